@@ -1,0 +1,193 @@
+// Package gitengine fetches one folder of a git repository at an exact commit,
+// on go-git v5 plumbing alone (no git binary needed at run time), through a
+// shared per-remote object cache, and writes it to disk without trusting what
+// the repository contains.
+//
+// This file is the package's contract with its callers (workspace, registry).
+// Keep its signatures stable; put the implementation in other files.
+package gitengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+)
+
+// Options configure an Engine. The zero value is usable.
+type Options struct {
+	// CacheDir is the root of the shared object cache. Empty means $CTX_CACHE,
+	// else os.UserCacheDir()/ctx/git.
+	CacheDir string
+	// Progress, when set, is called as objects arrive. It may be called from
+	// several goroutines at once (one per concurrent fetch).
+	Progress func(Progress)
+	// Warn, when set, receives non-fatal notes (fallbacks taken, say).
+	Warn func(msg string)
+}
+
+// Progress reports one fetch's transfer so far.
+type Progress struct {
+	URL     string
+	Phase   string // "refs", "trees", "blobs", "write"
+	Objects int    // objects received so far in this phase
+	Bytes   int64  // bytes received so far in this phase
+}
+
+// Engine is safe for concurrent use.
+type Engine struct {
+	opts Options
+}
+
+// New returns an Engine.
+func New(opts Options) *Engine { return &Engine{opts: opts} }
+
+// Ref is one advertised reference.
+type Ref struct {
+	Name string // full name: refs/heads/main, refs/tags/v1 ("HEAD" excluded)
+	Hash string // 40-hex; for annotated tags, the tag object
+	Peel string // for annotated tags, the commit it points to; else ""
+}
+
+// Remote is what a remote advertises (ls-remote).
+type Remote struct {
+	URL  string
+	Head string // the ref HEAD points to (refs/heads/master, say); "" if unknown
+	Refs []Ref  // sorted by Name
+}
+
+// Resolved is a ref resolved to a commit.
+type Resolved struct {
+	Ref    string // the full ref name it resolved through ("" for a bare SHA)
+	Commit string // 40-hex commit id
+}
+
+// FetchRequest names one folder of one repository at one commit.
+type FetchRequest struct {
+	URL    string // any git URL, or a local repository path
+	Commit string // 40-hex commit id (from Resolve or a lockfile)
+	Ref    string // optional: the ref the commit came from, used to deepen when a server refuses a non-tip want
+	Path   string // sub-path inside the repository ("" or "." = whole tree)
+}
+
+// File is one file written by Materialize.
+type File struct {
+	Path   string      // slash-separated, relative to the package folder
+	BlobID string      // git blob id (40-hex)
+	Mode   fs.FileMode // 0644, 0755, or fs.ModeSymlink|0777
+	Size   int64
+}
+
+// Skipped is an entry of the repository that was not written, and why.
+type Skipped struct {
+	Path   string
+	Reason string // "submodule", "symlink leaves the package", "unsafe path", ...
+}
+
+// Result is what Materialize wrote.
+type Result struct {
+	Commit  string
+	TreeID  string // tree id of the sub-path at Commit
+	Files   []File // sorted by Path
+	Skipped []Skipped
+	// Bytes is what this call received from the network (0 when all came from the cache).
+	Bytes int64
+}
+
+// ListRefs asks the remote what it has (one upload-pack advertisement).
+func (e *Engine) ListRefs(ctx context.Context, url string) (*Remote, error) {
+	return nil, errors.New("gitengine: ListRefs not implemented")
+}
+
+// Resolve turns ref into a commit: a branch, a tag (annotated tags peeled), a
+// full or abbreviated commit SHA, or "" for the remote's default branch.
+func (e *Engine) Resolve(ctx context.Context, url, ref string) (Resolved, error) {
+	return Resolved{}, errors.New("gitengine: Resolve not implemented")
+}
+
+// Materialize fetches what the cache lacks for req and writes the sub-path's
+// files into dest, which must not exist: files go to a temp dir beside dest,
+// which is then renamed to dest. On error nothing is left at dest.
+func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string) (*Result, error) {
+	return nil, errors.New("gitengine: Materialize not implemented")
+}
+
+// CheckAccess reports whether the user's credentials can read url: nil, or an
+// *Error whose Kind says why not. It moves no objects.
+func (e *Engine) CheckAccess(ctx context.Context, url string) error {
+	_, err := e.ListRefs(ctx, url)
+	return err
+}
+
+// HashBlob returns the git blob id of content, as `git hash-object` would.
+func HashBlob(content []byte) string {
+	panic("gitengine: HashBlob not implemented")
+}
+
+// Kind classifies an Error so callers can act on it.
+type Kind int
+
+const (
+	KindOther        Kind = iota
+	KindNotFound          // repository does not exist (or is hidden from this user)
+	KindAuthRequired      // server wants credentials and none were available
+	KindAuthFailed        // credentials were offered and refused
+	KindHostKey           // ssh host key unknown or changed
+	KindNetwork           // DNS, connection refused, timeout, TLS
+	KindRefused           // server refused the request (e.g. a non-tip SHA want)
+	KindRefNotFound       // the ref or commit does not exist in the repository
+	KindPathNotFound      // the sub-path does not exist at that commit
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindNotFound:
+		return "repository not found"
+	case KindAuthRequired:
+		return "authentication required"
+	case KindAuthFailed:
+		return "authentication failed"
+	case KindHostKey:
+		return "host key problem"
+	case KindNetwork:
+		return "network error"
+	case KindRefused:
+		return "server refused the request"
+	case KindRefNotFound:
+		return "ref not found"
+	case KindPathNotFound:
+		return "path not found"
+	}
+	return "git error"
+}
+
+// Error is every error gitengine returns for a remote operation.
+type Error struct {
+	Kind Kind
+	URL  string // credentials redacted
+	Op   string // "list refs", "fetch", ...
+	Hint string // what the user should do next
+	Err  error
+}
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("%s %s: %s", e.Op, e.URL, e.Kind)
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	if e.Hint != "" {
+		msg += " (" + e.Hint + ")"
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// KindOf returns the Kind of err, or KindOther.
+func KindOf(err error) Kind {
+	var ge *Error
+	if errors.As(err, &ge) {
+		return ge.Kind
+	}
+	return KindOther
+}

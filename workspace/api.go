@@ -1,0 +1,190 @@
+// Package workspace owns a project's .context/ directory: the manifest
+// (context.config.json), the lockfile, the installed packages, their recorded
+// state for the dirty-state guard, and keeping the index current.
+//
+// This file is the package's contract with its callers (cmd, the setup
+// wizard). Keep its signatures stable; put the implementation in other files.
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
+)
+
+// Names of things inside a project.
+const (
+	DirName      = ".context"
+	ManifestName = "context.config.json"
+	LockName     = "context.lock"
+)
+
+// Manifest is .context/context.config.json: the project's intent. Committed.
+type Manifest struct {
+	Registry string        `json:"registry,omitempty"`
+	Project  string        `json:"project,omitempty"`
+	Index    IndexSettings `json:"index"`
+	Packages []PackageSpec `json:"packages"`
+}
+
+// IndexSettings configure INDEX.md and search.
+type IndexSettings struct {
+	BudgetTokens int `json:"budgetTokens,omitempty"` // 0 = indexer.DefaultBudgetTokens
+}
+
+// PackageSpec is one package the project wants.
+type PackageSpec struct {
+	Alias  string `json:"alias"`
+	Source string `json:"source"`         // git URL or local repository path
+	Path   string `json:"path,omitempty"` // sub-path inside the repository
+	Ref    string `json:"ref,omitempty"`  // branch, tag or commit; "" = the remote's default branch
+}
+
+// Options configure a Workspace.
+type Options struct {
+	Engine *gitengine.Engine // nil = gitengine.New with defaults
+	Log    io.Writer         // notes and warnings (stderr); nil = discard
+	// Progress, when set, receives per-package transfer progress.
+	Progress func(alias string, p gitengine.Progress)
+	Jobs     int // parallel fetches; 0 = 4
+}
+
+// Workspace is an open project. Open takes the project lock (two ctx
+// processes never interleave); Close releases it.
+type Workspace struct {
+	root string
+	opts Options
+}
+
+// InitOptions configure Init.
+type InitOptions struct {
+	Registry string
+	Project  string
+}
+
+// Init creates .context/ (manifest, .gitignore) in projectDir, or returns an
+// error if it already exists.
+func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
+	return nil, errors.New("workspace: Init not implemented")
+}
+
+// Open opens the project at projectDir. When there is no .context/ it returns
+// an error wrapping ErrNoProject that says to run `ctx init`.
+func Open(projectDir string, o Options) (*Workspace, error) {
+	return nil, errors.New("workspace: Open not implemented")
+}
+
+// ErrNoProject: the directory has no .context/context.config.json.
+var ErrNoProject = errors.New("no ctx project here")
+
+// Close releases the project lock.
+func (w *Workspace) Close() error { return nil }
+
+// Root is the project directory; Dir is its .context/.
+func (w *Workspace) Root() string { return w.root }
+func (w *Workspace) Dir() string  { return w.root + "/" + DirName }
+
+// Manifest returns a copy of the manifest.
+func (w *Workspace) Manifest() Manifest { return Manifest{} }
+
+// SetRegistry records the registry URL in the manifest.
+func (w *Workspace) SetRegistry(url string) error {
+	return errors.New("workspace: SetRegistry not implemented")
+}
+
+// Action is what happened to one package.
+type Action string
+
+const (
+	Installed Action = "installed"
+	Updated   Action = "updated"
+	Unchanged Action = "unchanged"
+	Removed   Action = "removed"
+	Skipped   Action = "skipped" // see Reason; makes the report partial
+	Failed    Action = "failed"  // see Err
+)
+
+// PackageResult is what one command did to one package.
+type PackageResult struct {
+	Alias      string
+	Action     Action
+	OldCommit  string   // "" when newly installed
+	NewCommit  string   // "" when removed
+	Reason     string   // for Skipped: "dirty", "no access: …"
+	Err        error    // for Failed
+	DirtyFiles []string // for Skipped because dirty: "M path", "A path", "D path"
+	Backup     string   // with --force: where local versions were copied
+	Bytes      int64    // received from the network
+}
+
+// Report is the outcome of a command, one entry per package, sorted by alias.
+type Report struct {
+	Packages []PackageResult
+	Index    *indexer.SyncReport // nil if the index was not touched
+}
+
+// Partial reports whether any package was skipped or failed.
+func (r *Report) Partial() bool {
+	for _, p := range r.Packages {
+		if p.Action == Skipped || p.Action == Failed {
+			return true
+		}
+	}
+	return false
+}
+
+// AddOptions configure Add.
+type AddOptions struct {
+	Force bool
+}
+
+// Add adds specs to the manifest (alias defaulted from path or repo name when
+// empty; a duplicate alias is an error), resolves, installs and locks them, in
+// parallel. A spec whose fetch fails is not kept in the manifest and is
+// reported Skipped (no access) or Failed.
+func (w *Workspace) Add(ctx context.Context, specs []PackageSpec, o AddOptions) (*Report, error) {
+	return nil, errors.New("workspace: Add not implemented")
+}
+
+// DefaultAlias is the alias Add gives a spec without one.
+func DefaultAlias(source, path string) string { return "" }
+
+// InstallOptions configure Install.
+type InstallOptions struct {
+	Frozen bool // fail when manifest and lock disagree; never write the lock
+	Force  bool // back up dirty files, then proceed
+}
+
+// Install makes .context/packages match the lock exactly.
+func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
+	return nil, errors.New("workspace: Install not implemented")
+}
+
+// UpdateOptions configure Update.
+type UpdateOptions struct {
+	DryRun bool
+	Force  bool
+}
+
+// Update moves the named packages (all when none) to their refs' newest commits.
+func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
+	return nil, errors.New("workspace: Update not implemented")
+}
+
+// RemoveOptions configure Remove.
+type RemoveOptions struct {
+	Force bool
+}
+
+// Remove drops packages from the manifest, the lock and disk.
+func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
+	return nil, errors.New("workspace: Remove not implemented")
+}
+
+// Reindex brings INDEX.md and the search index up to date with the packages.
+func (w *Workspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
+	return nil, errors.New("workspace: Reindex not implemented")
+}
