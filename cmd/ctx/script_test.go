@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary double as the ctx command in scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"ctx": func() { os.Exit(Main()) },
+	})
+}
+
+// TestScript runs the end-to-end scripts in testdata/script at the repository
+// root. Each runs in its own $WORK with its own HOME, cache and git identity,
+// and builds the git repositories it needs there.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			work := env.WorkDir
+			home := filepath.Join(work, ".home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			for k, v := range map[string]string{
+				"HOME":                home,
+				"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
+				"CTX_CACHE":           filepath.Join(work, ".cache"),
+				"GIT_CONFIG_NOSYSTEM": "1",
+				"GIT_AUTHOR_NAME":     "ctx test",
+				"GIT_AUTHOR_EMAIL":    "test@ctx.invalid",
+				"GIT_COMMITTER_NAME":  "ctx test",
+				"GIT_COMMITTER_EMAIL": "test@ctx.invalid",
+				// Fixed dates keep commit ids stable across runs.
+				"GIT_AUTHOR_DATE":     "2026-01-01T00:00:00Z",
+				"GIT_COMMITTER_DATE":  "2026-01-01T00:00:00Z",
+				"GIT_TERMINAL_PROMPT": "0",
+			} {
+				env.Setenv(k, v)
+			}
+			return nil
+		},
+		Cmds: scriptCmds(),
+	})
+}
+
+// scriptCmds merges the custom script commands of each area.
+func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+	for _, m := range []map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		gitScriptCmds(),
+		registryScriptCmds(),
+	} {
+		for k, v := range m {
+			cmds[k] = v
+		}
+	}
+	return cmds
+}
