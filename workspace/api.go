@@ -184,6 +184,67 @@ func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOption
 	return nil, errors.New("workspace: Remove not implemented")
 }
 
+// Change is one package Update would move (or did move).
+type Change struct {
+	Alias     string `json:"alias"`
+	Ref       string `json:"ref,omitempty"`
+	OldCommit string `json:"oldCommit,omitempty"` // "" when not locked yet
+	NewCommit string `json:"newCommit"`
+}
+
+// Outdated reports what Update would change for the named packages (all when
+// none), sorted by alias. It changes nothing on disk.
+func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
+	return nil, errors.New("workspace: Outdated not implemented")
+}
+
+// PackageInfo describes one package of the manifest or the lock.
+type PackageInfo struct {
+	Alias      string `json:"alias"`
+	Source     string `json:"source"`
+	Path       string `json:"path,omitempty"`
+	Ref        string `json:"ref,omitempty"`
+	Commit     string `json:"commit,omitempty"` // from the lock; "" when not locked
+	Installed  bool   `json:"installed"`        // packages/<alias> exists
+	Locked     bool   `json:"locked"`           // the lock has an entry
+	InManifest bool   `json:"inManifest"`       // the manifest has a spec
+}
+
+// List returns the union of manifest and lock, sorted by alias.
+func (w *Workspace) List() ([]PackageInfo, error) {
+	return nil, errors.New("workspace: List not implemented")
+}
+
+// FileChange is one file of a package that differs from what ctx installed.
+type FileChange struct {
+	Path   string `json:"path"`   // slash-separated, relative to the package folder
+	Change string `json:"change"` // "modified", "added", "deleted", "mode"
+}
+
+// PackageStatus lists the local changes of one dirty package.
+type PackageStatus struct {
+	Alias string       `json:"alias"`
+	Files []FileChange `json:"files"` // sorted by path
+}
+
+// Status returns the dirty packages only, sorted by alias.
+func (w *Workspace) Status() ([]PackageStatus, error) {
+	return nil, errors.New("workspace: Status not implemented")
+}
+
+// VerifyResult compares one locked package's files with its content hash.
+type VerifyResult struct {
+	Alias string `json:"alias"`
+	Want  string `json:"want"` // h1: hash from the lock
+	Got   string `json:"got"`  // h1: hash of the files on disk; "" when not installed
+	OK    bool   `json:"ok"`
+}
+
+// Verify hashes every locked package's installed files, sorted by alias.
+func (w *Workspace) Verify() ([]VerifyResult, error) {
+	return nil, errors.New("workspace: Verify not implemented")
+}
+
 // Reindex brings INDEX.md and the search index up to date with the packages.
 func (w *Workspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
 	return nil, errors.New("workspace: Reindex not implemented")
