@@ -1,0 +1,149 @@
+// Package gittest builds and serves real git repositories for tests: a fixed
+// git environment (identity, dates, no user or system config) and a smart-HTTP
+// server on 127.0.0.1 backed by `git http-backend`.
+//
+// It needs the git binary; tests that use it should call Available and skip
+// when git is missing.
+package gittest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Fixed identity and date used for every commit made through Env, so commit
+// ids are stable across runs and machines.
+const (
+	Name  = "ctx test"
+	Email = "test@ctx.invalid"
+	Date  = "2026-01-01T00:00:00Z"
+)
+
+// Available reports whether a git binary is on PATH.
+func Available() bool {
+	_, err := exec.LookPath("git")
+	return err == nil
+}
+
+// Env returns the environment for running git in tests: os.Environ() without
+// any inherited GIT_* variable, plus HOME=home (and XDG_CONFIG_HOME under it),
+// GIT_CONFIG_NOSYSTEM=1, a fixed author and committer (Name, Email, Date),
+// GIT_TERMINAL_PROMPT=0, and command-line config (GIT_CONFIG_COUNT) setting
+// init.defaultBranch=master and protocol.file.allow=always so `git init` and
+// `git submodule add` behave the same everywhere.
+func Env(home string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "GIT_"), k == "HOME", k == "XDG_CONFIG_HOME":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME="+Name,
+		"GIT_AUTHOR_EMAIL="+Email,
+		"GIT_AUTHOR_DATE="+Date,
+		"GIT_COMMITTER_NAME="+Name,
+		"GIT_COMMITTER_EMAIL="+Email,
+		"GIT_COMMITTER_DATE="+Date,
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_KEY_0=init.defaultBranch",
+		"GIT_CONFIG_VALUE_0=master",
+		"GIT_CONFIG_KEY_1=protocol.file.allow",
+		"GIT_CONFIG_VALUE_1=always",
+		"GIT_CONFIG_KEY_2=advice.detachedHead",
+		"GIT_CONFIG_VALUE_2=false",
+	)
+}
+
+// noHome is a HOME that does not exist, so git reads no user config.
+func noHome() string { return filepath.Join(os.TempDir(), "gittest-no-home") }
+
+// Git runs git in dir with Env (HOME pointing at a directory that does not
+// exist, so no user config is read) and returns its trimmed stdout, or an
+// error that includes the command and its stderr.
+func Git(dir string, args ...string) (string, error) {
+	return GitInput(dir, nil, args...)
+}
+
+// GitInput is Git with stdin (for `git mktree`, `git hash-object --stdin`).
+func GitInput(dir string, stdin []byte, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = Env(noHome())
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s (in %s): %w: %s", strings.Join(args, " "), dir, err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// TB is the part of testing.TB the helpers below use.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// MustGit runs Git and fails the test on error.
+func MustGit(t TB, dir string, args ...string) string {
+	t.Helper()
+	out, err := Git(dir, args...)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return out
+}
+
+// WriteFiles writes files (slash-separated path → content) under dir,
+// creating parent directories.
+func WriteFiles(t TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatalf("%v", err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatalf("%v", err)
+		}
+	}
+}
+
+// NewRepo creates a non-bare repository at dir (branch master) with files
+// committed in one commit, and returns the commit id.
+func NewRepo(t TB, dir string, files map[string]string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("%v", err)
+	}
+	MustGit(t, dir, "init", "-q", "-b", "master")
+	WriteFiles(t, dir, files)
+	MustGit(t, dir, "add", "-A")
+	MustGit(t, dir, "commit", "-q", "-m", "initial")
+	return MustGit(t, dir, "rev-parse", "HEAD")
+}
+
+// Commit writes files into the work tree of the repository at dir, commits
+// everything with message msg, and returns the new commit id.
+func Commit(t TB, dir, msg string, files map[string]string) string {
+	t.Helper()
+	WriteFiles(t, dir, files)
+	MustGit(t, dir, "add", "-A")
+	MustGit(t, dir, "commit", "-q", "--allow-empty", "-m", msg)
+	return MustGit(t, dir, "rev-parse", "HEAD")
+}

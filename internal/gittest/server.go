@@ -1,0 +1,172 @@
+package gittest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/cgi"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+)
+
+// ServeOptions configure Serve.
+type ServeOptions struct {
+	// BasicAuth, "user:pass", makes every request without these credentials
+	// get 401 with a WWW-Authenticate: Basic challenge.
+	BasicAuth string
+	// DisableFilter makes the server not advertise `filter`
+	// (uploadpack.allowFilter=false) and not allow any SHA-1 in want.
+	DisableFilter bool
+}
+
+// Server is a smart-HTTP git server on 127.0.0.1: `git http-backend` behind
+// net/http/cgi. The repository ROOT/NAME is served at URL+"/"+NAME; any other
+// path under ROOT that is a plain file is served as a static file (registry
+// JSON over http, say). It counts the response bytes it sends.
+type Server struct {
+	URL string
+
+	root     string
+	opts     ServeOptions
+	backend  *cgi.Handler
+	srv      *http.Server
+	ln       net.Listener
+	bytes    atomic.Int64
+	requests atomic.Int64
+	done     chan struct{}
+}
+
+// Serve starts a server for the repositories under root. Close it when done.
+func Serve(root string, o ServeOptions) (*Server, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		return nil, fmt.Errorf("find git exec path (is git installed?): %w", err)
+	}
+	backend := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
+	if _, err := os.Stat(backend); err != nil {
+		return nil, fmt.Errorf("git-http-backend not found: %w", err)
+	}
+	filter, anySHA := "true", "true"
+	if o.DisableFilter {
+		filter, anySHA = "false", "false"
+	}
+	env := []string{
+		"GIT_PROJECT_ROOT=" + root,
+		"GIT_HTTP_EXPORT_ALL=1",
+		"GIT_CONFIG_NOSYSTEM=1",
+		"HOME=" + noHome(),
+		"XDG_CONFIG_HOME=" + filepath.Join(noHome(), ".config"),
+		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_KEY_0=uploadpack.allowFilter",
+		"GIT_CONFIG_VALUE_0=" + filter,
+		"GIT_CONFIG_KEY_1=uploadpack.allowAnySHA1InWant",
+		"GIT_CONFIG_VALUE_1=" + anySHA,
+		// Repositories in t.TempDir() may be owned by another uid in containers.
+		"GIT_CONFIG_KEY_2=safe.directory",
+		"GIT_CONFIG_VALUE_2=*",
+	}
+	s := &Server{
+		root: root,
+		opts: o,
+		backend: &cgi.Handler{
+			Path:       backend,
+			Root:       "/",
+			Env:        env,
+			InheritEnv: []string{"PATH"},
+		},
+		done: make(chan struct{}),
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen on 127.0.0.1: %w", err)
+	}
+	s.ln = ln
+	s.URL = "http://" + ln.Addr().String()
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serveHTTP)}
+	go func() {
+		defer close(s.done)
+		_ = s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+// BytesSent returns the response body bytes written so far.
+func (s *Server) BytesSent() int64 { return s.bytes.Load() }
+
+// Requests returns the number of requests served so far.
+func (s *Server) Requests() int { return int(s.requests.Load()) }
+
+// ResetCounters sets BytesSent and Requests back to zero.
+func (s *Server) ResetCounters() {
+	s.bytes.Store(0)
+	s.requests.Store(0)
+}
+
+// Close stops the server and waits for it to finish.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	<-s.done
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n *atomic.Int64
+}
+
+func (w countingWriter) Write(p []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(p)
+	w.n.Add(int64(n))
+	return n, err
+}
+
+func (w countingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	s.requests.Add(1)
+	cw := countingWriter{ResponseWriter: w, n: &s.bytes}
+	if s.opts.BasicAuth != "" {
+		user, pass, ok := r.BasicAuth()
+		if !ok || user+":"+pass != s.opts.BasicAuth {
+			w.Header().Set("WWW-Authenticate", `Basic realm="gittest"`)
+			http.Error(cw, "authentication required", http.StatusUnauthorized)
+			return
+		}
+	}
+	clean := path.Clean("/" + r.URL.Path)
+	if !isSmartGit(clean, r) {
+		p := filepath.Join(s.root, filepath.FromSlash(clean))
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			http.ServeFile(cw, r, p)
+			return
+		}
+	}
+	s.backend.ServeHTTP(cw, r)
+}
+
+// isSmartGit reports whether the request is for the smart HTTP protocol.
+func isSmartGit(p string, r *http.Request) bool {
+	switch {
+	case strings.HasSuffix(p, "/info/refs") && r.URL.Query().Get("service") != "":
+		return true
+	case strings.HasSuffix(p, "/git-upload-pack"), strings.HasSuffix(p, "/git-receive-pack"):
+		return true
+	}
+	return false
+}
