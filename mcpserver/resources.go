@@ -1,0 +1,154 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Manifest is the JSON of ctx://manifest: the installed packages and the
+// state of their lock entries and index.
+type Manifest struct {
+	Lock     string            `json:"lock"` // "ok", or why there is none
+	Packages []ManifestPackage `json:"packages"`
+	Index    ManifestIndex     `json:"index"`
+}
+
+// ManifestPackage is one package in ctx://manifest.
+type ManifestPackage struct {
+	Alias     string    `json:"alias"`
+	Source    string    `json:"source"`
+	Path      string    `json:"path,omitempty"`
+	Ref       string    `json:"ref,omitempty"`
+	Commit    string    `json:"commit"`
+	Tree      string    `json:"tree"`
+	Hash      string    `json:"hash"`
+	Updated   time.Time `json:"updated"`
+	Installed bool      `json:"installed"`
+	URI       string    `json:"uri"` // prefix of its documents' URIs
+}
+
+// ManifestIndex is the search index's state in ctx://manifest.
+type ManifestIndex struct {
+	Fresh   bool      `json:"fresh"`
+	BuiltAt time.Time `json:"builtAt,omitempty"`
+	Stale   []string  `json:"stale,omitempty"`
+	Error   string    `json:"error,omitempty"`
+}
+
+const docTemplate = "ctx://packages/{alias}/{+path}"
+
+func (s *Server) addResources() {
+	s.srv.AddResource(&mcp.Resource{
+		URI: "ctx://index", Name: "INDEX.md", Title: "Documentation overview",
+		Description: "The catalogue of all installed documentation (INDEX.md), sized to fit a context window.",
+		MIMEType:    "text/markdown",
+	}, s.readIndexResource)
+	s.srv.AddResource(&mcp.Resource{
+		URI: "ctx://manifest", Name: "manifest", Title: "Installed packages",
+		Description: "The installed context packages with their lock state (source, ref, commit, tree, hash) and the search index's freshness, as JSON.",
+		MIMEType:    "application/json",
+	}, s.readManifest)
+	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: docTemplate, Name: "document", Title: "A document of a package",
+		Description: "A markdown document of an installed package, by alias and path inside the package.",
+		MIMEType:    "text/markdown",
+	}, s.readDocResource)
+}
+
+func (s *Server) readIndexResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	data, _, err := s.readIndexMD(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ctx://index", MIMEType: "text/markdown", Text: string(data)}}}, nil
+}
+
+func (s *Server) manifest() Manifest {
+	snap := s.snapshot()
+	m := Manifest{Lock: "ok", Packages: []ManifestPackage{}}
+	if snap.lock == nil {
+		m.Lock = snap.lockErr.Error()
+		return m
+	}
+	for _, a := range snap.aliases {
+		e, _ := snap.entry(a)
+		_, err := os.Stat(filepath.Join(s.pkgsDir, a))
+		m.Packages = append(m.Packages, ManifestPackage{Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref,
+			Commit: e.Commit, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: err == nil,
+			URI: "ctx://packages/" + url.PathEscape(a) + "/"})
+	}
+	r, err := s.reader()
+	if err != nil {
+		m.Index.Error = err.Error()
+		return m
+	}
+	f, err := r.Freshness(snap.pkgs)
+	if err != nil {
+		m.Index.Error = err.Error()
+		return m
+	}
+	m.Index = ManifestIndex{Fresh: f.Fresh, BuiltAt: f.BuiltAt, Stale: f.Stale}
+	return m
+}
+
+func (s *Server) readManifest(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	data, err := json.MarshalIndent(s.manifest(), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ctx://manifest", MIMEType: "application/json", Text: string(data)}}}, nil
+}
+
+// parseDocURI splits ctx://packages/<alias>/<path> and percent-decodes both.
+func parseDocURI(uri string) (alias, p string, err error) {
+	rest, ok := strings.CutPrefix(uri, "ctx://packages/")
+	if !ok {
+		return "", "", fmt.Errorf("not a document URI: %s (want ctx://packages/<alias>/<path>)", uri)
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	a, raw, ok := strings.Cut(rest, "/")
+	if !ok || raw == "" {
+		return "", "", fmt.Errorf("no document path in %s (want ctx://packages/<alias>/<path>)", uri)
+	}
+	if alias, err = url.PathUnescape(a); err != nil {
+		return "", "", fmt.Errorf("bad alias in %s: %w", uri, err)
+	}
+	if p, err = url.PathUnescape(raw); err != nil {
+		return "", "", fmt.Errorf("bad path in %s: %w", uri, err)
+	}
+	return alias, p, nil
+}
+
+func (s *Server) readDocResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	alias, p, err := parseDocURI(uri)
+	if err != nil {
+		return nil, err
+	}
+	// The raw path is checked too: a percent-encoded traversal is refused
+	// before it is decoded.
+	if _, err := checkRelPath(strings.SplitN(strings.TrimPrefix(uri, "ctx://packages/"), "/", 2)[1]); err != nil {
+		return nil, fmt.Errorf("refused %s: %w", uri, err)
+	}
+	_, data, err := s.openDoc(s.snapshot(), alias, p)
+	if err != nil {
+		if strings.Contains(err.Error(), "not found") {
+			// Keep the code clients know for "not found", with the hint.
+			return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: err.Error(),
+				Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, uri))}
+		}
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(data)}}}, nil
+}

@@ -1,0 +1,131 @@
+// Package mcpserver serves a project's installed context packages read-only
+// over the Model Context Protocol: tools to list, search and read the
+// documents, and resources for INDEX.md, the manifest and each document.
+//
+// Every file is opened through os.Root on .context/packages, so no path or
+// symlink reaches outside it. Nothing heavy happens before the first call:
+// the lock, the index and the files are read on demand, and a call that finds
+// the index older than the packages on disk re-indexes them first.
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure a Server.
+type Options struct {
+	// ProjectDir is the project whose .context/ is served (absolute).
+	ProjectDir string
+	// Version is reported to clients; "" means "dev".
+	Version string
+	// Log receives the server's log lines (stderr); nil discards them.
+	Log io.Writer
+}
+
+// Server is ctx's MCP server for one project.
+type Server struct {
+	ctxDir  string // <project>/.context
+	pkgsDir string // <project>/.context/packages
+	log     *slog.Logger
+	srv     *mcp.Server
+
+	mu        sync.Mutex // guards the fields below
+	rd        *indexer.Reader
+	snap      snapshot
+	lockStamp stamp
+	snapValid bool
+
+	syncMu sync.Mutex // one re-index at a time
+}
+
+// Instructions tell a model when and how to use the server.
+const Instructions = `This server gives read-only access to the team documentation installed in this project with ctx (context packages under .context/packages).
+Use it before answering questions about the project's conventions, APIs, architecture or tools.
+Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package or tag), then read them with get_section or get_document.
+Long documents come in pages: when a result says truncated, call again with offset set to nextOffset.
+Errors explain what went wrong and suggest the nearest valid package, path or heading.`
+
+// New returns a server for opts.ProjectDir. It does no I/O: the lock, the
+// index and the files are read when a client first asks.
+func New(opts Options) (*Server, error) {
+	if opts.ProjectDir == "" || !filepath.IsAbs(opts.ProjectDir) {
+		return nil, fmt.Errorf("mcpserver: project dir %q must be an absolute path", opts.ProjectDir)
+	}
+	w := opts.Log
+	if w == nil {
+		w = io.Discard
+	}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := &Server{
+		ctxDir:  filepath.Join(opts.ProjectDir, ".context"),
+		pkgsDir: filepath.Join(opts.ProjectDir, ".context", "packages"),
+		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
+	}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "ctx", Title: "ctx context packages", Version: version},
+		&mcp.ServerOptions{
+			Instructions: Instructions,
+			Logger:       s.log,
+			// Tools, resources; no logging capability, no list changes.
+			Capabilities: &mcp.ServerCapabilities{
+				Tools:     &mcp.ToolCapabilities{},
+				Resources: &mcp.ResourceCapabilities{},
+			},
+		})
+	s.srv.AddReceivingMiddleware(s.recoverPanics)
+	s.addTools()
+	s.addResources()
+	return s, nil
+}
+
+// MCP returns the underlying SDK server (to connect other transports).
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
+// Run serves one session on t until the client disconnects or ctx is done.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.srv.Run(ctx, t)
+}
+
+// Close releases the index reader.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rd != nil {
+		err := s.rd.Close()
+		s.rd = nil
+		return err
+	}
+	return nil
+}
+
+// recoverPanics turns a panic in any handler into an error: an isError tool
+// result for tools/call, a JSON-RPC error otherwise. The server keeps serving.
+func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("handler panic", "method", method, "panic", p, "stack", string(debug.Stack()))
+				msg := fmt.Errorf("internal error in ctx while handling %s: %v; the server is still running, try again or report this bug", method, p)
+				if method == "tools/call" {
+					r := &mcp.CallToolResult{}
+					r.SetError(msg)
+					res, err = r, nil
+					return
+				}
+				res, err = nil, msg
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}

@@ -1,0 +1,178 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+// snapshot is the lock as last read: the packages the project has installed.
+type snapshot struct {
+	lock    *lockfile.Lock // nil when there is none
+	lockErr error          // why lock is nil (missing, or broken)
+	pkgs    []indexer.Package
+	aliases []string
+}
+
+func (s snapshot) has(alias string) bool {
+	_, ok := s.entry(alias)
+	return ok
+}
+
+// stamp identifies a version of a file cheaply.
+type stamp struct {
+	size  int64
+	mtime time.Time
+	ok    bool
+}
+
+func statStamp(p string) stamp {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return stamp{}
+	}
+	return stamp{size: fi.Size(), mtime: fi.ModTime(), ok: true}
+}
+
+// snapshot returns the packages of the lock, re-reading the lock only when
+// its size or mtime changed (an install in another terminal).
+func (s *Server) snapshot() snapshot {
+	p := filepath.Join(s.ctxDir, lockfile.FileName)
+	st := statStamp(p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.snapValid && st == s.lockStamp {
+		return s.snap
+	}
+	var snap snapshot
+	l, err := lockfile.Read(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		snap.lockErr = fmt.Errorf("this project has no %s yet: add packages with `ctx add` or `ctx setup`", lockfile.FileName)
+	case err != nil:
+		snap.lockErr = fmt.Errorf("cannot read %s: %w; fix it or run `ctx install`", lockfile.FileName, err)
+	default:
+		snap.lock = l
+		for alias, e := range l.Packages {
+			snap.pkgs = append(snap.pkgs, indexer.Package{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit})
+			snap.aliases = append(snap.aliases, alias)
+		}
+		sort.Slice(snap.pkgs, func(i, j int) bool { return snap.pkgs[i].Alias < snap.pkgs[j].Alias })
+		sort.Strings(snap.aliases)
+	}
+	s.snap, s.lockStamp, s.snapValid = snap, st, true
+	return snap
+}
+
+// reader returns the index reader, opening it on first use.
+func (s *Server) reader() (*indexer.Reader, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rd != nil {
+		return s.rd, nil
+	}
+	r, err := indexer.OpenReader(s.ctxDir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the search index: %w; run `ctx index`", err)
+	}
+	s.rd = r
+	return r, nil
+}
+
+// freshen makes the index match the packages on disk before a call is
+// answered. When the packages changed since the index was built, it re-indexes
+// them incrementally. It returns a warning for the answer when the index is
+// (or may be) stale, and "" when it is fresh.
+func (s *Server) freshen(ctx context.Context, snap snapshot) string {
+	if snap.lock == nil {
+		return ""
+	}
+	r, err := s.reader()
+	if err != nil {
+		return "warning: " + err.Error()
+	}
+	f, ferr := r.Freshness(snap.pkgs)
+	if ferr == nil && f.Fresh {
+		return ""
+	}
+	// One sync at a time; a call that waited re-checks first.
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	if f2, err := r.Freshness(snap.pkgs); err == nil && f2.Fresh {
+		return ""
+	} else if err == nil {
+		f = f2
+	}
+	what := "the index"
+	if len(f.Stale) > 0 {
+		what = "packages " + strings.Join(f.Stale, ", ")
+	}
+	start := time.Now()
+	rep, err := indexer.Sync(ctx, s.ctxDir, snap.pkgs, indexer.Options{
+		BudgetTokens: s.budget(),
+		Warn:         func(msg string) { s.log.Warn(msg) },
+	})
+	if err != nil {
+		s.log.Error("re-indexing failed", "error", err)
+		return fmt.Sprintf("warning: results may be stale: %s changed since the index was built and re-indexing failed (%v); run `ctx index`", what, err)
+	}
+	s.log.Info("re-indexed changed packages", "stale", f.Stale, "added", rep.Added, "updated", rep.Updated,
+		"removed", rep.Removed, "took", time.Since(start).Round(time.Millisecond))
+	return ""
+}
+
+// budget is INDEX.md's token budget from context.config.json (0 = default).
+func (s *Server) budget() int {
+	data, err := os.ReadFile(filepath.Join(s.ctxDir, "context.config.json"))
+	if err != nil {
+		return 0
+	}
+	var m struct {
+		Index struct {
+			BudgetTokens int `json:"budgetTokens"`
+		} `json:"index"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return 0
+	}
+	return m.Index.BudgetTokens
+}
+
+// checkPackage returns an error with a hint when alias is not installed.
+func (s *Server) checkPackage(snap snapshot, alias string) error {
+	if err := checkAlias(alias); err != nil {
+		return err
+	}
+	if snap.lock == nil {
+		return snap.lockErr
+	}
+	if !snap.has(alias) {
+		msg := fmt.Sprintf("unknown package %q.", alias)
+		if dym := didYouMean(nearest(alias, snap.aliases, 3)); dym != "" {
+			msg += dym
+		} else {
+			msg += " Installed packages: " + strings.Join(snap.aliases, ", ") + "."
+		}
+		return errors.New(msg + " Call list_contexts to see what is installed.")
+	}
+	return nil
+}
+
+// entry returns alias's lock entry.
+func (s snapshot) entry(alias string) (lockfile.Entry, bool) {
+	if s.lock == nil {
+		return lockfile.Entry{}, false
+	}
+	e, ok := s.lock.Packages[alias]
+	return e, ok
+}

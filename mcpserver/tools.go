@@ -1,0 +1,478 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Search limits.
+const (
+	DefaultSearchLimit = 10
+	MaxSearchLimit     = 50
+	defaultListLimit   = 200
+	maxListLimit       = 1000
+)
+
+// ListContextsIn is list_contexts' input.
+type ListContextsIn struct {
+	Package string `json:"package,omitempty" jsonschema:"an installed package alias; when set, list that package's documents instead of the packages"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"with package: skip this many documents (use nextOffset from the previous page)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"with package: at most this many documents (default 200, max 1000)"`
+}
+
+// PackageInfo describes one installed package.
+type PackageInfo struct {
+	Alias     string `json:"alias"`
+	Source    string `json:"source"`
+	Path      string `json:"path,omitempty"`
+	Ref       string `json:"ref,omitempty"`
+	Commit    string `json:"commit"` // short SHA
+	Documents int    `json:"documents"`
+	Installed bool   `json:"installed"` // its folder exists under .context/packages
+	Fresh     bool   `json:"fresh"`     // the search index matches its files
+}
+
+// DocInfo describes one document of a package.
+type DocInfo struct {
+	Path     string    `json:"path"`
+	Title    string    `json:"title,omitempty"`
+	Size     int64     `json:"size"`
+	Lines    int       `json:"lines,omitempty"`
+	Modified time.Time `json:"modified"`
+	URI      string    `json:"uri"`
+}
+
+// ListContextsOut is list_contexts' output.
+type ListContextsOut struct {
+	Packages   []PackageInfo `json:"packages,omitempty"`
+	Package    string        `json:"package,omitempty"`
+	Documents  []DocInfo     `json:"documents,omitempty"`
+	Total      int           `json:"total"` // packages, or documents of the package
+	NextOffset int           `json:"nextOffset,omitempty"`
+	Truncated  bool          `json:"truncated,omitempty"`
+	IndexFresh bool          `json:"indexFresh"`
+	Warning    string        `json:"warning,omitempty"`
+}
+
+// SearchIn is search's input.
+type SearchIn struct {
+	Query           string   `json:"query" jsonschema:"what to look for, in plain words (BM25 full-text search over headings and text)"`
+	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
+	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these front-matter tags"`
+	Limit           int      `json:"limit,omitempty" jsonschema:"number of hits (default 10, max 50)"`
+	BestPerDocument bool     `json:"bestPerDocument,omitempty" jsonschema:"return only the best passage of each document"`
+}
+
+// SearchHit is one search result.
+type SearchHit struct {
+	Package string  `json:"package"`
+	Path    string  `json:"path"`
+	Heading string  `json:"heading,omitempty"` // heading trail "A > B > C"
+	Lines   [2]int  `json:"lines"`             // first and last line, 1-based
+	Score   float64 `json:"score"`
+	Snippet string  `json:"snippet"`
+	URI     string  `json:"uri"`
+}
+
+// SearchOut is search's output.
+type SearchOut struct {
+	Hits    []SearchHit `json:"hits"`
+	Note    string      `json:"note,omitempty"`
+	Warning string      `json:"warning,omitempty"`
+}
+
+// GetDocumentIn is get_document's input.
+type GetDocumentIn struct {
+	Package string `json:"package" jsonschema:"the package alias, as in search hits or list_contexts"`
+	Path    string `json:"path" jsonschema:"the document's path inside the package, such as docs/setup.md"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (use nextOffset from the previous page; default 1 or the section's first line)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many lines (default: as many as fit the size cap)"`
+	Section string `json:"section,omitempty" jsonschema:"only the section under this heading (case-insensitive)"`
+}
+
+// GetSectionIn is get_section's input.
+type GetSectionIn struct {
+	Package string `json:"package" jsonschema:"the package alias"`
+	Path    string `json:"path" jsonschema:"the document's path inside the package"`
+	Heading string `json:"heading" jsonschema:"the heading text, case-insensitive, without the #s (a search hit's heading trail works too)"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"continue a long section from this line (nextOffset of the previous page)"`
+}
+
+// GetOverviewIn is get_overview's input.
+type GetOverviewIn struct {
+	Offset int `json:"offset,omitempty" jsonschema:"first line to return, 1-based (nextOffset of the previous page)"`
+}
+
+// DocumentOut is a window of a document (get_document, get_section,
+// get_overview).
+type DocumentOut struct {
+	Package    string `json:"package,omitempty"`
+	Path       string `json:"path"`
+	URI        string `json:"uri"`
+	Section    string `json:"section,omitempty"`
+	Text       string `json:"text"`
+	StartLine  int    `json:"startLine"`
+	EndLine    int    `json:"endLine"`
+	TotalLines int    `json:"totalLines"`
+	NextOffset int    `json:"nextOffset,omitempty"` // 0 when there is nothing more
+	Truncated  bool   `json:"truncated"`
+	Note       string `json:"note,omitempty"`
+}
+
+func boolp(b bool) *bool { return &b }
+
+func readOnly(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true,
+		DestructiveHint: boolp(false), OpenWorldHint: boolp(false)}
+}
+
+func (s *Server) addTools() {
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "list_contexts",
+		Description: "List the documentation packages installed in this project: alias, git source, ref, short commit, " +
+			"number of documents and whether the search index is fresh. With `package`, list that package's documents " +
+			"(path, title, size, modified) instead, in pages.",
+		Annotations: readOnly("List context packages"),
+	}, s.listContexts)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "get_overview",
+		Description: "Get INDEX.md: the catalogue of all installed documentation, with titles and summaries, sized to fit " +
+			"a context window. Read it first to see what exists, then use search or get_document.",
+		Annotations: readOnly("Documentation overview"),
+	}, s.getOverview)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "search",
+		Description: "Full-text search (BM25) over the installed documentation. Returns passages with package, path, " +
+			"heading trail, line range, a snippet with matches in **bold**, and a score. Filter with `packages` and " +
+			"`tags`. Read a hit with get_section (its heading) or get_document (offset = its first line).",
+		Annotations: readOnly("Search documentation"),
+	}, s.search)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "get_document",
+		Description: "Read a markdown document of a package, as a window of lines. Answers are capped (about 20k tokens): " +
+			"when `truncated` is true, call again with `offset` = `nextOffset`. Use `section` to read only the part under " +
+			"one heading.",
+		Annotations: readOnly("Read a document"),
+	}, s.getDocument)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "get_section",
+		Description: "Read one section of a document: from its heading (matched case-insensitively) up to the next " +
+			"heading of the same or higher level, including its sub-sections.",
+		Annotations: readOnly("Read a section"),
+	}, s.getSection)
+}
+
+// docURI is the resource URI of a document.
+func docURI(alias, p string) string {
+	parts := strings.Split(p, "/")
+	for i, x := range parts {
+		parts[i] = url.PathEscape(x)
+	}
+	return "ctx://packages/" + url.PathEscape(alias) + "/" + strings.Join(parts, "/")
+}
+
+func shortSHA(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
+	snap := s.snapshot()
+	if snap.lock == nil {
+		if in.Package != "" {
+			return nil, ListContextsOut{}, snap.lockErr
+		}
+		return nil, ListContextsOut{Packages: []PackageInfo{}, Warning: snap.lockErr.Error()}, nil
+	}
+	if in.Package != "" {
+		if err := s.checkPackage(snap, in.Package); err != nil {
+			return nil, ListContextsOut{}, err
+		}
+	}
+	out := ListContextsOut{}
+	out.Warning = s.freshen(ctx, snap)
+	fresh := map[string]bool{}
+	if r, err := s.reader(); err == nil {
+		if f, err := r.Freshness(snap.pkgs); err == nil {
+			out.IndexFresh = f.Fresh
+			stale := map[string]bool{}
+			for _, a := range f.Stale {
+				stale[a] = true
+			}
+			for _, a := range snap.aliases {
+				fresh[a] = f.Fresh || !stale[a]
+			}
+		}
+	}
+	var docs []indexer.Document
+	var docsErr error
+	if r, err := s.reader(); err == nil {
+		docs, docsErr = r.Documents(in.Package)
+	} else {
+		docsErr = err
+	}
+	if in.Package == "" {
+		count := map[string]int{}
+		for _, d := range docs {
+			count[d.Package]++
+		}
+		for _, p := range snap.pkgs {
+			_, err := os.Stat(filepath.Join(s.pkgsDir, p.Alias))
+			out.Packages = append(out.Packages, PackageInfo{
+				Alias: p.Alias, Source: p.Source, Path: p.Path, Ref: p.Ref, Commit: shortSHA(p.Commit),
+				Documents: count[p.Alias], Installed: err == nil, Fresh: fresh[p.Alias],
+			})
+		}
+		out.Total = len(out.Packages)
+		if docsErr != nil && out.Warning == "" {
+			out.Warning = "warning: document counts unavailable: " + docsErr.Error()
+		}
+		return nil, out, nil
+	}
+	out.Package = in.Package
+	var all []DocInfo
+	if docsErr == nil {
+		for _, d := range docs {
+			all = append(all, DocInfo{Path: d.Path, Title: d.Title, Size: d.Size, Lines: d.Lines, Modified: d.Modified, URI: docURI(in.Package, d.Path)})
+		}
+	} else {
+		// No catalogue: list the files on disk.
+		out.Warning = "warning: the index is unavailable (" + docsErr.Error() + "); listing files on disk"
+		for _, p := range listMarkdown(s.pkgsDir, in.Package, 100_000) {
+			fi, err := os.Stat(filepath.Join(s.pkgsDir, in.Package, filepath.FromSlash(p)))
+			if err != nil {
+				continue
+			}
+			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: fi.ModTime(), URI: docURI(in.Package, p)})
+		}
+	}
+	limit := in.Limit
+	if limit <= 0 {
+		limit = defaultListLimit
+	}
+	limit = min(limit, maxListLimit)
+	off := max(in.Offset, 0)
+	out.Total = len(all)
+	if off < len(all) {
+		end := min(off+limit, len(all))
+		out.Documents = all[off:end]
+		if end < len(all) {
+			out.Truncated, out.NextOffset = true, end
+		}
+	}
+	if out.Documents == nil {
+		out.Documents = []DocInfo{}
+	}
+	return nil, out, nil
+}
+
+func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, SearchOut{}, errors.New("empty query: say what to look for, for example \"how to configure logging\"")
+	}
+	snap := s.snapshot()
+	if snap.lock == nil {
+		return nil, SearchOut{}, snap.lockErr
+	}
+	for _, p := range in.Packages {
+		if err := s.checkPackage(snap, p); err != nil {
+			return nil, SearchOut{}, err
+		}
+	}
+	out := SearchOut{Hits: []SearchHit{}}
+	limit := in.Limit
+	switch {
+	case limit <= 0:
+		limit = DefaultSearchLimit
+	case limit > MaxSearchLimit:
+		out.Note = fmt.Sprintf("limit %d lowered to the maximum, %d", limit, MaxSearchLimit)
+		limit = MaxSearchLimit
+	}
+	out.Warning = s.freshen(ctx, snap)
+	r, err := s.reader()
+	if err != nil {
+		return nil, SearchOut{}, err
+	}
+	hits, err := r.Search(ctx, indexer.Query{Text: in.Query, Packages: in.Packages, Tags: in.Tags, Limit: limit, BestPerDocument: in.BestPerDocument})
+	if err != nil {
+		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
+	}
+	for _, h := range hits {
+		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
+			Score: h.Score, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
+	}
+	if len(hits) == 0 {
+		n := "no matches."
+		if len(in.Packages) > 0 || len(in.Tags) > 0 {
+			n += " Try without the package or tag filters,"
+		} else {
+			n += " Try"
+		}
+		out.Note = strings.TrimSpace(out.Note + " " + n + " other words, or get_overview to see what is there.")
+	}
+	return nil, out, nil
+}
+
+// openDoc validates (alias, p) and reads the document.
+func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error) {
+	if err := s.checkPackage(snap, alias); err != nil {
+		return "", nil, err
+	}
+	clean, err := checkRelPath(p)
+	if err != nil {
+		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
+	}
+	if !isMarkdown(clean) {
+		return "", nil, fmt.Errorf("%s is not a markdown document: only .md, .markdown and .mdx files are served.%s",
+			p, didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.pkgsDir, alias, 100_000), 3)))
+	}
+	data, err := readDocument(s.pkgsDir, alias, clean)
+	if errors.Is(err, errNotFound) {
+		msg := fmt.Sprintf("document %q not found in package %q (%v).", p, alias, err)
+		if dym := didYouMean(nearest(clean, listMarkdown(s.pkgsDir, alias, 100_000), 3)); dym != "" {
+			msg += dym
+		} else {
+			msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)
+		}
+		return "", nil, errors.New(msg)
+	}
+	if errors.Is(err, errOutside) {
+		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	if looksBinary(data) {
+		return "", nil, fmt.Errorf("%s is not a text document", p)
+	}
+	return clean, data, nil
+}
+
+// windowResult builds the tool result: the text first, then a line saying
+// where the window is and how to get more.
+func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
+	var foot string
+	switch {
+	case out.TotalLines == 0:
+		foot = fmt.Sprintf("[ctx: %s is empty]", what)
+	case out.StartLine == 0:
+		foot = fmt.Sprintf("[ctx: nothing at offset; %s has %d lines]", what, out.TotalLines)
+	default:
+		foot = fmt.Sprintf("[ctx: %s, lines %d-%d of %d", what, out.StartLine, out.EndLine, out.TotalLines)
+		if out.Truncated {
+			foot += fmt.Sprintf("; truncated: call again with offset=%d for more", out.NextOffset)
+		}
+		foot += "]"
+	}
+	if out.Note != "" {
+		foot += "\n" + out.Note
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Text}, &mcp.TextContent{Text: foot}}}
+}
+
+func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in GetDocumentIn) (*mcp.CallToolResult, DocumentOut, error) {
+	if in.Offset < 0 || in.Limit < 0 {
+		return nil, DocumentOut{}, errors.New("offset and limit must be positive (offset is a 1-based line number)")
+	}
+	snap := s.snapshot()
+	clean, data, err := s.openDoc(snap, in.Package, in.Path)
+	if err != nil {
+		return nil, DocumentOut{}, err
+	}
+	lines := splitLines(data)
+	first, last := 1, len(lines)
+	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
+	if in.Section != "" {
+		sec, hs, ok := findSection(data, len(lines), in.Section)
+		if !ok {
+			return nil, DocumentOut{}, headingNotFound(in.Section, clean, hs)
+		}
+		first, last = sec.StartLine, trimTrailingBlank(lines, sec.StartLine, sec.EndLine)
+		out.Section = sec.Heading
+	}
+	off := first
+	if in.Offset > 0 {
+		off = in.Offset
+		if off < first || off > last {
+			if in.Section != "" {
+				return nil, DocumentOut{}, fmt.Errorf("offset %d is outside section %q (lines %d-%d)", off, out.Section, first, last)
+			}
+		}
+	}
+	w := cut(lines, off, last, in.Limit)
+	fill(&out, w)
+	if w.StartLine == 0 && len(lines) > 0 {
+		return nil, DocumentOut{}, fmt.Errorf("offset %d is past the end: %s has %d lines", off, clean, len(lines))
+	}
+	return windowResult(out, in.Package+"/"+clean), out, nil
+}
+
+func fill(out *DocumentOut, w window) {
+	out.Text, out.StartLine, out.EndLine, out.NextOffset, out.Truncated = w.Text, w.StartLine, w.EndLine, w.NextOffset, w.Truncated
+	if w.CutLine {
+		out.Note = fmt.Sprintf("line %d is longer than the size cap and was cut", w.EndLine)
+	}
+}
+
+func headingNotFound(h, p string, hs []indexer.Heading) error {
+	msg := fmt.Sprintf("no heading %q in %s.", h, p)
+	if dym := didYouMean(nearest(h, headingTexts(hs), 3)); dym != "" {
+		msg += dym
+	} else if len(hs) > 0 {
+		names := headingTexts(hs)
+		if len(names) > 20 {
+			names = append(names[:20], "…")
+		}
+		msg += " Its headings: " + strings.Join(names, "; ") + "."
+	} else {
+		msg += " It has no headings; use get_document."
+	}
+	return errors.New(msg)
+}
+
+func (s *Server) getSection(ctx context.Context, _ *mcp.CallToolRequest, in GetSectionIn) (*mcp.CallToolResult, DocumentOut, error) {
+	if strings.TrimSpace(in.Heading) == "" {
+		return nil, DocumentOut{}, errors.New("empty heading: give the heading text of the section to read")
+	}
+	return s.getDocument(ctx, nil, GetDocumentIn{Package: in.Package, Path: in.Path, Section: in.Heading, Offset: in.Offset})
+}
+
+// readIndexMD reads .context/INDEX.md after freshening the index.
+func (s *Server) readIndexMD(ctx context.Context) ([]byte, string, error) {
+	snap := s.snapshot()
+	warn := s.freshen(ctx, snap)
+	data, err := os.ReadFile(filepath.Join(s.ctxDir, "INDEX.md"))
+	if err != nil {
+		if snap.lock == nil {
+			return nil, "", fmt.Errorf("no INDEX.md: %w", snap.lockErr)
+		}
+		return nil, "", fmt.Errorf("no INDEX.md yet (%w): run `ctx index`", err)
+	}
+	return data, warn, nil
+}
+
+func (s *Server) getOverview(ctx context.Context, _ *mcp.CallToolRequest, in GetOverviewIn) (*mcp.CallToolResult, DocumentOut, error) {
+	data, warn, err := s.readIndexMD(ctx)
+	if err != nil {
+		return nil, DocumentOut{}, err
+	}
+	lines := splitLines(data)
+	out := DocumentOut{Path: "INDEX.md", URI: "ctx://index", TotalLines: len(lines)}
+	w := cut(lines, max(in.Offset, 1), len(lines), 0)
+	fill(&out, w)
+	if warn != "" {
+		out.Note = strings.TrimSpace(out.Note + "\n" + warn)
+	}
+	return windowResult(out, "INDEX.md"), out, nil
+}
