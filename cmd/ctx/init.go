@@ -1,18 +1,50 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this stub with the real command.
+type initOptions struct {
+	registry string
+	project  string
+}
+
 func newInitCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "init",
+	o := &initOptions{}
+	cmd := &cobra.Command{
+		Use:   "init [--registry URL] [--project NAME]",
 		Short: "Create .context/ in this project",
+		Long: `Init creates .context/ in the project directory (the working directory,
+or the one given with -C): the manifest context.config.json and a .gitignore
+that keeps everything ctx generates out of git. Commit the manifest and,
+once you add packages, context.lock.
+
+It fails if the project already has a .context/.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("init: not implemented yet")
+			return runInit(g, o)
 		},
 	}
+	cmd.Flags().StringVar(&o.registry, "registry", "", "the registry `URL` that lists your team's packages")
+	cmd.Flags().StringVar(&o.project, "project", "", "the project's `NAME` (default: the directory's name)")
+	return cmd
+}
+
+func runInit(g *globalOptions, o *initOptions) error {
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return err
+	}
+	w, err := workspace.Init(dir, workspace.InitOptions{Registry: o.registry, Project: o.project}, workspaceOptions(g, nil))
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	fmt.Fprintf(g.IO.ErrOut, "created %s\n", displayPath(dir, w.Dir()))
+	fmt.Fprintf(g.IO.ErrOut, "next: ctx add SOURCE --path DIR, then commit %s/%s and %s/%s\n",
+		workspace.DirName, workspace.ManifestName, workspace.DirName, workspace.LockName)
+	return nil
 }

@@ -1,18 +1,77 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"text/tabwriter"
 
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this stub with the real command.
+type listOptions struct {
+	json bool
+}
+
 func newListCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "list",
-		Short: "List installed context packages",
+	o := &listOptions{}
+	cmd := &cobra.Command{
+		Use:     "list [--json]",
+		Aliases: []string{"ls"},
+		Short:   "List the project's context packages",
+		Long: `List shows every package of the manifest and the lock, sorted by alias:
+its source, path, ref, locked commit, and state.
+
+--json prints an array of {alias, source, path, ref, commit, installed,
+locked, inManifest}.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("list: not implemented yet")
+			w, err := openWorkspace(g, nil)
+			if err != nil {
+				return err
+			}
+			defer w.Close()
+			pkgs, err := w.List()
+			if err != nil {
+				return err
+			}
+			if pkgs == nil {
+				pkgs = []workspace.PackageInfo{}
+			}
+			if o.json {
+				return writeJSON(g.IO.Out, pkgs)
+			}
+			if len(pkgs) == 0 {
+				fmt.Fprintln(g.IO.ErrOut, "no packages yet: add one with ctx add SOURCE --path DIR")
+				return nil
+			}
+			tw := tabwriter.NewWriter(g.IO.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ALIAS\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
+			for _, p := range pkgs {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Alias, p.Source, orDash(p.Path), orDash(p.Ref),
+					orDash(shortSHA(p.Commit)), packageState(p))
+			}
+			return tw.Flush()
 		},
 	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	return cmd
+}
+
+func packageState(p workspace.PackageInfo) string {
+	switch {
+	case !p.InManifest:
+		return "not in manifest (ctx install removes it)"
+	case !p.Locked:
+		return "not locked (run ctx install)"
+	case !p.Installed:
+		return "not installed (run ctx install)"
+	}
+	return "installed"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

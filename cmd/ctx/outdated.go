@@ -1,18 +1,67 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"text/tabwriter"
 
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this stub with the real command.
+type outdatedOptions struct {
+	json bool
+}
+
 func newOutdatedCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "outdated",
+	o := &outdatedOptions{}
+	cmd := &cobra.Command{
+		Use:   "outdated [ALIAS...] [--json]",
 		Short: "Show what update would change",
+		Long: `Outdated resolves each package's ref (all packages, or the ALIASes named)
+and lists those whose newest commit differs from the locked one: what ctx
+update would change. It changes nothing and downloads no objects.
+
+--json prints an array of {alias, ref, oldCommit, newCommit} ([] when
+everything is current).
+
+Exit status: 0 whether or not something is outdated; 1 when a ref could not
+be resolved; 2 for bad arguments.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("outdated: not implemented yet")
+			w, err := openWorkspace(g, nil)
+			if err != nil {
+				return err
+			}
+			defer w.Close()
+			changes, err := w.Outdated(cmd.Context(), args)
+			if err != nil {
+				return err
+			}
+			if changes == nil {
+				changes = []workspace.Change{}
+			}
+			if o.json {
+				return writeJSON(g.IO.Out, changes)
+			}
+			if len(changes) == 0 {
+				fmt.Fprintln(g.IO.ErrOut, "all packages are up to date")
+				return nil
+			}
+			tw := tabwriter.NewWriter(g.IO.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ALIAS\tREF\tLOCKED\tLATEST")
+			for _, c := range changes {
+				old := shortSHA(c.OldCommit)
+				if old == "" {
+					old = "-"
+				}
+				ref := c.Ref
+				if ref == "" {
+					ref = "(default branch)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Alias, ref, old, shortSHA(c.NewCommit))
+			}
+			return tw.Flush()
 		},
 	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	return cmd
 }

@@ -1,8 +1,322 @@
 package main
 
-import "github.com/rogpeppe/go-internal/testscript"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
 
-// gitScriptCmds are script commands for serving and changing git fixtures.
+	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// servers holds each script's git server (one per script).
+var servers sync.Map // *testscript.TestScript → *gittest.Server
+
+// gitScriptCmds are script commands for serving and changing git fixtures:
+//
+//	serve-git ROOT [-auth user:pass] [-nofilter]
+//	    serve the repositories under ROOT over smart HTTP on 127.0.0.1 and
+//	    set $GITURL (a repository ROOT/x.git is $GITURL/x.git); closed when
+//	    the script ends.
+//	git-counters-reset
+//	    zero the server's request and byte counters.
+//	git-requests N
+//	    assert the server answered exactly N requests since the last reset
+//	    (1 = only the ref advertisement: no objects were sent).
+//	git-commit DIR MSG
+//	    git add -A and commit everything in DIR (fixed identity and date).
+//	git-rev DIR REV VAR
+//	    set $VAR to the commit id of REV in DIR, and $VAR_SHORT to its 7-char form.
+//	cmp-dir DIR1 DIR2
+//	    assert both trees hold the same files, bytes and executable bits.
+//	lock-diff OLD NEW [ALIAS...]
+//	    assert the lock entries that differ between two lockfiles are
+//	    exactly the ALIASes named (none: the locks agree entry by entry).
+//	exits N PROGRAM [ARGS...]
+//	    run PROGRAM like exec and assert its exit status is exactly N; its
+//	    output is then checked with stdout and stderr as after exec.
+//	lock-field LOCK ALIAS FIELD VAR
+//	    set $VAR to a field (commit, hash, tree, ...) of one lock entry.
 func gitScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
-	return map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"serve-git":          cmdServeGit,
+		"git-counters-reset": cmdCountersReset,
+		"git-requests":       cmdGitRequests,
+		"git-commit":         cmdGitCommit,
+		"git-rev":            cmdGitRev,
+		"cmp-dir":            cmdCmpDir,
+		"lock-diff":          cmdLockDiff,
+		"lock-field":         cmdLockField,
+		"exits":              cmdExits,
+	}
+}
+
+func noNeg(ts *testscript.TestScript, neg bool, name string) {
+	if neg {
+		ts.Fatalf("unsupported: ! %s", name)
+	}
+}
+
+func cmdServeGit(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "serve-git")
+	var o gittest.ServeOptions
+	var root string
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-auth":
+			if i+1 >= len(args) {
+				ts.Fatalf("usage: serve-git ROOT [-auth user:pass] [-nofilter]")
+			}
+			i++
+			o.BasicAuth = args[i]
+		case "-nofilter":
+			o.DisableFilter = true
+		default:
+			if root != "" {
+				ts.Fatalf("usage: serve-git ROOT [-auth user:pass] [-nofilter]")
+			}
+			root = args[i]
+		}
+	}
+	if root == "" {
+		ts.Fatalf("usage: serve-git ROOT [-auth user:pass] [-nofilter]")
+	}
+	if _, ok := servers.Load(ts); ok {
+		ts.Fatalf("serve-git: a server is already running in this script")
+	}
+	s, err := gittest.Serve(ts.MkAbs(root), o)
+	ts.Check(err)
+	servers.Store(ts, s)
+	ts.Defer(func() {
+		servers.Delete(ts)
+		s.Close()
+	})
+	ts.Setenv("GITURL", s.URL)
+}
+
+func server(ts *testscript.TestScript) *gittest.Server {
+	s, ok := servers.Load(ts)
+	if !ok {
+		ts.Fatalf("no git server: run serve-git first")
+	}
+	return s.(*gittest.Server)
+}
+
+func cmdCountersReset(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "git-counters-reset")
+	server(ts).ResetCounters()
+}
+
+func cmdGitRequests(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: git-requests N")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	s := server(ts)
+	got := s.Requests()
+	ts.Logf("git server: %d requests, %d bytes since the last reset", got, s.BytesSent())
+	if (got == want) == neg {
+		if neg {
+			ts.Fatalf("git server answered %d requests, want any number but that", got)
+		}
+		ts.Fatalf("git server answered %d requests, want %d", got, want)
+	}
+}
+
+// scriptGit runs git in dir with the script's environment (fixed identity
+// and dates from Setup).
+func scriptGit(ts *testscript.TestScript, dir string, args ...string) string {
+	env := append(gittest.Env(ts.Getenv("HOME")),
+		"GIT_AUTHOR_DATE="+ts.Getenv("GIT_AUTHOR_DATE"),
+		"GIT_COMMITTER_DATE="+ts.Getenv("GIT_COMMITTER_DATE"))
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = ts.MkAbs(dir), env, &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		ts.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return strings.TrimSpace(stdout.String())
+}
+
+func cmdGitCommit(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "git-commit")
+	if len(args) != 2 {
+		ts.Fatalf("usage: git-commit DIR MSG")
+	}
+	scriptGit(ts, args[0], "add", "-A")
+	scriptGit(ts, args[0], "commit", "-q", "-m", args[1])
+}
+
+func cmdGitRev(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "git-rev")
+	if len(args) != 3 {
+		ts.Fatalf("usage: git-rev DIR REV VAR")
+	}
+	id := scriptGit(ts, args[0], "rev-parse", "--verify", args[1]+"^{commit}")
+	ts.Setenv(args[2], id)
+	ts.Setenv(args[2]+"_SHORT", id[:7])
+}
+
+type fileSum struct {
+	data []byte
+	mode fs.FileMode
+	link string
+}
+
+func readTree(ts *testscript.TestScript, dir string) map[string]fileSum {
+	root := ts.MkAbs(dir)
+	files := map[string]fileSum{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir():
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			t, err := os.Readlink(p)
+			files[rel] = fileSum{link: t, mode: fs.ModeSymlink}
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		files[rel] = fileSum{data: b, mode: fi.Mode() & 0o111}
+		return err
+	})
+	ts.Check(err)
+	return files
+}
+
+func cmdCmpDir(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: cmp-dir DIR1 DIR2")
+	}
+	a, b := readTree(ts, args[0]), readTree(ts, args[1])
+	var diffs []string
+	for name, fa := range a {
+		fb, ok := b[name]
+		switch {
+		case !ok:
+			diffs = append(diffs, "only in "+args[0]+": "+name)
+		case !bytes.Equal(fa.data, fb.data) || fa.link != fb.link:
+			diffs = append(diffs, "content differs: "+name)
+		case fa.mode != fb.mode:
+			diffs = append(diffs, "mode differs: "+name)
+		}
+	}
+	for name := range b {
+		if _, ok := a[name]; !ok {
+			diffs = append(diffs, "only in "+args[1]+": "+name)
+		}
+	}
+	sort.Strings(diffs)
+	if len(a) == 0 && len(b) == 0 {
+		ts.Logf("cmp-dir: both trees are empty")
+	}
+	if (len(diffs) == 0) == neg {
+		if neg {
+			ts.Fatalf("%s and %s are identical (%d files)", args[0], args[1], len(a))
+		}
+		ts.Fatalf("%s and %s differ:\n%s", args[0], args[1], strings.Join(diffs, "\n"))
+	}
+}
+
+// lockEntries reads a lockfile's entries as raw JSON, so the check does not
+// depend on the lockfile package it is testing.
+func lockEntries(ts *testscript.TestScript, file string) map[string]json.RawMessage {
+	data, err := os.ReadFile(ts.MkAbs(file))
+	ts.Check(err)
+	var l struct {
+		Packages map[string]json.RawMessage `json:"packages"`
+	}
+	if err := json.Unmarshal(data, &l); err != nil {
+		ts.Fatalf("%s: %v", file, err)
+	}
+	return l.Packages
+}
+
+func cmdLockDiff(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "lock-diff")
+	if len(args) < 2 {
+		ts.Fatalf("usage: lock-diff OLD NEW [ALIAS...]")
+	}
+	old, cur := lockEntries(ts, args[0]), lockEntries(ts, args[1])
+	var changed []string
+	for alias, e := range old {
+		if n, ok := cur[alias]; !ok || !bytes.Equal(compactJSON(ts, e), compactJSON(ts, n)) {
+			changed = append(changed, alias)
+		}
+	}
+	for alias := range cur {
+		if _, ok := old[alias]; !ok {
+			changed = append(changed, alias)
+		}
+	}
+	sort.Strings(changed)
+	want := append([]string(nil), args[2:]...)
+	sort.Strings(want)
+	if !slices.Equal(changed, want) {
+		ts.Fatalf("lock entries changed: %v, want %v", changed, want)
+	}
+}
+
+func compactJSON(ts *testscript.TestScript, m json.RawMessage) []byte {
+	var b bytes.Buffer
+	ts.Check(json.Compact(&b, m))
+	return b.Bytes()
+}
+
+func cmdLockField(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "lock-field")
+	if len(args) != 4 {
+		ts.Fatalf("usage: lock-field LOCK ALIAS FIELD VAR")
+	}
+	e, ok := lockEntries(ts, args[0])[args[1]]
+	if !ok {
+		ts.Fatalf("%s: no entry %q", args[0], args[1])
+	}
+	var fields map[string]any
+	ts.Check(json.Unmarshal(e, &fields))
+	v, ok := fields[args[2]]
+	if !ok {
+		ts.Fatalf("%s: entry %q has no field %q", args[0], args[1], args[2])
+	}
+	ts.Setenv(args[3], fmt.Sprint(v))
+}
+
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "exits")
+	if len(args) < 2 {
+		ts.Fatalf("usage: exits N PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
 }

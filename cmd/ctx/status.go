@@ -1,18 +1,80 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this stub with the real command.
+type statusOptions struct {
+	json bool
+}
+
 func newStatusCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "status",
+	o := &statusOptions{}
+	cmd := &cobra.Command{
+		Use:   "status [--json]",
 		Short: "Show packages with local edits",
+		Long: `Status lists the packages whose files under .context/packages/ALIAS differ
+from what ctx installed, and those files, marked as git status --short does:
+
+  ALIAS
+  	M path   modified (or its mode changed)
+  	A path   added
+  	D path   deleted
+
+Like git status, it exits 0 whether or not there are edits (1 only when it
+cannot tell). In CI, use ctx verify, which exits non-zero when the installed
+files do not match the lock.
+
+--json prints an array of {alias, files: [{path, change}]}, [] when clean.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("status: not implemented yet")
+			w, err := openWorkspace(g, nil)
+			if err != nil {
+				return err
+			}
+			defer w.Close()
+			st, err := w.Status()
+			if err != nil {
+				return err
+			}
+			if st == nil {
+				st = []workspace.PackageStatus{}
+			}
+			if o.json {
+				return writeJSON(g.IO.Out, st)
+			}
+			if len(st) == 0 {
+				fmt.Fprintln(g.IO.Out, "no local edits")
+				return nil
+			}
+			for _, p := range st {
+				fmt.Fprintln(g.IO.Out, p.Alias)
+				for _, f := range p.Files {
+					fmt.Fprintf(g.IO.Out, "\t%s\n", changeLine(f))
+				}
+			}
+			fmt.Fprintln(g.IO.ErrOut, "install, update and remove leave these packages alone; --force backs the edits up first")
+			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	return cmd
+}
+
+// changeLine renders a file change as git status --short does.
+func changeLine(f workspace.FileChange) string {
+	switch f.Change {
+	case "modified":
+		return "M " + f.Path
+	case "added":
+		return "A " + f.Path
+	case "deleted":
+		return "D " + f.Path
+	case "mode":
+		return "M " + f.Path + " (mode)"
+	}
+	return "? " + f.Path + " (" + f.Change + ")"
 }

@@ -1,18 +1,76 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this stub with the real command.
+type verifyOptions struct {
+	json bool
+}
+
 func newVerifyCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "verify",
+	o := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify [--json]",
 		Short: "Check installed files against the lockfile's hashes",
+		Long: `Verify hashes the installed files of every locked package and compares
+the result with the content hash (h1:) in context.lock. One line per package:
+
+  ALIAS ok h1:…
+  ALIAS mismatch: lock h1:…, disk h1:…
+  ALIAS not installed
+
+Exit status: 0 when every package matches; 1 when any does not (use it in
+CI); 2 for bad arguments.
+
+--json prints an array of {alias, want, got, ok}.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("verify: not implemented yet")
+			w, err := openWorkspace(g, nil)
+			if err != nil {
+				return err
+			}
+			defer w.Close()
+			res, err := w.Verify()
+			if err != nil {
+				return err
+			}
+			if res == nil {
+				res = []workspace.VerifyResult{}
+			}
+			bad := 0
+			for _, r := range res {
+				if !r.OK {
+					bad++
+				}
+			}
+			if o.json {
+				if err := writeJSON(g.IO.Out, res); err != nil {
+					return err
+				}
+			} else {
+				for _, r := range res {
+					switch {
+					case r.OK:
+						fmt.Fprintf(g.IO.Out, "%s ok %s\n", r.Alias, r.Got)
+					case r.Got == "":
+						fmt.Fprintf(g.IO.Out, "%s not installed\n", r.Alias)
+					default:
+						fmt.Fprintf(g.IO.Out, "%s mismatch: lock %s, disk %s\n", r.Alias, r.Want, r.Got)
+					}
+				}
+			}
+			if bad > 0 {
+				return &exitError{code: ExitError, err: fmt.Errorf(
+					"%d of %d packages do not match the lock: see ctx status for local edits; ctx install --force restores the locked files (backing up the edits)",
+					bad, len(res))}
+			}
+			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	return cmd
 }

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ctx-dev/ctx/gitengine"
+)
+
+// progress shows per-package transfer progress on stderr.
+//
+// When stderr is a terminal it draws one line per package, sorted by alias,
+// with a bar through the fetch phases (refs, trees, blobs, write), redrawn
+// in place at most every redrawEvery. Otherwise it writes plain lines: a
+// "fetching ALIAS…" line when a package's first transfer starts and, from
+// Done, one "ALIAS: N objects, S" line per package sorted by alias, so the
+// final output has a deterministic order however the fetches interleaved.
+//
+// Update may be called from several goroutines at once.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	tty   bool
+	pkgs  map[string]*pkgProgress
+	drawn int // lines currently drawn (tty)
+	last  time.Time
+	now   func() time.Time
+	done  bool
+}
+
+type pkgProgress struct {
+	phase  string
+	phases map[string]gitengine.Progress // latest report of each phase
+}
+
+const redrawEvery = 80 * time.Millisecond
+
+// phaseOrder gives each fetch phase its place on the bar.
+var phaseOrder = map[string]int{"refs": 0, "trees": 1, "blobs": 2, "write": 3}
+
+func newProgress(g *globalOptions) *progress {
+	return &progress{w: g.IO.ErrOut, tty: g.IO.ErrTTY, pkgs: map[string]*pkgProgress{}, now: time.Now}
+}
+
+// Update records p for alias; it is workspace.Options.Progress.
+func (p *progress) Update(alias string, pr gitengine.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return
+	}
+	pp := p.pkgs[alias]
+	if pp == nil {
+		pp = &pkgProgress{phases: map[string]gitengine.Progress{}}
+		p.pkgs[alias] = pp
+		if !p.tty {
+			fmt.Fprintf(p.w, "fetching %s…\n", alias)
+		}
+	}
+	pp.phase = pr.Phase
+	pp.phases[pr.Phase] = pr
+	if p.tty {
+		if t := p.now(); p.drawn == 0 || t.Sub(p.last) >= redrawEvery {
+			p.last = t
+			p.redraw(false)
+		}
+	}
+}
+
+// Log returns a writer for notes that keeps them from tearing the bars: on a
+// terminal it clears the drawn lines first; they are drawn again below the
+// note on the next update.
+func (p *progress) Log() io.Writer { return logWriter{p} }
+
+type logWriter struct{ p *progress }
+
+func (l logWriter) Write(b []byte) (int, error) {
+	p := l.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.drawn > 0 {
+		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.drawn)
+		p.drawn = 0
+	}
+	return p.w.Write(b)
+}
+
+// Done draws the final state (terminal) or writes the per-package summary
+// lines sorted by alias (plain). Later updates are ignored.
+func (p *progress) Done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return
+	}
+	p.done = true
+	if p.tty {
+		if len(p.pkgs) > 0 {
+			p.redraw(true)
+		}
+		return
+	}
+	for _, alias := range p.aliases() {
+		objs, bytes := p.pkgs[alias].totals()
+		fmt.Fprintf(p.w, "%s: %d objects, %s\n", alias, objs, formatBytes(bytes))
+	}
+}
+
+func (p *progress) aliases() []string {
+	as := make([]string, 0, len(p.pkgs))
+	for a := range p.pkgs {
+		as = append(as, a)
+	}
+	sort.Strings(as)
+	return as
+}
+
+// totals sums what was received: objects and bytes of every phase but
+// "write", which counts what went to disk.
+func (pp *pkgProgress) totals() (objects int, bytes int64) {
+	for name, ph := range pp.phases {
+		if name == "write" {
+			continue
+		}
+		objects += ph.Objects
+		bytes += ph.Bytes
+	}
+	return objects, bytes
+}
+
+const barWidth = 20
+
+func (p *progress) redraw(final bool) {
+	var b strings.Builder
+	if p.drawn > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", p.drawn)
+	}
+	aliases := p.aliases()
+	width := 0
+	for _, a := range aliases {
+		width = max(width, len(a))
+	}
+	for _, a := range aliases {
+		pp := p.pkgs[a]
+		frac := 1.0
+		phase := "done"
+		if !final {
+			idx, ok := phaseOrder[pp.phase]
+			if !ok {
+				idx = 0
+			}
+			frac = float64(idx) / float64(len(phaseOrder))
+			phase = pp.phase
+		}
+		fill := int(frac * barWidth)
+		objs, bytes := pp.totals()
+		fmt.Fprintf(&b, "\r\x1b[2K%-*s [%s%s] %-5s %d objects, %s\n", width, a,
+			strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), phase, objs, formatBytes(bytes))
+	}
+	p.drawn = len(aliases)
+	io.WriteString(p.w, b.String())
+}
+
+// formatBytes renders n as "512 B", "34 KB" or "1.3 MB" (powers of 1024).
+func formatBytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%d KB", (n+512)/1024)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+	}
+}

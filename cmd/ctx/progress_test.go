@@ -1,0 +1,57 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctx-dev/ctx/gitengine"
+)
+
+func TestProgressPlain(t *testing.T) {
+	var buf strings.Builder
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf}})
+	p.Update("beta", gitengine.Progress{Phase: "trees", Objects: 3, Bytes: 100})
+	p.Update("alpha", gitengine.Progress{Phase: "trees", Objects: 2, Bytes: 2048})
+	p.Update("beta", gitengine.Progress{Phase: "blobs", Objects: 9, Bytes: 35000})
+	p.Update("beta", gitengine.Progress{Phase: "write", Objects: 9, Bytes: 99999}) // not received: not counted
+	p.Done()
+	p.Update("gamma", gitengine.Progress{Phase: "trees"}) // after Done: ignored
+	want := "fetching beta…\nfetching alpha…\nalpha: 2 objects, 2 KB\nbeta: 12 objects, 34 KB\n"
+	if got := buf.String(); got != want {
+		t.Errorf("plain progress:\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestProgressTTY(t *testing.T) {
+	var buf strings.Builder
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}})
+	now := time.Unix(0, 0)
+	p.now = func() time.Time { return now }
+	p.Update("b", gitengine.Progress{Phase: "trees", Objects: 1})
+	now = now.Add(time.Second)
+	p.Update("a", gitengine.Progress{Phase: "blobs", Objects: 4, Bytes: 10})
+	p.Log().Write([]byte("note\n"))
+	p.Done()
+	out := buf.String()
+	if strings.Contains(out, "fetching") {
+		t.Errorf("terminal output has plain lines:\n%q", out)
+	}
+	// The last frame: both packages, sorted, with full bars.
+	last := out[strings.LastIndex(out, "note\n")+len("note\n"):]
+	lines := strings.Split(strings.TrimSuffix(last, "\n"), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "a [====================] done") || !strings.Contains(lines[1], "b [====================] done") {
+		t.Errorf("final frame:\n%q", last)
+	}
+	if !strings.Contains(out, "\x1b[2A") {
+		t.Errorf("no redraw in place:\n%q", out)
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KB", 34 * 1024: "34 KB", 3 << 20: "3.0 MB"} {
+		if got := formatBytes(n); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

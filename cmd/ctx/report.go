@@ -1,0 +1,190 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/workspace"
+	"github.com/spf13/cobra"
+)
+
+// openWorkspace opens the project of -C (or the working directory), wiring
+// notes to stderr and, when p is not nil, per-package transfer progress.
+func openWorkspace(g *globalOptions, p *progress) (*workspace.Workspace, error) {
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return nil, err
+	}
+	return workspace.Open(dir, workspaceOptions(g, p))
+}
+
+func workspaceOptions(g *globalOptions, p *progress) workspace.Options {
+	o := workspace.Options{Log: g.IO.ErrOut}
+	if p != nil {
+		o.Progress = p.Update
+		o.Log = p.Log()
+	}
+	return o
+}
+
+// shortSHA abbreviates a commit id to 7 characters, as git does by default.
+func shortSHA(c string) string {
+	if len(c) > 7 {
+		return c[:7]
+	}
+	return c
+}
+
+// printReport writes one result line per package to stdout, sorted by alias,
+// and the details of every skipped or failed package to stderr. It returns
+// the error that gives the command its exit code: nil, or partial() (exit 3)
+// when any package was skipped or failed.
+//
+// Result lines:
+//
+//	ALIAS installed SHA
+//	ALIAS OLD → NEW
+//	ALIAS SHA unchanged
+//	ALIAS removed
+//
+// With dryRun: "ALIAS would install SHA", "ALIAS would move OLD → NEW",
+// "ALIAS would remove".
+func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bool) error {
+	if rep == nil {
+		return nil
+	}
+	pkgs := append([]workspace.PackageResult(nil), rep.Packages...)
+	sort.SliceStable(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
+	out, errOut := g.IO.Out, g.IO.ErrOut
+	installed, removed, would := "installed", "removed", ""
+	if dryRun {
+		installed, removed, would = "would install", "would remove", "would move "
+	}
+	var bad []string
+	dirty := false
+	for _, p := range pkgs {
+		if p.Backup != "" {
+			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, displayPath(root, p.Backup))
+		}
+		switch p.Action {
+		case workspace.Installed:
+			fmt.Fprintf(out, "%s %s %s\n", p.Alias, installed, shortSHA(p.NewCommit))
+		case workspace.Updated:
+			fmt.Fprintf(out, "%s %s%s → %s\n", p.Alias, would, shortSHA(p.OldCommit), shortSHA(p.NewCommit))
+		case workspace.Unchanged:
+			c := p.NewCommit
+			if c == "" {
+				c = p.OldCommit
+			}
+			fmt.Fprintf(out, "%s %s unchanged\n", p.Alias, shortSHA(c))
+		case workspace.Removed:
+			fmt.Fprintf(out, "%s %s\n", p.Alias, removed)
+		case workspace.Skipped:
+			bad = append(bad, p.Alias)
+			reason := p.Reason
+			if reason == "" {
+				reason = "skipped"
+			}
+			fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, reason)
+			for _, f := range p.DirtyFiles {
+				fmt.Fprintf(errOut, "\t%s\n", f)
+			}
+			if len(p.DirtyFiles) > 0 || strings.Contains(reason, "dirty") {
+				dirty = true
+			}
+		case workspace.Failed:
+			bad = append(bad, p.Alias)
+			msg := "unknown error"
+			if p.Err != nil {
+				msg = p.Err.Error()
+			}
+			fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, msg)
+		default:
+			fmt.Fprintf(out, "%s %s\n", p.Alias, p.Action)
+		}
+	}
+	if rep.Index != nil {
+		printSyncReport(errOut, rep.Index)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	if dirty {
+		fmt.Fprintf(errOut, "ctx: packages with local edits were left as they are (files marked M modified, A added, D deleted).\n"+
+			"  To proceed: move the edits to the package's repository or undo them, then run the command again;\n"+
+			"  or run it again with --force, which first copies the local files to a backup folder and prints where.\n")
+	}
+	fmt.Fprintf(errOut, "ctx: %d of %d packages not done: %s\n", len(bad), len(pkgs), strings.Join(bad, ", "))
+	return partial()
+}
+
+// printSyncReport prints what an index sync did on one line, plus what
+// INDEX.md left out to fit its budget. Commands that index as a side effect
+// print it to stderr; ctx index, whose result it is, to stdout.
+func printSyncReport(w io.Writer, r *indexer.SyncReport) {
+	if r.Rebuilt {
+		fmt.Fprintln(w, "index: rebuilt from scratch")
+	}
+	fmt.Fprintf(w, "index: %d added, %d updated, %d removed, %d unchanged; %d chunks; INDEX.md %d tokens\n",
+		r.Added, r.Updated, r.Removed, r.Unchanged, r.Chunks, r.IndexTokens)
+	if r.Degraded != "" {
+		fmt.Fprintf(w, "index: INDEX.md shortened to fit its budget: %s (use ctx search to find the rest)\n", r.Degraded)
+	}
+}
+
+// displayPath shows p relative to the project directory when it is inside it.
+func displayPath(root, p string) string {
+	if root == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return rel
+}
+
+// Argument checks that are usage errors (exit 2), unlike cobra's own.
+
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("%s takes no arguments, got %q (see 'ctx %s --help')", cmd.Name(), args[0], cmd.Name())
+	}
+	return nil
+}
+
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usageErrorf("%s: missing %s (usage: %s)", cmd.Name(), what, cmd.UseLine())
+		}
+		if len(args) > n {
+			return usageErrorf("%s: too many arguments: %s (usage: %s)", cmd.Name(), strings.Join(args[n:], " "), cmd.UseLine())
+		}
+		return nil
+	}
+}
+
+func minArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usageErrorf("%s: missing %s (usage: %s)", cmd.Name(), what, cmd.UseLine())
+		}
+		return nil
+	}
+}
+
+// writeJSON writes v to w as indented JSON with a final newline.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
