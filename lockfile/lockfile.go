@@ -1,0 +1,269 @@
+package lockfile
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/lockfile/jsonpos"
+	"github.com/go-playground/validator/v10"
+)
+
+var (
+	aliasRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	hexRE   = regexp.MustCompile(`^[0-9a-f]{40}$`)
+)
+
+// ValidAlias reports whether s can name a package: 1–64 of [A-Za-z0-9._-],
+// starting with a letter or digit. An alias is a folder name under
+// .context/packages, so nothing else is allowed.
+func ValidAlias(s string) bool { return aliasRE.MatchString(s) }
+
+// ValidRelPath reports whether p is a clean, relative, slash-separated path
+// that stays inside its root ("" and "." are not: say nothing instead).
+func ValidRelPath(p string) bool {
+	if p == "" || p == "." || strings.Contains(p, "\\") || path.IsAbs(p) || path.Clean(p) != p {
+		return false
+	}
+	for _, el := range strings.Split(p, "/") {
+		if el == ".." || el == ".git" {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidHash reports whether s is an "h1:" hash: base64 of 32 bytes.
+func ValidHash(s string) bool {
+	rest, ok := strings.CutPrefix(s, "h1:")
+	if !ok {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(rest)
+	return err == nil && len(b) == 32
+}
+
+// NewValidator returns a validator that knows the tags used by this package
+// and others that share its rules: alias, relpath, sha1hex, h1. Field names
+// in errors are the JSON names.
+func NewValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			return ""
+		}
+		if name == "" {
+			return f.Name
+		}
+		return name
+	})
+	must := func(err error) {
+		if err != nil {
+			panic(err) // only on a programming error in the tag names below
+		}
+	}
+	must(v.RegisterValidation("alias", func(fl validator.FieldLevel) bool { return ValidAlias(fl.Field().String()) }))
+	must(v.RegisterValidation("relpath", func(fl validator.FieldLevel) bool { return ValidRelPath(fl.Field().String()) }))
+	must(v.RegisterValidation("sha1hex", func(fl validator.FieldLevel) bool { return hexRE.MatchString(fl.Field().String()) }))
+	must(v.RegisterValidation("h1", func(fl validator.FieldLevel) bool { return ValidHash(fl.Field().String()) }))
+	return v
+}
+
+// ValidationMessage turns one validator error into words.
+func ValidationMessage(fe validator.FieldError) string {
+	val := fmt.Sprint(fe.Value())
+	switch fe.Tag() {
+	case "required":
+		return "is required"
+	case "alias":
+		return fmt.Sprintf("%q is not a valid alias (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)", val)
+	case "relpath":
+		return fmt.Sprintf("%q must be a clean relative path inside the repository (no leading '/', no '..', no '.git', no trailing '/')", val)
+	case "sha1hex":
+		return fmt.Sprintf("%q must be 40 lower-case hexadecimal digits", val)
+	case "h1":
+		return fmt.Sprintf("%q must be an h1: hash (h1: and base64 of a SHA-256)", val)
+	case "min":
+		return fmt.Sprintf("%s is less than the minimum %s", val, fe.Param())
+	case "max":
+		return fmt.Sprintf("%s is more than the maximum %s", val, fe.Param())
+	case "unique":
+		return fmt.Sprintf("has duplicate %s values", fe.Param())
+	}
+	return fmt.Sprintf("%q fails the %q rule", val, fe.Tag())
+}
+
+// ValidationProblems turns validator errors into problems positioned in data.
+// The root struct's name is dropped from field paths.
+func ValidationProblems(data []byte, err error) []jsonpos.Problem {
+	var ves validator.ValidationErrors
+	if !errors.As(err, &ves) {
+		return []jsonpos.Problem{{Msg: err.Error()}}
+	}
+	var probs []jsonpos.Problem
+	for _, fe := range ves {
+		ns := fe.Namespace()
+		if i := strings.IndexByte(ns, '.'); i >= 0 {
+			ns = ns[i+1:]
+		}
+		// A map key that fails is reported as packages[key]; the key itself is the value.
+		probs = append(probs, jsonpos.Problem{
+			Pos:   jsonpos.Find(data, jsonpos.SplitPath(ns)),
+			Field: ns,
+			Msg:   ValidationMessage(fe),
+		})
+	}
+	sortProblems(probs)
+	return probs
+}
+
+func sortProblems(p []jsonpos.Problem) {
+	sort.SliceStable(p, func(i, j int) bool {
+		if p[i].Pos.Line != p[j].Pos.Line {
+			return p[i].Pos.Line < p[j].Pos.Line
+		}
+		return p[i].Pos.Col < p[j].Pos.Col
+	})
+}
+
+func hint(name string) string {
+	return fmt.Sprintf("restore it with `git checkout %s`, or delete it and run `ctx install` to lock again", name)
+}
+
+func parse(name string, data []byte) (*Lock, error) {
+	var l Lock
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&l); err != nil {
+		pos, msg, ok := jsonpos.DecodeError(data, err)
+		if !ok {
+			if f, found := strings.CutPrefix(msg, "unknown field "); found {
+				pos = jsonpos.FindKey(data, strings.Trim(f, `"`))
+				msg = "unknown field " + f
+			}
+		}
+		return nil, &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: hint(name)}
+	}
+	if tok, err := dec.Token(); err != io.EOF {
+		pos := jsonpos.Offset(data, dec.InputOffset())
+		msg := "unexpected data after the top-level object"
+		if err == nil {
+			msg = fmt.Sprintf("unexpected %v after the top-level object", tok)
+		}
+		return nil, &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: hint(name)}
+	}
+	var probs []jsonpos.Problem
+	if l.Version > Version {
+		probs = append(probs, jsonpos.Problem{
+			Pos:   jsonpos.Find(data, []string{"version"}),
+			Field: "version",
+			Msg:   fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", l.Version, Version),
+		})
+	}
+	if err := NewValidator().Struct(&l); err != nil {
+		probs = append(probs, ValidationProblems(data, err)...)
+	}
+	if len(probs) > 0 {
+		sortProblems(probs)
+		return nil, &jsonpos.List{File: name, Problems: probs, Hint: hint(name)}
+	}
+	if l.Packages == nil {
+		l.Packages = map[string]Entry{}
+	}
+	return &l, nil
+}
+
+func read(p string) (*Lock, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return parse(p, data)
+}
+
+func (l *Lock) marshal() ([]byte, error) {
+	c := Lock{Version: l.Version, Packages: make(map[string]Entry, len(l.Packages))}
+	if c.Version == 0 {
+		c.Version = Version
+	}
+	for k, e := range l.Packages {
+		if !e.Updated.IsZero() {
+			e.Updated = e.Updated.UTC().Truncate(time.Second)
+		}
+		c.Packages[k] = e
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(&c); err != nil { // maps are encoded with sorted keys
+		return nil, fmt.Errorf("encode lockfile: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func write(p string, l *Lock) error {
+	data, err := l.marshal()
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(p, data, 0o644)
+}
+
+// WriteFileAtomic writes data to name through a temp file in the same
+// directory, fsync and rename, so readers see the old or the new bytes, never
+// a mix. When name already holds exactly data, nothing is written.
+func WriteFileAtomic(name string, data []byte, perm fs.FileMode) error {
+	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	dir := filepath.Dir(name)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op once renamed
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	SyncDir(dir)
+	return nil
+}
+
+// SyncDir flushes a directory's entries (after a rename) where the system
+// supports it; errors are ignored, as some file systems refuse.
+func SyncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}

@@ -1,0 +1,235 @@
+package lockfile
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctx-dev/ctx/lockfile/jsonpos"
+)
+
+const (
+	c1 = "0123456789abcdef0123456789abcdef01234567"
+	t1 = "89abcdef0123456789abcdef0123456789abcdef"
+	h1 = "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+)
+
+func sample() *Lock {
+	return &Lock{Version: Version, Packages: map[string]Entry{
+		"zeta": {Source: "https://example.com/z.git", Commit: c1, Tree: t1, Hash: h1,
+			Updated: time.Date(2026, 1, 2, 3, 4, 5, 600, time.FixedZone("x", 3600))},
+		"alpha": {Source: "../docs", Path: "guides/api", Ref: "v1", Commit: c1, Tree: t1, Hash: h1},
+	}}
+}
+
+func TestMarshalDeterministicAndRoundTrip(t *testing.T) {
+	a, err := sample().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		b, _ := sample().Marshal()
+		if !bytes.Equal(a, b) {
+			t.Fatalf("Marshal not deterministic:\n%s\n%s", a, b)
+		}
+	}
+	if !bytes.HasSuffix(a, []byte("}\n")) || bytes.Index(a, []byte(`"alpha"`)) > bytes.Index(a, []byte(`"zeta"`)) {
+		t.Fatalf("want sorted keys and a final newline:\n%s", a)
+	}
+	if !bytes.Contains(a, []byte(`"updated": "2026-01-02T02:04:05Z"`)) {
+		t.Fatalf("updated not normalized to UTC seconds:\n%s", a)
+	}
+	l, err := Parse("context.lock", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := l.Marshal()
+	if !bytes.Equal(a, b) {
+		t.Fatalf("round trip changed bytes:\n%s\n%s", a, b)
+	}
+	empty, _ := (&Lock{}).Marshal()
+	if string(empty) != "{\n  \"version\": 1,\n  \"packages\": {}\n}\n" {
+		t.Fatalf("empty lock = %q", empty)
+	}
+}
+
+func TestWriteAtomicUnchanged(t *testing.T) {
+	p := filepath.Join(t.TempDir(), FileName)
+	if err := Write(p, sample()); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Unix(1_000_000_000, 0)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(p, sample()); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	if !fi.ModTime().Equal(old) {
+		t.Fatalf("unchanged lock was rewritten (mtime %v)", fi.ModTime())
+	}
+	l := sample()
+	delete(l.Packages, "zeta")
+	if err := Write(p, l); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Packages) != 1 {
+		t.Fatalf("after write: %d packages", len(got.Packages))
+	}
+	ents, _ := os.ReadDir(filepath.Dir(p))
+	if len(ents) != 1 {
+		t.Fatalf("temp files left: %v", ents)
+	}
+	if _, err := Read(filepath.Join(t.TempDir(), "nope")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing: %v", err)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"syntax", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {\"source\": \"x\",,}\n  }\n}\n",
+			[]string{"context.lock:4:25: invalid character ','", "git checkout"}},
+		{"truncated", "{\n  \"version\": 1,\n  \"packages\": {\n", []string{"context.lock:4:1: unexpected end of JSON input"}},
+		{"type", "{\n  \"version\": \"one\"\n}", []string{"context.lock:2:3: version: cannot use JSON string as a number"}},
+		{"unknown", "{\n  \"version\": 1,\n  \"pkgs\": {}\n}", []string{`context.lock:3:3: unknown field "pkgs"`}},
+		{"trailing", "{\"version\": 1} {}", []string{"after the top-level object"}},
+		{"fields", `{
+  "version": 2,
+  "packages": {
+    "bad alias": {"source": "x", "commit": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"},
+    "docs": {
+      "source": "",
+      "path": "../up",
+      "commit": "abc",
+      "tree": "` + strings.ToUpper(t1) + `",
+      "hash": "sha256:x"
+    }
+  }
+}`, []string{
+			"context.lock:2:3: version: format version 2 is newer",
+			`context.lock:4:5: packages[bad alias]: "bad alias" is not a valid alias`,
+			"context.lock:6:7: packages[docs].source: is required",
+			`context.lock:7:7: packages[docs].path: "../up" must be a clean relative path`,
+			`context.lock:8:7: packages[docs].commit: "abc" must be 40 lower-case hexadecimal digits`,
+			"context.lock:9:7: packages[docs].tree:",
+			`context.lock:10:7: packages[docs].hash: "sha256:x" must be an h1: hash`,
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("context.lock", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var l *jsonpos.List
+			if !errors.As(err, &l) {
+				t.Fatalf("error %T is not a *jsonpos.List", err)
+			}
+			msg := err.Error()
+			last := -1
+			for _, w := range tc.want {
+				i := strings.Index(msg, w)
+				if i < 0 {
+					t.Fatalf("error lacks %q:\n%s", w, msg)
+				}
+				if i < last {
+					t.Fatalf("problems out of order at %q:\n%s", w, msg)
+				}
+				last = i
+			}
+			if !strings.Contains(msg, "ctx install") {
+				t.Fatalf("no hint:\n%s", msg)
+			}
+		})
+	}
+}
+
+func TestHashDir(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "a/b"), 0o755)
+	os.WriteFile(filepath.Join(dir, "a/b/x.md"), []byte("hello\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "top.md"), []byte("top\n"), 0o755)
+	os.Symlink("top.md", filepath.Join(dir, "link.md"))
+	os.MkdirAll(filepath.Join(dir, "empty"), 0o755)
+	h, err := HashDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ValidHash(h) {
+		t.Fatalf("bad hash %q", h)
+	}
+	// Same content elsewhere gives the same hash (go.sum semantics), empty dirs do not count.
+	dir2 := t.TempDir()
+	os.MkdirAll(filepath.Join(dir2, "a/b"), 0o755)
+	os.WriteFile(filepath.Join(dir2, "a/b/x.md"), []byte("hello\n"), 0o644)
+	os.WriteFile(filepath.Join(dir2, "top.md"), []byte("top\n"), 0o644)
+	os.Symlink("top.md", filepath.Join(dir2, "link.md"))
+	if h2, _ := HashDir(dir2); h2 != h {
+		t.Fatalf("hash differs for same content: %s vs %s", h, h2)
+	}
+	os.WriteFile(filepath.Join(dir2, "a/b/x.md"), []byte("hello!\n"), 0o644)
+	if h2, _ := HashDir(dir2); h2 == h {
+		t.Fatal("hash did not change with content")
+	}
+	// The link's target, not the file it points to, is hashed.
+	os.Remove(filepath.Join(dir2, "link.md"))
+	os.Symlink("a/b/x.md", filepath.Join(dir2, "link.md"))
+	os.WriteFile(filepath.Join(dir2, "a/b/x.md"), []byte("hello\n"), 0o644)
+	if h2, _ := HashDir(dir2); h2 == h {
+		t.Fatal("hash did not change with the link target")
+	}
+}
+
+func TestValidRelPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"docs": true, "docs/api": true, "a.b/c": true,
+		"": false, ".": false, "/abs": false, "docs/": false, "a//b": false, "../x": false,
+		"a/../b": false, ".git/x": false, `a\b`: false, "./a": false,
+	} {
+		if got := ValidRelPath(p); got != want {
+			t.Errorf("ValidRelPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	good, _ := sample().Marshal()
+	f.Add(good)
+	f.Add([]byte(`{"version":1,"packages":{}}`))
+	f.Add([]byte("{\n \"version\": 1,\n \"packages\": {\"a\": {\"commit\": 3}}}"))
+	f.Add([]byte("{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := Parse("context.lock", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "context.lock") {
+				t.Fatalf("error without file name: %v", err)
+			}
+			return
+		}
+		// What parses re-marshals to bytes that parse to the same canonical bytes.
+		b, err := l.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l2, err := Parse("context.lock", b)
+		if err != nil {
+			t.Fatalf("canonical bytes do not parse: %v\n%s", err, b)
+		}
+		b2, _ := l2.Marshal()
+		if !bytes.Equal(b, b2) {
+			t.Fatalf("not stable:\n%s\n%s", b, b2)
+		}
+	})
+}
