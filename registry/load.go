@@ -1,0 +1,321 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/gitengine"
+)
+
+// DefaultMaxDepth is how deep imports are followed (the root is depth 0).
+const DefaultMaxDepth = 5
+
+// maxFileSize caps what is read of one registry file.
+const maxFileSize = 8 << 20
+
+// GitFetcher is what the loader needs from gitengine.
+type GitFetcher interface {
+	Resolve(ctx context.Context, url, ref string) (gitengine.Resolved, error)
+	Materialize(ctx context.Context, req gitengine.FetchRequest, dest string) (*gitengine.Result, error)
+}
+
+// Loader reads registries and follows their imports. The zero value is usable.
+type Loader struct {
+	Git      GitFetcher   // nil = gitengine.New with defaults
+	HTTP     *http.Client // nil = a client with a 30 s timeout
+	MaxDepth int          // 0 = DefaultMaxDepth
+	// Warn receives non-fatal problems: unreachable or invalid imports, the
+	// depth limit, conflicting duplicates. May be nil.
+	Warn func(msg string)
+	// Note receives one line per registry read. May be nil.
+	Note func(msg string)
+}
+
+// Entry is one context of the merged registry.
+type Entry struct {
+	Context
+	// From is the location of the registry that listed it first.
+	From string
+}
+
+// Key is the context's identity: its normalized repository and sub-path.
+func (e Entry) Key() string { return ContextKey(e.Repo, e.Path) }
+
+// ContextKey identifies a package by repository and sub-path, whatever the
+// spelling of either.
+func ContextKey(repo, p string) string {
+	p = strings.Trim(path.Clean("/"+strings.TrimSpace(p)), "/")
+	return NormalizeRepo(repo) + "//" + p
+}
+
+// Result is a registry with its imports merged.
+type Result struct {
+	Name        string
+	Description string
+	Root        Location
+	// Contexts in order: the root's, then each import's (depth first), with
+	// duplicates (same repository and path) merged into the first.
+	Contexts []Entry
+	// Loaded lists every registry read, in order, each once.
+	Loaded []Location
+	// Warnings repeats what was sent to Warn.
+	Warnings []string
+}
+
+// Find returns the context named name (case-insensitive).
+func (r *Result) Find(name string) (Entry, bool) {
+	for _, c := range r.Contexts {
+		if strings.EqualFold(c.Name, name) {
+			return c, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Names lists the contexts' names in order.
+func (r *Result) Names() []string {
+	out := make([]string, len(r.Contexts))
+	for i, c := range r.Contexts {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// Load reads the registry at location (see ParseLocation) and every registry
+// it imports, each once, to the depth limit. A root that cannot be read or
+// is invalid is an error; an import that cannot is a warning.
+func (l *Loader) Load(ctx context.Context, location string) (*Result, error) {
+	root, err := ParseLocation(location)
+	if err != nil {
+		return nil, err
+	}
+	return l.LoadLocation(ctx, root)
+}
+
+// LoadLocation is Load for a parsed location.
+func (l *Loader) LoadLocation(ctx context.Context, root Location) (*Result, error) {
+	st := &loadState{l: l, res: &Result{Root: root}, seen: map[string]bool{}, byKey: map[string]int{}, byName: map[string]int{}}
+	maxDepth := l.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	st.max = maxDepth
+	reg, err := st.read(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	st.res.Name, st.res.Description = reg.Name, reg.Description
+	if err := st.walk(ctx, root, reg, 0); err != nil {
+		return nil, err
+	}
+	return st.res, nil
+}
+
+type loadState struct {
+	l      *Loader
+	res    *Result
+	max    int
+	seen   map[string]bool // Location.Key of registries read or being read
+	byKey  map[string]int  // ContextKey -> index in res.Contexts
+	byName map[string]int  // lower-case name -> index
+}
+
+func (st *loadState) warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	st.res.Warnings = append(st.res.Warnings, msg)
+	if st.l.Warn != nil {
+		st.l.Warn(msg)
+	}
+}
+
+// read fetches and parses one registry and marks it seen.
+func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) {
+	st.seen[loc.Key()] = true
+	data, err := st.l.fetch(ctx, loc)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := Parse(loc.String(), data)
+	if err != nil {
+		return nil, err
+	}
+	st.res.Loaded = append(st.res.Loaded, loc)
+	if st.l.Note != nil {
+		st.l.Note(fmt.Sprintf("loaded registry %s (%q, %d contexts, %d imports)", loc, reg.Name, len(reg.Contexts), len(reg.Imports)))
+	}
+	return reg, nil
+}
+
+// walk adds reg's contexts, then follows its imports depth first.
+func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, depth int) error {
+	base := loc.baseDir()
+	for _, c := range reg.Contexts {
+		if base != "" && (strings.HasPrefix(c.Repo, "./") || strings.HasPrefix(c.Repo, "../") || c.Repo == ".") {
+			c.Repo = filepath.Join(base, filepath.FromSlash(c.Repo))
+		}
+		e := Entry{Context: c, From: loc.String()}
+		key := e.Key()
+		if i, dup := st.byKey[key]; dup {
+			first := &st.res.Contexts[i]
+			first.Tags = mergeTags(first.Tags, c.Tags)
+			if first.Description == "" {
+				first.Description = c.Description
+			}
+			continue
+		}
+		lname := strings.ToLower(c.Name)
+		if i, dup := st.byName[lname]; dup {
+			st.warn("registry %s: context %q (%s) has the name of a different context from %s; keeping the first (rename one of them)",
+				loc, c.Name, c.Repo, st.res.Contexts[i].From)
+			continue
+		}
+		st.byKey[key] = len(st.res.Contexts)
+		st.byName[lname] = len(st.res.Contexts)
+		st.res.Contexts = append(st.res.Contexts, e)
+	}
+	for _, imp := range reg.Imports {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		next, err := loc.resolve(imp)
+		if err != nil {
+			st.warn("registry %s: import %q skipped: %v", loc, imp, err)
+			continue
+		}
+		if st.seen[next.Key()] {
+			continue // already read (a cycle or a diamond): once is enough
+		}
+		if depth+1 > st.max {
+			st.warn("registry %s: import %s not loaded: the import depth limit (%d) is reached", loc, next, st.max)
+			continue
+		}
+		sub, err := st.read(ctx, next)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			st.warn("registry %s: import %s skipped: %v", loc, next, err)
+			continue
+		}
+		if err := st.walk(ctx, next, sub, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mergeTags(a, b []string) []string {
+	seen := map[string]bool{}
+	for _, t := range a {
+		seen[strings.ToLower(t)] = true
+	}
+	for _, t := range b {
+		if !seen[strings.ToLower(t)] {
+			seen[strings.ToLower(t)] = true
+			a = append(a, t)
+		}
+	}
+	return a
+}
+
+// fetch returns the bytes of the registry file at loc.
+func (l *Loader) fetch(ctx context.Context, loc Location) ([]byte, error) {
+	switch loc.Kind {
+	case KindFile:
+		f, err := os.Open(loc.URL)
+		if err != nil {
+			return nil, fmt.Errorf("read registry: %w", err)
+		}
+		defer f.Close()
+		return readCapped(f, loc)
+	case KindHTTP:
+		return l.fetchHTTP(ctx, loc)
+	}
+	return l.fetchGit(ctx, loc)
+}
+
+func readCapped(r io.Reader, loc Location) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read registry %s: %w", loc, err)
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("registry %s is larger than %d MiB: is it a registry?", loc, maxFileSize>>20)
+	}
+	return data, nil
+}
+
+func (l *Loader) fetchHTTP(ctx context.Context, loc Location) ([]byte, error) {
+	client := l.HTTP
+	if client == nil {
+		client = &http.Client{Timeout: 30 * time.Second}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc.URL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("registry %s: %w", loc, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "ctx")
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("fetch registry: %w (check the URL and your network)", err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		return nil, fmt.Errorf("fetch registry %s: %s (the server wants credentials: use a URL you can read, or a git repository location so git credentials apply)", loc, resp.Status)
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, fmt.Errorf("fetch registry %s: %s (check the URL)", loc, resp.Status)
+	case resp.StatusCode != http.StatusOK:
+		return nil, fmt.Errorf("fetch registry %s: %s", loc, resp.Status)
+	}
+	return readCapped(resp.Body, loc)
+}
+
+func (l *Loader) fetchGit(ctx context.Context, loc Location) ([]byte, error) {
+	g := l.Git
+	if g == nil {
+		g = gitengine.New(gitengine.Options{})
+	}
+	res, err := g.Resolve(ctx, loc.URL, loc.Ref)
+	if err != nil {
+		return nil, fmt.Errorf("registry %s: %w", loc, err)
+	}
+	tmp, err := os.MkdirTemp("", "ctx-registry-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	dir := path.Dir(loc.File)
+	dest := filepath.Join(tmp, "r")
+	if _, err := g.Materialize(ctx, gitengine.FetchRequest{URL: loc.URL, Commit: res.Commit, Ref: res.Ref, Path: dir}, dest); err != nil {
+		if gitengine.KindOf(err) == gitengine.KindPathNotFound {
+			return nil, fmt.Errorf("registry %s: no folder %q in the repository at %s: check the #path", loc, dir, short(res.Commit))
+		}
+		return nil, fmt.Errorf("registry %s: %w", loc, err)
+	}
+	f, err := os.Open(filepath.Join(dest, filepath.FromSlash(path.Base(loc.File))))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("registry %s: no file %s in the repository at %s: name the file with REPO#path/to/file.json", loc, loc.File, short(res.Commit))
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return readCapped(f, loc)
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}

@@ -1,0 +1,383 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Kind says how a registry is fetched.
+type Kind int
+
+const (
+	KindFile Kind = iota // a local file
+	KindHTTP             // an http(s) URL of the file itself
+	KindGit              // a file inside a git repository
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindHTTP:
+		return "http"
+	case KindGit:
+		return "git"
+	}
+	return "file"
+}
+
+// Location is where a registry file is.
+type Location struct {
+	Kind Kind
+	// URL is, for KindFile, the absolute path of the file; for KindHTTP, the
+	// URL of the file; for KindGit, the repository (any git URL or a local
+	// repository path).
+	URL string
+	// File is, for KindGit, the slash-separated path of the registry file in
+	// the repository (DefaultFileName when the location named none).
+	File string
+	// Ref is, for KindGit, the branch, tag or commit; "" = the default branch.
+	Ref string
+}
+
+// String is the location in a form ParseLocation reads back.
+func (l Location) String() string {
+	if l.Kind != KindGit {
+		return l.URL
+	}
+	s := l.URL
+	if l.File != DefaultFileName || l.Ref != "" {
+		s += "#"
+		if l.File != DefaultFileName {
+			s += l.File
+		}
+		if l.Ref != "" {
+			s += "@" + l.Ref
+		}
+	}
+	if !looksGit(l.URL) && !strings.Contains(s, "#") {
+		s = "git+" + s
+	}
+	return s
+}
+
+// Key identifies a registry regardless of spelling: scheme and host in lower
+// case, no trailing slash or ".git". Two locations with the same Key are the
+// same registry.
+func (l Location) Key() string {
+	switch l.Kind {
+	case KindFile:
+		return "file:" + filepath.Clean(l.URL)
+	case KindHTTP:
+		return "http:" + normalizeURL(l.URL)
+	}
+	return "git:" + NormalizeRepo(l.URL) + "#" + path.Clean(l.File) + "@" + l.Ref
+}
+
+// NormalizeRepo returns the form of a repository URL or path used to compare
+// repositories: scheme and host lower-cased, user info, trailing slashes and a
+// ".git" suffix dropped; local paths cleaned and made absolute.
+func NormalizeRepo(repo string) string {
+	if isLocalPath(repo) {
+		p := strings.TrimPrefix(repo, "file://")
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		return strings.TrimSuffix(filepath.Clean(p), ".git")
+	}
+	if i := strings.Index(repo, "://"); i < 0 {
+		// scp-like: user@host:path
+		if _, rest, ok := strings.Cut(repo, "@"); ok {
+			repo = "ssh://" + strings.Replace(rest, ":", "/", 1)
+		}
+	}
+	return normalizeURL(repo)
+}
+
+func normalizeURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return strings.TrimSuffix(strings.TrimSuffix(s, "/"), ".git")
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	u.User = nil
+	u.Fragment = ""
+	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), ".git")
+	return u.String()
+}
+
+// ParseLocation reads where a registry is. The accepted forms are:
+//
+//	./ctx-registry.json, /abs/path.json    a local file
+//	./hub                                  a local folder: its git repository
+//	                                       when it is one, else its ctx-registry.json
+//	https://host/reg.json                  the file itself, over http(s)
+//	https://github.com/o/r                 a GitHub repository (its ctx-registry.json)
+//	https://github.com/o/r/blob/REF/FILE   a pasted GitHub page: repo o/r, file FILE at REF
+//	https://github.com/o/r/tree/REF/DIR    repo o/r, DIR/ctx-registry.json at REF
+//	REPO#FILE@REF                          a file in any git repository; both
+//	                                       FILE and @REF are optional ("REPO#@v2")
+//	REPO@REF                               the default file at REF
+//	git+URL                                URL is a git repository even if it
+//	                                       does not look like one
+//
+// REPO is any git URL (https://…/x.git, ssh://…, git@host:o/r.git, file://…)
+// or a local repository path. An http(s) URL is a git repository when it ends
+// in .git, has a #fragment or is prefixed with git+.
+func ParseLocation(s string) (Location, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return Location{}, errors.New("empty registry location: pass a file, an https URL or a git repository")
+	}
+	if rest, ok := strings.CutPrefix(s, "git+"); ok {
+		return parseGit(rest)
+	}
+	lower := strings.ToLower(s)
+	switch {
+	case strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://"):
+		u, err := url.Parse(s)
+		if err != nil {
+			return Location{}, fmt.Errorf("registry location %q: %w", s, err)
+		}
+		if h := strings.ToLower(u.Host); h == "github.com" || h == "www.github.com" {
+			if loc, ok := parseGitHubPage(u); ok {
+				return loc, nil
+			}
+		}
+		if u.Fragment != "" || strings.Contains(s, "#") || looksGit(s) {
+			return parseGit(s)
+		}
+		return Location{Kind: KindHTTP, URL: s}, nil
+	case strings.HasPrefix(lower, "ssh://") || strings.HasPrefix(lower, "git://") || isSCPLike(s):
+		return parseGit(s)
+	}
+	// A local path (or file:// URL).
+	p := s
+	if rest, ok := strings.CutPrefix(p, "file://"); ok {
+		p = rest
+	}
+	repoPart, frag, hasFrag := strings.Cut(p, "#")
+	if hasFrag {
+		return parseGit(absPath(repoPart) + "#" + frag)
+	}
+	abs := absPath(p)
+	fi, err := os.Stat(abs)
+	if err != nil {
+		// REPO@REF on a local repository.
+		if i := strings.LastIndex(abs, "@"); i > 0 && !strings.Contains(abs[i:], string(filepath.Separator)) {
+			if fi, err2 := os.Stat(abs[:i]); err2 == nil && fi.IsDir() {
+				return parseGit(abs)
+			}
+		}
+		return Location{}, fmt.Errorf("registry %s: %w (pass a file, a folder, an https URL or a git repository)", s, err)
+	}
+	if fi.IsDir() {
+		if isGitDir(abs) {
+			return Location{Kind: KindGit, URL: abs, File: DefaultFileName}, nil
+		}
+		return Location{Kind: KindFile, URL: filepath.Join(abs, DefaultFileName)}, nil
+	}
+	return Location{Kind: KindFile, URL: abs}, nil
+}
+
+// parseGit reads REPO[@REF][#FILE[@REF]].
+func parseGit(s string) (Location, error) {
+	repo, frag, _ := strings.Cut(s, "#")
+	loc := Location{Kind: KindGit, File: DefaultFileName}
+	if frag != "" {
+		file, ref, hasRef := strings.Cut(frag, "@")
+		if hasRef {
+			loc.Ref = ref
+		}
+		if file != "" {
+			loc.File = strings.TrimPrefix(file, "/")
+		}
+	}
+	// REPO@REF: an @ in the last path segment (not in user info).
+	start := 0
+	if i := strings.Index(repo, "://"); i >= 0 {
+		start = i + 3
+		if j := strings.Index(repo[start:], "/"); j >= 0 {
+			start += j
+		} else {
+			start = len(repo)
+		}
+	} else if isSCPLike(repo) {
+		start = strings.Index(repo, ":")
+	}
+	if i := strings.LastIndex(repo, "@"); i >= start && !strings.Contains(repo[i:], "/") && i > 0 {
+		if loc.Ref != "" {
+			return Location{}, fmt.Errorf("registry location %q names two refs: use REPO#FILE@REF", s)
+		}
+		loc.Ref = repo[i+1:]
+		repo = repo[:i]
+	}
+	if repo == "" {
+		return Location{}, fmt.Errorf("registry location %q has no repository", s)
+	}
+	if strings.HasPrefix(repo, "file://") {
+		repo = strings.TrimPrefix(repo, "file://")
+	}
+	if isLocalPath(repo) {
+		repo = absPath(repo)
+	}
+	loc.URL = repo
+	if !SafeSubPath(loc.File) || strings.HasSuffix(loc.File, "/") {
+		return Location{}, fmt.Errorf("registry location %q: file %q must be a relative path inside the repository", s, loc.File)
+	}
+	if strings.ContainsAny(loc.Ref, " \t\n") {
+		return Location{}, fmt.Errorf("registry location %q: ref %q contains white space", s, loc.Ref)
+	}
+	return loc, nil
+}
+
+// parseGitHubPage understands URLs pasted from github.com.
+func parseGitHubPage(u *url.URL) (Location, bool) {
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	if len(segs) < 2 || segs[0] == "" || segs[1] == "" {
+		return Location{}, false
+	}
+	repo := "https://github.com/" + segs[0] + "/" + strings.TrimSuffix(segs[1], ".git") + ".git"
+	loc := Location{Kind: KindGit, URL: repo, File: DefaultFileName}
+	if len(segs) == 2 {
+		if u.Fragment != "" {
+			l, err := parseGit(repo + "#" + u.Fragment)
+			return l, err == nil
+		}
+		return loc, true
+	}
+	if len(segs) < 4 {
+		return Location{}, false
+	}
+	switch segs[2] {
+	case "blob", "raw":
+		if len(segs) < 5 {
+			return Location{}, false
+		}
+		loc.Ref = segs[3]
+		loc.File = strings.Join(segs[4:], "/")
+	case "tree":
+		loc.Ref = segs[3]
+		if len(segs) > 4 {
+			loc.File = strings.Join(segs[4:], "/") + "/" + DefaultFileName
+		}
+	default:
+		return Location{}, false
+	}
+	if !SafeSubPath(loc.File) {
+		return Location{}, false
+	}
+	return loc, true
+}
+
+// looksGit reports whether an URL names a git repository by its spelling.
+func looksGit(s string) bool {
+	s, _, _ = strings.Cut(s, "#")
+	if i := strings.LastIndex(s, "@"); i > strings.LastIndex(s, "/") && strings.LastIndex(s, "/") >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(s, "/")
+	lower := strings.ToLower(s)
+	return strings.HasSuffix(lower, ".git") || strings.HasPrefix(lower, "ssh://") ||
+		strings.HasPrefix(lower, "git://") || isSCPLike(s)
+}
+
+// isSCPLike reports the scp-like ssh syntax: [user@]host:path, no "://".
+func isSCPLike(s string) bool {
+	if strings.Contains(s, "://") {
+		return false
+	}
+	colon := strings.Index(s, ":")
+	slash := strings.Index(s, "/")
+	if colon <= 1 || (slash >= 0 && slash < colon) {
+		return false // "C:" drive letters and paths with a colon later on
+	}
+	return strings.Contains(s[:colon], "@") || strings.Contains(s[:colon], ".")
+}
+
+func isLocalPath(s string) bool {
+	if strings.HasPrefix(s, "file://") {
+		return true
+	}
+	return !strings.Contains(s, "://") && !isSCPLike(s)
+}
+
+func absPath(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[2:])
+		}
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// isGitDir reports whether dir is a git repository (work tree or bare).
+func isGitDir(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		return true
+	}
+	_, errH := os.Stat(filepath.Join(dir, "HEAD"))
+	fi, errO := os.Stat(filepath.Join(dir, "objects"))
+	return errH == nil && errO == nil && fi.IsDir()
+}
+
+// resolve returns the location ref names when read from inside l: absolute
+// locations as they are, relative ones against l's folder (same repository
+// and ref for a git registry).
+func (l Location) resolve(ref string) (Location, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return Location{}, errors.New("empty import")
+	}
+	absolute := strings.Contains(ref, "://") || strings.HasPrefix(ref, "git+") || isSCPLike(ref)
+	if !absolute && l.Kind != KindHTTP {
+		absolute = filepath.IsAbs(ref) || strings.HasPrefix(ref, "~/")
+	}
+	if absolute {
+		return ParseLocation(ref)
+	}
+	switch l.Kind {
+	case KindFile:
+		return ParseLocation(filepath.Join(filepath.Dir(l.URL), ref))
+	case KindHTTP:
+		base, err := url.Parse(l.URL)
+		if err != nil {
+			return Location{}, err
+		}
+		r, err := url.Parse(ref)
+		if err != nil {
+			return Location{}, fmt.Errorf("import %q: %w", ref, err)
+		}
+		return ParseLocation(base.ResolveReference(r).String())
+	}
+	file, ref2, hasRef := strings.Cut(ref, "@")
+	out := Location{Kind: KindGit, URL: l.URL, Ref: l.Ref, File: path.Clean(path.Join(path.Dir(l.File), file))}
+	if hasRef {
+		out.Ref = ref2
+	}
+	if !SafeSubPath(out.File) {
+		return Location{}, fmt.Errorf("import %q leaves the repository", ref)
+	}
+	return out, nil
+}
+
+// baseDir is the local folder relative repos in the registry are resolved
+// against, or "" when the registry is not local.
+func (l Location) baseDir() string {
+	switch l.Kind {
+	case KindFile:
+		return filepath.Dir(l.URL)
+	case KindGit:
+		if isLocalPath(l.URL) {
+			return filepath.Join(l.URL, filepath.FromSlash(path.Dir(l.File)))
+		}
+	}
+	return ""
+}

@@ -1,0 +1,85 @@
+package registry
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestParseLocation(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "reg.json")
+	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(dir, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "plain")
+	if err := os.MkdirAll(plain, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(plain, DefaultFileName), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		in   string
+		want Location
+	}{
+		{file, Location{Kind: KindFile, URL: file}},
+		{"file://" + file, Location{Kind: KindFile, URL: file}},
+		{plain, Location{Kind: KindFile, URL: filepath.Join(plain, DefaultFileName)}},
+		{repo, Location{Kind: KindGit, URL: repo, File: DefaultFileName}},
+		{repo + "#hub/reg.json@v2", Location{Kind: KindGit, URL: repo, File: "hub/reg.json", Ref: "v2"}},
+		{repo + "@main", Location{Kind: KindGit, URL: repo, File: DefaultFileName, Ref: "main"}},
+		{"https://hub.example/ctx-registry.json", Location{Kind: KindHTTP, URL: "https://hub.example/ctx-registry.json"}},
+		{"https://git.example/acme/hub.git", Location{Kind: KindGit, URL: "https://git.example/acme/hub.git", File: DefaultFileName}},
+		{"https://git.example/acme/hub.git@v1#x.json", Location{Kind: KindGit, URL: "https://git.example/acme/hub.git", File: "x.json", Ref: "v1"}},
+		{"https://git.example/acme/hub#@v1", Location{Kind: KindGit, URL: "https://git.example/acme/hub", File: DefaultFileName, Ref: "v1"}},
+		{"https://user@git.example/acme/hub.git", Location{Kind: KindGit, URL: "https://user@git.example/acme/hub.git", File: DefaultFileName}},
+		{"git+https://git.example/acme/hub", Location{Kind: KindGit, URL: "https://git.example/acme/hub", File: DefaultFileName}},
+		{"git@github.com:acme/hub.git#reg/nocaap-registry.json", Location{Kind: KindGit, URL: "git@github.com:acme/hub.git", File: "reg/nocaap-registry.json"}},
+		{"ssh://git@host/acme/hub.git@dev", Location{Kind: KindGit, URL: "ssh://git@host/acme/hub.git", File: DefaultFileName, Ref: "dev"}},
+		{"https://github.com/acme/hub", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: DefaultFileName}},
+		{"https://github.com/acme/hub/blob/main/registries/nocaap-registry.json", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: "registries/nocaap-registry.json", Ref: "main"}},
+		{"https://github.com/acme/hub/tree/v2/registries", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: "registries/" + DefaultFileName, Ref: "v2"}},
+		{"https://github.com/acme/hub/tree/main", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: DefaultFileName, Ref: "main"}},
+		{"https://raw.githubusercontent.com/acme/hub/main/ctx-registry.json", Location{Kind: KindHTTP, URL: "https://raw.githubusercontent.com/acme/hub/main/ctx-registry.json"}},
+	} {
+		got, err := ParseLocation(tc.in)
+		if err != nil {
+			t.Errorf("ParseLocation(%q): %v", tc.in, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("ParseLocation(%q)\n got %+v\nwant %+v", tc.in, got, tc.want)
+		}
+		// String reads back to the same location.
+		again, err := ParseLocation(got.String())
+		if err != nil || again != got {
+			t.Errorf("ParseLocation(%q.String() = %q) = %+v, %v", tc.in, got.String(), again, err)
+		}
+	}
+	for _, bad := range []string{"", filepath.Join(dir, "missing.json"), "https://h/r.git#../x.json"} {
+		if _, err := ParseLocation(bad); err == nil {
+			t.Errorf("ParseLocation(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestKeyNormalizes(t *testing.T) {
+	a, _ := ParseLocation("https://Git.Example/acme/hub.git")
+	b, _ := ParseLocation("https://git.example/acme/hub/")
+	b.Kind = KindGit
+	b.File = DefaultFileName
+	if a.Key() != b.Key() {
+		t.Errorf("keys differ: %q %q", a.Key(), b.Key())
+	}
+	if ContextKey("https://h/a.git", "docs/") != ContextKey("https://H/a", "./docs") {
+		t.Error("ContextKey does not normalize")
+	}
+	if ContextKey("git@h:o/a.git", "") != ContextKey("ssh://git@h/o/a", ".") {
+		t.Error("ContextKey does not treat scp-like and ssh:// alike")
+	}
+}

@@ -1,0 +1,142 @@
+package registry
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseValid(t *testing.T) {
+	data := []byte(`{
+  "name": "acme",
+  "description": "Acme docs",
+  "contexts": [
+    {"name": "platform", "description": "How we run services", "repo": "https://git.example/platform.git", "path": "docs", "ref": "main", "tags": ["ops", "backend"]},
+    {"name": "style", "description": "Writing style", "repo": "git@git.example:acme/style.git"}
+  ],
+  "imports": ["https://hub.example/ctx-registry.json"],
+  "unknownField": true
+}`)
+	r, err := Parse("reg.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "acme" || len(r.Contexts) != 2 || r.Contexts[0].Path != "docs" || len(r.Contexts[0].Tags) != 2 || len(r.Imports) != 1 {
+		t.Fatalf("parsed wrong: %+v", r)
+	}
+}
+
+func TestParseSyntaxErrorHasLineCol(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"trailing comma", "{\n  \"name\": \"a\",\n  \"contexts\": [],\n}\n", "reg.json:4:1: invalid JSON"},
+		{"bad token", "{\n  \"name\": nope\n}", "reg.json:2:12: invalid JSON"},
+		{"truncated", "{\n  \"name\": \"a\"", "reg.json:2:13: invalid JSON: unexpected end of file"},
+		{"empty", "", "reg.json:1:1: empty file"},
+		{"type", "{\"name\": 3, \"contexts\": []}", "reg.json:1:10: name: expected a string, found a JSON number"},
+		{"trailing data", "{\"name\": \"a\", \"contexts\": [{\"name\":\"x\",\"description\":\"d\",\"repo\":\"r\"}]}\n{}", "reg.json:2:1: unexpected data after the registry object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("reg.json", []byte(tc.data))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want it to contain %q", err, tc.want)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("not a *ParseError: %T", err)
+			}
+		})
+	}
+}
+
+func TestParseAllProblemsAtOnce(t *testing.T) {
+	data := []byte(`{
+  "contexts": [
+    {"name": "ok", "description": "fine", "repo": "https://x/ok.git"},
+    {"name": "", "description": "no name", "repo": "https://x/a.git"},
+    {"name": "b", "description": "", "repo": "", "path": "../escape"},
+    {"name": "OK", "description": "dup", "repo": "https://x/c.git", "tags": ["", "has space"]}
+  ]
+}`)
+	_, err := Parse("reg.json", data)
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"reg.json: name: is required",
+		"reg.json: contexts[1].name: is required",
+		"reg.json: contexts[2].description: is required",
+		"reg.json: contexts[2].repo: is required",
+		`reg.json: contexts[2].path: "../escape" must be a relative path`,
+		`reg.json: contexts[3].name: "OK" is also the name of contexts[0]`,
+		"reg.json: contexts[3].tags[0]: is required",
+		`reg.json: contexts[3].tags[1]: "has space" must not contain white space`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	if n := len(err.(*ParseError).Problems); n != 8 {
+		t.Errorf("got %d problems, want 8:\n%s", n, msg)
+	}
+}
+
+func TestParseNeedsContextsOrImports(t *testing.T) {
+	_, err := Parse("r.json", []byte(`{"name":"x","contexts":[]}`))
+	if err == nil || !strings.Contains(err.Error(), "no contexts and no imports") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := Parse("r.json", []byte(`{"name":"x","contexts":[],"imports":["./b.json"]}`)); err != nil {
+		t.Fatalf("imports only should be fine: %v", err)
+	}
+}
+
+func TestSafeSubPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"": true, ".": true, "docs": true, "docs/api/": true, "a/./b": true,
+		"/etc": false, "..": false, "a/../..": false, "a/../b": false, ".git/config": false, "a\\b": false, "a/.GIT": false,
+	} {
+		if got := SafeSubPath(p); got != want {
+			t.Errorf("SafeSubPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"name":"a","contexts":[{"name":"x","description":"d","repo":"https://h/r.git","path":"docs","tags":["t"]}],"imports":["b.json"]}`))
+	f.Add([]byte(`{"name":"a","contexts":[]}`))
+	f.Add([]byte("{\n\"name\": 1,\n}"))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"name":"a","contexts":[{"name":"x","description":"d","repo":"r","path":"../.."}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Parse("fuzz.json", data)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || len(pe.Problems) == 0 {
+				t.Fatalf("error is not a non-empty *ParseError: %v", err)
+			}
+			for _, p := range pe.Problems {
+				if p.Line < 0 || p.Col < 0 || (p.Line > 0 && p.Line > strings.Count(string(data), "\n")+1) {
+					t.Fatalf("bad position %d:%d in %q", p.Line, p.Col, data)
+				}
+			}
+			return
+		}
+		// A registry that parses survives a round trip and stays valid.
+		for _, c := range r.Contexts {
+			if !SafeSubPath(c.Path) || c.Name == "" || c.Repo == "" {
+				t.Fatalf("invalid context accepted: %+v", c)
+			}
+		}
+		out, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse("again.json", out); err != nil {
+			t.Fatalf("round trip failed: %v\n%s", err, out)
+		}
+	})
+}
