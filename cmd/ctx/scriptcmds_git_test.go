@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -45,8 +46,11 @@ var servers sync.Map // *testscript.TestScript → *gittest.Server
 //	exits N PROGRAM [ARGS...]
 //	    run PROGRAM like exec and assert its exit status is exactly N; its
 //	    output is then checked with stdout and stderr as after exec.
-//	lock-field LOCK ALIAS FIELD VAR
-//	    set $VAR to a field (commit, hash, tree, ...) of one lock entry.
+//	lock-field LOCK ALIAS FIELD VALUE
+//	    assert a field (commit, hash, tree, ...) of one lock entry equals VALUE.
+//	backup-path PROJECT VAR
+//	    set $VAR to the backup folder the last command printed on stderr
+//	    ("… backed up to PATH"), resolved against the PROJECT directory.
 func gitScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"serve-git":          cmdServeGit,
@@ -58,6 +62,7 @@ func gitScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args [
 		"lock-diff":          cmdLockDiff,
 		"lock-field":         cmdLockField,
 		"exits":              cmdExits,
+		"backup-path":        cmdBackupPath,
 	}
 }
 
@@ -283,9 +288,8 @@ func compactJSON(ts *testscript.TestScript, m json.RawMessage) []byte {
 }
 
 func cmdLockField(ts *testscript.TestScript, neg bool, args []string) {
-	noNeg(ts, neg, "lock-field")
 	if len(args) != 4 {
-		ts.Fatalf("usage: lock-field LOCK ALIAS FIELD VAR")
+		ts.Fatalf("usage: lock-field LOCK ALIAS FIELD VALUE")
 	}
 	e, ok := lockEntries(ts, args[0])[args[1]]
 	if !ok {
@@ -297,7 +301,31 @@ func cmdLockField(ts *testscript.TestScript, neg bool, args []string) {
 	if !ok {
 		ts.Fatalf("%s: entry %q has no field %q", args[0], args[1], args[2])
 	}
-	ts.Setenv(args[3], fmt.Sprint(v))
+	got := fmt.Sprint(v)
+	if (got == args[3]) == neg {
+		if neg {
+			ts.Fatalf("%s: %s.%s is %q", args[0], args[1], args[2], got)
+		}
+		ts.Fatalf("%s: %s.%s is %q, want %q", args[0], args[1], args[2], got, args[3])
+	}
+}
+
+var backedUpRE = regexp.MustCompile(`backed up to (\S+)`)
+
+func cmdBackupPath(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "backup-path")
+	if len(args) != 2 {
+		ts.Fatalf("usage: backup-path PROJECT VAR")
+	}
+	m := backedUpRE.FindStringSubmatch(ts.ReadFile("stderr"))
+	if m == nil {
+		ts.Fatalf("the last command printed no \"backed up to PATH\" on stderr")
+	}
+	p := m[1]
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(ts.MkAbs(args[0]), p)
+	}
+	ts.Setenv(args[1], p)
 }
 
 func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
