@@ -1,0 +1,575 @@
+// Package wizard is the logic of `ctx setup`: from a registry and the
+// project's manifest, decide what to install and remove, ask the user (through
+// a Prompter) or read the choice from flags, check access to each repository,
+// apply the change through the workspace and summarise it.
+//
+// The logic never touches a terminal itself: an interactive run talks to a
+// Prompter (the survey adapter in wizard/surveyprompt, a fake in tests); a
+// run without a Prompter is the non-interactive mode driven by flags.
+package wizard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/registry"
+	"github.com/ctx-dev/ctx/workspace"
+)
+
+// ErrInterrupted is returned when the user cancels (Ctrl-C at a prompt).
+// Nothing has been changed when Run returns it.
+var ErrInterrupted = errors.New("setup cancelled: nothing was changed")
+
+// Choice is one line of the multi-select.
+type Choice struct {
+	Name        string
+	Description string
+	Tags        []string
+	Installed   bool
+	// Disabled, when not empty, says why the choice cannot be selected (no
+	// access to its repository, say). A Prompter shows it and refuses it.
+	Disabled string
+}
+
+// Prompter asks the user. Every method returns ErrInterrupted when the user
+// cancels.
+type Prompter interface {
+	// MultiSelect shows choices with the ones at indexes selected pre-checked
+	// and returns the indexes the user leaves checked, in ascending order.
+	MultiSelect(message string, choices []Choice, selected []int) ([]int, error)
+	// Confirm asks a yes/no question.
+	Confirm(message string, def bool) (bool, error)
+	// Spinner shows message with an activity indicator until stop is called;
+	// stop prints final (when not empty) in its place.
+	Spinner(message string) (stop func(final string))
+}
+
+// Workspace is what the wizard needs of an open project
+// (*workspace.Workspace satisfies it).
+type Workspace interface {
+	Manifest() workspace.Manifest
+	SetRegistry(url string) error
+	Add(ctx context.Context, specs []workspace.PackageSpec, o workspace.AddOptions) (*workspace.Report, error)
+	Remove(ctx context.Context, aliases []string, o workspace.RemoveOptions) (*workspace.Report, error)
+	Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error)
+}
+
+// AccessChecker checks whether the user can read a repository
+// (*gitengine.Engine satisfies it).
+type AccessChecker interface {
+	CheckAccess(ctx context.Context, url string) error
+}
+
+// Options configure Run.
+type Options struct {
+	Registry *registry.Result
+	// RegistryLocation is saved in the manifest (when not empty and different).
+	RegistryLocation string
+	// Prompter nil means non-interactive: the selection comes from Select,
+	// Tags and All, and at least one of them must be given.
+	Prompter Prompter
+	Select   []string // context names
+	Tags     []string // every context with any of these tags
+	All      bool     // every context
+	Yes      bool     // do not ask for confirmation
+	// Out receives the summary; Log receives notes and warnings.
+	Out, Log io.Writer
+	// Jobs bounds the parallel access checks; 0 = 8.
+	Jobs int
+	// CheckTimeout bounds one access check; 0 = 30 s.
+	CheckTimeout time.Duration
+}
+
+// UsageError is a mistake in the flags (exit code 2).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Unavailable is a context that was wanted or offered but cannot be read.
+type Unavailable struct {
+	Name, Repo string
+	Reason     string
+}
+
+// Summary is what Run did.
+type Summary struct {
+	Added       []string // aliases asked to be installed
+	Removed     []string // aliases asked to be removed
+	Unavailable []Unavailable
+	// Reports from the workspace; nil when the step did not run.
+	AddReport, RemoveReport *workspace.Report
+	Index                   *indexer.SyncReport
+	// Declined: the user answered no at the confirmation.
+	Declined bool
+}
+
+// Partial reports whether something the user asked for was not done.
+func (s *Summary) Partial() bool {
+	if len(s.Unavailable) > 0 {
+		return true
+	}
+	return (s.AddReport != nil && s.AddReport.Partial()) || (s.RemoveReport != nil && s.RemoveReport.Partial())
+}
+
+// Run is `ctx setup` once the registry is loaded and the project is open.
+func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*Summary, error) {
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Registry == nil || len(o.Registry.Contexts) == 0 {
+		return nil, errors.New("the registry offers no contexts: check the registry location")
+	}
+	contexts := o.Registry.Contexts
+	man := ws.Manifest()
+	installed := installedAliases(man, contexts)
+
+	flagged, err := flagSelection(contexts, o)
+	if err != nil {
+		return nil, err
+	}
+	interactive := o.Prompter != nil
+	if !interactive && !o.All && len(o.Select) == 0 && len(o.Tags) == 0 {
+		return nil, &UsageError{Msg: "no terminal to ask which contexts to install: choose with --select NAME,..., --tags TAG,... or --all (contexts: " +
+			strings.Join(o.Registry.Names(), ", ") + ")"}
+	}
+
+	// Which contexts to check: all of them at a terminal (to show what is
+	// reachable), else only those about to be installed.
+	var toCheck []int
+	for i := range contexts {
+		if _, ok := installed[i]; ok {
+			continue
+		}
+		if interactive || flagged[i] {
+			toCheck = append(toCheck, i)
+		}
+	}
+	var stop func(string)
+	if interactive {
+		stop = o.Prompter.Spinner(fmt.Sprintf("Checking access to %d repositories", countRepos(contexts, toCheck)))
+	} else if len(toCheck) > 0 {
+		fmt.Fprintf(o.Log, "checking access to %d repositories\n", countRepos(contexts, toCheck))
+	}
+	denied := checkAccess(ctx, access, contexts, toCheck, o)
+	if stop != nil {
+		n := len(denied)
+		if n == 0 {
+			stop("All repositories are reachable")
+		} else {
+			stop(fmt.Sprintf("%d of %d contexts cannot be read with your credentials", n, len(toCheck)))
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, ErrInterrupted
+	}
+
+	sum := &Summary{}
+	selected := map[int]bool{}
+	if interactive {
+		choices := make([]Choice, len(contexts))
+		var pre []int
+		for i, c := range contexts {
+			_, inst := installed[i]
+			choices[i] = Choice{Name: c.Name, Description: c.Description, Tags: c.Tags, Installed: inst, Disabled: denied[i]}
+			if (inst || flagged[i]) && denied[i] == "" {
+				pre = append(pre, i)
+			}
+			if flagged[i] && denied[i] != "" {
+				sum.Unavailable = append(sum.Unavailable, Unavailable{Name: c.Name, Repo: c.Repo, Reason: denied[i]})
+			}
+		}
+		picked, err := o.Prompter.MultiSelect("Which contexts should this project have?", choices, pre)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range picked {
+			if i < 0 || i >= len(contexts) {
+				return nil, fmt.Errorf("prompter returned choice %d of %d", i, len(contexts))
+			}
+			if denied[i] != "" {
+				return nil, fmt.Errorf("%s cannot be selected: %s", contexts[i].Name, denied[i])
+			}
+			selected[i] = true
+		}
+	} else {
+		for i := range contexts {
+			if !flagged[i] {
+				continue
+			}
+			if denied[i] != "" {
+				sum.Unavailable = append(sum.Unavailable, Unavailable{Name: contexts[i].Name, Repo: contexts[i].Repo, Reason: denied[i]})
+				continue
+			}
+			selected[i] = true
+		}
+	}
+	for _, u := range sum.Unavailable {
+		fmt.Fprintf(o.Log, "warning: skipping %s: cannot read %s: %s\n", u.Name, u.Repo, u.Reason)
+	}
+
+	// The change: additions, and at a terminal, removals of deselected ones.
+	taken := map[string]bool{}
+	for _, p := range man.Packages {
+		taken[p.Alias] = true
+	}
+	var specs []workspace.PackageSpec
+	for i, c := range contexts {
+		if _, inst := installed[i]; inst || !selected[i] {
+			continue
+		}
+		alias := uniqueAlias(Alias(c.Name), taken)
+		specs = append(specs, workspace.PackageSpec{Alias: alias, Source: c.Repo, Path: c.Path, Ref: c.Ref})
+		sum.Added = append(sum.Added, alias)
+	}
+	if interactive {
+		for i, alias := range installed {
+			if !selected[i] {
+				sum.Removed = append(sum.Removed, alias)
+			}
+		}
+		sort.Strings(sum.Removed)
+	}
+
+	saveRegistry := o.RegistryLocation != "" && o.RegistryLocation != man.Registry
+	if len(specs) == 0 && len(sum.Removed) == 0 {
+		if saveRegistry {
+			if err := ws.SetRegistry(o.RegistryLocation); err != nil {
+				return nil, err
+			}
+		}
+		fmt.Fprintln(o.Out, "Nothing to change.")
+		return sum, nil
+	}
+	if interactive && !o.Yes {
+		ok, err := o.Prompter.Confirm(changeQuestion(sum), true)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			sum.Declined = true
+			sum.Added, sum.Removed = nil, nil
+			fmt.Fprintln(o.Out, "Nothing changed.")
+			return sum, nil
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, ErrInterrupted
+	}
+
+	// From here on the project changes.
+	if saveRegistry {
+		if err := ws.SetRegistry(o.RegistryLocation); err != nil {
+			return nil, err
+		}
+	}
+	if len(sum.Removed) > 0 {
+		rep, err := ws.Remove(ctx, sum.Removed, workspace.RemoveOptions{})
+		if err != nil {
+			return sum, fmt.Errorf("remove %s: %w", strings.Join(sum.Removed, ", "), err)
+		}
+		sum.RemoveReport = rep
+	}
+	if len(specs) > 0 {
+		msg := fmt.Sprintf("Installing %d %s", len(specs), plural(len(specs), "package", "packages"))
+		var stop func(string)
+		if interactive {
+			stop = o.Prompter.Spinner(msg)
+		} else {
+			fmt.Fprintln(o.Log, strings.ToLower(msg[:1])+msg[1:])
+		}
+		rep, err := ws.Add(ctx, specs, workspace.AddOptions{})
+		if stop != nil {
+			stop("")
+		}
+		if err != nil {
+			return sum, fmt.Errorf("install: %w", err)
+		}
+		sum.AddReport = rep
+	}
+	sum.Index = indexOf(sum.AddReport, sum.RemoveReport)
+	if sum.Index == nil {
+		idx, err := ws.Reindex(ctx, indexer.Options{BudgetTokens: man.Index.BudgetTokens})
+		if err != nil {
+			return sum, fmt.Errorf("index: %w (run `ctx index` to retry)", err)
+		}
+		sum.Index = idx
+	}
+	sum.Print(o.Out)
+	return sum, nil
+}
+
+func indexOf(reps ...*workspace.Report) *indexer.SyncReport {
+	var last *indexer.SyncReport
+	for _, r := range reps {
+		if r != nil && r.Index != nil {
+			last = r.Index
+		}
+	}
+	return last
+}
+
+// installedAliases maps the index of each registry context the manifest
+// already has (same repository and path) to its alias.
+func installedAliases(man workspace.Manifest, contexts []registry.Entry) map[int]string {
+	byKey := map[string]string{}
+	for _, p := range man.Packages {
+		byKey[registry.ContextKey(p.Source, p.Path)] = p.Alias
+	}
+	out := map[int]string{}
+	for i, c := range contexts {
+		if alias, ok := byKey[c.Key()]; ok {
+			out[i] = alias
+		}
+	}
+	return out
+}
+
+// flagSelection resolves --select, --tags and --all to context indexes.
+func flagSelection(contexts []registry.Entry, o Options) (map[int]bool, error) {
+	sel := map[int]bool{}
+	var unknown []string
+	for _, name := range splitList(o.Select) {
+		found := false
+		for i, c := range contexts {
+			if strings.EqualFold(c.Name, name) {
+				sel[i], found = true, true
+			}
+		}
+		if !found {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, &UsageError{Msg: fmt.Sprintf("--select: no context named %s in the registry; valid names: %s",
+			quoteList(unknown), strings.Join(o.Registry.Names(), ", "))}
+	}
+	var unknownTags []string
+	for _, tag := range splitList(o.Tags) {
+		found := false
+		for i, c := range contexts {
+			for _, t := range c.Tags {
+				if strings.EqualFold(t, tag) {
+					sel[i], found = true, true
+				}
+			}
+		}
+		if !found {
+			unknownTags = append(unknownTags, tag)
+		}
+	}
+	if len(unknownTags) > 0 {
+		return nil, &UsageError{Msg: fmt.Sprintf("--tags: no context is tagged %s; tags in the registry: %s",
+			quoteList(unknownTags), strings.Join(allTags(contexts), ", "))}
+	}
+	if o.All {
+		for i := range contexts {
+			sel[i] = true
+		}
+	}
+	return sel, nil
+}
+
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}
+
+func allTags(contexts []registry.Entry) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range contexts {
+		for _, t := range c.Tags {
+			if !seen[strings.ToLower(t)] {
+				seen[strings.ToLower(t)] = true
+				out = append(out, t)
+			}
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return []string{"(none)"}
+	}
+	return out
+}
+
+func countRepos(contexts []registry.Entry, idx []int) int {
+	seen := map[string]bool{}
+	for _, i := range idx {
+		seen[registry.NormalizeRepo(contexts[i].Repo)] = true
+	}
+	return len(seen)
+}
+
+// checkAccess checks each distinct repository once, in parallel, and returns
+// for each context index that cannot be read the reason.
+func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.Entry, idx []int, o Options) map[int]string {
+	byRepo := map[string][]int{}
+	var repos []string
+	for _, i := range idx {
+		key := registry.NormalizeRepo(contexts[i].Repo)
+		if _, ok := byRepo[key]; !ok {
+			repos = append(repos, key)
+		}
+		byRepo[key] = append(byRepo[key], i)
+	}
+	jobs := o.Jobs
+	if jobs <= 0 {
+		jobs = 8
+	}
+	timeout := o.CheckTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	reasons := make([]string, len(repos))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, jobs)
+	for n, key := range repos {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			cctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			if err := access.CheckAccess(cctx, contexts[byRepo[key][0]].Repo); err != nil {
+				reasons[n] = accessReason(err)
+			}
+		}()
+	}
+	wg.Wait()
+	out := map[int]string{}
+	for n, key := range repos {
+		if reasons[n] == "" {
+			continue
+		}
+		for _, i := range byRepo[key] {
+			out[i] = reasons[n]
+		}
+	}
+	return out
+}
+
+func accessReason(err error) string {
+	var ge *gitengine.Error
+	if errors.As(err, &ge) {
+		if ge.Hint != "" {
+			return ge.Kind.String() + " (" + ge.Hint + ")"
+		}
+		return ge.Kind.String()
+	}
+	return err.Error()
+}
+
+// Alias turns a context name into a package alias: lower case, letters,
+// digits, '.', '_' and '-', other runs of characters folded into one '-'.
+func Alias(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		ok := (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' || r == '_' || r == '-'
+		if ok {
+			b.WriteRune(r)
+			dash = r == '-'
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.Trim(b.String(), "-.")
+	if s == "" {
+		s = "context"
+	}
+	return s
+}
+
+func uniqueAlias(alias string, taken map[string]bool) string {
+	out := alias
+	for n := 2; taken[out]; n++ {
+		out = fmt.Sprintf("%s-%d", alias, n)
+	}
+	taken[out] = true
+	return out
+}
+
+func changeQuestion(s *Summary) string {
+	var parts []string
+	if len(s.Added) > 0 {
+		parts = append(parts, "install "+strings.Join(s.Added, ", "))
+	}
+	if len(s.Removed) > 0 {
+		parts = append(parts, "remove "+strings.Join(s.Removed, ", "))
+	}
+	q := strings.Join(parts, " and ")
+	return strings.ToUpper(q[:1]) + q[1:] + "?"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Print writes the summary: what was installed, removed, skipped and why.
+func (s *Summary) Print(w io.Writer) {
+	for _, rep := range []*workspace.Report{s.RemoveReport, s.AddReport} {
+		if rep == nil {
+			continue
+		}
+		for _, p := range rep.Packages {
+			switch p.Action {
+			case workspace.Skipped:
+				fmt.Fprintf(w, "skipped    %s: %s\n", p.Alias, p.Reason)
+				for _, f := range p.DirtyFiles {
+					fmt.Fprintf(w, "             %s\n", f)
+				}
+			case workspace.Failed:
+				fmt.Fprintf(w, "failed     %s: %v\n", p.Alias, p.Err)
+			case workspace.Removed:
+				fmt.Fprintf(w, "removed    %s\n", p.Alias)
+			default:
+				fmt.Fprintf(w, "%-10s %s %s\n", p.Action, p.Alias, shortCommit(p.NewCommit))
+			}
+		}
+	}
+	for _, u := range s.Unavailable {
+		fmt.Fprintf(w, "skipped    %s: no access to %s: %s\n", u.Name, u.Repo, u.Reason)
+	}
+	if s.Index != nil {
+		fmt.Fprintf(w, "index      %d documents, %d chunks; INDEX.md %d tokens\n",
+			s.Index.Added+s.Index.Updated+s.Index.Unchanged, s.Index.Chunks, s.Index.IndexTokens)
+	}
+}
+
+func shortCommit(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}

@@ -1,0 +1,296 @@
+package wizard
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/registry"
+	"github.com/ctx-dev/ctx/workspace"
+)
+
+// fakePrompter answers from a script and records what it was shown.
+type fakePrompter struct {
+	pick      func(choices []Choice, pre []int) ([]int, error)
+	confirm   error // returned by Confirm when not nil
+	answer    bool
+	shown     []Choice
+	pre       []int
+	questions []string
+	spinners  []string
+}
+
+func (f *fakePrompter) MultiSelect(msg string, choices []Choice, pre []int) ([]int, error) {
+	f.shown, f.pre = choices, pre
+	return f.pick(choices, pre)
+}
+
+func (f *fakePrompter) Confirm(msg string, def bool) (bool, error) {
+	f.questions = append(f.questions, msg)
+	if f.confirm != nil {
+		return false, f.confirm
+	}
+	return f.answer, nil
+}
+
+func (f *fakePrompter) Spinner(msg string) func(string) {
+	f.spinners = append(f.spinners, msg)
+	return func(string) {}
+}
+
+// fakeWorkspace records every change.
+type fakeWorkspace struct {
+	man      workspace.Manifest
+	calls    []string
+	added    []workspace.PackageSpec
+	removed  []string
+	registry string
+}
+
+func (w *fakeWorkspace) Manifest() workspace.Manifest { return w.man }
+func (w *fakeWorkspace) SetRegistry(url string) error {
+	w.calls = append(w.calls, "SetRegistry")
+	w.registry = url
+	return nil
+}
+func (w *fakeWorkspace) Add(ctx context.Context, specs []workspace.PackageSpec, o workspace.AddOptions) (*workspace.Report, error) {
+	w.calls = append(w.calls, "Add")
+	w.added = append(w.added, specs...)
+	rep := &workspace.Report{}
+	for _, s := range specs {
+		rep.Packages = append(rep.Packages, workspace.PackageResult{Alias: s.Alias, Action: workspace.Installed, NewCommit: strings.Repeat("c", 40)})
+	}
+	return rep, nil
+}
+func (w *fakeWorkspace) Remove(ctx context.Context, aliases []string, o workspace.RemoveOptions) (*workspace.Report, error) {
+	w.calls = append(w.calls, "Remove")
+	w.removed = append(w.removed, aliases...)
+	rep := &workspace.Report{}
+	for _, a := range aliases {
+		rep.Packages = append(rep.Packages, workspace.PackageResult{Alias: a, Action: workspace.Removed})
+	}
+	return rep, nil
+}
+func (w *fakeWorkspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
+	w.calls = append(w.calls, "Reindex")
+	return &indexer.SyncReport{Added: 3, Chunks: 9}, nil
+}
+
+// fakeAccess denies the repositories in deny.
+type fakeAccess struct {
+	mu      sync.Mutex
+	deny    map[string]bool
+	checked []string
+}
+
+func (a *fakeAccess) CheckAccess(ctx context.Context, url string) error {
+	a.mu.Lock()
+	a.checked = append(a.checked, url)
+	a.mu.Unlock()
+	if a.deny[url] {
+		return &gitengine.Error{Kind: gitengine.KindAuthRequired, URL: url, Op: "list refs"}
+	}
+	return nil
+}
+
+func testRegistry() *registry.Result {
+	mk := func(name, repo, path string, tags ...string) registry.Entry {
+		return registry.Entry{Context: registry.Context{Name: name, Description: "about " + name, Repo: repo, Path: path, Tags: tags}}
+	}
+	return &registry.Result{Name: "hub", Contexts: []registry.Entry{
+		mk("Platform Guide", "https://git.example/platform.git", "docs", "backend"),
+		mk("api", "https://git.example/api.git", "", "backend", "http"),
+		mk("secret", "https://git.example/secret.git", "", "security"),
+	}}
+}
+
+func installedAPI() workspace.Manifest {
+	return workspace.Manifest{Registry: "old", Packages: []workspace.PackageSpec{
+		{Alias: "api", Source: "https://git.example/api", Path: "."}, // same package, spelled differently
+		{Alias: "manual", Source: "https://elsewhere/x.git"},
+	}}
+}
+
+func TestInteractivePreselectsInstalledAndAdds(t *testing.T) {
+	ws := &fakeWorkspace{man: installedAPI()}
+	acc := &fakeAccess{}
+	p := &fakePrompter{answer: true, pick: func(c []Choice, pre []int) ([]int, error) { return []int{0, 1}, nil }}
+	var out bytes.Buffer
+	sum, err := Run(context.Background(), ws, acc, Options{Registry: testRegistry(), RegistryLocation: "new", Prompter: p, Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p.pre, []int{1}) {
+		t.Errorf("pre-selected %v, want [1] (api is installed)", p.pre)
+	}
+	if !p.shown[1].Installed || p.shown[0].Installed {
+		t.Errorf("installed flags wrong: %+v", p.shown)
+	}
+	if len(acc.checked) != 2 {
+		t.Errorf("checked %v: want the two repositories not installed", acc.checked)
+	}
+	want := []workspace.PackageSpec{{Alias: "platform-guide", Source: "https://git.example/platform.git", Path: "docs"}}
+	if !reflect.DeepEqual(ws.added, want) {
+		t.Errorf("added %+v, want %+v", ws.added, want)
+	}
+	if ws.removed != nil {
+		t.Errorf("removed %v", ws.removed)
+	}
+	if ws.registry != "new" {
+		t.Errorf("registry not saved: %q", ws.registry)
+	}
+	if len(p.questions) != 1 || p.questions[0] != "Install platform-guide?" {
+		t.Errorf("questions %q", p.questions)
+	}
+	if sum.Partial() {
+		t.Error("partial")
+	}
+	if !strings.Contains(out.String(), "installed  platform-guide cccccccccccc") || !strings.Contains(out.String(), "index      3 documents") {
+		t.Errorf("summary:\n%s", out.String())
+	}
+}
+
+func TestInteractiveDeselectRemoves(t *testing.T) {
+	ws := &fakeWorkspace{man: installedAPI()}
+	p := &fakePrompter{answer: true, pick: func(c []Choice, pre []int) ([]int, error) { return nil, nil }}
+	if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), Prompter: p}); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ws.removed, []string{"api"}) || ws.added != nil {
+		t.Errorf("removed %v added %v: want only api removed (manual is not from the registry)", ws.removed, ws.added)
+	}
+	if p.questions[0] != "Remove api?" {
+		t.Errorf("question %q", p.questions[0])
+	}
+}
+
+func TestInteractiveInaccessibleNotSelectable(t *testing.T) {
+	ws := &fakeWorkspace{man: installedAPI()}
+	acc := &fakeAccess{deny: map[string]bool{"https://git.example/secret.git": true}}
+	p := &fakePrompter{answer: true, pick: func(c []Choice, pre []int) ([]int, error) { return []int{0, 1}, nil }}
+	var log bytes.Buffer
+	sum, err := Run(context.Background(), ws, acc, Options{Registry: testRegistry(), Prompter: p, Select: []string{"secret"}, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.shown[2].Disabled != "authentication required" {
+		t.Errorf("secret shown as %+v", p.shown[2])
+	}
+	for _, i := range p.pre {
+		if i == 2 {
+			t.Error("inaccessible context pre-selected although --select named it")
+		}
+	}
+	if !sum.Partial() || !strings.Contains(log.String(), "warning: skipping secret") {
+		t.Errorf("partial=%v log %q", sum.Partial(), log.String())
+	}
+	// A prompter that lets a disabled choice through is caught.
+	p2 := &fakePrompter{answer: true, pick: func(c []Choice, pre []int) ([]int, error) { return []int{2}, nil }}
+	ws2 := &fakeWorkspace{man: installedAPI()}
+	if _, err := Run(context.Background(), ws2, acc, Options{Registry: testRegistry(), Prompter: p2}); err == nil || len(ws2.calls) != 0 {
+		t.Errorf("disabled choice accepted: err=%v calls=%v", err, ws2.calls)
+	}
+}
+
+func TestCancelChangesNothing(t *testing.T) {
+	for name, p := range map[string]*fakePrompter{
+		"at the list":         {pick: func(c []Choice, pre []int) ([]int, error) { return nil, ErrInterrupted }},
+		"at the confirmation": {pick: func(c []Choice, pre []int) ([]int, error) { return []int{0}, nil }, confirm: ErrInterrupted},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ws := &fakeWorkspace{man: installedAPI()}
+			_, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "new", Prompter: p})
+			if !errors.Is(err, ErrInterrupted) {
+				t.Fatalf("err = %v, want ErrInterrupted", err)
+			}
+			if len(ws.calls) != 0 {
+				t.Errorf("workspace changed: %v", ws.calls)
+			}
+		})
+	}
+	// Declining is not an error, and changes nothing either.
+	ws := &fakeWorkspace{man: installedAPI()}
+	p := &fakePrompter{answer: false, pick: func(c []Choice, pre []int) ([]int, error) { return []int{0}, nil }}
+	sum, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "new", Prompter: p})
+	if err != nil || !sum.Declined || len(ws.calls) != 0 {
+		t.Errorf("decline: err=%v sum=%+v calls=%v", err, sum, ws.calls)
+	}
+}
+
+func TestNonInteractive(t *testing.T) {
+	t.Run("no selection flags", func(t *testing.T) {
+		_, err := Run(context.Background(), &fakeWorkspace{}, &fakeAccess{}, Options{Registry: testRegistry()})
+		var ue *UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--select NAME,..., --tags TAG,... or --all") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("unknown name", func(t *testing.T) {
+		_, err := Run(context.Background(), &fakeWorkspace{}, &fakeAccess{}, Options{Registry: testRegistry(), Select: []string{"api,nope", "zip"}})
+		var ue *UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), `no context named "nope", "zip"`) || !strings.Contains(err.Error(), "valid names: Platform Guide, api, secret") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("unknown tag", func(t *testing.T) {
+		_, err := Run(context.Background(), &fakeWorkspace{}, &fakeAccess{}, Options{Registry: testRegistry(), Tags: []string{"frontend"}})
+		if err == nil || !strings.Contains(err.Error(), "tags in the registry: backend, http, security") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("tags select and only add", func(t *testing.T) {
+		ws := &fakeWorkspace{man: installedAPI()}
+		acc := &fakeAccess{}
+		sum, err := Run(context.Background(), ws, acc, Options{Registry: testRegistry(), Tags: []string{"backend"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ws.added) != 1 || ws.added[0].Alias != "platform-guide" || ws.removed != nil || sum.Partial() {
+			t.Errorf("added %+v removed %v", ws.added, ws.removed)
+		}
+		if !reflect.DeepEqual(acc.checked, []string{"https://git.example/platform.git"}) {
+			t.Errorf("checked %v: only the ones to install", acc.checked)
+		}
+	})
+	t.Run("all with an inaccessible repo is partial", func(t *testing.T) {
+		ws := &fakeWorkspace{}
+		acc := &fakeAccess{deny: map[string]bool{"https://git.example/secret.git": true}}
+		var out, log bytes.Buffer
+		sum, err := Run(context.Background(), ws, acc, Options{Registry: testRegistry(), All: true, Out: &out, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ws.added) != 2 || !sum.Partial() {
+			t.Errorf("added %+v partial %v", ws.added, sum.Partial())
+		}
+		if !strings.Contains(log.String(), "warning: skipping secret: cannot read https://git.example/secret.git: authentication required") {
+			t.Errorf("log %q", log.String())
+		}
+		if !strings.Contains(out.String(), "skipped    secret: no access") {
+			t.Errorf("out %q", out.String())
+		}
+	})
+	t.Run("alias collision", func(t *testing.T) {
+		ws := &fakeWorkspace{man: workspace.Manifest{Packages: []workspace.PackageSpec{{Alias: "api", Source: "https://other/api.git"}}}}
+		if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), Select: []string{"api"}}); err != nil {
+			t.Fatal(err)
+		}
+		if len(ws.added) != 1 || ws.added[0].Alias != "api-2" {
+			t.Errorf("added %+v", ws.added)
+		}
+	})
+}
+
+func TestAlias(t *testing.T) {
+	for in, want := range map[string]string{"Platform Guide": "platform-guide", "API  v2!": "api-v2", "docs.go": "docs.go", "---": "context", "Ünïcode": "n-code"} {
+		if got := Alias(in); got != want {
+			t.Errorf("Alias(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
