@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Options configure an Engine. The zero value is usable.
@@ -96,20 +98,20 @@ type Result struct {
 
 // ListRefs asks the remote what it has (one upload-pack advertisement).
 func (e *Engine) ListRefs(ctx context.Context, url string) (*Remote, error) {
-	return nil, errors.New("gitengine: ListRefs not implemented")
+	return e.listRefs(ctx, url)
 }
 
 // Resolve turns ref into a commit: a branch, a tag (annotated tags peeled), a
 // full or abbreviated commit SHA, or "" for the remote's default branch.
 func (e *Engine) Resolve(ctx context.Context, url, ref string) (Resolved, error) {
-	return Resolved{}, errors.New("gitengine: Resolve not implemented")
+	return e.resolve(ctx, url, ref)
 }
 
 // Materialize fetches what the cache lacks for req and writes the sub-path's
 // files into dest, which must not exist: files go to a temp dir beside dest,
 // which is then renamed to dest. On error nothing is left at dest.
 func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string) (*Result, error) {
-	return nil, errors.New("gitengine: Materialize not implemented")
+	return e.materialize(ctx, req, dest)
 }
 
 // CheckAccess reports whether the user's credentials can read url: nil, or an
@@ -121,7 +123,7 @@ func (e *Engine) CheckAccess(ctx context.Context, url string) error {
 
 // HashBlob returns the git blob id of content, as `git hash-object` would.
 func HashBlob(content []byte) string {
-	panic("gitengine: HashBlob not implemented")
+	return plumbing.ComputeHash(plumbing.BlobObject, content).String()
 }
 
 // Kind classifies an Error so callers can act on it.

@@ -3,6 +3,7 @@ package gittest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/cgi"
@@ -22,6 +23,8 @@ type ServeOptions struct {
 	// DisableFilter makes the server not advertise `filter`
 	// (uploadpack.allowFilter=false) and not allow any SHA-1 in want.
 	DisableFilter bool
+	// Stderr receives git http-backend's error output; nil discards it.
+	Stderr io.Writer
 }
 
 // Server is a smart-HTTP git server on 127.0.0.1: `git http-backend` behind
@@ -74,6 +77,10 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 		"GIT_CONFIG_KEY_2=safe.directory",
 		"GIT_CONFIG_VALUE_2=*",
 	}
+	stderr := o.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
 	s := &Server{
 		root: root,
 		opts: o,
@@ -82,6 +89,7 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 			Root:       "/",
 			Env:        env,
 			InheritEnv: []string{"PATH"},
+			Stderr:     stderr,
 		},
 		done: make(chan struct{}),
 	}

@@ -1,0 +1,262 @@
+package gitengine
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// Depths tried, in turn, to find a refused non-tip commit below its ref's tip.
+const (
+	deepenFirst = 32
+	deepenMax   = 256
+)
+
+// newRequest builds an upload-pack request from the server's capabilities:
+// no thin packs (each pack is complete on its own in the cache), no
+// multi_ack (one request, "done"), no progress text, never tags.
+func newRequest(adv *packp.AdvRefs) *packp.UploadPackRequest {
+	req := packp.NewUploadPackRequestFromCapabilities(adv.Capabilities)
+	req.Capabilities.Delete(capability.ThinPack)
+	req.Capabilities.Delete(capability.MultiACK)
+	req.Capabilities.Delete(capability.MultiACKDetailed)
+	if adv.Capabilities.Supports(capability.NoProgress) {
+		_ = req.Capabilities.Set(capability.NoProgress)
+	}
+	return req
+}
+
+// hasFilter reports whether the server advertises `filter`.
+func hasFilter(adv *packp.AdvRefs) bool { return adv.Capabilities.Supports(capability.Filter) }
+
+// fetchCommit brings commit's commit object and trees (with blobs when the
+// server cannot filter) into st, depth 1, offering recently fetched commits
+// as haves so an update only moves new trees.
+func (e *Engine) fetchCommit(ctx context.Context, c *conn, st *filesystem.Storage, commit plumbing.Hash, ref string) error {
+	want := commit
+	err := e.fetchDepth(ctx, c, st, want, 1, "trees")
+	if err == nil {
+		return nil
+	}
+	if !isRefusal(err) {
+		return err
+	}
+	// The server refused a commit that is not a tip. Deepen the ref it came
+	// from, a bounded number of commits, and look for it.
+	tip, ok := c.refHash(ref)
+	if !ok {
+		return e.refusedError(c, commit, ref, err)
+	}
+	for _, depth := range []int{deepenFirst, deepenMax} {
+		if derr := e.fetchDepth(ctx, c, st, tip, depth, "trees"); derr != nil {
+			return classify(c.r.raw, "fetch", derr, c.sentCreds)
+		}
+		if st.HasEncodedObject(commit) == nil {
+			e.warn(fmt.Sprintf("%s: commit %s is not a branch or tag tip and the server does not serve such commits; fetched %d commits of %s to find it", redactURL(c.r.raw), commit, depth, ref))
+			return nil
+		}
+	}
+	return e.refusedError(c, commit, ref, err)
+}
+
+func (e *Engine) refusedError(c *conn, commit plumbing.Hash, ref string, err error) error {
+	kind := KindRefused
+	hint := "the server only serves branch and tag tips: ask its administrator to set uploadpack.allowReachableSHA1InWant, or pin a tip"
+	if c.r.isHTTP() {
+		// Smart HTTP serves any reachable commit, so a refusal means the
+		// commit is not (or no longer) reachable from any ref.
+		kind = KindRefNotFound
+		hint = "the commit is not reachable from any branch or tag of the remote (force-pushed away?); run `ctx update` to move to a current commit"
+	}
+	if ref != "" {
+		hint += fmt.Sprintf("; it was not found within %d commits of %s either", deepenMax, ref)
+	}
+	return newError(kind, c.r.raw, "fetch", fmt.Errorf("commit %s: %w", commit, err), hint)
+}
+
+// refHash finds the advertised tip of ref (full or short name).
+func (c *conn) refHash(ref string) (plumbing.Hash, bool) {
+	if ref == "" {
+		return plumbing.ZeroHash, false
+	}
+	for _, name := range []string{ref, "refs/heads/" + ref, "refs/tags/" + ref} {
+		if h, ok := c.adv.Peeled[name]; ok {
+			return h, true
+		}
+		if h, ok := c.adv.References[name]; ok {
+			return h, true
+		}
+	}
+	return plumbing.ZeroHash, false
+}
+
+func (e *Engine) fetchDepth(ctx context.Context, c *conn, st *filesystem.Storage, want plumbing.Hash, depth int, phase string) error {
+	return e.fetchDepthHaves(ctx, c, st, want, depth, phase, true)
+}
+
+// fetchDepthNoHaves fetches commit's trees again, offering nothing: the way
+// to repair a cache that lacks a tree of a commit it has.
+func (e *Engine) fetchDepthNoHaves(ctx context.Context, c *conn, st *filesystem.Storage, commit plumbing.Hash) error {
+	return e.fetchDepthHaves(ctx, c, st, commit, 1, "trees", false)
+}
+
+func (e *Engine) fetchDepthHaves(ctx context.Context, c *conn, st *filesystem.Storage, want plumbing.Hash, depth int, phase string, useHaves bool) error {
+	req := newRequest(c.adv)
+	req.Wants = []plumbing.Hash{want}
+	if c.adv.Capabilities.Supports(capability.Shallow) {
+		_ = req.Capabilities.Set(capability.Shallow)
+		req.Depth = packp.DepthCommits(depth)
+	}
+	if hasFilter(c.adv) {
+		_ = req.Capabilities.Set(capability.Filter)
+		req.Filter = packp.FilterBlobNone()
+	} else {
+		e.warn(fmt.Sprintf("%s: the server does not support partial fetches (filter); fetching the whole snapshot at depth 1", redactURL(c.r.raw)))
+	}
+	var haves []plumbing.Hash
+	if useHaves {
+		haves = knownCommits(st)
+	}
+	req.Haves = haves
+	if req.Capabilities.Supports(capability.Shallow) {
+		// Everything in the cache came shallow: say so, so the server does
+		// not assume we have the history below.
+		req.Shallows = haves
+	}
+	if err := e.receivePack(ctx, c, st, req, phase); err != nil {
+		return err
+	}
+	if st.HasEncodedObject(want) == nil {
+		_ = recordCommit(st, want)
+	}
+	return nil
+}
+
+// fetchBlobs asks for exactly the given blobs (no haves: the server would
+// leave out blobs reachable from them, which a blob:none cache lacks).
+func (e *Engine) fetchBlobs(ctx context.Context, c *conn, st *filesystem.Storage, blobs []plumbing.Hash) error {
+	req := newRequest(c.adv)
+	req.Wants = blobs
+	return e.receivePack(ctx, c, st, req, "blobs")
+}
+
+// fetchFull fetches commit with all its blobs (depth 1, no filter): the
+// fallback when a server will not send blobs by id.
+func (e *Engine) fetchFull(ctx context.Context, c *conn, st *filesystem.Storage, commit plumbing.Hash) error {
+	req := newRequest(c.adv)
+	req.Wants = []plumbing.Hash{commit}
+	if c.adv.Capabilities.Supports(capability.Shallow) {
+		_ = req.Capabilities.Set(capability.Shallow)
+		req.Depth = packp.DepthCommits(1)
+	}
+	return e.receivePack(ctx, c, st, req, "blobs")
+}
+
+// receivePack sends req and stores the pack it gets back.
+func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storage, req *packp.UploadPackRequest, phase string) error {
+	resp, err := c.uploadPack(ctx, req)
+	if err != nil {
+		if errors.Is(err, transport.ErrEmptyUploadPackRequest) {
+			return nil
+		}
+		return err
+	}
+	defer resp.Close()
+	pr := &progressReader{r: resp, e: e, url: redactURL(c.r.raw), phase: phase}
+	if !c.r.isHTTP() {
+		pr.total = &c.received // HTTP bytes are counted by the round tripper
+	}
+	var r io.Reader = pr
+	switch {
+	case req.Capabilities.Supports(capability.Sideband64k):
+		r = sideband.NewDemuxer(sideband.Sideband64k, pr)
+	case req.Capabilities.Supports(capability.Sideband):
+		r = sideband.NewDemuxer(sideband.Sideband, pr)
+	}
+	hr := &packHeaderReader{r: r}
+	if err := packfile.UpdateObjectStorage(st, hr); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("receive pack: %w", err)
+	}
+	e.progress(Progress{URL: pr.url, Phase: phase, Objects: int(hr.objects()), Bytes: pr.n})
+	return nil
+}
+
+// isRefusal reports whether err is the server refusing a want.
+func isRefusal(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "not our ref") || strings.Contains(msg, "want not valid") ||
+		strings.Contains(msg, "not a valid") || strings.Contains(msg, "unadvertised object")
+}
+
+// progressReader counts bytes of one response and reports them.
+type progressReader struct {
+	r     io.Reader
+	e     *Engine
+	url   string
+	phase string
+	n     int64
+	total *atomic.Int64
+	last  int64
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if p.total != nil {
+		p.total.Add(int64(n))
+	}
+	if p.n-p.last >= 256<<10 {
+		p.last = p.n
+		p.e.progress(Progress{URL: p.url, Phase: p.phase, Bytes: p.n})
+	}
+	return n, err
+}
+
+// packHeaderReader notes the object count from a pack's 12-byte header.
+type packHeaderReader struct {
+	r    io.Reader
+	head [12]byte
+	got  int
+}
+
+func (h *packHeaderReader) Read(b []byte) (int, error) {
+	n, err := h.r.Read(b)
+	if h.got < len(h.head) {
+		h.got += copy(h.head[h.got:], b[:n])
+	}
+	return n, err
+}
+
+func (h *packHeaderReader) objects() uint32 {
+	if h.got < 12 || string(h.head[:4]) != "PACK" {
+		return 0
+	}
+	return binary.BigEndian.Uint32(h.head[8:12])
+}
+
+func (e *Engine) progress(p Progress) {
+	if e.opts.Progress != nil {
+		e.opts.Progress(p)
+	}
+}
+
+func (e *Engine) warn(msg string) {
+	if e.opts.Warn != nil {
+		e.opts.Warn(msg)
+	}
+}

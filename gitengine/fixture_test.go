@@ -1,0 +1,102 @@
+package gitengine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
+)
+
+// fixture is a source repository, a bare copy under root served to clients,
+// and the commits made in it.
+type fixture struct {
+	t      *testing.T
+	src    string // work tree
+	root   string // holds repo.git
+	bare   string
+	c1, c2 string // c1: initial (tagged v1), c2: tip of master
+}
+
+func needGit(t *testing.T) {
+	t.Helper()
+	if !gittest.Available() {
+		t.Skip("git not installed")
+	}
+}
+
+// isolate makes the test's git environment hermetic: no user or system
+// config, no credential helper, no prompts.
+func isolate(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_TERMINAL_PROMPT", "0")
+	t.Setenv("CTX_GIT_TOKEN", "")
+	t.Setenv("CTX_CACHE", filepath.Join(home, "cache"))
+	t.Setenv("SSH_AUTH_SOCK", "")
+	return home
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	needGit(t)
+	tmp := t.TempDir()
+	f := &fixture{t: t, src: filepath.Join(tmp, "src"), root: filepath.Join(tmp, "root")}
+	f.bare = filepath.Join(f.root, "repo.git")
+	files := map[string]string{
+		"README.md":                    "# repo\n",
+		"docs/guides/deep/a.md":        "# A\n\nalpha\n",
+		"docs/guides/deep/sub/b.md":    "# B\n\nbeta\n",
+		"docs/guides/deep/run.sh":      "#!/bin/sh\necho hi\n",
+		"docs/guides/other.md":         "other\n",
+		"src/main.go":                  "package main\n",
+		"docs/guides/deep/sub/c/d.txt": "deep\n",
+	}
+	// Bulk outside the sub-path, so whole-snapshot fetches are visibly larger.
+	for i := 0; i < 60; i++ {
+		files[filepath.ToSlash(filepath.Join("bulk", string(rune('a'+i%26)), strings.Repeat("x", 1+i/26)+".txt"))] = strings.Repeat("bulk line for a larger snapshot\n", 40+i)
+	}
+	f.c1 = gittest.NewRepo(t, f.src, files)
+	if err := os.Chmod(filepath.Join(f.src, "docs/guides/deep/run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.md", filepath.Join(f.src, "docs/guides/deep/link.md")); err != nil {
+		t.Fatal(err)
+	}
+	gittest.MustGit(t, f.src, "add", "-A")
+	gittest.MustGit(t, f.src, "commit", "-q", "--amend", "-m", "initial")
+	f.c1 = gittest.MustGit(t, f.src, "rev-parse", "HEAD")
+	gittest.MustGit(t, f.src, "tag", "-a", "v1", "-m", "version 1")
+	gittest.MustGit(t, f.src, "tag", "light", f.c1)
+	f.c2 = gittest.Commit(t, f.src, "second", map[string]string{"docs/guides/deep/a.md": "# A\n\nalpha, revised\n"})
+	gittest.MustGit(t, f.src, "branch", "dev", f.c1)
+	gittest.MustGit(t, tmp, "clone", "-q", "--bare", f.src, f.bare)
+	return f
+}
+
+// commit makes a new commit in the source and pushes it to the bare copy.
+func (f *fixture) commit(msg string, files map[string]string) string {
+	f.t.Helper()
+	c := gittest.Commit(f.t, f.src, msg, files)
+	gittest.MustGit(f.t, f.src, "push", "-q", f.bare, "master")
+	return c
+}
+
+func (f *fixture) serve(o gittest.ServeOptions) *gittest.Server {
+	f.t.Helper()
+	s, err := gittest.Serve(f.root, o)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func (f *fixture) git(args ...string) string {
+	f.t.Helper()
+	return gittest.MustGit(f.t, f.src, args...)
+}

@@ -1,0 +1,423 @@
+package gitengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// maxTreeDepth bounds folder nesting in a repository.
+const maxTreeDepth = 256
+
+// openLocal opens a repository on this machine directly with go-git: local
+// paths and file:// URLs need neither a git binary nor a transport, and
+// their objects are read in place (no copy into the cache).
+func openLocal(r *remote) (*git.Repository, error) {
+	repo, err := git.PlainOpenWithOptions(r.local, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		if errors.Is(err, git.ErrRepositoryNotExists) {
+			return nil, newError(KindNotFound, r.raw, "open", fmt.Errorf("no git repository at %s", r.local), "check the path; it must be a git repository (a folder with .git, or a bare repository)")
+		}
+		return nil, newError(KindOther, r.raw, "open", err, "")
+	}
+	return repo, nil
+}
+
+// entry is one file or symlink found under the sub-path.
+type entry struct {
+	path string // relative to the package folder
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+func (e *Engine) materialize(ctx context.Context, req FetchRequest, dest string) (*Result, error) {
+	commitID := strings.ToLower(strings.TrimSpace(req.Commit))
+	if len(commitID) != 40 || !isHex(commitID) {
+		return nil, newError(KindOther, req.URL, "fetch", fmt.Errorf("commit %q is not a 40-character commit id", req.Commit), "resolve the ref first")
+	}
+	commit := plumbing.NewHash(commitID)
+	sub, ok := cleanSubPath(req.Path)
+	if !ok {
+		return nil, newError(KindPathNotFound, req.URL, "fetch", fmt.Errorf("path %q is not a valid sub-path", req.Path), "use a relative folder path without \"..\" or \".git\"")
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		return nil, fmt.Errorf("materialize into %s: it already exists (remove it first)", dest)
+	}
+	r, err := parseRemote(req.URL)
+	if err != nil {
+		return nil, err
+	}
+
+	var (
+		st      storer.EncodedObjectStorer
+		entries []entry
+		skipped []Skipped
+		treeID  plumbing.Hash
+		c       *conn
+	)
+	defer func() {
+		if c != nil {
+			c.close()
+		}
+	}()
+	if r.local != "" {
+		repo, err := openLocal(r)
+		if err != nil {
+			return nil, err
+		}
+		st = repo.Storer
+		if treeID, entries, skipped, err = collect(st, r.raw, commit, sub); err != nil {
+			return nil, err
+		}
+	} else {
+		cst, unlock, err := e.openCache(ctx, r, true)
+		if err != nil {
+			return nil, err
+		}
+		treeID, entries, skipped, c, err = e.fill(ctx, r, cst, commit, req.Ref, sub)
+		unlock()
+		if err != nil {
+			return nil, err
+		}
+		st = cst
+	}
+
+	files, wskipped, err := e.write(ctx, st, r, entries, dest)
+	if err != nil {
+		return nil, err
+	}
+	skipped = append(skipped, wskipped...)
+	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	res := &Result{Commit: commit.String(), TreeID: treeID.String(), Files: files, Skipped: skipped}
+	if c != nil {
+		res.Bytes = c.received.Load()
+	}
+	return res, nil
+}
+
+// fill makes sure the cache holds commit, its trees and the blobs under sub,
+// fetching only what is missing. It runs under the cache lock.
+func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit plumbing.Hash, ref, sub string) (plumbing.Hash, []entry, []Skipped, *conn, error) {
+	var c *conn
+	dial := func() error {
+		if c != nil {
+			return nil
+		}
+		var err error
+		c, err = e.connect(ctx, r, "fetch")
+		return err
+	}
+	if st.HasEncodedObject(commit) != nil {
+		if err := dial(); err != nil {
+			return plumbing.ZeroHash, nil, nil, c, err
+		}
+		if err := e.fetchCommit(ctx, c, st, commit, ref); err != nil {
+			return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
+		}
+		if st.HasEncodedObject(commit) != nil {
+			return plumbing.ZeroHash, nil, nil, c, newError(KindRefNotFound, r.raw, "fetch", fmt.Errorf("the server did not send commit %s", commit), "")
+		}
+	}
+	treeID, entries, skipped, err := collect(st, r.raw, commit, sub)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		// A tree is missing from the cache (an interrupted or foreign
+		// store): fetch the commit's trees again without haves.
+		if err := dial(); err != nil {
+			return plumbing.ZeroHash, nil, nil, c, err
+		}
+		if err := e.fetchDepthNoHaves(ctx, c, st, commit); err != nil {
+			return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
+		}
+		treeID, entries, skipped, err = collect(st, r.raw, commit, sub)
+	}
+	if err != nil {
+		return plumbing.ZeroHash, nil, nil, c, err
+	}
+	var missing []plumbing.Hash
+	seen := map[plumbing.Hash]bool{}
+	for _, en := range entries {
+		if !seen[en.hash] && st.HasEncodedObject(en.hash) != nil {
+			seen[en.hash] = true
+			missing = append(missing, en.hash)
+		}
+	}
+	if len(missing) == 0 {
+		return treeID, entries, skipped, c, nil
+	}
+	if err := dial(); err != nil {
+		return plumbing.ZeroHash, nil, nil, c, err
+	}
+	err = e.fetchBlobs(ctx, c, st, missing)
+	if err != nil && isRefusal(err) {
+		e.warn(fmt.Sprintf("%s: the server will not send single files by id; fetching the whole snapshot of %s instead", redactURL(r.raw), commit))
+		err = e.fetchFull(ctx, c, st, commit)
+	}
+	if err != nil {
+		return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
+	}
+	for _, h := range missing {
+		if st.HasEncodedObject(h) != nil {
+			return plumbing.ZeroHash, nil, nil, c, newError(KindOther, r.raw, "fetch", fmt.Errorf("the server did not send blob %s", h), "retry; if it persists, report the server's behaviour")
+		}
+	}
+	return treeID, entries, skipped, c, nil
+}
+
+func classifyFetch(c *conn, commit plumbing.Hash, err error) error {
+	if ge := (*Error)(nil); errors.As(err, &ge) {
+		return err
+	}
+	return classify(c.r.raw, "fetch", fmt.Errorf("commit %s: %w", commit, err), c.sentCreds)
+}
+
+// collect walks commit's tree down to sub and lists the entries below it.
+func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash, sub string) (plumbing.Hash, []entry, []Skipped, error) {
+	co, err := object.GetCommit(st, commit)
+	if err != nil {
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return plumbing.ZeroHash, nil, nil, newError(KindRefNotFound, rawURL, "fetch", fmt.Errorf("commit %s not found", commit), "")
+		}
+		return plumbing.ZeroHash, nil, nil, newError(KindOther, rawURL, "fetch", fmt.Errorf("read commit %s: %w", commit, err), "")
+	}
+	tree, err := object.GetTree(st, co.TreeHash)
+	if err != nil {
+		return plumbing.ZeroHash, nil, nil, err
+	}
+	if sub != "" {
+		walked := ""
+		for _, name := range strings.Split(sub, "/") {
+			walked = path.Join(walked, name)
+			var found *object.TreeEntry
+			for i := range tree.Entries {
+				if tree.Entries[i].Name == name {
+					found = &tree.Entries[i]
+					break
+				}
+			}
+			if found == nil {
+				return plumbing.ZeroHash, nil, nil, newError(KindPathNotFound, rawURL, "fetch",
+					fmt.Errorf("path %q does not exist at commit %s", sub, commit), "check the path and the ref; paths are relative to the repository root and case-sensitive")
+			}
+			if found.Mode != filemode.Dir {
+				return plumbing.ZeroHash, nil, nil, newError(KindPathNotFound, rawURL, "fetch",
+					fmt.Errorf("path %q at commit %s: %q is not a folder", sub, commit, walked), "a package is a folder: give the folder that holds the file")
+			}
+			if tree, err = object.GetTree(st, found.Hash); err != nil {
+				return plumbing.ZeroHash, nil, nil, err
+			}
+		}
+	}
+	var entries []entry
+	var skipped []Skipped
+	if err := walk(st, tree, "", 0, &entries, &skipped); err != nil {
+		return plumbing.ZeroHash, nil, nil, err
+	}
+	return tree.Hash, entries, skipped, nil
+}
+
+func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth int, out *[]entry, skipped *[]Skipped) error {
+	if depth > maxTreeDepth {
+		*skipped = append(*skipped, Skipped{Path: prefix, Reason: "folders nested too deep"})
+		return nil
+	}
+	seen := make(map[string]bool, len(tree.Entries))
+	for _, te := range tree.Entries {
+		p := prefix + te.Name
+		if !safeName(te.Name) {
+			*skipped = append(*skipped, Skipped{Path: fmt.Sprintf("%q", p), Reason: "unsafe path"})
+			continue
+		}
+		if seen[te.Name] {
+			*skipped = append(*skipped, Skipped{Path: p, Reason: "duplicate entry"})
+			continue
+		}
+		seen[te.Name] = true
+		switch te.Mode {
+		case filemode.Dir:
+			t, err := object.GetTree(st, te.Hash)
+			if err != nil {
+				return err
+			}
+			if err := walk(st, t, p+"/", depth+1, out, skipped); err != nil {
+				return err
+			}
+		case filemode.Submodule:
+			*skipped = append(*skipped, Skipped{Path: p, Reason: "submodule"})
+		case filemode.Regular, filemode.Deprecated, filemode.Executable, filemode.Symlink:
+			*out = append(*out, entry{path: p, mode: te.Mode, hash: te.Hash})
+		default:
+			*skipped = append(*skipped, Skipped{Path: p, Reason: fmt.Sprintf("unsupported mode %o", uint32(te.Mode))})
+		}
+	}
+	return nil
+}
+
+// write creates the entries in a temp dir beside dest and renames it to dest.
+func (e *Engine) write(ctx context.Context, st storer.EncodedObjectStorer, r *remote, entries []entry, dest string) ([]File, []Skipped, error) {
+	parent := filepath.Dir(dest)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("create %s: %w", parent, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dest)+".tmp-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("create a temp dir beside %s: %w", dest, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = os.RemoveAll(tmp)
+		}
+	}()
+	files, skipped, err := e.writeEntries(ctx, st, r, entries, tmp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, nil, err
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		return nil, nil, fmt.Errorf("materialize into %s: it appeared while writing (another ctx running?); remove it and retry", dest)
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return nil, nil, fmt.Errorf("move %s into place: %w", dest, err)
+	}
+	ok = true
+	return files, skipped, nil
+}
+
+func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer, r *remote, entries []entry, root string) ([]File, []Skipped, error) {
+	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
+	var (
+		files   []File
+		skipped []Skipped
+		links   []entry
+	)
+	dirs := map[string]bool{"": true}
+	mkdirs := func(rel string) error {
+		var walked string
+		for _, c := range strings.Split(rel, "/") {
+			walked = path.Join(walked, c)
+			if dirs[walked] {
+				continue
+			}
+			if err := os.Mkdir(filepath.Join(root, filepath.FromSlash(walked)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return err
+			}
+			dirs[walked] = true
+		}
+		return nil
+	}
+	url := redactURL(r.raw)
+	for i, en := range entries {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			e.progress(Progress{URL: url, Phase: "write", Objects: len(files)})
+		}
+		if en.mode == filemode.Symlink {
+			links = append(links, en) // after all files, so nothing is written through one
+			continue
+		}
+		if d := path.Dir(en.path); d != "." {
+			if err := mkdirs(d); err != nil {
+				return nil, nil, fmt.Errorf("create folder for %s: %w", en.path, err)
+			}
+		}
+		perm := fs.FileMode(0o644)
+		if en.mode == filemode.Executable {
+			perm = 0o755
+		}
+		size, err := writeBlob(st, en.hash, filepath.Join(root, filepath.FromSlash(en.path)), perm)
+		if errors.Is(err, fs.ErrExist) {
+			skipped = append(skipped, Skipped{Path: en.path, Reason: "collides with another entry"})
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("write %s: %w", en.path, err)
+		}
+		files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: perm, Size: size})
+	}
+	for _, en := range links {
+		target, err := readTarget(st, en.hash)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read symlink %s: %w", en.path, err)
+		}
+		if !safeSymlink(en.path, target) {
+			skipped = append(skipped, Skipped{Path: en.path, Reason: "symlink leaves the package"})
+			continue
+		}
+		if d := path.Dir(en.path); d != "." {
+			if err := mkdirs(d); err != nil {
+				return nil, nil, fmt.Errorf("create folder for %s: %w", en.path, err)
+			}
+		}
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(en.path))); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				skipped = append(skipped, Skipped{Path: en.path, Reason: "collides with another entry"})
+				continue
+			}
+			return nil, nil, fmt.Errorf("create symlink %s: %w", en.path, err)
+		}
+		files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: fs.ModeSymlink | 0o777, Size: int64(len(target))})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	e.progress(Progress{URL: url, Phase: "write", Objects: len(files)})
+	return files, skipped, nil
+}
+
+// writeBlob creates p (which must not exist) with the blob's content.
+func writeBlob(st storer.EncodedObjectStorer, h plumbing.Hash, p string, perm fs.FileMode) (int64, error) {
+	obj, err := st.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return 0, err
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return 0, err
+	}
+	defer rd.Close()
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(f, rd)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n != obj.Size() {
+		err = fmt.Errorf("blob %s: wrote %d bytes, want %d", h, n, obj.Size())
+	}
+	return n, err
+}
+
+func readTarget(st storer.EncodedObjectStorer, h plumbing.Hash) (string, error) {
+	obj, err := st.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return "", err
+	}
+	if obj.Size() > maxSymlinkTarget {
+		return "", nil // reported as unsafe by safeSymlink("")
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return "", err
+	}
+	defer rd.Close()
+	b, err := io.ReadAll(io.LimitReader(rd, maxSymlinkTarget+1))
+	return string(b), err
+}

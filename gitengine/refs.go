@@ -1,0 +1,315 @@
+package gitengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+func (e *Engine) listRefs(ctx context.Context, rawURL string) (*Remote, error) {
+	r, err := parseRemote(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if r.local != "" {
+		repo, err := openLocal(r)
+		if err != nil {
+			return nil, err
+		}
+		return localRefs(r, repo)
+	}
+	c, err := e.connect(ctx, r, "list refs")
+	if err != nil {
+		return nil, err
+	}
+	defer c.close()
+	rem := remoteFromAdv(c)
+	e.progress(Progress{URL: redactURL(rawURL), Phase: "refs", Objects: len(rem.Refs), Bytes: c.received.Load()})
+	return rem, nil
+}
+
+// remoteFromAdv turns an advertisement into a Remote.
+func remoteFromAdv(c *conn) *Remote {
+	adv := c.adv
+	rem := &Remote{URL: redactURL(c.r.raw)}
+	for name, h := range adv.References {
+		if name == "HEAD" {
+			continue
+		}
+		ref := Ref{Name: name, Hash: h.String()}
+		if p, ok := adv.Peeled[name]; ok {
+			ref.Peel = p.String()
+		}
+		rem.Refs = append(rem.Refs, ref)
+	}
+	sort.Slice(rem.Refs, func(i, j int) bool { return rem.Refs[i].Name < rem.Refs[j].Name })
+	for _, v := range adv.Capabilities.Get(capability.SymRef) {
+		if src, dst, ok := strings.Cut(v, ":"); ok && src == "HEAD" {
+			rem.Head = dst
+		}
+	}
+	if rem.Head == "" && adv.Head != nil {
+		rem.Head = headByHash(rem.Refs, adv.Head.String())
+	}
+	return rem
+}
+
+// headByHash guesses HEAD's branch from its hash when the server does not
+// advertise the symref: the only branch at that hash, else master or main.
+func headByHash(refs []Ref, h string) string {
+	var cands []string
+	for _, r := range refs {
+		if strings.HasPrefix(r.Name, "refs/heads/") && r.Hash == h {
+			cands = append(cands, r.Name)
+		}
+	}
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	for _, want := range []string{"refs/heads/master", "refs/heads/main"} {
+		for _, c := range cands {
+			if c == want {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// localRefs lists a local repository's references like ls-remote would.
+func localRefs(r *remote, repo *git.Repository) (*Remote, error) {
+	rem := &Remote{URL: r.raw}
+	iter, err := repo.Storer.IterReferences()
+	if err != nil {
+		return nil, newError(KindOther, r.raw, "list refs", err, "")
+	}
+	defer iter.Close()
+	err = iter.ForEach(func(ref *plumbing.Reference) error {
+		name := ref.Name().String()
+		if name == "HEAD" {
+			return nil
+		}
+		h := ref.Hash()
+		if ref.Type() == plumbing.SymbolicReference {
+			res, err := storer.ResolveReference(repo.Storer, ref.Name())
+			if err != nil {
+				return nil // dangling symref: ls-remote omits it too
+			}
+			h = res.Hash()
+		}
+		out := Ref{Name: name, Hash: h.String()}
+		if tag, err := repo.TagObject(h); err == nil {
+			if c, err := peelTag(repo, tag); err == nil {
+				out.Peel = c.String()
+			}
+		}
+		rem.Refs = append(rem.Refs, out)
+		return nil
+	})
+	if err != nil {
+		return nil, newError(KindOther, r.raw, "list refs", err, "")
+	}
+	sort.Slice(rem.Refs, func(i, j int) bool { return rem.Refs[i].Name < rem.Refs[j].Name })
+	if head, err := repo.Storer.Reference(plumbing.HEAD); err == nil {
+		if head.Type() == plumbing.SymbolicReference {
+			rem.Head = head.Target().String()
+		} else {
+			rem.Head = headByHash(rem.Refs, head.Hash().String())
+		}
+	}
+	return rem, nil
+}
+
+// peelTag follows a chain of annotated tags to what it finally points to.
+func peelTag(repo *git.Repository, tag *object.Tag) (plumbing.Hash, error) {
+	for i := 0; i < 16; i++ {
+		if tag.TargetType != plumbing.TagObject {
+			return tag.Target, nil
+		}
+		next, err := repo.TagObject(tag.Target)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		tag = next
+	}
+	return plumbing.ZeroHash, errors.New("tag chain too long")
+}
+
+// resolveIn resolves ref against an advertisement (or a local listing).
+// lookup, when set, resolves abbreviated commit ids that are not tips.
+func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(prefix string) ([]string, error)) (Resolved, error) {
+	byName := map[string]Ref{}
+	for _, r := range rem.Refs {
+		byName[r.Name] = r
+	}
+	commitOf := func(r Ref) Resolved {
+		if r.Peel != "" {
+			return Resolved{Ref: r.Name, Commit: r.Peel}
+		}
+		return Resolved{Ref: r.Name, Commit: r.Hash}
+	}
+	notFound := func(what string) error {
+		return newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("%s", what), "")
+	}
+	ref = strings.TrimSpace(ref)
+	if ref == "" || ref == "HEAD" {
+		if rem.Head == "" {
+			return Resolved{}, notFound("the remote does not say which branch HEAD is")
+		}
+		r, ok := byName[rem.Head]
+		if !ok {
+			return Resolved{}, notFound(fmt.Sprintf("HEAD points to %s, which does not exist", rem.Head))
+		}
+		return commitOf(r), nil
+	}
+	if strings.HasPrefix(ref, "refs/") {
+		if r, ok := byName[ref]; ok {
+			return commitOf(r), nil
+		}
+		return Resolved{}, notFound(fmt.Sprintf("no ref %s", ref))
+	}
+	// git's rev-parse order: tags before branches.
+	var hits []Ref
+	for _, prefix := range []string{"refs/tags/", "refs/heads/"} {
+		if r, ok := byName[prefix+ref]; ok {
+			hits = append(hits, r)
+		}
+	}
+	if len(hits) > 0 {
+		if len(hits) > 1 && warn != nil {
+			warn(fmt.Sprintf("%q is both a tag and a branch; using the tag (write refs/heads/%s for the branch)", ref, ref))
+		}
+		return commitOf(hits[0]), nil
+	}
+	if isHex(ref) && len(ref) >= 4 && len(ref) <= 40 {
+		ref = strings.ToLower(ref)
+		if len(ref) == 40 {
+			return Resolved{Commit: ref}, nil
+		}
+		seen := map[string]bool{}
+		for _, r := range rem.Refs {
+			for _, h := range []string{r.Hash, r.Peel} {
+				if h != "" && strings.HasPrefix(h, ref) {
+					seen[h] = true
+				}
+			}
+		}
+		if len(seen) == 0 && lookup != nil {
+			more, err := lookup(ref)
+			if err != nil {
+				return Resolved{}, err
+			}
+			for _, h := range more {
+				seen[h] = true
+			}
+		}
+		switch len(seen) {
+		case 1:
+			for h := range seen {
+				return Resolved{Commit: h}, nil
+			}
+		case 0:
+			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("no branch, tag or known commit matches %q", ref),
+				"an abbreviated commit id only resolves against branch and tag tips and commits already fetched; give the full 40-character id")
+		default:
+			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("commit id %q is ambiguous", ref), "give more characters of the commit id")
+		}
+	}
+	return Resolved{}, notFound(fmt.Sprintf("no branch or tag named %q", ref))
+}
+
+func isHex(s string) bool {
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func (e *Engine) resolve(ctx context.Context, rawURL, ref string) (Resolved, error) {
+	r, err := parseRemote(rawURL)
+	if err != nil {
+		return Resolved{}, err
+	}
+	if r.local != "" {
+		repo, err := openLocal(r)
+		if err != nil {
+			return Resolved{}, err
+		}
+		rem, err := localRefs(r, repo)
+		if err != nil {
+			return Resolved{}, err
+		}
+		res, err := resolveIn(rem, rawURL, ref, e.opts.Warn, func(prefix string) ([]string, error) {
+			return commitsWithPrefix(repo.Storer, prefix)
+		})
+		if err != nil {
+			return Resolved{}, err
+		}
+		return checkCommit(repo.Storer, rawURL, res)
+	}
+	rem, err := e.listRefs(ctx, rawURL)
+	if err != nil {
+		return Resolved{}, err
+	}
+	return resolveIn(rem, rawURL, ref, e.opts.Warn, func(prefix string) ([]string, error) {
+		st, unlock, err := e.openCache(ctx, r, false)
+		if err != nil {
+			return nil, nil // no cache: nothing more to offer
+		}
+		defer unlock()
+		return commitsWithPrefix(st, prefix)
+	})
+}
+
+// checkCommit verifies that a resolved id names a commit in st (peeling a
+// tag when a bare SHA names one).
+func checkCommit(st storer.EncodedObjectStorer, rawURL string, res Resolved) (Resolved, error) {
+	h := plumbing.NewHash(res.Commit)
+	for i := 0; i < 16; i++ {
+		obj, err := st.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("commit %s not found", res.Commit), "")
+		}
+		switch obj.Type() {
+		case plumbing.CommitObject:
+			res.Commit = h.String()
+			return res, nil
+		case plumbing.TagObject:
+			tag, err := object.DecodeTag(st, obj)
+			if err != nil {
+				return Resolved{}, newError(KindOther, rawURL, "resolve", err, "")
+			}
+			h = tag.Target
+		default:
+			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("%s is a %s, not a commit", h, obj.Type()), "point the ref at a commit")
+		}
+	}
+	return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", errors.New("tag chain too long"), "")
+}
+
+// commitsWithPrefix lists commit ids in st starting with prefix.
+func commitsWithPrefix(st storer.EncodedObjectStorer, prefix string) ([]string, error) {
+	iter, err := st.IterEncodedObjects(plumbing.CommitObject)
+	if err != nil {
+		return nil, err
+	}
+	defer iter.Close()
+	var out []string
+	err = iter.ForEach(func(o plumbing.EncodedObject) error {
+		if h := o.Hash().String(); strings.HasPrefix(h, prefix) {
+			out = append(out, h)
+		}
+		return nil
+	})
+	return out, err
+}

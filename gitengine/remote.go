@@ -1,0 +1,313 @@
+package gitengine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/plumbing/transport/client"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+)
+
+// remote is a parsed repository location.
+type remote struct {
+	raw   string              // as given (may hold credentials; never print)
+	ep    *transport.Endpoint // credentials removed
+	user  string              // from the URL
+	pass  string              // from the URL
+	local string              // absolute path for local repositories (file:// or a path)
+}
+
+func parseRemote(raw string) (*remote, error) {
+	if strings.TrimSpace(raw) == "" {
+		return nil, newError(KindOther, raw, "parse URL", errors.New("empty repository URL"), "give a git URL or a local repository path")
+	}
+	ep, err := transport.NewEndpoint(raw)
+	if err != nil {
+		return nil, newError(KindOther, raw, "parse URL", err, "give a git URL (https://, ssh://, git@host:path, file://) or a local repository path")
+	}
+	r := &remote{raw: raw, ep: ep, user: ep.User, pass: ep.Password}
+	ep.User, ep.Password = "", ""
+	switch ep.Protocol {
+	case "file":
+		p, err := filepath.Abs(filepath.FromSlash(ep.Path))
+		if err != nil {
+			return nil, newError(KindOther, raw, "parse URL", err, "")
+		}
+		r.local = p
+	case "http", "https", "ssh", "git":
+	default:
+		return nil, newError(KindOther, raw, "parse URL", fmt.Errorf("unsupported protocol %q", ep.Protocol), "use https://, ssh://, git://, file:// or a local path")
+	}
+	if ep.Protocol == "ssh" && r.user == "" {
+		// ~/.ssh/config User is not read by go-git; git is what hosts expect.
+		r.user = "git"
+	}
+	return r, nil
+}
+
+func (r *remote) isHTTP() bool { return r.ep.Protocol == "http" || r.ep.Protocol == "https" }
+
+// conn is an upload-pack conversation with a remote: its advertisement and
+// what is needed to send requests.
+type conn struct {
+	e         *Engine
+	r         *remote
+	tr        transport.Transport
+	auth      transport.AuthMethod
+	sess      transport.UploadPackSession
+	adv       *packp.AdvRefs
+	used      bool         // for stateful protocols, a session serves one request
+	received  atomic.Int64 // bytes received from the network
+	sentCreds bool
+}
+
+// countingTransport counts response body bytes of every HTTP request.
+type countingTransport struct {
+	base http.RoundTripper
+	n    *atomic.Int64
+}
+
+func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &countingBody{ReadCloser: resp.Body, n: t.n}
+	return resp, nil
+}
+
+type countingBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b *countingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+// connect opens an upload-pack session and reads the advertisement, trying
+// credentials in order: the URL's, CTX_GIT_TOKEN (https), then `git
+// credential fill` when the server answered 401 and git is installed.
+func (e *Engine) connect(ctx context.Context, r *remote, op string) (*conn, error) {
+	c := &conn{e: e, r: r}
+	if !r.isHTTP() {
+		tr, err := client.NewClient(r.ep)
+		if err != nil {
+			return nil, newError(KindOther, r.raw, op, err, "")
+		}
+		c.tr = tr
+		if r.ep.Protocol == "ssh" {
+			auth, err := sshAuth(r.user, r.ep.Host)
+			if err != nil {
+				return nil, classify(r.raw, op, err, false)
+			}
+			c.auth = auth
+			c.sentCreds = true
+		}
+		if err := c.open(ctx); err != nil {
+			return nil, classify(r.raw, op, err, c.sentCreds)
+		}
+		return c, nil
+	}
+
+	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: http.DefaultTransport, n: &c.received}})
+	tokenTried := false
+	switch {
+	case r.user != "" || r.pass != "":
+		c.auth = &githttp.BasicAuth{Username: r.user, Password: r.pass}
+	case os.Getenv("CTX_GIT_TOKEN") != "" && r.ep.Protocol == "https" || os.Getenv("CTX_GIT_TOKEN") != "" && isLoopback(r.ep.Host):
+		c.auth = &githttp.BasicAuth{Username: "x-access-token", Password: os.Getenv("CTX_GIT_TOKEN")}
+		tokenTried = true
+	}
+	c.sentCreds = c.auth != nil
+	err := c.open(ctx)
+	if err == nil {
+		return c, nil
+	}
+	authErr := errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed)
+	urlCreds := r.user != "" || r.pass != ""
+	if !authErr || urlCreds {
+		return nil, classify(r.raw, op, err, c.sentCreds)
+	}
+	// The server wants credentials: ask git's credential helpers.
+	cred, ok := credentialFill(ctx, r)
+	if !ok {
+		ge := classify(r.raw, op, err, c.sentCreds)
+		if tokenTried {
+			ge.Hint = "the server refused CTX_GIT_TOKEN: check the token and its scopes, or configure a git credential helper"
+		}
+		return nil, ge
+	}
+	c.auth = &githttp.BasicAuth{Username: cred.user, Password: cred.pass}
+	c.sentCreds = true
+	if err := c.open(ctx); err != nil {
+		if errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) {
+			credentialRun(ctx, "reject", cred.input())
+			ge := classify(r.raw, op, err, true)
+			ge.Hint = "the server refused the credentials from your git credential helper (they were rejected and will be asked for again): update them"
+			return nil, ge
+		}
+		return nil, classify(r.raw, op, err, true)
+	}
+	credentialRun(ctx, "approve", cred.input())
+	return c, nil
+}
+
+// open starts a session and reads the advertisement.
+func (c *conn) open(ctx context.Context) error {
+	sess, err := c.tr.NewUploadPackSession(c.r.ep, c.auth)
+	if err != nil {
+		return err
+	}
+	adv, err := sess.AdvertisedReferencesContext(ctx)
+	if err != nil {
+		_ = sess.Close()
+		return err
+	}
+	if c.sess != nil {
+		_ = c.sess.Close()
+	}
+	c.sess, c.adv, c.used = sess, adv, false
+	return nil
+}
+
+// uploadPack sends one request. Over HTTP every request is independent; the
+// stateful protocols (ssh, git) need a fresh session per request.
+func (c *conn) uploadPack(ctx context.Context, req *packp.UploadPackRequest) (*packp.UploadPackResponse, error) {
+	if c.used && !c.r.isHTTP() {
+		if err := c.open(ctx); err != nil {
+			return nil, err
+		}
+	}
+	c.used = true
+	return c.sess.UploadPack(ctx, req)
+}
+
+func (c *conn) close() {
+	if c.sess != nil {
+		_ = c.sess.Close()
+	}
+}
+
+func isLoopback(host string) bool {
+	return host == "127.0.0.1" || host == "localhost" || host == "::1"
+}
+
+// sshAuth picks the ssh agent when SSH_AUTH_SOCK is set, else the first
+// usable key of ~/.ssh/id_ed25519 and ~/.ssh/id_rsa; host keys are checked
+// strictly against ~/.ssh/known_hosts.
+func sshAuth(user, host string) (transport.AuthMethod, error) {
+	home, _ := os.UserHomeDir()
+	known := filepath.Join(home, ".ssh", "known_hosts")
+	hostKeys, err := gitssh.NewKnownHostsCallback(known)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w (add the host key with: ssh-keyscan %s >> %s)", known, err, host, known)
+	}
+	if os.Getenv("SSH_AUTH_SOCK") != "" {
+		if a, err := gitssh.NewSSHAgentAuth(user); err == nil {
+			a.HostKeyCallback = hostKeys
+			return a, nil
+		}
+	}
+	var tried []string
+	for _, name := range []string{"id_ed25519", "id_rsa"} {
+		p := filepath.Join(home, ".ssh", name)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		k, err := gitssh.NewPublicKeysFromFile(user, p, "")
+		if err != nil {
+			tried = append(tried, fmt.Sprintf("%s: %v", p, err))
+			continue
+		}
+		k.HostKeyCallback = hostKeys
+		return k, nil
+	}
+	msg := "no ssh agent (SSH_AUTH_SOCK) and no usable key in ~/.ssh/id_ed25519 or ~/.ssh/id_rsa"
+	if len(tried) > 0 {
+		msg += " (" + strings.Join(tried, "; ") + "; passphrase-protected keys need the ssh agent)"
+	}
+	return nil, fmt.Errorf("%w: %s", transport.ErrAuthenticationRequired, msg)
+}
+
+// credential is what `git credential fill` answered.
+type credential struct {
+	protocol, host, path, user, pass string
+}
+
+func (c credential) input() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol=%s\nhost=%s\n", c.protocol, c.host)
+	if c.path != "" {
+		fmt.Fprintf(&b, "path=%s\n", c.path)
+	}
+	if c.user != "" {
+		fmt.Fprintf(&b, "username=%s\n", c.user)
+	}
+	if c.pass != "" {
+		fmt.Fprintf(&b, "password=%s\n", c.pass)
+	}
+	return b.String()
+}
+
+// credentialFill asks git's credential helpers for the remote's credentials.
+// It reports false when git is not installed or has no answer.
+func credentialFill(ctx context.Context, r *remote) (credential, bool) {
+	host := r.ep.Host
+	if r.ep.Port != 0 && !(r.ep.Protocol == "https" && r.ep.Port == 443) && !(r.ep.Protocol == "http" && r.ep.Port == 80) {
+		host = fmt.Sprintf("%s:%d", host, r.ep.Port)
+	}
+	in := credential{protocol: r.ep.Protocol, host: host, path: strings.TrimPrefix(r.ep.Path, "/")}
+	out, err := credentialRun(ctx, "fill", in.input())
+	if err != nil {
+		return credential{}, false
+	}
+	got := in
+	for _, line := range strings.Split(out, "\n") {
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "username":
+			got.user = v
+		case "password":
+			got.pass = v
+		}
+	}
+	if got.pass == "" && got.user == "" {
+		return credential{}, false
+	}
+	return got, true
+}
+
+// credentialRun runs `git credential <action>` with input on stdin. Git may
+// prompt on the terminal when no helper answers; GIT_TERMINAL_PROMPT=0 stops it.
+func credentialRun(ctx context.Context, action, input string) (string, error) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, git, "credential", action)
+	cmd.Stdin = strings.NewReader(input + "\n")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	if err := cmd.Run(); err != nil {
+		return "", err
+	}
+	return stdout.String(), nil
+}
