@@ -10,6 +10,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
@@ -27,20 +31,20 @@ type Manifest struct {
 	Registry string        `json:"registry,omitempty"`
 	Project  string        `json:"project,omitempty"`
 	Index    IndexSettings `json:"index"`
-	Packages []PackageSpec `json:"packages"`
+	Packages []PackageSpec `json:"packages" validate:"dive"`
 }
 
 // IndexSettings configure INDEX.md and search.
 type IndexSettings struct {
-	BudgetTokens int `json:"budgetTokens,omitempty"` // 0 = indexer.DefaultBudgetTokens
+	BudgetTokens int `json:"budgetTokens,omitempty" validate:"omitempty,min=500,max=1000000"` // 0 = indexer.DefaultBudgetTokens
 }
 
 // PackageSpec is one package the project wants.
 type PackageSpec struct {
-	Alias  string `json:"alias"`
-	Source string `json:"source"`         // git URL or local repository path
-	Path   string `json:"path,omitempty"` // sub-path inside the repository
-	Ref    string `json:"ref,omitempty"`  // branch, tag or commit; "" = the remote's default branch
+	Alias  string `json:"alias" validate:"required,alias"`
+	Source string `json:"source" validate:"required"`                  // git URL or local repository path (relative: to the project root)
+	Path   string `json:"path,omitempty" validate:"omitempty,relpath"` // sub-path inside the repository
+	Ref    string `json:"ref,omitempty" validate:"omitempty,gitref"`   // branch, tag or commit; "" = the remote's default branch
 }
 
 // Options configure a Workspace.
@@ -50,13 +54,23 @@ type Options struct {
 	// Progress, when set, receives per-package transfer progress.
 	Progress func(alias string, p gitengine.Progress)
 	Jobs     int // parallel fetches; 0 = 4
+	// LockWait is how long Open waits for another ctx process working in the
+	// same project before giving up and naming it; 0 = 10s.
+	LockWait time.Duration
+
+	// testHook, when set (tests only), is called at each stage of a package
+	// install ("staged", "journaled", "swapped", "locked"); an error stops the
+	// command right there, as if the process had been killed.
+	testHook func(stage, alias string) error
 }
 
 // Workspace is an open project. Open takes the project lock (two ctx
 // processes never interleave); Close releases it.
 type Workspace struct {
-	root string
-	opts Options
+	root     string
+	opts     Options
+	plock    *flock.Flock
+	manifest Manifest
 }
 
 // InitOptions configure Init.
@@ -68,32 +82,34 @@ type InitOptions struct {
 // Init creates .context/ (manifest, .gitignore) in projectDir, or returns an
 // error if it already exists.
 func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
-	return nil, errors.New("workspace: Init not implemented")
+	return initProject(projectDir, io, o)
 }
 
 // Open opens the project at projectDir. When there is no .context/ it returns
 // an error wrapping ErrNoProject that says to run `ctx init`.
 func Open(projectDir string, o Options) (*Workspace, error) {
-	return nil, errors.New("workspace: Open not implemented")
+	return open(projectDir, o)
 }
 
 // ErrNoProject: the directory has no .context/context.config.json.
 var ErrNoProject = errors.New("no ctx project here")
 
 // Close releases the project lock.
-func (w *Workspace) Close() error { return nil }
+func (w *Workspace) Close() error { return w.unlock() }
 
 // Root is the project directory; Dir is its .context/.
 func (w *Workspace) Root() string { return w.root }
-func (w *Workspace) Dir() string  { return w.root + "/" + DirName }
+func (w *Workspace) Dir() string  { return filepath.Join(w.root, DirName) }
 
 // Manifest returns a copy of the manifest.
-func (w *Workspace) Manifest() Manifest { return Manifest{} }
+func (w *Workspace) Manifest() Manifest {
+	m := w.manifest
+	m.Packages = append([]PackageSpec(nil), w.manifest.Packages...)
+	return m
+}
 
 // SetRegistry records the registry URL in the manifest.
-func (w *Workspace) SetRegistry(url string) error {
-	return errors.New("workspace: SetRegistry not implemented")
-}
+func (w *Workspace) SetRegistry(url string) error { return w.setRegistry(url) }
 
 // Action is what happened to one package.
 type Action string
@@ -146,11 +162,11 @@ type AddOptions struct {
 // parallel. A spec whose fetch fails is not kept in the manifest and is
 // reported Skipped (no access) or Failed.
 func (w *Workspace) Add(ctx context.Context, specs []PackageSpec, o AddOptions) (*Report, error) {
-	return nil, errors.New("workspace: Add not implemented")
+	return w.add(ctx, specs, o)
 }
 
 // DefaultAlias is the alias Add gives a spec without one.
-func DefaultAlias(source, path string) string { return "" }
+func DefaultAlias(source, path string) string { return defaultAlias(source, path) }
 
 // InstallOptions configure Install.
 type InstallOptions struct {
@@ -160,7 +176,7 @@ type InstallOptions struct {
 
 // Install makes .context/packages match the lock exactly.
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
-	return nil, errors.New("workspace: Install not implemented")
+	return w.install(ctx, o)
 }
 
 // UpdateOptions configure Update.
@@ -171,7 +187,7 @@ type UpdateOptions struct {
 
 // Update moves the named packages (all when none) to their refs' newest commits.
 func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
-	return nil, errors.New("workspace: Update not implemented")
+	return w.update(ctx, aliases, o)
 }
 
 // RemoveOptions configure Remove.
@@ -181,7 +197,7 @@ type RemoveOptions struct {
 
 // Remove drops packages from the manifest, the lock and disk.
 func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
-	return nil, errors.New("workspace: Remove not implemented")
+	return w.remove(ctx, aliases, o)
 }
 
 // Change is one package Update would move (or did move).
@@ -195,7 +211,7 @@ type Change struct {
 // Outdated reports what Update would change for the named packages (all when
 // none), sorted by alias. It changes nothing on disk.
 func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
-	return nil, errors.New("workspace: Outdated not implemented")
+	return w.outdated(ctx, aliases)
 }
 
 // PackageInfo describes one package of the manifest or the lock.
@@ -211,9 +227,7 @@ type PackageInfo struct {
 }
 
 // List returns the union of manifest and lock, sorted by alias.
-func (w *Workspace) List() ([]PackageInfo, error) {
-	return nil, errors.New("workspace: List not implemented")
-}
+func (w *Workspace) List() ([]PackageInfo, error) { return w.list() }
 
 // FileChange is one file of a package that differs from what ctx installed.
 type FileChange struct {
@@ -228,9 +242,7 @@ type PackageStatus struct {
 }
 
 // Status returns the dirty packages only, sorted by alias.
-func (w *Workspace) Status() ([]PackageStatus, error) {
-	return nil, errors.New("workspace: Status not implemented")
-}
+func (w *Workspace) Status() ([]PackageStatus, error) { return w.status() }
 
 // VerifyResult compares one locked package's files with its content hash.
 type VerifyResult struct {
@@ -241,11 +253,9 @@ type VerifyResult struct {
 }
 
 // Verify hashes every locked package's installed files, sorted by alias.
-func (w *Workspace) Verify() ([]VerifyResult, error) {
-	return nil, errors.New("workspace: Verify not implemented")
-}
+func (w *Workspace) Verify() ([]VerifyResult, error) { return w.verify() }
 
 // Reindex brings INDEX.md and the search index up to date with the packages.
 func (w *Workspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
-	return nil, errors.New("workspace: Reindex not implemented")
+	return w.reindex(ctx, o)
 }

@@ -1,0 +1,209 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/gofrs/flock"
+)
+
+// Generated things inside .context/.
+const (
+	packagesDir  = "packages"
+	stateDir     = ".state"
+	tmpDir       = ".tmp"
+	backupDir    = "backup"
+	indexDir     = "index"
+	indexMD      = "INDEX.md"
+	projectLock  = ".lock"
+	gitignore    = ".gitignore"
+	defaultJobs  = 4
+	defaultWait  = 10 * time.Second
+	lockPollTime = 50 * time.Millisecond
+)
+
+const gitignoreText = `# Written by ctx. Everything here is generated except context.config.json
+# and context.lock, which you commit.
+/packages/
+/index/
+/INDEX.md
+/.state/
+/.tmp/
+/backup/
+/.lock
+`
+
+func (w *Workspace) log(format string, args ...any) {
+	if w.opts.Log != nil {
+		fmt.Fprintf(w.opts.Log, format+"\n", args...)
+	}
+}
+
+func (w *Workspace) path(elem ...string) string {
+	return filepath.Join(append([]string{w.Dir()}, elem...)...)
+}
+
+func newWorkspace(projectDir string, o Options) (*Workspace, error) {
+	abs, err := filepath.Abs(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = defaultJobs
+	}
+	if o.LockWait <= 0 {
+		o.LockWait = defaultWait
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	return &Workspace{root: abs, opts: o}, nil
+}
+
+func initProject(projectDir string, io InitOptions, o Options) (*Workspace, error) {
+	w, err := newWorkspace(projectDir, o)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(w.manifestPath()); err == nil {
+		return nil, fmt.Errorf("%s already exists: this is a ctx project already (use `ctx add` to add packages)", displayName(ManifestName))
+	}
+	if err := os.MkdirAll(w.Dir(), 0o755); err != nil {
+		return nil, fmt.Errorf("init: %w", err)
+	}
+	if err := w.lock(); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			w.unlock()
+		}
+	}()
+	if err := lockfile.WriteFileAtomic(w.path(gitignore), []byte(gitignoreText), 0o644); err != nil {
+		return nil, err
+	}
+	m := &Manifest{Registry: io.Registry, Project: io.Project, Packages: []PackageSpec{}}
+	if err := w.writeManifest(m); err != nil {
+		return nil, err
+	}
+	ok = true
+	return w, nil
+}
+
+func open(projectDir string, o Options) (*Workspace, error) {
+	w, err := newWorkspace(projectDir, o)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(w.manifestPath()); err != nil {
+		if os.IsNotExist(err) {
+			return nil, fmt.Errorf("%s: %w (run `ctx init` to start one)", w.root, ErrNoProject)
+		}
+		return nil, err
+	}
+	if err := w.lock(); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			w.unlock()
+		}
+	}()
+	if err := w.loadManifest(); err != nil {
+		return nil, err
+	}
+	if err := w.recover(); err != nil {
+		return nil, err
+	}
+	ok = true
+	return w, nil
+}
+
+// lock takes the project lock, waiting up to LockWait for another process.
+func (w *Workspace) lock() error {
+	p := w.path(projectLock)
+	fl := flock.New(p)
+	deadline := time.Now().Add(w.opts.LockWait)
+	said := false
+	for {
+		got, err := fl.TryLock()
+		if err != nil {
+			return fmt.Errorf("lock %s: %w", p, err)
+		}
+		if got {
+			break
+		}
+		holder := lockHolder(p)
+		if time.Now().After(deadline) {
+			return fmt.Errorf("another ctx (%s) is working in %s; wait for it to finish and try again (if it is gone, delete %s)", holder, w.root, displayName(projectLock))
+		}
+		if !said {
+			w.log("waiting for another ctx (%s) working in this project...", holder)
+			said = true
+		}
+		time.Sleep(lockPollTime)
+	}
+	// Say who holds it, for whoever waits next.
+	_ = os.WriteFile(p, []byte(fmt.Sprintf("pid %d\n", os.Getpid())), 0o644)
+	w.plock = fl
+	return nil
+}
+
+func lockHolder(p string) string {
+	data, err := os.ReadFile(p)
+	s := strings.TrimSpace(string(data))
+	if err != nil || s == "" {
+		return "pid unknown"
+	}
+	if pid, ok := strings.CutPrefix(s, "pid "); ok {
+		if _, err := strconv.Atoi(pid); err == nil {
+			return s
+		}
+	}
+	return "pid unknown"
+}
+
+func (w *Workspace) unlock() error {
+	if w.plock == nil {
+		return nil
+	}
+	_ = os.Truncate(w.plock.Path(), 0)
+	err := w.plock.Unlock()
+	w.plock = nil
+	return err
+}
+
+// engine returns the engine for one package's fetches, reporting progress
+// under its alias.
+func (w *Workspace) engine(alias string) *gitengine.Engine {
+	if w.opts.Engine != nil {
+		return w.opts.Engine
+	}
+	o := gitengine.Options{Warn: func(msg string) { w.log("%s: %s", alias, msg) }}
+	if w.opts.Progress != nil {
+		o.Progress = func(p gitengine.Progress) { w.opts.Progress(alias, p) }
+	}
+	return gitengine.New(o)
+}
+
+var errStopped = errors.New("stopped by test hook")
+
+func (w *Workspace) hook(stage, alias string) error {
+	if w.opts.testHook == nil {
+		return nil
+	}
+	if err := w.opts.testHook(stage, alias); err != nil {
+		return fmt.Errorf("%w: %w", errStopped, err)
+	}
+	return nil
+}

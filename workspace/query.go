@@ -1,0 +1,105 @@
+package workspace
+
+import (
+	"sort"
+
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+func (w *Workspace) list() ([]PackageInfo, error) {
+	l, err := w.readLock()
+	if err != nil {
+		return nil, err
+	}
+	by := map[string]*PackageInfo{}
+	for _, s := range w.manifest.Packages {
+		by[s.Alias] = &PackageInfo{Alias: s.Alias, Source: s.Source, Path: s.Path, Ref: s.Ref, InManifest: true}
+	}
+	for alias, e := range l.Packages {
+		p, ok := by[alias]
+		if !ok {
+			p = &PackageInfo{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref}
+			by[alias] = p
+		}
+		p.Locked, p.Commit = true, e.Commit
+	}
+	out := make([]PackageInfo, 0, len(by))
+	for alias, p := range by {
+		p.Installed = exists(w.pkgDir(alias))
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Alias < out[j].Alias })
+	return out, nil
+}
+
+// aliases is every package the project knows: manifest, lock, and folders
+// ctx installed.
+func (w *Workspace) aliases(l *lockfile.Lock) []string {
+	seen := map[string]bool{}
+	for _, s := range w.manifest.Packages {
+		seen[s.Alias] = true
+	}
+	for a := range l.Packages {
+		seen[a] = true
+	}
+	for _, a := range w.packageDirs() {
+		if exists(w.statePath(a)) {
+			seen[a] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for a := range seen {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (w *Workspace) status() ([]PackageStatus, error) {
+	l, err := w.readLock()
+	if err != nil {
+		return nil, err
+	}
+	var out []PackageStatus
+	for _, a := range w.aliases(l) {
+		var locked *lockfile.Entry
+		if e, ok := l.Packages[a]; ok {
+			locked = &e
+		}
+		loc, err := w.inspect(a, locked)
+		if err != nil {
+			return nil, err
+		}
+		if loc.dirty() {
+			out = append(out, PackageStatus{Alias: a, Files: loc.changes})
+		}
+	}
+	return out, nil
+}
+
+func (w *Workspace) verify() ([]VerifyResult, error) {
+	l, err := w.readLock()
+	if err != nil {
+		return nil, err
+	}
+	aliases := make([]string, 0, len(l.Packages))
+	for a := range l.Packages {
+		aliases = append(aliases, a)
+	}
+	sort.Strings(aliases)
+	out := make([]VerifyResult, len(aliases))
+	parallel(len(aliases), w.opts.Jobs, func(i int) {
+		a := aliases[i]
+		r := VerifyResult{Alias: a, Want: l.Packages[a].Hash}
+		if exists(w.pkgDir(a)) {
+			if h, err := lockfile.HashDir(w.pkgDir(a)); err == nil {
+				r.Got = h
+			} else {
+				w.log("warning: %s: %v", a, err)
+			}
+		}
+		r.OK = r.Got != "" && r.Got == r.Want
+		out[i] = r
+	})
+	return out, nil
+}

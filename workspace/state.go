@@ -1,0 +1,351 @@
+package workspace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+// fileState is what ctx wrote for one file of a package.
+type fileState struct {
+	Path  string      `json:"path"` // slash-separated, relative to the package folder
+	Blob  string      `json:"blob"` // git blob id
+	Size  int64       `json:"size"`
+	Mode  fs.FileMode `json:"mode"`  // git's view: 0644, 0755 or ModeSymlink|0777
+	MTime int64       `json:"mtime"` // as installed, unix nanoseconds
+}
+
+// pkgState is .context/.state/<alias>.json: what is installed.
+type pkgState struct {
+	Commit string      `json:"commit"`
+	Tree   string      `json:"tree"`
+	Hash   string      `json:"hash"`
+	Files  []fileState `json:"files"` // sorted by path
+}
+
+func (w *Workspace) pkgDir(alias string) string    { return w.path(packagesDir, alias) }
+func (w *Workspace) statePath(alias string) string { return w.path(stateDir, alias+".json") }
+
+func (w *Workspace) readState(alias string) (*pkgState, error) {
+	data, err := os.ReadFile(w.statePath(alias))
+	if err != nil {
+		return nil, err
+	}
+	var st pkgState
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("%s: %w", w.statePath(alias), err)
+	}
+	return &st, nil
+}
+
+func writeState(p string, st *pkgState) error {
+	data, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return lockfile.WriteFileAtomic(p, append(data, '\n'), 0o644)
+}
+
+// gitMode is the git file mode of a file on disk (0 for what git cannot hold).
+func gitMode(m fs.FileMode) fs.FileMode {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return fs.ModeSymlink | 0o777
+	case m.IsRegular() && m.Perm()&0o100 != 0:
+		return 0o755
+	case m.IsRegular():
+		return 0o644
+	}
+	return 0
+}
+
+// stateOf records dir as written by Materialize: blob ids and modes from the
+// engine, sizes and mtimes from the disk.
+func stateOf(dir string, res *gitengine.Result, hash string) (*pkgState, error) {
+	st := &pkgState{Commit: res.Commit, Tree: res.TreeID, Hash: hash, Files: make([]fileState, 0, len(res.Files))}
+	for _, f := range res.Files {
+		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		if err != nil {
+			return nil, fmt.Errorf("record state: %w", err)
+		}
+		st.Files = append(st.Files, fileState{Path: f.Path, Blob: f.BlobID, Size: fi.Size(), Mode: gitMode(fi.Mode()), MTime: fi.ModTime().UnixNano()})
+	}
+	sort.Slice(st.Files, func(i, j int) bool { return st.Files[i].Path < st.Files[j].Path })
+	return st, nil
+}
+
+// scanState records dir as it is now, hashing every file (used when the
+// state file was lost but the files match the lock's hash).
+func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
+	st := &pkgState{Commit: commit, Tree: tree, Hash: hash, Files: []fileState{}}
+	err := walkFiles(dir, func(rel string, fi fs.FileInfo) error {
+		blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
+		if err != nil {
+			return err
+		}
+		st.Files = append(st.Files, fileState{Path: rel, Blob: blob, Size: fi.Size(), Mode: gitMode(fi.Mode()), MTime: fi.ModTime().UnixNano()})
+		return nil
+	})
+	return st, err
+}
+
+// walkFiles calls fn for every non-directory under dir, in lexical order,
+// never following symbolic links.
+func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return fn(filepath.ToSlash(rel), fi)
+	})
+}
+
+func blobOf(p string, fi fs.FileInfo) (string, error) {
+	var data []byte
+	var err error
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		var t string
+		t, err = os.Readlink(p)
+		data = []byte(t)
+	} else {
+		data, err = os.ReadFile(p)
+	}
+	if err != nil {
+		return "", err
+	}
+	return gitengine.HashBlob(data), nil
+}
+
+// Change kinds of a FileChange.
+const (
+	changeModified = "modified"
+	changeAdded    = "added"
+	changeDeleted  = "deleted"
+	changeMode     = "mode"
+)
+
+// diff compares dir with st: size and mtime first, the blob hash only when
+// they differ. A nil st means ctx knows nothing of dir: every file is added.
+func diff(dir string, st *pkgState) ([]FileChange, error) {
+	want := map[string]fileState{}
+	if st != nil {
+		for _, f := range st.Files {
+			want[f.Path] = f
+		}
+	}
+	var out []FileChange
+	err := walkFiles(dir, func(rel string, fi fs.FileInfo) error {
+		f, ok := want[rel]
+		if !ok {
+			out = append(out, FileChange{Path: rel, Change: changeAdded})
+			return nil
+		}
+		delete(want, rel)
+		mode := gitMode(fi.Mode())
+		if mode == 0 || (mode&fs.ModeSymlink) != (f.Mode&fs.ModeSymlink) {
+			out = append(out, FileChange{Path: rel, Change: changeModified})
+			return nil
+		}
+		if fi.Size() != f.Size {
+			out = append(out, FileChange{Path: rel, Change: changeModified})
+			return nil
+		}
+		if fi.ModTime().UnixNano() != f.MTime {
+			blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
+			if err != nil {
+				return err
+			}
+			if blob != f.Blob {
+				out = append(out, FileChange{Path: rel, Change: changeModified})
+				return nil
+			}
+		}
+		if mode != f.Mode {
+			out = append(out, FileChange{Path: rel, Change: changeMode})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("check local changes: %w", err)
+	}
+	for p := range want {
+		out = append(out, FileChange{Path: p, Change: changeDeleted})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// local is what is on disk for one package.
+type local struct {
+	present bool      // packages/<alias> exists
+	state   *pkgState // what ctx installed; nil when unknown
+	changes []FileChange
+}
+
+func (l *local) dirty() bool { return len(l.changes) > 0 }
+
+// installedAt reports whether the package is on disk at exactly e's commit
+// and sub-path tree.
+func (l *local) installedAt(e lockfile.Entry) bool {
+	return l.present && l.state != nil && l.state.Commit == e.Commit && l.state.Tree == e.Tree
+}
+
+// inspect looks at one package on disk. When the state file is missing but
+// the files hash to the lock's h1:, the state is rebuilt; otherwise every
+// file counts as added (ctx cannot tell they are its own).
+func (w *Workspace) inspect(alias string, locked *lockfile.Entry) (*local, error) {
+	dir := w.pkgDir(alias)
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &local{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l := &local{present: true}
+	if !fi.IsDir() {
+		l.changes = []FileChange{{Path: ".", Change: changeAdded}}
+		return l, nil
+	}
+	st, err := w.readState(alias)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		w.log("warning: %s: unreadable state, checking files against the lock: %v", alias, err)
+	}
+	if st == nil && locked != nil {
+		if h, err := lockfile.HashDir(dir); err == nil && h == locked.Hash {
+			if st, err = scanState(dir, locked.Commit, locked.Tree, locked.Hash); err == nil {
+				_ = writeState(w.statePath(alias), st)
+			}
+		}
+	}
+	l.state = st
+	l.changes, err = diff(dir, st)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", alias, err)
+	}
+	return l, nil
+}
+
+// dirtyList formats changes as "M path", "A path", "D path".
+func dirtyList(changes []FileChange) []string {
+	out := make([]string, 0, len(changes))
+	for _, c := range changes {
+		code := "M"
+		switch c.Change {
+		case changeAdded:
+			code = "A"
+		case changeDeleted:
+			code = "D"
+		}
+		out = append(out, code+" "+c.Path)
+	}
+	return out
+}
+
+// backup copies the local versions of changed files of a package to
+// .context/backup/<alias>-<UTC time>/ and returns that folder.
+func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (string, error) {
+	base := w.path(backupDir, alias+"-"+now.UTC().Format("20060102T150405Z"))
+	dst := base
+	for i := 2; ; i++ {
+		err := os.MkdirAll(filepath.Dir(dst), 0o755)
+		if err == nil {
+			err = os.Mkdir(dst, 0o755)
+		}
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("back up %s: %w", alias, err)
+		}
+		dst = fmt.Sprintf("%s-%d", base, i)
+	}
+	src := w.pkgDir(alias)
+	var deleted []string
+	for _, c := range changes {
+		if c.Change == changeDeleted {
+			deleted = append(deleted, c.Path)
+			continue
+		}
+		if c.Path == "." { // the package "folder" is a file
+			if err := copyFile(src, filepath.Join(dst, alias)); err != nil {
+				return "", fmt.Errorf("back up %s: %w", alias, err)
+			}
+			continue
+		}
+		to := filepath.Join(dst, filepath.FromSlash(c.Path))
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return "", fmt.Errorf("back up %s: %w", alias, err)
+		}
+		if err := copyFile(filepath.Join(src, filepath.FromSlash(c.Path)), to); err != nil {
+			return "", fmt.Errorf("back up %s: %w", alias, err)
+		}
+	}
+	if len(deleted) > 0 {
+		note := "Files deleted locally (no local version to keep):\n" + strings.Join(deleted, "\n") + "\n"
+		if err := os.WriteFile(dst+".deleted.txt", []byte(note), 0o644); err != nil {
+			return "", fmt.Errorf("back up %s: %w", alias, err)
+		}
+	}
+	lockfile.SyncDir(dst)
+	return dst, nil
+}
+
+func copyFile(from, to string) error {
+	fi, err := os.Lstat(from)
+	if err != nil {
+		return err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := os.Readlink(from)
+		if err != nil {
+			return err
+		}
+		return os.Symlink(t, to)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file, left in place", from)
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

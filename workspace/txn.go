@@ -1,0 +1,222 @@
+package workspace
+
+// Crash safety. Every change to a package goes through the same steps:
+//
+//  1. stage:   Materialize into .tmp/<alias>.new, hash it, write the state it
+//              will have to .tmp/<alias>.state.
+//  2. journal: write .tmp/<alias>.journal (atomically): what the lock and the
+//              manifest will say. From here on the change rolls forward.
+//  3. swap:    packages/<alias> → .tmp/<alias>.old, .tmp/<alias>.new →
+//              packages/<alias>, .tmp/<alias>.state → .state/<alias>.json.
+//  4. commit:  write the lock and the manifest (each atomically), then delete
+//              .tmp/<alias>.old and the journal.
+//
+// Open runs recovery first: every journal left behind is rolled forward
+// (steps 3 and 4 are idempotent), everything else in .tmp/ is deleted, which
+// rolls back changes that never reached step 2. So after a crash at any
+// moment each package is either as it was or as it should be, and the lock
+// (always replaced by rename) is parseable and true to the disk.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+// Journal operations.
+const (
+	opInstall = "install" // packages/<alias> becomes .tmp/<alias>.new; lock gets Entry
+	opRemove  = "remove"  // packages/<alias> goes; lock entry goes
+	opLock    = "lock"    // only the lock entry changes (the files already match)
+)
+
+type journal struct {
+	Alias    string          `json:"alias"`
+	Op       string          `json:"op"`
+	Entry    *lockfile.Entry `json:"entry,omitempty"`
+	AddSpec  *PackageSpec    `json:"addSpec,omitempty"`  // add to the manifest
+	DropSpec bool            `json:"dropSpec,omitempty"` // drop from the manifest
+}
+
+func (w *Workspace) tmp(name string) string { return w.path(tmpDir, name) }
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// stageDir is where a package is materialized before the swap.
+func (w *Workspace) stageDir(alias string) string { return w.tmp(alias + ".new") }
+
+// discardStage removes what stage left for alias (before a journal exists).
+func (w *Workspace) discardStage(alias string) {
+	os.RemoveAll(w.tmp(alias + ".new"))
+	os.Remove(w.tmp(alias + ".state"))
+}
+
+func (w *Workspace) writeJournal(j *journal) error {
+	data, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return err
+	}
+	return lockfile.WriteFileAtomic(w.tmp(j.Alias+".journal"), append(data, '\n'), 0o644)
+}
+
+// swap does step 3 for j. It is idempotent: recovery runs it again.
+func (w *Workspace) swap(j *journal) error {
+	pkg, old, nw := w.pkgDir(j.Alias), w.tmp(j.Alias+".old"), w.tmp(j.Alias+".new")
+	switch j.Op {
+	case opInstall:
+		if exists(nw) {
+			if exists(pkg) {
+				if err := os.RemoveAll(old); err != nil {
+					return err
+				}
+				if err := os.Rename(pkg, old); err != nil {
+					return err
+				}
+			}
+			if err := os.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
+				return err
+			}
+			if err := os.Rename(nw, pkg); err != nil {
+				return err
+			}
+			lockfile.SyncDir(filepath.Dir(pkg))
+		}
+		if st := w.tmp(j.Alias + ".state"); exists(st) {
+			if err := os.MkdirAll(w.path(stateDir), 0o755); err != nil {
+				return err
+			}
+			if err := os.Rename(st, w.statePath(j.Alias)); err != nil {
+				return err
+			}
+		}
+	case opRemove:
+		if exists(pkg) {
+			if err := os.RemoveAll(old); err != nil {
+				return err
+			}
+			if err := os.Rename(pkg, old); err != nil {
+				return err
+			}
+			lockfile.SyncDir(filepath.Dir(pkg))
+		}
+		if err := os.Remove(w.statePath(j.Alias)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// commit does step 4 for js: one write of the lock and one of the manifest,
+// then the clean-up. With frozen, the lock is left alone.
+func (w *Workspace) commit(js []*journal, frozen bool) error {
+	if len(js) == 0 {
+		return nil
+	}
+	sort.Slice(js, func(a, b int) bool { return js[a].Alias < js[b].Alias })
+	l, err := w.readLock()
+	if err != nil {
+		return err
+	}
+	m := w.Manifest()
+	manifestChanged := false
+	for _, j := range js {
+		switch j.Op {
+		case opInstall, opLock:
+			if j.Entry != nil {
+				l.Packages[j.Alias] = *j.Entry
+			}
+		case opRemove:
+			delete(l.Packages, j.Alias)
+		}
+		if j.AddSpec != nil {
+			if _, ok := m.spec(j.Alias); !ok {
+				m.Packages = append(m.Packages, *j.AddSpec)
+				manifestChanged = true
+			}
+		}
+		if j.DropSpec {
+			for i, p := range m.Packages {
+				if p.Alias == j.Alias {
+					m.Packages = append(m.Packages[:i:i], m.Packages[i+1:]...)
+					manifestChanged = true
+					break
+				}
+			}
+		}
+	}
+	if !frozen {
+		if err := lockfile.Write(w.lockPath(), l); err != nil {
+			return fmt.Errorf("write lock: %w", err)
+		}
+	}
+	if manifestChanged {
+		if err := w.writeManifest(&m); err != nil {
+			return fmt.Errorf("write manifest: %w", err)
+		}
+	}
+	if err := w.hook("locked", js[0].Alias); err != nil {
+		return err
+	}
+	for _, j := range js {
+		if err := os.RemoveAll(w.tmp(j.Alias + ".old")); err != nil {
+			w.log("warning: could not delete %s: %v", w.tmp(j.Alias+".old"), err)
+		}
+		os.Remove(w.tmp(j.Alias + ".journal"))
+	}
+	return nil
+}
+
+// recover finishes or undoes what an interrupted run left in .tmp/.
+func (w *Workspace) recover() error {
+	ents, err := os.ReadDir(w.path(tmpDir))
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(ents) == 0) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("recover: %w", err)
+	}
+	var js []*journal
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".journal") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		data, err := os.ReadFile(w.tmp(name))
+		var j journal
+		if err == nil {
+			err = json.Unmarshal(data, &j)
+		}
+		if err != nil || j.Alias+".journal" != name {
+			w.log("warning: ignoring unreadable journal %s: %v", w.tmp(name), err)
+			continue
+		}
+		js = append(js, &j)
+	}
+	for _, j := range js {
+		w.log("recovering an interrupted %s of %s", j.Op, j.Alias)
+		if err := w.swap(j); err != nil {
+			return fmt.Errorf("recover %s: %w (fix the problem and run ctx again; nothing was lost: see %s)", j.Alias, err, w.path(tmpDir))
+		}
+	}
+	if err := w.commit(js, false); err != nil {
+		return fmt.Errorf("recover: %w", err)
+	}
+	// What is left never reached its journal: roll it back by deleting it.
+	ents, _ = os.ReadDir(w.path(tmpDir))
+	for _, e := range ents {
+		if err := os.RemoveAll(w.tmp(e.Name())); err != nil {
+			w.log("warning: could not delete %s: %v", w.tmp(e.Name()), err)
+		}
+	}
+	return nil
+}
