@@ -2,15 +2,14 @@
 // catalogue and a bleve (BM25) search index under .context/index/, and writes
 // .context/INDEX.md within a token budget.
 //
-// This file is the package's contract with its callers (workspace, mcpserver,
-// cmd). Keep its signatures stable; put the implementation in other files.
+// This file holds the package's types shared with its callers (workspace,
+// mcpserver, cmd). The functions of the contract live in sync.go (Sync),
+// reader.go (OpenReader, Reader: Search, Documents, Freshness, Close) and
+// markdown.go (Outline); see sync.go for how readers and writers in
+// different processes share the index.
 package indexer
 
-import (
-	"context"
-	"errors"
-	"time"
-)
+import "time"
 
 // Package is one installed package, as the lockfile describes it. Its files
 // are under <contextDir>/packages/<Alias>/.
@@ -41,14 +40,6 @@ type SyncReport struct {
 	IndexTokens                        int    // INDEX.md size in tokens
 	Degraded                           string // "" or what INDEX.md shortened to fit
 	Rebuilt                            bool   // the whole index was rebuilt (asked, or schema version changed)
-}
-
-// Sync brings the search index, the catalogue and INDEX.md in line with the
-// packages on disk: only changed files are re-indexed; packages not in pkgs
-// are dropped. Safe to call while readers (ctx search, ctx mcp) in other
-// processes are open: they see the new data on their next query.
-func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) (*SyncReport, error) {
-	return nil, errors.New("indexer: Sync not implemented")
 }
 
 // Query is a search request.
@@ -91,48 +82,9 @@ type Freshness struct {
 	Stale   []string // aliases whose files changed, were added or removed since the index was built
 }
 
-// Reader answers queries. Opening is cheap (nothing is loaded until the first
-// call), so a server can start instantly. A Reader never blocks a writer for
-// longer than one call.
-type Reader struct {
-	contextDir string
-}
-
-// OpenReader returns a Reader for <contextDir>/index.
-func OpenReader(contextDir string) (*Reader, error) {
-	return nil, errors.New("indexer: OpenReader not implemented")
-}
-
-// Search runs q. An index that does not exist yet returns an error that says
-// to run `ctx index`.
-func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
-	return nil, errors.New("indexer: Search not implemented")
-}
-
-// Documents returns the catalogue of one package (or all, for ""), sorted by
-// package then path.
-func (r *Reader) Documents(alias string) ([]Document, error) {
-	return nil, errors.New("indexer: Documents not implemented")
-}
-
-// Freshness reports whether the index matches pkgs and their files on disk.
-// It must be cheap (stat, not read) so it can run before every MCP call.
-func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
-	return Freshness{}, errors.New("indexer: Freshness not implemented")
-}
-
-// Close releases what the Reader holds.
-func (r *Reader) Close() error { return nil }
-
 // Heading is one markdown heading (ATX or setext; never inside a code fence).
 type Heading struct {
 	Level int    // 1–6
 	Text  string // without #s and trailing #s
 	Line  int    // 1-based line of the heading (for setext, the text line)
-}
-
-// Outline returns the headings of a markdown document in order. Front matter
-// is skipped. Used to cut sections (get_section).
-func Outline(content []byte) []Heading {
-	return nil
 }

@@ -1,0 +1,128 @@
+package indexer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+)
+
+// Bleve field names. "text" is the only scored field: the document title and
+// heading trail followed by the chunk's text (one field scored better than
+// separate title and body fields on BEIR SciFact, see DESIGN.md). The others
+// are keyword filters or stored for display.
+const (
+	fText    = "text"
+	fPackage = "pkg"
+	fPath    = "path"
+	fTags    = "tags"
+	fHeading = "heading"
+	fLines   = "lines" // "start-end-prefixLen", stored only
+)
+
+// chunkDoc is the bleve document of one chunk.
+type chunkDoc struct {
+	Text    string   `json:"text"`
+	Pkg     string   `json:"pkg"`
+	Path    string   `json:"path"`
+	Tags    []string `json:"tags,omitempty"`
+	Heading string   `json:"heading"`
+	Lines   string   `json:"lines"`
+}
+
+func newMapping() mapping.IndexMapping {
+	m := bleve.NewIndexMapping()
+	m.ScoringModel = "bm25"
+	m.DefaultAnalyzer = en.AnalyzerName
+	m.StoreDynamic = false
+	m.IndexDynamic = false
+	m.DocValuesDynamic = false
+
+	text := bleve.NewTextFieldMapping()
+	text.Analyzer = en.AnalyzerName
+	text.Store = true
+	text.IncludeTermVectors = false
+	text.IncludeInAll = false
+	text.DocValues = false
+
+	kw := func(store bool) *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Analyzer = keyword.Name
+		f.Store = store
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		f.DocValues = false
+		f.SkipFreqNorm = true
+		return f
+	}
+	stored := func() *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = keyword.Name
+		f.Index = false
+		f.Store = true
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		f.DocValues = false
+		return f
+	}
+
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fText, text)
+	doc.AddFieldMappingsAt(fPackage, kw(true))
+	doc.AddFieldMappingsAt(fPath, kw(true))
+	doc.AddFieldMappingsAt(fTags, kw(false))
+	doc.AddFieldMappingsAt(fHeading, stored())
+	doc.AddFieldMappingsAt(fLines, stored())
+	m.DefaultMapping = doc
+	return m
+}
+
+// chunkID names chunk i of a file in the bleve index.
+func chunkID(alias, path string, i int) string {
+	return alias + "\x00" + path + "\x00" + strconv.Itoa(i)
+}
+
+// searchText is what gets scored for a chunk: the document title (when the
+// heading trail does not start with it), the heading trail (the chunk's own
+// heading is already the first line of its text), then the text.
+func searchText(title string, c chunk, extra string) (text string, prefixLen int) {
+	var b strings.Builder
+	trail := c.Trail
+	if c.ownHeading && len(trail) > 0 {
+		trail = trail[:len(trail)-1]
+	}
+	if title != "" && (len(c.Trail) == 0 || c.Trail[0] != title) {
+		b.WriteString(title)
+		b.WriteByte('\n')
+	}
+	for _, t := range trail {
+		b.WriteString(t)
+		b.WriteByte('\n')
+	}
+	if extra != "" {
+		b.WriteString(extra)
+		b.WriteByte('\n')
+	}
+	prefixLen = b.Len()
+	b.WriteString(c.Text)
+	return b.String(), prefixLen
+}
+
+func formatLines(start, end, prefix int) string {
+	return fmt.Sprintf("%d-%d-%d", start, end, prefix)
+}
+
+func parseLines(s string) (start, end, prefix int) {
+	parts := strings.SplitN(s, "-", 3)
+	if len(parts) != 3 {
+		return 0, 0, 0
+	}
+	start, _ = strconv.Atoi(parts[0])
+	end, _ = strconv.Atoi(parts[1])
+	prefix, _ = strconv.Atoi(parts[2])
+	return start, end, prefix
+}

@@ -1,0 +1,356 @@
+package indexer
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// o200k is the tokenizer INDEX.md is measured with (GPT-4o's o200k_base; its
+// vocabulary is compiled into the binary, nothing is downloaded).
+var o200k = sync.OnceValue(codec.NewO200kBase)
+
+// countTokens returns the number of o200k tokens of s.
+func countTokens(s string) int {
+	n, err := o200k().Count(s)
+	if err != nil {
+		return len(s) // never fewer tokens than bytes: a safe over-estimate
+	}
+	return n
+}
+
+// Detail levels of one package's section in INDEX.md, from most to least.
+const (
+	levelFull     = iota // title, path and summary
+	levelSentence        // summary cut to its first sentence
+	levelTitles          // title and path only
+	levelFolders         // document counts per folder
+	levelNone            // the package's header line only
+	numLevels
+)
+
+var levelNote = [numLevels]string{
+	"",
+	"summaries cut to their first sentence",
+	"titles only",
+	"document counts per folder",
+	"documents not listed",
+}
+
+type renderInfo struct {
+	Tokens   int
+	Degraded string
+}
+
+// pkgSection is one package's part of INDEX.md at every detail level,
+// computed lazily.
+type pkgSection struct {
+	pkg    Package
+	docs   []fileRecord
+	header string
+	lines  [numLevels][]string
+	cost   [numLevels]int // tokens; -1 not yet computed
+}
+
+func (s *pkgSection) entries(level int) []string {
+	if s.lines[level] != nil || len(s.docs) == 0 {
+		return s.lines[level]
+	}
+	var out []string
+	switch level {
+	case levelFull, levelSentence, levelTitles:
+		for _, d := range s.docs {
+			l := "- " + d.Title + " (`" + d.Path + "`)"
+			sum := d.Summary
+			if level == levelSentence {
+				sum = firstSentence(sum)
+			}
+			if level != levelTitles && sum != "" && sum != d.Title {
+				l += ": " + sum
+			}
+			out = append(out, l+"\n")
+		}
+	case levelFolders:
+		for _, g := range folderGroups(s.docs) {
+			noun := "documents"
+			if g.n == 1 {
+				noun = "document"
+			}
+			out = append(out, fmt.Sprintf("- `%s` — %d %s\n", g.label, g.n, noun))
+		}
+	case levelNone:
+		out = []string{}
+	}
+	s.lines[level] = out
+	return out
+}
+
+// costOf returns the tokens of the section at level, or limit+1 when it is
+// known to exceed limit (counting stops there).
+func (s *pkgSection) costOf(level, limit int) int {
+	if s.cost[level] >= 0 {
+		return s.cost[level]
+	}
+	n := countTokens(s.header)
+	// o200k averages about 4 bytes per token on English markdown and
+	// rarely more than 8: a section with more than 8*limit bytes is over
+	// the limit without counting. (The final file is always counted
+	// exactly, so this only saves time.)
+	bytes := 0
+	for _, l := range s.entries(level) {
+		bytes += len(l)
+	}
+	if bytes > 8*limit {
+		s.cost[level] = limit + 1
+		return limit + 1
+	}
+	for _, l := range s.entries(level) {
+		n += countTokens(l)
+		if n > limit {
+			n = limit + 1
+			break
+		}
+	}
+	if level != levelNone && len(s.docs) > 0 {
+		n++ // the blank line after the list
+	}
+	s.cost[level] = n
+	return n
+}
+
+type group struct {
+	label string
+	n     int
+}
+
+// folderGroups counts documents per folder, at the deepest folder depth
+// that still gives at most 40 groups (so a package with one folder per
+// document is summarised by its upper folders).
+func folderGroups(docs []fileRecord) []group {
+	const maxGroups = 40
+	var best []group
+	for depth := 1; depth <= 6; depth++ {
+		counts := map[string]int{}
+		deeper := false
+		for _, d := range docs {
+			dir := path.Dir(d.Path)
+			parts := []string{}
+			if dir != "." {
+				parts = strings.Split(dir, "/")
+			}
+			if len(parts) > depth {
+				parts = parts[:depth]
+				deeper = true
+			}
+			label := "./"
+			if len(parts) > 0 {
+				label = strings.Join(parts, "/") + "/"
+			}
+			counts[label]++
+		}
+		if best != nil && len(counts) > maxGroups {
+			break
+		}
+		best = best[:0]
+		for l, n := range counts {
+			best = append(best, group{l, n})
+		}
+		sort.Slice(best, func(i, j int) bool { return best[i].label < best[j].label })
+		if !deeper {
+			break
+		}
+	}
+	return best
+}
+
+func shortSHA(s string) string {
+	if len(s) > 7 {
+		return s[:7]
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// renderIndex writes INDEX.md for the packages, within budget tokens as
+// counted by o200k. It degrades package by package, always shortening the
+// currently largest section by one level, and says in the file what it
+// shortened. The output depends only on its input.
+func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int) (string, renderInfo) {
+	var secs []*pkgSection
+	totalDocs := 0
+	for _, p := range pkgs {
+		s := &pkgSection{pkg: p}
+		for _, r := range files[p.Alias] {
+			if r.Skipped == "" {
+				s.docs = append(s.docs, r)
+			}
+		}
+		totalDocs += len(s.docs)
+		var meta []string
+		if p.Source != "" {
+			meta = append(meta, "`"+p.Source+"`")
+		}
+		if p.Path != "" && p.Path != "." {
+			meta = append(meta, "path `"+p.Path+"`")
+		}
+		if p.Ref != "" {
+			meta = append(meta, "ref `"+p.Ref+"`")
+		}
+		if p.Commit != "" {
+			meta = append(meta, "commit `"+shortSHA(p.Commit)+"`")
+		}
+		meta = append(meta, plural(len(s.docs), "document", "documents"))
+		s.header = "## " + p.Alias + "\n\n" + strings.Join(meta, " · ") + "\n\n"
+		for l := range s.cost {
+			s.cost[l] = -1
+		}
+		secs = append(secs, s)
+	}
+	top := "# Context index\n\n"
+	if len(pkgs) == 0 {
+		top += "No packages are installed. Add one with `ctx add`, or run `ctx install`.\n"
+	} else {
+		top += fmt.Sprintf("%s, %s, under `packages/<alias>/` next to this file. "+
+			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",
+			plural(len(pkgs), "package", "packages"), plural(totalDocs, "document", "documents"))
+	}
+
+	target := budget
+	var out string
+	var degraded string
+	for attempt := 0; attempt < 8; attempt++ {
+		out, degraded = layout(top, secs, budget, target)
+		n := countTokens(out)
+		if n <= budget {
+			return out, renderInfo{Tokens: n, Degraded: degraded}
+		}
+		target -= n - budget + 16
+	}
+	out = hardCut(out, budget)
+	if degraded == "" {
+		degraded = "cut to fit"
+	}
+	return out, renderInfo{Tokens: countTokens(out), Degraded: degraded}
+}
+
+// layout chooses a level per section so that the estimated size (the sum
+// of the parts' token counts) fits target, and renders the file.
+func layout(top string, secs []*pkgSection, budget, target int) (string, string) {
+	levels := make([]int, len(secs))
+	const noteReserve = 60 // the note's fixed words; the per-package parts are counted below
+	fixed := countTokens(top)
+	total := func() int {
+		n := fixed
+		for i, s := range secs {
+			n += s.costOf(levels[i], target)
+			if levels[i] != levelFull {
+				n += countTokens(s.pkg.Alias) + 8 // its mention in the note
+			}
+		}
+		for _, l := range levels {
+			if l != levelFull {
+				return n + noteReserve
+			}
+		}
+		return n
+	}
+	for total() > target {
+		pick := -1
+		for i, s := range secs {
+			if levels[i] == levelNone {
+				continue
+			}
+			if pick < 0 || s.costOf(levels[i], target) > secs[pick].costOf(levels[pick], target) {
+				pick = i
+			}
+		}
+		if pick < 0 {
+			break
+		}
+		levels[pick]++
+	}
+	// Still too big (very many packages, tiny budget): list as many
+	// package headers as fit.
+	shown := len(secs)
+	if total() > target {
+		n := fixed + noteReserve + 20
+		shown = 0
+		for shown < len(secs) {
+			c := secs[shown].costOf(levelNone, target) + countTokens(secs[shown].pkg.Alias) + 8
+			if n+c > target {
+				break
+			}
+			n += c
+			shown++
+		}
+	}
+
+	var note []string
+	var degraded []string
+	byLevel := map[int][]string{}
+	for i, s := range secs[:shown] {
+		if levels[i] != levelFull {
+			byLevel[levels[i]] = append(byLevel[levels[i]], s.pkg.Alias)
+		}
+	}
+	for l := levelSentence; l < numLevels; l++ {
+		names := byLevel[l]
+		if len(names) == 0 {
+			continue
+		}
+		who := strings.Join(names, ", ")
+		if len(names) > 8 {
+			who = plural(len(names), "package", "packages")
+		}
+		note = append(note, who+": "+levelNote[l])
+		degraded = append(degraded, who+": "+levelNote[l])
+	}
+	if shown < len(secs) {
+		note = append(note, fmt.Sprintf("%s not shown (`ctx list` lists them)", plural(len(secs)-shown, "more package", "more packages")))
+		degraded = append(degraded, fmt.Sprintf("%d packages not shown", len(secs)-shown))
+	}
+
+	var b strings.Builder
+	b.WriteString(top)
+	if len(note) > 0 {
+		fmt.Fprintf(&b, "> Shortened to fit the budget of %d tokens — %s. Every document is still searchable: "+
+			"use the `search` and `get_document` MCP tools, or `ctx search QUERY`.\n\n", budget, strings.Join(note, "; "))
+	}
+	for i, s := range secs[:shown] {
+		b.WriteString(s.header)
+		es := s.entries(levels[i])
+		for _, l := range es {
+			b.WriteString(l)
+		}
+		if len(es) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	out := strings.TrimRight(b.String(), "\n") + "\n"
+	return out, strings.Join(degraded, "; ")
+}
+
+// hardCut drops lines from the end until out fits budget; the last resort
+// when estimates were wrong.
+func hardCut(out string, budget int) string {
+	const tail = "\n…(cut to fit the token budget; use `ctx search` or the `search` MCP tool)\n"
+	lines := strings.SplitAfter(out, "\n")
+	for len(lines) > 0 {
+		s := strings.Join(lines, "") + tail
+		if countTokens(s) <= budget {
+			return s
+		}
+		lines = lines[:len(lines)-1]
+	}
+	return "# Context index\n"
+}

@@ -1,0 +1,456 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// ErrNoIndex is returned (wrapped) when <contextDir>/index has not been built.
+var ErrNoIndex = errors.New("no search index yet: run `ctx index` (or `ctx install`) first")
+
+// ErrUnknownPackage is returned (wrapped) by Documents for an alias the index
+// does not know.
+var ErrUnknownPackage = errors.New("package not in the index")
+
+const (
+	// readerIdleClose is how long a Reader keeps the bleve index open after
+	// a call. While it is open, an incremental Sync in another process waits
+	// (bolt's shared/exclusive flock on root.bolt), so keep it short.
+	readerIdleClose = 250 * time.Millisecond
+	// readerBoltTimeout bounds how long a query waits for an incremental
+	// Sync that holds the index for writing.
+	readerBoltTimeout = 10 * time.Second
+)
+
+// Reader answers queries. Opening is cheap (nothing is loaded until the first
+// call), so a server can start instantly. A Reader never blocks a writer for
+// longer than one call (plus readerIdleClose).
+//
+// A Reader is safe for concurrent use.
+type Reader struct {
+	contextDir string
+
+	mu       sync.Mutex
+	metaStat fileStamp
+	meta     meta
+	idx      bleve.Index
+	idxGen   int64
+	idxDir   string
+	users    int // calls using idx right now
+	lastUse  time.Time
+	timer    *time.Timer
+	catStat  fileStamp
+	cat      *catalog
+	closed   bool
+}
+
+type fileStamp struct {
+	size  int64
+	mod   time.Time
+	valid bool
+}
+
+func stamp(path string) (fileStamp, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}, err
+	}
+	return fileStamp{size: fi.Size(), mod: fi.ModTime(), valid: true}, nil
+}
+
+// OpenReader returns a Reader for <contextDir>/index.
+func OpenReader(contextDir string) (*Reader, error) {
+	if contextDir == "" {
+		return nil, errors.New("indexer: empty context directory")
+	}
+	return &Reader{contextDir: contextDir}, nil
+}
+
+func (r *Reader) indexDir() string { return filepath.Join(r.contextDir, "index") }
+
+// loadMetaLocked refreshes r.meta when meta.json changed (one stat).
+func (r *Reader) loadMetaLocked() error {
+	p := filepath.Join(r.indexDir(), metaFile)
+	st, err := stamp(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w", r.contextDir, ErrNoIndex)
+		}
+		return fmt.Errorf("indexer: %w", err)
+	}
+	if st == r.metaStat {
+		return nil
+	}
+	var m meta
+	if err := readJSON(p, &m); err != nil {
+		return fmt.Errorf("indexer: %w", err)
+	}
+	if m.Schema != schemaVersion {
+		return fmt.Errorf("indexer: the index in %s has schema %d, this ctx needs %d: run `ctx index`", r.indexDir(), m.Schema, schemaVersion)
+	}
+	r.meta, r.metaStat = m, st
+	return nil
+}
+
+// acquire returns the open index, opening (or reopening, when a writer
+// published a new generation) as needed. Call release when done.
+func (r *Reader) acquire() (bleve.Index, func(), error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, nil, errors.New("indexer: reader is closed")
+	}
+	for attempt := 0; ; attempt++ {
+		if err := r.loadMetaLocked(); err != nil {
+			return nil, nil, err
+		}
+		if r.idx != nil && (r.idxGen != r.meta.Generation || r.idxDir != r.meta.Bleve) && r.users == 0 {
+			r.idx.Close()
+			r.idx = nil
+		}
+		if r.idx != nil {
+			break
+		}
+		dir := filepath.Join(r.indexDir(), r.meta.Bleve)
+		idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": readerBoltTimeout.String()})
+		if err != nil {
+			if attempt == 0 {
+				// A rebuild may have just replaced the directory.
+				r.metaStat = fileStamp{}
+				continue
+			}
+			return nil, nil, fmt.Errorf("indexer: open search index %s: %w (run `ctx index --rebuild` if it persists)", dir, err)
+		}
+		r.idx, r.idxGen, r.idxDir = idx, r.meta.Generation, r.meta.Bleve
+		break
+	}
+	idx := r.idx
+	r.users++
+	return idx, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.users--
+		r.lastUse = time.Now()
+		if r.idx != idx && r.users == 0 {
+			idx.Close() // replaced while in use
+		}
+		if r.timer == nil {
+			r.timer = time.AfterFunc(readerIdleClose, r.idleClose)
+		} else {
+			r.timer.Reset(readerIdleClose)
+		}
+	}, nil
+}
+
+func (r *Reader) idleClose() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.idx != nil && r.users == 0 && time.Since(r.lastUse) >= readerIdleClose/2 {
+		r.idx.Close()
+		r.idx = nil
+	}
+}
+
+// Close releases what the Reader holds.
+func (r *Reader) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	if r.idx != nil && r.users == 0 {
+		err := r.idx.Close()
+		r.idx = nil
+		return err
+	}
+	return nil
+}
+
+// Search runs q. An index that does not exist yet returns an error that says
+// to run `ctx index`.
+func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
+	text := strings.TrimSpace(q.Text)
+	if text == "" {
+		return nil, errors.New("indexer: empty query: say what to look for")
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	idx, release, err := r.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+
+	mq := bleve.NewMatchQuery(text)
+	mq.SetField(fText)
+	mq.Analyzer = en.AnalyzerName
+	var qq query.Query = mq
+	if len(q.Packages) > 0 || len(q.Tags) > 0 {
+		bq := bleve.NewBooleanQuery()
+		bq.AddMust(mq)
+		var filters []query.Query
+		if len(q.Packages) > 0 {
+			filters = append(filters, termsQuery(fPackage, q.Packages, false))
+		}
+		if len(q.Tags) > 0 {
+			filters = append(filters, termsQuery(fTags, q.Tags, true))
+		}
+		if len(filters) == 1 {
+			bq.AddFilter(filters[0])
+		} else {
+			bq.AddFilter(bleve.NewConjunctionQuery(filters...))
+		}
+		qq = bq
+	}
+	analyzer := idx.Mapping().AnalyzerNamed(en.AnalyzerName)
+	terms := queryTerms(analyzer, text)
+
+	var hits []Hit
+	seen := map[string]bool{}
+	size := limit
+	if q.BestPerDocument {
+		size = limit * 4
+	}
+	for from := 0; ; {
+		req := bleve.NewSearchRequestOptions(qq, size, from, false)
+		req.Fields = []string{fPackage, fPath, fHeading, fLines, fText}
+		res, err := idx.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("indexer: search: %w", err)
+		}
+		for _, h := range res.Hits {
+			pkg, _ := h.Fields[fPackage].(string)
+			p, _ := h.Fields[fPath].(string)
+			if q.BestPerDocument {
+				key := pkg + "\x00" + p
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+			}
+			heading, _ := h.Fields[fHeading].(string)
+			lines, _ := h.Fields[fLines].(string)
+			body, _ := h.Fields[fText].(string)
+			start, end, prefix := parseLines(lines)
+			if prefix > len(body) {
+				prefix = 0
+			}
+			hits = append(hits, Hit{
+				Package: pkg,
+				Path:    p,
+				Heading: heading,
+				Lines:   [2]int{start, end},
+				Score:   h.Score,
+				Snippet: snippet(analyzer, body[prefix:], terms),
+			})
+			if len(hits) == limit {
+				return hits, nil
+			}
+		}
+		from += len(res.Hits)
+		if !q.BestPerDocument || len(res.Hits) < size || uint64(from) >= res.Total {
+			break
+		}
+		size *= 2
+	}
+	return hits, nil
+}
+
+// termsQuery matches any of the values exactly (tags are stored lower-case).
+func termsQuery(field string, values []string, lower bool) query.Query {
+	var qs []query.Query
+	for _, v := range values {
+		if lower {
+			v = strings.ToLower(strings.TrimSpace(v))
+		}
+		t := bleve.NewTermQuery(v)
+		t.SetField(field)
+		qs = append(qs, t)
+	}
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
+// loadCatalogLocked refreshes the cached catalogue when catalog.json changed.
+func (r *Reader) loadCatalogLocked() (*catalog, error) {
+	p := filepath.Join(r.indexDir(), catalogFile)
+	st, err := stamp(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", r.contextDir, ErrNoIndex)
+		}
+		return nil, fmt.Errorf("indexer: %w", err)
+	}
+	if r.cat != nil && st == r.catStat {
+		return r.cat, nil
+	}
+	var c catalog
+	if err := readJSON(p, &c); err != nil {
+		return nil, fmt.Errorf("indexer: %w", err)
+	}
+	r.cat, r.catStat = &c, st
+	return r.cat, nil
+}
+
+// Documents returns the catalogue of one package (or all, for ""), sorted by
+// package then path. Files that were skipped (binary, oversized) are not
+// listed. An alias the index does not know gives an error wrapping
+// ErrUnknownPackage.
+func (r *Reader) Documents(alias string) ([]Document, error) {
+	r.mu.Lock()
+	cat, err := r.loadCatalogLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	var aliases []string
+	for a := range cat.Files {
+		if alias == "" || a == alias {
+			aliases = append(aliases, a)
+		}
+	}
+	if alias != "" && len(aliases) == 0 {
+		known := false
+		for _, p := range cat.Packages {
+			known = known || p.Alias == alias
+		}
+		if !known {
+			var names []string
+			for _, p := range cat.Packages {
+				names = append(names, p.Alias)
+			}
+			return nil, fmt.Errorf("indexer: %q: %w (indexed: %s)", alias, ErrUnknownPackage, strings.Join(names, ", "))
+		}
+	}
+	sort.Strings(aliases)
+	docs := []Document{}
+	for _, a := range aliases {
+		for _, rec := range cat.Files[a] {
+			if rec.Skipped == "" {
+				docs = append(docs, rec.document(a))
+			}
+		}
+	}
+	return docs, nil
+}
+
+// Freshness reports whether the index matches pkgs and their files on disk.
+// It is cheap: it stats files (size and mtime against the catalogue) and
+// reads nothing but a cached catalogue. No index at all is not an error: it
+// is reported as not fresh with every alias stale.
+func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
+	r.mu.Lock()
+	cat, err := r.loadCatalogLocked()
+	var builtAt time.Time
+	if err == nil && r.loadMetaLocked() == nil {
+		builtAt = r.meta.BuiltAt
+	}
+	r.mu.Unlock()
+	if errors.Is(err, ErrNoIndex) {
+		f := Freshness{}
+		for _, p := range pkgs {
+			f.Stale = append(f.Stale, p.Alias)
+		}
+		sort.Strings(f.Stale)
+		return f, nil
+	}
+	if err != nil {
+		return Freshness{}, err
+	}
+	indexed := map[string]Package{}
+	for _, p := range cat.Packages {
+		indexed[p.Alias] = p
+	}
+	stale := map[string]bool{}
+	want := map[string]bool{}
+	for _, p := range pkgs {
+		want[p.Alias] = true
+		ip, ok := indexed[p.Alias]
+		if !ok || ip != p || !r.filesMatch(p.Alias, cat.Files[p.Alias]) {
+			stale[p.Alias] = true
+		}
+	}
+	for a := range indexed {
+		if !want[a] {
+			stale[a] = true
+		}
+	}
+	f := Freshness{BuiltAt: builtAt}
+	for a := range stale {
+		f.Stale = append(f.Stale, a)
+	}
+	sort.Strings(f.Stale)
+	f.Fresh = len(f.Stale) == 0
+	return f, nil
+}
+
+// filesMatch walks packages/<alias> (stat only) and compares its markdown
+// files with the catalogue's records.
+func (r *Reader) filesMatch(alias string, recs []fileRecord) bool {
+	root := filepath.Join(r.contextDir, "packages", alias)
+	byPath := make(map[string]*fileRecord, len(recs))
+	for i := range recs {
+		byPath[recs[i].Path] = &recs[i]
+	}
+	n := 0
+	errMismatch := errors.New("mismatch")
+	err := filepath.WalkDir(root, func(abs string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if abs == root && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" && abs != root {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !isMarkdown(d.Name()) {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, abs)
+		rec := byPath[filepath.ToSlash(rel)]
+		if rec == nil {
+			return errMismatch
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() != rec.Size || info.ModTime().UnixNano() != rec.ModNS {
+			return errMismatch
+		}
+		n++
+		return nil
+	})
+	return err == nil && n == len(recs)
+}
+
+// IndexedPackages returns the packages the index was last built for, sorted
+// by alias.
+func (r *Reader) IndexedPackages() ([]Package, error) {
+	r.mu.Lock()
+	cat, err := r.loadCatalogLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(cat.Packages), nil
+}

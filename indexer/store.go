@@ -1,0 +1,126 @@
+package indexer
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Layout of <contextDir>/index/:
+//
+//	.write.lock   flock held by the one writer (Sync) at a time
+//	meta.json     {"schema", "generation", "bleve", "builtAt", "chunks"}: which
+//	              bleve directory is live; rewritten (temp file + rename) at the
+//	              end of every Sync that changed something
+//	catalog.json  the packages indexed and, per file, size, mtime, content
+//	              hash, chunk count, and the document's title, summary, tags,
+//	              type and line count
+//	bleve-<gen>/  the bleve (scorch) index named by meta.json
+//
+// schemaVersion covers the catalogue format, the bleve mapping and the
+// parsing and chunking rules: when it changes, Sync rebuilds everything.
+const schemaVersion = 1
+
+const (
+	metaFile    = "meta.json"
+	catalogFile = "catalog.json"
+	lockFile    = ".write.lock"
+)
+
+type meta struct {
+	Schema     int       `json:"schema"`
+	Generation int64     `json:"generation"`
+	Bleve      string    `json:"bleve"`
+	BuiltAt    time.Time `json:"builtAt"`
+	Chunks     int       `json:"chunks"`
+}
+
+// fileRecord is what the catalogue knows of one markdown file.
+type fileRecord struct {
+	Path    string   `json:"path"`
+	Size    int64    `json:"size"`
+	ModNS   int64    `json:"mtime"`
+	Hash    string   `json:"hash"`
+	Chunks  int      `json:"chunks"`
+	Skipped string   `json:"skipped,omitempty"` // why the file is not indexed
+	Title   string   `json:"title,omitempty"`
+	Summary string   `json:"summary,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	Type    string   `json:"type,omitempty"`
+	Lines   int      `json:"lines"`
+}
+
+type catalog struct {
+	Schema   int                     `json:"schema"`
+	Packages []Package               `json:"packages"`
+	Files    map[string][]fileRecord `json:"files"` // alias → records sorted by path
+}
+
+func (r fileRecord) document(alias string) Document {
+	return Document{
+		Package:  alias,
+		Path:     r.Path,
+		Title:    r.Title,
+		Summary:  r.Summary,
+		Tags:     r.Tags,
+		Type:     r.Type,
+		Size:     r.Size,
+		Lines:    r.Lines,
+		Modified: time.Unix(0, r.ModNS).UTC(),
+	}
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w (run `ctx index --rebuild` to recreate it)", path, err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to path through a temporary file, fsync and
+// rename, so a reader sees the old or the new file, never a torn one.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+func writeJSONAtomic(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, append(b, '\n'))
+}

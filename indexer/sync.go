@@ -1,0 +1,454 @@
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/gofrs/flock"
+)
+
+// Concurrency between processes
+//
+// One writer at a time: Sync holds an exclusive flock on index/.write.lock for
+// its whole run (a second Sync waits for it, or gives up when its context
+// ends). Readers never take that lock.
+//
+// A full build (first run, --rebuild, schema change) writes a new directory
+// bleve-<gen+1> that no reader knows yet, then switches meta.json to it with
+// an atomic rename and deletes the old directory; readers are never blocked
+// by a rebuild, and one that still has the old directory open keeps reading
+// it (the files stay alive until it closes them).
+//
+// An incremental Sync opens the live directory read-write. Bleve's scorch
+// takes a bolt flock on root.bolt (exclusive for a writer, shared for
+// read-only opens), so Sync waits, at most writerBoltTimeout, for readers to
+// finish their current call. Readers open the index read-only, keep it for
+// at most readerIdleClose after a call, and check meta.json (one stat) before
+// every call: a new generation makes them reopen. So no process waits on
+// another for longer than one query, or one incremental batch.
+
+const (
+	writerBoltTimeout = 30 * time.Second
+	batchBytes        = 4 << 20 // flush a bleve batch at about this much text
+	batchDocs         = 2000
+)
+
+// Sync brings the search index, the catalogue and INDEX.md in line with the
+// packages on disk: only changed files are re-indexed; packages not in pkgs
+// are dropped. Safe to call while readers (ctx search, ctx mcp) in other
+// processes are open: they see the new data on their next query.
+func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) (*SyncReport, error) {
+	warn := opts.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	budget := opts.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	pkgs = slices.Clone(pkgs)
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
+	for i, p := range pkgs {
+		if p.Alias == "" || p.Alias == "." || p.Alias == ".." || strings.ContainsAny(p.Alias, `/\`+"\x00") {
+			return nil, fmt.Errorf("indexer: invalid package alias %q: an alias is one path element", p.Alias)
+		}
+		if i > 0 && pkgs[i-1].Alias == p.Alias {
+			return nil, fmt.Errorf("indexer: package alias %q given twice", p.Alias)
+		}
+	}
+
+	indexDir := filepath.Join(contextDir, "index")
+	if err := os.MkdirAll(indexDir, 0o755); err != nil {
+		return nil, fmt.Errorf("indexer: create index directory: %w", err)
+	}
+	lock := flock.New(filepath.Join(indexDir, lockFile))
+	if ok, err := lock.TryLockContext(ctx, 50*time.Millisecond); !ok || err != nil {
+		if err == nil {
+			err = ctx.Err()
+		}
+		return nil, fmt.Errorf("indexer: wait for another ctx updating %s: %w", indexDir, err)
+	}
+	defer lock.Unlock()
+
+	var m meta
+	if err := readJSON(filepath.Join(indexDir, metaFile), &m); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		warn(fmt.Sprintf("%v; rebuilding the index", err))
+		m = meta{}
+	}
+	var cat catalog
+	if err := readJSON(filepath.Join(indexDir, catalogFile), &cat); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		warn(fmt.Sprintf("%v; rebuilding the index", err))
+		cat = catalog{}
+	}
+	rep := &SyncReport{}
+	rebuild := opts.Rebuild || m.Schema != schemaVersion || cat.Schema != schemaVersion || m.Bleve == ""
+	if !rebuild {
+		if _, err := os.Stat(filepath.Join(indexDir, m.Bleve, "index_meta.json")); err != nil {
+			rebuild = true
+		}
+	}
+	if rebuild {
+		cat.Files = nil
+		rep.Rebuilt = true
+	}
+	if cat.Files == nil {
+		cat.Files = map[string][]fileRecord{}
+	}
+
+	// Find what changed: stat only; files whose size and mtime match the
+	// catalogue are not read.
+	type job struct {
+		alias, rel, abs string
+		size, modNS     int64
+		old             *fileRecord
+	}
+	var jobs []job
+	newFiles := map[string][]fileRecord{} // alias → unchanged records
+	var deletes []string                  // bleve ids to delete
+	for _, p := range pkgs {
+		old := map[string]*fileRecord{}
+		for i := range cat.Files[p.Alias] {
+			r := &cat.Files[p.Alias][i]
+			old[r.Path] = r
+		}
+		root := filepath.Join(contextDir, "packages", p.Alias)
+		seen := map[string]bool{}
+		err := filepath.WalkDir(root, func(abs string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if abs == root && errors.Is(err, fs.ErrNotExist) {
+					warn(fmt.Sprintf("packages/%s: not installed (run `ctx install`); indexed as empty", p.Alias))
+					return fs.SkipDir
+				}
+				warn(fmt.Sprintf("%s: %v; skipped", abs, err))
+				return nil
+			}
+			if d.IsDir() {
+				if d.Name() == ".git" && abs != root {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || !isMarkdown(d.Name()) {
+				return nil // symlinks are never followed
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			rel, err := filepath.Rel(root, abs)
+			if err != nil {
+				return nil
+			}
+			rel = filepath.ToSlash(rel)
+			seen[rel] = true
+			j := job{alias: p.Alias, rel: rel, abs: abs, size: info.Size(), modNS: info.ModTime().UnixNano(), old: old[rel]}
+			if j.old != nil && j.old.Size == j.size && j.old.ModNS == j.modNS {
+				newFiles[p.Alias] = append(newFiles[p.Alias], *j.old)
+				return nil
+			}
+			jobs = append(jobs, j)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("indexer: scan packages/%s: %w", p.Alias, err)
+		}
+		for path, r := range old {
+			if !seen[path] {
+				rep.Removed++
+				for i := 0; i < r.Chunks; i++ {
+					deletes = append(deletes, chunkID(p.Alias, path, i))
+				}
+			}
+		}
+	}
+	inPkgs := map[string]bool{}
+	for _, p := range pkgs {
+		inPkgs[p.Alias] = true
+	}
+	for alias, recs := range cat.Files {
+		if inPkgs[alias] {
+			continue
+		}
+		for _, r := range recs {
+			rep.Removed++
+			for i := 0; i < r.Chunks; i++ {
+				deletes = append(deletes, chunkID(alias, r.Path, i))
+			}
+		}
+	}
+
+	// Read, hash and parse the candidates in parallel; index as results come.
+	type result struct {
+		j       job
+		rec     fileRecord
+		docs    []chunkDoc
+		same    bool // content hash unchanged
+		warning []string
+		err     error
+	}
+	jobCh := make(chan job)
+	resCh := make(chan result, 64)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobCh {
+				r := result{j: j}
+				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.rel, j.abs, j.size, j.modNS, j.old)
+				select {
+				case resCh <- r:
+				case <-wctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobCh)
+		for _, j := range jobs {
+			select {
+			case jobCh <- j:
+			case <-wctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(resCh) }()
+
+	var idx bleve.Index
+	newDir := m.Bleve
+	var err error
+	openIndex := func() error {
+		if idx != nil {
+			return nil
+		}
+		if rebuild {
+			newDir = fmt.Sprintf("bleve-%d", m.Generation+1)
+			p := filepath.Join(indexDir, newDir)
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
+			idx, err = bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{"unsafe_batch": true})
+			return err
+		}
+		idx, err = bleve.OpenUsing(filepath.Join(indexDir, m.Bleve), map[string]any{"bolt_timeout": writerBoltTimeout.String()})
+		if err != nil {
+			return fmt.Errorf("open %s for writing (is another process holding it?): %w", m.Bleve, err)
+		}
+		return nil
+	}
+	fail := func(err error) (*SyncReport, error) {
+		cancel()
+		for range resCh {
+		}
+		if idx != nil {
+			idx.Close()
+			if rebuild {
+				os.RemoveAll(filepath.Join(indexDir, newDir))
+			}
+		}
+		return nil, err
+	}
+	if rebuild || len(deletes) > 0 || len(jobs) > 0 {
+		if err := openIndex(); err != nil {
+			return fail(fmt.Errorf("indexer: %w (run `ctx index --rebuild` if it persists)", err))
+		}
+	}
+	var batch *bleve.Batch
+	pending := 0
+	flush := func() error {
+		if batch == nil || batch.Size() == 0 {
+			return nil
+		}
+		if err := idx.Batch(batch); err != nil {
+			return fmt.Errorf("indexer: write search index: %w", err)
+		}
+		batch.Reset()
+		pending = 0
+		return nil
+	}
+	if idx != nil {
+		batch = idx.NewBatch()
+		for _, id := range deletes {
+			batch.Delete(id)
+		}
+	}
+	changed := len(deletes) > 0
+	for r := range resCh {
+		if r.err != nil {
+			warn(fmt.Sprintf("packages/%s/%s: %v; skipped", r.j.alias, r.j.rel, r.err))
+			if r.j.old != nil {
+				for i := 0; i < r.j.old.Chunks; i++ {
+					batch.Delete(chunkID(r.j.alias, r.j.rel, i))
+				}
+				changed = true
+			}
+			continue
+		}
+		for _, w := range r.warning {
+			warn(w)
+		}
+		newFiles[r.j.alias] = append(newFiles[r.j.alias], r.rec)
+		if r.same {
+			rep.Unchanged++
+			continue
+		}
+		changed = true
+		if r.j.old == nil {
+			rep.Added++
+		} else {
+			rep.Updated++
+			for i := len(r.docs); i < r.j.old.Chunks; i++ {
+				batch.Delete(chunkID(r.j.alias, r.j.rel, i))
+			}
+		}
+		for i := range r.docs {
+			if err := batch.Index(chunkID(r.j.alias, r.j.rel, i), &r.docs[i]); err != nil {
+				return fail(fmt.Errorf("indexer: index packages/%s/%s: %w", r.j.alias, r.j.rel, err))
+			}
+			pending += len(r.docs[i].Text)
+		}
+		if pending >= batchBytes || batch.Size() >= batchDocs {
+			if err := flush(); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(fmt.Errorf("indexer: %w", err))
+	}
+	if idx != nil {
+		if err := flush(); err != nil {
+			return fail(err)
+		}
+		if err := idx.Close(); err != nil {
+			idx = nil
+			return fail(fmt.Errorf("indexer: close search index: %w", err))
+		}
+		idx = nil
+	}
+	rep.Unchanged = countRecords(newFiles) - rep.Added - rep.Updated
+
+	// The catalogue, then meta.json (which switches readers), then INDEX.md.
+	for alias := range newFiles {
+		sort.Slice(newFiles[alias], func(i, j int) bool { return newFiles[alias][i].Path < newFiles[alias][j].Path })
+	}
+	newCat := catalog{Schema: schemaVersion, Packages: pkgs, Files: newFiles}
+	for _, r := range newFiles {
+		for _, f := range r {
+			rep.Chunks += f.Chunks
+		}
+	}
+	if err := writeJSONAtomic(filepath.Join(indexDir, catalogFile), newCat); err != nil {
+		return nil, fmt.Errorf("indexer: write catalogue: %w", err)
+	}
+	pkgsChanged := !slices.Equal(cat.Packages, pkgs)
+	if changed || rebuild || pkgsChanged || rep.Updated+rep.Added > 0 {
+		old := m.Bleve
+		m = meta{Schema: schemaVersion, Generation: m.Generation + 1, Bleve: newDir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks}
+		if err := writeJSONAtomic(filepath.Join(indexDir, metaFile), m); err != nil {
+			return nil, fmt.Errorf("indexer: write %s: %w", metaFile, err)
+		}
+		if rebuild && old != "" && old != newDir {
+			os.RemoveAll(filepath.Join(indexDir, old))
+		}
+	}
+	removeStaleDirs(indexDir, m.Bleve)
+
+	md, info := renderIndex(pkgs, newFiles, budget)
+	rep.IndexTokens, rep.Degraded = info.Tokens, info.Degraded
+	target := filepath.Join(contextDir, "INDEX.md")
+	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
+		if err := writeFileAtomic(target, []byte(md)); err != nil {
+			return nil, fmt.Errorf("indexer: write INDEX.md: %w", err)
+		}
+	}
+	return rep, nil
+}
+
+func countRecords(m map[string][]fileRecord) int {
+	n := 0
+	for _, r := range m {
+		n += len(r)
+	}
+	return n
+}
+
+// removeStaleDirs deletes bleve directories left by interrupted builds.
+func removeStaleDirs(indexDir, live string) {
+	ents, err := os.ReadDir(indexDir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.IsDir() && strings.HasPrefix(e.Name(), "bleve-") && e.Name() != live {
+			os.RemoveAll(filepath.Join(indexDir, e.Name()))
+		}
+	}
+}
+
+// processFile reads, hashes and (when its content changed) parses one file.
+func processFile(alias, rel, abs string, size, modNS int64, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
+	rec = fileRecord{Path: rel, Size: size, ModNS: modNS}
+	name := "packages/" + alias + "/" + rel
+	if size > maxFileSize {
+		rec.Skipped = skipReason(size, nil)
+		rec.Hash = fmt.Sprintf("size:%d", size)
+		if old != nil && old.Skipped == rec.Skipped {
+			return rec, nil, true, nil, nil
+		}
+		return rec, nil, false, []string{fmt.Sprintf("%s: %s; not indexed", name, rec.Skipped)}, nil
+	}
+	content, err := os.ReadFile(abs)
+	if err != nil {
+		return rec, nil, false, nil, err
+	}
+	sum := sha256.Sum256(content)
+	rec.Hash = hex.EncodeToString(sum[:16])
+	if old != nil && old.Hash == rec.Hash {
+		r := *old
+		r.Size, r.ModNS = size, modNS
+		return r, nil, true, nil, nil
+	}
+	if why := skipReason(int64(len(content)), content); why != "" {
+		rec.Skipped = why
+		return rec, nil, false, []string{fmt.Sprintf("%s: %s; not indexed", name, why)}, nil
+	}
+	p := parseMarkdown(name, content, func(s string) { warnings = append(warnings, s) })
+	rec.Title, rec.Summary, rec.Tags, rec.Type, rec.Lines = p.Title, p.Summary, p.Tags, p.Type, p.Lines
+	rec.Chunks = len(p.Chunks)
+	docs = make([]chunkDoc, len(p.Chunks))
+	for i, c := range p.Chunks {
+		extra := ""
+		if i == 0 && p.summaryFromFM {
+			extra = p.Summary
+		}
+		text, prefix := searchText(p.Title, c, extra)
+		docs[i] = chunkDoc{
+			Text:    text,
+			Pkg:     alias,
+			Path:    rel,
+			Tags:    p.Tags,
+			Heading: strings.Join(c.Trail, " > "),
+			Lines:   formatLines(c.Start, c.End, prefix),
+		}
+	}
+	return rec, docs, false, warnings, nil
+}
