@@ -104,7 +104,7 @@ func (w *Workspace) Dir() string  { return filepath.Join(w.root, DirName) }
 // Manifest returns a copy of the manifest.
 func (w *Workspace) Manifest() Manifest {
 	m := w.manifest
-	m.Packages = append([]PackageSpec(nil), w.manifest.Packages...)
+	m.Packages = append(make([]PackageSpec, 0, len(w.manifest.Packages)), w.manifest.Packages...)
 	return m
 }
 

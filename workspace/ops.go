@@ -716,7 +716,13 @@ func (w *Workspace) indexPackages() ([]indexer.Package, error) {
 
 // syncIndex updates the index after packages changed. The packages' work is
 // done by then: a failure here is a warning, not the command's failure.
-func (w *Workspace) syncIndex(ctx context.Context) *indexer.SyncReport {
+func (w *Workspace) syncIndex(ctx context.Context) (rep *indexer.SyncReport) {
+	defer func() {
+		if p := recover(); p != nil {
+			w.log("warning: the index was not updated: the indexer crashed: %v (run `ctx index` to retry; please report this)", p)
+			rep = nil
+		}
+	}()
 	rep, err := w.reindex(ctx, indexer.Options{})
 	if err != nil {
 		w.log("warning: the index was not updated: %v (run `ctx index` to retry)", err)

@@ -1,0 +1,167 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+var bg = context.Background()
+
+// fixture is a project and an upstream repository on disk.
+type fixture struct {
+	t        *testing.T
+	tmp      string
+	upstream string // non-bare repository, branch master
+	project  string
+	log      *bytes.Buffer
+}
+
+var upstreamFiles = map[string]string{
+	"README.md":                 "# upstream\n",
+	"guides/api/v2/intro.md":    "# Intro\n\nHello.\n",
+	"guides/api/v2/ref/auth.md": "# Auth\n\nTokens.\n",
+	"guides/other.md":           "# Other\n",
+	"team/handbook.md":          "# Handbook\n",
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	if !gittest.Available() {
+		t.Skip("git not installed")
+	}
+	tmp := t.TempDir()
+	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
+	f := &fixture{t: t, tmp: tmp, upstream: filepath.Join(tmp, "upstream"), project: filepath.Join(tmp, "project"), log: &bytes.Buffer{}}
+	gittest.NewRepo(t, f.upstream, upstreamFiles)
+	if err := os.MkdirAll(f.project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Init(f.project, InitOptions{Project: "demo"}, f.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return f
+}
+
+func (f *fixture) opts() Options { return Options{Log: f.log, Jobs: 2} }
+
+// open opens the project and closes it when the test ends.
+func (f *fixture) open(dir string) *Workspace {
+	f.t.Helper()
+	w, err := Open(dir, f.opts())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { w.Close() })
+	return w
+}
+
+func (f *fixture) commit(msg string, files map[string]string) string {
+	f.t.Helper()
+	return gittest.Commit(f.t, f.upstream, msg, files)
+}
+
+func (f *fixture) git(args ...string) string {
+	f.t.Helper()
+	return gittest.MustGit(f.t, f.upstream, args...)
+}
+
+func (f *fixture) must(r *Report, err error) *Report {
+	t := f.t
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.Packages {
+		if p.Action == Failed {
+			t.Fatalf("%s failed: %v", p.Alias, p.Err)
+		}
+	}
+	return r
+}
+
+func actions(r *Report) string {
+	var s []string
+	for _, p := range r.Packages {
+		s = append(s, p.Alias+":"+string(p.Action))
+	}
+	return strings.Join(s, " ")
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeFile(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readLock(t *testing.T, project string) *lockfile.Lock {
+	t.Helper()
+	l, err := lockfile.Read(filepath.Join(project, DirName, LockName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// tree lists the files under dir with their contents.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := walkFiles(dir, func(rel string, _ os.FileInfo) error {
+		b, err := os.ReadFile(filepath.Join(dir, rel))
+		out[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func keys(m map[string]string) []string {
+	var k []string
+	for x := range m {
+		k = append(k, x)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// copyProject makes a fresh checkout of a project: only the committed files.
+func copyProject(t *testing.T, from, to string) {
+	t.Helper()
+	for _, n := range []string{ManifestName, LockName, ".gitignore"} {
+		b, err := os.ReadFile(filepath.Join(from, DirName, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(to, DirName, n), string(b))
+	}
+}
+
+func hasSpec(m *Manifest, alias string) bool {
+	_, ok := m.spec(alias)
+	return ok
+}
