@@ -45,6 +45,8 @@ type Server struct {
 	snapValid bool
 
 	syncMu sync.Mutex // one re-index at a time
+	// sync is indexer.Sync (a field so tests can make it fail).
+	sync func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error)
 }
 
 // Instructions tell a model when and how to use the server.
@@ -72,6 +74,7 @@ func New(opts Options) (*Server, error) {
 		ctxDir:  filepath.Join(opts.ProjectDir, ".context"),
 		pkgsDir: filepath.Join(opts.ProjectDir, ".context", "packages"),
 		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		sync:    indexer.Sync,
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "ctx", Title: "ctx context packages", Version: version},
 		&mcp.ServerOptions{

@@ -118,7 +118,7 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 		what = "packages " + strings.Join(f.Stale, ", ")
 	}
 	start := time.Now()
-	rep, err := indexer.Sync(ctx, s.ctxDir, snap.pkgs, indexer.Options{
+	rep, err := s.sync(ctx, s.ctxDir, snap.pkgs, indexer.Options{
 		BudgetTokens: s.budget(),
 		Warn:         func(msg string) { s.log.Warn(msg) },
 	})

@@ -225,7 +225,9 @@ func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	if in.Package == "" {
 		count := map[string]int{}
 		for _, d := range docs {
-			count[d.Package]++
+			if checkRelPathOnce(d.Path) == nil {
+				count[d.Package]++
+			}
 		}
 		for _, p := range snap.pkgs {
 			_, err := os.Stat(filepath.Join(s.pkgsDir, p.Alias))
@@ -244,6 +246,9 @@ func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	var all []DocInfo
 	if docsErr == nil {
 		for _, d := range docs {
+			if checkRelPathOnce(d.Path) != nil {
+				continue // never served, so never listed (.git, hidden folders)
+			}
 			all = append(all, DocInfo{Path: d.Path, Title: d.Title, Size: d.Size, Lines: d.Lines, Modified: d.Modified, URI: docURI(in.Package, d.Path)})
 		}
 	} else {
@@ -309,6 +314,9 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
 	}
 	for _, h := range hits {
+		if checkRelPathOnce(h.Path) != nil {
+			continue // a hidden file the index holds is never served
+		}
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
 			Score: h.Score, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
 	}

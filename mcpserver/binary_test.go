@@ -1,0 +1,94 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// buildCtx builds the real ctx binary into a temp dir.
+func buildCtx(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the ctx binary")
+	}
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	bin := filepath.Join(t.TempDir(), "ctx")
+	cmd := exec.Command(goBin, "build", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ctx: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestRealBinaryOverStdio runs `ctx mcp -C <project>` and talks to it with the
+// SDK's client. The binary is told (CTX_MCP_TEST_STRAY_STDOUT) to print to
+// os.Stdout and to file descriptor 1 after guarding them: any of that on the
+// protocol stream would break the client's decoding, so the session working
+// proves the guard, and the text must show up on stderr instead.
+func TestRealBinaryOverStdio(t *testing.T) {
+	bin := buildCtx(t)
+	p := newProject(t)
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "mcp", "-C", p.dir)
+	cmd.Env = append(os.Environ(), "CTX_MCP_TEST_STRAY_STDOUT=1")
+	cmd.Stderr = &stderr
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 5 {
+		t.Fatalf("tools/list: %v, %d tools", err, len(tools.Tools))
+	}
+	var out SearchOut
+	res := call(t, cs, "search", map[string]any{"query": "zanzibar", "packages": []string{"guide"}}, &out)
+	if res.IsError || len(out.Hits) == 0 || out.Hits[0].Path != "docs/setup.md" {
+		t.Errorf("search: %s", text(res))
+	}
+	var d DocumentOut
+	res = call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md"}, &d)
+	if res.IsError || d.Text != setupDoc {
+		t.Errorf("get_document: %s", text(res))
+	}
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "escape.md"}, nil), "outside")
+	r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://index"})
+	if err != nil || len(r.Contents) == 0 || r.Contents[0].Text == "" {
+		t.Errorf("ctx://index: %v", err)
+	}
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "stray print to os.Stdout") || !strings.Contains(stderr.String(), "stray write to fd 1") {
+		t.Errorf("the stray prints did not reach stderr:\n%s", stderr.String())
+	}
+}
+
+// TestRealBinaryConfig checks `ctx mcp config` prints a config with the
+// binary's absolute path and the project.
+func TestRealBinaryConfig(t *testing.T) {
+	bin := buildCtx(t)
+	dir := t.TempDir()
+	out, err := exec.Command(bin, "-C", dir, "mcp", "config", "--client", "claude").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	realBin, _ := filepath.EvalSymlinks(bin)
+	realDir, _ := filepath.Abs(dir)
+	if !strings.Contains(string(out), `"command": "`+realBin+`"`) || !strings.Contains(string(out), realDir) {
+		t.Errorf("config = %s", out)
+	}
+	err = exec.Command(bin, "mcp", "config", "--client", "emacs").Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+		t.Errorf("unknown client: %v, want exit 2", err)
+	}
+}

@@ -1,0 +1,87 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Clients are the MCP clients ClientConfig knows, by name.
+var Clients = []string{"claude", "cursor", "codex", "vscode"}
+
+// ClientConfig is a ready-to-paste configuration that makes client start
+// `<exe> mcp -C <projectDir>` as the stdio server "ctx". Where says where it
+// goes.
+type ClientConfig struct {
+	Text  string // the configuration itself
+	Where string // where to paste it, for a person
+}
+
+// ConfigFor returns client's configuration; exe and projectDir must be
+// absolute.
+func ConfigFor(client, exe, projectDir string) (ClientConfig, error) {
+	args := []string{"mcp", "-C", projectDir}
+	server := map[string]any{"command": exe, "args": args}
+	switch client {
+	case "claude":
+		return ClientConfig{
+			Text: jsonText(map[string]any{"mcpServers": map[string]any{"ctx": server}}),
+			Where: fmt.Sprintf("Claude Code: save as .mcp.json in %s (merge into mcpServers if it exists), or run: claude mcp add ctx -- %s",
+				projectDir, shellJoin(append([]string{exe}, args...))),
+		}, nil
+	case "cursor":
+		return ClientConfig{
+			Text:  jsonText(map[string]any{"mcpServers": map[string]any{"ctx": server}}),
+			Where: fmt.Sprintf("Cursor: save as %s/.cursor/mcp.json (merge into mcpServers if it exists)", projectDir),
+		}, nil
+	case "vscode":
+		return ClientConfig{
+			Text: jsonText(map[string]any{"servers": map[string]any{"ctx": map[string]any{
+				"type": "stdio", "command": exe, "args": args}}}),
+			Where: fmt.Sprintf("VS Code: save as %s/.vscode/mcp.json (merge into servers if it exists)", projectDir),
+		}, nil
+	case "codex":
+		var b strings.Builder
+		b.WriteString("[mcp_servers.ctx]\n")
+		fmt.Fprintf(&b, "command = %s\n", tomlString(exe))
+		q := make([]string, len(args))
+		for i, a := range args {
+			q[i] = tomlString(a)
+		}
+		fmt.Fprintf(&b, "args = [%s]\n", strings.Join(q, ", "))
+		return ClientConfig{Text: b.String(), Where: "Codex: add to ~/.codex/config.toml"}, nil
+	}
+	return ClientConfig{}, fmt.Errorf("unknown client %q: choose one of %s", client, strings.Join(Clients, ", "))
+}
+
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v) // maps of strings always encode
+	return b.String()
+}
+
+// tomlString quotes s as a TOML basic string (JSON's escapes are valid TOML).
+func tomlString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// shellJoin quotes args for a POSIX shell where needed.
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@+,") == "" {
+			q[i] = a
+		} else {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,232 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// secret is in files outside .context/packages; no answer may contain it.
+const secret = "TOPSECRET-7f3a"
+
+// project is a test project: <dir>/.context with packages, lock and index.
+type project struct {
+	dir     string // project root
+	ctxDir  string
+	outside string // a folder outside the project with secret files
+}
+
+// setupDoc has nested sections for get_section.
+const setupDoc = `---
+title: Setup guide
+tags: [onboarding]
+---
+# Setup
+
+Install the tools first.
+
+## Install
+
+Run the installer. The word zanzibar is only here.
+
+### Linux
+
+Use the package manager.
+
+## Configure
+
+Edit the config file.
+
+# Appendix
+
+Extra notes.
+`
+
+// files of the fixture, by path under packages/.
+func fixtureFiles() map[string]string {
+	f := map[string]string{
+		"guide/README.md":        "# Guide\n\nThe guide package. Start with docs/setup.md.\n",
+		"guide/docs/setup.md":    setupDoc,
+		"guide/docs/notes.txt":   "not markdown " + secret + "\n",
+		"guide/.git/config":      "[core]\n\t" + secret + "\n",
+		"guide/.hidden/doc.md":   "# Hidden\n" + secret + "\n",
+		"guide/%2e%2e/trick.md":  "# Trick\n" + secret + "\n",
+		"api/reference.md":       "---\ntitle: API reference\ntags: [api, http]\n---\n# API\n\nThe zanzibar endpoint returns widgets.\n",
+		"api/errors.md":          "# Errors\n\nError codes for widgets.\n",
+		"big/long.md":            longDoc(3000),
+		"big/oneline.md":         "# One line\n\n" + strings.Repeat("wide ", 30000) + "\n",
+		"big/binary.md":          "# bin\x00\x01\x02\n",
+		"big/sub/dir.md/keep.md": "# Nested\n",
+	}
+	for i := range 60 {
+		f[fmt.Sprintf("many/doc%02d.md", i)] = fmt.Sprintf("# Doc %d\n\nThe common word quokka appears in doc %d.\n", i, i)
+	}
+	return f
+}
+
+// longDoc is a document of n numbered lines with a heading every 100.
+func longDoc(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		if i%100 == 1 {
+			fmt.Fprintf(&b, "## Part %d\n", i/100+1)
+			continue
+		}
+		fmt.Fprintf(&b, "line %d of the long document, with some padding text to make it wider than usual\n", i)
+	}
+	return b.String()
+}
+
+func newProject(t testing.TB) *project {
+	t.Helper()
+	root := t.TempDir()
+	p := &project{dir: filepath.Join(root, "proj"), outside: filepath.Join(root, "outside")}
+	p.ctxDir = filepath.Join(p.dir, ".context")
+	pk := filepath.Join(p.ctxDir, "packages")
+	for rel, content := range fixtureFiles() {
+		writeFile(t, filepath.Join(pk, filepath.FromSlash(rel)), content)
+	}
+	writeFile(t, filepath.Join(p.outside, "secret.md"), "# Secret\n"+secret+"\n")
+	writeFile(t, filepath.Join(p.ctxDir, "secret.md"), "# Secret in .context\n"+secret+"\n")
+	// Symlinks that leave the package root.
+	mustSymlink(t, filepath.Join(p.outside, "secret.md"), filepath.Join(pk, "guide", "escape.md"))
+	mustSymlink(t, p.outside, filepath.Join(pk, "guide", "outdir"))
+	mustSymlink(t, "../../secret.md", filepath.Join(pk, "guide", "up.md"))
+	mustSymlink(t, "/etc/passwd", filepath.Join(pk, "guide", "passwd.md"))
+	// A symlink inside the package is fine.
+	mustSymlink(t, "docs/setup.md", filepath.Join(pk, "guide", "alias.md"))
+
+	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{}}
+	for _, a := range []string{"guide", "api", "big", "many"} {
+		lock.Packages[a] = lockfile.Entry{
+			Source: "https://example.com/" + a + ".git", Path: "docs", Ref: "main",
+			Commit: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
+			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		}
+	}
+	if err := lockfile.Write(filepath.Join(p.ctxDir, lockfile.FileName), lock); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := indexer.Sync(context.Background(), p.ctxDir, lockPackages(lock), indexer.Options{}); err != nil {
+		t.Fatalf("indexer.Sync: %v", err)
+	}
+	return p
+}
+
+func lockPackages(l *lockfile.Lock) []indexer.Package {
+	var pkgs []indexer.Package
+	for a, e := range l.Packages {
+		pkgs = append(pkgs, indexer.Package{Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit})
+	}
+	return pkgs
+}
+
+func writeFile(t testing.TB, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustSymlink(t testing.TB, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+}
+
+// connect starts a server for dir and returns a connected client session.
+func connect(t testing.TB, dir string, setup ...func(*Server)) *mcp.ClientSession {
+	t.Helper()
+	s, err := New(Options{ProjectDir: dir, Log: testLog{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range setup {
+		f(s)
+	}
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		s.Close()
+	})
+	return cs
+}
+
+type testLog struct{ t testing.TB }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Logf("server: %s", strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// call calls a tool and decodes its structured output into out (when not
+// nil and the call succeeded).
+func call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: protocol error: %v", name, args, err)
+	}
+	if out != nil && !res.IsError {
+		data, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s: decoding %s: %v", name, data, err)
+		}
+	}
+	return res
+}
+
+// text joins a result's text contents.
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// wantError asserts an isError result whose text contains all of subs.
+func wantError(t testing.TB, res *mcp.CallToolResult, subs ...string) {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want isError, got success: %.300s", text(res))
+	}
+	got := text(res)
+	for _, s := range subs {
+		if !strings.Contains(got, s) {
+			t.Errorf("error %q does not contain %q", got, s)
+		}
+	}
+	if strings.Contains(got, secret) {
+		t.Errorf("error leaks the secret: %q", got)
+	}
+}

@@ -1,0 +1,511 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestToolsAndInstructions(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	if got := cs.InitializeResult().Instructions; !strings.Contains(got, "search") || !strings.Contains(got, "nextOffset") {
+		t.Errorf("instructions do not say how to use the tools: %q", got)
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"list_contexts": true, "get_overview": true, "search": true, "get_document": true, "get_section": true}
+	for _, tool := range res.Tools {
+		if !want[tool.Name] {
+			t.Errorf("unexpected tool %s", tool.Name)
+			continue
+		}
+		delete(want, tool.Name)
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("%s: not annotated read-only", tool.Name)
+		}
+		if len(tool.Description) < 60 {
+			t.Errorf("%s: description too thin for a model: %q", tool.Name, tool.Description)
+		}
+		if tool.InputSchema == nil || tool.OutputSchema == nil {
+			t.Errorf("%s: missing input or output schema", tool.Name)
+		}
+	}
+	for name := range want {
+		t.Errorf("tool %s missing", name)
+	}
+}
+
+func TestListContexts(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	var out ListContextsOut
+	res := call(t, cs, "list_contexts", nil, &out)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if len(out.Packages) != 4 || out.Total != 4 {
+		t.Fatalf("want 4 packages, got %+v", out.Packages)
+	}
+	g := out.Packages[2] // sorted: api, big, guide, many
+	if g.Alias != "guide" || g.Source != "https://example.com/guide.git" || g.Ref != "main" || g.Commit != strings.Repeat("a1", 6) {
+		t.Errorf("guide = %+v", g)
+	}
+	if g.Documents < 2 || !g.Installed || !g.Fresh || !out.IndexFresh {
+		t.Errorf("guide counts/state = %+v (index fresh %v)", g, out.IndexFresh)
+	}
+
+	var docs ListContextsOut
+	res = call(t, cs, "list_contexts", map[string]any{"package": "guide"}, &docs)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	var setup *DocInfo
+	for i, d := range docs.Documents {
+		if d.Path == "docs/setup.md" {
+			setup = &docs.Documents[i]
+		}
+		if strings.HasPrefix(d.Path, ".") || strings.Contains(d.Path, "/.") {
+			t.Errorf("hidden file listed: %s", d.Path)
+		}
+	}
+	if setup == nil {
+		t.Fatalf("docs/setup.md not listed: %+v", docs.Documents)
+	}
+	if setup.Title != "Setup guide" || setup.Size != int64(len(setupDoc)) || setup.URI != "ctx://packages/guide/docs/setup.md" || setup.Modified.IsZero() {
+		t.Errorf("setup doc = %+v", setup)
+	}
+
+	// Paging the documents of a package.
+	var page ListContextsOut
+	call(t, cs, "list_contexts", map[string]any{"package": "many", "limit": 25, "offset": 50}, &page)
+	if page.Total != 60 || len(page.Documents) != 10 || page.Truncated {
+		t.Errorf("last page: total %d, %d docs, truncated %v", page.Total, len(page.Documents), page.Truncated)
+	}
+	call(t, cs, "list_contexts", map[string]any{"package": "many", "limit": 25}, &page)
+	if len(page.Documents) != 25 || !page.Truncated || page.NextOffset != 25 {
+		t.Errorf("first page: %d docs, truncated %v, next %d", len(page.Documents), page.Truncated, page.NextOffset)
+	}
+
+	wantError(t, call(t, cs, "list_contexts", map[string]any{"package": "giude"}, nil), "unknown package", `"guide"`)
+}
+
+func TestSearch(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	var out SearchOut
+	res := call(t, cs, "search", map[string]any{"query": "zanzibar"}, &out)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	seen := map[string]bool{}
+	for _, h := range out.Hits {
+		seen[h.Package+"/"+h.Path] = true
+		if h.URI != docURI(h.Package, h.Path) || h.Lines[0] < 1 || h.Lines[1] < h.Lines[0] || h.Score <= 0 {
+			t.Errorf("bad hit %+v", h)
+		}
+	}
+	if !seen["guide/docs/setup.md"] || !seen["api/reference.md"] {
+		t.Fatalf("zanzibar hits = %+v", out.Hits)
+	}
+	for _, h := range out.Hits {
+		if h.Path == "docs/setup.md" && !strings.Contains(h.Heading, "Install") {
+			t.Errorf("heading trail of the setup hit = %q", h.Heading)
+		}
+	}
+
+	// The package filter is applied.
+	call(t, cs, "search", map[string]any{"query": "zanzibar", "packages": []string{"api"}}, &out)
+	if len(out.Hits) == 0 {
+		t.Fatal("no hits with packages=[api]")
+	}
+	for _, h := range out.Hits {
+		if h.Package != "api" {
+			t.Errorf("package filter ignored: %+v", h)
+		}
+	}
+	// The tag filter is applied.
+	call(t, cs, "search", map[string]any{"query": "zanzibar", "tags": []string{"onboarding"}}, &out)
+	if len(out.Hits) == 0 {
+		t.Fatal("no hits with tags=[onboarding]")
+	}
+	for _, h := range out.Hits {
+		if h.Path != "docs/setup.md" {
+			t.Errorf("tag filter ignored: %+v", h)
+		}
+	}
+	call(t, cs, "search", map[string]any{"query": "zanzibar", "tags": []string{"nosuchtag"}}, &out)
+	if len(out.Hits) != 0 || !strings.Contains(out.Note, "no matches") {
+		t.Errorf("unknown tag: hits %+v note %q", out.Hits, out.Note)
+	}
+
+	// Limits: default 10, at most 50.
+	call(t, cs, "search", map[string]any{"query": "quokka"}, &out)
+	if len(out.Hits) != DefaultSearchLimit {
+		t.Errorf("default limit: %d hits", len(out.Hits))
+	}
+	call(t, cs, "search", map[string]any{"query": "quokka", "limit": 3}, &out)
+	if len(out.Hits) != 3 {
+		t.Errorf("limit 3: %d hits", len(out.Hits))
+	}
+	call(t, cs, "search", map[string]any{"query": "quokka", "limit": 500}, &out)
+	if len(out.Hits) != MaxSearchLimit || !strings.Contains(out.Note, "50") {
+		t.Errorf("limit 500: %d hits, note %q", len(out.Hits), out.Note)
+	}
+
+	wantError(t, call(t, cs, "search", map[string]any{"query": "x", "packages": []string{"gide"}}, nil), "unknown package", `"guide"`)
+	wantError(t, call(t, cs, "search", map[string]any{"query": "  "}, nil), "empty query")
+}
+
+func TestGetDocument(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	var d DocumentOut
+	res := call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md"}, &d)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if d.Text != setupDoc || d.TotalLines != strings.Count(setupDoc, "\n") || d.Truncated || d.NextOffset != 0 || d.StartLine != 1 {
+		t.Errorf("whole doc: %+v", d)
+	}
+	if !strings.HasPrefix(text(res), setupDoc) || !strings.Contains(text(res), "lines 1-") {
+		t.Errorf("content = %q", text(res))
+	}
+
+	// A line window.
+	call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "offset": 5, "limit": 3}, &d)
+	if d.StartLine != 5 || d.EndLine != 7 || !d.Truncated || d.NextOffset != 8 || d.Text != "# Setup\n\nInstall the tools first.\n" {
+		t.Errorf("window: %+v", d)
+	}
+	// A section through get_document.
+	call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "section": "configure"}, &d)
+	if d.Section != "Configure" || d.Text != "## Configure\n\nEdit the config file.\n" {
+		t.Errorf("section: %+v", d)
+	}
+	// A symlink inside the package is followed.
+	call(t, cs, "get_document", map[string]any{"package": "guide", "path": "alias.md"}, &d)
+	if d.Text != setupDoc {
+		t.Errorf("in-package symlink: %q", d.Text)
+	}
+
+	// Paging a long document returns all of it, each page under the cap.
+	long := fixtureFiles()["big/long.md"]
+	var got strings.Builder
+	off, pages := 0, 0
+	for {
+		args := map[string]any{"package": "big", "path": "long.md"}
+		if off > 0 {
+			args["offset"] = off
+		}
+		res := call(t, cs, "get_document", args, &d)
+		if res.IsError {
+			t.Fatal(text(res))
+		}
+		pages++
+		if len(d.Text) > MaxTextBytes {
+			t.Errorf("page of %d bytes over the cap", len(d.Text))
+		}
+		if d.TotalLines != 3000 {
+			t.Errorf("totalLines = %d", d.TotalLines)
+		}
+		got.WriteString(d.Text)
+		if !d.Truncated {
+			break
+		}
+		if d.NextOffset != d.EndLine+1 || !strings.Contains(text(res), fmt.Sprintf("offset=%d", d.NextOffset)) {
+			t.Fatalf("paging hint: %+v / %q", d.NextOffset, text(res)[len(d.Text):])
+		}
+		off = d.NextOffset
+	}
+	if got.String() != long || pages < 2 {
+		t.Errorf("paging gave %d bytes in %d pages, want %d bytes in ≥2", got.Len(), pages, len(long))
+	}
+
+	// One line wider than the cap is cut and says so.
+	call(t, cs, "get_document", map[string]any{"package": "big", "path": "oneline.md", "offset": 3}, &d)
+	if len(d.Text) > MaxTextBytes || !strings.Contains(d.Note, "cut") {
+		t.Errorf("long line: %d bytes, note %q", len(d.Text), d.Note)
+	}
+
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "offset": 999}, nil), "past the end")
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setpu.md"}, nil), "not found", `"docs/setup.md"`)
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "setup.md"}, nil), "not found", `"docs/setup.md"`)
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "gide", "path": "README.md"}, nil), "unknown package", `"guide"`)
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/notes.txt"}, nil), "not a markdown")
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "big", "path": "binary.md"}, nil), "not a text")
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "big", "path": "sub/dir.md"}, nil), "folder")
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "section": "Instal"}, nil), "no heading", `"Install"`)
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide"}, nil))
+}
+
+func TestGetSection(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	var d DocumentOut
+	res := call(t, cs, "get_section", map[string]any{"package": "guide", "path": "docs/setup.md", "heading": "INSTALL"}, &d)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	want := "## Install\n\nRun the installer. The word zanzibar is only here.\n\n### Linux\n\nUse the package manager.\n"
+	if d.Text != want || d.Section != "Install" || d.Truncated {
+		t.Errorf("section Install = %+v", d)
+	}
+	// A top-level section runs to the next top-level heading.
+	call(t, cs, "get_section", map[string]any{"package": "guide", "path": "docs/setup.md", "heading": "## setup"}, &d)
+	if !strings.HasPrefix(d.Text, "# Setup\n") || !strings.Contains(d.Text, "Edit the config file.") || strings.Contains(d.Text, "Appendix") {
+		t.Errorf("section Setup = %q", d.Text)
+	}
+	// A heading trail from a search hit works.
+	call(t, cs, "get_section", map[string]any{"package": "guide", "path": "docs/setup.md", "heading": "Setup > Install > Linux"}, &d)
+	if d.Text != "### Linux\n\nUse the package manager.\n" {
+		t.Errorf("section by trail = %q", d.Text)
+	}
+	// The last section runs to the end of the file.
+	call(t, cs, "get_section", map[string]any{"package": "guide", "path": "docs/setup.md", "heading": "appendix"}, &d)
+	if d.Text != "# Appendix\n\nExtra notes.\n" {
+		t.Errorf("section Appendix = %q", d.Text)
+	}
+	wantError(t, call(t, cs, "get_section", map[string]any{"package": "guide", "path": "docs/setup.md", "heading": "Configur"}, nil), "no heading", `"Configure"`)
+	wantError(t, call(t, cs, "get_section", map[string]any{"package": "guide", "path": "docs/setup.md", "heading": ""}, nil), "empty heading")
+	wantError(t, call(t, cs, "get_section", map[string]any{"package": "guide", "path": "../x.md", "heading": "x"}, nil), "refused")
+}
+
+func TestGetOverview(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	want, err := os.ReadFile(filepath.Join(p.ctxDir, "INDEX.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d DocumentOut
+	res := call(t, cs, "get_overview", nil, &d)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if d.Text != string(want) || d.URI != "ctx://index" || len(want) == 0 {
+		t.Errorf("overview = %+v", d)
+	}
+}
+
+func TestResources(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	ctx := context.Background()
+	rl, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uris := map[string]bool{}
+	for _, r := range rl.Resources {
+		uris[r.URI] = true
+	}
+	if !uris["ctx://index"] || !uris["ctx://manifest"] {
+		t.Errorf("resources = %v", uris)
+	}
+	tl, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.ResourceTemplates) != 1 || tl.ResourceTemplates[0].URITemplate != docTemplate {
+		t.Errorf("templates = %+v", tl.ResourceTemplates)
+	}
+
+	idx, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://index"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(filepath.Join(p.ctxDir, "INDEX.md"))
+	if idx.Contents[0].Text != string(want) || idx.Contents[0].MIMEType != "text/markdown" {
+		t.Errorf("ctx://index = %+v", idx.Contents[0])
+	}
+
+	mr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://manifest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if err := json.Unmarshal([]byte(mr.Contents[0].Text), &m); err != nil {
+		t.Fatalf("manifest is not JSON: %v", err)
+	}
+	if m.Lock != "ok" || len(m.Packages) != 4 || m.Packages[2].Alias != "guide" || m.Packages[2].Tree != strings.Repeat("b2", 20) ||
+		!m.Packages[2].Installed || !m.Index.Fresh || m.Index.BuiltAt.IsZero() {
+		t.Errorf("manifest = %+v", m)
+	}
+
+	dr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://packages/guide/docs/setup.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dr.Contents[0].Text != setupDoc {
+		t.Errorf("document resource = %q", dr.Contents[0].Text)
+	}
+	for _, uri := range []string{
+		"ctx://packages/guide/docs/nope.md",
+		"ctx://packages/guide/%2e%2e/%2e%2e/secret.md",
+		"ctx://packages/guide/../../secret.md",
+		"ctx://packages/guide/escape.md",
+		"ctx://packages/guide/.git/config",
+		"ctx://packages/nope/README.md",
+		"ctx://packages/guide/docs/notes.txt",
+	} {
+		r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err == nil {
+			t.Errorf("%s: read %q", uri, r.Contents[0].Text)
+			continue
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("%s: error leaks the secret", uri)
+		}
+	}
+	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://packages/guide/docs/setpu.md"})
+	if err == nil || !strings.Contains(err.Error(), "docs/setup.md") {
+		t.Errorf("not found resource: %v (want a did-you-mean)", err)
+	}
+}
+
+// TestContainment is the matrix of hostile paths: every one is refused with
+// isError, and no answer carries a byte of the files outside.
+func TestContainment(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	hostile := []string{
+		"../x.md",
+		"../../secret.md",
+		"../api/reference.md",
+		"%2e%2e/%2e%2e/secret.md",
+		"%2e%2e/trick.md",
+		"%252e%252e/secret.md",
+		"docs/%2e%2e/%2e%2e/%2e%2e/secret.md",
+		"docs/..%2f..%2fsecret.md",
+		"/etc/passwd",
+		p.outside + "/secret.md",
+		"a/../../b.md",
+		"docs/../../secret.md",
+		"./docs/setup.md",
+		"docs//setup.md",
+		".git/config",
+		".git/../docs/setup.md",
+		".hidden/doc.md",
+		"escape.md",            // symlink to a file outside
+		"outdir/secret.md",     // symlink to a folder outside
+		"up.md",                // relative symlink up and out
+		"passwd.md",            // symlink to /etc/passwd
+		"docs/setup.md\x00.md", // NUL
+		"docs/notes.txt",       // not markdown
+		`..\..\secret.md`,      // backslash
+		`docs\setup.md`,
+		"C:/Windows/win.ini",
+		"",
+		"docs",
+	}
+	if len(hostile) < 20 {
+		t.Fatal("matrix too small")
+	}
+	for _, h := range hostile {
+		for _, tool := range []string{"get_document", "get_section"} {
+			args := map[string]any{"package": "guide", "path": h}
+			if tool == "get_section" {
+				args["heading"] = "Secret"
+			}
+			res := call(t, cs, tool, args, nil)
+			if !res.IsError {
+				t.Errorf("%s %q: not refused: %.200q", tool, h, text(res))
+				continue
+			}
+			if strings.Contains(text(res), secret) || strings.Contains(text(res), "root:") {
+				t.Errorf("%s %q: answer leaks outside content: %q", tool, h, text(res))
+			}
+		}
+	}
+	// Hostile package aliases.
+	for _, a := range []string{"..", "../guide", ".", "guide/../api", "/etc", "guide\x00"} {
+		wantError(t, call(t, cs, "get_document", map[string]any{"package": a, "path": "README.md"}, nil))
+	}
+	// Sanity: the matrix is not refusing everything.
+	if res := call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md"}, nil); res.IsError {
+		t.Fatal(text(res))
+	}
+}
+
+func TestPanicBecomesErrorResult(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir, func(s *Server) {
+		mcp.AddTool(s.MCP(), &mcp.Tool{Name: "boom", Description: "panics"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			panic("kaboom")
+		})
+	})
+	wantError(t, call(t, cs, "boom", nil, nil), "internal error", "kaboom", "still running")
+	if res := call(t, cs, "list_contexts", nil, nil); res.IsError {
+		t.Fatalf("server did not survive the panic: %s", text(res))
+	}
+}
+
+// TestFreshness: a package changed on disk after the index was built (an
+// install in another terminal) is re-indexed before the next answer.
+func TestFreshness(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	var out SearchOut
+	call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
+	if len(out.Hits) != 0 {
+		t.Fatalf("okapi already there: %+v", out.Hits)
+	}
+	writeFile(t, filepath.Join(p.ctxDir, "packages", "api", "new.md"), "# New\n\nThe okapi lives here.\n")
+	res := call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if len(out.Hits) != 1 || out.Hits[0].Path != "new.md" || out.Warning != "" {
+		t.Fatalf("after adding a file: hits %+v, warning %q", out.Hits, out.Warning)
+	}
+}
+
+// TestStaleWarning: when re-indexing fails, answers say they may be stale.
+func TestStaleWarning(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir, func(s *Server) {
+		s.sync = func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error) {
+			return nil, errors.New("disk full")
+		}
+	})
+	writeFile(t, filepath.Join(p.ctxDir, "packages", "api", "new.md"), "# New\n\nThe okapi lives here.\n")
+	var out SearchOut
+	res := call(t, cs, "search", map[string]any{"query": "widgets"}, &out)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if !strings.Contains(out.Warning, "stale") || !strings.Contains(out.Warning, "api") || !strings.Contains(out.Warning, "disk full") {
+		t.Errorf("warning = %q", out.Warning)
+	}
+	var lc ListContextsOut
+	call(t, cs, "list_contexts", nil, &lc)
+	if lc.IndexFresh || lc.Packages[0].Fresh || !lc.Packages[2].Fresh || !strings.Contains(lc.Warning, "stale") {
+		t.Errorf("list_contexts freshness = %+v", lc)
+	}
+}
+
+func TestEmptyProject(t *testing.T) {
+	dir := t.TempDir()
+	cs := connect(t, dir)
+	var lc ListContextsOut
+	res := call(t, cs, "list_contexts", nil, &lc)
+	if res.IsError || len(lc.Packages) != 0 || !strings.Contains(lc.Warning, "ctx add") {
+		t.Errorf("list_contexts on an empty project: %+v %s", lc, text(res))
+	}
+	wantError(t, call(t, cs, "search", map[string]any{"query": "x"}, nil), "ctx add")
+	wantError(t, call(t, cs, "get_overview", nil, nil), "INDEX.md")
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "a", "path": "b.md"}, nil), "ctx add")
+	if _, err := os.Stat(filepath.Join(dir, ".context")); !os.IsNotExist(err) {
+		t.Errorf("the server created .context in an empty project: %v", err)
+	}
+}
