@@ -91,10 +91,7 @@ func chunkID(alias, path string, i int) string {
 // heading is already the first line of its text), then the text.
 func searchText(title string, c chunk, extra string) (text string, prefixLen int) {
 	var b strings.Builder
-	trail := c.Trail
-	if c.ownHeading && len(trail) > 0 {
-		trail = trail[:len(trail)-1]
-	}
+	trail := c.Trail[:len(c.Trail)-min(c.headsInText, len(c.Trail))]
 	if title != "" && (len(c.Trail) == 0 || c.Trail[0] != title) {
 		b.WriteString(title)
 		b.WriteByte('\n')

@@ -168,7 +168,9 @@ type chunk struct {
 	Trail      []string // heading trail, outermost first
 	Start, End int      // 1-based file lines, inclusive
 	Text       string   // the lines Start..End
-	ownHeading bool     // Text starts with the heading that ends Trail
+	// headsInText is how many of the trail's last headings are lines of
+	// Text (0 for the continuation of a split section).
+	headsInText int
 }
 
 // Chunking limits. A section longer than maxChunkBytes is split at
@@ -176,46 +178,94 @@ type chunk struct {
 // boundaries; a single line longer than the cap stays whole.
 const maxChunkBytes = 4000
 
+// minSectionBytes: a section with less prose and code than this (headings
+// and HTML comments do not count) joins the next section, or the previous
+// chunk when it is the last, so that near-empty sections (a KEP template's
+// unfilled headings, "# Title" right before "## Summary") do not become
+// chunks of their own that BM25's length normalisation would rank first.
+const minSectionBytes = 160
+
 // chunkLines cuts body lines (0-based offset base into the file) into chunks
-// that follow H1–H3 headings. Every non-blank line ends up in exactly one
-// chunk.
+// that follow H1–H3 headings. A section that holds nothing but its heading
+// joins the next one (so "# Title" right before "## Summary" is not a
+// chunk of its own). Every non-blank line ends up in exactly one chunk.
 func chunkLines(lines []string, s scanned, base int) []chunk {
 	var out []chunk
 	type level struct {
-		n    int
-		text string
+		n, line int
+		text    string
 	}
 	var trail []level
-	trailStrings := func() []string {
-		r := make([]string, len(trail))
-		for i, t := range trail {
-			r[i] = t.text
-		}
-		return r
-	}
 	secStart := 0
-	var secTrail []string
-	secOwn := false
 	flush := func(end int) {
-		out = appendSection(out, lines, s.kinds, secStart, end, secTrail, secOwn, base)
+		t := make([]string, len(trail))
+		in := 0
+		for i, e := range trail {
+			t[i] = e.text
+			if e.line >= secStart {
+				in++
+			}
+		}
+		out = appendSection(out, lines, s.kinds, secStart, end, t, in, base)
 	}
 	for _, h := range s.headings {
 		if h.Level > 3 {
 			continue
 		}
-		flush(h.Line)
+		if contentBytes(lines, s.kinds, secStart, h.Line) >= minSectionBytes {
+			flush(h.Line)
+			secStart = h.Line
+		}
 		for len(trail) > 0 && trail[len(trail)-1].n >= h.Level {
 			trail = trail[:len(trail)-1]
 		}
-		trail = append(trail, level{h.Level, cleanInline(h.Text)})
-		secStart, secTrail, secOwn = h.Line, trailStrings(), true
+		trail = append(trail, level{h.Level, h.Line, cleanInline(h.Text)})
+	}
+	// A small last section joins the chunk before it when that one has room.
+	if n := len(out); n > 0 && contentBytes(lines, s.kinds, secStart, len(lines)) < minSectionBytes {
+		prev := &out[n-1]
+		a := prev.Start - base - 1
+		end := len(lines)
+		for end > a && strings.TrimSpace(lines[end-1]) == "" {
+			end--
+		}
+		size := 0
+		for i := a; i < end; i++ {
+			size += len(lines[i]) + 1
+		}
+		if prev.End-base == secStart-countBlankBefore(lines, secStart) && size <= maxChunkBytes && end > secStart {
+			prev.End = base + end
+			prev.Text = strings.Join(lines[a:end], "\n")
+			return out
+		}
 	}
 	flush(len(lines))
 	return out
 }
 
+// countBlankBefore counts the blank lines right before line i.
+func countBlankBefore(lines []string, i int) int {
+	n := 0
+	for i-n-1 >= 0 && strings.TrimSpace(lines[i-n-1]) == "" {
+		n++
+	}
+	return n
+}
+
+// contentBytes counts the bytes of prose and code in lines[a:b]: headings,
+// HTML comments and blank lines do not count.
+func contentBytes(lines []string, kinds []lineKind, a, b int) int {
+	n := 0
+	for i := a; i < b; i++ {
+		if kinds[i] == kText || kinds[i] == kCode {
+			n += len(strings.TrimSpace(lines[i]))
+		}
+	}
+	return n
+}
+
 // appendSection adds the chunks of lines[start:end].
-func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int, trail []string, own bool, base int) []chunk {
+func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int, trail []string, in int, base int) []chunk {
 	for start < end && strings.TrimSpace(lines[start]) == "" {
 		start++
 	}
@@ -230,7 +280,7 @@ func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int
 		size += len(lines[i]) + 1
 	}
 	if size <= maxChunkBytes {
-		return append(out, chunk{Trail: trail, Start: base + start + 1, End: base + end, Text: strings.Join(lines[start:end], "\n"), ownHeading: own})
+		return append(out, chunk{Trail: trail, Start: base + start + 1, End: base + end, Text: strings.Join(lines[start:end], "\n"), headsInText: in})
 	}
 	// Split into paragraphs: runs separated by blank lines outside code.
 	type span struct{ a, b, size int }
@@ -275,7 +325,11 @@ func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int
 		for b > a && strings.TrimSpace(lines[b-1]) == "" {
 			b--
 		}
-		out = append(out, chunk{Trail: trail, Start: base + a + 1, End: base + b, Text: strings.Join(lines[a:b], "\n"), ownHeading: own && first})
+		c := chunk{Trail: trail, Start: base + a + 1, End: base + b, Text: strings.Join(lines[a:b], "\n")}
+		if first {
+			c.headsInText = in
+		}
+		out = append(out, c)
 		first = false
 	}
 	for _, p := range pieces {

@@ -1,18 +1,110 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
 
+	"github.com/ctx-dev/ctx/indexer"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this stub with the real command.
+type searchOptions struct {
+	g          *globalOptions
+	packages   []string
+	tags       []string
+	limit      int
+	json       bool
+	bestPerDoc bool
+}
+
 func newSearchCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "search",
+	o := &searchOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "search QUERY",
 		Short: "Search the installed documentation",
+		Long: `Search the installed documentation (BM25 over heading-sized chunks).
+
+Each hit names the package, the file inside it, the heading trail and the
+line range, with the matched words marked **like this**. The index is the
+one ctx keeps in .context/index/; run 'ctx index' if it is missing.`,
+		Example: `  ctx search "graceful node shutdown"
+  ctx search --package k8s-keps --limit 5 sidecar containers
+  ctx search --json --best-per-doc error handling`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("search needs a query, as in: ctx search \"error handling\"")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("search: not implemented yet")
+			return runSearch(cmd, o, strings.Join(args, " "))
 		},
 	}
+	f := cmd.Flags()
+	f.StringSliceVarP(&o.packages, "package", "p", nil, "only search package `ALIAS` (repeat or comma-separate for several)")
+	f.StringSliceVarP(&o.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
+	f.IntVarP(&o.limit, "limit", "n", 10, "at most `N` hits")
+	f.BoolVar(&o.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, snippet)")
+	f.BoolVar(&o.bestPerDoc, "best-per-doc", false, "return only the best chunk of each document")
+	return cmd
+}
+
+func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
+	if o.limit <= 0 {
+		return usageErrorf("--limit must be at least 1, got %d", o.limit)
+	}
+	if strings.TrimSpace(text) == "" {
+		return usageErrorf("search needs a query, as in: ctx search \"error handling\"")
+	}
+	dir, err := o.g.ProjectDir()
+	if err != nil {
+		return err
+	}
+	r, err := indexer.OpenReader(filepath.Join(dir, ".context"))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	hits, err := r.Search(cmd.Context(), indexer.Query{
+		Text:            text,
+		Packages:        o.packages,
+		Tags:            o.tags,
+		Limit:           o.limit,
+		BestPerDocument: o.bestPerDoc,
+	})
+	if errors.Is(err, indexer.ErrNoIndex) {
+		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", filepath.Join(dir, ".context"))
+	}
+	if err != nil {
+		return err
+	}
+	out := o.g.IO.Out
+	if o.json {
+		if hits == nil {
+			hits = []indexer.Hit{}
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(hits)
+	}
+	if len(hits) == 0 {
+		fmt.Fprintf(o.g.IO.ErrOut, "no matches for %q\n", text)
+		return nil
+	}
+	for i, h := range hits {
+		if i > 0 {
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintf(out, "%s/%s:%d-%d  (score %.2f)\n", h.Package, h.Path, h.Lines[0], h.Lines[1], h.Score)
+		if h.Heading != "" {
+			fmt.Fprintf(out, "  %s\n", h.Heading)
+		}
+		if h.Snippet != "" {
+			fmt.Fprintf(out, "  %s\n", h.Snippet)
+		}
+	}
+	return nil
 }
