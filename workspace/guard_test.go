@@ -106,6 +106,10 @@ func TestDirtyMatrix(t *testing.T) {
 				if !strings.HasPrefix(g.Backup, filepath.Join(f.project, DirName, "backup", "guides-")) {
 					t.Fatalf("backup at %s", g.Backup)
 				}
+				// The backup is the whole folder as it was, edits included.
+				if got := tree(t, g.Backup); !reflect.DeepEqual(got, before) {
+					t.Fatalf("backup holds %v, the folder had %v", keys(got), keys(before))
+				}
 				switch edit {
 				case "modify":
 					if got := readFile(t, filepath.Join(g.Backup, "other.md")); got != "# Other, my notes\n" {
@@ -118,6 +122,9 @@ func TestDirtyMatrix(t *testing.T) {
 				case "delete":
 					if got := readFile(t, g.Backup+".deleted.txt"); !strings.Contains(got, "api/v2/intro.md") {
 						t.Fatalf("deleted list: %q", got)
+					}
+					if exists(filepath.Join(g.Backup, "api/v2/intro.md")) {
+						t.Fatal("a deleted file is in the backup")
 					}
 				}
 				if cmd == "remove" {

@@ -380,7 +380,6 @@ func (w *Workspace) guard(t *task, loc *local, o runOptions, stamp time.Time) bo
 		return false
 	}
 	t.res.Backup = dir
-	w.log("%s: local changes backed up to %s", t.alias, dir)
 	return true
 }
 

@@ -266,8 +266,10 @@ func dirtyList(changes []FileChange) []string {
 	return out
 }
 
-// backup copies the local versions of changed files of a package to
-// .context/backup/<alias>-<UTC time>/ and returns that folder.
+// backup copies the package's folder as it is on disk (every file, edited or
+// not, so the backup is a complete picture of what the user had) to
+// .context/backup/<alias>-<UTC time>/, and lists the files deleted locally in
+// <that folder>.deleted.txt. It returns the folder.
 func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (string, error) {
 	base := w.path(backupDir, alias+"-"+now.UTC().Format("20060102T150405Z"))
 	dst := base
@@ -285,30 +287,35 @@ func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (s
 		dst = fmt.Sprintf("%s-%d", base, i)
 	}
 	src := w.pkgDir(alias)
+	fail := func(err error) (string, error) {
+		return "", fmt.Errorf("back up %s: %w (nothing was changed; the partial backup is in %s)", alias, err, dst)
+	}
+	if fi, err := os.Lstat(src); err == nil && !fi.IsDir() {
+		if err := copyFile(src, filepath.Join(dst, alias)); err != nil {
+			return fail(err)
+		}
+	} else {
+		err := walkFiles(src, func(rel string, _ fs.FileInfo) error {
+			to := filepath.Join(dst, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+				return err
+			}
+			return copyFile(filepath.Join(src, filepath.FromSlash(rel)), to)
+		})
+		if err != nil {
+			return fail(err)
+		}
+	}
 	var deleted []string
 	for _, c := range changes {
 		if c.Change == changeDeleted {
 			deleted = append(deleted, c.Path)
-			continue
-		}
-		if c.Path == "." { // the package "folder" is a file
-			if err := copyFile(src, filepath.Join(dst, alias)); err != nil {
-				return "", fmt.Errorf("back up %s: %w", alias, err)
-			}
-			continue
-		}
-		to := filepath.Join(dst, filepath.FromSlash(c.Path))
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return "", fmt.Errorf("back up %s: %w", alias, err)
-		}
-		if err := copyFile(filepath.Join(src, filepath.FromSlash(c.Path)), to); err != nil {
-			return "", fmt.Errorf("back up %s: %w", alias, err)
 		}
 	}
 	if len(deleted) > 0 {
-		note := "Files deleted locally (no local version to keep):\n" + strings.Join(deleted, "\n") + "\n"
+		note := "Files of " + alias + " deleted locally (no local version to keep):\n" + strings.Join(deleted, "\n") + "\n"
 		if err := os.WriteFile(dst+".deleted.txt", []byte(note), 0o644); err != nil {
-			return "", fmt.Errorf("back up %s: %w", alias, err)
+			return fail(err)
 		}
 	}
 	lockfile.SyncDir(dst)
