@@ -25,7 +25,7 @@ const (
 )
 
 // newRequest builds an upload-pack request from the server's capabilities:
-// no thin packs (each pack is complete on its own in the cache), no
+// no thin packs unless the caller offers haves, no
 // multi_ack (one request, "done"), no progress text, never tags.
 func newRequest(adv *packp.AdvRefs) *packp.UploadPackRequest {
 	req := packp.NewUploadPackRequestFromCapabilities(adv.Capabilities)
@@ -130,6 +130,13 @@ func (e *Engine) fetchDepthHaves(ctx context.Context, c *conn, st *filesystem.St
 		haves = knownCommits(st)
 	}
 	req.Haves = haves
+	if len(haves) > 0 {
+		// Only a thin pack leaves out the trees the haves already hold
+		// (upload-pack marks uninteresting edges only for thin packs).
+		// go-git hides thin-pack from the advertisement as unsupported;
+		// every git server has it, and storePack resolves thin packs.
+		_ = req.Capabilities.Set(capability.ThinPack)
+	}
 	if req.Capabilities.Supports(capability.Shallow) {
 		// Everything in the cache came shallow: say so, so the server does
 		// not assume we have the history below.
@@ -186,7 +193,7 @@ func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storag
 		r = sideband.NewDemuxer(sideband.Sideband, pr)
 	}
 	hr := &packHeaderReader{r: r}
-	if err := packfile.UpdateObjectStorage(st, hr); err != nil {
+	if err := storePack(st, hr, req.Capabilities.Supports(capability.ThinPack)); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -194,6 +201,24 @@ func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storag
 	}
 	e.progress(Progress{URL: pr.url, Phase: phase, Objects: int(hr.objects()), Bytes: pr.n})
 	return nil
+}
+
+// storePack adds a pack's objects to st. A complete pack is kept as a pack
+// file (with its index); a thin pack, whose deltas may name bases that are
+// only in st, is resolved against st and stored object by object.
+func storePack(st *filesystem.Storage, r io.Reader, thin bool) error {
+	if !thin {
+		return packfile.UpdateObjectStorage(st, r)
+	}
+	p, err := packfile.NewParserWithStorage(packfile.NewScanner(r), st)
+	if err != nil {
+		return err
+	}
+	_, err = p.Parse()
+	if errors.Is(err, packfile.ErrEmptyPackfile) {
+		return nil
+	}
+	return err
 }
 
 // isRefusal reports whether err is the server refusing a want.

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -238,7 +239,7 @@ func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth
 	for _, te := range tree.Entries {
 		p := prefix + te.Name
 		if !safeName(te.Name) {
-			*skipped = append(*skipped, Skipped{Path: fmt.Sprintf("%q", p), Reason: "unsafe path"})
+			*skipped = append(*skipped, Skipped{Path: displayPath(p), Reason: "unsafe path"})
 			continue
 		}
 		if seen[te.Name] {
@@ -420,4 +421,15 @@ func readTarget(st storer.EncodedObjectStorer, h plumbing.Hash) (string, error) 
 	defer rd.Close()
 	b, err := io.ReadAll(io.LimitReader(rd, maxSymlinkTarget+1))
 	return string(b), err
+}
+
+// displayPath quotes a path from a repository when it holds characters that
+// should not reach a terminal as they are.
+func displayPath(p string) string {
+	for _, r := range p {
+		if !strconv.IsPrint(r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }
