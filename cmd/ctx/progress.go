@@ -17,7 +17,8 @@ import (
 // with a bar through the fetch phases (refs, trees, blobs, write), redrawn
 // in place at most every redrawEvery. Otherwise it writes plain lines: a
 // "fetching ALIAS…" line when a package's first transfer starts and, from
-// Done, one "ALIAS: N objects, S" line per package sorted by alias, so the
+// Done, one "ALIAS: N objects, S" (or "ALIAS: nothing to download") line
+// per package sorted by alias, so the
 // final output has a deterministic order however the fetches interleaved.
 //
 // Update may be called from several goroutines at once.
@@ -106,6 +107,10 @@ func (p *progress) Done() {
 	}
 	for _, alias := range p.aliases() {
 		objs, bytes := p.pkgs[alias].totals()
+		if objs == 0 && bytes == 0 {
+			fmt.Fprintf(p.w, "%s: nothing to download\n", alias)
+			continue
+		}
 		fmt.Fprintf(p.w, "%s: %d objects, %s\n", alias, objs, formatBytes(bytes))
 	}
 }

@@ -6,6 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -34,6 +39,17 @@ var servers sync.Map // *testscript.TestScript → *gittest.Server
 //	git-requests N
 //	    assert the server answered exactly N requests since the last reset
 //	    (1 = only the ref advertisement: no objects were sent).
+//	git-proxy VAR
+//	    start an HTTP proxy in front of the serve-git server and set $VAR to
+//	    its URL; git-hold, git-wait-held and git-release control it:
+//	git-hold
+//	    from now on the proxy holds every git-upload-pack POST (the requests
+//	    that carry objects) without answering it.
+//	git-wait-held N
+//	    block until N requests are being held (so a background ctx is known
+//	    to be mid-fetch; the wait gives up after 2 minutes as a deadlock guard).
+//	git-release
+//	    stop holding; held requests go on.
 //	git-commit DIR MSG
 //	    git add -A and commit everything in DIR (fixed identity and date).
 //	git-rev DIR REV VAR
@@ -57,6 +73,10 @@ func gitScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args [
 		"git-counters-reset": cmdCountersReset,
 		"git-requests":       cmdGitRequests,
 		"git-commit":         cmdGitCommit,
+		"git-proxy":          cmdGitProxy,
+		"git-hold":           cmdGitHold,
+		"git-wait-held":      cmdGitWaitHeld,
+		"git-release":        cmdGitRelease,
 		"git-rev":            cmdGitRev,
 		"cmp-dir":            cmdCmpDir,
 		"lock-diff":          cmdLockDiff,
@@ -136,6 +156,122 @@ func cmdGitRequests(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("git server answered %d requests, want any number but that", got)
 		}
 		ts.Fatalf("git server answered %d requests, want %d", got, want)
+	}
+}
+
+// holdProxy forwards to a git server and can hold the requests that carry
+// objects, so a script can kill ctx at a known point of a fetch.
+type holdProxy struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	holding bool
+	held    int
+	release chan struct{} // closed by git-release
+	srv     *httptest.Server
+}
+
+var proxies sync.Map // *testscript.TestScript → *holdProxy
+
+func cmdGitProxy(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "git-proxy")
+	if len(args) != 1 {
+		ts.Fatalf("usage: git-proxy VAR")
+	}
+	target, err := url.Parse(server(ts).URL)
+	ts.Check(err)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	hp := &holdProxy{release: make(chan struct{})}
+	hp.cond = sync.NewCond(&hp.mu)
+	hp.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack") {
+			hp.mu.Lock()
+			holding, release := hp.holding, hp.release
+			if holding {
+				hp.held++
+				hp.cond.Broadcast()
+			}
+			hp.mu.Unlock()
+			if holding {
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	proxies.Store(ts, hp)
+	ts.Defer(func() {
+		proxies.Delete(ts)
+		hp.mu.Lock()
+		if hp.holding {
+			hp.holding = false
+			close(hp.release)
+		}
+		hp.mu.Unlock()
+		hp.srv.CloseClientConnections()
+		hp.srv.Close()
+	})
+	ts.Setenv(args[0], hp.srv.URL)
+}
+
+func proxy(ts *testscript.TestScript) *holdProxy {
+	p, ok := proxies.Load(ts)
+	if !ok {
+		ts.Fatalf("no proxy: run git-proxy first")
+	}
+	return p.(*holdProxy)
+}
+
+func cmdGitHold(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "git-hold")
+	hp := proxy(ts)
+	hp.mu.Lock()
+	defer hp.mu.Unlock()
+	if !hp.holding {
+		hp.holding = true
+		hp.held = 0
+		hp.release = make(chan struct{})
+	}
+}
+
+func cmdGitRelease(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "git-release")
+	hp := proxy(ts)
+	hp.mu.Lock()
+	defer hp.mu.Unlock()
+	if hp.holding {
+		hp.holding = false
+		close(hp.release)
+	}
+}
+
+func cmdGitWaitHeld(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "git-wait-held")
+	if len(args) != 1 {
+		ts.Fatalf("usage: git-wait-held N")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	hp := proxy(ts)
+	// A deadlock guard, not a timing assertion: wake the waiter after a
+	// generous limit so a ctx that never fetches fails the script.
+	expired := false
+	t := time.AfterFunc(2*time.Minute, func() {
+		hp.mu.Lock()
+		expired = true
+		hp.cond.Broadcast()
+		hp.mu.Unlock()
+	})
+	defer t.Stop()
+	hp.mu.Lock()
+	defer hp.mu.Unlock()
+	for hp.held < n && !expired {
+		hp.cond.Wait()
+	}
+	if hp.held < n {
+		ts.Fatalf("git-wait-held: %d requests held, want %d (did ctx fail before fetching?)", hp.held, n)
 	}
 }
 
