@@ -1,0 +1,146 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
+)
+
+// benchRepos serves n repositories over smart HTTP on 127.0.0.1, each with a
+// docs/ folder of 40 markdown files and 200 other files around it, and
+// returns the server and a project that has all n docs/ folders added.
+func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
+	b.Helper()
+	if !gittest.Available() {
+		b.Skip("git not installed")
+	}
+	tmp := b.TempDir()
+	root := filepath.Join(tmp, "srv")
+	for i := range n {
+		files := map[string]string{}
+		for j := range 40 {
+			files[fmt.Sprintf("docs/section%d/page%d.md", j%5, j)] = fmt.Sprintf("# Page %d of repo %d\n\n%s\n", j, i, strings.Repeat("Some documentation text. ", 80))
+		}
+		for j := range 200 {
+			files[fmt.Sprintf("src/pkg%d/file%d.go", j%10, j)] = fmt.Sprintf("package pkg\n\n// %d %d\n%s\n", i, j, strings.Repeat("// code\n", 100))
+		}
+		src := filepath.Join(tmp, fmt.Sprintf("src%d", i))
+		gittest.NewRepo(b, src, files)
+		gittest.MustGit(b, tmp, "clone", "-q", "--bare", src, filepath.Join(root, fmt.Sprintf("r%d.git", i)))
+	}
+	srv, err := gittest.Serve(root, gittest.ServeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	proj := filepath.Join(tmp, "proj")
+	os.MkdirAll(proj, 0o755)
+	w, err := Init(proj, InitOptions{}, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var specs []PackageSpec
+	for i := range n {
+		specs = append(specs, PackageSpec{Alias: fmt.Sprintf("p%d", i), Source: fmt.Sprintf("%s/r%d.git", srv.URL, i), Path: "docs"})
+	}
+	os.Setenv("CTX_CACHE", filepath.Join(tmp, "cache0"))
+	r, err := w.Add(bg, specs, AddOptions{})
+	if err != nil || r.Partial() {
+		b.Fatalf("add: %v %+v", err, r)
+	}
+	w.Close()
+	return srv, proj
+}
+
+// BenchmarkInstallFromLock: `ctx install` of 10 packages from a lock into a
+// fresh clone of the project, with a cold object cache.
+func BenchmarkInstallFromLock(b *testing.B) {
+	_, proj := benchRepos(b, 10)
+	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		i++
+		dir := filepath.Join(b.TempDir(), "clone")
+		copyBenchProject(b, proj, dir)
+		os.Setenv("CTX_CACHE", filepath.Join(dir, "..", "cache"))
+		b.StartTimer()
+		w, err := Open(dir, Options{Jobs: 4})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := w.Install(bg, InstallOptions{Frozen: true})
+		if err != nil || r.Partial() || len(r.Packages) != 10 {
+			b.Fatalf("install: %v %+v", err, r)
+		}
+		w.Close()
+	}
+}
+
+// BenchmarkNativeGitSparse installs the same 10 folders with git one after
+// another: a blobless, shallow, sparse (cone) clone each.
+func BenchmarkNativeGitSparse(b *testing.B) {
+	srv, _ := benchRepos(b, 10)
+	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
+	env := gittest.Env(b.TempDir())
+	for b.Loop() {
+		b.StopTimer()
+		dir := b.TempDir()
+		b.StartTimer()
+		for i := range 10 {
+			dst := filepath.Join(dir, fmt.Sprintf("p%d", i))
+			for _, args := range [][]string{
+				{"clone", "-q", "--filter=blob:none", "--depth", "1", "--sparse", "--no-checkout", fmt.Sprintf("%s/r%d.git", srv.URL, i), dst},
+				{"-C", dst, "sparse-checkout", "set", "docs"},
+				{"-C", dst, "checkout", "-q"},
+			} {
+				cmd := exec.Command("git", args...)
+				cmd.Env = env
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkUpdateNothingNew: `ctx update` of 10 packages when no repository
+// has anything new (open, resolve over loopback HTTP, close).
+func BenchmarkUpdateNothingNew(b *testing.B) {
+	_, proj := benchRepos(b, 10)
+	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
+	for b.Loop() {
+		w, err := Open(proj, Options{Jobs: 4})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := w.Update(bg, nil, UpdateOptions{})
+		if err != nil || r.Partial() {
+			b.Fatalf("update: %v %+v", err, r)
+		}
+		for _, p := range r.Packages {
+			if p.Action != Unchanged {
+				b.Fatalf("%s: %s", p.Alias, p.Action)
+			}
+		}
+		w.Close()
+	}
+}
+
+func copyBenchProject(b *testing.B, from, to string) {
+	for _, n := range []string{ManifestName, LockName} {
+		data, err := os.ReadFile(filepath.Join(from, DirName, n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(to, DirName), 0o755)
+		if err := os.WriteFile(filepath.Join(to, DirName, n), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
