@@ -245,7 +245,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 			if err := os.RemoveAll(p); err != nil {
 				return err
 			}
-			idx, err = bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{"unsafe_batch": true})
+			idx, err = bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{})
 			return err
 		}
 		idx, err = bleve.OpenUsing(filepath.Join(indexDir, m.Bleve), map[string]any{"bolt_timeout": writerBoltTimeout.String()})

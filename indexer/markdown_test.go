@@ -1,0 +1,388 @@
+package indexer
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseMarkdown(t *testing.T) {
+	tests := []struct {
+		name    string
+		file    string
+		in      string
+		title   string
+		summary string
+		tags    []string
+		typ     string
+		warn    string // substring of the one expected warning ("" = none)
+	}{
+		{
+			name:    "yaml front matter",
+			in:      "---\ntitle: Deploying\ndescription: How we deploy.\ntags: [ops, CI]\ntype: runbook\n---\n# Ignored H1\n\nBody.\n",
+			title:   "Deploying",
+			summary: "How we deploy.",
+			tags:    []string{"ci", "ops"},
+			typ:     "runbook",
+		},
+		{
+			name:    "yaml summary wins over description, tags as string",
+			in:      "---\ntitle: T\nsummary: S.\ndescription: D.\ntags: a, b ,a\n---\ntext\n",
+			title:   "T",
+			summary: "S.",
+			tags:    []string{"a", "b"},
+		},
+		{
+			name:    "toml front matter",
+			in:      "+++\ntitle = \"Tom\"\nsummary = \"From TOML.\"\ntags = [\"x\"]\n+++\n\nBody here.\n",
+			title:   "Tom",
+			summary: "From TOML.",
+			tags:    []string{"x"},
+		},
+		{
+			name:    "json front matter",
+			in:      "{\n  \"title\": \"Jay\",\n  \"tags\": [\"j\"],\n  \"type\": \"adr\"\n}\n# Heading\n\nFirst paragraph.\n",
+			title:   "Jay",
+			summary: "First paragraph.",
+			tags:    []string{"j"},
+			typ:     "adr",
+		},
+		{
+			name:    "broken yaml warns with file line, body still used",
+			file:    "pkg/doc.md",
+			in:      "---\ntitle: ok\ntags: [a, b\nfoo: bar\n---\n# Real Title\n\nThe body.\n",
+			title:   "Real Title",
+			summary: "The body.",
+			warn:    "pkg/doc.md:",
+		},
+		{
+			name:    "broken toml",
+			in:      "+++\ntitle = \n+++\n# H\n\nP.\n",
+			title:   "H",
+			summary: "P.",
+			warn:    "invalid TOML front matter",
+		},
+		{
+			name:    "broken json",
+			in:      "{\n\"title\": \"x\",,\n}\n# H\n\nP.\n",
+			title:   "H",
+			summary: "P.",
+			warn:    "invalid JSON front matter",
+		},
+		{
+			name:    "unclosed yaml front matter",
+			in:      "---\ntitle: x\n\n# H\n\nP.\n",
+			title:   "H",
+			summary: "title: x", // the whole file is body: --- is a rule, then a paragraph
+			warn:    ":1: front matter opened with --- but never closed",
+		},
+		{
+			name:    "leading thematic break is not front matter",
+			in:      "---\n\n# H\n\nP.\n",
+			title:   "H",
+			summary: "P.",
+		},
+		{
+			name:    "title from first H1 not H2",
+			in:      "## Second\n\n# First\n\nText.\n",
+			title:   "First",
+			summary: "Text.",
+		},
+		{
+			name:    "title from file name",
+			file:    "dir/getting-started.md",
+			in:      "Just text, no heading.\n",
+			title:   "getting-started",
+			summary: "Just text, no heading.",
+		},
+		{
+			name:    "empty file",
+			file:    "empty.md",
+			in:      "",
+			title:   "empty",
+			summary: "",
+		},
+		{
+			name:    "CRLF and BOM",
+			in:      "\xef\xbb\xbf---\r\ntitle: Win\r\n---\r\n# H\r\n\r\nLine one\r\nline two.\r\n",
+			title:   "Win",
+			summary: "Line one line two.",
+		},
+		{
+			name:    "invalid UTF-8 replaced",
+			in:      "# Bad \xff byte\n\nText \xfe here.\n",
+			title:   "Bad \uFFFD byte",
+			summary: "Text \uFFFD here.",
+		},
+		{
+			name:    "setext headings",
+			in:      "Main Title\n==========\n\nSub\n---\n\nPara.\n",
+			title:   "Main Title",
+			summary: "Para.",
+		},
+		{
+			name:    "hash lines inside fences are not headings",
+			in:      "```sh\n# not a title\n```\n~~~\n# nor this\n~~~\n\nReal para.\n",
+			title:   "x",
+			file:    "x.md",
+			summary: "Real para.",
+		},
+		{
+			name:    "headings inside HTML comments are not headings",
+			file:    "c.md",
+			in:      "<!--\n# Template title\n-->\n\nHello.\n",
+			title:   "c",
+			summary: "Hello.",
+		},
+		{
+			name:    "tldr style blockquote summary",
+			in:      "# tar\n\n> Archiving utility.\n> More information: <https://www.gnu.org/software/tar>.\n\n- Create an archive:\n\n`tar cf a.tar b`\n",
+			title:   "tar",
+			summary: "Archiving utility. More information: https://www.gnu.org/software/tar.",
+		},
+		{
+			name:    "summary skips badges, html and tags line; links keep text",
+			in:      "# P\n\n[![ci](https://x/badge.svg)](https://x)\n<div>x</div>\nTags: Alpha, beta\n\nUse [the tool](https://t) **now**.\n",
+			title:   "P",
+			summary: "Use the tool now.",
+			tags:    []string{"alpha", "beta"},
+		},
+		{
+			name:    "front matter tags win over inline",
+			in:      "---\ntags: [fm]\n---\nTags: inline\n\nText.\n",
+			file:    "t.md",
+			title:   "t",
+			summary: "Text.",
+			tags:    []string{"fm"},
+		},
+		{
+			name:    "inline tags inside code are ignored",
+			in:      "# T\n\n```\nTags: no\n```\n\nText.\n",
+			title:   "T",
+			summary: "Text.",
+		},
+		{
+			name:    "closing hashes removed",
+			in:      "# Title ##\n\nx\n",
+			title:   "Title",
+			summary: "x",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := tt.file
+			if file == "" {
+				file = "doc.md"
+			}
+			var warns []string
+			p := parseMarkdown(file, []byte(tt.in), func(s string) { warns = append(warns, s) })
+			if p.Title != tt.title {
+				t.Errorf("title = %q, want %q", p.Title, tt.title)
+			}
+			if p.Summary != tt.summary {
+				t.Errorf("summary = %q, want %q", p.Summary, tt.summary)
+			}
+			if !reflect.DeepEqual(p.Tags, tt.tags) {
+				t.Errorf("tags = %q, want %q", p.Tags, tt.tags)
+			}
+			if p.Type != tt.typ {
+				t.Errorf("type = %q, want %q", p.Type, tt.typ)
+			}
+			switch {
+			case tt.warn == "" && len(warns) > 0:
+				t.Errorf("unexpected warnings %q", warns)
+			case tt.warn != "" && (len(warns) != 1 || !strings.Contains(warns[0], tt.warn)):
+				t.Errorf("warnings = %q, want one containing %q", warns, tt.warn)
+			}
+			checkCoverage(t, tt.in, p.Chunks)
+		})
+	}
+}
+
+func TestBrokenYAMLLineNumber(t *testing.T) {
+	in := "---\ntitle: ok\nlist:\n  - a\n bad: indent\n---\nbody\n"
+	var warns []string
+	parseMarkdown("a.md", []byte(in), func(s string) { warns = append(warns, s) })
+	if len(warns) != 1 {
+		t.Fatalf("warnings = %q, want 1", warns)
+	}
+	// The YAML error is on the 5th line of the file (" bad: indent") or
+	// the line yaml reports near it; it must be a file line, past the ---.
+	if !strings.HasPrefix(warns[0], "a.md:") || strings.HasPrefix(warns[0], "a.md:1:") {
+		t.Errorf("warning %q: want a.md:<line in the block>", warns[0])
+	}
+}
+
+func TestOutline(t *testing.T) {
+	in := "---\ntitle: x\n---\n# One\n\ntext\n\n```\n# fenced\n```\n\nTwo\n===\n\n## Three ##\n\n  ### Four\n\n    # indented code\n\n####### seven\n#no-space\n~~~~\n## in tilde\n~~~~\nPara\nover two\n---\n"
+	got := Outline([]byte(in))
+	want := []Heading{
+		{1, "One", 4},
+		{1, "Two", 12},
+		{2, "Three", 15},
+		{3, "Four", 17},
+		{2, "Para over two", 26},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Outline =\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func TestOutlineUnclosedFence(t *testing.T) {
+	got := Outline([]byte("# A\n```\n# B\n"))
+	if len(got) != 1 || got[0].Text != "A" {
+		t.Errorf("Outline = %+v, want only A (an unclosed fence runs to the end)", got)
+	}
+}
+
+func TestChunkTrailsAndLines(t *testing.T) {
+	long := strings.Repeat("word ", 40) // 200 bytes: more than minSectionBytes
+	in := "# Guide\n\nIntro " + long + "\n\n## Install\n\n" + long + "\n\n### On Linux\n\n" + long + "\n\n#### Deep\n\n" + long + "\n\n## Use\n\n" + long + long + "\n"
+	p := parseMarkdown("g.md", []byte(in), nil)
+	type c struct {
+		trail      string
+		start, end int
+	}
+	var got []c
+	for _, ch := range p.Chunks {
+		got = append(got, c{strings.Join(ch.Trail, " > "), ch.Start, ch.End})
+	}
+	want := []c{
+		{"Guide", 1, 3},
+		{"Guide > Install", 5, 7},
+		{"Guide > Install > On Linux", 9, 15}, // H4 stays inside
+		{"Guide > Use", 17, 19},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("chunks =\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func TestChunkSmallSectionsMerge(t *testing.T) {
+	in := "# KEP-1: Thing\n\n## Summary\n\nShort.\n\n## Motivation\n\n" + strings.Repeat("Because reasons. ", 20) + "\n\n## Drawbacks\n\n<!--\nTemplate text.\n-->\n"
+	p := parseMarkdown("k.md", []byte(in), nil)
+	if len(p.Chunks) != 1 {
+		for _, c := range p.Chunks {
+			t.Logf("%v %d-%d", c.Trail, c.Start, c.End)
+		}
+		t.Fatalf("got %d chunks, want 1 (title and short summary join Motivation; the empty last section joins it too)", len(p.Chunks))
+	}
+	c := p.Chunks[0]
+	if c.Start != 1 || c.End != 15 || strings.Join(c.Trail, " > ") != "KEP-1: Thing > Motivation" {
+		t.Errorf("chunk = %v %d-%d", c.Trail, c.Start, c.End)
+	}
+}
+
+func TestChunkSplitsLongSections(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Big\n\n")
+	for i := 0; i < 60; i++ {
+		b.WriteString(strings.Repeat("lorem ipsum dolor ", 8))
+		b.WriteString("\n\n")
+	}
+	b.WriteString("```\n" + strings.Repeat("code line inside a fence\n", 300) + "```\n")
+	b.WriteString(strings.Repeat("x", 9000) + "\n") // one line over the cap stays whole
+	in := b.String()
+	p := parseMarkdown("big.md", []byte(in), nil)
+	if len(p.Chunks) < 4 {
+		t.Fatalf("got %d chunks, want the section split", len(p.Chunks))
+	}
+	for i, c := range p.Chunks {
+		if len(c.Text) > maxChunkBytes && strings.Contains(c.Text, "\n") {
+			t.Errorf("chunk %d is %d bytes (cap %d) and has more than one line", i, len(c.Text), maxChunkBytes)
+		}
+		if strings.Join(c.Trail, ">") != "Big" {
+			t.Errorf("chunk %d trail %q, want Big", i, c.Trail)
+		}
+		if i > 0 && c.Start <= p.Chunks[i-1].End {
+			t.Errorf("chunk %d starts at %d, before the previous end %d", i, c.Start, p.Chunks[i-1].End)
+		}
+	}
+	checkCoverage(t, in, p.Chunks)
+}
+
+// checkCoverage asserts that the chunks, in order, hold every non-blank
+// body line of in exactly once, and that their line ranges are right.
+func checkCoverage(t *testing.T, in string, chunks []chunk) {
+	t.Helper()
+	lines := splitLines(normalize([]byte(in)))
+	start := bodyStart(lines)
+	var want []string
+	for _, l := range lines[start:] {
+		if strings.TrimSpace(l) != "" {
+			want = append(want, l)
+		}
+	}
+	var got []string
+	for _, c := range chunks {
+		if c.Start < 1 || c.End < c.Start || c.End > len(lines) {
+			t.Fatalf("chunk lines %d-%d out of range (file has %d lines)", c.Start, c.End, len(lines))
+		}
+		if c.Text != strings.Join(lines[c.Start-1:c.End], "\n") {
+			t.Fatalf("chunk %d-%d text does not match its lines", c.Start, c.End)
+		}
+		for _, l := range strings.Split(c.Text, "\n") {
+			if strings.TrimSpace(l) != "" {
+				got = append(got, l)
+			}
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("chunks lost or duplicated text:\n got %d non-blank lines\nwant %d", len(got), len(want))
+	}
+}
+
+func FuzzParseMarkdown(f *testing.F) {
+	for _, s := range []string{
+		"---\ntitle: a\ntags: [x]\n---\n# H\n\ntext\n",
+		"+++\ntitle = 'a'\n+++\nbody",
+		"{\n\"title\": 1\n}\n",
+		"A\n===\nB\n---\n```\n# c\n```\n~~~\n~~~\n",
+		"\xef\xbb\xbf# x\r\n\r\n\xff\n",
+		"<!--\n# a\n-->\n## b ##\n",
+		"---\n: [\n---\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		p := parseMarkdown("f.md", in, func(w string) {
+			if !strings.HasPrefix(w, "f.md:") {
+				t.Errorf("warning without file:line: %q", w)
+			}
+		})
+		if p.Title == "" {
+			t.Errorf("empty title")
+		}
+		checkCoverage(t, string(in), p.Chunks)
+		for _, h := range Outline(in) {
+			if h.Level < 1 || h.Level > 6 || h.Line < 1 {
+				t.Errorf("bad heading %+v", h)
+			}
+		}
+	})
+}
+
+func FuzzFrontMatter(f *testing.F) {
+	for _, s := range []string{
+		"title: a\ntags: [x, y]\n", "title: [\n", "tags: {a: b}\n", "summary: 3\n", ": :\n",
+	} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, block string, kind uint8) {
+		var in string
+		switch kind % 3 {
+		case 0:
+			in = "---\n" + block + "\n---\nbody\n"
+		case 1:
+			in = "+++\n" + block + "\n+++\nbody\n"
+		default:
+			in = "{\n" + block + "\n}\nbody\n"
+		}
+		p := parseMarkdown("fm.md", []byte(in), func(w string) {
+			if !strings.HasPrefix(w, "fm.md:") {
+				t.Errorf("warning without file:line: %q", w)
+			}
+		})
+		checkCoverage(t, in, p.Chunks)
+	})
+}
