@@ -43,6 +43,8 @@ type Server struct {
 	snap      snapshot
 	lockStamp stamp
 	snapValid bool
+	fresh     freshState
+	bg        sync.WaitGroup // background freshness checks
 
 	syncMu sync.Mutex // one re-index at a time
 	// sync is indexer.Sync (a field so tests can make it fail).
@@ -100,8 +102,9 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
 }
 
-// Close releases the index reader.
+// Close waits for background checks and releases the index reader.
 func (s *Server) Close() error {
+	s.bg.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.rd != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -467,6 +468,38 @@ func TestFreshness(t *testing.T) {
 	}
 	if len(out.Hits) != 1 || out.Hits[0].Path != "new.md" || out.Warning != "" {
 		t.Fatalf("after adding a file: hits %+v, warning %q", out.Hits, out.Warning)
+	}
+}
+
+// TestFreshnessInPlaceEdit: a file edited in place (no install, so the cheap
+// sentinel does not change) is picked up through the background check.
+func TestFreshnessInPlaceEdit(t *testing.T) {
+	p := newProject(t)
+	var srv *Server
+	cs := connect(t, p.dir, func(s *Server) { srv = s })
+	var out SearchOut
+	call(t, cs, "search", map[string]any{"query": "okapi"}, &out) // a full check
+	if len(out.Hits) != 0 {
+		t.Fatalf("okapi already there: %+v", out.Hits)
+	}
+	doc := filepath.Join(p.ctxDir, "packages", "guide", "docs", "setup.md")
+	fi, err := os.Stat(filepath.Dir(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, doc, setupDoc+"\nThe okapi moved in.\n")
+	// Make the last full check old, as if the previous call was a while ago.
+	srv.mu.Lock()
+	srv.fresh.checkedAt = srv.fresh.checkedAt.Add(-time.Hour)
+	srv.mu.Unlock()
+	if fi2, _ := os.Stat(filepath.Dir(doc)); !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("editing in place changed the folder")
+	}
+	call(t, cs, "search", map[string]any{"query": "okapi"}, &out) // starts the background check
+	srv.bg.Wait()
+	res := call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
+	if res.IsError || len(out.Hits) != 1 || out.Hits[0].Path != "docs/setup.md" {
+		t.Fatalf("after an in-place edit: %+v %s", out.Hits, text(res))
 	}
 }
 

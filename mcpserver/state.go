@@ -89,10 +89,49 @@ func (s *Server) reader() (*indexer.Reader, error) {
 	return r, nil
 }
 
+// recheckAfter is how old the last full freshness check may be before a
+// call starts another one in the background.
+const recheckAfter = time.Second
+
+// freshState remembers the last full freshness check.
+type freshState struct {
+	sentinel  string    // sentinel() when it ran
+	checkedAt time.Time // when it ended
+	fresh     bool      // the index matched the packages then
+	checking  bool      // a background check is running
+}
+
+// sentinel is a cheap fingerprint of what an install changes: the lock and
+// the package folders (a package is replaced by renaming a new folder into
+// place). A handful of stats, against Freshness's walk of every file.
+func (s *Server) sentinel(snap snapshot) string {
+	var b strings.Builder
+	st := func(p string) {
+		if fi, err := os.Stat(p); err == nil {
+			fmt.Fprintf(&b, "%d.%d|", fi.Size(), fi.ModTime().UnixNano())
+		} else {
+			b.WriteString("-|")
+		}
+	}
+	st(filepath.Join(s.ctxDir, lockfile.FileName))
+	st(s.pkgsDir)
+	for _, a := range snap.aliases {
+		st(filepath.Join(s.pkgsDir, a))
+	}
+	return b.String()
+}
+
 // freshen makes the index match the packages on disk before a call is
-// answered. When the packages changed since the index was built, it re-indexes
-// them incrementally. It returns a warning for the answer when the index is
-// (or may be) stale, and "" when it is fresh.
+// answered, re-indexing changed packages incrementally. It returns a warning
+// for the answer when the index is (or may be) stale, and "" when it is
+// fresh.
+//
+// The full check (indexer's Freshness, a stat of every file) runs before the
+// call whenever the lock or a package folder changed since the last one (an
+// install or update in another terminal), or when the last one found the
+// index stale. Otherwise the call is answered at once and, if the last full
+// check is older than recheckAfter, one starts in the background, so that a
+// file edited in place is picked up by the next call.
 func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 	if snap.lock == nil {
 		return ""
@@ -101,17 +140,27 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 	if err != nil {
 		return "warning: " + err.Error()
 	}
-	f, ferr := r.Freshness(snap.pkgs)
-	if ferr == nil && f.Fresh {
+	sent := s.sentinel(snap)
+	s.mu.Lock()
+	fs := s.fresh
+	if fs.fresh && fs.sentinel == sent {
+		if time.Since(fs.checkedAt) > recheckAfter && !fs.checking {
+			s.fresh.checking = true
+			s.bg.Add(1)
+			go s.backgroundCheck(r, snap, sent)
+		}
+		s.mu.Unlock()
 		return ""
 	}
+	s.mu.Unlock()
+
 	// One sync at a time; a call that waited re-checks first.
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	if f2, err := r.Freshness(snap.pkgs); err == nil && f2.Fresh {
+	f, err := r.Freshness(snap.pkgs)
+	if err == nil && f.Fresh {
+		s.setFresh(sent, true)
 		return ""
-	} else if err == nil {
-		f = f2
 	}
 	what := "the index"
 	if len(f.Stale) > 0 {
@@ -123,12 +172,38 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 		Warn:         func(msg string) { s.log.Warn(msg) },
 	})
 	if err != nil {
+		s.setFresh(sent, false)
 		s.log.Error("re-indexing failed", "error", err)
 		return fmt.Sprintf("warning: results may be stale: %s changed since the index was built and re-indexing failed (%v); run `ctx index`", what, err)
 	}
+	s.setFresh(sent, true)
 	s.log.Info("re-indexed changed packages", "stale", f.Stale, "added", rep.Added, "updated", rep.Updated,
 		"removed", rep.Removed, "took", time.Since(start).Round(time.Millisecond))
 	return ""
+}
+
+func (s *Server) setFresh(sent string, fresh bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fresh = freshState{sentinel: sent, checkedAt: time.Now(), fresh: fresh}
+}
+
+// backgroundCheck runs a full freshness check; when it finds the index
+// stale, the next call re-indexes before answering.
+func (s *Server) backgroundCheck(r *indexer.Reader, snap snapshot, sent string) {
+	defer s.bg.Done()
+	f, err := r.Freshness(snap.pkgs)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fresh.sentinel != sent {
+		return // a foreground check has run since
+	}
+	s.fresh.checking = false
+	if err == nil && f.Fresh {
+		s.fresh.checkedAt = time.Now()
+	} else {
+		s.fresh.fresh = false
+	}
 }
 
 // budget is INDEX.md's token budget from context.config.json (0 = default).

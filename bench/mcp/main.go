@@ -1,0 +1,291 @@
+// Command mcp-bench measures `ctx mcp` over stdio: the time from process start
+// to the initialize reply (empty project, and a project with the shared corpus
+// installed), and search round trips on the corpus.
+//
+//	go run ./bench/mcp -corpus /work/shared/corpus -work /tmp/ctx-mcp-bench
+//
+// The corpus folders become packages under <work>/corpus/.context/packages
+// (copied; the corpus itself is only read), with a lock written by lockfile
+// and the index built by indexer.Sync. A -work dir that already holds them is
+// reused. Results are printed as markdown for bench/mcp/README.md.
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+func main() {
+	corpus := flag.String("corpus", "/work/shared/corpus", "folder whose sub-folders become packages")
+	work := flag.String("work", "", "working dir (default: a new temp dir)")
+	ctxBin := flag.String("ctx", "", "ctx binary (default: go build ./cmd/ctx into the work dir)")
+	starts := flag.Int("starts", 30, "process starts per project")
+	searches := flag.Int("searches", 300, "search round trips")
+	flag.Parse()
+	if err := run(*corpus, *work, *ctxBin, *starts, *searches); err != nil {
+		fmt.Fprintln(os.Stderr, "mcp-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(corpus, work, ctxBin string, starts, searches int) error {
+	if work == "" {
+		d, err := os.MkdirTemp("", "ctx-mcp-bench-")
+		if err != nil {
+			return err
+		}
+		work = d
+	}
+	if ctxBin == "" {
+		ctxBin = filepath.Join(work, "ctx")
+		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", ctxBin, "./cmd/ctx")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building ctx (run from the module root): %w", err)
+		}
+	}
+	empty := filepath.Join(work, "empty")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		return err
+	}
+	proj := filepath.Join(work, "corpus")
+	setup, err := installCorpus(corpus, proj)
+	if err != nil {
+		return err
+	}
+
+	fmt.Printf("machine: %s\n\n", machine())
+	fmt.Printf("corpus: %s\n\n", setup)
+	fmt.Println("| measurement | n | min | p50 | p95 | max |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, c := range []struct{ name, dir string }{{"start → initialize reply, empty project", empty}, {"start → initialize reply, corpus installed", proj}} {
+		var ds []time.Duration
+		for range starts {
+			d, err := timeInitialize(ctxBin, c.dir)
+			if err != nil {
+				return err
+			}
+			ds = append(ds, d)
+		}
+		row(c.name, ds)
+	}
+	first, rest, err := timeSearches(ctxBin, proj, searches)
+	if err != nil {
+		return err
+	}
+	row("first search (opens the index)", []time.Duration{first})
+	row("search round trip over stdio, corpus", rest)
+	fmt.Printf("\nload after: %s\n", loadavg())
+	return nil
+}
+
+func row(name string, ds []time.Duration) {
+	slices.Sort(ds)
+	q := func(p float64) time.Duration { return ds[min(len(ds)-1, int(p*float64(len(ds))))] }
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+	fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", name, len(ds), ms(ds[0]), ms(q(0.5)), ms(q(0.95)), ms(ds[len(ds)-1]))
+}
+
+// installCorpus lays out each corpus folder as a package, writes the lock and
+// builds the index, unless proj already has them.
+func installCorpus(corpus, proj string) (string, error) {
+	ctxDir := filepath.Join(proj, ".context")
+	lockPath := filepath.Join(ctxDir, lockfile.FileName)
+	entries, err := os.ReadDir(corpus)
+	if err != nil {
+		return "", err
+	}
+	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{}}
+	files := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		alias := e.Name()
+		dst := filepath.Join(ctxDir, "packages", alias)
+		n, err := copyTree(filepath.Join(corpus, alias), dst)
+		if err != nil {
+			return "", err
+		}
+		files += n
+		lock.Packages[alias] = lockfile.Entry{Source: "file://" + filepath.Join(corpus, alias), Ref: "main",
+			Commit: strings.Repeat("0", 40), Tree: strings.Repeat("0", 40), Hash: benchHash(alias),
+			Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	}
+	if err := lockfile.Write(lockPath, lock); err != nil {
+		return "", err
+	}
+	var pkgs []indexer.Package
+	for a, e := range lock.Packages {
+		pkgs = append(pkgs, indexer.Package{Alias: a, Source: e.Source, Ref: e.Ref, Commit: e.Commit})
+	}
+	start := time.Now()
+	rep, err := indexer.Sync(context.Background(), ctxDir, pkgs, indexer.Options{})
+	if err != nil {
+		return "", fmt.Errorf("indexing the corpus: %w", err)
+	}
+	return fmt.Sprintf("%d packages, %d files, %d documents, %d chunks (index sync %s: %d added, %d unchanged)",
+		len(pkgs), files, rep.Added+rep.Updated+rep.Unchanged, rep.Chunks, time.Since(start).Round(time.Millisecond), rep.Added, rep.Unchanged), nil
+}
+
+// copyTree copies regular files from src to dst, skipping those already
+// there with the same size.
+func copyTree(src, dst string) (int, error) {
+	n := 0
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return fs.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		n++
+		to := filepath.Join(dst, rel)
+		fi, _ := d.Info()
+		if st, err := os.Stat(to); err == nil && fi != nil && st.Size() == fi.Size() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, data, 0o644)
+	})
+	return n, err
+}
+
+// benchHash is a well-formed h1: hash (the bench does not verify content).
+func benchHash(alias string) string {
+	sum := sha256.Sum256([]byte(alias))
+	return "h1:" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+const initReq = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}` + "\n"
+
+// timeInitialize starts ctx mcp and times until the initialize reply.
+func timeInitialize(bin, dir string) (time.Duration, error) {
+	cmd := exec.Command(bin, "mcp", "-C", dir)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = io.Discard
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	if _, err := io.WriteString(in, initReq); err != nil {
+		return 0, err
+	}
+	line, err := bufio.NewReader(out).ReadBytes('\n')
+	d := time.Since(start)
+	in.Close()
+	cmd.Wait()
+	if err != nil || !strings.Contains(string(line), `"serverInfo"`) {
+		return 0, fmt.Errorf("no initialize reply: %v %q", err, line)
+	}
+	return d, nil
+}
+
+// queries are looked up in turn; words a reader of these docs would use.
+var queries = []string{
+	"borrow checker lifetimes", "pod scheduling", "tar extract archive", "ownership move semantics",
+	"graduation criteria beta", "git rebase interactive", "trait objects dynamic dispatch", "kubelet eviction",
+	"docker run port", "error handling Result", "feature gate", "find files by name", "closures capture",
+	"api server admission webhook", "ssh key", "smart pointers Box", "sidecar containers", "curl post json",
+	"cargo workspace", "storage volume snapshot", "grep recursive", "pattern matching enums", "node lease heartbeat",
+	"compress gzip", "unsafe raw pointers",
+}
+
+// timeSearches runs n search calls on one server; it returns the first
+// (which opens the index) and the others.
+func timeSearches(bin, dir string, n int) (time.Duration, []time.Duration, error) {
+	cmd := exec.Command(bin, "mcp", "-C", dir)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return 0, nil, err
+	}
+	defer func() { in.Close(); cmd.Wait() }()
+	r := bufio.NewReaderSize(out, 1<<20)
+	if _, err := io.WriteString(in, initReq+`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`+"\n"); err != nil {
+		return 0, nil, err
+	}
+	if _, err := r.ReadBytes('\n'); err != nil {
+		return 0, nil, err
+	}
+	var ds []time.Duration
+	for i := range n + 1 {
+		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i + 2, "method": "tools/call",
+			"params": map[string]any{"name": "search", "arguments": map[string]any{"query": queries[i%len(queries)]}}})
+		start := time.Now()
+		if _, err := in.Write(append(req, '\n')); err != nil {
+			return 0, nil, err
+		}
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return 0, nil, err
+		}
+		ds = append(ds, time.Since(start))
+		var resp struct {
+			Result struct {
+				IsError           bool `json:"isError"`
+				StructuredContent struct {
+					Hits []json.RawMessage `json:"hits"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(line, &resp); err != nil || resp.Result.IsError || len(resp.Result.StructuredContent.Hits) == 0 {
+			return 0, nil, fmt.Errorf("search %q: bad answer %.300s", queries[i%len(queries)], line)
+		}
+	}
+	return ds[0], ds[1:], nil
+}
+
+func machine() string {
+	cpu := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				cpu = strings.TrimSpace(strings.SplitN(l, ":", 2)[1])
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s, load before: %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, runtime.Version(), loadavg())
+}
+
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
