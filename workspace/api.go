@@ -11,6 +11,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -71,6 +72,7 @@ type Workspace struct {
 	opts     Options
 	plock    *flock.Flock
 	manifest Manifest
+	logMu    sync.Mutex // Log may be written from several fetches at once
 }
 
 // InitOptions configure Init.

@@ -42,9 +42,9 @@ const gitignoreText = `# Written by ctx. Everything here is generated except con
 `
 
 func (w *Workspace) log(format string, args ...any) {
-	if w.opts.Log != nil {
-		fmt.Fprintf(w.opts.Log, format+"\n", args...)
-	}
+	w.logMu.Lock()
+	defer w.logMu.Unlock()
+	fmt.Fprintf(w.opts.Log, format+"\n", args...)
 }
 
 func (w *Workspace) path(elem ...string) string {

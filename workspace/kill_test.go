@@ -1,0 +1,98 @@
+package workspace
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestKillHelper is not a test: TestKillDuringUpdate runs the test binary
+// with CTX_WS_KILL_PROJECT set, and this function then runs an update that
+// parks at a stage until the parent kills the process.
+func TestKillHelper(t *testing.T) {
+	proj := os.Getenv("CTX_WS_KILL_PROJECT")
+	if proj == "" {
+		t.Skip("helper process for TestKillDuringUpdate")
+	}
+	stage := os.Getenv("CTX_WS_KILL_STAGE")
+	o := Options{Jobs: 1}
+	o.testHook = func(s, alias string) error {
+		if s == stage && alias == "guides" {
+			os.WriteFile(filepath.Join(proj, "parked"), []byte(s), 0o644)
+			select {} // wait to be killed
+		}
+		return nil
+	}
+	w, err := Open(proj, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Update(bg, nil, UpdateOptions{})
+	t.Fatal("the update finished: the hook never parked")
+}
+
+// TestKillDuringUpdate kills a real process in the middle of an update, at
+// each stage, and checks the next Open recovers: the project lock is free,
+// every package is as it was or as it should be, and the lock is true to
+// the disk.
+func TestKillDuringUpdate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs subprocesses")
+	}
+	for _, stage := range []string{"staged", "journaled", "swapped", "locked"} {
+		t.Run(stage, func(t *testing.T) {
+			f := newFixture(t)
+			w := f.open(f.project)
+			f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+			w.Close()
+			before := readLock(t, f.project)
+			newCommit := f.commit("moves", map[string]string{"guides/other.md": "# v2\n", "team/handbook.md": "# v2\n"})
+
+			cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$")
+			cmd.Env = append(os.Environ(), "CTX_WS_KILL_PROJECT="+f.project, "CTX_WS_KILL_STAGE="+stage)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			parked := filepath.Join(f.project, "parked")
+			for !exists(parked) {
+				select {
+				case err := <-done:
+					t.Fatalf("helper exited before parking: %v", err)
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			cmd.Process.Kill()
+			<-done
+
+			w2 := f.open(f.project) // the killed process's flock is gone with it
+			l := readLock(t, f.project)
+			want := map[string]bool{before.Packages["guides"].Commit: true, newCommit: true}
+			for _, a := range []string{"guides", "team"} {
+				e := l.Packages[a]
+				st, err := w2.readState(a)
+				if !want[e.Commit] || err != nil || st.Commit != e.Commit {
+					t.Errorf("%s: lock %s, state %+v %v", a, e.Commit, st, err)
+				}
+			}
+			if stage != "staged" && l.Packages["guides"].Commit != newCommit {
+				t.Errorf("guides not rolled forward past its journal")
+			}
+			vr, _ := w2.Verify()
+			for _, v := range vr {
+				if !v.OK {
+					t.Errorf("verify %+v", v)
+				}
+			}
+			if st, _ := w2.Status(); len(st) != 0 {
+				t.Errorf("dirty after recovery: %+v", st)
+			}
+			if ents, _ := os.ReadDir(filepath.Join(f.project, DirName, ".tmp")); len(ents) != 0 {
+				t.Errorf("leftovers: %v", ents)
+			}
+		})
+	}
+}
