@@ -36,7 +36,7 @@ Install the tools first.
 
 ## Install
 
-Run the installer. The word zanzibar is only here.
+Run the installer. The word zanzibar is only here. It downloads the toolchain, checks the signature of every archive, unpacks them into the tools folder and adds that folder to the PATH of new shells.
 
 ### Linux
 

@@ -257,7 +257,7 @@ func TestGetSection(t *testing.T) {
 	if res.IsError {
 		t.Fatal(text(res))
 	}
-	want := "## Install\n\nRun the installer. The word zanzibar is only here.\n\n### Linux\n\nUse the package manager.\n"
+	want := "## Install\n\nRun the installer. The word zanzibar is only here. It downloads the toolchain, checks the signature of every archive, unpacks them into the tools folder and adds that folder to the PATH of new shells.\n\n### Linux\n\nUse the package manager.\n"
 	if d.Text != want || d.Section != "Install" || d.Truncated {
 		t.Errorf("section Install = %+v", d)
 	}
