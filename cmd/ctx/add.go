@@ -55,8 +55,5 @@ func runAdd(cmd *cobra.Command, g *globalOptions, o *addOptions, source string) 
 	spec := workspace.PackageSpec{Alias: o.alias, Source: source, Path: o.path, Ref: o.ref}
 	rep, err := w.Add(cmd.Context(), []workspace.PackageSpec{spec}, workspace.AddOptions{Force: o.force})
 	p.Done()
-	if perr := printReport(g, w.Root(), rep, false); err == nil {
-		err = perr
-	}
-	return err
+	return finishReport(cmd.Context(), g, w.Root(), rep, err, false)
 }

@@ -39,9 +39,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 			defer w.Close()
 			rep, err := w.Install(cmd.Context(), workspace.InstallOptions{Frozen: o.frozen, Force: o.force})
 			p.Done()
-			if perr := printReport(g, w.Root(), rep, false); err == nil {
-				err = perr
-			}
+			err = finishReport(cmd.Context(), g, w.Root(), rep, err, false)
 			return err
 		},
 	}

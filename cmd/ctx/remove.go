@@ -32,9 +32,7 @@ Exit status: 0 when done; 3 when some packages were skipped (local edits);
 			}
 			defer w.Close()
 			rep, err := w.Remove(cmd.Context(), args, workspace.RemoveOptions{Force: o.force})
-			if perr := printReport(g, w.Root(), rep, false); err == nil {
-				err = perr
-			}
+			err = finishReport(cmd.Context(), g, w.Root(), rep, err, false)
 			return err
 		},
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -30,6 +31,20 @@ func workspaceOptions(g *globalOptions, p *progress) workspace.Options {
 		o.Log = p.Log()
 	}
 	return o
+}
+
+// finishReport prints rep and returns the command's error: the context's
+// when the user interrupted it (exit 130), else err from workspace, else
+// partial() when some package was skipped or failed (exit 3).
+func finishReport(ctx context.Context, g *globalOptions, root string, rep *workspace.Report, err error, dryRun bool) error {
+	perr := printReport(g, root, rep, dryRun)
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if err != nil {
+		return err
+	}
+	return perr
 }
 
 // shortSHA abbreviates a commit id to 7 characters, as git does by default.

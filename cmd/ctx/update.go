@@ -46,9 +46,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 			if p != nil {
 				p.Done()
 			}
-			if perr := printReport(g, w.Root(), rep, o.dryRun); err == nil {
-				err = perr
-			}
+			err = finishReport(cmd.Context(), g, w.Root(), rep, err, o.dryRun)
 			if err == nil && o.dryRun {
 				fmt.Fprintln(g.IO.ErrOut, "dry run: nothing was changed")
 			}
