@@ -65,6 +65,7 @@ func fixtureFiles() map[string]string {
 		"big/long.md":            longDoc(3000),
 		"big/oneline.md":         "# One line\n\n" + strings.Repeat("wide ", 30000) + "\n",
 		"big/binary.md":          "# bin\x00\x01\x02\n",
+		"big/digits.md":          strings.Repeat(strings.Repeat("1,2,3,4,5,6,7,8,9,", 10)+"\n", 1500),
 		"big/sub/dir.md/keep.md": "# Nested\n",
 	}
 	for i := range 60 {

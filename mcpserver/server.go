@@ -19,6 +19,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tiktoken-go/tokenizer"
 )
 
 // Options configure a Server.
@@ -47,6 +48,8 @@ type Server struct {
 	bg        sync.WaitGroup // background freshness checks
 
 	syncMu sync.Mutex // one re-index at a time
+	// codec is the tokenizer for response caps, loaded on first use.
+	codec func() tokenizer.Codec
 	// sync is indexer.Sync (a field so tests can make it fail).
 	sync func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error)
 }
@@ -77,6 +80,13 @@ func New(opts Options) (*Server, error) {
 		pkgsDir: filepath.Join(opts.ProjectDir, ".context", "packages"),
 		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		sync:    indexer.Sync,
+		codec: sync.OnceValue(func() tokenizer.Codec {
+			c, err := tokenizer.Get(tokenizer.O200kBase)
+			if err != nil {
+				return nil
+			}
+			return c
+		}),
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "ctx", Title: "ctx context packages", Version: version},
 		&mcp.ServerOptions{

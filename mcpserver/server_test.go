@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tiktoken-go/tokenizer"
 )
 
 func TestToolsAndInstructions(t *testing.T) {
@@ -199,42 +200,50 @@ func TestGetDocument(t *testing.T) {
 		t.Errorf("in-package symlink: %q", d.Text)
 	}
 
-	// Paging a long document returns all of it, each page under the cap.
-	long := fixtureFiles()["big/long.md"]
-	var got strings.Builder
-	off, pages := 0, 0
-	for {
-		args := map[string]any{"package": "big", "path": "long.md"}
-		if off > 0 {
-			args["offset"] = off
-		}
-		res := call(t, cs, "get_document", args, &d)
-		if res.IsError {
-			t.Fatal(text(res))
-		}
-		pages++
-		if len(d.Text) > MaxTextBytes {
-			t.Errorf("page of %d bytes over the cap", len(d.Text))
-		}
-		if d.TotalLines != 3000 {
-			t.Errorf("totalLines = %d", d.TotalLines)
-		}
-		got.WriteString(d.Text)
-		if !d.Truncated {
-			break
-		}
-		if d.NextOffset != d.EndLine+1 || !strings.Contains(text(res), fmt.Sprintf("offset=%d", d.NextOffset)) {
-			t.Fatalf("paging hint: %+v / %q", d.NextOffset, text(res)[len(d.Text):])
-		}
-		off = d.NextOffset
+	// Paging a long document returns all of it, each page under the caps:
+	// prose (about 4 bytes a token) and digits (1 byte a token).
+	enc, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got.String() != long || pages < 2 {
-		t.Errorf("paging gave %d bytes in %d pages, want %d bytes in ≥2", got.Len(), pages, len(long))
+	for _, name := range []string{"long.md", "digits.md"} {
+		want := fixtureFiles()["big/"+name]
+		var got strings.Builder
+		off, pages := 0, 0
+		for {
+			args := map[string]any{"package": "big", "path": name}
+			if off > 0 {
+				args["offset"] = off
+			}
+			res := call(t, cs, "get_document", args, &d)
+			if res.IsError {
+				t.Fatal(text(res))
+			}
+			pages++
+			n, _ := enc.Count(d.Text)
+			if len(d.Text) > MaxTextBytes || n > MaxTextTokens {
+				t.Errorf("%s: page of %d bytes, %d tokens: over the cap", name, len(d.Text), n)
+			}
+			if d.TotalLines != strings.Count(want, "\n") {
+				t.Errorf("%s: totalLines = %d", name, d.TotalLines)
+			}
+			got.WriteString(d.Text)
+			if !d.Truncated {
+				break
+			}
+			if d.NextOffset != d.EndLine+1 || !strings.Contains(text(res), fmt.Sprintf("offset=%d", d.NextOffset)) {
+				t.Fatalf("paging hint: %+v / %q", d.NextOffset, text(res)[len(d.Text):])
+			}
+			off = d.NextOffset
+		}
+		if got.String() != want || pages < 2 {
+			t.Errorf("%s: paging gave %d bytes in %d pages, want %d bytes in ≥2", name, got.Len(), pages, len(want))
+		}
 	}
 
 	// One line wider than the cap is cut and says so.
 	call(t, cs, "get_document", map[string]any{"package": "big", "path": "oneline.md", "offset": 3}, &d)
-	if len(d.Text) > MaxTextBytes || !strings.Contains(d.Note, "cut") {
+	if n, _ := enc.Count(d.Text); n > MaxTextTokens || !strings.Contains(d.Note, "cut") {
 		t.Errorf("long line: %d bytes, note %q", len(d.Text), d.Note)
 	}
 

@@ -418,7 +418,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 			}
 		}
 	}
-	w := cut(lines, off, last, in.Limit)
+	w := cut(lines, off, last, in.Limit, s.countTokens)
 	fill(&out, w)
 	if w.StartLine == 0 && len(lines) > 0 {
 		return nil, DocumentOut{}, fmt.Errorf("offset %d is past the end: %s has %d lines", off, clean, len(lines))
@@ -477,10 +477,24 @@ func (s *Server) getOverview(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	}
 	lines := splitLines(data)
 	out := DocumentOut{Path: "INDEX.md", URI: "ctx://index", TotalLines: len(lines)}
-	w := cut(lines, max(in.Offset, 1), len(lines), 0)
+	w := cut(lines, max(in.Offset, 1), len(lines), 0, s.countTokens)
 	fill(&out, w)
 	if warn != "" {
 		out.Note = strings.TrimSpace(out.Note + "\n" + warn)
 	}
 	return windowResult(out, "INDEX.md"), out, nil
+}
+
+// countTokens counts BPE tokens (o200k), loading the tokenizer on first use.
+// If it cannot be loaded, every byte counts as a token (an upper bound).
+func (s *Server) countTokens(text string) int {
+	c := s.codec()
+	if c == nil {
+		return len(text)
+	}
+	n, err := c.Count(text)
+	if err != nil {
+		return len(text)
+	}
+	return n
 }

@@ -8,11 +8,15 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 )
 
-// MaxTextBytes caps the text of one tool response. At the 3 to 4.5
-// characters per token of English prose and markdown, 60,000 bytes is 13k to
-// 20k tokens: well under the 25k tokens clients such as Claude Code accept
-// from one tool call.
-const MaxTextBytes = 60_000
+// Caps on the text of one tool response. Clients such as Claude Code accept
+// up to 25k tokens from one call; a window stops at MaxTextTokens as counted
+// by the o200k BPE tokenizer, and never exceeds MaxTextBytes. A window of
+// at most safeTextBytes needs no counting: a BPE token is at least one byte.
+const (
+	MaxTextTokens = 20_000
+	MaxTextBytes  = 80_000
+	safeTextBytes = MaxTextTokens
+)
 
 // splitLines splits content into lines without their line endings. A final
 // newline does not start an extra empty line.
@@ -40,8 +44,10 @@ type window struct {
 }
 
 // cut returns lines offset..last (1-based, inclusive) of lines, at most limit
-// lines (0 = no line limit) and at most MaxTextBytes bytes.
-func cut(lines []string, offset, last, limit int) window {
+// lines (0 = no line limit), MaxTextBytes bytes and, as counted by count,
+// MaxTextTokens tokens. count may be nil when the text stays under
+// safeTextBytes; it is called only for windows larger than that.
+func cut(lines []string, offset, last, limit int, count func(string) int) window {
 	if last > len(lines) {
 		last = len(lines)
 	}
@@ -56,20 +62,43 @@ func cut(lines []string, offset, last, limit int) window {
 	if limit > 0 && offset+limit-1 < end {
 		end = offset + limit - 1
 	}
+	capBytes := MaxTextBytes
+	if count == nil {
+		capBytes = safeTextBytes
+	}
 	var b strings.Builder
+	tokens := 0
 	i := offset
 	for ; i <= end; i++ {
 		l := lines[i-1]
 		need := len(l) + 1
-		if b.Len()+need > MaxTextBytes {
+		if b.Len()+need > capBytes {
 			if b.Len() == 0 {
-				// One line longer than the cap: send its start.
-				b.WriteString(truncUTF8(l, MaxTextBytes-1))
+				// One line longer than the cap: send its start. A
+				// token is at least a byte, so this many bytes fit.
+				b.WriteString(truncUTF8(l, safeTextBytes-1))
 				b.WriteByte('\n')
 				w.CutLine = true
 				i++
 			}
 			break
+		}
+		if count != nil && b.Len()+need > safeTextBytes {
+			// Past the size that is safe without counting: count.
+			if tokens == 0 {
+				tokens = count(b.String())
+			}
+			t := count(l) + 1
+			if tokens+t > MaxTextTokens {
+				if b.Len() == 0 {
+					b.WriteString(truncUTF8(l, safeTextBytes-1))
+					b.WriteByte('\n')
+					w.CutLine = true
+					i++
+				}
+				break
+			}
+			tokens += t
 		}
 		b.WriteString(l)
 		b.WriteByte('\n')
