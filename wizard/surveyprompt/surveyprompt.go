@@ -1,0 +1,142 @@
+// Package surveyprompt is the terminal Prompter of the setup wizard, on
+// github.com/AlecAivazis/survey/v2. It is the only package of ctx that
+// imports survey.
+package surveyprompt
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/AlecAivazis/survey/v2"
+	"github.com/AlecAivazis/survey/v2/terminal"
+
+	"github.com/ctx-dev/ctx/wizard"
+)
+
+// Prompter draws prompts on a terminal.
+type Prompter struct {
+	in  terminal.FileReader
+	out terminal.FileWriter
+	err io.Writer
+}
+
+var _ wizard.Prompter = (*Prompter)(nil)
+
+// New returns a Prompter reading keys from in and drawing on out (stderr,
+// normally: prompts are not results). errOut receives survey's own errors.
+func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer) *Prompter {
+	return &Prompter{in: in, out: out, err: errOut}
+}
+
+func (p *Prompter) stdio() survey.AskOpt { return survey.WithStdio(p.in, p.out, p.err) }
+
+func mapErr(err error) error {
+	if errors.Is(err, terminal.InterruptErr) {
+		return wizard.ErrInterrupted
+	}
+	return err
+}
+
+// label is how a choice appears in the list.
+func label(c wizard.Choice) string {
+	s := c.Name
+	if len(c.Tags) > 0 {
+		s += " [" + strings.Join(c.Tags, ", ") + "]"
+	}
+	if c.Installed {
+		s += " (installed)"
+	}
+	return s
+}
+
+// MultiSelect shows the enabled choices with their description and tags,
+// pre-checked as selected says. Disabled choices are listed above the prompt
+// with why they cannot be chosen, and are not in the list (survey has no
+// disabled options, and a validator would reset the user's checks on retry).
+func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected []int) ([]int, error) {
+	var opts []string
+	var index []int // option -> choice index
+	var defaults []int
+	pre := map[int]bool{}
+	for _, i := range selected {
+		pre[i] = true
+	}
+	for i, c := range choices {
+		if c.Disabled != "" {
+			fmt.Fprintf(p.out, "  ✗ %s — cannot be installed: %s\n", c.Name, c.Disabled)
+			continue
+		}
+		if pre[i] {
+			defaults = append(defaults, len(opts))
+		}
+		opts = append(opts, label(c))
+		index = append(index, i)
+	}
+	if len(opts) == 0 {
+		return nil, errors.New("none of the registry's contexts can be read with your credentials: check your git credentials and try again")
+	}
+	prompt := &survey.MultiSelect{
+		Message:     message,
+		Options:     opts,
+		Default:     defaults,
+		Help:        "space toggles, enter accepts; unchecking an installed context removes it",
+		Description: func(_ string, i int) string { return choices[index[i]].Description },
+		PageSize:    15,
+	}
+	var answer []int
+	if err := survey.AskOne(prompt, &answer, p.stdio()); err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]int, len(answer))
+	for k, a := range answer {
+		out[k] = index[a]
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// Confirm asks a yes/no question.
+func (p *Prompter) Confirm(message string, def bool) (bool, error) {
+	var ok bool
+	if err := survey.AskOne(&survey.Confirm{Message: message, Default: def}, &ok, p.stdio()); err != nil {
+		return false, mapErr(err)
+	}
+	return ok, nil
+}
+
+// Spinner draws a spinner on out until stop is called.
+func (p *Prompter) Spinner(message string) func(final string) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		frames := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for i := 0; ; i++ {
+			fmt.Fprintf(p.out, "\r\x1b[K%s %s", frames[i%len(frames)], message)
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	var once sync.Once
+	return func(final string) {
+		once.Do(func() {
+			close(done)
+			wg.Wait()
+			fmt.Fprint(p.out, "\r\x1b[K")
+			if final != "" {
+				fmt.Fprintf(p.out, "✓ %s\n", final)
+			}
+		})
+	}
+}

@@ -1,0 +1,93 @@
+//go:build !windows
+
+package surveyprompt
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/AlecAivazis/survey/v2/terminal"
+	expect "github.com/Netflix/go-expect"
+	pseudotty "github.com/creack/pty"
+	"github.com/hinshun/vt10x"
+
+	"github.com/ctx-dev/ctx/wizard"
+)
+
+// TestMultiSelectAndConfirmOnPTY drives the adapter through a real
+// pseudo-terminal, as a user would: check two contexts, accept, confirm.
+func TestMultiSelectAndConfirmOnPTY(t *testing.T) {
+	pty, tty, err := pseudotty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	term := vt10x.New(vt10x.WithWriter(tty))
+	// The timeout only bounds a broken test; no assertion depends on time.
+	c, err := expect.NewConsole(expect.WithStdin(pty), expect.WithStdout(term), expect.WithCloser(pty, tty), expect.WithDefaultTimeout(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+
+	choices := []wizard.Choice{
+		{Name: "platform", Description: "How we run services", Tags: []string{"ops"}},
+		{Name: "api", Description: "API guidelines", Installed: true},
+		{Name: "secret", Description: "Security runbooks", Disabled: "authentication required"},
+		{Name: "style", Description: "Writing style"},
+	}
+	var scriptErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		step := func(err error) {
+			if err != nil && scriptErr == nil {
+				scriptErr = err
+				c.Tty().Close() // unblock the prompt under test
+			}
+		}
+		_, err := c.ExpectString("✗ secret — cannot be installed: authentication required")
+		step(err)
+		_, err = c.ExpectString("Which contexts?")
+		step(err)
+		down := string(terminal.KeyArrowDown)
+		// secret is listed as unavailable, not offered; api is pre-checked.
+		// Check platform, uncheck api, check style, accept.
+		_, err = c.Send(" " + down + " " + down + " \r")
+		step(err)
+		_, err = c.ExpectString("Install style?")
+		step(err)
+		_, err = c.SendLine("y")
+		step(err)
+		_, err = c.ExpectEOF()
+		step(err)
+	}()
+
+	p := New(c.Tty(), c.Tty(), c.Tty())
+	got, err := p.MultiSelect("Which contexts?", choices, []int{1})
+	if err != nil {
+		t.Fatalf("MultiSelect: %v", err)
+	}
+	ok, err := p.Confirm("Install style?", false)
+	if err != nil {
+		t.Fatalf("Confirm: %v", err)
+	}
+	c.Tty().Close()
+	<-done
+	if scriptErr != nil {
+		t.Fatalf("terminal script: %v\nscreen:\n%s", scriptErr, expect.StripTrailingEmptyLines(term.String()))
+	}
+	if !reflect.DeepEqual(got, []int{0, 3}) {
+		t.Errorf("selected %v, want [0 3] (platform and style; api unchecked)", got)
+	}
+	if !ok {
+		t.Error("confirmation not read as yes")
+	}
+	screen := term.String()
+	for _, want := range []string{"Install style? Yes", "Which contexts? platform [ops], style"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+}
