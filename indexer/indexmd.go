@@ -90,37 +90,47 @@ func (s *pkgSection) entries(level int) []string {
 }
 
 // costOf returns the tokens of the section at level, or limit+1 when it is
-// known to exceed limit (counting stops there).
+// clearly over limit. Long sections are estimated from a stride sample of
+// their lines (counting every line of a 4,000-document package at every
+// level would dominate an incremental Sync); renderIndex counts the final
+// file exactly and retries, so an estimate never breaks the budget.
 func (s *pkgSection) costOf(level, limit int) int {
 	if s.cost[level] >= 0 {
 		return s.cost[level]
 	}
-	n := countTokens(s.header)
-	// o200k averages about 4 bytes per token on English markdown and
-	// rarely more than 8: a section with more than 8*limit bytes is over
-	// the limit without counting. (The final file is always counted
-	// exactly, so this only saves time.)
+	es := s.entries(level)
 	bytes := 0
-	for _, l := range s.entries(level) {
+	for _, l := range es {
 		bytes += len(l)
 	}
-	if bytes > 8*limit {
-		s.cost[level] = limit + 1
-		return limit + 1
-	}
-	for _, l := range s.entries(level) {
-		n += countTokens(l)
-		if n > limit {
-			n = limit + 1
-			break
+	n := countTokens(s.header)
+	switch {
+	case bytes > 6*limit:
+		// o200k averages about 4 bytes per token on English markdown (3
+		// on CJK text and URLs) and rarely more than 6.
+		n = limit + 1
+	case len(es) <= sampleLines:
+		for _, l := range es {
+			n += countTokens(l)
 		}
+	default:
+		stride := len(es) / sampleLines
+		sampled, sampledBytes := 0, 0
+		for i := 0; i < len(es); i += stride {
+			sampled += countTokens(es[i])
+			sampledBytes += len(es[i])
+		}
+		n += int(float64(sampled) * float64(bytes) / float64(max(sampledBytes, 1)))
 	}
-	if level != levelNone && len(s.docs) > 0 {
+	if level != levelNone && len(es) > 0 {
 		n++ // the blank line after the list
 	}
 	s.cost[level] = n
 	return n
 }
+
+// sampleLines is how many lines costOf counts exactly in a long section.
+const sampleLines = 200
 
 type group struct {
 	label string
@@ -279,6 +289,28 @@ func layout(top string, secs []*pkgSection, budget, target int) (string, string)
 		}
 		levels[pick]++
 	}
+	// Greedy degrading can overshoot (every big package dropped a level
+	// when one would have been enough): give back detail, smallest
+	// sections first, while the total still fits.
+	for {
+		up := -1
+		for i, s := range secs {
+			if levels[i] == levelFull {
+				continue
+			}
+			levels[i]--
+			fits := total() <= target
+			levels[i]++
+			if fits && (up < 0 || s.costOf(levels[i]-1, target) < secs[up].costOf(levels[up]-1, target)) {
+				up = i
+			}
+		}
+		if up < 0 {
+			break
+		}
+		levels[up]--
+	}
+
 	// Still too big (very many packages, tiny budget): list as many
 	// package headers as fit.
 	shown := len(secs)
@@ -340,17 +372,23 @@ func layout(top string, secs []*pkgSection, budget, target int) (string, string)
 	return out, strings.Join(degraded, "; ")
 }
 
-// hardCut drops lines from the end until out fits budget; the last resort
-// when estimates were wrong.
+// hardCut keeps the longest prefix of whole lines that fits budget with a
+// closing note; the last resort when estimates were wrong.
 func hardCut(out string, budget int) string {
 	const tail = "\n…(cut to fit the token budget; use `ctx search` or the `search` MCP tool)\n"
 	lines := strings.SplitAfter(out, "\n")
-	for len(lines) > 0 {
-		s := strings.Join(lines, "") + tail
-		if countTokens(s) <= budget {
-			return s
-		}
-		lines = lines[:len(lines)-1]
+	fits := func(n int) bool { return countTokens(strings.Join(lines[:n], "")+tail) <= budget }
+	lo, hi := 0, len(lines) // fits(lo) is assumed; find the largest n that fits
+	if !fits(0) {
+		return "# Context index\n"
 	}
-	return "# Context index\n"
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return strings.Join(lines[:lo], "") + tail
 }

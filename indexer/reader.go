@@ -405,42 +405,20 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 // filesMatch walks packages/<alias> (stat only) and compares its markdown
 // files with the catalogue's records.
 func (r *Reader) filesMatch(alias string, recs []fileRecord) bool {
-	root := filepath.Join(r.contextDir, "packages", alias)
-	byPath := make(map[string]*fileRecord, len(recs))
-	for i := range recs {
-		byPath[recs[i].Path] = &recs[i]
+	found, err := walkMarkdown(filepath.Join(r.contextDir, "packages", alias), func(string) {})
+	if err != nil && !isNotExist(err) {
+		return false
 	}
-	n := 0
-	errMismatch := errors.New("mismatch")
-	err := filepath.WalkDir(root, func(abs string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if abs == root && errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipDir
-			}
-			return nil
+	if len(found) != len(recs) {
+		return false
+	}
+	for i, f := range found { // both sorted by path
+		rec := recs[i]
+		if f.rel != rec.Path || f.size != rec.Size || f.modNS != rec.ModNS {
+			return false
 		}
-		if d.IsDir() {
-			if d.Name() == ".git" && abs != root {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || !isMarkdown(d.Name()) {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, abs)
-		rec := byPath[filepath.ToSlash(rel)]
-		if rec == nil {
-			return errMismatch
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() != rec.Size || info.ModTime().UnixNano() != rec.ModNS {
-			return errMismatch
-		}
-		n++
-		return nil
-	})
-	return err == nil && n == len(recs)
+	}
+	return true
 }
 
 // IndexedPackages returns the packages the index was last built for, sorted

@@ -56,6 +56,14 @@ type catalog struct {
 	Schema   int                     `json:"schema"`
 	Packages []Package               `json:"packages"`
 	Files    map[string][]fileRecord `json:"files"` // alias → records sorted by path
+	IndexMD  indexMDState            `json:"indexMD"`
+}
+
+// indexMDState records what INDEX.md was last rendered from.
+type indexMDState struct {
+	Input    string `json:"input"` // indexInputHash
+	Tokens   int    `json:"tokens"`
+	Degraded string `json:"degraded,omitempty"`
 }
 
 func (r fileRecord) document(alias string) Document {

@@ -127,44 +127,20 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		}
 		root := filepath.Join(contextDir, "packages", p.Alias)
 		seen := map[string]bool{}
-		err := filepath.WalkDir(root, func(abs string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if abs == root && errors.Is(err, fs.ErrNotExist) {
-					warn(fmt.Sprintf("packages/%s: not installed (run `ctx install`); indexed as empty", p.Alias))
-					return fs.SkipDir
-				}
-				warn(fmt.Sprintf("%s: %v; skipped", abs, err))
-				return nil
-			}
-			if d.IsDir() {
-				if d.Name() == ".git" && abs != root {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() || !isMarkdown(d.Name()) {
-				return nil // symlinks are never followed
-			}
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			rel, err := filepath.Rel(root, abs)
-			if err != nil {
-				return nil
-			}
-			rel = filepath.ToSlash(rel)
-			seen[rel] = true
-			j := job{alias: p.Alias, rel: rel, abs: abs, size: info.Size(), modNS: info.ModTime().UnixNano(), old: old[rel]}
+		found, err := walkMarkdown(root, warn)
+		if isNotExist(err) {
+			warn(fmt.Sprintf("packages/%s: not installed (run `ctx install`); indexed as empty", p.Alias))
+		} else if err != nil {
+			return nil, fmt.Errorf("indexer: scan packages/%s: %w", p.Alias, err)
+		}
+		for _, f := range found {
+			seen[f.rel] = true
+			j := job{alias: p.Alias, rel: f.rel, abs: f.abs, size: f.size, modNS: f.modNS, old: old[f.rel]}
 			if j.old != nil && j.old.Size == j.size && j.old.ModNS == j.modNS {
 				newFiles[p.Alias] = append(newFiles[p.Alias], *j.old)
-				return nil
+				continue
 			}
 			jobs = append(jobs, j)
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("indexer: scan packages/%s: %w", p.Alias, err)
 		}
 		for path, r := range old {
 			if !seen[path] {
@@ -356,11 +332,33 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 			rep.Chunks += f.Chunks
 		}
 	}
-	if err := writeJSONAtomic(filepath.Join(indexDir, catalogFile), newCat); err != nil {
-		return nil, fmt.Errorf("indexer: write catalogue: %w", err)
-	}
 	pkgsChanged := !slices.Equal(cat.Packages, pkgs)
-	if changed || rebuild || pkgsChanged || rep.Updated+rep.Added > 0 {
+
+	// INDEX.md: rendered only when what it is made of (or the budget)
+	// changed, or it is missing.
+	target := filepath.Join(contextDir, "INDEX.md")
+	newCat.IndexMD = indexMDState{Input: indexInputHash(pkgs, newFiles, budget)}
+	_, statErr := os.Stat(target)
+	if statErr == nil && cat.IndexMD.Input == newCat.IndexMD.Input {
+		newCat.IndexMD = cat.IndexMD
+	} else {
+		md, info := renderIndex(pkgs, newFiles, budget)
+		newCat.IndexMD.Tokens, newCat.IndexMD.Degraded = info.Tokens, info.Degraded
+		if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
+			if err := writeFileAtomic(target, []byte(md)); err != nil {
+				return nil, fmt.Errorf("indexer: write INDEX.md: %w", err)
+			}
+		}
+	}
+	rep.IndexTokens, rep.Degraded = newCat.IndexMD.Tokens, newCat.IndexMD.Degraded
+
+	// The catalogue, then meta.json (which switches readers).
+	if rebuild || changed || pkgsChanged || len(jobs) > 0 || newCat.IndexMD != cat.IndexMD {
+		if err := writeJSONAtomic(filepath.Join(indexDir, catalogFile), newCat); err != nil {
+			return nil, fmt.Errorf("indexer: write catalogue: %w", err)
+		}
+	}
+	if changed || rebuild || pkgsChanged {
 		old := m.Bleve
 		m = meta{Schema: schemaVersion, Generation: m.Generation + 1, Bleve: newDir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks}
 		if err := writeJSONAtomic(filepath.Join(indexDir, metaFile), m); err != nil {
@@ -371,16 +369,20 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		}
 	}
 	removeStaleDirs(indexDir, m.Bleve)
+	return rep, nil
+}
 
-	md, info := renderIndex(pkgs, newFiles, budget)
-	rep.IndexTokens, rep.Degraded = info.Tokens, info.Degraded
-	target := filepath.Join(contextDir, "INDEX.md")
-	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
-		if err := writeFileAtomic(target, []byte(md)); err != nil {
-			return nil, fmt.Errorf("indexer: write INDEX.md: %w", err)
+// indexInputHash identifies everything INDEX.md is rendered from.
+func indexInputHash(pkgs []Package, files map[string][]fileRecord, budget int) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "schema %d budget %d\n", schemaVersion, budget)
+	for _, p := range pkgs {
+		fmt.Fprintf(h, "pkg %q %q %q %q %q\n", p.Alias, p.Source, p.Path, p.Ref, p.Commit)
+		for _, r := range files[p.Alias] {
+			fmt.Fprintf(h, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
 		}
 	}
-	return rep, nil
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 func countRecords(m map[string][]fileRecord) int {

@@ -1,0 +1,160 @@
+package indexer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+var words = []string{
+	"deploy", "service", "rollback", "kubernetes", "the", "a", "of", "configuration", "API", "gateway",
+	"naïve", "café", "日本語", "文書", "🚀", "emoji✨", "x", "internationalization", "`code`", "**bold**",
+	"https://example.com/a/very/long/url?with=query&and=more", "—", "e.g.", "1.2.3", "CamelCaseIdentifier",
+}
+
+func randText(r *rand.Rand, minWords, maxWords int) string {
+	n := minWords + r.IntN(maxWords-minWords+1)
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = words[r.IntN(len(words))]
+		if r.IntN(12) == 0 {
+			parts[i] += "."
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func randCorpus(r *rand.Rand) ([]Package, map[string][]fileRecord) {
+	np := r.IntN(12)
+	var pkgs []Package
+	files := map[string][]fileRecord{}
+	for i := 0; i < np; i++ {
+		alias := fmt.Sprintf("pkg-%d-%s", i, strings.Repeat("x", r.IntN(30)))
+		pkgs = append(pkgs, Package{
+			Alias:  alias,
+			Source: "https://git.example/" + randText(r, 1, 3) + ".git",
+			Path:   strings.Repeat("sub/", r.IntN(3)),
+			Ref:    "main",
+			Commit: strings.Repeat("c", 40),
+		})
+		nd := r.IntN(3) * r.IntN(600)
+		for j := 0; j < nd; j++ {
+			dir := strings.Repeat(fmt.Sprintf("d%d/", r.IntN(5)), r.IntN(4))
+			files[alias] = append(files[alias], fileRecord{
+				Path:    fmt.Sprintf("%sdoc-%04d.md", dir, j),
+				Title:   randText(r, 1, 12),
+				Summary: randText(r, 0, 70),
+				Lines:   10,
+			})
+		}
+	}
+	return pkgs, files
+}
+
+// TestIndexNeverOverBudget is the property test: for random corpora and
+// budgets from 500 to 50,000 tokens, INDEX.md fits and is deterministic.
+func TestIndexNeverOverBudget(t *testing.T) {
+	runs := 40
+	if testing.Short() {
+		runs = 8
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	levelsSeen := map[bool]bool{}
+	for i := 0; i < runs; i++ {
+		pkgs, files := randCorpus(r)
+		budget := 500 + r.IntN(49501)
+		out, info := renderIndex(pkgs, files, budget)
+		n := countTokens(out)
+		if n > budget {
+			t.Fatalf("run %d: INDEX.md has %d tokens, budget %d (%d packages)", i, n, budget, len(pkgs))
+		}
+		if info.Tokens != n {
+			t.Errorf("run %d: reported %d tokens, counted %d", i, info.Tokens, n)
+		}
+		again, _ := renderIndex(pkgs, files, budget)
+		if again != out {
+			t.Fatalf("run %d: output differs between identical runs", i)
+		}
+		if info.Degraded != "" {
+			if !strings.Contains(out, "Shortened to fit the budget") && !strings.Contains(out, "cut to fit") {
+				t.Errorf("run %d: degraded (%s) but the file does not say so", i, info.Degraded)
+			}
+			if !strings.Contains(out, "search") {
+				t.Errorf("run %d: degraded file does not say how to reach the rest", i)
+			}
+		}
+		levelsSeen[info.Degraded != ""] = true
+	}
+	if !levelsSeen[true] || !levelsSeen[false] {
+		t.Errorf("the random corpora did not exercise both fitting and degraded files: %v", levelsSeen)
+	}
+}
+
+func TestIndexDegradesInSteps(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pkgs := []Package{{Alias: "big", Source: "s", Commit: strings.Repeat("a", 40)}, {Alias: "small", Source: "t"}}
+	files := map[string][]fileRecord{}
+	for j := 0; j < 400; j++ {
+		files["big"] = append(files["big"], fileRecord{Path: fmt.Sprintf("area%d/doc%03d.md", j%7, j), Title: randText(r, 2, 6), Summary: "First sentence here. " + randText(r, 20, 40)})
+	}
+	for j := 0; j < 5; j++ {
+		files["small"] = append(files["small"], fileRecord{Path: fmt.Sprintf("s%d.md", j), Title: fmt.Sprintf("Small %d", j), Summary: "Short summary. More words."})
+	}
+	full, info := renderIndex(pkgs, files, 1_000_000)
+	if info.Degraded != "" || !strings.Contains(full, "First sentence here. ") {
+		t.Fatalf("unlimited budget degraded: %s", info.Degraded)
+	}
+	fullTokens := countTokens(full)
+	steps := []struct {
+		budget int
+		want   string // what the big package is shortened to
+	}{
+		{fullTokens * 7 / 10, "big: summaries cut to their first sentence"},
+		{fullTokens / 5, "big: titles only"},
+		{800, "big: document counts per folder"},
+	}
+	for _, s := range steps {
+		out, info := renderIndex(pkgs, files, s.budget)
+		if !strings.Contains(info.Degraded, s.want) {
+			t.Errorf("budget %d: degraded %q, want %q", s.budget, info.Degraded, s.want)
+		}
+		if !strings.Contains(out, "- Small 0 (`s0.md`): Short summary. More words.") {
+			t.Errorf("budget %d: the small package lost its summaries while the big one degraded:\n%s", s.budget, out)
+		}
+		if n := countTokens(out); n > s.budget {
+			t.Errorf("budget %d: %d tokens", s.budget, n)
+		}
+	}
+	out, _ := renderIndex(pkgs, files, 800)
+	if !strings.Contains(out, "- `area0/` — 58 documents") {
+		t.Errorf("folder counts missing:\n%s", out)
+	}
+}
+
+func TestIndexEmpty(t *testing.T) {
+	out, info := renderIndex(nil, nil, 500)
+	if !strings.Contains(out, "No packages are installed") || info.Degraded != "" {
+		t.Errorf("empty INDEX.md = %q", out)
+	}
+}
+
+func TestFolderGroups(t *testing.T) {
+	var docs []fileRecord
+	for i := 0; i < 100; i++ {
+		docs = append(docs, fileRecord{Path: fmt.Sprintf("keps/sig-%d/%d-kep/README.md", i%10, i)})
+	}
+	docs = append(docs, fileRecord{Path: "README.md"})
+	g := folderGroups(docs)
+	// depth 2 gives 10 sig folders (+ top level); depth 3 would give 100.
+	if len(g) != 11 || g[0].label != "./" || g[1].label != "keps/sig-0/" || g[1].n != 10 {
+		t.Errorf("groups = %+v", g)
+	}
+}
+
+func TestCountTokensOffline(t *testing.T) {
+	// o200k: "hello world" is two tokens; the vocabulary is embedded.
+	if n := countTokens("hello world"); n != 2 {
+		t.Errorf("countTokens(hello world) = %d, want 2", n)
+	}
+}
