@@ -61,7 +61,8 @@ func checkRelPathOnce(p string) error {
 		return fmt.Errorf("path contains a NUL byte: %w", errOutside)
 	case strings.Contains(p, `\`):
 		return fmt.Errorf("path contains a backslash; use forward slashes: %w", errOutside)
-	case strings.HasPrefix(p, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "":
+	case strings.HasPrefix(p, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "" ||
+		(len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')):
 		return fmt.Errorf("absolute path; give a path relative to the package: %w", errOutside)
 	}
 	for _, el := range strings.Split(p, "/") {
@@ -200,6 +201,9 @@ func nearest(want string, candidates []string, n int) []string {
 	})
 	var out []string
 	for i := 0; i < len(all) && i < n; i++ {
+		if i > 0 && all[i].d > 2*all[0].d+1 {
+			break // much worse than the best: noise
+		}
 		out = append(out, all[i].s)
 	}
 	return out

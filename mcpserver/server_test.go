@@ -88,7 +88,22 @@ func TestListContexts(t *testing.T) {
 		t.Errorf("setup doc = %+v", setup)
 	}
 
-	// Paging the documents of a package.
+	// Paging the documents of a package: pages join up to the whole list.
+	seen := map[string]bool{}
+	for off := 0; ; {
+		var pg ListContextsOut
+		call(t, cs, "list_contexts", map[string]any{"package": "many", "limit": 7, "offset": off}, &pg)
+		for _, d := range pg.Documents {
+			seen[d.Path] = true
+		}
+		if !pg.Truncated {
+			break
+		}
+		off = pg.NextOffset
+	}
+	if len(seen) != 60 {
+		t.Errorf("paging by 7 saw %d documents, want 60", len(seen))
+	}
 	var page ListContextsOut
 	call(t, cs, "list_contexts", map[string]any{"package": "many", "limit": 25, "offset": 50}, &page)
 	if page.Total != 60 || len(page.Documents) != 10 || page.Truncated {

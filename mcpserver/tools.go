@@ -18,15 +18,17 @@ import (
 const (
 	DefaultSearchLimit = 10
 	MaxSearchLimit     = 50
-	defaultListLimit   = 200
-	maxListLimit       = 1000
+	defaultListLimit   = 100
+	maxListLimit       = 500
+	// maxListBytes bounds a page of list_contexts (about its JSON size).
+	maxListBytes = 48_000
 )
 
 // ListContextsIn is list_contexts' input.
 type ListContextsIn struct {
 	Package string `json:"package,omitempty" jsonschema:"an installed package alias; when set, list that package's documents instead of the packages"`
 	Offset  int    `json:"offset,omitempty" jsonschema:"with package: skip this many documents (use nextOffset from the previous page)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"with package: at most this many documents (default 200, max 1000)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"with package: at most this many documents (default 100, max 500; a page also stops at about 12k tokens)"`
 }
 
 // PackageInfo describes one installed package.
@@ -270,7 +272,15 @@ func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	off := max(in.Offset, 0)
 	out.Total = len(all)
 	if off < len(all) {
-		end := min(off+limit, len(all))
+		end, size := off, 0
+		for end < min(off+limit, len(all)) {
+			d := all[end]
+			size += len(d.Path) + len(d.Title) + len(d.URI) + 120 // keys, size, time
+			if size > maxListBytes && end > off {
+				break
+			}
+			end++
+		}
 		out.Documents = all[off:end]
 		if end < len(all) {
 			out.Truncated, out.NextOffset = true, end
@@ -347,7 +357,10 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	data, err := readDocument(s.pkgsDir, alias, clean)
 	if errors.Is(err, errNotFound) {
-		msg := fmt.Sprintf("document %q not found in package %q (%v).", p, alias, err)
+		msg := fmt.Sprintf("document %q not found in package %q.", p, alias)
+		if err.Error() != errNotFound.Error() {
+			msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, err)
+		}
 		if dym := didYouMean(nearest(clean, listMarkdown(s.pkgsDir, alias, 100_000), 3)); dym != "" {
 			msg += dym
 		} else {

@@ -1,0 +1,79 @@
+package mcpserver
+
+import (
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckRelPath(t *testing.T) {
+	for _, p := range []string{"README.md", "docs/setup.md", "a/b/c d.md", "weird%zz.md", "100%.md", "ünï/cödé.md", "a..b.md"} {
+		if _, err := checkRelPath(p); err != nil {
+			t.Errorf("%q refused: %v", p, err)
+		}
+	}
+	for _, p := range []string{"", ".", "..", "../x", "a/../../b", "/etc/passwd", "a//b", "./a", "a/./b", ".git/config",
+		"a/.hidden/b.md", "%2e%2e/x", "%2E%2E%2Fx", "%252e%252e/x", "a\\b", "a\x00b", "a/", "C:/x", "%2fetc/passwd", "a/%2e/b"} {
+		if _, err := checkRelPath(p); err == nil {
+			t.Errorf("%q accepted", p)
+		}
+	}
+}
+
+// FuzzCheckRelPath: whatever it accepts is local, clean, has no hidden
+// component, and decodes to something equally harmless.
+func FuzzCheckRelPath(f *testing.F) {
+	for _, s := range []string{"docs/a.md", "../x", "%2e%2e/x", ".git/config", "a\\b", "/abs", "a/b/../c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		clean, err := checkRelPath(p)
+		if err != nil {
+			return
+		}
+		for _, q := range []string{p, clean} {
+			if !filepath.IsLocal(q) || strings.ContainsAny(q, "\\\x00") || strings.HasPrefix(q, "/") {
+				t.Fatalf("accepted %q (%q): not local", p, q)
+			}
+			for _, el := range strings.Split(q, "/") {
+				if el == "" || el == "." || el == ".." || strings.HasPrefix(el, ".") {
+					t.Fatalf("accepted %q: component %q", p, el)
+				}
+			}
+		}
+		if dec, err := url.PathUnescape(clean); err == nil && dec != clean {
+			if _, err := checkRelPath(dec); err != nil {
+				t.Fatalf("accepted %q, whose decoding %q is refused", p, dec)
+			}
+		}
+	})
+}
+
+func TestNearest(t *testing.T) {
+	cands := []string{"docs/setup.md", "docs/install.md", "README.md", "api/reference.md"}
+	for want, best := range map[string]string{"docs/setpu.md": "docs/setup.md", "setup.md": "docs/setup.md", "readme.md": "README.md", "reference.md": "api/reference.md"} {
+		got := nearest(want, cands, 3)
+		if len(got) == 0 || got[0] != best {
+			t.Errorf("nearest(%q) = %q, want %q first", want, got, best)
+		}
+	}
+	if got := nearest("zzzzzzzzzzzz.md", cands, 3); len(got) != 0 {
+		t.Errorf("nearest of nonsense = %q", got)
+	}
+}
+
+func TestParseDocURI(t *testing.T) {
+	a, p, err := parseDocURI("ctx://packages/guide/docs/a%20b.md")
+	if err != nil || a != "guide" || p != "docs/a b.md" {
+		t.Errorf("got %q %q %v", a, p, err)
+	}
+	for _, u := range []string{"ctx://packages/guide", "ctx://packages/guide/", "ctx://index", "file:///etc/passwd"} {
+		if _, _, err := parseDocURI(u); err == nil {
+			t.Errorf("%q parsed", u)
+		}
+	}
+	if uri := docURI("guide", "docs/a b#c.md"); uri != "ctx://packages/guide/docs/a%20b%23c.md" {
+		t.Errorf("docURI = %q", uri)
+	}
+}
