@@ -120,6 +120,9 @@ func (s *Summary) Partial() bool {
 }
 
 // Run is `ctx setup` once the registry is loaded and the project is open.
+// It returns ErrInterrupted (nothing changed) when the user cancels, a
+// *UsageError for bad flags, and otherwise a Summary the caller prints
+// (Summary.Print, or its own report format).
 func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*Summary, error) {
 	if o.Out == nil {
 		o.Out = io.Discard
@@ -157,9 +160,11 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 	}
 	var stop func(string)
 	if interactive {
-		stop = o.Prompter.Spinner(fmt.Sprintf("Checking access to %d repositories", countRepos(contexts, toCheck)))
+		n := countRepos(contexts, toCheck)
+		stop = o.Prompter.Spinner(fmt.Sprintf("Checking access to %d %s", n, plural(n, "repository", "repositories")))
 	} else if len(toCheck) > 0 {
-		fmt.Fprintf(o.Log, "checking access to %d repositories\n", countRepos(contexts, toCheck))
+		n := countRepos(contexts, toCheck)
+		fmt.Fprintf(o.Log, "checking access to %d %s\n", n, plural(n, "repository", "repositories"))
 	}
 	denied := checkAccess(ctx, access, contexts, toCheck, o)
 	if stop != nil {
@@ -281,17 +286,9 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		sum.RemoveReport = rep
 	}
 	if len(specs) > 0 {
-		msg := fmt.Sprintf("Installing %d %s", len(specs), plural(len(specs), "package", "packages"))
-		var stop func(string)
-		if interactive {
-			stop = o.Prompter.Spinner(msg)
-		} else {
-			fmt.Fprintln(o.Log, strings.ToLower(msg[:1])+msg[1:])
-		}
+		// Transfer progress is the workspace's to show (Options.Progress).
+		fmt.Fprintf(o.Log, "installing %d %s\n", len(specs), plural(len(specs), "package", "packages"))
 		rep, err := ws.Add(ctx, specs, workspace.AddOptions{})
-		if stop != nil {
-			stop("")
-		}
 		if err != nil {
 			return sum, fmt.Errorf("install: %w", err)
 		}
@@ -305,7 +302,6 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		}
 		sum.Index = idx
 	}
-	sum.Print(o.Out)
 	return sum, nil
 }
 

@@ -151,6 +151,7 @@ func TestInteractivePreselectsInstalledAndAdds(t *testing.T) {
 	if sum.Partial() {
 		t.Error("partial")
 	}
+	sum.Print(&out)
 	if !strings.Contains(out.String(), "installed  platform-guide cccccccccccc") || !strings.Contains(out.String(), "index      3 documents") {
 		t.Errorf("summary:\n%s", out.String())
 	}
@@ -272,6 +273,7 @@ func TestNonInteractive(t *testing.T) {
 		if !strings.Contains(log.String(), "warning: skipping secret: cannot read https://git.example/secret.git: authentication required") {
 			t.Errorf("log %q", log.String())
 		}
+		sum.Print(&out)
 		if !strings.Contains(out.String(), "skipped    secret: no access") {
 			t.Errorf("out %q", out.String())
 		}

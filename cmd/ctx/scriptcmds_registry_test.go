@@ -1,8 +1,129 @@
 package main
 
-import "github.com/rogpeppe/go-internal/testscript"
+import (
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
 
-// registryScriptCmds are script commands for registry and setup scripts.
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// httpServers holds each script's static file server.
+var httpServers sync.Map // *testscript.TestScript → *staticServer
+
+type staticServer struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	hits map[string]int
+}
+
+// registryScriptCmds are script commands for registry and setup scripts:
+//
+//	serve-http ROOT [-auth user:pass]
+//	    serve the files under ROOT over plain HTTP on 127.0.0.1 and set
+//	    $HTTPURL (ROOT/x.json is $HTTPURL/x.json); with -auth, every request
+//	    without those basic-auth credentials gets 401. Closed when the
+//	    script ends.
+//	http-hits PATH N
+//	    assert the serve-http server was asked for PATH exactly N times.
+//	expand FILE...
+//	    replace $VAR and ${VAR} in each file with the script's environment
+//	    (registries that must name $GITURL or $HTTPURL).
 func registryScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
-	return map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"serve-http": cmdServeHTTP,
+		"http-hits":  cmdHTTPHits,
+		"expand":     cmdExpand,
+	}
+}
+
+func cmdServeHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	const usage = "usage: serve-http ROOT [-auth user:pass]"
+	if neg {
+		ts.Fatalf("serve-http does not support !")
+	}
+	var root, auth string
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-auth":
+			if i+1 >= len(args) {
+				ts.Fatalf(usage)
+			}
+			i++
+			auth = args[i]
+		default:
+			if root != "" {
+				ts.Fatalf(usage)
+			}
+			root = args[i]
+		}
+	}
+	if root == "" {
+		ts.Fatalf(usage)
+	}
+	if _, ok := httpServers.Load(ts); ok {
+		ts.Fatalf("serve-http: a server is already running in this script")
+	}
+	s := &staticServer{hits: map[string]int{}}
+	files := http.FileServer(http.Dir(ts.MkAbs(root)))
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.hits[r.URL.Path]++
+		s.mu.Unlock()
+		if auth != "" {
+			user, pass, ok := r.BasicAuth()
+			if !ok || subtle.ConstantTimeCompare([]byte(user+":"+pass), []byte(auth)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Basic realm="ctx test"`)
+				http.Error(w, "credentials required", http.StatusUnauthorized)
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	}))
+	httpServers.Store(ts, s)
+	ts.Defer(func() {
+		httpServers.Delete(ts)
+		s.srv.Close()
+	})
+	ts.Setenv("HTTPURL", s.srv.URL)
+}
+
+func cmdHTTPHits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: http-hits PATH N")
+	}
+	v, ok := httpServers.Load(ts)
+	if !ok {
+		ts.Fatalf("no http server: run serve-http first")
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	s := v.(*staticServer)
+	s.mu.Lock()
+	got := s.hits[args[0]]
+	var all []string
+	for p, n := range s.hits {
+		all = append(all, fmt.Sprintf("%s=%d", p, n))
+	}
+	s.mu.Unlock()
+	if got != want {
+		ts.Fatalf("http-hits %s: got %d, want %d (all: %s)", args[0], got, want, strings.Join(all, " "))
+	}
+}
+
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: expand FILE...")
+	}
+	for _, f := range args {
+		path := ts.MkAbs(f)
+		data, err := os.ReadFile(path)
+		ts.Check(err)
+		ts.Check(os.WriteFile(path, []byte(os.Expand(string(data), ts.Getenv)), 0o644))
+	}
 }

@@ -1,18 +1,280 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/registry"
+	"github.com/ctx-dev/ctx/wizard"
+	"github.com/ctx-dev/ctx/wizard/surveyprompt"
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this stub with the real command.
+type setupOptions struct {
+	registry string
+	selects  []string
+	tags     []string
+	all      bool
+	yes      bool
+	list     bool
+	// interactive forces the prompter on or off; nil = when stdin is a terminal.
+	interactive *bool
+}
+
 func newSetupCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "setup",
+	o := &setupOptions{}
+	cmd := &cobra.Command{
+		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags T,...] [--all] [--yes]",
 		Short: "Pick context packages from a registry",
+		Long: `Setup reads a registry (the list of context packages your organisation
+offers), lets you choose, and installs your choice into .context/ (created
+when missing). The registry location is saved in the manifest, so running
+'ctx setup' again offers additions and removals.
+
+At a terminal, setup checks which repositories you can read, shows a list
+(installed packages pre-checked; unreadable ones listed but not offered),
+asks for confirmation, installs, and summarises. Ctrl-C changes nothing.
+Without a terminal, the choice comes from --select, --tags or --all, and
+setup only adds.
+
+LOCATION is one of:
+  ./ctx-registry.json, /abs/reg.json   a local file
+  ./hub                                a local folder (its git repository, or its ctx-registry.json)
+  https://host/ctx-registry.json       the file over http(s)
+  https://github.com/org/hub           a GitHub repository's ctx-registry.json
+  https://github.com/org/hub/blob/main/path/reg.json   a pasted GitHub page
+  REPO#path/to/file.json@REF           a file in any git repository (both parts optional)
+  git+URL                              URL is a git repository
+Registries may import others; each is read once, to a depth of 5.
+
+Exit status: 0 done; 3 some contexts could not be read or installed (the
+others were); 2 bad flags; 130 cancelled; 1 other errors.`,
+		Example: `  ctx setup --registry https://github.com/acme/ctx-hub
+  ctx setup --registry ./hub/ctx-registry.json --all
+  ctx setup --select platform,api --yes
+  ctx setup --registry git@github.com:acme/hub.git#registries/web.json --list`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("setup: not implemented yet")
+			return runSetup(cmd.Context(), g, o)
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&o.registry, "registry", "", "where the registry is (`LOCATION`: file, https URL or git repository; default: the manifest's)")
+	f.StringSliceVar(&o.selects, "select", nil, "install the contexts named `NAME` (comma-separated or repeated)")
+	f.StringSliceVar(&o.tags, "tags", nil, "install every context tagged `T` (comma-separated or repeated)")
+	f.BoolVar(&o.all, "all", false, "install every context of the registry")
+	f.BoolVar(&o.yes, "yes", false, "do not ask for confirmation")
+	f.BoolVar(&o.list, "list", false, "print the registry's contexts and change nothing")
+	return cmd
+}
+
+func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return err
+	}
+	errOut := g.IO.ErrOut
+	p := newProgress(g)
+	defer p.Done()
+	wsOpts := workspaceOptions(g, p)
+	engine := gitengine.New(gitengine.Options{Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "note: %s\n", m) }})
+	wsOpts.Engine = engine
+
+	// The project, if there is one (its manifest names the registry).
+	var ws *workspace.Workspace
+	if !o.list || o.registry == "" {
+		ws, err = workspace.Open(dir, wsOpts)
+		if err != nil && !errors.Is(err, workspace.ErrNoProject) {
+			return err
+		}
+	}
+	lazy := &lazyWorkspace{dir: dir, opts: wsOpts, ws: ws}
+	defer lazy.Close()
+
+	location := o.registry
+	if location == "" && ws != nil {
+		location = ws.Manifest().Registry
+	}
+	if location == "" {
+		return usageErrorf("setup: no registry: pass --registry LOCATION (a file, an https URL or a git repository; see 'ctx setup --help')")
+	}
+	loader := &registry.Loader{
+		Git:  engine,
+		Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "warning: %s\n", m) },
+		Note: func(m string) { fmt.Fprintf(wsOpts.Log, "%s\n", m) },
+	}
+	reg, err := loader.Load(ctx, location)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var pe *registry.ParseError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("invalid registry (fix it, or ask its owner to):\n%w", err)
+		}
+		return err
+	}
+	if o.list {
+		p.Done()
+		printRegistry(g.IO.Out, reg)
+		return nil
+	}
+
+	wo := wizard.Options{
+		Registry:         reg,
+		RegistryLocation: location,
+		Select:           o.selects,
+		Tags:             o.tags,
+		All:              o.all,
+		Yes:              o.yes,
+		Out:              g.IO.Out,
+		Log:              wsOpts.Log,
+	}
+	interactive := g.IO.InTTY
+	if o.interactive != nil {
+		interactive = *o.interactive
+	}
+	if interactive {
+		in, okIn := g.IO.In.(*os.File)
+		term, okErr := g.IO.ErrOut.(*os.File)
+		if okIn && okErr {
+			wo.Prompter = surveyprompt.New(in, term, term)
+		}
+	}
+	sum, err := wizard.Run(ctx, lazy, engine, wo)
+	p.Done()
+	var ue *wizard.UsageError
+	switch {
+	case errors.Is(err, wizard.ErrInterrupted):
+		return &exitError{code: ExitInterrupted, err: err}
+	case errors.As(err, &ue):
+		return usageErrorf("setup: %s", ue.Msg)
+	}
+	if sum == nil {
+		return err
+	}
+	// One report for removals and additions, in ctx's usual format.
+	rep := &workspace.Report{Index: sum.Index}
+	for _, r := range []*workspace.Report{sum.RemoveReport, sum.AddReport} {
+		if r != nil {
+			rep.Packages = append(rep.Packages, r.Packages...)
+		}
+	}
+	rerr := finishReport(ctx, g, dir, rep, err, false)
+	for _, u := range sum.Unavailable {
+		fmt.Fprintf(errOut, "%s: skipped: no access to %s: %s\n", u.Name, u.Repo, u.Reason)
+	}
+	if rerr != nil {
+		return rerr
+	}
+	if len(sum.Unavailable) > 0 {
+		fmt.Fprintf(errOut, "ctx: %d %s not installed for lack of access: check your git credentials (or CTX_GIT_TOKEN) and run ctx setup again\n",
+			len(sum.Unavailable), pluralWord(len(sum.Unavailable), "context", "contexts"))
+		return partial()
+	}
+	return nil
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// printRegistry writes one line per context: name, source, tags, description.
+func printRegistry(w io.Writer, reg *registry.Result) {
+	fmt.Fprintf(w, "# %s", reg.Name)
+	if reg.Description != "" {
+		fmt.Fprintf(w, ": %s", reg.Description)
+	}
+	fmt.Fprintf(w, " (%d contexts from %d registries)\n", len(reg.Contexts), len(reg.Loaded))
+	for _, c := range reg.Contexts {
+		src := c.Repo
+		if c.Path != "" {
+			src += " path=" + c.Path
+		}
+		if c.Ref != "" {
+			src += " ref=" + c.Ref
+		}
+		tags := ""
+		if len(c.Tags) > 0 {
+			tags = " [" + strings.Join(c.Tags, ",") + "]"
+		}
+		fmt.Fprintf(w, "%s%s  %s  — %s\n", c.Name, tags, src, c.Description)
+	}
+}
+
+// lazyWorkspace is the project as the wizard sees it: when there is no
+// .context/ yet, it is created only when the first change is made, so that a
+// cancelled setup leaves nothing behind.
+type lazyWorkspace struct {
+	dir  string
+	opts workspace.Options
+	ws   *workspace.Workspace
+}
+
+func (l *lazyWorkspace) open() (*workspace.Workspace, error) {
+	if l.ws != nil {
+		return l.ws, nil
+	}
+	ws, err := workspace.Init(l.dir, workspace.InitOptions{}, l.opts)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", workspace.DirName, err)
+	}
+	fmt.Fprintf(l.opts.Log, "created %s\n", workspace.DirName)
+	l.ws = ws
+	return ws, nil
+}
+
+func (l *lazyWorkspace) Close() {
+	if l.ws != nil {
+		l.ws.Close()
+	}
+}
+
+func (l *lazyWorkspace) Manifest() workspace.Manifest {
+	if l.ws == nil {
+		return workspace.Manifest{}
+	}
+	return l.ws.Manifest()
+}
+
+func (l *lazyWorkspace) SetRegistry(url string) error {
+	ws, err := l.open()
+	if err != nil {
+		return err
+	}
+	return ws.SetRegistry(url)
+}
+
+func (l *lazyWorkspace) Add(ctx context.Context, specs []workspace.PackageSpec, o workspace.AddOptions) (*workspace.Report, error) {
+	ws, err := l.open()
+	if err != nil {
+		return nil, err
+	}
+	return ws.Add(ctx, specs, o)
+}
+
+func (l *lazyWorkspace) Remove(ctx context.Context, aliases []string, o workspace.RemoveOptions) (*workspace.Report, error) {
+	ws, err := l.open()
+	if err != nil {
+		return nil, err
+	}
+	return ws.Remove(ctx, aliases, o)
+}
+
+func (l *lazyWorkspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
+	ws, err := l.open()
+	if err != nil {
+		return nil, err
+	}
+	return ws.Reindex(ctx, o)
 }
