@@ -86,12 +86,13 @@ func run(corpus, work, ctxBin string, starts, searches int) error {
 		}
 		row(c.name, ds)
 	}
-	first, rest, err := timeSearches(ctxBin, proj, searches)
+	first, rest, touched, err := timeSearches(ctxBin, proj, searches)
 	if err != nil {
 		return err
 	}
-	row("first search (opens the index)", []time.Duration{first})
+	row("first search (opens the index, full freshness check)", []time.Duration{first})
 	row("search round trip over stdio, corpus", rest)
+	row("search right after the lock changed (full freshness check)", touched)
 	fmt.Printf("\nload after: %s\n", loadavg())
 	return nil
 }
@@ -220,34 +221,50 @@ var queries = []string{
 }
 
 // timeSearches runs n search calls on one server; it returns the first
-// (which opens the index) and the others.
-func timeSearches(bin, dir string, n int) (time.Duration, []time.Duration, error) {
+// (which opens the index) and the others, then 10 searches each right after
+// the lock's mtime changed (as after an install in another terminal).
+func timeSearches(bin, dir string, n int) (first time.Duration, rest, touched []time.Duration, err error) {
+	lock := filepath.Join(dir, ".context", lockfile.FileName)
+	ds, err := searchLoop(bin, dir, n+11, func(i int) {
+		if i > n {
+			now := time.Now().Add(time.Duration(i) * time.Second)
+			os.Chtimes(lock, now, now)
+		}
+	})
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	return ds[0], ds[1 : n+1], ds[n+1:], nil
+}
+
+func searchLoop(bin, dir string, n int, before func(i int)) ([]time.Duration, error) {
 	cmd := exec.Command(bin, "mcp", "-C", dir)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	defer func() { in.Close(); cmd.Wait() }()
 	r := bufio.NewReaderSize(out, 1<<20)
 	if _, err := io.WriteString(in, initReq+`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`+"\n"); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	if _, err := r.ReadBytes('\n'); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	var ds []time.Duration
-	for i := range n + 1 {
+	for i := range n {
+		before(i)
 		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i + 2, "method": "tools/call",
 			"params": map[string]any{"name": "search", "arguments": map[string]any{"query": queries[i%len(queries)]}}})
 		start := time.Now()
 		if _, err := in.Write(append(req, '\n')); err != nil {
-			return 0, nil, err
+			return nil, err
 		}
 		line, err := r.ReadBytes('\n')
 		if err != nil {
-			return 0, nil, err
+			return nil, err
 		}
 		ds = append(ds, time.Since(start))
 		var resp struct {
@@ -259,10 +276,10 @@ func timeSearches(bin, dir string, n int) (time.Duration, []time.Duration, error
 			} `json:"result"`
 		}
 		if err := json.Unmarshal(line, &resp); err != nil || resp.Result.IsError || len(resp.Result.StructuredContent.Hits) == 0 {
-			return 0, nil, fmt.Errorf("search %q: bad answer %.300s", queries[i%len(queries)], line)
+			return nil, fmt.Errorf("search %q: bad answer %.300s", queries[i%len(queries)], line)
 		}
 	}
-	return ds[0], ds[1:], nil
+	return ds, nil
 }
 
 func machine() string {
