@@ -183,7 +183,7 @@ const maxChunkBytes = 4000
 // chunk when it is the last, so that near-empty sections (a KEP template's
 // unfilled headings, "# Title" right before "## Summary") do not become
 // chunks of their own that BM25's length normalisation would rank first.
-const minSectionBytes = 160
+const minSectionBytes = 40
 
 // chunkLines cuts body lines (0-based offset base into the file) into chunks
 // that follow H1–H3 headings. A section that holds nothing but its heading
