@@ -156,11 +156,8 @@ func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) 
 
 // walk adds reg's contexts, then follows its imports depth first.
 func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, depth int) error {
-	base := loc.baseDir()
 	for _, c := range reg.Contexts {
-		if base != "" && (strings.HasPrefix(c.Repo, "./") || strings.HasPrefix(c.Repo, "../") || c.Repo == ".") {
-			c.Repo = filepath.Join(base, filepath.FromSlash(c.Repo))
-		}
+		c.Repo = loc.resolveRepo(c.Repo)
 		e := Entry{Context: c, From: loc.String()}
 		key := e.Key()
 		if i, dup := st.byKey[key]; dup {

@@ -368,16 +368,34 @@ func (l Location) resolve(ref string) (Location, error) {
 	return out, nil
 }
 
-// baseDir is the local folder relative repos in the registry are resolved
-// against, or "" when the registry is not local.
-func (l Location) baseDir() string {
-	switch l.Kind {
-	case KindFile:
-		return filepath.Dir(l.URL)
-	case KindGit:
-		if isLocalPath(l.URL) {
-			return filepath.Join(l.URL, filepath.FromSlash(path.Dir(l.File)))
+// resolveRepo resolves a relative repository ("./x", "../x") named in the
+// registry at l: against the registry's folder when l is local; against the
+// file's URL for an http registry; and, as git does for submodules, against
+// the repository's URL for a remote git registry. Other repos are returned
+// as they are.
+func (l Location) resolveRepo(repo string) string {
+	if !(repo == "." || repo == ".." || strings.HasPrefix(repo, "./") || strings.HasPrefix(repo, "../")) {
+		return repo
+	}
+	switch {
+	case l.Kind == KindFile:
+		return filepath.Join(filepath.Dir(l.URL), filepath.FromSlash(repo))
+	case l.Kind == KindGit && isLocalPath(l.URL):
+		return filepath.Join(l.URL, filepath.FromSlash(path.Dir(l.File)), filepath.FromSlash(repo))
+	case l.Kind == KindHTTP:
+		base, err1 := url.Parse(l.URL)
+		ref, err2 := url.Parse(repo)
+		if err1 == nil && err2 == nil {
+			return base.ResolveReference(ref).String()
+		}
+	case l.Kind == KindGit && isSCPLike(l.URL):
+		host, p, _ := strings.Cut(l.URL, ":")
+		return host + ":" + strings.TrimPrefix(path.Join("/"+p, repo), "/")
+	case l.Kind == KindGit:
+		if u, err := url.Parse(l.URL); err == nil {
+			u.Path = path.Join("/"+strings.TrimPrefix(u.Path, "/"), repo)
+			return u.String()
 		}
 	}
-	return ""
+	return repo
 }

@@ -83,3 +83,22 @@ func TestKeyNormalizes(t *testing.T) {
 		t.Error("ContextKey does not treat scp-like and ssh:// alike")
 	}
 }
+
+func TestResolveRepo(t *testing.T) {
+	for _, tc := range []struct {
+		loc  Location
+		repo string
+		want string
+	}{
+		{Location{Kind: KindFile, URL: "/hub/reg.json"}, "../docs", "/docs"},
+		{Location{Kind: KindGit, URL: "/srv/hub", File: "teams/web.json"}, "./x", "/srv/hub/teams/x"},
+		{Location{Kind: KindHTTP, URL: "https://h/hub/reg.json"}, "../docs.git", "https://h/docs.git"},
+		{Location{Kind: KindGit, URL: "https://h/org/hub.git", File: DefaultFileName}, "../docs.git", "https://h/org/docs.git"},
+		{Location{Kind: KindGit, URL: "git@h:org/hub.git", File: DefaultFileName}, "../docs.git", "git@h:org/docs.git"},
+		{Location{Kind: KindGit, URL: "https://h/org/hub.git"}, "https://other/x.git", "https://other/x.git"},
+	} {
+		if got := tc.loc.resolveRepo(tc.repo); got != tc.want {
+			t.Errorf("%+v.resolveRepo(%q) = %q, want %q", tc.loc, tc.repo, got, tc.want)
+		}
+	}
+}

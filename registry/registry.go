@@ -23,10 +23,13 @@
 //	  "imports": ["https://hub.acme.dev/ctx-registry.json"] // optional
 //	}
 //
-// Unknown fields are ignored. A relative "repo" (starting with ./ or ../) in a
-// registry read from a local file or local git repository is resolved against
-// that registry's folder. Relative imports are resolved against the importing
-// registry's location.
+// Unknown fields are ignored. A relative "repo" (starting with ./ or ../) is
+// resolved against the registry's folder when the registry is local, against
+// the file's URL when it came over http, and against the repository's URL
+// when it came from a remote git repository (as git resolves relative
+// submodule URLs: "../docs" next to https://host/org/hub.git is
+// https://host/org/docs). Relative imports are resolved against the
+// importing registry's location (the same repository and ref for git).
 //
 // Where a registry can come from is described at [ParseLocation].
 package registry
