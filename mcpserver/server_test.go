@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -564,5 +565,52 @@ func TestEmptyProject(t *testing.T) {
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "a", "path": "b.md"}, nil), "ctx add")
 	if _, err := os.Stat(filepath.Join(dir, ".context")); !os.IsNotExist(err) {
 		t.Errorf("the server created .context in an empty project: %v", err)
+	}
+}
+
+// TestConcurrentCalls runs calls in parallel while a package changes on
+// disk (run with -race).
+func TestConcurrentCalls(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	var wg sync.WaitGroup
+	errs := make(chan string, 100)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 5 {
+				var res *mcp.CallToolResult
+				var err error
+				switch (i + j) % 3 {
+				case 0:
+					res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "quokka"}})
+				case 1:
+					res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_section", Arguments: map[string]any{"package": "guide", "path": "docs/setup.md", "heading": "install"}})
+				default:
+					res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_contexts"})
+				}
+				if err != nil {
+					errs <- err.Error()
+				} else if res.IsError {
+					errs <- text(res)
+				}
+			}
+		}()
+	}
+	writeFile(t, filepath.Join(p.ctxDir, "packages", "many", "extra.md"), "# Extra\n\nquokka again\n")
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	var out SearchOut
+	call(t, cs, "search", map[string]any{"query": "quokka", "limit": 50}, &out)
+	found := false
+	for _, h := range out.Hits {
+		found = found || h.Path == "extra.md"
+	}
+	if !found {
+		t.Errorf("extra.md not found after the concurrent calls: %d hits", len(out.Hits))
 	}
 }
