@@ -100,3 +100,16 @@ func TestPathChangeRefetches(t *testing.T) {
 		t.Fatalf("lock %+v", e)
 	}
 }
+
+func TestTagBeforeBranch(t *testing.T) {
+	f := newFixture(t)
+	first := f.git("rev-parse", "HEAD")
+	f.git("tag", "same")
+	f.commit("two", map[string]string{"team/x.md": "x\n"})
+	f.git("branch", "same")
+	w := f.open(f.project)
+	r := f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team", Ref: "same"}}, AddOptions{}))
+	if r.Packages[0].NewCommit != first || !strings.Contains(f.log.String(), "both a tag and a branch") {
+		t.Fatalf("got %s, want the tag's %s; log %q", r.Packages[0].NewCommit, first, f.log)
+	}
+}

@@ -115,7 +115,7 @@ func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 				t.resolveErr = err
 				continue
 			}
-			t.commit, t.refName, t.resolveErr = resolveRef(remote, t.spec.Ref)
+			t.commit, t.refName, t.resolveErr = resolveRef(remote, t.spec.Ref, func(msg string) { w.log("warning: %s: %s", t.alias, msg) })
 			if t.resolveErr != nil && shortSHA.MatchString(t.spec.Ref) {
 				// An abbreviated commit: only the repository can expand it.
 				r, err := eng.Resolve(ctx, u, t.spec.Ref)
@@ -129,7 +129,7 @@ func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 
 // resolveRef finds ref in an advertisement: "" (or HEAD) is the default
 // branch; otherwise a full ref name, a branch, then a tag (peeled).
-func resolveRef(r *gitengine.Remote, ref string) (commit, name string, err error) {
+func resolveRef(r *gitengine.Remote, ref string, warn func(string)) (commit, name string, err error) {
 	find := func(n string) (string, bool) {
 		i := sort.Search(len(r.Refs), func(i int) bool { return r.Refs[i].Name >= n })
 		if i < len(r.Refs) && r.Refs[i].Name == n {
@@ -159,7 +159,13 @@ func resolveRef(r *gitengine.Remote, ref string) (commit, name string, err error
 	case strings.HasPrefix(ref, "refs/"):
 		cands = []string{ref}
 	default:
-		cands = []string{"refs/heads/" + ref, "refs/tags/" + ref}
+		// git's rev-parse order, as gitengine.Resolve: tags before branches.
+		cands = []string{"refs/tags/" + ref, "refs/heads/" + ref}
+		_, tag := find(cands[0])
+		_, branch := find(cands[1])
+		if tag && branch {
+			warn(fmt.Sprintf("%q is both a tag and a branch; using the tag (write refs/heads/%s for the branch)", ref, ref))
+		}
 	}
 	for _, c := range cands {
 		if h, ok := find(c); ok {
