@@ -22,7 +22,12 @@ type ClientConfig struct {
 // absolute.
 func ConfigFor(client, exe, projectDir string) (ClientConfig, error) {
 	args := []string{"mcp", "-C", projectDir}
-	server := map[string]any{"command": exe, "args": args}
+	type stdioServer struct {
+		Type    string   `json:"type,omitempty"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	server := stdioServer{Command: exe, Args: args}
 	switch client {
 	case "claude":
 		return ClientConfig{
@@ -37,8 +42,7 @@ func ConfigFor(client, exe, projectDir string) (ClientConfig, error) {
 		}, nil
 	case "vscode":
 		return ClientConfig{
-			Text: jsonText(map[string]any{"servers": map[string]any{"ctx": map[string]any{
-				"type": "stdio", "command": exe, "args": args}}}),
+			Text:  jsonText(map[string]any{"servers": map[string]any{"ctx": stdioServer{Type: "stdio", Command: exe, Args: args}}}),
 			Where: fmt.Sprintf("VS Code: save as %s/.vscode/mcp.json (merge into servers if it exists)", projectDir),
 		}, nil
 	case "codex":
