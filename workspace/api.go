@@ -2,6 +2,13 @@
 // (context.config.json), the lockfile, the installed packages, their recorded
 // state for the dirty-state guard, and keeping the index current.
 //
+// Layout of .context/: context.config.json and context.lock (committed);
+// packages/<alias>/ (the files), .state/<alias>.json (per file: blob id, size,
+// mode, mtime, for the dirty check), .tmp/ (staging and journals, see txn.go),
+// backup/ (what --force saved), index/ and INDEX.md (the indexer's), and .lock
+// (the project lock, holding the holder's pid). .gitignore lists everything
+// generated.
+//
 // This file is the package's contract with its callers (cmd, the setup
 // wizard). Keep its signatures stable; put the implementation in other files.
 package workspace
@@ -52,7 +59,9 @@ type PackageSpec struct {
 type Options struct {
 	Engine *gitengine.Engine // nil = gitengine.New with defaults
 	Log    io.Writer         // notes and warnings (stderr); nil = discard
-	// Progress, when set, receives per-package transfer progress.
+	// Progress, when set, receives per-package transfer progress (only when
+	// Engine is nil: ctx then gives each package its own engine to tell them
+	// apart; all engines share the on-disk object cache).
 	Progress func(alias string, p gitengine.Progress)
 	Jobs     int // parallel fetches; 0 = 4
 	// LockWait is how long Open waits for another ctx process working in the
@@ -88,7 +97,9 @@ func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
 }
 
 // Open opens the project at projectDir. When there is no .context/ it returns
-// an error wrapping ErrNoProject that says to run `ctx init`.
+// an error wrapping ErrNoProject that says to run `ctx init`. It waits up to
+// Options.LockWait for another ctx working in the project, then finishes
+// (or undoes) whatever an interrupted command left in .context/.tmp/.
 func Open(projectDir string, o Options) (*Workspace, error) {
 	return open(projectDir, o)
 }
