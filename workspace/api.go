@@ -145,7 +145,7 @@ type PackageResult struct {
 	Reason     string   // for Skipped: "dirty", "no access: …"
 	Err        error    // for Failed
 	DirtyFiles []string // for Skipped because dirty: "M path", "A path", "D path"
-	Backup     string   // with --force: where local versions were copied
+	Backup     string   // with --force: the folder the whole local package was copied to (deleted files listed in <Backup>.deleted.txt)
 	Bytes      int64    // received from the network
 }
 
@@ -187,7 +187,15 @@ type InstallOptions struct {
 	Force  bool // back up dirty files, then proceed
 }
 
-// Install makes .context/packages match the lock exactly.
+// Install makes .context/packages match the lock exactly: it installs
+// missing packages at their locked commits (verifying the h1: hash), switches
+// changed ones, removes the ones the lock no longer lists (and lock entries
+// the manifest no longer lists), and resolves and locks manifest packages the
+// lock lacks or whose source, path or ref changed. A package installed at its
+// locked commit is left alone even with local edits, unless Force (then it is
+// backed up and restored). A dirty package is never switched or removed
+// without Force: it is Skipped with its DirtyFiles. A folder under packages/
+// that ctx did not install is left alone with a warning.
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	return w.install(ctx, o)
 }
@@ -198,7 +206,12 @@ type UpdateOptions struct {
 	Force  bool
 }
 
-// Update moves the named packages (all when none) to their refs' newest commits.
+// Update moves the named packages (all when none) to their refs' newest
+// commits. Refs are resolved from one ref advertisement per remote; a package
+// whose commit did not move fetches nothing and keeps its lock entry byte for
+// byte. With DryRun, the report says what would happen (Updated, Installed)
+// and nothing changes. Dirty packages are Skipped unless Force. An alias that
+// is not in the manifest is an error, before anything changes.
 func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
 	return w.update(ctx, aliases, o)
 }
@@ -208,7 +221,9 @@ type RemoveOptions struct {
 	Force bool
 }
 
-// Remove drops packages from the manifest, the lock and disk.
+// Remove drops packages from the manifest, the lock and disk. A dirty package
+// is Skipped (and stays in the manifest) unless Force. An alias the project
+// does not know is an error, before anything changes.
 func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
 	return w.remove(ctx, aliases, o)
 }
