@@ -17,8 +17,8 @@ import (
 // with a bar through the fetch phases (refs, trees, blobs, write), redrawn
 // in place at most every redrawEvery. Otherwise it writes plain lines: a
 // "fetching ALIAS…" line when a package's first transfer starts and, from
-// Done, one "ALIAS: N objects, S" (or "ALIAS: nothing to download") line
-// per package sorted by alias, so the
+// Done, one "ALIAS: N objects, S, M files" (or "ALIAS: nothing to download")
+// line per package sorted by alias, so the
 // final output has a deterministic order however the fetches interleaved.
 //
 // Update may be called from several goroutines at once.
@@ -106,12 +106,7 @@ func (p *progress) Done() {
 		return
 	}
 	for _, alias := range p.aliases() {
-		objs, bytes := p.pkgs[alias].totals()
-		if objs == 0 && bytes == 0 {
-			fmt.Fprintf(p.w, "%s: nothing to download\n", alias)
-			continue
-		}
-		fmt.Fprintf(p.w, "%s: %d objects, %s\n", alias, objs, formatBytes(bytes))
+		fmt.Fprintf(p.w, "%s: %s\n", alias, p.pkgs[alias].summary())
 	}
 }
 
@@ -124,17 +119,35 @@ func (p *progress) aliases() []string {
 	return as
 }
 
-// totals sums what was received: objects and bytes of every phase but
-// "write", which counts what went to disk.
-func (pp *pkgProgress) totals() (objects int, bytes int64) {
+// totals sums what was received (objects of the trees and blobs phases;
+// bytes of every phase but "write") and the files written.
+func (pp *pkgProgress) totals() (objects int, bytes int64, files int) {
 	for name, ph := range pp.phases {
-		if name == "write" {
+		switch name {
+		case "write":
+			files = ph.Objects
 			continue
+		case "refs": // Objects counts refs here, not objects
+		default:
+			objects += ph.Objects
 		}
-		objects += ph.Objects
 		bytes += ph.Bytes
 	}
-	return objects, bytes
+	return objects, bytes, files
+}
+
+// summary is "12 objects, 34 KB" or "nothing to download", plus ", N files"
+// once files were written.
+func (pp *pkgProgress) summary() string {
+	objs, bytes, files := pp.totals()
+	s := "nothing to download"
+	if objs > 0 || bytes > 0 {
+		s = fmt.Sprintf("%d objects, %s", objs, formatBytes(bytes))
+	}
+	if files > 0 {
+		s += fmt.Sprintf(", %d files", files)
+	}
+	return s
 }
 
 const barWidth = 20
@@ -162,9 +175,8 @@ func (p *progress) redraw(final bool) {
 			phase = pp.phase
 		}
 		fill := int(frac * barWidth)
-		objs, bytes := pp.totals()
-		fmt.Fprintf(&b, "\r\x1b[2K%-*s [%s%s] %-5s %d objects, %s\n", width, a,
-			strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), phase, objs, formatBytes(bytes))
+		fmt.Fprintf(&b, "\r\x1b[2K%-*s [%s%s] %-5s %s\n", width, a,
+			strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), phase, pp.summary())
 	}
 	p.drawn = len(aliases)
 	io.WriteString(p.w, b.String())

@@ -11,14 +11,15 @@ import (
 func TestProgressPlain(t *testing.T) {
 	var buf strings.Builder
 	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf}})
+	p.Update("beta", gitengine.Progress{Phase: "refs", Objects: 7, Bytes: 500}) // refs, not objects
 	p.Update("beta", gitengine.Progress{Phase: "trees", Objects: 3, Bytes: 100})
 	p.Update("alpha", gitengine.Progress{Phase: "trees", Objects: 2, Bytes: 2048})
 	p.Update("beta", gitengine.Progress{Phase: "blobs", Objects: 9, Bytes: 35000})
-	p.Update("beta", gitengine.Progress{Phase: "write", Objects: 9, Bytes: 99999}) // not received: not counted
+	p.Update("beta", gitengine.Progress{Phase: "write", Objects: 9, Bytes: 99999}) // files written, not received
 	p.Update("cached", gitengine.Progress{Phase: "write", Objects: 2, Bytes: 10})
 	p.Done()
 	p.Update("gamma", gitengine.Progress{Phase: "trees"}) // after Done: ignored
-	want := "fetching beta…\nfetching alpha…\nfetching cached…\nalpha: 2 objects, 2 KB\nbeta: 12 objects, 34 KB\ncached: nothing to download\n"
+	want := "fetching beta…\nfetching alpha…\nfetching cached…\nalpha: 2 objects, 2 KB\nbeta: 12 objects, 35 KB, 9 files\ncached: nothing to download, 2 files\n"
 	if got := buf.String(); got != want {
 		t.Errorf("plain progress:\n%q\nwant\n%q", got, want)
 	}
