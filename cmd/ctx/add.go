@@ -21,7 +21,8 @@ func newAddCmd(g *globalOptions) *cobra.Command {
 .context/packages/ALIAS/ and pins it in the lock.
 
 SOURCE is any git URL (https://, ssh://, git@host:repo, file://) or the path
-of a local repository. --path picks a folder inside the repository (default:
+of a local repository; a relative path is taken from the project directory
+(the working directory, or -C DIR), as git -C does. --path picks a folder inside the repository (default:
 all of it). --ref is a branch, a tag or a commit (default: the remote's
 default branch). The alias defaults from the path or the repository's name;
 an alias already in the manifest is refused.
