@@ -1,18 +1,109 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
 
+	"github.com/ctx-dev/ctx/demo"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this stub with the real command.
+type demoOptions struct {
+	dir string
+}
+
 func newDemoCmd(g *globalOptions) *cobra.Command {
-	return &cobra.Command{
-		Use:   "demo",
+	o := &demoOptions{}
+	cmd := &cobra.Command{
+		Use:   "demo [--dir DIR]",
 		Short: "Run the whole flow on a built-in demo hub (no network)",
+		Long: `Demo shows ctx working end to end with no network and no configuration.
+
+It writes a small hub built into ctx (a registry and three git repositories
+of engineering docs) into DIR/hub, then runs what a user runs: 'ctx setup
+--all' into DIR/project (install, lock, INDEX.md, search index), a search,
+and prints how to point an agent at the result over MCP. DIR defaults to a
+new temporary folder; it is printed, and left for you to explore.
+
+The demo needs no git binary: the repositories are created with go-git.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return errors.New("demo: not implemented yet")
+			return runDemo(cmd, g, o)
 		},
 	}
+	cmd.Flags().StringVar(&o.dir, "dir", "", "write the hub and the project into `DIR` (default: a new temporary folder)")
+	return cmd
+}
+
+func runDemo(cmd *cobra.Command, g *globalOptions, o *demoOptions) error {
+	start := time.Now()
+	out := g.IO.Out
+	dir := o.dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "ctx-demo-")
+		if err != nil {
+			return fmt.Errorf("demo: %w (pass --dir DIR)", err)
+		}
+		dir = d
+	} else {
+		if !filepath.IsAbs(dir) && g.Dir != "" {
+			dir = filepath.Join(g.Dir, dir)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	project := filepath.Join(dir, "project")
+	if _, err := os.Lstat(project); err == nil {
+		return usageErrorf("demo: %s already exists: pass an empty --dir", project)
+	}
+
+	fmt.Fprintf(out, "ctx demo in %s\n\n", dir)
+	fmt.Fprintln(out, "1. A hub: a registry and three git repositories of Acme's engineering docs")
+	hub, err := demo.Write(dir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "   registry  %s\n", hub.Registry)
+	for _, name := range slices.Sorted(maps.Keys(hub.Repos)) {
+		fmt.Fprintf(out, "   repo      %s  (main %s)\n", hub.Repos[name], shortSHA(hub.Commits[name]))
+	}
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(out, "\n2. ctx -C %s setup --registry %s --all\n", project, hub.Registry)
+	pg := &globalOptions{IO: g.IO, Dir: project}
+	noPrompt := false
+	if err := runSetup(cmd.Context(), pg, &setupOptions{registry: hub.Registry, all: true, yes: true, interactive: &noPrompt}); err != nil {
+		return fmt.Errorf("demo setup: %w", err)
+	}
+
+	fmt.Fprintf(out, "\n3. ctx -C %s search %q\n", project, demo.SearchQuery)
+	if err := runSearch(cmd, &searchOptions{g: pg, limit: 3, bestPerDoc: true}, demo.SearchQuery); err != nil {
+		return fmt.Errorf("demo search: %w", err)
+	}
+
+	ctxDir := filepath.Join(project, ".context")
+	fmt.Fprintf(out, "\n4. Point an agent at it (MCP over stdio):\n")
+	fmt.Fprintf(out, "   ctx -C %s mcp\n", project)
+	fmt.Fprintf(out, "   ctx -C %s mcp config --client claude   # or cursor, codex, vscode\n", project)
+	fmt.Fprintf(out, "\nWhere everything is:\n")
+	fmt.Fprintf(out, "   hub        %s\n", hub.Dir)
+	fmt.Fprintf(out, "   project    %s\n", project)
+	fmt.Fprintf(out, "   manifest   %s\n", filepath.Join(ctxDir, "context.config.json"))
+	fmt.Fprintf(out, "   lock       %s\n", filepath.Join(ctxDir, "context.lock"))
+	fmt.Fprintf(out, "   docs       %s\n", filepath.Join(ctxDir, "packages"))
+	fmt.Fprintf(out, "   overview   %s\n", filepath.Join(ctxDir, "INDEX.md"))
+	fmt.Fprintf(out, "\nDone in %.1fs. Next: ctx -C %s setup (at a terminal) to add or remove contexts.\n",
+		time.Since(start).Seconds(), project)
+	return nil
 }

@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/subtle"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -125,5 +131,54 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 		data, err := os.ReadFile(path)
 		ts.Check(err)
 		ts.Check(os.WriteFile(path, []byte(os.Expand(string(data), ts.Getenv)), 0o644))
+	}
+}
+
+// TestDemoWithoutGit runs `ctx demo` with no git binary on PATH and checks it
+// leaves a working .context/: the lock, INDEX.md and a search index that
+// answers.
+func TestDemoWithoutGit(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("PATH", filepath.Join(tmp, "empty-path"))
+	t.Setenv("HOME", filepath.Join(tmp, "home"))
+	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
+	t.Setenv("TMPDIR", tmp)
+	dir := filepath.Join(tmp, "demo")
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"demo", "--dir", dir}, &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut})
+	if code != ExitOK {
+		t.Fatalf("ctx demo exited %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+	ctxDir := filepath.Join(dir, "project", ".context")
+	lock, err := lockfile.Read(filepath.Join(ctxDir, lockfile.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lock.Packages) != 4 {
+		t.Errorf("lock has %d packages, want the demo's 4", len(lock.Packages))
+	}
+	index, err := os.ReadFile(filepath.Join(ctxDir, "INDEX.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for alias := range lock.Packages {
+		if !bytes.Contains(index, []byte(alias)) {
+			t.Errorf("INDEX.md does not mention %s", alias)
+		}
+	}
+	r, err := indexer.OpenReader(ctxDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	hits, err := r.Search(context.Background(), indexer.Query{Text: "idempotency key retry", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Package != "api-guidelines" || hits[0].Path != "errors.md" {
+		t.Errorf("search hits %+v, want api-guidelines/errors.md first", hits)
+	}
+	if !strings.Contains(out.String(), "ctx -C "+filepath.Join(dir, "project")+" mcp") {
+		t.Errorf("the demo does not say how to start the MCP server:\n%s", out.String())
 	}
 }

@@ -1,0 +1,73 @@
+package demo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5"
+
+	"github.com/ctx-dev/ctx/registry"
+)
+
+func TestWriteIsDeterministicAndValid(t *testing.T) {
+	a, err := Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Write(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Commits) != 3 {
+		t.Fatalf("repositories %v, want 3", a.Commits)
+	}
+	for name, c := range a.Commits {
+		if b.Commits[name] != c {
+			t.Errorf("%s: commit %s then %s: the demo must be reproducible", name, c, b.Commits[name])
+		}
+		repo, err := git.PlainOpen(a.Repos[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, err := repo.Head()
+		if err != nil || head.Name().String() != "refs/heads/main" || head.Hash().String() != c {
+			t.Errorf("%s: HEAD %v, %v", name, head, err)
+		}
+		st, err := mustWorktree(t, repo).Status()
+		if err != nil || !st.IsClean() {
+			t.Errorf("%s: worktree not clean: %v %v", name, st, err)
+		}
+	}
+	// The registry is valid and every context names a repository and a
+	// folder that exist.
+	res, err := (&registry.Loader{}).Load(context.Background(), a.Registry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Contexts) != 4 || len(res.Warnings) != 0 {
+		t.Fatalf("contexts %v warnings %v", res.Names(), res.Warnings)
+	}
+	for _, c := range res.Contexts {
+		if _, err := os.Stat(filepath.Join(c.Repo, filepath.FromSlash(c.Path))); err != nil {
+			t.Errorf("context %s: %v", c.Name, err)
+		}
+		if !strings.HasPrefix(c.Repo, a.Dir) {
+			t.Errorf("context %s: repo %s is not in the hub", c.Name, c.Repo)
+		}
+	}
+	if _, err := Write(filepath.Dir(a.Dir)); err == nil {
+		t.Error("writing over an existing hub should fail")
+	}
+}
+
+func mustWorktree(t *testing.T, r *git.Repository) *git.Worktree {
+	t.Helper()
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wt
+}
