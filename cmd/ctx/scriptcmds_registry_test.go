@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,8 +15,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ctx-dev/ctx/demo"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/wizard"
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -180,5 +184,125 @@ func TestDemoWithoutGit(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "ctx -C "+filepath.Join(dir, "project")+" mcp") {
 		t.Errorf("the demo does not say how to start the MCP server:\n%s", out.String())
+	}
+}
+
+// scriptedPrompter answers the wizard from a list of picks (by name).
+type scriptedPrompter struct {
+	pick    []string // names to leave checked; nil with cancel
+	cancel  bool
+	shown   []wizard.Choice
+	checked []string // names pre-checked when shown
+}
+
+func (p *scriptedPrompter) MultiSelect(msg string, choices []wizard.Choice, selected []int) ([]int, error) {
+	p.shown = choices
+	for _, i := range selected {
+		p.checked = append(p.checked, choices[i].Name)
+	}
+	if p.cancel {
+		return nil, wizard.ErrInterrupted
+	}
+	var out []int
+	for i, c := range choices {
+		for _, n := range p.pick {
+			if c.Name == n {
+				out = append(out, i)
+			}
+		}
+	}
+	return out, nil
+}
+func (p *scriptedPrompter) Confirm(string, bool) (bool, error) { return true, nil }
+func (p *scriptedPrompter) Spinner(string) func(string)        { return func(string) {} }
+
+// TestSetupInteractive runs ctx setup's interactive path with a scripted
+// prompter over the demo hub plus a context whose repository does not exist:
+// cancel leaves nothing behind; a pick installs; a second setup pre-checks
+// what is installed and applies additions and removals.
+func TestSetupInteractive(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("HOME", filepath.Join(tmp, "home"))
+	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
+	if _, err := demo.Write(tmp); err != nil {
+		t.Fatal(err)
+	}
+	reg := filepath.Join(tmp, "reg.json")
+	regJSON := `{"name": "t", "contexts": [
+	  {"name": "runbooks", "description": "Runbooks", "repo": "./hub/repos/platform-handbook", "path": "runbooks"},
+	  {"name": "api", "description": "API", "repo": "./hub/repos/api-guidelines", "tags": ["api"]},
+	  {"name": "ghost", "description": "Gone", "repo": "./hub/repos/ghost"},
+	  {"name": "practices", "description": "Practices", "repo": "./hub/repos/engineering-practices", "path": "docs"}
+	]}`
+	if err := os.WriteFile(reg, []byte(regJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(tmp, "project")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	setup := func(o *setupOptions) (int, string) {
+		var out, errOut bytes.Buffer
+		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Dir: project}
+		err := runSetup(context.Background(), g, o)
+		code := ExitOK
+		if err != nil {
+			code = ExitError
+			var ee *exitError
+			if errors.As(err, &ee) {
+				code = ee.code
+			}
+		}
+		return code, out.String() + errOut.String()
+	}
+
+	// Cancel: exit 130 and no .context/ at all.
+	p := &scriptedPrompter{cancel: true}
+	if code, log := setup(&setupOptions{registry: reg, prompter: p}); code != ExitInterrupted {
+		t.Fatalf("cancel: exit %d, want %d\n%s", code, ExitInterrupted, log)
+	}
+	if _, err := os.Stat(filepath.Join(project, workspace.DirName)); !os.IsNotExist(err) {
+		t.Fatalf("cancel left %s behind (%v)", workspace.DirName, err)
+	}
+	for _, c := range p.shown {
+		if (c.Name == "ghost") != (c.Disabled != "") {
+			t.Errorf("choice %s disabled=%q: only ghost (no repository) should be", c.Name, c.Disabled)
+		}
+	}
+
+	// Pick two: installed, registry saved.
+	p = &scriptedPrompter{pick: []string{"runbooks", "api"}}
+	if code, log := setup(&setupOptions{registry: reg, prompter: p}); code != ExitOK {
+		t.Fatalf("first setup: exit %d\n%s", code, log)
+	}
+	ws, err := workspace.Open(project, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	man := ws.Manifest()
+	ws.Close()
+	if man.Registry != reg || len(man.Packages) != 2 {
+		t.Fatalf("manifest after the first setup: %+v", man)
+	}
+
+	// Again, from the manifest: installed ones pre-checked; drop api, add practices.
+	p = &scriptedPrompter{pick: []string{"runbooks", "practices"}}
+	code, log := setup(&setupOptions{prompter: p})
+	if code != ExitOK {
+		t.Fatalf("second setup: exit %d\n%s", code, log)
+	}
+	if strings.Join(p.checked, ",") != "runbooks,api" {
+		t.Errorf("pre-checked %v, want runbooks,api", p.checked)
+	}
+	for _, want := range []string{"api removed", "practices installed"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("output lacks %q:\n%s", want, log)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(project, workspace.DirName, "packages", "api")); !os.IsNotExist(err) {
+		t.Errorf("api still on disk: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(project, workspace.DirName, "packages", "practices", "testing.md")); err != nil {
+		t.Errorf("practices not installed: %v", err)
 	}
 }

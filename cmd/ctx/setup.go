@@ -26,6 +26,8 @@ type setupOptions struct {
 	list     bool
 	// interactive forces the prompter on or off; nil = when stdin is a terminal.
 	interactive *bool
+	// prompter, when set, is used instead of the terminal's (tests).
+	prompter wizard.Prompter
 }
 
 func newSetupCmd(g *globalOptions) *cobra.Command {
@@ -141,7 +143,9 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 	if o.interactive != nil {
 		interactive = *o.interactive
 	}
-	if interactive {
+	if o.prompter != nil {
+		wo.Prompter = o.prompter
+	} else if interactive {
 		in, okIn := g.IO.In.(*os.File)
 		term, okErr := g.IO.ErrOut.(*os.File)
 		if okIn && okErr {
