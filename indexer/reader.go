@@ -16,6 +16,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/gofrs/flock"
 )
 
 // ErrNoIndex is returned (wrapped) when <contextDir>/index has not been built.
@@ -108,6 +109,7 @@ func (r *Reader) loadMetaLocked() error {
 // acquire returns the open index, opening (or reopening, when a writer
 // published a new generation) as needed. Call release when done.
 func (r *Reader) acquire() (bleve.Index, func(), error) {
+	r.waitForWriter()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -147,12 +149,55 @@ func (r *Reader) acquire() (bleve.Index, func(), error) {
 		if r.idx != idx && r.users == 0 {
 			idx.Close() // replaced while in use
 		}
+		if r.idx == idx && r.users == 0 && r.writerActive() {
+			r.idx.Close()
+			r.idx = nil
+		}
 		if r.timer == nil {
 			r.timer = time.AfterFunc(readerIdleClose, r.idleClose)
 		} else {
 			r.timer.Reset(readerIdleClose)
 		}
 	}, nil
+}
+
+// writerActive reports whether a Sync has the live directory open for
+// writing (or is waiting to): the marker exists and the write lock is held.
+func (r *Reader) writerActive() bool {
+	if _, err := os.Stat(filepath.Join(r.indexDir(), writingMarker)); err != nil {
+		return false
+	}
+	l := flock.New(filepath.Join(r.indexDir(), lockFile))
+	ok, err := l.TryRLock()
+	if err != nil {
+		return false
+	}
+	if ok {
+		l.Unlock() // nobody holds the write lock: the marker is stale
+		l.Close()
+		return false
+	}
+	l.Close()
+	return true
+}
+
+// waitForWriter lets an incremental Sync in, then waits (at most
+// readerBoltTimeout) for it to finish before this Reader opens the index
+// again.
+func (r *Reader) waitForWriter() {
+	if !r.writerActive() {
+		return
+	}
+	r.mu.Lock()
+	if r.idx != nil && r.users == 0 {
+		r.idx.Close()
+		r.idx = nil
+	}
+	r.mu.Unlock()
+	deadline := time.Now().Add(readerBoltTimeout)
+	for r.writerActive() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func (r *Reader) idleClose() {

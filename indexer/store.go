@@ -11,6 +11,7 @@ import (
 // Layout of <contextDir>/index/:
 //
 //	.write.lock   flock held by the one writer (Sync) at a time
+//	.writing      present while Sync has the live bleve directory open read-write
 //	meta.json     {"schema", "generation", "bleve", "builtAt", "chunks"}: which
 //	              bleve directory is live; rewritten (temp file + rename) at the
 //	              end of every Sync that changed something
@@ -27,6 +28,9 @@ const (
 	metaFile    = "meta.json"
 	catalogFile = "catalog.json"
 	lockFile    = ".write.lock"
+	// writingMarker exists while a Sync has the live bleve directory open
+	// for writing.
+	writingMarker = ".writing"
 )
 
 type meta struct {

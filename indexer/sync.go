@@ -35,11 +35,18 @@ import (
 //
 // An incremental Sync opens the live directory read-write. Bleve's scorch
 // takes a bolt flock on root.bolt (exclusive for a writer, shared for
-// read-only opens), so Sync waits, at most writerBoltTimeout, for readers to
-// finish their current call. Readers open the index read-only, keep it for
-// at most readerIdleClose after a call, and check meta.json (one stat) before
-// every call: a new generation makes them reopen. So no process waits on
-// another for longer than one query, or one incremental batch.
+// read-only opens), and Linux flock lets new shared holders in while an
+// exclusive one waits, so a busy reader could starve the writer. Hence the
+// marker index/.writing: Sync creates it before opening the live directory
+// and removes it after closing it. A Reader that sees the marker (and the
+// write lock held: a marker left by a crashed writer is ignored) closes its
+// handle after the current call and waits for the marker to go before
+// opening again. Readers open the index read-only, keep it for at most
+// readerIdleClose after a call, and check meta.json (one stat) before every
+// call: a new generation makes them reopen. So no process waits on another
+// for longer than one query, or one incremental batch; bolt timeouts
+// (writerBoltTimeout, readerBoltTimeout) turn anything unforeseen into an
+// error instead of a hang.
 
 const (
 	writerBoltTimeout = 30 * time.Second
@@ -210,7 +217,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 
 	var idx bleve.Index
 	newDir := m.Bleve
-	var err error
+	markerPath := filepath.Join(indexDir, writingMarker)
 	openIndex := func() error {
 		if idx != nil {
 			return nil
@@ -221,15 +228,27 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 			if err := os.RemoveAll(p); err != nil {
 				return err
 			}
-			idx, err = bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{})
+			i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{})
+			if err != nil {
+				return err
+			}
+			idx = i
+			return nil
+		}
+		// Tell readers to let go of the live directory (see
+		// Reader.waitForWriter), then wait for their bolt locks.
+		if err := os.WriteFile(markerPath, nil, 0o644); err != nil {
 			return err
 		}
-		idx, err = bleve.OpenUsing(filepath.Join(indexDir, m.Bleve), map[string]any{"bolt_timeout": writerBoltTimeout.String()})
+		i, err := bleve.OpenUsing(filepath.Join(indexDir, m.Bleve), map[string]any{"bolt_timeout": writerBoltTimeout.String()})
 		if err != nil {
-			return fmt.Errorf("open %s for writing (is another process holding it?): %w", m.Bleve, err)
+			os.Remove(markerPath)
+			return fmt.Errorf("open %s for writing (a reader kept it open for %v): %w", m.Bleve, writerBoltTimeout, err)
 		}
+		idx = i
 		return nil
 	}
+	defer os.Remove(markerPath)
 	fail := func(err error) (*SyncReport, error) {
 		cancel()
 		for range resCh {
@@ -314,11 +333,12 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		if err := flush(); err != nil {
 			return fail(err)
 		}
-		if err := idx.Close(); err != nil {
-			idx = nil
+		err := idx.Close()
+		idx = nil
+		os.Remove(markerPath)
+		if err != nil {
 			return fail(fmt.Errorf("indexer: close search index: %w", err))
 		}
-		idx = nil
 	}
 	rep.Unchanged = countRecords(newFiles) - rep.Added - rep.Updated
 
