@@ -2,12 +2,14 @@ package mcpserver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -138,5 +140,58 @@ func TestRobustness(t *testing.T) {
 		t.Errorf("the server wrote a line that is not JSON: %.200q", line)
 	default:
 	}
+	// At the end of the input the server answers what it read, then stops.
 	inW.Close()
+	start := time.Now()
+	if err := <-done; err != nil {
+		t.Logf("Run: %v", err)
+	}
+	t.Logf("Run returned %v after the end of the input", time.Since(start))
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// TestAnswersAfterEndOfInput: a client that writes its requests and closes
+// its end (echo ... | ctx mcp) still gets every answer.
+func TestAnswersAfterEndOfInput(t *testing.T) {
+	p := newProject(t)
+	s, err := New(Options{ProjectDir: p.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"zanzibar"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_document","arguments":{"package":"guide","path":"docs/setup.md"}}}
+`
+	var out lockedBuffer
+	if err := s.Run(context.Background(), &LineTransport{In: io.NopCloser(strings.NewReader(in)), Out: &out}); err != nil {
+		t.Logf("Run: %v", err)
+	}
+	ids := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out.b.String()), "\n") {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not JSON: %q", line)
+		}
+		ids[string(m.ID)] = true
+	}
+	for _, id := range []string{"1", "2", "3"} {
+		if !ids[id] {
+			t.Errorf("no answer to request %s; got %s", id, out.b.String())
+		}
+	}
 }

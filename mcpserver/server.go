@@ -91,7 +91,8 @@ func New(opts Options) (*Server, error) {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "ctx", Title: "ctx context packages", Version: version},
 		&mcp.ServerOptions{
 			Instructions: Instructions,
-			Logger:       s.log,
+			// The SDK's session chatter only at warning level and above.
+			Logger: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
 			// Tools, resources; no logging capability, no list changes.
 			Capabilities: &mcp.ServerCapabilities{
 				Tools:     &mcp.ToolCapabilities{},

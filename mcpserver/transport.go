@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,7 +30,8 @@ type LineTransport struct {
 
 // Connect implements mcp.Transport.
 func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{in: t.In, out: t.Out, lines: make(chan lineOrErr), closed: make(chan struct{})}
+	c := &lineConn{in: t.In, out: t.Out, lines: make(chan lineOrErr), closed: make(chan struct{}),
+		pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}
 	go c.readLoop()
 	return c, nil
 }
@@ -44,6 +46,12 @@ var errTooLong = errors.New("frame too long")
 type lineConn struct {
 	in  io.ReadCloser
 	out io.Writer
+
+	// Requests read and not yet answered, so that at the end of the input
+	// the answers still get written before the session ends.
+	pendingMu sync.Mutex
+	pending   map[jsonrpc.ID]bool
+	answered  chan struct{} // signalled (non-blocking) on every answer
 
 	writeMu sync.Mutex
 	lines   chan lineOrErr
@@ -116,6 +124,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			continue
 		}
 		if l.err != nil {
+			if l.err == io.EOF {
+				c.drain(ctx)
+			}
 			return nil, l.err
 		}
 		data := bytes.TrimSpace(l.line)
@@ -134,6 +145,11 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if err != nil {
 			c.reject(data, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 			continue
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			c.pendingMu.Lock()
+			c.pending[req.ID] = true
+			c.pendingMu.Unlock()
 		}
 		return msg, nil
 	}
@@ -166,22 +182,54 @@ func (c *lineConn) reject(data []byte, code int64, msg string) {
 
 // Write writes one message as one line.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.closed:
-		return mcp.ErrConnectionClosed
-	default:
-	}
+	// Answers to requests read before the input ended are still written:
+	// only the writer failing stops them.
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("encoding message: %w", err)
 	}
 	data = append(data, '\n')
 	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
 	_, err = c.out.Write(data)
+	c.writeMu.Unlock()
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.pendingMu.Lock()
+		delete(c.pending, resp.ID)
+		c.pendingMu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
 	return err
+}
+
+// drainWait bounds how long the end of the input waits for answers.
+const drainWait = 30 * time.Second
+
+// drain waits, at the end of the input, until every request read has been
+// answered (a client that writes its requests and closes stdin still gets
+// the answers), the connection is closed, or drainWait passes.
+func (c *lineConn) drain(ctx context.Context) {
+	timeout := time.NewTimer(drainWait)
+	defer timeout.Stop()
+	for {
+		c.pendingMu.Lock()
+		n := len(c.pending)
+		c.pendingMu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return
+		case <-ctx.Done():
+			return
+		case <-timeout.C:
+			return
+		}
+	}
 }
 
 // Close closes the input and unblocks Read.
