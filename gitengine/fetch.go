@@ -41,30 +41,37 @@ func newRequest(adv *packp.AdvRefs) *packp.UploadPackRequest {
 // hasFilter reports whether the server advertises `filter`.
 func hasFilter(adv *packp.AdvRefs) bool { return adv.Capabilities.Supports(capability.Filter) }
 
-// fetchCommit brings commit's commit object and trees (with blobs when the
-// server cannot filter) into st, depth 1, offering recently fetched commits
-// as haves so an update only moves new trees.
-func (e *Engine) fetchCommit(ctx context.Context, c *conn, st *filesystem.Storage, commit plumbing.Hash, ref string) error {
-	want := commit
-	err := e.fetchDepth(ctx, c, st, want, 1, "trees")
+// fetchCommit brings commit's commit object and trees into st, depth 1.
+// Unless full, it asks for no blobs when the server can filter and offers
+// recently fetched commits as haves, so an update only moves new trees.
+// With full it asks for every blob and offers nothing (a blob:none cache
+// lacks blobs the haves reach). A commit the server refuses because it is
+// not a tip is looked for by deepening ref a bounded number of commits.
+func (e *Engine) fetchCommit(ctx context.Context, c *conn, st *filesystem.Storage, commit plumbing.Hash, ref string, full bool) error {
+	phase := "trees"
+	if full || !hasFilter(c.adv) {
+		phase = "blobs"
+	}
+	if !full && !hasFilter(c.adv) {
+		e.warn(fmt.Sprintf("%s: the server does not support partial fetches (filter); fetching the whole snapshot at depth 1", redactURL(c.r.raw)))
+	}
+	err := e.fetchDepth(ctx, c, st, commit, 1, phase, full)
 	if err == nil {
 		return nil
 	}
-	if !isRefusal(err) {
+	if !c.refused(err, c.advertises(commit)) {
 		return err
 	}
-	// The server refused a commit that is not a tip. Deepen the ref it came
-	// from, a bounded number of commits, and look for it.
 	tip, ok := c.refHash(ref)
 	if !ok {
 		return e.refusedError(c, commit, ref, err)
 	}
 	for _, depth := range []int{deepenFirst, deepenMax} {
-		if derr := e.fetchDepth(ctx, c, st, tip, depth, "trees"); derr != nil {
+		if derr := e.fetchDepth(ctx, c, st, tip, depth, phase, full); derr != nil {
 			return classify(c.r.raw, "fetch", derr, c.sentCreds)
 		}
 		if st.HasEncodedObject(commit) == nil {
-			e.warn(fmt.Sprintf("%s: commit %s is not a branch or tag tip and the server does not serve such commits; fetched %d commits of %s to find it", redactURL(c.r.raw), commit, depth, ref))
+			e.warn(fmt.Sprintf("%s: commit %s is not a branch or tag tip and the server serves only tips; fetched %d commits of %s to find it", redactURL(c.r.raw), commit, depth, ref))
 			return nil
 		}
 	}
@@ -102,31 +109,20 @@ func (c *conn) refHash(ref string) (plumbing.Hash, bool) {
 	return plumbing.ZeroHash, false
 }
 
-func (e *Engine) fetchDepth(ctx context.Context, c *conn, st *filesystem.Storage, want plumbing.Hash, depth int, phase string) error {
-	return e.fetchDepthHaves(ctx, c, st, want, depth, phase, true)
-}
-
-// fetchDepthNoHaves fetches commit's trees again, offering nothing: the way
-// to repair a cache that lacks a tree of a commit it has.
-func (e *Engine) fetchDepthNoHaves(ctx context.Context, c *conn, st *filesystem.Storage, commit plumbing.Hash) error {
-	return e.fetchDepthHaves(ctx, c, st, commit, 1, "trees", false)
-}
-
-func (e *Engine) fetchDepthHaves(ctx context.Context, c *conn, st *filesystem.Storage, want plumbing.Hash, depth int, phase string, useHaves bool) error {
+// fetchDepth wants one commit at the given depth; see fetchCommit for full.
+func (e *Engine) fetchDepth(ctx context.Context, c *conn, st *filesystem.Storage, want plumbing.Hash, depth int, phase string, full bool) error {
 	req := newRequest(c.adv)
 	req.Wants = []plumbing.Hash{want}
 	if c.adv.Capabilities.Supports(capability.Shallow) {
 		_ = req.Capabilities.Set(capability.Shallow)
 		req.Depth = packp.DepthCommits(depth)
 	}
-	if hasFilter(c.adv) {
+	if !full && hasFilter(c.adv) {
 		_ = req.Capabilities.Set(capability.Filter)
 		req.Filter = packp.FilterBlobNone()
-	} else {
-		e.warn(fmt.Sprintf("%s: the server does not support partial fetches (filter); fetching the whole snapshot at depth 1", redactURL(c.r.raw)))
 	}
 	var haves []plumbing.Hash
-	if useHaves {
+	if !full {
 		haves = knownCommits(st)
 	}
 	req.Haves = haves
@@ -156,18 +152,6 @@ func (e *Engine) fetchDepthHaves(ctx context.Context, c *conn, st *filesystem.St
 func (e *Engine) fetchBlobs(ctx context.Context, c *conn, st *filesystem.Storage, blobs []plumbing.Hash) error {
 	req := newRequest(c.adv)
 	req.Wants = blobs
-	return e.receivePack(ctx, c, st, req, "blobs")
-}
-
-// fetchFull fetches commit with all its blobs (depth 1, no filter): the
-// fallback when a server will not send blobs by id.
-func (e *Engine) fetchFull(ctx context.Context, c *conn, st *filesystem.Storage, commit plumbing.Hash) error {
-	req := newRequest(c.adv)
-	req.Wants = []plumbing.Hash{commit}
-	if c.adv.Capabilities.Supports(capability.Shallow) {
-		_ = req.Capabilities.Set(capability.Shallow)
-		req.Depth = packp.DepthCommits(1)
-	}
 	return e.receivePack(ctx, c, st, req, "blobs")
 }
 
@@ -226,6 +210,37 @@ func isRefusal(err error) bool {
 	msg := strings.ToLower(err.Error())
 	return strings.Contains(msg, "not our ref") || strings.Contains(msg, "want not valid") ||
 		strings.Contains(msg, "not a valid") || strings.Contains(msg, "unadvertised object")
+}
+
+// refused reports whether err means the server refused the request's wants.
+// Over git:// (and some ssh servers) upload-pack refuses an unadvertised
+// want by hanging up before the client has sent "done", so a dropped
+// connection counts when what was wanted is not an advertised tip.
+func (c *conn) refused(err error, advertised bool) bool {
+	if isRefusal(err) {
+		return true
+	}
+	if c.r.isHTTP() || advertised {
+		return false
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "broken pipe") || strings.Contains(msg, "connection reset") ||
+		strings.Contains(msg, "eof") || strings.Contains(msg, "sending done message")
+}
+
+// advertises reports whether h is an advertised tip (or peeled tag).
+func (c *conn) advertises(h plumbing.Hash) bool {
+	for _, v := range c.adv.References {
+		if v == h {
+			return true
+		}
+	}
+	for _, v := range c.adv.Peeled {
+		if v == h {
+			return true
+		}
+	}
+	return false
 }
 
 // progressReader counts bytes of one response and reports them.

@@ -126,7 +126,7 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 		if err := dial(); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, err
 		}
-		if err := e.fetchCommit(ctx, c, st, commit, ref); err != nil {
+		if err := e.fetchCommit(ctx, c, st, commit, ref, false); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
 		}
 		if st.HasEncodedObject(commit) != nil {
@@ -136,11 +136,11 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 	treeID, entries, skipped, err := collect(st, r.raw, commit, sub)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A tree is missing from the cache (an interrupted or foreign
-		// store): fetch the commit's trees again without haves.
+		// store): fetch the whole commit again, offering nothing.
 		if err := dial(); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, err
 		}
-		if err := e.fetchDepthNoHaves(ctx, c, st, commit); err != nil {
+		if err := e.fetchCommit(ctx, c, st, commit, ref, true); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
 		}
 		treeID, entries, skipped, err = collect(st, r.raw, commit, sub)
@@ -163,9 +163,9 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 		return plumbing.ZeroHash, nil, nil, c, err
 	}
 	err = e.fetchBlobs(ctx, c, st, missing)
-	if err != nil && isRefusal(err) {
+	if err != nil && c.refused(err, false) {
 		e.warn(fmt.Sprintf("%s: the server will not send single files by id; fetching the whole snapshot of %s instead", redactURL(r.raw), commit))
-		err = e.fetchFull(ctx, c, st, commit)
+		err = e.fetchCommit(ctx, c, st, commit, ref, true)
 	}
 	if err != nil {
 		return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)

@@ -229,3 +229,58 @@ func TestRedactedErrors(t *testing.T) {
 		t.Errorf("redactURL(scp) = %s", got)
 	}
 }
+
+// TestTipOnlyServer: git daemon's stateful upload-pack refuses commits that
+// are not tips, and blobs by id. A pinned old commit is found by deepening
+// its ref; without a ref the error names the server setting.
+func TestTipOnlyServer(t *testing.T) {
+	isolate(t)
+	f := newFixture(t)
+	old := f.commit("third", map[string]string{"docs/guides/deep/a.md": "third\n"})
+	for i := 0; i < 3; i++ {
+		f.commit(fmt.Sprint("later ", i), map[string]string{"README.md": fmt.Sprint("later ", i, "\n")})
+	}
+	gittest.MustGit(t, f.bare, "config", "uploadpack.allowFilter", "true")
+	d, err := gittest.StartDaemon(f.root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	url := d.URL + "/repo.git"
+	ctx := context.Background()
+	var warns []string
+	var mu sync.Mutex
+	e := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+
+	r, err := e.Resolve(ctx, url, "")
+	if err != nil || r.Ref != "refs/heads/master" {
+		t.Fatalf("Resolve over git://: %+v %v", r, err)
+	}
+	// The tip: trees by filter; blobs by id are refused, so the whole
+	// snapshot is fetched instead, with a warning.
+	dest := filepath.Join(t.TempDir(), "tip")
+	if _, err := e.Materialize(ctx, FetchRequest{URL: url, Commit: r.Commit, Ref: "master", Path: "docs/guides/deep"}, dest); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dest, "a.md")); string(b) != "third\n" {
+		t.Errorf("tip a.md = %q", b)
+	}
+
+	_, err = New(Options{CacheDir: t.TempDir()}).Materialize(ctx, FetchRequest{URL: url, Commit: old, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "x"))
+	if KindOf(err) != KindRefused || !strings.Contains(err.Error(), "uploadpack.allowReachableSHA1InWant") {
+		t.Errorf("non-tip without ref: %v (kind %v), want refused naming uploadpack.allowReachableSHA1InWant", err, KindOf(err))
+	}
+
+	warns = nil
+	dest = filepath.Join(t.TempDir(), "old")
+	e2 := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+	if _, err := e2.Materialize(ctx, FetchRequest{URL: url, Commit: old, Ref: "master", Path: "docs/guides/deep"}, dest); err != nil {
+		t.Fatalf("non-tip with ref: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dest, "a.md")); string(b) != "third\n" {
+		t.Errorf("old a.md = %q", b)
+	}
+	if len(warns) == 0 || !strings.Contains(strings.Join(warns, "\n"), "not a branch or tag tip") {
+		t.Errorf("no warning about deepening: %q", warns)
+	}
+}
