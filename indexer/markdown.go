@@ -317,8 +317,14 @@ func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int
 		}
 		pieces = append(pieces, span{ps, p.b, sz})
 	}
-	// Greedily pack pieces into chunks under the cap.
-	cs, csz := pieces[0].a, 0
+	// Greedily pack pieces into chunks under the cap; off gives the byte
+	// length of lines joined with their newlines, blank lines included.
+	off := make([]int, end-start+1)
+	for j := start; j < end; j++ {
+		off[j-start+1] = off[j-start] + len(lines[j]) + 1
+	}
+	joined := func(a, b int) int { return off[b-start] - off[a-start] - 1 }
+	cs := pieces[0].a
 	last := pieces[0].a
 	first := true
 	emit := func(a, b int) {
@@ -333,11 +339,10 @@ func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int
 		first = false
 	}
 	for _, p := range pieces {
-		if csz > 0 && csz+p.size > maxChunkBytes {
+		if p.a > cs && joined(cs, p.b) > maxChunkBytes {
 			emit(cs, last)
-			cs, csz = p.a, 0
+			cs = p.a
 		}
-		csz += p.size
 		last = p.b
 	}
 	emit(cs, last)
@@ -384,7 +389,8 @@ func firstParagraph(lines []string, s scanned) string {
 			continue
 		}
 		if strings.HasPrefix(t, "<") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "![") ||
-			strings.HasPrefix(t, "[![") || tagLineRE.MatchString(t) || isRule(t) || isLinkDef(t) {
+			strings.HasPrefix(t, "[![") || tagLineRE.MatchString(t) || isRule(t) || isLinkDef(t) ||
+			linkItemRE.MatchString(t) || checkItemRE.MatchString(t) {
 			if len(para) > 0 {
 				break
 			}
@@ -398,7 +404,40 @@ func firstParagraph(lines []string, s scanned) string {
 	return cleanInline(strings.Join(para, " "))
 }
 
-var linkDefRE = regexp.MustCompile(`^\[[^\]]+\]:\s`)
+var (
+	linkDefRE   = regexp.MustCompile(`^\[[^\]]+\]:\s`)
+	linkItemRE  = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$`) // a table-of-contents entry
+	checkItemRE = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s`)           // a checklist item
+	summaryHdRE = regexp.MustCompile(`(?i)^(summary|overview|abstract|tl;?dr)$`)
+)
+
+// sectionSummary returns the first paragraph of a section headed
+// "Summary", "Overview", "Abstract" or "TL;DR", when the document has one
+// (design documents and KEPs put a title, a table of contents and
+// checklists before it).
+func sectionSummary(lines []string, s scanned) string {
+	for i, h := range s.headings {
+		if h.Level > 3 || !summaryHdRE.MatchString(strings.TrimSpace(cleanInline(h.Text))) {
+			continue
+		}
+		end := len(lines)
+		for _, n := range s.headings[i+1:] {
+			if n.Level <= 3 {
+				end = n.Line
+				break
+			}
+		}
+		from := h.Line + 1
+		for from < end && s.kinds[from] == kHeadingCt {
+			from++
+		}
+		if from >= end {
+			return ""
+		}
+		return firstParagraph(lines[from:end], scanned{kinds: s.kinds[from:end]})
+	}
+	return ""
+}
 
 func isLinkDef(t string) bool { return linkDefRE.MatchString(t) }
 
@@ -469,6 +508,9 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	}
 	p.Summary = fm.Summary
 	p.summaryFromFM = p.Summary != ""
+	if p.Summary == "" {
+		p.Summary = sectionSummary(body, s)
+	}
 	if p.Summary == "" {
 		p.Summary = firstParagraph(body, s)
 	}

@@ -162,6 +162,18 @@ func TestParseMarkdown(t *testing.T) {
 			summary: "Text.",
 		},
 		{
+			name:    "summary from a Summary section, past toc and checklists",
+			in:      "# KEP-1\n\n- [Summary](#summary)\n- [ ] (R) Enhancement issue\n\n## Release checklist\n\n- [x] done\n\n## Summary\n\nThe real summary.\n\n## Motivation\n\nWhy.\n",
+			title:   "KEP-1",
+			summary: "The real summary.",
+		},
+		{
+			name:    "empty Summary section falls back to the first paragraph",
+			in:      "# D\n\nIntro text.\n\n## Summary\n\n## Next\n\nMore.\n",
+			title:   "D",
+			summary: "Intro text.",
+		},
+		{
 			name:    "closing hashes removed",
 			in:      "# Title ##\n\nx\n",
 			title:   "Title",

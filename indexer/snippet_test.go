@@ -1,0 +1,58 @@
+package indexer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+)
+
+func TestSnippet(t *testing.T) {
+	a := newMapping().AnalyzerNamed(en.AnalyzerName)
+	if a == nil {
+		t.Fatal("no English analyzer")
+	}
+	long := strings.Repeat("filler words that say nothing much at all. ", 20)
+	tests := []struct {
+		name, text, query string
+		want              []string // substrings of the snippet
+		not               []string
+	}{
+		{"stemmed match marked", "We are configuring the Deployments carefully.", "configure deployment",
+			[]string{"**configuring**", "**Deployments**"}, nil},
+		{"window moves to the matches", long + "The rollback command is deployctl rollback. " + long, "rollback command",
+			[]string{"**rollback** **command**", "… "}, []string{"filler words that say nothing much at all. filler words that say nothing much at all. filler words that say nothing much at all. filler words that say nothing much at all. filler"}},
+		{"no match: the start of the text", "Plain text here.\nSecond line.", "zebra",
+			[]string{"Plain text here. Second line."}, []string{"**"}},
+		{"stop words are not marked", "The cat and the hat.", "the cat",
+			[]string{"**cat**"}, []string{"**The**", "**the**"}},
+		{"utf-8 safe", strings.Repeat("é", 300) + " naïve café", "café",
+			[]string{"**café**"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := snippet(a, tt.text, queryTerms(a, tt.query))
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("snippet %q lacks %q", got, w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(got, w) {
+					t.Errorf("snippet %q contains %q", got, w)
+				}
+			}
+			if len(got) > snippetBytes+40 {
+				t.Errorf("snippet is %d bytes", len(got))
+			}
+			if strings.Contains(got, "\n") {
+				t.Errorf("snippet has a newline: %q", got)
+			}
+			if !isValidUTF8(got) {
+				t.Errorf("snippet is not valid UTF-8: %q", got)
+			}
+		})
+	}
+}
+
+func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
