@@ -407,7 +407,7 @@ func firstParagraph(lines []string, s scanned) string {
 var (
 	linkDefRE   = regexp.MustCompile(`^\[[^\]]+\]:\s`)
 	linkItemRE  = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$`) // a table-of-contents entry
-	checkItemRE = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s`)           // a checklist item
+	checkItemRE = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s`)             // a checklist item
 	summaryHdRE = regexp.MustCompile(`(?i)^(summary|overview|abstract|tl;?dr)$`)
 )
 
