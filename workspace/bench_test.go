@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
 )
@@ -70,7 +71,7 @@ func BenchmarkInstallFromLock(b *testing.B) {
 		copyBenchProject(b, proj, dir)
 		os.Setenv("CTX_CACHE", filepath.Join(dir, "..", "cache"))
 		b.StartTimer()
-		w, err := Open(dir, Options{Jobs: 4})
+		w, err := Open(dir, Options{Jobs: benchJobs})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -79,6 +80,57 @@ func BenchmarkInstallFromLock(b *testing.B) {
 			b.Fatalf("install: %v %+v", err, r)
 		}
 		w.Close()
+	}
+}
+
+// BenchmarkInstallVsNative alternates the two ways in one run (so both see
+// the same machine load) and reports their wall times and the speed-up.
+func BenchmarkInstallVsNative(b *testing.B) {
+	srv, proj := benchRepos(b, 10)
+	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
+	env := gittest.Env(b.TempDir())
+	var ctxTime, gitTime time.Duration
+	n := 0
+	for b.Loop() {
+		n++
+		dir := filepath.Join(b.TempDir(), "clone")
+		copyBenchProject(b, proj, dir)
+		os.Setenv("CTX_CACHE", filepath.Join(dir, "..", "cache"))
+		start := time.Now()
+		w, err := Open(dir, Options{Jobs: benchJobs})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := w.Install(bg, InstallOptions{Frozen: true})
+		if err != nil || r.Partial() || len(r.Packages) != 10 {
+			b.Fatalf("install: %v %+v", err, r)
+		}
+		w.Close()
+		ctxTime += time.Since(start)
+
+		start = time.Now()
+		nativeInstall(b, srv.URL, b.TempDir(), env)
+		gitTime += time.Since(start)
+	}
+	b.ReportMetric(float64(ctxTime.Milliseconds())/float64(n), "ctx-ms/op")
+	b.ReportMetric(float64(gitTime.Milliseconds())/float64(n), "git-ms/op")
+	b.ReportMetric(float64(gitTime)/float64(ctxTime), "speedup")
+}
+
+func nativeInstall(b *testing.B, url, dir string, env []string) {
+	for i := range 10 {
+		dst := filepath.Join(dir, fmt.Sprintf("p%d", i))
+		for _, args := range [][]string{
+			{"clone", "-q", "--filter=blob:none", "--depth", "1", "--sparse", "--no-checkout", fmt.Sprintf("%s/r%d.git", url, i), dst},
+			{"-C", dst, "sparse-checkout", "set", "docs"},
+			{"-C", dst, "checkout", "-q"},
+		} {
+			cmd := exec.Command("git", args...)
+			cmd.Env = env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
 	}
 }
 
@@ -92,20 +144,7 @@ func BenchmarkNativeGitSparse(b *testing.B) {
 		b.StopTimer()
 		dir := b.TempDir()
 		b.StartTimer()
-		for i := range 10 {
-			dst := filepath.Join(dir, fmt.Sprintf("p%d", i))
-			for _, args := range [][]string{
-				{"clone", "-q", "--filter=blob:none", "--depth", "1", "--sparse", "--no-checkout", fmt.Sprintf("%s/r%d.git", srv.URL, i), dst},
-				{"-C", dst, "sparse-checkout", "set", "docs"},
-				{"-C", dst, "checkout", "-q"},
-			} {
-				cmd := exec.Command("git", args...)
-				cmd.Env = env
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("git %v: %v\n%s", args, err, out)
-				}
-			}
-		}
+		nativeInstall(b, srv.URL, dir, env)
 	}
 }
 
@@ -144,3 +183,6 @@ func copyBenchProject(b *testing.B, from, to string) {
 		}
 	}
 }
+
+// benchJobs is ctx's default parallelism (Options.Jobs 0).
+const benchJobs = defaultJobs
