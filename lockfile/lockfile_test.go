@@ -105,6 +105,7 @@ func TestParseErrors(t *testing.T) {
 		{"truncated", "{\n  \"version\": 1,\n  \"packages\": {\n", []string{"context.lock:4:1: unexpected end of JSON input"}},
 		{"type", "{\n  \"version\": \"one\"\n}", []string{"context.lock:2:3: version: cannot use JSON string as a number"}},
 		{"unknown", "{\n  \"version\": 1,\n  \"pkgs\": {}\n}", []string{`context.lock:3:3: unknown field "pkgs"`}},
+		{"time", "{\"version\": 1, \"packages\": {\"a\": {\n  \"updated\": \"yesterday\"}}}", []string{`context.lock:2:14: "yesterday" is not a time`}},
 		{"trailing", "{\"version\": 1} {}", []string{"after the top-level object"}},
 		{"fields", `{
   "version": 2,

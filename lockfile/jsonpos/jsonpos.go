@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Pos is a 1-based line and column (columns count bytes).
@@ -61,6 +62,14 @@ func DecodeError(data []byte, err error) (pos Pos, msg string, ok bool) {
 		return pos, fmt.Sprintf("%s: cannot use JSON %s as %s", field, te.Value, goTypeName(te.Type.String())), true
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return Offset(data, int64(len(data))), "unexpected end of JSON input", true
+	}
+	var pe *time.ParseError
+	if errors.As(err, &pe) {
+		msg := fmt.Sprintf("%q is not a time in RFC 3339 form (2006-01-02T15:04:05Z)", pe.Value)
+		if i := bytes.Index(data, []byte(`"`+pe.Value+`"`)); i >= 0 {
+			return Offset(data, int64(i)), msg, true
+		}
+		return Pos{}, msg, false
 	}
 	return Pos{}, strings.TrimPrefix(err.Error(), "json: "), false
 }
