@@ -29,19 +29,39 @@ func (s snapshot) has(alias string) bool {
 	return ok
 }
 
-// stamp identifies a version of a file cheaply.
-type stamp struct {
-	size  int64
-	mtime time.Time
-	ok    bool
-}
+// stamp identifies a version of a file or folder cheaply: its identity
+// (a file replaced by rename is another file, whatever its mtime), size and
+// mtime. The zero stamp is a missing file.
+type stamp struct{ fi os.FileInfo }
 
 func statStamp(p string) stamp {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return stamp{}
 	}
-	return stamp{size: fi.Size(), mtime: fi.ModTime(), ok: true}
+	return stamp{fi}
+}
+
+func (a stamp) same(b stamp) bool {
+	if a.fi == nil || b.fi == nil {
+		return a.fi == nil && b.fi == nil
+	}
+	return os.SameFile(a.fi, b.fi) && a.fi.Size() == b.fi.Size() && a.fi.ModTime().Equal(b.fi.ModTime())
+}
+
+// stamps is a list of stamps, compared pairwise.
+type stamps []stamp
+
+func (a stamps) same(b stamps) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].same(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // snapshot returns the packages of the lock, re-reading the lock only when
@@ -51,7 +71,7 @@ func (s *Server) snapshot() snapshot {
 	st := statStamp(p)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.snapValid && st == s.lockStamp {
+	if s.snapValid && st.same(s.lockStamp) {
 		return s.snap
 	}
 	var snap snapshot
@@ -95,7 +115,7 @@ const recheckAfter = time.Second
 
 // freshState remembers the last full freshness check.
 type freshState struct {
-	sentinel  string    // sentinel() when it ran
+	sentinel  stamps    // sentinel() when it ran
 	checkedAt time.Time // when it ended
 	fresh     bool      // the index matched the packages then
 	checking  bool      // a background check is running
@@ -104,21 +124,12 @@ type freshState struct {
 // sentinel is a cheap fingerprint of what an install changes: the lock and
 // the package folders (a package is replaced by renaming a new folder into
 // place). A handful of stats, against Freshness's walk of every file.
-func (s *Server) sentinel(snap snapshot) string {
-	var b strings.Builder
-	st := func(p string) {
-		if fi, err := os.Stat(p); err == nil {
-			fmt.Fprintf(&b, "%d.%d|", fi.Size(), fi.ModTime().UnixNano())
-		} else {
-			b.WriteString("-|")
-		}
-	}
-	st(filepath.Join(s.ctxDir, lockfile.FileName))
-	st(s.pkgsDir)
+func (s *Server) sentinel(snap snapshot) stamps {
+	st := stamps{statStamp(filepath.Join(s.ctxDir, lockfile.FileName)), statStamp(s.pkgsDir)}
 	for _, a := range snap.aliases {
-		st(filepath.Join(s.pkgsDir, a))
+		st = append(st, statStamp(filepath.Join(s.pkgsDir, a)))
 	}
-	return b.String()
+	return st
 }
 
 // freshen makes the index match the packages on disk before a call is
@@ -143,7 +154,7 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 	sent := s.sentinel(snap)
 	s.mu.Lock()
 	fs := s.fresh
-	if fs.fresh && fs.sentinel == sent {
+	if fs.fresh && fs.sentinel.same(sent) {
 		if time.Since(fs.checkedAt) > recheckAfter && !fs.checking {
 			s.fresh.checking = true
 			s.bg.Add(1)
@@ -182,7 +193,7 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 	return ""
 }
 
-func (s *Server) setFresh(sent string, fresh bool) {
+func (s *Server) setFresh(sent stamps, fresh bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fresh = freshState{sentinel: sent, checkedAt: time.Now(), fresh: fresh}
@@ -190,12 +201,12 @@ func (s *Server) setFresh(sent string, fresh bool) {
 
 // backgroundCheck runs a full freshness check; when it finds the index
 // stale, the next call re-indexes before answering.
-func (s *Server) backgroundCheck(r *indexer.Reader, snap snapshot, sent string) {
+func (s *Server) backgroundCheck(r *indexer.Reader, snap snapshot, sent stamps) {
 	defer s.bg.Done()
 	f, err := r.Freshness(snap.pkgs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.fresh.sentinel != sent {
+	if !s.fresh.sentinel.same(sent) {
 		return // a foreground check has run since
 	}
 	s.fresh.checking = false
