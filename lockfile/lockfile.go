@@ -139,7 +139,10 @@ func sortProblems(p []jsonpos.Problem) {
 	})
 }
 
-func hint(name string) string {
+func hint(name string, data []byte) string {
+	if bytes.Contains(data, []byte("\n<<<<<<< ")) || bytes.HasPrefix(data, []byte("<<<<<<< ")) {
+		return fmt.Sprintf("it has git merge conflict markers: take one side with `git checkout --theirs %s` (or --ours) and run `ctx install`, or delete it and run `ctx install` to lock again", name)
+	}
 	return fmt.Sprintf("restore it with `git checkout %s`, or delete it and run `ctx install` to lock again", name)
 }
 
@@ -155,7 +158,7 @@ func parse(name string, data []byte) (*Lock, error) {
 				msg = "unknown field " + f
 			}
 		}
-		return nil, &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: hint(name)}
+		return nil, &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: hint(name, data)}
 	}
 	if tok, err := dec.Token(); err != io.EOF {
 		pos := jsonpos.Offset(data, dec.InputOffset())
@@ -163,9 +166,9 @@ func parse(name string, data []byte) (*Lock, error) {
 		if err == nil {
 			msg = fmt.Sprintf("unexpected %v after the top-level object", tok)
 		}
-		return nil, &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: hint(name)}
+		return nil, &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: hint(name, data)}
 	}
-	var probs []jsonpos.Problem
+	probs := jsonpos.Duplicates(data)
 	if l.Version > Version {
 		probs = append(probs, jsonpos.Problem{
 			Pos:   jsonpos.Find(data, []string{"version"}),
@@ -178,7 +181,7 @@ func parse(name string, data []byte) (*Lock, error) {
 	}
 	if len(probs) > 0 {
 		sortProblems(probs)
-		return nil, &jsonpos.List{File: name, Problems: probs, Hint: hint(name)}
+		return nil, &jsonpos.List{File: name, Problems: probs, Hint: hint(name, data)}
 	}
 	if l.Packages == nil {
 		l.Packages = map[string]Entry{}

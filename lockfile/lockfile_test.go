@@ -106,6 +106,8 @@ func TestParseErrors(t *testing.T) {
 		{"type", "{\n  \"version\": \"one\"\n}", []string{"context.lock:2:3: version: cannot use JSON string as a number"}},
 		{"unknown", "{\n  \"version\": 1,\n  \"pkgs\": {}\n}", []string{`context.lock:3:3: unknown field "pkgs"`}},
 		{"time", "{\"version\": 1, \"packages\": {\"a\": {\n  \"updated\": \"yesterday\"}}}", []string{`context.lock:2:14: "yesterday" is not a time`}},
+		{"duplicate", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {},\n    \"a\": {}\n  }\n}", []string{`context.lock:5:5: packages: duplicate key "a"`}},
+		{"conflict", "{\n<<<<<<< HEAD\n  \"version\": 1,\n=======\n>>>>>>> x\n}", []string{"context.lock:2:1: invalid character '<'", "merge conflict markers", "git checkout --theirs context.lock"}},
 		{"trailing", "{\"version\": 1} {}", []string{"after the top-level object"}},
 		{"fields", `{
   "version": 2,

@@ -55,7 +55,7 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, one(jsonpos.Offset(data, dec.InputOffset()), "unexpected data after the top-level object")
 	}
-	var probs []jsonpos.Problem
+	probs := jsonpos.Duplicates(data)
 	if err := newValidator().Struct(&m); err != nil {
 		probs = append(probs, validationProblems(data, err)...)
 	}

@@ -304,3 +304,49 @@ func FindKey(data []byte, key string) Pos {
 	}
 	return Offset(data, off)
 }
+
+// Duplicates returns a problem for every object member whose key already
+// appeared in the same object (encoding/json would silently keep the last).
+// A document that does not parse gives what was found before the error.
+func Duplicates(data []byte) []Problem {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var out []Problem
+	var walk func(path string) error
+	walk = func(path string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		d, ok := tok.(json.Delim)
+		if !ok {
+			return nil
+		}
+		seen := map[string]bool{}
+		for i := 0; dec.More(); i++ {
+			child := path + "[" + strconv.Itoa(i) + "]"
+			if d == '{' {
+				off := skip(data, dec.InputOffset())
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				key, _ := k.(string)
+				child = key
+				if path != "" {
+					child = path + "." + key
+				}
+				if seen[key] {
+					out = append(out, Problem{Pos: Offset(data, off), Field: path, Msg: fmt.Sprintf("duplicate key %q (keep only one)", key)})
+				}
+				seen[key] = true
+			}
+			if err := walk(child); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+		return err
+	}
+	_ = walk("")
+	return out
+}

@@ -65,3 +65,14 @@ func TestDecodeError(t *testing.T) {
 		t.Fatalf("DecodeError type = %v %q %v, want 2:2", pos, msg, ok)
 	}
 }
+
+func TestDuplicates(t *testing.T) {
+	got := Duplicates([]byte("{\"a\": 1, \"b\": {\"x\": [{\"k\": 1, \"k\": 2}]}, \"a\": 3}"))
+	want := []Problem{
+		{Pos: Pos{1, 31}, Field: "b.x[0]", Msg: `duplicate key "k" (keep only one)`},
+		{Pos: Pos{1, 42}, Field: "", Msg: `duplicate key "a" (keep only one)`},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Duplicates = %+v, want %+v", got, want)
+	}
+}
