@@ -352,7 +352,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
 	}
 	if !isMarkdown(clean) {
-		return "", nil, fmt.Errorf("%s is not a markdown document: only .md, .markdown and .mdx files are served.%s",
+		return "", nil, fmt.Errorf("%q is not a markdown document: only .md, .markdown and .mdx files are served.%s",
 			p, didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.pkgsDir, alias, 100_000), 3)))
 	}
 	data, err := readDocument(s.pkgsDir, alias, clean)
@@ -375,7 +375,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		return "", nil, err
 	}
 	if looksBinary(data) {
-		return "", nil, fmt.Errorf("%s is not a text document", p)
+		return "", nil, fmt.Errorf("%q is not a text document (it holds binary data)", p)
 	}
 	return clean, data, nil
 }
