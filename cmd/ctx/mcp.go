@@ -49,6 +49,9 @@ func runMCP(ctx context.Context, g *globalOptions) error {
 	if f, ok := g.IO.In.(*os.File); ok {
 		in = f
 	}
+	if g.IO.InTTY {
+		fmt.Fprintln(g.IO.ErrOut, "ctx mcp: serving MCP on stdin/stdout for an agent; to connect one, see 'ctx mcp config --client claude|cursor|codex|vscode'. Ctrl-C to stop.")
+	}
 	dir, err := g.ProjectDir()
 	if err != nil {
 		return err
