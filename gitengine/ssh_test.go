@@ -1,0 +1,79 @@
+package gitengine
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"os"
+	"path/filepath"
+	"testing"
+
+	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+	"golang.org/x/crypto/ssh"
+)
+
+func TestParseRemote(t *testing.T) {
+	for _, tc := range []struct{ in, proto, user, host, local string }{
+		{"git@github.com:o/r.git", "ssh", "git", "github.com", ""},
+		{"ssh://github.com/o/r.git", "ssh", "git", "github.com", ""},
+		{"ssh://alice@example.com:2222/r", "ssh", "alice", "example.com", ""},
+		{"https://tok:x@github.com/o/r", "https", "tok", "github.com", ""},
+		{"file:///srv/r.git", "file", "", "", "/srv/r.git"},
+		{"/srv/r.git", "file", "", "", "/srv/r.git"},
+	} {
+		r, err := parseRemote(tc.in)
+		if err != nil {
+			t.Errorf("parseRemote(%q): %v", tc.in, err)
+			continue
+		}
+		if r.ep.Protocol != tc.proto || r.user != tc.user || r.ep.Host != tc.host || r.local != tc.local {
+			t.Errorf("parseRemote(%q) = proto %s user %s host %s local %s", tc.in, r.ep.Protocol, r.user, r.ep.Host, r.local)
+		}
+		if r.ep.User != "" || r.ep.Password != "" {
+			t.Errorf("parseRemote(%q): endpoint keeps credentials", tc.in)
+		}
+	}
+	if _, err := parseRemote(""); err == nil {
+		t.Errorf("empty URL accepted")
+	}
+}
+
+func TestSSHAuth(t *testing.T) {
+	home := isolate(t)
+	// No known_hosts: strict checking cannot work, and says how to fix it.
+	err := New(Options{}).CheckAccess(context.Background(), "ssh://git@127.0.0.1:1/r.git")
+	if KindOf(err) != KindHostKey {
+		t.Errorf("no known_hosts: %v (kind %v), want host key problem", err, KindOf(err))
+	}
+
+	sshDir := filepath.Join(home, ".ssh")
+	if err := os.MkdirAll(sshDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sshDir, "known_hosts"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sshAuth("git", "example.com"); err == nil {
+		t.Errorf("no agent and no key: got an auth method")
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sshDir, "id_ed25519"), pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	auth, err := sshAuth("git", "example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, ok := auth.(*gitssh.PublicKeys)
+	if !ok || pk.User != "git" || pk.HostKeyCallback == nil {
+		t.Fatalf("auth = %#v, want public keys for git with a host key check", auth)
+	}
+}
