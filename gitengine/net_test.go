@@ -284,3 +284,31 @@ func TestTipOnlyServer(t *testing.T) {
 		t.Errorf("no warning about deepening: %q", warns)
 	}
 }
+
+// TestServerDefaultWantPolicy: with git's default uploadpack settings (no
+// allowAnySHA1InWant) smart HTTP still sends blobs by id, because stateless
+// upload-pack accepts any want reachable from a ref. No fallback is needed.
+// (The whole-snapshot fallback for servers that refuse is covered by
+// TestTipOnlyServer.)
+func TestServerDefaultWantPolicy(t *testing.T) {
+	isolate(t)
+	f := newFixture(t)
+	s := f.serve(gittest.ServeOptions{NoAnySHA1InWant: true})
+	var warns []string
+	var mu sync.Mutex
+	e := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+	dest := filepath.Join(t.TempDir(), "p")
+	res, err := e.Materialize(context.Background(), FetchRequest{URL: s.URL + "/repo.git", Commit: f.c2, Ref: "master", Path: "docs/guides/deep"}, dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 5 {
+		t.Errorf("files %v", res.Files)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dest, "a.md")); string(b) != "# A\n\nalpha, revised\n" {
+		t.Errorf("a.md = %q", b)
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings %q", warns)
+	}
+}

@@ -23,6 +23,10 @@ type ServeOptions struct {
 	// DisableFilter makes the server not advertise `filter`
 	// (uploadpack.allowFilter=false) and not allow any SHA-1 in want.
 	DisableFilter bool
+	// NoAnySHA1InWant keeps filter support but leaves
+	// uploadpack.allowAnySHA1InWant off, as git's default is: protocol v0
+	// clients then cannot ask for blobs by id.
+	NoAnySHA1InWant bool
 	// Stderr receives git http-backend's error output; nil discards it.
 	Stderr io.Writer
 }
@@ -61,6 +65,9 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 	filter, anySHA := "true", "true"
 	if o.DisableFilter {
 		filter, anySHA = "false", "false"
+	}
+	if o.NoAnySHA1InWant {
+		anySHA = "false"
 	}
 	env := []string{
 		"GIT_PROJECT_ROOT=" + root,
