@@ -18,6 +18,24 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
+// How a remote fetch works (protocol v0, which is all go-git speaks):
+//
+//  1. One advertisement (GET info/refs over HTTP) gives refs and capabilities.
+//  2. Trees: want the commit, deepen 1, filter blob:none when advertised,
+//     never tags. Recently fetched commits go along as have + shallow, with
+//     thin-pack, so an update gets only the new commit and changed trees.
+//  3. Blobs: want exactly the blob ids under the sub-path the cache lacks,
+//     with no haves. Smart HTTP serves any reachable object by id; a server
+//     that refuses (stateful git://, ssh without allowAnySHA1InWant) gets a
+//     whole-snapshot depth-1 fetch instead, with a warning.
+//  4. A commit that is not a tip and is refused is looked for by deepening
+//     the ref it came from (deepenFirst, then deepenMax commits).
+//
+// Complete packs are stored as pack files (with an index) in the cache;
+// thin packs are resolved against the cache and stored object by object.
+// Local repositories (paths, file://) skip all of this: they are read in
+// place with go-git, without a transport or a git binary.
+
 // Depths tried, in turn, to find a refused non-tip commit below its ref's tip.
 const (
 	deepenFirst = 32

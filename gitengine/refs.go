@@ -267,7 +267,10 @@ func (e *Engine) resolve(ctx context.Context, rawURL, ref string) (Resolved, err
 			return nil, nil // no cache: nothing more to offer
 		}
 		defer unlock()
-		return commitsWithPrefix(st, prefix)
+		// The cache only adds candidates; a pack being written by another
+		// process must not fail the resolve.
+		more, _ := commitsWithPrefix(st, prefix)
+		return more, nil
 	})
 }
 
