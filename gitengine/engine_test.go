@@ -213,6 +213,11 @@ func TestMaterializePinnedOldCommit(t *testing.T) {
 			if b, _ := os.ReadFile(filepath.Join(dest, "a.md")); string(b) != "third\n" || res.Commit != old {
 				t.Errorf("a.md = %q at %s", b, res.Commit)
 			}
+			// An abbreviated id that is no tip resolves once the commit is
+			// in the cache (or, locally, in the repository).
+			if r, err := e.Resolve(context.Background(), url, old[:12]); err != nil || r.Commit != old {
+				t.Errorf("Resolve(%s) = %+v, %v; want %s", old[:12], r, err, old)
+			}
 		})
 	}
 }
