@@ -2,8 +2,10 @@ package indexer
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
@@ -87,8 +89,10 @@ func chunkID(alias, path string, i int) string {
 }
 
 // searchText is what gets scored for a chunk: the document title (when the
-// heading trail does not start with it), the heading trail (the chunk's own
-// heading is already the first line of its text), then the text.
+// heading trail does not start with it), the heading trail (minus the
+// headings that are lines of the text), the parts of compound words (see
+// compoundParts), then the text. prefixLen is where the text starts:
+// snippets are cut from the text only.
 func searchText(title string, c chunk, extra string) (text string, prefixLen int) {
 	var b strings.Builder
 	trail := c.Trail[:len(c.Trail)-min(c.headsInText, len(c.Trail))]
@@ -102,6 +106,10 @@ func searchText(title string, c chunk, extra string) (text string, prefixLen int
 	}
 	if extra != "" {
 		b.WriteString(extra)
+		b.WriteByte('\n')
+	}
+	if parts := compoundParts(c.Text, 2000); parts != "" {
+		b.WriteString(parts)
 		b.WriteByte('\n')
 	}
 	prefixLen = b.Len()
@@ -122,4 +130,52 @@ func parseLines(s string) (start, end, prefix int) {
 	end, _ = strconv.Atoi(parts[1])
 	prefix, _ = strconv.Atoi(parts[2])
 	return start, end, prefix
+}
+
+// compoundRE matches identifiers joined by dots or underscores (tar.gz,
+// fmt.Errorf, snake_case). The English analyzer keeps such a token whole,
+// so "tar" would not find "tar.gz" nor "Errorf" find "fmt.Errorf".
+var compoundRE = regexp.MustCompile(`[\p{L}\p{N}]+(?:[._][\p{L}\p{N}]+)+`)
+
+// compoundParts returns the parts of the dotted and underscored words of
+// text (not version numbers), each once, space-separated; at most limit
+// bytes. They are indexed next to the chunk (not shown in snippets) and
+// added to queries, so either form matches the other.
+func compoundParts(text string, limit int) string {
+	if strings.IndexByte(text, '.') < 0 && strings.IndexByte(text, '_') < 0 {
+		return ""
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, m := range compoundRE.FindAllString(text, -1) {
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
+		parts := strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == '_' })
+		if !hasLetter(parts) {
+			continue // 1.2.3
+		}
+		for _, p := range parts {
+			if b.Len()+len(p)+1 > limit {
+				return b.String()
+			}
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(p)
+		}
+	}
+	return b.String()
+}
+
+func hasLetter(parts []string) bool {
+	for _, p := range parts {
+		for _, r := range p {
+			if unicode.IsLetter(r) {
+				return true
+			}
+		}
+	}
+	return false
 }

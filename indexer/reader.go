@@ -242,6 +242,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	defer release()
 
+	if parts := compoundParts(text, 1000); parts != "" {
+		text += " " + parts
+	}
 	mq := bleve.NewMatchQuery(text)
 	mq.SetField(fText)
 	mq.Analyzer = en.AnalyzerName

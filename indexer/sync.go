@@ -83,11 +83,18 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		return nil, fmt.Errorf("indexer: create index directory: %w", err)
 	}
 	lock := flock.New(filepath.Join(indexDir, lockFile))
-	if ok, err := lock.TryLockContext(ctx, 50*time.Millisecond); !ok || err != nil {
-		if err == nil {
-			err = ctx.Err()
+	ok, err := lock.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: lock %s: %w", indexDir, err)
+	}
+	if !ok {
+		warn("waiting for another ctx process that is updating " + indexDir + " …")
+		if ok, err = lock.TryLockContext(ctx, 50*time.Millisecond); !ok || err != nil {
+			if err == nil {
+				err = ctx.Err()
+			}
+			return nil, fmt.Errorf("indexer: wait for another ctx updating %s: %w", indexDir, err)
 		}
-		return nil, fmt.Errorf("indexer: wait for another ctx updating %s: %w", indexDir, err)
 	}
 	defer lock.Unlock()
 
