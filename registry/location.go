@@ -184,6 +184,20 @@ func ParseLocation(s string) (Location, error) {
 	return Location{Kind: KindFile, URL: abs}, nil
 }
 
+// ResolveLocal returns location with a relative local path made relative to
+// base (the project directory, so a registry saved in a manifest as
+// "../hub/ctx-registry.json" means the same thing from any working
+// directory). URLs, scp-like addresses, absolute and ~/ paths are returned
+// as they are.
+func ResolveLocal(location, base string) string {
+	s := strings.TrimSpace(location)
+	if s == "" || strings.Contains(s, "://") || strings.HasPrefix(s, "git+") || isSCPLike(s) ||
+		filepath.IsAbs(s) || strings.HasPrefix(s, "~/") {
+		return location
+	}
+	return filepath.Join(base, s)
+}
+
 // parseGit reads REPO[@REF][#FILE[@REF]].
 func parseGit(s string) (Location, error) {
 	repo, frag, _ := strings.Cut(s, "#")

@@ -102,3 +102,18 @@ func TestResolveRepo(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveLocal(t *testing.T) {
+	for in, want := range map[string]string{
+		"../hub/reg.json":               "/hub/reg.json",
+		"hub#x.json@v1":                 "/proj/hub#x.json@v1",
+		"/abs/reg.json":                 "/abs/reg.json",
+		"https://h/reg.json":            "https://h/reg.json",
+		"git@github.com:o/r.git#x.json": "git@github.com:o/r.git#x.json",
+		"git+https://h/r":               "git+https://h/r",
+	} {
+		if got := ResolveLocal(in, "/proj"); got != want {
+			t.Errorf("ResolveLocal(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -46,7 +46,7 @@ asks for confirmation, installs, and summarises. Ctrl-C changes nothing.
 Without a terminal, the choice comes from --select, --tags or --all, and
 setup only adds.
 
-LOCATION is one of:
+LOCATION is one of (a relative path is taken from the project directory):
   ./ctx-registry.json, /abs/reg.json   a local file
   ./hub                                a local folder (its git repository, or its ctx-registry.json)
   https://host/ctx-registry.json       the file over http(s)
@@ -112,7 +112,9 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 		Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "warning: %s\n", m) },
 		Note: func(m string) { fmt.Fprintf(wsOpts.Log, "%s\n", m) },
 	}
-	reg, err := loader.Load(ctx, location)
+	// A relative local registry path is taken from the project directory,
+	// like ctx add's SOURCE, and saved as given.
+	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
