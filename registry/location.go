@@ -58,7 +58,7 @@ func (l Location) String() string {
 			s += "@" + l.Ref
 		}
 	}
-	if !looksGit(l.URL) && !strings.Contains(s, "#") {
+	if (isLocalPath(l.URL) || !looksGit(l.URL)) && !strings.Contains(s, "#") {
 		s = "git+" + s
 	}
 	return s
@@ -201,14 +201,24 @@ func ResolveLocal(location, base string) string {
 // parseGit reads REPO[@REF][#FILE[@REF]].
 func parseGit(s string) (Location, error) {
 	repo, frag, _ := strings.Cut(s, "#")
+	repo = strings.TrimSpace(repo)
 	loc := Location{Kind: KindGit, File: DefaultFileName}
 	if frag != "" {
 		file, ref, hasRef := strings.Cut(frag, "@")
+		file = strings.TrimSpace(file)
 		if hasRef {
-			loc.Ref = ref
+			loc.Ref = strings.TrimSpace(ref)
 		}
-		if file != "" {
-			loc.File = strings.TrimPrefix(file, "/")
+		file = strings.TrimLeft(file, "/")
+		if strings.TrimSpace(file) != file {
+			return Location{}, fmt.Errorf("registry location %q: file %q starts with white space", s, file)
+		}
+		switch {
+		case file == "":
+		case strings.HasSuffix(file, "/"):
+			loc.File = file + DefaultFileName // a folder: its registry file
+		default:
+			loc.File = file
 		}
 	}
 	// REPO@REF: an @ in the last path segment (not in user info).
@@ -223,12 +233,12 @@ func parseGit(s string) (Location, error) {
 	} else if isSCPLike(repo) {
 		start = strings.Index(repo, ":")
 	}
-	if i := strings.LastIndex(repo, "@"); i >= start && !strings.Contains(repo[i:], "/") && i > 0 {
+	if i := strings.LastIndex(repo, "@"); i >= start && !strings.Contains(repo[i:], "/") && i > 0 && i < len(repo)-1 {
 		if loc.Ref != "" {
 			return Location{}, fmt.Errorf("registry location %q names two refs: use REPO#FILE@REF", s)
 		}
-		loc.Ref = repo[i+1:]
-		repo = repo[:i]
+		loc.Ref = strings.TrimSpace(repo[i+1:])
+		repo = strings.TrimSpace(repo[:i])
 	}
 	if repo == "" {
 		return Location{}, fmt.Errorf("registry location %q has no repository", s)
@@ -237,10 +247,10 @@ func parseGit(s string) (Location, error) {
 		repo = strings.TrimPrefix(repo, "file://")
 	}
 	if isLocalPath(repo) {
-		repo = absPath(repo)
+		repo = strings.TrimSpace(absPath(repo))
 	}
 	loc.URL = repo
-	if !SafeSubPath(loc.File) || strings.HasSuffix(loc.File, "/") {
+	if !SafeSubPath(loc.File) || path.Clean(loc.File) == "." {
 		return Location{}, fmt.Errorf("registry location %q: file %q must be a relative path inside the repository", s, loc.File)
 	}
 	if strings.ContainsAny(loc.Ref, " \t\n") {

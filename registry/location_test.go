@@ -2,6 +2,7 @@ package registry
 
 import (
 	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 )
@@ -116,4 +117,33 @@ func TestResolveLocal(t *testing.T) {
 			t.Errorf("ResolveLocal(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func FuzzParseLocation(f *testing.F) {
+	for _, s := range []string{
+		"https://github.com/o/r/blob/main/x.json", "https://h/r.git@v1#a/b.json", "git@h:o/r.git#x.json@dev",
+		"ssh://git@h/o/r.git@v2", "git+https://h/r", "https://h/reg.json", "https://github.com/o/r/tree/main/d",
+		"/nonexistent/repo#reg.json@v1", "file:///x/y#z.json",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		loc, err := ParseLocation(s)
+		if err != nil {
+			return
+		}
+		if loc.Kind == KindGit && (!SafeSubPath(loc.File) || loc.File == "" || loc.URL == "") {
+			t.Fatalf("ParseLocation(%q) = %+v: unsafe or empty file/repo", s, loc)
+		}
+		if loc.Kind == KindFile {
+			return // depends on the file system
+		}
+		if seg := loc.URL[strings.LastIndexAny(loc.URL, "/:")+1:]; strings.Contains(seg, "@") {
+			return // a repository whose name has an @ cannot be written as REPO@REF
+		}
+		again, err := ParseLocation(loc.String())
+		if err != nil || again != loc {
+			t.Fatalf("ParseLocation(%q) = %+v; its String %q reads back as %+v, %v", s, loc, loc.String(), again, err)
+		}
+	})
 }
