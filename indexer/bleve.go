@@ -2,10 +2,10 @@ package indexer
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
@@ -132,29 +132,58 @@ func parseLines(s string) (start, end, prefix int) {
 	return start, end, prefix
 }
 
-// compoundRE matches identifiers joined by dots or underscores (tar.gz,
-// fmt.Errorf, snake_case). The English analyzer keeps such a token whole,
-// so "tar" would not find "tar.gz" nor "Errorf" find "fmt.Errorf".
-var compoundRE = regexp.MustCompile(`[\p{L}\p{N}]+(?:[._][\p{L}\p{N}]+)+`)
-
-// compoundParts returns the parts of the dotted and underscored words of
-// text (not version numbers), each once, space-separated; at most limit
-// bytes. They are indexed next to the chunk (not shown in snippets) and
-// added to queries, so either form matches the other.
+// compoundParts returns the parts of the words of text that are joined by
+// dots or underscores (tar.gz, fmt.Errorf, snake_case; not version numbers
+// like 1.2.3), each once, space-separated, at most limit bytes. The English
+// analyzer keeps such a word whole, so "tar" would not find "tar.gz" nor
+// "Errorf" find "fmt.Errorf": the parts are indexed next to the chunk (not
+// shown in snippets) and added to queries, so either form matches the other.
 func compoundParts(text string, limit int) string {
 	if strings.IndexByte(text, '.') < 0 && strings.IndexByte(text, '_') < 0 {
 		return ""
 	}
 	var b strings.Builder
-	seen := map[string]bool{}
-	for _, m := range compoundRE.FindAllString(text, -1) {
-		if seen[m] {
+	var seen map[string]bool
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	i := 0
+	for i < len(text) {
+		// Find a maximal run word([._]word)+ starting at i.
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !isWord(r) {
+			i += n
 			continue
 		}
-		seen[m] = true
-		parts := strings.FieldsFunc(m, func(r rune) bool { return r == '.' || r == '_' })
+		start, j, seps := i, i, 0
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if isWord(r) {
+				j += n
+				continue
+			}
+			if (r == '.' || r == '_') && j+1 < len(text) {
+				if r2, _ := utf8.DecodeRuneInString(text[j+1:]); isWord(r2) {
+					j++
+					seps++
+					continue
+				}
+			}
+			break
+		}
+		i = j
+		if seps == 0 {
+			continue
+		}
+		word := text[start:j]
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		if seen[word] {
+			continue
+		}
+		seen[word] = true
+		parts := strings.FieldsFunc(word, func(r rune) bool { return r == '.' || r == '_' })
 		if !hasLetter(parts) {
-			continue // 1.2.3
+			continue
 		}
 		for _, p := range parts {
 			if b.Len()+len(p)+1 > limit {

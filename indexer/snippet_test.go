@@ -56,3 +56,22 @@ func TestSnippet(t *testing.T) {
 }
 
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+func TestCompoundParts(t *testing.T) {
+	tests := map[string]string{
+		"extract a tar.gz archive":           "tar gz",
+		"call fmt.Errorf, then fmt.Errorf":   "fmt Errorf",
+		"snake_case_name and 1.2.3 and 1.2.": "snake case name",
+		"end of sentence. Next one_":         "",
+		"naïve.café":                         "naïve café",
+		"no compounds here":                  "",
+	}
+	for in, want := range tests {
+		if got := compoundParts(in, 1000); got != want {
+			t.Errorf("compoundParts(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := compoundParts("a.b c.d e.f", 4); got != "a b" {
+		t.Errorf("limit: %q", got)
+	}
+}
