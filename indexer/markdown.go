@@ -406,8 +406,8 @@ func firstParagraph(lines []string, s scanned) string {
 
 var (
 	linkDefRE   = regexp.MustCompile(`^\[[^\]]+\]:\s`)
-	linkItemRE  = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$`) // a table-of-contents entry
-	checkItemRE = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s`)             // a checklist item
+	linkItemRE  = regexp.MustCompile(`^(?:(?:[-*+]|\d+[.)])\s+)?\[[^\]]*\]\([^)]*\)\s*$`) // a table-of-contents or navigation entry
+	checkItemRE = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s`)                  // a checklist item
 	summaryHdRE = regexp.MustCompile(`(?i)^(summary|overview|abstract|tl;?dr)$`)
 )
 

@@ -168,6 +168,12 @@ func TestParseMarkdown(t *testing.T) {
 			summary: "The real summary.",
 		},
 		{
+			name:    "navigation links are not a summary",
+			in:      "# Book\n\n[Foreword](foreword.md)\n[Introduction](intro.md)\n\nWelcome to the book.\n",
+			title:   "Book",
+			summary: "Welcome to the book.",
+		},
+		{
 			name:    "empty Summary section falls back to the first paragraph",
 			in:      "# D\n\nIntro text.\n\n## Summary\n\n## Next\n\nMore.\n",
 			title:   "D",
