@@ -2,11 +2,38 @@
 // catalogue and a bleve (BM25) search index under .context/index/, and writes
 // .context/INDEX.md within a token budget.
 //
+// Parsing (markdown.go, parse.go): every .md, .markdown and .mdx file under
+// <contextDir>/packages/<alias>/ (symlinks are not followed; files over 2 MB
+// or with NUL bytes are skipped with a note). Front matter may be YAML (---),
+// TOML (+++) or JSON ({ … }); broken front matter is reported with file:line
+// and the body is indexed anyway. Title: front matter, else the first H1,
+// else the file name. Summary: front matter summary/description, else the
+// first paragraph of a Summary/Overview/Abstract section, else the first
+// paragraph of prose. Tags: front matter, else a "Tags: a, b" line.
+//
+// Chunks follow H1–H3 headings and carry their heading trail and line range;
+// near-empty sections join a neighbour, long ones are split at paragraph
+// (then line) boundaries under 4,000 bytes; every non-blank line of the body
+// is in exactly one chunk.
+//
+// Search (bleve.go, reader.go, snippet.go): BM25 with the English analyzer
+// over one field (title and heading trail + text); package, path and tags
+// are keyword filters. Snippets are cut around the densest cluster of query
+// terms, matched words marked **like this**.
+//
+// Storage and concurrency (store.go, sync.go): see the comments there. In
+// short: one writer at a time (flock), full rebuilds into a fresh directory
+// switched atomically, incremental updates in place, readers that open
+// read-only per call and step aside for a writer.
+//
+// INDEX.md (indexmd.go): counted with the o200k tokenizer, never over the
+// budget, degraded package by package (summaries → first sentences → titles
+// → per-folder counts → not listed) with a note saying so.
+//
 // This file holds the package's types shared with its callers (workspace,
 // mcpserver, cmd). The functions of the contract live in sync.go (Sync),
 // reader.go (OpenReader, Reader: Search, Documents, Freshness, Close) and
-// markdown.go (Outline); see sync.go for how readers and writers in
-// different processes share the index.
+// markdown.go (Outline).
 package indexer
 
 import "time"
