@@ -147,6 +147,9 @@ func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) 
 	if err != nil {
 		return nil, err
 	}
+	if unknown := UnknownFields(data); len(unknown) > 0 {
+		st.warn("registry %s: ignoring unknown fields %s (a typo?)", loc, strings.Join(unknown, ", "))
+	}
 	st.res.Loaded = append(st.res.Loaded, loc)
 	if st.l.Note != nil {
 		st.l.Note(fmt.Sprintf("loaded registry %s (%q, %d contexts, %d imports)", loc, reg.Name, len(reg.Contexts), len(reg.Imports)))

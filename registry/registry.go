@@ -192,6 +192,63 @@ func lineCol(data []byte, off int64) (int, int) {
 	return line, col
 }
 
+// UnknownFields lists the fields of a registry file that ctx does not read,
+// by path (contexts[2].descripton), so a typo can be pointed out. data must
+// be a registry that Parse accepts; otherwise the result is nil.
+func UnknownFields(data []byte) []string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return nil
+	}
+	known := func(t reflect.Type) map[string]bool {
+		m := map[string]bool{}
+		for i := 0; i < t.NumField(); i++ {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			m[name] = true
+		}
+		return m
+	}
+	var out []string
+	regKnown := known(reflect.TypeFor[Registry]())
+	for _, k := range sortedKeys(top) {
+		if !regKnown[k] && !caseFold(regKnown, k) {
+			out = append(out, k)
+		}
+	}
+	var contexts []map[string]json.RawMessage
+	if raw, ok := top["contexts"]; ok && json.Unmarshal(raw, &contexts) == nil {
+		ctxKnown := known(reflect.TypeFor[Context]())
+		for i, c := range contexts {
+			for _, k := range sortedKeys(c) {
+				if !ctxKnown[k] && !caseFold(ctxKnown, k) {
+					out = append(out, fmt.Sprintf("contexts[%d].%s", i, k))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// caseFold: encoding/json matches field names case-insensitively, so
+// "Name" is read as "name" and is not unknown.
+func caseFold(known map[string]bool, k string) bool {
+	for n := range known {
+		if strings.EqualFold(n, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // newValidator builds the validator with ctx's rules and JSON field names.
 func newValidator() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())

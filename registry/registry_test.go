@@ -140,3 +140,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestUnknownFields(t *testing.T) {
+	data := []byte(`{"name":"a","Description":"ok","extra":1,"contexts":[{"name":"x","descripton":"d","description":"d","repo":"r","TAGS":["t"]},{"name":"y","description":"d","repo":"r","owner":"me"}]}`)
+	got := strings.Join(UnknownFields(data), " ")
+	if got != "extra contexts[0].descripton contexts[1].owner" {
+		t.Errorf("UnknownFields = %q", got)
+	}
+	if UnknownFields([]byte("not json")) != nil {
+		t.Error("want nil for bad JSON")
+	}
+}
