@@ -40,7 +40,7 @@ offers), lets you choose, and installs your choice into .context/ (created
 when missing). The registry location is saved in the manifest, so running
 'ctx setup' again offers additions and removals.
 
-At a terminal, setup checks which repositories you can read, shows a list
+At a terminal (stdin and stderr), setup checks which repositories you can read, shows a list
 (installed packages pre-checked; unreadable ones listed but not offered),
 asks for confirmation, installs, and summarises. Ctrl-C changes nothing.
 Without a terminal, the choice comes from --select, --tags or --all, and
@@ -141,7 +141,9 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 		Out:              g.IO.Out,
 		Log:              wsOpts.Log,
 	}
-	interactive := g.IO.InTTY
+	// The prompts draw on stderr and read the terminal's answers: both must
+	// be the terminal.
+	interactive := g.IO.InTTY && g.IO.ErrTTY
 	if o.interactive != nil {
 		interactive = *o.interactive
 	}
