@@ -34,6 +34,9 @@ const (
 	// readerBoltTimeout bounds how long a query waits for an incremental
 	// Sync that holds the index for writing.
 	readerBoltTimeout = 10 * time.Second
+	// maxBestScan bounds how many chunks a BestPerDocument search reads
+	// while collecting distinct documents.
+	maxBestScan = 5000
 )
 
 // Reader answers queries. Opening is cheap (nothing is loaded until the first
@@ -312,7 +315,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			}
 		}
 		from += len(res.Hits)
-		if !q.BestPerDocument || len(res.Hits) < size || uint64(from) >= res.Total {
+		if !q.BestPerDocument || len(res.Hits) < size || uint64(from) >= res.Total || from >= maxBestScan {
 			break
 		}
 		size *= 2
