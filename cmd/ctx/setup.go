@@ -40,9 +40,10 @@ offers), lets you choose, and installs your choice into .context/ (created
 when missing). The registry location is saved in the manifest, so running
 'ctx setup' again offers additions and removals.
 
-At a terminal (stdin and stderr), setup checks which repositories you can read, shows a list
-(installed packages pre-checked; unreadable ones listed but not offered),
-asks for confirmation, installs, and summarises. Ctrl-C changes nothing.
+At a terminal (stdin and stderr), setup checks which repositories you can
+read, shows a list (installed packages pre-checked; unreadable ones listed
+but not offered), asks for confirmation, installs, and summarises. Ctrl-C
+changes nothing.
 Without a terminal, the choice comes from --select, --tags or --all, and
 setup only adds.
 
@@ -53,7 +54,11 @@ LOCATION is one of (a relative path is taken from the project directory):
   https://github.com/org/hub           a GitHub repository's ctx-registry.json
   https://github.com/org/hub/blob/main/path/reg.json   a pasted GitHub page
   REPO#path/to/file.json@REF           a file in any git repository (both parts optional)
+  REPO@REF                             the repository's ctx-registry.json at REF
   git+URL                              URL is a git repository
+REPO is any git URL (https://…/x.git, ssh://…, git@host:org/x.git) or a
+local repository path. A relative "repo" inside a registry is resolved
+against the registry's location.
 Registries may import others; each is read once, to a depth of 5.
 
 Exit status: 0 done; 3 some contexts could not be read or installed (the
