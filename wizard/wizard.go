@@ -219,9 +219,6 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 			selected[i] = true
 		}
 	}
-	for _, u := range sum.Unavailable {
-		fmt.Fprintf(o.Log, "warning: skipping %s: cannot read %s: %s\n", u.Name, u.Repo, u.Reason)
-	}
 
 	// The change: additions, and at a terminal, removals of deselected ones.
 	taken := map[string]bool{}
