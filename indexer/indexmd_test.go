@@ -25,8 +25,11 @@ func randText(r *rand.Rand, minWords, maxWords int) string {
 	return strings.Join(parts, " ")
 }
 
-func randCorpus(r *rand.Rand) ([]Package, map[string][]fileRecord) {
+func randCorpus(r *rand.Rand, small bool) ([]Package, map[string][]fileRecord) {
 	np := r.IntN(12)
+	if small {
+		np = r.IntN(3)
+	}
 	var pkgs []Package
 	files := map[string][]fileRecord{}
 	for i := 0; i < np; i++ {
@@ -39,6 +42,9 @@ func randCorpus(r *rand.Rand) ([]Package, map[string][]fileRecord) {
 			Commit: strings.Repeat("c", 40),
 		})
 		nd := r.IntN(3) * r.IntN(600)
+		if small {
+			nd = r.IntN(40)
+		}
 		for j := 0; j < nd; j++ {
 			dir := strings.Repeat(fmt.Sprintf("d%d/", r.IntN(5)), r.IntN(4))
 			files[alias] = append(files[alias], fileRecord{
@@ -62,7 +68,7 @@ func TestIndexNeverOverBudget(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	levelsSeen := map[bool]bool{}
 	for i := 0; i < runs; i++ {
-		pkgs, files := randCorpus(r)
+		pkgs, files := randCorpus(r, i%4 == 0) // every 4th corpus is small: most fit
 		budget := 500 + r.IntN(49501)
 		out, info := renderIndex(pkgs, files, budget)
 		n := countTokens(out)
