@@ -119,6 +119,7 @@ func normalizeURL(s string) string {
 //	https://github.com/o/r                 a GitHub repository (its ctx-registry.json)
 //	https://github.com/o/r/blob/REF/FILE   a pasted GitHub page: repo o/r, file FILE at REF
 //	https://github.com/o/r/tree/REF/DIR    repo o/r, DIR/ctx-registry.json at REF
+//	https://host/g/r/-/blob/REF/FILE       a pasted GitLab page (also /-/raw/, /-/tree/)
 //	REPO#FILE@REF                          a file in any git repository; both
 //	                                       FILE and @REF are optional ("REPO#@v2")
 //	REPO@REF                               the default file at REF
@@ -147,6 +148,9 @@ func ParseLocation(s string) (Location, error) {
 			if loc, ok := parseGitHubPage(u); ok {
 				return loc, nil
 			}
+		}
+		if loc, ok := parseGitLabPage(u); ok {
+			return loc, nil
 		}
 		if u.Fragment != "" || strings.Contains(s, "#") || looksGit(s) {
 			return parseGit(s)
@@ -221,24 +225,23 @@ func parseGit(s string) (Location, error) {
 			loc.File = file
 		}
 	}
-	// REPO@REF: an @ in the last path segment (not in user info).
-	start := 0
+	// REPO@REF: an @ inside the last path segment (never in user info).
+	hostEnd := 0
 	if i := strings.Index(repo, "://"); i >= 0 {
-		start = i + 3
-		if j := strings.Index(repo[start:], "/"); j >= 0 {
-			start += j
-		} else {
-			start = len(repo)
+		hostEnd = len(repo)
+		if j := strings.Index(repo[i+3:], "/"); j >= 0 {
+			hostEnd = i + 3 + j
 		}
-	} else if isSCPLike(repo) {
-		start = strings.Index(repo, ":")
 	}
-	if i := strings.LastIndex(repo, "@"); i >= start && !strings.Contains(repo[i:], "/") && i > 0 && i < len(repo)-1 {
-		if loc.Ref != "" {
-			return Location{}, fmt.Errorf("registry location %q names two refs: use REPO#FILE@REF", s)
+	segStart := hostEnd + strings.LastIndexAny(repo[hostEnd:], "/:") + 1
+	if seg := repo[segStart:]; strings.Count(seg, "@") > 0 {
+		if i := strings.LastIndex(seg, "@"); i > 0 && i < len(seg)-1 {
+			if loc.Ref != "" {
+				return Location{}, fmt.Errorf("registry location %q names two refs: use REPO#FILE@REF", s)
+			}
+			loc.Ref = strings.TrimSpace(seg[i+1:])
+			repo = strings.TrimSpace(repo[:segStart+i])
 		}
-		loc.Ref = strings.TrimSpace(repo[i+1:])
-		repo = strings.TrimSpace(repo[:i])
 	}
 	if repo == "" {
 		return Location{}, fmt.Errorf("registry location %q has no repository", s)
@@ -247,7 +250,7 @@ func parseGit(s string) (Location, error) {
 		repo = strings.TrimPrefix(repo, "file://")
 	}
 	if isLocalPath(repo) {
-		repo = strings.TrimSpace(absPath(repo))
+		repo = cleanLocal(repo)
 	}
 	loc.URL = repo
 	if !SafeSubPath(loc.File) || path.Clean(loc.File) == "." {
@@ -298,6 +301,40 @@ func parseGitHubPage(u *url.URL) (Location, bool) {
 	return loc, true
 }
 
+// parseGitLabPage understands URLs pasted from GitLab (any host):
+// https://host/group/sub/repo/-/blob/REF/FILE, /-/raw/REF/FILE, /-/tree/REF/DIR.
+func parseGitLabPage(u *url.URL) (Location, bool) {
+	repoPath, rest, ok := strings.Cut(u.Path, "/-/")
+	if !ok || strings.Trim(repoPath, "/") == "" {
+		return Location{}, false
+	}
+	segs := strings.Split(strings.Trim(rest, "/"), "/")
+	if len(segs) < 2 || segs[1] == "" {
+		return Location{}, false
+	}
+	repo := *u
+	repo.Path = strings.TrimSuffix(strings.TrimSuffix(repoPath, "/"), ".git") + ".git"
+	repo.RawQuery, repo.Fragment, repo.RawPath = "", "", ""
+	loc := Location{Kind: KindGit, URL: repo.String(), Ref: segs[1], File: DefaultFileName}
+	switch segs[0] {
+	case "blob", "raw":
+		if len(segs) < 3 {
+			return Location{}, false
+		}
+		loc.File = strings.Join(segs[2:], "/")
+	case "tree":
+		if len(segs) > 2 {
+			loc.File = strings.Join(segs[2:], "/") + "/" + DefaultFileName
+		}
+	default:
+		return Location{}, false
+	}
+	if !SafeSubPath(loc.File) || strings.ContainsAny(loc.Ref, " \t\n") {
+		return Location{}, false
+	}
+	return loc, true
+}
+
 // looksGit reports whether an URL names a git repository by its spelling.
 func looksGit(s string) bool {
 	s, _, _ = strings.Cut(s, "#")
@@ -328,6 +365,19 @@ func isLocalPath(s string) bool {
 		return true
 	}
 	return !strings.Contains(s, "://") && !isSCPLike(s)
+}
+
+// cleanLocal makes a local repository path absolute and clean, with no
+// white space at its ends.
+func cleanLocal(p string) string {
+	p = absPath(p)
+	for {
+		q := filepath.Clean(strings.TrimSpace(p))
+		if q == p {
+			return p
+		}
+		p = q
+	}
 }
 
 func absPath(p string) string {

@@ -46,6 +46,8 @@ func TestParseLocation(t *testing.T) {
 		{"https://github.com/acme/hub/blob/main/registries/nocaap-registry.json", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: "registries/nocaap-registry.json", Ref: "main"}},
 		{"https://github.com/acme/hub/tree/v2/registries", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: "registries/" + DefaultFileName, Ref: "v2"}},
 		{"https://github.com/acme/hub/tree/main", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: DefaultFileName, Ref: "main"}},
+		{"https://gitlab.com/acme/sub/hub/-/blob/main/reg/x.json", Location{Kind: KindGit, URL: "https://gitlab.com/acme/sub/hub.git", File: "reg/x.json", Ref: "main"}},
+		{"https://git.acme.dev/hub/-/tree/v1", Location{Kind: KindGit, URL: "https://git.acme.dev/hub.git", File: DefaultFileName, Ref: "v1"}},
 		{"https://raw.githubusercontent.com/acme/hub/main/ctx-registry.json", Location{Kind: KindHTTP, URL: "https://raw.githubusercontent.com/acme/hub/main/ctx-registry.json"}},
 	} {
 		got, err := ParseLocation(tc.in)
