@@ -159,7 +159,7 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		}
 	}
 	var stop func(string)
-	if interactive {
+	if interactive && len(toCheck) > 0 {
 		n := countRepos(contexts, toCheck)
 		stop = o.Prompter.Spinner(fmt.Sprintf("Checking access to %d %s", n, plural(n, "repository", "repositories")))
 	} else if len(toCheck) > 0 {
