@@ -46,6 +46,8 @@ import (
 	"strings"
 
 	"github.com/go-playground/validator/v10"
+
+	"github.com/ctx-dev/ctx/lockfile/jsonpos"
 )
 
 // DefaultFileName is the registry file ctx looks for in a git repository or a
@@ -128,6 +130,20 @@ func Parse(name string, data []byte) (*Registry, error) {
 		return nil, &ParseError{Problems: []Problem{jsonProblem(name, data, err)}}
 	}
 	if probs := Validate(name, &r); len(probs) > 0 {
+		// Point at the member (or, when it is missing, the object lacking it).
+		for i := range probs {
+			if probs[i].Field != "" && probs[i].Line == 0 {
+				if pos := jsonpos.Find(data, jsonpos.SplitPath(probs[i].Field)); pos.Valid() {
+					probs[i].Line, probs[i].Col = pos.Line, pos.Col
+				}
+			}
+		}
+		sort.SliceStable(probs, func(i, j int) bool {
+			if probs[i].Line != probs[j].Line {
+				return probs[i].Line < probs[j].Line
+			}
+			return probs[i].Col < probs[j].Col
+		})
 		return nil, &ParseError{Problems: probs}
 	}
 	return &r, nil

@@ -66,18 +66,21 @@ func TestParseAllProblemsAtOnce(t *testing.T) {
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		"reg.json: name: is required",
-		"reg.json: contexts[1].name: is required",
-		"reg.json: contexts[2].description: is required",
-		"reg.json: contexts[2].repo: is required",
-		`reg.json: contexts[2].path: "../escape" must be a relative path`,
-		`reg.json: contexts[3].name: "OK" is also the name of contexts[0]`,
-		"reg.json: contexts[3].tags[0]: is required",
-		`reg.json: contexts[3].tags[1]: "has space" must not contain white space`,
+		"reg.json:1:1: name: is required",
+		"reg.json:4:6: contexts[1].name: is required",
+		"reg.json:5:19: contexts[2].description: is required",
+		"reg.json:5:38: contexts[2].repo: is required",
+		`reg.json:5:50: contexts[2].path: "../escape" must be a relative path`,
+		`reg.json:6:6: contexts[3].name: "OK" is also the name of contexts[0]`,
+		"reg.json:6:78: contexts[3].tags[0]: is required",
+		`reg.json:6:82: contexts[3].tags[1]: "has space" must not contain white space`,
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error lacks %q:\n%s", want, msg)
 		}
+	}
+	if first := err.(*ParseError).Problems[0]; first.Field != "name" {
+		t.Errorf("problems not in file order: first is %v", first)
 	}
 	if n := len(err.(*ParseError).Problems); n != 8 {
 		t.Errorf("got %d problems, want 8:\n%s", n, msg)
