@@ -75,3 +75,19 @@ func TestCompoundParts(t *testing.T) {
 		t.Errorf("limit: %q", got)
 	}
 }
+
+func FuzzSnippet(f *testing.F) {
+	a := newMapping().AnalyzerNamed(en.AnalyzerName)
+	f.Add("The rollback command is deployctl rollback.", "rollback")
+	f.Add("naïve.café snake_case tar.gz", "tar café")
+	f.Fuzz(func(t *testing.T, text, query string) {
+		if !isValidUTF8(text) {
+			text = strings.ToValidUTF8(text, "\uFFFD")
+		}
+		s := snippet(a, text, queryTerms(a, query+" "+compoundParts(query, 1000)))
+		if !isValidUTF8(s) {
+			t.Errorf("invalid UTF-8 snippet %q", s)
+		}
+		_ = compoundParts(text, 50)
+	})
+}
