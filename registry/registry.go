@@ -158,8 +158,9 @@ func jsonProblem(name string, data []byte, err error) Problem {
 		return Problem{File: name, Line: line, Col: col, Msg: "invalid JSON: " + se.Error()}
 	case errors.As(err, &te):
 		line, col := lineCol(data, te.Offset)
-		field := jsonFieldPath(te.Field)
-		return Problem{File: name, Line: line, Col: col, Field: field,
+		// te.Field is encoding/json's dotted path without array indexes
+		// ("contexts.repo"); the position says which element.
+		return Problem{File: name, Line: line, Col: col, Field: te.Field,
 			Msg: fmt.Sprintf("expected %s, found a JSON %s", kindName(te.Type), te.Value)}
 	case errors.Is(err, io.EOF):
 		return Problem{File: name, Line: 1, Col: 1, Msg: "empty file: a registry is a JSON object with \"name\" and \"contexts\""}
@@ -180,11 +181,6 @@ func kindName(t reflect.Type) string {
 		return "an object"
 	}
 	return t.String()
-}
-
-// jsonFieldPath turns encoding/json's "contexts.repo" into a readable path.
-func jsonFieldPath(f string) string {
-	return f
 }
 
 // lineCol converts a byte offset into a 1-based line and column (in bytes).
