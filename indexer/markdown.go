@@ -338,8 +338,13 @@ func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int
 		out = append(out, c)
 		first = false
 	}
+	// Aim at equal parts: a 4,100-byte section becomes two chunks of about
+	// 2,050 bytes, not one of 4,000 and a 100-byte tail that BM25's length
+	// normalisation would rank above everything else.
+	parts := (joined(start, end) + maxChunkBytes - 1) / maxChunkBytes
+	target := joined(start, end) / max(parts, 1)
 	for _, p := range pieces {
-		if p.a > cs && joined(cs, p.b) > maxChunkBytes {
+		if p.a > cs && (joined(cs, p.b) > maxChunkBytes || joined(cs, last) >= target) {
 			emit(cs, last)
 			cs = p.a
 		}
