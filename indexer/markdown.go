@@ -3,6 +3,7 @@ package indexer
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -195,12 +196,12 @@ func chunkLines(lines []string, s scanned, base int) []chunk {
 		n, line int
 		text    string
 	}
-	var trail []level
+	var trail, secTrail []level // the current trail; the trail where the pending section starts
 	secStart := 0
 	flush := func(end int) {
-		t := make([]string, len(trail))
+		t := make([]string, len(secTrail))
 		in := 0
-		for i, e := range trail {
+		for i, e := range secTrail {
 			t[i] = e.text
 			if e.line >= secStart {
 				in++
@@ -212,7 +213,8 @@ func chunkLines(lines []string, s scanned, base int) []chunk {
 		if h.Level > 3 {
 			continue
 		}
-		if contentBytes(lines, s.kinds, secStart, h.Line) >= minSectionBytes {
+		content := contentBytes(lines, s.kinds, secStart, h.Line)
+		if content >= minSectionBytes {
 			flush(h.Line)
 			secStart = h.Line
 		}
@@ -220,6 +222,11 @@ func chunkLines(lines []string, s scanned, base int) []chunk {
 			trail = trail[:len(trail)-1]
 		}
 		trail = append(trail, level{h.Level, h.Line, cleanInline(h.Text)})
+		// A chunk is named for where its text starts, unless everything
+		// before this heading was headings (then it is named for this one).
+		if content >= minSectionBytes || content == 0 {
+			secTrail = slices.Clone(trail)
+		}
 	}
 	// A small last section joins the chunk before it when that one has room.
 	if n := len(out); n > 0 && contentBytes(lines, s.kinds, secStart, len(lines)) < minSectionBytes {
