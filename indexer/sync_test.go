@@ -325,6 +325,23 @@ func TestNoIndex(t *testing.T) {
 	}
 }
 
+func TestReaderSeesIndexCreatedLater(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".context")
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	if _, err := r.Search(context.Background(), Query{Text: "quokka"}); !errors.Is(err, ErrNoIndex) {
+		t.Fatalf("before: %v", err)
+	}
+	writeFiles(t, dir, "ops", map[string]string{"a.md": "# A\n\nquokka\n"})
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "ops"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := r.Search(context.Background(), Query{Text: "quokka"})
+	if err != nil || len(hits) != 1 {
+		t.Errorf("after Sync, the same Reader: %v %v", hits, err)
+	}
+}
+
 func TestSyncSkipsOversizedAndSymlinks(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), ".context")
