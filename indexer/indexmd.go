@@ -28,6 +28,7 @@ const (
 	levelFull     = iota // title, path and summary
 	levelSentence        // summary cut to its first sentence
 	levelTitles          // title and path only
+	levelSamples         // document counts per folder, with a few titles each
 	levelFolders         // document counts per folder
 	levelNone            // the package's header line only
 	numLevels
@@ -37,6 +38,7 @@ var levelNote = [numLevels]string{
 	"",
 	"summaries cut to their first sentence",
 	"titles only",
+	"document counts per folder with example titles",
 	"document counts per folder",
 	"documents not listed",
 }
@@ -74,13 +76,17 @@ func (s *pkgSection) entries(level int) []string {
 			}
 			out = append(out, l+"\n")
 		}
-	case levelFolders:
+	case levelSamples, levelFolders:
 		for _, g := range folderGroups(s.docs) {
-			noun := "documents"
-			if g.n == 1 {
-				noun = "document"
+			l := fmt.Sprintf("- `%s` — %s", g.label, plural(g.n, "document", "documents"))
+			if level == levelSamples {
+				if g.n == 1 {
+					l += ": " + g.samples[0]
+				} else {
+					l += ", e.g. " + strings.Join(g.samples, "; ")
+				}
 			}
-			out = append(out, fmt.Sprintf("- `%s` — %d %s\n", g.label, g.n, noun))
+			out = append(out, l+"\n")
 		}
 	case levelNone:
 		out = []string{}
@@ -133,9 +139,13 @@ func (s *pkgSection) costOf(level, limit int) int {
 const sampleLines = 200
 
 type group struct {
-	label string
-	n     int
+	label   string
+	n       int
+	samples []string // the first titles, by path
 }
+
+// samplesPerGroup is how many titles levelSamples shows per folder.
+const samplesPerGroup = 3
 
 // folderGroups counts documents per folder, at the deepest folder depth
 // that still gives at most 40 groups (so a package with one folder per
@@ -145,8 +155,9 @@ func folderGroups(docs []fileRecord) []group {
 	var best []group
 	for depth := 1; depth <= 6; depth++ {
 		counts := map[string]int{}
+		members := map[string][]int{}
 		deeper := false
-		for _, d := range docs {
+		for i, d := range docs {
 			dir := path.Dir(d.Path)
 			parts := []string{}
 			if dir != "." {
@@ -161,13 +172,25 @@ func folderGroups(docs []fileRecord) []group {
 				label = strings.Join(parts, "/") + "/"
 			}
 			counts[label]++
+			members[label] = append(members[label], i)
 		}
 		if best != nil && len(counts) > maxGroups {
 			break
 		}
 		best = best[:0]
 		for l, n := range counts {
-			best = append(best, group{l, n})
+			// Titles spread over the folder (the first few by path are
+			// often not typical: "!", "$", "%" in a list of commands).
+			m := members[l]
+			var samples []string
+			for k := 0; k < min(samplesPerGroup, len(m)); k++ {
+				idx := k
+				if len(m) > samplesPerGroup {
+					idx = (k + 1) * len(m) / (samplesPerGroup + 1)
+				}
+				samples = append(samples, clip(docs[m[idx]].Title, 60))
+			}
+			best = append(best, group{l, n, samples})
 		}
 		sort.Slice(best, func(i, j int) bool { return best[i].label < best[j].label })
 		if !deeper {

@@ -164,3 +164,20 @@ func TestCountTokensOffline(t *testing.T) {
 		t.Errorf("countTokens(hello world) = %d, want 2", n)
 	}
 }
+
+func TestFolderSamples(t *testing.T) {
+	var docs []fileRecord
+	for i := 0; i < 8; i++ {
+		docs = append(docs, fileRecord{Path: fmt.Sprintf("cmds/%02d.md", i), Title: fmt.Sprintf("cmd%d", i)})
+	}
+	docs = append(docs, fileRecord{Path: "guide/only.md", Title: "The only guide"})
+	s := &pkgSection{docs: docs}
+	got := strings.Join(s.entries(levelSamples), "")
+	want := "- `cmds/` — 8 documents, e.g. cmd2; cmd4; cmd6\n- `guide/` — 1 document: The only guide\n"
+	if got != want {
+		t.Errorf("samples level:\n%s\nwant\n%s", got, want)
+	}
+	if got := strings.Join(s.entries(levelFolders), ""); got != "- `cmds/` — 8 documents\n- `guide/` — 1 document\n" {
+		t.Errorf("folders level:\n%s", got)
+	}
+}
