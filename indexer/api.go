@@ -28,7 +28,8 @@
 //
 // INDEX.md (indexmd.go): counted with the o200k tokenizer, never over the
 // budget, degraded package by package (summaries → first sentences → titles
-// → per-folder counts → not listed) with a note saying so.
+// → per-folder counts with example titles → per-folder counts → not listed)
+// with a note saying so.
 //
 // This file holds the package's types shared with its callers (workspace,
 // mcpserver, cmd). The functions of the contract live in sync.go (Sync),
