@@ -39,6 +39,9 @@ type meta struct {
 	Bleve      string    `json:"bleve"`
 	BuiltAt    time.Time `json:"builtAt"`
 	Chunks     int       `json:"chunks"`
+	// Dirty is set while an incremental Sync changes the live directory;
+	// finding it set means one was interrupted, and the next Sync rebuilds.
+	Dirty bool `json:"dirty,omitempty"`
 }
 
 // fileRecord is what the catalogue knows of one markdown file.

@@ -109,7 +109,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		cat = catalog{}
 	}
 	rep := &SyncReport{}
-	rebuild := opts.Rebuild || m.Schema != schemaVersion || cat.Schema != schemaVersion || m.Bleve == ""
+	rebuild := opts.Rebuild || m.Schema != schemaVersion || cat.Schema != schemaVersion || m.Bleve == "" || m.Dirty
 	if !rebuild {
 		if _, err := os.Stat(filepath.Join(indexDir, m.Bleve, "index_meta.json")); err != nil {
 			rebuild = true
@@ -286,6 +286,17 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		pending = 0
 		return nil
 	}
+	markedDirty := false
+	if idx != nil && !rebuild {
+		markedDirty = true
+		// Until this Sync finishes, the live directory may hold changes
+		// the catalogue does not describe.
+		dm := m
+		dm.Dirty = true
+		if err := writeJSONAtomic(filepath.Join(indexDir, metaFile), dm); err != nil {
+			return fail(fmt.Errorf("indexer: write %s: %w", metaFile, err))
+		}
+	}
 	if idx != nil {
 		batch = idx.NewBatch()
 		for _, id := range deletes {
@@ -385,7 +396,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 			return nil, fmt.Errorf("indexer: write catalogue: %w", err)
 		}
 	}
-	if changed || rebuild || pkgsChanged {
+	if changed || rebuild || pkgsChanged || markedDirty {
 		old := m.Bleve
 		m = meta{Schema: schemaVersion, Generation: m.Generation + 1, Bleve: newDir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks}
 		if err := writeJSONAtomic(filepath.Join(indexDir, metaFile), m); err != nil {

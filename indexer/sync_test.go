@@ -407,3 +407,33 @@ func TestSyncCancelled(t *testing.T) {
 		t.Errorf("index has %d directories, want 1", n)
 	}
 }
+
+func TestSyncRebuildsAfterInterruptedUpdate(t *testing.T) {
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// A Sync killed in the middle of an incremental update leaves the
+	// dirty mark behind.
+	p := filepath.Join(dir, "index", metaFile)
+	var m meta
+	readJSON(p, &m)
+	m.Dirty = true
+	b, _ := json.Marshal(m)
+	os.WriteFile(p, b, 0o644)
+	rep, err := Sync(ctx, dir, testPackages(), Options{})
+	if err != nil || !rep.Rebuilt {
+		t.Errorf("after an interrupted update: %+v %v, want a rebuild", rep, err)
+	}
+	// An ordinary incremental update clears the mark.
+	writeFiles(t, dir, "ops", map[string]string{"x.md": "# X\n\nwombat\n"})
+	if rep, err := Sync(ctx, dir, testPackages(), Options{}); err != nil || rep.Rebuilt || rep.Added != 1 {
+		t.Errorf("incremental: %+v %v", rep, err)
+	}
+	var after meta
+	readJSON(p, &after)
+	if after.Dirty {
+		t.Errorf("dirty mark left after a finished Sync")
+	}
+}
