@@ -405,17 +405,20 @@ func (r *Reader) Documents(alias string) ([]Document, error) {
 
 // Freshness reports whether the index matches pkgs and their files on disk.
 // It is cheap: it stats files (size and mtime against the catalogue) and
-// reads nothing but a cached catalogue. No index at all is not an error: it
-// is reported as not fresh with every alias stale.
+// reads nothing but a cached catalogue. No index at all, one written by a
+// ctx with another schema, or one whose update was interrupted, is not an
+// error: it is reported as not fresh with every alias stale (Sync fixes it).
 func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	r.mu.Lock()
 	cat, err := r.loadCatalogLocked()
 	var builtAt time.Time
+	usable := false // meta.json present, of this schema, and not mid-update
 	if err == nil && r.loadMetaLocked() == nil {
 		builtAt = r.meta.BuiltAt
+		usable = cat.Schema == schemaVersion && !r.meta.Dirty
 	}
 	r.mu.Unlock()
-	if errors.Is(err, ErrNoIndex) {
+	if errors.Is(err, ErrNoIndex) || (err == nil && !usable) {
 		f := Freshness{}
 		for _, p := range pkgs {
 			f.Stale = append(f.Stale, p.Alias)

@@ -284,6 +284,9 @@ func TestSyncRebuildsOnSchemaChange(t *testing.T) {
 
 	r, _ := OpenReader(dir)
 	defer r.Close()
+	if f, err := r.Freshness(testPackages()); err != nil || f.Fresh || len(f.Stale) != 2 {
+		t.Errorf("freshness of an old-schema index: %+v %v, want everything stale", f, err)
+	}
 	if _, err := r.Search(ctx, Query{Text: "pager"}); err == nil || !strings.Contains(err.Error(), "ctx index") {
 		t.Errorf("search on an old schema: %v, want a hint to run ctx index", err)
 	}
