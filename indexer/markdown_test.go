@@ -372,6 +372,18 @@ func FuzzParseMarkdown(f *testing.F) {
 			t.Errorf("empty title")
 		}
 		checkCoverage(t, string(in), p.Chunks)
+		for _, c := range p.Chunks {
+			if len(c.Text) > maxChunkBytes && strings.Contains(strings.TrimSpace(c.Text), "\n") {
+				// Over the cap only when one line alone is over it.
+				longLine := false
+				for _, l := range strings.Split(c.Text, "\n") {
+					longLine = longLine || len(l) > maxChunkBytes
+				}
+				if !longLine {
+					t.Errorf("chunk %d-%d is %d bytes, over the cap", c.Start, c.End, len(c.Text))
+				}
+			}
+		}
 		for _, h := range Outline(in) {
 			if h.Level < 1 || h.Level > 6 || h.Line < 1 {
 				t.Errorf("bad heading %+v", h)
