@@ -222,11 +222,10 @@ func chunkLines(lines []string, s scanned, base int) []chunk {
 			trail = trail[:len(trail)-1]
 		}
 		trail = append(trail, level{h.Level, h.Line, cleanInline(h.Text)})
-		// A chunk is named for where its text starts, unless everything
-		// before this heading was headings (then it is named for this one).
-		if content >= minSectionBytes || content == 0 {
-			secTrail = slices.Clone(trail)
-		}
+		// A near-empty section joins this one, and the chunk is named for
+		// this heading: the text under it is what the chunk is about
+		// ("# Setup / one line / ## Install / the steps" is "Setup > Install").
+		secTrail = slices.Clone(trail)
 	}
 	// A small last section joins the chunk before it when that one has room.
 	if n := len(out); n > 0 && contentBytes(lines, s.kinds, secStart, len(lines)) < minSectionBytes {

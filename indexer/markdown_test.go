@@ -283,10 +283,10 @@ func TestChunkSmallSectionsMerge(t *testing.T) {
 		for _, c := range p.Chunks {
 			t.Logf("%v %d-%d", c.Trail, c.Start, c.End)
 		}
-		t.Fatalf("got %d chunks, want 1 (title and the short summary join Motivation, named for Summary where it starts; the empty last section joins it too)", len(p.Chunks))
+		t.Fatalf("got %d chunks, want 1 (title and the short summary join Motivation, named for Motivation, which holds its text; the empty last section joins it too)", len(p.Chunks))
 	}
 	c := p.Chunks[0]
-	if c.Start != 1 || c.End != 15 || strings.Join(c.Trail, " > ") != "KEP-1: Thing > Summary" {
+	if c.Start != 1 || c.End != 15 || strings.Join(c.Trail, " > ") != "KEP-1: Thing > Motivation" {
 		t.Errorf("chunk = %v %d-%d", c.Trail, c.Start, c.End)
 	}
 }
