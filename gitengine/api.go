@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -174,8 +175,8 @@ type Error struct {
 
 func (e *Error) Error() string {
 	msg := fmt.Sprintf("%s %s: %s", e.Op, e.URL, e.Kind)
-	if e.Err != nil {
-		msg += ": " + e.Err.Error()
+	if d := e.detail(); d != "" {
+		msg += ": " + d
 	}
 	if e.Hint != "" {
 		msg += " (" + e.Hint + ")"
@@ -184,6 +185,21 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// detail is the cause's text on one line, without what the Kind already says
+// (go-git and servers repeat "authentication required" in their messages).
+func (e *Error) detail() string {
+	if e.Err == nil {
+		return ""
+	}
+	d := strings.Join(strings.Fields(e.Err.Error()), " ")
+	for _, k := range []string{e.Kind.String(), "authentication required", "repository not found", "authorization failed"} {
+		for strings.HasPrefix(d, k) {
+			d = strings.TrimLeft(strings.TrimPrefix(d, k), ": ")
+		}
+	}
+	return d
+}
 
 // KindOf returns the Kind of err, or KindOther.
 func KindOf(err error) Kind {

@@ -25,6 +25,8 @@ func TestAuth(t *testing.T) {
 
 	if err := e.CheckAccess(ctx, plain); KindOf(err) != KindAuthRequired {
 		t.Errorf("no credentials: %v (kind %v), want auth required", err, KindOf(err))
+	} else if msg := err.Error(); strings.Count(msg, "authentication required") != 1 || strings.Contains(msg, "\n") {
+		t.Errorf("message repeats itself or spans lines: %q", msg)
 	}
 	err := e.CheckAccess(ctx, withCreds("alice", "wrong-password"))
 	if KindOf(err) != KindAuthFailed {
