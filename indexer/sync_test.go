@@ -345,11 +345,12 @@ func TestReaderSeesIndexCreatedLater(t *testing.T) {
 	}
 }
 
-func TestSyncSkipsOversizedAndSymlinks(t *testing.T) {
+func TestSyncSkipsOversizedSymlinksAndHidden(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), ".context")
 	big := "# Big\n\n" + strings.Repeat("a", maxFileSize) + "\n"
-	writeFiles(t, dir, "p", map[string]string{"big.md": big, "ok.md": "# OK\n\nfine\n"})
+	writeFiles(t, dir, "p", map[string]string{"big.md": big, "ok.md": "# OK\n\nfine\n",
+		".github/pr.md": "# PR template\n\nhiddenword\n", ".notes.md": "# Notes\n\nhiddenword\n"})
 	outside := filepath.Join(t.TempDir(), "secret.md")
 	os.WriteFile(outside, []byte("# Secret\n\nhunter2\n"), 0o644)
 	if err := os.Symlink(outside, filepath.Join(dir, "packages", "p", "link.md")); err != nil {
@@ -367,6 +368,9 @@ func TestSyncSkipsOversizedAndSymlinks(t *testing.T) {
 	defer r.Close()
 	if hits, _ := r.Search(ctx, Query{Text: "hunter2"}); len(hits) != 0 {
 		t.Errorf("followed a symlink out of the package: %+v", hits)
+	}
+	if hits, _ := r.Search(ctx, Query{Text: "hiddenword"}); len(hits) != 0 {
+		t.Errorf("indexed a hidden file (ctx mcp never serves them): %+v", hits)
 	}
 	if rep.Added != 2 {
 		t.Errorf("report = %+v", rep)

@@ -18,8 +18,8 @@ type fileStat struct {
 }
 
 // walkMarkdown lists the regular markdown files under root with their size
-// and mtime, sorted by path. Symbolic links are never followed, .git
-// directories are skipped. Directories are read unsorted and the files are
+// and mtime, sorted by path. Symbolic links are never followed; hidden
+// files and folders (.git, .github) are skipped. Directories are read unsorted and the files are
 // stat'ed by a few goroutines: on a package of thousands of files the
 // system calls, not Go, are the cost. A missing root gives fs.ErrNotExist;
 // other unreadable entries are reported through warn and skipped.
@@ -47,10 +47,11 @@ func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
 				r = rel + "/" + name
 			}
 			switch {
+			case name[0] == '.':
+				// Hidden files and folders (.git, .github, ...) are never
+				// indexed, as ctx mcp never serves them.
 			case e.IsDir():
-				if name != ".git" {
-					walk(filepath.Join(dir, name), r)
-				}
+				walk(filepath.Join(dir, name), r)
 			case e.Type().IsRegular() && isMarkdown(name):
 				files = append(files, fileStat{rel: r, abs: filepath.Join(dir, name)})
 			}
