@@ -238,6 +238,8 @@ func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int) (str
 		}
 		if p.Ref != "" {
 			meta = append(meta, "ref `"+p.Ref+"`")
+		} else if p.Source != "" {
+			meta = append(meta, "default branch")
 		}
 		if p.Commit != "" {
 			meta = append(meta, "commit `"+shortSHA(p.Commit)+"`")

@@ -28,7 +28,7 @@ func writeFiles(t *testing.T, contextDir, alias string, files map[string]string)
 func testPackages() []Package {
 	return []Package{
 		{Alias: "guides", Source: "https://git.example/guides.git", Path: "docs", Ref: "main", Commit: strings.Repeat("1", 40)},
-		{Alias: "ops", Source: "https://git.example/ops.git", Ref: "v1", Commit: strings.Repeat("2", 40)},
+		{Alias: "ops", Source: "https://git.example/ops.git", Commit: strings.Repeat("2", 40)},
 	}
 }
 
@@ -149,6 +149,7 @@ func TestSyncSearchDocuments(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## guides", "`https://git.example/guides.git` · path `docs` · ref `main` · commit `1111111`",
+		"`https://git.example/ops.git` · default branch · commit `2222222`",
 		"- Deploying services (`deploy.md`): How to roll out a service to production.", "- On-call rota (`oncall.markdown`)"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("INDEX.md lacks %q:\n%s", want, md)
