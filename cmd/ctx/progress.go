@@ -142,10 +142,10 @@ func (pp *pkgProgress) summary() string {
 	objs, bytes, files := pp.totals()
 	s := "nothing to download"
 	if objs > 0 || bytes > 0 {
-		s = fmt.Sprintf("%d objects, %s", objs, formatBytes(bytes))
+		s = fmt.Sprintf("%d %s, %s", objs, pluralWord(objs, "object", "objects"), formatBytes(bytes))
 	}
 	if files > 0 {
-		s += fmt.Sprintf(", %d files", files)
+		s += fmt.Sprintf(", %d %s", files, pluralWord(files, "file", "files"))
 	}
 	return s
 }
