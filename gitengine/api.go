@@ -115,6 +115,12 @@ func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string)
 	return e.materialize(ctx, req, dest)
 }
 
+// ReadFile returns the content of the one file req.Path names at req.Commit,
+// fetching only the commit's trees and that blob (a registry file, say).
+func (e *Engine) ReadFile(ctx context.Context, req FetchRequest) ([]byte, error) {
+	return e.readFile(ctx, req)
+}
+
 // CheckAccess reports whether the user's credentials can read url: nil, or an
 // *Error whose Kind says why not. It moves no objects.
 func (e *Engine) CheckAccess(ctx context.Context, url string) error {

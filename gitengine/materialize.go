@@ -46,73 +46,116 @@ type entry struct {
 }
 
 func (e *Engine) materialize(ctx context.Context, req FetchRequest, dest string) (*Result, error) {
+	if _, err := os.Lstat(dest); err == nil {
+		return nil, fmt.Errorf("materialize into %s: it already exists (remove it first)", dest)
+	}
+	g, err := e.gather(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	defer g.close()
+	files, wskipped, err := e.write(ctx, g.st, g.r, g.entries, dest)
+	if err != nil {
+		return nil, err
+	}
+	skipped := append(g.skipped, wskipped...)
+	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	return &Result{Commit: g.commit.String(), TreeID: g.treeID.String(), Files: files, Skipped: skipped, Bytes: g.bytes()}, nil
+}
+
+// readFile returns the content of the one file req.Path names.
+func (e *Engine) readFile(ctx context.Context, req FetchRequest) ([]byte, error) {
+	g, err := e.gather(ctx, req, true)
+	if err != nil {
+		return nil, err
+	}
+	defer g.close()
+	if len(g.entries) != 1 || !g.entries[0].mode.IsFile() || g.entries[0].mode == filemode.Symlink {
+		return nil, newError(KindPathNotFound, req.URL, "fetch", fmt.Errorf("%q at commit %s is not a regular file", req.Path, g.commit), "")
+	}
+	obj, err := g.st.EncodedObject(plumbing.BlobObject, g.entries[0].hash)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", req.Path, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", req.Path, err)
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+// gathered is what a request needs from the object store: the entries under
+// the sub-path (or the one file), with their objects present in st.
+type gathered struct {
+	r       *remote
+	st      storer.EncodedObjectStorer
+	commit  plumbing.Hash
+	treeID  plumbing.Hash
+	entries []entry
+	skipped []Skipped
+	c       *conn // nil when nothing was fetched
+}
+
+func (g *gathered) bytes() int64 {
+	if g.c == nil {
+		return 0
+	}
+	return g.c.received.Load()
+}
+
+func (g *gathered) close() {
+	if g.c != nil {
+		g.c.close()
+	}
+}
+
+// gather makes the objects of req present: read in place for a local
+// repository, else through the cache, fetching only what it lacks. With
+// file, req.Path names one file rather than a folder.
+func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gathered, error) {
 	commitID := strings.ToLower(strings.TrimSpace(req.Commit))
 	if len(commitID) != 40 || !isHex(commitID) {
 		return nil, newError(KindOther, req.URL, "fetch", fmt.Errorf("commit %q is not a 40-character commit id", req.Commit), "resolve the ref first")
 	}
 	commit := plumbing.NewHash(commitID)
 	sub, ok := cleanSubPath(req.Path)
-	if !ok {
-		return nil, newError(KindPathNotFound, req.URL, "fetch", fmt.Errorf("path %q is not a valid sub-path", req.Path), "use a relative folder path without \"..\" or \".git\"")
-	}
-	if _, err := os.Lstat(dest); err == nil {
-		return nil, fmt.Errorf("materialize into %s: it already exists (remove it first)", dest)
+	if !ok || (file && sub == "") {
+		return nil, newError(KindPathNotFound, req.URL, "fetch", fmt.Errorf("path %q is not a valid sub-path", req.Path), "use a relative path without \"..\" or \".git\"")
 	}
 	r, err := parseRemote(req.URL)
 	if err != nil {
 		return nil, err
 	}
-
-	var (
-		st      storer.EncodedObjectStorer
-		entries []entry
-		skipped []Skipped
-		treeID  plumbing.Hash
-		c       *conn
-	)
-	defer func() {
-		if c != nil {
-			c.close()
-		}
-	}()
+	g := &gathered{r: r, commit: commit}
 	if r.local != "" {
 		repo, err := openLocal(r)
 		if err != nil {
 			return nil, err
 		}
-		st = repo.Storer
-		if treeID, entries, skipped, err = collect(st, r.raw, commit, sub); err != nil {
+		g.st = repo.Storer
+		if g.treeID, g.entries, g.skipped, err = collect(g.st, r.raw, commit, sub, file); err != nil {
 			return nil, err
 		}
-	} else {
-		cst, unlock, err := e.openCache(ctx, r, true)
-		if err != nil {
-			return nil, err
-		}
-		treeID, entries, skipped, c, err = e.fill(ctx, r, cst, commit, req.Ref, sub)
-		unlock()
-		if err != nil {
-			return nil, err
-		}
-		st = cst
+		return g, nil
 	}
-
-	files, wskipped, err := e.write(ctx, st, r, entries, dest)
+	cst, unlock, err := e.openCache(ctx, r, true)
 	if err != nil {
 		return nil, err
 	}
-	skipped = append(skipped, wskipped...)
-	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
-	res := &Result{Commit: commit.String(), TreeID: treeID.String(), Files: files, Skipped: skipped}
-	if c != nil {
-		res.Bytes = c.received.Load()
+	g.treeID, g.entries, g.skipped, g.c, err = e.fill(ctx, r, cst, commit, req.Ref, sub, file)
+	unlock()
+	if err != nil {
+		g.close()
+		return nil, err
 	}
-	return res, nil
+	g.st = cst
+	return g, nil
 }
 
 // fill makes sure the cache holds commit, its trees and the blobs under sub,
 // fetching only what is missing. It runs under the cache lock.
-func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit plumbing.Hash, ref, sub string) (plumbing.Hash, []entry, []Skipped, *conn, error) {
+func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit plumbing.Hash, ref, sub string, file bool) (plumbing.Hash, []entry, []Skipped, *conn, error) {
 	var c *conn
 	dial := func() error {
 		if c != nil {
@@ -133,7 +176,7 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 			return plumbing.ZeroHash, nil, nil, c, newError(KindRefNotFound, r.raw, "fetch", fmt.Errorf("the server did not send commit %s", commit), "")
 		}
 	}
-	treeID, entries, skipped, err := collect(st, r.raw, commit, sub)
+	treeID, entries, skipped, err := collect(st, r.raw, commit, sub, file)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A tree is missing from the cache (an interrupted or foreign
 		// store): fetch the whole commit again, offering nothing.
@@ -143,7 +186,7 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 		if err := e.fetchCommit(ctx, c, st, commit, ref, true); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
 		}
-		treeID, entries, skipped, err = collect(st, r.raw, commit, sub)
+		treeID, entries, skipped, err = collect(st, r.raw, commit, sub, file)
 	}
 	if err != nil {
 		return plumbing.ZeroHash, nil, nil, c, err
@@ -185,8 +228,9 @@ func classifyFetch(c *conn, commit plumbing.Hash, err error) error {
 	return classify(c.r.raw, "fetch", fmt.Errorf("commit %s: %w", commit, err), c.sentCreds)
 }
 
-// collect walks commit's tree down to sub and lists the entries below it.
-func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash, sub string) (plumbing.Hash, []entry, []Skipped, error) {
+// collect walks commit's tree down to sub and lists the entries below it;
+// with file, sub names one file and that is the one entry.
+func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash, sub string, file bool) (plumbing.Hash, []entry, []Skipped, error) {
 	co, err := object.GetCommit(st, commit)
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
@@ -212,6 +256,13 @@ func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash,
 			if found == nil {
 				return plumbing.ZeroHash, nil, nil, newError(KindPathNotFound, rawURL, "fetch",
 					fmt.Errorf("path %q does not exist at commit %s", sub, commit), "check the path and the ref; paths are relative to the repository root and case-sensitive")
+			}
+			if file && walked == sub {
+				if found.Mode == filemode.Dir || found.Mode == filemode.Submodule {
+					return plumbing.ZeroHash, nil, nil, newError(KindPathNotFound, rawURL, "fetch",
+						fmt.Errorf("path %q at commit %s is a folder, not a file", sub, commit), "give the path of the file")
+				}
+				return plumbing.ZeroHash, []entry{{path: name, mode: found.Mode, hash: found.Hash}}, nil, nil
 			}
 			if found.Mode != filemode.Dir {
 				return plumbing.ZeroHash, nil, nil, newError(KindPathNotFound, rawURL, "fetch",

@@ -2,13 +2,11 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,7 +22,7 @@ const maxFileSize = 8 << 20
 // GitFetcher is what the loader needs from gitengine.
 type GitFetcher interface {
 	Resolve(ctx context.Context, url, ref string) (gitengine.Resolved, error)
-	Materialize(ctx context.Context, req gitengine.FetchRequest, dest string) (*gitengine.Result, error)
+	ReadFile(ctx context.Context, req gitengine.FetchRequest) ([]byte, error)
 }
 
 // Loader reads registries and follows their imports. The zero value is usable.
@@ -289,28 +287,18 @@ func (l *Loader) fetchGit(ctx context.Context, loc Location) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("registry %s: %w", loc, err)
 	}
-	tmp, err := os.MkdirTemp("", "ctx-registry-")
+	// Only the commit's trees and the one blob travel, not the folder.
+	data, err := g.ReadFile(ctx, gitengine.FetchRequest{URL: loc.URL, Commit: res.Commit, Ref: res.Ref, Path: loc.File})
 	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	dir := path.Dir(loc.File)
-	dest := filepath.Join(tmp, "r")
-	if _, err := g.Materialize(ctx, gitengine.FetchRequest{URL: loc.URL, Commit: res.Commit, Ref: res.Ref, Path: dir}, dest); err != nil {
 		if gitengine.KindOf(err) == gitengine.KindPathNotFound {
-			return nil, fmt.Errorf("registry %s: no folder %q in the repository at %s: check the #path", loc, dir, short(res.Commit))
+			return nil, fmt.Errorf("registry %s: no file %s in the repository at %s: name the file with REPO#path/to/file.json", loc, loc.File, short(res.Commit))
 		}
 		return nil, fmt.Errorf("registry %s: %w", loc, err)
 	}
-	f, err := os.Open(filepath.Join(dest, filepath.FromSlash(path.Base(loc.File))))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("registry %s: no file %s in the repository at %s: name the file with REPO#path/to/file.json", loc, loc.File, short(res.Commit))
-		}
-		return nil, err
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("registry %s is larger than %d MiB: is it a registry?", loc, maxFileSize>>20)
 	}
-	defer f.Close()
-	return readCapped(f, loc)
+	return data, nil
 }
 
 func short(commit string) string {

@@ -56,7 +56,7 @@ type failingGit struct{}
 func (failingGit) Resolve(ctx context.Context, url, ref string) (gitengine.Resolved, error) {
 	return gitengine.Resolved{}, &gitengine.Error{Kind: gitengine.KindNetwork, URL: url, Op: "list refs"}
 }
-func (failingGit) Materialize(ctx context.Context, req gitengine.FetchRequest, dest string) (*gitengine.Result, error) {
+func (failingGit) ReadFile(ctx context.Context, req gitengine.FetchRequest) ([]byte, error) {
 	panic("not reached")
 }
 
@@ -197,26 +197,13 @@ func (f *fakeGit) Resolve(ctx context.Context, url, ref string) (gitengine.Resol
 	return gitengine.Resolved{Ref: "refs/heads/" + ref, Commit: strings.Repeat("a", 40)}, nil
 }
 
-func (f *fakeGit) Materialize(ctx context.Context, req gitengine.FetchRequest, dest string) (*gitengine.Result, error) {
+func (f *fakeGit) ReadFile(ctx context.Context, req gitengine.FetchRequest) ([]byte, error) {
 	f.reqs = append(f.reqs, req)
-	found := false
-	for p, content := range f.repos[req.URL] {
-		rel, ok := strings.CutPrefix(p, req.Path+"/")
-		if req.Path == "." {
-			rel, ok = p, true
-		}
-		if !ok {
-			continue
-		}
-		found = true
-		full := filepath.Join(dest, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(content), 0o644)
-	}
-	if !found {
+	content, ok := f.repos[req.URL][req.Path]
+	if !ok {
 		return nil, &gitengine.Error{Kind: gitengine.KindPathNotFound, URL: req.URL, Op: "fetch"}
 	}
-	return &gitengine.Result{Commit: req.Commit}, nil
+	return []byte(content), nil
 }
 
 func TestLoadGit(t *testing.T) {
@@ -237,7 +224,7 @@ func TestLoadGit(t *testing.T) {
 	if got := strings.Join(res.Names(), ","); got != "one,web" {
 		t.Errorf("contexts %s", got)
 	}
-	if len(g.reqs) != 2 || g.reqs[0].Path != "." || g.reqs[1].Path != "teams" {
+	if len(g.reqs) != 2 || g.reqs[0].Path != "ctx-registry.json" || g.reqs[1].Path != "teams/web.json" {
 		t.Errorf("requests %+v", g.reqs)
 	}
 	if res.Loaded[1].Ref != "main" {
@@ -246,7 +233,7 @@ func TestLoadGit(t *testing.T) {
 	if _, err := l.Load(context.Background(), "https://git.example/hub.git#teams/nope.json"); err == nil || !strings.Contains(err.Error(), "no file teams/nope.json") {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := l.Load(context.Background(), "https://git.example/hub.git#nodir/x.json"); err == nil || !strings.Contains(err.Error(), `no folder "nodir"`) {
+	if _, err := l.Load(context.Background(), "https://git.example/hub.git#nodir/x.json"); err == nil || !strings.Contains(err.Error(), "no file nodir/x.json") {
 		t.Errorf("missing dir: %v", err)
 	}
 }
