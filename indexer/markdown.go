@@ -362,7 +362,7 @@ func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int
 
 var (
 	linkRE  = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
-	emphRE  = regexp.MustCompile(`\*\*|__`)
+	emph    = strings.NewReplacer("**", "", "__", "") // as the regexp \*\*|__, without its scan of every position
 	autoRE  = regexp.MustCompile(`<(https?://[^>]+)>`)
 	tagsRE  = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
 	quoteRE = regexp.MustCompile(`^ {0,3}>\s?`)
@@ -371,11 +371,19 @@ var (
 // cleanInline removes markdown markup that a reader of INDEX.md or a
 // heading trail does not need: links keep their text, emphasis markers and
 // HTML tags go.
+//
+// Each expression runs only when its first character is in s: Go's regexp
+// tries every position of a string, and this runs on every summary and
+// heading of every document.
 func cleanInline(s string) string {
-	s = linkRE.ReplaceAllString(s, "$1")
-	s = autoRE.ReplaceAllString(s, "$1")
-	s = tagsRE.ReplaceAllString(s, "")
-	s = emphRE.ReplaceAllString(s, "")
+	if strings.IndexByte(s, '[') >= 0 {
+		s = linkRE.ReplaceAllString(s, "$1")
+	}
+	if strings.IndexByte(s, '<') >= 0 {
+		s = autoRE.ReplaceAllString(s, "$1")
+		s = tagsRE.ReplaceAllString(s, "")
+	}
+	s = emph.Replace(s)
 	return collapseSpace(s)
 }
 

@@ -63,7 +63,7 @@ type Options struct {
 	// Engine is nil: ctx then gives each package its own engine to tell them
 	// apart; all engines share the on-disk object cache).
 	Progress func(alias string, p gitengine.Progress)
-	Jobs     int // parallel fetches; 0 = 4
+	Jobs     int // parallel fetches; 0 = 8
 	// LockWait is how long Open waits for another ctx process working in the
 	// same project before giving up and naming it; 0 = 10s.
 	LockWait time.Duration

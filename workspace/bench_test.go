@@ -122,7 +122,9 @@ func nativeInstall(b *testing.B, url, dir string, env []string) {
 		dst := filepath.Join(dir, fmt.Sprintf("p%d", i))
 		for _, args := range [][]string{
 			{"clone", "-q", "--filter=blob:none", "--depth", "1", "--sparse", "--no-checkout", fmt.Sprintf("%s/r%d.git", url, i), dst},
-			{"-C", dst, "sparse-checkout", "set", "docs"},
+			// no-cone with an anchored folder: the fastest native variant
+			// (DESIGN.md: 0.30 s against 1.7 s for cone mode on git/git).
+			{"-C", dst, "sparse-checkout", "set", "--no-cone", "/docs/"},
 			{"-C", dst, "checkout", "-q"},
 		} {
 			cmd := exec.Command("git", args...)
@@ -135,7 +137,7 @@ func nativeInstall(b *testing.B, url, dir string, env []string) {
 }
 
 // BenchmarkNativeGitSparse installs the same 10 folders with git one after
-// another: a blobless, shallow, sparse (cone) clone each.
+// another: a blobless, shallow, sparse (no-cone) clone each.
 func BenchmarkNativeGitSparse(b *testing.B) {
 	srv, _ := benchRepos(b, 10)
 	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
