@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -21,7 +20,7 @@ func buildCtx(t *testing.T) string {
 	}
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	bin := filepath.Join(t.TempDir(), "ctx")
-	cmd := exec.Command(goBin, "build", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx")
+	cmd := exec.Command(goBin, "build", "-tags", "ctxstraytest", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx")
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ctx: %v\n%s", err, out)
@@ -30,8 +29,8 @@ func buildCtx(t *testing.T) string {
 }
 
 // TestRealBinaryOverStdio runs `ctx mcp -C <project>` and talks to it with the
-// SDK's client. The binary is told (CTX_MCP_TEST_STRAY_STDOUT) to print to
-// os.Stdout and to file descriptor 1 after guarding them: any of that on the
+// SDK's client. The binary is built with -tags ctxstraytest, which makes it
+// print to os.Stdout and to file descriptor 1 after guarding them: any of that on the
 // protocol stream would break the client's decoding, so the session working
 // proves the guard, and the text must show up on stderr instead.
 func TestRealBinaryOverStdio(t *testing.T) {
@@ -39,7 +38,6 @@ func TestRealBinaryOverStdio(t *testing.T) {
 	p := newProject(t)
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, "mcp", "-C", p.dir)
-	cmd.Env = append(os.Environ(), "CTX_MCP_TEST_STRAY_STDOUT=1")
 	cmd.Stderr = &stderr
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

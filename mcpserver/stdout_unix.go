@@ -27,14 +27,6 @@ func GuardStdout() (*os.File, error) {
 		return nil, fmt.Errorf("guarding stdout: dup2: %w", err)
 	}
 	os.Stdout = os.Stderr
-	if os.Getenv(strayEnv) != "" {
-		// Test hook: prove that prints after the guard miss the protocol.
-		fmt.Println("ctx: stray print to os.Stdout")
-		_, _ = unix.Write(1, []byte("ctx: stray write to fd 1\n"))
-	}
+	strayPrints()
 	return proto, nil
 }
-
-// strayEnv, when set, makes GuardStdout print to os.Stdout and fd 1 after
-// guarding them; TestRealBinaryOverStdio uses it to check the guard.
-const strayEnv = "CTX_MCP_TEST_STRAY_STDOUT"
