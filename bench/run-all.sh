@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every benchmark of ctx one after another, so that they share one quiet
+# machine and one moment, and writes each one's output to bench/out/*.log.
+# The results, with the machine, are written up in bench/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench/out
+mkdir -p "$out"
+corpus="${CORPUS:-$(cd .. && pwd)/shared/corpus}"
+
+machine() {
+  echo "date: $(date -u +%FT%TZ)"
+  echo "cpu: $(nproc) x $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo "mem: $(free -g | awk '/Mem:/ {print $2}') GiB; $(go version); $(git --version)"
+  echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+machine | tee "$out/machine.txt"
+
+echo "== package manager (issue 3): 10-package install vs native git, update with nothing new" >&2
+go test ./workspace -run '^$' -bench 'InstallVsNative|UpdateNothingNew' -benchtime 5x -count 3 | tee "$out/workspace.log"
+
+echo "== gitengine (issue 2): sparse fetch of a folder of a 21k-file repo vs native git" >&2
+bash bench/gitengine/run.sh 3 | tee "$out/gitengine.log"
+
+echo "== indexer (issue 5): full build, incremental, search latency on the corpus" >&2
+go run ./bench/indexer -corpus "$corpus" | tee "$out/indexer.log"
+
+echo "== mcp (issue 6): start to initialize, search round trips over stdio" >&2
+go run ./bench/mcp -corpus "$corpus" -work "$out/mcp-work" -starts 40 -searches 400 | tee "$out/mcp.log"
+
+machine | tee -a "$out/machine.txt"
