@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -91,7 +92,8 @@ func chunkID(alias, path string, i int) string {
 // searchText is what gets scored for a chunk: the document title (when the
 // heading trail does not start with it), the heading trail (minus the
 // headings that are lines of the text), the parts of compound words (see
-// compoundParts), then the text. prefixLen is where the text starts:
+// compoundParts), words written with a mnemonic (see mnemonicWords), then
+// the text. prefixLen is where the text starts:
 // snippets are cut from the text only.
 func searchText(title string, c chunk, extra string) (text string, prefixLen int) {
 	var b strings.Builder
@@ -110,6 +112,10 @@ func searchText(title string, c chunk, extra string) (text string, prefixLen int
 	}
 	if parts := compoundParts(c.Text, 2000); parts != "" {
 		b.WriteString(parts)
+		b.WriteByte('\n')
+	}
+	if words := mnemonicWords(c.Text, 2000); words != "" {
+		b.WriteString(words)
 		b.WriteByte('\n')
 	}
 	prefixLen = b.Len()
@@ -194,6 +200,43 @@ func compoundParts(text string, limit int) string {
 			}
 			b.WriteString(p)
 		}
+	}
+	return b.String()
+}
+
+// mnemonicRE matches a word with one to three letters in brackets.
+var mnemonicRE = regexp.MustCompile(`\pL*\[\pL{1,3}\]\pL*`)
+
+// mnemonicWords returns, each once and space-separated (at most limit
+// bytes), the words that text writes with a bracketed mnemonic, brackets
+// removed: "E[x]tract" is "Extract", "[c]reate" is "create". Command-line
+// docs (tldr pages among them) mark the letter of a flag that way, and the
+// analyzer would see "e", "x" and "tract", so "extract" would not find the
+// page. A bracketed run with no letters beside it ("[x]", "[ ]") is a
+// checkbox or a reference, not a word.
+func mnemonicWords(text string, limit int) string {
+	if strings.IndexByte(text, '[') < 0 {
+		return ""
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, m := range mnemonicRE.FindAllString(text, -1) {
+		open, end := strings.IndexByte(m, '['), strings.IndexByte(m, ']')
+		if open == 0 && end == len(m)-1 {
+			continue
+		}
+		w := m[:open] + m[open+1:end] + m[end+1:]
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		if b.Len()+len(w)+1 > limit {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
 	}
 	return b.String()
 }

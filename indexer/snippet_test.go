@@ -76,6 +76,25 @@ func TestCompoundParts(t *testing.T) {
 	}
 }
 
+func TestMnemonicWords(t *testing.T) {
+	tests := map[string]string{
+		"- E[x]tract an archive: `tar xf x`":       "Extract",
+		"[c]reate, [l]ist or [v]erbose; [c]reate":  "create list verbose",
+		"- [x] done\n- [ ] todo, see [a] and [ab]": "",
+		"a [link](https://x) and [text][ref]":      "",
+		"Ex[tra]ct and m[ake] and [fooo]bar":       "Extract make",
+		"no brackets at all":                       "",
+	}
+	for in, want := range tests {
+		if got := mnemonicWords(in, 1000); got != want {
+			t.Errorf("mnemonicWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := mnemonicWords("[a]b [c]d [e]f", 5); got != "ab cd" {
+		t.Errorf("limit: %q", got)
+	}
+}
+
 func FuzzSnippet(f *testing.F) {
 	a := newMapping().AnalyzerNamed(en.AnalyzerName)
 	f.Add("The rollback command is deployctl rollback.", "rollback")

@@ -22,7 +22,7 @@ import (
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 6
+const schemaVersion = 7
 
 const (
 	metaFile    = "meta.json"

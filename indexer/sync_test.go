@@ -445,3 +445,30 @@ func TestSyncRebuildsAfterInterruptedUpdate(t *testing.T) {
 		t.Errorf("dirty mark left after a finished Sync")
 	}
 }
+
+// A page that writes its words with mnemonics ("E[x]tract", "[c]reate", as
+// tldr pages do) is found by the plain words, and the snippet shows the page
+// as written.
+func TestSearchFindsMnemonicWords(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "cli", map[string]string{
+		"tar.md":   "# tar\n\n> Archiving utility.\n\n- E[x]tract a (compressed) archive file into the current directory:\n\n`tar xf path/to/source.tar[.gz|.bz2|.xz]`\n\n- [c]reate an archive from files:\n\n`tar cf target.tar file1 file2`\n",
+		"other.md": "# other\n\n> Something else entirely.\n\n- Print the version:\n\n`other --version`\n",
+	})
+	if _, err := Sync(ctx, dir, []Package{{Alias: "cli"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	for _, q := range []string{"extract", "create"} { // only the mnemonic words say these
+		hits, err := r.Search(ctx, Query{Text: q})
+		if err != nil || len(hits) == 0 || hits[0].Path != "tar.md" {
+			t.Errorf("%q: %+v, %v", q, hits, err)
+			continue
+		}
+		if !strings.Contains(hits[0].Snippet, "[") {
+			t.Errorf("%q: snippet %q does not show the page as written", q, hits[0].Snippet)
+		}
+	}
+}
