@@ -349,28 +349,41 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 	if t.addSpec {
 		j.AddSpec = t.spec
 	}
-	if err := w.writeJournal(j); err != nil {
-		w.discardStage(t.alias)
-		t.fail(err)
-		return
-	}
-	t.j = j
-	if err := w.hook("journaled", t.alias); err != nil {
-		t.fail(err)
-		return
-	}
-	if err := w.swap(j); err != nil {
-		// Roll forward next time: the journal stays, and so does the lock's old entry for now.
-		t.j = nil
-		t.fail(fmt.Errorf("%s: install: %w (run ctx again to finish it)", t.alias, err))
-		return
-	}
-	if err := w.hook("swapped", t.alias); err != nil {
-		t.fail(err)
+	if !w.applyJournal(t, j, "install", func() { w.discardStage(t.alias) }) {
 		return
 	}
 	t.res.Action = action
 	t.res.NewCommit = entry.Commit
+}
+
+// applyJournal writes j, then swaps the package's folders as it says. It
+// reports whether both happened; otherwise the error is in t. When the
+// journal cannot be written, undo (if any) drops what was prepared for it.
+// When the swap fails, the journal stays: the next run rolls it forward, and
+// the lock keeps the old entry until then.
+func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bool {
+	if err := w.writeJournal(j); err != nil {
+		if undo != nil {
+			undo()
+		}
+		t.fail(err)
+		return false
+	}
+	t.j = j
+	if err := w.hook("journaled", t.alias); err != nil {
+		t.fail(err)
+		return false
+	}
+	if err := w.swap(j); err != nil {
+		t.j = nil
+		t.fail(fmt.Errorf("%s: %s: %w (run ctx again to finish it)", t.alias, op, err))
+		return false
+	}
+	if err := w.hook("swapped", t.alias); err != nil {
+		t.fail(err)
+		return false
+	}
+	return true
 }
 
 // guard applies the dirty-state guard; it reports whether to go on.
@@ -399,22 +412,7 @@ func (w *Workspace) runRemove(t *task, loc *local, o runOptions, stamp time.Time
 		return
 	}
 	j := &journal{Alias: t.alias, Op: opRemove, DropSpec: t.dropSpec}
-	if err := w.writeJournal(j); err != nil {
-		t.fail(err)
-		return
-	}
-	t.j = j
-	if err := w.hook("journaled", t.alias); err != nil {
-		t.fail(err)
-		return
-	}
-	if err := w.swap(j); err != nil {
-		t.j = nil
-		t.fail(fmt.Errorf("%s: remove: %w (run ctx again to finish it)", t.alias, err))
-		return
-	}
-	if err := w.hook("swapped", t.alias); err != nil {
-		t.fail(err)
+	if !w.applyJournal(t, j, "remove", nil) {
 		return
 	}
 	t.res.Action = Removed
