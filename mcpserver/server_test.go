@@ -375,6 +375,15 @@ func TestResources(t *testing.T) {
 	if dr.Contents[0].Text != setupDoc {
 		t.Errorf("document resource = %q", dr.Contents[0].Text)
 	}
+	// A document over the cap is cut as get_document cuts it, and says how to read on.
+	br, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://packages/big/long.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bt := br.Contents[0].Text; len(bt) > MaxTextBytes+300 || len(bt) >= len(longDoc(3000)) ||
+		!strings.HasPrefix(bt, "## Part 1\n") || !strings.Contains(bt, "read on with the get_document tool") || !strings.Contains(bt, "offset ") {
+		t.Errorf("long document resource: %d bytes, ends %q", len(bt), bt[max(0, len(bt)-200):])
+	}
 	for _, uri := range []string{
 		"ctx://packages/guide/docs/nope.md",
 		"ctx://packages/guide/%2e%2e/%2e%2e/secret.md",
