@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -473,16 +472,4 @@ func (r *Reader) filesMatch(alias string, recs []fileRecord) bool {
 		}
 	}
 	return true
-}
-
-// IndexedPackages returns the packages the index was last built for, sorted
-// by alias.
-func (r *Reader) IndexedPackages() ([]Package, error) {
-	r.mu.Lock()
-	cat, err := r.loadCatalogLocked()
-	r.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	return slices.Clone(cat.Packages), nil
 }

@@ -68,16 +68,6 @@ type Result struct {
 	Warnings []string
 }
 
-// Find returns the context named name (case-insensitive).
-func (r *Result) Find(name string) (Entry, bool) {
-	for _, c := range r.Contexts {
-		if strings.EqualFold(c.Name, name) {
-			return c, true
-		}
-	}
-	return Entry{}, false
-}
-
 // Names lists the contexts' names in order.
 func (r *Result) Names() []string {
 	out := make([]string, len(r.Contexts))

@@ -208,12 +208,6 @@ type local struct {
 
 func (l *local) dirty() bool { return len(l.changes) > 0 }
 
-// installedAt reports whether the package is on disk at exactly e's commit
-// and sub-path tree.
-func (l *local) installedAt(e lockfile.Entry) bool {
-	return l.present && l.state != nil && l.state.Commit == e.Commit && l.state.Tree == e.Tree
-}
-
 // inspect looks at one package on disk. When the state file is missing but
 // the files hash to the lock's h1:, the state is rebuilt; otherwise every
 // file counts as added (ctx cannot tell they are its own).
