@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -61,10 +62,21 @@ func TestCrossProcess(t *testing.T) {
 		cmds = append(cmds, cmd)
 		go func() { done <- cmd.Wait() }()
 	}
+	finished := 0
+	t.Cleanup(func() {
+		// On a failure, stop the writers before the temporary directory
+		// is removed under them.
+		for _, c := range cmds {
+			c.Process.Kill()
+		}
+		for ; finished < len(cmds); finished++ {
+			<-done
+		}
+	})
 	r, _ := OpenReader(dir)
 	defer r.Close()
 	searches := 0
-	for finished := 0; finished < len(cmds); {
+	for finished < len(cmds) {
 		select {
 		case err := <-done:
 			if err != nil {
@@ -95,5 +107,22 @@ func TestCrossProcess(t *testing.T) {
 	}
 	if f, err := r.Freshness(testPackages()); err != nil || !f.Fresh {
 		t.Errorf("freshness after the writers: %+v %v", f, err)
+	}
+	// Directories kept because a reader was opening them go with the next
+	// Sync; only the live one (and its lock file) remains.
+	r.Close()
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var m meta
+	if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "index"))
+	for _, e := range ents {
+		n := e.Name()
+		if strings.Contains(n, "bleve-") && n != m.Bleve && n != "."+m.Bleve+".lock" {
+			t.Errorf("index/%s left behind (live: %s)", n, m.Bleve)
+		}
 	}
 }

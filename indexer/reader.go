@@ -60,10 +60,12 @@ type Reader struct {
 	closed   bool
 }
 
+// fileStamp identifies one version of a file that writers replace by
+// rename: a new file (inode), size or mtime means new content. Size and
+// mtime alone are not enough: two writes within one clock tick can leave
+// both unchanged.
 type fileStamp struct {
-	size  int64
-	mod   time.Time
-	valid bool
+	fi os.FileInfo
 }
 
 func stamp(path string) (fileStamp, error) {
@@ -71,7 +73,12 @@ func stamp(path string) (fileStamp, error) {
 	if err != nil {
 		return fileStamp{}, err
 	}
-	return fileStamp{size: fi.Size(), mod: fi.ModTime(), valid: true}, nil
+	return fileStamp{fi: fi}, nil
+}
+
+func (s fileStamp) same(o fileStamp) bool {
+	return s.fi != nil && o.fi != nil && os.SameFile(s.fi, o.fi) &&
+		s.fi.Size() == o.fi.Size() && s.fi.ModTime().Equal(o.fi.ModTime())
 }
 
 // OpenReader returns a Reader for <contextDir>/index.
@@ -94,7 +101,7 @@ func (r *Reader) loadMetaLocked() error {
 		}
 		return fmt.Errorf("indexer: %w", err)
 	}
-	if st == r.metaStat {
+	if st.same(r.metaStat) {
 		return nil
 	}
 	var m meta
@@ -117,6 +124,7 @@ func (r *Reader) acquire() (bleve.Index, func(), error) {
 	if r.closed {
 		return nil, nil, errors.New("indexer: reader is closed")
 	}
+	deadline := time.Now().Add(readerBoltTimeout)
 	for attempt := 0; ; attempt++ {
 		if err := r.loadMetaLocked(); err != nil {
 			return nil, nil, err
@@ -128,15 +136,23 @@ func (r *Reader) acquire() (bleve.Index, func(), error) {
 		if r.idx != nil {
 			break
 		}
-		dir := filepath.Join(r.indexDir(), r.meta.Bleve)
-		idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": readerBoltTimeout.String()})
+		idx, err := r.openLiveLocked()
 		if err != nil {
-			if attempt == 0 {
-				// A rebuild may have just replaced the directory.
-				r.metaStat = fileStamp{}
+			// A writer published a new generation (or is deleting the
+			// old directory) between reading meta.json and opening:
+			// read meta.json again. Every retry follows a writer's
+			// progress, so this ends; the deadline is a backstop.
+			r.metaStat = fileStamp{}
+			if errors.Is(err, errIndexMoved) && time.Now().Before(deadline) {
+				if attempt > 2 {
+					time.Sleep(5 * time.Millisecond)
+				}
 				continue
 			}
-			return nil, nil, fmt.Errorf("indexer: open search index %s: %w (run `ctx index --rebuild` if it persists)", dir, err)
+			if attempt == 0 {
+				continue
+			}
+			return nil, nil, err
 		}
 		r.idx, r.idxGen, r.idxDir = idx, r.meta.Generation, r.meta.Bleve
 		break
@@ -161,6 +177,41 @@ func (r *Reader) acquire() (bleve.Index, func(), error) {
 			r.timer.Reset(readerIdleClose)
 		}
 	}, nil
+}
+
+// errIndexMoved means the bleve directory meta.json named is no longer the
+// live one.
+var errIndexMoved = errors.New("search index replaced while opening it")
+
+// openLiveLocked opens the bleve directory r.meta names, read-only. It holds
+// the directory's open lock (dirLockPath) while opening, so a writer that
+// replaced the directory cannot delete it under the open (see
+// removeBleveDir), and checks that meta.json still names it once the lock
+// is held.
+func (r *Reader) openLiveLocked() (bleve.Index, error) {
+	name := r.meta.Bleve
+	l := flock.New(dirLockPath(r.indexDir(), name))
+	ok, err := l.TryRLock()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: lock search index %s: %w", name, err)
+	}
+	if !ok {
+		return nil, errIndexMoved // a writer is deleting it
+	}
+	defer l.Close()
+	var m meta
+	if err := readJSON(filepath.Join(r.indexDir(), metaFile), &m); err != nil {
+		return nil, fmt.Errorf("indexer: %w", err)
+	}
+	if m.Bleve != name {
+		return nil, errIndexMoved
+	}
+	dir := filepath.Join(r.indexDir(), name)
+	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true, "bolt_timeout": readerBoltTimeout.String()})
+	if err != nil {
+		return nil, fmt.Errorf("indexer: open search index %s: %w (run `ctx index --rebuild` if it persists)", dir, err)
+	}
+	return idx, nil
 }
 
 // writerActive reports whether a Sync has the live directory open for
@@ -349,7 +400,7 @@ func (r *Reader) loadCatalogLocked() (*catalog, error) {
 		}
 		return nil, fmt.Errorf("indexer: %w", err)
 	}
-	if r.cat != nil && st == r.catStat {
+	if r.cat != nil && st.same(r.catStat) {
 		return r.cat, nil
 	}
 	var c catalog

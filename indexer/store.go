@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // Layout of <contextDir>/index/:
@@ -19,6 +21,10 @@ import (
 //	              hash, chunk count, and the document's title, summary, tags,
 //	              type and line count
 //	bleve-<gen>/  the bleve (scorch) index named by meta.json
+//	.bleve-<gen>.lock
+//	              flock a Reader holds (shared) while it opens bleve-<gen>;
+//	              a writer deletes a replaced directory only when it can
+//	              take this lock exclusively
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
@@ -84,6 +90,28 @@ func (r fileRecord) document(alias string) Document {
 		Size:     r.Size,
 		Lines:    r.Lines,
 		Modified: time.Unix(0, r.ModNS).UTC(),
+	}
+}
+
+// dirLockPath is the flock file that guards bleve directory name against
+// deletion while a Reader opens it.
+func dirLockPath(indexDir, name string) string {
+	return filepath.Join(indexDir, "."+name+".lock")
+}
+
+// removeBleveDir deletes a bleve directory that is no longer live, unless a
+// Reader is opening it right now; it then stays for the next Sync. (A Reader
+// that has it open already keeps reading: on Unix, deleted files live until
+// closed.)
+func removeBleveDir(indexDir, name string) {
+	l := flock.New(dirLockPath(indexDir, name))
+	ok, err := l.TryLock()
+	if err != nil || !ok {
+		return
+	}
+	defer l.Close()
+	if err := os.RemoveAll(filepath.Join(indexDir, name)); err == nil {
+		os.Remove(l.Path())
 	}
 }
 

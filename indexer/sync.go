@@ -29,9 +29,10 @@ import (
 //
 // A full build (first run, --rebuild, schema change) writes a new directory
 // bleve-<gen+1> that no reader knows yet, then switches meta.json to it with
-// an atomic rename and deletes the old directory; readers are never blocked
-// by a rebuild, and one that still has the old directory open keeps reading
-// it (the files stay alive until it closes them).
+// an atomic rename and deletes the old directory (unless a reader is opening
+// it right now: see removeBleveDir); readers are never blocked by a rebuild,
+// and one that still has the old directory open keeps reading it (the files
+// stay alive until it closes them).
 //
 // An incremental Sync opens the live directory read-write. Bleve's scorch
 // takes a bolt flock on root.bolt (exclusive for a writer, shared for
@@ -403,7 +404,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 			return nil, fmt.Errorf("indexer: write %s: %w", metaFile, err)
 		}
 		if rebuild && old != "" && old != newDir {
-			os.RemoveAll(filepath.Join(indexDir, old))
+			removeBleveDir(indexDir, old)
 		}
 	}
 	removeStaleDirs(indexDir, m.Bleve)
@@ -431,15 +432,22 @@ func countRecords(m map[string][]fileRecord) int {
 	return n
 }
 
-// removeStaleDirs deletes bleve directories left by interrupted builds.
+// removeStaleDirs deletes bleve directories left by interrupted builds or
+// kept because a Reader was opening them, and their lock files.
 func removeStaleDirs(indexDir, live string) {
 	ents, err := os.ReadDir(indexDir)
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		if e.IsDir() && strings.HasPrefix(e.Name(), "bleve-") && e.Name() != live {
-			os.RemoveAll(filepath.Join(indexDir, e.Name()))
+		name := e.Name()
+		if !e.IsDir() && strings.HasPrefix(name, ".bleve-") && strings.HasSuffix(name, ".lock") {
+			name = strings.TrimSuffix(strings.TrimPrefix(name, "."), ".lock")
+		} else if !e.IsDir() || !strings.HasPrefix(name, "bleve-") {
+			continue
+		}
+		if name != live {
+			removeBleveDir(indexDir, name)
 		}
 	}
 }
