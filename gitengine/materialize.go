@@ -157,19 +157,53 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 // fetching only what is missing. It runs under the cache lock.
 func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit plumbing.Hash, ref, sub string, file bool) (plumbing.Hash, []entry, []Skipped, *conn, error) {
 	var c *conn
-	dial := func() error {
-		if c != nil {
+	// dial gets a conn: an assumed one (no advertisement) when allowed and
+	// possible, else a real one.
+	dial := func(assumed bool) error {
+		if c != nil && (assumed || !c.assumed) {
 			return nil
+		}
+		if assumed {
+			if c = e.assume(r); c != nil {
+				return nil
+			}
+		}
+		var received int64
+		if c != nil {
+			received = c.received.Load()
+			c.close()
 		}
 		var err error
 		c, err = e.connect(ctx, r, "fetch")
+		if c != nil {
+			c.received.Add(received)
+		}
 		return err
 	}
+	// retry reports whether a request on an assumed conn failed (or did
+	// not bring what it should) in a way a real conn may not: then the
+	// assumed conn is dropped.
+	retry := func(err error, missing func() bool) bool {
+		if c == nil || !c.assumed || ctx.Err() != nil || (err == nil && !missing()) {
+			return false
+		}
+		if err != nil {
+			c.giveUp(err)
+		}
+		return true
+	}
 	if st.HasEncodedObject(commit) != nil {
-		if err := dial(); err != nil {
+		if err := dial(true); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, err
 		}
-		if err := e.fetchCommit(ctx, c, st, commit, ref, false); err != nil {
+		err := e.fetchCommit(ctx, c, st, commit, ref, false)
+		if retry(err, func() bool { return st.HasEncodedObject(commit) != nil }) {
+			if err = dial(false); err != nil {
+				return plumbing.ZeroHash, nil, nil, c, err
+			}
+			err = e.fetchCommit(ctx, c, st, commit, ref, false)
+		}
+		if err != nil {
 			return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
 		}
 		if st.HasEncodedObject(commit) != nil {
@@ -180,7 +214,7 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A tree is missing from the cache (an interrupted or foreign
 		// store): fetch the whole commit again, offering nothing.
-		if err := dial(); err != nil {
+		if err := dial(false); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, err
 		}
 		if err := e.fetchCommit(ctx, c, st, commit, ref, true); err != nil {
@@ -202,10 +236,25 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 	if len(missing) == 0 {
 		return treeID, entries, skipped, c, nil
 	}
-	if err := dial(); err != nil {
+	firstMissing := func() (plumbing.Hash, bool) {
+		for _, h := range missing {
+			if st.HasEncodedObject(h) != nil {
+				return h, true
+			}
+		}
+		return plumbing.ZeroHash, false
+	}
+	stillMissing := func() bool { _, ok := firstMissing(); return ok }
+	if err := dial(true); err != nil {
 		return plumbing.ZeroHash, nil, nil, c, err
 	}
 	err = e.fetchBlobs(ctx, c, st, missing)
+	if retry(err, stillMissing) {
+		if err = dial(false); err != nil {
+			return plumbing.ZeroHash, nil, nil, c, err
+		}
+		err = e.fetchBlobs(ctx, c, st, missing)
+	}
 	if err != nil && c.refused(err, false) {
 		e.warn(fmt.Sprintf("%s: the server will not send single files by id; fetching the whole snapshot of %s instead", redactURL(r.raw), commit))
 		err = e.fetchCommit(ctx, c, st, commit, ref, true)
@@ -213,10 +262,8 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 	if err != nil {
 		return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
 	}
-	for _, h := range missing {
-		if st.HasEncodedObject(h) != nil {
-			return plumbing.ZeroHash, nil, nil, c, newError(KindOther, r.raw, "fetch", fmt.Errorf("the server did not send blob %s", h), "retry; if it persists, report the server's behaviour")
-		}
+	if h, ok := firstMissing(); ok {
+		return plumbing.ZeroHash, nil, nil, c, newError(KindOther, r.raw, "fetch", fmt.Errorf("the server did not send blob %s", h), "retry; if it persists, report the server's behaviour")
 	}
 	return treeID, entries, skipped, c, nil
 }

@@ -314,3 +314,64 @@ func TestServerDefaultWantPolicy(t *testing.T) {
 		t.Errorf("warnings %q", warns)
 	}
 }
+
+// TestRequestsPerFetch: with the commit known, a cold fetch over smart HTTP
+// makes two requests (trees, then the sub-path's blobs) and skips the
+// advertisement; blobs for a cached commit take one. A host that wants
+// credentials from a helper pays the skipped-advertisement attempt once,
+// not for every package.
+func TestRequestsPerFetch(t *testing.T) {
+	home := isolate(t)
+	f := newFixture(t)
+	ctx := context.Background()
+	s := f.serve(gittest.ServeOptions{})
+	url := s.URL + "/repo.git"
+	cache := t.TempDir()
+
+	res, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Requests(); n != 2 {
+		t.Errorf("cold fetch: %d requests, want 2 (trees, blobs)", n)
+	}
+	if len(res.Files) != 5 || res.Bytes == 0 || res.Bytes > s.BytesSent() {
+		t.Errorf("cold fetch: files %v, Bytes %d of %d sent", res.Files, res.Bytes, s.BytesSent())
+	}
+	s.ResetCounters()
+	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "bulk"}, filepath.Join(t.TempDir(), "b")); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Requests(); n != 1 {
+		t.Errorf("another folder of a cached commit: %d requests, want 1 (blobs)", n)
+	}
+
+	// A commit the server cannot give (not reachable): the skipped
+	// advertisement is retried with one, and the error is the usual one.
+	s.ResetCounters()
+	_, err = New(Options{CacheDir: t.TempDir()}).Materialize(ctx, FetchRequest{URL: url, Commit: strings.Repeat("ab", 20), Path: "docs"}, filepath.Join(t.TempDir(), "c"))
+	if KindOf(err) != KindRefNotFound {
+		t.Errorf("unreachable commit: %v (kind %v), want ref not found", err, KindOf(err))
+	}
+
+	store := filepath.Join(home, "creds")
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(fmt.Sprintf("[credential]\n\thelper = store --file=%s\n", store)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	as := f.serve(gittest.ServeOptions{BasicAuth: "alice:s3cret-pass"})
+	if err := os.WriteFile(store, []byte("http://alice:s3cret-pass@"+strings.TrimPrefix(as.URL, "http://")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cache = t.TempDir()
+	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: as.URL + "/repo.git", Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "d")); err != nil {
+		t.Fatalf("credential helper: %v", err)
+	}
+	as.ResetCounters()
+	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: as.URL + "/repo.git", Commit: f.c2, Path: "bulk"}, filepath.Join(t.TempDir(), "e")); err != nil {
+		t.Fatalf("credential helper, second package: %v", err)
+	}
+	// 401, advertisement with the helper's credentials, blobs.
+	if n := as.Requests(); n != 3 {
+		t.Errorf("second package from a host that wants credentials: %d requests, want 3", n)
+	}
+}

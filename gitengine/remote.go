@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/go-git/go-git/v5/plumbing/transport/client"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
@@ -69,6 +71,7 @@ type conn struct {
 	sess      transport.UploadPackSession
 	adv       *packp.AdvRefs
 	used      bool         // for stateful protocols, a session serves one request
+	assumed   bool         // adv was not read but assumed (see assume)
 	received  atomic.Int64 // bytes received from the network
 	sentCreds bool
 }
@@ -124,16 +127,7 @@ func (e *Engine) connect(ctx context.Context, r *remote, op string) (*conn, erro
 		return c, nil
 	}
 
-	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: http.DefaultTransport, n: &c.received}})
-	tokenTried := false
-	switch {
-	case r.user != "" || r.pass != "":
-		c.auth = &githttp.BasicAuth{Username: r.user, Password: r.pass}
-	case os.Getenv("CTX_GIT_TOKEN") != "" && r.ep.Protocol == "https" || os.Getenv("CTX_GIT_TOKEN") != "" && isLoopback(r.ep.Host):
-		c.auth = &githttp.BasicAuth{Username: "x-access-token", Password: os.Getenv("CTX_GIT_TOKEN")}
-		tokenTried = true
-	}
-	c.sentCreds = c.auth != nil
+	tokenTried := c.initHTTP()
 	err := c.open(ctx)
 	if err == nil {
 		return c, nil
@@ -165,6 +159,80 @@ func (e *Engine) connect(ctx context.Context, r *remote, op string) (*conn, erro
 	}
 	credentialRun(ctx, "approve", cred.input())
 	return c, nil
+}
+
+// initHTTP sets up c's HTTP client and the first credentials to try: the
+// URL's, else CTX_GIT_TOKEN (over https, or to a loopback test server). It
+// reports whether the token is what c sends.
+func (c *conn) initHTTP() (tokenTried bool) {
+	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: http.DefaultTransport, n: &c.received}})
+	token := os.Getenv("CTX_GIT_TOKEN")
+	switch {
+	case c.r.user != "" || c.r.pass != "":
+		c.auth = &githttp.BasicAuth{Username: c.r.user, Password: c.r.pass}
+	case token != "" && (c.r.ep.Protocol == "https" || isLoopback(c.r.ep.Host)):
+		c.auth = &githttp.BasicAuth{Username: "x-access-token", Password: token}
+		tokenTried = true
+	}
+	c.sentCreds = c.auth != nil
+	return tokenTried
+}
+
+// Skipping the advertisement
+//
+// Smart HTTP is stateless: a POST to git-upload-pack needs nothing from the
+// GET of info/refs before it. When the commit is already known (an install
+// from the lock, or blobs for a commit in the cache), assume() returns a
+// conn whose "advertisement" is the capabilities every current git host
+// offers, and the fetch costs one request fewer. Whatever goes wrong with
+// an assumed conn (a server without filter, a redirect, a refusal, 401) is
+// retried on a real one, which reads the advertisement and handles it as
+// before; only then is an error reported. A host that answered 401 is not
+// assumed again in this process, so private repositories behind a
+// credential helper do not pay the extra request for every package.
+
+// assumedCaps are the capabilities an assumed conn takes the server to have.
+var assumedCaps = []capability.Capability{capability.OFSDelta, capability.Sideband64k, capability.Shallow, capability.NoProgress, capability.Filter}
+
+// hostsWantingCreds holds hosts (scheme://host:port) that answered an
+// assumed request with 401 or 403.
+var hostsWantingCreds sync.Map
+
+func hostKey(r *remote) string {
+	return fmt.Sprintf("%s://%s:%d", r.ep.Protocol, r.ep.Host, r.ep.Port)
+}
+
+// assume returns a conn over smart HTTP that skips the advertisement, or
+// nil when r is not HTTP or its host wants credentials we do not have.
+func (e *Engine) assume(r *remote) *conn {
+	if !r.isHTTP() {
+		return nil
+	}
+	if _, ok := hostsWantingCreds.Load(hostKey(r)); ok {
+		return nil
+	}
+	c := &conn{e: e, r: r, assumed: true}
+	c.initHTTP()
+	sess, err := c.tr.NewUploadPackSession(r.ep, c.auth)
+	if err != nil {
+		return nil
+	}
+	adv := packp.NewAdvRefs()
+	for _, cp := range assumedCaps {
+		_ = adv.Capabilities.Set(cp)
+	}
+	_ = adv.Capabilities.Set(capability.Agent, capability.DefaultAgent())
+	c.sess, c.adv = sess, adv
+	return c
+}
+
+// giveUp closes an assumed conn after err, noting a host that wants
+// credentials.
+func (c *conn) giveUp(err error) {
+	if errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) {
+		hostsWantingCreds.Store(hostKey(c.r), true)
+	}
+	c.close()
 }
 
 // open starts a session and reads the advertisement.
