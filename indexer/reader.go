@@ -14,6 +14,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/gofrs/flock"
 )
@@ -330,6 +331,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	for from := 0; ; {
 		req := bleve.NewSearchRequestOptions(qq, size, from, false)
+		if st := r.bm25Stats(idx); st != nil {
+			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: st}
+		}
 		req.Fields = []string{fPackage, fPath, fHeading, fLines, fText}
 		res, err := idx.SearchInContext(ctx, req)
 		if err != nil {
@@ -371,6 +375,29 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		size *= 2
 	}
 	return hits, nil
+}
+
+// bm25Stats gives bleve the real average length of the scored field. Left
+// alone, bleve 2.x takes the number of distinct terms in the field's
+// dictionary divided by the number of documents as the average length
+// (about 5 tokens on the shared corpus, whose chunks average over 100), so
+// every chunk longer than a few words is penalised as if it were huge and
+// short pages that mention a query word once beat the page about it. With
+// the real average, on bench/relevance: MRR 0.55 → 0.7.
+func (r *Reader) bm25Stats(idx bleve.Index) *search.BM25Stats {
+	r.mu.Lock()
+	tokens := r.meta.Tokens
+	r.mu.Unlock()
+	docs, err := idx.DocCount()
+	if err != nil || docs == 0 || tokens <= 0 {
+		return nil
+	}
+	n := int(docs)
+	// Every field a query can touch needs an entry; only fText is scored
+	// (the others are filters), so theirs are placeholders.
+	return &search.BM25Stats{DocCount: float64(docs), FieldCardinality: map[string]int{
+		fText: int(tokens), fPackage: n, fPath: n, fTags: n,
+	}}
 }
 
 // termsQuery matches any of the values exactly (tags are stored lower-case).

@@ -28,7 +28,7 @@ import (
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 7
+const schemaVersion = 8
 
 const (
 	metaFile    = "meta.json"
@@ -45,6 +45,9 @@ type meta struct {
 	Bleve      string    `json:"bleve"`
 	BuiltAt    time.Time `json:"builtAt"`
 	Chunks     int       `json:"chunks"`
+	// Tokens is the number of analysed tokens of the scored field over all
+	// chunks: the real average length for BM25 (see Reader.bm25Stats).
+	Tokens int64 `json:"tokens"`
 	// Dirty is set while an incremental Sync changes the live directory;
 	// finding it set means one was interrupted, and the next Sync rebuilds.
 	Dirty bool `json:"dirty,omitempty"`
@@ -57,6 +60,7 @@ type fileRecord struct {
 	ModNS   int64    `json:"mtime"`
 	Hash    string   `json:"hash"`
 	Chunks  int      `json:"chunks"`
+	Tokens  int64    `json:"tokens,omitempty"`  // analysed tokens of its chunks' scored text
 	Skipped string   `json:"skipped,omitempty"` // why the file is not indexed
 	Title   string   `json:"title,omitempty"`
 	Summary string   `json:"summary,omitempty"`

@@ -366,9 +366,11 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		sort.Slice(newFiles[alias], func(i, j int) bool { return newFiles[alias][i].Path < newFiles[alias][j].Path })
 	}
 	newCat := catalog{Schema: schemaVersion, Packages: pkgs, Files: newFiles}
+	var tokens int64
 	for _, r := range newFiles {
 		for _, f := range r {
 			rep.Chunks += f.Chunks
+			tokens += f.Tokens
 		}
 	}
 	pkgsChanged := !slices.Equal(cat.Packages, pkgs)
@@ -399,7 +401,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	}
 	if changed || rebuild || pkgsChanged || markedDirty {
 		old := m.Bleve
-		m = meta{Schema: schemaVersion, Generation: m.Generation + 1, Bleve: newDir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks}
+		m = meta{Schema: schemaVersion, Generation: m.Generation + 1, Bleve: newDir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens}
 		if err := writeJSONAtomic(filepath.Join(indexDir, metaFile), m); err != nil {
 			return nil, fmt.Errorf("indexer: write %s: %w", metaFile, err)
 		}
@@ -489,6 +491,7 @@ func processFile(alias, rel, abs string, size, modNS int64, old *fileRecord) (re
 			extra = p.Summary
 		}
 		text, prefix := searchText(p.Title, c, extra)
+		rec.Tokens += fieldLength(text)
 		docs[i] = chunkDoc{
 			Text:    text,
 			Pkg:     alias,
