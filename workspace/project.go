@@ -25,10 +25,12 @@ const (
 	indexMD     = "INDEX.md"
 	projectLock = ".lock"
 	gitignore   = ".gitignore"
-	// defaultJobs: a fetch mostly waits on the server, so 8 at once beat 4
-	// (10 packages from a lock over loopback HTTP on 2 cores: 3.1–3.4×
-	// native git against 2.8–2.9×; bench/README.md).
-	defaultJobs  = 8
+	// defaultJobs: a fetch mostly waits on the server, so many at once pay
+	// (10 packages from a lock over loopback HTTP on 2 cores, alternating
+	// runs: 4 jobs 2.8–2.9× native git, 8 jobs 3.1–3.2×, 16 jobs 3.3–3.4×:
+	// with fewer slots than packages the last ones run alone; npm also
+	// keeps about 16 connections). See bench/README.md.
+	defaultJobs  = 16
 	defaultWait  = 10 * time.Second
 	lockPollTime = 50 * time.Millisecond
 )
