@@ -49,6 +49,10 @@ type Package struct {
 	Commit string // 40-hex
 }
 
+// Prepare loads what Sync needs on first use (the tokenizer's vocabulary:
+// about 30 ms), so a caller can do it while it waits on the network.
+func Prepare() { o200k() }
+
 // DefaultBudgetTokens is INDEX.md's default budget.
 const DefaultBudgetTokens = 8000
 

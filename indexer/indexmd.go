@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer/codec"
 )
@@ -14,12 +16,75 @@ import (
 // vocabulary is compiled into the binary, nothing is downloaded).
 var o200k = sync.OnceValue(codec.NewO200kBase)
 
-// countTokens returns the number of o200k tokens of s.
-func countTokens(s string) int {
+// o200kCount returns the number of o200k tokens of s.
+func o200kCount(s string) int {
 	n, err := o200k().Count(s)
 	if err != nil {
 		return len(s) // never fewer tokens than bytes: a safe over-estimate
 	}
+	return n
+}
+
+// countTokens returns o200kCount(s), counting each line once per process.
+// Laying out INDEX.md counts the same entry lines at several detail levels
+// and then the whole file; the tokenizer (a regexp pre-split, then BPE) was
+// a quarter of a fresh install's index time.
+//
+// It is exact: o200k's pre-split never joins text across a line break that
+// is followed by a character other than whitespace or '/' (no pattern of it
+// starts with a line break unless it is all whitespace, and only
+// `[^\s\p{L}\p{N}]+[\r\n/]*` reaches past one, through '/'), so the count
+// of s is the sum of the counts of the pieces it splits into there.
+// TestCountTokensBySegment checks this against o200kCount.
+func countTokens(s string) int {
+	n := 0
+	for len(s) > 0 {
+		end := len(s)
+		for i := strings.IndexByte(s, '\n'); i >= 0 && i+1 < len(s); {
+			c := s[i+1]
+			if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f' && c != '/' && c < utf8.RuneSelf {
+				end = i + 1
+				break
+			}
+			if c >= utf8.RuneSelf {
+				// Unicode whitespace (U+0085, U+00A0, U+2028…) would join.
+				if r, _ := utf8.DecodeRuneInString(s[i+1:]); !unicode.IsSpace(r) {
+					end = i + 1
+					break
+				}
+			}
+			j := strings.IndexByte(s[i+1:], '\n')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+		n += segmentTokens(s[:end])
+		s = s[end:]
+	}
+	return n
+}
+
+// segmentCache holds the token counts of recently counted segments.
+var segmentCache struct {
+	sync.Mutex
+	m map[string]int
+}
+
+func segmentTokens(seg string) int {
+	segmentCache.Lock()
+	n, ok := segmentCache.m[seg]
+	segmentCache.Unlock()
+	if ok {
+		return n
+	}
+	n = o200kCount(seg)
+	segmentCache.Lock()
+	if segmentCache.m == nil || len(segmentCache.m) >= 1<<15 {
+		segmentCache.m = make(map[string]int)
+	}
+	segmentCache.m[seg] = n
+	segmentCache.Unlock()
 	return n
 }
 

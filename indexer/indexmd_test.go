@@ -71,7 +71,7 @@ func TestIndexNeverOverBudget(t *testing.T) {
 		pkgs, files := randCorpus(r, i%4 == 0) // every 4th corpus is small: most fit
 		budget := 500 + r.IntN(49501)
 		out, info := renderIndex(pkgs, files, budget)
-		n := countTokens(out)
+		n := o200kCount(out)
 		if n > budget {
 			t.Fatalf("run %d: INDEX.md has %d tokens, budget %d (%d packages)", i, n, budget, len(pkgs))
 		}
@@ -111,7 +111,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 	if info.Degraded != "" || !strings.Contains(full, "First sentence here. ") {
 		t.Fatalf("unlimited budget degraded: %s", info.Degraded)
 	}
-	fullTokens := countTokens(full)
+	fullTokens := o200kCount(full)
 	steps := []struct {
 		budget int
 		want   string // what the big package is shortened to
@@ -128,7 +128,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 		if !strings.Contains(out, "- Small 0 (`s0.md`): Short summary. More words.") {
 			t.Errorf("budget %d: the small package lost its summaries while the big one degraded:\n%s", s.budget, out)
 		}
-		if n := countTokens(out); n > s.budget {
+		if n := o200kCount(out); n > s.budget {
 			t.Errorf("budget %d: %d tokens", s.budget, n)
 		}
 	}
@@ -179,5 +179,34 @@ func TestFolderSamples(t *testing.T) {
 	}
 	if got := strings.Join(s.entries(levelFolders), ""); got != "- `cmds/` — 8 documents\n- `guide/` — 1 document\n" {
 		t.Errorf("folders level:\n%s", got)
+	}
+}
+
+// TestCountTokensBySegment: counting line by line (with the memo) gives
+// exactly what the tokenizer gives for the whole text, on rendered INDEX.md
+// files and on random text full of the characters that could join lines.
+func TestCountTokensBySegment(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"\n", "\n\n", " \n", "\n ", "/", "//", "\r\n", ".", "...\n", "- ", "# ", "`x`", "\t", "\u00a0", "\u2028", "\u0085", "é", "日本", "12345", "'s", "<|endoftext|>", "word", " word", "URL: https://a/b", "—", "!!\n/", "\n/x"}
+	for i := 0; i < 3000; i++ {
+		var b strings.Builder
+		for j := r.IntN(40); j >= 0; j-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := countTokens(s), o200kCount(s); got != want {
+			t.Fatalf("countTokens(%q) = %d, the tokenizer says %d", s, got, want)
+		}
+	}
+	pkgs := []Package{{Alias: "big", Source: "https://example.com/x.git", Commit: strings.Repeat("a", 40)}}
+	files := map[string][]fileRecord{}
+	for j := 0; j < 300; j++ {
+		files["big"] = append(files["big"], fileRecord{Path: fmt.Sprintf("area%d/doc%03d.md", j%7, j), Title: randText(r, 2, 6), Summary: randText(r, 5, 40)})
+	}
+	for _, budget := range []int{500, 3000, 8000, 1_000_000} {
+		out, info := renderIndex(pkgs, files, budget)
+		if n := o200kCount(out); n != countTokens(out) || n != info.Tokens {
+			t.Errorf("budget %d: tokenizer %d, countTokens %d, reported %d", budget, n, countTokens(out), info.Tokens)
+		}
 	}
 }

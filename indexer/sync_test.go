@@ -158,8 +158,8 @@ func TestSyncSearchDocuments(t *testing.T) {
 	if strings.Contains(string(md), "image.md") {
 		t.Errorf("INDEX.md lists the skipped binary file")
 	}
-	if rep.IndexTokens != countTokens(string(md)) {
-		t.Errorf("report says %d tokens, file has %d", rep.IndexTokens, countTokens(string(md)))
+	if rep.IndexTokens != o200kCount(string(md)) {
+		t.Errorf("report says %d tokens, file has %d", rep.IndexTokens, o200kCount(string(md)))
 	}
 }
 

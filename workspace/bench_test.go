@@ -117,6 +117,44 @@ func BenchmarkInstallVsNative(b *testing.B) {
 	b.ReportMetric(float64(gitTime)/float64(ctxTime), "speedup")
 }
 
+// BenchmarkInstallCLIVsNative is BenchmarkInstallVsNative with ctx run as
+// the command a user types, `ctx install --frozen`, in its own process (so
+// process start and one-time loads count), built once before the loop.
+func BenchmarkInstallCLIVsNative(b *testing.B) {
+	srv, proj := benchRepos(b, 10)
+	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
+	bin := filepath.Join(b.TempDir(), "ctx")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx").CombinedOutput(); err != nil {
+		b.Fatalf("build ctx: %v\n%s", err, out)
+	}
+	env := gittest.Env(b.TempDir())
+	var ctxTime, gitTime time.Duration
+	n := 0
+	for b.Loop() {
+		n++
+		dir := filepath.Join(b.TempDir(), "clone")
+		copyBenchProject(b, proj, dir)
+		cmd := exec.Command(bin, "-C", dir, "install", "--frozen")
+		cmd.Env = append(os.Environ(), "CTX_CACHE="+filepath.Join(dir, "..", "cache"))
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.Fatalf("ctx install: %v\n%s", err, out)
+		}
+		ctxTime += time.Since(start)
+		if os.Getenv("SHOWOUT") != "" {
+			fmt.Fprintf(os.Stderr, "%s\n", out)
+		}
+
+		start = time.Now()
+		nativeInstall(b, srv.URL, b.TempDir(), env)
+		gitTime += time.Since(start)
+	}
+	b.ReportMetric(float64(ctxTime.Milliseconds())/float64(n), "ctx-ms/op")
+	b.ReportMetric(float64(gitTime.Milliseconds())/float64(n), "git-ms/op")
+	b.ReportMetric(float64(gitTime)/float64(ctxTime), "speedup")
+}
+
 func nativeInstall(b *testing.B, url, dir string, env []string) {
 	for i := range 10 {
 		dst := filepath.Join(dir, fmt.Sprintf("p%d", i))

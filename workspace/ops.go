@@ -200,6 +200,9 @@ func (w *Workspace) runTasks(ctx context.Context, ts []*task, o runOptions) (*Re
 		return nil, err
 	}
 	stamp := now()
+	if !o.dryRun {
+		go indexer.Prepare() // while the fetches wait on the network
+	}
 	parallel(len(ts), w.opts.Jobs, func(i int) {
 		if err := ctx.Err(); err != nil {
 			ts[i].fail(err)
