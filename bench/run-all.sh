@@ -18,7 +18,7 @@ machine() {
 machine | tee "$out/machine.txt"
 
 echo "== package manager (issue 3): 10-package install vs native git, update with nothing new" >&2
-go test ./workspace -run '^$' -bench 'InstallVsNative|UpdateNothingNew' -benchtime 5x -count 3 | tee "$out/workspace.log"
+go test ./workspace -run '^$' -bench 'InstallVsNative|InstallCLIVsNative|UpdateNothingNew' -benchtime 5x -count 3 | tee "$out/workspace.log"
 
 echo "== gitengine (issue 2): sparse fetch of a folder of a 21k-file repo vs native git" >&2
 bash bench/gitengine/run.sh 3 | tee "$out/gitengine.log"
