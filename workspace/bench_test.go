@@ -86,17 +86,8 @@ func BenchmarkInstallFromLock(b *testing.B) {
 // BenchmarkInstallVsNative alternates the two ways in one run (so both see
 // the same machine load) and reports their wall times and the speed-up.
 func BenchmarkInstallVsNative(b *testing.B) {
-	srv, proj := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
-	env := gittest.Env(b.TempDir())
-	var ctxTime, gitTime time.Duration
-	n := 0
-	for b.Loop() {
-		n++
-		dir := filepath.Join(b.TempDir(), "clone")
-		copyBenchProject(b, proj, dir)
-		os.Setenv("CTX_CACHE", filepath.Join(dir, "..", "cache"))
-		start := time.Now()
+	versusNative(b, func(dir, cache string) {
+		os.Setenv("CTX_CACHE", cache)
 		w, err := Open(dir, Options{Jobs: benchJobs})
 		if err != nil {
 			b.Fatal(err)
@@ -106,27 +97,32 @@ func BenchmarkInstallVsNative(b *testing.B) {
 			b.Fatalf("install: %v %+v", err, r)
 		}
 		w.Close()
-		ctxTime += time.Since(start)
-
-		start = time.Now()
-		nativeInstall(b, srv.URL, b.TempDir(), env)
-		gitTime += time.Since(start)
-	}
-	b.ReportMetric(float64(ctxTime.Milliseconds())/float64(n), "ctx-ms/op")
-	b.ReportMetric(float64(gitTime.Milliseconds())/float64(n), "git-ms/op")
-	b.ReportMetric(float64(gitTime)/float64(ctxTime), "speedup")
+	})
 }
 
 // BenchmarkInstallCLIVsNative is BenchmarkInstallVsNative with ctx run as
 // the command a user types, `ctx install --frozen`, in its own process (so
 // process start and one-time loads count), built once before the loop.
 func BenchmarkInstallCLIVsNative(b *testing.B) {
-	srv, proj := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	bin := filepath.Join(b.TempDir(), "ctx")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx").CombinedOutput(); err != nil {
 		b.Fatalf("build ctx: %v\n%s", err, out)
 	}
+	versusNative(b, func(dir, cache string) {
+		cmd := exec.Command(bin, "-C", dir, "install", "--frozen")
+		cmd.Env = append(os.Environ(), "CTX_CACHE="+cache)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("ctx install: %v\n%s", err, out)
+		}
+	})
+}
+
+// versusNative times install (into a fresh copy of the project, with a
+// cold cache) against nativeInstall, alternating, and reports both and the
+// speed-up.
+func versusNative(b *testing.B, install func(dir, cache string)) {
+	srv, proj := benchRepos(b, 10)
+	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	env := gittest.Env(b.TempDir())
 	var ctxTime, gitTime time.Duration
 	n := 0
@@ -134,17 +130,9 @@ func BenchmarkInstallCLIVsNative(b *testing.B) {
 		n++
 		dir := filepath.Join(b.TempDir(), "clone")
 		copyBenchProject(b, proj, dir)
-		cmd := exec.Command(bin, "-C", dir, "install", "--frozen")
-		cmd.Env = append(os.Environ(), "CTX_CACHE="+filepath.Join(dir, "..", "cache"))
 		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			b.Fatalf("ctx install: %v\n%s", err, out)
-		}
+		install(dir, filepath.Join(dir, "..", "cache"))
 		ctxTime += time.Since(start)
-		if os.Getenv("SHOWOUT") != "" {
-			fmt.Fprintf(os.Stderr, "%s\n", out)
-		}
 
 		start = time.Now()
 		nativeInstall(b, srv.URL, b.TempDir(), env)
