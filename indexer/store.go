@@ -46,7 +46,7 @@ type meta struct {
 	BuiltAt    time.Time `json:"builtAt"`
 	Chunks     int       `json:"chunks"`
 	// Tokens is the number of analysed tokens of the scored field over all
-	// chunks: the real average length for BM25 (see Reader.bm25Stats).
+	// chunks: the real average length for BM25 (see bm25Stats).
 	Tokens int64 `json:"tokens"`
 	// Dirty is set while an incremental Sync changes the live directory;
 	// finding it set means one was interrupted, and the next Sync rebuilds.

@@ -63,41 +63,34 @@ func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
 func BenchmarkInstallFromLock(b *testing.B) {
 	_, proj := benchRepos(b, 10)
 	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
-	i := 0
 	for b.Loop() {
 		b.StopTimer()
-		i++
 		dir := filepath.Join(b.TempDir(), "clone")
 		copyBenchProject(b, proj, dir)
-		os.Setenv("CTX_CACHE", filepath.Join(dir, "..", "cache"))
 		b.StartTimer()
-		w, err := Open(dir, Options{Jobs: benchJobs})
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := w.Install(bg, InstallOptions{Frozen: true})
-		if err != nil || r.Partial() || len(r.Packages) != 10 {
-			b.Fatalf("install: %v %+v", err, r)
-		}
-		w.Close()
+		installFromLock(b, dir, filepath.Join(dir, "..", "cache"))
+	}
+}
+
+// installFromLock is `ctx install --frozen` of the 10 bench packages in
+// dir, in this process, with its object cache in cache.
+func installFromLock(b *testing.B, dir, cache string) {
+	os.Setenv("CTX_CACHE", cache)
+	w, err := Open(dir, Options{Jobs: benchJobs})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	r, err := w.Install(bg, InstallOptions{Frozen: true})
+	if err != nil || r.Partial() || len(r.Packages) != 10 {
+		b.Fatalf("install: %v %+v", err, r)
 	}
 }
 
 // BenchmarkInstallVsNative alternates the two ways in one run (so both see
 // the same machine load) and reports their wall times and the speed-up.
 func BenchmarkInstallVsNative(b *testing.B) {
-	versusNative(b, func(dir, cache string) {
-		os.Setenv("CTX_CACHE", cache)
-		w, err := Open(dir, Options{Jobs: benchJobs})
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, err := w.Install(bg, InstallOptions{Frozen: true})
-		if err != nil || r.Partial() || len(r.Packages) != 10 {
-			b.Fatalf("install: %v %+v", err, r)
-		}
-		w.Close()
-	})
+	versusNative(b, func(dir, cache string) { installFromLock(b, dir, cache) })
 }
 
 // BenchmarkInstallCLIVsNative is BenchmarkInstallVsNative with ctx run as
