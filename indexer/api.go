@@ -33,8 +33,9 @@
 //
 // This file holds the package's types shared with its callers (workspace,
 // mcpserver, cmd). The functions of the contract live in sync.go (Sync),
-// reader.go (OpenReader, Reader: Search, Documents, Freshness, Close) and
-// markdown.go (Outline).
+// reader.go (OpenReader, Reader: Search, Documents, Freshness, Close). The
+// document model (lines, outline, sections, which files are documents) is
+// package indexer/markdown, shared with mcpserver.
 package indexer
 
 import "time"
@@ -112,11 +113,4 @@ type Freshness struct {
 	Fresh   bool
 	BuiltAt time.Time
 	Stale   []string // aliases whose files changed, were added or removed since the index was built
-}
-
-// Heading is one markdown heading (ATX or setext; never inside a code fence).
-type Heading struct {
-	Level int    // 1–6
-	Text  string // without #s and trailing #s
-	Line  int    // 1-based line of the heading (for setext, the text line)
 }

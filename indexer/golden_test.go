@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -29,7 +31,7 @@ func TestChunkingGolden(t *testing.T) {
 			var b strings.Builder
 			p := parseMarkdown(filepath.Base(f), in, func(w string) { fmt.Fprintf(&b, "warning: %s\n", w) })
 			fmt.Fprintf(&b, "title: %s\nsummary: %s\ntags: %s\ntype: %s\nlines: %d\n", p.Title, p.Summary, strings.Join(p.Tags, ", "), p.Type, p.Lines)
-			for _, h := range Outline(in) {
+			for _, h := range markdown.Outline(in) {
 				fmt.Fprintf(&b, "heading: %d %d %s\n", h.Line, h.Level, h.Text)
 			}
 			for i, c := range p.Chunks {

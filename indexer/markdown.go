@@ -5,164 +5,15 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
-// The markdown scanner is line based on purpose: ctx needs exact line
-// numbers for every heading and chunk, and a full CommonMark parse of 6,000
-// files costs more than the whole index build may take. It follows
-// CommonMark where it matters for structure: ATX headings (at most three
-// spaces of indent, "#" followed by a space or the end of the line, closing
-// #s removed), setext headings (a paragraph underlined with = or -),
-// fenced code (``` and ~~~, closed by the same character at least as
-// long) and HTML comment blocks; headings inside fences and comments are
-// text.
+// Lines, front matter, headings and line kinds come from the document
+// model (package indexer/markdown), which the MCP server shares: a chunk's
+// line numbers are the lines get_document serves.
 
-var (
-	atxRE     = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxEndRE  = regexp.MustCompile(`(?:^|[ \t]+)#+$`)
-	fenceRE   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
-	setextRE  = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
-	listRE    = regexp.MustCompile(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`)
-	tagLineRE = regexp.MustCompile(`(?i)^\s*[*_]{0,2}tags[*_]{0,2}\s*:\s*[*_]{0,2}(.+)$`)
-)
-
-// lineKind classifies one body line.
-type lineKind uint8
-
-const (
-	kText      lineKind = iota
-	kBlank              // only white space (outside code)
-	kCode               // inside a fenced code block, or its fence lines
-	kComment            // inside an HTML comment block
-	kHeading            // an ATX heading, or the first text line of a setext heading
-	kHeadingCt          // further lines of a setext heading, and its underline
-)
-
-// scanned is the structure of a document body.
-type scanned struct {
-	kinds    []lineKind
-	headings []Heading // Line is 0-based into the body lines here
-}
-
-// scan classifies lines. Only the structure is computed; no text is copied.
-func scan(lines []string) scanned {
-	s := scanned{kinds: make([]lineKind, len(lines))}
-	var fenceChar byte
-	fenceLen := 0
-	inComment := false
-	paraStart := -1 // first line of the current paragraph that may become a setext heading
-	for i, l := range lines {
-		if fenceLen > 0 {
-			s.kinds[i] = kCode
-			t := strings.TrimLeft(l, " ")
-			if len(l)-len(t) <= 3 {
-				n := 0
-				for n < len(t) && t[n] == fenceChar {
-					n++
-				}
-				if n >= fenceLen && strings.TrimSpace(t[n:]) == "" {
-					fenceLen = 0
-				}
-			}
-			continue
-		}
-		if inComment {
-			s.kinds[i] = kComment
-			if strings.Contains(l, "-->") {
-				inComment = false
-			}
-			continue
-		}
-		if strings.TrimSpace(l) == "" {
-			s.kinds[i] = kBlank
-			paraStart = -1
-			continue
-		}
-		if m := fenceRE.FindStringSubmatch(l); m != nil && (m[1][0] == '~' || !strings.Contains(m[2], "`")) {
-			fenceChar, fenceLen = m[1][0], len(m[1])
-			s.kinds[i] = kCode
-			paraStart = -1
-			continue
-		}
-		if t := strings.TrimLeft(l, " "); len(l)-len(t) <= 3 && strings.HasPrefix(t, "<!--") {
-			s.kinds[i] = kComment
-			if !strings.Contains(t[4:], "-->") {
-				inComment = true
-			}
-			paraStart = -1
-			continue
-		}
-		if m := atxRE.FindStringSubmatch(l); m != nil {
-			text := atxEndRE.ReplaceAllString(m[2], "")
-			s.kinds[i] = kHeading
-			s.headings = append(s.headings, Heading{Level: len(m[1]), Text: strings.TrimSpace(text), Line: i})
-			paraStart = -1
-			continue
-		}
-		if paraStart >= 0 {
-			if m := setextRE.FindStringSubmatch(l); m != nil {
-				level := 1
-				if m[1][0] == '-' {
-					level = 2
-				}
-				parts := make([]string, 0, i-paraStart)
-				for j := paraStart; j < i; j++ {
-					parts = append(parts, strings.TrimSpace(lines[j]))
-					s.kinds[j] = kHeadingCt
-				}
-				s.kinds[paraStart] = kHeading
-				s.kinds[i] = kHeadingCt
-				s.headings = append(s.headings, Heading{Level: level, Text: strings.Join(parts, " "), Line: paraStart})
-				paraStart = -1
-				continue
-			}
-		}
-		s.kinds[i] = kText
-		if paraStart < 0 && setextCandidate(l) {
-			paraStart = i
-		}
-	}
-	return s
-}
-
-// setextCandidate reports whether l can start a paragraph (and so a setext
-// heading): not a list item, quote, table row, HTML or indented code.
-func setextCandidate(l string) bool {
-	t := strings.TrimLeft(l, " ")
-	if len(l)-len(t) >= 4 || strings.HasPrefix(l, "\t") {
-		return false
-	}
-	if listRE.MatchString(l) {
-		return false
-	}
-	switch t[0] {
-	case '>', '|', '<':
-		return false
-	}
-	return true
-}
-
-// bodyStart returns the lines of content and the index of the first body
-// line (after front matter). A broken front matter block is treated as body.
-func bodyStart(lines []string) int {
-	b, err := findFrontMatter(lines)
-	if err != nil {
-		return 0
-	}
-	return b.end
-}
-
-// Outline returns the headings of a markdown document in order. Front matter
-// is skipped. Used to cut sections (get_section).
-func Outline(content []byte) []Heading {
-	lines := splitLines(normalize(content))
-	start := bodyStart(lines)
-	s := scan(lines[start:])
-	for i := range s.headings {
-		s.headings[i].Line += start + 1
-	}
-	return s.headings
-}
+var tagLineRE = regexp.MustCompile(`(?i)^\s*[*_]{0,2}tags[*_]{0,2}\s*:\s*[*_]{0,2}(.+)$`)
 
 // chunk is one searchable piece of a document.
 type chunk struct {
@@ -190,7 +41,7 @@ const minSectionBytes = 40
 // that follow H1–H3 headings. A section that holds nothing but its heading
 // joins the next one (so "# Title" right before "## Summary" is not a
 // chunk of its own). Every non-blank line ends up in exactly one chunk.
-func chunkLines(lines []string, s scanned, base int) []chunk {
+func chunkLines(lines []string, s markdown.Body, base int) []chunk {
 	var out []chunk
 	type level struct {
 		n, line int
@@ -207,13 +58,13 @@ func chunkLines(lines []string, s scanned, base int) []chunk {
 				in++
 			}
 		}
-		out = appendSection(out, lines, s.kinds, secStart, end, t, in, base)
+		out = appendSection(out, lines, s.Kinds, secStart, end, t, in, base)
 	}
-	for _, h := range s.headings {
+	for _, h := range s.Headings {
 		if h.Level > 3 {
 			continue
 		}
-		content := contentBytes(lines, s.kinds, secStart, h.Line)
+		content := contentBytes(lines, s.Kinds, secStart, h.Line)
 		if content >= minSectionBytes {
 			flush(h.Line)
 			secStart = h.Line
@@ -221,14 +72,14 @@ func chunkLines(lines []string, s scanned, base int) []chunk {
 		for len(trail) > 0 && trail[len(trail)-1].n >= h.Level {
 			trail = trail[:len(trail)-1]
 		}
-		trail = append(trail, level{h.Level, h.Line, cleanInline(h.Text)})
+		trail = append(trail, level{h.Level, h.Line, markdown.Plain(h.Text)})
 		// A near-empty section joins this one, and the chunk is named for
 		// this heading: the text under it is what the chunk is about
 		// ("# Setup / one line / ## Install / the steps" is "Setup > Install").
 		secTrail = slices.Clone(trail)
 	}
 	// A small last section joins the chunk before it when that one has room.
-	if n := len(out); n > 0 && contentBytes(lines, s.kinds, secStart, len(lines)) < minSectionBytes {
+	if n := len(out); n > 0 && contentBytes(lines, s.Kinds, secStart, len(lines)) < minSectionBytes {
 		prev := &out[n-1]
 		a := prev.Start - base - 1
 		end := len(lines)
@@ -260,10 +111,10 @@ func countBlankBefore(lines []string, i int) int {
 
 // contentBytes counts the bytes of prose and code in lines[a:b]: headings,
 // HTML comments and blank lines do not count.
-func contentBytes(lines []string, kinds []lineKind, a, b int) int {
+func contentBytes(lines []string, kinds []markdown.Kind, a, b int) int {
 	n := 0
 	for i := a; i < b; i++ {
-		if kinds[i] == kText || kinds[i] == kCode {
+		if kinds[i] == markdown.Text || kinds[i] == markdown.Code {
 			n += len(strings.TrimSpace(lines[i]))
 		}
 	}
@@ -271,7 +122,7 @@ func contentBytes(lines []string, kinds []lineKind, a, b int) int {
 }
 
 // appendSection adds the chunks of lines[start:end].
-func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int, trail []string, in int, base int) []chunk {
+func appendSection(out []chunk, lines []string, kinds []markdown.Kind, start, end int, trail []string, in int, base int) []chunk {
 	for start < end && strings.TrimSpace(lines[start]) == "" {
 		start++
 	}
@@ -293,7 +144,7 @@ func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int
 	var paras []span
 	a := start
 	for i := start; i <= end; i++ {
-		if i == end || kinds[i] == kBlank {
+		if i == end || kinds[i] == markdown.Blank {
 			if i > a {
 				sz := 0
 				for j := a; j < i; j++ {
@@ -360,42 +211,17 @@ func appendSection(out []chunk, lines []string, kinds []lineKind, start, end int
 	return out
 }
 
-var (
-	linkRE  = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
-	emph    = strings.NewReplacer("**", "", "__", "") // as the regexp \*\*|__, without its scan of every position
-	autoRE  = regexp.MustCompile(`<(https?://[^>]+)>`)
-	tagsRE  = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
-	quoteRE = regexp.MustCompile(`^ {0,3}>\s?`)
-)
-
-// cleanInline removes markdown markup that a reader of INDEX.md or a
-// heading trail does not need: links keep their text, emphasis markers and
-// HTML tags go.
-//
-// Each expression runs only when its first character is in s: Go's regexp
-// tries every position of a string, and this runs on every summary and
-// heading of every document.
-func cleanInline(s string) string {
-	if strings.IndexByte(s, '[') >= 0 {
-		s = linkRE.ReplaceAllString(s, "$1")
-	}
-	if strings.IndexByte(s, '<') >= 0 {
-		s = autoRE.ReplaceAllString(s, "$1")
-		s = tagsRE.ReplaceAllString(s, "")
-	}
-	s = emph.Replace(s)
-	return collapseSpace(s)
-}
+var quoteRE = regexp.MustCompile(`^ {0,3}>\s?`)
 
 // firstParagraph returns the first paragraph of prose: block quotes are
 // unwrapped, list items kept; headings, code, HTML, tables, images and tag
 // lines are skipped.
-func firstParagraph(lines []string, s scanned) string {
+func firstParagraph(lines []string, s markdown.Body) string {
 	var para []string
 	for i, l := range lines {
-		k := s.kinds[i]
-		if k != kText {
-			if len(para) > 0 && (k == kBlank || k == kHeading || k == kCode) {
+		k := s.Kinds[i]
+		if k != markdown.Text {
+			if len(para) > 0 && (k == markdown.Blank || k == markdown.HeadingLine || k == markdown.Code) {
 				break
 			}
 			continue
@@ -420,7 +246,7 @@ func firstParagraph(lines []string, s scanned) string {
 			break
 		}
 	}
-	return cleanInline(strings.Join(para, " "))
+	return markdown.Plain(strings.Join(para, " "))
 }
 
 var (
@@ -434,26 +260,26 @@ var (
 // "Summary", "Overview", "Abstract" or "TL;DR", when the document has one
 // (design documents and KEPs put a title, a table of contents and
 // checklists before it).
-func sectionSummary(lines []string, s scanned) string {
-	for i, h := range s.headings {
-		if h.Level > 3 || !summaryHdRE.MatchString(strings.TrimSpace(cleanInline(h.Text))) {
+func sectionSummary(lines []string, s markdown.Body) string {
+	for i, h := range s.Headings {
+		if h.Level > 3 || !summaryHdRE.MatchString(strings.TrimSpace(markdown.Plain(h.Text))) {
 			continue
 		}
 		end := len(lines)
-		for _, n := range s.headings[i+1:] {
+		for _, n := range s.Headings[i+1:] {
 			if n.Level <= 3 {
 				end = n.Line
 				break
 			}
 		}
 		from := h.Line + 1
-		for from < end && s.kinds[from] == kHeadingCt {
+		for from < end && s.Kinds[from] == markdown.HeadingCont {
 			from++
 		}
 		if from >= end {
 			return ""
 		}
-		return firstParagraph(lines[from:end], scanned{kinds: s.kinds[from:end]})
+		return firstParagraph(lines[from:end], markdown.Body{Kinds: s.Kinds[from:end]})
 	}
 	return ""
 }
@@ -469,9 +295,9 @@ func isRule(t string) bool {
 }
 
 // inlineTags finds a "Tags: a, b" line outside code.
-func inlineTags(lines []string, s scanned) []string {
+func inlineTags(lines []string, s markdown.Body) []string {
 	for i, l := range lines {
-		if s.kinds[i] != kText {
+		if s.Kinds[i] != markdown.Text {
 			continue
 		}
 		if m := tagLineRE.FindStringSubmatch(l); m != nil {
@@ -496,27 +322,28 @@ type parsed struct {
 // parseMarkdown parses one document. name is used for the fallback title
 // and in warnings; warn may be nil.
 func parseMarkdown(name string, content []byte, warn func(string)) parsed {
-	lines := splitLines(normalize(content))
+	d := markdown.Parse(content)
+	lines := d.Lines
 	p := parsed{Lines: len(lines)}
 	var fm frontMatter
-	block, err := findFrontMatter(lines)
+	block, err := d.FrontMatter, d.FrontMatterErr
 	if err != nil {
 		if warn != nil {
 			warn(name + ":" + strings.TrimPrefix(err.Error(), "line ") + "; front matter ignored, body indexed")
 		}
-	} else if block.format != "" {
+	} else if block.Format != "" {
 		fm, err = decodeFrontMatter(block)
 		if err != nil && warn != nil {
 			warn(name + ":" + strings.TrimPrefix(err.Error(), "line ") + "; front matter ignored, body indexed")
 		}
 	}
-	body := lines[block.end:]
-	s := scan(body)
+	body := lines[block.End:]
+	s := d.Body
 	p.Title = fm.Title
 	if p.Title == "" {
-		for _, h := range s.headings {
+		for _, h := range s.Headings {
 			if h.Level == 1 {
-				p.Title = cleanInline(h.Text)
+				p.Title = markdown.Plain(h.Text)
 				break
 			}
 		}
@@ -539,7 +366,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		p.Tags = inlineTags(body, s)
 	}
 	p.Type = fm.Type
-	p.Chunks = chunkLines(body, s, block.end)
+	p.Chunks = chunkLines(body, s, block.End)
 	return p
 }
 

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
 func TestParseMarkdown(t *testing.T) {
@@ -231,28 +233,6 @@ func TestBrokenYAMLLineNumber(t *testing.T) {
 	}
 }
 
-func TestOutline(t *testing.T) {
-	in := "---\ntitle: x\n---\n# One\n\ntext\n\n```\n# fenced\n```\n\nTwo\n===\n\n## Three ##\n\n  ### Four\n\n    # indented code\n\n####### seven\n#no-space\n~~~~\n## in tilde\n~~~~\nPara\nover two\n---\n"
-	got := Outline([]byte(in))
-	want := []Heading{
-		{1, "One", 4},
-		{1, "Two", 12},
-		{2, "Three", 15},
-		{3, "Four", 17},
-		{2, "Para over two", 26},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("Outline =\n%+v\nwant\n%+v", got, want)
-	}
-}
-
-func TestOutlineUnclosedFence(t *testing.T) {
-	got := Outline([]byte("# A\n```\n# B\n"))
-	if len(got) != 1 || got[0].Text != "A" {
-		t.Errorf("Outline = %+v, want only A (an unclosed fence runs to the end)", got)
-	}
-}
-
 func TestChunkTrailsAndLines(t *testing.T) {
 	long := strings.Repeat("word ", 40) // 200 bytes: more than minSectionBytes
 	in := "# Guide\n\nIntro " + long + "\n\n## Install\n\n" + long + "\n\n### On Linux\n\n" + long + "\n\n#### Deep\n\n" + long + "\n\n## Use\n\n" + long + long + "\n"
@@ -323,8 +303,8 @@ func TestChunkSplitsLongSections(t *testing.T) {
 // body line of in exactly once, and that their line ranges are right.
 func checkCoverage(t *testing.T, in string, chunks []chunk) {
 	t.Helper()
-	lines := splitLines(normalize([]byte(in)))
-	start := bodyStart(lines)
+	d := markdown.Parse([]byte(in))
+	lines, start := d.Lines, d.FrontMatter.End
 	var want []string
 	for _, l := range lines[start:] {
 		if strings.TrimSpace(l) != "" {
@@ -384,7 +364,7 @@ func FuzzParseMarkdown(f *testing.F) {
 				}
 			}
 		}
-		for _, h := range Outline(in) {
+		for _, h := range markdown.Outline(in) {
 			if h.Level < 1 || h.Level > 6 || h.Line < 1 {
 				t.Errorf("bad heading %+v", h)
 			}

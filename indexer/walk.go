@@ -5,8 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
 // fileStat is one markdown file found under a package directory.
@@ -17,47 +18,23 @@ type fileStat struct {
 	modNS int64
 }
 
-// walkMarkdown lists the regular markdown files under root with their size
-// and mtime, sorted by path. Symbolic links are never followed; hidden
-// files and folders (.git, .github) are skipped. Directories are read unsorted and the files are
+// walkMarkdown lists the documents under root (markdown.Walk: regular
+// markdown files, hidden files and folders skipped, symbolic links never
+// followed) with their size and mtime, sorted by path. The files are
 // stat'ed by a few goroutines: on a package of thousands of files the
 // system calls, not Go, are the cost. A missing root gives fs.ErrNotExist;
-// other unreadable entries are reported through warn and skipped.
+// folders that cannot be read are reported through warn and skipped.
 func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
-	if _, err := os.Lstat(root); err != nil {
+	rels, err := markdown.Walk(os.DirFS(root), func(dir string, err error) {
+		warn(filepath.Join(root, filepath.FromSlash(dir)) + ": " + err.Error() + "; skipped")
+	})
+	if err != nil {
 		return nil, err
 	}
-	var files []fileStat
-	var walk func(dir, rel string)
-	walk = func(dir, rel string) {
-		f, err := os.Open(dir)
-		if err != nil {
-			warn(dir + ": " + err.Error() + "; skipped")
-			return
-		}
-		ents, err := f.ReadDir(-1)
-		f.Close()
-		if err != nil {
-			warn(dir + ": " + err.Error() + "; skipped")
-		}
-		for _, e := range ents {
-			name := e.Name()
-			r := name
-			if rel != "" {
-				r = rel + "/" + name
-			}
-			switch {
-			case name[0] == '.':
-				// Hidden files and folders (.git, .github, ...) are never
-				// indexed, as ctx mcp never serves them.
-			case e.IsDir():
-				walk(filepath.Join(dir, name), r)
-			case e.Type().IsRegular() && isMarkdown(name):
-				files = append(files, fileStat{rel: r, abs: filepath.Join(dir, name)})
-			}
-		}
+	files := make([]fileStat, len(rels))
+	for i, rel := range rels {
+		files[i] = fileStat{rel: rel, abs: filepath.Join(root, filepath.FromSlash(rel))}
 	}
-	walk(root, "")
 
 	const workers = 4
 	var wg sync.WaitGroup
@@ -83,7 +60,6 @@ func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
 			out = append(out, f)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	return out, nil
 }
 

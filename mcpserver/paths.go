@@ -11,19 +11,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
 // maxFileBytes bounds how much of one document the server reads. Larger
 // files are refused with a hint to search instead.
 const maxFileBytes = 16 << 20
-
-// markdownExts are the file name extensions served as documents.
-var markdownExts = map[string]bool{".md": true, ".markdown": true, ".mdx": true}
-
-// isMarkdown reports whether name has a markdown extension.
-func isMarkdown(name string) bool {
-	return markdownExts[strings.ToLower(path.Ext(name))]
-}
 
 // checkRelPath refuses a document path that could leave its package or reach
 // a hidden file: empty, absolute, NUL, backslash, "..", ".", empty components,
@@ -138,34 +132,16 @@ func classifyOpenErr(err error) error {
 	return err
 }
 
-// listMarkdown returns up to max markdown paths of a package (slash
-// separated), skipping hidden folders, read through os.Root.
+// listMarkdown returns up to max documents of a package (markdown.Walk:
+// the files the indexer indexes), read through os.Root.
 func listMarkdown(packagesDir, alias string, max int) []string {
 	root, err := os.OpenRoot(filepath.Join(packagesDir, alias))
 	if err != nil {
 		return nil
 	}
 	defer root.Close()
-	var out []string
-	_ = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if p != "." && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.IsDir() && isMarkdown(p) {
-			out = append(out, p)
-			if len(out) >= max {
-				return fs.SkipAll
-			}
-		}
-		return nil
-	})
-	return out
+	docs, _ := markdown.Walk(root.FS(), nil)
+	return docs[:min(len(docs), max)]
 }
 
 // nearest returns up to n candidates closest to want (edit distance, with a

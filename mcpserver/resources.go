@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -153,7 +154,7 @@ func (s *Server) readDocResource(ctx context.Context, req *mcp.ReadResourceReque
 	// The same cap as get_document: a document that fits is sent as it is;
 	// a larger one is cut at a line, with a note on how to read on.
 	text := string(data)
-	lines := splitLines(data)
+	lines := markdown.Lines(data)
 	if w := cut(lines, 1, len(lines), 0, s.countTokens); w.Truncated {
 		text = w.Text + fmt.Sprintf("\n[cut at line %d of %d to fit %d tokens: read on with the get_document tool, package %q, path %q, offset %d]\n",
 			w.EndLine, len(lines), MaxTextTokens, alias, p, w.NextOffset)

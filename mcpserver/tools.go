@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -351,7 +352,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	if err != nil {
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
 	}
-	if !isMarkdown(clean) {
+	if !markdown.IsDocument(clean) {
 		return "", nil, fmt.Errorf("%q is not a markdown document: only .md, .markdown and .mdx files are served.%s",
 			p, didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.pkgsDir, alias, 100_000), 3)))
 	}
@@ -374,7 +375,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	if err != nil {
 		return "", nil, err
 	}
-	if looksBinary(data) {
+	if markdown.IsBinary(data) {
 		return "", nil, fmt.Errorf("%q is not a text document (it holds binary data)", p)
 	}
 	return clean, data, nil
@@ -411,15 +412,16 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	if err != nil {
 		return nil, DocumentOut{}, err
 	}
-	lines := splitLines(data)
+	doc := markdown.Parse(data)
+	lines := doc.Lines
 	first, last := 1, len(lines)
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
 	if in.Section != "" {
-		sec, hs, ok := findSection(data, len(lines), in.Section)
+		sec, hs, ok := doc.Section(in.Section)
 		if !ok {
 			return nil, DocumentOut{}, headingNotFound(in.Section, clean, hs)
 		}
-		first, last = sec.StartLine, trimTrailingBlank(lines, sec.StartLine, sec.EndLine)
+		first, last = sec.StartLine, sec.EndLine
 		out.Section = sec.Heading
 	}
 	off := first
@@ -446,7 +448,7 @@ func fill(out *DocumentOut, w window) {
 	}
 }
 
-func headingNotFound(h, p string, hs []indexer.Heading) error {
+func headingNotFound(h, p string, hs []markdown.Heading) error {
 	msg := fmt.Sprintf("no heading %q in %s.", h, p)
 	if dym := didYouMean(nearest(h, headingTexts(hs), 3)); dym != "" {
 		msg += dym
@@ -488,7 +490,7 @@ func (s *Server) getOverview(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	if err != nil {
 		return nil, DocumentOut{}, err
 	}
-	lines := splitLines(data)
+	lines := markdown.Lines(data)
 	out := DocumentOut{Path: "INDEX.md", URI: "ctx://index", TotalLines: len(lines)}
 	w := cut(lines, max(in.Offset, 1), len(lines), 0, s.countTokens)
 	fill(&out, w)

@@ -1,11 +1,10 @@
 package mcpserver
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
 // Caps on the text of one tool response. Clients such as Claude Code accept
@@ -17,21 +16,6 @@ const (
 	MaxTextBytes  = 80_000
 	safeTextBytes = MaxTextTokens
 )
-
-// splitLines splits content into lines without their line endings. A final
-// newline does not start an extra empty line.
-func splitLines(content []byte) []string {
-	s := string(content)
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return []string{}
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
-}
 
 // window is a cut of lines [from, to] (1-based, inclusive) of a document.
 type window struct {
@@ -123,98 +107,11 @@ func truncUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// section is a heading's extent in a document.
-type section struct {
-	Heading   string
-	Level     int
-	StartLine int // the heading's line
-	EndLine   int // last line before the next heading of the same or higher level
-}
-
-// normHeading makes heading comparison forgiving: case, surrounding space,
-// leading #s and markdown emphasis do not matter.
-func normHeading(h string) string {
-	h = strings.TrimSpace(h)
-	h = strings.TrimLeft(h, "#")
-	h = strings.TrimSpace(h)
-	h = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(h)
-	return strings.ToLower(strings.Join(strings.Fields(h), " "))
-}
-
-// findSection finds heading (case-insensitive; the last part of a trail
-// "A > B" is accepted too) in content. It returns the headings when there is
-// no match, for hints.
-func findSection(content []byte, totalLines int, heading string) (section, []indexer.Heading, bool) {
-	hs := indexer.Outline(content)
-	want := normHeading(heading)
-	idx := -1
-	for i, h := range hs {
-		if normHeading(h.Text) == want {
-			idx = i
-			break
-		}
-	}
-	if idx < 0 && strings.Contains(heading, ">") {
-		parts := strings.Split(heading, ">")
-		last := normHeading(parts[len(parts)-1])
-		for i, h := range hs {
-			if normHeading(h.Text) == last {
-				idx = i
-				break
-			}
-		}
-	}
-	if idx < 0 {
-		return section{}, hs, false
-	}
-	h := hs[idx]
-	s := section{Heading: h.Text, Level: h.Level, StartLine: h.Line, EndLine: totalLines}
-	for _, n := range hs[idx+1:] {
-		if n.Level <= h.Level {
-			s.EndLine = n.Line - 1
-			// A setext heading's underline is the line after its text, so
-			// the previous section ends before the text line: fine as is.
-			break
-		}
-	}
-	// Trim trailing blank lines of the section.
-	return s, hs, true
-}
-
-// trimTrailingBlank moves end back over blank lines, not before start.
-func trimTrailingBlank(lines []string, start, end int) int {
-	for end > start && strings.TrimSpace(lines[end-1]) == "" {
-		end--
-	}
-	return end
-}
-
 // headingTexts lists the headings' texts, for "did you mean".
-func headingTexts(hs []indexer.Heading) []string {
+func headingTexts(hs []markdown.Heading) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
 		out[i] = h.Text
 	}
 	return out
-}
-
-// looksBinary reports whether content is probably not text.
-func looksBinary(content []byte) bool {
-	head := content
-	if len(head) > 8000 {
-		head = head[:8000]
-	}
-	return bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(truncBytes(head))
-}
-
-// truncBytes drops a partial rune at the end of b.
-func truncBytes(b []byte) []byte {
-	for i := 0; i < utf8.UTFMax && len(b) > 0; i++ {
-		r, size := utf8.DecodeLastRune(b)
-		if r != utf8.RuneError || size > 1 {
-			return b
-		}
-		b = b[:len(b)-1]
-	}
-	return b
 }

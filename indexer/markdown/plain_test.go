@@ -1,21 +1,22 @@
-package indexer
+package markdown
 
 import (
 	"math/rand"
 	"regexp"
+	"strings"
 	"testing"
 )
 
-// cleanInline skips expressions that cannot match; it must give exactly what
+// Plain skips expressions that cannot match; it must give exactly what
 // running all of them does.
-func TestCleanInlineMatchesPlainRegexps(t *testing.T) {
+func TestPlainMatchesPlainRegexps(t *testing.T) {
 	emphRE := regexp.MustCompile(`\*\*|__`)
 	plain := func(s string) string {
 		s = linkRE.ReplaceAllString(s, "$1")
 		s = autoRE.ReplaceAllString(s, "$1")
 		s = tagsRE.ReplaceAllString(s, "")
 		s = emphRE.ReplaceAllString(s, "")
-		return collapseSpace(s)
+		return strings.Join(strings.Fields(s), " ")
 	}
 	const alphabet = "[]()<>*_!/ ab:htps."
 	rng := rand.New(rand.NewSource(7))
@@ -25,13 +26,13 @@ func TestCleanInlineMatchesPlainRegexps(t *testing.T) {
 			b[j] = alphabet[rng.Intn(len(alphabet))]
 		}
 		s := string(b)
-		if got, want := cleanInline(s), plain(s); got != want {
-			t.Fatalf("cleanInline(%q) = %q, want %q", s, got, want)
+		if got, want := Plain(s), plain(s); got != want {
+			t.Fatalf("Plain(%q) = %q, want %q", s, got, want)
 		}
 	}
 	for _, s := range []string{"see [the **docs**](https://x) and <https://y> <b>now</b>", "***bold***", "a__b__c"} {
-		if got, want := cleanInline(s), plain(s); got != want {
-			t.Errorf("cleanInline(%q) = %q, want %q", s, got, want)
+		if got, want := Plain(s), plain(s); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -1,0 +1,140 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The scanner is line based on purpose: ctx needs exact line numbers for
+// every heading and chunk, and a full CommonMark parse of 6,000 files costs
+// more than the whole index build may take. It follows CommonMark where it
+// matters for structure: ATX headings (at most three spaces of indent, "#"
+// followed by a space or the end of the line, closing #s removed), setext
+// headings (a paragraph underlined with = or -), fenced code (``` and ~~~,
+// closed by the same character at least as long) and HTML comment blocks;
+// headings inside fences and comments are text.
+
+var (
+	atxRE    = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	atxEndRE = regexp.MustCompile(`(?:^|[ \t]+)#+$`)
+	fenceRE  = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
+	setextRE = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
+	listRE   = regexp.MustCompile(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`)
+)
+
+// Kind classifies one body line.
+type Kind uint8
+
+const (
+	Text        Kind = iota
+	Blank            // only white space (outside code)
+	Code             // inside a fenced code block, or its fence lines
+	Comment          // inside an HTML comment block
+	HeadingLine      // an ATX heading, or the first text line of a setext heading
+	HeadingCont      // further lines of a setext heading, and its underline
+)
+
+// Body is the structure of a document body.
+type Body struct {
+	Kinds    []Kind    // one per line
+	Headings []Heading // Line is 0-based into the scanned lines
+}
+
+// Scan classifies lines (a document body, after its front matter). Only
+// the structure is computed; no text is copied.
+func Scan(lines []string) Body {
+	s := Body{Kinds: make([]Kind, len(lines))}
+	var fenceChar byte
+	fenceLen := 0
+	inComment := false
+	paraStart := -1 // first line of the current paragraph that may become a setext heading
+	for i, l := range lines {
+		if fenceLen > 0 {
+			s.Kinds[i] = Code
+			t := strings.TrimLeft(l, " ")
+			if len(l)-len(t) <= 3 {
+				n := 0
+				for n < len(t) && t[n] == fenceChar {
+					n++
+				}
+				if n >= fenceLen && strings.TrimSpace(t[n:]) == "" {
+					fenceLen = 0
+				}
+			}
+			continue
+		}
+		if inComment {
+			s.Kinds[i] = Comment
+			if strings.Contains(l, "-->") {
+				inComment = false
+			}
+			continue
+		}
+		if strings.TrimSpace(l) == "" {
+			s.Kinds[i] = Blank
+			paraStart = -1
+			continue
+		}
+		if m := fenceRE.FindStringSubmatch(l); m != nil && (m[1][0] == '~' || !strings.Contains(m[2], "`")) {
+			fenceChar, fenceLen = m[1][0], len(m[1])
+			s.Kinds[i] = Code
+			paraStart = -1
+			continue
+		}
+		if t := strings.TrimLeft(l, " "); len(l)-len(t) <= 3 && strings.HasPrefix(t, "<!--") {
+			s.Kinds[i] = Comment
+			if !strings.Contains(t[4:], "-->") {
+				inComment = true
+			}
+			paraStart = -1
+			continue
+		}
+		if m := atxRE.FindStringSubmatch(l); m != nil {
+			text := atxEndRE.ReplaceAllString(m[2], "")
+			s.Kinds[i] = HeadingLine
+			s.Headings = append(s.Headings, Heading{Level: len(m[1]), Text: strings.TrimSpace(text), Line: i})
+			paraStart = -1
+			continue
+		}
+		if paraStart >= 0 {
+			if m := setextRE.FindStringSubmatch(l); m != nil {
+				level := 1
+				if m[1][0] == '-' {
+					level = 2
+				}
+				parts := make([]string, 0, i-paraStart)
+				for j := paraStart; j < i; j++ {
+					parts = append(parts, strings.TrimSpace(lines[j]))
+					s.Kinds[j] = HeadingCont
+				}
+				s.Kinds[paraStart] = HeadingLine
+				s.Kinds[i] = HeadingCont
+				s.Headings = append(s.Headings, Heading{Level: level, Text: strings.Join(parts, " "), Line: paraStart})
+				paraStart = -1
+				continue
+			}
+		}
+		s.Kinds[i] = Text
+		if paraStart < 0 && setextCandidate(l) {
+			paraStart = i
+		}
+	}
+	return s
+}
+
+// setextCandidate reports whether l can start a paragraph (and so a setext
+// heading): not a list item, quote, table row, HTML or indented code.
+func setextCandidate(l string) bool {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) >= 4 || strings.HasPrefix(l, "\t") {
+		return false
+	}
+	if listRE.MatchString(l) {
+		return false
+	}
+	switch t[0] {
+	case '>', '|', '<':
+		return false
+	}
+	return true
+}

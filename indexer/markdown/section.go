@@ -1,0 +1,116 @@
+package markdown
+
+import (
+	"slices"
+	"strings"
+)
+
+// Section is a heading's extent in a document, in 1-based file lines.
+type Section struct {
+	Heading   string // the heading's text
+	Level     int
+	StartLine int // the heading's line
+	// EndLine is the last line before the next heading of the same or a
+	// higher level (or the document's last line), blank lines at the end
+	// left out.
+	EndLine int
+}
+
+// TrailSep separates the headings of a heading trail ("Setup > Install"),
+// as search hits show them.
+const TrailSep = " > "
+
+// normHeading makes heading comparison forgiving: case, surrounding space,
+// leading #s and markdown emphasis do not matter.
+func normHeading(h string) string {
+	h = strings.TrimSpace(h)
+	h = strings.TrimLeft(h, "#")
+	h = strings.TrimSpace(h)
+	h = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(h)
+	return strings.ToLower(strings.Join(strings.Fields(h), " "))
+}
+
+// matches reports whether heading text t is want (normalised): as written,
+// or as its Plain text (what a heading trail shows).
+func matches(t, want string) bool {
+	return normHeading(t) == want || normHeading(Plain(t)) == want
+}
+
+// trailKey normalises a heading trail: each part split at ">" is
+// normalised, so "A>B", "a > b" and "A  >  B" are the same trail.
+func trailKey(parts []string) []string {
+	var out []string
+	for _, p := range parts {
+		for _, q := range strings.Split(p, ">") {
+			out = append(out, normHeading(q))
+		}
+	}
+	return out
+}
+
+// Section finds the section under heading, matched case-insensitively
+// (leading #s, emphasis and surrounding space ignored), in this order:
+//  1. a heading whose text, or Plain text, is heading;
+//  2. when heading is a trail ("A > B > C", as a search hit shows it), the
+//     first heading whose trail (the Plain texts of it and the headings
+//     that enclose it, outermost first) ends with those parts, so that
+//     "Mac > Install" finds the Install under Mac, not the one under Linux;
+//  3. a heading whose text is the trail's last part.
+//
+// It returns the outline too, for hints when nothing matches.
+func (d Doc) Section(heading string) (Section, []Heading, bool) {
+	hs := d.Outline()
+	want := normHeading(heading)
+	idx := -1
+	for i, h := range hs {
+		if matches(h.Text, want) {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 && strings.Contains(heading, ">") {
+		wantParts := trailKey([]string{heading})
+		var stack []Heading // the enclosing headings of the current one, outermost first
+		for i, h := range hs {
+			for len(stack) > 0 && stack[len(stack)-1].Level >= h.Level {
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, h)
+			texts := make([]string, len(stack))
+			for j, e := range stack {
+				texts[j] = Plain(e.Text)
+			}
+			got := trailKey(texts)
+			if len(got) >= len(wantParts) && slices.Equal(got[len(got)-len(wantParts):], wantParts) {
+				idx = i
+				break
+			}
+		}
+		if idx < 0 {
+			last := wantParts[len(wantParts)-1]
+			for i, h := range hs {
+				if matches(h.Text, last) {
+					idx = i
+					break
+				}
+			}
+		}
+	}
+	if idx < 0 {
+		return Section{}, hs, false
+	}
+	h := hs[idx]
+	s := Section{Heading: h.Text, Level: h.Level, StartLine: h.Line, EndLine: len(d.Lines)}
+	for _, n := range hs[idx+1:] {
+		if n.Level <= h.Level {
+			// A setext heading's Line is its text line, so the section
+			// ends before the text, not before the underline.
+			s.EndLine = n.Line - 1
+			break
+		}
+	}
+	for s.EndLine > s.StartLine && strings.TrimSpace(d.Lines[s.EndLine-1]) == "" {
+		s.EndLine--
+	}
+	return s, hs, true
+}
