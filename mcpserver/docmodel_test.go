@@ -70,3 +70,53 @@ func TestLineEndsAgreeWithSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestSectionByHitTrail: the heading trail of a search hit names the
+// section the hit is in, for get_section: with the same heading under two
+// parents, and with a heading that is a link (the trail shows its text).
+func TestSectionByHitTrail(t *testing.T) {
+	doc := `# Linux
+
+Some words about installing packages on linux with apt and friends.
+
+## Install
+
+Use apt-get to install the tool on linux systems of every kind.
+
+# Mac
+
+Words about mac machines, homebrew and everything else in this part.
+
+## Install
+
+Use brew to install the quokkafish on mac machines all around.
+
+## [Configure](https://example.com/cfg)
+
+Edit the settings file for the walrusberry by hand, carefully.
+`
+	cs := connect(t, docProject(t, map[string]string{"os.md": doc}))
+	for _, c := range []struct {
+		query, trail string
+		start, end   int
+	}{
+		{"brew quokkafish", "Mac > Install", 13, 15},
+		{"walrusberry settings", "Mac > Configure", 17, 19},
+	} {
+		var s SearchOut
+		if res := call(t, cs, "search", map[string]any{"query": c.query}, &s); res.IsError || len(s.Hits) == 0 {
+			t.Fatalf("search %q: %s", c.query, text(res))
+		}
+		h := s.Hits[0]
+		if h.Heading != c.trail {
+			t.Fatalf("search %q: hit %+v, want heading %q", c.query, h, c.trail)
+		}
+		var d DocumentOut
+		if res := call(t, cs, "get_section", map[string]any{"package": "d", "path": "os.md", "heading": h.Heading}, &d); res.IsError {
+			t.Fatalf("get_section %q: %s", h.Heading, text(res))
+		}
+		if d.StartLine != c.start || d.EndLine != c.end || d.StartLine > h.Lines[1] || d.EndLine < h.Lines[0] {
+			t.Errorf("get_section %q = lines %d-%d (%q), want %d-%d, where the hit (lines %v) is", h.Heading, d.StartLine, d.EndLine, d.Text, c.start, c.end, h.Lines)
+		}
+	}
+}

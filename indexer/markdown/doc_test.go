@@ -1,8 +1,13 @@
 package markdown
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+	"testing/fstest"
 )
 
 func TestOutline(t *testing.T) {
@@ -24,5 +29,81 @@ func TestOutlineUnclosedFence(t *testing.T) {
 	got := Outline([]byte("# A\n```\n# B\n"))
 	if len(got) != 1 || got[0].Text != "A" {
 		t.Errorf("Outline = %+v, want only A (an unclosed fence runs to the end)", got)
+	}
+}
+
+func TestSection(t *testing.T) {
+	d := Parse([]byte("---\nt: x\n---\n# Setup\n\n## Linux\n\n### Install\n\napt\n\n## Mac\n\n### Install\n\nbrew\n\n\n## a > b\n\nodd\n\n## [Link](x)\n\nl\n"))
+	for _, c := range []struct {
+		q          string
+		start, end int
+		ok         bool
+	}{
+		{"install", 8, 10, true},                // first match
+		{"Setup > Mac > Install", 14, 16, true}, // full trail
+		{"mac>install", 14, 16, true},           // a suffix of the trail, spacing ignored
+		{"Elsewhere > Install", 8, 10, true},    // unknown parents: the last part
+		{"## A > B", 19, 21, true},              // a heading that holds ">" itself
+		{"Setup > link", 23, 25, true},          // the Plain text of a link heading
+		{"  *LINUX* ", 6, 10, true},             // emphasis, case and space ignored
+		{"Windows", 0, 0, false},
+	} {
+		s, hs, ok := d.Section(c.q)
+		if ok != c.ok || s.StartLine != c.start || s.EndLine != c.end {
+			t.Errorf("Section(%q) = %+v, %v; want lines %d-%d, %v", c.q, s, ok, c.start, c.end, c.ok)
+		}
+		if len(hs) != 7 {
+			t.Errorf("Section(%q): outline has %d headings, want 7", c.q, len(hs))
+		}
+	}
+}
+
+func TestLines(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":                   nil,
+		"\n":                 {""},
+		"a":                  {"a"},
+		"a\n":                {"a"},
+		"a\rb\r\nc\n\n":      {"a", "b", "c", ""},
+		"\xef\xbb\xbfx\r":    {"x"},
+		"\xff\r\r":           {"\uFFFD", ""},
+		"a\n\xef\xbb\xbfb\n": {"a", "\ufeffb"}, // only a leading mark is dropped
+	} {
+		if got := Lines([]byte(in)); !reflect.DeepEqual(got, want) {
+			t.Errorf("Lines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestIsDocument(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a.md": true, "d/B.MarkDown": true, "x.mdx": true, "a.txt": false, "md": false,
+		".hidden.md": false, "docs/.git/x.md": false, ".github/README.md": false, "a.md/b.txt": false,
+	} {
+		if got := IsDocument(p); got != want {
+			t.Errorf("IsDocument(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestWalk(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a/b.md":         {},
+		"a-c.md":         {},
+		"d/B.markdown":   {},
+		".git/x.md":      {},
+		"d/.h.md":        {},
+		".hidden/y.md":   {},
+		"link.md":        {Mode: fs.ModeSymlink},
+		"notes.txt":      {},
+		"folder.md/z.md": {},
+	}
+	got, err := Walk(fsys, nil)
+	want := []string{"a-c.md", "a/b.md", "d/B.markdown", "folder.md/z.md"} // sorted by path, not walk order
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Walk = %q, %v; want %q", got, err, want)
+	}
+	if _, err := Walk(os.DirFS(filepath.Join(t.TempDir(), "missing")), nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Walk of a missing folder: %v, want fs.ErrNotExist", err)
 	}
 }
