@@ -107,3 +107,15 @@ func TestWalk(t *testing.T) {
 		t.Errorf("Walk of a missing folder: %v, want fs.ErrNotExist", err)
 	}
 }
+
+// TestSectionPrefersFullTrail: a trail names the heading whose whole trail
+// it is, before a nested heading of the same text that comes first.
+func TestSectionPrefersFullTrail(t *testing.T) {
+	d := Parse([]byte("# A\n\n## Foo\n\nnested\n\n# Foo\n\ntop\n"))
+	if s, _, ok := d.Section("Foo"); !ok || s.StartLine != 7 || s.EndLine != 9 {
+		t.Errorf("Section(Foo) = %+v, %v; want the top-level Foo, lines 7-9", s, ok)
+	}
+	if s, _, ok := d.Section("A > Foo"); !ok || s.StartLine != 3 || s.EndLine != 5 {
+		t.Errorf("Section(A > Foo) = %+v, %v; want lines 3-5", s, ok)
+	}
+}

@@ -50,50 +50,54 @@ func trailKey(parts []string) []string {
 
 // Section finds the section under heading, matched case-insensitively
 // (leading #s, emphasis and surrounding space ignored), in this order:
-//  1. a heading whose text, or Plain text, is heading;
-//  2. when heading is a trail ("A > B > C", as a search hit shows it), the
-//     first heading whose trail (the Plain texts of it and the headings
-//     that enclose it, outermost first) ends with those parts, so that
-//     "Mac > Install" finds the Install under Mac, not the one under Linux;
-//  3. a heading whose text is the trail's last part.
+//  1. the heading whose trail is heading: the Plain texts of it and of the
+//     headings that enclose it, outermost first, joined by " > ", as the
+//     indexer names its chunks ("Setup > Install", or "Setup" for a heading
+//     that nothing encloses);
+//  2. the first heading whose text, or Plain text, is heading;
+//  3. when heading is a trail, the first heading whose trail ends with its
+//     parts, so that "Mac > Install" finds the Install under Mac, not the
+//     one under Linux;
+//  4. the first heading whose text is the trail's last part.
 //
 // It returns the outline too, for hints when nothing matches.
 func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	hs := d.Outline()
 	want := normHeading(heading)
-	idx := -1
+	wantParts := trailKey([]string{heading})
+	trails := make([][]string, len(hs))
+	var stack []Heading // the enclosing headings of the current one, outermost first
 	for i, h := range hs {
-		if matches(h.Text, want) {
-			idx = i
-			break
+		for len(stack) > 0 && stack[len(stack)-1].Level >= h.Level {
+			stack = stack[:len(stack)-1]
 		}
+		stack = append(stack, h)
+		texts := make([]string, len(stack))
+		for j, e := range stack {
+			texts[j] = Plain(e.Text)
+		}
+		trails[i] = trailKey(texts)
 	}
-	if idx < 0 && strings.Contains(heading, ">") {
-		wantParts := trailKey([]string{heading})
-		var stack []Heading // the enclosing headings of the current one, outermost first
-		for i, h := range hs {
-			for len(stack) > 0 && stack[len(stack)-1].Level >= h.Level {
-				stack = stack[:len(stack)-1]
-			}
-			stack = append(stack, h)
-			texts := make([]string, len(stack))
-			for j, e := range stack {
-				texts[j] = Plain(e.Text)
-			}
-			got := trailKey(texts)
-			if len(got) >= len(wantParts) && slices.Equal(got[len(got)-len(wantParts):], wantParts) {
-				idx = i
-				break
+	find := func(match func(i int) bool) int {
+		for i := range hs {
+			if match(i) {
+				return i
 			}
 		}
+		return -1
+	}
+	idx := find(func(i int) bool { return slices.Equal(trails[i], wantParts) })
+	if idx < 0 {
+		idx = find(func(i int) bool { return matches(hs[i].Text, want) })
+	}
+	if idx < 0 && len(wantParts) > 1 {
+		idx = find(func(i int) bool {
+			t := trails[i]
+			return len(t) >= len(wantParts) && slices.Equal(t[len(t)-len(wantParts):], wantParts)
+		})
 		if idx < 0 {
 			last := wantParts[len(wantParts)-1]
-			for i, h := range hs {
-				if matches(h.Text, last) {
-					idx = i
-					break
-				}
-			}
+			idx = find(func(i int) bool { return matches(hs[i].Text, last) })
 		}
 	}
 	if idx < 0 {
