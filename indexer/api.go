@@ -2,7 +2,8 @@
 // catalogue and a bleve (BM25) search index under .context/index/, and writes
 // .context/INDEX.md within a token budget.
 //
-// Parsing (markdown.go, parse.go): every .md, .markdown and .mdx file under
+// Parsing (markdown.go, parse.go, over the document model of package
+// indexer/markdown): every .md, .markdown and .mdx file under
 // <contextDir>/packages/<alias>/ (symlinks are not followed; files over 2 MB
 // or with NUL bytes are skipped with a note). Front matter may be YAML (---),
 // TOML (+++) or JSON ({ … }); broken front matter is reported with file:line
