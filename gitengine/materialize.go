@@ -330,18 +330,23 @@ func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash,
 
 func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth int, out *[]entry, skipped *[]Skipped) error {
 	if depth > maxTreeDepth {
-		*skipped = append(*skipped, Skipped{Path: prefix, Reason: "folders nested too deep"})
+		*skipped = append(*skipped, Skipped{Path: displayPath(prefix), Reason: "folders nested too deep"})
 		return nil
 	}
 	seen := make(map[string]bool, len(tree.Entries))
 	for _, te := range tree.Entries {
 		p := prefix + te.Name
-		if !safeName(te.Name) {
-			*skipped = append(*skipped, Skipped{Path: displayPath(p), Reason: "unsafe path"})
+		skip := func(reason string) { *skipped = append(*skipped, Skipped{Path: displayPath(p), Reason: reason}) }
+		why := nameProblem(te.Name)
+		if why == "" {
+			why = pathProblem(p)
+		}
+		if why != "" {
+			skip(why)
 			continue
 		}
 		if seen[te.Name] {
-			*skipped = append(*skipped, Skipped{Path: p, Reason: "duplicate entry"})
+			skip("duplicate entry")
 			continue
 		}
 		seen[te.Name] = true
@@ -355,11 +360,11 @@ func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth
 				return err
 			}
 		case filemode.Submodule:
-			*skipped = append(*skipped, Skipped{Path: p, Reason: "submodule"})
+			skip("submodule")
 		case filemode.Regular, filemode.Deprecated, filemode.Executable, filemode.Symlink:
 			*out = append(*out, entry{path: p, mode: te.Mode, hash: te.Hash})
 		default:
-			*skipped = append(*skipped, Skipped{Path: p, Reason: fmt.Sprintf("unsupported mode %o", uint32(te.Mode))})
+			skip(fmt.Sprintf("unsupported mode %o", uint32(te.Mode)))
 		}
 	}
 	return nil
