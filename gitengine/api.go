@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -27,6 +28,10 @@ type Options struct {
 	Progress func(Progress)
 	// Warn, when set, receives non-fatal notes (fallbacks taken, say).
 	Warn func(msg string)
+	// IdleTimeout is how long a network operation waits for the next byte
+	// from the server before it fails with a *StalledError (kind
+	// KindNetwork). 0 means DefaultIdleTimeout; negative means no limit.
+	IdleTimeout time.Duration
 }
 
 // Progress reports one fetch's transfer so far.
