@@ -26,4 +26,3 @@ func engineOptions() (gitengine.Options, error) {
 	}
 	return o, nil
 }
-
