@@ -32,7 +32,15 @@ type Options struct {
 	// from the server before it fails with a *StalledError (kind
 	// KindNetwork). 0 means DefaultIdleTimeout; negative means no limit.
 	IdleTimeout time.Duration
+	// MaxFileSize skips files larger than this many bytes, with a warning
+	// naming the file and the limit. 0 means DefaultMaxFileSize; negative
+	// means no limit.
+	MaxFileSize int64
 }
+
+// DefaultMaxFileSize is the default Options.MaxFileSize (50 MB, the size
+// at which GitHub warns about a file).
+const DefaultMaxFileSize = 50 << 20
 
 // Progress reports one fetch's transfer so far.
 type Progress struct {

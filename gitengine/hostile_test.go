@@ -100,3 +100,34 @@ func TestMaterializeSkipsUnwritableNames(t *testing.T) {
 		})
 	}
 }
+
+func TestMaterializeSkipsLargeFiles(t *testing.T) {
+	isolate(t)
+	f := newFixture(t)
+	s := f.serve(gittest.ServeOptions{})
+	for name, url := range map[string]string{"file": "file://" + f.bare, "http": s.URL + "/repo.git"} {
+		t.Run(name, func(t *testing.T) {
+			// run.sh is 18 bytes, a.md 20: a limit of 19 keeps run.sh only.
+			e := New(Options{CacheDir: t.TempDir(), MaxFileSize: 19})
+			dest := filepath.Join(t.TempDir(), "pkg")
+			res, err := e.Materialize(context.Background(), FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides/deep"}, dest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range res.Skipped {
+				got = append(got, s.Path+": "+s.Reason)
+			}
+			want := "a.md: file of 20 bytes is over the size limit of 19 bytes (CTX_MAX_FILE_SIZE)"
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("skipped %q, want %q", got, want)
+			}
+			if _, err := os.Lstat(filepath.Join(dest, "a.md")); err == nil {
+				t.Errorf("a.md written")
+			}
+			if b, err := os.ReadFile(filepath.Join(dest, "run.sh")); err != nil || string(b) != "#!/bin/sh\necho hi\n" {
+				t.Errorf("run.sh: %q, %v", b, err)
+			}
+		})
+	}
+}
