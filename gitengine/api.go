@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -27,7 +28,19 @@ type Options struct {
 	Progress func(Progress)
 	// Warn, when set, receives non-fatal notes (fallbacks taken, say).
 	Warn func(msg string)
+	// IdleTimeout is how long a network operation waits for the next byte
+	// from the server before it fails with a *StalledError (kind
+	// KindNetwork). 0 means DefaultIdleTimeout; negative means no limit.
+	IdleTimeout time.Duration
+	// MaxFileSize skips files larger than this many bytes, with a warning
+	// naming the file and the limit. 0 means DefaultMaxFileSize; negative
+	// means no limit.
+	MaxFileSize int64
 }
+
+// DefaultMaxFileSize is the default Options.MaxFileSize (50 MB, the size
+// at which GitHub warns about a file).
+const DefaultMaxFileSize = 50 << 20
 
 // Progress reports one fetch's transfer so far.
 type Progress struct {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -77,7 +78,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		if _, err := os.Stat(dir); err != nil {
 			return nil, nil, err
 		}
-		return newStorage(dir), func() {}, nil
+		return newStorage(osfs.New(dir)), func() {}, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
@@ -90,11 +91,17 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		}
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
-	return newStorage(dir), func() { _ = fl.Unlock() }, nil
+	return newStorage(osfs.New(dir)), func() { _ = fl.Unlock() }, nil
 }
 
-func newStorage(dir string) *filesystem.Storage {
-	return filesystem.NewStorageWithOptions(osfs.New(dir), cache.NewObjectLRUDefault(), filesystem.Options{})
+// largeObject is the size above which an object is read from disk as a
+// stream rather than whole into memory (go-git's LargeObjectThreshold).
+const largeObject = 1 << 20
+
+// newStorage opens the object store in fs; objects over largeObject are
+// streamed when read.
+func newStorage(fs billy.Filesystem) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: largeObject})
 }
 
 // maxHaves bounds how many recently fetched commits an update offers as haves.

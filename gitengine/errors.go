@@ -109,7 +109,10 @@ func classify(rawURL, op string, err error, sentCreds bool) *Error {
 	var netErr net.Error
 	var keyErr *knownhosts.KeyError
 	var revoked *knownhosts.RevokedError
+	var stall *StalledError
 	switch {
+	case errors.As(err, &stall):
+		return newError(KindNetwork, rawURL, op, stall, "retry later; if the server is only slow, raise the idle timeout (CTX_NET_TIMEOUT, e.g. 2m)")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		kind = KindOther
 	case errors.Is(err, transport.ErrAuthenticationRequired):
@@ -141,7 +144,7 @@ func classify(rawURL, op string, err error, sentCreds bool) *Error {
 	case strings.Contains(msg, "repository not found"), strings.Contains(msg, "does not appear to be a git repository"),
 		strings.Contains(msg, "no such repository"), strings.Contains(msg, "not exported"):
 		kind = KindNotFound
-	case errors.As(err, &netErr), strings.Contains(msg, "connection refused"),
+	case errors.Is(err, errCutShort), errors.As(err, &netErr), strings.Contains(msg, "connection refused"),
 		strings.Contains(msg, "no such host"), strings.Contains(msg, "tls:"), strings.Contains(msg, "x509:"),
 		strings.Contains(msg, "i/o timeout"), strings.Contains(msg, "connection reset"):
 		kind = KindNetwork

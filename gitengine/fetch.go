@@ -175,15 +175,18 @@ func (e *Engine) fetchBlobs(ctx context.Context, c *conn, st *filesystem.Storage
 
 // receivePack sends req and stores the pack it gets back.
 func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storage, req *packp.UploadPackRequest, phase string) error {
-	resp, err := c.uploadPack(ctx, req)
+	wctx, w, stop := e.watch(ctx)
+	defer stop()
+	resp, err := c.uploadPack(wctx, req)
+	w.disarm()
 	if err != nil {
 		if errors.Is(err, transport.ErrEmptyUploadPackRequest) {
 			return nil
 		}
-		return err
+		return cutShort(stalled(wctx, err))
 	}
 	defer resp.Close()
-	pr := &progressReader{r: resp, e: e, url: redactURL(c.r.raw), phase: phase}
+	pr := &progressReader{r: resp, e: e, url: redactURL(c.r.raw), phase: phase, w: w}
 	if !c.r.isHTTP() {
 		pr.total = &c.received // HTTP bytes are counted by the round tripper
 	}
@@ -199,7 +202,7 @@ func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storag
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("receive pack: %w", err)
+		return fmt.Errorf("receive pack: %w", cutShort(stalled(wctx, err)))
 	}
 	e.progress(Progress{URL: pr.url, Phase: phase, Objects: int(hr.objects()), Bytes: pr.n})
 	return nil
@@ -270,10 +273,13 @@ type progressReader struct {
 	n     int64
 	total *atomic.Int64
 	last  int64
+	w     *watchdog // armed while a read waits on the server
 }
 
 func (p *progressReader) Read(b []byte) (int, error) {
+	p.w.arm()
 	n, err := p.r.Read(b)
+	p.w.disarm()
 	p.n += int64(n)
 	if p.total != nil {
 		p.total.Add(int64(n))

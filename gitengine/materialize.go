@@ -54,7 +54,9 @@ func (e *Engine) materialize(ctx context.Context, req FetchRequest, dest string)
 		return nil, err
 	}
 	defer g.close()
-	files, wskipped, err := e.write(ctx, g.st, g.r, g.entries, dest)
+	entries, large := e.dropLarge(g.st, g.entries)
+	g.skipped = append(g.skipped, large...)
+	files, wskipped, err := e.write(ctx, g.st, g.r, entries, dest)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +85,31 @@ func (e *Engine) readFile(ctx context.Context, req FetchRequest) ([]byte, error)
 	}
 	defer rd.Close()
 	return io.ReadAll(rd)
+}
+
+// dropLarge removes the files over the size limit from entries (their size
+// is read from the object's header, not its content) and reports them.
+func (e *Engine) dropLarge(st storer.EncodedObjectStorer, entries []entry) ([]entry, []Skipped) {
+	limit := e.opts.MaxFileSize
+	if limit == 0 {
+		limit = DefaultMaxFileSize
+	}
+	if limit < 0 {
+		return entries, nil
+	}
+	kept := make([]entry, 0, len(entries))
+	var skipped []Skipped
+	for _, en := range entries {
+		if en.mode != filemode.Symlink {
+			size, err := st.EncodedObjectSize(en.hash)
+			if err == nil && size > limit {
+				skipped = append(skipped, Skipped{Path: displayPath(en.path), Reason: fmt.Sprintf("file of %d bytes is over the size limit of %d bytes (CTX_MAX_FILE_SIZE)", size, limit)})
+				continue
+			}
+		}
+		kept = append(kept, en)
+	}
+	return kept, skipped
 }
 
 // gathered is what a request needs from the object store: the entries under
@@ -134,6 +161,10 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 			return nil, err
 		}
 		g.st = repo.Storer
+		if fst, ok := repo.Storer.(*filesystem.Storage); ok {
+			// Read big objects from disk as streams, not whole into memory.
+			g.st = newStorage(fst.Filesystem())
+		}
 		if g.treeID, g.entries, g.skipped, err = collect(g.st, r.raw, commit, sub, file); err != nil {
 			return nil, err
 		}
@@ -330,18 +361,23 @@ func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash,
 
 func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth int, out *[]entry, skipped *[]Skipped) error {
 	if depth > maxTreeDepth {
-		*skipped = append(*skipped, Skipped{Path: prefix, Reason: "folders nested too deep"})
+		*skipped = append(*skipped, Skipped{Path: displayPath(prefix), Reason: "folders nested too deep"})
 		return nil
 	}
 	seen := make(map[string]bool, len(tree.Entries))
 	for _, te := range tree.Entries {
 		p := prefix + te.Name
-		if !safeName(te.Name) {
-			*skipped = append(*skipped, Skipped{Path: displayPath(p), Reason: "unsafe path"})
+		skip := func(reason string) { *skipped = append(*skipped, Skipped{Path: displayPath(p), Reason: reason}) }
+		why := nameProblem(te.Name)
+		if why == "" {
+			why = pathProblem(p)
+		}
+		if why != "" {
+			skip(why)
 			continue
 		}
 		if seen[te.Name] {
-			*skipped = append(*skipped, Skipped{Path: p, Reason: "duplicate entry"})
+			skip("duplicate entry")
 			continue
 		}
 		seen[te.Name] = true
@@ -355,11 +391,11 @@ func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth
 				return err
 			}
 		case filemode.Submodule:
-			*skipped = append(*skipped, Skipped{Path: p, Reason: "submodule"})
+			skip("submodule")
 		case filemode.Regular, filemode.Deprecated, filemode.Executable, filemode.Symlink:
 			*out = append(*out, entry{path: p, mode: te.Mode, hash: te.Hash})
 		default:
-			*skipped = append(*skipped, Skipped{Path: p, Reason: fmt.Sprintf("unsupported mode %o", uint32(te.Mode))})
+			skip(fmt.Sprintf("unsupported mode %o", uint32(te.Mode)))
 		}
 	}
 	return nil

@@ -1,24 +1,62 @@
 package gitengine
 
 import (
+	"fmt"
 	"strings"
 )
 
 // maxSymlinkTarget bounds a symlink target read from a repository.
 const maxSymlinkTarget = 4096
 
+// maxName is the longest path component common file systems take (bytes).
+const maxName = 255
+
+// maxPathLen bounds a path inside a package (bytes), well below Linux's
+// PATH_MAX of 4096 so that the package folder's own path, staging folders
+// and backups fit in front of it.
+const maxPathLen = 1024
+
 // safeName reports whether name, one entry of a git tree, can be written as
 // one path component on any common file system without escaping its folder
-// or touching git metadata: not empty, ".", "..", not containing a
-// separator (/ or \) or NUL, and not ".git" in any spelling Windows or macOS
-// would map to it (case, trailing dots and spaces, NTFS streams, the 8.3
-// short name GIT~1).
-func safeName(name string) bool {
-	if name == "" || name == "." || name == ".." || len(name) > 255 {
-		return false
+// or touching git metadata; see nameProblem.
+func safeName(name string) bool { return nameProblem(name) == "" }
+
+// nameProblem says why name, one entry of a git tree, must not be written
+// ("" when it may): empty, ".", "..", a separator (/ or \) or NUL, ".git" in
+// any spelling Windows or macOS would map to it (case, trailing dots and
+// spaces, NTFS streams, the 8.3 short name GIT~1) are "unsafe path"; a name
+// over 255 bytes no common file system takes; a newline breaks the lock's
+// content hash (dirhash) and line-based tools. A name that is merely not
+// valid UTF-8 is fine.
+func nameProblem(name string) string {
+	switch {
+	case unsafeName(name):
+		return "unsafe path"
+	case len(name) > maxName:
+		return fmt.Sprintf("name longer than %d bytes", maxName)
+	case strings.Contains(name, "\n"):
+		return "name contains a newline"
+	}
+	return ""
+}
+
+// pathProblem says why p, a slash-separated path inside the package made of
+// names nameProblem accepts, must not be written ("" when it may).
+func pathProblem(p string) string {
+	if len(p) > maxPathLen {
+		return fmt.Sprintf("path too long (over %d bytes)", maxPathLen)
+	}
+	return ""
+}
+
+// unsafeName reports whether name could escape its folder or touch git
+// metadata (see nameProblem).
+func unsafeName(name string) bool {
+	if name == "" || name == "." || name == ".." {
+		return true
 	}
 	if strings.ContainsAny(name, "/\\\x00") {
-		return false
+		return true
 	}
 	base := name
 	if i := strings.IndexByte(base, ':'); i >= 0 {
@@ -36,9 +74,9 @@ func safeName(name string) bool {
 	}, base)
 	switch strings.ToLower(base) {
 	case ".git", "git~1", "":
-		return false
+		return true
 	}
-	return true
+	return false
 }
 
 // safePath reports whether p, a slash-separated relative path, is made of

@@ -82,23 +82,32 @@ type countingTransport struct {
 	n    *atomic.Int64
 }
 
+// It also keeps the request's watchdog (see watch) armed while a body read
+// waits on the server.
 func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
-		return nil, err
+		return nil, stalled(req.Context(), err)
 	}
-	resp.Body = &countingBody{ReadCloser: resp.Body, n: t.n}
+	resp.Body = &countingBody{ReadCloser: resp.Body, n: t.n, ctx: req.Context(), w: watchdogOf(req.Context())}
 	return resp, nil
 }
 
 type countingBody struct {
 	io.ReadCloser
-	n *atomic.Int64
+	n   *atomic.Int64
+	ctx context.Context
+	w   *watchdog
 }
 
 func (b *countingBody) Read(p []byte) (int, error) {
+	b.w.arm()
 	n, err := b.ReadCloser.Read(p)
+	b.w.disarm()
 	b.n.Add(int64(n))
+	if err != nil && err != io.EOF {
+		err = stalled(b.ctx, err)
+	}
 	return n, err
 }
 
@@ -241,10 +250,12 @@ func (c *conn) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	adv, err := sess.AdvertisedReferencesContext(ctx)
+	wctx, _, stop := c.e.watch(ctx)
+	adv, err := sess.AdvertisedReferencesContext(wctx)
+	stop()
 	if err != nil {
 		_ = sess.Close()
-		return err
+		return stalled(wctx, err)
 	}
 	if c.sess != nil {
 		_ = c.sess.Close()

@@ -58,7 +58,10 @@ type PackageSpec struct {
 // Options configure a Workspace.
 type Options struct {
 	Engine *gitengine.Engine // nil = gitengine.New with defaults
-	Log    io.Writer         // notes and warnings (stderr); nil = discard
+	// EngineOptions are the options of the engines made when Engine is nil
+	// (idle timeout, size limit); their Warn and Progress are set per package.
+	EngineOptions gitengine.Options
+	Log           io.Writer // notes and warnings (stderr); nil = discard
 	// Progress, when set, receives per-package transfer progress (only when
 	// Engine is nil: ctx then gives each package its own engine to tell them
 	// apart; all engines share the on-disk object cache).

@@ -194,7 +194,8 @@ func (w *Workspace) engine(alias string) *gitengine.Engine {
 	if w.opts.Engine != nil {
 		return w.opts.Engine
 	}
-	o := gitengine.Options{Warn: func(msg string) { w.log("%s: %s", alias, msg) }}
+	o := w.opts.EngineOptions
+	o.Warn = func(msg string) { w.log("%s: %s", alias, msg) }
 	if w.opts.Progress != nil {
 		o.Progress = func(p gitengine.Progress) { w.opts.Progress(alias, p) }
 	}

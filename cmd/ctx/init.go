@@ -38,7 +38,11 @@ func runInit(g *globalOptions, o *initOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := workspace.Init(dir, workspace.InitOptions{Registry: o.registry, Project: o.project}, workspaceOptions(g, nil))
+	wo, err := workspaceOptions(g, nil)
+	if err != nil {
+		return err
+	}
+	w, err := workspace.Init(dir, workspace.InitOptions{Registry: o.registry, Project: o.project}, wo)
 	if err != nil {
 		return err
 	}

@@ -21,16 +21,24 @@ func openWorkspace(g *globalOptions, p *progress) (*workspace.Workspace, error) 
 	if err != nil {
 		return nil, err
 	}
-	return workspace.Open(dir, workspaceOptions(g, p))
+	o, err := workspaceOptions(g, p)
+	if err != nil {
+		return nil, err
+	}
+	return workspace.Open(dir, o)
 }
 
-func workspaceOptions(g *globalOptions, p *progress) workspace.Options {
-	o := workspace.Options{Log: g.IO.ErrOut}
+func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) {
+	eo, err := engineOptions()
+	if err != nil {
+		return workspace.Options{}, err
+	}
+	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo}
 	if p != nil {
 		o.Progress = p.Update
 		o.Log = p.Log()
 	}
-	return o
+	return o, nil
 }
 
 // finishReport prints rep and returns the command's error: the context's

@@ -90,8 +90,13 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 	errOut := g.IO.ErrOut
 	p := newProgress(g)
 	defer p.Done()
-	wsOpts := workspaceOptions(g, p)
-	engine := gitengine.New(gitengine.Options{Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "note: %s\n", m) }})
+	wsOpts, err := workspaceOptions(g, p)
+	if err != nil {
+		return err
+	}
+	eo := wsOpts.EngineOptions
+	eo.Warn = func(m string) { fmt.Fprintf(wsOpts.Log, "note: %s\n", m) }
+	engine := gitengine.New(eo)
 	wsOpts.Engine = engine
 
 	// The project, if there is one (its manifest names the registry).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/cgi"
@@ -46,6 +47,106 @@ type Server struct {
 	bytes    atomic.Int64
 	requests atomic.Int64
 	done     chan struct{}
+	fault    atomic.Pointer[faultState]
+}
+
+// FaultMode is how a server fails mid-response (see SetFault).
+type FaultMode int
+
+const (
+	// FaultNone serves normally.
+	FaultNone FaultMode = iota
+	// FaultStall stops sending, keeping the connection open, as a server
+	// whose process was stopped (SIGSTOP) does; it sends nothing more until
+	// the client hangs up or the server is closed.
+	FaultStall
+	// FaultClose closes the connection (FIN) without ending the response.
+	FaultClose
+	// FaultKill resets the connection (RST), as the kernel does when the
+	// server process is killed.
+	FaultKill
+)
+
+// Fault makes git-upload-pack responses (the ones that carry packs) fail
+// after After bytes of the response body.
+type Fault struct {
+	Mode  FaultMode
+	After int64
+}
+
+type faultState struct {
+	Fault
+	stop chan struct{} // closed when the fault is cleared or the server closed
+}
+
+// SetFault makes every later git-upload-pack response fail as f says;
+// SetFault(Fault{}) serves normally again and lets stalled responses end
+// (their connections are then closed).
+func (s *Server) SetFault(f Fault) {
+	var next *faultState
+	if f.Mode != FaultNone {
+		next = &faultState{Fault: f, stop: make(chan struct{})}
+	}
+	if old := s.fault.Swap(next); old != nil {
+		close(old.stop)
+	}
+}
+
+// faultWriter passes After bytes on, then fails as its mode says.
+type faultWriter struct {
+	http.ResponseWriter
+	raw  http.ResponseWriter // the server's own writer, for Hijack
+	f    *faultState
+	done <-chan struct{} // the request's context
+	n    int64
+}
+
+var errFault = errors.New("gittest: injected fault")
+
+func (w *faultWriter) Write(p []byte) (int, error) {
+	if w.n+int64(len(p)) <= w.f.After {
+		n, err := w.ResponseWriter.Write(p)
+		w.n += int64(n)
+		return n, err
+	}
+	head := p[:w.f.After-w.n]
+	n, err := w.ResponseWriter.Write(head)
+	w.n += int64(n)
+	if err != nil {
+		return n, err
+	}
+	w.Flush()
+	switch w.f.Mode {
+	case FaultStall:
+		select {
+		case <-w.f.stop:
+		case <-w.done:
+		}
+		w.hangUp(false)
+	case FaultClose:
+		w.hangUp(false)
+	case FaultKill:
+		w.hangUp(true)
+	}
+	return n, errFault
+}
+
+// hangUp closes the connection under the response, with a reset if rst.
+func (w *faultWriter) hangUp(rst bool) {
+	conn, _, err := http.NewResponseController(w.raw).Hijack()
+	if err != nil {
+		return
+	}
+	if tc, ok := conn.(*net.TCPConn); ok && rst {
+		_ = tc.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+func (w *faultWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // Serve starts a server for the repositories under root. Close it when done.
@@ -97,6 +198,7 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 			Env:        env,
 			InheritEnv: []string{"PATH"},
 			Stderr:     stderr,
+			Logger:     log.New(stderr, "", 0),
 		},
 		done: make(chan struct{}),
 	}
@@ -128,6 +230,7 @@ func (s *Server) ResetCounters() {
 
 // Close stops the server and waits for it to finish.
 func (s *Server) Close() error {
+	s.SetFault(Fault{})
 	err := s.srv.Close()
 	<-s.done
 	if errors.Is(err, http.ErrServerClosed) {
@@ -171,6 +274,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			http.ServeFile(cw, r, p)
 			return
 		}
+	}
+	if f := s.fault.Load(); f != nil && strings.HasSuffix(clean, "/git-upload-pack") {
+		s.backend.ServeHTTP(&faultWriter{ResponseWriter: cw, raw: w, f: f, done: r.Context().Done()}, r)
+		return
 	}
 	s.backend.ServeHTTP(cw, r)
 }

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/ctx-dev/ctx/gitengine"
+)
+
+// engineOptions reads the git settings ctx takes from the environment:
+//
+//	CTX_NET_TIMEOUT   how long a fetch waits for the next byte from a server
+//	                  before that package fails (a Go duration: 30s, 2m; 0 = no limit;
+//	                  default 30s)
+//	CTX_MAX_FILE_SIZE skip files larger than this many bytes, with a warning
+//	                  (default 50 MB; -1 = no limit)
+func engineOptions() (gitengine.Options, error) {
+	var o gitengine.Options
+	if v := os.Getenv("CTX_MAX_FILE_SIZE"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n == 0 || n < -1 {
+			return o, usageErrorf("CTX_MAX_FILE_SIZE=%q: not a size in bytes (use, say, 104857600 for 100 MB; -1 for no limit)", v)
+		}
+		o.MaxFileSize = n
+	}
+	if v := os.Getenv("CTX_NET_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return o, usageErrorf("CTX_NET_TIMEOUT=%q: not a duration (use, say, 30s or 2m; 0 for no limit)", v)
+		}
+		o.IdleTimeout = d
+		if d == 0 {
+			o.IdleTimeout = -1
+		}
+	}
+	return o, nil
+}

@@ -1,0 +1,107 @@
+package gitengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// DefaultIdleTimeout is how long a fetch waits for the next byte from a
+// server before giving up on it (Options.IdleTimeout).
+const DefaultIdleTimeout = 30 * time.Second
+
+// StalledError is the cause of a network operation given up because the
+// server sent nothing for Idle.
+type StalledError struct{ Idle time.Duration }
+
+func (e *StalledError) Error() string {
+	return fmt.Sprintf("server stopped responding (no data for %s)", e.Idle)
+}
+
+// errCutShort is the cause of a response that ended before it was complete
+// (the server closed the connection, or died).
+var errCutShort = errors.New("the server closed the connection before the transfer was complete")
+
+// cutShort marks err, when it says a response ended early, with errCutShort.
+// go-git loses the chain in some of its messages ("error decoding
+// upload-pack response: unexpected EOF"), hence the suffix test.
+func cutShort(err error) error {
+	if err == nil || errors.Is(err, errCutShort) {
+		return err
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || strings.HasSuffix(err.Error(), io.ErrUnexpectedEOF.Error()) {
+		return fmt.Errorf("%w (%v)", errCutShort, err)
+	}
+	return err
+}
+
+// watchdog gives up on one network operation (an advertisement, or one
+// upload-pack request and its response) when the server has sent nothing
+// for its idle time while ctx waits on it: it cancels the operation's
+// context with a *StalledError. It is armed while something waits on the
+// network and disarmed while ctx works on what arrived, so slow disks or a
+// long delta resolution never count as a stalled server.
+type watchdog struct {
+	idle   time.Duration
+	timer  *time.Timer
+	cancel context.CancelCauseFunc
+}
+
+type watchdogKey struct{}
+
+// watch returns a context for one network operation, with a watchdog that
+// starts armed (a connect and the wait for the first answer count), and a
+// stop function that disarms it and releases the context.
+func (e *Engine) watch(ctx context.Context) (context.Context, *watchdog, func()) {
+	idle := e.opts.IdleTimeout
+	if idle == 0 {
+		idle = DefaultIdleTimeout
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	w := &watchdog{idle: idle, cancel: cancel}
+	if idle > 0 {
+		w.timer = time.AfterFunc(idle, func() { cancel(&StalledError{Idle: idle}) })
+	}
+	ctx = context.WithValue(ctx, watchdogKey{}, w)
+	return ctx, w, func() {
+		w.disarm()
+		cancel(nil)
+	}
+}
+
+// watchdogOf returns the watchdog of ctx, or nil.
+func watchdogOf(ctx context.Context) *watchdog {
+	w, _ := ctx.Value(watchdogKey{}).(*watchdog)
+	return w
+}
+
+// arm (re)starts the countdown: something is about to wait on the server.
+func (w *watchdog) arm() {
+	if w != nil && w.timer != nil {
+		w.timer.Reset(w.idle)
+	}
+}
+
+// disarm stops the countdown: what was waited for arrived.
+func (w *watchdog) disarm() {
+	if w != nil && w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// stalled returns err, or the *StalledError behind it when ctx was given up
+// by its watchdog (the transports report that as a cancelled context, a
+// closed connection or a broken pipe).
+func stalled(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *StalledError
+	if cause := context.Cause(ctx); errors.As(cause, &se) && !errors.As(err, &se) {
+		return se
+	}
+	return err
+}

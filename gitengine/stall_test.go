@@ -1,0 +1,81 @@
+package gitengine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
+)
+
+// TestBadServerMidPack: a server that stalls, is killed, or closes the
+// connection part way through a pack fails the fetch with a clear error in
+// bounded time, leaves nothing at dest, and does not poison the cache: the
+// next fetch from the healthy server succeeds with the right files.
+func TestBadServerMidPack(t *testing.T) {
+	isolate(t)
+	f := newFixture(t)
+	s := f.serve(gittest.ServeOptions{})
+	url := s.URL + "/repo.git"
+	for _, tc := range []struct {
+		name string
+		mode gittest.FaultMode
+		want string
+	}{
+		{"stall", gittest.FaultStall, "server stopped responding (no data for 1s)"},
+		{"kill", gittest.FaultKill, "connection"},
+		{"close", gittest.FaultClose, "connection"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// 1s, not less: git http-backend under load can take 0.5s to
+			// answer at all, and that must not count as the fault.
+			cache := t.TempDir()
+			e := New(Options{CacheDir: cache, IdleTimeout: time.Second})
+			// Bound the test, not the code: a hang fails it instead of the run.
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			for _, after := range []int64{40, 600} { // in the trees' pack, then in the blobs'
+				s.SetFault(gittest.Fault{Mode: tc.mode, After: after})
+				dest := filepath.Join(t.TempDir(), "pkg")
+				start := time.Now()
+				_, err := e.Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides"}, dest)
+				took := time.Since(start)
+				if err == nil {
+					t.Fatalf("after %d bytes: Materialize succeeded against a failing server", after)
+				}
+				if ctx.Err() != nil {
+					t.Fatalf("after %d bytes: still waiting after %v", after, took)
+				}
+				msg := err.Error()
+				if KindOf(err) != KindNetwork || !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
+					t.Errorf("after %d bytes: error %q (kind %v), want a network error saying %q", after, msg, KindOf(err), tc.want)
+				}
+				if _, err := os.Lstat(dest); err == nil {
+					t.Errorf("after %d bytes: dest exists after a failed fetch", after)
+				}
+			}
+			s.SetFault(gittest.Fault{})
+			dest := filepath.Join(t.TempDir(), "pkg")
+			res, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides"}, dest)
+			if err != nil {
+				t.Fatalf("healthy server after the failures: %v", err)
+			}
+			for _, file := range res.Files {
+				if file.Mode&os.ModeSymlink != 0 {
+					continue
+				}
+				got, err := os.ReadFile(filepath.Join(dest, file.Path))
+				want, werr := os.ReadFile(filepath.Join(f.src, "docs/guides", file.Path))
+				if err != nil || werr != nil || string(got) != string(want) {
+					t.Errorf("%s: %q (%v), want %q (%v)", file.Path, got, err, want, werr)
+				}
+			}
+			if len(res.Files) != 6 {
+				t.Errorf("got %d files, want 6", len(res.Files))
+			}
+		})
+	}
+}
