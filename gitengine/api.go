@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -179,8 +180,11 @@ type Error struct {
 	Err  error
 }
 
+// Error is "OP URL: KIND: CAUSE (HINT)". The URL and the cause are shown
+// through safetext.Clip: escaped, and cut after safetext.MaxQuote bytes (the
+// cause after four times that).
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("%s %s: %s", e.Op, e.URL, e.Kind)
+	msg := fmt.Sprintf("%s %s: %s", e.Op, safetext.Clip(e.URL, 0), e.Kind)
 	if d := e.detail(); d != "" {
 		msg += ": " + d
 	}
@@ -198,7 +202,7 @@ func (e *Error) detail() string {
 	if e.Err == nil {
 		return ""
 	}
-	d := strings.Join(strings.Fields(e.Err.Error()), " ")
+	d := safetext.Clip(strings.Join(strings.Fields(e.Err.Error()), " "), 4*safetext.MaxQuote)
 	for _, k := range []string{e.Kind.String(), "authentication required", "repository not found", "authorization failed"} {
 		for strings.HasPrefix(d, k) {
 			d = strings.TrimLeft(strings.TrimPrefix(d, k), ": ")

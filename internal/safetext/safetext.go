@@ -34,6 +34,8 @@
 package safetext
 
 import (
+	"errors"
+	"io/fs"
 	"strconv"
 	"strings"
 	"unicode"
@@ -101,6 +103,22 @@ func Text(s string) string {
 		lines[i] = string(appendMore(out, rest))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// ClipPathError returns err with the path of an *fs.PathError at the top of
+// it (as os.Open returns) replaced by Clip(path, 0), keeping its Op and Err
+// so that errors.Is and errors.As still see what the system said. Other
+// errors are returned as they are. Use it where an error that quotes a path
+// the user gave is returned as is.
+func ClipPathError(err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || err != error(pe) {
+		return err
+	}
+	if c := Clip(pe.Path, 0); c != pe.Path {
+		return &fs.PathError{Op: pe.Op, Path: c, Err: pe.Err}
+	}
+	return err
 }
 
 // QuoteList is Quote of each element, joined by ", ".

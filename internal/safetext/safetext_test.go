@@ -1,9 +1,13 @@
 package safetext
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 )
@@ -79,6 +83,21 @@ func TestText(t *testing.T) {
 	}
 	if s := "two\nlines\twith tab"; Text(s) != s {
 		t.Errorf("Text changed %q to %q", s, Text(s))
+	}
+}
+
+func TestClipPathError(t *testing.T) {
+	_, err := os.Open(strings.Repeat("a", 100000) + "\x1b")
+	got := ClipPathError(err)
+	if len(got.Error()) > 400 || !errors.Is(got, fs.ErrNotExist) && !errors.Is(got, syscall.ENAMETOOLONG) {
+		t.Errorf("ClipPathError = %.100s… (%d bytes)", got, len(got.Error()))
+	}
+	var pe *fs.PathError
+	if !errors.As(got, &pe) || pe.Op != "open" {
+		t.Errorf("ClipPathError lost the *fs.PathError: %#v", got)
+	}
+	if other := errors.New("x"); ClipPathError(other) != other {
+		t.Error("ClipPathError changed another error")
 	}
 }
 
