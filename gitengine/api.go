@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -192,8 +193,11 @@ type Error struct {
 	Err  error
 }
 
+// Error is "OP URL: KIND: CAUSE (HINT)". The URL and the cause are shown
+// through safetext.Clip: escaped, and cut after safetext.MaxQuote bytes (the
+// cause after four times that).
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("%s %s: %s", e.Op, e.URL, e.Kind)
+	msg := fmt.Sprintf("%s %s: %s", e.Op, safetext.Clip(e.URL, 0), e.Kind)
 	if d := e.detail(); d != "" {
 		msg += ": " + d
 	}
@@ -211,7 +215,7 @@ func (e *Error) detail() string {
 	if e.Err == nil {
 		return ""
 	}
-	d := strings.Join(strings.Fields(e.Err.Error()), " ")
+	d := safetext.Clip(strings.Join(strings.Fields(e.Err.Error()), " "), 4*safetext.MaxQuote)
 	for _, k := range []string{e.Kind.String(), "authentication required", "repository not found", "authorization failed"} {
 		for strings.HasPrefix(d, k) {
 			d = strings.TrimLeft(strings.TrimPrefix(d, k), ": ")

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -31,9 +32,9 @@ func openLocal(r *remote) (*git.Repository, error) {
 	repo, err := git.PlainOpenWithOptions(r.local, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) {
-			return nil, newError(KindNotFound, r.raw, "open", fmt.Errorf("no git repository at %s", r.local), "check the path; it must be a git repository (a folder with .git, or a bare repository)")
+			return nil, newError(KindNotFound, r.raw, "open", fmt.Errorf("no git repository at %s", safetext.Clip(r.local, 0)), "check the path; it must be a git repository (a folder with .git, or a bare repository)")
 		}
-		return nil, newError(KindOther, r.raw, "open", err, "")
+		return nil, newError(KindOther, r.raw, "open", safetext.ClipPathError(err), "")
 	}
 	return repo, nil
 }
@@ -73,7 +74,7 @@ func (e *Engine) readFile(ctx context.Context, req FetchRequest) ([]byte, error)
 	}
 	defer g.close()
 	if len(g.entries) != 1 || !g.entries[0].mode.IsFile() || g.entries[0].mode == filemode.Symlink {
-		return nil, newError(KindPathNotFound, req.URL, "fetch", fmt.Errorf("%q at commit %s is not a regular file", req.Path, g.commit), "")
+		return nil, newError(KindPathNotFound, req.URL, "fetch", fmt.Errorf("%s at commit %s is not a regular file", safetext.Quote(req.Path), g.commit), "")
 	}
 	obj, err := g.st.EncodedObject(plumbing.BlobObject, g.entries[0].hash)
 	if err != nil {
@@ -143,12 +144,12 @@ func (g *gathered) close() {
 func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gathered, error) {
 	commitID := strings.ToLower(strings.TrimSpace(req.Commit))
 	if len(commitID) != 40 || !isHex(commitID) {
-		return nil, newError(KindOther, req.URL, "fetch", fmt.Errorf("commit %q is not a 40-character commit id", req.Commit), "resolve the ref first")
+		return nil, newError(KindOther, req.URL, "fetch", fmt.Errorf("commit %s is not a 40-character commit id", safetext.Quote(req.Commit)), "resolve the ref first")
 	}
 	commit := plumbing.NewHash(commitID)
 	sub, ok := cleanSubPath(req.Path)
 	if !ok || (file && sub == "") {
-		return nil, newError(KindPathNotFound, req.URL, "fetch", fmt.Errorf("path %q is not a valid sub-path", req.Path), "use a relative path without \"..\" or \".git\"")
+		return nil, newError(KindPathNotFound, req.URL, "fetch", fmt.Errorf("path %s is not a valid sub-path", safetext.Quote(req.Path)), "use a relative path without \"..\" or \".git\"")
 	}
 	r, err := parseRemote(req.URL)
 	if err != nil {
@@ -333,18 +334,18 @@ func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash,
 			}
 			if found == nil {
 				return plumbing.ZeroHash, nil, nil, newError(KindPathNotFound, rawURL, "fetch",
-					fmt.Errorf("path %q does not exist at commit %s", sub, commit), "check the path and the ref; paths are relative to the repository root and case-sensitive")
+					fmt.Errorf("path %s does not exist at commit %s", safetext.Quote(sub), commit), "check the path and the ref; paths are relative to the repository root and case-sensitive")
 			}
 			if file && walked == sub {
 				if found.Mode == filemode.Dir || found.Mode == filemode.Submodule {
 					return plumbing.ZeroHash, nil, nil, newError(KindPathNotFound, rawURL, "fetch",
-						fmt.Errorf("path %q at commit %s is a folder, not a file", sub, commit), "give the path of the file")
+						fmt.Errorf("path %s at commit %s is a folder, not a file", safetext.Quote(sub), commit), "give the path of the file")
 				}
 				return plumbing.ZeroHash, []entry{{path: name, mode: found.Mode, hash: found.Hash}}, nil, nil
 			}
 			if found.Mode != filemode.Dir {
 				return plumbing.ZeroHash, nil, nil, newError(KindPathNotFound, rawURL, "fetch",
-					fmt.Errorf("path %q at commit %s: %q is not a folder", sub, commit, walked), "a package is a folder: give the folder that holds the file")
+					fmt.Errorf("path %s at commit %s: %s is not a folder", safetext.Quote(sub), commit, safetext.Quote(walked)), "a package is a folder: give the folder that holds the file")
 			}
 			if tree, err = object.GetTree(st, found.Hash); err != nil {
 				return plumbing.ZeroHash, nil, nil, err

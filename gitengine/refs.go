@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -166,7 +167,7 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 		}
 		r, ok := byName[rem.Head]
 		if !ok {
-			return Resolved{}, notFound(fmt.Sprintf("HEAD points to %s, which does not exist", rem.Head))
+			return Resolved{}, notFound(fmt.Sprintf("HEAD points to %s, which does not exist", safetext.Clip(rem.Head, 0)))
 		}
 		return commitOf(r), nil
 	}
@@ -174,7 +175,7 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 		if r, ok := byName[ref]; ok {
 			return commitOf(r), nil
 		}
-		return Resolved{}, notFound(fmt.Sprintf("no ref %s", ref))
+		return Resolved{}, notFound("no ref " + safetext.Clip(ref, 0))
 	}
 	// git's rev-parse order: tags before branches.
 	var hits []Ref
@@ -185,7 +186,7 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 	}
 	if len(hits) > 0 {
 		if len(hits) > 1 && warn != nil {
-			warn(fmt.Sprintf("%q is both a tag and a branch; using the tag (write refs/heads/%s for the branch)", ref, ref))
+			warn(fmt.Sprintf("%s is both a tag and a branch; using the tag (write refs/heads/%s for the branch)", safetext.Quote(ref), safetext.Clip(ref, 0)))
 		}
 		return commitOf(hits[0]), nil
 	}
@@ -217,13 +218,13 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 				return Resolved{Commit: h}, nil
 			}
 		case 0:
-			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("no branch, tag or known commit matches %q", ref),
+			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("no branch, tag or known commit matches %s", safetext.Quote(ref)),
 				"an abbreviated commit id only resolves against branch and tag tips and commits already fetched; give the full 40-character id")
 		default:
-			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("commit id %q is ambiguous", ref), "give more characters of the commit id")
+			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("commit id %s is ambiguous", safetext.Quote(ref)), "give more characters of the commit id")
 		}
 	}
-	return Resolved{}, notFound(fmt.Sprintf("no branch or tag named %q", ref))
+	return Resolved{}, notFound("no branch or tag named " + safetext.Quote(ref))
 }
 
 func isHex(s string) bool {

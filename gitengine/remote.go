@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/transport"
@@ -50,7 +51,7 @@ func parseRemote(raw string) (*remote, error) {
 		r.local = p
 	case "http", "https", "ssh", "git":
 	default:
-		return nil, newError(KindOther, raw, "parse URL", fmt.Errorf("unsupported protocol %q", ep.Protocol), "use https://, ssh://, git://, file:// or a local path")
+		return nil, newError(KindOther, raw, "parse URL", fmt.Errorf("unsupported protocol %s", safetext.Quote(ep.Protocol)), "use https://, ssh://, git://, file:// or a local path")
 	}
 	if ep.Protocol == "ssh" && r.user == "" {
 		// ~/.ssh/config User is not read by go-git; git is what hosts expect.

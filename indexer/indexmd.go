@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/tiktoken-go/tokenizer/codec"
 )
 
@@ -131,24 +132,24 @@ func (s *pkgSection) entries(level int) []string {
 	switch level {
 	case levelFull, levelSentence, levelTitles:
 		for _, d := range s.docs {
-			l := "- " + d.Title + " (`" + d.Path + "`)"
+			l := "- " + safetext.Escape(d.Title) + " (" + codeSpan(d.Path) + ")"
 			sum := d.Summary
 			if level == levelSentence {
 				sum = firstSentence(sum)
 			}
 			if level != levelTitles && sum != "" && sum != d.Title {
-				l += ": " + sum
+				l += ": " + safetext.Escape(sum)
 			}
 			out = append(out, l+"\n")
 		}
 	case levelSamples, levelFolders:
 		for _, g := range folderGroups(s.docs) {
-			l := fmt.Sprintf("- `%s` — %s", g.label, plural(g.n, "document", "documents"))
+			l := fmt.Sprintf("- %s — %s", codeSpan(g.label), plural(g.n, "document", "documents"))
 			if level == levelSamples {
 				if g.n == 1 {
-					l += ": " + g.samples[0]
+					l += ": " + safetext.Escape(g.samples[0])
 				} else {
-					l += ", e.g. " + strings.Join(g.samples, "; ")
+					l += ", e.g. " + safetext.Escape(strings.Join(g.samples, "; "))
 				}
 			}
 			out = append(out, l+"\n")
@@ -265,6 +266,28 @@ func folderGroups(docs []fileRecord) []group {
 	return best
 }
 
+// codeSpan renders s, escaped by safetext.Escape, as a markdown code span
+// whose fence is longer than any run of backquotes in it (CommonMark), so that
+// no name can end the span early or be read as a link: "a`b" is “a`b“.
+func codeSpan(s string) string {
+	s = safetext.Escape(s)
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") ||
+		len(s) > 1 && s[0] == ' ' && s[len(s)-1] == ' ' && strings.Trim(s, " ") != "" {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
 func shortSHA(s string) string {
 	if len(s) > 7 {
 		return s[:7]
@@ -296,21 +319,21 @@ func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int) (str
 		totalDocs += len(s.docs)
 		var meta []string
 		if p.Source != "" {
-			meta = append(meta, "`"+p.Source+"`")
+			meta = append(meta, codeSpan(p.Source))
 		}
 		if p.Path != "" && p.Path != "." {
-			meta = append(meta, "path `"+p.Path+"`")
+			meta = append(meta, "path "+codeSpan(p.Path))
 		}
 		if p.Ref != "" {
-			meta = append(meta, "ref `"+p.Ref+"`")
+			meta = append(meta, "ref "+codeSpan(p.Ref))
 		} else if p.Source != "" {
 			meta = append(meta, "default branch")
 		}
 		if p.Commit != "" {
-			meta = append(meta, "commit `"+shortSHA(p.Commit)+"`")
+			meta = append(meta, "commit "+codeSpan(shortSHA(p.Commit)))
 		}
 		meta = append(meta, plural(len(s.docs), "document", "documents"))
-		s.header = "## " + p.Alias + "\n\n" + strings.Join(meta, " · ") + "\n\n"
+		s.header = "## " + safetext.Escape(p.Alias) + "\n\n" + strings.Join(meta, " · ") + "\n\n"
 		for l := range s.cost {
 			s.cost[l] = -1
 		}

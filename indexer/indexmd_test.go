@@ -210,3 +210,21 @@ func TestCountTokensBySegment(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeSpan: a name in INDEX.md stays one code span whatever it holds:
+// backquotes get a longer fence, controls are escaped.
+func TestCodeSpan(t *testing.T) {
+	for in, want := range map[string]string{
+		"docs/a.md":      "`docs/a.md`",
+		"a`b.md":         "``a`b.md``",
+		"x``y":           "```x``y```",
+		"`lead.md":       "`` `lead.md ``",
+		" spaced ":       "`  spaced  `",
+		"l]i)n(k.md":     "`l]i)n(k.md`",
+		"e\x1b[31m\n.md": "`e\\x1b[31m\\n.md`",
+	} {
+		if got := codeSpan(in); got != want {
+			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile/jsonpos"
 	"github.com/go-playground/validator/v10"
 )
@@ -84,26 +85,27 @@ func NewValidator() *validator.Validate {
 
 // ValidationMessage turns one validator error into words.
 func ValidationMessage(fe validator.FieldError) string {
-	val := fmt.Sprint(fe.Value())
+	raw := fmt.Sprint(fe.Value())
+	val := safetext.Quote(raw)
 	switch fe.Tag() {
 	case "required":
 		return "is required"
 	case "alias":
-		return fmt.Sprintf("%q is not a valid alias (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)", val)
+		return fmt.Sprintf("%s is not a valid alias (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)", val)
 	case "relpath":
-		return fmt.Sprintf("%q must be a clean relative path inside the repository (no leading '/', no '..', no '.git', no trailing '/')", val)
+		return fmt.Sprintf("%s must be a clean relative path inside the repository (no leading '/', no '..', no '.git', no trailing '/')", val)
 	case "sha1hex":
-		return fmt.Sprintf("%q must be 40 lower-case hexadecimal digits", val)
+		return fmt.Sprintf("%s must be 40 lower-case hexadecimal digits", val)
 	case "h1":
-		return fmt.Sprintf("%q must be an h1: hash (h1: and base64 of a SHA-256)", val)
+		return fmt.Sprintf("%s must be an h1: hash (h1: and base64 of a SHA-256)", val)
 	case "min":
-		return fmt.Sprintf("%s is less than the minimum %s", val, fe.Param())
+		return fmt.Sprintf("%s is less than the minimum %s", safetext.Clip(raw, 0), fe.Param())
 	case "max":
-		return fmt.Sprintf("%s is more than the maximum %s", val, fe.Param())
+		return fmt.Sprintf("%s is more than the maximum %s", safetext.Clip(raw, 0), fe.Param())
 	case "unique":
 		return fmt.Sprintf("has duplicate %s values", fe.Param())
 	}
-	return fmt.Sprintf("%q fails the %q rule", val, fe.Tag())
+	return fmt.Sprintf("%s fails the %q rule", val, fe.Tag())
 }
 
 // ValidationProblems turns validator errors into problems positioned in data.

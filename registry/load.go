@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // DefaultMaxDepth is how deep imports are followed (the root is depth 0).
@@ -136,11 +137,11 @@ func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) 
 		return nil, err
 	}
 	if unknown := UnknownFields(data); len(unknown) > 0 {
-		st.warn("registry %s: ignoring unknown fields %s (a typo?)", loc, strings.Join(unknown, ", "))
+		st.warn("registry %s: ignoring unknown fields %s (a typo?)", loc.shown(), safetext.Clip(strings.Join(unknown, ", "), 0))
 	}
 	st.res.Loaded = append(st.res.Loaded, loc)
 	if st.l.Note != nil {
-		st.l.Note(fmt.Sprintf("loaded registry %s (%q, %d contexts, %d imports)", loc, reg.Name, len(reg.Contexts), len(reg.Imports)))
+		st.l.Note(fmt.Sprintf("loaded registry %s (%s, %d contexts, %d imports)", loc.shown(), safetext.Quote(reg.Name), len(reg.Contexts), len(reg.Imports)))
 	}
 	return reg, nil
 }
@@ -161,8 +162,8 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 		}
 		lname := strings.ToLower(c.Name)
 		if i, dup := st.byName[lname]; dup {
-			st.warn("registry %s: context %q (%s) has the name of a different context from %s; keeping the first (rename one of them)",
-				loc, c.Name, c.Repo, st.res.Contexts[i].From)
+			st.warn("registry %s: context %s (%s) has the name of a different context from %s; keeping the first (rename one of them)",
+				loc.shown(), safetext.Quote(c.Name), safetext.Clip(c.Repo, 0), safetext.Clip(st.res.Contexts[i].From, 0))
 			continue
 		}
 		st.byKey[key] = len(st.res.Contexts)
@@ -175,14 +176,14 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 		}
 		next, err := loc.resolve(imp)
 		if err != nil {
-			st.warn("registry %s: import %q skipped: %v", loc, imp, err)
+			st.warn("registry %s: import %s skipped: %v", loc.shown(), safetext.Quote(imp), err)
 			continue
 		}
 		if st.seen[next.Key()] {
 			continue // already read (a cycle or a diamond): once is enough
 		}
 		if depth+1 > st.max {
-			st.warn("registry %s: import %s not loaded: the import depth limit (%d) is reached", loc, next, st.max)
+			st.warn("registry %s: import %s not loaded: the import depth limit (%d) is reached", loc.shown(), next.shown(), st.max)
 			continue
 		}
 		sub, err := st.read(ctx, next)
@@ -190,7 +191,7 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			st.warn("registry %s: import %s skipped: %v", loc, next, err)
+			st.warn("registry %s: import %s skipped: %v", loc.shown(), next.shown(), err)
 			continue
 		}
 		if err := st.walk(ctx, next, sub, depth+1); err != nil {
@@ -220,7 +221,7 @@ func (l *Loader) fetch(ctx context.Context, loc Location) ([]byte, error) {
 	case KindFile:
 		f, err := os.Open(loc.URL)
 		if err != nil {
-			return nil, fmt.Errorf("read registry: %w", err)
+			return nil, fmt.Errorf("read registry: %w", safetext.ClipPathError(err))
 		}
 		defer f.Close()
 		return readCapped(f, loc)
@@ -233,10 +234,10 @@ func (l *Loader) fetch(ctx context.Context, loc Location) ([]byte, error) {
 func readCapped(r io.Reader, loc Location) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("read registry %s: %w", loc, err)
+		return nil, fmt.Errorf("read registry %s: %w", loc.shown(), err)
 	}
 	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("registry %s is larger than %d MiB: is it a registry?", loc, maxFileSize>>20)
+		return nil, fmt.Errorf("registry %s is larger than %d MiB: is it a registry?", loc.shown(), maxFileSize>>20)
 	}
 	return data, nil
 }
@@ -248,7 +249,7 @@ func (l *Loader) fetchHTTP(ctx context.Context, loc Location) ([]byte, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc.URL, nil)
 	if err != nil {
-		return nil, fmt.Errorf("registry %s: %w", loc, err)
+		return nil, fmt.Errorf("registry %s: %w", loc.shown(), err)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "ctx")
@@ -259,11 +260,11 @@ func (l *Loader) fetchHTTP(ctx context.Context, loc Location) ([]byte, error) {
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return nil, fmt.Errorf("fetch registry %s: %s (the server wants credentials: use a URL you can read, or a git repository location so git credentials apply)", loc, resp.Status)
+		return nil, fmt.Errorf("fetch registry %s: %s (the server wants credentials: use a URL you can read, or a git repository location so git credentials apply)", loc.shown(), resp.Status)
 	case resp.StatusCode == http.StatusNotFound:
-		return nil, fmt.Errorf("fetch registry %s: %s (check the URL)", loc, resp.Status)
+		return nil, fmt.Errorf("fetch registry %s: %s (check the URL)", loc.shown(), resp.Status)
 	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("fetch registry %s: %s", loc, resp.Status)
+		return nil, fmt.Errorf("fetch registry %s: %s", loc.shown(), safetext.Clip(resp.Status, 0))
 	}
 	return readCapped(resp.Body, loc)
 }
@@ -275,21 +276,25 @@ func (l *Loader) fetchGit(ctx context.Context, loc Location) ([]byte, error) {
 	}
 	res, err := g.Resolve(ctx, loc.URL, loc.Ref)
 	if err != nil {
-		return nil, fmt.Errorf("registry %s: %w", loc, err)
+		return nil, fmt.Errorf("registry %s: %w", loc.shown(), err)
 	}
 	// Only the commit's trees and the one blob travel, not the folder.
 	data, err := g.ReadFile(ctx, gitengine.FetchRequest{URL: loc.URL, Commit: res.Commit, Ref: res.Ref, Path: loc.File})
 	if err != nil {
 		if gitengine.KindOf(err) == gitengine.KindPathNotFound {
-			return nil, fmt.Errorf("registry %s: no file %s in the repository at %s: name the file with REPO#path/to/file.json", loc, loc.File, short(res.Commit))
+			return nil, fmt.Errorf("registry %s: no file %s in the repository at %s: name the file with REPO#path/to/file.json", loc.shown(), safetext.Clip(loc.File, 0), short(res.Commit))
 		}
-		return nil, fmt.Errorf("registry %s: %w", loc, err)
+		return nil, fmt.Errorf("registry %s: %w", loc.shown(), err)
 	}
 	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("registry %s is larger than %d MiB: is it a registry?", loc, maxFileSize>>20)
+		return nil, fmt.Errorf("registry %s is larger than %d MiB: is it a registry?", loc.shown(), maxFileSize>>20)
 	}
 	return data, nil
 }
+
+// shown is the location as an error or a warning quotes it:
+// safetext.Clip of String.
+func (l Location) shown() string { return safetext.Clip(l.String(), 0) }
 
 func short(commit string) string {
 	if len(commit) > 12 {

@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // Kind says how a registry is fetched.
@@ -142,7 +144,7 @@ func ParseLocation(s string) (Location, error) {
 	case strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://"):
 		u, err := url.Parse(s)
 		if err != nil {
-			return Location{}, fmt.Errorf("registry location %q: %w", s, err)
+			return Location{}, fmt.Errorf("registry location %s: %w", safetext.Quote(s), err)
 		}
 		if h := strings.ToLower(u.Host); h == "github.com" || h == "www.github.com" {
 			if loc, ok := parseGitHubPage(u); ok {
@@ -177,7 +179,7 @@ func ParseLocation(s string) (Location, error) {
 				return parseGit(abs)
 			}
 		}
-		return Location{}, fmt.Errorf("registry %s: %w (pass a file, a folder, an https URL or a git repository)", s, err)
+		return Location{}, fmt.Errorf("registry %s: %w (pass a file, a folder, an https URL or a git repository)", safetext.Clip(s, 0), safetext.ClipPathError(err))
 	}
 	if fi.IsDir() {
 		if isGitDir(abs) {
@@ -215,7 +217,7 @@ func parseGit(s string) (Location, error) {
 		}
 		file = strings.TrimLeft(file, "/")
 		if strings.TrimSpace(file) != file {
-			return Location{}, fmt.Errorf("registry location %q: file %q starts with white space", s, file)
+			return Location{}, fmt.Errorf("registry location %s: file %s starts with white space", safetext.Quote(s), safetext.Quote(file))
 		}
 		switch {
 		case file == "":
@@ -237,14 +239,14 @@ func parseGit(s string) (Location, error) {
 	if seg := repo[segStart:]; strings.Count(seg, "@") > 0 {
 		if i := strings.LastIndex(seg, "@"); i > 0 && i < len(seg)-1 {
 			if loc.Ref != "" {
-				return Location{}, fmt.Errorf("registry location %q names two refs: use REPO#FILE@REF", s)
+				return Location{}, fmt.Errorf("registry location %s names two refs: use REPO#FILE@REF", safetext.Quote(s))
 			}
 			loc.Ref = strings.TrimSpace(seg[i+1:])
 			repo = strings.TrimSpace(repo[:segStart+i])
 		}
 	}
 	if repo == "" {
-		return Location{}, fmt.Errorf("registry location %q has no repository", s)
+		return Location{}, fmt.Errorf("registry location %s has no repository", safetext.Quote(s))
 	}
 	if strings.HasPrefix(repo, "file://") {
 		repo = strings.TrimPrefix(repo, "file://")
@@ -254,10 +256,10 @@ func parseGit(s string) (Location, error) {
 	}
 	loc.URL = repo
 	if !SafeSubPath(loc.File) || path.Clean(loc.File) == "." {
-		return Location{}, fmt.Errorf("registry location %q: file %q must be a relative path inside the repository", s, loc.File)
+		return Location{}, fmt.Errorf("registry location %s: file %s must be a relative path inside the repository", safetext.Quote(s), safetext.Quote(loc.File))
 	}
 	if strings.ContainsAny(loc.Ref, " \t\n") {
-		return Location{}, fmt.Errorf("registry location %q: ref %q contains white space", s, loc.Ref)
+		return Location{}, fmt.Errorf("registry location %s: ref %s contains white space", safetext.Quote(s), safetext.Quote(loc.Ref))
 	}
 	return loc, nil
 }
@@ -427,7 +429,7 @@ func (l Location) resolve(ref string) (Location, error) {
 		}
 		r, err := url.Parse(ref)
 		if err != nil {
-			return Location{}, fmt.Errorf("import %q: %w", ref, err)
+			return Location{}, fmt.Errorf("import %s: %w", safetext.Quote(ref), err)
 		}
 		return ParseLocation(base.ResolveReference(r).String())
 	}
@@ -437,7 +439,7 @@ func (l Location) resolve(ref string) (Location, error) {
 		out.Ref = ref2
 	}
 	if !SafeSubPath(out.File) {
-		return Location{}, fmt.Errorf("import %q leaves the repository", ref)
+		return Location{}, fmt.Errorf("import %s leaves the repository", safetext.Quote(ref))
 	}
 	return out, nil
 }

@@ -47,6 +47,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile/jsonpos"
 )
 
@@ -331,7 +332,7 @@ func Validate(name string, r *Registry) []Problem {
 		key := strings.ToLower(c.Name)
 		if j, dup := seen[key]; dup {
 			probs = append(probs, Problem{File: name, Field: fmt.Sprintf("contexts[%d].name", i),
-				Msg: fmt.Sprintf("%q is also the name of contexts[%d]: names must be unique", c.Name, j)})
+				Msg: fmt.Sprintf("%s is also the name of contexts[%d]: names must be unique", safetext.Quote(c.Name), j)})
 			continue
 		}
 		seen[key] = i
@@ -387,11 +388,11 @@ func ruleMessage(fe validator.FieldError) string {
 		}
 		return fmt.Sprintf("has more than %s entries", fe.Param())
 	case "nospace":
-		return fmt.Sprintf("%q must not contain white space", fe.Value())
+		return fmt.Sprintf("%s must not contain white space", safetext.Quote(fmt.Sprint(fe.Value())))
 	case "ctxname":
-		return fmt.Sprintf("%q must not contain commas, line breaks or leading/trailing spaces", fe.Value())
+		return fmt.Sprintf("%s must not contain commas, line breaks or leading/trailing spaces", safetext.Quote(fmt.Sprint(fe.Value())))
 	case "subpath":
-		return fmt.Sprintf("%q must be a relative path inside the repository (no leading /, no .., no .git)", fe.Value())
+		return fmt.Sprintf("%s must be a relative path inside the repository (no leading /, no .., no .git)", safetext.Quote(fmt.Sprint(fe.Value())))
 	}
 	return fmt.Sprintf("fails rule %q", fe.Tag())
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/workspace"
 )
@@ -144,7 +145,7 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 	interactive := o.Prompter != nil
 	if !interactive && !o.All && len(o.Select) == 0 && len(o.Tags) == 0 {
 		return nil, &UsageError{Msg: "no terminal to ask which contexts to install: choose with --select NAME,..., --tags TAG,... or --all (contexts: " +
-			strings.Join(o.Registry.Names(), ", ") + ")"}
+			escapedList(o.Registry.Names()) + ")"}
 	}
 
 	// Which contexts to check: all of them at a terminal (to show what is
@@ -186,7 +187,9 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		var pre []int
 		for i, c := range contexts {
 			_, inst := installed[i]
-			choices[i] = Choice{Name: c.Name, Description: c.Description, Tags: c.Tags, Installed: inst, Disabled: denied[i]}
+			// A registry is someone else's text: the prompt shows it escaped.
+			choices[i] = Choice{Name: safetext.Escape(c.Name), Description: safetext.Escape(c.Description),
+				Tags: escapeEach(c.Tags), Installed: inst, Disabled: safetext.Text(denied[i])}
 			if (inst || flagged[i]) && denied[i] == "" {
 				pre = append(pre, i)
 			}
@@ -203,7 +206,7 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 				return nil, fmt.Errorf("prompter returned choice %d of %d", i, len(contexts))
 			}
 			if denied[i] != "" {
-				return nil, fmt.Errorf("%s cannot be selected: %s", contexts[i].Name, denied[i])
+				return nil, fmt.Errorf("%s cannot be selected: %s", safetext.Quote(contexts[i].Name), denied[i])
 			}
 			selected[i] = true
 		}
@@ -345,7 +348,7 @@ func flagSelection(contexts []registry.Entry, o Options) (map[int]bool, error) {
 	}
 	if len(unknown) > 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("--select: no context named %s in the registry; valid names: %s",
-			quoteList(unknown), strings.Join(o.Registry.Names(), ", "))}
+			safetext.QuoteList(unknown), escapedList(o.Registry.Names()))}
 	}
 	var unknownTags []string
 	for _, tag := range splitList(o.Tags) {
@@ -363,7 +366,7 @@ func flagSelection(contexts []registry.Entry, o Options) (map[int]bool, error) {
 	}
 	if len(unknownTags) > 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("--tags: no context is tagged %s; tags in the registry: %s",
-			quoteList(unknownTags), strings.Join(allTags(contexts), ", "))}
+			safetext.QuoteList(unknownTags), escapedList(allTags(contexts)))}
 	}
 	if o.All {
 		for i := range contexts {
@@ -385,13 +388,20 @@ func splitList(vals []string) []string {
 	return out
 }
 
-func quoteList(xs []string) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = fmt.Sprintf("%q", x)
+// escapeEach returns xs, each escaped by safetext.Escape (nil for nil).
+func escapeEach(xs []string) []string {
+	if xs == nil {
+		return nil
 	}
-	return strings.Join(q, ", ")
+	e := make([]string, len(xs))
+	for i, x := range xs {
+		e[i] = safetext.Escape(x)
+	}
+	return e
 }
+
+// escapedList joins xs with ", ", each escaped by safetext.Escape.
+func escapedList(xs []string) string { return strings.Join(escapeEach(xs), ", ") }
 
 func allTags(contexts []registry.Entry) []string {
 	seen := map[string]bool{}
@@ -529,7 +539,8 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// Print writes the summary: what was installed, removed, skipped and why.
+// Print writes the summary: what was installed, removed, skipped and why,
+// names and reasons escaped by safetext.
 func (s *Summary) Print(w io.Writer) {
 	for _, rep := range []*workspace.Report{s.RemoveReport, s.AddReport} {
 		if rep == nil {
@@ -538,12 +549,12 @@ func (s *Summary) Print(w io.Writer) {
 		for _, p := range rep.Packages {
 			switch p.Action {
 			case workspace.Skipped:
-				fmt.Fprintf(w, "skipped    %s: %s\n", p.Alias, p.Reason)
+				fmt.Fprintf(w, "skipped    %s: %s\n", p.Alias, safetext.Text(p.Reason))
 				for _, f := range p.DirtyFiles {
-					fmt.Fprintf(w, "             %s\n", f)
+					fmt.Fprintf(w, "             %s\n", safetext.Escape(f))
 				}
 			case workspace.Failed:
-				fmt.Fprintf(w, "failed     %s: %v\n", p.Alias, p.Err)
+				fmt.Fprintf(w, "failed     %s: %s\n", p.Alias, safetext.Text(fmt.Sprint(p.Err)))
 			case workspace.Removed:
 				fmt.Fprintf(w, "removed    %s\n", p.Alias)
 			default:
@@ -552,7 +563,7 @@ func (s *Summary) Print(w io.Writer) {
 		}
 	}
 	for _, u := range s.Unavailable {
-		fmt.Fprintf(w, "skipped    %s: no access to %s: %s\n", u.Name, u.Repo, u.Reason)
+		fmt.Fprintf(w, "skipped    %s: no access to %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
 	}
 	if s.Index != nil {
 		fmt.Fprintf(w, "index      %d documents, %d chunks; INDEX.md %d tokens\n",

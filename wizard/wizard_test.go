@@ -293,3 +293,47 @@ func TestAlias(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileRegistryTextIsEscaped: what setup shows of a registry (names,
+// descriptions, tags in the prompt; names in usage errors; access reasons)
+// never carries a raw control or bidi character.
+func TestHostileRegistryTextIsEscaped(t *testing.T) {
+	reg := &registry.Result{Name: "hub", Contexts: []registry.Entry{
+		{Context: registry.Context{Name: "ev\x1b[2Jil", Description: "red \x1b[31m\a\u202e", Repo: "https://git.example/e\x1b.git", Tags: []string{"t\x9bx"}}},
+		{Context: registry.Context{Name: "ok", Description: "fine", Repo: "https://git.example/ok.git"}},
+	}}
+	unsafe := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool {
+			return r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e
+		})
+	}
+	p := &fakePrompter{answer: true, pick: func(c []Choice, pre []int) ([]int, error) { return []int{1}, nil }}
+	acc := &fakeAccess{deny: map[string]bool{"https://git.example/e\x1b.git": true}}
+	var out, log bytes.Buffer
+	if _, err := Run(context.Background(), &fakeWorkspace{}, acc, Options{Registry: reg, Prompter: p, Out: &out, Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	c := p.shown[0]
+	if want := `ev\x1b[2Jil`; c.Name != want {
+		t.Errorf("choice name %q, want %q", c.Name, want)
+	}
+	if want := `red \x1b[31m\a\u202e`; c.Description != want {
+		t.Errorf("choice description %q, want %q", c.Description, want)
+	}
+	if unsafe(strings.Join(c.Tags, ",")) || unsafe(c.Disabled) || c.Disabled == "" {
+		t.Errorf("choice tags %q, disabled %q", c.Tags, c.Disabled)
+	}
+	for _, o := range []Options{
+		{Registry: reg, Out: &out, Log: &log},
+		{Registry: reg, Select: []string{"no\x1bpe"}, Out: &out, Log: &log},
+		{Registry: reg, Tags: []string{"no\u202etag"}, Out: &out, Log: &log},
+	} {
+		_, err := Run(context.Background(), &fakeWorkspace{}, &fakeAccess{}, o)
+		if err == nil || unsafe(err.Error()) {
+			t.Errorf("usage error %q: want the names escaped", err)
+		}
+	}
+	if unsafe(out.String()) || unsafe(log.String()) {
+		t.Errorf("output %q, log %q", out.String(), log.String())
+	}
+}

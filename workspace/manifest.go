@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/jsonpos"
 	"github.com/go-playground/validator/v10"
@@ -69,7 +70,7 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 			probs = append(probs, jsonpos.Problem{
 				Pos:   jsonpos.Find(data, jsonpos.SplitPath(field)),
 				Field: field,
-				Msg:   fmt.Sprintf("alias %q is already used by packages[%d]; aliases must be unique", p.Alias, j),
+				Msg:   fmt.Sprintf("alias %s is already used by packages[%d]; aliases must be unique", safetext.Quote(p.Alias), j),
 			})
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 )
 
@@ -164,7 +165,7 @@ func resolveRef(r *gitengine.Remote, ref string, warn func(string)) (commit, nam
 		_, tag := find(cands[0])
 		_, branch := find(cands[1])
 		if tag && branch {
-			warn(fmt.Sprintf("%q is both a tag and a branch; using the tag (write refs/heads/%s for the branch)", ref, ref))
+			warn(fmt.Sprintf("%s is both a tag and a branch; using the tag (write refs/heads/%s for the branch)", safetext.Quote(ref), safetext.Clip(ref, 0)))
 		}
 	}
 	for _, c := range cands {
@@ -172,7 +173,7 @@ func resolveRef(r *gitengine.Remote, ref string, warn func(string)) (commit, nam
 			return h, c, nil
 		}
 	}
-	what := fmt.Sprintf("ref %q", ref)
+	what := "ref " + safetext.Quote(ref)
 	if ref == "" {
 		what = "a default branch"
 	}
@@ -558,18 +559,10 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 		ts = append(ts, t)
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", quoteList(unknown), displayName(ManifestName))
+		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), displayName(ManifestName))
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	return ts, nil
-}
-
-func quoteList(s []string) string {
-	q := make([]string, len(s))
-	for i, x := range s {
-		q[i] = fmt.Sprintf("%q", x)
-	}
-	return strings.Join(q, ", ")
 }
 
 // pinTargets turns resolved tasks whose newest commit is the locked one into
@@ -644,7 +637,7 @@ func (w *Workspace) remove(ctx context.Context, aliases []string, o RemoveOption
 		ts = append(ts, t)
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in this project (see `ctx list`)", quoteList(unknown))
+		return nil, fmt.Errorf("no package %s in this project (see `ctx list`)", safetext.QuoteList(unknown))
 	}
 	if len(ts) == 0 {
 		return nil, errors.New("name the packages to remove (see `ctx list`)")
@@ -674,7 +667,7 @@ func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) 
 		if s.Alias == "" {
 			s.Alias = defaultAlias(s.Source, s.Path)
 		}
-		where := s.Source
+		where := safetext.Clip(s.Source, 0)
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
 		}
@@ -685,7 +678,7 @@ func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) 
 			continue
 		}
 		if taken[s.Alias] {
-			probs = append(probs, fmt.Sprintf("%s: alias %q is already used; choose another with --alias", where, s.Alias))
+			probs = append(probs, fmt.Sprintf("%s: alias %s is already used; choose another with --alias", where, safetext.Quote(s.Alias)))
 			continue
 		}
 		taken[s.Alias] = true

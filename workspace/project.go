@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/gofrs/flock"
 )
@@ -49,7 +50,7 @@ const gitignoreText = `# Written by ctx. Everything here is generated except con
 func (w *Workspace) log(format string, args ...any) {
 	w.logMu.Lock()
 	defer w.logMu.Unlock()
-	fmt.Fprintf(w.opts.Log, format+"\n", args...)
+	fmt.Fprintln(w.opts.Log, safetext.Text(fmt.Sprintf(format, args...)))
 }
 
 func (w *Workspace) path(elem ...string) string {

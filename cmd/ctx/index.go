@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/spf13/cobra"
 )
 
@@ -39,7 +40,7 @@ else %d. --rebuild drops the search index and builds it again.`, indexer.Default
 			rep, err := w.Reindex(cmd.Context(), indexer.Options{
 				BudgetTokens: budget,
 				Rebuild:      o.rebuild,
-				Warn:         func(msg string) { fmt.Fprintf(errOut, "warning: %s\n", msg) },
+				Warn:         func(msg string) { fmt.Fprintf(errOut, "warning: %s\n", safetext.Text(msg)) },
 			})
 			if err != nil {
 				return err

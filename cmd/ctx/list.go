@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -47,7 +48,8 @@ locked, inManifest}.`,
 			tw := tabwriter.NewWriter(g.IO.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ALIAS\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
 			for _, p := range pkgs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Alias, p.Source, orDash(p.Path), orDash(p.Ref),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Escape(p.Alias), safetext.Escape(p.Source),
+					safetext.Escape(orDash(p.Path)), safetext.Escape(orDash(p.Ref)),
 					orDash(shortSHA(p.Commit)), packageState(p))
 			}
 			return tw.Flush()

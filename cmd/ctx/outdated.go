@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -57,7 +58,7 @@ be resolved; 2 for bad arguments.`,
 				if ref == "" {
 					ref = "(default branch)"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Alias, ref, old, shortSHA(c.NewCommit))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Escape(c.Alias), safetext.Escape(ref), old, shortSHA(c.NewCommit))
 			}
 			return tw.Flush()
 		},

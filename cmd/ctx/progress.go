@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // progress shows per-package transfer progress on stderr.
@@ -59,7 +60,7 @@ func (p *progress) Update(alias string, pr gitengine.Progress) {
 		pp = &pkgProgress{phases: map[string]gitengine.Progress{}}
 		p.pkgs[alias] = pp
 		if !p.tty {
-			fmt.Fprintf(p.w, "fetching %s…\n", alias)
+			fmt.Fprintf(p.w, "fetching %s…\n", safetext.Escape(alias))
 		}
 	}
 	pp.phase = pr.Phase
@@ -106,7 +107,7 @@ func (p *progress) Done() {
 		return
 	}
 	for _, alias := range p.aliases() {
-		fmt.Fprintf(p.w, "%s: %s\n", alias, p.pkgs[alias].summary())
+		fmt.Fprintf(p.w, "%s: %s\n", safetext.Escape(alias), p.pkgs[alias].summary())
 	}
 }
 
@@ -160,10 +161,11 @@ func (p *progress) redraw(final bool) {
 	aliases := p.aliases()
 	width := 0
 	for _, a := range aliases {
-		width = max(width, len(a))
+		width = max(width, len(safetext.Escape(a)))
 	}
 	for _, a := range aliases {
 		pp := p.pkgs[a]
+		shown := safetext.Escape(a)
 		frac := 1.0
 		phase := "done"
 		if !final {
@@ -175,7 +177,7 @@ func (p *progress) redraw(final bool) {
 			phase = pp.phase
 		}
 		fill := int(frac * barWidth)
-		fmt.Fprintf(&b, "\r\x1b[2K%-*s [%s%s] %-5s %s\n", width, a,
+		fmt.Fprintf(&b, "\r\x1b[2K%-*s [%s%s] %-5s %s\n", width, shown,
 			strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), phase, pp.summary())
 	}
 	p.drawn = len(aliases)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -91,8 +92,9 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	var bad []string
 	dirty := false
 	for _, p := range pkgs {
+		p.Alias = safetext.Escape(p.Alias)
 		if p.Backup != "" {
-			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, displayPath(root, p.Backup))
+			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, safetext.Escape(displayPath(root, p.Backup)))
 		}
 		switch p.Action {
 		case workspace.Installed:
@@ -113,9 +115,9 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			if reason == "" {
 				reason = "skipped"
 			}
-			fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, reason)
+			fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, safetext.Text(reason))
 			for _, f := range p.DirtyFiles {
-				fmt.Fprintf(errOut, "\t%s\n", f)
+				fmt.Fprintf(errOut, "\t%s\n", safetext.Escape(f))
 			}
 			if len(p.DirtyFiles) > 0 || strings.Contains(reason, "dirty") {
 				dirty = true
@@ -124,7 +126,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			bad = append(bad, p.Alias)
 			msg := "unknown error"
 			if p.Err != nil {
-				msg = p.Err.Error()
+				msg = safetext.Text(p.Err.Error())
 			}
 			fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, msg)
 		default:

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -112,7 +113,7 @@ func run(ctx context.Context, args []string, io *IOStreams) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(io.ErrOut, "ctx: %v\n", ee.err)
+			fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(ee.err.Error()))
 		}
 		return ee.code
 	}
@@ -120,7 +121,7 @@ func run(ctx context.Context, args []string, io *IOStreams) int {
 		fmt.Fprintln(io.ErrOut, "ctx: interrupted")
 		return ExitInterrupted
 	}
-	fmt.Fprintf(io.ErrOut, "ctx: %v\n", err)
+	fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(err.Error()))
 	return ExitError
 }
 

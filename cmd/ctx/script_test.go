@@ -56,6 +56,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 	for _, m := range []map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		gitScriptCmds(),
 		registryScriptCmds(),
+		textsafeScriptCmds(),
 	} {
 		for k, v := range m {
 			cmds[k] = v

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/spf13/cobra"
 )
 
@@ -91,19 +92,19 @@ func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
 		return enc.Encode(hits)
 	}
 	if len(hits) == 0 {
-		fmt.Fprintf(o.g.IO.ErrOut, "no matches for %q\n", text)
+		fmt.Fprintf(o.g.IO.ErrOut, "no matches for %s\n", safetext.Quote(text))
 		return nil
 	}
 	for i, h := range hits {
 		if i > 0 {
 			fmt.Fprintln(out)
 		}
-		fmt.Fprintf(out, "%s/%s:%d-%d  (score %.2f)\n", h.Package, h.Path, h.Lines[0], h.Lines[1], h.Score)
+		fmt.Fprintf(out, "%s/%s:%d-%d  (score %.2f)\n", safetext.Escape(h.Package), safetext.Escape(h.Path), h.Lines[0], h.Lines[1], h.Score)
 		if h.Heading != "" {
-			fmt.Fprintf(out, "  %s\n", h.Heading)
+			fmt.Fprintf(out, "  %s\n", safetext.Escape(h.Heading))
 		}
 		if h.Snippet != "" {
-			fmt.Fprintf(out, "  %s\n", h.Snippet)
+			fmt.Fprintf(out, "  %s\n", safetext.Escape(h.Snippet))
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/wizard"
 	"github.com/ctx-dev/ctx/wizard/surveyprompt"
@@ -95,7 +96,7 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 		return err
 	}
 	eo := wsOpts.EngineOptions
-	eo.Warn = func(m string) { fmt.Fprintf(wsOpts.Log, "note: %s\n", m) }
+	eo.Warn = func(m string) { fmt.Fprintf(wsOpts.Log, "note: %s\n", safetext.Text(m)) }
 	engine := gitengine.New(eo)
 	wsOpts.Engine = engine
 
@@ -119,8 +120,8 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 	}
 	loader := &registry.Loader{
 		Git:  engine,
-		Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "warning: %s\n", m) },
-		Note: func(m string) { fmt.Fprintf(wsOpts.Log, "%s\n", m) },
+		Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "warning: %s\n", safetext.Text(m)) },
+		Note: func(m string) { fmt.Fprintf(wsOpts.Log, "%s\n", safetext.Text(m)) },
 	}
 	// A relative local registry path is taken from the project directory,
 	// like ctx add's SOURCE, and saved as given.
@@ -187,7 +188,7 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 	}
 	rerr := finishReport(ctx, g, dir, rep, err, false)
 	for _, u := range sum.Unavailable {
-		fmt.Fprintf(errOut, "%s: skipped: no access to %s: %s\n", u.Name, u.Repo, u.Reason)
+		fmt.Fprintf(errOut, "%s: skipped: no access to %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
 	}
 	if rerr != nil {
 		return rerr
@@ -207,11 +208,13 @@ func pluralWord(n int, one, many string) string {
 	return many
 }
 
-// printRegistry writes one line per context: name, source, tags, description.
+// printRegistry writes one line per context: name, source, tags,
+// description, each escaped (a registry is someone else's text).
 func printRegistry(w io.Writer, reg *registry.Result) {
-	fmt.Fprintf(w, "# %s", reg.Name)
+	e := safetext.Escape
+	fmt.Fprintf(w, "# %s", e(reg.Name))
 	if reg.Description != "" {
-		fmt.Fprintf(w, ": %s", reg.Description)
+		fmt.Fprintf(w, ": %s", e(reg.Description))
 	}
 	fmt.Fprintf(w, " (%d contexts from %d registries)\n", len(reg.Contexts), len(reg.Loaded))
 	for _, c := range reg.Contexts {
@@ -226,7 +229,7 @@ func printRegistry(w io.Writer, reg *registry.Result) {
 		if len(c.Tags) > 0 {
 			tags = " [" + strings.Join(c.Tags, ",") + "]"
 		}
-		fmt.Fprintf(w, "%s%s  %s  — %s\n", c.Name, tags, src, c.Description)
+		fmt.Fprintf(w, "%s%s  %s  — %s\n", e(c.Name), e(tags), e(src), e(c.Description))
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -51,7 +52,7 @@ files do not match the lock.
 				return nil
 			}
 			for _, p := range st {
-				fmt.Fprintln(g.IO.Out, p.Alias)
+				fmt.Fprintln(g.IO.Out, safetext.Escape(p.Alias))
 				for _, f := range p.Files {
 					fmt.Fprintf(g.IO.Out, "\t%s\n", changeLine(f))
 				}
@@ -64,8 +65,10 @@ files do not match the lock.
 	return cmd
 }
 
-// changeLine renders a file change as git status --short does.
+// changeLine renders a file change as git status --short does, the path
+// escaped.
 func changeLine(f workspace.FileChange) string {
+	f.Path = safetext.Escape(f.Path)
 	switch f.Change {
 	case "modified":
 		return "M " + f.Path
@@ -76,5 +79,5 @@ func changeLine(f workspace.FileChange) string {
 	case "mode":
 		return "M " + f.Path + " (mode)"
 	}
-	return "? " + f.Path + " (" + f.Change + ")"
+	return "? " + f.Path + " (" + safetext.Escape(f.Change) + ")"
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -53,6 +54,7 @@ CI); 2 for bad arguments.
 				}
 			} else {
 				for _, r := range res {
+					r.Alias = safetext.Escape(r.Alias)
 					switch {
 					case r.OK:
 						fmt.Fprintf(g.IO.Out, "%s ok %s\n", r.Alias, r.Got)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // Pos is a 1-based line and column (columns count bytes).
@@ -65,7 +67,7 @@ func DecodeError(data []byte, err error) (pos Pos, msg string, ok bool) {
 	}
 	var pe *time.ParseError
 	if errors.As(err, &pe) {
-		msg := fmt.Sprintf("%q is not a time in RFC 3339 form (2006-01-02T15:04:05Z)", pe.Value)
+		msg := fmt.Sprintf("%s is not a time in RFC 3339 form (2006-01-02T15:04:05Z)", safetext.Quote(pe.Value))
 		if i := bytes.Index(data, []byte(`"`+pe.Value+`"`)); i >= 0 {
 			return Offset(data, int64(i)), msg, true
 		}
@@ -336,7 +338,7 @@ func Duplicates(data []byte) []Problem {
 					child = path + "." + key
 				}
 				if seen[key] {
-					out = append(out, Problem{Pos: Offset(data, off), Field: path, Msg: fmt.Sprintf("duplicate key %q (keep only one)", key)})
+					out = append(out, Problem{Pos: Offset(data, off), Field: path, Msg: fmt.Sprintf("duplicate key %s (keep only one)", safetext.Quote(key))})
 				}
 				seen[key] = true
 			}
