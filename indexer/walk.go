@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"github.com/ctx-dev/ctx/internal/fileid"
 )
 
 // fileStat is one markdown file found under a package directory.
@@ -15,6 +17,15 @@ type fileStat struct {
 	abs   string
 	size  int64
 	modNS int64
+	cns   int64  // inode change time, 0 where the system has none
+	ino   uint64 // inode number
+}
+
+// unchanged reports whether f's stat data is what r recorded. Size and
+// mtime alone can be set back (touch -r, cp -p, rsync -t, editors);
+// ctime and inode cannot.
+func (f fileStat) unchanged(r *fileRecord) bool {
+	return f.size == r.Size && f.modNS == r.ModNS && f.cns == r.CNS && f.ino == r.Ino
 }
 
 // walkMarkdown lists the regular markdown files under root with their size
@@ -73,6 +84,7 @@ func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
 					continue
 				}
 				files[i].size, files[i].modNS = fi.Size(), fi.ModTime().UnixNano()
+				files[i].cns, files[i].ino = fileid.Change(fi)
 			}
 		}(w)
 	}

@@ -251,7 +251,9 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 		t.fail(t.resolveErr)
 		return
 	}
-	loc, err := w.inspect(t.alias, t.locked)
+	// The stat shortcut is enough to choose what to do; before anything is
+	// replaced or deleted, checkBeforeChange compares every file's content.
+	loc, err := w.inspect(t.alias, t.locked, o.force)
 	if err != nil {
 		t.fail(err)
 		return
@@ -301,10 +303,8 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 		t.res.Action = action
 		return
 	}
-	if loc.dirty() {
-		if !w.guard(t, loc, o, stamp) {
-			return
-		}
+	if !w.guard(t, loc, o, stamp) {
+		return
 	}
 	w.discardStage(t.alias)
 	stage := w.stageDir(t.alias)
@@ -389,8 +389,22 @@ func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bo
 	return true
 }
 
-// guard applies the dirty-state guard; it reports whether to go on.
+// guard applies the dirty-state guard before a step that replaces or deletes
+// the package's files; it reports whether to go on. It compares every file's
+// content with what ctx installed (stat data cannot prove a file unchanged:
+// an edit may keep the size and set the mtime back).
 func (w *Workspace) guard(t *task, loc *local, o runOptions, stamp time.Time) bool {
+	if loc.present && loc.state != nil {
+		changes, err := diff(w.pkgDir(t.alias), loc.state, true)
+		if err != nil {
+			t.fail(fmt.Errorf("%s: %w", t.alias, err))
+			return false
+		}
+		loc.changes = changes
+	}
+	if !loc.dirty() {
+		return true
+	}
 	t.res.DirtyFiles = dirtyList(loc.changes)
 	if !o.force {
 		t.res.Action, t.res.Reason = Skipped, "dirty"
@@ -411,7 +425,7 @@ func (w *Workspace) runRemove(t *task, loc *local, o runOptions, stamp time.Time
 		t.res.Action = Removed
 		return
 	}
-	if loc.dirty() && !w.guard(t, loc, o, stamp) {
+	if !w.guard(t, loc, o, stamp) {
 		return
 	}
 	j := &journal{Alias: t.alias, Op: opRemove, DropSpec: t.dropSpec}

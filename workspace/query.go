@@ -66,7 +66,7 @@ func (w *Workspace) status() ([]PackageStatus, error) {
 		if e, ok := l.Packages[a]; ok {
 			locked = &e
 		}
-		loc, err := w.inspect(a, locked)
+		loc, err := w.inspect(a, locked, false)
 		if err != nil {
 			return nil, err
 		}
