@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,25 +75,7 @@ var guardEdits = []guardEdit{
 // target), so that a lost mode or a followed link shows as well as lost bytes.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := walkFiles(dir, func(rel string, fi fs.FileInfo) error {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		var b []byte
-		var err error
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			var s string
-			s, err = os.Readlink(p)
-			b = []byte(s)
-		} else {
-			b, err = os.ReadFile(p)
-		}
-		out[rel] = fmt.Sprintf("%v %q", gitMode(fi.Mode()), b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return snapshotOf(t, dir)
 }
 
 // TestGuardMatrix: every edit × every command that could replace or delete
