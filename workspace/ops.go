@@ -78,6 +78,7 @@ func noAccess(err error) bool {
 }
 
 func (t *task) fail(err error) {
+	err = diskFull(err)
 	if noAccess(err) {
 		t.res.Action, t.res.Reason, t.res.Err = Skipped, "no access: "+err.Error(), err
 		return
@@ -313,7 +314,10 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 	if req.Ref == "" && t.spec != nil && t.spec.Ref != "" && !fullSHA.MatchString(t.spec.Ref) {
 		req.Ref = t.spec.Ref
 	}
-	res, err := eng.Materialize(ctx, req, stage)
+	res, err := (*gitengine.Result)(nil), w.fault("stage", t.alias)
+	if err == nil {
+		res, err = eng.Materialize(ctx, req, stage)
+	}
 	if err != nil {
 		w.discardStage(t.alias)
 		t.fail(fmt.Errorf("%s: %w", t.alias, err))
@@ -330,6 +334,9 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 	var st *pkgState
 	if err == nil {
 		st, err = stateOf(stage, res, hash)
+	}
+	if err == nil {
+		err = w.fault("state", t.alias)
 	}
 	if err == nil {
 		err = writeState(w.tmp(t.alias+".state"), st)
@@ -379,7 +386,11 @@ func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bo
 	}
 	if err := w.swap(j); err != nil {
 		t.j = nil
-		t.fail(fmt.Errorf("%s: %s: %w (run ctx again to finish it)", t.alias, op, err))
+		if uerr := w.unswap(j); uerr != nil {
+			t.fail(fmt.Errorf("%s: %s: %w (run ctx again to finish it)", t.alias, op, err))
+		} else {
+			t.fail(fmt.Errorf("%s: %s: %w (%s is as it was)", t.alias, op, err, t.alias))
+		}
 		return false
 	}
 	if err := w.hook("swapped", t.alias); err != nil {

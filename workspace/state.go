@@ -332,6 +332,9 @@ func dirtyList(changes []FileChange) []string {
 // .context/backup/<alias>-<UTC time>/, and lists the files deleted locally in
 // <that folder>.deleted.txt. It returns the folder.
 func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (string, error) {
+	if err := w.fault("backup", alias); err != nil {
+		return "", fmt.Errorf("back up %s: %w (nothing was changed)", alias, err)
+	}
 	base := w.path(backupDir, alias+"-"+now.UTC().Format("20060102T150405Z"))
 	dst := base
 	for i := 2; ; i++ {
