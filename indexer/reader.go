@@ -545,7 +545,7 @@ func (r *Reader) filesMatch(alias string, recs []fileRecord) bool {
 	}
 	for i, f := range found { // both sorted by path
 		rec := recs[i]
-		if f.rel != rec.Path || f.size != rec.Size || f.modNS != rec.ModNS {
+		if f.rel != rec.Path || !f.unchanged(&rec) {
 			return false
 		}
 	}

@@ -58,6 +58,8 @@ type fileRecord struct {
 	Path    string   `json:"path"`
 	Size    int64    `json:"size"`
 	ModNS   int64    `json:"mtime"`
+	CNS     int64    `json:"ctime,omitempty"` // inode change time (see fileid)
+	Ino     uint64   `json:"ino,omitempty"`
 	Hash    string   `json:"hash"`
 	Chunks  int      `json:"chunks"`
 	Tokens  int64    `json:"tokens,omitempty"`  // analysed tokens of its chunks' scored text

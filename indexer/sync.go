@@ -124,11 +124,12 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		cat.Files = map[string][]fileRecord{}
 	}
 
-	// Find what changed: stat only; files whose size and mtime match the
+	// Find what changed: stat only; files whose size, mtime, ctime and inode match the
 	// catalogue are not read.
 	type job struct {
 		alias, rel, abs string
 		size, modNS     int64
+		st              fileStat
 		old             *fileRecord
 	}
 	var jobs []job
@@ -150,8 +151,8 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		}
 		for _, f := range found {
 			seen[f.rel] = true
-			j := job{alias: p.Alias, rel: f.rel, abs: f.abs, size: f.size, modNS: f.modNS, old: old[f.rel]}
-			if j.old != nil && j.old.Size == j.size && j.old.ModNS == j.modNS {
+			j := job{alias: p.Alias, rel: f.rel, abs: f.abs, size: f.size, modNS: f.modNS, st: f, old: old[f.rel]}
+			if j.old != nil && f.unchanged(j.old) {
 				newFiles[p.Alias] = append(newFiles[p.Alias], *j.old)
 				continue
 			}
@@ -203,6 +204,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 			for j := range jobCh {
 				r := result{j: j}
 				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.rel, j.abs, j.size, j.modNS, j.old)
+				r.rec.CNS, r.rec.Ino = j.st.cns, j.st.ino
 				select {
 				case resCh <- r:
 				case <-wctx.Done():

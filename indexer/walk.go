@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/fileid"
 )
 
 // fileStat is one markdown file found under a package directory.
@@ -16,6 +17,15 @@ type fileStat struct {
 	abs   string
 	size  int64
 	modNS int64
+	cns   int64  // inode change time, 0 where the system has none
+	ino   uint64 // inode number
+}
+
+// unchanged reports whether f's stat data is what r recorded. Size and
+// mtime alone can be set back (touch -r, cp -p, rsync -t, editors);
+// ctime and inode cannot.
+func (f fileStat) unchanged(r *fileRecord) bool {
+	return f.size == r.Size && f.modNS == r.ModNS && f.cns == r.CNS && f.ino == r.Ino
 }
 
 // walkMarkdown lists the documents under root (markdown.Walk: regular
@@ -50,6 +60,7 @@ func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
 					continue
 				}
 				files[i].size, files[i].modNS = fi.Size(), fi.ModTime().UnixNano()
+				files[i].cns, files[i].ino = fileid.Change(fi)
 			}
 		}(w)
 	}

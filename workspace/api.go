@@ -281,9 +281,14 @@ type VerifyResult struct {
 	Want  string `json:"want"` // h1: hash from the lock
 	Got   string `json:"got"`  // h1: hash of the files on disk; "" when not installed
 	OK    bool   `json:"ok"`
+	// Modes lists the files whose mode (executable bit, symlink) is not the
+	// one ctx installed: h1: does not cover modes, and a mode change is a
+	// local edit as status reports it.
+	Modes []string `json:"modes,omitempty"`
 }
 
-// Verify hashes every locked package's installed files, sorted by alias.
+// Verify hashes every locked package's installed files and checks their
+// modes against what ctx installed, sorted by alias.
 func (w *Workspace) Verify() ([]VerifyResult, error) { return w.verify() }
 
 // Reindex brings INDEX.md and the search index up to date with the packages.

@@ -79,6 +79,7 @@ func noAccess(err error) bool {
 }
 
 func (t *task) fail(err error) {
+	err = diskFull(err)
 	if noAccess(err) {
 		t.res.Action, t.res.Reason, t.res.Err = Skipped, "no access: "+err.Error(), err
 		return
@@ -252,7 +253,9 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 		t.fail(t.resolveErr)
 		return
 	}
-	loc, err := w.inspect(t.alias, t.locked)
+	// The stat shortcut is enough to choose what to do; before anything is
+	// replaced or deleted, checkBeforeChange compares every file's content.
+	loc, err := w.inspect(t.alias, t.locked, o.force)
 	if err != nil {
 		t.fail(err)
 		return
@@ -302,10 +305,8 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 		t.res.Action = action
 		return
 	}
-	if loc.dirty() {
-		if !w.guard(t, loc, o, stamp) {
-			return
-		}
+	if !w.guard(t, loc, o, stamp) {
+		return
 	}
 	w.discardStage(t.alias)
 	stage := w.stageDir(t.alias)
@@ -314,7 +315,10 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 	if req.Ref == "" && t.spec != nil && t.spec.Ref != "" && !fullSHA.MatchString(t.spec.Ref) {
 		req.Ref = t.spec.Ref
 	}
-	res, err := eng.Materialize(ctx, req, stage)
+	res, err := (*gitengine.Result)(nil), w.fault("stage", t.alias)
+	if err == nil {
+		res, err = eng.Materialize(ctx, req, stage)
+	}
 	if err != nil {
 		w.discardStage(t.alias)
 		t.fail(fmt.Errorf("%s: %w", t.alias, err))
@@ -331,6 +335,9 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 	var st *pkgState
 	if err == nil {
 		st, err = stateOf(stage, res, hash)
+	}
+	if err == nil {
+		err = w.fault("state", t.alias)
 	}
 	if err == nil {
 		err = writeState(w.tmp(t.alias+".state"), st)
@@ -380,7 +387,11 @@ func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bo
 	}
 	if err := w.swap(j); err != nil {
 		t.j = nil
-		t.fail(fmt.Errorf("%s: %s: %w (run ctx again to finish it)", t.alias, op, err))
+		if uerr := w.unswap(j); uerr != nil {
+			t.fail(fmt.Errorf("%s: %s: %w (run ctx again to finish it)", t.alias, op, err))
+		} else {
+			t.fail(fmt.Errorf("%s: %s: %w (%s is as it was)", t.alias, op, err, t.alias))
+		}
 		return false
 	}
 	if err := w.hook("swapped", t.alias); err != nil {
@@ -390,8 +401,22 @@ func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bo
 	return true
 }
 
-// guard applies the dirty-state guard; it reports whether to go on.
+// guard applies the dirty-state guard before a step that replaces or deletes
+// the package's files; it reports whether to go on. It compares every file's
+// content with what ctx installed (stat data cannot prove a file unchanged:
+// an edit may keep the size and set the mtime back).
 func (w *Workspace) guard(t *task, loc *local, o runOptions, stamp time.Time) bool {
+	if loc.present && loc.state != nil {
+		changes, err := diff(w.pkgDir(t.alias), loc.state, true)
+		if err != nil {
+			t.fail(fmt.Errorf("%s: %w", t.alias, err))
+			return false
+		}
+		loc.changes = changes
+	}
+	if !loc.dirty() {
+		return true
+	}
 	t.res.DirtyFiles = dirtyList(loc.changes)
 	if !o.force {
 		t.res.Action, t.res.Reason = Skipped, "dirty"
@@ -412,7 +437,7 @@ func (w *Workspace) runRemove(t *task, loc *local, o runOptions, stamp time.Time
 		t.res.Action = Removed
 		return
 	}
-	if loc.dirty() && !w.guard(t, loc, o, stamp) {
+	if !w.guard(t, loc, o, stamp) {
 		return
 	}
 	j := &journal{Alias: t.alias, Op: opRemove, DropSpec: t.dropSpec}

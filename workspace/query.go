@@ -1,6 +1,10 @@
 package workspace
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/ctx-dev/ctx/lockfile"
@@ -66,7 +70,7 @@ func (w *Workspace) status() ([]PackageStatus, error) {
 		if e, ok := l.Packages[a]; ok {
 			locked = &e
 		}
-		loc, err := w.inspect(a, locked)
+		loc, err := w.inspect(a, locked, false)
 		if err != nil {
 			return nil, err
 		}
@@ -98,8 +102,32 @@ func (w *Workspace) verify() ([]VerifyResult, error) {
 				w.log("warning: %s: %v", a, err)
 			}
 		}
-		r.OK = r.Got != "" && r.Got == r.Want
+		if r.Got != "" {
+			r.Modes = w.modeChanges(a)
+		}
+		r.OK = r.Got != "" && r.Got == r.Want && len(r.Modes) == 0
 		out[i] = r
 	})
 	return out, nil
+}
+
+// modeChanges lists the files of alias whose git mode differs from the one
+// ctx installed (stat only; contents are verify's h1: hash's to judge).
+// Without a state file there is nothing to compare with.
+func (w *Workspace) modeChanges(alias string) []string {
+	st, err := w.readState(alias)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.log("warning: %s: %v", alias, err)
+		}
+		return nil
+	}
+	var out []string
+	for _, f := range st.Files {
+		fi, err := os.Lstat(filepath.Join(w.pkgDir(alias), filepath.FromSlash(f.Path)))
+		if err == nil && gitMode(fi.Mode()) != f.Mode {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }

@@ -11,8 +11,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/lockfile"
 )
 
@@ -23,6 +25,52 @@ type fileState struct {
 	Size  int64       `json:"size"`
 	Mode  fs.FileMode `json:"mode"`  // git's view: 0644, 0755 or ModeSymlink|0777
 	MTime int64       `json:"mtime"` // as installed, unix nanoseconds
+	// CTime and Ino are the inode change time (unix nanoseconds) and inode
+	// number as installed, where the system has them (0 in state files
+	// written before they were recorded). Nothing a user runs can set a
+	// ctime back, so a file whose ctime, inode and mtime are unchanged has
+	// not been touched since ctx wrote it.
+	CTime int64  `json:"ctime,omitempty"`
+	Ino   uint64 `json:"ino,omitempty"`
+}
+
+// MarshalJSON writes Path as a JSON string when it is valid UTF-8 (as state
+// files always did); otherwise, since encoding/json would replace the
+// invalid bytes, as base64 bytes in "pathBytes", so every name round-trips.
+func (f fileState) MarshalJSON() ([]byte, error) {
+	type plain fileState
+	if utf8.ValidString(f.Path) {
+		return json.Marshal(plain(f))
+	}
+	return json.Marshal(struct {
+		plain
+		Path  string `json:"path,omitempty"` // shadows plain.Path
+		Bytes []byte `json:"pathBytes"`
+	}{plain: plain(f), Bytes: []byte(f.Path)})
+}
+
+// UnmarshalJSON reads both forms MarshalJSON writes.
+func (f *fileState) UnmarshalJSON(data []byte) error {
+	type plain fileState
+	var v struct {
+		plain
+		Bytes []byte `json:"pathBytes"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*f = fileState(v.plain)
+	if v.Bytes != nil {
+		f.Path = string(v.Bytes)
+	}
+	return nil
+}
+
+// recordFile is the state of the file at rel as it is on disk now, with
+// blob id blob.
+func recordFile(rel, blob string, fi fs.FileInfo) fileState {
+	ctime, ino := fileid.Change(fi)
+	return fileState{Path: rel, Blob: blob, Size: fi.Size(), Mode: gitMode(fi.Mode()), MTime: fi.ModTime().UnixNano(), CTime: ctime, Ino: ino}
 }
 
 // pkgState is .context/.state/<alias>.json: what is installed.
@@ -81,7 +129,7 @@ func stateOf(dir string, res *gitengine.Result, hash string) (*pkgState, error) 
 		if err != nil {
 			return nil, fmt.Errorf("record state: %w", err)
 		}
-		st.Files = append(st.Files, fileState{Path: f.Path, Blob: f.BlobID, Size: fi.Size(), Mode: gitMode(fi.Mode()), MTime: fi.ModTime().UnixNano()})
+		st.Files = append(st.Files, recordFile(f.Path, f.BlobID, fi))
 	}
 	sort.Slice(st.Files, func(i, j int) bool { return st.Files[i].Path < st.Files[j].Path })
 	return st, nil
@@ -96,7 +144,7 @@ func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
 		if err != nil {
 			return err
 		}
-		st.Files = append(st.Files, fileState{Path: rel, Blob: blob, Size: fi.Size(), Mode: gitMode(fi.Mode()), MTime: fi.ModTime().UnixNano()})
+		st.Files = append(st.Files, recordFile(rel, blob, fi))
 		return nil
 	})
 	return st, err
@@ -148,9 +196,15 @@ const (
 	changeMode     = "mode"
 )
 
-// diff compares dir with st: size and mtime first, the blob hash only when
-// they differ. A nil st means ctx knows nothing of dir: every file is added.
-func diff(dir string, st *pkgState) ([]FileChange, error) {
+// diff compares dir with st. A file whose size or kind differs is modified;
+// otherwise, with full, every file's content is hashed and compared with the
+// blob id ctx installed (what any step that replaces or deletes a package's
+// files must do: an edit can keep the size and set the mtime back). Without
+// full (status), a file is hashed only when its mtime, ctime or inode
+// differs from what was recorded, or when ctime was not recorded (an older
+// state file) on a system that has it. A nil st means ctx knows nothing of
+// dir: every file is added.
+func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
 	want := map[string]fileState{}
 	if st != nil {
 		for _, f := range st.Files {
@@ -174,7 +228,7 @@ func diff(dir string, st *pkgState) ([]FileChange, error) {
 			out = append(out, FileChange{Path: rel, Change: changeModified})
 			return nil
 		}
-		if fi.ModTime().UnixNano() != f.MTime {
+		if full || touched(f, fi) {
 			blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
 			if err != nil {
 				return err
@@ -199,6 +253,19 @@ func diff(dir string, st *pkgState) ([]FileChange, error) {
 	return out, nil
 }
 
+// touched reports whether the stat data of fi says the file may have changed
+// since f was recorded.
+func touched(f fileState, fi fs.FileInfo) bool {
+	if fi.ModTime().UnixNano() != f.MTime {
+		return true
+	}
+	ctime, ino := fileid.Change(fi)
+	if ctime == 0 {
+		return false // this system has no ctime: mtime is all there is
+	}
+	return f.CTime == 0 || ctime != f.CTime || ino != f.Ino
+}
+
 // local is what is on disk for one package.
 type local struct {
 	present bool      // packages/<alias> exists
@@ -208,10 +275,10 @@ type local struct {
 
 func (l *local) dirty() bool { return len(l.changes) > 0 }
 
-// inspect looks at one package on disk. When the state file is missing but
+// inspect looks at one package on disk (see diff for full). When the state file is missing but
 // the files hash to the lock's h1:, the state is rebuilt; otherwise every
 // file counts as added (ctx cannot tell they are its own).
-func (w *Workspace) inspect(alias string, locked *lockfile.Entry) (*local, error) {
+func (w *Workspace) inspect(alias string, locked *lockfile.Entry, full bool) (*local, error) {
 	dir := w.pkgDir(alias)
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -237,7 +304,7 @@ func (w *Workspace) inspect(alias string, locked *lockfile.Entry) (*local, error
 		}
 	}
 	l.state = st
-	l.changes, err = diff(dir, st)
+	l.changes, err = diff(dir, st, full)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", alias, err)
 	}
@@ -265,6 +332,9 @@ func dirtyList(changes []FileChange) []string {
 // .context/backup/<alias>-<UTC time>/, and lists the files deleted locally in
 // <that folder>.deleted.txt. It returns the folder.
 func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (string, error) {
+	if err := w.fault("backup", alias); err != nil {
+		return "", fmt.Errorf("back up %s: %w (nothing was changed)", alias, err)
+	}
 	base := w.path(backupDir, alias+"-"+now.UTC().Format("20060102T150405Z"))
 	dst := base
 	for i := 2; ; i++ {

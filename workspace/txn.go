@@ -11,6 +11,12 @@ package workspace
 //  4. commit:  write the lock and the manifest (each atomically), then delete
 //              .tmp/<alias>.old and the journal.
 //
+// The swap keeps what it replaces (.tmp/<alias>.old, .tmp/<alias>.oldstate)
+// until the commit, so when a write fails after the journal (a full disk:
+// the swap cannot finish or the lock cannot be written) unswap puts the
+// package back as it was and drops the journal: the lock, which still names
+// the old commit, describes the disk again.
+//
 // Open runs recovery first: every journal left behind is rolled forward
 // (steps 3 and 4 are idempotent), everything else in .tmp/ is deleted, which
 // rolls back changes that never reached step 2. So after a crash at any
@@ -26,6 +32,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/ctx-dev/ctx/lockfile"
 )
@@ -61,7 +68,28 @@ func (w *Workspace) discardStage(alias string) {
 	os.Remove(w.tmp(alias + ".state"))
 }
 
+// fault is the one seam where tests make a write fail (the disk is full):
+// it is called before every write or rename of a package's change, with
+// point "write:<what>", and its error is returned as the write's.
+func (w *Workspace) fault(point, alias string) error {
+	if w.opts.testHook == nil {
+		return nil
+	}
+	return w.opts.testHook("write:"+point, alias)
+}
+
+// diskFull says plainly that the disk is full when err is ENOSPC.
+func diskFull(err error) error {
+	if err != nil && errors.Is(err, syscall.ENOSPC) && !strings.Contains(err.Error(), "the disk is full") {
+		return fmt.Errorf("the disk is full: %w (free some space and run the command again)", err)
+	}
+	return err
+}
+
 func (w *Workspace) writeJournal(j *journal) error {
+	if err := w.fault("journal", j.Alias); err != nil {
+		return err
+	}
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
 		return err
@@ -72,6 +100,7 @@ func (w *Workspace) writeJournal(j *journal) error {
 // swap does step 3 for j. It is idempotent: recovery runs it again.
 func (w *Workspace) swap(j *journal) error {
 	pkg, old, nw := w.pkgDir(j.Alias), w.tmp(j.Alias+".old"), w.tmp(j.Alias+".new")
+	oldState := w.tmp(j.Alias + ".oldstate")
 	switch j.Op {
 	case opInstall:
 		if exists(nw) {
@@ -79,9 +108,15 @@ func (w *Workspace) swap(j *journal) error {
 				if err := os.RemoveAll(old); err != nil {
 					return err
 				}
+				if err := w.fault("swap-old", j.Alias); err != nil {
+					return err
+				}
 				if err := os.Rename(pkg, old); err != nil {
 					return err
 				}
+			}
+			if err := w.fault("swap-new", j.Alias); err != nil {
+				return err
 			}
 			if err := os.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
 				return err
@@ -92,8 +127,16 @@ func (w *Workspace) swap(j *journal) error {
 			lockfile.SyncDir(filepath.Dir(pkg))
 		}
 		if st := w.tmp(j.Alias + ".state"); exists(st) {
+			if err := w.fault("swap-state", j.Alias); err != nil {
+				return err
+			}
 			if err := os.MkdirAll(w.path(stateDir), 0o755); err != nil {
 				return err
+			}
+			if exists(w.statePath(j.Alias)) && !exists(oldState) {
+				if err := os.Rename(w.statePath(j.Alias), oldState); err != nil {
+					return err
+				}
 			}
 			if err := os.Rename(st, w.statePath(j.Alias)); err != nil {
 				return err
@@ -104,15 +147,61 @@ func (w *Workspace) swap(j *journal) error {
 			if err := os.RemoveAll(old); err != nil {
 				return err
 			}
+			if err := w.fault("swap-old", j.Alias); err != nil {
+				return err
+			}
 			if err := os.Rename(pkg, old); err != nil {
 				return err
 			}
 			lockfile.SyncDir(filepath.Dir(pkg))
 		}
-		if err := os.Remove(w.statePath(j.Alias)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+		if exists(w.statePath(j.Alias)) {
+			if err := os.Rename(w.statePath(j.Alias), oldState); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
+}
+
+// unswap undoes swap (all of it or the part that happened) while the old
+// folder and state are still in .tmp/, then drops the journal and what was
+// staged: the package is as it was before the command. Renames back need no
+// space.
+func (w *Workspace) unswap(j *journal) error {
+	pkg, old, nw := w.pkgDir(j.Alias), w.tmp(j.Alias+".old"), w.tmp(j.Alias+".new")
+	st, oldState := w.tmp(j.Alias+".state"), w.tmp(j.Alias+".oldstate")
+	if j.Op == opInstall {
+		if !exists(st) && exists(w.statePath(j.Alias)) {
+			if err := os.Rename(w.statePath(j.Alias), st); err != nil {
+				return err
+			}
+		}
+		if !exists(nw) && exists(pkg) {
+			if err := os.Rename(pkg, nw); err != nil {
+				return err
+			}
+		}
+	}
+	if j.Op == opInstall || j.Op == opRemove {
+		if exists(oldState) && !exists(w.statePath(j.Alias)) {
+			if err := os.Rename(oldState, w.statePath(j.Alias)); err != nil {
+				return err
+			}
+		}
+		if exists(old) && !exists(pkg) {
+			if err := os.Rename(old, pkg); err != nil {
+				return err
+			}
+		}
+	}
+	lockfile.SyncDir(filepath.Dir(pkg))
+	if err := os.Remove(w.tmp(j.Alias + ".journal")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	w.discardStage(j.Alias)
+	os.RemoveAll(old)
+	os.Remove(oldState)
 	return nil
 }
 
@@ -155,13 +244,32 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		}
 	}
 	if !frozen {
-		if err := lockfile.Write(w.lockPath(), l); err != nil {
-			return fmt.Errorf("write lock: %w", err)
+		err := w.fault("lock", js[0].Alias)
+		if err == nil {
+			err = lockfile.Write(w.lockPath(), l)
+		}
+		if err != nil {
+			// The lock still names what was there before: put it back.
+			var undo []error
+			for _, j := range js {
+				if uerr := w.unswap(j); uerr != nil {
+					undo = append(undo, fmt.Errorf("%s: %w", j.Alias, uerr))
+				}
+			}
+			if len(undo) > 0 {
+				return diskFull(fmt.Errorf("write lock: %w; the packages could not be put back (%w): run ctx again to finish the change", err, errors.Join(undo...)))
+			}
+			return diskFull(fmt.Errorf("write lock: %w; nothing was changed", err))
 		}
 	}
 	if manifestChanged {
-		if err := w.writeManifest(&m); err != nil {
-			return fmt.Errorf("write manifest: %w", err)
+		err := w.fault("manifest", js[0].Alias)
+		if err == nil {
+			err = w.writeManifest(&m)
+		}
+		if err != nil {
+			// The lock is written and true to the disk; only the manifest lags.
+			return diskFull(fmt.Errorf("write manifest: %w (the lock and the packages are up to date; run the command again to record the change in %s)", err, displayName(ManifestName)))
 		}
 	}
 	if err := w.hook("locked", js[0].Alias); err != nil {
@@ -171,6 +279,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		if err := os.RemoveAll(w.tmp(j.Alias + ".old")); err != nil {
 			w.log("warning: could not delete %s: %v", w.tmp(j.Alias+".old"), err)
 		}
+		os.Remove(w.tmp(j.Alias + ".oldstate"))
 		os.Remove(w.tmp(j.Alias + ".journal"))
 	}
 	return nil

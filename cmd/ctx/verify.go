@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
@@ -22,12 +23,13 @@ the result with the content hash (h1:) in context.lock. One line per package:
 
   ALIAS ok h1:…
   ALIAS mismatch: lock h1:…, disk h1:…
+  ALIAS mode changed: PATH… (a file's mode is not the one installed)
   ALIAS not installed
 
 Exit status: 0 when every package matches; 1 when any does not (use it in
 CI); 2 for bad arguments.
 
---json prints an array of {alias, want, got, ok}.`,
+--json prints an array of {alias, want, got, ok, modes}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w, err := openWorkspace(g, nil)
@@ -60,6 +62,8 @@ CI); 2 for bad arguments.
 						fmt.Fprintf(g.IO.Out, "%s ok %s\n", r.Alias, r.Got)
 					case r.Got == "":
 						fmt.Fprintf(g.IO.Out, "%s not installed\n", r.Alias)
+					case r.Got == r.Want:
+						fmt.Fprintf(g.IO.Out, "%s mode changed: %s\n", r.Alias, strings.Join(r.Modes, ", "))
 					default:
 						fmt.Fprintf(g.IO.Out, "%s mismatch: lock %s, disk %s\n", r.Alias, r.Want, r.Got)
 					}

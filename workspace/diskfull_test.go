@@ -1,0 +1,189 @@
+package workspace
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+// TestDiskFullAtEveryWrite makes the n-th write of update, install, remove
+// and update --force (with an edit) fail with ENOSPC, for every n: the error
+// says the disk is full, the lock describes the disk (every locked package's
+// files hash to its entry and its state names its commit; nothing unlocked
+// is left installed), the edit is still there, and the same command run
+// again, with room, finishes.
+func TestDiskFullAtEveryWrite(t *testing.T) {
+	tries := 0
+	for _, cmd := range []string{"update", "install", "remove", "update-force"} {
+		for n := 1; ; n++ {
+			fired := false
+			t.Run(fmt.Sprintf("%s/%02d", cmd, n), func(t *testing.T) {
+				fired = diskFullCell(t, cmd, n)
+			})
+			if !fired {
+				break
+			}
+			tries++
+		}
+	}
+	t.Logf("%d fault points tried", tries)
+}
+
+func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
+	f := newFixture(t)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+	f.commit("upstream moves", map[string]string{"guides/other.md": "# Other v2\n", "team/handbook.md": "# Handbook v2\n"})
+	if cmd == "install" {
+		mate := filepath.Join(f.tmp, "mate")
+		copyProject(t, f.project, mate)
+		wm, err := Open(mate, f.opts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.must(wm.Update(bg, nil, UpdateOptions{}))
+		wm.Close()
+		writeFile(t, filepath.Join(f.project, DirName, LockName), readFile(t, filepath.Join(mate, DirName, LockName)))
+	}
+	edit := filepath.Join(w.pkgDir("guides"), "api/mine.md")
+	if cmd == "update-force" {
+		writeFile(t, edit, "mine\n")
+	}
+	count := 0
+	w.opts.testHook = func(stage, alias string) error {
+		if strings.HasPrefix(stage, "write:") {
+			count++
+			if count == n {
+				fired = true
+				return &fs.PathError{Op: "write", Path: stage, Err: syscall.ENOSPC}
+			}
+		}
+		return nil
+	}
+	run := func() (*Report, error) {
+		switch cmd {
+		case "update":
+			return w.Update(bg, nil, UpdateOptions{})
+		case "update-force":
+			return w.Update(bg, nil, UpdateOptions{Force: true})
+		case "install":
+			return w.Install(bg, InstallOptions{})
+		}
+		var left []string
+		for _, s := range w.Manifest().Packages {
+			left = append(left, s.Alias)
+		}
+		if len(left) == 0 { // recovery finished the remove
+			return &Report{}, nil
+		}
+		return w.Remove(bg, left, RemoveOptions{})
+	}
+	r, err := run()
+	w.opts.testHook = nil
+	if !fired {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return false
+	}
+	var msgs []string
+	if err != nil {
+		msgs = append(msgs, err.Error())
+	}
+	if r != nil {
+		for _, p := range r.Packages {
+			if p.Err != nil {
+				msgs = append(msgs, p.Err.Error())
+			}
+		}
+	}
+	if len(msgs) == 0 || !strings.Contains(strings.Join(msgs, "\n"), "the disk is full") {
+		t.Fatalf("write %d failed, but nothing says the disk is full: %q", n, msgs)
+	}
+	if cmd == "install" {
+		// The pulled lock named other commits before the command ran: each
+		// package is as it was or as the lock says, and its files are
+		// what its state records.
+		checkAsRecorded(t, w)
+	} else {
+		checkTrueToDisk(t, w)
+	}
+	if cmd == "update-force" {
+		if got, _ := os.ReadFile(edit); string(got) != "mine\n" && !backedUp(t, f.project) {
+			t.Fatal("the edit is lost")
+		}
+	}
+	// With room again, the command finishes (after the same recovery a new process would run).
+	w.Close()
+	w2 := f.open(f.project)
+	if cmd != "install" {
+		checkTrueToDisk(t, w2)
+	}
+	w = w2
+	f.must(run())
+	checkTrueToDisk(t, w2)
+	return true
+}
+
+// backedUp reports whether some backup holds the edit api/mine.md.
+func backedUp(t *testing.T, project string) bool {
+	ents, _ := os.ReadDir(filepath.Join(project, DirName, "backup"))
+	for _, e := range ents {
+		if b, err := os.ReadFile(filepath.Join(project, DirName, "backup", e.Name(), "api/mine.md")); err == nil && string(b) == "mine\n" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkTrueToDisk: the lock describes packages/ exactly.
+func checkTrueToDisk(t *testing.T, w *Workspace) {
+	t.Helper()
+	l := readLock(t, w.root)
+	for alias, e := range l.Packages {
+		h, err := lockfile.HashDir(w.pkgDir(alias))
+		if err != nil {
+			t.Fatalf("%s is locked but not on disk: %v", alias, err)
+		}
+		st, err := w.readState(alias)
+		if h != e.Hash && !dirtyOnlyBy(t, w, alias) {
+			t.Fatalf("%s: lock says %s (commit %s), disk has %s", alias, e.Hash, short(e.Commit), h)
+		}
+		if err != nil || st.Commit != e.Commit {
+			t.Fatalf("%s: state %+v (%v), lock commit %s", alias, st, err, e.Commit)
+		}
+	}
+	for _, a := range w.packageDirs() {
+		if _, ok := l.Packages[a]; !ok {
+			t.Fatalf("%s is on disk but not in the lock", a)
+		}
+	}
+}
+
+// checkAsRecorded: every installed package is exactly what its state says
+// ctx installed, at a commit the old or the new lock names.
+func checkAsRecorded(t *testing.T, w *Workspace) {
+	t.Helper()
+	for _, a := range w.packageDirs() {
+		loc, err := w.inspect(a, nil, true)
+		if err != nil || loc.state == nil || len(loc.changes) != 0 {
+			t.Fatalf("%s: not as recorded: %+v %v", a, loc, err)
+		}
+	}
+}
+
+// dirtyOnlyBy reports whether alias differs from what was installed only by
+// the test's own edit.
+func dirtyOnlyBy(t *testing.T, w *Workspace, alias string) bool {
+	loc, err := w.inspect(alias, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(loc.changes) == 1 && loc.changes[0].Path == "api/mine.md"
+}
