@@ -23,7 +23,7 @@ func TestAliasFrom(t *testing.T) {
 		"Platform Guide": "platform-guide", "API  v2!": "api-v2", "docs.go": "docs.go", "---": "context",
 		"Ünïcode": "n-code", "": "context", "_internal": "internal", "__init__ docs": "init__-docs",
 		".hidden": "hidden", "My Docs": "my-docs", "a--b": "a--b", "v1.": "v1",
-		long:                         strings.TrimRight(strings.ToLower(strings.ReplaceAll(long, " ", "-"))[:64], "-"),
+		long:                           strings.TrimRight(strings.ToLower(strings.ReplaceAll(long, " ", "-"))[:64], "-"),
 		strings.Repeat("x", 63) + ".y": strings.Repeat("x", 63),
 	} {
 		if got := AliasFrom(in); got != want {
