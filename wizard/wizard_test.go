@@ -286,10 +286,3 @@ func TestNonInteractive(t *testing.T) {
 	})
 }
 
-func TestAlias(t *testing.T) {
-	for in, want := range map[string]string{"Platform Guide": "platform-guide", "API  v2!": "api-v2", "docs.go": "docs.go", "---": "context", "Ünïcode": "n-code"} {
-		if got := Alias(in); got != want {
-			t.Errorf("Alias(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
