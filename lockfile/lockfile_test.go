@@ -195,18 +195,6 @@ func TestHashDir(t *testing.T) {
 	}
 }
 
-func TestValidRelPath(t *testing.T) {
-	for p, want := range map[string]bool{
-		"docs": true, "docs/api": true, "a.b/c": true,
-		"": false, ".": false, "/abs": false, "docs/": false, "a//b": false, "../x": false,
-		"a/../b": false, ".git/x": false, `a\b`: false, "./a": false,
-	} {
-		if got := ValidRelPath(p); got != want {
-			t.Errorf("ValidRelPath(%q) = %v, want %v", p, got, want)
-		}
-	}
-}
-
 func FuzzParse(f *testing.F) {
 	good, _ := sample().Marshal()
 	f.Add(good)

@@ -36,13 +36,16 @@ func IsSCPLike(source string) bool {
 	return true
 }
 
+// IsLocalPath reports whether source is a path on this machine: neither
+// written as a URL nor scp-like. A relative one is relative to the folder of
+// the file that names it (the project root for the manifest).
+func IsLocalPath(source string) bool { return !HasScheme(source) && !IsSCPLike(source) }
+
 // IsLocal reports whether source names a repository on this machine: a
-// file:// URL (scheme in any case), or a path, which is anything neither
-// written as a URL nor scp-like. A relative local source is relative to the
-// folder of the file that names it (the project root for the manifest).
+// local path (IsLocalPath) or a file:// URL (scheme in any case).
 func IsLocal(source string) bool {
 	if len(source) >= len("file://") && strings.EqualFold(source[:len("file://")], "file://") {
 		return true
 	}
-	return !HasScheme(source) && !IsSCPLike(source)
+	return IsLocalPath(source)
 }

@@ -17,6 +17,9 @@ func TestIsLocal(t *testing.T) {
 		if got := IsLocal(s); got != want {
 			t.Errorf("IsLocal(%q) = %v, want %v", s, got, want)
 		}
+		if got, want := IsLocalPath(s), want && !strings.HasPrefix(strings.ToLower(s), "file://"); got != want {
+			t.Errorf("IsLocalPath(%q) = %v, want %v", s, got, want)
+		}
 	}
 }
 
