@@ -285,4 +285,3 @@ func TestNonInteractive(t *testing.T) {
 		}
 	})
 }
-
