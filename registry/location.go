@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/naming"
 )
 
 // Kind says how a registry is fetched.
@@ -58,7 +60,7 @@ func (l Location) String() string {
 			s += "@" + l.Ref
 		}
 	}
-	if (isLocalPath(l.URL) || !looksGit(l.URL)) && !strings.Contains(s, "#") {
+	if (naming.IsLocal(l.URL) || !looksGit(l.URL)) && !strings.Contains(s, "#") {
 		s = "git+" + s
 	}
 	return s
@@ -81,7 +83,7 @@ func (l Location) Key() string {
 // repositories: scheme and host lower-cased, user info, trailing slashes and a
 // ".git" suffix dropped; local paths cleaned and made absolute.
 func NormalizeRepo(repo string) string {
-	if isLocalPath(repo) {
+	if naming.IsLocal(repo) {
 		p := strings.TrimPrefix(repo, "file://")
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
@@ -156,7 +158,7 @@ func ParseLocation(s string) (Location, error) {
 			return parseGit(s)
 		}
 		return Location{Kind: KindHTTP, URL: s}, nil
-	case strings.HasPrefix(lower, "ssh://") || strings.HasPrefix(lower, "git://") || isSCPLike(s):
+	case strings.HasPrefix(lower, "ssh://") || strings.HasPrefix(lower, "git://") || naming.IsSCPLike(s):
 		return parseGit(s)
 	}
 	// A local path (or file:// URL).
@@ -195,7 +197,7 @@ func ParseLocation(s string) (Location, error) {
 // as they are.
 func ResolveLocal(location, base string) string {
 	s := strings.TrimSpace(location)
-	if s == "" || strings.Contains(s, "://") || strings.HasPrefix(s, "git+") || isSCPLike(s) ||
+	if s == "" || strings.Contains(s, "://") || strings.HasPrefix(s, "git+") || naming.IsSCPLike(s) ||
 		filepath.IsAbs(s) || strings.HasPrefix(s, "~/") {
 		return location
 	}
@@ -249,11 +251,11 @@ func parseGit(s string) (Location, error) {
 	if strings.HasPrefix(repo, "file://") {
 		repo = strings.TrimPrefix(repo, "file://")
 	}
-	if isLocalPath(repo) {
+	if naming.IsLocal(repo) {
 		repo = cleanLocal(repo)
 	}
 	loc.URL = repo
-	if !SafeSubPath(loc.File) || path.Clean(loc.File) == "." {
+	if !validSubPath(loc.File) || path.Clean(loc.File) == "." {
 		return Location{}, fmt.Errorf("registry location %q: file %q must be a relative path inside the repository", s, loc.File)
 	}
 	if strings.ContainsAny(loc.Ref, " \t\n") {
@@ -295,7 +297,7 @@ func parseGitHubPage(u *url.URL) (Location, bool) {
 	default:
 		return Location{}, false
 	}
-	if !SafeSubPath(loc.File) {
+	if !validSubPath(loc.File) {
 		return Location{}, false
 	}
 	return loc, true
@@ -329,7 +331,7 @@ func parseGitLabPage(u *url.URL) (Location, bool) {
 	default:
 		return Location{}, false
 	}
-	if !SafeSubPath(loc.File) || strings.ContainsAny(loc.Ref, " \t\n") {
+	if !validSubPath(loc.File) || strings.ContainsAny(loc.Ref, " \t\n") {
 		return Location{}, false
 	}
 	return loc, true
@@ -344,27 +346,7 @@ func looksGit(s string) bool {
 	s = strings.TrimSuffix(s, "/")
 	lower := strings.ToLower(s)
 	return strings.HasSuffix(lower, ".git") || strings.HasPrefix(lower, "ssh://") ||
-		strings.HasPrefix(lower, "git://") || isSCPLike(s)
-}
-
-// isSCPLike reports the scp-like ssh syntax: [user@]host:path, no "://".
-func isSCPLike(s string) bool {
-	if strings.Contains(s, "://") {
-		return false
-	}
-	colon := strings.Index(s, ":")
-	slash := strings.Index(s, "/")
-	if colon <= 1 || (slash >= 0 && slash < colon) {
-		return false // "C:" drive letters and paths with a colon later on
-	}
-	return strings.Contains(s[:colon], "@") || strings.Contains(s[:colon], ".")
-}
-
-func isLocalPath(s string) bool {
-	if strings.HasPrefix(s, "file://") {
-		return true
-	}
-	return !strings.Contains(s, "://") && !isSCPLike(s)
+		strings.HasPrefix(lower, "git://") || naming.IsSCPLike(s)
 }
 
 // cleanLocal makes a local repository path absolute and clean, with no
@@ -410,7 +392,7 @@ func (l Location) resolve(ref string) (Location, error) {
 	if ref == "" {
 		return Location{}, errors.New("empty import")
 	}
-	absolute := strings.Contains(ref, "://") || strings.HasPrefix(ref, "git+") || isSCPLike(ref)
+	absolute := strings.Contains(ref, "://") || strings.HasPrefix(ref, "git+") || naming.IsSCPLike(ref)
 	if !absolute && l.Kind != KindHTTP {
 		absolute = filepath.IsAbs(ref) || strings.HasPrefix(ref, "~/")
 	}
@@ -436,7 +418,7 @@ func (l Location) resolve(ref string) (Location, error) {
 	if hasRef {
 		out.Ref = ref2
 	}
-	if !SafeSubPath(out.File) {
+	if !validSubPath(out.File) {
 		return Location{}, fmt.Errorf("import %q leaves the repository", ref)
 	}
 	return out, nil
@@ -454,7 +436,7 @@ func (l Location) resolveRepo(repo string) string {
 	switch {
 	case l.Kind == KindFile:
 		return filepath.Join(filepath.Dir(l.URL), filepath.FromSlash(repo))
-	case l.Kind == KindGit && isLocalPath(l.URL):
+	case l.Kind == KindGit && naming.IsLocal(l.URL):
 		return filepath.Join(l.URL, filepath.FromSlash(path.Dir(l.File)), filepath.FromSlash(repo))
 	case l.Kind == KindHTTP:
 		base, err1 := url.Parse(l.URL)
@@ -462,7 +444,7 @@ func (l Location) resolveRepo(repo string) string {
 		if err1 == nil && err2 == nil {
 			return base.ResolveReference(ref).String()
 		}
-	case l.Kind == KindGit && isSCPLike(l.URL):
+	case l.Kind == KindGit && naming.IsSCPLike(l.URL):
 		host, p, _ := strings.Cut(l.URL, ":")
 		return host + ":" + strings.TrimPrefix(path.Join("/"+p, repo), "/")
 	case l.Kind == KindGit:
