@@ -36,7 +36,7 @@ const (
 // unchanged) and filepath.IsLocal.
 func CheckFilePath(p string) error {
 	if err := checkPath(p, filePath); err != nil {
-		return fmt.Errorf("path %q: %w", p, err)
+		return fmt.Errorf("path %q %w", p, err)
 	}
 	return nil
 }
@@ -46,7 +46,7 @@ func CheckFilePath(p string) error {
 // (.git, .state, hidden files and folders are never served).
 func CheckServedPath(p string) error {
 	if err := checkPath(p, servedPath); err != nil {
-		return fmt.Errorf("path %q: %w", p, err)
+		return fmt.Errorf("path %q %w", p, err)
 	}
 	return nil
 }
@@ -62,7 +62,12 @@ func CheckServedPath(p string) error {
 //     with code points HFS+ ignores (U+200C...), or as the 8.3 short name
 //     GIT~1. A name that is nothing but such decoration (":x", "...") is
 //     refused too.
-func CheckName(name string) error { return checkElem(name, filePath) }
+func CheckName(name string) error {
+	if err := checkElem(name, filePath); err != nil {
+		return fmt.Errorf("name %q %w", name, err)
+	}
+	return nil
+}
 
 // CleanSubPath normalises a sub-path of a repository as a person or a
 // registry writes it and checks it: "" and "." mean the whole tree and give
@@ -74,7 +79,7 @@ func CleanSubPath(p string) (string, error) {
 		return "", nil
 	}
 	if err := checkRoot(p); err != nil {
-		return "", fmt.Errorf("path %q: %w", p, err)
+		return "", fmt.Errorf("path %q %w", p, err)
 	}
 	var parts []string
 	for _, el := range strings.Split(p, "/") {
@@ -82,7 +87,7 @@ func CleanSubPath(p string) (string, error) {
 			continue
 		}
 		if err := checkElem(el, filePath); err != nil {
-			return "", fmt.Errorf("path %q: %w", p, err)
+			return "", fmt.Errorf("path %q %w", p, err)
 		}
 		parts = append(parts, el)
 	}
@@ -93,7 +98,7 @@ func CleanSubPath(p string) (string, error) {
 // not valid; callers wrap the error with the path.
 func checkPath(p string, kind pathKind) error {
 	if p == "" {
-		return errors.New("empty path")
+		return errors.New("is empty")
 	}
 	if err := checkRoot(p); err != nil {
 		return err
@@ -114,9 +119,9 @@ func checkRoot(p string) error {
 	case strings.IndexByte(p, '\\') >= 0:
 		return errors.New("contains a backslash; use forward slashes")
 	case p[0] == '/':
-		return errors.New("is absolute; give a path relative to its root")
+		return errors.New("is absolute; give a relative path")
 	case len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z'):
-		return errors.New("starts with a drive letter; give a path relative to its root")
+		return errors.New("starts with a drive letter; give a relative path")
 	}
 	return nil
 }
@@ -133,13 +138,13 @@ func checkElem(el string, kind pathKind) error {
 	case len(el) > MaxName:
 		return fmt.Errorf("has an element of %d bytes (at most %d)", len(el), MaxName)
 	case strings.ContainsAny(el, "/\\\x00"):
-		return fmt.Errorf("element %q contains a separator or a NUL byte", el)
+		return fmt.Errorf("has an element %q with a separator or a NUL byte", el)
 	}
 	switch fsBase(el) {
 	case "":
-		return fmt.Errorf("element %q is empty once a file system drops its trailing dots, spaces or stream name", el)
+		return fmt.Errorf("has an element %q that is empty once a file system drops its trailing dots, spaces or stream name", el)
 	case ".git", "git~1":
-		return fmt.Errorf("element %q names git metadata (.git)", el)
+		return fmt.Errorf("has an element %q that names git metadata (.git)", el)
 	}
 	if kind == servedPath && el[0] == '.' {
 		return fmt.Errorf("goes through hidden %q, which is never served", el)
