@@ -197,7 +197,7 @@ func ParseLocation(s string) (Location, error) {
 // as they are.
 func ResolveLocal(location, base string) string {
 	s := strings.TrimSpace(location)
-	if s == "" || strings.Contains(s, "://") || strings.HasPrefix(s, "git+") || naming.IsSCPLike(s) ||
+	if s == "" || naming.HasScheme(s) || strings.HasPrefix(s, "git+") || naming.IsSCPLike(s) ||
 		filepath.IsAbs(s) || strings.HasPrefix(s, "~/") {
 		return location
 	}
@@ -392,7 +392,7 @@ func (l Location) resolve(ref string) (Location, error) {
 	if ref == "" {
 		return Location{}, errors.New("empty import")
 	}
-	absolute := strings.Contains(ref, "://") || strings.HasPrefix(ref, "git+") || naming.IsSCPLike(ref)
+	absolute := naming.HasScheme(ref) || strings.HasPrefix(ref, "git+") || naming.IsSCPLike(ref)
 	if !absolute && l.Kind != KindHTTP {
 		absolute = filepath.IsAbs(ref) || strings.HasPrefix(ref, "~/")
 	}
