@@ -3,14 +3,13 @@ package gitengine
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -43,27 +42,10 @@ func (e *Engine) cacheRoot() (string, error) {
 	return filepath.Join(d, "ctx", "git"), nil
 }
 
-// cacheKey names the cache of a remote: credentials dropped, host lower-cased,
-// a trailing ".git" or "/" ignored, so every spelling of one repository shares
-// one cache.
+// cacheKey names the cache of a remote: naming.CacheKey of its endpoint
+// (credentials are already removed from r.ep).
 func cacheKey(r *remote) string {
-	host := strings.ToLower(r.ep.Host)
-	if r.ep.Port != 0 {
-		host = fmt.Sprintf("%s:%d", host, r.ep.Port)
-	}
-	p := strings.TrimSuffix(strings.TrimSuffix(r.ep.Path, "/"), ".git")
-	canon := r.ep.Protocol + "://" + host + "/" + strings.TrimPrefix(p, "/")
-	sum := sha256.Sum256([]byte(canon))
-	readable := strings.Map(func(c rune) rune {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' {
-			return c
-		}
-		return '_'
-	}, host+"_"+strings.Trim(p, "/"))
-	if len(readable) > 60 {
-		readable = readable[:60]
-	}
-	return readable + "-" + hex.EncodeToString(sum[:6])
+	return naming.CacheKey(r.ep.Protocol, r.ep.Host, r.ep.Port, r.ep.Path)
 }
 
 // openCache opens the object store for r; with lock it first takes the

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -17,34 +16,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile/jsonpos"
 	"github.com/go-playground/validator/v10"
 )
 
-var (
-	aliasRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	hexRE   = regexp.MustCompile(`^[0-9a-f]{40}$`)
-)
-
-// ValidAlias reports whether s can name a package: 1–64 of [A-Za-z0-9._-],
-// starting with a letter or digit. An alias is a folder name under
-// .context/packages, so nothing else is allowed.
-func ValidAlias(s string) bool { return aliasRE.MatchString(s) }
-
-// ValidRelPath reports whether p is a clean, relative, slash-separated path
-// that stays inside its root ("" and "." are not: say nothing instead).
-func ValidRelPath(p string) bool {
-	if p == "" || p == "." || strings.Contains(p, "\\") || path.IsAbs(p) || path.Clean(p) != p {
-		return false
-	}
-	for _, el := range strings.Split(p, "/") {
-		if el == ".." || el == ".git" {
-			return false
-		}
-	}
-	return true
-}
+var hexRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // ValidHash reports whether s is an "h1:" hash: base64 of 32 bytes.
 func ValidHash(s string) bool {
@@ -57,8 +35,9 @@ func ValidHash(s string) bool {
 }
 
 // NewValidator returns a validator that knows the tags used by this package
-// and others that share its rules: alias, relpath, sha1hex, h1. Field names
-// in errors are the JSON names.
+// and others that share its rules: alias (naming.ValidAlias), relpath
+// (naming.CheckFilePath), sha1hex, h1. Field names in errors are the JSON
+// names.
 func NewValidator() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(func(f reflect.StructField) string {
@@ -76,8 +55,8 @@ func NewValidator() *validator.Validate {
 			panic(err) // only on a programming error in the tag names below
 		}
 	}
-	must(v.RegisterValidation("alias", func(fl validator.FieldLevel) bool { return ValidAlias(fl.Field().String()) }))
-	must(v.RegisterValidation("relpath", func(fl validator.FieldLevel) bool { return ValidRelPath(fl.Field().String()) }))
+	must(v.RegisterValidation("alias", func(fl validator.FieldLevel) bool { return naming.ValidAlias(fl.Field().String()) }))
+	must(v.RegisterValidation("relpath", func(fl validator.FieldLevel) bool { return naming.CheckFilePath(fl.Field().String()) == nil }))
 	must(v.RegisterValidation("sha1hex", func(fl validator.FieldLevel) bool { return hexRE.MatchString(fl.Field().String()) }))
 	must(v.RegisterValidation("h1", func(fl validator.FieldLevel) bool { return ValidHash(fl.Field().String()) }))
 	return v

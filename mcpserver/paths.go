@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 )
 
 // maxFileBytes bounds how much of one document the server reads. Larger
@@ -20,9 +21,10 @@ import (
 const maxFileBytes = 16 << 20
 
 // checkRelPath refuses a document path that could leave its package or reach
-// a hidden file: empty, absolute, NUL, backslash, "..", ".", empty components,
-// components starting with "." (.git, .state), and the same tricks
-// percent-encoded. It returns the cleaned slash path.
+// a hidden file (naming.CheckServedPath: empty, absolute, NUL, backslash,
+// "..", ".", empty components, components starting with "." such as .git
+// and .state), and the same tricks percent-encoded. It returns the cleaned
+// slash path.
 func checkRelPath(p string) (string, error) {
 	if err := checkRelPathOnce(p); err != nil {
 		return "", err
@@ -48,37 +50,23 @@ func checkRelPath(p string) (string, error) {
 var errOutside = errors.New("outside the package")
 
 func checkRelPathOnce(p string) error {
-	switch {
-	case p == "":
+	if p == "" {
 		return errors.New("empty path: give a path inside the package, such as README.md")
-	case strings.ContainsRune(p, 0):
-		return fmt.Errorf("path contains a NUL byte: %w", errOutside)
-	case strings.Contains(p, `\`):
-		return fmt.Errorf("path contains a backslash; use forward slashes: %w", errOutside)
-	case strings.HasPrefix(p, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "" ||
-		(len(p) >= 2 && p[1] == ':' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')):
-		return fmt.Errorf("absolute path; give a path relative to the package: %w", errOutside)
 	}
-	for _, el := range strings.Split(p, "/") {
-		switch {
-		case el == "..":
-			return fmt.Errorf("path contains '..': %w", errOutside)
-		case el == "" || el == ".":
-			return fmt.Errorf("path has an empty or '.' component; give a clean relative path: %w", errOutside)
-		case strings.HasPrefix(el, "."):
-			return fmt.Errorf("path goes through hidden %q, which is never served: %w", el, errOutside)
-		}
+	if err := naming.CheckServedPath(p); err != nil {
+		return fmt.Errorf("%w: %w", err, errOutside)
 	}
 	return nil
 }
 
-// checkAlias refuses an alias that is not a plain folder name.
+// checkAlias refuses what is not a valid alias (naming.ValidAlias): no
+// package can have it, and it must never reach the file system.
 func checkAlias(a string) error {
 	if a == "" {
 		return errors.New("empty package alias: call list_contexts to see the installed packages")
 	}
-	if strings.ContainsAny(a, "/\\\x00%") || strings.HasPrefix(a, ".") {
-		return fmt.Errorf("package alias %q is not a plain name: %w", a, errOutside)
+	if !naming.ValidAlias(a) {
+		return fmt.Errorf("%q is not a package alias (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit): call list_contexts to see the installed packages", a)
 	}
 	return nil
 }

@@ -14,9 +14,24 @@ func TestCheckRelPath(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"", ".", "..", "../x", "a/../../b", "/etc/passwd", "a//b", "./a", "a/./b", ".git/config",
-		"a/.hidden/b.md", "%2e%2e/x", "%2E%2E%2Fx", "%252e%252e/x", "a\\b", "a\x00b", "a/", "C:/x", "%2fetc/passwd", "a/%2e/b"} {
+		"a/.hidden/b.md", "%2e%2e/x", "%2E%2E%2Fx", "%252e%252e/x", "a\\b", "a\x00b", "a/", "C:/x", "%2fetc/passwd", "a/%2e/b",
+		// Windows' 8.3 name of .git, and names a file system reduces to nothing.
+		"GIT~1/config", "docs/git~1/HEAD", "%47IT~1/config", "a/:x.md", "a/.../b.md"} {
 		if _, err := checkRelPath(p); err == nil {
 			t.Errorf("%q accepted", p)
+		}
+	}
+}
+
+func TestCheckAlias(t *testing.T) {
+	for _, a := range []string{"guide", "api-v2", "a.b_c"} {
+		if err := checkAlias(a); err != nil {
+			t.Errorf("%q refused: %v", a, err)
+		}
+	}
+	for _, a := range []string{"", ".", "..", ".git", "_x", "-x", "a/b", "a\\b", "a\x00", "a%2fb", "guide ", "a b", "ä", strings.Repeat("x", 65)} {
+		if err := checkAlias(a); err == nil {
+			t.Errorf("%q accepted", a)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
@@ -60,7 +61,7 @@ func (l Location) String() string {
 			s += "@" + l.Ref
 		}
 	}
-	if (isLocalPath(l.URL) || !looksGit(l.URL)) && !strings.Contains(s, "#") {
+	if (naming.IsLocal(l.URL) || !looksGit(l.URL)) && !strings.Contains(s, "#") {
 		s = "git+" + s
 	}
 	return s
@@ -83,7 +84,7 @@ func (l Location) Key() string {
 // repositories: scheme and host lower-cased, user info, trailing slashes and a
 // ".git" suffix dropped; local paths cleaned and made absolute.
 func NormalizeRepo(repo string) string {
-	if isLocalPath(repo) {
+	if naming.IsLocal(repo) {
 		p := strings.TrimPrefix(repo, "file://")
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
@@ -158,7 +159,7 @@ func ParseLocation(s string) (Location, error) {
 			return parseGit(s)
 		}
 		return Location{Kind: KindHTTP, URL: s}, nil
-	case strings.HasPrefix(lower, "ssh://") || strings.HasPrefix(lower, "git://") || isSCPLike(s):
+	case strings.HasPrefix(lower, "ssh://") || strings.HasPrefix(lower, "git://") || naming.IsSCPLike(s):
 		return parseGit(s)
 	}
 	// A local path (or file:// URL).
@@ -197,7 +198,7 @@ func ParseLocation(s string) (Location, error) {
 // as they are.
 func ResolveLocal(location, base string) string {
 	s := strings.TrimSpace(location)
-	if s == "" || strings.Contains(s, "://") || strings.HasPrefix(s, "git+") || isSCPLike(s) ||
+	if s == "" || naming.HasScheme(s) || strings.HasPrefix(s, "git+") || naming.IsSCPLike(s) ||
 		filepath.IsAbs(s) || strings.HasPrefix(s, "~/") {
 		return location
 	}
@@ -251,11 +252,11 @@ func parseGit(s string) (Location, error) {
 	if strings.HasPrefix(repo, "file://") {
 		repo = strings.TrimPrefix(repo, "file://")
 	}
-	if isLocalPath(repo) {
+	if naming.IsLocal(repo) {
 		repo = cleanLocal(repo)
 	}
 	loc.URL = repo
-	if !SafeSubPath(loc.File) || path.Clean(loc.File) == "." {
+	if !validSubPath(loc.File) || path.Clean(loc.File) == "." {
 		return Location{}, fmt.Errorf("registry location %s: file %s must be a relative path inside the repository", safetext.Quote(s), safetext.Quote(loc.File))
 	}
 	if strings.ContainsAny(loc.Ref, " \t\n") {
@@ -297,7 +298,7 @@ func parseGitHubPage(u *url.URL) (Location, bool) {
 	default:
 		return Location{}, false
 	}
-	if !SafeSubPath(loc.File) {
+	if !validSubPath(loc.File) {
 		return Location{}, false
 	}
 	return loc, true
@@ -331,7 +332,7 @@ func parseGitLabPage(u *url.URL) (Location, bool) {
 	default:
 		return Location{}, false
 	}
-	if !SafeSubPath(loc.File) || strings.ContainsAny(loc.Ref, " \t\n") {
+	if !validSubPath(loc.File) || strings.ContainsAny(loc.Ref, " \t\n") {
 		return Location{}, false
 	}
 	return loc, true
@@ -346,27 +347,7 @@ func looksGit(s string) bool {
 	s = strings.TrimSuffix(s, "/")
 	lower := strings.ToLower(s)
 	return strings.HasSuffix(lower, ".git") || strings.HasPrefix(lower, "ssh://") ||
-		strings.HasPrefix(lower, "git://") || isSCPLike(s)
-}
-
-// isSCPLike reports the scp-like ssh syntax: [user@]host:path, no "://".
-func isSCPLike(s string) bool {
-	if strings.Contains(s, "://") {
-		return false
-	}
-	colon := strings.Index(s, ":")
-	slash := strings.Index(s, "/")
-	if colon <= 1 || (slash >= 0 && slash < colon) {
-		return false // "C:" drive letters and paths with a colon later on
-	}
-	return strings.Contains(s[:colon], "@") || strings.Contains(s[:colon], ".")
-}
-
-func isLocalPath(s string) bool {
-	if strings.HasPrefix(s, "file://") {
-		return true
-	}
-	return !strings.Contains(s, "://") && !isSCPLike(s)
+		strings.HasPrefix(lower, "git://") || naming.IsSCPLike(s)
 }
 
 // cleanLocal makes a local repository path absolute and clean, with no
@@ -412,7 +393,7 @@ func (l Location) resolve(ref string) (Location, error) {
 	if ref == "" {
 		return Location{}, errors.New("empty import")
 	}
-	absolute := strings.Contains(ref, "://") || strings.HasPrefix(ref, "git+") || isSCPLike(ref)
+	absolute := naming.HasScheme(ref) || strings.HasPrefix(ref, "git+") || naming.IsSCPLike(ref)
 	if !absolute && l.Kind != KindHTTP {
 		absolute = filepath.IsAbs(ref) || strings.HasPrefix(ref, "~/")
 	}
@@ -438,7 +419,7 @@ func (l Location) resolve(ref string) (Location, error) {
 	if hasRef {
 		out.Ref = ref2
 	}
-	if !SafeSubPath(out.File) {
+	if !validSubPath(out.File) {
 		return Location{}, fmt.Errorf("import %s leaves the repository", safetext.Quote(ref))
 	}
 	return out, nil
@@ -456,7 +437,7 @@ func (l Location) resolveRepo(repo string) string {
 	switch {
 	case l.Kind == KindFile:
 		return filepath.Join(filepath.Dir(l.URL), filepath.FromSlash(repo))
-	case l.Kind == KindGit && isLocalPath(l.URL):
+	case l.Kind == KindGit && naming.IsLocal(l.URL):
 		return filepath.Join(l.URL, filepath.FromSlash(path.Dir(l.File)), filepath.FromSlash(repo))
 	case l.Kind == KindHTTP:
 		base, err1 := url.Parse(l.URL)
@@ -464,7 +445,7 @@ func (l Location) resolveRepo(repo string) string {
 		if err1 == nil && err2 == nil {
 			return base.ResolveReference(ref).String()
 		}
-	case l.Kind == KindGit && isSCPLike(l.URL):
+	case l.Kind == KindGit && naming.IsSCPLike(l.URL):
 		host, p, _ := strings.Cut(l.URL, ":")
 		return host + ":" + strings.TrimPrefix(path.Join("/"+p, repo), "/")
 	case l.Kind == KindGit:

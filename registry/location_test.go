@@ -41,6 +41,9 @@ func TestParseLocation(t *testing.T) {
 		{"https://user@git.example/acme/hub.git", Location{Kind: KindGit, URL: "https://user@git.example/acme/hub.git", File: DefaultFileName}},
 		{"git+https://git.example/acme/hub", Location{Kind: KindGit, URL: "https://git.example/acme/hub", File: DefaultFileName}},
 		{"git@github.com:acme/hub.git#reg/nocaap-registry.json", Location{Kind: KindGit, URL: "git@github.com:acme/hub.git", File: "reg/nocaap-registry.json"}},
+		// scp-like without '@' or '.' in the host: git and go-git dial ssh,
+		// so this is a git location, not a local file named "gitserver:...".
+		{"gitserver:acme/hub#reg.json", Location{Kind: KindGit, URL: "gitserver:acme/hub", File: "reg.json"}},
 		{"ssh://git@host/acme/hub.git@dev", Location{Kind: KindGit, URL: "ssh://git@host/acme/hub.git", File: DefaultFileName, Ref: "dev"}},
 		{"https://github.com/acme/hub", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: DefaultFileName}},
 		{"https://github.com/acme/hub/blob/main/registries/nocaap-registry.json", Location{Kind: KindGit, URL: "https://github.com/acme/hub.git", File: "registries/nocaap-registry.json", Ref: "main"}},
@@ -134,7 +137,7 @@ func FuzzParseLocation(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if loc.Kind == KindGit && (!SafeSubPath(loc.File) || loc.File == "" || loc.URL == "") {
+		if loc.Kind == KindGit && (!validSubPath(loc.File) || loc.File == "" || loc.URL == "") {
 			t.Fatalf("ParseLocation(%q) = %+v: unsafe or empty file/repo", s, loc)
 		}
 		if loc.Kind == KindFile {

@@ -40,13 +40,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile/jsonpos"
 )
@@ -285,26 +285,16 @@ func newValidator() *validator.Validate {
 		return strings.TrimSpace(s) == s && !strings.ContainsAny(s, ",\t\r\n")
 	}))
 	must(v.RegisterValidation("subpath", func(fl validator.FieldLevel) bool {
-		return SafeSubPath(fl.Field().String())
+		return validSubPath(fl.Field().String())
 	}))
 	return v
 }
 
-// SafeSubPath reports whether p is a relative, slash-separated path inside a
-// repository: no leading slash, no backslash, no "..", no ".git" component.
-func SafeSubPath(p string) bool {
-	if p == "" || p == "." {
-		return true
-	}
-	if strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || strings.ContainsRune(p, 0) {
-		return false
-	}
-	for _, c := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
-		if c == ".." || strings.EqualFold(c, ".git") {
-			return false
-		}
-	}
-	return path.Clean(p) != ".."
+// validSubPath reports whether p is a sub-path of a repository that
+// naming.CleanSubPath accepts ("" and "." are the whole repository).
+func validSubPath(p string) bool {
+	_, err := naming.CleanSubPath(p)
+	return err == nil
 }
 
 // Validate checks r and returns every problem, each with its field path

@@ -97,13 +97,15 @@ func TestParseNeedsContextsOrImports(t *testing.T) {
 	}
 }
 
-func TestSafeSubPath(t *testing.T) {
+func TestValidSubPath(t *testing.T) {
 	for p, want := range map[string]bool{
 		"": true, ".": true, "docs": true, "docs/api/": true, "a/./b": true,
 		"/etc": false, "..": false, "a/../..": false, "a/../b": false, ".git/config": false, "a\\b": false, "a/.GIT": false,
+		// gitengine refuses these at fetch time; the registry now says so at load time.
+		"a/GIT~1": false, ".git./x": false, ".git::$DATA/x": false, "a\x00b": false, "C:/x": false,
 	} {
-		if got := SafeSubPath(p); got != want {
-			t.Errorf("SafeSubPath(%q) = %v, want %v", p, got, want)
+		if got := validSubPath(p); got != want {
+			t.Errorf("validSubPath(%q) = %v, want %v", p, got, want)
 		}
 	}
 }
@@ -130,7 +132,7 @@ func FuzzParse(f *testing.F) {
 		}
 		// A registry that parses survives a round trip and stays valid.
 		for _, c := range r.Contexts {
-			if !SafeSubPath(c.Path) || c.Name == "" || c.Repo == "" {
+			if !validSubPath(c.Path) || c.Name == "" || c.Repo == "" {
 				t.Fatalf("invalid context accepted: %+v", c)
 			}
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/workspace"
@@ -233,7 +234,7 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		if _, inst := installed[i]; inst || !selected[i] {
 			continue
 		}
-		alias := uniqueAlias(Alias(c.Name), taken)
+		alias := uniqueAlias(naming.AliasFrom(c.Name), taken)
 		specs = append(specs, workspace.PackageSpec{Alias: alias, Source: c.Repo, Path: c.Path, Ref: c.Ref})
 		sum.Added = append(sum.Added, alias)
 	}
@@ -489,32 +490,12 @@ func accessReason(err error) string {
 	return err.Error()
 }
 
-// Alias turns a context name into a package alias: lower case, letters,
-// digits, '.', '_' and '-', other runs of characters folded into one '-'.
-func Alias(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		ok := (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '.' || r == '_' || r == '-'
-		if ok {
-			b.WriteRune(r)
-			dash = r == '-'
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	s := strings.Trim(b.String(), "-.")
-	if s == "" {
-		s = "context"
-	}
-	return s
-}
-
+// uniqueAlias returns alias, or when it is taken the first free
+// naming.NumberedAlias of it, and marks the result taken.
 func uniqueAlias(alias string, taken map[string]bool) string {
 	out := alias
 	for n := 2; taken[out]; n++ {
-		out = fmt.Sprintf("%s-%d", alias, n)
+		out = naming.NumberedAlias(alias, n)
 	}
 	taken[out] = true
 	return out

@@ -286,14 +286,6 @@ func TestNonInteractive(t *testing.T) {
 	})
 }
 
-func TestAlias(t *testing.T) {
-	for in, want := range map[string]string{"Platform Guide": "platform-guide", "API  v2!": "api-v2", "docs.go": "docs.go", "---": "context", "Ünïcode": "n-code"} {
-		if got := Alias(in); got != want {
-			t.Errorf("Alias(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestHostileRegistryTextIsEscaped: what setup shows of a registry (names,
 // descriptions, tags in the prompt; names in usage errors; access reasons)
 // never carries a raw control or bidi character.

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/jsonpos"
@@ -190,55 +191,24 @@ func (w *Workspace) readLock() (*lockfile.Lock, error) {
 	return lockfile.Parse(displayName(LockName), data)
 }
 
+// defaultAlias derives an alias from the last element of the sub-path, or
+// else from the repository's name, with naming.AliasFrom.
 func defaultAlias(source, p string) string {
-	base := ""
 	if p = strings.Trim(path.Clean("/"+filepath.ToSlash(p)), "/"); p != "" {
-		base = path.Base(p)
-	} else {
-		s := strings.TrimRight(filepath.ToSlash(source), "/")
-		s = strings.TrimSuffix(s, ".git")
-		if i := strings.LastIndexAny(s, "/:"); i >= 0 {
-			s = s[i+1:]
-		}
-		base = s
+		return naming.AliasFrom(path.Base(p))
 	}
-	var b strings.Builder
-	for _, r := range base {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('-')
-		}
+	s := strings.TrimRight(filepath.ToSlash(source), "/")
+	s = strings.TrimSuffix(s, ".git")
+	if i := strings.LastIndexAny(s, "/:"); i >= 0 {
+		s = s[i+1:]
 	}
-	a := strings.TrimLeft(b.String(), "._-")
-	if len(a) > 64 {
-		a = a[:64]
-	}
-	if a == "" {
-		return "docs"
-	}
-	return a
-}
-
-// isLocalPath reports whether a source is a path on this machine rather than
-// a URL: no scheme, and not scp-like (host:path with the colon before any slash).
-func isLocalPath(source string) bool {
-	if strings.Contains(source, "://") {
-		return false
-	}
-	if i := strings.IndexByte(source, ':'); i > 0 {
-		if j := strings.IndexByte(source, '/'); j < 0 || i < j {
-			return false
-		}
-	}
-	return true
+	return naming.AliasFrom(s)
 }
 
 // fetchURL is where a source is fetched from: relative local paths are
 // relative to the project root.
 func (w *Workspace) fetchURL(source string) string {
-	if isLocalPath(source) && !filepath.IsAbs(source) {
+	if naming.IsLocalPath(source) && !filepath.IsAbs(source) {
 		return filepath.Join(w.root, filepath.FromSlash(source))
 	}
 	return source

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 )
@@ -473,7 +474,7 @@ func (w *Workspace) packageDirs() []string {
 	ents, _ := os.ReadDir(w.path(packagesDir))
 	var out []string
 	for _, e := range ents {
-		if lockfile.ValidAlias(e.Name()) {
+		if naming.ValidAlias(e.Name()) {
 			out = append(out, e.Name())
 		}
 	}

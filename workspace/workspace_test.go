@@ -389,7 +389,7 @@ func TestDefaultAlias(t *testing.T) {
 		{"git@github.com:acme/eng-docs.git", "", "eng-docs"},
 		{"../local/repo/", "", "repo"},
 		{"https://x/y.git", "guides/api/v2/", "v2"},
-		{"https://x/y.git", "Guides/My Docs", "My-Docs"},
+		{"https://x/y.git", "Guides/My Docs", "my-docs"},
 		{"https://x/y.git", ".", "y"},
 		{"https://x/y.git", ".hidden", "hidden"},
 	} {

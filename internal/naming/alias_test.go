@@ -1,0 +1,73 @@
+package naming
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestValidAlias(t *testing.T) {
+	for s, want := range map[string]bool{
+		"api": true, "A1": true, "a.b_c-d": true, "9": true, strings.Repeat("x", 64): true,
+		"": false, ".": false, "..": false, ".git": false, "_a": false, "-a": false, "a/b": false, `a\b`: false,
+		"a b": false, "a%2f": false, "ä": false, "a\x00": false, strings.Repeat("x", 65): false,
+	} {
+		if got := ValidAlias(s); got != want {
+			t.Errorf("ValidAlias(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestAliasFrom(t *testing.T) {
+	long := strings.Repeat("Long Name ", 10) // 100 bytes
+	for in, want := range map[string]string{
+		"Platform Guide": "platform-guide", "API  v2!": "api-v2", "docs.go": "docs.go", "---": "context",
+		"Ünïcode": "n-code", "": "context", "_internal": "internal", "__init__ docs": "init__-docs",
+		".hidden": "hidden", "My Docs": "my-docs", "a--b": "a--b", "v1.": "v1",
+		long:                           strings.TrimRight(strings.ToLower(strings.ReplaceAll(long, " ", "-"))[:64], "-"),
+		strings.Repeat("x", 63) + ".y": strings.Repeat("x", 63),
+	} {
+		if got := AliasFrom(in); got != want {
+			t.Errorf("AliasFrom(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNumberedAlias(t *testing.T) {
+	for _, tc := range []struct {
+		alias string
+		n     int
+		want  string
+	}{
+		{"api", 2, "api-2"},
+		{strings.Repeat("x", 64), 2, strings.Repeat("x", 62) + "-2"},
+		{strings.Repeat("x", 61) + "-ab", 10, strings.Repeat("x", 61) + "-10"},
+		{strings.Repeat("x", 60) + "----", 2, strings.Repeat("x", 60) + "-2"},
+	} {
+		if got := NumberedAlias(tc.alias, tc.n); got != tc.want || !ValidAlias(got) {
+			t.Errorf("NumberedAlias(%q, %d) = %q (valid %v), want %q", tc.alias, tc.n, got, ValidAlias(got), tc.want)
+		}
+	}
+}
+
+// FuzzAliasFrom: whatever the name, the derived alias is valid, and so are
+// its numbered alternatives.
+func FuzzAliasFrom(f *testing.F) {
+	for _, s := range []string{"", "Platform Guide", "_x", "---", "Ünïcode", strings.Repeat("ab ", 40), strings.Repeat("é", 70), ".git", "a\x00b"} {
+		f.Add(s, 2)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		a := AliasFrom(s)
+		if !ValidAlias(a) {
+			t.Fatalf("AliasFrom(%q) = %q, not a valid alias", s, a)
+		}
+		if AliasFrom(a) != a {
+			t.Fatalf("AliasFrom(%q) = %q, but AliasFrom(%q) = %q", s, a, a, AliasFrom(a))
+		}
+		if n < 2 {
+			n = 2 - n%1000
+		}
+		if b := NumberedAlias(a, n); !ValidAlias(b) || b == a {
+			t.Fatalf("NumberedAlias(%q, %d) = %q", a, n, b)
+		}
+	})
+}

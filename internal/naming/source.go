@@ -1,0 +1,51 @@
+package naming
+
+import (
+	"regexp"
+	"runtime"
+	"strings"
+)
+
+// The rule is git's (connect.c url_is_local_not_ssh, urls.adoc) as go-git's
+// transport.NewEndpoint applies it, since go-git is what fetches: a source
+// that ctx calls local must be one go-git opens as a path, and a source ctx
+// calls remote one go-git dials.
+var (
+	schemeRE = regexp.MustCompile(`^[^:]+://`)
+	scpRE    = regexp.MustCompile(`^(?:[^@]+@)?[^:\s]+:(?:[0-9]{1,5}:)?[^\\].*$`)
+)
+
+// HasScheme reports whether source is written as a URL: "scheme://...".
+func HasScheme(source string) bool { return schemeRE.MatchString(source) }
+
+// IsSCPLike reports whether source is git's scp-like ssh syntax,
+// [user@]host:path: no "scheme://", a host without white space before the
+// first ':', no '/' before that ':', and a path that does not start with a
+// backslash. On Windows, a drive letter ("C:...") is a local path instead.
+func IsSCPLike(source string) bool {
+	if HasScheme(source) || !scpRE.MatchString(source) {
+		return false
+	}
+	if before, _, _ := strings.Cut(source, ":"); strings.Contains(before, "/") {
+		return false
+	}
+	if runtime.GOOS == "windows" && len(source) >= 2 && source[1] == ':' &&
+		(source[0]|0x20 >= 'a' && source[0]|0x20 <= 'z') {
+		return false
+	}
+	return true
+}
+
+// IsLocalPath reports whether source is a path on this machine: neither
+// written as a URL nor scp-like. A relative one is relative to the folder of
+// the file that names it (the project root for the manifest).
+func IsLocalPath(source string) bool { return !HasScheme(source) && !IsSCPLike(source) }
+
+// IsLocal reports whether source names a repository on this machine: a
+// local path (IsLocalPath) or a file:// URL (scheme in any case).
+func IsLocal(source string) bool {
+	if len(source) >= len("file://") && strings.EqualFold(source[:len("file://")], "file://") {
+		return true
+	}
+	return IsLocalPath(source)
+}
