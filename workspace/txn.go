@@ -57,8 +57,8 @@ func (w *Workspace) stageDir(alias string) string { return w.tmp(alias + ".new")
 
 // discardStage removes what stage left for alias (before a journal exists).
 func (w *Workspace) discardStage(alias string) {
-	os.RemoveAll(w.tmp(alias + ".new"))
-	os.Remove(w.tmp(alias + ".state"))
+	w.fs.RemoveAll(w.tmp(alias + ".new"))
+	w.fs.Remove(w.tmp(alias + ".state"))
 }
 
 func (w *Workspace) writeJournal(j *journal) error {
@@ -66,7 +66,7 @@ func (w *Workspace) writeJournal(j *journal) error {
 	if err != nil {
 		return err
 	}
-	return lockfile.WriteFileAtomic(w.tmp(j.Alias+".journal"), append(data, '\n'), 0o644)
+	return w.fs.WriteFileAtomic(w.tmp(j.Alias+".journal"), append(data, '\n'), 0o644)
 }
 
 // swap does step 3 for j. It is idempotent: recovery runs it again.
@@ -76,40 +76,40 @@ func (w *Workspace) swap(j *journal) error {
 	case opInstall:
 		if exists(nw) {
 			if exists(pkg) {
-				if err := os.RemoveAll(old); err != nil {
+				if err := w.fs.RemoveAll(old); err != nil {
 					return err
 				}
-				if err := os.Rename(pkg, old); err != nil {
+				if err := w.fs.Rename(pkg, old); err != nil {
 					return err
 				}
 			}
-			if err := os.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
+			if err := w.fs.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
 				return err
 			}
-			if err := os.Rename(nw, pkg); err != nil {
+			if err := w.fs.Rename(nw, pkg); err != nil {
 				return err
 			}
 			lockfile.SyncDir(filepath.Dir(pkg))
 		}
 		if st := w.tmp(j.Alias + ".state"); exists(st) {
-			if err := os.MkdirAll(w.path(stateDir), 0o755); err != nil {
+			if err := w.fs.MkdirAll(stateDir, 0o755); err != nil {
 				return err
 			}
-			if err := os.Rename(st, w.statePath(j.Alias)); err != nil {
+			if err := w.fs.Rename(st, w.statePath(j.Alias)); err != nil {
 				return err
 			}
 		}
 	case opRemove:
 		if exists(pkg) {
-			if err := os.RemoveAll(old); err != nil {
+			if err := w.fs.RemoveAll(old); err != nil {
 				return err
 			}
-			if err := os.Rename(pkg, old); err != nil {
+			if err := w.fs.Rename(pkg, old); err != nil {
 				return err
 			}
 			lockfile.SyncDir(filepath.Dir(pkg))
 		}
-		if err := os.Remove(w.statePath(j.Alias)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := w.fs.Remove(w.statePath(j.Alias)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
@@ -155,7 +155,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		}
 	}
 	if !frozen {
-		if err := lockfile.Write(w.lockPath(), l); err != nil {
+		if err := w.writeLock(l); err != nil {
 			return fmt.Errorf("write lock: %w", err)
 		}
 	}
@@ -168,16 +168,19 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		return err
 	}
 	for _, j := range js {
-		if err := os.RemoveAll(w.tmp(j.Alias + ".old")); err != nil {
+		if err := w.fs.RemoveAll(w.tmp(j.Alias + ".old")); err != nil {
 			w.log("warning: could not delete %s: %v", w.tmp(j.Alias+".old"), err)
 		}
-		os.Remove(w.tmp(j.Alias + ".journal"))
+		w.fs.Remove(w.tmp(j.Alias + ".journal"))
 	}
 	return nil
 }
 
 // recover finishes or undoes what an interrupted run left in .tmp/.
 func (w *Workspace) recover() error {
+	if err := w.fs.Check(tmpDir); err != nil {
+		return err
+	}
 	ents, err := os.ReadDir(w.path(tmpDir))
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(ents) == 0) {
 		return nil
@@ -214,7 +217,7 @@ func (w *Workspace) recover() error {
 	// What is left never reached its journal: roll it back by deleting it.
 	ents, _ = os.ReadDir(w.path(tmpDir))
 	for _, e := range ents {
-		if err := os.RemoveAll(w.tmp(e.Name())); err != nil {
+		if err := w.fs.RemoveAll(w.tmp(e.Name())); err != nil {
 			w.log("warning: could not delete %s: %v", w.tmp(e.Name()), err)
 		}
 	}

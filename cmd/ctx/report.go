@@ -24,6 +24,17 @@ func openWorkspace(g *globalOptions, p *progress) (*workspace.Workspace, error) 
 	return workspace.Open(dir, workspaceOptions(g, p))
 }
 
+// openWorkspaceReadOnly opens the project to read it (list, status,
+// verify): at once, without the project lock, writing nothing; a change in
+// progress is noted on stderr.
+func openWorkspaceReadOnly(g *globalOptions) (*workspace.Workspace, error) {
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return nil, err
+	}
+	return workspace.OpenReadOnly(dir, workspaceOptions(g, nil))
+}
+
 func workspaceOptions(g *globalOptions, p *progress) workspace.Options {
 	o := workspace.Options{Log: g.IO.ErrOut}
 	if p != nil {
