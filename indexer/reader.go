@@ -16,7 +16,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
-	"github.com/gofrs/flock"
+	"github.com/ctx-dev/ctx/internal/confine"
 )
 
 // ErrNoIndex is returned (wrapped) when <contextDir>/index has not been built.
@@ -96,6 +96,9 @@ func (r *Reader) indexDir() string { return filepath.Join(r.contextDir, "index")
 // loadMetaLocked refreshes r.meta when meta.json changed (one stat).
 func (r *Reader) loadMetaLocked() error {
 	p := filepath.Join(r.indexDir(), metaFile)
+	if err := confine.New(r.contextDir).Check(p); err != nil {
+		return fmt.Errorf("indexer: %w", err)
+	}
 	st, err := stamp(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -193,15 +196,17 @@ var errIndexMoved = errors.New("search index replaced while opening it")
 // is held.
 func (r *Reader) openLiveLocked() (bleve.Index, error) {
 	name := r.meta.Bleve
-	l := flock.New(dirLockPath(r.indexDir(), name))
-	ok, err := l.TryRLock()
+	if !bleveDirRE.MatchString(name) {
+		return nil, fmt.Errorf("indexer: %s names %q as the search index, not one ctx makes: run `ctx index --rebuild`", filepath.Join(r.indexDir(), metaFile), name)
+	}
+	release, ok, err := tryRLock(confine.New(r.contextDir), dirLockPath(r.indexDir(), name))
 	if err != nil {
 		return nil, fmt.Errorf("indexer: lock search index %s: %w", name, err)
 	}
 	if !ok {
 		return nil, errIndexMoved // a writer is deleting it
 	}
-	defer l.Close()
+	defer release()
 	var m meta
 	if err := readJSON(filepath.Join(r.indexDir(), metaFile), &m); err != nil {
 		return nil, fmt.Errorf("indexer: %w", err)
@@ -223,17 +228,14 @@ func (r *Reader) writerActive() bool {
 	if _, err := os.Stat(filepath.Join(r.indexDir(), writingMarker)); err != nil {
 		return false
 	}
-	l := flock.New(filepath.Join(r.indexDir(), lockFile))
-	ok, err := l.TryRLock()
+	release, ok, err := tryRLock(confine.New(r.contextDir), filepath.Join(r.indexDir(), lockFile))
 	if err != nil {
 		return false
 	}
 	if ok {
-		l.Unlock() // nobody holds the write lock: the marker is stale
-		l.Close()
+		release() // nobody holds the write lock: the marker is stale
 		return false
 	}
-	l.Close()
 	return true
 }
 
@@ -420,6 +422,9 @@ func termsQuery(field string, values []string, lower bool) query.Query {
 // loadCatalogLocked refreshes the cached catalogue when catalog.json changed.
 func (r *Reader) loadCatalogLocked() (*catalog, error) {
 	p := filepath.Join(r.indexDir(), catalogFile)
+	if err := confine.New(r.contextDir).Check(p); err != nil {
+		return nil, fmt.Errorf("indexer: %w", err)
+	}
 	st, err := stamp(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

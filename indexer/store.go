@@ -2,13 +2,22 @@ package indexer
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/gofrs/flock"
 )
+
+// bleveDirRE is what meta.json may name as the live bleve directory: one
+// that Sync made, never a path elsewhere.
+var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 
 // Layout of <contextDir>/index/:
 //
@@ -109,16 +118,45 @@ func dirLockPath(indexDir, name string) string {
 // Reader is opening it right now; it then stays for the next Sync. (A Reader
 // that has it open already keeps reading: on Unix, deleted files live until
 // closed.)
-func removeBleveDir(indexDir, name string) {
-	l := flock.New(dirLockPath(indexDir, name))
+func removeBleveDir(d confine.Dir, indexDir, name string) {
+	lp := dirLockPath(indexDir, name)
+	if d.Check(lp) != nil {
+		return
+	}
+	l := flock.New(lp)
 	ok, err := l.TryLock()
 	if err != nil || !ok {
 		return
 	}
 	defer l.Close()
-	if err := os.RemoveAll(filepath.Join(indexDir, name)); err == nil {
-		os.Remove(l.Path())
+	if err := d.RemoveAll(filepath.Join(indexDir, name)); err == nil {
+		d.Remove(lp)
 	}
+}
+
+// tryRLock takes a shared flock on the lock file p without needing to
+// write: it opens an existing lock file read-only, creates a missing one
+// when it can, and goes on without the lock (ok, nothing to release) when
+// the index directory cannot be written (a read-only project, a container
+// mount): no writer can change that directory either.
+func tryRLock(d confine.Dir, p string) (release func(), ok bool, err error) {
+	l := flock.New(p, flock.SetFlag(os.O_RDONLY))
+	ok, err = l.TryRLock()
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := d.Check(p); err != nil {
+			return nil, false, err
+		}
+		l = flock.New(p)
+		ok, err = l.TryRLock()
+		if err != nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+			return func() {}, true, nil
+		}
+	}
+	if err != nil || !ok {
+		l.Close()
+		return nil, false, err
+	}
+	return func() { l.Close() }, true, nil
 }
 
 func readJSON(path string, v any) error {
@@ -132,44 +170,17 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-// writeFileAtomic writes data to path through a temporary file, fsync and
-// rename, so a reader sees the old or the new file, never a torn one.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+// writeFileAtomic writes data to path (inside d) through a temporary file,
+// fsync and rename, so a reader sees the old or the new file, never a torn
+// one.
+func writeFileAtomic(d confine.Dir, path string, data []byte) error {
+	return d.WriteFileAtomic(path, data, 0o644)
 }
 
-func writeJSONAtomic(path string, v any) error {
+func writeJSONAtomic(d confine.Dir, path string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(b, '\n'))
+	return writeFileAtomic(d, path, append(b, '\n'))
 }

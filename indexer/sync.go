@@ -18,6 +18,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/gofrs/flock"
 )
 
@@ -79,9 +80,16 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		}
 	}
 
+	// Every write and delete goes through d, which refuses to pass through a
+	// symbolic link (bleve writes by path: the directories handed to it are
+	// checked first).
+	d := confine.New(contextDir)
 	indexDir := filepath.Join(contextDir, "index")
-	if err := os.MkdirAll(indexDir, 0o755); err != nil {
+	if err := d.MkdirAll(indexDir, 0o755); err != nil {
 		return nil, fmt.Errorf("indexer: create index directory: %w", err)
+	}
+	if err := d.Check(filepath.Join(indexDir, lockFile)); err != nil {
+		return nil, fmt.Errorf("indexer: %w", err)
 	}
 	lock := flock.New(filepath.Join(indexDir, lockFile))
 	ok, err := lock.TryLock()
@@ -111,6 +119,10 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	}
 	rep := &SyncReport{}
 	rebuild := opts.Rebuild || m.Schema != schemaVersion || cat.Schema != schemaVersion || m.Bleve == "" || m.Dirty
+	if m.Bleve != "" && !bleveDirRE.MatchString(m.Bleve) {
+		warn(fmt.Sprintf("%s names %q as the search index, not one ctx makes; rebuilding the index", filepath.Join(indexDir, metaFile), m.Bleve))
+		m, rebuild = meta{}, true
+	}
 	if !rebuild {
 		if _, err := os.Stat(filepath.Join(indexDir, m.Bleve, "index_meta.json")); err != nil {
 			rebuild = true
@@ -235,7 +247,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		if rebuild {
 			newDir = fmt.Sprintf("bleve-%d", m.Generation+1)
 			p := filepath.Join(indexDir, newDir)
-			if err := os.RemoveAll(p); err != nil {
+			if err := d.RemoveAll(p); err != nil {
 				return err
 			}
 			i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{})
@@ -247,18 +259,21 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		}
 		// Tell readers to let go of the live directory (see
 		// Reader.waitForWriter), then wait for their bolt locks.
-		if err := os.WriteFile(markerPath, nil, 0o644); err != nil {
+		if err := d.Check(filepath.Join(indexDir, m.Bleve)); err != nil {
+			return err
+		}
+		if err := d.WriteFile(markerPath, nil, 0o644); err != nil {
 			return err
 		}
 		i, err := bleve.OpenUsing(filepath.Join(indexDir, m.Bleve), map[string]any{"bolt_timeout": writerBoltTimeout.String()})
 		if err != nil {
-			os.Remove(markerPath)
+			d.Remove(markerPath)
 			return fmt.Errorf("open %s for writing (a reader kept it open for %v): %w", m.Bleve, writerBoltTimeout, err)
 		}
 		idx = i
 		return nil
 	}
-	defer os.Remove(markerPath)
+	defer d.Remove(markerPath)
 	fail := func(err error) (*SyncReport, error) {
 		cancel()
 		for range resCh {
@@ -266,7 +281,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		if idx != nil {
 			idx.Close()
 			if rebuild {
-				os.RemoveAll(filepath.Join(indexDir, newDir))
+				d.RemoveAll(filepath.Join(indexDir, newDir))
 			}
 		}
 		return nil, err
@@ -296,7 +311,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		// the catalogue does not describe.
 		dm := m
 		dm.Dirty = true
-		if err := writeJSONAtomic(filepath.Join(indexDir, metaFile), dm); err != nil {
+		if err := writeJSONAtomic(d, filepath.Join(indexDir, metaFile), dm); err != nil {
 			return fail(fmt.Errorf("indexer: write %s: %w", metaFile, err))
 		}
 	}
@@ -356,7 +371,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		}
 		err := idx.Close()
 		idx = nil
-		os.Remove(markerPath)
+		d.Remove(markerPath)
 		if err != nil {
 			return fail(fmt.Errorf("indexer: close search index: %w", err))
 		}
@@ -388,7 +403,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		md, info := renderIndex(pkgs, newFiles, budget)
 		newCat.IndexMD.Tokens, newCat.IndexMD.Degraded = info.Tokens, info.Degraded
 		if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
-			if err := writeFileAtomic(target, []byte(md)); err != nil {
+			if err := writeFileAtomic(d, target, []byte(md)); err != nil {
 				return nil, fmt.Errorf("indexer: write INDEX.md: %w", err)
 			}
 		}
@@ -397,21 +412,21 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 
 	// The catalogue, then meta.json (which switches readers).
 	if rebuild || changed || pkgsChanged || len(jobs) > 0 || newCat.IndexMD != cat.IndexMD {
-		if err := writeJSONAtomic(filepath.Join(indexDir, catalogFile), newCat); err != nil {
+		if err := writeJSONAtomic(d, filepath.Join(indexDir, catalogFile), newCat); err != nil {
 			return nil, fmt.Errorf("indexer: write catalogue: %w", err)
 		}
 	}
 	if changed || rebuild || pkgsChanged || markedDirty {
 		old := m.Bleve
 		m = meta{Schema: schemaVersion, Generation: m.Generation + 1, Bleve: newDir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens}
-		if err := writeJSONAtomic(filepath.Join(indexDir, metaFile), m); err != nil {
+		if err := writeJSONAtomic(d, filepath.Join(indexDir, metaFile), m); err != nil {
 			return nil, fmt.Errorf("indexer: write %s: %w", metaFile, err)
 		}
 		if rebuild && old != "" && old != newDir {
-			removeBleveDir(indexDir, old)
+			removeBleveDir(d, indexDir, old)
 		}
 	}
-	removeStaleDirs(indexDir, m.Bleve)
+	removeStaleDirs(d, indexDir, m.Bleve)
 	return rep, nil
 }
 
@@ -438,7 +453,7 @@ func countRecords(m map[string][]fileRecord) int {
 
 // removeStaleDirs deletes bleve directories left by interrupted builds or
 // kept because a Reader was opening them, and their lock files.
-func removeStaleDirs(indexDir, live string) {
+func removeStaleDirs(d confine.Dir, indexDir, live string) {
 	ents, err := os.ReadDir(indexDir)
 	if err != nil {
 		return
@@ -451,7 +466,7 @@ func removeStaleDirs(indexDir, live string) {
 			continue
 		}
 		if name != live {
-			removeBleveDir(indexDir, name)
+			removeBleveDir(d, indexDir, name)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
@@ -182,6 +183,13 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 		BudgetTokens: s.budget(),
 		Warn:         func(msg string) { s.log.Warn(msg) },
 	})
+	if err != nil && cannotWrite(err) {
+		// A read-only project (a container mount): serve the index as it
+		// is, and say why it may be behind.
+		s.setFresh(sent, false)
+		s.log.Warn("cannot re-index: the project is read-only", "error", err)
+		return fmt.Sprintf("note: results may be stale: %s changed since the index was built, and the project is read-only, so ctx cannot re-index it here; run `ctx index` where it can be written", what)
+	}
 	if err != nil {
 		s.setFresh(sent, false)
 		s.log.Error("re-indexing failed", "error", err)
@@ -191,6 +199,11 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 	s.log.Info("re-indexed changed packages", "stale", f.Stale, "added", rep.Added, "updated", rep.Updated,
 		"removed", rep.Removed, "took", time.Since(start).Round(time.Millisecond))
 	return ""
+}
+
+// cannotWrite reports whether err means the project cannot be written.
+func cannotWrite(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
 }
 
 func (s *Server) setFresh(sent stamps, fresh bool) {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/confine"
 )
 
 // Names of things inside a project.
@@ -78,11 +79,14 @@ type Options struct {
 }
 
 // Workspace is an open project. Open takes the project lock (two ctx
-// processes never interleave); Close releases it.
+// processes never interleave); Close releases it. Whatever it writes or
+// deletes under .context/ goes through one confine.Dir, which refuses to
+// pass through a symbolic link.
 type Workspace struct {
 	root     string
 	opts     Options
 	plock    *flock.Flock
+	fs       confine.Dir // every write and delete under .context/ (see fs.go)
 	manifest Manifest
 	logMu    sync.Mutex // Log may be written from several fetches at once
 }
@@ -105,6 +109,18 @@ func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
 // (or undoes) whatever an interrupted command left in .context/.tmp/.
 func Open(projectDir string, o Options) (*Workspace, error) {
 	return open(projectDir, o)
+}
+
+// OpenReadOnly opens the project at projectDir to read it (list, status,
+// verify): at once, from its last committed state (the lock, the state
+// files, the packages as they are). It neither takes the project lock nor
+// runs recovery, and writes nothing, so it works while another ctx changes
+// the project and on a read-only file system; when a change is in progress
+// (another ctx holds the lock, or an interrupted one left a journal in
+// .tmp/) it says so on Options.Log. Methods that change the project fail on
+// a Workspace opened this way.
+func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
+	return openReadOnly(projectDir, o)
 }
 
 // ErrNoProject: the directory has no .context/context.config.json.

@@ -156,7 +156,7 @@ func (w *Workspace) writeManifest(m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	if err := lockfile.WriteFileAtomic(w.manifestPath(), data, 0o644); err != nil {
+	if err := w.fs.WriteFileAtomic(ManifestName, data, 0o644); err != nil {
 		return err
 	}
 	w.manifest = *m
@@ -177,6 +177,15 @@ func (m *Manifest) spec(alias string) (PackageSpec, bool) {
 		}
 	}
 	return PackageSpec{}, false
+}
+
+// writeLock writes the lock in its canonical form, atomically.
+func (w *Workspace) writeLock(l *lockfile.Lock) error {
+	data, err := l.Marshal()
+	if err != nil {
+		return err
+	}
+	return w.fs.WriteFileAtomic(LockName, data, 0o644)
 }
 
 // readLock reads the lock; a missing lock is an empty one.

@@ -199,7 +199,7 @@ func resolveRef(r *gitengine.Remote, ref string, warn func(string)) (commit, nam
 // runTasks does the work of tasks in parallel, then commits their journals
 // and brings the index up to date.
 func (w *Workspace) runTasks(ctx context.Context, ts []*task, o runOptions) (*Report, error) {
-	if err := os.MkdirAll(w.path(tmpDir), 0o755); err != nil {
+	if err := w.fs.MkdirAll(tmpDir, 0o755); err != nil {
 		return nil, err
 	}
 	stamp := now()
@@ -341,7 +341,7 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 		err = w.fault("state", t.alias)
 	}
 	if err == nil {
-		err = writeState(w.tmp(t.alias+".state"), st)
+		err = w.writeState(w.tmp(t.alias+".state"), st)
 	}
 	if err == nil {
 		err = w.hook("staged", t.alias)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/gofrs/flock"
 )
 
@@ -71,7 +71,26 @@ func newWorkspace(projectDir string, o Options) (*Workspace, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	return &Workspace{root: abs, opts: o}, nil
+	return &Workspace{root: abs, opts: o, fs: confine.New(filepath.Join(abs, DirName))}, nil
+}
+
+// ownedEntries is everything ctx keeps directly in .context/.
+var ownedEntries = []string{ManifestName, LockName, packagesDir, stateDir, tmpDir, backupDir, indexDir, indexMD, projectLock, gitignore}
+
+// checkLinks refuses a project where .context/ itself or one of the
+// entries ctx keeps in it is a symbolic link (a cloned repository can
+// commit one), naming every such link at once.
+func (w *Workspace) checkLinks() error {
+	var errs []error
+	for _, e := range append([]string{"."}, ownedEntries...) {
+		if err := w.fs.Check(e); err != nil {
+			errs = append(errs, err)
+			if e == "." {
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func initProject(projectDir string, io InitOptions, o Options) (*Workspace, error) {
@@ -82,7 +101,10 @@ func initProject(projectDir string, io InitOptions, o Options) (*Workspace, erro
 	if _, err := os.Stat(w.manifestPath()); err == nil {
 		return nil, fmt.Errorf("%s already exists: this is a ctx project already (use `ctx add` to add packages)", displayName(ManifestName))
 	}
-	if err := os.MkdirAll(w.Dir(), 0o755); err != nil {
+	if err := w.checkLinks(); err != nil {
+		return nil, err
+	}
+	if err := w.fs.MkdirAll(".", 0o755); err != nil {
 		return nil, fmt.Errorf("init: %w", err)
 	}
 	if err := w.lock(); err != nil {
@@ -94,7 +116,7 @@ func initProject(projectDir string, io InitOptions, o Options) (*Workspace, erro
 			w.unlock()
 		}
 	}()
-	if err := lockfile.WriteFileAtomic(w.path(gitignore), []byte(gitignoreText), 0o644); err != nil {
+	if err := w.fs.WriteFileAtomic(gitignore, []byte(gitignoreText), 0o644); err != nil {
 		return nil, err
 	}
 	m := &Manifest{Registry: io.Registry, Project: io.Project, Packages: []PackageSpec{}}
@@ -116,6 +138,9 @@ func open(projectDir string, o Options) (*Workspace, error) {
 		}
 		return nil, err
 	}
+	if err := w.checkLinks(); err != nil {
+		return nil, err
+	}
 	if err := w.lock(); err != nil {
 		return nil, err
 	}
@@ -135,9 +160,64 @@ func open(projectDir string, o Options) (*Workspace, error) {
 	return w, nil
 }
 
+func openReadOnly(projectDir string, o Options) (*Workspace, error) {
+	w, err := newWorkspace(projectDir, o)
+	if err != nil {
+		return nil, err
+	}
+	w.fs = w.fs.ReadOnly()
+	if _, err := os.Stat(w.manifestPath()); err != nil {
+		if os.IsNotExist(err) {
+			return nil, fmt.Errorf("%s: %w (run `ctx init` to start one)", w.root, ErrNoProject)
+		}
+		return nil, err
+	}
+	if err := w.checkLinks(); err != nil {
+		return nil, err
+	}
+	if err := w.loadManifest(); err != nil {
+		return nil, err
+	}
+	if note := w.changeInProgress(); note != "" {
+		w.log("%s", note)
+	}
+	return w, nil
+}
+
+// changeInProgress says, without waiting, taking the lock or creating
+// anything, whether another ctx is changing the project (it holds the
+// project lock) or an interrupted change waits in .tmp/ (a journal): what
+// a read-only open shows is then the last committed state.
+func (w *Workspace) changeInProgress() string {
+	p := w.path(projectLock)
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+		// A shared lock for an instant, on the file opened read-only: it
+		// fails at once while a writer holds the lock. (A writer that
+		// tries at that very instant tries again 50 ms later.)
+		fl := flock.New(p, flock.SetFlag(os.O_RDONLY))
+		got, err := fl.TryRLock()
+		fl.Close()
+		if err == nil && !got {
+			return fmt.Sprintf("note: another ctx (%s) is changing this project; showing its last committed state", lockHolder(p))
+		}
+	}
+	if ents, err := os.ReadDir(w.path(tmpDir)); err == nil {
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".journal") && !strings.HasPrefix(e.Name(), ".") {
+				return fmt.Sprintf("note: an interrupted change of %s is waiting in %s; showing the last committed state (the next ctx install, update, add or remove finishes it)",
+					strings.TrimSuffix(e.Name(), ".journal"), displayName(tmpDir))
+			}
+		}
+	}
+	return ""
+}
+
 // lock takes the project lock, waiting up to LockWait for another process.
 func (w *Workspace) lock() error {
 	p := w.path(projectLock)
+	if err := w.fs.Check(projectLock); err != nil {
+		return err
+	}
 	fl := flock.New(p)
 	deadline := time.Now().Add(w.opts.LockWait)
 	said := false
@@ -160,7 +240,7 @@ func (w *Workspace) lock() error {
 		time.Sleep(lockPollTime)
 	}
 	// Say who holds it, for whoever waits next.
-	_ = os.WriteFile(p, []byte(fmt.Sprintf("pid %d\n", os.Getpid())), 0o644)
+	_ = w.fs.WriteFile(projectLock, []byte(fmt.Sprintf("pid %d\n", os.Getpid())), 0o644)
 	w.plock = fl
 	return nil
 }
@@ -183,7 +263,7 @@ func (w *Workspace) unlock() error {
 	if w.plock == nil {
 		return nil
 	}
-	_ = os.Truncate(w.plock.Path(), 0)
+	_ = w.fs.Truncate(projectLock)
 	err := w.plock.Unlock()
 	w.plock = nil
 	return err

@@ -96,15 +96,12 @@ func (w *Workspace) readState(alias string) (*pkgState, error) {
 	return &st, nil
 }
 
-func writeState(p string, st *pkgState) error {
+func (w *Workspace) writeState(p string, st *pkgState) error {
 	data, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return lockfile.WriteFileAtomic(p, append(data, '\n'), 0o644)
+	return w.fs.WriteFileAtomic(p, append(data, '\n'), 0o644)
 }
 
 // gitMode is the git file mode of a file on disk (0 for what git cannot hold).
@@ -299,7 +296,7 @@ func (w *Workspace) inspect(alias string, locked *lockfile.Entry, full bool) (*l
 	if st == nil && locked != nil {
 		if h, err := lockfile.HashDir(dir); err == nil && h == locked.Hash {
 			if st, err = scanState(dir, locked.Commit, locked.Tree, locked.Hash); err == nil {
-				_ = writeState(w.statePath(alias), st)
+				_ = w.writeState(w.statePath(alias), st) // not when opened read-only
 			}
 		}
 	}
@@ -338,9 +335,9 @@ func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (s
 	base := w.path(backupDir, alias+"-"+now.UTC().Format("20060102T150405Z"))
 	dst := base
 	for i := 2; ; i++ {
-		err := os.MkdirAll(filepath.Dir(dst), 0o755)
+		err := w.fs.MkdirAll(filepath.Dir(dst), 0o755)
 		if err == nil {
-			err = os.Mkdir(dst, 0o755)
+			err = w.fs.Mkdir(dst, 0o755)
 		}
 		if err == nil {
 			break
@@ -355,16 +352,16 @@ func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (s
 		return "", fmt.Errorf("back up %s: %w (nothing was changed; the partial backup is in %s)", alias, err, dst)
 	}
 	if fi, err := os.Lstat(src); err == nil && !fi.IsDir() {
-		if err := copyFile(src, filepath.Join(dst, alias)); err != nil {
+		if err := w.copyFile(src, filepath.Join(dst, alias)); err != nil {
 			return fail(err)
 		}
 	} else {
 		err := walkFiles(src, func(rel string, _ fs.FileInfo) error {
 			to := filepath.Join(dst, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			if err := w.fs.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 				return err
 			}
-			return copyFile(filepath.Join(src, filepath.FromSlash(rel)), to)
+			return w.copyFile(filepath.Join(src, filepath.FromSlash(rel)), to)
 		})
 		if err != nil {
 			return fail(err)
@@ -378,7 +375,7 @@ func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (s
 	}
 	if len(deleted) > 0 {
 		note := "Files of " + alias + " deleted locally (no local version to keep):\n" + strings.Join(deleted, "\n") + "\n"
-		if err := os.WriteFile(dst+".deleted.txt", []byte(note), 0o644); err != nil {
+		if err := w.fs.WriteFileAtomic(dst+".deleted.txt", []byte(note), 0o644); err != nil {
 			return fail(err)
 		}
 	}
@@ -386,7 +383,9 @@ func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (s
 	return dst, nil
 }
 
-func copyFile(from, to string) error {
+// copyFile copies the file or link from (read, never followed) to the new
+// file to inside .context/.
+func (w *Workspace) copyFile(from, to string) error {
 	fi, err := os.Lstat(from)
 	if err != nil {
 		return err
@@ -396,7 +395,7 @@ func copyFile(from, to string) error {
 		if err != nil {
 			return err
 		}
-		return os.Symlink(t, to)
+		return w.fs.Symlink(t, to)
 	}
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file, left in place", from)
@@ -406,7 +405,7 @@ func copyFile(from, to string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	out, err := w.fs.Create(to, fi.Mode().Perm())
 	if err != nil {
 		return err
 	}

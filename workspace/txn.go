@@ -64,8 +64,8 @@ func (w *Workspace) stageDir(alias string) string { return w.tmp(alias + ".new")
 
 // discardStage removes what stage left for alias (before a journal exists).
 func (w *Workspace) discardStage(alias string) {
-	os.RemoveAll(w.tmp(alias + ".new"))
-	os.Remove(w.tmp(alias + ".state"))
+	w.fs.RemoveAll(w.tmp(alias + ".new"))
+	w.fs.Remove(w.tmp(alias + ".state"))
 }
 
 // fault is the one seam where tests make a write fail (the disk is full):
@@ -94,7 +94,7 @@ func (w *Workspace) writeJournal(j *journal) error {
 	if err != nil {
 		return err
 	}
-	return lockfile.WriteFileAtomic(w.tmp(j.Alias+".journal"), append(data, '\n'), 0o644)
+	return w.fs.WriteFileAtomic(w.tmp(j.Alias+".journal"), append(data, '\n'), 0o644)
 }
 
 // swap does step 3 for j. It is idempotent: recovery runs it again.
@@ -105,23 +105,23 @@ func (w *Workspace) swap(j *journal) error {
 	case opInstall:
 		if exists(nw) {
 			if exists(pkg) {
-				if err := os.RemoveAll(old); err != nil {
+				if err := w.fs.RemoveAll(old); err != nil {
 					return err
 				}
 				if err := w.fault("swap-old", j.Alias); err != nil {
 					return err
 				}
-				if err := os.Rename(pkg, old); err != nil {
+				if err := w.fs.Rename(pkg, old); err != nil {
 					return err
 				}
 			}
 			if err := w.fault("swap-new", j.Alias); err != nil {
 				return err
 			}
-			if err := os.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
+			if err := w.fs.MkdirAll(filepath.Dir(pkg), 0o755); err != nil {
 				return err
 			}
-			if err := os.Rename(nw, pkg); err != nil {
+			if err := w.fs.Rename(nw, pkg); err != nil {
 				return err
 			}
 			lockfile.SyncDir(filepath.Dir(pkg))
@@ -130,33 +130,33 @@ func (w *Workspace) swap(j *journal) error {
 			if err := w.fault("swap-state", j.Alias); err != nil {
 				return err
 			}
-			if err := os.MkdirAll(w.path(stateDir), 0o755); err != nil {
+			if err := w.fs.MkdirAll(w.path(stateDir), 0o755); err != nil {
 				return err
 			}
 			if exists(w.statePath(j.Alias)) && !exists(oldState) {
-				if err := os.Rename(w.statePath(j.Alias), oldState); err != nil {
+				if err := w.fs.Rename(w.statePath(j.Alias), oldState); err != nil {
 					return err
 				}
 			}
-			if err := os.Rename(st, w.statePath(j.Alias)); err != nil {
+			if err := w.fs.Rename(st, w.statePath(j.Alias)); err != nil {
 				return err
 			}
 		}
 	case opRemove:
 		if exists(pkg) {
-			if err := os.RemoveAll(old); err != nil {
+			if err := w.fs.RemoveAll(old); err != nil {
 				return err
 			}
 			if err := w.fault("swap-old", j.Alias); err != nil {
 				return err
 			}
-			if err := os.Rename(pkg, old); err != nil {
+			if err := w.fs.Rename(pkg, old); err != nil {
 				return err
 			}
 			lockfile.SyncDir(filepath.Dir(pkg))
 		}
 		if exists(w.statePath(j.Alias)) {
-			if err := os.Rename(w.statePath(j.Alias), oldState); err != nil {
+			if err := w.fs.Rename(w.statePath(j.Alias), oldState); err != nil {
 				return err
 			}
 		}
@@ -173,35 +173,35 @@ func (w *Workspace) unswap(j *journal) error {
 	st, oldState := w.tmp(j.Alias+".state"), w.tmp(j.Alias+".oldstate")
 	if j.Op == opInstall {
 		if !exists(st) && exists(w.statePath(j.Alias)) {
-			if err := os.Rename(w.statePath(j.Alias), st); err != nil {
+			if err := w.fs.Rename(w.statePath(j.Alias), st); err != nil {
 				return err
 			}
 		}
 		if !exists(nw) && exists(pkg) {
-			if err := os.Rename(pkg, nw); err != nil {
+			if err := w.fs.Rename(pkg, nw); err != nil {
 				return err
 			}
 		}
 	}
 	if j.Op == opInstall || j.Op == opRemove {
 		if exists(oldState) && !exists(w.statePath(j.Alias)) {
-			if err := os.Rename(oldState, w.statePath(j.Alias)); err != nil {
+			if err := w.fs.Rename(oldState, w.statePath(j.Alias)); err != nil {
 				return err
 			}
 		}
 		if exists(old) && !exists(pkg) {
-			if err := os.Rename(old, pkg); err != nil {
+			if err := w.fs.Rename(old, pkg); err != nil {
 				return err
 			}
 		}
 	}
 	lockfile.SyncDir(filepath.Dir(pkg))
-	if err := os.Remove(w.tmp(j.Alias + ".journal")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := w.fs.Remove(w.tmp(j.Alias + ".journal")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	w.discardStage(j.Alias)
-	os.RemoveAll(old)
-	os.Remove(oldState)
+	w.fs.RemoveAll(old)
+	w.fs.Remove(oldState)
 	return nil
 }
 
@@ -246,7 +246,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 	if !frozen {
 		err := w.fault("lock", js[0].Alias)
 		if err == nil {
-			err = lockfile.Write(w.lockPath(), l)
+			err = w.writeLock(l)
 		}
 		if err != nil {
 			// The lock still names what was there before: put it back.
@@ -276,17 +276,20 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		return err
 	}
 	for _, j := range js {
-		if err := os.RemoveAll(w.tmp(j.Alias + ".old")); err != nil {
+		if err := w.fs.RemoveAll(w.tmp(j.Alias + ".old")); err != nil {
 			w.log("warning: could not delete %s: %v", w.tmp(j.Alias+".old"), err)
 		}
-		os.Remove(w.tmp(j.Alias + ".oldstate"))
-		os.Remove(w.tmp(j.Alias + ".journal"))
+		w.fs.Remove(w.tmp(j.Alias + ".oldstate"))
+		w.fs.Remove(w.tmp(j.Alias + ".journal"))
 	}
 	return nil
 }
 
 // recover finishes or undoes what an interrupted run left in .tmp/.
 func (w *Workspace) recover() error {
+	if err := w.fs.Check(tmpDir); err != nil {
+		return err
+	}
 	ents, err := os.ReadDir(w.path(tmpDir))
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(ents) == 0) {
 		return nil
@@ -323,7 +326,7 @@ func (w *Workspace) recover() error {
 	// What is left never reached its journal: roll it back by deleting it.
 	ents, _ = os.ReadDir(w.path(tmpDir))
 	for _, e := range ents {
-		if err := os.RemoveAll(w.tmp(e.Name())); err != nil {
+		if err := w.fs.RemoveAll(w.tmp(e.Name())); err != nil {
 			w.log("warning: could not delete %s: %v", w.tmp(e.Name()), err)
 		}
 	}

@@ -26,7 +26,7 @@ its source, path, ref, locked commit, and state.
 locked, inManifest}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := openWorkspace(g, nil)
+			w, err := openWorkspaceReadOnly(g)
 			if err != nil {
 				return err
 			}

@@ -29,6 +29,21 @@ func openWorkspace(g *globalOptions, p *progress) (*workspace.Workspace, error) 
 	return workspace.Open(dir, o)
 }
 
+// openWorkspaceReadOnly opens the project to read it (list, status,
+// verify): at once, without the project lock, writing nothing; a change in
+// progress is noted on stderr.
+func openWorkspaceReadOnly(g *globalOptions) (*workspace.Workspace, error) {
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return nil, err
+	}
+	o, err := workspaceOptions(g, nil)
+	if err != nil {
+		return nil, err
+	}
+	return workspace.OpenReadOnly(dir, o)
+}
+
 func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) {
 	eo, err := engineOptions()
 	if err != nil {

@@ -32,7 +32,7 @@ files do not match the lock.
 --json prints an array of {alias, files: [{path, change}]}, [] when clean.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := openWorkspace(g, nil)
+			w, err := openWorkspaceReadOnly(g)
 			if err != nil {
 				return err
 			}

@@ -32,7 +32,7 @@ CI); 2 for bad arguments.
 --json prints an array of {alias, want, got, ok, modes}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := openWorkspace(g, nil)
+			w, err := openWorkspaceReadOnly(g)
 			if err != nil {
 				return err
 			}

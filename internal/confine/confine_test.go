@@ -1,0 +1,72 @@
+package confine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDirRefusesLinks(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, ".context")
+	victim := filepath.Join(base, "victim")
+	for _, d := range []string{root, victim} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(victim, "f"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(root, "index")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(victim, "f"), filepath.Join(root, ".lock")); err != nil {
+		t.Fatal(err)
+	}
+	d := New(root)
+	for name, err := range map[string]error{
+		"write under":   d.WriteFileAtomic("index/meta.json", []byte("x"), 0o644),
+		"mkdir under":   d.MkdirAll("index/bleve-1", 0o755),
+		"remove under":  d.RemoveAll("index/f"),
+		"rename under":  d.Rename("index/f", "g"),
+		"rename onto":   d.Rename("g", "index/f"),
+		"write a link":  d.WriteFile(".lock", nil, 0o644),
+		"truncate link": d.Truncate(".lock"),
+		"absolute":      d.Remove(filepath.Join(root, "index", "f")),
+	} {
+		var le *LinkError
+		if !errors.As(err, &le) || !errors.Is(err, ErrLink) || !strings.Contains(err.Error(), "remove it") {
+			t.Errorf("%s: got %v, want a LinkError", name, err)
+		}
+	}
+	if err := d.Remove("../victim/f"); err == nil {
+		t.Error("a path leaving the directory was accepted")
+	}
+	if data, err := os.ReadFile(filepath.Join(victim, "f")); err != nil || string(data) != "mine" {
+		t.Fatalf("victim changed: %q %v", data, err)
+	}
+	// A link as the last element of a delete is deleted itself.
+	if err := d.RemoveAll("index"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(victim, "f")); err != nil {
+		t.Fatalf("victim gone: %v", err)
+	}
+	// .context itself a link.
+	if err := os.Symlink(victim, filepath.Join(base, "ctx2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := New(filepath.Join(base, "ctx2")).MkdirAll("packages", 0o755); !errors.Is(err, ErrLink) {
+		t.Errorf("root a link: got %v", err)
+	}
+	// Read-only refuses every change.
+	if err := d.ReadOnly().WriteFileAtomic("x", nil, 0o644); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("read-only write: got %v", err)
+	}
+	if err := d.WriteFileAtomic("sub/x", []byte("ok"), 0o644); err != nil {
+		t.Errorf("plain write: %v", err)
+	}
+}
