@@ -195,7 +195,7 @@ func (w *Workspace) engine(alias string) *gitengine.Engine {
 		return w.opts.Engine
 	}
 	o := w.opts.EngineOptions
-	o.Warn = func(msg string) { w.log("%s: %s", alias, msg) }
+	o.Warn = func(_, msg string) { w.log("%s: %s", alias, msg) }
 	if w.opts.Progress != nil {
 		o.Progress = func(p gitengine.Progress) { w.opts.Progress(alias, p) }
 	}

@@ -95,7 +95,7 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 		return err
 	}
 	eo := wsOpts.EngineOptions
-	eo.Warn = func(m string) { fmt.Fprintf(wsOpts.Log, "note: %s\n", m) }
+	eo.Warn = func(_, m string) { fmt.Fprintf(wsOpts.Log, "note: %s\n", m) }
 	engine := gitengine.New(eo)
 	wsOpts.Engine = engine
 
