@@ -263,7 +263,7 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 }
 
 // refsHint names up to 10 of rem's branches and tags, for an error that
-// says a ref is not there.
+// says a ref is not there ("" when it has none).
 func refsHint(rem *Remote) string {
 	var names []string
 	for _, x := range rem.Refs {
@@ -277,11 +277,10 @@ func refsHint(rem *Remote) string {
 			break
 		}
 	}
-	hint := "give a branch, tag or commit of the repository"
-	if len(names) > 0 {
-		hint += " (it has: " + strings.Join(names, ", ") + ")"
+	if len(names) == 0 {
+		return "" // newError's default hint
 	}
-	return hint
+	return "give a branch, tag or commit of the repository; it has: " + strings.Join(names, ", ")
 }
 
 func isHex(s string) bool {
