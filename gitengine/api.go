@@ -27,8 +27,10 @@ type Options struct {
 	// Progress, when set, is called as objects arrive. It may be called from
 	// several goroutines at once (one per concurrent fetch).
 	Progress func(Progress)
-	// Warn, when set, receives non-fatal notes (fallbacks taken, say).
-	Warn func(msg string)
+	// Warn, when set, receives non-fatal notes (fallbacks taken, say) with
+	// the label of the Engine the call was made through ("" for none; see
+	// WithLabel). It may be called from several goroutines at once.
+	Warn func(label, msg string)
 	// IdleTimeout is how long a network operation waits for the next byte
 	// from the server before it fails with a *StalledError (kind
 	// KindNetwork). 0 means DefaultIdleTimeout; negative means no limit.
@@ -45,19 +47,36 @@ const DefaultMaxFileSize = 50 << 20
 
 // Progress reports one fetch's transfer so far.
 type Progress struct {
+	Label   string // the label of the Engine the call was made through (see WithLabel)
 	URL     string
 	Phase   string // "refs", "trees", "blobs", "write"
 	Objects int    // objects received so far in this phase
 	Bytes   int64  // bytes received so far in this phase
 }
 
-// Engine is safe for concurrent use.
+// Engine is safe for concurrent use. Make one per command and share it:
+// for its lifetime it remembers each remote's ref advertisement (asked for
+// once, however many calls resolve refs of that remote, errors included)
+// and which hosts want credentials. Make it with New.
 type Engine struct {
-	opts Options
+	opts  Options
+	label string  // reported with the calls made through this Engine (WithLabel)
+	mem   *memory // shared by every Engine WithLabel derives
 }
 
-// New returns an Engine.
-func New(opts Options) *Engine { return &Engine{opts: opts} }
+// New returns an Engine with nothing remembered yet.
+func New(opts Options) *Engine { return &Engine{opts: opts, mem: &memory{}} }
+
+// WithLabel returns an Engine that shares e's options and memory but reports
+// the progress and warnings of its calls under label (Progress.Label, the
+// label argument of Options.Warn): the package alias a call is made for,
+// say, so that one Engine serves a whole command and its progress still
+// tells packages apart.
+func (e *Engine) WithLabel(label string) *Engine {
+	c := *e
+	c.label = label
+	return &c
+}
 
 // Ref is one advertised reference.
 type Ref struct {
@@ -111,13 +130,20 @@ type Result struct {
 	Bytes int64
 }
 
-// ListRefs asks the remote what it has (one upload-pack advertisement).
+// ListRefs asks the remote what it has (one upload-pack advertisement,
+// which the Engine remembers) or lists a local repository's refs.
 func (e *Engine) ListRefs(ctx context.Context, url string) (*Remote, error) {
 	return e.listRefs(ctx, url)
 }
 
-// Resolve turns ref into a commit: a branch, a tag (annotated tags peeled), a
-// full or abbreviated commit SHA, or "" for the remote's default branch.
+// Resolve turns ref into a commit, as git rev-parse would: "" or HEAD for
+// the remote's default branch (else main, else master), a full ref name, a
+// tag before a branch of the same name (with a warning), an annotated tag
+// peeled, or a full or abbreviated commit SHA. It is ctx's one way from a
+// ref to a commit. A full SHA of a remote costs no request (the fetch
+// checks it); anything else is resolved against the remote's advertisement,
+// which the Engine asks for once in its lifetime. An unknown ref's error
+// names refs the repository has.
 func (e *Engine) Resolve(ctx context.Context, url, ref string) (Resolved, error) {
 	return e.resolve(ctx, url, ref)
 }
@@ -136,7 +162,8 @@ func (e *Engine) ReadFile(ctx context.Context, req FetchRequest) ([]byte, error)
 }
 
 // CheckAccess reports whether the user's credentials can read url: nil, or an
-// *Error whose Kind says why not. It moves no objects.
+// *Error whose Kind says why not. It moves no objects; the advertisement it
+// reads is remembered, so resolving a ref of url afterwards is free.
 func (e *Engine) CheckAccess(ctx context.Context, url string) error {
 	_, err := e.ListRefs(ctx, url)
 	return err

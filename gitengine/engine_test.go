@@ -95,7 +95,7 @@ func TestMaterializeSubPath(t *testing.T) {
 	for name, url := range urls(t, f) {
 		t.Run(name, func(t *testing.T) {
 			var warns []string
-			e := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { warns = append(warns, m) }})
+			e := New(Options{CacheDir: t.TempDir(), Warn: func(_, m string) { warns = append(warns, m) }})
 			dest := filepath.Join(t.TempDir(), "pkg", "deep")
 			res, err := e.Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Ref: "master", Path: sub + "/"}, dest)
 			if err != nil {

@@ -315,12 +315,13 @@ func (h *packHeaderReader) objects() uint32 {
 
 func (e *Engine) progress(p Progress) {
 	if e.opts.Progress != nil {
+		p.Label = e.label
 		e.opts.Progress(p)
 	}
 }
 
 func (e *Engine) warn(msg string) {
 	if e.opts.Warn != nil {
-		e.opts.Warn(msg)
+		e.opts.Warn(e.label, msg)
 	}
 }

@@ -53,7 +53,7 @@ func TestMaterializeSkipsUnwritableNames(t *testing.T) {
 	for name, url := range map[string]string{"file": "file://" + repo, "http": s.URL + "/names.git"} {
 		t.Run(name, func(t *testing.T) {
 			var warnings []string
-			e := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { warnings = append(warnings, m) }})
+			e := New(Options{CacheDir: t.TempDir(), Warn: func(_, m string) { warnings = append(warnings, m) }})
 			dest := filepath.Join(t.TempDir(), "pkg")
 			res, err := e.Materialize(context.Background(), FetchRequest{URL: url, Commit: commit}, dest)
 			if err != nil {

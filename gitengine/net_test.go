@@ -50,7 +50,8 @@ func TestAuth(t *testing.T) {
 			t.Errorf("CTX_GIT_TOKEN: %v", err)
 		}
 		t.Setenv("CTX_GIT_TOKEN", "bad-token")
-		err := e.CheckAccess(ctx, ts.URL+"/repo.git")
+		// A new command (an Engine remembers the advertisement it got).
+		err := New(Options{}).CheckAccess(ctx, ts.URL+"/repo.git")
 		if KindOf(err) != KindAuthFailed || !strings.Contains(err.Error(), "CTX_GIT_TOKEN") {
 			t.Errorf("bad CTX_GIT_TOKEN: %v (kind %v)", err, KindOf(err))
 		}
@@ -69,14 +70,15 @@ func TestAuth(t *testing.T) {
 		if err := os.WriteFile(store, []byte("http://alice:s3cret-pass@"+host+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.CheckAccess(ctx, plain); err != nil {
+		// New commands: an Engine remembers the answer it got.
+		if err := New(Options{}).CheckAccess(ctx, plain); err != nil {
 			t.Errorf("with a credential helper: %v", err)
 		}
 		// A stored credential the server refuses is rejected (erased).
 		if err := os.WriteFile(store, []byte("http://alice:stale@"+host+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.CheckAccess(ctx, plain); KindOf(err) != KindAuthFailed {
+		if err := New(Options{}).CheckAccess(ctx, plain); KindOf(err) != KindAuthFailed {
 			t.Errorf("stale helper credentials: %v (kind %v), want auth failed", err, KindOf(err))
 		}
 		if b, _ := os.ReadFile(store); strings.Contains(string(b), "stale") {
@@ -91,7 +93,7 @@ func TestServerWithoutFilter(t *testing.T) {
 	s := f.serve(gittest.ServeOptions{DisableFilter: true})
 	var warns []string
 	var mu sync.Mutex
-	e := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+	e := New(Options{CacheDir: t.TempDir(), Warn: func(_, m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
 	dest := filepath.Join(t.TempDir(), "p")
 	res, err := e.Materialize(context.Background(), FetchRequest{URL: s.URL + "/repo.git", Commit: f.c2, Path: "docs/guides/deep"}, dest)
 	if err != nil {
@@ -252,7 +254,7 @@ func TestTipOnlyServer(t *testing.T) {
 	ctx := context.Background()
 	var warns []string
 	var mu sync.Mutex
-	e := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+	e := New(Options{CacheDir: t.TempDir(), Warn: func(_, m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
 
 	r, err := e.Resolve(ctx, url, "")
 	if err != nil || r.Ref != "refs/heads/master" {
@@ -275,7 +277,7 @@ func TestTipOnlyServer(t *testing.T) {
 
 	warns = nil
 	dest = filepath.Join(t.TempDir(), "old")
-	e2 := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+	e2 := New(Options{CacheDir: t.TempDir(), Warn: func(_, m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
 	if _, err := e2.Materialize(ctx, FetchRequest{URL: url, Commit: old, Ref: "master", Path: "docs/guides/deep"}, dest); err != nil {
 		t.Fatalf("non-tip with ref: %v", err)
 	}
@@ -298,7 +300,7 @@ func TestServerDefaultWantPolicy(t *testing.T) {
 	s := f.serve(gittest.ServeOptions{NoAnySHA1InWant: true})
 	var warns []string
 	var mu sync.Mutex
-	e := New(Options{CacheDir: t.TempDir(), Warn: func(m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
+	e := New(Options{CacheDir: t.TempDir(), Warn: func(_, m string) { mu.Lock(); warns = append(warns, m); mu.Unlock() }})
 	dest := filepath.Join(t.TempDir(), "p")
 	res, err := e.Materialize(context.Background(), FetchRequest{URL: s.URL + "/repo.git", Commit: f.c2, Ref: "master", Path: "docs/guides/deep"}, dest)
 	if err != nil {
@@ -362,12 +364,14 @@ func TestRequestsPerFetch(t *testing.T) {
 	if err := os.WriteFile(store, []byte("http://alice:s3cret-pass@"+strings.TrimPrefix(as.URL, "http://")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cache = t.TempDir()
-	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: as.URL + "/repo.git", Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "d")); err != nil {
+	// One Engine, as in one command: it remembers the host that wanted
+	// credentials.
+	e := New(Options{CacheDir: t.TempDir()})
+	if _, err := e.Materialize(ctx, FetchRequest{URL: as.URL + "/repo.git", Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "d")); err != nil {
 		t.Fatalf("credential helper: %v", err)
 	}
 	as.ResetCounters()
-	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: as.URL + "/repo.git", Commit: f.c2, Path: "bulk"}, filepath.Join(t.TempDir(), "e")); err != nil {
+	if _, err := e.WithLabel("second").Materialize(ctx, FetchRequest{URL: as.URL + "/repo.git", Commit: f.c2, Path: "bulk"}, filepath.Join(t.TempDir(), "e")); err != nil {
 		t.Fatalf("credential helper, second package: %v", err)
 	}
 	// 401, advertisement with the helper's credentials, blobs.

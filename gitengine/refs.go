@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,14 +28,41 @@ func (e *Engine) listRefs(ctx context.Context, rawURL string) (*Remote, error) {
 		}
 		return localRefs(r, repo)
 	}
-	c, err := e.connect(ctx, r, "list refs")
+	rem, err := e.advertised(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	defer c.close()
-	rem := remoteFromAdv(c)
-	e.progress(Progress{URL: redactURL(rawURL), Phase: "refs", Objects: len(rem.Refs), Bytes: c.received.Load()})
+	out := *rem // rem is shared by every caller: hand out a copy
+	out.Refs = slices.Clone(rem.Refs)
+	return &out, nil
+}
+
+// advertised returns what remote r advertises, asked for once in the
+// Engine's lifetime (see memo): the callers that resolve refs of one
+// remote, concurrently or one after another, share one request. The
+// result is shared: do not modify it.
+func (e *Engine) advertised(ctx context.Context, r *remote) (*Remote, error) {
+	rem, err := e.mem.refs.do(ctx, refsKey(r), func() (*Remote, error) {
+		c, err := e.connect(ctx, r, "list refs")
+		if err != nil {
+			return nil, err
+		}
+		defer c.close()
+		rem := remoteFromAdv(c)
+		e.progress(Progress{URL: redactURL(r.raw), Phase: "refs", Objects: len(rem.Refs), Bytes: c.received.Load()})
+		return rem, nil
+	})
+	if err != nil {
+		return nil, classify(r.raw, "list refs", err, false) // a waiter's own context error is not classified yet
+	}
 	return rem, nil
+}
+
+// refsKey is the key of r's advertisement in the Engine's memory: the
+// repository (cacheKey) and the credentials the URL carries, which may
+// see different refs.
+func refsKey(r *remote) string {
+	return cacheKey(r) + "\x00" + r.user + "\x00" + r.pass
 }
 
 // remoteFromAdv turns an advertisement into a Remote.
@@ -144,8 +172,11 @@ func peelTag(repo *git.Repository, tag *object.Tag) (plumbing.Hash, error) {
 	return plumbing.ZeroHash, errors.New("tag chain too long")
 }
 
-// resolveIn resolves ref against an advertisement (or a local listing).
-// lookup, when set, resolves abbreviated commit ids that are not tips.
+// resolveIn resolves ref against an advertisement (or a local listing), as
+// git rev-parse would: "" or HEAD is the default branch (else main, else
+// master); a full ref name; a tag, then a branch (both: the tag, with a
+// warning); a full or abbreviated commit id. lookup, when set, resolves
+// abbreviated commit ids that are not tips.
 func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(prefix string) ([]string, error)) (Resolved, error) {
 	byName := map[string]Ref{}
 	for _, r := range rem.Refs {
@@ -158,12 +189,17 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 		return Resolved{Ref: r.Name, Commit: r.Hash}
 	}
 	notFound := func(what string) error {
-		return newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("%s", what), "")
+		return newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("%s", what), refsHint(rem))
 	}
 	ref = strings.TrimSpace(ref)
 	if ref == "" || ref == "HEAD" {
 		if rem.Head == "" {
-			return Resolved{}, notFound("the remote does not say which branch HEAD is")
+			for _, name := range []string{"refs/heads/main", "refs/heads/master"} {
+				if r, ok := byName[name]; ok {
+					return commitOf(r), nil
+				}
+			}
+			return Resolved{}, notFound("the remote does not say which branch HEAD is, and it has no main or master branch")
 		}
 		r, ok := byName[rem.Head]
 		if !ok {
@@ -227,6 +263,27 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 	return Resolved{}, notFound("no branch or tag named " + safetext.Quote(ref))
 }
 
+// refsHint names up to 10 of rem's branches and tags, for an error that
+// says a ref is not there ("" when it has none).
+func refsHint(rem *Remote) string {
+	var names []string
+	for _, x := range rem.Refs {
+		if n, ok := strings.CutPrefix(x.Name, "refs/heads/"); ok {
+			names = append(names, n)
+		} else if n, ok := strings.CutPrefix(x.Name, "refs/tags/"); ok {
+			names = append(names, n)
+		}
+		if len(names) == 10 {
+			names = append(names, "…")
+			break
+		}
+	}
+	if len(names) == 0 {
+		return "" // newError's default hint
+	}
+	return "give a branch, tag or commit of the repository; it has: " + strings.Join(names, ", ")
+}
+
 func isHex(s string) bool {
 	for _, c := range s {
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
@@ -236,6 +293,10 @@ func isHex(s string) bool {
 	return s != ""
 }
 
+// resolve is Resolve: a local repository is read in place, and a full
+// commit id (which needs no advertisement and is checked when fetched)
+// costs no request; anything else is resolved against the remote's
+// advertisement, which the Engine asks for once.
 func (e *Engine) resolve(ctx context.Context, rawURL, ref string) (Resolved, error) {
 	r, err := parseRemote(rawURL)
 	if err != nil {
@@ -250,7 +311,7 @@ func (e *Engine) resolve(ctx context.Context, rawURL, ref string) (Resolved, err
 		if err != nil {
 			return Resolved{}, err
 		}
-		res, err := resolveIn(rem, rawURL, ref, e.opts.Warn, func(prefix string) ([]string, error) {
+		res, err := resolveIn(rem, rawURL, ref, e.warn, func(prefix string) ([]string, error) {
 			return commitsWithPrefix(repo.Storer, prefix)
 		})
 		if err != nil {
@@ -258,11 +319,14 @@ func (e *Engine) resolve(ctx context.Context, rawURL, ref string) (Resolved, err
 		}
 		return checkCommit(repo.Storer, rawURL, res)
 	}
-	rem, err := e.listRefs(ctx, rawURL)
+	if id := strings.TrimSpace(ref); len(id) == 40 && isHex(id) {
+		return Resolved{Commit: strings.ToLower(id)}, nil
+	}
+	rem, err := e.advertised(ctx, r)
 	if err != nil {
 		return Resolved{}, err
 	}
-	return resolveIn(rem, rawURL, ref, e.opts.Warn, func(prefix string) ([]string, error) {
+	return resolveIn(rem, rawURL, ref, e.warn, func(prefix string) ([]string, error) {
 		st, unlock, err := e.openCache(ctx, r, false)
 		if err != nil {
 			return nil, nil // no cache: nothing more to offer

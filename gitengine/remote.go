@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -198,15 +197,14 @@ func (c *conn) initHTTP() (tokenTried bool) {
 // an assumed conn (a server without filter, a redirect, a refusal, 401) is
 // retried on a real one, which reads the advertisement and handles it as
 // before; only then is an error reported. A host that answered 401 is not
-// assumed again in this process, so private repositories behind a
-// credential helper do not pay the extra request for every package.
+// assumed again by the same Engine (Engine.credHosts), so private
+// repositories behind a credential helper do not pay the extra request for
+// every package of a command.
 
 // assumedCaps are the capabilities an assumed conn takes the server to have.
-var assumedCaps = []capability.Capability{capability.OFSDelta, capability.Sideband64k, capability.Shallow, capability.NoProgress, capability.Filter}
-
-// hostsWantingCreds holds hosts (scheme://host:port) that answered an
-// assumed request with 401 or 403.
-var hostsWantingCreds sync.Map
+func assumedCaps() []capability.Capability {
+	return []capability.Capability{capability.OFSDelta, capability.Sideband64k, capability.Shallow, capability.NoProgress, capability.Filter}
+}
 
 func hostKey(r *remote) string {
 	return fmt.Sprintf("%s://%s:%d", r.ep.Protocol, r.ep.Host, r.ep.Port)
@@ -218,7 +216,7 @@ func (e *Engine) assume(r *remote) *conn {
 	if !r.isHTTP() {
 		return nil
 	}
-	if _, ok := hostsWantingCreds.Load(hostKey(r)); ok {
+	if _, ok := e.mem.credHosts.Load(hostKey(r)); ok {
 		return nil
 	}
 	c := &conn{e: e, r: r, assumed: true}
@@ -228,7 +226,7 @@ func (e *Engine) assume(r *remote) *conn {
 		return nil
 	}
 	adv := packp.NewAdvRefs()
-	for _, cp := range assumedCaps {
+	for _, cp := range assumedCaps() {
 		_ = adv.Capabilities.Set(cp)
 	}
 	_ = adv.Capabilities.Set(capability.Agent, capability.DefaultAgent())
@@ -240,7 +238,7 @@ func (e *Engine) assume(r *remote) *conn {
 // credentials.
 func (c *conn) giveUp(err error) {
 	if errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) {
-		hostsWantingCreds.Store(hostKey(c.r), true)
+		c.e.mem.credHosts.Store(hostKey(c.r), true)
 	}
 	c.close()
 }

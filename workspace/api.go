@@ -58,14 +58,18 @@ type PackageSpec struct {
 
 // Options configure a Workspace.
 type Options struct {
-	Engine *gitengine.Engine // nil = gitengine.New with defaults
-	// EngineOptions are the options of the engines made when Engine is nil
-	// (idle timeout, size limit); their Warn and Progress are set per package.
+	// Engine is the command's Engine (see NewEngine); every package's calls
+	// go through it, labelled with the package's alias. nil = a new Engine
+	// per operation (Add, Install, ...), made from EngineOptions, Log and
+	// Progress as NewEngine does.
+	Engine *gitengine.Engine
+	// EngineOptions are the options of the Engines made when Engine is nil
+	// (idle timeout, size limit); their Warn and Progress are set from Log
+	// and Progress.
 	EngineOptions gitengine.Options
 	Log           io.Writer // notes and warnings (stderr); nil = discard
-	// Progress, when set, receives per-package transfer progress (only when
-	// Engine is nil: ctx then gives each package its own engine to tell them
-	// apart; all engines share the on-disk object cache).
+	// Progress, when set, receives per-package transfer progress of the
+	// Engines made from these Options.
 	Progress func(alias string, p gitengine.Progress)
 	Jobs     int // parallel fetches; 0 = 8
 	// LockWait is how long Open waits for another ctx process working in the

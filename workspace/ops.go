@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -18,9 +17,6 @@ import (
 	"github.com/ctx-dev/ctx/lockfile"
 )
 
-var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
-var shortSHA = regexp.MustCompile(`^[0-9a-fA-F]{4,39}$`)
-
 // task is one package's part in a command.
 type task struct {
 	alias    string
@@ -31,6 +27,8 @@ type task struct {
 	remove   bool
 	addSpec  bool // Add: record spec in the manifest on success
 	dropSpec bool // Remove: drop spec from the manifest
+
+	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
 
 	// Filled by resolution.
 	commit     string
@@ -88,112 +86,34 @@ func (t *task) fail(err error) {
 	t.res.Action, t.res.Err = Failed, err
 }
 
-// resolveTasks resolves the refs of tasks that ask for it: one ListRefs per
-// remote URL, in parallel; full commit SHAs need no network at all.
-func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
-	byURL := map[string][]*task{}
+// attachEngine gives each task the operation's Engine, labelled with its
+// alias, unless they have it already.
+func (w *Workspace) attachEngine(ts []*task) {
+	if len(ts) == 0 || ts[0].eng != nil {
+		return
+	}
+	eng := w.engine()
 	for _, t := range ts {
-		if !t.resolve {
-			continue
-		}
-		if fullSHA.MatchString(t.spec.Ref) {
-			t.commit = t.spec.Ref
-			continue
-		}
-		u := w.fetchURL(t.spec.Source)
-		byURL[u] = append(byURL[u], t)
+		t.eng = eng.WithLabel(t.alias)
 	}
-	urls := make([]string, 0, len(byURL))
-	for u := range byURL {
-		urls = append(urls, u)
-	}
-	sort.Strings(urls)
-	parallel(len(urls), w.opts.Jobs, func(i int) {
-		u := urls[i]
-		group := byURL[u]
-		eng := w.engine(group[0].alias)
-		remote, err := eng.ListRefs(ctx, u)
-		for _, t := range group {
-			if err != nil {
-				t.resolveErr = err
-				continue
-			}
-			t.commit, t.refName, t.resolveErr = resolveRef(remote, t.spec.Ref, func(msg string) { w.log("warning: %s: %s", t.alias, msg) })
-			if t.resolveErr != nil && shortSHA.MatchString(t.spec.Ref) {
-				// An abbreviated commit: only the repository can expand it.
-				r, err := eng.Resolve(ctx, u, t.spec.Ref)
-				if err == nil {
-					t.commit, t.refName, t.resolveErr = r.Commit, r.Ref, nil
-				}
-			}
-		}
-	})
 }
 
-// resolveRef finds ref in an advertisement: "" (or HEAD) is the default
-// branch; otherwise a full ref name, a branch, then a tag (peeled).
-func resolveRef(r *gitengine.Remote, ref string, warn func(string)) (commit, name string, err error) {
-	find := func(n string) (string, bool) {
-		i := sort.Search(len(r.Refs), func(i int) bool { return r.Refs[i].Name >= n })
-		if i < len(r.Refs) && r.Refs[i].Name == n {
-			if r.Refs[i].Peel != "" {
-				return r.Refs[i].Peel, true
-			}
-			return r.Refs[i].Hash, true
-		}
-		for _, x := range r.Refs { // in case a remote's list was not sorted
-			if x.Name == n {
-				if x.Peel != "" {
-					return x.Peel, true
-				}
-				return x.Hash, true
-			}
-		}
-		return "", false
-	}
-	var cands []string
-	switch {
-	case ref == "" || ref == "HEAD":
-		if r.Head != "" {
-			cands = []string{r.Head}
-		} else {
-			cands = []string{"refs/heads/main", "refs/heads/master"}
-		}
-	case strings.HasPrefix(ref, "refs/"):
-		cands = []string{ref}
-	default:
-		// git's rev-parse order, as gitengine.Resolve: tags before branches.
-		cands = []string{"refs/tags/" + ref, "refs/heads/" + ref}
-		_, tag := find(cands[0])
-		_, branch := find(cands[1])
-		if tag && branch {
-			warn(fmt.Sprintf("%s is both a tag and a branch; using the tag (write refs/heads/%s for the branch)", safetext.Quote(ref), safetext.Clip(ref, 0)))
+// resolveTasks resolves the refs of tasks that ask for it, in parallel,
+// through gitengine's Resolve: the operation's Engine asks each remote for
+// its refs once, and full commit SHAs need no network at all.
+func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
+	w.attachEngine(ts)
+	var todo []*task
+	for _, t := range ts {
+		if t.resolve {
+			todo = append(todo, t)
 		}
 	}
-	for _, c := range cands {
-		if h, ok := find(c); ok {
-			return h, c, nil
-		}
-	}
-	what := "ref " + safetext.Quote(ref)
-	if ref == "" {
-		what = "a default branch"
-	}
-	var names []string
-	for _, x := range r.Refs {
-		if strings.HasPrefix(x.Name, "refs/heads/") || strings.HasPrefix(x.Name, "refs/tags/") {
-			names = append(names, strings.TrimPrefix(strings.TrimPrefix(x.Name, "refs/heads/"), "refs/tags/"))
-		}
-		if len(names) == 10 {
-			names = append(names, "…")
-			break
-		}
-	}
-	hint := "set \"ref\" to a branch, tag or commit of the repository"
-	if len(names) > 0 {
-		hint += " (it has: " + strings.Join(names, ", ") + ")"
-	}
-	return "", "", &gitengine.Error{Kind: gitengine.KindRefNotFound, URL: r.URL, Op: "resolve", Hint: hint, Err: errors.New(what + " is not there")}
+	parallel(len(todo), w.opts.Jobs, func(i int) {
+		t := todo[i]
+		r, err := t.eng.Resolve(ctx, w.fetchURL(t.spec.Source), t.spec.Ref)
+		t.commit, t.refName, t.resolveErr = r.Commit, r.Ref, err
+	})
 }
 
 // runTasks does the work of tasks in parallel, then commits their journals
@@ -203,6 +123,7 @@ func (w *Workspace) runTasks(ctx context.Context, ts []*task, o runOptions) (*Re
 		return nil, err
 	}
 	stamp := now()
+	w.attachEngine(ts)
 	if !o.dryRun {
 		go indexer.Prepare() // while the fetches wait on the network
 	}
@@ -311,14 +232,13 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 	}
 	w.discardStage(t.alias)
 	stage := w.stageDir(t.alias)
-	eng := w.engine(t.alias)
 	req := gitengine.FetchRequest{URL: w.fetchURL(t.specSource()), Commit: want, Ref: t.refName, Path: t.specPath()}
-	if req.Ref == "" && t.spec != nil && t.spec.Ref != "" && !fullSHA.MatchString(t.spec.Ref) {
-		req.Ref = t.spec.Ref
+	if req.Ref == "" && t.spec != nil {
+		req.Ref = t.spec.Ref // a commit id here names no ref, and gitengine finds none
 	}
 	res, err := (*gitengine.Result)(nil), w.fault("stage", t.alias)
 	if err == nil {
-		res, err = eng.Materialize(ctx, req, stage)
+		res, err = t.eng.Materialize(ctx, req, stage)
 	}
 	if err != nil {
 		w.discardStage(t.alias)

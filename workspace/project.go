@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -269,18 +270,50 @@ func (w *Workspace) unlock() error {
 	return err
 }
 
-// engine returns the engine for one package's fetches, reporting progress
-// under its alias.
-func (w *Workspace) engine(alias string) *gitengine.Engine {
+// engine returns the Engine of one operation: Options.Engine, else a new
+// one that reports to this workspace's Log and Progress.
+func (w *Workspace) engine() *gitengine.Engine {
 	if w.opts.Engine != nil {
 		return w.opts.Engine
 	}
-	o := w.opts.EngineOptions
-	o.Warn = func(msg string) { w.log("%s: %s", alias, msg) }
-	if w.opts.Progress != nil {
-		o.Progress = func(p gitengine.Progress) { w.opts.Progress(alias, p) }
+	return newEngine(w.opts, w.log)
+}
+
+// NewEngine returns the Engine for one command run with o, to share
+// between everything the command does (Options.Engine, the registry
+// loader, setup's access checks) so that each remote is asked for its refs
+// once. It reports to o like a Workspace does: warnings to o.Log, as
+// "ALIAS: msg" for a package's calls and "note: msg" for the others;
+// transfer progress to o.Progress, by alias.
+func NewEngine(o Options) *gitengine.Engine {
+	if o.Log == nil {
+		o.Log = io.Discard
 	}
-	return gitengine.New(o)
+	var mu sync.Mutex
+	return newEngine(o, func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintln(o.Log, safetext.Text(fmt.Sprintf(format, args...)))
+	})
+}
+
+func newEngine(o Options, logf func(format string, args ...any)) *gitengine.Engine {
+	eo := o.EngineOptions
+	eo.Warn = func(label, msg string) {
+		if label == "" {
+			logf("note: %s", msg)
+			return
+		}
+		logf("%s: %s", label, msg)
+	}
+	if o.Progress != nil {
+		eo.Progress = func(p gitengine.Progress) {
+			if p.Label != "" {
+				o.Progress(p.Label, p)
+			}
+		}
+	}
+	return gitengine.New(eo)
 }
 
 var errStopped = errors.New("stopped by test hook")

@@ -98,7 +98,7 @@ func materialize(args []string) error {
 	if len(args) != 5 {
 		return fmt.Errorf("usage: materialize URL COMMIT PATH DEST CACHE")
 	}
-	e := gitengine.New(gitengine.Options{CacheDir: args[4], Warn: func(m string) { fmt.Fprintln(os.Stderr, "warning:", m) }})
+	e := gitengine.New(gitengine.Options{CacheDir: args[4], Warn: func(_, m string) { fmt.Fprintln(os.Stderr, "warning:", m) }})
 	res, err := e.Materialize(context.Background(), gitengine.FetchRequest{URL: args[0], Commit: args[1], Path: args[2], Ref: "master"}, args[3])
 	if err != nil {
 		return err

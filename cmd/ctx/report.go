@@ -17,6 +17,7 @@ import (
 
 // openWorkspace opens the project of -C (or the working directory), wiring
 // notes to stderr and, when p is not nil, per-package transfer progress.
+// workspaceOptions also makes the command's one gitengine Engine.
 func openWorkspace(g *globalOptions, p *progress) (*workspace.Workspace, error) {
 	dir, err := g.ProjectDir()
 	if err != nil {
@@ -54,6 +55,7 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 		o.Progress = p.Update
 		o.Log = p.Log()
 	}
+	o.Engine = workspace.NewEngine(o) // the command's one Engine
 	return o, nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/registry"
@@ -95,10 +94,9 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 	if err != nil {
 		return err
 	}
-	eo := wsOpts.EngineOptions
-	eo.Warn = func(m string) { fmt.Fprintf(wsOpts.Log, "note: %s\n", safetext.Text(m)) }
-	engine := gitengine.New(eo)
-	wsOpts.Engine = engine
+	// One Engine for the registry, the access checks and the installs, so
+	// that each repository is asked for its refs once and progress shows.
+	engine := wsOpts.Engine
 
 	// The project, if there is one (its manifest names the registry).
 	var ws *workspace.Workspace

@@ -1,0 +1,73 @@
+package gitengine
+
+import (
+	"context"
+	"sync"
+)
+
+// memory is what an Engine learns during its lifetime, shared by every
+// Engine that WithLabel derives from it.
+type memory struct {
+	// refs holds each remote's advertisement, by refsKey.
+	refs memo[*Remote]
+	// credHosts holds hosts (scheme://host:port, see hostKey) that answered
+	// a request without the advertisement with 401 or 403.
+	credHosts sync.Map
+}
+
+// memo remembers the result of one computation per key, in the manner of
+// cmd/go's par.ErrCache: the first caller of a key runs it, concurrent
+// callers of that key wait for its result, and later callers get the same
+// result, errors included. Only an error that came with the first caller's
+// context ending is forgotten, so that the next caller (whose context may
+// be alive) tries again.
+type memo[V any] struct {
+	mu sync.Mutex
+	m  map[string]*memoEntry[V]
+}
+
+type memoEntry[V any] struct {
+	done   chan struct{}
+	v      V
+	err    error
+	forgot bool // err came with the caller's context ending; not remembered
+}
+
+// do returns the remembered result for key, running f to get it if need be.
+// A caller whose ctx ends while it waits for another's f gets ctx.Err().
+func (c *memo[V]) do(ctx context.Context, key string, f func() (V, error)) (V, error) {
+	for {
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]*memoEntry[V]{}
+		}
+		e, ok := c.m[key]
+		if !ok {
+			e = &memoEntry[V]{done: make(chan struct{})}
+			c.m[key] = e
+			c.mu.Unlock()
+			func() {
+				defer close(e.done)
+				e.v, e.err = f()
+				if e.err != nil && ctx.Err() != nil {
+					e.forgot = true
+					c.mu.Lock()
+					delete(c.m, key)
+					c.mu.Unlock()
+				}
+			}()
+			return e.v, e.err
+		}
+		c.mu.Unlock()
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			var zero V
+			return zero, ctx.Err()
+		}
+		if e.forgot && ctx.Err() == nil {
+			continue
+		}
+		return e.v, e.err
+	}
+}
