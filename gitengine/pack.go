@@ -114,14 +114,14 @@ func indexPack(f io.ReadSeeker) (*idxfile.MemoryIndex, plumbing.Hash, error) {
 	s := packfile.NewScanner(f)
 	_, count, err := s.Header()
 	if err != nil {
-		return nil, plumbing.ZeroHash, err
+		return nil, plumbing.ZeroHash, malformed(err)
 	}
 	objs := make([]packObject, 0, min(count, 1<<16))
 	byOffset := make(map[int64]int, min(count, 1<<16))
 	for i := uint32(0); i < count; i++ {
 		oh, err := s.NextObjectHeader()
 		if err != nil {
-			return nil, plumbing.ZeroHash, wrapPackEOF(err)
+			return nil, plumbing.ZeroHash, malformed(err)
 		}
 		o := packObject{offset: oh.Offset, typ: oh.Type}
 		var w io.Writer = io.Discard
@@ -139,7 +139,7 @@ func indexPack(f io.ReadSeeker) (*idxfile.MemoryIndex, plumbing.Hash, error) {
 		}
 		_, crc, err := s.NextObject(w)
 		if err != nil {
-			return nil, plumbing.ZeroHash, wrapPackEOF(err)
+			return nil, plumbing.ZeroHash, malformed(err)
 		}
 		o.crc = crc
 		if !o.delta {
@@ -150,7 +150,7 @@ func indexPack(f io.ReadSeeker) (*idxfile.MemoryIndex, plumbing.Hash, error) {
 	}
 	sum, err := s.Checksum()
 	if err != nil {
-		return nil, plumbing.ZeroHash, wrapPackEOF(err)
+		return nil, plumbing.ZeroHash, malformed(err)
 	}
 	if err := resolvePackDeltas(s, objs, byOffset); err != nil {
 		return nil, plumbing.ZeroHash, err
@@ -212,7 +212,7 @@ func resolvePackDeltas(s *packfile.Scanner, objs []packObject, byOffset map[int6
 				return err
 			}
 			if _, _, err := s.NextObject(&delta); err != nil {
-				return wrapPackEOF(err)
+				return malformed(err)
 			}
 			out, err := packfile.PatchDelta(content, delta.Bytes())
 			if err != nil {
@@ -259,14 +259,14 @@ func readPackObject(s *packfile.Scanner, offset int64) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	if _, _, err := s.NextObject(&b); err != nil {
-		return nil, wrapPackEOF(err)
+		return nil, malformed(err)
 	}
 	return b.Bytes(), nil
 }
 
-func wrapPackEOF(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: %w", packfile.ErrMalformedPackFile, err)
+func malformed(err error) error {
+	if errors.Is(err, packfile.ErrMalformedPackFile) {
+		return err
 	}
-	return err
+	return fmt.Errorf("%w: %w", packfile.ErrMalformedPackFile, err)
 }

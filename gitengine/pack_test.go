@@ -193,3 +193,16 @@ func FuzzIndexPack(f *testing.F) {
 		}
 	})
 }
+
+// TestStorePackHostileCount: a pack whose header claims 4 billion objects
+// (12 bytes from a hostile server) is refused with an error; go-git's pack
+// writer allocated the claimed count up front and took the process out of
+// memory.
+func TestStorePackHostileCount(t *testing.T) {
+	st := newStorage(osfs.New(t.TempDir()))
+	pack := []byte("PACK\x00\x00\x00\x02\xff\xff\xff\xff\x30\x00")
+	err := storePack(st, bytes.NewReader(pack), false)
+	if err == nil || !errors.Is(err, packfile.ErrMalformedPackFile) {
+		t.Errorf("stored, or not refused as malformed: %v", err)
+	}
+}
