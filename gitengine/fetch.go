@@ -209,11 +209,15 @@ func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storag
 }
 
 // storePack adds a pack's objects to st. A complete pack is kept as a pack
-// file (with its index); a thin pack, whose deltas may name bases that are
-// only in st, is resolved against st and stored object by object.
+// file (with its index, see writePack: no object is held whole in memory
+// but deltas); a thin pack, whose deltas may name bases that are only in
+// st, is resolved against st and stored object by object (go-git's parser,
+// which holds each object whole: a thin pack comes only with haves, and
+// haves go only with a commit's trees, or its whole snapshot from a server
+// without filter; blobs by id are asked for without haves).
 func storePack(st *filesystem.Storage, r io.Reader, thin bool) error {
 	if !thin {
-		return packfile.UpdateObjectStorage(st, r)
+		return writePack(st, r)
 	}
 	p, err := packfile.NewParserWithStorage(packfile.NewScanner(r), st)
 	if err != nil {
