@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"testing"
@@ -84,6 +85,49 @@ func TestResourceReadControlChars(t *testing.T) {
 		}
 		if res := call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "limit": 1}, nil); res.IsError {
 			t.Fatalf("after %q: %s", uri, text(res))
+		}
+	}
+}
+
+// TestResourceErrorCodes: a refused resources/read carries a real JSON-RPC
+// code (it was 0): invalid params for a URI that is malformed or refused,
+// resource-not-found for one that names no document; the error's data is
+// the URI, as JSON.
+func TestResourceErrorCodes(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	for _, tc := range []struct {
+		uri  string
+		code int64
+	}{
+		{"ctx://packages/guide/docs/nope.md", codeResourceNotFound},
+		{"ctx://packages/guide/docs", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/nope/README.md", codeResourceNotFound},
+		{"ctx://packages/giude/docs/setup.md", codeResourceNotFound},
+		{"ctx://packages/guide/%2e%2e/%2e%2e/secret.md", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/guide/../../secret.md", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/guide/escape.md", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/guide/.git/config", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/guide/docs/notes.txt", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/guide/", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/guide/docs/%zz.md", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/../guide/docs/setup.md", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/guide/docs/\u0001setup.md", jsonrpc.CodeInvalidParams},
+	} {
+		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: tc.uri})
+		if err == nil {
+			t.Errorf("%q: read, want an error", tc.uri)
+			continue
+		}
+		if c := wireCode(err); c != tc.code {
+			t.Errorf("%q: code %d, want %d: %v", tc.uri, c, tc.code, err)
+		}
+		var we *jsonrpc.Error
+		if errors.As(err, &we) && we.Data != nil {
+			var d struct{ URI string }
+			if json.Unmarshal(we.Data, &d) != nil || d.URI != tc.uri {
+				t.Errorf("%q: error data %s, want the URI", tc.uri, we.Data)
+			}
 		}
 	}
 }

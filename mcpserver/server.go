@@ -99,7 +99,7 @@ func New(opts Options) (*Server, error) {
 				Resources: &mcp.ResourceCapabilities{},
 			},
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
 	s.addTools()
 	s.addResources()
 	return s, nil

@@ -249,7 +249,7 @@ func (s *Server) checkPackage(snap snapshot, alias string) error {
 		} else {
 			msg += " Installed packages: " + strings.Join(snap.aliases, ", ") + "."
 		}
-		return errors.New(msg + " Call list_contexts to see what is installed.")
+		return notFound(msg + " Call list_contexts to see what is installed.")
 	}
 	return nil
 }

@@ -366,7 +366,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		} else {
 			msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)
 		}
-		return "", nil, errors.New(msg)
+		return "", nil, notFound(msg)
 	}
 	if errors.Is(err, errOutside) {
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
