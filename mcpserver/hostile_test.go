@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,7 +17,11 @@ import (
 // returned channel receives Run's result when the server stops.
 func lineClient(t testing.TB, dir string, setup ...func(*Server)) (*mcp.ClientSession, <-chan error) {
 	t.Helper()
-	s, err := New(Options{ProjectDir: dir, Log: testLog{t}})
+	var log io.Writer = testLog{t}
+	if _, ok := t.(*testing.F); ok {
+		log = nil // a fuzz target may not log through f
+	}
+	s, err := New(Options{ProjectDir: dir, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +32,9 @@ func lineClient(t testing.TB, dir string, setup ...func(*Server)) (*mcp.ClientSe
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		err := s.Run(ctx, &LineTransport{In: inR, Out: outW})
 		outW.CloseWithError(io.EOF)
 		done <- err
@@ -40,6 +47,12 @@ func lineClient(t testing.TB, dir string, setup ...func(*Server)) (*mcp.ClientSe
 	t.Cleanup(func() {
 		cs.Close()
 		cancel()
+		inW.Close()
+		select {
+		case <-stopped: // no log line after the test ends
+		case <-time.After(time.Minute):
+			t.Error("the server did not stop")
+		}
 		s.Close()
 	})
 	return cs, done
@@ -130,4 +143,78 @@ func TestResourceErrorCodes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzServerLoop sends fuzzed resource URIs and tool arguments to the real
+// server loop (LineTransport over pipes, the handlers `ctx mcp` uses), one
+// request per input, and checks after each that the server still answers a
+// valid call. A request may fail; it may not stop the server or make it
+// write something the client cannot read.
+func FuzzServerLoop(f *testing.F) {
+	for _, s := range []struct {
+		kind   uint8
+		a, b string
+	}{
+		{0, "ctx://packages/docs/a.md\u0000../x", ""},
+		{0, "ctx://packages/docs/\u007f.md", ""},
+		{0, "ctx://packages/guide/docs/setup.md", ""},
+		{0, "ctx://packages/guide/%00.md", ""},
+		{0, "ctx://packages/guide/%2e%2e/%2e%2e/secret.md", ""},
+		{0, "ctx://index", ""},
+		{0, "ctx://manifest\u001b[2J", ""},
+		{0, "\xff\xfe", ""},
+		{1, "guide", "docs/setup.md\u0000.md"},
+		{1, "guide\u007f", "docs/\u0085setup.md"},
+		{1, "guide", "../../secret.md"},
+		{2, "guide", "Install\u0000"},
+		{3, "zanzibar\u0000\u001b", "guide"},
+		{3, "\"quoted\" AND +must -not field:x ~2 ^3 /re.*/", ""},
+		{4, "gu\u0000ide", ""},
+		{5, `{"package":"guide","path":"docs/setup.md","offset":1e99}`, "get_document"},
+		{5, `{"query":["not","a","string"]}`, "search"},
+		{5, `{"package":{"x":1}}`, "list_contexts"},
+	} {
+		f.Add(s.kind, s.a, s.b)
+	}
+	p := newProject(f)
+	cs, done := lineClient(f, p.dir)
+	f.Fuzz(func(t *testing.T, kind uint8, a, b string) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // bounds a hang
+		defer cancel()
+		var err error
+		switch kind % 6 {
+		case 0:
+			_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: a})
+		case 1:
+			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_document", Arguments: map[string]any{"package": a, "path": b}})
+		case 2:
+			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_section", Arguments: map[string]any{"package": "guide", "path": "docs/setup.md", "heading": a + b}})
+		case 3:
+			args := map[string]any{"query": a}
+			if b != "" {
+				args["packages"] = []string{b}
+			}
+			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: args})
+		case 4:
+			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_contexts", Arguments: map[string]any{"package": a}})
+		case 5:
+			var args any = a
+			if json.Valid([]byte(a)) {
+				args = json.RawMessage(a)
+			}
+			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: b, Arguments: args})
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("no answer within a minute: %v", err)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the request stopped the server: %v", err)
+		default:
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_document", Arguments: map[string]any{"package": "guide", "path": "docs/setup.md", "limit": 1}})
+		if err != nil || res.IsError {
+			t.Fatalf("a valid call failed after the request: %v %v", err, res)
+		}
+	})
 }
