@@ -152,7 +152,7 @@ func TestResourceErrorCodes(t *testing.T) {
 // write something the client cannot read.
 func FuzzServerLoop(f *testing.F) {
 	for _, s := range []struct {
-		kind   uint8
+		kind uint8
 		a, b string
 	}{
 		{0, "ctx://packages/docs/a.md\u0000../x", ""},
