@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -217,4 +218,23 @@ func FuzzServerLoop(f *testing.F) {
 			t.Fatalf("a valid call failed after the request: %v %v", err, res)
 		}
 	})
+}
+
+// TestSearchQueryCap: the search tool refuses a query over the caps
+// (indexer.CheckQuery) before any work, with a message that says what to
+// do, and keeps serving.
+func TestSearchQueryCap(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	huge := strings.Repeat("zanzibar ", 100_000)
+	res := call(t, cs, "search", map[string]any{"query": huge}, nil)
+	wantError(t, res, "more than the 8192 (8 KB) a search takes", "distinctive words")
+	if !strings.HasPrefix(text(res), "query too long:") {
+		t.Errorf("refused by the index, not by the tool: %.200s", text(res))
+	}
+	wantError(t, call(t, cs, "search", map[string]any{"query": strings.Repeat("a ", 1001)}, nil), "1001 words, more than the 1000")
+	var out SearchOut
+	if res := call(t, cs, "search", map[string]any{"query": "zanzibar" + strings.Repeat(" a", 999)}, &out); res.IsError || len(out.Hits) == 0 {
+		t.Errorf("a query at the cap: %s", text(res))
+	}
 }

@@ -67,7 +67,7 @@ type ListContextsOut struct {
 
 // SearchIn is search's input.
 type SearchIn struct {
-	Query           string   `json:"query" jsonschema:"what to look for, in plain words (BM25 full-text search over headings and text)"`
+	Query           string   `json:"query" jsonschema:"what to look for, in plain words (BM25 full-text search over headings and text); at most 1000 words and 8 KB"`
 	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
 	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these front-matter tags"`
 	Limit           int      `json:"limit,omitempty" jsonschema:"number of hits (default 10, max 50)"`
@@ -295,6 +295,9 @@ func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in Li
 func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, SearchOut{}, errors.New("empty query: say what to look for, for example \"how to configure logging\"")
+	}
+	if err := indexer.CheckQuery(in.Query); err != nil {
+		return nil, SearchOut{}, err
 	}
 	snap := s.snapshot()
 	if snap.lock == nil {
