@@ -69,7 +69,7 @@ func (s *Server) addResources() {
 }
 
 func (s *Server) readIndexResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	data, _, err := s.readIndexMD(ctx)
+	data, _, err := s.readIndexMD(ctx, req)
 	if err != nil {
 		return nil, resourceError("ctx://index", err)
 	}

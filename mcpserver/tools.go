@@ -189,7 +189,7 @@ func shortSHA(c string) string {
 	return c
 }
 
-func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
+func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
 	snap := s.snapshot()
 	if snap.lock == nil {
 		if in.Package != "" {
@@ -203,7 +203,7 @@ func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in Li
 		}
 	}
 	out := ListContextsOut{}
-	out.Warning = s.freshen(ctx, snap)
+	out.Warning = s.freshen(ctx, req, snap)
 	fresh := map[string]bool{}
 	if r, err := s.reader(); err == nil {
 		if f, err := r.Freshness(snap.pkgs); err == nil {
@@ -292,7 +292,7 @@ func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	return nil, out, nil
 }
 
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, SearchOut{}, errors.New("empty query: say what to look for, for example \"how to configure logging\"")
 	}
@@ -317,7 +317,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		out.Note = fmt.Sprintf("limit %d lowered to the maximum, %d", limit, MaxSearchLimit)
 		limit = MaxSearchLimit
 	}
-	out.Warning = s.freshen(ctx, snap)
+	out.Warning = s.freshen(ctx, req, snap)
 	r, err := s.reader()
 	if err != nil {
 		return nil, SearchOut{}, err
@@ -472,10 +472,10 @@ func (s *Server) getSection(ctx context.Context, _ *mcp.CallToolRequest, in GetS
 	return s.getDocument(ctx, nil, GetDocumentIn{Package: in.Package, Path: in.Path, Section: in.Heading, Offset: in.Offset})
 }
 
-// readIndexMD reads .context/INDEX.md after freshening the index.
-func (s *Server) readIndexMD(ctx context.Context) ([]byte, string, error) {
+// readIndexMD reads .context/INDEX.md after freshening the index for req.
+func (s *Server) readIndexMD(ctx context.Context, req mcp.Request) ([]byte, string, error) {
 	snap := s.snapshot()
-	warn := s.freshen(ctx, snap)
+	warn := s.freshen(ctx, req, snap)
 	data, err := os.ReadFile(filepath.Join(s.ctxDir, "INDEX.md"))
 	if err != nil {
 		if snap.lock == nil {
@@ -486,8 +486,8 @@ func (s *Server) readIndexMD(ctx context.Context) ([]byte, string, error) {
 	return data, warn, nil
 }
 
-func (s *Server) getOverview(ctx context.Context, _ *mcp.CallToolRequest, in GetOverviewIn) (*mcp.CallToolResult, DocumentOut, error) {
-	data, warn, err := s.readIndexMD(ctx)
+func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in GetOverviewIn) (*mcp.CallToolResult, DocumentOut, error) {
+	data, warn, err := s.readIndexMD(ctx, req)
 	if err != nil {
 		return nil, DocumentOut{}, err
 	}
