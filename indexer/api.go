@@ -39,7 +39,12 @@
 // package indexer/markdown, shared with mcpserver.
 package indexer
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
 
 // Package is one installed package, as the lockfile describes it. Its files
 // are under <contextDir>/packages/<Alias>/.
@@ -74,6 +79,33 @@ type SyncReport struct {
 	IndexTokens                        int    // INDEX.md size in tokens
 	Degraded                           string // "" or what INDEX.md shortened to fit
 	Rebuilt                            bool   // the whole index was rebuilt (asked, or schema version changed)
+}
+
+// Query length caps: a search takes at most MaxQueryBytes of text and at
+// most MaxQueryTerms words, whichever comes first. A query of 100,000 words
+// took 14.9 s and 476 MB; one at the cap takes well under a second.
+const (
+	MaxQueryBytes = 8 << 10
+	MaxQueryTerms = 1000
+)
+
+// ErrQueryTooLong is returned (wrapped) by CheckQuery and Search for a query
+// over the caps.
+var ErrQueryTooLong = errors.New("query too long")
+
+// CheckQuery refuses a query text over MaxQueryBytes bytes or MaxQueryTerms
+// words (runs of non-space characters), leading and trailing space aside. It is the one place the rule lives:
+// Search applies it, and the CLI and the MCP server call it to refuse a
+// query before they do any work.
+func CheckQuery(text string) error {
+	text = strings.TrimSpace(text)
+	if n := len(text); n > MaxQueryBytes {
+		return fmt.Errorf("%w: %d bytes, more than the %d (8 KB) a search takes; search for a few distinctive words or a phrase, not a whole document", ErrQueryTooLong, n, MaxQueryBytes)
+	}
+	if n := len(strings.Fields(text)); n > MaxQueryTerms {
+		return fmt.Errorf("%w: %d words, more than the %d a search takes; search for a few distinctive words or a phrase, not a whole document", ErrQueryTooLong, n, MaxQueryTerms)
+	}
+	return nil
 }
 
 // Query is a search request.

@@ -284,11 +284,14 @@ func (r *Reader) Close() error {
 }
 
 // Search runs q. An index that does not exist yet returns an error that says
-// to run `ctx index`.
+// to run `ctx index`; a query over the caps (CheckQuery) is ErrQueryTooLong.
 func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	text := strings.TrimSpace(q.Text)
 	if text == "" {
 		return nil, errors.New("indexer: empty query: say what to look for")
+	}
+	if err := CheckQuery(text); err != nil {
+		return nil, fmt.Errorf("indexer: %w", err)
 	}
 	limit := q.Limit
 	if limit <= 0 {

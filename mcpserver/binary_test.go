@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -62,6 +63,16 @@ func TestRealBinaryOverStdio(t *testing.T) {
 	r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://index"})
 	if err != nil || len(r.Contents) == 0 || r.Contents[0].Text == "" {
 		t.Errorf("ctx://index: %v", err)
+	}
+	// A URI with a NUL or a control character is refused, and the session
+	// goes on (such a read used to end the server).
+	for _, uri := range []string{"ctx://packages/docs/a.md\u0000../x", "ctx://packages/docs/\u007f.md", "ctx://nope/\u0000"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil || wireCode(err) != jsonrpc.CodeInvalidParams {
+			t.Errorf("%q: %v, want an invalid-params error", uri, err)
+		}
+		if res := call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "limit": 1}, nil); res.IsError {
+			t.Fatalf("after %q: %s", uri, text(res))
+		}
 	}
 	if err := cs.Close(); err != nil {
 		t.Logf("close: %v", err)

@@ -108,6 +108,19 @@ func readDocument(packagesDir, alias, rel string) ([]byte, error) {
 
 var errNotFound = errors.New("not found")
 
+// kindError is an error whose message is complete as it is (a hint for a
+// model) and that still matches its kind with errors.Is.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+// notFound returns an error with message msg that is errNotFound.
+func notFound(msg string) error { return &kindError{msg: msg, kind: errNotFound} }
+
 // classifyOpenErr maps os.Root's errors to "not found" or "outside".
 func classifyOpenErr(err error) error {
 	if errors.Is(err, fs.ErrNotExist) {

@@ -3,12 +3,16 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -66,9 +70,9 @@ func (s *Server) addResources() {
 }
 
 func (s *Server) readIndexResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	data, _, err := s.readIndexMD(ctx)
+	data, _, err := s.readIndexMD(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, resourceError("ctx://index", err)
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ctx://index", MIMEType: "text/markdown", Text: string(data)}}}, nil
 }
@@ -110,46 +114,86 @@ func (s *Server) readManifest(ctx context.Context, req *mcp.ReadResourceRequest)
 }
 
 // parseDocURI splits ctx://packages/<alias>/<path> and percent-decodes both.
+// A URI with a control character (NUL, DEL, ESC, ...) is refused: such
+// characters are not allowed in a URI and must be percent-encoded.
 func parseDocURI(uri string) (alias, p string, err error) {
+	if err := checkURIChars(uri); err != nil {
+		return "", "", err
+	}
 	rest, ok := strings.CutPrefix(uri, "ctx://packages/")
 	if !ok {
-		return "", "", fmt.Errorf("not a document URI: %s (want ctx://packages/<alias>/<path>)", uri)
+		return "", "", fmt.Errorf("not a document URI: %q (want ctx://packages/<alias>/<path>)", uri)
 	}
 	if i := strings.IndexAny(rest, "?#"); i >= 0 {
 		rest = rest[:i]
 	}
 	a, raw, ok := strings.Cut(rest, "/")
 	if !ok || raw == "" {
-		return "", "", fmt.Errorf("no document path in %s (want ctx://packages/<alias>/<path>)", uri)
+		return "", "", fmt.Errorf("no document path in %q (want ctx://packages/<alias>/<path>)", uri)
 	}
 	if alias, err = url.PathUnescape(a); err != nil {
-		return "", "", fmt.Errorf("bad alias in %s: %w", uri, err)
+		return "", "", fmt.Errorf("bad alias in %q: %w", uri, err)
 	}
 	if p, err = url.PathUnescape(raw); err != nil {
-		return "", "", fmt.Errorf("bad path in %s: %w", uri, err)
+		return "", "", fmt.Errorf("bad path in %q: %w", uri, err)
 	}
 	return alias, p, nil
+}
+
+// checkURIChars refuses a URI with a control character (NUL, DEL, ESC,
+// C1), which a URI may only hold percent-encoded.
+func checkURIChars(uri string) error {
+	if i := strings.IndexFunc(uri, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(uri[i:])
+		return fmt.Errorf("URI %q has the control character %U at byte %d: percent-encode it, or read a document listed by list_contexts", uri, r, i)
+	}
+	return nil
+}
+
+// checkResourceRead is a receiving middleware: a resources/read whose URI
+// has a control character is answered with invalid params before the SDK
+// looks the URI up (its own not-found error would quote the URI in data
+// that is not valid JSON).
+func (s *Server) checkResourceRead(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.ReadResourceRequest); ok && r.Params != nil {
+			if err := checkURIChars(r.Params.URI); err != nil {
+				return nil, resourceError(r.Params.URI, err)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// resourceError is the JSON-RPC error for a refused resources/read of uri:
+// resource-not-found when err says the document or package does not exist
+// (errNotFound, fs.ErrNotExist), invalid params otherwise (a malformed or
+// refused URI). Its data is {"uri": uri}, encoded as JSON.
+func resourceError(uri string, err error) error {
+	code := int64(jsonrpc.CodeInvalidParams)
+	if errors.Is(err, errNotFound) || errors.Is(err, fs.ErrNotExist) {
+		code = codeResourceNotFound
+	}
+	data, _ := json.Marshal(struct {
+		URI string `json:"uri"`
+	}{uri})
+	return &jsonrpc.Error{Code: code, Message: err.Error(), Data: data}
 }
 
 func (s *Server) readDocResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	alias, p, err := parseDocURI(uri)
 	if err != nil {
-		return nil, err
+		return nil, resourceError(uri, err)
 	}
 	// The raw path is checked too: a percent-encoded traversal is refused
 	// before it is decoded.
 	if _, err := checkRelPath(strings.SplitN(strings.TrimPrefix(uri, "ctx://packages/"), "/", 2)[1]); err != nil {
-		return nil, fmt.Errorf("refused %s: %w", uri, err)
+		return nil, resourceError(uri, fmt.Errorf("refused %q: %w", uri, err))
 	}
 	_, data, err := s.openDoc(s.snapshot(), alias, p)
 	if err != nil {
-		if strings.Contains(err.Error(), "not found") {
-			// Keep the code clients know for "not found", with the hint.
-			return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: err.Error(),
-				Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, uri))}
-		}
-		return nil, err
+		return nil, resourceError(uri, err)
 	}
 	// The same cap as get_document: a document that fits is sent as it is;
 	// a larger one is cut at a line, with a note on how to read on.
@@ -161,3 +205,8 @@ func (s *Server) readDocResource(ctx context.Context, req *mcp.ReadResourceReque
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
 }
+
+// codeResourceNotFound is MCP's JSON-RPC code for a resource that does not
+// exist. (The SDK's mcp.CodeResourceNotFound is -32602 since v1.7; ctx
+// keeps -32002 so that a client can tell a missing document from a bad URI.)
+const codeResourceNotFound = -32002

@@ -45,9 +45,15 @@ type Server struct {
 	lockStamp stamp
 	snapValid bool
 	fresh     freshState
-	bg        sync.WaitGroup // background freshness checks
+	job       *reindexJob    // the re-index running, or nil
+	bg        sync.WaitGroup // background freshness checks and re-indexes
 
-	syncMu sync.Mutex // one re-index at a time
+	// life is the server's own context: re-indexes run under it, detached
+	// from the calls that start them; Close cancels it (stop).
+	life context.Context
+	stop context.CancelFunc
+
+	syncMu sync.Mutex // one freshness check and re-index start at a time
 	// codec is the tokenizer for response caps, loaded on first use.
 	codec func() tokenizer.Codec
 	// sync is indexer.Sync (a field so tests can make it fail).
@@ -75,7 +81,10 @@ func New(opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
+	life, stop := context.WithCancel(context.Background())
 	s := &Server{
+		life:    life,
+		stop:    stop,
 		ctxDir:  filepath.Join(opts.ProjectDir, ".context"),
 		pkgsDir: filepath.Join(opts.ProjectDir, ".context", "packages"),
 		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
@@ -99,7 +108,7 @@ func New(opts Options) (*Server, error) {
 				Resources: &mcp.ResourceCapabilities{},
 			},
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
 	s.addTools()
 	s.addResources()
 	return s, nil
@@ -113,8 +122,10 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
 }
 
-// Close waits for background checks and releases the index reader.
+// Close stops a re-index that is running, waits for background work and
+// releases the index reader.
 func (s *Server) Close() error {
+	s.stop()
 	s.bg.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()

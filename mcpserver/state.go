@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // snapshot is the lock as last read: the packages the project has installed.
@@ -135,8 +136,8 @@ func (s *Server) sentinel(snap snapshot) stamps {
 
 // freshen makes the index match the packages on disk before a call is
 // answered, re-indexing changed packages incrementally. It returns a warning
-// for the answer when the index is (or may be) stale, and "" when it is
-// fresh.
+// or note for the answer when the index is (or may be) stale, and "" when
+// it is fresh.
 //
 // The full check (indexer's Freshness, a stat of every file) runs before the
 // call whenever the lock or a package folder changed since the last one (an
@@ -144,7 +145,12 @@ func (s *Server) sentinel(snap snapshot) stamps {
 // index stale. Otherwise the call is answered at once and, if the last full
 // check is older than recheckAfter, one starts in the background, so that a
 // file edited in place is picked up by the next call.
-func (s *Server) freshen(ctx context.Context, snap snapshot) string {
+//
+// A re-index runs detached from the call (see reindexJob): the call that
+// starts it waits for it, sending progress if req asked for it, unless the
+// call is cancelled; a call that finds one running is answered at once from
+// the index as it is, with a note saying so.
+func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) string {
 	if snap.lock == nil {
 		return ""
 	}
@@ -154,6 +160,10 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 	}
 	sent := s.sentinel(snap)
 	s.mu.Lock()
+	if job := s.job; job != nil {
+		s.mu.Unlock()
+		return job.inProgress()
+	}
 	fs := s.fresh
 	if fs.fresh && fs.sentinel.same(sent) {
 		if time.Since(fs.checkedAt) > recheckAfter && !fs.checking {
@@ -166,39 +176,24 @@ func (s *Server) freshen(ctx context.Context, snap snapshot) string {
 	}
 	s.mu.Unlock()
 
-	// One sync at a time; a call that waited re-checks first.
+	// One check-and-start at a time; a call that waited re-checks first.
 	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
+	s.mu.Lock()
+	job := s.job
+	s.mu.Unlock()
+	if job != nil {
+		s.syncMu.Unlock()
+		return job.inProgress()
+	}
 	f, err := r.Freshness(snap.pkgs)
 	if err == nil && f.Fresh {
 		s.setFresh(sent, true)
+		s.syncMu.Unlock()
 		return ""
 	}
-	what := "the index"
-	if len(f.Stale) > 0 {
-		what = "packages " + strings.Join(f.Stale, ", ")
-	}
-	start := time.Now()
-	rep, err := s.sync(ctx, s.ctxDir, snap.pkgs, indexer.Options{
-		BudgetTokens: s.budget(),
-		Warn:         func(msg string) { s.log.Warn(msg) },
-	})
-	if err != nil && cannotWrite(err) {
-		// A read-only project (a container mount): serve the index as it
-		// is, and say why it may be behind.
-		s.setFresh(sent, false)
-		s.log.Warn("cannot re-index: the project is read-only", "error", err)
-		return fmt.Sprintf("note: results may be stale: %s changed since the index was built, and the project is read-only, so ctx cannot re-index it here; run `ctx index` where it can be written", what)
-	}
-	if err != nil {
-		s.setFresh(sent, false)
-		s.log.Error("re-indexing failed", "error", err)
-		return fmt.Sprintf("warning: results may be stale: %s changed since the index was built and re-indexing failed (%v); run `ctx index`", what, err)
-	}
-	s.setFresh(sent, true)
-	s.log.Info("re-indexed changed packages", "stale", f.Stale, "added", rep.Added, "updated", rep.Updated,
-		"removed", rep.Removed, "took", time.Since(start).Round(time.Millisecond))
-	return ""
+	job = s.startReindex(snap, sent, f.Stale)
+	s.syncMu.Unlock()
+	return s.await(ctx, req, job)
 }
 
 // cannotWrite reports whether err means the project cannot be written.
@@ -262,7 +257,7 @@ func (s *Server) checkPackage(snap snapshot, alias string) error {
 		} else {
 			msg += " Installed packages: " + strings.Join(snap.aliases, ", ") + "."
 		}
-		return errors.New(msg + " Call list_contexts to see what is installed.")
+		return notFound(msg + " Call list_contexts to see what is installed.")
 	}
 	return nil
 }

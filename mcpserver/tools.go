@@ -68,7 +68,7 @@ type ListContextsOut struct {
 
 // SearchIn is search's input.
 type SearchIn struct {
-	Query           string   `json:"query" jsonschema:"what to look for, in plain words (BM25 full-text search over headings and text)"`
+	Query           string   `json:"query" jsonschema:"what to look for, in plain words (BM25 full-text search over headings and text); at most 1000 words and 8 KB"`
 	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
 	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these front-matter tags"`
 	Limit           int      `json:"limit,omitempty" jsonschema:"number of hits (default 10, max 50)"`
@@ -190,7 +190,7 @@ func shortSHA(c string) string {
 	return c
 }
 
-func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
+func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
 	snap := s.snapshot()
 	if snap.lock == nil {
 		if in.Package != "" {
@@ -204,7 +204,7 @@ func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in Li
 		}
 	}
 	out := ListContextsOut{}
-	out.Warning = s.freshen(ctx, snap)
+	out.Warning = s.freshen(ctx, req, snap)
 	fresh := map[string]bool{}
 	if r, err := s.reader(); err == nil {
 		if f, err := r.Freshness(snap.pkgs); err == nil {
@@ -293,9 +293,12 @@ func (s *Server) listContexts(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	return nil, out, nil
 }
 
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, SearchOut{}, errors.New("empty query: say what to look for, for example \"how to configure logging\"")
+	}
+	if err := indexer.CheckQuery(in.Query); err != nil {
+		return nil, SearchOut{}, err
 	}
 	snap := s.snapshot()
 	if snap.lock == nil {
@@ -315,7 +318,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 		out.Note = fmt.Sprintf("limit %d lowered to the maximum, %d", limit, MaxSearchLimit)
 		limit = MaxSearchLimit
 	}
-	out.Warning = s.freshen(ctx, snap)
+	out.Warning = s.freshen(ctx, req, snap)
 	r, err := s.reader()
 	if err != nil {
 		return nil, SearchOut{}, err
@@ -367,7 +370,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		} else {
 			msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)
 		}
-		return "", nil, errors.New(msg)
+		return "", nil, notFound(msg)
 	}
 	if errors.Is(err, errOutside) {
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
@@ -471,10 +474,10 @@ func (s *Server) getSection(ctx context.Context, _ *mcp.CallToolRequest, in GetS
 	return s.getDocument(ctx, nil, GetDocumentIn{Package: in.Package, Path: in.Path, Section: in.Heading, Offset: in.Offset})
 }
 
-// readIndexMD reads .context/INDEX.md after freshening the index.
-func (s *Server) readIndexMD(ctx context.Context) ([]byte, string, error) {
+// readIndexMD reads .context/INDEX.md after freshening the index for req.
+func (s *Server) readIndexMD(ctx context.Context, req mcp.Request) ([]byte, string, error) {
 	snap := s.snapshot()
-	warn := s.freshen(ctx, snap)
+	warn := s.freshen(ctx, req, snap)
 	data, err := os.ReadFile(filepath.Join(s.ctxDir, "INDEX.md"))
 	if err != nil {
 		if snap.lock == nil {
@@ -485,8 +488,8 @@ func (s *Server) readIndexMD(ctx context.Context) ([]byte, string, error) {
 	return data, warn, nil
 }
 
-func (s *Server) getOverview(ctx context.Context, _ *mcp.CallToolRequest, in GetOverviewIn) (*mcp.CallToolResult, DocumentOut, error) {
-	data, warn, err := s.readIndexMD(ctx)
+func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in GetOverviewIn) (*mcp.CallToolResult, DocumentOut, error) {
+	data, warn, err := s.readIndexMD(ctx, req)
 	if err != nil {
 		return nil, DocumentOut{}, err
 	}

@@ -185,6 +185,12 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	// Answers to requests read before the input ended are still written:
 	// only the writer failing stops them.
 	data, err := jsonrpc.EncodeMessage(msg)
+	if resp, ok := msg.(*jsonrpc.Response); ok && err != nil {
+		// An answer that cannot be encoded must not end the session: the
+		// SDK treats a failed Write as a broken connection, and every later
+		// call would fail. Send what can be sent instead.
+		data, err = jsonrpc.EncodeMessage(encodable(resp, err))
+	}
 	if err != nil {
 		return fmt.Errorf("encoding message: %w", err)
 	}
@@ -202,6 +208,19 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 	}
 	return err
+}
+
+// encodable returns a response to the same request that always encodes,
+// for resp, whose encoding failed with err: its error without the error's
+// data (raw JSON that a handler built wrongly), or an internal error when
+// the result itself is not valid JSON.
+func encodable(resp *jsonrpc.Response, err error) *jsonrpc.Response {
+	var we *jsonrpc.Error
+	if errors.As(resp.Error, &we) {
+		return &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: we.Code, Message: we.Message}}
+	}
+	return &jsonrpc.Response{ID: resp.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+		Message: fmt.Sprintf("internal error: ctx could not encode its answer (%v); the server is still running, try again or report this bug", err)}}
 }
 
 // drainWait bounds how long the end of the input waits for answers.

@@ -30,7 +30,8 @@ func newSearchCmd(g *globalOptions) *cobra.Command {
 
 Each hit names the package, the file inside it, the heading trail and the
 line range, with the matched words marked **like this**. The index is the
-one ctx keeps in .context/index/; run 'ctx index' if it is missing.`,
+one ctx keeps in .context/index/; run 'ctx index' if it is missing. A query
+has at most 1,000 words and 8 KB.`,
 		Example: `  ctx search "graceful node shutdown"
   ctx search --package k8s-keps --limit 5 sidecar containers
   ctx search --json --best-per-doc error handling`,
@@ -59,6 +60,9 @@ func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
 	}
 	if strings.TrimSpace(text) == "" {
 		return usageErrorf("search needs a query, as in: ctx search \"error handling\"")
+	}
+	if err := indexer.CheckQuery(text); err != nil {
+		return usageErrorf("search: %w", err)
 	}
 	dir, err := o.g.ProjectDir()
 	if err != nil {
