@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // maxFileBytes bounds how much of one document the server reads. Larger
@@ -75,14 +77,9 @@ func checkAlias(a string) error {
 // symlink or trick can reach outside packagesDir. rel must have passed
 // checkRelPath.
 func readDocument(packagesDir, alias, rel string) ([]byte, error) {
-	root, err := os.OpenRoot(packagesDir)
+	pr, err := openPackage(packagesDir, alias)
 	if err != nil {
-		return nil, fmt.Errorf("no installed packages (%w): run `ctx install`", err)
-	}
-	defer root.Close()
-	pr, err := root.OpenRoot(alias)
-	if err != nil {
-		return nil, fmt.Errorf("package %q is in the lock but not on disk: run `ctx install`: %w", alias, err)
+		return nil, err
 	}
 	defer pr.Close()
 	fi, err := pr.Stat(rel)
@@ -104,6 +101,24 @@ func readDocument(packagesDir, alias, rel string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+}
+
+// openPackage opens packages/<alias> as an os.Root. Neither packages/ nor
+// the package folder may be a symbolic link (internal/confine's rule for
+// .context/): a cloned repository can commit one, and the server would then
+// serve files from wherever it points.
+func openPackage(packagesDir, alias string) (*os.Root, error) {
+	if err := confine.New(filepath.Dir(packagesDir)).Check(filepath.Join(filepath.Base(packagesDir), alias)); err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(packagesDir); err != nil {
+		return nil, fmt.Errorf("no installed packages (%w): run `ctx install`", err)
+	}
+	pr, err := os.OpenRoot(filepath.Join(packagesDir, alias))
+	if err != nil {
+		return nil, fmt.Errorf("package %s is in the lock but not on disk: run `ctx install`: %w", safetext.Quote(alias), err)
+	}
+	return pr, nil
 }
 
 var errNotFound = errors.New("not found")
@@ -136,7 +151,7 @@ func classifyOpenErr(err error) error {
 // listMarkdown returns up to max documents of a package (markdown.Walk:
 // the files the indexer indexes), read through os.Root.
 func listMarkdown(packagesDir, alias string, max int) []string {
-	root, err := os.OpenRoot(filepath.Join(packagesDir, alias))
+	root, err := openPackage(packagesDir, alias)
 	if err != nil {
 		return nil
 	}
