@@ -93,3 +93,61 @@ func TestUpdateDryRunMatchesRun(t *testing.T) {
 		t.Fatalf("outdated: %s\nupdate --dry-run moves: %s", strings.Join(got, ", "), strings.Join(fromPlan, ", "))
 	}
 }
+
+// TestPlanMatchesRun: for install and remove too, the plan's report is what
+// executing a fresh plan of the same project reports.
+func TestPlanMatchesRun(t *testing.T) {
+	f := newFixture(t)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []PackageSpec{
+		{Alias: "keep", Source: f.upstream, Path: "team"},
+		{Alias: "gone", Source: f.upstream, Path: "team"},
+		{Alias: "edited", Source: f.upstream, Path: "guides/api"},
+		{Alias: "mine", Source: f.upstream, Path: "guides/api"},
+	}, AddOptions{}))
+	writeFile(t, filepath.Join(w.pkgDir("mine"), "v2", "intro.md"), "# Intro\n\nmine\n")
+	writeFile(t, filepath.Join(w.pkgDir("edited"), "v2", "intro.md"), "# Intro\n\nmine too\n")
+	// gone and edited leave the manifest: install removes gone and keeps
+	// edited, which has local edits.
+	m := w.Manifest()
+	m.Packages = m.Packages[:0]
+	for _, s := range w.Manifest().Packages {
+		if s.Alias == "keep" || s.Alias == "mine" {
+			m.Packages = append(m.Packages, s)
+		}
+	}
+	if err := w.writeManifest(&m); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, c := range []struct {
+		name string
+		plan func() (*plan, error)
+		want string
+	}{
+		{"install", func() (*plan, error) { return w.planInstall(bg, InstallOptions{}) }, "edited:skipped gone:removed keep:unchanged mine:unchanged"},
+		{"remove", func() (*plan, error) { return w.planRemove([]string{"mine", "keep"}, RemoveOptions{}) }, "keep:removed mine:skipped"},
+	} {
+		p, err := c.plan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dry := p.report()
+		if p, err = c.plan(); err != nil {
+			t.Fatal(err)
+		}
+		real, err := w.execute(bg, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := planned(dry), planned(real); got != want {
+			t.Fatalf("%s: the plan said:\n%s\nthe run did:\n%s", c.name, got, want)
+		}
+		if actions(real) != c.want {
+			t.Fatalf("%s: %s, want %s", c.name, actions(real), c.want)
+		}
+	}
+	if exists(w.pkgDir("gone")) || exists(w.pkgDir("keep")) || !exists(w.pkgDir("mine")) || !exists(w.pkgDir("edited")) {
+		t.Fatal("the runs did not do what they reported")
+	}
+}
