@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,6 +20,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/gofrs/flock"
 )
 
@@ -60,6 +62,12 @@ const (
 // packages on disk: only changed files are re-indexed; packages not in pkgs
 // are dropped. Safe to call while readers (ctx search, ctx mcp) in other
 // processes are open: they see the new data on their next query.
+//
+// It runs in four steps, each its own function: planSync decides from the
+// catalogue and stat data what to do, parseFiles reads and parses the files
+// that may have changed (in parallel), applyPlan writes them into the bleve
+// index (a batch in the live directory, or a new generation), and publish
+// writes INDEX.md, the catalogue and meta.json.
 func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) (*SyncReport, error) {
 	warn := opts.Warn
 	if warn == nil {
@@ -69,15 +77,9 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if budget <= 0 {
 		budget = DefaultBudgetTokens
 	}
-	pkgs = slices.Clone(pkgs)
-	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
-	for i, p := range pkgs {
-		if p.Alias == "" || p.Alias == "." || p.Alias == ".." || strings.ContainsAny(p.Alias, `/\`+"\x00") {
-			return nil, fmt.Errorf("indexer: invalid package alias %q: an alias is one path element", p.Alias)
-		}
-		if i > 0 && pkgs[i-1].Alias == p.Alias {
-			return nil, fmt.Errorf("indexer: package alias %q given twice", p.Alias)
-		}
+	pkgs, err := sortedPackages(pkgs)
+	if err != nil {
+		return nil, err
 	}
 
 	// Every write and delete goes through d, which refuses to pass through a
@@ -85,6 +87,49 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	// checked first).
 	d := confine.New(contextDir)
 	indexDir := filepath.Join(contextDir, "index")
+	lock, err := lockIndex(ctx, d, indexDir, warn)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+
+	p, err := planSync(contextDir, indexDir, pkgs, opts.Rebuild, warn)
+	if err != nil {
+		return nil, err
+	}
+	rep := &SyncReport{Rebuilt: p.rebuild, Removed: p.removed}
+	parsed := parseFiles(ctx, p.jobs)
+	defer parsed.stop()
+	out, err := applyPlan(ctx, d, indexDir, p, parsed, rep, warn)
+	if err != nil {
+		return nil, err
+	}
+	if err := publish(d, contextDir, indexDir, p, out, budget, rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// sortedPackages returns a copy of pkgs sorted by alias, or an error when an
+// alias is not one (naming.ValidAlias) or is given twice.
+func sortedPackages(pkgs []Package) ([]Package, error) {
+	pkgs = slices.Clone(pkgs)
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
+	for i, p := range pkgs {
+		if !naming.ValidAlias(p.Alias) {
+			return nil, fmt.Errorf("indexer: invalid package alias %q: an alias is 1–64 of [A-Za-z0-9._-], starting with a letter or digit", p.Alias)
+		}
+		if i > 0 && pkgs[i-1].Alias == p.Alias {
+			return nil, fmt.Errorf("indexer: package alias %q given twice", p.Alias)
+		}
+	}
+	return pkgs, nil
+}
+
+// lockIndex creates indexDir and takes the one writer's flock on its
+// .write.lock, waiting (with a note through warn) while another process
+// holds it, until ctx ends. The caller unlocks it.
+func lockIndex(ctx context.Context, d confine.Dir, indexDir string, warn func(string)) (*flock.Flock, error) {
 	if err := d.MkdirAll(indexDir, 0o755); err != nil {
 		return nil, fmt.Errorf("indexer: create index directory: %w", err)
 	}
@@ -105,118 +150,189 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 			return nil, fmt.Errorf("indexer: wait for another ctx updating %s: %w", indexDir, err)
 		}
 	}
-	defer lock.Unlock()
+	return lock, nil
+}
 
-	var m meta
-	if err := readJSON(filepath.Join(indexDir, metaFile), &m); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		warn(fmt.Sprintf("%v; rebuilding the index", err))
-		m = meta{}
-	}
-	var cat catalog
-	if err := readJSON(filepath.Join(indexDir, catalogFile), &cat); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		warn(fmt.Sprintf("%v; rebuilding the index", err))
-		cat = catalog{}
-	}
-	rep := &SyncReport{}
-	rebuild := opts.Rebuild || m.Schema != schemaVersion || cat.Schema != schemaVersion || m.Bleve == "" || m.Dirty
-	if m.Bleve != "" && !bleveDirRE.MatchString(m.Bleve) {
-		warn(fmt.Sprintf("%s names %q as the search index, not one ctx makes; rebuilding the index", filepath.Join(indexDir, metaFile), m.Bleve))
-		m, rebuild = meta{}, true
-	}
-	if !rebuild {
-		if _, err := os.Stat(filepath.Join(indexDir, m.Bleve, "index_meta.json")); err != nil {
-			rebuild = true
-		}
-	}
-	if rebuild {
-		cat.Files = nil
-		rep.Rebuilt = true
-	}
-	if cat.Files == nil {
-		cat.Files = map[string][]fileRecord{}
-	}
+// syncPlan is what one Sync is to do, decided from meta.json, the catalogue
+// and stat data alone, before any document is read.
+type syncPlan struct {
+	pkgs []Package // to index, sorted by alias
+	m    meta      // meta.json as found (zero when missing, unreadable or naming a directory ctx does not make)
+	cat  catalog   // the catalogue as found; its Files are empty when rebuilding
 
-	// Find what changed: stat only; files whose size, mtime, ctime and inode match the
-	// catalogue are not read.
-	type job struct {
-		alias, rel, abs string
-		size, modNS     int64
-		st              fileStat
-		old             *fileRecord
+	rebuild bool   // build a new bleve generation from scratch
+	why     string // why rebuild ("" when not)
+
+	// jobs are the files to read: added ones (old == nil) and ones whose
+	// stat data changed (old != nil; parsing tells updated from unchanged).
+	jobs []job
+	// unchanged holds, per alias, the records of files whose stat data is
+	// what the catalogue says: they are not read.
+	unchanged map[string][]fileRecord
+	deletes   []string // bleve ids of the chunks of removed files and packages
+	removed   int      // documents removed
+}
+
+// job is one file to read, hash and (when its content changed) parse.
+type job struct {
+	alias string
+	f     fileStat
+	old   *fileRecord // its catalogue record; nil when the file is new
+}
+
+// planSync reads meta.json and the catalogue (an unreadable one is noted
+// and rebuilt), decides whether the index must be rebuilt, and walks every
+// package to sort its files into unchanged, to read, and removed. A package
+// whose folder is missing is noted and planned as empty.
+func planSync(contextDir, indexDir string, pkgs []Package, rebuild bool, warn func(string)) (*syncPlan, error) {
+	p := &syncPlan{pkgs: pkgs, unchanged: map[string][]fileRecord{}}
+	if err := readJSON(filepath.Join(indexDir, metaFile), &p.m); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		warn(fmt.Sprintf("%v; rebuilding the index", err))
+		p.m = meta{}
 	}
-	var jobs []job
-	newFiles := map[string][]fileRecord{} // alias → unchanged records
-	var deletes []string                  // bleve ids to delete
-	for _, p := range pkgs {
-		old := map[string]*fileRecord{}
-		for i := range cat.Files[p.Alias] {
-			r := &cat.Files[p.Alias][i]
-			old[r.Path] = r
-		}
-		root := filepath.Join(contextDir, "packages", p.Alias)
-		seen := map[string]bool{}
-		found, err := walkMarkdown(root, warn)
-		if isNotExist(err) {
-			warn(fmt.Sprintf("packages/%s: not installed (run `ctx install`); indexed as empty", p.Alias))
-		} else if err != nil {
-			return nil, fmt.Errorf("indexer: scan packages/%s: %w", p.Alias, err)
-		}
-		for _, f := range found {
-			seen[f.rel] = true
-			j := job{alias: p.Alias, rel: f.rel, abs: f.abs, size: f.size, modNS: f.modNS, st: f, old: old[f.rel]}
-			if j.old != nil && f.unchanged(j.old) {
-				newFiles[p.Alias] = append(newFiles[p.Alias], *j.old)
-				continue
-			}
-			jobs = append(jobs, j)
-		}
-		for path, r := range old {
-			if !seen[path] {
-				rep.Removed++
-				for i := 0; i < r.Chunks; i++ {
-					deletes = append(deletes, chunkID(p.Alias, path, i))
-				}
-			}
+	if err := readJSON(filepath.Join(indexDir, catalogFile), &p.cat); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		warn(fmt.Sprintf("%v; rebuilding the index", err))
+		p.cat = catalog{}
+	}
+	if p.m.Bleve != "" && !bleveDirRE.MatchString(p.m.Bleve) {
+		warn(fmt.Sprintf("%s names %q as the search index, not one ctx makes; rebuilding the index", filepath.Join(indexDir, metaFile), p.m.Bleve))
+		p.m = meta{}
+		p.why = "meta.json names a directory ctx does not make"
+	} else {
+		p.why = rebuildReason(rebuild, p.m, p.cat, indexDir)
+	}
+	p.rebuild = p.why != ""
+	if p.rebuild {
+		p.cat.Files = nil
+	}
+	for _, pkg := range pkgs {
+		if err := p.planPackage(contextDir, pkg.Alias, warn); err != nil {
+			return nil, err
 		}
 	}
-	inPkgs := map[string]bool{}
-	for _, p := range pkgs {
-		inPkgs[p.Alias] = true
+	p.planDroppedPackages()
+	return p, nil
+}
+
+// rebuildReason says why the index must be built from scratch, or "" when
+// an incremental update will do.
+func rebuildReason(asked bool, m meta, cat catalog, indexDir string) string {
+	switch {
+	case asked:
+		return "asked"
+	case m.Bleve == "":
+		return "no search index yet"
+	case m.Schema != schemaVersion:
+		return "the index is from another version of ctx"
+	case cat.Schema != schemaVersion:
+		return "the catalogue is missing or from another version of ctx"
+	case m.Dirty:
+		return "an earlier update of the index was interrupted"
 	}
-	for alias, recs := range cat.Files {
-		if inPkgs[alias] {
+	if _, err := os.Stat(filepath.Join(indexDir, m.Bleve, "index_meta.json")); err != nil {
+		return "the search index directory is missing"
+	}
+	return ""
+}
+
+// planPackage walks one package's folder (stat only: files whose size,
+// mtime, ctime and inode match the catalogue are not read) and plans its
+// files.
+func (p *syncPlan) planPackage(contextDir, alias string, warn func(string)) error {
+	old := map[string]*fileRecord{}
+	for i := range p.cat.Files[alias] {
+		r := &p.cat.Files[alias][i]
+		old[r.Path] = r
+	}
+	found, err := walkMarkdown(filepath.Join(contextDir, "packages", alias), warn)
+	if isNotExist(err) {
+		warn(fmt.Sprintf("packages/%s: not installed (run `ctx install`); indexed as empty", alias))
+	} else if err != nil {
+		return fmt.Errorf("indexer: scan packages/%s: %w", alias, err)
+	}
+	seen := map[string]bool{}
+	for _, f := range found {
+		seen[f.rel] = true
+		r := old[f.rel]
+		if r != nil && f.unchanged(r) {
+			p.unchanged[alias] = append(p.unchanged[alias], *r)
+			continue
+		}
+		p.jobs = append(p.jobs, job{alias: alias, f: f, old: r})
+	}
+	for path, r := range old {
+		if !seen[path] {
+			p.remove(alias, *r)
+		}
+	}
+	return nil
+}
+
+// planDroppedPackages plans the removal of catalogued packages that are no
+// longer in p.pkgs.
+func (p *syncPlan) planDroppedPackages() {
+	in := map[string]bool{}
+	for _, pkg := range p.pkgs {
+		in[pkg.Alias] = true
+	}
+	for alias, recs := range p.cat.Files {
+		if in[alias] {
 			continue
 		}
 		for _, r := range recs {
-			rep.Removed++
-			for i := 0; i < r.Chunks; i++ {
-				deletes = append(deletes, chunkID(alias, r.Path, i))
-			}
+			p.remove(alias, r)
 		}
 	}
+}
 
-	// Read, hash and parse the candidates in parallel; index as results come.
-	type result struct {
-		j       job
-		rec     fileRecord
-		docs    []chunkDoc
-		same    bool // content hash unchanged
-		warning []string
-		err     error
+// remove plans the removal of one catalogued document and its chunks.
+func (p *syncPlan) remove(alias string, r fileRecord) {
+	p.removed++
+	for i := 0; i < r.Chunks; i++ {
+		p.deletes = append(p.deletes, chunkID(alias, r.Path, i))
 	}
+}
+
+// parseResult is one job, read and parsed.
+type parseResult struct {
+	j       job
+	rec     fileRecord
+	docs    []chunkDoc
+	same    bool // content hash unchanged
+	warning []string
+	err     error
+}
+
+// parsing is the parse step under way: its results arrive on results, in
+// any order, until all jobs are done or stop is called.
+type parsing struct {
+	results <-chan parseResult
+	cancel  context.CancelFunc
+}
+
+// stop cancels the jobs not yet started and waits for the running ones.
+// It may be called more than once.
+func (ps *parsing) stop() {
+	ps.cancel()
+	for range ps.results {
+	}
+}
+
+// parseFiles reads, hashes and parses jobs on GOMAXPROCS goroutines
+// (processFile), so that the apply step can index results as they come.
+func parseFiles(ctx context.Context, jobs []job) *parsing {
 	jobCh := make(chan job)
-	resCh := make(chan result, 64)
+	resCh := make(chan parseResult, 64)
 	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var wg sync.WaitGroup
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobCh {
-				r := result{j: j}
-				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.rel, j.abs, j.size, j.modNS, j.old)
-				r.rec.CNS, r.rec.Ino = j.st.cns, j.st.ino
+				r := parseResult{j: j}
+				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.old)
+				r.rec.CNS, r.rec.Ino = j.f.cns, j.f.ino
 				select {
 				case resCh <- r:
 				case <-wctx.Done():
@@ -236,198 +352,275 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		}
 	}()
 	go func() { wg.Wait(); close(resCh) }()
+	return &parsing{results: resCh, cancel: cancel}
+}
 
-	var idx bleve.Index
-	newDir := m.Bleve
-	markerPath := filepath.Join(indexDir, writingMarker)
-	openIndex := func() error {
-		if idx != nil {
-			return nil
-		}
-		if rebuild {
-			newDir = fmt.Sprintf("bleve-%d", m.Generation+1)
-			p := filepath.Join(indexDir, newDir)
-			if err := d.RemoveAll(p); err != nil {
-				return err
-			}
-			i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{})
-			if err != nil {
-				return err
-			}
-			idx = i
-			return nil
-		}
-		// Tell readers to let go of the live directory (see
-		// Reader.waitForWriter), then wait for their bolt locks.
-		if err := d.Check(filepath.Join(indexDir, m.Bleve)); err != nil {
-			return err
-		}
-		if err := d.WriteFile(markerPath, nil, 0o644); err != nil {
-			return err
-		}
-		i, err := bleve.OpenUsing(filepath.Join(indexDir, m.Bleve), map[string]any{"bolt_timeout": writerBoltTimeout.String()})
-		if err != nil {
-			d.Remove(markerPath)
-			return fmt.Errorf("open %s for writing (a reader kept it open for %v): %w", m.Bleve, writerBoltTimeout, err)
-		}
-		idx = i
-		return nil
-	}
-	defer d.Remove(markerPath)
-	fail := func(err error) (*SyncReport, error) {
-		cancel()
-		for range resCh {
-		}
-		if idx != nil {
-			idx.Close()
-			if rebuild {
-				d.RemoveAll(filepath.Join(indexDir, newDir))
-			}
-		}
+// applied is what the apply step leaves for publish.
+type applied struct {
+	files       map[string][]fileRecord // alias → the records of every indexed file (not sorted)
+	dir         string                  // the bleve directory to make live
+	changed     bool                    // the search index changed
+	markedDirty bool                    // meta.json was marked dirty for an incremental update
+}
+
+// applyPlan writes the plan's deletions and the parsed files into the
+// search index: into a new bleve generation when rebuilding, else into the
+// live directory, with readers asked to step aside (the .writing marker)
+// and meta.json marked dirty until publish. It opens nothing when nothing
+// changed. On error, a half-built new generation is deleted.
+func applyPlan(ctx context.Context, d confine.Dir, indexDir string, p *syncPlan, parsed *parsing, rep *SyncReport, warn func(string)) (*applied, error) {
+	w := &indexWriter{d: d, indexDir: indexDir, m: p.m, rebuild: p.rebuild, dir: p.m.Bleve}
+	defer w.removeMarker()
+	out := &applied{files: maps.Clone(p.unchanged), changed: len(p.deletes) > 0}
+	fail := func(err error) (*applied, error) {
+		parsed.stop()
+		w.abort()
 		return nil, err
 	}
-	if rebuild || len(deletes) > 0 || len(jobs) > 0 {
-		if err := openIndex(); err != nil {
-			return fail(fmt.Errorf("indexer: %w (run `ctx index --rebuild` if it persists)", err))
+	if p.rebuild || len(p.deletes) > 0 || len(p.jobs) > 0 {
+		if err := w.open(); err != nil {
+			return fail(err)
+		}
+		for _, id := range p.deletes {
+			w.batch.Delete(id)
 		}
 	}
-	var batch *bleve.Batch
-	pending := 0
-	flush := func() error {
-		if batch == nil || batch.Size() == 0 {
-			return nil
-		}
-		if err := idx.Batch(batch); err != nil {
-			return fmt.Errorf("indexer: write search index: %w", err)
-		}
-		batch.Reset()
-		pending = 0
-		return nil
-	}
-	markedDirty := false
-	if idx != nil && !rebuild {
-		markedDirty = true
-		// Until this Sync finishes, the live directory may hold changes
-		// the catalogue does not describe.
-		dm := m
-		dm.Dirty = true
-		if err := writeJSONAtomic(d, filepath.Join(indexDir, metaFile), dm); err != nil {
-			return fail(fmt.Errorf("indexer: write %s: %w", metaFile, err))
-		}
-	}
-	if idx != nil {
-		batch = idx.NewBatch()
-		for _, id := range deletes {
-			batch.Delete(id)
-		}
-	}
-	changed := len(deletes) > 0
-	for r := range resCh {
-		if r.err != nil {
-			warn(fmt.Sprintf("packages/%s/%s: %v; skipped", r.j.alias, r.j.rel, r.err))
-			if r.j.old != nil {
-				for i := 0; i < r.j.old.Chunks; i++ {
-					batch.Delete(chunkID(r.j.alias, r.j.rel, i))
-				}
-				changed = true
-			}
-			continue
-		}
-		for _, w := range r.warning {
-			warn(w)
-		}
-		newFiles[r.j.alias] = append(newFiles[r.j.alias], r.rec)
-		if r.same {
-			rep.Unchanged++
-			continue
-		}
-		changed = true
-		if r.j.old == nil {
-			rep.Added++
-		} else {
-			rep.Updated++
-			for i := len(r.docs); i < r.j.old.Chunks; i++ {
-				batch.Delete(chunkID(r.j.alias, r.j.rel, i))
-			}
-		}
-		for i := range r.docs {
-			if err := batch.Index(chunkID(r.j.alias, r.j.rel, i), &r.docs[i]); err != nil {
-				return fail(fmt.Errorf("indexer: index packages/%s/%s: %w", r.j.alias, r.j.rel, err))
-			}
-			pending += len(r.docs[i].Text)
-		}
-		if pending >= batchBytes || batch.Size() >= batchDocs {
-			if err := flush(); err != nil {
-				return fail(err)
-			}
+	for r := range parsed.results {
+		if err := w.add(r, out, rep, warn); err != nil {
+			return fail(err)
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(fmt.Errorf("indexer: %w", err))
 	}
-	if idx != nil {
-		if err := flush(); err != nil {
-			return fail(err)
-		}
-		err := idx.Close()
-		idx = nil
-		d.Remove(markerPath)
-		if err != nil {
-			return fail(fmt.Errorf("indexer: close search index: %w", err))
-		}
+	if err := w.close(); err != nil {
+		return fail(err)
 	}
-	rep.Unchanged = countRecords(newFiles) - rep.Added - rep.Updated
+	out.dir, out.markedDirty = w.dir, w.markedDirty
+	rep.Unchanged = countRecords(out.files) - rep.Added - rep.Updated
+	return out, nil
+}
 
-	// The catalogue, then meta.json (which switches readers), then INDEX.md.
-	for alias := range newFiles {
-		sort.Slice(newFiles[alias], func(i, j int) bool { return newFiles[alias][i].Path < newFiles[alias][j].Path })
+// indexWriter is the bleve index the apply step writes, and its batch.
+type indexWriter struct {
+	d           confine.Dir
+	indexDir    string
+	m           meta // meta.json as planned
+	rebuild     bool
+	dir         string // the directory written: m.Bleve, or the new generation's
+	idx         bleve.Index
+	batch       *bleve.Batch
+	pending     int // bytes of text in batch
+	markedDirty bool
+}
+
+// open creates the new generation's directory (rebuild) or opens the live
+// one for writing: it raises the .writing marker that tells readers to let
+// go of it (see Reader.waitForWriter), waits for their bolt locks, and marks
+// meta.json dirty, since until publish the live directory may hold changes
+// the catalogue does not describe.
+func (w *indexWriter) open() error {
+	if err := w.openIndex(); err != nil {
+		return fmt.Errorf("indexer: %w (run `ctx index --rebuild` if it persists)", err)
 	}
-	newCat := catalog{Schema: schemaVersion, Packages: pkgs, Files: newFiles}
+	w.batch = w.idx.NewBatch()
+	if w.rebuild {
+		return nil
+	}
+	w.markedDirty = true
+	dm := w.m
+	dm.Dirty = true
+	if err := writeJSONAtomic(w.d, filepath.Join(w.indexDir, metaFile), dm); err != nil {
+		return fmt.Errorf("indexer: write %s: %w", metaFile, err)
+	}
+	return nil
+}
+
+func (w *indexWriter) openIndex() error {
+	if w.rebuild {
+		w.dir = fmt.Sprintf("bleve-%d", w.m.Generation+1)
+		p := filepath.Join(w.indexDir, w.dir)
+		if err := w.d.RemoveAll(p); err != nil {
+			return err
+		}
+		i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{})
+		if err != nil {
+			return err
+		}
+		w.idx = i
+		return nil
+	}
+	if err := w.d.Check(filepath.Join(w.indexDir, w.dir)); err != nil {
+		return err
+	}
+	if err := w.d.WriteFile(w.markerPath(), nil, 0o644); err != nil {
+		return err
+	}
+	i, err := bleve.OpenUsing(filepath.Join(w.indexDir, w.dir), map[string]any{"bolt_timeout": writerBoltTimeout.String()})
+	if err != nil {
+		w.removeMarker()
+		return fmt.Errorf("open %s for writing (a reader kept it open for %v): %w", w.dir, writerBoltTimeout, err)
+	}
+	w.idx = i
+	return nil
+}
+
+func (w *indexWriter) markerPath() string { return filepath.Join(w.indexDir, writingMarker) }
+
+func (w *indexWriter) removeMarker() { w.d.Remove(w.markerPath()) }
+
+// add indexes one parse result: its chunks replace the file's old ones, its
+// record goes into out.files, and the batch is flushed when it is full. A
+// file that could not be read is noted through warn, and its old chunks
+// (if any) are deleted.
+func (w *indexWriter) add(r parseResult, out *applied, rep *SyncReport, warn func(string)) error {
+	alias, rel := r.j.alias, r.j.f.rel
+	if r.err != nil {
+		warn(fmt.Sprintf("packages/%s/%s: %v; skipped", alias, rel, r.err))
+		if r.j.old != nil {
+			w.deleteChunks(alias, rel, 0, r.j.old.Chunks)
+			out.changed = true
+		}
+		return nil
+	}
+	for _, msg := range r.warning {
+		warn(msg)
+	}
+	out.files[alias] = append(out.files[alias], r.rec)
+	if r.same {
+		return nil
+	}
+	out.changed = true
+	if r.j.old == nil {
+		rep.Added++
+	} else {
+		rep.Updated++
+		w.deleteChunks(alias, rel, len(r.docs), r.j.old.Chunks)
+	}
+	for i := range r.docs {
+		if err := w.batch.Index(chunkID(alias, rel, i), &r.docs[i]); err != nil {
+			return fmt.Errorf("indexer: index packages/%s/%s: %w", alias, rel, err)
+		}
+		w.pending += len(r.docs[i].Text)
+	}
+	if w.pending >= batchBytes || w.batch.Size() >= batchDocs {
+		return w.flush()
+	}
+	return nil
+}
+
+// deleteChunks deletes chunks from to to-1 of one file.
+func (w *indexWriter) deleteChunks(alias, rel string, from, to int) {
+	for i := from; i < to; i++ {
+		w.batch.Delete(chunkID(alias, rel, i))
+	}
+}
+
+// flush writes the batch into the index.
+func (w *indexWriter) flush() error {
+	if w.batch == nil || w.batch.Size() == 0 {
+		return nil
+	}
+	if err := w.idx.Batch(w.batch); err != nil {
+		return fmt.Errorf("indexer: write search index: %w", err)
+	}
+	w.batch.Reset()
+	w.pending = 0
+	return nil
+}
+
+// close flushes the batch, closes the index (when it was opened) and drops
+// the .writing marker.
+func (w *indexWriter) close() error {
+	if w.idx == nil {
+		return nil
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	err := w.idx.Close()
+	w.idx = nil
+	w.removeMarker()
+	if err != nil {
+		return fmt.Errorf("indexer: close search index: %w", err)
+	}
+	return nil
+}
+
+// abort closes an index still open and deletes a new generation's
+// directory: readers never knew it.
+func (w *indexWriter) abort() {
+	if w.idx == nil {
+		return
+	}
+	w.idx.Close()
+	w.idx = nil
+	if w.rebuild {
+		w.d.RemoveAll(filepath.Join(w.indexDir, w.dir))
+	}
+}
+
+// publish writes what readers see, in this order: INDEX.md (when what it is
+// made of changed, or it is missing), the catalogue, then meta.json, whose
+// atomic rename switches readers to the new data; then it deletes bleve
+// directories that are no longer live.
+func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *applied, budget int, rep *SyncReport) error {
+	for alias := range out.files {
+		recs := out.files[alias]
+		sort.Slice(recs, func(i, j int) bool { return recs[i].Path < recs[j].Path })
+	}
 	var tokens int64
-	for _, r := range newFiles {
-		for _, f := range r {
+	for _, recs := range out.files {
+		for _, f := range recs {
 			rep.Chunks += f.Chunks
 			tokens += f.Tokens
 		}
 	}
-	pkgsChanged := !slices.Equal(cat.Packages, pkgs)
-
-	// INDEX.md: rendered only when what it is made of (or the budget)
-	// changed, or it is missing.
-	target := filepath.Join(contextDir, "INDEX.md")
-	newCat.IndexMD = indexMDState{Input: indexInputHash(pkgs, newFiles, budget)}
-	_, statErr := os.Stat(target)
-	if statErr == nil && cat.IndexMD.Input == newCat.IndexMD.Input {
-		newCat.IndexMD = cat.IndexMD
-	} else {
-		md, info := renderIndex(pkgs, newFiles, budget)
-		newCat.IndexMD.Tokens, newCat.IndexMD.Degraded = info.Tokens, info.Degraded
-		if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
-			if err := writeFileAtomic(d, target, []byte(md)); err != nil {
-				return nil, fmt.Errorf("indexer: write INDEX.md: %w", err)
-			}
-		}
+	newCat := catalog{Schema: schemaVersion, Packages: p.pkgs, Files: out.files}
+	var err error
+	newCat.IndexMD, err = publishIndexMD(d, filepath.Join(contextDir, "INDEX.md"), p.pkgs, out.files, budget, p.cat.IndexMD)
+	if err != nil {
+		return err
 	}
 	rep.IndexTokens, rep.Degraded = newCat.IndexMD.Tokens, newCat.IndexMD.Degraded
 
-	// The catalogue, then meta.json (which switches readers).
-	if rebuild || changed || pkgsChanged || len(jobs) > 0 || newCat.IndexMD != cat.IndexMD {
+	pkgsChanged := !slices.Equal(p.cat.Packages, p.pkgs)
+	if p.rebuild || out.changed || pkgsChanged || len(p.jobs) > 0 || newCat.IndexMD != p.cat.IndexMD {
 		if err := writeJSONAtomic(d, filepath.Join(indexDir, catalogFile), newCat); err != nil {
-			return nil, fmt.Errorf("indexer: write catalogue: %w", err)
+			return fmt.Errorf("indexer: write catalogue: %w", err)
 		}
 	}
-	if changed || rebuild || pkgsChanged || markedDirty {
-		old := m.Bleve
-		m = meta{Schema: schemaVersion, Generation: m.Generation + 1, Bleve: newDir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens}
+	live := p.m.Bleve
+	if out.changed || p.rebuild || pkgsChanged || out.markedDirty {
+		m := meta{Schema: schemaVersion, Generation: p.m.Generation + 1, Bleve: out.dir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens}
 		if err := writeJSONAtomic(d, filepath.Join(indexDir, metaFile), m); err != nil {
-			return nil, fmt.Errorf("indexer: write %s: %w", metaFile, err)
+			return fmt.Errorf("indexer: write %s: %w", metaFile, err)
 		}
-		if rebuild && old != "" && old != newDir {
-			removeBleveDir(d, indexDir, old)
+		if p.rebuild && p.m.Bleve != "" && p.m.Bleve != out.dir {
+			removeBleveDir(d, indexDir, p.m.Bleve)
+		}
+		live = m.Bleve
+	}
+	removeStaleDirs(d, indexDir, live)
+	return nil
+}
+
+// publishIndexMD renders INDEX.md at target when what it is made of (or the
+// budget) changed since last, as last says, or it is missing, and writes it
+// when its content differs. It returns what the catalogue should record.
+func publishIndexMD(d confine.Dir, target string, pkgs []Package, files map[string][]fileRecord, budget int, last indexMDState) (indexMDState, error) {
+	st := indexMDState{Input: indexInputHash(pkgs, files, budget)}
+	if _, err := os.Stat(target); err == nil && last.Input == st.Input {
+		return last, nil
+	}
+	md, info := renderIndex(pkgs, files, budget)
+	st.Tokens, st.Degraded = info.Tokens, info.Degraded
+	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
+		if err := writeFileAtomic(d, target, []byte(md)); err != nil {
+			return st, fmt.Errorf("indexer: write INDEX.md: %w", err)
 		}
 	}
-	removeStaleDirs(d, indexDir, m.Bleve)
-	return rep, nil
+	return st, nil
 }
 
 // indexInputHash identifies everything INDEX.md is rendered from.

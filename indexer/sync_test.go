@@ -386,7 +386,7 @@ func TestSyncSkipsOversizedSymlinksAndHidden(t *testing.T) {
 
 func TestSyncRejectsBadAliases(t *testing.T) {
 	dir := t.TempDir()
-	for _, pkgs := range [][]Package{{{Alias: "../x"}}, {{Alias: ""}}, {{Alias: "a"}, {Alias: "a"}}} {
+	for _, pkgs := range [][]Package{{{Alias: "../x"}}, {{Alias: ""}}, {{Alias: "a"}, {Alias: "a"}}, {{Alias: ".state"}}, {{Alias: "-x"}}, {{Alias: "a b"}}} {
 		if _, err := Sync(context.Background(), dir, pkgs, Options{}); err == nil {
 			t.Errorf("Sync(%+v): no error", pkgs)
 		}

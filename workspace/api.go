@@ -232,9 +232,10 @@ type UpdateOptions struct {
 // Update moves the named packages (all when none) to their refs' newest
 // commits. Refs are resolved from one ref advertisement per remote; a package
 // whose commit did not move fetches nothing and keeps its lock entry byte for
-// byte. With DryRun, the report says what would happen (Updated, Installed)
-// and nothing changes. Dirty packages are Skipped unless Force. An alias that
-// is not in the manifest is an error, before anything changes.
+// byte. With DryRun, the report is the plan the real run executes (the same
+// actions and commits; a dirty package Skipped with its DirtyFiles) and
+// nothing changes. Dirty packages are Skipped unless Force. An alias that is
+// not in the manifest is an error, before anything changes.
 func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
 	return w.update(ctx, aliases, o)
 }
@@ -260,7 +261,8 @@ type Change struct {
 }
 
 // Outdated reports what Update would change for the named packages (all when
-// none), sorted by alias. It changes nothing on disk.
+// none), sorted by alias: the lock entries its plan moves, including those
+// of dirty packages that Update would skip. It changes nothing on disk.
 func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
 	return w.outdated(ctx, aliases)
 }

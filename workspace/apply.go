@@ -1,0 +1,196 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+// execute does what p says, package by package in parallel (each one
+// stage, journal, swap: see txn.go), then commits their journals (one write
+// of the lock and of the manifest) and brings the index up to date. A step
+// that fails turns its package's planned result into Failed or Skipped.
+func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
+	ts := p.tasks
+	if err := w.fs.MkdirAll(tmpDir, 0o755); err != nil {
+		return nil, err
+	}
+	stamp := now()
+	w.attachEngine(ts)
+	go indexer.Prepare() // while the fetches wait on the network
+	parallel(len(ts), w.opts.Jobs, func(i int) {
+		if err := ctx.Err(); err != nil {
+			ts[i].fail(err)
+			return
+		}
+		w.apply(ctx, ts[i], p.force, stamp)
+	})
+	var js []*journal
+	for _, t := range ts {
+		if errors.Is(t.res.Err, errStopped) {
+			return nil, t.res.Err // a simulated crash: leave everything as it is
+		}
+		if t.j != nil {
+			js = append(js, t.j)
+		}
+	}
+	if err := w.commit(js, p.frozen); err != nil {
+		return nil, err
+	}
+	rep := p.report()
+	changed := false
+	for _, r := range rep.Packages {
+		switch r.Action {
+		case Installed, Updated, Removed:
+			changed = true
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	if changed || !exists(w.path(indexMD)) {
+		rep.Index = w.syncIndex(ctx)
+	}
+	return rep, nil
+}
+
+// apply does one task's step. Errors go to t.res.
+func (w *Workspace) apply(ctx context.Context, t *task, force bool, stamp time.Time) {
+	switch t.step {
+	case stepLock:
+		e := *t.locked
+		e.Ref, e.Updated = t.spec.Ref, stamp
+		t.j = &journal{Alias: t.alias, Op: opLock, Entry: &e}
+		if err := w.writeJournal(t.j); err != nil {
+			t.j = nil
+			t.fail(err)
+		}
+	case stepInstall:
+		w.applyInstall(ctx, t, force, stamp)
+	case stepRemove:
+		if !w.backupDirty(t, force, stamp) {
+			return
+		}
+		j := &journal{Alias: t.alias, Op: opRemove, DropSpec: t.dropSpec}
+		w.applyJournal(t, j, "remove", nil)
+	}
+}
+
+// applyInstall fetches t.want into the package's stage, checks it against
+// the lock entry it installs (if any), records its state, then journals and
+// swaps it in.
+func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp time.Time) {
+	if !w.backupDirty(t, force, stamp) {
+		return
+	}
+	w.discardStage(t.alias)
+	stage := w.stageDir(t.alias)
+	req := gitengine.FetchRequest{URL: w.fetchURL(t.specSource()), Commit: t.want, Ref: t.refName, Path: t.specPath()}
+	if req.Ref == "" && t.spec != nil {
+		req.Ref = t.spec.Ref // a commit id here names no ref, and gitengine finds none
+	}
+	res, err := (*gitengine.Result)(nil), w.fault("stage", t.alias)
+	if err == nil {
+		res, err = t.eng.Materialize(ctx, req, stage)
+	}
+	if err != nil {
+		w.discardStage(t.alias)
+		t.fail(fmt.Errorf("%s: %w", t.alias, err))
+		return
+	}
+	t.res.Bytes = res.Bytes
+	for _, s := range res.Skipped {
+		w.log("%s: skipped %s (%s)", t.alias, s.Path, s.Reason)
+	}
+	hash, err := lockfile.HashDir(stage)
+	if err == nil && t.target != nil && (hash != t.target.Hash || res.TreeID != t.target.Tree) {
+		err = fmt.Errorf("%s: the files at commit %s hash to %s, but the lock says %s: the repository changed under the same commit or the lock was edited; run `ctx update %s` to lock what the repository has now", t.alias, short(t.want), hash, t.target.Hash, t.alias)
+	}
+	var st *pkgState
+	if err == nil {
+		st, err = stateOf(stage, res, hash)
+	}
+	if err == nil {
+		err = w.fault("state", t.alias)
+	}
+	if err == nil {
+		err = w.writeState(w.tmp(t.alias+".state"), st)
+	}
+	if err == nil {
+		err = w.hook("staged", t.alias)
+	}
+	if err != nil {
+		if !errors.Is(err, errStopped) {
+			w.discardStage(t.alias)
+		}
+		t.fail(err)
+		return
+	}
+	entry := lockfile.Entry{Source: t.spec.Source, Path: t.spec.Path, Ref: t.spec.Ref, Commit: res.Commit, Tree: res.TreeID, Hash: hash, Updated: stamp}
+	if t.target != nil {
+		entry = *t.target
+	}
+	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry}
+	if t.addSpec {
+		j.AddSpec = t.spec
+	}
+	if !w.applyJournal(t, j, "install", func() { w.discardStage(t.alias) }) {
+		return
+	}
+	t.res.NewCommit = entry.Commit
+}
+
+// applyJournal writes j, then swaps the package's folders as it says. It
+// reports whether both happened; otherwise the error is in t. When the
+// journal cannot be written, undo (if any) drops what was prepared for it.
+// When the swap fails, the journal stays: the next run rolls it forward, and
+// the lock keeps the old entry until then.
+func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bool {
+	if err := w.writeJournal(j); err != nil {
+		if undo != nil {
+			undo()
+		}
+		t.fail(err)
+		return false
+	}
+	t.j = j
+	if err := w.hook("journaled", t.alias); err != nil {
+		t.fail(err)
+		return false
+	}
+	if err := w.swap(j); err != nil {
+		t.j = nil
+		if uerr := w.unswap(j); uerr != nil {
+			t.fail(fmt.Errorf("%s: %s: %w (run ctx again to finish it)", t.alias, op, err))
+		} else {
+			t.fail(fmt.Errorf("%s: %s: %w (%s is as it was)", t.alias, op, err, t.alias))
+		}
+		return false
+	}
+	if err := w.hook("swapped", t.alias); err != nil {
+		t.fail(err)
+		return false
+	}
+	return true
+}
+
+// backupDirty, with force, copies a package that checkDirty found dirty to
+// a backup folder before its files are replaced or deleted; it reports
+// whether to go on.
+func (w *Workspace) backupDirty(t *task, force bool, stamp time.Time) bool {
+	if !force || !t.loc.dirty() {
+		return true
+	}
+	dir, err := w.backup(t.alias, t.loc.changes, stamp)
+	if err != nil {
+		t.fail(err)
+		return false
+	}
+	t.res.Backup = dir
+	return true
+}

@@ -1,0 +1,518 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+// Commands run in two steps. A planner (planInstall, planUpdate, planRemove,
+// planAdd) reads the manifest and the lock, resolves refs, looks at each
+// package on disk and decides what to do with it: a plan. execute (apply.go)
+// then does exactly that. update --dry-run reports the plan, outdated lists
+// the lock entries it moves, and update executes it, so the three cannot
+// disagree.
+
+// plan is what a command will do, one task per package, sorted by alias.
+type plan struct {
+	tasks  []*task
+	force  bool // back up local edits, then go on
+	frozen bool // never write the lock
+}
+
+// step is what execute does for one task.
+type step int
+
+const (
+	stepNone    step = iota // nothing: unchanged, or skipped or failed when planned (see res)
+	stepLock                // rewrite the lock entry only: the ref changed to one naming the same commit
+	stepInstall             // fetch want into a stage, then swap it in
+	stepRemove              // delete the package
+)
+
+// task is one package's part in a command.
+type task struct {
+	alias    string
+	spec     *PackageSpec    // from the manifest (or Add); nil when only locked or on disk
+	locked   *lockfile.Entry // the lock's entry, if any
+	target   *lockfile.Entry // install exactly this (commit known, hash verified)
+	resolve  bool            // resolve spec.Ref to its newest commit
+	remove   bool
+	addSpec  bool // Add: record spec in the manifest on success
+	dropSpec bool // Remove: drop spec from the manifest
+
+	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
+
+	// Filled by resolution.
+	commit     string
+	refName    string
+	resolveErr error
+
+	// Filled by decide: the plan for this package. res is what the report
+	// will say if the step succeeds.
+	step step
+	want string // the commit to install
+	loc  *local
+	res  PackageResult
+
+	j *journal // filled by execute
+}
+
+func sameSpec(s *PackageSpec, e *lockfile.Entry) bool {
+	return s != nil && e != nil && s.Source == e.Source && s.Path == e.Path && s.Ref == e.Ref
+}
+
+func (t *task) fail(err error) {
+	err = diskFull(err)
+	t.step = stepNone
+	if noAccess(err) {
+		t.res.Action, t.res.Reason, t.res.Err = Skipped, "no access: "+err.Error(), err
+		return
+	}
+	t.res.Action, t.res.Err = Failed, err
+}
+
+func (t *task) specSource() string {
+	if t.target != nil {
+		return t.target.Source
+	}
+	return t.spec.Source
+}
+
+func (t *task) specPath() string {
+	if t.target != nil {
+		return t.target.Path
+	}
+	return t.spec.Path
+}
+
+// decide fills in each resolved task's step and expected result, looking
+// at the packages on disk (in parallel): what is installed, and, for a
+// package whose files would be replaced or deleted, whether it has local
+// edits (every file's content compared, as the guard does).
+func (w *Workspace) decide(p *plan) {
+	parallel(len(p.tasks), w.opts.Jobs, func(i int) { w.decideTask(p.tasks[i], p.force) })
+}
+
+func (w *Workspace) decideTask(t *task, force bool) {
+	t.res.Alias = t.alias
+	if t.locked != nil {
+		t.res.OldCommit = t.locked.Commit
+	}
+	if t.resolveErr != nil {
+		t.fail(t.resolveErr)
+		return
+	}
+	// The stat shortcut is enough to choose what to do; before anything is
+	// replaced or deleted, checkDirty compares every file's content.
+	loc, err := w.inspect(t.alias, t.locked, force)
+	if err != nil {
+		t.fail(err)
+		return
+	}
+	t.loc = loc
+	if loc.state != nil && loc.present {
+		t.res.OldCommit = loc.state.Commit
+	}
+	if t.remove {
+		t.res.NewCommit = ""
+		t.step, t.res.Action = stepRemove, Removed
+		w.checkDirty(t, force)
+		return
+	}
+	t.want = t.commit
+	if t.target != nil {
+		t.want = t.target.Commit
+	}
+	t.res.NewCommit = t.want
+	if t.upToDate(force) {
+		t.res.Action = Unchanged
+		if t.target == nil && !sameSpec(t.spec, t.locked) {
+			// Only the ref changed, to one that names the same commit.
+			t.step, t.res.Action = stepLock, Updated
+		}
+		return
+	}
+	t.step, t.res.Action = stepInstall, Updated
+	if !loc.present || t.res.OldCommit == "" || t.res.OldCommit == t.want {
+		t.res.Action = Installed
+	}
+	w.checkDirty(t, force)
+}
+
+// upToDate reports whether the package on disk is the one wanted: the same
+// commit and tree, and (with force) no local edits to restore.
+func (t *task) upToDate(force bool) bool {
+	loc := t.loc
+	if !loc.present || loc.state == nil || loc.state.Commit != t.want || (force && loc.dirty()) {
+		return false
+	}
+	if t.target != nil {
+		return loc.state.Tree == t.target.Tree
+	}
+	return t.locked != nil && t.locked.Source == t.spec.Source && t.locked.Path == t.spec.Path && t.locked.Tree == loc.state.Tree
+}
+
+// checkDirty is the dirty-state guard's check for a task that replaces or
+// deletes the package's files. It compares every file's content with what
+// ctx installed (stat data cannot prove a file unchanged: an edit may keep
+// the size and set the mtime back). A dirty package is Skipped with its
+// files listed unless force; with force, execute backs it up first.
+func (w *Workspace) checkDirty(t *task, force bool) {
+	loc := t.loc
+	if loc.present && loc.state != nil {
+		changes, err := diff(w.pkgDir(t.alias), loc.state, true)
+		if err != nil {
+			t.fail(fmt.Errorf("%s: %w", t.alias, err))
+			return
+		}
+		loc.changes = changes
+	}
+	if !loc.dirty() {
+		return
+	}
+	t.res.DirtyFiles = dirtyList(loc.changes)
+	if !force {
+		t.step, t.res.Action, t.res.Reason = stepNone, Skipped, "dirty"
+	}
+}
+
+// report is what the plan says will happen, without doing it (--dry-run).
+func (p *plan) report() *Report {
+	rep := &Report{}
+	for _, t := range p.tasks {
+		rep.Packages = append(rep.Packages, t.res)
+	}
+	sort.Slice(rep.Packages, func(i, j int) bool { return rep.Packages[i].Alias < rep.Packages[j].Alias })
+	return rep
+}
+
+// changes lists the tasks whose lock entry the plan moves to another commit
+// or ref (whether or not local edits hold them back), sorted by alias: what
+// outdated prints. Refs that could not be resolved are errors.
+func (p *plan) changes() ([]Change, error) {
+	var out []Change
+	var errs []error
+	for _, t := range p.tasks {
+		if t.resolveErr != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", t.alias, t.resolveErr))
+			continue
+		}
+		if sameSpec(t.spec, t.locked) && t.commit == t.locked.Commit {
+			continue
+		}
+		c := Change{Alias: t.alias, Ref: t.spec.Ref, NewCommit: t.commit}
+		if t.locked != nil {
+			c.OldCommit = t.locked.Commit
+		}
+		out = append(out, c)
+	}
+	return out, errors.Join(errs...)
+}
+
+// packageDirs lists the folders under packages/ that could be packages.
+func (w *Workspace) packageDirs() []string {
+	ents, _ := os.ReadDir(w.path(packagesDir))
+	var out []string
+	for _, e := range ents {
+		if naming.ValidAlias(e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func (w *Workspace) install(ctx context.Context, o InstallOptions) (*Report, error) {
+	p, err := w.planInstall(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return w.execute(ctx, p)
+}
+
+// planInstall plans install: the manifest's packages at their locked
+// commits (resolved when not locked as specified), the removal of locked
+// packages the manifest lacks and of folders ctx installed that nothing
+// names.
+func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, error) {
+	l, err := w.readLock()
+	if err != nil {
+		return nil, err
+	}
+	m := w.Manifest()
+	if o.Frozen {
+		if d := disagreements(&m, l); len(d) > 0 {
+			return nil, fmt.Errorf("manifest and lock disagree (--frozen): %s; run `ctx install` without --frozen and commit %s", strings.Join(d, "; "), displayName(LockName))
+		}
+	}
+	seen := map[string]bool{}
+	var ts []*task
+	for i := range m.Packages {
+		s := &m.Packages[i]
+		seen[s.Alias] = true
+		t := &task{alias: s.Alias, spec: s}
+		if e, ok := l.Packages[s.Alias]; ok {
+			t.locked = &e
+			if sameSpec(s, &e) {
+				t.target = &e
+			}
+		}
+		if t.target == nil {
+			t.resolve = true
+		}
+		ts = append(ts, t)
+	}
+	for alias, e := range l.Packages {
+		if !seen[alias] {
+			seen[alias] = true
+			ts = append(ts, &task{alias: alias, locked: &e, remove: true})
+		}
+	}
+	for _, alias := range w.packageDirs() {
+		if seen[alias] {
+			continue
+		}
+		if !exists(w.statePath(alias)) {
+			w.log("warning: %s is not a package ctx installed; leaving it alone", displayName(packagesDir+"/"+alias))
+			continue
+		}
+		ts = append(ts, &task{alias: alias, remove: true})
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
+	w.resolveTasks(ctx, ts)
+	p := &plan{tasks: ts, force: o.Force, frozen: o.Frozen}
+	w.decide(p)
+	return p, nil
+}
+
+// disagreements lists how manifest and lock differ.
+func disagreements(m *Manifest, l *lockfile.Lock) []string {
+	var out []string
+	for i := range m.Packages {
+		s := &m.Packages[i]
+		e, ok := l.Packages[s.Alias]
+		switch {
+		case !ok:
+			out = append(out, s.Alias+" is not locked")
+		case !sameSpec(s, &e):
+			out = append(out, s.Alias+" changed in the manifest since it was locked")
+		}
+	}
+	var extra []string
+	for alias := range l.Packages {
+		if _, ok := m.spec(alias); !ok {
+			extra = append(extra, alias+" is locked but not in the manifest")
+		}
+	}
+	sort.Strings(extra)
+	return append(out, extra...)
+}
+
+// updateTasks builds the tasks of update and outdated.
+func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
+	l, err := w.readLock()
+	if err != nil {
+		return nil, err
+	}
+	m := w.Manifest()
+	if len(aliases) == 0 {
+		for _, s := range m.Packages {
+			aliases = append(aliases, s.Alias)
+		}
+	}
+	var ts []*task
+	var unknown []string
+	done := map[string]bool{}
+	for _, a := range aliases {
+		if done[a] {
+			continue
+		}
+		done[a] = true
+		s, ok := m.spec(a)
+		if !ok {
+			unknown = append(unknown, a)
+			continue
+		}
+		t := &task{alias: a, spec: &s, resolve: true}
+		if e, ok := l.Packages[a]; ok {
+			t.locked = &e
+		}
+		ts = append(ts, t)
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), displayName(ManifestName))
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
+	return ts, nil
+}
+
+// pinTargets turns resolved tasks whose newest commit is the locked one into
+// exact installs of the lock entry, so an unchanged package moves nothing.
+func pinTargets(ts []*task) {
+	for _, t := range ts {
+		if t.resolveErr == nil && sameSpec(t.spec, t.locked) && t.commit == t.locked.Commit {
+			t.target = t.locked
+		}
+	}
+}
+
+func (w *Workspace) update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
+	p, err := w.planUpdate(ctx, aliases, o.Force)
+	if err != nil {
+		return nil, err
+	}
+	if o.DryRun {
+		return p.report(), nil
+	}
+	return w.execute(ctx, p)
+}
+
+// planUpdate plans update: the named packages (all when none) at their
+// refs' newest commits; one that did not move is pinned to its lock entry.
+func (w *Workspace) planUpdate(ctx context.Context, aliases []string, force bool) (*plan, error) {
+	p, err := w.resolveUpdate(ctx, aliases)
+	if err != nil {
+		return nil, err
+	}
+	p.force = force
+	w.decide(p)
+	return p, nil
+}
+
+// resolveUpdate is the part of planUpdate that needs no look at the
+// packages on disk: the tasks, their refs resolved. outdated stops there.
+func (w *Workspace) resolveUpdate(ctx context.Context, aliases []string) (*plan, error) {
+	ts, err := w.updateTasks(aliases)
+	if err != nil {
+		return nil, err
+	}
+	w.resolveTasks(ctx, ts)
+	pinTargets(ts)
+	return &plan{tasks: ts}, nil
+}
+
+func (w *Workspace) outdated(ctx context.Context, aliases []string) ([]Change, error) {
+	p, err := w.resolveUpdate(ctx, aliases)
+	if err != nil {
+		return nil, err
+	}
+	return p.changes()
+}
+
+func (w *Workspace) remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
+	p, err := w.planRemove(aliases, o)
+	if err != nil {
+		return nil, err
+	}
+	return w.execute(ctx, p)
+}
+
+// planRemove plans remove: each named package out of the manifest, the lock
+// and the disk.
+func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error) {
+	l, err := w.readLock()
+	if err != nil {
+		return nil, err
+	}
+	m := w.Manifest()
+	var ts []*task
+	var unknown []string
+	done := map[string]bool{}
+	for _, a := range aliases {
+		if done[a] {
+			continue
+		}
+		done[a] = true
+		_, inM := m.spec(a)
+		e, inL := l.Packages[a]
+		if !inM && !inL && !exists(w.statePath(a)) {
+			unknown = append(unknown, a)
+			continue
+		}
+		t := &task{alias: a, remove: true, dropSpec: inM}
+		if inL {
+			t.locked = &e
+		}
+		ts = append(ts, t)
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("no package %s in this project (see `ctx list`)", safetext.QuoteList(unknown))
+	}
+	if len(ts) == 0 {
+		return nil, errors.New("name the packages to remove (see `ctx list`)")
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
+	p := &plan{tasks: ts, force: o.Force}
+	w.decide(p)
+	return p, nil
+}
+
+func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) (*Report, error) {
+	p, err := w.planAdd(ctx, specs, o)
+	if err != nil {
+		return nil, err
+	}
+	return w.execute(ctx, p)
+}
+
+// planAdd plans add: each spec (alias defaulted) checked, resolved and
+// installed, and recorded in the manifest once installed.
+func (w *Workspace) planAdd(ctx context.Context, specs []PackageSpec, o AddOptions) (*plan, error) {
+	if len(specs) == 0 {
+		return nil, errors.New("name a source to add: a git URL or a local repository path")
+	}
+	l, err := w.readLock()
+	if err != nil {
+		return nil, err
+	}
+	m := w.Manifest()
+	v := newValidator()
+	var ts []*task
+	var probs []string
+	taken := map[string]bool{}
+	for _, s := range m.Packages {
+		taken[s.Alias] = true
+	}
+	for i := range specs {
+		s := cleanSpec(specs[i])
+		if s.Alias == "" {
+			s.Alias = defaultAlias(s.Source, s.Path)
+		}
+		where := safetext.Clip(s.Source, 0)
+		if where == "" {
+			where = fmt.Sprintf("package %d", i+1)
+		}
+		if err := v.Struct(&s); err != nil {
+			for _, p := range validationProblems(nil, err) {
+				probs = append(probs, fmt.Sprintf("%s: %s: %s", where, p.Field, p.Msg))
+			}
+			continue
+		}
+		if taken[s.Alias] {
+			probs = append(probs, fmt.Sprintf("%s: alias %s is already used; choose another with --alias", where, safetext.Quote(s.Alias)))
+			continue
+		}
+		taken[s.Alias] = true
+		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true}
+		if e, ok := l.Packages[s.Alias]; ok {
+			t.locked = &e
+		}
+		ts = append(ts, t)
+	}
+	if len(probs) > 0 {
+		return nil, errors.New(strings.Join(probs, "\n"))
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
+	w.resolveTasks(ctx, ts)
+	p := &plan{tasks: ts, force: o.Force}
+	w.decide(p)
+	return p, nil
+}

@@ -1,0 +1,153 @@
+package workspace
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
+)
+
+// planned is what a report says was (or would be) done to one package:
+// everything but what only a real run can know (bytes received, the backup
+// folder, the index).
+func planned(r *Report) string {
+	var b strings.Builder
+	for _, p := range r.Packages {
+		fmt.Fprintf(&b, "%s %s %s→%s reason=%q dirty=%v err=%v\n", p.Alias, p.Action, short(p.OldCommit), short(p.NewCommit), p.Reason, p.DirtyFiles, p.Err)
+	}
+	return b.String()
+}
+
+// TestUpdateDryRunMatchesRun: update --dry-run reports exactly what update
+// then does (same actions, same commits), and outdated lists the packages
+// whose lock entry that plan moves.
+func TestUpdateDryRunMatchesRun(t *testing.T) {
+	f := newFixture(t)
+	other := filepath.Join(f.tmp, "other")
+	gittest.NewRepo(t, other, map[string]string{"notes/a.md": "# A\n"})
+	w := f.open(f.project)
+	f.must(w.Add(bg, []PackageSpec{
+		{Alias: "moved", Source: f.upstream, Path: "guides/api"},
+		{Alias: "dirty", Source: f.upstream, Path: "guides/api"},
+		{Alias: "cleansame", Source: other, Path: "notes"},
+		{Alias: "dirtysame", Source: other, Path: "notes"},
+		{Alias: "reref", Source: other, Path: "notes"},
+	}, AddOptions{}))
+	// upstream moves; other does not.
+	f.commit("more", map[string]string{"guides/api/v2/new.md": "# New\n"})
+	// reref's ref changes to a tag of the commit it has.
+	gittest.MustGit(t, other, "tag", "v1")
+	m := w.Manifest()
+	for i := range m.Packages {
+		if m.Packages[i].Alias == "reref" {
+			m.Packages[i].Ref = "v1"
+		}
+	}
+	// fresh is in the manifest, not yet locked or installed.
+	m.Packages = append(m.Packages, PackageSpec{Alias: "fresh", Source: f.upstream, Path: "team"})
+	if err := w.writeManifest(&m); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(w.pkgDir("dirty"), "v2", "intro.md"), "# Intro\n\nmine\n")
+	writeFile(t, filepath.Join(w.pkgDir("dirtysame"), "a.md"), "# A, mine\n")
+	lockBefore := readFile(t, filepath.Join(f.project, DirName, LockName))
+
+	changes, err := w.Outdated(bg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dry, err := w.Update(bg, nil, UpdateOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, filepath.Join(f.project, DirName, LockName)) != lockBefore || exists(w.pkgDir("fresh")) {
+		t.Fatal("the dry run changed the project")
+	}
+	real, err := w.Update(bg, nil, UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := planned(dry), planned(real); got != want {
+		t.Fatalf("update --dry-run said:\n%s\nupdate did:\n%s", got, want)
+	}
+	want := "cleansame:unchanged dirty:skipped dirtysame:unchanged fresh:installed moved:updated reref:updated"
+	if actions(real) != want {
+		t.Fatalf("update: %s, want %s", actions(real), want)
+	}
+
+	// outdated: the packages whose lock entry the plan moves, with the
+	// same commits (dirty too: it is outdated, update skipped it).
+	var got []string
+	for _, c := range changes {
+		got = append(got, fmt.Sprintf("%s %s→%s", c.Alias, short(c.OldCommit), short(c.NewCommit)))
+	}
+	var fromPlan []string
+	for _, p := range dry.Packages {
+		if p.Action == Installed || p.Action == Updated || p.Reason == "dirty" {
+			fromPlan = append(fromPlan, fmt.Sprintf("%s %s→%s", p.Alias, short(p.OldCommit), short(p.NewCommit)))
+		}
+	}
+	if strings.Join(got, ", ") != strings.Join(fromPlan, ", ") {
+		t.Fatalf("outdated: %s\nupdate --dry-run moves: %s", strings.Join(got, ", "), strings.Join(fromPlan, ", "))
+	}
+}
+
+// TestPlanMatchesRun: for install and remove too, the plan's report is what
+// executing a fresh plan of the same project reports.
+func TestPlanMatchesRun(t *testing.T) {
+	f := newFixture(t)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []PackageSpec{
+		{Alias: "keep", Source: f.upstream, Path: "team"},
+		{Alias: "gone", Source: f.upstream, Path: "team"},
+		{Alias: "edited", Source: f.upstream, Path: "guides/api"},
+		{Alias: "mine", Source: f.upstream, Path: "guides/api"},
+	}, AddOptions{}))
+	writeFile(t, filepath.Join(w.pkgDir("mine"), "v2", "intro.md"), "# Intro\n\nmine\n")
+	writeFile(t, filepath.Join(w.pkgDir("edited"), "v2", "intro.md"), "# Intro\n\nmine too\n")
+	// gone and edited leave the manifest: install removes gone and keeps
+	// edited, which has local edits.
+	m := w.Manifest()
+	m.Packages = m.Packages[:0]
+	for _, s := range w.Manifest().Packages {
+		if s.Alias == "keep" || s.Alias == "mine" {
+			m.Packages = append(m.Packages, s)
+		}
+	}
+	if err := w.writeManifest(&m); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, c := range []struct {
+		name string
+		plan func() (*plan, error)
+		want string
+	}{
+		{"install", func() (*plan, error) { return w.planInstall(bg, InstallOptions{}) }, "edited:skipped gone:removed keep:unchanged mine:unchanged"},
+		{"remove", func() (*plan, error) { return w.planRemove([]string{"mine", "keep"}, RemoveOptions{}) }, "keep:removed mine:skipped"},
+	} {
+		p, err := c.plan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dry := p.report()
+		if p, err = c.plan(); err != nil {
+			t.Fatal(err)
+		}
+		real, err := w.execute(bg, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := planned(dry), planned(real); got != want {
+			t.Fatalf("%s: the plan said:\n%s\nthe run did:\n%s", c.name, got, want)
+		}
+		if actions(real) != c.want {
+			t.Fatalf("%s: %s, want %s", c.name, actions(real), c.want)
+		}
+	}
+	if exists(w.pkgDir("gone")) || exists(w.pkgDir("keep")) || !exists(w.pkgDir("mine")) || !exists(w.pkgDir("edited")) {
+		t.Fatal("the runs did not do what they reported")
+	}
+}
