@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctx-dev/ctx/lockfile/jsonpos"
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 )
 
 const (
@@ -101,13 +101,13 @@ func TestParseErrors(t *testing.T) {
 		want       []string
 	}{
 		{"syntax", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {\"source\": \"x\",,}\n  }\n}\n",
-			[]string{"context.lock:4:25: invalid character ','", "git checkout"}},
-		{"truncated", "{\n  \"version\": 1,\n  \"packages\": {\n", []string{"context.lock:4:1: unexpected end of JSON input"}},
-		{"type", "{\n  \"version\": \"one\"\n}", []string{"context.lock:2:3: version: cannot use JSON string as a number"}},
+			[]string{"context.lock:4:25: invalid JSON: invalid character ','", "git checkout"}},
+		{"truncated", "{\n  \"version\": 1,\n  \"packages\": {\n", []string{"context.lock:4:1: invalid JSON: unexpected end of file"}},
+		{"type", "{\n  \"version\": \"one\"\n}", []string{"context.lock:2:14: version: expected a number, found a JSON string"}},
 		{"unknown", "{\n  \"version\": 1,\n  \"pkgs\": {}\n}", []string{`context.lock:3:3: unknown field "pkgs"`}},
-		{"time", "{\"version\": 1, \"packages\": {\"a\": {\n  \"updated\": \"yesterday\"}}}", []string{`context.lock:2:14: "yesterday" is not a time`}},
-		{"duplicate", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {},\n    \"a\": {}\n  }\n}", []string{`context.lock:5:5: packages: duplicate key "a"`}},
-		{"conflict", "{\n<<<<<<< HEAD\n  \"version\": 1,\n=======\n>>>>>>> x\n}", []string{"context.lock:2:1: invalid character '<'", "merge conflict markers", "git checkout --theirs context.lock"}},
+		{"time", "{\"version\": 1, \"packages\": {\"a\": {\n  \"updated\": \"yesterday\"}}}", []string{`context.lock:2:14: packages[a].updated: "yesterday" is not a time`}},
+		{"duplicate", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {},\n    \"a\": {}\n  }\n}", []string{`context.lock:5:5: packages: duplicate key "a" (first at 4:5; keep only one)`}},
+		{"conflict", "{\n<<<<<<< HEAD\n  \"version\": 1,\n=======\n>>>>>>> x\n}", []string{"context.lock:2:1: invalid JSON: invalid character '<'", "merge conflict markers", "git checkout --theirs context.lock"}},
 		{"trailing", "{\"version\": 1} {}", []string{"after the top-level object"}},
 		// Windows' short name of .git: gitengine never wrote there, and the
 		// lock no longer accepts it either (naming.CheckFilePath).
@@ -140,9 +140,9 @@ func TestParseErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var l *jsonpos.List
+			var l *jsonfile.ErrorList
 			if !errors.As(err, &l) {
-				t.Fatalf("error %T is not a *jsonpos.List", err)
+				t.Fatalf("error %T is not a *jsonfile.ErrorList", err)
 			}
 			msg := err.Error()
 			last := -1

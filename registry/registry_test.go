@@ -33,10 +33,10 @@ func TestParseSyntaxErrorHasLineCol(t *testing.T) {
 	}{
 		{"trailing comma", "{\n  \"name\": \"a\",\n  \"contexts\": [],\n}\n", "reg.json:4:1: invalid JSON"},
 		{"bad token", "{\n  \"name\": nope\n}", "reg.json:2:12: invalid JSON"},
-		{"truncated", "{\n  \"name\": \"a\"", "reg.json:2:13: invalid JSON: unexpected end of file"},
+		{"truncated", "{\n  \"name\": \"a\"", "reg.json:2:14: invalid JSON: unexpected end of file"},
 		{"empty", "", "reg.json:1:1: empty file"},
 		{"type", "{\"name\": 3, \"contexts\": []}", "reg.json:1:10: name: expected a string, found a JSON number"},
-		{"trailing data", "{\"name\": \"a\", \"contexts\": [{\"name\":\"x\",\"description\":\"d\",\"repo\":\"r\"}]}\n{}", "reg.json:2:1: unexpected data after the registry object"},
+		{"trailing data", "{\"name\": \"a\", \"contexts\": [{\"name\":\"x\",\"description\":\"d\",\"repo\":\"r\"}]}\n{}", "reg.json:2:1: unexpected data after the top-level object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("reg.json", []byte(tc.data))
@@ -79,10 +79,10 @@ func TestParseAllProblemsAtOnce(t *testing.T) {
 			t.Errorf("error lacks %q:\n%s", want, msg)
 		}
 	}
-	if first := err.(*ParseError).Problems[0]; first.Field != "name" {
+	if first := err.(*ParseError).Errors[0]; first.Field != "name" {
 		t.Errorf("problems not in file order: first is %v", first)
 	}
-	if n := len(err.(*ParseError).Problems); n != 8 {
+	if n := len(err.(*ParseError).Errors); n != 8 {
 		t.Errorf("got %d problems, want 8:\n%s", n, msg)
 	}
 }
@@ -120,10 +120,10 @@ func FuzzParse(f *testing.F) {
 		r, err := Parse("fuzz.json", data)
 		if err != nil {
 			var pe *ParseError
-			if !errors.As(err, &pe) || len(pe.Problems) == 0 {
+			if !errors.As(err, &pe) || len(pe.Errors) == 0 {
 				t.Fatalf("error is not a non-empty *ParseError: %v", err)
 			}
-			for _, p := range pe.Problems {
+			for _, p := range pe.Errors {
 				if p.Line < 0 || p.Col < 0 || (p.Line > 0 && p.Line > strings.Count(string(data), "\n")+1) {
 					t.Fatalf("bad position %d:%d in %q", p.Line, p.Col, data)
 				}

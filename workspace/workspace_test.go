@@ -338,10 +338,10 @@ func TestManifestParse(t *testing.T) {
 		want       []string
 	}{
 		{"ok", `{"index": {}, "packages": [{"alias": "a", "source": "x", "path": "p/q", "ref": "v1.2"}]}`, nil},
-		{"syntax", "{\n  \"packages\": [\n    {\"alias\": \"a\" \"source\": \"x\"}\n  ]\n}", []string{"context.config.json:3:19: invalid character"}},
-		{"unknown", "{\n  \"packages\": [\n    {\"alias\": \"a\", \"source\": \"x\", \"pth\": \"p\"}\n  ]\n}", []string{`context.config.json:3:35: unknown field "pth"`}},
+		{"syntax", "{\n  \"packages\": [\n    {\"alias\": \"a\" \"source\": \"x\"}\n  ]\n}", []string{"context.config.json:3:19: invalid JSON: invalid character"}},
+		{"unknown", "{\n  \"packages\": [\n    {\"alias\": \"a\", \"source\": \"x\", \"pth\": \"p\"}\n  ]\n}", []string{`context.config.json:3:35: packages[0]: unknown field "pth"`}},
 		{"duplicate", "{\n  \"packages\": [],\n  \"packages\": [{\"alias\": \"a\", \"source\": \"x\", \"source\": \"y\"}]\n}", []string{
-			`context.config.json:3:3: duplicate key "packages"`,
+			`context.config.json:3:3: duplicate key "packages" (first at 2:3; keep only one)`,
 			`context.config.json:3:46: packages[0]: duplicate key "source"`,
 		}},
 		{"fields", `{
