@@ -40,9 +40,9 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/jsonfile"
 )
 
 // DefaultFileName is the registry file ctx looks for in a git repository or a

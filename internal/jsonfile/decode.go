@@ -331,7 +331,9 @@ func (w *walker) value(path string, t reflect.Type) {
 	}
 }
 
-func isBytes(t reflect.Type) bool { return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 }
+func isBytes(t reflect.Type) bool {
+	return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8
+}
 
 func (w *walker) number(off int64, path string, t reflect.Type, s string) {
 	var err error
