@@ -156,3 +156,52 @@ func TestUnknownFields(t *testing.T) {
 		t.Error("want nil for bad JSON")
 	}
 }
+
+// TestParseErrorModel: each kind of problem in a registry, each at
+// file:line:col, and all of a file's problems at once. Before
+// internal/jsonfile a registry's duplicate keys were silently merged (the
+// last won) and a wrong type named no element (contexts.repo).
+func TestParseErrorModel(t *testing.T) {
+	ctx := `{"name": "x", "description": "d", "repo": "r"}`
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"syntax", "{\n  \"name\": \"a\",\n  \"contexts\": [" + ctx + "]]\n}", []string{
+			`reg.json:3:63: invalid JSON: invalid character ']' after object key:value pair`}},
+		{"duplicate key", "{\n  \"name\": \"a\",\n  \"contexts\": [" + ctx + "],\n  \"name\": \"b\"\n}", []string{
+			`reg.json:4:3: duplicate key "name" (first at 2:3; keep only one)`}},
+		{"validation", "{\n  \"name\": \"a\",\n  \"contexts\": [\n    {\"name\": \"x\", \"description\": \"d\", \"repo\": \"has space\"}\n  ]\n}", []string{
+			`reg.json:4:39: contexts[0].repo: "has space" must not contain white space`}},
+		{"types at once", "{\n  \"name\": \"a\",\n  \"contexts\": [\n    " + ctx + ",\n    {\"name\": \"y\", \"description\": \"d\", \"repo\": 7, \"tags\": \"t\"}\n  ]\n}", []string{
+			`reg.json:5:47: contexts[1].repo: expected a string, found a JSON number`,
+			`reg.json:5:58: contexts[1].tags: expected an array, found a JSON string`}},
+		{"all at once", "{\n  \"name\": \"\",\n  \"contexts\": [\n    {\"name\": \"x\", \"name\": \"y\", \"description\": \"d\", \"repo\": \"r\"}\n  ]\n}", []string{
+			`reg.json:2:3: name: is required`,
+			`reg.json:4:19: contexts[0]: duplicate key "name" (first at 4:6; keep only one)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("reg.json", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg, last := err.Error(), -1
+			for _, w := range tc.want {
+				i := strings.Index(msg, w)
+				if i <= last {
+					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
+				}
+				last = i
+			}
+		})
+	}
+	// Unknown fields are not errors in a registry (nocaap registries carry
+	// their own); they are listed, by path, for a warning.
+	data := []byte("{\n  \"name\": \"a\",\n  \"contexts\": [{\"name\": \"x\", \"descripton\": \"d\", \"description\": \"d\", \"repo\": \"r\"}]\n}")
+	if _, err := Parse("reg.json", data); err != nil {
+		t.Fatalf("unknown field refused: %v", err)
+	}
+	if got := strings.Join(UnknownFields(data), " "); got != "contexts[0].descripton" {
+		t.Fatalf("UnknownFields = %q", got)
+	}
+}

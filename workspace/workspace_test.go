@@ -417,3 +417,46 @@ func TestListAndReindexWarning(t *testing.T) {
 	var buf bytes.Buffer
 	_ = buf
 }
+
+// TestManifestErrorModel: each kind of problem in a manifest, each at
+// file:line:col, and all of a file's problems at once (before
+// internal/jsonfile, the first decoding problem hid every other one).
+func TestManifestErrorModel(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"syntax", "{\n  \"packages\": [\n    {\"alias\": \"a\",}\n  ]\n}", []string{
+			`context.config.json:3:19: invalid JSON: invalid character '}'`}},
+		{"duplicate key", "{\n  \"registry\": \"r\",\n  \"Registry\": \"s\"\n}", []string{
+			`context.config.json:3:3: duplicate key "Registry" (first at 2:3; keep only one)`}},
+		{"unknown field", "{\n  \"index\": {\"budget\": 500}\n}", []string{
+			`context.config.json:2:13: index: unknown field "budget"`}},
+		{"validation", "{\n  \"packages\": [\n    {\"alias\": \"a\", \"source\": \"x\", \"ref\": \"a b\"}\n  ]\n}", []string{
+			`context.config.json:3:35: packages[0].ref: "a b" is not a valid git ref name`}},
+		{"all at once", "{\n  \"pkgs\": [],\n  \"packages\": [\n    {\"alias\": \"a\", \"source\": \"\"},\n    {\"alias\": \"a\", \"source\": \"x\", \"path\": \"p\", \"path\": \"q\"}\n  ]\n}", []string{
+			`context.config.json:2:3: unknown field "pkgs"`,
+			`context.config.json:4:20: packages[0].source: is required`,
+			`context.config.json:5:6: packages[1].alias: alias "a" is already used by packages[0]`,
+			`context.config.json:5:48: packages[1]: duplicate key "path" (first at 5:35; keep only one)`}},
+		{"types at once", "{\n  \"index\": {\"budgetTokens\": 1.5},\n  \"packages\": [{\"alias\": 1, \"source\": \"x\"}, {\"alias\": \"b\", \"source\": true}]\n}", []string{
+			`context.config.json:2:29: index.budgetTokens: 1.5 is not a whole number`,
+			`context.config.json:3:26: packages[0].alias: expected a string, found a JSON number`,
+			`context.config.json:3:70: packages[1].source: expected a string, found a JSON boolean`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseManifest("context.config.json", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg, last := err.Error(), -1
+			for _, w := range tc.want {
+				i := strings.Index(msg, w)
+				if i <= last {
+					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
+				}
+				last = i
+			}
+		})
+	}
+}
