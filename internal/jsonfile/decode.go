@@ -255,6 +255,7 @@ type walker struct {
 	errs    []Error
 	unknown []unknownField
 	bad     bool // a value would not decode: skip the rules
+	broken  bool // the token stream failed: stop
 }
 
 type unknownField struct {
@@ -284,7 +285,8 @@ func (w *walker) value(path string, t reflect.Type) {
 	off := skip(w.data, w.dec.InputOffset())
 	tok, err := w.dec.Token()
 	if err != nil {
-		return // cannot happen: the document is valid
+		w.broken = true // cannot happen: the document is valid
+		return
 	}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -409,10 +411,11 @@ func (w *walker) object(path string, t reflect.Type, off int64) {
 	}
 	typedStruct := t != nil && t.Kind() == reflect.Struct
 	first := map[string]int64{} // field (or key) -> offset of its first member
-	for w.dec.More() {
+	for !w.broken && w.dec.More() {
 		koff := skip(w.data, w.dec.InputOffset())
 		k, err := w.dec.Token()
 		if err != nil {
+			w.broken = true
 			return
 		}
 		key, _ := k.(string)
@@ -456,7 +459,7 @@ func (w *walker) array(path string, t reflect.Type, off int64) {
 			w.mismatch(off, path, t, "array")
 		}
 	}
-	for i := 0; w.dec.More(); i++ {
+	for i := 0; !w.broken && w.dec.More(); i++ {
 		w.value(path+"["+strconv.Itoa(i)+"]", elem)
 	}
 	_, _ = w.dec.Token() // ']'
