@@ -23,7 +23,8 @@
 //	  "imports": ["https://hub.acme.dev/ctx-registry.json"] // optional
 //	}
 //
-// Unknown fields are ignored. A relative "repo" (starting with ./ or ../) is
+// Unknown fields are ignored (ctx warns about them); a key repeated in one
+// object is an error. A relative "repo" (starting with ./ or ../) is
 // resolved against the registry's folder when the registry is local, against
 // the file's URL when it came over http, and against the repository's URL
 // when it came from a remote git repository (as git resolves relative
