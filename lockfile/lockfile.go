@@ -4,21 +4,17 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile/jsonpos"
 	"github.com/go-playground/validator/v10"
 )
 
@@ -39,17 +35,7 @@ func ValidHash(s string) bool {
 // (naming.CheckFilePath), sha1hex, h1. Field names in errors are the JSON
 // names.
 func NewValidator() *validator.Validate {
-	v := validator.New(validator.WithRequiredStructEnabled())
-	v.RegisterTagNameFunc(func(f reflect.StructField) string {
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			return ""
-		}
-		if name == "" {
-			return f.Name
-		}
-		return name
-	})
+	v := jsonfile.NewValidator()
 	must := func(err error) {
 		if err != nil {
 			panic(err) // only on a programming error in the tag names below
@@ -62,13 +48,11 @@ func NewValidator() *validator.Validate {
 	return v
 }
 
-// ValidationMessage turns one validator error into words.
+// ValidationMessage words a failed rule of [NewValidator]'s own tags, and
+// returns "" for the others (see jsonfile.RuleMessage).
 func ValidationMessage(fe validator.FieldError) string {
-	raw := fmt.Sprint(fe.Value())
-	val := safetext.Quote(raw)
+	val := safetext.Quote(fmt.Sprint(fe.Value()))
 	switch fe.Tag() {
-	case "required":
-		return "is required"
 	case "alias":
 		return fmt.Sprintf("%s is not a valid alias (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)", val)
 	case "relpath":
@@ -77,47 +61,8 @@ func ValidationMessage(fe validator.FieldError) string {
 		return fmt.Sprintf("%s must be 40 lower-case hexadecimal digits", val)
 	case "h1":
 		return fmt.Sprintf("%s must be an h1: hash (h1: and base64 of a SHA-256)", val)
-	case "min":
-		return fmt.Sprintf("%s is less than the minimum %s", safetext.Clip(raw, 0), fe.Param())
-	case "max":
-		return fmt.Sprintf("%s is more than the maximum %s", safetext.Clip(raw, 0), fe.Param())
-	case "unique":
-		return fmt.Sprintf("has duplicate %s values", fe.Param())
 	}
-	return fmt.Sprintf("%s fails the %q rule", val, fe.Tag())
-}
-
-// ValidationProblems turns validator errors into problems positioned in data.
-// The root struct's name is dropped from field paths.
-func ValidationProblems(data []byte, err error) []jsonpos.Problem {
-	var ves validator.ValidationErrors
-	if !errors.As(err, &ves) {
-		return []jsonpos.Problem{{Msg: err.Error()}}
-	}
-	var probs []jsonpos.Problem
-	for _, fe := range ves {
-		ns := fe.Namespace()
-		if i := strings.IndexByte(ns, '.'); i >= 0 {
-			ns = ns[i+1:]
-		}
-		// A map key that fails is reported as packages[key]; the key itself is the value.
-		probs = append(probs, jsonpos.Problem{
-			Pos:   jsonpos.Find(data, jsonpos.SplitPath(ns)),
-			Field: ns,
-			Msg:   ValidationMessage(fe),
-		})
-	}
-	sortProblems(probs)
-	return probs
-}
-
-func sortProblems(p []jsonpos.Problem) {
-	sort.SliceStable(p, func(i, j int) bool {
-		if p[i].Pos.Line != p[j].Pos.Line {
-			return p[i].Pos.Line < p[j].Pos.Line
-		}
-		return p[i].Pos.Col < p[j].Pos.Col
-	})
+	return ""
 }
 
 func hint(name string, data []byte) string {
@@ -129,40 +74,19 @@ func hint(name string, data []byte) string {
 
 func parse(name string, data []byte) (*Lock, error) {
 	var l Lock
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&l); err != nil {
-		pos, msg, ok := jsonpos.DecodeError(data, err)
-		if !ok {
-			if f, found := strings.CutPrefix(msg, "unknown field "); found {
-				pos = jsonpos.FindKey(data, strings.Trim(f, `"`))
-				msg = "unknown field " + f
+	err := jsonfile.Decode(name, data, &l, jsonfile.Options{
+		Validator: NewValidator(),
+		Message:   ValidationMessage,
+		Check: func() []jsonfile.Error {
+			if l.Version > Version {
+				return []jsonfile.Error{{Field: "version", Msg: fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", l.Version, Version)}}
 			}
-		}
-		return nil, &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: hint(name, data)}
-	}
-	if tok, err := dec.Token(); err != io.EOF {
-		pos := jsonpos.Offset(data, dec.InputOffset())
-		msg := "unexpected data after the top-level object"
-		if err == nil {
-			msg = fmt.Sprintf("unexpected %v after the top-level object", tok)
-		}
-		return nil, &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: hint(name, data)}
-	}
-	probs := jsonpos.Duplicates(data)
-	if l.Version > Version {
-		probs = append(probs, jsonpos.Problem{
-			Pos:   jsonpos.Find(data, []string{"version"}),
-			Field: "version",
-			Msg:   fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", l.Version, Version),
-		})
-	}
-	if err := NewValidator().Struct(&l); err != nil {
-		probs = append(probs, ValidationProblems(data, err)...)
-	}
-	if len(probs) > 0 {
-		sortProblems(probs)
-		return nil, &jsonpos.List{File: name, Problems: probs, Hint: hint(name, data)}
+			return nil
+		},
+		Hint: hint(name, data),
+	})
+	if err != nil {
+		return nil, err
 	}
 	if l.Packages == nil {
 		l.Packages = map[string]Entry{}

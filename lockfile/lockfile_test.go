@@ -6,11 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ctx-dev/ctx/lockfile/jsonpos"
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 )
 
 const (
@@ -101,13 +102,13 @@ func TestParseErrors(t *testing.T) {
 		want       []string
 	}{
 		{"syntax", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {\"source\": \"x\",,}\n  }\n}\n",
-			[]string{"context.lock:4:25: invalid character ','", "git checkout"}},
-		{"truncated", "{\n  \"version\": 1,\n  \"packages\": {\n", []string{"context.lock:4:1: unexpected end of JSON input"}},
-		{"type", "{\n  \"version\": \"one\"\n}", []string{"context.lock:2:3: version: cannot use JSON string as a number"}},
+			[]string{"context.lock:4:25: invalid JSON: invalid character ','", "git checkout"}},
+		{"truncated", "{\n  \"version\": 1,\n  \"packages\": {\n", []string{"context.lock:4:1: invalid JSON: unexpected end of file"}},
+		{"type", "{\n  \"version\": \"one\"\n}", []string{"context.lock:2:14: version: expected a number, found a JSON string"}},
 		{"unknown", "{\n  \"version\": 1,\n  \"pkgs\": {}\n}", []string{`context.lock:3:3: unknown field "pkgs"`}},
-		{"time", "{\"version\": 1, \"packages\": {\"a\": {\n  \"updated\": \"yesterday\"}}}", []string{`context.lock:2:14: "yesterday" is not a time`}},
-		{"duplicate", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {},\n    \"a\": {}\n  }\n}", []string{`context.lock:5:5: packages: duplicate key "a"`}},
-		{"conflict", "{\n<<<<<<< HEAD\n  \"version\": 1,\n=======\n>>>>>>> x\n}", []string{"context.lock:2:1: invalid character '<'", "merge conflict markers", "git checkout --theirs context.lock"}},
+		{"time", "{\"version\": 1, \"packages\": {\"a\": {\n  \"updated\": \"yesterday\"}}}", []string{`context.lock:2:14: packages[a].updated: "yesterday" is not a time`}},
+		{"duplicate", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {},\n    \"a\": {}\n  }\n}", []string{`context.lock:5:5: packages: duplicate key "a" (first at 4:5; keep only one)`}},
+		{"conflict", "{\n<<<<<<< HEAD\n  \"version\": 1,\n=======\n>>>>>>> x\n}", []string{"context.lock:2:1: invalid JSON: invalid character '<'", "merge conflict markers", "git checkout --theirs context.lock"}},
 		{"trailing", "{\"version\": 1} {}", []string{"after the top-level object"}},
 		// Windows' short name of .git: gitengine never wrote there, and the
 		// lock no longer accepts it either (naming.CheckFilePath).
@@ -140,9 +141,9 @@ func TestParseErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var l *jsonpos.List
+			var l *jsonfile.ErrorList
 			if !errors.As(err, &l) {
-				t.Fatalf("error %T is not a *jsonpos.List", err)
+				t.Fatalf("error %T is not a *jsonfile.ErrorList", err)
 			}
 			msg := err.Error()
 			last := -1
@@ -227,4 +228,48 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("not stable:\n%s\n%s", b, b2)
 		}
 	})
+}
+
+// TestParseErrorModel: each kind of problem in a lock, each at
+// file:line:col, and all of a file's problems at once (before
+// internal/jsonfile, the first decoding problem hid every other one).
+func TestParseErrorModel(t *testing.T) {
+	entry := `"source": "x", "commit": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"`
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"syntax", "{\n  \"version\": 1\n  \"packages\": {}\n}", []string{
+			`context.lock:3:3: invalid JSON: invalid character '"' after object key:value pair`}},
+		{"duplicate key", "{\n  \"version\": 1,\n  \"packages\": {\"a\": {" + entry + "}},\n  \"Version\": 1\n}", []string{
+			`context.lock:4:3: duplicate key "Version" (first at 2:3; keep only one)`}},
+		{"unknown field", "{\n  \"version\": 1,\n  \"packages\": {\"a\": {" + entry + ", \"sha\": \"x\"}}\n}", []string{
+			`context.lock:3:` + strconv.Itoa(24+len(entry)) + `: packages[a]: unknown field "sha"`}},
+		{"validation", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {\"source\": \"\"}\n  }\n}", []string{
+			`context.lock:4:5: packages[a].commit: is required`,
+			`context.lock:4:11: packages[a].source: is required`}},
+		{"all at once", "{\n  \"version\": 1,\n  \"extra\": true,\n  \"packages\": {\n    \"a\": {\"source\": \"\"},\n    \"b\": {\"source\": \"x\", \"source\": \"y\"}\n  }\n}", []string{
+			`context.lock:3:3: unknown field "extra"`,
+			`context.lock:5:11: packages[a].source: is required`,
+			`context.lock:6:26: packages[b]: duplicate key "source" (first at 6:11; keep only one)`}},
+		{"types at once", "{\n  \"version\": \"1\",\n  \"packages\": {\"a\": {\"commit\": 3, \"updated\": \"yesterday\"}}\n}", []string{
+			`context.lock:2:14: version: expected a number, found a JSON string`,
+			`context.lock:3:32: packages[a].commit: expected a string, found a JSON number`,
+			`context.lock:3:46: packages[a].updated: "yesterday" is not a time`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("context.lock", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg, last := err.Error(), -1
+			for _, w := range tc.want {
+				i := strings.Index(msg, w)
+				if i <= last {
+					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
+				}
+				last = i
+			}
+		})
+	}
 }

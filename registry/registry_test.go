@@ -33,10 +33,10 @@ func TestParseSyntaxErrorHasLineCol(t *testing.T) {
 	}{
 		{"trailing comma", "{\n  \"name\": \"a\",\n  \"contexts\": [],\n}\n", "reg.json:4:1: invalid JSON"},
 		{"bad token", "{\n  \"name\": nope\n}", "reg.json:2:12: invalid JSON"},
-		{"truncated", "{\n  \"name\": \"a\"", "reg.json:2:13: invalid JSON: unexpected end of file"},
+		{"truncated", "{\n  \"name\": \"a\"", "reg.json:2:14: invalid JSON: unexpected end of file"},
 		{"empty", "", "reg.json:1:1: empty file"},
 		{"type", "{\"name\": 3, \"contexts\": []}", "reg.json:1:10: name: expected a string, found a JSON number"},
-		{"trailing data", "{\"name\": \"a\", \"contexts\": [{\"name\":\"x\",\"description\":\"d\",\"repo\":\"r\"}]}\n{}", "reg.json:2:1: unexpected data after the registry object"},
+		{"trailing data", "{\"name\": \"a\", \"contexts\": [{\"name\":\"x\",\"description\":\"d\",\"repo\":\"r\"}]}\n{}", "reg.json:2:1: unexpected data after the top-level object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("reg.json", []byte(tc.data))
@@ -79,10 +79,10 @@ func TestParseAllProblemsAtOnce(t *testing.T) {
 			t.Errorf("error lacks %q:\n%s", want, msg)
 		}
 	}
-	if first := err.(*ParseError).Problems[0]; first.Field != "name" {
+	if first := err.(*ParseError).Errors[0]; first.Field != "name" {
 		t.Errorf("problems not in file order: first is %v", first)
 	}
-	if n := len(err.(*ParseError).Problems); n != 8 {
+	if n := len(err.(*ParseError).Errors); n != 8 {
 		t.Errorf("got %d problems, want 8:\n%s", n, msg)
 	}
 }
@@ -120,10 +120,10 @@ func FuzzParse(f *testing.F) {
 		r, err := Parse("fuzz.json", data)
 		if err != nil {
 			var pe *ParseError
-			if !errors.As(err, &pe) || len(pe.Problems) == 0 {
+			if !errors.As(err, &pe) || len(pe.Errors) == 0 {
 				t.Fatalf("error is not a non-empty *ParseError: %v", err)
 			}
-			for _, p := range pe.Problems {
+			for _, p := range pe.Errors {
 				if p.Line < 0 || p.Col < 0 || (p.Line > 0 && p.Line > strings.Count(string(data), "\n")+1) {
 					t.Fatalf("bad position %d:%d in %q", p.Line, p.Col, data)
 				}
@@ -154,5 +154,54 @@ func TestUnknownFields(t *testing.T) {
 	}
 	if UnknownFields([]byte("not json")) != nil {
 		t.Error("want nil for bad JSON")
+	}
+}
+
+// TestParseErrorModel: each kind of problem in a registry, each at
+// file:line:col, and all of a file's problems at once. Before
+// internal/jsonfile a registry's duplicate keys were silently merged (the
+// last won) and a wrong type named no element (contexts.repo).
+func TestParseErrorModel(t *testing.T) {
+	ctx := `{"name": "x", "description": "d", "repo": "r"}`
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"syntax", "{\n  \"name\": \"a\",\n  \"contexts\": [" + ctx + "]]\n}", []string{
+			`reg.json:3:63: invalid JSON: invalid character ']' after object key:value pair`}},
+		{"duplicate key", "{\n  \"name\": \"a\",\n  \"contexts\": [" + ctx + "],\n  \"name\": \"b\"\n}", []string{
+			`reg.json:4:3: duplicate key "name" (first at 2:3; keep only one)`}},
+		{"validation", "{\n  \"name\": \"a\",\n  \"contexts\": [\n    {\"name\": \"x\", \"description\": \"d\", \"repo\": \"has space\"}\n  ]\n}", []string{
+			`reg.json:4:39: contexts[0].repo: "has space" must not contain white space`}},
+		{"types at once", "{\n  \"name\": \"a\",\n  \"contexts\": [\n    " + ctx + ",\n    {\"name\": \"y\", \"description\": \"d\", \"repo\": 7, \"tags\": \"t\"}\n  ]\n}", []string{
+			`reg.json:5:47: contexts[1].repo: expected a string, found a JSON number`,
+			`reg.json:5:58: contexts[1].tags: expected an array, found a JSON string`}},
+		{"all at once", "{\n  \"name\": \"\",\n  \"contexts\": [\n    {\"name\": \"x\", \"name\": \"y\", \"description\": \"d\", \"repo\": \"r\"}\n  ]\n}", []string{
+			`reg.json:2:3: name: is required`,
+			`reg.json:4:19: contexts[0]: duplicate key "name" (first at 4:6; keep only one)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("reg.json", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg, last := err.Error(), -1
+			for _, w := range tc.want {
+				i := strings.Index(msg, w)
+				if i <= last {
+					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
+				}
+				last = i
+			}
+		})
+	}
+	// Unknown fields are not errors in a registry (nocaap registries carry
+	// their own); they are listed, by path, for a warning.
+	data := []byte("{\n  \"name\": \"a\",\n  \"contexts\": [{\"name\": \"x\", \"descripton\": \"d\", \"description\": \"d\", \"repo\": \"r\"}]\n}")
+	if _, err := Parse("reg.json", data); err != nil {
+		t.Fatalf("unknown field refused: %v", err)
+	}
+	if got := strings.Join(UnknownFields(data), " "); got != "contexts[0].descripton" {
+		t.Fatalf("UnknownFields = %q", got)
 	}
 }

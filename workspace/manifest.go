@@ -4,17 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
-	"github.com/ctx-dev/ctx/lockfile/jsonpos"
 	"github.com/go-playground/validator/v10"
 )
 
@@ -37,49 +36,17 @@ func manifestHint(name string) string {
 
 // ParseManifest parses and validates a manifest; name is used in error
 // messages. Every problem is reported at once, each with its line:column and
-// field, as a *jsonpos.List.
+// field, as a *jsonfile.ErrorList.
 func ParseManifest(name string, data []byte) (*Manifest, error) {
 	var m Manifest
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	one := func(pos jsonpos.Pos, msg string) error {
-		return &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: manifestHint(name)}
-	}
-	if err := dec.Decode(&m); err != nil {
-		pos, msg, ok := jsonpos.DecodeError(data, err)
-		if !ok {
-			if f, found := strings.CutPrefix(msg, "unknown field "); found {
-				pos = jsonpos.FindKey(data, strings.Trim(f, `"`))
-			}
-		}
-		return nil, one(pos, msg)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, one(jsonpos.Offset(data, dec.InputOffset()), "unexpected data after the top-level object")
-	}
-	probs := jsonpos.Duplicates(data)
-	if err := newValidator().Struct(&m); err != nil {
-		probs = append(probs, validationProblems(data, err)...)
-	}
-	first := map[string]int{}
-	for i, p := range m.Packages {
-		if p.Alias == "" {
-			continue
-		}
-		if j, dup := first[p.Alias]; dup {
-			field := fmt.Sprintf("packages[%d].alias", i)
-			probs = append(probs, jsonpos.Problem{
-				Pos:   jsonpos.Find(data, jsonpos.SplitPath(field)),
-				Field: field,
-				Msg:   fmt.Sprintf("alias %s is already used by packages[%d]; aliases must be unique", safetext.Quote(p.Alias), j),
-			})
-			continue
-		}
-		first[p.Alias] = i
-	}
-	if len(probs) > 0 {
-		sortProblems(probs)
-		return nil, &jsonpos.List{File: name, Problems: probs, Hint: manifestHint(name)}
+	err := jsonfile.Decode(name, data, &m, jsonfile.Options{
+		Validator: newValidator(),
+		Message:   manifestMessage,
+		Check:     func() []jsonfile.Error { return uniqueAliases(m.Packages) },
+		Hint:      manifestHint(name),
+	})
+	if err != nil {
+		return nil, err
 	}
 	if m.Packages == nil {
 		m.Packages = []PackageSpec{}
@@ -87,29 +54,37 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	return &m, nil
 }
 
-func validationProblems(data []byte, err error) []jsonpos.Problem {
-	probs := lockfile.ValidationProblems(data, err)
-	for i := range probs {
-		if strings.HasSuffix(probs[i].Msg, `fails the "gitref" rule`) {
-			probs[i].Msg = strings.TrimSuffix(probs[i].Msg, ` fails the "gitref" rule`) + " is not a valid git ref name"
-		}
+func manifestMessage(fe validator.FieldError) string {
+	if fe.Tag() == "gitref" {
+		return safetext.Quote(fmt.Sprint(fe.Value())) + " is not a valid git ref name"
 	}
-	return probs
+	return lockfile.ValidationMessage(fe)
 }
 
-func sortProblems(p []jsonpos.Problem) {
-	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && less(p[j].Pos, p[j-1].Pos); j-- {
-			p[j], p[j-1] = p[j-1], p[j]
-		}
-	}
+// validationProblems words what newValidator returned for a value that did
+// not come from a file (ctx add's arguments); data is not used.
+func validationProblems(_ []byte, err error) []jsonfile.Error {
+	return jsonfile.RuleErrors(err, manifestMessage)
 }
 
-func less(a, b jsonpos.Pos) bool {
-	if a.Line != b.Line {
-		return a.Line < b.Line
+// uniqueAliases reports each package whose alias an earlier one has.
+func uniqueAliases(pkgs []PackageSpec) []jsonfile.Error {
+	var errs []jsonfile.Error
+	first := map[string]int{}
+	for i, p := range pkgs {
+		if p.Alias == "" {
+			continue
+		}
+		if j, dup := first[p.Alias]; dup {
+			errs = append(errs, jsonfile.Error{
+				Field: fmt.Sprintf("packages[%d].alias", i),
+				Msg:   fmt.Sprintf("alias %s is already used by packages[%d]; aliases must be unique", safetext.Quote(p.Alias), j),
+			})
+			continue
+		}
+		first[p.Alias] = i
 	}
-	return a.Col < b.Col
+	return errs
 }
 
 // MarshalManifest returns the manifest's canonical bytes: fields in a fixed

@@ -338,10 +338,10 @@ func TestManifestParse(t *testing.T) {
 		want       []string
 	}{
 		{"ok", `{"index": {}, "packages": [{"alias": "a", "source": "x", "path": "p/q", "ref": "v1.2"}]}`, nil},
-		{"syntax", "{\n  \"packages\": [\n    {\"alias\": \"a\" \"source\": \"x\"}\n  ]\n}", []string{"context.config.json:3:19: invalid character"}},
-		{"unknown", "{\n  \"packages\": [\n    {\"alias\": \"a\", \"source\": \"x\", \"pth\": \"p\"}\n  ]\n}", []string{`context.config.json:3:35: unknown field "pth"`}},
+		{"syntax", "{\n  \"packages\": [\n    {\"alias\": \"a\" \"source\": \"x\"}\n  ]\n}", []string{"context.config.json:3:19: invalid JSON: invalid character"}},
+		{"unknown", "{\n  \"packages\": [\n    {\"alias\": \"a\", \"source\": \"x\", \"pth\": \"p\"}\n  ]\n}", []string{`context.config.json:3:35: packages[0]: unknown field "pth"`}},
 		{"duplicate", "{\n  \"packages\": [],\n  \"packages\": [{\"alias\": \"a\", \"source\": \"x\", \"source\": \"y\"}]\n}", []string{
-			`context.config.json:3:3: duplicate key "packages"`,
+			`context.config.json:3:3: duplicate key "packages" (first at 2:3; keep only one)`,
 			`context.config.json:3:46: packages[0]: duplicate key "source"`,
 		}},
 		{"fields", `{
@@ -416,4 +416,47 @@ func TestListAndReindexWarning(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	_ = buf
+}
+
+// TestManifestErrorModel: each kind of problem in a manifest, each at
+// file:line:col, and all of a file's problems at once (before
+// internal/jsonfile, the first decoding problem hid every other one).
+func TestManifestErrorModel(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		want       []string
+	}{
+		{"syntax", "{\n  \"packages\": [\n    {\"alias\": \"a\",}\n  ]\n}", []string{
+			`context.config.json:3:19: invalid JSON: invalid character '}'`}},
+		{"duplicate key", "{\n  \"registry\": \"r\",\n  \"Registry\": \"s\"\n}", []string{
+			`context.config.json:3:3: duplicate key "Registry" (first at 2:3; keep only one)`}},
+		{"unknown field", "{\n  \"index\": {\"budget\": 500}\n}", []string{
+			`context.config.json:2:13: index: unknown field "budget"`}},
+		{"validation", "{\n  \"packages\": [\n    {\"alias\": \"a\", \"source\": \"x\", \"ref\": \"a b\"}\n  ]\n}", []string{
+			`context.config.json:3:35: packages[0].ref: "a b" is not a valid git ref name`}},
+		{"all at once", "{\n  \"pkgs\": [],\n  \"packages\": [\n    {\"alias\": \"a\", \"source\": \"\"},\n    {\"alias\": \"a\", \"source\": \"x\", \"path\": \"p\", \"path\": \"q\"}\n  ]\n}", []string{
+			`context.config.json:2:3: unknown field "pkgs"`,
+			`context.config.json:4:20: packages[0].source: is required`,
+			`context.config.json:5:6: packages[1].alias: alias "a" is already used by packages[0]`,
+			`context.config.json:5:48: packages[1]: duplicate key "path" (first at 5:35; keep only one)`}},
+		{"types at once", "{\n  \"index\": {\"budgetTokens\": 1.5},\n  \"packages\": [{\"alias\": 1, \"source\": \"x\"}, {\"alias\": \"b\", \"source\": true}]\n}", []string{
+			`context.config.json:2:29: index.budgetTokens: 1.5 is not a whole number`,
+			`context.config.json:3:26: packages[0].alias: expected a string, found a JSON number`,
+			`context.config.json:3:70: packages[1].source: expected a string, found a JSON boolean`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseManifest("context.config.json", []byte(tc.data))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg, last := err.Error(), -1
+			for _, w := range tc.want {
+				i := strings.Index(msg, w)
+				if i <= last {
+					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
+				}
+				last = i
+			}
+		})
+	}
 }

@@ -1,7 +1,6 @@
-package jsonpos
+package jsonfile
 
 import (
-	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -47,32 +46,5 @@ func TestSplitPath(t *testing.T) {
 	want = []string{"packages", "2", "alias"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("SplitPath = %q, want %q", got, want)
-	}
-}
-
-func TestDecodeError(t *testing.T) {
-	data := []byte("{\n  \"version\": 1,\n  \"packages\": {,\n}\n")
-	var v any
-	err := json.Unmarshal(data, &v)
-	pos, msg, ok := DecodeError(data, err)
-	if !ok || pos != (Pos{3, 16}) {
-		t.Fatalf("DecodeError = %v %q %v, want 3:16", pos, msg, ok)
-	}
-	var s struct{ Version string }
-	err = json.Unmarshal([]byte("{\n \"Version\": 12}"), &s)
-	pos, msg, ok = DecodeError([]byte("{\n \"Version\": 12}"), err)
-	if !ok || pos != (Pos{2, 2}) {
-		t.Fatalf("DecodeError type = %v %q %v, want 2:2", pos, msg, ok)
-	}
-}
-
-func TestDuplicates(t *testing.T) {
-	got := Duplicates([]byte("{\"a\": 1, \"b\": {\"x\": [{\"k\": 1, \"k\": 2}]}, \"a\": 3}"))
-	want := []Problem{
-		{Pos: Pos{1, 31}, Field: "b.x[0]", Msg: `duplicate key "k" (keep only one)`},
-		{Pos: Pos{1, 42}, Field: "", Msg: `duplicate key "a" (keep only one)`},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("Duplicates = %+v, want %+v", got, want)
 	}
 }
