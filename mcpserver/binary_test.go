@@ -5,7 +5,6 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -19,7 +18,7 @@ func buildCtx(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the ctx binary")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goBin := "go" // go test puts its own GOROOT/bin first on PATH
 	bin := filepath.Join(t.TempDir(), "ctx")
 	cmd := exec.Command(goBin, "build", "-tags", "ctxstraytest", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx")
 	cmd.Dir = ".."

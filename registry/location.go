@@ -249,9 +249,7 @@ func parseGit(s string) (Location, error) {
 	if repo == "" {
 		return Location{}, fmt.Errorf("registry location %s has no repository", safetext.Quote(s))
 	}
-	if strings.HasPrefix(repo, "file://") {
-		repo = strings.TrimPrefix(repo, "file://")
-	}
+	repo = strings.TrimPrefix(repo, "file://")
 	if naming.IsLocal(repo) {
 		repo = cleanLocal(repo)
 	}

@@ -55,7 +55,7 @@ func run(corpus, work, ctxBin string, starts, searches int) error {
 	}
 	if ctxBin == "" {
 		ctxBin = filepath.Join(work, "ctx")
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", ctxBin, "./cmd/ctx")
+		cmd := exec.Command("go", "build", "-o", ctxBin, "./cmd/ctx")
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building ctx (run from the module root): %w", err)
