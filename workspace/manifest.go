@@ -1,149 +1,19 @@
 package workspace
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
-	"os"
+	"errors"
+	"io/fs"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/naming"
-	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
-	"github.com/ctx-dev/ctx/lockfile/jsonpos"
-	"github.com/go-playground/validator/v10"
+	"github.com/ctx-dev/ctx/project"
 )
 
-// badRefRE matches what git's check-ref-format forbids in a ref name.
-var badRefRE = regexp.MustCompile(`[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|^/|/$|\.$|\.lock$|^-`)
-
-func newValidator() *validator.Validate {
-	v := lockfile.NewValidator()
-	if err := v.RegisterValidation("gitref", func(fl validator.FieldLevel) bool {
-		return !badRefRE.MatchString(fl.Field().String())
-	}); err != nil {
-		panic(err) // a programming error in the tag name
-	}
-	return v
-}
-
-func manifestHint(name string) string {
-	return fmt.Sprintf("fix %s by hand, or restore it with `git checkout %s`", name, name)
-}
-
-// ParseManifest parses and validates a manifest; name is used in error
-// messages. Every problem is reported at once, each with its line:column and
-// field, as a *jsonpos.List.
-func ParseManifest(name string, data []byte) (*Manifest, error) {
-	var m Manifest
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	one := func(pos jsonpos.Pos, msg string) error {
-		return &jsonpos.List{File: name, Problems: []jsonpos.Problem{{Pos: pos, Msg: msg}}, Hint: manifestHint(name)}
-	}
-	if err := dec.Decode(&m); err != nil {
-		pos, msg, ok := jsonpos.DecodeError(data, err)
-		if !ok {
-			if f, found := strings.CutPrefix(msg, "unknown field "); found {
-				pos = jsonpos.FindKey(data, strings.Trim(f, `"`))
-			}
-		}
-		return nil, one(pos, msg)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, one(jsonpos.Offset(data, dec.InputOffset()), "unexpected data after the top-level object")
-	}
-	probs := jsonpos.Duplicates(data)
-	if err := newValidator().Struct(&m); err != nil {
-		probs = append(probs, validationProblems(data, err)...)
-	}
-	first := map[string]int{}
-	for i, p := range m.Packages {
-		if p.Alias == "" {
-			continue
-		}
-		if j, dup := first[p.Alias]; dup {
-			field := fmt.Sprintf("packages[%d].alias", i)
-			probs = append(probs, jsonpos.Problem{
-				Pos:   jsonpos.Find(data, jsonpos.SplitPath(field)),
-				Field: field,
-				Msg:   fmt.Sprintf("alias %s is already used by packages[%d]; aliases must be unique", safetext.Quote(p.Alias), j),
-			})
-			continue
-		}
-		first[p.Alias] = i
-	}
-	if len(probs) > 0 {
-		sortProblems(probs)
-		return nil, &jsonpos.List{File: name, Problems: probs, Hint: manifestHint(name)}
-	}
-	if m.Packages == nil {
-		m.Packages = []PackageSpec{}
-	}
-	return &m, nil
-}
-
-func validationProblems(data []byte, err error) []jsonpos.Problem {
-	probs := lockfile.ValidationProblems(data, err)
-	for i := range probs {
-		if strings.HasSuffix(probs[i].Msg, `fails the "gitref" rule`) {
-			probs[i].Msg = strings.TrimSuffix(probs[i].Msg, ` fails the "gitref" rule`) + " is not a valid git ref name"
-		}
-	}
-	return probs
-}
-
-func sortProblems(p []jsonpos.Problem) {
-	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && less(p[j].Pos, p[j-1].Pos); j-- {
-			p[j], p[j-1] = p[j-1], p[j]
-		}
-	}
-}
-
-func less(a, b jsonpos.Pos) bool {
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Col < b.Col
-}
-
-// MarshalManifest returns the manifest's canonical bytes: fields in a fixed
-// order, packages in manifest order, two-space indent, final newline.
-func MarshalManifest(m *Manifest) ([]byte, error) {
-	c := *m
-	if c.Packages == nil {
-		c.Packages = []PackageSpec{}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&c); err != nil {
-		return nil, fmt.Errorf("encode manifest: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-func (w *Workspace) manifestPath() string { return filepath.Join(w.Dir(), ManifestName) }
-func (w *Workspace) lockPath() string     { return filepath.Join(w.Dir(), LockName) }
-
-// displayName is how files are named in messages: relative to the project.
-func displayName(file string) string { return DirName + "/" + file }
-
 func (w *Workspace) loadManifest() error {
-	data, err := os.ReadFile(w.manifestPath())
-	if err != nil {
-		if os.IsNotExist(err) {
-			return fmt.Errorf("%s: %w (run `ctx init` to start one)", w.root, ErrNoProject)
-		}
-		return fmt.Errorf("read manifest: %w", err)
-	}
-	m, err := ParseManifest(displayName(ManifestName), data)
+	m, err := w.proj.ReadManifest()
 	if err != nil {
 		return err
 	}
@@ -151,16 +21,16 @@ func (w *Workspace) loadManifest() error {
 	return nil
 }
 
-func (w *Workspace) writeManifest(m *Manifest) error {
-	data, err := MarshalManifest(m)
+func (w *Workspace) writeManifest(m *project.Manifest) error {
+	data, err := project.MarshalManifest(m)
 	if err != nil {
 		return err
 	}
-	if err := w.fs.WriteFileAtomic(ManifestName, data, 0o644); err != nil {
+	if err := w.fs.WriteFileAtomic(project.ManifestName, data, 0o644); err != nil {
 		return err
 	}
 	w.manifest = *m
-	w.manifest.Packages = append([]PackageSpec(nil), m.Packages...)
+	w.manifest.Packages = append([]project.PackageSpec(nil), m.Packages...)
 	return nil
 }
 
@@ -170,34 +40,22 @@ func (w *Workspace) setRegistry(url string) error {
 	return w.writeManifest(&m)
 }
 
-func (m *Manifest) spec(alias string) (PackageSpec, bool) {
-	for _, p := range m.Packages {
-		if p.Alias == alias {
-			return p, true
-		}
-	}
-	return PackageSpec{}, false
-}
-
 // writeLock writes the lock in its canonical form, atomically.
 func (w *Workspace) writeLock(l *lockfile.Lock) error {
 	data, err := l.Marshal()
 	if err != nil {
 		return err
 	}
-	return w.fs.WriteFileAtomic(LockName, data, 0o644)
+	return w.fs.WriteFileAtomic(project.LockName, data, 0o644)
 }
 
 // readLock reads the lock; a missing lock is an empty one.
 func (w *Workspace) readLock() (*lockfile.Lock, error) {
-	data, err := os.ReadFile(w.lockPath())
-	if os.IsNotExist(err) {
+	l, err := w.proj.ReadLock()
+	if errors.Is(err, fs.ErrNotExist) {
 		return &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{}}, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read lock: %w", err)
-	}
-	return lockfile.Parse(displayName(LockName), data)
+	return l, err
 }
 
 // defaultAlias derives an alias from the last element of the sub-path, or
@@ -225,7 +83,7 @@ func (w *Workspace) fetchURL(source string) string {
 
 // cleanSpec normalizes what a user typed: path without ./ or trailing /,
 // "." as "".
-func cleanSpec(s PackageSpec) PackageSpec {
+func cleanSpec(s project.PackageSpec) project.PackageSpec {
 	s.Source = strings.TrimSpace(s.Source)
 	s.Ref = strings.TrimSpace(s.Ref)
 	if p := strings.TrimSpace(filepath.ToSlash(s.Path)); p != "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 var fullSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
@@ -24,10 +25,10 @@ var shortSHA = regexp.MustCompile(`^[0-9a-fA-F]{4,39}$`)
 // task is one package's part in a command.
 type task struct {
 	alias    string
-	spec     *PackageSpec    // from the manifest (or Add); nil when only locked or on disk
-	locked   *lockfile.Entry // the lock's entry, if any
-	target   *lockfile.Entry // install exactly this (commit known, hash verified)
-	resolve  bool            // resolve spec.Ref to its newest commit
+	spec     *project.PackageSpec // from the manifest (or Add); nil when only locked or on disk
+	locked   *lockfile.Entry      // the lock's entry, if any
+	target   *lockfile.Entry      // install exactly this (commit known, hash verified)
+	resolve  bool                 // resolve spec.Ref to its newest commit
 	remove   bool
 	addSpec  bool // Add: record spec in the manifest on success
 	dropSpec bool // Remove: drop spec from the manifest
@@ -48,7 +49,7 @@ type runOptions struct {
 	frozen bool
 }
 
-func sameSpec(s *PackageSpec, e *lockfile.Entry) bool {
+func sameSpec(s *project.PackageSpec, e *lockfile.Entry) bool {
 	return s != nil && e != nil && s.Source == e.Source && s.Path == e.Path && s.Ref == e.Ref
 }
 
@@ -199,7 +200,7 @@ func resolveRef(r *gitengine.Remote, ref string, warn func(string)) (commit, nam
 // runTasks does the work of tasks in parallel, then commits their journals
 // and brings the index up to date.
 func (w *Workspace) runTasks(ctx context.Context, ts []*task, o runOptions) (*Report, error) {
-	if err := w.fs.MkdirAll(tmpDir, 0o755); err != nil {
+	if err := w.fs.MkdirAll(project.TmpDir, 0o755); err != nil {
 		return nil, err
 	}
 	stamp := now()
@@ -238,7 +239,7 @@ func (w *Workspace) runTasks(ctx context.Context, ts []*task, o runOptions) (*Re
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
-	if !o.dryRun && (changed || !exists(w.path(indexMD))) {
+	if !o.dryRun && (changed || !exists(w.path(project.IndexName))) {
 		rep.Index = w.syncIndex(ctx)
 	}
 	return rep, nil
@@ -471,7 +472,7 @@ func short(sha string) string {
 
 // packageDirs lists the folders under packages/ that could be packages.
 func (w *Workspace) packageDirs() []string {
-	ents, _ := os.ReadDir(w.path(packagesDir))
+	ents, _ := os.ReadDir(w.path(project.PackagesDir))
 	var out []string
 	for _, e := range ents {
 		if naming.ValidAlias(e.Name()) {
@@ -489,7 +490,7 @@ func (w *Workspace) install(ctx context.Context, o InstallOptions) (*Report, err
 	m := w.Manifest()
 	if o.Frozen {
 		if d := disagreements(&m, l); len(d) > 0 {
-			return nil, fmt.Errorf("manifest and lock disagree (--frozen): %s; run `ctx install` without --frozen and commit %s", strings.Join(d, "; "), displayName(LockName))
+			return nil, fmt.Errorf("manifest and lock disagree (--frozen): %s; run `ctx install` without --frozen and commit %s", strings.Join(d, "; "), project.Rel(project.LockName))
 		}
 	}
 	seen := map[string]bool{}
@@ -520,7 +521,7 @@ func (w *Workspace) install(ctx context.Context, o InstallOptions) (*Report, err
 			continue
 		}
 		if !exists(w.statePath(alias)) {
-			w.log("warning: %s is not a package ctx installed; leaving it alone", displayName(packagesDir+"/"+alias))
+			w.log("warning: %s is not a package ctx installed; leaving it alone", project.Rel(project.PackagesDir+"/"+alias))
 			continue
 		}
 		ts = append(ts, &task{alias: alias, remove: true})
@@ -531,7 +532,7 @@ func (w *Workspace) install(ctx context.Context, o InstallOptions) (*Report, err
 }
 
 // disagreements lists how manifest and lock differ.
-func disagreements(m *Manifest, l *lockfile.Lock) []string {
+func disagreements(m *project.Manifest, l *lockfile.Lock) []string {
 	var out []string
 	for i := range m.Packages {
 		s := &m.Packages[i]
@@ -545,7 +546,7 @@ func disagreements(m *Manifest, l *lockfile.Lock) []string {
 	}
 	var extra []string
 	for alias := range l.Packages {
-		if _, ok := m.spec(alias); !ok {
+		if _, ok := m.Spec(alias); !ok {
 			extra = append(extra, alias+" is locked but not in the manifest")
 		}
 	}
@@ -573,7 +574,7 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 			continue
 		}
 		done[a] = true
-		s, ok := m.spec(a)
+		s, ok := m.Spec(a)
 		if !ok {
 			unknown = append(unknown, a)
 			continue
@@ -585,7 +586,7 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 		ts = append(ts, t)
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), displayName(ManifestName))
+		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), project.Rel(project.ManifestName))
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	return ts, nil
@@ -650,7 +651,7 @@ func (w *Workspace) remove(ctx context.Context, aliases []string, o RemoveOption
 			continue
 		}
 		done[a] = true
-		_, inM := m.spec(a)
+		_, inM := m.Spec(a)
 		e, inL := l.Packages[a]
 		if !inM && !inL && !exists(w.statePath(a)) {
 			unknown = append(unknown, a)
@@ -672,7 +673,7 @@ func (w *Workspace) remove(ctx context.Context, aliases []string, o RemoveOption
 	return w.runTasks(ctx, ts, runOptions{force: o.Force})
 }
 
-func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) (*Report, error) {
+func (w *Workspace) add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("name a source to add: a git URL or a local repository path")
 	}
@@ -681,7 +682,6 @@ func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) 
 		return nil, err
 	}
 	m := w.Manifest()
-	v := newValidator()
 	var ts []*task
 	var probs []string
 	taken := map[string]bool{}
@@ -697,8 +697,8 @@ func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) 
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
 		}
-		if err := v.Struct(&s); err != nil {
-			for _, p := range validationProblems(nil, err) {
+		if ps := project.CheckSpec(s); len(ps) > 0 {
+			for _, p := range ps {
 				probs = append(probs, fmt.Sprintf("%s: %s: %s", where, p.Field, p.Msg))
 			}
 			continue
@@ -722,21 +722,14 @@ func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) 
 	return w.runTasks(ctx, ts, runOptions{force: o.Force})
 }
 
-// indexPackages is what the indexer should see: locked packages on disk.
+// indexPackages is what the indexer should see: the installed packages,
+// by project.Installed (the MCP server's rule too).
 func (w *Workspace) indexPackages() ([]indexer.Package, error) {
 	l, err := w.readLock()
 	if err != nil {
 		return nil, err
 	}
-	var pkgs []indexer.Package
-	for alias, e := range l.Packages {
-		if !exists(w.pkgDir(alias)) {
-			continue
-		}
-		pkgs = append(pkgs, indexer.Package{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit})
-	}
-	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
-	return pkgs, nil
+	return w.proj.Installed(l), nil
 }
 
 // syncIndex updates the index after packages changed. The packages' work is
