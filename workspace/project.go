@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -34,9 +33,7 @@ func (w *Workspace) log(format string, args ...any) {
 	fmt.Fprintln(w.opts.Log, safetext.Text(fmt.Sprintf(format, args...)))
 }
 
-func (w *Workspace) path(elem ...string) string {
-	return filepath.Join(append([]string{w.Dir()}, elem...)...)
-}
+func (w *Workspace) path(elem ...string) string { return w.proj.Path(elem...) }
 
 func newWorkspace(projectDir string, o Options) (*Workspace, error) {
 	p, err := project.At(projectDir)
