@@ -44,17 +44,14 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ctx-dev/ctx/project"
 )
 
-// Package is one installed package, as the lockfile describes it. Its files
-// are under <contextDir>/packages/<Alias>/.
-type Package struct {
-	Alias  string
-	Source string
-	Path   string // sub-path inside the source repository
-	Ref    string
-	Commit string // 40-hex
-}
+// Package is one installed package, as the lockfile describes it (the list
+// comes from project.Project.Installed). Its files are under
+// <contextDir>/packages/<Alias>/.
+type Package = project.Package
 
 // Prepare loads what Sync needs on first use (the tokenizer's vocabulary:
 // about 30 ms), so a caller can do it while it waits on the network.

@@ -10,9 +10,6 @@ import (
 	"time"
 )
 
-// FileName is the lockfile's name inside .context/.
-const FileName = "context.lock"
-
 // Version is the format version this package writes.
 const Version = 1
 

@@ -60,7 +60,7 @@ func TestMarshalDeterministicAndRoundTrip(t *testing.T) {
 }
 
 func TestWriteAtomicUnchanged(t *testing.T) {
-	p := filepath.Join(t.TempDir(), FileName)
+	p := filepath.Join(t.TempDir(), "context.lock")
 	if err := Write(p, sample()); err != nil {
 		t.Fatal(err)
 	}

@@ -12,14 +12,15 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // secret is in files outside .context/packages; no answer may contain it.
 const secret = "TOPSECRET-7f3a"
 
-// project is a test project: <dir>/.context with packages, lock and index.
-type project struct {
+// fixture is a test project: <dir>/.context with packages, lock and index.
+type fixture struct {
 	dir     string // project root
 	ctxDir  string
 	outside string // a folder outside the project with secret files
@@ -87,10 +88,10 @@ func longDoc(n int) string {
 	return b.String()
 }
 
-func newProject(t testing.TB) *project {
+func newProject(t testing.TB) *fixture {
 	t.Helper()
 	root := t.TempDir()
-	p := &project{dir: filepath.Join(root, "proj"), outside: filepath.Join(root, "outside")}
+	p := &fixture{dir: filepath.Join(root, "proj"), outside: filepath.Join(root, "outside")}
 	p.ctxDir = filepath.Join(p.dir, ".context")
 	pk := filepath.Join(p.ctxDir, "packages")
 	for rel, content := range fixtureFiles() {
@@ -114,7 +115,7 @@ func newProject(t testing.TB) *project {
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 	}
-	if err := lockfile.Write(filepath.Join(p.ctxDir, lockfile.FileName), lock); err != nil {
+	if err := lockfile.Write(filepath.Join(p.ctxDir, project.LockName), lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), p.ctxDir, lockPackages(lock), indexer.Options{}); err != nil {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -86,9 +84,8 @@ func (s *Server) manifest() Manifest {
 	}
 	for _, a := range snap.aliases {
 		e, _ := snap.entry(a)
-		_, err := os.Stat(filepath.Join(s.pkgsDir, a))
 		m.Packages = append(m.Packages, ManifestPackage{Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref,
-			Commit: e.Commit, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: err == nil,
+			Commit: e.Commit, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a),
 			URI: "ctx://packages/" + url.PathEscape(a) + "/"})
 	}
 	r, err := s.reader()

@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -34,15 +35,16 @@ type Options struct {
 
 // Server is ctx's MCP server for one project.
 type Server struct {
-	ctxDir  string // <project>/.context
-	pkgsDir string // <project>/.context/packages
+	proj    project.Project // what it reads: the lock, the manifest, the layout
+	ctxDir  string          // <project>/.context
+	pkgsDir string          // <project>/.context/packages
 	log     *slog.Logger
 	srv     *mcp.Server
 
 	mu        sync.Mutex // guards the fields below
 	rd        *indexer.Reader
 	snap      snapshot
-	lockStamp stamp
+	snapStamp stamps // the lock and packages/ when snap was taken
 	snapValid bool
 	fresh     freshState
 	job       *reindexJob    // the re-index running, or nil
@@ -81,12 +83,17 @@ func New(opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
+	proj, err := project.At(opts.ProjectDir)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: %w", err)
+	}
 	life, stop := context.WithCancel(context.Background())
 	s := &Server{
 		life:    life,
 		stop:    stop,
-		ctxDir:  filepath.Join(opts.ProjectDir, ".context"),
-		pkgsDir: filepath.Join(opts.ProjectDir, ".context", "packages"),
+		proj:    proj,
+		ctxDir:  proj.Dir(),
+		pkgsDir: proj.Path(project.PackagesDir),
 		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		sync:    indexer.Sync,
 		codec: sync.OnceValue(func() tokenizer.Codec {

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,9 +15,11 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/ctx-dev/ctx/project"
 )
 
-// snapshot is the lock as last read: the packages the project has installed.
+// snapshot is the lock as last read: every package it pins (aliases), and
+// the installed ones the index holds (pkgs, by project.Installed).
 type snapshot struct {
 	lock    *lockfile.Lock // nil when there is none
 	lockErr error          // why lock is nil (missing, or broken)
@@ -67,32 +68,31 @@ func (a stamps) same(b stamps) bool {
 }
 
 // snapshot returns the packages of the lock, re-reading the lock only when
-// its size or mtime changed (an install in another terminal).
+// it or packages/ changed (an install in another terminal, a package
+// folder deleted by hand).
 func (s *Server) snapshot() snapshot {
-	p := filepath.Join(s.ctxDir, lockfile.FileName)
-	st := statStamp(p)
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.snapValid && st.same(s.lockStamp) {
+	if s.snapValid && st.same(s.snapStamp) {
 		return s.snap
 	}
 	var snap snapshot
-	l, err := lockfile.Read(p)
+	l, err := s.proj.ReadLock()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		snap.lockErr = fmt.Errorf("this project has no %s yet: add packages with `ctx add` or `ctx setup`", lockfile.FileName)
+		snap.lockErr = fmt.Errorf("this project has no %s yet: add packages with `ctx add` or `ctx setup`", project.LockName)
 	case err != nil:
-		snap.lockErr = fmt.Errorf("cannot read %s: %w; fix it or run `ctx install`", lockfile.FileName, err)
+		snap.lockErr = fmt.Errorf("cannot read %s: %w; fix it or run `ctx install`", project.LockName, err)
 	default:
 		snap.lock = l
-		for alias, e := range l.Packages {
-			snap.pkgs = append(snap.pkgs, indexer.Package{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit})
+		snap.pkgs = s.proj.Installed(l)
+		for alias := range l.Packages {
 			snap.aliases = append(snap.aliases, alias)
 		}
-		sort.Slice(snap.pkgs, func(i, j int) bool { return snap.pkgs[i].Alias < snap.pkgs[j].Alias })
 		sort.Strings(snap.aliases)
 	}
-	s.snap, s.lockStamp, s.snapValid = snap, st, true
+	s.snap, s.snapStamp, s.snapValid = snap, st, true
 	return snap
 }
 
@@ -127,7 +127,7 @@ type freshState struct {
 // the package folders (a package is replaced by renaming a new folder into
 // place). A handful of stats, against Freshness's walk of every file.
 func (s *Server) sentinel(snap snapshot) stamps {
-	st := stamps{statStamp(filepath.Join(s.ctxDir, lockfile.FileName)), statStamp(s.pkgsDir)}
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir)}
 	for _, a := range snap.aliases {
 		st = append(st, statStamp(filepath.Join(s.pkgsDir, a)))
 	}
@@ -225,18 +225,11 @@ func (s *Server) backgroundCheck(r *indexer.Reader, snap snapshot, sent stamps) 
 	}
 }
 
-// budget is INDEX.md's token budget from context.config.json (0 = default).
+// budget is INDEX.md's token budget from context.config.json (0 = default,
+// also when the manifest cannot be read: ctx index reports that).
 func (s *Server) budget() int {
-	data, err := os.ReadFile(filepath.Join(s.ctxDir, "context.config.json"))
+	m, err := s.proj.ReadManifest()
 	if err != nil {
-		return 0
-	}
-	var m struct {
-		Index struct {
-			BudgetTokens int `json:"budgetTokens"`
-		} `json:"index"`
-	}
-	if json.Unmarshal(data, &m) != nil {
 		return 0
 	}
 	return m.Index.BudgetTokens

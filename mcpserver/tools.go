@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -232,11 +233,11 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 				count[d.Package]++
 			}
 		}
-		for _, p := range snap.pkgs {
-			_, err := os.Stat(filepath.Join(s.pkgsDir, p.Alias))
+		for _, a := range snap.aliases {
+			e, _ := snap.entry(a)
 			out.Packages = append(out.Packages, PackageInfo{
-				Alias: p.Alias, Source: p.Source, Path: p.Path, Ref: p.Ref, Commit: shortSHA(p.Commit),
-				Documents: count[p.Alias], Installed: err == nil, Fresh: fresh[p.Alias],
+				Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: shortSHA(e.Commit),
+				Documents: count[a], Installed: s.proj.IsInstalled(a), Fresh: fresh[a],
 			})
 		}
 		out.Total = len(out.Packages)
@@ -478,7 +479,7 @@ func (s *Server) getSection(ctx context.Context, _ *mcp.CallToolRequest, in GetS
 func (s *Server) readIndexMD(ctx context.Context, req mcp.Request) ([]byte, string, error) {
 	snap := s.snapshot()
 	warn := s.freshen(ctx, req, snap)
-	data, err := os.ReadFile(filepath.Join(s.ctxDir, "INDEX.md"))
+	data, err := os.ReadFile(s.proj.Path(project.IndexName))
 	if err != nil {
 		if snap.lock == nil {
 			return nil, "", fmt.Errorf("no INDEX.md: %w", snap.lockErr)

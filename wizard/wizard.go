@@ -22,6 +22,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/workspace"
 )
@@ -57,9 +58,9 @@ type Prompter interface {
 // Workspace is what the wizard needs of an open project
 // (*workspace.Workspace satisfies it).
 type Workspace interface {
-	Manifest() workspace.Manifest
+	Manifest() project.Manifest
 	SetRegistry(url string) error
-	Add(ctx context.Context, specs []workspace.PackageSpec, o workspace.AddOptions) (*workspace.Report, error)
+	Add(ctx context.Context, specs []project.PackageSpec, o workspace.AddOptions) (*workspace.Report, error)
 	Remove(ctx context.Context, aliases []string, o workspace.RemoveOptions) (*workspace.Report, error)
 	Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error)
 }
@@ -229,13 +230,13 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 	for _, p := range man.Packages {
 		taken[p.Alias] = true
 	}
-	var specs []workspace.PackageSpec
+	var specs []project.PackageSpec
 	for i, c := range contexts {
 		if _, inst := installed[i]; inst || !selected[i] {
 			continue
 		}
 		alias := uniqueAlias(naming.AliasFrom(c.Name), taken)
-		specs = append(specs, workspace.PackageSpec{Alias: alias, Source: c.Repo, Path: c.Path, Ref: c.Ref})
+		specs = append(specs, project.PackageSpec{Alias: alias, Source: c.Repo, Path: c.Path, Ref: c.Ref})
 		sum.Added = append(sum.Added, alias)
 	}
 	if interactive {
@@ -318,7 +319,7 @@ func indexOf(reps ...*workspace.Report) *indexer.SyncReport {
 
 // installedAliases maps the index of each registry context the manifest
 // already has (same repository and path) to its alias.
-func installedAliases(man workspace.Manifest, contexts []registry.Entry) map[int]string {
+func installedAliases(man project.Manifest, contexts []registry.Entry) map[int]string {
 	byKey := map[string]string{}
 	for _, p := range man.Packages {
 		byKey[registry.ContextKey(p.Source, p.Path)] = p.Alias

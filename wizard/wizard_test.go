@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/workspace"
 )
@@ -46,20 +47,20 @@ func (f *fakePrompter) Spinner(msg string) func(string) {
 
 // fakeWorkspace records every change.
 type fakeWorkspace struct {
-	man      workspace.Manifest
+	man      project.Manifest
 	calls    []string
-	added    []workspace.PackageSpec
+	added    []project.PackageSpec
 	removed  []string
 	registry string
 }
 
-func (w *fakeWorkspace) Manifest() workspace.Manifest { return w.man }
+func (w *fakeWorkspace) Manifest() project.Manifest { return w.man }
 func (w *fakeWorkspace) SetRegistry(url string) error {
 	w.calls = append(w.calls, "SetRegistry")
 	w.registry = url
 	return nil
 }
-func (w *fakeWorkspace) Add(ctx context.Context, specs []workspace.PackageSpec, o workspace.AddOptions) (*workspace.Report, error) {
+func (w *fakeWorkspace) Add(ctx context.Context, specs []project.PackageSpec, o workspace.AddOptions) (*workspace.Report, error) {
 	w.calls = append(w.calls, "Add")
 	w.added = append(w.added, specs...)
 	rep := &workspace.Report{}
@@ -110,8 +111,8 @@ func testRegistry() *registry.Result {
 	}}
 }
 
-func installedAPI() workspace.Manifest {
-	return workspace.Manifest{Registry: "old", Packages: []workspace.PackageSpec{
+func installedAPI() project.Manifest {
+	return project.Manifest{Registry: "old", Packages: []project.PackageSpec{
 		{Alias: "api", Source: "https://git.example/api", Path: "."}, // same package, spelled differently
 		{Alias: "manual", Source: "https://elsewhere/x.git"},
 	}}
@@ -135,7 +136,7 @@ func TestInteractivePreselectsInstalledAndAdds(t *testing.T) {
 	if len(acc.checked) != 2 {
 		t.Errorf("checked %v: want the two repositories not installed", acc.checked)
 	}
-	want := []workspace.PackageSpec{{Alias: "platform-guide", Source: "https://git.example/platform.git", Path: "docs"}}
+	want := []project.PackageSpec{{Alias: "platform-guide", Source: "https://git.example/platform.git", Path: "docs"}}
 	if !reflect.DeepEqual(ws.added, want) {
 		t.Errorf("added %+v, want %+v", ws.added, want)
 	}
@@ -276,7 +277,7 @@ func TestNonInteractive(t *testing.T) {
 		}
 	})
 	t.Run("alias collision", func(t *testing.T) {
-		ws := &fakeWorkspace{man: workspace.Manifest{Packages: []workspace.PackageSpec{{Alias: "api", Source: "https://other/api.git"}}}}
+		ws := &fakeWorkspace{man: project.Manifest{Packages: []project.PackageSpec{{Alias: "api", Source: "https://other/api.git"}}}}
 		if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), Select: []string{"api"}}); err != nil {
 			t.Fatal(err)
 		}

@@ -1,13 +1,8 @@
-// Package workspace owns a project's .context/ directory: the manifest
+// Package workspace changes a project's .context/ directory: the manifest
 // (context.config.json), the lockfile, the installed packages, their recorded
-// state for the dirty-state guard, and keeping the index current.
-//
-// Layout of .context/: context.config.json and context.lock (committed);
-// packages/<alias>/ (the files), .state/<alias>.json (per file: blob id, size,
-// mode, mtime, for the dirty check), .tmp/ (staging and journals, see txn.go),
-// backup/ (what --force saved), index/ and INDEX.md (the indexer's), and .lock
-// (the project lock, holding the holder's pid). .gitignore lists everything
-// generated.
+// state for the dirty-state guard, and keeping the index current, under the
+// project lock. The layout, the manifest and lock formats, and what counts
+// as installed are package project's; workspace reads through it.
 //
 // This file is the package's contract with its callers (cmd, the setup
 // wizard). Keep its signatures stable; put the implementation in other files.
@@ -15,9 +10,7 @@ package workspace
 
 import (
 	"context"
-	"errors"
 	"io"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -26,35 +19,8 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/project"
 )
-
-// Names of things inside a project.
-const (
-	DirName      = ".context"
-	ManifestName = "context.config.json"
-	LockName     = "context.lock"
-)
-
-// Manifest is .context/context.config.json: the project's intent. Committed.
-type Manifest struct {
-	Registry string        `json:"registry,omitempty"`
-	Project  string        `json:"project,omitempty"`
-	Index    IndexSettings `json:"index"`
-	Packages []PackageSpec `json:"packages" validate:"dive"`
-}
-
-// IndexSettings configure INDEX.md and search.
-type IndexSettings struct {
-	BudgetTokens int `json:"budgetTokens,omitempty" validate:"omitempty,min=500,max=1000000"` // 0 = indexer.DefaultBudgetTokens
-}
-
-// PackageSpec is one package the project wants.
-type PackageSpec struct {
-	Alias  string `json:"alias" validate:"required,alias"`
-	Source string `json:"source" validate:"required"`                  // git URL or local repository path (relative: to the project root)
-	Path   string `json:"path,omitempty" validate:"omitempty,relpath"` // sub-path inside the repository
-	Ref    string `json:"ref,omitempty" validate:"omitempty,gitref"`   // branch, tag or commit; "" = the remote's default branch
-}
 
 // Options configure a Workspace.
 type Options struct {
@@ -88,10 +54,11 @@ type Options struct {
 // pass through a symbolic link.
 type Workspace struct {
 	root     string
+	proj     project.Project
 	opts     Options
 	plock    *flock.Flock
 	fs       confine.Dir // every write and delete under .context/ (see fs.go)
-	manifest Manifest
+	manifest project.Manifest
 	logMu    sync.Mutex // Log may be written from several fetches at once
 }
 
@@ -108,7 +75,7 @@ func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
 }
 
 // Open opens the project at projectDir. When there is no .context/ it returns
-// an error wrapping ErrNoProject that says to run `ctx init`. It waits up to
+// an error wrapping project.ErrNoProject that says to run `ctx init`. It waits up to
 // Options.LockWait for another ctx working in the project, then finishes
 // (or undoes) whatever an interrupted command left in .context/.tmp/.
 func Open(projectDir string, o Options) (*Workspace, error) {
@@ -127,20 +94,17 @@ func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
 	return openReadOnly(projectDir, o)
 }
 
-// ErrNoProject: the directory has no .context/context.config.json.
-var ErrNoProject = errors.New("no ctx project here")
-
 // Close releases the project lock.
 func (w *Workspace) Close() error { return w.unlock() }
 
 // Root is the project directory; Dir is its .context/.
 func (w *Workspace) Root() string { return w.root }
-func (w *Workspace) Dir() string  { return filepath.Join(w.root, DirName) }
+func (w *Workspace) Dir() string  { return w.proj.Dir() }
 
 // Manifest returns a copy of the manifest.
-func (w *Workspace) Manifest() Manifest {
+func (w *Workspace) Manifest() project.Manifest {
 	m := w.manifest
-	m.Packages = append(make([]PackageSpec, 0, len(w.manifest.Packages)), w.manifest.Packages...)
+	m.Packages = append(make([]project.PackageSpec, 0, len(w.manifest.Packages)), w.manifest.Packages...)
 	return m
 }
 
@@ -197,7 +161,7 @@ type AddOptions struct {
 // empty; a duplicate alias is an error), resolves, installs and locks them, in
 // parallel. A spec whose fetch fails is not kept in the manifest and is
 // reported Skipped (no access) or Failed.
-func (w *Workspace) Add(ctx context.Context, specs []PackageSpec, o AddOptions) (*Report, error) {
+func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
 	return w.add(ctx, specs, o)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // execute does what p says, package by package in parallel (each one
@@ -17,7 +18,7 @@ import (
 // that fails turns its package's planned result into Failed or Skipped.
 func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 	ts := p.tasks
-	if err := w.fs.MkdirAll(tmpDir, 0o755); err != nil {
+	if err := w.fs.MkdirAll(project.TmpDir, 0o755); err != nil {
 		return nil, err
 	}
 	stamp := now()
@@ -53,7 +54,7 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
-	if changed || !exists(w.path(indexMD)) {
+	if changed || !exists(w.path(project.IndexName)) {
 		rep.Index = w.syncIndex(ctx)
 	}
 	return rep, nil

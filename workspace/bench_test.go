@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // benchRepos serves n repositories over smart HTTP on 127.0.0.1, each with a
@@ -45,9 +46,9 @@ func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var specs []PackageSpec
+	var specs []project.PackageSpec
 	for i := range n {
-		specs = append(specs, PackageSpec{Alias: fmt.Sprintf("p%d", i), Source: fmt.Sprintf("%s/r%d.git", srv.URL, i), Path: "docs"})
+		specs = append(specs, project.PackageSpec{Alias: fmt.Sprintf("p%d", i), Source: fmt.Sprintf("%s/r%d.git", srv.URL, i), Path: "docs"})
 	}
 	os.Setenv("CTX_CACHE", filepath.Join(tmp, "cache0"))
 	r, err := w.Add(bg, specs, AddOptions{})
@@ -193,13 +194,13 @@ func BenchmarkUpdateNothingNew(b *testing.B) {
 }
 
 func copyBenchProject(b *testing.B, from, to string) {
-	for _, n := range []string{ManifestName, LockName} {
-		data, err := os.ReadFile(filepath.Join(from, DirName, n))
+	for _, n := range []string{project.ManifestName, project.LockName} {
+		data, err := os.ReadFile(filepath.Join(from, project.DirName, n))
 		if err != nil {
 			b.Fatal(err)
 		}
-		os.MkdirAll(filepath.Join(to, DirName), 0o755)
-		if err := os.WriteFile(filepath.Join(to, DirName, n), data, 0o644); err != nil {
+		os.MkdirAll(filepath.Join(to, project.DirName), 0o755)
+		if err := os.WriteFile(filepath.Join(to, project.DirName, n), data, 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // TestDiskFullAtEveryWrite makes the n-th write of update, install, remove
@@ -38,7 +39,7 @@ func TestDiskFullAtEveryWrite(t *testing.T) {
 func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 	f := newFixture(t)
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 	f.commit("upstream moves", map[string]string{"guides/other.md": "# Other v2\n", "team/handbook.md": "# Handbook v2\n"})
 	if cmd == "install" {
 		mate := filepath.Join(f.tmp, "mate")
@@ -49,7 +50,7 @@ func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 		}
 		f.must(wm.Update(bg, nil, UpdateOptions{}))
 		wm.Close()
-		writeFile(t, filepath.Join(f.project, DirName, LockName), readFile(t, filepath.Join(mate, DirName, LockName)))
+		writeFile(t, filepath.Join(f.project, project.DirName, project.LockName), readFile(t, filepath.Join(mate, project.DirName, project.LockName)))
 	}
 	edit := filepath.Join(w.pkgDir("guides"), "api/mine.md")
 	if cmd == "update-force" {
@@ -132,10 +133,10 @@ func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 }
 
 // backedUp reports whether some backup holds the edit api/mine.md.
-func backedUp(t *testing.T, project string) bool {
-	ents, _ := os.ReadDir(filepath.Join(project, DirName, "backup"))
+func backedUp(t *testing.T, dir string) bool {
+	ents, _ := os.ReadDir(filepath.Join(dir, project.DirName, "backup"))
 	for _, e := range ents {
-		if b, err := os.ReadFile(filepath.Join(project, DirName, "backup", e.Name(), "api/mine.md")); err == nil && string(b) == "mine\n" {
+		if b, err := os.ReadFile(filepath.Join(dir, project.DirName, "backup", e.Name(), "api/mine.md")); err == nil && string(b) == "mine\n" {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // guardEdit is one way a user can change an installed file of the "guides"
@@ -108,7 +109,7 @@ func guardCell(t *testing.T, e guardEdit, cmd string) {
 		t.Fatal(err)
 	}
 	defer func() { w.Close() }()
-	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 	if cmd == "update" || cmd == "install-lock-moved" {
 		f.commit("upstream moves", map[string]string{"guides/other.md": "# Other, upstream v2\n", "team/handbook.md": "# Handbook v2\n"})
 	}
@@ -127,8 +128,8 @@ func guardCell(t *testing.T, e guardEdit, cmd string) {
 		}
 		wm.Close()
 		w.Close()
-		for _, n := range []string{LockName, ManifestName} {
-			writeFile(t, filepath.Join(f.project, DirName, n), readFile(t, filepath.Join(mate, DirName, n)))
+		for _, n := range []string{project.LockName, project.ManifestName} {
+			writeFile(t, filepath.Join(f.project, project.DirName, n), readFile(t, filepath.Join(mate, project.DirName, n)))
 		}
 		if w, err = Open(f.project, f.opts()); err != nil {
 			t.Fatal(err)
@@ -138,7 +139,7 @@ func guardCell(t *testing.T, e guardEdit, cmd string) {
 	time.Sleep(10 * time.Millisecond) // a coarse clock must still see the edit's ctime move
 	e.apply(t, dir)
 	before := snapshot(t, dir)
-	lockBefore := readFile(t, filepath.Join(f.project, DirName, LockName))
+	lockBefore := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
 
 	st, err := w.Status()
 	if err != nil || len(st) != 1 || st[0].Alias != "guides" || !namesFile(st[0].Files, e.path) {

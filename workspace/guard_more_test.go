@@ -9,13 +9,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // A mode change is a local edit to verify as it is to status.
 func TestVerifySeesModeChange(t *testing.T) {
 	f := newFixture(t)
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
 	if err := os.Chmod(filepath.Join(w.pkgDir("guides"), "other.md"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestLatin1FileName(t *testing.T) {
 	gittest.MustGit(t, repo, "commit", "-q", "-m", "latin-1 name")
 
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{{Source: repo, Path: "docs", Alias: "docs"}}, AddOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Source: repo, Path: "docs", Alias: "docs"}}, AddOptions{}))
 	if !exists(filepath.Join(w.pkgDir("docs"), name)) {
 		t.Fatal("the Latin-1 file was not installed")
 	}

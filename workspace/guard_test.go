@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctx-dev/ctx/project"
 )
 
 // edits change the installed "guides" package (path guides) the three ways a
@@ -31,7 +33,7 @@ func TestDirtyMatrix(t *testing.T) {
 			t.Run(edit+"/"+cmd, func(t *testing.T) {
 				f := newFixture(t)
 				w := f.open(f.project)
-				f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+				f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 				if cmd != "remove" {
 					f.commit("upstream moves", map[string]string{"guides/other.md": "# Other, upstream v2\n", "team/handbook.md": "# Handbook v2\n"})
 				}
@@ -45,13 +47,13 @@ func TestDirtyMatrix(t *testing.T) {
 					}
 					f.must(wm.Update(bg, nil, UpdateOptions{}))
 					wm.Close()
-					writeFile(t, filepath.Join(f.project, DirName, LockName), readFile(t, filepath.Join(mate, DirName, LockName)))
+					writeFile(t, filepath.Join(f.project, project.DirName, project.LockName), readFile(t, filepath.Join(mate, project.DirName, project.LockName)))
 				}
 				dir := w.pkgDir("guides")
 				edits[edit].apply(t, dir)
 				before := tree(t, dir)
 				lockBefore := readLock(t, f.project).Packages["guides"]
-				manifestBefore := readFile(t, w.manifestPath())
+				manifestBefore := readFile(t, w.proj.Path(project.ManifestName))
 
 				run := func(force bool) *Report {
 					t.Helper()
@@ -85,7 +87,7 @@ func TestDirtyMatrix(t *testing.T) {
 				if got := readLock(t, f.project).Packages["guides"]; !reflect.DeepEqual(got, lockBefore) {
 					t.Fatalf("lock entry changed: %+v, was %+v", got, lockBefore)
 				}
-				if cmd == "remove" && readFile(t, w.manifestPath()) == manifestBefore {
+				if cmd == "remove" && readFile(t, w.proj.Path(project.ManifestName)) == manifestBefore {
 					t.Fatal("team was not dropped from the manifest")
 				}
 				if m := w.Manifest(); !hasSpec(&m, "guides") {
@@ -103,7 +105,7 @@ func TestDirtyMatrix(t *testing.T) {
 				if g.Action != want || g.Backup == "" || r.Partial() || g.Alias != "guides" {
 					t.Fatalf("forced: %s %+v", actions(r), g)
 				}
-				if !strings.HasPrefix(g.Backup, filepath.Join(f.project, DirName, "backup", "guides-")) {
+				if !strings.HasPrefix(g.Backup, filepath.Join(f.project, project.DirName, "backup", "guides-")) {
 					t.Fatalf("backup at %s", g.Backup)
 				}
 				// The backup is the whole folder as it was, edits included.
@@ -147,7 +149,7 @@ func ptr[T any](v T) *T { return &v }
 func TestDirtyDetection(t *testing.T) {
 	f := newFixture(t)
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
 	dir := w.pkgDir("guides")
 	p := filepath.Join(dir, "other.md")
 	// Touched, same content: clean (size+mtime differ → hash decides).
@@ -194,14 +196,14 @@ func TestDirtyDetection(t *testing.T) {
 		t.Fatalf("backup of the symlink: %q %v", link, err)
 	}
 	// Lost state: files that match the lock are recognised, anything else is not ctx's.
-	os.RemoveAll(filepath.Join(f.project, DirName, ".state"))
+	os.RemoveAll(filepath.Join(f.project, project.DirName, ".state"))
 	if st, err := w.Status(); err != nil || len(st) != 0 {
 		t.Fatalf("status without state: %+v %v", st, err)
 	}
 	if !exists(w.statePath("guides")) {
 		t.Fatal("state not rebuilt")
 	}
-	os.RemoveAll(filepath.Join(f.project, DirName, ".state"))
+	os.RemoveAll(filepath.Join(f.project, project.DirName, ".state"))
 	writeFile(t, filepath.Join(dir, "x.md"), "x\n")
 	if st, _ := w.Status(); len(st) != 1 || len(st[0].Files) != 4 {
 		t.Fatalf("status without state, changed files: %+v", st)
@@ -212,8 +214,8 @@ func TestDirtyDetection(t *testing.T) {
 func TestInstallRestoresMissingFolder(t *testing.T) {
 	f := newFixture(t)
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
-	os.RemoveAll(filepath.Join(f.project, DirName, "packages"))
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
+	os.RemoveAll(filepath.Join(f.project, project.DirName, "packages"))
 	r := f.must(w.Install(bg, InstallOptions{}))
 	if actions(r) != "team:installed" || !exists(filepath.Join(w.pkgDir("team"), "handbook.md")) {
 		t.Fatalf("install: %s", actions(r))
@@ -225,7 +227,7 @@ func TestCrashRecovery(t *testing.T) {
 		t.Run(stage, func(t *testing.T) {
 			f := newFixture(t)
 			w := f.open(f.project)
-			f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 			oldCommit := readLock(t, f.project).Packages["guides"].Commit
 			newCommit := f.commit("moves", map[string]string{"guides/other.md": "# v2\n", "team/handbook.md": "# v2\n"})
 			w.opts.testHook = func(s, alias string) error {
@@ -241,13 +243,13 @@ func TestCrashRecovery(t *testing.T) {
 				t.Fatal(err)
 			}
 			if stage != "locked" {
-				if ents, _ := os.ReadDir(filepath.Join(f.project, DirName, ".tmp")); len(ents) == 0 {
+				if ents, _ := os.ReadDir(filepath.Join(f.project, project.DirName, ".tmp")); len(ents) == 0 {
 					t.Fatal("the simulated crash left nothing to recover")
 				}
 			}
 
 			w2 := f.open(f.project)
-			if ents, _ := os.ReadDir(filepath.Join(f.project, DirName, ".tmp")); len(ents) != 0 {
+			if ents, _ := os.ReadDir(filepath.Join(f.project, project.DirName, ".tmp")); len(ents) != 0 {
 				t.Fatalf("leftovers after recovery: %v", ents)
 			}
 			l := readLock(t, f.project)

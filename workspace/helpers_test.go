@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 var bg = context.Background()
@@ -116,9 +117,9 @@ func writeFile(t *testing.T, p, content string) {
 	}
 }
 
-func readLock(t *testing.T, project string) *lockfile.Lock {
+func readLock(t *testing.T, dir string) *lockfile.Lock {
 	t.Helper()
-	l, err := lockfile.Read(filepath.Join(project, DirName, LockName))
+	l, err := lockfile.Read(filepath.Join(dir, project.DirName, project.LockName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,16 +153,16 @@ func keys(m map[string]string) []string {
 // copyProject makes a fresh checkout of a project: only the committed files.
 func copyProject(t *testing.T, from, to string) {
 	t.Helper()
-	for _, n := range []string{ManifestName, LockName, ".gitignore"} {
-		b, err := os.ReadFile(filepath.Join(from, DirName, n))
+	for _, n := range []string{project.ManifestName, project.LockName, ".gitignore"} {
+		b, err := os.ReadFile(filepath.Join(from, project.DirName, n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		writeFile(t, filepath.Join(to, DirName, n), string(b))
+		writeFile(t, filepath.Join(to, project.DirName, n), string(b))
 	}
 }
 
-func hasSpec(m *Manifest, alias string) bool {
-	_, ok := m.spec(alias)
+func hasSpec(m *project.Manifest, alias string) bool {
+	_, ok := m.Spec(alias)
 	return ok
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ctx-dev/ctx/project"
 )
 
 // TestKillHelper is not a test: TestKillDuringUpdate runs the test binary
@@ -45,7 +47,7 @@ func TestKillDuringUpdate(t *testing.T) {
 		t.Run(stage, func(t *testing.T) {
 			f := newFixture(t)
 			w := f.open(f.project)
-			f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 			w.Close()
 			before := readLock(t, f.project)
 			newCommit := f.commit("moves", map[string]string{"guides/other.md": "# v2\n", "team/handbook.md": "# v2\n"})
@@ -90,7 +92,7 @@ func TestKillDuringUpdate(t *testing.T) {
 			if st, _ := w2.Status(); len(st) != 0 {
 				t.Errorf("dirty after recovery: %+v", st)
 			}
-			if ents, _ := os.ReadDir(filepath.Join(f.project, DirName, ".tmp")); len(ents) != 0 {
+			if ents, _ := os.ReadDir(filepath.Join(f.project, project.DirName, ".tmp")); len(ents) != 0 {
 				t.Errorf("leftovers: %v", ents)
 			}
 		})

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/project"
 )
 
 func TestRemoveAndStrays(t *testing.T) {
 	f := newFixture(t)
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team"}, {Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team"}, {Source: f.upstream, Path: "guides"}}, AddOptions{}))
 	if _, err := w.Remove(bg, []string{"team", "nope"}, RemoveOptions{}); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Fatalf("unknown alias: %v", err)
 	}
@@ -30,20 +32,20 @@ func TestRemoveAndStrays(t *testing.T) {
 
 	// A folder ctx did not install is left alone by install, and Add refuses
 	// to overwrite it unless forced.
-	stray := filepath.Join(f.project, DirName, "packages", "mine")
+	stray := filepath.Join(f.project, project.DirName, "packages", "mine")
 	writeFile(t, filepath.Join(stray, "notes.md"), "mine\n")
 	r = f.must(w.Install(bg, InstallOptions{}))
 	if actions(r) != "guides:unchanged" || !exists(filepath.Join(stray, "notes.md")) || !strings.Contains(f.log.String(), "packages/mine is not a package ctx installed") {
 		t.Fatalf("install with a stray folder: %s\n%s", actions(r), f.log)
 	}
-	r = f.must(w.Add(bg, []PackageSpec{{Alias: "mine", Source: f.upstream, Path: "team"}}, AddOptions{}))
+	r = f.must(w.Add(bg, []project.PackageSpec{{Alias: "mine", Source: f.upstream, Path: "team"}}, AddOptions{}))
 	if r.Packages[0].Action != Skipped || r.Packages[0].DirtyFiles[0] != "A notes.md" {
 		t.Fatalf("add over a stray folder: %+v", r.Packages[0])
 	}
 	if m := w.Manifest(); hasSpec(&m, "mine") {
 		t.Fatal("a skipped add was kept in the manifest")
 	}
-	r = f.must(w.Add(bg, []PackageSpec{{Alias: "mine", Source: f.upstream, Path: "team"}}, AddOptions{Force: true}))
+	r = f.must(w.Add(bg, []project.PackageSpec{{Alias: "mine", Source: f.upstream, Path: "team"}}, AddOptions{Force: true}))
 	if r.Packages[0].Action != Installed || readFile(t, filepath.Join(r.Packages[0].Backup, "notes.md")) != "mine\n" {
 		t.Fatalf("forced add: %+v", r.Packages[0])
 	}
@@ -55,12 +57,12 @@ func TestRemoveAndStrays(t *testing.T) {
 func TestOutdatedUnlockedAndRefChange(t *testing.T) {
 	f := newFixture(t)
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
 	head := f.git("rev-parse", "HEAD")
 	f.git("tag", "v1")
 	m := w.Manifest()
 	m.Packages[0].Ref = "v1" // same commit, another ref
-	m.Packages = append(m.Packages, PackageSpec{Alias: "new", Source: f.upstream, Path: "guides"})
+	m.Packages = append(m.Packages, project.PackageSpec{Alias: "new", Source: f.upstream, Path: "guides"})
 	if err := w.writeManifest(&m); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestOutdatedUnlockedAndRefChange(t *testing.T) {
 func TestPathChangeRefetches(t *testing.T) {
 	f := newFixture(t)
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{{Alias: "docs", Source: f.upstream, Path: "team"}}, AddOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Alias: "docs", Source: f.upstream, Path: "team"}}, AddOptions{}))
 	m := w.Manifest()
 	m.Packages[0].Path = "guides"
 	w.writeManifest(&m)
@@ -108,7 +110,7 @@ func TestTagBeforeBranch(t *testing.T) {
 	f.commit("two", map[string]string{"team/x.md": "x\n"})
 	f.git("branch", "same")
 	w := f.open(f.project)
-	r := f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team", Ref: "same"}}, AddOptions{}))
+	r := f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team", Ref: "same"}}, AddOptions{}))
 	if r.Packages[0].NewCommit != first || !strings.Contains(f.log.String(), "both a tag and a branch") {
 		t.Fatalf("got %s, want the tag's %s; log %q", r.Packages[0].NewCommit, first, f.log)
 	}

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"sort"
 	"sync"
 	"time"
 
@@ -74,21 +73,14 @@ func short(sha string) string {
 	return sha
 }
 
-// indexPackages is what the indexer should see: locked packages on disk.
+// indexPackages is what the indexer should see: the installed packages,
+// by project.Installed (the MCP server's rule too).
 func (w *Workspace) indexPackages() ([]indexer.Package, error) {
 	l, err := w.readLock()
 	if err != nil {
 		return nil, err
 	}
-	var pkgs []indexer.Package
-	for alias, e := range l.Packages {
-		if !exists(w.pkgDir(alias)) {
-			continue
-		}
-		pkgs = append(pkgs, indexer.Package{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit})
-	}
-	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
-	return pkgs, nil
+	return w.proj.Installed(l), nil
 }
 
 // syncIndex updates the index after packages changed. The packages' work is

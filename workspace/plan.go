@@ -12,6 +12,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // Commands run in two steps. A planner (planInstall, planUpdate, planRemove,
@@ -41,10 +42,10 @@ const (
 // task is one package's part in a command.
 type task struct {
 	alias    string
-	spec     *PackageSpec    // from the manifest (or Add); nil when only locked or on disk
-	locked   *lockfile.Entry // the lock's entry, if any
-	target   *lockfile.Entry // install exactly this (commit known, hash verified)
-	resolve  bool            // resolve spec.Ref to its newest commit
+	spec     *project.PackageSpec // from the manifest (or Add); nil when only locked or on disk
+	locked   *lockfile.Entry      // the lock's entry, if any
+	target   *lockfile.Entry      // install exactly this (commit known, hash verified)
+	resolve  bool                 // resolve spec.Ref to its newest commit
 	remove   bool
 	addSpec  bool // Add: record spec in the manifest on success
 	dropSpec bool // Remove: drop spec from the manifest
@@ -66,7 +67,7 @@ type task struct {
 	j *journal // filled by execute
 }
 
-func sameSpec(s *PackageSpec, e *lockfile.Entry) bool {
+func sameSpec(s *project.PackageSpec, e *lockfile.Entry) bool {
 	return s != nil && e != nil && s.Source == e.Source && s.Path == e.Path && s.Ref == e.Ref
 }
 
@@ -220,7 +221,7 @@ func (p *plan) changes() ([]Change, error) {
 
 // packageDirs lists the folders under packages/ that could be packages.
 func (w *Workspace) packageDirs() []string {
-	ents, _ := os.ReadDir(w.path(packagesDir))
+	ents, _ := os.ReadDir(w.path(project.PackagesDir))
 	var out []string
 	for _, e := range ents {
 		if naming.ValidAlias(e.Name()) {
@@ -250,7 +251,7 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 	m := w.Manifest()
 	if o.Frozen {
 		if d := disagreements(&m, l); len(d) > 0 {
-			return nil, fmt.Errorf("manifest and lock disagree (--frozen): %s; run `ctx install` without --frozen and commit %s", strings.Join(d, "; "), displayName(LockName))
+			return nil, fmt.Errorf("manifest and lock disagree (--frozen): %s; run `ctx install` without --frozen and commit %s", strings.Join(d, "; "), project.Rel(project.LockName))
 		}
 	}
 	seen := map[string]bool{}
@@ -281,7 +282,7 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 			continue
 		}
 		if !exists(w.statePath(alias)) {
-			w.log("warning: %s is not a package ctx installed; leaving it alone", displayName(packagesDir+"/"+alias))
+			w.log("warning: %s is not a package ctx installed; leaving it alone", project.Rel(project.PackagesDir+"/"+alias))
 			continue
 		}
 		ts = append(ts, &task{alias: alias, remove: true})
@@ -294,7 +295,7 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 }
 
 // disagreements lists how manifest and lock differ.
-func disagreements(m *Manifest, l *lockfile.Lock) []string {
+func disagreements(m *project.Manifest, l *lockfile.Lock) []string {
 	var out []string
 	for i := range m.Packages {
 		s := &m.Packages[i]
@@ -308,7 +309,7 @@ func disagreements(m *Manifest, l *lockfile.Lock) []string {
 	}
 	var extra []string
 	for alias := range l.Packages {
-		if _, ok := m.spec(alias); !ok {
+		if _, ok := m.Spec(alias); !ok {
 			extra = append(extra, alias+" is locked but not in the manifest")
 		}
 	}
@@ -336,7 +337,7 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 			continue
 		}
 		done[a] = true
-		s, ok := m.spec(a)
+		s, ok := m.Spec(a)
 		if !ok {
 			unknown = append(unknown, a)
 			continue
@@ -348,7 +349,7 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 		ts = append(ts, t)
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), displayName(ManifestName))
+		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), project.Rel(project.ManifestName))
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	return ts, nil
@@ -431,7 +432,7 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 			continue
 		}
 		done[a] = true
-		_, inM := m.spec(a)
+		_, inM := m.Spec(a)
 		e, inL := l.Packages[a]
 		if !inM && !inL && !exists(w.statePath(a)) {
 			unknown = append(unknown, a)
@@ -455,7 +456,7 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 	return p, nil
 }
 
-func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) (*Report, error) {
+func (w *Workspace) add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
 	p, err := w.planAdd(ctx, specs, o)
 	if err != nil {
 		return nil, err
@@ -465,7 +466,7 @@ func (w *Workspace) add(ctx context.Context, specs []PackageSpec, o AddOptions) 
 
 // planAdd plans add: each spec (alias defaulted) checked, resolved and
 // installed, and recorded in the manifest once installed.
-func (w *Workspace) planAdd(ctx context.Context, specs []PackageSpec, o AddOptions) (*plan, error) {
+func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*plan, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("name a source to add: a git URL or a local repository path")
 	}
@@ -474,7 +475,6 @@ func (w *Workspace) planAdd(ctx context.Context, specs []PackageSpec, o AddOptio
 		return nil, err
 	}
 	m := w.Manifest()
-	v := newValidator()
 	var ts []*task
 	var probs []string
 	taken := map[string]bool{}
@@ -490,8 +490,8 @@ func (w *Workspace) planAdd(ctx context.Context, specs []PackageSpec, o AddOptio
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
 		}
-		if err := v.Struct(&s); err != nil {
-			for _, p := range validationProblems(nil, err) {
+		if ps := project.CheckSpec(s); len(ps) > 0 {
+			for _, p := range ps {
 				probs = append(probs, fmt.Sprintf("%s: %s: %s", where, p.Field, p.Msg))
 			}
 			continue

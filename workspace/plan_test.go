@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"github.com/ctx-dev/ctx/project"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func TestUpdateDryRunMatchesRun(t *testing.T) {
 	other := filepath.Join(f.tmp, "other")
 	gittest.NewRepo(t, other, map[string]string{"notes/a.md": "# A\n"})
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{
+	f.must(w.Add(bg, []project.PackageSpec{
 		{Alias: "moved", Source: f.upstream, Path: "guides/api"},
 		{Alias: "dirty", Source: f.upstream, Path: "guides/api"},
 		{Alias: "cleansame", Source: other, Path: "notes"},
@@ -46,13 +47,13 @@ func TestUpdateDryRunMatchesRun(t *testing.T) {
 		}
 	}
 	// fresh is in the manifest, not yet locked or installed.
-	m.Packages = append(m.Packages, PackageSpec{Alias: "fresh", Source: f.upstream, Path: "team"})
+	m.Packages = append(m.Packages, project.PackageSpec{Alias: "fresh", Source: f.upstream, Path: "team"})
 	if err := w.writeManifest(&m); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(w.pkgDir("dirty"), "v2", "intro.md"), "# Intro\n\nmine\n")
 	writeFile(t, filepath.Join(w.pkgDir("dirtysame"), "a.md"), "# A, mine\n")
-	lockBefore := readFile(t, filepath.Join(f.project, DirName, LockName))
+	lockBefore := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
 
 	changes, err := w.Outdated(bg, nil)
 	if err != nil {
@@ -62,7 +63,7 @@ func TestUpdateDryRunMatchesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if readFile(t, filepath.Join(f.project, DirName, LockName)) != lockBefore || exists(w.pkgDir("fresh")) {
+	if readFile(t, filepath.Join(f.project, project.DirName, project.LockName)) != lockBefore || exists(w.pkgDir("fresh")) {
 		t.Fatal("the dry run changed the project")
 	}
 	real, err := w.Update(bg, nil, UpdateOptions{})
@@ -99,7 +100,7 @@ func TestUpdateDryRunMatchesRun(t *testing.T) {
 func TestPlanMatchesRun(t *testing.T) {
 	f := newFixture(t)
 	w := f.open(f.project)
-	f.must(w.Add(bg, []PackageSpec{
+	f.must(w.Add(bg, []project.PackageSpec{
 		{Alias: "keep", Source: f.upstream, Path: "team"},
 		{Alias: "gone", Source: f.upstream, Path: "team"},
 		{Alias: "edited", Source: f.upstream, Path: "guides/api"},

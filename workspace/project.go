@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,19 +13,11 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
 )
 
-// Generated things inside .context/.
 const (
-	packagesDir = "packages"
-	stateDir    = ".state"
-	tmpDir      = ".tmp"
-	backupDir   = "backup"
-	indexDir    = "index"
-	indexMD     = "INDEX.md"
-	projectLock = ".lock"
-	gitignore   = ".gitignore"
 	// defaultJobs: a fetch mostly waits on the server, so many at once pay
 	// (10 packages from a lock over loopback HTTP on 2 cores, alternating
 	// runs: 4 jobs 2.8–2.9× native git, 8 jobs 3.1–3.2×, 16 jobs 3.3–3.4×:
@@ -37,29 +28,16 @@ const (
 	lockPollTime = 50 * time.Millisecond
 )
 
-const gitignoreText = `# Written by ctx. Everything here is generated except context.config.json
-# and context.lock, which you commit.
-/packages/
-/index/
-/INDEX.md
-/.state/
-/.tmp/
-/backup/
-/.lock
-`
-
 func (w *Workspace) log(format string, args ...any) {
 	w.logMu.Lock()
 	defer w.logMu.Unlock()
 	fmt.Fprintln(w.opts.Log, safetext.Text(fmt.Sprintf(format, args...)))
 }
 
-func (w *Workspace) path(elem ...string) string {
-	return filepath.Join(append([]string{w.Dir()}, elem...)...)
-}
+func (w *Workspace) path(elem ...string) string { return w.proj.Path(elem...) }
 
 func newWorkspace(projectDir string, o Options) (*Workspace, error) {
-	abs, err := filepath.Abs(projectDir)
+	p, err := project.At(projectDir)
 	if err != nil {
 		return nil, err
 	}
@@ -72,18 +50,15 @@ func newWorkspace(projectDir string, o Options) (*Workspace, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	return &Workspace{root: abs, opts: o, fs: confine.New(filepath.Join(abs, DirName))}, nil
+	return &Workspace{root: p.Root(), proj: p, opts: o, fs: confine.New(p.Dir())}, nil
 }
-
-// ownedEntries is everything ctx keeps directly in .context/.
-var ownedEntries = []string{ManifestName, LockName, packagesDir, stateDir, tmpDir, backupDir, indexDir, indexMD, projectLock, gitignore}
 
 // checkLinks refuses a project where .context/ itself or one of the
 // entries ctx keeps in it is a symbolic link (a cloned repository can
 // commit one), naming every such link at once.
 func (w *Workspace) checkLinks() error {
 	var errs []error
-	for _, e := range append([]string{"."}, ownedEntries...) {
+	for _, e := range append([]string{"."}, project.Owned()...) {
 		if err := w.fs.Check(e); err != nil {
 			errs = append(errs, err)
 			if e == "." {
@@ -99,8 +74,8 @@ func initProject(projectDir string, io InitOptions, o Options) (*Workspace, erro
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(w.manifestPath()); err == nil {
-		return nil, fmt.Errorf("%s already exists: this is a ctx project already (use `ctx add` to add packages)", displayName(ManifestName))
+	if _, err := os.Stat(w.proj.Path(project.ManifestName)); err == nil {
+		return nil, fmt.Errorf("%s already exists: this is a ctx project already (use `ctx add` to add packages)", project.Rel(project.ManifestName))
 	}
 	if err := w.checkLinks(); err != nil {
 		return nil, err
@@ -117,10 +92,10 @@ func initProject(projectDir string, io InitOptions, o Options) (*Workspace, erro
 			w.unlock()
 		}
 	}()
-	if err := w.fs.WriteFileAtomic(gitignore, []byte(gitignoreText), 0o644); err != nil {
+	if err := w.fs.WriteFileAtomic(project.GitignoreName, []byte(project.Gitignore), 0o644); err != nil {
 		return nil, err
 	}
-	m := &Manifest{Registry: io.Registry, Project: io.Project, Packages: []PackageSpec{}}
+	m := &project.Manifest{Registry: io.Registry, Project: io.Project, Packages: []project.PackageSpec{}}
 	if err := w.writeManifest(m); err != nil {
 		return nil, err
 	}
@@ -133,10 +108,7 @@ func open(projectDir string, o Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(w.manifestPath()); err != nil {
-		if os.IsNotExist(err) {
-			return nil, fmt.Errorf("%s: %w (run `ctx init` to start one)", w.root, ErrNoProject)
-		}
+	if err := w.proj.Check(); err != nil {
 		return nil, err
 	}
 	if err := w.checkLinks(); err != nil {
@@ -167,10 +139,7 @@ func openReadOnly(projectDir string, o Options) (*Workspace, error) {
 		return nil, err
 	}
 	w.fs = w.fs.ReadOnly()
-	if _, err := os.Stat(w.manifestPath()); err != nil {
-		if os.IsNotExist(err) {
-			return nil, fmt.Errorf("%s: %w (run `ctx init` to start one)", w.root, ErrNoProject)
-		}
+	if err := w.proj.Check(); err != nil {
 		return nil, err
 	}
 	if err := w.checkLinks(); err != nil {
@@ -190,7 +159,7 @@ func openReadOnly(projectDir string, o Options) (*Workspace, error) {
 // project lock) or an interrupted change waits in .tmp/ (a journal): what
 // a read-only open shows is then the last committed state.
 func (w *Workspace) changeInProgress() string {
-	p := w.path(projectLock)
+	p := w.path(project.ProjectLock)
 	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
 		// A shared lock for an instant, on the file opened read-only: it
 		// fails at once while a writer holds the lock. (A writer that
@@ -202,11 +171,11 @@ func (w *Workspace) changeInProgress() string {
 			return fmt.Sprintf("note: another ctx (%s) is changing this project; showing its last committed state", lockHolder(p))
 		}
 	}
-	if ents, err := os.ReadDir(w.path(tmpDir)); err == nil {
+	if ents, err := os.ReadDir(w.path(project.TmpDir)); err == nil {
 		for _, e := range ents {
 			if strings.HasSuffix(e.Name(), ".journal") && !strings.HasPrefix(e.Name(), ".") {
 				return fmt.Sprintf("note: an interrupted change of %s is waiting in %s; showing the last committed state (the next ctx install, update, add or remove finishes it)",
-					strings.TrimSuffix(e.Name(), ".journal"), displayName(tmpDir))
+					strings.TrimSuffix(e.Name(), ".journal"), project.Rel(project.TmpDir))
 			}
 		}
 	}
@@ -215,8 +184,8 @@ func (w *Workspace) changeInProgress() string {
 
 // lock takes the project lock, waiting up to LockWait for another process.
 func (w *Workspace) lock() error {
-	p := w.path(projectLock)
-	if err := w.fs.Check(projectLock); err != nil {
+	p := w.path(project.ProjectLock)
+	if err := w.fs.Check(project.ProjectLock); err != nil {
 		return err
 	}
 	fl := flock.New(p)
@@ -232,7 +201,7 @@ func (w *Workspace) lock() error {
 		}
 		holder := lockHolder(p)
 		if time.Now().After(deadline) {
-			return fmt.Errorf("another ctx (%s) is working in %s; wait for it to finish and try again (if it is gone, delete %s)", holder, w.root, displayName(projectLock))
+			return fmt.Errorf("another ctx (%s) is working in %s; wait for it to finish and try again (if it is gone, delete %s)", holder, w.root, project.Rel(project.ProjectLock))
 		}
 		if !said {
 			w.log("waiting for another ctx (%s) working in this project...", holder)
@@ -241,7 +210,7 @@ func (w *Workspace) lock() error {
 		time.Sleep(lockPollTime)
 	}
 	// Say who holds it, for whoever waits next.
-	_ = w.fs.WriteFile(projectLock, []byte(fmt.Sprintf("pid %d\n", os.Getpid())), 0o644)
+	_ = w.fs.WriteFile(project.ProjectLock, []byte(fmt.Sprintf("pid %d\n", os.Getpid())), 0o644)
 	w.plock = fl
 	return nil
 }
@@ -264,7 +233,7 @@ func (w *Workspace) unlock() error {
 	if w.plock == nil {
 		return nil
 	}
-	_ = w.fs.Truncate(projectLock)
+	_ = w.fs.Truncate(project.ProjectLock)
 	err := w.plock.Unlock()
 	w.plock = nil
 	return err

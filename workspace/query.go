@@ -29,7 +29,7 @@ func (w *Workspace) list() ([]PackageInfo, error) {
 	}
 	out := make([]PackageInfo, 0, len(by))
 	for alias, p := range by {
-		p.Installed = exists(w.pkgDir(alias))
+		p.Installed = w.proj.IsInstalled(alias)
 		out = append(out, *p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Alias < out[j].Alias })

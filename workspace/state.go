@@ -16,6 +16,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // fileState is what ctx wrote for one file of a package.
@@ -81,8 +82,8 @@ type pkgState struct {
 	Files  []fileState `json:"files"` // sorted by path
 }
 
-func (w *Workspace) pkgDir(alias string) string    { return w.path(packagesDir, alias) }
-func (w *Workspace) statePath(alias string) string { return w.path(stateDir, alias+".json") }
+func (w *Workspace) pkgDir(alias string) string    { return w.path(project.PackagesDir, alias) }
+func (w *Workspace) statePath(alias string) string { return w.path(project.StateDir, alias+".json") }
 
 func (w *Workspace) readState(alias string) (*pkgState, error) {
 	data, err := os.ReadFile(w.statePath(alias))
@@ -332,7 +333,7 @@ func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (s
 	if err := w.fault("backup", alias); err != nil {
 		return "", fmt.Errorf("back up %s: %w (nothing was changed)", alias, err)
 	}
-	base := w.path(backupDir, alias+"-"+now.UTC().Format("20060102T150405Z"))
+	base := w.path(project.BackupDir, alias+"-"+now.UTC().Format("20060102T150405Z"))
 	dst := base
 	for i := 2; ; i++ {
 		err := w.fs.MkdirAll(filepath.Dir(dst), 0o755)

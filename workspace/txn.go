@@ -35,6 +35,7 @@ import (
 	"syscall"
 
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // Journal operations.
@@ -45,14 +46,14 @@ const (
 )
 
 type journal struct {
-	Alias    string          `json:"alias"`
-	Op       string          `json:"op"`
-	Entry    *lockfile.Entry `json:"entry,omitempty"`
-	AddSpec  *PackageSpec    `json:"addSpec,omitempty"`  // add to the manifest
-	DropSpec bool            `json:"dropSpec,omitempty"` // drop from the manifest
+	Alias    string               `json:"alias"`
+	Op       string               `json:"op"`
+	Entry    *lockfile.Entry      `json:"entry,omitempty"`
+	AddSpec  *project.PackageSpec `json:"addSpec,omitempty"`  // add to the manifest
+	DropSpec bool                 `json:"dropSpec,omitempty"` // drop from the manifest
 }
 
-func (w *Workspace) tmp(name string) string { return w.path(tmpDir, name) }
+func (w *Workspace) tmp(name string) string { return w.path(project.TmpDir, name) }
 
 func exists(p string) bool {
 	_, err := os.Lstat(p)
@@ -130,7 +131,7 @@ func (w *Workspace) swap(j *journal) error {
 			if err := w.fault("swap-state", j.Alias); err != nil {
 				return err
 			}
-			if err := w.fs.MkdirAll(w.path(stateDir), 0o755); err != nil {
+			if err := w.fs.MkdirAll(w.path(project.StateDir), 0o755); err != nil {
 				return err
 			}
 			if exists(w.statePath(j.Alias)) && !exists(oldState) {
@@ -228,7 +229,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 			delete(l.Packages, j.Alias)
 		}
 		if j.AddSpec != nil {
-			if _, ok := m.spec(j.Alias); !ok {
+			if _, ok := m.Spec(j.Alias); !ok {
 				m.Packages = append(m.Packages, *j.AddSpec)
 				manifestChanged = true
 			}
@@ -269,7 +270,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		}
 		if err != nil {
 			// The lock is written and true to the disk; only the manifest lags.
-			return diskFull(fmt.Errorf("write manifest: %w (the lock and the packages are up to date; run the command again to record the change in %s)", err, displayName(ManifestName)))
+			return diskFull(fmt.Errorf("write manifest: %w (the lock and the packages are up to date; run the command again to record the change in %s)", err, project.Rel(project.ManifestName)))
 		}
 	}
 	if err := w.hook("locked", js[0].Alias); err != nil {
@@ -287,10 +288,10 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 
 // recover finishes or undoes what an interrupted run left in .tmp/.
 func (w *Workspace) recover() error {
-	if err := w.fs.Check(tmpDir); err != nil {
+	if err := w.fs.Check(project.TmpDir); err != nil {
 		return err
 	}
-	ents, err := os.ReadDir(w.path(tmpDir))
+	ents, err := os.ReadDir(w.path(project.TmpDir))
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(ents) == 0) {
 		return nil
 	}
@@ -317,14 +318,14 @@ func (w *Workspace) recover() error {
 	for _, j := range js {
 		w.log("recovering an interrupted %s of %s", j.Op, j.Alias)
 		if err := w.swap(j); err != nil {
-			return fmt.Errorf("recover %s: %w (fix the problem and run ctx again; nothing was lost: see %s)", j.Alias, err, w.path(tmpDir))
+			return fmt.Errorf("recover %s: %w (fix the problem and run ctx again; nothing was lost: see %s)", j.Alias, err, w.path(project.TmpDir))
 		}
 	}
 	if err := w.commit(js, false); err != nil {
 		return fmt.Errorf("recover: %w", err)
 	}
 	// What is left never reached its journal: roll it back by deleting it.
-	ents, _ = os.ReadDir(w.path(tmpDir))
+	ents, _ = os.ReadDir(w.path(project.TmpDir))
 	for _, e := range ents {
 		if err := w.fs.RemoveAll(w.tmp(e.Name())); err != nil {
 			w.log("warning: could not delete %s: %v", w.tmp(e.Name()), err)

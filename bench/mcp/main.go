@@ -30,6 +30,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 func main() {
@@ -108,7 +109,7 @@ func row(name string, ds []time.Duration) {
 // builds the index, unless proj already has them.
 func installCorpus(corpus, proj string) (string, error) {
 	ctxDir := filepath.Join(proj, ".context")
-	lockPath := filepath.Join(ctxDir, lockfile.FileName)
+	lockPath := filepath.Join(ctxDir, project.LockName)
 	entries, err := os.ReadDir(corpus)
 	if err != nil {
 		return "", err
@@ -224,7 +225,7 @@ var queries = []string{
 // (which opens the index) and the others, then 10 searches each right after
 // the lock's mtime changed (as after an install in another terminal).
 func timeSearches(bin, dir string, n int) (first time.Duration, rest, touched []time.Duration, err error) {
-	lock := filepath.Join(dir, ".context", lockfile.FileName)
+	lock := filepath.Join(dir, ".context", project.LockName)
 	ds, err := searchLoop(bin, dir, n+11, func(i int) {
 		if i > n {
 			now := time.Now().Add(time.Duration(i) * time.Second)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -53,8 +54,8 @@ func runAdd(cmd *cobra.Command, g *globalOptions, o *addOptions, source string) 
 		return err
 	}
 	defer w.Close()
-	spec := workspace.PackageSpec{Alias: o.alias, Source: source, Path: o.path, Ref: o.ref}
-	rep, err := w.Add(cmd.Context(), []workspace.PackageSpec{spec}, workspace.AddOptions{Force: o.force})
+	spec := project.PackageSpec{Alias: o.alias, Source: source, Path: o.path, Ref: o.ref}
+	rep, err := w.Add(cmd.Context(), []project.PackageSpec{spec}, workspace.AddOptions{Force: o.force})
 	p.Done()
 	return finishReport(cmd.Context(), g, w.Root(), rep, err, false)
 }

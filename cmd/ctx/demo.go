@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/demo"
+	ctxproject "github.com/ctx-dev/ctx/project"
 	"github.com/spf13/cobra"
 )
 
@@ -92,17 +93,20 @@ func runDemo(cmd *cobra.Command, g *globalOptions, o *demoOptions) error {
 		return fmt.Errorf("demo search: %w", err)
 	}
 
-	ctxDir := filepath.Join(project, ".context")
+	layout, err := ctxproject.At(project)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "\n4. Point an agent at it (MCP over stdio):\n")
 	fmt.Fprintf(out, "   ctx -C %s mcp\n", project)
 	fmt.Fprintf(out, "   ctx -C %s mcp config --client claude   # or cursor, codex, vscode\n", project)
 	fmt.Fprintf(out, "\nWhere everything is:\n")
 	fmt.Fprintf(out, "   hub        %s\n", hub.Dir)
 	fmt.Fprintf(out, "   project    %s\n", project)
-	fmt.Fprintf(out, "   manifest   %s\n", filepath.Join(ctxDir, "context.config.json"))
-	fmt.Fprintf(out, "   lock       %s\n", filepath.Join(ctxDir, "context.lock"))
-	fmt.Fprintf(out, "   docs       %s\n", filepath.Join(ctxDir, "packages"))
-	fmt.Fprintf(out, "   overview   %s\n", filepath.Join(ctxDir, "INDEX.md"))
+	fmt.Fprintf(out, "   manifest   %s\n", layout.Path(ctxproject.ManifestName))
+	fmt.Fprintf(out, "   lock       %s\n", layout.Path(ctxproject.LockName))
+	fmt.Fprintf(out, "   docs       %s\n", layout.Path(ctxproject.PackagesDir))
+	fmt.Fprintf(out, "   overview   %s\n", layout.Path(ctxproject.IndexName))
 	fmt.Fprintf(out, "\nDone in %.1fs. Next: ctx -C %s setup (at a terminal) to add or remove contexts.\n",
 		time.Since(start).Seconds(), project)
 	return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -49,6 +50,6 @@ func runInit(g *globalOptions, o *initOptions) error {
 	defer w.Close()
 	fmt.Fprintf(g.IO.ErrOut, "created %s\n", displayPath(dir, w.Dir()))
 	fmt.Fprintf(g.IO.ErrOut, "next: ctx add SOURCE --path DIR, then commit %s/%s and %s/%s\n",
-		workspace.DirName, workspace.ManifestName, workspace.DirName, workspace.LockName)
+		project.DirName, project.ManifestName, project.DirName, project.LockName)
 	return nil
 }

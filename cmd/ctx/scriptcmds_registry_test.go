@@ -18,6 +18,7 @@ import (
 	"github.com/ctx-dev/ctx/demo"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/wizard"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -154,7 +155,7 @@ func TestDemoWithoutGit(t *testing.T) {
 		t.Fatalf("ctx demo exited %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 	ctxDir := filepath.Join(dir, "project", ".context")
-	lock, err := lockfile.Read(filepath.Join(ctxDir, lockfile.FileName))
+	lock, err := lockfile.Read(filepath.Join(ctxDir, project.LockName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,13 +238,13 @@ func TestSetupInteractive(t *testing.T) {
 	if err := os.WriteFile(reg, []byte(regJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	project := filepath.Join(tmp, "project")
-	if err := os.Mkdir(project, 0o755); err != nil {
+	proj := filepath.Join(tmp, "project")
+	if err := os.Mkdir(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	setup := func(o *setupOptions) (int, string) {
 		var out, errOut bytes.Buffer
-		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Dir: project}
+		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Dir: proj}
 		err := runSetup(context.Background(), g, o)
 		code := ExitOK
 		if err != nil {
@@ -261,8 +262,8 @@ func TestSetupInteractive(t *testing.T) {
 	if code, log := setup(&setupOptions{registry: reg, prompter: p}); code != ExitInterrupted {
 		t.Fatalf("cancel: exit %d, want %d\n%s", code, ExitInterrupted, log)
 	}
-	if _, err := os.Stat(filepath.Join(project, workspace.DirName)); !os.IsNotExist(err) {
-		t.Fatalf("cancel left %s behind (%v)", workspace.DirName, err)
+	if _, err := os.Stat(filepath.Join(proj, project.DirName)); !os.IsNotExist(err) {
+		t.Fatalf("cancel left %s behind (%v)", project.DirName, err)
 	}
 	for _, c := range p.shown {
 		if (c.Name == "ghost") != (c.Disabled != "") {
@@ -275,7 +276,7 @@ func TestSetupInteractive(t *testing.T) {
 	if code, log := setup(&setupOptions{registry: reg, prompter: p}); code != ExitOK {
 		t.Fatalf("first setup: exit %d\n%s", code, log)
 	}
-	ws, err := workspace.Open(project, workspace.Options{})
+	ws, err := workspace.Open(proj, workspace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,10 +300,10 @@ func TestSetupInteractive(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, log)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(project, workspace.DirName, "packages", "api")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(proj, project.DirName, "packages", "api")); !os.IsNotExist(err) {
 		t.Errorf("api still on disk: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(project, workspace.DirName, "packages", "practices", "testing.md")); err != nil {
+	if _, err := os.Stat(filepath.Join(proj, project.DirName, "packages", "practices", "testing.md")); err != nil {
 		t.Errorf("practices not installed: %v", err)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/spf13/cobra"
 )
 
@@ -68,7 +68,11 @@ func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
 	if err != nil {
 		return err
 	}
-	r, err := indexer.OpenReader(filepath.Join(dir, ".context"))
+	proj, err := project.At(dir)
+	if err != nil {
+		return err
+	}
+	r, err := indexer.OpenReader(proj.Dir())
 	if err != nil {
 		return err
 	}
@@ -81,7 +85,7 @@ func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
 		BestPerDocument: o.bestPerDoc,
 	})
 	if errors.Is(err, indexer.ErrNoIndex) {
-		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", filepath.Join(dir, ".context"))
+		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/wizard"
 	"github.com/ctx-dev/ctx/wizard/surveyprompt"
@@ -102,7 +103,7 @@ func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
 	var ws *workspace.Workspace
 	if !o.list || o.registry == "" {
 		ws, err = workspace.Open(dir, wsOpts)
-		if err != nil && !errors.Is(err, workspace.ErrNoProject) {
+		if err != nil && !errors.Is(err, project.ErrNoProject) {
 			return err
 		}
 	}
@@ -246,9 +247,9 @@ func (l *lazyWorkspace) open() (*workspace.Workspace, error) {
 	}
 	ws, err := workspace.Init(l.dir, workspace.InitOptions{}, l.opts)
 	if err != nil {
-		return nil, fmt.Errorf("create %s: %w", workspace.DirName, err)
+		return nil, fmt.Errorf("create %s: %w", project.DirName, err)
 	}
-	fmt.Fprintf(l.opts.Log, "created %s\n", workspace.DirName)
+	fmt.Fprintf(l.opts.Log, "created %s\n", project.DirName)
 	l.ws = ws
 	return ws, nil
 }
@@ -259,9 +260,9 @@ func (l *lazyWorkspace) Close() {
 	}
 }
 
-func (l *lazyWorkspace) Manifest() workspace.Manifest {
+func (l *lazyWorkspace) Manifest() project.Manifest {
 	if l.ws == nil {
-		return workspace.Manifest{}
+		return project.Manifest{}
 	}
 	return l.ws.Manifest()
 }
@@ -274,7 +275,7 @@ func (l *lazyWorkspace) SetRegistry(url string) error {
 	return ws.SetRegistry(url)
 }
 
-func (l *lazyWorkspace) Add(ctx context.Context, specs []workspace.PackageSpec, o workspace.AddOptions) (*workspace.Report, error) {
+func (l *lazyWorkspace) Add(ctx context.Context, specs []project.PackageSpec, o workspace.AddOptions) (*workspace.Report, error) {
 	ws, err := l.open()
 	if err != nil {
 		return nil, err

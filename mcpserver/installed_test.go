@@ -1,0 +1,67 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// TestMissingPackageFolderKeepsIndexMD: a locked package whose folder is
+// deleted while the server runs is not installed. The server re-indexes
+// without it, exactly as `ctx index` does (project.Installed), so the two
+// never rewrite INDEX.md back and forth (issue 10, D2).
+func TestMissingPackageFolderKeepsIndexMD(t *testing.T) {
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	var lc ListContextsOut
+	if res := call(t, cs, "list_contexts", nil, &lc); res.IsError {
+		t.Fatal(text(res))
+	}
+	if err := os.RemoveAll(filepath.Join(p.ctxDir, "packages", "many")); err != nil {
+		t.Fatal(err)
+	}
+	lc = ListContextsOut{}
+	if res := call(t, cs, "list_contexts", nil, &lc); res.IsError {
+		t.Fatal(text(res))
+	}
+	if lc.Total != 4 {
+		t.Errorf("list_contexts lists %d packages, want the 4 of the lock", lc.Total)
+	}
+	for _, pi := range lc.Packages {
+		if pi.Installed != (pi.Alias != "many") {
+			t.Errorf("%s: installed = %v", pi.Alias, pi.Installed)
+		}
+	}
+	served, err := os.ReadFile(filepath.Join(p.ctxDir, "INDEX.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(served), "## many") {
+		t.Errorf("the server indexed the missing package:\n%s", served)
+	}
+
+	// What ctx index writes from the same lock is byte for byte the same.
+	proj, err := project.At(p.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := proj.ReadLock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := indexer.Sync(context.Background(), p.ctxDir, proj.Installed(l), indexer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := os.ReadFile(filepath.Join(p.ctxDir, "INDEX.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(served) {
+		t.Errorf("INDEX.md changed when indexed with project.Installed:\n--- server\n%s\n--- index\n%s", served, again)
+	}
+}

@@ -1,0 +1,167 @@
+// Package project reads a ctx project: it owns the layout of .context/
+// (every name ctx keeps there), finding and parsing the manifest
+// (context.config.json) and the lock (context.lock), and the one rule of
+// which lock entries count as installed packages. It never writes:
+// workspace adds the changes and the project lock on top; mcpserver and
+// cmd/ctx read through it.
+//
+// Layout of .context/: context.config.json and context.lock (committed);
+// packages/<alias>/ (the files), .state/<alias>.json (per file: blob id,
+// size, mode, mtime, for the dirty check), .tmp/ (staging and journals),
+// backup/ (what --force saved), index/ and INDEX.md (the indexer's), and
+// .lock (the project lock, holding the holder's pid). .gitignore lists
+// everything generated.
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+// Names of things inside a project.
+const (
+	DirName       = ".context"            // the project's ctx directory, at its root
+	ManifestName  = "context.config.json" // committed: the project's intent
+	LockName      = "context.lock"        // committed: what is installed, pinned
+	PackagesDir   = "packages"            // packages/<alias>/: a package's files
+	StateDir      = ".state"              // .state/<alias>.json: what ctx installed, for the dirty check
+	TmpDir        = ".tmp"                // staging folders and journals
+	BackupDir     = "backup"              // what --force saved
+	IndexDir      = "index"               // the search index
+	IndexName     = "INDEX.md"            // the overview the indexer writes
+	ProjectLock   = ".lock"               // the project lock file (holder's pid inside)
+	GitignoreName = ".gitignore"          // written by ctx: everything generated
+)
+
+// Gitignore is what ctx writes to .context/.gitignore: everything but the
+// manifest and the lock is generated.
+const Gitignore = `# Written by ctx. Everything here is generated except context.config.json
+# and context.lock, which you commit.
+/packages/
+/index/
+/INDEX.md
+/.state/
+/.tmp/
+/backup/
+/.lock
+`
+
+// Owned returns every name ctx keeps directly in .context/.
+func Owned() []string {
+	return []string{ManifestName, LockName, PackagesDir, StateDir, TmpDir, BackupDir, IndexDir, IndexName, ProjectLock, GitignoreName}
+}
+
+// Rel is how a name inside .context/ is shown in messages: relative to the
+// project root (".context/context.lock").
+func Rel(name string) string { return DirName + "/" + name }
+
+// ErrNoProject: the directory has no .context/context.config.json.
+var ErrNoProject = errors.New("no ctx project here")
+
+// Project is a project directory, read-only. The zero value is not usable;
+// get one with At.
+type Project struct {
+	root string
+}
+
+// At returns the project rooted at dir (made absolute). It does no I/O
+// beyond what filepath.Abs needs.
+func At(dir string) (Project, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Project{}, err
+	}
+	return Project{root: abs}, nil
+}
+
+// Root is the project directory; Dir is its .context/.
+func (p Project) Root() string { return p.root }
+func (p Project) Dir() string  { return filepath.Join(p.root, DirName) }
+
+// Path joins elem onto .context/.
+func (p Project) Path(elem ...string) string {
+	return filepath.Join(append([]string{p.root, DirName}, elem...)...)
+}
+
+// PackageDir is packages/<alias>/.
+func (p Project) PackageDir(alias string) string { return p.Path(PackagesDir, alias) }
+
+// Check reports whether the project exists: an error wrapping ErrNoProject,
+// saying to run `ctx init`, when .context/context.config.json does not.
+func (p Project) Check() error {
+	if _, err := os.Stat(p.Path(ManifestName)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w (run `ctx init` to start one)", p.root, ErrNoProject)
+		}
+		return err
+	}
+	return nil
+}
+
+// ReadManifest reads and parses .context/context.config.json (see
+// ParseManifest). A missing manifest is an error wrapping ErrNoProject.
+func (p Project) ReadManifest() (*Manifest, error) {
+	data, err := os.ReadFile(p.Path(ManifestName))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w (run `ctx init` to start one)", p.root, ErrNoProject)
+		}
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	return ParseManifest(Rel(ManifestName), data)
+}
+
+// ReadLock reads and parses .context/context.lock with lockfile.Parse
+// (errors name ".context/context.lock" with line:column). A missing lock
+// is an error wrapping fs.ErrNotExist.
+func (p Project) ReadLock() (*lockfile.Lock, error) {
+	data, err := os.ReadFile(p.Path(LockName))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("read lock: %w", err)
+	}
+	return lockfile.Parse(Rel(LockName), data)
+}
+
+// Package is an installed package as the indexer sees it.
+type Package struct {
+	Alias  string
+	Source string
+	Path   string // sub-path inside the source repository
+	Ref    string
+	Commit string // 40-hex
+}
+
+// IsInstalled reports whether alias's package folder, packages/<alias>,
+// exists (it is not followed if it is a symbolic link). This is what
+// "installed" means everywhere: ctx list, the MCP server, and the
+// packages the index holds (Installed).
+func (p Project) IsInstalled(alias string) bool {
+	_, err := os.Lstat(p.PackageDir(alias))
+	return err == nil
+}
+
+// Installed returns the packages of l that are installed (IsInstalled),
+// sorted by alias: the one list that `ctx index`, every command that
+// re-indexes, and the MCP server give the indexer, so they all write the
+// same INDEX.md. A locked package whose folder is missing is left out: it
+// has nothing to index until `ctx install` puts it back.
+func (p Project) Installed(l *lockfile.Lock) []Package {
+	var out []Package
+	for alias, e := range l.Packages {
+		if !p.IsInstalled(alias) {
+			continue
+		}
+		out = append(out, Package{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Alias < out[j].Alias })
+	return out
+}
