@@ -14,8 +14,8 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // snapshot is the lock as last read: every package it pins (aliases), and
