@@ -17,6 +17,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // ErrNoIndex is returned (wrapped) when <contextDir>/index has not been built.
@@ -91,7 +92,7 @@ func OpenReader(contextDir string) (*Reader, error) {
 	return &Reader{contextDir: contextDir}, nil
 }
 
-func (r *Reader) indexDir() string { return filepath.Join(r.contextDir, "index") }
+func (r *Reader) indexDir() string { return filepath.Join(r.contextDir, project.IndexDir) }
 
 // loadMetaLocked refreshes r.meta when meta.json changed (one stat).
 func (r *Reader) loadMetaLocked() error {
@@ -544,7 +545,7 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 // filesMatch walks packages/<alias> (stat only) and compares its markdown
 // files with the catalogue's records.
 func (r *Reader) filesMatch(alias string, recs []fileRecord) bool {
-	found, err := walkMarkdown(filepath.Join(r.contextDir, "packages", alias), func(string) {})
+	found, err := walkMarkdown(filepath.Join(r.contextDir, project.PackagesDir, alias), func(string) {})
 	if err != nil && !isNotExist(err) {
 		return false
 	}

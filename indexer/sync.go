@@ -21,6 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
 )
 
@@ -86,7 +87,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	// symbolic link (bleve writes by path: the directories handed to it are
 	// checked first).
 	d := confine.New(contextDir)
-	indexDir := filepath.Join(contextDir, "index")
+	indexDir := filepath.Join(contextDir, project.IndexDir)
 	lock, err := lockIndex(ctx, d, indexDir, warn)
 	if err != nil {
 		return nil, err
@@ -244,7 +245,7 @@ func (p *syncPlan) planPackage(contextDir, alias string, warn func(string)) erro
 		r := &p.cat.Files[alias][i]
 		old[r.Path] = r
 	}
-	found, err := walkMarkdown(filepath.Join(contextDir, "packages", alias), warn)
+	found, err := walkMarkdown(filepath.Join(contextDir, project.PackagesDir, alias), warn)
 	if isNotExist(err) {
 		warn(fmt.Sprintf("packages/%s: not installed (run `ctx install`); indexed as empty", alias))
 	} else if err != nil {
@@ -578,7 +579,7 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	}
 	newCat := catalog{Schema: schemaVersion, Packages: p.pkgs, Files: out.files}
 	var err error
-	newCat.IndexMD, err = publishIndexMD(d, filepath.Join(contextDir, "INDEX.md"), p.pkgs, out.files, budget, p.cat.IndexMD)
+	newCat.IndexMD, err = publishIndexMD(d, filepath.Join(contextDir, project.IndexName), p.pkgs, out.files, budget, p.cat.IndexMD)
 	if err != nil {
 		return err
 	}
