@@ -12,7 +12,6 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
-	"github.com/spf13/cobra"
 )
 
 // openWorkspace opens the project of -C (or the working directory), wiring
@@ -187,36 +186,6 @@ func displayPath(root, p string) string {
 		return p
 	}
 	return rel
-}
-
-// Argument checks that are usage errors (exit 2), unlike cobra's own.
-
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("%s takes no arguments, got %q (see 'ctx %s --help')", cmd.Name(), args[0], cmd.Name())
-	}
-	return nil
-}
-
-func exactArgs(n int, what string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return usageErrorf("%s: missing %s (usage: %s)", cmd.Name(), what, cmd.UseLine())
-		}
-		if len(args) > n {
-			return usageErrorf("%s: too many arguments: %s (usage: %s)", cmd.Name(), strings.Join(args[n:], " "), cmd.UseLine())
-		}
-		return nil
-	}
-}
-
-func minArgs(n int, what string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return usageErrorf("%s: missing %s (usage: %s)", cmd.Name(), what, cmd.UseLine())
-		}
-		return nil
-	}
 }
 
 // writeJSON writes v to w as indented JSON with a final newline.
