@@ -530,12 +530,12 @@ func (s *Summary) Print(w io.Writer) {
 		for _, p := range rep.Packages {
 			switch p.Action {
 			case workspace.Skipped:
-				fmt.Fprintf(w, "skipped    %s: %s\n", p.Alias, safetext.Text(p.Reason))
+				fmt.Fprintf(w, "skipped    %s: %s\n", p.Alias, safetext.Text(p.Why()))
 				for _, f := range p.DirtyFiles {
 					fmt.Fprintf(w, "             %s\n", safetext.Escape(f))
 				}
 			case workspace.Failed:
-				fmt.Fprintf(w, "failed     %s: %s\n", p.Alias, safetext.Text(fmt.Sprint(p.Err)))
+				fmt.Fprintf(w, "failed     %s: %s\n", p.Alias, safetext.Text(p.Why()))
 			case workspace.Removed:
 				fmt.Fprintf(w, "removed    %s\n", p.Alias)
 			default:

@@ -155,17 +155,45 @@ const (
 	Failed    Action = "failed"  // see Err
 )
 
-// PackageResult is what one command did to one package.
+// SkipReason says why a package was Skipped.
+type SkipReason string
+
+const (
+	SkipDirty    SkipReason = "dirty"     // local edits and no Force; see DirtyFiles
+	SkipNoAccess SkipReason = "no access" // the repository cannot be read; see Err
+)
+
+func (r SkipReason) String() string { return string(r) }
+
+// PackageResult is what one command did to one package. Its Err does not
+// name the alias: whoever prints the result does, once.
 type PackageResult struct {
 	Alias      string
 	Action     Action
 	OldCommit  string   // "" when newly installed
 	NewCommit  string   // "" when removed
-	Reason     string   // for Skipped: "dirty", "no access: …"
-	Err        error    // for Failed
+	Err        error    // for Failed, and for Skipped with SkipNoAccess
 	DirtyFiles []string // for Skipped because dirty: "M path", "A path", "D path"
 	Backup     string   // with --force: the folder the whole local package was copied to (deleted files listed in <Backup>.deleted.txt)
 	Bytes      int64    // received from the network
+	// Reason is why the package was Skipped.
+	Reason SkipReason
+}
+
+// Why says why p was skipped or failed, without its alias: the reason,
+// then the error behind it ("no access: …", "dirty", "fetch …").
+func (p PackageResult) Why() string {
+	why := p.Reason.String()
+	if p.Err != nil {
+		if why != "" {
+			why += ": "
+		}
+		why += p.Err.Error()
+	}
+	if why == "" {
+		why = string(p.Action)
+	}
+	return why
 }
 
 // Report is the outcome of a command, one entry per package, sorted by alias.

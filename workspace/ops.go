@@ -82,7 +82,7 @@ func noAccess(err error) bool {
 func (t *task) fail(err error) {
 	err = diskFull(err)
 	if noAccess(err) {
-		t.res.Action, t.res.Reason, t.res.Err = Skipped, "no access: "+err.Error(), err
+		t.res.Action, t.res.Reason, t.res.Err = Skipped, SkipNoAccess, err
 		return
 	}
 	t.res.Action, t.res.Err = Failed, err
@@ -322,7 +322,7 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 	}
 	if err != nil {
 		w.discardStage(t.alias)
-		t.fail(fmt.Errorf("%s: %w", t.alias, err))
+		t.fail(err)
 		return
 	}
 	t.res.Bytes = res.Bytes
@@ -331,7 +331,7 @@ func (w *Workspace) runTask(ctx context.Context, t *task, o runOptions, stamp ti
 	}
 	hash, err := lockfile.HashDir(stage)
 	if err == nil && t.target != nil && (hash != t.target.Hash || res.TreeID != t.target.Tree) {
-		err = fmt.Errorf("%s: the files at commit %s hash to %s, but the lock says %s: the repository changed under the same commit or the lock was edited; run `ctx update %s` to lock what the repository has now", t.alias, short(want), hash, t.target.Hash, t.alias)
+		err = fmt.Errorf("the files at commit %s hash to %s, but the lock says %s: the repository changed under the same commit or the lock was edited; run `ctx update %s` to lock what the repository has now", short(want), hash, t.target.Hash, t.alias)
 	}
 	var st *pkgState
 	if err == nil {
@@ -389,9 +389,9 @@ func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bo
 	if err := w.swap(j); err != nil {
 		t.j = nil
 		if uerr := w.unswap(j); uerr != nil {
-			t.fail(fmt.Errorf("%s: %s: %w (run ctx again to finish it)", t.alias, op, err))
+			t.fail(fmt.Errorf("%s: %w (run ctx again to finish it)", op, err))
 		} else {
-			t.fail(fmt.Errorf("%s: %s: %w (%s is as it was)", t.alias, op, err, t.alias))
+			t.fail(fmt.Errorf("%s: %w (the package is as it was)", op, err))
 		}
 		return false
 	}
@@ -410,7 +410,7 @@ func (w *Workspace) guard(t *task, loc *local, o runOptions, stamp time.Time) bo
 	if loc.present && loc.state != nil {
 		changes, err := diff(w.pkgDir(t.alias), loc.state, true)
 		if err != nil {
-			t.fail(fmt.Errorf("%s: %w", t.alias, err))
+			t.fail(err)
 			return false
 		}
 		loc.changes = changes
@@ -420,7 +420,7 @@ func (w *Workspace) guard(t *task, loc *local, o runOptions, stamp time.Time) bo
 	}
 	t.res.DirtyFiles = dirtyList(loc.changes)
 	if !o.force {
-		t.res.Action, t.res.Reason = Skipped, "dirty"
+		t.res.Action, t.res.Reason = Skipped, SkipDirty
 		return false
 	}
 	dir, err := w.backup(t.alias, loc.changes, stamp)

@@ -79,9 +79,10 @@ func shortSHA(c string) string {
 }
 
 // printReport writes one result line per package to stdout, sorted by alias,
-// and the details of every skipped or failed package to stderr. It returns
-// the error that gives the command its exit code: nil, or partial() (exit 3)
-// when any package was skipped or failed.
+// and the details of every skipped or failed package to stderr. Each line
+// starts with the alias, added here only: workspace's errors do not name it.
+// It returns the error that gives the command its exit code: nil, or
+// partial() (exit 3) when any package was skipped or failed.
 //
 // Result lines:
 //
@@ -125,15 +126,11 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			fmt.Fprintf(out, "%s %s\n", p.Alias, removed)
 		case workspace.Skipped:
 			bad = append(bad, p.Alias)
-			reason := p.Reason
-			if reason == "" {
-				reason = "skipped"
-			}
-			fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, safetext.Text(reason))
+			fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, safetext.Text(p.Why()))
 			for _, f := range p.DirtyFiles {
 				fmt.Fprintf(errOut, "\t%s\n", safetext.Escape(f))
 			}
-			if len(p.DirtyFiles) > 0 || strings.Contains(reason, "dirty") {
+			if len(p.DirtyFiles) > 0 || p.Reason == workspace.SkipDirty {
 				dirty = true
 			}
 		case workspace.Failed:
