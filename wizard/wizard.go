@@ -84,11 +84,17 @@ type Options struct {
 	Yes      bool     // do not ask for confirmation
 	// Out receives the summary; Log receives notes and warnings.
 	Out, Log io.Writer
-	// Jobs bounds the parallel access checks; 0 = 8.
+	// Jobs bounds the parallel access checks; 0 = DefaultJobs.
 	Jobs int
-	// CheckTimeout bounds one access check; 0 = 30 s.
+	// CheckTimeout bounds one access check; 0 = DefaultCheckTimeout.
 	CheckTimeout time.Duration
 }
+
+// Defaults of Options.Jobs and Options.CheckTimeout.
+const (
+	DefaultJobs         = 8
+	DefaultCheckTimeout = 30 * time.Second
+)
 
 // UsageError is a mistake in the flags (exit code 2).
 type UsageError struct{ Msg string }
@@ -444,11 +450,11 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 	}
 	jobs := o.Jobs
 	if jobs <= 0 {
-		jobs = 8
+		jobs = DefaultJobs
 	}
 	timeout := o.CheckTimeout
 	if timeout <= 0 {
-		timeout = 30 * time.Second
+		timeout = DefaultCheckTimeout
 	}
 	reasons := make([]string, len(repos))
 	var wg sync.WaitGroup

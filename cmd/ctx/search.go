@@ -53,7 +53,7 @@ one ctx keeps in .context/index/; run 'ctx index' if it is missing.`,
 	f := cmd.Flags()
 	f.StringSliceVarP(&opts.packages, "package", "p", nil, "only search package `ALIAS` (repeat or comma-separate for several)")
 	f.StringSliceVarP(&opts.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
-	f.IntVarP(&opts.limit, "limit", "n", 10, "at most `N` hits")
+	f.IntVarP(&opts.limit, "limit", "n", indexer.DefaultSearchLimit, "at most `N` hits")
 	f.BoolVar(&opts.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, snippet)")
 	f.BoolVar(&opts.bestPerDoc, "best-per-doc", false, "return only the best chunk of each document")
 	return cmd

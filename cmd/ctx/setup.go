@@ -37,7 +37,7 @@ func newSetupCmd(g *globalOptions, runF func(context.Context, *setupOptions) err
 	cmd := &cobra.Command{
 		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags T,...] [--all] [--yes]",
 		Short: "Pick context packages from a registry",
-		Long: `Setup reads a registry (the list of context packages your organisation
+		Long: fmt.Sprintf(`Setup reads a registry (the list of context packages your organisation
 offers), lets you choose, and installs your choice into .context/ (created
 when missing). The registry location is saved in the manifest, so running
 'ctx setup' again offers additions and removals.
@@ -61,10 +61,10 @@ LOCATION is one of (a relative path is taken from the project directory):
 REPO is any git URL (https://…/x.git, ssh://…, git@host:org/x.git) or a
 local repository path. A relative "repo" inside a registry is resolved
 against the registry's location.
-Registries may import others; each is read once, to a depth of 5.
+Registries may import others; each is read once, to a depth of %d.
 
 Exit status: 0 done; 3 some contexts could not be read or installed (the
-others were); 2 bad flags; 130 cancelled; 1 other errors.`,
+others were); 2 bad flags; 130 cancelled; 1 other errors.`, registry.DefaultMaxDepth),
 		Example: `  ctx setup --registry https://github.com/acme/ctx-hub
   ctx setup --registry ./hub/ctx-registry.json --all
   ctx setup --select platform,api --yes
