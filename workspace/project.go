@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
-	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/gofrs/flock"
 )
 
