@@ -60,6 +60,9 @@ func Prepare() { o200k() }
 // DefaultBudgetTokens is INDEX.md's default budget.
 const DefaultBudgetTokens = 8000
 
+// DefaultSearchLimit is Query.Limit when 0.
+const DefaultSearchLimit = 10
+
 // Options configure Sync.
 type Options struct {
 	BudgetTokens int  // INDEX.md budget; 0 means DefaultBudgetTokens
@@ -110,7 +113,7 @@ type Query struct {
 	Text     string
 	Packages []string // filter: any of these aliases (empty = all)
 	Tags     []string // filter: documents with any of these tags (empty = all)
-	Limit    int      // 0 means 10
+	Limit    int      // 0 means DefaultSearchLimit
 	// BestPerDocument returns only the best chunk of each document.
 	BestPerDocument bool
 }

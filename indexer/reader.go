@@ -296,7 +296,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	limit := q.Limit
 	if limit <= 0 {
-		limit = 10
+		limit = DefaultSearchLimit
 	}
 	idx, tokens, release, err := r.acquire()
 	if err != nil {

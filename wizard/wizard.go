@@ -85,11 +85,17 @@ type Options struct {
 	Yes      bool     // do not ask for confirmation
 	// Out receives the summary; Log receives notes and warnings.
 	Out, Log io.Writer
-	// Jobs bounds the parallel access checks; 0 = 8.
+	// Jobs bounds the parallel access checks; 0 = DefaultJobs.
 	Jobs int
-	// CheckTimeout bounds one access check; 0 = 30 s.
+	// CheckTimeout bounds one access check; 0 = DefaultCheckTimeout.
 	CheckTimeout time.Duration
 }
+
+// Defaults of Options.Jobs and Options.CheckTimeout.
+const (
+	DefaultJobs         = 8
+	DefaultCheckTimeout = 30 * time.Second
+)
 
 // UsageError is a mistake in the flags (exit code 2).
 type UsageError struct{ Msg string }
@@ -445,11 +451,11 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 	}
 	jobs := o.Jobs
 	if jobs <= 0 {
-		jobs = 8
+		jobs = DefaultJobs
 	}
 	timeout := o.CheckTimeout
 	if timeout <= 0 {
-		timeout = 30 * time.Second
+		timeout = DefaultCheckTimeout
 	}
 	reasons := make([]string, len(repos))
 	var wg sync.WaitGroup
@@ -531,12 +537,12 @@ func (s *Summary) Print(w io.Writer) {
 		for _, p := range rep.Packages {
 			switch p.Action {
 			case workspace.Skipped:
-				fmt.Fprintf(w, "skipped    %s: %s\n", p.Alias, safetext.Text(p.Reason))
+				fmt.Fprintf(w, "skipped    %s: %s\n", p.Alias, safetext.Text(p.Why()))
 				for _, f := range p.DirtyFiles {
 					fmt.Fprintf(w, "             %s\n", safetext.Escape(f))
 				}
 			case workspace.Failed:
-				fmt.Fprintf(w, "failed     %s: %s\n", p.Alias, safetext.Text(fmt.Sprint(p.Err)))
+				fmt.Fprintf(w, "failed     %s: %s\n", p.Alias, safetext.Text(p.Why()))
 			case workspace.Removed:
 				fmt.Fprintf(w, "removed    %s\n", p.Alias)
 			default:

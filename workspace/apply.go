@@ -101,7 +101,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	if err != nil {
 		w.discardStage(t.alias)
-		t.fail(fmt.Errorf("%s: %w", t.alias, err))
+		t.fail(err)
 		return
 	}
 	t.res.Bytes = res.Bytes
@@ -110,7 +110,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	hash, err := lockfile.HashDir(stage)
 	if err == nil && t.target != nil && (hash != t.target.Hash || res.TreeID != t.target.Tree) {
-		err = fmt.Errorf("%s: the files at commit %s hash to %s, but the lock says %s: the repository changed under the same commit or the lock was edited; run `ctx update %s` to lock what the repository has now", t.alias, short(t.want), hash, t.target.Hash, t.alias)
+		err = fmt.Errorf("the files at commit %s hash to %s, but the lock says %s: the repository changed under the same commit or the lock was edited; run `ctx update %s` to lock what the repository has now", short(t.want), hash, t.target.Hash, t.alias)
 	}
 	var st *pkgState
 	if err == nil {
@@ -167,9 +167,9 @@ func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bo
 	if err := w.swap(j); err != nil {
 		t.j = nil
 		if uerr := w.unswap(j); uerr != nil {
-			t.fail(fmt.Errorf("%s: %s: %w (run ctx again to finish it)", t.alias, op, err))
+			t.fail(fmt.Errorf("%s: %w (run ctx again to finish it)", op, err))
 		} else {
-			t.fail(fmt.Errorf("%s: %s: %w (%s is as it was)", t.alias, op, err, t.alias))
+			t.fail(fmt.Errorf("%s: %w (the package is as it was)", op, err))
 		}
 		return false
 	}

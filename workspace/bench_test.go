@@ -207,4 +207,4 @@ func copyBenchProject(b *testing.B, from, to string) {
 }
 
 // benchJobs is ctx's default parallelism (Options.Jobs 0).
-const benchJobs = defaultJobs
+const benchJobs = DefaultJobs

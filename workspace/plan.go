@@ -75,7 +75,7 @@ func (t *task) fail(err error) {
 	err = diskFull(err)
 	t.step = stepNone
 	if noAccess(err) {
-		t.res.Action, t.res.Reason, t.res.Err = Skipped, "no access: "+err.Error(), err
+		t.res.Action, t.res.Reason, t.res.Err = Skipped, SkipNoAccess, err
 		return
 	}
 	t.res.Action, t.res.Err = Failed, err
@@ -172,7 +172,7 @@ func (w *Workspace) checkDirty(t *task, force bool) {
 	if loc.present && loc.state != nil {
 		changes, err := diff(w.pkgDir(t.alias), loc.state, true)
 		if err != nil {
-			t.fail(fmt.Errorf("%s: %w", t.alias, err))
+			t.fail(err)
 			return
 		}
 		loc.changes = changes
@@ -182,7 +182,7 @@ func (w *Workspace) checkDirty(t *task, force bool) {
 	}
 	t.res.DirtyFiles = dirtyList(loc.changes)
 	if !force {
-		t.step, t.res.Action, t.res.Reason = stepNone, Skipped, "dirty"
+		t.step, t.res.Action, t.res.Reason = stepNone, Skipped, SkipDirty
 	}
 }
 

@@ -18,13 +18,7 @@ import (
 )
 
 const (
-	// defaultJobs: a fetch mostly waits on the server, so many at once pay
-	// (10 packages from a lock over loopback HTTP on 2 cores, alternating
-	// runs: 4 jobs 2.8–2.9× native git, 8 jobs 3.1–3.2×, 16 jobs 3.3–3.4×:
-	// with fewer slots than packages the last ones run alone; npm also
-	// keeps about 16 connections). See bench/README.md.
-	defaultJobs  = 16
-	defaultWait  = 10 * time.Second
+	// lockPollTime is how often Open tries the project lock again.
 	lockPollTime = 50 * time.Millisecond
 )
 
@@ -42,10 +36,10 @@ func newWorkspace(projectDir string, o Options) (*Workspace, error) {
 		return nil, err
 	}
 	if o.Jobs <= 0 {
-		o.Jobs = defaultJobs
+		o.Jobs = DefaultJobs
 	}
 	if o.LockWait <= 0 {
-		o.LockWait = defaultWait
+		o.LockWait = DefaultLockWait
 	}
 	if o.Log == nil {
 		o.Log = io.Discard

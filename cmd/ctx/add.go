@@ -1,20 +1,24 @@
 package main
 
 import (
+	"context"
+
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
 type addOptions struct {
-	path  string
-	alias string
-	ref   string
-	force bool
+	*globalOptions
+	source string
+	path   string
+	alias  string
+	ref    string
+	force  bool
 }
 
-func newAddCmd(g *globalOptions) *cobra.Command {
-	o := &addOptions{}
+func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) *cobra.Command {
+	opts := &addOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "add SOURCE [--path P] [--alias A] [--ref R] [--force]",
 		Short: "Add a context package from a git repository",
@@ -34,28 +38,32 @@ access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
   ctx add ../handbook --ref v1.2.0`,
 		Args: exactArgs(1, "SOURCE (a git URL or a local repository path)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAdd(cmd, g, o, args[0])
+			opts.source = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runAdd(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&o.path, "path", "", "the folder `P` inside the repository (default: all of it)")
-	cmd.Flags().StringVar(&o.alias, "alias", "", "the package's name `A` in this project (default: from the path or repository)")
-	cmd.Flags().StringVar(&o.ref, "ref", "", "branch, tag or commit `R` (default: the remote's default branch)")
-	cmd.Flags().BoolVar(&o.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
+	cmd.Flags().StringVar(&opts.path, "path", "", "the folder `P` inside the repository (default: all of it)")
+	cmd.Flags().StringVar(&opts.alias, "alias", "", "the package's name `A` in this project (default: from the path or repository)")
+	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `R` (default: the remote's default branch)")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
 	return cmd
 }
 
-func runAdd(cmd *cobra.Command, g *globalOptions, o *addOptions, source string) error {
-	if source == "" {
-		return usageErrorf("add: SOURCE is empty (usage: %s)", cmd.UseLine())
+func runAdd(ctx context.Context, opts *addOptions) error {
+	if opts.source == "" {
+		return usageErrorf("add: SOURCE is empty (see 'ctx add --help')")
 	}
-	p := newProgress(g)
-	w, err := openWorkspace(g, p)
+	p := newProgress(opts.globalOptions)
+	w, err := openWorkspace(opts.globalOptions, p)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	spec := project.PackageSpec{Alias: o.alias, Source: source, Path: o.path, Ref: o.ref}
-	rep, err := w.Add(cmd.Context(), []project.PackageSpec{spec}, workspace.AddOptions{Force: o.force})
+	spec := project.PackageSpec{Alias: opts.alias, Source: opts.source, Path: opts.path, Ref: opts.ref}
+	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force})
 	p.Done()
-	return finishReport(cmd.Context(), g, w.Root(), rep, err, false)
+	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
 }

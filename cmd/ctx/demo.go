@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -14,11 +15,12 @@ import (
 )
 
 type demoOptions struct {
+	*globalOptions
 	dir string
 }
 
-func newDemoCmd(g *globalOptions) *cobra.Command {
-	o := &demoOptions{}
+func newDemoCmd(g *globalOptions, runF func(context.Context, *demoOptions) error) *cobra.Command {
+	opts := &demoOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "demo [--dir DIR]",
 		Short: "Run the whole flow on a built-in demo hub (no network)",
@@ -33,17 +35,20 @@ new temporary folder; it is printed, and left for you to explore.
 The demo needs no git binary: the repositories are created with go-git.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDemo(cmd, g, o)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runDemo(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&o.dir, "dir", "", "write the hub and the project into `DIR` (default: a new temporary folder)")
+	cmd.Flags().StringVar(&opts.dir, "dir", "", "write the hub and the project into `DIR` (default: a new temporary folder)")
 	return cmd
 }
 
-func runDemo(cmd *cobra.Command, g *globalOptions, o *demoOptions) error {
+func runDemo(ctx context.Context, opts *demoOptions) error {
 	start := time.Now()
-	out := g.IO.Out
-	dir := o.dir
+	out := opts.IO.Out
+	dir := opts.dir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "ctx-demo-")
 		if err != nil {
@@ -51,8 +56,8 @@ func runDemo(cmd *cobra.Command, g *globalOptions, o *demoOptions) error {
 		}
 		dir = d
 	} else {
-		if !filepath.IsAbs(dir) && g.Dir != "" {
-			dir = filepath.Join(g.Dir, dir)
+		if !filepath.IsAbs(dir) && opts.Dir != "" {
+			dir = filepath.Join(opts.Dir, dir)
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("demo: %w", err)
@@ -82,14 +87,14 @@ func runDemo(cmd *cobra.Command, g *globalOptions, o *demoOptions) error {
 	}
 
 	fmt.Fprintf(out, "\n2. ctx -C %s setup --registry %s --all\n", project, hub.Registry)
-	pg := &globalOptions{IO: g.IO, Dir: project}
+	pg := &globalOptions{IO: opts.IO, Dir: project}
 	noPrompt := false
-	if err := runSetup(cmd.Context(), pg, &setupOptions{registry: hub.Registry, all: true, yes: true, interactive: &noPrompt}); err != nil {
+	if err := runSetup(ctx, &setupOptions{globalOptions: pg, registry: hub.Registry, all: true, yes: true, interactive: &noPrompt}); err != nil {
 		return fmt.Errorf("demo setup: %w", err)
 	}
 
 	fmt.Fprintf(out, "\n3. ctx -C %s search %q\n", project, demo.SearchQuery)
-	if err := runSearch(cmd, &searchOptions{g: pg, limit: 3, bestPerDoc: true}, demo.SearchQuery); err != nil {
+	if err := runSearch(ctx, &searchOptions{globalOptions: pg, query: demo.SearchQuery, limit: 3, bestPerDoc: true}); err != nil {
 		return fmt.Errorf("demo search: %w", err)
 	}
 

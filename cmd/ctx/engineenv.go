@@ -12,9 +12,9 @@ import (
 //
 //	CTX_NET_TIMEOUT   how long a fetch waits for the next byte from a server
 //	                  before that package fails (a Go duration: 30s, 2m; 0 = no limit;
-//	                  default 30s)
+//	                  unset: gitengine.DefaultIdleTimeout)
 //	CTX_MAX_FILE_SIZE skip files larger than this many bytes, with a warning
-//	                  (default 50 MB; -1 = no limit)
+//	                  (-1 = no limit; unset: gitengine.DefaultMaxFileSize)
 func engineOptions() (gitengine.Options, error) {
 	var o gitengine.Options
 	if v := os.Getenv("CTX_MAX_FILE_SIZE"); v != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ctx-dev/ctx/project"
@@ -9,12 +10,13 @@ import (
 )
 
 type initOptions struct {
+	*globalOptions
 	registry string
 	project  string
 }
 
-func newInitCmd(g *globalOptions) *cobra.Command {
-	o := &initOptions{}
+func newInitCmd(g *globalOptions, runF func(context.Context, *initOptions) error) *cobra.Command {
+	opts := &initOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "init [--registry URL] [--project NAME]",
 		Short: "Create .context/ in this project",
@@ -26,30 +28,33 @@ once you add packages, context.lock.
 It fails if the project already has a .context/.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runInit(g, o)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runInit(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&o.registry, "registry", "", "the registry `URL` that lists your team's packages")
-	cmd.Flags().StringVar(&o.project, "project", "", "the project's `NAME` (default: the directory's name)")
+	cmd.Flags().StringVar(&opts.registry, "registry", "", "the registry `URL` that lists your team's packages")
+	cmd.Flags().StringVar(&opts.project, "project", "", "the project's `NAME` (default: the directory's name)")
 	return cmd
 }
 
-func runInit(g *globalOptions, o *initOptions) error {
-	dir, err := g.ProjectDir()
+func runInit(_ context.Context, opts *initOptions) error {
+	dir, err := opts.ProjectDir()
 	if err != nil {
 		return err
 	}
-	wo, err := workspaceOptions(g, nil)
+	wo, err := workspaceOptions(opts.globalOptions, nil)
 	if err != nil {
 		return err
 	}
-	w, err := workspace.Init(dir, workspace.InitOptions{Registry: o.registry, Project: o.project}, wo)
+	w, err := workspace.Init(dir, workspace.InitOptions{Registry: opts.registry, Project: opts.project}, wo)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	fmt.Fprintf(g.IO.ErrOut, "created %s\n", displayPath(dir, w.Dir()))
-	fmt.Fprintf(g.IO.ErrOut, "next: ctx add SOURCE --path DIR, then commit %s/%s and %s/%s\n",
+	fmt.Fprintf(opts.IO.ErrOut, "created %s\n", displayPath(dir, w.Dir()))
+	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE --path DIR, then commit %s/%s and %s/%s\n",
 		project.DirName, project.ManifestName, project.DirName, project.LockName)
 	return nil
 }

@@ -1,17 +1,20 @@
 package main
 
 import (
+	"context"
+
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
 type installOptions struct {
+	*globalOptions
 	frozen bool
 	force  bool
 }
 
-func newInstallCmd(g *globalOptions) *cobra.Command {
-	o := &installOptions{}
+func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions) error) *cobra.Command {
+	opts := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "install [--frozen] [--force]",
 		Short: "Install exactly what the lockfile names",
@@ -31,19 +34,25 @@ Exit status: 0 when done; 3 when some packages were skipped (local edits, no
 access) or failed; 2 for bad arguments; 1 for other errors.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p := newProgress(g)
-			w, err := openWorkspace(g, p)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer w.Close()
-			rep, err := w.Install(cmd.Context(), workspace.InstallOptions{Frozen: o.frozen, Force: o.force})
-			p.Done()
-			err = finishReport(cmd.Context(), g, w.Root(), rep, err, false)
-			return err
+			return runInstall(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
-	cmd.Flags().BoolVar(&o.force, "force", false, "back up local edits, then overwrite them")
+	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
 	return cmd
+}
+
+func runInstall(ctx context.Context, opts *installOptions) error {
+	p := newProgress(opts.globalOptions)
+	w, err := openWorkspace(opts.globalOptions, p)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	rep, err := w.Install(ctx, workspace.InstallOptions{Frozen: opts.frozen, Force: opts.force})
+	p.Done()
+	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
 }

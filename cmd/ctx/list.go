@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"text/tabwriter"
 
@@ -10,11 +11,12 @@ import (
 )
 
 type listOptions struct {
+	*globalOptions
 	json bool
 }
 
-func newListCmd(g *globalOptions) *cobra.Command {
-	o := &listOptions{}
+func newListCmd(g *globalOptions, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:     "list [--json]",
 		Aliases: []string{"ls"},
@@ -26,37 +28,44 @@ its source, path, ref, locked commit, and state.
 locked, inManifest}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := openWorkspaceReadOnly(g)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer w.Close()
-			pkgs, err := w.List()
-			if err != nil {
-				return err
-			}
-			if pkgs == nil {
-				pkgs = []workspace.PackageInfo{}
-			}
-			if o.json {
-				return writeJSON(g.IO.Out, pkgs)
-			}
-			if len(pkgs) == 0 {
-				fmt.Fprintln(g.IO.ErrOut, "no packages yet: add one with ctx add SOURCE --path DIR")
-				return nil
-			}
-			tw := tabwriter.NewWriter(g.IO.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ALIAS\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
-			for _, p := range pkgs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Escape(p.Alias), safetext.Escape(p.Source),
-					safetext.Escape(orDash(p.Path)), safetext.Escape(orDash(p.Ref)),
-					orDash(shortSHA(p.Commit)), packageState(p))
-			}
-			return tw.Flush()
+			return runList(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+func runList(ctx context.Context, opts *listOptions) error {
+	w, err := openWorkspaceReadOnly(opts.globalOptions)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	pkgs, err := w.List()
+	if err != nil {
+		return err
+	}
+	if pkgs == nil {
+		pkgs = []workspace.PackageInfo{}
+	}
+	if opts.json {
+		return writeJSON(opts.IO.Out, pkgs)
+	}
+	if len(pkgs) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "no packages yet: add one with ctx add SOURCE --path DIR")
+		return nil
+	}
+	tw := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ALIAS\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
+	for _, p := range pkgs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Escape(p.Alias), safetext.Escape(p.Source),
+			safetext.Escape(orDash(p.Path)), safetext.Escape(orDash(p.Ref)),
+			orDash(shortSHA(p.Commit)), packageState(p))
+	}
+	return tw.Flush()
 }
 
 func packageState(p workspace.PackageInfo) string {

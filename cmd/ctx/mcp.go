@@ -15,7 +15,12 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newMCPCmd(g *globalOptions) *cobra.Command {
+type mcpOptions struct {
+	*globalOptions
+}
+
+func newMCPCmd(g *globalOptions, runF func(context.Context, *mcpOptions) error) *cobra.Command {
+	opts := &mcpOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the context read-only to agents over MCP (stdio)",
@@ -24,16 +29,20 @@ Context Protocol on stdin/stdout. Point your agent at it with
 'ctx mcp config --client claude|cursor|codex|vscode'.
 
 Only the protocol is written to stdout; logs go to stderr.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMCP(cmd.Context(), g)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runMCP(cmd.Context(), opts)
 		},
 	}
-	cmd.AddCommand(newMCPConfigCmd(g))
+	cmd.AddCommand(newMCPConfigCmd(g, nil))
 	return cmd
 }
 
-func runMCP(ctx context.Context, g *globalOptions) error {
+func runMCP(ctx context.Context, opts *mcpOptions) error {
+	g := opts.globalOptions
 	var out io.Writer = g.IO.Out
 	var in io.ReadCloser = io.NopCloser(g.IO.In)
 	if f, ok := g.IO.Out.(*os.File); ok && f == os.Stdout {
@@ -77,29 +86,32 @@ func buildVersion() string {
 }
 
 type mcpConfigOptions struct {
-	g      *globalOptions
+	*globalOptions
 	client string
 }
 
-func newMCPConfigCmd(g *globalOptions) *cobra.Command {
-	o := &mcpConfigOptions{g: g}
+func newMCPConfigCmd(g *globalOptions, runF func(context.Context, *mcpConfigOptions) error) *cobra.Command {
+	opts := &mcpConfigOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "config --client claude|cursor|codex|vscode",
 		Short: "Print the configuration that makes an MCP client start ctx mcp for this project",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMCPConfig(o)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runMCPConfig(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&o.client, "client", "", "the MCP client: "+strings.Join(mcpserver.Clients, ", "))
+	cmd.Flags().StringVar(&opts.client, "client", "", "the MCP client: "+strings.Join(mcpserver.Clients, ", "))
 	return cmd
 }
 
-func runMCPConfig(o *mcpConfigOptions) error {
+func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 	if o.client == "" {
 		return usageErrorf("mcp config: --client is required (one of %s)", strings.Join(mcpserver.Clients, ", "))
 	}
-	dir, err := o.g.ProjectDir()
+	dir, err := o.ProjectDir()
 	if err != nil {
 		return err
 	}
@@ -114,7 +126,7 @@ func runMCPConfig(o *mcpConfigOptions) error {
 	if err != nil {
 		return usageErrorf("mcp config: %v", err)
 	}
-	fmt.Fprint(o.g.IO.Out, cfg.Text)
-	fmt.Fprintln(o.g.IO.ErrOut, cfg.Where)
+	fmt.Fprint(o.IO.Out, cfg.Text)
+	fmt.Fprintln(o.IO.ErrOut, cfg.Where)
 	return nil
 }

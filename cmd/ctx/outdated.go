@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"text/tabwriter"
 
@@ -10,11 +11,13 @@ import (
 )
 
 type outdatedOptions struct {
-	json bool
+	*globalOptions
+	aliases []string // the ALIAS arguments
+	json    bool
 }
 
-func newOutdatedCmd(g *globalOptions) *cobra.Command {
-	o := &outdatedOptions{}
+func newOutdatedCmd(g *globalOptions, runF func(context.Context, *outdatedOptions) error) *cobra.Command {
+	opts := &outdatedOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "outdated [ALIAS...] [--json]",
 		Short: "Show what update would change",
@@ -28,41 +31,49 @@ everything is current).
 Exit status: 0 whether or not something is outdated; 1 when a ref could not
 be resolved; 2 for bad arguments.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := openWorkspace(g, nil)
-			if err != nil {
-				return err
+			opts.aliases = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer w.Close()
-			changes, err := w.Outdated(cmd.Context(), args)
-			if err != nil {
-				return err
-			}
-			if changes == nil {
-				changes = []workspace.Change{}
-			}
-			if o.json {
-				return writeJSON(g.IO.Out, changes)
-			}
-			if len(changes) == 0 {
-				fmt.Fprintln(g.IO.ErrOut, "all packages are up to date")
-				return nil
-			}
-			tw := tabwriter.NewWriter(g.IO.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ALIAS\tREF\tLOCKED\tLATEST")
-			for _, c := range changes {
-				old := shortSHA(c.OldCommit)
-				if old == "" {
-					old = "-"
-				}
-				ref := c.Ref
-				if ref == "" {
-					ref = "(default branch)"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Escape(c.Alias), safetext.Escape(ref), old, shortSHA(c.NewCommit))
-			}
-			return tw.Flush()
+			return runOutdated(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+func runOutdated(ctx context.Context, opts *outdatedOptions) error {
+	w, err := openWorkspace(opts.globalOptions, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	changes, err := w.Outdated(ctx, opts.aliases)
+	if err != nil {
+		return err
+	}
+	if changes == nil {
+		changes = []workspace.Change{}
+	}
+	if opts.json {
+		return writeJSON(opts.IO.Out, changes)
+	}
+	if len(changes) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "all packages are up to date")
+		return nil
+	}
+	tw := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ALIAS\tREF\tLOCKED\tLATEST")
+	for _, c := range changes {
+		old := shortSHA(c.OldCommit)
+		if old == "" {
+			old = "-"
+		}
+		ref := c.Ref
+		if ref == "" {
+			ref = "(default branch)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Escape(c.Alias), safetext.Escape(ref), old, shortSHA(c.NewCommit))
+	}
+	return tw.Flush()
 }

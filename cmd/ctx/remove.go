@@ -1,16 +1,19 @@
 package main
 
 import (
+	"context"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
 type removeOptions struct {
-	force bool
+	*globalOptions
+	aliases []string // the ALIAS arguments
+	force   bool
 }
 
-func newRemoveCmd(g *globalOptions) *cobra.Command {
-	o := &removeOptions{}
+func newRemoveCmd(g *globalOptions, runF func(context.Context, *removeOptions) error) *cobra.Command {
+	opts := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:     "remove ALIAS... [--force]",
 		Aliases: []string{"rm"},
@@ -26,16 +29,24 @@ Exit status: 0 when done; 3 when some packages were skipped (local edits);
 2 for bad arguments; 1 for other errors (an unknown alias, say).`,
 		Args: minArgs(1, "ALIAS"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := openWorkspace(g, nil)
-			if err != nil {
-				return err
+			opts.aliases = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer w.Close()
-			rep, err := w.Remove(cmd.Context(), args, workspace.RemoveOptions{Force: o.force})
-			err = finishReport(cmd.Context(), g, w.Root(), rep, err, false)
-			return err
+			return runRemove(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.force, "force", false, "back up local edits, then remove anyway")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then remove anyway")
 	return cmd
+}
+
+func runRemove(ctx context.Context, opts *removeOptions) error {
+	w, err := openWorkspace(opts.globalOptions, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	rep, err := w.Remove(ctx, opts.aliases, workspace.RemoveOptions{Force: opts.force})
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
+	return err
 }

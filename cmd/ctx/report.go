@@ -12,7 +12,6 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
-	"github.com/spf13/cobra"
 )
 
 // openWorkspace opens the project of -C (or the working directory), wiring
@@ -82,9 +81,10 @@ func shortSHA(c string) string {
 }
 
 // printReport writes one result line per package to stdout, sorted by alias,
-// and the details of every skipped or failed package to stderr. It returns
-// the error that gives the command its exit code: nil, or partial() (exit 3)
-// when any package was skipped or failed.
+// and the details of every skipped or failed package to stderr. Each line
+// starts with the alias, added here only: workspace's errors do not name it.
+// It returns the error that gives the command its exit code: nil, or
+// partial() (exit 3) when any package was skipped or failed.
 //
 // Result lines:
 //
@@ -128,15 +128,11 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			fmt.Fprintf(out, "%s %s\n", p.Alias, removed)
 		case workspace.Skipped:
 			bad = append(bad, p.Alias)
-			reason := p.Reason
-			if reason == "" {
-				reason = "skipped"
-			}
-			fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, safetext.Text(reason))
+			fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, safetext.Text(p.Why()))
 			for _, f := range p.DirtyFiles {
 				fmt.Fprintf(errOut, "\t%s\n", safetext.Escape(f))
 			}
-			if len(p.DirtyFiles) > 0 || strings.Contains(reason, "dirty") {
+			if len(p.DirtyFiles) > 0 || p.Reason == workspace.SkipDirty {
 				dirty = true
 			}
 		case workspace.Failed:
@@ -189,36 +185,6 @@ func displayPath(root, p string) string {
 		return p
 	}
 	return rel
-}
-
-// Argument checks that are usage errors (exit 2), unlike cobra's own.
-
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("%s takes no arguments, got %q (see 'ctx %s --help')", cmd.Name(), args[0], cmd.Name())
-	}
-	return nil
-}
-
-func exactArgs(n int, what string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return usageErrorf("%s: missing %s (usage: %s)", cmd.Name(), what, cmd.UseLine())
-		}
-		if len(args) > n {
-			return usageErrorf("%s: too many arguments: %s (usage: %s)", cmd.Name(), strings.Join(args[n:], " "), cmd.UseLine())
-		}
-		return nil
-	}
-}
-
-func minArgs(n int, what string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return usageErrorf("%s: missing %s (usage: %s)", cmd.Name(), what, cmd.UseLine())
-		}
-		return nil
-	}
 }
 
 // writeJSON writes v to w as indented JSON with a final newline.

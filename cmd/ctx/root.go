@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/spf13/cobra"
@@ -98,10 +99,14 @@ func Main() int {
 }
 
 func run(ctx context.Context, args []string, io *IOStreams) int {
+	return execute(ctx, newRootCmd(&globalOptions{IO: io}), args, io)
+}
+
+// execute runs root with args and turns its error into an exit code and a
+// line on stderr.
+func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStreams) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	g := &globalOptions{IO: io}
-	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
@@ -140,23 +145,104 @@ Try it with no network and no setup:  ctx demo`,
 	root.PersistentFlags().StringVarP(&g.Dir, "chdir", "C", "", "run as if ctx was started in `DIR`")
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v (see 'ctx %s --help')", err, c.Name())
+		return usageError(c, err)
 	})
 	root.AddCommand(
-		newInitCmd(g),
-		newAddCmd(g),
-		newInstallCmd(g),
-		newUpdateCmd(g),
-		newOutdatedCmd(g),
-		newRemoveCmd(g),
-		newListCmd(g),
-		newStatusCmd(g),
-		newVerifyCmd(g),
-		newSetupCmd(g),
-		newDemoCmd(g),
-		newIndexCmd(g),
-		newSearchCmd(g),
-		newMCPCmd(g),
+		newInitCmd(g, nil),
+		newAddCmd(g, nil),
+		newInstallCmd(g, nil),
+		newUpdateCmd(g, nil),
+		newOutdatedCmd(g, nil),
+		newRemoveCmd(g, nil),
+		newListCmd(g, nil),
+		newStatusCmd(g, nil),
+		newVerifyCmd(g, nil),
+		newSetupCmd(g, nil),
+		newDemoCmd(g, nil),
+		newIndexCmd(g, nil),
+		newSearchCmd(g, nil),
+		newMCPCmd(g, nil),
 	)
+	// cobra's help and completion commands, added now rather than at
+	// Execute, so that usageArgs covers them too.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	usageArgs(root)
 	return root
+}
+
+// usageError makes err, a mistake in c's flags or arguments, a usage error
+// (exit 2) that points to c's help.
+func usageError(c *cobra.Command, err error) error {
+	return usageErrorf("%w (see '%s --help')", err, c.CommandPath())
+}
+
+// usageArgs makes the argument check of c and of every command below it
+// a usage error (exit 2) that points to the command's help: one rule for
+// every command, cobra's own included. A command without a check takes any
+// arguments, unless it has sub-commands: then an argument is an unknown
+// command. A command with sub-commands but nothing to run prints its help
+// when given no argument, so that an unknown one reaches the check.
+func usageArgs(c *cobra.Command) {
+	check := c.Args
+	if check == nil {
+		check = cobra.ArbitraryArgs
+		if c.HasSubCommands() {
+			check = noArgs
+		}
+	}
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		err := check(cmd, args)
+		var ee *exitError
+		if err == nil || errors.As(err, &ee) {
+			return err
+		}
+		return usageError(cmd, err)
+	}
+	if !c.Runnable() && c.HasSubCommands() {
+		c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
+}
+
+// Argument checks; usageArgs makes their errors usage errors.
+
+// noArgs refuses arguments: an unknown command where c has sub-commands.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if c.HasAvailableSubCommands() {
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+		}
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0])
+}
+
+// exactArgs wants n arguments, described as what.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) < n {
+			return fmt.Errorf("%s: missing %s (usage: %s)", c.Name(), what, c.UseLine())
+		}
+		if len(args) > n {
+			return fmt.Errorf("%s: too many arguments: %s (usage: %s)", c.Name(), strings.Join(args[n:], " "), c.UseLine())
+		}
+		return nil
+	}
+}
+
+// minArgs wants at least n arguments, described as what.
+func minArgs(n int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) < n {
+			return fmt.Errorf("%s: missing %s (usage: %s)", c.Name(), what, c.UseLine())
+		}
+		return nil
+	}
 }

@@ -245,7 +245,8 @@ func TestSetupInteractive(t *testing.T) {
 	setup := func(o *setupOptions) (int, string) {
 		var out, errOut bytes.Buffer
 		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Dir: proj}
-		err := runSetup(context.Background(), g, o)
+		o.globalOptions = g
+		err := runSetup(context.Background(), o)
 		code := ExitOK
 		if err != nil {
 			code = ExitError

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +14,8 @@ import (
 )
 
 type searchOptions struct {
-	g          *globalOptions
+	*globalOptions
+	query      string // the arguments, joined by spaces
 	packages   []string
 	tags       []string
 	limit      int
@@ -21,8 +23,8 @@ type searchOptions struct {
 	bestPerDoc bool
 }
 
-func newSearchCmd(g *globalOptions) *cobra.Command {
-	o := &searchOptions{g: g}
+func newSearchCmd(g *globalOptions, runF func(context.Context, *searchOptions) error) *cobra.Command {
+	opts := &searchOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Search the installed documentation",
@@ -37,24 +39,29 @@ has at most 1,000 words and 8 KB.`,
   ctx search --json --best-per-doc error handling`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErrorf("search needs a query, as in: ctx search \"error handling\"")
+				return errors.New("search needs a query, as in: ctx search \"error handling\"")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSearch(cmd, o, strings.Join(args, " "))
+			opts.query = strings.Join(args, " ")
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runSearch(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVarP(&o.packages, "package", "p", nil, "only search package `ALIAS` (repeat or comma-separate for several)")
-	f.StringSliceVarP(&o.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
-	f.IntVarP(&o.limit, "limit", "n", 10, "at most `N` hits")
-	f.BoolVar(&o.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, snippet)")
-	f.BoolVar(&o.bestPerDoc, "best-per-doc", false, "return only the best chunk of each document")
+	f.StringSliceVarP(&opts.packages, "package", "p", nil, "only search package `ALIAS` (repeat or comma-separate for several)")
+	f.StringSliceVarP(&opts.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
+	f.IntVarP(&opts.limit, "limit", "n", indexer.DefaultSearchLimit, "at most `N` hits")
+	f.BoolVar(&opts.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, snippet)")
+	f.BoolVar(&opts.bestPerDoc, "best-per-doc", false, "return only the best chunk of each document")
 	return cmd
 }
 
-func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
+func runSearch(ctx context.Context, opts *searchOptions) error {
+	o, text := opts, opts.query
 	if o.limit <= 0 {
 		return usageErrorf("--limit must be at least 1, got %d", o.limit)
 	}
@@ -64,7 +71,7 @@ func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
 	if err := indexer.CheckQuery(text); err != nil {
 		return usageErrorf("search: %w", err)
 	}
-	dir, err := o.g.ProjectDir()
+	dir, err := o.ProjectDir()
 	if err != nil {
 		return err
 	}
@@ -77,7 +84,7 @@ func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
 		return err
 	}
 	defer r.Close()
-	hits, err := r.Search(cmd.Context(), indexer.Query{
+	hits, err := r.Search(ctx, indexer.Query{
 		Text:            text,
 		Packages:        o.packages,
 		Tags:            o.tags,
@@ -90,7 +97,7 @@ func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
 	if err != nil {
 		return err
 	}
-	out := o.g.IO.Out
+	out := o.IO.Out
 	if o.json {
 		if hits == nil {
 			hits = []indexer.Hit{}
@@ -100,7 +107,7 @@ func runSearch(cmd *cobra.Command, o *searchOptions, text string) error {
 		return enc.Encode(hits)
 	}
 	if len(hits) == 0 {
-		fmt.Fprintf(o.g.IO.ErrOut, "no matches for %s\n", safetext.Quote(text))
+		fmt.Fprintf(o.IO.ErrOut, "no matches for %s\n", safetext.Quote(text))
 		return nil
 	}
 	for i, h := range hits {

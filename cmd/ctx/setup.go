@@ -19,6 +19,7 @@ import (
 )
 
 type setupOptions struct {
+	*globalOptions
 	registry string
 	selects  []string
 	tags     []string
@@ -31,12 +32,12 @@ type setupOptions struct {
 	prompter wizard.Prompter
 }
 
-func newSetupCmd(g *globalOptions) *cobra.Command {
-	o := &setupOptions{}
+func newSetupCmd(g *globalOptions, runF func(context.Context, *setupOptions) error) *cobra.Command {
+	opts := &setupOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags T,...] [--all] [--yes]",
 		Short: "Pick context packages from a registry",
-		Long: `Setup reads a registry (the list of context packages your organisation
+		Long: fmt.Sprintf(`Setup reads a registry (the list of context packages your organisation
 offers), lets you choose, and installs your choice into .context/ (created
 when missing). The registry location is saved in the manifest, so running
 'ctx setup' again offers additions and removals.
@@ -60,30 +61,34 @@ LOCATION is one of (a relative path is taken from the project directory):
 REPO is any git URL (https://…/x.git, ssh://…, git@host:org/x.git) or a
 local repository path. A relative "repo" inside a registry is resolved
 against the registry's location.
-Registries may import others; each is read once, to a depth of 5.
+Registries may import others; each is read once, to a depth of %d.
 
 Exit status: 0 done; 3 some contexts could not be read or installed (the
-others were); 2 bad flags; 130 cancelled; 1 other errors.`,
+others were); 2 bad flags; 130 cancelled; 1 other errors.`, registry.DefaultMaxDepth),
 		Example: `  ctx setup --registry https://github.com/acme/ctx-hub
   ctx setup --registry ./hub/ctx-registry.json --all
   ctx setup --select platform,api --yes
   ctx setup --registry git@github.com:acme/hub.git#registries/web.json --list`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSetup(cmd.Context(), g, o)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runSetup(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.registry, "registry", "", "where the registry is (`LOCATION`: file, https URL or git repository; default: the manifest's)")
-	f.StringSliceVar(&o.selects, "select", nil, "install the contexts named `NAME` (comma-separated or repeated)")
-	f.StringSliceVar(&o.tags, "tags", nil, "install every context tagged `T` (comma-separated or repeated)")
-	f.BoolVar(&o.all, "all", false, "install every context of the registry")
-	f.BoolVar(&o.yes, "yes", false, "do not ask for confirmation")
-	f.BoolVar(&o.list, "list", false, "print the registry's contexts and change nothing")
+	f.StringVar(&opts.registry, "registry", "", "where the registry is (`LOCATION`: file, https URL or git repository; default: the manifest's)")
+	f.StringSliceVar(&opts.selects, "select", nil, "install the contexts named `NAME` (comma-separated or repeated)")
+	f.StringSliceVar(&opts.tags, "tags", nil, "install every context tagged `T` (comma-separated or repeated)")
+	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
+	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
+	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
 	return cmd
 }
 
-func runSetup(ctx context.Context, g *globalOptions, o *setupOptions) error {
+func runSetup(ctx context.Context, opts *setupOptions) error {
+	g, o := opts.globalOptions, opts
 	dir, err := g.ProjectDir()
 	if err != nil {
 		return err

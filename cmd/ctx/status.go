@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -9,11 +10,12 @@ import (
 )
 
 type statusOptions struct {
+	*globalOptions
 	json bool
 }
 
-func newStatusCmd(g *globalOptions) *cobra.Command {
-	o := &statusOptions{}
+func newStatusCmd(g *globalOptions, runF func(context.Context, *statusOptions) error) *cobra.Command {
+	opts := &statusOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "status [--json]",
 		Short: "Show packages with local edits",
@@ -32,37 +34,44 @@ files do not match the lock.
 --json prints an array of {alias, files: [{path, change}]}, [] when clean.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := openWorkspaceReadOnly(g)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer w.Close()
-			st, err := w.Status()
-			if err != nil {
-				return err
-			}
-			if st == nil {
-				st = []workspace.PackageStatus{}
-			}
-			if o.json {
-				return writeJSON(g.IO.Out, st)
-			}
-			if len(st) == 0 {
-				fmt.Fprintln(g.IO.Out, "no local edits")
-				return nil
-			}
-			for _, p := range st {
-				fmt.Fprintln(g.IO.Out, safetext.Escape(p.Alias))
-				for _, f := range p.Files {
-					fmt.Fprintf(g.IO.Out, "\t%s\n", changeLine(f))
-				}
-			}
-			fmt.Fprintln(g.IO.ErrOut, "install, update and remove leave these packages alone; --force backs the edits up first")
-			return nil
+			return runStatus(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+func runStatus(ctx context.Context, opts *statusOptions) error {
+	w, err := openWorkspaceReadOnly(opts.globalOptions)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	st, err := w.Status()
+	if err != nil {
+		return err
+	}
+	if st == nil {
+		st = []workspace.PackageStatus{}
+	}
+	if opts.json {
+		return writeJSON(opts.IO.Out, st)
+	}
+	if len(st) == 0 {
+		fmt.Fprintln(opts.IO.Out, "no local edits")
+		return nil
+	}
+	for _, p := range st {
+		fmt.Fprintln(opts.IO.Out, safetext.Escape(p.Alias))
+		for _, f := range p.Files {
+			fmt.Fprintf(opts.IO.Out, "\t%s\n", changeLine(f))
+		}
+	}
+	fmt.Fprintln(opts.IO.ErrOut, "install, update and remove leave these packages alone; --force backs the edits up first")
+	return nil
 }
 
 // changeLine renders a file change as git status --short does, the path

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ctx-dev/ctx/workspace"
@@ -8,12 +9,14 @@ import (
 )
 
 type updateOptions struct {
-	dryRun bool
-	force  bool
+	*globalOptions
+	aliases []string // the ALIAS arguments
+	dryRun  bool
+	force   bool
 }
 
-func newUpdateCmd(g *globalOptions) *cobra.Command {
-	o := &updateOptions{}
+func newUpdateCmd(g *globalOptions, runF func(context.Context, *updateOptions) error) *cobra.Command {
+	opts := &updateOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "update [ALIAS...] [--dry-run] [--force]",
 		Short: "Move packages to the newest commits of their refs",
@@ -33,27 +36,35 @@ folder (printed) and then proceeds.
 Exit status: 0 when done; 3 when some packages were skipped (local edits, no
 access) or failed; 2 for bad arguments; 1 for other errors.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var p *progress
-			if !o.dryRun {
-				p = newProgress(g)
+			opts.aliases = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			w, err := openWorkspace(g, p)
-			if err != nil {
-				return err
-			}
-			defer w.Close()
-			rep, err := w.Update(cmd.Context(), args, workspace.UpdateOptions{DryRun: o.dryRun, Force: o.force})
-			if p != nil {
-				p.Done()
-			}
-			err = finishReport(cmd.Context(), g, w.Root(), rep, err, o.dryRun)
-			if err == nil && o.dryRun {
-				fmt.Fprintln(g.IO.ErrOut, "dry run: nothing was changed")
-			}
-			return err
+			return runUpdate(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would change; change nothing")
-	cmd.Flags().BoolVar(&o.force, "force", false, "back up local edits, then overwrite them")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would change; change nothing")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
 	return cmd
+}
+
+func runUpdate(ctx context.Context, opts *updateOptions) error {
+	var p *progress
+	if !opts.dryRun {
+		p = newProgress(opts.globalOptions)
+	}
+	w, err := openWorkspace(opts.globalOptions, p)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	rep, err := w.Update(ctx, opts.aliases, workspace.UpdateOptions{DryRun: opts.dryRun, Force: opts.force})
+	if p != nil {
+		p.Done()
+	}
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
+	if err == nil && opts.dryRun {
+		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was changed")
+	}
+	return err
 }

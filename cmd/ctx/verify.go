@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -10,11 +11,12 @@ import (
 )
 
 type verifyOptions struct {
+	*globalOptions
 	json bool
 }
 
-func newVerifyCmd(g *globalOptions) *cobra.Command {
-	o := &verifyOptions{}
+func newVerifyCmd(g *globalOptions, runF func(context.Context, *verifyOptions) error) *cobra.Command {
+	opts := &verifyOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "verify [--json]",
 		Short: "Check installed files against the lockfile's hashes",
@@ -32,51 +34,58 @@ CI); 2 for bad arguments.
 --json prints an array of {alias, want, got, ok, modes}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := openWorkspaceReadOnly(g)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			defer w.Close()
-			res, err := w.Verify()
-			if err != nil {
-				return err
-			}
-			if res == nil {
-				res = []workspace.VerifyResult{}
-			}
-			bad := 0
-			for _, r := range res {
-				if !r.OK {
-					bad++
-				}
-			}
-			if o.json {
-				if err := writeJSON(g.IO.Out, res); err != nil {
-					return err
-				}
-			} else {
-				for _, r := range res {
-					r.Alias = safetext.Escape(r.Alias)
-					switch {
-					case r.OK:
-						fmt.Fprintf(g.IO.Out, "%s ok %s\n", r.Alias, r.Got)
-					case r.Got == "":
-						fmt.Fprintf(g.IO.Out, "%s not installed\n", r.Alias)
-					case r.Got == r.Want:
-						fmt.Fprintf(g.IO.Out, "%s mode changed: %s\n", r.Alias, strings.Join(r.Modes, ", "))
-					default:
-						fmt.Fprintf(g.IO.Out, "%s mismatch: lock %s, disk %s\n", r.Alias, r.Want, r.Got)
-					}
-				}
-			}
-			if bad > 0 {
-				return &exitError{code: ExitError, err: fmt.Errorf(
-					"%d of %d packages do not match the lock: see ctx status for local edits; ctx install --force restores the locked files (backing up the edits)",
-					bad, len(res))}
-			}
-			return nil
+			return runVerify(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	return cmd
+}
+
+func runVerify(ctx context.Context, opts *verifyOptions) error {
+	w, err := openWorkspaceReadOnly(opts.globalOptions)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	res, err := w.Verify()
+	if err != nil {
+		return err
+	}
+	if res == nil {
+		res = []workspace.VerifyResult{}
+	}
+	bad := 0
+	for _, r := range res {
+		if !r.OK {
+			bad++
+		}
+	}
+	if opts.json {
+		if err := writeJSON(opts.IO.Out, res); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range res {
+			r.Alias = safetext.Escape(r.Alias)
+			switch {
+			case r.OK:
+				fmt.Fprintf(opts.IO.Out, "%s ok %s\n", r.Alias, r.Got)
+			case r.Got == "":
+				fmt.Fprintf(opts.IO.Out, "%s not installed\n", r.Alias)
+			case r.Got == r.Want:
+				fmt.Fprintf(opts.IO.Out, "%s mode changed: %s\n", r.Alias, strings.Join(r.Modes, ", "))
+			default:
+				fmt.Fprintf(opts.IO.Out, "%s mismatch: lock %s, disk %s\n", r.Alias, r.Want, r.Got)
+			}
+		}
+	}
+	if bad > 0 {
+		return &exitError{code: ExitError, err: fmt.Errorf(
+			"%d of %d packages do not match the lock: see ctx status for local edits; ctx install --force restores the locked files (backing up the edits)",
+			bad, len(res))}
+	}
+	return nil
 }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"io"
+	"reflect"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// parseOnly runs cmd with args, its run function replaced by runF: flags
+// and arguments are parsed into the options, and nothing else happens.
+func parseOnly(t *testing.T, cmd *cobra.Command, args []string) error {
+	t.Helper()
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	return cmd.Execute()
+}
+
+// The flag → options tables below check that each command's RunE only
+// fills its options: the run function (runF) sees exactly the flags and
+// arguments given, and runs nothing.
+
+func TestAddOptions(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want addOptions
+	}{
+		{[]string{"../repo"}, addOptions{source: "../repo"}},
+		{[]string{"https://h/r.git", "--path", "docs/api", "--alias", "api", "--ref", "v1", "--force"},
+			addOptions{source: "https://h/r.git", path: "docs/api", alias: "api", ref: "v1", force: true}},
+	} {
+		g := &globalOptions{IO: &IOStreams{}}
+		var got *addOptions
+		err := parseOnly(t, newAddCmd(g, func(_ context.Context, o *addOptions) error { got = o; return nil }), tt.args)
+		if err != nil || got == nil {
+			t.Fatalf("add %q: err %v, run called: %v", tt.args, err, got != nil)
+		}
+		if got.globalOptions != g {
+			t.Errorf("add %q: the global options were not passed on", tt.args)
+		}
+		got.globalOptions = nil
+		if *got != tt.want {
+			t.Errorf("add %q: options %+v, want %+v", tt.args, *got, tt.want)
+		}
+	}
+}
+
+func TestUpdateOptions(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want updateOptions
+	}{
+		{nil, updateOptions{}},
+		{[]string{"api", "web", "--dry-run"}, updateOptions{aliases: []string{"api", "web"}, dryRun: true}},
+		{[]string{"--force", "api"}, updateOptions{aliases: []string{"api"}, force: true}},
+	} {
+		var got *updateOptions
+		err := parseOnly(t, newUpdateCmd(&globalOptions{}, func(_ context.Context, o *updateOptions) error { got = o; return nil }), tt.args)
+		if err != nil || got == nil {
+			t.Fatalf("update %q: err %v, run called: %v", tt.args, err, got != nil)
+		}
+		got.globalOptions = nil
+		if len(got.aliases) == 0 {
+			got.aliases = nil
+		}
+		if !reflect.DeepEqual(*got, tt.want) {
+			t.Errorf("update %q: options %+v, want %+v", tt.args, *got, tt.want)
+		}
+	}
+}
+
+func TestSearchOptions(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want searchOptions
+	}{
+		{[]string{"error", "handling"}, searchOptions{query: "error handling", limit: 10}},
+		{[]string{"-p", "a,b", "--tag", "x", "-n", "3", "--json", "--best-per-doc", "q"},
+			searchOptions{query: "q", packages: []string{"a", "b"}, tags: []string{"x"}, limit: 3, json: true, bestPerDoc: true}},
+	} {
+		var got *searchOptions
+		err := parseOnly(t, newSearchCmd(&globalOptions{}, func(_ context.Context, o *searchOptions) error { got = o; return nil }), tt.args)
+		if err != nil || got == nil {
+			t.Fatalf("search %q: err %v, run called: %v", tt.args, err, got != nil)
+		}
+		got.globalOptions = nil
+		if !reflect.DeepEqual(*got, tt.want) {
+			t.Errorf("search %q: options %+v, want %+v", tt.args, *got, tt.want)
+		}
+	}
+}
+
+func TestIndexOptions(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want indexOptions
+	}{
+		{nil, indexOptions{}},
+		{[]string{"--rebuild", "--budget", "0"}, indexOptions{rebuild: true, budgetSet: true}},
+		{[]string{"--budget", "1200"}, indexOptions{budget: 1200, budgetSet: true}},
+	} {
+		var got *indexOptions
+		err := parseOnly(t, newIndexCmd(&globalOptions{}, func(_ context.Context, o *indexOptions) error { got = o; return nil }), tt.args)
+		if err != nil || got == nil {
+			t.Fatalf("index %q: err %v, run called: %v", tt.args, err, got != nil)
+		}
+		got.globalOptions = nil
+		if *got != tt.want {
+			t.Errorf("index %q: options %+v, want %+v", tt.args, *got, tt.want)
+		}
+	}
+}
+
+func TestSetupOptions(t *testing.T) {
+	var got *setupOptions
+	args := []string{"--registry", "./hub", "--select", "a,b", "--select", "c", "--tags", "go", "--all", "--yes", "--list"}
+	err := parseOnly(t, newSetupCmd(&globalOptions{}, func(_ context.Context, o *setupOptions) error { got = o; return nil }), args)
+	if err != nil || got == nil {
+		t.Fatalf("setup %q: err %v, run called: %v", args, err, got != nil)
+	}
+	got.globalOptions = nil
+	want := setupOptions{registry: "./hub", selects: []string{"a", "b", "c"}, tags: []string{"go"}, all: true, yes: true, list: true}
+	if !reflect.DeepEqual(*got, want) {
+		t.Errorf("setup %q: options %+v, want %+v", args, *got, want)
+	}
+}
+
+// TestGlobalOptionsReachRun: -C, parsed by the root command, is seen by the
+// run function of a sub-command through its options.
+func TestGlobalOptionsReachRun(t *testing.T) {
+	g := &globalOptions{IO: &IOStreams{}}
+	root := &cobra.Command{Use: "ctx"}
+	root.PersistentFlags().StringVarP(&g.Dir, "chdir", "C", "", "")
+	var got *mcpConfigOptions
+	root.AddCommand(newMCPConfigCmd(g, func(_ context.Context, o *mcpConfigOptions) error { got = o; return nil }))
+	if err := parseOnly(t, root, []string{"-C", "proj", "config", "--client", "cursor"}); err != nil || got == nil {
+		t.Fatalf("err %v, run called: %v", err, got != nil)
+	}
+	if got.Dir != "proj" || got.client != "cursor" {
+		t.Errorf("options: -C %q, --client %q; want proj, cursor", got.Dir, got.client)
+	}
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
+)
+
+// literalDefault is a comment that states a default as a bare number
+// ("0 = 8", "0 means 10", "default 30s") instead of naming its constant.
+var literalDefault = regexp.MustCompile(`\b0 (=|means) [0-9]|\b[Dd]efault:? [0-9]`)
+
+// TestDocumentedDefaultsNameTheirConstants (issue 10, D8): a doc comment
+// that gives a default names the constant that holds it, so that the two
+// cannot drift apart ("0 = 8" jobs stayed in workspace's doc after the
+// default became 16).
+func TestDocumentedDefaultsNameTheirConstants(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if m := literalDefault.FindString(c.Text); m != "" {
+					t.Errorf("%s: %q states a default as a number: name its constant instead", fset.Position(c.Pos()), strings.TrimSpace(c.Text))
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestREADMEDefaults: the defaults the README states, which cannot name a
+// constant, are the constants' values.
+func TestREADMEDefaults(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(b)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("index.budgetTokens (default %d)", indexer.DefaultBudgetTokens),
+		fmt.Sprintf("A server that sends nothing for %d s", int(gitengine.DefaultIdleTimeout.Seconds())),
+		fmt.Sprintf("Files over %d MB are skipped", gitengine.DefaultMaxFileSize>>20),
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md does not say %q: update it to the constant's value", want)
+		}
+	}
+}
