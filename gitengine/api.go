@@ -3,8 +3,10 @@
 // shared per-remote object cache, and writes it to disk without trusting what
 // the repository contains.
 //
-// This file is the package's contract with its callers (workspace, registry).
-// Keep its signatures stable; put the implementation in other files.
+// This file holds the types of the package's contract with its callers
+// (workspace, registry); the Engine's methods live where they are
+// implemented, each with its doc comment: ListRefs and Resolve in refs.go,
+// Materialize and ReadFile in materialize.go. Keep their signatures stable.
 package gitengine
 
 import (
@@ -128,37 +130,6 @@ type Result struct {
 	Skipped []Skipped
 	// Bytes is what this call received from the network (0 when all came from the cache).
 	Bytes int64
-}
-
-// ListRefs asks the remote what it has (one upload-pack advertisement,
-// which the Engine remembers) or lists a local repository's refs.
-func (e *Engine) ListRefs(ctx context.Context, url string) (*Remote, error) {
-	return e.listRefs(ctx, url)
-}
-
-// Resolve turns ref into a commit, as git rev-parse would: "" or HEAD for
-// the remote's default branch (else main, else master), a full ref name, a
-// tag before a branch of the same name (with a warning), an annotated tag
-// peeled, or a full or abbreviated commit SHA. It is ctx's one way from a
-// ref to a commit. A full SHA of a remote costs no request (the fetch
-// checks it); anything else is resolved against the remote's advertisement,
-// which the Engine asks for once in its lifetime. An unknown ref's error
-// names refs the repository has.
-func (e *Engine) Resolve(ctx context.Context, url, ref string) (Resolved, error) {
-	return e.resolve(ctx, url, ref)
-}
-
-// Materialize fetches what the cache lacks for req and writes the sub-path's
-// files into dest, which must not exist: files go to a temp dir beside dest,
-// which is then renamed to dest. On error nothing is left at dest.
-func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string) (*Result, error) {
-	return e.materialize(ctx, req, dest)
-}
-
-// ReadFile returns the content of the one file req.Path names at req.Commit,
-// fetching only the commit's trees and that blob (a registry file, say).
-func (e *Engine) ReadFile(ctx context.Context, req FetchRequest) ([]byte, error) {
-	return e.readFile(ctx, req)
 }
 
 // CheckAccess reports whether the user's credentials can read url: nil, or an

@@ -46,7 +46,10 @@ type entry struct {
 	hash plumbing.Hash
 }
 
-func (e *Engine) materialize(ctx context.Context, req FetchRequest, dest string) (*Result, error) {
+// Materialize fetches what the cache lacks for req and writes the sub-path's
+// files into dest, which must not exist: files go to a temp dir beside dest,
+// which is then renamed to dest. On error nothing is left at dest.
+func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string) (*Result, error) {
 	if _, err := os.Lstat(dest); err == nil {
 		return nil, fmt.Errorf("materialize into %s: it already exists (remove it first)", dest)
 	}
@@ -66,8 +69,9 @@ func (e *Engine) materialize(ctx context.Context, req FetchRequest, dest string)
 	return &Result{Commit: g.commit.String(), TreeID: g.treeID.String(), Files: files, Skipped: skipped, Bytes: g.bytes()}, nil
 }
 
-// readFile returns the content of the one file req.Path names.
-func (e *Engine) readFile(ctx context.Context, req FetchRequest) ([]byte, error) {
+// ReadFile returns the content of the one file req.Path names at req.Commit,
+// fetching only the commit's trees and that blob (a registry file, say).
+func (e *Engine) ReadFile(ctx context.Context, req FetchRequest) ([]byte, error) {
 	g, err := e.gather(ctx, req, true)
 	if err != nil {
 		return nil, err

@@ -16,7 +16,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
-func (e *Engine) listRefs(ctx context.Context, rawURL string) (*Remote, error) {
+// ListRefs asks the remote what it has (one upload-pack advertisement,
+// which the Engine remembers) or lists a local repository's refs.
+func (e *Engine) ListRefs(ctx context.Context, rawURL string) (*Remote, error) {
 	r, err := parseRemote(rawURL)
 	if err != nil {
 		return nil, err
@@ -293,11 +295,15 @@ func isHex(s string) bool {
 	return s != ""
 }
 
-// resolve is Resolve: a local repository is read in place, and a full
-// commit id (which needs no advertisement and is checked when fetched)
-// costs no request; anything else is resolved against the remote's
-// advertisement, which the Engine asks for once.
-func (e *Engine) resolve(ctx context.Context, rawURL, ref string) (Resolved, error) {
+// Resolve turns ref into a commit, as git rev-parse would: "" or HEAD for
+// the remote's default branch (else main, else master), a full ref name, a
+// tag before a branch of the same name (with a warning), an annotated tag
+// peeled, or a full or abbreviated commit SHA. It is ctx's one way from a
+// ref to a commit. A full SHA of a remote costs no request (the fetch
+// checks it); anything else is resolved against the remote's advertisement,
+// which the Engine asks for once in its lifetime. An unknown ref's error
+// names refs the repository has. A local repository is read in place.
+func (e *Engine) Resolve(ctx context.Context, rawURL, ref string) (Resolved, error) {
 	r, err := parseRemote(rawURL)
 	if err != nil {
 		return Resolved{}, err

@@ -1,9 +1,10 @@
 // Package lockfile reads and writes .context/context.lock: per package alias,
 // the exact commit, sub-path tree id and content hash a project installs.
 //
-// This file is the package's contract with its callers (workspace,
-// mcpserver). Keep its signatures stable; put the implementation in other
-// files.
+// This file holds the types of the package's contract with its callers
+// (workspace, mcpserver); its functions (Parse, Read, Lock.Marshal, Write)
+// are in lockfile.go, each with its doc comment. Keep their signatures
+// stable.
 package lockfile
 
 import (
@@ -29,19 +30,3 @@ type Entry struct {
 	Hash    string    `json:"hash" validate:"required,h1"`        // "h1:" + base64 sha256, as in go.sum, over the installed files
 	Updated time.Time `json:"updated"`                            // when this entry last changed (UTC, second precision)
 }
-
-// Parse parses a lockfile's bytes; name is used in error messages
-// ("context.lock:3:14: …"). All problems are reported at once.
-func Parse(name string, data []byte) (*Lock, error) { return parse(name, data) }
-
-// Read reads and parses the lockfile at path. A missing file returns an error
-// wrapping fs.ErrNotExist.
-func Read(path string) (*Lock, error) { return read(path) }
-
-// Marshal returns the canonical bytes: keys sorted, two-space indent, final
-// newline. The same Lock always gives the same bytes.
-func (l *Lock) Marshal() ([]byte, error) { return l.marshal() }
-
-// Write writes l to path atomically (temp file in the same dir, fsync, rename),
-// and leaves the file untouched when its bytes would not change.
-func Write(path string, l *Lock) error { return write(path, l) }

@@ -72,7 +72,9 @@ func hint(name string, data []byte) string {
 	return fmt.Sprintf("restore it with `git checkout %s`, or delete it and run `ctx install` to lock again", name)
 }
 
-func parse(name string, data []byte) (*Lock, error) {
+// Parse parses a lockfile's bytes; name is used in error messages
+// ("context.lock:3:14: …"). All problems are reported at once.
+func Parse(name string, data []byte) (*Lock, error) {
 	var l Lock
 	err := jsonfile.Decode(name, data, &l, jsonfile.Options{
 		Validator: NewValidator(),
@@ -94,15 +96,19 @@ func parse(name string, data []byte) (*Lock, error) {
 	return &l, nil
 }
 
-func read(p string) (*Lock, error) {
-	data, err := os.ReadFile(p)
+// Read reads and parses the lockfile at path. A missing file returns an error
+// wrapping fs.ErrNotExist.
+func Read(path string) (*Lock, error) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return parse(p, data)
+	return Parse(path, data)
 }
 
-func (l *Lock) marshal() ([]byte, error) {
+// Marshal returns the canonical bytes: keys sorted, two-space indent, final
+// newline. The same Lock always gives the same bytes.
+func (l *Lock) Marshal() ([]byte, error) {
 	c := Lock{Version: l.Version, Packages: make(map[string]Entry, len(l.Packages))}
 	if c.Version == 0 {
 		c.Version = Version
@@ -123,12 +129,14 @@ func (l *Lock) marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func write(p string, l *Lock) error {
-	data, err := l.marshal()
+// Write writes l to path atomically (temp file in the same dir, fsync, rename),
+// and leaves the file untouched when its bytes would not change.
+func Write(path string, l *Lock) error {
+	data, err := l.Marshal()
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(p, data, 0o644)
+	return WriteFileAtomic(path, data, 0o644)
 }
 
 // WriteFileAtomic writes data to name through a temp file in the same

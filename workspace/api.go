@@ -4,12 +4,15 @@
 // project lock. The layout, the manifest and lock formats, and what counts
 // as installed are package project's; workspace reads through it.
 //
-// This file is the package's contract with its callers (cmd, the setup
-// wizard). Keep its signatures stable; put the implementation in other files.
+// This file holds the types of the package's contract with its callers (cmd,
+// the setup wizard); its functions and methods live where they are
+// implemented, each with its doc comment: Init, Open, OpenReadOnly and Close
+// in project.go, Add, Install, Update, Outdated and Remove in plan.go, List,
+// Status and Verify in query.go, Reindex in ops.go, SetRegistry and
+// DefaultAlias in manifest.go. Keep their signatures stable.
 package workspace
 
 import (
-	"context"
 	"io"
 	"sync"
 	"time"
@@ -78,35 +81,6 @@ type InitOptions struct {
 	Project  string
 }
 
-// Init creates .context/ (manifest, .gitignore) in projectDir, or returns an
-// error if it already exists.
-func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
-	return initProject(projectDir, io, o)
-}
-
-// Open opens the project at projectDir. When there is no .context/ it returns
-// an error wrapping project.ErrNoProject that says to run `ctx init`. It waits up to
-// Options.LockWait for another ctx working in the project, then finishes
-// (or undoes) whatever an interrupted command left in .context/.tmp/.
-func Open(projectDir string, o Options) (*Workspace, error) {
-	return open(projectDir, o)
-}
-
-// OpenReadOnly opens the project at projectDir to read it (list, status,
-// verify): at once, from its last committed state (the lock, the state
-// files, the packages as they are). It neither takes the project lock nor
-// runs recovery, and writes nothing, so it works while another ctx changes
-// the project and on a read-only file system; when a change is in progress
-// (another ctx holds the lock, or an interrupted one left a journal in
-// .tmp/) it says so on Options.Log. Methods that change the project fail on
-// a Workspace opened this way.
-func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
-	return openReadOnly(projectDir, o)
-}
-
-// Close releases the project lock.
-func (w *Workspace) Close() error { return w.unlock() }
-
 // Root is the project directory; Dir is its .context/.
 func (w *Workspace) Root() string { return w.root }
 func (w *Workspace) Dir() string  { return w.proj.Dir() }
@@ -117,9 +91,6 @@ func (w *Workspace) Manifest() project.Manifest {
 	m.Packages = append(make([]project.PackageSpec, 0, len(w.manifest.Packages)), w.manifest.Packages...)
 	return m
 }
-
-// SetRegistry records the registry URL in the manifest.
-func (w *Workspace) SetRegistry(url string) error { return w.setRegistry(url) }
 
 // Action is what happened to one package.
 type Action string
@@ -195,34 +166,10 @@ type AddOptions struct {
 	Force bool
 }
 
-// Add adds specs to the manifest (alias defaulted from path or repo name when
-// empty; a duplicate alias is an error), resolves, installs and locks them, in
-// parallel. A spec whose fetch fails is not kept in the manifest and is
-// reported Skipped (no access) or Failed.
-func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
-	return w.add(ctx, specs, o)
-}
-
-// DefaultAlias is the alias Add gives a spec without one.
-func DefaultAlias(source, path string) string { return defaultAlias(source, path) }
-
 // InstallOptions configure Install.
 type InstallOptions struct {
 	Frozen bool // fail when manifest and lock disagree; never write the lock
 	Force  bool // back up dirty files, then proceed
-}
-
-// Install makes .context/packages match the lock exactly: it installs
-// missing packages at their locked commits (verifying the h1: hash), switches
-// changed ones, removes the ones the lock no longer lists (and lock entries
-// the manifest no longer lists), and resolves and locks manifest packages the
-// lock lacks or whose source, path or ref changed. A package installed at its
-// locked commit is left alone even with local edits, unless Force (then it is
-// backed up and restored). A dirty package is never switched or removed
-// without Force: it is Skipped with its DirtyFiles. A folder under packages/
-// that ctx did not install is left alone with a warning.
-func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
-	return w.install(ctx, o)
 }
 
 // UpdateOptions configure Update.
@@ -231,27 +178,9 @@ type UpdateOptions struct {
 	Force  bool
 }
 
-// Update moves the named packages (all when none) to their refs' newest
-// commits. Refs are resolved from one ref advertisement per remote; a package
-// whose commit did not move fetches nothing and keeps its lock entry byte for
-// byte. With DryRun, the report is the plan the real run executes (the same
-// actions and commits; a dirty package Skipped with its DirtyFiles) and
-// nothing changes. Dirty packages are Skipped unless Force. An alias that is
-// not in the manifest is an error, before anything changes.
-func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
-	return w.update(ctx, aliases, o)
-}
-
 // RemoveOptions configure Remove.
 type RemoveOptions struct {
 	Force bool
-}
-
-// Remove drops packages from the manifest, the lock and disk. A dirty package
-// is Skipped (and stays in the manifest) unless Force. An alias the project
-// does not know is an error, before anything changes.
-func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
-	return w.remove(ctx, aliases, o)
 }
 
 // Change is one package Update would move (or did move).
@@ -260,13 +189,6 @@ type Change struct {
 	Ref       string `json:"ref,omitempty"`
 	OldCommit string `json:"oldCommit,omitempty"` // "" when not locked yet
 	NewCommit string `json:"newCommit"`
-}
-
-// Outdated reports what Update would change for the named packages (all when
-// none), sorted by alias: the lock entries its plan moves, including those
-// of dirty packages that Update would skip. It changes nothing on disk.
-func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
-	return w.outdated(ctx, aliases)
 }
 
 // PackageInfo describes one package of the manifest or the lock.
@@ -281,9 +203,6 @@ type PackageInfo struct {
 	InManifest bool   `json:"inManifest"`       // the manifest has a spec
 }
 
-// List returns the union of manifest and lock, sorted by alias.
-func (w *Workspace) List() ([]PackageInfo, error) { return w.list() }
-
 // FileChange is one file of a package that differs from what ctx installed.
 type FileChange struct {
 	Path   string `json:"path"`   // slash-separated, relative to the package folder
@@ -296,9 +215,6 @@ type PackageStatus struct {
 	Files []FileChange `json:"files"` // sorted by path
 }
 
-// Status returns the dirty packages only, sorted by alias.
-func (w *Workspace) Status() ([]PackageStatus, error) { return w.status() }
-
 // VerifyResult compares one locked package's files with its content hash.
 type VerifyResult struct {
 	Alias string `json:"alias"`
@@ -309,13 +225,4 @@ type VerifyResult struct {
 	// one ctx installed: h1: does not cover modes, and a mode change is a
 	// local edit as status reports it.
 	Modes []string `json:"modes,omitempty"`
-}
-
-// Verify hashes every locked package's installed files and checks their
-// modes against what ctx installed, sorted by alias.
-func (w *Workspace) Verify() ([]VerifyResult, error) { return w.verify() }
-
-// Reindex brings INDEX.md and the search index up to date with the packages.
-func (w *Workspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
-	return w.reindex(ctx, o)
 }

@@ -34,7 +34,8 @@ func (w *Workspace) writeManifest(m *project.Manifest) error {
 	return nil
 }
 
-func (w *Workspace) setRegistry(url string) error {
+// SetRegistry records the registry URL in the manifest.
+func (w *Workspace) SetRegistry(url string) error {
 	m := w.Manifest()
 	m.Registry = url
 	return w.writeManifest(&m)
@@ -58,9 +59,10 @@ func (w *Workspace) readLock() (*lockfile.Lock, error) {
 	return l, err
 }
 
-// defaultAlias derives an alias from the last element of the sub-path, or
-// else from the repository's name, with naming.AliasFrom.
-func defaultAlias(source, p string) string {
+// DefaultAlias is the alias Add gives a spec without one: derived from the
+// last element of the sub-path, or else from the repository's name, with
+// naming.AliasFrom.
+func DefaultAlias(source, p string) string {
 	if p = strings.Trim(path.Clean("/"+filepath.ToSlash(p)), "/"); p != "" {
 		return naming.AliasFrom(path.Base(p))
 	}

@@ -92,7 +92,7 @@ func (w *Workspace) syncIndex(ctx context.Context) (rep *indexer.SyncReport) {
 			rep = nil
 		}
 	}()
-	rep, err := w.reindex(ctx, indexer.Options{})
+	rep, err := w.Reindex(ctx, indexer.Options{})
 	if err != nil {
 		w.log("warning: the index was not updated: %v (run `ctx index` to retry)", err)
 		return nil
@@ -100,7 +100,8 @@ func (w *Workspace) syncIndex(ctx context.Context) (rep *indexer.SyncReport) {
 	return rep
 }
 
-func (w *Workspace) reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
+// Reindex brings INDEX.md and the search index up to date with the packages.
+func (w *Workspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
 	pkgs, err := w.indexPackages()
 	if err != nil {
 		return nil, err

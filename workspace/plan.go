@@ -231,7 +231,16 @@ func (w *Workspace) packageDirs() []string {
 	return out
 }
 
-func (w *Workspace) install(ctx context.Context, o InstallOptions) (*Report, error) {
+// Install makes .context/packages match the lock exactly: it installs
+// missing packages at their locked commits (verifying the h1: hash), switches
+// changed ones, removes the ones the lock no longer lists (and lock entries
+// the manifest no longer lists), and resolves and locks manifest packages the
+// lock lacks or whose source, path or ref changed. A package installed at its
+// locked commit is left alone even with local edits, unless Force (then it is
+// backed up and restored). A dirty package is never switched or removed
+// without Force: it is Skipped with its DirtyFiles. A folder under packages/
+// that ctx did not install is left alone with a warning.
+func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	p, err := w.planInstall(ctx, o)
 	if err != nil {
 		return nil, err
@@ -365,7 +374,14 @@ func pinTargets(ts []*task) {
 	}
 }
 
-func (w *Workspace) update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
+// Update moves the named packages (all when none) to their refs' newest
+// commits. Refs are resolved from one ref advertisement per remote; a package
+// whose commit did not move fetches nothing and keeps its lock entry byte for
+// byte. With DryRun, the report is the plan the real run executes (the same
+// actions and commits; a dirty package Skipped with its DirtyFiles) and
+// nothing changes. Dirty packages are Skipped unless Force. An alias that is
+// not in the manifest is an error, before anything changes.
+func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
 	p, err := w.planUpdate(ctx, aliases, o.Force)
 	if err != nil {
 		return nil, err
@@ -400,7 +416,10 @@ func (w *Workspace) resolveUpdate(ctx context.Context, aliases []string) (*plan,
 	return &plan{tasks: ts}, nil
 }
 
-func (w *Workspace) outdated(ctx context.Context, aliases []string) ([]Change, error) {
+// Outdated reports what Update would change for the named packages (all when
+// none), sorted by alias: the lock entries its plan moves, including those
+// of dirty packages that Update would skip. It changes nothing on disk.
+func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
 	p, err := w.resolveUpdate(ctx, aliases)
 	if err != nil {
 		return nil, err
@@ -408,7 +427,10 @@ func (w *Workspace) outdated(ctx context.Context, aliases []string) ([]Change, e
 	return p.changes()
 }
 
-func (w *Workspace) remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
+// Remove drops packages from the manifest, the lock and disk. A dirty package
+// is Skipped (and stays in the manifest) unless Force. An alias the project
+// does not know is an error, before anything changes.
+func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
 	p, err := w.planRemove(aliases, o)
 	if err != nil {
 		return nil, err
@@ -456,7 +478,11 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 	return p, nil
 }
 
-func (w *Workspace) add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
+// Add adds specs to the manifest (alias defaulted from path or repo name when
+// empty; a duplicate alias is an error), resolves, installs and locks them, in
+// parallel. A spec whose fetch fails is not kept in the manifest and is
+// reported Skipped (no access) or Failed.
+func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
 	p, err := w.planAdd(ctx, specs, o)
 	if err != nil {
 		return nil, err
@@ -484,7 +510,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	for i := range specs {
 		s := cleanSpec(specs[i])
 		if s.Alias == "" {
-			s.Alias = defaultAlias(s.Source, s.Path)
+			s.Alias = DefaultAlias(s.Source, s.Path)
 		}
 		where := safetext.Clip(s.Source, 0)
 		if where == "" {

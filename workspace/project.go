@@ -63,7 +63,9 @@ func (w *Workspace) checkLinks() error {
 	return errors.Join(errs...)
 }
 
-func initProject(projectDir string, io InitOptions, o Options) (*Workspace, error) {
+// Init creates .context/ (manifest, .gitignore) in projectDir, or returns an
+// error if it already exists.
+func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
 	w, err := newWorkspace(projectDir, o)
 	if err != nil {
 		return nil, err
@@ -83,7 +85,7 @@ func initProject(projectDir string, io InitOptions, o Options) (*Workspace, erro
 	ok := false
 	defer func() {
 		if !ok {
-			w.unlock()
+			w.Close()
 		}
 	}()
 	if err := w.fs.WriteFileAtomic(project.GitignoreName, []byte(project.Gitignore), 0o644); err != nil {
@@ -97,7 +99,11 @@ func initProject(projectDir string, io InitOptions, o Options) (*Workspace, erro
 	return w, nil
 }
 
-func open(projectDir string, o Options) (*Workspace, error) {
+// Open opens the project at projectDir. When there is no .context/ it returns
+// an error wrapping project.ErrNoProject that says to run `ctx init`. It waits up to
+// Options.LockWait for another ctx working in the project, then finishes
+// (or undoes) whatever an interrupted command left in .context/.tmp/.
+func Open(projectDir string, o Options) (*Workspace, error) {
 	w, err := newWorkspace(projectDir, o)
 	if err != nil {
 		return nil, err
@@ -114,7 +120,7 @@ func open(projectDir string, o Options) (*Workspace, error) {
 	ok := false
 	defer func() {
 		if !ok {
-			w.unlock()
+			w.Close()
 		}
 	}()
 	if err := w.loadManifest(); err != nil {
@@ -127,7 +133,15 @@ func open(projectDir string, o Options) (*Workspace, error) {
 	return w, nil
 }
 
-func openReadOnly(projectDir string, o Options) (*Workspace, error) {
+// OpenReadOnly opens the project at projectDir to read it (list, status,
+// verify): at once, from its last committed state (the lock, the state
+// files, the packages as they are). It neither takes the project lock nor
+// runs recovery, and writes nothing, so it works while another ctx changes
+// the project and on a read-only file system; when a change is in progress
+// (another ctx holds the lock, or an interrupted one left a journal in
+// .tmp/) it says so on Options.Log. Methods that change the project fail on
+// a Workspace opened this way.
+func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
 	w, err := newWorkspace(projectDir, o)
 	if err != nil {
 		return nil, err
@@ -223,7 +237,8 @@ func lockHolder(p string) string {
 	return "pid unknown"
 }
 
-func (w *Workspace) unlock() error {
+// Close releases the project lock.
+func (w *Workspace) Close() error {
 	if w.plock == nil {
 		return nil
 	}

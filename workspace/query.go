@@ -10,7 +10,8 @@ import (
 	"github.com/ctx-dev/ctx/lockfile"
 )
 
-func (w *Workspace) list() ([]PackageInfo, error) {
+// List returns the union of manifest and lock, sorted by alias.
+func (w *Workspace) List() ([]PackageInfo, error) {
 	l, err := w.readLock()
 	if err != nil {
 		return nil, err
@@ -59,7 +60,8 @@ func (w *Workspace) aliases(l *lockfile.Lock) []string {
 	return out
 }
 
-func (w *Workspace) status() ([]PackageStatus, error) {
+// Status returns the dirty packages only, sorted by alias.
+func (w *Workspace) Status() ([]PackageStatus, error) {
 	l, err := w.readLock()
 	if err != nil {
 		return nil, err
@@ -81,7 +83,9 @@ func (w *Workspace) status() ([]PackageStatus, error) {
 	return out, nil
 }
 
-func (w *Workspace) verify() ([]VerifyResult, error) {
+// Verify hashes every locked package's installed files and checks their
+// modes against what ctx installed, sorted by alias.
+func (w *Workspace) Verify() ([]VerifyResult, error) {
 	l, err := w.readLock()
 	if err != nil {
 		return nil, err
