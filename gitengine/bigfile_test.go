@@ -35,7 +35,6 @@ func TestBigFileOverHTTPBoundedMemory(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("needs /proc/self/status (VmHWM)")
 	}
-	isolate(t)
 	needGit(t)
 	tmp := t.TempDir()
 	src, root := filepath.Join(tmp, "src"), filepath.Join(tmp, "root")

@@ -41,7 +41,6 @@ func hostileNamesRepo(t *testing.T, root string) (repo, commit string) {
 }
 
 func TestMaterializeSkipsUnwritableNames(t *testing.T) {
-	isolate(t)
 	needGit(t)
 	root := t.TempDir()
 	repo, commit := hostileNamesRepo(t, root)
@@ -102,7 +101,6 @@ func TestMaterializeSkipsUnwritableNames(t *testing.T) {
 }
 
 func TestMaterializeSkipsLargeFiles(t *testing.T) {
-	isolate(t)
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{})
 	for name, url := range map[string]string{"file": "file://" + f.bare, "http": s.URL + "/repo.git"} {
