@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/gittest"
 )
 
@@ -41,7 +42,7 @@ func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
 	b.Cleanup(func() { srv.Close() })
 	proj := filepath.Join(tmp, "proj")
 	os.MkdirAll(proj, 0o755)
-	w, err := Init(proj, InitOptions{}, Options{})
+	w, err := Init(proj, InitOptions{}, Options{EngineOptions: gitengine.Options{CacheDir: filepath.Join(tmp, "cache0")}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -49,7 +50,6 @@ func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
 	for i := range n {
 		specs = append(specs, PackageSpec{Alias: fmt.Sprintf("p%d", i), Source: fmt.Sprintf("%s/r%d.git", srv.URL, i), Path: "docs"})
 	}
-	os.Setenv("CTX_CACHE", filepath.Join(tmp, "cache0"))
 	r, err := w.Add(bg, specs, AddOptions{})
 	if err != nil || r.Partial() {
 		b.Fatalf("add: %v %+v", err, r)
@@ -62,7 +62,6 @@ func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
 // fresh clone of the project, with a cold object cache.
 func BenchmarkInstallFromLock(b *testing.B) {
 	_, proj := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	for b.Loop() {
 		b.StopTimer()
 		dir := filepath.Join(b.TempDir(), "clone")
@@ -75,8 +74,7 @@ func BenchmarkInstallFromLock(b *testing.B) {
 // installFromLock is `ctx install --frozen` of the 10 bench packages in
 // dir, in this process, with its object cache in cache.
 func installFromLock(b *testing.B, dir, cache string) {
-	os.Setenv("CTX_CACHE", cache)
-	w, err := Open(dir, Options{Jobs: benchJobs})
+	w, err := Open(dir, Options{Jobs: benchJobs, EngineOptions: gitengine.Options{CacheDir: cache}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,7 +113,6 @@ func BenchmarkInstallCLIVsNative(b *testing.B) {
 // speed-up.
 func versusNative(b *testing.B, install func(dir, cache string)) {
 	srv, proj := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	env := gittest.Env(b.TempDir())
 	var ctxTime, gitTime time.Duration
 	n := 0
@@ -159,7 +156,6 @@ func nativeInstall(b *testing.B, url, dir string, env []string) {
 // another: a blobless, shallow, sparse (no-cone) clone each.
 func BenchmarkNativeGitSparse(b *testing.B) {
 	srv, _ := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	env := gittest.Env(b.TempDir())
 	for b.Loop() {
 		b.StopTimer()
@@ -173,9 +169,8 @@ func BenchmarkNativeGitSparse(b *testing.B) {
 // has anything new (open, resolve over loopback HTTP, close).
 func BenchmarkUpdateNothingNew(b *testing.B) {
 	_, proj := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	for b.Loop() {
-		w, err := Open(proj, Options{Jobs: 4})
+		w, err := Open(proj, Options{Jobs: 4, EngineOptions: gitengine.Options{CacheDir: filepath.Join(filepath.Dir(proj), "cache0")}})
 		if err != nil {
 			b.Fatal(err)
 		}
