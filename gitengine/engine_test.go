@@ -23,6 +23,7 @@ func urls(t *testing.T, f *fixture) map[string]string {
 }
 
 func TestListRefsAndResolve(t *testing.T) {
+	t.Parallel()
 	o, _ := isolate(t)
 	f := newFixture(t)
 	ctx := context.Background()
@@ -87,6 +88,7 @@ func TestListRefsAndResolve(t *testing.T) {
 }
 
 func TestMaterializeSubPath(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	const sub = "docs/guides/deep"
@@ -170,6 +172,7 @@ func TestMaterializeSubPath(t *testing.T) {
 }
 
 func TestMaterializeWholeTreeAndTag(t *testing.T) {
+	t.Parallel()
 	o, _ := isolate(t)
 	f := newFixture(t)
 	url := urls(t, f)["http"]
@@ -196,6 +199,7 @@ func TestMaterializeWholeTreeAndTag(t *testing.T) {
 }
 
 func TestMaterializePinnedOldCommit(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// c1 is a tip of dev; make a commit that is no tip at all.
 	old := f.commit("third", map[string]string{"docs/guides/deep/a.md": "third\n"})
@@ -221,6 +225,7 @@ func TestMaterializePinnedOldCommit(t *testing.T) {
 }
 
 func TestMaterializeMissing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	for name, url := range urls(t, f) {
@@ -258,6 +263,7 @@ func TestMaterializeMissing(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
+	t.Parallel()
 	o, _ := isolate(t)
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{})
@@ -270,6 +276,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestHashBlob(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	for _, s := range []string{"", "hello\n", strings.Repeat("x", 100000)} {
 		want, err := gittest.GitInput(t.TempDir(), []byte(s), "hash-object", "--stdin")

@@ -17,6 +17,7 @@ import (
 // Engines too), and remembers a failure as well; a full commit id costs no
 // request; a new Engine asks again.
 func TestEngineRemembersRefs(t *testing.T) {
+	t.Parallel()
 	o, _ := isolate(t)
 	f := newFixture(t)
 	ctx := context.Background()
@@ -74,6 +75,7 @@ func TestEngineRemembersRefs(t *testing.T) {
 // TestLabels: an Engine made by WithLabel reports its calls' progress and
 // warnings under its label.
 func TestLabels(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	gittest.MustGit(t, f.bare, "branch", "v1", f.c2) // v1 is a tag and a branch
 	ctx := context.Background()
@@ -113,6 +115,7 @@ func TestLabels(t *testing.T) {
 // are remembered; an error that came with the caller's context ending is
 // not, and a waiter whose context ends stops waiting.
 func TestMemo(t *testing.T) {
+	t.Parallel()
 	var m memo[int]
 	var runs atomic.Int32
 	release := make(chan struct{})

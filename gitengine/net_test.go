@@ -13,6 +13,7 @@ import (
 )
 
 func TestAuth(t *testing.T) {
+	t.Parallel()
 	o, home := isolate(t)
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{BasicAuth: "alice:s3cret-pass"})
@@ -87,6 +88,7 @@ func TestAuth(t *testing.T) {
 }
 
 func TestServerWithoutFilter(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{DisableFilter: true})
 	var warns []string
@@ -111,6 +113,7 @@ func TestServerWithoutFilter(t *testing.T) {
 // TestCacheReuse: a second Materialize of the same commit moves nothing;
 // an update after one changed file moves a small part of the first fetch.
 func TestCacheReuse(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// Many folders outside the sub-path make the trees a real share of a fetch.
 	bulk := map[string]string{}
@@ -176,6 +179,7 @@ func TestCacheReuse(t *testing.T) {
 }
 
 func TestConcurrentMaterialize(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{})
 	cache := t.TempDir()
@@ -210,6 +214,7 @@ func TestConcurrentMaterialize(t *testing.T) {
 }
 
 func TestRedactedErrors(t *testing.T) {
+	t.Parallel()
 	o, _ := isolate(t)
 	e := New(o)
 	// Nothing listens on port 1: a network error whose message must not
@@ -234,6 +239,7 @@ func TestRedactedErrors(t *testing.T) {
 // are not tips, and blobs by id. A pinned old commit is found by deepening
 // its ref; without a ref the error names the server setting.
 func TestTipOnlyServer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	old := f.commit("third", map[string]string{"docs/guides/deep/a.md": "third\n"})
 	for i := 0; i < 3; i++ {
@@ -290,6 +296,7 @@ func TestTipOnlyServer(t *testing.T) {
 // (The whole-snapshot fallback for servers that refuse is covered by
 // TestTipOnlyServer.)
 func TestServerDefaultWantPolicy(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{NoAnySHA1InWant: true})
 	var warns []string
@@ -317,6 +324,7 @@ func TestServerDefaultWantPolicy(t *testing.T) {
 // credentials from a helper pays the skipped-advertisement attempt once,
 // not for every package.
 func TestRequestsPerFetch(t *testing.T) {
+	t.Parallel()
 	o, home := isolate(t)
 	f := newFixture(t)
 	ctx := context.Background()

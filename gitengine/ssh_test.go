@@ -17,6 +17,7 @@ import (
 )
 
 func TestParseRemote(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, proto, user, host, local string }{
 		{"git@github.com:o/r.git", "ssh", "git", "github.com", ""},
 		{"ssh://github.com/o/r.git", "ssh", "git", "github.com", ""},
@@ -43,6 +44,7 @@ func TestParseRemote(t *testing.T) {
 }
 
 func TestSSHAuth(t *testing.T) {
+	t.Parallel()
 	o, home := isolate(t)
 	// No known_hosts: strict checking cannot work, and says how to fix it.
 	e := New(o)

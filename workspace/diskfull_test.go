@@ -19,6 +19,7 @@ import (
 // is left installed), the edit is still there, and the same command run
 // again, with room, finishes.
 func TestDiskFullAtEveryWrite(t *testing.T) {
+	t.Parallel()
 	tries := 0
 	for _, cmd := range []string{"update", "install", "remove", "update-force"} {
 		for n := 1; ; n++ {

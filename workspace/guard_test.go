@@ -26,6 +26,7 @@ var edits = map[string]struct {
 }
 
 func TestDirtyMatrix(t *testing.T) {
+	t.Parallel()
 	for _, edit := range []string{"modify", "add", "delete"} {
 		for _, cmd := range []string{"update", "install", "remove"} {
 			t.Run(edit+"/"+cmd, func(t *testing.T) {
@@ -145,6 +146,7 @@ func TestDirtyMatrix(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestDirtyDetection(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
@@ -210,6 +212,7 @@ func TestDirtyDetection(t *testing.T) {
 
 // A missing package folder is not an edit: install puts it back.
 func TestInstallRestoresMissingFolder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
@@ -221,6 +224,7 @@ func TestInstallRestoresMissingFolder(t *testing.T) {
 }
 
 func TestCrashRecovery(t *testing.T) {
+	t.Parallel()
 	for _, stage := range []string{"staged", "journaled", "swapped", "locked"} {
 		t.Run(stage, func(t *testing.T) {
 			f := newFixture(t)

@@ -40,6 +40,7 @@ func TestKillHelper(t *testing.T) {
 // every package is as it was or as it should be, and the lock is true to
 // the disk.
 func TestKillDuringUpdate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs subprocesses")
 	}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestRemoveAndStrays(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team"}, {Source: f.upstream, Path: "guides"}}, AddOptions{}))
@@ -53,6 +54,7 @@ func TestRemoveAndStrays(t *testing.T) {
 }
 
 func TestOutdatedUnlockedAndRefChange(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
@@ -86,6 +88,7 @@ func TestOutdatedUnlockedAndRefChange(t *testing.T) {
 }
 
 func TestPathChangeRefetches(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []PackageSpec{{Alias: "docs", Source: f.upstream, Path: "team"}}, AddOptions{}))
@@ -102,6 +105,7 @@ func TestPathChangeRefetches(t *testing.T) {
 }
 
 func TestTagBeforeBranch(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	first := f.git("rev-parse", "HEAD")
 	f.git("tag", "same")

@@ -14,6 +14,7 @@ import (
 )
 
 func TestInitAndOpen(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if _, err := Init(f.project, InitOptions{}, f.opts()); err == nil || !strings.Contains(err.Error(), "already") {
 		t.Fatalf("second Init: %v", err)
@@ -40,6 +41,7 @@ func TestInitAndOpen(t *testing.T) {
 }
 
 func TestAddNestedSubPathDefaultBranchMaster(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	head := f.git("rev-parse", "HEAD")
@@ -74,6 +76,7 @@ func TestAddNestedSubPathDefaultBranchMaster(t *testing.T) {
 }
 
 func TestAddRefsAndRelativeSource(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	first := f.git("rev-parse", "HEAD")
 	f.git("tag", "v1")
@@ -112,6 +115,7 @@ func TestAddRefsAndRelativeSource(t *testing.T) {
 }
 
 func TestFreshCloneInstallReproducesLock(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team", Alias: "team"}}, AddOptions{}))
@@ -169,6 +173,7 @@ func TestFreshCloneInstallReproducesLock(t *testing.T) {
 }
 
 func TestInstallFrozenDisagreement(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
@@ -209,6 +214,7 @@ func TestInstallFrozenDisagreement(t *testing.T) {
 }
 
 func TestUpdate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// A bare copy served over smart HTTP, and a second repository.
 	root := filepath.Join(f.tmp, "srv")
@@ -289,6 +295,7 @@ func TestUpdate(t *testing.T) {
 }
 
 func TestCorruptLock(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	writeFile(t, filepath.Join(f.project, DirName, LockName), "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {\"source\": \"x\"\n}\n")
@@ -299,6 +306,7 @@ func TestCorruptLock(t *testing.T) {
 }
 
 func TestOpenSerializes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w1 := f.open(f.project)
 	o := f.opts()
@@ -333,6 +341,7 @@ func TestOpenSerializes(t *testing.T) {
 }
 
 func TestManifestParse(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, data string
 		want       []string
@@ -384,6 +393,7 @@ func TestManifestParse(t *testing.T) {
 }
 
 func TestDefaultAlias(t *testing.T) {
+	t.Parallel()
 	for _, tc := range [][3]string{
 		{"https://github.com/acme/eng-docs.git", "", "eng-docs"},
 		{"git@github.com:acme/eng-docs.git", "", "eng-docs"},
@@ -400,6 +410,7 @@ func TestDefaultAlias(t *testing.T) {
 }
 
 func TestListAndReindexWarning(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
@@ -422,6 +433,7 @@ func TestListAndReindexWarning(t *testing.T) {
 // file:line:col, and all of a file's problems at once (before
 // internal/jsonfile, the first decoding problem hid every other one).
 func TestManifestErrorModel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, data string
 		want       []string

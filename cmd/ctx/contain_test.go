@@ -87,6 +87,7 @@ func runCtx(in string, args ...string) (int, string, string) {
 // command: the victim and the project outside .context/ are byte for byte
 // unchanged, and the command either works or names the link.
 func TestNoWriteThroughLinks(t *testing.T) {
+	t.Parallel()
 	if !gittest.Available() {
 		t.Skip("needs git")
 	}
