@@ -13,6 +13,7 @@ import (
 )
 
 func TestWriteIsDeterministicAndValid(t *testing.T) {
+	t.Parallel()
 	a, err := Write(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

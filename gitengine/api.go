@@ -23,9 +23,24 @@ import (
 
 // Options configure an Engine. The zero value is usable.
 type Options struct {
-	// CacheDir is the root of the shared object cache. Empty means $CTX_CACHE,
-	// else os.UserCacheDir()/ctx/git.
+	// CacheDir is the root of the shared object cache. Calls that fetch or
+	// read the cache fail while it is empty; cmd/ctx sets it from $CTX_CACHE,
+	// else os.UserCacheDir()/ctx/git. The package reads no environment.
 	CacheDir string
+	// Token, when set, is the password sent (as user x-access-token) to
+	// https remotes, and loopback test servers, whose URL carries no
+	// credentials. cmd/ctx sets it from $CTX_GIT_TOKEN.
+	Token string
+	// SSHDir holds known_hosts and the keys id_ed25519 and id_rsa used for
+	// ssh remotes. cmd/ctx sets it to ~/.ssh. Empty means no keys and no
+	// known hosts, so every ssh remote fails with KindHostKey.
+	SSHDir string
+	// SSHAgent is the socket of the ssh agent tried first for ssh remotes;
+	// "" for none. cmd/ctx sets it from $SSH_AUTH_SOCK.
+	SSHAgent string
+	// CredentialEnv is the environment of the `git credential` runs that
+	// ask git's credential helpers; nil means this process's environment.
+	CredentialEnv []string
 	// Progress, when set, is called as objects arrive. It may be called from
 	// several goroutines at once (one per concurrent fetch).
 	Progress func(Progress)

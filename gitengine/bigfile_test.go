@@ -31,11 +31,13 @@ const bigFileMaxRSS = 64 << 20
 // size (the file is skipped, named with the limit) and once with none (the
 // file is written), and checks the child's peak RSS (VmHWM) stays far below
 // the file's size: the pack is stored without holding the object in memory.
+//
+// Not parallel: it measures a child's peak RSS, which must not depend on
+// what the other tests load onto the machine at the same time.
 func TestBigFileOverHTTPBoundedMemory(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("needs /proc/self/status (VmHWM)")
 	}
-	isolate(t)
 	needGit(t)
 	tmp := t.TempDir()
 	src, root := filepath.Join(tmp, "src"), filepath.Join(tmp, "root")

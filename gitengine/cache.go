@@ -3,6 +3,7 @@ package gitengine
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,14 +33,7 @@ func (e *Engine) cacheRoot() (string, error) {
 	if e.opts.CacheDir != "" {
 		return e.opts.CacheDir, nil
 	}
-	if d := os.Getenv("CTX_CACHE"); d != "" {
-		return d, nil
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("find the user cache directory: %w (set CTX_CACHE)", err)
-	}
-	return filepath.Join(d, "ctx", "git"), nil
+	return "", errors.New("no cache directory: gitengine.Options.CacheDir is empty (there is no user cache directory: set CTX_CACHE)")
 }
 
 // cacheKey names the cache of a remote: naming.CacheKey of its endpoint

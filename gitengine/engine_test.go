@@ -23,13 +23,14 @@ func urls(t *testing.T, f *fixture) map[string]string {
 }
 
 func TestListRefsAndResolve(t *testing.T) {
-	isolate(t)
+	t.Parallel()
+	o, _ := isolate(t)
 	f := newFixture(t)
 	ctx := context.Background()
 	tag := f.git("rev-parse", "v1")
 	for name, url := range urls(t, f) {
 		t.Run(name, func(t *testing.T) {
-			e := New(Options{})
+			e := New(o)
 			rem, err := e.ListRefs(ctx, url)
 			if err != nil {
 				t.Fatal(err)
@@ -87,7 +88,7 @@ func TestListRefsAndResolve(t *testing.T) {
 }
 
 func TestMaterializeSubPath(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	const sub = "docs/guides/deep"
@@ -171,10 +172,11 @@ func TestMaterializeSubPath(t *testing.T) {
 }
 
 func TestMaterializeWholeTreeAndTag(t *testing.T) {
-	isolate(t)
+	t.Parallel()
+	o, _ := isolate(t)
 	f := newFixture(t)
 	url := urls(t, f)["http"]
-	e := New(Options{})
+	e := New(o)
 	ctx := context.Background()
 	r, err := e.Resolve(ctx, url, "v1")
 	if err != nil {
@@ -197,7 +199,7 @@ func TestMaterializeWholeTreeAndTag(t *testing.T) {
 }
 
 func TestMaterializePinnedOldCommit(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	// c1 is a tip of dev; make a commit that is no tip at all.
 	old := f.commit("third", map[string]string{"docs/guides/deep/a.md": "third\n"})
@@ -223,7 +225,7 @@ func TestMaterializePinnedOldCommit(t *testing.T) {
 }
 
 func TestMaterializeMissing(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	for name, url := range urls(t, f) {
@@ -261,10 +263,11 @@ func TestMaterializeMissing(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
-	isolate(t)
+	t.Parallel()
+	o, _ := isolate(t)
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{})
-	e := New(Options{})
+	e := New(o)
 	for _, url := range []string{s.URL + "/nope.git", filepath.Join(t.TempDir(), "nope")} {
 		if err := e.CheckAccess(context.Background(), url); KindOf(err) != KindNotFound {
 			t.Errorf("%s: %v (kind %v), want not found", url, err, KindOf(err))
@@ -273,6 +276,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestHashBlob(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	for _, s := range []string{"", "hello\n", strings.Repeat("x", 100000)} {
 		want, err := gittest.GitInput(t.TempDir(), []byte(s), "hash-object", "--stdin")

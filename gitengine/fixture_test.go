@@ -26,19 +26,18 @@ func needGit(t *testing.T) {
 	}
 }
 
-// isolate makes the test's git environment hermetic: no user or system
-// config, no credential helper, no prompts.
-func isolate(t *testing.T) string {
+// isolate returns hermetic Options for a test, in a fresh HOME: a cache,
+// an ssh folder with nothing in it, no token, no agent, and `git
+// credential` run with no user or system config and no prompts. It sets no
+// environment variable, so the tests that use it can run in parallel.
+func isolate(t *testing.T) (Options, string) {
 	t.Helper()
 	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_TERMINAL_PROMPT", "0")
-	t.Setenv("CTX_GIT_TOKEN", "")
-	t.Setenv("CTX_CACHE", filepath.Join(home, "cache"))
-	t.Setenv("SSH_AUTH_SOCK", "")
-	return home
+	return Options{
+		CacheDir:      filepath.Join(home, "cache"),
+		SSHDir:        filepath.Join(home, ".ssh"),
+		CredentialEnv: gittest.Env(home),
+	}, home
 }
 
 func newFixture(t *testing.T) *fixture {

@@ -41,7 +41,7 @@ func hostileNamesRepo(t *testing.T, root string) (repo, commit string) {
 }
 
 func TestMaterializeSkipsUnwritableNames(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	needGit(t)
 	root := t.TempDir()
 	repo, commit := hostileNamesRepo(t, root)
@@ -102,7 +102,7 @@ func TestMaterializeSkipsUnwritableNames(t *testing.T) {
 }
 
 func TestMaterializeSkipsLargeFiles(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{})
 	for name, url := range map[string]string{"file": "file://" + f.bare, "http": s.URL + "/repo.git"} {

@@ -17,7 +17,8 @@ import (
 // Engines too), and remembers a failure as well; a full commit id costs no
 // request; a new Engine asks again.
 func TestEngineRemembersRefs(t *testing.T) {
-	isolate(t)
+	t.Parallel()
+	o, _ := isolate(t)
 	f := newFixture(t)
 	ctx := context.Background()
 	s := f.serve(gittest.ServeOptions{})
@@ -63,7 +64,7 @@ func TestEngineRemembersRefs(t *testing.T) {
 	}
 
 	s.ResetCounters()
-	if _, err := New(Options{}).Resolve(ctx, url, "master"); err != nil {
+	if _, err := New(o).Resolve(ctx, url, "master"); err != nil {
 		t.Fatal(err)
 	}
 	if n := s.Requests(); n != 1 {
@@ -74,7 +75,7 @@ func TestEngineRemembersRefs(t *testing.T) {
 // TestLabels: an Engine made by WithLabel reports its calls' progress and
 // warnings under its label.
 func TestLabels(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	gittest.MustGit(t, f.bare, "branch", "v1", f.c2) // v1 is a tag and a branch
 	ctx := context.Background()
@@ -114,6 +115,7 @@ func TestLabels(t *testing.T) {
 // are remembered; an error that came with the caller's context ending is
 // not, and a waiter whose context ends stops waiting.
 func TestMemo(t *testing.T) {
+	t.Parallel()
 	var m memo[int]
 	var runs atomic.Int32
 	release := make(chan struct{})

@@ -13,11 +13,12 @@ import (
 )
 
 func TestAuth(t *testing.T) {
-	home := isolate(t)
+	t.Parallel()
+	o, home := isolate(t)
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{BasicAuth: "alice:s3cret-pass"})
 	ctx := context.Background()
-	e := New(Options{})
+	e := New(o)
 	plain := s.URL + "/repo.git"
 	withCreds := func(user, pass string) string {
 		return strings.Replace(plain, "http://", "http://"+user+":"+pass+"@", 1)
@@ -45,13 +46,12 @@ func TestAuth(t *testing.T) {
 
 	t.Run("token", func(t *testing.T) {
 		ts := f.serve(gittest.ServeOptions{BasicAuth: "x-access-token:tok123"})
-		t.Setenv("CTX_GIT_TOKEN", "tok123")
-		if err := e.CheckAccess(ctx, ts.URL+"/repo.git"); err != nil {
+		good, bad := o, o
+		good.Token, bad.Token = "tok123", "bad-token"
+		if err := New(good).CheckAccess(ctx, ts.URL+"/repo.git"); err != nil {
 			t.Errorf("CTX_GIT_TOKEN: %v", err)
 		}
-		t.Setenv("CTX_GIT_TOKEN", "bad-token")
-		// A new command (an Engine remembers the advertisement it got).
-		err := New(Options{}).CheckAccess(ctx, ts.URL+"/repo.git")
+		err := New(bad).CheckAccess(ctx, ts.URL+"/repo.git")
 		if KindOf(err) != KindAuthFailed || !strings.Contains(err.Error(), "CTX_GIT_TOKEN") {
 			t.Errorf("bad CTX_GIT_TOKEN: %v (kind %v)", err, KindOf(err))
 		}
@@ -71,14 +71,14 @@ func TestAuth(t *testing.T) {
 			t.Fatal(err)
 		}
 		// New commands: an Engine remembers the answer it got.
-		if err := New(Options{}).CheckAccess(ctx, plain); err != nil {
+		if err := New(o).CheckAccess(ctx, plain); err != nil {
 			t.Errorf("with a credential helper: %v", err)
 		}
 		// A stored credential the server refuses is rejected (erased).
 		if err := os.WriteFile(store, []byte("http://alice:stale@"+host+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if err := New(Options{}).CheckAccess(ctx, plain); KindOf(err) != KindAuthFailed {
+		if err := New(o).CheckAccess(ctx, plain); KindOf(err) != KindAuthFailed {
 			t.Errorf("stale helper credentials: %v (kind %v), want auth failed", err, KindOf(err))
 		}
 		if b, _ := os.ReadFile(store); strings.Contains(string(b), "stale") {
@@ -88,7 +88,7 @@ func TestAuth(t *testing.T) {
 }
 
 func TestServerWithoutFilter(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{DisableFilter: true})
 	var warns []string
@@ -113,7 +113,7 @@ func TestServerWithoutFilter(t *testing.T) {
 // TestCacheReuse: a second Materialize of the same commit moves nothing;
 // an update after one changed file moves a small part of the first fetch.
 func TestCacheReuse(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	// Many folders outside the sub-path make the trees a real share of a fetch.
 	bulk := map[string]string{}
@@ -179,7 +179,7 @@ func TestCacheReuse(t *testing.T) {
 }
 
 func TestConcurrentMaterialize(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{})
 	cache := t.TempDir()
@@ -214,8 +214,9 @@ func TestConcurrentMaterialize(t *testing.T) {
 }
 
 func TestRedactedErrors(t *testing.T) {
-	isolate(t)
-	e := New(Options{})
+	t.Parallel()
+	o, _ := isolate(t)
+	e := New(o)
 	// Nothing listens on port 1: a network error whose message must not
 	// carry the credentials.
 	url := "http://user:hunter2-secret@127.0.0.1:1/repo.git"
@@ -238,7 +239,7 @@ func TestRedactedErrors(t *testing.T) {
 // are not tips, and blobs by id. A pinned old commit is found by deepening
 // its ref; without a ref the error names the server setting.
 func TestTipOnlyServer(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	old := f.commit("third", map[string]string{"docs/guides/deep/a.md": "third\n"})
 	for i := 0; i < 3; i++ {
@@ -295,7 +296,7 @@ func TestTipOnlyServer(t *testing.T) {
 // (The whole-snapshot fallback for servers that refuse is covered by
 // TestTipOnlyServer.)
 func TestServerDefaultWantPolicy(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{NoAnySHA1InWant: true})
 	var warns []string
@@ -323,7 +324,8 @@ func TestServerDefaultWantPolicy(t *testing.T) {
 // credentials from a helper pays the skipped-advertisement attempt once,
 // not for every package.
 func TestRequestsPerFetch(t *testing.T) {
-	home := isolate(t)
+	t.Parallel()
+	o, home := isolate(t)
 	f := newFixture(t)
 	ctx := context.Background()
 	s := f.serve(gittest.ServeOptions{})
@@ -366,7 +368,7 @@ func TestRequestsPerFetch(t *testing.T) {
 	}
 	// One Engine, as in one command: it remembers the host that wanted
 	// credentials.
-	e := New(Options{CacheDir: t.TempDir()})
+	e := New(Options{CacheDir: t.TempDir(), CredentialEnv: o.CredentialEnv})
 	if _, err := e.Materialize(ctx, FetchRequest{URL: as.URL + "/repo.git", Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "d")); err != nil {
 		t.Fatalf("credential helper: %v", err)
 	}

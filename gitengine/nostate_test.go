@@ -14,6 +14,7 @@ import (
 // hosts that want credentials, belongs to the Engine. Sentinel errors made
 // with errors.New are the one exception.
 func TestNoPackageState(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

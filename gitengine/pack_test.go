@@ -87,6 +87,7 @@ func ourIndex(pack []byte) ([]byte, error) {
 // TestIndexPackAgreesWithGoGit: the streaming indexer writes the same index
 // as go-git's parser for packs with OFS and REF deltas.
 func TestIndexPackAgreesWithGoGit(t *testing.T) {
+	t.Parallel()
 	for name, pack := range deltaPacks(t) {
 		t.Run(name, func(t *testing.T) {
 			wantType := map[string]plumbing.ObjectType{"ofs": plumbing.OFSDeltaObject, "ref": plumbing.REFDeltaObject}[name]
@@ -131,6 +132,7 @@ func countType(t *testing.T, pack []byte, typ plumbing.ObjectType) int {
 // TestWritePackCutShort: a pack cut short or corrupted is refused and
 // leaves nothing in the store; a whole one is readable at once.
 func TestWritePackCutShort(t *testing.T) {
+	t.Parallel()
 	pack := deltaPacks(t)["ofs"]
 	dir := t.TempDir()
 	st := newStorage(osfs.New(dir))
@@ -199,6 +201,7 @@ func FuzzIndexPack(f *testing.F) {
 // writer allocated the claimed count up front and took the process out of
 // memory.
 func TestStorePackHostileCount(t *testing.T) {
+	t.Parallel()
 	st := newStorage(osfs.New(t.TempDir()))
 	pack := []byte("PACK\x00\x00\x00\x02\xff\xff\xff\xff\x30\x00")
 	err := storePack(st, bytes.NewReader(pack), false)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSafeName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"a.md": true, "README": true, ".github": true, ".gitignore": true, "git": true, "a:b": true,
 		"": false, ".": false, "..": false, ".git": false, ".GIT": false, ".Git.": false, ".git ": false,
@@ -21,6 +22,7 @@ func TestSafeName(t *testing.T) {
 }
 
 func TestSafeSymlink(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		link, target string
 		want         bool
@@ -47,6 +49,7 @@ func TestSafeSymlink(t *testing.T) {
 }
 
 func TestCleanSubPath(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "", ".": "", "docs/": "docs", "a//b/./c": "a/b/c"} {
 		if got, ok := cleanSubPath(in); !ok || got != want {
 			t.Errorf("cleanSubPath(%q) = %q, %v; want %q", in, got, ok, want)

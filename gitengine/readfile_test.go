@@ -10,7 +10,7 @@ import (
 )
 
 func TestReadFile(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	for name, url := range urls(t, f) {
@@ -39,7 +39,7 @@ func TestReadFile(t *testing.T) {
 
 // Reading one file moves the trees and that blob, not the folder around it.
 func TestReadFileMovesOneBlob(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
 	// 256 KB that does not compress, beside the file we read.

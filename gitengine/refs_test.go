@@ -9,6 +9,7 @@ import (
 // workspace's before gitengine owned them): HEAD unknown falls back to main,
 // then master; an unknown ref's error names refs the repository has.
 func TestResolveInRules(t *testing.T) {
+	t.Parallel()
 	a, b := strings.Repeat("a", 40), strings.Repeat("b", 40)
 	rem := &Remote{Refs: []Ref{{Name: "refs/heads/main", Hash: a}, {Name: "refs/heads/master", Hash: b}, {Name: "refs/tags/v1", Hash: b}}}
 	for _, ref := range []string{"", "HEAD"} {

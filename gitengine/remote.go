@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -20,6 +21,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport/client"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+	"golang.org/x/crypto/ssh/agent"
 )
 
 // remote is a parsed repository location.
@@ -112,7 +114,7 @@ func (b *countingBody) Read(p []byte) (int, error) {
 }
 
 // connect opens an upload-pack session and reads the advertisement, trying
-// credentials in order: the URL's, CTX_GIT_TOKEN (https), then `git
+// credentials in order: the URL's, Options.Token (https), then `git
 // credential fill` when the server answered 401 and git is installed.
 func (e *Engine) connect(ctx context.Context, r *remote, op string) (*conn, error) {
 	c := &conn{e: e, r: r}
@@ -123,7 +125,7 @@ func (e *Engine) connect(ctx context.Context, r *remote, op string) (*conn, erro
 		}
 		c.tr = tr
 		if r.ep.Protocol == "ssh" {
-			auth, err := sshAuth(r.user, r.ep.Host)
+			auth, err := e.sshAuth(r.user, r.ep.Host)
 			if err != nil {
 				return nil, classify(r.raw, op, err, false)
 			}
@@ -147,7 +149,7 @@ func (e *Engine) connect(ctx context.Context, r *remote, op string) (*conn, erro
 		return nil, classify(r.raw, op, err, c.sentCreds)
 	}
 	// The server wants credentials: ask git's credential helpers.
-	cred, ok := credentialFill(ctx, r)
+	cred, ok := e.credentialFill(ctx, r)
 	if !ok {
 		ge := classify(r.raw, op, err, c.sentCreds)
 		if tokenTried {
@@ -159,23 +161,23 @@ func (e *Engine) connect(ctx context.Context, r *remote, op string) (*conn, erro
 	c.sentCreds = true
 	if err := c.open(ctx); err != nil {
 		if errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) {
-			credentialRun(ctx, "reject", cred.input())
+			e.credentialRun(ctx, "reject", cred.input())
 			ge := classify(r.raw, op, err, true)
 			ge.Hint = "the server refused the credentials from your git credential helper (they were rejected and will be asked for again): update them"
 			return nil, ge
 		}
 		return nil, classify(r.raw, op, err, true)
 	}
-	credentialRun(ctx, "approve", cred.input())
+	e.credentialRun(ctx, "approve", cred.input())
 	return c, nil
 }
 
 // initHTTP sets up c's HTTP client and the first credentials to try: the
-// URL's, else CTX_GIT_TOKEN (over https, or to a loopback test server). It
+// URL's, else Options.Token (over https, or to a loopback test server). It
 // reports whether the token is what c sends.
 func (c *conn) initHTTP() (tokenTried bool) {
 	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: http.DefaultTransport, n: &c.received}})
-	token := os.Getenv("CTX_GIT_TOKEN")
+	token := c.e.opts.Token
 	switch {
 	case c.r.user != "" || c.r.pass != "":
 		c.auth = &githttp.BasicAuth{Username: c.r.user, Password: c.r.pass}
@@ -285,25 +287,28 @@ func isLoopback(host string) bool {
 	return host == "127.0.0.1" || host == "localhost" || host == "::1"
 }
 
-// sshAuth picks the ssh agent when SSH_AUTH_SOCK is set, else the first
-// usable key of ~/.ssh/id_ed25519 and ~/.ssh/id_rsa; host keys are checked
-// strictly against ~/.ssh/known_hosts.
-func sshAuth(user, host string) (transport.AuthMethod, error) {
-	home, _ := os.UserHomeDir()
-	known := filepath.Join(home, ".ssh", "known_hosts")
+// sshAuth picks the ssh agent of Options.SSHAgent when set and reachable,
+// else the first usable key of id_ed25519 and id_rsa in Options.SSHDir;
+// host keys are checked strictly against known_hosts there.
+func (e *Engine) sshAuth(user, host string) (transport.AuthMethod, error) {
+	dir := e.opts.SSHDir
+	if dir == "" {
+		return nil, errors.New("no known_hosts to check the host key against: gitengine.Options.SSHDir is empty (cmd/ctx sets it to ~/.ssh)")
+	}
+	known := filepath.Join(dir, "known_hosts")
 	hostKeys, err := gitssh.NewKnownHostsCallback(known)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w (add the host key with: ssh-keyscan %s >> %s)", known, err, host, known)
 	}
-	if os.Getenv("SSH_AUTH_SOCK") != "" {
-		if a, err := gitssh.NewSSHAgentAuth(user); err == nil {
+	if e.opts.SSHAgent != "" {
+		if a, err := agentAuth(user, e.opts.SSHAgent); err == nil {
 			a.HostKeyCallback = hostKeys
 			return a, nil
 		}
 	}
 	var tried []string
 	for _, name := range []string{"id_ed25519", "id_rsa"} {
-		p := filepath.Join(home, ".ssh", name)
+		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err != nil {
 			continue
 		}
@@ -315,7 +320,7 @@ func sshAuth(user, host string) (transport.AuthMethod, error) {
 		k.HostKeyCallback = hostKeys
 		return k, nil
 	}
-	msg := "no ssh agent (SSH_AUTH_SOCK) and no usable key in ~/.ssh/id_ed25519 or ~/.ssh/id_rsa"
+	msg := fmt.Sprintf("no ssh agent (SSH_AUTH_SOCK) and no usable key in %s or %s", filepath.Join(dir, "id_ed25519"), filepath.Join(dir, "id_rsa"))
 	if len(tried) > 0 {
 		msg += " (" + strings.Join(tried, "; ") + "; passphrase-protected keys need the ssh agent)"
 	}
@@ -344,13 +349,13 @@ func (c credential) input() string {
 
 // credentialFill asks git's credential helpers for the remote's credentials.
 // It reports false when git is not installed or has no answer.
-func credentialFill(ctx context.Context, r *remote) (credential, bool) {
+func (e *Engine) credentialFill(ctx context.Context, r *remote) (credential, bool) {
 	host := r.ep.Host
 	if r.ep.Port != 0 && !(r.ep.Protocol == "https" && r.ep.Port == 443) && !(r.ep.Protocol == "http" && r.ep.Port == 80) {
 		host = fmt.Sprintf("%s:%d", host, r.ep.Port)
 	}
 	in := credential{protocol: r.ep.Protocol, host: host, path: strings.TrimPrefix(r.ep.Path, "/")}
-	out, err := credentialRun(ctx, "fill", in.input())
+	out, err := e.credentialRun(ctx, "fill", in.input())
 	if err != nil {
 		return credential{}, false
 	}
@@ -375,12 +380,13 @@ func credentialFill(ctx context.Context, r *remote) (credential, bool) {
 
 // credentialRun runs `git credential <action>` with input on stdin. Git may
 // prompt on the terminal when no helper answers; GIT_TERMINAL_PROMPT=0 stops it.
-func credentialRun(ctx context.Context, action, input string) (string, error) {
+func (e *Engine) credentialRun(ctx context.Context, action, input string) (string, error) {
 	git, err := exec.LookPath("git")
 	if err != nil {
 		return "", err
 	}
 	cmd := exec.CommandContext(ctx, git, "credential", action)
+	cmd.Env = e.opts.CredentialEnv
 	cmd.Stdin = strings.NewReader(input + "\n")
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
@@ -388,4 +394,15 @@ func credentialRun(ctx context.Context, action, input string) (string, error) {
 		return "", err
 	}
 	return stdout.String(), nil
+}
+
+// agentAuth signs with the keys of the ssh agent listening on sock (what
+// gitssh.NewSSHAgentAuth does, with the socket given rather than read from
+// the environment).
+func agentAuth(user, sock string) (*gitssh.PublicKeysCallback, error) {
+	conn, err := net.Dial("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("connect to the ssh agent at %s: %w", sock, err)
+	}
+	return &gitssh.PublicKeysCallback{User: user, Callback: agent.NewClient(conn).Signers}, nil
 }

@@ -5,15 +5,19 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
 	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
 )
 
 func TestParseRemote(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, proto, user, host, local string }{
 		{"git@github.com:o/r.git", "ssh", "git", "github.com", ""},
 		{"ssh://github.com/o/r.git", "ssh", "git", "github.com", ""},
@@ -40,9 +44,11 @@ func TestParseRemote(t *testing.T) {
 }
 
 func TestSSHAuth(t *testing.T) {
-	home := isolate(t)
+	t.Parallel()
+	o, home := isolate(t)
 	// No known_hosts: strict checking cannot work, and says how to fix it.
-	err := New(Options{}).CheckAccess(context.Background(), "ssh://git@127.0.0.1:1/r.git")
+	e := New(o)
+	err := e.CheckAccess(context.Background(), "ssh://git@127.0.0.1:1/r.git")
 	if KindOf(err) != KindHostKey {
 		t.Errorf("no known_hosts: %v (kind %v), want host key problem", err, KindOf(err))
 	}
@@ -54,7 +60,7 @@ func TestSSHAuth(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(sshDir, "known_hosts"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sshAuth("git", "example.com"); err == nil {
+	if _, err := e.sshAuth("git", "example.com"); err == nil {
 		t.Errorf("no agent and no key: got an auth method")
 	}
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
@@ -68,12 +74,57 @@ func TestSSHAuth(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(sshDir, "id_ed25519"), pem.EncodeToMemory(block), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	auth, err := sshAuth("git", "example.com")
+	auth, err := e.sshAuth("git", "example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
 	pk, ok := auth.(*gitssh.PublicKeys)
 	if !ok || pk.User != "git" || pk.HostKeyCallback == nil {
 		t.Fatalf("auth = %#v, want public keys for git with a host key check", auth)
+	}
+}
+
+// TestSSHAgentOption: the agent is the one Options.SSHAgent names (the
+// package reads no SSH_AUTH_SOCK), tried before the keys of SSHDir.
+func TestSSHAgentOption(t *testing.T) {
+	t.Parallel()
+	o, home := isolate(t)
+	if err := os.MkdirAll(o.SSHDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(o.SSHDir, "known_hosts"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(home, "agent.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("no unix sockets: %v", err)
+	}
+	t.Cleanup(func() { l.Close() })
+	keyring := agent.NewKeyring()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); _ = agent.ServeAgent(keyring, c) }()
+		}
+	}()
+
+	if _, err := New(o).sshAuth("git", "example.com"); err == nil {
+		t.Errorf("no SSHAgent and no key: got an auth method")
+	}
+	o.SSHAgent = sock
+	auth, err := New(o).sshAuth("git", "example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := auth.(*gitssh.PublicKeysCallback); !ok || a.User != "git" || a.HostKeyCallback == nil {
+		t.Fatalf("auth = %#v, want the agent for git with a host key check", auth)
+	}
+	o.SSHDir = ""
+	if _, err := New(o).sshAuth("git", "example.com"); err == nil || !strings.Contains(err.Error(), "known_hosts") {
+		t.Errorf("no SSHDir: %v, want a known_hosts error", err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // bounded time, leaves nothing at dest, and does not poison the cache: the
 // next fetch from the healthy server succeeds with the right files.
 func TestBadServerMidPack(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	f := newFixture(t)
 	s := f.serve(gittest.ServeOptions{})
 	url := s.URL + "/repo.git"

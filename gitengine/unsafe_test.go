@@ -84,7 +84,7 @@ func evilRepo(t *testing.T, root string) (repo, commit string) {
 }
 
 func TestMaterializeUntrustedTree(t *testing.T) {
-	isolate(t)
+	t.Parallel()
 	needGit(t)
 	root := t.TempDir()
 	repo, commit := evilRepo(t, root)

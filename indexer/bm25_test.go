@@ -18,6 +18,7 @@ import (
 // the zebra four times must rank above a 10-token page that names it once
 // (with bleve's estimate of about 3 tokens, the short page wins).
 func TestLengthNormalisation(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".context")
 	filler := strings.Repeat("river stone cloud forest meadow valley mountain harbor bridge tower ", 20)
 	files := map[string]string{
@@ -50,6 +51,7 @@ func TestLengthNormalisation(t *testing.T) {
 // TestFieldLength: the quick token count is close to what the English
 // analyzer makes of the same text, over the relevance fixture.
 func TestFieldLength(t *testing.T) {
+	t.Parallel()
 	analyzer := newMapping().AnalyzerNamed("en")
 	var est, exact int64
 	for _, alias := range []string{"handbook", "platform"} {

@@ -41,6 +41,7 @@ func TestHelperSyncProcess(t *testing.T) {
 // searching: no call may fail or hang, the writers serialise on the write
 // lock, and the reader sees the final state on its next query.
 func TestCrossProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}

@@ -18,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // and last line) with the .golden file next to it. Run with -update after
 // an intended change and review the diff.
 func TestChunkingGolden(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "chunking", "*.md"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no fixtures: %v", err)

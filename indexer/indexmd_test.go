@@ -61,6 +61,7 @@ func randCorpus(r *rand.Rand, small bool) ([]Package, map[string][]fileRecord) {
 // TestIndexNeverOverBudget is the property test: for random corpora and
 // budgets from 500 to 50,000 tokens, INDEX.md fits and is deterministic.
 func TestIndexNeverOverBudget(t *testing.T) {
+	t.Parallel()
 	runs := 40
 	if testing.Short() {
 		runs = 8
@@ -98,6 +99,7 @@ func TestIndexNeverOverBudget(t *testing.T) {
 }
 
 func TestIndexDegradesInSteps(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	pkgs := []Package{{Alias: "big", Source: "s", Commit: strings.Repeat("a", 40)}, {Alias: "small", Source: "t"}}
 	files := map[string][]fileRecord{}
@@ -139,6 +141,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 }
 
 func TestIndexEmpty(t *testing.T) {
+	t.Parallel()
 	out, info := renderIndex(nil, nil, 500)
 	if !strings.Contains(out, "No packages are installed") || info.Degraded != "" {
 		t.Errorf("empty INDEX.md = %q", out)
@@ -146,6 +149,7 @@ func TestIndexEmpty(t *testing.T) {
 }
 
 func TestFolderGroups(t *testing.T) {
+	t.Parallel()
 	var docs []fileRecord
 	for i := 0; i < 100; i++ {
 		docs = append(docs, fileRecord{Path: fmt.Sprintf("keps/sig-%d/%d-kep/README.md", i%10, i)})
@@ -159,6 +163,7 @@ func TestFolderGroups(t *testing.T) {
 }
 
 func TestCountTokensOffline(t *testing.T) {
+	t.Parallel()
 	// o200k: "hello world" is two tokens; the vocabulary is embedded.
 	if n := countTokens("hello world"); n != 2 {
 		t.Errorf("countTokens(hello world) = %d, want 2", n)
@@ -166,6 +171,7 @@ func TestCountTokensOffline(t *testing.T) {
 }
 
 func TestFolderSamples(t *testing.T) {
+	t.Parallel()
 	var docs []fileRecord
 	for i := 0; i < 8; i++ {
 		docs = append(docs, fileRecord{Path: fmt.Sprintf("cmds/%02d.md", i), Title: fmt.Sprintf("cmd%d", i)})
@@ -186,6 +192,7 @@ func TestFolderSamples(t *testing.T) {
 // exactly what the tokenizer gives for the whole text, on rendered INDEX.md
 // files and on random text full of the characters that could join lines.
 func TestCountTokensBySegment(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
 	pieces := []string{"\n", "\n\n", " \n", "\n ", "/", "//", "\r\n", ".", "...\n", "- ", "# ", "`x`", "\t", "\u00a0", "\u2028", "\u0085", "é", "日本", "12345", "'s", "<|endoftext|>", "word", " word", "URL: https://a/b", "—", "!!\n/", "\n/x"}
 	for i := 0; i < 3000; i++ {
@@ -214,6 +221,7 @@ func TestCountTokensBySegment(t *testing.T) {
 // TestCodeSpan: a name in INDEX.md stays one code span whatever it holds:
 // backquotes get a longer fence, controls are escaped.
 func TestCodeSpan(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"docs/a.md":      "`docs/a.md`",
 		"a`b.md":         "``a`b.md``",

@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseMarkdown(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		file    string
@@ -220,6 +221,7 @@ func TestParseMarkdown(t *testing.T) {
 }
 
 func TestBrokenYAMLLineNumber(t *testing.T) {
+	t.Parallel()
 	in := "---\ntitle: ok\nlist:\n  - a\n bad: indent\n---\nbody\n"
 	var warns []string
 	parseMarkdown("a.md", []byte(in), func(s string) { warns = append(warns, s) })
@@ -234,6 +236,7 @@ func TestBrokenYAMLLineNumber(t *testing.T) {
 }
 
 func TestChunkTrailsAndLines(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 40) // 200 bytes: more than minSectionBytes
 	in := "# Guide\n\nIntro " + long + "\n\n## Install\n\n" + long + "\n\n### On Linux\n\n" + long + "\n\n#### Deep\n\n" + long + "\n\n## Use\n\n" + long + long + "\n"
 	p := parseMarkdown("g.md", []byte(in), nil)
@@ -257,6 +260,7 @@ func TestChunkTrailsAndLines(t *testing.T) {
 }
 
 func TestChunkSmallSectionsMerge(t *testing.T) {
+	t.Parallel()
 	in := "# KEP-1: Thing\n\n## Summary\n\nShort.\n\n## Motivation\n\n" + strings.Repeat("Because reasons. ", 20) + "\n\n## Drawbacks\n\n<!--\nTemplate text.\n-->\n"
 	p := parseMarkdown("k.md", []byte(in), nil)
 	if len(p.Chunks) != 1 {
@@ -272,6 +276,7 @@ func TestChunkSmallSectionsMerge(t *testing.T) {
 }
 
 func TestChunkSplitsLongSections(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("# Big\n\n")
 	for i := 0; i < 60; i++ {

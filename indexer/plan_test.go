@@ -33,6 +33,7 @@ func plan(t *testing.T, dir string, pkgs []Package, rebuild bool) *syncPlan {
 // TestPlanSync checks the plan step alone, and that Sync does what its plan
 // says.
 func TestPlanSync(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := setupCorpus(t)
 	pkgs := testPackages()

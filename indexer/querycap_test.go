@@ -11,6 +11,7 @@ import (
 // bytes is refused at once with ErrQueryTooLong and a message that says
 // the limit and what to do; one at the caps is searched.
 func TestSearchQueryCap(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := setupCorpus(t)
 	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {

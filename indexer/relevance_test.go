@@ -14,6 +14,7 @@ import (
 // with -v). It fails only below a floor that any sane BM25 setup clears:
 // the point is to see the numbers move, not to tune to this fixture.
 func TestRelevance(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	fixture := filepath.Join("testdata", "relevance")
 	dir := filepath.Join(t.TempDir(), ".context")

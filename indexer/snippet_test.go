@@ -8,6 +8,7 @@ import (
 )
 
 func TestSnippet(t *testing.T) {
+	t.Parallel()
 	a := newMapping().AnalyzerNamed(en.AnalyzerName)
 	if a == nil {
 		t.Fatal("no English analyzer")
@@ -58,6 +59,7 @@ func TestSnippet(t *testing.T) {
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 
 func TestCompoundParts(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"extract a tar.gz archive":           "tar gz",
 		"call fmt.Errorf, then fmt.Errorf":   "fmt Errorf",
@@ -77,6 +79,7 @@ func TestCompoundParts(t *testing.T) {
 }
 
 func TestMnemonicWords(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"- E[x]tract an archive: `tar xf x`":       "Extract",
 		"[c]reate, [l]ist or [v]erbose; [c]reate":  "create list verbose",

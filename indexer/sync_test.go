@@ -52,6 +52,7 @@ func setupCorpus(t *testing.T) string {
 }
 
 func TestSyncSearchDocuments(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := setupCorpus(t)
 	var warns []string
@@ -183,6 +184,7 @@ func countPath(hits []Hit, path string) int {
 }
 
 func TestSyncIncremental(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := setupCorpus(t)
 	pkgs := testPackages()
@@ -267,6 +269,7 @@ func TestSyncIncremental(t *testing.T) {
 }
 
 func TestSyncRebuildsOnSchemaChange(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := setupCorpus(t)
 	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
@@ -311,6 +314,7 @@ func TestSyncRebuildsOnSchemaChange(t *testing.T) {
 }
 
 func TestNoIndex(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r, err := OpenReader(dir)
 	if err != nil {
@@ -330,6 +334,7 @@ func TestNoIndex(t *testing.T) {
 }
 
 func TestReaderSeesIndexCreatedLater(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".context")
 	r, _ := OpenReader(dir)
 	defer r.Close()
@@ -347,6 +352,7 @@ func TestReaderSeesIndexCreatedLater(t *testing.T) {
 }
 
 func TestSyncSkipsOversizedSymlinksAndHidden(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), ".context")
 	big := "# Big\n\n" + strings.Repeat("a", maxFileSize) + "\n"
@@ -385,6 +391,7 @@ func TestSyncSkipsOversizedSymlinksAndHidden(t *testing.T) {
 }
 
 func TestSyncRejectsBadAliases(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, pkgs := range [][]Package{{{Alias: "../x"}}, {{Alias: ""}}, {{Alias: "a"}, {Alias: "a"}}, {{Alias: ".state"}}, {{Alias: "-x"}}, {{Alias: "a b"}}} {
 		if _, err := Sync(context.Background(), dir, pkgs, Options{}); err == nil {
@@ -394,6 +401,7 @@ func TestSyncRejectsBadAliases(t *testing.T) {
 }
 
 func TestSyncCancelled(t *testing.T) {
+	t.Parallel()
 	dir := setupCorpus(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -417,6 +425,7 @@ func TestSyncCancelled(t *testing.T) {
 }
 
 func TestSyncRebuildsAfterInterruptedUpdate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := setupCorpus(t)
 	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
@@ -450,6 +459,7 @@ func TestSyncRebuildsAfterInterruptedUpdate(t *testing.T) {
 // tldr pages do) is found by the plain words, and the snippet shows the page
 // as written.
 func TestSearchFindsMnemonicWords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), ".context")
 	writeFiles(t, dir, "cli", map[string]string{

@@ -29,6 +29,7 @@ func sample() *Lock {
 }
 
 func TestMarshalDeterministicAndRoundTrip(t *testing.T) {
+	t.Parallel()
 	a, err := sample().Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +61,7 @@ func TestMarshalDeterministicAndRoundTrip(t *testing.T) {
 }
 
 func TestWriteAtomicUnchanged(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "context.lock")
 	if err := Write(p, sample()); err != nil {
 		t.Fatal(err)
@@ -97,6 +99,7 @@ func TestWriteAtomicUnchanged(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, data string
 		want       []string
@@ -165,6 +168,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestHashDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "a/b"), 0o755)
 	os.WriteFile(filepath.Join(dir, "a/b/x.md"), []byte("hello\n"), 0o644)
@@ -234,6 +238,7 @@ func FuzzParse(f *testing.F) {
 // file:line:col, and all of a file's problems at once (before
 // internal/jsonfile, the first decoding problem hid every other one).
 func TestParseErrorModel(t *testing.T) {
+	t.Parallel()
 	entry := `"source": "x", "commit": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"`
 	for _, tc := range []struct {
 		name, data string

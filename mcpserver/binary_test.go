@@ -34,6 +34,7 @@ func buildCtx(t *testing.T) string {
 // protocol stream would break the client's decoding, so the session working
 // proves the guard, and the text must show up on stderr instead.
 func TestRealBinaryOverStdio(t *testing.T) {
+	t.Parallel()
 	bin := buildCtx(t)
 	p := newProject(t)
 	var stderr bytes.Buffer
@@ -84,6 +85,7 @@ func TestRealBinaryOverStdio(t *testing.T) {
 // TestRealBinaryConfig checks `ctx mcp config` prints a config with the
 // binary's absolute path and the project.
 func TestRealBinaryConfig(t *testing.T) {
+	t.Parallel()
 	bin := buildCtx(t)
 	dir := t.TempDir()
 	out, err := exec.Command(bin, "-C", dir, "mcp", "config", "--client", "claude").Output()

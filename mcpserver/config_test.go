@@ -7,6 +7,7 @@ import (
 )
 
 func TestConfigFor(t *testing.T) {
+	t.Parallel()
 	exe, dir := "/opt/my tools/ctx", `/home/a "b"/proj`
 	for _, client := range Clients {
 		cfg, err := ConfigFor(client, exe, dir)

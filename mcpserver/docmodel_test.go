@@ -40,6 +40,7 @@ func docProject(t testing.TB, files map[string]string) string {
 // ends (lone CR, CRLF, a byte-order mark), so a search hit's line range is
 // the range get_document and get_section serve.
 func TestLineEndsAgreeWithSearch(t *testing.T) {
+	t.Parallel()
 	for name, nl := range map[string]string{"lone-cr": "\r", "crlf": "\r\n", "lf": "\n"} {
 		t.Run(name, func(t *testing.T) {
 			doc := strings.Join([]string{"a", "b", "# H", "", "The zebra crossing is painted white on black asphalt roads.", "", "## Sub", "", "More words about nothing in particular at all, padding it out.", ""}, nl)
@@ -76,6 +77,7 @@ func TestLineEndsAgreeWithSearch(t *testing.T) {
 // section the hit is in, for get_section: with the same heading under two
 // parents, and with a heading that is a link (the trail shows its text).
 func TestSectionByHitTrail(t *testing.T) {
+	t.Parallel()
 	doc := `# Linux
 
 Some words about installing packages on linux with apt and friends.

@@ -74,6 +74,7 @@ func wireCode(err error) int64 {
 // the session goes on (it used to end the server: the error's data was
 // not valid JSON, so the answer could not be written).
 func TestResourceReadControlChars(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs, done := lineClient(t, p.dir)
 	ctx := context.Background()
@@ -108,6 +109,7 @@ func TestResourceReadControlChars(t *testing.T) {
 // resource-not-found for one that names no document; the error's data is
 // the URI, as JSON.
 func TestResourceErrorCodes(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	for _, tc := range []struct {
@@ -224,6 +226,7 @@ func FuzzServerLoop(f *testing.F) {
 // (indexer.CheckQuery) before any work, with a message that says what to
 // do, and keeps serving.
 func TestSearchQueryCap(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	huge := strings.Repeat("zanzibar ", 100_000)

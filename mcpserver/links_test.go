@@ -13,6 +13,7 @@ import (
 // symbolic link (a repository can commit one) is not served: the server
 // would read wherever it points.
 func TestNoReadThroughLinks(t *testing.T) {
+	t.Parallel()
 	for _, link := range []string{"packages", "packages/docs"} {
 		t.Run(link, func(t *testing.T) {
 			base := t.TempDir()

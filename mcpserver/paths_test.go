@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckRelPath(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"README.md", "docs/setup.md", "a/b/c d.md", "weird%zz.md", "100%.md", "ünï/cödé.md", "a..b.md"} {
 		if _, err := checkRelPath(p); err != nil {
 			t.Errorf("%q refused: %v", p, err)
@@ -24,6 +25,7 @@ func TestCheckRelPath(t *testing.T) {
 }
 
 func TestCheckAlias(t *testing.T) {
+	t.Parallel()
 	for _, a := range []string{"guide", "api-v2", "a.b_c"} {
 		if err := checkAlias(a); err != nil {
 			t.Errorf("%q refused: %v", a, err)
@@ -66,6 +68,7 @@ func FuzzCheckRelPath(f *testing.F) {
 }
 
 func TestNearest(t *testing.T) {
+	t.Parallel()
 	cands := []string{"docs/setup.md", "docs/install.md", "README.md", "api/reference.md"}
 	for want, best := range map[string]string{"docs/setpu.md": "docs/setup.md", "setup.md": "docs/setup.md", "readme.md": "README.md", "reference.md": "api/reference.md"} {
 		got := nearest(want, cands, 3)
@@ -79,6 +82,7 @@ func TestNearest(t *testing.T) {
 }
 
 func TestParseDocURI(t *testing.T) {
+	t.Parallel()
 	a, p, err := parseDocURI("ctx://packages/guide/docs/a%20b.md")
 	if err != nil || a != "guide" || p != "docs/a b.md" {
 		t.Errorf("got %q %q %v", a, p, err)

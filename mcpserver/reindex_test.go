@@ -51,6 +51,7 @@ const wait = time.Minute
 // and is answered at once from the index as it is, with a note; once the
 // re-index ends, answers see the new files.
 func TestReindexSurvivesCancel(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	w := newSlowSync()
 	var srv *Server
@@ -104,6 +105,7 @@ func TestReindexSurvivesCancel(t *testing.T) {
 
 // TestReindexStopsWithServer: Close stops a re-index that is running.
 func TestReindexStopsWithServer(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	w := newSlowSync()
 	var srv *Server
@@ -126,6 +128,7 @@ func TestReindexStopsWithServer(t *testing.T) {
 // TestReindexProgress: a call that waits for a re-index sends
 // notifications/progress to a client that set a progress token.
 func TestReindexProgress(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	w := newSlowSync()
 	s, err := New(Options{ProjectDir: p.dir, Log: testLog{t}})

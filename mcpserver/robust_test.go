@@ -72,6 +72,7 @@ func randomFrames(n int) []string {
 // valid tools/call, which must still be answered; every line the server
 // writes must be JSON.
 func TestRobustness(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	s, err := New(Options{ProjectDir: p.dir})
 	if err != nil {
@@ -164,6 +165,7 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 // TestAnswersAfterEndOfInput: a client that writes its requests and closes
 // its end (echo ... | ctx mcp) still gets every answer.
 func TestAnswersAfterEndOfInput(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	s, err := New(Options{ProjectDir: p.dir})
 	if err != nil {

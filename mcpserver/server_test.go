@@ -18,6 +18,7 @@ import (
 )
 
 func TestToolsAndInstructions(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	if got := cs.InitializeResult().Instructions; !strings.Contains(got, "search") || !strings.Contains(got, "nextOffset") {
@@ -50,6 +51,7 @@ func TestToolsAndInstructions(t *testing.T) {
 }
 
 func TestListContexts(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	var out ListContextsOut
@@ -119,6 +121,7 @@ func TestListContexts(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	var out SearchOut
@@ -186,6 +189,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestGetDocument(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	var d DocumentOut
@@ -275,6 +279,7 @@ func TestGetDocument(t *testing.T) {
 }
 
 func TestGetSection(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	var d DocumentOut
@@ -307,6 +312,7 @@ func TestGetSection(t *testing.T) {
 }
 
 func TestGetOverview(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	want, err := os.ReadFile(filepath.Join(p.ctxDir, "INDEX.md"))
@@ -324,6 +330,7 @@ func TestGetOverview(t *testing.T) {
 }
 
 func TestResources(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	ctx := context.Background()
@@ -411,6 +418,7 @@ func TestResources(t *testing.T) {
 // TestContainment is the matrix of hostile paths: every one is refused with
 // isError, and no answer carries a byte of the files outside.
 func TestContainment(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	hostile := []string{
@@ -473,6 +481,7 @@ func TestContainment(t *testing.T) {
 }
 
 func TestPanicBecomesErrorResult(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir, func(s *Server) {
 		mcp.AddTool(s.MCP(), &mcp.Tool{Name: "boom", Description: "panics"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
@@ -488,6 +497,7 @@ func TestPanicBecomesErrorResult(t *testing.T) {
 // TestFreshness: a package changed on disk after the index was built (an
 // install in another terminal) is re-indexed before the next answer.
 func TestFreshness(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	var out SearchOut
@@ -508,6 +518,7 @@ func TestFreshness(t *testing.T) {
 // TestFreshnessInPlaceEdit: a file edited in place (no install, so the cheap
 // sentinel does not change) is picked up through the background check.
 func TestFreshnessInPlaceEdit(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	var srv *Server
 	cs := connect(t, p.dir, func(s *Server) { srv = s })
@@ -539,6 +550,7 @@ func TestFreshnessInPlaceEdit(t *testing.T) {
 
 // TestStaleWarning: when re-indexing fails, answers say they may be stale.
 func TestStaleWarning(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir, func(s *Server) {
 		s.sync = func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error) {
@@ -562,6 +574,7 @@ func TestStaleWarning(t *testing.T) {
 }
 
 func TestEmptyProject(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cs := connect(t, dir)
 	var lc ListContextsOut
@@ -580,6 +593,7 @@ func TestEmptyProject(t *testing.T) {
 // TestConcurrentCalls runs calls in parallel while a package changes on
 // disk (run with -race).
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	var wg sync.WaitGroup

@@ -28,7 +28,7 @@ type GitFetcher interface {
 
 // Loader reads registries and follows their imports. The zero value is usable.
 type Loader struct {
-	Git      GitFetcher   // nil = gitengine.New with defaults
+	Git      GitFetcher   // nil = gitengine.New(Options{}), which has no CacheDir: set it to load git registries
 	HTTP     *http.Client // nil = a client with a 30 s timeout
 	MaxDepth int          // 0 = DefaultMaxDepth
 	// Warn receives non-fatal problems: unreachable or invalid imports, the

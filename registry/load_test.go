@@ -61,6 +61,7 @@ func (failingGit) ReadFile(ctx context.Context, req gitengine.FetchRequest) ([]b
 }
 
 func TestLoadCycleEachOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "a.json"), reg("a", []string{"./b.json"}, "one=https://h/one.git"))
 	writeFile(t, filepath.Join(dir, "b.json"), reg("b", []string{"a.json", filepath.Join(dir, "a.json")}, "two=https://h/two.git", "one-again=https://H/one"))
@@ -84,6 +85,7 @@ func TestLoadCycleEachOnce(t *testing.T) {
 }
 
 func TestLoadDepthLimit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// r0 -> r1 -> ... -> r7
 	for i := 0; i < 8; i++ {
@@ -108,6 +110,7 @@ func TestLoadDepthLimit(t *testing.T) {
 }
 
 func TestLoadBadImportsWarnAndSkip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "root.json"), reg("root", []string{"missing.json", "broken.json", "https://git.invalid/x.git", "ok.json"}, "one=./one"))
 	writeFile(t, filepath.Join(dir, "broken.json"), "{\n  \"name\": ,\n}")
@@ -132,6 +135,7 @@ func TestLoadBadImportsWarnAndSkip(t *testing.T) {
 }
 
 func TestLoadRootErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "bad.json"), "{\"name\": \"x\", \"contexts\": [ {\"name\": 1} ]}")
 	var rec recorder
@@ -146,6 +150,7 @@ func TestLoadRootErrors(t *testing.T) {
 }
 
 func TestLoadHTTP(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	hits := map[string]int{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -207,6 +212,7 @@ func (f *fakeGit) ReadFile(ctx context.Context, req gitengine.FetchRequest) ([]b
 }
 
 func TestLoadGit(t *testing.T) {
+	t.Parallel()
 	g := &fakeGit{repos: map[string]map[string]string{
 		"https://git.example/hub.git": {
 			"ctx-registry.json":  reg("hub", []string{"teams/web.json"}, "one=https://h/one.git"),

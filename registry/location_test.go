@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseLocation(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "reg.json")
 	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {
@@ -75,6 +76,7 @@ func TestParseLocation(t *testing.T) {
 }
 
 func TestKeyNormalizes(t *testing.T) {
+	t.Parallel()
 	a, _ := ParseLocation("https://Git.Example/acme/hub.git")
 	b, _ := ParseLocation("https://git.example/acme/hub/")
 	b.Kind = KindGit
@@ -91,6 +93,7 @@ func TestKeyNormalizes(t *testing.T) {
 }
 
 func TestResolveRepo(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		loc  Location
 		repo string
@@ -110,6 +113,7 @@ func TestResolveRepo(t *testing.T) {
 }
 
 func TestResolveLocal(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"../hub/reg.json":               "/hub/reg.json",
 		"hub#x.json@v1":                 "/proj/hub#x.json@v1",

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseValid(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{
   "name": "acme",
   "description": "Acme docs",
@@ -28,6 +29,7 @@ func TestParseValid(t *testing.T) {
 }
 
 func TestParseSyntaxErrorHasLineCol(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, data, want string
 	}{
@@ -52,6 +54,7 @@ func TestParseSyntaxErrorHasLineCol(t *testing.T) {
 }
 
 func TestParseAllProblemsAtOnce(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{
   "contexts": [
     {"name": "ok", "description": "fine", "repo": "https://x/ok.git"},
@@ -88,6 +91,7 @@ func TestParseAllProblemsAtOnce(t *testing.T) {
 }
 
 func TestParseNeedsContextsOrImports(t *testing.T) {
+	t.Parallel()
 	_, err := Parse("r.json", []byte(`{"name":"x","contexts":[]}`))
 	if err == nil || !strings.Contains(err.Error(), "no contexts and no imports") {
 		t.Fatalf("got %v", err)
@@ -98,6 +102,7 @@ func TestParseNeedsContextsOrImports(t *testing.T) {
 }
 
 func TestValidSubPath(t *testing.T) {
+	t.Parallel()
 	for p, want := range map[string]bool{
 		"": true, ".": true, "docs": true, "docs/api/": true, "a/./b": true,
 		"/etc": false, "..": false, "a/../..": false, "a/../b": false, ".git/config": false, "a\\b": false, "a/.GIT": false,
@@ -147,6 +152,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestUnknownFields(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"name":"a","Description":"ok","extra":1,"contexts":[{"name":"x","descripton":"d","description":"d","repo":"r","TAGS":["t"]},{"name":"y","description":"d","repo":"r","owner":"me"}]}`)
 	got := strings.Join(UnknownFields(data), " ")
 	if got != "extra contexts[0].descripton contexts[1].owner" {
@@ -162,6 +168,7 @@ func TestUnknownFields(t *testing.T) {
 // internal/jsonfile a registry's duplicate keys were silently merged (the
 // last won) and a wrong type named no element (contexts.repo).
 func TestParseErrorModel(t *testing.T) {
+	t.Parallel()
 	ctx := `{"name": "x", "description": "d", "repo": "r"}`
 	for _, tc := range []struct {
 		name, data string

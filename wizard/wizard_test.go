@@ -119,6 +119,7 @@ func installedAPI() project.Manifest {
 }
 
 func TestInteractivePreselectsInstalledAndAdds(t *testing.T) {
+	t.Parallel()
 	ws := &fakeWorkspace{man: installedAPI()}
 	acc := &fakeAccess{}
 	p := &fakePrompter{answer: true, pick: func(c []Choice, pre []int) ([]int, error) { return []int{0, 1}, nil }}
@@ -159,6 +160,7 @@ func TestInteractivePreselectsInstalledAndAdds(t *testing.T) {
 }
 
 func TestInteractiveDeselectRemoves(t *testing.T) {
+	t.Parallel()
 	ws := &fakeWorkspace{man: installedAPI()}
 	p := &fakePrompter{answer: true, pick: func(c []Choice, pre []int) ([]int, error) { return nil, nil }}
 	if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), Prompter: p}); err != nil {
@@ -173,6 +175,7 @@ func TestInteractiveDeselectRemoves(t *testing.T) {
 }
 
 func TestInteractiveInaccessibleNotSelectable(t *testing.T) {
+	t.Parallel()
 	ws := &fakeWorkspace{man: installedAPI()}
 	acc := &fakeAccess{deny: map[string]bool{"https://git.example/secret.git": true}}
 	p := &fakePrompter{answer: true, pick: func(c []Choice, pre []int) ([]int, error) { return []int{0, 1}, nil }}
@@ -201,6 +204,7 @@ func TestInteractiveInaccessibleNotSelectable(t *testing.T) {
 }
 
 func TestCancelChangesNothing(t *testing.T) {
+	t.Parallel()
 	for name, p := range map[string]*fakePrompter{
 		"at the list":         {pick: func(c []Choice, pre []int) ([]int, error) { return nil, ErrInterrupted }},
 		"at the confirmation": {pick: func(c []Choice, pre []int) ([]int, error) { return []int{0}, nil }, confirm: ErrInterrupted},
@@ -226,6 +230,7 @@ func TestCancelChangesNothing(t *testing.T) {
 }
 
 func TestNonInteractive(t *testing.T) {
+	t.Parallel()
 	t.Run("no selection flags", func(t *testing.T) {
 		_, err := Run(context.Background(), &fakeWorkspace{}, &fakeAccess{}, Options{Registry: testRegistry()})
 		var ue *UsageError
@@ -291,6 +296,7 @@ func TestNonInteractive(t *testing.T) {
 // descriptions, tags in the prompt; names in usage errors; access reasons)
 // never carries a raw control or bidi character.
 func TestHostileRegistryTextIsEscaped(t *testing.T) {
+	t.Parallel()
 	reg := &registry.Result{Name: "hub", Contexts: []registry.Entry{
 		{Context: registry.Context{Name: "ev\x1b[2Jil", Description: "red \x1b[31m\a\u202e", Repo: "https://git.example/e\x1b.git", Tags: []string{"t\x9bx"}}},
 		{Context: registry.Context{Name: "ok", Description: "fine", Repo: "https://git.example/ok.git"}},

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -42,7 +43,7 @@ func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
 	b.Cleanup(func() { srv.Close() })
 	proj := filepath.Join(tmp, "proj")
 	os.MkdirAll(proj, 0o755)
-	w, err := Init(proj, InitOptions{}, Options{})
+	w, err := Init(proj, InitOptions{}, Options{EngineOptions: gitengine.Options{CacheDir: filepath.Join(tmp, "cache0")}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -50,7 +51,6 @@ func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
 	for i := range n {
 		specs = append(specs, project.PackageSpec{Alias: fmt.Sprintf("p%d", i), Source: fmt.Sprintf("%s/r%d.git", srv.URL, i), Path: "docs"})
 	}
-	os.Setenv("CTX_CACHE", filepath.Join(tmp, "cache0"))
 	r, err := w.Add(bg, specs, AddOptions{})
 	if err != nil || r.Partial() {
 		b.Fatalf("add: %v %+v", err, r)
@@ -63,7 +63,6 @@ func benchRepos(b *testing.B, n int) (*gittest.Server, string) {
 // fresh clone of the project, with a cold object cache.
 func BenchmarkInstallFromLock(b *testing.B) {
 	_, proj := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	for b.Loop() {
 		b.StopTimer()
 		dir := filepath.Join(b.TempDir(), "clone")
@@ -76,8 +75,7 @@ func BenchmarkInstallFromLock(b *testing.B) {
 // installFromLock is `ctx install --frozen` of the 10 bench packages in
 // dir, in this process, with its object cache in cache.
 func installFromLock(b *testing.B, dir, cache string) {
-	os.Setenv("CTX_CACHE", cache)
-	w, err := Open(dir, Options{Jobs: benchJobs})
+	w, err := Open(dir, Options{Jobs: benchJobs, EngineOptions: gitengine.Options{CacheDir: cache}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -116,7 +114,6 @@ func BenchmarkInstallCLIVsNative(b *testing.B) {
 // speed-up.
 func versusNative(b *testing.B, install func(dir, cache string)) {
 	srv, proj := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	env := gittest.Env(b.TempDir())
 	var ctxTime, gitTime time.Duration
 	n := 0
@@ -160,7 +157,6 @@ func nativeInstall(b *testing.B, url, dir string, env []string) {
 // another: a blobless, shallow, sparse (no-cone) clone each.
 func BenchmarkNativeGitSparse(b *testing.B) {
 	srv, _ := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	env := gittest.Env(b.TempDir())
 	for b.Loop() {
 		b.StopTimer()
@@ -174,9 +170,8 @@ func BenchmarkNativeGitSparse(b *testing.B) {
 // has anything new (open, resolve over loopback HTTP, close).
 func BenchmarkUpdateNothingNew(b *testing.B) {
 	_, proj := benchRepos(b, 10)
-	b.Cleanup(func() { os.Unsetenv("CTX_CACHE") })
 	for b.Loop() {
-		w, err := Open(proj, Options{Jobs: 4})
+		w, err := Open(proj, Options{Jobs: 4, EngineOptions: gitengine.Options{CacheDir: filepath.Join(filepath.Dir(proj), "cache0")}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 // rule moved to internal/naming, workspace called it remote and go-git then
 // opened it relative to the process's folder instead of the project root.
 func TestFetchURL(t *testing.T) {
+	t.Parallel()
 	root := filepath.FromSlash("/proj")
 	w := &Workspace{root: root}
 	for src, want := range map[string]string{

@@ -84,6 +84,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // edited file, and makes the report partial (exit 3); --force keeps the
 // edit in the backup. setup re-run is in testdata/script/pm_dirty_setup.txtar.
 func TestGuardMatrix(t *testing.T) {
+	t.Parallel()
 	cmds := []string{"update", "install-lock-moved", "install-dropped", "remove", "index"}
 	var tries, failures atomic.Int64
 	for _, e := range guardEdits {

@@ -14,6 +14,7 @@ import (
 
 // A mode change is a local edit to verify as it is to status.
 func TestVerifySeesModeChange(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
@@ -36,6 +37,7 @@ func TestVerifySeesModeChange(t *testing.T) {
 // A file name that is not valid UTF-8 round-trips through the state: a
 // clean install is clean, and remove goes through.
 func TestLatin1FileName(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	name := "caf\xe9.md" // Latin-1 é
 	repo := filepath.Join(f.tmp, "latin1")
@@ -65,6 +67,7 @@ func TestLatin1FileName(t *testing.T) {
 // State files written before ctime, inode and pathBytes were recorded still
 // read, and every name round-trips.
 func TestStateEncoding(t *testing.T) {
+	t.Parallel()
 	var old pkgState
 	if err := json.Unmarshal([]byte(`{"commit":"c","tree":"t","hash":"h1:x","files":[{"path":"a.md","blob":"b","size":3,"mode":420,"mtime":7}]}`), &old); err != nil {
 		t.Fatal(err)

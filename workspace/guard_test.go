@@ -28,6 +28,7 @@ var edits = map[string]struct {
 }
 
 func TestDirtyMatrix(t *testing.T) {
+	t.Parallel()
 	for _, edit := range []string{"modify", "add", "delete"} {
 		for _, cmd := range []string{"update", "install", "remove"} {
 			t.Run(edit+"/"+cmd, func(t *testing.T) {
@@ -147,6 +148,7 @@ func TestDirtyMatrix(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestDirtyDetection(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
@@ -212,6 +214,7 @@ func TestDirtyDetection(t *testing.T) {
 
 // A missing package folder is not an edit: install puts it back.
 func TestInstallRestoresMissingFolder(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
@@ -223,6 +226,7 @@ func TestInstallRestoresMissingFolder(t *testing.T) {
 }
 
 func TestCrashRecovery(t *testing.T) {
+	t.Parallel()
 	for _, stage := range []string{"staged", "journaled", "swapped", "locked"} {
 		t.Run(stage, func(t *testing.T) {
 			f := newFixture(t)

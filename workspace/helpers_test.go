@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
@@ -39,7 +40,6 @@ func newFixture(t *testing.T) *fixture {
 		t.Skip("git not installed")
 	}
 	tmp := t.TempDir()
-	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
 	f := &fixture{t: t, tmp: tmp, upstream: filepath.Join(tmp, "upstream"), project: filepath.Join(tmp, "project"), log: &bytes.Buffer{}}
 	gittest.NewRepo(t, f.upstream, upstreamFiles)
 	if err := os.MkdirAll(f.project, 0o755); err != nil {
@@ -53,7 +53,9 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func (f *fixture) opts() Options { return Options{Log: f.log, Jobs: 2} }
+func (f *fixture) opts() Options {
+	return Options{Log: f.log, Jobs: 2, EngineOptions: gitengine.Options{CacheDir: filepath.Join(f.tmp, "cache")}}
+}
 
 // open opens the project and closes it when the test ends.
 func (f *fixture) open(dir string) *Workspace {

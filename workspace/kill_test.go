@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -19,7 +20,7 @@ func TestKillHelper(t *testing.T) {
 		t.Skip("helper process for TestKillDuringUpdate")
 	}
 	stage := os.Getenv("CTX_WS_KILL_STAGE")
-	o := Options{Jobs: 1}
+	o := Options{Jobs: 1, EngineOptions: gitengine.Options{CacheDir: os.Getenv("CTX_WS_KILL_CACHE")}}
 	o.testHook = func(s, alias string) error {
 		if s == stage && alias == "guides" {
 			os.WriteFile(filepath.Join(proj, "parked"), []byte(s), 0o644)
@@ -40,6 +41,7 @@ func TestKillHelper(t *testing.T) {
 // every package is as it was or as it should be, and the lock is true to
 // the disk.
 func TestKillDuringUpdate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs subprocesses")
 	}
@@ -53,7 +55,7 @@ func TestKillDuringUpdate(t *testing.T) {
 			newCommit := f.commit("moves", map[string]string{"guides/other.md": "# v2\n", "team/handbook.md": "# v2\n"})
 
 			cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$")
-			cmd.Env = append(os.Environ(), "CTX_WS_KILL_PROJECT="+f.project, "CTX_WS_KILL_STAGE="+stage)
+			cmd.Env = append(os.Environ(), "CTX_WS_KILL_PROJECT="+f.project, "CTX_WS_KILL_STAGE="+stage, "CTX_WS_KILL_CACHE="+f.opts().EngineOptions.CacheDir)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 )
 
 func TestRemoveAndStrays(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team"}, {Source: f.upstream, Path: "guides"}}, AddOptions{}))
@@ -55,6 +56,7 @@ func TestRemoveAndStrays(t *testing.T) {
 }
 
 func TestOutdatedUnlockedAndRefChange(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))
@@ -88,6 +90,7 @@ func TestOutdatedUnlockedAndRefChange(t *testing.T) {
 }
 
 func TestPathChangeRefetches(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Alias: "docs", Source: f.upstream, Path: "team"}}, AddOptions{}))
@@ -104,6 +107,7 @@ func TestPathChangeRefetches(t *testing.T) {
 }
 
 func TestTagBeforeBranch(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	first := f.git("rev-parse", "HEAD")
 	f.git("tag", "same")

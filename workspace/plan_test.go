@@ -25,6 +25,7 @@ func planned(r *Report) string {
 // then does (same actions, same commits), and outdated lists the packages
 // whose lock entry that plan moves.
 func TestUpdateDryRunMatchesRun(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	other := filepath.Join(f.tmp, "other")
 	gittest.NewRepo(t, other, map[string]string{"notes/a.md": "# A\n"})
@@ -98,6 +99,7 @@ func TestUpdateDryRunMatchesRun(t *testing.T) {
 // TestPlanMatchesRun: for install and remove too, the plan's report is what
 // executing a fresh plan of the same project reports.
 func TestPlanMatchesRun(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{

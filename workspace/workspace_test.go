@@ -15,6 +15,7 @@ import (
 )
 
 func TestInitAndOpen(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if _, err := Init(f.project, InitOptions{}, f.opts()); err == nil || !strings.Contains(err.Error(), "already") {
 		t.Fatalf("second Init: %v", err)
@@ -41,6 +42,7 @@ func TestInitAndOpen(t *testing.T) {
 }
 
 func TestAddNestedSubPathDefaultBranchMaster(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	head := f.git("rev-parse", "HEAD")
@@ -75,6 +77,7 @@ func TestAddNestedSubPathDefaultBranchMaster(t *testing.T) {
 }
 
 func TestAddRefsAndRelativeSource(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	first := f.git("rev-parse", "HEAD")
 	f.git("tag", "v1")
@@ -113,6 +116,7 @@ func TestAddRefsAndRelativeSource(t *testing.T) {
 }
 
 func TestFreshCloneInstallReproducesLock(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team", Alias: "team"}}, AddOptions{}))
@@ -170,6 +174,7 @@ func TestFreshCloneInstallReproducesLock(t *testing.T) {
 }
 
 func TestInstallFrozenDisagreement(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
@@ -210,6 +215,7 @@ func TestInstallFrozenDisagreement(t *testing.T) {
 }
 
 func TestUpdate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	// A bare copy served over smart HTTP, and a second repository.
 	root := filepath.Join(f.tmp, "srv")
@@ -290,6 +296,7 @@ func TestUpdate(t *testing.T) {
 }
 
 func TestCorruptLock(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	writeFile(t, filepath.Join(f.project, project.DirName, project.LockName), "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {\"source\": \"x\"\n}\n")
@@ -300,6 +307,7 @@ func TestCorruptLock(t *testing.T) {
 }
 
 func TestOpenSerializes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w1 := f.open(f.project)
 	o := f.opts()
@@ -334,6 +342,7 @@ func TestOpenSerializes(t *testing.T) {
 }
 
 func TestDefaultAlias(t *testing.T) {
+	t.Parallel()
 	for _, tc := range [][3]string{
 		{"https://github.com/acme/eng-docs.git", "", "eng-docs"},
 		{"git@github.com:acme/eng-docs.git", "", "eng-docs"},
@@ -350,6 +359,7 @@ func TestDefaultAlias(t *testing.T) {
 }
 
 func TestListAndReindexWarning(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team"}}, AddOptions{}))

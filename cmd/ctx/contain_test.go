@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
@@ -87,6 +86,7 @@ func runCtx(in string, args ...string) (int, string, string) {
 // command: the victim and the project outside .context/ are byte for byte
 // unchanged, and the command either works or names the link.
 func TestNoWriteThroughLinks(t *testing.T) {
+	t.Parallel()
 	if !gittest.Available() {
 		t.Skip("needs git")
 	}
@@ -128,67 +128,63 @@ func TestNoWriteThroughLinks(t *testing.T) {
 		{"mcp"},
 	}
 	n := 0
-	var mu sync.Mutex
-	sem := make(chan struct{}, 2)
-	var wg sync.WaitGroup
 	for _, entry := range append(dirEntries, fileEntries...) {
 		isDir := n < len(dirEntries)
 		n++
 		for _, kind := range []string{"relative", "dotdot", "absolute"} {
 			for _, cmd := range commands {
 				name := fmt.Sprintf("%s/%s/%s", entry, kind, strings.Join(cmd, "_"))
-				dir := filepath.Join(base, "cases", strings.NewReplacer("/", "_", ".", "_").Replace(name))
-				proj := filepath.Join(dir, "p")
-				victim := filepath.Join(dir, "victim")
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if out, err := exec.Command("cp", "-a", tmpl, proj).CombinedOutput(); err != nil {
-					t.Fatalf("cp: %v %s", err, out)
-				}
-				if isDir {
-					gittest.WriteFiles(t, victim, map[string]string{"keep.txt": "victim's own file\n", "sub/x.md": "# X\n"})
-				} else {
-					gittest.WriteFiles(t, dir, map[string]string{"victim": "victim's own file\n"})
-				}
-				link := filepath.Join(proj, ".context", filepath.FromSlash(entry))
-				if err := os.RemoveAll(link); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				var to string
-				switch kind {
-				case "relative":
-					to, _ = filepath.Rel(filepath.Dir(link), victim)
-				case "dotdot":
-					to = ".."
-				case "absolute":
-					to = victim
-				}
-				if err := os.Symlink(to, link); err != nil {
-					t.Fatal(err)
-				}
-				if cmd[0] == "init" {
-					// init meets the link in a .context/ without a manifest.
-					os.Remove(filepath.Join(proj, ".context", "context.config.json"))
-				}
-				if cmd[0] == "remove" && entry != "packages" && entry != "packages/docs" {
-					os.WriteFile(filepath.Join(proj, ".context", "packages", "docs", "a.md"), []byte("local edit\n"), 0o644)
-				}
-				ctxDir := filepath.Join(proj, ".context")
-				before := map[string]string{
-					"victim":                   treeHash(t, victim, ""),
-					"project outside .context": treeHash(t, proj, ctxDir),
-					"the base folder":          treeHash(t, base, filepath.Join(base, "cases")),
-				}
-				args := append([]string{"-C", proj}, cmd...)
-				wg.Add(1)
-				sem <- struct{}{}
-				go func() {
-					defer wg.Done()
-					defer func() { <-sem }()
+				// Each case is a parallel subtest in a folder of its own
+				// (-test.parallel bounds how many run at once).
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					dir := filepath.Join(base, "cases", strings.NewReplacer("/", "_", ".", "_").Replace(name))
+					proj := filepath.Join(dir, "p")
+					victim := filepath.Join(dir, "victim")
+					if err := os.MkdirAll(dir, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if out, err := exec.Command("cp", "-a", tmpl, proj).CombinedOutput(); err != nil {
+						t.Fatalf("cp: %v %s", err, out)
+					}
+					if isDir {
+						gittest.WriteFiles(t, victim, map[string]string{"keep.txt": "victim's own file\n", "sub/x.md": "# X\n"})
+					} else {
+						gittest.WriteFiles(t, dir, map[string]string{"victim": "victim's own file\n"})
+					}
+					link := filepath.Join(proj, ".context", filepath.FromSlash(entry))
+					if err := os.RemoveAll(link); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					var to string
+					switch kind {
+					case "relative":
+						to, _ = filepath.Rel(filepath.Dir(link), victim)
+					case "dotdot":
+						to = ".."
+					case "absolute":
+						to = victim
+					}
+					if err := os.Symlink(to, link); err != nil {
+						t.Fatal(err)
+					}
+					if cmd[0] == "init" {
+						// init meets the link in a .context/ without a manifest.
+						os.Remove(filepath.Join(proj, ".context", "context.config.json"))
+					}
+					if cmd[0] == "remove" && entry != "packages" && entry != "packages/docs" {
+						os.WriteFile(filepath.Join(proj, ".context", "packages", "docs", "a.md"), []byte("local edit\n"), 0o644)
+					}
+					ctxDir := filepath.Join(proj, ".context")
+					before := map[string]string{
+						"victim":                   treeHash(t, victim, ""),
+						"project outside .context": treeHash(t, proj, ctxDir),
+						"the base folder":          treeHash(t, base, filepath.Join(base, "cases")),
+					}
+					args := append([]string{"-C", proj}, cmd...)
 					in := ""
 					if cmd[0] == "mcp" {
 						in = mcpSession
@@ -213,13 +209,10 @@ func TestNoWriteThroughLinks(t *testing.T) {
 						probs = append(probs, fmt.Sprintf("exit %d without naming the link", code))
 					}
 					if len(probs) > 0 {
-						mu.Lock()
 						t.Errorf("%s -> %s: ctx %s: %s\nstderr: %s", entry, to, strings.Join(cmd, " "), strings.Join(probs, "; "), stderr)
-						mu.Unlock()
 					}
-				}()
+				})
 			}
 		}
 	}
-	wg.Wait()
 }

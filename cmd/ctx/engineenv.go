@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -15,8 +16,29 @@ import (
 //	                  unset: gitengine.DefaultIdleTimeout)
 //	CTX_MAX_FILE_SIZE skip files larger than this many bytes, with a warning
 //	                  (-1 = no limit; unset: gitengine.DefaultMaxFileSize)
+//	CTX_CACHE         the shared object cache (default os.UserCacheDir()/ctx/git)
+//	CTX_GIT_TOKEN     the token sent to https remotes whose URL has no credentials
+//	SSH_AUTH_SOCK     the ssh agent tried first for ssh remotes
+//	HOME              ~/.ssh holds known_hosts and the keys id_ed25519, id_rsa
+//
+// It is the only place ctx reads these: the packages below cmd take them as
+// options.
 func engineOptions() (gitengine.Options, error) {
-	var o gitengine.Options
+	o := gitengine.Options{
+		CacheDir: os.Getenv("CTX_CACHE"),
+		Token:    os.Getenv("CTX_GIT_TOKEN"),
+		SSHAgent: os.Getenv("SSH_AUTH_SOCK"),
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		o.SSHDir = filepath.Join(home, ".ssh")
+	}
+	if o.CacheDir == "" {
+		// Without a user cache directory CacheDir stays empty: only the
+		// commands that fetch fail, saying to set CTX_CACHE.
+		if d, err := os.UserCacheDir(); err == nil {
+			o.CacheDir = filepath.Join(d, "ctx", "git")
+		}
+	}
 	if v := os.Getenv("CTX_MAX_FILE_SIZE"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n == 0 || n < -1 {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestProgressPlain(t *testing.T) {
+	t.Parallel()
 	var buf strings.Builder
 	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf}})
 	p.Update("beta", gitengine.Progress{Phase: "refs", Objects: 7, Bytes: 500}) // refs, not objects
@@ -26,6 +27,7 @@ func TestProgressPlain(t *testing.T) {
 }
 
 func TestProgressTTY(t *testing.T) {
+	t.Parallel()
 	var buf strings.Builder
 	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}})
 	now := time.Unix(0, 0)
@@ -51,6 +53,7 @@ func TestProgressTTY(t *testing.T) {
 }
 
 func TestFormatBytes(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KB", 34 * 1024: "34 KB", 3 << 20: "3.0 MB"} {
 		if got := formatBytes(n); got != want {
 			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)

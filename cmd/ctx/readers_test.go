@@ -42,6 +42,7 @@ func readerProject(t *testing.T) string {
 // say that a change is in progress; they do not take the lock (it is still
 // held) nor wait LockWait (10 s) for it.
 func TestReadersDoNotWaitForTheLock(t *testing.T) {
+	t.Parallel()
 	proj := readerProject(t)
 	lockPath := filepath.Join(proj, ".context", ".lock")
 	if err := os.WriteFile(lockPath, []byte("pid 4242\n"), 0o644); err != nil {
@@ -163,6 +164,7 @@ p=$1; shift; exec "$@"`
 // list, status, verify and mcp work; mcp says it cannot re-index instead of
 // failing.
 func TestReadOnlyProject(t *testing.T) {
+	t.Parallel()
 	proj := readerProject(t)
 	// An edit the index does not have yet: mcp would re-index.
 	if err := os.WriteFile(filepath.Join(proj, ".context", "packages", "docs", "a.md"), []byte("# Alpha\n\nalpha words, edited.\n"), 0o644); err != nil {

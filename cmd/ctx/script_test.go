@@ -19,6 +19,7 @@ func TestMain(m *testing.M) {
 // root. Each runs in its own $WORK with its own HOME, cache and git identity,
 // and builds the git repositories it needs there.
 func TestScript(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,

@@ -142,6 +142,9 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 // TestDemoWithoutGit runs `ctx demo` with no git binary on PATH and checks it
 // leaves a working .context/: the lock, INDEX.md and a search index that
 // answers.
+//
+// Not parallel: it changes PATH, HOME, CTX_CACHE and TMPDIR, process-wide,
+// for the command it runs in-process.
 func TestDemoWithoutGit(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("PATH", filepath.Join(tmp, "empty-path"))
@@ -221,6 +224,9 @@ func (p *scriptedPrompter) Spinner(string) func(string)        { return func(str
 // prompter over the demo hub plus a context whose repository does not exist:
 // cancel leaves nothing behind; a pick installs; a second setup pre-checks
 // what is installed and applies additions and removals.
+//
+// Not parallel: the command it runs in-process reads HOME and CTX_CACHE
+// from the environment (engineenv.go), which t.Setenv changes process-wide.
 func TestSetupInteractive(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("HOME", filepath.Join(tmp, "home"))

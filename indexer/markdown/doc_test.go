@@ -11,6 +11,7 @@ import (
 )
 
 func TestOutline(t *testing.T) {
+	t.Parallel()
 	in := "---\ntitle: x\n---\n# One\n\ntext\n\n```\n# fenced\n```\n\nTwo\n===\n\n## Three ##\n\n  ### Four\n\n    # indented code\n\n####### seven\n#no-space\n~~~~\n## in tilde\n~~~~\nPara\nover two\n---\n"
 	got := Outline([]byte(in))
 	want := []Heading{
@@ -26,6 +27,7 @@ func TestOutline(t *testing.T) {
 }
 
 func TestOutlineUnclosedFence(t *testing.T) {
+	t.Parallel()
 	got := Outline([]byte("# A\n```\n# B\n"))
 	if len(got) != 1 || got[0].Text != "A" {
 		t.Errorf("Outline = %+v, want only A (an unclosed fence runs to the end)", got)
@@ -33,6 +35,7 @@ func TestOutlineUnclosedFence(t *testing.T) {
 }
 
 func TestSection(t *testing.T) {
+	t.Parallel()
 	d := Parse([]byte("---\nt: x\n---\n# Setup\n\n## Linux\n\n### Install\n\napt\n\n## Mac\n\n### Install\n\nbrew\n\n\n## a > b\n\nodd\n\n## [Link](x)\n\nl\n"))
 	for _, c := range []struct {
 		q          string
@@ -59,6 +62,7 @@ func TestSection(t *testing.T) {
 }
 
 func TestLines(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][]string{
 		"":                   nil,
 		"\n":                 {""},
@@ -76,6 +80,7 @@ func TestLines(t *testing.T) {
 }
 
 func TestIsDocument(t *testing.T) {
+	t.Parallel()
 	for p, want := range map[string]bool{
 		"a.md": true, "d/B.MarkDown": true, "x.mdx": true, "a.txt": false, "md": false,
 		".hidden.md": false, "docs/.git/x.md": false, ".github/README.md": false, "a.md/b.txt": false,
@@ -87,6 +92,7 @@ func TestIsDocument(t *testing.T) {
 }
 
 func TestWalk(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{
 		"a/b.md":         {},
 		"a-c.md":         {},
@@ -111,6 +117,7 @@ func TestWalk(t *testing.T) {
 // TestSectionPrefersFullTrail: a trail names the heading whose whole trail
 // it is, before a nested heading of the same text that comes first.
 func TestSectionPrefersFullTrail(t *testing.T) {
+	t.Parallel()
 	d := Parse([]byte("# A\n\n## Foo\n\nnested\n\n# Foo\n\ntop\n"))
 	if s, _, ok := d.Section("Foo"); !ok || s.StartLine != 7 || s.EndLine != 9 {
 		t.Errorf("Section(Foo) = %+v, %v; want the top-level Foo, lines 7-9", s, ok)

@@ -10,6 +10,7 @@ import (
 // Plain skips expressions that cannot match; it must give exactly what
 // running all of them does.
 func TestPlainMatchesPlainRegexps(t *testing.T) {
+	t.Parallel()
 	emphRE := regexp.MustCompile(`\*\*|__`)
 	plain := func(s string) string {
 		s = linkRE.ReplaceAllString(s, "$1")

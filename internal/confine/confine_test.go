@@ -9,6 +9,7 @@ import (
 )
 
 func TestDirRefusesLinks(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	root := filepath.Join(base, ".context")
 	victim := filepath.Join(base, "victim")

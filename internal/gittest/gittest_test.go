@@ -32,6 +32,7 @@ func setup(t *testing.T) (root, commit string) {
 }
 
 func TestStableCommitID(t *testing.T) {
+	t.Parallel()
 	if !Available() {
 		t.Skip("git not installed")
 	}
@@ -43,6 +44,7 @@ func TestStableCommitID(t *testing.T) {
 }
 
 func TestServeClone(t *testing.T) {
+	t.Parallel()
 	root, commit := setup(t)
 	for _, o := range []ServeOptions{{}, {DisableFilter: true}} {
 		s, err := Serve(root, o)
@@ -78,6 +80,7 @@ func TestServeClone(t *testing.T) {
 }
 
 func TestServeStaticAndAuth(t *testing.T) {
+	t.Parallel()
 	root, _ := setup(t)
 	s, err := Serve(root, ServeOptions{BasicAuth: "alice:secret"})
 	if err != nil {

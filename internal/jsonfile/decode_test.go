@@ -40,6 +40,7 @@ func decode(data string, o Options) (*testDoc, error) {
 }
 
 func TestDecode(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, data string
 		want       []string // in this order; nil: no error
@@ -106,6 +107,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestDecodeOptions(t *testing.T) {
+	t.Parallel()
 	data := "{\n  \"name\": \"a\",\n  \"extra\": 1,\n  \"list\": [\"x\", \"x\"]\n}"
 	_, err := decode(data, Options{
 		AllowUnknown: true,
@@ -139,6 +141,7 @@ func TestDecodeOptions(t *testing.T) {
 }
 
 func TestRuleErrors(t *testing.T) {
+	t.Parallel()
 	if RuleErrors(nil, nil) != nil {
 		t.Fatal("nil error gave errors")
 	}

@@ -18,6 +18,7 @@ const doc = `{
 `
 
 func TestFind(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		path string
 		want Pos
@@ -37,6 +38,7 @@ func TestFind(t *testing.T) {
 }
 
 func TestSplitPath(t *testing.T) {
+	t.Parallel()
 	got := SplitPath("packages[my.docs].commit")
 	want := []string{"packages", "my.docs", "commit"}
 	if !reflect.DeepEqual(got, want) {

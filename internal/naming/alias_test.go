@@ -6,6 +6,7 @@ import (
 )
 
 func TestValidAlias(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"api": true, "A1": true, "a.b_c-d": true, "9": true, strings.Repeat("x", 64): true,
 		"": false, ".": false, "..": false, ".git": false, "_a": false, "-a": false, "a/b": false, `a\b`: false,
@@ -18,6 +19,7 @@ func TestValidAlias(t *testing.T) {
 }
 
 func TestAliasFrom(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("Long Name ", 10) // 100 bytes
 	for in, want := range map[string]string{
 		"Platform Guide": "platform-guide", "API  v2!": "api-v2", "docs.go": "docs.go", "---": "context",
@@ -33,6 +35,7 @@ func TestAliasFrom(t *testing.T) {
 }
 
 func TestNumberedAlias(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		alias string
 		n     int

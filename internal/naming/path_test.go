@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckFilePath(t *testing.T) {
+	t.Parallel()
 	for p, want := range map[string]bool{
 		"docs": true, "docs/api": true, "a.b/c": true, ".github/x.md": true, "a..b.md": true, "a/b:c": true, "ünï/cödé.md": true,
 		"": false, ".": false, "/abs": false, "docs/": false, "a//b": false, "../x": false, "a/..": false,
@@ -22,6 +23,7 @@ func TestCheckFilePath(t *testing.T) {
 }
 
 func TestCheckName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"a.md": true, "README": true, ".github": true, ".gitignore": true, "git": true, "a:b": true,
 		"": false, ".": false, "..": false, ".git": false, ".GIT": false, ".Git.": false, ".git ": false,
@@ -35,6 +37,7 @@ func TestCheckName(t *testing.T) {
 }
 
 func TestCheckServedPath(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"README.md", "docs/setup.md", "a/b/c d.md", "weird%zz.md", "100%.md", "ünï/cödé.md", "a..b.md"} {
 		if err := CheckServedPath(p); err != nil {
 			t.Errorf("%q refused: %v", p, err)
@@ -49,6 +52,7 @@ func TestCheckServedPath(t *testing.T) {
 }
 
 func TestCleanSubPath(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "", ".": "", "docs/": "docs", "docs/api/": "docs/api", "a//b/./c": "a/b/c", "./a": "a"} {
 		if got, err := CleanSubPath(in); err != nil || got != want {
 			t.Errorf("CleanSubPath(%q) = %q, %v; want %q", in, got, err, want)

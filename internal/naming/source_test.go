@@ -8,6 +8,7 @@ import (
 )
 
 func TestIsLocal(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"../local/repo": true, "/abs/repo": true, "repo": true, "./x:y": true, "/a/b:c": true, "file:///x": true,
 		"FILE:///x": true, "a b:c": true, "host:": true, `h:\x`: true,
@@ -47,6 +48,7 @@ func FuzzIsLocal(f *testing.F) {
 }
 
 func TestCacheKey(t *testing.T) {
+	t.Parallel()
 	// Keys written by ctx before the rule moved here: a changed key would
 	// orphan every existing cache.
 	for _, tc := range []struct {

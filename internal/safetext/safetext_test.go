@@ -17,6 +17,7 @@ import (
 var unsafe = regexp.MustCompile("[\x00-\x1f\x7f\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 func TestEscape(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"plain.md", "plain.md"},
 		{"", ""},
@@ -39,6 +40,7 @@ func TestEscape(t *testing.T) {
 }
 
 func TestQuote(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"main", "", `a "b" \c`, "日本語", "x\x1by", "\xff", "tab\there"} {
 		if got, want := Quote(s), fmt.Sprintf("%q", s); got != want {
 			t.Errorf("Quote(%q) = %s, want %s (as %%q)", s, got, want)
@@ -60,6 +62,7 @@ func TestQuote(t *testing.T) {
 }
 
 func TestClip(t *testing.T) {
+	t.Parallel()
 	if got := Clip("short", 10); got != "short" {
 		t.Errorf("Clip(short) = %q", got)
 	}
@@ -75,6 +78,7 @@ func TestClip(t *testing.T) {
 }
 
 func TestText(t *testing.T) {
+	t.Parallel()
 	in := "invalid registry:\n\treg.json:3: name \x1b[2J\n" + strings.Repeat("z", 5000)
 	got := Text(in)
 	want := "invalid registry:\n\treg.json:3: name \\x1b[2J\n" + strings.Repeat("z", MaxLine) + "…(3000 more bytes)"
@@ -87,6 +91,7 @@ func TestText(t *testing.T) {
 }
 
 func TestClipPathError(t *testing.T) {
+	t.Parallel()
 	_, err := os.Open(strings.Repeat("a", 100000) + "\x1b")
 	got := ClipPathError(err)
 	if len(got.Error()) > 400 || !errors.Is(got, fs.ErrNotExist) && !errors.Is(got, syscall.ENAMETOOLONG) {

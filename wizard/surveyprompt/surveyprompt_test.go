@@ -19,6 +19,7 @@ import (
 // TestMultiSelectAndConfirmOnPTY drives the adapter through a real
 // pseudo-terminal, as a user would: check two contexts, accept, confirm.
 func TestMultiSelectAndConfirmOnPTY(t *testing.T) {
+	t.Parallel()
 	pty, tty, err := pseudotty.Open()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
