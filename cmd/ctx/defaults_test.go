@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,22 +24,7 @@ var literalDefault = regexp.MustCompile(`\b0 (=|means) [0-9]|\b[Dd]efault:? [0-9
 // cannot drift apart ("0 = 8" jobs stayed in workspace's doc after the
 // default became 16).
 func TestDocumentedDefaultsNameTheirConstants(t *testing.T) {
-	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			return err
-		}
+	eachSourceFile(t, parser.ParseComments, func(_ string, fset *token.FileSet, f *ast.File) {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				if m := literalDefault.FindString(c.Text); m != "" {
@@ -47,11 +32,7 @@ func TestDocumentedDefaultsNameTheirConstants(t *testing.T) {
 				}
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestREADMEDefaults: the defaults the README states, which cannot name a

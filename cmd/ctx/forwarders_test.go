@@ -5,8 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -17,22 +15,7 @@ import (
 // lower-cased (func (w *Workspace) Add(…) { return w.add(…) }): rename the
 // implementation to the exported name instead.
 func TestNoExportedForwarders(t *testing.T) {
-	root := filepath.Join("..", "..")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	eachSourceFile(t, parser.SkipObjectResolution, func(_ string, fset *token.FileSet, f *ast.File) {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || !fd.Name.IsExported() {
@@ -42,11 +25,7 @@ func TestNoExportedForwarders(t *testing.T) {
 				t.Errorf("%s: %s only calls %s: delete the forwarder, rename %s to %s and give it the doc comment", fset.Position(fd.Pos()), fd.Name.Name, twin, twin, fd.Name.Name)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // forwardsTo returns the name of the unexported function fd's body consists

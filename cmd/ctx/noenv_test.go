@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,26 +26,9 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 		"internal/gittest/gittest.go: os.Environ": "test support: the environment of the git processes tests run",
 		"registry/location.go: os.UserHomeDir":    "expands ~/ in a registry location the user typed",
 	}
-	root := filepath.Join("..", "..")
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == "cmd" || rel == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
+	eachSourceFile(t, parser.SkipObjectResolution, func(rel string, fset *token.FileSet, f *ast.File) {
+		if strings.HasPrefix(rel, "cmd/") {
+			return
 		}
 		osName := ""
 		for _, im := range f.Imports {
@@ -59,7 +40,7 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 			}
 		}
 		if osName == "" {
-			return nil
+			return
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
@@ -73,9 +54,5 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
