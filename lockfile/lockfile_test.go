@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/jsonfile"
+	"github.com/ctx-dev/ctx/internal/jsonfile/jsonfiletest"
 )
 
 const (
@@ -264,17 +265,7 @@ func TestParseErrorModel(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("context.lock", []byte(tc.data))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg, last := err.Error(), -1
-			for _, w := range tc.want {
-				i := strings.Index(msg, w)
-				if i <= last {
-					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
-				}
-				last = i
-			}
+			jsonfiletest.WantInOrder(t, err, tc.want)
 		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/jsonfile/jsonfiletest"
 )
 
 func TestManifestParse(t *testing.T) {
@@ -42,17 +44,7 @@ func TestManifestParse(t *testing.T) {
 				}
 				return
 			}
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg, last := err.Error(), -1
-			for _, w := range tc.want {
-				i := strings.Index(msg, w)
-				if i <= last {
-					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
-				}
-				last = i
-			}
+			jsonfiletest.WantInOrder(t, err, tc.want)
 		})
 	}
 }
@@ -112,17 +104,7 @@ func TestManifestErrorModel(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseManifest("context.config.json", []byte(tc.data))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg, last := err.Error(), -1
-			for _, w := range tc.want {
-				i := strings.Index(msg, w)
-				if i <= last {
-					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
-				}
-				last = i
-			}
+			jsonfiletest.WantInOrder(t, err, tc.want)
 		})
 	}
 }

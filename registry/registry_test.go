@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/jsonfile/jsonfiletest"
 )
 
 func TestParseValid(t *testing.T) {
@@ -189,17 +191,7 @@ func TestParseErrorModel(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("reg.json", []byte(tc.data))
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg, last := err.Error(), -1
-			for _, w := range tc.want {
-				i := strings.Index(msg, w)
-				if i <= last {
-					t.Fatalf("error lacks %q (or out of order):\n%s", w, msg)
-				}
-				last = i
-			}
+			jsonfiletest.WantInOrder(t, err, tc.want)
 		})
 	}
 	// Unknown fields are not errors in a registry (nocaap registries carry
