@@ -49,15 +49,7 @@ func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 	f.commit("upstream moves", map[string]string{"guides/other.md": "# Other v2\n", "team/handbook.md": "# Handbook v2\n"})
 	if cmd == "install" {
-		mate := filepath.Join(f.tmp, "mate")
-		copyProject(t, f.project, mate)
-		wm, err := Open(mate, f.opts())
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.must(wm.Update(bg, nil, UpdateOptions{}))
-		wm.Close()
-		writeFile(t, filepath.Join(f.project, project.DirName, project.LockName), readFile(t, filepath.Join(mate, project.DirName, project.LockName)))
+		f.teammate(func(wm *Workspace) { f.must(wm.Update(bg, nil, UpdateOptions{})) }, project.LockName)
 	}
 	edit := filepath.Join(w.pkgDir("guides"), "api/mine.md")
 	if cmd == "update-force" {

@@ -116,22 +116,15 @@ func guardCell(t *testing.T, e guardEdit, cmd string) {
 	}
 	if cmd == "install-lock-moved" || cmd == "install-dropped" {
 		// A teammate changed and committed the lock (and manifest); we pulled.
-		mate := filepath.Join(f.tmp, "mate")
-		copyProject(t, f.project, mate)
-		wm, err := Open(mate, f.opts())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cmd == "install-dropped" {
-			f.must(wm.Remove(bg, []string{"guides"}, RemoveOptions{}))
-		} else {
-			f.must(wm.Update(bg, nil, UpdateOptions{}))
-		}
-		wm.Close()
 		w.Close()
-		for _, n := range []string{project.LockName, project.ManifestName} {
-			writeFile(t, filepath.Join(f.project, project.DirName, n), readFile(t, filepath.Join(mate, project.DirName, n)))
-		}
+		f.teammate(func(wm *Workspace) {
+			if cmd == "install-dropped" {
+				f.must(wm.Remove(bg, []string{"guides"}, RemoveOptions{}))
+			} else {
+				f.must(wm.Update(bg, nil, UpdateOptions{}))
+			}
+		}, project.LockName, project.ManifestName)
+		var err error
 		if w, err = Open(f.project, f.opts()); err != nil {
 			t.Fatal(err)
 		}

@@ -40,15 +40,7 @@ func TestDirtyMatrix(t *testing.T) {
 				}
 				if cmd == "install" {
 					// A teammate updated and committed the lock; we pulled it.
-					mate := filepath.Join(f.tmp, "mate")
-					copyProject(t, f.project, mate)
-					wm, err := Open(mate, f.opts())
-					if err != nil {
-						t.Fatal(err)
-					}
-					f.must(wm.Update(bg, nil, UpdateOptions{}))
-					wm.Close()
-					writeFile(t, filepath.Join(f.project, project.DirName, project.LockName), readFile(t, filepath.Join(mate, project.DirName, project.LockName)))
+					f.teammate(func(wm *Workspace) { f.must(wm.Update(bg, nil, UpdateOptions{})) }, project.LockName)
 				}
 				dir := w.pkgDir("guides")
 				edits[edit].apply(t, dir)

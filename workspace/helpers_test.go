@@ -78,6 +78,25 @@ func (f *fixture) git(args ...string) string {
 	return gittest.MustGit(f.t, f.upstream, args...)
 }
 
+// teammate runs change in a copy of the project, as a teammate would, then
+// copies the named files of its .context/ back, as a git pull of their
+// commit would.
+func (f *fixture) teammate(change func(w *Workspace), files ...string) {
+	t := f.t
+	t.Helper()
+	mate := filepath.Join(f.tmp, "mate")
+	copyProject(t, f.project, mate)
+	wm, err := Open(mate, f.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	change(wm)
+	wm.Close()
+	for _, n := range files {
+		writeFile(t, filepath.Join(f.project, project.DirName, n), readFile(t, filepath.Join(mate, project.DirName, n)))
+	}
+}
+
 func (f *fixture) must(r *Report, err error) *Report {
 	t := f.t
 	t.Helper()
