@@ -338,30 +338,40 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 			aliases = append(aliases, s.Alias)
 		}
 	}
-	var ts []*task
-	var unknown []string
+	ts, unknown := namedTasks(aliases, func(a string) *task {
+		s, ok := m.Spec(a)
+		if !ok {
+			return nil
+		}
+		t := &task{alias: a, spec: &s, resolve: true}
+		if e, ok := l.Packages[a]; ok {
+			t.locked = &e
+		}
+		return t
+	})
+	if len(unknown) > 0 {
+		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), project.Rel(project.ManifestName))
+	}
+	return ts, nil
+}
+
+// namedTasks makes one task per distinct alias with mk, sorted by alias;
+// the aliases mk knows nothing of (it returns nil) come back as unknown.
+func namedTasks(aliases []string, mk func(alias string) *task) (ts []*task, unknown []string) {
 	done := map[string]bool{}
 	for _, a := range aliases {
 		if done[a] {
 			continue
 		}
 		done[a] = true
-		s, ok := m.Spec(a)
-		if !ok {
+		if t := mk(a); t != nil {
+			ts = append(ts, t)
+		} else {
 			unknown = append(unknown, a)
-			continue
 		}
-		t := &task{alias: a, spec: &s, resolve: true}
-		if e, ok := l.Packages[a]; ok {
-			t.locked = &e
-		}
-		ts = append(ts, t)
-	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), project.Rel(project.ManifestName))
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
-	return ts, nil
+	return ts, unknown
 }
 
 // pinTargets turns resolved tasks whose newest commit is the locked one into
@@ -446,33 +456,24 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 		return nil, err
 	}
 	m := w.Manifest()
-	var ts []*task
-	var unknown []string
-	done := map[string]bool{}
-	for _, a := range aliases {
-		if done[a] {
-			continue
-		}
-		done[a] = true
+	ts, unknown := namedTasks(aliases, func(a string) *task {
 		_, inM := m.Spec(a)
 		e, inL := l.Packages[a]
 		if !inM && !inL && !exists(w.statePath(a)) {
-			unknown = append(unknown, a)
-			continue
+			return nil
 		}
 		t := &task{alias: a, remove: true, dropSpec: inM}
 		if inL {
 			t.locked = &e
 		}
-		ts = append(ts, t)
-	}
+		return t
+	})
 	if len(unknown) > 0 {
 		return nil, fmt.Errorf("no package %s in this project (see `ctx list`)", safetext.QuoteList(unknown))
 	}
 	if len(ts) == 0 {
 		return nil, errors.New("name the packages to remove (see `ctx list`)")
 	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	p := &plan{tasks: ts, force: o.Force}
 	w.decide(p)
 	return p, nil
