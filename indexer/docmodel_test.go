@@ -45,7 +45,7 @@ func FuzzChunksAgreeWithServer(f *testing.F) {
 		f.Fatal(err)
 	}
 	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{"d": {
-		Source: "https://example.com/d.git", Ref: "main", Commit: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
+		Source: "https://example.com/d.git", Ref: "main", Rev: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
 		Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 	}}}
 	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {

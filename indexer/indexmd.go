@@ -329,8 +329,8 @@ func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int) (str
 		} else if p.Source != "" {
 			meta = append(meta, "default branch")
 		}
-		if p.Commit != "" {
-			meta = append(meta, "commit "+codeSpan(shortSHA(p.Commit)))
+		if p.Rev != "" {
+			meta = append(meta, "commit "+codeSpan(shortSHA(p.Rev)))
 		}
 		meta = append(meta, plural(len(s.docs), "document", "documents"))
 		s.header = "## " + safetext.Escape(p.Alias) + "\n\n" + strings.Join(meta, " · ") + "\n\n"

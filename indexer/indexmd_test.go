@@ -39,7 +39,7 @@ func randCorpus(r *rand.Rand, small bool) ([]Package, map[string][]fileRecord) {
 			Source: "https://git.example/" + randText(r, 1, 3) + ".git",
 			Path:   strings.Repeat("sub/", r.IntN(3)),
 			Ref:    "main",
-			Commit: strings.Repeat("c", 40),
+			Rev:    strings.Repeat("c", 40),
 		})
 		nd := r.IntN(3) * r.IntN(600)
 		if small {
@@ -101,7 +101,7 @@ func TestIndexNeverOverBudget(t *testing.T) {
 func TestIndexDegradesInSteps(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
-	pkgs := []Package{{Alias: "big", Source: "s", Commit: strings.Repeat("a", 40)}, {Alias: "small", Source: "t"}}
+	pkgs := []Package{{Alias: "big", Source: "s", Rev: strings.Repeat("a", 40)}, {Alias: "small", Source: "t"}}
 	files := map[string][]fileRecord{}
 	for j := 0; j < 400; j++ {
 		files["big"] = append(files["big"], fileRecord{Path: fmt.Sprintf("area%d/doc%03d.md", j%7, j), Title: randText(r, 2, 6), Summary: "First sentence here. " + randText(r, 20, 40)})
@@ -205,7 +205,7 @@ func TestCountTokensBySegment(t *testing.T) {
 			t.Fatalf("countTokens(%q) = %d, the tokenizer says %d", s, got, want)
 		}
 	}
-	pkgs := []Package{{Alias: "big", Source: "https://example.com/x.git", Commit: strings.Repeat("a", 40)}}
+	pkgs := []Package{{Alias: "big", Source: "https://example.com/x.git", Rev: strings.Repeat("a", 40)}}
 	files := map[string][]fileRecord{}
 	for j := 0; j < 300; j++ {
 		files["big"] = append(files["big"], fileRecord{Path: fmt.Sprintf("area%d/doc%03d.md", j%7, j), Title: randText(r, 2, 6), Summary: randText(r, 5, 40)})

@@ -629,7 +629,7 @@ func indexInputHash(pkgs []Package, files map[string][]fileRecord, budget int) s
 	h := sha256.New()
 	fmt.Fprintf(h, "schema %d budget %d\n", schemaVersion, budget)
 	for _, p := range pkgs {
-		fmt.Fprintf(h, "pkg %q %q %q %q %q\n", p.Alias, p.Source, p.Path, p.Ref, p.Commit)
+		fmt.Fprintf(h, "pkg %q %q %q %q %q\n", p.Alias, p.Source, p.Path, p.Ref, p.Rev)
 		for _, r := range files[p.Alias] {
 			fmt.Fprintf(h, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
 		}

@@ -27,8 +27,8 @@ func writeFiles(t *testing.T, contextDir, alias string, files map[string]string)
 
 func testPackages() []Package {
 	return []Package{
-		{Alias: "guides", Source: "https://git.example/guides.git", Path: "docs", Ref: "main", Commit: strings.Repeat("1", 40)},
-		{Alias: "ops", Source: "https://git.example/ops.git", Commit: strings.Repeat("2", 40)},
+		{Alias: "guides", Source: "https://git.example/guides.git", Path: "docs", Ref: "main", Rev: strings.Repeat("1", 40)},
+		{Alias: "ops", Source: "https://git.example/ops.git", Rev: strings.Repeat("2", 40)},
 	}
 }
 
@@ -262,7 +262,7 @@ func TestSyncIncremental(t *testing.T) {
 	}
 	// A new commit for the same files is stale until synced.
 	moved := append([]Package(nil), pkgs[:1]...)
-	moved[0].Commit = strings.Repeat("9", 40)
+	moved[0].Rev = strings.Repeat("9", 40)
 	if f, _ := r.Freshness(moved); f.Fresh {
 		t.Errorf("freshness with a new commit = %+v", f)
 	}

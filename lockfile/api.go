@@ -1,32 +1,59 @@
 // Package lockfile reads and writes .context/context.lock: per package alias,
-// the exact commit, sub-path tree id and content hash a project installs.
+// the exact revision, sub-path tree id and content hash a project installs.
+//
+// Two formats are read. Version 1 knows only git packages and pins each with
+// a "commit"; version 2 adds a "kind" per entry and pins each with a "rev":
+// a commit for git, the content's hash for https. [Lock.Marshal] writes
+// version 1 while every entry is git, so a project of git packages keeps a
+// byte-identical lock; the first entry of another kind makes it version 2.
 //
 // This file holds the types of the package's contract with its callers
-// (workspace, mcpserver); its functions (Parse, Read, Lock.Marshal, Write)
-// are in lockfile.go, each with its doc comment. Keep their signatures
-// stable.
+// (workspace, project, mcpserver); its functions (Parse, Read, Lock.Marshal,
+// Write) are in lockfile.go, each with its doc comment. Keep their
+// signatures stable.
 package lockfile
 
 import (
 	"time"
 )
 
-// Version is the format version this package writes.
-const Version = 1
+// Format versions.
+const (
+	Version1 = 1 // git entries only: "commit", no "kind"
+	Version  = 2 // the newest this package reads and writes: "kind" and "rev"
+)
+
+// Source kinds that are locked. A "dir" source is live in the project and
+// never locked.
+const (
+	KindGit   = "git"
+	KindHTTPS = "https"
+)
 
 // Lock is the whole file.
 type Lock struct {
-	Version  int              `json:"version" validate:"min=1"`
-	Packages map[string]Entry `json:"packages" validate:"dive,keys,alias,endkeys"` // by alias
+	Version  int              // the version read; Marshal writes the lowest that holds the entries
+	Packages map[string]Entry // by alias
 }
 
 // Entry pins one package.
 type Entry struct {
-	Source  string    `json:"source" validate:"required"`
-	Path    string    `json:"path,omitempty" validate:"omitempty,relpath"`
-	Ref     string    `json:"ref,omitempty"`
-	Commit  string    `json:"commit" validate:"required,sha1hex"` // 40-hex
-	Tree    string    `json:"tree" validate:"required,sha1hex"`   // tree id of Path at Commit
-	Hash    string    `json:"hash" validate:"required,h1"`        // "h1:" + base64 sha256, as in go.sum, over the installed files
-	Updated time.Time `json:"updated"`                            // when this entry last changed (UTC, second precision)
+	Kind   string // KindGit or KindHTTPS; "" is git (as in version 1)
+	Source string // as in the manifest
+	Path   string // sub-path inside the source (git, archives)
+	Ref    string // git: the ref asked for
+	// Rev is what is installed: for git the commit (40-hex), for https
+	// "sha256:" and the hex of the fetched content's snapshot.
+	Rev  string
+	Tree string // git: tree id of Path at Rev; "" for other kinds
+	Hash string // "h1:" + base64 sha256, as in go.sum, over the installed files
+	// https only: where the content came from and how to revalidate it.
+	URL          string    // the final URL, after redirects
+	ETag         string    // the server's ETag, for If-None-Match
+	LastModified string    // the server's Last-Modified, for If-Modified-Since
+	Fetched      time.Time // when the content was last fetched (UTC, second precision)
+	Updated      time.Time // when this entry last changed (UTC, second precision)
 }
+
+// IsGit reports whether e is a git entry.
+func (e Entry) IsGit() bool { return e.Kind == "" || e.Kind == KindGit }

@@ -73,27 +73,115 @@ func hint(name string, data []byte) string {
 }
 
 // Parse parses a lockfile's bytes; name is used in error messages
-// ("context.lock:3:14: …"). All problems are reported at once.
+// ("context.lock:3:14: …"). All problems are reported at once. Both
+// format versions are read (see the package doc).
 func Parse(name string, data []byte) (*Lock, error) {
-	var l Lock
-	err := jsonfile.Decode(name, data, &l, jsonfile.Options{
-		Validator: NewValidator(),
-		Message:   ValidationMessage,
-		Check: func() []jsonfile.Error {
-			if l.Version > Version {
-				return []jsonfile.Error{{Field: "version", Msg: fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", l.Version, Version)}}
-			}
-			return nil
-		},
-		Hint: hint(name, data),
+	var head struct {
+		Version int `json:"version"`
+	}
+	_ = json.Unmarshal(data, &head) // a bad file gets its errors from the strict decode below
+	if head.Version <= Version1 {
+		var w wireV1
+		if err := decode(name, data, &w, func() []jsonfile.Error { return nil }); err != nil {
+			return nil, err
+		}
+		l := &Lock{Version: w.Version, Packages: make(map[string]Entry, len(w.Packages))}
+		for alias, e := range w.Packages {
+			l.Packages[alias] = Entry{Kind: KindGit, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Commit, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated}
+		}
+		return l, nil
+	}
+	var w wireV2
+	err := decode(name, data, &w, func() []jsonfile.Error {
+		if w.Version > Version {
+			return []jsonfile.Error{{Field: "version", Msg: fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", w.Version, Version)}}
+		}
+		return checkKinds(w.Packages)
 	})
 	if err != nil {
 		return nil, err
 	}
-	if l.Packages == nil {
-		l.Packages = map[string]Entry{}
+	l := &Lock{Version: w.Version, Packages: make(map[string]Entry, len(w.Packages))}
+	for alias, e := range w.Packages {
+		l.Packages[alias] = Entry(e)
 	}
-	return &l, nil
+	return l, nil
+}
+
+// wireV1 and wireV2 are the two formats as they are in the file.
+type wireV1 struct {
+	Version  int                    `json:"version" validate:"min=1"`
+	Packages map[string]wireEntryV1 `json:"packages" validate:"dive,keys,alias,endkeys"`
+}
+
+type wireEntryV1 struct {
+	Source  string    `json:"source" validate:"required"`
+	Path    string    `json:"path,omitempty" validate:"omitempty,relpath"`
+	Ref     string    `json:"ref,omitempty"`
+	Commit  string    `json:"commit" validate:"required,sha1hex"`
+	Tree    string    `json:"tree" validate:"required,sha1hex"`
+	Hash    string    `json:"hash" validate:"required,h1"`
+	Updated time.Time `json:"updated"`
+}
+
+type wireV2 struct {
+	Version  int                    `json:"version" validate:"min=1"`
+	Packages map[string]wireEntryV2 `json:"packages" validate:"dive,keys,alias,endkeys"`
+}
+
+// wireEntryV2 has Entry's fields in Entry's order, so the two convert.
+type wireEntryV2 struct {
+	Kind         string    `json:"kind" validate:"required,oneof=git https"`
+	Source       string    `json:"source" validate:"required"`
+	Path         string    `json:"path,omitempty" validate:"omitempty,relpath"`
+	Ref          string    `json:"ref,omitempty"`
+	Rev          string    `json:"rev" validate:"required"`
+	Tree         string    `json:"tree,omitempty"`
+	Hash         string    `json:"hash" validate:"required,h1"`
+	URL          string    `json:"url,omitempty"`
+	ETag         string    `json:"etag,omitempty"`
+	LastModified string    `json:"lastModified,omitempty"`
+	Fetched      time.Time `json:"fetched,omitzero"`
+	Updated      time.Time `json:"updated"`
+}
+
+var sha256RevRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// checkKinds checks each version 2 entry by its kind's rules: a git entry
+// pins a commit and a tree; an https entry a content hash and no tree.
+func checkKinds(pkgs map[string]wireEntryV2) []jsonfile.Error {
+	var errs []jsonfile.Error
+	bad := func(alias, field, msg string) {
+		errs = append(errs, jsonfile.Error{Field: fmt.Sprintf("packages[%s].%s", alias, field), Msg: msg})
+	}
+	for alias, e := range pkgs {
+		switch e.Kind {
+		case KindGit:
+			if !hexRE.MatchString(e.Rev) {
+				bad(alias, "rev", safetext.Quote(e.Rev)+" must be a git commit: 40 lower-case hexadecimal digits")
+			}
+			if !hexRE.MatchString(e.Tree) {
+				bad(alias, "tree", safetext.Quote(e.Tree)+" must be a git tree id: 40 lower-case hexadecimal digits")
+			}
+		case KindHTTPS:
+			if !sha256RevRE.MatchString(e.Rev) {
+				bad(alias, "rev", safetext.Quote(e.Rev)+" must be sha256: and 64 lower-case hexadecimal digits")
+			}
+			if e.Tree != "" {
+				bad(alias, "tree", "an https entry has no tree; delete the field")
+			}
+		}
+	}
+	return errs
+}
+
+func decode(name string, data []byte, v any, check func() []jsonfile.Error) error {
+	return jsonfile.Decode(name, data, v, jsonfile.Options{
+		Validator: NewValidator(),
+		Message:   ValidationMessage,
+		Check:     check,
+		Hint:      hint(name, data),
+	})
 }
 
 // Read reads and parses the lockfile at path. A missing file returns an error
@@ -107,23 +195,44 @@ func Read(path string) (*Lock, error) {
 }
 
 // Marshal returns the canonical bytes: keys sorted, two-space indent, final
-// newline. The same Lock always gives the same bytes.
+// newline. The same Lock always gives the same bytes. The format is version
+// 1 while every entry is git, else version 2 (l.Version is not looked at).
 func (l *Lock) Marshal() ([]byte, error) {
-	c := Lock{Version: l.Version, Packages: make(map[string]Entry, len(l.Packages))}
-	if c.Version == 0 {
-		c.Version = Version
-	}
-	for k, e := range l.Packages {
-		if !e.Updated.IsZero() {
-			e.Updated = e.Updated.UTC().Truncate(time.Second)
+	version := Version1
+	for _, e := range l.Packages {
+		if !e.IsGit() {
+			version = Version
 		}
-		c.Packages[k] = e
+	}
+	stamp := func(t time.Time) time.Time {
+		if t.IsZero() {
+			return t
+		}
+		return t.UTC().Truncate(time.Second)
+	}
+	var v any
+	if version == Version1 {
+		w := wireV1{Version: version, Packages: make(map[string]wireEntryV1, len(l.Packages))}
+		for k, e := range l.Packages {
+			w.Packages[k] = wireEntryV1{Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: stamp(e.Updated)}
+		}
+		v = &w
+	} else {
+		w := wireV2{Version: version, Packages: make(map[string]wireEntryV2, len(l.Packages))}
+		for k, e := range l.Packages {
+			if e.Kind == "" {
+				e.Kind = KindGit
+			}
+			e.Fetched, e.Updated = stamp(e.Fetched), stamp(e.Updated)
+			w.Packages[k] = wireEntryV2(e)
+		}
+		v = &w
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(&c); err != nil { // maps are encoded with sorted keys
+	if err := enc.Encode(v); err != nil { // maps are encoded with sorted keys
 		return nil, fmt.Errorf("encode lockfile: %w", err)
 	}
 	return buf.Bytes(), nil

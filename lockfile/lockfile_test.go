@@ -23,9 +23,9 @@ const (
 
 func sample() *Lock {
 	return &Lock{Version: Version, Packages: map[string]Entry{
-		"zeta": {Source: "https://example.com/z.git", Commit: c1, Tree: t1, Hash: h1,
+		"zeta": {Source: "https://example.com/z.git", Rev: c1, Tree: t1, Hash: h1,
 			Updated: time.Date(2026, 1, 2, 3, 4, 5, 600, time.FixedZone("x", 3600))},
-		"alpha": {Source: "../docs", Path: "guides/api", Ref: "v1", Commit: c1, Tree: t1, Hash: h1},
+		"alpha": {Source: "../docs", Path: "guides/api", Ref: "v1", Rev: c1, Tree: t1, Hash: h1},
 	}}
 }
 
@@ -118,8 +118,25 @@ func TestParseErrors(t *testing.T) {
 		// lock no longer accepts it either (naming.CheckFilePath).
 		{"git-short-name", `{"version": 1, "packages": {"a": {"source": "x", "path": "docs/GIT~1", "commit": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"}}}`,
 			[]string{`context.lock:1:50: packages[a].path: "docs/GIT~1" must be a clean relative path`}},
-		{"fields", `{
+		{"newer", "{\n  \"version\": 3,\n  \"packages\": {}\n}", []string{"context.lock:2:3: version: format version 3 is newer than this ctx understands (2): upgrade ctx"}},
+		{"v2 kinds", `{
   "version": 2,
+  "packages": {
+    "a": {"kind": "svn", "source": "x", "rev": "r1", "hash": "` + h1 + `"},
+    "g": {"kind": "git", "source": "x", "rev": "abc", "hash": "` + h1 + `"},
+    "w": {"kind": "https", "source": "https://x/y", "rev": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"},
+    "old": {"kind": "git", "source": "x", "commit": "` + c1 + `", "rev": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"}
+  }
+}`, []string{
+			`context.lock:4:11: packages[a].kind: "svn" must be one of: git, https`,
+			`context.lock:5:5: packages[g].tree: "" must be a git tree id`,
+			`context.lock:5:41: packages[g].rev: "abc" must be a git commit: 40 lower-case hexadecimal digits`,
+			`context.lock:6:53: packages[w].rev: "` + c1 + `" must be sha256: and 64 lower-case hexadecimal digits`,
+			`context.lock:6:104: packages[w].tree: an https entry has no tree`,
+			`packages[old]: unknown field "commit"`,
+		}},
+		{"fields", `{
+  "version": 1,
   "packages": {
     "bad alias": {"source": "x", "commit": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"},
     "docs": {
@@ -131,7 +148,6 @@ func TestParseErrors(t *testing.T) {
     }
   }
 }`, []string{
-			"context.lock:2:3: version: format version 2 is newer",
 			`context.lock:4:5: packages[bad alias]: "bad alias" is not a valid alias`,
 			"context.lock:6:7: packages[docs].source: is required",
 			`context.lock:7:7: packages[docs].path: "../up" must be a clean relative path`,
@@ -267,5 +283,51 @@ func TestParseErrorModel(t *testing.T) {
 			_, err := Parse("context.lock", []byte(tc.data))
 			jsonfiletest.WantInOrder(t, err, tc.want)
 		})
+	}
+}
+
+// A lock of git packages stays version 1, byte for byte; an https entry
+// makes it version 2, which reads back to the same Lock.
+func TestVersionsRoundTrip(t *testing.T) {
+	t.Parallel()
+	v1 := "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {\n      \"source\": \"https://x/a.git\",\n      \"ref\": \"main\",\n      \"commit\": \"" + c1 + "\",\n      \"tree\": \"" + t1 + "\",\n      \"hash\": \"" + h1 + "\",\n      \"updated\": \"2026-01-02T03:04:05Z\"\n    }\n  }\n}\n"
+	l, err := Parse("context.lock", []byte(v1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := l.Packages["a"]; e.Rev != c1 || !e.IsGit() || l.Version != 1 {
+		t.Fatalf("v1 entry read as %+v (version %d)", e, l.Version)
+	}
+	out, _ := l.Marshal()
+	if string(out) != v1 {
+		t.Fatalf("a git-only v1 lock changed bytes:\n%s\nwant:\n%s", out, v1)
+	}
+	rev := "sha256:" + strings.Repeat("0f", 32)
+	l.Packages["web"] = Entry{Kind: KindHTTPS, Source: "https://docs.example.com/guide.md", Rev: rev, Hash: h1,
+		URL: "https://docs.example.com/v2/guide.md", ETag: `"abc"`, LastModified: "Mon, 02 Jan 2026 03:04:05 GMT",
+		Fetched: time.Date(2026, 1, 2, 3, 4, 5, 9, time.UTC), Updated: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	out, err = l.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"version": 2`, `"kind": "git"`, `"rev": "` + c1 + `"`, `"kind": "https"`, `"rev": "` + rev + `"`, `"etag": "\"abc\""`, `"fetched": "2026-01-02T03:04:05Z"`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("v2 lock lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), `"commit"`) || strings.Count(string(out), `"tree"`) != 1 {
+		t.Errorf("v2 lock has a commit field or an https tree:\n%s", out)
+	}
+	back, err := Parse("context.lock", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := back.Marshal()
+	if string(again) != string(out) {
+		t.Fatalf("v2 round trip changed bytes:\n%s\n%s", out, again)
+	}
+	delete(back.Packages, "web")
+	if out, _ := back.Marshal(); string(out) != v1 {
+		t.Fatalf("without its https entry the lock is not the v1 bytes again:\n%s", out)
 	}
 }

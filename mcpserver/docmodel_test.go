@@ -23,13 +23,13 @@ func docProject(t testing.TB, files map[string]string) string {
 	}
 	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{"d": {
 		Source: "https://example.com/d.git", Path: "docs", Ref: "main",
-		Commit: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
+		Rev: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
 		Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 	}}}
 	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(lock), indexer.Options{}); err != nil {
+	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {
 		t.Fatalf("indexer.Sync: %v", err)
 	}
 	return dir

@@ -111,25 +111,27 @@ func newProject(t testing.TB) *fixture {
 	for _, a := range []string{"guide", "api", "big", "many"} {
 		lock.Packages[a] = lockfile.Entry{
 			Source: "https://example.com/" + a + ".git", Path: "docs", Ref: "main",
-			Commit: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
+			Rev: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 	}
 	if err := lockfile.Write(filepath.Join(p.ctxDir, project.LockName), lock); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := indexer.Sync(context.Background(), p.ctxDir, lockPackages(lock), indexer.Options{}); err != nil {
+	if _, err := indexer.Sync(context.Background(), p.ctxDir, lockPackages(p.ctxDir, lock), indexer.Options{}); err != nil {
 		t.Fatalf("indexer.Sync: %v", err)
 	}
 	return p
 }
 
-func lockPackages(l *lockfile.Lock) []indexer.Package {
-	var pkgs []indexer.Package
-	for a, e := range l.Packages {
-		pkgs = append(pkgs, indexer.Package{Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit})
+// lockPackages is what the server indexes for ctxDir's project
+// (project.Installed).
+func lockPackages(ctxDir string, l *lockfile.Lock) []indexer.Package {
+	proj, err := project.At(filepath.Dir(ctxDir))
+	if err != nil {
+		panic(err)
 	}
-	return pkgs
+	return proj.Installed(nil, l)
 }
 
 func writeFile(t testing.TB, p, content string) {

@@ -54,7 +54,7 @@ func TestMissingPackageFolderKeepsIndexMD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := indexer.Sync(context.Background(), p.ctxDir, proj.Installed(l), indexer.Options{}); err != nil {
+	if _, err := indexer.Sync(context.Background(), p.ctxDir, proj.Installed(nil, l), indexer.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	again, err := os.ReadFile(filepath.Join(p.ctxDir, "INDEX.md"))

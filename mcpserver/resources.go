@@ -85,7 +85,7 @@ func (s *Server) manifest() Manifest {
 	for _, a := range snap.aliases {
 		e, _ := snap.entry(a)
 		m.Packages = append(m.Packages, ManifestPackage{Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref,
-			Commit: e.Commit, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a),
+			Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a),
 			URI: "ctx://packages/" + url.PathEscape(a) + "/"})
 	}
 	r, err := s.reader()

@@ -86,7 +86,7 @@ func (s *Server) snapshot() snapshot {
 		snap.lockErr = fmt.Errorf("cannot read %s: %w; fix it or run `ctx install`", project.LockName, err)
 	default:
 		snap.lock = l
-		snap.pkgs = s.proj.Installed(l)
+		snap.pkgs = s.proj.Installed(nil, l)
 		for alias := range l.Packages {
 			snap.aliases = append(snap.aliases, alias)
 		}

@@ -236,7 +236,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 		for _, a := range snap.aliases {
 			e, _ := snap.entry(a)
 			out.Packages = append(out.Packages, PackageInfo{
-				Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: shortSHA(e.Commit),
+				Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: shortSHA(e.Rev),
 				Documents: count[a], Installed: s.proj.IsInstalled(a), Fresh: fresh[a],
 			})
 		}

@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/ctx-dev/ctx/internal/jsonfile"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/go-playground/validator/v10"
@@ -25,13 +30,86 @@ type IndexSettings struct {
 	BudgetTokens int `json:"budgetTokens,omitempty" validate:"omitempty,min=500,max=1000000"` // 0 = indexer.DefaultBudgetTokens
 }
 
+// Source kinds. A spec with no kind is git, as every manifest before
+// kinds existed; `ctx add` writes the kind of any other.
+const (
+	KindGit   = lockfile.KindGit   // a git repository (URL or local), fetched sparse and shallow, locked by commit
+	KindHTTPS = lockfile.KindHTTPS // documents over http(s): one page, an llms.txt index, or an archive; locked by content hash
+	KindDir   = "dir"              // a local file or folder, indexed and served in place; never copied or locked
+)
+
+// Kinds lists the source kinds, in the order help texts name them.
+var Kinds = []string{KindGit, KindDir, KindHTTPS}
+
 // PackageSpec is one package the project wants.
 type PackageSpec struct {
 	Alias  string `json:"alias" validate:"required,alias"`
-	Source string `json:"source" validate:"required"`                  // git URL or local repository path (relative: to the project root)
-	Path   string `json:"path,omitempty" validate:"omitempty,relpath"` // sub-path inside the repository
-	Ref    string `json:"ref,omitempty" validate:"omitempty,gitref"`   // branch, tag or commit; "" = the remote's default branch
+	Kind   string `json:"kind,omitempty" validate:"omitempty,oneof=git dir https"` // "" = git
+	Source string `json:"source" validate:"required"`                              // git URL or repository path, a local file or folder (dir), or an http(s) URL; a relative path is relative to the project root
+	Path   string `json:"path,omitempty" validate:"omitempty,relpath"`             // git: sub-path inside the repository; https: folder inside an archive
+	Ref    string `json:"ref,omitempty" validate:"omitempty,gitref"`               // git: branch, tag or commit; "" = the remote's default branch
+
+	// https only.
+	TTL                 string  `json:"ttl,omitempty" validate:"omitempty,ttl"`          // how long fetched content is trusted before update re-checks it; "" = DefaultTTL
+	AllowPrivateNetwork bool    `json:"allowPrivateNetwork,omitempty"`                   // allow loopback, private and link-local addresses
+	TokenEnv            string  `json:"tokenEnv,omitempty" validate:"omitempty,envname"` // the environment variable whose value is sent as a bearer token
+	Limits              *Limits `json:"limits,omitempty"`                                // overrides of the default limits
 }
+
+// Limits override an https source's default limits; zero fields keep the
+// default.
+type Limits struct {
+	MaxBytes        int64  `json:"maxBytes,omitempty" validate:"omitempty,min=1"`        // per document
+	MaxArchiveBytes int64  `json:"maxArchiveBytes,omitempty" validate:"omitempty,min=1"` // an archive, downloaded and unpacked
+	MaxFiles        int    `json:"maxFiles,omitempty" validate:"omitempty,min=1"`        // files in an archive
+	MaxPages        int    `json:"maxPages,omitempty" validate:"omitempty,min=1"`        // pages an llms.txt index links
+	Timeout         string `json:"timeout,omitempty" validate:"omitempty,ttl"`           // per request
+	MaxRedirects    int    `json:"maxRedirects,omitempty" validate:"omitempty,min=1,max=20"`
+}
+
+// DefaultTTL is how long an https source's content is trusted when its
+// spec sets no ttl.
+const DefaultTTL = 7 * 24 * time.Hour
+
+// KindOf is s's kind: s.Kind, or git when it names none.
+func (s PackageSpec) KindOf() string {
+	if s.Kind == "" {
+		return KindGit
+	}
+	return s.Kind
+}
+
+// TTLOf is how long s's fetched content is trusted (DefaultTTL when unset;
+// the manifest's validation has checked the value).
+func (s PackageSpec) TTLOf() time.Duration {
+	if d, err := ParseDuration(s.TTL); err == nil && s.TTL != "" {
+		return d
+	}
+	return DefaultTTL
+}
+
+// ParseDuration parses a ttl or timeout: a Go duration ("90s", "12h") or a
+// whole number of days or weeks ("7d", "2w"). It must be positive.
+func ParseDuration(s string) (time.Duration, error) {
+	var d time.Duration
+	var err error
+	if n, unit := strings.TrimRight(s, "dw"), strings.TrimLeft(s, "0123456789"); n != s && (unit == "d" || unit == "w") {
+		var k int
+		k, err = strconv.Atoi(n)
+		d = time.Duration(k) * 24 * time.Hour
+		if unit == "w" {
+			d *= 7
+		}
+	} else {
+		d, err = time.ParseDuration(s)
+	}
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s is not a duration: write it as 30m, 12h, 7d or 2w", safetext.Quote(s))
+	}
+	return d, nil
+}
+
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Spec returns the manifest's spec for alias.
 func (m *Manifest) Spec(alias string) (PackageSpec, bool) {
@@ -48,10 +126,14 @@ var badRefRE = regexp.MustCompile(`[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|^/|/$|\.
 
 func newValidator() *validator.Validate {
 	v := lockfile.NewValidator()
-	if err := v.RegisterValidation("gitref", func(fl validator.FieldLevel) bool {
-		return !badRefRE.MatchString(fl.Field().String())
-	}); err != nil {
-		panic(err) // a programming error in the tag name
+	for tag, ok := range map[string]func(string) bool{
+		"gitref":  func(s string) bool { return !badRefRE.MatchString(s) },
+		"ttl":     func(s string) bool { _, err := ParseDuration(s); return err == nil },
+		"envname": envNameRE.MatchString,
+	} {
+		if err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool { return ok(fl.Field().String()) }); err != nil {
+			panic(err) // a programming error in the tag name
+		}
 	}
 	return v
 }
@@ -67,7 +149,47 @@ func CheckSpec(s PackageSpec) []jsonfile.Error {
 	if err := newValidator().Struct(&s); err != nil {
 		return jsonfile.RuleErrors(err, manifestMessage)
 	}
-	return nil
+	return kindRules(s, "")
+}
+
+// kindRules checks what each kind allows: a dir source is a local path with
+// no ref or sub-path; an https source an http(s) URL with no ref; the https
+// settings only on https sources. field prefixes the fields named.
+func kindRules(s PackageSpec, field string) []jsonfile.Error {
+	var errs []jsonfile.Error
+	bad := func(name, msg string) { errs = append(errs, jsonfile.Error{Field: field + name, Msg: msg}) }
+	kind := s.KindOf()
+	switch kind {
+	case KindDir:
+		if !naming.IsLocalPath(s.Source) {
+			bad("source", safetext.Quote(s.Source)+" is not a local file or folder: a dir source is a path (relative to the project root, or absolute)")
+		}
+		if s.Path != "" {
+			bad("path", "a dir source has no sub-path: name the folder itself as the source")
+		}
+	case KindHTTPS:
+		if u, err := url.Parse(s.Source); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			bad("source", safetext.Quote(s.Source)+" is not an http or https URL")
+		}
+	}
+	if kind != KindGit && s.Ref != "" {
+		bad("ref", "only a git source has a ref")
+	}
+	if kind != KindHTTPS {
+		if s.TTL != "" {
+			bad("ttl", "only an https source has a ttl")
+		}
+		if s.AllowPrivateNetwork {
+			bad("allowPrivateNetwork", "only an https source fetches over the network this way")
+		}
+		if s.TokenEnv != "" {
+			bad("tokenEnv", "only an https source sends a token this way (git uses your git credentials)")
+		}
+		if s.Limits != nil {
+			bad("limits", "only an https source has limits")
+		}
+	}
+	return errs
 }
 
 // ParseManifest parses and validates a manifest; name is used in error
@@ -78,8 +200,14 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	err := jsonfile.Decode(name, data, &m, jsonfile.Options{
 		Validator: newValidator(),
 		Message:   manifestMessage,
-		Check:     func() []jsonfile.Error { return uniqueAliases(m.Packages) },
-		Hint:      manifestHint(name),
+		Check: func() []jsonfile.Error {
+			errs := uniqueAliases(m.Packages)
+			for i, p := range m.Packages {
+				errs = append(errs, kindRules(p, fmt.Sprintf("packages[%d].", i))...)
+			}
+			return errs
+		},
+		Hint: manifestHint(name),
 	})
 	if err != nil {
 		return nil, err
@@ -91,8 +219,14 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 }
 
 func manifestMessage(fe validator.FieldError) string {
-	if fe.Tag() == "gitref" {
-		return safetext.Quote(fmt.Sprint(fe.Value())) + " is not a valid git ref name"
+	val := safetext.Quote(fmt.Sprint(fe.Value()))
+	switch fe.Tag() {
+	case "gitref":
+		return val + " is not a valid git ref name"
+	case "ttl":
+		return val + " is not a duration: write it as 30m, 12h, 7d or 2w"
+	case "envname":
+		return val + " is not an environment variable name (letters, digits and '_', not starting with a digit)"
 	}
 	return lockfile.ValidationMessage(fe)
 }

@@ -131,36 +131,93 @@ func (p Project) ReadLock() (*lockfile.Lock, error) {
 	return lockfile.Parse(Rel(LockName), data)
 }
 
-// Package is an installed package as the indexer sees it.
+// Package is an installed package as the indexer and the MCP server see
+// it: where its files are, and what pins them.
 type Package struct {
 	Alias  string
+	Kind   string // KindGit, KindHTTPS or KindDir
 	Source string
-	Path   string // sub-path inside the source repository
+	Path   string // sub-path inside the source repository or archive
 	Ref    string
-	Commit string // 40-hex
+	Rev    string // the lock's rev: a commit for git, a content hash for https; "" for dir (live)
+	// Dir is the folder whose files are the package's: packages/<alias>
+	// for a locked package, the folder itself for a dir source (for a
+	// single-file dir source, the folder holding it).
+	Dir string
+	// Only, when set, is the one file of Dir (a name in it) that is the
+	// package: a dir source naming a file, such as AGENTS.md.
+	Only string
 }
 
 // IsInstalled reports whether alias's package folder, packages/<alias>,
 // exists (it is not followed if it is a symbolic link). This is what
-// "installed" means everywhere: ctx list, the MCP server, and the
-// packages the index holds (Installed).
+// "installed" means for a locked package everywhere: ctx list, the MCP
+// server, and the packages the index holds (Installed).
 func (p Project) IsInstalled(alias string) bool {
 	_, err := os.Lstat(p.PackageDir(alias))
 	return err == nil
 }
 
-// Installed returns the packages of l that are installed (IsInstalled),
-// sorted by alias: the one list that `ctx index`, every command that
-// re-indexes, and the MCP server give the indexer, so they all write the
-// same INDEX.md. A locked package whose folder is missing is left out: it
-// has nothing to index until `ctx install` puts it back.
-func (p Project) Installed(l *lockfile.Lock) []Package {
+// SourcePath is where a local source (a dir source, or a local git
+// repository) is: source as given when absolute, else joined onto the
+// project root.
+func (p Project) SourcePath(source string) string {
+	if filepath.IsAbs(source) {
+		return filepath.Clean(source)
+	}
+	return filepath.Join(p.root, filepath.FromSlash(source))
+}
+
+// Live returns the manifest's dir sources as packages, whether or not
+// their file or folder exists now (see Present): they are indexed and
+// served in place.
+func (p Project) Live(m *Manifest) []Package {
+	var out []Package
+	for _, s := range m.Packages {
+		if s.KindOf() != KindDir {
+			continue
+		}
+		pkg := Package{Alias: s.Alias, Kind: KindDir, Source: s.Source, Dir: p.SourcePath(s.Source)}
+		if fi, err := os.Stat(pkg.Dir); err == nil && !fi.IsDir() {
+			pkg.Dir, pkg.Only = filepath.Dir(pkg.Dir), filepath.Base(pkg.Dir)
+		}
+		out = append(out, pkg)
+	}
+	return out
+}
+
+// Present reports whether pkg's files are there: its folder (or its one
+// file) exists.
+func (pkg Package) Present() bool {
+	_, err := os.Lstat(filepath.Join(pkg.Dir, pkg.Only))
+	return err == nil
+}
+
+// Installed returns what the index holds and the MCP server serves, sorted
+// by alias: the packages of l that are installed (IsInstalled), and the dir
+// sources of m (nil m: none) whose file or folder exists. It is the one
+// list that `ctx index`, every command that re-indexes, and the MCP server
+// give the indexer, so they all write the same INDEX.md. A locked package
+// whose folder is missing is left out: it has nothing to index until
+// `ctx install` puts it back.
+func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 	var out []Package
 	for alias, e := range l.Packages {
 		if !p.IsInstalled(alias) {
 			continue
 		}
-		out = append(out, Package{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit})
+		kind := e.Kind
+		if kind == "" {
+			kind = KindGit
+		}
+		out = append(out, Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Dir: p.PackageDir(alias)})
+	}
+	if m != nil {
+		for _, pkg := range p.Live(m) {
+			if _, locked := l.Packages[pkg.Alias]; !locked && pkg.Present() {
+				out = append(out, pkg)
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Alias < out[j].Alias })
 	return out

@@ -22,12 +22,29 @@ func TestInstalled(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e := lockfile.Entry{Source: "s", Path: "docs", Ref: "main", Commit: strings.Repeat("a", 40)}
+	e := lockfile.Entry{Source: "s", Path: "docs", Ref: "main", Rev: strings.Repeat("a", 40)}
 	l := &lockfile.Lock{Version: 1, Packages: map[string]lockfile.Entry{"a": e, "b": e, "gone": e}}
-	got := p.Installed(l)
+	// Dir sources: a folder, a file, one that is missing, one whose alias
+	// is also locked (the lock wins), and a git spec (not live).
+	if err := os.MkdirAll(filepath.Join(p.Root(), "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.Root(), "AGENTS.md"), []byte("# Agents\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &Manifest{Packages: []PackageSpec{
+		{Alias: "project-docs", Kind: KindDir, Source: "./docs"},
+		{Alias: "agents", Kind: KindDir, Source: "AGENTS.md"},
+		{Alias: "gone-dir", Kind: KindDir, Source: "nowhere"},
+		{Alias: "a", Kind: KindDir, Source: "docs"},
+		{Alias: "b", Source: "s"},
+	}}
+	got := p.Installed(m, l)
 	want := []Package{
-		{Alias: "a", Source: "s", Path: "docs", Ref: "main", Commit: e.Commit},
-		{Alias: "b", Source: "s", Path: "docs", Ref: "main", Commit: e.Commit},
+		{Alias: "a", Kind: KindGit, Source: "s", Path: "docs", Ref: "main", Rev: e.Rev, Dir: p.PackageDir("a")},
+		{Alias: "agents", Kind: KindDir, Source: "AGENTS.md", Dir: p.Root(), Only: "AGENTS.md"},
+		{Alias: "b", Kind: KindGit, Source: "s", Path: "docs", Ref: "main", Rev: e.Rev, Dir: p.PackageDir("b")},
+		{Alias: "project-docs", Kind: KindDir, Source: "./docs", Dir: filepath.Join(p.Root(), "docs")},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Installed = %+v, want %+v", got, want)

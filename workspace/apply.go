@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
@@ -91,30 +90,30 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	w.discardStage(t.alias)
 	stage := w.stageDir(t.alias)
-	req := gitengine.FetchRequest{URL: w.fetchURL(t.specSource()), Commit: t.want, Ref: t.refName, Path: t.specPath()}
-	if req.Ref == "" && t.spec != nil {
-		req.Ref = t.spec.Ref // a commit id here names no ref, and gitengine finds none
-	}
-	res, err := (*gitengine.Result)(nil), w.fault("stage", t.alias)
+	src, err := w.sourceFor(t.kind())
 	if err == nil {
-		res, err = t.eng.Materialize(ctx, req, stage)
+		err = w.fault("stage", t.alias)
+	}
+	var f *fetched
+	if err == nil {
+		f, err = src.fetch(ctx, t, stage)
 	}
 	if err != nil {
 		w.discardStage(t.alias)
 		t.fail(err)
 		return
 	}
-	t.res.Bytes = res.Bytes
-	for _, s := range res.Skipped {
-		w.log("%s: skipped %s (%s)", t.alias, s.Path, s.Reason)
+	t.res.Bytes = f.bytes
+	for _, s := range f.skipped {
+		w.log("%s: skipped %s (%s)", t.alias, s.path, s.reason)
 	}
 	hash, err := lockfile.HashDir(stage)
-	if err == nil && t.target != nil && (hash != t.target.Hash || res.TreeID != t.target.Tree) {
-		err = fmt.Errorf("the files at commit %s hash to %s, but the lock says %s: the repository changed under the same commit or the lock was edited; run `ctx update %s` to lock what the repository has now", short(t.want), hash, t.target.Hash, t.alias)
+	if err == nil && t.target != nil && (hash != t.target.Hash || f.entry.Tree != t.target.Tree) {
+		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", revNoun(f.entry.Kind), short(t.want), hash, t.target.Hash, t.alias)
 	}
 	var st *pkgState
 	if err == nil {
-		st, err = stateOf(stage, res, hash)
+		st, err = f.state(hash)
 	}
 	if err == nil {
 		err = w.fault("state", t.alias)
@@ -132,7 +131,8 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		t.fail(err)
 		return
 	}
-	entry := lockfile.Entry{Source: t.spec.Source, Path: t.spec.Path, Ref: t.spec.Ref, Commit: res.Commit, Tree: res.TreeID, Hash: hash, Updated: stamp}
+	entry := f.entry
+	entry.Source, entry.Path, entry.Ref, entry.Hash, entry.Updated = t.spec.Source, t.spec.Path, t.spec.Ref, hash, stamp
 	if t.target != nil {
 		entry = *t.target
 	}
@@ -143,7 +143,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	if !w.applyJournal(t, j, "install", func() { w.discardStage(t.alias) }) {
 		return
 	}
-	t.res.NewCommit = entry.Commit
+	t.res.NewCommit = entry.Rev
 }
 
 // applyJournal writes j, then swaps the package's folders as it says. It

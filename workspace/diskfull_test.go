@@ -153,10 +153,10 @@ func checkTrueToDisk(t *testing.T, w *Workspace) {
 		}
 		st, err := w.readState(alias)
 		if h != e.Hash && !dirtyOnlyBy(t, w, alias) {
-			t.Fatalf("%s: lock says %s (commit %s), disk has %s", alias, e.Hash, short(e.Commit), h)
+			t.Fatalf("%s: lock says %s (commit %s), disk has %s", alias, e.Hash, short(e.Rev), h)
 		}
-		if err != nil || st.Commit != e.Commit {
-			t.Fatalf("%s: state %+v (%v), lock commit %s", alias, st, err, e.Commit)
+		if err != nil || st.Rev != e.Rev {
+			t.Fatalf("%s: state %+v (%v), lock commit %s", alias, st, err, e.Rev)
 		}
 	}
 	for _, a := range w.packageDirs() {

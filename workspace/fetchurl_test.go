@@ -3,6 +3,8 @@ package workspace
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/ctx-dev/ctx/project"
 )
 
 // TestFetchURL: a source is joined to the project root exactly when go-git
@@ -13,7 +15,11 @@ import (
 func TestFetchURL(t *testing.T) {
 	t.Parallel()
 	root := filepath.FromSlash("/proj")
-	w := &Workspace{root: root}
+	proj, err := project.At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &Workspace{root: root, proj: proj}
 	for src, want := range map[string]string{
 		"../docs":                   filepath.Join(root, "..", "docs"),
 		"my docs:v2":                filepath.Join(root, "my docs:v2"),

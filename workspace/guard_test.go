@@ -224,7 +224,7 @@ func TestCrashRecovery(t *testing.T) {
 			f := newFixture(t)
 			w := f.open(f.project)
 			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
-			oldCommit := readLock(t, f.project).Packages["guides"].Commit
+			oldCommit := readLock(t, f.project).Packages["guides"].Rev
 			newCommit := f.commit("moves", map[string]string{"guides/other.md": "# v2\n", "team/handbook.md": "# v2\n"})
 			w.opts.testHook = func(s, alias string) error {
 				if s == stage && alias == "guides" {
@@ -253,7 +253,7 @@ func TestCrashRecovery(t *testing.T) {
 			if stage == "staged" {
 				want = oldCommit // never reached its journal: as it was
 			}
-			if got := l.Packages["guides"].Commit; got != want {
+			if got := l.Packages["guides"].Rev; got != want {
 				t.Fatalf("guides locked at %s, want %s", got, want)
 			}
 			// The lock is true to the disk: hashes and state agree for every package.
@@ -263,8 +263,8 @@ func TestCrashRecovery(t *testing.T) {
 			}
 			for _, v := range vr {
 				st, _ := w2.readState(v.Alias)
-				if !v.OK || st == nil || st.Commit != l.Packages[v.Alias].Commit {
-					t.Errorf("%s: verify %+v, state %+v, lock %s", v.Alias, v, st, l.Packages[v.Alias].Commit)
+				if !v.OK || st == nil || st.Rev != l.Packages[v.Alias].Rev {
+					t.Errorf("%s: verify %+v, state %+v, lock %s", v.Alias, v, st, l.Packages[v.Alias].Rev)
 				}
 			}
 			if st, err := w2.Status(); err != nil || len(st) != 0 {

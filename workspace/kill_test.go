@@ -74,15 +74,15 @@ func TestKillDuringUpdate(t *testing.T) {
 
 			w2 := f.open(f.project) // the killed process's flock is gone with it
 			l := readLock(t, f.project)
-			want := map[string]bool{before.Packages["guides"].Commit: true, newCommit: true}
+			want := map[string]bool{before.Packages["guides"].Rev: true, newCommit: true}
 			for _, a := range []string{"guides", "team"} {
 				e := l.Packages[a]
 				st, err := w2.readState(a)
-				if !want[e.Commit] || err != nil || st.Commit != e.Commit {
-					t.Errorf("%s: lock %s, state %+v %v", a, e.Commit, st, err)
+				if !want[e.Rev] || err != nil || st.Rev != e.Rev {
+					t.Errorf("%s: lock %s, state %+v %v", a, e.Rev, st, err)
 				}
 			}
-			if stage != "staged" && l.Packages["guides"].Commit != newCommit {
+			if stage != "staged" && l.Packages["guides"].Rev != newCommit {
 				t.Errorf("guides not rolled forward past its journal")
 			}
 			vr, _ := w2.Verify()

@@ -77,8 +77,8 @@ func DefaultAlias(source, p string) string {
 // fetchURL is where a source is fetched from: relative local paths are
 // relative to the project root.
 func (w *Workspace) fetchURL(source string) string {
-	if naming.IsLocalPath(source) && !filepath.IsAbs(source) {
-		return filepath.Join(w.root, filepath.FromSlash(source))
+	if naming.IsLocalPath(source) {
+		return w.proj.SourcePath(source)
 	}
 	return source
 }

@@ -77,7 +77,7 @@ func TestOutdatedUnlockedAndRefChange(t *testing.T) {
 	if actions(r) != "team:updated" || r.Packages[0].Bytes != 0 {
 		t.Fatalf("update: %s %+v", actions(r), r.Packages[0])
 	}
-	if e := readLock(t, f.project).Packages["team"]; e.Ref != "v1" || e.Commit != head {
+	if e := readLock(t, f.project).Packages["team"]; e.Ref != "v1" || e.Rev != head {
 		t.Fatalf("lock: %+v", e)
 	}
 	if len(tree(t, w.pkgDir("team"))) != len(before) {

@@ -49,8 +49,7 @@ func (w *Workspace) attachEngine(ts []*task) {
 }
 
 // resolveTasks resolves the refs of tasks that ask for it, in parallel,
-// through gitengine's Resolve: the operation's Engine asks each remote for
-// its refs once, and full commit SHAs need no network at all.
+// each through its kind's source.
 func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 	w.attachEngine(ts)
 	var todo []*task
@@ -61,8 +60,11 @@ func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 	}
 	parallel(len(todo), w.opts.Jobs, func(i int) {
 		t := todo[i]
-		r, err := t.eng.Resolve(ctx, w.fetchURL(t.spec.Source), t.spec.Ref)
-		t.commit, t.refName, t.resolveErr = r.Commit, r.Ref, err
+		src, err := w.sourceFor(t.kind())
+		if err == nil {
+			err = src.resolve(ctx, t)
+		}
+		t.resolveErr = err
 	})
 }
 
@@ -80,7 +82,7 @@ func (w *Workspace) indexPackages() ([]indexer.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.proj.Installed(l), nil
+	return w.proj.Installed(&w.manifest, l), nil
 }
 
 // syncIndex updates the index after packages changed. The packages' work is

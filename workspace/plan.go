@@ -53,7 +53,7 @@ type task struct {
 	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
 
 	// Filled by resolution.
-	commit     string
+	rev        string
 	refName    string
 	resolveErr error
 
@@ -106,7 +106,7 @@ func (w *Workspace) decide(p *plan) {
 func (w *Workspace) decideTask(t *task, force bool) {
 	t.res.Alias = t.alias
 	if t.locked != nil {
-		t.res.OldCommit = t.locked.Commit
+		t.res.OldCommit = t.locked.Rev
 	}
 	if t.resolveErr != nil {
 		t.fail(t.resolveErr)
@@ -121,7 +121,7 @@ func (w *Workspace) decideTask(t *task, force bool) {
 	}
 	t.loc = loc
 	if loc.state != nil && loc.present {
-		t.res.OldCommit = loc.state.Commit
+		t.res.OldCommit = loc.state.Rev
 	}
 	if t.remove {
 		t.res.NewCommit = ""
@@ -129,9 +129,9 @@ func (w *Workspace) decideTask(t *task, force bool) {
 		w.checkDirty(t, force)
 		return
 	}
-	t.want = t.commit
+	t.want = t.rev
 	if t.target != nil {
-		t.want = t.target.Commit
+		t.want = t.target.Rev
 	}
 	t.res.NewCommit = t.want
 	if t.upToDate(force) {
@@ -153,7 +153,7 @@ func (w *Workspace) decideTask(t *task, force bool) {
 // commit and tree, and (with force) no local edits to restore.
 func (t *task) upToDate(force bool) bool {
 	loc := t.loc
-	if !loc.present || loc.state == nil || loc.state.Commit != t.want || (force && loc.dirty()) {
+	if !loc.present || loc.state == nil || loc.state.Rev != t.want || (force && loc.dirty()) {
 		return false
 	}
 	if t.target != nil {
@@ -207,12 +207,12 @@ func (p *plan) changes() ([]Change, error) {
 			errs = append(errs, fmt.Errorf("%s: %w", t.alias, t.resolveErr))
 			continue
 		}
-		if sameSpec(t.spec, t.locked) && t.commit == t.locked.Commit {
+		if sameSpec(t.spec, t.locked) && t.rev == t.locked.Rev {
 			continue
 		}
-		c := Change{Alias: t.alias, Ref: t.spec.Ref, NewCommit: t.commit}
+		c := Change{Alias: t.alias, Ref: t.spec.Ref, NewCommit: t.rev}
 		if t.locked != nil {
-			c.OldCommit = t.locked.Commit
+			c.OldCommit = t.locked.Rev
 		}
 		out = append(out, c)
 	}
@@ -378,7 +378,7 @@ func namedTasks(aliases []string, mk func(alias string) *task) (ts []*task, unkn
 // exact installs of the lock entry, so an unchanged package moves nothing.
 func pinTargets(ts []*task) {
 	for _, t := range ts {
-		if t.resolveErr == nil && sameSpec(t.spec, t.locked) && t.commit == t.locked.Commit {
+		if t.resolveErr == nil && sameSpec(t.spec, t.locked) && t.rev == t.locked.Rev {
 			t.target = t.locked
 		}
 	}

@@ -26,7 +26,7 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 			p = &PackageInfo{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref}
 			by[alias] = p
 		}
-		p.Locked, p.Commit = true, e.Commit
+		p.Locked, p.Commit = true, e.Rev
 	}
 	out := make([]PackageInfo, 0, len(by))
 	for alias, p := range by {

@@ -76,10 +76,10 @@ func recordFile(rel, blob string, fi fs.FileInfo) fileState {
 
 // pkgState is .context/.state/<alias>.json: what is installed.
 type pkgState struct {
-	Commit string      `json:"commit"`
-	Tree   string      `json:"tree"`
-	Hash   string      `json:"hash"`
-	Files  []fileState `json:"files"` // sorted by path
+	Rev   string      `json:"commit"`
+	Tree  string      `json:"tree"`
+	Hash  string      `json:"hash"`
+	Files []fileState `json:"files"` // sorted by path
 }
 
 func (w *Workspace) pkgDir(alias string) string    { return w.path(project.PackagesDir, alias) }
@@ -121,7 +121,7 @@ func gitMode(m fs.FileMode) fs.FileMode {
 // stateOf records dir as written by Materialize: blob ids and modes from the
 // engine, sizes and mtimes from the disk.
 func stateOf(dir string, res *gitengine.Result, hash string) (*pkgState, error) {
-	st := &pkgState{Commit: res.Commit, Tree: res.TreeID, Hash: hash, Files: make([]fileState, 0, len(res.Files))}
+	st := &pkgState{Rev: res.Commit, Tree: res.TreeID, Hash: hash, Files: make([]fileState, 0, len(res.Files))}
 	for _, f := range res.Files {
 		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path)))
 		if err != nil {
@@ -136,7 +136,7 @@ func stateOf(dir string, res *gitengine.Result, hash string) (*pkgState, error) 
 // scanState records dir as it is now, hashing every file (used when the
 // state file was lost but the files match the lock's hash).
 func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
-	st := &pkgState{Commit: commit, Tree: tree, Hash: hash, Files: []fileState{}}
+	st := &pkgState{Rev: commit, Tree: tree, Hash: hash, Files: []fileState{}}
 	err := walkFiles(dir, func(rel string, fi fs.FileInfo) error {
 		blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
 		if err != nil {
@@ -296,7 +296,7 @@ func (w *Workspace) inspect(alias string, locked *lockfile.Entry, full bool) (*l
 	}
 	if st == nil && locked != nil {
 		if h, err := lockfile.HashDir(dir); err == nil && h == locked.Hash {
-			if st, err = scanState(dir, locked.Commit, locked.Tree, locked.Hash); err == nil {
+			if st, err = scanState(dir, locked.Rev, locked.Tree, locked.Hash); err == nil {
 				_ = w.writeState(w.statePath(alias), st) // not when opened read-only
 			}
 		}

@@ -58,7 +58,7 @@ func TestAddNestedSubPathDefaultBranchMaster(t *testing.T) {
 	}
 	e := readLock(t, f.project).Packages["v2"]
 	h, _ := lockfile.HashDir(dir)
-	if e.Commit != head || e.Tree != f.git("rev-parse", "HEAD:guides/api/v2") || e.Hash != h || e.Path != "guides/api/v2" || e.Source != f.upstream {
+	if e.Rev != head || e.Tree != f.git("rev-parse", "HEAD:guides/api/v2") || e.Hash != h || e.Path != "guides/api/v2" || e.Source != f.upstream {
 		t.Fatalf("lock entry %+v (hash on disk %s)", e, h)
 	}
 	if m := w.Manifest(); len(m.Packages) != 1 || m.Packages[0] != (project.PackageSpec{Alias: "v2", Source: f.upstream, Path: "guides/api/v2"}) {
@@ -95,8 +95,8 @@ func TestAddRefsAndRelativeSource(t *testing.T) {
 	want := map[string]string{"tag": first, "annotated": first, "sha": first, "short": first, "branch": second, "head": second}
 	l := readLock(t, f.project)
 	for _, p := range r.Packages {
-		if p.Action != Installed || p.NewCommit != want[p.Alias] || l.Packages[p.Alias].Commit != want[p.Alias] {
-			t.Errorf("%s: %s at %s (lock %s), want %s", p.Alias, p.Action, p.NewCommit, l.Packages[p.Alias].Commit, want[p.Alias])
+		if p.Action != Installed || p.NewCommit != want[p.Alias] || l.Packages[p.Alias].Rev != want[p.Alias] {
+			t.Errorf("%s: %s at %s (lock %s), want %s", p.Alias, p.Action, p.NewCommit, l.Packages[p.Alias].Rev, want[p.Alias])
 		}
 	}
 	if got := readFile(t, filepath.Join(f.project, project.DirName, "packages/tag/other.md")); got != "# Other\n" {
@@ -198,7 +198,7 @@ func TestInstallFrozenDisagreement(t *testing.T) {
 		t.Fatalf("install: %s", actions(r))
 	}
 	l := readLock(t, f.project)
-	if l.Packages["guides"].Ref != "master" || l.Packages["team"].Commit == "" {
+	if l.Packages["guides"].Ref != "master" || l.Packages["team"].Rev == "" {
 		t.Fatalf("lock %+v", l.Packages)
 	}
 	// A package dropped from the manifest is removed by install.

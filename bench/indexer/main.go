@@ -61,7 +61,7 @@ func main() {
 		}
 		files += n
 		bytes += b
-		pkgs = append(pkgs, indexer.Package{Alias: e.Name(), Source: "file://" + filepath.Join(*corpus, e.Name()), Ref: "main", Commit: strings.Repeat("ab", 20)})
+		pkgs = append(pkgs, indexer.Package{Alias: e.Name(), Source: "file://" + filepath.Join(*corpus, e.Name()), Ref: "main", Rev: strings.Repeat("ab", 20)})
 	}
 	fmt.Printf("corpus: %d packages, %d files, %.1f MB\n", len(pkgs), files, float64(bytes)/1e6)
 	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadavg())

@@ -128,7 +128,7 @@ func installCorpus(corpus, proj string) (string, error) {
 		}
 		files += n
 		lock.Packages[alias] = lockfile.Entry{Source: "file://" + filepath.Join(corpus, alias), Ref: "main",
-			Commit: strings.Repeat("0", 40), Tree: strings.Repeat("0", 40), Hash: benchHash(alias),
+			Rev: strings.Repeat("0", 40), Tree: strings.Repeat("0", 40), Hash: benchHash(alias),
 			Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}
 	if err := lockfile.Write(lockPath, lock); err != nil {
@@ -136,7 +136,7 @@ func installCorpus(corpus, proj string) (string, error) {
 	}
 	var pkgs []indexer.Package
 	for a, e := range lock.Packages {
-		pkgs = append(pkgs, indexer.Package{Alias: a, Source: e.Source, Ref: e.Ref, Commit: e.Commit})
+		pkgs = append(pkgs, indexer.Package{Alias: a, Source: e.Source, Ref: e.Ref, Rev: e.Rev})
 	}
 	start := time.Now()
 	rep, err := indexer.Sync(context.Background(), ctxDir, pkgs, indexer.Options{})

@@ -563,6 +563,8 @@ func RuleMessage(fe validator.FieldError) string {
 		return fmt.Sprintf("%s is more than the maximum %s", safetext.Clip(raw, 0), fe.Param())
 	case tag == "unique":
 		return fmt.Sprintf("has duplicate %s values", fe.Param())
+	case tag == "oneof":
+		return fmt.Sprintf("%s must be one of: %s", safetext.Quote(raw), strings.Join(strings.Fields(fe.Param()), ", "))
 	}
 	return fmt.Sprintf("%s fails the %q rule", safetext.Quote(raw), fe.Tag())
 }

@@ -1,0 +1,98 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// A source is one kind of locked package source (vendir's shape: one
+// implementation and one case per kind, the planners and execute the same
+// for all). A dir source is not one: it is never fetched or locked (see
+// project.Live).
+//
+// resolve finds the revision t's spec names now and sets t.rev (and, for
+// git, t.refName); t.locked, when set, is what the lock says, for a source
+// that can revalidate instead of fetching again. fetch writes the files of
+// revision t.want into stage (which does not exist yet) and says what to
+// lock.
+type source interface {
+	resolve(ctx context.Context, t *task) error
+	fetch(ctx context.Context, t *task, stage string) (*fetched, error)
+}
+
+// fetched is what a source put in a stage.
+type fetched struct {
+	// entry holds what the source pins: Kind, Rev, Tree and, for https,
+	// URL, ETag, LastModified and Fetched. applyInstall adds Source, Path,
+	// Ref, Hash and Updated.
+	entry   lockfile.Entry
+	bytes   int64         // received from the network
+	skipped []skippedFile // files of the source not written, and why
+	// state records the stage as written, given its h1: hash.
+	state func(hash string) (*pkgState, error)
+}
+
+type skippedFile struct{ path, reason string }
+
+// kind is the task's source kind: its spec's, or its lock entry's.
+func (t *task) kind() string {
+	if t.spec != nil {
+		return t.spec.KindOf()
+	}
+	if t.locked != nil && !t.locked.IsGit() {
+		return t.locked.Kind
+	}
+	return project.KindGit
+}
+
+// sourceFor returns the source of kind.
+func (w *Workspace) sourceFor(kind string) (source, error) {
+	switch kind {
+	case project.KindGit:
+		return gitSource{w}, nil
+	}
+	return nil, fmt.Errorf("ctx cannot fetch a %s source", kind)
+}
+
+// gitSource fetches git repositories through the task's Engine.
+type gitSource struct{ w *Workspace }
+
+// resolve asks gitengine's Resolve: the operation's Engine asks each remote
+// for its refs once, and full commit SHAs need no network at all.
+func (g gitSource) resolve(ctx context.Context, t *task) error {
+	r, err := t.eng.Resolve(ctx, g.w.fetchURL(t.spec.Source), t.spec.Ref)
+	t.rev, t.refName = r.Commit, r.Ref
+	return err
+}
+
+func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, error) {
+	req := gitengine.FetchRequest{URL: g.w.fetchURL(t.specSource()), Commit: t.want, Ref: t.refName, Path: t.specPath()}
+	if req.Ref == "" && t.spec != nil {
+		req.Ref = t.spec.Ref // a commit id here names no ref, and gitengine finds none
+	}
+	res, err := t.eng.Materialize(ctx, req, stage)
+	if err != nil {
+		return nil, err
+	}
+	f := &fetched{
+		entry: lockfile.Entry{Kind: project.KindGit, Rev: res.Commit, Tree: res.TreeID},
+		bytes: res.Bytes,
+		state: func(hash string) (*pkgState, error) { return stateOf(stage, res, hash) },
+	}
+	for _, s := range res.Skipped {
+		f.skipped = append(f.skipped, skippedFile{s.Path, s.Reason})
+	}
+	return f, nil
+}
+
+// revNoun is what a revision of kind is called in messages.
+func revNoun(kind string) string {
+	if kind == project.KindHTTPS {
+		return "content"
+	}
+	return "commit"
+}
