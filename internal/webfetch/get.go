@@ -24,7 +24,6 @@ var errStalled = errors.New("the server stopped sending")
 func (f *fetch) get(ctx context.Context, raw string, cond *Item, max int64, field, what string) (Item, bool, error) {
 	withToken := f.r.Token != "" && hostIs(raw, f.origHost)
 	if at, ok := f.c.notFoundSince(raw, withToken); ok {
-		f.allNM = false
 		return Item{}, false, &Error{Kind: KindNotFound, URL: shownURL(raw),
 			Msg:  fmt.Sprintf("not found (the server answered 404 at %s)", at.UTC().Format("2006-01-02 15:04:05 UTC")),
 			Hint: fmt.Sprintf("check the URL; ctx remembers a 404 for an hour and asks again after %s", at.Add(notFoundTTL).UTC().Format("15:04:05 UTC"))}
@@ -55,7 +54,6 @@ func (f *fetch) get(ctx context.Context, raw string, cond *Item, max int64, fiel
 			break
 		}
 	}
-	f.allNM = false
 	var fe *Error
 	if attempt > 1 && errors.As(err, &fe) {
 		fe.Msg += fmt.Sprintf(" (after %d attempts)", attempt)
