@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // errStalled is the cause of a request's context when its server sent
@@ -99,7 +101,7 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 	}
 	defer resp.Body.Close()
 	shown := shownURL(raw)
-	status := "HTTP " + shownURL(resp.Status)
+	status := "HTTP " + safetext.Clip(resp.Status, 0)
 	switch code := resp.StatusCode; {
 	case code == http.StatusNotModified && conditional:
 		return *cond, true, false, nil

@@ -318,7 +318,7 @@ func TestSizeLimits(t *testing.T) {
 		}
 	})
 	c := newClient(t, Options{})
-	lim := Limits{MaxBytes: 100, MaxArchiveBytes: 1000, Timeout: time.Minute}
+	lim := Limits{MaxBytes: 100, MaxArchiveBytes: 1000, Timeout: 5 * time.Second, Attempts: 1}
 	fetchErr(t, c, Request{URL: s.URL + "/huge.md", AllowPrivate: true, Limits: lim}, KindLimit,
 		"document is 1099511627776 bytes, over the limit of 100 bytes", `"maxBytes"`)
 	fetchErr(t, c, Request{URL: s.URL + "/chunked.md", AllowPrivate: true, Limits: lim}, KindLimit,
