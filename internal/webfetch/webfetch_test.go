@@ -295,7 +295,6 @@ func TestRedirectToPrivateRefused(t *testing.T) {
 func TestSizeLimits(t *testing.T) {
 	t.Parallel()
 	released := make(chan struct{})
-	t.Cleanup(func() { close(released) })
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/huge.md": // claims a terabyte, then sends nothing: reading it would hang
@@ -317,6 +316,7 @@ func TestSizeLimits(t *testing.T) {
 			w.Write([]byte(strings.Repeat("z", 500)))
 		}
 	})
+	t.Cleanup(func() { close(released) }) // before s.Close, which waits for the handlers
 	c := newClient(t, Options{})
 	lim := Limits{MaxBytes: 100, MaxArchiveBytes: 1000, Timeout: 5 * time.Second, Attempts: 1}
 	fetchErr(t, c, Request{URL: s.URL + "/huge.md", AllowPrivate: true, Limits: lim}, KindLimit,
@@ -342,7 +342,6 @@ func TestSizeLimits(t *testing.T) {
 func TestStalledServer(t *testing.T) {
 	t.Parallel()
 	released := make(chan struct{})
-	t.Cleanup(func() { close(released) })
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/mid-body.md" {
 			w.Header().Set("Content-Length", "100")
@@ -354,6 +353,7 @@ func TestStalledServer(t *testing.T) {
 		case <-released:
 		}
 	})
+	t.Cleanup(func() { close(released) }) // before s.Close, which waits for the handlers
 	c := newClient(t, Options{})
 	lim := Limits{Timeout: 200 * time.Millisecond, Attempts: 2}
 	done := make(chan struct{})
