@@ -221,7 +221,3 @@ func (c *Client) rememberNotFound(u string, withToken bool) {
 	// A failure to remember only costs a request later.
 	_ = lockfile.WriteFileAtomic(filepath.Join(dir, notFoundKey(u, withToken)), []byte(c.now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
 }
-
-func (c *Client) forgetNotFound(u string, withToken bool) {
-	_ = os.Remove(c.dir("notfound", notFoundKey(u, withToken)))
-}

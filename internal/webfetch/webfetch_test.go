@@ -165,8 +165,7 @@ func TestBadRequests(t *testing.T) {
 
 // redirector answers /r/N with a redirect to /r/N-1 and /r/0 with a page.
 func redirector(t *testing.T) *server {
-	var s *server
-	s = serve(t, func(w http.ResponseWriter, r *http.Request) {
+	return serve(t, func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
 		if n == 0 {
 			io.WriteString(w, "end\n")
@@ -174,7 +173,6 @@ func redirector(t *testing.T) *server {
 		}
 		http.Redirect(w, r, fmt.Sprintf("/r/%d", n-1), http.StatusFound)
 	})
-	return s
 }
 
 func TestRedirectLimit(t *testing.T) {
@@ -436,8 +434,7 @@ const secretToken = "tok-SECRET-9f8e7d"
 // and every cache file.
 func TestTokenNeverShown(t *testing.T) {
 	t.Parallel()
-	var echo *server
-	echo = serve(t, func(w http.ResponseWriter, r *http.Request) {
+	echo := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		switch r.URL.Path {
 		case "/status": // the token in the status line
@@ -721,8 +718,7 @@ func TestConcurrentFill(t *testing.T) {
 func TestLLMS(t *testing.T) {
 	t.Parallel()
 	var index atomic.Value
-	var s *server
-	s = serve(t, func(w http.ResponseWriter, r *http.Request) {
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/llms.txt":
 			w.Header().Set("ETag", `"idx"`)
