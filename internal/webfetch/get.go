@@ -48,7 +48,7 @@ func (f *fetch) get(ctx context.Context, raw string, cond *Item, max int64, fiel
 		it, nm, retry, err = f.once(ctx, raw, cond, max, field, what, withToken)
 		if err == nil {
 			if !nm {
-				f.allNM = false
+				f.changed.Store(true)
 			}
 			return it, nm, nil
 		}

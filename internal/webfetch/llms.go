@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // llms fetches an llms.txt index and the pages it links (see llmsLinks),
@@ -44,20 +45,41 @@ func (f *fetch) llms(ctx context.Context, prev *Snapshot) ([]Item, error) {
 	if capped {
 		f.c.warn("%s links more than %d pages: fetching the first %d (raise the source's %q to fetch more)", shownURL(f.r.URL), f.lim.MaxPages, f.lim.MaxPages, fieldMaxPages)
 	}
+	// The pages, a few at a time; items, warnings and the first error in
+	// the index's order.
+	type result struct {
+		it  Item
+		err error
+	}
+	results := make([]result, len(links))
+	sem := make(chan struct{}, pageWorkers)
+	var wg sync.WaitGroup
+	for i, l := range links {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			it, _, err := f.get(ctx, l.String(), byURL[l.String()], f.lim.MaxBytes, fieldMaxBytes, "page")
+			results[i] = result{it, err}
+		}()
+	}
+	wg.Wait()
 	items := []Item{top}
-	for _, l := range links {
-		it, _, err := f.get(ctx, l.String(), byURL[l.String()], f.lim.MaxBytes, fieldMaxBytes, "page")
-		if KindOf(err) == KindNotFound {
-			f.c.warn("%s: left out: %v", shownURL(f.r.URL), err)
+	for _, res := range results {
+		if KindOf(res.err) == KindNotFound {
+			f.c.warn("%s: left out: %v", shownURL(f.r.URL), scrub(res.err, f.r.Token))
 			continue
 		}
-		if err != nil {
-			return nil, err
+		if res.err != nil {
+			return nil, res.err
 		}
-		items = append(items, it)
+		items = append(items, res.it)
 	}
 	return items, nil
 }
+
+// pageWorkers is how many pages of an llms.txt index are fetched at once.
+const pageWorkers = 4
 
 // mdLink is a markdown inline link: [text](target "optional title").
 var mdLink = regexp.MustCompile(`\[[^\]\n]*\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"\n]*")?\s*\)`)

@@ -223,7 +223,7 @@ type fetch struct {
 	http     *http.Client
 	requests atomic.Int64
 	body     atomic.Int64
-	allNM    bool // every conditional request answered 304 so far
+	changed  atomic.Bool // some request answered with a body
 }
 
 // Fetch fetches the source r names into the cache and returns its snapshot.
@@ -265,7 +265,7 @@ func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
 	if form != FormDocument && form != FormLLMS && form != FormArchive {
 		return nil, &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: fmt.Sprintf("unknown form %s", shownURL(form)), Hint: "use document, llms or archive"}
 	}
-	f := &fetch{c: c, r: r, lim: r.Limits.WithDefaults(), origHost: strings.ToLower(u.Host), allNM: true}
+	f := &fetch{c: c, r: r, lim: r.Limits.WithDefaults(), origHost: strings.ToLower(u.Host)}
 	tr := c.guarded
 	if r.AllowPrivate {
 		tr = c.open
@@ -275,9 +275,7 @@ func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
 	// Revalidate only what the cache still holds; else fetch afresh.
 	var prev *Snapshot
 	if r.Prev != nil && r.Prev.Rev != "" {
-		if p, err := c.Cached(r.Prev.Rev); err != nil {
-			c.warn("%s: the cached copy of %s is unusable (%v): fetching it again", shownURL(r.URL), r.Prev.Rev, err)
-		} else if p.Form == form {
+		if p, err := c.Cached(r.Prev.Rev); err == nil && p.Form == form {
 			prev = p
 			if r.Prev.ETag != "" || r.Prev.LastModified != "" {
 				prev.Items[0].ETag, prev.Items[0].LastModified = r.Prev.ETag, r.Prev.LastModified
@@ -315,7 +313,7 @@ func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
 		FinalURL: items[0].FinalURL, ETag: items[0].ETag, LastModified: items[0].LastModified,
 		Fetched: now, Items: items,
 	}
-	if prev != nil && f.allNM && s.Rev == prev.Rev {
+	if prev != nil && !f.changed.Load() && s.Rev == prev.Rev {
 		s = prev
 		s.NotModified = true
 	} else if err := c.storeSnapshot(s); err != nil {

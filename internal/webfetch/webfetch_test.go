@@ -455,6 +455,13 @@ func TestTokenNeverShown(t *testing.T) {
 		case "/ok.md":
 			w.Header().Set("ETag", `"e"`)
 			io.WriteString(w, "fine\n")
+		case "/llms.txt":
+			io.WriteString(w, "- [page](/page404.md)\n")
+		case "/page404.md": // a page left out with a warning
+			conn, buf, _ := w.(http.Hijacker).Hijack()
+			fmt.Fprintf(buf, "HTTP/1.1 404 %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", tok)
+			buf.Flush()
+			conn.Close()
 		}
 	})
 	var warnings []string
@@ -470,6 +477,10 @@ func TestTokenNeverShown(t *testing.T) {
 		msgs = append(msgs, err.Error())
 	}
 	fetchOK(t, c, Request{URL: echo.URL + "/ok.md", Token: secretToken, AllowPrivate: true})
+	fetchOK(t, c, Request{URL: echo.URL + "/llms.txt", Token: secretToken, AllowPrivate: true})
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "page404.md") {
+		t.Errorf("warnings %q, want the left-out page", warnings)
+	}
 	msgs = append(msgs, warnings...)
 	for _, m := range msgs {
 		if strings.Contains(m, secretToken) {
