@@ -15,7 +15,8 @@
 //   - a request whose server sends nothing for Limits.Timeout fails; 5xx
 //     answers, timeouts and broken connections are tried Limits.Attempts
 //     times with exponential backoff, 4xx answers once;
-//   - a 404 is remembered for an hour in the cache;
+//   - a 404 is remembered for an hour in the cache; in an llms.txt index, a
+//     page that answers 404 is left out with a warning;
 //   - the token goes only to the host of Request.URL, as a Bearer
 //     Authorization header, and never into an error, a log or the cache.
 package webfetch
@@ -159,7 +160,7 @@ type Snapshot struct {
 	Fetched      time.Time `json:"fetched"`
 	Items        []Item    `json:"items"` // the top document first; for llms, each linked page
 
-	NotModified bool      `json:"-"` // every conditional request answered 304: the snapshot is Prev's (same Rev, same Fetched)
+	NotModified bool      `json:"-"` // no request brought a body (each answered 304, or a page is still a remembered 404) and Rev is Prev's: the snapshot is Prev's, Fetched included
 	Checked     time.Time `json:"-"` // when this Fetch ran (Fetched is when the content was fetched)
 	Requests    int       `json:"-"` // requests made, redirects included
 	BodyBytes   int64     `json:"-"` // body bytes received
