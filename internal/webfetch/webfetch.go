@@ -49,18 +49,29 @@ type Options struct {
 
 	// Test seams.
 	public  func(netip.AddrPort) bool // an address the SSRF guard lets through
-	backoff time.Duration             // the first retry's delay; 0 = 500 ms
+	backoff time.Duration             // the first retry's delay; 0 = defaultBackoff
 	tls     *tls.Config               // nil = the system's roots
 }
 
+// The default limits, issue 11's.
+const (
+	DefaultMaxBytes        = 10 << 20 // per document body
+	DefaultMaxArchiveBytes = 100 << 20
+	DefaultMaxPages        = 200
+	DefaultTimeout         = 30 * time.Second
+	DefaultMaxRedirects    = 5
+	DefaultAttempts        = 3
+	defaultBackoff         = 500 * time.Millisecond // before the first retry; doubled before each next one
+)
+
 // Limits bound one Fetch. A zero field takes its default (WithDefaults).
 type Limits struct {
-	MaxBytes        int64         // per document body; default 10 MB
-	MaxArchiveBytes int64         // archive download; default 100 MB (extraction bounds are webdoc's)
-	MaxPages        int           // llms.txt: linked pages fetched; default 200
-	Timeout         time.Duration // per request: the longest the server may send nothing; default 30 s
-	MaxRedirects    int           // default 5
-	Attempts        int           // default 3 (backoff on 5xx, timeouts, connection resets)
+	MaxBytes        int64         // per document body; 0 = DefaultMaxBytes
+	MaxArchiveBytes int64         // archive download; 0 = DefaultMaxArchiveBytes (extraction bounds are webdoc's)
+	MaxPages        int           // llms.txt: linked pages fetched; 0 = DefaultMaxPages
+	Timeout         time.Duration // per request: the longest the server may send nothing; 0 = DefaultTimeout
+	MaxRedirects    int           // 0 = DefaultMaxRedirects
+	Attempts        int           // with backoff on 5xx, timeouts, connection resets; 0 = DefaultAttempts
 }
 
 // The manifest fields that raise each limit, as errors name them.
@@ -72,16 +83,15 @@ const (
 	fieldMaxPages        = "maxPages"
 )
 
-// DefaultLimits returns the limits of issue 11: 10 MB per document, 100 MB
-// per archive, 200 pages, 30 s, 5 redirects, 3 attempts.
+// DefaultLimits returns the Default* limits.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxBytes:        10 << 20,
-		MaxArchiveBytes: 100 << 20,
-		MaxPages:        200,
-		Timeout:         30 * time.Second,
-		MaxRedirects:    5,
-		Attempts:        3,
+		MaxBytes:        DefaultMaxBytes,
+		MaxArchiveBytes: DefaultMaxArchiveBytes,
+		MaxPages:        DefaultMaxPages,
+		Timeout:         DefaultTimeout,
+		MaxRedirects:    DefaultMaxRedirects,
+		Attempts:        DefaultAttempts,
 	}
 }
 
@@ -177,7 +187,7 @@ type Client struct {
 // New returns a Client.
 func New(o Options) *Client {
 	if o.backoff == 0 {
-		o.backoff = 500 * time.Millisecond
+		o.backoff = defaultBackoff
 	}
 	return &Client{o: o, guarded: newTransport(true, o.public, o.tls), open: newTransport(false, nil, o.tls)}
 }
