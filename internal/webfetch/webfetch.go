@@ -28,17 +28,18 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"path"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/webdoc"
 )
 
-// The forms of a source.
+// The forms of a source: internal/webdoc's (Detect infers them).
 const (
-	FormDocument = "document"
-	FormLLMS     = "llms"
-	FormArchive  = "archive"
+	FormDocument = webdoc.FormDocument
+	FormLLMS     = webdoc.FormLLMS
+	FormArchive  = webdoc.FormArchive
 )
 
 // Options configure a Client.
@@ -211,20 +212,6 @@ func (c *Client) warn(format string, a ...any) {
 	}
 }
 
-// inferForm is the form a URL names: llms.txt and llms-full.txt are llms
-// indexes, .tar.gz, .tgz and .zip archives, anything else a document.
-// (internal/webdoc.Detect owns this rule once it lands.)
-func inferForm(u *url.URL) string {
-	base := strings.ToLower(path.Base(u.Path))
-	switch {
-	case base == "llms.txt" || base == "llms-full.txt":
-		return FormLLMS
-	case strings.HasSuffix(base, ".tar.gz") || strings.HasSuffix(base, ".tgz") || strings.HasSuffix(base, ".zip"):
-		return FormArchive
-	}
-	return FormDocument
-}
-
 // fetch is the state of one Fetch.
 type fetch struct {
 	c        *Client
@@ -271,7 +258,7 @@ func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
 	}
 	form := r.Form
 	if form == "" {
-		form = inferForm(u)
+		form = webdoc.Detect(u.String(), "")
 	}
 	if form != FormDocument && form != FormLLMS && form != FormArchive {
 		return nil, &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: fmt.Sprintf("unknown form %s", shownURL(form)), Hint: "use document, llms or archive"}
