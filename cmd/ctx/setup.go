@@ -42,6 +42,10 @@ offers), lets you choose, and installs your choice into .context/ (created
 when missing). The registry location is saved in the manifest, so running
 'ctx setup' again offers additions and removals.
 
+The registry is --registry, else the manifest's, else $CTX_REGISTRY, else
+your default ('ctx config set registry LOCATION'): with a default set, a
+fresh project runs 'ctx setup' with no flags.
+
 At a terminal (stdin and stderr), setup checks which repositories you can
 read, shows a list (installed packages pre-checked; unreadable ones listed
 but not offered), asks for confirmation, installs, and summarises. Ctrl-C
@@ -78,7 +82,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, registry.DefaultMaxD
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.registry, "registry", "", "where the registry is (`LOCATION`: file, https URL or git repository; default: the manifest's)")
+	f.StringVar(&opts.registry, "registry", "", "where the registry is (`LOCATION`: file, https URL or git repository; default: the manifest's, else CTX_REGISTRY, else 'ctx config get registry')")
 	f.StringSliceVar(&opts.selects, "select", nil, "install the contexts named `NAME` (comma-separated or repeated)")
 	f.StringSliceVar(&opts.tags, "tags", nil, "install every context tagged `T` (comma-separated or repeated)")
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
@@ -120,7 +124,18 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		location = ws.Manifest().Registry
 	}
 	if location == "" {
-		return usageErrorf("setup: no registry: pass --registry LOCATION (a file, an https URL or a git repository; see 'ctx setup --help')")
+		// The user's default: CTX_REGISTRY, else ctx config's registry.
+		def, from, err := defaultRegistry()
+		if err != nil {
+			return err
+		}
+		if def != "" {
+			fmt.Fprintf(wsOpts.Log, "using the default registry %s (from %s)\n", safetext.Text(def), from)
+		}
+		location = def
+	}
+	if location == "" {
+		return usageErrorf("setup: no registry: pass --registry LOCATION (a file, an https URL or a git repository; see 'ctx setup --help'), or set a default with 'ctx config set registry LOCATION' or CTX_REGISTRY")
 	}
 	loader := &registry.Loader{
 		Git:  engine,
@@ -222,7 +237,10 @@ func printRegistry(w io.Writer, reg *registry.Result) {
 	}
 	fmt.Fprintf(w, " (%d contexts from %d registries)\n", len(reg.Contexts), len(reg.Loaded))
 	for _, c := range reg.Contexts {
-		src := c.Repo
+		src := c.Source()
+		if c.KindOf() != registry.KindGitSource {
+			src = c.KindOf() + " " + src
+		}
 		if c.Path != "" {
 			src += " path=" + c.Path
 		}
