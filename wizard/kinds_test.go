@@ -91,16 +91,20 @@ func TestHTTPAccess(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx := context.Background()
-	if err := (HTTPAccess{}).CheckAccess(ctx, srv.URL+"/ok.md"); err != nil {
+	if err := (HTTPAccess{AllowPrivate: true}).CheckAccess(ctx, srv.URL+"/ok.md"); err != nil {
 		t.Errorf("ok.md: %v", err)
 	}
+	// Without AllowPrivate, the loopback server is refused (the guard).
+	if err := (HTTPAccess{}).CheckAccess(ctx, srv.URL+"/ok.md"); err == nil || !strings.Contains(err.Error(), "--allow-private-network") {
+		t.Errorf("loopback without AllowPrivate: %v, want the private-network refusal", err)
+	}
 	for path, want := range map[string]string{
-		"/private.md": "401 Unauthorized: the server wants credentials",
-		"/missing.md": "404 Not Found: check the context's url",
+		"/private.md": "401 Unauthorized (the server wants credentials",
+		"/missing.md": "404 Not Found (check the URL",
 		"/loop":       "more than 5 redirects",
-		"/to-ftp":     "unsupported protocol scheme",
+		"/to-ftp":     "ftp",
 	} {
-		err := (HTTPAccess{}).CheckAccess(ctx, srv.URL+path)
+		err := (HTTPAccess{AllowPrivate: true}).CheckAccess(ctx, srv.URL+path)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", path, err, want)
 		}

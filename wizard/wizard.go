@@ -84,6 +84,10 @@ type Options struct {
 	Tags     []string // every context with any of these tags
 	All      bool     // every context
 	Yes      bool     // do not ask for confirmation
+	// AllowPrivate lets https contexts be on loopback, private and
+	// link-local addresses: the access check allows them, and their specs
+	// say so (allowPrivateNetwork).
+	AllowPrivate bool
 	// Out receives the summary; Log receives notes and warnings.
 	Out, Log io.Writer
 	// Jobs bounds the parallel access checks; 0 = DefaultJobs.
@@ -246,7 +250,9 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 			continue
 		}
 		alias := uniqueAlias(naming.AliasFrom(c.Name), taken)
-		specs = append(specs, SpecOf(c.Context, alias))
+		spec := SpecOf(c.Context, alias)
+		spec.AllowPrivateNetwork = o.AllowPrivate && spec.Kind == project.KindHTTPS
+		specs = append(specs, spec)
 		sum.Added = append(sum.Added, alias)
 	}
 	if interactive {
@@ -474,7 +480,7 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 	}
 	https := o.HTTPSAccess
 	if https == nil {
-		https = HTTPAccess{}
+		https = HTTPAccess{AllowPrivate: o.AllowPrivate}
 	}
 	reasons := make([]string, len(repos))
 	var wg sync.WaitGroup

@@ -26,6 +26,9 @@ type setupOptions struct {
 	all      bool
 	yes      bool
 	list     bool
+	// allowPrivate lets https contexts be on loopback, private and
+	// link-local addresses (checked and saved in their specs).
+	allowPrivate bool
 	// interactive forces the prompter on or off; nil = when stdin is a terminal.
 	interactive *bool
 	// prompter, when set, is used instead of the terminal's (tests).
@@ -49,7 +52,8 @@ fresh project runs 'ctx setup' with no flags.
 At a terminal (stdin and stderr), setup checks which repositories you can
 read, shows a list (installed packages pre-checked; unreadable ones listed
 but not offered), asks for confirmation, installs, and summarises. Ctrl-C
-changes nothing.
+changes nothing. An https context on a private or loopback address is
+refused (an unreadable one) unless --allow-private-network.
 Without a terminal, the choice comes from --select, --tags or --all, and
 setup only adds.
 
@@ -88,6 +92,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, registry.DefaultMaxD
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
 	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
+	f.BoolVar(&opts.allowPrivate, "allow-private-network", false, "let https contexts be on loopback, private or link-local addresses (an intranet wiki); saved in their specs")
 	return cmd
 }
 
@@ -168,6 +173,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		Tags:             o.tags,
 		All:              o.all,
 		Yes:              o.yes,
+		AllowPrivate:     o.allowPrivate,
 		Out:              g.IO.Out,
 		Log:              wsOpts.Log,
 	}
