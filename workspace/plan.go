@@ -37,6 +37,8 @@ const (
 	stepLock                // rewrite the lock entry only: the ref changed to one naming the same commit
 	stepInstall             // fetch want into a stage, then swap it in
 	stepRemove              // delete the package
+	stepLink                // record a dir spec in the manifest (nothing fetched or locked)
+	stepForget              // drop a dir spec from the manifest (its files are left alone)
 )
 
 // task is one package's part in a command.
@@ -110,6 +112,17 @@ func (w *Workspace) decideTask(t *task, force bool) {
 	}
 	if t.resolveErr != nil {
 		t.fail(t.resolveErr)
+		return
+	}
+	if isDir(t.spec) && t.locked == nil {
+		switch {
+		case t.remove:
+			t.step, t.res.Action = stepForget, Removed
+		case t.addSpec:
+			t.step, t.res.Action = stepLink, Linked
+		default:
+			t.res.Action = Unchanged
+		}
 		return
 	}
 	// The stat shortcut is enough to choose what to do; before anything is
@@ -267,6 +280,15 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 	var ts []*task
 	for i := range m.Packages {
 		s := &m.Packages[i]
+		if isDir(s) {
+			w.checkLive(s)
+			if e, ok := l.Packages[s.Alias]; ok {
+				// Locked as another kind before: drop that package.
+				seen[s.Alias] = true
+				ts = append(ts, &task{alias: s.Alias, locked: &e, remove: true})
+			}
+			continue
+		}
 		seen[s.Alias] = true
 		t := &task{alias: s.Alias, spec: s}
 		if e, ok := l.Packages[s.Alias]; ok {
@@ -310,6 +332,10 @@ func disagreements(m *project.Manifest, l *lockfile.Lock) []string {
 		s := &m.Packages[i]
 		e, ok := l.Packages[s.Alias]
 		switch {
+		case isDir(s) && !ok:
+			// live: never locked
+		case isDir(s):
+			out = append(out, s.Alias+" changed in the manifest since it was locked")
 		case !ok:
 			out = append(out, s.Alias+" is not locked")
 		case !sameSpec(s, &e):
@@ -333,11 +359,23 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 		return nil, err
 	}
 	m := w.Manifest()
-	if len(aliases) == 0 {
+	named := len(aliases) > 0
+	if !named {
 		for _, s := range m.Packages {
 			aliases = append(aliases, s.Alias)
 		}
 	}
+	var locked []string
+	for _, a := range aliases {
+		if s, ok := m.Spec(a); ok && isDir(&s) {
+			if named {
+				w.log("%s is a dir source: it is indexed in place, so there is nothing to update", a)
+			}
+			continue
+		}
+		locked = append(locked, a)
+	}
+	aliases = locked
 	ts, unknown := namedTasks(aliases, func(a string) *task {
 		s, ok := m.Spec(a)
 		if !ok {
@@ -457,7 +495,7 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 	}
 	m := w.Manifest()
 	ts, unknown := namedTasks(aliases, func(a string) *task {
-		_, inM := m.Spec(a)
+		s, inM := m.Spec(a)
 		e, inL := l.Packages[a]
 		if !inM && !inL && !exists(w.statePath(a)) {
 			return nil
@@ -465,6 +503,9 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 		t := &task{alias: a, remove: true, dropSpec: inM}
 		if inL {
 			t.locked = &e
+		}
+		if isDir(&s) {
+			t.spec = &s // forgotten only: its files are the user's
 		}
 		return t
 	})
@@ -495,7 +536,7 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 // installed, and recorded in the manifest once installed.
 func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*plan, error) {
 	if len(specs) == 0 {
-		return nil, errors.New("name a source to add: a git URL or a local repository path")
+		return nil, errors.New("name a source to add: a git URL, a local file, folder or repository, or an http(s) URL")
 	}
 	l, err := w.readLock()
 	if err != nil {
@@ -508,14 +549,28 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	for _, s := range m.Packages {
 		taken[s.Alias] = true
 	}
+	eng := w.engine()
 	for i := range specs {
 		s := cleanSpec(specs[i])
-		if s.Alias == "" {
-			s.Alias = DefaultAlias(s.Source, s.Path)
-		}
 		where := safetext.Clip(s.Source, 0)
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
+		}
+		if s.Kind == "" && s.Source != "" {
+			kind, err := w.InferKind(ctx, eng, s.Source)
+			if err != nil {
+				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				continue
+			}
+			s.Kind = kind
+		}
+		if s.Kind == project.KindGit {
+			s.Kind = "" // git needs no kind in the manifest
+		}
+		if s.Alias == "" && isDir(&s) {
+			s.Alias = w.dirAlias(s.Source)
+		} else if s.Alias == "" {
+			s.Alias = DefaultAlias(s.Source, s.Path)
 		}
 		if ps := project.CheckSpec(s); len(ps) > 0 {
 			for _, p := range ps {
@@ -528,8 +583,15 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			continue
 		}
 		taken[s.Alias] = true
-		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true}
-		if e, ok := l.Packages[s.Alias]; ok {
+		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true, eng: eng.WithLabel(s.Alias)}
+		if isDir(&s) {
+			if err := w.checkDirSource(&s); err != nil {
+				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				continue
+			}
+			w.warnOutside(&s)
+			t.resolve = false
+		} else if e, ok := l.Packages[s.Alias]; ok {
 			t.locked = &e
 		}
 		ts = append(ts, t)
