@@ -160,3 +160,38 @@ func (w *Workspace) dirAlias(source string) string {
 	}
 	return DefaultAlias(source, "")
 }
+
+// cleanDirSource writes a dir source's path the one way the manifest keeps
+// it: cleaned ("./docs/" → "docs"), slash-separated when relative.
+func cleanDirSource(source string) string {
+	if filepath.IsAbs(source) {
+		return filepath.Clean(source)
+	}
+	return filepath.ToSlash(filepath.Clean(source))
+}
+
+// ProjectDocs returns a dir spec for each of the usual places of a
+// project's own docs that exists in root, in this order: docs/, AGENTS.md,
+// CLAUDE.md, README.md, adr/ and docs/adr/ (this one only when docs/ is not
+// there, since docs/ holds it). Each alias is naming.AliasFrom of the path
+// without its extension ("docs", "agents", "readme", "docs-adr").
+func ProjectDocs(root string) []project.PackageSpec {
+	var out []project.PackageSpec
+	found := map[string]bool{}
+	for _, c := range []struct {
+		name string
+		dir  bool
+	}{{"docs", true}, {"AGENTS.md", false}, {"CLAUDE.md", false}, {"README.md", false}, {"adr", true}, {"docs/adr", true}} {
+		if c.name == "docs/adr" && found["docs"] {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(c.name)))
+		if err != nil || fi.IsDir() != c.dir || (!c.dir && !fi.Mode().IsRegular()) {
+			continue
+		}
+		found[c.name] = true
+		alias := naming.AliasFrom(strings.TrimSuffix(c.name, filepath.Ext(c.name)))
+		out = append(out, project.PackageSpec{Alias: alias, Kind: project.KindDir, Source: c.name})
+	}
+	return out
+}

@@ -252,7 +252,9 @@ func (w *Workspace) packageDirs() []string {
 // locked commit is left alone even with local edits, unless Force (then it is
 // backed up and restored). A dirty package is never switched or removed
 // without Force: it is Skipped with its DirtyFiles. A folder under packages/
-// that ctx did not install is left alone with a warning.
+// that ctx did not install is left alone with a warning. Dir sources are
+// not installed (they are live): install only warns when one is missing or
+// outside the project.
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	p, err := w.planInstall(ctx, o)
 	if err != nil {
@@ -428,7 +430,9 @@ func pinTargets(ts []*task) {
 // byte. With DryRun, the report is the plan the real run executes (the same
 // actions and commits; a dirty package Skipped with its DirtyFiles) and
 // nothing changes. Dirty packages are Skipped unless Force. An alias that is
-// not in the manifest is an error, before anything changes.
+// not in the manifest is an error, before anything changes. Dir sources are
+// live and have nothing to update: they are passed over (with a note when
+// named).
 func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
 	p, err := w.planUpdate(ctx, aliases, o.Force)
 	if err != nil {
@@ -476,8 +480,10 @@ func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, e
 }
 
 // Remove drops packages from the manifest, the lock and disk. A dirty package
-// is Skipped (and stays in the manifest) unless Force. An alias the project
-// does not know is an error, before anything changes.
+// is Skipped (and stays in the manifest) unless Force. A dir source is only
+// dropped from the manifest: its file or folder is the user's and is never
+// touched. An alias the project does not know is an error, before anything
+// changes.
 func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
 	p, err := w.planRemove(aliases, o)
 	if err != nil {
@@ -523,7 +529,10 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 // Add adds specs to the manifest (alias defaulted from path or repo name when
 // empty; a duplicate alias is an error), resolves, installs and locks them, in
 // parallel. A spec whose fetch fails is not kept in the manifest and is
-// reported Skipped (no access) or Failed.
+// reported Skipped (no access) or Failed. A spec without a kind gets
+// InferKind's (recorded in the manifest unless git). A dir spec must name an
+// existing file or folder; it is only recorded (Linked) and indexed in place,
+// with a warning when it is an absolute path outside the project.
 func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
 	p, err := w.planAdd(ctx, specs, o)
 	if err != nil {
@@ -566,6 +575,9 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		}
 		if s.Kind == project.KindGit {
 			s.Kind = "" // git needs no kind in the manifest
+		}
+		if isDir(&s) && naming.IsLocalPath(s.Source) {
+			s.Source = cleanDirSource(s.Source)
 		}
 		if s.Alias == "" && isDir(&s) {
 			s.Alias = w.dirAlias(s.Source)
