@@ -85,7 +85,7 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		return err
 	}
 	defer w.Close()
-	docs := newProjectDocs(w)
+	docs, found := newProjectDocs(w)
 	if len(docs) > 0 && !opts.projectDocs {
 		if docs, err = offerProjectDocs(opts, docs); err != nil {
 			return err
@@ -96,6 +96,8 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		if err := finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false); err != nil {
 			return err
 		}
+	} else if opts.projectDocs && found > 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "the project docs found are in the manifest already")
 	} else if opts.projectDocs {
 		fmt.Fprintln(opts.IO.ErrOut, "no project docs found (looked for docs/, AGENTS.md, CLAUDE.md, README.md, adr/, docs/adr/)")
 	}
@@ -105,11 +107,12 @@ func runInit(ctx context.Context, opts *initOptions) error {
 }
 
 // newProjectDocs is workspace.ProjectDocs of w's project, without the
-// ones its manifest has already (by alias or source).
-func newProjectDocs(w *workspace.Workspace) []project.PackageSpec {
+// ones its manifest has already (by alias or source), and how many it found.
+func newProjectDocs(w *workspace.Workspace) ([]project.PackageSpec, int) {
 	m := w.Manifest()
 	var out []project.PackageSpec
-	for _, s := range workspace.ProjectDocs(w.Root()) {
+	all := workspace.ProjectDocs(w.Root())
+	for _, s := range all {
 		have := false
 		for _, p := range m.Packages {
 			have = have || p.Alias == s.Alias || p.Source == s.Source
@@ -118,7 +121,7 @@ func newProjectDocs(w *workspace.Workspace) []project.PackageSpec {
 			out = append(out, s)
 		}
 	}
-	return out
+	return out, len(all)
 }
 
 // offerProjectDocs asks at a terminal which of docs to add (all
