@@ -48,7 +48,7 @@ func (w *Workspace) InferKind(ctx context.Context, eng *gitengine.Engine, source
 			if errors.Is(err, fs.ErrNotExist) {
 				return "", fmt.Errorf("%s does not exist: give the path of a local file or folder (relative to the project root %s), a repository, or a URL", safetext.Quote(source), w.root)
 			}
-			return "", fmt.Errorf("%s: %w", safetext.Quote(source), err)
+			return "", fmt.Errorf("%s cannot be read: %w", safetext.Quote(source), pathErr(err))
 		}
 		if isGitRepo(p) {
 			return project.KindGit, nil
@@ -123,9 +123,19 @@ func (w *Workspace) checkDirSource(s *project.PackageSpec) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s does not exist: create it, or give the path of an existing file or folder (relative to the project root, or absolute)", safetext.Quote(s.Source))
 	case err != nil:
-		return fmt.Errorf("%s: %w", safetext.Quote(s.Source), err)
+		return fmt.Errorf("%s cannot be read: %w", safetext.Quote(s.Source), pathErr(err))
 	}
 	return nil
+}
+
+// pathErr is err without the path a *fs.PathError repeats (it may be long:
+// the caller quotes the path, bounded).
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // warnOutside warns when dir spec s is an absolute path outside the

@@ -568,7 +568,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		if s.Kind == "" && s.Source != "" {
 			kind, err := w.InferKind(ctx, eng, s.Source)
 			if err != nil {
-				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				probs = append(probs, err.Error()) // it names the source
 				continue
 			}
 			s.Kind = kind
