@@ -100,6 +100,7 @@ const (
 	Updated   Action = "updated"
 	Unchanged Action = "unchanged"
 	Removed   Action = "removed"
+	Linked    Action = "linked"  // a dir source recorded: indexed and served in place, never copied or locked
 	Skipped   Action = "skipped" // see Reason; makes the report partial
 	Failed    Action = "failed"  // see Err
 )
@@ -194,11 +195,12 @@ type Change struct {
 // PackageInfo describes one package of the manifest or the lock.
 type PackageInfo struct {
 	Alias      string `json:"alias"`
+	Kind       string `json:"kind"` // project.KindGit, KindDir or KindHTTPS
 	Source     string `json:"source"`
 	Path       string `json:"path,omitempty"`
 	Ref        string `json:"ref,omitempty"`
 	Commit     string `json:"commit,omitempty"` // from the lock; "" when not locked
-	Installed  bool   `json:"installed"`        // packages/<alias> exists
+	Installed  bool   `json:"installed"`        // packages/<alias> exists; for a dir source, its file or folder
 	Locked     bool   `json:"locked"`           // the lock has an entry
 	InManifest bool   `json:"inManifest"`       // the manifest has a spec
 }

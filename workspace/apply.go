@@ -46,7 +46,7 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 	changed := false
 	for _, r := range rep.Packages {
 		switch r.Action {
-		case Installed, Updated, Removed:
+		case Installed, Updated, Removed, Linked:
 			changed = true
 		}
 	}
@@ -78,6 +78,10 @@ func (w *Workspace) apply(ctx context.Context, t *task, force bool, stamp time.T
 		}
 		j := &journal{Alias: t.alias, Op: opRemove, DropSpec: t.dropSpec}
 		w.applyJournal(t, j, "remove", nil)
+	case stepLink:
+		w.applyJournal(t, &journal{Alias: t.alias, Op: opLink, AddSpec: t.spec}, "add", nil)
+	case stepForget:
+		w.applyJournal(t, &journal{Alias: t.alias, Op: opForget, DropSpec: true}, "remove", nil)
 	}
 }
 

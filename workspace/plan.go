@@ -37,6 +37,8 @@ const (
 	stepLock                // rewrite the lock entry only: the ref changed to one naming the same commit
 	stepInstall             // fetch want into a stage, then swap it in
 	stepRemove              // delete the package
+	stepLink                // record a dir spec in the manifest (nothing fetched or locked)
+	stepForget              // drop a dir spec from the manifest (its files are left alone)
 )
 
 // task is one package's part in a command.
@@ -110,6 +112,17 @@ func (w *Workspace) decideTask(t *task, force bool) {
 	}
 	if t.resolveErr != nil {
 		t.fail(t.resolveErr)
+		return
+	}
+	if isDir(t.spec) && t.locked == nil {
+		switch {
+		case t.remove:
+			t.step, t.res.Action = stepForget, Removed
+		case t.addSpec:
+			t.step, t.res.Action = stepLink, Linked
+		default:
+			t.res.Action = Unchanged
+		}
 		return
 	}
 	// The stat shortcut is enough to choose what to do; before anything is
@@ -239,7 +252,9 @@ func (w *Workspace) packageDirs() []string {
 // locked commit is left alone even with local edits, unless Force (then it is
 // backed up and restored). A dirty package is never switched or removed
 // without Force: it is Skipped with its DirtyFiles. A folder under packages/
-// that ctx did not install is left alone with a warning.
+// that ctx did not install is left alone with a warning. Dir sources are
+// not installed (they are live): install only warns when one is missing or
+// outside the project.
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	p, err := w.planInstall(ctx, o)
 	if err != nil {
@@ -267,6 +282,15 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 	var ts []*task
 	for i := range m.Packages {
 		s := &m.Packages[i]
+		if isDir(s) {
+			w.checkLive(s)
+			if e, ok := l.Packages[s.Alias]; ok {
+				// Locked as another kind before: drop that package.
+				seen[s.Alias] = true
+				ts = append(ts, &task{alias: s.Alias, locked: &e, remove: true})
+			}
+			continue
+		}
 		seen[s.Alias] = true
 		t := &task{alias: s.Alias, spec: s}
 		if e, ok := l.Packages[s.Alias]; ok {
@@ -310,6 +334,10 @@ func disagreements(m *project.Manifest, l *lockfile.Lock) []string {
 		s := &m.Packages[i]
 		e, ok := l.Packages[s.Alias]
 		switch {
+		case isDir(s) && !ok:
+			// live: never locked
+		case isDir(s):
+			out = append(out, s.Alias+" changed in the manifest since it was locked")
 		case !ok:
 			out = append(out, s.Alias+" is not locked")
 		case !sameSpec(s, &e):
@@ -333,11 +361,23 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 		return nil, err
 	}
 	m := w.Manifest()
-	if len(aliases) == 0 {
+	named := len(aliases) > 0
+	if !named {
 		for _, s := range m.Packages {
 			aliases = append(aliases, s.Alias)
 		}
 	}
+	var locked []string
+	for _, a := range aliases {
+		if s, ok := m.Spec(a); ok && isDir(&s) {
+			if named {
+				w.log("%s is a dir source: it is indexed in place, so there is nothing to update", a)
+			}
+			continue
+		}
+		locked = append(locked, a)
+	}
+	aliases = locked
 	ts, unknown := namedTasks(aliases, func(a string) *task {
 		s, ok := m.Spec(a)
 		if !ok {
@@ -390,7 +430,9 @@ func pinTargets(ts []*task) {
 // byte. With DryRun, the report is the plan the real run executes (the same
 // actions and commits; a dirty package Skipped with its DirtyFiles) and
 // nothing changes. Dirty packages are Skipped unless Force. An alias that is
-// not in the manifest is an error, before anything changes.
+// not in the manifest is an error, before anything changes. Dir sources are
+// live and have nothing to update: they are passed over (with a note when
+// named).
 func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
 	p, err := w.planUpdate(ctx, aliases, o.Force)
 	if err != nil {
@@ -438,8 +480,10 @@ func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, e
 }
 
 // Remove drops packages from the manifest, the lock and disk. A dirty package
-// is Skipped (and stays in the manifest) unless Force. An alias the project
-// does not know is an error, before anything changes.
+// is Skipped (and stays in the manifest) unless Force. A dir source is only
+// dropped from the manifest: its file or folder is the user's and is never
+// touched. An alias the project does not know is an error, before anything
+// changes.
 func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
 	p, err := w.planRemove(aliases, o)
 	if err != nil {
@@ -457,7 +501,7 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 	}
 	m := w.Manifest()
 	ts, unknown := namedTasks(aliases, func(a string) *task {
-		_, inM := m.Spec(a)
+		s, inM := m.Spec(a)
 		e, inL := l.Packages[a]
 		if !inM && !inL && !exists(w.statePath(a)) {
 			return nil
@@ -465,6 +509,9 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 		t := &task{alias: a, remove: true, dropSpec: inM}
 		if inL {
 			t.locked = &e
+		}
+		if isDir(&s) {
+			t.spec = &s // forgotten only: its files are the user's
 		}
 		return t
 	})
@@ -482,7 +529,10 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 // Add adds specs to the manifest (alias defaulted from path or repo name when
 // empty; a duplicate alias is an error), resolves, installs and locks them, in
 // parallel. A spec whose fetch fails is not kept in the manifest and is
-// reported Skipped (no access) or Failed.
+// reported Skipped (no access) or Failed. A spec without a kind gets
+// InferKind's (recorded in the manifest unless git). A dir spec must name an
+// existing file or folder; it is only recorded (Linked) and indexed in place,
+// with a warning when it is an absolute path outside the project.
 func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
 	p, err := w.planAdd(ctx, specs, o)
 	if err != nil {
@@ -495,7 +545,7 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 // installed, and recorded in the manifest once installed.
 func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*plan, error) {
 	if len(specs) == 0 {
-		return nil, errors.New("name a source to add: a git URL or a local repository path")
+		return nil, errors.New("name a source to add: a git URL, a local file, folder or repository, or an http(s) URL")
 	}
 	l, err := w.readLock()
 	if err != nil {
@@ -508,14 +558,31 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	for _, s := range m.Packages {
 		taken[s.Alias] = true
 	}
+	eng := w.engine()
 	for i := range specs {
 		s := cleanSpec(specs[i])
-		if s.Alias == "" {
-			s.Alias = DefaultAlias(s.Source, s.Path)
-		}
 		where := safetext.Clip(s.Source, 0)
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
+		}
+		if s.Kind == "" && s.Source != "" {
+			kind, err := w.InferKind(ctx, eng, s.Source)
+			if err != nil {
+				probs = append(probs, err.Error()) // it names the source
+				continue
+			}
+			s.Kind = kind
+		}
+		if s.Kind == project.KindGit {
+			s.Kind = "" // git needs no kind in the manifest
+		}
+		if isDir(&s) && naming.IsLocalPath(s.Source) {
+			s.Source = cleanDirSource(s.Source)
+		}
+		if s.Alias == "" && isDir(&s) {
+			s.Alias = w.dirAlias(s.Source)
+		} else if s.Alias == "" {
+			s.Alias = DefaultAlias(s.Source, s.Path)
 		}
 		if ps := project.CheckSpec(s); len(ps) > 0 {
 			for _, p := range ps {
@@ -528,8 +595,15 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			continue
 		}
 		taken[s.Alias] = true
-		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true}
-		if e, ok := l.Packages[s.Alias]; ok {
+		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true, eng: eng.WithLabel(s.Alias)}
+		if isDir(&s) {
+			if err := w.checkDirSource(&s); err != nil {
+				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				continue
+			}
+			w.warnOutside(&s)
+			t.resolve = false
+		} else if e, ok := l.Packages[s.Alias]; ok {
 			t.locked = &e
 		}
 		ts = append(ts, t)

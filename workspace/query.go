@@ -8,9 +8,11 @@ import (
 	"sort"
 
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
-// List returns the union of manifest and lock, sorted by alias.
+// List returns the union of manifest and lock, sorted by alias. A dir
+// source counts as installed when its file or folder exists.
 func (w *Workspace) List() ([]PackageInfo, error) {
 	l, err := w.readLock()
 	if err != nil {
@@ -18,19 +20,30 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 	}
 	by := map[string]*PackageInfo{}
 	for _, s := range w.manifest.Packages {
-		by[s.Alias] = &PackageInfo{Alias: s.Alias, Source: s.Source, Path: s.Path, Ref: s.Ref, InManifest: true}
+		by[s.Alias] = &PackageInfo{Alias: s.Alias, Kind: s.KindOf(), Source: s.Source, Path: s.Path, Ref: s.Ref, InManifest: true}
 	}
 	for alias, e := range l.Packages {
 		p, ok := by[alias]
 		if !ok {
-			p = &PackageInfo{Alias: alias, Source: e.Source, Path: e.Path, Ref: e.Ref}
+			p = &PackageInfo{Alias: alias, Kind: e.Kind, Source: e.Source, Path: e.Path, Ref: e.Ref}
+			if p.Kind == "" {
+				p.Kind = project.KindGit
+			}
 			by[alias] = p
 		}
 		p.Locked, p.Commit = true, e.Rev
 	}
+	live := map[string]bool{}
+	for _, pkg := range w.proj.Live(&w.manifest) {
+		live[pkg.Alias] = pkg.Present()
+	}
 	out := make([]PackageInfo, 0, len(by))
 	for alias, p := range by {
-		p.Installed = w.proj.IsInstalled(alias)
+		if present, ok := live[alias]; ok && !p.Locked {
+			p.Installed = present
+		} else {
+			p.Installed = w.proj.IsInstalled(alias)
+		}
 		out = append(out, *p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Alias < out[j].Alias })

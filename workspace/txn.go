@@ -43,6 +43,8 @@ const (
 	opInstall = "install" // packages/<alias> becomes .tmp/<alias>.new; lock gets Entry
 	opRemove  = "remove"  // packages/<alias> goes; lock entry goes
 	opLock    = "lock"    // only the lock entry changes (the files already match)
+	opLink    = "link"    // only the manifest gets AddSpec (a dir source: no files, no lock entry)
+	opForget  = "forget"  // only the manifest drops the spec (a dir source: its files are the user's)
 )
 
 type journal struct {
@@ -218,8 +220,9 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		return err
 	}
 	m := w.Manifest()
-	manifestChanged := false
+	manifestChanged, lockChanged := false, false
 	for _, j := range js {
+		lockChanged = lockChanged || (j.Op != opLink && j.Op != opForget)
 		switch j.Op {
 		case opInstall, opLock:
 			if j.Entry != nil {
@@ -244,7 +247,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 			}
 		}
 	}
-	if !frozen {
+	if !frozen && lockChanged {
 		err := w.fault("lock", js[0].Alias)
 		if err == nil {
 			err = w.writeLock(l)

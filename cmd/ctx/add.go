@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"slices"
+	"strings"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
@@ -14,29 +17,45 @@ type addOptions struct {
 	path   string
 	alias  string
 	ref    string
+	kind   string
 	force  bool
 }
 
 func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "add SOURCE [--path P] [--alias A] [--ref R] [--force]",
-		Short: "Add a context package from a git repository",
-		Long: `Add records a package in the manifest, fetches it into
-.context/packages/ALIAS/ and pins it in the lock.
+		Use:   "add SOURCE [--kind git|dir|https] [--path P] [--alias A] [--ref R] [--force]",
+		Short: "Add a context package: a git repository, a local file or folder, or https documents",
+		Long: `Add records a package in the manifest. A git or https package is fetched
+into .context/packages/ALIAS/ and pinned in the lock; a dir package (a local
+file or folder) is indexed and served in place, never copied or locked.
 
-SOURCE is any git URL (https://, ssh://, git@host:repo, file://) or the path
-of a local repository; a relative path is taken from the project directory
-(the working directory, or -C DIR), as git -C does. --path picks a folder inside the repository (default:
-all of it). --ref is a branch, a tag or a commit (default: the remote's
-default branch). The alias defaults from the path or the repository's name;
-an alias already in the manifest is refused.
+SOURCE is one of (a relative path is taken from the project directory, the
+working directory or -C DIR, as git -C does):
+  a git URL (https://, ssh://, git@host:repo, file://) or the path of a
+  local repository                                   kind git
+  the path of any other local file or folder         kind dir
+  an http(s) URL of a document, an llms.txt or a .tar.gz/.zip archive
+                                                     kind https
+The kind is inferred: a URL ending in .git, a github.com, gitlab.com or
+bitbucket.org /owner/repo, or a server that answers git's protocol is git;
+a URL ending in .md, .txt, .html, llms.txt, .tar.gz, .tgz or .zip, or a
+server that does not speak git, is https. --kind forces it.
+
+--path picks a folder inside the repository or archive (default: all of
+it). --ref is a branch, a tag or a commit of a git source (default: the
+remote's default branch). The alias defaults from the path or the source's
+name; an alias already in the manifest is refused. A dir source outside
+the project gets a warning: the manifest is committed and teammates may not
+have it.
 
 Exit status: 0 when added; 3 when the package could not be fetched (no
 access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 		Example: `  ctx add https://github.com/acme/handbook --path docs/api --alias api
-  ctx add ../handbook --ref v1.2.0`,
-		Args: exactArgs(1, "SOURCE (a git URL or a local repository path)"),
+  ctx add ../handbook --ref v1.2.0
+  ctx add ./docs --alias project-docs
+  ctx add ./AGENTS.md`,
+		Args: exactArgs(1, "SOURCE (a git URL, a local file, folder or repository, or an http(s) URL)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.source = args[0]
 			if runF != nil {
@@ -45,7 +64,8 @@ access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 			return runAdd(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.path, "path", "", "the folder `P` inside the repository (default: all of it)")
+	cmd.Flags().StringVar(&opts.kind, "kind", "", "the source's kind `K`: git, dir or https (default: inferred from SOURCE)")
+	cmd.Flags().StringVar(&opts.path, "path", "", "the folder `P` inside the repository or archive (default: all of it)")
 	cmd.Flags().StringVar(&opts.alias, "alias", "", "the package's name `A` in this project (default: from the path or repository)")
 	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `R` (default: the remote's default branch)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
@@ -56,13 +76,16 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if opts.source == "" {
 		return usageErrorf("add: SOURCE is empty (see 'ctx add --help')")
 	}
+	if opts.kind != "" && !slices.Contains(project.Kinds, opts.kind) {
+		return usageErrorf("add: --kind %s is not a source kind: use %s (see 'ctx add --help')", safetext.Quote(opts.kind), strings.Join(project.Kinds, ", "))
+	}
 	p := newProgress(opts.globalOptions)
 	w, err := openWorkspace(opts.globalOptions, p)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	spec := project.PackageSpec{Alias: opts.alias, Source: opts.source, Path: opts.path, Ref: opts.ref}
+	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: opts.source, Path: opts.path, Ref: opts.ref}
 	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force})
 	p.Done()
 	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)

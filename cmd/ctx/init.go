@@ -2,30 +2,49 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"strings"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/wizard"
+	"github.com/ctx-dev/ctx/wizard/surveyprompt"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
 type initOptions struct {
 	*globalOptions
-	registry string
-	project  string
+	registry    string
+	project     string
+	projectDocs bool
+	// interactive forces the prompter on or off; nil = when stdin and
+	// stderr are a terminal.
+	interactive *bool
+	// prompter, when set, is used instead of the terminal's (tests).
+	prompter wizard.Prompter
 }
 
 func newInitCmd(g *globalOptions, runF func(context.Context, *initOptions) error) *cobra.Command {
 	opts := &initOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "init [--registry URL] [--project NAME]",
+		Use:   "init [--registry URL] [--project NAME] [--project-docs]",
 		Short: "Create .context/ in this project",
 		Long: `Init creates .context/ in the project directory (the working directory,
 or the one given with -C): the manifest context.config.json and a .gitignore
 that keeps everything ctx generates out of git. Commit the manifest and,
 once you add packages, context.lock.
 
-It fails if the project already has a .context/.`,
+Init also looks for the project's own docs: docs/, AGENTS.md, CLAUDE.md,
+README.md, adr/ and docs/adr/. At a terminal it offers the ones it finds;
+otherwise it lists them. --project-docs adds each one found as a dir source
+(indexed and served in place, never copied or locked; alias "docs",
+"agents", "claude", "readme", "adr" or "docs-adr"), also in a project that
+already has a .context/.
+
+Without --project-docs, it fails if the project already has a .context/.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -36,10 +55,11 @@ It fails if the project already has a .context/.`,
 	}
 	cmd.Flags().StringVar(&opts.registry, "registry", "", "the registry `URL` that lists your team's packages")
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project's `NAME` (default: the directory's name)")
+	cmd.Flags().BoolVar(&opts.projectDocs, "project-docs", false, "add the project's own docs found (docs/, AGENTS.md, ...) as dir sources")
 	return cmd
 }
 
-func runInit(_ context.Context, opts *initOptions) error {
+func runInit(ctx context.Context, opts *initOptions) error {
 	dir, err := opts.ProjectDir()
 	if err != nil {
 		return err
@@ -48,13 +68,103 @@ func runInit(_ context.Context, opts *initOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := workspace.Init(dir, workspace.InitOptions{Registry: opts.registry, Project: opts.project}, wo)
+	proj, err := project.At(dir)
+	if err != nil {
+		return err
+	}
+	var w *workspace.Workspace
+	if opts.projectDocs && proj.Check() == nil {
+		w, err = workspace.Open(dir, wo) // only add the docs
+	} else {
+		w, err = workspace.Init(dir, workspace.InitOptions{Registry: opts.registry, Project: opts.project}, wo)
+		if err == nil {
+			fmt.Fprintf(opts.IO.ErrOut, "created %s\n", displayPath(dir, w.Dir()))
+		}
+	}
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	fmt.Fprintf(opts.IO.ErrOut, "created %s\n", displayPath(dir, w.Dir()))
-	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE --path DIR, then commit %s/%s and %s/%s\n",
+	docs, found := newProjectDocs(w)
+	if len(docs) > 0 && !opts.projectDocs {
+		if docs, err = offerProjectDocs(opts, docs); err != nil {
+			return err
+		}
+	}
+	if len(docs) > 0 {
+		rep, err := w.Add(ctx, docs, workspace.AddOptions{})
+		if err := finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false); err != nil {
+			return err
+		}
+	} else if opts.projectDocs && found > 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "the project docs found are in the manifest already")
+	} else if opts.projectDocs {
+		fmt.Fprintln(opts.IO.ErrOut, "no project docs found (looked for docs/, AGENTS.md, CLAUDE.md, README.md, adr/, docs/adr/)")
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then commit %s/%s and %s/%s\n",
 		project.DirName, project.ManifestName, project.DirName, project.LockName)
 	return nil
+}
+
+// newProjectDocs is workspace.ProjectDocs of w's project, without the
+// ones its manifest has already (by alias or source), and how many it found.
+func newProjectDocs(w *workspace.Workspace) ([]project.PackageSpec, int) {
+	m := w.Manifest()
+	var out []project.PackageSpec
+	all := workspace.ProjectDocs(w.Root())
+	for _, s := range all {
+		have := false
+		for _, p := range m.Packages {
+			have = have || p.Alias == s.Alias || p.Source == s.Source
+		}
+		if !have {
+			out = append(out, s)
+		}
+	}
+	return out, len(all)
+}
+
+// offerProjectDocs asks at a terminal which of docs to add (all
+// pre-checked); without one, it lists them and says how to add them, and
+// returns none.
+func offerProjectDocs(opts *initOptions, docs []project.PackageSpec) ([]project.PackageSpec, error) {
+	p := opts.prompter
+	interactive := opts.IO.InTTY && opts.IO.ErrTTY
+	if opts.interactive != nil {
+		interactive = *opts.interactive
+	}
+	if p == nil && interactive {
+		in, okIn := opts.IO.In.(*os.File)
+		term, okErr := opts.IO.ErrOut.(*os.File)
+		if okIn && okErr {
+			p = surveyprompt.New(in, term, term)
+		}
+	}
+	if p == nil {
+		names := make([]string, len(docs))
+		for i, d := range docs {
+			names[i] = safetext.Escape(d.Source)
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "found project docs: %s; `ctx init --project-docs` adds them as dir sources (indexed in place)\n", strings.Join(names, ", "))
+		return nil, nil
+	}
+	choices := make([]wizard.Choice, len(docs))
+	pre := make([]int, len(docs))
+	for i, d := range docs {
+		choices[i] = wizard.Choice{Name: d.Alias, Description: d.Source}
+		pre[i] = i
+	}
+	picked, err := p.MultiSelect("Add these project docs? (indexed and served in place)", choices, pre)
+	if errors.Is(err, wizard.ErrInterrupted) {
+		fmt.Fprintln(opts.IO.ErrOut, "no project docs added")
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []project.PackageSpec
+	for _, i := range picked {
+		out = append(out, docs[i])
+	}
+	return out, nil
 }

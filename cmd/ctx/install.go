@@ -19,9 +19,12 @@ func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions)
 		Use:   "install [--frozen] [--force]",
 		Short: "Install exactly what the lockfile names",
 		Long: `Install makes .context/packages match context.lock exactly: it installs
-missing packages at their locked commits, switches changed ones, and removes
-ones the lock no longer lists. Packages in the manifest but not yet in the
-lock are resolved and locked. Run it after git pull.
+missing packages at their locked revisions (a git commit, or the content
+hash of https documents), switches changed ones, and removes ones the lock
+no longer lists. Packages in the manifest but not yet in the lock are
+resolved and locked. Dir sources (local files and folders) are live: never
+installed, locked or written to; install only warns when one is missing or
+outside the project. Run it after git pull.
 
 --frozen is for CI: when the manifest and the lock disagree it fails, naming
 the entries, and it never writes the lock.

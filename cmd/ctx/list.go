@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -22,10 +23,12 @@ func newListCmd(g *globalOptions, runF func(context.Context, *listOptions) error
 		Aliases: []string{"ls"},
 		Short:   "List the project's context packages",
 		Long: `List shows every package of the manifest and the lock, sorted by alias:
-its source, path, ref, locked commit, and state.
+its kind (git, dir or https), source, path, ref, locked revision (a git
+commit or an https content hash; none for a dir source, which is live),
+and state.
 
---json prints an array of {alias, source, path, ref, commit, installed,
-locked, inManifest}.`,
+--json prints an array of {alias, kind, source, path, ref, commit,
+installed, locked, inManifest}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -59,9 +62,9 @@ func runList(ctx context.Context, opts *listOptions) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ALIAS\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
+	fmt.Fprintln(tw, "ALIAS\tKIND\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
 	for _, p := range pkgs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Escape(p.Alias), safetext.Escape(p.Source),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Escape(p.Alias), safetext.Escape(p.Kind), safetext.Escape(p.Source),
 			safetext.Escape(orDash(p.Path)), safetext.Escape(orDash(p.Ref)),
 			orDash(shortSHA(p.Commit)), packageState(p))
 	}
@@ -70,6 +73,11 @@ func runList(ctx context.Context, opts *listOptions) error {
 
 func packageState(p workspace.PackageInfo) string {
 	switch {
+	case p.Kind == project.KindDir && p.InManifest && !p.Locked:
+		if p.Installed {
+			return "live"
+		}
+		return "missing (the file or folder does not exist)"
 	case !p.InManifest:
 		return "not in manifest (ctx install removes it)"
 	case !p.Locked:

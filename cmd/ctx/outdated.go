@@ -21,9 +21,9 @@ func newOutdatedCmd(g *globalOptions, runF func(context.Context, *outdatedOption
 	cmd := &cobra.Command{
 		Use:   "outdated [ALIAS...] [--json]",
 		Short: "Show what update would change",
-		Long: `Outdated resolves each package's ref (all packages, or the ALIASes named)
-and lists those whose newest commit differs from the locked one: what ctx
-update would change. It changes nothing and downloads no objects.
+		Long: `Outdated resolves each package's source (all packages, or the ALIASes
+named) and lists those whose newest revision differs from the locked one:
+what ctx update would change. Dir sources are live and never outdated. It changes nothing and downloads no objects.
 
 --json prints an array of {alias, ref, oldCommit, newCommit} ([] when
 everything is current).

@@ -19,7 +19,8 @@ func newRemoveCmd(g *globalOptions, runF func(context.Context, *removeOptions) e
 		Aliases: []string{"rm"},
 		Short:   "Remove context packages",
 		Long: `Remove drops each ALIAS from the manifest and the lock and deletes
-.context/packages/ALIAS.
+.context/packages/ALIAS. A dir source is only dropped from the manifest:
+its file or folder is yours and is never touched.
 
 A package with local edits is not removed: its files are listed and the
 others go on; --force first copies the local files to a backup folder

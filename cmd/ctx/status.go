@@ -20,7 +20,8 @@ func newStatusCmd(g *globalOptions, runF func(context.Context, *statusOptions) e
 		Use:   "status [--json]",
 		Short: "Show packages with local edits",
 		Long: `Status lists the packages whose files under .context/packages/ALIAS differ
-from what ctx installed, and those files, marked as git status --short does:
+from what ctx installed (dir sources are the project's own files, and not
+listed), and those files, marked as git status --short does:
 
   ALIAS
   	M path   modified (or its mode changed)

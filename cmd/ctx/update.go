@@ -19,10 +19,11 @@ func newUpdateCmd(g *globalOptions, runF func(context.Context, *updateOptions) e
 	opts := &updateOptions{globalOptions: g}
 	cmd := &cobra.Command{
 		Use:   "update [ALIAS...] [--dry-run] [--force]",
-		Short: "Move packages to the newest commits of their refs",
-		Long: `Update resolves each package's ref (all packages, or the ALIASes named) to
-its newest commit, installs what moved and rewrites those entries of the
-lock. A package whose ref has not moved is left alone, and a lock that does
+		Short: "Move packages to the newest revisions of their sources",
+		Long: `Update resolves each package's source (all packages, or the ALIASes named)
+to its newest revision (a git ref's newest commit; an https source's current
+content), installs what moved and rewrites those entries of the lock. Dir
+sources are live and have nothing to update. A package whose ref has not moved is left alone, and a lock that does
 not change is left byte-identical. Each package prints one line:
 
   ALIAS OLD → NEW

@@ -20,8 +20,9 @@ func newVerifyCmd(g *globalOptions, runF func(context.Context, *verifyOptions) e
 	cmd := &cobra.Command{
 		Use:   "verify [--json]",
 		Short: "Check installed files against the lockfile's hashes",
-		Long: `Verify hashes the installed files of every locked package and compares
-the result with the content hash (h1:) in context.lock. One line per package:
+		Long: `Verify hashes the installed files of every locked package (git or https;
+dir sources are not locked) and compares the result with the content hash
+(h1:) in context.lock. One line per package:
 
   ALIAS ok h1:…
   ALIAS mismatch: lock h1:…, disk h1:…

@@ -1,0 +1,207 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/webdoc"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// A dir source (project.KindDir) is a local file or folder indexed and
+// served in place: Add checks that it exists and records its spec (through
+// a journal, as every manifest change), and nothing else ever writes to it.
+// It has no lock entry, no packages/<alias> folder and no state: install,
+// update, outdated, verify, status and the dirty guard pass over it, and
+// Remove only forgets its spec.
+
+// isDir reports whether s is a dir spec.
+func isDir(s *project.PackageSpec) bool { return s != nil && s.KindOf() == project.KindDir }
+
+// forges are the hosts whose /owner/repo URLs are git repositories.
+var forges = map[string]bool{"github.com": true, "gitlab.com": true, "bitbucket.org": true}
+
+// InferKind says which kind of source source is, for a spec that names
+// none (project.KindGit, KindDir or KindHTTPS). A local path (relative to
+// the project root) is git when it is a git repository (it has .git, or is
+// a bare repository), dir when it is any other existing file or folder, and
+// an error when it does not exist. A URL is git when it is file://, ssh://,
+// git://, scp-like, ends in .git, or is a github.com, gitlab.com or
+// bitbucket.org /owner/repo; https when it is an http(s) URL of a document
+// or archive (.md, .markdown, .txt, .html, .htm, llms.txt, .tar.gz, .tgz,
+// .zip); for any other http(s) URL eng asks the server for git's ref
+// advertisement: git when it answers one (or asks for credentials), https
+// when it does not speak git. eng may be nil when source is local.
+func (w *Workspace) InferKind(ctx context.Context, eng *gitengine.Engine, source string) (string, error) {
+	if naming.IsLocalPath(source) {
+		p := w.proj.SourcePath(source)
+		if _, err := os.Stat(p); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return "", fmt.Errorf("%s does not exist: give the path of a local file or folder (relative to the project root %s), a repository, or a URL", safetext.Quote(source), w.root)
+			}
+			return "", fmt.Errorf("%s cannot be read: %w", safetext.Quote(source), pathErr(err))
+		}
+		if isGitRepo(p) {
+			return project.KindGit, nil
+		}
+		return project.KindDir, nil
+	}
+	if naming.IsSCPLike(source) {
+		return project.KindGit, nil
+	}
+	u, err := url.Parse(source)
+	if err != nil {
+		return "", fmt.Errorf("%s is not a URL: %w", safetext.Quote(source), err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+	default:
+		return project.KindGit, nil // file, ssh, git and the rest are git's
+	}
+	p := strings.ToLower(strings.TrimRight(u.Path, "/"))
+	if strings.HasSuffix(p, ".git") {
+		return project.KindGit, nil
+	}
+	if forges[strings.ToLower(u.Hostname())] && strings.Count(p, "/") == 2 {
+		return project.KindGit, nil
+	}
+	if webdoc.Detect(source, "") != webdoc.FormDocument {
+		return project.KindHTTPS, nil
+	}
+	for _, ext := range []string{".md", ".markdown", ".txt", ".html", ".htm"} {
+		if strings.HasSuffix(p, ext) {
+			return project.KindHTTPS, nil
+		}
+	}
+	if eng == nil {
+		eng = w.engine()
+	}
+	switch err := eng.CheckAccess(ctx, source); gitengine.KindOf(err) {
+	case gitengine.KindAuthRequired, gitengine.KindAuthFailed:
+		return project.KindGit, nil
+	default:
+		if err == nil {
+			return project.KindGit, nil
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return "", cerr
+		}
+		return project.KindHTTPS, nil
+	}
+}
+
+// isGitRepo reports whether dir is a git repository: a work tree with .git
+// (a folder, or a file pointing to one), or a bare repository (HEAD, objects/
+// and refs/).
+func isGitRepo(dir string) bool {
+	if exists(filepath.Join(dir, ".git")) {
+		return true
+	}
+	for _, name := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	fi, err := os.Stat(filepath.Join(dir, "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// checkDirSource reports whether a dir spec's file or folder exists, with
+// an error saying what to do when it does not.
+func (w *Workspace) checkDirSource(s *project.PackageSpec) error {
+	_, err := os.Stat(w.proj.SourcePath(s.Source))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s does not exist: create it, or give the path of an existing file or folder (relative to the project root, or absolute)", safetext.Quote(s.Source))
+	case err != nil:
+		return fmt.Errorf("%s cannot be read: %w", safetext.Quote(s.Source), pathErr(err))
+	}
+	return nil
+}
+
+// pathErr is err without the path a *fs.PathError repeats (it may be long:
+// the caller quotes the path, bounded).
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// warnOutside warns when dir spec s is an absolute path outside the
+// project: the manifest is committed, and teammates may not have it.
+func (w *Workspace) warnOutside(s *project.PackageSpec) {
+	if !filepath.IsAbs(s.Source) {
+		return
+	}
+	rel, err := filepath.Rel(w.root, filepath.Clean(s.Source))
+	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return
+	}
+	w.log("warning: %s: %s is outside the project, and %s is committed: teammates may not have it; prefer a path inside the project",
+		s.Alias, safetext.Quote(s.Source), project.Rel(project.ManifestName))
+}
+
+// checkLive warns, at install, about a dir spec that is outside the
+// project or missing (then there is nothing to index until it is back).
+func (w *Workspace) checkLive(s *project.PackageSpec) {
+	w.warnOutside(s)
+	if err := w.checkDirSource(s); err != nil {
+		w.log("warning: %s: %v", s.Alias, err)
+	}
+}
+
+// dirAlias is the alias Add gives a dir spec without one: DefaultAlias of
+// the path, without the extension when it names a file ("AGENTS.md" →
+// "agents").
+func (w *Workspace) dirAlias(source string) string {
+	if fi, err := os.Stat(w.proj.SourcePath(source)); err == nil && fi.Mode().IsRegular() {
+		source = strings.TrimSuffix(source, filepath.Ext(source))
+	}
+	return DefaultAlias(source, "")
+}
+
+// cleanDirSource writes a dir source's path the one way the manifest keeps
+// it: cleaned ("./docs/" → "docs"), slash-separated when relative.
+func cleanDirSource(source string) string {
+	if filepath.IsAbs(source) {
+		return filepath.Clean(source)
+	}
+	return filepath.ToSlash(filepath.Clean(source))
+}
+
+// ProjectDocs returns a dir spec for each of the usual places of a
+// project's own docs that exists in root, in this order: docs/, AGENTS.md,
+// CLAUDE.md, README.md, adr/ and docs/adr/ (this one only when docs/ is not
+// there, since docs/ holds it). Each alias is naming.AliasFrom of the path
+// without its extension ("docs", "agents", "readme", "docs-adr").
+func ProjectDocs(root string) []project.PackageSpec {
+	var out []project.PackageSpec
+	found := map[string]bool{}
+	for _, c := range []struct {
+		name string
+		dir  bool
+	}{{"docs", true}, {"AGENTS.md", false}, {"CLAUDE.md", false}, {"README.md", false}, {"adr", true}, {"docs/adr", true}} {
+		if c.name == "docs/adr" && found["docs"] {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(c.name)))
+		if err != nil || fi.IsDir() != c.dir || (!c.dir && !fi.Mode().IsRegular()) {
+			continue
+		}
+		found[c.name] = true
+		alias := naming.AliasFrom(strings.TrimSuffix(c.name, filepath.Ext(c.name)))
+		out = append(out, project.PackageSpec{Alias: alias, Kind: project.KindDir, Source: c.name})
+	}
+	return out
+}
