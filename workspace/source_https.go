@@ -89,8 +89,17 @@ func expired(t *task, at time.Time) bool {
 	return at.Sub(e.Fetched) >= t.spec.TTLOf()
 }
 
+// resolve is asked by update, outdated and add, and by install for a spec
+// the lock does not pin: what the server has now is what they want, so a
+// locked snapshot this machine has not cached is fetched again (and may
+// move the lock) rather than be a drift error.
 func (h httpsSource) resolve(ctx context.Context, t *task) error {
-	if !expired(t, now()) {
+	c := h.w.web()
+	var prev *webfetch.Snapshot
+	if t.locked != nil && t.locked.Kind == project.KindHTTPS && sameSpec(t.spec, t.locked) {
+		prev, _ = c.Cached(t.locked.Rev)
+	}
+	if prev != nil && !expired(t, now()) {
 		t.rev = t.locked.Rev // trusted for the TTL: no request
 		return nil
 	}
@@ -98,12 +107,7 @@ func (h httpsSource) resolve(ctx context.Context, t *task) error {
 	if err != nil {
 		return err
 	}
-	c := h.w.web()
-	if t.locked != nil && sameSpec(t.spec, t.locked) {
-		if prev, err := c.Cached(t.locked.Rev); err == nil {
-			r.Prev = prev
-		}
-	}
+	r.Prev = prev
 	snap, err := c.Fetch(ctx, r)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -35,11 +37,37 @@ import (
 //	webhits N
 //	    assert the server got N requests since the last webhits (or since
 //	    it started), then clear web.log.
+//	lock-age LOCK ALIAS DURATION
+//	    set the "fetched" time of one lock entry DURATION (a Go duration)
+//	    into the past, as if its content had been fetched that long ago.
 func httpsScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"webserve": cmdWebServe,
 		"webhits":  cmdWebHits,
+		"lock-age": cmdLockAge,
 	}
+}
+
+func cmdLockAge(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: lock-age LOCK ALIAS DURATION")
+	}
+	d, err := time.ParseDuration(args[2])
+	ts.Check(err)
+	p := ts.MkAbs(args[0])
+	data, err := os.ReadFile(p)
+	ts.Check(err)
+	var lock map[string]any
+	ts.Check(json.Unmarshal(data, &lock))
+	pkgs, _ := lock["packages"].(map[string]any)
+	e, ok := pkgs[args[1]].(map[string]any)
+	if !ok {
+		ts.Fatalf("lock-age: no entry %s in %s", args[1], args[0])
+	}
+	e["fetched"] = time.Now().UTC().Add(-d).Truncate(time.Second).Format(time.RFC3339)
+	out, err := json.MarshalIndent(lock, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(p, append(out, '\n'), 0o644))
 }
 
 const webLastModified = "Thu, 01 Jan 2026 00:00:00 GMT"
