@@ -62,21 +62,11 @@ func (h httpsSource) webRequest(t *task) (webfetch.Request, error) {
 		}
 		if !ok || tok == "" {
 			return r, fmt.Errorf("tokenEnv names the environment variable %s, but it is not set: set it to the token for %s, or remove tokenEnv from %s",
-				s.TokenEnv, safetext.Quote(redact(s.Source)), project.Rel(project.ManifestName))
+				s.TokenEnv, safetext.Quote(s.Source), project.Rel(project.ManifestName))
 		}
 		r.Token = tok
 	}
 	return r, nil
-}
-
-// redact drops a URL's user information and query, which may hold secrets.
-func redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	u.User, u.RawQuery, u.ForceQuery = nil, "", false
-	return u.String()
 }
 
 // expired reports whether the locked snapshot of t must be revalidated:
@@ -137,7 +127,7 @@ func (h httpsSource) fetch(ctx context.Context, t *task, stage string) (*fetched
 			}
 			if snap.Rev != t.want {
 				return nil, fmt.Errorf("%s now serves other content than the lock pins (locked content %s, served content %s): run `ctx update %s` to accept the change",
-					safetext.Quote(redact(t.spec.Source)), shortRev(t.want), shortRev(snap.Rev), t.alias)
+					safetext.Quote(t.spec.Source), shortRev(t.want), shortRev(snap.Rev), t.alias)
 			}
 		}
 	}
@@ -190,14 +180,14 @@ func (h httpsSource) pages(snap *webfetch.Snapshot, stage string, f *fetched) er
 		}
 		u, err := url.Parse(final)
 		if err != nil {
-			return fmt.Errorf("page %s: %w", safetext.Quote(redact(final)), err)
+			return fmt.Errorf("page %s: %w", safetext.Quote(final), err)
 		}
 		rel, err := webdoc.PagePath(u)
 		if err != nil {
 			return err
 		}
 		if taken[rel] {
-			f.skipped = append(f.skipped, skippedFile{rel, "another page of " + safetext.Quote(redact(final)) + " has this path"})
+			f.skipped = append(f.skipped, skippedFile{rel, "another page of " + safetext.Quote(final) + " has this path"})
 			continue
 		}
 		taken[rel] = true
