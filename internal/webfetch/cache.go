@@ -1,0 +1,223 @@
+package webfetch
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/lockfile"
+)
+
+// The cache, under <CacheDir>/https/:
+//
+//	blobs/<sha256hex>          a body, named by the sha256 of its bytes
+//	snapshots/<revhex>.json    a Snapshot, named by its Rev
+//	notfound/<sha256hex>       the time a URL answered 404 (keyed by a hash of
+//	                           the URL and whether a token was sent)
+//
+// Every file is written to a temporary file in the same folder and renamed
+// into place, so two processes filling the cache at once each rename a
+// complete file; for blobs and snapshots both write the same bytes.
+const notFoundTTL = time.Hour
+
+func (c *Client) dir(parts ...string) string {
+	return filepath.Join(append([]string{c.o.CacheDir, "https"}, parts...)...)
+}
+
+// checkBlob reports whether blob is a sha256 in lower-case hex.
+func checkBlob(blob string) error {
+	if len(blob) != 2*sha256.Size || strings.Trim(blob, "0123456789abcdef") != "" {
+		return fmt.Errorf("blob id %s is not a sha256 in lower-case hex", shownURL(blob))
+	}
+	return nil
+}
+
+// Open returns the cached blob, for conversion or extraction. It does not
+// check the bytes against the name: Cached does.
+func (c *Client) Open(blob string) (*os.File, error) {
+	if err := checkBlob(blob); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(c.dir("blobs", blob))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("blob %s: %w", blob, ErrNotCached)
+	}
+	return f, err
+}
+
+// storeBlob streams r into the blob cache while hashing it, reading at most
+// max+1 bytes. It returns the blob id and the size; a body longer than max
+// is not stored and gives errTooBig. Nothing is held in memory.
+func (c *Client) storeBlob(r io.Reader, max int64) (blob string, n int64, err error) {
+	dir := c.dir("blobs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", 0, fmt.Errorf("cache: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".incoming-*")
+	if err != nil {
+		return "", 0, fmt.Errorf("cache: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op once renamed
+	h := sha256.New()
+	n, err = io.Copy(io.MultiWriter(f, h), io.LimitReader(r, max+1))
+	if err != nil {
+		f.Close()
+		return "", n, err
+	}
+	if n > max {
+		f.Close()
+		return "", n, errTooBig
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return "", n, fmt.Errorf("cache: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return "", n, fmt.Errorf("cache: %w", err)
+	}
+	blob = hex.EncodeToString(h.Sum(nil))
+	if err := os.Rename(tmp, filepath.Join(dir, blob)); err != nil {
+		return "", n, fmt.Errorf("cache: %w", err)
+	}
+	lockfile.SyncDir(dir)
+	return blob, n, nil
+}
+
+var errTooBig = errors.New("body over the limit")
+
+// verifyBlob checks that the cached blob exists and hashes to its name.
+func (c *Client) verifyBlob(blob string) error {
+	f, err := c.Open(blob)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("blob %s: %w", blob, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != blob {
+		return fmt.Errorf("blob %s is corrupt (its bytes hash to %s): %w", blob, got, ErrNotCached)
+	}
+	return nil
+}
+
+// revOf is "sha256:<hex>" of the canonical JSON of the form and, per item in
+// order, its URL and blob: what the lock pins. ETags, times and content
+// types do not change it.
+func revOf(form string, items []Item) string {
+	type pin struct {
+		URL  string `json:"url"`
+		Blob string `json:"blob"`
+	}
+	v := struct {
+		Form  string `json:"form"`
+		Items []pin  `json:"items"`
+	}{Form: form, Items: make([]pin, len(items))}
+	for i, it := range items {
+		v.Items[i] = pin{it.URL, it.Blob}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // strings only
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func revHex(rev string) (string, error) {
+	h, ok := strings.CutPrefix(rev, "sha256:")
+	if !ok || checkBlob(h) != nil {
+		return "", fmt.Errorf("rev %s is not sha256:<64 hex digits>", shownURL(rev))
+	}
+	return h, nil
+}
+
+// storeSnapshot writes s to snapshots/<revhex>.json.
+func (c *Client) storeSnapshot(s *Snapshot) error {
+	h, err := revHex(s.Rev)
+	if err != nil {
+		return err
+	}
+	dir := c.dir("snapshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return lockfile.WriteFileAtomic(filepath.Join(dir, h+".json"), append(data, '\n'), 0o644)
+}
+
+// Cached returns the snapshot rev from the cache alone, after checking that
+// it is the snapshot of that rev and that every blob it names is present
+// and hashes to its id. The error wraps ErrNotCached when it is absent,
+// incomplete or corrupt: fetch it again.
+func (c *Client) Cached(rev string) (*Snapshot, error) {
+	h, err := revHex(rev)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(c.dir("snapshots", h+".json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("snapshot %s: %w", rev, ErrNotCached)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", rev, err)
+	}
+	var s Snapshot
+	if err := json.Unmarshal(data, &s); err != nil || s.Rev != rev || revOf(s.Form, s.Items) != rev || len(s.Items) == 0 {
+		return nil, fmt.Errorf("snapshot %s is corrupt in the cache: %w", rev, ErrNotCached)
+	}
+	for _, it := range s.Items {
+		if err := c.verifyBlob(it.Blob); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", rev, err)
+		}
+	}
+	return &s, nil
+}
+
+// notFoundKey names the record of a 404 for u: a hash of the URL and of
+// whether a token was sent (a server may hide a page from anonymous
+// readers), never of the token itself.
+func notFoundKey(u string, withToken bool) string {
+	sum := sha256.Sum256([]byte(fmt.Sprintf("GET %s token=%t", u, withToken)))
+	return hex.EncodeToString(sum[:])
+}
+
+// notFoundSince returns when u last answered 404, if that was less than
+// notFoundTTL ago.
+func (c *Client) notFoundSince(u string, withToken bool) (time.Time, bool) {
+	data, err := os.ReadFile(c.dir("notfound", notFoundKey(u, withToken)))
+	if err != nil {
+		return time.Time{}, false
+	}
+	at, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(data)))
+	if err != nil {
+		return time.Time{}, false
+	}
+	now := c.now()
+	if at.After(now) || now.Sub(at) >= notFoundTTL {
+		return time.Time{}, false
+	}
+	return at, true
+}
+
+func (c *Client) rememberNotFound(u string, withToken bool) {
+	dir := c.dir("notfound")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	// A failure to remember only costs a request later.
+	_ = lockfile.WriteFileAtomic(filepath.Join(dir, notFoundKey(u, withToken)), []byte(c.now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
+}

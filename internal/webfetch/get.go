@@ -1,0 +1,203 @@
+package webfetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
+)
+
+// errStalled is the cause of a request's context when its server sent
+// nothing for Limits.Timeout.
+var errStalled = errors.New("the server stopped sending")
+
+// get fetches one URL into the blob cache, revalidating cond when it is not
+// nil: it returns cond itself and true on a 304. It tries Limits.Attempts
+// times when the server or the network fails in a way that may pass; a
+// remembered 404 makes no request.
+func (f *fetch) get(ctx context.Context, raw string, cond *Item, max int64, field, what string) (Item, bool, error) {
+	withToken := f.r.Token != "" && hostIs(raw, f.origHost)
+	if at, ok := f.c.notFoundSince(raw, withToken); ok {
+		return Item{}, false, &Error{Kind: KindNotFound, URL: shownURL(raw),
+			Msg:  fmt.Sprintf("not found (the server answered 404 at %s)", at.UTC().Format("2006-01-02 15:04:05 UTC")),
+			Hint: fmt.Sprintf("check the URL; ctx remembers a 404 for an hour and asks again after %s", at.Add(notFoundTTL).UTC().Format("15:04:05 UTC"))}
+	}
+	var err error
+	attempt := 0
+	for attempt < f.lim.Attempts {
+		if attempt > 0 {
+			t := time.NewTimer(f.c.o.backoff << (attempt - 1))
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return Item{}, false, fmt.Errorf("fetch %s: %w", shownURL(raw), ctx.Err())
+			case <-t.C:
+			}
+		}
+		attempt++
+		var it Item
+		var nm, retry bool
+		it, nm, retry, err = f.once(ctx, raw, cond, max, field, what, withToken)
+		if err == nil {
+			if !nm {
+				f.changed.Store(true)
+			}
+			return it, nm, nil
+		}
+		if !retry {
+			break
+		}
+	}
+	var fe *Error
+	if attempt > 1 && errors.As(err, &fe) {
+		fe.Msg += fmt.Sprintf(" (after %d attempts)", attempt)
+	}
+	return Item{}, false, err
+}
+
+func hostIs(raw, host string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && strings.EqualFold(u.Host, host)
+}
+
+// once makes one request (following redirects). retry says whether another
+// attempt may succeed.
+func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, field, what string, withToken bool) (it Item, notModified, retry bool, err error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := time.AfterFunc(f.lim.Timeout, func() { cancel(errStalled) })
+	defer idle.Stop()
+
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+	if err != nil {
+		return it, false, false, &Error{Kind: KindOther, URL: shownURL(raw), Msg: "not a URL", Hint: "write it as https://host/path"}
+	}
+	req.Header.Set("User-Agent", "ctx")
+	if withToken {
+		req.Header.Set("Authorization", "Bearer "+f.r.Token)
+	}
+	conditional := false
+	if cond != nil {
+		if cond.ETag != "" {
+			req.Header.Set("If-None-Match", cond.ETag)
+			conditional = true
+		} else if cond.LastModified != "" {
+			req.Header.Set("If-Modified-Since", cond.LastModified)
+			conditional = true
+		}
+	}
+	resp, err := f.http.Do(req)
+	if err != nil {
+		err, retry = f.transportError(ctx, raw, err)
+		return it, false, retry, err
+	}
+	defer resp.Body.Close()
+	shown := shownURL(raw)
+	status := "HTTP " + safetext.Clip(resp.Status, 0)
+	switch code := resp.StatusCode; {
+	case code == http.StatusNotModified && conditional:
+		return *cond, true, false, nil
+	case code == http.StatusOK:
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		hint := "the server wants credentials: set the source's \"tokenEnv\" to the name of an environment variable holding a token"
+		if withToken {
+			hint = "the server refused the token: check the environment variable named by the source's \"tokenEnv\""
+		}
+		return it, false, false, &Error{Kind: KindAuth, URL: shown, Msg: status, Hint: hint}
+	case code == http.StatusNotFound || code == http.StatusGone:
+		f.c.rememberNotFound(raw, withToken)
+		return it, false, false, &Error{Kind: KindNotFound, URL: shown, Msg: status,
+			Hint: "check the URL; ctx remembers a 404 for an hour"}
+	case code >= 500:
+		return it, false, true, &Error{Kind: KindNetwork, URL: shown, Msg: status + " (a server error)", Hint: "try again later"}
+	default:
+		return it, false, false, &Error{Kind: KindOther, URL: shown, Msg: status + " (expected 200 OK)", Hint: "check the URL"}
+	}
+	if resp.ContentLength > max {
+		return it, false, false, limitError(raw, what, resp.ContentLength, true, max, field)
+	}
+	body := &idleReader{r: resp.Body, t: idle, d: f.lim.Timeout}
+	blob, n, err := f.c.storeBlob(body, max)
+	f.body.Add(min(n, max))
+	switch {
+	case errors.Is(err, errTooBig):
+		return it, false, false, limitError(raw, what, 0, false, max, field)
+	case err != nil && body.err != nil:
+		err, retry = f.transportError(ctx, raw, body.err)
+		return it, false, retry, err
+	case err != nil:
+		return it, false, false, fmt.Errorf("fetch %s: %w", shown, err)
+	}
+	return Item{
+		URL: raw, FinalURL: resp.Request.URL.String(), ContentType: resp.Header.Get("Content-Type"),
+		Blob: blob, Size: n, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
+	}, false, false, nil
+}
+
+// idleReader restarts the request's idle timer on every read that brings
+// bytes, and keeps the read error apart from the cache's.
+type idleReader struct {
+	r   io.Reader
+	t   *time.Timer
+	d   time.Duration
+	err error
+}
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		r.t.Reset(r.d)
+	}
+	if err != nil && err != io.EOF {
+		r.err = err
+	}
+	return n, err
+}
+
+// transportError words an error of the client or of a body read; retry
+// says whether it may pass (a timeout, a reset or cut connection).
+func (f *fetch) transportError(ctx context.Context, raw string, err error) (_ error, retry bool) {
+	shown := shownURL(raw)
+	var fe *Error
+	if errors.As(err, &fe) { // from checkRedirect
+		return fe, false
+	}
+	var pe *privateAddrError
+	if errors.As(err, &pe) {
+		host := "the host"
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			if u, perr := url.Parse(ue.URL); perr == nil {
+				host = shownURL(u.Hostname())
+			}
+		}
+		return &Error{Kind: KindPrivate, URL: shown,
+			Msg:  fmt.Sprintf("%s resolves to %s, a %s address: refused", host, pe.addr, pe.what),
+			Hint: "if the source is meant to be on a private network, add it with `ctx add --allow-private-network`"}, false
+	}
+	if errors.Is(context.Cause(ctx), errStalled) {
+		return &Error{Kind: KindNetwork, URL: shown, Msg: fmt.Sprintf("the server sent nothing for %s", f.lim.Timeout),
+			Hint: fmt.Sprintf("try again later, or raise the source's %q in the manifest", fieldTimeout)}, true
+	}
+	if ctx.Err() != nil { // the caller cancelled
+		return fmt.Errorf("fetch %s: %w", shown, context.Cause(ctx)), false
+	}
+	cause := err
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		cause = ue.Err // its message repeats the URL, query string included
+	}
+	var ne net.Error
+	retry = errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.EPIPE) ||
+		(errors.As(err, &ne) && ne.Timeout())
+	return &Error{Kind: KindNetwork, URL: shown, Msg: "cannot fetch", Err: cause, Hint: "check the URL and your network"}, retry
+}

@@ -1,0 +1,853 @@
+package webfetch
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// server is an httptest server on 127.0.0.1 that counts its requests and
+// records the headers of the last one.
+type server struct {
+	*httptest.Server
+	n    atomic.Int64
+	mu   sync.Mutex
+	last http.Header
+	seen []http.Header
+}
+
+func serve(t testing.TB, h http.HandlerFunc) *server {
+	t.Helper()
+	s := &server{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.n.Add(1)
+		s.mu.Lock()
+		s.last = r.Header.Clone()
+		s.seen = append(s.seen, r.Header.Clone())
+		s.mu.Unlock()
+		h(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *server) header(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last.Get(name)
+}
+
+func newClient(t testing.TB, o Options) *Client {
+	t.Helper()
+	if o.CacheDir == "" {
+		o.CacheDir = t.TempDir()
+	}
+	o.backoff = time.Millisecond
+	c := New(o)
+	t.Cleanup(c.Close)
+	return c
+}
+
+func fetchOK(t testing.TB, c *Client, r Request) *Snapshot {
+	t.Helper()
+	s, err := c.Fetch(context.Background(), r)
+	if err != nil {
+		t.Fatalf("Fetch(%s): %v", r.URL, err)
+	}
+	return s
+}
+
+func fetchErr(t *testing.T, c *Client, r Request, kind Kind, wants ...string) error {
+	t.Helper()
+	_, err := c.Fetch(context.Background(), r)
+	if err == nil {
+		t.Fatalf("Fetch(%s): no error, want %v", r.URL, kind)
+	}
+	if KindOf(err) != kind {
+		t.Errorf("Fetch(%s): kind %v, want %v: %v", r.URL, KindOf(err), kind, err)
+	}
+	for _, w := range wants {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("Fetch(%s): error %q does not say %q", r.URL, err, w)
+		}
+	}
+	return err
+}
+
+func blobText(t testing.TB, c *Client, blob string) string {
+	t.Helper()
+	f, err := c.Open(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestFetchDocument(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown")
+		w.Header().Set("ETag", `"v1"`)
+		io.WriteString(w, "# Hello\n")
+	})
+	c := newClient(t, Options{})
+	snap := fetchOK(t, c, Request{URL: s.URL + "/guide.md", AllowPrivate: true})
+	if snap.Form != FormDocument || len(snap.Items) != 1 || snap.Requests != 1 || snap.BodyBytes != 8 || snap.ETag != `"v1"` {
+		t.Fatalf("snapshot %+v", snap)
+	}
+	if got := blobText(t, c, snap.Items[0].Blob); got != "# Hello\n" {
+		t.Errorf("blob %q", got)
+	}
+	if !strings.HasPrefix(snap.Rev, "sha256:") || snap.Items[0].ContentType != "text/markdown" {
+		t.Errorf("snapshot %+v", snap)
+	}
+	cached, err := c.Cached(snap.Rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cached.Rev != snap.Rev || cached.Items[0].Blob != snap.Items[0].Blob || cached.URL != snap.URL {
+		t.Errorf("cached %+v, fetched %+v", cached, snap)
+	}
+}
+
+func TestInferForm(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{
+		"https://h/llms.txt":        FormLLMS,
+		"https://h/a/LLMS-full.txt": FormLLMS,
+		"https://h/docs.tar.gz":     FormArchive,
+		"https://h/docs.tgz":        FormArchive,
+		"https://h/docs.zip?x=1":    FormArchive,
+		"https://h/guide.md":        FormDocument,
+		"https://h/":                FormDocument,
+		"https://h/notes.txt":       FormDocument,
+	} {
+		u, _ := url.Parse(raw)
+		if got := inferForm(u); got != want {
+			t.Errorf("inferForm(%s) = %s, want %s", raw, got, want)
+		}
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	t.Parallel()
+	c := newClient(t, Options{})
+	fetchErr(t, c, Request{URL: "ftp://example.com/a.md"}, KindScheme, "only http and https")
+	fetchErr(t, c, Request{URL: "file:///etc/passwd"}, KindScheme, "only http and https")
+	fetchErr(t, c, Request{URL: "https://user:secret@example.com/a.md"}, KindOther, "credentials", "tokenEnv")
+	fetchErr(t, c, Request{URL: "https://example.com/a.md", Token: "a\nb"}, KindAuth, "control character")
+	fetchErr(t, c, Request{URL: "https://example.com/a.md", Form: "zip"}, KindOther, "unknown form")
+	fetchErr(t, c, Request{URL: "https://example.com/a.md", Limits: Limits{MaxBytes: -1}}, KindOther, "maxBytes")
+	if _, err := New(Options{}).Fetch(context.Background(), Request{URL: "https://example.com/a.md"}); err == nil || !strings.Contains(err.Error(), "cache") {
+		t.Errorf("no cache dir: %v", err)
+	}
+}
+
+// redirector answers /r/N with a redirect to /r/N-1 and /r/0 with a page.
+func redirector(t *testing.T) *server {
+	return serve(t, func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
+		if n == 0 {
+			io.WriteString(w, "end\n")
+			return
+		}
+		http.Redirect(w, r, fmt.Sprintf("/r/%d", n-1), http.StatusFound)
+	})
+}
+
+func TestRedirectLimit(t *testing.T) {
+	t.Parallel()
+	s := redirector(t)
+	c := newClient(t, Options{})
+	snap := fetchOK(t, c, Request{URL: s.URL + "/r/5", AllowPrivate: true})
+	if snap.FinalURL != s.URL+"/r/0" || snap.Requests != 6 {
+		t.Errorf("5 redirects: final %s, %d requests", snap.FinalURL, snap.Requests)
+	}
+	fetchErr(t, c, Request{URL: s.URL + "/r/6", AllowPrivate: true}, KindLimit, "more than 5 redirects", `"maxRedirects"`)
+	fetchErr(t, c, Request{URL: s.URL + "/r/3", AllowPrivate: true, Limits: Limits{MaxRedirects: 2}}, KindLimit, "more than 2 redirects")
+}
+
+func TestRedirectSchemeRefused(t *testing.T) {
+	t.Parallel()
+	plain := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/to-https" {
+			http.Redirect(w, r, "https://"+strings.TrimPrefix(r.Host, "http://")+"/x.md", http.StatusFound)
+			return
+		}
+		io.WriteString(w, "plain\n")
+	})
+	tlsSrv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/to-http" {
+			http.Redirect(w, r, plain.URL+"/x.md", http.StatusMovedPermanently)
+			return
+		}
+		if r.URL.Path == "/to-ftp" {
+			http.Redirect(w, r, "ftp://"+r.Host+"/x.md", http.StatusMovedPermanently)
+			return
+		}
+		io.WriteString(w, "secure\n")
+	}))
+	t.Cleanup(tlsSrv.Close)
+	c := newClient(t, Options{tls: tlsSrv.Client().Transport.(*http.Transport).TLSClientConfig})
+	snap := fetchOK(t, c, Request{URL: tlsSrv.URL + "/a.md", AllowPrivate: true})
+	if got := blobText(t, c, snap.Items[0].Blob); got != "secure\n" {
+		t.Fatalf("https fetch: %q", got)
+	}
+	fetchErr(t, c, Request{URL: tlsSrv.URL + "/to-http", AllowPrivate: true}, KindScheme, "from https to", "(http)", "may not change the scheme")
+	fetchErr(t, c, Request{URL: tlsSrv.URL + "/to-ftp", AllowPrivate: true}, KindScheme, "may not change the scheme")
+	fetchErr(t, c, Request{URL: plain.URL + "/to-https", AllowPrivate: true}, KindScheme, "from http to", "may not change the scheme")
+	if n := plain.n.Load(); n != 1 {
+		t.Errorf("the http server saw %d requests, want 1 (the redirect to http must not be followed)", n)
+	}
+}
+
+func TestClassifyAddr(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]string{
+		"127.0.0.1":            "loopback",
+		"127.8.9.10":           "loopback",
+		"::1":                  "loopback",
+		"::ffff:127.0.0.1":     "loopback",
+		"10.1.2.3":             "private",
+		"172.16.0.1":           "private",
+		"192.168.1.1":          "private",
+		"100.100.100.200":      "private",
+		"fd00::1":              "private",
+		"::ffff:10.0.0.1":      "private",
+		"64:ff9b::a00:1":       "private",
+		"169.254.169.254":      "link-local",
+		"fe80::1":              "link-local",
+		"0.0.0.0":              "unspecified",
+		"0.1.2.3":              "unspecified",
+		"::":                   "unspecified",
+		"224.0.0.1":            "link-local",
+		"ff02::1":              "link-local",
+		"239.1.2.3":            "multicast",
+		"ff05::1":              "multicast",
+		"ff01::1":              "multicast",
+		"8.8.8.8":              "",
+		"2001:4860:4860::8888": "",
+		"::ffff:93.184.216.34": "",
+		"64:ff9b::5db8:d822":   "",
+	} {
+		if got := classifyAddr(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("classifyAddr(%s) = %q, want %q", addr, got, want)
+		}
+	}
+}
+
+func TestPrivateNetworkRefused(t *testing.T) {
+	t.Parallel()
+	private := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "internal\n") })
+	_, port, _ := strings.Cut(strings.TrimPrefix(private.URL, "http://"), ":")
+	c := newClient(t, Options{})
+	fetchErr(t, c, Request{URL: private.URL + "/a.md"}, KindPrivate, "127.0.0.1 resolves to 127.0.0.1, a loopback address", "--allow-private-network")
+	fetchErr(t, c, Request{URL: "http://localhost:" + port + "/a.md"}, KindPrivate, "localhost resolves to", "loopback", "--allow-private-network")
+	if n := private.n.Load(); n != 0 {
+		t.Errorf("the private server saw %d requests, want 0", n)
+	}
+	// The same source with AllowPrivate is fetched.
+	fetchOK(t, c, Request{URL: "http://localhost:" + port + "/a.md", AllowPrivate: true})
+}
+
+func TestRedirectToPrivateRefused(t *testing.T) {
+	t.Parallel()
+	private := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "internal\n") })
+	_, port, _ := strings.Cut(strings.TrimPrefix(private.URL, "http://"), ":")
+	public := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/go" {
+			http.Redirect(w, r, "http://localhost:"+port+"/secret.md", http.StatusFound)
+			return
+		}
+		io.WriteString(w, "public\n")
+	})
+	publicAddr := netip.MustParseAddrPort(strings.TrimPrefix(public.URL, "http://"))
+	c := newClient(t, Options{public: func(ap netip.AddrPort) bool { return ap == publicAddr }})
+	fetchOK(t, c, Request{URL: public.URL + "/a.md"}) // the seam lets it through
+	fetchErr(t, c, Request{URL: public.URL + "/go"}, KindPrivate, "localhost resolves to", "loopback", "--allow-private-network")
+	if n := private.n.Load(); n != 0 {
+		t.Errorf("the private server saw %d requests, want 0", n)
+	}
+}
+
+func TestSizeLimits(t *testing.T) {
+	t.Parallel()
+	released := make(chan struct{})
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/huge.md": // claims a terabyte, then sends nothing: reading it would hang
+			w.Header().Set("Content-Length", strconv.FormatInt(1<<40, 10))
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-released:
+			}
+		case "/chunked.md": // no length: 1000 bytes in chunks
+			for range 10 {
+				w.Write([]byte(strings.Repeat("x", 100)))
+				w.(http.Flusher).Flush()
+			}
+		case "/exact.md":
+			w.Write([]byte(strings.Repeat("y", 100)))
+		case "/docs.zip":
+			w.Write([]byte(strings.Repeat("z", 500)))
+		}
+	})
+	t.Cleanup(func() { close(released) }) // before s.Close, which waits for the handlers
+	c := newClient(t, Options{})
+	lim := Limits{MaxBytes: 100, MaxArchiveBytes: 1000, Timeout: 5 * time.Second, Attempts: 1}
+	fetchErr(t, c, Request{URL: s.URL + "/huge.md", AllowPrivate: true, Limits: lim}, KindLimit,
+		"document is 1099511627776 bytes, over the limit of 100 bytes", `"maxBytes"`)
+	fetchErr(t, c, Request{URL: s.URL + "/chunked.md", AllowPrivate: true, Limits: lim}, KindLimit,
+		"document is more than 100 bytes, over the limit of 100 bytes", `"maxBytes"`)
+	if snap := fetchOK(t, c, Request{URL: s.URL + "/exact.md", AllowPrivate: true, Limits: lim}); snap.Items[0].Size != 100 {
+		t.Errorf("exact: size %d", snap.Items[0].Size)
+	}
+	// An archive has its own limit.
+	if snap := fetchOK(t, c, Request{URL: s.URL + "/docs.zip", AllowPrivate: true, Limits: lim}); snap.Form != FormArchive || snap.Items[0].Size != 500 {
+		t.Errorf("archive: %+v", snap)
+	}
+	lim.MaxArchiveBytes = 499
+	fetchErr(t, c, Request{URL: s.URL + "/docs.zip", AllowPrivate: true, Limits: lim}, KindLimit, "archive is", `"maxArchiveBytes"`)
+	// Nothing over a limit was left in the cache.
+	entries, _ := os.ReadDir(c.dir("blobs"))
+	if len(entries) != 2 {
+		t.Errorf("blobs: %d entries, want 2 (exact.md, docs.zip)", len(entries))
+	}
+}
+
+func TestStalledServer(t *testing.T) {
+	t.Parallel()
+	released := make(chan struct{})
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/mid-body.md" {
+			w.Header().Set("Content-Length", "100")
+			w.Write([]byte("partial"))
+			w.(http.Flusher).Flush()
+		}
+		select { // before headers, or mid-body
+		case <-r.Context().Done():
+		case <-released:
+		}
+	})
+	t.Cleanup(func() { close(released) }) // before s.Close, which waits for the handlers
+	c := newClient(t, Options{})
+	lim := Limits{Timeout: 200 * time.Millisecond, Attempts: 2}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fetchErr(t, c, Request{URL: s.URL + "/no-headers.md", AllowPrivate: true, Limits: lim}, KindNetwork, "sent nothing for 200ms", "after 2 attempts", `"timeout"`)
+		fetchErr(t, c, Request{URL: s.URL + "/mid-body.md", AllowPrivate: true, Limits: lim}, KindNetwork, "sent nothing for 200ms", "after 2 attempts")
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Fetch of a stalled server hangs")
+	}
+	if n := s.n.Load(); n != 4 {
+		t.Errorf("server saw %d requests, want 4 (2 attempts each)", n)
+	}
+}
+
+func TestRetries(t *testing.T) {
+	t.Parallel()
+	var flaky atomic.Int64
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/flaky.md":
+			if flaky.Add(1) <= 2 {
+				http.Error(w, "busy", http.StatusServiceUnavailable)
+				return
+			}
+			io.WriteString(w, "ok\n")
+		case "/down.md":
+			http.Error(w, "down", http.StatusInternalServerError)
+		case "/bad.md":
+			http.Error(w, "bad", http.StatusBadRequest)
+		case "/reset.md":
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+		}
+	})
+	c := newClient(t, Options{})
+	snap := fetchOK(t, c, Request{URL: s.URL + "/flaky.md", AllowPrivate: true})
+	if snap.Requests != 3 {
+		t.Errorf("flaky: %d requests, want 3", snap.Requests)
+	}
+	before := s.n.Load()
+	fetchErr(t, c, Request{URL: s.URL + "/down.md", AllowPrivate: true}, KindNetwork, "500", "after 3 attempts")
+	if n := s.n.Load() - before; n != 3 {
+		t.Errorf("5xx: %d requests, want 3", n)
+	}
+	before = s.n.Load()
+	fetchErr(t, c, Request{URL: s.URL + "/bad.md", AllowPrivate: true}, KindOther, "400")
+	if n := s.n.Load() - before; n != 1 {
+		t.Errorf("4xx: %d requests, want 1 (no retry)", n)
+	}
+	before = s.n.Load()
+	fetchErr(t, c, Request{URL: s.URL + "/reset.md", AllowPrivate: true, Limits: Limits{Attempts: 2}}, KindNetwork, "after 2 attempts")
+	if n := s.n.Load() - before; n < 2 {
+		t.Errorf("cut connection: %d requests, want at least 2", n)
+	}
+}
+
+func TestAuth(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer good-token-123" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		io.WriteString(w, "private docs\n")
+	})
+	c := newClient(t, Options{})
+	fetchErr(t, c, Request{URL: s.URL + "/a.md", AllowPrivate: true}, KindAuth, "401", `set the source's "tokenEnv"`)
+	fetchErr(t, c, Request{URL: s.URL + "/a.md", AllowPrivate: true, Token: "wrong-token-456"}, KindAuth, "401", "refused the token", `"tokenEnv"`)
+	fetchOK(t, c, Request{URL: s.URL + "/a.md", AllowPrivate: true, Token: "good-token-123"})
+}
+
+const secretToken = "tok-SECRET-9f8e7d"
+
+// TestTokenNeverShown makes errors happen with a token set, some of them
+// from a server that echoes the token, and looks for it in every message
+// and every cache file.
+func TestTokenNeverShown(t *testing.T) {
+	t.Parallel()
+	echo := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		switch r.URL.Path {
+		case "/status": // the token in the status line
+			conn, buf, _ := w.(http.Hijacker).Hijack()
+			fmt.Fprintf(buf, "HTTP/1.1 599 %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", tok)
+			buf.Flush()
+			conn.Close()
+		case "/loop": // the token in redirect URLs, forever
+			http.Redirect(w, r, "/loop?t="+tok, http.StatusFound)
+		case "/ftp":
+			http.Redirect(w, r, "ftp://"+tok+"@example.com/x?t="+tok, http.StatusFound)
+		case "/forbidden":
+			http.Error(w, tok, http.StatusForbidden)
+		case "/gone":
+			http.Error(w, tok, http.StatusNotFound)
+		case "/big":
+			io.WriteString(w, tok+strings.Repeat(tok, 100))
+		case "/ok.md":
+			w.Header().Set("ETag", `"e"`)
+			io.WriteString(w, "fine\n")
+		case "/llms.txt":
+			io.WriteString(w, "- [page](/page404.md)\n")
+		case "/page404.md": // a page left out with a warning
+			conn, buf, _ := w.(http.Hijacker).Hijack()
+			fmt.Fprintf(buf, "HTTP/1.1 404 %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", tok)
+			buf.Flush()
+			conn.Close()
+		}
+	})
+	var warnings []string
+	var mu sync.Mutex
+	c := newClient(t, Options{Warn: func(m string) { mu.Lock(); warnings = append(warnings, m); mu.Unlock() }})
+	lim := Limits{MaxBytes: 100, Attempts: 1}
+	var msgs []string
+	for _, p := range []string{"/status", "/loop", "/ftp", "/forbidden", "/gone", "/gone", "/big"} {
+		_, err := c.Fetch(context.Background(), Request{URL: echo.URL + p + "?q=1", Token: secretToken, AllowPrivate: true, Limits: lim})
+		if err == nil {
+			t.Fatalf("%s: no error", p)
+		}
+		msgs = append(msgs, err.Error())
+	}
+	fetchOK(t, c, Request{URL: echo.URL + "/ok.md", Token: secretToken, AllowPrivate: true})
+	fetchOK(t, c, Request{URL: echo.URL + "/llms.txt", Token: secretToken, AllowPrivate: true})
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "page404.md") {
+		t.Errorf("warnings %q, want the left-out page", warnings)
+	}
+	msgs = append(msgs, warnings...)
+	for _, m := range msgs {
+		if strings.Contains(m, secretToken) {
+			t.Errorf("message shows the token: %s", m)
+		}
+	}
+	if len(msgs) < 7 || !strings.Contains(msgs[0], "599") || !strings.Contains(msgs[1], "redirects") || !strings.Contains(msgs[2], "scheme") {
+		t.Errorf("messages: %q", msgs)
+	}
+	filepath.WalkDir(c.o.CacheDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, _ := os.ReadFile(p)
+		if strings.Contains(string(data), secretToken) || strings.Contains(p, secretToken) {
+			t.Errorf("cache file %s holds the token", p)
+		}
+		return nil
+	})
+}
+
+func TestTokenOnlyToOriginalHost(t *testing.T) {
+	t.Parallel()
+	other := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "other\n") })
+	origin := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away.md": // same address, another port: another host
+			http.Redirect(w, r, other.URL+"/b.md", http.StatusFound)
+		case "/here.md":
+			http.Redirect(w, r, "/c.md", http.StatusFound)
+		default:
+			io.WriteString(w, "origin\n")
+		}
+	})
+	c := newClient(t, Options{})
+	fetchOK(t, c, Request{URL: origin.URL + "/here.md", Token: "t0k", AllowPrivate: true})
+	if got := origin.header("Authorization"); got != "Bearer t0k" {
+		t.Errorf("redirect on the same host: Authorization %q, want the token", got)
+	}
+	fetchOK(t, c, Request{URL: origin.URL + "/away.md", Token: "t0k", AllowPrivate: true})
+	if got := other.header("Authorization"); got != "" {
+		t.Errorf("redirect to another host: Authorization %q sent there", got)
+	}
+}
+
+func TestNotFoundRemembered(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	dir := t.TempDir()
+	c := newClient(t, Options{CacheDir: dir, Now: clock})
+	r := Request{URL: s.URL + "/missing.md", AllowPrivate: true}
+	fetchErr(t, c, r, KindNotFound, "404", "check the URL")
+	if n := s.n.Load(); n != 1 {
+		t.Fatalf("%d requests, want 1 (no retry on 404)", n)
+	}
+	mu.Lock()
+	now = now.Add(59 * time.Minute)
+	mu.Unlock()
+	// Another client on the same cache (another process) remembers too.
+	c2 := newClient(t, Options{CacheDir: dir, Now: clock})
+	fetchErr(t, c2, r, KindNotFound, "answered 404 at 2026-03-01 12:00:00 UTC", "asks again after 13:00:00 UTC")
+	if n := s.n.Load(); n != 1 {
+		t.Errorf("%d requests, want 1: the 404 is remembered for an hour", n)
+	}
+	// With a token, the server is asked: it may show the page to that reader.
+	fetchErr(t, c2, Request{URL: r.URL, AllowPrivate: true, Token: "x"}, KindNotFound, "404")
+	if n := s.n.Load(); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Minute)
+	mu.Unlock()
+	fetchErr(t, c2, r, KindNotFound, "404")
+	if n := s.n.Load(); n != 3 {
+		t.Errorf("%d requests after an hour, want 3", n)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "https", "notfound"))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), "missing") || strings.Contains(e.Name(), "127.0.0.1") {
+			t.Errorf("the 404 record is named after the URL: %s", e.Name())
+		}
+	}
+}
+
+// etagServer serves /doc.md with an ETag (or a Last-Modified) and answers
+// conditional requests with 304.
+func etagServer(t testing.TB, body *atomic.Value, useLM bool) *server {
+	return serve(t, func(w http.ResponseWriter, r *http.Request) {
+		b := body.Load().(string)
+		tag := fmt.Sprintf(`"%x"`, sha256.Sum256([]byte(b)))
+		lm := "Mon, 02 Jan 2006 15:04:05 GMT"
+		if strings.HasSuffix(b, "v2\n") {
+			lm = "Tue, 03 Jan 2006 15:04:05 GMT"
+		}
+		if useLM {
+			w.Header().Set("Last-Modified", lm)
+			if r.Header.Get("If-Modified-Since") == lm {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+		} else {
+			w.Header().Set("ETag", tag)
+			if r.Header.Get("If-None-Match") == tag {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+		}
+		io.WriteString(w, b)
+	})
+}
+
+func TestConditionalRevalidation(t *testing.T) {
+	t.Parallel()
+	for _, useLM := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lastModified=%t", useLM), func(t *testing.T) {
+			t.Parallel()
+			var body atomic.Value
+			body.Store("# doc v1\n")
+			s := etagServer(t, &body, useLM)
+			c := newClient(t, Options{})
+			r := Request{URL: s.URL + "/doc.md", AllowPrivate: true}
+			first := fetchOK(t, c, r)
+			if first.NotModified || (useLM && first.LastModified == "") || (!useLM && first.ETag == "") {
+				t.Fatalf("first: %+v", first)
+			}
+			r.Prev = first
+			second := fetchOK(t, c, r)
+			if !second.NotModified || second.Rev != first.Rev || second.Requests != 1 || second.BodyBytes != 0 || !second.Fetched.Equal(first.Fetched) {
+				t.Errorf("second: NotModified %t, rev %s (was %s), %d requests, %d bytes", second.NotModified, second.Rev, first.Rev, second.Requests, second.BodyBytes)
+			}
+			if useLM && s.header("If-Modified-Since") == "" || !useLM && s.header("If-None-Match") == "" {
+				t.Errorf("the server saw no conditional header: %v", s.last)
+			}
+			// The lock may carry only the rev and the validators.
+			r.Prev = &Snapshot{Rev: first.Rev, ETag: first.ETag, LastModified: first.LastModified}
+			if third := fetchOK(t, c, r); !third.NotModified || third.Requests != 1 {
+				t.Errorf("from the lock's fields: %+v", third)
+			}
+			// New content: a new rev.
+			body.Store("# doc v2\n")
+			r.Prev = first
+			changed := fetchOK(t, c, r)
+			if changed.NotModified || changed.Rev == first.Rev || blobText(t, c, changed.Items[0].Blob) != "# doc v2\n" {
+				t.Errorf("changed: %+v", changed)
+			}
+			// Prev not in this cache: fetched unconditionally.
+			c2 := newClient(t, Options{})
+			r.Prev = changed
+			fresh := fetchOK(t, c2, r)
+			if fresh.NotModified || fresh.Rev != changed.Rev || s.header("If-None-Match") != "" || s.header("If-Modified-Since") != "" {
+				t.Errorf("prev not cached: NotModified %t, headers %v", fresh.NotModified, s.last)
+			}
+		})
+	}
+}
+
+func TestCachedVerifies(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "content "+r.URL.Path) })
+	c := newClient(t, Options{})
+	snap := fetchOK(t, c, Request{URL: s.URL + "/a.md", AllowPrivate: true})
+	if _, err := c.Cached(snap.Rev); err != nil {
+		t.Fatal(err)
+	}
+	blob := c.dir("blobs", snap.Items[0].Blob)
+	if err := os.WriteFile(blob, []byte("tampered"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Cached(snap.Rev); !errors.Is(err, ErrNotCached) || !strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("corrupt blob: %v", err)
+	}
+	os.Remove(blob)
+	if _, err := c.Cached(snap.Rev); !errors.Is(err, ErrNotCached) {
+		t.Errorf("missing blob: %v", err)
+	}
+	if _, err := c.Open(snap.Items[0].Blob); !errors.Is(err, ErrNotCached) {
+		t.Errorf("Open missing blob: %v", err)
+	}
+	if _, err := c.Cached("sha256:" + strings.Repeat("0", 64)); !errors.Is(err, ErrNotCached) {
+		t.Errorf("unknown rev: %v", err)
+	}
+	for _, bad := range []string{"", "sha256:../x", "md5:00", "sha256:" + strings.Repeat("A", 64)} {
+		if _, err := c.Cached(bad); err == nil {
+			t.Errorf("Cached(%q): no error", bad)
+		}
+	}
+	for _, bad := range []string{"", "../../etc/passwd", strings.Repeat("g", 64)} {
+		if _, err := c.Open(bad); err == nil {
+			t.Errorf("Open(%q): no error", bad)
+		}
+	}
+	// A snapshot file whose content is not its rev's.
+	snap2 := fetchOK(t, c, Request{URL: s.URL + "/b.md", AllowPrivate: true})
+	h1, _ := revHex(snap.Rev)
+	h2, _ := revHex(snap2.Rev)
+	data, _ := os.ReadFile(c.dir("snapshots", h2+".json"))
+	os.WriteFile(c.dir("snapshots", h1+".json"), data, 0o644)
+	if _, err := c.Cached(snap.Rev); !errors.Is(err, ErrNotCached) {
+		t.Errorf("swapped snapshot: %v", err)
+	}
+}
+
+// TestConcurrentFill: clients on one cache (as processes would be) fetch
+// the same and different sources at once; the cache ends complete and
+// without temporary files.
+func TestConcurrentFill(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, strings.Repeat("line of "+r.URL.Path+"\n", 5000))
+	})
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	revs := make([]string, 8)
+	for i := range revs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := New(Options{CacheDir: dir})
+			defer c.Close()
+			snap, err := c.Fetch(context.Background(), Request{URL: fmt.Sprintf("%s/d%d.md", s.URL, i%2), AllowPrivate: true})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			revs[i] = snap.Rev
+		}()
+	}
+	wg.Wait()
+	c := New(Options{CacheDir: dir})
+	for _, rev := range revs {
+		if _, err := c.Cached(rev); err != nil {
+			t.Error(err)
+		}
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".") {
+			t.Errorf("left behind: %s", p)
+		}
+		return err
+	})
+}
+
+func TestLLMS(t *testing.T) {
+	t.Parallel()
+	var index atomic.Value
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/llms.txt":
+			w.Header().Set("ETag", `"idx"`)
+			if r.Header.Get("If-None-Match") == `"idx"` {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			io.WriteString(w, index.Load().(string))
+		case "/docs/a.md", "/docs/b.md", "/c.txt":
+			w.Header().Set("ETag", `"`+r.URL.Path+`"`)
+			if r.Header.Get("If-None-Match") == `"`+r.URL.Path+`"` {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			io.WriteString(w, "page "+r.URL.Path+"\n")
+		case "/broken.md":
+			http.Error(w, "boom", http.StatusInternalServerError)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	index.Store(`# Project
+> Summary
+
+## Docs
+- [A](docs/a.md): the first
+- [B](` + s.URL + `/docs/b.md "B title")
+- [A again](/docs/a.md#part)
+- [C](/c.txt)
+- [Gone](/docs/gone.md): 404, left out
+- [Elsewhere](https://example.com/x.md)
+- [HTML](/docs/page.html)
+- [Mail](mailto:a@b.md)
+`)
+	var warnings []string
+	var mu sync.Mutex
+	c := newClient(t, Options{Warn: func(m string) { mu.Lock(); warnings = append(warnings, m); mu.Unlock() }})
+	r := Request{URL: s.URL + "/llms.txt", AllowPrivate: true}
+	snap := fetchOK(t, c, r)
+	var urls []string
+	for _, it := range snap.Items {
+		urls = append(urls, strings.TrimPrefix(it.URL, s.URL))
+	}
+	if got, want := strings.Join(urls, " "), "/llms.txt /docs/a.md /docs/b.md /c.txt"; snap.Form != FormLLMS || got != want {
+		t.Errorf("items %s, want %s", got, want)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "gone.md") || !strings.Contains(warnings[0], "404") {
+		t.Errorf("warnings %q", warnings)
+	}
+	if got := blobText(t, c, snap.Items[2].Blob); got != "page /docs/b.md\n" {
+		t.Errorf("page b: %q", got)
+	}
+	// Nothing changed: every request is conditional and answered 304 (the
+	// 404 is remembered).
+	r.Prev = snap
+	again := fetchOK(t, c, r)
+	if !again.NotModified || again.Rev != snap.Rev || again.BodyBytes != 0 || again.Requests != 4 {
+		t.Errorf("revalidation: NotModified %t, %d requests, %d bytes", again.NotModified, again.Requests, again.BodyBytes)
+	}
+	// A capped index warns.
+	warnings = nil
+	capped := fetchOK(t, c, Request{URL: s.URL + "/llms.txt", AllowPrivate: true, Limits: Limits{MaxPages: 2}})
+	if len(capped.Items) != 3 || len(warnings) != 1 || !strings.Contains(warnings[0], "more than 2 pages") || !strings.Contains(warnings[0], `"maxPages"`) {
+		t.Errorf("capped: %d items, warnings %q", len(capped.Items), warnings)
+	}
+	// A page failing otherwise than 404 fails the fetch.
+	index.Store("- [Broken](/broken.md)\n")
+	c2 := newClient(t, Options{})
+	fetchErr(t, c2, Request{URL: s.URL + "/llms.txt", AllowPrivate: true}, KindNetwork, "broken.md", "500")
+}
+
+func TestLLMSLinks(t *testing.T) {
+	t.Parallel()
+	base, _ := url.Parse("https://docs.example.com/guide/llms.txt")
+	body := `# T
+- [rel](intro.md)
+- [abs path](/api/ref.md#x)
+- [full](https://docs.example.com/more.txt)
+- [other host](https://evil.example.com/x.md)
+- [http same host](http://docs.example.com/plain.md)
+- [dup](https://docs.example.com/guide/intro.md)
+- [self](llms.txt)
+- [html](page.html)
+- [angle](<spaced.md>)
+- [js](javascript:alert(1).md)
+not a link: https://docs.example.com/bare.md
+[x](../up.md) [y](./same.md)
+`
+	links, capped := llmsLinks(base, []byte(body), 100)
+	var got []string
+	for _, l := range links {
+		got = append(got, l.String())
+	}
+	want := "https://docs.example.com/guide/intro.md https://docs.example.com/api/ref.md https://docs.example.com/more.txt http://docs.example.com/plain.md https://docs.example.com/guide/spaced.md https://docs.example.com/up.md https://docs.example.com/guide/same.md"
+	if strings.Join(got, " ") != want || capped {
+		t.Errorf("llmsLinks:\n got %s\nwant %s (capped %t)", strings.Join(got, " "), want, capped)
+	}
+	if links, capped := llmsLinks(base, []byte(body), 2); len(links) != 2 || !capped {
+		t.Errorf("max 2: %d links, capped %t", len(links), capped)
+	}
+}
+
+func FuzzLLMSLinks(f *testing.F) {
+	f.Add("- [a](a.md)\n- [b](https://h/b.md)\n")
+	f.Add("[x](<y.md>) [z](../../../../etc/passwd.md)")
+	f.Add("[](//other/x.md)[](http://h:99/x.md)")
+	base, _ := url.Parse("https://h/docs/llms.txt")
+	f.Fuzz(func(t *testing.T, body string) {
+		links, _ := llmsLinks(base, []byte(body), 5)
+		if len(links) > 5 {
+			t.Fatalf("%d links over the cap", len(links))
+		}
+		seen := map[string]bool{}
+		for _, l := range links {
+			if l.Host != "h" || (l.Scheme != "https" && l.Scheme != "http") || l.User != nil || l.Fragment != "" || seen[l.String()] {
+				t.Fatalf("bad link %s", l)
+			}
+			seen[l.String()] = true
+		}
+	})
+}
