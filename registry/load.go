@@ -45,8 +45,9 @@ type Entry struct {
 	From string
 }
 
-// Key is the context's identity: its normalized repository and sub-path.
-func (e Entry) Key() string { return ContextKey(e.Repo, e.Path) }
+// Key is the context's identity: its normalized source (repository or URL)
+// and sub-path.
+func (e Entry) Key() string { return ContextKey(e.Source(), e.Path) }
 
 // ContextKey identifies a package by repository and sub-path, whatever the
 // spelling of either.
@@ -149,7 +150,9 @@ func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) 
 // walk adds reg's contexts, then follows its imports depth first.
 func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, depth int) error {
 	for _, c := range reg.Contexts {
-		c.Repo = loc.resolveRepo(c.Repo)
+		if c.KindOf() == KindGitSource {
+			c.Repo = loc.resolveRepo(c.Repo)
+		}
 		e := Entry{Context: c, From: loc.String()}
 		key := e.Key()
 		if i, dup := st.byKey[key]; dup {
@@ -163,7 +166,7 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 		lname := strings.ToLower(c.Name)
 		if i, dup := st.byName[lname]; dup {
 			st.warn("registry %s: context %s (%s) has the name of a different context from %s; keeping the first (rename one of them)",
-				loc.shown(), safetext.Quote(c.Name), safetext.Clip(c.Repo, 0), safetext.Clip(st.res.Contexts[i].From, 0))
+				loc.shown(), safetext.Quote(c.Name), safetext.Clip(c.Source(), 0), safetext.Clip(st.res.Contexts[i].From, 0))
 			continue
 		}
 		st.byKey[key] = len(st.res.Contexts)

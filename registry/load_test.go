@@ -243,3 +243,33 @@ func TestLoadGit(t *testing.T) {
 		t.Errorf("missing dir: %v", err)
 	}
 }
+
+// TestLoadURLContexts: a url context is kept as written (not resolved as a
+// path), is merged with a duplicate of the same URL, and a relative git
+// repo next to it still resolves against the registry's folder.
+func TestLoadURLContexts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.json"), `{"name":"a","imports":["b.json"],"contexts":[
+  {"name":"web","description":"d","url":"https://docs.example/llms.txt","tags":["a"]},
+  {"name":"local","description":"d","repo":"./repos/x"}]}`)
+	writeFile(t, filepath.Join(dir, "b.json"), `{"name":"b","contexts":[
+  {"name":"web-again","description":"d","repo":"https://DOCS.example/llms.txt","kind":"https","tags":["b"]}]}`)
+	var rec recorder
+	res, err := rec.loader().Load(context.Background(), filepath.Join(dir, "a.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Names(), ","); got != "web,local" {
+		t.Fatalf("contexts %s, want web,local (the https duplicate merged)", got)
+	}
+	if c := res.Contexts[0]; c.Source() != "https://docs.example/llms.txt" || c.KindOf() != "https" || len(c.Tags) != 2 {
+		t.Errorf("url context %+v", c.Context)
+	}
+	if got, want := res.Contexts[1].Repo, filepath.Join(dir, "repos", "x"); got != want {
+		t.Errorf("relative repo %s, want %s", got, want)
+	}
+	if len(rec.warnings) != 0 {
+		t.Errorf("unexpected warnings %v", rec.warnings)
+	}
+}

@@ -14,14 +14,26 @@
 //	    {
 //	      "name": "platform",               // required, unique in the file
 //	      "description": "How we run services", // required
-//	      "repo": "https://git.acme.dev/platform-docs.git", // required: git URL or path
-//	      "path": "docs",                   // optional sub-path in the repo
-//	      "ref": "main",                    // optional branch, tag or commit
+//	      "repo": "https://git.acme.dev/platform-docs.git", // git URL or path (repo or url is required)
+//	      "path": "docs",                   // optional sub-path in the repo (or folder in an archive)
+//	      "ref": "main",                    // optional branch, tag or commit (git only)
 //	      "tags": ["backend", "ops"]        // optional
+//	    },
+//	    {
+//	      "name": "api-guide",
+//	      "description": "The public API guide",
+//	      "url": "https://docs.acme.dev/llms.txt" // an https source: a document, an llms.txt or an archive
 //	    }
 //	  ],
 //	  "imports": ["https://hub.acme.dev/ctx-registry.json"] // optional
 //	}
+//
+// A context's kind is git unless it has a "url" (an https source: one
+// document, an llms.txt index or a .tar.gz/.zip archive) or an explicit
+// "kind": "git" or "https" ("repo" with "kind": "https" is the same as
+// "url"). A "dir" context is refused: a local folder on the registry
+// owner's machine is not there for teammates; publish it in a git
+// repository or over https instead.
 //
 // Unknown fields are ignored (ctx warns about them); a key repeated in one
 // object is an error. A relative "repo" (starting with ./ or ../) is
@@ -37,6 +49,7 @@ package registry
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/go-playground/validator/v10"
@@ -62,10 +75,38 @@ type Registry struct {
 type Context struct {
 	Name        string   `json:"name" validate:"required,max=100,ctxname"`
 	Description string   `json:"description" validate:"required,max=2000"`
-	Repo        string   `json:"repo" validate:"required,nospace"`
+	Repo        string   `json:"repo,omitempty" validate:"omitempty,nospace"` // a git repository, or with Kind https an http(s) URL
+	URL         string   `json:"url,omitempty" validate:"omitempty,nospace"`  // an https source; Repo must then be empty
+	Kind        string   `json:"kind,omitempty"`                              // "" = git, or https when URL is set
 	Path        string   `json:"path,omitempty" validate:"omitempty,subpath"`
 	Ref         string   `json:"ref,omitempty" validate:"omitempty,nospace"`
 	Tags        []string `json:"tags,omitempty" validate:"dive,required,max=50,nospace"`
+}
+
+// Context kinds a registry may name.
+const (
+	KindGitSource   = "git"
+	KindHTTPSSource = "https"
+	kindDirSource   = "dir"
+)
+
+// Source is where the context's content is: URL, else Repo.
+func (c Context) Source() string {
+	if c.URL != "" {
+		return c.URL
+	}
+	return c.Repo
+}
+
+// KindOf is the context's kind: Kind, else https when it has a URL, else git.
+func (c Context) KindOf() string {
+	switch {
+	case c.Kind != "":
+		return c.Kind
+	case c.URL != "":
+		return KindHTTPSSource
+	}
+	return KindGitSource
 }
 
 // Problem is one thing wrong with a registry file.
@@ -138,6 +179,7 @@ func check(r *Registry) []Problem {
 	}
 	seen := map[string]int{}
 	for i, c := range r.Contexts {
+		probs = append(probs, sourceProblems(i, c)...)
 		if c.Name == "" {
 			continue
 		}
@@ -148,6 +190,49 @@ func check(r *Registry) []Problem {
 			continue
 		}
 		seen[key] = i
+	}
+	return probs
+}
+
+// sourceProblems checks that contexts[i] names one source of a kind a
+// registry may offer.
+func sourceProblems(i int, c Context) []Problem {
+	var probs []Problem
+	bad := func(field, msg string) {
+		probs = append(probs, Problem{Field: fmt.Sprintf("contexts[%d].%s", i, field), Msg: msg})
+	}
+	switch c.Kind {
+	case "", KindGitSource, KindHTTPSSource:
+	case kindDirSource:
+		bad("kind", `a registry cannot offer a "dir" context: a local folder on one machine is not there for teammates; publish it in a git repository ("repo") or over https ("url")`)
+		return probs
+	default:
+		bad("kind", fmt.Sprintf(`unknown kind %s: use "git" (with "repo") or "https" (with "url")`, safetext.Quote(c.Kind)))
+		return probs
+	}
+	switch {
+	case c.Repo == "" && c.URL == "":
+		bad("repo", `is required: name the source with "repo" (a git repository) or "url" (an https document, llms.txt or archive)`)
+		return probs
+	case c.Repo != "" && c.URL != "":
+		bad("url", `a context has "repo" or "url", not both`)
+		return probs
+	case c.URL != "" && c.Kind == KindGitSource:
+		bad("kind", `"url" is an https source: for a git repository use "repo"`)
+		return probs
+	}
+	if c.KindOf() != KindHTTPSSource {
+		return probs
+	}
+	field := "url"
+	if c.URL == "" {
+		field = "repo"
+	}
+	if u, err := url.Parse(c.Source()); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		bad(field, fmt.Sprintf("%s is not an http or https URL: an https source is fetched from the web", safetext.Quote(c.Source())))
+	}
+	if c.Ref != "" {
+		bad("ref", "only a git source has a ref")
 	}
 	return probs
 }

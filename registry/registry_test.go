@@ -204,3 +204,78 @@ func TestParseErrorModel(t *testing.T) {
 		t.Fatalf("UnknownFields = %q", got)
 	}
 }
+
+// TestParseSourceKinds: a context names a git "repo" (as every registry
+// before kinds), an https "url", or "repo" with an explicit "kind".
+func TestParseSourceKinds(t *testing.T) {
+	t.Parallel()
+	data := []byte(`{
+  "name": "acme",
+  "contexts": [
+    {"name": "old", "description": "a git repo, as before", "repo": "https://git.example/old.git", "path": "docs", "ref": "v1"},
+    {"name": "guide", "description": "an llms.txt", "url": "https://docs.example/llms.txt"},
+    {"name": "bundle", "description": "an archive", "url": "https://docs.example/docs.tar.gz", "path": "site", "kind": "https"},
+    {"name": "page", "description": "repo with a kind", "repo": "https://docs.example/page.md", "kind": "https"},
+    {"name": "explicit", "description": "kind git", "repo": "git@git.example:acme/x.git", "kind": "git"}
+  ]
+}`)
+	r, err := Parse("reg.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ kind, source string }{
+		{"git", "https://git.example/old.git"},
+		{"https", "https://docs.example/llms.txt"},
+		{"https", "https://docs.example/docs.tar.gz"},
+		{"https", "https://docs.example/page.md"},
+		{"git", "git@git.example:acme/x.git"},
+	}
+	for i, w := range want {
+		c := r.Contexts[i]
+		if c.KindOf() != w.kind || c.Source() != w.source {
+			t.Errorf("contexts[%d]: kind %q source %q, want %q %q", i, c.KindOf(), c.Source(), w.kind, w.source)
+		}
+	}
+	if unknown := UnknownFields(data); len(unknown) != 0 {
+		t.Errorf("url and kind reported as unknown fields: %v", unknown)
+	}
+}
+
+// TestParseSourceKindErrors: a bad kind, a dir context, or a source that
+// does not fit its kind is an error at its line:column.
+func TestParseSourceKindErrors(t *testing.T) {
+	t.Parallel()
+	data := []byte(`{
+  "name": "acme",
+  "contexts": [
+    {"name": "a", "description": "d", "repo": "https://x/a.git", "kind": "svn"},
+    {"name": "b", "description": "d", "repo": "./notes", "kind": "dir"},
+    {"name": "c", "description": "d", "url": "ftp://x/c.md"},
+    {"name": "e", "description": "d", "url": "https://x/e.md", "repo": "https://x/e.git"},
+    {"name": "f", "description": "d", "url": "https://x/f.md", "ref": "main"},
+    {"name": "g", "description": "d", "url": "https://x/g.md", "kind": "git"},
+    {"name": "h", "description": "d", "repo": "../h", "kind": "https"}
+  ]
+}`)
+	_, err := Parse("reg.json", data)
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		`reg.json:4:66: contexts[0].kind: unknown kind "svn": use "git"`,
+		`reg.json:5:58: contexts[1].kind: a registry cannot offer a "dir" context`,
+		`reg.json:6:39: contexts[2].url: "ftp://x/c.md" is not an http or https URL`,
+		`reg.json:7:39: contexts[3].url: a context has "repo" or "url", not both`,
+		`reg.json:8:64: contexts[4].ref: only a git source has a ref`,
+		`reg.json:9:64: contexts[5].kind: "url" is an https source`,
+		`reg.json:10:39: contexts[6].repo: "../h" is not an http or https URL`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	if n := len(err.(*ParseError).Errors); n != 7 {
+		t.Errorf("%d problems, want 7:\n%s", n, msg)
+	}
+}

@@ -65,8 +65,9 @@ type Workspace interface {
 	Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error)
 }
 
-// AccessChecker checks whether the user can read a repository
-// (*gitengine.Engine satisfies it).
+// AccessChecker checks whether the user can read a source: a git
+// repository (*gitengine.Engine satisfies it) or an https URL
+// ([HTTPAccess]).
 type AccessChecker interface {
 	CheckAccess(ctx context.Context, url string) error
 }
@@ -83,12 +84,19 @@ type Options struct {
 	Tags     []string // every context with any of these tags
 	All      bool     // every context
 	Yes      bool     // do not ask for confirmation
+	// AllowPrivate lets https contexts be on loopback, private and
+	// link-local addresses: the access check allows them, and their specs
+	// say so (allowPrivateNetwork).
+	AllowPrivate bool
 	// Out receives the summary; Log receives notes and warnings.
 	Out, Log io.Writer
 	// Jobs bounds the parallel access checks; 0 = DefaultJobs.
 	Jobs int
 	// CheckTimeout bounds one access check; 0 = DefaultCheckTimeout.
 	CheckTimeout time.Duration
+	// HTTPSAccess checks the https contexts (Run's access checks the git
+	// ones); nil = HTTPAccess{}, a plain bounded GET.
+	HTTPSAccess AccessChecker
 }
 
 // Defaults of Options.Jobs and Options.CheckTimeout.
@@ -202,7 +210,7 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 				pre = append(pre, i)
 			}
 			if flagged[i] && denied[i] != "" {
-				sum.Unavailable = append(sum.Unavailable, Unavailable{Name: c.Name, Repo: c.Repo, Reason: denied[i]})
+				sum.Unavailable = append(sum.Unavailable, Unavailable{Name: c.Name, Repo: c.Source(), Reason: denied[i]})
 			}
 		}
 		picked, err := o.Prompter.MultiSelect("Which contexts should this project have?", choices, pre)
@@ -224,7 +232,7 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 				continue
 			}
 			if denied[i] != "" {
-				sum.Unavailable = append(sum.Unavailable, Unavailable{Name: contexts[i].Name, Repo: contexts[i].Repo, Reason: denied[i]})
+				sum.Unavailable = append(sum.Unavailable, Unavailable{Name: contexts[i].Name, Repo: contexts[i].Source(), Reason: denied[i]})
 				continue
 			}
 			selected[i] = true
@@ -242,7 +250,9 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 			continue
 		}
 		alias := uniqueAlias(naming.AliasFrom(c.Name), taken)
-		specs = append(specs, project.PackageSpec{Alias: alias, Source: c.Repo, Path: c.Path, Ref: c.Ref})
+		spec := SpecOf(c.Context, alias)
+		spec.AllowPrivateNetwork = o.AllowPrivate && spec.Kind == project.KindHTTPS
+		specs = append(specs, spec)
 		sum.Added = append(sum.Added, alias)
 	}
 	if interactive {
@@ -321,6 +331,17 @@ func indexOf(reps ...*workspace.Report) *indexer.SyncReport {
 		}
 	}
 	return last
+}
+
+// SpecOf is the package spec that installs registry context c as alias:
+// the one place a registry context becomes a manifest entry. A git
+// context's spec names no kind, as every manifest before kinds.
+func SpecOf(c registry.Context, alias string) project.PackageSpec {
+	s := project.PackageSpec{Alias: alias, Source: c.Source(), Path: c.Path, Ref: c.Ref}
+	if c.KindOf() == registry.KindHTTPSSource {
+		s.Kind = project.KindHTTPS
+	}
+	return s
 }
 
 // installedAliases maps the index of each registry context the manifest
@@ -432,7 +453,7 @@ func allTags(contexts []registry.Entry) []string {
 func countRepos(contexts []registry.Entry, idx []int) int {
 	seen := map[string]bool{}
 	for _, i := range idx {
-		seen[registry.NormalizeRepo(contexts[i].Repo)] = true
+		seen[registry.NormalizeRepo(contexts[i].Source())] = true
 	}
 	return len(seen)
 }
@@ -443,7 +464,7 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 	byRepo := map[string][]int{}
 	var repos []string
 	for _, i := range idx {
-		key := registry.NormalizeRepo(contexts[i].Repo)
+		key := registry.NormalizeRepo(contexts[i].Source())
 		if _, ok := byRepo[key]; !ok {
 			repos = append(repos, key)
 		}
@@ -457,6 +478,10 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 	if timeout <= 0 {
 		timeout = DefaultCheckTimeout
 	}
+	https := o.HTTPSAccess
+	if https == nil {
+		https = HTTPAccess{AllowPrivate: o.AllowPrivate}
+	}
 	reasons := make([]string, len(repos))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, jobs)
@@ -468,7 +493,12 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 			defer func() { <-sem }()
 			cctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
-			if err := access.CheckAccess(cctx, contexts[byRepo[key][0]].Repo); err != nil {
+			c := contexts[byRepo[key][0]]
+			check := access
+			if c.KindOf() == registry.KindHTTPSSource {
+				check = https
+			}
+			if err := check.CheckAccess(cctx, c.Source()); err != nil {
 				reasons[n] = accessReason(err)
 			}
 		}()

@@ -145,3 +145,28 @@ func TestGlobalOptionsReachRun(t *testing.T) {
 		t.Errorf("options: -C %q, --client %q; want proj, cursor", got.Dir, got.client)
 	}
 }
+
+func TestConfigOptions(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want configOptions
+	}{
+		{[]string{"get", "registry"}, configOptions{op: "get", key: "registry"}},
+		{[]string{"set", "registry", "./hub"}, configOptions{op: "set", key: "registry", value: "./hub"}},
+		{[]string{"unset", "registry"}, configOptions{op: "unset", key: "registry"}},
+	} {
+		g := &globalOptions{IO: &IOStreams{}}
+		var got *configOptions
+		err := parseOnly(t, newConfigCmd(g, func(_ context.Context, o *configOptions) error { got = o; return nil }), tt.args)
+		if err != nil || got == nil {
+			t.Fatalf("config %q: err %v, run called: %v", tt.args, err, got != nil)
+		}
+		if got.globalOptions != g {
+			t.Errorf("config %q: the global options were not passed on", tt.args)
+		}
+		got.globalOptions = nil
+		if *got != tt.want {
+			t.Errorf("config %q: options %+v, want %+v", tt.args, *got, tt.want)
+		}
+	}
+}

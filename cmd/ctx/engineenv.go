@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -20,6 +22,7 @@ import (
 //	CTX_GIT_TOKEN     the token sent to https remotes whose URL has no credentials
 //	SSH_AUTH_SOCK     the ssh agent tried first for ssh remotes
 //	HOME              ~/.ssh holds known_hosts and the keys id_ed25519, id_rsa
+//	CTX_REGISTRY      the default registry of 'ctx setup' (see defaultRegistry)
 //
 // It is the only place ctx reads these: the packages below cmd take them as
 // options.
@@ -63,3 +66,31 @@ func engineOptions() (gitengine.Options, error) {
 // names (workspace.Options.Getenv): the manifest names the variable, never
 // the token.
 func tokenEnv(name string) (string, bool) { return os.LookupEnv(name) }
+
+// userConfigPath is the user's config file: os.UserConfigDir()/ctx/config.json.
+func userConfigPath() (string, error) {
+	d, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no user config folder: %w (set HOME, or XDG_CONFIG_HOME on Linux)", err)
+	}
+	return filepath.Join(d, "ctx", "config.json"), nil
+}
+
+// defaultRegistry is the registry of 'ctx setup' when neither --registry
+// nor the manifest names one: CTX_REGISTRY, else the user config's
+// registry (ctx config set registry). from says which ("CTX_REGISTRY" or
+// the config file's path); loc is "" when neither is set.
+func defaultRegistry() (loc, from string, err error) {
+	if v := strings.TrimSpace(os.Getenv("CTX_REGISTRY")); v != "" {
+		return v, "CTX_REGISTRY", nil
+	}
+	path, err := userConfigPath()
+	if err != nil {
+		return "", "", err
+	}
+	c, err := readUserConfig(path)
+	if err != nil {
+		return "", "", err
+	}
+	return c.Registry, path, nil
+}

@@ -26,6 +26,9 @@ type setupOptions struct {
 	all      bool
 	yes      bool
 	list     bool
+	// allowPrivate lets https contexts be on loopback, private and
+	// link-local addresses (checked and saved in their specs).
+	allowPrivate bool
 	// interactive forces the prompter on or off; nil = when stdin is a terminal.
 	interactive *bool
 	// prompter, when set, is used instead of the terminal's (tests).
@@ -42,10 +45,15 @@ offers), lets you choose, and installs your choice into .context/ (created
 when missing). The registry location is saved in the manifest, so running
 'ctx setup' again offers additions and removals.
 
+The registry is --registry, else the manifest's, else $CTX_REGISTRY, else
+your default ('ctx config set registry LOCATION'): with a default set, a
+fresh project runs 'ctx setup' with no flags.
+
 At a terminal (stdin and stderr), setup checks which repositories you can
 read, shows a list (installed packages pre-checked; unreadable ones listed
 but not offered), asks for confirmation, installs, and summarises. Ctrl-C
-changes nothing.
+changes nothing. An https context on a private or loopback address is
+refused (an unreadable one) unless --allow-private-network.
 Without a terminal, the choice comes from --select, --tags or --all, and
 setup only adds.
 
@@ -78,12 +86,13 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, registry.DefaultMaxD
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.registry, "registry", "", "where the registry is (`LOCATION`: file, https URL or git repository; default: the manifest's)")
+	f.StringVar(&opts.registry, "registry", "", "where the registry is (`LOCATION`: file, https URL or git repository; default: the manifest's, else CTX_REGISTRY, else 'ctx config get registry')")
 	f.StringSliceVar(&opts.selects, "select", nil, "install the contexts named `NAME` (comma-separated or repeated)")
 	f.StringSliceVar(&opts.tags, "tags", nil, "install every context tagged `T` (comma-separated or repeated)")
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
 	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
+	f.BoolVar(&opts.allowPrivate, "allow-private-network", false, "let https contexts be on loopback, private or link-local addresses (an intranet wiki); saved in their specs")
 	return cmd
 }
 
@@ -120,7 +129,18 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		location = ws.Manifest().Registry
 	}
 	if location == "" {
-		return usageErrorf("setup: no registry: pass --registry LOCATION (a file, an https URL or a git repository; see 'ctx setup --help')")
+		// The user's default: CTX_REGISTRY, else ctx config's registry.
+		def, from, err := defaultRegistry()
+		if err != nil {
+			return err
+		}
+		if def != "" {
+			fmt.Fprintf(wsOpts.Log, "using the default registry %s (from %s)\n", safetext.Text(def), from)
+		}
+		location = def
+	}
+	if location == "" {
+		return usageErrorf("setup: no registry: pass --registry LOCATION (a file, an https URL or a git repository; see 'ctx setup --help'), or set a default with 'ctx config set registry LOCATION' or CTX_REGISTRY")
 	}
 	loader := &registry.Loader{
 		Git:  engine,
@@ -153,6 +173,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		Tags:             o.tags,
 		All:              o.all,
 		Yes:              o.yes,
+		AllowPrivate:     o.allowPrivate,
 		Out:              g.IO.Out,
 		Log:              wsOpts.Log,
 	}
@@ -222,7 +243,10 @@ func printRegistry(w io.Writer, reg *registry.Result) {
 	}
 	fmt.Fprintf(w, " (%d contexts from %d registries)\n", len(reg.Contexts), len(reg.Loaded))
 	for _, c := range reg.Contexts {
-		src := c.Repo
+		src := c.Source()
+		if c.KindOf() != registry.KindGitSource {
+			src = c.KindOf() + " " + src
+		}
 		if c.Path != "" {
 			src += " path=" + c.Path
 		}

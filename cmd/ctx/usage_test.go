@@ -12,7 +12,10 @@ import (
 
 // positional are the arguments a command needs before one is too many.
 var positional = map[string][]string{
-	"ctx add": {"SOURCE"},
+	"ctx add":          {"SOURCE"},
+	"ctx config get":   {"KEY"},
+	"ctx config set":   {"KEY", "VALUE"},
+	"ctx config unset": {"KEY"},
 }
 
 // variadic commands take any number of arguments, so none is extra.

@@ -2,6 +2,7 @@ package webdoc
 
 import (
 	"net/url"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -22,8 +23,10 @@ var llmsLinkRE = regexp.MustCompile(
 // base (the llms.txt's final URL) and kept only when it is on the same
 // origin as base: the same scheme (an https index never leads to plain
 // http) and the same host and port. A link with a user name or password,
-// or to base itself, is dropped; fragments are dropped, and then each page
-// is listed once. At most max links are returned (none when max ≤ 0);
+// or to base itself, is dropped, and so is one whose path does not end in
+// a document extension (.md, .markdown, .mdx, .txt: the pages an llms.txt
+// points agents to; images and HTML sites are not fetched); fragments are
+// dropped, and then each page is listed once. At most max links are returned (none when max ≤ 0);
 // capped says whether the index held more.
 func LLMSLinks(base *url.URL, body []byte, max int) (links []*url.URL, capped bool) {
 	if base == nil {
@@ -52,6 +55,11 @@ func LLMSLinks(base *url.URL, body []byte, max int) (links []*url.URL, capped bo
 			continue
 		}
 		if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
+			continue
+		}
+		switch strings.ToLower(path.Ext(u.Path)) {
+		case ".md", ".markdown", ".mdx", ".txt":
+		default:
 			continue
 		}
 		u.Scheme, u.Host = base.Scheme, base.Host // one spelling, so that duplicates are found

@@ -43,7 +43,6 @@ func TestLLMSLinks(t *testing.T) {
 		"https://docs.example.com/paren.md",
 		"https://docs.example.com/install.md",
 		"https://docs.example.com/v1/config.md",
-		"https://docs.example.com/v1/img/d.png",
 		"https://docs.example.com/auto.md",
 		"https://docs.example.com/up.md",
 		"https://docs.example.com/v1/api.md?v=2",

@@ -198,6 +198,9 @@ func notFoundKey(u string, withToken bool) string {
 // notFoundSince returns when u last answered 404, if that was less than
 // notFoundTTL ago.
 func (c *Client) notFoundSince(u string, withToken bool) (time.Time, bool) {
+	if c.o.CacheDir == "" {
+		return time.Time{}, false
+	}
 	data, err := os.ReadFile(c.dir("notfound", notFoundKey(u, withToken)))
 	if err != nil {
 		return time.Time{}, false
@@ -214,6 +217,9 @@ func (c *Client) notFoundSince(u string, withToken bool) (time.Time, bool) {
 }
 
 func (c *Client) rememberNotFound(u string, withToken bool) {
+	if c.o.CacheDir == "" { // a client without a cache (Check only) remembers nothing
+		return
+	}
 	dir := c.dir("notfound")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return

@@ -121,6 +121,9 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 	default:
 		return it, false, false, &Error{Kind: KindOther, URL: shown, Msg: status + " (expected 200 OK)", Hint: "check the URL"}
 	}
+	if f.checkOnly {
+		return Item{URL: raw, FinalURL: resp.Request.URL.String()}, false, false, nil
+	}
 	if resp.ContentLength > max {
 		return it, false, false, limitError(raw, what, resp.ContentLength, true, max, field)
 	}

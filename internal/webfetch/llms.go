@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"path"
-	"regexp"
-	"strings"
 	"sync"
+
+	"github.com/ctx-dev/ctx/internal/webdoc"
 )
 
-// llms fetches an llms.txt index and the pages it links (see llmsLinks),
+// llms fetches an llms.txt index and the pages it links (see webdoc.LLMSLinks),
 // each within the document limits; with prev, each request is
 // conditional on the item prev holds for that URL. A page that answers
 // 404 is left out with a warning; any other failure fails the fetch.
@@ -41,7 +40,7 @@ func (f *fetch) llms(ctx context.Context, prev *Snapshot) ([]Item, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", shownURL(f.r.URL), err)
 	}
-	links, capped := llmsLinks(base, body, f.lim.MaxPages)
+	links, capped := webdoc.LLMSLinks(base, body, f.lim.MaxPages)
 	if capped {
 		f.c.warn("%s links more than %d pages: fetching the first %d (raise the source's %q to fetch more)", shownURL(f.r.URL), f.lim.MaxPages, f.lim.MaxPages, fieldMaxPages)
 	}
@@ -80,39 +79,3 @@ func (f *fetch) llms(ctx context.Context, prev *Snapshot) ([]Item, error) {
 
 // pageWorkers is how many pages of an llms.txt index are fetched at once.
 const pageWorkers = 4
-
-// mdLink is a markdown inline link: [text](target "optional title").
-var mdLink = regexp.MustCompile(`\[[^\]\n]*\]\(\s*<?([^()\s<>]+)>?(?:\s+"[^"\n]*")?\s*\)`)
-
-// llmsLinks lists the pages an llms.txt index links: the targets of its
-// markdown links, resolved against base, that are http or https on base's
-// host and whose path ends in .md or .txt, without fragment, each once, in
-// order, at most max (capped says some were left out). The index itself is
-// not one of them. (internal/webdoc.LLMSLinks owns this rule once it
-// lands.)
-func llmsLinks(base *url.URL, body []byte, max int) (links []*url.URL, capped bool) {
-	seen := map[string]bool{}
-	self := *base
-	self.Fragment, self.RawFragment = "", ""
-	seen[self.String()] = true
-	for _, m := range mdLink.FindAllSubmatch(body, -1) {
-		u, err := base.Parse(string(m[1]))
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.EqualFold(u.Host, base.Host) || u.User != nil {
-			continue
-		}
-		ext := strings.ToLower(path.Ext(u.Path))
-		if ext != ".md" && ext != ".txt" {
-			continue
-		}
-		u.Fragment, u.RawFragment = "", ""
-		if seen[u.String()] {
-			continue
-		}
-		seen[u.String()] = true
-		if len(links) == max {
-			return links, true
-		}
-		links = append(links, u)
-	}
-	return links, false
-}

@@ -28,17 +28,18 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"path"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/webdoc"
 )
 
-// The forms of a source.
+// The forms of a source: internal/webdoc's (Detect infers them).
 const (
-	FormDocument = "document"
-	FormLLMS     = "llms"
-	FormArchive  = "archive"
+	FormDocument = webdoc.FormDocument
+	FormLLMS     = webdoc.FormLLMS
+	FormArchive  = webdoc.FormArchive
 )
 
 // Options configure a Client.
@@ -211,20 +212,6 @@ func (c *Client) warn(format string, a ...any) {
 	}
 }
 
-// inferForm is the form a URL names: llms.txt and llms-full.txt are llms
-// indexes, .tar.gz, .tgz and .zip archives, anything else a document.
-// (internal/webdoc.Detect owns this rule once it lands.)
-func inferForm(u *url.URL) string {
-	base := strings.ToLower(path.Base(u.Path))
-	switch {
-	case base == "llms.txt" || base == "llms-full.txt":
-		return FormLLMS
-	case strings.HasSuffix(base, ".tar.gz") || strings.HasSuffix(base, ".tgz") || strings.HasSuffix(base, ".zip"):
-		return FormArchive
-	}
-	return FormDocument
-}
-
 // fetch is the state of one Fetch.
 type fetch struct {
 	c        *Client
@@ -235,6 +222,8 @@ type fetch struct {
 	requests atomic.Int64
 	body     atomic.Int64
 	changed  atomic.Bool // some request answered with a body
+	// checkOnly: once stops at the status (Check).
+	checkOnly bool
 }
 
 // Fetch fetches the source r names into the cache and returns its snapshot.
@@ -246,35 +235,46 @@ func (c *Client) Fetch(ctx context.Context, r Request) (*Snapshot, error) {
 	return s, scrub(err, r.Token)
 }
 
-func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
-	if c.o.CacheDir == "" {
-		return nil, fmt.Errorf("fetch %s: no cache directory configured", shownURL(r.URL))
+// Check asks whether r's URL can be read with r's token and address rule:
+// one GET through the same guard, redirect rules and time limit as Fetch,
+// whose body is not read; the status is classified as Fetch classifies it
+// (KindOf). Nothing is cached but a 404.
+func (c *Client) Check(ctx context.Context, r Request) error {
+	f, form, err := c.start(r)
+	if err == nil {
+		f.checkOnly = true
+		_, _, err = f.get(ctx, r.URL, nil, f.lim.MaxArchiveBytes, fieldMaxArchiveBytes, form)
 	}
+	return scrub(err, r.Token)
+}
+
+// start checks r and makes the state of one fetch of it, with its form.
+func (c *Client) start(r Request) (*fetch, string, error) {
 	u, err := url.Parse(r.URL)
 	if err != nil {
-		return nil, &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "not a URL", Hint: "write it as https://host/path"}
+		return nil, "", &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "not a URL", Hint: "write it as https://host/path"}
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, &Error{Kind: KindScheme, URL: shownURL(r.URL), Msg: "only http and https URLs can be fetched", Hint: "use an https:// URL, or a git or dir source"}
+		return nil, "", &Error{Kind: KindScheme, URL: shownURL(r.URL), Msg: "only http and https URLs can be fetched", Hint: "use an https:// URL, or a git or dir source"}
 	}
 	if u.Host == "" {
-		return nil, &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "the URL has no host", Hint: "write it as https://host/path"}
+		return nil, "", &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "the URL has no host", Hint: "write it as https://host/path"}
 	}
 	if u.User != nil {
-		return nil, &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "the URL carries credentials, which would be written to the lock", Hint: "remove them and name an environment variable holding a token in the source's \"tokenEnv\""}
+		return nil, "", &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "the URL carries credentials, which would be written to the lock", Hint: "remove them and name an environment variable holding a token in the source's \"tokenEnv\""}
 	}
 	if strings.ContainsFunc(r.Token, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return nil, &Error{Kind: KindAuth, URL: shownURL(r.URL), Msg: "the token contains a control character (a newline?)", Hint: "check the environment variable named by \"tokenEnv\""}
+		return nil, "", &Error{Kind: KindAuth, URL: shownURL(r.URL), Msg: "the token contains a control character (a newline?)", Hint: "check the environment variable named by \"tokenEnv\""}
 	}
 	if err := r.Limits.check(); err != nil {
-		return nil, &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "bad limits", Err: err}
+		return nil, "", &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "bad limits", Err: err}
 	}
 	form := r.Form
 	if form == "" {
-		form = inferForm(u)
+		form = webdoc.Detect(u.String(), "")
 	}
 	if form != FormDocument && form != FormLLMS && form != FormArchive {
-		return nil, &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: fmt.Sprintf("unknown form %s", shownURL(form)), Hint: "use document, llms or archive"}
+		return nil, "", &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: fmt.Sprintf("unknown form %s", shownURL(form)), Hint: "use document, llms or archive"}
 	}
 	f := &fetch{c: c, r: r, lim: r.Limits.WithDefaults(), origHost: strings.ToLower(u.Host)}
 	tr := c.guarded
@@ -282,6 +282,17 @@ func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
 		tr = c.open
 	}
 	f.http = &http.Client{Transport: countingTransport{tr, &f.requests}, CheckRedirect: f.checkRedirect}
+	return f, form, nil
+}
+
+func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
+	if c.o.CacheDir == "" {
+		return nil, fmt.Errorf("fetch %s: no cache directory configured", shownURL(r.URL))
+	}
+	f, form, err := c.start(r)
+	if err != nil {
+		return nil, err
+	}
 
 	// Revalidate only what the cache still holds; else fetch afresh.
 	var prev *Snapshot

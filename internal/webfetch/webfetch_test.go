@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -127,25 +126,6 @@ func TestFetchDocument(t *testing.T) {
 	}
 	if cached.Rev != snap.Rev || cached.Items[0].Blob != snap.Items[0].Blob || cached.URL != snap.URL {
 		t.Errorf("cached %+v, fetched %+v", cached, snap)
-	}
-}
-
-func TestInferForm(t *testing.T) {
-	t.Parallel()
-	for raw, want := range map[string]string{
-		"https://h/llms.txt":        FormLLMS,
-		"https://h/a/LLMS-full.txt": FormLLMS,
-		"https://h/docs.tar.gz":     FormArchive,
-		"https://h/docs.tgz":        FormArchive,
-		"https://h/docs.zip?x=1":    FormArchive,
-		"https://h/guide.md":        FormDocument,
-		"https://h/":                FormDocument,
-		"https://h/notes.txt":       FormDocument,
-	} {
-		u, _ := url.Parse(raw)
-		if got := inferForm(u); got != want {
-			t.Errorf("inferForm(%s) = %s, want %s", raw, got, want)
-		}
 	}
 }
 
@@ -799,55 +779,4 @@ func TestLLMS(t *testing.T) {
 	index.Store("- [Broken](/broken.md)\n")
 	c2 := newClient(t, Options{})
 	fetchErr(t, c2, Request{URL: s.URL + "/llms.txt", AllowPrivate: true}, KindNetwork, "broken.md", "500")
-}
-
-func TestLLMSLinks(t *testing.T) {
-	t.Parallel()
-	base, _ := url.Parse("https://docs.example.com/guide/llms.txt")
-	body := `# T
-- [rel](intro.md)
-- [abs path](/api/ref.md#x)
-- [full](https://docs.example.com/more.txt)
-- [other host](https://evil.example.com/x.md)
-- [http same host](http://docs.example.com/plain.md)
-- [dup](https://docs.example.com/guide/intro.md)
-- [self](llms.txt)
-- [html](page.html)
-- [angle](<spaced.md>)
-- [js](javascript:alert(1).md)
-not a link: https://docs.example.com/bare.md
-[x](../up.md) [y](./same.md)
-`
-	links, capped := llmsLinks(base, []byte(body), 100)
-	var got []string
-	for _, l := range links {
-		got = append(got, l.String())
-	}
-	want := "https://docs.example.com/guide/intro.md https://docs.example.com/api/ref.md https://docs.example.com/more.txt http://docs.example.com/plain.md https://docs.example.com/guide/spaced.md https://docs.example.com/up.md https://docs.example.com/guide/same.md"
-	if strings.Join(got, " ") != want || capped {
-		t.Errorf("llmsLinks:\n got %s\nwant %s (capped %t)", strings.Join(got, " "), want, capped)
-	}
-	if links, capped := llmsLinks(base, []byte(body), 2); len(links) != 2 || !capped {
-		t.Errorf("max 2: %d links, capped %t", len(links), capped)
-	}
-}
-
-func FuzzLLMSLinks(f *testing.F) {
-	f.Add("- [a](a.md)\n- [b](https://h/b.md)\n")
-	f.Add("[x](<y.md>) [z](../../../../etc/passwd.md)")
-	f.Add("[](//other/x.md)[](http://h:99/x.md)")
-	base, _ := url.Parse("https://h/docs/llms.txt")
-	f.Fuzz(func(t *testing.T, body string) {
-		links, _ := llmsLinks(base, []byte(body), 5)
-		if len(links) > 5 {
-			t.Fatalf("%d links over the cap", len(links))
-		}
-		seen := map[string]bool{}
-		for _, l := range links {
-			if l.Host != "h" || (l.Scheme != "https" && l.Scheme != "http") || l.User != nil || l.Fragment != "" || seen[l.String()] {
-				t.Fatalf("bad link %s", l)
-			}
-			seen[l.String()] = true
-		}
-	})
 }
