@@ -22,6 +22,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -51,6 +52,10 @@ type Options struct {
 	// Engines made from these Options.
 	Progress func(alias string, p gitengine.Progress)
 	Jobs     int // parallel fetches; 0 = DefaultJobs
+	// Getenv looks up the environment variable an https source's tokenEnv
+	// names (cmd/ctx passes os.LookupEnv); nil = no variable is set. The
+	// https sources' cache is EngineOptions.CacheDir's.
+	Getenv func(name string) (string, bool)
 	// LockWait is how long Open waits for another ctx process working in the
 	// same project before giving up and naming it; 0 = DefaultLockWait.
 	LockWait time.Duration
@@ -73,6 +78,8 @@ type Workspace struct {
 	fs       confine.Dir // every write and delete under .context/ (see fs.go)
 	manifest project.Manifest
 	logMu    sync.Mutex // Log may be written from several fetches at once
+	webOnce  sync.Once
+	webc     *webfetch.Client // the https sources' client (see web)
 }
 
 // InitOptions configure Init.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/webfetch"
 )
 
 func now() time.Time { return time.Now().UTC().Truncate(time.Second) }
@@ -27,10 +28,15 @@ func parallel(n, jobs int, fn func(i int)) {
 	wg.Wait()
 }
 
-// noAccess reports whether err means the user cannot read the repository.
+// noAccess reports whether err means the user cannot read the repository
+// or the https source (not found, or refused without the right credentials).
 func noAccess(err error) bool {
 	switch gitengine.KindOf(err) {
 	case gitengine.KindNotFound, gitengine.KindAuthRequired, gitengine.KindAuthFailed, gitengine.KindHostKey:
+		return true
+	}
+	switch webfetch.KindOf(err) {
+	case webfetch.KindNotFound, webfetch.KindAuth:
 		return true
 	}
 	return false

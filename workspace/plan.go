@@ -11,6 +11,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -57,6 +58,7 @@ type task struct {
 	// Filled by resolution.
 	rev        string
 	refName    string
+	snap       *webfetch.Snapshot // https: what resolve fetched, if it did
 	resolveErr error
 
 	// Filled by decide: the plan for this package. res is what the report

@@ -239,6 +239,9 @@ func lockHolder(p string) string {
 
 // Close releases the project lock.
 func (w *Workspace) Close() error {
+	if w.webc != nil {
+		w.webc.Close()
+	}
 	if w.plock == nil {
 		return nil
 	}

@@ -54,6 +54,8 @@ func (w *Workspace) sourceFor(kind string) (source, error) {
 	switch kind {
 	case project.KindGit:
 		return gitSource{w}, nil
+	case project.KindHTTPS:
+		return httpsSource{w}, nil
 	}
 	return nil, fmt.Errorf("ctx cannot fetch a %s source", kind)
 }

@@ -19,6 +19,10 @@ type addOptions struct {
 	ref    string
 	kind   string
 	force  bool
+	// https sources
+	allowPrivate bool
+	ttl          string
+	tokenEnv     string
 }
 
 func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) *cobra.Command {
@@ -69,6 +73,9 @@ access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().StringVar(&opts.alias, "alias", "", "the package's name `A` in this project (default: from the path or repository)")
 	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `R` (default: the remote's default branch)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
+	cmd.Flags().BoolVar(&opts.allowPrivate, "allow-private-network", false, "https: allow loopback, private and link-local addresses (saved as allowPrivateNetwork)")
+	cmd.Flags().StringVar(&opts.ttl, "ttl", "", "https: how long fetched content is trusted before update re-checks it, `D` such as 12h or 7d (default 7d)")
+	cmd.Flags().StringVar(&opts.tokenEnv, "token-env", "", "https: send the environment variable `NAME`'s value as a bearer token (the name is saved, never the token)")
 	return cmd
 }
 
@@ -85,7 +92,8 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		return err
 	}
 	defer w.Close()
-	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: opts.source, Path: opts.path, Ref: opts.ref}
+	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: opts.source, Path: opts.path, Ref: opts.ref,
+		AllowPrivateNetwork: opts.allowPrivate, TTL: opts.ttl, TokenEnv: opts.tokenEnv}
 	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force})
 	p.Done()
 	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)

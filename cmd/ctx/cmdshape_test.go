@@ -31,6 +31,8 @@ func TestAddOptions(t *testing.T) {
 		{[]string{"../repo"}, addOptions{source: "../repo"}},
 		{[]string{"https://h/r.git", "--path", "docs/api", "--alias", "api", "--ref", "v1", "--force"},
 			addOptions{source: "https://h/r.git", path: "docs/api", alias: "api", ref: "v1", force: true}},
+		{[]string{"https://h/llms.txt", "--allow-private-network", "--ttl", "12h", "--token-env", "WIKI_TOKEN"},
+			addOptions{source: "https://h/llms.txt", allowPrivate: true, ttl: "12h", tokenEnv: "WIKI_TOKEN"}},
 	} {
 		g := &globalOptions{IO: &IOStreams{}}
 		var got *addOptions

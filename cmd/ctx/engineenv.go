@@ -62,6 +62,11 @@ func engineOptions() (gitengine.Options, error) {
 	return o, nil
 }
 
+// tokenEnv looks up the environment variable an https source's tokenEnv
+// names (workspace.Options.Getenv): the manifest names the variable, never
+// the token.
+func tokenEnv(name string) (string, bool) { return os.LookupEnv(name) }
+
 // userConfigPath is the user's config file: os.UserConfigDir()/ctx/config.json.
 func userConfigPath() (string, error) {
 	d, err := os.UserConfigDir()

@@ -23,7 +23,10 @@ func newOutdatedCmd(g *globalOptions, runF func(context.Context, *outdatedOption
 		Short: "Show what update would change",
 		Long: `Outdated resolves each package's source (all packages, or the ALIASes
 named) and lists those whose newest revision differs from the locked one:
-what ctx update would change. Dir sources are live and never outdated. It changes nothing and downloads no objects.
+what ctx update would change. It changes nothing and downloads no objects.
+Dir sources are live and never outdated. An https source is asked only once
+its TTL expired (a conditional request); it is listed when the server's
+content differs from the locked content.
 
 --json prints an array of {alias, ref, oldCommit, newCommit} ([] when
 everything is current).

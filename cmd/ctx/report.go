@@ -49,7 +49,7 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 	if err != nil {
 		return workspace.Options{}, err
 	}
-	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo}
+	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo, Getenv: tokenEnv}
 	if p != nil {
 		o.Progress = p.Update
 		o.Log = p.Log()
@@ -72,8 +72,13 @@ func finishReport(ctx context.Context, g *globalOptions, root string, rep *works
 	return perr
 }
 
-// shortSHA abbreviates a commit id to 7 characters, as git does by default.
+// shortSHA abbreviates a commit id to 7 characters, as git does by default;
+// an https source's content hash ("sha256:<hex>") is shown as "content
+// sha256:" and its first 12 hex digits.
 func shortSHA(c string) string {
+	if h, ok := strings.CutPrefix(c, "sha256:"); ok {
+		return "content sha256:" + h[:min(len(h), 12)]
+	}
 	if len(c) > 7 {
 		return c[:7]
 	}
