@@ -141,6 +141,7 @@ func (s *Server) snapshot() snapshot {
 		}
 	}
 	sort.Strings(snap.aliases)
+	s.rewatchLocked(snap)
 	s.snap, s.snapStamp, s.snapValid = snap, st, true
 	return snap
 }
