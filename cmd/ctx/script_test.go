@@ -58,6 +58,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		gitScriptCmds(),
 		registryScriptCmds(),
 		textsafeScriptCmds(),
+		mcpScriptCmds(),
 	} {
 		for k, v := range m {
 			cmds[k] = v
