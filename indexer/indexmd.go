@@ -371,7 +371,11 @@ func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from
 		top += "No packages are installed. Add one with `ctx add`, or run `ctx install`.\n"
 	} else {
 		where := "under `packages/<alias>/` next to this file"
-		if live > 0 {
+		switch live {
+		case 0:
+		case len(pkgs):
+			where = "read in place from the project, at the paths shown (relative to this file)"
+		default:
 			where += "; live sources are read in place, at the paths shown (relative to this file)"
 		}
 		top += fmt.Sprintf("%s, %s, %s. "+

@@ -146,9 +146,9 @@ func readOnly(title string) *mcp.ToolAnnotations {
 func (s *Server) addTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name: "list_contexts",
-		Description: "List the documentation packages installed in this project: alias, git source, ref, short commit, " +
+		Description: "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, ref, short commit (none for dir), " +
 			"number of documents and whether the search index is fresh. With `package`, list that package's documents " +
-			"(path, title, size, modified) instead, in pages.",
+			"(path, title, size, modified) instead, in pages. Filter packages with `kind`.",
 		Annotations: readOnly("List context packages"),
 	}, s.listContexts)
 	mcp.AddTool(s.srv, &mcp.Tool{
@@ -160,8 +160,8 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name: "search",
 		Description: "Full-text search (BM25) over the installed documentation. Returns passages with package, path, " +
-			"heading trail, line range, a snippet with matches in **bold**, and a score. Filter with `packages` and " +
-			"`tags`. Read a hit with get_section (its heading) or get_document (offset = its first line).",
+			"heading trail, line range, a snippet with matches in **bold**, and a score. Filter with `packages`, " +
+			"`kind` and `tags`. Read a hit with get_section (its heading) or get_document (offset = its first line).",
 		Annotations: readOnly("Search documentation"),
 	}, s.search)
 	mcp.AddTool(s.srv, &mcp.Tool{
