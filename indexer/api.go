@@ -3,9 +3,11 @@
 // .context/INDEX.md within a token budget.
 //
 // Parsing (markdown.go, parse.go, over the document model of package
-// indexer/markdown): every .md, .markdown and .mdx file under
-// <contextDir>/packages/<alias>/ (symlinks are not followed; files over 2 MB
-// or with NUL bytes are skipped with a note). Front matter may be YAML (---),
+// indexer/markdown): every .md, .markdown and .mdx file under each
+// package's Dir (<contextDir>/packages/<alias>/, or a dir source's folder
+// in place, or its one file; hidden files and folders are skipped,
+// symlinks are not followed; files over 2 MB or with NUL bytes are skipped
+// with a note). Front matter may be YAML (---),
 // TOML (+++) or JSON ({ … }); broken front matter is reported with file:line
 // and the body is indexed anyway. Title: front matter, else the first H1,
 // else the file name. Summary: front matter summary/description, else the
@@ -48,8 +50,9 @@ import (
 	"github.com/ctx-dev/ctx/project"
 )
 
-// Package is one installed package, as the lockfile describes it (the list
-// comes from project.Project.Installed). Its files are under
+// Package is one installed package or dir source (the list comes from
+// project.Project.Installed). Its files are under its Dir (only its Only
+// file when set); a Package with no Dir is a locked package under
 // <contextDir>/packages/<Alias>/.
 type Package = project.Package
 
@@ -112,6 +115,7 @@ func CheckQuery(text string) error {
 type Query struct {
 	Text     string
 	Packages []string // filter: any of these aliases (empty = all)
+	Kinds    []string // filter: packages of any of these kinds (project.KindGit, KindDir, KindHTTPS; empty = all)
 	Tags     []string // filter: documents with any of these tags (empty = all)
 	Limit    int      // 0 means DefaultSearchLimit
 	// BestPerDocument returns only the best chunk of each document.

@@ -3,6 +3,7 @@ package indexer
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/tiktoken-go/tokenizer/codec"
 )
 
@@ -118,6 +120,7 @@ type renderInfo struct {
 // computed lazily.
 type pkgSection struct {
 	pkg    Package
+	base   string // prefix of its documents' paths: "" for a locked package, where a dir source is from INDEX.md ("../docs/")
 	docs   []fileRecord
 	header string
 	lines  [numLevels][]string
@@ -132,7 +135,7 @@ func (s *pkgSection) entries(level int) []string {
 	switch level {
 	case levelFull, levelSentence, levelTitles:
 		for _, d := range s.docs {
-			l := "- " + safetext.Escape(d.Title) + " (" + codeSpan(d.Path) + ")"
+			l := "- " + safetext.Escape(d.Title) + " (" + codeSpan(s.base+d.Path) + ")"
 			sum := d.Summary
 			if level == levelSentence {
 				sum = firstSentence(sum)
@@ -144,7 +147,7 @@ func (s *pkgSection) entries(level int) []string {
 		}
 	case levelSamples, levelFolders:
 		for _, g := range folderGroups(s.docs) {
-			l := fmt.Sprintf("- %s — %s", codeSpan(g.label), plural(g.n, "document", "documents"))
+			l := fmt.Sprintf("- %s — %s", codeSpan(strings.TrimSuffix(s.base+g.label, "./")), plural(g.n, "document", "documents"))
 			if level == levelSamples {
 				if g.n == 1 {
 					l += ": " + safetext.Escape(g.samples[0])
@@ -288,6 +291,23 @@ func codeSpan(s string) string {
 	return fence + s + fence
 }
 
+// dirBase is where a dir package's files are, seen from the folder from
+// (INDEX.md's), slash-separated and ending in "/": "../docs/" for ./docs,
+// "../" for AGENTS.md at the project root. A source given as an absolute
+// path, or a from of "", gives the folder as the source names it.
+func dirBase(from string, p Package) string {
+	dir := filepath.ToSlash(p.Dir)
+	if rel, err := filepath.Rel(from, p.Dir); err == nil && from != "" && !filepath.IsAbs(p.Source) {
+		dir = filepath.ToSlash(rel)
+	} else if from == "" {
+		dir = strings.TrimSuffix(p.Source, "/")
+		if p.Only != "" {
+			dir = path.Dir(dir)
+		}
+	}
+	return strings.TrimSuffix(dir, "/") + "/"
+}
+
 func shortSHA(s string) string {
 	if len(s) > 7 {
 		return s[:7]
@@ -303,14 +323,19 @@ func plural(n int, one, many string) string {
 }
 
 // renderIndex writes INDEX.md for the packages, within budget tokens as
-// counted by o200k. It degrades package by package, always shortening the
-// currently largest section by one level, and says in the file what it
-// shortened. The output depends only on its input.
-func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int) (string, renderInfo) {
+// counted by o200k. from is INDEX.md's folder: a dir source's documents are
+// shown relative to it (dirBase). It degrades package by package, always
+// shortening the currently largest section by one level, and says in the
+// file what it shortened. The output depends only on its input.
+func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
 	var secs []*pkgSection
-	totalDocs := 0
+	totalDocs, live := 0, 0
 	for _, p := range pkgs {
 		s := &pkgSection{pkg: p}
+		if p.Kind == project.KindDir {
+			s.base = dirBase(from, p)
+			live++
+		}
 		for _, r := range files[p.Alias] {
 			if r.Skipped == "" {
 				s.docs = append(s.docs, r)
@@ -318,7 +343,9 @@ func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int) (str
 		}
 		totalDocs += len(s.docs)
 		var meta []string
-		if p.Source != "" {
+		if p.Kind == project.KindDir {
+			meta = append(meta, codeSpan(s.base+p.Only), "live from the project (no commit)")
+		} else if p.Source != "" {
 			meta = append(meta, codeSpan(p.Source))
 		}
 		if p.Path != "" && p.Path != "." {
@@ -326,7 +353,7 @@ func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int) (str
 		}
 		if p.Ref != "" {
 			meta = append(meta, "ref "+codeSpan(p.Ref))
-		} else if p.Source != "" {
+		} else if p.Source != "" && p.Kind != project.KindDir {
 			meta = append(meta, "default branch")
 		}
 		if p.Rev != "" {
@@ -343,9 +370,17 @@ func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int) (str
 	if len(pkgs) == 0 {
 		top += "No packages are installed. Add one with `ctx add`, or run `ctx install`.\n"
 	} else {
-		top += fmt.Sprintf("%s, %s, under `packages/<alias>/` next to this file. "+
+		where := "under `packages/<alias>/` next to this file"
+		switch live {
+		case 0:
+		case len(pkgs):
+			where = "read in place from the project, at the paths shown (relative to this file)"
+		default:
+			where += "; live sources are read in place, at the paths shown (relative to this file)"
+		}
+		top += fmt.Sprintf("%s, %s, %s. "+
 			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",
-			plural(len(pkgs), "package", "packages"), plural(totalDocs, "document", "documents"))
+			plural(len(pkgs), "package", "packages"), plural(totalDocs, "document", "documents"), where)
 	}
 
 	target := budget

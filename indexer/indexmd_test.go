@@ -71,7 +71,7 @@ func TestIndexNeverOverBudget(t *testing.T) {
 	for i := 0; i < runs; i++ {
 		pkgs, files := randCorpus(r, i%4 == 0) // every 4th corpus is small: most fit
 		budget := 500 + r.IntN(49501)
-		out, info := renderIndex(pkgs, files, budget)
+		out, info := renderIndex(pkgs, files, budget, "")
 		n := o200kCount(out)
 		if n > budget {
 			t.Fatalf("run %d: INDEX.md has %d tokens, budget %d (%d packages)", i, n, budget, len(pkgs))
@@ -79,7 +79,7 @@ func TestIndexNeverOverBudget(t *testing.T) {
 		if info.Tokens != n {
 			t.Errorf("run %d: reported %d tokens, counted %d", i, info.Tokens, n)
 		}
-		again, _ := renderIndex(pkgs, files, budget)
+		again, _ := renderIndex(pkgs, files, budget, "")
 		if again != out {
 			t.Fatalf("run %d: output differs between identical runs", i)
 		}
@@ -109,7 +109,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 	for j := 0; j < 5; j++ {
 		files["small"] = append(files["small"], fileRecord{Path: fmt.Sprintf("s%d.md", j), Title: fmt.Sprintf("Small %d", j), Summary: "Short summary. More words."})
 	}
-	full, info := renderIndex(pkgs, files, 1_000_000)
+	full, info := renderIndex(pkgs, files, 1_000_000, "")
 	if info.Degraded != "" || !strings.Contains(full, "First sentence here. ") {
 		t.Fatalf("unlimited budget degraded: %s", info.Degraded)
 	}
@@ -123,7 +123,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 		{800, "big: document counts per folder"},
 	}
 	for _, s := range steps {
-		out, info := renderIndex(pkgs, files, s.budget)
+		out, info := renderIndex(pkgs, files, s.budget, "")
 		if !strings.Contains(info.Degraded, s.want) {
 			t.Errorf("budget %d: degraded %q, want %q", s.budget, info.Degraded, s.want)
 		}
@@ -134,7 +134,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 			t.Errorf("budget %d: %d tokens", s.budget, n)
 		}
 	}
-	out, _ := renderIndex(pkgs, files, 800)
+	out, _ := renderIndex(pkgs, files, 800, "")
 	if !strings.Contains(out, "- `area0/` — 58 documents") {
 		t.Errorf("folder counts missing:\n%s", out)
 	}
@@ -142,7 +142,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 
 func TestIndexEmpty(t *testing.T) {
 	t.Parallel()
-	out, info := renderIndex(nil, nil, 500)
+	out, info := renderIndex(nil, nil, 500, "")
 	if !strings.Contains(out, "No packages are installed") || info.Degraded != "" {
 		t.Errorf("empty INDEX.md = %q", out)
 	}
@@ -211,7 +211,7 @@ func TestCountTokensBySegment(t *testing.T) {
 		files["big"] = append(files["big"], fileRecord{Path: fmt.Sprintf("area%d/doc%03d.md", j%7, j), Title: randText(r, 2, 6), Summary: randText(r, 5, 40)})
 	}
 	for _, budget := range []int{500, 3000, 8000, 1_000_000} {
-		out, info := renderIndex(pkgs, files, budget)
+		out, info := renderIndex(pkgs, files, budget, "")
 		if n := o200kCount(out); n != countTokens(out) || n != info.Tokens {
 			t.Errorf("budget %d: tokenizer %d, countTokens %d, reported %d", budget, n, countTokens(out), info.Tokens)
 		}

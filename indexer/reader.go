@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -298,6 +299,17 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if limit <= 0 {
 		limit = DefaultSearchLimit
 	}
+	if len(q.Kinds) > 0 {
+		r.mu.Lock()
+		cat, err := r.loadCatalogLocked()
+		r.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		if q.Packages = kindAliases(cat.Packages, q.Kinds, q.Packages); len(q.Packages) == 0 {
+			return nil, nil // no indexed package of those kinds
+		}
+	}
 	idx, tokens, release, err := r.acquire()
 	if err != nil {
 		return nil, err
@@ -386,6 +398,23 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	return hits, nil
 }
 
+// kindAliases returns the aliases of the indexed packages whose kind is one
+// of kinds (no kind: git) and that are in only when only is not empty: the
+// kind filter is a filter on packages, resolved through the catalogue.
+func kindAliases(indexed []Package, kinds, only []string) []string {
+	var out []string
+	for _, p := range indexed {
+		kind := p.Kind
+		if kind == "" {
+			kind = project.KindGit
+		}
+		if slices.Contains(kinds, kind) && (len(only) == 0 || slices.Contains(only, p.Alias)) {
+			out = append(out, p.Alias)
+		}
+	}
+	return out
+}
+
 // bm25Stats gives bleve the real average length of the scored field. Left
 // alone, bleve 2.x takes the number of distinct terms in the field's
 // dictionary divided by the number of documents as the average length
@@ -400,9 +429,11 @@ func bm25Stats(idx bleve.Index, tokens int64) *search.BM25Stats {
 	}
 	n := int(docs)
 	// Every field a query can touch needs an entry; only fText is scored
-	// (the others are filters), so theirs are placeholders.
+	// (the others are filters), so theirs are placeholders. "*" is the
+	// field bleve's optimised disjunction of several terms (a filter on
+	// two packages) asks for.
 	return &search.BM25Stats{DocCount: float64(docs), FieldCardinality: map[string]int{
-		fText: int(tokens), fPackage: n, fPath: n, fTags: n,
+		fText: int(tokens), fPackage: n, fPath: n, fTags: n, "*": n,
 	}}
 }
 
@@ -521,10 +552,10 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	}
 	stale := map[string]bool{}
 	want := map[string]bool{}
-	for _, p := range pkgs {
+	for _, p := range withDirs(r.contextDir, pkgs) {
 		want[p.Alias] = true
 		ip, ok := indexed[p.Alias]
-		if !ok || ip != p || !r.filesMatch(p.Alias, cat.Files[p.Alias]) {
+		if !ok || !sameIdentity(ip, p) || !filesMatch(p, cat.Files[p.Alias]) {
 			stale[p.Alias] = true
 		}
 	}
@@ -542,10 +573,10 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	return f, nil
 }
 
-// filesMatch walks packages/<alias> (stat only) and compares its markdown
-// files with the catalogue's records.
-func (r *Reader) filesMatch(alias string, recs []fileRecord) bool {
-	found, err := walkMarkdown(filepath.Join(r.contextDir, project.PackagesDir, alias), func(string) {})
+// filesMatch walks pkg's files (walkPackage, stat only) and compares its
+// markdown files with the catalogue's records.
+func filesMatch(pkg Package, recs []fileRecord) bool {
+	found, err := walkPackage(pkg, func(string) {})
 	if err != nil && !isNotExist(err) {
 		return false
 	}

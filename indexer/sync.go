@@ -127,6 +127,18 @@ func sortedPackages(pkgs []Package) ([]Package, error) {
 	return pkgs, nil
 }
 
+// withDirs fills in the Dir of packages that name none: a locked package's
+// folder, <contextDir>/packages/<alias>. It returns a copy.
+func withDirs(contextDir string, pkgs []Package) []Package {
+	pkgs = slices.Clone(pkgs)
+	for i := range pkgs {
+		if pkgs[i].Dir == "" {
+			pkgs[i].Dir = filepath.Join(contextDir, project.PackagesDir, pkgs[i].Alias)
+		}
+	}
+	return pkgs
+}
+
 // lockIndex creates indexDir and takes the one writer's flock on its
 // .write.lock, waiting (with a note through warn) while another process
 // holds it, until ctx ends. The caller unlocks it.
@@ -177,6 +189,7 @@ type syncPlan struct {
 // job is one file to read, hash and (when its content changed) parse.
 type job struct {
 	alias string
+	label string // the package's files in notes (label)
 	f     fileStat
 	old   *fileRecord // its catalogue record; nil when the file is new
 }
@@ -186,7 +199,7 @@ type job struct {
 // package to sort its files into unchanged, to read, and removed. A package
 // whose folder is missing is noted and planned as empty.
 func planSync(contextDir, indexDir string, pkgs []Package, rebuild bool, warn func(string)) (*syncPlan, error) {
-	p := &syncPlan{pkgs: pkgs, unchanged: map[string][]fileRecord{}}
+	p := &syncPlan{pkgs: withDirs(contextDir, pkgs), unchanged: map[string][]fileRecord{}}
 	if err := readJSON(filepath.Join(indexDir, metaFile), &p.m); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 		p.m = meta{}
@@ -206,8 +219,8 @@ func planSync(contextDir, indexDir string, pkgs []Package, rebuild bool, warn fu
 	if p.rebuild {
 		p.cat.Files = nil
 	}
-	for _, pkg := range pkgs {
-		if err := p.planPackage(contextDir, pkg.Alias, warn); err != nil {
+	for _, pkg := range p.pkgs {
+		if err := p.planPackage(pkg, warn); err != nil {
 			return nil, err
 		}
 	}
@@ -236,20 +249,24 @@ func rebuildReason(asked bool, m meta, cat catalog, indexDir string) string {
 	return ""
 }
 
-// planPackage walks one package's folder (stat only: files whose size,
-// mtime, ctime and inode match the catalogue are not read) and plans its
-// files.
-func (p *syncPlan) planPackage(contextDir, alias string, warn func(string)) error {
+// planPackage walks one package's folder (pkg.Dir, or its one file
+// pkg.Only; stat only: files whose size, mtime, ctime and inode match the
+// catalogue are not read) and plans its files.
+func (p *syncPlan) planPackage(pkg Package, warn func(string)) error {
+	alias := pkg.Alias
 	old := map[string]*fileRecord{}
 	for i := range p.cat.Files[alias] {
 		r := &p.cat.Files[alias][i]
 		old[r.Path] = r
 	}
-	found, err := walkMarkdown(filepath.Join(contextDir, project.PackagesDir, alias), warn)
-	if isNotExist(err) {
-		warn(fmt.Sprintf("packages/%s: not installed (run `ctx install`); indexed as empty", alias))
-	} else if err != nil {
-		return fmt.Errorf("indexer: scan packages/%s: %w", alias, err)
+	found, err := walkPackage(pkg, warn)
+	switch {
+	case isNotExist(err) && pkg.Kind == project.KindDir:
+		warn(fmt.Sprintf("%s: not found (restore it, or `ctx remove %s`); indexed as empty", label(pkg), alias))
+	case isNotExist(err):
+		warn(fmt.Sprintf("%s: not installed (run `ctx install`); indexed as empty", label(pkg)))
+	case err != nil:
+		return fmt.Errorf("indexer: scan %s: %w", label(pkg), err)
 	}
 	seen := map[string]bool{}
 	for _, f := range found {
@@ -259,7 +276,7 @@ func (p *syncPlan) planPackage(contextDir, alias string, warn func(string)) erro
 			p.unchanged[alias] = append(p.unchanged[alias], *r)
 			continue
 		}
-		p.jobs = append(p.jobs, job{alias: alias, f: f, old: r})
+		p.jobs = append(p.jobs, job{alias: alias, label: label(pkg), f: f, old: r})
 	}
 	for path, r := range old {
 		if !seen[path] {
@@ -332,7 +349,7 @@ func parseFiles(ctx context.Context, jobs []job) *parsing {
 			defer wg.Done()
 			for j := range jobCh {
 				r := parseResult{j: j}
-				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.old)
+				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.label, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.old)
 				r.rec.CNS, r.rec.Ino = j.f.cns, j.f.ino
 				select {
 				case resCh <- r:
@@ -477,7 +494,7 @@ func (w *indexWriter) removeMarker() { w.d.Remove(w.markerPath()) }
 func (w *indexWriter) add(r parseResult, out *applied, rep *SyncReport, warn func(string)) error {
 	alias, rel := r.j.alias, r.j.f.rel
 	if r.err != nil {
-		warn(fmt.Sprintf("packages/%s/%s: %v; skipped", alias, rel, r.err))
+		warn(fmt.Sprintf("%s/%s: %v; skipped", r.j.label, rel, r.err))
 		if r.j.old != nil {
 			w.deleteChunks(alias, rel, 0, r.j.old.Chunks)
 			out.changed = true
@@ -500,7 +517,7 @@ func (w *indexWriter) add(r parseResult, out *applied, rep *SyncReport, warn fun
 	}
 	for i := range r.docs {
 		if err := w.batch.Index(chunkID(alias, rel, i), &r.docs[i]); err != nil {
-			return fmt.Errorf("indexer: index packages/%s/%s: %w", alias, rel, err)
+			return fmt.Errorf("indexer: index %s/%s: %w", r.j.label, rel, err)
 		}
 		w.pending += len(r.docs[i].Text)
 	}
@@ -585,8 +602,10 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	}
 	rep.IndexTokens, rep.Degraded = newCat.IndexMD.Tokens, newCat.IndexMD.Degraded
 
-	pkgsChanged := !slices.Equal(p.cat.Packages, p.pkgs)
-	if p.rebuild || out.changed || pkgsChanged || len(p.jobs) > 0 || newCat.IndexMD != p.cat.IndexMD {
+	// A package's Dir moves with the project: a new one is recorded but
+	// changes nothing a reader sees.
+	pkgsChanged := !slices.EqualFunc(p.cat.Packages, p.pkgs, sameIdentity)
+	if p.rebuild || out.changed || pkgsChanged || !slices.Equal(p.cat.Packages, p.pkgs) || len(p.jobs) > 0 || newCat.IndexMD != p.cat.IndexMD {
 		if err := writeJSONAtomic(d, filepath.Join(indexDir, catalogFile), newCat); err != nil {
 			return fmt.Errorf("indexer: write catalogue: %w", err)
 		}
@@ -614,7 +633,7 @@ func publishIndexMD(d confine.Dir, target string, pkgs []Package, files map[stri
 	if _, err := os.Stat(target); err == nil && last.Input == st.Input {
 		return last, nil
 	}
-	md, info := renderIndex(pkgs, files, budget)
+	md, info := renderIndex(pkgs, files, budget, filepath.Dir(target))
 	st.Tokens, st.Degraded = info.Tokens, info.Degraded
 	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
 		if err := writeFileAtomic(d, target, []byte(md)); err != nil {
@@ -629,7 +648,7 @@ func indexInputHash(pkgs []Package, files map[string][]fileRecord, budget int) s
 	h := sha256.New()
 	fmt.Fprintf(h, "schema %d budget %d\n", schemaVersion, budget)
 	for _, p := range pkgs {
-		fmt.Fprintf(h, "pkg %q %q %q %q %q\n", p.Alias, p.Source, p.Path, p.Ref, p.Rev)
+		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Only)
 		for _, r := range files[p.Alias] {
 			fmt.Fprintf(h, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
 		}
@@ -666,9 +685,9 @@ func removeStaleDirs(d confine.Dir, indexDir, live string) {
 }
 
 // processFile reads, hashes and (when its content changed) parses one file.
-func processFile(alias, rel, abs string, size, modNS int64, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
+func processFile(alias, label, rel, abs string, size, modNS int64, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
 	rec = fileRecord{Path: rel, Size: size, ModNS: modNS}
-	name := "packages/" + alias + "/" + rel
+	name := label + "/" + rel
 	if size > maxFileSize {
 		rec.Skipped = skipReason(size, nil)
 		rec.Hash = fmt.Sprintf("size:%d", size)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/fileid"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // fileStat is one markdown file found under a package directory.
@@ -72,6 +73,51 @@ func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
 		}
 	}
 	return out, nil
+}
+
+// walkPackage lists pkg's documents: walkMarkdown of pkg.Dir, or, for a
+// single-file package (pkg.Only), that one file when it is a document
+// (markdown.IsDocument) and a regular file (a symbolic link is not
+// followed). A missing file or folder gives fs.ErrNotExist.
+func walkPackage(pkg Package, warn func(string)) ([]fileStat, error) {
+	if pkg.Only == "" {
+		return walkMarkdown(pkg.Dir, warn)
+	}
+	f := fileStat{rel: pkg.Only, abs: filepath.Join(pkg.Dir, pkg.Only)}
+	fi, err := os.Lstat(f.abs)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || !markdown.IsDocument(pkg.Only) {
+		return nil, nil
+	}
+	f.size, f.modNS = fi.Size(), fi.ModTime().UnixNano()
+	f.cns, f.ino = fileid.Change(fi)
+	return []fileStat{f}, nil
+}
+
+// label names pkg's files in notes: packages/<alias> for a locked package,
+// its source as the manifest gives it for a dir source.
+func label(pkg Package) string {
+	if pkg.Kind == project.KindDir {
+		return pkg.Source
+	}
+	return project.PackagesDir + "/" + pkg.Alias
+}
+
+// sameIdentity reports whether a and b pin the same content: everything but
+// Dir, which moves with the project (a clone elsewhere indexes the same
+// packages). A dir package's content is pinned by nothing: its files' stat
+// data and hashes are compared instead.
+func sameIdentity(a, b Package) bool {
+	a.Dir, b.Dir = "", ""
+	if a.Kind == "" {
+		a.Kind = project.KindGit
+	}
+	if b.Kind == "" {
+		b.Kind = project.KindGit
+	}
+	return a == b
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

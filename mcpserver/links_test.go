@@ -38,10 +38,10 @@ func TestNoReadThroughLinks(t *testing.T) {
 				t.Fatal(err)
 			}
 			pkgs := filepath.Join(ctxDir, "packages")
-			if _, err := readDocument(pkgs, "docs", "a.md"); !errors.Is(err, confine.ErrLink) {
+			if _, err := readDocument(pkgFiles{dir: filepath.Join(pkgs, "docs"), packagesDir: pkgs, alias: "docs"}, "a.md"); !errors.Is(err, confine.ErrLink) {
 				t.Errorf("readDocument through %s: err %v, want a refusal naming the link", link, err)
 			}
-			if docs := listMarkdown(pkgs, "docs", 10); len(docs) != 0 {
+			if docs := listMarkdown(pkgFiles{dir: filepath.Join(pkgs, "docs"), packagesDir: pkgs, alias: "docs"}, 10); len(docs) != 0 {
 				t.Errorf("listMarkdown through %s: %v, want nothing", link, docs)
 			}
 		})

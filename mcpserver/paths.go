@@ -73,11 +73,25 @@ func checkAlias(a string) error {
 	return nil
 }
 
-// readDocument reads packages/<alias>/<rel> through os.Root, so that no
-// symlink or trick can reach outside packagesDir. rel must have passed
-// checkRelPath.
-func readDocument(packagesDir, alias, rel string) ([]byte, error) {
-	pr, err := openPackage(packagesDir, alias)
+// pkgFiles is where one package's files are (Server.files): packages/<alias>
+// of a locked package, or a dir source's folder, in place, and for a
+// single-file dir source the one file of it that is served.
+type pkgFiles struct {
+	dir         string
+	only        string // a name in dir: the package's one file ("" = all of dir)
+	live        bool   // a dir source
+	packagesDir string // locked packages: .context/packages
+	alias       string // locked packages: the alias
+}
+
+// readDocument reads rel of a package through os.Root on its folder, so that
+// no symlink or trick can reach outside it; of a single-file dir source only
+// its one file. rel must have passed checkRelPath.
+func readDocument(pf pkgFiles, rel string) ([]byte, error) {
+	if pf.only != "" && rel != pf.only {
+		return nil, fmt.Errorf("this package is the one file %s: %w", pf.only, errNotFound)
+	}
+	pr, err := openPackage(pf)
 	if err != nil {
 		return nil, err
 	}
@@ -103,11 +117,20 @@ func readDocument(packagesDir, alias, rel string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 }
 
-// openPackage opens packages/<alias> as an os.Root. Neither packages/ nor
-// the package folder may be a symbolic link (internal/confine's rule for
-// .context/): a cloned repository can commit one, and the server would then
-// serve files from wherever it points.
-func openPackage(packagesDir, alias string) (*os.Root, error) {
+// openPackage opens a package's folder as an os.Root. For a locked package,
+// packages/<alias>: neither packages/ nor the package folder may be a
+// symbolic link (internal/confine's rule for .context/): a cloned repository
+// can commit one, and the server would then serve files from wherever it
+// points. A dir source's folder is the one its manifest entry names.
+func openPackage(pf pkgFiles) (*os.Root, error) {
+	if pf.live {
+		pr, err := os.OpenRoot(pf.dir)
+		if err != nil {
+			return nil, fmt.Errorf("the folder of this dir source cannot be opened (%w): restore it, or remove the source with `ctx remove`", err)
+		}
+		return pr, nil
+	}
+	packagesDir, alias := pf.packagesDir, pf.alias
 	if err := confine.New(filepath.Dir(packagesDir)).Check(filepath.Join(filepath.Base(packagesDir), alias)); err != nil {
 		return nil, err
 	}
@@ -149,13 +172,20 @@ func classifyOpenErr(err error) error {
 }
 
 // listMarkdown returns up to max documents of a package (markdown.Walk:
-// the files the indexer indexes), read through os.Root.
-func listMarkdown(packagesDir, alias string, max int) []string {
-	root, err := openPackage(packagesDir, alias)
+// the files the indexer indexes), read through os.Root; of a single-file
+// dir source, its file when it is one.
+func listMarkdown(pf pkgFiles, max int) []string {
+	root, err := openPackage(pf)
 	if err != nil {
 		return nil
 	}
 	defer root.Close()
+	if pf.only != "" {
+		if fi, err := root.Lstat(pf.only); err == nil && fi.Mode().IsRegular() && markdown.IsDocument(pf.only) {
+			return []string{pf.only}
+		}
+		return nil
+	}
 	docs, _ := markdown.Walk(root.FS(), nil)
 	return docs[:min(len(docs), max)]
 }

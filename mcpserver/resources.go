@@ -28,13 +28,14 @@ type Manifest struct {
 // ManifestPackage is one package in ctx://manifest.
 type ManifestPackage struct {
 	Alias     string    `json:"alias"`
+	Kind      string    `json:"kind"` // git, dir or https
 	Source    string    `json:"source"`
 	Path      string    `json:"path,omitempty"`
 	Ref       string    `json:"ref,omitempty"`
-	Commit    string    `json:"commit"`
-	Tree      string    `json:"tree"`
-	Hash      string    `json:"hash"`
-	Updated   time.Time `json:"updated"`
+	Commit    string    `json:"commit,omitempty"` // the lock's rev; none for a dir source (live, not locked)
+	Tree      string    `json:"tree,omitempty"`
+	Hash      string    `json:"hash,omitempty"`
+	Updated   time.Time `json:"updated,omitzero"`
 	Installed bool      `json:"installed"`
 	URI       string    `json:"uri"` // prefix of its documents' URIs
 }
@@ -80,13 +81,19 @@ func (s *Server) manifest() Manifest {
 	m := Manifest{Lock: "ok", Packages: []ManifestPackage{}}
 	if snap.lock == nil {
 		m.Lock = snap.lockErr.Error()
-		return m
+		if snap.unusable() {
+			return m
+		}
 	}
 	for _, a := range snap.aliases {
+		uri := "ctx://packages/" + url.PathEscape(a) + "/"
+		if p, ok := snap.live[a]; ok {
+			m.Packages = append(m.Packages, ManifestPackage{Alias: a, Kind: p.Kind, Source: p.Source, Installed: p.Present(), URI: uri})
+			continue
+		}
 		e, _ := snap.entry(a)
-		m.Packages = append(m.Packages, ManifestPackage{Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref,
-			Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a),
-			URI: "ctx://packages/" + url.PathEscape(a) + "/"})
+		m.Packages = append(m.Packages, ManifestPackage{Alias: a, Kind: snap.kindOf(a), Source: e.Source, Path: e.Path, Ref: e.Ref,
+			Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a), URI: uri})
 	}
 	r, err := s.reader()
 	if err != nil {

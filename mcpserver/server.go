@@ -44,10 +44,11 @@ type Server struct {
 	mu        sync.Mutex // guards the fields below
 	rd        *indexer.Reader
 	snap      snapshot
-	snapStamp stamps // the lock and packages/ when snap was taken
+	snapStamp stamps // the lock, packages/ and the manifest when snap was taken
 	snapValid bool
 	fresh     freshState
 	job       *reindexJob    // the re-index running, or nil
+	watch     *dirWatch      // the dir sources' folders being watched, or nil
 	bg        sync.WaitGroup // background freshness checks and re-indexes
 
 	// life is the server's own context: re-indexes run under it, detached

@@ -18,18 +18,47 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// snapshot is the lock as last read: every package it pins (aliases), and
-// the installed ones the index holds (pkgs, by project.Installed).
+// snapshot is the lock and the manifest as last read: every package the
+// lock pins and every dir source of the manifest (aliases), and the
+// installed ones the index holds (pkgs, by project.Installed).
 type snapshot struct {
 	lock    *lockfile.Lock // nil when there is none
 	lockErr error          // why lock is nil (missing, or broken)
 	pkgs    []indexer.Package
 	aliases []string
+	// live holds the manifest's dir sources that the lock does not pin,
+	// present or not (project.Project.Live): served in place.
+	live map[string]indexer.Package
 }
 
 func (s snapshot) has(alias string) bool {
 	_, ok := s.entry(alias)
-	return ok
+	_, live := s.live[alias]
+	return ok || live
+}
+
+// unusable reports whether there is nothing to serve: no lock (lockErr says
+// why) and no dir source.
+func (s snapshot) unusable() bool { return s.lock == nil && len(s.live) == 0 }
+
+// files is where alias's files are: a dir source's folder (and its one
+// file), else packages/<alias>.
+func (s *Server) files(snap snapshot, alias string) pkgFiles {
+	if p, ok := snap.live[alias]; ok {
+		return pkgFiles{dir: p.Dir, only: p.Only, live: true}
+	}
+	return pkgFiles{dir: filepath.Join(s.pkgsDir, alias), packagesDir: s.pkgsDir, alias: alias}
+}
+
+// kindOf is alias's source kind (git when the lock names none).
+func (s snapshot) kindOf(alias string) string {
+	if p, ok := s.live[alias]; ok {
+		return p.Kind
+	}
+	if e, ok := s.entry(alias); ok && e.Kind != "" {
+		return e.Kind
+	}
+	return project.KindGit
 }
 
 // stamp identifies a version of a file or folder cheaply: its identity
@@ -67,17 +96,20 @@ func (a stamps) same(b stamps) bool {
 	return true
 }
 
-// snapshot returns the packages of the lock, re-reading the lock only when
-// it or packages/ changed (an install in another terminal, a package
-// folder deleted by hand).
+// snapshot returns the packages of the lock and the manifest's dir sources,
+// re-reading them only when the lock, the manifest or packages/ changed
+// (an install or `ctx add` in another terminal, a package folder deleted by
+// hand). A manifest that cannot be read gives no dir sources (ctx index and
+// ctx install report why).
 func (s *Server) snapshot() snapshot {
-	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir)}
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName))}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.snapValid && st.same(s.snapStamp) {
 		return s.snap
 	}
 	var snap snapshot
+	m, _ := s.proj.ReadManifest()
 	l, err := s.proj.ReadLock()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -86,12 +118,30 @@ func (s *Server) snapshot() snapshot {
 		snap.lockErr = fmt.Errorf("cannot read %s: %w; fix it or run `ctx install`", project.LockName, err)
 	default:
 		snap.lock = l
-		snap.pkgs = s.proj.Installed(nil, l)
 		for alias := range l.Packages {
 			snap.aliases = append(snap.aliases, alias)
 		}
-		sort.Strings(snap.aliases)
 	}
+	lock := snap.lock
+	if lock == nil && m != nil && errors.Is(err, fs.ErrNotExist) {
+		lock = &lockfile.Lock{} // dir sources alone: served without a lock
+	}
+	if lock != nil {
+		snap.pkgs = s.proj.Installed(m, lock)
+	}
+	if m != nil && lock != nil {
+		for _, p := range s.proj.Live(m) {
+			if _, locked := lock.Packages[p.Alias]; !locked {
+				if snap.live == nil {
+					snap.live = map[string]indexer.Package{}
+				}
+				snap.live[p.Alias] = p
+				snap.aliases = append(snap.aliases, p.Alias)
+			}
+		}
+	}
+	sort.Strings(snap.aliases)
+	s.rewatchLocked(snap)
 	s.snap, s.snapStamp, s.snapValid = snap, st, true
 	return snap
 }
@@ -127,9 +177,11 @@ type freshState struct {
 // the package folders (a package is replaced by renaming a new folder into
 // place). A handful of stats, against Freshness's walk of every file.
 func (s *Server) sentinel(snap snapshot) stamps {
-	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir)}
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName))}
 	for _, a := range snap.aliases {
-		st = append(st, statStamp(filepath.Join(s.pkgsDir, a)))
+		if _, live := snap.live[a]; !live {
+			st = append(st, statStamp(filepath.Join(s.pkgsDir, a)))
+		}
 	}
 	return st
 }
@@ -151,7 +203,7 @@ func (s *Server) sentinel(snap snapshot) stamps {
 // call is cancelled; a call that finds one running is answered at once from
 // the index as it is, with a note saying so.
 func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) string {
-	if snap.lock == nil {
+	if snap.unusable() {
 		return ""
 	}
 	r, err := s.reader()
@@ -240,7 +292,7 @@ func (s *Server) checkPackage(snap snapshot, alias string) error {
 	if err := checkAlias(alias); err != nil {
 		return err
 	}
-	if snap.lock == nil {
+	if snap.unusable() {
 		return snap.lockErr
 	}
 	if !snap.has(alias) {

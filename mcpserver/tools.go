@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +30,7 @@ const (
 // ListContextsIn is list_contexts' input.
 type ListContextsIn struct {
 	Package string `json:"package,omitempty" jsonschema:"an installed package alias; when set, list that package's documents instead of the packages"`
+	Kind    string `json:"kind,omitempty" jsonschema:"list only packages of this source kind: git, dir (the project's own files, live) or https"`
 	Offset  int    `json:"offset,omitempty" jsonschema:"with package: skip this many documents (use nextOffset from the previous page)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"with package: at most this many documents (default 100, max 500; a page also stops at about 12k tokens)"`
 }
@@ -36,12 +38,13 @@ type ListContextsIn struct {
 // PackageInfo describes one installed package.
 type PackageInfo struct {
 	Alias     string `json:"alias"`
+	Kind      string `json:"kind"` // git, dir or https
 	Source    string `json:"source"`
 	Path      string `json:"path,omitempty"`
 	Ref       string `json:"ref,omitempty"`
-	Commit    string `json:"commit"` // short SHA
+	Commit    string `json:"commit,omitempty"` // short SHA; none for a dir source (live)
 	Documents int    `json:"documents"`
-	Installed bool   `json:"installed"` // its folder exists under .context/packages
+	Installed bool   `json:"installed"` // its folder exists under .context/packages (a dir source: its file or folder exists)
 	Fresh     bool   `json:"fresh"`     // the search index matches its files
 }
 
@@ -71,6 +74,7 @@ type ListContextsOut struct {
 type SearchIn struct {
 	Query           string   `json:"query" jsonschema:"what to look for, in plain words (BM25 full-text search over headings and text); at most 1000 words and 8 KB"`
 	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
+	Kind            string   `json:"kind,omitempty" jsonschema:"only packages of this source kind: git, dir (the project's own files, live) or https"`
 	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these front-matter tags"`
 	Limit           int      `json:"limit,omitempty" jsonschema:"number of hits (default 10, max 50)"`
 	BestPerDocument bool     `json:"bestPerDocument,omitempty" jsonschema:"return only the best passage of each document"`
@@ -142,9 +146,9 @@ func readOnly(title string) *mcp.ToolAnnotations {
 func (s *Server) addTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name: "list_contexts",
-		Description: "List the documentation packages installed in this project: alias, git source, ref, short commit, " +
+		Description: "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, ref, short commit (none for dir), " +
 			"number of documents and whether the search index is fresh. With `package`, list that package's documents " +
-			"(path, title, size, modified) instead, in pages.",
+			"(path, title, size, modified) instead, in pages. Filter packages with `kind`.",
 		Annotations: readOnly("List context packages"),
 	}, s.listContexts)
 	mcp.AddTool(s.srv, &mcp.Tool{
@@ -156,8 +160,8 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name: "search",
 		Description: "Full-text search (BM25) over the installed documentation. Returns passages with package, path, " +
-			"heading trail, line range, a snippet with matches in **bold**, and a score. Filter with `packages` and " +
-			"`tags`. Read a hit with get_section (its heading) or get_document (offset = its first line).",
+			"heading trail, line range, a snippet with matches in **bold**, and a score. Filter with `packages`, " +
+			"`kind` and `tags`. Read a hit with get_section (its heading) or get_document (offset = its first line).",
 		Annotations: readOnly("Search documentation"),
 	}, s.search)
 	mcp.AddTool(s.srv, &mcp.Tool{
@@ -184,6 +188,14 @@ func docURI(alias, p string) string {
 	return "ctx://packages/" + url.PathEscape(alias) + "/" + strings.Join(parts, "/")
 }
 
+// checkKind refuses a kind filter that is not a source kind.
+func checkKind(kind string) error {
+	if kind != "" && !slices.Contains(project.Kinds, kind) {
+		return fmt.Errorf("unknown kind %q: a source kind is one of %s", kind, strings.Join(project.Kinds, ", "))
+	}
+	return nil
+}
+
 func shortSHA(c string) string {
 	if len(c) > 12 {
 		return c[:12]
@@ -192,8 +204,11 @@ func shortSHA(c string) string {
 }
 
 func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
+	if err := checkKind(in.Kind); err != nil {
+		return nil, ListContextsOut{}, err
+	}
 	snap := s.snapshot()
-	if snap.lock == nil {
+	if snap.unusable() {
 		if in.Package != "" {
 			return nil, ListContextsOut{}, snap.lockErr
 		}
@@ -234,11 +249,18 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			}
 		}
 		for _, a := range snap.aliases {
-			e, _ := snap.entry(a)
-			out.Packages = append(out.Packages, PackageInfo{
-				Alias: a, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: shortSHA(e.Rev),
-				Documents: count[a], Installed: s.proj.IsInstalled(a), Fresh: fresh[a],
-			})
+			kind := snap.kindOf(a)
+			if in.Kind != "" && kind != in.Kind {
+				continue
+			}
+			info := PackageInfo{Alias: a, Kind: kind, Documents: count[a], Fresh: fresh[a]}
+			if p, ok := snap.live[a]; ok {
+				info.Source, info.Installed = p.Source, p.Present()
+			} else {
+				e, _ := snap.entry(a)
+				info.Source, info.Path, info.Ref, info.Commit, info.Installed = e.Source, e.Path, e.Ref, shortSHA(e.Rev), s.proj.IsInstalled(a)
+			}
+			out.Packages = append(out.Packages, info)
 		}
 		out.Total = len(out.Packages)
 		if docsErr != nil && out.Warning == "" {
@@ -258,8 +280,9 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	} else {
 		// No catalogue: list the files on disk.
 		out.Warning = "warning: the index is unavailable (" + docsErr.Error() + "); listing files on disk"
-		for _, p := range listMarkdown(s.pkgsDir, in.Package, 100_000) {
-			fi, err := os.Stat(filepath.Join(s.pkgsDir, in.Package, filepath.FromSlash(p)))
+		pf := s.files(snap, in.Package)
+		for _, p := range listMarkdown(pf, 100_000) {
+			fi, err := os.Stat(filepath.Join(pf.dir, filepath.FromSlash(p)))
 			if err != nil {
 				continue
 			}
@@ -301,8 +324,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err := indexer.CheckQuery(in.Query); err != nil {
 		return nil, SearchOut{}, err
 	}
+	if err := checkKind(in.Kind); err != nil {
+		return nil, SearchOut{}, err
+	}
 	snap := s.snapshot()
-	if snap.lock == nil {
+	if snap.unusable() {
 		return nil, SearchOut{}, snap.lockErr
 	}
 	for _, p := range in.Packages {
@@ -324,7 +350,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
-	hits, err := r.Search(ctx, indexer.Query{Text: in.Query, Packages: in.Packages, Tags: in.Tags, Limit: limit, BestPerDocument: in.BestPerDocument})
+	q := indexer.Query{Text: in.Query, Packages: in.Packages, Tags: in.Tags, Limit: limit, BestPerDocument: in.BestPerDocument}
+	if in.Kind != "" {
+		q.Kinds = []string{in.Kind}
+	}
+	hits, err := r.Search(ctx, q)
 	if err != nil {
 		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
 	}
@@ -337,8 +367,8 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	}
 	if len(hits) == 0 {
 		n := "no matches."
-		if len(in.Packages) > 0 || len(in.Tags) > 0 {
-			n += " Try without the package or tag filters,"
+		if len(in.Packages) > 0 || len(in.Tags) > 0 || in.Kind != "" {
+			n += " Try without the package, kind or tag filters,"
 		} else {
 			n += " Try"
 		}
@@ -358,15 +388,15 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	if !markdown.IsDocument(clean) {
 		return "", nil, fmt.Errorf("%q is not a markdown document: only .md, .markdown and .mdx files are served.%s",
-			p, didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.pkgsDir, alias, 100_000), 3)))
+			p, didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.files(snap, alias), 100_000), 3)))
 	}
-	data, err := readDocument(s.pkgsDir, alias, clean)
+	data, err := readDocument(s.files(snap, alias), clean)
 	if errors.Is(err, errNotFound) {
 		msg := fmt.Sprintf("document %q not found in package %q.", p, alias)
 		if err.Error() != errNotFound.Error() {
 			msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, err)
 		}
-		if dym := didYouMean(nearest(clean, listMarkdown(s.pkgsDir, alias, 100_000), 3)); dym != "" {
+		if dym := didYouMean(nearest(clean, listMarkdown(s.files(snap, alias), 100_000), 3)); dym != "" {
 			msg += dym
 		} else {
 			msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)
@@ -481,7 +511,7 @@ func (s *Server) readIndexMD(ctx context.Context, req mcp.Request) ([]byte, stri
 	warn := s.freshen(ctx, req, snap)
 	data, err := os.ReadFile(s.proj.Path(project.IndexName))
 	if err != nil {
-		if snap.lock == nil {
+		if snap.unusable() {
 			return nil, "", fmt.Errorf("no INDEX.md: %w", snap.lockErr)
 		}
 		return nil, "", fmt.Errorf("no INDEX.md yet (%w): run `ctx index`", err)

@@ -59,6 +59,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		registryScriptCmds(),
 		textsafeScriptCmds(),
 		httpsScriptCmds(),
+		mcpScriptCmds(),
 	} {
 		for k, v := range m {
 			cmds[k] = v

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
@@ -17,6 +18,7 @@ type searchOptions struct {
 	*globalOptions
 	query      string // the arguments, joined by spaces
 	packages   []string
+	kinds      []string
 	tags       []string
 	limit      int
 	json       bool
@@ -36,6 +38,7 @@ one ctx keeps in .context/index/; run 'ctx index' if it is missing. A query
 has at most 1,000 words and 8 KB.`,
 		Example: `  ctx search "graceful node shutdown"
   ctx search --package k8s-keps --limit 5 sidecar containers
+  ctx search --kind dir release checklist
   ctx search --json --best-per-doc error handling`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -53,6 +56,7 @@ has at most 1,000 words and 8 KB.`,
 	}
 	f := cmd.Flags()
 	f.StringSliceVarP(&opts.packages, "package", "p", nil, "only search package `ALIAS` (repeat or comma-separate for several)")
+	f.StringSliceVar(&opts.kinds, "kind", nil, "only packages of source kind `KIND`: "+strings.Join(project.Kinds, ", ")+" (repeat or comma-separate: any of them)")
 	f.StringSliceVarP(&opts.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
 	f.IntVarP(&opts.limit, "limit", "n", indexer.DefaultSearchLimit, "at most `N` hits")
 	f.BoolVar(&opts.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, snippet)")
@@ -71,6 +75,11 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	if err := indexer.CheckQuery(text); err != nil {
 		return usageErrorf("search: %w", err)
 	}
+	for _, k := range o.kinds {
+		if !slices.Contains(project.Kinds, k) {
+			return usageErrorf("--kind %s: not a source kind; use one of %s", safetext.Quote(k), strings.Join(project.Kinds, ", "))
+		}
+	}
 	dir, err := o.ProjectDir()
 	if err != nil {
 		return err
@@ -87,6 +96,7 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	hits, err := r.Search(ctx, indexer.Query{
 		Text:            text,
 		Packages:        o.packages,
+		Kinds:           o.kinds,
 		Tags:            o.tags,
 		Limit:           o.limit,
 		BestPerDocument: o.bestPerDoc,
