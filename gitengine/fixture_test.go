@@ -40,12 +40,26 @@ func isolate(t *testing.T) (Options, string) {
 	}, home
 }
 
+// fixtures holds the one fixture newFixture builds with git; every test
+// gets its own copy of it (see gittest.Cache).
+var fixtures gittest.Cache[[2]string]
+
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	needGit(t)
 	tmp := t.TempDir()
 	f := &fixture{t: t, src: filepath.Join(tmp, "src"), root: filepath.Join(tmp, "root")}
 	f.bare = filepath.Join(f.root, "repo.git")
+	c := fixtures.Dir(t, "fixture", tmp, func(tmp string) [2]string { return buildFixture(t, tmp) })
+	f.c1, f.c2 = c[0], c[1]
+	return f
+}
+
+// buildFixture makes the fixture's source (tmp/src) and its bare copy
+// (tmp/root/repo.git), and returns the two commits.
+func buildFixture(t *testing.T, tmp string) [2]string {
+	t.Helper()
+	src, bare := filepath.Join(tmp, "src"), filepath.Join(tmp, "root", "repo.git")
 	files := map[string]string{
 		"README.md":                    "# repo\n",
 		"docs/guides/deep/a.md":        "# A\n\nalpha\n",
@@ -59,22 +73,22 @@ func newFixture(t *testing.T) *fixture {
 	for i := 0; i < 60; i++ {
 		files[filepath.ToSlash(filepath.Join("bulk", string(rune('a'+i%26)), strings.Repeat("x", 1+i/26)+".txt"))] = strings.Repeat("bulk line for a larger snapshot\n", 40+i)
 	}
-	f.c1 = gittest.NewRepo(t, f.src, files)
-	if err := os.Chmod(filepath.Join(f.src, "docs/guides/deep/run.sh"), 0o755); err != nil {
+	gittest.NewRepo(t, src, files)
+	if err := os.Chmod(filepath.Join(src, "docs/guides/deep/run.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("a.md", filepath.Join(f.src, "docs/guides/deep/link.md")); err != nil {
+	if err := os.Symlink("a.md", filepath.Join(src, "docs/guides/deep/link.md")); err != nil {
 		t.Fatal(err)
 	}
-	gittest.MustGit(t, f.src, "add", "-A")
-	gittest.MustGit(t, f.src, "commit", "-q", "--amend", "-m", "initial")
-	f.c1 = gittest.MustGit(t, f.src, "rev-parse", "HEAD")
-	gittest.MustGit(t, f.src, "tag", "-a", "v1", "-m", "version 1")
-	gittest.MustGit(t, f.src, "tag", "light", f.c1)
-	f.c2 = gittest.Commit(t, f.src, "second", map[string]string{"docs/guides/deep/a.md": "# A\n\nalpha, revised\n"})
-	gittest.MustGit(t, f.src, "branch", "dev", f.c1)
-	gittest.MustGit(t, tmp, "clone", "-q", "--bare", f.src, f.bare)
-	return f
+	gittest.MustGit(t, src, "add", "-A")
+	gittest.MustGit(t, src, "commit", "-q", "--amend", "-m", "initial")
+	c1 := gittest.MustGit(t, src, "rev-parse", "HEAD")
+	gittest.MustGit(t, src, "tag", "-a", "v1", "-m", "version 1")
+	gittest.MustGit(t, src, "tag", "light", c1)
+	c2 := gittest.Commit(t, src, "second", map[string]string{"docs/guides/deep/a.md": "# A\n\nalpha, revised\n"})
+	gittest.MustGit(t, src, "branch", "dev", c1)
+	gittest.MustGit(t, tmp, "clone", "-q", "--bare", src, bare)
+	return [2]string{c1, c2}
 }
 
 // commit makes a new commit in the source and pushes it to the bare copy.

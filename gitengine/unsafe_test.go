@@ -2,8 +2,11 @@ package gitengine
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
+	"crypto/sha1"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,7 +19,7 @@ import (
 
 type rawEntry struct{ mode, name, hash string }
 
-// writeTree stores a tree object built byte by byte, so it can hold entries
+// storeTree stores a tree object built byte by byte, so it can hold entries
 // `git mktree` refuses (names with slashes, "..", ".git").
 func storeTree(t *testing.T, repo string, entries []rawEntry) string {
 	t.Helper()
@@ -30,20 +33,41 @@ func storeTree(t *testing.T, repo string, entries []rawEntry) string {
 		}
 		buf.Write(h)
 	}
-	out, err := gittest.GitInput(repo, buf.Bytes(), "hash-object", "-t", "tree", "-w", "--literally", "--stdin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return storeObject(t, repo, "tree", buf.Bytes())
 }
 
 func storeBlob(t *testing.T, repo, content string) string {
 	t.Helper()
-	out, err := gittest.GitInput(repo, []byte(content), "hash-object", "-w", "--stdin")
-	if err != nil {
+	return storeObject(t, repo, "blob", []byte(content))
+}
+
+// storeObject writes a loose object into the bare repository repo, as `git
+// hash-object -w --literally -t kind` does (no check of the content), in
+// this process: the deep trees below take hundreds of them.
+func storeObject(t *testing.T, repo, kind string, content []byte) string {
+	t.Helper()
+	raw := append([]byte(fmt.Sprintf("%s %d\x00", kind, len(content))), content...)
+	sum := sha1.Sum(raw)
+	id := hex.EncodeToString(sum[:])
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	if _, err := zw.Write(raw); err != nil {
 		t.Fatal(err)
 	}
-	return out
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(repo, "objects", id[:2])
+	if _, err := os.Stat(filepath.Join(dir, id[2:])); err == nil {
+		return id // stored already
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, id[2:]), z.Bytes(), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // evilRepo builds a bare repository whose master holds every kind of entry

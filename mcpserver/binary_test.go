@@ -3,29 +3,60 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// buildCtx builds the real ctx binary into a temp dir.
+// ctxBinary is the ctx binary the tests below share: built once, on first
+// use, into a folder TestMain removes.
+var ctxBinary struct {
+	once sync.Once
+	dir  string // made by TestMain
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpserver-ctx-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	ctxBinary.dir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildCtx builds the real ctx binary, once for all the tests that call it.
 func buildCtx(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the ctx binary")
 	}
-	goBin := "go" // go test puts its own GOROOT/bin first on PATH
-	bin := filepath.Join(t.TempDir(), "ctx")
-	cmd := exec.Command(goBin, "build", "-tags", "ctxstraytest", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx")
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ctx: %v\n%s", err, out)
+	ctxBinary.once.Do(func() {
+		goBin := "go" // go test puts its own GOROOT/bin first on PATH
+		bin := filepath.Join(ctxBinary.dir, "ctx")
+		cmd := exec.Command(goBin, "build", "-tags", "ctxstraytest", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx")
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			ctxBinary.err = fmt.Errorf("go build ctx: %v\n%s", err, out)
+			return
+		}
+		ctxBinary.path = bin
+	})
+	if ctxBinary.err != nil {
+		t.Fatal(ctxBinary.err)
 	}
-	return bin
+	return ctxBinary.path
 }
 
 // TestRealBinaryOverStdio runs `ctx mcp -C <project>` and talks to it with the

@@ -8,10 +8,12 @@ package gittest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -34,7 +36,8 @@ func Available() bool {
 // GIT_CONFIG_NOSYSTEM=1, a fixed author and committer (Name, Email, Date),
 // GIT_TERMINAL_PROMPT=0, and command-line config (GIT_CONFIG_COUNT) setting
 // init.defaultBranch=master and protocol.file.allow=always so `git init` and
-// `git submodule add` behave the same everywhere.
+// `git submodule add` behave the same everywhere, and maintenance.auto=false
+// so a commit or a push does not start `git maintenance` after it.
 func Env(home string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -56,13 +59,15 @@ func Env(home string) []string {
 		"GIT_COMMITTER_EMAIL="+Email,
 		"GIT_COMMITTER_DATE="+Date,
 		"GIT_TERMINAL_PROMPT=0",
-		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_COUNT=4",
 		"GIT_CONFIG_KEY_0=init.defaultBranch",
 		"GIT_CONFIG_VALUE_0=master",
 		"GIT_CONFIG_KEY_1=protocol.file.allow",
 		"GIT_CONFIG_VALUE_1=always",
 		"GIT_CONFIG_KEY_2=advice.detachedHead",
 		"GIT_CONFIG_VALUE_2=false",
+		"GIT_CONFIG_KEY_3=maintenance.auto",
+		"GIT_CONFIG_VALUE_3=false",
 	)
 }
 
@@ -124,18 +129,55 @@ func WriteFiles(t TB, dir string, files map[string]string) {
 	}
 }
 
+// repos keeps each repository NewRepo has made in this process, keyed by
+// its files, so making the same one again is a copy, not five git runs. It
+// is a memo: the same files always make the same repository (Env fixes the
+// identity and the dates), so what it holds never changes a result.
+var repos Cache[string]
+
 // NewRepo creates a non-bare repository at dir (branch master) with files
-// committed in one commit, and returns the commit id.
+// committed in one commit, and returns the commit id. The first repository
+// made from a set of files is made with git; later ones with the same files
+// (up to 1 MiB, into a new or empty dir) are copies of it.
 func NewRepo(t TB, dir string, files map[string]string) string {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatalf("%v", err)
+	build := func(dir string) string {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatalf("%v", err)
+		}
+		MustGit(t, dir, "init", "-q", "-b", "master")
+		WriteFiles(t, dir, files)
+		MustGit(t, dir, "add", "-A")
+		MustGit(t, dir, "commit", "-q", "-m", "initial")
+		return MustGit(t, dir, "rev-parse", "HEAD")
 	}
-	MustGit(t, dir, "init", "-q", "-b", "master")
-	WriteFiles(t, dir, files)
-	MustGit(t, dir, "add", "-A")
-	MustGit(t, dir, "commit", "-q", "-m", "initial")
-	return MustGit(t, dir, "rev-parse", "HEAD")
+	key, ok := filesKey(files)
+	if ents, err := os.ReadDir(dir); !ok || err == nil && len(ents) > 0 {
+		return build(dir) // too big to keep, or dir holds more than the repository
+	}
+	return repos.Dir(t, key, dir, build)
+}
+
+// filesKey names a set of files: a hash of every name and content, in
+// name order, each with its length, so no two sets share a key. It reports
+// false for sets too large to keep in memory (over 1 MiB in all).
+func filesKey(files map[string]string) (string, bool) {
+	names := make([]string, 0, len(files))
+	size := 0
+	for n, c := range files {
+		names = append(names, n)
+		size += len(c)
+	}
+	if size > 1<<20 {
+		return "", false
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%d:%s%d:%s", len(n), n, len(files[n]), files[n])
+	}
+	return string(h.Sum(nil)), true
 }
 
 // Commit writes files into the work tree of the repository at dir, commits

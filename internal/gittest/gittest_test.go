@@ -117,3 +117,70 @@ func TestServeStaticAndAuth(t *testing.T) {
 		t.Fatalf("ls-remote with credentials: %q", out)
 	}
 }
+
+// TestNewRepoBuildsOnce: a second repository with the same files is a copy
+// of the first, made without running git (PATH is empty then), and it is a
+// whole repository: same commit, clean work tree, objects intact.
+func TestNewRepoBuildsOnce(t *testing.T) {
+	if !Available() {
+		t.Skip("git not installed")
+	}
+	files := map[string]string{"README.md": "# once\n", "docs/a.md": "a\n", "docs/b/c.md": "c\n", "z": "TestNewRepoBuildsOnce\n"}
+	want := NewRepo(t, filepath.Join(t.TempDir(), "first"), files)
+
+	path := os.Getenv("PATH")
+	second := filepath.Join(t.TempDir(), "second")
+	t.Setenv("PATH", "")
+	got := NewRepo(t, second, files)
+	t.Setenv("PATH", path)
+	if got != want {
+		t.Fatalf("copy's commit = %s, want %s", got, want)
+	}
+	if head := MustGit(t, second, "rev-parse", "HEAD"); head != want {
+		t.Errorf("copy's HEAD = %s, want %s", head, want)
+	}
+	if st := MustGit(t, second, "status", "--porcelain"); st != "" {
+		t.Errorf("copy's status:\n%s", st)
+	}
+	MustGit(t, second, "fsck", "--strict")
+}
+
+// TestCacheCopyNamesItsOwnFolder: a copy of a fixture whose config names
+// the folder it was built in (as `git clone` leaves remote.origin.url)
+// names the copy's folder; links and file modes survive the copy.
+func TestCacheCopyNamesItsOwnFolder(t *testing.T) {
+	t.Parallel()
+	if !Available() {
+		t.Skip("git not installed")
+	}
+	var c Cache[int]
+	builds := 0
+	build := func(dir string) int {
+		builds++
+		NewRepo(t, filepath.Join(dir, "src"), map[string]string{"a.md": "a\n"})
+		MustGit(t, dir, "clone", "-q", "--bare", filepath.Join(dir, "src"), filepath.Join(dir, "bare.git"))
+		if err := os.Symlink("a.md", filepath.Join(dir, "src", "link.md")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return 7
+	}
+	first, second := filepath.Join(t.TempDir(), "first"), filepath.Join(t.TempDir(), "second")
+	if v := c.Dir(t, "k", first, build); v != 7 {
+		t.Fatalf("first value %d", v)
+	}
+	if v := c.Dir(t, "k", second, build); v != 7 || builds != 1 {
+		t.Fatalf("second value %d after %d builds, want 7 after 1", v, builds)
+	}
+	if got, want := MustGit(t, filepath.Join(second, "bare.git"), "config", "remote.origin.url"), filepath.Join(second, "src"); got != want {
+		t.Errorf("copy's origin = %s, want %s", got, want)
+	}
+	if target, err := os.Readlink(filepath.Join(second, "src", "link.md")); err != nil || target != "a.md" {
+		t.Errorf("link: %q, %v", target, err)
+	}
+	if fi, err := os.Stat(filepath.Join(second, "run.sh")); err != nil || fi.Mode().Perm()&0o100 == 0 {
+		t.Errorf("run.sh: %v, %v: want it executable", fi, err)
+	}
+}
