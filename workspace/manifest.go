@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"io/fs"
+	"net/url"
 	"path"
 	"path/filepath"
 	"strings"
@@ -65,6 +66,21 @@ func (w *Workspace) readLock() (*lockfile.Lock, error) {
 func DefaultAlias(source, p string) string {
 	if p = strings.Trim(path.Clean("/"+filepath.ToSlash(p)), "/"); p != "" {
 		return naming.AliasFrom(path.Base(p))
+	}
+	if u, err := url.Parse(source); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		// An https document or archive is named for its file without the
+		// extension; an index (llms.txt, index.html, a folder) for its host.
+		base := strings.ToLower(path.Base(strings.TrimRight(u.Path, "/")))
+		for _, ext := range []string{".tar.gz", ".tgz", ".zip", ".markdown", ".md", ".txt", ".html", ".htm"} {
+			if strings.HasSuffix(base, ext) {
+				base = strings.TrimSuffix(base, ext)
+				switch base {
+				case "llms", "llms-full", "index", "readme", "":
+					return naming.AliasFrom(u.Hostname())
+				}
+				return naming.AliasFrom(base)
+			}
+		}
 	}
 	s := strings.TrimRight(filepath.ToSlash(source), "/")
 	s = strings.TrimSuffix(s, ".git")

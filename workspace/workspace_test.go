@@ -351,6 +351,13 @@ func TestDefaultAlias(t *testing.T) {
 		{"https://x/y.git", "Guides/My Docs", "my-docs"},
 		{"https://x/y.git", ".", "y"},
 		{"https://x/y.git", ".hidden", "hidden"},
+		// https sources: the file without its extension, or the host for
+		// an index.
+		{"https://docs.example.com/guides/Deploy.md", "", "deploy"},
+		{"http://127.0.0.1:8080/api.html", "", "api"},
+		{"https://example.com/dl/handbook.tar.gz", "", "handbook"},
+		{"https://docs.example.com/llms.txt", "", "docs.example.com"},
+		{"https://docs.example.com/v2/index.html", "", "docs.example.com"},
 	} {
 		if got := DefaultAlias(tc[0], tc[1]); got != tc[2] {
 			t.Errorf("DefaultAlias(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
