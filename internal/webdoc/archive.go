@@ -287,8 +287,7 @@ func entryName(raw string) (name string, isDir bool, err error) {
 
 // planned is where a chosen entry of the archive goes.
 type planned struct {
-	out  string // package-relative path
-	skip string // why it is not written, or ""
+	out string // package-relative path
 }
 
 // choose drops a single top-level folder, keeps the entries under sub,
