@@ -43,13 +43,10 @@ var forges = map[string]bool{"github.com": true, "gitlab.com": true, "bitbucket.
 // when it does not speak git. eng may be nil when source is local.
 func (w *Workspace) InferKind(ctx context.Context, eng *gitengine.Engine, source string) (string, error) {
 	if naming.IsLocalPath(source) {
-		p := w.proj.SourcePath(source)
-		if _, err := os.Stat(p); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return "", fmt.Errorf("%s does not exist: give the path of a local file or folder (relative to the project root %s), a repository, or a URL", safetext.Quote(source), w.root)
-			}
-			return "", fmt.Errorf("%s cannot be read: %w", safetext.Quote(source), pathErr(err))
+		if err := w.checkLocal(source); err != nil {
+			return "", err
 		}
+		p := w.proj.SourcePath(source)
 		if isGitRepo(p) {
 			return project.KindGit, nil
 		}
@@ -74,13 +71,8 @@ func (w *Workspace) InferKind(ctx context.Context, eng *gitengine.Engine, source
 	if forges[strings.ToLower(u.Hostname())] && strings.Count(p, "/") == 2 {
 		return project.KindGit, nil
 	}
-	if webdoc.Detect(source, "") != webdoc.FormDocument {
+	if webdoc.Detect(source, "") != webdoc.FormDocument || webdoc.Ext(p) != "" {
 		return project.KindHTTPS, nil
-	}
-	for _, ext := range []string{".md", ".markdown", ".txt", ".html", ".htm"} {
-		if strings.HasSuffix(p, ext) {
-			return project.KindHTTPS, nil
-		}
 	}
 	if eng == nil {
 		eng = w.engine()
@@ -117,13 +109,18 @@ func isGitRepo(dir string) bool {
 
 // checkDirSource reports whether a dir spec's file or folder exists, with
 // an error saying what to do when it does not.
-func (w *Workspace) checkDirSource(s *project.PackageSpec) error {
-	_, err := os.Stat(w.proj.SourcePath(s.Source))
+func (w *Workspace) checkDirSource(s *project.PackageSpec) error { return w.checkLocal(s.Source) }
+
+// checkLocal reports whether the local path source (relative to the
+// project root, or absolute) exists and can be read: the one check of
+// `ctx add` for a path, whatever its kind turns out to be.
+func (w *Workspace) checkLocal(source string) error {
+	_, err := os.Stat(w.proj.SourcePath(source))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s does not exist: create it, or give the path of an existing file or folder (relative to the project root, or absolute)", safetext.Quote(s.Source))
+		return fmt.Errorf("%s does not exist: create it, or give the path of an existing file, folder or repository (relative to the project root %s, or absolute), or a URL", safetext.Quote(source), w.root)
 	case err != nil:
-		return fmt.Errorf("%s cannot be read: %w", safetext.Quote(s.Source), pathErr(err))
+		return fmt.Errorf("%s cannot be read: %w", safetext.Quote(source), pathErr(err))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/webdoc"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -71,15 +72,12 @@ func DefaultAlias(source, p string) string {
 		// An https document or archive is named for its file without the
 		// extension; an index (llms.txt, index.html, a folder) for its host.
 		base := strings.ToLower(path.Base(strings.TrimRight(u.Path, "/")))
-		for _, ext := range []string{".tar.gz", ".tgz", ".zip", ".markdown", ".md", ".txt", ".html", ".htm"} {
-			if strings.HasSuffix(base, ext) {
-				base = strings.TrimSuffix(base, ext)
-				switch base {
-				case "llms", "llms-full", "index", "readme", "":
-					return naming.AliasFrom(u.Hostname())
-				}
-				return naming.AliasFrom(base)
+		if ext := webdoc.Ext(base); ext != "" {
+			switch base = strings.TrimSuffix(base, ext); base {
+			case "llms", "llms-full", "index", "readme", "":
+				return naming.AliasFrom(u.Hostname())
 			}
+			return naming.AliasFrom(base)
 		}
 	}
 	s := strings.TrimRight(filepath.ToSlash(source), "/")

@@ -84,3 +84,21 @@ func mediaType(contentType string) string {
 	mt, _, _ := strings.Cut(contentType, ";")
 	return strings.ToLower(strings.TrimSpace(mt))
 }
+
+// pageExts are the extensions of what an https source fetches: documents,
+// then archives (longest first where one ends another).
+var pageExts = []string{".markdown", ".md", ".mdx", ".txt", ".html", ".htm", ".tar.gz", ".tgz", ".zip"}
+
+// Ext is the extension of a URL path that names a document or an archive
+// (.md, .markdown, .mdx, .txt, .html, .htm, .tar.gz, .tgz, .zip), in lower
+// case, or "" for any other path. `ctx add` takes such a URL as an https
+// source, and names it for its file without this extension.
+func Ext(urlPath string) string {
+	p := strings.ToLower(urlPath)
+	for _, ext := range pageExts {
+		if strings.HasSuffix(p, ext) {
+			return ext
+		}
+	}
+	return ""
+}

@@ -137,3 +137,15 @@ func FuzzPagePath(f *testing.F) {
 		}
 	})
 }
+
+func TestExt(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]string{
+		"/a/Guide.MD": ".md", "/x.markdown": ".markdown", "/h.tar.gz": ".tar.gz", "/h.tgz": ".tgz",
+		"/llms.txt": ".txt", "/p.html": ".html", "/docs/": "", "/repo": "", "/a.gz": "", "/v1.2": "",
+	} {
+		if got := Ext(p); got != want {
+			t.Errorf("Ext(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
