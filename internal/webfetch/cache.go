@@ -28,6 +28,23 @@ import (
 // complete file; for blobs and snapshots both write the same bytes.
 const notFoundTTL = time.Hour
 
+// staleIncoming is the age past which a .incoming-* file in the blob folder
+// is a crashed process's leftover, not a download in flight: downloads are
+// bounded by the idle timeout and the size limits, and a day is far past
+// both.
+const staleIncoming = 24 * time.Hour
+
+// sweepIncoming removes the .incoming-* files in dir older than
+// staleIncoming. Errors are ignored: a leftover only costs disk space.
+func sweepIncoming(dir string, now time.Time) {
+	tmps, _ := filepath.Glob(filepath.Join(dir, ".incoming-*"))
+	for _, p := range tmps {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleIncoming {
+			_ = os.Remove(p)
+		}
+	}
+}
+
 func (c *Client) dir(parts ...string) string {
 	return filepath.Join(append([]string{c.o.CacheDir, "https"}, parts...)...)
 }
@@ -61,6 +78,7 @@ func (c *Client) storeBlob(r io.Reader, max int64) (blob string, n int64, err er
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", 0, fmt.Errorf("cache: %w", err)
 	}
+	c.sweep.Do(func() { sweepIncoming(dir, time.Now()) })
 	f, err := os.CreateTemp(dir, ".incoming-*")
 	if err != nil {
 		return "", 0, fmt.Errorf("cache: %w", err)

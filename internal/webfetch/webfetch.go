@@ -29,6 +29,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -183,6 +184,7 @@ type Client struct {
 	o       Options
 	guarded *http.Transport // refuses non-public addresses
 	open    *http.Transport // for sources with AllowPrivate
+	sweep   sync.Once       // stale .incoming-* files removed, once per Client
 }
 
 // New returns a Client.

@@ -780,3 +780,34 @@ func TestLLMS(t *testing.T) {
 	c2 := newClient(t, Options{})
 	fetchErr(t, c2, Request{URL: s.URL + "/llms.txt", AllowPrivate: true}, KindNetwork, "broken.md", "500")
 }
+
+// A crash while a body downloads leaves a .incoming-* file in the blob
+// folder. The next fill removes those older than staleIncoming and keeps
+// younger ones, which may be another process's download in flight.
+func TestStaleIncomingRemoved(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "# Hello\n") })
+	cacheDir := t.TempDir()
+	blobs := filepath.Join(cacheDir, "https", "blobs")
+	if err := os.MkdirAll(blobs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old, young := filepath.Join(blobs, ".incoming-old"), filepath.Join(blobs, ".incoming-young")
+	for _, p := range []string{old, young} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	past := time.Now().Add(-staleIncoming - time.Minute)
+	if err := os.Chtimes(old, past, past); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, Options{CacheDir: cacheDir})
+	fetchOK(t, c, Request{URL: s.URL + "/guide.md", AllowPrivate: true})
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stale %s: %v, want it removed", old, err)
+	}
+	if _, err := os.Stat(young); err != nil {
+		t.Errorf("young %s: %v, want it kept", young, err)
+	}
+}
