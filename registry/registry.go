@@ -22,7 +22,8 @@
 //	    {
 //	      "name": "api-guide",
 //	      "description": "The public API guide",
-//	      "url": "https://docs.acme.dev/llms.txt" // an https source: a document, an llms.txt or an archive
+//	      "url": "https://docs.acme.dev/llms.txt", // an https source: a document, an llms.txt or an archive
+//	      "ttl": "1d"                       // optional, https only: how long its content is trusted
 //	    }
 //	  ],
 //	  "imports": ["https://hub.acme.dev/ctx-registry.json"] // optional
@@ -33,7 +34,9 @@
 // "kind": "git" or "https" ("repo" with "kind": "https" is the same as
 // "url"). A "dir" context is refused: a local folder on the registry
 // owner's machine is not there for teammates; publish it in a git
-// repository or over https instead.
+// repository or over https instead. There is no "tokenEnv": a registry
+// must not choose which environment variable is sent to a server of its
+// choosing.
 //
 // Unknown fields are ignored (ctx warns about them); a key repeated in one
 // object is an error. A relative "repo" (starting with ./ or ../) is
@@ -57,6 +60,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // DefaultFileName is the registry file ctx looks for in a git repository or a
@@ -80,6 +84,7 @@ type Context struct {
 	Kind        string   `json:"kind,omitempty"`                              // "" = git, or https when URL is set
 	Path        string   `json:"path,omitempty" validate:"omitempty,subpath"`
 	Ref         string   `json:"ref,omitempty" validate:"omitempty,nospace"`
+	TTL         string   `json:"ttl,omitempty"` // https only: how long fetched content is trusted (project.ParseDuration)
 	Tags        []string `json:"tags,omitempty" validate:"dive,required,max=50,nospace"`
 }
 
@@ -222,7 +227,15 @@ func sourceProblems(i int, c Context) []Problem {
 		return probs
 	}
 	if c.KindOf() != KindHTTPSSource {
+		if c.TTL != "" {
+			bad("ttl", "only an https source has a ttl")
+		}
 		return probs
+	}
+	if c.TTL != "" {
+		if _, err := project.ParseDuration(c.TTL); err != nil {
+			bad("ttl", err.Error())
+		}
 	}
 	field := "url"
 	if c.URL == "" {

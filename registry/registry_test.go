@@ -279,3 +279,39 @@ func TestParseSourceKindErrors(t *testing.T) {
 		t.Errorf("%d problems, want 7:\n%s", n, msg)
 	}
 }
+
+// TestParseTTL: an https context may say how long its content is trusted
+// (the manifest's ttl rule); a git context, or a bad duration, is an error
+// at its line:column.
+func TestParseTTL(t *testing.T) {
+	t.Parallel()
+	good := []byte(`{"name": "acme", "contexts": [
+    {"name": "news", "description": "d", "url": "https://x/llms.txt", "ttl": "1d"}
+  ]}`)
+	r, err := Parse("reg.json", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Contexts[0].TTL != "1d" {
+		t.Errorf("ttl %q, want 1d", r.Contexts[0].TTL)
+	}
+	if unknown := UnknownFields(good); len(unknown) != 0 {
+		t.Errorf("ttl reported as an unknown field: %v", unknown)
+	}
+	bad := []byte(`{"name": "acme", "contexts": [
+    {"name": "a", "description": "d", "url": "https://x/a.md", "ttl": "soon"},
+    {"name": "b", "description": "d", "repo": "https://x/b.git", "ttl": "1d"}
+  ]}`)
+	_, err = Parse("reg.json", bad)
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	for _, want := range []string{
+		`reg.json:2:64: contexts[0].ttl: "soon" is not a duration`,
+		`reg.json:3:66: contexts[1].ttl: only an https source has a ttl`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%s", want, err)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func TestHTTPSContexts(t *testing.T) {
 	t.Parallel()
 	reg := &registry.Result{Name: "hub", Contexts: []registry.Entry{
 		{Context: registry.Context{Name: "git", Description: "d", Repo: "https://git.example/g.git", Path: "docs", Ref: "v1"}},
-		{Context: registry.Context{Name: "web", Description: "d", URL: "https://docs.example/llms.txt"}},
+		{Context: registry.Context{Name: "web", Description: "d", URL: "https://docs.example/llms.txt", TTL: "1d"}},
 		{Context: registry.Context{Name: "bundle", Description: "d", Repo: "https://docs.example/b.tar.gz", Kind: "https", Path: "site"}},
 		{Context: registry.Context{Name: "gone", Description: "d", URL: "https://docs.example/gone.md"}},
 	}}
@@ -39,7 +39,7 @@ func TestHTTPSContexts(t *testing.T) {
 	}
 	want := []project.PackageSpec{
 		{Alias: "git", Source: "https://git.example/g.git", Path: "docs", Ref: "v1"},
-		{Alias: "web", Kind: "https", Source: "https://docs.example/llms.txt"},
+		{Alias: "web", Kind: "https", Source: "https://docs.example/llms.txt", TTL: "1d"},
 		{Alias: "bundle", Kind: "https", Source: "https://docs.example/b.tar.gz", Path: "site"},
 	}
 	if !reflect.DeepEqual(ws.added, want) {

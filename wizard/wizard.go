@@ -340,6 +340,7 @@ func SpecOf(c registry.Context, alias string) project.PackageSpec {
 	s := project.PackageSpec{Alias: alias, Source: c.Source(), Path: c.Path, Ref: c.Ref}
 	if c.KindOf() == registry.KindHTTPSSource {
 		s.Kind = project.KindHTTPS
+		s.TTL = c.TTL
 	}
 	return s
 }
