@@ -3,12 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
-	"time"
 
-	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/forge"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
@@ -135,41 +131,4 @@ func prMessage(msg string, res *workspace.PushResult) string {
 		return msg
 	}
 	return fmt.Sprintf("Update %s (ctx push)\nLocal edits of the package %s, made on commit %s.", res.Alias, res.Alias, shortSHA(res.Parent))
-}
-
-// githubOptions is how --pr reaches GitHub: gh when it is on PATH, and
-// GITHUB_TOKEN for the REST API.
-func githubOptions() forge.Options {
-	o := forge.Options{Token: os.Getenv("GITHUB_TOKEN")}
-	if gh, err := exec.LookPath("gh"); err == nil {
-		o.Gh = gh
-	}
-	return o
-}
-
-// gitAuthor is the author of a pushed commit: GIT_AUTHOR_NAME and
-// GIT_AUTHOR_EMAIL, else git's user.name and user.email when git is
-// installed, else "ctx".
-func gitAuthor(ctx context.Context) gitengine.Signature {
-	s := gitengine.Signature{Name: os.Getenv("GIT_AUTHOR_NAME"), Email: os.Getenv("GIT_AUTHOR_EMAIL"), When: time.Now()}
-	config := func(key string) string {
-		out, err := exec.CommandContext(ctx, "git", "config", "--get", key).Output()
-		if err != nil {
-			return ""
-		}
-		return strings.TrimSpace(string(out))
-	}
-	if s.Name == "" {
-		s.Name = config("user.name")
-	}
-	if s.Email == "" {
-		s.Email = config("user.email")
-	}
-	if s.Name == "" {
-		s.Name = "ctx"
-	}
-	if s.Email == "" {
-		s.Email = "ctx@localhost"
-	}
-	return s
 }
