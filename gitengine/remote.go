@@ -71,6 +71,8 @@ type conn struct {
 	tr        transport.Transport
 	auth      transport.AuthMethod
 	sess      transport.UploadPackSession
+	receive   bool                         // a receive-pack conversation (push): rsess, not sess
+	rsess     transport.ReceivePackSession // when receive
 	adv       *packp.AdvRefs
 	used      bool         // for stateful protocols, a session serves one request
 	assumed   bool         // adv was not read but assumed (see assume)
@@ -117,7 +119,17 @@ func (b *countingBody) Read(p []byte) (int, error) {
 // credentials in order: the URL's, Options.Token (https), then `git
 // credential fill` when the server answered 401 and git is installed.
 func (e *Engine) connect(ctx context.Context, r *remote, op string) (*conn, error) {
-	c := &conn{e: e, r: r}
+	return e.connectConn(ctx, &conn{e: e, r: r}, op)
+}
+
+// connectReceive is connect for a receive-pack session (push), with the
+// same credentials in the same order.
+func (e *Engine) connectReceive(ctx context.Context, r *remote, op string) (*conn, error) {
+	return e.connectConn(ctx, &conn{e: e, r: r, receive: true}, op)
+}
+
+func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, error) {
+	r := c.r
 	if !r.isHTTP() {
 		tr, err := client.NewClient(r.ep)
 		if err != nil {
@@ -247,6 +259,9 @@ func (c *conn) giveUp(err error) {
 
 // open starts a session and reads the advertisement.
 func (c *conn) open(ctx context.Context) error {
+	if c.receive {
+		return c.openReceive(ctx)
+	}
 	sess, err := c.tr.NewUploadPackSession(c.r.ep, c.auth)
 	if err != nil {
 		return err
@@ -277,9 +292,32 @@ func (c *conn) uploadPack(ctx context.Context, req *packp.UploadPackRequest) (*p
 	return c.sess.UploadPack(ctx, req)
 }
 
+// openReceive starts a receive-pack session and reads its advertisement.
+func (c *conn) openReceive(ctx context.Context) error {
+	sess, err := c.tr.NewReceivePackSession(c.r.ep, c.auth)
+	if err != nil {
+		return err
+	}
+	wctx, _, stop := c.e.watch(ctx)
+	adv, err := sess.AdvertisedReferencesContext(wctx)
+	stop()
+	if err != nil {
+		_ = sess.Close()
+		return stalled(wctx, err)
+	}
+	if c.rsess != nil {
+		_ = c.rsess.Close()
+	}
+	c.rsess, c.adv = sess, adv
+	return nil
+}
+
 func (c *conn) close() {
 	if c.sess != nil {
 		_ = c.sess.Close()
+	}
+	if c.rsess != nil {
+		_ = c.rsess.Close()
 	}
 }
 

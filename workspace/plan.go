@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -103,11 +105,11 @@ func (t *task) specPath() string {
 // at the packages on disk (in parallel): what is installed, and, for a
 // package whose files would be replaced or deleted, whether it has local
 // edits (every file's content compared, as the guard does).
-func (w *Workspace) decide(p *plan) {
-	parallel(len(p.tasks), w.opts.Jobs, func(i int) { w.decideTask(p.tasks[i], p.force) })
+func (w *Workspace) decide(ctx context.Context, p *plan) {
+	parallel(len(p.tasks), w.opts.Jobs, func(i int) { w.decideTask(ctx, p.tasks[i], p.force) })
 }
 
-func (w *Workspace) decideTask(t *task, force bool) {
+func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 	t.res.Alias = t.alias
 	if t.locked != nil {
 		t.res.OldCommit = t.locked.Rev
@@ -141,7 +143,7 @@ func (w *Workspace) decideTask(t *task, force bool) {
 	if t.remove {
 		t.res.NewCommit = ""
 		t.step, t.res.Action = stepRemove, Removed
-		w.checkDirty(t, force)
+		w.checkDirty(ctx, t, force)
 		return
 	}
 	t.want = t.rev
@@ -161,7 +163,7 @@ func (w *Workspace) decideTask(t *task, force bool) {
 	if !loc.present || t.res.OldCommit == "" || t.res.OldCommit == t.want {
 		t.res.Action = Installed
 	}
-	w.checkDirty(t, force)
+	w.checkDirty(ctx, t, force)
 }
 
 // upToDate reports whether the package on disk is the one wanted: the same
@@ -181,8 +183,11 @@ func (t *task) upToDate(force bool) bool {
 // deletes the package's files. It compares every file's content with what
 // ctx installed (stat data cannot prove a file unchanged: an edit may keep
 // the size and set the mtime back). A dirty package is Skipped with its
-// files listed unless force; with force, execute backs it up first.
-func (w *Workspace) checkDirty(t *task, force bool) {
+// files listed unless force; with force, execute backs it up first. A
+// package whose local files are exactly the files of the git commit it is
+// about to get (edits sent with ctx push and merged upstream) loses
+// nothing: it goes on, neither skipped nor backed up.
+func (w *Workspace) checkDirty(ctx context.Context, t *task, force bool) {
 	loc := t.loc
 	if loc.present && loc.state != nil {
 		changes, err := diff(w.pkgDir(t.alias), loc.state, true)
@@ -195,11 +200,55 @@ func (w *Workspace) checkDirty(t *task, force bool) {
 	if !loc.dirty() {
 		return
 	}
+	if t.step == stepInstall && t.kind() == project.KindGit && w.holdsTarget(ctx, t) {
+		loc.changes = nil
+		return
+	}
 	t.res.DirtyFiles = dirtyList(loc.changes)
 	if !force {
 		t.step, t.res.Action, t.res.Reason = stepNone, Skipped, SkipDirty
 	}
 }
+
+// holdsTarget reports whether the package's folder holds exactly the files
+// (paths, contents, modes) of the git commit t installs, as gitengine.Files
+// lists them. Any doubt (an error, a fetch that fails) is a no: the guard
+// stands.
+func (w *Workspace) holdsTarget(ctx context.Context, t *task) bool {
+	req := gitengine.FetchRequest{URL: w.fetchURL(t.specSource()), Commit: t.want, Ref: t.refName, Path: t.specPath()}
+	if req.Ref == "" && t.spec != nil {
+		req.Ref = t.spec.Ref
+	}
+	if t.eng == nil {
+		return false
+	}
+	want, err := t.eng.Files(ctx, req)
+	if err != nil {
+		return false
+	}
+	dir := w.pkgDir(t.alias)
+	n := 0
+	files := make(map[string]gitengine.File, len(want))
+	for _, f := range want {
+		files[f.Path] = f
+	}
+	err = walkFiles(dir, func(rel string, fi fs.FileInfo) error {
+		f, ok := files[rel]
+		if !ok || gitMode(fi.Mode()) != f.Mode || fi.Size() != f.Size {
+			return errDiffers
+		}
+		blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
+		if err != nil || blob != f.BlobID {
+			return errDiffers
+		}
+		n++
+		return nil
+	})
+	return err == nil && n == len(files)
+}
+
+// errDiffers stops holdsTarget's walk at the first difference.
+var errDiffers = errors.New("differs")
 
 // report is what the plan says will happen, without doing it (--dry-run).
 func (p *plan) report() *Report {
@@ -325,7 +374,7 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	w.resolveTasks(ctx, ts)
 	p := &plan{tasks: ts, force: o.Force, frozen: o.Frozen}
-	w.decide(p)
+	w.decide(ctx, p)
 	return p, nil
 }
 
@@ -454,7 +503,7 @@ func (w *Workspace) planUpdate(ctx context.Context, aliases []string, force bool
 		return nil, err
 	}
 	p.force = force
-	w.decide(p)
+	w.decide(ctx, p)
 	return p, nil
 }
 
@@ -524,7 +573,7 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 		return nil, errors.New("name the packages to remove (see `ctx list`)")
 	}
 	p := &plan{tasks: ts, force: o.Force}
-	w.decide(p)
+	w.decide(context.Background(), p) // removes compare with no commit: nothing to wait for
 	return p, nil
 }
 
@@ -616,6 +665,6 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	w.resolveTasks(ctx, ts)
 	p := &plan{tasks: ts, force: o.Force}
-	w.decide(p)
+	w.decide(ctx, p)
 	return p, nil
 }

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/forge"
 )
 
 // engineOptions reads the git settings ctx takes from the environment:
@@ -23,6 +26,8 @@ import (
 //	SSH_AUTH_SOCK     the ssh agent tried first for ssh remotes
 //	HOME              ~/.ssh holds known_hosts and the keys id_ed25519, id_rsa
 //	CTX_REGISTRY      the default registry of 'ctx setup' (see defaultRegistry)
+//	GITHUB_TOKEN, PATH (gh)                ctx push --pr (see githubOptions)
+//	GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL      ctx push's commit author (see gitAuthor)
 //
 // It is the only place ctx reads these: the packages below cmd take them as
 // options.
@@ -93,4 +98,41 @@ func defaultRegistry() (loc, from string, err error) {
 		return "", "", err
 	}
 	return c.Registry, path, nil
+}
+
+// githubOptions is how --pr reaches GitHub: gh when it is on PATH, and
+// GITHUB_TOKEN for the REST API.
+func githubOptions() forge.Options {
+	o := forge.Options{Token: os.Getenv("GITHUB_TOKEN")}
+	if gh, err := exec.LookPath("gh"); err == nil {
+		o.Gh = gh
+	}
+	return o
+}
+
+// gitAuthor is the author of a pushed commit: GIT_AUTHOR_NAME and
+// GIT_AUTHOR_EMAIL, else git's user.name and user.email when git is
+// installed, else "ctx".
+func gitAuthor(ctx context.Context) gitengine.Signature {
+	s := gitengine.Signature{Name: os.Getenv("GIT_AUTHOR_NAME"), Email: os.Getenv("GIT_AUTHOR_EMAIL"), When: time.Now()}
+	config := func(key string) string {
+		out, err := exec.CommandContext(ctx, "git", "config", "--get", key).Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if s.Name == "" {
+		s.Name = config("user.name")
+	}
+	if s.Email == "" {
+		s.Email = config("user.email")
+	}
+	if s.Name == "" {
+		s.Name = "ctx"
+	}
+	if s.Email == "" {
+		s.Email = "ctx@localhost"
+	}
+	return s
 }

@@ -30,10 +30,11 @@ var servers sync.Map // *testscript.TestScript → *gittest.Server
 
 // gitScriptCmds are script commands for serving and changing git fixtures:
 //
-//	serve-git ROOT [-auth user:pass] [-nofilter]
+//	serve-git ROOT [-auth user:pass] [-nofilter] [-push] [-pushauth user:pass]
 //	    serve the repositories under ROOT over smart HTTP on 127.0.0.1 and
 //	    set $GITURL (a repository ROOT/x.git is $GITURL/x.git); closed when
-//	    the script ends.
+//	    the script ends. -push enables receive-pack (pushes); -pushauth
+//	    also makes pushes, and only them, need those credentials.
 //	git-counters-reset
 //	    zero the server's request and byte counters.
 //	git-requests N
@@ -106,6 +107,14 @@ func cmdServeGit(ts *testscript.TestScript, neg bool, args []string) {
 			o.BasicAuth = args[i]
 		case "-nofilter":
 			o.DisableFilter = true
+		case "-push":
+			o.ReceivePack = true
+		case "-pushauth":
+			if i+1 >= len(args) {
+				ts.Fatalf("usage: serve-git ROOT [-auth user:pass] [-nofilter] [-push] [-pushauth user:pass]")
+			}
+			i++
+			o.ReceivePack, o.PushAuth = true, args[i]
 		default:
 			if root != "" {
 				ts.Fatalf("usage: serve-git ROOT [-auth user:pass] [-nofilter]")

@@ -16,6 +16,7 @@ var positional = map[string][]string{
 	"ctx config get":   {"KEY"},
 	"ctx config set":   {"KEY", "VALUE"},
 	"ctx config unset": {"KEY"},
+	"ctx push":         {"ALIAS"},
 }
 
 // variadic commands take any number of arguments, so none is extra.

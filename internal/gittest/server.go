@@ -28,6 +28,13 @@ type ServeOptions struct {
 	// uploadpack.allowAnySHA1InWant off, as git's default is: protocol v0
 	// clients then cannot ask for blobs by id.
 	NoAnySHA1InWant bool
+	// ReceivePack enables pushes (http.receivepack), which git
+	// http-backend otherwise refuses to anonymous clients.
+	ReceivePack bool
+	// PushAuth, "user:pass", makes every receive-pack request (a push)
+	// without these credentials get 401, as a forge does for a public
+	// repository: reads stay anonymous.
+	PushAuth string
 	// Stderr receives git http-backend's error output; nil discards it.
 	Stderr io.Writer
 }
@@ -176,7 +183,7 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 		"GIT_CONFIG_NOSYSTEM=1",
 		"HOME=" + noHome(),
 		"XDG_CONFIG_HOME=" + filepath.Join(noHome(), ".config"),
-		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_COUNT=4",
 		"GIT_CONFIG_KEY_0=uploadpack.allowFilter",
 		"GIT_CONFIG_VALUE_0=" + filter,
 		"GIT_CONFIG_KEY_1=uploadpack.allowAnySHA1InWant",
@@ -184,6 +191,8 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 		// Repositories in t.TempDir() may be owned by another uid in containers.
 		"GIT_CONFIG_KEY_2=safe.directory",
 		"GIT_CONFIG_VALUE_2=*",
+		"GIT_CONFIG_KEY_3=http.receivepack",
+		"GIT_CONFIG_VALUE_3=" + fmt.Sprint(o.ReceivePack),
 	}
 	stderr := o.Stderr
 	if stderr == nil {
@@ -268,6 +277,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	clean := path.Clean("/" + r.URL.Path)
+	if s.opts.PushAuth != "" && isReceivePack(clean, r) {
+		user, pass, ok := r.BasicAuth()
+		if !ok || user+":"+pass != s.opts.PushAuth {
+			w.Header().Set("WWW-Authenticate", `Basic realm="gittest push"`)
+			http.Error(cw, "authentication required", http.StatusUnauthorized)
+			return
+		}
+	}
 	if !isSmartGit(clean, r) {
 		p := filepath.Join(s.root, filepath.FromSlash(clean))
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
@@ -280,6 +297,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.backend.ServeHTTP(cw, r)
+}
+
+// isReceivePack reports whether the request is part of a push.
+func isReceivePack(p string, r *http.Request) bool {
+	return strings.HasSuffix(p, "/git-receive-pack") || r.URL.Query().Get("service") == "git-receive-pack"
 }
 
 // isSmartGit reports whether the request is for the smart HTTP protocol.

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ctx-dev/ctx/internal/forge"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/workspace"
+	"github.com/spf13/cobra"
+)
+
+type pushOptions struct {
+	*globalOptions
+	alias   string
+	branch  string
+	message string
+	pr      bool
+	dryRun  bool
+	// forge is how --pr reaches GitHub (gh, GITHUB_TOKEN, the API's URL);
+	// runPush fills it from the environment when Token and Gh are empty.
+	forge forge.Options
+}
+
+func newPushCmd(g *globalOptions, runF func(context.Context, *pushOptions) error) *cobra.Command {
+	opts := &pushOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "push ALIAS [--branch NAME] [--message MSG] [--pr] [--dry-run]",
+		Short: "Send a package's local edits upstream as a branch",
+		Long: `Push sends the local edits of a git package (what ctx status lists:
+modified, added and deleted files, modes) to its repository: one commit whose
+parent is the locked commit, with the edits at the package's path and the
+rest of the repository untouched, on a new branch (default
+ctx/ALIAS-<first 7 hex of the new tree>, so pushing the same edits again
+finds the branch there and pushes nothing). It uses the credentials a fetch
+uses (see the README's Credentials).
+
+After the push it prints a page to open a pull request on GitHub, GitLab and
+Bitbucket. --pr opens one on GitHub: through gh when it is installed and
+logged in, else through the REST API with GITHUB_TOKEN; it prints its URL.
+
+The package stays edited locally. Once the branch is merged, ctx update
+ALIAS moves to the merged commit without --force: the local files are that
+commit's files, so nothing is lost.
+
+--dry-run prints the files and the branch and pushes nothing. With no local
+edits, push says so and creates nothing. Dir and https packages cannot be
+pushed. A branch that exists with other content is refused.
+
+Exit status: 0 when pushed, or nothing to push; 2 for bad arguments; 1 for
+other errors (no access, a refused branch, a failed pull request).`,
+		Args: exactArgs(1, "ALIAS"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.alias = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runPush(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.branch, "branch", "", "the branch to create (default ctx/ALIAS-<hash>)")
+	cmd.Flags().StringVar(&opts.message, "message", "", "the commit message (default: the package and its files)")
+	cmd.Flags().BoolVar(&opts.pr, "pr", false, "open a pull request on GitHub (gh, or GITHUB_TOKEN)")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print the files and the branch; push nothing")
+	return cmd
+}
+
+func runPush(ctx context.Context, opts *pushOptions) error {
+	w, err := openWorkspace(opts.globalOptions, nil)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	res, err := w.Push(ctx, opts.alias, workspace.PushOptions{Branch: opts.branch, Message: opts.message, Author: gitAuthor(ctx), DryRun: opts.dryRun})
+	if err != nil {
+		return err
+	}
+	out, alias := opts.IO.Out, safetext.Escape(res.Alias)
+	if res.Unchanged {
+		fmt.Fprintf(out, "%s: nothing to push: no local edits (nothing committed, no branch created)\n", alias)
+		return nil
+	}
+	for _, f := range res.Files {
+		fmt.Fprintf(out, "\t%s\n", changeLine(f))
+	}
+	branch := safetext.Escape(res.Branch)
+	switch {
+	case opts.dryRun:
+		fmt.Fprintf(out, "%s: would push %d files onto %s as branch %s\n", alias, len(res.Files), shortSHA(res.Parent), branch)
+		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was pushed")
+		return nil
+	case res.Existed:
+		fmt.Fprintf(out, "%s: branch %s already holds these edits (%s): nothing pushed\n", alias, branch, shortSHA(res.Commit))
+	default:
+		fmt.Fprintf(out, "%s: pushed %s to branch %s\n", alias, shortSHA(res.Commit), branch)
+	}
+	repo, known := forge.Parse(res.Source)
+	if known && res.Base != "" {
+		fmt.Fprintf(out, "compare: %s\n", repo.CompareURL(res.Base, res.Branch))
+	}
+	if opts.pr {
+		switch {
+		case !known || repo.Host != forge.GitHub:
+			fmt.Fprintf(opts.IO.ErrOut, "note: ctx opens pull requests on GitHub only: open one for branch %s on the repository's host\n", branch)
+		case res.Base == "":
+			return fmt.Errorf("open a pull request: the remote's default branch is unknown; open it from the compare page")
+		default:
+			fo := opts.forge
+			if fo.Token == "" && fo.Gh == "" {
+				fo = githubOptions()
+			}
+			title, body, _ := strings.Cut(prMessage(opts.message, res), "\n")
+			u, err := forge.OpenPR(ctx, fo, forge.PR{Repo: repo, Base: res.Base, Head: res.Branch, Title: title, Body: strings.TrimSpace(body)})
+			if err != nil {
+				return fmt.Errorf("branch %s was pushed, but %w", res.Branch, err)
+			}
+			fmt.Fprintf(out, "pull request: %s\n", safetext.Escape(u))
+		}
+	} else if !known {
+		fmt.Fprintf(opts.IO.ErrOut, "note: open a pull (merge) request for branch %s on the repository's host\n", branch)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "%s stays edited locally; once the branch is merged, `ctx update %s` moves to the merged commit\n", alias, alias)
+	return nil
+}
+
+// prMessage is the pull request's title and body: the commit message given,
+// else one naming the package.
+func prMessage(msg string, res *workspace.PushResult) string {
+	if msg != "" {
+		return msg
+	}
+	return fmt.Sprintf("Update %s (ctx push)\nLocal edits of the package %s, made on commit %s.", res.Alias, res.Alias, shortSHA(res.Parent))
+}

@@ -1,0 +1,179 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// PushOptions configure Push.
+type PushOptions struct {
+	Branch  string // the branch to create; "" = ctx/ALIAS-<first 7 hex of the new tree>
+	Message string // the commit message; "" = a line naming the package and its files
+	Author  gitengine.Signature
+	DryRun  bool // build the commit and name the branch; push nothing
+}
+
+// PushResult is what Push did for one package.
+type PushResult struct {
+	Alias  string       `json:"alias"`
+	Source string       `json:"source"` // the package's remote, as in the lock
+	Parent string       `json:"parent"` // the locked commit, the new commit's parent
+	Base   string       `json:"base,omitempty"`
+	Branch string       `json:"branch,omitempty"`
+	Commit string       `json:"commit,omitempty"`
+	Files  []FileChange `json:"files"` // the local edits sent, sorted by path
+	// Unchanged: no local edits (or none that change the repository's
+	// tree): nothing was built or pushed.
+	Unchanged bool `json:"unchanged,omitempty"`
+	Existed   bool `json:"existed,omitempty"` // the branch was already there with this content
+	Pushed    bool `json:"pushed,omitempty"`
+}
+
+// Push sends the local edits of a git package upstream: a commit whose
+// parent is the locked commit, holding the edits found by the dirty-state
+// guard's check (modified, added and deleted files, modes) at the
+// package's path, on a new branch of its remote (see gitengine.Push). The
+// package stays as it is locally: its files still differ from the lock
+// until an update brings the merged commit (which the guard then lets
+// through, the files being equal). Base is the branch the edits are meant
+// for: the package's ref when it is a branch, else the remote's default
+// branch ("" when unknown). A dir or https source, a package that is not
+// locked or not installed, and one whose installed state is unknown are
+// errors.
+func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*PushResult, error) {
+	l, err := w.readLock()
+	if err != nil {
+		return nil, err
+	}
+	spec, inManifest := w.manifest.Spec(alias)
+	e, locked := l.Packages[alias]
+	switch {
+	case !inManifest && !locked:
+		return nil, fmt.Errorf("no package %s in this project (see `ctx list`)", safetext.Quote(alias))
+	case inManifest && spec.KindOf() == project.KindDir:
+		return nil, fmt.Errorf("%s is a dir source: its files are your project's own, so commit them in your project's repository; ctx push sends edits of git packages", safetext.Quote(alias))
+	case inManifest && spec.KindOf() == project.KindHTTPS, locked && !e.IsGit():
+		return nil, fmt.Errorf("%s is an https source: ctx cannot push to a web site; send the edit to the site's owners (ctx push sends edits of git packages)", safetext.Quote(alias))
+	case !locked:
+		return nil, fmt.Errorf("%s is not locked: run `ctx install` first", safetext.Quote(alias))
+	}
+	loc, err := w.inspect(alias, &e, true)
+	if err != nil {
+		return nil, err
+	}
+	if !loc.present {
+		return nil, fmt.Errorf("%s is not installed: run `ctx install`, edit its files, then push", safetext.Quote(alias))
+	}
+	if loc.state == nil {
+		return nil, fmt.Errorf("%s: ctx does not know what it installed (no state in %s), so it cannot tell your edits apart: copy your files aside, run `ctx install --force`, copy them back, then push", safetext.Quote(alias), project.Rel(project.StateDir))
+	}
+	res := &PushResult{Alias: alias, Source: e.Source, Parent: e.Rev, Files: loc.changes}
+	if res.Files == nil {
+		res.Files = []FileChange{}
+	}
+	if !loc.dirty() {
+		res.Unchanged = true
+		return res, nil
+	}
+	changes, err := w.readChanges(alias, loc.changes)
+	if err != nil {
+		return nil, err
+	}
+	msg := o.Message
+	if msg == "" {
+		msg = fmt.Sprintf("Update %s from ctx push\n\nLocal edits of the package %s (%s):\n", pathOr(e.Path), alias, short(e.Rev))
+		for _, f := range dirtyList(loc.changes) {
+			msg += "\n" + f
+		}
+		msg += "\n"
+	}
+	eng := w.engine().WithLabel(alias)
+	url := w.fetchURL(e.Source)
+	pr, err := eng.Push(ctx, gitengine.PushRequest{
+		URL: url, Commit: e.Rev, Ref: e.Ref, Path: e.Path,
+		Branch: o.Branch, BranchPrefix: "ctx/" + alias + "-",
+		Message: msg, Author: o.Author, Changes: changes, DryRun: o.DryRun,
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Branch, res.Commit, res.Unchanged, res.Existed, res.Pushed = pr.Branch, pr.Commit, pr.Unchanged, pr.Existed, pr.Pushed
+	if !res.Unchanged {
+		res.Base = w.baseBranch(ctx, eng, url, e.Ref)
+	}
+	return res, nil
+}
+
+// pathOr is p, or "the repository root" for "".
+func pathOr(p string) string {
+	if p == "" {
+		return "the repository root"
+	}
+	return p
+}
+
+// baseBranch is the branch edits of a package at ref go to: ref when the
+// remote has a branch of that name, else the remote's default branch; ""
+// when neither is known.
+func (w *Workspace) baseBranch(ctx context.Context, eng *gitengine.Engine, url, ref string) string {
+	rem, err := eng.ListRefs(ctx, url)
+	if err != nil {
+		return ""
+	}
+	if ref != "" {
+		for _, r := range rem.Refs {
+			if r.Name == "refs/heads/"+ref || r.Name == ref && strings.HasPrefix(ref, "refs/heads/") {
+				return strings.TrimPrefix(r.Name, "refs/heads/")
+			}
+		}
+	}
+	return strings.TrimPrefix(rem.Head, "refs/heads/")
+}
+
+// readChanges reads the new content of each changed file of the package
+// (through an os.Root on its folder: nothing outside it, no link followed).
+func (w *Workspace) readChanges(alias string, changes []FileChange) ([]gitengine.Change, error) {
+	root, err := os.OpenRoot(w.pkgDir(alias))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	out := make([]gitengine.Change, 0, len(changes))
+	for _, c := range changes {
+		if c.Change == changeDeleted {
+			out = append(out, gitengine.Change{Path: c.Path, Delete: true})
+			continue
+		}
+		rel := filepath.FromSlash(c.Path)
+		fi, err := root.Lstat(rel)
+		if err != nil {
+			return nil, fmt.Errorf("%s: read %s: %w", alias, c.Path, err)
+		}
+		ch := gitengine.Change{Path: c.Path, Mode: gitMode(fi.Mode())}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			t, err := root.Readlink(rel)
+			if err != nil {
+				return nil, fmt.Errorf("%s: read %s: %w", alias, c.Path, err)
+			}
+			ch.Content = []byte(t)
+		case fi.Mode().IsRegular():
+			if ch.Content, err = root.ReadFile(rel); err != nil {
+				return nil, fmt.Errorf("%s: read %s: %w", alias, c.Path, err)
+			}
+		default:
+			return nil, errors.New(alias + ": " + safetext.Quote(c.Path) + " is neither a file nor a symbolic link: remove it, then push")
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
