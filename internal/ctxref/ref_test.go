@@ -79,7 +79,6 @@ func TestFind(t *testing.T) {
 	}
 }
 
-
 // FuzzFind: every match is where it says, parses to what it holds, has a
 // name of alias characters and a non-empty path, and re-finding its own
 // text finds exactly it.
