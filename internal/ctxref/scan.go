@@ -26,22 +26,29 @@ var DefaultPaths = []string{"docs", "specs", "README.md", "CLAUDE.md", "AGENTS.m
 // they are not the project's text).
 var skipDirs = map[string]bool{".git": true, "node_modules": true, ".context": true}
 
+// The limits of a scan when Limits leaves them 0.
+const (
+	DefaultMaxFileBytes = 8 << 20
+	DefaultMaxFiles     = 200_000
+	DefaultMaxRefs      = 100_000
+)
+
 // Limits bound a scan: the docs are the user's, but may be huge.
 type Limits struct {
-	MaxFileBytes int64 // a larger file is skipped with a warning; 0 = 8 MiB
-	MaxFiles     int   // files read at most; 0 = 200,000
-	MaxRefs      int   // references kept at most; 0 = 100,000
+	MaxFileBytes int64 // a larger file is skipped with a warning; 0 = DefaultMaxFileBytes
+	MaxFiles     int   // files read at most; 0 = DefaultMaxFiles
+	MaxRefs      int   // references kept at most; 0 = DefaultMaxRefs
 }
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxFileBytes <= 0 {
-		l.MaxFileBytes = 8 << 20
+		l.MaxFileBytes = DefaultMaxFileBytes
 	}
 	if l.MaxFiles <= 0 {
-		l.MaxFiles = 200_000
+		l.MaxFiles = DefaultMaxFiles
 	}
 	if l.MaxRefs <= 0 {
-		l.MaxRefs = 100_000
+		l.MaxRefs = DefaultMaxRefs
 	}
 	return l
 }
