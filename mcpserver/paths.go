@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/ctxref"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
@@ -71,6 +72,28 @@ func checkAlias(a string) error {
 		return fmt.Errorf("%q is not a package alias (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit): call list_contexts to see the installed packages", a)
 	}
 	return nil
+}
+
+// refTarget is the package and path of the document a tool is asked for:
+// alias and p, or when p is a reference (ctxref.Parse, the one parser of
+// them: @ctx/<alias>/<path>, ctx://packages/<alias>/<path>) its alias and
+// path; alias must then be empty or the reference's. Neither is checked
+// here: openDoc does that, with its hints.
+func refTarget(alias, p string) (string, string, error) {
+	if !ctxref.IsRef(p) {
+		if alias == "" {
+			return "", "", errors.New("empty package alias: give package and path, or a reference as path (@ctx/<alias>/<path> or ctx://packages/<alias>/<path>); call list_contexts to see the installed packages")
+		}
+		return alias, p, nil
+	}
+	r, err := ctxref.Parse(p)
+	if err != nil {
+		return "", "", err
+	}
+	if alias != "" && alias != r.Name {
+		return "", "", fmt.Errorf("package %q and the reference %q (package %q) disagree: leave package out, or give the path inside %q", alias, p, r.Name, alias)
+	}
+	return r.Name, r.Path, nil
 }
 
 // pkgFiles is where one package's files are (Server.files): packages/<alias>

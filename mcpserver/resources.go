@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/ctxref"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -117,31 +118,22 @@ func (s *Server) readManifest(ctx context.Context, req *mcp.ReadResourceRequest)
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ctx://manifest", MIMEType: "application/json", Text: string(data)}}}, nil
 }
 
-// parseDocURI splits ctx://packages/<alias>/<path> and percent-decodes both.
-// A URI with a control character (NUL, DEL, ESC, ...) is refused: such
-// characters are not allowed in a URI and must be percent-encoded.
+// parseDocURI splits ctx://packages/<alias>/<path> and percent-decodes both
+// (ctxref.Parse, the one parser of references). A URI with a control
+// character (NUL, DEL, ESC, ...) is refused: such characters are not
+// allowed in a URI and must be percent-encoded.
 func parseDocURI(uri string) (alias, p string, err error) {
 	if err := checkURIChars(uri); err != nil {
 		return "", "", err
 	}
-	rest, ok := strings.CutPrefix(uri, "ctx://packages/")
-	if !ok {
+	if !strings.HasPrefix(uri, ctxref.URIPrefix) {
 		return "", "", fmt.Errorf("not a document URI: %q (want ctx://packages/<alias>/<path>)", uri)
 	}
-	if i := strings.IndexAny(rest, "?#"); i >= 0 {
-		rest = rest[:i]
+	r, err := ctxref.Parse(uri)
+	if err != nil {
+		return "", "", err
 	}
-	a, raw, ok := strings.Cut(rest, "/")
-	if !ok || raw == "" {
-		return "", "", fmt.Errorf("no document path in %q (want ctx://packages/<alias>/<path>)", uri)
-	}
-	if alias, err = url.PathUnescape(a); err != nil {
-		return "", "", fmt.Errorf("bad alias in %q: %w", uri, err)
-	}
-	if p, err = url.PathUnescape(raw); err != nil {
-		return "", "", fmt.Errorf("bad path in %q: %w", uri, err)
-	}
-	return alias, p, nil
+	return r.Name, r.Path, nil
 }
 
 // checkURIChars refuses a URI with a control character (NUL, DEL, ESC,

@@ -100,8 +100,8 @@ type SearchOut struct {
 
 // GetDocumentIn is get_document's input.
 type GetDocumentIn struct {
-	Package string `json:"package" jsonschema:"the package alias, as in search hits or list_contexts"`
-	Path    string `json:"path" jsonschema:"the document's path inside the package, such as docs/setup.md"`
+	Package string `json:"package,omitempty" jsonschema:"the package alias, as in search hits or list_contexts (not needed when path is a reference)"`
+	Path    string `json:"path" jsonschema:"the document's path inside the package, such as docs/setup.md, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
 	Offset  int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (use nextOffset from the previous page; default 1 or the section's first line)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many lines (default: as many as fit the size cap)"`
 	Section string `json:"section,omitempty" jsonschema:"only the section under this heading (case-insensitive)"`
@@ -109,8 +109,8 @@ type GetDocumentIn struct {
 
 // GetSectionIn is get_section's input.
 type GetSectionIn struct {
-	Package string `json:"package" jsonschema:"the package alias"`
-	Path    string `json:"path" jsonschema:"the document's path inside the package"`
+	Package string `json:"package,omitempty" jsonschema:"the package alias (not needed when path is a reference)"`
+	Path    string `json:"path" jsonschema:"the document's path inside the package, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
 	Heading string `json:"heading" jsonschema:"the heading text, case-insensitive, without the #s (a search hit's heading trail works too)"`
 	Offset  int    `json:"offset,omitempty" jsonschema:"continue a long section from this line (nextOffset of the previous page)"`
 }
@@ -441,6 +441,11 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	if in.Offset < 0 || in.Limit < 0 {
 		return nil, DocumentOut{}, errors.New("offset and limit must be positive (offset is a 1-based line number)")
 	}
+	alias, p, err := refTarget(in.Package, in.Path)
+	if err != nil {
+		return nil, DocumentOut{}, err
+	}
+	in.Package, in.Path = alias, p
 	snap := s.snapshot()
 	clean, data, err := s.openDoc(snap, in.Package, in.Path)
 	if err != nil {

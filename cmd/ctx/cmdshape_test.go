@@ -170,3 +170,27 @@ func TestConfigOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestRefsOptions(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want refsOptions
+	}{
+		{nil, refsOptions{}},
+		{[]string{"docs", "AGENTS.md", "--check", "--json"}, refsOptions{paths: []string{"docs", "AGENTS.md"}, check: true, json: true}},
+		{[]string{"--fetch", "--dry-run", "--yes", "--registry", "./hub"}, refsOptions{fetch: true, dryRun: true, yes: true, registry: "./hub"}},
+	} {
+		var got *refsOptions
+		err := parseOnly(t, newRefsCmd(&globalOptions{}, func(_ context.Context, o *refsOptions) error { got = o; return nil }), tt.args)
+		if err != nil || got == nil {
+			t.Fatalf("refs %q: err %v, run called: %v", tt.args, err, got != nil)
+		}
+		got.globalOptions = nil
+		if len(got.paths) == 0 {
+			got.paths = nil
+		}
+		if !reflect.DeepEqual(*got, tt.want) {
+			t.Errorf("refs %q: options %+v, want %+v", tt.args, *got, tt.want)
+		}
+	}
+}

@@ -164,6 +164,7 @@ Try it with no network and no setup:  ctx demo`,
 		newIndexCmd(g, nil),
 		newSearchCmd(g, nil),
 		newMCPCmd(g, nil),
+		newRefsCmd(g, nil),
 	)
 	// cobra's help and completion commands, added now rather than at
 	// Execute, so that usageArgs covers them too.

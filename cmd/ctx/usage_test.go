@@ -26,6 +26,7 @@ var variadic = map[string]bool{
 	"ctx outdated": true, // [ALIAS...]
 	"ctx search":   true, // QUERY words
 	"ctx help":     true, // a command path
+	"ctx refs":     true, // [PATH...]
 }
 
 // walk calls fn on c and every command below it.

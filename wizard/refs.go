@@ -1,0 +1,82 @@
+package wizard
+
+import (
+	"github.com/ctx-dev/ctx/internal/ctxref"
+	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/registry"
+)
+
+// RefPackages is what the name of a reference (ctxref) means in a project
+// with manifest man, installed packages installed (project.Installed) and
+// registry reg (nil: none): each installed alias; each name the manifest
+// has but that is not installed (Pending); and each registry context by
+// its name and by the alias setup would give it (naming.AliasFrom):
+// installed or pending when the manifest has its source and path (under
+// whatever alias), else offered. An alias always wins over a registry name.
+func RefPackages(man project.Manifest, installed []project.Package, reg *registry.Result) ctxref.Packages {
+	pk := ctxref.Packages{Installed: map[string]project.Package{}, Pending: map[string]string{}, Offered: map[string]string{}}
+	byAlias := map[string]project.Package{}
+	for _, p := range installed {
+		byAlias[p.Alias] = p
+		pk.Installed[p.Alias] = p
+	}
+	const pending = "is in the manifest but not installed: run `ctx install`"
+	for _, s := range man.Packages {
+		if _, ok := byAlias[s.Alias]; !ok {
+			pk.Pending[s.Alias] = pending
+		}
+	}
+	if reg == nil {
+		return pk
+	}
+	known := func(name string) bool {
+		_, i := pk.Installed[name]
+		_, p := pk.Pending[name]
+		_, o := pk.Offered[name]
+		return i || p || o
+	}
+	aliases := installedAliases(man, reg.Contexts)
+	for i, c := range reg.Contexts {
+		for _, name := range []string{c.Name, naming.AliasFrom(c.Name)} {
+			if known(name) {
+				continue
+			}
+			alias, inManifest := aliases[i]
+			switch p, ok := byAlias[alias]; {
+			case ok:
+				pk.Installed[name] = p
+			case inManifest:
+				pk.Pending[name] = pending
+			default:
+				pk.Offered[name] = c.Name
+			}
+		}
+	}
+	return pk
+}
+
+// RefSpecs are the specs that install the registry contexts named (as in
+// ctxref.Result.Context), one per name in order (a name twice or not in
+// reg is left out), with the aliases setup would give them:
+// naming.AliasFrom of the name, numbered when the manifest has it already.
+func RefSpecs(man project.Manifest, reg *registry.Result, names []string) []project.PackageSpec {
+	taken := map[string]bool{}
+	for _, p := range man.Packages {
+		taken[p.Alias] = true
+	}
+	byName := map[string]registry.Context{}
+	for _, c := range reg.Contexts {
+		if _, ok := byName[c.Name]; !ok {
+			byName[c.Name] = c.Context
+		}
+	}
+	var specs []project.PackageSpec
+	for _, n := range names {
+		if c, ok := byName[n]; ok {
+			delete(byName, n)
+			specs = append(specs, SpecOf(c, uniqueAlias(naming.AliasFrom(n), taken)))
+		}
+	}
+	return specs
+}
