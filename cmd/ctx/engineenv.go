@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/mcpserver"
 )
 
 // engineOptions reads the git settings ctx takes from the environment:
@@ -23,6 +24,7 @@ import (
 //	SSH_AUTH_SOCK     the ssh agent tried first for ssh remotes
 //	HOME              ~/.ssh holds known_hosts and the keys id_ed25519, id_rsa
 //	CTX_REGISTRY      the default registry of 'ctx setup' (see defaultRegistry)
+//	CTX_MCP_TOKEN     the bearer token of `ctx mcp --http` (see mcpToken)
 //
 // It is the only place ctx reads these: the packages below cmd take them as
 // options.
@@ -93,4 +95,32 @@ func defaultRegistry() (loc, from string, err error) {
 		return "", "", err
 	}
 	return c.Registry, path, nil
+}
+
+// mcpToken is the bearer token of `ctx mcp --http`: CTX_MCP_TOKEN when it
+// is set, else the one in the user's config folder (ctx/mcp-token, created
+// on first use, mode 0600). from says which, for messages; path is the
+// file's path ("" when the folder is unknown).
+func mcpToken() (tok, from, path string, err error) {
+	path, perr := mcpTokenPath()
+	if v, ok := os.LookupEnv("CTX_MCP_TOKEN"); ok {
+		if err := mcpserver.CheckToken(v, "CTX_MCP_TOKEN"); err != nil {
+			return "", "", path, usageErrorf("%w", err)
+		}
+		return v, "CTX_MCP_TOKEN", path, nil
+	}
+	if perr != nil {
+		return "", "", "", fmt.Errorf("%w; or set CTX_MCP_TOKEN", perr)
+	}
+	tok, _, err = mcpserver.LoadToken(path)
+	return tok, path, path, err
+}
+
+// mcpTokenPath is the token's file: os.UserConfigDir()/ctx/mcp-token.
+func mcpTokenPath() (string, error) {
+	p, err := userConfigPath()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(p), "mcp-token"), nil
 }
