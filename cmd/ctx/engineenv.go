@@ -98,12 +98,12 @@ func defaultRegistry() (loc, from string, err error) {
 }
 
 // mcpToken is the bearer token of `ctx mcp --http`: CTX_MCP_TOKEN when it
-// is set, else the one in the user's config folder (ctx/mcp-token, created
+// is set and not empty, else the one in the user's config folder (ctx/mcp-token, created
 // on first use, mode 0600). from says which, for messages; path is the
 // file's path ("" when the folder is unknown).
 func mcpToken() (tok, from, path string, err error) {
 	path, perr := mcpTokenPath()
-	if v, ok := os.LookupEnv("CTX_MCP_TOKEN"); ok {
+	if v := os.Getenv("CTX_MCP_TOKEN"); v != "" {
 		if err := mcpserver.CheckToken(v, "CTX_MCP_TOKEN"); err != nil {
 			return "", "", path, usageErrorf("%w", err)
 		}

@@ -205,7 +205,7 @@ func runMCPToken(_ context.Context, o *mcpTokenOptions) error {
 	}
 	fmt.Fprintln(o.IO.Out, tok)
 	fmt.Fprintf(o.IO.ErrOut, "ctx mcp: new token in %s; restart a running 'ctx mcp --http' and update your clients ('ctx mcp config --client NAME --http')\n", path)
-	if _, set := os.LookupEnv("CTX_MCP_TOKEN"); set {
+	if os.Getenv("CTX_MCP_TOKEN") != "" {
 		fmt.Fprintln(o.IO.ErrOut, "ctx mcp: warning: CTX_MCP_TOKEN is set and overrides the stored token")
 	}
 	return nil
