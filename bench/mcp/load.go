@@ -34,13 +34,13 @@ type loadResult struct {
 // runLoad measures `ctx mcp --http` with n concurrent sessions, each
 // searching in a loop for d, then n stdio `ctx mcp` processes doing the
 // same, and prints a markdown table.
-func runLoad(bin, proj string, n int, d time.Duration) error {
-	fmt.Printf("\nload: %d concurrent clients, each searching in a loop for %s\n\n", n, d)
-	h, err := loadHTTP(bin, proj, n, d)
+func runLoad(bin, proj string, n int, d, think time.Duration) error {
+	fmt.Printf("\nload: %d concurrent clients, each searching in a loop for %s, %s between searches\n\n", n, d, think)
+	h, err := loadHTTP(bin, proj, n, d, think)
 	if err != nil {
 		return err
 	}
-	s, err := loadStdio(bin, proj, n, d)
+	s, err := loadStdio(bin, proj, n, d, think)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func runLoad(bin, proj string, n int, d time.Duration) error {
 }
 
 // loadHTTP starts one `ctx mcp --http :0` and n session-based SDK clients.
-func loadHTTP(bin, proj string, n int, d time.Duration) (loadResult, error) {
+func loadHTTP(bin, proj string, n int, d, think time.Duration) (loadResult, error) {
 	cmd := exec.Command(bin, "-C", proj, "mcp", "--http", ":0", "--max-sessions", strconv.Itoa(n+1))
 	cmd.Env = append(os.Environ(), "CTX_MCP_TOKEN="+loadToken)
 	stderr, _ := cmd.StderrPipe()
@@ -125,7 +125,7 @@ func loadHTTP(bin, proj string, n int, d time.Duration) (loadResult, error) {
 			return loadResult{}, fmt.Errorf("first search: %w", err)
 		}
 	}
-	return loop(n, d, search, func() int64 { return rss(cmd.Process.Pid) }), nil
+	return loop(n, d, think, search, func() int64 { return rss(cmd.Process.Pid) }), nil
 }
 
 type bearerRT struct{ next http.RoundTripper }
@@ -137,7 +137,7 @@ func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // loadStdio starts n `ctx mcp` processes over stdio.
-func loadStdio(bin, proj string, n int, d time.Duration) (loadResult, error) {
+func loadStdio(bin, proj string, n int, d, think time.Duration) (loadResult, error) {
 	type proc struct {
 		cmd *exec.Cmd
 		in  io.WriteCloser
@@ -188,7 +188,7 @@ func loadStdio(bin, proj string, n int, d time.Duration) (loadResult, error) {
 			return loadResult{}, fmt.Errorf("first search: %w", err)
 		}
 	}
-	return loop(n, d, search, func() int64 {
+	return loop(n, d, think, search, func() int64 {
 		var sum int64
 		for _, p := range procs {
 			sum += rss(p.cmd.Process.Pid)
@@ -197,9 +197,10 @@ func loadStdio(bin, proj string, n int, d time.Duration) (loadResult, error) {
 	}), nil
 }
 
-// loop runs search(i, k) for k = 1, 2, … on n workers for d, sampling mem
-// every 200 ms.
-func loop(n int, d time.Duration, search func(i, k int) error, mem func() int64) loadResult {
+// loop runs search(i, k) for k = 1, 2, … on n workers for d, each pausing
+// think after a search (an agent reads the answer), sampling mem every
+// 200 ms.
+func loop(n int, d, think time.Duration, search func(i, k int) error, mem func() int64) loadResult {
 	var mu sync.Mutex
 	var r loadResult
 	var errs atomic.Int64
@@ -234,6 +235,7 @@ func loop(n int, d time.Duration, search func(i, k int) error, mem func() int64)
 					continue
 				}
 				lat = append(lat, time.Since(start))
+				time.Sleep(think)
 			}
 			mu.Lock()
 			r.lat = append(r.lat, lat...)

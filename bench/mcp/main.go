@@ -9,7 +9,7 @@
 // -duration, then as many stdio `ctx mcp` processes doing the same: search
 // latency, errors, and resident memory (the server's; the processes' sum).
 //
-//	go run ./bench/mcp -load -sessions 50 -duration 30s -work /tmp/ctx-mcp-bench
+//	go run ./bench/mcp -load -sessions 50 -duration 30s [-think 1s] -work /tmp/ctx-mcp-bench
 //
 // The corpus folders become packages under <work>/corpus/.context/packages
 // (copied; the corpus itself is only read), with a lock written by lockfile
@@ -49,18 +49,19 @@ func main() {
 	load := flag.Bool("load", false, "run the load test (ctx mcp --http against stdio processes) instead")
 	sessions := flag.Int("sessions", 50, "with -load: concurrent clients")
 	duration := flag.Duration("duration", 30*time.Second, "with -load: how long each client searches")
+	think := flag.Duration("think", 0, "with -load: each client's pause after a search (0: back to back)")
 	flag.Parse()
 	loadN := 0
 	if *load {
 		loadN = *sessions
 	}
-	if err := run(*corpus, *work, *ctxBin, *starts, *searches, loadN, *duration); err != nil {
+	if err := run(*corpus, *work, *ctxBin, *starts, *searches, loadN, *duration, *think); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor time.Duration) error {
+func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, think time.Duration) error {
 	if work == "" {
 		d, err := os.MkdirTemp("", "ctx-mcp-bench-")
 		if err != nil {
@@ -89,7 +90,7 @@ func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor time.
 	fmt.Printf("machine: %s\n\n", machine())
 	fmt.Printf("corpus: %s\n\n", setup)
 	if loadN > 0 {
-		return runLoad(ctxBin, proj, loadN, loadFor)
+		return runLoad(ctxBin, proj, loadN, loadFor, think)
 	}
 	fmt.Println("| measurement | n | min | p50 | p95 | max |")
 	fmt.Println("|---|---|---|---|---|---|")
