@@ -328,13 +328,6 @@ func (h *httpHandler) closeSessions() {
 	h.watchers.Wait()
 }
 
-// openSessions is the number of sessions counted against the cap.
-func (h *httpHandler) openSessions() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.sessions
-}
-
 // deadlineBody lifts the connection's read deadline once the body is read.
 type deadlineBody struct {
 	io.ReadCloser
