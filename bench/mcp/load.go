@@ -67,7 +67,7 @@ func runLoad(bin, proj string, n int, d, think time.Duration) error {
 // loadHTTP starts one `ctx mcp --http :0` and n session-based SDK clients.
 func loadHTTP(bin, proj string, n int, d, think time.Duration) (loadResult, error) {
 	cmd := exec.Command(bin, "-C", proj, "mcp", "--http", ":0", "--max-sessions", strconv.Itoa(n+1))
-	cmd.Env = append(os.Environ(), "CTX_MCP_TOKEN="+loadToken)
+	cmd.Env = append(cmd.Environ(), "CTX_MCP_TOKEN="+loadToken)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		return loadResult{}, err
