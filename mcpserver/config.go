@@ -59,6 +59,41 @@ func ConfigFor(client, exe, projectDir string) (ClientConfig, error) {
 	return ClientConfig{}, fmt.Errorf("unknown client %q: choose one of %s", client, strings.Join(Clients, ", "))
 }
 
+// HTTPConfigFor returns client's configuration for a running
+// `ctx mcp --http` at url, sending token in the Authorization header. The
+// text holds the token: Where says to keep it in the user's own
+// configuration, out of a repository.
+func HTTPConfigFor(client, url, token string) (ClientConfig, error) {
+	header := "Bearer " + token
+	headers := map[string]string{"Authorization": header}
+	const secret = " It holds your MCP token: keep it out of any repository."
+	switch client {
+	case "claude":
+		return ClientConfig{
+			Text: jsonText(map[string]any{"mcpServers": map[string]any{"ctx": map[string]any{"type": "http", "url": url, "headers": headers}}}),
+			Where: fmt.Sprintf("Claude Code: run: claude mcp add --scope user --transport http ctx %s --header %s (or merge this into mcpServers of ~/.claude.json).",
+				shellJoin([]string{url}), shellJoin([]string{"Authorization: " + header})) + secret,
+		}, nil
+	case "cursor":
+		return ClientConfig{
+			Text:  jsonText(map[string]any{"mcpServers": map[string]any{"ctx": map[string]any{"url": url, "headers": headers}}}),
+			Where: "Cursor: merge into mcpServers of ~/.cursor/mcp.json." + secret,
+		}, nil
+	case "vscode":
+		return ClientConfig{
+			Text:  jsonText(map[string]any{"servers": map[string]any{"ctx": map[string]any{"type": "http", "url": url, "headers": headers}}}),
+			Where: "VS Code: run 'MCP: Open User Configuration' and merge into servers." + secret,
+		}, nil
+	case "codex":
+		var b strings.Builder
+		b.WriteString("[mcp_servers.ctx]\n")
+		fmt.Fprintf(&b, "url = %s\n", tomlString(url))
+		fmt.Fprintf(&b, "http_headers = { \"Authorization\" = %s }\n", tomlString(header))
+		return ClientConfig{Text: b.String(), Where: "Codex: add to ~/.codex/config.toml." + secret}, nil
+	}
+	return ClientConfig{}, fmt.Errorf("unknown client %q: choose one of %s", client, strings.Join(Clients, ", "))
+}
+
 func jsonText(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -39,6 +39,7 @@ type Server struct {
 	ctxDir  string          // <project>/.context
 	pkgsDir string          // <project>/.context/packages
 	log     *slog.Logger
+	logOut  io.Writer // where log goes (Options.Log)
 	srv     *mcp.Server
 
 	mu        sync.Mutex // guards the fields below
@@ -96,6 +97,7 @@ func New(opts Options) (*Server, error) {
 		ctxDir:  proj.Dir(),
 		pkgsDir: proj.Path(project.PackagesDir),
 		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		logOut:  w,
 		sync:    indexer.Sync,
 		codec: sync.OnceValue(func() tokenizer.Codec {
 			c, err := tokenizer.Get(tokenizer.O200kBase)

@@ -4,6 +4,13 @@
 //
 //	go run ./bench/mcp -corpus /work/shared/corpus -work /tmp/ctx-mcp-bench
 //
+// With -load, it measures instead one `ctx mcp --http` under -sessions
+// concurrent session-based clients, each searching in a loop for
+// -duration, then as many stdio `ctx mcp` processes doing the same: search
+// latency, errors, and resident memory (the server's; the processes' sum).
+//
+//	go run ./bench/mcp -load -sessions 50 -duration 30s [-think 1s] -work /tmp/ctx-mcp-bench
+//
 // The corpus folders become packages under <work>/corpus/.context/packages
 // (copied; the corpus itself is only read), with a lock written by lockfile
 // and the index built by indexer.Sync. A -work dir that already holds them is
@@ -39,14 +46,22 @@ func main() {
 	ctxBin := flag.String("ctx", "", "ctx binary (default: go build ./cmd/ctx into the work dir)")
 	starts := flag.Int("starts", 30, "process starts per project")
 	searches := flag.Int("searches", 300, "search round trips")
+	load := flag.Bool("load", false, "run the load test (ctx mcp --http against stdio processes) instead")
+	sessions := flag.Int("sessions", 50, "with -load: concurrent clients")
+	duration := flag.Duration("duration", 30*time.Second, "with -load: how long each client searches")
+	think := flag.Duration("think", 0, "with -load: each client's pause after a search (0: back to back)")
 	flag.Parse()
-	if err := run(*corpus, *work, *ctxBin, *starts, *searches); err != nil {
+	loadN := 0
+	if *load {
+		loadN = *sessions
+	}
+	if err := run(*corpus, *work, *ctxBin, *starts, *searches, loadN, *duration, *think); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus, work, ctxBin string, starts, searches int) error {
+func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, think time.Duration) error {
 	if work == "" {
 		d, err := os.MkdirTemp("", "ctx-mcp-bench-")
 		if err != nil {
@@ -74,6 +89,9 @@ func run(corpus, work, ctxBin string, starts, searches int) error {
 
 	fmt.Printf("machine: %s\n\n", machine())
 	fmt.Printf("corpus: %s\n\n", setup)
+	if loadN > 0 {
+		return runLoad(ctxBin, proj, loadN, loadFor, think)
+	}
 	fmt.Println("| measurement | n | min | p50 | p95 | max |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, c := range []struct{ name, dir string }{{"start → initialize reply, empty project", empty}, {"start → initialize reply, corpus installed", proj}} {

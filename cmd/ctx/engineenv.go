@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/forge"
+	"github.com/ctx-dev/ctx/mcpserver"
 )
 
 // engineOptions reads the git settings ctx takes from the environment:
@@ -28,6 +29,7 @@ import (
 //	CTX_REGISTRY      the default registry of 'ctx setup' (see defaultRegistry)
 //	GITHUB_TOKEN, PATH (gh)                ctx push --pr (see githubOptions)
 //	GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL      ctx push's commit author (see gitAuthor)
+//	CTX_MCP_TOKEN     the bearer token of `ctx mcp --http` (see mcpToken)
 //
 // It is the only place ctx reads these: the packages below cmd take them as
 // options.
@@ -135,4 +137,32 @@ func gitAuthor(ctx context.Context) gitengine.Signature {
 		s.Email = "ctx@localhost"
 	}
 	return s
+}
+
+// mcpToken is the bearer token of `ctx mcp --http`: CTX_MCP_TOKEN when it
+// is set and not empty, else the one in the user's config folder (ctx/mcp-token, created
+// on first use, mode 0600). from says which, for messages; path is the
+// file's path ("" when the folder is unknown).
+func mcpToken() (tok, from, path string, err error) {
+	path, perr := mcpTokenPath()
+	if v := os.Getenv("CTX_MCP_TOKEN"); v != "" {
+		if err := mcpserver.CheckToken(v, "CTX_MCP_TOKEN"); err != nil {
+			return "", "", path, usageErrorf("%w", err)
+		}
+		return v, "CTX_MCP_TOKEN", path, nil
+	}
+	if perr != nil {
+		return "", "", "", fmt.Errorf("%w; or set CTX_MCP_TOKEN", perr)
+	}
+	tok, _, err = mcpserver.LoadToken(path)
+	return tok, path, path, err
+}
+
+// mcpTokenPath is the token's file: os.UserConfigDir()/ctx/mcp-token.
+func mcpTokenPath() (string, error) {
+	p, err := userConfigPath()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(p), "mcp-token"), nil
 }

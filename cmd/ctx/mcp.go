@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,31 +20,66 @@ import (
 
 type mcpOptions struct {
 	*globalOptions
+	http        string // --http: the address to listen on ("" = stdio)
+	allowRemote bool
+	maxSessions int
 }
 
 func newMCPCmd(g *globalOptions, runF func(context.Context, *mcpOptions) error) *cobra.Command {
 	opts := &mcpOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: "Serve the context read-only to agents over MCP (stdio)",
+		Use:   "mcp [--http [ADDR]]",
+		Short: "Serve the context read-only to agents over MCP (stdio, or HTTP with --http)",
 		Long: `Serve the project's installed context packages read-only over the Model
 Context Protocol on stdin/stdout. Point your agent at it with
 'ctx mcp config --client claude|cursor|codex|vscode'.
 
-Only the protocol is written to stdout; logs go to stderr.`,
-		Args: noArgs,
+Only the protocol is written to stdout; logs go to stderr.
+
+With --http, one server serves many agents at once over streamable HTTP at
+http://ADDR/mcp (default ` + mcpserver.DefaultHTTPAddr + `; ':0' picks a free port on
+127.0.0.1 and prints the URL on stderr). Session-based clients (MCP
+2025-03-26 to 2025-11-25) and stateless ones (2026-07-28) are both served;
+the index and the project are opened once for all of them. Every request
+needs the header 'Authorization: Bearer TOKEN': 'ctx mcp token' prints the
+token (made on first use in your config folder, mode 0600; CTX_MCP_TOKEN
+overrides it), and 'ctx mcp config --client NAME --http' prints a client's
+configuration with it. An address that is not loopback needs
+--allow-remote (put a TLS-terminating proxy in front). At most
+--max-sessions sessions (503 past it); a session idle for 15 minutes is
+closed. SIGINT or SIGTERM stops the server: requests in flight get 5
+seconds to finish, then it exits 0.`,
+		Args: func(c *cobra.Command, args []string) error {
+			if opts.http != "" && len(args) == 1 {
+				return nil // --http ADDR
+			}
+			return noArgs(c, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.http = args[0]
+			}
+			if opts.http == "" && (cmd.Flags().Changed("allow-remote") || cmd.Flags().Changed("max-sessions")) {
+				return usageErrorf("mcp: --allow-remote and --max-sessions need --http (see 'ctx mcp --help')")
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
 			return runMCP(cmd.Context(), opts)
 		},
 	}
-	cmd.AddCommand(newMCPConfigCmd(g, nil))
+	cmd.Flags().StringVar(&opts.http, "http", "", "serve MCP over streamable HTTP at http://`ADDR`/mcp instead of stdio (default "+mcpserver.DefaultHTTPAddr+")")
+	cmd.Flags().Lookup("http").NoOptDefVal = mcpserver.DefaultHTTPAddr
+	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "with --http: allow an address that is not loopback")
+	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "with --http: the most sessions open at once")
+	cmd.AddCommand(newMCPConfigCmd(g, nil), newMCPTokenCmd(g, nil))
 	return cmd
 }
 
 func runMCP(ctx context.Context, opts *mcpOptions) error {
+	if opts.http != "" {
+		return runMCPHTTP(ctx, opts)
+	}
 	g := opts.globalOptions
 	var out io.Writer = g.IO.Out
 	var in io.ReadCloser = io.NopCloser(g.IO.In)
@@ -77,6 +115,102 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	return err
 }
 
+// runMCPHTTP serves the project over streamable HTTP until SIGINT or
+// SIGTERM, then shuts down gracefully and returns nil (exit 0).
+func runMCPHTTP(ctx context.Context, opts *mcpOptions) error {
+	g := opts.globalOptions
+	addr, err := mcpserver.CheckHTTPAddr(opts.http, opts.allowRemote)
+	if err != nil {
+		return usageErrorf("mcp: %w", err)
+	}
+	if opts.maxSessions < 1 {
+		return usageErrorf("mcp: --max-sessions %d: want at least 1", opts.maxSessions)
+	}
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return err
+	}
+	tok, _, _, err := mcpToken()
+	if err != nil {
+		return err
+	}
+	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("mcp: cannot listen on %s: %w (another ctx mcp --http running? pick another port, or :0 for a free one)", addr, err)
+	}
+	bound := ln.Addr().String()
+	if !mcpserver.IsLoopbackAddr(bound) {
+		fmt.Fprintf(g.IO.ErrOut, "ctx mcp: warning: listening on %s, reachable from other machines: the token travels in clear text over plain HTTP, so put a TLS-terminating proxy in front\n", bound)
+	}
+	fmt.Fprintf(g.IO.ErrOut, "ctx mcp: serving MCP at http://%s%s for %s (token: 'ctx mcp token'; client config: 'ctx mcp config --client NAME --http'); Ctrl-C to stop\n", bound, mcpserver.HTTPPath, dir)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = srv.RunHTTP(ctx, ln, mcpserver.HTTPOptions{Token: tok, MaxSessions: opts.maxSessions})
+	if err != nil {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	fmt.Fprintln(g.IO.ErrOut, "ctx mcp: stopped")
+	return nil
+}
+
+type mcpTokenOptions struct {
+	*globalOptions
+	rotate bool
+}
+
+func newMCPTokenCmd(g *globalOptions, runF func(context.Context, *mcpTokenOptions) error) *cobra.Command {
+	opts := &mcpTokenOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "token [--rotate]",
+		Short: "Print the bearer token of 'ctx mcp --http' (--rotate: replace it)",
+		Long: `Print the bearer token that every request to 'ctx mcp --http' must carry
+(Authorization: Bearer TOKEN). It is made on first use and kept in your user
+config folder (ctx/mcp-token, mode 0600); CTX_MCP_TOKEN overrides it.
+
+--rotate replaces the stored token with a new one and prints it: restart a
+running 'ctx mcp --http' and update your clients' configuration.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runMCPToken(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.rotate, "rotate", false, "replace the stored token with a new one")
+	return cmd
+}
+
+func runMCPToken(_ context.Context, o *mcpTokenOptions) error {
+	if !o.rotate {
+		tok, _, _, err := mcpToken()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(o.IO.Out, tok)
+		return nil
+	}
+	path, err := mcpTokenPath()
+	if err != nil {
+		return err
+	}
+	tok, err := mcpserver.RotateToken(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(o.IO.Out, tok)
+	fmt.Fprintf(o.IO.ErrOut, "ctx mcp: new token in %s; restart a running 'ctx mcp --http' and update your clients ('ctx mcp config --client NAME --http')\n", path)
+	if os.Getenv("CTX_MCP_TOKEN") != "" {
+		fmt.Fprintln(o.IO.ErrOut, "ctx mcp: warning: CTX_MCP_TOKEN is set and overrides the stored token")
+	}
+	return nil
+}
+
 // buildVersion is the module version ctx was built as, or "dev".
 func buildVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
@@ -88,14 +222,22 @@ func buildVersion() string {
 type mcpConfigOptions struct {
 	*globalOptions
 	client string
+	http   string // --http: the address of a running ctx mcp --http
 }
 
 func newMCPConfigCmd(g *globalOptions, runF func(context.Context, *mcpConfigOptions) error) *cobra.Command {
 	opts := &mcpConfigOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "config --client claude|cursor|codex|vscode",
+		Use:   "config --client claude|cursor|codex|vscode [--http[=ADDR]]",
 		Short: "Print the configuration that makes an MCP client start ctx mcp for this project",
-		Args:  noArgs,
+		Long: `Print the configuration that makes an MCP client start 'ctx mcp' for this
+project over stdio, on stdout, and where to put it on stderr.
+
+With --http, print instead the configuration that connects the client to a
+running 'ctx mcp --http' at http://ADDR/mcp (default ` + mcpserver.DefaultHTTPAddr + `) with
+the header Authorization: Bearer TOKEN. It holds your token: keep it in your
+user configuration, out of any repository.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -104,12 +246,31 @@ func newMCPConfigCmd(g *globalOptions, runF func(context.Context, *mcpConfigOpti
 		},
 	}
 	cmd.Flags().StringVar(&opts.client, "client", "", "the MCP client: "+strings.Join(mcpserver.Clients, ", "))
+	cmd.Flags().StringVar(&opts.http, "http", "", "connect to 'ctx mcp --http' at `ADDR` (default "+mcpserver.DefaultHTTPAddr+")")
+	cmd.Flags().Lookup("http").NoOptDefVal = mcpserver.DefaultHTTPAddr
 	return cmd
 }
 
 func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 	if o.client == "" {
 		return usageErrorf("mcp config: --client is required (one of %s)", strings.Join(mcpserver.Clients, ", "))
+	}
+	if o.http != "" {
+		addr, err := mcpserver.CheckHTTPAddr(o.http, true)
+		if err != nil {
+			return usageErrorf("mcp config: %w", err)
+		}
+		tok, _, _, err := mcpToken()
+		if err != nil {
+			return err
+		}
+		cfg, err := mcpserver.HTTPConfigFor(o.client, "http://"+addr+mcpserver.HTTPPath, tok)
+		if err != nil {
+			return usageErrorf("mcp config: %v", err)
+		}
+		fmt.Fprint(o.IO.Out, cfg.Text)
+		fmt.Fprintln(o.IO.ErrOut, cfg.Where)
+		return nil
 	}
 	dir, err := o.ProjectDir()
 	if err != nil {

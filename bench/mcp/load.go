@@ -1,0 +1,269 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// loadToken is the bearer token of the server under load (CTX_MCP_TOKEN).
+const loadToken = "bench-load-token-0123456789"
+
+// loadResult is what one side of the load test measured.
+type loadResult struct {
+	lat     []time.Duration
+	errs    int64
+	rssPeak int64 // bytes: the largest sample (of the sum, for many processes)
+	rssEnd  int64
+}
+
+// runLoad measures `ctx mcp --http` with n concurrent sessions, each
+// searching in a loop for d, then n stdio `ctx mcp` processes doing the
+// same, and prints a markdown table.
+func runLoad(bin, proj string, n int, d, think time.Duration) error {
+	fmt.Printf("\nload: %d concurrent clients, each searching in a loop for %s, %s between searches\n\n", n, d, think)
+	h, err := loadHTTP(bin, proj, n, d, think)
+	if err != nil {
+		return err
+	}
+	s, err := loadStdio(bin, proj, n, d, think)
+	if err != nil {
+		return err
+	}
+	fmt.Println("| transport | searches | errors | p50 | p95 | max | server RSS (peak / end) |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, r := range []struct {
+		name string
+		r    loadResult
+	}{{fmt.Sprintf("one `ctx mcp --http`, %d sessions", n), h}, {fmt.Sprintf("%d stdio `ctx mcp` processes (RSS summed)", n), s}} {
+		ds := r.r.lat
+		slices.Sort(ds)
+		if len(ds) == 0 {
+			ds = []time.Duration{0}
+		}
+		q := func(p float64) time.Duration { return ds[min(len(ds)-1, int(p*float64(len(ds))))] }
+		ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+		fmt.Printf("| %s | %d | %d | %s | %s | %s | %.0f MB / %.0f MB |\n", r.name, len(r.r.lat), r.r.errs,
+			ms(q(0.5)), ms(q(0.95)), ms(ds[len(ds)-1]), float64(r.r.rssPeak)/1e6, float64(r.r.rssEnd)/1e6)
+	}
+	fmt.Printf("\nload after: %s\n", loadavg())
+	return nil
+}
+
+// loadHTTP starts one `ctx mcp --http :0` and n session-based SDK clients.
+func loadHTTP(bin, proj string, n int, d, think time.Duration) (loadResult, error) {
+	cmd := exec.Command(bin, "-C", proj, "mcp", "--http", ":0", "--max-sessions", strconv.Itoa(n+1))
+	cmd.Env = append(cmd.Environ(), "CTX_MCP_TOKEN="+loadToken)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		return loadResult{}, err
+	}
+	defer func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	}()
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		re := regexp.MustCompile(`http://\S+/mcp`)
+		for sc.Scan() {
+			if m := re.FindString(sc.Text()); m != "" {
+				select {
+				case urlc <- m:
+				default:
+				}
+			} else {
+				fmt.Fprintln(os.Stderr, "server:", sc.Text())
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urlc:
+	case <-time.After(time.Minute):
+		return loadResult{}, fmt.Errorf("ctx mcp --http printed no URL within a minute")
+	}
+	hc := &http.Client{Transport: bearerRT{http.DefaultTransport}}
+	ctx := context.Background()
+	var sessions []*mcp.ClientSession
+	for range n {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			return loadResult{}, fmt.Errorf("connect: %w", err)
+		}
+		defer cs.Close()
+		sessions = append(sessions, cs)
+	}
+	search := func(i, k int) error {
+		res, err := sessions[i].CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": queries[(i+k)%len(queries)]}})
+		if err != nil {
+			return err
+		}
+		if res.IsError {
+			return fmt.Errorf("isError")
+		}
+		return nil
+	}
+	// One search each first: the index is opened before the clock starts.
+	for i := range n {
+		if err := search(i, 0); err != nil {
+			return loadResult{}, fmt.Errorf("first search: %w", err)
+		}
+	}
+	return loop(n, d, think, search, func() int64 { return rss(cmd.Process.Pid) }), nil
+}
+
+type bearerRT struct{ next http.RoundTripper }
+
+func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+loadToken)
+	return b.next.RoundTrip(r)
+}
+
+// loadStdio starts n `ctx mcp` processes over stdio.
+func loadStdio(bin, proj string, n int, d, think time.Duration) (loadResult, error) {
+	type proc struct {
+		cmd *exec.Cmd
+		in  io.WriteCloser
+		out *bufio.Reader
+	}
+	var procs []*proc
+	defer func() {
+		for _, p := range procs {
+			p.in.Close()
+			p.cmd.Wait()
+		}
+	}()
+	for range n {
+		cmd := exec.Command(bin, "mcp", "-C", proj)
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			return loadResult{}, err
+		}
+		p := &proc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+		procs = append(procs, p)
+		if _, err := io.WriteString(in, initReq+`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`+"\n"); err != nil {
+			return loadResult{}, err
+		}
+		if _, err := p.out.ReadBytes('\n'); err != nil {
+			return loadResult{}, err
+		}
+	}
+	search := func(i, k int) error {
+		p := procs[i]
+		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": k + 2, "method": "tools/call",
+			"params": map[string]any{"name": "search", "arguments": map[string]any{"query": queries[(i+k)%len(queries)]}}})
+		if _, err := p.in.Write(append(req, '\n')); err != nil {
+			return err
+		}
+		line, err := p.out.ReadBytes('\n')
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(line), `"hits"`) || strings.Contains(string(line), `"isError":true`) {
+			return fmt.Errorf("bad answer %.200s", line)
+		}
+		return nil
+	}
+	for i := range n {
+		if err := search(i, 0); err != nil {
+			return loadResult{}, fmt.Errorf("first search: %w", err)
+		}
+	}
+	return loop(n, d, think, search, func() int64 {
+		var sum int64
+		for _, p := range procs {
+			sum += rss(p.cmd.Process.Pid)
+		}
+		return sum
+	}), nil
+}
+
+// loop runs search(i, k) for k = 1, 2, … on n workers for d, each pausing
+// think after a search (an agent reads the answer), sampling mem every
+// 200 ms.
+func loop(n int, d, think time.Duration, search func(i, k int) error, mem func() int64) loadResult {
+	var mu sync.Mutex
+	var r loadResult
+	var errs atomic.Int64
+	end := time.Now().Add(d)
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				if m := mem(); m > r.rssPeak {
+					r.rssPeak = m
+				}
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			var lat []time.Duration
+			for k := 1; time.Now().Before(end); k++ {
+				start := time.Now()
+				if err := search(i, k); err != nil {
+					if errs.Add(1) <= 5 {
+						fmt.Fprintf(os.Stderr, "client %d: %v\n", i, err)
+					}
+					continue
+				}
+				lat = append(lat, time.Since(start))
+				time.Sleep(think)
+			}
+			mu.Lock()
+			r.lat = append(r.lat, lat...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	r.errs = errs.Load()
+	r.rssEnd = mem()
+	if r.rssEnd > r.rssPeak {
+		r.rssPeak = r.rssEnd
+	}
+	return r
+}
+
+// rss is a process's resident set size in bytes (Linux), 0 if unknown.
+func rss(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}

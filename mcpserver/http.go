@@ -1,0 +1,399 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The HTTP transport's defaults.
+const (
+	// DefaultHTTPAddr is where `ctx mcp --http` listens without an ADDR.
+	DefaultHTTPAddr = "127.0.0.1:7420"
+	// HTTPPath is the one path served: http://ADDR/mcp.
+	HTTPPath = "/mcp"
+	// DefaultMaxSessions caps the session-based clients connected at once.
+	DefaultMaxSessions = 64
+	// DefaultSessionTimeout closes a session that sent no request for so long.
+	DefaultSessionTimeout = 15 * time.Minute
+	// DefaultMaxBodyBytes bounds a request body (a search query is at most
+	// 8 KB; the SDK's own default is 4 MiB).
+	DefaultMaxBodyBytes = 1 << 20
+	// ShutdownTimeout bounds how long in-flight requests may run on after
+	// the server is told to stop.
+	ShutdownTimeout = 5 * time.Second
+
+	// readTimeout bounds reading a request's headers and body; writeTimeout
+	// writing a response (a call that re-indexes waits for it). Neither
+	// applies to a session's GET stream of notifications, which lasts as long
+	// as the session.
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 2 * time.Minute
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+
+	// statelessVersion is the first protocol revision without sessions
+	// (SEP-2575): requests that name it, or a later one, in
+	// MCP-Protocol-Version are served statelessly.
+	statelessVersion = "2026-07-28"
+)
+
+// HTTPOptions configure the HTTP transport.
+type HTTPOptions struct {
+	// Token is the bearer token every request must carry (required; see
+	// CheckToken).
+	Token string
+	// MaxSessions caps the sessions open at once (0: DefaultMaxSessions);
+	// a new session past it gets 503. Stateless requests are not sessions.
+	MaxSessions int
+	// SessionTimeout closes idle sessions (0: DefaultSessionTimeout).
+	SessionTimeout time.Duration
+	// MaxBodyBytes bounds a request body (0: DefaultMaxBodyBytes); a larger
+	// one gets 413.
+	MaxBodyBytes int64
+}
+
+// CheckHTTPAddr checks where `ctx mcp --http` is asked to listen and
+// returns the address to bind: "" is DefaultHTTPAddr, an empty host (":0",
+// ":7420") is 127.0.0.1. A host that is not loopback (an IP address, or a
+// name other than localhost) needs allowRemote.
+func CheckHTTPAddr(addr string, allowRemote bool) (string, error) {
+	if addr == "" {
+		return DefaultHTTPAddr, nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--http %q: want HOST:PORT or :PORT (like %s, or :0 for a free port): %w", addr, DefaultHTTPAddr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if host == "localhost" {
+		return net.JoinHostPort(host, port), nil
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	if (ip == nil || !ip.IsLoopback()) && !allowRemote {
+		return "", fmt.Errorf("--http %q: %s is not a loopback address; the server would be reachable from other machines: add --allow-remote to mean it, behind a TLS-terminating proxy", addr, host)
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// IsLoopbackAddr reports whether a bound address (host:port) is on loopback.
+func IsLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// httpHandler serves one Server over streamable HTTP: session-based
+// clients (protocol revisions 2025-03-26 to 2025-11-25) on the SDK's
+// stateful handler, and stateless ones (2026-07-28 and later) on its
+// stateless handler. Both hand every request to the same mcp.Server, so
+// the index reader, the project state and re-indexes are shared.
+type httpHandler struct {
+	s         *Server
+	tokenSum  [sha256.Size]byte
+	max       int
+	stateful  http.Handler
+	stateless http.Handler
+
+	// crossOrigin is net/http's protection against cross-origin browser
+	// requests.
+	crossOrigin *http.CrossOriginProtection
+
+	mu       sync.Mutex
+	sessions int                                  // open and starting sessions
+	streams  map[*http.Request]context.CancelFunc // GET streams, ended at shutdown
+	inflight int                                  // other requests being served
+	watchers sync.WaitGroup                       // goroutines waiting for sessions to end
+}
+
+func (s *Server) newHTTPHandler(o HTTPOptions) (*httpHandler, error) {
+	if err := CheckToken(o.Token, "the MCP token"); err != nil {
+		return nil, err
+	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.MaxSessions < 0 {
+		return nil, fmt.Errorf("--max-sessions %d: want at least 1", o.MaxSessions)
+	}
+	if o.SessionTimeout == 0 {
+		o.SessionTimeout = DefaultSessionTimeout
+	}
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	sdkLog := slog.New(slog.NewTextHandler(s.logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	get := func(*http.Request) *mcp.Server { return s.srv }
+	h := &httpHandler{
+		s:        s,
+		tokenSum: sha256.Sum256([]byte(o.Token)),
+		max:      o.MaxSessions,
+		streams:  map[*http.Request]context.CancelFunc{},
+		// Against DNS rebinding, the SDK refuses a non-loopback Host on a
+		// loopback connection (403); net/http's cross-origin protection
+		// refuses a browser's cross-origin POST or DELETE (an Origin that
+		// is not the Host, or Sec-Fetch-Site other than same-origin).
+		crossOrigin: http.NewCrossOriginProtection(),
+		stateful: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+			SessionTimeout:      o.SessionTimeout,
+			MaxRequestBodyBytes: o.MaxBodyBytes,
+			Logger:              sdkLog,
+		}),
+		stateless: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+			Stateless:           true,
+			MaxRequestBodyBytes: o.MaxBodyBytes,
+			Logger:              sdkLog,
+		}),
+	}
+	return h, nil
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != HTTPPath {
+		http.Error(w, fmt.Sprintf("not found: the MCP endpoint is %s", HTTPPath), http.StatusNotFound)
+		return
+	}
+	if err := h.crossOrigin.Check(r); err != nil {
+		http.Error(w, "forbidden: a cross-origin request (Origin "+quoteHeader(r.Header.Get("Origin"))+"): ctx serves MCP clients, not web pages", http.StatusForbidden)
+		return
+	}
+	if !h.authorized(w, r) {
+		return
+	}
+	rc := http.NewResponseController(w)
+	if r.Method == http.MethodGet {
+		// A session's stream of notifications: no deadline, ended by the
+		// session's end or by shutdown.
+		_ = rc.SetReadDeadline(time.Time{})
+		_ = rc.SetWriteDeadline(time.Time{})
+		ctx, cancel := context.WithCancel(r.Context())
+		h.mu.Lock()
+		h.streams[r] = cancel
+		h.mu.Unlock()
+		defer func() {
+			h.mu.Lock()
+			delete(h.streams, r)
+			h.mu.Unlock()
+			cancel()
+		}()
+		r = r.WithContext(ctx)
+	} else {
+		h.mu.Lock()
+		h.inflight++
+		h.mu.Unlock()
+		defer func() {
+			h.mu.Lock()
+			h.inflight--
+			h.mu.Unlock()
+		}()
+		if r.Body != nil {
+			// The read deadline bounds the body; once it is read, the
+			// request may take as long as the write deadline allows
+			// without net/http cancelling it when the read deadline passes.
+			r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+		}
+	}
+	sid := r.Header.Get("Mcp-Session-Id")
+	switch {
+	case sid == "" && r.Header.Get("Mcp-Protocol-Version") >= statelessVersion:
+		h.stateless.ServeHTTP(w, r)
+	case sid == "" && r.Method == http.MethodPost:
+		h.newSession(w, r)
+	default:
+		h.stateful.ServeHTTP(w, r)
+	}
+}
+
+// authorized checks the bearer token in constant time, answering 401 with
+// WWW-Authenticate when it is missing or wrong, or when a token is sent in
+// the URL (where proxies and logs keep it). The token is never logged.
+func (h *httpHandler) authorized(w http.ResponseWriter, r *http.Request) bool {
+	deny := func(params, msg string) bool {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="ctx"`+params)
+		http.Error(w, msg, http.StatusUnauthorized)
+		return false
+	}
+	q := r.URL.Query()
+	if q.Has("access_token") || q.Has("token") {
+		return deny(`, error="invalid_request"`, "unauthorized: a token in the URL is refused (URLs end up in logs): send it in the header Authorization: Bearer <token>, and run 'ctx mcp token --rotate' if it was a real one")
+	}
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return deny("", "unauthorized: missing the header Authorization: Bearer <token>; 'ctx mcp token' prints the token, 'ctx mcp config --client NAME --http' a client's configuration")
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	if subtle.ConstantTimeCompare(sum[:], h.tokenSum[:]) != 1 {
+		return deny(`, error="invalid_token"`, "unauthorized: wrong token; 'ctx mcp token' prints the current one (a rotated token needs a restarted server)")
+	}
+	return true
+}
+
+// newSession serves a POST without a session id on the stateful handler
+// (an initialize, normally), if the cap allows one more session, and keeps
+// the slot until the session it opened ends (DELETE, idle timeout,
+// shutdown).
+func (h *httpHandler) newSession(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	if h.sessions >= h.max {
+		h.mu.Unlock()
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("service unavailable: %d MCP sessions are open, the most this server takes (--max-sessions); close an idle agent, or restart ctx mcp --http with a higher --max-sessions", h.max), http.StatusServiceUnavailable)
+		return
+	}
+	h.sessions++
+	h.mu.Unlock()
+	release := func() {
+		h.mu.Lock()
+		h.sessions--
+		h.mu.Unlock()
+	}
+	h.stateful.ServeHTTP(w, r)
+	id := w.Header().Get("Mcp-Session-Id")
+	if id == "" {
+		release()
+		return
+	}
+	for ss := range h.s.srv.Sessions() {
+		if ss.ID() == id {
+			h.watchers.Add(1)
+			go func() {
+				defer h.watchers.Done()
+				defer release()
+				_ = ss.Wait()
+			}()
+			return
+		}
+	}
+	release() // it failed to initialize and is closed already
+}
+
+// awaitRequests waits until no request but the GET streams is being served,
+// or ctx is done.
+func (h *httpHandler) awaitRequests(ctx context.Context) {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		h.mu.Lock()
+		n := h.inflight
+		h.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// endStreams ends the GET streams, which never finish on their own.
+func (h *httpHandler) endStreams() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, cancel := range h.streams {
+		cancel()
+	}
+}
+
+// closeSessions closes every session of the HTTP handlers and waits until
+// their slots are released.
+func (h *httpHandler) closeSessions() {
+	for ss := range h.s.srv.Sessions() {
+		if ss.ID() != "" {
+			_ = ss.Close()
+		}
+	}
+	h.watchers.Wait()
+}
+
+// deadlineBody lifts the connection's read deadline once the body is read.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// quoteHeader quotes a header value for an error message, bounded.
+func quoteHeader(v string) string {
+	if len(v) > 100 {
+		v = v[:100] + "…"
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+// RunHTTP serves MCP over streamable HTTP on ln until ctx is done, then
+// shuts down: no new connection is accepted, requests in flight get up to
+// ShutdownTimeout to finish (a session's GET stream stays open meanwhile,
+// since clients drop a session whose stream fails), then the GET streams
+// end and every session is closed. It returns nil
+// after a shutdown, and the error that stopped it otherwise.
+func (s *Server) RunHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) error {
+	h, err := s.newHTTPHandler(o)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          log.New(s.logOut, "ctx mcp: http: ", 0),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		h.closeSessions()
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(sctx) }()
+	h.awaitRequests(sctx)
+	h.endStreams()
+	h.closeSessions()
+	if err := <-shut; err != nil {
+		s.log.Warn("requests still running after the shutdown timeout were cut", "timeout", ShutdownTimeout)
+		hs.Close()
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
