@@ -1,0 +1,119 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/audience"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// Audience rules (internal/audience) are enforced at install: the staging
+// step shared by every source kind deletes from the stage each document
+// that is not for this project, before the h1: hash and the state are
+// computed. So a withheld document is never in packages/<alias> (nor
+// indexed, searched or served), the lock's hash covers what was installed,
+// and status, verify and the dirty guard, which compare the disk with the
+// state and the hash, never see it as deleted.
+
+// ProjectName is the name audience rules match: the manifest's "project",
+// or the project folder's name (defaulted).
+func (w *Workspace) ProjectName() (name string, defaulted bool) {
+	return w.proj.Name(&w.manifest)
+}
+
+// audienceFor is the project name t's package gets its audience rules
+// applied for: "" when its spec ignores them.
+func (w *Workspace) audienceFor(t *task) string {
+	if t.spec != nil && t.spec.Audience == project.AudienceIgnore {
+		return ""
+	}
+	name, _ := w.ProjectName()
+	return name
+}
+
+// audienceResult is what applyAudience found in a stage.
+type audienceResult struct {
+	rules    bool     // some document has audience rules
+	withheld []string // documents deleted from the stage, sorted
+}
+
+// lockAudience is the lock entry's Audience for r applied for name ("" =
+// ignored): the name when some document has rules.
+func (r audienceResult) lockAudience(name string) string {
+	if r.rules && name != "" {
+		return name
+	}
+	return ""
+}
+
+// applyAudience reads the audience rules of every document in stage (the
+// documents markdown.Walk lists: the ones the indexer and the server would
+// see) and, when name is not "", deletes those not for name. A document
+// whose rules cannot be read is withheld (fail closed), with a warning at
+// its file:line.
+func (w *Workspace) applyAudience(alias, stage, name string) (audienceResult, error) {
+	var res audienceResult
+	docs, err := markdown.Walk(os.DirFS(stage), func(dir string, err error) {
+		w.log("warning: %s: cannot read %s: %v", alias, safetext.Escape(dir), err)
+	})
+	if err != nil {
+		return res, fmt.Errorf("audience rules: %w", err)
+	}
+	for _, doc := range docs {
+		p := filepath.Join(stage, filepath.FromSlash(doc))
+		content, err := os.ReadFile(p)
+		if err != nil {
+			return res, fmt.Errorf("audience rules: %w", err)
+		}
+		r, err := audience.Read(content)
+		if err != nil {
+			where := safetext.Escape(doc) + ":" + strings.TrimPrefix(err.Error(), "line ")
+			if name != "" {
+				w.log("warning: %s: %s; document withheld (fix its front matter, or set \"audience\": \"ignore\" on the package)", alias, where)
+			} else {
+				w.log("warning: %s: %s (rules ignored for this package)", alias, where)
+			}
+		}
+		if err == nil && !r.Any() {
+			continue
+		}
+		res.rules = true
+		if name == "" || (err == nil && r.Allows(name)) {
+			continue
+		}
+		if err := w.fs.Remove(p); err != nil {
+			return res, fmt.Errorf("audience rules: %w", err)
+		}
+		res.withheld = append(res.withheld, doc)
+	}
+	return res, nil
+}
+
+// audienceStale reports whether the package on disk (t.loc.state) was
+// installed under other audience rules than t's now: another project
+// name, rules ignored then and applied now or the reverse, before ctx
+// applied them at all, or a lock entry that records other rules than the
+// disk has.
+func (w *Workspace) audienceStale(t *task) bool {
+	st := t.loc.state
+	if st == nil {
+		return false
+	}
+	want := w.audienceFor(t)
+	switch {
+	case !st.AudienceChecked:
+		return true
+	case st.Audience != "" && st.Audience != want:
+		return true
+	case st.AudienceIgnored && want != "":
+		return true
+	case t.target != nil && t.target.Audience != st.Audience:
+		return true
+	}
+	return false
+}
