@@ -155,6 +155,7 @@ func (w *Workspace) decideTask(t *task, force bool) {
 	t.audienceStale = w.audienceStale(t)
 	if t.upToDate(force) {
 		t.res.Action = Unchanged
+		t.res.Withheld, t.res.Audience = loc.state.Withheld, loc.state.Audience
 		if t.target == nil && !sameSpec(t.spec, t.locked) {
 			// Only the ref changed, to one that names the same commit.
 			t.step, t.res.Action = stepLock, Updated
