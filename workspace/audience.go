@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -64,29 +65,41 @@ func (w *Workspace) applyAudience(alias, stage, name string) (audienceResult, er
 	if err != nil {
 		return res, fmt.Errorf("audience rules: %w", err)
 	}
-	for _, doc := range docs {
-		p := filepath.Join(stage, filepath.FromSlash(doc))
-		content, err := os.ReadFile(p)
+	// Reading is most of the work: in parallel, then decided in order.
+	type verdict struct {
+		rules   audience.Rules
+		err     error // malformed rules (fail closed)
+		readErr error
+	}
+	vs := make([]verdict, len(docs))
+	parallel(len(docs), runtime.GOMAXPROCS(0), func(i int) {
+		content, err := os.ReadFile(filepath.Join(stage, filepath.FromSlash(docs[i])))
 		if err != nil {
-			return res, fmt.Errorf("audience rules: %w", err)
+			vs[i].readErr = err
+			return
 		}
-		r, err := audience.Read(content)
-		if err != nil {
-			where := safetext.Escape(doc) + ":" + strings.TrimPrefix(err.Error(), "line ")
+		vs[i].rules, vs[i].err = audience.Read(content)
+	})
+	for i, doc := range docs {
+		v := vs[i]
+		if v.readErr != nil {
+			return res, fmt.Errorf("audience rules: %w", v.readErr)
+		}
+		if v.err != nil {
+			where := safetext.Escape(doc) + ":" + strings.TrimPrefix(v.err.Error(), "line ")
 			if name != "" {
 				w.log("warning: %s: %s; document withheld (fix its front matter, or set \"audience\": \"ignore\" on the package)", alias, where)
 			} else {
 				w.log("warning: %s: %s (rules ignored for this package)", alias, where)
 			}
-		}
-		if err == nil && !r.Any() {
+		} else if !v.rules.Any() {
 			continue
 		}
 		res.rules = true
-		if name == "" || (err == nil && r.Allows(name)) {
+		if name == "" || (v.err == nil && v.rules.Allows(name)) {
 			continue
 		}
-		if err := w.fs.Remove(p); err != nil {
+		if err := w.fs.Remove(filepath.Join(stage, filepath.FromSlash(doc))); err != nil {
 			return res, fmt.Errorf("audience rules: %w", err)
 		}
 		res.withheld = append(res.withheld, doc)

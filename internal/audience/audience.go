@@ -27,6 +27,7 @@
 package audience
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -133,6 +134,9 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg
 // or a list of strings, or front matter that cannot be decoded and names
 // a rule key.
 func Read(content []byte) (Rules, error) {
+	if !mayHaveFrontMatter(content) {
+		return Rules{}, nil
+	}
 	lines := markdown.Lines(content)
 	fm, err := markdown.FindFrontMatter(lines)
 	if err != nil {
@@ -143,8 +147,8 @@ func Read(content []byte) (Rules, error) {
 		}
 		return Rules{}, nil
 	}
-	if fm.Format == "" {
-		return Rules{}, nil
+	if fm.Format == "" || mentionedKey(fm.Raw) == "" {
+		return Rules{}, nil // no rules: nothing to decode
 	}
 	m, err := fm.Decode()
 	if err != nil {
@@ -161,6 +165,14 @@ func Read(content []byte) (Rules, error) {
 		return Rules{}, err
 	}
 	return r, nil
+}
+
+// mayHaveFrontMatter is a quick test that spares splitting a document
+// into lines: front matter (markdown.FindFrontMatter) starts with a line
+// "---", "+++" or "{", after an optional byte-order mark.
+func mayHaveFrontMatter(content []byte) bool {
+	content = bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
+	return bytes.HasPrefix(content, []byte("---")) || bytes.HasPrefix(content, []byte("+++")) || bytes.HasPrefix(content, []byte("{"))
 }
 
 // maxHeadLines bounds how far an unclosed front matter is searched for a
