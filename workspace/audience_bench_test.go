@@ -1,3 +1,5 @@
+//go:build unix
+
 package workspace
 
 import (
@@ -5,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkAudience1000 is the audience check of an install over 1,000
@@ -47,9 +51,14 @@ func BenchmarkAudience1000(b *testing.B) {
 		}
 	}
 	write(nil)
+	// CPU time (user + system) is reported beside wall time: on a shared
+	// machine the wall time mostly measures the other processes.
+	var cpu time.Duration
 	b.ResetTimer()
 	for range b.N {
+		before := cpuTime()
 		res, err := w.applyAudience("bench", stage, "bench-service")
+		cpu += cpuTime() - before
 		if err != nil || len(res.withheld) != 333 {
 			b.Fatalf("withheld %d, %v", len(res.withheld), err)
 		}
@@ -61,4 +70,14 @@ func BenchmarkAudience1000(b *testing.B) {
 		write(func(p string) bool { return gone[p] })
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
