@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
 // The specification's matrix, verbatim.
@@ -301,4 +303,25 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// FuzzRead: Read never panics; an error names a line of the document; and
+// rules, when read, decide the same way as Allowed.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{"---\nctx_include: [a, \"b*\"]\nctx_exclude: c\n---\n# x\n", "+++\nctx_include = 1\n+++\n", "{\n\"codex_sync_include\": {}\n}\n", "---\nctx_include: [*]\n---\n", "\xef\xbb\xbf---\nctx_exclude:\n---\n"} {
+		f.Add([]byte(s), "a")
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, project string) {
+		r, err := Read(doc)
+		if err != nil {
+			e, ok := err.(*Error)
+			if !ok || e.Line < 1 || e.Line > len(markdown.Lines(doc))+1 {
+				t.Fatalf("Read error %v: want an *Error at a line of the document", err)
+			}
+			return
+		}
+		if r.Allows(project) != Allowed(r.Include, r.Exclude, project) {
+			t.Fatal("Allows and Allowed disagree")
+		}
+	})
 }
