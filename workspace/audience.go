@@ -120,13 +120,37 @@ func (w *Workspace) audienceStale(t *task) bool {
 	want := w.audienceFor(t)
 	switch {
 	case !st.AudienceChecked:
-		return true
+		// Installed by a ctx that did not apply rules: again only when
+		// some installed document has rules; otherwise note it in the
+		// state (not when opened read-only), so this is asked once.
+		if hasRules(w.pkgDir(t.alias)) {
+			return true
+		}
+		st.AudienceChecked = true
+		_ = w.writeState(w.statePath(t.alias), st)
+		return w.audienceStale(t)
 	case st.Audience != "" && st.Audience != want:
 		return true
 	case st.AudienceIgnored && want != "":
 		return true
 	case t.target != nil && t.target.Audience != st.Audience:
 		return true
+	}
+	return false
+}
+
+// hasRules reports whether a document in dir (markdown.Walk's) has
+// audience rules, readable or not.
+func hasRules(dir string) bool {
+	docs, _ := markdown.Walk(os.DirFS(dir), nil)
+	for _, doc := range docs {
+		content, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(doc)))
+		if err != nil {
+			continue
+		}
+		if r, err := audience.Read(content); err != nil || r.Any() {
+			return true
+		}
 	}
 	return false
 }

@@ -142,3 +142,38 @@ func TestAudienceNoRulesLockUnchanged(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A package installed by a ctx that did not apply rules (its state has no
+// audienceChecked) is installed again only when it has rules; the other
+// is left as it is, edits included, and its state notes the check.
+func TestAudienceOlderState(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	repo := filepath.Join(f.tmp, "mixed")
+	gittest.NewRepo(t, repo, mixedAudience)
+	w := f.open(f.project)
+	setProject(t, w, "proj-a", "", "-")
+	f.must(w.Add(bg, []project.PackageSpec{{Source: repo, Alias: "mixed", Audience: project.AudienceIgnore}, {Source: f.upstream, Path: "guides", Alias: "g"}}, AddOptions{}))
+	setProject(t, w, "proj-a", "mixed", "") // as an older ctx would have left it: every file installed
+	for _, a := range []string{"mixed", "g"} {
+		st, err := w.readState(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.AudienceChecked, st.AudienceIgnored = false, false
+		if err := w.writeState(w.statePath(a), st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(w.pkgDir("g"), "other.md"), "# Edited\n")
+	r := f.must(w.Install(bg, InstallOptions{}))
+	if actions(r) != "g:unchanged mixed:installed" {
+		t.Errorf("install over older states: %s", actions(r))
+	}
+	if _, err := os.Stat(filepath.Join(w.pkgDir("mixed"), "for-services.md")); err == nil {
+		t.Error("for-services.md is still installed for proj-a")
+	}
+	if st, err := w.readState("g"); err != nil || !st.AudienceChecked {
+		t.Errorf("g's state: %+v, %v", st, err)
+	}
+}
