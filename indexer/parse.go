@@ -1,16 +1,11 @@
 package indexer
 
 import (
-	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"gopkg.in/yaml.v2"
 )
 
 // maxFileSize is the largest markdown file ctx parses; bigger files are
@@ -36,49 +31,12 @@ type frontMatter struct {
 	Type    string
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
-// decodeFrontMatter decodes b. Errors carry the 1-based file line.
+// decodeFrontMatter decodes b (markdown's Decode). Errors carry the 1-based
+// file line.
 func decodeFrontMatter(b markdown.FrontMatter) (frontMatter, error) {
-	var m map[string]any
-	switch b.Format {
-	case "yaml":
-		var ym map[string]any
-		if err := yaml.Unmarshal([]byte(b.Raw), &ym); err != nil {
-			msg := err.Error()
-			line := b.First + 1
-			if sm := yamlLineRE.FindStringSubmatchIndex(msg); sm != nil {
-				n, _ := strconv.Atoi(msg[sm[2]:sm[3]])
-				line = b.First + n
-				msg = strings.TrimSpace(msg[:sm[0]] + msg[sm[1]:])
-				msg = strings.TrimPrefix(strings.TrimPrefix(msg, "yaml:"), " :")
-				msg = strings.TrimSpace(strings.TrimPrefix(msg, ":"))
-			}
-			return frontMatter{}, fmt.Errorf("line %d: invalid YAML front matter: %s", line, msg)
-		}
-		m = ym
-	case "toml":
-		if _, err := toml.Decode(b.Raw, &m); err != nil {
-			line := b.First + 1
-			msg := err.Error()
-			if sm := regexp.MustCompile(`[Ll]ine (\d+)`).FindStringSubmatch(msg); sm != nil {
-				n, _ := strconv.Atoi(sm[1])
-				line = b.First + n
-			}
-			return frontMatter{}, fmt.Errorf("line %d: invalid TOML front matter: %s", line, msg)
-		}
-	case "json":
-		dec := json.NewDecoder(strings.NewReader(b.Raw))
-		if err := dec.Decode(&m); err != nil {
-			line := b.First + 1
-			var se *json.SyntaxError
-			if asSyntax(err, &se) {
-				line = b.First + 1 + strings.Count(b.Raw[:min(int(se.Offset), len(b.Raw))], "\n")
-			}
-			return frontMatter{}, fmt.Errorf("line %d: invalid JSON front matter: %v", line, err)
-		}
-	default:
-		return frontMatter{}, nil
+	m, err := b.Decode()
+	if err != nil {
+		return frontMatter{}, err
 	}
 	var fm frontMatter
 	fm.Title = scalar(m["title"])
@@ -89,14 +47,6 @@ func decodeFrontMatter(b markdown.FrontMatter) (frontMatter, error) {
 	fm.Type = scalar(m["type"])
 	fm.Tags = tagList(m["tags"])
 	return fm, nil
-}
-
-func asSyntax(err error, se **json.SyntaxError) bool {
-	s, ok := err.(*json.SyntaxError)
-	if ok {
-		*se = s
-	}
-	return ok
 }
 
 // scalar renders a front matter value as one line of text; maps and lists

@@ -47,6 +47,13 @@ type Entry struct {
 	Rev  string
 	Tree string // git: tree id of Path at Rev; "" for other kinds
 	Hash string // "h1:" + base64 sha256, as in go.sum, over the installed files
+	// Audience is the project name the package's audience rules were
+	// applied for, when any of its documents has rules (and its spec does
+	// not ignore them); Withheld is how many documents they kept out of
+	// the installed files (and so out of Hash). Both are empty otherwise,
+	// so a package without rules keeps its entry byte for byte.
+	Audience string
+	Withheld int
 	// https only: where the content came from and how to revalidate it.
 	URL          string    // the final URL, after redirects
 	ETag         string    // the server's ETag, for If-None-Match

@@ -87,7 +87,7 @@ func Parse(name string, data []byte) (*Lock, error) {
 		}
 		l := &Lock{Version: w.Version, Packages: make(map[string]Entry, len(w.Packages))}
 		for alias, e := range w.Packages {
-			l.Packages[alias] = Entry{Kind: KindGit, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Commit, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated}
+			l.Packages[alias] = Entry{Kind: KindGit, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Commit, Tree: e.Tree, Hash: e.Hash, Audience: e.Audience, Withheld: e.Withheld, Updated: e.Updated}
 		}
 		return l, nil
 	}
@@ -115,13 +115,16 @@ type wireV1 struct {
 }
 
 type wireEntryV1 struct {
-	Source  string    `json:"source" validate:"required"`
-	Path    string    `json:"path,omitempty" validate:"omitempty,relpath"`
-	Ref     string    `json:"ref,omitempty"`
-	Commit  string    `json:"commit" validate:"required,sha1hex"`
-	Tree    string    `json:"tree" validate:"required,sha1hex"`
-	Hash    string    `json:"hash" validate:"required,h1"`
-	Updated time.Time `json:"updated"`
+	Source string `json:"source" validate:"required"`
+	Path   string `json:"path,omitempty" validate:"omitempty,relpath"`
+	Ref    string `json:"ref,omitempty"`
+	Commit string `json:"commit" validate:"required,sha1hex"`
+	Tree   string `json:"tree" validate:"required,sha1hex"`
+	Hash   string `json:"hash" validate:"required,h1"`
+	// Audience and Withheld: see Entry.
+	Audience string    `json:"audience,omitempty"`
+	Withheld int       `json:"withheld,omitempty" validate:"min=0"`
+	Updated  time.Time `json:"updated"`
 }
 
 type wireV2 struct {
@@ -138,6 +141,8 @@ type wireEntryV2 struct {
 	Rev          string    `json:"rev" validate:"required"`
 	Tree         string    `json:"tree,omitempty"`
 	Hash         string    `json:"hash" validate:"required,h1"`
+	Audience     string    `json:"audience,omitempty"`
+	Withheld     int       `json:"withheld,omitempty" validate:"min=0"`
 	URL          string    `json:"url,omitempty"`
 	ETag         string    `json:"etag,omitempty"`
 	LastModified string    `json:"lastModified,omitempty"`
@@ -214,7 +219,7 @@ func (l *Lock) Marshal() ([]byte, error) {
 	if version == Version1 {
 		w := wireV1{Version: version, Packages: make(map[string]wireEntryV1, len(l.Packages))}
 		for k, e := range l.Packages {
-			w.Packages[k] = wireEntryV1{Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: stamp(e.Updated)}
+			w.Packages[k] = wireEntryV1{Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Audience: e.Audience, Withheld: e.Withheld, Updated: stamp(e.Updated)}
 		}
 		v = &w
 	} else {

@@ -44,8 +44,9 @@ type PackageInfo struct {
 	Ref       string `json:"ref,omitempty"`
 	Commit    string `json:"commit,omitempty"` // short SHA; none for a dir source (live)
 	Documents int    `json:"documents"`
-	Installed bool   `json:"installed"` // its folder exists under .context/packages (a dir source: its file or folder exists)
-	Fresh     bool   `json:"fresh"`     // the search index matches its files
+	Installed bool   `json:"installed"`          // its folder exists under .context/packages (a dir source: its file or folder exists)
+	Fresh     bool   `json:"fresh"`              // the search index matches its files
+	Withheld  int    `json:"withheld,omitempty"` // documents its audience rules keep out of this project (never installed, never served)
 }
 
 // DocInfo describes one document of a package.
@@ -147,7 +148,7 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name: "list_contexts",
 		Description: "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, ref, short commit (none for dir), " +
-			"number of documents and whether the search index is fresh. With `package`, list that package's documents " +
+			"number of documents, how many its audience rules withhold from this project, and whether the search index is fresh. With `package`, list that package's documents " +
 			"(path, title, size, modified) instead, in pages. Filter packages with `kind`.",
 		Annotations: readOnly("List context packages"),
 	}, s.listContexts)
@@ -258,7 +259,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 				info.Source, info.Installed = p.Source, p.Present()
 			} else {
 				e, _ := snap.entry(a)
-				info.Source, info.Path, info.Ref, info.Commit, info.Installed = e.Source, e.Path, e.Ref, shortSHA(e.Rev), s.proj.IsInstalled(a)
+				info.Source, info.Path, info.Ref, info.Commit, info.Installed, info.Withheld = e.Source, e.Path, e.Ref, shortSHA(e.Rev), s.proj.IsInstalled(a), e.Withheld
 			}
 			out.Packages = append(out.Packages, info)
 		}

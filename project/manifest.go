@@ -20,7 +20,7 @@ import (
 // Manifest is .context/context.config.json: the project's intent. Committed.
 type Manifest struct {
 	Registry string        `json:"registry,omitempty"`
-	Project  string        `json:"project,omitempty"`
+	Project  string        `json:"project,omitempty"` // the name audience rules match (Project.Name); "" = the project folder's name
 	Index    IndexSettings `json:"index"`
 	Packages []PackageSpec `json:"packages" validate:"dive"`
 }
@@ -48,6 +48,9 @@ type PackageSpec struct {
 	Source string `json:"source" validate:"required"`                              // git URL or repository path, a local file or folder (dir), or an http(s) URL; a relative path is relative to the project root
 	Path   string `json:"path,omitempty" validate:"omitempty,relpath"`             // git: sub-path inside the repository; https: folder inside an archive
 	Ref    string `json:"ref,omitempty" validate:"omitempty,gitref"`               // git: branch, tag or commit; "" = the remote's default branch
+	// Audience "ignore" installs every document, whatever its audience
+	// rules say (internal/audience); "" applies them (git and https).
+	Audience string `json:"audience,omitempty" validate:"omitempty,oneof=ignore"`
 
 	// https only.
 	TTL                 string  `json:"ttl,omitempty" validate:"omitempty,ttl"`          // how long fetched content is trusted before update re-checks it; "" = DefaultTTL
@@ -70,6 +73,10 @@ type Limits struct {
 // DefaultTTL is how long an https source's content is trusted when its
 // spec sets no ttl.
 const DefaultTTL = 7 * 24 * time.Hour
+
+// AudienceIgnore is PackageSpec.Audience when a package's documents are
+// installed whatever their audience rules say.
+const AudienceIgnore = "ignore"
 
 // KindOf is s's kind: s.Kind, or git when it names none.
 func (s PackageSpec) KindOf() string {
@@ -166,6 +173,9 @@ func kindRules(s PackageSpec, field string) []jsonfile.Error {
 		}
 		if s.Path != "" {
 			bad("path", "a dir source has no sub-path: name the folder itself as the source")
+		}
+		if s.Audience != "" {
+			bad("audience", "a dir source is served in place, whatever its documents' audience rules say; audience applies to git and https sources")
 		}
 	case KindHTTPS:
 		if u, err := url.Parse(s.Source); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

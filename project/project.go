@@ -92,6 +92,16 @@ func (p Project) Path(elem ...string) string {
 // PackageDir is packages/<alias>/.
 func (p Project) PackageDir(alias string) string { return p.Path(PackagesDir, alias) }
 
+// Name is the project's name, as audience rules (internal/audience) match
+// it: the manifest's "project", or, when that is unset, the project
+// folder's base name (defaulted reports which).
+func (p Project) Name(m *Manifest) (name string, defaulted bool) {
+	if m != nil && m.Project != "" {
+		return m.Project, false
+	}
+	return filepath.Base(p.root), true
+}
+
 // Check reports whether the project exists: an error wrapping ErrNoProject,
 // saying to run `ctx init`, when .context/context.config.json does not.
 func (p Project) Check() error {

@@ -135,6 +135,10 @@ type PackageResult struct {
 	Bytes      int64    // received from the network
 	// Reason is why the package was Skipped.
 	Reason SkipReason
+	// Withheld lists the documents audience rules kept out of an install,
+	// sorted; Audience is the project name they were applied for.
+	Withheld []string
+	Audience string
 }
 
 // Why says why p was skipped or failed, without its alias: the reason,
@@ -210,6 +214,7 @@ type PackageInfo struct {
 	Installed  bool   `json:"installed"`        // packages/<alias> exists; for a dir source, its file or folder
 	Locked     bool   `json:"locked"`           // the lock has an entry
 	InManifest bool   `json:"inManifest"`       // the manifest has a spec
+	Withheld   int    `json:"withheld"`         // documents audience rules keep out (from the lock)
 }
 
 // FileChange is one file of a package that differs from what ctx installed.

@@ -111,15 +111,30 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	for _, s := range f.skipped {
 		w.log("%s: skipped %s (%s)", t.alias, s.path, s.reason)
 	}
-	hash, err := lockfile.HashDir(stage)
-	if err == nil && t.target != nil && (hash != t.target.Hash || f.entry.Tree != t.target.Tree) {
+	name := w.audienceFor(t)
+	aud, err := w.applyAudience(t.alias, stage, name)
+	lockAud := aud.lockAudience(name)
+	// A lock entry made under other rules (another project name) pins the
+	// same revision, but not the same files: its tree is checked, and the
+	// entry gets the new hash.
+	reapplied := t.target != nil && (t.target.Audience != lockAud || t.target.Withheld != len(aud.withheld))
+	var hash string
+	if err == nil {
+		hash, err = lockfile.HashDir(stage)
+	}
+	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && hash != t.target.Hash)) {
 		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", revNoun(f.entry.Kind), short(t.want), hash, t.target.Hash, t.alias)
 	}
 	var st *pkgState
 	if err == nil {
-		st, err = f.state(hash)
+		omit := make(map[string]bool, len(aud.withheld))
+		for _, p := range aud.withheld {
+			omit[p] = true
+		}
+		st, err = f.state(hash, omit)
 	}
 	if err == nil {
+		st.Audience, st.AudienceIgnored, st.AudienceChecked, st.Withheld = lockAud, aud.rules && name == "", true, aud.withheld
 		err = w.fault("state", t.alias)
 	}
 	if err == nil {
@@ -135,10 +150,15 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		t.fail(err)
 		return
 	}
+	t.res.Withheld, t.res.Audience = aud.withheld, lockAud
 	entry := f.entry
 	entry.Source, entry.Path, entry.Ref, entry.Hash, entry.Updated = t.spec.Source, t.spec.Path, t.spec.Ref, hash, stamp
+	entry.Audience, entry.Withheld = lockAud, len(aud.withheld)
 	if t.target != nil {
 		entry = *t.target
+		if reapplied {
+			entry.Hash, entry.Audience, entry.Withheld, entry.Updated = hash, lockAud, len(aud.withheld), stamp
+		}
 	}
 	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry}
 	if t.addSpec {

@@ -69,6 +69,9 @@ type task struct {
 	want string // the commit to install
 	loc  *local
 	res  PackageResult
+	// audienceStale: the files on disk were installed under other
+	// audience rules than the package gets now (see audienceStale).
+	audienceStale bool
 
 	j *journal // filled by execute
 }
@@ -151,8 +154,10 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		t.want = t.target.Rev
 	}
 	t.res.NewCommit = t.want
+	t.audienceStale = w.audienceStale(t)
 	if t.upToDate(force) {
 		t.res.Action = Unchanged
+		t.res.Withheld, t.res.Audience = loc.state.Withheld, loc.state.Audience
 		if t.target == nil && !sameSpec(t.spec, t.locked) {
 			// Only the ref changed, to one that names the same commit.
 			t.step, t.res.Action = stepLock, Updated
@@ -170,7 +175,7 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 // commit and tree, and (with force) no local edits to restore.
 func (t *task) upToDate(force bool) bool {
 	loc := t.loc
-	if !loc.present || loc.state == nil || loc.state.Rev != t.want || (force && loc.dirty()) {
+	if !loc.present || loc.state == nil || loc.state.Rev != t.want || (force && loc.dirty()) || t.audienceStale {
 		return false
 	}
 	if t.target != nil {
@@ -325,7 +330,19 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 	}
 	m := w.Manifest()
 	if o.Frozen {
-		if d := disagreements(&m, l); len(d) > 0 {
+		d := disagreements(&m, l)
+		for i := range m.Packages {
+			s := &m.Packages[i]
+			e, ok := l.Packages[s.Alias]
+			switch want := w.audienceFor(&task{spec: s}); {
+			case !ok || e.Audience == "" || e.Audience == want:
+			case want == "":
+				d = append(d, fmt.Sprintf("%s was locked with its audience rules applied for project %s, and its spec now ignores them", s.Alias, safetext.Quote(e.Audience)))
+			default:
+				d = append(d, fmt.Sprintf("%s was locked with its audience rules applied for project %s, this project is %s", s.Alias, safetext.Quote(e.Audience), safetext.Quote(want)))
+			}
+		}
+		if len(d) > 0 {
 			return nil, fmt.Errorf("manifest and lock disagree (--frozen): %s; run `ctx install` without --frozen and commit %s", strings.Join(d, "; "), project.Rel(project.LockName))
 		}
 	}

@@ -31,7 +31,7 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 			}
 			by[alias] = p
 		}
-		p.Locked, p.Commit = true, e.Rev
+		p.Locked, p.Commit, p.Withheld = true, e.Rev, e.Withheld
 	}
 	live := map[string]bool{}
 	for _, pkg := range w.proj.Live(&w.manifest) {

@@ -32,8 +32,9 @@ type fetched struct {
 	entry   lockfile.Entry
 	bytes   int64         // received from the network
 	skipped []skippedFile // files of the source not written, and why
-	// state records the stage as written, given its h1: hash.
-	state func(hash string) (*pkgState, error)
+	// state records the stage as written, given its h1: hash, without the
+	// files in omit (deleted from the stage since: see applyAudience).
+	state func(hash string, omit map[string]bool) (*pkgState, error)
 }
 
 type skippedFile struct{ path, reason string }
@@ -83,7 +84,7 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 	f := &fetched{
 		entry: lockfile.Entry{Kind: project.KindGit, Rev: res.Commit, Tree: res.TreeID},
 		bytes: res.Bytes,
-		state: func(hash string) (*pkgState, error) { return stateOf(stage, res, hash) },
+		state: func(hash string, omit map[string]bool) (*pkgState, error) { return stateOf(stage, res, hash, omit) },
 	}
 	for _, s := range res.Skipped {
 		f.skipped = append(f.skipped, skippedFile{s.Path, s.Reason})

@@ -135,7 +135,7 @@ func (h httpsSource) fetch(ctx context.Context, t *task, stage string) (*fetched
 		entry: lockfile.Entry{Kind: project.KindHTTPS, Rev: snap.Rev, URL: snap.FinalURL, ETag: snap.ETag, LastModified: snap.LastModified,
 			Fetched: snap.Fetched.UTC().Truncate(time.Second)},
 		bytes: snap.BodyBytes,
-		state: func(hash string) (*pkgState, error) { return scanState(stage, snap.Rev, "", hash) },
+		state: func(hash string, _ map[string]bool) (*pkgState, error) { return scanState(stage, snap.Rev, "", hash) },
 	}
 	if f.entry.URL == "" {
 		f.entry.URL = snap.URL

@@ -80,6 +80,16 @@ type pkgState struct {
 	Tree  string      `json:"tree"`
 	Hash  string      `json:"hash"`
 	Files []fileState `json:"files"` // sorted by path
+	// The audience rules the files were installed under (workspace's
+	// audience.go): Audience is the project name they were applied for
+	// when some document has rules (the lock entry's Audience),
+	// AudienceIgnored says the spec ignored rules that exist, Withheld
+	// lists the documents kept out; AudienceChecked is false in a state
+	// written before ctx applied rules, whose package is installed again.
+	Audience        string   `json:"audience,omitempty"`
+	AudienceIgnored bool     `json:"audienceIgnored,omitempty"`
+	AudienceChecked bool     `json:"audienceChecked,omitempty"`
+	Withheld        []string `json:"withheld,omitempty"`
 }
 
 func (w *Workspace) pkgDir(alias string) string    { return w.path(project.PackagesDir, alias) }
@@ -119,10 +129,14 @@ func gitMode(m fs.FileMode) fs.FileMode {
 }
 
 // stateOf records dir as written by Materialize: blob ids and modes from the
-// engine, sizes and mtimes from the disk.
-func stateOf(dir string, res *gitengine.Result, hash string) (*pkgState, error) {
+// engine, sizes and mtimes from the disk; the files in omit (withheld by
+// audience rules) are no longer there.
+func stateOf(dir string, res *gitengine.Result, hash string, omit map[string]bool) (*pkgState, error) {
 	st := &pkgState{Rev: res.Commit, Tree: res.TreeID, Hash: hash, Files: make([]fileState, 0, len(res.Files))}
 	for _, f := range res.Files {
+		if omit[f.Path] {
+			continue
+		}
 		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path)))
 		if err != nil {
 			return nil, fmt.Errorf("record state: %w", err)
@@ -297,6 +311,8 @@ func (w *Workspace) inspect(alias string, locked *lockfile.Entry, full bool) (*l
 	if st == nil && locked != nil {
 		if h, err := lockfile.HashDir(dir); err == nil && h == locked.Hash {
 			if st, err = scanState(dir, locked.Rev, locked.Tree, locked.Hash); err == nil {
+				// The files are the locked ones: installed under its rules.
+				st.Audience, st.AudienceChecked = locked.Audience, true
 				_ = w.writeState(w.statePath(alias), st) // not when opened read-only
 			}
 		}

@@ -2,21 +2,24 @@ package main
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
 type installOptions struct {
 	*globalOptions
-	frozen bool
-	force  bool
+	frozen  bool
+	force   bool
+	verbose bool
 }
 
 func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions) error) *cobra.Command {
 	opts := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "install [--frozen] [--force]",
+		Use:   "install [--frozen] [--force] [-v]",
 		Short: "Install exactly what the lockfile names",
 		Long: `Install makes .context/packages match context.lock exactly: it installs
 missing packages at their locked revisions (a git commit, or the content
@@ -33,6 +36,11 @@ A package with local edits under .context/packages/ALIAS is not touched: its
 files are listed and the others go on. --force first copies the local files
 to a backup folder (printed) and then proceeds.
 
+Documents whose front matter audience rules (ctx_include, ctx_exclude) do
+not name this project are never installed: install says how many per
+package, and -v names them. After the manifest's "project" changes, install
+applies the rules again. This is routing, not access control.
+
 Exit status: 0 when done; 3 when some packages were skipped (local edits, no
 access) or failed; 2 for bad arguments; 1 for other errors.`,
 		Args: noArgs,
@@ -45,6 +53,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	}
 	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
+	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", false, "name the documents audience rules withhold")
 	return cmd
 }
 
@@ -57,5 +66,12 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 	defer w.Close()
 	rep, err := w.Install(ctx, workspace.InstallOptions{Frozen: opts.frozen, Force: opts.force})
 	p.Done()
+	if opts.verbose && rep != nil {
+		for _, r := range rep.Packages {
+			for _, d := range r.Withheld {
+				fmt.Fprintf(opts.IO.ErrOut, "%s: withheld %s\n", safetext.Escape(r.Alias), safetext.Escape(d))
+			}
+		}
+	}
 	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
 }

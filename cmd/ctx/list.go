@@ -25,10 +25,13 @@ func newListCmd(g *globalOptions, runF func(context.Context, *listOptions) error
 		Long: `List shows every package of the manifest and the lock, sorted by alias:
 its kind (git, dir or https), source, path, ref, locked revision (a git
 commit or an https content hash; none for a dir source, which is live),
-and state.
+and state, with how many documents its audience rules withhold from this
+project. The first line names the project audience rules are matched
+against: the manifest's "project", or the project folder's name by default
+(it says so).
 
 --json prints an array of {alias, kind, source, path, ref, commit,
-installed, locked, inManifest}.`,
+installed, locked, inManifest, withheld}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -61,6 +64,12 @@ func runList(ctx context.Context, opts *listOptions) error {
 		fmt.Fprintln(opts.IO.ErrOut, "no packages yet: add one with ctx add SOURCE --path DIR")
 		return nil
 	}
+	name, defaulted := w.ProjectName()
+	if defaulted {
+		fmt.Fprintf(opts.IO.Out, "project: %s (by default the folder's name; set \"project\" in %s to fix it)\n", safetext.Quote(name), project.Rel(project.ManifestName))
+	} else {
+		fmt.Fprintf(opts.IO.Out, "project: %s\n", safetext.Quote(name))
+	}
 	tw := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ALIAS\tKIND\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
 	for _, p := range pkgs {
@@ -84,6 +93,10 @@ func packageState(p workspace.PackageInfo) string {
 		return "not locked (run ctx install)"
 	case !p.Installed:
 		return "not installed (run ctx install)"
+	case p.Withheld == 1:
+		return "installed, 1 document withheld (audience rules)"
+	case p.Withheld > 1:
+		return fmt.Sprintf("installed, %d documents withheld (audience rules)", p.Withheld)
 	}
 	return "installed"
 }

@@ -115,6 +115,9 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	dirty := false
 	for _, p := range pkgs {
 		p.Alias = safetext.Escape(p.Alias)
+		if n := len(p.Withheld); n > 0 && (p.Action == workspace.Installed || p.Action == workspace.Updated) {
+			fmt.Fprintf(errOut, "%s: %d %s withheld: not for project %s (audience rules; ctx install -v names them)\n", p.Alias, n, plural(n, "document", "documents"), safetext.Quote(p.Audience))
+		}
 		if p.Backup != "" {
 			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, safetext.Escape(displayPath(root, p.Backup)))
 		}
@@ -164,6 +167,13 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	}
 	fmt.Fprintf(errOut, "ctx: %d of %d packages not done: %s\n", len(bad), len(pkgs), strings.Join(bad, ", "))
 	return partial()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // printSyncReport prints what an index sync did on one line, plus what

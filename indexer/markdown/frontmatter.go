@@ -1,15 +1,20 @@
 package markdown
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/BurntSushi/toml"
+	"gopkg.in/yaml.v2"
 )
 
 // FrontMatter locates a front matter block. Lines [0, End) belong to it;
 // the body starts at line End (0-based). Format is "yaml", "toml" or
-// "json"; "" means there is none. Decoding the block is the caller's
-// business.
+// "json"; "" means there is none. Decode decodes the block.
 type FrontMatter struct {
 	Format string
 	End    int
@@ -65,4 +70,72 @@ func FindFrontMatter(lines []string) (FrontMatter, error) {
 		return FrontMatter{}, nil
 	}
 	return FrontMatter{}, fmt.Errorf("line 1: TOML front matter opened with +++ but never closed (add a closing +++ line)")
+}
+
+var (
+	yamlLineRE = regexp.MustCompile(`line (\d+)`)
+	tomlLineRE = regexp.MustCompile(`[Ll]ine (\d+)`)
+)
+
+// Decode decodes the block's YAML, TOML or JSON into its top-level keys
+// (nil when there is no block). An error says what is wrong and starts with
+// the 1-based file line ("line 4: invalid YAML front matter: …").
+func (b FrontMatter) Decode() (map[string]any, error) {
+	var m map[string]any
+	switch b.Format {
+	case "yaml":
+		if err := yaml.Unmarshal([]byte(b.Raw), &m); err != nil {
+			msg := err.Error()
+			line := b.First + 1
+			if sm := yamlLineRE.FindStringSubmatchIndex(msg); sm != nil {
+				n, _ := strconv.Atoi(msg[sm[2]:sm[3]])
+				line = b.First + n
+				msg = strings.TrimSpace(msg[:sm[0]] + msg[sm[1]:])
+				msg = strings.TrimPrefix(strings.TrimPrefix(msg, "yaml:"), " :")
+				msg = strings.TrimSpace(strings.TrimPrefix(msg, ":"))
+			}
+			return nil, fmt.Errorf("line %d: invalid YAML front matter: %s", line, msg)
+		}
+	case "toml":
+		if _, err := toml.Decode(b.Raw, &m); err != nil {
+			line := b.First + 1
+			msg := err.Error()
+			if sm := tomlLineRE.FindStringSubmatch(msg); sm != nil {
+				n, _ := strconv.Atoi(sm[1])
+				line = b.First + n
+			}
+			return nil, fmt.Errorf("line %d: invalid TOML front matter: %s", line, msg)
+		}
+	case "json":
+		dec := json.NewDecoder(strings.NewReader(b.Raw))
+		if err := dec.Decode(&m); err != nil {
+			line := b.First + 1
+			var se *json.SyntaxError
+			if errors.As(err, &se) {
+				line = b.First + 1 + strings.Count(b.Raw[:min(int(se.Offset), len(b.Raw))], "\n")
+			}
+			return nil, fmt.Errorf("line %d: invalid JSON front matter: %w", line, err)
+		}
+	}
+	return m, nil
+}
+
+// KeyLine is the 1-based file line of the block's top-level key (the first
+// line that starts with it, as `key:`, `key =` or `"key":`), or the block's
+// first line when no line does.
+func (b FrontMatter) KeyLine(key string) int {
+	for i, l := range strings.Split(b.Raw, "\n") {
+		l = strings.TrimLeft(l, " \t")
+		rest, ok := strings.CutPrefix(l, key)
+		if !ok {
+			if rest, ok = strings.CutPrefix(l, `"`+key+`"`); !ok {
+				continue
+			}
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		if strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "=") {
+			return b.First + i + 1
+		}
+	}
+	return b.First + 1
 }
