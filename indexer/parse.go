@@ -34,6 +34,7 @@ type frontMatter struct {
 	Summary string
 	Tags    []string
 	Type    string
+	Fields  map[string]any // every field, as decoded (see normalizeMeta)
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
@@ -81,6 +82,7 @@ func decodeFrontMatter(b markdown.FrontMatter) (frontMatter, error) {
 		return frontMatter{}, nil
 	}
 	var fm frontMatter
+	fm.Fields = m
 	fm.Title = scalar(m["title"])
 	fm.Summary = scalar(m["summary"])
 	if fm.Summary == "" {
