@@ -16,6 +16,7 @@ var positional = map[string][]string{
 	"ctx config get":   {"KEY"},
 	"ctx config set":   {"KEY", "VALUE"},
 	"ctx config unset": {"KEY"},
+	"ctx links":        {"ALIAS/PATH"},
 }
 
 // variadic commands take any number of arguments, so none is extra.
@@ -24,6 +25,7 @@ var variadic = map[string]bool{
 	"ctx update":   true, // [ALIAS...]
 	"ctx outdated": true, // [ALIAS...]
 	"ctx search":   true, // QUERY words
+	"ctx find":     true, // KEY=VALUE...
 	"ctx help":     true, // a command path
 }
 
