@@ -654,6 +654,21 @@ func indexInputHash(pkgs []Package, files map[string][]fileRecord, budget int) s
 			fmt.Fprintf(h, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
 		}
 	}
+	// The in-degrees choose the sample titles of a shortened INDEX.md.
+	indeg := inDegrees(pkgs, files)
+	keys := make([]docKey, 0, len(indeg))
+	for k := range indeg {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].alias != keys[j].alias {
+			return keys[i].alias < keys[j].alias
+		}
+		return keys[i].path < keys[j].path
+	})
+	for _, k := range keys {
+		fmt.Fprintf(h, "in %q %q %d\n", k.alias, k.path, indeg[k])
+	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
