@@ -151,8 +151,9 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 		}
 	}
 	keys := metaKeys(q.Where)
+	where := prepareWhere(q.Where)
 	res := FindResult{Documents: []DocMeta{}}
-	for _, k := range g.order {
+	for _, k := range g.candidates(where) {
 		if len(q.Packages) > 0 && !contains(q.Packages, k.alias) {
 			continue
 		}
@@ -163,7 +164,7 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 		ok := true
 		for _, key := range keys {
 			v, present := lookupField(rec, key)
-			if !matchCond(v, present, q.Where[key]) {
+			if !matchCond(v, present, where[key]) {
 				ok = false
 				break
 			}
@@ -244,6 +245,71 @@ func lookupField(rec *fileRecord, key string) (any, bool) {
 	return nil, false
 }
 
+// candidates returns the documents a filter can match: those that have one
+// of its keys in their front matter, when a key's condition needs the key
+// to be there (anything but $exists false, and but title, type and tags,
+// which the catalogue supplies); else every document.
+func (g *graph) candidates(where map[string]any) []docKey {
+	var best []docKey
+	found := false
+	for key, cond := range where {
+		switch key {
+		case "title", "type", "tags":
+			continue
+		}
+		if strings.Contains(key, ".") {
+			continue // "a.b" may be a key of its own or reach into a
+		}
+		if c, ok := cond.(map[string]any); ok && isOperatorMap(c) {
+			if e, ok := c["$exists"].(bool); ok && !e {
+				continue
+			}
+		}
+		if ks := g.withKey[key]; !found || len(ks) < len(best) {
+			best, found = ks, true
+		}
+	}
+	if !found {
+		return g.order
+	}
+	return best
+}
+
+// prepareWhere returns a copy of where whose date strings are Dates, so
+// that they are parsed once per query, not once per document.
+func prepareWhere(where map[string]any) map[string]any {
+	var prep func(v any) any
+	prep = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			if d, ok := parseDate(v); ok {
+				return d
+			}
+		case []any:
+			out := make([]any, len(v))
+			for i, e := range v {
+				out[i] = prep(e)
+			}
+			return out
+		case map[string]any:
+			if !isOperatorMap(v) {
+				return v
+			}
+			out := make(map[string]any, len(v))
+			for k, e := range v {
+				out[k] = prep(e)
+			}
+			return out
+		}
+		return v
+	}
+	out := make(map[string]any, len(where))
+	for k, v := range where {
+		out[k] = prep(v)
+	}
+	return out
+}
+
 // matchCond reports whether a field's value v (present or not) meets cond.
 func matchCond(v any, present bool, cond any) bool {
 	c, ok := cond.(map[string]any)
@@ -321,6 +387,11 @@ func equalAny(v, want any) bool {
 // equal compares a field value with a query value (from JSON or the
 // command line), in the field's type.
 func equal(v, want any) bool {
+	if d, ok := want.(Date); ok {
+		if _, isDate := v.(Date); !isDate {
+			want = d.String() // a date-like query value against a string, number or list
+		}
+	}
 	switch v := v.(type) {
 	case string:
 		w, ok := want.(string)
@@ -400,13 +471,15 @@ func compare(v, want any) (int, bool) {
 		}
 		return 0, true
 	case Date:
-		s, ok := want.(string)
+		w, ok := want.(Date)
 		if !ok {
-			return 0, false
-		}
-		w, ok := parseDate(s)
-		if !ok {
-			return 0, false
+			s, isStr := want.(string)
+			if !isStr {
+				return 0, false
+			}
+			if w, ok = parseDate(s); !ok {
+				return 0, false
+			}
 		}
 		a, b := v.Time, w.Time
 		if !w.Clock {

@@ -79,12 +79,15 @@ type graph struct {
 	out    map[docKey][]Link
 	in     map[docKey][]Link
 	broken []Link
+	// withKey lists, per front-matter key, the documents that have it
+	// (in order): a query scans only those of one of its keys.
+	withKey map[string][]docKey
 }
 
 // buildGraph resolves the links of every document in files.
 func buildGraph(pkgs []Package, files map[string][]fileRecord) *graph {
 	g := &graph{pkgs: map[string]Package{}, recs: map[docKey]*fileRecord{}, bySrc: map[string][]Package{},
-		byBase: map[string]map[string][]docKey{}, out: map[docKey][]Link{}, in: map[docKey][]Link{}}
+		byBase: map[string]map[string][]docKey{}, out: map[docKey][]Link{}, in: map[docKey][]Link{}, withKey: map[string][]docKey{}}
 	aliases := make([]string, 0, len(pkgs))
 	for _, p := range pkgs {
 		g.pkgs[p.Alias] = p
@@ -104,6 +107,9 @@ func buildGraph(pkgs []Package, files map[string][]fileRecord) *graph {
 			k := docKey{a, r.Path}
 			g.recs[k] = r
 			g.order = append(g.order, k)
+			for key := range r.Meta {
+				g.withKey[key] = append(g.withKey[key], k)
+			}
 			b := strings.ToLower(path.Base(r.Path))
 			b = strings.TrimSuffix(b, path.Ext(b))
 			bases[b] = append(bases[b], k)
