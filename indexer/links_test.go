@@ -303,3 +303,31 @@ func TestFindOperators(t *testing.T) {
 		t.Errorf("metadata: %+v", m)
 	}
 }
+
+// FuzzExtractLinks: any document parses; every link has a line of the
+// document, a bounded target, and the list is bounded.
+func FuzzExtractLinks(f *testing.F) {
+	for _, s := range []string{
+		"[a](b.md) [[c|d]] <https://x.example/y>\n[e]: f.html#g\n",
+		"---\ndepends_on: \"[[x]]\"\nsee-also: [/keps/a, ../b.md]\n---\n[[ ]] [[]] [](<>)\n",
+		"```\n[no](x.md)\n```\n<!--\n[no](y.md)\n-->\n`[no](z.md)` [[1]](http://a)\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		p := parseMarkdown("f.md", []byte(doc), nil)
+		if len(p.Links) > maxLinksPerDoc {
+			t.Fatalf("%d links", len(p.Links))
+		}
+		for _, l := range p.Links {
+			if l.Line < 1 || l.Line > p.Lines || l.Target == "" || len(l.Target) > 2048 {
+				t.Fatalf("bad link %+v in a document of %d lines", l, p.Lines)
+			}
+		}
+		g := buildGraph([]Package{{Alias: "a", Kind: "git", Source: "https://github.com/o/r", Path: "docs"}},
+			map[string][]fileRecord{"a": {{Path: "x/f.md", Links: p.Links}}})
+		if len(g.out[docKey{"a", "x/f.md"}]) != len(p.Links) {
+			t.Fatal("links lost in the graph")
+		}
+	})
+}
