@@ -49,7 +49,7 @@ Exit status: 0 done; 1 an error, or --broken found broken links; 2 usage.`,
   ctx links --json keps/sig-node/135-seccomp/README.md`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return fmt.Errorf("links takes one document, got %d arguments (usage: %s)", len(args), cmd.UseLine())
+				return fmt.Errorf("links takes one document: too many arguments: %s (usage: %s)", strings.Join(args[1:], " "), cmd.UseLine())
 			}
 			return nil
 		},
