@@ -122,6 +122,7 @@ type pkgSection struct {
 	pkg    Package
 	base   string // prefix of its documents' paths: "" for a locked package, where a dir source is from INDEX.md ("../docs/")
 	docs   []fileRecord
+	indeg  map[string]int // path → links from other documents (nil: none)
 	header string
 	lines  [numLevels][]string
 	cost   [numLevels]int // tokens; -1 not yet computed
@@ -146,7 +147,7 @@ func (s *pkgSection) entries(level int) []string {
 			out = append(out, l+"\n")
 		}
 	case levelSamples, levelFolders:
-		for _, g := range folderGroups(s.docs) {
+		for _, g := range folderGroups(s.docs, s.indeg) {
 			l := fmt.Sprintf("- %s — %s", codeSpan(strings.TrimSuffix(s.base+g.label, "./")), plural(g.n, "document", "documents"))
 			if level == levelSamples {
 				if g.n == 1 {
@@ -218,8 +219,10 @@ const samplesPerGroup = 3
 
 // folderGroups counts documents per folder, at the deepest folder depth
 // that still gives at most 40 groups (so a package with one folder per
-// document is summarised by its upper folders).
-func folderGroups(docs []fileRecord) []group {
+// document is summarised by its upper folders). A folder's sample titles
+// are its most linked-to documents (indeg, by path) when any is linked
+// to, so that they are the ones INDEX.md keeps longest.
+func folderGroups(docs []fileRecord, indeg map[string]int) []group {
 	const maxGroups = 40
 	var best []group
 	for depth := 1; depth <= 6; depth++ {
@@ -251,10 +254,13 @@ func folderGroups(docs []fileRecord) []group {
 			// Titles spread over the folder (the first few by path are
 			// often not typical: "!", "$", "%" in a list of commands).
 			m := members[l]
+			if linked := mostLinked(docs, m, indeg); linked != nil {
+				m = linked
+			}
 			var samples []string
 			for k := 0; k < min(samplesPerGroup, len(m)); k++ {
 				idx := k
-				if len(m) > samplesPerGroup {
+				if len(m) > samplesPerGroup && indeg[docs[m[0]].Path] == 0 {
 					idx = (k + 1) * len(m) / (samplesPerGroup + 1)
 				}
 				samples = append(samples, clip(docs[m[idx]].Title, 60))
@@ -267,6 +273,21 @@ func folderGroups(docs []fileRecord) []group {
 		}
 	}
 	return best
+}
+
+// mostLinked returns the members (indexes into docs) ordered by in-degree,
+// most linked-to first (then by path), or nil when none is linked to.
+func mostLinked(docs []fileRecord, members []int, indeg map[string]int) []int {
+	found := false
+	for _, i := range members {
+		found = found || indeg[docs[i].Path] > 0
+	}
+	if !found {
+		return nil
+	}
+	out := append([]int(nil), members...)
+	sort.SliceStable(out, func(a, b int) bool { return indeg[docs[out[a]].Path] > indeg[docs[out[b]].Path] })
+	return out
 }
 
 // codeSpan renders s, escaped by safetext.Escape, as a markdown code span
@@ -329,9 +350,18 @@ func plural(n int, one, many string) string {
 // file what it shortened. The output depends only on its input.
 func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
 	var secs []*pkgSection
+	indeg := inDegrees(pkgs, files)
 	totalDocs, live := 0, 0
 	for _, p := range pkgs {
 		s := &pkgSection{pkg: p}
+		for k, n := range indeg {
+			if k.alias == p.Alias {
+				if s.indeg == nil {
+					s.indeg = map[string]int{}
+				}
+				s.indeg[k.path] = n
+			}
+		}
 		if p.Kind == project.KindDir {
 			s.base = dirBase(from, p)
 			live++

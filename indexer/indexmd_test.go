@@ -155,7 +155,7 @@ func TestFolderGroups(t *testing.T) {
 		docs = append(docs, fileRecord{Path: fmt.Sprintf("keps/sig-%d/%d-kep/README.md", i%10, i)})
 	}
 	docs = append(docs, fileRecord{Path: "README.md"})
-	g := folderGroups(docs)
+	g := folderGroups(docs, nil)
 	// depth 2 gives 10 sig folders (+ top level); depth 3 would give 100.
 	if len(g) != 11 || g[0].label != "./" || g[1].label != "keps/sig-0/" || g[1].n != 10 {
 		t.Errorf("groups = %+v", g)
@@ -235,4 +235,31 @@ func TestCodeSpan(t *testing.T) {
 			t.Errorf("codeSpan(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestIndexKeepsMostLinked: when INDEX.md is shortened to a few titles per
+// folder, the titles shown are those of the documents others link to most.
+func TestIndexKeepsMostLinked(t *testing.T) {
+	t.Parallel()
+	var recs []fileRecord
+	for i := 0; i < 20; i++ {
+		r := fileRecord{Path: fmt.Sprintf("ch/doc%02d.md", i), Title: fmt.Sprintf("Chapter number %d about things", i), Summary: "A summary of this chapter that is long enough to cost tokens."}
+		if i >= 10 {
+			r.Links = []rawLink{{Type: LinkMarkdown, Target: "doc02.html#x", Line: 3}}
+		}
+		recs = append(recs, r)
+	}
+	pkgs := []Package{{Alias: "book", Kind: "git", Source: "https://example.com/book.git", Dir: t.TempDir()}}
+	files := map[string][]fileRecord{"book": recs}
+	for budget := 60; budget < 2000; budget += 10 {
+		out, info := renderIndex(pkgs, files, budget, "")
+		if !strings.Contains(info.Degraded, "with example titles") {
+			continue
+		}
+		if !strings.Contains(out, "Chapter number 2 about things") {
+			t.Fatalf("budget %d: the most linked-to document is not among the samples:\n%s", budget, out)
+		}
+		return
+	}
+	t.Fatal("no budget gave the samples level")
 }

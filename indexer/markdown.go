@@ -315,6 +315,8 @@ type parsed struct {
 	Type    string
 	Lines   int
 	Chunks  []chunk
+	Meta    map[string]any // normalised front matter (normalizeMeta)
+	Links   []rawLink      // front matter links, then body links in line order
 
 	summaryFromFM bool
 }
@@ -367,7 +369,31 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	}
 	p.Type = fm.Type
 	p.Chunks = chunkLines(body, s, block.End)
+	p.Meta = normalizeMeta(fm.Fields)
+	for _, l := range frontMatterLinks(fm.Fields, block.First+1) {
+		l.Line = keyLine(lines, block, l.Type)
+		p.Links = append(p.Links, l)
+	}
+	p.Links = append(p.Links, extractLinks(lines, s, block.End)...)
+	if len(p.Links) > maxLinksPerDoc {
+		p.Links = p.Links[:maxLinksPerDoc]
+	}
 	return p
+}
+
+// keyLine returns the 1-based line of key in the front matter block (the
+// block's first line when it cannot be told).
+func keyLine(lines []string, block markdown.FrontMatter, key string) int {
+	for i := block.First; i < block.End && i < len(lines); i++ {
+		t := strings.TrimLeft(lines[i], " \t\"'")
+		if strings.HasPrefix(t, key) {
+			rest := strings.TrimLeft(t[len(key):], " \t\"'")
+			if strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "=") {
+				return i + 1
+			}
+		}
+	}
+	return block.First + 1
 }
 
 // clip shortens s to at most n bytes at a word boundary, marking the cut.

@@ -29,6 +29,7 @@ type frontMatter struct {
 	Summary string
 	Tags    []string
 	Type    string
+	Fields  map[string]any // every field, as decoded (see normalizeMeta)
 }
 
 // decodeFrontMatter decodes b (markdown's Decode). Errors carry the 1-based
@@ -39,6 +40,7 @@ func decodeFrontMatter(b markdown.FrontMatter) (frontMatter, error) {
 		return frontMatter{}, err
 	}
 	var fm frontMatter
+	fm.Fields = m
 	fm.Title = scalar(m["title"])
 	fm.Summary = scalar(m["summary"])
 	if fm.Summary == "" {

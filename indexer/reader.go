@@ -61,6 +61,8 @@ type Reader struct {
 	timer    *time.Timer
 	catStat  fileStamp
 	cat      *catalog
+	graph    *graph   // the link graph of graphOf (graph.go)
+	graphOf  *catalog // the catalogue graph was built from
 	closed   bool
 }
 

@@ -28,7 +28,8 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //	              end of every Sync that changed something
 //	catalog.json  the packages indexed and, per file, size, mtime, content
 //	              hash, chunk count, and the document's title, summary, tags,
-//	              type and line count
+//	              type, line count, front matter (typed) and links as
+//	              written: the link graph and metadata store (graph.go)
 //	bleve-<gen>/  the bleve (scorch) index named by meta.json
 //	.bleve-<gen>.lock
 //	              flock a Reader holds (shared) while it opens bleve-<gen>;
@@ -37,7 +38,7 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 8
+const schemaVersion = 9
 
 const (
 	metaFile    = "meta.json"
@@ -78,6 +79,15 @@ type fileRecord struct {
 	Tags    []string `json:"tags,omitempty"`
 	Type    string   `json:"type,omitempty"`
 	Lines   int      `json:"lines"`
+	// KEP is the stat data of the kep.yaml read as this README's metadata.
+	KEP *sideStamp `json:"kep,omitempty"`
+	// Meta is the normalised front matter (with kep.yaml's fields), as
+	// encodeMeta stores it; Links the document's links as written
+	// (links.go), resolved when read (graph.go).
+	Meta  map[string]any `json:"meta,omitempty"`
+	Links []rawLink      `json:"links,omitempty"`
+
+	metaDecoded bool // Meta holds Date values (typedMeta), in a Reader's copy only
 }
 
 type catalog struct {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -349,7 +350,7 @@ func parseFiles(ctx context.Context, jobs []job) *parsing {
 			defer wg.Done()
 			for j := range jobCh {
 				r := parseResult{j: j}
-				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.label, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.old)
+				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.label, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.f.kep, j.old)
 				r.rec.CNS, r.rec.Ino = j.f.cns, j.f.ino
 				select {
 				case resCh <- r:
@@ -653,6 +654,21 @@ func indexInputHash(pkgs []Package, files map[string][]fileRecord, budget int) s
 			fmt.Fprintf(h, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
 		}
 	}
+	// The in-degrees choose the sample titles of a shortened INDEX.md.
+	indeg := inDegrees(pkgs, files)
+	keys := make([]docKey, 0, len(indeg))
+	for k := range indeg {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].alias != keys[j].alias {
+			return keys[i].alias < keys[j].alias
+		}
+		return keys[i].path < keys[j].path
+	})
+	for _, k := range keys {
+		fmt.Fprintf(h, "in %q %q %d\n", k.alias, k.path, indeg[k])
+	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
@@ -685,8 +701,8 @@ func removeStaleDirs(d confine.Dir, indexDir, live string) {
 }
 
 // processFile reads, hashes and (when its content changed) parses one file.
-func processFile(alias, label, rel, abs string, size, modNS int64, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
-	rec = fileRecord{Path: rel, Size: size, ModNS: modNS}
+func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStamp, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
+	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep}
 	name := label + "/" + rel
 	if size > maxFileSize {
 		rec.Skipped = skipReason(size, nil)
@@ -700,19 +716,41 @@ func processFile(alias, label, rel, abs string, size, modNS int64, old *fileReco
 	if err != nil {
 		return rec, nil, false, nil, err
 	}
-	sum := sha256.Sum256(content)
-	rec.Hash = hex.EncodeToString(sum[:16])
+	var kepContent []byte
+	if kep != nil {
+		kepContent, err = readSide(filepath.Join(filepath.Dir(abs), KEPMetaFile), maxKEPMetaSize)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s/%s: %v; not read", label, path.Join(path.Dir(rel), KEPMetaFile), err))
+			rec.KEP, kepContent = nil, nil
+		}
+	}
+	h := sha256.New()
+	h.Write(content)
+	if kepContent != nil {
+		h.Write([]byte("\x00" + KEPMetaFile + "\x00"))
+		h.Write(kepContent)
+	}
+	rec.Hash = hex.EncodeToString(h.Sum(nil)[:16])
 	if old != nil && old.Hash == rec.Hash {
 		r := *old
-		r.Size, r.ModNS = size, modNS
-		return r, nil, true, nil, nil
+		r.Size, r.ModNS, r.KEP = size, modNS, rec.KEP
+		return r, nil, true, warnings, nil
 	}
 	if why := skipReason(int64(len(content)), content); why != "" {
 		rec.Skipped = why
 		return rec, nil, false, []string{fmt.Sprintf("%s: %s; not indexed", name, why)}, nil
 	}
 	p := parseMarkdown(name, content, func(s string) { warnings = append(warnings, s) })
+	if kepContent != nil {
+		p.mergeKEP(kepContent, func(s string) {
+			warnings = append(warnings, label+"/"+path.Join(path.Dir(rel), KEPMetaFile)+": "+s+"; ignored")
+		})
+	}
 	rec.Title, rec.Summary, rec.Tags, rec.Type, rec.Lines = p.Title, p.Summary, p.Tags, p.Type, p.Lines
+	rec.Links = p.Links
+	if p.Meta != nil {
+		rec.Meta = encodeMeta(p.Meta).(map[string]any)
+	}
 	rec.Chunks = len(p.Chunks)
 	docs = make([]chunkDoc, len(p.Chunks))
 	for i, c := range p.Chunks {

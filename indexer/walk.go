@@ -4,7 +4,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -18,15 +20,42 @@ type fileStat struct {
 	abs   string
 	size  int64
 	modNS int64
-	cns   int64  // inode change time, 0 where the system has none
-	ino   uint64 // inode number
+	cns   int64      // inode change time, 0 where the system has none
+	ino   uint64     // inode number
+	kep   *sideStamp // the kep.yaml beside a README.md (see KEPMetaFile); nil when none
+}
+
+// sideStamp is the stat data of a file read with a document (a README's
+// kep.yaml): a change to it re-reads the document.
+type sideStamp struct {
+	Size  int64  `json:"size"`
+	ModNS int64  `json:"mtime"`
+	CNS   int64  `json:"ctime,omitempty"`
+	Ino   uint64 `json:"ino,omitempty"`
+}
+
+// kepStamp stats the kep.yaml beside a README.md at abs (rel inside the
+// package); nil when rel is not a README.md or there is no regular
+// kep.yaml (a symbolic link is not followed).
+func kepStamp(rel, abs string) *sideStamp {
+	if !strings.EqualFold(path.Base(rel), "README.md") {
+		return nil
+	}
+	fi, err := os.Lstat(filepath.Join(filepath.Dir(abs), KEPMetaFile))
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	st := &sideStamp{Size: fi.Size(), ModNS: fi.ModTime().UnixNano()}
+	st.CNS, st.Ino = fileid.Change(fi)
+	return st
 }
 
 // unchanged reports whether f's stat data is what r recorded. Size and
 // mtime alone can be set back (touch -r, cp -p, rsync -t, editors);
 // ctime and inode cannot.
 func (f fileStat) unchanged(r *fileRecord) bool {
-	return f.size == r.Size && f.modNS == r.ModNS && f.cns == r.CNS && f.ino == r.Ino
+	return f.size == r.Size && f.modNS == r.ModNS && f.cns == r.CNS && f.ino == r.Ino &&
+		(f.kep == nil) == (r.KEP == nil) && (f.kep == nil || *f.kep == *r.KEP)
 }
 
 // walkMarkdown lists the documents under root (markdown.Walk: regular
@@ -62,6 +91,7 @@ func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
 				}
 				files[i].size, files[i].modNS = fi.Size(), fi.ModTime().UnixNano()
 				files[i].cns, files[i].ino = fileid.Change(fi)
+				files[i].kep = kepStamp(files[i].rel, files[i].abs)
 			}
 		}(w)
 	}

@@ -77,7 +77,7 @@ func TestRealBinaryOverStdio(t *testing.T) {
 		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 5 {
+	if err != nil || len(tools.Tools) != 9 {
 		t.Fatalf("tools/list: %v, %d tools", err, len(tools.Tools))
 	}
 	var out SearchOut

@@ -120,6 +120,7 @@ func New(opts Options) (*Server, error) {
 		})
 	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
 	s.addTools()
+	s.addLinkTools()
 	s.addResources()
 	return s, nil
 }

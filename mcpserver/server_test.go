@@ -28,7 +28,8 @@ func TestToolsAndInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"list_contexts": true, "get_overview": true, "search": true, "get_document": true, "get_section": true}
+	want := map[string]bool{"list_contexts": true, "get_overview": true, "search": true, "get_document": true, "get_section": true,
+		"get_links": true, "get_metadata": true, "find_documents": true, "related": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)

@@ -163,6 +163,8 @@ Try it with no network and no setup:  ctx demo`,
 		newDemoCmd(g, nil),
 		newIndexCmd(g, nil),
 		newSearchCmd(g, nil),
+		newLinksCmd(g, nil),
+		newFindCmd(g, nil),
 		newMCPCmd(g, nil),
 		newRefsCmd(g, nil),
 	)

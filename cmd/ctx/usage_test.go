@@ -17,6 +17,7 @@ var positional = map[string][]string{
 	"ctx config set":   {"KEY", "VALUE"},
 	"ctx config unset": {"KEY"},
 	"ctx push":         {"ALIAS"},
+	"ctx links":        {"ALIAS/PATH"},
 }
 
 // variadic commands take any number of arguments, so none is extra.
@@ -25,6 +26,7 @@ var variadic = map[string]bool{
 	"ctx update":   true, // [ALIAS...]
 	"ctx outdated": true, // [ALIAS...]
 	"ctx search":   true, // QUERY words
+	"ctx find":     true, // KEY=VALUE...
 	"ctx help":     true, // a command path
 	"ctx refs":     true, // [PATH...]
 }

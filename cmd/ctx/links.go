@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
+	"github.com/spf13/cobra"
+)
+
+type linksOptions struct {
+	*globalOptions
+	path      string // ALIAS/PATH, "" with --broken
+	backlinks bool
+	broken    bool
+	json      bool
+}
+
+func newLinksCmd(g *globalOptions, runF func(context.Context, *linksOptions) error) *cobra.Command {
+	opts := &linksOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "links ALIAS/PATH | --broken",
+		Short: "Show a document's links and backlinks, or every broken link",
+		Long: `Show the links of an installed document: markdown and reference links,
+[[wikilinks]] and front-matter fields that name documents (a KEP's kep.yaml
+counts as its README's front matter), each with its line, type and the
+document it resolves to. mdBook-style .html links resolve to the installed
+.md, a folder to its README.md, and a GitHub (or GitLab, Gitea) URL into the
+repository of an installed package to that package's file.
+
+With --backlinks, show the documents that link to it instead. With --broken,
+list every link that points into an installed package at nothing, as
+FILE:LINE, and exit 1 when there is any (for CI). Links that leave every
+installed package are not checked.
+
+The document is named by its package alias and its path inside the
+package, as search hits show it.
+
+Exit status: 0 done; 1 an error, or --broken found broken links; 2 usage.`,
+		Example: `  ctx links rust-book/ch04-01-what-is-ownership.md
+  ctx links --backlinks rust-book/ch04-01-what-is-ownership.md
+  ctx links --broken
+  ctx links --json keps/sig-node/135-seccomp/README.md`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return fmt.Errorf("links takes one document: too many arguments: %s (usage: %s)", strings.Join(args[1:], " "), cmd.UseLine())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.path = args[0]
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runLinks(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.backlinks, "backlinks", false, "show the links to the document instead of its own")
+	f.BoolVar(&opts.broken, "broken", false, "list every broken link of the installed packages; exit 1 when any")
+	f.BoolVar(&opts.json, "json", false, "print the links as a JSON array")
+	return cmd
+}
+
+// openIndexReader opens the project's index for reading.
+func openIndexReader(g *globalOptions) (*indexer.Reader, string, error) {
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return nil, "", err
+	}
+	proj, err := project.At(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := indexer.OpenReader(proj.Dir())
+	return r, proj.Dir(), err
+}
+
+// indexError says what to do when there is no index yet.
+func indexError(err error, dir string) error {
+	if errors.Is(err, indexer.ErrNoIndex) {
+		return fmt.Errorf("no index in %s: run `ctx index` (or `ctx install`) first", dir)
+	}
+	return err
+}
+
+func runLinks(ctx context.Context, o *linksOptions) error {
+	switch {
+	case o.broken && (o.path != "" || o.backlinks):
+		return usageErrorf("--broken lists the broken links of every package: give no document and no --backlinks")
+	case !o.broken && o.path == "":
+		return usageErrorf("links needs a document, as in: ctx links rust-book/ch04-01-what-is-ownership.md (or --broken)")
+	}
+	r, dir, err := openIndexReader(o.globalOptions)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var links []indexer.Link
+	if o.broken {
+		links, err = r.BrokenLinks(nil)
+	} else {
+		alias, p, ok := strings.Cut(o.path, "/")
+		if !ok || p == "" {
+			return usageErrorf("document %s: name it ALIAS/PATH, the package alias then the path inside it", safetext.Quote(o.path))
+		}
+		var out, back []indexer.Link
+		out, back, err = r.Links(alias, p)
+		links = out
+		if o.backlinks {
+			links = back
+		}
+	}
+	if err != nil {
+		return indexError(err, dir)
+	}
+	if err := printLinks(o.IO.Out, links, o.json, o.backlinks); err != nil {
+		return err
+	}
+	if o.broken && len(links) > 0 {
+		fmt.Fprintf(o.IO.ErrOut, "%d %s\n", len(links), plural(len(links), "broken link", "broken links"))
+		return &exitError{code: ExitError}
+	}
+	return nil
+}
+
+// printLinks prints one link a line: FILE:LINE, type, target, and where it
+// resolves (a backlink: the citing FILE:LINE and type).
+func printLinks(w io.Writer, links []indexer.Link, asJSON, back bool) error {
+	if asJSON {
+		if links == nil {
+			links = []indexer.Link{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(links)
+	}
+	for _, l := range links {
+		from := safetext.Escape(l.From.Package + "/" + l.From.Path)
+		if back {
+			fmt.Fprintf(w, "%s:%d\t%s\t%s\n", from, l.Line, safetext.Escape(l.Type), safetext.Escape(l.From.Title))
+			continue
+		}
+		s := fmt.Sprintf("%s:%d\t%s\t%s\t%s", from, l.Line, safetext.Escape(l.Type), safetext.Escape(l.Target), l.Status)
+		if l.To != nil {
+			s += "\t" + safetext.Escape(l.To.Package+"/"+l.To.Path)
+		}
+		if l.Reason != "" {
+			s += "\t(" + safetext.Escape(l.Reason) + ")"
+		}
+		fmt.Fprintln(w, s)
+	}
+	return nil
+}
+
+type findOptions struct {
+	*globalOptions
+	conds    []string // KEY=VALUE
+	where    string   // a JSON filter
+	packages []string
+	tags     []string
+	limit    int
+	json     bool
+}
+
+func newFindCmd(g *globalOptions, runF func(context.Context, *findOptions) error) *cobra.Command {
+	opts := &findOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "find KEY=VALUE...",
+		Short: "Find documents by their front matter",
+		Long: `Find the installed documents whose front matter (a KEP's kep.yaml counts
+as its README's) has every KEY=VALUE given: strings compare ignoring case,
+a number or a date field compares as one ("kep-number=135",
+"creation-date=2020-01-02"), and a list field matches when one of its
+elements does.
+
+--where takes the filter of the find_documents MCP tool, a JSON object with
+operators: {"kep-number": {"$gt": 1000}}, {"stage": {"$in": ["alpha",
+"beta"]}}, {"creation-date": {"$between": ["2020-01-01", "2020-12-31"]}},
+{"see-also": {"$exists": true}}, {"authors": {"$contains": "@me"}}.
+
+Prints PACKAGE/PATH and the title, by package then path.
+
+Exit status: 0 done (also when nothing matches); 1 an error; 2 usage.`,
+		Example: `  ctx find status=implementable
+  ctx find status=implementable owning-sig=sig-node --json
+  ctx find --where '{"kep-number": {"$gt": 4000}}'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.conds = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runFind(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.where, "where", "", "a JSON filter with operators (`JSON`), combined with the KEY=VALUE arguments")
+	f.StringSliceVarP(&opts.packages, "package", "p", nil, "only package `ALIAS` (repeat or comma-separate for several)")
+	f.StringSliceVarP(&opts.tags, "tag", "t", nil, "only documents tagged `TAG` (any of them)")
+	f.IntVarP(&opts.limit, "limit", "n", indexer.MaxFindLimit, "at most `N` documents")
+	f.BoolVar(&opts.json, "json", false, "print the documents with their metadata as JSON")
+	return cmd
+}
+
+func runFind(ctx context.Context, o *findOptions) error {
+	where := map[string]any{}
+	if o.where != "" {
+		if err := json.Unmarshal([]byte(o.where), &where); err != nil {
+			return usageErrorf("--where: not a JSON object: %v; write it as '{\"status\": \"implementable\"}'", err)
+		}
+	}
+	for _, c := range o.conds {
+		k, v, ok := strings.Cut(c, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return usageErrorf("%s: write a condition as KEY=VALUE, as in status=implementable", safetext.Quote(c))
+		}
+		if _, dup := where[k]; dup {
+			return usageErrorf("%s: key %s given twice", safetext.Quote(c), safetext.Quote(k))
+		}
+		where[k] = v
+	}
+	if len(where) == 0 {
+		return usageErrorf("find needs a condition, as in: ctx find status=implementable (or --where JSON)")
+	}
+	if o.limit <= 0 {
+		return usageErrorf("--limit must be at least 1, got %d", o.limit)
+	}
+	if err := indexer.CheckWhere(where); err != nil {
+		return usageErrorf("%w", err)
+	}
+	r, dir, err := openIndexReader(o.globalOptions)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	res, err := r.Find(indexer.FindQuery{Where: where, Packages: o.packages, Tags: o.tags, Limit: o.limit})
+	if err != nil {
+		return indexError(err, dir)
+	}
+	if o.json {
+		enc := json.NewEncoder(o.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res.Documents)
+	}
+	for _, d := range res.Documents {
+		fmt.Fprintf(o.IO.Out, "%s\t%s\n", safetext.Escape(d.Package+"/"+d.Path), safetext.Escape(d.Title))
+	}
+	if res.NextCursor != "" {
+		fmt.Fprintf(o.IO.ErrOut, "%d of %d documents shown; raise --limit for more\n", len(res.Documents), res.Total)
+	}
+	if res.Total == 0 {
+		fmt.Fprintln(o.IO.ErrOut, "no documents match")
+	}
+	return nil
+}

@@ -1,0 +1,642 @@
+package indexer
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ctx-dev/ctx/project"
+)
+
+// The link graph. Links are kept as written in the catalogue (links.go)
+// and resolved here, over every indexed document of every package, when a
+// Reader first needs them after the catalogue changed (and by Sync for
+// INDEX.md). A target resolves in this order:
+//
+//   - a wikilink: a path relative to the document, then to the package
+//     root (".md" added when it has no extension), then a document of
+//     that file name (without extension, case-insensitive) in the same
+//     package, then in any package;
+//   - a path: relative to the document, or, starting with "/", to the root
+//     of the package's repository (a KEP's "/keps/sig-node/…"); an
+//     mdBook/static-site ".html" resolves to the installed ".md", a folder
+//     to its README.md or index.md. A path that leaves the package is
+//     looked up in the other installed packages of the same source (the
+//     same repository, another sub-path);
+//   - an http(s) URL of a file or folder in the repository of an installed
+//     package (GitHub and Gitea blob/tree/raw/edit, GitLab /-/blob, and
+//     raw.githubusercontent.com URLs; any ref), when its path is under the
+//     package's sub-path.
+//
+// A path inside an installed package that names no document is a link to
+// another file ("file") when that file exists, else broken. A URL that is
+// not into an installed package, and a path that leaves every installed
+// package, is external: it cannot be checked. Broken links keep their
+// file:line.
+
+// Link statuses.
+const (
+	LinkResolved = "resolved" // to an installed document
+	LinkBroken   = "broken"   // to nothing
+	LinkFile     = "file"     // to an existing file that is not a document
+	LinkExternal = "external" // outside every installed package: not checked
+)
+
+// DocRef names a document.
+type DocRef struct {
+	Package string `json:"package"`
+	Path    string `json:"path"`
+	Title   string `json:"title,omitempty"`
+}
+
+// Link is one resolved link.
+type Link struct {
+	Type   string  `json:"type"` // "link", "wikilink", or the front-matter key
+	From   DocRef  `json:"from"`
+	Line   int     `json:"line"` // 1-based line of From
+	Target string  `json:"target"`
+	Label  string  `json:"label,omitempty"`
+	Status string  `json:"status"`
+	To     *DocRef `json:"to,omitempty"`     // the document, when resolved
+	Anchor string  `json:"anchor,omitempty"` // the #fragment
+	Reason string  `json:"reason,omitempty"` // why a link is broken
+}
+
+type docKey struct{ alias, path string }
+
+// graph is the resolved link graph of one catalogue.
+type graph struct {
+	pkgs   map[string]Package
+	recs   map[docKey]*fileRecord
+	order  []docKey                       // every document, by package then path
+	bySrc  map[string][]Package           // sourceKey → packages of that source
+	byBase map[string]map[string][]docKey // alias → lower-case base name without extension → documents
+	out    map[docKey][]Link
+	in     map[docKey][]Link
+	broken []Link
+	// withKey lists, per front-matter key, the documents that have it
+	// (in order): a query scans only those of one of its keys.
+	withKey map[string][]docKey
+}
+
+// buildGraph resolves the links of every document in files.
+func buildGraph(pkgs []Package, files map[string][]fileRecord) *graph {
+	g := &graph{pkgs: map[string]Package{}, recs: map[docKey]*fileRecord{}, bySrc: map[string][]Package{},
+		byBase: map[string]map[string][]docKey{}, out: map[docKey][]Link{}, in: map[docKey][]Link{}, withKey: map[string][]docKey{}}
+	aliases := make([]string, 0, len(pkgs))
+	for _, p := range pkgs {
+		g.pkgs[p.Alias] = p
+		aliases = append(aliases, p.Alias)
+		if k := sourceKey(p); k != "" {
+			g.bySrc[k] = append(g.bySrc[k], p)
+		}
+	}
+	sort.Strings(aliases)
+	for _, a := range aliases {
+		bases := map[string][]docKey{}
+		for i := range files[a] {
+			r := &files[a][i]
+			if r.Skipped != "" {
+				continue
+			}
+			k := docKey{a, r.Path}
+			g.recs[k] = r
+			g.order = append(g.order, k)
+			for key := range r.Meta {
+				g.withKey[key] = append(g.withKey[key], k)
+			}
+			b := strings.ToLower(path.Base(r.Path))
+			b = strings.TrimSuffix(b, path.Ext(b))
+			bases[b] = append(bases[b], k)
+		}
+		g.byBase[a] = bases
+	}
+	for _, k := range g.order {
+		r := g.recs[k]
+		from := DocRef{Package: k.alias, Path: k.path, Title: r.Title}
+		for _, rl := range r.Links {
+			l := Link{Type: rl.Type, From: from, Line: rl.Line, Target: rl.Target, Label: rl.Label}
+			to, ok := g.resolve(k, rl, &l)
+			if ok {
+				l.Status = LinkResolved
+				l.To = &DocRef{Package: to.alias, Path: to.path, Title: g.recs[to].Title}
+				if to != k {
+					g.in[to] = append(g.in[to], l)
+				}
+			}
+			if l.Status == LinkBroken {
+				g.broken = append(g.broken, l)
+			}
+			g.out[k] = append(g.out[k], l)
+		}
+	}
+	return g
+}
+
+// resolve finds rl's target document, or sets l's status and reason.
+func (g *graph) resolve(from docKey, rl rawLink, l *Link) (docKey, bool) {
+	t := rl.Target
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t, l.Anchor = t[:i], t[i+1:]
+	}
+	pkg := g.pkgs[from.alias]
+	if rl.Type == LinkWiki || rl.Wiki {
+		return g.resolveWiki(from, strings.TrimSpace(t), l)
+	}
+	if strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://") {
+		key, paths := repoURLPaths(t)
+		for _, rp := range paths {
+			if k, ok, found := g.locate(key, rp, l); found {
+				return k, ok
+			}
+		}
+		l.Status = LinkExternal
+		return docKey{}, false
+	}
+	if i := strings.IndexByte(t, '?'); i >= 0 {
+		t = t[:i]
+	}
+	if u, err := url.PathUnescape(t); err == nil {
+		t = u
+	}
+	if t == "" {
+		l.Status = LinkExternal // "?query" alone: nothing to check
+		return docKey{}, false
+	}
+	var rp string // the target's path in the repository
+	switch {
+	case strings.HasPrefix(t, "/"):
+		rp = path.Clean(t)[1:]
+	default:
+		rp = path.Join(pkg.Path, path.Dir(from.path), t)
+		if pkg.Path == "" || pkg.Path == "." {
+			rp = path.Join(path.Dir(from.path), t)
+		}
+	}
+	if strings.HasSuffix(t, "/") {
+		rp += "/"
+	}
+	if k, ok, found := g.locate(sourceKey(pkg), rp, l); found {
+		if !ok && l.Status == LinkBroken && strings.HasPrefix(t, "/") && pkg.Kind == project.KindDir {
+			// A dir source's place in a repository is unknown: "/x" may
+			// be rooted anywhere above it.
+			l.Status, l.Reason = LinkExternal, ""
+		}
+		return k, ok
+	}
+	l.Status = LinkExternal // outside every installed package
+	return docKey{}, false
+}
+
+// locate looks up the repository path rp among the packages of source key.
+// found is false when no installed package holds rp.
+func (g *graph) locate(key, rp string, l *Link) (k docKey, ok, found bool) {
+	dirWanted := strings.HasSuffix(rp, "/")
+	rp = strings.Trim(rp, "/")
+	if key == "" || rp == ".." || strings.HasPrefix(rp, "../") {
+		return docKey{}, false, false
+	}
+	for _, p := range g.bySrc[key] {
+		rel := rp
+		if sub := strings.Trim(p.Path, "/"); sub != "" && sub != "." {
+			if rp != sub && !strings.HasPrefix(rp, sub+"/") {
+				continue
+			}
+			rel = strings.TrimPrefix(strings.TrimPrefix(rp, sub), "/")
+		}
+		if p.Only != "" && rel != p.Only {
+			continue
+		}
+		if k, ok := g.document(p.Alias, rel, dirWanted); ok {
+			return k, true, true
+		}
+		if rel != "" && !dirWanted && fileExists(p, rel) {
+			l.Status = LinkFile
+			return docKey{}, false, true
+		}
+		l.Status, l.Reason = LinkBroken, "no such document in "+p.Alias
+		return docKey{}, false, true
+	}
+	return docKey{}, false, false
+}
+
+// document finds the document rel names in package alias: itself, its .md
+// source when it is an .html page, or the README.md / index.md of a folder.
+func (g *graph) document(alias, rel string, dirWanted bool) (docKey, bool) {
+	try := func(p string) (docKey, bool) {
+		k := docKey{alias, p}
+		_, ok := g.recs[k]
+		return k, ok
+	}
+	if !dirWanted && rel != "" {
+		if k, ok := try(rel); ok {
+			return k, true
+		}
+		switch ext := path.Ext(rel); strings.ToLower(ext) {
+		case ".html", ".htm":
+			base := strings.TrimSuffix(rel, ext)
+			for _, e := range []string{".md", ".markdown", ".mdx"} {
+				if k, ok := try(base + e); ok {
+					return k, true
+				}
+			}
+			if path.Base(base) == "index" {
+				if k, ok := try(path.Join(path.Dir(base), "README.md")); ok {
+					return k, true
+				}
+			}
+		case "":
+			if k, ok := try(rel + ".md"); ok {
+				return k, true
+			}
+		}
+	}
+	for _, n := range []string{"README.md", "readme.md", "index.md", "_index.md"} {
+		if k, ok := try(path.Join(rel, n)); ok {
+			return k, true
+		}
+	}
+	return docKey{}, false
+}
+
+// resolveWiki resolves a [[wikilink]] target.
+func (g *graph) resolveWiki(from docKey, t string, l *Link) (docKey, bool) {
+	if t == "" {
+		l.Status, l.Reason = LinkBroken, "empty wikilink"
+		return docKey{}, false
+	}
+	if strings.HasPrefix(t, "/") || t == ".." || strings.Contains(t, "../") {
+		t = strings.TrimPrefix(path.Clean("/"+path.Join(path.Dir(from.path), t)), "/")
+	}
+	for _, rel := range []string{path.Join(path.Dir(from.path), t), strings.TrimPrefix(path.Clean("/"+t), "/")} {
+		if k, ok := g.document(from.alias, rel, false); ok {
+			return k, true
+		}
+	}
+	base := strings.ToLower(path.Base(t))
+	if e := path.Ext(base); strings.EqualFold(e, ".md") || strings.EqualFold(e, ".markdown") || strings.EqualFold(e, ".mdx") {
+		base = strings.TrimSuffix(base, e)
+	}
+	if ks := g.byBase[from.alias][base]; len(ks) > 0 {
+		return ks[0], true
+	}
+	aliases := make([]string, 0, len(g.byBase))
+	for a := range g.byBase {
+		aliases = append(aliases, a)
+	}
+	sort.Strings(aliases)
+	for _, a := range aliases {
+		if ks := g.byBase[a][base]; len(ks) > 0 {
+			return ks[0], true
+		}
+	}
+	l.Status, l.Reason = LinkBroken, "no document named "+t
+	return docKey{}, false
+}
+
+// fileExists reports whether rel (clean, inside the package) is a file or
+// folder of p on disk; it never follows a symbolic link out of it.
+func fileExists(p Package, rel string) bool {
+	if p.Dir == "" {
+		return false
+	}
+	for _, el := range strings.Split(rel, "/") {
+		if el == ".." || el == "" {
+			return false
+		}
+	}
+	_, err := os.Lstat(filepath.Join(p.Dir, filepath.FromSlash(rel)))
+	return err == nil
+}
+
+// sourceKey identifies a package's repository: host and path of a URL
+// (lower-case, without scheme, user, "www.", ".git" and slashes), the
+// host:path of an scp-style address, or the folder of a local source; ""
+// for an https source (its pages have no repository paths).
+func sourceKey(p Package) string {
+	switch p.Kind {
+	case project.KindHTTPS:
+		return ""
+	case project.KindDir:
+		return "dir:" + filepath.ToSlash(p.Dir)
+	}
+	return repoKey(p.Source)
+}
+
+// repoKey normalises a repository address (see sourceKey).
+func repoKey(src string) string {
+	s := strings.TrimSpace(src)
+	if s == "" {
+		return ""
+	}
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
+		s = strings.ToLower(u.Hostname()) + "/" + u.Path
+	} else if i := strings.Index(s, ":"); i > 0 && !strings.Contains(s[:i], "/") && len(s[:i]) > 1 {
+		host := s[:i]
+		if j := strings.LastIndexByte(host, '@'); j >= 0 {
+			host = host[j+1:]
+		}
+		s = strings.ToLower(host) + "/" + s[i+1:]
+	} else {
+		return "local:" + path.Clean(filepath.ToSlash(s))
+	}
+	s = strings.TrimPrefix(s, "www.")
+	s = strings.TrimSuffix(strings.TrimRight(s, "/"), ".git")
+	for strings.Contains(s, "//") {
+		s = strings.ReplaceAll(s, "//", "/")
+	}
+	return strings.ToLower(strings.TrimRight(s, "/"))
+}
+
+// repoURLPaths reads a URL into a file or folder of a repository: the
+// repository's key (repoKey) and the candidate paths inside it, one per
+// way to split a ref that may hold slashes (main, release/1.2).
+func repoURLPaths(raw string) (string, []string) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "", nil
+	}
+	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	var key string
+	refAt := -1
+	switch {
+	case host == "raw.githubusercontent.com" && len(segs) >= 4:
+		key, refAt = repoKey("https://github.com/"+segs[0]+"/"+segs[1]), 2
+	default:
+		for i := 2; i+1 < len(segs); i++ {
+			switch segs[i] {
+			case "blob", "tree", "raw", "edit", "src":
+				if i == 2 || (segs[i-1] == "-" && i >= 3) {
+					repo := segs[:i]
+					if segs[i-1] == "-" {
+						repo = segs[:i-1]
+					}
+					key, refAt = repoKey("https://"+host+"/"+strings.Join(repo, "/")), i+1
+				}
+			}
+			if refAt >= 0 {
+				break
+			}
+		}
+	}
+	if refAt < 0 {
+		return "", nil
+	}
+	var out []string
+	for k := refAt + 1; k <= len(segs); k++ {
+		p := strings.Join(segs[k:], "/")
+		if strings.HasSuffix(u.Path, "/") {
+			p += "/"
+		}
+		out = append(out, p)
+	}
+	return key, out
+}
+
+// ErrUnknownDocument is returned (wrapped) for a package and path the index
+// does not hold.
+var ErrUnknownDocument = errors.New("document not in the index")
+
+// graphLocked returns the resolved graph of the current catalogue.
+func (r *Reader) graphLocked() (*graph, *catalog, error) {
+	cat, err := r.loadCatalogLocked()
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.graph == nil || r.graphOf != cat {
+		r.graph, r.graphOf = buildGraph(cat.Packages, cat.Files), cat
+	}
+	return r.graph, cat, nil
+}
+
+func (r *Reader) loadGraph() (*graph, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g, _, err := r.graphLocked()
+	return g, err
+}
+
+// docOf checks that (alias, p) is an indexed document.
+func (g *graph) docOf(alias, p string) (docKey, error) {
+	k := docKey{alias, strings.TrimPrefix(path.Clean("/"+p), "/")}
+	if _, ok := g.recs[k]; ok {
+		return k, nil
+	}
+	if _, ok := g.pkgs[alias]; !ok {
+		names := make([]string, 0, len(g.pkgs))
+		for a := range g.pkgs {
+			names = append(names, a)
+		}
+		sort.Strings(names)
+		return k, fmt.Errorf("indexer: %q: %w (indexed: %s)", alias, ErrUnknownPackage, strings.Join(names, ", "))
+	}
+	hint := ""
+	b := strings.ToLower(strings.TrimSuffix(path.Base(k.path), path.Ext(k.path)))
+	if ks := g.byBase[alias][b]; len(ks) > 0 {
+		hint = fmt.Sprintf("; did you mean %s?", ks[0].path)
+	}
+	return k, fmt.Errorf("indexer: %s/%s: %w%s", alias, k.path, ErrUnknownDocument, hint)
+}
+
+// Links returns a document's outgoing links (in line order) and its
+// backlinks (by package, path and line). An unknown package or document
+// is an error wrapping ErrUnknownPackage or ErrUnknownDocument.
+func (r *Reader) Links(alias, p string) (out, back []Link, err error) {
+	g, err := r.loadGraph()
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := g.docOf(alias, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g.out[k], g.in[k], nil
+}
+
+// BrokenLinks returns the broken links of the packages (all when none),
+// by package, path and line.
+func (r *Reader) BrokenLinks(packages []string) ([]Link, error) {
+	g, err := r.loadGraph()
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range packages {
+		if _, ok := g.pkgs[a]; !ok {
+			return nil, fmt.Errorf("indexer: %q: %w", a, ErrUnknownPackage)
+		}
+	}
+	var out []Link
+	for _, l := range g.broken {
+		if len(packages) == 0 || contains(packages, l.From.Package) {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// DocMeta is what get_metadata and find_documents say of a document.
+type DocMeta struct {
+	Package string         `json:"package"`
+	Path    string         `json:"path"`
+	Title   string         `json:"title"`
+	Summary string         `json:"summary,omitempty"`
+	Tags    []string       `json:"tags,omitempty"`
+	Type    string         `json:"type,omitempty"`
+	Meta    map[string]any `json:"meta,omitempty"` // the front matter (and kep.yaml), typed; dates as "2006-01-02"
+	Links   int            `json:"links"`          // outgoing links
+	Back    int            `json:"backlinks"`
+	Broken  int            `json:"broken,omitempty"`
+	Commit  string         `json:"commit,omitempty"` // the package's locked revision; none for a dir source
+}
+
+func (g *graph) meta(k docKey) DocMeta {
+	r := g.recs[k]
+	d := DocMeta{Package: k.alias, Path: k.path, Title: r.Title, Summary: r.Summary, Tags: r.Tags, Type: r.Type,
+		Links: len(g.out[k]), Back: len(g.in[k]), Commit: g.pkgs[k.alias].Rev}
+	for _, l := range g.out[k] {
+		if l.Status == LinkBroken {
+			d.Broken++
+		}
+	}
+	if r.Meta != nil {
+		d.Meta = r.typedMeta()
+	}
+	return d
+}
+
+// typedMeta returns the record's metadata with dates as Date. The catalogue
+// is decoded once per change; values are decoded in place on first use.
+func (r *fileRecord) typedMeta() map[string]any {
+	if !r.metaDecoded {
+		r.Meta = decodeMeta(r.Meta).(map[string]any)
+		r.metaDecoded = true
+	}
+	return r.Meta
+}
+
+// Metadata returns a document's metadata, title, summary, tags, link counts
+// and its package's commit.
+func (r *Reader) Metadata(alias, p string) (DocMeta, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g, _, err := r.graphLocked()
+	if err != nil {
+		return DocMeta{}, err
+	}
+	k, err := g.docOf(alias, p)
+	if err != nil {
+		return DocMeta{}, err
+	}
+	return g.meta(k), nil
+}
+
+// Neighbour is a document reached from another by links.
+type Neighbour struct {
+	DocRef
+	Distance int      `json:"distance"` // links away (1 or 2)
+	Via      []string `json:"via"`      // the types of the links that reached it (">type" outgoing, "<type" backlink)
+}
+
+// MaxHops bounds Neighbours.
+const MaxHops = 2
+
+// Neighbours walks the links of a document in both directions, up to hops
+// (1 or 2) away, nearest first, then by package and path.
+func (r *Reader) Neighbours(alias, p string, hops int) ([]Neighbour, error) {
+	if hops < 1 || hops > MaxHops {
+		return nil, fmt.Errorf("indexer: hops %d: walk 1 or %d links away", hops, MaxHops)
+	}
+	g, err := r.loadGraph()
+	if err != nil {
+		return nil, err
+	}
+	start, err := g.docOf(alias, p)
+	if err != nil {
+		return nil, err
+	}
+	dist := map[docKey]int{start: 0}
+	via := map[docKey][]string{}
+	frontier := []docKey{start}
+	for d := 1; d <= hops; d++ {
+		var next []docKey
+		for _, k := range frontier {
+			step := func(to docKey, how string) {
+				if dd, ok := dist[to]; ok && dd < d {
+					return
+				}
+				if _, ok := dist[to]; !ok {
+					dist[to] = d
+					next = append(next, to)
+				}
+				if !contains(via[to], how) {
+					via[to] = append(via[to], how)
+				}
+			}
+			for _, l := range g.out[k] {
+				if l.To != nil {
+					step(docKey{l.To.Package, l.To.Path}, ">"+l.Type)
+				}
+			}
+			for _, l := range g.in[k] {
+				step(docKey{l.From.Package, l.From.Path}, "<"+l.Type)
+			}
+		}
+		frontier = next
+	}
+	var out []Neighbour
+	for k, d := range dist {
+		if d == 0 {
+			continue
+		}
+		out = append(out, Neighbour{DocRef: DocRef{Package: k.alias, Path: k.path, Title: g.recs[k].Title}, Distance: d, Via: via[k]})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Distance != b.Distance {
+			return a.Distance < b.Distance
+		}
+		if a.Package != b.Package {
+			return a.Package < b.Package
+		}
+		return a.Path < b.Path
+	})
+	return out, nil
+}
+
+// inDegrees counts, per package and path, the links from other documents
+// that resolve to each document (for INDEX.md).
+func inDegrees(pkgs []Package, files map[string][]fileRecord) map[docKey]int {
+	found := false
+	for _, recs := range files {
+		for _, r := range recs {
+			if len(r.Links) > 0 {
+				found = true
+				break
+			}
+		}
+	}
+	if !found {
+		return nil
+	}
+	g := buildGraph(pkgs, files)
+	out := make(map[docKey]int, len(g.in))
+	for k, ls := range g.in {
+		out[k] = len(ls)
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package indexer
+
+import (
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
+)
+
+// Link extraction (at index time). A document's links are kept, as
+// written, in its catalogue record; they are resolved against the
+// installed documents when read (graph.go), so that installing or removing
+// a package re-resolves every link without re-reading any file.
+//
+// Forms, each with its 1-based file line:
+//   - markdown inline links [label](target "title") and autolinks
+//     <https://…> (images are not links);
+//   - reference definitions [label]: target (the line of the definition,
+//     where the target is written);
+//   - wikilinks [[target]] and [[target|label]] (not [[x]](url), which is a
+//     bracketed markdown link);
+//   - front-matter fields (and a KEP's kep.yaml) whose value, or one of
+//     whose list values, is a wikilink or a document path: the key is the
+//     link's type.
+//
+// Lines in fenced code and HTML comments, and inline code spans, are
+// skipped. Pure fragments (#anchor), mailto: and other non-http schemes
+// are not links to documents and are not kept.
+
+// Link types of body links; a front-matter link's type is its key.
+const (
+	LinkMarkdown = "link"
+	LinkWiki     = "wikilink"
+)
+
+// rawLink is one link as written in a document.
+type rawLink struct {
+	Type   string `json:"type"`
+	Target string `json:"target"`
+	Line   int    `json:"line"`
+	Label  string `json:"label,omitempty"`
+	Wiki   bool   `json:"wiki,omitempty"` // a front-matter [[wikilink]] (resolved as one)
+}
+
+// maxLinksPerDoc bounds what one document contributes to the graph (a
+// generated page of 100,000 links would otherwise fill the catalogue).
+const maxLinksPerDoc = 2000
+
+var (
+	inlineLinkRE = regexp.MustCompile(`(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)`)
+	autoLinkRE   = regexp.MustCompile(`<(https?://[^\s<>]+)>`)
+	refDefRE     = regexp.MustCompile(`^ {0,3}\[([^\]]+)\]:\s*(<[^<>]*>|\S+)`)
+	wikiLinkRE   = regexp.MustCompile(`\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]+))?\]\]`)
+	codeSpanRE   = regexp.MustCompile("`+[^`]*`+")
+)
+
+// extractLinks returns the body links of a document: lines are the file's
+// lines, s the structure of lines[base:] (the body after front matter).
+func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
+	var out []rawLink
+	for i, kind := range s.Kinds {
+		if kind == markdown.Code || kind == markdown.Comment || kind == markdown.Blank {
+			continue
+		}
+		l := lines[base+i]
+		if !strings.ContainsAny(l, "[<") {
+			continue
+		}
+		line := base + i + 1
+		if strings.Contains(l, "`") {
+			l = codeSpanRE.ReplaceAllStringFunc(l, func(c string) string { return strings.Repeat(" ", len(c)) })
+		}
+		if m := refDefRE.FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[1], "^") {
+			out = appendLink(out, LinkMarkdown, m[2], line, m[1])
+			continue
+		}
+		for _, m := range wikiLinkRE.FindAllStringSubmatchIndex(l, -1) {
+			if m[1] < len(l) && l[m[1]] == '(' {
+				continue // [[x]](url): a markdown link in brackets
+			}
+			target := l[m[2]:m[3]]
+			label := ""
+			if m[4] >= 0 {
+				label = l[m[4]:m[5]]
+			}
+			out = appendLink(out, LinkWiki, target, line, label)
+		}
+		for _, m := range inlineLinkRE.FindAllStringSubmatch(l, -1) {
+			if m[1] == "!" {
+				continue
+			}
+			out = appendLink(out, LinkMarkdown, m[3], line, markdown.Plain(m[2]))
+		}
+		for _, m := range autoLinkRE.FindAllStringSubmatch(l, -1) {
+			out = appendLink(out, LinkMarkdown, m[1], line, "")
+		}
+		if len(out) >= maxLinksPerDoc {
+			return out[:maxLinksPerDoc]
+		}
+	}
+	return out
+}
+
+// appendLink adds a link unless its target is not one to a document.
+func appendLink(out []rawLink, typ, target string, line int, label string) []rawLink {
+	target = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(target), "<"), ">"))
+	if target == "" || strings.HasPrefix(target, "#") || len(target) > 2048 {
+		return out
+	}
+	if typ != LinkWiki {
+		if i := strings.IndexByte(target, ':'); i > 0 && !strings.ContainsAny(target[:i], "/?#") {
+			scheme := strings.ToLower(target[:i])
+			if scheme != "http" && scheme != "https" {
+				return out // mailto:, ftp:, data:, …
+			}
+		}
+	}
+	return append(out, rawLink{Type: typ, Target: target, Line: line, Label: collapseSpace(label)})
+}
+
+// frontMatterLinks returns the typed links of front matter fields: a value
+// (or list element) that is a wikilink or a document path. line is the
+// line reported for them (the front matter's first line: yaml.v2 does not
+// say where a key is).
+func frontMatterLinks(m map[string]any, line int) []rawLink {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []rawLink
+	for _, k := range keys {
+		switch k {
+		case "title", "summary", "description", "tags":
+			continue
+		}
+		var vals []any
+		switch v := m[k].(type) {
+		case []any:
+			vals = v
+		default:
+			vals = []any{v}
+		}
+		for _, v := range vals {
+			s, ok := v.(string)
+			if !ok {
+				continue
+			}
+			if t, label, ok := wikiValue(s); ok {
+				if n := len(out); len(appendLink(out, k, t, line, label)) > n {
+					out = appendLink(out, k, t, line, label)
+					out[n].Wiki = true
+				}
+			} else if looksLikeDocPath(s) {
+				out = appendLink(out, k, s, line, "")
+			}
+			if len(out) >= maxLinksPerDoc {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// wikiValue reports whether s is exactly one wikilink, "[[target|label]]".
+func wikiValue(s string) (target, label string, ok bool) {
+	s = strings.TrimSpace(s)
+	m := wikiLinkRE.FindStringSubmatch(s)
+	if m == nil || m[0] != s {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// looksLikeDocPath reports whether a front-matter string names a document
+// or a folder of documents: a markdown or .html file name, or a path that
+// starts with /, ./ or ../, or an http(s) URL; never text with spaces.
+func looksLikeDocPath(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t\n") || len(s) > 2048 {
+		return false
+	}
+	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
+		return true
+	}
+	p := s
+	if i := strings.IndexByte(p, '#'); i >= 0 {
+		p = p[:i]
+	}
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".mdx", ".html", ".htm":
+		return true
+	}
+	return strings.HasPrefix(s, "/") && len(s) > 1 || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")
+}

@@ -1,0 +1,306 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The link and metadata tools (issue 16): get_links, get_metadata,
+// find_documents and related, over the indexer's link graph and typed
+// front matter (indexer/graph.go, indexer/find.go).
+
+// Limits of the link tools.
+const (
+	maxLinksListed         = 500  // links (or backlinks) in one get_links answer
+	defaultRelatedTokens   = 2000 // related's maxTokens when 0
+	maxRelatedTokens       = 20000
+	relatedSearchCandidate = 50 // documents of the query's search whose scores rank neighbours
+)
+
+// GetLinksIn is get_links' input.
+type GetLinksIn struct {
+	Package string `json:"package" jsonschema:"the package alias"`
+	Path    string `json:"path" jsonschema:"the document's path inside the package"`
+}
+
+// GetLinksOut is get_links' output.
+type GetLinksOut struct {
+	Package   string         `json:"package"`
+	Path      string         `json:"path"`
+	Links     []indexer.Link `json:"links"`
+	Backlinks []indexer.Link `json:"backlinks"`
+	Truncated bool           `json:"truncated,omitempty"`
+	Warning   string         `json:"warning,omitempty"`
+}
+
+// GetMetadataIn is get_metadata's input.
+type GetMetadataIn = GetLinksIn
+
+// GetMetadataOut is get_metadata's output.
+type GetMetadataOut struct {
+	indexer.DocMeta
+	URI     string `json:"uri"`
+	Warning string `json:"warning,omitempty"`
+}
+
+// FindDocumentsIn is find_documents' input.
+type FindDocumentsIn struct {
+	Where   map[string]any `json:"where,omitempty" jsonschema:"a filter over front-matter fields (a KEP's kep.yaml counts): {\"status\": \"implementable\"} (equality; a list field matches when one element does); operators $in [..], $gt/$gte/$lt/$lte and $between [a, b] on numbers and dates (\"2024-01-31\"), $exists true|false, $contains for lists; several keys must all match"`
+	Package string         `json:"package,omitempty" jsonschema:"only this package alias"`
+	Tag     string         `json:"tag,omitempty" jsonschema:"only documents with this tag"`
+	Limit   int            `json:"limit,omitempty" jsonschema:"documents per page (default 50, max 500)"`
+	Cursor  string         `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+}
+
+// FindDocumentsOut is find_documents' output.
+type FindDocumentsOut struct {
+	indexer.FindResult
+	Warning string `json:"warning,omitempty"`
+}
+
+// RelatedIn is related's input.
+type RelatedIn struct {
+	Query     string `json:"query,omitempty" jsonschema:"start from the best search hit for these words (or give package and path)"`
+	Package   string `json:"package,omitempty" jsonschema:"with path: start from this document"`
+	Path      string `json:"path,omitempty" jsonschema:"with package: start from this document"`
+	Hops      int    `json:"hops,omitempty" jsonschema:"how many links away to walk, both directions: 1 or 2 (default 2)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 2000, max 20000)"`
+}
+
+// RelatedDoc is one neighbour.
+type RelatedDoc struct {
+	Package  string   `json:"package"`
+	Path     string   `json:"path"`
+	Title    string   `json:"title,omitempty"`
+	Summary  string   `json:"summary,omitempty"`
+	Distance int      `json:"distance"`
+	Via      []string `json:"via"`             // link types: ">type" from the nearer document, "<type" to it
+	Score    float64  `json:"score,omitempty"` // the query's best search score in the document
+	URI      string   `json:"uri"`
+}
+
+// RelatedOut is related's output.
+type RelatedOut struct {
+	Start     indexer.DocRef `json:"start"`
+	Documents []RelatedDoc   `json:"documents"`
+	Total     int            `json:"total"` // neighbours found, before the budget
+	Truncated bool           `json:"truncated,omitempty"`
+	Warning   string         `json:"warning,omitempty"`
+}
+
+func (s *Server) addLinkTools() {
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "get_links",
+		Description: "The links of a document and its backlinks: markdown and reference links, [[wikilinks]] and typed " +
+			"front-matter links (such as depends_on, see-also from a KEP's kep.yaml), each with type, line, target as " +
+			"written, status (resolved, broken, file, external) and the resolved document's package, path and title.",
+		Annotations: readOnly("Links and backlinks"),
+	}, s.getLinks)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "get_metadata",
+		Description: "A document's front matter (typed; dates as 2006-01-02; a KEP README includes its kep.yaml), " +
+			"title, summary, tags, counts of links, backlinks and broken links, and its package's commit.",
+		Annotations: readOnly("Document metadata"),
+	}, s.getMetadata)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "find_documents",
+		Description: "Find documents by front-matter fields with a small JSON filter `where`: equality, $in, " +
+			"$gt/$gte/$lt/$lte/$between on numbers and dates, $exists, $contains for lists. For example " +
+			"{\"status\": \"implementable\", \"creation-date\": {\"$gt\": \"2023-01-01\"}}. Pages with cursor.",
+		Annotations: readOnly("Find documents by metadata"),
+	}, s.findDocuments)
+	mcp.AddTool(s.srv, &mcp.Tool{
+		Name: "related",
+		Description: "Documents linked to a starting document (the best search hit for `query`, or `package` + `path`), " +
+			"walking links both ways up to `hops` (≤ 2) away, ranked by link distance then by the query's search score, " +
+			"with title and summary, within `maxTokens`.",
+		Annotations: readOnly("Related documents"),
+	}, s.related)
+}
+
+// linkReader checks the document's package and returns a fresh reader.
+func (s *Server) linkReader(ctx context.Context, req mcp.Request, alias, p string) (*indexer.Reader, string, error) {
+	snap := s.snapshot()
+	if snap.unusable() {
+		return nil, "", snap.lockErr
+	}
+	if alias != "" {
+		if err := s.checkPackage(snap, alias); err != nil {
+			return nil, "", err
+		}
+	}
+	if p != "" {
+		if err := checkRelPathOnce(p); err != nil {
+			return nil, "", err
+		}
+	}
+	warn := s.freshen(ctx, req, snap)
+	r, err := s.reader()
+	return r, warn, err
+}
+
+func needDoc(alias, p string) error {
+	if alias == "" || p == "" {
+		return errors.New("give package and path of a document, as in search hits")
+	}
+	return nil
+}
+
+func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetLinksIn) (*mcp.CallToolResult, GetLinksOut, error) {
+	if err := needDoc(in.Package, in.Path); err != nil {
+		return nil, GetLinksOut{}, err
+	}
+	r, warn, err := s.linkReader(ctx, req, in.Package, in.Path)
+	if err != nil {
+		return nil, GetLinksOut{}, err
+	}
+	out, back, err := r.Links(in.Package, in.Path)
+	if err != nil {
+		return nil, GetLinksOut{}, err
+	}
+	res := GetLinksOut{Package: in.Package, Path: in.Path, Links: out, Backlinks: back, Warning: warn}
+	if len(res.Links) > maxLinksListed {
+		res.Links, res.Truncated = res.Links[:maxLinksListed], true
+	}
+	if len(res.Backlinks) > maxLinksListed {
+		res.Backlinks, res.Truncated = res.Backlinks[:maxLinksListed], true
+	}
+	if res.Links == nil {
+		res.Links = []indexer.Link{}
+	}
+	if res.Backlinks == nil {
+		res.Backlinks = []indexer.Link{}
+	}
+	return nil, res, nil
+}
+
+func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in GetMetadataIn) (*mcp.CallToolResult, GetMetadataOut, error) {
+	if err := needDoc(in.Package, in.Path); err != nil {
+		return nil, GetMetadataOut{}, err
+	}
+	r, warn, err := s.linkReader(ctx, req, in.Package, in.Path)
+	if err != nil {
+		return nil, GetMetadataOut{}, err
+	}
+	m, err := r.Metadata(in.Package, in.Path)
+	if err != nil {
+		return nil, GetMetadataOut{}, err
+	}
+	return nil, GetMetadataOut{DocMeta: m, URI: docURI(m.Package, m.Path), Warning: warn}, nil
+}
+
+func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in FindDocumentsIn) (*mcp.CallToolResult, FindDocumentsOut, error) {
+	if len(in.Where) == 0 && in.Package == "" && in.Tag == "" {
+		return nil, FindDocumentsOut{}, errors.New("give a filter `where`, as in {\"status\": \"implementable\"} (or a package or tag)")
+	}
+	if err := indexer.CheckWhere(in.Where); err != nil {
+		return nil, FindDocumentsOut{}, err
+	}
+	r, warn, err := s.linkReader(ctx, req, in.Package, "")
+	if err != nil {
+		return nil, FindDocumentsOut{}, err
+	}
+	q := indexer.FindQuery{Where: in.Where, Limit: in.Limit, Cursor: in.Cursor}
+	if in.Package != "" {
+		q.Packages = []string{in.Package}
+	}
+	if in.Tag != "" {
+		q.Tags = []string{in.Tag}
+	}
+	res, err := r.Find(q)
+	if err != nil {
+		return nil, FindDocumentsOut{}, err
+	}
+	return nil, FindDocumentsOut{FindResult: res, Warning: warn}, nil
+}
+
+func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in RelatedIn) (*mcp.CallToolResult, RelatedOut, error) {
+	hops := in.Hops
+	if hops == 0 {
+		hops = indexer.MaxHops
+	}
+	if hops < 1 || hops > indexer.MaxHops {
+		return nil, RelatedOut{}, fmt.Errorf("hops %d: walk 1 or %d links away", hops, indexer.MaxHops)
+	}
+	budget := in.MaxTokens
+	if budget <= 0 {
+		budget = defaultRelatedTokens
+	}
+	budget = min(budget, maxRelatedTokens)
+	byQuery := strings.TrimSpace(in.Query) != ""
+	if byQuery == (in.Package != "" || in.Path != "") {
+		return nil, RelatedOut{}, errors.New("give either query, or package and path of the starting document")
+	}
+	if !byQuery {
+		if err := needDoc(in.Package, in.Path); err != nil {
+			return nil, RelatedOut{}, err
+		}
+	} else if err := indexer.CheckQuery(in.Query); err != nil {
+		return nil, RelatedOut{}, err
+	}
+	r, warn, err := s.linkReader(ctx, req, in.Package, in.Path)
+	if err != nil {
+		return nil, RelatedOut{}, err
+	}
+	start := indexer.DocRef{Package: in.Package, Path: in.Path}
+	scores := map[[2]string]float64{}
+	if byQuery {
+		hits, err := r.Search(ctx, indexer.Query{Text: in.Query, Limit: relatedSearchCandidate, BestPerDocument: true})
+		if err != nil {
+			return nil, RelatedOut{}, fmt.Errorf("search failed: %w", err)
+		}
+		for _, h := range hits {
+			if checkRelPathOnce(h.Path) != nil {
+				continue
+			}
+			if start.Path == "" {
+				start = indexer.DocRef{Package: h.Package, Path: h.Path}
+			}
+			scores[[2]string{h.Package, h.Path}] = h.Score
+		}
+		if start.Path == "" {
+			return nil, RelatedOut{Documents: []RelatedDoc{}, Warning: warn}, errors.New("no document matches the query: try other words, or give package and path")
+		}
+	}
+	ns, err := r.Neighbours(start.Package, start.Path, hops)
+	if err != nil {
+		return nil, RelatedOut{}, err
+	}
+	sort.SliceStable(ns, func(i, j int) bool {
+		if ns[i].Distance != ns[j].Distance {
+			return ns[i].Distance < ns[j].Distance
+		}
+		return scores[[2]string{ns[i].Package, ns[i].Path}] > scores[[2]string{ns[j].Package, ns[j].Path}]
+	})
+	out := RelatedOut{Start: start, Documents: []RelatedDoc{}, Total: len(ns), Warning: warn}
+	if m, err := r.Metadata(start.Package, start.Path); err == nil {
+		out.Start.Title = m.Title
+	}
+	used := s.countTokens(out.Start.Package + out.Start.Path + out.Start.Title + warn)
+	for _, n := range ns {
+		if checkRelPathOnce(n.Path) != nil {
+			continue
+		}
+		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: n.Title, Distance: n.Distance, Via: n.Via,
+			Score: scores[[2]string{n.Package, n.Path}], URI: docURI(n.Package, n.Path)}
+		if m, err := r.Metadata(n.Package, n.Path); err == nil {
+			d.Summary = m.Summary
+		}
+		b, _ := json.Marshal(d)
+		cost := s.countTokens(string(b))
+		if used+cost > budget {
+			out.Truncated = true
+			break
+		}
+		used += cost
+		out.Documents = append(out.Documents, d)
+	}
+	return nil, out, nil
+}
