@@ -48,7 +48,7 @@ type Server struct {
 	snapValid bool
 	fresh     freshState
 	job       *reindexJob    // the re-index running, or nil
-	watch     *dirWatch      // the dir sources' folders being watched, or nil
+	live      liveState      // the watch of the project and the changes it saw (watch.go)
 	bg        sync.WaitGroup // background freshness checks and re-indexes
 
 	// life is the server's own context: re-indexes run under it, detached
