@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"cmp"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,6 +51,7 @@ type projectWatch struct {
 	only     map[string]string // folder → the one file watched in it (single-file sources)
 	missing  []string          // dir sources that do not exist yet (their paths)
 	dirs     map[string]bool   // folders watched; only the watch loop changes it after start
+	maxDirs  int               // at most this many folders
 	degraded atomic.Bool       // some folder could not be watched
 }
 
@@ -63,8 +65,10 @@ type liveState struct {
 	// count when the index last matched the disk.
 	gen uint64
 	// settle is how long a burst of changes must be quiet before the watch
-	// re-indexes; 0 means watchSettle (a field so tests can lengthen it).
-	settle time.Duration
+	// re-indexes; 0 means watchSettle. maxDirs bounds the folders watched;
+	// 0 means maxWatchDirs. (Fields so that tests can change them.)
+	settle  time.Duration
+	maxDirs int
 }
 
 // watchKey identifies what the watch is made for: the dir sources and
@@ -106,7 +110,8 @@ func (s *Server) rewatchLocked(snap snapshot) {
 		s.log.Warn("cannot watch the project for changes; they are found by comparing files at request time", "error", err)
 		return
 	}
-	pw := &projectWatch{key: key, w: w, ctxDir: s.ctxDir, pkgsDir: s.pkgsDir, only: map[string]string{}, dirs: map[string]bool{}}
+	pw := &projectWatch{key: key, w: w, ctxDir: s.ctxDir, pkgsDir: s.pkgsDir, only: map[string]string{}, dirs: map[string]bool{},
+		maxDirs: cmp.Or(s.live.maxDirs, maxWatchDirs)}
 	if err := pw.add(s.ctxDir); err != nil {
 		s.live.failed = key
 		s.log.Warn("cannot watch "+s.ctxDir+"; changes are found by comparing files at request time", "error", err)
@@ -153,8 +158,8 @@ func (pw *projectWatch) add(dir string) error {
 	if pw.dirs[dir] {
 		return pw.w.Add(dir) // the same path may be another folder now (renamed into place)
 	}
-	if len(pw.dirs) >= maxWatchDirs {
-		return errTooManyDirs
+	if len(pw.dirs) >= pw.maxDirs {
+		return fmt.Errorf("more than %d folders to watch (each is an inotify watch)", pw.maxDirs)
 	}
 	if err := pw.w.Add(dir); err != nil {
 		return err
@@ -162,8 +167,6 @@ func (pw *projectWatch) add(dir string) error {
 	pw.dirs[dir] = true
 	return nil
 }
-
-var errTooManyDirs = &kindError{msg: "more than 4096 folders to watch", kind: fs.ErrInvalid}
 
 // addTree watches root and its folders, as markdown.Walk walks them: hidden
 // folders (.git, .context) are not entered and symbolic links not followed.

@@ -316,3 +316,22 @@ func TestWatchReindexShared(t *testing.T) {
 		t.Errorf("%d re-indexes, want 1 shared", n)
 	}
 }
+
+// TestWatchFallback: past the watch limit the watch is degraded, and the
+// stat comparison that calls start (at most every recheckAfter) still
+// brings an edit in place to the next searches.
+func TestWatchFallback(t *testing.T) {
+	t.Parallel()
+	dir := smallProject(t)
+	var srv *Server
+	cs := connect(t, dir, func(s *Server) { s.live.maxDirs, srv = 2, s })
+	searchPaths(t, cs, map[string]any{"query": "zanzibar"}) // the watch starts, degraded
+	srv.mu.Lock()
+	degraded := srv.live.watch != nil && srv.live.watch.degraded.Load()
+	srv.mu.Unlock()
+	if !degraded {
+		t.Fatal("the watch is not degraded past its limit")
+	}
+	writeFile(t, filepath.Join(dir, ".context", project.PackagesDir, "ops", "deploy.md"), "# Deploy\n\nDeploy on a wallaby.\n")
+	eventually(t, cs, "wallaby", func(got []string) bool { return slices.Equal(got, []string{"ops/deploy.md"}) })
+}
