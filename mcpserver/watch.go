@@ -58,9 +58,10 @@ type projectWatch struct {
 // liveState is the server's side of the watch (guarded by Server.mu).
 type liveState struct {
 	watch *projectWatch // the project being watched, or nil
-	// failed is the watchKey for which no watch could be made (so that each
-	// call does not try again).
-	failed string
+	// failed is the watchKey for which no watch could be made, when
+	// didFail (so that each call does not try again).
+	failed  string
+	didFail bool
 	// gen counts the changes the watch has seen; freshState.gen is the
 	// count when the index last matched the disk.
 	gen uint64
@@ -101,19 +102,19 @@ func (s *Server) rewatchLocked(snap snapshot) {
 		s.live.watch = nil
 		s.live.gen++ // what changed while no watch ran is looked for
 	}
-	if s.life.Err() != nil || s.live.failed == key {
+	if s.life.Err() != nil || (s.live.didFail && s.live.failed == key) {
 		return
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		s.live.failed = key
+		s.live.failed, s.live.didFail = key, true
 		s.log.Warn("cannot watch the project for changes; they are found by comparing files at request time", "error", err)
 		return
 	}
 	pw := &projectWatch{key: key, w: w, ctxDir: s.ctxDir, pkgsDir: s.pkgsDir, only: map[string]string{}, dirs: map[string]bool{},
 		maxDirs: cmp.Or(s.live.maxDirs, maxWatchDirs)}
 	if err := pw.add(s.ctxDir); err != nil {
-		s.live.failed = key
+		s.live.failed, s.live.didFail = key, true
 		s.log.Warn("cannot watch "+s.ctxDir+"; changes are found by comparing files at request time", "error", err)
 		w.Close()
 		return

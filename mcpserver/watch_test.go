@@ -18,16 +18,14 @@ import (
 )
 
 // smallProject is a lean project for the watch tests: two installed
-// packages of a few files, a manifest with a dir source that does not exist
-// yet (later), and a built index.
+// packages of a few files, a manifest, and a built index.
 func smallProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	ctxDir := filepath.Join(dir, ".context")
 	writeFile(t, filepath.Join(ctxDir, project.ManifestName), `{"index":{},"packages":[
   {"alias":"api","source":"https://example.com/api.git","path":"docs","ref":"main"},
-  {"alias":"ops","source":"https://example.com/ops.git","path":"docs","ref":"main"},
-  {"alias":"later","kind":"dir","source":"./notes/later"}
+  {"alias":"ops","source":"https://example.com/ops.git","path":"docs","ref":"main"}
 ]}`)
 	files := map[string]string{
 		"api/reference.md": "# API\n\nThe zanzibar endpoint returns widgets.\n",
@@ -176,7 +174,8 @@ func TestWatchDebounce(t *testing.T) {
 
 // TestWatchNewFolders: folders created after the server started are
 // watched: a sub-folder of an installed package, a package folder swapped
-// in by rename (as an install does), and a dir source that did not exist.
+// in by rename (as an install does), and a dir source added to the
+// manifest that did not exist yet.
 func TestWatchNewFolders(t *testing.T) {
 	t.Parallel()
 	dir := smallProject(t)
@@ -211,7 +210,24 @@ func TestWatchNewFolders(t *testing.T) {
 	writeFile(t, filepath.Join(pk, "ops", "runbook.md"), "# Runbook\n\nRestart the tapir.\n")
 	indexed(t, srv, "tapir", "ops/runbook.md")
 
-	// A dir source that appears after the start (two levels missing).
+	// The manifest gains a dir source that does not exist yet (two levels
+	// missing); it is served once it appears.
+	writeFile(t, filepath.Join(dir, ".context", project.ManifestName), `{"index":{},"packages":[
+  {"alias":"api","source":"https://example.com/api.git","path":"docs","ref":"main"},
+  {"alias":"ops","source":"https://example.com/ops.git","path":"docs","ref":"main"},
+  {"alias":"later","kind":"dir","source":"./notes/later"}
+]}`)
+	for start := time.Now(); ; time.Sleep(5 * time.Millisecond) { // no call: the watch reads it
+		srv.mu.Lock()
+		ok := srv.live.watch != nil && strings.Contains(srv.live.watch.key, filepath.Join(dir, "notes", "later"))
+		srv.mu.Unlock()
+		if ok {
+			break
+		}
+		if time.Since(start) > wait {
+			t.Fatal("the watch did not pick up the manifest's new dir source")
+		}
+	}
 	writeFile(t, filepath.Join(dir, "notes", "later", "plan.md"), "# Plan\n\nThe dugong plan.\n")
 	indexed(t, srv, "dugong", "later/plan.md")
 	writeFile(t, filepath.Join(dir, "notes", "later", "sub", "more.md"), "# More\n\nThe manatee plan.\n")
