@@ -54,8 +54,8 @@ func TestReindexSurvivesCancel(t *testing.T) {
 	t.Parallel()
 	dir := smallProject(t)
 	w := newSlowSync()
-	t.Cleanup(w.unblock) // before the server stops, even when the test fails
 	cs, progress := connectProgress(t, dir, func(s *Server) { s.sync = w.sync })
+	t.Cleanup(w.unblock) // before the server stops, even when the test fails
 	writeFile(t, filepath.Join(dir, ".context", "packages", "api", "new.md"), "# New\n\nThe okapi lives here.\n")
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -261,6 +261,14 @@ func connectProgress(t *testing.T, dir string, setup func(*Server)) (*mcp.Client
 		t.Fatal(err)
 	}
 	setup(s)
+	t.Cleanup(func() { s.Close() }) // after the sessions end (cleanups run last first)
+	return session(t, s)
+}
+
+// session connects one more client session to s, one that collects
+// progress notifications, as each agent of a shared server is.
+func session(t *testing.T, s *Server) (*mcp.ClientSession, chan *mcp.ProgressNotificationParams) {
+	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.MCP().Connect(ctx, st, nil)
@@ -279,75 +287,64 @@ func connectProgress(t *testing.T, dir string, setup func(*Server)) (*mcp.Client
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close(); ss.Wait(); s.Close() })
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
 	return cs, progress
 }
 
 // TestWatchReindexShared: a re-index started by the watch (no call) is
-// shared: a call that arrives while it runs waits for it, with progress
-// for its token, and is answered from the new index; no second re-index
-// starts.
+// shared by the sessions of one server: a call of each that arrives while
+// it runs waits for it, with progress for its own token, and is answered
+// from the new index; no second re-index starts.
 func TestWatchReindexShared(t *testing.T) {
 	t.Parallel()
 	dir := smallProject(t)
 	w := newSlowSync()
+	var srv *Server
+	cs1, progress1 := connectProgress(t, dir, func(s *Server) { s.sync, srv = w.sync, s })
 	t.Cleanup(w.unblock) // before the server stops, even when the test fails
-	cs, progress := connectProgress(t, dir, func(s *Server) { s.sync = w.sync })
-	searchPaths(t, cs, map[string]any{"query": "zanzibar"}) // the watch starts
+	cs2, progress2 := session(t, srv)
+	searchPaths(t, cs1, map[string]any{"query": "zanzibar"}) // the watch starts
 	writeFile(t, filepath.Join(dir, ".context", project.PackagesDir, "api", "new.md"), "# New\n\nThe okapi lives here.\n")
 	select {
 	case <-w.started: // the watch started it: no call is running
 	case <-time.After(wait):
 		t.Fatal("the watch did not start a re-index")
 	}
-	params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "okapi"}}
-	params.SetProgressToken("tok-2")
-	done := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		res, err := cs.CallTool(context.Background(), params)
-		if err != nil {
-			t.Error(err)
+	done := make(chan *mcp.CallToolResult, 2)
+	for i, cs := range []*mcp.ClientSession{cs1, cs2} {
+		params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "okapi"}}
+		params.SetProgressToken(fmt.Sprintf("tok-%d", i+1))
+		go func() {
+			res, err := cs.CallTool(context.Background(), params)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- res
+		}()
+	}
+	for i, progress := range []chan *mcp.ProgressNotificationParams{progress1, progress2} {
+		select {
+		case pn := <-progress:
+			if pn.ProgressToken != fmt.Sprintf("tok-%d", i+1) || !strings.Contains(pn.Message, "re-indexing") {
+				t.Errorf("session %d: progress = %+v", i+1, pn)
+			}
+		case <-time.After(wait):
+			t.Fatalf("session %d: no progress for a call waiting on the watch's re-index", i+1)
 		}
-		done <- res
-	}()
-	select {
-	case pn := <-progress:
-		if pn.ProgressToken != "tok-2" || !strings.Contains(pn.Message, "re-indexing") {
-			t.Errorf("progress = %+v", pn)
-		}
-	case <-time.After(wait):
-		t.Fatal("no progress for a call waiting on the watch's re-index")
 	}
 	w.unblock()
-	res := <-done
-	if res == nil {
-		t.Fatal("the call that waited failed")
-	}
-	var out SearchOut
-	decode(t, res, &out)
-	if res.IsError || len(out.Hits) != 1 || out.Hits[0].Path != "new.md" || out.Warning != "" {
-		t.Errorf("call that waited: hits %+v, warning %q", out.Hits, out.Warning)
+	for range 2 {
+		res := <-done
+		if res == nil {
+			t.Fatal("a call that waited failed")
+		}
+		var out SearchOut
+		decode(t, res, &out)
+		if res.IsError || len(out.Hits) != 1 || out.Hits[0].Path != "new.md" || out.Warning != "" {
+			t.Errorf("call that waited: hits %+v, warning %q", out.Hits, out.Warning)
+		}
 	}
 	if n := w.calls.Load(); n != 1 {
 		t.Errorf("%d re-indexes, want 1 shared", n)
 	}
-}
-
-// TestWatchFallback: past the watch limit the watch is degraded, and the
-// stat comparison that calls start (at most every recheckAfter) still
-// brings an edit in place to the next searches.
-func TestWatchFallback(t *testing.T) {
-	t.Parallel()
-	dir := smallProject(t)
-	var srv *Server
-	cs := connect(t, dir, func(s *Server) { s.live.maxDirs, srv = 2, s })
-	searchPaths(t, cs, map[string]any{"query": "zanzibar"}) // the watch starts, degraded
-	srv.mu.Lock()
-	degraded := srv.live.watch != nil && srv.live.watch.degraded.Load()
-	srv.mu.Unlock()
-	if !degraded {
-		t.Fatal("the watch is not degraded past its limit")
-	}
-	writeFile(t, filepath.Join(dir, ".context", project.PackagesDir, "ops", "deploy.md"), "# Deploy\n\nDeploy on a wallaby.\n")
-	eventually(t, cs, "wallaby", func(got []string) bool { return slices.Equal(got, []string{"ops/deploy.md"}) })
 }
