@@ -134,6 +134,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // releases the index reader.
 func (s *Server) Close() error {
 	s.stop()
+	s.live.loops.Wait() // the watch, whose re-checks may start re-indexes
 	s.bg.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()

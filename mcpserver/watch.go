@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -70,6 +71,10 @@ type liveState struct {
 	// 0 means maxWatchDirs. (Fields so that tests can change them.)
 	settle  time.Duration
 	maxDirs int
+	// loops counts the watch loops and the re-checks they start (apart
+	// from Server.bg, which tests wait on while a watch runs); Close
+	// waits for it before bg.
+	loops sync.WaitGroup
 }
 
 // watchKey identifies what the watch is made for: the dir sources and
@@ -143,7 +148,7 @@ func (s *Server) rewatchLocked(snap snapshot) {
 		}
 	}
 	s.live.watch = pw
-	s.bg.Add(1)
+	s.live.loops.Add(1)
 	go s.watchLoop(pw)
 }
 
@@ -271,7 +276,7 @@ func (pw *projectWatch) follow(s *Server, ev fsnotify.Event) {
 // without a call. It ends when the server closes or the watch is replaced.
 // Idle, it only waits: no timer runs.
 func (s *Server) watchLoop(pw *projectWatch) {
-	defer s.bg.Done()
+	defer s.live.loops.Done()
 	settle := time.NewTimer(time.Hour)
 	settle.Stop()
 	defer settle.Stop()
@@ -310,9 +315,9 @@ func (s *Server) watchLoop(pw *projectWatch) {
 			changed()
 		case <-settle.C:
 			burst = time.Time{}
-			s.bg.Add(1) // the loop's own count is held: Close has not passed Wait
+			s.live.loops.Add(1) // the loop's own count is held: Close has not passed Wait
 			go func() {
-				defer s.bg.Done()
+				defer s.live.loops.Done()
 				s.changedOnDisk()
 			}()
 		}
