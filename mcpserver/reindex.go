@@ -42,9 +42,10 @@ func (j *reindexJob) failed() string {
 }
 
 // startReindex starts a re-index of snap's packages (stale names what
-// changed) in the background and returns it. The caller holds syncMu, and
-// no job is running.
-func (s *Server) startReindex(snap snapshot, sent stamps, stale []string) *reindexJob {
+// changed; gen is the watch's change count before the check that found
+// them) in the background and returns it. The caller holds syncMu, and no
+// job is running.
+func (s *Server) startReindex(snap snapshot, sent stamps, gen uint64, stale []string) *reindexJob {
 	job := &reindexJob{what: "the index", started: time.Now(), done: make(chan struct{})}
 	if len(stale) > 0 {
 		job.what = "packages " + strings.Join(stale, ", ")
@@ -61,7 +62,7 @@ func (s *Server) startReindex(snap snapshot, sent stamps, stale []string) *reind
 		})
 		s.mu.Lock()
 		s.job, job.err = nil, err
-		s.fresh = freshState{sentinel: sent, checkedAt: time.Now(), fresh: err == nil}
+		s.fresh = freshState{sentinel: sent, gen: gen, checkedAt: time.Now(), fresh: err == nil}
 		s.mu.Unlock()
 		close(job.done)
 		if err != nil && cannotWrite(err) {

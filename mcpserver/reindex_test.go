@@ -47,17 +47,16 @@ func (w *slowSync) sync(ctx context.Context, dir string, pkgs []indexer.Package,
 const wait = time.Minute
 
 // TestReindexSurvivesCancel: a call cancelled while the re-index it started
-// runs does not stop the re-index; the next call does not start another,
-// and is answered at once from the index as it is, with a note; once the
-// re-index ends, answers see the new files.
+// runs does not stop the re-index; the next call does not start another:
+// it waits for the one running (with progress for its token) and is
+// answered from the new index.
 func TestReindexSurvivesCancel(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	dir := smallProject(t)
 	w := newSlowSync()
-	var srv *Server
-	cs := connect(t, p.dir, func(s *Server) { s.sync, srv = w.sync, s })
+	cs, progress := connectProgress(t, dir, func(s *Server) { s.sync = w.sync })
 	t.Cleanup(w.unblock) // before the server stops, even when the test fails
-	writeFile(t, filepath.Join(p.ctxDir, "packages", "api", "new.md"), "# New\n\nThe okapi lives here.\n")
+	writeFile(t, filepath.Join(dir, ".context", "packages", "api", "new.md"), "# New\n\nThe okapi lives here.\n")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -75,31 +74,39 @@ func TestReindexSurvivesCancel(t *testing.T) {
 		t.Fatalf("cancelled call: %v", err)
 	}
 
-	// The next call is answered while the re-index still runs.
-	ctx2, cancel2 := context.WithTimeout(context.Background(), wait)
-	defer cancel2()
-	res, err := cs.CallTool(ctx2, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "widgets"}})
-	if err != nil {
-		t.Fatalf("call during the re-index: %v", err)
+	// The next call shares the re-index that still runs.
+	params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "okapi"}}
+	params.SetProgressToken("tok-next")
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		ctx2, cancel2 := context.WithTimeout(context.Background(), wait)
+		defer cancel2()
+		res, err := cs.CallTool(ctx2, params)
+		if err != nil {
+			t.Errorf("call during the re-index: %v", err)
+		}
+		done <- res
+	}()
+	select {
+	case pn := <-progress:
+		if pn.ProgressToken != "tok-next" || !strings.Contains(pn.Message, "re-indexing packages api") {
+			t.Errorf("progress = %+v", pn)
+		}
+	case <-time.After(wait):
+		t.Fatal("the next call did not wait for the re-index")
+	}
+	w.unblock()
+	res := <-done
+	if res == nil {
+		t.Fatal("the call that waited failed")
 	}
 	var out SearchOut
 	decode(t, res, &out)
-	if res.IsError || !strings.Contains(out.Warning, "re-indexing packages api is in progress") || len(out.Hits) == 0 {
-		t.Errorf("call during the re-index: warning %q, %d hits: %s", out.Warning, len(out.Hits), text(res))
-	}
-	if n := w.calls.Load(); n != 1 {
-		t.Errorf("%d re-indexes started, want 1 (the first goes on)", n)
-	}
-
-	w.unblock()
-	srv.bg.Wait() // the re-index ends
-	out = SearchOut{}
-	res = call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
 	if res.IsError || len(out.Hits) != 1 || out.Hits[0].Path != "new.md" || out.Warning != "" {
-		t.Errorf("after the re-index: hits %+v, warning %q", out.Hits, out.Warning)
+		t.Errorf("call that waited: hits %+v, warning %q", out.Hits, out.Warning)
 	}
 	if n := w.calls.Load(); n != 1 {
-		t.Errorf("%d re-indexes, want 1: the next call started over", n)
+		t.Errorf("%d re-indexes, want 1: the cancelled call's goes on and is shared", n)
 	}
 }
 

@@ -49,7 +49,7 @@ type Server struct {
 	snapValid bool
 	fresh     freshState
 	job       *reindexJob    // the re-index running, or nil
-	watch     *dirWatch      // the dir sources' folders being watched, or nil
+	live      liveState      // the watch of the project and the changes it saw (watch.go)
 	bg        sync.WaitGroup // background freshness checks and re-indexes
 
 	// life is the server's own context: re-indexes run under it, detached
@@ -137,6 +137,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // releases the index reader.
 func (s *Server) Close() error {
 	s.stop()
+	s.live.loops.Wait() // the watch, whose re-checks may start re-indexes
 	s.bg.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -162,12 +162,15 @@ func (s *Server) reader() (*indexer.Reader, error) {
 }
 
 // recheckAfter is how old the last full freshness check may be before a
-// call starts another one in the background.
+// call starts another one in the background. Only without a working watch
+// (see projectWatch): with one, changes are noticed as they happen and no
+// call polls.
 const recheckAfter = time.Second
 
 // freshState remembers the last full freshness check.
 type freshState struct {
 	sentinel  stamps    // sentinel() when it ran
+	gen       uint64    // the watch's change count (liveState.gen) when it began
 	checkedAt time.Time // when it ended
 	fresh     bool      // the index matched the packages then
 	checking  bool      // a background check is running
@@ -189,19 +192,22 @@ func (s *Server) sentinel(snap snapshot) stamps {
 // freshen makes the index match the packages on disk before a call is
 // answered, re-indexing changed packages incrementally. It returns a warning
 // or note for the answer when the index is (or may be) stale, and "" when
-// it is fresh.
+// it is fresh. Every session of the process shares it (the Server's state).
 //
 // The full check (indexer's Freshness, a stat of every file) runs before the
 // call whenever the lock or a package folder changed since the last one (an
-// install or update in another terminal), or when the last one found the
-// index stale. Otherwise the call is answered at once and, if the last full
-// check is older than recheckAfter, one starts in the background, so that a
-// file edited in place is picked up by the next call.
+// install or update in another terminal), the watch saw a change since (the
+// call does not wait for the burst to settle), or the last one found the
+// index stale. Otherwise the call is answered at once. Without a working
+// watch, a call also starts a full check in the background when the last
+// one is older than recheckAfter, so that a file edited in place is picked
+// up by the next call.
 //
-// A re-index runs detached from the call (see reindexJob): the call that
-// starts it waits for it, sending progress if req asked for it, unless the
-// call is cancelled; a call that finds one running is answered at once from
-// the index as it is, with a note saying so.
+// A re-index runs detached from the call (see reindexJob), and there is
+// at most one: a call that starts one, or finds one running (started by
+// the watch or another call, of any session), waits for it, sending
+// progress if req asked for it, unless the call is cancelled; the re-index
+// goes on either way.
 func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) string {
 	if snap.unusable() {
 		return ""
@@ -214,11 +220,11 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	s.mu.Lock()
 	if job := s.job; job != nil {
 		s.mu.Unlock()
-		return job.inProgress()
+		return s.await(ctx, req, job)
 	}
-	fs := s.fresh
-	if fs.fresh && fs.sentinel.same(sent) {
-		if time.Since(fs.checkedAt) > recheckAfter && !fs.checking {
+	fs, watched := s.fresh, s.watchingLocked()
+	if fs.fresh && fs.sentinel.same(sent) && (!watched || fs.gen == s.live.gen) {
+		if !watched && time.Since(fs.checkedAt) > recheckAfter && !fs.checking {
 			s.fresh.checking = true
 			s.bg.Add(1)
 			go s.backgroundCheck(r, snap, sent)
@@ -231,19 +237,24 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	// One check-and-start at a time; a call that waited re-checks first.
 	s.syncMu.Lock()
 	s.mu.Lock()
-	job := s.job
-	s.mu.Unlock()
-	if job != nil {
-		s.syncMu.Unlock()
-		return job.inProgress()
-	}
-	f, err := r.Freshness(snap.pkgs)
-	if err == nil && f.Fresh {
-		s.setFresh(sent, true)
+	job, gen := s.job, s.live.gen
+	if job == nil && s.fresh.fresh && s.fresh.sentinel.same(sent) && s.fresh.gen == gen {
+		s.mu.Unlock() // the call this one waited for found it fresh
 		s.syncMu.Unlock()
 		return ""
 	}
-	job = s.startReindex(snap, sent, f.Stale)
+	s.mu.Unlock()
+	if job != nil {
+		s.syncMu.Unlock()
+		return s.await(ctx, req, job)
+	}
+	f, err := r.Freshness(snap.pkgs)
+	if err == nil && f.Fresh {
+		s.setFresh(sent, gen, true)
+		s.syncMu.Unlock()
+		return ""
+	}
+	job = s.startReindex(snap, sent, gen, f.Stale)
 	s.syncMu.Unlock()
 	return s.await(ctx, req, job)
 }
@@ -253,10 +264,10 @@ func cannotWrite(err error) bool {
 	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
 }
 
-func (s *Server) setFresh(sent stamps, fresh bool) {
+func (s *Server) setFresh(sent stamps, gen uint64, fresh bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.fresh = freshState{sentinel: sent, checkedAt: time.Now(), fresh: fresh}
+	s.fresh = freshState{sentinel: sent, gen: gen, checkedAt: time.Now(), fresh: fresh}
 }
 
 // backgroundCheck runs a full freshness check; when it finds the index

@@ -1,109 +1,182 @@
 package mcpserver
 
 import (
+	"cmp"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/fsnotify/fsnotify"
 )
 
 const (
-	// maxWatchDirs bounds the folders watched for all dir sources together
-	// (each is an inotify watch, a limited resource). Past it the server
-	// falls back to the stat comparison at request time.
+	// maxWatchDirs bounds the folders watched for the whole project (each
+	// is an inotify watch, a limited resource). Past it the watch is
+	// degraded and the server falls back to the stat comparison at
+	// request time.
 	maxWatchDirs = 4096
 	// watchSettle is how long a burst of changes must be quiet before a
 	// re-index starts (a save writes, renames and chmods; a checkout
 	// touches many files).
-	watchSettle = 200 * time.Millisecond
+	watchSettle = 100 * time.Millisecond
+	// watchMaxDelay bounds how long a stream of changes that never pauses
+	// for watchSettle can put the re-index off.
+	watchMaxDelay = 2 * time.Second
 )
 
-// dirWatch watches the folders of the dir sources, so that an edit, a new
-// file or a deleted file shows up in search and get_document without a
-// call having to find it first. Where it cannot watch (too many folders,
-// a file system without notifications), the stat comparison of freshen
-// (a full check in the background at most every recheckAfter) still
-// picks edits up.
-type dirWatch struct {
-	key  string // the dirs watched (watchKey), to tell when they change
-	w    *fsnotify.Watcher
-	only map[string]string // folder → the one file watched in it (single-file sources)
-	n    int               // folders watched
+// projectWatch watches, with one fsnotify watcher, everything the answers
+// depend on: .context/ itself (the manifest, the lock, packages/ appearing),
+// packages/ and every folder under it, each dir source's folders, and for
+// a dir source that does not exist yet its nearest existing parent folder.
+// Each change bumps the server's change count (gen) and, once a burst has
+// settled, re-indexes in the background, so that no call has to poll.
+//
+// Where it cannot watch (no inotify, the watch limit hit, more than
+// maxWatchDirs folders) it is degraded, or absent: freshen then falls back
+// to the stat comparison at request time (a full check in the background at
+// most every recheckAfter).
+type projectWatch struct {
+	key      string // what it was made for (watchKey), to tell when that changes
+	w        *fsnotify.Watcher
+	ctxDir   string
+	pkgsDir  string
+	trees    []string          // roots watched with their sub-folders: packages/, folder dir sources
+	only     map[string]string // folder → the one file watched in it (single-file sources)
+	missing  []string          // dir sources that do not exist yet (their paths)
+	dirs     map[string]bool   // folders watched; only the watch loop changes it after start
+	maxDirs  int               // at most this many folders
+	degraded atomic.Bool       // some folder could not be watched
 }
 
-// watchKey identifies what the live packages need watched.
+// liveState is the server's side of the watch (guarded by Server.mu).
+type liveState struct {
+	watch *projectWatch // the project being watched, or nil
+	// failed is the watchKey for which no watch could be made, when
+	// didFail (so that each call does not try again).
+	failed  string
+	didFail bool
+	// gen counts the changes the watch has seen; freshState.gen is the
+	// count when the index last matched the disk.
+	gen uint64
+	// settle is how long a burst of changes must be quiet before the watch
+	// re-indexes; 0 means watchSettle. maxDirs bounds the folders watched;
+	// 0 means maxWatchDirs. (Fields so that tests can change them.)
+	settle  time.Duration
+	maxDirs int
+	// loops counts the watch loops and the re-checks they start (apart
+	// from Server.bg, which tests wait on while a watch runs); Close
+	// waits for it before bg.
+	loops sync.WaitGroup
+}
+
+// watchKey identifies what the watch is made for: the dir sources and
+// whether each exists.
 func watchKey(live map[string]indexer.Package) string {
 	var parts []string
 	for _, p := range live {
-		parts = append(parts, p.Dir+"\x00"+p.Only)
+		parts = append(parts, p.Dir+"\x00"+p.Only+"\x00"+map[bool]string{true: "1"}[p.Present()])
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, "\x01")
 }
 
-// rewatchLocked makes the watch match snap's dir sources: it stops the old one
-// and starts a new one when they changed. The caller holds s.mu.
+// watching reports whether changes on disk reach the server by the watch,
+// so that no call needs to look for them. The caller holds s.mu.
+func (s *Server) watchingLocked() bool {
+	return s.live.watch != nil && !s.live.watch.degraded.Load()
+}
+
+// rewatchLocked makes the watch match snap's dir sources: it starts one on
+// first use, and replaces it when the dir sources (or which of them exist)
+// changed. The caller holds s.mu.
 func (s *Server) rewatchLocked(snap snapshot) {
 	key := watchKey(snap.live)
-	if s.watch != nil && s.watch.key == key {
+	if s.live.watch != nil && s.live.watch.key == key {
 		return
 	}
-	if s.watch != nil {
-		s.watch.w.Close() // its loop ends when Events closes
-		s.watch = nil
+	if s.live.watch != nil {
+		s.live.watch.w.Close() // its loop ends when Events closes
+		s.live.watch = nil
+		s.live.gen++ // what changed while no watch ran is looked for
 	}
-	if len(snap.live) == 0 || s.life.Err() != nil {
+	if s.life.Err() != nil || (s.live.didFail && s.live.failed == key) {
 		return
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		s.log.Warn("cannot watch dir sources; edits are found by comparing files at request time", "error", err)
+		s.live.failed, s.live.didFail = key, true
+		s.log.Warn("cannot watch the project for changes; they are found by comparing files at request time", "error", err)
 		return
 	}
-	dw := &dirWatch{key: key, w: w, only: map[string]string{}}
+	pw := &projectWatch{key: key, w: w, ctxDir: s.ctxDir, pkgsDir: s.pkgsDir, only: map[string]string{}, dirs: map[string]bool{},
+		maxDirs: cmp.Or(s.live.maxDirs, maxWatchDirs)}
+	if err := pw.add(s.ctxDir); err != nil {
+		s.live.failed, s.live.didFail = key, true
+		s.log.Warn("cannot watch "+s.ctxDir+"; changes are found by comparing files at request time", "error", err)
+		w.Close()
+		return
+	}
+	pw.trees = append(pw.trees, s.pkgsDir)
+	if err := pw.addTree(s.pkgsDir); err != nil && !os.IsNotExist(err) {
+		pw.fail(s, s.pkgsDir, err)
+	}
 	for _, p := range snap.live {
-		if !p.Present() {
-			continue
-		}
-		if p.Only != "" {
-			dw.only[p.Dir] = p.Only
-			err = dw.add(p.Dir)
-		} else {
-			err = dw.addTree(p.Dir)
-		}
-		if err != nil {
-			s.log.Warn("cannot watch dir source "+p.Source+"; edits are found by comparing files at request time", "error", err)
-			w.Close()
-			return
+		switch {
+		case !p.Present():
+			pw.missing = append(pw.missing, filepath.Join(p.Dir, p.Only))
+			if err := pw.addNearest(filepath.Join(p.Dir, p.Only)); err != nil {
+				pw.fail(s, p.Source, err)
+			}
+		case p.Only != "":
+			pw.only[p.Dir] = p.Only
+			if err := pw.add(p.Dir); err != nil {
+				pw.fail(s, p.Source, err)
+			}
+		default:
+			pw.trees = append(pw.trees, p.Dir)
+			if err := pw.addTree(p.Dir); err != nil {
+				pw.fail(s, p.Source, err)
+			}
 		}
 	}
-	s.watch = dw
-	s.bg.Add(1)
-	go s.watchLoop(dw)
+	s.live.watch = pw
+	s.live.loops.Add(1)
+	go s.watchLoop(pw)
+}
+
+// fail marks the watch degraded because what could not be watched.
+func (pw *projectWatch) fail(s *Server, what string, err error) {
+	if !pw.degraded.Swap(true) {
+		s.log.Warn("cannot watch "+what+" for changes; they are found by comparing files at request time", "error", err)
+	}
 }
 
 // add watches one folder, within maxWatchDirs.
-func (dw *dirWatch) add(dir string) error {
-	if dw.n >= maxWatchDirs {
-		return errTooManyDirs
+func (pw *projectWatch) add(dir string) error {
+	if pw.dirs[dir] {
+		return pw.w.Add(dir) // the same path may be another folder now (renamed into place)
 	}
-	if err := dw.w.Add(dir); err != nil {
+	if len(pw.dirs) >= pw.maxDirs {
+		return fmt.Errorf("more than %d folders to watch (each is an inotify watch)", pw.maxDirs)
+	}
+	if err := pw.w.Add(dir); err != nil {
 		return err
 	}
-	dw.n++
+	pw.dirs[dir] = true
 	return nil
 }
 
-var errTooManyDirs = &kindError{msg: "more than 4096 folders to watch", kind: fs.ErrInvalid}
-
 // addTree watches root and its folders, as markdown.Walk walks them: hidden
 // folders (.git, .context) are not entered and symbolic links not followed.
-func (dw *dirWatch) addTree(root string) error {
+func (pw *projectWatch) addTree(root string) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
@@ -117,98 +190,153 @@ func (dw *dirWatch) addTree(root string) error {
 		if p != root && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		return dw.add(p)
+		return pw.add(p)
 	})
 }
 
-// relevant reports whether ev may change what a dir source holds: not a
-// hidden file, and in a single-file source's folder only that file.
-func (dw *dirWatch) relevant(ev fsnotify.Event) bool {
-	name := filepath.Base(ev.Name)
+// addNearest watches the nearest existing folder above the missing path p,
+// so that p's appearance (or that of a folder on the way) is seen.
+func (pw *projectWatch) addNearest(p string) error {
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return pw.add(d)
+		}
+		if d == filepath.Dir(d) {
+			return nil
+		}
+	}
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// inTree reports whether p is inside a folder watched with its sub-folders
+// (packages/ or a folder source).
+func (pw *projectWatch) inTree(p string) bool {
+	return slices.ContainsFunc(pw.trees, func(root string) bool { return within(p, root) })
+}
+
+// relevant reports whether ev may change an answer: the manifest or the
+// lock, packages/ appearing, a file or folder in a package or a dir source
+// (not a hidden one; in a single-file source's folder only that file), or
+// a folder on the way to a dir source that does not exist yet. The index,
+// INDEX.md and ctx's own files in .context/ are not.
+func (pw *projectWatch) relevant(ev fsnotify.Event) bool {
+	dir, name := filepath.Dir(ev.Name), filepath.Base(ev.Name)
+	if slices.ContainsFunc(pw.missing, func(m string) bool { return within(m, ev.Name) }) {
+		return true
+	}
+	if dir == pw.ctxDir {
+		return name == project.ManifestName || name == project.LockName || ev.Name == pw.pkgsDir
+	}
 	if strings.HasPrefix(name, ".") {
 		return false
 	}
-	if only, ok := dw.only[filepath.Dir(ev.Name)]; ok && name != only {
-		// The folder of a single-file source may also be part of a folder
-		// source (AGENTS.md and "." both): then every file counts.
-		return dw.inTree(filepath.Dir(ev.Name))
+	if only, ok := pw.only[dir]; ok && name == only {
+		return true
 	}
-	return true
+	return pw.inTree(ev.Name)
 }
 
-// inTree reports whether dir is watched as part of a folder source, not
-// only for a single file.
-func (dw *dirWatch) inTree(dir string) bool {
-	for _, p := range strings.Split(dw.key, "\x01") {
-		d, only, _ := strings.Cut(p, "\x00")
-		if only == "" && (dir == d || strings.HasPrefix(dir, d+string(filepath.Separator))) {
-			return true
+// follow adds watches for what ev created: a folder inside packages/ or a
+// folder source, packages/ itself, or a folder on the way to a missing dir
+// source.
+func (pw *projectWatch) follow(s *Server, ev fsnotify.Event) {
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		delete(pw.dirs, ev.Name) // fsnotify drops a removed folder's watch
+	}
+	if !ev.Has(fsnotify.Create) {
+		return
+	}
+	fi, err := os.Lstat(ev.Name)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	if pw.inTree(ev.Name) {
+		if err := pw.addTree(ev.Name); err != nil {
+			pw.fail(s, ev.Name, err)
+		}
+		return
+	}
+	for _, m := range pw.missing {
+		if within(m, ev.Name) && m != ev.Name {
+			if err := pw.addNearest(m); err != nil {
+				pw.fail(s, ev.Name, err)
+			}
 		}
 	}
-	return false
 }
 
-// watchLoop waits for changes; when a burst of them has settled it marks the
-// index stale and re-indexes in the background, so the next call answers
-// from the new files. A new folder is watched too. It ends when the server
-// closes or the watch is replaced.
-func (s *Server) watchLoop(dw *dirWatch) {
-	defer s.bg.Done()
+// watchLoop waits for changes. Each relevant one bumps gen (so the next
+// call re-checks before answering) and drops the snapshot (a dir source
+// may have appeared); when a burst of them has settled (or has gone on for
+// watchMaxDelay) it re-indexes in the background, so the index catches up
+// without a call. It ends when the server closes or the watch is replaced.
+// Idle, it only waits: no timer runs.
+func (s *Server) watchLoop(pw *projectWatch) {
+	defer s.live.loops.Done()
 	settle := time.NewTimer(time.Hour)
 	settle.Stop()
 	defer settle.Stop()
+	var burst time.Time // when the pending burst began; zero when none
+	changed := func() {
+		s.mu.Lock()
+		s.live.gen++
+		s.snapValid = false
+		s.mu.Unlock()
+		now := time.Now()
+		if burst.IsZero() {
+			burst = now
+		}
+		settle.Reset(min(cmp.Or(s.live.settle, watchSettle), max(0, burst.Add(watchMaxDelay).Sub(now))))
+	}
 	for {
 		select {
 		case <-s.life.Done():
-			dw.w.Close()
+			pw.w.Close()
 			return
-		case ev, ok := <-dw.w.Events:
+		case ev, ok := <-pw.w.Events:
 			if !ok {
 				return
 			}
-			if !dw.relevant(ev) {
+			if !pw.relevant(ev) {
 				continue
 			}
-			if ev.Has(fsnotify.Create) && dw.inTree(filepath.Dir(ev.Name)) {
-				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
-					if err := dw.addTree(ev.Name); err != nil {
-						s.log.Warn("cannot watch a new folder of a dir source; its edits are found by comparing files at request time", "folder", ev.Name, "error", err)
-					}
-				}
-			}
-			settle.Reset(watchSettle)
-		case err, ok := <-dw.w.Errors:
+			pw.follow(s, ev)
+			changed()
+		case err, ok := <-pw.w.Errors:
 			if !ok {
 				return
 			}
 			// An overflow drops events: re-check everything.
-			s.log.Warn("watching dir sources", "error", err)
-			settle.Reset(watchSettle)
+			s.log.Warn("watching the project", "error", err)
+			changed()
 		case <-settle.C:
-			s.bg.Add(1) // the loop's own count is held: Close has not passed Wait
+			burst = time.Time{}
+			s.live.loops.Add(1) // the loop's own count is held: Close has not passed Wait
 			go func() {
-				defer s.bg.Done()
+				defer s.live.loops.Done()
 				s.changedOnDisk()
 			}()
 		}
 	}
 }
 
-// changedOnDisk marks the index stale and brings it up to date in the
-// background (freshen, as a call would).
+// changedOnDisk brings the index up to date in the background (freshen,
+// as a call would), after the re-index that may be running: that one may
+// have walked the files before the change.
 func (s *Server) changedOnDisk() {
 	s.mu.Lock()
 	job := s.job
 	s.mu.Unlock()
-	if job != nil { // it may have walked the files before this change
+	if job != nil {
 		select {
 		case <-job.done:
 		case <-s.life.Done():
 			return
 		}
 	}
-	s.mu.Lock()
-	s.fresh.fresh = false
-	s.mu.Unlock()
 	s.freshen(s.life, nil, s.snapshot())
 }
