@@ -124,12 +124,13 @@ type Query struct {
 
 // Hit is one search result. Its JSON is ctx search --json's output.
 type Hit struct {
-	Package string  `json:"package"`
-	Path    string  `json:"path"`    // inside the package, slash-separated
-	Heading string  `json:"heading"` // heading trail, "A > B > C"
-	Lines   [2]int  `json:"lines"`   // first and last line, 1-based, inclusive
-	Score   float64 `json:"score"`
-	Snippet string  `json:"snippet"` // matched terms marked with **…**
+	Package string   `json:"package"`
+	Path    string   `json:"path"`    // inside the package, slash-separated
+	Heading string   `json:"heading"` // heading trail, "A > B > C"
+	Lines   [2]int   `json:"lines"`   // first and last line, 1-based, inclusive
+	Score   float64  `json:"score"`
+	Tags    []string `json:"tags,omitempty"` // the document's tags
+	Snippet string   `json:"snippet"`        // matched terms marked with **…**
 }
 
 // Document is one catalogued markdown file.

@@ -17,12 +17,15 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
-// Bleve field names. "text" is the only scored field: the document title and
-// heading trail followed by the chunk's text (one field scored better than
-// separate title and body fields on BEIR SciFact, see DESIGN.md). The others
-// are keyword filters or stored for display.
+// Bleve field names. "text" is what bleve searches: the document title and
+// heading trail followed by the chunk's text. "head" is the title and the
+// whole heading trail again, and "headlen" its token count: BM25F (bm25f.go)
+// scores the heading trail and the body (text minus head) as two fields. The
+// others are keyword filters or stored for display.
 const (
 	fText    = "text"
+	fHead    = "head"
+	fHeadLen = "headlen" // tokens of head, a doc value
 	fPackage = "pkg"
 	fPath    = "path"
 	fTags    = "tags"
@@ -33,6 +36,8 @@ const (
 // chunkDoc is the bleve document of one chunk.
 type chunkDoc struct {
 	Text    string   `json:"text"`
+	Head    string   `json:"head"`
+	HeadLen string   `json:"headlen"`
 	Pkg     string   `json:"pkg"`
 	Path    string   `json:"path"`
 	Tags    []string `json:"tags,omitempty"`
@@ -55,6 +60,13 @@ func newMapping() mapping.IndexMapping {
 	text.IncludeInAll = false
 	text.DocValues = false
 
+	head := bleve.NewTextFieldMapping()
+	head.Analyzer = en.AnalyzerName
+	head.Store = false
+	head.IncludeTermVectors = false
+	head.IncludeInAll = false
+	head.DocValues = false
+
 	kw := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
 		f.Analyzer = keyword.Name
@@ -65,6 +77,8 @@ func newMapping() mapping.IndexMapping {
 		f.SkipFreqNorm = true
 		return f
 	}
+	headLen := kw(false)
+	headLen.DocValues = true
 	stored := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = keyword.Name
@@ -78,9 +92,11 @@ func newMapping() mapping.IndexMapping {
 
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fText, text)
+	doc.AddFieldMappingsAt(fHead, head)
+	doc.AddFieldMappingsAt(fHeadLen, headLen)
 	doc.AddFieldMappingsAt(fPackage, kw(true))
 	doc.AddFieldMappingsAt(fPath, kw(true))
-	doc.AddFieldMappingsAt(fTags, kw(false))
+	doc.AddFieldMappingsAt(fTags, kw(true))
 	doc.AddFieldMappingsAt(fHeading, stored())
 	doc.AddFieldMappingsAt(fLines, stored())
 	m.DefaultMapping = doc
@@ -144,13 +160,25 @@ func chunkID(alias, path string, i int) string {
 	return alias + "\x00" + path + "\x00" + strconv.Itoa(i)
 }
 
-// searchText is what gets scored for a chunk: the document title (when the
-// heading trail does not start with it), the heading trail (minus the
+// searchText is what bleve searches for a chunk: the document title (when
+// the heading trail does not start with it), the heading trail (minus the
 // headings that are lines of the text), the parts of compound words (see
 // compoundParts), words written with a mnemonic (see mnemonicWords), then
 // the text. prefixLen is where the text starts:
-// snippets are cut from the text only.
-func searchText(title string, c chunk, extra string) (text string, prefixLen int) {
+// snippets are cut from the text only. head is the title (as above) and the
+// whole heading trail, one per line: BM25F's heading field. Every word of
+// head is also in text (the trail's last headings as lines of the chunk),
+// so text minus head is the body.
+func searchText(title string, c chunk, extra string) (text, head string, prefixLen int) {
+	var h strings.Builder
+	if title != "" && (len(c.Trail) == 0 || c.Trail[0] != title) {
+		h.WriteString(title)
+		h.WriteByte('\n')
+	}
+	for _, t := range c.Trail {
+		h.WriteString(t)
+		h.WriteByte('\n')
+	}
 	var b strings.Builder
 	trail := c.Trail[:len(c.Trail)-min(c.headsInText, len(c.Trail))]
 	if title != "" && (len(c.Trail) == 0 || c.Trail[0] != title) {
@@ -175,7 +203,7 @@ func searchText(title string, c chunk, extra string) (text string, prefixLen int
 	}
 	prefixLen = b.Len()
 	b.WriteString(c.Text)
-	return b.String(), prefixLen
+	return b.String(), h.String(), prefixLen
 }
 
 func formatLines(start, end, prefix int) string {
