@@ -12,7 +12,8 @@
 // and the body is indexed anyway. Title: front matter, else the first H1,
 // else the file name. Summary: front matter summary/description, else the
 // first paragraph of a Summary/Overview/Abstract section, else the first
-// paragraph of prose. Tags: front matter, else a "Tags: a, b" line.
+// paragraph of prose. Tags: front matter tags and keywords, else a
+// "Tags: a, b" line.
 //
 // Chunks follow H1–H3 headings and carry their heading trail and line range;
 // near-empty sections join a neighbour, long ones are split at paragraph
