@@ -1,19 +1,20 @@
 package indexer
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	unitok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
@@ -45,23 +46,34 @@ type chunkDoc struct {
 	Lines   string   `json:"lines"`
 }
 
+// textAnalyzer analyses the searched fields and queries.
+const textAnalyzer = "ctx_en"
+
 func newMapping() mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
+	// bleve's English analyzer, stop words kept.
+	if err := m.AddCustomAnalyzer(textAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unitok.Name,
+		"token_filters": []any{en.PossessiveName, lowercase.Name, porter.Name},
+	}); err != nil {
+		panic(err)
+	}
 	m.ScoringModel = "bm25"
-	m.DefaultAnalyzer = en.AnalyzerName
+	m.DefaultAnalyzer = textAnalyzer
 	m.StoreDynamic = false
 	m.IndexDynamic = false
 	m.DocValuesDynamic = false
 
 	text := bleve.NewTextFieldMapping()
-	text.Analyzer = en.AnalyzerName
+	text.Analyzer = textAnalyzer
 	text.Store = true
 	text.IncludeTermVectors = false
 	text.IncludeInAll = false
 	text.DocValues = false
 
 	head := bleve.NewTextFieldMapping()
-	head.Analyzer = en.AnalyzerName
+	head.Analyzer = textAnalyzer
 	head.Store = false
 	head.IncludeTermVectors = false
 	head.IncludeInAll = false
@@ -103,35 +115,19 @@ func newMapping() mapping.IndexMapping {
 	return m
 }
 
-// stopWords are the English analyzer's stop words.
-var stopWords = sync.OnceValue(func() map[string]bool {
-	tm := analysis.NewTokenMap()
-	if err := tm.LoadBytes(en.EnglishStopWords); err != nil {
-		panic(err)
-	}
-	m := make(map[string]bool, len(tm))
-	for w := range tm {
-		m[w] = true
-	}
-	return m
-})
-
-// fieldLength estimates the number of tokens the English analyzer makes of
-// text (its BM25 document length): runs of letters and digits, joined over
-// one '.', '\” or '’' between two of them as Unicode word segmentation
-// does, that are not stop words. Running the analyzer itself a second time
+// fieldLength estimates the number of tokens textAnalyzer makes of text
+// (its BM25 document length): runs of letters and digits, joined over one
+// '.', '\” or '’' between two of them as Unicode word segmentation does.
+// Running the analyzer itself a second time
 // would cost a quarter of a full build; on the shared corpus this count is
 // within a few percent of it, and only the average over all chunks is used.
 func fieldLength(text string) int64 {
-	stop := stopWords()
 	var n int64
 	var word []byte
 	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	end := func() {
 		if len(word) > 0 {
-			if len(word) > 12 || !stop[string(bytes.ToLower(word))] {
-				n++
-			}
+			n++
 			word = word[:0]
 		}
 	}

@@ -10,8 +10,6 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/registry"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -77,11 +75,7 @@ func bm25fTerm(idf float64, fields ...fieldFreq) float64 {
 // englishAnalyzer is the analyzer of the scored fields, for counting the
 // heading field's tokens at index time and for phrase checks.
 var englishAnalyzer = sync.OnceValue(func() analysis.Analyzer {
-	a, err := registry.NewCache().AnalyzerNamed(en.AnalyzerName)
-	if err != nil {
-		panic(err)
-	}
-	return a
+	return newMapping().AnalyzerNamed(textAnalyzer)
 })
 
 // headTokens is the number of tokens the English analyzer makes of head:

@@ -333,7 +333,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, err
 	}
 	defer release()
-	analyzer := idx.Mapping().AnalyzerNamed(en.AnalyzerName)
+	analyzer := idx.Mapping().AnalyzerNamed(textAnalyzer)
 
 	positive := pq.positive()
 	if parts := compoundParts(positive, 1000); parts != "" {
@@ -344,12 +344,18 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		terms = append(terms, t)
 	}
 	sort.Strings(terms)
+	// Stop words are scored but do not pick candidates: every chunk has
+	// them. keyTerms are the others (all terms when there are no others).
+	keyAnalyzer, keyTerms := en.AnalyzerName, queryTerms(idx.Mapping().AnalyzerNamed(en.AnalyzerName), positive)
+	if len(keyTerms) == 0 {
+		keyAnalyzer, keyTerms = textAnalyzer, queryTerms(analyzer, positive)
+	}
 
 	bq := bleve.NewBooleanQuery()
 	if len(terms) > 0 {
 		mq := bleve.NewMatchQuery(positive)
 		mq.SetField(fText)
-		mq.Analyzer = en.AnalyzerName
+		mq.Analyzer = keyAnalyzer
 		bq.AddShould(mq)
 	} else {
 		bq.AddShould(bleve.NewMatchAllQuery())
@@ -362,7 +368,10 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		mq := bleve.NewMatchQuery(p)
 		mq.SetField(fText)
-		mq.Analyzer = en.AnalyzerName
+		mq.Analyzer = textAnalyzer
+		if len(idx.Mapping().AnalyzerNamed(en.AnalyzerName).Analyze([]byte(p))) > 0 {
+			mq.Analyzer = en.AnalyzerName
+		}
 		mq.SetOperator(query.MatchQueryOperatorAnd)
 		bq.AddMust(mq)
 		if len(toks) > 1 {
@@ -445,7 +454,6 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 	}
 
-	highlight := queryTerms(analyzer, positive)
 	var hits []Hit
 	seen := map[string]bool{}
 	for _, c := range cands {
@@ -478,7 +486,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			Lines:   [2]int{start, end},
 			Score:   c.score,
 			Tags:    h.Tags,
-			Snippet: snippet(analyzer, body[prefix:], highlight),
+			Snippet: snippet(analyzer, body[prefix:], keyTerms),
 		})
 		if len(hits) == limit {
 			break
