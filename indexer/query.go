@@ -8,11 +8,14 @@ import (
 
 // QuerySyntax describes the query language, for ctx search --help and the
 // MCP search tool.
-const QuerySyntax = `Words are matched anywhere in a passage (stemmed: "installing" finds "install"). ` +
-	`"an exact phrase" must appear as written (word for word); -word leaves out passages with the word; ` +
-	`package:ALIAS, path:PREFIX (a path inside the package), tag:TAG and kind:KIND (git, dir, https) filter ` +
-	`(several of one qualifier: any of them; different qualifiers: all). Anything else is a plain word, so ` +
-	`no query is an error; quote a word that starts with - or holds a colon to search for it ("-rf").`
+const QuerySyntax = `words match anywhere in a passage, stemmed ("installing" finds
+"install"), best passages first; "an exact phrase" must appear word for
+word; -word or -"a phrase" leaves out passages that have it; the
+qualifiers package:ALIAS, path:PREFIX (a path inside the package), tag:TAG
+and kind:KIND (git, dir, https) filter: several of one qualifier match any
+of them, different qualifiers must all hold. Anything else is a plain
+word, so no query is an error; to search for a word that starts with "-"
+or holds a ":", quote it ("-rf").`
 
 // parsedQuery is a query text split by the query syntax (QuerySyntax).
 type parsedQuery struct {
