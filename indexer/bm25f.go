@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -214,7 +215,7 @@ func compareIDs(a, b string) int {
 }
 
 func splitChunkID(id string) (string, int) {
-	i := bytes.LastIndexByte([]byte(id), 0)
+	i := strings.LastIndexByte(id, 0)
 	if i < 0 {
 		return id, 0
 	}

@@ -26,6 +26,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"syscall"
+	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
 )
@@ -40,6 +42,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every query's rank and top hit")
 	save := flag.String("save", "", "write each query's rank to `FILE` (JSON)")
 	against := flag.String("against", "", "compare with the ranks in `FILE` (written by -save): per-query changes and paired tests")
+	repeat := flag.Int("latency", 0, "also time each query `N` times (index kept open) and print p50/p95 over all runs and over each query's fastest run")
 	flag.Parse()
 	_, self, _, _ := runtime.Caller(0)
 	b, err := os.ReadFile(filepath.Join(filepath.Dir(self), "queries.json"))
@@ -76,9 +79,11 @@ func main() {
 		pkgs = append(pkgs, indexer.Package{Alias: e.Name()})
 	}
 	ctx := context.Background()
+	cpu0, start := cpuTime(), time.Now()
 	if _, err := indexer.Sync(ctx, dir, pkgs, indexer.Options{}); err != nil {
 		log.Fatal(err)
 	}
+	fmt.Printf("full build: %v wall, %v CPU (user+sys)\n", time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
 	r, err := indexer.OpenReader(dir)
 	if err != nil {
 		log.Fatal(err)
@@ -126,6 +131,9 @@ func main() {
 	}
 	n := float64(len(qs))
 	fmt.Printf("%d queries on %s: Recall@1 %.3f  Recall@5 %.3f  MRR %.3f\n", len(qs), *corpus, r1/n, r5/n, mrr/n)
+	if *repeat > 0 {
+		latency(ctx, r, qs, *repeat)
+	}
 	if *save != "" {
 		b, _ := json.MarshalIndent(ranks, "", "  ")
 		if err := os.WriteFile(*save, append(b, '\n'), 0o644); err != nil {
@@ -143,6 +151,43 @@ func main() {
 		}
 		compare(qs, before, ranks)
 	}
+}
+
+// latency times every query n times, round-robin, and prints p50 and p95
+// over all runs and over each query's fastest run (on a shared machine,
+// the fastest of n is the query's own cost, without the other loads).
+func latency(ctx context.Context, r *indexer.Reader, qs []query, n int) {
+	var all []time.Duration
+	best := make([]time.Duration, len(qs))
+	for i := 0; i < n; i++ {
+		for j, q := range qs {
+			start := time.Now()
+			if _, err := r.Search(ctx, indexer.Query{Text: q.Q, Limit: 10, BestPerDocument: j%2 == 0}); err != nil {
+				log.Fatal(err)
+			}
+			d := time.Since(start)
+			all = append(all, d)
+			if i == 0 || d < best[j] {
+				best[j] = d
+			}
+		}
+	}
+	pct := func(ds []time.Duration, p float64) time.Duration {
+		ds = append([]time.Duration(nil), ds...)
+		sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
+		return ds[int(p*float64(len(ds)-1))].Round(10 * time.Microsecond)
+	}
+	fmt.Printf("latency, %d queries × %d (half best-per-document): all runs p50 %v p95 %v; fastest of each p50 %v p95 %v\n",
+		len(qs), n, pct(all, 0.5), pct(all, 0.95), pct(best, 0.5), pct(best, 0.95))
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // rr is the reciprocal rank (0 when not found).
