@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"syscall"
 	"time"
@@ -42,6 +43,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every query's rank and top hit")
 	save := flag.String("save", "", "write each query's rank to `FILE` (JSON)")
 	against := flag.String("against", "", "compare with the ranks in `FILE` (written by -save): per-query changes and paired tests")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the -latency runs to `FILE`")
 	repeat := flag.Int("latency", 0, "also time each query `N` times (index kept open) and print p50/p95 over all runs and over each query's fastest run")
 	flag.Parse()
 	_, self, _, _ := runtime.Caller(0)
@@ -132,7 +134,20 @@ func main() {
 	n := float64(len(qs))
 	fmt.Printf("%d queries on %s: Recall@1 %.3f  Recall@5 %.3f  MRR %.3f\n", len(qs), *corpus, r1/n, r5/n, mrr/n)
 	if *repeat > 0 {
-		latency(ctx, r, qs, *repeat)
+		if *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				log.Fatal(err)
+			}
+			latency(ctx, r, qs, *repeat)
+			pprof.StopCPUProfile()
+			f.Close()
+		} else {
+			latency(ctx, r, qs, *repeat)
+		}
 	}
 	if *save != "" {
 		b, _ := json.MarshalIndent(ranks, "", "  ")
