@@ -20,10 +20,12 @@
 // (then line) boundaries under 4,000 bytes; every non-blank line of the body
 // is in exactly one chunk.
 //
-// Search (bleve.go, reader.go, snippet.go): BM25 with the English analyzer
-// over one field (title and heading trail + text); package, path and tags
-// are keyword filters. Snippets are cut around the densest cluster of query
-// terms, matched words marked **like this**.
+// Search (query.go, bleve.go, bm25f.go, reader.go, snippet.go): the query
+// syntax ("phrase", -word, package:, path:, tag:, kind:), bleve picks
+// candidates, BM25F ranks them over two fields (the heading trail with the
+// title, and the body; English stemming, stop words kept); package, path
+// and tags are keyword filters. Snippets are cut around the densest cluster
+// of query terms, matched words marked **like this**.
 //
 // Storage and concurrency (store.go, sync.go): see the comments there. In
 // short: one writer at a time (flock), full rebuilds into a fresh directory

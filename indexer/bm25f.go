@@ -73,20 +73,20 @@ func bm25fTerm(idf float64, fields ...fieldFreq) float64 {
 	return idf * t / (bm25K1 + t)
 }
 
-// englishAnalyzer is the analyzer of the scored fields, for counting the
-// heading field's tokens at index time and for phrase checks.
-var englishAnalyzer = sync.OnceValue(func() analysis.Analyzer {
+// fieldAnalyzer is textAnalyzer, for counting the heading field's tokens at
+// index time.
+var fieldAnalyzer = sync.OnceValue(func() analysis.Analyzer {
 	return newMapping().AnalyzerNamed(textAnalyzer)
 })
 
-// headTokens is the number of tokens the English analyzer makes of head:
+// headTokens is the number of tokens textAnalyzer makes of head:
 // the heading field's length in a chunk, exact (BM25F subtracts it from
 // the searched field's length, which bleve records exactly).
 func headTokens(head string) int {
 	if head == "" {
 		return 0
 	}
-	return len(englishAnalyzer().Analyze([]byte(head)))
+	return len(fieldAnalyzer().Analyze([]byte(head)))
 }
 
 // corpusStats are the collection statistics BM25F needs.

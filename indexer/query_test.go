@@ -102,6 +102,7 @@ func TestQuerySyntax(t *testing.T) {
 		{query: "tag:SETUP", want: []string{"docs/guide/install.md", "docs/guide/upgrade.md"}},
 		{query: "tool kind:https", want: []string{"ops/runbook.md"}},
 		{query: "tool kind:nothing", want: nil},
+		{query: "-wizard package:docs", want: []string{"docs/ref/cli.md"}},
 		{query: "tool package:ops", q: Query{Packages: []string{"docs"}}, want: nil},
 		{query: "tool tag:setup", q: Query{Tags: []string{"maintenance"}}, want: []string{"docs/guide/upgrade.md"}},
 		// Plain words: an unknown qualifier, an empty one, a lone dash.
