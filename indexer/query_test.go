@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -149,5 +150,46 @@ func TestTags(t *testing.T) {
 	}
 	if h := hits[0]; h.Path != "guide/install.md" || !slices.Equal(h.Tags, []string{"linux", "packages", "setup"}) {
 		t.Errorf("first hit %s tags %v, want guide/install.md with linux, packages, setup", h.Path, h.Tags)
+	}
+}
+
+// TestBestPerDocumentBeyondCandidates: when one document's chunks fill
+// the candidates bleve gives, a best-per-document search asks for more
+// until it has its limit of documents (or there are no more).
+func TestBestPerDocumentBeyondCandidates(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	var big strings.Builder
+	big.WriteString("# Zebras\n\n")
+	for i := range 260 {
+		fmt.Fprintf(&big, "## Zebra %d\n\nZebra zebra zebra: the stripes of zebra number %d are black and white.\n\n", i, i)
+	}
+	files := map[string]string{"big.md": big.String()}
+	for i := range 3 {
+		files[fmt.Sprintf("small%d.md", i)] = fmt.Sprintf("# Note %d\n\nA zebra was seen near the river, among many other animals of the plains, on day %d.\n", i, i)
+	}
+	writeFiles(t, dir, "d", files)
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	for _, q := range []string{"zebra", `"zebra was seen" OR zebra`} {
+		hits, err := r.Search(ctx, Query{Text: q, Limit: 10, BestPerDocument: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.Path)
+		}
+		slices.Sort(got)
+		if want := []string{"big.md", "small0.md", "small1.md", "small2.md"}; q == "zebra" && !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
+		if want := []string{"small0.md", "small1.md", "small2.md"}; q != "zebra" && !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
 	}
 }

@@ -418,20 +418,6 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		bq.AddFilter(bleve.NewConjunctionQuery(filters...))
 	}
 
-	size := max(rescoreCandidates, 20*limit)
-	if len(terms) == 0 {
-		size = min(limit*20, maxBestScan) // unscored: in id order, first ones only
-	}
-	req := bleve.NewSearchRequestOptions(bq, min(size, maxBestScan), 0, false)
-	if len(terms) == 0 {
-		req.SortBy([]string{"_id"})
-	} else if stats := bm25Stats(idx, tokens); stats != nil {
-		req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
-	}
-	res, err := idx.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("indexer: search: %w", err)
-	}
 	adv, err := idx.Advanced()
 	if err != nil {
 		return nil, fmt.Errorf("indexer: search: %w", err)
@@ -441,19 +427,56 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, fmt.Errorf("indexer: search: %w", err)
 	}
 	defer rdr.Close()
-	cands := make([]*candidate, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		// The index is open read-only: one snapshot, so bleve's internal
-		// ids are rdr's.
-		cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
+	docs, _ := idx.DocCount()
+	// Candidates: bleve's best size chunks (in id order when nothing is
+	// scored). When they hold fewer than limit hits (one document's chunks
+	// filling them for BestPerDocument, phrases not found) and bleve has
+	// more, ask again for four times as many, up to maxBestScan: a larger
+	// candidate set keeps the order of the chunks already in it.
+	size := min(max(rescoreCandidates, 20*limit), maxBestScan)
+	if len(terms) == 0 {
+		size = min(limit*20, maxBestScan)
 	}
-	if len(terms) > 0 {
-		docs, _ := idx.DocCount()
-		if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, tokens, headToks)); err != nil {
-			return nil, err
+	for {
+		req := bleve.NewSearchRequestOptions(bq, size, 0, false)
+		if len(terms) == 0 {
+			req.SortBy([]string{"_id"})
+		} else if stats := bm25Stats(idx, tokens); stats != nil {
+			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
 		}
+		res, err := idx.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("indexer: search: %w", err)
+		}
+		cands := make([]*candidate, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			// The index is open read-only: one snapshot, so bleve's
+			// internal ids are rdr's.
+			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
+		}
+		if len(terms) > 0 {
+			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, tokens, headToks)); err != nil {
+				return nil, err
+			}
+		}
+		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, func(body string) bool {
+			if len(phrases) == 0 && len(excludedPhrases) == 0 {
+				return true
+			}
+			toks := analyzer.Analyze([]byte(body))
+			return allPhrases(toks, phrases) && !anyPhrase(toks, excludedPhrases)
+		}, func(body string) string { return snippet(analyzer, body, keyTerms) })
+		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
+			return hits, err
+		}
+		size = min(size*4, maxBestScan)
 	}
+}
 
+// collectHits turns candidates, best first, into at most limit hits: only
+// the best chunk of each document when bestPerDoc, only chunks whose text
+// keep accepts.
+func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text string) bool, snip func(text string) string) ([]Hit, error) {
 	var hits []Hit
 	seen := map[string]bool{}
 	for _, c := range cands {
@@ -465,14 +488,11 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			return nil, err
 		}
 		key := h.Package + "\x00" + h.Path
-		if q.BestPerDocument && seen[key] {
+		if bestPerDoc && seen[key] {
 			continue
 		}
-		if len(phrases) > 0 || len(excludedPhrases) > 0 {
-			toks := analyzer.Analyze([]byte(body))
-			if !allPhrases(toks, phrases) || anyPhrase(toks, excludedPhrases) {
-				continue
-			}
+		if !keep(body) {
+			continue
 		}
 		seen[key] = true
 		start, end, prefix := parseLines(h.lines)
@@ -486,7 +506,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			Lines:   [2]int{start, end},
 			Score:   c.score,
 			Tags:    h.Tags,
-			Snippet: snippet(analyzer, body[prefix:], keyTerms),
+			Snippet: snip(body[prefix:]),
 		})
 		if len(hits) == limit {
 			break
