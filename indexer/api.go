@@ -12,17 +12,20 @@
 // and the body is indexed anyway. Title: front matter, else the first H1,
 // else the file name. Summary: front matter summary/description, else the
 // first paragraph of a Summary/Overview/Abstract section, else the first
-// paragraph of prose. Tags: front matter, else a "Tags: a, b" line.
+// paragraph of prose. Tags: front matter tags and keywords, else a
+// "Tags: a, b" line.
 //
 // Chunks follow H1–H3 headings and carry their heading trail and line range;
 // near-empty sections join a neighbour, long ones are split at paragraph
 // (then line) boundaries under 4,000 bytes; every non-blank line of the body
 // is in exactly one chunk.
 //
-// Search (bleve.go, reader.go, snippet.go): BM25 with the English analyzer
-// over one field (title and heading trail + text); package, path and tags
-// are keyword filters. Snippets are cut around the densest cluster of query
-// terms, matched words marked **like this**.
+// Search (query.go, bleve.go, bm25f.go, reader.go, snippet.go): the query
+// syntax ("phrase", -word, package:, path:, tag:, kind:), bleve picks
+// candidates, BM25F ranks them over two fields (the heading trail with the
+// title, and the body; English stemming, stop words kept); package, path
+// and tags are keyword filters. Snippets are cut around the densest cluster
+// of query terms, matched words marked **like this**.
 //
 // Storage and concurrency (store.go, sync.go): see the comments there. In
 // short: one writer at a time (flock), full rebuilds into a fresh directory
@@ -124,12 +127,13 @@ type Query struct {
 
 // Hit is one search result. Its JSON is ctx search --json's output.
 type Hit struct {
-	Package string  `json:"package"`
-	Path    string  `json:"path"`    // inside the package, slash-separated
-	Heading string  `json:"heading"` // heading trail, "A > B > C"
-	Lines   [2]int  `json:"lines"`   // first and last line, 1-based, inclusive
-	Score   float64 `json:"score"`
-	Snippet string  `json:"snippet"` // matched terms marked with **…**
+	Package string   `json:"package"`
+	Path    string   `json:"path"`    // inside the package, slash-separated
+	Heading string   `json:"heading"` // heading trail, "A > B > C"
+	Lines   [2]int   `json:"lines"`   // first and last line, 1-based, inclusive
+	Score   float64  `json:"score"`
+	Tags    []string `json:"tags,omitempty"` // the document's tags
+	Snippet string   `json:"snippet"`        // matched terms marked with **…**
 }
 
 // Document is one catalogued markdown file.

@@ -1,28 +1,32 @@
 package indexer
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	unitok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
-// Bleve field names. "text" is the only scored field: the document title and
-// heading trail followed by the chunk's text (one field scored better than
-// separate title and body fields on BEIR SciFact, see DESIGN.md). The others
-// are keyword filters or stored for display.
+// Bleve field names. "text" is what bleve searches: the document title and
+// heading trail followed by the chunk's text. "head" is the title and the
+// whole heading trail again, and "headlen" its token count: BM25F (bm25f.go)
+// scores the heading trail and the body (text minus head) as two fields. The
+// others are keyword filters or stored for display.
 const (
 	fText    = "text"
+	fHead    = "head"
+	fHeadLen = "headlen" // tokens of head, a doc value
 	fPackage = "pkg"
 	fPath    = "path"
 	fTags    = "tags"
@@ -33,6 +37,8 @@ const (
 // chunkDoc is the bleve document of one chunk.
 type chunkDoc struct {
 	Text    string   `json:"text"`
+	Head    string   `json:"head"`
+	HeadLen string   `json:"headlen"`
 	Pkg     string   `json:"pkg"`
 	Path    string   `json:"path"`
 	Tags    []string `json:"tags,omitempty"`
@@ -40,20 +46,38 @@ type chunkDoc struct {
 	Lines   string   `json:"lines"`
 }
 
+// textAnalyzer analyses the searched fields and queries.
+const textAnalyzer = "ctx_en"
+
 func newMapping() mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
+	// bleve's English analyzer, stop words kept.
+	if err := m.AddCustomAnalyzer(textAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unitok.Name,
+		"token_filters": []any{en.PossessiveName, lowercase.Name, porter.Name},
+	}); err != nil {
+		panic(err)
+	}
 	m.ScoringModel = "bm25"
-	m.DefaultAnalyzer = en.AnalyzerName
+	m.DefaultAnalyzer = textAnalyzer
 	m.StoreDynamic = false
 	m.IndexDynamic = false
 	m.DocValuesDynamic = false
 
 	text := bleve.NewTextFieldMapping()
-	text.Analyzer = en.AnalyzerName
+	text.Analyzer = textAnalyzer
 	text.Store = true
 	text.IncludeTermVectors = false
 	text.IncludeInAll = false
 	text.DocValues = false
+
+	head := bleve.NewTextFieldMapping()
+	head.Analyzer = textAnalyzer
+	head.Store = false
+	head.IncludeTermVectors = false
+	head.IncludeInAll = false
+	head.DocValues = false
 
 	kw := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
@@ -65,6 +89,8 @@ func newMapping() mapping.IndexMapping {
 		f.SkipFreqNorm = true
 		return f
 	}
+	headLen := kw(false)
+	headLen.DocValues = true
 	stored := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = keyword.Name
@@ -78,44 +104,30 @@ func newMapping() mapping.IndexMapping {
 
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fText, text)
+	doc.AddFieldMappingsAt(fHead, head)
+	doc.AddFieldMappingsAt(fHeadLen, headLen)
 	doc.AddFieldMappingsAt(fPackage, kw(true))
 	doc.AddFieldMappingsAt(fPath, kw(true))
-	doc.AddFieldMappingsAt(fTags, kw(false))
+	doc.AddFieldMappingsAt(fTags, kw(true))
 	doc.AddFieldMappingsAt(fHeading, stored())
 	doc.AddFieldMappingsAt(fLines, stored())
 	m.DefaultMapping = doc
 	return m
 }
 
-// stopWords are the English analyzer's stop words.
-var stopWords = sync.OnceValue(func() map[string]bool {
-	tm := analysis.NewTokenMap()
-	if err := tm.LoadBytes(en.EnglishStopWords); err != nil {
-		panic(err)
-	}
-	m := make(map[string]bool, len(tm))
-	for w := range tm {
-		m[w] = true
-	}
-	return m
-})
-
-// fieldLength estimates the number of tokens the English analyzer makes of
-// text (its BM25 document length): runs of letters and digits, joined over
-// one '.', '\” or '’' between two of them as Unicode word segmentation
-// does, that are not stop words. Running the analyzer itself a second time
+// fieldLength estimates the number of tokens textAnalyzer makes of text
+// (its BM25 document length): runs of letters and digits, joined over one
+// '.', '\” or '’' between two of them as Unicode word segmentation does.
+// Running the analyzer itself a second time
 // would cost a quarter of a full build; on the shared corpus this count is
 // within a few percent of it, and only the average over all chunks is used.
 func fieldLength(text string) int64 {
-	stop := stopWords()
 	var n int64
 	var word []byte
 	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	end := func() {
 		if len(word) > 0 {
-			if len(word) > 12 || !stop[string(bytes.ToLower(word))] {
-				n++
-			}
+			n++
 			word = word[:0]
 		}
 	}
@@ -144,13 +156,25 @@ func chunkID(alias, path string, i int) string {
 	return alias + "\x00" + path + "\x00" + strconv.Itoa(i)
 }
 
-// searchText is what gets scored for a chunk: the document title (when the
-// heading trail does not start with it), the heading trail (minus the
+// searchText is what bleve searches for a chunk: the document title (when
+// the heading trail does not start with it), the heading trail (minus the
 // headings that are lines of the text), the parts of compound words (see
 // compoundParts), words written with a mnemonic (see mnemonicWords), then
 // the text. prefixLen is where the text starts:
-// snippets are cut from the text only.
-func searchText(title string, c chunk, extra string) (text string, prefixLen int) {
+// snippets are cut from the text only. head is the title (as above) and the
+// whole heading trail, one per line: BM25F's heading field. Every word of
+// head is also in text (the trail's last headings as lines of the chunk),
+// so text minus head is the body.
+func searchText(title string, c chunk, extra string) (text, head string, prefixLen int) {
+	var h strings.Builder
+	if title != "" && (len(c.Trail) == 0 || c.Trail[0] != title) {
+		h.WriteString(title)
+		h.WriteByte('\n')
+	}
+	for _, t := range c.Trail {
+		h.WriteString(t)
+		h.WriteByte('\n')
+	}
 	var b strings.Builder
 	trail := c.Trail[:len(c.Trail)-min(c.headsInText, len(c.Trail))]
 	if title != "" && (len(c.Trail) == 0 || c.Trail[0] != title) {
@@ -175,7 +199,7 @@ func searchText(title string, c chunk, extra string) (text string, prefixLen int
 	}
 	prefixLen = b.Len()
 	b.WriteString(c.Text)
-	return b.String(), prefixLen
+	return b.String(), h.String(), prefixLen
 }
 
 func formatLines(start, end, prefix int) string {

@@ -52,7 +52,7 @@ func TestLengthNormalisation(t *testing.T) {
 // analyzer makes of the same text, over the relevance fixture.
 func TestFieldLength(t *testing.T) {
 	t.Parallel()
-	analyzer := newMapping().AnalyzerNamed("en")
+	analyzer := newMapping().AnalyzerNamed(textAnalyzer)
 	var est, exact int64
 	for _, alias := range []string{"handbook", "platform"} {
 		ents, err := os.ReadDir(filepath.Join("testdata", "relevance", alias))

@@ -47,7 +47,7 @@ func decodeFrontMatter(b markdown.FrontMatter) (frontMatter, error) {
 		fm.Summary = scalar(m["description"])
 	}
 	fm.Type = scalar(m["type"])
-	fm.Tags = tagList(m["tags"])
+	fm.Tags = cleanTags(append(tagList(m["tags"]), tagList(m["keywords"])...))
 	return fm, nil
 }
 

@@ -14,9 +14,11 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -49,21 +51,22 @@ const (
 type Reader struct {
 	contextDir string
 
-	mu       sync.Mutex
-	metaStat fileStamp
-	meta     meta
-	idx      bleve.Index
-	idxGen   int64
-	idxToks  int64 // meta.Tokens of idx's generation (see bm25Stats)
-	idxDir   string
-	users    int // calls using idx right now
-	lastUse  time.Time
-	timer    *time.Timer
-	catStat  fileStamp
-	cat      *catalog
-	graph    *graph   // the link graph of graphOf (graph.go)
-	graphOf  *catalog // the catalogue graph was built from
-	closed   bool
+	mu          sync.Mutex
+	metaStat    fileStamp
+	meta        meta
+	idx         bleve.Index
+	idxGen      int64
+	idxToks     int64 // meta.Tokens of idx's generation (see bm25Stats)
+	idxHeadToks int64 // meta.HeadTokens of idx's generation (see bm25f.go)
+	idxDir      string
+	users       int // calls using idx right now
+	lastUse     time.Time
+	timer       *time.Timer
+	catStat     fileStamp
+	cat         *catalog
+	graph       *graph   // the link graph of graphOf (graph.go)
+	graphOf     *catalog // the catalogue graph was built from
+	closed      bool
 }
 
 // fileStamp identifies one version of a file that writers replace by
@@ -127,17 +130,17 @@ func (r *Reader) loadMetaLocked() error {
 // acquire returns the open index and its token total, opening (or
 // reopening, when a writer published a new generation) as needed. Call
 // release when done.
-func (r *Reader) acquire() (bleve.Index, int64, func(), error) {
+func (r *Reader) acquire() (bleve.Index, int64, int64, func(), error) {
 	r.waitForWriter()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, 0, nil, errors.New("indexer: reader is closed")
+		return nil, 0, 0, nil, errors.New("indexer: reader is closed")
 	}
 	deadline := time.Now().Add(readerBoltTimeout)
 	for attempt := 0; ; attempt++ {
 		if err := r.loadMetaLocked(); err != nil {
-			return nil, 0, nil, err
+			return nil, 0, 0, nil, err
 		}
 		if r.idx != nil && (r.idxGen != r.meta.Generation || r.idxDir != r.meta.Bleve) && r.users == 0 {
 			r.idx.Close()
@@ -162,14 +165,14 @@ func (r *Reader) acquire() (bleve.Index, int64, func(), error) {
 			if attempt == 0 {
 				continue
 			}
-			return nil, 0, nil, err
+			return nil, 0, 0, nil, err
 		}
-		r.idx, r.idxGen, r.idxDir, r.idxToks = idx, r.meta.Generation, r.meta.Bleve, r.meta.Tokens
+		r.idx, r.idxGen, r.idxDir, r.idxToks, r.idxHeadToks = idx, r.meta.Generation, r.meta.Bleve, r.meta.Tokens, r.meta.HeadTokens
 		break
 	}
-	idx, toks := r.idx, r.idxToks
+	idx, toks, headToks := r.idx, r.idxToks, r.idxHeadToks
 	r.users++
-	return idx, toks, func() {
+	return idx, toks, headToks, func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.users--
@@ -287,8 +290,16 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-// Search runs q. An index that does not exist yet returns an error that says
-// to run `ctx index`; a query over the caps (CheckQuery) is ErrQueryTooLong.
+// Search runs q. The text follows the query syntax (QuerySyntax): its
+// package:, path:, tag: and kind: qualifiers narrow q's filters further
+// (all must hold). An index that does not exist yet returns an error that
+// says to run `ctx index`; a query over the caps (CheckQuery) is
+// ErrQueryTooLong; nothing else in the text is an error.
+//
+// bleve finds the candidates (the words in any order, the filters, the
+// exclusions, every word of each phrase); the best of them by bleve's score
+// are ranked again by BM25F (bm25f.go), then each phrase is checked word
+// for word on the chunk's text.
 func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	text := strings.TrimSpace(q.Text)
 	if text == "" {
@@ -301,103 +312,265 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if limit <= 0 {
 		limit = DefaultSearchLimit
 	}
-	if len(q.Kinds) > 0 {
+	pq := parseQuery(text)
+	packages := [][]string{q.Packages, pq.packages}
+	for _, kinds := range [][]string{q.Kinds, pq.kinds} {
+		if len(kinds) == 0 {
+			continue
+		}
 		r.mu.Lock()
 		cat, err := r.loadCatalogLocked()
 		r.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
-		if q.Packages = kindAliases(cat.Packages, q.Kinds, q.Packages); len(q.Packages) == 0 {
+		aliases := kindAliases(cat.Packages, kinds, nil)
+		if len(aliases) == 0 {
 			return nil, nil // no indexed package of those kinds
 		}
+		packages = append(packages, aliases)
 	}
-	idx, tokens, release, err := r.acquire()
+	idx, tokens, headToks, release, err := r.acquire()
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	analyzer := idx.Mapping().AnalyzerNamed(textAnalyzer)
 
-	if parts := compoundParts(text, 1000); parts != "" {
-		text += " " + parts
+	positive := pq.positive()
+	if parts := compoundParts(positive, 1000); parts != "" {
+		positive += " " + parts
 	}
-	mq := bleve.NewMatchQuery(text)
-	mq.SetField(fText)
-	mq.Analyzer = en.AnalyzerName
-	var qq query.Query = mq
-	if len(q.Packages) > 0 || len(q.Tags) > 0 {
-		bq := bleve.NewBooleanQuery()
+	var terms []string // analysed, each once
+	for t := range queryTerms(analyzer, positive) {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	// Stop words are scored but do not pick candidates: every chunk has
+	// them. keyTerms are the others (all terms when there are no others).
+	keyAnalyzer, keyTerms := en.AnalyzerName, queryTerms(idx.Mapping().AnalyzerNamed(en.AnalyzerName), positive)
+	if len(keyTerms) == 0 {
+		keyAnalyzer, keyTerms = textAnalyzer, queryTerms(analyzer, positive)
+	}
+
+	bq := bleve.NewBooleanQuery()
+	if len(terms) > 0 {
+		mq := bleve.NewMatchQuery(positive)
+		mq.SetField(fText)
+		mq.Analyzer = keyAnalyzer
+		bq.AddShould(mq)
+	} else {
+		bq.AddShould(bleve.NewMatchAllQuery())
+	}
+	var phrases, excludedPhrases []analysis.TokenStream
+	for _, p := range pq.phrases {
+		toks := analyzer.Analyze([]byte(p))
+		if len(toks) == 0 {
+			continue
+		}
+		mq := bleve.NewMatchQuery(p)
+		mq.SetField(fText)
+		mq.Analyzer = textAnalyzer
+		if len(idx.Mapping().AnalyzerNamed(en.AnalyzerName).Analyze([]byte(p))) > 0 {
+			mq.Analyzer = en.AnalyzerName
+		}
+		mq.SetOperator(query.MatchQueryOperatorAnd)
 		bq.AddMust(mq)
-		var filters []query.Query
-		if len(q.Packages) > 0 {
-			filters = append(filters, termsQuery(fPackage, q.Packages, false))
+		if len(toks) > 1 {
+			phrases = append(phrases, toks)
 		}
-		if len(q.Tags) > 0 {
-			filters = append(filters, termsQuery(fTags, q.Tags, true))
-		}
-		if len(filters) == 1 {
-			bq.AddFilter(filters[0])
-		} else {
-			bq.AddFilter(bleve.NewConjunctionQuery(filters...))
-		}
-		qq = bq
 	}
-	analyzer := idx.Mapping().AnalyzerNamed(en.AnalyzerName)
-	terms := queryTerms(analyzer, text)
+	for _, x := range pq.excluded {
+		toks := analyzer.Analyze([]byte(x))
+		switch len(toks) {
+		case 0:
+		case 1:
+			t := bleve.NewTermQuery(string(toks[0].Term))
+			t.SetField(fText)
+			bq.AddMustNot(t)
+		default:
+			excludedPhrases = append(excludedPhrases, toks)
+		}
+	}
+	var filters []query.Query
+	for _, p := range packages {
+		if len(p) > 0 {
+			filters = append(filters, termsQuery(fPackage, p, false))
+		}
+	}
+	for _, tags := range [][]string{q.Tags, pq.tags} {
+		if len(tags) > 0 {
+			filters = append(filters, termsQuery(fTags, tags, true))
+		}
+	}
+	if len(pq.paths) > 0 {
+		var qs []query.Query
+		for _, p := range pq.paths {
+			pre := bleve.NewPrefixQuery(p)
+			pre.SetField(fPath)
+			qs = append(qs, pre)
+		}
+		filters = append(filters, bleve.NewDisjunctionQuery(qs...))
+	}
+	switch len(filters) {
+	case 0:
+	case 1:
+		bq.AddFilter(filters[0])
+	default:
+		bq.AddFilter(bleve.NewConjunctionQuery(filters...))
+	}
 
-	var hits []Hit
-	seen := map[string]bool{}
-	size := limit
-	if q.BestPerDocument {
-		size = limit * 4
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: search: %w", err)
 	}
-	stats := bm25Stats(idx, tokens)
-	for from := 0; ; {
-		req := bleve.NewSearchRequestOptions(qq, size, from, false)
-		if stats != nil {
+	rdr, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: search: %w", err)
+	}
+	defer rdr.Close()
+	docs, _ := idx.DocCount()
+	// Candidates: bleve's best size chunks (in id order when nothing is
+	// scored). When they hold fewer than limit hits (one document's chunks
+	// filling them for BestPerDocument, phrases not found) and bleve has
+	// more, ask again for four times as many, up to maxBestScan: a larger
+	// candidate set keeps the order of the chunks already in it.
+	size := min(max(rescoreCandidates, 20*limit), maxBestScan)
+	if len(terms) == 0 {
+		size = min(limit*20, maxBestScan)
+	}
+	for {
+		req := bleve.NewSearchRequestOptions(bq, size, 0, false)
+		if len(terms) == 0 {
+			req.SortBy([]string{"_id"})
+		} else if stats := bm25Stats(idx, tokens); stats != nil {
 			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
 		}
-		req.Fields = []string{fPackage, fPath, fHeading, fLines, fText}
 		res, err := idx.SearchInContext(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("indexer: search: %w", err)
 		}
+		cands := make([]*candidate, 0, len(res.Hits))
 		for _, h := range res.Hits {
-			pkg, _ := h.Fields[fPackage].(string)
-			p, _ := h.Fields[fPath].(string)
-			if q.BestPerDocument {
-				key := pkg + "\x00" + p
-				if seen[key] {
-					continue
-				}
-				seen[key] = true
-			}
-			heading, _ := h.Fields[fHeading].(string)
-			lines, _ := h.Fields[fLines].(string)
-			body, _ := h.Fields[fText].(string)
-			start, end, prefix := parseLines(lines)
-			if prefix > len(body) {
-				prefix = 0
-			}
-			hits = append(hits, Hit{
-				Package: pkg,
-				Path:    p,
-				Heading: heading,
-				Lines:   [2]int{start, end},
-				Score:   h.Score,
-				Snippet: snippet(analyzer, body[prefix:], terms),
-			})
-			if len(hits) == limit {
-				return hits, nil
+			// The index is open read-only: one snapshot, so bleve's
+			// internal ids are rdr's.
+			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
+		}
+		if len(terms) > 0 {
+			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, tokens, headToks)); err != nil {
+				return nil, err
 			}
 		}
-		from += len(res.Hits)
-		if !q.BestPerDocument || len(res.Hits) < size || uint64(from) >= res.Total || from >= maxBestScan {
+		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, func(body string) bool {
+			if len(phrases) == 0 && len(excludedPhrases) == 0 {
+				return true
+			}
+			toks := analyzer.Analyze([]byte(body))
+			return allPhrases(toks, phrases) && !anyPhrase(toks, excludedPhrases)
+		}, func(body string) string { return snippet(analyzer, body, keyTerms) })
+		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
+			return hits, err
+		}
+		size = min(size*4, maxBestScan)
+	}
+}
+
+// collectHits turns candidates, best first, into at most limit hits: only
+// the best chunk of each document when bestPerDoc, only chunks whose text
+// keep accepts.
+func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text string) bool, snip func(text string) string) ([]Hit, error) {
+	var hits []Hit
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		h, body, err := loadHit(rdr, c.ext)
+		if err != nil {
+			return nil, err
+		}
+		key := h.Package + "\x00" + h.Path
+		if bestPerDoc && seen[key] {
+			continue
+		}
+		if !keep(body) {
+			continue
+		}
+		seen[key] = true
+		start, end, prefix := parseLines(h.lines)
+		if prefix > len(body) {
+			prefix = 0
+		}
+		hits = append(hits, Hit{
+			Package: h.Package,
+			Path:    h.Path,
+			Heading: h.Heading,
+			Lines:   [2]int{start, end},
+			Score:   c.score,
+			Tags:    h.Tags,
+			Snippet: snip(body[prefix:]),
+		})
+		if len(hits) == limit {
 			break
 		}
-		size *= 2
 	}
 	return hits, nil
+}
+
+// storedHit is what the index stores of a chunk.
+type storedHit struct {
+	Package, Path, Heading, lines string
+	Tags                          []string
+}
+
+// loadHit reads the stored fields of chunk id: the hit's fields and the
+// searched text.
+func loadHit(rdr index.IndexReader, id string) (storedHit, string, error) {
+	doc, err := rdr.Document(id)
+	if err != nil {
+		return storedHit{}, "", fmt.Errorf("indexer: read search hit: %w", err)
+	}
+	var h storedHit
+	var body string
+	if doc == nil {
+		return h, "", nil
+	}
+	doc.VisitFields(func(f index.Field) {
+		v := string(f.Value())
+		switch f.Name() {
+		case fPackage:
+			h.Package = v
+		case fPath:
+			h.Path = v
+		case fHeading:
+			h.Heading = v
+		case fLines:
+			h.lines = v
+		case fText:
+			body = v
+		case fTags:
+			h.Tags = append(h.Tags, v)
+		}
+	})
+	return h, body, nil
+}
+
+func allPhrases(toks analysis.TokenStream, phrases []analysis.TokenStream) bool {
+	for _, p := range phrases {
+		if !containsPhrase(toks, p) {
+			return false
+		}
+	}
+	return true
+}
+
+func anyPhrase(toks analysis.TokenStream, phrases []analysis.TokenStream) bool {
+	for _, p := range phrases {
+		if containsPhrase(toks, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindAliases returns the aliases of the indexed packages whose kind is one

@@ -58,6 +58,9 @@ type meta struct {
 	// Tokens is the number of analysed tokens of the scored field over all
 	// chunks: the real average length for BM25 (see bm25Stats).
 	Tokens int64 `json:"tokens"`
+	// HeadTokens is the number of tokens of the heading field (title and
+	// heading trail) over all chunks, part of Tokens (see bm25f.go).
+	HeadTokens int64 `json:"headTokens,omitempty"`
 	// Dirty is set while an incremental Sync changes the live directory;
 	// finding it set means one was interrupted, and the next Sync rebuilds.
 	Dirty bool `json:"dirty,omitempty"`
@@ -65,20 +68,21 @@ type meta struct {
 
 // fileRecord is what the catalogue knows of one markdown file.
 type fileRecord struct {
-	Path    string   `json:"path"`
-	Size    int64    `json:"size"`
-	ModNS   int64    `json:"mtime"`
-	CNS     int64    `json:"ctime,omitempty"` // inode change time (see fileid)
-	Ino     uint64   `json:"ino,omitempty"`
-	Hash    string   `json:"hash"`
-	Chunks  int      `json:"chunks"`
-	Tokens  int64    `json:"tokens,omitempty"`  // analysed tokens of its chunks' scored text
-	Skipped string   `json:"skipped,omitempty"` // why the file is not indexed
-	Title   string   `json:"title,omitempty"`
-	Summary string   `json:"summary,omitempty"`
-	Tags    []string `json:"tags,omitempty"`
-	Type    string   `json:"type,omitempty"`
-	Lines   int      `json:"lines"`
+	Path       string   `json:"path"`
+	Size       int64    `json:"size"`
+	ModNS      int64    `json:"mtime"`
+	CNS        int64    `json:"ctime,omitempty"` // inode change time (see fileid)
+	Ino        uint64   `json:"ino,omitempty"`
+	Hash       string   `json:"hash"`
+	Chunks     int      `json:"chunks"`
+	Tokens     int64    `json:"tokens,omitempty"`     // analysed tokens of its chunks' scored text
+	HeadTokens int64    `json:"headTokens,omitempty"` // of which in their heading field (title and trail)
+	Skipped    string   `json:"skipped,omitempty"`    // why the file is not indexed
+	Title      string   `json:"title,omitempty"`
+	Summary    string   `json:"summary,omitempty"`
+	Tags       []string `json:"tags,omitempty"`
+	Type       string   `json:"type,omitempty"`
+	Lines      int      `json:"lines"`
 	// KEP is the stat data of the kep.yaml read as this README's metadata.
 	KEP *sideStamp `json:"kep,omitempty"`
 	// Meta is the normalised front matter (with kep.yaml's fields), as

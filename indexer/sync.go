@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -588,11 +589,12 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 		recs := out.files[alias]
 		sort.Slice(recs, func(i, j int) bool { return recs[i].Path < recs[j].Path })
 	}
-	var tokens int64
+	var tokens, headTokens int64
 	for _, recs := range out.files {
 		for _, f := range recs {
 			rep.Chunks += f.Chunks
 			tokens += f.Tokens
+			headTokens += f.HeadTokens
 		}
 	}
 	newCat := catalog{Schema: schemaVersion, Packages: p.pkgs, Files: out.files}
@@ -613,7 +615,7 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	}
 	live := p.m.Bleve
 	if out.changed || p.rebuild || pkgsChanged || out.markedDirty {
-		m := meta{Schema: schemaVersion, Generation: p.m.Generation + 1, Bleve: out.dir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens}
+		m := meta{Schema: schemaVersion, Generation: p.m.Generation + 1, Bleve: out.dir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens, HeadTokens: headTokens}
 		if err := writeJSONAtomic(d, filepath.Join(indexDir, metaFile), m); err != nil {
 			return fmt.Errorf("indexer: write %s: %w", metaFile, err)
 		}
@@ -758,10 +760,14 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		if i == 0 && p.summaryFromFM {
 			extra = p.Summary
 		}
-		text, prefix := searchText(p.Title, c, extra)
+		text, head, prefix := searchText(p.Title, c, extra)
+		headLen := headTokens(head)
 		rec.Tokens += fieldLength(text)
+		rec.HeadTokens += int64(headLen)
 		docs[i] = chunkDoc{
 			Text:    text,
+			Head:    head,
+			HeadLen: strconv.Itoa(headLen),
 			Pkg:     alias,
 			Path:    rel,
 			Tags:    p.Tags,

@@ -73,7 +73,7 @@ type ListContextsOut struct {
 
 // SearchIn is search's input.
 type SearchIn struct {
-	Query           string   `json:"query" jsonschema:"what to look for, in plain words (BM25 full-text search over headings and text); at most 1000 words and 8 KB"`
+	Query           string   `json:"query" jsonschema:"what to look for, in plain words; \"exact phrase\", -word, package:ALIAS, path:PREFIX, tag:TAG and kind:KIND also work (see the tool's description); at most 1000 words and 8 KB"`
 	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
 	Kind            string   `json:"kind,omitempty" jsonschema:"only packages of this source kind: git, dir (the project's own files, live) or https"`
 	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these front-matter tags"`
@@ -83,13 +83,14 @@ type SearchIn struct {
 
 // SearchHit is one search result.
 type SearchHit struct {
-	Package string  `json:"package"`
-	Path    string  `json:"path"`
-	Heading string  `json:"heading,omitempty"` // heading trail "A > B > C"
-	Lines   [2]int  `json:"lines"`             // first and last line, 1-based
-	Score   float64 `json:"score"`
-	Snippet string  `json:"snippet"`
-	URI     string  `json:"uri"`
+	Package string   `json:"package"`
+	Path    string   `json:"path"`
+	Heading string   `json:"heading,omitempty"` // heading trail "A > B > C"
+	Lines   [2]int   `json:"lines"`             // first and last line, 1-based
+	Score   float64  `json:"score"`
+	Tags    []string `json:"tags,omitempty"` // the document's tags
+	Snippet string   `json:"snippet"`
+	URI     string   `json:"uri"`
 }
 
 // SearchOut is search's output.
@@ -160,9 +161,10 @@ func (s *Server) addTools() {
 	}, s.getOverview)
 	mcp.AddTool(s.srv, &mcp.Tool{
 		Name: "search",
-		Description: "Full-text search (BM25) over the installed documentation. Returns passages with package, path, " +
-			"heading trail, line range, a snippet with matches in **bold**, and a score. Filter with `packages`, " +
-			"`kind` and `tags`. Read a hit with get_section (its heading) or get_document (offset = its first line).",
+		Description: "Full-text search (BM25F over heading trails and text) of the installed documentation. Returns passages " +
+			"with package, path, heading trail, line range, the document's tags, a snippet with matches in **bold**, and a " +
+			"score. Filter with `packages`, `kind` and `tags`, or in the query. Query syntax: " + indexer.QuerySyntax +
+			" Read a hit with get_section (its heading) or get_document (offset = its first line).",
 		Annotations: readOnly("Search documentation"),
 	}, s.search)
 	mcp.AddTool(s.srv, &mcp.Tool{
@@ -364,7 +366,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			continue // a hidden file the index holds is never served
 		}
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
-			Score: h.Score, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
+			Score: h.Score, Tags: h.Tags, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
 		n := "no matches."

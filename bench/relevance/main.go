@@ -4,11 +4,15 @@
 // indexer/relevance_test.go: the corpus is not in the repository, and the
 // queries were written before any ranking change was tried against them.
 //
-//	go run ./bench/relevance [-corpus /work/shared/corpus] [-v]
+//	go run ./bench/relevance [-corpus /work/shared/corpus] [-v] [-save ranks.json] [-against ranks.json]
 //
 // It links each corpus folder as a package of a temporary project, builds
 // the index, and prints Recall@1, Recall@5 and MRR (best chunk per
-// document, limit 10).
+// document, limit 10). -save writes each query's rank (0: not in the top
+// 10) to a file; -against reads such a file (a run of other code) and
+// prints the per-query changes and a paired test: the sign test over the
+// queries whose reciprocal rank changed, and the Wilcoxon signed-rank test
+// (normal approximation, tie-corrected) over the same differences.
 package main
 
 import (
@@ -17,10 +21,14 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
+	"syscall"
+	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
 )
@@ -33,6 +41,10 @@ type query struct {
 func main() {
 	corpus := flag.String("corpus", "/work/shared/corpus", "folder with one sub-folder per package")
 	verbose := flag.Bool("v", false, "print every query's rank and top hit")
+	save := flag.String("save", "", "write each query's rank to `FILE` (JSON)")
+	against := flag.String("against", "", "compare with the ranks in `FILE` (written by -save): per-query changes and paired tests")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the -latency runs to `FILE`")
+	repeat := flag.Int("latency", 0, "also time each query `N` times (index kept open) and print p50/p95 over all runs and over each query's fastest run")
 	flag.Parse()
 	_, self, _, _ := runtime.Caller(0)
 	b, err := os.ReadFile(filepath.Join(filepath.Dir(self), "queries.json"))
@@ -69,9 +81,11 @@ func main() {
 		pkgs = append(pkgs, indexer.Package{Alias: e.Name()})
 	}
 	ctx := context.Background()
+	cpu0, start := cpuTime(), time.Now()
 	if _, err := indexer.Sync(ctx, dir, pkgs, indexer.Options{}); err != nil {
 		log.Fatal(err)
 	}
+	fmt.Printf("full build: %v wall, %v CPU (user+sys)\n", time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
 	r, err := indexer.OpenReader(dir)
 	if err != nil {
 		log.Fatal(err)
@@ -80,6 +94,7 @@ func main() {
 
 	var r1, r5, mrr float64
 	var misses []string
+	ranks := map[string]int{}
 	for _, q := range qs {
 		hits, err := r.Search(ctx, indexer.Query{Text: q.Q, Limit: 10, BestPerDocument: true})
 		if err != nil {
@@ -103,6 +118,7 @@ func main() {
 		if rank > 0 {
 			mrr += 1 / float64(rank)
 		}
+		ranks[q.Q] = rank
 		top := "(no hits)"
 		if len(hits) > 0 {
 			top = hits[0].Package + "/" + hits[0].Path
@@ -117,4 +133,177 @@ func main() {
 	}
 	n := float64(len(qs))
 	fmt.Printf("%d queries on %s: Recall@1 %.3f  Recall@5 %.3f  MRR %.3f\n", len(qs), *corpus, r1/n, r5/n, mrr/n)
+	if *repeat > 0 {
+		if *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				log.Fatal(err)
+			}
+			latency(ctx, r, qs, *repeat)
+			pprof.StopCPUProfile()
+			f.Close()
+		} else {
+			latency(ctx, r, qs, *repeat)
+		}
+	}
+	if *save != "" {
+		b, _ := json.MarshalIndent(ranks, "", "  ")
+		if err := os.WriteFile(*save, append(b, '\n'), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *against != "" {
+		b, err := os.ReadFile(*against)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var before map[string]int
+		if err := json.Unmarshal(b, &before); err != nil {
+			log.Fatalf("%s: %v", *against, err)
+		}
+		compare(qs, before, ranks)
+	}
+}
+
+// latency times every query n times, round-robin, and prints p50 and p95
+// over all runs and over each query's fastest run (on a shared machine,
+// the fastest of n is the query's own cost, without the other loads).
+func latency(ctx context.Context, r *indexer.Reader, qs []query, n int) {
+	var all []time.Duration
+	best := make([]time.Duration, len(qs))
+	for i := 0; i < n; i++ {
+		for j, q := range qs {
+			start := time.Now()
+			if _, err := r.Search(ctx, indexer.Query{Text: q.Q, Limit: 10, BestPerDocument: j%2 == 0}); err != nil {
+				log.Fatal(err)
+			}
+			d := time.Since(start)
+			all = append(all, d)
+			if i == 0 || d < best[j] {
+				best[j] = d
+			}
+		}
+	}
+	pct := func(ds []time.Duration, p float64) time.Duration {
+		ds = append([]time.Duration(nil), ds...)
+		sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
+		return ds[int(p*float64(len(ds)-1))].Round(10 * time.Microsecond)
+	}
+	fmt.Printf("latency, %d queries × %d (half best-per-document): all runs p50 %v p95 %v; fastest of each p50 %v p95 %v\n",
+		len(qs), n, pct(all, 0.5), pct(all, 0.95), pct(best, 0.5), pct(best, 0.95))
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rr is the reciprocal rank (0 when not found).
+func rr(rank int) float64 {
+	if rank <= 0 {
+		return 0
+	}
+	return 1 / float64(rank)
+}
+
+// compare prints the queries whose rank changed and two paired tests of
+// the reciprocal ranks (after - before).
+func compare(qs []query, before, after map[string]int) {
+	var diffs []float64
+	better, worse := 0, 0
+	for _, q := range qs {
+		b, ok := before[q.Q]
+		if !ok {
+			continue
+		}
+		a := after[q.Q]
+		d := rr(a) - rr(b)
+		if d == 0 {
+			continue
+		}
+		word := "better"
+		if d < 0 {
+			word = "worse "
+			worse++
+		} else {
+			better++
+		}
+		fmt.Printf("%s rank %2d -> %2d  %q\n", word, b, a, q.Q)
+		diffs = append(diffs, d)
+	}
+	n := better + worse
+	fmt.Printf("changed %d queries: %d better, %d worse; sign test p = %.4f; Wilcoxon signed-rank p = %.4f\n",
+		n, better, worse, signTest(better, worse), wilcoxon(diffs))
+}
+
+// signTest is the two-sided exact binomial p-value of k successes out of
+// k+m with p = 1/2.
+func signTest(k, m int) float64 {
+	n := k + m
+	if n == 0 {
+		return 1
+	}
+	lo := min(k, m)
+	p := 0.0
+	for i := 0; i <= lo; i++ {
+		p += math.Exp(lgammaChoose(n, i) - float64(n)*math.Ln2)
+	}
+	return min(1, 2*p)
+}
+
+func lgammaChoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// wilcoxon is the two-sided p-value of the Wilcoxon signed-rank test of
+// non-zero differences d, normal approximation with tie correction.
+func wilcoxon(d []float64) float64 {
+	n := len(d)
+	if n == 0 {
+		return 1
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return math.Abs(d[idx[a]]) < math.Abs(d[idx[b]]) })
+	ranks := make([]float64, n)
+	tie := 0.0
+	for i := 0; i < n; {
+		j := i
+		for j+1 < n && math.Abs(d[idx[j+1]]) == math.Abs(d[idx[i]]) {
+			j++
+		}
+		r := float64(i+j)/2 + 1
+		for k := i; k <= j; k++ {
+			ranks[idx[k]] = r
+		}
+		t := float64(j - i + 1)
+		tie += t*t*t - t
+		i = j + 1
+	}
+	wPlus := 0.0
+	for i, v := range d {
+		if v > 0 {
+			wPlus += ranks[i]
+		}
+	}
+	nf := float64(n)
+	mean := nf * (nf + 1) / 4
+	sd := math.Sqrt(nf*(nf+1)*(2*nf+1)/24 - tie/48)
+	if sd == 0 {
+		return 1
+	}
+	z := (math.Abs(wPlus-mean) - 0.5) / sd
+	return math.Erfc(z / math.Sqrt2)
 }

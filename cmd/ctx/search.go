@@ -23,6 +23,7 @@ type searchOptions struct {
 	limit      int
 	json       bool
 	bestPerDoc bool
+	listTags   bool
 }
 
 func newSearchCmd(g *globalOptions, runF func(context.Context, *searchOptions) error) *cobra.Command {
@@ -30,19 +31,33 @@ func newSearchCmd(g *globalOptions, runF func(context.Context, *searchOptions) e
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Search the installed documentation",
-		Long: `Search the installed documentation (BM25 over heading-sized chunks).
+		Long: `Search the installed documentation (BM25F over heading-sized chunks: the
+heading trail and the text).
 
-Each hit names the package, the file inside it, the heading trail and the
-line range, with the matched words marked **like this**. The index is the
-one ctx keeps in .context/index/; run 'ctx index' if it is missing. A query
-has at most 1,000 words and 8 KB.`,
+Each hit names the package, the file inside it, the heading trail, the line
+range and the document's tags, with the matched words marked **like this**.
+The index is the one ctx keeps in .context/index/; run 'ctx index' if it is
+missing. A query has at most 1,000 words and 8 KB.
+
+Query syntax: ` + indexer.QuerySyntax + `
+Put a query with -word after -- or in quotes, so that it is not a flag.
+
+--tags lists the tags of the indexed documents with the number of documents
+that carry each (tags come from front matter "tags" and "keywords", else a
+"Tags: a, b" line); --package narrows it.`,
 		Example: `  ctx search "graceful node shutdown"
   ctx search --package k8s-keps --limit 5 sidecar containers
+  ctx search -- sidecar containers package:k8s-keps -windows
+  ctx search 'path:sig-node/ tag:kep "pod lifecycle"'
   ctx search --kind dir release checklist
-  ctx search --json --best-per-doc error handling`,
+  ctx search --json --best-per-doc error handling
+  ctx search --tags`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
+			if len(args) == 0 && !opts.listTags {
 				return errors.New("search needs a query, as in: ctx search \"error handling\"")
+			}
+			if len(args) > 0 && opts.listTags {
+				return errors.New("--tags takes no query: ctx search --tags [--package ALIAS]")
 			}
 			return nil
 		},
@@ -59,8 +74,9 @@ has at most 1,000 words and 8 KB.`,
 	f.StringSliceVar(&opts.kinds, "kind", nil, "only packages of source kind `KIND`: "+strings.Join(project.Kinds, ", ")+" (repeat or comma-separate: any of them)")
 	f.StringSliceVarP(&opts.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
 	f.IntVarP(&opts.limit, "limit", "n", indexer.DefaultSearchLimit, "at most `N` hits")
-	f.BoolVar(&opts.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, snippet)")
+	f.BoolVar(&opts.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, tags, snippet)")
 	f.BoolVar(&opts.bestPerDoc, "best-per-doc", false, "return only the best chunk of each document")
+	f.BoolVar(&opts.listTags, "tags", false, "list the documents' tags with their counts instead of searching")
 	return cmd
 }
 
@@ -68,6 +84,9 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	o, text := opts, opts.query
 	if o.limit <= 0 {
 		return usageErrorf("--limit must be at least 1, got %d", o.limit)
+	}
+	if o.listTags {
+		return runListTags(o)
 	}
 	if strings.TrimSpace(text) == "" {
 		return usageErrorf("search needs a query, as in: ctx search \"error handling\"")
@@ -128,9 +147,49 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		if h.Heading != "" {
 			fmt.Fprintf(out, "  %s\n", safetext.Escape(h.Heading))
 		}
+		if len(h.Tags) > 0 {
+			fmt.Fprintf(out, "  tags: %s\n", safetext.Escape(strings.Join(h.Tags, ", ")))
+		}
 		if h.Snippet != "" {
 			fmt.Fprintf(out, "  %s\n", safetext.Escape(h.Snippet))
 		}
+	}
+	return nil
+}
+
+// runListTags prints the indexed documents' tags with their counts.
+func runListTags(o *searchOptions) error {
+	dir, err := o.ProjectDir()
+	if err != nil {
+		return err
+	}
+	proj, err := project.At(dir)
+	if err != nil {
+		return err
+	}
+	r, err := indexer.OpenReader(proj.Dir())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	tags, err := r.Tags(o.packages)
+	if errors.Is(err, indexer.ErrNoIndex) {
+		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
+	}
+	if err != nil {
+		return err
+	}
+	if o.json {
+		enc := json.NewEncoder(o.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(tags)
+	}
+	if len(tags) == 0 {
+		fmt.Fprintln(o.IO.ErrOut, "no tagged documents")
+		return nil
+	}
+	for _, t := range tags {
+		fmt.Fprintf(o.IO.Out, "%5d  %s\n", t.Count, safetext.Escape(t.Tag))
 	}
 	return nil
 }

@@ -1,0 +1,254 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Ranking is textbook BM25F (Robertson & Zaragoza, "The Probabilistic
+// Relevance Framework: BM25 and Beyond", 2009) over two fields of a chunk:
+// its heading trail with the document title ("head") and its body (the
+// rest of what bleve searches: text minus head). For each query term t,
+//
+//	tf~(t) = Σ_f w_f · tf_f(t) / (1 − b + b · dl_f / avgdl_f)
+//	score  = Σ_t idf(t) · tf~(t) / (k1 + tf~(t))
+//	idf(t) = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
+//
+// with w_f = 1 for both fields, k1 = 1.2, b = 0.75, dl_f the field's token
+// count in the chunk (from the index: bleve keeps each field's length in
+// its postings, and the head's length as a doc value), avgdl_f the field's
+// average over all chunks (meta.json), N the number of chunks and df(t)
+// the number of chunks that hold t in either field. Each query term counts
+// once. bleve's own BM25 is not this (it multiplies by a coordination
+// factor, takes √tf, applies idf twice and rounds the average length up),
+// so bleve only picks the candidates: its best rescoreCandidates chunks
+// (a re-ranking of all of them measured the same, issue 15), which are
+// scored again here.
+const (
+	bm25K1     = 1.2
+	bm25B      = 0.75
+	headWeight = 1.0
+	bodyWeight = 1.0
+	// rescoreCandidates is how many of bleve's best chunks are re-scored
+	// (more when a search asks for many hits). With 50, recall@100 dropped.
+	rescoreCandidates = 200
+)
+
+// bm25IDF is idf(t) for a term held by df of n chunks.
+func bm25IDF(n, df float64) float64 {
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// fieldFreq is one field of a chunk for one term: the term's frequency,
+// the field's length in the chunk and its average length.
+type fieldFreq struct {
+	tf, dl, avgdl, weight float64
+}
+
+// bm25fTerm is one term's share of a chunk's score.
+func bm25fTerm(idf float64, fields ...fieldFreq) float64 {
+	t := 0.0
+	for _, f := range fields {
+		if f.tf == 0 {
+			continue
+		}
+		norm := 1 - bm25B
+		if f.avgdl > 0 {
+			norm += bm25B * f.dl / f.avgdl
+		}
+		t += f.weight * f.tf / norm
+	}
+	if t == 0 {
+		return 0
+	}
+	return idf * t / (bm25K1 + t)
+}
+
+// fieldAnalyzer is textAnalyzer, for counting the heading field's tokens at
+// index time.
+var fieldAnalyzer = sync.OnceValue(func() analysis.Analyzer {
+	return newMapping().AnalyzerNamed(textAnalyzer)
+})
+
+// headTokens is the number of tokens textAnalyzer makes of head:
+// the heading field's length in a chunk, exact (BM25F subtracts it from
+// the searched field's length, which bleve records exactly).
+func headTokens(head string) int {
+	if head == "" {
+		return 0
+	}
+	return len(fieldAnalyzer().Analyze([]byte(head)))
+}
+
+// corpusStats are the collection statistics BM25F needs.
+type corpusStats struct {
+	n                float64 // chunks
+	avgBody, avgHead float64 // average field lengths in tokens
+}
+
+func newCorpusStats(chunks uint64, tokens, headTokens int64) corpusStats {
+	if chunks == 0 {
+		return corpusStats{}
+	}
+	n := float64(chunks)
+	return corpusStats{n: n, avgBody: float64(max(tokens-headTokens, 0)) / n, avgHead: float64(headTokens) / n}
+}
+
+// candidate is one chunk bleve found, scored again by rescore.
+type candidate struct {
+	id    index.IndexInternalID
+	ext   string // bleve document id (chunkID)
+	score float64
+}
+
+// rescore sets the BM25F score of each candidate for terms (analysed, each
+// once) from rdr's postings, and sorts the candidates by it, best first
+// (ties by id, so the order is stable). Candidates must be of rdr's
+// snapshot.
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands []*candidate, st corpusStats) error {
+	slices.SortFunc(cands, func(a, b *candidate) int { return bytes.Compare(a.id, b.id) })
+	type freqs struct{ text, head uint64 }
+	tf := make([][]freqs, len(cands)) // [candidate][term]
+	for i := range tf {
+		tf[i] = make([]freqs, len(terms))
+	}
+	dlText := make([]float64, len(cands))
+	idf := make([]float64, len(terms))
+	var pre index.TermFieldDoc
+	for j, t := range terms {
+		for _, field := range []string{fText, fHead} {
+			r, err := rdr.TermFieldReader(ctx, []byte(t), field, true, field == fText, false)
+			if err != nil {
+				return fmt.Errorf("indexer: read postings of %q: %w", t, err)
+			}
+			if field == fText {
+				// Every word of head is in text: text's df is the
+				// number of chunks that hold t in either field.
+				idf[j] = bm25IDF(st.n, float64(r.Count()))
+			}
+			// Advance only forward: asked for an id at or before its
+			// position, a scorch reader starts over.
+			var d *index.TermFieldDoc
+			for i, c := range cands {
+				if d == nil || d.ID.Compare(c.id) < 0 {
+					if d, err = r.Advance(c.id, &pre); err != nil {
+						r.Close()
+						return fmt.Errorf("indexer: read postings of %q: %w", t, err)
+					}
+					if d == nil {
+						break
+					}
+				}
+				if !d.ID.Equals(c.id) {
+					continue
+				}
+				if field == fText {
+					tf[i][j].text = d.Freq
+					if d.Norm > 0 {
+						dlText[i] = math.Round(1 / (d.Norm * d.Norm))
+					}
+				} else {
+					tf[i][j].head = d.Freq
+				}
+			}
+			r.Close()
+		}
+	}
+	dvr, err := rdr.DocValueReader([]string{fHeadLen})
+	if err != nil {
+		return fmt.Errorf("indexer: read heading lengths: %w", err)
+	}
+	for i, c := range cands {
+		dlHead := 0.0
+		err := dvr.VisitDocValues(c.id, func(field string, term []byte) {
+			if field == fHeadLen {
+				if n, err := strconv.Atoi(string(term)); err == nil {
+					dlHead = float64(n)
+				}
+			}
+		})
+		if err != nil {
+			return fmt.Errorf("indexer: read heading length: %w", err)
+		}
+		dlBody := max(dlText[i]-dlHead, 0)
+		score := 0.0
+		for j := range terms {
+			body := float64(tf[i][j].text) - float64(tf[i][j].head)
+			score += bm25fTerm(idf[j],
+				fieldFreq{tf: max(body, 0), dl: dlBody, avgdl: st.avgBody, weight: bodyWeight},
+				fieldFreq{tf: float64(tf[i][j].head), dl: dlHead, avgdl: st.avgHead, weight: headWeight})
+		}
+		c.score = score
+	}
+	slices.SortStableFunc(cands, func(a, b *candidate) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return compareIDs(a.ext, b.ext)
+	})
+	return nil
+}
+
+// compareIDs orders chunk ids by package, path, then chunk number.
+func compareIDs(a, b string) int {
+	pa, na := splitChunkID(a)
+	pb, nb := splitChunkID(b)
+	if pa != pb {
+		if pa < pb {
+			return -1
+		}
+		return 1
+	}
+	return na - nb
+}
+
+func splitChunkID(id string) (string, int) {
+	i := strings.LastIndexByte(id, 0)
+	if i < 0 {
+		return id, 0
+	}
+	n, _ := strconv.Atoi(id[i+1:])
+	return id[:i], n
+}
+
+// containsPhrase reports whether tokens (an analysed text) hold phrase (an
+// analysed phrase) at the same relative positions: word for word, with
+// the gaps of removed stop words where the phrase has them.
+func containsPhrase(tokens, phrase analysis.TokenStream) bool {
+	if len(phrase) == 0 {
+		return true
+	}
+	at := make(map[int]string, len(tokens))
+	for _, t := range tokens {
+		at[t.Position] = string(t.Term)
+	}
+	first := phrase[0]
+	for _, t := range tokens {
+		if !bytes.Equal(t.Term, first.Term) {
+			continue
+		}
+		ok := true
+		for _, p := range phrase[1:] {
+			if at[t.Position+p.Position-first.Position] != string(p.Term) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

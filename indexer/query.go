@@ -1,0 +1,112 @@
+package indexer
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// QuerySyntax describes the query language, for ctx search --help and the
+// MCP search tool.
+const QuerySyntax = `words match anywhere in a passage, stemmed ("installing" finds
+"install"), best passages first; "an exact phrase" must appear word for
+word; -word or -"a phrase" leaves out passages that have it; the
+qualifiers package:ALIAS, path:PREFIX (a path inside the package), tag:TAG
+and kind:KIND (git, dir, https) filter: several of one qualifier match any
+of them, different qualifiers must all hold. Anything else is a plain
+word, so no query is an error; to search for a word that starts with "-"
+or holds a ":", quote it ("-rf").`
+
+// parsedQuery is a query text split by the query syntax (QuerySyntax).
+type parsedQuery struct {
+	words    []string // plain words, in order (scored)
+	phrases  []string // "exact phrases" (scored, and must appear)
+	excluded []string // -word and -"phrase": passages with them are left out
+	packages []string // package:ALIAS
+	paths    []string // path:PREFIX
+	tags     []string // tag:T (lower-cased, as tags are stored)
+	kinds    []string // kind:K
+}
+
+// positive is the scored text: the words and the phrases' words.
+func (q parsedQuery) positive() string {
+	return strings.Join(append(append([]string(nil), q.words...), q.phrases...), " ")
+}
+
+// parseQuery splits text into words, "phrases", -exclusions and the
+// qualifiers package:, path:, tag: and kind:. It never fails: a quote that
+// is not closed runs to the end, a qualifier with no value, an unknown
+// qualifier and a lone "-" are plain words.
+func parseQuery(text string) parsedQuery {
+	var q parsedQuery
+	i := 0
+	for i < len(text) {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsSpace(r) {
+			i += n
+			continue
+		}
+		neg := false
+		if r == '-' && i+1 < len(text) && (text[i+1] == '"' || startsWord(text[i+1:])) {
+			neg = true
+			i++
+		}
+		if text[i] == '"' {
+			end := strings.IndexByte(text[i+1:], '"')
+			var phrase string
+			if end < 0 {
+				phrase, i = text[i+1:], len(text)
+			} else {
+				phrase, i = text[i+1:i+1+end], i+2+end
+			}
+			phrase = strings.Join(strings.Fields(phrase), " ")
+			switch {
+			case phrase == "":
+			case neg:
+				q.excluded = append(q.excluded, phrase)
+			default:
+				q.phrases = append(q.phrases, phrase)
+			}
+			continue
+		}
+		end := i
+		for end < len(text) {
+			r, n := utf8.DecodeRuneInString(text[end:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			end += n
+		}
+		tok := text[i:end]
+		i = end
+		if neg {
+			q.excluded = append(q.excluded, tok)
+			continue
+		}
+		if key, val, ok := strings.Cut(tok, ":"); ok && val != "" {
+			switch strings.ToLower(key) {
+			case "package":
+				q.packages = append(q.packages, val)
+				continue
+			case "path":
+				q.paths = append(q.paths, strings.TrimPrefix(val, "/"))
+				continue
+			case "tag":
+				q.tags = append(q.tags, strings.ToLower(val))
+				continue
+			case "kind":
+				q.kinds = append(q.kinds, strings.ToLower(val))
+				continue
+			}
+		}
+		q.words = append(q.words, tok)
+	}
+	return q
+}
+
+// startsWord reports whether s starts with a letter or digit (so "-x" is
+// an exclusion, and "--force" or "- " are plain words).
+func startsWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}

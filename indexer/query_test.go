@@ -1,0 +1,195 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseQuery(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want parsedQuery
+	}{
+		{"error handling", parsedQuery{words: []string{"error", "handling"}}},
+		{`  "exact phrase"  here `, parsedQuery{words: []string{"here"}, phrases: []string{"exact phrase"}}},
+		{`-word -"two  words" keep`, parsedQuery{words: []string{"keep"}, excluded: []string{"word", "two words"}}},
+		{"package:k8s path:/docs/a tag:Go kind:DIR x", parsedQuery{words: []string{"x"}, packages: []string{"k8s"}, paths: []string{"docs/a"}, tags: []string{"go"}, kinds: []string{"dir"}}},
+		{"Package:a package:b", parsedQuery{packages: []string{"a", "b"}}},
+		// Never an error: what is not syntax is a word.
+		{`unclosed "quote runs to the end`, parsedQuery{words: []string{"unclosed"}, phrases: []string{"quote runs to the end"}}},
+		{`tag: foo:bar - --force server-side ""`, parsedQuery{words: []string{"tag:", "foo:bar", "-", "--force", "server-side"}}},
+		{`-`, parsedQuery{words: []string{"-"}}},
+		{`a"b`, parsedQuery{words: []string{`a"b`}}},
+		{`"`, parsedQuery{}},
+	} {
+		if got := parseQuery(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("parseQuery(%q)\n got %+v\nwant %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{`"a b" -c package:x path:y tag:z kind:git w`, `-"`, `"-`, "\xff\"", "-\u00e9t\u00e9"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q := parseQuery(s)
+		for _, list := range [][]string{q.words, q.phrases, q.excluded} {
+			for _, w := range list {
+				if w == "" || strings.TrimSpace(w) != w {
+					t.Fatalf("parseQuery(%q): empty or padded item %q in %+v", s, w, q)
+				}
+			}
+		}
+	})
+}
+
+// openSyntaxFixture indexes a small project for the query syntax tests:
+// packages docs (git) and ops (https), tags from front matter (tags,
+// keywords) and an inline Tags: line.
+func openSyntaxFixture(t *testing.T) *Reader {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "docs", map[string]string{
+		"guide/install.md": "---\ntags: [Setup]\nkeywords: linux, packages\n---\n# Install\n\nInstall the tool with the package manager. Run the wizard on Linux.\n",
+		"guide/upgrade.md": "# Upgrade\n\nTags: setup, maintenance\n\nUpgrade the tool: run the wizard again, then restart the service.\n",
+		"ref/cli.md":       "# Command line\n\nThe tool's command line installs and removes packages.\n",
+	})
+	writeFiles(t, dir, "ops", map[string]string{
+		"runbook.md": "# Restart\n\nRestart the service after you install the tool.\n",
+	})
+	pkgs := []Package{{Alias: "docs"}, {Alias: "ops", Kind: "https"}}
+	if _, err := Sync(context.Background(), dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func TestQuerySyntax(t *testing.T) {
+	t.Parallel()
+	r := openSyntaxFixture(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		query string
+		q     Query // Text is the query
+		want  []string
+	}{
+		{query: "wizard", want: []string{"docs/guide/install.md", "docs/guide/upgrade.md"}},
+		// Phrases: word for word, in order; a phrase not closed runs to the end.
+		{query: `"run the wizard"`, want: []string{"docs/guide/install.md", "docs/guide/upgrade.md"}},
+		{query: `"the wizard again"`, want: []string{"docs/guide/upgrade.md"}},
+		{query: `"wizard the run"`, want: nil},
+		{query: `tool "wizard again`, want: []string{"docs/guide/upgrade.md"}},
+		// Exclusions: a word, a phrase.
+		{query: "wizard -again", want: []string{"docs/guide/install.md"}},
+		{query: `wizard -"on linux"`, want: []string{"docs/guide/upgrade.md"}},
+		// Qualifiers, alone or with the Query's own filters (both hold).
+		{query: "restart package:ops", want: []string{"ops/runbook.md"}},
+		{query: "tool path:guide/", want: []string{"docs/guide/install.md", "docs/guide/upgrade.md"}},
+		{query: "tool path:guide/ path:ref", want: []string{"docs/guide/install.md", "docs/guide/upgrade.md", "docs/ref/cli.md"}},
+		{query: "tool tag:maintenance", want: []string{"docs/guide/upgrade.md"}},
+		{query: "tag:linux", want: []string{"docs/guide/install.md"}},
+		{query: "tag:SETUP", want: []string{"docs/guide/install.md", "docs/guide/upgrade.md"}},
+		{query: "tool kind:https", want: []string{"ops/runbook.md"}},
+		{query: "tool kind:nothing", want: nil},
+		{query: "-wizard package:docs", want: []string{"docs/ref/cli.md"}},
+		{query: "tool package:ops", q: Query{Packages: []string{"docs"}}, want: nil},
+		{query: "tool tag:setup", q: Query{Tags: []string{"maintenance"}}, want: []string{"docs/guide/upgrade.md"}},
+		// Plain words: an unknown qualifier, an empty one, a lone dash.
+		{query: "line unknown:qualifier", want: []string{"docs/ref/cli.md"}},
+		{query: "- tag: tool package:ops", want: []string{"ops/runbook.md"}},
+	} {
+		q := tc.q
+		q.Text = tc.query
+		hits, err := r.Search(ctx, q)
+		if err != nil {
+			t.Errorf("%q: %v", tc.query, err)
+			continue
+		}
+		var got []string
+		for _, h := range hits {
+			if p := h.Package + "/" + h.Path; !slices.Contains(got, p) {
+				got = append(got, p)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: got %v, want %v", tc.query, got, tc.want)
+		}
+	}
+}
+
+func TestTags(t *testing.T) {
+	t.Parallel()
+	r := openSyntaxFixture(t)
+	tags, err := r.Tags(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TagCount{{"setup", 2}, {"linux", 1}, {"maintenance", 1}, {"packages", 1}}
+	if !reflect.DeepEqual(tags, want) {
+		t.Errorf("Tags: %v, want %v", tags, want)
+	}
+	if tags, _ := r.Tags([]string{"ops"}); len(tags) != 0 {
+		t.Errorf("Tags(ops): %v, want none", tags)
+	}
+	hits, err := r.Search(context.Background(), Query{Text: "linux wizard"})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("search: %v %v", hits, err)
+	}
+	if h := hits[0]; h.Path != "guide/install.md" || !slices.Equal(h.Tags, []string{"linux", "packages", "setup"}) {
+		t.Errorf("first hit %s tags %v, want guide/install.md with linux, packages, setup", h.Path, h.Tags)
+	}
+}
+
+// TestBestPerDocumentBeyondCandidates: when one document's chunks fill
+// the candidates bleve gives, a best-per-document search asks for more
+// until it has its limit of documents (or there are no more).
+func TestBestPerDocumentBeyondCandidates(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	var big strings.Builder
+	big.WriteString("# Zebras\n\n")
+	for i := range 260 {
+		fmt.Fprintf(&big, "## Zebra %d\n\nZebra zebra zebra: the stripes of zebra number %d are black and white.\n\n", i, i)
+	}
+	files := map[string]string{"big.md": big.String()}
+	for i := range 3 {
+		files[fmt.Sprintf("small%d.md", i)] = fmt.Sprintf("# Note %d\n\nA zebra was seen near the river, among many other animals of the plains, on day %d.\n", i, i)
+	}
+	writeFiles(t, dir, "d", files)
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	for _, q := range []string{"zebra", `"zebra was seen" OR zebra`} {
+		hits, err := r.Search(ctx, Query{Text: q, Limit: 10, BestPerDocument: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range hits {
+			got = append(got, h.Path)
+		}
+		slices.Sort(got)
+		if want := []string{"big.md", "small0.md", "small1.md", "small2.md"}; q == "zebra" && !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
+		if want := []string{"small0.md", "small1.md", "small2.md"}; q != "zebra" && !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v", q, got, want)
+		}
+	}
+}

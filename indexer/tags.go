@@ -1,0 +1,51 @@
+package indexer
+
+import (
+	"slices"
+	"strings"
+)
+
+// TagCount is one tag and the number of documents that carry it.
+type TagCount struct {
+	Tag   string `json:"tag"`
+	Count int    `json:"count"`
+}
+
+// Tags lists the tags of the indexed documents of packages (all when
+// empty) with the number of documents that carry each, most used first
+// (then by name). A document's tags are its front matter's `tags` and
+// `keywords`, else its inline "Tags: a, b" line, lower-cased; search filters
+// on them (Query.Tags, tag:T) and shows them in hits.
+func (r *Reader) Tags(packages []string) ([]TagCount, error) {
+	r.mu.Lock()
+	cat, err := r.loadCatalogLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	for alias, recs := range cat.Files {
+		if len(packages) > 0 && !slices.Contains(packages, alias) {
+			continue
+		}
+		for _, rec := range recs {
+			if rec.Skipped != "" {
+				continue
+			}
+			for _, t := range rec.Tags {
+				counts[t]++
+			}
+		}
+	}
+	out := make([]TagCount, 0, len(counts))
+	for t, n := range counts {
+		out = append(out, TagCount{Tag: t, Count: n})
+	}
+	slices.SortFunc(out, func(a, b TagCount) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Tag, b.Tag)
+	})
+	return out, nil
+}

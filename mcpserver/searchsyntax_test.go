@@ -1,0 +1,42 @@
+package mcpserver
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSearchSyntaxAndTags: the search tool documents the query syntax
+// within 2 KB, applies it, and shows each hit's tags.
+func TestSearchSyntaxAndTags(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "search" {
+			continue
+		}
+		if n := len(tool.Description); n > 2048 {
+			t.Errorf("search description is %d bytes, over 2 KB", n)
+		}
+		for _, s := range []string{`"an exact phrase"`, "-word", "package:ALIAS", "path:PREFIX", "tag:TAG", "kind:KIND"} {
+			if !strings.Contains(tool.Description, s) {
+				t.Errorf("search description does not document %s", s)
+			}
+		}
+	}
+	var out SearchOut
+	call(t, cs, "search", map[string]any{"query": "widgets tag:api"}, &out)
+	if len(out.Hits) != 1 || out.Hits[0].Path != "reference.md" || !slices.Equal(out.Hits[0].Tags, []string{"api", "http"}) {
+		t.Errorf("widgets tag:api: %+v, want api/reference.md with tags api, http", out.Hits)
+	}
+	call(t, cs, "search", map[string]any{"query": `"error codes" package:api`}, &out)
+	if len(out.Hits) != 1 || out.Hits[0].Path != "errors.md" {
+		t.Errorf(`"error codes" package:api: %+v, want api/errors.md`, out.Hits)
+	}
+}
