@@ -27,8 +27,10 @@ func TestBM25FFormula(t *testing.T) {
 	}
 	r, _ := OpenReader(dir)
 	defer r.Close()
-	idf2of2 := math.Log(1 + (2-2+0.5)/(2+0.5)) // ln 1.2: a term in both chunks
-	idf1of2 := math.Log(1 + (2-1+0.5)/(1+0.5)) // ln 2: a term in one chunk
+	// idf = ln(1 + (N - n + 0.5)/(n + 0.5)) with N = 2 chunks.
+	idf := func(n float64) float64 { return math.Log(1 + (2-n+0.5)/(n+0.5)) }
+	idf2of2 := idf(2) // ln 1.2: a term in both chunks
+	idf1of2 := idf(1) // ln 2: a term in one chunk
 	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
 	for _, tc := range []struct {
 		query string
