@@ -27,7 +27,8 @@ type chunk struct {
 
 // Chunking limits. A section longer than maxChunkBytes is split at
 // paragraph boundaries (blank lines outside code), then at line
-// boundaries; a single line longer than the cap stays whole.
+// boundaries; a single line longer than the cap is a chunk of its own,
+// which boundChunks cuts within the line.
 const maxChunkBytes = 4000
 
 // minSectionBytes: a section with less prose and code than this (headings
@@ -307,7 +308,7 @@ func inlineTags(lines []string, s markdown.Body) []string {
 	return nil
 }
 
-// parsed is everything ctx learns from one markdown file.
+// parsed is everything ctx learns from one document.
 type parsed struct {
 	Title   string
 	Summary string
@@ -321,8 +322,9 @@ type parsed struct {
 	summaryFromFM bool
 }
 
-// parseMarkdown parses one document. name is used for the fallback title
-// and in warnings; warn may be nil.
+// parseMarkdown parses one markdown document (parseDocument parses any
+// format). name is used for the fallback title and in warnings; warn may
+// be nil.
 func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	d := markdown.Parse(content)
 	lines := d.Lines
@@ -368,7 +370,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		p.Tags = inlineTags(body, s)
 	}
 	p.Type = fm.Type
-	p.Chunks = chunkLines(body, s, block.End)
+	p.Chunks = boundChunks(chunkLines(body, s, block.End))
 	p.Meta = normalizeMeta(fm.Fields)
 	for _, l := range frontMatterLinks(fm.Fields, block.First+1) {
 		l.Line = keyLine(lines, block, l.Type)

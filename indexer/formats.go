@@ -1,0 +1,147 @@
+package indexer
+
+import (
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
+)
+
+// Documents other than markdown (markdown.FormatOf: text,
+// reStructuredText, AsciiDoc, YAML, JSON, TOML) are indexed as text, with
+// the structure the document model finds: rst and AsciiDoc titles are
+// headings as in markdown; a data file's top-level keys are level-1
+// headings, so each key is a chunk (the same chunking, with the same
+// rules: a key with less than minSectionBytes of text joins the next one,
+// a large value is split at blank lines, then lines, then within a line).
+// They have no front matter, links or metadata: a YAML file is not front
+// matter, and a kep.yaml's fields stay its README's (meta.go).
+
+// parseDocument parses one document by its format (its name's extension).
+// name is used for the fallback title and in warnings; warn may be nil.
+func parseDocument(name string, content []byte, warn func(string)) parsed {
+	if markdown.FormatOf(name) == markdown.FormatMarkdown {
+		return parseMarkdown(name, content, warn)
+	}
+	d := markdown.ParseFile(name, content)
+	p := parsed{Lines: len(d.Lines)}
+	if d.Err != nil && warn != nil {
+		warn(name + ":" + strings.TrimPrefix(d.Err.Error(), "line ") + "; indexed as text")
+	}
+	if d.Format.IsData() {
+		p.Title, p.Summary = dataTitle(d)
+	} else {
+		for _, h := range d.Body.Headings {
+			p.Title = markdown.Plain(h.Text)
+			break
+		}
+		p.Summary = sectionSummary(d.Lines, d.Body)
+		if p.Summary == "" {
+			p.Summary = firstParagraph(d.Lines, d.Body)
+		}
+		p.Tags = inlineTags(d.Lines, d.Body)
+	}
+	if p.Title == "" {
+		base := path.Base(name)
+		p.Title = strings.TrimSuffix(base, path.Ext(base))
+	}
+	p.Summary = clip(p.Summary, 300)
+	p.Chunks = boundChunks(chunkLines(d.Lines, d.Body, 0))
+	return p
+}
+
+// dataTitle returns a data file's title and summary: the top-level
+// "title", else "info.title" (OpenAPI), else "name" (package.json,
+// Chart.yaml), when it is a string or a number; the summary is "summary",
+// "description" or "info.description", else the list of the top-level
+// keys. Either may be "".
+func dataTitle(d markdown.Doc) (title, summary string) {
+	m, _ := d.DecodeData()
+	info, _ := m["info"].(map[string]any)
+	for _, v := range []any{m["title"], info["title"], m["name"]} {
+		if title = scalar(v); title != "" {
+			break
+		}
+	}
+	for _, v := range []any{m["summary"], m["description"], info["description"]} {
+		if summary = scalar(v); summary != "" {
+			return title, summary
+		}
+	}
+	if hs := d.Body.Headings; len(hs) > 0 {
+		keys := make([]string, 0, min(len(hs), 40))
+		for _, h := range hs[:min(len(hs), 40)] {
+			keys = append(keys, h.Text)
+		}
+		summary = "Keys: " + strings.Join(keys, ", ")
+	}
+	return title, summary
+}
+
+// boundChunks splits every chunk longer than maxChunkBytes (chunkLines
+// keeps a line longer than the cap whole: a minified JSON file is one
+// line) into pieces of about equal size, at most maxChunkBytes each, cut
+// after a space or a comma where there is one in the last quarter of a
+// piece, else between characters. Every piece keeps the chunk's trail and
+// the lines it spans; no text is dropped.
+func boundChunks(cs []chunk) []chunk {
+	over := false
+	for _, c := range cs {
+		if len(c.Text) > maxChunkBytes {
+			over = true
+			break
+		}
+	}
+	if !over {
+		return cs
+	}
+	var out []chunk
+	for _, c := range cs {
+		if len(c.Text) <= maxChunkBytes {
+			out = append(out, c)
+			continue
+		}
+		parts := (len(c.Text) + maxChunkBytes - 1) / maxChunkBytes
+		target := (len(c.Text) + parts - 1) / parts
+		text, line := c.Text, c.Start
+		first := true
+		for text != "" {
+			n := len(text)
+			if n > maxChunkBytes {
+				n = cutAt(text, target)
+			}
+			// A cut after a line end ends the piece at that line.
+			piece := chunk{Trail: c.Trail, Start: line, Text: strings.TrimSuffix(text[:n], "\n")}
+			piece.End = line + strings.Count(piece.Text, "\n")
+			if first {
+				piece.headsInText = c.headsInText
+				first = false
+			}
+			line += strings.Count(text[:n], "\n")
+			out = append(out, piece)
+			text = text[n:]
+		}
+	}
+	return out
+}
+
+// cutAt returns where to end a piece of text that should be about target
+// bytes: after the last space, comma or line end in its last quarter,
+// else at the last character boundary at or before target.
+func cutAt(text string, target int) int {
+	for i := target; i > target*3/4; i-- {
+		switch text[i-1] {
+		case ' ', ',', '\n', '\t':
+			return i
+		}
+	}
+	i := target
+	for i > 0 && !utf8.RuneStart(text[i]) {
+		i--
+	}
+	if i == 0 {
+		i = target // not UTF-8 (Lines made it valid, so never): cut anyway
+	}
+	return i
+}
