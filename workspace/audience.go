@@ -78,7 +78,7 @@ func (w *Workspace) applyAudience(alias, stage, name string) (audienceResult, er
 			vs[i].readErr = err
 			return
 		}
-		vs[i].rules, vs[i].err = audience.Read(content)
+		vs[i].rules, vs[i].err = audience.Read(docs[i], content)
 	})
 	for i, doc := range docs {
 		v := vs[i]
@@ -148,7 +148,7 @@ func hasRules(dir string) bool {
 		if err != nil {
 			continue
 		}
-		if r, err := audience.Read(content); err != nil || r.Any() {
+		if r, err := audience.Read(doc, content); err != nil || r.Any() {
 			return true
 		}
 	}
