@@ -390,8 +390,8 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
 	}
 	if !markdown.IsDocument(clean) {
-		return "", nil, fmt.Errorf("%q is not a markdown document: only .md, .markdown and .mdx files are served.%s",
-			p, didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.files(snap, alias), 100_000), 3)))
+		return "", nil, fmt.Errorf("%q is not a document: only %s files are served.%s",
+			p, markdown.ExtensionList(), didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.files(snap, alias), 100_000), 3)))
 	}
 	data, err := readDocument(s.files(snap, alias), clean)
 	if errors.Is(err, errNotFound) {
@@ -454,7 +454,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	if err != nil {
 		return nil, DocumentOut{}, err
 	}
-	doc := markdown.Parse(data)
+	doc := markdown.ParseFile(clean, data)
 	lines := doc.Lines
 	first, last := 1, len(lines)
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
