@@ -49,6 +49,44 @@ milestone:
   stable: "v1.28"
 `
 
+// numbered is n lines made by f, each ending in a line end.
+func numbered(n int, f func(i int) string) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(f(i) + "\n")
+	}
+	return b.String()
+}
+
+var (
+	description = numbered(20, func(i int) string {
+		return fmt.Sprintf("  Line %02d of the description says what the billing service does.", i)
+	})
+	// serviceYAML: a comment, two short keys (lines 2-3), a 1.4 KB block
+	// (4-24), a 1.5 KB list (25-55), a short last key (56).
+	serviceYAML = "# Service definition.\nname: billing\nowner: team-payments\ndescription: |\n" + description +
+		"endpoints:\n" + numbered(30, func(i int) string { return fmt.Sprintf("  - GET /v1/invoices/%02d returns one invoice", i) }) +
+		"tags: [billing, payments]\n"
+	// openAPIJSON: short keys (lines 1-3), paths of 40 operations (4-45),
+	// short components (46-50).
+	openAPIJSON = "{\n  \"openapi\": \"3.1.0\",\n  \"info\": {\"title\": \"Pets\", \"version\": \"1\"},\n  \"paths\": {\n" +
+		numbered(40, func(i int) string {
+			return fmt.Sprintf(`    "/pets/%02d": {"get": {"operationId": "getPet%02d", "summary": "one pet"}},`, i, i)
+		}) + "    \"/health\": {}\n  },\n  \"components\": {\n    \"schemas\": {\"Pet\": {\"type\": \"object\"}}\n  }\n}\n"
+	// cargoTOML: [package] (1-3), 40 dependencies (5-45), a short table
+	// (47-48).
+	cargoTOML = "[package]\nname = \"demo\"\nversion = \"1.0.0\"\n\n[dependencies]\n" +
+		numbered(40, func(i int) string { return fmt.Sprintf(`dep%02d = { version = "1.0.0", features = ["full"] }`, i) }) +
+		"\n[profile.release]\nlto = true\n"
+)
+
+// openAPIBig has short keys (lines 1-5), 1.6 KB of paths (from line 6)
+// and short components.
+var openAPIBig = "openapi: 3.1.0\ninfo:\n  title: Petstore API\n  description: The pets of a store.\n  version: 1.0.0\npaths:\n" +
+	numbered(30, func(i int) string {
+		return fmt.Sprintf("  /pets/%02d:\n    get:\n      operationId: getPet%02d", i, i)
+	}) + "components:\n  schemas:\n    Pet:\n      type: object\n"
+
 var openAPI = `openapi: 3.1.0
 info:
   title: Petstore API
@@ -93,23 +131,28 @@ func TestFormatChunks(t *testing.T) {
 			title: "Manual", summary: prose("preamble", 80),
 		},
 		{
-			name:  "keps/kep.yaml",
+			name:  "keps/kep.yaml", // about 400 bytes of short keys: one chunk
 			in:    kepYAML,
-			want:  []string{"title 1-1", "authors 2-6", "owning-sig 7-8", "feature-gates 9-15", "milestone 16-19"}, // kep-number is short: it joins authors
+			want:  []string{"title 1-19"},
 			title: "Graceful node shutdown for the kubelet", summary: "Keys: title, kep-number, authors, owning-sig, feature-gates, milestone",
 		},
 		{
-			name:  "api/openapi.yaml",
+			name:  "service.yaml",
+			in:    serviceYAML,
+			want:  []string{"name 1-3", "description 4-24", "endpoints 25-56"}, // small keys packed, big ones alone; tags joins endpoints
+			title: "billing", summary: collapseSpace(description),
+		},
+		{
+			name:  "api/openapi.yaml", // small: one chunk, titled by info.title
 			in:    openAPI,
-			want:  []string{"info 1-5", "paths 6-13", "components 14-18"}, // openapi: 3.1.0 is short: it joins info
+			want:  []string{"openapi 1-18"},
 			title: "Petstore API", summary: "Lists, creates and deletes the pets of a store.",
 		},
 		{
-			name: "package.json",
-			in: "{\n  \"name\": \"left-pad-extreme\",\n  \"description\": \"" + prose("pads", 60) + "\",\n  \"scripts\": {\n    \"test\": \"" + prose("jest", 60) +
-				"\"\n  },\n  \"dependencies\": {\"a\": \"1.0.0\", \"b\": \"2.0.0\", \"c\": \"3.0.0\", \"d\": \"4.0.0\"}\n}\n",
-			want:  []string{"description 1-3", "scripts 4-6", "dependencies 7-8"},
-			title: "left-pad-extreme", summary: prose("pads", 60),
+			name:  "openapi.json",
+			in:    openAPIJSON,
+			want:  []string{"openapi 1-3", "paths 4-50"}, // components is small and last: it joins paths
+			title: "Pets", summary: "Keys: openapi, info, paths, components",
 		},
 		{
 			name:  "list.json",
@@ -118,11 +161,10 @@ func TestFormatChunks(t *testing.T) {
 			title: "list",
 		},
 		{
-			name: "Cargo.toml",
-			in: "name = \"" + prose("crate", 50) + "\"\nversion = \"1.0.0\"\n\n[dependencies]\nserde = \"1\"\ntokio = { version = \"1\", features = [\"full\"] }\n\n" +
-				"[profile.release]\nlto = true\ncodegen-units = 1\nopt-level = 3\n\n[[bin]]\nname = \"" + prose("tool", 50) + "\"\n",
-			want:  []string{"name 1-1", "dependencies 2-6", "profile.release 8-11", "bin 13-14"}, // version joins dependencies
-			title: prose("crate", 50), summary: "Keys: name, version, dependencies, profile.release, bin",
+			name:  "Cargo.toml",
+			in:    cargoTOML,
+			want:  []string{"package 1-3", "dependencies 5-48"}, // profile.release is small: it joins dependencies
+			title: "Cargo", summary: "Keys: package, dependencies, profile.release",
 		},
 		{
 			name:  "notes.txt",
@@ -213,7 +255,7 @@ func TestSearchDataFiles(t *testing.T) {
 	files := map[string]string{
 		"keps/sig-node/2000-graceful-node-shutdown/README.md": "# KEP-2000: Graceful node shutdown\n\n## Summary\n\nThe kubelet delays node shutdown so pods terminate gracefully.\n",
 		"keps/sig-node/2000-graceful-node-shutdown/kep.yaml":  kepYAML,
-		"api/openapi.yaml":     openAPI,
+		"api/openapi.yaml":     openAPIBig,
 		"guide.rst":            "Guide\n=====\n\nInstalling\n----------\n\nRun the zebrafish installer.\n",
 		"manual.adoc":          "= Manual\n\n== Backups\n\nThe quokka snapshot runs nightly.\n",
 		"Cargo.toml":           "[package]\nname = \"demo\"\n\n[dependencies]\nnarwhal = \"1\"\n",
@@ -239,17 +281,20 @@ func TestSearchDataFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	paths := strings.Count(openAPIBig, "\n")
 	for _, c := range []struct {
 		q, path, heading string
 		lines            [2]int
+		key              string // the section the query is about: within the hit's lines
 	}{
-		{"GracefulNodeShutdownBasedOnPodPriority feature gate", "keps/sig-node/2000-graceful-node-shutdown/kep.yaml", "feature-gates", [2]int{9, 15}},
-		{"createPet operation", "api/openapi.yaml", "paths", [2]int{6, 13}},
-		{"zebrafish", "guide.rst", "Guide > Installing", [2]int{1, 7}}, // the title alone is short: it joins Installing
-		{"quokka snapshot", "manual.adoc", "Manual > Backups", [2]int{1, 5}},
-		{"narwhal", "Cargo.toml", "dependencies", [2]int{1, 5}},
-		{"axolotl", "notes.txt", "", [2]int{1, 1}},
-		{"pangolin", "bad.json", "", [2]int{1, 1}},
+		{"GracefulNodeShutdownBasedOnPodPriority feature gate", "keps/sig-node/2000-graceful-node-shutdown/kep.yaml", "title", [2]int{1, 19}, "feature-gates"}, // one chunk of short keys
+		{"getPet17 operation", "api/openapi.yaml", "paths", [2]int{6, paths}, "paths"},                                                                         // a big key, and the small one after it
+		{"Petstore API", "api/openapi.yaml", "openapi", [2]int{1, 5}, "info"},
+		{"zebrafish", "guide.rst", "Guide > Installing", [2]int{1, 7}, "Guide > Installing"}, // the title alone is short: it joins Installing
+		{"quokka snapshot", "manual.adoc", "Manual > Backups", [2]int{1, 5}, "Backups"},
+		{"narwhal", "Cargo.toml", "package", [2]int{1, 5}, "dependencies"},
+		{"axolotl", "notes.txt", "", [2]int{1, 1}, ""},
+		{"pangolin", "bad.json", "", [2]int{1, 1}, ""},
 	} {
 		hits, err := r.Search(ctx, Query{Text: c.q})
 		if err != nil {
@@ -259,15 +304,14 @@ func TestSearchDataFiles(t *testing.T) {
 			t.Errorf("search %q: %+v; want %s %q lines %v first", c.q, hits, c.path, c.heading, c.lines)
 			continue
 		}
-		// The hit's heading names the section get_section serves: the
-		// hit's lines, or their end when short sections joined it.
-		if c.heading == "" {
+		if c.key == "" {
 			continue
 		}
+		// The key's section, as get_section serves it, is in the hit's lines.
 		content, _ := os.ReadFile(filepath.Join(dir, "packages", "docs", filepath.FromSlash(c.path)))
-		s, _, ok := markdown.ParseFile(c.path, content).Section(c.heading)
-		if !ok || s.StartLine < c.lines[0] || s.EndLine != c.lines[1] {
-			t.Errorf("%s: Section(%q) = %+v, %v; want the end of the hit's lines %v", c.path, c.heading, s, ok, c.lines)
+		s, _, ok := markdown.ParseFile(c.path, content).Section(c.key)
+		if !ok || s.StartLine < c.lines[0] || s.EndLine > c.lines[1] {
+			t.Errorf("%s: Section(%q) = %+v, %v; want it within the hit's lines %v", c.path, c.key, s, ok, c.lines)
 		}
 	}
 	// The kep.yaml is still its README's metadata, and a document itself.
@@ -283,7 +327,7 @@ func TestSearchDataFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"- Petstore API (`api/openapi.yaml`): Lists, creates and deletes the pets of a store.",
+		"- Petstore API (`api/openapi.yaml`): The pets of a store.",
 		"- Graceful node shutdown for the kubelet (`keps/sig-node/2000-graceful-node-shutdown/kep.yaml`): Keys: title, kep-number,",
 		"- Guide (`guide.rst`)",
 		"- Manual (`manual.adoc`)",

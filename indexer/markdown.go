@@ -320,6 +320,10 @@ type parsed struct {
 	Links   []rawLink      // front matter links, then body links in line order
 
 	summaryFromFM bool
+	// keyTitle: the title is a data file's key value (dataTitle), which
+	// its key's chunk holds; it is not put in front of every chunk as a
+	// document's title is.
+	keyTitle bool
 }
 
 // parseMarkdown parses one markdown document (parseDocument parses any

@@ -760,7 +760,11 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		if i == 0 && p.summaryFromFM {
 			extra = p.Summary
 		}
-		text, head, prefix := searchText(p.Title, c, extra)
+		title := p.Title
+		if p.keyTitle {
+			title = ""
+		}
+		text, head, prefix := searchText(title, c, extra)
 		headLen := headTokens(head)
 		rec.Tokens += fieldLength(text)
 		rec.HeadTokens += int64(headLen)

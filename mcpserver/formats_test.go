@@ -104,13 +104,20 @@ func TestServeFormats(t *testing.T) {
 	}
 	wantError(t, call(t, cs, "get_section", map[string]any{"package": "specs", "path": "keps/2000/kep.yaml", "heading": "milestones"}, nil), "no heading", `"milestone"`)
 
-	// A search hit's lines are the key's lines in the served document.
+	// A search hit's lines are served by get_document: a kep.yaml's short
+	// keys are one chunk, named for its first key.
 	var out SearchOut
 	if res := call(t, cs, "search", map[string]any{"query": "GracefulNodeShutdown kubelet feature gate"}, &out); res.IsError || len(out.Hits) == 0 {
 		t.Fatalf("search: %s", text(res))
 	}
-	if h := out.Hits[0]; h.Path != "keps/2000/kep.yaml" || h.Heading != "feature-gates" || h.Lines != [2]int{8, 11} || h.URI != "ctx://packages/specs/keps/2000/kep.yaml" {
-		t.Errorf("search hit = %+v, want kep.yaml feature-gates lines 8-11", h)
+	h := out.Hits[0]
+	if h.Path != "keps/2000/kep.yaml" || h.Heading != "title" || h.Lines != [2]int{1, 15} || h.URI != "ctx://packages/specs/keps/2000/kep.yaml" {
+		t.Errorf("search hit = %+v, want kep.yaml title lines 1-15", h)
+	}
+	var d DocumentOut
+	call(t, cs, "get_document", map[string]any{"package": "specs", "path": h.Path, "offset": h.Lines[0], "limit": h.Lines[1] - h.Lines[0] + 1}, &d)
+	if d.Text != formatsKEP {
+		t.Errorf("the hit's lines = %q, want the whole kep.yaml", d.Text)
 	}
 
 	// Resources carry the format's media type.
