@@ -84,13 +84,11 @@ func chunkData(lines []string, s markdown.Body) []chunk {
 		bounds[i+1] = h.Line
 	}
 	bounds[len(hs)] = len(lines)
-	size := func(a, b int) int { // bytes of keys a..b-1
-		n := 0
-		for _, l := range lines[bounds[a]:bounds[b]] {
-			n += len(l) + 1
-		}
-		return n
+	off := make([]int, len(lines)+1) // off[i]: bytes of lines[:i] with their line ends
+	for i, l := range lines {
+		off[i+1] = off[i] + len(l) + 1
 	}
+	size := func(a, b int) int { return off[bounds[b]] - off[bounds[a]] } // bytes of keys a..b-1
 	type group struct{ a, b int }
 	var groups []group
 	g := group{0, 0}
@@ -119,15 +117,14 @@ func chunkData(lines []string, s markdown.Body) []chunk {
 // "description" or "info.description", else the list of the top-level
 // keys. Either may be "".
 func dataTitle(d markdown.Doc) (title, summary string) {
-	m, _ := d.DecodeData()
-	info, _ := m["info"].(map[string]any)
-	for _, v := range []any{m["title"], info["title"], m["name"]} {
-		if title = scalar(v); title != "" {
+	data := d.Data()
+	for _, p := range [][]string{{"title"}, {"info", "title"}, {"name"}} {
+		if title = scalar(data.Value(p...)); title != "" {
 			break
 		}
 	}
-	for _, v := range []any{m["summary"], m["description"], info["description"]} {
-		if summary = scalar(v); summary != "" {
+	for _, p := range [][]string{{"summary"}, {"description"}, {"info", "description"}} {
+		if summary = scalar(data.Value(p...)); summary != "" {
 			return title, summary
 		}
 	}

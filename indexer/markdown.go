@@ -50,6 +50,12 @@ func chunkLines(lines []string, s markdown.Body, base int) []chunk {
 	}
 	var trail, secTrail []level // the current trail; the trail where the pending section starts
 	secStart := 0
+	// cum[i] is contentBytes of lines[:i]: a run of near-empty sections
+	// (a file of headings only) is measured in constant time per heading.
+	cum := make([]int, len(lines)+1)
+	for i := range lines {
+		cum[i+1] = cum[i] + contentBytes(lines, s.Kinds, i, i+1)
+	}
 	flush := func(end int) {
 		t := make([]string, len(secTrail))
 		in := 0
@@ -65,7 +71,7 @@ func chunkLines(lines []string, s markdown.Body, base int) []chunk {
 		if h.Level > 3 {
 			continue
 		}
-		content := contentBytes(lines, s.Kinds, secStart, h.Line)
+		content := cum[h.Line] - cum[secStart]
 		if content >= minSectionBytes {
 			flush(h.Line)
 			secStart = h.Line
@@ -80,7 +86,7 @@ func chunkLines(lines []string, s markdown.Body, base int) []chunk {
 		secTrail = slices.Clone(trail)
 	}
 	// A small last section joins the chunk before it when that one has room.
-	if n := len(out); n > 0 && contentBytes(lines, s.Kinds, secStart, len(lines)) < minSectionBytes {
+	if n := len(out); n > 0 && cum[len(lines)]-cum[secStart] < minSectionBytes {
 		prev := &out[n-1]
 		a := prev.Start - base - 1
 		end := len(lines)

@@ -253,39 +253,109 @@ func tomlKeys(text string) ([]dataKey, error) {
 	return keys, nil
 }
 
-// DecodeData decodes a data file's top-level mapping (the first document
-// of a YAML stream): nil for another format, a file whose top level is
-// not a mapping, or one that does not parse (with the error, as Doc.Err
-// says it). Values are what the format's parser gives: strings, numbers,
-// booleans, lists ([]any), maps (map[string]any), and TOML's dates.
-func (d Doc) DecodeData() (map[string]any, error) {
-	if !d.Format.IsData() {
-		return nil, nil
-	}
-	if d.Err != nil {
-		return nil, d.Err
+// Data is a data file parsed for lookups (Doc.Data, Data.Value).
+type Data struct {
+	format Format
+	yaml   *yaml.Node                 // the first document's root
+	json   map[string]json.RawMessage // the top-level object
+	toml   map[string]any
+}
+
+// Data parses a data file for Value: nil when d is not a data file, does
+// not parse (Doc.Err), or its top level is not a mapping. Only lookups
+// decode values: yaml.v3 checks a mapping's keys for duplicates pair by
+// pair, so decoding a whole 2 MB mapping into Go values can take minutes.
+func (d Doc) Data() *Data {
+	if !d.Format.IsData() || d.Err != nil {
+		return nil
 	}
 	text := []byte(strings.Join(d.Lines, "\n"))
-	var m map[string]any
-	var err error
+	x := &Data{format: d.Format}
 	switch d.Format {
 	case FormatYAML:
 		var n yaml.Node
-		if err = yaml.NewDecoder(bytes.NewReader(text)).Decode(&n); err == io.EOF {
-			return nil, nil
+		if yaml.NewDecoder(bytes.NewReader(text)).Decode(&n) != nil || len(n.Content) == 0 {
+			return nil
 		}
-		if err == nil && len(n.Content) > 0 && n.Content[0].Kind == yaml.MappingNode {
-			err = n.Decode(&m)
-		}
+		x.yaml = n.Content[0]
 	case FormatJSON:
-		if bytes.HasPrefix(bytes.TrimLeft(text, " \t\n"), []byte("{")) {
-			err = json.Unmarshal(text, &m)
+		if json.Unmarshal(text, &x.json) != nil {
+			return nil // an array or a scalar
 		}
 	case FormatTOML:
-		err = toml.Unmarshal(text, &m)
+		if toml.Unmarshal(text, &x.toml) != nil {
+			return nil
+		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("invalid %s: %v", formatName(d.Format), err)
+	return x
+}
+
+// Value returns the scalar at path: path[0] is a top-level key (of the
+// first document of a YAML stream), the rest are keys of the mappings
+// inside it ("info", "title"). It is what the format's parser gives for a
+// scalar: a string, bool, number or TOML date; nil when x is nil, a key is
+// missing, or the value is a list or a mapping.
+func (x *Data) Value(path ...string) any {
+	if x == nil || len(path) == 0 {
+		return nil
 	}
-	return m, nil
+	var v any
+	switch x.format {
+	case FormatYAML:
+		node := x.yaml
+		for _, k := range path {
+			if node = yamlValue(node, k); node == nil {
+				return nil
+			}
+		}
+		if node.Kind == yaml.AliasNode {
+			node = node.Alias
+		}
+		if node == nil || node.Kind != yaml.ScalarNode || node.Decode(&v) != nil {
+			return nil
+		}
+	case FormatJSON:
+		raw := x.json[path[0]]
+		for _, k := range path[1:] {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(raw, &m) != nil {
+				return nil
+			}
+			raw = m[k]
+		}
+		if raw == nil || json.Unmarshal(raw, &v) != nil {
+			return nil
+		}
+	case FormatTOML:
+		v = x.toml
+		for _, k := range path {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil
+			}
+			v = m[k]
+		}
+	}
+	switch v.(type) {
+	case []any, map[string]any:
+		return nil
+	}
+	return v
+}
+
+// yamlValue returns the value of key k in the mapping n (through an
+// alias), or nil.
+func yamlValue(n *yaml.Node, k string) *yaml.Node {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if key := n.Content[i]; key.Kind == yaml.ScalarNode && key.Value == k {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }

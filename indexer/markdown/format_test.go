@@ -209,9 +209,17 @@ func TestOutlineYAML(t *testing.T) {
 			t.Errorf("Section(%q) = %+v, %v; want lines %d-%d", c.key, s, ok, c.start, c.end)
 		}
 	}
-	m, err := d.DecodeData()
-	if err != nil || m["title"] != "Graceful node shutdown" || m["kep-number"] != 2000 {
-		t.Errorf("DecodeData = %v, %v", m, err)
+	if v, n := d.Data().Value("title"), d.Data().Value("kep-number"); v != "Graceful node shutdown" || n != 2000 {
+		t.Errorf("Data().Value(title), (kep-number) = %v, %v", v, n)
+	}
+	if v := d.Data().Value("authors"); v != nil {
+		t.Errorf("Data().Value(authors) = %v, want nil for a list", v)
+	}
+	if v := d.Data().Value("milestone", "beta"); v != "v1.21" {
+		t.Errorf("Data().Value(milestone, beta) = %v", v)
+	}
+	if v := ParseFile("a.yaml", []byte("base: &b {title: T}\nx: *b\n")).Data().Value("x", "title"); v != "T" {
+		t.Errorf("DataValue through an alias = %v", v)
 	}
 	// Every document of a stream, at its line in the file.
 	got := outline("all.yml", "a: 1\nb:\n  c: 2\n---\n- x\n---\nd: 3\n")
@@ -235,17 +243,19 @@ func TestOutlineJSON(t *testing.T) {
 	if s, _, ok := d.Section("info"); !ok || s.StartLine != 3 || s.EndLine != 5 {
 		t.Errorf("Section(info) = %+v, %v; want lines 3-5", s, ok)
 	}
-	m, _ := d.DecodeData()
-	if info, _ := m["info"].(map[string]any); info["title"] != "Pets" {
-		t.Errorf("DecodeData = %v", m)
+	if v := d.Data().Value("info", "title"); v != "Pets" {
+		t.Errorf("Data().Value(info, title) = %v", v)
+	}
+	if v := d.Data().Value("info", "nope"); v != nil {
+		t.Errorf("Data().Value(info, nope) = %v", v)
 	}
 	// An array has no keys, and no error.
 	d = ParseFile("list.json", []byte("[\n  {\"a\": 1},\n  {\"b\": 2}\n]\n"))
 	if hs := d.Outline(); len(hs) != 0 || d.Err != nil {
 		t.Errorf("json array: %+v, %v; want no headings, no error", hs, d.Err)
 	}
-	if m, err := d.DecodeData(); m != nil || err != nil {
-		t.Errorf("json array DecodeData = %v, %v; want nil, nil", m, err)
+	if v := d.Data().Value("a"); v != nil {
+		t.Errorf("json array Data().Value = %v; want nil", v)
 	}
 }
 
@@ -283,8 +293,8 @@ id = 2
 	if s, _, ok := d.Section("server"); !ok || s.StartLine != 4 || s.EndLine != 11 {
 		t.Errorf("Section(server) = %+v, %v; want lines 4-11", s, ok)
 	}
-	if m, err := d.DecodeData(); err != nil || m["name"] != "ctx" {
-		t.Errorf("DecodeData = %v, %v", m, err)
+	if v, w := d.Data().Value("name"), d.Data().Value("server", "host"); v != "ctx" || w != "localhost" {
+		t.Errorf("Data().Value(name), (server, host) = %v, %v", v, w)
 	}
 }
 
@@ -306,8 +316,8 @@ func TestDataThatDoesNotParse(t *testing.T) {
 		if len(d.Lines) != strings.Count(c.in, "\n") {
 			t.Errorf("%s: %d lines", c.name, len(d.Lines))
 		}
-		if _, err := d.DecodeData(); err == nil {
-			t.Errorf("%s: DecodeData gave no error", c.name)
+		if v := d.Data().Value("a"); v != nil {
+			t.Errorf("%s: Data().Value(a) = %v, want nil", c.name, v)
 		}
 	}
 }
@@ -333,7 +343,7 @@ func FuzzParseFile(f *testing.F) {
 			if len(d.Body.Kinds) != len(d.Lines) {
 				t.Fatalf("%s: %d kinds for %d lines", name, len(d.Body.Kinds), len(d.Lines))
 			}
-			_, _ = d.DecodeData()
+			_ = d.Data().Value("a", "b")
 		}
 	})
 }
