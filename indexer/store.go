@@ -66,7 +66,7 @@ type meta struct {
 	Dirty bool `json:"dirty,omitempty"`
 }
 
-// fileRecord is what the catalogue knows of one markdown file.
+// fileRecord is what the catalogue knows of one document.
 type fileRecord struct {
 	Path       string   `json:"path"`
 	Size       int64    `json:"size"`

@@ -265,12 +265,17 @@ type Data struct {
 // not parse (Doc.Err), or its top level is not a mapping. Only lookups
 // decode values: yaml.v3 checks a mapping's keys for duplicates pair by
 // pair, so decoding a whole 2 MB mapping into Go values can take minutes.
-func (d Doc) Data() *Data {
+func (d Doc) Data() (x *Data) {
 	if !d.Format.IsData() || d.Err != nil {
 		return nil
 	}
+	defer func() {
+		if recover() != nil {
+			x = nil // as in scanData: a parser's panic is a file that does not parse
+		}
+	}()
 	text := []byte(strings.Join(d.Lines, "\n"))
-	x := &Data{format: d.Format}
+	x = &Data{format: d.Format}
 	switch d.Format {
 	case FormatYAML:
 		var n yaml.Node
@@ -295,11 +300,15 @@ func (d Doc) Data() *Data {
 // inside it ("info", "title"). It is what the format's parser gives for a
 // scalar: a string, bool, number or TOML date; nil when x is nil, a key is
 // missing, or the value is a list or a mapping.
-func (x *Data) Value(path ...string) any {
+func (x *Data) Value(path ...string) (v any) {
 	if x == nil || len(path) == 0 {
 		return nil
 	}
-	var v any
+	defer func() {
+		if recover() != nil {
+			v = nil
+		}
+	}()
 	switch x.format {
 	case FormatYAML:
 		node := x.yaml

@@ -14,6 +14,7 @@
 //     with their line numbers;
 //   - the outline and finding a section by heading or heading trail
 //     (Doc.Outline, Doc.Section), and the plain text of a heading (Plain);
+//   - a data file's values, decoded only as far as asked (Doc.Data);
 //   - which files are documents and in which format (IsDocument,
 //     FormatOf, IsBinary) and the one walk over a package folder (Walk).
 //
