@@ -87,7 +87,8 @@ func (w *Workspace) apply(ctx context.Context, t *task, force bool, stamp time.T
 
 // applyInstall fetches t.want into the package's stage, checks it against
 // the lock entry it installs (if any), records its state, then journals and
-// swaps it in.
+// swaps it in: file by file when the package is installed and ctx knows
+// what it installed (patch.go), else the whole folder.
 func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp time.Time) {
 	if !w.backupDirty(t, force, stamp) {
 		return
@@ -133,8 +134,19 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		}
 		st, err = f.state(hash, omit)
 	}
+	var pt *patch
 	if err == nil {
 		st.Audience, st.AudienceIgnored, st.AudienceChecked, st.Withheld = lockAud, aud.rules && name == "", true, aud.withheld
+		var next *pkgState
+		switch pt, next, err = w.planPatch(t, st); {
+		case errors.Is(err, errNoPatch):
+			pt, err = nil, nil // the folder is swapped whole
+		case err == nil:
+			st = next
+			err = w.fs.RemoveAll(w.tmp(t.alias + ".old"))
+		}
+	}
+	if err == nil {
 		err = w.fault("state", t.alias)
 	}
 	if err == nil {
@@ -161,6 +173,9 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		}
 	}
 	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry}
+	if pt != nil {
+		j.Op, j.Patch = opPatch, pt
+	}
 	if t.addSpec {
 		j.AddSpec = t.spec
 	}
@@ -189,6 +204,10 @@ func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bo
 		return false
 	}
 	if err := w.swap(j); err != nil {
+		if errors.Is(err, errStopped) {
+			t.fail(err) // a simulated crash in the middle: leave it as it is
+			return false
+		}
 		t.j = nil
 		if uerr := w.unswap(j); uerr != nil {
 			t.fail(fmt.Errorf("%s: %w (run ctx again to finish it)", op, err))

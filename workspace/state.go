@@ -96,13 +96,19 @@ func (w *Workspace) pkgDir(alias string) string    { return w.path(project.Packa
 func (w *Workspace) statePath(alias string) string { return w.path(project.StateDir, alias+".json") }
 
 func (w *Workspace) readState(alias string) (*pkgState, error) {
-	data, err := os.ReadFile(w.statePath(alias))
+	return readStateFile(w.statePath(alias))
+}
+
+// readStateFile reads a state file: .state/<alias>.json, or the one a
+// change staged in .tmp/.
+func readStateFile(p string) (*pkgState, error) {
+	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
 	}
 	var st pkgState
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("%s: %w", w.statePath(alias), err)
+		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return &st, nil
 }

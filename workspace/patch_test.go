@@ -1,0 +1,309 @@
+package workspace
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/ctx-dev/ctx/internal/fileid"
+	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// ident is what says a file was not rewritten: its inode, mtime and ctime
+// (a rename or a chmod moves the ctime; nothing a user runs sets it back).
+type ident struct {
+	ino          uint64
+	mtime, ctime int64
+}
+
+// idents records every file and folder under dir ("." is dir itself).
+func idents(t *testing.T, dir string) map[string]ident {
+	t.Helper()
+	out := map[string]ident{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		ctime, ino := fileid.Change(fi)
+		out[filepath.ToSlash(rel)] = ident{ino, fi.ModTime().UnixNano(), ctime}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// layout is snapshotOf (every file's git mode and bytes) with the folders
+// too, so that a folder left behind or missing shows.
+func layout(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := snapshotOf(t, dir)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p != dir {
+			rel, _ := filepath.Rel(dir, p)
+			out[filepath.ToSlash(rel)+"/"] = "dir"
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// checkClean: status, verify and .tmp/ say the project is as ctx left it.
+func checkClean(t *testing.T, w *Workspace) {
+	t.Helper()
+	if st, err := w.Status(); err != nil || len(st) != 0 {
+		t.Errorf("status: %+v %v", st, err)
+	}
+	vr, err := w.Verify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vr {
+		if !v.OK {
+			t.Errorf("verify: %+v", v)
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Join(w.root, project.DirName, project.TmpDir)); len(ents) != 0 {
+		t.Errorf("left in .tmp: %v", ents)
+	}
+}
+
+// TestPatchOneOf500: an update in which 1 of a package's 500 files changed
+// upstream rewrites that one file; the other 499 keep their inode, mtime
+// and ctime, every folder its inode, and their state entries stay as they
+// were.
+func TestPatchOneOf500(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	files := map[string]string{}
+	for i := range 500 {
+		files[fmt.Sprintf("docs/d%d/f%03d.md", i%10, i)] = fmt.Sprintf("# File %d\n\nSome text.\n", i)
+	}
+	if err := os.RemoveAll(f.upstream); err != nil {
+		t.Fatal(err)
+	}
+	gittest.NewRepo(t, f.upstream, files)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "docs", Alias: "docs"}}, AddOptions{}))
+	pkg := w.pkgDir("docs")
+	before := idents(t, pkg)
+	oldState, err := w.readState("docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const changed = "d3/f123.md"
+	f.commit("one file", map[string]string{"docs/" + changed: "# File 123, second edition\n"})
+	r := f.must(w.Update(bg, nil, UpdateOptions{}))
+	if got := actions(r); got != "docs:updated" {
+		t.Fatalf("update: %s", got)
+	}
+	after := idents(t, pkg)
+	if len(after) != len(before) {
+		t.Fatalf("%d entries before, %d after", len(before), len(after))
+	}
+	rewritten := 0
+	for p, id := range before {
+		if strings.HasPrefix(p, "d") && !strings.Contains(p, "/") || p == "." {
+			// A folder: the entries of d3 changed, so did its mtime.
+			if id.ino != after[p].ino {
+				t.Errorf("folder %s has a new inode", p)
+			}
+			continue
+		}
+		if id == after[p] {
+			continue
+		}
+		if p != changed {
+			t.Errorf("%s was touched: %+v, now %+v", p, id, after[p])
+			continue
+		}
+		rewritten++
+	}
+	if rewritten != 1 {
+		t.Errorf("rewritten %d files, want 1", rewritten)
+	}
+	if got := readFile(t, filepath.Join(pkg, changed)); got != "# File 123, second edition\n" {
+		t.Errorf("%s = %q", changed, got)
+	}
+	newState, err := w.readState("docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range newState.Files {
+		o := oldState.Files[i]
+		if e.Path != changed && !reflect.DeepEqual(e, o) {
+			t.Errorf("state of %s changed: %+v, was %+v", e.Path, e, o)
+		}
+		if e.Path == changed {
+			// Recorded after the rename: status need not hash it.
+			fi, err := os.Lstat(filepath.Join(pkg, changed))
+			if err != nil || touched(e, fi) || e.Blob == o.Blob {
+				t.Errorf("state of %s: %+v (was %+v), disk %v", changed, e, o, err)
+			}
+		}
+	}
+	checkClean(t, w)
+}
+
+// reshape commits, in f's upstream, a change to the guides folder with one
+// of each kind: a changed file, files added (one in new folders), a file
+// deleted and with it its folder, the executable bit set, a file that
+// becomes a folder, a folder that becomes a file, a symbolic link added.
+// It returns the new commit.
+func reshape(t *testing.T, f *fixture) string {
+	t.Helper()
+	up := filepath.Join(f.upstream, "guides")
+	writeFile(t, filepath.Join(up, "other.md"), "# Other v2\n")
+	writeFile(t, filepath.Join(up, "new/deep/added.md"), "# Added\n")
+	writeFile(t, filepath.Join(up, "top.md"), "# Top\n")
+	f.git("rm", "-q", "guides/api/v2/ref/auth.md")
+	if err := os.Chmod(filepath.Join(up, "api/v2/intro.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("top.md", filepath.Join(up, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	return f.commit("reshape", nil)
+}
+
+// reshapeBase adds, to the fixture's upstream, the files reshape turns
+// around: x.md (a file that becomes a folder) and y/z.md (a folder that
+// becomes a file). Call it before installing.
+func reshapeBase(t *testing.T, f *fixture) {
+	t.Helper()
+	f.commit("base", map[string]string{"guides/x.md": "# X\n", "guides/y/z.md": "# Z\n"})
+}
+
+// reshapeTypes is the second half of reshape: x.md becomes a folder and
+// y a file.
+func reshapeTypes(t *testing.T, f *fixture) string {
+	t.Helper()
+	f.git("rm", "-q", "guides/x.md", "guides/y/z.md")
+	writeFile(t, filepath.Join(f.upstream, "guides/x.md/inner.md"), "# Inner\n")
+	writeFile(t, filepath.Join(f.upstream, "guides/y"), "# Y is a file now\n")
+	return f.commit("types", nil)
+}
+
+// TestPatchAddDeleteMode: an update that adds, deletes, changes a mode,
+// turns a file into a folder and a folder into a file, and adds a link
+// leaves exactly the new tree (no folder left behind), rewrites only what
+// changed (the mode in place), and records a clean state.
+func TestPatchAddDeleteMode(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	reshapeBase(t, f)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	pkg := w.pkgDir("guides")
+	before := idents(t, pkg)
+	reshape(t, f)
+	reshapeTypes(t, f)
+	f.must(w.Update(bg, nil, UpdateOptions{}))
+	if got, want := layout(t, pkg), layout(t, filepath.Join(f.upstream, "guides")); !reflect.DeepEqual(got, want) {
+		t.Errorf("package:\n%v\nwant the new tree:\n%v", got, want)
+	}
+	after := idents(t, pkg)
+	for _, p := range []string{".", "api", "api/v2", "api/v2/intro.md"} {
+		if before[p].ino != after[p].ino {
+			t.Errorf("%s has a new inode", p)
+		}
+	}
+	if id := after["api/v2/intro.md"]; id.mtime != before["api/v2/intro.md"].mtime {
+		t.Errorf("the mode change rewrote api/v2/intro.md")
+	}
+	checkClean(t, w)
+}
+
+// TestPatchRollback: when the lock cannot be written (a full disk) after a
+// patch, the package is put back exactly: every file its old bytes, mode
+// and inode, no folder the patch made, the state and lock as before.
+func TestPatchRollback(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	reshapeBase(t, f)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	pkg := w.pkgDir("guides")
+	before, ids := layout(t, pkg), idents(t, pkg)
+	stBefore := readFile(t, w.statePath("guides"))
+	lockBefore := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
+	reshape(t, f)
+	reshapeTypes(t, f)
+	w.opts.testHook = func(stage, alias string) error {
+		if stage == "write:lock" {
+			return &fs.PathError{Op: "write", Path: "lock", Err: syscall.ENOSPC}
+		}
+		return nil
+	}
+	_, err := w.Update(bg, nil, UpdateOptions{})
+	if err == nil || !strings.Contains(err.Error(), "the disk is full") || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("update: %v", err)
+	}
+	w.opts.testHook = nil
+	if got := layout(t, pkg); !reflect.DeepEqual(got, before) {
+		t.Errorf("package:\n%v\nwant as it was:\n%v", got, before)
+	}
+	// Each file is the one it was (folders the patch emptied are made
+	// again: layout compared them).
+	after := idents(t, pkg)
+	for p, id := range ids {
+		if p != "." && before[p+"/"] != "dir" && (after[p].ino != id.ino || after[p].mtime != id.mtime) {
+			t.Errorf("%s: %+v, was %+v", p, after[p], id)
+		}
+	}
+	if readFile(t, w.statePath("guides")) != stBefore || readFile(t, filepath.Join(f.project, project.DirName, project.LockName)) != lockBefore {
+		t.Error("state or lock changed")
+	}
+	checkClean(t, w)
+	// With room again, the update goes through.
+	f.must(w.Update(bg, nil, UpdateOptions{}))
+	if got, want := layout(t, pkg), layout(t, filepath.Join(f.upstream, "guides")); !reflect.DeepEqual(got, want) {
+		t.Errorf("package:\n%v\nwant the new tree:\n%v", got, want)
+	}
+	checkClean(t, w)
+}
+
+// TestPatchForce: update --force over local edits (a change, an added
+// file, a deleted one, a mode) replaces exactly the files it found
+// changed, after backing the folder up; the other files keep their inode.
+func TestPatchForce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.commit("keep", map[string]string{"guides/keep.md": "# Keep\n"})
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	pkg := w.pkgDir("guides")
+	writeFile(t, filepath.Join(pkg, "api/mine.md"), "mine\n")
+	writeFile(t, filepath.Join(pkg, "api/v2/intro.md"), "# Intro, edited\n")
+	if err := os.Remove(filepath.Join(pkg, "api/v2/ref/auth.md")); err != nil {
+		t.Fatal(err)
+	}
+	ids := idents(t, pkg)
+	f.commit("moves", map[string]string{"guides/other.md": "# Other v2\n"})
+	r := f.must(w.Update(bg, nil, UpdateOptions{Force: true}))
+	if r.Packages[0].Backup == "" {
+		t.Fatal("no backup")
+	}
+	if got, want := layout(t, pkg), layout(t, filepath.Join(f.upstream, "guides")); !reflect.DeepEqual(got, want) {
+		t.Errorf("package:\n%v\nwant the new tree:\n%v", got, want)
+	}
+	if after := idents(t, pkg); after["."].ino != ids["."].ino || after["api/v2"].ino != ids["api/v2"].ino || after["keep.md"] != ids["keep.md"] {
+		t.Error("keep.md or folders were replaced")
+	}
+	checkClean(t, w)
+}
