@@ -204,15 +204,17 @@ func (w *Workspace) patchForward(j *journal) error {
 	if err := p.check(); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	// out moves what is at rel in the package to .old (once: what is
-	// there already is the first, the version to restore).
-	out := func(rel string) error {
+	// out moves what is at rel in the package to .old, once: when .old
+	// has it, a deleted file was moved out before (a folder of the new
+	// tree may be at its path now); a replaced one was too, and nothing
+	// should be at its path until the new file comes in.
+	out := func(rel string, deleted bool) error {
 		from, to := in(pkg, rel), in(old, rel)
-		if !exists(from) {
+		if !exists(from) || (deleted && exists(to)) {
 			return nil
 		}
 		if exists(to) {
-			return fmt.Errorf("both %s and %s exist: ctx cannot tell which one to keep", from, to)
+			return fmt.Errorf("both %s and %s exist: ctx cannot tell which one to put back", from, to)
 		}
 		if err := w.fault("patch-out", j.Alias); err != nil {
 			return err
@@ -226,7 +228,7 @@ func (w *Workspace) patchForward(j *journal) error {
 		return w.hook("patch-out", j.Alias)
 	}
 	for _, f := range p.Delete {
-		if err := out(f.Path); err != nil {
+		if err := out(f.Path, true); err != nil {
 			return err
 		}
 	}
@@ -239,7 +241,7 @@ func (w *Workspace) patchForward(j *journal) error {
 	}
 	for _, f := range p.Put {
 		if exists(in(nw, f.Path)) {
-			if err := out(f.Path); err != nil {
+			if err := out(f.Path, false); err != nil {
 				return err
 			}
 		}

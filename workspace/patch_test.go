@@ -307,3 +307,82 @@ func TestPatchForce(t *testing.T) {
 	}
 	checkClean(t, w)
 }
+
+// TestPatchStopAtEveryStep stops a churn-free update at every step in turn
+// (every file moved out, in or back, and the stages around them), as a
+// crash would, with and without a full disk making it put the package
+// back, then opens the project again: recovery leaves the old tree or,
+// past the journal, the new one exactly, with the lock and the state in
+// agreement. TestKillDuringPatch kills real processes at a few of these.
+func TestPatchStopAtEveryStep(t *testing.T) {
+	t.Parallel()
+	for _, fail := range []string{"", "write:lock"} {
+		t.Run("fail="+fail, func(t *testing.T) {
+			t.Parallel()
+			for n := 1; ; n++ {
+				stopped := ""
+				t.Run(fmt.Sprint(n), func(t *testing.T) { stopped = stopPatchAt(t, n, fail) })
+				if stopped == "" {
+					break
+				}
+			}
+		})
+	}
+}
+
+// stopPatchAt is one cell of TestPatchStopAtEveryStep: it returns the
+// stage it stopped at, "" when the update has fewer than n steps.
+func stopPatchAt(t *testing.T, n int, fail string) (stopped string) {
+	f := newFixture(t)
+	reshapeBase(t, f)
+	w, err := Open(f.project, f.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	oldRev := readLock(t, f.project).Packages["guides"].Rev
+	pkg := w.pkgDir("guides")
+	oldTree := layout(t, pkg)
+	reshape(t, f)
+	newRev := reshapeTypes(t, f)
+	newTree := layout(t, filepath.Join(f.upstream, "guides"))
+	count, journaled := 0, false
+	w.opts.testHook = func(stage, alias string) error {
+		if stage == fail {
+			return &fs.PathError{Op: "write", Path: stage, Err: syscall.ENOSPC}
+		}
+		if strings.HasPrefix(stage, "write:") {
+			return nil
+		}
+		journaled = journaled || stage == "journaled"
+		if count++; count == n {
+			stopped = stage
+			return fmt.Errorf("stop at %s", stage)
+		}
+		return nil
+	}
+	_, err = w.Update(bg, nil, UpdateOptions{})
+	w.Close()
+	if stopped == "" {
+		if fail == "" && err != nil {
+			t.Fatal(err)
+		}
+		return ""
+	}
+	t.Logf("stopped at %s (%d)", stopped, n)
+	w2 := f.open(f.project)
+	e := readLock(t, f.project).Packages["guides"]
+	got := layout(t, pkg)
+	switch {
+	case e.Rev == newRev && reflect.DeepEqual(got, newTree):
+	case e.Rev == oldRev && reflect.DeepEqual(got, oldTree) && (!journaled || fail != ""):
+		// Before the journal, or after a full disk had it all put back.
+	default:
+		t.Fatalf("stopped at %s: lock at %s, folder:\n%v\nold tree:\n%v\nnew tree:\n%v", stopped, short(e.Rev), got, oldTree, newTree)
+	}
+	if st, err := w2.readState("guides"); err != nil || st.Rev != e.Rev {
+		t.Errorf("lock %s, state %+v %v", short(e.Rev), st, err)
+	}
+	checkClean(t, w2)
+	return stopped
+}
