@@ -3,15 +3,20 @@ package workspace
 import (
 	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -385,4 +390,63 @@ func stopPatchAt(t *testing.T, n int, fail string) (stopped string) {
 	}
 	checkClean(t, w2)
 	return stopped
+}
+
+// TestPatchHTTPS: an https source goes through the same staging, so an
+// update of an llms.txt whose one page changed rewrites that page only.
+func TestPatchHTTPS(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var mu sync.Mutex
+	pages := map[string]string{
+		"/llms.txt": "# Docs\n\n- [A](/a.md)\n- [B](/b.md)\n- [C](/c.md)\n",
+		"/a.md":     "# A\n\nAlpha.\n",
+		"/b.md":     "# B\n\nBeta.\n",
+		"/c.md":     "# C\n\nGamma.\n",
+	}
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		body, ok := pages[r.URL.Path]
+		mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown")
+		w.Write([]byte(body))
+	}))
+	t.Cleanup(web.Close)
+	w := f.open(f.project)
+	spec := project.PackageSpec{Alias: "web", Kind: project.KindHTTPS, Source: web.URL + "/llms.txt", AllowPrivateNetwork: true, TTL: "1ns"}
+	f.must(w.Add(bg, []project.PackageSpec{spec}, AddOptions{}))
+	pkg := w.pkgDir("web")
+	before := idents(t, pkg)
+	if len(before) < 4 {
+		t.Fatalf("installed %v", keys(tree(t, pkg)))
+	}
+	mu.Lock()
+	pages["/b.md"] = "# B\n\nBeta, second edition.\n"
+	mu.Unlock()
+	// The content was fetched a minute ago: its TTL (1ns) has run out.
+	lp := filepath.Join(f.project, project.DirName, project.LockName)
+	l := readLock(t, f.project)
+	e := l.Packages["web"]
+	e.Fetched = e.Fetched.Add(-time.Minute)
+	l.Packages["web"] = e
+	if err := lockfile.Write(lp, l); err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(f.must(w.Update(bg, nil, UpdateOptions{}))); got != "web:updated" {
+		t.Fatalf("update: %s\n%s\n%v", got, f.log, tree(t, pkg))
+	}
+	after := idents(t, pkg)
+	for p, id := range before {
+		if d, _ := os.Lstat(filepath.Join(pkg, p)); d != nil && d.IsDir() {
+			continue
+		}
+		if changed := id != after[p]; changed != strings.HasSuffix(p, "b.md") {
+			t.Errorf("%s: rewritten %v", p, changed)
+		}
+	}
+	checkClean(t, w)
 }
