@@ -64,6 +64,9 @@ type Options struct {
 	// install ("staged", "journaled", "swapped", "locked"); an error stops the
 	// command right there, as if the process had been killed.
 	testHook func(stage, alias string) error
+	// wholeFolders (tests and benchmarks only) swaps every installed
+	// package's folder whole, as ctx did before it patched them.
+	wholeFolders bool
 }
 
 // Workspace is an open project. Open takes the project lock (two ctx

@@ -62,7 +62,7 @@ var errNoPatch = errors.New("cannot patch")
 // is to be swapped whole: ctx does not know what it installed, or a path on
 // disk is not one a journal may name.
 func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) {
-	if t.loc == nil || !t.loc.present || t.loc.state == nil {
+	if w.opts.wholeFolders || t.loc == nil || !t.loc.present || t.loc.state == nil {
 		return nil, nil, errNoPatch
 	}
 	dir := w.pkgDir(t.alias)
