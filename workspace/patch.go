@@ -36,8 +36,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // patch is what a churn-free update changes in a package folder. Paths are
@@ -52,6 +55,137 @@ type patch struct {
 // errNoPatch says that a folder cannot be patched: it is swapped whole.
 var errNoPatch = errors.New("cannot patch")
 
+// patchable reports whether t's package may be patched: it is installed
+// (a folder) and ctx knows what it installed.
+func (w *Workspace) patchable(t *task) bool {
+	if w.opts.wholeFolders || t.loc == nil || !t.loc.present || t.loc.state == nil {
+		return false
+	}
+	fi, err := os.Lstat(w.pkgDir(t.alias))
+	return err == nil && fi.IsDir()
+}
+
+// keepable lists the files of t's installed package that its fetch need
+// not write into the stage, by path: every file ctx installed that the
+// guard found unchanged, when the package will be patched under the same
+// audience rules (a file the new tree has with the same blob and mode is
+// then left alone, and its documents are allowed as they were).
+func (w *Workspace) keepable(t *task) map[string]fileState {
+	if !w.patchable(t) || t.audienceStale || t.kind() != project.KindGit {
+		return nil
+	}
+	changed := make(map[string]bool, len(t.loc.changes))
+	for _, c := range t.loc.changes {
+		changed[c.Path] = true
+	}
+	keep := make(map[string]fileState, len(t.loc.state.Files))
+	for _, f := range t.loc.state.Files {
+		if !changed[f.Path] && naming.CheckFilePath(f.Path) == nil {
+			keep[f.Path] = f
+		}
+	}
+	return keep
+}
+
+// stageTree is the new tree of a package while it is staged: the files in
+// the stage, and those kept in the package folder (fetched.kept).
+type stageTree struct {
+	stage, pkg string
+	kept       map[string]fileState
+}
+
+// file is where the file rel of the new tree is now.
+func (s stageTree) file(rel string) string {
+	if _, ok := s.kept[rel]; ok {
+		return in(s.pkg, rel)
+	}
+	return in(s.stage, rel)
+}
+
+// docs lists the documents of the tree, as markdown.Walk lists a folder's.
+func (s stageTree) docs(warn func(dir string, err error)) ([]string, error) {
+	docs, err := markdown.Walk(os.DirFS(s.stage), warn)
+	if err != nil || len(s.kept) == 0 {
+		return docs, err
+	}
+	more, err := markdown.Walk(os.DirFS(s.pkg), warn)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range more {
+		if _, ok := s.kept[d]; ok {
+			docs = append(docs, d)
+		}
+	}
+	sort.Strings(docs)
+	return docs, nil
+}
+
+// hash is the h1: hash of the tree without the files in omit.
+func (s stageTree) hash(omit map[string]bool) (string, error) {
+	if len(s.kept) == 0 {
+		return lockfile.HashDir(s.stage)
+	}
+	files := map[string]string{}
+	err := walkFiles(s.stage, func(rel string, _ fs.FileInfo) error {
+		files[rel] = s.stage
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("hash %s: %w", s.stage, err)
+	}
+	for p := range s.kept {
+		if !omit[p] {
+			files[p] = s.pkg
+		}
+	}
+	return lockfile.HashTree(files)
+}
+
+// checkKept makes sure the kept files are still what ctx installed, after
+// they were read for the hash and the audience rules: a file whose stat
+// data moved (or on a system without ctimes) is hashed again. An edit
+// made since the guard looked would otherwise be in the lock's hash.
+func (s stageTree) checkKept() error {
+	for p, f := range s.kept {
+		fi, err := os.Lstat(in(s.pkg, p))
+		if err == nil && fi.Size() == f.Size && gitMode(fi.Mode()) == f.Mode {
+			if ctime, _ := fileid.Change(fi); ctime != 0 && !touched(f, fi) {
+				continue
+			}
+			var blob string
+			if blob, err = blobOf(in(s.pkg, p), fi); err == nil && blob == f.Blob {
+				continue
+			}
+		}
+		return fmt.Errorf("%s changed while ctx was updating the package (nothing was changed: run the command again)", p)
+	}
+	return nil
+}
+
+// unkeep copies the kept files into the stage and records them there in
+// st, for a package swapped whole after all.
+func (w *Workspace) unkeep(s stageTree, st *pkgState) error {
+	for i, f := range st.Files {
+		if _, ok := s.kept[f.Path]; !ok {
+			continue
+		}
+		to := in(s.stage, f.Path)
+		if err := w.fs.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		if err := w.copyFile(in(s.pkg, f.Path), to); err != nil {
+			return err
+		}
+		fi, err := os.Lstat(to)
+		if err != nil {
+			return err
+		}
+		st.Files[i] = recordFile(f.Path, f.Blob, fi)
+	}
+	return nil
+}
+
 // planPatch compares the installed package of t with the new tree st (the
 // stage's state) and returns the changes that make the folder the new
 // tree, and the state the package will then have: st, with the entries of
@@ -62,13 +196,10 @@ var errNoPatch = errors.New("cannot patch")
 // is to be swapped whole: ctx does not know what it installed, or a path on
 // disk is not one a journal may name.
 func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) {
-	if w.opts.wholeFolders || t.loc == nil || !t.loc.present || t.loc.state == nil {
+	if !w.patchable(t) {
 		return nil, nil, errNoPatch
 	}
 	dir := w.pkgDir(t.alias)
-	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
-		return nil, nil, errNoPatch
-	}
 	old := make(map[string]fileState, len(t.loc.state.Files))
 	for _, f := range t.loc.state.Files {
 		old[f.Path] = f
@@ -127,6 +258,11 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 		next.Files = append(next.Files, nf)
 	}
 	sort.Slice(p.Put, func(i, j int) bool { return p.Put[i].Path < p.Put[j].Path })
+	for _, f := range p.Put {
+		if !exists(in(w.stageDir(t.alias), f.Path)) {
+			return nil, nil, fmt.Errorf("%s is to be replaced, but it is not in the stage (was it changed while ctx was updating the package? nothing was changed: run the command again)", f.Path)
+		}
+	}
 	return p, &next, nil
 }
 

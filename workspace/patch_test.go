@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -449,4 +450,118 @@ func TestPatchHTTPS(t *testing.T) {
 		}
 	}
 	checkClean(t, w)
+}
+
+// TestPatchAudience: a patched package is what a fresh install of the new
+// commit gives (files, lock entry, state), audience rules included: the
+// rules of the documents the stage lacks (kept in the package folder) are
+// read as well, and a withheld document is not created.
+func TestPatchAudience(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct{ files, change map[string]string }{
+		// Only a kept document has rules: the stage alone has none.
+		"kept-rules": {
+			map[string]string{"public.md": "# Public\n", "for-a.md": "---\nctx_include: [proj-a]\n---\n# For A\n"},
+			map[string]string{"public.md": "# Public v2\n"},
+		},
+		"mixed": {mixedAudience, map[string]string{"public.md": "# Public v2\n", "for-b.md": "---\nctx_include: [proj-b]\n---\n# For B\n"}},
+	} {
+		files := c.files
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			repo := filepath.Join(f.tmp, "repo")
+			gittest.NewRepo(t, repo, files)
+			w := f.open(f.project)
+			setProject(t, w, "proj-a", "", "-")
+			spec := project.PackageSpec{Source: repo, Alias: "docs"}
+			f.must(w.Add(bg, []project.PackageSpec{spec}, AddOptions{}))
+			staged := -1
+			w.opts.testHook = func(stage, alias string) error {
+				if stage == "staged" {
+					staged = len(tree(t, w.stageDir(alias)))
+				}
+				return nil
+			}
+			gittest.Commit(t, repo, "moves", c.change)
+			f.must(w.Update(bg, nil, UpdateOptions{}))
+			w.opts.testHook = nil
+			// Written to the stage: public.md and, in mixed, for-b.md and
+			// the documents withheld before (not in the folder); all but
+			// public.md withheld again before the state is staged.
+			if staged != 1 {
+				t.Errorf("the stage held %d files, want 1 (public.md)", staged)
+			}
+			if _, err := os.Lstat(filepath.Join(w.pkgDir("docs"), "for-b.md")); err == nil {
+				t.Error("for-b.md, withheld, was created")
+			}
+
+			fresh := filepath.Join(f.tmp, "fresh")
+			if err := os.MkdirAll(fresh, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			wf, err := Init(fresh, InitOptions{Project: "proj-a"}, f.opts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer wf.Close()
+			f.must(wf.Add(bg, []project.PackageSpec{spec}, AddOptions{}))
+			got, want := readLock(t, f.project).Packages["docs"], readLock(t, fresh).Packages["docs"]
+			if got.Rev != want.Rev || got.Hash != want.Hash || got.Audience != want.Audience || got.Withheld != want.Withheld {
+				t.Errorf("lock entry %+v, a fresh install's %+v", got, want)
+			}
+			if g, w := snapshotOf(t, w.pkgDir("docs")), snapshotOf(t, wf.pkgDir("docs")); !reflect.DeepEqual(g, w) {
+				t.Errorf("files %v, a fresh install's %v", g, w)
+			}
+			sg, _ := w.readState("docs")
+			sw, _ := wf.readState("docs")
+			if sg == nil || sw == nil || sg.Audience != sw.Audience || !slices.Equal(sg.Withheld, sw.Withheld) || len(sg.Files) != len(sw.Files) {
+				t.Errorf("state %+v, a fresh install's %+v", sg, sw)
+			}
+			checkClean(t, w)
+		})
+	}
+}
+
+// TestPatchEditDuringUpdate: a file edited after the guard looked and
+// before the patch (while the fetch ran) stops the update of its package:
+// nothing changes, the edit stays, and the lock's hash never covers it.
+func TestPatchEditDuringUpdate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	pkg := w.pkgDir("guides")
+	lockBefore := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
+	f.commit("moves", map[string]string{"guides/other.md": "# Other v2\n"})
+	edited := filepath.Join(pkg, "api/v2/intro.md")
+	w.opts.testHook = func(stage, alias string) error {
+		if stage == "write:stage" {
+			// Same size, mtime set back: only the ctime tells.
+			fi, err := os.Stat(edited)
+			if err != nil {
+				return err
+			}
+			writeFile(t, edited, "# Intro\n\nHellO.\n")
+			return os.Chtimes(edited, fi.ModTime(), fi.ModTime())
+		}
+		return nil
+	}
+	r, err := w.Update(bg, nil, UpdateOptions{})
+	w.opts.testHook = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Packages[0]; p.Action != Failed || !strings.Contains(fmt.Sprint(p.Err), "api/v2/intro.md changed while ctx was updating") {
+		t.Fatalf("update: %+v", p)
+	}
+	if readFile(t, edited) != "# Intro\n\nHellO.\n" || readFile(t, filepath.Join(pkg, "other.md")) != "# Other\n" {
+		t.Error("the package changed")
+	}
+	if readFile(t, filepath.Join(f.project, project.DirName, project.LockName)) != lockBefore {
+		t.Error("the lock changed")
+	}
+	if st, err := w.Status(); err != nil || len(st) != 1 {
+		t.Errorf("status: %+v %v (want the edit)", st, err)
+	}
 }
