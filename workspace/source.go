@@ -102,7 +102,9 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 			f.kept[file.Path] = t.keep[file.Path]
 		}
 	}
-	f.state = func(hash string, omit map[string]bool) (*pkgState, error) { return stateOf(stage, res, hash, omit, f.kept) }
+	f.state = func(hash string, omit map[string]bool) (*pkgState, error) {
+		return stateOf(stage, res, hash, omit, f.kept)
+	}
 	for _, s := range res.Skipped {
 		f.skipped = append(f.skipped, skippedFile{s.Path, s.Reason})
 	}
