@@ -565,3 +565,28 @@ func TestPatchEditDuringUpdate(t *testing.T) {
 		t.Errorf("status: %+v %v (want the edit)", st, err)
 	}
 }
+
+// TestPatchFallback: a package whose folder holds a path no journal may
+// name (here a local .git folder, with --force) is swapped whole, the
+// files its fetch did not write copied into the stage first.
+func TestPatchFallback(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	pkg := w.pkgDir("guides")
+	writeFile(t, filepath.Join(pkg, ".git/config"), "[core]\n")
+	ino := idents(t, pkg)["."].ino
+	f.commit("moves", map[string]string{"guides/other.md": "# Other v2\n"})
+	r := f.must(w.Update(bg, nil, UpdateOptions{Force: true}))
+	if r.Packages[0].Backup == "" {
+		t.Fatal("no backup")
+	}
+	if got, want := layout(t, pkg), layout(t, filepath.Join(f.upstream, "guides")); !reflect.DeepEqual(got, want) {
+		t.Errorf("package:\n%v\nwant the new tree:\n%v", got, want)
+	}
+	if idents(t, pkg)["."].ino == ino {
+		t.Error("the folder was patched")
+	}
+	checkClean(t, w)
+}
