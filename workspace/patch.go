@@ -143,24 +143,37 @@ func (s stageTree) hash(omit map[string]bool) (string, error) {
 }
 
 // checkKept makes sure the kept files are still what ctx installed, after
-// they were read for the hash and the audience rules: a file whose stat
-// data moved (or on a system without ctimes) is hashed again. An edit
-// made since the guard looked would otherwise be in the lock's hash.
+// they were read for the hash and the audience rules. An edit made since
+// the guard looked would otherwise be in the lock's hash.
 func (s stageTree) checkKept() error {
-	for p, f := range s.kept {
-		fi, err := os.Lstat(in(s.pkg, p))
-		if err == nil && fi.Size() == f.Size && gitMode(fi.Mode()) == f.Mode {
-			if ctime, _ := fileid.Change(fi); ctime != 0 && !touched(f, fi) {
-				continue
-			}
-			var blob string
-			if blob, err = blobOf(in(s.pkg, p), fi); err == nil && blob == f.Blob {
-				continue
-			}
+	for _, f := range s.kept {
+		if !asInstalled(s.pkg, f, "") {
+			return changedMeanwhile(f.Path)
 		}
-		return fmt.Errorf("%s changed while ctx was updating the package (nothing was changed: run the command again)", p)
 	}
 	return nil
+}
+
+// asInstalled reports whether the file f of the package folder pkg is
+// still what ctx installed (or, when other is not "", holds the blob
+// other): a file whose stat data moved, or any on a system without
+// ctimes, is hashed. It closes the window between the guard's look, when
+// the command planned, and the change.
+func asInstalled(pkg string, f fileState, other string) bool {
+	p := in(pkg, f.Path)
+	fi, err := os.Lstat(p)
+	if err != nil || gitMode(fi.Mode()) == 0 {
+		return false // gone, or no file git holds (never read: a FIFO would block)
+	}
+	if ctime, _ := fileid.Change(fi); ctime != 0 && fi.Size() == f.Size && gitMode(fi.Mode()) == f.Mode && !touched(f, fi) {
+		return true
+	}
+	blob, err := blobOf(p, fi)
+	return err == nil && (blob == f.Blob || (other != "" && blob == other))
+}
+
+func changedMeanwhile(path string) error {
+	return fmt.Errorf("%s changed while ctx was updating the package (nothing was changed: run the command again)", path)
 }
 
 // unkeep copies the kept files into the stage and records them there in
@@ -223,6 +236,12 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 		nf, ok := want[rel]
 		of, known := old[rel]
 		clean := known && !changed[rel]
+		if clean && (!ok || of.Blob != nf.Blob || of.Mode != nf.Mode) && !asInstalled(dir, of, nf.Blob) {
+			// To be replaced or deleted, found unchanged by the guard
+			// when the command planned (or holding the new version: an
+			// edit sent with ctx push and merged), edited since.
+			return changedMeanwhile(rel)
+		}
 		switch {
 		case !ok && known:
 			p.Delete = append(p.Delete, of)
@@ -241,7 +260,7 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 		return nil, nil, errNoPatch
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("compare with the new files: %w", err)
+		return nil, nil, err
 	}
 	next := *st
 	next.Files = make([]fileState, 0, len(st.Files))

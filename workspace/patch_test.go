@@ -590,3 +590,31 @@ func TestPatchFallback(t *testing.T) {
 	}
 	checkClean(t, w)
 }
+
+// TestPatchEditOfReplacedFile: a file the update replaces, edited after the
+// guard looked (while the fetch ran), stops the update: the edit is kept.
+func TestPatchEditOfReplacedFile(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
+	edited := filepath.Join(w.pkgDir("guides"), "other.md")
+	f.commit("moves", map[string]string{"guides/other.md": "# Other v2\n"})
+	w.opts.testHook = func(stage, alias string) error {
+		if stage == "write:stage" {
+			writeFile(t, edited, "# Mine\n")
+		}
+		return nil
+	}
+	r, err := w.Update(bg, nil, UpdateOptions{})
+	w.opts.testHook = nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Packages[0]; p.Action != Failed || !strings.Contains(fmt.Sprint(p.Err), "other.md changed while ctx was updating") {
+		t.Fatalf("update: %+v", p)
+	}
+	if readFile(t, edited) != "# Mine\n" {
+		t.Error("the edit is lost")
+	}
+}
