@@ -298,9 +298,6 @@ func (p *patch) check() error {
 	return nil
 }
 
-// size is how many files p changes.
-func (p *patch) size() int { return len(p.Put) + len(p.Delete) + len(p.Chmod) }
-
 // in is the path of the slash-separated rel inside dir.
 func in(dir, rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
 
