@@ -6,10 +6,16 @@ package workspace
 // new tree, so every other file keeps its inode and mtime (and the folder
 // its own), and file watchers, editors and indexers see only what changed.
 //
-// The stage is still the whole new tree, fetched, filtered by audience
-// rules and hashed (h1:) before anything in the package folder changes.
-// planPatch then compares the folder with the new tree, and the journal
-// (op "patch") records the changes:
+// The new tree is still fetched, filtered by audience rules and hashed
+// (h1:, the whole tree) before anything in the package folder changes, but
+// the stage holds only what the folder lacks: a git fetch is told which
+// files the folder has as ctx installed them (keepable, gitengine's
+// FetchRequest.Have) and writes the others; the audience rules and the
+// hash read the kept files in place (stageTree), and then checkKept makes
+// sure none was edited meanwhile. (An https source's stage is whole.)
+// planPatch then compares the folder with the new tree, making sure what
+// it replaces or deletes was not edited either, and the journal (op
+// "patch") records the changes:
 //
 //	Put     files moved in from the stage .tmp/<alias>.new: added or changed
 //	        (whatever is at the path first goes to .tmp/<alias>.old)
