@@ -8,6 +8,9 @@ package workspace
 //              manifest will say. From here on the change rolls forward.
 //  3. swap:    packages/<alias> → .tmp/<alias>.old, .tmp/<alias>.new →
 //              packages/<alias>, .tmp/<alias>.state → .state/<alias>.json.
+//              An installed package whose state ctx has is patched instead
+//              (op "patch", patch.go): only the files that change move,
+//              each to or from the same places.
 //  4. commit:  write the lock and the manifest (each atomically), then delete
 //              .tmp/<alias>.old and the journal.
 //
