@@ -56,6 +56,11 @@ type Options struct {
 	// naming the file and the limit. 0 means DefaultMaxFileSize; negative
 	// means no limit.
 	MaxFileSize int64
+	// CacheMax, when over 0, is the size in bytes the remotes' stores in
+	// the cache should keep within: TrimCache collects them, least recently
+	// used first, when they add up to more. cmd/ctx sets it from
+	// $CTX_CACHE_MAX and calls TrimCache after an install or update.
+	CacheMax int64
 }
 
 // DefaultMaxFileSize is the default Options.MaxFileSize (50 MB, the size
