@@ -248,3 +248,47 @@ func recordUse(st *filesystem.Storage, r *remote, commit plumbing.Hash, sub stri
 	}
 	return writeUses(dir, u)
 }
+
+// noteWait bounds how long NoteUse waits for a remote another process is
+// fetching: the note only decides what gc keeps.
+const noteWait = 2 * time.Second
+
+// NoteUse records in the cache that req's commit and sub-path are in use
+// (a package installed at it), as every fetch through the cache does, so
+// that gc keeps them for its keep period. It fetches nothing. It does
+// nothing for a local repository, or when the cache holds no store for the
+// remote; when the remote is busy for long, it gives up without an error.
+func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
+	commit := strings.ToLower(strings.TrimSpace(req.Commit))
+	if len(commit) != 40 || !isHex(commit) {
+		return nil
+	}
+	sub, ok := cleanSubPath(req.Path)
+	if !ok {
+		return nil
+	}
+	r, err := parseRemote(req.URL)
+	if err != nil || r.local != "" {
+		return nil
+	}
+	root, err := e.cacheRoot()
+	if err != nil {
+		return nil
+	}
+	dir := filepath.Join(root, cacheKey(r))
+	if _, err := os.Stat(dir); err != nil {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, noteWait)
+	defer cancel()
+	fl := flock.New(dir + fetchLockSuffix)
+	if err := lockWait(wctx, fl, false); err != nil {
+		return nil
+	}
+	defer fl.Unlock()
+	st := newStorage(osfs.New(dir))
+	if st.HasEncodedObject(plumbing.NewHash(commit)) != nil {
+		return nil
+	}
+	return recordUse(st, r, plumbing.NewHash(commit), sub, time.Now())
+}

@@ -65,7 +65,7 @@ type CacheRemote struct {
 	PackedObjects int       // objects in the pack files (an object in two packs counts twice)
 	LooseObjects  int       // objects stored one per file
 	Commits       int       // distinct commits recorded as used
-	LastUsed      time.Time // the newest recorded use; else the newest file's time
+	LastUsed      time.Time // the newest recorded use (zero when none is left); the newest file's time in a store without a record
 }
 
 // CacheInfo describes every remote's store under the cache root, sorted by
@@ -162,8 +162,8 @@ func inspectRemote(root, key string) CacheRemote {
 			}
 		}
 		cr.Commits = len(commits)
-		if !last.IsZero() {
-			cr.LastUsed = last
+		if _, err := os.Stat(filepath.Join(dir, useFileName)); err == nil {
+			cr.LastUsed = last // zero when gc has pruned every use
 		}
 	}
 	return cr
