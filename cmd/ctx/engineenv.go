@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
-	"github.com/dustin/go-humanize"
 	"github.com/ctx-dev/ctx/internal/forge"
 	"github.com/ctx-dev/ctx/mcpserver"
+	"github.com/dustin/go-humanize"
 )
 
 // engineOptions reads the git settings ctx takes from the environment:
