@@ -316,7 +316,7 @@ func (e *Engine) TrimCache(ctx context.Context) ([]GCResult, error) {
 			return out, nil
 		}
 	}
-	e.warn(fmt.Sprintf("the git cache %s holds %d bytes, over CTX_CACHE_MAX (%d bytes), and all of it was used within the last %s or is in use: run `ctx cache gc --keep 1d` to keep less, or raise CTX_CACHE_MAX", e.opts.CacheDir, total, limit, DefaultKeep))
+	e.warn(fmt.Sprintf("the git cache %s holds %d bytes, over CTX_CACHE_MAX (%d bytes), and what is left was used within the last %d days or is in use: run `ctx cache gc --keep 1d` to keep less, or raise CTX_CACHE_MAX", e.opts.CacheDir, total, limit, DefaultKeep/(24*time.Hour)))
 	return out, nil
 }
 

@@ -383,3 +383,39 @@ func TestTrimCacheLRU(t *testing.T) {
 		t.Errorf("TrimCache under the limit: %+v, %v", res, err)
 	}
 }
+
+// TestNoteUse: noting a use of a cached commit (a package already
+// installed) moves its last use to now; a commit the cache lacks, or a
+// remote it has no store for, is not noted.
+func TestNoteUse(t *testing.T) {
+	t.Parallel()
+	o, _ := isolate(t)
+	f := newFixture(t)
+	url := f.serve(gittest.ServeOptions{}).URL + "/repo.git"
+	ctx := context.Background()
+	e := New(o)
+	if err := e.NoteUse(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs"}); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := remoteKeys(o.CacheDir); len(keys) != 0 {
+		t.Fatalf("NoteUse made a store: %v", keys)
+	}
+	if _, err := e.Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs"}, filepath.Join(t.TempDir(), "p")); err != nil {
+		t.Fatal(err)
+	}
+	dir := storeDir(t, o)
+	setUses(t, dir, map[string]time.Time{f.c2: gcNow.Add(-100 * day)})
+	start := time.Now().Add(-time.Second)
+	for _, c := range []string{f.c2, f.c1} {
+		if err := e.NoteUse(ctx, FetchRequest{URL: url, Commit: c, Path: "docs"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, err := readUses(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Used) != 1 || u.Used[0].Commit != f.c2 || u.Used[0].Time.Before(start) {
+		t.Errorf("uses %+v; want c2's, noted just now, and not c1 (not in the cache)", u.Used)
+	}
+}
