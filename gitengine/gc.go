@@ -583,14 +583,14 @@ func packedSizes(idx *idxfile.MemoryIndex, ids []plumbing.Hash, packSize int64) 
 }
 
 // repack writes objs into new packs of at most repackChunk bytes of
-// objects each (go-git's encoder, delta window 10 as git's default),
-// indexed and renamed into place by writePack. It returns the packs
-// written.
+// objects each, indexed and renamed into place by writePack, and returns
+// the packs written. go-git's encoder writes them: objects up to
+// largeObject with a delta window of 10 (git's default), which holds them
+// in memory; larger ones without deltas, so that they are streamed from
+// the store rather than read whole.
 func (e *Engine) repack(ctx context.Context, st *filesystem.Storage, objs []plumbing.Hash) (map[plumbing.Hash]bool, error) {
 	written := map[plumbing.Hash]bool{}
-	var chunk []plumbing.Hash
-	var size int64
-	flush := func() error {
+	encode := func(chunk []plumbing.Hash, window uint) error {
 		if len(chunk) == 0 {
 			return nil
 		}
@@ -600,7 +600,7 @@ func (e *Engine) repack(ctx context.Context, st *filesystem.Storage, objs []plum
 		pr, pw := io.Pipe()
 		done := make(chan error, 1)
 		go func() {
-			_, err := packfile.NewEncoder(pw, st, false).Encode(chunk, 10)
+			_, err := packfile.NewEncoder(pw, st, false).Encode(chunk, window)
 			pw.CloseWithError(err)
 			done <- err
 		}()
@@ -613,23 +613,35 @@ func (e *Engine) repack(ctx context.Context, st *filesystem.Storage, objs []plum
 			return err
 		}
 		written[h] = true
-		chunk, size = nil, 0
 		return nil
 	}
+	type batch struct {
+		ids  []plumbing.Hash
+		size int64
+	}
+	var small, large batch
 	for _, h := range objs {
 		n, err := st.EncodedObjectSize(h)
 		if err != nil {
 			return nil, fmt.Errorf("object %s: %w", h, err)
 		}
-		if size+n > repackChunk && len(chunk) > 0 {
-			if err := flush(); err != nil {
+		b, window := &small, uint(10)
+		if n > largeObject {
+			b, window = &large, 0
+		}
+		if b.size+n > repackChunk && len(b.ids) > 0 {
+			if err := encode(b.ids, window); err != nil {
 				return nil, err
 			}
+			*b = batch{}
 		}
-		chunk = append(chunk, h)
-		size += n
+		b.ids = append(b.ids, h)
+		b.size += n
 	}
-	if err := flush(); err != nil {
+	if err := encode(small.ids, 10); err != nil {
+		return nil, err
+	}
+	if err := encode(large.ids, 0); err != nil {
 		return nil, err
 	}
 	return written, nil

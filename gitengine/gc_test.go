@@ -419,3 +419,45 @@ func TestNoteUse(t *testing.T) {
 		t.Errorf("uses %+v; want c2's, noted just now, and not c1 (not in the cache)", u.Used)
 	}
 }
+
+// TestGCRepacksLargeObjects: an object over largeObject goes through the
+// repack (without deltas, streamed) and comes out whole.
+func TestGCRepacksLargeObjects(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	o, _ := isolate(t)
+	tmp := t.TempDir()
+	src, root := filepath.Join(tmp, "src"), filepath.Join(tmp, "root")
+	big := strings.Repeat("a line of a file over the large-object threshold\n", 3*largeObject/49)
+	commit := gittest.NewRepo(t, src, map[string]string{"docs/a.md": "# A\n", "docs/big.txt": big})
+	gittest.MustGit(t, tmp, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
+	s, err := gittest.Serve(root, gittest.ServeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	url := s.URL + "/repo.git"
+	if _, err := New(o).Materialize(ctx, FetchRequest{URL: url, Commit: commit, Path: "docs"}, filepath.Join(tmp, "p1")); err != nil {
+		t.Fatal(err)
+	}
+	dir := storeDir(t, o)
+	setUses(t, dir, map[string]time.Time{commit: gcNow.Add(-1 * day)})
+	ageFiles(t, filepath.Join(dir, "objects"), gcNow.Add(-30*day))
+	// Two old packs (trees, blobs): gc writes them into new ones.
+	res, err := New(o).GC(ctx, GCOptions{Keep: DefaultKeep, Now: gcNow})
+	if err != nil || res[0].Dropped != 0 || res[0].PacksBefore < 2 {
+		t.Fatalf("GC: %v, %+v; want packs rewritten, nothing dropped", err, res)
+	}
+	fsck(t, dir)
+	s.ResetCounters()
+	if _, err := New(o).Materialize(ctx, FetchRequest{URL: url, Commit: commit, Path: "docs"}, filepath.Join(tmp, "p2")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(tmp, "p2", "big.txt")); err != nil || string(b) != big {
+		t.Errorf("the large file after the repack: %d bytes, %v; want %d bytes, the same", len(b), err, len(big))
+	}
+	if n := s.Requests(); n != 0 {
+		t.Errorf("%d requests after the repack; want 0", n)
+	}
+}
