@@ -6,7 +6,9 @@
 // This file holds the types of the package's contract with its callers
 // (workspace, registry); the Engine's methods live where they are
 // implemented, each with its doc comment: ListRefs and Resolve in refs.go,
-// Materialize and ReadFile in materialize.go. Keep their signatures stable.
+// Materialize and ReadFile in materialize.go, NoteUse in cache.go, and the
+// cache's CacheInfo, GC and TrimCache in gc.go. Keep their signatures
+// stable.
 package gitengine
 
 import (
