@@ -112,15 +112,18 @@ func New(opts Options) (*Server, error) {
 			Instructions: Instructions,
 			// The SDK's session chatter only at warning level and above.
 			Logger: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
-			// Tools, resources; no logging capability, no list changes.
+			// Tools, resources, prompts; no logging capability, no list changes.
 			Capabilities: &mcp.ServerCapabilities{
 				Tools:     &mcp.ToolCapabilities{},
 				Resources: &mcp.ResourceCapabilities{},
+				Prompts:   &mcp.PromptCapabilities{},
 			},
 		})
 	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
 	s.addTools()
 	s.addLinkTools()
+	s.addReadTools()
+	s.addPrompts()
 	s.addResources()
 	return s, nil
 }
