@@ -220,28 +220,31 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 		}
 		p.fixed = s.passageOverhead(p)
 		room := share - p.fixed
-		if room <= 0 {
-			truncated = true
-			continue
-		}
 		if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
 			p.from, p.to, p.tokens = sec[0], sec[1], n
+		} else if room < readMinShare {
+			truncated = true // no room for a useful part of it
+			continue
 		} else {
 			truncated = true
 			from := max(h.Lines[0], sec[0])
 			if from > sec[1] {
 				from = sec[0]
 			}
-			to, n := s.fitLines(rd, from, sec[1], room)
-			if to < from {
+			p.from, p.to = from, from-1
+			if s.lineTokens(rd, from) > room {
 				// Its first line alone is over the room: send its start.
 				p.cutText = s.cutToTokens(rd.doc.Lines[from-1], room-1)
 				if p.cutText == "" {
 					continue
 				}
-				to, n = from, s.countTokens(p.cutText)+1
+				p.to, p.tokens = from, s.countTokens(p.cutText)+1
+			} else {
+				// The hit's own lines, then their neighbours.
+				p.to, p.tokens = s.fitLines(rd, from, min(h.Lines[1], sec[1]), room)
+				room -= p.tokens
+				s.grow(p, sec[0], sec[1], &room)
 			}
-			p.from, p.to, p.tokens = from, to, n
 		}
 		left -= p.fixed + p.tokens
 		ps = append(ps, p)
@@ -263,31 +266,37 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 				hi = min(hi, o.from-1)
 			}
 		}
-		for after := true; p.from > lo || p.to < hi; after = !after {
-			next := p.to + 1
-			if !after || next > hi {
-				next = p.from - 1
-				if next < lo {
-					next = p.to + 1
-				}
-			}
-			t := s.lineTokens(p.rd, next)
-			if t > left {
-				break
-			}
-			left -= t
-			p.tokens += t
-			if next < p.from {
-				p.from = next
-			} else {
-				p.to = next
-			}
-		}
+		s.grow(p, lo, hi, &left)
 		if p.from > p.sec[0] || p.to < p.sec[1] {
 			truncated = true
 		}
 	}
 	return ps, truncated
+}
+
+// grow adds lines lo..hi around p's lines to it, one after, one before in
+// turn, while their tokens fit in *left (which it lowers).
+func (s *Server) grow(p *passage, lo, hi int, left *int) {
+	for after := true; p.from > lo || p.to < hi; after = !after {
+		next := p.to + 1
+		if !after || next > hi {
+			next = p.from - 1
+			if next < lo {
+				next = p.to + 1
+			}
+		}
+		t := s.lineTokens(p.rd, next)
+		if t > *left {
+			return
+		}
+		*left -= t
+		p.tokens += t
+		if next < p.from {
+			p.from = next
+		} else {
+			p.to = next
+		}
+	}
 }
 
 // sectionOf is the range of lines that is h's section: the section its
