@@ -22,8 +22,9 @@ import (
 // as a client sees it):
 //
 //  1. each hit gets a passage: its whole section when that fits in half of
-//     the budget still free, else the hit's own chunk lines, cut to that
-//     half. A section that overlaps a passage already taken (the same
+//     the budget still free (the best hit: all of a budget too small to
+//     halve), else the hit's own chunk lines cut to that half, and their
+//     neighbouring lines in the section as the half allows. A section that overlaps a passage already taken (the same
 //     section again, a section nested in it or holding it) keeps only the
 //     lines no passage has; a hit whose lines are all taken adds nothing.
 //  2. what is left of the budget grows the cut passages, best first, line
@@ -37,15 +38,21 @@ import (
 const (
 	// readCandidates is how many search hits an answer is assembled from.
 	readCandidates = 30
-	// readMinShare is the smallest share of the budget a passage is
-	// given in the first pass; below it the first pass stops and the rest
-	// grows the passages taken.
+	// readMinShare is the fewest tokens of lines a passage cut from a
+	// larger section is given in the first pass; when half of the budget
+	// left is less, the first pass stops and the rest grows the passages
+	// taken.
 	readMinShare = 100
 	// readHugeLine: a line longer than this many bytes is not counted but
 	// taken to cost its length in tokens (an upper bound: a token is at
 	// least one byte); only the first line of a passage is ever cut.
 	readHugeLine = 64 << 10
+	// readMinCut is the fewest tokens of a cut line worth sending.
+	readMinCut = 16
 )
+
+// noteTruncated is the note of an answer that left matching lines out.
+const noteTruncated = "more matched than fits in maxTokens: read the rest of a section with get_section, or search for the other passages."
 
 // ReadRelevantIn is read_relevant's input.
 type ReadRelevantIn struct {
@@ -67,7 +74,7 @@ type RelevantSection struct {
 	Section [2]int `json:"section,omitzero"`
 	Kind    string `json:"kind"`             // the package's source kind: git, https or dir
 	Commit  string `json:"commit,omitempty"` // the locked revision (git commit, https sha256:); none for a dir source, which is live
-	Cut     bool   `json:"cut,omitempty"`    // its one line is longer than the budget and was cut
+	Cut     bool   `json:"cut,omitempty"`    // its last line is longer than the budget and only its start was sent
 }
 
 // ReadRelevantOut is read_relevant's structured output.
@@ -109,8 +116,8 @@ type passage struct {
 	rd       *readDoc
 	sec      [2]int // the lines that are its whole section, after the lines other passages have are taken out
 	from, to int    // the lines it sends
-	cutText  string // when its one line was cut: the part sent
-	tokens   int    // the tokens of lines from..to (or of cutText)
+	cutText  string // when its last line (to) was cut: the part of it sent
+	tokens   int    // the tokens of what it sends of lines from..to
 	fixed    int    // the tokens of its header, metadata and resource link
 	kind     string
 	commit   string
@@ -145,7 +152,8 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, ReadRelevantOut{}, fmt.Errorf("search failed: %w", err)
 	}
-	out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn}
+	// What the answer holds besides its passages, the note included.
+	out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
 	ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(nil, out))
 	out.Truncated = truncated
 	var res *mcp.CallToolResult
@@ -158,7 +166,7 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		case len(ps) == 0:
 			out.Note = fmt.Sprintf("matching sections were found, but none fits in maxTokens %d: give a larger maxTokens (default %d), or use search and get_section.", in.MaxTokens, DefaultMaxTokens)
 		case out.Truncated:
-			out.Note = "more matched than fits in maxTokens: read the rest of a section with get_section, or search for the other passages."
+			out.Note = noteTruncated
 		default:
 			out.Note = ""
 		}
@@ -197,9 +205,8 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 	}
 	left := budget
 	for _, h := range hits {
-		share := left / 2
-		if share < readMinShare {
-			truncated = true
+		if left/2 < readMinShare && len(ps) > 0 {
+			truncated = true // hits are left
 			break
 		}
 		rd := open(h)
@@ -219,29 +226,38 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 			p.commit = e.Rev
 		}
 		p.fixed = s.passageOverhead(p)
-		room := share - p.fixed
+		room := left/2 - p.fixed
+		if room < readMinShare && len(ps) == 0 {
+			room = left - p.fixed // a small budget: all of it for the best hit
+		}
 		if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
 			p.from, p.to, p.tokens = sec[0], sec[1], n
-		} else if room < readMinShare {
+		} else if room < readMinShare && (len(ps) > 0 || room < readMinCut) {
 			truncated = true // no room for a useful part of it
 			continue
 		} else {
-			truncated = true
 			from := max(h.Lines[0], sec[0])
 			if from > sec[1] {
 				from = sec[0]
 			}
-			p.from, p.to = from, from-1
-			if s.lineTokens(rd, from) > room {
-				// Its first line alone is over the room: send its start.
-				p.cutText = s.cutToTokens(rd.doc.Lines[from-1], room-1)
-				if p.cutText == "" {
-					continue
+			// The hit's own lines, as many as fit.
+			last := min(h.Lines[1], sec[1])
+			p.from = from
+			p.to, p.tokens = s.fitLines(rd, from, last, room)
+			if p.to < last && s.lineTokens(rd, p.to+1) > room && room-p.tokens > readMinCut {
+				// A line longer than the whole room (a minified
+				// blob, a table on one line): send its start.
+				if c := s.cutToTokens(rd.doc.Lines[p.to], room-p.tokens-1); c != "" {
+					p.to, p.cutText = p.to+1, c
+					p.tokens += s.countTokens(c) + 1
 				}
-				p.to, p.tokens = from, s.countTokens(p.cutText)+1
-			} else {
-				// The hit's own lines, then their neighbours.
-				p.to, p.tokens = s.fitLines(rd, from, min(h.Lines[1], sec[1]), room)
+			}
+			if p.to < p.from {
+				truncated = true
+				continue
+			}
+			if p.cutText == "" {
+				// Then their neighbours.
 				room -= p.tokens
 				s.grow(p, sec[0], sec[1], &room)
 			}
@@ -267,7 +283,7 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 			}
 		}
 		s.grow(p, lo, hi, &left)
-		if p.from > p.sec[0] || p.to < p.sec[1] {
+		if !p.whole() {
 			truncated = true
 		}
 	}
@@ -436,19 +452,24 @@ func (p *passage) header(n int) string {
 		b.WriteString(" · " + p.hit.Heading)
 	}
 	b.WriteString(" · " + revLabel(p.kind, p.commit))
-	if p.from != p.sec[0] || p.to != p.sec[1] {
+	if !p.whole() {
 		fmt.Fprintf(&b, " · part of lines %d-%d", p.sec[0], p.sec[1])
 	}
 	if p.cutText != "" {
-		b.WriteString(" · line cut")
+		fmt.Fprintf(&b, " · line %d cut", p.to)
 	}
 	return b.String()
+}
+
+// whole reports whether p sends its whole section.
+func (p *passage) whole() bool {
+	return p.from == p.sec[0] && p.to == p.sec[1] && p.cutText == ""
 }
 
 func (p *passage) meta() RelevantSection {
 	m := RelevantSection{Package: p.hit.Package, Path: p.hit.Path, Heading: p.hit.Heading, Lines: [2]int{p.from, p.to},
 		Kind: p.kind, Commit: p.commit, Cut: p.cutText != ""}
-	if p.from != p.sec[0] || p.to != p.sec[1] {
+	if !p.whole() {
 		m.Section = p.sec
 	}
 	return m
@@ -461,9 +482,11 @@ func (p *passage) link() *mcp.ResourceLink {
 // passageOverhead estimates the tokens a passage adds besides its lines:
 // its header, its metadata in the structured output and its resource link.
 func (s *Server) passageOverhead(p *passage) int {
-	p.from, p.to = p.sec[0], p.sec[1] // the header of a part is a little longer
+	p.from, p.to = p.sec[0], p.sec[1] // a part's header and metadata are a little longer
 	h := p.header(99) + " · part of lines 99999-99999"
-	b, _ := marshalJSON(p.meta())
+	m := p.meta()
+	m.Section = p.sec
+	b, _ := marshalJSON(m)
 	l := p.link()
 	return s.countTokens(h) + s.countTokens(string(b)) + s.countTokens(l.URI+" "+l.Name+" "+l.MIMEType) + 6
 }
@@ -489,6 +512,10 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		b.WriteString(p.header(i + 1))
 		b.WriteByte('\n')
 		if p.cutText != "" {
+			for _, l := range p.rd.doc.Lines[p.from-1 : p.to-1] {
+				b.WriteString(l)
+				b.WriteByte('\n')
+			}
 			b.WriteString(p.cutText)
 		} else {
 			b.WriteString(strings.Join(p.rd.doc.Lines[p.from-1:p.to], "\n"))
