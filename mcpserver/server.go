@@ -68,6 +68,7 @@ type Server struct {
 const Instructions = `This server gives read-only access to the team documentation installed in this project with ctx (context packages under .context/packages).
 Use it before answering questions about the project's conventions, APIs, architecture or tools.
 Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package or tag), then read them with get_section or get_document.
+To answer a question in one call, read_relevant returns the best sections whole, within maxTokens (the ask-docs prompt shows the steps).
 Long documents come in pages: when a result says truncated, call again with offset set to nextOffset.
 Errors explain what went wrong and suggest the nearest valid package, path or heading.`
 
