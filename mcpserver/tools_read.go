@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
@@ -17,19 +18,23 @@ import (
 // The search (indexer.Reader.Search: BM25F and the query syntax) ranks
 // chunks; each hit opens the section its heading trail names in the
 // document model (markdown.Doc.Section), read through the server's safe
-// reader (openDoc). The answer is assembled in two passes over the hits in
-// rank order, within the budget (tokenBudget, counted on the whole answer
-// as a client sees it):
+// reader (openDoc). The answer is assembled in three passes over the hits
+// in rank order, within the budget (tokenBudget, counted on the whole
+// answer as a client sees it):
 //
-//  1. each hit gets a passage: its whole section when that fits in half of
-//     the budget still free (the best hit: all of a budget too small to
-//     halve), else the hit's own chunk lines cut to that half, and their
-//     neighbouring lines in the section as the half allows. A section that overlaps a passage already taken (the same
-//     section again, a section nested in it or holding it) keeps only the
-//     lines no passage has; a hit whose lines are all taken adds nothing.
-//  2. what is left of the budget grows the cut passages, best first, line
-//     by line (one after, one before) toward their whole sections, never
+//  1. each hit gets a passage: its whole section when that fits in a third
+//     of the budget still free (the best hit: all of a budget too small to
+//     share), else the hit's own chunk lines cut to that third, and their
+//     neighbouring lines in the section as the third allows. A section
+//     that overlaps a passage already taken (the same section again, a
+//     section nested in it or holding it) keeps only the lines no passage
+//     has; a hit whose lines are all taken adds nothing. The pass stops
+//     when a third of what is left is under readMinShare.
+//  2. what is left grows the passages sent in part, best first, line by
+//     line (one after, one before) toward their whole sections, never
 //     into another passage.
+//  3. what is still left goes to the next hits, as in 1 but with all of
+//     it for each.
 //
 // A passage is sent as one text content (a header line, then its lines as
 // they are in the file) and a resource_link to its document; the structured
@@ -38,6 +43,9 @@ import (
 const (
 	// readCandidates is how many search hits an answer is assembled from.
 	readCandidates = 30
+	// readShare: a passage of the first pass gets at most 1/readShare of
+	// the budget left.
+	readShare = 3
 	// readMinShare is the fewest tokens of lines a passage cut from a
 	// larger section is given in the first pass; when half of the budget
 	// left is less, the first pass stops and the rest grows the passages
@@ -113,6 +121,7 @@ type readDoc struct {
 // passage is one section (or part of one) of an answer.
 type passage struct {
 	hit      indexer.Hit
+	rank     int // the hit's place in the search's order
 	rd       *readDoc
 	sec      [2]int // the lines that are its whole section, after the lines other passages have are taken out
 	from, to int    // the lines it sends
@@ -185,93 +194,35 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 
 // assemble picks the passages of an answer from hits, best first, within
 // budget tokens (see the comment at the top of this file). truncated says
-// that some matching lines were left out.
+// that matching lines were left out.
 func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*passage, truncated bool) {
-	docs := map[[2]string]*readDoc{}
-	open := func(h indexer.Hit) *readDoc {
-		k := [2]string{h.Package, h.Path}
-		if d, ok := docs[k]; ok {
-			return d
-		}
-		var rd *readDoc
-		if checkRelPathOnce(h.Path) == nil {
-			if _, data, err := s.openDoc(snap, h.Package, h.Path); err == nil {
-				d := markdown.Parse(data)
-				rd = &readDoc{doc: d, tok: make([]int, len(d.Lines))}
+	a := &assembly{s: s, snap: snap, docs: map[[2]string]*readDoc{}, left: budget}
+	// First pass: a share of what is left for each hit, best first.
+	var later []int // the hits left for the third pass, in rank order
+	for i := range hits {
+		if a.left/readShare < readMinShare && len(a.ps) > 0 {
+			for ; i < len(hits); i++ {
+				later = append(later, i)
 			}
-		}
-		docs[k] = rd // nil: not served (hidden, gone, binary, too big)
-		return rd
-	}
-	left := budget
-	for _, h := range hits {
-		if left/2 < readMinShare && len(ps) > 0 {
-			truncated = true // hits are left
 			break
 		}
-		rd := open(h)
-		if rd == nil || len(rd.doc.Lines) == 0 {
-			continue
-		}
-		sec, ok := sectionOf(rd.doc, h)
-		if !ok {
-			continue
-		}
-		sec, ok = uncovered(sec, h.Lines, ps, h)
-		if !ok {
-			continue // every line of it is in the answer already
-		}
-		p := &passage{hit: h, rd: rd, sec: sec, kind: snap.kindOf(h.Package)}
-		if e, ok := snap.entry(h.Package); ok && p.kind != project.KindDir {
-			p.commit = e.Rev
-		}
-		p.fixed = s.passageOverhead(p)
-		room := left/2 - p.fixed
-		if room < readMinShare && len(ps) == 0 {
-			room = left - p.fixed // a small budget: all of it for the best hit
-		}
-		if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
-			p.from, p.to, p.tokens = sec[0], sec[1], n
-		} else if room < readMinShare && (len(ps) > 0 || room < readMinCut) {
-			truncated = true // no room for a useful part of it
-			continue
-		} else {
-			from := max(h.Lines[0], sec[0])
-			if from > sec[1] {
-				from = sec[0]
+		if !a.take(hits, i, func(fixed int) int {
+			room := a.left/readShare - fixed
+			if room < readMinShare && len(a.ps) == 0 {
+				room = a.left - fixed // a small budget: all of it for the best hit
 			}
-			// The hit's own lines, as many as fit.
-			last := min(h.Lines[1], sec[1])
-			p.from = from
-			p.to, p.tokens = s.fitLines(rd, from, last, room)
-			if p.to < last && s.lineTokens(rd, p.to+1) > room && room-p.tokens > readMinCut {
-				// A line longer than the whole room (a minified
-				// blob, a table on one line): send its start.
-				if c := s.cutToTokens(rd.doc.Lines[p.to], room-p.tokens-1); c != "" {
-					p.to, p.cutText = p.to+1, c
-					p.tokens += s.countTokens(c) + 1
-				}
-			}
-			if p.to < p.from {
-				truncated = true
-				continue
-			}
-			if p.cutText == "" {
-				// Then their neighbours.
-				room -= p.tokens
-				s.grow(p, sec[0], sec[1], &room)
-			}
+			return room
+		}) {
+			later = append(later, i)
 		}
-		left -= p.fixed + p.tokens
-		ps = append(ps, p)
 	}
-	// Second pass: grow the cut passages, best first.
-	for _, p := range ps {
+	// Second pass: grow the passages sent in part, best first.
+	for _, p := range a.ps {
 		if p.cutText != "" {
 			continue
 		}
 		lo, hi := p.sec[0], p.sec[1]
-		for _, o := range ps {
+		for _, o := range a.ps {
 			if o == p || o.hit.Package != p.hit.Package || o.hit.Path != p.hit.Path {
 				continue
 			}
@@ -282,12 +233,104 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 				hi = min(hi, o.from-1)
 			}
 		}
-		s.grow(p, lo, hi, &left)
-		if !p.whole() {
+		s.grow(p, lo, hi, &a.left)
+	}
+	// Third pass: what is still left for the hits that got nothing yet.
+	for _, i := range later {
+		if a.left <= readMinCut || !a.take(hits, i, func(fixed int) int { return a.left - fixed }) {
 			truncated = true
 		}
 	}
-	return ps, truncated
+	slices.SortFunc(a.ps, func(p, q *passage) int { return p.rank - q.rank })
+	for _, p := range a.ps {
+		truncated = truncated || !p.whole()
+	}
+	return a.ps, truncated
+}
+
+// assembly is the state of one answer's assembly.
+type assembly struct {
+	s    *Server
+	snap snapshot
+	docs map[[2]string]*readDoc // nil: not served (hidden, gone, binary, too big)
+	ps   []*passage
+	left int // tokens left of the budget
+}
+
+func (a *assembly) open(h indexer.Hit) *readDoc {
+	k := [2]string{h.Package, h.Path}
+	if d, ok := a.docs[k]; ok {
+		return d
+	}
+	var rd *readDoc
+	if checkRelPathOnce(h.Path) == nil {
+		if _, data, err := a.s.openDoc(a.snap, h.Package, h.Path); err == nil {
+			d := markdown.Parse(data)
+			rd = &readDoc{doc: d, tok: make([]int, len(d.Lines))}
+		}
+	}
+	a.docs[k] = rd
+	return rd
+}
+
+// take adds the passage of hits[rank]: its whole section (less the lines other passages
+// send) when it fits in the room roomFor gives for its overhead, else the
+// hit's own lines and their neighbours as the room allows. It returns
+// false when the hit was left out for want of room, true when it was
+// taken or adds nothing (its lines are sent already, its document is not
+// served).
+func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) int) bool {
+	s, h := a.s, hits[rank]
+	rd := a.open(h)
+	if rd == nil || len(rd.doc.Lines) == 0 {
+		return true
+	}
+	sec, ok := sectionOf(rd.doc, h)
+	if !ok {
+		return true
+	}
+	if sec, ok = uncovered(sec, h.Lines, a.ps, h); !ok {
+		return true // every line of it is in the answer already
+	}
+	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, kind: a.snap.kindOf(h.Package)}
+	if e, ok := a.snap.entry(h.Package); ok && p.kind != project.KindDir {
+		p.commit = e.Rev
+	}
+	p.fixed = s.passageOverhead(p)
+	room := roomFor(p.fixed)
+	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
+		p.from, p.to, p.tokens = sec[0], sec[1], n
+	} else if room < readMinShare && (len(a.ps) > 0 || room < readMinCut) {
+		return false // no room for a useful part of it
+	} else {
+		from := max(h.Lines[0], sec[0])
+		if from > sec[1] {
+			from = sec[0]
+		}
+		// The hit's own lines, as many as fit.
+		last := min(h.Lines[1], sec[1])
+		p.from = from
+		p.to, p.tokens = s.fitLines(rd, from, last, room)
+		if p.to < last && s.lineTokens(rd, p.to+1) > room && room-p.tokens > readMinCut {
+			// A line longer than the whole room (a minified blob, a
+			// table on one line): send its start.
+			if c := s.cutToTokens(rd.doc.Lines[p.to], room-p.tokens-1); c != "" {
+				p.to, p.cutText = p.to+1, c
+				p.tokens += s.countTokens(c) + 1
+			}
+		}
+		if p.to < p.from {
+			return false
+		}
+		if p.cutText == "" {
+			// Then their neighbours.
+			room -= p.tokens
+			s.grow(p, sec[0], sec[1], &room)
+		}
+	}
+	a.left -= p.fixed + p.tokens
+	a.ps = append(a.ps, p)
+	return true
 }
 
 // grow adds lines lo..hi around p's lines to it, one after, one before in
