@@ -48,6 +48,7 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 		return n
 	}
 	answered := 0
+	cpu0 := cpuTime()
 	var tokens []int
 	var took []time.Duration
 	var lines []string
@@ -110,10 +111,11 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 			over++
 		}
 	}
+	cpu := (cpuTime() - cpu0) / time.Duration(len(qs))
 	slices.Sort(took)
-	fmt.Printf("one-call answers, read_relevant maxTokens %d: %d/%d answered (rate %.3f); tokens per answer (o200k, as shown) median %d, max %d; over maxTokens: %d; call time p50 %v, max %v\n",
+	fmt.Printf("one-call answers, read_relevant maxTokens %d: %d/%d answered (rate %.3f); tokens per answer (o200k, as shown) median %d, max %d; over maxTokens: %d; call time p50 %v, max %v; CPU per call (client and server) %v\n",
 		maxTokens, answered, len(qs), float64(answered)/float64(len(qs)), median, sorted[len(sorted)-1], over,
-		took[len(took)/2].Round(100*time.Microsecond), took[len(took)-1].Round(100*time.Microsecond))
+		took[len(took)/2].Round(100*time.Microsecond), took[len(took)-1].Round(100*time.Microsecond), cpu.Round(100*time.Microsecond))
 	return nil
 }
 
