@@ -33,8 +33,9 @@ import (
 //  2. what is left grows the passages sent in part, best first, line by
 //     line (one after, one before) toward their whole sections, never
 //     into another passage.
-//  3. what is still left goes to the next hits, as in 1 but with all of
-//     it for each.
+//  3. what is still left goes to the hits that got nothing, in rank
+//     order, as in 1 but with all of it for each. The passages are then
+//     sorted by their hits' rank.
 //
 // A passage is sent as one text content (a header line, then its lines as
 // they are in the file) and a resource_link to its document; the structured
@@ -47,13 +48,13 @@ const (
 	// the budget left.
 	readShare = 3
 	// readMinShare is the fewest tokens of lines a passage cut from a
-	// larger section is given in the first pass; when half of the budget
-	// left is less, the first pass stops and the rest grows the passages
-	// taken.
+	// larger section is given (but for the best hit in a small budget);
+	// when a third of the budget left is less, the first pass stops.
 	readMinShare = 100
 	// readHugeLine: a line longer than this many bytes is not counted but
 	// taken to cost its length in tokens (an upper bound: a token is at
-	// least one byte); only the first line of a passage is ever cut.
+	// least one byte). A line longer than a passage's whole room is cut
+	// and ends the passage.
 	readHugeLine = 64 << 10
 	// readMinCut is the fewest tokens of a cut line worth sending.
 	readMinCut = 16
@@ -78,7 +79,8 @@ type RelevantSection struct {
 	Lines   [2]int `json:"lines"`             // the lines sent, 1-based, inclusive
 	// Section is the whole section's lines when only part of it was sent
 	// (read the rest with get_section or get_document); absent when Lines
-	// is the whole section.
+	// is the whole section, or all of it that no other section of the
+	// answer holds (a section nested in another).
 	Section [2]int `json:"section,omitzero"`
 	Kind    string `json:"kind"`             // the package's source kind: git, https or dir
 	Commit  string `json:"commit,omitempty"` // the locked revision (git commit, https sha256:); none for a dir source, which is live
@@ -168,12 +170,12 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	var res *mcp.CallToolResult
 	render := func() {
 		switch {
-		case len(hits) == 0 && len(in.Packages) > 0:
-			out.Note = "no matches. Try without the package filter, other words, or get_overview to see what is there."
-		case len(hits) == 0:
-			out.Note = "no matches. Try other words, or get_overview to see what is there."
-		case len(ps) == 0:
+		case len(ps) == 0 && out.Truncated:
 			out.Note = fmt.Sprintf("matching sections were found, but none fits in maxTokens %d: give a larger maxTokens (default %d), or use search and get_section.", in.MaxTokens, DefaultMaxTokens)
+		case len(ps) == 0 && len(in.Packages) > 0:
+			out.Note = "no matches. Try without the package filter, other words, or get_overview to see what is there."
+		case len(ps) == 0:
+			out.Note = "no matches. Try other words, or get_overview to see what is there."
 		case out.Truncated:
 			out.Note = noteTruncated
 		default:
