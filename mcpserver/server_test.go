@@ -541,9 +541,19 @@ func TestFreshnessInPlaceEdit(t *testing.T) {
 	if fi2, _ := os.Stat(filepath.Dir(doc)); !fi2.ModTime().Equal(fi.ModTime()) {
 		t.Fatal("editing in place changed the folder")
 	}
-	call(t, cs, "search", map[string]any{"query": "okapi"}, &out) // starts the background check
-	srv.bg.Wait()
-	res := call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
+	// The edit reaches the server through the watch (an event, delivered
+	// asynchronously) or, without one, through the background check the
+	// first call starts: either way a later call finds it, with no command
+	// run. Ask until it does, for a bounded time.
+	var res *mcp.CallToolResult
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		res = call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
+		srv.bg.Wait()
+		if res.IsError || len(out.Hits) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if res.IsError || len(out.Hits) != 1 || out.Hits[0].Path != "docs/setup.md" {
 		t.Fatalf("after an in-place edit: %+v %s", out.Hits, text(res))
 	}
