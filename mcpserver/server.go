@@ -121,6 +121,7 @@ func New(opts Options) (*Server, error) {
 	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
 	s.addTools()
 	s.addLinkTools()
+	s.addNavTools()
 	s.addResources()
 	return s, nil
 }
