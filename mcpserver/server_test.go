@@ -88,7 +88,7 @@ func TestListContexts(t *testing.T) {
 	if setup == nil {
 		t.Fatalf("docs/setup.md not listed: %+v", docs.Documents)
 	}
-	if setup.Title != "Setup guide" || setup.Size != int64(len(setupDoc)) || setup.URI != "ctx://packages/guide/docs/setup.md" || setup.Modified.IsZero() {
+	if setup.Title != "Setup guide" || setup.Size != int64(len(setupDoc)) || docs.URIPrefix+setup.Path != "ctx://packages/guide/docs/setup.md" || setup.Modified.IsZero() {
 		t.Errorf("setup doc = %+v", setup)
 	}
 

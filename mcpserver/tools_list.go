@@ -66,8 +66,7 @@ type DocInfo struct {
 	Title    string    `json:"title,omitempty"`
 	Size     int64     `json:"size"`
 	Lines    int       `json:"lines,omitempty"`
-	Modified time.Time `json:"modified"`
-	URI      string    `json:"uri"`
+	Modified time.Time `json:"modified"` // to the second
 }
 
 // FolderInfo is one folder of a package's tree (list_contexts with tree).
@@ -81,9 +80,11 @@ type FolderInfo struct {
 type ListContextsOut struct {
 	Packages     []PackageInfo `json:"packages,omitempty"`
 	Package      string        `json:"package,omitempty"`
+	URIPrefix    string        `json:"uriPrefix,omitempty"` // with package: a document's resource URI is this and its path (each element percent-encoded)
 	Documents    []DocInfo     `json:"documents,omitempty"`
 	Folders      []FolderInfo  `json:"folders,omitempty"`
 	Total        int           `json:"total"`                  // packages, or the package's documents that match prefix and glob
+	TotalFolders int           `json:"totalFolders,omitempty"` // with tree: the folders to list, over all pages
 	Listed       int           `json:"listed"`                 // items on this page
 	Remaining    int           `json:"remaining"`              // items after this page
 	NextCursor   string        `json:"nextCursor,omitempty"`   // pass as cursor for the next page; none on the last
@@ -91,12 +92,11 @@ type ListContextsOut struct {
 	IndexFresh   bool          `json:"indexFresh"`             // the search index matches the packages on disk
 	Note         string        `json:"note,omitempty"`         // why nothing matched, and what would
 	Warning      string        `json:"warning,omitempty"`      // the index is stale or unavailable
-	TotalFolders int           `json:"totalFolders,omitempty"` // with tree: the folders to list, over all pages
 }
 
 const listContextsDescription = "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, " +
 	"ref, short commit (none for dir), number of documents, how many its audience rules withhold from this project, and whether the search index is fresh. " +
-	"Filter packages with `kind`. With `package`, list that package's documents (path, title, lines, size, modified, URI) instead; narrow them " +
+	"Filter packages with `kind`. With `package`, list that package's documents (path, title, lines, size, modified) instead; narrow them " +
 	"with `prefix` (a folder such as keps/sig-node/) and `glob` (Go's path.Match over the whole path: * and ? stay within one folder, " +
 	"as in keps/*/*/README.md). With `tree: true` (or `depth`), list the folders below the prefix's folder with the number of documents " +
 	"under each, `depth` levels deep (default 1): a large package in one call, then list a folder with `prefix`. " +
@@ -234,13 +234,14 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	}
 
 	head.Package = in.Package
+	head.URIPrefix = strings.TrimSuffix(docURI(in.Package, "x"), "x")
 	var all []DocInfo
 	if docsErr == nil {
 		for _, d := range docs {
 			if checkRelPathOnce(d.Path) != nil {
 				continue // never served, so never listed (.git, hidden folders)
 			}
-			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: d.Modified, URI: docURI(in.Package, d.Path)})
+			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: d.Modified.Truncate(time.Second)})
 		}
 	} else {
 		// No catalogue: list the files on disk.
@@ -251,7 +252,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			if err != nil {
 				continue
 			}
-			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: fi.ModTime(), URI: docURI(in.Package, p)})
+			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: fi.ModTime().UTC().Truncate(time.Second)})
 		}
 	}
 	matched := all[:0:0]
@@ -393,7 +394,7 @@ func packageLine(p PackageInfo) string {
 	if p.Commit != "" {
 		b.WriteString(" " + p.Commit)
 	}
-	fmt.Fprintf(&b, " — %d documents", p.Documents)
+	b.WriteString(" — " + documents(p.Documents))
 	if p.Withheld > 0 {
 		fmt.Fprintf(&b, ", %d withheld by audience rules", p.Withheld)
 	}
@@ -432,11 +433,19 @@ func folderLine(f FolderInfo, base string) string {
 		}
 		depth = strings.Count(rel, "/") + 1
 	}
-	l := fmt.Sprintf("%s%s %d documents", strings.Repeat("  ", depth), safetext.Escape(name), f.Documents)
+	l := fmt.Sprintf("%s%s %s", strings.Repeat("  ", depth), safetext.Escape(name), documents(f.Documents))
 	if f.Files > 0 && f.Files != f.Documents {
 		l += fmt.Sprintf(" (%d here)", f.Files)
 	}
 	return l
+}
+
+// documents is "1 document" or "n documents".
+func documents(n int) string {
+	if n == 1 {
+		return "1 document"
+	}
+	return strconv.Itoa(n) + " documents"
 }
 
 // pager fills one page of a listing within a budget.
@@ -486,9 +495,9 @@ func listResult(out ListContextsOut, lines []string) *mcp.CallToolResult {
 	case out.Package == "":
 		fmt.Fprintf(&b, "%d packages", out.Total)
 	case out.Folders != nil:
-		fmt.Fprintf(&b, "%s: %d documents in %d folders", out.Package, out.Total, out.TotalFolders)
+		fmt.Fprintf(&b, "%s: %s in %d folders", out.Package, documents(out.Total), out.TotalFolders)
 	default:
-		fmt.Fprintf(&b, "%s: %d documents", out.Package, out.Total)
+		fmt.Fprintf(&b, "%s: %s", out.Package, documents(out.Total))
 	}
 	items := out.Total
 	if out.Folders != nil {
