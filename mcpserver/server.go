@@ -112,13 +112,16 @@ func New(opts Options) (*Server, error) {
 			Instructions: Instructions,
 			// The SDK's session chatter only at warning level and above.
 			Logger: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
-			// Tools, resources; no logging capability, no list changes.
+			// Tools, resources, completions; no logging capability, no
+			// list changes (resources/list answers from the live index).
 			Capabilities: &mcp.ServerCapabilities{
 				Tools:     &mcp.ToolCapabilities{},
 				Resources: &mcp.ResourceCapabilities{},
 			},
+			// Completes the alias and path of document URIs (resources_list.go).
+			CompletionHandler: s.complete,
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged)
 	s.addTools()
 	s.addLinkTools()
 	s.addNavTools()
