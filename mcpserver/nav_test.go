@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -473,4 +474,278 @@ func TestNavAtScale(t *testing.T) {
 			t.Errorf("complete alias PKG-0: %d values (total %d, more %v)", len(v), c.Completion.Total, c.Completion.HasMore)
 		}
 	})
+}
+
+// TestGetOutline: each heading's line and endLine are what get_section
+// serves for it, its tokens about the count of that text, and the pages
+// of a long outline join up.
+func TestGetOutline(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	var out GetOutlineOut
+	res := call(t, cs, "get_outline", map[string]any{"package": "guide", "path": "docs/setup.md"}, &out)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	withinBudget(t, "get_outline", res, 0)
+	var names []string
+	for _, h := range out.Headings {
+		names = append(names, fmt.Sprintf("%d %s", h.Level, h.Heading))
+	}
+	if want := []string{"1 Setup", "2 Install", "3 Linux", "2 Configure", "1 Appendix"}; !slices.Equal(names, want) {
+		t.Fatalf("outline %v, want %v", names, want)
+	}
+	if out.TotalLines != strings.Count(setupDoc, "\n") || out.URI != "ctx://packages/guide/docs/setup.md" || out.Total != 5 || out.NextCursor != "" {
+		t.Errorf("outline header: %+v", out)
+	}
+	whole, _ := o200k.Count(setupDoc)
+	if out.Tokens < whole*9/10 || out.Tokens > whole*11/10 {
+		t.Errorf("document tokens %d, counted as one text %d", out.Tokens, whole)
+	}
+	for _, h := range out.Headings {
+		var d DocumentOut
+		r := call(t, cs, "get_section", map[string]any{"package": "guide", "path": "docs/setup.md", "heading": h.Heading}, &d)
+		if r.IsError {
+			t.Fatal(text(r))
+		}
+		if d.StartLine != h.Line || d.EndLine != h.EndLine {
+			t.Errorf("%s: outline lines %d-%d, get_section %d-%d", h.Heading, h.Line, h.EndLine, d.StartLine, d.EndLine)
+		}
+		n, _ := o200k.Count(d.Text)
+		if h.Tokens < n*8/10-2 || h.Tokens > n*12/10+2 {
+			t.Errorf("%s: outline says %d tokens, the section's text has %d", h.Heading, h.Tokens, n)
+		}
+		if !strings.Contains(text(res), fmt.Sprintf("lines %d-%d, %d tokens", h.Line, h.EndLine, h.Tokens)) {
+			t.Errorf("%s: not in the text:\n%s", h.Heading, text(res))
+		}
+	}
+	// depth keeps the upper levels; a reference works as path.
+	out = GetOutlineOut{}
+	call(t, cs, "get_outline", map[string]any{"path": "@ctx/guide/docs/setup.md", "depth": 1}, &out)
+	if len(out.Headings) != 2 || out.Headings[1].Heading != "Appendix" || out.Headings[0].EndLine != 19 {
+		t.Errorf("depth 1: %+v", out.Headings)
+	}
+	// A long outline pages; every heading once.
+	pages := pageAll(t, cs, "get_outline", map[string]any{"package": "big", "path": "long.md", "maxTokens": 400},
+		func(o GetOutlineOut) string { return o.NextCursor })
+	var lines []int
+	for _, pg := range pages {
+		for _, h := range pg.Headings {
+			lines = append(lines, h.Line)
+		}
+	}
+	if len(pages) < 3 || len(lines) != 30 || !slices.IsSorted(lines) || len(slices.Compact(slices.Clone(lines))) != 30 {
+		t.Errorf("long.md outline: %d pages, %d headings", len(pages), len(lines))
+	}
+	// No headings, bad input.
+	out = GetOutlineOut{}
+	call(t, cs, "get_outline", map[string]any{"package": "big", "path": "digits.md"}, &out)
+	if len(out.Headings) != 0 || !strings.Contains(out.Note, "no headings") || out.Tokens == 0 {
+		t.Errorf("no headings: %+v", out)
+	}
+	wantError(t, call(t, cs, "get_outline", map[string]any{"package": "guide", "path": "docs/setpu.md"}, nil), "not found", "docs/setup.md")
+	wantError(t, call(t, cs, "get_outline", map[string]any{"package": "guide", "path": "../../secret.md"}, nil), "refused")
+	wantError(t, call(t, cs, "get_outline", map[string]any{"package": "guide", "path": "docs/setup.md", "depth": 7}, nil), "depth 7")
+	wantError(t, call(t, cs, "get_outline", map[string]any{"package": "guide", "path": "docs/setup.md", "maxTokens": 10}, nil), "too small")
+}
+
+func TestListTags(t *testing.T) {
+	t.Parallel()
+	files := func(pkg string, n int) map[string]string {
+		f := map[string]string{}
+		for i := range n {
+			f[fmt.Sprintf("d%03d.md", i)] = fmt.Sprintf("---\ntags: [shared, %s-%03d]\n---\n# D\n", pkg, i%40)
+		}
+		return f
+	}
+	dir := navProject(t, map[string]map[string]string{"a": files("a", 80), "b": files("b", 10), "c": {"x.md": "# X\n"}})
+	cs := connect(t, dir)
+	var out ListTagsOut
+	res := call(t, cs, "list_tags", nil, &out)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if out.Total != 51 || out.Tags[0].Tag != "shared" || out.Tags[0].Count != 90 || !maps.Equal(out.Tags[0].Packages, map[string]int{"a": 80, "b": 10}) {
+		t.Errorf("list_tags: %d tags, first %+v", out.Total, out.Tags[0])
+	}
+	if out.Tags[1].Tag != "a-000" || out.Tags[1].Count != 2 || !strings.Contains(text(res), "shared 90 (a 80, b 10)") {
+		t.Errorf("list_tags second %+v; text:\n%.300s", out.Tags[1], text(res))
+	}
+	out = ListTagsOut{}
+	call(t, cs, "list_tags", map[string]any{"package": "b"}, &out)
+	if out.Total != 11 || out.Tags[0].Count != 10 || !maps.Equal(out.Tags[0].Packages, map[string]int{"b": 10}) {
+		t.Errorf("list_tags of b: %+v", out)
+	}
+	out = ListTagsOut{}
+	call(t, cs, "list_tags", map[string]any{"package": "c"}, &out)
+	if out.Total != 0 || !strings.Contains(out.Note, "no document has tags") {
+		t.Errorf("list_tags of c: %+v", out)
+	}
+	pages := pageAll(t, cs, "list_tags", map[string]any{"maxTokens": 300}, func(o ListTagsOut) string { return o.NextCursor })
+	seen := map[string]int{}
+	for _, p := range pages {
+		for _, tg := range p.Tags {
+			seen[tg.Tag]++
+		}
+	}
+	if len(pages) < 3 || len(seen) != 51 {
+		t.Errorf("list_tags pages: %d pages, %d tags", len(pages), len(seen))
+	}
+	for tg, n := range seen {
+		if n != 1 {
+			t.Errorf("tag %s listed %d times", tg, n)
+		}
+	}
+	wantError(t, call(t, cs, "list_tags", map[string]any{"package": "nope"}, nil), "unknown package")
+}
+
+func TestCompleteDocumentTemplate(t *testing.T) {
+	t.Parallel()
+	dir := navProject(t, map[string]map[string]string{"deep": deepFiles(), "docs": {"README.md": "# R\n"}, "design": {"a.md": "# A\n"}})
+	cs := connect(t, dir)
+	ctx := context.Background()
+	if cs.InitializeResult().Capabilities.Completions == nil {
+		t.Error("the server does not announce completions")
+	}
+	complete := func(arg, value string, context map[string]string) mcp.CompletionResultDetails {
+		t.Helper()
+		p := &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: docTemplate},
+			Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}}
+		if context != nil {
+			p.Context = &mcp.CompleteContext{Arguments: context}
+		}
+		r, err := cs.Complete(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Completion
+	}
+	if c := complete("alias", "de", nil); !slices.Equal(c.Values, []string{"deep", "design"}) || c.Total != 2 || c.HasMore {
+		t.Errorf("alias de: %+v", c)
+	}
+	if c := complete("alias", "s", nil); !slices.Equal(c.Values, []string{"design", "docs"}) {
+		t.Errorf("alias s (contained): %+v", c)
+	}
+	c := complete("path", "area-2/sub-3/", map[string]string{"alias": "deep"})
+	if len(c.Values) != 10 || c.Values[0] != "area-2/sub-3/doc-00.md" || c.HasMore {
+		t.Errorf("path area-2/sub-3/: %+v", c)
+	}
+	c = complete("path", "", map[string]string{"alias": "deep"})
+	if len(c.Values) != maxCompletions || !c.HasMore || c.Total != 407 || slices.Contains(c.Values, ".hidden/secret.md") {
+		t.Errorf("path with nothing typed: %d values, total %d, more %v", len(c.Values), c.Total, c.HasMore)
+	}
+	if c := complete("path", "DOC-09", map[string]string{"alias": "deep"}); c.Total != 40 || !strings.HasSuffix(c.Values[0], "/doc-09.md") {
+		t.Errorf("path containing DOC-09: %+v", c)
+	}
+	for _, ctxArgs := range []map[string]string{nil, {"alias": "nope"}, {"alias": "../x"}} {
+		if c := complete("path", "", ctxArgs); len(c.Values) != 0 {
+			t.Errorf("path without a known alias %v: %+v", ctxArgs, c)
+		}
+	}
+	r, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "x"}, Argument: mcp.CompleteParamsArgument{Name: "q", Value: "a"}})
+	if err != nil || len(r.Completion.Values) != 0 {
+		t.Errorf("prompt completion: %+v, %v", r, err)
+	}
+}
+
+// TestResourcesListDocuments: resources/list lists the documents of the
+// installed packages with their URIs and titles, pages by cursor, and
+// follows the live index.
+func TestResourcesListDocuments(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	ctx := context.Background()
+	var all []*mcp.Resource
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, r)
+	}
+	byURI := map[string]*mcp.Resource{}
+	for _, r := range all {
+		if byURI[r.URI] != nil {
+			t.Errorf("%s listed twice", r.URI)
+		}
+		byURI[r.URI] = r
+	}
+	setup := byURI["ctx://packages/guide/docs/setup.md"]
+	if setup == nil || setup.Title != "Setup guide" || setup.Name != "guide/docs/setup.md" || setup.MIMEType != "text/markdown" || setup.Size != int64(len(setupDoc)) {
+		t.Errorf("setup.md resource: %+v", setup)
+	}
+	if byURI["ctx://index"] == nil || byURI[manifestURI] == nil || byURI["ctx://packages/many/doc59.md"] == nil {
+		t.Errorf("resources/list lacks index, manifest or many/doc59.md: %d resources", len(all))
+	}
+	for u := range byURI {
+		if strings.Contains(u, "/.") || strings.Contains(u, "notes.txt") {
+			t.Errorf("listed what is never served: %s", u)
+		}
+	}
+	// Every listed document can be read.
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://packages/many/doc07.md"}); err != nil {
+		t.Error(err)
+	}
+	// A new document is listed after the next re-index.
+	writeFile(t, filepath.Join(p.ctxDir, "packages", "api", "new.md"), "# New page\n")
+	l, _ := lockfile.Read(filepath.Join(p.ctxDir, project.LockName))
+	if _, err := indexer.Sync(ctx, p.ctxDir, lockPackages(p.ctxDir, l), indexer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		found = found || r.URI == "ctx://packages/api/new.md" && r.Title == "New page"
+	}
+	if !found {
+		t.Error("a new document is not listed")
+	}
+	if _, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: "bogus"}); err == nil || !strings.Contains(err.Error(), "cursor") {
+		t.Errorf("a bad cursor: %v", err)
+	}
+}
+
+func TestManifestURIs(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	ctx := context.Background()
+	tl, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var templates []string
+	for _, rt := range tl.ResourceTemplates {
+		templates = append(templates, rt.URITemplate)
+		if rt.URITemplate == manifestTemplate && !strings.Contains(rt.Description, "ctx://manifest?cursor=") {
+			t.Errorf("the manifest template does not say how to page: %q", rt.Description)
+		}
+	}
+	if !slices.Contains(templates, manifestTemplate) || !slices.Contains(templates, docTemplate) {
+		t.Errorf("templates %v", templates)
+	}
+	for _, uri := range []string{"ctx://manifest?cursor=bogus", "ctx://manifest?page=2", "ctx://manifest?cursor=a&cursor=b"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err == nil {
+			t.Errorf("%s: no error", uri)
+		}
+	}
+	r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ctx://manifest?cursor="})
+	if err != nil || !strings.Contains(r.Contents[0].Text, `"alias":"api"`) {
+		t.Errorf("an empty cursor is the first page: %v", err)
+	}
+}
+
+// TestNavDescriptions: the descriptions of the navigation tools and of the
+// resources fit 2 KB each.
+func TestNavDescriptions(t *testing.T) {
+	t.Parallel()
+	for name, d := range map[string]string{"list_contexts": listContextsDescription, "get_outline": getOutlineDescription,
+		"list_tags": listTagsDescription, "manifest": manifestDescription} {
+		if len(d) > 2048 {
+			t.Errorf("%s: description of %d bytes, over 2 KB", name, len(d))
+		}
+	}
 }

@@ -362,7 +362,7 @@ func TestResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tl.ResourceTemplates) != 1 || tl.ResourceTemplates[0].URITemplate != docTemplate {
+	if len(tl.ResourceTemplates) != 2 || tl.ResourceTemplates[0].URITemplate != manifestTemplate || tl.ResourceTemplates[1].URITemplate != docTemplate {
 		t.Errorf("templates = %+v", tl.ResourceTemplates)
 	}
 
