@@ -349,19 +349,23 @@ func TestListFiltersAndTree(t *testing.T) {
 	}
 }
 
-// TestNavAtScale: 1,000 packages of 5 documents each. Every page of
-// list_contexts, ctx://manifest and resources/list stays within the
-// default budget, and the pages list every item once.
+// TestNavAtScale: 1,000 packages of one document, and one package of
+// 4,000 in 40 folders: 5,000 documents. Every page of list_contexts,
+// ctx://manifest and resources/list stays within the default budget, and
+// the pages list every item once.
 func TestNavAtScale(t *testing.T) {
 	t.Parallel()
 	pkgs := map[string]map[string]string{}
 	for i := range 1000 {
-		files := map[string]string{}
-		for d := range 5 {
-			files[fmt.Sprintf("docs/part-%d/page-%d.md", d%2, d)] = fmt.Sprintf("---\ntitle: Package %d page %d\ntags: [t%d, common]\n---\n# Page %d\n\nText.\n", i, d, i%7, d)
+		pkgs[fmt.Sprintf("pkg-%04d", i)] = map[string]string{
+			"docs/page.md": fmt.Sprintf("---\ntitle: Package %d\ntags: [t%d, common]\n---\n# Page\n\nText.\n", i, i%7),
 		}
-		pkgs[fmt.Sprintf("pkg-%04d", i)] = files
 	}
+	big := map[string]string{}
+	for i := range 4000 {
+		big[fmt.Sprintf("part-%02d/doc-%04d.md", i%40, i)] = fmt.Sprintf("---\ntags: [common]\n---\n# Document %d of the big package\n\nText.\n", i)
+	}
+	pkgs["big"] = big
 	dir := navProject(t, pkgs)
 	cs := connect(t, dir)
 	ctx := context.Background()
@@ -372,18 +376,47 @@ func TestNavAtScale(t *testing.T) {
 		for _, p := range pages {
 			for _, pk := range p.Packages {
 				seen[pk.Alias]++
-				if pk.Documents != 5 {
-					t.Errorf("%s: %d documents", pk.Alias, pk.Documents)
+				if want := map[bool]int{true: 4000, false: 1}[pk.Alias == "big"]; pk.Documents != want {
+					t.Errorf("%s: %d documents, want %d", pk.Alias, pk.Documents, want)
 				}
 			}
 		}
-		if len(seen) != 1000 || len(pages) < 2 {
-			t.Errorf("%d pages listed %d packages, want 1000", len(pages), len(seen))
+		if len(seen) != 1001 || len(pages) < 2 {
+			t.Errorf("%d pages listed %d packages, want 1001", len(pages), len(seen))
 		}
 		for a, n := range seen {
 			if n != 1 {
 				t.Errorf("%s listed %d times", a, n)
 			}
+		}
+	})
+	t.Run("list_contexts big", func(t *testing.T) {
+		pages := pageAll(t, cs, "list_contexts", map[string]any{"package": "big"}, func(o ListContextsOut) string { return o.NextCursor })
+		seen := map[string]int{}
+		for _, p := range pages {
+			for _, d := range p.Documents {
+				seen[d.Path]++
+			}
+		}
+		if len(seen) != 4000 || len(pages) < 10 {
+			t.Errorf("%d pages listed %d documents of big, want 4000", len(pages), len(seen))
+		}
+		for p, n := range seen {
+			if n != 1 {
+				t.Errorf("%s listed %d times", p, n)
+			}
+		}
+		var out ListContextsOut
+		res := call(t, cs, "list_contexts", map[string]any{"package": "big", "tree": true}, &out)
+		withinBudget(t, "tree of big", res, 0)
+		if len(out.Folders) != 41 || out.Folders[0].Documents != 4000 || out.Folders[1] != (FolderInfo{"part-00", 100, 100}) || out.NextCursor != "" {
+			t.Errorf("tree of big: %d folders, %+v", len(out.Folders), out.Folders[:min(2, len(out.Folders))])
+		}
+		out = ListContextsOut{}
+		res = call(t, cs, "list_contexts", map[string]any{"package": "big", "prefix": "part-07/", "maxTokens": MaxMaxTokens}, &out)
+		withinBudget(t, "part-07 of big", res, MaxMaxTokens)
+		if out.Total != 100 || len(out.Documents) != 100 {
+			t.Errorf("part-07/ in one page of 20,000 tokens: %d of %d", len(out.Documents), out.Total)
 		}
 	})
 	t.Run("manifest", func(t *testing.T) {
@@ -406,7 +439,7 @@ func TestNavAtScale(t *testing.T) {
 			for _, p := range m.Packages {
 				seen[p.Alias]++
 			}
-			if m.Total != 1000 || (m.Next != "" && m.Next != manifestURI+"?cursor="+m.NextCursor) {
+			if m.Total != 1001 || (m.Next != "" && (m.Next != manifestURI+"?cursor="+m.NextCursor || !strings.Contains(m.Note, "read the resource named by next"))) {
 				t.Errorf("manifest page: total %d, next %q, cursor %q", m.Total, m.Next, m.NextCursor)
 			}
 			uri = m.Next
@@ -414,8 +447,8 @@ func TestNavAtScale(t *testing.T) {
 				t.Fatal("too many pages")
 			}
 		}
-		if len(seen) != 1000 {
-			t.Errorf("manifest pages listed %d packages, want 1000", len(seen))
+		if len(seen) != 1001 {
+			t.Errorf("manifest pages listed %d packages, want 1001", len(seen))
 		}
 		for a, n := range seen {
 			if n != 1 {
@@ -446,7 +479,8 @@ func TestNavAtScale(t *testing.T) {
 				t.Fatal("too many pages")
 			}
 		}
-		if len(seen) != 5002 || seen[manifestURI] != 1 || seen["ctx://index"] != 1 || seen["ctx://packages/pkg-0999/docs/part-0/page-4.md"] != 1 {
+		if len(seen) != 5002 || seen[manifestURI] != 1 || seen["ctx://index"] != 1 || seen["ctx://packages/pkg-0999/docs/page.md"] != 1 ||
+			seen["ctx://packages/big/part-39/doc-3999.md"] != 1 {
 			t.Errorf("resources/list listed %d resources, want 5,002", len(seen))
 		}
 		for u, n := range seen {
@@ -460,7 +494,7 @@ func TestNavAtScale(t *testing.T) {
 		res := call(t, cs, "list_tags", nil, &out)
 		withinBudget(t, "list_tags", res, 0)
 		if len(out.Tags) != 8 || out.Tags[0].Tag != "common" || out.Tags[0].Count != 5000 || len(out.Tags[0].Packages) != maxTagPackages ||
-			out.Tags[0].MorePackages != 1000-maxTagPackages || out.Tags[0].Packages["pkg-0000"] != 5 {
+			out.Tags[0].MorePackages != 1001-maxTagPackages || out.Tags[0].Packages["big"] != 4000 || out.Tags[0].Packages["pkg-0000"] != 1 {
 			t.Errorf("list_tags at 1,000 packages: %+v", out.Tags[:min(2, len(out.Tags))])
 		}
 	})

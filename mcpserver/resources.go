@@ -28,6 +28,7 @@ type Manifest struct {
 	Remaining  int               `json:"remaining"`            // packages after this page
 	NextCursor string            `json:"nextCursor,omitempty"` // the cursor of the next page
 	Next       string            `json:"next,omitempty"`       // the URI of the next page: ctx://manifest?cursor=…
+	Note       string            `json:"note,omitempty"`       // on a page with a next: how to read on
 	Index      ManifestIndex     `json:"index"`
 }
 
@@ -140,6 +141,7 @@ func (s *Server) manifestPage(cur string, budget int) ([]byte, error) {
 		if k < len(rest) {
 			page.NextCursor = encodeCursor(listing, rest[max(k-1, 0)].Alias)
 			page.Next = manifestURI + "?cursor=" + page.NextCursor
+			page.Note = fmt.Sprintf("%d more packages: read the resource named by next for the following ones", page.Remaining)
 		}
 		data, _ = marshalJSON(page)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil
