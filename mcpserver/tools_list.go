@@ -115,8 +115,8 @@ func (in ListContextsIn) listKey() string {
 	return listingKey("list_contexts", in.Package, in.Kind, in.Prefix, in.Glob, strconv.FormatBool(in.Tree), strconv.Itoa(in.Depth))
 }
 
-// checkListArgs refuses arguments that do not go together or are out of
-// range, saying what to do.
+// check refuses arguments that do not go together or are out of range,
+// saying what to do, and makes depth imply tree (depth 1 by default).
 func (in *ListContextsIn) check() error {
 	if err := checkKind(in.Kind); err != nil {
 		return err
