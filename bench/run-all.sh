@@ -29,6 +29,9 @@ go run ./bench/indexer -corpus "$corpus" | tee "$out/indexer.log"
 echo "== relevance (issue 5, 14): held-out queries on the corpus; one-call answers over MCP" >&2
 go run ./bench/relevance -corpus "$corpus" -onecall -maxtokens 3000 | tee "$out/relevance.log"
 
+echo "== nav (issue 14): calls and tokens to list, browse by folder, outline; pages at 1,000 packages" >&2
+go run ./bench/nav -corpus "$corpus" | tee "$out/nav.log"
+
 echo "== mcp (issue 6): start to initialize, search round trips over stdio" >&2
 go run ./bench/mcp -corpus "$corpus" -work "$out/mcp-work" -starts 40 -searches 400 | tee "$out/mcp.log"
 

@@ -81,7 +81,7 @@ func TestRealBinaryOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tools/list: %v", err)
 	}
-	for _, name := range []string{"search", "get_document", "read_relevant"} {
+	for _, name := range []string{"search", "get_document", "read_relevant", "get_outline", "list_tags"} {
 		if !slices.ContainsFunc(tools.Tools, func(tl *mcp.Tool) bool { return tl.Name == name }) {
 			t.Errorf("tools/list: no %s among %d tools", name, len(tools.Tools))
 		}

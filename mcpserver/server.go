@@ -113,18 +113,22 @@ func New(opts Options) (*Server, error) {
 			Instructions: Instructions,
 			// The SDK's session chatter only at warning level and above.
 			Logger: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
-			// Tools, resources, prompts; no logging capability, no list changes.
+			// Tools, resources, prompts, completions; no logging capability,
+			// no list changes (resources/list answers from the live index).
 			Capabilities: &mcp.ServerCapabilities{
 				Tools:     &mcp.ToolCapabilities{},
 				Resources: &mcp.ResourceCapabilities{},
 				Prompts:   &mcp.PromptCapabilities{},
 			},
+			// Completes the alias and path of document URIs (resources_list.go).
+			CompletionHandler: s.complete,
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged)
 	s.addTools()
 	s.addLinkTools()
 	s.addReadTools()
 	s.addPrompts()
+	s.addNavTools()
 	s.addResources()
 	return s, nil
 }
