@@ -7,8 +7,8 @@ import (
 
 // Section is a heading's extent in a document, in 1-based file lines.
 type Section struct {
-	Heading   string // the heading's text
-	Level     int
+	Heading string // the heading's text
+	Level   int
 	// StartLine is the heading's line, or, for a section found by its
 	// trail, the first line of a chunk named for it that starts earlier
 	// (see Doc.Section).
