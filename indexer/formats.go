@@ -9,21 +9,16 @@ import (
 )
 
 // Documents other than markdown (markdown.FormatOf: text,
-// reStructuredText, AsciiDoc, YAML, JSON, TOML) are indexed as text, with
-// the structure the document model finds. Text, rst and AsciiDoc are
-// chunked as markdown is (chunkLines: titles are headings). A data file's
-// top-level keys are its sections (chunkData): a key of dataChunkBytes or
-// more is a chunk (split at blank lines, then lines, then within a line
-// when over maxChunkBytes), smaller keys are packed together; its title
-// (a "title" key…) is not put in front of every chunk, as a document's
-// title is, since only one key holds it. Packing and the title matter on
-// the shared corpus, whose 1,119 YAML files are mostly kep.yaml (about
-// 1 KB of short keys): one chunk per key (6,509 chunks, a title in each)
-// took MRR from 0.833 to 0.818 and Recall@5 from 0.948 to 0.914, as those
-// tiny chunks outranked the KEPs' READMEs (bench/README.md); packed to
-// 1,000 bytes without the title, no query's rank changed. Non-markdown
-// documents have no front matter, links or metadata: a YAML file is not
-// front matter, and a kep.yaml's fields stay its README's (meta.go).
+// reStructuredText, AsciiDoc, YAML, JSON, TOML) are indexed as text, in
+// the chunks the document model cuts (markdown.Doc.Chunks: rst and
+// AsciiDoc titles are headings; a data file's top-level keys are packed
+// into chunks of about markdown.DataChunkBytes). A data file's title (its
+// "title" key…) is not put in front of every chunk, as a document's title
+// is, since only one key holds it: with a title in each of a kep.yaml's
+// chunks, they outranked the KEP's README (docs/DESIGN.md, issue 14).
+// Non-markdown documents have no front matter, links or metadata: a YAML
+// file is not front matter, and a kep.yaml's fields stay its README's
+// (meta.go).
 
 // parseDocument parses one document by its format (its name's extension).
 // name is used for the fallback title and in warnings; warn may be nil.
@@ -55,60 +50,8 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 		p.Title = strings.TrimSuffix(base, path.Ext(base))
 	}
 	p.Summary = clip(p.Summary, 300)
-	if d.Format.IsData() && len(d.Body.Headings) > 0 {
-		p.Chunks = boundChunks(chunkData(d.Lines, d.Body))
-	} else {
-		p.Chunks = boundChunks(chunkLines(d.Lines, d.Body, 0))
-	}
+	p.Chunks = boundChunks(chunksOf(d))
 	return p
-}
-
-// dataChunkBytes is the size up to which a data file's consecutive
-// top-level keys share a chunk: a key of this size or more is a chunk of
-// its own (split under maxChunkBytes when larger), and smaller ones are
-// packed with the keys after them.
-const dataChunkBytes = 1000
-
-// chunkData cuts a data file into chunks by its top-level keys (s's
-// headings): each key's lines run to the next key (lines before the first
-// key belong to it); a key of dataChunkBytes or more is a group of its
-// own, smaller keys are packed in order into a group until it holds
-// dataChunkBytes (never over maxChunkBytes); a last group under half that
-// joins the one before it. A group over maxChunkBytes is
-// split as a long markdown section is (appendSection). A chunk's trail is
-// its first key. Blank lines at the ends of a chunk are left out.
-func chunkData(lines []string, s markdown.Body) []chunk {
-	hs := s.Headings
-	bounds := make([]int, len(hs)+1) // key i's lines are [bounds[i], bounds[i+1])
-	for i, h := range hs[1:] {
-		bounds[i+1] = h.Line
-	}
-	bounds[len(hs)] = len(lines)
-	off := make([]int, len(lines)+1) // off[i]: bytes of lines[:i] with their line ends
-	for i, l := range lines {
-		off[i+1] = off[i] + len(l) + 1
-	}
-	size := func(a, b int) int { return off[bounds[b]] - off[bounds[a]] } // bytes of keys a..b-1
-	type group struct{ a, b int }
-	var groups []group
-	g := group{0, 0}
-	for i := range hs {
-		if i > g.a && (size(g.a, i) >= dataChunkBytes || size(i, i+1) >= dataChunkBytes || size(g.a, i+1) > maxChunkBytes) {
-			groups = append(groups, g)
-			g = group{i, i}
-		}
-		g.b = i + 1
-	}
-	if n := len(groups); n > 0 && size(g.a, g.b) < dataChunkBytes/2 {
-		groups[n-1].b = g.b // appendSection splits the whole under the cap
-	} else {
-		groups = append(groups, g)
-	}
-	var out []chunk
-	for _, g := range groups {
-		out = appendSection(out, lines, s.Kinds, bounds[g.a], bounds[g.b], []string{hs[g.a].Text}, 1, 0)
-	}
-	return out
 }
 
 // dataTitle returns a data file's title and summary: the top-level
@@ -138,16 +81,17 @@ func dataTitle(d markdown.Doc) (title, summary string) {
 	return title, summary
 }
 
-// boundChunks splits every chunk longer than maxChunkBytes (chunkLines
-// keeps a line longer than the cap whole: a minified JSON file is one
-// line) into pieces of about equal size, at most maxChunkBytes each, cut
+// boundChunks splits every chunk longer than markdown.MaxChunkBytes
+// (markdown.Doc.Chunks keeps a line longer than the cap whole: a minified
+// JSON file is one line) into pieces of about equal size, at most
+// markdown.MaxChunkBytes each, cut
 // after a space or a comma where there is one in the last quarter of a
 // piece, else between characters. Every piece keeps the chunk's trail and
 // the lines it spans; no text is dropped.
 func boundChunks(cs []chunk) []chunk {
 	over := false
 	for _, c := range cs {
-		if len(c.Text) > maxChunkBytes {
+		if len(c.Text) > markdown.MaxChunkBytes {
 			over = true
 			break
 		}
@@ -157,17 +101,17 @@ func boundChunks(cs []chunk) []chunk {
 	}
 	var out []chunk
 	for _, c := range cs {
-		if len(c.Text) <= maxChunkBytes {
+		if len(c.Text) <= markdown.MaxChunkBytes {
 			out = append(out, c)
 			continue
 		}
-		parts := (len(c.Text) + maxChunkBytes - 1) / maxChunkBytes
+		parts := (len(c.Text) + markdown.MaxChunkBytes - 1) / markdown.MaxChunkBytes
 		target := (len(c.Text) + parts - 1) / parts
 		text, line := c.Text, c.Start
 		first := true
 		for text != "" {
 			n := len(text)
-			if n > maxChunkBytes {
+			if n > markdown.MaxChunkBytes {
 				n = cutAt(text, target)
 			}
 			// A cut after a line end ends the piece at that line.

@@ -206,8 +206,8 @@ func TestMalformedDataIndexedAsText(t *testing.T) {
 			t.Errorf("%s: %d chunks, want the text split under the cap", c.name, len(p.Chunks))
 		}
 		for _, ch := range p.Chunks {
-			if len(ch.Trail) != 0 || len(ch.Text) > maxChunkBytes {
-				t.Errorf("%s: chunk %d-%d trail %q, %d bytes: want no trail, at most %d", c.name, ch.Start, ch.End, ch.Trail, len(ch.Text), maxChunkBytes)
+			if len(ch.Trail) != 0 || len(ch.Text) > markdown.MaxChunkBytes {
+				t.Errorf("%s: chunk %d-%d trail %q, %d bytes: want no trail, at most %d", c.name, ch.Start, ch.End, ch.Trail, len(ch.Text), markdown.MaxChunkBytes)
 			}
 		}
 		checkDocCoverage(t, markdown.ParseFile(c.name, []byte(c.in)), p.Chunks)
@@ -215,7 +215,7 @@ func TestMalformedDataIndexedAsText(t *testing.T) {
 }
 
 // TestHugeOneLineJSON: a 1 MB JSON document on one line is cut into
-// chunks of at most maxChunkBytes, every one on line 1, holding all of it.
+// chunks of at most markdown.MaxChunkBytes, every one on line 1, holding all of it.
 func TestHugeOneLineJSON(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
@@ -229,13 +229,13 @@ func TestHugeOneLineJSON(t *testing.T) {
 	b.WriteString("]}")
 	in := b.String()
 	p := parseDocument("dump.json", []byte(in), nil)
-	if want := len(in)/maxChunkBytes + 1; len(p.Chunks) < want || len(p.Chunks) > want+5 {
+	if want := len(in)/markdown.MaxChunkBytes + 1; len(p.Chunks) < want || len(p.Chunks) > want+5 {
 		t.Errorf("%d chunks, want about %d", len(p.Chunks), want)
 	}
 	var all strings.Builder
 	for i, c := range p.Chunks {
-		if len(c.Text) > maxChunkBytes || c.Start != 1 || c.End != 1 || strings.Join(c.Trail, ">") != "items" {
-			t.Fatalf("chunk %d: %d bytes, lines %d-%d, trail %q; want ≤ %d bytes on line 1 under items", i, len(c.Text), c.Start, c.End, c.Trail, maxChunkBytes)
+		if len(c.Text) > markdown.MaxChunkBytes || c.Start != 1 || c.End != 1 || strings.Join(c.Trail, ">") != "items" {
+			t.Fatalf("chunk %d: %d bytes, lines %d-%d, trail %q; want ≤ %d bytes on line 1 under items", i, len(c.Text), c.Start, c.End, c.Trail, markdown.MaxChunkBytes)
 		}
 		all.WriteString(c.Text)
 	}
@@ -342,7 +342,7 @@ func TestSearchDataFiles(t *testing.T) {
 
 // BenchmarkParseHostile parses 2 MB documents built to be slow: a
 // heading on every line (rst, AsciiDoc, markdown: before the running
-// content count, chunkLines measured every near-empty section from its
+// content count, the chunker measured every near-empty section from its
 // start again, 3m51s for the rst one), 400,000 YAML keys and a 2 MB line.
 func BenchmarkParseHostile(b *testing.B) {
 	n := 2 << 20

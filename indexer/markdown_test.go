@@ -237,7 +237,7 @@ func TestBrokenYAMLLineNumber(t *testing.T) {
 
 func TestChunkTrailsAndLines(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("word ", 40) // 200 bytes: more than minSectionBytes
+	long := strings.Repeat("word ", 40) // 200 bytes: more than markdown.MinSectionBytes
 	in := "# Guide\n\nIntro " + long + "\n\n## Install\n\n" + long + "\n\n### On Linux\n\n" + long + "\n\n#### Deep\n\n" + long + "\n\n## Use\n\n" + long + long + "\n"
 	p := parseMarkdown("g.md", []byte(in), nil)
 	type c struct {
@@ -292,8 +292,8 @@ func TestChunkSplitsLongSections(t *testing.T) {
 	}
 	pieces := 0
 	for i, c := range p.Chunks {
-		if len(c.Text) > maxChunkBytes {
-			t.Errorf("chunk %d is %d bytes (cap %d)", i, len(c.Text), maxChunkBytes)
+		if len(c.Text) > markdown.MaxChunkBytes {
+			t.Errorf("chunk %d is %d bytes (cap %d)", i, len(c.Text), markdown.MaxChunkBytes)
 		}
 		if strings.Join(c.Trail, ">") != "Big" {
 			t.Errorf("chunk %d trail %q, want Big", i, c.Trail)
@@ -388,11 +388,11 @@ func FuzzParseMarkdown(f *testing.F) {
 		}
 		checkCoverage(t, string(in), p.Chunks)
 		for _, c := range p.Chunks {
-			if len(c.Text) > maxChunkBytes && strings.Contains(strings.TrimSpace(c.Text), "\n") {
+			if len(c.Text) > markdown.MaxChunkBytes && strings.Contains(strings.TrimSpace(c.Text), "\n") {
 				// Over the cap only when one line alone is over it.
 				longLine := false
 				for _, l := range strings.Split(c.Text, "\n") {
-					longLine = longLine || len(l) > maxChunkBytes
+					longLine = longLine || len(l) > markdown.MaxChunkBytes
 				}
 				if !longLine {
 					t.Errorf("chunk %d-%d is %d bytes, over the cap", c.Start, c.End, len(c.Text))

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,6 +119,40 @@ func TestServeFormats(t *testing.T) {
 	call(t, cs, "get_document", map[string]any{"package": "specs", "path": h.Path, "offset": h.Lines[0], "limit": h.Lines[1] - h.Lines[0] + 1}, &d)
 	if d.Text != formatsKEP {
 		t.Errorf("the hit's lines = %q, want the whole kep.yaml", d.Text)
+	}
+
+	// get_outline lists an rst file's titles and a YAML file's keys, with
+	// the lines get_section serves.
+	var ol GetOutlineOut
+	if res := call(t, cs, "get_outline", map[string]any{"package": "specs", "path": "guide.rst"}, &ol); res.IsError {
+		t.Fatalf("get_outline: %s", text(res))
+	}
+	var got []string
+	for _, h := range ol.Headings {
+		got = append(got, fmt.Sprintf("%d %s %d-%d", h.Level, h.Heading, h.Line, h.EndLine))
+	}
+	if want := "1 Guide 1-13|2 Install 5-8|2 Configure 10-13"; strings.Join(got, "|") != want {
+		t.Errorf("get_outline guide.rst = %q, want %q", strings.Join(got, "|"), want)
+	}
+	call(t, cs, "get_outline", map[string]any{"package": "specs", "path": "keps/2000/kep.yaml"}, &ol)
+	if len(ol.Headings) != 5 || ol.Headings[3].Heading != "feature-gates" || ol.Headings[3].Line != 8 || ol.Headings[3].EndLine != 11 {
+		t.Errorf("get_outline kep.yaml = %+v, want its 5 keys, feature-gates at lines 8-11", ol.Headings)
+	}
+
+	// resources/list gives each document its format's media type.
+	rl, err := cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mimes := map[string]string{}
+	for _, r := range rl.Resources {
+		mimes[r.URI] = r.MIMEType
+	}
+	if m := mimes["ctx://packages/specs/keps/2000/kep.yaml"]; m != "application/yaml" {
+		t.Errorf("resources/list: kep.yaml is %q, want application/yaml", m)
+	}
+	if _, ok := mimes["ctx://packages/specs/page.html"]; ok {
+		t.Error("resources/list lists page.html, which is not a document")
 	}
 
 	// Resources carry the format's media type.

@@ -14,6 +14,9 @@
 //     with their line numbers;
 //   - the outline and finding a section by heading or heading trail
 //     (Doc.Outline, Doc.Section), and the plain text of a heading (Plain);
+//   - the chunks search indexes and their unique heading trails
+//     (Doc.Chunks, Doc.Trails), so that a hit's trail opens a section
+//     that holds the hit;
 //   - a data file's values, decoded only as far as asked (Doc.Data);
 //   - which files are documents and in which format (IsDocument,
 //     FormatOf, IsBinary) and the one walk over a package folder (Walk).
