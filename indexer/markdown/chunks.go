@@ -56,6 +56,7 @@ func (d Doc) trails() ([][]string, [][]string) {
 	trails := make([][]string, len(hs))
 	keys := make([][]string, len(hs))
 	seen := map[string]bool{}
+	next := map[string]int{} // per taken trail, the number its next duplicate tries first
 	var stack []int // the enclosing headings of the current one, outermost first
 	for i, h := range hs {
 		for len(stack) > 0 && hs[stack[len(stack)-1]].Level >= h.Level {
@@ -68,9 +69,17 @@ func (d Doc) trails() ([][]string, [][]string) {
 		own := Plain(h.Text)
 		t = append(t, own)
 		k := trailKey(t)
-		for n := 2; seen[strings.Join(k, "\x00")]; n++ {
-			t[len(t)-1] = own + " (" + strconv.Itoa(n) + ")"
-			k = trailKey(t)
+		if base := strings.Join(k, "\x00"); seen[base] {
+			// Numbers below next[base] are taken: a file of 100,000 equal
+			// headings (a TOML array of tables) is not quadratic.
+			n := max(next[base], 2)
+			for ; ; n++ {
+				t[len(t)-1] = own + " (" + strconv.Itoa(n) + ")"
+				if k = trailKey(t); !seen[strings.Join(k, "\x00")] {
+					break
+				}
+			}
+			next[base] = n + 1
 		}
 		seen[strings.Join(k, "\x00")] = true
 		trails[i], keys[i] = t, k
