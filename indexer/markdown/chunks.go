@@ -57,7 +57,7 @@ func (d Doc) trails() ([][]string, [][]string) {
 	keys := make([][]string, len(hs))
 	seen := map[string]bool{}
 	next := map[string]int{} // per taken trail, the number its next duplicate tries first
-	var stack []int // the enclosing headings of the current one, outermost first
+	var stack []int          // the enclosing headings of the current one, outermost first
 	for i, h := range hs {
 		for len(stack) > 0 && hs[stack[len(stack)-1]].Level >= h.Level {
 			stack = stack[:len(stack)-1]
