@@ -95,10 +95,8 @@ func (d Doc) trails() ([][]string, [][]string) {
 // top-level keys, packed instead (chunkData): a key of DataChunkBytes or
 // more is a chunk of its own, smaller ones share one. Every non-blank body
 // line is in exactly one chunk, and the chunks are in line order.
-func (d Doc) Chunks() []Chunk { return d.chunks(d.Trails()) }
-
-// chunks is Chunks, given the document's Trails.
-func (d Doc) chunks(trails [][]string) []Chunk {
+func (d Doc) Chunks() []Chunk {
+	trails := d.Trails()
 	if d.Format.IsData() && len(d.Body.Headings) > 0 {
 		return chunkData(d.Lines, d.Body, trails)
 	}
