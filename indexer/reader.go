@@ -467,7 +467,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			}
 			toks := analyzer.Analyze([]byte(body))
 			return allPhrases(toks, phrases) && !anyPhrase(toks, excludedPhrases)
-		}, func(body string) string { return snippet(analyzer, body, keyTerms) })
+		}, newSnippeter(analyzer, keyTerms).snippet)
 		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
 			return hits, err
 		}

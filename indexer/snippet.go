@@ -30,9 +30,99 @@ func queryTerms(a analysis.Analyzer, q string) map[string]bool {
 	return terms
 }
 
+// snippeter cuts the snippets of one search: the analyzer, the query's
+// terms, and what each word seen so far analyses to.
+//
+// Analysing a chunk is what a snippet costs: the tokenizer's word
+// segmentation, then the token filters on every word. The filters of
+// ctx's analyzers (possessive, lower case, stop words, Porter) each turn
+// one token into at most one, looking at nothing but that token, so a
+// word written the same way always gives the same term: each distinct
+// word is filtered once per search, and its term remembered (most words
+// of a text repeat). An analyzer of another shape (char filters, a filter
+// that makes two tokens of one) is run whole.
+type snippeter struct {
+	a         analysis.Analyzer
+	terms     map[string]bool
+	tokenizer analysis.Tokenizer     // nil: run a.Analyze
+	filters   []analysis.TokenFilter // a's, run on one token at a time
+	words     map[string]wordTerm    // a word as written → what it analyses to
+}
+
+// wordTerm is what one word analyses to, when it is one of the terms.
+type wordTerm struct {
+	term  string
+	match bool
+}
+
+func newSnippeter(a analysis.Analyzer, terms map[string]bool) *snippeter {
+	s := &snippeter{a: a, terms: terms}
+	if d, ok := a.(*analysis.DefaultAnalyzer); ok && len(d.CharFilters) == 0 && d.Tokenizer != nil {
+		s.tokenizer, s.filters = d.Tokenizer, d.TokenFilters
+		s.words = map[string]wordTerm{}
+	}
+	return s
+}
+
+// span is one matched word of a text: its bytes and its term.
+type span struct {
+	start, end int
+	term       string
+}
+
+// matches returns the words of text that analyse to one of the terms, in
+// order: what a.Analyze would give, kept when its term is one of them.
+func (s *snippeter) matches(text string) []span {
+	if s.a == nil || len(s.terms) == 0 {
+		return nil
+	}
+	var out []span
+	if s.tokenizer == nil {
+		for _, t := range s.a.Analyze([]byte(text)) {
+			if s.terms[string(t.Term)] {
+				out = append(out, span{t.Start, t.End, string(t.Term)})
+			}
+		}
+		return out
+	}
+	var one [1]*analysis.Token
+	for _, t := range s.tokenizer.Tokenize([]byte(text)) {
+		w, ok := s.words[string(t.Term)]
+		if !ok {
+			word := string(t.Term)
+			// The filters may change the term in place: give them a copy.
+			tok := *t
+			tok.Term = []byte(word)
+			one[0] = &tok
+			ts := analysis.TokenStream(one[:])
+			for _, f := range s.filters {
+				ts = f.Filter(ts)
+			}
+			if len(ts) > 1 {
+				// Not a filter of one token at a time after all.
+				s.tokenizer = nil
+				return s.matches(text)
+			}
+			if len(ts) == 1 && s.terms[string(ts[0].Term)] {
+				w = wordTerm{string(ts[0].Term), true}
+			}
+			s.words[word] = w
+		}
+		if w.match {
+			out = append(out, span{t.Start, t.End, w.term})
+		}
+	}
+	return out
+}
+
 // snippet returns about snippetBytes of text around the densest cluster of
 // query terms, each matched word marked **like this**, on one line.
 func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
+	return newSnippeter(a, terms).snippet(text)
+}
+
+// snippet is the package's snippet with s's analyzer and terms.
+func (s *snippeter) snippet(text string) string {
 	scan := text
 	if len(scan) > snippetScan {
 		scan = scan[:snippetScan]
@@ -40,18 +130,7 @@ func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
 			scan = scan[:len(scan)-1]
 		}
 	}
-	type span struct {
-		start, end int
-		term       string
-	}
-	var matches []span
-	if a != nil && len(terms) > 0 {
-		for _, t := range a.Analyze([]byte(scan)) {
-			if terms[string(t.Term)] {
-				matches = append(matches, span{t.Start, t.End, string(t.Term)})
-			}
-		}
-	}
+	matches := s.matches(scan)
 	// Pick the window start (a match) that covers the most distinct terms.
 	best, bestDistinct, bestCount := -1, 0, 0
 	for i := range matches {

@@ -1,9 +1,11 @@
 package indexer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 )
 
@@ -53,6 +55,56 @@ func TestSnippet(t *testing.T) {
 				t.Errorf("snippet is not valid UTF-8: %q", got)
 			}
 		})
+	}
+}
+
+// analyzeMatches is what snippeter.matches must give: the whole
+// analyzer's tokens whose term is one of terms.
+func analyzeMatches(a analysis.Analyzer, text string, terms map[string]bool) []span {
+	var out []span
+	for _, t := range a.Analyze([]byte(text)) {
+		if terms[string(t.Term)] {
+			out = append(out, span{t.Start, t.End, string(t.Term)})
+		}
+	}
+	return out
+}
+
+// TestSnippeterMatches checks that filtering each distinct word once (and
+// remembering its term across the texts of one search) finds exactly the
+// words the whole analyzer finds, for both analyzers a search uses.
+func TestSnippeterMatches(t *testing.T) {
+	t.Parallel()
+	texts := []string{
+		"We are configuring the Deployments carefully; the deployment's CONFIG configures configs.",
+		"Kubernetes' pods and the pod’s containers: Pods, PODS, pod's, podʼs.",
+		"The \u212Aelvin sign (\u212A), Σίσυφος ΣΊΣΥΦΟΣ, İstanbul, naïve café, straße STRASSE.",
+		"tar.gz fmt.Errorf snake_case 1.2.3 E[x]tract don't won’t",
+		"日本語のテキスト and 中文 mixed with English words running runs ran",
+		"",
+		"   \n\t ",
+	}
+	queries := []string{"configure deployment the", "pod container kubernetes", "kelvin sisyphus istanbul cafe strasse", "tar gz errorf extract don't", "run english 日本語", "zzz"}
+	for _, name := range []string{textAnalyzer, en.AnalyzerName} {
+		a := newMapping().AnalyzerNamed(name)
+		if a == nil {
+			t.Fatalf("no analyzer %s", name)
+		}
+		for _, q := range queries {
+			terms := queryTerms(a, q)
+			s := newSnippeter(a, terms)
+			if s.tokenizer == nil {
+				t.Fatalf("%s: the snippeter does not filter word by word", name)
+			}
+			for _, round := range []int{1, 2} { // the second round uses the remembered words
+				for _, text := range texts {
+					got, want := s.matches(text), analyzeMatches(a, text, terms)
+					if !slices.Equal(got, want) {
+						t.Errorf("%s, %q, round %d, %q: matches %v, the analyzer %v", name, q, round, text, got, want)
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -106,7 +158,11 @@ func FuzzSnippet(f *testing.F) {
 		if !isValidUTF8(text) {
 			text = strings.ToValidUTF8(text, "\uFFFD")
 		}
-		s := snippet(a, text, queryTerms(a, query+" "+compoundParts(query, 1000)))
+		terms := queryTerms(a, query+" "+compoundParts(query, 1000))
+		if got, want := newSnippeter(a, terms).matches(text), analyzeMatches(a, text, terms); !slices.Equal(got, want) {
+			t.Errorf("matches %v, the analyzer %v", got, want)
+		}
+		s := snippet(a, text, terms)
 		if !isValidUTF8(s) {
 			t.Errorf("invalid UTF-8 snippet %q", s)
 		}
