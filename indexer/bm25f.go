@@ -110,22 +110,93 @@ type candidate struct {
 	score float64
 }
 
+// headLengths are the heading field's lengths (fHeadLen) of the chunks of
+// one opening of the index, by internal document number, read once: from
+// fHeadLen's dictionary, a few dozen distinct lengths each with its list
+// of chunks, which costs about what reading the doc values of a search's
+// candidates did on every search.
+type headLengths struct {
+	mu   sync.Mutex
+	rdr  index.IndexReader // the snapshot lens were read from
+	lens []uint32
+}
+
+// of returns the heading lengths of rdr's snapshot, reading them when
+// they are not those of rdr (the first search of an opening: a read-only
+// index keeps one snapshot).
+func (h *headLengths) of(ctx context.Context, rdr index.IndexReader) ([]uint32, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.rdr != nil && h.rdr == rdr {
+		return h.lens, nil
+	}
+	lens, err := readHeadLengths(ctx, rdr)
+	if err != nil {
+		return nil, err
+	}
+	h.rdr, h.lens = rdr, lens
+	return lens, nil
+}
+
+// readHeadLengths reads every chunk's fHeadLen from the field's
+// dictionary and postings. A chunk with none (or a value that is not a
+// number) has length 0.
+func readHeadLengths(ctx context.Context, rdr index.IndexReader) ([]uint32, error) {
+	dict, err := rdr.FieldDict(fHeadLen)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+	}
+	defer dict.Close()
+	var lens []uint32
+	var d index.TermFieldDoc
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+		}
+		if e == nil {
+			return lens, nil
+		}
+		n, err := strconv.ParseUint(e.Term, 10, 32)
+		if err != nil || n == 0 {
+			continue
+		}
+		r, err := rdr.TermFieldReader(ctx, []byte(e.Term), fHeadLen, false, false, false)
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+		}
+		for {
+			doc, err := r.Next(&d)
+			if err != nil {
+				r.Close()
+				return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+			}
+			if doc == nil {
+				break
+			}
+			id := doc.ID.Value()
+			if id >= uint64(len(lens)) {
+				lens = append(lens, make([]uint32, id+1-uint64(len(lens)))...)
+			}
+			lens[id] = uint32(n)
+		}
+		r.Close()
+	}
+}
+
 // rescore sets the BM25F score of each candidate for terms (analysed, each
-// once) from rdr's postings, and sorts the candidates by it, best first
-// (ties by id, so the order is stable). Candidates must be of rdr's
-// snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands []*candidate, st corpusStats) error {
+// once) from rdr's postings and heads (rdr's heading lengths), and sorts
+// the candidates by it, best first (ties by id, so the order is stable).
+// Candidates must be of rdr's snapshot.
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands []*candidate, st corpusStats, heads []uint32) error {
 	slices.SortFunc(cands, func(a, b *candidate) int { return bytes.Compare(a.id, b.id) })
 	type freqs struct{ text, head uint64 }
-	tf := make([][]freqs, len(cands)) // [candidate][term]
-	for i := range tf {
-		tf[i] = make([]freqs, len(terms))
-	}
+	tf := make([]freqs, len(cands)*len(terms)) // [candidate*len(terms) + term]
 	dlText := make([]float64, len(cands))
 	idf := make([]float64, len(terms))
 	var pre index.TermFieldDoc
 	for j, t := range terms {
-		for _, field := range []string{fText, fHead} {
+		for _, field := range [...]string{fText, fHead} {
 			r, err := rdr.TermFieldReader(ctx, []byte(t), field, true, field == fText, false)
 			if err != nil {
 				return fmt.Errorf("indexer: read postings of %q: %w", t, err)
@@ -134,6 +205,10 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 				// Every word of head is in text: text's df is the
 				// number of chunks that hold t in either field.
 				idf[j] = bm25IDF(st.n, float64(r.Count()))
+			}
+			if r.Count() == 0 {
+				r.Close()
+				continue
 			}
 			// Advance only forward: asked for an id at or before its
 			// position, a scorch reader starts over.
@@ -152,40 +227,29 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 					continue
 				}
 				if field == fText {
-					tf[i][j].text = d.Freq
+					tf[i*len(terms)+j].text = d.Freq
 					if d.Norm > 0 {
 						dlText[i] = math.Round(1 / (d.Norm * d.Norm))
 					}
 				} else {
-					tf[i][j].head = d.Freq
+					tf[i*len(terms)+j].head = d.Freq
 				}
 			}
 			r.Close()
 		}
 	}
-	dvr, err := rdr.DocValueReader([]string{fHeadLen})
-	if err != nil {
-		return fmt.Errorf("indexer: read heading lengths: %w", err)
-	}
 	for i, c := range cands {
 		dlHead := 0.0
-		err := dvr.VisitDocValues(c.id, func(field string, term []byte) {
-			if field == fHeadLen {
-				if n, err := strconv.Atoi(string(term)); err == nil {
-					dlHead = float64(n)
-				}
-			}
-		})
-		if err != nil {
-			return fmt.Errorf("indexer: read heading length: %w", err)
+		if n := c.id.Value(); n < uint64(len(heads)) {
+			dlHead = float64(heads[n])
 		}
 		dlBody := max(dlText[i]-dlHead, 0)
 		score := 0.0
-		for j := range terms {
-			body := float64(tf[i][j].text) - float64(tf[i][j].head)
+		for j, f := range tf[i*len(terms) : (i+1)*len(terms)] {
+			body := float64(f.text) - float64(f.head)
 			score += bm25fTerm(idf[j],
 				fieldFreq{tf: max(body, 0), dl: dlBody, avgdl: st.avgBody, weight: bodyWeight},
-				fieldFreq{tf: float64(tf[i][j].head), dl: dlHead, avgdl: st.avgHead, weight: headWeight})
+				fieldFreq{tf: float64(f.head), dl: dlHead, avgdl: st.avgHead, weight: headWeight})
 		}
 		c.score = score
 	}

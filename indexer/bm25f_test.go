@@ -79,3 +79,50 @@ func TestBM25FTerm(t *testing.T) {
 		t.Errorf("no occurrence scored %v", got)
 	}
 }
+
+// TestHeadLengthsAfterUpdate checks that a Reader kept open across an
+// incremental Sync scores with the new heading lengths (read once per
+// opening of the index). After the update a.md is "# Alpha beta gamma
+// delta" (head 4 tokens) over "zebra zebra lion" (body 3), b.md "# Zebra"
+// (1) over "lion tiger alpha" (3): avgdl(head) = 2.5, avgdl(body) = 3,
+// and alpha is in both chunks.
+func TestHeadLengthsAfterUpdate(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"a.md": "# Alpha\n\nzebra zebra lion\n",
+		"b.md": "# Zebra\n\nlion tiger alpha\n",
+	})
+	ctx := context.Background()
+	pkgs := []Package{{Alias: "d"}}
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	if _, err := r.Search(ctx, Query{Text: "alpha"}); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, "d", map[string]string{"a.md": "# Alpha beta gamma delta\n\nzebra zebra lion\n"})
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	idf := math.Log(1 + 0.5/2.5)
+	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
+	want := map[string]float64{
+		"a.md": idf * sat(1/(0.25+0.75*4/2.5)),
+		"b.md": idf * sat(1/(0.25+0.75*3/3)),
+	}
+	hits, err := r.Search(ctx, Query{Text: "alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != len(want) {
+		t.Fatalf("%d hits, want %d: %+v", len(hits), len(want), hits)
+	}
+	for _, h := range hits {
+		if math.Abs(h.Score-want[h.Path]) > 1e-9 {
+			t.Errorf("%s scored %.9f, want %.9f", h.Path, h.Score, want[h.Path])
+		}
+	}
+}
