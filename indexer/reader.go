@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -476,11 +477,11 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 				return nil, err
 			}
 		}
-		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, func(body string) bool {
+		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, func(body []byte) bool {
 			if len(phrases) == 0 && len(excludedPhrases) == 0 {
 				return true
 			}
-			toks := analyzer.Analyze([]byte(body))
+			toks := analyzer.Analyze(bytes.Clone(body)) // analysing changes the bytes
 			return allPhrases(toks, phrases) && !anyPhrase(toks, excludedPhrases)
 		}, newSnippeter(analyzer, keyTerms).snippet)
 		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
@@ -493,7 +494,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 // collectHits turns candidates, best first, into at most limit hits: only
 // the best chunk of each document when bestPerDoc, only chunks whose text
 // keep accepts.
-func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text string) bool, snip func(text string) string) ([]Hit, error) {
+func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text []byte) bool, snip func(text []byte) string) ([]Hit, error) {
 	var hits []Hit
 	seen := map[string]bool{}
 	for _, c := range cands {
@@ -541,32 +542,31 @@ type storedHit struct {
 }
 
 // loadHit reads the stored fields of chunk id: the hit's fields and the
-// searched text.
-func loadHit(rdr index.IndexReader, id string) (storedHit, string, error) {
+// searched text (not to be changed).
+func loadHit(rdr index.IndexReader, id string) (storedHit, []byte, error) {
 	doc, err := rdr.Document(id)
 	if err != nil {
-		return storedHit{}, "", fmt.Errorf("indexer: read search hit: %w", err)
+		return storedHit{}, nil, fmt.Errorf("indexer: read search hit: %w", err)
 	}
 	var h storedHit
-	var body string
+	var body []byte
 	if doc == nil {
-		return h, "", nil
+		return h, nil, nil
 	}
 	doc.VisitFields(func(f index.Field) {
-		v := string(f.Value())
 		switch f.Name() {
 		case fPackage:
-			h.Package = v
+			h.Package = string(f.Value())
 		case fPath:
-			h.Path = v
+			h.Path = string(f.Value())
 		case fHeading:
-			h.Heading = v
+			h.Heading = string(f.Value())
 		case fLines:
-			h.lines = v
+			h.lines = string(f.Value())
 		case fText:
-			body = v
+			body = f.Value()
 		case fTags:
-			h.Tags = append(h.Tags, v)
+			h.Tags = append(h.Tags, string(f.Value()))
 		}
 	})
 	return h, body, nil
