@@ -5,7 +5,7 @@
 // queries were written before any ranking change was tried against them.
 //
 //	go run ./bench/relevance [-corpus /work/shared/corpus] [-v] [-save ranks.json] [-against ranks.json]
-//	    [-latency N [-cpuprofile FILE]] [-dump hits.json] [-work DIR]
+//	    [-latency N [-cpuprofile FILE | -memprofile FILE]] [-dump hits.json] [-work DIR]
 //
 // It links each corpus folder as a package of a temporary project, builds
 // the index, and prints Recall@1, Recall@5 and MRR (best chunk per
@@ -50,6 +50,7 @@ func main() {
 	save := flag.String("save", "", "write each query's rank to `FILE` (JSON)")
 	against := flag.String("against", "", "compare with the ranks in `FILE` (written by -save): per-query changes and paired tests")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the -latency runs to `FILE`")
+	memprofile := flag.String("memprofile", "", "write an allocation profile of the -latency runs to `FILE`")
 	repeat := flag.Int("latency", 0, "also time each query `N` times (index kept open) and print p50/p95 over all runs and over each query's fastest run, and the CPU time per search")
 	dump := flag.String("dump", "", "write every hit (all fields, snippets and scores) of each query in several forms to `FILE` (JSON), to check that a change keeps the results byte for byte")
 	work := flag.String("work", "", "keep the project in `DIR` (made when missing, brought up to date when there) instead of a temporary one: runs after the first skip the build")
@@ -161,7 +162,20 @@ func main() {
 			pprof.StopCPUProfile()
 			f.Close()
 		} else {
+			if *memprofile != "" {
+				runtime.MemProfileRate = 4096
+			}
 			latency(ctx, r, qs, *repeat)
+			if *memprofile != "" {
+				f, err := os.Create(*memprofile)
+				if err != nil {
+					log.Fatal(err)
+				}
+				if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+					log.Fatal(err)
+				}
+				f.Close()
+			}
 		}
 	}
 	if *dump != "" {
