@@ -60,14 +60,17 @@ type snippeter struct {
 	segs  [][]byte // reused by segment.SegmentWordsDirect
 	types []int
 	spans []span
+	tok   analysis.Token // reused by word
+	one   analysis.TokenStream
 }
 
 func newSnippeter(a analysis.Analyzer, terms map[string]bool) *snippeter {
 	s := &snippeter{a: a, terms: terms, termIDs: map[string]int{}}
+	s.one = analysis.TokenStream{&s.tok}
 	if d, ok := a.(*analysis.DefaultAnalyzer); ok && len(d.CharFilters) == 0 && d.Tokenizer != nil {
 		s.tokenizer, s.filters = d.Tokenizer, d.TokenFilters
 		_, s.direct = d.Tokenizer.(*unicode.UnicodeTokenizer)
-		s.words = map[string]int{}
+		s.words = make(map[string]int, 1024)
 	}
 	return s
 }
@@ -157,10 +160,9 @@ func (s *snippeter) segment(text []byte) bool {
 func (s *snippeter) word(w []byte, start, end int) bool {
 	id, ok := s.words[string(w)]
 	if !ok {
-		word := string(w)
 		// The filters may change the term in place: give them a copy.
-		tok := analysis.Token{Term: []byte(word), Start: start, End: end}
-		ts := analysis.TokenStream{&tok}
+		s.tok = analysis.Token{Term: append(s.tok.Term[:0], w...), Start: start, End: end}
+		ts := s.one[:1]
 		for _, f := range s.filters {
 			ts = f.Filter(ts)
 		}
@@ -172,7 +174,7 @@ func (s *snippeter) word(w []byte, start, end int) bool {
 		if len(ts) == 1 && s.terms[string(ts[0].Term)] {
 			id = s.termID(string(ts[0].Term)) + 1
 		}
-		s.words[word] = id
+		s.words[string(w)] = id
 	}
 	if id > 0 {
 		s.spans = append(s.spans, span{start, end, id - 1})
