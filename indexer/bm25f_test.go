@@ -2,8 +2,13 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -124,5 +129,83 @@ func TestHeadLengthsAfterUpdate(t *testing.T) {
 		if math.Abs(h.Score-want[h.Path]) > 1e-9 {
 			t.Errorf("%s scored %.9f, want %.9f", h.Path, h.Score, want[h.Path])
 		}
+	}
+}
+
+// TestSnapshotCacheSameScores checks that a search scores and ranks the
+// same on a snapshot's first search (doc values, postings advanced to the
+// candidates), its second (heading lengths read, frequent terms noted) and
+// later ones (frequent terms' postings kept), and that the later ones did
+// use the cache.
+func TestSnapshotCacheSameScores(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	rng := rand.New(rand.NewPCG(1, 2))
+	common := []string{"the", "a", "of", "pod", "node", "file"}
+	rare := []string{"zebra", "lion", "tiger", "heron", "otter", "lynx", "bison", "koala"}
+	files := map[string]string{}
+	for i := range 40 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# %s %s\n\n", common[rng.IntN(len(common))], rare[rng.IntN(len(rare))])
+		for s := range 1 + rng.IntN(3) {
+			fmt.Fprintf(&b, "## Part %d %s\n\n", s, rare[rng.IntN(len(rare))])
+			for range 5 + rng.IntN(40) {
+				w := common[rng.IntN(len(common))]
+				if rng.IntN(30) == 0 {
+					w = rare[rng.IntN(len(rare))]
+				}
+				b.WriteString(w + " ")
+			}
+			b.WriteString("\n\n")
+		}
+		files[fmt.Sprintf("f%02d.md", i)] = b.String()
+	}
+	writeFiles(t, dir, "d", files)
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	// Hold the index open, so that every search is of one snapshot.
+	open, release, err := r.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	queries := []string{"the pod of a zebra", "node file", "lion", "a tiger and the otter", "koala otter -lynx"}
+	first := map[string][]Hit{}
+	for round := range 4 {
+		for _, q := range queries {
+			for _, best := range []bool{false, true} {
+				hits, err := r.Search(ctx, Query{Text: q, Limit: 30, BestPerDocument: best})
+				if err != nil {
+					t.Fatal(err)
+				}
+				key := fmt.Sprint(q, best)
+				if round == 0 {
+					if len(hits) == 0 {
+						t.Fatalf("%q: no hits", q)
+					}
+					first[key] = hits
+				} else if !reflect.DeepEqual(hits, first[key]) {
+					t.Errorf("%q (best per document %v), round %d:\n%+v\nfirst search:\n%+v", q, best, round, hits, first[key])
+				}
+			}
+		}
+	}
+	open.cache.mu.Lock()
+	defer open.cache.mu.Unlock()
+	if open.cache.heads == nil || len(open.cache.terms) == 0 {
+		t.Errorf("the cache was not used: heads %v, terms %d", open.cache.heads != nil, len(open.cache.terms))
+	}
+	docs, _ := open.idx.DocCount()
+	for term, p := range open.cache.terms {
+		if p.df*frequentShare < docs {
+			t.Errorf("kept the postings of %q, in %d of %d chunks", term, p.df, docs)
+		}
+	}
+	if rare := slices.DeleteFunc(slices.Clone(rare), func(w string) bool { return open.cache.terms[w] != nil }); len(rare) == 0 {
+		t.Errorf("kept the postings of every word")
 	}
 }

@@ -127,13 +127,13 @@ func (r *Reader) loadMetaLocked() error {
 }
 
 // openIndex is one opening of the bleve index, with what searches need of
-// its generation: meta.json's token totals, and the heading lengths of its
-// chunks, read once (headLengths).
+// its generation: meta.json's token totals, and what they read once
+// (snapshotCache).
 type openIndex struct {
 	idx        bleve.Index
 	tokens     int64 // meta.Tokens (see bm25Stats)
 	headTokens int64 // meta.HeadTokens (see bm25f.go)
-	heads      headLengths
+	cache      *snapshotCache
 }
 
 func (o *openIndex) Close() error { return o.idx.Close() }
@@ -177,7 +177,7 @@ func (r *Reader) acquire() (*openIndex, func(), error) {
 			}
 			return nil, nil, err
 		}
-		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens}
+		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, cache: newSnapshotCache()}
 		r.idxGen, r.idxDir = r.meta.Generation, r.meta.Bleve
 		break
 	}
@@ -469,11 +469,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
 		}
 		if len(terms) > 0 {
-			heads, err := open.heads.of(ctx, rdr)
-			if err != nil {
-				return nil, err
-			}
-			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens), heads); err != nil {
+			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens), open.cache); err != nil {
 				return nil, err
 			}
 		}
