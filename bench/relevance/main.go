@@ -5,7 +5,7 @@
 // queries were written before any ranking change was tried against them.
 //
 //	go run ./bench/relevance [-corpus /work/shared/corpus] [-v] [-save ranks.json] [-against ranks.json]
-//	    [-latency N [-cpuprofile FILE | -memprofile FILE]] [-dump hits.json] [-work DIR]
+//	    [-latency N [-cpuprofile FILE | -memprofile FILE]] [-cold N] [-dump hits.json] [-work DIR]
 //
 // It links each corpus folder as a package of a temporary project, builds
 // the index, and prints Recall@1, Recall@5 and MRR (best chunk per
@@ -14,7 +14,8 @@
 // prints the per-query changes and a paired test: the sign test over the
 // queries whose reciprocal rank changed, and the Wilcoxon signed-rank test
 // (normal approximation, tie-corrected) over the same differences.
-// -latency times the queries and gives the CPU time per search; -dump
+// -latency times the queries and gives the CPU time per search (-cold
+// the same with a new Reader for each search); -dump
 // writes every hit of every query (and of queries in the query syntax) in
 // several forms, so that two versions of the code can be compared byte for
 // byte; -work keeps the project, so that runs after the first reuse the
@@ -52,6 +53,7 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the -latency runs to `FILE`")
 	memprofile := flag.String("memprofile", "", "write an allocation profile of the -latency runs to `FILE`")
 	repeat := flag.Int("latency", 0, "also time each query `N` times (index kept open) and print p50/p95 over all runs and over each query's fastest run, and the CPU time per search")
+	cold := flag.Int("cold", 0, "also time each query `N` times with a new Reader each time (the index opened and its caches empty, as after an idle pause), and print p50/p95 and the CPU time per search")
 	dump := flag.String("dump", "", "write every hit (all fields, snippets and scores) of each query in several forms to `FILE` (JSON), to check that a change keeps the results byte for byte")
 	work := flag.String("work", "", "keep the project in `DIR` (made when missing, brought up to date when there) instead of a temporary one: runs after the first skip the build")
 	flag.Parse()
@@ -178,6 +180,9 @@ func main() {
 			}
 		}
 	}
+	if *cold > 0 {
+		coldLatency(ctx, dir, qs, *cold)
+	}
 	if *dump != "" {
 		writeDump(ctx, r, qs, *dump)
 	}
@@ -228,6 +233,32 @@ func latency(ctx context.Context, r *indexer.Reader, qs []query, n int) {
 	}
 	fmt.Printf("latency, %d queries × %d (half best-per-document): all runs p50 %v p95 %v; fastest of each p50 %v p95 %v; CPU (user+sys, GC included) %v per search\n",
 		len(qs), n, pct(all, 0.5), pct(all, 0.95), pct(best, 0.5), pct(best, 0.95), (cpu / time.Duration(len(all))).Round(time.Microsecond))
+}
+
+// coldLatency times every query n times, round-robin, each with a new
+// Reader: what a search costs when the index is opened for it.
+func coldLatency(ctx context.Context, dir string, qs []query, n int) {
+	var all []time.Duration
+	cpu0 := cpuTime()
+	for i := 0; i < n; i++ {
+		for j, q := range qs {
+			start := time.Now()
+			r, err := indexer.OpenReader(dir)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if _, err := r.Search(ctx, indexer.Query{Text: q.Q, Limit: 10, BestPerDocument: j%2 == 0}); err != nil {
+				log.Fatal(err)
+			}
+			r.Close()
+			all = append(all, time.Since(start))
+		}
+	}
+	cpu := cpuTime() - cpu0
+	sort.Slice(all, func(a, b int) bool { return all[a] < all[b] })
+	pct := func(p float64) time.Duration { return all[int(p*float64(len(all)-1))].Round(10 * time.Microsecond) }
+	fmt.Printf("cold (a new Reader each), %d queries × %d: p50 %v p95 %v; CPU (user+sys, GC included) %v per search\n",
+		len(qs), n, pct(0.5), pct(0.95), (cpu / time.Duration(len(all))).Round(time.Microsecond))
 }
 
 // dumpForms are the searches -dump makes of each query: the benchmark's
