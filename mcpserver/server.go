@@ -68,6 +68,7 @@ type Server struct {
 const Instructions = `This server gives read-only access to the team documentation installed in this project with ctx (context packages under .context/packages).
 Use it before answering questions about the project's conventions, APIs, architecture or tools.
 Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package or tag), then read them with get_section or get_document.
+To answer a question in one call, read_relevant returns the best sections whole, within maxTokens (the ask-docs prompt shows the steps).
 Long documents come in pages: when a result says truncated, call again with offset set to nextOffset.
 Errors explain what went wrong and suggest the nearest valid package, path or heading.`
 
@@ -112,15 +113,22 @@ func New(opts Options) (*Server, error) {
 			Instructions: Instructions,
 			// The SDK's session chatter only at warning level and above.
 			Logger: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
-			// Tools, resources; no logging capability, no list changes.
+			// Tools, resources, prompts, completions; no logging capability,
+			// no list changes (resources/list answers from the live index).
 			Capabilities: &mcp.ServerCapabilities{
 				Tools:     &mcp.ToolCapabilities{},
 				Resources: &mcp.ResourceCapabilities{},
+				Prompts:   &mcp.PromptCapabilities{},
 			},
+			// Completes the alias and path of document URIs (resources_list.go).
+			CompletionHandler: s.complete,
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged)
 	s.addTools()
 	s.addLinkTools()
+	s.addReadTools()
+	s.addPrompts()
+	s.addNavTools()
 	s.addResources()
 	return s, nil
 }

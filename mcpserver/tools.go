@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -21,55 +20,7 @@ import (
 const (
 	DefaultSearchLimit = 10
 	MaxSearchLimit     = 50
-	defaultListLimit   = 100
-	maxListLimit       = 500
-	// maxListBytes bounds a page of list_contexts (about its JSON size).
-	maxListBytes = 48_000
 )
-
-// ListContextsIn is list_contexts' input.
-type ListContextsIn struct {
-	Package string `json:"package,omitempty" jsonschema:"an installed package alias; when set, list that package's documents instead of the packages"`
-	Kind    string `json:"kind,omitempty" jsonschema:"list only packages of this source kind: git, dir (the project's own files, live) or https"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"with package: skip this many documents (use nextOffset from the previous page)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"with package: at most this many documents (default 100, max 500; a page also stops at about 12k tokens)"`
-}
-
-// PackageInfo describes one installed package.
-type PackageInfo struct {
-	Alias     string `json:"alias"`
-	Kind      string `json:"kind"` // git, dir or https
-	Source    string `json:"source"`
-	Path      string `json:"path,omitempty"`
-	Ref       string `json:"ref,omitempty"`
-	Commit    string `json:"commit,omitempty"` // short SHA; none for a dir source (live)
-	Documents int    `json:"documents"`
-	Installed bool   `json:"installed"`          // its folder exists under .context/packages (a dir source: its file or folder exists)
-	Fresh     bool   `json:"fresh"`              // the search index matches its files
-	Withheld  int    `json:"withheld,omitempty"` // documents its audience rules keep out of this project (never installed, never served)
-}
-
-// DocInfo describes one document of a package.
-type DocInfo struct {
-	Path     string    `json:"path"`
-	Title    string    `json:"title,omitempty"`
-	Size     int64     `json:"size"`
-	Lines    int       `json:"lines,omitempty"`
-	Modified time.Time `json:"modified"`
-	URI      string    `json:"uri"`
-}
-
-// ListContextsOut is list_contexts' output.
-type ListContextsOut struct {
-	Packages   []PackageInfo `json:"packages,omitempty"`
-	Package    string        `json:"package,omitempty"`
-	Documents  []DocInfo     `json:"documents,omitempty"`
-	Total      int           `json:"total"` // packages, or documents of the package
-	NextOffset int           `json:"nextOffset,omitempty"`
-	Truncated  bool          `json:"truncated,omitempty"`
-	IndexFresh bool          `json:"indexFresh"`
-	Warning    string        `json:"warning,omitempty"`
-}
 
 // SearchIn is search's input.
 type SearchIn struct {
@@ -147,13 +98,6 @@ func readOnly(title string) *mcp.ToolAnnotations {
 
 func (s *Server) addTools() {
 	mcp.AddTool(s.srv, &mcp.Tool{
-		Name: "list_contexts",
-		Description: "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, ref, short commit (none for dir), " +
-			"number of documents, how many its audience rules withhold from this project, and whether the search index is fresh. With `package`, list that package's documents " +
-			"(path, title, size, modified) instead, in pages. Filter packages with `kind`.",
-		Annotations: readOnly("List context packages"),
-	}, s.listContexts)
-	mcp.AddTool(s.srv, &mcp.Tool{
 		Name: "get_overview",
 		Description: "Get INDEX.md: the catalogue of all installed documentation, with titles and summaries, sized to fit " +
 			"a context window. Read it first to see what exists, then use search or get_document.",
@@ -204,120 +148,6 @@ func shortSHA(c string) string {
 		return c[:12]
 	}
 	return c
-}
-
-func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
-	if err := checkKind(in.Kind); err != nil {
-		return nil, ListContextsOut{}, err
-	}
-	snap := s.snapshot()
-	if snap.unusable() {
-		if in.Package != "" {
-			return nil, ListContextsOut{}, snap.lockErr
-		}
-		return nil, ListContextsOut{Packages: []PackageInfo{}, Warning: snap.lockErr.Error()}, nil
-	}
-	if in.Package != "" {
-		if err := s.checkPackage(snap, in.Package); err != nil {
-			return nil, ListContextsOut{}, err
-		}
-	}
-	out := ListContextsOut{}
-	out.Warning = s.freshen(ctx, req, snap)
-	fresh := map[string]bool{}
-	if r, err := s.reader(); err == nil {
-		if f, err := r.Freshness(snap.pkgs); err == nil {
-			out.IndexFresh = f.Fresh
-			stale := map[string]bool{}
-			for _, a := range f.Stale {
-				stale[a] = true
-			}
-			for _, a := range snap.aliases {
-				fresh[a] = f.Fresh || !stale[a]
-			}
-		}
-	}
-	var docs []indexer.Document
-	var docsErr error
-	if r, err := s.reader(); err == nil {
-		docs, docsErr = r.Documents(in.Package)
-	} else {
-		docsErr = err
-	}
-	if in.Package == "" {
-		count := map[string]int{}
-		for _, d := range docs {
-			if checkRelPathOnce(d.Path) == nil {
-				count[d.Package]++
-			}
-		}
-		for _, a := range snap.aliases {
-			kind := snap.kindOf(a)
-			if in.Kind != "" && kind != in.Kind {
-				continue
-			}
-			info := PackageInfo{Alias: a, Kind: kind, Documents: count[a], Fresh: fresh[a]}
-			if p, ok := snap.live[a]; ok {
-				info.Source, info.Installed = p.Source, p.Present()
-			} else {
-				e, _ := snap.entry(a)
-				info.Source, info.Path, info.Ref, info.Commit, info.Installed, info.Withheld = e.Source, e.Path, e.Ref, shortSHA(e.Rev), s.proj.IsInstalled(a), e.Withheld
-			}
-			out.Packages = append(out.Packages, info)
-		}
-		out.Total = len(out.Packages)
-		if docsErr != nil && out.Warning == "" {
-			out.Warning = "warning: document counts unavailable: " + docsErr.Error()
-		}
-		return nil, out, nil
-	}
-	out.Package = in.Package
-	var all []DocInfo
-	if docsErr == nil {
-		for _, d := range docs {
-			if checkRelPathOnce(d.Path) != nil {
-				continue // never served, so never listed (.git, hidden folders)
-			}
-			all = append(all, DocInfo{Path: d.Path, Title: d.Title, Size: d.Size, Lines: d.Lines, Modified: d.Modified, URI: docURI(in.Package, d.Path)})
-		}
-	} else {
-		// No catalogue: list the files on disk.
-		out.Warning = "warning: the index is unavailable (" + docsErr.Error() + "); listing files on disk"
-		pf := s.files(snap, in.Package)
-		for _, p := range listMarkdown(pf, 100_000) {
-			fi, err := os.Stat(filepath.Join(pf.dir, filepath.FromSlash(p)))
-			if err != nil {
-				continue
-			}
-			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: fi.ModTime(), URI: docURI(in.Package, p)})
-		}
-	}
-	limit := in.Limit
-	if limit <= 0 {
-		limit = defaultListLimit
-	}
-	limit = min(limit, maxListLimit)
-	off := max(in.Offset, 0)
-	out.Total = len(all)
-	if off < len(all) {
-		end, size := off, 0
-		for end < min(off+limit, len(all)) {
-			d := all[end]
-			size += len(d.Path) + len(d.Title) + len(d.URI) + 120 // keys, size, time
-			if size > maxListBytes && end > off {
-				break
-			}
-			end++
-		}
-		out.Documents = all[off:end]
-		if end < len(all) {
-			out.Truncated, out.NextOffset = true, end
-		}
-	}
-	if out.Documents == nil {
-		out.Documents = []DocInfo{}
-	}
-	return nil, out, nil
 }
 
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
@@ -391,7 +221,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	if !markdown.IsDocument(clean) {
 		return "", nil, fmt.Errorf("%q is not a markdown document: only .md, .markdown and .mdx files are served.%s",
-			p, didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.files(snap, alias), 100_000), 3)))
+			p, didYouMean(s.suggestPaths(snap, alias, strings.TrimSuffix(clean, filepath.Ext(clean))+".md")))
 	}
 	data, err := readDocument(s.files(snap, alias), clean)
 	if errors.Is(err, errNotFound) {
@@ -399,7 +229,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		if err.Error() != errNotFound.Error() {
 			msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, err)
 		}
-		if dym := didYouMean(nearest(clean, listMarkdown(s.files(snap, alias), 100_000), 3)); dym != "" {
+		if dym := didYouMean(s.suggestPaths(snap, alias, clean)); dym != "" {
 			msg += dym
 		} else {
 			msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)

@@ -72,6 +72,9 @@ type task struct {
 	// audienceStale: the files on disk were installed under other
 	// audience rules than the package gets now (see audienceStale).
 	audienceStale bool
+	// keep: the files of the installed package its fetch need not write
+	// (set by applyInstall: see keepable).
+	keep map[string]fileState
 
 	j *journal // filled by execute
 }
@@ -316,7 +319,11 @@ func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, err
 	if err != nil {
 		return nil, err
 	}
-	return w.execute(ctx, p)
+	rep, err := w.execute(ctx, p)
+	if err == nil {
+		w.noteCacheUse(ctx, p)
+	}
+	return rep, err
 }
 
 // planInstall plans install: the manifest's packages at their locked
@@ -509,7 +516,11 @@ func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOption
 	if o.DryRun {
 		return p.report(), nil
 	}
-	return w.execute(ctx, p)
+	rep, err := w.execute(ctx, p)
+	if err == nil {
+		w.noteCacheUse(ctx, p)
+	}
+	return rep, err
 }
 
 // planUpdate plans update: the named packages (all when none) at their
