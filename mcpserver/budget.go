@@ -2,9 +2,13 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -50,22 +54,184 @@ func marshalJSON(v any) ([]byte, error) {
 }
 
 // answerTokens counts, in o200k tokens, what a client shows of res: its
-// text contents, and the JSON of structured (the value the handler returns
-// as its output, which the SDK puts in structuredContent; nil when the
-// answer has none).
+// text contents, its resource links and its _meta (as JSON), and the JSON
+// of structured (the value the handler returns as its output, which the
+// SDK puts in structuredContent; nil when the answer has none).
 func (s *Server) answerTokens(res *mcp.CallToolResult, structured any) int {
 	n := 0
+	for _, part := range answerParts(res, structured) {
+		n += s.countTokens(part)
+	}
+	return n
+}
+
+// answerParts are the texts answerTokens counts.
+func answerParts(res *mcp.CallToolResult, structured any) []string {
+	var parts []string
 	if res != nil {
 		for _, c := range res.Content {
-			if t, ok := c.(*mcp.TextContent); ok {
-				n += s.countTokens(t.Text)
+			switch c := c.(type) {
+			case *mcp.TextContent:
+				parts = append(parts, c.Text)
+			case *mcp.ResourceLink:
+				if b, err := marshalJSON(c); err == nil {
+					parts = append(parts, string(b))
+				}
+			}
+		}
+		if len(res.Meta) > 0 {
+			if b, err := marshalJSON(res.Meta); err == nil {
+				parts = append(parts, string(b))
 			}
 		}
 	}
 	if structured != nil {
 		if b, err := marshalJSON(structured); err == nil {
-			n += s.countTokens(string(b))
+			parts = append(parts, string(b))
 		}
 	}
-	return n
+	return parts
+}
+
+// fits reports whether res with structured is within budget o200k tokens
+// (answerTokens), counting only when its bytes exceed the budget: a BPE
+// token is at least one byte.
+func (s *Server) fits(res *mcp.CallToolResult, structured any, budget int) bool {
+	parts := answerParts(res, structured)
+	size := 0
+	for _, p := range parts {
+		size += len(p)
+	}
+	if size <= budget {
+		return true
+	}
+	n := 0
+	for _, p := range parts {
+		if n += s.countTokens(p); n > budget {
+			return false
+		}
+	}
+	return true
+}
+
+// fitCount returns the largest k in [0, n] for which fits(k) holds, fits
+// being monotone (true up to some k, false after); n first, since most
+// answers fit whole.
+func fitCount(n int, fits func(k int) bool) int {
+	if fits(n) {
+		return n
+	}
+	lo, hi := 0, n // fits(lo) is assumed (0 items), fits(hi) is false
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// budgeted is a tool input with a maxTokens parameter.
+type budgeted interface{ maxTokens() int }
+
+// jsonAnswer is the answer of a tool with structured output out whose
+// handler sets no content: out's JSON as text (marshalJSON: no \u003c for
+// <), as the SDK's fallback would, without its HTML escaping.
+func jsonAnswer(res *mcp.CallToolResult, out any) (*mcp.CallToolResult, error) {
+	if res == nil {
+		res = &mcp.CallToolResult{}
+	}
+	if res.Content == nil && out != nil {
+		b, err := marshalJSON(out)
+		if err != nil {
+			return nil, err
+		}
+		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	}
+	return res, nil
+}
+
+// bound is the range of a numeric input: at least min and, when max is
+// not 0, at most max.
+type bound struct{ min, max int }
+
+// addTool registers a tool of s whose handler is h, with what every ctx
+// tool shares:
+//
+//   - its input schema is inputSchema[In](bounds) unless t sets one;
+//   - an answer with structured output and no content gets the output's
+//     JSON as text (jsonAnswer);
+//   - the answer, as a client shows it (answerTokens), must fit the call's
+//     budget (tokenBudget of its maxTokens, when In has one): every tool
+//     cuts its own answer to fit, so one that does not is refused with an
+//     error that says so (and logged, since that is a bug), never sent.
+//
+// Out is any for a tool without structured output.
+func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp.ToolHandlerFor[In, Out]) {
+	if t.InputSchema == nil {
+		schema, err := inputSchema[In](bounds)
+		if err != nil {
+			panic(fmt.Errorf("mcpserver: tool %s: %w", t.Name, err))
+		}
+		t.InputSchema = schema
+	}
+	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil || (res != nil && res.IsError) {
+			return res, out, err
+		}
+		var structured any
+		if v := any(out); v != nil {
+			structured = v
+		}
+		var zero Out
+		if res, err = jsonAnswer(res, structured); err != nil {
+			return nil, zero, err
+		}
+		max := 0
+		if b, ok := any(in).(budgeted); ok {
+			max = b.maxTokens()
+		}
+		budget, err := tokenBudget(max)
+		if err != nil {
+			return nil, zero, err
+		}
+		if !s.fits(res, structured, budget) {
+			n := s.answerTokens(res, structured)
+			s.log.Error("answer over its budget", "tool", t.Name, "tokens", n, "budget", budget)
+			return nil, zero, fmt.Errorf("%s: the answer is %d tokens, over the budget of %d (maxTokens %d, of which o200k may use %d%%): "+
+				"ask for less (a smaller limit, a narrower query or filter) or for a larger maxTokens where the tool has one (up to %d)",
+				t.Name, n, budget, cmp.Or(max, DefaultMaxTokens), headroomPercent, MaxMaxTokens)
+		}
+		return res, out, nil
+	})
+}
+
+// inputSchema is the JSON schema of a tool's input In, as the SDK infers
+// it (jsonschema.For: properties from the json names, descriptions from
+// the jsonschema tags), with two changes: a list of strings is a plain
+// "array" (For makes a slice ["null", "array"], which some clients, such
+// as MCP Inspector 0.15, cannot send), and the numbers named in bounds get
+// their minimum and maximum. A bound naming no integer property is an
+// error.
+func inputSchema[In any](bounds map[string]bound) (*jsonschema.Schema, error) {
+	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[[]string](): {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
+	}})
+	if err != nil {
+		return nil, err
+	}
+	for name, b := range bounds {
+		p := schema.Properties[name]
+		if p == nil || p.Type != "integer" {
+			return nil, fmt.Errorf("input schema: no integer property %q to bound", name)
+		}
+		p.Minimum = jsonschema.Ptr(float64(b.min))
+		if b.max != 0 {
+			p.Maximum = jsonschema.Ptr(float64(b.max))
+		}
+	}
+	return schema, nil
 }

@@ -67,8 +67,9 @@ type Server struct {
 // Instructions tell a model when and how to use the server.
 const Instructions = `This server gives read-only access to the team documentation installed in this project with ctx (context packages under .context/packages).
 Use it before answering questions about the project's conventions, APIs, architecture or tools.
-Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package or tag), then read them with get_section or get_document.
-Long documents come in pages: when a result says truncated, call again with offset set to nextOffset.
+Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package, path prefix or tag), then read them with get_section or get_document.
+Every hit and every read names its package, the commit its files are from (none for the project's own live files) and its lines: cite them.
+Answers stay within about 10,000 tokens; ask for up to 20,000 with maxTokens. Long documents come in pages: when a result says truncated, call again with offset set to nextOffset.
 Errors explain what went wrong and suggest the nearest valid package, path or heading.`
 
 // New returns a server for opts.ProjectDir. It does no I/O: the lock, the
