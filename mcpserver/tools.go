@@ -111,9 +111,9 @@ type SearchOut struct {
 
 // GetDocumentIn is get_document's input.
 type GetDocumentIn struct {
-	Package string `json:"package,omitempty" jsonschema:"the package alias, as in search hits or list_contexts (not needed when path is a reference)"`
-	Path    string `json:"path" jsonschema:"the document's path inside the package, such as docs/setup.md, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (use nextOffset from the previous page; default 1 or the section's first line)"`
+	Package   string `json:"package,omitempty" jsonschema:"the package alias, as in search hits or list_contexts (not needed when path is a reference)"`
+	Path      string `json:"path" jsonschema:"the document's path inside the package, such as docs/setup.md, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (use nextOffset from the previous page; default 1 or the section's first line)"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines (default: as many as fit the budget)"`
 	Section   string `json:"section,omitempty" jsonschema:"only the section under this heading (case-insensitive)"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000); the window of lines stops where it is reached"`
@@ -123,9 +123,9 @@ func (in GetDocumentIn) maxTokens() int { return in.MaxTokens }
 
 // GetSectionIn is get_section's input.
 type GetSectionIn struct {
-	Package string `json:"package,omitempty" jsonschema:"the package alias (not needed when path is a reference)"`
-	Path    string `json:"path" jsonschema:"the document's path inside the package, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Heading string `json:"heading" jsonschema:"the heading text, case-insensitive, without the #s (a search hit's heading trail works too)"`
+	Package   string `json:"package,omitempty" jsonschema:"the package alias (not needed when path is a reference)"`
+	Path      string `json:"path" jsonschema:"the document's path inside the package, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Heading   string `json:"heading" jsonschema:"the heading text, case-insensitive, without the #s (a search hit's heading trail works too)"`
 	Offset    int    `json:"offset,omitempty" jsonschema:"continue a long section from this line (nextOffset of the previous page)"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000)"`
 }
