@@ -225,11 +225,21 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	budget, _ := tokenBudget(0)
 	if !s.fitsJSON(res, budget) {
 		// Front matter over the budget: it is in the document's first lines.
-		res.Meta = nil
-		res.Title = clipText(res.Title, shortHeadingBytes)
-		res.Note = fmt.Sprintf("the front matter is left out: it is over the default budget of %d tokens; read it with get_document (it is at the top of the document)", DefaultMaxTokens)
+		leanMeta(&res.DocMeta)
+		res.Note = fmt.Sprintf("the front matter is left out (and the title, summary and tags shortened): it is over the default budget of %d tokens; read it with get_document (it is at the top of the document)", DefaultMaxTokens)
 	}
 	return nil, res, nil
+}
+
+// leanMeta leaves out d's front matter and shortens its title, summary
+// and tags, for an answer they do not fit.
+func leanMeta(d *indexer.DocMeta) {
+	d.Meta = nil
+	d.Title = clipText(d.Title, shortHeadingBytes)
+	d.Summary = clipText(d.Summary, shortHeadingBytes)
+	if len(d.Tags) > shortTags {
+		d.Tags = d.Tags[:shortTags:shortTags]
+	}
 }
 
 func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in FindDocumentsIn) (*mcp.CallToolResult, FindDocumentsOut, error) {
@@ -268,8 +278,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 		o.Documents = slices.Clone(full[:k])
 		if lean {
 			for i := range o.Documents {
-				o.Documents[i].Meta = nil
-				o.Documents[i].Title = clipText(o.Documents[i].Title, shortHeadingBytes)
+				leanMeta(&o.Documents[i])
 			}
 		}
 		return o
@@ -292,7 +301,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	out = at(min(k, len(full)), lean)
 	out.Note = fmt.Sprintf("%d documents on this page to fit the default budget of %d tokens; the next page has the others (nextCursor)", len(out.Documents), DefaultMaxTokens)
 	if lean {
-		out.Note += "; front matter left out: get_metadata shows a document's"
+		out.Note += "; front matter left out (and titles, summaries and tags shortened): get_metadata shows a document's"
 	}
 	return nil, out, nil
 }
