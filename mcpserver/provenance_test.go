@@ -324,9 +324,9 @@ func TestMaxTokens(t *testing.T) {
 		t.Errorf("search within 1000 tokens: %d tokens", n)
 	}
 	// Long snippets are shortened before hits are dropped.
-	call(t, cs, "search", map[string]any{"query": "zanzibar installer toolchain", "maxTokens": 400}, &out)
-	if len(out.Hits) == 0 || !strings.Contains(out.Note, "snippets shortened") {
-		t.Errorf("search within 400 tokens: %+v, note %q", out.Hits, out.Note)
+	call(t, cs, "search", map[string]any{"query": "zanzibar installer toolchain", "maxTokens": 500}, &out)
+	if len(out.Hits) == 0 || !strings.Contains(out.Note, "snippets, heading trails and tags shortened") {
+		t.Errorf("search within 500 tokens: %+v, note %q", out.Hits, out.Note)
 	}
 	for _, h := range out.Hits {
 		if len(h.Snippet) > shortSnippetBytes {

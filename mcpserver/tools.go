@@ -260,7 +260,7 @@ func (s snapshot) revOf(alias string) (rev string, live bool) {
 // provenance says where a package's text is from, for a footer or a hit.
 func provenance(commit string, live bool) string {
 	if live {
-		return "live: the project's own files, no commit"
+		return "live, no commit"
 	}
 	return "commit " + commit
 }
@@ -471,24 +471,29 @@ func (s *Server) fitHits(out SearchOut, budget, maxTokens int) SearchOut {
 	}
 	all := out.Hits
 	short := make([]SearchHit, len(all))
+	shortened := false
 	for i, h := range all {
 		h.Snippet = clipText(h.Snippet, shortSnippetBytes)
 		h.Heading = clipText(h.Heading, shortHeadingBytes)
 		if len(h.Tags) > shortTags {
 			h.Tags = h.Tags[:shortTags:shortTags]
 		}
+		shortened = shortened || h.Snippet != all[i].Snippet || h.Heading != all[i].Heading || len(h.Tags) != len(all[i].Tags)
 		short[i] = h
 	}
 	at := func(k int) SearchOut {
 		o := out
 		o.Hits = short[:k]
-		o.Note = fmt.Sprintf("cut to fit %s: snippets shortened", budgetName(maxTokens))
-		if k < len(all) {
-			o.Note += fmt.Sprintf(", %d of %d hits shown", k, len(all))
+		var cuts []string
+		if shortened {
+			cuts = append(cuts, "snippets, heading trails and tags shortened")
 		}
-		o.Note += "; ask for fewer hits (limit), narrow the query or its filters"
+		if k < len(all) {
+			cuts = append(cuts, fmt.Sprintf("%d of %d hits shown", k, len(all)))
+		}
+		o.Note = fmt.Sprintf("cut to fit %s: %s; ask for fewer hits (limit), a narrower query", budgetName(maxTokens), strings.Join(cuts, "; "))
 		if maxTokens < MaxMaxTokens {
-			o.Note += fmt.Sprintf(", or raise maxTokens (up to %d)", MaxMaxTokens)
+			o.Note += fmt.Sprintf(", or a larger maxTokens (up to %d)", MaxMaxTokens)
 		}
 		o.Note += "."
 		return o
