@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -98,11 +99,7 @@ func answerParts(res *mcp.CallToolResult, structured any) []string {
 // token is at least one byte.
 func (s *Server) fits(res *mcp.CallToolResult, structured any, budget int) bool {
 	parts := answerParts(res, structured)
-	size := 0
-	for _, p := range parts {
-		size += len(p)
-	}
-	if size <= budget {
+	if partsBytes(parts) <= budget {
 		return true
 	}
 	n := 0
@@ -112,6 +109,19 @@ func (s *Server) fits(res *mcp.CallToolResult, structured any, budget int) bool 
 		}
 	}
 	return true
+}
+
+// answerBytes is the size of what answerTokens counts.
+func answerBytes(res *mcp.CallToolResult, structured any) int {
+	return partsBytes(answerParts(res, structured))
+}
+
+func partsBytes(parts []string) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	return n
 }
 
 // fitCount returns the largest k in [0, n] for which fits(k) holds, fits
@@ -131,6 +141,41 @@ func fitCount(n int, fits func(k int) bool) int {
 		}
 	}
 	return lo
+}
+
+// countCache remembers the token counts of the last few large texts
+// counted, so that an answer a tool measured to fit is not counted again
+// by addTool's check (o200k counts about 10 MB/s: 5 ms for a full answer).
+type countCache struct {
+	mu   sync.Mutex
+	next int
+	ents [countCacheSize]struct {
+		text string
+		n    int
+	}
+}
+
+const (
+	countCacheSize = 8
+	countCacheMin  = 1 << 10 // texts shorter than this are counted again
+)
+
+func (c *countCache) get(text string) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.ents {
+		if len(e.text) == len(text) && e.text == text {
+			return e.n, true
+		}
+	}
+	return 0, false
+}
+
+func (c *countCache) put(text string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ents[c.next].text, c.ents[c.next].n = text, n
+	c.next = (c.next + 1) % countCacheSize
 }
 
 // budgeted is a tool input with a maxTokens parameter.
@@ -163,6 +208,8 @@ type bound struct{ min, max int }
 //   - its input schema is inputSchema[In](bounds) unless t sets one;
 //   - an answer with structured output and no content gets the output's
 //     JSON as text (jsonAnswer);
+//   - the first call starts loading the tokenizer in the background, so
+//     that it loads while that call searches or reads;
 //   - the answer, as a client shows it (answerTokens), must fit the call's
 //     budget (tokenBudget of its maxTokens, when In has one): every tool
 //     cuts its own answer to fit, so one that does not is refused with an
@@ -178,6 +225,13 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		t.InputSchema = schema
 	}
 	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		s.warm.Do(func() {
+			s.bg.Add(1)
+			go func() {
+				defer s.bg.Done()
+				s.codec()
+			}()
+		})
 		res, out, err := h(ctx, req, in)
 		if err != nil || (res != nil && res.IsError) {
 			return res, out, err

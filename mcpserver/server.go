@@ -60,6 +60,11 @@ type Server struct {
 	syncMu sync.Mutex // one freshness check and re-index start at a time
 	// codec is the tokenizer for response caps, loaded on first use.
 	codec func() tokenizer.Codec
+	// counts holds the counts of the last large texts counted.
+	counts countCache
+	// warm starts loading codec in the background on the first call, so
+	// that it loads while that call searches or reads (addTool).
+	warm sync.Once
 	// sync is indexer.Sync (a field so tests can make it fail).
 	sync func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error)
 }

@@ -466,7 +466,10 @@ const (
 // them: first every hit is shortened (snippet, heading trail, tags), then
 // the last hits are left out; the note says which was done.
 func (s *Server) fitHits(out SearchOut, budget, maxTokens int) SearchOut {
-	if s.fits(searchAnswer(out), out, budget) {
+	// An answer of over 4 bytes a token of the budget is not counted whole
+	// first: o200k makes about 4 bytes a token of prose, so it would not
+	// fit (if it does, the hits are only shortened, never dropped).
+	if size := answerBytes(searchAnswer(out), out); size <= 4*budget && s.fits(searchAnswer(out), out, budget) {
 		return out
 	}
 	all := out.Hits
@@ -498,10 +501,29 @@ func (s *Server) fitHits(out SearchOut, budget, maxTokens int) SearchOut {
 		o.Note += "."
 		return o
 	}
-	k := fitCount(len(all), func(k int) bool {
-		o := at(k)
-		return s.fits(searchAnswer(o), o, budget)
-	})
+	// How many fit, from each hit's cost counted once (its text, its JSON,
+	// its link) and the answer's without hits; then checked on the whole,
+	// dropping one more while it does not fit (the parts' counts summed
+	// are an estimate of the whole's).
+	zero := at(0)
+	used := s.answerTokens(searchAnswer(zero), zero)
+	none := SearchOut{Hits: []SearchHit{}}
+	base := s.answerTokens(searchAnswer(none), none)
+	k := 0
+	for _, h := range short {
+		one := SearchOut{Hits: []SearchHit{h}}
+		used += s.answerTokens(searchAnswer(one), one) - base
+		if used > budget {
+			break
+		}
+		k++
+	}
+	for k > 0 {
+		if o := at(k); s.fits(searchAnswer(o), o, budget) {
+			break
+		}
+		k--
+	}
 	return at(k)
 }
 
@@ -775,7 +797,14 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 
 // countTokens counts BPE tokens (o200k), loading the tokenizer on first use.
 // If it cannot be loaded, every byte counts as a token (an upper bound).
+// The counts of the last few large texts are remembered (countCache).
 func (s *Server) countTokens(text string) int {
+	big := len(text) >= countCacheMin
+	if big {
+		if n, ok := s.counts.get(text); ok {
+			return n
+		}
+	}
 	c := s.codec()
 	if c == nil {
 		return len(text)
@@ -783,6 +812,9 @@ func (s *Server) countTokens(text string) int {
 	n, err := c.Count(text)
 	if err != nil {
 		return len(text)
+	}
+	if big {
+		s.counts.put(text, n)
 	}
 	return n
 }
