@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -245,7 +246,8 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 			return nil, zero, err
 		}
 		max := 0
-		if b, ok := any(in).(budgeted); ok {
+		b, hasMax := any(in).(budgeted)
+		if hasMax {
 			max = b.maxTokens()
 		}
 		budget, err := tokenBudget(max)
@@ -255,9 +257,12 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		if !s.fits(res, structured, budget) {
 			n := s.answerTokens(res, structured)
 			s.log.Error("answer over its budget", "tool", t.Name, "tokens", n, "budget", budget)
-			return nil, zero, fmt.Errorf("%s: the answer is %d tokens, over the budget of %d (maxTokens %d, of which o200k may use %d%%): "+
-				"ask for less (a smaller limit, a narrower query or filter) or for a larger maxTokens where the tool has one (up to %d)",
-				t.Name, n, budget, cmp.Or(max, DefaultMaxTokens), headroomPercent, MaxMaxTokens)
+			msg := fmt.Sprintf("%s: the answer is %d tokens, over its budget of %d (%d%% of %d, counted with o200k): ask for less (a smaller limit, a narrower query or filter)",
+				t.Name, n, budget, headroomPercent, cmp.Or(max, DefaultMaxTokens))
+			if hasMax {
+				msg += fmt.Sprintf(" or give a larger maxTokens (up to %d)", MaxMaxTokens)
+			}
+			return nil, zero, errors.New(msg)
 		}
 		return res, out, nil
 	})

@@ -100,7 +100,7 @@ func TestLinkTools(t *testing.T) {
 		t.Errorf("related within 120 tokens: %s", text(res))
 	}
 	// A budget too small for the answer's frame is an error saying so.
-	wantError(t, call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 20}, nil), "over the budget", "maxTokens")
+	wantError(t, call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 20}, nil), "over its budget", "larger maxTokens")
 	wantError(t, call(t, cs, "related", map[string]any{"query": "x", "package": "book", "path": "a.md"}, nil), "either query, or package and path")
 	wantError(t, call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "hops": 3}, nil), "hops", "2")
 }
