@@ -26,8 +26,11 @@ bash bench/gitengine/run.sh 3 | tee "$out/gitengine.log"
 echo "== indexer (issue 5): full build, incremental, search latency on the corpus" >&2
 go run ./bench/indexer -corpus "$corpus" | tee "$out/indexer.log"
 
-echo "== relevance (issue 5): held-out queries on the corpus" >&2
-go run ./bench/relevance -corpus "$corpus" | tee "$out/relevance.log"
+echo "== relevance (issue 5, 14): held-out queries on the corpus; one-call answers over MCP" >&2
+go run ./bench/relevance -corpus "$corpus" -onecall -maxtokens 3000 | tee "$out/relevance.log"
+
+echo "== nav (issue 14): calls and tokens to list, browse by folder, outline; pages at 1,000 packages" >&2
+go run ./bench/nav -corpus "$corpus" | tee "$out/nav.log"
 
 echo "== mcp (issue 6): start to initialize, search round trips over stdio" >&2
 go run ./bench/mcp -corpus "$corpus" -work "$out/mcp-work" -starts 40 -searches 400 | tee "$out/mcp.log"

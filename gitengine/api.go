@@ -6,7 +6,9 @@
 // This file holds the types of the package's contract with its callers
 // (workspace, registry); the Engine's methods live where they are
 // implemented, each with its doc comment: ListRefs and Resolve in refs.go,
-// Materialize and ReadFile in materialize.go. Keep their signatures stable.
+// Materialize and ReadFile in materialize.go, NoteUse in cache.go, and the
+// cache's CacheInfo, GC and TrimCache in gc.go. Keep their signatures
+// stable.
 package gitengine
 
 import (
@@ -56,6 +58,11 @@ type Options struct {
 	// naming the file and the limit. 0 means DefaultMaxFileSize; negative
 	// means no limit.
 	MaxFileSize int64
+	// CacheMax, when over 0, is the size in bytes the remotes' stores in
+	// the cache should keep within: TrimCache collects them, least recently
+	// used first, when they add up to more. cmd/ctx sets it from
+	// $CTX_CACHE_MAX and calls TrimCache after an install or update.
+	CacheMax int64
 }
 
 // DefaultMaxFileSize is the default Options.MaxFileSize (50 MB, the size

@@ -3,14 +3,19 @@ package gitengine
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -21,13 +26,19 @@ import (
 
 // The object cache: one bare object store per remote under the cache root,
 //
-//	<root>/<host>_<path>-<sha256(url)[:12]>/   objects/pack/*.pack, *.idx
+//	<root>/<host>_<path>-<sha256(url)[:12]>/   objects/pack/*.pack, *.idx (and loose objects)
 //	<root>/<...>/ctx-commits                    commits fetched, one per line, oldest first
-//	<root>/<...>.lock                           flock held while fetching
+//	<root>/<...>/ctx-used.json                  the remote's URL and the commits used, with
+//	                                            their sub-paths and last use (see useFile)
+//	<root>/<...>.lock                           flock held while fetching, and by gc
+//	<root>/<...>.readers.lock                   shared flock held while reading objects after a
+//	                                            fetch; gc takes it exclusively
 //
-// Objects are only ever added (as whole pack files, renamed into place), so
-// readers need no lock; writers take the file lock so concurrent ctx
-// processes do not fetch the same objects twice.
+// A fetch adds objects (whole pack files renamed into place, or loose
+// objects) under the fetch lock, records the commit and sub-path it used,
+// then takes the readers lock (shared) before it lets the fetch lock go, and
+// keeps it while it reads the objects it needs. gc (gc.go) deletes objects
+// only while it holds both locks, so no reader ever sees a pack vanish.
 
 func (e *Engine) cacheRoot() (string, error) {
 	if e.opts.CacheDir != "" {
@@ -42,8 +53,11 @@ func cacheKey(r *remote) string {
 	return naming.CacheKey(r.ep.Protocol, r.ep.Host, r.ep.Port, r.ep.Path)
 }
 
-// openCache opens the object store for r; with lock it first takes the
-// remote's file lock (waiting for other processes). unlock releases it.
+// openCache opens the object store for r. With lock it first takes the
+// remote's fetch lock (waiting for other processes, as long as ctx allows)
+// and creates the store; without, it takes the readers lock (shared) if
+// gc does not hold it, and fails if the store does not exist. unlock
+// releases the lock.
 func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *filesystem.Storage, unlock func(), err error) {
 	root, err := e.cacheRoot()
 	if err != nil {
@@ -54,20 +68,50 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		if _, err := os.Stat(dir); err != nil {
 			return nil, nil, err
 		}
-		return newStorage(osfs.New(dir)), func() {}, nil
+		rl := flock.New(dir + readersLockSuffix)
+		if ok, err := rl.TryRLock(); err != nil || !ok {
+			return nil, nil, fmt.Errorf("the cache %s is being collected", dir)
+		}
+		return newStorage(osfs.New(dir)), func() { _ = rl.Unlock() }, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
 	}
-	fl := flock.New(dir + ".lock")
-	ok, err := fl.TryLockContext(ctx, 50*time.Millisecond)
-	if err != nil || !ok {
-		if err == nil {
-			err = ctx.Err()
-		}
+	fl := flock.New(dir + fetchLockSuffix)
+	if err := lockWait(ctx, fl, false); err != nil {
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
 	return newStorage(osfs.New(dir)), func() { _ = fl.Unlock() }, nil
+}
+
+// The lock files beside a remote's folder (see the layout above).
+const (
+	fetchLockSuffix   = ".lock"
+	readersLockSuffix = ".readers.lock"
+)
+
+// lockWait takes fl, shared or exclusive, waiting as long as ctx allows.
+func lockWait(ctx context.Context, fl *flock.Flock, shared bool) error {
+	try := fl.TryLockContext
+	if shared {
+		try = fl.TryRLockContext
+	}
+	ok, err := try(ctx, 50*time.Millisecond)
+	if err == nil && !ok {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// readLock takes the readers lock of the store st (shared), waiting as
+// long as ctx allows. It is taken while the fetch lock is held, which gc
+// needs first, so it waits at most for a gc that is finishing.
+func readLock(ctx context.Context, st *filesystem.Storage) (func(), error) {
+	rl := flock.New(filepath.Clean(st.Filesystem().Root()) + readersLockSuffix)
+	if err := lockWait(ctx, rl, true); err != nil {
+		return nil, fmt.Errorf("lock the cache %s for reading: %w", st.Filesystem().Root(), err)
+	}
+	return func() { _ = rl.Unlock() }, nil
 }
 
 // largeObject is the size above which an object is read from disk as a
@@ -124,4 +168,127 @@ func recordCommit(st *filesystem.Storage, c plumbing.Hash) error {
 		return err
 	}
 	return f.Close()
+}
+
+// useFileName is the record of what a remote's cache was used for: the
+// commits installs, updates and reads used, each with its sub-paths and
+// when it was last used. gc keeps what was used within its keep period.
+const useFileName = "ctx-used.json"
+
+// useFile is the content of ctx-used.json. It is rewritten whole
+// (lockfile.WriteFileAtomic) under the fetch lock.
+type useFile struct {
+	URL  string `json:"url"`  // the remote, credentials redacted
+	Used []use  `json:"used"` // sorted by commit, then path
+}
+
+// use is one commit and sub-path used, and when last.
+type use struct {
+	Commit string    `json:"commit"` // 40-hex
+	Path   string    `json:"path"`   // the sub-path: "" for the whole tree, a folder, or one file
+	Time   time.Time `json:"time"`
+}
+
+// readUses reads dir's ctx-used.json: an empty record when there is none;
+// an error when it cannot be read or parsed.
+func readUses(dir string) (*useFile, error) {
+	data, err := os.ReadFile(filepath.Join(dir, useFileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &useFile{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var u useFile
+	if err := json.Unmarshal(data, &u); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, useFileName), err)
+	}
+	for _, x := range u.Used {
+		if len(x.Commit) != 40 || !isHex(x.Commit) {
+			return nil, fmt.Errorf("%s: %s is not a commit id", filepath.Join(dir, useFileName), safetext.Quote(x.Commit))
+		}
+	}
+	return &u, nil
+}
+
+// writeUses writes u to dir's ctx-used.json, atomically.
+func writeUses(dir string, u *useFile) error {
+	sort.Slice(u.Used, func(i, j int) bool {
+		if u.Used[i].Commit != u.Used[j].Commit {
+			return u.Used[i].Commit < u.Used[j].Commit
+		}
+		return u.Used[i].Path < u.Used[j].Path
+	})
+	data, err := json.MarshalIndent(u, "", "  ")
+	if err != nil {
+		return err
+	}
+	return lockfile.WriteFileAtomic(filepath.Join(dir, useFileName), append(data, '\n'), 0o644)
+}
+
+// recordUse notes in st's ctx-used.json that commit's sub-path sub was used
+// at now, and the remote's URL (redacted). The caller holds the fetch lock.
+// A record that cannot be read is replaced: it only decides what gc keeps.
+func recordUse(st *filesystem.Storage, r *remote, commit plumbing.Hash, sub string, now time.Time) error {
+	dir := st.Filesystem().Root()
+	u, err := readUses(dir)
+	if err != nil {
+		u = &useFile{}
+	}
+	u.URL = redactURL(r.raw)
+	c := commit.String()
+	found := false
+	for i := range u.Used {
+		if u.Used[i].Commit == c && u.Used[i].Path == sub {
+			u.Used[i].Time, found = now.UTC(), true
+		}
+	}
+	if !found {
+		u.Used = append(u.Used, use{Commit: c, Path: sub, Time: now.UTC()})
+	}
+	return writeUses(dir, u)
+}
+
+// noteWait bounds how long NoteUse waits for a remote another process is
+// fetching: the note only decides what gc keeps.
+const noteWait = 2 * time.Second
+
+// NoteUse records in the cache that req's commit and sub-path are in use
+// (a package installed at it), as every fetch through the cache does, so
+// that gc keeps them for its keep period. It fetches nothing. It does
+// nothing for a local repository, or when the cache holds no store for the
+// remote; when the remote is busy for long, it gives up without an error.
+func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
+	commit := strings.ToLower(strings.TrimSpace(req.Commit))
+	if len(commit) != 40 || !isHex(commit) {
+		return nil
+	}
+	sub, ok := cleanSubPath(req.Path)
+	if !ok {
+		return nil
+	}
+	r, err := parseRemote(req.URL)
+	if err != nil || r.local != "" {
+		return nil
+	}
+	root, err := e.cacheRoot()
+	if err != nil {
+		return nil
+	}
+	dir := filepath.Join(root, cacheKey(r))
+	if _, err := os.Stat(dir); err != nil {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, noteWait)
+	defer cancel()
+	fl := flock.New(dir + fetchLockSuffix)
+	if err := lockWait(wctx, fl, false); err != nil {
+		return nil
+	}
+	defer fl.Unlock()
+	st := newStorage(osfs.New(dir))
+	if st.HasEncodedObject(plumbing.NewHash(commit)) != nil {
+		return nil
+	}
+	return recordUse(st, r, plumbing.NewHash(commit), sub, time.Now())
 }

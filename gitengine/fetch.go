@@ -217,7 +217,8 @@ func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storag
 // without filter; blobs by id are asked for without haves).
 func storePack(st *filesystem.Storage, r io.Reader, thin bool) error {
 	if !thin {
-		return writePack(st, r)
+		_, err := writePack(st, r)
+		return err
 	}
 	p, err := packfile.NewParserWithStorage(packfile.NewScanner(r), st)
 	if err != nil {

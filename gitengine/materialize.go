@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
 	git "github.com/go-git/go-git/v5"
@@ -126,7 +127,8 @@ type gathered struct {
 	treeID  plumbing.Hash
 	entries []entry
 	skipped []Skipped
-	c       *conn // nil when nothing was fetched
+	c       *conn  // nil when nothing was fetched
+	unread  func() // releases the cache's readers lock; nil when none is held
 }
 
 func (g *gathered) bytes() int64 {
@@ -139,6 +141,10 @@ func (g *gathered) bytes() int64 {
 func (g *gathered) close() {
 	if g.c != nil {
 		g.c.close()
+	}
+	if g.unread != nil {
+		g.unread()
+		g.unread = nil
 	}
 }
 
@@ -180,6 +186,13 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 		return nil, err
 	}
 	g.treeID, g.entries, g.skipped, g.c, err = e.fill(ctx, r, cst, commit, req.Ref, sub, file)
+	if err == nil {
+		// What gc keeps; failing to note it only costs a fetch later.
+		_ = recordUse(cst, r, commit, sub, time.Now())
+		// Hold the readers lock from here until close, so that gc, which
+		// needs the fetch lock held now, cannot remove what is read.
+		g.unread, err = readLock(ctx, cst)
+	}
 	unlock()
 	if err != nil {
 		g.close()

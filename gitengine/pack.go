@@ -25,15 +25,16 @@ import (
 // that is not a delta is inflated straight into its hasher, and only
 // deltas are rebuilt in memory to learn their ids. The pack and its index
 // are renamed into place (index first) only once the index is complete, so
-// a failed or cut-short pack never reaches the cache.
-func writePack(st *filesystem.Storage, r io.Reader) (err error) {
+// a failed or cut-short pack never reaches the cache. It returns the
+// pack's checksum, which names it.
+func writePack(st *filesystem.Storage, r io.Reader) (sum plumbing.Hash, err error) {
 	dir := filepath.Join(st.Filesystem().Root(), "objects", "pack")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return sum, err
 	}
 	f, err := os.CreateTemp(dir, "tmp_pack_")
 	if err != nil {
-		return err
+		return sum, err
 	}
 	tmp := f.Name()
 	defer func() {
@@ -47,39 +48,40 @@ func writePack(st *filesystem.Storage, r io.Reader) (err error) {
 	}()
 	n, err := io.Copy(f, r)
 	if err != nil {
-		return err
+		return sum, err
 	}
 	if n == 0 {
-		return packfile.ErrEmptyPackfile
+		return sum, packfile.ErrEmptyPackfile
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return err
+		return sum, err
 	}
-	idx, sum, err := indexPack(f)
+	var idx *idxfile.MemoryIndex
+	idx, sum, err = indexPack(f)
 	if err != nil {
-		return err
+		return sum, err
 	}
 	if err := f.Close(); err != nil {
 		f = nil
-		return err
+		return sum, err
 	}
 	f = nil
 	base := filepath.Join(dir, "pack-"+sum.String())
 	if err := writeIdx(tmp+".idx", idx); err != nil {
-		return err
+		return sum, err
 	}
 	if err := os.Rename(tmp+".idx", base+".idx"); err != nil {
-		return err
+		return sum, err
 	}
 	if _, err := os.Stat(base + ".pack"); err == nil {
 		// The same pack is already there (pack files are named by content).
 		_ = os.Remove(tmp)
 	} else if err := os.Rename(tmp, base+".pack"); err != nil {
-		return err
+		return sum, err
 	}
 	// The storage lists its packs once; make it see the new one.
 	st.Reindex()
-	return nil
+	return sum, nil
 }
 
 func writeIdx(p string, idx *idxfile.MemoryIndex) error {

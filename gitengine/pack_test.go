@@ -139,14 +139,14 @@ func TestWritePackCutShort(t *testing.T) {
 	corrupt := append([]byte(nil), pack...)
 	corrupt[len(corrupt)/2] ^= 0xff
 	for name, bad := range map[string][]byte{"cut": pack[:len(pack)-30], "corrupt": corrupt} {
-		if err := writePack(st, bytes.NewReader(bad)); err == nil {
+		if _, err := writePack(st, bytes.NewReader(bad)); err == nil {
 			t.Errorf("%s: stored", name)
 		}
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "*")); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
-	if err := writePack(st, bytes.NewReader(pack)); err != nil {
+	if _, err := writePack(st, bytes.NewReader(pack)); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -158,7 +158,7 @@ func TestWritePackCutShort(t *testing.T) {
 	if n == 0 {
 		t.Errorf("no objects readable after writePack")
 	}
-	if err := writePack(st, bytes.NewReader(pack)); err != nil {
+	if _, err := writePack(st, bytes.NewReader(pack)); err != nil {
 		t.Errorf("the same pack again: %v", err)
 	}
 	if packs, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "*")); len(packs) != 2 {

@@ -139,7 +139,8 @@ func TestTags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []TagCount{{"setup", 2}, {"linux", 1}, {"maintenance", 1}, {"packages", 1}}
+	one := func(n int) map[string]int { return map[string]int{"docs": n} }
+	want := []TagCount{{"setup", 2, one(2)}, {"linux", 1, one(1)}, {"maintenance", 1, one(1)}, {"packages", 1, one(1)}}
 	if !reflect.DeepEqual(tags, want) {
 		t.Errorf("Tags: %v, want %v", tags, want)
 	}
@@ -152,6 +153,44 @@ func TestTags(t *testing.T) {
 	}
 	if h := hits[0]; h.Path != "guide/install.md" || !slices.Equal(h.Tags, []string{"linux", "packages", "setup"}) {
 		t.Errorf("first hit %s tags %v, want guide/install.md with linux, packages, setup", h.Path, h.Tags)
+	}
+}
+
+// TestTagsPerPackage: a tag's count is split by package, and a package
+// filter counts only its documents.
+func TestTagsPerPackage(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "a", map[string]string{
+		"x.md": "---\ntags: [api, http]\n---\n# X\n\nx\n",
+		"y.md": "---\ntags: [api]\n---\n# Y\n\ny\n",
+	})
+	writeFiles(t, dir, "b", map[string]string{
+		"z.md": "# Z\n\nTags: api, grpc\n",
+	})
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "a"}, {Alias: "b"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tags, err := r.Tags(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TagCount{
+		{"api", 3, map[string]int{"a": 2, "b": 1}},
+		{"grpc", 1, map[string]int{"b": 1}},
+		{"http", 1, map[string]int{"a": 1}},
+	}
+	if !reflect.DeepEqual(tags, want) {
+		t.Errorf("Tags = %v, want %v", tags, want)
+	}
+	tags, _ = r.Tags([]string{"b"})
+	if want := []TagCount{{"api", 1, map[string]int{"b": 1}}, {"grpc", 1, map[string]int{"b": 1}}}; !reflect.DeepEqual(tags, want) {
+		t.Errorf("Tags(b) = %v, want %v", tags, want)
 	}
 }
 

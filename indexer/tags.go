@@ -5,15 +5,17 @@ import (
 	"strings"
 )
 
-// TagCount is one tag and the number of documents that carry it.
+// TagCount is one tag, the number of documents that carry it, and that
+// number per package.
 type TagCount struct {
-	Tag   string `json:"tag"`
-	Count int    `json:"count"`
+	Tag      string         `json:"tag"`
+	Count    int            `json:"count"`
+	Packages map[string]int `json:"packages"` // alias → documents with the tag
 }
 
 // Tags lists the tags of the indexed documents of packages (all when
-// empty) with the number of documents that carry each, most used first
-// (then by name). A document's tags are its front matter's `tags` and
+// empty) with the number of documents that carry each, in all and per
+// package, most used first (then by name). A document's tags are its front matter's `tags` and
 // `keywords`, else its inline "Tags: a, b" line, lower-cased; search filters
 // on them (Query.Tags, tag:T) and shows them in hits.
 func (r *Reader) Tags(packages []string) ([]TagCount, error) {
@@ -23,7 +25,7 @@ func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 	if err != nil {
 		return nil, err
 	}
-	counts := map[string]int{}
+	counts := map[string]*TagCount{}
 	for alias, recs := range cat.Files {
 		if len(packages) > 0 && !slices.Contains(packages, alias) {
 			continue
@@ -33,13 +35,19 @@ func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 				continue
 			}
 			for _, t := range rec.Tags {
-				counts[t]++
+				c := counts[t]
+				if c == nil {
+					c = &TagCount{Tag: t, Packages: map[string]int{}}
+					counts[t] = c
+				}
+				c.Count++
+				c.Packages[alias]++
 			}
 		}
 	}
 	out := make([]TagCount, 0, len(counts))
-	for t, n := range counts {
-		out = append(out, TagCount{Tag: t, Count: n})
+	for _, c := range counts {
+		out = append(out, *c)
 	}
 	slices.SortFunc(out, func(a, b TagCount) int {
 		if a.Count != b.Count {

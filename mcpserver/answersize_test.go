@@ -180,6 +180,8 @@ func TestAnswerSizes(t *testing.T) {
 	// The tools without maxTokens: the default budget.
 	check("list_contexts", nil, 0)
 	check("list_contexts", map[string]any{"package": "adv"}, 0)
+	check("list_contexts", map[string]any{"package": "adv", "tree": true}, 0)
+	check("list_tags", nil, 0)
 	check("find_documents", map[string]any{"package": "adv"}, 0)
 	check("find_documents", map[string]any{"where": map[string]any{"tags": map[string]any{"$exists": true}}}, 0)
 	for _, p := range paths {
@@ -202,6 +204,9 @@ func TestAnswerSizes(t *testing.T) {
 				}
 			}
 		}
+		check("read_relevant", withMax(map[string]any{"query": "zebra"}, m), m)
+		check("read_relevant", withMax(map[string]any{"query": "zebra stripes 斑马"}, m), m)
+		check("list_tags", withMax(nil, m), m)
 		check("related", withMax(map[string]any{"package": "adv", "path": "links.md"}, m), m)
 		check("related", withMax(map[string]any{"query": "zebra"}, m), m)
 		for _, p := range paths {
@@ -221,6 +226,7 @@ func TestAnswerSizes(t *testing.T) {
 				check("get_document", next, m)
 			}
 			check("get_section", withMax(map[string]any{"package": "adv", "path": p, "heading": firstHeading(docs["adv/"+p])}, m), m)
+			check("get_outline", withMax(map[string]any{"package": "adv", "path": p}, m), m)
 		}
 	}
 }

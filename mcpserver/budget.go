@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
+	"strconv"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -125,25 +127,6 @@ func partsBytes(parts []string) int {
 	return n
 }
 
-// fitCount returns the largest k in [0, n] for which fits(k) holds, fits
-// being monotone (true up to some k, false after); n first, since most
-// answers fit whole.
-func fitCount(n int, fits func(k int) bool) int {
-	if fits(n) {
-		return n
-	}
-	lo, hi := 0, n // fits(lo) is assumed (0 items), fits(hi) is false
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if fits(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
-}
-
 // countCache remembers the token counts of the last few large texts
 // counted, so that an answer a tool measured to fit is not counted again
 // by addTool's check (o200k counts about 10 MB/s: 5 ms for a full answer).
@@ -218,6 +201,10 @@ type bound struct{ min, max int }
 //
 // Out is any for a tool without structured output.
 func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp.ToolHandlerFor[In, Out]) {
+	if s.bounds == nil {
+		s.bounds = map[string]map[string]bound{}
+	}
+	s.bounds[t.Name] = bounds
 	if t.InputSchema == nil {
 		schema, err := inputSchema[In](bounds)
 		if err != nil {
@@ -293,4 +280,48 @@ func inputSchema[In any](bounds map[string]bound) (*jsonschema.Schema, error) {
 		}
 	}
 	return schema, nil
+}
+
+// rangeError matches the SDK's message for a number outside its input
+// schema's minimum or maximum (jsonschema-go: "validating
+// /properties/limit: maximum: 500/1 is greater than 50.000000").
+var rangeError = regexp.MustCompile(`^validating "arguments": .*validating /properties/([A-Za-z]+): (?:minimum|maximum): (-?[0-9]+)(?:/1)? is `)
+
+// explainRange is a receiving middleware: a tools/call refused because a
+// number is outside its range (the input schema's minimum and maximum,
+// checked by the SDK before the handler) is answered as ctx words such an
+// error: "limit 500 is out of range: give 1 to 50".
+func (s *Server) explainRange(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError || len(r.Content) != 1 {
+			return res, err
+		}
+		tc, ok := r.Content[0].(*mcp.TextContent)
+		call, _ := req.(*mcp.CallToolRequest)
+		if !ok || call == nil || call.Params == nil {
+			return res, err
+		}
+		m := rangeError.FindStringSubmatch(tc.Text)
+		if m == nil {
+			return res, err
+		}
+		b, ok := s.bounds[call.Params.Name][m[1]]
+		if !ok {
+			return res, err
+		}
+		if v, convErr := strconv.Atoi(m[2]); convErr == nil && m[1] == "maxTokens" {
+			if _, rangeErr := tokenBudget(v); rangeErr != nil {
+				tc.Text = rangeErr.Error() // the budget's own words (0 is the default)
+				return res, err
+			}
+		}
+		want := fmt.Sprintf("give %d to %d", b.min, b.max)
+		if b.max == 0 {
+			want = fmt.Sprintf("give %d or more", b.min)
+		}
+		tc.Text = fmt.Sprintf("%s %s is out of range: %s", m[1], m[2], want)
+		return res, err
+	}
 }

@@ -54,18 +54,6 @@ func TestAnswerTokensCountsTextAndStructured(t *testing.T) {
 	}
 }
 
-func TestFitCount(t *testing.T) {
-	for _, c := range []struct{ n, fit, want int }{
-		{0, 0, 0}, {10, 10, 10}, {10, 20, 10}, {10, 0, 0}, {10, 7, 7}, {50, 1, 1}, {50, 49, 49},
-	} {
-		calls := 0
-		got := fitCount(c.n, func(k int) bool { calls++; return k <= c.fit })
-		if got != c.want || calls > 8 {
-			t.Errorf("fitCount(%d) fitting %d = %d in %d calls, want %d", c.n, c.fit, got, calls, c.want)
-		}
-	}
-}
-
 func TestInputSchema(t *testing.T) {
 	s, err := inputSchema[SearchIn](map[string]bound{"limit": {1, 50}})
 	if err != nil {

@@ -219,13 +219,16 @@ func TestToolSchemas(t *testing.T) {
 		return &s
 	}
 	bounds := map[string][2]float64{ // a max of 0: none
-		"search.limit": {1, MaxSearchLimit}, "search.maxTokens": {1, MaxMaxTokens},
-		"get_document.offset": {0, 0}, "get_document.limit": {0, 0}, "get_document.maxTokens": {1, MaxMaxTokens},
-		"get_section.offset": {0, 0}, "get_section.maxTokens": {1, MaxMaxTokens},
-		"get_overview.offset": {0, 0}, "get_overview.maxTokens": {1, MaxMaxTokens},
-		"list_contexts.offset": {0, 0}, "list_contexts.limit": {1, maxListLimit},
-		"find_documents.limit": {1, indexer.MaxFindLimit},
-		"related.hops":         {1, indexer.MaxHops}, "related.maxTokens": {1, MaxMaxTokens},
+		"search.limit": {1, MaxSearchLimit}, "search.maxTokens": {0, MaxMaxTokens},
+		"get_document.offset": {0, 0}, "get_document.limit": {0, 0}, "get_document.maxTokens": {0, MaxMaxTokens},
+		"get_section.offset": {0, 0}, "get_section.maxTokens": {0, MaxMaxTokens},
+		"get_overview.offset": {0, 0}, "get_overview.maxTokens": {0, MaxMaxTokens},
+		"list_contexts.limit": {0, maxListLimit}, "list_contexts.depth": {0, maxTreeDepth}, "list_contexts.maxTokens": {0, MaxMaxTokens},
+		"get_outline.depth": {0, 6}, "get_outline.maxTokens": {0, MaxMaxTokens},
+		"list_tags.limit": {0, maxListLimit}, "list_tags.maxTokens": {0, MaxMaxTokens},
+		"read_relevant.maxTokens": {0, MaxMaxTokens},
+		"find_documents.limit":    {1, indexer.MaxFindLimit},
+		"related.hops":            {1, indexer.MaxHops}, "related.maxTokens": {0, MaxMaxTokens},
 	}
 	arrays := 0
 	for _, tool := range res.Tools {
@@ -254,8 +257,8 @@ func TestToolSchemas(t *testing.T) {
 			}
 			delete(bounds, key)
 		}
-		if tool.OutputSchema == nil || tool.Name == "list_contexts" {
-			continue // list_contexts' output: see t14-nav
+		if tool.OutputSchema == nil {
+			continue
 		}
 		var walk func(where string, s *schema)
 		walk = func(where string, s *schema) {

@@ -19,11 +19,17 @@ import (
 )
 
 // Manifest is the JSON of ctx://manifest: the installed packages and the
-// state of their lock entries and index.
+// state of their lock entries and index, in pages (by alias) within the
+// default answer budget.
 type Manifest struct {
-	Lock     string            `json:"lock"` // "ok", or why there is none
-	Packages []ManifestPackage `json:"packages"`
-	Index    ManifestIndex     `json:"index"`
+	Lock       string            `json:"lock"` // "ok", or why there is none
+	Packages   []ManifestPackage `json:"packages"`
+	Total      int               `json:"total"`                // packages, over all pages
+	Remaining  int               `json:"remaining"`            // packages after this page
+	NextCursor string            `json:"nextCursor,omitempty"` // the cursor of the next page
+	Next       string            `json:"next,omitempty"`       // the URI of the next page: ctx://manifest?cursor=…
+	Note       string            `json:"note,omitempty"`       // on a page with a next: how to read on
+	Index      ManifestIndex     `json:"index"`
 }
 
 // ManifestPackage is one package in ctx://manifest.
@@ -51,6 +57,16 @@ type ManifestIndex struct {
 
 const docTemplate = "ctx://packages/{alias}/{+path}"
 
+// Where the manifest is: its first page, and the template of all its pages.
+const (
+	manifestURI      = "ctx://manifest"
+	manifestTemplate = "ctx://manifest{?cursor}"
+)
+
+const manifestDescription = "The installed context packages with their lock state (source, ref, commit, tree, hash) and the search " +
+	"index's freshness, as JSON, in pages of about 8,000 tokens sorted by alias. When a page has `next`, read that URI " +
+	"(ctx://manifest?cursor=<nextCursor>) for the following packages."
+
 func (s *Server) addResources() {
 	s.srv.AddResource(&mcp.Resource{
 		URI: "ctx://index", Name: "INDEX.md", Title: "Documentation overview",
@@ -58,8 +74,13 @@ func (s *Server) addResources() {
 		MIMEType:    "text/markdown",
 	}, s.readIndexResource)
 	s.srv.AddResource(&mcp.Resource{
-		URI: "ctx://manifest", Name: "manifest", Title: "Installed packages",
-		Description: "The installed context packages with their lock state (source, ref, commit, tree, hash) and the search index's freshness, as JSON.",
+		URI: manifestURI, Name: "manifest", Title: "Installed packages",
+		Description: manifestDescription,
+		MIMEType:    "application/json",
+	}, s.readManifest)
+	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: manifestTemplate, Name: "manifest-page", Title: "Installed packages (a page)",
+		Description: manifestDescription,
 		MIMEType:    "application/json",
 	}, s.readManifest)
 	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{
@@ -77,45 +98,89 @@ func (s *Server) readIndexResource(ctx context.Context, req *mcp.ReadResourceReq
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ctx://index", MIMEType: "text/markdown", Text: string(data)}}}, nil
 }
 
-func (s *Server) manifest() Manifest {
+// manifestPage is the JSON of the page of the manifest that starts after
+// the cursor's alias (the first page for none), within budget o200k tokens.
+func (s *Server) manifestPage(cur string, budget int) ([]byte, error) {
+	listing := listingKey("manifest")
+	from, started, err := decodeCursor(cur, listing)
+	if err != nil {
+		return nil, err
+	}
 	snap := s.snapshot()
 	m := Manifest{Lock: "ok", Packages: []ManifestPackage{}}
 	if snap.lock == nil {
 		m.Lock = snap.lockErr.Error()
-		if snap.unusable() {
-			return m
+	}
+	var all []ManifestPackage
+	if !snap.unusable() {
+		for _, a := range snap.aliases {
+			uri := "ctx://packages/" + url.PathEscape(a) + "/"
+			if p, ok := snap.live[a]; ok {
+				all = append(all, ManifestPackage{Alias: a, Kind: p.Kind, Source: p.Source, Installed: p.Present(), URI: uri})
+				continue
+			}
+			e, _ := snap.entry(a)
+			all = append(all, ManifestPackage{Alias: a, Kind: snap.kindOf(a), Source: e.Source, Path: e.Path, Ref: e.Ref,
+				Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a), URI: uri})
+		}
+		if r, err := s.reader(); err != nil {
+			m.Index.Error = err.Error()
+		} else if f, err := r.Freshness(snap.pkgs); err != nil {
+			m.Index.Error = err.Error()
+		} else {
+			m.Index = ManifestIndex{Fresh: f.Fresh, BuiltAt: f.BuiltAt, Stale: f.Stale}
 		}
 	}
-	for _, a := range snap.aliases {
-		uri := "ctx://packages/" + url.PathEscape(a) + "/"
-		if p, ok := snap.live[a]; ok {
-			m.Packages = append(m.Packages, ManifestPackage{Alias: a, Kind: p.Kind, Source: p.Source, Installed: p.Present(), URI: uri})
-			continue
+	m.Total = len(all)
+	rest := after(all, func(p ManifestPackage) string { return p.Alias }, strings.Compare, from, started)
+	var data []byte
+	build := func(k int) (*mcp.CallToolResult, any) {
+		page := m
+		page.Packages = rest[:k:k]
+		page.Remaining = len(rest) - k
+		if k < len(rest) {
+			page.NextCursor = encodeCursor(listing, rest[max(k-1, 0)].Alias)
+			page.Next = manifestURI + "?cursor=" + page.NextCursor
+			page.Note = fmt.Sprintf("%d more packages: read the resource named by next for the following ones", page.Remaining)
 		}
-		e, _ := snap.entry(a)
-		m.Packages = append(m.Packages, ManifestPackage{Alias: a, Kind: snap.kindOf(a), Source: e.Source, Path: e.Path, Ref: e.Ref,
-			Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a), URI: uri})
+		data, _ = marshalJSON(page)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil
 	}
-	r, err := s.reader()
-	if err != nil {
-		m.Index.Error = err.Error()
-		return m
-	}
-	f, err := r.Freshness(snap.pkgs)
-	if err != nil {
-		m.Index.Error = err.Error()
-		return m
-	}
-	m.Index = ManifestIndex{Fresh: f.Fresh, BuiltAt: f.BuiltAt, Stale: f.Stale}
-	return m
-}
-
-func (s *Server) readManifest(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	data, err := json.MarshalIndent(s.manifest(), "", "  ")
+	k, err := s.fitPage(budget, 0, len(rest), maxListLimit, func(i int) int { return s.rowTokens(rest[i], "") }, build)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "ctx://manifest", MIMEType: "application/json", Text: string(data)}}}, nil
+	build(k)
+	return data, nil
+}
+
+// readManifest serves ctx://manifest and its pages, ctx://manifest?cursor=….
+func (s *Server) readManifest(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "ctx" || u.Host != "manifest" || u.Path != "" || u.Fragment != "" {
+		return nil, resourceError(uri, fmt.Errorf("not a manifest URI: %q (want %s, or %s?cursor=<nextCursor>)", uri, manifestURI, manifestURI))
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err == nil {
+		for k := range q {
+			if k != "cursor" {
+				err = fmt.Errorf("unknown parameter %q", k)
+			}
+		}
+		if len(q["cursor"]) > 1 {
+			err = errors.New("more than one cursor")
+		}
+	}
+	if err != nil {
+		return nil, resourceError(uri, fmt.Errorf("manifest URI %q: %v: the manifest takes one parameter, cursor (the nextCursor of the previous page)", uri, err))
+	}
+	budget, _ := tokenBudget(0)
+	data, err := s.manifestPage(q.Get("cursor"), budget)
+	if err != nil {
+		return nil, resourceError(uri, err)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(data)}}}, nil
 }
 
 // parseDocURI splits ctx://packages/<alias>/<path> and percent-decodes both

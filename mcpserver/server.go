@@ -41,6 +41,9 @@ type Server struct {
 	log     *slog.Logger
 	logOut  io.Writer // where log goes (Options.Log)
 	srv     *mcp.Server
+	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
+	// read only after), for explainRange.
+	bounds map[string]map[string]bound
 
 	mu        sync.Mutex // guards the fields below
 	rd        *indexer.Reader
@@ -73,6 +76,7 @@ type Server struct {
 const Instructions = `This server gives read-only access to the team documentation installed in this project with ctx (context packages under .context/packages).
 Use it before answering questions about the project's conventions, APIs, architecture or tools.
 Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package, path prefix or tag), then read them with get_section or get_document.
+To answer a question in one call, read_relevant returns the best sections whole, within maxTokens (the ask-docs prompt shows the steps).
 Every hit and every read names its package, the commit its files are from (none for the project's own live files) and its lines: cite them.
 Answers stay within about 10,000 tokens; ask for up to 20,000 with maxTokens. Long documents come in pages: when a result says truncated, call again with offset set to nextOffset.
 Errors explain what went wrong and suggest the nearest valid package, path or heading.`
@@ -118,15 +122,22 @@ func New(opts Options) (*Server, error) {
 			Instructions: Instructions,
 			// The SDK's session chatter only at warning level and above.
 			Logger: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn})),
-			// Tools, resources; no logging capability, no list changes.
+			// Tools, resources, prompts, completions; no logging capability,
+			// no list changes (resources/list answers from the live index).
 			Capabilities: &mcp.ServerCapabilities{
 				Tools:     &mcp.ToolCapabilities{},
 				Resources: &mcp.ResourceCapabilities{},
+				Prompts:   &mcp.PromptCapabilities{},
 			},
+			// Completes the alias and path of document URIs (resources_list.go).
+			CompletionHandler: s.complete,
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged, s.explainRange)
 	s.addTools()
 	s.addLinkTools()
+	s.addReadTools()
+	s.addPrompts()
+	s.addNavTools()
 	s.addResources()
 	return s, nil
 }

@@ -29,7 +29,8 @@ func TestToolsAndInstructions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"list_contexts": true, "get_overview": true, "search": true, "get_document": true, "get_section": true,
-		"get_links": true, "get_metadata": true, "find_documents": true, "related": true}
+		"get_links": true, "get_metadata": true, "find_documents": true, "related": true, "read_relevant": true,
+		"get_outline": true, "list_tags": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)
@@ -91,34 +92,46 @@ func TestListContexts(t *testing.T) {
 	if setup == nil {
 		t.Fatalf("docs/setup.md not listed: %+v", docs.Documents)
 	}
-	if setup.Title != "Setup guide" || setup.Size != int64(len(setupDoc)) || setup.URI != "ctx://packages/guide/docs/setup.md" || setup.Modified.IsZero() {
+	if setup.Title != "Setup guide" || setup.Size != int64(len(setupDoc)) || docs.URIPrefix+setup.Path != "ctx://packages/guide/docs/setup.md" || setup.Modified.IsZero() {
 		t.Errorf("setup doc = %+v", setup)
 	}
 
 	// Paging the documents of a package: pages join up to the whole list.
 	seen := map[string]bool{}
-	for off := 0; ; {
+	cursor := ""
+	for pages := 0; ; pages++ {
 		var pg ListContextsOut
-		call(t, cs, "list_contexts", map[string]any{"package": "many", "limit": 7, "offset": off}, &pg)
+		args := map[string]any{"package": "many", "limit": 7}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		if res := call(t, cs, "list_contexts", args, &pg); res.IsError {
+			t.Fatal(text(res))
+		}
 		for _, d := range pg.Documents {
+			if seen[d.Path] {
+				t.Errorf("%s listed twice", d.Path)
+			}
 			seen[d.Path] = true
 		}
-		if !pg.Truncated {
+		if pg.NextCursor == "" || pages > 20 {
 			break
 		}
-		off = pg.NextOffset
+		cursor = pg.NextCursor
 	}
 	if len(seen) != 60 {
 		t.Errorf("paging by 7 saw %d documents, want 60", len(seen))
 	}
 	var page ListContextsOut
-	call(t, cs, "list_contexts", map[string]any{"package": "many", "limit": 25, "offset": 50}, &page)
-	if page.Total != 60 || len(page.Documents) != 10 || page.Truncated {
-		t.Errorf("last page: total %d, %d docs, truncated %v", page.Total, len(page.Documents), page.Truncated)
-	}
 	call(t, cs, "list_contexts", map[string]any{"package": "many", "limit": 25}, &page)
-	if len(page.Documents) != 25 || !page.Truncated || page.NextOffset != 25 {
-		t.Errorf("first page: %d docs, truncated %v, next %d", len(page.Documents), page.Truncated, page.NextOffset)
+	if len(page.Documents) != 25 || !page.Truncated || page.NextCursor == "" || page.Remaining != 35 || page.Total != 60 {
+		t.Errorf("first page: %d docs, truncated %v, next %q, remaining %d", len(page.Documents), page.Truncated, page.NextCursor, page.Remaining)
+	}
+	next := page.NextCursor
+	page = ListContextsOut{}
+	call(t, cs, "list_contexts", map[string]any{"package": "many", "limit": 50, "cursor": next}, &page)
+	if page.Total != 60 || len(page.Documents) != 35 || page.Truncated || page.NextCursor != "" {
+		t.Errorf("last page: total %d, %d docs, truncated %v", page.Total, len(page.Documents), page.Truncated)
 	}
 
 	wantError(t, call(t, cs, "list_contexts", map[string]any{"package": "giude"}, nil), "unknown package", `"guide"`)
@@ -355,7 +368,7 @@ func TestResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tl.ResourceTemplates) != 1 || tl.ResourceTemplates[0].URITemplate != docTemplate {
+	if len(tl.ResourceTemplates) != 2 || tl.ResourceTemplates[0].URITemplate != manifestTemplate || tl.ResourceTemplates[1].URITemplate != docTemplate {
 		t.Errorf("templates = %+v", tl.ResourceTemplates)
 	}
 
@@ -546,9 +559,19 @@ func TestFreshnessInPlaceEdit(t *testing.T) {
 	if fi2, _ := os.Stat(filepath.Dir(doc)); !fi2.ModTime().Equal(fi.ModTime()) {
 		t.Fatal("editing in place changed the folder")
 	}
-	call(t, cs, "search", map[string]any{"query": "okapi"}, &out) // starts the background check
-	srv.bg.Wait()
-	res := call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
+	// The edit reaches the server through the watch (an event, delivered
+	// asynchronously) or, without one, through the background check the
+	// first call starts: either way a later call finds it, with no command
+	// run. Ask until it does, for a bounded time.
+	var res *mcp.CallToolResult
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		res = call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
+		srv.bg.Wait()
+		if res.IsError || len(out.Hits) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if res.IsError || len(out.Hits) != 1 || out.Hits[0].Path != "docs/setup.md" {
 		t.Fatalf("after an in-place edit: %+v %s", out.Hits, text(res))
 	}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -23,55 +22,7 @@ import (
 const (
 	DefaultSearchLimit = 10
 	MaxSearchLimit     = 50
-	defaultListLimit   = 100
-	maxListLimit       = 500
-	// maxListBytes bounds a page of list_contexts (about its JSON size).
-	maxListBytes = 48_000
 )
-
-// ListContextsIn is list_contexts' input.
-type ListContextsIn struct {
-	Package string `json:"package,omitempty" jsonschema:"an installed package alias; when set, list that package's documents instead of the packages"`
-	Kind    string `json:"kind,omitempty" jsonschema:"list only packages of this source kind: git, dir (the project's own files, live) or https"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"with package: skip this many documents (use nextOffset from the previous page)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"with package: at most this many documents (default 100, max 500; a page also stops at about 12k tokens)"`
-}
-
-// PackageInfo describes one installed package.
-type PackageInfo struct {
-	Alias     string `json:"alias"`
-	Kind      string `json:"kind"` // git, dir or https
-	Source    string `json:"source"`
-	Path      string `json:"path,omitempty"`
-	Ref       string `json:"ref,omitempty"`
-	Commit    string `json:"commit,omitempty"` // short SHA; none for a dir source (live)
-	Documents int    `json:"documents"`
-	Installed bool   `json:"installed"`          // its folder exists under .context/packages (a dir source: its file or folder exists)
-	Fresh     bool   `json:"fresh"`              // the search index matches its files
-	Withheld  int    `json:"withheld,omitempty"` // documents its audience rules keep out of this project (never installed, never served)
-}
-
-// DocInfo describes one document of a package.
-type DocInfo struct {
-	Path     string    `json:"path"`
-	Title    string    `json:"title,omitempty"`
-	Size     int64     `json:"size"`
-	Lines    int       `json:"lines,omitempty"`
-	Modified time.Time `json:"modified"`
-	URI      string    `json:"uri"`
-}
-
-// ListContextsOut is list_contexts' output.
-type ListContextsOut struct {
-	Packages   []PackageInfo `json:"packages,omitempty"`
-	Package    string        `json:"package,omitempty"`
-	Documents  []DocInfo     `json:"documents,omitempty"`
-	Total      int           `json:"total"` // packages, or documents of the package
-	NextOffset int           `json:"nextOffset,omitempty"`
-	Truncated  bool          `json:"truncated,omitempty"`
-	IndexFresh bool          `json:"indexFresh"`
-	Warning    string        `json:"warning,omitempty"`
-}
 
 // SearchIn is search's input.
 type SearchIn struct {
@@ -173,17 +124,10 @@ func readOnly(title string) *mcp.ToolAnnotations {
 // maximum).
 var (
 	offsetBound    = bound{min: 0}
-	maxTokensBound = bound{min: 1, max: MaxMaxTokens}
+	maxTokensBound = bound{min: 0, max: MaxMaxTokens} // 0: the default (tokenBudget)
 )
 
 func (s *Server) addTools() {
-	addTool(s, &mcp.Tool{
-		Name: "list_contexts",
-		Description: "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, ref, short commit (none for dir), " +
-			"number of documents, how many its audience rules withhold from this project, and whether the search index is fresh. With `package`, list that package's documents " +
-			"(path, title, size, modified) instead, in pages. Filter packages with `kind`.",
-		Annotations: readOnly("List context packages"),
-	}, map[string]bound{"offset": offsetBound, "limit": {min: 1, max: maxListLimit}}, s.listContexts)
 	addTool(s, &mcp.Tool{
 		Name: "get_overview",
 		Description: "Get INDEX.md: the catalogue of all installed documentation, with titles and summaries, sized to fit " +
@@ -247,14 +191,15 @@ func shortSHA(c string) string {
 }
 
 // revOf is the provenance of alias's files: its lock entry's revision
-// (snapshot.entry, short as list_contexts shows it), or live for a dir
-// source the lock does not pin, which is read in place and has none.
+// (snapshot.entry: a git commit, an https "sha256:" snapshot; shortSHA
+// shortens it), or live for a dir source the lock does not pin, which is
+// read in place and has none.
 func (s snapshot) revOf(alias string) (rev string, live bool) {
 	if _, ok := s.live[alias]; ok {
 		return "", true
 	}
 	e, _ := s.entry(alias)
-	return shortSHA(e.Rev), false
+	return e.Rev, false
 }
 
 // provenance says where a package's text is from, for a footer or a hit.
@@ -268,120 +213,6 @@ func provenance(commit string, live bool) string {
 // docLink is the resource link to a document (or to INDEX.md).
 func docLink(uri, name, desc string) *mcp.ResourceLink {
 	return &mcp.ResourceLink{URI: uri, Name: name, Description: desc, MIMEType: "text/markdown"}
-}
-
-func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
-	if err := checkKind(in.Kind); err != nil {
-		return nil, ListContextsOut{}, err
-	}
-	snap := s.snapshot()
-	if snap.unusable() {
-		if in.Package != "" {
-			return nil, ListContextsOut{}, snap.lockErr
-		}
-		return nil, ListContextsOut{Packages: []PackageInfo{}, Warning: snap.lockErr.Error()}, nil
-	}
-	if in.Package != "" {
-		if err := s.checkPackage(snap, in.Package); err != nil {
-			return nil, ListContextsOut{}, err
-		}
-	}
-	out := ListContextsOut{}
-	out.Warning = s.freshen(ctx, req, snap)
-	fresh := map[string]bool{}
-	if r, err := s.reader(); err == nil {
-		if f, err := r.Freshness(snap.pkgs); err == nil {
-			out.IndexFresh = f.Fresh
-			stale := map[string]bool{}
-			for _, a := range f.Stale {
-				stale[a] = true
-			}
-			for _, a := range snap.aliases {
-				fresh[a] = f.Fresh || !stale[a]
-			}
-		}
-	}
-	var docs []indexer.Document
-	var docsErr error
-	if r, err := s.reader(); err == nil {
-		docs, docsErr = r.Documents(in.Package)
-	} else {
-		docsErr = err
-	}
-	if in.Package == "" {
-		count := map[string]int{}
-		for _, d := range docs {
-			if checkRelPathOnce(d.Path) == nil {
-				count[d.Package]++
-			}
-		}
-		for _, a := range snap.aliases {
-			kind := snap.kindOf(a)
-			if in.Kind != "" && kind != in.Kind {
-				continue
-			}
-			info := PackageInfo{Alias: a, Kind: kind, Documents: count[a], Fresh: fresh[a]}
-			if p, ok := snap.live[a]; ok {
-				info.Source, info.Installed = p.Source, p.Present()
-			} else {
-				e, _ := snap.entry(a)
-				info.Source, info.Path, info.Ref, info.Commit, info.Installed, info.Withheld = e.Source, e.Path, e.Ref, shortSHA(e.Rev), s.proj.IsInstalled(a), e.Withheld
-			}
-			out.Packages = append(out.Packages, info)
-		}
-		out.Total = len(out.Packages)
-		if docsErr != nil && out.Warning == "" {
-			out.Warning = "warning: document counts unavailable: " + docsErr.Error()
-		}
-		return nil, out, nil
-	}
-	out.Package = in.Package
-	var all []DocInfo
-	if docsErr == nil {
-		for _, d := range docs {
-			if checkRelPathOnce(d.Path) != nil {
-				continue // never served, so never listed (.git, hidden folders)
-			}
-			all = append(all, DocInfo{Path: d.Path, Title: d.Title, Size: d.Size, Lines: d.Lines, Modified: d.Modified, URI: docURI(in.Package, d.Path)})
-		}
-	} else {
-		// No catalogue: list the files on disk.
-		out.Warning = "warning: the index is unavailable (" + docsErr.Error() + "); listing files on disk"
-		pf := s.files(snap, in.Package)
-		for _, p := range listMarkdown(pf, 100_000) {
-			fi, err := os.Stat(filepath.Join(pf.dir, filepath.FromSlash(p)))
-			if err != nil {
-				continue
-			}
-			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: fi.ModTime(), URI: docURI(in.Package, p)})
-		}
-	}
-	limit := in.Limit
-	if limit <= 0 {
-		limit = defaultListLimit
-	}
-	limit = min(limit, maxListLimit)
-	off := max(in.Offset, 0)
-	out.Total = len(all)
-	if off < len(all) {
-		end, size := off, 0
-		for end < min(off+limit, len(all)) {
-			d := all[end]
-			size += len(d.Path) + len(d.Title) + len(d.URI) + 120 // keys, size, time
-			if size > maxListBytes && end > off {
-				break
-			}
-			end++
-		}
-		out.Documents = all[off:end]
-		if end < len(all) {
-			out.Truncated, out.NextOffset = true, end
-		}
-	}
-	if out.Documents == nil {
-		out.Documents = []DocInfo{}
-	}
-	return nil, out, nil
 }
 
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
@@ -438,8 +269,8 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		if checkRelPathOnce(h.Path) != nil {
 			continue // a hidden file the index holds is never served
 		}
-		commit, live := snap.revOf(h.Package)
-		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: commit, Live: live,
+		rev, live := snap.revOf(h.Package)
+		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: shortSHA(rev), Live: live,
 			Score: math.Round(h.Score*1000) / 1000, Tags: h.Tags, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
@@ -451,7 +282,9 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		}
 		out.Note = n + " other words, or get_overview to see what is there."
 	}
-	out = s.fitHits(out, budget, in.MaxTokens)
+	if out, err = s.fitHits(out, budget, in.MaxTokens); err != nil {
+		return nil, SearchOut{}, err
+	}
 	return searchAnswer(out), out, nil
 }
 
@@ -464,13 +297,14 @@ const (
 
 // fitHits cuts out's hits to fit budget tokens, as searchAnswer shows
 // them: first every hit is shortened (snippet, heading trail, tags), then
-// the last hits are left out; the note says which was done.
-func (s *Server) fitHits(out SearchOut, budget, maxTokens int) SearchOut {
+// the last hits are left out (fitPage); the note says which was done. A
+// budget that holds no hit is an error naming the maxTokens it needs.
+func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, error) {
 	// An answer of over 4 bytes a token of the budget is not counted whole
 	// first: o200k makes about 4 bytes a token of prose, so it would not
 	// fit (if it does, the hits are only shortened, never dropped).
 	if size := answerBytes(searchAnswer(out), out); size <= 4*budget && s.fits(searchAnswer(out), out, budget) {
-		return out
+		return out, nil
 	}
 	all := out.Hits
 	short := make([]SearchHit, len(all))
@@ -501,30 +335,21 @@ func (s *Server) fitHits(out SearchOut, budget, maxTokens int) SearchOut {
 		o.Note += "."
 		return o
 	}
-	// How many fit, from each hit's cost counted once (its text, its JSON,
-	// its link) and the answer's without hits; then checked on the whole,
-	// dropping one more while it does not fit (the parts' counts summed
-	// are an estimate of the whole's).
-	zero := at(0)
-	used := s.answerTokens(searchAnswer(zero), zero)
 	none := SearchOut{Hits: []SearchHit{}}
 	base := s.answerTokens(searchAnswer(none), none)
-	k := 0
-	for _, h := range short {
-		one := SearchOut{Hits: []SearchHit{h}}
-		used += s.answerTokens(searchAnswer(one), one) - base
-		if used > budget {
-			break
-		}
-		k++
+	k, err := s.fitPage(budget, maxTokens, len(short), len(short),
+		func(i int) int {
+			one := SearchOut{Hits: short[i : i+1]}
+			return s.answerTokens(searchAnswer(one), one) - base
+		},
+		func(k int) (*mcp.CallToolResult, any) {
+			o := at(k)
+			return searchAnswer(o), o
+		})
+	if err != nil {
+		return SearchOut{}, err
 	}
-	for k > 0 {
-		if o := at(k); s.fits(searchAnswer(o), o, budget) {
-			break
-		}
-		k--
-	}
-	return at(k)
+	return at(k), nil
 }
 
 // budgetName names the budget a call asked for, for a note.
@@ -697,7 +522,8 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	lines := doc.Lines
 	first, last := 1, len(lines)
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
-	out.Commit, out.Live = snap.revOf(in.Package)
+	rev, live := snap.revOf(in.Package)
+	out.Commit, out.Live = shortSHA(rev), live
 	if in.Section != "" {
 		sec, hs, ok := doc.Section(in.Section)
 		if !ok {

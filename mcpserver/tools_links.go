@@ -184,10 +184,23 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 		}
 		return res
 	}
-	k := fitCount(min(max(len(out), len(back)), maxLinksListed), func(k int) bool {
-		o := at(k)
-		return s.fitsJSON(o, budget)
-	})
+	n := min(max(len(out), len(back)), maxLinksListed)
+	if o := at(n); s.fitsJSON(o, budget) {
+		return nil, o, nil
+	}
+	k, err := fitJSON(s, budget, 0, n, n, func(i int) any {
+		var pair []indexer.Link
+		if i < len(out) {
+			pair = append(pair, out[i])
+		}
+		if i < len(back) {
+			pair = append(pair, back[i])
+		}
+		return pair
+	}, at)
+	if err != nil {
+		k = 0 // not one link fits: the note says how many there are
+	}
 	return nil, at(k), nil
 }
 
@@ -207,6 +220,23 @@ func firstN[T any](l []T, n int) []T {
 func (s *Server) fitsJSON(out any, budget int) bool {
 	res, err := jsonAnswer(nil, out)
 	return err == nil && s.fits(res, out, budget)
+}
+
+// fitJSON is fitPage for a tool whose answer is its structured output,
+// sent as JSON text and as structuredContent: how many of n items at(k)
+// can hold within budget (at most limit), item(i) being what item i adds
+// to its JSON.
+func fitJSON[T any](s *Server, budget, maxTokens, n, limit int, item func(i int) any, at func(k int) T) (int, error) {
+	return s.fitPage(budget, maxTokens, n, limit,
+		func(i int) int {
+			b, _ := marshalJSON(item(i))
+			return 2 * (s.countTokens(string(b)) + 1)
+		},
+		func(k int) (*mcp.CallToolResult, any) {
+			o := at(k)
+			res, _ := jsonAnswer(nil, o)
+			return res, o
+		})
 }
 
 func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in GetMetadataIn) (*mcp.CallToolResult, GetMetadataOut, error) {
@@ -283,14 +313,22 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 		}
 		return o
 	}
-	lean := false
-	k := fitCount(len(full), func(k int) bool { return s.fitsJSON(at(k, false), budget) })
-	if k == 0 {
-		lean = true
-		k = fitCount(len(full), func(k int) bool { return s.fitsJSON(at(k, true), budget) })
+	fit := func(lean bool) (int, error) {
+		return fitJSON(s, budget, 0, len(full), len(full), func(i int) any {
+			d := full[i]
+			if lean {
+				leanMeta(&d)
+			}
+			return d
+		}, func(k int) FindDocumentsOut { return at(k, lean) })
 	}
-	if k == 0 {
-		return nil, FindDocumentsOut{}, fmt.Errorf("the next document's metadata is over the default budget of %d tokens even without its front matter; narrow the filter", DefaultMaxTokens)
+	lean := false
+	k, err := fit(false)
+	if err != nil {
+		lean = true
+		if k, err = fit(true); err != nil {
+			return nil, FindDocumentsOut{}, fmt.Errorf("the next document's metadata is over the default budget of %d tokens even without its front matter; narrow the filter", DefaultMaxTokens)
+		}
 	}
 	q.Limit = k
 	if res, err = r.Find(q); err != nil {
@@ -385,5 +423,12 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 		o.Truncated = k < len(docs)
 		return o
 	}
-	return nil, at(fitCount(len(docs), func(k int) bool { return s.fitsJSON(at(k), budget) })), nil
+	if o := at(len(docs)); s.fitsJSON(o, budget) {
+		return nil, o, nil
+	}
+	k, err := fitJSON(s, budget, in.maxTokens(), len(docs), len(docs), func(i int) any { return docs[i] }, at)
+	if err != nil {
+		return nil, RelatedOut{}, err
+	}
+	return nil, at(k), nil
 }

@@ -316,7 +316,11 @@ func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, err
 	if err != nil {
 		return nil, err
 	}
-	return w.execute(ctx, p)
+	rep, err := w.execute(ctx, p)
+	if err == nil {
+		w.noteCacheUse(ctx, p)
+	}
+	return rep, err
 }
 
 // planInstall plans install: the manifest's packages at their locked
@@ -509,7 +513,11 @@ func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOption
 	if o.DryRun {
 		return p.report(), nil
 	}
-	return w.execute(ctx, p)
+	rep, err := w.execute(ctx, p)
+	if err == nil {
+		w.noteCacheUse(ctx, p)
+	}
+	return rep, err
 }
 
 // planUpdate plans update: the named packages (all when none) at their

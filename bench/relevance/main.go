@@ -4,11 +4,12 @@
 // indexer/relevance_test.go: the corpus is not in the repository, and the
 // queries were written before any ranking change was tried against them.
 //
-//	go run ./bench/relevance [-corpus /work/shared/corpus] [-v] [-save ranks.json] [-against ranks.json]
+//	go run ./bench/relevance [-corpus /work/shared/corpus] [-v] [-save ranks.json] [-against ranks.json] [-onecall [-maxtokens 3000]]
 //
-// It links each corpus folder as a package of a temporary project, builds
-// the index, and prints Recall@1, Recall@5 and MRR (best chunk per
-// document, limit 10). -save writes each query's rank (0: not in the top
+// It makes each corpus folder a dir source of a temporary project (indexed
+// and served in place), builds the index, and prints Recall@1, Recall@5
+// and MRR (best chunk per document, limit 10). -onecall then asks the MCP
+// server read_relevant once per query (see oneCall). -save writes each query's rank (0: not in the top
 // 10) to a file; -against reads such a file (a run of other code) and
 // prints the per-query changes and a paired test: the sign test over the
 // queries whose reciprocal rank changed, and the Wilcoxon signed-rank test
@@ -31,6 +32,8 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 type query struct {
@@ -44,6 +47,8 @@ func main() {
 	save := flag.String("save", "", "write each query's rank to `FILE` (JSON)")
 	against := flag.String("against", "", "compare with the ranks in `FILE` (written by -save): per-query changes and paired tests")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the -latency runs to `FILE`")
+	onecall := flag.Bool("onecall", false, "also measure the one-call answer rate: one read_relevant call per query through an MCP session")
+	maxTokens := flag.Int("maxtokens", 3000, "with -onecall: read_relevant's maxTokens")
 	repeat := flag.Int("latency", 0, "also time each query `N` times (index kept open) and print p50/p95 over all runs and over each query's fastest run")
 	flag.Parse()
 	_, self, _, _ := runtime.Caller(0)
@@ -61,25 +66,11 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(tmp)
-	dir := filepath.Join(tmp, ".context")
-	if err := os.MkdirAll(filepath.Join(dir, "packages"), 0o755); err != nil {
-		log.Fatal(err)
-	}
-	ents, err := os.ReadDir(*corpus)
+	pkgs, err := corpusProject(tmp, *corpus)
 	if err != nil {
 		log.Fatal(err)
 	}
-	var pkgs []indexer.Package
-	for _, e := range ents {
-		if !e.IsDir() {
-			continue
-		}
-		abs, _ := filepath.Abs(filepath.Join(*corpus, e.Name()))
-		if err := os.Symlink(abs, filepath.Join(dir, "packages", e.Name())); err != nil {
-			log.Fatal(err)
-		}
-		pkgs = append(pkgs, indexer.Package{Alias: e.Name()})
-	}
+	dir := filepath.Join(tmp, project.DirName)
 	ctx := context.Background()
 	cpu0, start := cpuTime(), time.Now()
 	if _, err := indexer.Sync(ctx, dir, pkgs, indexer.Options{}); err != nil {
@@ -133,6 +124,11 @@ func main() {
 	}
 	n := float64(len(qs))
 	fmt.Printf("%d queries on %s: Recall@1 %.3f  Recall@5 %.3f  MRR %.3f\n", len(qs), *corpus, r1/n, r5/n, mrr/n)
+	if *onecall {
+		if err := oneCall(ctx, tmp, qs, *maxTokens, *verbose); err != nil {
+			log.Fatal(err)
+		}
+	}
 	if *repeat > 0 {
 		if *cpuprofile != "" {
 			f, err := os.Create(*cpuprofile)
@@ -166,6 +162,46 @@ func main() {
 		}
 		compare(qs, before, ranks)
 	}
+}
+
+// corpusProject makes proj a project whose packages are the folders of
+// corpus, as dir sources (indexed and served in place, as the MCP server
+// serves them), and returns what the index holds (project.Installed).
+func corpusProject(proj, corpus string) ([]indexer.Package, error) {
+	ents, err := os.ReadDir(corpus)
+	if err != nil {
+		return nil, err
+	}
+	m := project.Manifest{Packages: []project.PackageSpec{}}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		abs, err := filepath.Abs(filepath.Join(corpus, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		m.Packages = append(m.Packages, project.PackageSpec{Alias: e.Name(), Kind: project.KindDir, Source: abs})
+	}
+	p, err := project.At(proj)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(p.Dir(), 0o755); err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(p.Path(project.ManifestName), b, 0o644); err != nil {
+		return nil, err
+	}
+	read, err := p.ReadManifest()
+	if err != nil {
+		return nil, err
+	}
+	return p.Installed(read, &lockfile.Lock{}), nil
 }
 
 // latency times every query n times, round-robin, and prints p50 and p95

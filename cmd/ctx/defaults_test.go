@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
@@ -47,6 +48,8 @@ func TestREADMEDefaults(t *testing.T) {
 		fmt.Sprintf("index.budgetTokens (default %d)", indexer.DefaultBudgetTokens),
 		fmt.Sprintf("A server that sends nothing for %d s", int(gitengine.DefaultIdleTimeout.Seconds())),
 		fmt.Sprintf("Files over %d MB are skipped", gitengine.DefaultMaxFileSize>>20),
+		fmt.Sprintf("the keep period (`--keep`, default %d days;", gitengine.DefaultKeep/(24*time.Hour)),
+		fmt.Sprintf("waited for %d s, then skipped", int(cacheGCWait.Seconds())),
 	} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("README.md does not say %q: update it to the constant's value", want)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/forge"
 	"github.com/ctx-dev/ctx/mcpserver"
+	"github.com/dustin/go-humanize"
 )
 
 // engineOptions reads the git settings ctx takes from the environment:
@@ -23,6 +25,9 @@ import (
 //	CTX_MAX_FILE_SIZE skip files larger than this many bytes, with a warning
 //	                  (-1 = no limit; unset: gitengine.DefaultMaxFileSize)
 //	CTX_CACHE         the shared object cache (default os.UserCacheDir()/ctx/git)
+//	CTX_CACHE_MAX     the size the git stores of the cache keep within: after an
+//	                  install or update, gc runs while they are larger (2GB,
+//	                  500MB, 1.5GiB; unset: no limit)
 //	CTX_GIT_TOKEN     the token sent to https remotes whose URL has no credentials
 //	SSH_AUTH_SOCK     the ssh agent tried first for ssh remotes
 //	HOME              ~/.ssh holds known_hosts and the keys id_ed25519, id_rsa
@@ -55,6 +60,13 @@ func engineOptions() (gitengine.Options, error) {
 			return o, usageErrorf("CTX_MAX_FILE_SIZE=%q: not a size in bytes (use, say, 104857600 for 100 MB; -1 for no limit)", v)
 		}
 		o.MaxFileSize = n
+	}
+	if v := os.Getenv("CTX_CACHE_MAX"); v != "" {
+		n, err := humanize.ParseBytes(v)
+		if err != nil || n == 0 || n > math.MaxInt64 {
+			return o, usageErrorf("CTX_CACHE_MAX=%q: not a size (use, say, 2GB, 500MB or 1.5GiB)", v)
+		}
+		o.CacheMax = int64(n)
 	}
 	if v := os.Getenv("CTX_NET_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)

@@ -73,5 +73,7 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 			}
 		}
 	}
-	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
+	trimCache(ctx, opts.globalOptions)
+	return err
 }

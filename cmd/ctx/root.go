@@ -167,6 +167,7 @@ Try it with no network and no setup:  ctx demo`,
 		newFindCmd(g, nil),
 		newMCPCmd(g, nil),
 		newRefsCmd(g, nil),
+		newCacheCmd(g, nil),
 	)
 	// cobra's help and completion commands, added now rather than at
 	// Execute, so that usageArgs covers them too.

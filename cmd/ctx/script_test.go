@@ -60,6 +60,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		textsafeScriptCmds(),
 		httpsScriptCmds(),
 		mcpScriptCmds(),
+		cacheScriptCmds(),
 	} {
 		for k, v := range m {
 			cmds[k] = v

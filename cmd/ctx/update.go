@@ -67,5 +67,8 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	if err == nil && opts.dryRun {
 		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was changed")
 	}
+	if !opts.dryRun {
+		trimCache(ctx, opts.globalOptions)
+	}
 	return err
 }

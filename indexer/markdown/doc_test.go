@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"testing/fstest"
 )
@@ -58,6 +59,34 @@ func TestSection(t *testing.T) {
 		if len(hs) != 7 {
 			t.Errorf("Section(%q): outline has %d headings, want 7", c.q, len(hs))
 		}
+	}
+}
+
+// TestSections checks that every heading's section is the one Section
+// finds for its trail, nested sections included.
+func TestSections(t *testing.T) {
+	t.Parallel()
+	d := Parse([]byte("---\nt: x\n---\n# Setup\n\n## Linux\n\n### Install\n\napt\n\n## Mac\n\n### Install\n\nbrew\n\n\nEnd\n===\n"))
+	got := d.Sections()
+	want := []Section{
+		{"Setup", 1, 4, 16}, // the blank lines before End left out
+		{"Linux", 2, 6, 10},
+		{"Install", 3, 8, 10},
+		{"Mac", 2, 12, 16},
+		{"Install", 3, 14, 16},
+		{"End", 1, 19, 20}, // setext: from its text line
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Sections =\n%+v\nwant\n%+v", got, want)
+	}
+	for _, q := range []string{"Setup", "Setup > Linux", "Setup > Linux > Install", "Setup > Mac", "Setup > Mac > Install", "End"} {
+		s, _, ok := d.Section(q)
+		if !ok || !slices.Contains(got, s) {
+			t.Errorf("Section(%q) = %+v, %v: not one of Sections", q, s, ok)
+		}
+	}
+	if n := len(Parse([]byte("no headings\n")).Sections()); n != 0 {
+		t.Errorf("Sections of a document without headings: %d, want 0", n)
 	}
 }
 

@@ -103,6 +103,25 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	if idx < 0 {
 		return Section{}, hs, false
 	}
+	return d.extent(hs, idx), hs, true
+}
+
+// Sections returns the section of every heading of the outline, in order:
+// what Section returns for each (its EndLine by the same rule). A
+// section's extent includes its sub-sections, which follow it.
+func (d Doc) Sections() []Section {
+	hs := d.Outline()
+	out := make([]Section, len(hs))
+	for i := range hs {
+		out[i] = d.extent(hs, i)
+	}
+	return out
+}
+
+// extent is the section of outline heading hs[idx]: from its line up to
+// the line before the next heading of the same or a higher level (or the
+// document's end), blank lines at the end left out.
+func (d Doc) extent(hs []Heading, idx int) Section {
 	h := hs[idx]
 	s := Section{Heading: h.Text, Level: h.Level, StartLine: h.Line, EndLine: len(d.Lines)}
 	for _, n := range hs[idx+1:] {
@@ -116,5 +135,5 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	for s.EndLine > s.StartLine && strings.TrimSpace(d.Lines[s.EndLine-1]) == "" {
 		s.EndLine--
 	}
-	return s, hs, true
+	return s
 }

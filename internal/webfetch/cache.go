@@ -245,3 +245,49 @@ func (c *Client) rememberNotFound(u string, withToken bool) {
 	// A failure to remember only costs a request later.
 	_ = lockfile.WriteFileAtomic(filepath.Join(dir, notFoundKey(u, withToken)), []byte(c.now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
 }
+
+// CacheUsage is what the https cache under a cache root holds.
+type CacheUsage struct {
+	Dir       string    // <CacheDir>/https
+	Bytes     int64     // every file under it
+	Snapshots int       // snapshots/*.json
+	Blobs     int       // bodies in blobs/
+	LastUsed  time.Time // the newest file's time; zero when empty
+}
+
+// Usage reads the https cache under cacheDir (its <cacheDir>/https/
+// folder): the sizes and counts `ctx cache info` shows. A missing folder
+// is an empty cache.
+func Usage(cacheDir string) (CacheUsage, error) {
+	u := CacheUsage{Dir: filepath.Join(cacheDir, "https")}
+	err := filepath.WalkDir(u.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p == u.Dir {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil // removed meanwhile
+		}
+		u.Bytes += fi.Size()
+		if fi.ModTime().After(u.LastUsed) {
+			u.LastUsed = fi.ModTime()
+		}
+		switch dir, name := filepath.Base(filepath.Dir(p)), d.Name(); {
+		case dir == "snapshots" && strings.HasSuffix(name, ".json"):
+			u.Snapshots++
+		case dir == "blobs" && checkBlob(name) == nil:
+			u.Blobs++
+		}
+		return nil
+	})
+	if err != nil {
+		return u, fmt.Errorf("read the https cache: %w", err)
+	}
+	return u, nil
+}

@@ -1,0 +1,527 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// list_contexts (issue 14): the packages, or one package's documents or
+// folders, in pages within the answer budget (budget.go), continued with
+// opaque cursors (cursor.go).
+
+// Listing limits.
+const (
+	// maxListLimit is the most items a page of a listing holds, however
+	// many fit its budget.
+	maxListLimit = 1000
+	// maxTreeDepth is the most folder levels a tree shows.
+	maxTreeDepth = 10
+	// maxListTitle bounds a title in a listing, in bytes (a front matter
+	// title can be any size; get_metadata has it whole).
+	maxListTitle = 300
+)
+
+// ListContextsIn is list_contexts' input.
+type ListContextsIn struct {
+	Package   string `json:"package,omitempty" jsonschema:"an installed package alias; when set, list that package's documents (or folders, with tree) instead of the packages"`
+	Kind      string `json:"kind,omitempty" jsonschema:"list only packages of this source kind: git, dir (the project's own files, live) or https"`
+	Prefix    string `json:"prefix,omitempty" jsonschema:"with package: only documents whose path starts with this, such as the folder keps/sig-node/"`
+	Glob      string `json:"glob,omitempty" jsonschema:"with package: only documents whose whole path matches this pattern, as Go's path.Match: * and ? never match /, [a-z] a class; keps/*/*/README.md"`
+	Tree      bool   `json:"tree,omitempty" jsonschema:"with package: list the folders with their numbers of documents instead of the documents"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"with tree (implies it): how many folder levels below the prefix's folder to show (default 1, max 10)"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many items in a page (default: as many as fit maxTokens, at most 1000)"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page, with the same other arguments"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"the answer's token budget (default 10000, max 20000)"`
+}
+
+// PackageInfo describes one installed package.
+type PackageInfo struct {
+	Alias     string `json:"alias" jsonschema:"the package alias"`
+	Kind      string `json:"kind" jsonschema:"its source kind: git, dir or https"`
+	Source    string `json:"source" jsonschema:"where it comes from (a repository, a URL, a folder)"`
+	Path      string `json:"path,omitempty" jsonschema:"the folder inside the source"`
+	Ref       string `json:"ref,omitempty" jsonschema:"the git ref asked for"`
+	Commit    string `json:"commit,omitempty" jsonschema:"the locked revision, short; none for a dir source (live)"`
+	Documents int    `json:"documents" jsonschema:"how many documents it has"`
+	Installed bool   `json:"installed" jsonschema:"its files are there (a dir source: its file or folder exists)"`
+	Fresh     bool   `json:"fresh" jsonschema:"the search index matches its files"`
+	Withheld  int    `json:"withheld,omitempty" jsonschema:"documents its audience rules keep out of this project (never installed, never served)"`
+}
+
+// DocInfo describes one document of a package.
+type DocInfo struct {
+	Path     string    `json:"path" jsonschema:"the document's path inside the package"`
+	Title    string    `json:"title,omitempty" jsonschema:"the document's title"`
+	Size     int64     `json:"size" jsonschema:"its size in bytes"`
+	Lines    int       `json:"lines,omitempty" jsonschema:"its number of lines"`
+	Modified time.Time `json:"modified" jsonschema:"when it last changed, to the second"`
+}
+
+// FolderInfo is one folder of a package's tree (list_contexts with tree).
+type FolderInfo struct {
+	Path      string `json:"path" jsonschema:"the folder, empty for the package's top"`
+	Documents int    `json:"documents" jsonschema:"the documents under it, at any depth"`
+	Files     int    `json:"files,omitempty" jsonschema:"of which directly in it"`
+}
+
+// ListContextsOut is list_contexts' output.
+type ListContextsOut struct {
+	Packages     []PackageInfo `json:"packages,omitempty" jsonschema:"the packages (without package)"`
+	Package      string        `json:"package,omitempty" jsonschema:"the package listed (with package)"`
+	URIPrefix    string        `json:"uriPrefix,omitempty" jsonschema:"with package: a document's resource URI is this and its path (each element percent-encoded)"`
+	Documents    []DocInfo     `json:"documents,omitempty" jsonschema:"the package's documents on this page"`
+	Folders      []FolderInfo  `json:"folders,omitempty" jsonschema:"with tree: the package's folders on this page"`
+	Total        int           `json:"total" jsonschema:"packages, or the package's documents that match prefix and glob"`
+	TotalFolders int           `json:"totalFolders,omitempty" jsonschema:"with tree: the folders to list, over all pages"`
+	Listed       int           `json:"listed" jsonschema:"items on this page"`
+	Remaining    int           `json:"remaining" jsonschema:"items after this page"`
+	NextCursor   string        `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; none on the last"`
+	Truncated    bool          `json:"truncated,omitempty" jsonschema:"there is a next page"`
+	IndexFresh   bool          `json:"indexFresh" jsonschema:"the search index matches the packages on disk"`
+	Note         string        `json:"note,omitempty" jsonschema:"why nothing matched, and what would"`
+	Warning      string        `json:"warning,omitempty" jsonschema:"the index is stale or unavailable"`
+}
+
+const listContextsDescription = "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, " +
+	"ref, short commit (none for dir), number of documents, how many its audience rules withhold from this project, and whether the search index is fresh. " +
+	"Filter packages with `kind`. With `package`, list that package's documents (path, title, lines, size, modified) instead; narrow them " +
+	"with `prefix` (a folder such as keps/sig-node/) and `glob` (Go's path.Match over the whole path: * and ? stay within one folder, " +
+	"as in keps/*/*/README.md). With `tree: true` (or `depth`), list the folders below the prefix's folder with the number of documents " +
+	"under each, `depth` levels deep (default 1): a large package in one call, then list a folder with `prefix`. " +
+	"Answers fit `maxTokens` (default 10000): when `nextCursor` is set, call again with the same arguments and `cursor` = nextCursor."
+
+func (s *Server) addListTool() {
+	addTool(s, &mcp.Tool{
+		Name:        "list_contexts",
+		Description: listContextsDescription,
+		Annotations: readOnly("List context packages"),
+	}, map[string]bound{"limit": {0, maxListLimit}, "depth": {0, maxTreeDepth}, "maxTokens": maxTokensBound}, s.listContexts)
+}
+
+func (in ListContextsIn) maxTokens() int { return in.MaxTokens }
+
+// listKey is list_contexts' listing key: what chooses its items.
+func (in ListContextsIn) listKey() string {
+	return listingKey("list_contexts", in.Package, in.Kind, in.Prefix, in.Glob, strconv.FormatBool(in.Tree), strconv.Itoa(in.Depth))
+}
+
+// check refuses arguments that do not go together or are out of range,
+// saying what to do, and makes depth imply tree (depth 1 by default).
+func (in *ListContextsIn) check() error {
+	if err := checkKind(in.Kind); err != nil {
+		return err
+	}
+	if in.Limit < 0 {
+		return errLimit
+	}
+	if in.Depth < 0 || in.Depth > maxTreeDepth {
+		return fmt.Errorf("depth %d is out of range: give 1 to %d folder levels", in.Depth, maxTreeDepth)
+	}
+	if in.Depth > 0 {
+		in.Tree = true
+	}
+	if in.Tree && in.Depth == 0 {
+		in.Depth = 1
+	}
+	if in.Package == "" && (in.Prefix != "" || in.Glob != "" || in.Tree) {
+		return errors.New("prefix, glob, tree and depth list one package's documents: give package too (list_contexts without arguments lists the packages)")
+	}
+	if in.Glob != "" {
+		if _, err := path.Match(in.Glob, ""); err != nil {
+			return fmt.Errorf("glob %s is not a valid pattern (%v): use * and ? (never matching /), [a-z] classes and \\ to quote, as in keps/*/*/README.md", safetext.Quote(in.Glob), err)
+		}
+	}
+	return nil
+}
+
+func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in ListContextsIn) (*mcp.CallToolResult, ListContextsOut, error) {
+	if err := in.check(); err != nil {
+		return nil, ListContextsOut{}, err
+	}
+	budget, err := tokenBudget(in.MaxTokens)
+	if err != nil {
+		return nil, ListContextsOut{}, err
+	}
+	from, started, err := decodeCursor(in.Cursor, in.listKey())
+	if err != nil {
+		return nil, ListContextsOut{}, err
+	}
+	snap := s.snapshot()
+	if snap.unusable() {
+		if in.Package != "" {
+			return nil, ListContextsOut{}, snap.lockErr
+		}
+		out := ListContextsOut{Packages: []PackageInfo{}, Warning: snap.lockErr.Error()}
+		return listResult(out, nil), out, nil
+	}
+	if in.Package != "" {
+		if err := s.checkPackage(snap, in.Package); err != nil {
+			return nil, ListContextsOut{}, err
+		}
+	}
+	head := ListContextsOut{}
+	head.Warning = s.freshen(ctx, req, snap)
+	fresh := map[string]bool{}
+	if r, err := s.reader(); err == nil {
+		if f, err := r.Freshness(snap.pkgs); err == nil {
+			head.IndexFresh = f.Fresh
+			stale := map[string]bool{}
+			for _, a := range f.Stale {
+				stale[a] = true
+			}
+			for _, a := range snap.aliases {
+				fresh[a] = f.Fresh || !stale[a]
+			}
+		}
+	}
+	var docs []indexer.Document
+	var docsErr error
+	if r, err := s.reader(); err == nil {
+		docs, docsErr = r.Documents(in.Package)
+	} else {
+		docsErr = err
+	}
+	limit := in.Limit
+	if limit == 0 || limit > maxListLimit {
+		limit = maxListLimit
+	}
+	page := pager{s: s, budget: budget, maxTokens: in.MaxTokens, limit: limit, listing: in.listKey()}
+
+	if in.Package == "" {
+		count := map[string]int{}
+		for _, d := range docs {
+			if checkRelPathOnce(d.Path) == nil {
+				count[d.Package]++
+			}
+		}
+		var all []PackageInfo
+		for _, a := range snap.aliases { // sorted
+			kind := snap.kindOf(a)
+			if in.Kind != "" && kind != in.Kind {
+				continue
+			}
+			info := PackageInfo{Alias: a, Kind: kind, Documents: count[a], Fresh: fresh[a]}
+			if p, ok := snap.live[a]; ok {
+				info.Source, info.Installed = p.Source, p.Present()
+			} else {
+				e, _ := snap.entry(a)
+				info.Source, info.Path, info.Ref, info.Commit, info.Installed, info.Withheld = e.Source, e.Path, e.Ref, shortSHA(e.Rev), s.proj.IsInstalled(a), e.Withheld
+			}
+			all = append(all, info)
+		}
+		head.Total = len(all)
+		if docsErr != nil && head.Warning == "" {
+			head.Warning = "warning: document counts unavailable: " + docsErr.Error()
+		}
+		rest := after(all, func(p PackageInfo) string { return p.Alias }, strings.Compare, from, started)
+		head.Packages = []PackageInfo{}
+		return page.fill(head, len(rest),
+			func(out *ListContextsOut, i int) (string, any) {
+				out.Packages = append(out.Packages, rest[i])
+				return packageLine(rest[i]), rest[i]
+			},
+			func(i int) string { return rest[i].Alias })
+	}
+
+	head.Package = in.Package
+	head.URIPrefix = strings.TrimSuffix(docURI(in.Package, "x"), "x")
+	var all []DocInfo
+	if docsErr == nil {
+		for _, d := range docs {
+			if checkRelPathOnce(d.Path) != nil {
+				continue // never served, so never listed (.git, hidden folders)
+			}
+			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: d.Modified.Truncate(time.Second)})
+		}
+	} else {
+		// No catalogue: list the files on disk.
+		head.Warning = "warning: the index is unavailable (" + docsErr.Error() + "); listing files on disk"
+		pf := s.files(snap, in.Package)
+		for _, p := range listMarkdown(pf, 100_000) {
+			fi, err := os.Stat(filepath.Join(pf.dir, filepath.FromSlash(p)))
+			if err != nil {
+				continue
+			}
+			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: fi.ModTime().UTC().Truncate(time.Second)})
+		}
+	}
+	matched := all[:0:0]
+	for _, d := range all {
+		if in.matches(d.Path) {
+			matched = append(matched, d)
+		}
+	}
+	head.Total = len(matched)
+	if len(matched) == 0 && len(all) > 0 {
+		head.Note = noMatchNote(in, all)
+	}
+	if in.Tree {
+		folders := tree(matched, in.Prefix, in.Depth)
+		head.TotalFolders = len(folders)
+		rest := after(folders, func(f FolderInfo) string { return f.Path }, pathOrder, from, started)
+		head.Folders = []FolderInfo{}
+		return page.fill(head, len(rest),
+			func(out *ListContextsOut, i int) (string, any) {
+				out.Folders = append(out.Folders, rest[i])
+				return folderLine(rest[i], treeBase(in.Prefix)), rest[i]
+			},
+			func(i int) string { return rest[i].Path })
+	}
+	slices.SortFunc(matched, func(a, b DocInfo) int { return pathOrder(a.Path, b.Path) })
+	rest := after(matched, func(d DocInfo) string { return d.Path }, pathOrder, from, started)
+	head.Documents = []DocInfo{}
+	return page.fill(head, len(rest),
+		func(out *ListContextsOut, i int) (string, any) {
+			out.Documents = append(out.Documents, rest[i])
+			return docLine(rest[i]), rest[i]
+		},
+		func(i int) string { return rest[i].Path })
+}
+
+// matches reports whether document path p passes the prefix and glob.
+func (in ListContextsIn) matches(p string) bool {
+	if !strings.HasPrefix(p, in.Prefix) {
+		return false
+	}
+	if in.Glob != "" {
+		ok, err := path.Match(in.Glob, p)
+		return err == nil && ok
+	}
+	return true
+}
+
+// noMatchNote says that no document of a package matched, and what its top
+// folders are.
+func noMatchNote(in ListContextsIn, all []DocInfo) string {
+	var what []string
+	if in.Prefix != "" {
+		what = append(what, "prefix "+safetext.Quote(in.Prefix))
+	}
+	if in.Glob != "" {
+		what = append(what, "glob "+safetext.Quote(in.Glob))
+	}
+	var top []string
+	for _, f := range tree(all, "", 1) {
+		if f.Path != "" {
+			top = append(top, f.Path+"/")
+		}
+	}
+	msg := fmt.Sprintf("no document of %s matches %s.", in.Package, strings.Join(what, " and "))
+	if len(top) > 0 {
+		if len(top) > 30 {
+			top = append(top[:30], "…")
+		}
+		msg += " Its top folders: " + safetext.Escape(strings.Join(top, ", ")) + "."
+	}
+	return msg + " A glob's * never matches /: give one * per folder level."
+}
+
+// treeBase is the folder a tree starts from: prefix up to its last "/"
+// (without it), "" for the package's top.
+func treeBase(prefix string) string {
+	if i := strings.LastIndex(prefix, "/"); i >= 0 {
+		return prefix[:i]
+	}
+	return ""
+}
+
+// tree counts docs by folder: the base folder of prefix first, then every
+// folder up to depth levels below it, in pathOrder, each with the number
+// of documents under it and directly in it.
+func tree(docs []DocInfo, prefix string, depth int) []FolderInfo {
+	base := treeBase(prefix)
+	byPath := map[string]*FolderInfo{base: {Path: base}}
+	for _, d := range docs {
+		rel := d.Path
+		if base != "" {
+			rel = strings.TrimPrefix(d.Path, base+"/")
+		}
+		parts := strings.Split(rel, "/")
+		byPath[base].Documents++
+		dir := base
+		for k := 1; k < len(parts) && k <= depth; k++ {
+			dir = path.Join(dir, parts[k-1])
+			f := byPath[dir]
+			if f == nil {
+				f = &FolderInfo{Path: dir}
+				byPath[dir] = f
+			}
+			f.Documents++
+			if k == len(parts)-1 {
+				f.Files++
+			}
+		}
+		if len(parts) == 1 {
+			byPath[base].Files++
+		}
+	}
+	out := make([]FolderInfo, 0, len(byPath))
+	for _, f := range byPath {
+		out = append(out, *f)
+	}
+	slices.SortFunc(out, func(a, b FolderInfo) int { return pathOrder(a.Path, b.Path) })
+	return out
+}
+
+// clipTitle bounds a title for a listing.
+func clipTitle(t string) string {
+	if len(t) <= maxListTitle {
+		return t
+	}
+	return truncUTF8(t, maxListTitle) + "…"
+}
+
+// packageLine is a package's line in list_contexts' text.
+func packageLine(p PackageInfo) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s [%s] %s", p.Alias, p.Kind, safetext.Escape(p.Source))
+	if p.Path != "" {
+		b.WriteString(" " + safetext.Escape(p.Path))
+	}
+	if p.Ref != "" {
+		b.WriteString("@" + safetext.Escape(p.Ref))
+	}
+	if p.Commit != "" {
+		b.WriteString(" " + p.Commit)
+	}
+	b.WriteString(" — " + documents(p.Documents))
+	if p.Withheld > 0 {
+		fmt.Fprintf(&b, ", %d withheld by audience rules", p.Withheld)
+	}
+	if !p.Installed {
+		b.WriteString("; not installed")
+	} else if !p.Fresh {
+		b.WriteString("; index stale")
+	}
+	return b.String()
+}
+
+// docLine is a document's line in list_contexts' text.
+func docLine(d DocInfo) string {
+	l := safetext.Escape(d.Path)
+	if d.Title != "" {
+		l += " — " + safetext.Escape(d.Title)
+	}
+	if d.Lines > 0 {
+		l += fmt.Sprintf(" (%d lines)", d.Lines)
+	}
+	return l
+}
+
+// folderLine is a folder's line in a tree, indented by its depth below base.
+func folderLine(f FolderInfo, base string) string {
+	name, depth := f.Path+"/", 0
+	if f.Path == base {
+		name = "(top)"
+		if base != "" {
+			name = base + "/"
+		}
+	} else {
+		rel := strings.TrimPrefix(f.Path, base+"/")
+		if base == "" {
+			rel = f.Path
+		}
+		depth = strings.Count(rel, "/") + 1
+	}
+	l := fmt.Sprintf("%s%s %s", strings.Repeat("  ", depth), safetext.Escape(name), documents(f.Documents))
+	if f.Files > 0 && f.Files != f.Documents {
+		l += fmt.Sprintf(" (%d here)", f.Files)
+	}
+	return l
+}
+
+// documents is "1 document" or "n documents".
+func documents(n int) string {
+	if n == 1 {
+		return "1 document"
+	}
+	return strconv.Itoa(n) + " documents"
+}
+
+// pager fills one page of a listing within a budget.
+type pager struct {
+	s         *Server
+	budget    int // o200k tokens (tokenBudget)
+	maxTokens int // as asked, for errors
+	limit     int // items
+	listing   string
+}
+
+// fill returns the page of head with as many of the n remaining items as
+// fit: add appends item i to an output and returns its text line and
+// value; key is item i's cursor key.
+func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int) (string, any), key func(int) string) (*mcp.CallToolResult, ListContextsOut, error) {
+	lines := make([]string, 0, min(n, p.limit))
+	build := func(k int) (*mcp.CallToolResult, any) {
+		out := head
+		lines = lines[:0]
+		for i := range k {
+			l, _ := add(&out, i)
+			lines = append(lines, l)
+		}
+		out.Listed, out.Remaining = k, n-k
+		if k < n { // (k = 0 only to measure the page without items)
+			out.Truncated, out.NextCursor = true, encodeCursor(p.listing, key(max(k-1, 0)))
+		}
+		return listResult(out, lines), out
+	}
+	k, err := p.s.fitPage(p.budget, p.maxTokens, n, p.limit, func(i int) int {
+		var scratch ListContextsOut
+		l, v := add(&scratch, i)
+		return p.s.rowTokens(v, l)
+	}, build)
+	if err != nil {
+		return nil, ListContextsOut{}, err
+	}
+	res, out := build(k)
+	return res, out.(ListContextsOut), nil
+}
+
+// listResult is list_contexts' text: a header, a line per item, and how to
+// get the next page.
+func listResult(out ListContextsOut, lines []string) *mcp.CallToolResult {
+	var b strings.Builder
+	switch {
+	case out.Package == "":
+		fmt.Fprintf(&b, "%d packages", out.Total)
+	case out.Folders != nil:
+		fmt.Fprintf(&b, "%s: %s in %d folders", out.Package, documents(out.Total), out.TotalFolders)
+	default:
+		fmt.Fprintf(&b, "%s: %s", out.Package, documents(out.Total))
+	}
+	items := out.Total
+	if out.Folders != nil {
+		items = out.TotalFolders
+	}
+	if out.Listed < items {
+		fmt.Fprintf(&b, "; %d listed here, %d after them", out.Listed, out.Remaining)
+	}
+	if out.IndexFresh {
+		b.WriteString(" (index fresh)")
+	}
+	b.WriteString("\n")
+	for _, l := range lines {
+		b.WriteString(l + "\n")
+	}
+	if out.NextCursor != "" {
+		fmt.Fprintf(&b, "More: call list_contexts again with the same arguments and cursor %q.\n", out.NextCursor)
+	}
+	for _, n := range []string{out.Note, out.Warning} {
+		if n != "" {
+			b.WriteString(n + "\n")
+		}
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
+}

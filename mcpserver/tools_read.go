@@ -1,0 +1,565 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/project"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// read_relevant (issue 14): the best sections for a question in one call.
+//
+// The search (indexer.Reader.Search: BM25F and the query syntax) ranks
+// chunks; each hit opens the section its heading trail names in the
+// document model (markdown.Doc.Section), read through the server's safe
+// reader (openDoc). The answer is assembled in three passes over the hits
+// in rank order, within the budget (tokenBudget, counted on the whole
+// answer as a client sees it):
+//
+//  1. each hit gets a passage: its whole section when that fits in a third
+//     of the budget still free (the best hit: all of a budget too small to
+//     share), else the hit's own chunk lines cut to that third, and their
+//     neighbouring lines in the section as the third allows. A section
+//     that overlaps a passage already taken (the same section again, a
+//     section nested in it or holding it) keeps only the lines no passage
+//     has; a hit whose lines are all taken adds nothing. The pass stops
+//     when a third of what is left is under readMinShare.
+//  2. what is left grows the passages sent in part, best first, line by
+//     line (one after, one before) toward their whole sections, never
+//     into another passage.
+//  3. what is still left goes to the hits that got nothing, in rank
+//     order, as in 1 but with all of it for each. The passages are then
+//     sorted by their hits' rank.
+//
+// A passage is sent as one text content (a header line, then its lines as
+// they are in the file) and a resource_link to its document; the structured
+// output carries only each passage's metadata (package, path, heading
+// trail, lines, provenance), so the text is not sent twice.
+const (
+	// readCandidates is how many search hits an answer is assembled from.
+	readCandidates = 30
+	// readShare: a passage of the first pass gets at most 1/readShare of
+	// the budget left.
+	readShare = 3
+	// readMinShare is the fewest tokens of lines a passage cut from a
+	// larger section is given (but for the best hit in a small budget);
+	// when a third of the budget left is less, the first pass stops.
+	readMinShare = 100
+	// readHugeLine: a line longer than this many bytes is not counted but
+	// taken to cost its length in tokens (an upper bound: a token is at
+	// least one byte). A line longer than a passage's whole room is cut
+	// and ends the passage.
+	readHugeLine = 64 << 10
+	// readMinCut is the fewest tokens of a cut line worth sending.
+	readMinCut = 16
+)
+
+// noteTruncated is the note of an answer that left matching lines out.
+const noteTruncated = "more matched than fits in maxTokens: read the rest of a section with get_section, or search for the other passages."
+
+// ReadRelevantIn is read_relevant's input.
+type ReadRelevantIn struct {
+	Query     string   `json:"query" jsonschema:"the question, or its key words; the search syntax works too (\"exact phrase\", -word, package:ALIAS, path:PREFIX, tag:TAG, kind:KIND); at most 1000 words and 8 KB"`
+	Packages  []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
+	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"the answer's size limit in tokens (default 10000, max 20000)"`
+}
+
+// RelevantSection describes one passage of a read_relevant answer; its
+// text is the answer's text content of the same position.
+type RelevantSection struct {
+	Package string `json:"package" jsonschema:"the package alias"`
+	Path    string `json:"path" jsonschema:"the document's path inside the package"`
+	Heading string `json:"heading,omitempty" jsonschema:"the heading trail, A > B > C"`
+	Lines   [2]int `json:"lines" jsonschema:"the lines sent, 1-based, inclusive"`
+	// Section is the whole section's lines when only part of it was sent
+	// (read the rest with get_section or get_document); absent when Lines
+	// is the whole section, or all of it that no other section of the
+	// answer holds (a section nested in another).
+	Section [2]int `json:"section,omitzero" jsonschema:"the whole section's lines when only part of it was sent"`
+	Kind    string `json:"kind" jsonschema:"the package's source kind: git, https or dir"`
+	Commit  string `json:"commit,omitempty" jsonschema:"the locked revision (git commit, https sha256:); none for a dir source, which is live"`
+	Cut     bool   `json:"cut,omitempty" jsonschema:"its last line is longer than the budget and only its start was sent"`
+}
+
+// ReadRelevantOut is read_relevant's structured output.
+type ReadRelevantOut struct {
+	Sections []RelevantSection `json:"sections" jsonschema:"the passages, in rank order; their texts are the text contents of the same position"`
+	// Truncated says that matching passages were left out or sent in part
+	// to stay within maxTokens.
+	Truncated bool   `json:"truncated,omitempty" jsonschema:"matching passages were left out or sent in part to stay within maxTokens"`
+	Note      string `json:"note,omitempty" jsonschema:"what was left out, and how to read it"`
+	Warning   string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+}
+
+func (s *Server) addReadTools() {
+	addTool(s, &mcp.Tool{
+		Name: "read_relevant",
+		Description: "Answer a question from the installed documentation in one call: the best sections for `query`, " +
+			"in rank order, each whole where it fits, within `maxTokens` (default 10000, max 20000; the whole answer " +
+			"counts). A section too big for the budget comes as the part that matched, with neighbouring lines as " +
+			"the budget allows. Each section is a text with a header line `[n] package/path:first-last · heading " +
+			"trail · revision` (git commit, https sha256, or live for the project's own files), then its lines as " +
+			"in the file, and a resource link to its document; structuredContent lists the same sections' package, " +
+			"path, heading, lines, whole-section lines when only part was sent, kind and commit. No section comes " +
+			"twice. Read more of a section with get_section (package, path, heading) or get_document (offset). " +
+			"Query syntax: " + indexer.QuerySyntax,
+		Annotations: readOnly("Read the relevant sections"),
+	}, map[string]bound{"maxTokens": maxTokensBound}, s.readRelevant)
+}
+
+func (in ReadRelevantIn) maxTokens() int { return in.MaxTokens }
+
+// readDoc is a document opened for an answer, with the token count of each
+// line as far as it was needed.
+type readDoc struct {
+	doc markdown.Doc
+	tok []int // tok[i]: tokens of line i+1 and its newline; 0 = not counted yet
+}
+
+// passage is one section (or part of one) of an answer.
+type passage struct {
+	hit      indexer.Hit
+	rank     int // the hit's place in the search's order
+	rd       *readDoc
+	sec      [2]int // the lines that are its whole section, after the lines other passages have are taken out
+	from, to int    // the lines it sends
+	cutText  string // when its last line (to) was cut: the part of it sent
+	tokens   int    // the tokens of what it sends of lines from..to
+	fixed    int    // the tokens of its header, metadata and resource link
+	kind     string
+	commit   string
+}
+
+func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in ReadRelevantIn) (*mcp.CallToolResult, ReadRelevantOut, error) {
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, ReadRelevantOut{}, errors.New("empty query: give the question, for example \"how do I configure logging\"")
+	}
+	if err := indexer.CheckQuery(in.Query); err != nil {
+		return nil, ReadRelevantOut{}, err
+	}
+	budget, err := tokenBudget(in.MaxTokens)
+	if err != nil {
+		return nil, ReadRelevantOut{}, err
+	}
+	snap := s.snapshot()
+	if snap.unusable() {
+		return nil, ReadRelevantOut{}, snap.lockErr
+	}
+	for _, p := range in.Packages {
+		if err := s.checkPackage(snap, p); err != nil {
+			return nil, ReadRelevantOut{}, err
+		}
+	}
+	warn := s.freshen(ctx, req, snap)
+	r, err := s.reader()
+	if err != nil {
+		return nil, ReadRelevantOut{}, err
+	}
+	hits, err := r.Search(ctx, indexer.Query{Text: in.Query, Packages: in.Packages, Limit: readCandidates})
+	if err != nil {
+		return nil, ReadRelevantOut{}, fmt.Errorf("search failed: %w", err)
+	}
+	// What the answer holds besides its passages, the note included.
+	out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
+	ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(nil, out))
+	out.Truncated = truncated
+	var res *mcp.CallToolResult
+	render := func() {
+		switch {
+		case len(ps) == 0 && out.Truncated:
+			out.Note = fmt.Sprintf("matching sections were found, but none fits in maxTokens %d: give a larger maxTokens (default %d), or use search and get_section.", in.MaxTokens, DefaultMaxTokens)
+		case len(ps) == 0 && len(in.Packages) > 0:
+			out.Note = "no matches. Try without the package filter, other words, or get_overview to see what is there."
+		case len(ps) == 0:
+			out.Note = "no matches. Try other words, or get_overview to see what is there."
+		case out.Truncated:
+			out.Note = noteTruncated
+		default:
+			out.Note = ""
+		}
+		res, out = s.renderPassages(ps, out)
+	}
+	render()
+	// The passages were counted piece by piece; count the answer whole
+	// and drop the last passages while it is over the budget.
+	for len(ps) > 0 && s.answerTokens(res, out) > budget {
+		ps = ps[:len(ps)-1]
+		out.Truncated = true
+		render()
+	}
+	if n := s.answerTokens(res, out); n > budget {
+		return nil, ReadRelevantOut{}, errTooSmall(in.MaxTokens, n) // not even the note fits
+	}
+	return res, out, nil
+}
+
+// assemble picks the passages of an answer from hits, best first, within
+// budget tokens (see the comment at the top of this file). truncated says
+// that matching lines were left out.
+func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*passage, truncated bool) {
+	a := &assembly{s: s, snap: snap, docs: map[[2]string]*readDoc{}, left: budget}
+	// First pass: a share of what is left for each hit, best first.
+	var later []int // the hits left for the third pass, in rank order
+	for i := range hits {
+		if a.left/readShare < readMinShare && len(a.ps) > 0 {
+			for ; i < len(hits); i++ {
+				later = append(later, i)
+			}
+			break
+		}
+		if !a.take(hits, i, func(fixed int) int {
+			room := a.left/readShare - fixed
+			if room < readMinShare && len(a.ps) == 0 {
+				room = a.left - fixed // a small budget: all of it for the best hit
+			}
+			return room
+		}) {
+			later = append(later, i)
+		}
+	}
+	// Second pass: grow the passages sent in part, best first.
+	for _, p := range a.ps {
+		if p.cutText != "" {
+			continue
+		}
+		lo, hi := p.sec[0], p.sec[1]
+		for _, o := range a.ps {
+			if o == p || o.hit.Package != p.hit.Package || o.hit.Path != p.hit.Path {
+				continue
+			}
+			if o.to < p.from {
+				lo = max(lo, o.to+1)
+			}
+			if o.from > p.to {
+				hi = min(hi, o.from-1)
+			}
+		}
+		s.grow(p, lo, hi, &a.left)
+	}
+	// Third pass: what is still left for the hits that got nothing yet.
+	for _, i := range later {
+		if a.left <= readMinCut || !a.take(hits, i, func(fixed int) int { return a.left - fixed }) {
+			truncated = true
+		}
+	}
+	slices.SortFunc(a.ps, func(p, q *passage) int { return p.rank - q.rank })
+	for _, p := range a.ps {
+		truncated = truncated || !p.whole()
+	}
+	return a.ps, truncated
+}
+
+// assembly is the state of one answer's assembly.
+type assembly struct {
+	s    *Server
+	snap snapshot
+	docs map[[2]string]*readDoc // nil: not served (hidden, gone, binary, too big)
+	ps   []*passage
+	left int // tokens left of the budget
+}
+
+func (a *assembly) open(h indexer.Hit) *readDoc {
+	k := [2]string{h.Package, h.Path}
+	if d, ok := a.docs[k]; ok {
+		return d
+	}
+	var rd *readDoc
+	if checkRelPathOnce(h.Path) == nil {
+		if _, data, err := a.s.openDoc(a.snap, h.Package, h.Path); err == nil {
+			d := markdown.Parse(data)
+			rd = &readDoc{doc: d, tok: make([]int, len(d.Lines))}
+		}
+	}
+	a.docs[k] = rd
+	return rd
+}
+
+// take adds the passage of hits[rank]: its whole section (less the lines other passages
+// send) when it fits in the room roomFor gives for its overhead, else the
+// hit's own lines and their neighbours as the room allows. It returns
+// false when the hit was left out for want of room, true when it was
+// taken or adds nothing (its lines are sent already, its document is not
+// served).
+func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) int) bool {
+	s, h := a.s, hits[rank]
+	rd := a.open(h)
+	if rd == nil || len(rd.doc.Lines) == 0 {
+		return true
+	}
+	sec, ok := sectionOf(rd.doc, h)
+	if !ok {
+		return true
+	}
+	if sec, ok = uncovered(sec, h.Lines, a.ps, h); !ok {
+		return true // every line of it is in the answer already
+	}
+	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, kind: a.snap.kindOf(h.Package)}
+	p.commit, _ = a.snap.revOf(h.Package)
+	p.fixed = s.passageOverhead(p)
+	room := roomFor(p.fixed)
+	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
+		p.from, p.to, p.tokens = sec[0], sec[1], n
+	} else if room < readMinShare && (len(a.ps) > 0 || room < readMinCut) {
+		return false // no room for a useful part of it
+	} else {
+		from := max(h.Lines[0], sec[0])
+		if from > sec[1] {
+			from = sec[0]
+		}
+		// The hit's own lines, as many as fit.
+		last := min(h.Lines[1], sec[1])
+		p.from = from
+		p.to, p.tokens = s.fitLines(rd, from, last, room)
+		if p.to < last && s.lineTokens(rd, p.to+1) > room && room-p.tokens > readMinCut {
+			// A line longer than the whole room (a minified blob, a
+			// table on one line): send its start.
+			if c := s.cutToTokens(rd.doc.Lines[p.to], room-p.tokens-1); c != "" {
+				p.to, p.cutText = p.to+1, c
+				p.tokens += s.countTokens(c) + 1
+			}
+		}
+		if p.to < p.from {
+			return false
+		}
+		if p.cutText == "" {
+			// Then their neighbours.
+			room -= p.tokens
+			s.grow(p, sec[0], sec[1], &room)
+		}
+	}
+	a.left -= p.fixed + p.tokens
+	a.ps = append(a.ps, p)
+	return true
+}
+
+// grow adds lines lo..hi around p's lines to it, one after, one before in
+// turn, while their tokens fit in *left (which it lowers).
+func (s *Server) grow(p *passage, lo, hi int, left *int) {
+	for after := true; p.from > lo || p.to < hi; after = !after {
+		next := p.to + 1
+		if !after || next > hi {
+			next = p.from - 1
+			if next < lo {
+				next = p.to + 1
+			}
+		}
+		t := s.lineTokens(p.rd, next)
+		if t > *left {
+			return
+		}
+		*left -= t
+		p.tokens += t
+		if next < p.from {
+			p.from = next
+		} else {
+			p.to = next
+		}
+	}
+}
+
+// sectionOf is the range of lines that is h's section: the section its
+// heading trail names (markdown.Doc.Section) together with the hit's own
+// lines (a chunk named for a heading can start on a near-empty parent
+// heading just above it), or the hit's lines alone when the trail names
+// no section that holds them (no heading, or the document changed since
+// it was indexed). ok is false when the hit's lines are not in the
+// document any more.
+func sectionOf(d markdown.Doc, h indexer.Hit) ([2]int, bool) {
+	n := len(d.Lines)
+	a, b := max(h.Lines[0], 1), min(h.Lines[1], n)
+	if a > b {
+		return [2]int{}, false
+	}
+	if h.Heading != "" {
+		if sec, _, ok := d.Section(h.Heading); ok && sec.StartLine <= b && sec.EndLine >= a {
+			return [2]int{min(a, sec.StartLine), max(b, sec.EndLine)}, true
+		}
+	}
+	return [2]int{a, b}, true
+}
+
+// uncovered takes the lines that passages of the same document already
+// send out of sec, and returns the run of the lines left that holds most
+// of the hit's own lines (hl). ok is false when none of hl is left.
+func uncovered(sec, hl [2]int, ps []*passage, h indexer.Hit) ([2]int, bool) {
+	runs := [][2]int{sec}
+	for _, p := range ps {
+		if p.hit.Package != h.Package || p.hit.Path != h.Path {
+			continue
+		}
+		var next [][2]int
+		for _, r := range runs {
+			if p.to < r[0] || p.from > r[1] {
+				next = append(next, r)
+				continue
+			}
+			if r[0] < p.from {
+				next = append(next, [2]int{r[0], p.from - 1})
+			}
+			if p.to < r[1] {
+				next = append(next, [2]int{p.to + 1, r[1]})
+			}
+		}
+		runs = next
+	}
+	best, most := [2]int{}, 0
+	for _, r := range runs {
+		if n := min(r[1], hl[1]) - max(r[0], hl[0]) + 1; n > most {
+			best, most = r, n
+		}
+	}
+	return best, most > 0
+}
+
+// lineTokens is the token count of line i (1-based) and its newline.
+func (s *Server) lineTokens(rd *readDoc, i int) int {
+	if t := rd.tok[i-1]; t > 0 {
+		return t
+	}
+	l := rd.doc.Lines[i-1]
+	t := len(l) + 1
+	if len(l) <= readHugeLine {
+		t = s.countTokens(l) + 1
+	}
+	rd.tok[i-1] = t
+	return t
+}
+
+// rangeTokens counts lines a..b, stopping as soon as the count is over
+// limit; fits says it is not.
+func (s *Server) rangeTokens(rd *readDoc, a, b, limit int) (int, bool) {
+	n := 0
+	for i := a; i <= b; i++ {
+		n += s.lineTokens(rd, i)
+		if n > limit {
+			return n, false
+		}
+	}
+	return n, true
+}
+
+// fitLines returns the last line to of the longest run from..to' (to' ≤ to)
+// whose tokens stay within limit, and their count; to < from when not even
+// line from fits.
+func (s *Server) fitLines(rd *readDoc, from, to, limit int) (int, int) {
+	n := 0
+	i := from
+	for ; i <= to; i++ {
+		t := s.lineTokens(rd, i)
+		if n+t > limit {
+			break
+		}
+		n += t
+	}
+	return i - 1, n
+}
+
+// cutToTokens returns the longest start of l (at a rune boundary) found
+// within limit tokens, or "".
+func (s *Server) cutToTokens(l string, limit int) string {
+	if limit <= 0 {
+		return ""
+	}
+	n := min(len(l), limit*4)
+	for n > 0 {
+		p := truncUTF8(l, n)
+		t := s.countTokens(p)
+		if t <= limit {
+			return p
+		}
+		n = min(len(p)-1, len(p)*limit/t*9/10)
+	}
+	return ""
+}
+
+// revLabel is a passage's provenance as its header shows it.
+func revLabel(kind, commit string) string {
+	switch {
+	case kind == project.KindDir:
+		return "live"
+	case commit == "":
+		return kind
+	}
+	return kind + " " + shortSHA(commit)
+}
+
+// header is a passage's first line: "[n] package/path:first-last · trail ·
+// revision", and the whole section's lines when only part is sent.
+func (p *passage) header(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d] %s/%s:%d-%d", n, p.hit.Package, p.hit.Path, p.from, p.to)
+	if p.hit.Heading != "" {
+		b.WriteString(" · " + p.hit.Heading)
+	}
+	b.WriteString(" · " + revLabel(p.kind, p.commit))
+	if !p.whole() {
+		fmt.Fprintf(&b, " · part of lines %d-%d", p.sec[0], p.sec[1])
+	}
+	if p.cutText != "" {
+		fmt.Fprintf(&b, " · line %d cut", p.to)
+	}
+	return b.String()
+}
+
+// whole reports whether p sends its whole section.
+func (p *passage) whole() bool {
+	return p.from == p.sec[0] && p.to == p.sec[1] && p.cutText == ""
+}
+
+func (p *passage) meta() RelevantSection {
+	m := RelevantSection{Package: p.hit.Package, Path: p.hit.Path, Heading: p.hit.Heading, Lines: [2]int{p.from, p.to},
+		Kind: p.kind, Commit: p.commit, Cut: p.cutText != ""}
+	if !p.whole() {
+		m.Section = p.sec
+	}
+	return m
+}
+
+func (p *passage) link() *mcp.ResourceLink {
+	return &mcp.ResourceLink{URI: docURI(p.hit.Package, p.hit.Path), Name: p.hit.Path, MIMEType: "text/markdown"}
+}
+
+// passageOverhead estimates the tokens a passage adds besides its lines:
+// its header, its metadata in the structured output and its resource link.
+func (s *Server) passageOverhead(p *passage) int {
+	p.from, p.to = p.sec[0], p.sec[1] // a part's header and metadata are a little longer
+	h := p.header(99) + " · part of lines 99999-99999"
+	m := p.meta()
+	m.Section = p.sec
+	b, _ := marshalJSON(m)
+	lb, _ := marshalJSON(p.link()) // as answerTokens counts a link
+	return s.countTokens(h) + s.countTokens(string(b)) + s.countTokens(string(lb)) + 6
+}
+
+// renderPassages builds the answer of ps: per passage a text (header and
+// lines) and a resource link; out gets their metadata.
+func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallToolResult, ReadRelevantOut) {
+	res := &mcp.CallToolResult{}
+	out.Sections = make([]RelevantSection, 0, len(ps))
+	for i, p := range ps {
+		var b strings.Builder
+		b.WriteString(p.header(i + 1))
+		b.WriteByte('\n')
+		if p.cutText != "" {
+			for _, l := range p.rd.doc.Lines[p.from-1 : p.to-1] {
+				b.WriteString(l)
+				b.WriteByte('\n')
+			}
+			b.WriteString(p.cutText)
+		} else {
+			b.WriteString(strings.Join(p.rd.doc.Lines[p.from-1:p.to], "\n"))
+		}
+		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()}, p.link())
+		out.Sections = append(out.Sections, p.meta())
+	}
+	if len(ps) == 0 {
+		res.Content = []mcp.Content{&mcp.TextContent{Text: strings.TrimSpace(out.Note + "\n" + out.Warning)}}
+	}
+	return res, out
+}
