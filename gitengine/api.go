@@ -128,6 +128,12 @@ type FetchRequest struct {
 	Commit string // 40-hex commit id (from Resolve or a lockfile)
 	Ref    string // optional: the ref the commit came from, used to deepen when a server refuses a non-tip want
 	Path   string // sub-path inside the repository ("" or "." = whole tree)
+	// Have, when set, tells Materialize which files the caller already
+	// has, with this blob and mode (0644, 0755, fs.ModeSymlink|0777), at
+	// this path: they are neither written nor, when the cache lacks
+	// them, fetched (a link's target is still read, to check it), and
+	// Result lists them with Kept set.
+	Have func(path, blobID string, mode fs.FileMode) bool
 }
 
 // File is one file written by Materialize.
@@ -135,7 +141,8 @@ type File struct {
 	Path   string      // slash-separated, relative to the package folder
 	BlobID string      // git blob id (40-hex)
 	Mode   fs.FileMode // 0644, 0755, or fs.ModeSymlink|0777
-	Size   int64
+	Size   int64       // 0 for a Kept file that is not a link
+	Kept   bool        // not written: FetchRequest.Have said the caller has it
 }
 
 // Skipped is an entry of the repository that was not written, and why.

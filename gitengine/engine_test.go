@@ -288,3 +288,65 @@ func TestHashBlob(t *testing.T) {
 		}
 	}
 }
+
+// TestMaterializeHave: the files FetchRequest.Have says the caller has are
+// listed Kept, neither written nor (over the network, with an empty cache)
+// fetched; a link's target is still checked.
+func TestMaterializeHave(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	const sub = "docs/guides/deep"
+	have := map[string]fs.FileMode{"a.md": 0o644, "link.md": fs.ModeSymlink | 0o777, "sub/c/d.txt": 0o644, "run.sh": 0o644 /* wrong mode: written */}
+	for name, url := range urls(t, f) {
+		t.Run(name, func(t *testing.T) {
+			cache := t.TempDir()
+			e := New(Options{CacheDir: cache})
+			dest := filepath.Join(t.TempDir(), "pkg")
+			asked := map[string]bool{}
+			req := FetchRequest{URL: url, Commit: f.c2, Ref: "master", Path: sub, Have: func(p, blob string, mode fs.FileMode) bool {
+				asked[p] = true
+				if blob != f.git("rev-parse", f.c2+":"+sub+"/"+p) {
+					t.Errorf("%s: asked with blob %s", p, blob)
+				}
+				m, ok := have[p]
+				return ok && m == mode
+			}}
+			res, err := e.Materialize(ctx, req, dest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kept, written []string
+			for _, file := range res.Files {
+				if !asked[file.Path] {
+					t.Errorf("Have not asked about %s", file.Path)
+				}
+				_, err := os.Lstat(filepath.Join(dest, filepath.FromSlash(file.Path)))
+				if file.Kept {
+					kept = append(kept, file.Path)
+					if err == nil {
+						t.Errorf("%s is Kept but was written", file.Path)
+					}
+				} else {
+					written = append(written, file.Path)
+					if err != nil {
+						t.Errorf("%s: %v", file.Path, err)
+					}
+				}
+			}
+			if strings.Join(kept, ",") != "a.md,link.md,sub/c/d.txt" || strings.Join(written, ",") != "run.sh,sub/b.md" {
+				t.Errorf("kept %v, written %v", kept, written)
+			}
+			if _, err := os.Lstat(filepath.Join(dest, "sub", "c")); err == nil {
+				t.Error("a folder holding only kept files was made")
+			}
+			if name == "http" {
+				// The kept blobs were not fetched: without Have they are.
+				res2, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Ref: "master", Path: sub}, filepath.Join(t.TempDir(), "all"))
+				if err != nil || res2.Bytes == 0 {
+					t.Errorf("second fetch: %v, %d bytes (want the kept blobs fetched now)", err, res2.Bytes)
+				}
+			}
+		})
+	}
+}

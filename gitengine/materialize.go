@@ -61,7 +61,7 @@ func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string)
 	defer g.close()
 	entries, large := e.dropLarge(g.st, g.entries)
 	g.skipped = append(g.skipped, large...)
-	files, wskipped, err := e.write(ctx, g.st, g.r, entries, dest)
+	files, wskipped, err := e.write(ctx, g.st, g.r, entries, dest, req.Have)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 	if err != nil {
 		return nil, err
 	}
-	g.treeID, g.entries, g.skipped, g.c, err = e.fill(ctx, r, cst, commit, req.Ref, sub, file)
+	g.treeID, g.entries, g.skipped, g.c, err = e.fill(ctx, r, cst, commit, req.Ref, sub, file, req.Have)
 	if err == nil {
 		// What gc keeps; failing to note it only costs a fetch later.
 		_ = recordUse(cst, r, commit, sub, time.Now())
@@ -202,9 +202,10 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 	return g, nil
 }
 
-// fill makes sure the cache holds commit, its trees and the blobs under sub,
-// fetching only what is missing. It runs under the cache lock.
-func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit plumbing.Hash, ref, sub string, file bool) (plumbing.Hash, []entry, []Skipped, *conn, error) {
+// fill makes sure the cache holds commit, its trees and the blobs under sub
+// (but for the files have says the caller has), fetching only what is
+// missing. It runs under the cache lock.
+func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, *conn, error) {
 	var c *conn
 	// dial gets a conn: an assumed one (no advertisement) when allowed and
 	// possible, else a real one.
@@ -277,6 +278,9 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 	var missing []plumbing.Hash
 	seen := map[plumbing.Hash]bool{}
 	for _, en := range entries {
+		if have != nil && en.mode != filemode.Symlink && have(en.path, en.hash.String(), fileMode(en.mode)) {
+			continue // not written: its blob is not needed
+		}
 		if !seen[en.hash] && st.HasEncodedObject(en.hash) != nil {
 			seen[en.hash] = true
 			missing = append(missing, en.hash)
@@ -420,7 +424,7 @@ func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth
 }
 
 // write creates the entries in a temp dir beside dest and renames it to dest.
-func (e *Engine) write(ctx context.Context, st storer.EncodedObjectStorer, r *remote, entries []entry, dest string) ([]File, []Skipped, error) {
+func (e *Engine) write(ctx context.Context, st storer.EncodedObjectStorer, r *remote, entries []entry, dest string, have func(path, blobID string, mode fs.FileMode) bool) ([]File, []Skipped, error) {
 	parent := filepath.Dir(dest)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("create %s: %w", parent, err)
@@ -435,7 +439,7 @@ func (e *Engine) write(ctx context.Context, st storer.EncodedObjectStorer, r *re
 			_ = os.RemoveAll(tmp)
 		}
 	}()
-	files, skipped, err := e.writeEntries(ctx, st, r, entries, tmp)
+	files, skipped, err := e.writeEntries(ctx, st, r, entries, tmp, have)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -452,7 +456,18 @@ func (e *Engine) write(ctx context.Context, st storer.EncodedObjectStorer, r *re
 	return files, skipped, nil
 }
 
-func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer, r *remote, entries []entry, root string) ([]File, []Skipped, error) {
+// fileMode is the mode Materialize gives a file of git mode m (File.Mode).
+func fileMode(m filemode.FileMode) fs.FileMode {
+	switch m {
+	case filemode.Executable:
+		return 0o755
+	case filemode.Symlink:
+		return fs.ModeSymlink | 0o777
+	}
+	return 0o644
+}
+
+func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer, r *remote, entries []entry, root string, have func(path, blobID string, mode fs.FileMode) bool) ([]File, []Skipped, error) {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
 	var (
 		files   []File
@@ -486,6 +501,10 @@ func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer
 			links = append(links, en) // after all files, so nothing is written through one
 			continue
 		}
+		if have != nil && have(en.path, en.hash.String(), fileMode(en.mode)) {
+			files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: fileMode(en.mode), Kept: true})
+			continue
+		}
 		if d := path.Dir(en.path); d != "." {
 			if err := mkdirs(d); err != nil {
 				return nil, nil, fmt.Errorf("create folder for %s: %w", en.path, err)
@@ -512,6 +531,10 @@ func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer
 		}
 		if !safeSymlink(en.path, target) {
 			skipped = append(skipped, Skipped{Path: en.path, Reason: "symlink leaves the package"})
+			continue
+		}
+		if have != nil && have(en.path, en.hash.String(), fileMode(en.mode)) {
+			files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: fileMode(en.mode), Size: int64(len(target)), Kept: true})
 			continue
 		}
 		if d := path.Dir(en.path); d != "." {

@@ -405,11 +405,8 @@ func (e *Engine) Files(ctx context.Context, req FetchRequest) ([]File, error) {
 	entries, _ := e.dropLarge(g.st, g.entries)
 	files := make([]File, 0, len(entries))
 	for _, en := range entries {
-		f := File{Path: en.path, BlobID: en.hash.String(), Mode: 0o644}
-		switch en.mode {
-		case filemode.Executable:
-			f.Mode = 0o755
-		case filemode.Symlink:
+		f := File{Path: en.path, BlobID: en.hash.String(), Mode: fileMode(en.mode)}
+		if en.mode == filemode.Symlink {
 			target, err := readTarget(g.st, en.hash)
 			if err != nil {
 				return nil, fmt.Errorf("read symlink %s: %w", en.path, err)
@@ -417,7 +414,6 @@ func (e *Engine) Files(ctx context.Context, req FetchRequest) ([]File, error) {
 			if !safeSymlink(en.path, target) {
 				continue
 			}
-			f.Mode = fs.ModeSymlink | 0o777
 		}
 		if size, err := g.st.EncodedObjectSize(en.hash); err == nil {
 			f.Size = size

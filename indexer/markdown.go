@@ -3,7 +3,6 @@ package indexer
 import (
 	"path"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -25,189 +24,15 @@ type chunk struct {
 	headsInText int
 }
 
-// Chunking limits. A section longer than maxChunkBytes is split at
-// paragraph boundaries (blank lines outside code), then at line
-// boundaries; a single line longer than the cap stays whole.
-const maxChunkBytes = 4000
-
-// minSectionBytes: a section with less prose and code than this (headings
-// and HTML comments do not count) joins the next section, or the previous
-// chunk when it is the last, so that near-empty sections (a KEP template's
-// unfilled headings, "# Title" right before "## Summary") do not become
-// chunks of their own that BM25's length normalisation would rank first.
-const minSectionBytes = 40
-
-// chunkLines cuts body lines (0-based offset base into the file) into chunks
-// that follow H1–H3 headings. A section that holds nothing but its heading
-// joins the next one (so "# Title" right before "## Summary" is not a
-// chunk of its own). Every non-blank line ends up in exactly one chunk.
-func chunkLines(lines []string, s markdown.Body, base int) []chunk {
-	var out []chunk
-	type level struct {
-		n, line int
-		text    string
+// chunksOf returns the document's chunks (markdown's Doc.Chunks, the one
+// cut of a document into chunks, which Doc.Section agrees with) with their
+// text.
+func chunksOf(d markdown.Doc) []chunk {
+	cs := d.Chunks()
+	out := make([]chunk, len(cs))
+	for i, c := range cs {
+		out[i] = chunk{Trail: c.Trail, Start: c.StartLine, End: c.EndLine, Text: strings.Join(d.Lines[c.StartLine-1:c.EndLine], "\n"), headsInText: c.HeadsInText}
 	}
-	var trail, secTrail []level // the current trail; the trail where the pending section starts
-	secStart := 0
-	flush := func(end int) {
-		t := make([]string, len(secTrail))
-		in := 0
-		for i, e := range secTrail {
-			t[i] = e.text
-			if e.line >= secStart {
-				in++
-			}
-		}
-		out = appendSection(out, lines, s.Kinds, secStart, end, t, in, base)
-	}
-	for _, h := range s.Headings {
-		if h.Level > 3 {
-			continue
-		}
-		content := contentBytes(lines, s.Kinds, secStart, h.Line)
-		if content >= minSectionBytes {
-			flush(h.Line)
-			secStart = h.Line
-		}
-		for len(trail) > 0 && trail[len(trail)-1].n >= h.Level {
-			trail = trail[:len(trail)-1]
-		}
-		trail = append(trail, level{h.Level, h.Line, markdown.Plain(h.Text)})
-		// A near-empty section joins this one, and the chunk is named for
-		// this heading: the text under it is what the chunk is about
-		// ("# Setup / one line / ## Install / the steps" is "Setup > Install").
-		secTrail = slices.Clone(trail)
-	}
-	// A small last section joins the chunk before it when that one has room.
-	if n := len(out); n > 0 && contentBytes(lines, s.Kinds, secStart, len(lines)) < minSectionBytes {
-		prev := &out[n-1]
-		a := prev.Start - base - 1
-		end := len(lines)
-		for end > a && strings.TrimSpace(lines[end-1]) == "" {
-			end--
-		}
-		size := 0
-		for i := a; i < end; i++ {
-			size += len(lines[i]) + 1
-		}
-		if prev.End-base == secStart-countBlankBefore(lines, secStart) && size <= maxChunkBytes && end > secStart {
-			prev.End = base + end
-			prev.Text = strings.Join(lines[a:end], "\n")
-			return out
-		}
-	}
-	flush(len(lines))
-	return out
-}
-
-// countBlankBefore counts the blank lines right before line i.
-func countBlankBefore(lines []string, i int) int {
-	n := 0
-	for i-n-1 >= 0 && strings.TrimSpace(lines[i-n-1]) == "" {
-		n++
-	}
-	return n
-}
-
-// contentBytes counts the bytes of prose and code in lines[a:b]: headings,
-// HTML comments and blank lines do not count.
-func contentBytes(lines []string, kinds []markdown.Kind, a, b int) int {
-	n := 0
-	for i := a; i < b; i++ {
-		if kinds[i] == markdown.Text || kinds[i] == markdown.Code {
-			n += len(strings.TrimSpace(lines[i]))
-		}
-	}
-	return n
-}
-
-// appendSection adds the chunks of lines[start:end].
-func appendSection(out []chunk, lines []string, kinds []markdown.Kind, start, end int, trail []string, in int, base int) []chunk {
-	for start < end && strings.TrimSpace(lines[start]) == "" {
-		start++
-	}
-	for end > start && strings.TrimSpace(lines[end-1]) == "" {
-		end--
-	}
-	if start >= end {
-		return out
-	}
-	size := 0
-	for i := start; i < end; i++ {
-		size += len(lines[i]) + 1
-	}
-	if size <= maxChunkBytes {
-		return append(out, chunk{Trail: trail, Start: base + start + 1, End: base + end, Text: strings.Join(lines[start:end], "\n"), headsInText: in})
-	}
-	// Split into paragraphs: runs separated by blank lines outside code.
-	type span struct{ a, b, size int }
-	var paras []span
-	a := start
-	for i := start; i <= end; i++ {
-		if i == end || kinds[i] == markdown.Blank {
-			if i > a {
-				sz := 0
-				for j := a; j < i; j++ {
-					sz += len(lines[j]) + 1
-				}
-				paras = append(paras, span{a, i, sz})
-			}
-			a = i + 1
-		}
-	}
-	// Paragraphs over the cap are split at line boundaries.
-	var pieces []span
-	for _, p := range paras {
-		if p.size <= maxChunkBytes {
-			pieces = append(pieces, p)
-			continue
-		}
-		ps := p.a
-		sz := 0
-		for j := p.a; j < p.b; j++ {
-			l := len(lines[j]) + 1
-			if sz > 0 && sz+l > maxChunkBytes {
-				pieces = append(pieces, span{ps, j, sz})
-				ps, sz = j, 0
-			}
-			sz += l
-		}
-		pieces = append(pieces, span{ps, p.b, sz})
-	}
-	// Greedily pack pieces into chunks under the cap; off gives the byte
-	// length of lines joined with their newlines, blank lines included.
-	off := make([]int, end-start+1)
-	for j := start; j < end; j++ {
-		off[j-start+1] = off[j-start] + len(lines[j]) + 1
-	}
-	joined := func(a, b int) int { return off[b-start] - off[a-start] - 1 }
-	cs := pieces[0].a
-	last := pieces[0].a
-	first := true
-	emit := func(a, b int) {
-		for b > a && strings.TrimSpace(lines[b-1]) == "" {
-			b--
-		}
-		c := chunk{Trail: trail, Start: base + a + 1, End: base + b, Text: strings.Join(lines[a:b], "\n")}
-		if first {
-			c.headsInText = in
-		}
-		out = append(out, c)
-		first = false
-	}
-	// Aim at equal parts: a 4,100-byte section becomes two chunks of about
-	// 2,050 bytes, not one of 4,000 and a 100-byte tail that BM25's length
-	// normalisation would rank above everything else.
-	parts := (joined(start, end) + maxChunkBytes - 1) / maxChunkBytes
-	target := joined(start, end) / max(parts, 1)
-	for _, p := range pieces {
-		if p.a > cs && (joined(cs, p.b) > maxChunkBytes || joined(cs, last) >= target) {
-			emit(cs, last)
-			cs = p.a
-		}
-		last = p.b
-	}
-	emit(cs, last)
 	return out
 }
 
@@ -368,7 +193,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		p.Tags = inlineTags(body, s)
 	}
 	p.Type = fm.Type
-	p.Chunks = chunkLines(body, s, block.End)
+	p.Chunks = chunksOf(d)
 	p.Meta = normalizeMeta(fm.Fields)
 	for _, l := range frontMatterLinks(fm.Fields, block.First+1) {
 		l.Line = keyLine(lines, block, l.Type)

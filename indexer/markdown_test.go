@@ -237,7 +237,7 @@ func TestBrokenYAMLLineNumber(t *testing.T) {
 
 func TestChunkTrailsAndLines(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("word ", 40) // 200 bytes: more than minSectionBytes
+	long := strings.Repeat("word ", 40) // 200 bytes: more than markdown.MinSectionBytes
 	in := "# Guide\n\nIntro " + long + "\n\n## Install\n\n" + long + "\n\n### On Linux\n\n" + long + "\n\n#### Deep\n\n" + long + "\n\n## Use\n\n" + long + long + "\n"
 	p := parseMarkdown("g.md", []byte(in), nil)
 	type c struct {
@@ -291,8 +291,8 @@ func TestChunkSplitsLongSections(t *testing.T) {
 		t.Fatalf("got %d chunks, want the section split", len(p.Chunks))
 	}
 	for i, c := range p.Chunks {
-		if len(c.Text) > maxChunkBytes && strings.Contains(c.Text, "\n") {
-			t.Errorf("chunk %d is %d bytes (cap %d) and has more than one line", i, len(c.Text), maxChunkBytes)
+		if len(c.Text) > markdown.MaxChunkBytes && strings.Contains(c.Text, "\n") {
+			t.Errorf("chunk %d is %d bytes (cap %d) and has more than one line", i, len(c.Text), markdown.MaxChunkBytes)
 		}
 		if strings.Join(c.Trail, ">") != "Big" {
 			t.Errorf("chunk %d trail %q, want Big", i, c.Trail)
@@ -358,11 +358,11 @@ func FuzzParseMarkdown(f *testing.F) {
 		}
 		checkCoverage(t, string(in), p.Chunks)
 		for _, c := range p.Chunks {
-			if len(c.Text) > maxChunkBytes && strings.Contains(strings.TrimSpace(c.Text), "\n") {
+			if len(c.Text) > markdown.MaxChunkBytes && strings.Contains(strings.TrimSpace(c.Text), "\n") {
 				// Over the cap only when one line alone is over it.
 				longLine := false
 				for _, l := range strings.Split(c.Text, "\n") {
-					longLine = longLine || len(l) > maxChunkBytes
+					longLine = longLine || len(l) > markdown.MaxChunkBytes
 				}
 				if !longLine {
 					t.Errorf("chunk %d-%d is %d bytes, over the cap", c.Start, c.End, len(c.Text))

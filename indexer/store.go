@@ -38,7 +38,7 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 9
+const schemaVersion = 10 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks
 
 const (
 	metaFile    = "meta.json"

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"golang.org/x/mod/sumdb/dirhash"
 )
@@ -16,8 +17,7 @@ import (
 // a symbolic link counts as a file whose content is its target (links are
 // never followed). Directories themselves and file modes are not part of it.
 func HashDir(dir string) (string, error) {
-	var files []string
-	links := map[string]string{}
+	files := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -29,30 +29,44 @@ func HashDir(dir string) (string, error) {
 		if err != nil {
 			return err
 		}
-		rel = filepath.ToSlash(rel)
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			links[rel] = target
-		} else if !d.Type().IsRegular() {
-			return fmt.Errorf("%s: not a regular file", p)
-		}
-		files = append(files, rel)
+		files[filepath.ToSlash(rel)] = dir
 		return nil
 	})
 	if err != nil {
 		return "", fmt.Errorf("hash %s: %w", dir, err)
 	}
-	h, err := dirhash.Hash1(files, func(name string) (io.ReadCloser, error) {
-		if t, ok := links[name]; ok {
-			return io.NopCloser(bytes.NewReader([]byte(t))), nil
-		}
-		return os.Open(filepath.Join(dir, filepath.FromSlash(name)))
-	})
+	h, err := HashTree(files)
 	if err != nil {
 		return "", fmt.Errorf("hash %s: %w", dir, err)
 	}
 	return h, nil
+}
+
+// HashTree returns the "h1:" hash HashDir would give a folder holding the
+// files of files (slash-separated path → the folder it is read from), as
+// when a tree is spread over two folders. Each must be a regular file or a
+// symbolic link, read as HashDir reads it.
+func HashTree(files map[string]string) (string, error) {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return dirhash.Hash1(names, func(name string) (io.ReadCloser, error) {
+		p := filepath.Join(files[name], filepath.FromSlash(name))
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+			return nil, err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return nil, err
+			}
+			return io.NopCloser(bytes.NewReader([]byte(target))), nil
+		case !fi.Mode().IsRegular():
+			return nil, fmt.Errorf("%s: not a regular file", p)
+		}
+		return os.Open(p)
+	})
 }

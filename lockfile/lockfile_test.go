@@ -219,6 +219,15 @@ func TestHashDir(t *testing.T) {
 	if h2, _ := HashDir(dir2); h2 == h {
 		t.Fatal("hash did not change with the link target")
 	}
+	// The same files spread over two folders hash as one folder.
+	dir3 := t.TempDir()
+	os.WriteFile(filepath.Join(dir3, "top.md"), []byte("top\n"), 0o644)
+	if h3, err := HashTree(map[string]string{"a/b/x.md": dir, "link.md": dir, "top.md": dir3}); err != nil || h3 != h {
+		t.Fatalf("HashTree: %s %v, want %s", h3, err, h)
+	}
+	if _, err := HashTree(map[string]string{"a/b/x.md": dir3}); err == nil {
+		t.Fatal("HashTree of a missing file succeeded")
+	}
 }
 
 func FuzzParse(f *testing.F) {

@@ -66,8 +66,10 @@ func TestLineEndsAgreeWithSearch(t *testing.T) {
 			if res := call(t, cs, "get_section", map[string]any{"package": "d", "path": "cr.md", "heading": h.Heading}, &d); res.IsError {
 				t.Fatal(text(res))
 			}
-			if d.StartLine != 3 || d.EndLine != 9 || !strings.HasPrefix(d.Text, "# H\n\nThe zebra") || !strings.HasSuffix(d.Text, "padding it out.\n") {
-				t.Errorf("get_section %q = %+v, want lines 3-9", h.Heading, d)
+			// The hit's trail opens a section that holds the hit: the two
+			// short lines before H joined its chunk.
+			if d.StartLine != 1 || d.EndLine != 9 || !strings.HasPrefix(d.Text, "a\nb\n# H\n\nThe zebra") || !strings.HasSuffix(d.Text, "padding it out.\n") {
+				t.Errorf("get_section %q = %+v, want lines 1-9", h.Heading, d)
 			}
 		})
 	}
@@ -75,7 +77,8 @@ func TestLineEndsAgreeWithSearch(t *testing.T) {
 
 // TestSectionByHitTrail: the heading trail of a search hit names the
 // section the hit is in, for get_section: with the same heading under two
-// parents, and with a heading that is a link (the trail shows its text).
+// parents, a heading that is a link (the trail shows its text), one with
+// <T> in a code span and an HTML anchor, and the same trail twice.
 func TestSectionByHitTrail(t *testing.T) {
 	t.Parallel()
 	doc := `# Linux
@@ -97,6 +100,14 @@ Use brew to install the quokkafish on mac machines all around.
 ## [Configure](https://example.com/cfg)
 
 Edit the settings file for the walrusberry by hand, carefully.
+
+## The ` + "`Option<T>`" + ` ` + "`match`" + ` Pattern <a name="opt"></a>
+
+Matching on an optional narwhalberry value covers both of its cases.
+
+## Install
+
+A second Install under Mac: the pangolinfruit is installed twice.
 `
 	cs := connect(t, docProject(t, map[string]string{"os.md": doc}))
 	for _, c := range []struct {
@@ -105,6 +116,10 @@ Edit the settings file for the walrusberry by hand, carefully.
 	}{
 		{"brew quokkafish", "Mac > Install", 13, 15},
 		{"walrusberry settings", "Mac > Configure", 17, 19},
+		// <T> is kept in the trail, the anchor is not.
+		{"narwhalberry optional", "Mac > The `Option<T>` `match` Pattern", 21, 23},
+		// A heading whose trail is taken is numbered.
+		{"pangolinfruit", "Mac > Install (2)", 25, 27},
 	} {
 		var s SearchOut
 		if res := call(t, cs, "search", map[string]any{"query": c.query}, &s); res.IsError || len(s.Hits) == 0 {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/confine"
@@ -211,6 +212,171 @@ func listMarkdown(pf pkgFiles, max int) []string {
 	}
 	docs, _ := markdown.Walk(root.FS(), nil)
 	return docs[:min(len(docs), max)]
+}
+
+// maxSuggestPaths bounds the documents of one package a "did you mean"
+// looks at.
+const maxSuggestPaths = 100_000
+
+// suggestPaths returns up to 3 documents of alias whose paths are nearest
+// to want (nearestPath), for a "did you mean". The paths come from the
+// index's catalogue, so an error costs no walk of the package folder, and
+// each suggestion is checked on disk (the catalogue may be behind). When
+// the index cannot be read or lists no document of alias, they come from
+// a walk of the folder (listMarkdown).
+func (s *Server) suggestPaths(snap snapshot, alias, want string) []string {
+	pf := s.files(snap, alias)
+	var paths []string
+	if r, err := s.reader(); err == nil {
+		if docs, err := r.Documents(alias); err == nil {
+			for _, d := range docs {
+				if checkRelPathOnce(d.Path) == nil && markdown.IsDocument(d.Path) && (pf.only == "" || d.Path == pf.only) {
+					paths = append(paths, d.Path)
+				}
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return nearestPath(want, listMarkdown(pf, maxSuggestPaths), 3)
+	}
+	paths = paths[:min(len(paths), maxSuggestPaths)]
+	root, err := openPackage(pf)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	var out []string
+	for _, p := range nearestPath(want, paths, 6) {
+		if fi, err := root.Stat(p); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+		}
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+// nearestPath returns up to n of paths nearest to want, best first, for a
+// "did you mean" after a path is not found. The directory and the base
+// name are ranked together: the distance is the edit distance (osa, case
+// ignored) between want and the whole path, or between want and the
+// path's last elements plus 1 when want leaves leading folders out
+// ("setup.md" for docs/setup.md), or 1 when want names the folder of a
+// README.md or index.md. The base name only breaks ties. So among
+// hundreds of README.md files, a typo in a folder's name still finds its
+// folder. Paths too far to be a plausible typo are left out, and so are
+// those much further than the best.
+func nearestPath(want string, paths []string, n int) []string {
+	type scored struct {
+		p       string
+		d, base int
+	}
+	lw := strings.ToLower(want)
+	wantElems := strings.Count(lw, "/") + 1
+	wantBase := path.Base(lw)
+	wantDir := strings.TrimSuffix(lw, path.Ext(lw))
+	// limit shrinks to 2×best+1 as better paths turn up (nothing past it
+	// is shown), so most distances stop after a few characters.
+	limit := max(3, utf8.RuneCountInString(lw)/3)
+	var all []scored
+	for _, p := range paths {
+		lp := strings.ToLower(p)
+		d := osa(lw, lp, limit)
+		if elems := strings.Count(lp, "/") + 1; elems > wantElems {
+			tail := lp
+			for range elems - wantElems {
+				tail = tail[strings.IndexByte(tail, '/')+1:]
+			}
+			d = min(d, osa(lw, tail, limit-1)+1)
+		}
+		if dir, base := path.Split(lp); dir != "" && strings.TrimSuffix(dir, "/") == wantDir {
+			if b := strings.TrimSuffix(base, path.Ext(base)); b == "readme" || b == "index" {
+				d = min(d, 1)
+			}
+		}
+		if d <= limit {
+			all = append(all, scored{p, d, osa(wantBase, path.Base(lp), len(lw)+len(lp))})
+			limit = min(limit, 2*d+1)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.d != b.d {
+			return a.d < b.d
+		}
+		if a.base != b.base {
+			return a.base < b.base
+		}
+		return a.p < b.p
+	})
+	var out []string
+	for i := 0; i < len(all) && i < n; i++ {
+		if i > 0 && all[i].d > 2*all[0].d+1 {
+			break // much worse than the best: noise
+		}
+		out = append(out, all[i].p)
+	}
+	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// osa is the optimal string alignment distance between a and b, in runes:
+// insertions, deletions, substitutions and swaps of two adjacent runes
+// ("setpu" for "setup") each cost 1. Past limit it stops and returns
+// limit+1: only cells within limit of the diagonal are computed, and a
+// row whose cells, and the previous row's, all exceed limit ends it.
+func osa(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	n, m := len(ra), len(rb)
+	if abs(n-m) > limit {
+		return limit + 1
+	}
+	inf := limit + 1
+	buf := make([]int, 3*(m+1))
+	prev2, prev, cur := buf[:m+1], buf[m+1:2*(m+1)], buf[2*(m+1):]
+	for j := range prev {
+		prev[j] = min(j, inf)
+		prev2[j] = inf
+	}
+	prevBest := 0
+	for i := 1; i <= n; i++ {
+		// Cells outside [lo, hi] exceed limit; the two beside the band
+		// are read, so they are set to inf.
+		lo, hi := max(1, i-limit), min(m, i+limit)
+		cur[lo-1] = inf
+		if lo == 1 {
+			cur[0] = min(i, inf)
+		}
+		if hi < m {
+			cur[hi+1] = inf
+		}
+		best := cur[lo-1]
+		for j := lo; j <= hi; j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				c = min(c, prev2[j-2]+1)
+			}
+			cur[j] = min(c, inf)
+			best = min(best, cur[j])
+		}
+		if best > limit && prevBest > limit {
+			return inf // no later cell is less than the least of this row and the one before
+		}
+		prevBest = best
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[m]
 }
 
 // nearest returns up to n candidates closest to want (edit distance, with a

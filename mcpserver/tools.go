@@ -409,7 +409,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	if !markdown.IsDocument(clean) {
 		return "", nil, fmt.Errorf("%q is not a markdown document: only .md, .markdown and .mdx files are served.%s",
-			p, didYouMean(nearest(strings.TrimSuffix(clean, filepath.Ext(clean))+".md", listMarkdown(s.files(snap, alias), 100_000), 3)))
+			p, didYouMean(s.suggestPaths(snap, alias, strings.TrimSuffix(clean, filepath.Ext(clean))+".md")))
 	}
 	data, err := readDocument(s.files(snap, alias), clean)
 	if errors.Is(err, errNotFound) {
@@ -417,7 +417,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		if err.Error() != errNotFound.Error() {
 			msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, err)
 		}
-		if dym := didYouMean(nearest(clean, listMarkdown(s.files(snap, alias), 100_000), 3)); dym != "" {
+		if dym := didYouMean(s.suggestPaths(snap, alias, clean)); dym != "" {
 			msg += dym
 		} else {
 			msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)

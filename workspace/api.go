@@ -61,9 +61,15 @@ type Options struct {
 	LockWait time.Duration
 
 	// testHook, when set (tests only), is called at each stage of a package
-	// install ("staged", "journaled", "swapped", "locked"); an error stops the
-	// command right there, as if the process had been killed.
+	// install ("staged", "journaled", "swapped", "locked"; in a patch, after
+	// each file moved: "patch-out", "patch-in", and "patch-back" while one
+	// is undone); an error stops the command right there, as if the
+	// process had been killed. It is also called before each write with
+	// "write:<what>" (see fault).
 	testHook func(stage, alias string) error
+	// wholeFolders (tests and benchmarks only) swaps every installed
+	// package's folder whole, as ctx did before it patched them.
+	wholeFolders bool
 }
 
 // Workspace is an open project. Open takes the project lock (two ctx

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
-	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -87,13 +86,16 @@ func (w *Workspace) apply(ctx context.Context, t *task, force bool, stamp time.T
 
 // applyInstall fetches t.want into the package's stage, checks it against
 // the lock entry it installs (if any), records its state, then journals and
-// swaps it in.
+// swaps it in: file by file when the package is installed and ctx knows
+// what it installed (patch.go; the stage then holds only the files that
+// are not already in the package folder), else the whole folder.
 func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp time.Time) {
 	if !w.backupDirty(t, force, stamp) {
 		return
 	}
 	w.discardStage(t.alias)
 	stage := w.stageDir(t.alias)
+	t.keep = w.keepable(t)
 	src, err := w.sourceFor(t.kind())
 	if err == nil {
 		err = w.fault("stage", t.alias)
@@ -111,30 +113,48 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	for _, s := range f.skipped {
 		w.log("%s: skipped %s (%s)", t.alias, s.path, s.reason)
 	}
+	// The new tree: the stage, and the files of the package folder the
+	// fetch did not write (kept: the same blob and mode as installed).
+	tree := stageTree{stage: stage, pkg: w.pkgDir(t.alias), kept: f.kept}
 	name := w.audienceFor(t)
-	aud, err := w.applyAudience(t.alias, stage, name)
+	aud, err := w.applyAudience(t.alias, tree, name)
 	lockAud := aud.lockAudience(name)
+	omit := make(map[string]bool, len(aud.withheld))
+	for _, p := range aud.withheld {
+		omit[p] = true
+	}
 	// A lock entry made under other rules (another project name) pins the
 	// same revision, but not the same files: its tree is checked, and the
 	// entry gets the new hash.
 	reapplied := t.target != nil && (t.target.Audience != lockAud || t.target.Withheld != len(aud.withheld))
 	var hash string
 	if err == nil {
-		hash, err = lockfile.HashDir(stage)
+		hash, err = tree.hash(omit)
 	}
 	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && hash != t.target.Hash)) {
 		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", revNoun(f.entry.Kind), short(t.want), hash, t.target.Hash, t.alias)
 	}
+	if err == nil {
+		err = tree.checkKept()
+	}
 	var st *pkgState
 	if err == nil {
-		omit := make(map[string]bool, len(aud.withheld))
-		for _, p := range aud.withheld {
-			omit[p] = true
-		}
 		st, err = f.state(hash, omit)
 	}
+	var pt *patch
 	if err == nil {
 		st.Audience, st.AudienceIgnored, st.AudienceChecked, st.Withheld = lockAud, aud.rules && name == "", true, aud.withheld
+		var next *pkgState
+		switch pt, next, err = w.planPatch(t, st); {
+		case errors.Is(err, errNoPatch):
+			// The folder is swapped whole: the stage needs every file.
+			pt, err = nil, w.unkeep(tree, st)
+		case err == nil:
+			st = next
+			err = w.fs.RemoveAll(w.tmp(t.alias + ".old"))
+		}
+	}
+	if err == nil {
 		err = w.fault("state", t.alias)
 	}
 	if err == nil {
@@ -161,6 +181,9 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		}
 	}
 	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry}
+	if pt != nil {
+		j.Op, j.Patch = opPatch, pt
+	}
 	if t.addSpec {
 		j.AddSpec = t.spec
 	}
@@ -189,6 +212,10 @@ func (w *Workspace) applyJournal(t *task, j *journal, op string, undo func()) bo
 		return false
 	}
 	if err := w.swap(j); err != nil {
+		if errors.Is(err, errStopped) {
+			t.fail(err) // a simulated crash in the middle: leave it as it is
+			return false
+		}
 		t.j = nil
 		if uerr := w.unswap(j); uerr != nil {
 			t.fail(fmt.Errorf("%s: %w (run ctx again to finish it)", op, err))

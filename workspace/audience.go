@@ -52,14 +52,16 @@ func (r audienceResult) lockAudience(name string) string {
 	return ""
 }
 
-// applyAudience reads the audience rules of every document in stage (the
-// documents markdown.Walk lists: the ones the indexer and the server would
-// see) and, when name is not "", deletes those not for name. A document
-// whose rules cannot be read is withheld (fail closed), with a warning at
-// its file:line.
-func (w *Workspace) applyAudience(alias, stage, name string) (audienceResult, error) {
+// applyAudience reads the audience rules of every document of the staged
+// tree (the documents markdown.Walk lists: the ones the indexer and the
+// server would see) and, when name is not "", withholds those not for
+// name: deleted from the stage (one kept in the package folder is left
+// out of the new tree, which deletes it there). A document whose rules
+// cannot be read is withheld (fail closed), with a warning at its
+// file:line.
+func (w *Workspace) applyAudience(alias string, tree stageTree, name string) (audienceResult, error) {
 	var res audienceResult
-	docs, err := markdown.Walk(os.DirFS(stage), func(dir string, err error) {
+	docs, err := tree.docs(func(dir string, err error) {
 		w.log("warning: %s: cannot read %s: %v", alias, safetext.Escape(dir), err)
 	})
 	if err != nil {
@@ -73,7 +75,7 @@ func (w *Workspace) applyAudience(alias, stage, name string) (audienceResult, er
 	}
 	vs := make([]verdict, len(docs))
 	parallel(len(docs), runtime.GOMAXPROCS(0), func(i int) {
-		content, err := os.ReadFile(filepath.Join(stage, filepath.FromSlash(docs[i])))
+		content, err := os.ReadFile(tree.file(docs[i]))
 		if err != nil {
 			vs[i].readErr = err
 			return
@@ -99,8 +101,10 @@ func (w *Workspace) applyAudience(alias, stage, name string) (audienceResult, er
 		if name == "" || (v.err == nil && v.rules.Allows(name)) {
 			continue
 		}
-		if err := w.fs.Remove(filepath.Join(stage, filepath.FromSlash(doc))); err != nil {
-			return res, fmt.Errorf("audience rules: %w", err)
+		if _, kept := tree.kept[doc]; !kept {
+			if err := w.fs.Remove(tree.file(doc)); err != nil {
+				return res, fmt.Errorf("audience rules: %w", err)
+			}
 		}
 		res.withheld = append(res.withheld, doc)
 	}

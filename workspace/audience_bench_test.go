@@ -57,7 +57,7 @@ func BenchmarkAudience1000(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		before := cpuTime()
-		res, err := w.applyAudience("bench", stage, "bench-service")
+		res, err := w.applyAudience("bench", stageTree{stage: stage}, "bench-service")
 		cpu += cpuTime() - before
 		if err != nil || len(res.withheld) != 333 {
 			b.Fatalf("withheld %d, %v", len(res.withheld), err)

@@ -2,14 +2,17 @@ package workspace
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -203,3 +206,107 @@ func copyBenchProject(b *testing.B, from, to string) {
 
 // benchJobs is ctx's default parallelism (Options.Jobs 0).
 const benchJobs = DefaultJobs
+
+// BenchmarkUpdateOneOf500: `ctx update` of a package of 500 documents
+// (about 2 KB each, from a local repository: no network) after one of them
+// changed upstream, file by file (patch) and, alternating in the same run,
+// with the whole folder swapped as before issue 18 (swap). It reports
+// each one's wall time, the bytes the process passed to write(2) during
+// the update (wchar in /proc/self/io: the stage, the state, the lock, the
+// index), and how many files of the package folder were rewritten (a new
+// inode or mtime).
+func BenchmarkUpdateOneOf500(b *testing.B) {
+	if !gittest.Available() {
+		b.Skip("git not installed")
+	}
+	tmp := b.TempDir()
+	up := filepath.Join(tmp, "upstream")
+	files := map[string]string{}
+	for i := range 500 {
+		files[fmt.Sprintf("docs/part%d/page%03d.md", i%10, i)] = fmt.Sprintf("# Page %d\n\n%s\n", i, strings.Repeat("Some documentation text. ", 80))
+	}
+	gittest.NewRepo(b, up, files)
+	type side struct {
+		name  string
+		w     *Workspace
+		time  time.Duration
+		wchar int64
+		files int
+	}
+	var sides []*side
+	for _, name := range []string{"patch", "swap"} {
+		proj := filepath.Join(tmp, name)
+		os.MkdirAll(proj, 0o755)
+		o := Options{EngineOptions: gitengine.Options{CacheDir: filepath.Join(tmp, "cache")}, wholeFolders: name == "swap"}
+		w, err := Init(proj, InitOptions{}, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, err := w.Add(bg, []project.PackageSpec{{Alias: "docs", Source: up, Path: "docs"}}, AddOptions{}); err != nil || r.Partial() {
+			b.Fatalf("add: %v %+v", err, r)
+		}
+		b.Cleanup(func() { w.Close() })
+		sides = append(sides, &side{name: name, w: w})
+	}
+	n := 0
+	for b.Loop() {
+		n++
+		b.StopTimer()
+		gittest.Commit(b, up, "one change", map[string]string{fmt.Sprintf("docs/part3/page%03d.md", 10*(n%50)+3): fmt.Sprintf("# Page, edition %d\n\n%s\n", n, strings.Repeat("Other text. ", 160))})
+		b.StartTimer()
+		for _, s := range sides {
+			pkg := s.w.pkgDir("docs")
+			before := benchIdents(b, pkg)
+			w0 := wchar(b)
+			start := time.Now()
+			r, err := s.w.Update(bg, nil, UpdateOptions{})
+			s.time += time.Since(start)
+			s.wchar += wchar(b) - w0
+			if err != nil || r.Partial() || r.Packages[0].Action != Updated {
+				b.Fatalf("%s: update: %v %+v", s.name, err, r)
+			}
+			after := benchIdents(b, pkg)
+			for p, id := range after {
+				if before[p] != id {
+					s.files++
+				}
+			}
+		}
+	}
+	for _, s := range sides {
+		b.ReportMetric(float64(s.time.Microseconds())/1000/float64(n), s.name+"-ms/op")
+		b.ReportMetric(float64(s.wchar)/float64(n), s.name+"-wchar-B/op")
+		b.ReportMetric(float64(s.files)/float64(n), s.name+"-files-rewritten/op")
+	}
+}
+
+// benchIdents is each file's inode and mtime under dir.
+func benchIdents(b *testing.B, dir string) map[string][2]int64 {
+	out := map[string][2]int64{}
+	err := walkFiles(dir, func(rel string, fi fs.FileInfo) error {
+		_, ino := fileid.Change(fi)
+		out[rel] = [2]int64{int64(ino), fi.ModTime().UnixNano()}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// wchar is the bytes this process has passed to write(2) and its kin
+// (Linux's /proc/self/io).
+func wchar(b *testing.B) int64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		b.Skip("no /proc/self/io")
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	b.Skip("no wchar in /proc/self/io")
+	return 0
+}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -14,17 +15,20 @@ import (
 	"github.com/ctx-dev/ctx/project"
 )
 
-// TestDiskFullAtEveryWrite makes the n-th write of update, install, remove
-// and update --force (with an edit) fail with ENOSPC, for every n: the error
-// says the disk is full, the lock describes the disk (every locked package's
-// files hash to its entry and its state names its commit; nothing unlocked
-// is left installed), the edit is still there, and the same command run
+// TestDiskFullAtEveryWrite makes the n-th write of update, install, remove,
+// update --force (with an edit) and an update that adds, deletes, changes
+// a mode and turns a file into a folder and back (update-reshape: every
+// kind of change a patch makes, see patch.go) fail with ENOSPC, for every
+// n: the error says the disk is full, the lock describes the disk (every
+// locked package's files hash to its entry and its state names its commit;
+// nothing unlocked is left installed), an updated folder is exactly the old
+// tree or the new one, the edit is still there, and the same command run
 // again, with room, finishes.
 func TestDiskFullAtEveryWrite(t *testing.T) {
 	t.Parallel()
 	var tries atomic.Int64
 	t.Cleanup(func() { t.Logf("%d fault points tried", tries.Load()) })
-	for _, cmd := range []string{"update", "install", "remove", "update-force"} {
+	for _, cmd := range []string{"update", "install", "remove", "update-force", "update-reshape"} {
 		// The commands are independent; the fault points of one are tried
 		// in order, until the command makes no write the hook can fail.
 		t.Run(cmd, func(t *testing.T) {
@@ -45,9 +49,19 @@ func TestDiskFullAtEveryWrite(t *testing.T) {
 
 func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 	f := newFixture(t)
+	if cmd == "update-reshape" {
+		reshapeBase(t, f)
+	}
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+	oldTree := layout(t, w.pkgDir("guides"))
 	f.commit("upstream moves", map[string]string{"guides/other.md": "# Other v2\n", "team/handbook.md": "# Handbook v2\n"})
+	if cmd == "update-reshape" {
+		// Files added, deleted, a mode, a file for a folder and back.
+		reshape(t, f)
+		reshapeTypes(t, f)
+	}
+	newTree := layout(t, filepath.Join(f.upstream, "guides"))
 	if cmd == "install" {
 		f.teammate(func(wm *Workspace) { f.must(wm.Update(bg, nil, UpdateOptions{})) }, project.LockName)
 	}
@@ -68,7 +82,7 @@ func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 	}
 	run := func() (*Report, error) {
 		switch cmd {
-		case "update":
+		case "update", "update-reshape":
 			return w.Update(bg, nil, UpdateOptions{})
 		case "update-force":
 			return w.Update(bg, nil, UpdateOptions{Force: true})
@@ -117,6 +131,12 @@ func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 	if cmd == "update-force" {
 		if got, _ := os.ReadFile(edit); string(got) != "mine\n" && !backedUp(t, f.project) {
 			t.Fatal("the edit is lost")
+		}
+	}
+	if cmd == "update" || cmd == "update-reshape" {
+		// The folder is the old tree or the new one, exactly.
+		if got := layout(t, w.pkgDir("guides")); !reflect.DeepEqual(got, oldTree) && !reflect.DeepEqual(got, newTree) {
+			t.Fatalf("guides is neither the old tree nor the new one:\n%v", got)
 		}
 	}
 	// With room again, the command finishes (after the same recovery a new process would run).

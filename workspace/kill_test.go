@@ -1,9 +1,12 @@
 package workspace
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,12 +22,15 @@ func TestKillHelper(t *testing.T) {
 	if proj == "" {
 		t.Skip("helper process for TestKillDuringUpdate")
 	}
-	stage := os.Getenv("CTX_WS_KILL_STAGE")
+	stage, fail := os.Getenv("CTX_WS_KILL_STAGE"), os.Getenv("CTX_WS_KILL_FAIL")
 	o := Options{Jobs: 1, EngineOptions: gitengine.Options{CacheDir: os.Getenv("CTX_WS_KILL_CACHE")}}
 	o.testHook = func(s, alias string) error {
 		if s == stage && alias == "guides" {
 			os.WriteFile(filepath.Join(proj, "parked"), []byte(s), 0o644)
 			select {} // wait to be killed
+		}
+		if s == fail {
+			return &fs.PathError{Op: "write", Path: s, Err: syscall.ENOSPC}
 		}
 		return nil
 	}
@@ -54,23 +60,7 @@ func TestKillDuringUpdate(t *testing.T) {
 			before := readLock(t, f.project)
 			newCommit := f.commit("moves", map[string]string{"guides/other.md": "# v2\n", "team/handbook.md": "# v2\n"})
 
-			cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$")
-			cmd.Env = append(os.Environ(), "CTX_WS_KILL_PROJECT="+f.project, "CTX_WS_KILL_STAGE="+stage, "CTX_WS_KILL_CACHE="+f.opts().EngineOptions.CacheDir)
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			parked := filepath.Join(f.project, "parked")
-			for !exists(parked) {
-				select {
-				case err := <-done:
-					t.Fatalf("helper exited before parking: %v", err)
-				case <-time.After(20 * time.Millisecond):
-				}
-			}
-			cmd.Process.Kill()
-			<-done
+			killUpdateAt(t, f, stage, "")
 
 			w2 := f.open(f.project) // the killed process's flock is gone with it
 			l := readLock(t, f.project)
@@ -97,6 +87,92 @@ func TestKillDuringUpdate(t *testing.T) {
 			if ents, _ := os.ReadDir(filepath.Join(f.project, project.DirName, ".tmp")); len(ents) != 0 {
 				t.Errorf("leftovers: %v", ents)
 			}
+		})
+	}
+}
+
+// killUpdateAt runs an update of f's project in a helper process, with the
+// write point fail failing (ENOSPC) when not "", and kills it (SIGKILL)
+// once it is parked at stage for the package guides.
+func killUpdateAt(t *testing.T, f *fixture, stage, fail string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$")
+	cmd.Env = append(os.Environ(), "CTX_WS_KILL_PROJECT="+f.project, "CTX_WS_KILL_STAGE="+stage, "CTX_WS_KILL_FAIL="+fail,
+		"CTX_WS_KILL_CACHE="+f.opts().EngineOptions.CacheDir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	parked := filepath.Join(f.project, "parked")
+	for !exists(parked) {
+		select {
+		case err := <-done:
+			t.Fatalf("helper exited before parking: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cmd.Process.Kill()
+	<-done
+	if err := os.Remove(parked); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKillDuringPatch kills a real process at each step of a churn-free
+// update (patch.go) that adds, deletes, changes, changes a mode and turns
+// a file into a folder and back: before the journal, after it, after the
+// first file moved out, after the first file moved in (others not yet),
+// after the swap, after the lock, and while a full disk had it put the
+// package back. The next Open recovers each to the old tree or, past the
+// journal, the new tree exactly; the lock and the state agree with it,
+// verify and status are clean, a file the update only changed the mode
+// of is still the same file, and nothing is left in .tmp/.
+func TestKillDuringPatch(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs subprocesses")
+	}
+	for _, c := range []struct{ stage, fail string }{
+		{"staged", ""}, {"journaled", ""}, {"patch-out", ""}, {"patch-in", ""}, {"swapped", ""}, {"locked", ""},
+		{"patch-back", "write:lock"},
+	} {
+		t.Run(c.stage, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			reshapeBase(t, f)
+			w := f.open(f.project)
+			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
+			w.Close()
+			before := readLock(t, f.project)
+			pkg := filepath.Join(f.project, project.DirName, project.PackagesDir, "guides")
+			oldTree, ids := layout(t, pkg), idents(t, pkg)
+			f.commit("team moves", map[string]string{"team/handbook.md": "# v2\n"})
+			reshape(t, f)
+			newCommit := reshapeTypes(t, f)
+			newTree := layout(t, filepath.Join(f.upstream, "guides"))
+
+			killUpdateAt(t, f, c.stage, c.fail)
+
+			w2 := f.open(f.project) // recovery
+			l := readLock(t, f.project)
+			got := layout(t, pkg)
+			switch e := l.Packages["guides"]; {
+			case e.Rev == newCommit && reflect.DeepEqual(got, newTree):
+			case c.stage == "staged" && e.Rev == before.Packages["guides"].Rev && reflect.DeepEqual(got, oldTree):
+			default:
+				t.Fatalf("lock at %s, folder:\n%v\nwant the new tree (%s):\n%v", short(e.Rev), got, short(newCommit), newTree)
+			}
+			if ids["api/v2/intro.md"].ino != idents(t, pkg)["api/v2/intro.md"].ino {
+				t.Error("api/v2/intro.md, whose mode alone changed, was replaced")
+			}
+			for _, a := range []string{"guides", "team"} {
+				st, err := w2.readState(a)
+				if err != nil || st.Rev != l.Packages[a].Rev {
+					t.Errorf("%s: lock %s, state %+v %v", a, l.Packages[a].Rev, st, err)
+				}
+			}
+			checkClean(t, w2)
 		})
 	}
 }

@@ -72,6 +72,9 @@ type task struct {
 	// audienceStale: the files on disk were installed under other
 	// audience rules than the package gets now (see audienceStale).
 	audienceStale bool
+	// keep: the files of the installed package its fetch need not write
+	// (set by applyInstall: see keepable).
+	keep map[string]fileState
 
 	j *journal // filled by execute
 }

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"io/fs"
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -35,6 +36,10 @@ type fetched struct {
 	// state records the stage as written, given its h1: hash, without the
 	// files in omit (deleted from the stage since: see applyAudience).
 	state func(hash string, omit map[string]bool) (*pkgState, error)
+	// kept are the files of the new tree the stage lacks because the
+	// package folder has them, as the old state records them (t.keep,
+	// which a git fetch passes as gitengine's FetchRequest.Have).
+	kept map[string]fileState
 }
 
 type skippedFile struct{ path, reason string }
@@ -77,6 +82,12 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 	if req.Ref == "" && t.spec != nil {
 		req.Ref = t.spec.Ref // a commit id here names no ref, and gitengine finds none
 	}
+	if len(t.keep) > 0 {
+		req.Have = func(p, blob string, mode fs.FileMode) bool {
+			f, ok := t.keep[p]
+			return ok && f.Blob == blob && f.Mode == mode
+		}
+	}
 	res, err := t.eng.Materialize(ctx, req, stage)
 	if err != nil {
 		return nil, err
@@ -84,7 +95,15 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 	f := &fetched{
 		entry: lockfile.Entry{Kind: project.KindGit, Rev: res.Commit, Tree: res.TreeID},
 		bytes: res.Bytes,
-		state: func(hash string, omit map[string]bool) (*pkgState, error) { return stateOf(stage, res, hash, omit) },
+		kept:  map[string]fileState{},
+	}
+	for _, file := range res.Files {
+		if file.Kept {
+			f.kept[file.Path] = t.keep[file.Path]
+		}
+	}
+	f.state = func(hash string, omit map[string]bool) (*pkgState, error) {
+		return stateOf(stage, res, hash, omit, f.kept)
 	}
 	for _, s := range res.Skipped {
 		f.skipped = append(f.skipped, skippedFile{s.Path, s.Reason})

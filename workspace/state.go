@@ -96,13 +96,19 @@ func (w *Workspace) pkgDir(alias string) string    { return w.path(project.Packa
 func (w *Workspace) statePath(alias string) string { return w.path(project.StateDir, alias+".json") }
 
 func (w *Workspace) readState(alias string) (*pkgState, error) {
-	data, err := os.ReadFile(w.statePath(alias))
+	return readStateFile(w.statePath(alias))
+}
+
+// readStateFile reads a state file: .state/<alias>.json, or the one a
+// change staged in .tmp/.
+func readStateFile(p string) (*pkgState, error) {
+	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
 	}
 	var st pkgState
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("%s: %w", w.statePath(alias), err)
+		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return &st, nil
 }
@@ -130,11 +136,20 @@ func gitMode(m fs.FileMode) fs.FileMode {
 
 // stateOf records dir as written by Materialize: blob ids and modes from the
 // engine, sizes and mtimes from the disk; the files in omit (withheld by
-// audience rules) are no longer there.
-func stateOf(dir string, res *gitengine.Result, hash string, omit map[string]bool) (*pkgState, error) {
+// audience rules) are no longer there, and those Materialize kept (not
+// written: the package folder has them) are recorded as kept says.
+func stateOf(dir string, res *gitengine.Result, hash string, omit map[string]bool, kept map[string]fileState) (*pkgState, error) {
 	st := &pkgState{Rev: res.Commit, Tree: res.TreeID, Hash: hash, Files: make([]fileState, 0, len(res.Files))}
 	for _, f := range res.Files {
 		if omit[f.Path] {
+			continue
+		}
+		if f.Kept {
+			k, ok := kept[f.Path]
+			if !ok {
+				return nil, fmt.Errorf("record state: %s was not written and is not kept", f.Path)
+			}
+			st.Files = append(st.Files, k)
 			continue
 		}
 		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f.Path)))

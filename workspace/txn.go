@@ -8,6 +8,9 @@ package workspace
 //              manifest will say. From here on the change rolls forward.
 //  3. swap:    packages/<alias> → .tmp/<alias>.old, .tmp/<alias>.new →
 //              packages/<alias>, .tmp/<alias>.state → .state/<alias>.json.
+//              An installed package whose state ctx has is patched instead
+//              (op "patch", patch.go): only the files that change move,
+//              each to or from the same places.
 //  4. commit:  write the lock and the manifest (each atomically), then delete
 //              .tmp/<alias>.old and the journal.
 //
@@ -41,6 +44,7 @@ import (
 // Journal operations.
 const (
 	opInstall = "install" // packages/<alias> becomes .tmp/<alias>.new; lock gets Entry
+	opPatch   = "patch"   // packages/<alias> changes file by file as Patch says (patch.go); lock gets Entry
 	opRemove  = "remove"  // packages/<alias> goes; lock entry goes
 	opLock    = "lock"    // only the lock entry changes (the files already match)
 	opLink    = "link"    // only the manifest gets AddSpec (a dir source: no files, no lock entry)
@@ -53,6 +57,7 @@ type journal struct {
 	Entry    *lockfile.Entry      `json:"entry,omitempty"`
 	AddSpec  *project.PackageSpec `json:"addSpec,omitempty"`  // add to the manifest
 	DropSpec bool                 `json:"dropSpec,omitempty"` // drop from the manifest
+	Patch    *patch               `json:"patch,omitempty"`    // opPatch: the files that change
 }
 
 func (w *Workspace) tmp(name string) string { return w.path(project.TmpDir, name) }
@@ -129,22 +134,15 @@ func (w *Workspace) swap(j *journal) error {
 			}
 			lockfile.SyncDir(filepath.Dir(pkg))
 		}
-		if st := w.tmp(j.Alias + ".state"); exists(st) {
-			if err := w.fault("swap-state", j.Alias); err != nil {
-				return err
-			}
-			if err := w.fs.MkdirAll(w.path(project.StateDir), 0o755); err != nil {
-				return err
-			}
-			if exists(w.statePath(j.Alias)) && !exists(oldState) {
-				if err := w.fs.Rename(w.statePath(j.Alias), oldState); err != nil {
-					return err
-				}
-			}
-			if err := w.fs.Rename(st, w.statePath(j.Alias)); err != nil {
-				return err
-			}
+		return w.swapState(j, nil)
+	case opPatch:
+		if j.Patch == nil {
+			return errors.New("journal: a patch without its changes")
 		}
+		if err := w.patchForward(j); err != nil {
+			return err
+		}
+		return w.swapState(j, func(st *pkgState) error { return w.refreshState(j, st) })
 	case opRemove:
 		if exists(pkg) {
 			if err := w.fs.RemoveAll(old); err != nil {
@@ -167,6 +165,42 @@ func (w *Workspace) swap(j *journal) error {
 	return nil
 }
 
+// swapState puts the state the change staged (.tmp/<alias>.state) in
+// place, keeping the one it replaces as .tmp/<alias>.oldstate. refresh,
+// when set, first updates the staged state from the disk (written back to
+// .tmp/, so a crash leaves it where recovery looks).
+func (w *Workspace) swapState(j *journal, refresh func(*pkgState) error) error {
+	st := w.tmp(j.Alias + ".state")
+	if !exists(st) {
+		return nil
+	}
+	if err := w.fault("swap-state", j.Alias); err != nil {
+		return err
+	}
+	if refresh != nil {
+		s, err := readStateFile(st)
+		if err == nil {
+			err = refresh(s)
+		}
+		if err == nil {
+			err = w.writeState(st, s)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := w.fs.MkdirAll(w.path(project.StateDir), 0o755); err != nil {
+		return err
+	}
+	oldState := w.tmp(j.Alias + ".oldstate")
+	if exists(w.statePath(j.Alias)) && !exists(oldState) {
+		if err := w.fs.Rename(w.statePath(j.Alias), oldState); err != nil {
+			return err
+		}
+	}
+	return w.fs.Rename(st, w.statePath(j.Alias))
+}
+
 // unswap undoes swap (all of it or the part that happened) while the old
 // folder and state are still in .tmp/, then drops the journal and what was
 // staged: the package is as it was before the command. Renames back need no
@@ -174,19 +208,26 @@ func (w *Workspace) swap(j *journal) error {
 func (w *Workspace) unswap(j *journal) error {
 	pkg, old, nw := w.pkgDir(j.Alias), w.tmp(j.Alias+".old"), w.tmp(j.Alias+".new")
 	st, oldState := w.tmp(j.Alias+".state"), w.tmp(j.Alias+".oldstate")
-	if j.Op == opInstall {
+	if j.Op == opInstall || j.Op == opPatch {
 		if !exists(st) && exists(w.statePath(j.Alias)) {
 			if err := w.fs.Rename(w.statePath(j.Alias), st); err != nil {
 				return err
 			}
 		}
+	}
+	if j.Op == opPatch && j.Patch != nil {
+		if err := w.patchBack(j); err != nil {
+			return err
+		}
+	}
+	if j.Op == opInstall {
 		if !exists(nw) && exists(pkg) {
 			if err := w.fs.Rename(pkg, nw); err != nil {
 				return err
 			}
 		}
 	}
-	if j.Op == opInstall || j.Op == opRemove {
+	if j.Op == opInstall || j.Op == opPatch || j.Op == opRemove {
 		if exists(oldState) && !exists(w.statePath(j.Alias)) {
 			if err := w.fs.Rename(oldState, w.statePath(j.Alias)); err != nil {
 				return err
@@ -224,7 +265,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 	for _, j := range js {
 		lockChanged = lockChanged || (j.Op != opLink && j.Op != opForget)
 		switch j.Op {
-		case opInstall, opLock:
+		case opInstall, opPatch, opLock:
 			if j.Entry != nil {
 				l.Packages[j.Alias] = *j.Entry
 			}
@@ -283,6 +324,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		if err := w.fs.RemoveAll(w.tmp(j.Alias + ".old")); err != nil {
 			w.log("warning: could not delete %s: %v", w.tmp(j.Alias+".old"), err)
 		}
+		w.fs.RemoveAll(w.tmp(j.Alias + ".new")) // what a patch did not need
 		w.fs.Remove(w.tmp(j.Alias + ".oldstate"))
 		w.fs.Remove(w.tmp(j.Alias + ".journal"))
 	}

@@ -20,6 +20,7 @@ type initOptions struct {
 	registry    string
 	project     string
 	projectDocs bool
+	agentsMD    bool
 	// interactive forces the prompter on or off; nil = when stdin and
 	// stderr are a terminal.
 	interactive *bool
@@ -30,7 +31,7 @@ type initOptions struct {
 func newInitCmd(g *globalOptions, runF func(context.Context, *initOptions) error) *cobra.Command {
 	opts := &initOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "init [--registry URL] [--project NAME] [--project-docs]",
+		Use:   "init [--registry URL] [--project NAME] [--project-docs] [--agents-md]",
 		Short: "Create .context/ in this project",
 		Long: `Init creates .context/ in the project directory (the working directory,
 or the one given with -C): the manifest context.config.json and a .gitignore
@@ -44,7 +45,10 @@ otherwise it lists them. --project-docs adds each one found as a dir source
 "agents", "claude", "readme", "adr" or "docs-adr"), also in a project that
 already has a .context/.
 
-Without --project-docs, it fails if the project already has a .context/.`,
+` + agentsMDHelp + `
+
+Without --project-docs or --agents-md, it fails if the project already has
+a .context/.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -56,6 +60,7 @@ Without --project-docs, it fails if the project already has a .context/.`,
 	cmd.Flags().StringVar(&opts.registry, "registry", "", "the registry `URL` that lists your team's packages")
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project's `NAME` (default: the directory's name)")
 	cmd.Flags().BoolVar(&opts.projectDocs, "project-docs", false, "add the project's own docs found (docs/, AGENTS.md, ...) as dir sources")
+	cmd.Flags().BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
 	return cmd
 }
 
@@ -73,8 +78,8 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		return err
 	}
 	var w *workspace.Workspace
-	if opts.projectDocs && proj.Check() == nil {
-		w, err = workspace.Open(dir, wo) // only add the docs
+	if (opts.projectDocs || opts.agentsMD) && proj.Check() == nil {
+		w, err = workspace.Open(dir, wo) // only add the docs, or the agent file's block
 	} else {
 		w, err = workspace.Init(dir, workspace.InitOptions{Registry: opts.registry, Project: opts.project}, wo)
 		if err == nil {
@@ -85,9 +90,10 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		return err
 	}
 	defer w.Close()
+	prompter := initPrompter(opts)
 	docs, found := newProjectDocs(w)
 	if len(docs) > 0 && !opts.projectDocs {
-		if docs, err = offerProjectDocs(opts, docs); err != nil {
+		if docs, err = offerProjectDocs(opts, prompter, docs); err != nil {
 			return err
 		}
 	}
@@ -100,6 +106,9 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		fmt.Fprintln(opts.IO.ErrOut, "the project docs found are in the manifest already")
 	} else if opts.projectDocs {
 		fmt.Fprintln(opts.IO.ErrOut, "no project docs found (looked for docs/, AGENTS.md, CLAUDE.md, README.md, adr/, docs/adr/)")
+	}
+	if err := agentsStep(opts.globalOptions, w.Root(), opts.agentsMD, prompter, "`ctx init --agents-md`"); err != nil {
+		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then commit %s/%s and %s/%s\n",
 		project.DirName, project.ManifestName, project.DirName, project.LockName)
@@ -124,22 +133,31 @@ func newProjectDocs(w *workspace.Workspace) ([]project.PackageSpec, int) {
 	return out, len(all)
 }
 
-// offerProjectDocs asks at a terminal which of docs to add (all
-// pre-checked); without one, it lists them and says how to add them, and
-// returns none.
-func offerProjectDocs(opts *initOptions, docs []project.PackageSpec) ([]project.PackageSpec, error) {
-	p := opts.prompter
+// initPrompter is the prompter of init's questions: opts.prompter, else
+// the terminal's when stdin and stderr are one (or opts.interactive says
+// so), else nil: no questions.
+func initPrompter(opts *initOptions) wizard.Prompter {
+	if opts.prompter != nil {
+		return opts.prompter
+	}
 	interactive := opts.IO.InTTY && opts.IO.ErrTTY
 	if opts.interactive != nil {
 		interactive = *opts.interactive
 	}
-	if p == nil && interactive {
+	if interactive {
 		in, okIn := opts.IO.In.(*os.File)
 		term, okErr := opts.IO.ErrOut.(*os.File)
 		if okIn && okErr {
-			p = surveyprompt.New(in, term, term)
+			return surveyprompt.New(in, term, term)
 		}
 	}
+	return nil
+}
+
+// offerProjectDocs asks through p which of docs to add (all pre-checked);
+// without a prompter, it lists them and says how to add them, and returns
+// none.
+func offerProjectDocs(opts *initOptions, p wizard.Prompter, docs []project.PackageSpec) ([]project.PackageSpec, error) {
 	if p == nil {
 		names := make([]string, len(docs))
 		for i, d := range docs {

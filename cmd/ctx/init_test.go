@@ -66,3 +66,61 @@ func TestInitOffersProjectDocs(t *testing.T) {
 		t.Errorf("cancel: packages %+v\n%s", m.Packages, log)
 	}
 }
+
+// TestInitOffersAgentsMD: at a terminal (a scripted prompter), init asks
+// before adding its block to the agent file; yes adds it, no leaves the
+// file as it was; --agents-md does not ask.
+//
+// Not parallel: see TestInitOffersProjectDocs.
+func TestInitOffersAgentsMD(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("HOME", filepath.Join(tmp, "home"))
+	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
+	const user = "# Rules\n\nBe brief.\n"
+	run := func(name string, p *scriptedPrompter) (string, string) {
+		t.Helper()
+		proj := filepath.Join(tmp, name)
+		if err := os.MkdirAll(proj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		agents := filepath.Join(proj, "AGENTS.md")
+		if _, err := os.Stat(agents); err != nil {
+			if err := os.WriteFile(agents, []byte(user), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var out, errOut bytes.Buffer
+		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Dir: proj}
+		if err := runInit(context.Background(), &initOptions{globalOptions: g, prompter: p, agentsMD: name == "again"}); err != nil {
+			t.Fatalf("init: %v\n%s", err, errOut.String())
+		}
+		got, err := os.ReadFile(agents)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(got), errOut.String()
+	}
+
+	no := &scriptedPrompter{deny: true}
+	got, log := run("no", no)
+	if got != user || len(no.confirms) != 1 || !strings.Contains(no.confirms[0], "Add a pointer to .context/INDEX.md and `ctx mcp` in AGENTS.md") || !strings.Contains(log, "no agent file changed") {
+		t.Errorf("no: AGENTS.md %q, asked %q\n%s", got, no.confirms, log)
+	}
+
+	yes := &scriptedPrompter{}
+	got, log = run("yes", yes)
+	if !strings.HasPrefix(got, user+"\n<!-- ctx:begin -->\n") || !strings.HasSuffix(got, "<!-- ctx:end -->\n") || len(yes.confirms) != 1 {
+		t.Errorf("yes: AGENTS.md %q, asked %q\n%s", got, yes.confirms, log)
+	}
+
+	// --agents-md asks nothing, at a terminal too: the block is added, and
+	// on the existing project it is up to date.
+	first := &scriptedPrompter{}
+	if got, log = run("again", first); !strings.Contains(got, "<!-- ctx:begin -->") || len(first.confirms) != 0 {
+		t.Fatalf("--agents-md: AGENTS.md %q, asked %q\n%s", got, first.confirms, log)
+	}
+	again := &scriptedPrompter{}
+	if _, log = run("again", again); len(again.confirms) != 0 || !strings.Contains(log, "ctx's block is up to date") {
+		t.Errorf("again: asked %q\n%s", again.confirms, log)
+	}
+}

@@ -193,10 +193,12 @@ func TestDemoWithoutGit(t *testing.T) {
 
 // scriptedPrompter answers the wizard from a list of picks (by name).
 type scriptedPrompter struct {
-	pick    []string // names to leave checked; nil with cancel
-	cancel  bool
-	shown   []wizard.Choice
-	checked []string // names pre-checked when shown
+	pick     []string // names to leave checked; nil with cancel
+	cancel   bool
+	shown    []wizard.Choice
+	checked  []string // names pre-checked when shown
+	deny     bool     // answer no to every Confirm
+	confirms []string // the questions Confirm was asked
 }
 
 func (p *scriptedPrompter) MultiSelect(msg string, choices []wizard.Choice, selected []int) ([]int, error) {
@@ -217,8 +219,11 @@ func (p *scriptedPrompter) MultiSelect(msg string, choices []wizard.Choice, sele
 	}
 	return out, nil
 }
-func (p *scriptedPrompter) Confirm(string, bool) (bool, error) { return true, nil }
-func (p *scriptedPrompter) Spinner(string) func(string)        { return func(string) {} }
+func (p *scriptedPrompter) Confirm(msg string, _ bool) (bool, error) {
+	p.confirms = append(p.confirms, msg)
+	return !p.deny, nil
+}
+func (p *scriptedPrompter) Spinner(string) func(string) { return func(string) {} }
 
 // TestSetupInteractive runs ctx setup's interactive path with a scripted
 // prompter over the demo hub plus a context whose repository does not exist:

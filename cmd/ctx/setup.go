@@ -26,6 +26,7 @@ type setupOptions struct {
 	all      bool
 	yes      bool
 	list     bool
+	agentsMD bool
 	// allowPrivate lets https contexts be on loopback, private and
 	// link-local addresses (checked and saved in their specs).
 	allowPrivate bool
@@ -38,7 +39,7 @@ type setupOptions struct {
 func newSetupCmd(g *globalOptions, runF func(context.Context, *setupOptions) error) *cobra.Command {
 	opts := &setupOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags T,...] [--all] [--yes]",
+		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags T,...] [--all] [--yes] [--agents-md]",
 		Short: "Pick context packages from a registry",
 		Long: fmt.Sprintf(`Setup reads a registry (the list of context packages your organisation
 offers), lets you choose, and installs your choice into .context/ (created
@@ -57,6 +58,8 @@ refused (an unreadable one) unless --allow-private-network.
 Without a terminal, the choice comes from --select, --tags or --all, and
 setup only adds.
 
+%s
+
 LOCATION is one of (a relative path is taken from the project directory):
   ./ctx-registry.json, /abs/reg.json   a local file
   ./hub                                a local folder (its git repository, or its ctx-registry.json)
@@ -72,7 +75,7 @@ against the registry's location.
 Registries may import others; each is read once, to a depth of %d.
 
 Exit status: 0 done; 3 some contexts could not be read or installed (the
-others were); 2 bad flags; 130 cancelled; 1 other errors.`, registry.DefaultMaxDepth),
+others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, registry.DefaultMaxDepth),
 		Example: `  ctx setup --registry https://github.com/acme/ctx-hub
   ctx setup --registry ./hub/ctx-registry.json --all
   ctx setup --select platform,api --yes
@@ -92,6 +95,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, registry.DefaultMaxD
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
 	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
+	f.BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
 	f.BoolVar(&opts.allowPrivate, "allow-private-network", false, "let https contexts be on loopback, private or link-local addresses (an intranet wiki); saved in their specs")
 	return cmd
 }
@@ -217,6 +221,11 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	if rerr != nil {
 		return rerr
+	}
+	if lazy.ws != nil {
+		if err := agentsStep(g, lazy.ws.Root(), o.agentsMD, wo.Prompter, ""); err != nil {
+			return err
+		}
 	}
 	if len(sum.Unavailable) > 0 {
 		fmt.Fprintf(errOut, "ctx: %d %s not installed for lack of access: check your git credentials (or CTX_GIT_TOKEN) and run ctx setup again\n",

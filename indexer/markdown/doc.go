@@ -10,6 +10,9 @@
 //     HTML comments, ATX and setext headings, with their line numbers;
 //   - the outline and finding a section by heading or heading trail
 //     (Doc.Outline, Doc.Section), and the plain text of a heading (Plain);
+//   - the chunks search indexes and their unique heading trails
+//     (Doc.Chunks, Doc.Trails), so that a hit's trail opens a section
+//     that holds the hit;
 //   - which files are documents (IsDocument, IsBinary) and the one walk
 //     over a package folder (Walk).
 //

@@ -9,13 +9,46 @@ var (
 	linkRE = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	emph   = strings.NewReplacer("**", "", "__", "") // as the regexp \*\*|__, without its scan of every position
 	autoRE = regexp.MustCompile(`<(https?://[^>]+)>`)
-	tagsRE = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
+	// tagRE finds what may be HTML: a comment, or a start or end tag
+	// (name, then attributes or nothing, then > or />). htmlTag decides
+	// whether its name is an HTML element's.
+	tagRE = regexp.MustCompile(`<!--.*?-->|</?([a-zA-Z][a-zA-Z0-9-]*)(?:[ \t][^<>]*)?/?>`)
 )
+
+// htmlElements are the names of HTML's elements (the WHATWG list, with the
+// obsolete ones still seen in documentation, and svg and math), each
+// between spaces. A tag whose name is not here (`<T>`, `<json>`,
+// `<TARGET>`) is text, not markup.
+const htmlElements = " " +
+	"a abbr acronym address area article aside audio b base bdi bdo big blink " +
+	"blockquote body br button canvas caption center cite code col colgroup data datalist dd del details " +
+	"dfn dialog dir div dl dt em embed fieldset figcaption figure font footer form frame frameset h1 h2 h3 " +
+	"h4 h5 h6 head header hgroup hr html i iframe img input ins kbd label legend li link main map mark " +
+	"marquee math menu meta meter nav nobr noframes noscript object ol optgroup option output p param " +
+	"picture pre progress q rp rt ruby s samp script search section select slot small source span strike " +
+	"strong style sub summary sup svg table tbody td template textarea tfoot th thead time title tr track " +
+	"tt u ul var video wbr "
+
+// htmlTag reports whether m, a match of tagRE, is HTML that Plain drops: a
+// comment, or a tag of an HTML element (case-insensitive).
+func htmlTag(m string) bool {
+	if strings.HasPrefix(m, "<!--") {
+		return true
+	}
+	name := strings.TrimPrefix(m[1:], "/")
+	end := strings.IndexAny(name, " \t/>")
+	return strings.Contains(htmlElements, " "+strings.ToLower(name[:end])+" ")
+}
 
 // Plain removes markdown markup that a reader of INDEX.md or a heading
 // trail does not need: links keep their text, emphasis markers (** and __)
-// and HTML tags go, runs of white space become one space. The indexer's
-// heading trails are the Plain texts of headings.
+// go, runs of white space become one space, and outside code spans HTML
+// goes: comments (<!-- omit in toc -->) and the tags of HTML elements
+// (<a name="x"></a>, <br>, <span class="y">, <code>, in any case), while
+// angle brackets around anything else are text and stay (Option<T>,
+// <json>, <TARGET>), as does everything inside a code span (`Vec<u8>`,
+// `<br>`). An autolink (<https://x>) keeps its URL. The indexer's heading
+// trails are the Plain texts of headings, and Doc.Section matches them.
 //
 // Each expression runs only when its first character is in s: Go's regexp
 // tries every position of a string, and this runs on every summary and
@@ -25,9 +58,73 @@ func Plain(s string) string {
 		s = linkRE.ReplaceAllString(s, "$1")
 	}
 	if strings.IndexByte(s, '<') >= 0 {
-		s = autoRE.ReplaceAllString(s, "$1")
-		s = tagsRE.ReplaceAllString(s, "")
+		s = outsideCode(s, dropHTML)
 	}
 	s = emph.Replace(s)
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// dropHTML is Plain's treatment of text outside code spans.
+func dropHTML(s string) string {
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
+	s = autoRE.ReplaceAllString(s, "$1")
+	return tagRE.ReplaceAllStringFunc(s, func(m string) string {
+		if htmlTag(m) {
+			return ""
+		}
+		return m
+	})
+}
+
+// outsideCode returns s with f applied to each stretch outside its code
+// spans; the spans, backticks included, are kept as they are. A code span
+// (CommonMark) opens with a run of backticks and closes at the next run of
+// the same length; a run that is never closed is text.
+func outsideCode(s string, f func(string) string) string {
+	if strings.IndexByte(s, '`') < 0 {
+		return f(s)
+	}
+	var b strings.Builder
+	text := 0 // start of the current stretch of text
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		n := backticks(s, i)
+		closeAt := -1
+		for j := i + n; j < len(s); {
+			if s[j] != '`' {
+				j++
+				continue
+			}
+			m := backticks(s, j)
+			if m == n {
+				closeAt = j
+				break
+			}
+			j += m
+		}
+		if closeAt < 0 {
+			i += n // no closing run: these backticks are text
+			continue
+		}
+		b.WriteString(f(s[text:i]))
+		b.WriteString(s[i : closeAt+n])
+		i = closeAt + n
+		text = i
+	}
+	b.WriteString(f(s[text:]))
+	return b.String()
+}
+
+// backticks is the length of the run of backticks at s[i].
+func backticks(s string, i int) int {
+	n := 0
+	for i+n < len(s) && s[i+n] == '`' {
+		n++
+	}
+	return n
 }

@@ -7,12 +7,16 @@ import (
 
 // Section is a heading's extent in a document, in 1-based file lines.
 type Section struct {
-	Heading   string // the heading's text
-	Level     int
-	StartLine int // the heading's line
+	Heading string // the heading's text
+	Level   int
+	// StartLine is the heading's line, or, for a section found by its
+	// trail, the first line of a chunk named for it that starts earlier
+	// (see Doc.Section).
+	StartLine int
 	// EndLine is the last line before the next heading of the same or a
 	// higher level (or the document's last line), blank lines at the end
-	// left out.
+	// left out, or, for a section found by its trail, the last line of a
+	// chunk named for the heading that ends later.
 	EndLine int
 }
 
@@ -26,7 +30,15 @@ func normHeading(h string) string {
 	h = strings.TrimSpace(h)
 	h = strings.TrimLeft(h, "#")
 	h = strings.TrimSpace(h)
-	h = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(h)
+	h = strings.Map(func(r rune) rune {
+		switch r {
+		case '`', '*':
+			return -1
+		case '_':
+			return ' '
+		}
+		return r
+	}, h)
 	return strings.ToLower(strings.Join(strings.Fields(h), " "))
 }
 
@@ -50,34 +62,29 @@ func trailKey(parts []string) []string {
 
 // Section finds the section under heading, matched case-insensitively
 // (leading #s, emphasis and surrounding space ignored), in this order:
-//  1. the heading whose trail is heading: the Plain texts of it and of the
-//     headings that enclose it, outermost first, joined by " > ", as the
-//     indexer names its chunks ("Setup > Install", or "Setup" for a heading
-//     that nothing encloses);
+//  1. the heading whose trail is heading (Trails, joined by TrailSep): the
+//     Plain texts of it and of the headings that enclose it, outermost
+//     first, as search hits name their chunks ("Setup > Install", "Setup"
+//     for a heading that nothing encloses, "Setup > Install (2)" for the
+//     second heading of that trail);
 //  2. the first heading whose text, or Plain text, is heading;
 //  3. when heading is a trail, the first heading whose trail ends with its
 //     parts, so that "Mac > Install" finds the Install under Mac, not the
 //     one under Linux;
 //  4. the first heading whose text is the trail's last part.
 //
+// The section runs from the heading to the line before the next heading of
+// the same or a higher level. Found by its trail (1), it also takes in the
+// chunks (Doc.Chunks) named for the heading: near-empty sections before it
+// whose lines joined its chunk, a near-empty last section after it. So the
+// section a search hit's trail opens holds the hit's lines.
+//
 // It returns the outline too, for hints when nothing matches.
 func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	hs := d.Outline()
 	want := normHeading(heading)
 	wantParts := trailKey([]string{heading})
-	trails := make([][]string, len(hs))
-	var stack []Heading // the enclosing headings of the current one, outermost first
-	for i, h := range hs {
-		for len(stack) > 0 && stack[len(stack)-1].Level >= h.Level {
-			stack = stack[:len(stack)-1]
-		}
-		stack = append(stack, h)
-		texts := make([]string, len(stack))
-		for j, e := range stack {
-			texts[j] = Plain(e.Text)
-		}
-		trails[i] = trailKey(texts)
-	}
+	trails, keys := d.trails()
 	find := func(match func(i int) bool) int {
 		for i := range hs {
 			if match(i) {
@@ -86,13 +93,14 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 		}
 		return -1
 	}
-	idx := find(func(i int) bool { return slices.Equal(trails[i], wantParts) })
+	idx := find(func(i int) bool { return slices.Equal(keys[i], wantParts) })
+	byTrail := idx >= 0
 	if idx < 0 {
 		idx = find(func(i int) bool { return matches(hs[i].Text, want) })
 	}
 	if idx < 0 && len(wantParts) > 1 {
 		idx = find(func(i int) bool {
-			t := trails[i]
+			t := keys[i]
 			return len(t) >= len(wantParts) && slices.Equal(t[len(t)-len(wantParts):], wantParts)
 		})
 		if idx < 0 {
@@ -103,7 +111,15 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	if idx < 0 {
 		return Section{}, hs, false
 	}
-	return d.extent(hs, idx), hs, true
+	s := d.extent(hs, idx)
+	if byTrail && hs[idx].Level <= ChunkLevel {
+		for _, c := range chunkBody(d.Lines[d.FrontMatter.End:], d.Body, d.FrontMatter.End, trails) {
+			if c.Heading == idx {
+				s.StartLine, s.EndLine = min(s.StartLine, c.StartLine), max(s.EndLine, c.EndLine)
+			}
+		}
+	}
+	return s, hs, true
 }
 
 // Sections returns the section of every heading of the outline, in order:

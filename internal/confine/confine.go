@@ -8,8 +8,8 @@
 //
 // A link may be the last element only of an operation that acts on the link
 // itself and never on what it points to: Remove, RemoveAll and the source of
-// Rename. Everything else (creating, writing, locking, the target of a
-// rename) refuses a link at any element, the last included.
+// Rename. Everything else (creating, writing, locking, changing a mode,
+// the target of a rename) refuses a link at any element, the last included.
 //
 // The check and the operation are two system calls, so a process racing ctx
 // could swap an element in between; the threat is a link committed to a
@@ -227,6 +227,15 @@ func (d Dir) Create(rel string, perm fs.FileMode) (*os.File, error) {
 		return nil, err
 	}
 	return os.OpenFile(d.Path(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+}
+
+// Chmod changes the permission bits of rel, which must not be a link
+// (os.Chmod would change what it points to).
+func (d Dir) Chmod(rel string, perm fs.FileMode) error {
+	if err := d.check(rel, false); err != nil {
+		return err
+	}
+	return os.Chmod(d.Path(rel), perm)
 }
 
 // Symlink creates the link rel pointing to target (as copied from a package).

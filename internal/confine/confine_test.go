@@ -27,6 +27,10 @@ func TestDirRefusesLinks(t *testing.T) {
 	if err := os.Symlink(filepath.Join(victim, "f"), filepath.Join(root, ".lock")); err != nil {
 		t.Fatal(err)
 	}
+	before, err := os.Stat(filepath.Join(victim, "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	d := New(root)
 	for name, err := range map[string]error{
 		"write under":   d.WriteFileAtomic("index/meta.json", []byte("x"), 0o644),
@@ -36,6 +40,8 @@ func TestDirRefusesLinks(t *testing.T) {
 		"rename onto":   d.Rename("g", "index/f"),
 		"write a link":  d.WriteFile(".lock", nil, 0o644),
 		"truncate link": d.Truncate(".lock"),
+		"chmod a link":  d.Chmod(".lock", 0o755),
+		"chmod under":   d.Chmod("index/f", 0o755),
 		"absolute":      d.Remove(filepath.Join(root, "index", "f")),
 	} {
 		var le *LinkError
@@ -48,6 +54,9 @@ func TestDirRefusesLinks(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(victim, "f")); err != nil || string(data) != "mine" {
 		t.Fatalf("victim changed: %q %v", data, err)
+	}
+	if fi, err := os.Stat(filepath.Join(victim, "f")); err != nil || fi.Mode() != before.Mode() {
+		t.Fatalf("victim's mode changed: %v %v", fi.Mode(), err)
 	}
 	// A link as the last element of a delete is deleted itself.
 	if err := d.RemoveAll("index"); err != nil {

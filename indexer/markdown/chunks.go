@@ -1,0 +1,266 @@
+package markdown
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Chunking limits. Headings of level ChunkLevel or less cut a document
+// into sections; a section longer than MaxChunkBytes is split at paragraph
+// boundaries (blank lines outside code), then at line boundaries (a single
+// line longer than the cap stays whole). A section with less prose and
+// code than MinSectionBytes (headings, HTML comments and blank lines do not
+// count) joins the next one, or the chunk before it when it is the last,
+// so that near-empty sections (a KEP template's unfilled headings, "#
+// Title" right before "## Summary") do not become chunks of their own that
+// BM25's length normalisation would rank first.
+const (
+	ChunkLevel      = 3
+	MaxChunkBytes   = 4000
+	MinSectionBytes = 40
+)
+
+// Chunk is a piece of a document that search indexes and cites: a line
+// range and the heading trail that names it.
+type Chunk struct {
+	// Heading is the index in Doc.Outline of the heading the chunk is
+	// named for, or -1 for text before the first heading.
+	Heading int
+	// Trail is that heading's trail (Doc.Trails), nil when Heading is -1.
+	// Doc.Section(strings.Join(Trail, TrailSep)) returns a section that
+	// holds the chunk's lines.
+	Trail []string
+	// StartLine and EndLine are 1-based file lines, inclusive; the chunk
+	// neither starts nor ends with a blank line.
+	StartLine, EndLine int
+	// HeadsInText is how many of the trail's last headings are lines of
+	// the chunk (0 for the continuation of a split section).
+	HeadsInText int
+}
+
+// Trails returns the heading trail of each heading of Outline, in order:
+// the Plain texts of the heading and of the headings that enclose it,
+// outermost first. A trail is unique in its document, as Doc.Section
+// compares trails (case, emphasis and spacing aside, split at ">"): when an
+// earlier heading has the same trail, " (2)", " (3)", … is added to the
+// last text, the first number that makes it unique. Doc.Section finds each
+// heading by its trail joined with TrailSep.
+func (d Doc) Trails() [][]string {
+	trails, _ := d.trails()
+	return trails
+}
+
+// trails returns Trails and the normalised key of each (trailKey).
+func (d Doc) trails() ([][]string, [][]string) {
+	hs := d.Body.Headings
+	trails := make([][]string, len(hs))
+	keys := make([][]string, len(hs))
+	seen := map[string]bool{}
+	var stack []int // the enclosing headings of the current one, outermost first
+	for i, h := range hs {
+		for len(stack) > 0 && hs[stack[len(stack)-1]].Level >= h.Level {
+			stack = stack[:len(stack)-1]
+		}
+		t := make([]string, 0, len(stack)+1)
+		for _, j := range stack {
+			t = append(t, trails[j][len(trails[j])-1]) // an ancestor's own text, numbered if it had to be
+		}
+		own := Plain(h.Text)
+		t = append(t, own)
+		k := trailKey(t)
+		for n := 2; seen[strings.Join(k, "\x00")]; n++ {
+			t[len(t)-1] = own + " (" + strconv.Itoa(n) + ")"
+			k = trailKey(t)
+		}
+		seen[strings.Join(k, "\x00")] = true
+		trails[i], keys[i] = t, k
+		stack = append(stack, i)
+	}
+	return trails, keys
+}
+
+// Chunks cuts the document body into chunks: one per section of a heading
+// of level ChunkLevel or less (deeper headings stay inside), the text
+// before the first heading its own, near-empty sections joined as the
+// limits above say, long ones split. Every non-blank body line is in
+// exactly one chunk, and the chunks are in line order.
+func (d Doc) Chunks() []Chunk {
+	trails := d.Trails()
+	return chunkBody(d.Lines[d.FrontMatter.End:], d.Body, d.FrontMatter.End, trails)
+}
+
+// chunkBody chunks body lines (0-based offset base into the file), whose
+// headings have the given trails.
+func chunkBody(lines []string, s Body, base int, trails [][]string) []Chunk {
+	var out []Chunk
+	secStart := 0        // first line of the pending section
+	secHead := -1        // the heading the pending section is named for
+	var trailLines []int // the lines of the current trail's headings (levels 1–ChunkLevel)
+	var trailLevels []int
+	var secLines []int // trailLines when the pending section was named
+	flush := func(end int) {
+		in := 0
+		for _, l := range secLines {
+			if l >= secStart {
+				in++
+			}
+		}
+		out = appendChunks(out, lines, s.Kinds, secStart, end, secHead, trailOf(trails, secHead), in, base)
+	}
+	for i, h := range s.Headings {
+		if h.Level > ChunkLevel {
+			continue
+		}
+		if contentBytes(lines, s.Kinds, secStart, h.Line) >= MinSectionBytes {
+			flush(h.Line)
+			secStart = h.Line
+		}
+		for len(trailLevels) > 0 && trailLevels[len(trailLevels)-1] >= h.Level {
+			trailLevels, trailLines = trailLevels[:len(trailLevels)-1], trailLines[:len(trailLines)-1]
+		}
+		trailLevels, trailLines = append(trailLevels, h.Level), append(trailLines, h.Line)
+		// A near-empty section joins this one, and the chunk is named for
+		// this heading: the text under it is what the chunk is about
+		// ("# Setup / one line / ## Install / the steps" is "Setup > Install").
+		secHead = i
+		secLines = append(secLines[:0], trailLines...)
+	}
+	// A small last section joins the chunk before it when that one has room.
+	if n := len(out); n > 0 && contentBytes(lines, s.Kinds, secStart, len(lines)) < MinSectionBytes {
+		prev := &out[n-1]
+		a := prev.StartLine - base - 1
+		end := len(lines)
+		for end > a && strings.TrimSpace(lines[end-1]) == "" {
+			end--
+		}
+		size := 0
+		for i := a; i < end; i++ {
+			size += len(lines[i]) + 1
+		}
+		if prev.EndLine-base == secStart-countBlankBefore(lines, secStart) && size <= MaxChunkBytes && end > secStart {
+			prev.EndLine = base + end
+			return out
+		}
+	}
+	flush(len(lines))
+	return out
+}
+
+func trailOf(trails [][]string, i int) []string {
+	if i < 0 {
+		return nil
+	}
+	return trails[i]
+}
+
+// countBlankBefore counts the blank lines right before line i.
+func countBlankBefore(lines []string, i int) int {
+	n := 0
+	for i-n-1 >= 0 && strings.TrimSpace(lines[i-n-1]) == "" {
+		n++
+	}
+	return n
+}
+
+// contentBytes counts the bytes of prose and code in lines[a:b]: headings,
+// HTML comments and blank lines do not count.
+func contentBytes(lines []string, kinds []Kind, a, b int) int {
+	n := 0
+	for i := a; i < b; i++ {
+		if kinds[i] == Text || kinds[i] == Code {
+			n += len(strings.TrimSpace(lines[i]))
+		}
+	}
+	return n
+}
+
+// appendChunks adds the chunks of lines[start:end], a section named for
+// heading head.
+func appendChunks(out []Chunk, lines []string, kinds []Kind, start, end, head int, trail []string, in int, base int) []Chunk {
+	for start < end && strings.TrimSpace(lines[start]) == "" {
+		start++
+	}
+	for end > start && strings.TrimSpace(lines[end-1]) == "" {
+		end--
+	}
+	if start >= end {
+		return out
+	}
+	size := 0
+	for i := start; i < end; i++ {
+		size += len(lines[i]) + 1
+	}
+	if size <= MaxChunkBytes {
+		return append(out, Chunk{Heading: head, Trail: trail, StartLine: base + start + 1, EndLine: base + end, HeadsInText: in})
+	}
+	// Split into paragraphs: runs separated by blank lines outside code.
+	type span struct{ a, b, size int }
+	var paras []span
+	a := start
+	for i := start; i <= end; i++ {
+		if i == end || kinds[i] == Blank {
+			if i > a {
+				sz := 0
+				for j := a; j < i; j++ {
+					sz += len(lines[j]) + 1
+				}
+				paras = append(paras, span{a, i, sz})
+			}
+			a = i + 1
+		}
+	}
+	// Paragraphs over the cap are split at line boundaries.
+	var pieces []span
+	for _, p := range paras {
+		if p.size <= MaxChunkBytes {
+			pieces = append(pieces, p)
+			continue
+		}
+		ps := p.a
+		sz := 0
+		for j := p.a; j < p.b; j++ {
+			l := len(lines[j]) + 1
+			if sz > 0 && sz+l > MaxChunkBytes {
+				pieces = append(pieces, span{ps, j, sz})
+				ps, sz = j, 0
+			}
+			sz += l
+		}
+		pieces = append(pieces, span{ps, p.b, sz})
+	}
+	// Greedily pack pieces into chunks under the cap; off gives the byte
+	// length of lines joined with their newlines, blank lines included.
+	off := make([]int, end-start+1)
+	for j := start; j < end; j++ {
+		off[j-start+1] = off[j-start] + len(lines[j]) + 1
+	}
+	joined := func(a, b int) int { return off[b-start] - off[a-start] - 1 }
+	cs := pieces[0].a
+	last := pieces[0].a
+	first := true
+	emit := func(a, b int) {
+		for b > a && strings.TrimSpace(lines[b-1]) == "" {
+			b--
+		}
+		c := Chunk{Heading: head, Trail: trail, StartLine: base + a + 1, EndLine: base + b}
+		if first {
+			c.HeadsInText = in
+		}
+		out = append(out, c)
+		first = false
+	}
+	// Aim at equal parts: a 4,100-byte section becomes two chunks of about
+	// 2,050 bytes, not one of 4,000 and a 100-byte tail that BM25's length
+	// normalisation would rank above everything else.
+	parts := (joined(start, end) + MaxChunkBytes - 1) / MaxChunkBytes
+	target := joined(start, end) / max(parts, 1)
+	for _, p := range pieces {
+		if p.a > cs && (joined(cs, p.b) > MaxChunkBytes || joined(cs, last) >= target) {
+			emit(cs, last)
+			cs = p.a
+		}
+		last = p.b
+	}
+	emit(cs, last)
+	return out
+}
