@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -212,6 +213,14 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		}
 		t.InputSchema = schema
 	}
+	if t.OutputSchema == nil && reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
+		schema, err := jsonschema.For[Out](nil)
+		if err != nil {
+			panic(fmt.Errorf("mcpserver: tool %s: %w", t.Name, err))
+		}
+		portable(schema)
+		t.OutputSchema = schema
+	}
 	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		s.warm.Do(func() {
 			s.bg.Add(1)
@@ -280,6 +289,40 @@ func inputSchema[In any](bounds map[string]bound) (*jsonschema.Schema, error) {
 		}
 	}
 	return schema, nil
+}
+
+// portable rewrites, in place and in every sub-schema, a type list of
+// "null" and one other type (what jsonschema.For makes of a Go slice, map
+// or pointer) as anyOf a "null" branch and a branch of the one type: a
+// client that maps schemas onto a single-type dialect (Gemini's OpenAPI
+// subset; MCP Inspector's --strict warns of it) cannot read a type list,
+// and the output a nil slice gives (null) stays valid.
+func portable(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for _, p := range s.Properties {
+		portable(p)
+	}
+	for _, d := range s.Defs {
+		portable(d)
+	}
+	portable(s.Items)
+	portable(s.AdditionalProperties)
+	for _, l := range [][]*jsonschema.Schema{s.PrefixItems, s.AllOf, s.AnyOf, s.OneOf} {
+		for _, x := range l {
+			portable(x)
+		}
+	}
+	if len(s.Types) != 2 || !slices.Contains(s.Types, "null") {
+		return
+	}
+	branch := *s
+	branch.Type, branch.Types, branch.Description = s.Types[0], nil, ""
+	if branch.Type == "null" {
+		branch.Type = s.Types[1]
+	}
+	*s = jsonschema.Schema{Description: s.Description, AnyOf: []*jsonschema.Schema{{Type: "null"}, &branch}}
 }
 
 // rangeError matches the SDK's message for a number outside its input

@@ -1,6 +1,9 @@
 package mcpserver
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -117,5 +120,56 @@ func TestCutTokens(t *testing.T) {
 	}
 	if w := cutTokens(lines("a", 10), 11, 10, 0, 1000, s.countTokens); w.StartLine != 0 || w.Text != "" {
 		t.Errorf("past the end: %+v", w)
+	}
+}
+
+// TestSchemasPortable: no tool's input or output schema has a type list
+// (["null","array"]), which single-type dialects cannot read and MCP
+// Inspector's --strict reports.
+func TestSchemasPortable(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, newProject(t).dir)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(tool, where string, v any)
+	walk = func(tool, where string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if _, ok := x["type"].([]any); ok {
+				t.Errorf("%s: %s has a type list %v", tool, where, x["type"])
+			}
+			for k, e := range x {
+				walk(tool, where+"/"+k, e)
+			}
+		case []any:
+			for i, e := range x {
+				walk(tool, fmt.Sprintf("%s/%d", where, i), e)
+			}
+		}
+	}
+	outputs := 0
+	for _, tool := range res.Tools {
+		for name, s := range map[string]any{"inputSchema": tool.InputSchema, "outputSchema": tool.OutputSchema} {
+			if s == nil {
+				continue
+			}
+			b, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			if name == "outputSchema" {
+				outputs++
+			}
+			walk(tool.Name, name, v)
+		}
+	}
+	if outputs == 0 {
+		t.Fatal("no tool has an output schema: nothing was checked")
 	}
 }
