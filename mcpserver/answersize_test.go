@@ -158,8 +158,10 @@ func TestAnswerSizes(t *testing.T) {
 		}
 		return a
 	}
+	called := map[string]bool{}
 	check := func(tool string, args map[string]any, maxTokens int) *mcp.CallToolResult {
 		t.Helper()
+		called[tool] = true
 		res := call(t, cs, tool, args, nil)
 		if res.IsError {
 			t.Errorf("%s %s: %.500s", tool, argText(args), text(res))
@@ -227,6 +229,16 @@ func TestAnswerSizes(t *testing.T) {
 			}
 			check("get_section", withMax(map[string]any{"package": "adv", "path": p, "heading": firstHeading(docs["adv/"+p])}, m), m)
 			check("get_outline", withMax(map[string]any{"package": "adv", "path": p}, m), m)
+		}
+	}
+	// Every tool the server lists was asked: a new tool must join this test.
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if !called[tool.Name] {
+			t.Errorf("tool %s is not exercised by TestAnswerSizes: add its calls", tool.Name)
 		}
 	}
 }
