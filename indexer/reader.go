@@ -303,7 +303,7 @@ func (r *Reader) Close() error {
 
 // Search runs q. The text follows the query syntax (QuerySyntax): its
 // package:, path:, tag: and kind: qualifiers narrow q's filters further
-// (all must hold). An index that does not exist yet returns an error that
+// (all must hold; q.Paths and the path: qualifiers are two filters). An index that does not exist yet returns an error that
 // says to run `ctx index`; a query over the caps (CheckQuery) is
 // ErrQueryTooLong; nothing else in the text is an error.
 //
@@ -415,10 +415,13 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			filters = append(filters, termsQuery(fTags, tags, true))
 		}
 	}
-	if len(pq.paths) > 0 {
+	for _, paths := range [][]string{q.Paths, pq.paths} {
+		if len(paths) == 0 {
+			continue
+		}
 		var qs []query.Query
-		for _, p := range pq.paths {
-			pre := bleve.NewPrefixQuery(p)
+		for _, p := range paths {
+			pre := bleve.NewPrefixQuery(pathPrefix(p))
 			pre.SetField(fPath)
 			qs = append(qs, pre)
 		}
