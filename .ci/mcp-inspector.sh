@@ -115,8 +115,11 @@ inspect "tools/list: the core tools, every tool read-only" \
 inspect "search finds the passage" \
   'const h = r.structuredContent.hits; !r.isError && h.length > 0 && h[0].package === "guide" && h[0].path === "docs/setup.md" && /zanzibar/i.test(h[0].snippet)' \
   --method tools/call --tool-name search --tool-arg query=zanzibar
+inspect "search takes a packages array (a plain array in the schema)" \
+  '!r.isError && r.structuredContent.hits.length > 0 && r.structuredContent.hits.every(h => h.package === "guide")' \
+  --method tools/call --tool-name search --tool-arg query=zanzibar --tool-arg 'packages=["guide"]'
 inspect "get_document returns the document" \
-  '!r.isError && r.structuredContent.totalLines === 13 && r.content[0].text.includes("The word zanzibar is only here.")' \
+  '!r.isError && r._meta.totalLines === 13 && r.content[0].text.includes("The word zanzibar is only here.") && r.content.some(c => c.type === "resource_link" && c.uri === "ctx://packages/guide/docs/setup.md")' \
   --method tools/call --tool-name get_document --tool-arg package=guide --tool-arg path=docs/setup.md
 inspect "resources/read ctx://index" \
   'r.contents.length === 1 && r.contents[0].uri === "ctx://index" && r.contents[0].text.includes("guide")' \

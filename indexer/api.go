@@ -120,6 +120,7 @@ type Query struct {
 	Packages []string // filter: any of these aliases (empty = all)
 	Kinds    []string // filter: packages of any of these kinds (project.KindGit, KindDir, KindHTTPS; empty = all)
 	Tags     []string // filter: documents with any of these tags (empty = all)
+	Paths    []string // filter: documents whose path inside the package starts with any of these (as path:PREFIX; empty = all)
 	Limit    int      // 0 means DefaultSearchLimit
 	// BestPerDocument returns only the best chunk of each document.
 	BestPerDocument bool

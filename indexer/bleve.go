@@ -20,13 +20,15 @@ import (
 
 // Bleve field names. "text" is what bleve searches: the document title and
 // heading trail followed by the chunk's text. "head" is the title and the
-// whole heading trail again, and "headlen" its token count: BM25F (bm25f.go)
-// scores the heading trail and the body (text minus head) as two fields. The
+// whole heading trail again, and "headlen" its token count (a keyword, read
+// once per opening of the index from its dictionary: headLengths; it is a
+// doc value too, which searches no longer read): BM25F (bm25f.go) scores
+// the heading trail and the body (text minus head) as two fields. The
 // others are keyword filters or stored for display.
 const (
 	fText    = "text"
 	fHead    = "head"
-	fHeadLen = "headlen" // tokens of head, a doc value
+	fHeadLen = "headlen" // tokens of head
 	fPackage = "pkg"
 	fPath    = "path"
 	fTags    = "tags"

@@ -110,30 +110,277 @@ type candidate struct {
 	score float64
 }
 
+// snapshotCache holds what the searches of one snapshot of the index
+// (one opening: a read-only index keeps one snapshot) read once instead
+// of on every search:
+//
+//   - every chunk's heading length (fHeadLen), from the field's
+//     dictionary: a few dozen distinct lengths, each with its list of
+//     chunks (about three searches' worth of reading the doc values of
+//     the candidates);
+//   - the postings of frequent terms (held by at least 1/frequentShare of
+//     the chunks: stop words and the like), whole, in both fields: for
+//     such a term, advancing to a search's candidates decodes most of its
+//     postings anyway. At most cacheBytes of them.
+//
+// Each is read at its second use in the snapshot: the first search reads
+// doc values and advances through postings as without a cache, so an
+// opening that serves one search (after an idle pause, readerIdleClose)
+// costs what it did. The numbers are the index's own, so a search scores
+// the same with the cache as without.
+type snapshotCache struct {
+	mu       sync.Mutex
+	rdr      index.IndexReader // the snapshot the rest was read from
+	searches int               // of the snapshot, by headLengths
+	heads    []uint32          // heading length by internal document number
+	terms    map[string]*termPostings
+	uses     map[string]int // frequent terms not kept yet: searches that had them
+	bytes    int            // held by terms
+	// cacheBytes bounds the postings held (cachedPostingsBytes; a test
+	// sets 0 to compare with the uncached path).
+	cacheBytes int
+}
+
+const (
+	// frequentShare: a term held by at least 1/frequentShare of the
+	// chunks has its postings kept by snapshotCache.
+	frequentShare = 8
+	// cachedPostingsBytes bounds the postings a snapshotCache keeps: 12
+	// bytes per chunk per term (1.2 MB a term for 100,000 chunks).
+	cachedPostingsBytes = 16 << 20
+)
+
+// termPostings is one term's postings, by internal document number: its
+// frequency in text and in head, and text's length where it is in text.
+type termPostings struct {
+	df   uint64 // chunks that hold the term in text
+	docs []termDoc
+}
+
+type termDoc struct{ text, head, dl uint32 }
+
+func newSnapshotCache() *snapshotCache {
+	return &snapshotCache{cacheBytes: cachedPostingsBytes}
+}
+
+// of makes c the cache of rdr's snapshot: emptied when it held another's.
+// Call with c.mu held.
+func (c *snapshotCache) of(rdr index.IndexReader) {
+	if c.rdr == nil || c.rdr != rdr {
+		c.rdr, c.searches, c.heads, c.terms, c.uses, c.bytes = rdr, 0, nil, nil, nil, 0
+	}
+}
+
+// headLengths returns the heading lengths of rdr's snapshot by internal
+// document number, read on the snapshot's second search; nil on its
+// first. Each search calls it once.
+func (c *snapshotCache) headLengths(ctx context.Context, rdr index.IndexReader) ([]uint32, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.of(rdr)
+	c.searches++
+	if c.heads == nil && c.searches > 1 {
+		heads, err := readHeadLengths(ctx, rdr)
+		if err != nil {
+			return nil, err
+		}
+		c.heads = heads
+	}
+	return c.heads, nil
+}
+
+// readHeadLengths reads every chunk's fHeadLen from the field's
+// dictionary and postings. A chunk with none (or a value that is not a
+// number) has length 0.
+func readHeadLengths(ctx context.Context, rdr index.IndexReader) ([]uint32, error) {
+	dict, err := rdr.FieldDict(fHeadLen)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+	}
+	defer dict.Close()
+	lens := []uint32{}
+	var d index.TermFieldDoc
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+		}
+		if e == nil {
+			return lens, nil
+		}
+		n, err := strconv.ParseUint(e.Term, 10, 32)
+		if err != nil || n == 0 {
+			continue
+		}
+		r, err := rdr.TermFieldReader(ctx, []byte(e.Term), fHeadLen, false, false, false)
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+		}
+		for {
+			doc, err := r.Next(&d)
+			if err != nil {
+				r.Close()
+				return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+			}
+			if doc == nil {
+				break
+			}
+			lens = grow(lens, doc.ID.Value())
+			lens[doc.ID.Value()] = uint32(n)
+		}
+		r.Close()
+	}
+}
+
+// grow returns s long enough to hold index i.
+func grow[T any](s []T, i uint64) []T {
+	if i >= uint64(len(s)) {
+		s = append(s, make([]T, i+1-uint64(len(s)))...)
+	}
+	return s
+}
+
+// cached returns term's postings in rdr's snapshot when c holds them.
+func (c *snapshotCache) cached(rdr index.IndexReader, term string) *termPostings {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.of(rdr)
+	return c.terms[term]
+}
+
+// keep reads text (term's text postings, unread, with frequencies and
+// norms) and term's head postings whole and keeps them, when term is
+// frequent in n chunks, was in an earlier search of the snapshot, and
+// they fit. It returns nil, having read nothing from text, when not.
+func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term string, text index.TermFieldReader, n float64) (*termPostings, error) {
+	df := text.Count()
+	if float64(df)*frequentShare < n {
+		return nil, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.of(rdr)
+	if p := c.terms[term]; p != nil {
+		return p, nil
+	}
+	if c.bytes+int(n)*12 > c.cacheBytes {
+		return nil, nil
+	}
+	if c.uses[term] == 0 {
+		if c.uses == nil {
+			c.uses = map[string]int{}
+		}
+		c.uses[term]++ // frequent terms are few: at most frequentShare × the average chunk's tokens
+		return nil, nil
+	}
+	delete(c.uses, term)
+	p := &termPostings{df: df}
+	var d index.TermFieldDoc
+	for {
+		doc, err := text.Next(&d)
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
+		}
+		if doc == nil {
+			break
+		}
+		dl := 0.0
+		if doc.Norm > 0 {
+			dl = math.Round(1 / (doc.Norm * doc.Norm))
+		}
+		if doc.Freq > math.MaxUint32 || dl > math.MaxUint32 {
+			return nil, nil // not in 12 bytes; never so for a chunk
+		}
+		p.docs = grow(p.docs, doc.ID.Value())
+		p.docs[doc.ID.Value()].text, p.docs[doc.ID.Value()].dl = uint32(doc.Freq), uint32(dl)
+	}
+	head, err := rdr.TermFieldReader(ctx, []byte(term), fHead, true, false, false)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
+	}
+	defer head.Close()
+	for {
+		doc, err := head.Next(&d)
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
+		}
+		if doc == nil {
+			break
+		}
+		if doc.Freq > math.MaxUint32 {
+			return nil, nil
+		}
+		p.docs = grow(p.docs, doc.ID.Value())
+		p.docs[doc.ID.Value()].head = uint32(doc.Freq)
+	}
+	if c.terms == nil {
+		c.terms = map[string]*termPostings{}
+	}
+	c.terms[term] = p
+	c.bytes += len(p.docs) * 12
+	return p, nil
+}
+
 // rescore sets the BM25F score of each candidate for terms (analysed, each
-// once) from rdr's postings, and sorts the candidates by it, best first
-// (ties by id, so the order is stable). Candidates must be of rdr's
-// snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands []*candidate, st corpusStats) error {
+// once) from rdr's postings (through cache, the snapshot's), and sorts the
+// candidates by it, best first (ties by id, so the order is stable).
+// Candidates must be of rdr's snapshot.
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands []*candidate, st corpusStats, cache *snapshotCache) error {
+	heads, err := cache.headLengths(ctx, rdr)
+	if err != nil {
+		return err
+	}
 	slices.SortFunc(cands, func(a, b *candidate) int { return bytes.Compare(a.id, b.id) })
 	type freqs struct{ text, head uint64 }
-	tf := make([][]freqs, len(cands)) // [candidate][term]
-	for i := range tf {
-		tf[i] = make([]freqs, len(terms))
-	}
+	tf := make([]freqs, len(cands)*len(terms)) // [candidate*len(terms) + term]
 	dlText := make([]float64, len(cands))
 	idf := make([]float64, len(terms))
 	var pre index.TermFieldDoc
 	for j, t := range terms {
-		for _, field := range []string{fText, fHead} {
-			r, err := rdr.TermFieldReader(ctx, []byte(t), field, true, field == fText, false)
-			if err != nil {
+		p := cache.cached(rdr, t)
+		var text index.TermFieldReader
+		if p == nil {
+			if text, err = rdr.TermFieldReader(ctx, []byte(t), fText, true, true, false); err != nil {
 				return fmt.Errorf("indexer: read postings of %q: %w", t, err)
 			}
-			if field == fText {
+			if p, err = cache.keep(ctx, rdr, t, text, st.n); err != nil {
+				text.Close()
+				return err
+			}
+		}
+		if p != nil {
+			if text != nil {
+				text.Close()
+			}
+			idf[j] = bm25IDF(st.n, float64(p.df))
+			for i, c := range cands {
+				if n := c.id.Value(); n < uint64(len(p.docs)) {
+					d := p.docs[n]
+					if d.text > 0 {
+						tf[i*len(terms)+j].text = uint64(d.text)
+						if d.dl > 0 {
+							dlText[i] = float64(d.dl)
+						}
+					}
+					tf[i*len(terms)+j].head = uint64(d.head)
+				}
+			}
+			continue
+		}
+		for _, field := range [...]string{fText, fHead} {
+			r := text
+			if field == fHead {
+				if r, err = rdr.TermFieldReader(ctx, []byte(t), field, true, false, false); err != nil {
+					return fmt.Errorf("indexer: read postings of %q: %w", t, err)
+				}
+			} else {
 				// Every word of head is in text: text's df is the
 				// number of chunks that hold t in either field.
 				idf[j] = bm25IDF(st.n, float64(r.Count()))
+			}
+			if r.Count() == 0 {
+				r.Close()
+				continue
 			}
 			// Advance only forward: asked for an id at or before its
 			// position, a scorch reader starts over.
@@ -152,40 +399,46 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 					continue
 				}
 				if field == fText {
-					tf[i][j].text = d.Freq
+					tf[i*len(terms)+j].text = d.Freq
 					if d.Norm > 0 {
 						dlText[i] = math.Round(1 / (d.Norm * d.Norm))
 					}
 				} else {
-					tf[i][j].head = d.Freq
+					tf[i*len(terms)+j].head = d.Freq
 				}
 			}
 			r.Close()
 		}
 	}
-	dvr, err := rdr.DocValueReader([]string{fHeadLen})
-	if err != nil {
-		return fmt.Errorf("indexer: read heading lengths: %w", err)
+	var dvr index.DocValueReader
+	if heads == nil {
+		if dvr, err = rdr.DocValueReader([]string{fHeadLen}); err != nil {
+			return fmt.Errorf("indexer: read heading lengths: %w", err)
+		}
 	}
 	for i, c := range cands {
 		dlHead := 0.0
-		err := dvr.VisitDocValues(c.id, func(field string, term []byte) {
-			if field == fHeadLen {
-				if n, err := strconv.Atoi(string(term)); err == nil {
-					dlHead = float64(n)
+		if dvr != nil {
+			err := dvr.VisitDocValues(c.id, func(field string, term []byte) {
+				if field == fHeadLen {
+					if n, err := strconv.ParseUint(string(term), 10, 32); err == nil {
+						dlHead = float64(n)
+					}
 				}
+			})
+			if err != nil {
+				return fmt.Errorf("indexer: read heading length: %w", err)
 			}
-		})
-		if err != nil {
-			return fmt.Errorf("indexer: read heading length: %w", err)
+		} else if n := c.id.Value(); n < uint64(len(heads)) {
+			dlHead = float64(heads[n])
 		}
 		dlBody := max(dlText[i]-dlHead, 0)
 		score := 0.0
-		for j := range terms {
-			body := float64(tf[i][j].text) - float64(tf[i][j].head)
+		for j, f := range tf[i*len(terms) : (i+1)*len(terms)] {
+			body := float64(f.text) - float64(f.head)
 			score += bm25fTerm(idf[j],
 				fieldFreq{tf: max(body, 0), dl: dlBody, avgdl: st.avgBody, weight: bodyWeight},
-				fieldFreq{tf: float64(tf[i][j].head), dl: dlHead, avgdl: st.avgHead, weight: headWeight})
+				fieldFreq{tf: float64(f.head), dl: dlHead, avgdl: st.avgHead, weight: headWeight})
 		}
 		c.score = score
 	}

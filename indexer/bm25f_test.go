@@ -2,8 +2,13 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +82,130 @@ func TestBM25FTerm(t *testing.T) {
 	}
 	if got := bm25fTerm(1, fieldFreq{dl: 5, avgdl: 5, weight: 1}); got != 0 {
 		t.Errorf("no occurrence scored %v", got)
+	}
+}
+
+// TestHeadLengthsAfterUpdate checks that a Reader kept open across an
+// incremental Sync scores with the new heading lengths (read once per
+// opening of the index). After the update a.md is "# Alpha beta gamma
+// delta" (head 4 tokens) over "zebra zebra lion" (body 3), b.md "# Zebra"
+// (1) over "lion tiger alpha" (3): avgdl(head) = 2.5, avgdl(body) = 3,
+// and alpha is in both chunks.
+func TestHeadLengthsAfterUpdate(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"a.md": "# Alpha\n\nzebra zebra lion\n",
+		"b.md": "# Zebra\n\nlion tiger alpha\n",
+	})
+	ctx := context.Background()
+	pkgs := []Package{{Alias: "d"}}
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	if _, err := r.Search(ctx, Query{Text: "alpha"}); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, "d", map[string]string{"a.md": "# Alpha beta gamma delta\n\nzebra zebra lion\n"})
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	idf := math.Log(1 + 0.5/2.5)
+	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
+	want := map[string]float64{
+		"a.md": idf * sat(1/(0.25+0.75*4/2.5)),
+		"b.md": idf * sat(1/(0.25+0.75*3/3)),
+	}
+	hits, err := r.Search(ctx, Query{Text: "alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != len(want) {
+		t.Fatalf("%d hits, want %d: %+v", len(hits), len(want), hits)
+	}
+	for _, h := range hits {
+		if math.Abs(h.Score-want[h.Path]) > 1e-9 {
+			t.Errorf("%s scored %.9f, want %.9f", h.Path, h.Score, want[h.Path])
+		}
+	}
+}
+
+// TestSnapshotCacheSameScores checks that a search scores and ranks the
+// same on a snapshot's first search (doc values, postings advanced to the
+// candidates), its second (heading lengths read, frequent terms noted) and
+// later ones (frequent terms' postings kept), and that the later ones did
+// use the cache.
+func TestSnapshotCacheSameScores(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	rng := rand.New(rand.NewPCG(1, 2))
+	common := []string{"the", "a", "of", "pod", "node", "file"}
+	rare := []string{"zebra", "lion", "tiger", "heron", "otter", "lynx", "bison", "koala"}
+	files := map[string]string{}
+	for i := range 40 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# %s %s\n\n", common[rng.IntN(len(common))], rare[rng.IntN(len(rare))])
+		for s := range 1 + rng.IntN(3) {
+			fmt.Fprintf(&b, "## Part %d %s\n\n", s, rare[rng.IntN(len(rare))])
+			for range 5 + rng.IntN(40) {
+				w := common[rng.IntN(len(common))]
+				if rng.IntN(30) == 0 {
+					w = rare[rng.IntN(len(rare))]
+				}
+				b.WriteString(w + " ")
+			}
+			b.WriteString("\n\n")
+		}
+		files[fmt.Sprintf("f%02d.md", i)] = b.String()
+	}
+	writeFiles(t, dir, "d", files)
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	// Hold the index open, so that every search is of one snapshot.
+	open, release, err := r.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	queries := []string{"the pod of a zebra", "node file", "lion", "a tiger and the otter", "koala otter -lynx"}
+	first := map[string][]Hit{}
+	for round := range 4 {
+		for _, q := range queries {
+			for _, best := range []bool{false, true} {
+				hits, err := r.Search(ctx, Query{Text: q, Limit: 30, BestPerDocument: best})
+				if err != nil {
+					t.Fatal(err)
+				}
+				key := fmt.Sprint(q, best)
+				if round == 0 {
+					if len(hits) == 0 {
+						t.Fatalf("%q: no hits", q)
+					}
+					first[key] = hits
+				} else if !reflect.DeepEqual(hits, first[key]) {
+					t.Errorf("%q (best per document %v), round %d:\n%+v\nfirst search:\n%+v", q, best, round, hits, first[key])
+				}
+			}
+		}
+	}
+	open.cache.mu.Lock()
+	defer open.cache.mu.Unlock()
+	if open.cache.heads == nil || len(open.cache.terms) == 0 {
+		t.Errorf("the cache was not used: heads %v, terms %d", open.cache.heads != nil, len(open.cache.terms))
+	}
+	docs, _ := open.idx.DocCount()
+	for term, p := range open.cache.terms {
+		if p.df*frequentShare < docs {
+			t.Errorf("kept the postings of %q, in %d of %d chunks", term, p.df, docs)
+		}
+	}
+	if rare := slices.DeleteFunc(slices.Clone(rare), func(w string) bool { return open.cache.terms[w] != nil }); len(rare) == 0 {
+		t.Errorf("kept the postings of every word")
 	}
 }

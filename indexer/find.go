@@ -42,9 +42,9 @@ type FindQuery struct {
 
 // FindResult is one page of matching documents, by package then path.
 type FindResult struct {
-	Documents  []DocMeta `json:"documents"`
-	Total      int       `json:"total"`
-	NextCursor string    `json:"nextCursor,omitempty"`
+	Documents  []DocMeta `json:"documents" jsonschema:"the matching documents of this page, by package then path"`
+	Total      int       `json:"total" jsonschema:"how many documents match, on every page"`
+	NextCursor string    `json:"nextCursor,omitempty" jsonschema:"give it as cursor for the next page; none on the last"`
 }
 
 var operators = []string{"$in", "$gt", "$gte", "$lt", "$lte", "$between", "$exists", "$contains", "$eq"}

@@ -47,24 +47,25 @@ const (
 	LinkExternal = "external" // outside every installed package: not checked
 )
 
-// DocRef names a document.
+// DocRef names a document. (The jsonschema tags describe the fields in
+// the MCP tools' output schemas.)
 type DocRef struct {
-	Package string `json:"package"`
-	Path    string `json:"path"`
-	Title   string `json:"title,omitempty"`
+	Package string `json:"package" jsonschema:"the package alias"`
+	Path    string `json:"path" jsonschema:"the document's path inside the package"`
+	Title   string `json:"title,omitempty" jsonschema:"the document's title"`
 }
 
 // Link is one resolved link.
 type Link struct {
-	Type   string  `json:"type"` // "link", "wikilink", or the front-matter key
-	From   DocRef  `json:"from"`
-	Line   int     `json:"line"` // 1-based line of From
-	Target string  `json:"target"`
-	Label  string  `json:"label,omitempty"`
-	Status string  `json:"status"`
-	To     *DocRef `json:"to,omitempty"`     // the document, when resolved
-	Anchor string  `json:"anchor,omitempty"` // the #fragment
-	Reason string  `json:"reason,omitempty"` // why a link is broken
+	Type   string  `json:"type" jsonschema:"link, wikilink, or the front-matter key that holds it (such as depends_on)"`
+	From   DocRef  `json:"from" jsonschema:"the document the link is in"`
+	Line   int     `json:"line" jsonschema:"the link's line in that document, 1-based"`
+	Target string  `json:"target" jsonschema:"the link's target as written"`
+	Label  string  `json:"label,omitempty" jsonschema:"the link's text"`
+	Status string  `json:"status" jsonschema:"resolved (to an installed document), broken (to nothing), file (to a file that is not a document) or external (not checked)"`
+	To     *DocRef `json:"to,omitempty" jsonschema:"the document it leads to, when resolved"`
+	Anchor string  `json:"anchor,omitempty" jsonschema:"the target's #fragment"`
+	Reason string  `json:"reason,omitempty" jsonschema:"why a broken link is broken"`
 }
 
 type docKey struct{ alias, path string }
@@ -491,17 +492,17 @@ func contains(list []string, s string) bool {
 
 // DocMeta is what get_metadata and find_documents say of a document.
 type DocMeta struct {
-	Package string         `json:"package"`
-	Path    string         `json:"path"`
-	Title   string         `json:"title"`
-	Summary string         `json:"summary,omitempty"`
-	Tags    []string       `json:"tags,omitempty"`
-	Type    string         `json:"type,omitempty"`
-	Meta    map[string]any `json:"meta,omitempty"` // the front matter (and kep.yaml), typed; dates as "2006-01-02"
-	Links   int            `json:"links"`          // outgoing links
-	Back    int            `json:"backlinks"`
-	Broken  int            `json:"broken,omitempty"`
-	Commit  string         `json:"commit,omitempty"` // the package's locked revision; none for a dir source
+	Package string         `json:"package" jsonschema:"the package alias"`
+	Path    string         `json:"path" jsonschema:"the document's path inside the package"`
+	Title   string         `json:"title" jsonschema:"the document's title"`
+	Summary string         `json:"summary,omitempty" jsonschema:"the document's summary"`
+	Tags    []string       `json:"tags,omitempty" jsonschema:"the document's tags"`
+	Type    string         `json:"type,omitempty" jsonschema:"the document's type, from its front matter"`
+	Meta    map[string]any `json:"meta,omitempty" jsonschema:"the front matter (with a KEP's kep.yaml), typed; dates as 2006-01-02"`
+	Links   int            `json:"links" jsonschema:"how many links the document has"`
+	Back    int            `json:"backlinks" jsonschema:"how many links of other documents lead to it"`
+	Broken  int            `json:"broken,omitempty" jsonschema:"how many of its links are broken"`
+	Commit  string         `json:"commit,omitempty" jsonschema:"the package's locked revision; none for a dir source (live)"`
 }
 
 func (g *graph) meta(k docKey) DocMeta {

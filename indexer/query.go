@@ -89,7 +89,7 @@ func parseQuery(text string) parsedQuery {
 				q.packages = append(q.packages, val)
 				continue
 			case "path":
-				q.paths = append(q.paths, strings.TrimPrefix(val, "/"))
+				q.paths = append(q.paths, pathPrefix(val))
 				continue
 			case "tag":
 				q.tags = append(q.tags, strings.ToLower(val))
@@ -103,6 +103,10 @@ func parseQuery(text string) parsedQuery {
 	}
 	return q
 }
+
+// pathPrefix is a path filter's prefix (path:PREFIX, Query.Paths): a path
+// inside the package, so a leading "/" is dropped.
+func pathPrefix(s string) string { return strings.TrimPrefix(s, "/") }
 
 // startsWord reports whether s starts with a letter or digit (so "-x" is
 // an exclusion, and "--force" or "- " are plain words).

@@ -106,6 +106,8 @@ func TestQuerySyntax(t *testing.T) {
 		{query: "-wizard package:docs", want: []string{"docs/ref/cli.md"}},
 		{query: "tool package:ops", q: Query{Packages: []string{"docs"}}, want: nil},
 		{query: "tool tag:setup", q: Query{Tags: []string{"maintenance"}}, want: []string{"docs/guide/upgrade.md"}},
+		{query: "tool", q: Query{Paths: []string{"/guide/up", "ref/"}}, want: []string{"docs/guide/upgrade.md", "docs/ref/cli.md"}},
+		{query: "tool path:guide/", q: Query{Paths: []string{"ref/"}}, want: nil},
 		// Plain words: an unknown qualifier, an empty one, a lone dash.
 		{query: "line unknown:qualifier", want: []string{"docs/ref/cli.md"}},
 		{query: "- tag: tool package:ops", want: []string{"ops/runbook.md"}},

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,22 +52,20 @@ const (
 type Reader struct {
 	contextDir string
 
-	mu          sync.Mutex
-	metaStat    fileStamp
-	meta        meta
-	idx         bleve.Index
-	idxGen      int64
-	idxToks     int64 // meta.Tokens of idx's generation (see bm25Stats)
-	idxHeadToks int64 // meta.HeadTokens of idx's generation (see bm25f.go)
-	idxDir      string
-	users       int // calls using idx right now
-	lastUse     time.Time
-	timer       *time.Timer
-	catStat     fileStamp
-	cat         *catalog
-	graph       *graph   // the link graph of graphOf (graph.go)
-	graphOf     *catalog // the catalogue graph was built from
-	closed      bool
+	mu       sync.Mutex
+	metaStat fileStamp
+	meta     meta
+	idx      *openIndex
+	idxGen   int64
+	idxDir   string
+	users    int // calls using idx right now
+	lastUse  time.Time
+	timer    *time.Timer
+	catStat  fileStamp
+	cat      *catalog
+	graph    *graph   // the link graph of graphOf (graph.go)
+	graphOf  *catalog // the catalogue graph was built from
+	closed   bool
 }
 
 // fileStamp identifies one version of a file that writers replace by
@@ -127,20 +126,31 @@ func (r *Reader) loadMetaLocked() error {
 	return nil
 }
 
-// acquire returns the open index and its token total, opening (or
-// reopening, when a writer published a new generation) as needed. Call
-// release when done.
-func (r *Reader) acquire() (bleve.Index, int64, int64, func(), error) {
+// openIndex is one opening of the bleve index, with what searches need of
+// its generation: meta.json's token totals, and what they read once
+// (snapshotCache).
+type openIndex struct {
+	idx        bleve.Index
+	tokens     int64 // meta.Tokens (see bm25Stats)
+	headTokens int64 // meta.HeadTokens (see bm25f.go)
+	cache      *snapshotCache
+}
+
+func (o *openIndex) Close() error { return o.idx.Close() }
+
+// acquire returns the open index, opening (or reopening, when a writer
+// published a new generation) as needed. Call release when done.
+func (r *Reader) acquire() (*openIndex, func(), error) {
 	r.waitForWriter()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, 0, 0, nil, errors.New("indexer: reader is closed")
+		return nil, nil, errors.New("indexer: reader is closed")
 	}
 	deadline := time.Now().Add(readerBoltTimeout)
 	for attempt := 0; ; attempt++ {
 		if err := r.loadMetaLocked(); err != nil {
-			return nil, 0, 0, nil, err
+			return nil, nil, err
 		}
 		if r.idx != nil && (r.idxGen != r.meta.Generation || r.idxDir != r.meta.Bleve) && r.users == 0 {
 			r.idx.Close()
@@ -165,14 +175,15 @@ func (r *Reader) acquire() (bleve.Index, int64, int64, func(), error) {
 			if attempt == 0 {
 				continue
 			}
-			return nil, 0, 0, nil, err
+			return nil, nil, err
 		}
-		r.idx, r.idxGen, r.idxDir, r.idxToks, r.idxHeadToks = idx, r.meta.Generation, r.meta.Bleve, r.meta.Tokens, r.meta.HeadTokens
+		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, cache: newSnapshotCache()}
+		r.idxGen, r.idxDir = r.meta.Generation, r.meta.Bleve
 		break
 	}
-	idx, toks, headToks := r.idx, r.idxToks, r.idxHeadToks
+	idx := r.idx
 	r.users++
-	return idx, toks, headToks, func() {
+	return idx, func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.users--
@@ -292,7 +303,7 @@ func (r *Reader) Close() error {
 
 // Search runs q. The text follows the query syntax (QuerySyntax): its
 // package:, path:, tag: and kind: qualifiers narrow q's filters further
-// (all must hold). An index that does not exist yet returns an error that
+// (all must hold; q.Paths and the path: qualifiers are two filters). An index that does not exist yet returns an error that
 // says to run `ctx index`; a query over the caps (CheckQuery) is
 // ErrQueryTooLong; nothing else in the text is an error.
 //
@@ -330,11 +341,12 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		packages = append(packages, aliases)
 	}
-	idx, tokens, headToks, release, err := r.acquire()
+	open, release, err := r.acquire()
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	idx := open.idx
 	analyzer := idx.Mapping().AnalyzerNamed(textAnalyzer)
 
 	positive := pq.positive()
@@ -403,10 +415,13 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			filters = append(filters, termsQuery(fTags, tags, true))
 		}
 	}
-	if len(pq.paths) > 0 {
+	for _, paths := range [][]string{q.Paths, pq.paths} {
+		if len(paths) == 0 {
+			continue
+		}
 		var qs []query.Query
-		for _, p := range pq.paths {
-			pre := bleve.NewPrefixQuery(p)
+		for _, p := range paths {
+			pre := bleve.NewPrefixQuery(pathPrefix(p))
 			pre.SetField(fPath)
 			qs = append(qs, pre)
 		}
@@ -443,7 +458,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		req := bleve.NewSearchRequestOptions(bq, size, 0, false)
 		if len(terms) == 0 {
 			req.SortBy([]string{"_id"})
-		} else if stats := bm25Stats(idx, tokens); stats != nil {
+		} else if stats := bm25Stats(idx, open.tokens); stats != nil {
 			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
 		}
 		res, err := idx.SearchInContext(ctx, req)
@@ -457,17 +472,17 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
 		}
 		if len(terms) > 0 {
-			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, tokens, headToks)); err != nil {
+			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens), open.cache); err != nil {
 				return nil, err
 			}
 		}
-		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, func(body string) bool {
+		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, func(body []byte) bool {
 			if len(phrases) == 0 && len(excludedPhrases) == 0 {
 				return true
 			}
-			toks := analyzer.Analyze([]byte(body))
+			toks := analyzer.Analyze(bytes.Clone(body)) // analysing changes the bytes
 			return allPhrases(toks, phrases) && !anyPhrase(toks, excludedPhrases)
-		}, func(body string) string { return snippet(analyzer, body, keyTerms) })
+		}, newSnippeter(analyzer, keyTerms).snippet)
 		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
 			return hits, err
 		}
@@ -478,20 +493,22 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 // collectHits turns candidates, best first, into at most limit hits: only
 // the best chunk of each document when bestPerDoc, only chunks whose text
 // keep accepts.
-func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text string) bool, snip func(text string) string) ([]Hit, error) {
+func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text []byte) bool, snip func(text []byte) string) ([]Hit, error) {
 	var hits []Hit
 	seen := map[string]bool{}
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		// The chunk's id names its document (chunkID): a document
+		// already given is skipped before its stored fields are read.
+		key, _ := splitChunkID(c.ext)
+		if bestPerDoc && seen[key] {
+			continue
+		}
 		h, body, err := loadHit(rdr, c.ext)
 		if err != nil {
 			return nil, err
-		}
-		key := h.Package + "\x00" + h.Path
-		if bestPerDoc && seen[key] {
-			continue
 		}
 		if !keep(body) {
 			continue
@@ -524,32 +541,31 @@ type storedHit struct {
 }
 
 // loadHit reads the stored fields of chunk id: the hit's fields and the
-// searched text.
-func loadHit(rdr index.IndexReader, id string) (storedHit, string, error) {
+// searched text (not to be changed).
+func loadHit(rdr index.IndexReader, id string) (storedHit, []byte, error) {
 	doc, err := rdr.Document(id)
 	if err != nil {
-		return storedHit{}, "", fmt.Errorf("indexer: read search hit: %w", err)
+		return storedHit{}, nil, fmt.Errorf("indexer: read search hit: %w", err)
 	}
 	var h storedHit
-	var body string
+	var body []byte
 	if doc == nil {
-		return h, "", nil
+		return h, nil, nil
 	}
 	doc.VisitFields(func(f index.Field) {
-		v := string(f.Value())
 		switch f.Name() {
 		case fPackage:
-			h.Package = v
+			h.Package = string(f.Value())
 		case fPath:
-			h.Path = v
+			h.Path = string(f.Value())
 		case fHeading:
-			h.Heading = v
+			h.Heading = string(f.Value())
 		case fLines:
-			h.lines = v
+			h.lines = string(f.Value())
 		case fText:
-			body = v
+			body = f.Value()
 		case fTags:
-			h.Tags = append(h.Tags, v)
+			h.Tags = append(h.Tags, string(f.Value()))
 		}
 	})
 	return h, body, nil

@@ -1,10 +1,13 @@
 package indexer
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/segment"
 )
 
 // Snippets are cut by ctx itself rather than by bleve's highlighter: that
@@ -30,9 +33,164 @@ func queryTerms(a analysis.Analyzer, q string) map[string]bool {
 	return terms
 }
 
+// snippeter cuts the snippets of one search: the analyzer, the query's
+// terms, and what each word seen so far analyses to.
+//
+// Analysing a chunk is what a snippet costs: the tokenizer's word
+// segmentation, then the token filters on every word. The filters of
+// ctx's analyzers (possessive, lower case, stop words, Porter) each turn
+// one token into at most one, looking at nothing but its term, so a word
+// written the same way always gives the same term: each distinct word is
+// filtered once per search, and its term remembered (most words of a text
+// repeat). With bleve's unicode tokenizer (both analyzers), the words come
+// straight from its segmenter (segment.SegmentWordsDirect: the same words
+// at the same offsets, without a token allocated for each). An analyzer of
+// another shape (char filters, a filter that makes two tokens of one) is
+// run whole.
+type snippeter struct {
+	a         analysis.Analyzer
+	terms     map[string]bool
+	tokenizer analysis.Tokenizer     // nil: run a.Analyze
+	direct    bool                   // tokenizer is bleve's unicode tokenizer
+	filters   []analysis.TokenFilter // a's, run on one token at a time
+	words     map[string]int         // a word as written → its term's number + 1, or 0
+	termIDs   map[string]int         // a term → its number
+	seen      []int                  // per term number, for counting distinct terms
+
+	segs  [][]byte // reused by segment.SegmentWordsDirect
+	types []int
+	spans []span
+	tok   analysis.Token // reused by word
+	one   analysis.TokenStream
+}
+
+func newSnippeter(a analysis.Analyzer, terms map[string]bool) *snippeter {
+	s := &snippeter{a: a, terms: terms, termIDs: map[string]int{}}
+	s.one = analysis.TokenStream{&s.tok}
+	if d, ok := a.(*analysis.DefaultAnalyzer); ok && len(d.CharFilters) == 0 && d.Tokenizer != nil {
+		s.tokenizer, s.filters = d.Tokenizer, d.TokenFilters
+		_, s.direct = d.Tokenizer.(*unicode.UnicodeTokenizer)
+		s.words = make(map[string]int, 1024)
+	}
+	return s
+}
+
+// span is one matched word of a text: its bytes and its term's number.
+type span struct {
+	start, end int
+	term       int
+}
+
+// termID numbers the terms as they are first matched.
+func (s *snippeter) termID(term string) int {
+	id, ok := s.termIDs[term]
+	if !ok {
+		id = len(s.termIDs)
+		s.termIDs[term] = id
+	}
+	return id
+}
+
+// matches returns the words of text that analyse to one of the terms, in
+// order: what a.Analyze would give, kept when its term is one of them.
+// text is not changed; the result is valid until the next call.
+func (s *snippeter) matches(text []byte) []span {
+	s.spans = s.spans[:0]
+	if s.a == nil || len(s.terms) == 0 {
+		return s.spans
+	}
+	if s.tokenizer == nil {
+		for _, t := range s.a.Analyze(bytes.Clone(text)) {
+			if s.terms[string(t.Term)] {
+				s.spans = append(s.spans, span{t.Start, t.End, s.termID(string(t.Term))})
+			}
+		}
+		return s.spans
+	}
+	if s.direct {
+		if s.segment(text) {
+			return s.spans
+		}
+		return s.matches(text) // with the tokenizer, or the analyzer whole
+	}
+	for _, t := range s.tokenizer.Tokenize(text) {
+		if !s.word(t.Term, t.Start, t.End) {
+			return s.matches(text)
+		}
+	}
+	return s.spans
+}
+
+// segment adds the words of text that analyse to one of the terms to
+// s.spans, cutting text into words as the unicode tokenizer does: with
+// its segmenter, which returns the words of a run at once, called again
+// where it stopped (the tokenizer calls it for each word), until it
+// reports an error or returns nothing (where the tokenizer stops too). It
+// returns false, and leaves s to segment with the tokenizer or run the
+// analyzer whole, when the words do not add up to the text it consumed or
+// a filter makes more than one token of a word.
+func (s *snippeter) segment(text []byte) bool {
+	for start := 0; start < len(text); {
+		var adv int
+		var err error
+		s.segs, s.types, adv, err = segment.SegmentWordsDirect(text[start:], s.segs[:0], s.types[:0])
+		end := start
+		for i, seg := range s.segs {
+			if s.types[i] != segment.None && !s.word(seg, end, end+len(seg)) {
+				return false
+			}
+			end += len(seg)
+		}
+		if end != start+adv {
+			s.direct = false
+			s.spans = s.spans[:0]
+			return false
+		}
+		if err != nil || adv == 0 {
+			break
+		}
+		start = end
+	}
+	return true
+}
+
+// word adds the word text[start:end] to s.spans when it analyses to one of
+// the terms. It returns false, and leaves s to run the analyzer whole, when
+// a filter makes more than one token of it.
+func (s *snippeter) word(w []byte, start, end int) bool {
+	id, ok := s.words[string(w)]
+	if !ok {
+		// The filters may change the term in place: give them a copy.
+		s.tok = analysis.Token{Term: append(s.tok.Term[:0], w...), Start: start, End: end}
+		ts := s.one[:1]
+		for _, f := range s.filters {
+			ts = f.Filter(ts)
+		}
+		if len(ts) > 1 {
+			s.tokenizer, s.direct = nil, false
+			s.spans = s.spans[:0]
+			return false
+		}
+		if len(ts) == 1 && s.terms[string(ts[0].Term)] {
+			id = s.termID(string(ts[0].Term)) + 1
+		}
+		s.words[string(w)] = id
+	}
+	if id > 0 {
+		s.spans = append(s.spans, span{start, end, id - 1})
+	}
+	return true
+}
+
 // snippet returns about snippetBytes of text around the densest cluster of
 // query terms, each matched word marked **like this**, on one line.
 func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
+	return newSnippeter(a, terms).snippet([]byte(text))
+}
+
+// snippet is the package's snippet with s's analyzer and terms; text is
+// not changed.
+func (s *snippeter) snippet(text []byte) string {
 	scan := text
 	if len(scan) > snippetScan {
 		scan = scan[:snippetScan]
@@ -40,29 +198,24 @@ func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
 			scan = scan[:len(scan)-1]
 		}
 	}
-	type span struct {
-		start, end int
-		term       string
-	}
-	var matches []span
-	if a != nil && len(terms) > 0 {
-		for _, t := range a.Analyze([]byte(scan)) {
-			if terms[string(t.Term)] {
-				matches = append(matches, span{t.Start, t.End, string(t.Term)})
-			}
-		}
-	}
+	matches := s.matches(scan)
 	// Pick the window start (a match) that covers the most distinct terms.
+	if n := len(s.termIDs); len(s.seen) < n {
+		s.seen = make([]int, n)
+	}
+	clear(s.seen)
 	best, bestDistinct, bestCount := -1, 0, 0
 	for i := range matches {
-		distinct := map[string]bool{}
-		count := 0
+		distinct, count := 0, 0
 		for j := i; j < len(matches) && matches[j].end-matches[i].start <= snippetBytes; j++ {
-			distinct[matches[j].term] = true
+			if s.seen[matches[j].term] != i+1 {
+				s.seen[matches[j].term] = i + 1
+				distinct++
+			}
 			count++
 		}
-		if len(distinct) > bestDistinct || (len(distinct) == bestDistinct && count > bestCount) {
-			best, bestDistinct, bestCount = i, len(distinct), count
+		if distinct > bestDistinct || (distinct == bestDistinct && count > bestCount) {
+			best, bestDistinct, bestCount = i, distinct, count
 		}
 	}
 	from := 0
@@ -73,7 +226,7 @@ func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
 		}
 		// Start at a word boundary.
 		if from > 0 {
-			if sp := strings.IndexAny(text[from:matches[best].start], " \n\t"); sp >= 0 {
+			if sp := bytes.IndexAny(text[from:matches[best].start], " \n\t"); sp >= 0 {
 				from += sp + 1
 			} else {
 				from = matches[best].start
@@ -84,7 +237,7 @@ func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
 	if to >= len(text) {
 		to = len(text)
 	} else {
-		if sp := strings.LastIndexAny(text[from:to], " \n\t"); sp > snippetBytes/2 {
+		if sp := bytes.LastIndexAny(text[from:to], " \n\t"); sp > snippetBytes/2 {
 			to = from + sp
 		}
 		for to > from && !utf8.RuneStart(text[to]) {
@@ -100,13 +253,13 @@ func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
 		if m.start < from || m.end > to {
 			continue
 		}
-		b.WriteString(text[pos:m.start])
+		b.Write(text[pos:m.start])
 		b.WriteString("**")
-		b.WriteString(text[m.start:m.end])
+		b.Write(text[m.start:m.end])
 		b.WriteString("**")
 		pos = m.end
 	}
-	b.WriteString(text[pos:to])
+	b.Write(text[pos:to])
 	out := strings.Join(strings.Fields(b.String()), " ")
 	if to < len(text) {
 		out += " …"

@@ -1,10 +1,15 @@
 package indexer
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/character"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 )
 
 func TestSnippet(t *testing.T) {
@@ -56,6 +61,120 @@ func TestSnippet(t *testing.T) {
 	}
 }
 
+// match is a matched word: its bytes and its term.
+type match struct {
+	start, end int
+	term       string
+}
+
+// analyzeMatches is what snippeter.matches must give: the whole
+// analyzer's tokens whose term is one of terms.
+func analyzeMatches(a analysis.Analyzer, text string, terms map[string]bool) []match {
+	var out []match
+	for _, t := range a.Analyze([]byte(text)) {
+		if terms[string(t.Term)] {
+			out = append(out, match{t.Start, t.End, string(t.Term)})
+		}
+	}
+	return out
+}
+
+// snippeterMatches is s.matches with each span's term.
+func snippeterMatches(s *snippeter, text string) []match {
+	names := map[int]string{}
+	b := []byte(text)
+	spans := s.matches(b)
+	for term, id := range s.termIDs {
+		names[id] = term
+	}
+	var out []match
+	for _, sp := range spans {
+		out = append(out, match{sp.start, sp.end, names[sp.term]})
+	}
+	if string(b) != text {
+		out = append(out, match{-1, -1, "the text was changed"})
+	}
+	return out
+}
+
+// TestSnippeterMatches checks that segmenting as the tokenizer does and
+// filtering each distinct word once (remembering its term across the texts
+// of one search) finds exactly the words the whole analyzer finds, for
+// both analyzers a search uses.
+func TestSnippeterMatches(t *testing.T) {
+	t.Parallel()
+	texts := []string{
+		"We are configuring the Deployments carefully; the deployment's CONFIG configures configs.",
+		"Kubernetes' pods and the pod’s containers: Pods, PODS, pod's, podʼs.",
+		"The \u212Aelvin sign (\u212A), Σίσυφος ΣΊΣΥΦΟΣ, İstanbul, naïve café, straße STRASSE.",
+		"tar.gz fmt.Errorf snake_case 1.2.3 E[x]tract don't won’t 3.14 U.S.A. e.g. a_b_c",
+		"日本語のテキスト and 中文 mixed with English words running runs ran",
+		"🇫🇷🇩🇪 flags 👍🏽 emoji\u200dzwj, tabs\tand\r\nCRLF lines\x00 and \xff bad bytes",
+		"",
+		"   \n\t ",
+	}
+	queries := []string{"configure deployment the", "pod container kubernetes", "kelvin sisyphus istanbul cafe strasse", "tar gz errorf extract don't", "run english 日本語", "flag emoji line byte", "zzz"}
+	for _, name := range []string{textAnalyzer, en.AnalyzerName} {
+		a := newMapping().AnalyzerNamed(name)
+		if a == nil {
+			t.Fatalf("no analyzer %s", name)
+		}
+		for _, q := range queries {
+			terms := queryTerms(a, q)
+			s := newSnippeter(a, terms)
+			for _, round := range []int{1, 2} { // the second round uses the remembered words
+				for _, text := range texts {
+					got, want := snippeterMatches(s, text), analyzeMatches(a, text, terms)
+					if !slices.Equal(got, want) {
+						t.Errorf("%s, %q, round %d, %q: matches %v, the analyzer %v", name, q, round, text, got, want)
+					}
+				}
+			}
+			if !s.direct || s.tokenizer == nil {
+				t.Errorf("%s: the snippeter does not segment and filter word by word", name)
+			}
+		}
+	}
+}
+
+// twoTokens makes two tokens of each: the word, and the word with "2".
+type twoTokens struct{}
+
+func (twoTokens) Filter(in analysis.TokenStream) analysis.TokenStream {
+	var out analysis.TokenStream
+	for _, t := range in {
+		t2 := *t
+		t2.Term = append(append([]byte(nil), t.Term...), '2')
+		out = append(out, t, &t2)
+	}
+	return out
+}
+
+// TestSnippeterOtherAnalyzers checks the ways around the fast path: a
+// tokenizer other than the unicode one, and a filter that makes two tokens
+// of one (found at the first word, after which the analyzer runs whole).
+func TestSnippeterOtherAnalyzers(t *testing.T) {
+	t.Parallel()
+	lower := lowercase.NewLowerCaseFilter()
+	text := "Alpha beta, alpha2 BETA gamma-alpha"
+	terms := map[string]bool{"alpha": true, "beta2": true}
+	for name, a := range map[string]*analysis.DefaultAnalyzer{
+		"character tokenizer": {Tokenizer: character.NewCharacterTokenizer(func(r rune) bool { return r != ' ' && r != ',' }), TokenFilters: []analysis.TokenFilter{lower}},
+		"two tokens of one":   {Tokenizer: unicode.NewUnicodeTokenizer(), TokenFilters: []analysis.TokenFilter{lower, twoTokens{}}},
+	} {
+		s := newSnippeter(a, terms)
+		for round := 1; round <= 2; round++ {
+			got, want := snippeterMatches(s, text), analyzeMatches(a, text, terms)
+			if len(want) == 0 || !slices.Equal(got, want) {
+				t.Errorf("%s, round %d: matches %v, the analyzer %v", name, round, got, want)
+			}
+		}
+		if s.direct || (s.tokenizer == nil) != (name == "two tokens of one") {
+			t.Errorf("%s: direct %v, tokenizer %v", name, s.direct, s.tokenizer)
+		}
+	}
+}
+
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 
 func TestCompoundParts(t *testing.T) {
@@ -102,11 +221,17 @@ func FuzzSnippet(f *testing.F) {
 	a := newMapping().AnalyzerNamed(en.AnalyzerName)
 	f.Add("The rollback command is deployctl rollback.", "rollback")
 	f.Add("naïve.café snake_case tar.gz", "tar café")
+	f.Add("pod's \xff\x00 bad bytes", "pod byte")
 	f.Fuzz(func(t *testing.T, text, query string) {
+		terms := queryTerms(a, query+" "+compoundParts(query, 1000))
+		// The words found are the analyzer's, invalid UTF-8 and all.
+		if got, want := snippeterMatches(newSnippeter(a, terms), text), analyzeMatches(a, text, terms); !slices.Equal(got, want) {
+			t.Errorf("matches %v, the analyzer %v", got, want)
+		}
 		if !isValidUTF8(text) {
 			text = strings.ToValidUTF8(text, "\uFFFD")
 		}
-		s := snippet(a, text, queryTerms(a, query+" "+compoundParts(query, 1000)))
+		s := snippet(a, text, terms)
 		if !isValidUTF8(s) {
 			t.Errorf("invalid UTF-8 snippet %q", s)
 		}

@@ -2,9 +2,18 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -50,22 +59,312 @@ func marshalJSON(v any) ([]byte, error) {
 }
 
 // answerTokens counts, in o200k tokens, what a client shows of res: its
-// text contents, and the JSON of structured (the value the handler returns
-// as its output, which the SDK puts in structuredContent; nil when the
-// answer has none).
+// text contents, its resource links and its _meta (as JSON), and the JSON
+// of structured (the value the handler returns as its output, which the
+// SDK puts in structuredContent; nil when the answer has none).
 func (s *Server) answerTokens(res *mcp.CallToolResult, structured any) int {
 	n := 0
+	for _, part := range answerParts(res, structured) {
+		n += s.countTokens(part)
+	}
+	return n
+}
+
+// answerParts are the texts answerTokens counts.
+func answerParts(res *mcp.CallToolResult, structured any) []string {
+	var parts []string
 	if res != nil {
 		for _, c := range res.Content {
-			if t, ok := c.(*mcp.TextContent); ok {
-				n += s.countTokens(t.Text)
+			switch c := c.(type) {
+			case *mcp.TextContent:
+				parts = append(parts, c.Text)
+			case *mcp.ResourceLink:
+				if b, err := marshalJSON(c); err == nil {
+					parts = append(parts, string(b))
+				}
+			}
+		}
+		if len(res.Meta) > 0 {
+			if b, err := marshalJSON(res.Meta); err == nil {
+				parts = append(parts, string(b))
 			}
 		}
 	}
 	if structured != nil {
 		if b, err := marshalJSON(structured); err == nil {
-			n += s.countTokens(string(b))
+			parts = append(parts, string(b))
 		}
 	}
+	return parts
+}
+
+// fits reports whether res with structured is within budget o200k tokens
+// (answerTokens), counting only when its bytes exceed the budget: a BPE
+// token is at least one byte.
+func (s *Server) fits(res *mcp.CallToolResult, structured any, budget int) bool {
+	parts := answerParts(res, structured)
+	if partsBytes(parts) <= budget {
+		return true
+	}
+	n := 0
+	for _, p := range parts {
+		if n += s.countTokens(p); n > budget {
+			return false
+		}
+	}
+	return true
+}
+
+// answerBytes is the size of what answerTokens counts.
+func answerBytes(res *mcp.CallToolResult, structured any) int {
+	return partsBytes(answerParts(res, structured))
+}
+
+func partsBytes(parts []string) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
 	return n
+}
+
+// countCache remembers the token counts of the last few large texts
+// counted, so that an answer a tool measured to fit is not counted again
+// by addTool's check (o200k counts about 10 MB/s: 5 ms for a full answer).
+type countCache struct {
+	mu   sync.Mutex
+	next int
+	ents [countCacheSize]struct {
+		text string
+		n    int
+	}
+}
+
+const (
+	countCacheSize = 8
+	countCacheMin  = 1 << 10 // texts shorter than this are counted again
+)
+
+func (c *countCache) get(text string) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.ents {
+		if len(e.text) == len(text) && e.text == text {
+			return e.n, true
+		}
+	}
+	return 0, false
+}
+
+func (c *countCache) put(text string, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ents[c.next].text, c.ents[c.next].n = text, n
+	c.next = (c.next + 1) % countCacheSize
+}
+
+// budgeted is a tool input with a maxTokens parameter.
+type budgeted interface{ maxTokens() int }
+
+// jsonAnswer is the answer of a tool with structured output out whose
+// handler sets no content: out's JSON as text (marshalJSON: no \u003c for
+// <), as the SDK's fallback would, without its HTML escaping.
+func jsonAnswer(res *mcp.CallToolResult, out any) (*mcp.CallToolResult, error) {
+	if res == nil {
+		res = &mcp.CallToolResult{}
+	}
+	if res.Content == nil && out != nil {
+		b, err := marshalJSON(out)
+		if err != nil {
+			return nil, err
+		}
+		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	}
+	return res, nil
+}
+
+// bound is the range of a numeric input: at least min and, when max is
+// not 0, at most max.
+type bound struct{ min, max int }
+
+// addTool registers a tool of s whose handler is h, with what every ctx
+// tool shares:
+//
+//   - its input schema is inputSchema[In](bounds) unless t sets one;
+//   - an answer with structured output and no content gets the output's
+//     JSON as text (jsonAnswer);
+//   - the first call starts loading the tokenizer in the background, so
+//     that it loads while that call searches or reads;
+//   - the answer, as a client shows it (answerTokens), must fit the call's
+//     budget (tokenBudget of its maxTokens, when In has one): every tool
+//     cuts its own answer to fit, so one that does not is refused with an
+//     error that says so (and logged, since that is a bug), never sent.
+//
+// Out is any for a tool without structured output.
+func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp.ToolHandlerFor[In, Out]) {
+	if s.bounds == nil {
+		s.bounds = map[string]map[string]bound{}
+	}
+	s.bounds[t.Name] = bounds
+	if t.InputSchema == nil {
+		schema, err := inputSchema[In](bounds)
+		if err != nil {
+			panic(fmt.Errorf("mcpserver: tool %s: %w", t.Name, err))
+		}
+		t.InputSchema = schema
+	}
+	if t.OutputSchema == nil && reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
+		schema, err := jsonschema.For[Out](nil)
+		if err != nil {
+			panic(fmt.Errorf("mcpserver: tool %s: %w", t.Name, err))
+		}
+		portable(schema)
+		t.OutputSchema = schema
+	}
+	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		s.warm.Do(func() {
+			s.bg.Add(1)
+			go func() {
+				defer s.bg.Done()
+				s.codec()
+			}()
+		})
+		res, out, err := h(ctx, req, in)
+		if err != nil || (res != nil && res.IsError) {
+			return res, out, err
+		}
+		var structured any
+		if v := any(out); v != nil {
+			structured = v
+		}
+		var zero Out
+		if res, err = jsonAnswer(res, structured); err != nil {
+			return nil, zero, err
+		}
+		max := 0
+		b, hasMax := any(in).(budgeted)
+		if hasMax {
+			max = b.maxTokens()
+		}
+		budget, err := tokenBudget(max)
+		if err != nil {
+			return nil, zero, err
+		}
+		if !s.fits(res, structured, budget) {
+			n := s.answerTokens(res, structured)
+			s.log.Error("answer over its budget", "tool", t.Name, "tokens", n, "budget", budget)
+			msg := fmt.Sprintf("%s: the answer is %d tokens, over its budget of %d (%d%% of %d, counted with o200k): ask for less (a smaller limit, a narrower query or filter)",
+				t.Name, n, budget, headroomPercent, cmp.Or(max, DefaultMaxTokens))
+			if hasMax {
+				msg += fmt.Sprintf(" or give a larger maxTokens (up to %d)", MaxMaxTokens)
+			}
+			return nil, zero, errors.New(msg)
+		}
+		return res, out, nil
+	})
+}
+
+// inputSchema is the JSON schema of a tool's input In, as the SDK infers
+// it (jsonschema.For: properties from the json names, descriptions from
+// the jsonschema tags), with two changes: a list of strings is a plain
+// "array" (For makes a slice ["null", "array"], which some clients, such
+// as MCP Inspector 0.15, cannot send), and the numbers named in bounds get
+// their minimum and maximum. A bound naming no integer property is an
+// error.
+func inputSchema[In any](bounds map[string]bound) (*jsonschema.Schema, error) {
+	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[[]string](): {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
+	}})
+	if err != nil {
+		return nil, err
+	}
+	for name, b := range bounds {
+		p := schema.Properties[name]
+		if p == nil || p.Type != "integer" {
+			return nil, fmt.Errorf("input schema: no integer property %q to bound", name)
+		}
+		p.Minimum = jsonschema.Ptr(float64(b.min))
+		if b.max != 0 {
+			p.Maximum = jsonschema.Ptr(float64(b.max))
+		}
+	}
+	return schema, nil
+}
+
+// portable rewrites, in place and in every sub-schema, a type list of
+// "null" and one other type (what jsonschema.For makes of a Go slice, map
+// or pointer) as anyOf a "null" branch and a branch of the one type: a
+// client that maps schemas onto a single-type dialect (Gemini's OpenAPI
+// subset; MCP Inspector's --strict warns of it) cannot read a type list,
+// and the output a nil slice gives (null) stays valid.
+func portable(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for _, p := range s.Properties {
+		portable(p)
+	}
+	for _, d := range s.Defs {
+		portable(d)
+	}
+	portable(s.Items)
+	portable(s.AdditionalProperties)
+	for _, l := range [][]*jsonschema.Schema{s.PrefixItems, s.AllOf, s.AnyOf, s.OneOf} {
+		for _, x := range l {
+			portable(x)
+		}
+	}
+	if len(s.Types) != 2 || !slices.Contains(s.Types, "null") {
+		return
+	}
+	branch := *s
+	branch.Type, branch.Types, branch.Description = s.Types[0], nil, ""
+	if branch.Type == "null" {
+		branch.Type = s.Types[1]
+	}
+	*s = jsonschema.Schema{Description: s.Description, AnyOf: []*jsonschema.Schema{{Type: "null"}, &branch}}
+}
+
+// rangeError matches the SDK's message for a number outside its input
+// schema's minimum or maximum (jsonschema-go: "validating
+// /properties/limit: maximum: 500/1 is greater than 50.000000").
+var rangeError = regexp.MustCompile(`^validating "arguments": .*validating /properties/([A-Za-z]+): (?:minimum|maximum): (-?[0-9]+)(?:/1)? is `)
+
+// explainRange is a receiving middleware: a tools/call refused because a
+// number is outside its range (the input schema's minimum and maximum,
+// checked by the SDK before the handler) is answered as ctx words such an
+// error: "limit 500 is out of range: give 1 to 50".
+func (s *Server) explainRange(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError || len(r.Content) != 1 {
+			return res, err
+		}
+		tc, ok := r.Content[0].(*mcp.TextContent)
+		call, _ := req.(*mcp.CallToolRequest)
+		if !ok || call == nil || call.Params == nil {
+			return res, err
+		}
+		m := rangeError.FindStringSubmatch(tc.Text)
+		if m == nil {
+			return res, err
+		}
+		b, ok := s.bounds[call.Params.Name][m[1]]
+		if !ok {
+			return res, err
+		}
+		if v, convErr := strconv.Atoi(m[2]); convErr == nil && m[1] == "maxTokens" {
+			if _, rangeErr := tokenBudget(v); rangeErr != nil {
+				tc.Text = rangeErr.Error() // the budget's own words (0 is the default)
+				return res, err
+			}
+		}
+		want := fmt.Sprintf("give %d to %d", b.min, b.max)
+		if b.max == 0 {
+			want = fmt.Sprintf("give %d or more", b.min)
+		}
+		tc.Text = fmt.Sprintf("%s %s is out of range: %s", m[1], m[2], want)
+		return res, err
+	}
 }

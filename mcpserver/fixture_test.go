@@ -187,7 +187,8 @@ func (l testLog) Write(p []byte) (int, error) {
 }
 
 // call calls a tool and decodes its structured output into out (when not
-// nil and the call succeeded).
+// nil and the call succeeded). A document tool has none: its _meta is
+// decoded into out (a *DocumentOut), and its first content is the Text.
 func call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any, out any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -195,15 +196,34 @@ func call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any,
 		t.Fatalf("%s %v: protocol error: %v", name, args, err)
 	}
 	if out != nil && !res.IsError {
-		data, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(data, out); err != nil {
-			t.Fatalf("%s: decoding %s: %v", name, data, err)
-		}
+		decodeResult(t, res, out)
 	}
 	return res
+}
+
+// decodeResult decodes a successful answer into out, as call does.
+func decodeResult(t testing.TB, res *mcp.CallToolResult, out any) {
+	t.Helper()
+	v := res.StructuredContent
+	if d, ok := out.(*DocumentOut); ok {
+		if v != nil {
+			t.Fatalf("a document tool sent structuredContent: %v", v)
+		}
+		*d = DocumentOut{}
+		v = res.Meta
+		if len(res.Content) > 0 {
+			if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+				d.Text = tc.Text
+			}
+		}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		t.Fatalf("decoding %s: %v", data, err)
+	}
 }
 
 // text joins a result's text contents.

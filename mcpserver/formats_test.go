@@ -139,6 +139,21 @@ func TestServeFormats(t *testing.T) {
 		t.Errorf("get_outline kep.yaml = %+v, want its 5 keys, feature-gates at lines 8-11", ol.Headings)
 	}
 
+	// The tools' resource links carry the format's media type too.
+	res := call(t, cs, "get_document", map[string]any{"package": "specs", "path": "Cargo.toml"}, nil)
+	links := 0
+	for _, c := range res.Content {
+		if l, ok := c.(*mcp.ResourceLink); ok {
+			links++
+			if l.MIMEType != "application/toml" {
+				t.Errorf("get_document Cargo.toml links %s as %q, want application/toml", l.URI, l.MIMEType)
+			}
+		}
+	}
+	if links == 0 {
+		t.Error("get_document Cargo.toml: no resource link")
+	}
+
 	// resources/list gives each document its format's media type.
 	rl, err := cs.ListResources(context.Background(), nil)
 	if err != nil {

@@ -379,7 +379,7 @@ func osa(a, b string, limit int) int {
 	return prev[m]
 }
 
-// nearest returns up to n candidates closest to want (edit distance, with a
+// nearest returns up to n candidates closest to want (editDistance, with a
 // bonus for a shared base name or substring), best first. Candidates too far
 // to be a plausible typo are left out.
 func nearest(want string, candidates []string, n int) []string {
@@ -392,8 +392,8 @@ func nearest(want string, candidates []string, n int) []string {
 	var all []scored
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := levenshtein(lw, lc)
-		if bd := levenshtein(bw, path.Base(lc)); bd < d {
+		d := editDistance(lw, lc)
+		if bd := editDistance(bw, path.Base(lc)); bd < d {
 			d = bd
 		}
 		if strings.Contains(lc, bw) || strings.Contains(lw, path.Base(lc)) {
@@ -420,25 +420,9 @@ func nearest(want string, candidates []string, n int) []string {
 	return out
 }
 
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+// editDistance is osa's distance between a and b with no limit.
+func editDistance(a, b string) int {
+	return osa(a, b, len(a)+len(b))
 }
 
 // didYouMean formats suggestions, or "" when there are none.

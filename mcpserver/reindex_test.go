@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -192,17 +191,11 @@ func TestReindexProgress(t *testing.T) {
 	}
 }
 
-// decode decodes a successful result's structured content into out.
+// decode decodes a successful result into out (decodeResult).
 func decode(t *testing.T, res *mcp.CallToolResult, out any) {
 	t.Helper()
 	if res.IsError {
 		return
 	}
-	data, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		t.Fatalf("decoding %s: %v", data, err)
-	}
+	decodeResult(t, res, out)
 }

@@ -41,6 +41,9 @@ type Server struct {
 	log     *slog.Logger
 	logOut  io.Writer // where log goes (Options.Log)
 	srv     *mcp.Server
+	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
+	// read only after), for explainRange.
+	bounds map[string]map[string]bound
 
 	mu        sync.Mutex // guards the fields below
 	rd        *indexer.Reader
@@ -60,6 +63,11 @@ type Server struct {
 	syncMu sync.Mutex // one freshness check and re-index start at a time
 	// codec is the tokenizer for response caps, loaded on first use.
 	codec func() tokenizer.Codec
+	// counts holds the counts of the last large texts counted.
+	counts countCache
+	// warm starts loading codec in the background on the first call, so
+	// that it loads while that call searches or reads (addTool).
+	warm sync.Once
 	// sync is indexer.Sync (a field so tests can make it fail).
 	sync func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error)
 }
@@ -67,9 +75,10 @@ type Server struct {
 // Instructions tell a model when and how to use the server.
 const Instructions = `This server gives read-only access to the team documentation installed in this project with ctx (context packages under .context/packages).
 Use it before answering questions about the project's conventions, APIs, architecture or tools.
-Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package or tag), then read them with get_section or get_document.
+Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package, path prefix or tag), then read them with get_section or get_document.
 To answer a question in one call, read_relevant returns the best sections whole, within maxTokens (the ask-docs prompt shows the steps).
-Long documents come in pages: when a result says truncated, call again with offset set to nextOffset.
+Every hit and every read names its package, the commit its files are from (none for the project's own live files) and its lines: cite them.
+Answers stay within about 10,000 tokens; ask for up to 20,000 with maxTokens. Long documents come in pages: when a result says truncated, call again with offset set to nextOffset.
 Errors explain what went wrong and suggest the nearest valid package, path or heading.`
 
 // New returns a server for opts.ProjectDir. It does no I/O: the lock, the
@@ -123,7 +132,7 @@ func New(opts Options) (*Server, error) {
 			// Completes the alias and path of document URIs (resources_list.go).
 			CompletionHandler: s.complete,
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged, s.explainRange)
 	s.addTools()
 	s.addLinkTools()
 	s.addReadTools()

@@ -2,8 +2,10 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -28,59 +30,81 @@ type SearchIn struct {
 	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
 	Kind            string   `json:"kind,omitempty" jsonschema:"only packages of this source kind: git, dir (the project's own files, live) or https"`
 	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these front-matter tags"`
+	Path            string   `json:"path,omitempty" jsonschema:"only documents whose path inside the package starts with this prefix, such as api/ (as path:PREFIX in the query, spaces allowed)"`
 	Limit           int      `json:"limit,omitempty" jsonschema:"number of hits (default 10, max 50)"`
 	BestPerDocument bool     `json:"bestPerDocument,omitempty" jsonschema:"return only the best passage of each document"`
+	MaxTokens       int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000); hits are cut to fit (shorter snippets, then fewer hits) and the note says so"`
 }
 
-// SearchHit is one search result.
+func (in SearchIn) maxTokens() int { return in.MaxTokens }
+
+// SearchHit is one search result, with its provenance: the package, the
+// commit its files are from, the line range.
 type SearchHit struct {
-	Package string   `json:"package"`
-	Path    string   `json:"path"`
-	Heading string   `json:"heading,omitempty"` // heading trail "A > B > C"
-	Lines   [2]int   `json:"lines"`             // first and last line, 1-based
-	Score   float64  `json:"score"`
-	Tags    []string `json:"tags,omitempty"` // the document's tags
-	Snippet string   `json:"snippet"`
-	URI     string   `json:"uri"`
+	Package string   `json:"package" jsonschema:"the package alias"`
+	Path    string   `json:"path" jsonschema:"the document's path inside the package"`
+	Heading string   `json:"heading,omitempty" jsonschema:"the passage's heading trail, A > B > C (get_section takes it)"`
+	Lines   [2]int   `json:"lines" jsonschema:"the passage's first and last line, 1-based (get_document's offset takes the first)"`
+	Commit  string   `json:"commit,omitempty" jsonschema:"the package's locked revision, short: a git commit, or sha256: of an https snapshot; none for a live package"`
+	Live    bool     `json:"live,omitempty" jsonschema:"the package is the project's own files (a dir source), read in place: no commit"`
+	Score   float64  `json:"score" jsonschema:"the BM25F score, to 3 decimals; higher is better"`
+	Tags    []string `json:"tags,omitempty" jsonschema:"the document's tags"`
+	Snippet string   `json:"snippet" jsonschema:"text of the passage around the matches, which are in **bold**"`
+	URI     string   `json:"uri" jsonschema:"the document's resource URI"`
 }
 
 // SearchOut is search's output.
 type SearchOut struct {
-	Hits    []SearchHit `json:"hits"`
-	Note    string      `json:"note,omitempty"`
-	Warning string      `json:"warning,omitempty"`
+	Hits    []SearchHit `json:"hits" jsonschema:"the passages found, best first"`
+	Note    string      `json:"note,omitempty" jsonschema:"what to know about the hits: none found, or cut to fit the budget"`
+	Warning string      `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 // GetDocumentIn is get_document's input.
 type GetDocumentIn struct {
-	Package string `json:"package,omitempty" jsonschema:"the package alias, as in search hits or list_contexts (not needed when path is a reference)"`
-	Path    string `json:"path" jsonschema:"the document's path inside the package, such as docs/setup.md, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (use nextOffset from the previous page; default 1 or the section's first line)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many lines (default: as many as fit the size cap)"`
-	Section string `json:"section,omitempty" jsonschema:"only the section under this heading (case-insensitive)"`
+	Package   string `json:"package,omitempty" jsonschema:"the package alias, as in search hits or list_contexts (not needed when path is a reference)"`
+	Path      string `json:"path" jsonschema:"the document's path inside the package, such as docs/setup.md, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (use nextOffset from the previous page; default 1 or the section's first line)"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines (default: as many as fit the budget)"`
+	Section   string `json:"section,omitempty" jsonschema:"only the section under this heading (case-insensitive)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000); the window of lines stops where it is reached"`
 }
+
+func (in GetDocumentIn) maxTokens() int { return in.MaxTokens }
 
 // GetSectionIn is get_section's input.
 type GetSectionIn struct {
-	Package string `json:"package,omitempty" jsonschema:"the package alias (not needed when path is a reference)"`
-	Path    string `json:"path" jsonschema:"the document's path inside the package, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Heading string `json:"heading" jsonschema:"the heading text, case-insensitive, without the #s (a search hit's heading trail works too)"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"continue a long section from this line (nextOffset of the previous page)"`
+	Package   string `json:"package,omitempty" jsonschema:"the package alias (not needed when path is a reference)"`
+	Path      string `json:"path" jsonschema:"the document's path inside the package, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Heading   string `json:"heading" jsonschema:"the heading text, case-insensitive, without the #s (a search hit's heading trail works too)"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"continue a long section from this line (nextOffset of the previous page)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000)"`
 }
+
+func (in GetSectionIn) maxTokens() int { return in.MaxTokens }
 
 // GetOverviewIn is get_overview's input.
 type GetOverviewIn struct {
-	Offset int `json:"offset,omitempty" jsonschema:"first line to return, 1-based (nextOffset of the previous page)"`
+	Offset    int `json:"offset,omitempty" jsonschema:"first line to return, 1-based (nextOffset of the previous page)"`
+	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000)"`
 }
 
+func (in GetOverviewIn) maxTokens() int { return in.MaxTokens }
+
 // DocumentOut is a window of a document (get_document, get_section,
-// get_overview).
+// get_overview). These tools have no structured output: the answer's
+// content is the window's text, a footer line that says where the window
+// is, what it is from and how to read on, and a resource link to the
+// document; the numbers below are the answer's _meta, for programs (Text
+// is the first content, not in _meta).
 type DocumentOut struct {
 	Package    string `json:"package,omitempty"`
 	Path       string `json:"path"`
 	URI        string `json:"uri"`
+	Commit     string `json:"commit,omitempty"` // the package's locked revision, short (shortSHA); none for a live package
+	Live       bool   `json:"live,omitempty"`   // a dir source, read in place: no commit
 	Section    string `json:"section,omitempty"`
-	Text       string `json:"text"`
+	Text       string `json:"-"`
 	StartLine  int    `json:"startLine"`
 	EndLine    int    `json:"endLine"`
 	TotalLines int    `json:"totalLines"`
@@ -96,35 +120,45 @@ func readOnly(title string) *mcp.ToolAnnotations {
 		DestructiveHint: boolp(false), OpenWorldHint: boolp(false)}
 }
 
+// Bounds of the tools' numeric inputs (their input schemas' minimum and
+// maximum).
+var (
+	offsetBound    = bound{min: 0}
+	maxTokensBound = bound{min: 0, max: MaxMaxTokens} // 0: the default (tokenBudget)
+)
+
 func (s *Server) addTools() {
-	mcp.AddTool(s.srv, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "get_overview",
 		Description: "Get INDEX.md: the catalogue of all installed documentation, with titles and summaries, sized to fit " +
-			"a context window. Read it first to see what exists, then use search or get_document.",
+			"a context window. Read it first to see what exists, then use search or get_document. " + budgetSentence,
 		Annotations: readOnly("Documentation overview"),
-	}, s.getOverview)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, map[string]bound{"offset": offsetBound, "maxTokens": maxTokensBound}, s.getOverview)
+	addTool(s, &mcp.Tool{
 		Name: "search",
 		Description: "Full-text search (BM25F over heading trails and text) of the installed documentation. Returns passages " +
-			"with package, path, heading trail, line range, the document's tags, a snippet with matches in **bold**, and a " +
-			"score. Filter with `packages`, `kind` and `tags`, or in the query. Query syntax: " + indexer.QuerySyntax +
-			" Read a hit with get_section (its heading) or get_document (offset = its first line).",
+			"with package, path, heading trail, line range, the package's commit, the document's tags, a snippet with matches " +
+			"in **bold**, and a score. Filter with `packages`, `kind`, `tags` and `path` (a prefix), or in the query. Query syntax: " +
+			indexer.QuerySyntax + " Read a hit with get_section (its heading) or get_document (offset = its first line). " + budgetSentence,
 		Annotations: readOnly("Search documentation"),
-	}, s.search)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, map[string]bound{"limit": {min: 1, max: MaxSearchLimit}, "maxTokens": maxTokensBound}, s.search)
+	addTool(s, &mcp.Tool{
 		Name: "get_document",
-		Description: "Read a markdown document of a package, as a window of lines. Answers are capped (about 20k tokens): " +
-			"when `truncated` is true, call again with `offset` = `nextOffset`. Use `section` to read only the part under " +
-			"one heading.",
+		Description: "Read a markdown document of a package, as a window of lines, with the package's commit. " + budgetSentence +
+			" When the footer says truncated, call again with `offset` = `nextOffset`. Use `section` to read only the part " +
+			"under one heading.",
 		Annotations: readOnly("Read a document"),
-	}, s.getDocument)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, map[string]bound{"offset": offsetBound, "limit": {min: 0}, "maxTokens": maxTokensBound}, s.getDocument)
+	addTool(s, &mcp.Tool{
 		Name: "get_section",
 		Description: "Read one section of a document: from its heading (matched case-insensitively) up to the next " +
-			"heading of the same or higher level, including its sub-sections.",
+			"heading of the same or higher level, including its sub-sections, with the package's commit. " + budgetSentence,
 		Annotations: readOnly("Read a section"),
-	}, s.getSection)
+	}, map[string]bound{"offset": offsetBound, "maxTokens": maxTokensBound}, s.getSection)
 }
+
+// budgetSentence tells a model about maxTokens.
+const budgetSentence = "An answer stays within `maxTokens` (default 10000, max 20000) and says what it left out."
 
 // docURI is the resource URI of a document.
 func docURI(alias, p string) string {
@@ -143,11 +177,43 @@ func checkKind(kind string) error {
 	return nil
 }
 
+// shortSHA is a revision as ctx shows it: a git commit's first 12 hex
+// digits, an https snapshot's "sha256:" and its first 12.
 func shortSHA(c string) string {
-	if len(c) > 12 {
-		return c[:12]
+	prefix := ""
+	if i := strings.IndexByte(c, ':'); i >= 0 {
+		prefix, c = c[:i+1], c[i+1:]
 	}
-	return c
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	return prefix + c
+}
+
+// revOf is the provenance of alias's files: its lock entry's revision
+// (snapshot.entry: a git commit, an https "sha256:" snapshot; shortSHA
+// shortens it), or live for a dir source the lock does not pin, which is
+// read in place and has none.
+func (s snapshot) revOf(alias string) (rev string, live bool) {
+	if _, ok := s.live[alias]; ok {
+		return "", true
+	}
+	e, _ := s.entry(alias)
+	return e.Rev, false
+}
+
+// provenance says where a package's text is from, for a footer or a hit.
+func provenance(commit string, live bool) string {
+	if live {
+		return "live, no commit"
+	}
+	return "commit " + commit
+}
+
+// docLink is the resource link to a document (or to INDEX.md), with the
+// media type of its format (name ends with its file name).
+func docLink(uri, name, desc string) *mcp.ResourceLink {
+	return &mcp.ResourceLink{URI: uri, Name: name, Description: desc, MIMEType: markdown.FormatOf(name).MIMEType()}
 }
 
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
@@ -158,6 +224,13 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, err
 	}
 	if err := checkKind(in.Kind); err != nil {
+		return nil, SearchOut{}, err
+	}
+	if len(in.Path) > indexer.MaxQueryBytes {
+		return nil, SearchOut{}, fmt.Errorf("path prefix of %d bytes: give at most %d, the start of a path inside a package such as docs/api/", len(in.Path), indexer.MaxQueryBytes)
+	}
+	budget, err := tokenBudget(in.MaxTokens)
+	if err != nil {
 		return nil, SearchOut{}, err
 	}
 	snap := s.snapshot()
@@ -175,8 +248,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	case limit <= 0:
 		limit = DefaultSearchLimit
 	case limit > MaxSearchLimit:
-		out.Note = fmt.Sprintf("limit %d lowered to the maximum, %d", limit, MaxSearchLimit)
-		limit = MaxSearchLimit
+		return nil, SearchOut{}, fmt.Errorf("limit %d: ask for 1 to %d hits", limit, MaxSearchLimit)
 	}
 	out.Warning = s.freshen(ctx, req, snap)
 	r, err := s.reader()
@@ -187,6 +259,9 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if in.Kind != "" {
 		q.Kinds = []string{in.Kind}
 	}
+	if in.Path != "" {
+		q.Paths = []string{in.Path}
+	}
 	hits, err := r.Search(ctx, q)
 	if err != nil {
 		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
@@ -195,19 +270,133 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		if checkRelPathOnce(h.Path) != nil {
 			continue // a hidden file the index holds is never served
 		}
-		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
-			Score: h.Score, Tags: h.Tags, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
+		rev, live := snap.revOf(h.Package)
+		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: shortSHA(rev), Live: live,
+			Score: math.Round(h.Score*1000) / 1000, Tags: h.Tags, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
 		n := "no matches."
-		if len(in.Packages) > 0 || len(in.Tags) > 0 || in.Kind != "" {
-			n += " Try without the package, kind or tag filters,"
+		if len(in.Packages) > 0 || len(in.Tags) > 0 || in.Kind != "" || in.Path != "" {
+			n += " Try without the package, kind, tag or path filters,"
 		} else {
 			n += " Try"
 		}
-		out.Note = strings.TrimSpace(out.Note + " " + n + " other words, or get_overview to see what is there.")
+		out.Note = n + " other words, or get_overview to see what is there."
 	}
-	return nil, out, nil
+	if out, err = s.fitHits(out, budget, in.MaxTokens); err != nil {
+		return nil, SearchOut{}, err
+	}
+	return searchAnswer(out), out, nil
+}
+
+// Shortened hits, when a search answer does not fit its budget whole.
+const (
+	shortSnippetBytes = 120
+	shortHeadingBytes = 160
+	shortTags         = 8
+)
+
+// fitHits cuts out's hits to fit budget tokens, as searchAnswer shows
+// them: first every hit is shortened (snippet, heading trail, tags), then
+// the last hits are left out (fitPage); the note says which was done. A
+// budget that holds no hit is an error naming the maxTokens it needs.
+func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, error) {
+	// An answer of over 4 bytes a token of the budget is not counted whole
+	// first: o200k makes about 4 bytes a token of prose, so it would not
+	// fit (if it does, the hits are only shortened, never dropped).
+	if size := answerBytes(searchAnswer(out), out); size <= 4*budget && s.fits(searchAnswer(out), out, budget) {
+		return out, nil
+	}
+	all := out.Hits
+	short := make([]SearchHit, len(all))
+	shortened := false
+	for i, h := range all {
+		h.Snippet = clipText(h.Snippet, shortSnippetBytes)
+		h.Heading = clipText(h.Heading, shortHeadingBytes)
+		if len(h.Tags) > shortTags {
+			h.Tags = h.Tags[:shortTags:shortTags]
+		}
+		shortened = shortened || h.Snippet != all[i].Snippet || h.Heading != all[i].Heading || len(h.Tags) != len(all[i].Tags)
+		short[i] = h
+	}
+	at := func(k int) SearchOut {
+		o := out
+		o.Hits = short[:k]
+		var cuts []string
+		if shortened {
+			cuts = append(cuts, "snippets, heading trails and tags shortened")
+		}
+		if k < len(all) {
+			cuts = append(cuts, fmt.Sprintf("%d of %d hits shown", k, len(all)))
+		}
+		o.Note = fmt.Sprintf("cut to fit %s: %s; ask for fewer hits (limit), a narrower query", budgetName(maxTokens), strings.Join(cuts, "; "))
+		if maxTokens < MaxMaxTokens {
+			o.Note += fmt.Sprintf(", or a larger maxTokens (up to %d)", MaxMaxTokens)
+		}
+		o.Note += "."
+		return o
+	}
+	none := SearchOut{Hits: []SearchHit{}}
+	base := s.answerTokens(searchAnswer(none), none)
+	k, err := s.fitPage(budget, maxTokens, len(short), len(short),
+		func(i int) int {
+			one := SearchOut{Hits: short[i : i+1]}
+			return s.answerTokens(searchAnswer(one), one) - base
+		},
+		func(k int) (*mcp.CallToolResult, any) {
+			o := at(k)
+			return searchAnswer(o), o
+		})
+	if err != nil {
+		return SearchOut{}, err
+	}
+	return at(k), nil
+}
+
+// budgetName names the budget a call asked for, for a note.
+func budgetName(maxTokens int) string {
+	if maxTokens == 0 {
+		return fmt.Sprintf("the default budget of %d tokens", DefaultMaxTokens)
+	}
+	return fmt.Sprintf("maxTokens %d", maxTokens)
+}
+
+// clipText shortens s to at most n bytes at a rune boundary, marking the
+// cut with "…".
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return truncUTF8(s, n-len("…")) + "…"
+}
+
+// searchAnswer is search's content: the hits as text a model reads (one
+// line of provenance per hit, then its snippet), the note and the warning,
+// and a resource link to each hit's document.
+func searchAnswer(out SearchOut) *mcp.CallToolResult {
+	var b strings.Builder
+	if out.Warning != "" {
+		b.WriteString(out.Warning + "\n")
+	}
+	for i, h := range out.Hits {
+		fmt.Fprintf(&b, "%d. %s/%s lines %d-%d (%s)", i+1, h.Package, h.Path, h.Lines[0], h.Lines[1], provenance(h.Commit, h.Live))
+		if h.Heading != "" {
+			b.WriteString(": " + h.Heading)
+		}
+		fmt.Fprintf(&b, "; score %.2f", h.Score)
+		if len(h.Tags) > 0 {
+			b.WriteString("; tags " + strings.Join(h.Tags, ", "))
+		}
+		b.WriteString("\n   " + strings.Join(strings.Fields(h.Snippet), " ") + "\n")
+	}
+	if out.Note != "" {
+		b.WriteString(out.Note + "\n")
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
+	for _, h := range out.Hits {
+		res.Content = append(res.Content, docLink(h.URI, h.Package+"/"+h.Path, fmt.Sprintf("lines %d-%d", h.Lines[0], h.Lines[1])))
+	}
+	return res
 }
 
 // openDoc validates (alias, p) and reads the document.
@@ -248,17 +437,25 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	return clean, data, nil
 }
 
-// windowResult builds the tool result: the text first, then a line saying
-// where the window is and how to get more.
+// windowResult builds a document tool's answer: the window's text, then a
+// footer line saying what it is from, where the window is and how to read
+// on, then a resource link to the document; out (without its text) is the
+// answer's _meta.
 func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
-	var foot string
+	if out.Package != "" {
+		what += " (" + provenance(out.Commit, out.Live) + ")"
+	}
+	var foot, desc string
 	switch {
 	case out.TotalLines == 0:
 		foot = fmt.Sprintf("[ctx: %s is empty]", what)
+		desc = "empty"
 	case out.StartLine == 0:
 		foot = fmt.Sprintf("[ctx: nothing at offset; %s has %d lines]", what, out.TotalLines)
+		desc = fmt.Sprintf("%d lines", out.TotalLines)
 	default:
-		foot = fmt.Sprintf("[ctx: %s, lines %d-%d of %d", what, out.StartLine, out.EndLine, out.TotalLines)
+		desc = fmt.Sprintf("lines %d-%d of %d", out.StartLine, out.EndLine, out.TotalLines)
+		foot = fmt.Sprintf("[ctx: %s, %s", what, desc)
 		if out.Truncated {
 			foot += fmt.Sprintf("; truncated: call again with offset=%d for more", out.NextOffset)
 		}
@@ -267,31 +464,71 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	if out.Note != "" {
 		foot += "\n" + out.Note
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Text}, &mcp.TextContent{Text: foot}}}
+	name := out.Path
+	if out.Package != "" {
+		name = out.Package + "/" + out.Path
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Text}, &mcp.TextContent{Text: foot}, docLink(out.URI, name, desc)}}
+	if b, err := marshalJSON(out); err == nil {
+		_ = json.Unmarshal(b, &res.Meta)
+	}
+	return res
 }
 
-func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in GetDocumentIn) (*mcp.CallToolResult, DocumentOut, error) {
+// cutWindow cuts lines first..last from offset (as cutTokens) so that the
+// answer windowResult makes of it fits budget tokens: the text gets what
+// the rest of the answer (the footer, the link, _meta, at their largest)
+// leaves, and a window that still does not fit (the lines' counts summed
+// are an estimate of the text's) is cut again, shorter by the excess.
+func (s *Server) cutWindow(out DocumentOut, what string, lines []string, offset, last, limit, budget int) (DocumentOut, error) {
+	frame := out
+	fill(&frame, window{StartLine: last, EndLine: last, NextOffset: last, Truncated: true, CutLine: true})
+	used := s.answerTokens(windowResult(frame, what), nil)
+	textBudget := budget - used
+	if textBudget < 1 {
+		return out, fmt.Errorf("the budget of %d tokens leaves nothing for the text: what comes with it (provenance, footer, link) takes %d; give a larger maxTokens (up to %d)",
+			budget, used, MaxMaxTokens)
+	}
+	for {
+		w := cutTokens(lines, offset, last, limit, textBudget, s.countTokens)
+		o := out
+		fill(&o, w)
+		n := s.answerTokens(windowResult(o, what), nil)
+		if n <= budget || textBudget <= n-budget {
+			return o, nil // fits, or cannot: addTool refuses it
+		}
+		textBudget -= n - budget
+	}
+}
+
+func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in GetDocumentIn) (*mcp.CallToolResult, any, error) {
 	if in.Offset < 0 || in.Limit < 0 {
-		return nil, DocumentOut{}, errors.New("offset and limit must be positive (offset is a 1-based line number)")
+		return nil, nil, errors.New("offset and limit must be positive (offset is a 1-based line number)")
+	}
+	budget, err := tokenBudget(in.MaxTokens)
+	if err != nil {
+		return nil, nil, err
 	}
 	alias, p, err := refTarget(in.Package, in.Path)
 	if err != nil {
-		return nil, DocumentOut{}, err
+		return nil, nil, err
 	}
 	in.Package, in.Path = alias, p
 	snap := s.snapshot()
 	clean, data, err := s.openDoc(snap, in.Package, in.Path)
 	if err != nil {
-		return nil, DocumentOut{}, err
+		return nil, nil, err
 	}
 	doc := markdown.ParseFile(clean, data)
 	lines := doc.Lines
 	first, last := 1, len(lines)
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
+	rev, live := snap.revOf(in.Package)
+	out.Commit, out.Live = shortSHA(rev), live
 	if in.Section != "" {
 		sec, hs, ok := doc.Section(in.Section)
 		if !ok {
-			return nil, DocumentOut{}, headingNotFound(in.Section, clean, hs)
+			return nil, nil, headingNotFound(in.Section, clean, hs)
 		}
 		first, last = sec.StartLine, sec.EndLine
 		out.Section = sec.Heading
@@ -301,23 +538,30 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 		off = in.Offset
 		if off < first || off > last {
 			if in.Section != "" {
-				return nil, DocumentOut{}, fmt.Errorf("offset %d is outside section %q (lines %d-%d)", off, out.Section, first, last)
+				return nil, nil, fmt.Errorf("offset %d is outside section %q (lines %d-%d)", off, out.Section, first, last)
 			}
 		}
 	}
-	w := cut(lines, off, last, in.Limit, s.countTokens)
-	fill(&out, w)
-	if w.StartLine == 0 && len(lines) > 0 {
-		return nil, DocumentOut{}, fmt.Errorf("offset %d is past the end: %s has %d lines", off, clean, len(lines))
+	what := in.Package + "/" + clean
+	out, err = s.cutWindow(out, what, lines, off, last, in.Limit, budget)
+	if err != nil {
+		return nil, nil, err
 	}
-	return windowResult(out, in.Package+"/"+clean), out, nil
+	if out.StartLine == 0 && len(lines) > 0 {
+		return nil, nil, fmt.Errorf("offset %d is past the end: %s has %d lines", off, clean, len(lines))
+	}
+	return windowResult(out, what), nil, nil
 }
 
 func fill(out *DocumentOut, w window) {
 	out.Text, out.StartLine, out.EndLine, out.NextOffset, out.Truncated = w.Text, w.StartLine, w.EndLine, w.NextOffset, w.Truncated
 	if w.CutLine {
-		out.Note = fmt.Sprintf("line %d is longer than the size cap and was cut", w.EndLine)
+		out.Note = strings.TrimSpace(out.Note + "\n" + cutLineNote(w.EndLine))
 	}
+}
+
+func cutLineNote(line int) string {
+	return fmt.Sprintf("line %d is longer than the budget and was cut", line)
 }
 
 func headingNotFound(h, p string, hs []markdown.Heading) error {
@@ -336,11 +580,11 @@ func headingNotFound(h, p string, hs []markdown.Heading) error {
 	return errors.New(msg)
 }
 
-func (s *Server) getSection(ctx context.Context, _ *mcp.CallToolRequest, in GetSectionIn) (*mcp.CallToolResult, DocumentOut, error) {
+func (s *Server) getSection(ctx context.Context, _ *mcp.CallToolRequest, in GetSectionIn) (*mcp.CallToolResult, any, error) {
 	if strings.TrimSpace(in.Heading) == "" {
-		return nil, DocumentOut{}, errors.New("empty heading: give the heading text of the section to read")
+		return nil, nil, errors.New("empty heading: give the heading text of the section to read")
 	}
-	return s.getDocument(ctx, nil, GetDocumentIn{Package: in.Package, Path: in.Path, Section: in.Heading, Offset: in.Offset})
+	return s.getDocument(ctx, nil, GetDocumentIn{Package: in.Package, Path: in.Path, Section: in.Heading, Offset: in.Offset, MaxTokens: in.MaxTokens})
 }
 
 // readIndexMD reads .context/INDEX.md after freshening the index for req.
@@ -357,24 +601,37 @@ func (s *Server) readIndexMD(ctx context.Context, req mcp.Request) ([]byte, stri
 	return data, warn, nil
 }
 
-func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in GetOverviewIn) (*mcp.CallToolResult, DocumentOut, error) {
+func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in GetOverviewIn) (*mcp.CallToolResult, any, error) {
+	budget, err := tokenBudget(in.MaxTokens)
+	if err != nil {
+		return nil, nil, err
+	}
 	data, warn, err := s.readIndexMD(ctx, req)
 	if err != nil {
-		return nil, DocumentOut{}, err
+		return nil, nil, err
 	}
 	lines := markdown.Lines(data)
 	out := DocumentOut{Path: "INDEX.md", URI: "ctx://index", TotalLines: len(lines)}
-	w := cut(lines, max(in.Offset, 1), len(lines), 0, s.countTokens)
-	fill(&out, w)
 	if warn != "" {
-		out.Note = strings.TrimSpace(out.Note + "\n" + warn)
+		out.Note = warn
 	}
-	return windowResult(out, "INDEX.md"), out, nil
+	out, err = s.cutWindow(out, "INDEX.md", lines, max(in.Offset, 1), len(lines), 0, budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	return windowResult(out, "INDEX.md"), nil, nil
 }
 
 // countTokens counts BPE tokens (o200k), loading the tokenizer on first use.
 // If it cannot be loaded, every byte counts as a token (an upper bound).
+// The counts of the last few large texts are remembered (countCache).
 func (s *Server) countTokens(text string) int {
+	big := len(text) >= countCacheMin
+	if big {
+		if n, ok := s.counts.get(text); ok {
+			return n
+		}
+	}
 	c := s.codec()
 	if c == nil {
 		return len(text)
@@ -382,6 +639,9 @@ func (s *Server) countTokens(text string) int {
 	n, err := c.Count(text)
 	if err != nil {
 		return len(text)
+	}
+	if big {
+		s.counts.put(text, n)
 	}
 	return n
 }

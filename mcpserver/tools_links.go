@@ -1,10 +1,11 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,8 +21,7 @@ import (
 const (
 	maxLinksListed         = 500  // links (or backlinks) in one get_links answer
 	defaultRelatedTokens   = 2000 // related's maxTokens when 0
-	maxRelatedTokens       = 20000
-	relatedSearchCandidate = 50 // documents of the query's search whose scores rank neighbours
+	relatedSearchCandidate = 50   // documents of the query's search whose scores rank neighbours
 )
 
 // GetLinksIn is get_links' input.
@@ -32,12 +32,13 @@ type GetLinksIn struct {
 
 // GetLinksOut is get_links' output.
 type GetLinksOut struct {
-	Package   string         `json:"package"`
-	Path      string         `json:"path"`
-	Links     []indexer.Link `json:"links"`
-	Backlinks []indexer.Link `json:"backlinks"`
-	Truncated bool           `json:"truncated,omitempty"`
-	Warning   string         `json:"warning,omitempty"`
+	Package   string         `json:"package" jsonschema:"the document's package alias"`
+	Path      string         `json:"path" jsonschema:"the document's path inside the package"`
+	Links     []indexer.Link `json:"links" jsonschema:"the document's links, in the order they appear"`
+	Backlinks []indexer.Link `json:"backlinks" jsonschema:"the links of other documents to this one"`
+	Truncated bool           `json:"truncated,omitempty" jsonschema:"some links or backlinks were left out (see note)"`
+	Note      string         `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
+	Warning   string         `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 // GetMetadataIn is get_metadata's input.
@@ -46,8 +47,9 @@ type GetMetadataIn = GetLinksIn
 // GetMetadataOut is get_metadata's output.
 type GetMetadataOut struct {
 	indexer.DocMeta
-	URI     string `json:"uri"`
-	Warning string `json:"warning,omitempty"`
+	URI     string `json:"uri" jsonschema:"the document's resource URI"`
+	Note    string `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
+	Warning string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 // FindDocumentsIn is find_documents' input.
@@ -62,7 +64,8 @@ type FindDocumentsIn struct {
 // FindDocumentsOut is find_documents' output.
 type FindDocumentsOut struct {
 	indexer.FindResult
-	Warning string `json:"warning,omitempty"`
+	Note    string `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
+	Warning string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 // RelatedIn is related's input.
@@ -74,55 +77,58 @@ type RelatedIn struct {
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 2000, max 20000)"`
 }
 
+// maxTokens is related's budget: its own default, 2,000, when not given.
+func (in RelatedIn) maxTokens() int { return cmp.Or(in.MaxTokens, defaultRelatedTokens) }
+
 // RelatedDoc is one neighbour.
 type RelatedDoc struct {
-	Package  string   `json:"package"`
-	Path     string   `json:"path"`
-	Title    string   `json:"title,omitempty"`
-	Summary  string   `json:"summary,omitempty"`
-	Distance int      `json:"distance"`
-	Via      []string `json:"via"`             // link types: ">type" from the nearer document, "<type" to it
-	Score    float64  `json:"score,omitempty"` // the query's best search score in the document
-	URI      string   `json:"uri"`
+	Package  string   `json:"package" jsonschema:"the package alias"`
+	Path     string   `json:"path" jsonschema:"the document's path inside the package"`
+	Title    string   `json:"title,omitempty" jsonschema:"the document's title"`
+	Summary  string   `json:"summary,omitempty" jsonschema:"the document's summary"`
+	Distance int      `json:"distance" jsonschema:"how many links away from the start"`
+	Via      []string `json:"via" jsonschema:"the link types that lead to it: >type from the nearer document, <type to it"`
+	Score    float64  `json:"score,omitempty" jsonschema:"the query's best search score in the document"`
+	URI      string   `json:"uri" jsonschema:"the document's resource URI"`
 }
 
 // RelatedOut is related's output.
 type RelatedOut struct {
-	Start     indexer.DocRef `json:"start"`
-	Documents []RelatedDoc   `json:"documents"`
-	Total     int            `json:"total"` // neighbours found, before the budget
-	Truncated bool           `json:"truncated,omitempty"`
-	Warning   string         `json:"warning,omitempty"`
+	Start     indexer.DocRef `json:"start" jsonschema:"the starting document"`
+	Documents []RelatedDoc   `json:"documents" jsonschema:"the linked documents, nearest first, then by the query's score"`
+	Total     int            `json:"total" jsonschema:"neighbours found, before the budget"`
+	Truncated bool           `json:"truncated,omitempty" jsonschema:"some neighbours were left out to fit maxTokens"`
+	Warning   string         `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 func (s *Server) addLinkTools() {
-	mcp.AddTool(s.srv, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "get_links",
 		Description: "The links of a document and its backlinks: markdown and reference links, [[wikilinks]] and typed " +
 			"front-matter links (such as depends_on, see-also from a KEP's kep.yaml), each with type, line, target as " +
 			"written, status (resolved, broken, file, external) and the resolved document's package, path and title.",
 		Annotations: readOnly("Links and backlinks"),
-	}, s.getLinks)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, nil, s.getLinks)
+	addTool(s, &mcp.Tool{
 		Name: "get_metadata",
 		Description: "A document's front matter (typed; dates as 2006-01-02; a KEP README includes its kep.yaml), " +
 			"title, summary, tags, counts of links, backlinks and broken links, and its package's commit.",
 		Annotations: readOnly("Document metadata"),
-	}, s.getMetadata)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, nil, s.getMetadata)
+	addTool(s, &mcp.Tool{
 		Name: "find_documents",
 		Description: "Find documents by front-matter fields with a small JSON filter `where`: equality, $in, " +
 			"$gt/$gte/$lt/$lte/$between on numbers and dates, $exists, $contains for lists. For example " +
 			"{\"status\": \"implementable\", \"creation-date\": {\"$gt\": \"2023-01-01\"}}. Pages with cursor.",
 		Annotations: readOnly("Find documents by metadata"),
-	}, s.findDocuments)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, map[string]bound{"limit": {min: 1, max: indexer.MaxFindLimit}}, s.findDocuments)
+	addTool(s, &mcp.Tool{
 		Name: "related",
 		Description: "Documents linked to a starting document (the best search hit for `query`, or `package` + `path`), " +
 			"walking links both ways up to `hops` (≤ 2) away, ranked by link distance then by the query's search score, " +
 			"with title and summary, within `maxTokens`.",
 		Annotations: readOnly("Related documents"),
-	}, s.related)
+	}, map[string]bound{"hops": {min: 1, max: indexer.MaxHops}, "maxTokens": maxTokensBound}, s.related)
 }
 
 // linkReader checks the document's package and returns a fresh reader.
@@ -165,20 +171,72 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 	if err != nil {
 		return nil, GetLinksOut{}, err
 	}
-	res := GetLinksOut{Package: in.Package, Path: in.Path, Links: out, Backlinks: back, Warning: warn}
-	if len(res.Links) > maxLinksListed {
-		res.Links, res.Truncated = res.Links[:maxLinksListed], true
+	budget, _ := tokenBudget(0)
+	at := func(k int) GetLinksOut {
+		res := GetLinksOut{Package: in.Package, Path: in.Path, Links: firstN(out, k), Backlinks: firstN(back, k), Warning: warn}
+		if len(res.Links) < len(out) || len(res.Backlinks) < len(back) {
+			res.Truncated = true
+			res.Note = fmt.Sprintf("%d of %d links and %d of %d backlinks shown: at most %d of each", len(res.Links), len(out), len(res.Backlinks), len(back), k)
+			if k < maxLinksListed {
+				res.Note += fmt.Sprintf(" fit the default budget of %d tokens", DefaultMaxTokens)
+			}
+			res.Note += "; `ctx links` in a terminal lists them all"
+		}
+		return res
 	}
-	if len(res.Backlinks) > maxLinksListed {
-		res.Backlinks, res.Truncated = res.Backlinks[:maxLinksListed], true
+	n := min(max(len(out), len(back)), maxLinksListed)
+	if o := at(n); s.fitsJSON(o, budget) {
+		return nil, o, nil
 	}
-	if res.Links == nil {
-		res.Links = []indexer.Link{}
+	k, err := fitJSON(s, budget, 0, n, n, func(i int) any {
+		var pair []indexer.Link
+		if i < len(out) {
+			pair = append(pair, out[i])
+		}
+		if i < len(back) {
+			pair = append(pair, back[i])
+		}
+		return pair
+	}, at)
+	if err != nil {
+		k = 0 // not one link fits: the note says how many there are
 	}
-	if res.Backlinks == nil {
-		res.Backlinks = []indexer.Link{}
+	return nil, at(k), nil
+}
+
+// firstN is the first n elements of l (all when it has fewer), never nil.
+func firstN[T any](l []T, n int) []T {
+	if len(l) > n {
+		l = l[:n]
 	}
-	return nil, res, nil
+	if l == nil {
+		l = []T{}
+	}
+	return l
+}
+
+// fitsJSON reports whether a tool's structured output fits budget as
+// addTool sends it: out's JSON as text and as structuredContent.
+func (s *Server) fitsJSON(out any, budget int) bool {
+	res, err := jsonAnswer(nil, out)
+	return err == nil && s.fits(res, out, budget)
+}
+
+// fitJSON is fitPage for a tool whose answer is its structured output,
+// sent as JSON text and as structuredContent: how many of n items at(k)
+// can hold within budget (at most limit), item(i) being what item i adds
+// to its JSON.
+func fitJSON[T any](s *Server, budget, maxTokens, n, limit int, item func(i int) any, at func(k int) T) (int, error) {
+	return s.fitPage(budget, maxTokens, n, limit,
+		func(i int) int {
+			b, _ := marshalJSON(item(i))
+			return 2 * (s.countTokens(string(b)) + 1)
+		},
+		func(k int) (*mcp.CallToolResult, any) {
+			o := at(k)
+			res, _ := jsonAnswer(nil, o)
+			return res, o
+		})
 }
 
 func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in GetMetadataIn) (*mcp.CallToolResult, GetMetadataOut, error) {
@@ -193,7 +251,25 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	if err != nil {
 		return nil, GetMetadataOut{}, err
 	}
-	return nil, GetMetadataOut{DocMeta: m, URI: docURI(m.Package, m.Path), Warning: warn}, nil
+	res := GetMetadataOut{DocMeta: m, URI: docURI(m.Package, m.Path), Warning: warn}
+	budget, _ := tokenBudget(0)
+	if !s.fitsJSON(res, budget) {
+		// Front matter over the budget: it is in the document's first lines.
+		leanMeta(&res.DocMeta)
+		res.Note = fmt.Sprintf("the front matter is left out (and the title, summary and tags shortened): it is over the default budget of %d tokens; read it with get_document (it is at the top of the document)", DefaultMaxTokens)
+	}
+	return nil, res, nil
+}
+
+// leanMeta leaves out d's front matter and shortens its title, summary
+// and tags, for an answer they do not fit.
+func leanMeta(d *indexer.DocMeta) {
+	d.Meta = nil
+	d.Title = clipText(d.Title, shortHeadingBytes)
+	d.Summary = clipText(d.Summary, shortHeadingBytes)
+	if len(d.Tags) > shortTags {
+		d.Tags = d.Tags[:shortTags:shortTags]
+	}
 }
 
 func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in FindDocumentsIn) (*mcp.CallToolResult, FindDocumentsOut, error) {
@@ -218,7 +294,54 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, FindDocumentsOut{}, err
 	}
-	return nil, FindDocumentsOut{FindResult: res, Warning: warn}, nil
+	out := FindDocumentsOut{FindResult: res, Warning: warn}
+	budget, _ := tokenBudget(0)
+	if s.fitsJSON(out, budget) {
+		return nil, out, nil
+	}
+	// Fewer documents; or, when even one is too large, without their front
+	// matter. The page is asked for again with that limit, so its cursor is
+	// the indexer's.
+	full := res.Documents
+	at := func(k int, lean bool) FindDocumentsOut {
+		o := out
+		o.Documents = slices.Clone(full[:k])
+		if lean {
+			for i := range o.Documents {
+				leanMeta(&o.Documents[i])
+			}
+		}
+		return o
+	}
+	fit := func(lean bool) (int, error) {
+		return fitJSON(s, budget, 0, len(full), len(full), func(i int) any {
+			d := full[i]
+			if lean {
+				leanMeta(&d)
+			}
+			return d
+		}, func(k int) FindDocumentsOut { return at(k, lean) })
+	}
+	lean := false
+	k, err := fit(false)
+	if err != nil {
+		lean = true
+		if k, err = fit(true); err != nil {
+			return nil, FindDocumentsOut{}, fmt.Errorf("the next document's metadata is over the default budget of %d tokens even without its front matter; narrow the filter", DefaultMaxTokens)
+		}
+	}
+	q.Limit = k
+	if res, err = r.Find(q); err != nil {
+		return nil, FindDocumentsOut{}, err
+	}
+	full = res.Documents
+	out.FindResult = res
+	out = at(min(k, len(full)), lean)
+	out.Note = fmt.Sprintf("%d documents on this page to fit the default budget of %d tokens; the next page has the others (nextCursor)", len(out.Documents), DefaultMaxTokens)
+	if lean {
+		out.Note += "; front matter left out (and titles, summaries and tags shortened): get_metadata shows a document's"
+	}
+	return nil, out, nil
 }
 
 func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in RelatedIn) (*mcp.CallToolResult, RelatedOut, error) {
@@ -229,11 +352,10 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	if hops < 1 || hops > indexer.MaxHops {
 		return nil, RelatedOut{}, fmt.Errorf("hops %d: walk 1 or %d links away", hops, indexer.MaxHops)
 	}
-	budget := in.MaxTokens
-	if budget <= 0 {
-		budget = defaultRelatedTokens
+	budget, err := tokenBudget(in.maxTokens())
+	if err != nil {
+		return nil, RelatedOut{}, err
 	}
-	budget = min(budget, maxRelatedTokens)
 	byQuery := strings.TrimSpace(in.Query) != ""
 	if byQuery == (in.Package != "" || in.Path != "") {
 		return nil, RelatedOut{}, errors.New("give either query, or package and path of the starting document")
@@ -281,26 +403,32 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	})
 	out := RelatedOut{Start: start, Documents: []RelatedDoc{}, Total: len(ns), Warning: warn}
 	if m, err := r.Metadata(start.Package, start.Path); err == nil {
-		out.Start.Title = m.Title
+		out.Start.Title = clipTitle(m.Title) // as listings clip it: a document may make its title the answer's size
 	}
-	used := s.countTokens(out.Start.Package + out.Start.Path + out.Start.Title + warn)
+	var docs []RelatedDoc
 	for _, n := range ns {
 		if checkRelPathOnce(n.Path) != nil {
 			continue
 		}
-		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: n.Title, Distance: n.Distance, Via: n.Via,
+		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: clipTitle(n.Title), Distance: n.Distance, Via: n.Via,
 			Score: scores[[2]string{n.Package, n.Path}], URI: docURI(n.Package, n.Path)}
 		if m, err := r.Metadata(n.Package, n.Path); err == nil {
 			d.Summary = m.Summary
 		}
-		b, _ := json.Marshal(d)
-		cost := s.countTokens(string(b))
-		if used+cost > budget {
-			out.Truncated = true
-			break
-		}
-		used += cost
-		out.Documents = append(out.Documents, d)
+		docs = append(docs, d)
 	}
-	return nil, out, nil
+	at := func(k int) RelatedOut {
+		o := out
+		o.Documents = firstN(docs, k)
+		o.Truncated = k < len(docs)
+		return o
+	}
+	if o := at(len(docs)); s.fitsJSON(o, budget) {
+		return nil, o, nil
+	}
+	k, err := fitJSON(s, budget, in.maxTokens(), len(docs), len(docs), func(i int) any { return docs[i] }, at)
+	if err != nil {
+		return nil, RelatedOut{}, err
+	}
+	return nil, at(k), nil
 }

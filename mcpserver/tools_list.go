@@ -48,50 +48,50 @@ type ListContextsIn struct {
 
 // PackageInfo describes one installed package.
 type PackageInfo struct {
-	Alias     string `json:"alias"`
-	Kind      string `json:"kind"` // git, dir or https
-	Source    string `json:"source"`
-	Path      string `json:"path,omitempty"`
-	Ref       string `json:"ref,omitempty"`
-	Commit    string `json:"commit,omitempty"` // short SHA; none for a dir source (live)
-	Documents int    `json:"documents"`
-	Installed bool   `json:"installed"`          // its folder exists under .context/packages (a dir source: its file or folder exists)
-	Fresh     bool   `json:"fresh"`              // the search index matches its files
-	Withheld  int    `json:"withheld,omitempty"` // documents its audience rules keep out of this project (never installed, never served)
+	Alias     string `json:"alias" jsonschema:"the package alias"`
+	Kind      string `json:"kind" jsonschema:"its source kind: git, dir or https"`
+	Source    string `json:"source" jsonschema:"where it comes from (a repository, a URL, a folder)"`
+	Path      string `json:"path,omitempty" jsonschema:"the folder inside the source"`
+	Ref       string `json:"ref,omitempty" jsonschema:"the git ref asked for"`
+	Commit    string `json:"commit,omitempty" jsonschema:"the locked revision, short; none for a dir source (live)"`
+	Documents int    `json:"documents" jsonschema:"how many documents it has"`
+	Installed bool   `json:"installed" jsonschema:"its files are there (a dir source: its file or folder exists)"`
+	Fresh     bool   `json:"fresh" jsonschema:"the search index matches its files"`
+	Withheld  int    `json:"withheld,omitempty" jsonschema:"documents its audience rules keep out of this project (never installed, never served)"`
 }
 
 // DocInfo describes one document of a package.
 type DocInfo struct {
-	Path     string    `json:"path"`
-	Title    string    `json:"title,omitempty"`
-	Size     int64     `json:"size"`
-	Lines    int       `json:"lines,omitempty"`
-	Modified time.Time `json:"modified"` // to the second
+	Path     string    `json:"path" jsonschema:"the document's path inside the package"`
+	Title    string    `json:"title,omitempty" jsonschema:"the document's title"`
+	Size     int64     `json:"size" jsonschema:"its size in bytes"`
+	Lines    int       `json:"lines,omitempty" jsonschema:"its number of lines"`
+	Modified time.Time `json:"modified" jsonschema:"when it last changed, to the second"`
 }
 
 // FolderInfo is one folder of a package's tree (list_contexts with tree).
 type FolderInfo struct {
-	Path      string `json:"path"`            // the folder, "" for the package's top
-	Documents int    `json:"documents"`       // the documents under it, at any depth
-	Files     int    `json:"files,omitempty"` // of which directly in it
+	Path      string `json:"path" jsonschema:"the folder, empty for the package's top"`
+	Documents int    `json:"documents" jsonschema:"the documents under it, at any depth"`
+	Files     int    `json:"files,omitempty" jsonschema:"of which directly in it"`
 }
 
 // ListContextsOut is list_contexts' output.
 type ListContextsOut struct {
-	Packages     []PackageInfo `json:"packages,omitempty"`
-	Package      string        `json:"package,omitempty"`
-	URIPrefix    string        `json:"uriPrefix,omitempty"` // with package: a document's resource URI is this and its path (each element percent-encoded)
-	Documents    []DocInfo     `json:"documents,omitempty"`
-	Folders      []FolderInfo  `json:"folders,omitempty"`
-	Total        int           `json:"total"`                  // packages, or the package's documents that match prefix and glob
-	TotalFolders int           `json:"totalFolders,omitempty"` // with tree: the folders to list, over all pages
-	Listed       int           `json:"listed"`                 // items on this page
-	Remaining    int           `json:"remaining"`              // items after this page
-	NextCursor   string        `json:"nextCursor,omitempty"`   // pass as cursor for the next page; none on the last
-	Truncated    bool          `json:"truncated,omitempty"`    // there is a next page
-	IndexFresh   bool          `json:"indexFresh"`             // the search index matches the packages on disk
-	Note         string        `json:"note,omitempty"`         // why nothing matched, and what would
-	Warning      string        `json:"warning,omitempty"`      // the index is stale or unavailable
+	Packages     []PackageInfo `json:"packages,omitempty" jsonschema:"the packages (without package)"`
+	Package      string        `json:"package,omitempty" jsonschema:"the package listed (with package)"`
+	URIPrefix    string        `json:"uriPrefix,omitempty" jsonschema:"with package: a document's resource URI is this and its path (each element percent-encoded)"`
+	Documents    []DocInfo     `json:"documents,omitempty" jsonschema:"the package's documents on this page"`
+	Folders      []FolderInfo  `json:"folders,omitempty" jsonschema:"with tree: the package's folders on this page"`
+	Total        int           `json:"total" jsonschema:"packages, or the package's documents that match prefix and glob"`
+	TotalFolders int           `json:"totalFolders,omitempty" jsonschema:"with tree: the folders to list, over all pages"`
+	Listed       int           `json:"listed" jsonschema:"items on this page"`
+	Remaining    int           `json:"remaining" jsonschema:"items after this page"`
+	NextCursor   string        `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; none on the last"`
+	Truncated    bool          `json:"truncated,omitempty" jsonschema:"there is a next page"`
+	IndexFresh   bool          `json:"indexFresh" jsonschema:"the search index matches the packages on disk"`
+	Note         string        `json:"note,omitempty" jsonschema:"why nothing matched, and what would"`
+	Warning      string        `json:"warning,omitempty" jsonschema:"the index is stale or unavailable"`
 }
 
 const listContextsDescription = "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, " +
@@ -103,12 +103,14 @@ const listContextsDescription = "List the documentation packages installed in th
 	"Answers fit `maxTokens` (default 10000): when `nextCursor` is set, call again with the same arguments and `cursor` = nextCursor."
 
 func (s *Server) addListTool() {
-	mcp.AddTool(s.srv, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "list_contexts",
 		Description: listContextsDescription,
 		Annotations: readOnly("List context packages"),
-	}, s.listContexts)
+	}, map[string]bound{"limit": {0, maxListLimit}, "depth": {0, maxTreeDepth}, "maxTokens": maxTokensBound}, s.listContexts)
 }
+
+func (in ListContextsIn) maxTokens() int { return in.MaxTokens }
 
 // listKey is list_contexts' listing key: what chooses its items.
 func (in ListContextsIn) listKey() string {

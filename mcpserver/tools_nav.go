@@ -24,17 +24,20 @@ const maxTagPackages = 20
 // addNavTools registers list_contexts, get_outline and list_tags.
 func (s *Server) addNavTools() {
 	s.addListTool()
-	mcp.AddTool(s.srv, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name:        "get_outline",
 		Description: getOutlineDescription,
 		Annotations: readOnly("Outline of a document"),
-	}, s.getOutline)
-	mcp.AddTool(s.srv, &mcp.Tool{
+	}, map[string]bound{"depth": {0, 6}, "maxTokens": maxTokensBound}, s.getOutline)
+	addTool(s, &mcp.Tool{
 		Name:        "list_tags",
 		Description: listTagsDescription,
 		Annotations: readOnly("List tags"),
-	}, s.listTags)
+	}, map[string]bound{"limit": {0, maxListLimit}, "maxTokens": maxTokensBound}, s.listTags)
 }
+
+func (in GetOutlineIn) maxTokens() int { return in.MaxTokens }
+func (in ListTagsIn) maxTokens() int   { return in.MaxTokens }
 
 // GetOutlineIn is get_outline's input.
 type GetOutlineIn struct {
@@ -47,27 +50,27 @@ type GetOutlineIn struct {
 
 // OutlineHeading is one heading of get_outline: its section's lines and size.
 type OutlineHeading struct {
-	Level   int    `json:"level"`   // 1 for #, … 6
-	Heading string `json:"heading"` // as written, without the #s
-	Line    int    `json:"line"`    // the heading's line, 1-based: get_section's startLine
-	EndLine int    `json:"endLine"` // the section's last line, its sub-sections included: get_section's endLine
-	Tokens  int    `json:"tokens"`  // about the o200k tokens of lines line..endLine
+	Level   int    `json:"level" jsonschema:"1 for #, … 6"`
+	Heading string `json:"heading" jsonschema:"as written, without the #s"`
+	Line    int    `json:"line" jsonschema:"the heading's line, 1-based: get_section's startLine"`
+	EndLine int    `json:"endLine" jsonschema:"the section's last line, its sub-sections included: get_section's endLine"`
+	Tokens  int    `json:"tokens" jsonschema:"about the o200k tokens of lines line..endLine"`
 }
 
 // GetOutlineOut is get_outline's output.
 type GetOutlineOut struct {
-	Package    string           `json:"package"`
-	Path       string           `json:"path"`
-	URI        string           `json:"uri"`
-	TotalLines int              `json:"totalLines"`
-	Tokens     int              `json:"tokens"` // about the o200k tokens of the whole document
-	Headings   []OutlineHeading `json:"headings"`
-	Total      int              `json:"total"`     // headings to list (of the depth asked), over all pages
-	Listed     int              `json:"listed"`    // on this page
-	Remaining  int              `json:"remaining"` // after this page
-	NextCursor string           `json:"nextCursor,omitempty"`
-	Truncated  bool             `json:"truncated,omitempty"`
-	Note       string           `json:"note,omitempty"`
+	Package    string           `json:"package" jsonschema:"the package alias"`
+	Path       string           `json:"path" jsonschema:"the document's path inside the package"`
+	URI        string           `json:"uri" jsonschema:"the document's resource URI"`
+	TotalLines int              `json:"totalLines" jsonschema:"the document's number of lines"`
+	Tokens     int              `json:"tokens" jsonschema:"about the o200k tokens of the whole document"`
+	Headings   []OutlineHeading `json:"headings" jsonschema:"the headings on this page, in order"`
+	Total      int              `json:"total" jsonschema:"headings to list (of the depth asked), over all pages"`
+	Listed     int              `json:"listed" jsonschema:"on this page"`
+	Remaining  int              `json:"remaining" jsonschema:"after this page"`
+	NextCursor string           `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; none on the last"`
+	Truncated  bool             `json:"truncated,omitempty" jsonschema:"there is a next page"`
+	Note       string           `json:"note,omitempty" jsonschema:"why there are no headings, and what to do"`
 }
 
 const getOutlineDescription = "The outline of one document: its headings in order, each with its level, line, the last line of its section " +
@@ -219,23 +222,23 @@ type ListTagsIn struct {
 
 // TagInfo is one tag of list_tags.
 type TagInfo struct {
-	Tag          string         `json:"tag"`
-	Count        int            `json:"count"`                  // documents with the tag
-	Packages     map[string]int `json:"packages"`               // alias → its documents with the tag (the 20 largest)
-	MorePackages int            `json:"morePackages,omitempty"` // other packages with the tag, not in packages
+	Tag          string         `json:"tag" jsonschema:"the tag"`
+	Count        int            `json:"count" jsonschema:"documents with the tag"`
+	Packages     map[string]int `json:"packages" jsonschema:"alias → its documents with the tag (the 20 largest)"`
+	MorePackages int            `json:"morePackages,omitempty" jsonschema:"other packages with the tag, not in packages"`
 }
 
 // ListTagsOut is list_tags' output.
 type ListTagsOut struct {
-	Package    string    `json:"package,omitempty"`
-	Tags       []TagInfo `json:"tags"`
-	Total      int       `json:"total"`     // tags, over all pages
-	Listed     int       `json:"listed"`    // on this page
-	Remaining  int       `json:"remaining"` // after this page
-	NextCursor string    `json:"nextCursor,omitempty"`
-	Truncated  bool      `json:"truncated,omitempty"`
-	Note       string    `json:"note,omitempty"`
-	Warning    string    `json:"warning,omitempty"`
+	Package    string    `json:"package,omitempty" jsonschema:"the package whose tags these are (with package)"`
+	Tags       []TagInfo `json:"tags" jsonschema:"the tags on this page, most used first"`
+	Total      int       `json:"total" jsonschema:"tags, over all pages"`
+	Listed     int       `json:"listed" jsonschema:"on this page"`
+	Remaining  int       `json:"remaining" jsonschema:"after this page"`
+	NextCursor string    `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; none on the last"`
+	Truncated  bool      `json:"truncated,omitempty" jsonschema:"there is a next page"`
+	Note       string    `json:"note,omitempty" jsonschema:"why there are no tags"`
+	Warning    string    `json:"warning,omitempty" jsonschema:"the index is stale or unavailable"`
 }
 
 const listTagsDescription = "The tags of the installed documents (front matter tags and keywords, or a Tags: line), most used first, each " +

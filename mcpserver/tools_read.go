@@ -73,32 +73,32 @@ type ReadRelevantIn struct {
 // RelevantSection describes one passage of a read_relevant answer; its
 // text is the answer's text content of the same position.
 type RelevantSection struct {
-	Package string `json:"package"`
-	Path    string `json:"path"`
-	Heading string `json:"heading,omitempty"` // the heading trail, "A > B > C"
-	Lines   [2]int `json:"lines"`             // the lines sent, 1-based, inclusive
+	Package string `json:"package" jsonschema:"the package alias"`
+	Path    string `json:"path" jsonschema:"the document's path inside the package"`
+	Heading string `json:"heading,omitempty" jsonschema:"the heading trail, A > B > C"`
+	Lines   [2]int `json:"lines" jsonschema:"the lines sent, 1-based, inclusive"`
 	// Section is the whole section's lines when only part of it was sent
 	// (read the rest with get_section or get_document); absent when Lines
 	// is the whole section, or all of it that no other section of the
 	// answer holds (a section nested in another).
-	Section [2]int `json:"section,omitzero"`
-	Kind    string `json:"kind"`             // the package's source kind: git, https or dir
-	Commit  string `json:"commit,omitempty"` // the locked revision (git commit, https sha256:); none for a dir source, which is live
-	Cut     bool   `json:"cut,omitempty"`    // its last line is longer than the budget and only its start was sent
+	Section [2]int `json:"section,omitzero" jsonschema:"the whole section's lines when only part of it was sent"`
+	Kind    string `json:"kind" jsonschema:"the package's source kind: git, https or dir"`
+	Commit  string `json:"commit,omitempty" jsonschema:"the locked revision (git commit, https sha256:); none for a dir source, which is live"`
+	Cut     bool   `json:"cut,omitempty" jsonschema:"its last line is longer than the budget and only its start was sent"`
 }
 
 // ReadRelevantOut is read_relevant's structured output.
 type ReadRelevantOut struct {
-	Sections []RelevantSection `json:"sections"`
+	Sections []RelevantSection `json:"sections" jsonschema:"the passages, in rank order; their texts are the text contents of the same position"`
 	// Truncated says that matching passages were left out or sent in part
 	// to stay within maxTokens.
-	Truncated bool   `json:"truncated,omitempty"`
-	Note      string `json:"note,omitempty"`
-	Warning   string `json:"warning,omitempty"`
+	Truncated bool   `json:"truncated,omitempty" jsonschema:"matching passages were left out or sent in part to stay within maxTokens"`
+	Note      string `json:"note,omitempty" jsonschema:"what was left out, and how to read it"`
+	Warning   string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 func (s *Server) addReadTools() {
-	mcp.AddTool(s.srv, &mcp.Tool{
+	addTool(s, &mcp.Tool{
 		Name: "read_relevant",
 		Description: "Answer a question from the installed documentation in one call: the best sections for `query`, " +
 			"in rank order, each whole where it fits, within `maxTokens` (default 10000, max 20000; the whole answer " +
@@ -110,8 +110,10 @@ func (s *Server) addReadTools() {
 			"twice. Read more of a section with get_section (package, path, heading) or get_document (offset). " +
 			"Query syntax: " + indexer.QuerySyntax,
 		Annotations: readOnly("Read the relevant sections"),
-	}, s.readRelevant)
+	}, map[string]bound{"maxTokens": maxTokensBound}, s.readRelevant)
 }
+
+func (in ReadRelevantIn) maxTokens() int { return in.MaxTokens }
 
 // readDoc is a document opened for an answer, with the token count of each
 // line as far as it was needed.
@@ -186,10 +188,13 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	render()
 	// The passages were counted piece by piece; count the answer whole
 	// and drop the last passages while it is over the budget.
-	for len(ps) > 0 && s.answerTokens(res, out)+linkTokens(s, res) > budget {
+	for len(ps) > 0 && s.answerTokens(res, out) > budget {
 		ps = ps[:len(ps)-1]
 		out.Truncated = true
 		render()
+	}
+	if n := s.answerTokens(res, out); n > budget {
+		return nil, ReadRelevantOut{}, errTooSmall(in.MaxTokens, n) // not even the note fits
 	}
 	return res, out, nil
 }
@@ -295,9 +300,7 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 		return true // every line of it is in the answer already
 	}
 	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, kind: a.snap.kindOf(h.Package)}
-	if e, ok := a.snap.entry(h.Package); ok && p.kind != project.KindDir {
-		p.commit = e.Rev
-	}
+	p.commit, _ = a.snap.revOf(h.Package)
 	p.fixed = s.passageOverhead(p)
 	room := roomFor(p.fixed)
 	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
@@ -482,8 +485,6 @@ func revLabel(kind, commit string) string {
 		return "live"
 	case commit == "":
 		return kind
-	case strings.HasPrefix(commit, "sha256:"):
-		return kind + " " + commit[:min(len(commit), len("sha256:")+12)]
 	}
 	return kind + " " + shortSHA(commit)
 }
@@ -532,19 +533,8 @@ func (s *Server) passageOverhead(p *passage) int {
 	m := p.meta()
 	m.Section = p.sec
 	b, _ := marshalJSON(m)
-	l := p.link()
-	return s.countTokens(h) + s.countTokens(string(b)) + s.countTokens(l.URI+" "+l.Name+" "+l.MIMEType) + 6
-}
-
-// linkTokens counts what a client shows of res's resource links.
-func linkTokens(s *Server, res *mcp.CallToolResult) int {
-	n := 0
-	for _, c := range res.Content {
-		if l, ok := c.(*mcp.ResourceLink); ok {
-			n += s.countTokens(l.URI + " " + l.Name + " " + l.MIMEType)
-		}
-	}
-	return n
+	lb, _ := marshalJSON(p.link()) // as answerTokens counts a link
+	return s.countTokens(h) + s.countTokens(string(b)) + s.countTokens(string(lb)) + 6
 }
 
 // renderPassages builds the answer of ps: per passage a text (header and

@@ -323,11 +323,13 @@ func TestReadRelevantBudget(t *testing.T) {
 			t.Errorf("walrus maxTokens %d: only %d tokens of a 3,000-line section sent", c.maxTokens, got)
 		}
 	}
-	// Too small for any passage: a note, not an error.
-	a := readRelevant(t, cs, map[string]any{"query": "wombat", "maxTokens": 1})
-	if len(a.out.Sections) != 0 || !strings.Contains(a.out.Note, "none fits in maxTokens 1") {
-		t.Errorf("maxTokens 1: %+v", a.out)
+	// Too small for any passage: a note, when the note fits; else an
+	// error that says what maxTokens is needed.
+	a := readRelevant(t, cs, map[string]any{"query": "narwhal", "maxTokens": 150})
+	if len(a.out.Sections) != 0 || !strings.Contains(a.out.Note, "none fits in maxTokens 150") {
+		t.Errorf("maxTokens 150: %+v", a.out)
 	}
+	wantError(t, call(t, cs, "read_relevant", map[string]any{"query": "wombat", "maxTokens": 1}, nil), "maxTokens 1 is too small", "give maxTokens")
 }
 
 func TestReadRelevantRefusesAndNotes(t *testing.T) {

@@ -7,14 +7,18 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
-// Caps on the text of one tool response. Clients such as Claude Code accept
-// up to 25k tokens from one call; a window stops at MaxTextTokens as counted
-// by the o200k BPE tokenizer, and never exceeds MaxTextBytes. A window of
-// at most safeTextBytes needs no counting: a BPE token is at least one byte.
+// Caps on the text of a window. A tool's window is cut to the tokens its
+// answer's budget leaves for the text (tokenBudget less the answer's
+// frame: the footer, the resource link, _meta); a document resource,
+// which has no maxTokens, to MaxTextTokens. Tokens are counted with o200k;
+// a window never exceeds MaxTextBytes either. A window of at most as many
+// bytes as its token cap needs no counting: a BPE token is at least one
+// byte.
 const (
-	MaxTextTokens = 20_000
+	// MaxTextTokens caps a document resource's text: the default answer
+	// budget (DefaultMaxTokens with the o200k headroom).
+	MaxTextTokens = DefaultMaxTokens * headroomPercent / 100
 	MaxTextBytes  = 80_000
-	safeTextBytes = MaxTextTokens
 )
 
 // window is a cut of lines [from, to] (1-based, inclusive) of a document.
@@ -27,11 +31,18 @@ type window struct {
 	CutLine    bool // the last line was longer than the cap and was cut
 }
 
-// cut returns lines offset..last (1-based, inclusive) of lines, at most limit
-// lines (0 = no line limit), MaxTextBytes bytes and, as counted by count,
-// MaxTextTokens tokens. count may be nil when the text stays under
-// safeTextBytes; it is called only for windows larger than that.
+// cut is cutTokens with the resource cap, MaxTextTokens.
 func cut(lines []string, offset, last, limit int, count func(string) int) window {
+	return cutTokens(lines, offset, last, limit, MaxTextTokens, count)
+}
+
+// cutTokens returns lines offset..last (1-based, inclusive) of lines: at
+// most limit lines (0 = no line limit), MaxTextBytes bytes and, as counted
+// by count, budget tokens (each line counted on its own, plus one for its
+// newline). A first line over the caps is cut at a rune boundary and
+// CutLine says so; the rest of that line is not served. count is called
+// only once the text is over budget bytes.
+func cutTokens(lines []string, offset, last, limit, budget int, count func(string) int) window {
 	if last > len(lines) {
 		last = len(lines)
 	}
@@ -46,43 +57,34 @@ func cut(lines []string, offset, last, limit int, count func(string) int) window
 	if limit > 0 && offset+limit-1 < end {
 		end = offset + limit - 1
 	}
-	capBytes := MaxTextBytes
-	if count == nil {
-		capBytes = safeTextBytes
-	}
+	budget = max(budget, 0)
 	var b strings.Builder
-	tokens := 0
+	tokens, counted := 0, false
 	i := offset
 	for ; i <= end; i++ {
 		l := lines[i-1]
 		need := len(l) + 1
-		if b.Len()+need > capBytes {
+		over := b.Len()+need > MaxTextBytes
+		if !over && b.Len()+need > budget {
+			// Past the size that is safe without counting: count.
+			if !counted {
+				tokens, counted = count(b.String()), true
+			}
+			t := count(l) + 1
+			over = tokens+t > budget
+			if !over {
+				tokens += t
+			}
+		}
+		if over {
 			if b.Len() == 0 {
-				// One line longer than the cap: send its start. A
-				// token is at least a byte, so this many bytes fit.
-				b.WriteString(truncUTF8(l, safeTextBytes-1))
+				// One line over the caps: send its start.
+				b.WriteString(fitLine(l, budget-1, MaxTextBytes-1, count))
 				b.WriteByte('\n')
 				w.CutLine = true
 				i++
 			}
 			break
-		}
-		if count != nil && b.Len()+need > safeTextBytes {
-			// Past the size that is safe without counting: count.
-			if tokens == 0 {
-				tokens = count(b.String())
-			}
-			t := count(l) + 1
-			if tokens+t > MaxTextTokens {
-				if b.Len() == 0 {
-					b.WriteString(truncUTF8(l, safeTextBytes-1))
-					b.WriteByte('\n')
-					w.CutLine = true
-					i++
-				}
-				break
-			}
-			tokens += t
 		}
 		b.WriteString(l)
 		b.WriteByte('\n')
@@ -95,6 +97,26 @@ func cut(lines []string, offset, last, limit int, count func(string) int) window
 		w.NextOffset = w.EndLine + 1
 	}
 	return w
+}
+
+// fitLine returns a start of l, cut at a rune boundary, of at most
+// maxBytes bytes and budget tokens (as count counts them): it shortens the
+// cut by the ratio of budget to the tokens of the last try (less 5%) until
+// one fits, so it is close to the longest start that fits, not always it.
+func fitLine(l string, budget, maxBytes int, count func(string) int) string {
+	n := min(len(l), maxBytes)
+	for n > 0 {
+		p := truncUTF8(l, n)
+		if len(p) <= budget {
+			return p
+		}
+		t := count(p)
+		if t <= budget {
+			return p
+		}
+		n = min(len(p)-1, len(p)*budget/t*95/100)
+	}
+	return ""
 }
 
 func truncUTF8(s string, n int) string {

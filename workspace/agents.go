@@ -41,8 +41,8 @@ func agentsBody() []string {
 		"",
 		"Documentation this project depends on is installed in `" + project.DirName + "/` by ctx.",
 		"Start with `" + project.DirName + "/" + project.IndexName + "`, the overview of every package and document.",
-		"Search and read the documents through the ctx MCP server (`ctx mcp`; tools",
-		"`search`, `get_document`, `get_section`), or in a shell with `ctx search QUERY`.",
+		"Ask the ctx MCP server (`ctx mcp`): `read_relevant` answers a question in one",
+		"call; `search`, `get_outline` and `get_section` find and read more. In a shell: `ctx search QUERY`.",
 	}
 }
 

@@ -29,27 +29,33 @@ type loadResult struct {
 	errs    int64
 	rssPeak int64 // bytes: the largest sample (of the sum, for many processes)
 	rssEnd  int64
+	cpu     time.Duration // the server's user+sys CPU time during the loop (summed)
 }
 
 // runLoad measures `ctx mcp --http` with n concurrent sessions, each
-// searching in a loop for d, then n stdio `ctx mcp` processes doing the
-// same, and prints a markdown table.
-func runLoad(bin, proj string, n int, d, think time.Duration) error {
+// searching in a loop for d, then (with stdio) n stdio `ctx mcp` processes
+// doing the same, and prints a markdown table.
+func runLoad(bin, proj string, n int, d, think time.Duration, stdio bool) error {
 	fmt.Printf("\nload: %d concurrent clients, each searching in a loop for %s, %s between searches\n\n", n, d, think)
 	h, err := loadHTTP(bin, proj, n, d, think)
 	if err != nil {
 		return err
 	}
-	s, err := loadStdio(bin, proj, n, d, think)
-	if err != nil {
-		return err
-	}
-	fmt.Println("| transport | searches | errors | p50 | p95 | max | server RSS (peak / end) |")
-	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, r := range []struct {
+	type side struct {
 		name string
 		r    loadResult
-	}{{fmt.Sprintf("one `ctx mcp --http`, %d sessions", n), h}, {fmt.Sprintf("%d stdio `ctx mcp` processes (RSS summed)", n), s}} {
+	}
+	sides := []side{{fmt.Sprintf("one `ctx mcp --http`, %d sessions", n), h}}
+	if stdio {
+		s, err := loadStdio(bin, proj, n, d, think)
+		if err != nil {
+			return err
+		}
+		sides = append(sides, side{fmt.Sprintf("%d stdio `ctx mcp` processes (RSS summed)", n), s})
+	}
+	fmt.Println("| transport | searches | errors | p50 | p95 | max | server RSS (peak / end) | server CPU per search |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, r := range sides {
 		ds := r.r.lat
 		slices.Sort(ds)
 		if len(ds) == 0 {
@@ -57,8 +63,12 @@ func runLoad(bin, proj string, n int, d, think time.Duration) error {
 		}
 		q := func(p float64) time.Duration { return ds[min(len(ds)-1, int(p*float64(len(ds))))] }
 		ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
-		fmt.Printf("| %s | %d | %d | %s | %s | %s | %.0f MB / %.0f MB |\n", r.name, len(r.r.lat), r.r.errs,
-			ms(q(0.5)), ms(q(0.95)), ms(ds[len(ds)-1]), float64(r.r.rssPeak)/1e6, float64(r.r.rssEnd)/1e6)
+		perSearch := time.Duration(0)
+		if len(r.r.lat) > 0 {
+			perSearch = r.r.cpu / time.Duration(len(r.r.lat))
+		}
+		fmt.Printf("| %s | %d | %d | %s | %s | %s | %.0f MB / %.0f MB | %.2f ms |\n", r.name, len(r.r.lat), r.r.errs,
+			ms(q(0.5)), ms(q(0.95)), ms(ds[len(ds)-1]), float64(r.r.rssPeak)/1e6, float64(r.r.rssEnd)/1e6, float64(perSearch.Microseconds())/1000)
 	}
 	fmt.Printf("\nload after: %s\n", loadavg())
 	return nil
@@ -125,7 +135,10 @@ func loadHTTP(bin, proj string, n int, d, think time.Duration) (loadResult, erro
 			return loadResult{}, fmt.Errorf("first search: %w", err)
 		}
 	}
-	return loop(n, d, think, search, func() int64 { return rss(cmd.Process.Pid) }), nil
+	cpu0 := procCPU(cmd.Process.Pid)
+	r := loop(n, d, think, search, func() int64 { return rss(cmd.Process.Pid) })
+	r.cpu = procCPU(cmd.Process.Pid) - cpu0
+	return r, nil
 }
 
 type bearerRT struct{ next http.RoundTripper }
@@ -188,13 +201,23 @@ func loadStdio(bin, proj string, n int, d, think time.Duration) (loadResult, err
 			return loadResult{}, fmt.Errorf("first search: %w", err)
 		}
 	}
-	return loop(n, d, think, search, func() int64 {
+	cpu := func() time.Duration {
+		var sum time.Duration
+		for _, p := range procs {
+			sum += procCPU(p.cmd.Process.Pid)
+		}
+		return sum
+	}
+	cpu0 := cpu()
+	r := loop(n, d, think, search, func() int64 {
 		var sum int64
 		for _, p := range procs {
 			sum += rss(p.cmd.Process.Pid)
 		}
 		return sum
-	}), nil
+	})
+	r.cpu = cpu() - cpu0
+	return r, nil
 }
 
 // loop runs search(i, k) for k = 1, 2, … on n workers for d, each pausing
@@ -251,6 +274,27 @@ func loop(n int, d, think time.Duration, search func(i, k int) error, mem func()
 		r.rssPeak = r.rssEnd
 	}
 	return r
+}
+
+// procCPU is a process's user+sys CPU time so far (Linux, /proc/PID/stat
+// in clock ticks of 10 ms), 0 if unknown.
+func procCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces: count from its ")".
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64) // field 14
+	stime, _ := strconv.ParseInt(f[12], 10, 64) // field 15
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // rss is a process's resident set size in bytes (Linux), 0 if unknown.

@@ -50,18 +50,19 @@ func main() {
 	sessions := flag.Int("sessions", 50, "with -load: concurrent clients")
 	duration := flag.Duration("duration", 30*time.Second, "with -load: how long each client searches")
 	think := flag.Duration("think", 0, "with -load: each client's pause after a search (0: back to back)")
+	stdio := flag.Bool("stdio", true, "with -load: then as many stdio processes (false: the HTTP server only)")
 	flag.Parse()
 	loadN := 0
 	if *load {
 		loadN = *sessions
 	}
-	if err := run(*corpus, *work, *ctxBin, *starts, *searches, loadN, *duration, *think); err != nil {
+	if err := run(*corpus, *work, *ctxBin, *starts, *searches, loadN, *duration, *think, *stdio); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, think time.Duration) error {
+func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, think time.Duration, stdio bool) error {
 	if work == "" {
 		d, err := os.MkdirTemp("", "ctx-mcp-bench-")
 		if err != nil {
@@ -90,7 +91,7 @@ func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, thin
 	fmt.Printf("machine: %s\n\n", machine())
 	fmt.Printf("corpus: %s\n\n", setup)
 	if loadN > 0 {
-		return runLoad(ctxBin, proj, loadN, loadFor, think)
+		return runLoad(ctxBin, proj, loadN, loadFor, think, stdio)
 	}
 	fmt.Println("| measurement | n | min | p50 | p95 | max |")
 	fmt.Println("|---|---|---|---|---|---|")

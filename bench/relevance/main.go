@@ -5,6 +5,7 @@
 // queries were written before any ranking change was tried against them.
 //
 //	go run ./bench/relevance [-corpus /work/shared/corpus] [-v] [-save ranks.json] [-against ranks.json] [-onecall [-maxtokens 3000]]
+//	    [-latency N [-cpuprofile FILE | -memprofile FILE]] [-cold N] [-dump hits.json] [-work DIR]
 //
 // It makes each corpus folder a dir source of a temporary project (indexed
 // and served in place), builds the index, and prints Recall@1, Recall@5
@@ -14,6 +15,12 @@
 // prints the per-query changes and a paired test: the sign test over the
 // queries whose reciprocal rank changed, and the Wilcoxon signed-rank test
 // (normal approximation, tie-corrected) over the same differences.
+// -latency times the queries and gives the CPU time per search (-cold
+// the same with a new Reader for each search); -dump
+// writes every hit of every query (and of queries in the query syntax) in
+// several forms, so that two versions of the code can be compared byte for
+// byte; -work keeps the project, so that runs after the first reuse the
+// index.
 package main
 
 import (
@@ -47,9 +54,13 @@ func main() {
 	save := flag.String("save", "", "write each query's rank to `FILE` (JSON)")
 	against := flag.String("against", "", "compare with the ranks in `FILE` (written by -save): per-query changes and paired tests")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the -latency runs to `FILE`")
+	memprofile := flag.String("memprofile", "", "write an allocation profile of the -latency runs to `FILE`")
 	onecall := flag.Bool("onecall", false, "also measure the one-call answer rate: one read_relevant call per query through an MCP session")
 	maxTokens := flag.Int("maxtokens", 3000, "with -onecall: read_relevant's maxTokens")
-	repeat := flag.Int("latency", 0, "also time each query `N` times (index kept open) and print p50/p95 over all runs and over each query's fastest run")
+	repeat := flag.Int("latency", 0, "also time each query `N` times (index kept open) and print p50/p95 over all runs and over each query's fastest run, and the CPU time per search")
+	cold := flag.Int("cold", 0, "also time each query `N` times with a new Reader each time (the index opened and its caches empty, as after an idle pause), and print p50/p95 and the CPU time per search")
+	dump := flag.String("dump", "", "write every hit (all fields, snippets and scores) of each query in several forms to `FILE` (JSON), to check that a change keeps the results byte for byte")
+	work := flag.String("work", "", "keep the project in `DIR` (made when missing, brought up to date when there) instead of a temporary one: runs after the first skip the build")
 	flag.Parse()
 	_, self, _, _ := runtime.Caller(0)
 	b, err := os.ReadFile(filepath.Join(filepath.Dir(self), "queries.json"))
@@ -61,11 +72,14 @@ func main() {
 		log.Fatalf("queries.json: %v", err)
 	}
 
-	tmp, err := os.MkdirTemp("", "ctx-relevance-")
-	if err != nil {
-		log.Fatal(err)
+	tmp := *work
+	if tmp == "" {
+		tmp, err = os.MkdirTemp("", "ctx-relevance-")
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer os.RemoveAll(tmp)
 	}
-	defer os.RemoveAll(tmp)
 	pkgs, err := corpusProject(tmp, *corpus)
 	if err != nil {
 		log.Fatal(err)
@@ -76,7 +90,7 @@ func main() {
 	if _, err := indexer.Sync(ctx, dir, pkgs, indexer.Options{}); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("full build: %v wall, %v CPU (user+sys)\n", time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
+	fmt.Printf("build (full unless -work holds it): %v wall, %v CPU (user+sys)\n", time.Since(start).Round(time.Millisecond), (cpuTime() - cpu0).Round(time.Millisecond))
 	r, err := indexer.OpenReader(dir)
 	if err != nil {
 		log.Fatal(err)
@@ -142,8 +156,27 @@ func main() {
 			pprof.StopCPUProfile()
 			f.Close()
 		} else {
+			if *memprofile != "" {
+				runtime.MemProfileRate = 4096
+			}
 			latency(ctx, r, qs, *repeat)
+			if *memprofile != "" {
+				f, err := os.Create(*memprofile)
+				if err != nil {
+					log.Fatal(err)
+				}
+				if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+					log.Fatal(err)
+				}
+				f.Close()
+			}
 		}
+	}
+	if *cold > 0 {
+		coldLatency(ctx, dir, qs, *cold)
+	}
+	if *dump != "" {
+		writeDump(ctx, r, qs, *dump)
 	}
 	if *save != "" {
 		b, _ := json.MarshalIndent(ranks, "", "  ")
@@ -210,6 +243,7 @@ func corpusProject(proj, corpus string) ([]indexer.Package, error) {
 func latency(ctx context.Context, r *indexer.Reader, qs []query, n int) {
 	var all []time.Duration
 	best := make([]time.Duration, len(qs))
+	cpu0 := cpuTime()
 	for i := 0; i < n; i++ {
 		for j, q := range qs {
 			start := time.Now()
@@ -223,13 +257,105 @@ func latency(ctx context.Context, r *indexer.Reader, qs []query, n int) {
 			}
 		}
 	}
+	cpu := cpuTime() - cpu0
 	pct := func(ds []time.Duration, p float64) time.Duration {
 		ds = append([]time.Duration(nil), ds...)
 		sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
 		return ds[int(p*float64(len(ds)-1))].Round(10 * time.Microsecond)
 	}
-	fmt.Printf("latency, %d queries × %d (half best-per-document): all runs p50 %v p95 %v; fastest of each p50 %v p95 %v\n",
-		len(qs), n, pct(all, 0.5), pct(all, 0.95), pct(best, 0.5), pct(best, 0.95))
+	fmt.Printf("latency, %d queries × %d (half best-per-document): all runs p50 %v p95 %v; fastest of each p50 %v p95 %v; CPU (user+sys, GC included) %v per search\n",
+		len(qs), n, pct(all, 0.5), pct(all, 0.95), pct(best, 0.5), pct(best, 0.95), (cpu / time.Duration(len(all))).Round(time.Microsecond))
+}
+
+// coldLatency times every query n times, round-robin, each with a new
+// Reader: what a search costs when the index is opened for it.
+func coldLatency(ctx context.Context, dir string, qs []query, n int) {
+	var all []time.Duration
+	cpu0 := cpuTime()
+	for i := 0; i < n; i++ {
+		for j, q := range qs {
+			start := time.Now()
+			r, err := indexer.OpenReader(dir)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if _, err := r.Search(ctx, indexer.Query{Text: q.Q, Limit: 10, BestPerDocument: j%2 == 0}); err != nil {
+				log.Fatal(err)
+			}
+			r.Close()
+			all = append(all, time.Since(start))
+		}
+	}
+	cpu := cpuTime() - cpu0
+	sort.Slice(all, func(a, b int) bool { return all[a] < all[b] })
+	pct := func(p float64) time.Duration { return all[int(p*float64(len(all)-1))].Round(10 * time.Microsecond) }
+	fmt.Printf("cold (a new Reader each), %d queries × %d: p50 %v p95 %v; CPU (user+sys, GC included) %v per search\n",
+		len(qs), n, pct(0.5), pct(0.95), (cpu / time.Duration(len(all))).Round(time.Microsecond))
+}
+
+// dumpForms are the searches -dump makes of each query: the benchmark's
+// own (best chunk per document, limit 10), every chunk, a longer and a
+// shorter list.
+var dumpForms = []indexer.Query{
+	{Limit: 10, BestPerDocument: true},
+	{Limit: 10},
+	{Limit: 50},
+	{Limit: 3, BestPerDocument: true},
+}
+
+// dumpSyntax are queries in the query syntax (phrases, exclusions,
+// qualifiers, stop words only, no scored word), searched in every form of
+// dumpForms next to the benchmark's queries.
+var dumpSyntax = []string{
+	`"tar archive" extract`,
+	`"the rust programming language"`,
+	`ownership -borrowing`,
+	`error handling -"result type"`,
+	`package:tldr-common compress`,
+	`path:ch08 vector`,
+	`path:sig-node path:sig-apps pod -daemonset`,
+	`kind:git pod scheduling`,
+	`kind:dir anything`,
+	`tag:nothing-tagged like this`,
+	`the of a`,
+	`-zzzz package:rust-book`,
+	`tar.gz fmt.Errorf snake_case`,
+	`E[x]tract archive`,
+}
+
+// writeDump writes every hit of every query in every form of dumpForms to
+// file, in a fixed order: two runs of the same ranking, snippets and
+// scores give the same bytes.
+func writeDump(ctx context.Context, r *indexer.Reader, qs []query, file string) {
+	type entry struct {
+		Query           string        `json:"query"`
+		Limit           int           `json:"limit"`
+		BestPerDocument bool          `json:"bestPerDocument"`
+		Hits            []indexer.Hit `json:"hits"`
+	}
+	var texts []string
+	for _, q := range qs {
+		texts = append(texts, q.Q)
+	}
+	texts = append(texts, dumpSyntax...)
+	var out []entry
+	for _, t := range texts {
+		for _, f := range dumpForms {
+			f.Text = t
+			hits, err := r.Search(ctx, f)
+			if err != nil {
+				log.Fatalf("%q: %v", t, err)
+			}
+			out = append(out, entry{t, f.Limit, f.BestPerDocument, hits})
+		}
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
+		log.Fatal(err)
+	}
 }
 
 // cpuTime is the process's user and system CPU time so far.
