@@ -144,7 +144,7 @@ func (s *Server) addTools() {
 	}, map[string]bound{"limit": {min: 1, max: MaxSearchLimit}, "maxTokens": maxTokensBound}, s.search)
 	addTool(s, &mcp.Tool{
 		Name: "get_document",
-		Description: "Read a markdown document of a package, as a window of lines, with the package's commit. " + budgetSentence +
+		Description: "Read a document of a package (markdown, text, rst, AsciiDoc, YAML, JSON or TOML), as a window of lines, with the package's commit. " + budgetSentence +
 			" When the footer says truncated, call again with `offset` = `nextOffset`. Use `section` to read only the part " +
 			"under one heading.",
 		Annotations: readOnly("Read a document"),
