@@ -137,7 +137,7 @@ type Hit struct {
 	Snippet string   `json:"snippet"`        // matched terms marked with **…**
 }
 
-// Document is one catalogued markdown file.
+// Document is one catalogued document (any format markdown.FormatOf names).
 type Document struct {
 	Package  string    `json:"package"`
 	Path     string    `json:"path"`

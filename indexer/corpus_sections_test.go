@@ -45,7 +45,7 @@ func TestCorpusChunksInSections(t *testing.T) {
 			if skipReason(int64(len(data)), data) != "" {
 				continue
 			}
-			d := markdown.Parse(data)
+			d := markdown.ParseFile(p, data)
 			for _, h := range d.Outline() {
 				if pkg.Name() == "rust-book" && strings.Contains(h.Text, "<") {
 					angleHeads++
@@ -54,7 +54,7 @@ func TestCorpusChunksInSections(t *testing.T) {
 					}
 				}
 			}
-			for _, c := range parseMarkdown(p, data, nil).Chunks {
+			for _, c := range parseDocument(p, data, nil).Chunks {
 				if len(c.Trail) == 0 {
 					continue
 				}

@@ -132,7 +132,7 @@ func inlineTags(lines []string, s markdown.Body) []string {
 	return nil
 }
 
-// parsed is everything ctx learns from one markdown file.
+// parsed is everything ctx learns from one document.
 type parsed struct {
 	Title   string
 	Summary string
@@ -144,10 +144,15 @@ type parsed struct {
 	Links   []rawLink      // front matter links, then body links in line order
 
 	summaryFromFM bool
+	// keyTitle: the title is a data file's key value (dataTitle), which
+	// its key's chunk holds; it is not put in front of every chunk as a
+	// document's title is.
+	keyTitle bool
 }
 
-// parseMarkdown parses one document. name is used for the fallback title
-// and in warnings; warn may be nil.
+// parseMarkdown parses one markdown document (parseDocument parses any
+// format). name is used for the fallback title and in warnings; warn may
+// be nil.
 func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	d := markdown.Parse(content)
 	lines := d.Lines
@@ -193,7 +198,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		p.Tags = inlineTags(body, s)
 	}
 	p.Type = fm.Type
-	p.Chunks = chunksOf(d)
+	p.Chunks = boundChunks(chunksOf(d))
 	p.Meta = normalizeMeta(fm.Fields)
 	for _, l := range frontMatterLinks(fm.Fields, block.First+1) {
 		l.Line = keyLine(lines, block, l.Type)

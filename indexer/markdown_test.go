@@ -284,31 +284,61 @@ func TestChunkSplitsLongSections(t *testing.T) {
 		b.WriteString("\n\n")
 	}
 	b.WriteString("```\n" + strings.Repeat("code line inside a fence\n", 300) + "```\n")
-	b.WriteString(strings.Repeat("x", 9000) + "\n") // one line over the cap stays whole
+	b.WriteString(strings.Repeat("x", 9000) + "\n") // one line over the cap is cut in three
 	in := b.String()
 	p := parseMarkdown("big.md", []byte(in), nil)
 	if len(p.Chunks) < 4 {
 		t.Fatalf("got %d chunks, want the section split", len(p.Chunks))
 	}
+	pieces := 0
 	for i, c := range p.Chunks {
-		if len(c.Text) > markdown.MaxChunkBytes && strings.Contains(c.Text, "\n") {
-			t.Errorf("chunk %d is %d bytes (cap %d) and has more than one line", i, len(c.Text), markdown.MaxChunkBytes)
+		if len(c.Text) > markdown.MaxChunkBytes {
+			t.Errorf("chunk %d is %d bytes (cap %d)", i, len(c.Text), markdown.MaxChunkBytes)
 		}
 		if strings.Join(c.Trail, ">") != "Big" {
 			t.Errorf("chunk %d trail %q, want Big", i, c.Trail)
 		}
-		if i > 0 && c.Start <= p.Chunks[i-1].End {
+		if c.Start == 425 {
+			pieces++
+			if c.End != 425 || len(c.Text) != 3000 {
+				t.Errorf("piece %d of the long line: lines %d-%d, %d bytes; want line 425, 3000 bytes", pieces, c.Start, c.End, len(c.Text))
+			}
+		} else if i > 0 && c.Start <= p.Chunks[i-1].End {
 			t.Errorf("chunk %d starts at %d, before the previous end %d", i, c.Start, p.Chunks[i-1].End)
 		}
+	}
+	if pieces != 3 {
+		t.Errorf("the 9,000-byte line is in %d chunks, want 3 of 3,000 bytes", pieces)
 	}
 	checkCoverage(t, in, p.Chunks)
 }
 
 // checkCoverage asserts that the chunks, in order, hold every non-blank
 // body line of in exactly once, and that their line ranges are right.
+// Pieces of one long chunk (boundChunks: their ranges overlap) are joined
+// first.
 func checkCoverage(t *testing.T, in string, chunks []chunk) {
 	t.Helper()
-	d := markdown.Parse([]byte(in))
+	checkDocCoverage(t, markdown.Parse([]byte(in)), chunks)
+}
+
+// checkDocCoverage is checkCoverage on a parsed document of any format.
+func checkDocCoverage(t *testing.T, d markdown.Doc, chunks []chunk) {
+	t.Helper()
+	var joined []chunk
+	for _, c := range chunks {
+		if n := len(joined); n > 0 && c.Start <= joined[n-1].End {
+			prev := &joined[n-1]
+			if !strings.HasSuffix(prev.Text, "\n") && c.Start != prev.End {
+				t.Fatalf("chunk %d-%d overlaps the previous %d-%d", c.Start, c.End, prev.Start, prev.End)
+			}
+			prev.Text += c.Text
+			prev.End = max(prev.End, c.End)
+			continue
+		}
+		joined = append(joined, c)
+	}
+	chunks = joined
 	lines, start := d.Lines, d.FrontMatter.End
 	var want []string
 	for _, l := range lines[start:] {

@@ -8,7 +8,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
-// maxFileSize is the largest markdown file ctx parses; bigger files are
+// maxFileSize is the largest document ctx parses; bigger files are
 // skipped with a note (they are almost always generated dumps).
 const maxFileSize = 2 << 20
 

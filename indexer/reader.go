@@ -765,7 +765,7 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 }
 
 // filesMatch walks pkg's files (walkPackage, stat only) and compares its
-// markdown files with the catalogue's records.
+// documents with the catalogue's records.
 func filesMatch(pkg Package, recs []fileRecord) bool {
 	found, err := walkPackage(pkg, func(string) {})
 	if err != nil && !isNotExist(err) {

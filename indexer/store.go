@@ -38,7 +38,7 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 10 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks
+const schemaVersion = 11 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents
 
 const (
 	metaFile    = "meta.json"
@@ -66,7 +66,7 @@ type meta struct {
 	Dirty bool `json:"dirty,omitempty"`
 }
 
-// fileRecord is what the catalogue knows of one markdown file.
+// fileRecord is what the catalogue knows of one document.
 type fileRecord struct {
 	Path       string   `json:"path"`
 	Size       int64    `json:"size"`

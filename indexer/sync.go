@@ -742,7 +742,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		rec.Skipped = why
 		return rec, nil, false, []string{fmt.Sprintf("%s: %s; not indexed", name, why)}, nil
 	}
-	p := parseMarkdown(name, content, func(s string) { warnings = append(warnings, s) })
+	p := parseDocument(name, content, func(s string) { warnings = append(warnings, s) })
 	if kepContent != nil {
 		p.mergeKEP(kepContent, func(s string) {
 			warnings = append(warnings, label+"/"+path.Join(path.Dir(rel), KEPMetaFile)+": "+s+"; ignored")
@@ -760,7 +760,11 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		if i == 0 && p.summaryFromFM {
 			extra = p.Summary
 		}
-		text, head, prefix := searchText(p.Title, c, extra)
+		title := p.Title
+		if p.keyTitle {
+			title = ""
+		}
+		text, head, prefix := searchText(title, c, extra)
 		headLen := headTokens(head)
 		rec.Tokens += fieldLength(text)
 		rec.HeadTokens += int64(headLen)

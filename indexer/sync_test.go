@@ -40,7 +40,7 @@ func setupCorpus(t *testing.T) string {
 			"# Deploying\n\nWe deploy with the pipeline. " + strings.Repeat("Every rollout is canaried first. ", 8) + "\n\n" +
 			"## Rollback\n\nTo roll back a bad release, revert the commit and redeploy. " + strings.Repeat("Rollbacks are cheap. ", 8) + "\n",
 		"style/go.md":   "# Go style\n\nErrors are wrapped with %w. " + strings.Repeat("Keep packages small. ", 10) + "\n",
-		"notes.txt":     "not markdown: ignored",
+		"notes.html":    "not a document: ignored",
 		"image.md":      "PNG\x00\x00binary",
 		"sub/empty.mdx": "",
 	})

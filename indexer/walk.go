@@ -14,7 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/project"
 )
 
-// fileStat is one markdown file found under a package directory.
+// fileStat is one document found under a package directory.
 type fileStat struct {
 	rel   string // slash-separated, inside the package
 	abs   string
@@ -59,8 +59,8 @@ func (f fileStat) unchanged(r *fileRecord) bool {
 }
 
 // walkMarkdown lists the documents under root (markdown.Walk: regular
-// markdown files, hidden files and folders skipped, symbolic links never
-// followed) with their size and mtime, sorted by path. The files are
+// files with a document extension, hidden files and folders skipped,
+// symbolic links never followed) with their size and mtime, sorted by path. The files are
 // stat'ed by a few goroutines: on a package of thousands of files the
 // system calls, not Go, are the cost. A missing root gives fs.ErrNotExist;
 // folders that cannot be read are reported through warn and skipped.

@@ -210,6 +210,7 @@ func TestAnswerSizes(t *testing.T) {
 		check("read_relevant", withMax(map[string]any{"query": "zebra stripes 斑马"}, m), m)
 		check("list_tags", withMax(nil, m), m)
 		check("related", withMax(map[string]any{"package": "adv", "path": "links.md"}, m), m)
+		check("related", withMax(map[string]any{"package": "adv", "path": "meta.md"}, m), m) // a 3,600-byte title at the start
 		check("related", withMax(map[string]any{"query": "zebra"}, m), m)
 		for _, p := range paths {
 			args := map[string]any{"package": "adv", "path": p}

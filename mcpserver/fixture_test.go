@@ -57,7 +57,7 @@ func fixtureFiles() map[string]string {
 	f := map[string]string{
 		"guide/README.md":        "# Guide\n\nThe guide package. Start with docs/setup.md.\n",
 		"guide/docs/setup.md":    setupDoc,
-		"guide/docs/notes.txt":   "not markdown " + secret + "\n",
+		"guide/docs/notes.html":  "not a document " + secret + "\n",
 		"guide/.git/config":      "[core]\n\t" + secret + "\n",
 		"guide/.hidden/doc.md":   "# Hidden\n" + secret + "\n",
 		"guide/%2e%2e/trick.md":  "# Trick\n" + secret + "\n",

@@ -124,7 +124,7 @@ func TestResourceErrorCodes(t *testing.T) {
 		{"ctx://packages/guide/../../secret.md", jsonrpc.CodeInvalidParams},
 		{"ctx://packages/guide/escape.md", jsonrpc.CodeInvalidParams},
 		{"ctx://packages/guide/.git/config", jsonrpc.CodeInvalidParams},
-		{"ctx://packages/guide/docs/notes.txt", jsonrpc.CodeInvalidParams},
+		{"ctx://packages/guide/docs/notes.html", jsonrpc.CodeInvalidParams},
 		{"ctx://packages/guide/", jsonrpc.CodeInvalidParams},
 		{"ctx://packages/guide/docs/%zz.md", jsonrpc.CodeInvalidParams},
 		{"ctx://packages/../guide/docs/setup.md", jsonrpc.CodeInvalidParams},

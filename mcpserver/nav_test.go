@@ -53,7 +53,7 @@ func deepFiles() map[string]string {
 		"CHANGES.md":           "# Changes\n",
 		"intro.md":             "# Intro\n",
 		".hidden/secret.md":    "# Hidden\n",
-		"area-0/notes.txt":     "not a document\n",
+		"area-0/notes.html":    "not a document\n",
 		"area-0/sub-0-x.md":    "# Beside sub-0\n",
 		"area-0/a.md":          "# A\n",
 		"area-0/b.md":          "# B\n",
@@ -713,7 +713,7 @@ func TestResourcesListDocuments(t *testing.T) {
 		t.Errorf("resources/list lacks index, manifest or many/doc59.md: %d resources", len(all))
 	}
 	for u := range byURI {
-		if strings.Contains(u, "/.") || strings.Contains(u, "notes.txt") {
+		if strings.Contains(u, "/.") || strings.Contains(u, "notes.html") {
 			t.Errorf("listed what is never served: %s", u)
 		}
 	}

@@ -85,8 +85,7 @@ func (s *Server) addResources() {
 	}, s.readManifest)
 	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: docTemplate, Name: "document", Title: "A document of a package",
-		Description: "A markdown document of an installed package, by alias and path inside the package.",
-		MIMEType:    "text/markdown",
+		Description: "A document of an installed package (markdown, text, reStructuredText, AsciiDoc, YAML, JSON or TOML), by alias and path inside the package.",
 	}, s.readDocResource)
 }
 
@@ -264,7 +263,7 @@ func (s *Server) readDocResource(ctx context.Context, req *mcp.ReadResourceReque
 		text = w.Text + fmt.Sprintf("\n[cut at line %d of %d to fit %d tokens: read on with the get_document tool, package %q, path %q, offset %d]\n",
 			w.EndLine, len(lines), MaxTextTokens, alias, p, w.NextOffset)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: markdown.FormatOf(p).MIMEType(), Text: text}}}, nil
 }
 
 // codeResourceNotFound is MCP's JSON-RPC code for a resource that does not

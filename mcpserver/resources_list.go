@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -82,7 +83,7 @@ func (s *Server) docResources(ctx context.Context, req mcp.Request) []*mcp.Resou
 	out := make([]*mcp.Resource, 0, len(docs))
 	for _, d := range docs {
 		out = append(out, &mcp.Resource{URI: docURI(d.Package, d.Path), Name: d.Package + "/" + d.Path, Title: clipTitle(d.Title),
-			MIMEType: "text/markdown", Size: d.Size})
+			MIMEType: markdown.FormatOf(d.Path).MIMEType(), Size: d.Size})
 	}
 	return out
 }

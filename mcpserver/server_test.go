@@ -290,7 +290,7 @@ func TestGetDocument(t *testing.T) {
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setpu.md"}, nil), "not found", `"docs/setup.md"`)
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "setup.md"}, nil), "not found", `"docs/setup.md"`)
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "gide", "path": "README.md"}, nil), "unknown package", `"guide"`)
-	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/notes.txt"}, nil), "not a markdown")
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/notes.html"}, nil), "not a document", ".md, .markdown, .mdx, .txt, .rst, .adoc, .yaml, .yml, .json and .toml files are served")
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "big", "path": "binary.md"}, nil), "not a text")
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "big", "path": "sub/dir.md"}, nil), "folder")
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "section": "Instal"}, nil), "no heading", `"Install"`)
@@ -417,7 +417,7 @@ func TestResources(t *testing.T) {
 		"ctx://packages/guide/escape.md",
 		"ctx://packages/guide/.git/config",
 		"ctx://packages/nope/README.md",
-		"ctx://packages/guide/docs/notes.txt",
+		"ctx://packages/guide/docs/notes.html",
 	} {
 		r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		if err == nil {
@@ -463,7 +463,7 @@ func TestContainment(t *testing.T) {
 		"up.md",                // relative symlink up and out
 		"passwd.md",            // symlink to /etc/passwd
 		"docs/setup.md\x00.md", // NUL
-		"docs/notes.txt",       // not markdown
+		"docs/notes.html",      // not a document
 		`..\..\secret.md`,      // backslash
 		`docs\setup.md`,
 		"C:/Windows/win.ini",

@@ -144,7 +144,7 @@ func (s *Server) addTools() {
 	}, map[string]bound{"limit": {min: 1, max: MaxSearchLimit}, "maxTokens": maxTokensBound}, s.search)
 	addTool(s, &mcp.Tool{
 		Name: "get_document",
-		Description: "Read a markdown document of a package, as a window of lines, with the package's commit. " + budgetSentence +
+		Description: "Read a document of a package (markdown, text, rst, AsciiDoc, YAML, JSON or TOML), as a window of lines, with the package's commit. " + budgetSentence +
 			" When the footer says truncated, call again with `offset` = `nextOffset`. Use `section` to read only the part " +
 			"under one heading.",
 		Annotations: readOnly("Read a document"),
@@ -210,9 +210,10 @@ func provenance(commit string, live bool) string {
 	return "commit " + commit
 }
 
-// docLink is the resource link to a document (or to INDEX.md).
+// docLink is the resource link to a document (or to INDEX.md), with the
+// media type of its format (name ends with its file name).
 func docLink(uri, name, desc string) *mcp.ResourceLink {
-	return &mcp.ResourceLink{URI: uri, Name: name, Description: desc, MIMEType: "text/markdown"}
+	return &mcp.ResourceLink{URI: uri, Name: name, Description: desc, MIMEType: markdown.FormatOf(name).MIMEType()}
 }
 
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchIn) (*mcp.CallToolResult, SearchOut, error) {
@@ -408,8 +409,8 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
 	}
 	if !markdown.IsDocument(clean) {
-		return "", nil, fmt.Errorf("%q is not a markdown document: only .md, .markdown and .mdx files are served.%s",
-			p, didYouMean(s.suggestPaths(snap, alias, strings.TrimSuffix(clean, filepath.Ext(clean))+".md")))
+		return "", nil, fmt.Errorf("%q is not a document: only %s files are served.%s",
+			p, markdown.ExtensionList(), didYouMean(s.suggestPaths(snap, alias, strings.TrimSuffix(clean, filepath.Ext(clean))+".md")))
 	}
 	data, err := readDocument(s.files(snap, alias), clean)
 	if errors.Is(err, errNotFound) {
@@ -518,7 +519,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	if err != nil {
 		return nil, nil, err
 	}
-	doc := markdown.Parse(data)
+	doc := markdown.ParseFile(clean, data)
 	lines := doc.Lines
 	first, last := 1, len(lines)
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}

@@ -403,14 +403,14 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	})
 	out := RelatedOut{Start: start, Documents: []RelatedDoc{}, Total: len(ns), Warning: warn}
 	if m, err := r.Metadata(start.Package, start.Path); err == nil {
-		out.Start.Title = m.Title
+		out.Start.Title = clipTitle(m.Title) // as listings clip it: a document may make its title the answer's size
 	}
 	var docs []RelatedDoc
 	for _, n := range ns {
 		if checkRelPathOnce(n.Path) != nil {
 			continue
 		}
-		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: n.Title, Distance: n.Distance, Via: n.Via,
+		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: clipTitle(n.Title), Distance: n.Distance, Via: n.Via,
 			Score: scores[[2]string{n.Package, n.Path}], URI: docURI(n.Package, n.Path)}
 		if m, err := r.Metadata(n.Package, n.Path); err == nil {
 			d.Summary = m.Summary

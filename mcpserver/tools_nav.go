@@ -103,7 +103,7 @@ func (s *Server) getOutline(ctx context.Context, _ *mcp.CallToolRequest, in GetO
 	if err != nil {
 		return nil, GetOutlineOut{}, err
 	}
-	doc := markdown.Parse(data)
+	doc := markdown.ParseFile(clean, data)
 	heads, total := s.outline(doc, in.Depth)
 	head := GetOutlineOut{Package: alias, Path: clean, URI: docURI(alias, clean), TotalLines: len(doc.Lines), Tokens: total, Total: len(heads), Headings: []OutlineHeading{}}
 	if len(heads) == 0 {

@@ -271,8 +271,8 @@ func (a *assembly) open(h indexer.Hit) *readDoc {
 	}
 	var rd *readDoc
 	if checkRelPathOnce(h.Path) == nil {
-		if _, data, err := a.s.openDoc(a.snap, h.Package, h.Path); err == nil {
-			d := markdown.Parse(data)
+		if clean, data, err := a.s.openDoc(a.snap, h.Package, h.Path); err == nil {
+			d := markdown.ParseFile(clean, data)
 			rd = &readDoc{doc: d, tok: make([]int, len(d.Lines))}
 		}
 	}
@@ -522,7 +522,7 @@ func (p *passage) meta() RelevantSection {
 }
 
 func (p *passage) link() *mcp.ResourceLink {
-	return &mcp.ResourceLink{URI: docURI(p.hit.Package, p.hit.Path), Name: p.hit.Path, MIMEType: "text/markdown"}
+	return &mcp.ResourceLink{URI: docURI(p.hit.Package, p.hit.Path), Name: p.hit.Path, MIMEType: markdown.FormatOf(p.hit.Path).MIMEType()}
 }
 
 // passageOverhead estimates the tokens a passage adds besides its lines:

@@ -80,7 +80,7 @@ func (w *Workspace) applyAudience(alias string, tree stageTree, name string) (au
 			vs[i].readErr = err
 			return
 		}
-		vs[i].rules, vs[i].err = audience.Read(content)
+		vs[i].rules, vs[i].err = audience.Read(docs[i], content)
 	})
 	for i, doc := range docs {
 		v := vs[i]
@@ -152,7 +152,7 @@ func hasRules(dir string) bool {
 		if err != nil {
 			continue
 		}
-		if r, err := audience.Read(content); err != nil || r.Any() {
+		if r, err := audience.Read(doc, content); err != nil || r.Any() {
 			return true
 		}
 	}

@@ -18,7 +18,8 @@ var mixedAudience = map[string]string{
 	"for-services.md": "---\ncodex_sync_include: \"*-service\"\n---\n# Services\n",
 	"not-temp.md":     "---\nctx_include: [\"*\"]\nctx_exclude: [\"temp-*\"]\n---\n# Not temp\n",
 	"broken.md":       "---\nctx_include: 42\n---\n# Broken\n",
-	"notes.txt":       "ctx_include: nobody\n", // not a document: no rules
+	"notes.txt":       "ctx_include: nobody\n",             // text: no front matter, no rules
+	"rules.yaml":      "---\nctx_include: [nobody]\n---\n", // YAML, not front matter: no rules
 }
 
 // setProject rewrites the manifest's project name (and the audience of
@@ -68,7 +69,7 @@ func TestAudienceAtInstall(t *testing.T) {
 			t.Errorf("%s: status = %+v, %v: a withheld document is not deleted locally", name, st, err)
 		}
 	}
-	check("proj-a", []string{"for-a.md", "not-temp.md", "notes.txt", "public.md"}, 2)
+	check("proj-a", []string{"for-a.md", "not-temp.md", "notes.txt", "public.md", "rules.yaml"}, 2)
 	if e := readLock(t, f.project).Packages["mixed"]; e.Audience != "proj-a" {
 		t.Errorf("lock audience = %q, want proj-a", e.Audience)
 	}
@@ -82,7 +83,7 @@ func TestAudienceAtInstall(t *testing.T) {
 	if actions(r) != "mixed:installed" || !slices.Equal(r.Packages[0].Withheld, []string{"broken.md", "for-a.md", "not-temp.md"}) {
 		t.Errorf("install after the project changed: %s %q", actions(r), r.Packages[0].Withheld)
 	}
-	check("temp-service", []string{"for-services.md", "notes.txt", "public.md"}, 3)
+	check("temp-service", []string{"for-services.md", "notes.txt", "public.md", "rules.yaml"}, 3)
 
 	// Nothing changed: nothing to do, and update agrees.
 	if r := f.must(w.Install(bg, InstallOptions{})); actions(r) != "mixed:unchanged" {
@@ -101,14 +102,14 @@ func TestAudienceAtInstall(t *testing.T) {
 	// "audience": "ignore" installs everything.
 	setProject(t, w, "proj-b", "mixed", project.AudienceIgnore)
 	f.must(w.Install(bg, InstallOptions{}))
-	check("ignore", []string{"broken.md", "for-a.md", "for-services.md", "not-temp.md", "notes.txt", "public.md"}, 0)
+	check("ignore", []string{"broken.md", "for-a.md", "for-services.md", "not-temp.md", "notes.txt", "public.md", "rules.yaml"}, 0)
 	if e := readLock(t, f.project).Packages["mixed"]; e.Audience != "" {
 		t.Errorf("ignored: lock audience = %q", e.Audience)
 	}
 	// And back: the rules apply again.
 	setProject(t, w, "proj-b", "mixed", "")
 	f.must(w.Install(bg, InstallOptions{}))
-	check("proj-b", []string{"not-temp.md", "notes.txt", "public.md"}, 3)
+	check("proj-b", []string{"not-temp.md", "notes.txt", "public.md", "rules.yaml"}, 3)
 
 	// A teammate's fresh install from the lock gets the same files.
 	mate := filepath.Join(f.tmp, "mate")

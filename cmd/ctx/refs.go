@@ -46,7 +46,8 @@ documents, and says what each one points at:
 
 It reads docs/, specs/, README.md, CLAUDE.md and AGENTS.md (those that
 exist), or the PATHs given (relative to the project directory; a folder is
-walked for markdown documents, a file is read whatever its name). Files that
+walked for documents: markdown, text, rst, AsciiDoc, YAML, JSON and TOML
+files; a file is read whatever its name). Files that
 .gitignore ignores, hidden folders, .git, node_modules and .context are not
 read; files over 8 MB are skipped with a warning.
 

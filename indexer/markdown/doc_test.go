@@ -114,8 +114,10 @@ func TestLines(t *testing.T) {
 func TestIsDocument(t *testing.T) {
 	t.Parallel()
 	for p, want := range map[string]bool{
-		"a.md": true, "d/B.MarkDown": true, "x.mdx": true, "a.txt": false, "md": false,
-		".hidden.md": false, "docs/.git/x.md": false, ".github/README.md": false, "a.md/b.txt": false,
+		"a.md": true, "d/B.MarkDown": true, "x.mdx": true, "a.html": false, "md": false, "yaml": false,
+		"a.txt": true, "b.RST": true, "c.adoc": true, "kep.yaml": true, "d.yml": true, "e.JSON": true, "f.toml": true,
+		".hidden.md": false, "docs/.git/x.md": false, ".github/README.md": false, "a.md/b.html": false,
+		".github/workflows/ci.yml": false, "docs/.hidden.yaml": false, "a.json.bak": false, "x.yaml/README": false,
 	} {
 		if got := IsDocument(p); got != want {
 			t.Errorf("IsDocument(%q) = %v, want %v", p, got, want)
@@ -126,18 +128,21 @@ func TestIsDocument(t *testing.T) {
 func TestWalk(t *testing.T) {
 	t.Parallel()
 	fsys := fstest.MapFS{
-		"a/b.md":         {},
-		"a-c.md":         {},
-		"d/B.markdown":   {},
-		".git/x.md":      {},
-		"d/.h.md":        {},
-		".hidden/y.md":   {},
-		"link.md":        {Mode: fs.ModeSymlink},
-		"notes.txt":      {},
-		"folder.md/z.md": {},
+		"a/b.md":          {},
+		"a-c.md":          {},
+		"d/B.markdown":    {},
+		".git/x.md":       {},
+		"d/.h.md":         {},
+		".hidden/y.md":    {},
+		"link.md":         {Mode: fs.ModeSymlink},
+		"notes.html":      {},
+		"notes.txt":       {},
+		"api/openapi.YML": {},
+		".ci/x.yaml":      {},
+		"folder.md/z.md":  {},
 	}
 	got, err := Walk(fsys, nil)
-	want := []string{"a-c.md", "a/b.md", "d/B.markdown", "folder.md/z.md"} // sorted by path, not walk order
+	want := []string{"a-c.md", "a/b.md", "api/openapi.YML", "d/B.markdown", "folder.md/z.md", "notes.txt"} // sorted by path, not walk order
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Walk = %q, %v; want %q", got, err, want)
 	}

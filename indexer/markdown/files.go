@@ -3,27 +3,23 @@ package markdown
 import (
 	"bytes"
 	"io/fs"
-	"path"
 	"sort"
 	"strings"
 )
 
 // IsDocument reports whether the slash-separated path p, relative to a
-// package folder, names a document: its name ends in .md, .markdown or
-// .mdx (in any case) and none of its elements is hidden (starts with "."),
-// so .git, .github and .state are never documents. The indexer indexes
-// exactly these files and the MCP server serves exactly these.
+// package folder, names a document: its name has a document extension
+// (FormatOf: .md, .markdown, .mdx, .txt, .rst, .adoc, .yaml, .yml, .json,
+// .toml, in any case) and none of its elements is hidden (starts with
+// "."), so .git, .github and .state are never documents. The indexer
+// indexes exactly these files and the MCP server serves exactly these.
 func IsDocument(p string) bool {
 	for _, el := range strings.Split(p, "/") {
 		if strings.HasPrefix(el, ".") {
 			return false
 		}
 	}
-	switch strings.ToLower(path.Ext(p)) {
-	case ".md", ".markdown", ".mdx":
-		return true
-	}
-	return false
+	return FormatOf(p) != ""
 }
 
 // binaryHead is how much of a file IsBinary looks at.

@@ -84,7 +84,7 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	hs := d.Outline()
 	want := normHeading(heading)
 	wantParts := trailKey([]string{heading})
-	trails, keys := d.trails()
+	_, keys := d.trails()
 	find := func(match func(i int) bool) int {
 		for i := range hs {
 			if match(i) {
@@ -113,7 +113,7 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	}
 	s := d.extent(hs, idx)
 	if byTrail && hs[idx].Level <= ChunkLevel {
-		for _, c := range chunkBody(d.Lines[d.FrontMatter.End:], d.Body, d.FrontMatter.End, trails) {
+		for _, c := range d.Chunks() {
 			if c.Heading == idx {
 				s.StartLine, s.EndLine = min(s.StartLine, c.StartLine), max(s.EndLine, c.EndLine)
 			}

@@ -127,14 +127,16 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
-// Read finds a document's rules in its front matter (YAML, TOML or JSON,
-// as indexer/markdown finds and decodes it). A document without front
-// matter, or whose front matter has no rule keys, has none (public). An
-// *Error says why the rules cannot be read: a value that is not a string
-// or a list of strings, or front matter that cannot be decoded and names
-// a rule key.
-func Read(content []byte) (Rules, error) {
-	if !mayHaveFrontMatter(content) {
+// Read finds the rules of the document named name (a path; its format is
+// indexer/markdown's FormatOf) in its front matter (YAML, TOML or JSON, as
+// indexer/markdown finds and decodes it). Only markdown has front matter:
+// a YAML, JSON, TOML, text, rst or AsciiDoc document has no rules, even
+// when it starts with "---" (public). A document without front matter, or
+// whose front matter has no rule keys, has none too. An *Error says why
+// the rules cannot be read: a value that is not a string or a list of
+// strings, or front matter that cannot be decoded and names a rule key.
+func Read(name string, content []byte) (Rules, error) {
+	if !markdown.FormatOf(name).HasFrontMatter() || !mayHaveFrontMatter(content) {
 		return Rules{}, nil
 	}
 	lines := markdown.Lines(content)

@@ -275,7 +275,7 @@ func TestRead(t *testing.T) {
 		{"bad yaml without key", "---\ntitle: [\n---\n", nil, nil, 0, ""},
 		{"unclosed with key", "---\nctx_include: [a]\nbody\n", nil, nil, 1, "front matter cannot be read"},
 	} {
-		r, err := Read([]byte(c.doc))
+		r, err := Read("doc.md", []byte(c.doc))
 		if c.errLine != 0 {
 			e, ok := err.(*Error)
 			if !ok || e.Line != c.errLine || !strings.Contains(e.Msg, c.errHas) {
@@ -290,6 +290,29 @@ func TestRead(t *testing.T) {
 		if !equal(r.Include, c.include) || !equal(r.Exclude, c.exclude) {
 			t.Errorf("%s: Read = %q, %q; want %q, %q", c.name, r.Include, r.Exclude, c.include, c.exclude)
 		}
+	}
+}
+
+// TestReadOnlyMarkdown: rules are read from markdown front matter only; a
+// YAML or JSON document that would be front matter in a .md file, a text
+// file, have none.
+func TestReadOnlyMarkdown(t *testing.T) {
+	t.Parallel()
+	for name, doc := range map[string]string{
+		"rules.yaml": "---\nctx_include: [nobody]\n---\n",
+		"rules.yml":  "---\nctx_include: 42\n---\n",
+		"rules.json": "{\n  \"ctx_exclude\": [\"*\"]\n}\n",
+		"rules.toml": "+++\nctx_include = [\"nobody\"]\n+++\n",
+		"rules.txt":  "---\nctx_include: [nobody]\n---\n",
+		"rules.rst":  "---\nctx_include: [nobody]\n---\n",
+		"rules.adoc": "---\nctx_include: [nobody]\n---\n",
+	} {
+		if r, err := Read(name, []byte(doc)); err != nil || r.Any() {
+			t.Errorf("Read(%s) = %+v, %v; want no rules", name, r, err)
+		}
+	}
+	if r, err := Read("rules.MD", []byte("---\nctx_include: [nobody]\n---\n")); err != nil || !r.Any() {
+		t.Errorf("Read(rules.MD) = %+v, %v; want the rule", r, err)
 	}
 }
 
@@ -312,7 +335,7 @@ func FuzzRead(f *testing.F) {
 		f.Add([]byte(s), "a")
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, project string) {
-		r, err := Read(doc)
+		r, err := Read("doc.md", doc)
 		if err != nil {
 			e, ok := err.(*Error)
 			if !ok || e.Line < 1 || e.Line > len(markdown.Lines(doc))+1 {

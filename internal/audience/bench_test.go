@@ -28,7 +28,7 @@ func BenchmarkCheck1000(b *testing.B) {
 	for range b.N {
 		denied := 0
 		for _, d := range docs {
-			r, err := Read(d)
+			r, err := Read("doc.md", d)
 			if err != nil || !r.Allows("bench-service") {
 				denied++
 			}

@@ -43,7 +43,8 @@ func TestScan(t *testing.T) {
 		"README.md":                "# App\r\nSee @ctx/api/errors.md.\r\n",
 		"AGENTS.md":                "---\ntitle: x\n---\nctx://packages/web/a.md\n",
 		"docs/guide.md":            "one\n\n[e](@ctx/api/e.md) and @ctx/api/f.md\n",
-		"docs/notes.txt":           "@ctx/api/txt.md\n",
+		"docs/page.html":           "@ctx/api/html.md\n",
+		"docs/spec.yaml":           "see: \"@ctx/api/yaml.md\"\n",
 		"docs/drafts/d.md":         "@ctx/api/draft.md\n",
 		"docs/x.tmp.md":            "@ctx/api/tmp.md\n",
 		"docs/private.md":          "@ctx/api/private.md\n",
@@ -66,25 +67,26 @@ func TestScan(t *testing.T) {
 		"README.md:2:5 @ctx/api/errors.md",
 		"docs/guide.md:3:5 @ctx/api/e.md",
 		"docs/guide.md:3:24 @ctx/api/f.md",
+		"docs/spec.yaml:1:7 @ctx/api/yaml.md", // every document format, as the indexer's
 		"docs/sub/keep.md:1:1 @ctx/api/keep.md",
 		"specs/s.mdx:1:1 @ctx/api/spec.md",
 	}
 	if got := wheres(res.Refs); !reflect.DeepEqual(got, want) {
 		t.Errorf("default scan:\n got %q\nwant %q", got, want)
 	}
-	if res.Files != 5 {
-		t.Errorf("files read: %d, want 5", res.Files)
+	if res.Files != 6 {
+		t.Errorf("files read: %d, want 6", res.Files)
 	}
 
 	// Named paths: a file is read whatever its name, even if ignored; a
 	// folder is walked with the .gitignore files above it.
-	res, err = Scan(root, []string{"docs/notes.txt", "docs/drafts/d.md", "docs/sub", filepath.Join(root, "src")}, Limits{})
+	res, err = Scan(root, []string{"docs/page.html", "docs/drafts/d.md", "docs/sub", filepath.Join(root, "src")}, Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want = []string{
 		"docs/drafts/d.md:1:1 @ctx/api/draft.md",
-		"docs/notes.txt:1:1 @ctx/api/txt.md",
+		"docs/page.html:1:1 @ctx/api/html.md",
 		"docs/sub/keep.md:1:1 @ctx/api/keep.md",
 		"src/code.md:1:1 @ctx/api/src.md",
 	}
