@@ -113,7 +113,7 @@ func (w *Workspace) startIndex(ctx context.Context, ts []*task) *indexer.Stream 
 	for _, t := range ts {
 		fetches = fetches || t.step == stepInstall
 	}
-	if !fetches {
+	if !fetches || w.opts.indexAfter {
 		return nil
 	}
 	s, err := indexer.StartSync(ctx, w.Dir(), w.indexOptions(indexer.Options{}))
