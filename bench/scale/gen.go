@@ -22,9 +22,10 @@ type corpusPackage struct {
 }
 
 // cutCorpus cuts the corpus into packages: each sub-folder of a corpus
-// folder is one (k8s-keps: one per SIG), the files at a corpus folder's
-// top level are grouped by their first letter (tldr-common: a-z), and a
-// corpus folder with few sub-folders (rust-book) is one package.
+// folder with five or more is one (k8s-keps: one per SIG), with the files
+// beside them grouped by their first letter; a folder of 200 files or more
+// and few sub-folders is cut by first letter (tldr-common: a-z); any other
+// (rust-book) is one package.
 func cutCorpus(corpus string) ([]corpusPackage, error) {
 	tops, err := os.ReadDir(corpus)
 	if err != nil {
@@ -40,13 +41,15 @@ func cutCorpus(corpus string) ([]corpusPackage, error) {
 		if err != nil {
 			return nil, err
 		}
-		dirs := 0
+		dirs, loose := 0, 0
 		for _, e := range ents {
 			if e.IsDir() {
 				dirs++
+			} else {
+				loose++
 			}
 		}
-		if dirs < 5 {
+		if dirs < 5 && loose < 200 {
 			files, err := listFiles(root)
 			if err != nil {
 				return nil, err
@@ -56,7 +59,7 @@ func cutCorpus(corpus string) ([]corpusPackage, error) {
 		}
 		byLetter := map[string][]string{}
 		for _, e := range ents {
-			if e.IsDir() {
+			if e.IsDir() && dirs >= 5 {
 				files, err := listFiles(filepath.Join(root, e.Name()))
 				if err != nil {
 					return nil, err
@@ -65,6 +68,16 @@ func cutCorpus(corpus string) ([]corpusPackage, error) {
 					files[i] = e.Name() + "/" + files[i]
 				}
 				out = append(out, corpusPackage{alias: top.Name() + "-" + e.Name(), src: root, files: files})
+				continue
+			}
+			if e.IsDir() { // a few folders beside many files
+				files, err := listFiles(filepath.Join(root, e.Name()))
+				if err != nil {
+					return nil, err
+				}
+				for _, f := range files {
+					byLetter["0"] = append(byLetter["0"], e.Name()+"/"+f)
+				}
 				continue
 			}
 			if e.Type().IsRegular() {

@@ -35,10 +35,7 @@ func report(started, ended string, budget, nq int, rows []scaleRow, many *manyRe
 			if r.md.over > 0 {
 				over = fmt.Sprintf(", **over budget in %d runs**", r.md.over)
 			}
-			deg := ""
-			if r.md.degraded != "" {
-				deg = "; " + r.md.degraded
-			}
+
 			fmt.Fprintf(&b, "| %d× | %s | %d (%d documents) | %s | %s | %s | %s | %s | %s | %s |\n",
 				r.scale, r.desc, r.build.Chunks, r.build.Docs,
 				cell("build", fmt.Sprintf("%.1f s", float64(r.build.Ms)/1000)),
@@ -47,7 +44,12 @@ func report(started, ended string, budget, nq int, rows []scaleRow, many *manyRe
 				cell("search", ms(pct(r.search, 0.5))+" / "+ms(pct(r.search, 0.95))),
 				cell("mcp", ms(pct(r.mcp, 0.5))+" / "+ms(pct(r.mcp, 0.95))),
 				cell("indexmd", ms(r.md.render)+" / "+ms(r.md.noop)),
-				cell("indexmd", fmt.Sprintf("%d (%d)%s%s", r.md.tokens, budget, over, deg)))
+				cell("indexmd", fmt.Sprintf("%d (%d)%s", r.md.tokens, budget, over)))
+		}
+		for _, r := range rows {
+			if r.md.degraded != "" {
+				fmt.Fprintf(&b, "\nINDEX.md at %d×, shortened to fit: %s\n", r.scale, r.md.degraded)
+			}
 		}
 		fmt.Fprintf(&b, "\nSearches: %d queries of one to four words, limit 10 (in-process: half best-per-document).\n\n", nq)
 	}
