@@ -214,9 +214,11 @@ func (v *vocab) word(r *rand.Rand) string {
 	return v.words[sort.Search(len(v.cum), func(i int) bool { return v.cum[i] > x })]
 }
 
-// rare draws one of the less frequent words (rank 200 on), for names.
+// rare draws one of the less frequent words (rank 200 on, or the less
+// frequent half of a small vocabulary), uniformly, for names.
 func (v *vocab) rare(r *rand.Rand) string {
-	return v.words[200+r.IntN(len(v.words)-200)]
+	from := min(200, len(v.words)/2)
+	return v.words[from+r.IntN(len(v.words)-from)]
 }
 
 // newRand is the generator's source: the same seed, the same documents.
