@@ -136,6 +136,13 @@ func validAlias(alias string) bool {
 // the queue is closed and empty, or an error stops it.
 func (s *Stream) run() {
 	defer close(s.done)
+	defer func() {
+		// Sync's caller recovers from an indexer crash; here it would end
+		// the process: it becomes Finish's error instead.
+		if p := recover(); p != nil {
+			s.err = fmt.Errorf("indexer: crashed while indexing a landed package: %v", p)
+		}
+	}()
 	for {
 		s.mu.Lock()
 		if len(s.queue) == 0 {

@@ -18,10 +18,12 @@ import (
 // BenchmarkInstallIndexWhileFetching: `ctx install --frozen` of 20
 // packages cut from the benchmark corpus (CTX_BENCH_CORPUS, e.g.
 // ../shared/corpus; skipped when unset), one repository served over smart
-// HTTP on 127.0.0.1, into a fresh clone with a cold object cache; each
-// package is indexed as it lands (stream) and, alternating in the same run,
-// after every fetch is done (after: as before issue 18). It reports each
-// one's wall time; both include the full index build and INDEX.md.
+// HTTP on 127.0.0.1 (as is, and with every response delayed 50 ms, as a
+// network round trip would), into a fresh clone with a cold object cache;
+// each package is indexed as it lands (stream) and, alternating in the
+// same run, after every fetch is done (after: as before issue 18). It
+// reports each one's wall time; both include the full index build and
+// INDEX.md.
 func BenchmarkInstallIndexWhileFetching(b *testing.B) {
 	corpus := os.Getenv("CTX_BENCH_CORPUS")
 	if corpus == "" {
@@ -40,11 +42,22 @@ func BenchmarkInstallIndexWhileFetching(b *testing.B) {
 	gittest.MustGit(b, src, "-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "corpus")
 	root := filepath.Join(tmp, "srv")
 	gittest.MustGit(b, tmp, "clone", "-q", "--bare", src, filepath.Join(root, "corpus.git"))
-	srv, err := gittest.Serve(root, gittest.ServeOptions{})
-	if err != nil {
-		b.Fatal(err)
+	for _, latency := range []time.Duration{0, 50 * time.Millisecond} {
+		b.Run(fmt.Sprintf("rtt=%v", latency), func(b *testing.B) {
+			srv, err := gittest.Serve(root, gittest.ServeOptions{Latency: latency})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			installStreamedVsAfter(b, src, srv.URL)
+		})
 	}
-	b.Cleanup(func() { srv.Close() })
+}
+
+// installStreamedVsAfter is BenchmarkInstallIndexWhileFetching's loop for
+// one server, with the corpus at src served as url/corpus.git.
+func installStreamedVsAfter(b *testing.B, src, url string) {
+	tmp := b.TempDir()
 
 	// The 20 largest folders two levels down (k8s-keps' sigs, rust-book's
 	// src, tldr's pages): packages of a few hundred KB to a few MB.
@@ -83,7 +96,7 @@ func BenchmarkInstallIndexWhileFetching(b *testing.B) {
 	}
 	var specs []project.PackageSpec
 	for i, f := range folders {
-		specs = append(specs, project.PackageSpec{Alias: fmt.Sprintf("p%02d", i), Source: srv.URL + "/corpus.git", Path: f.path})
+		specs = append(specs, project.PackageSpec{Alias: fmt.Sprintf("p%02d", i), Source: url + "/corpus.git", Path: f.path})
 	}
 	if r, err := w.Add(bg, specs, AddOptions{}); err != nil || r.Partial() {
 		b.Fatalf("add: %v %+v", err, r)
