@@ -68,10 +68,11 @@ func addAll(dir, cache string, specs []project.PackageSpec) error {
 	return nil
 }
 
-// runCtx runs the ctx binary with args and CTX_CACHE=cache, and times it.
+// runCtx runs the ctx binary with args and CTX_CACHE=cache (and a HOME of
+// its own beside the cache: gittest.Env), and times it.
 func runCtx(bin, cache string, args ...string) (time.Duration, error) {
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "CTX_CACHE="+cache)
+	cmd.Env = append(gittest.Env(cache+"-home"), "CTX_CACHE="+cache)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(start)
