@@ -20,6 +20,9 @@ machine | tee "$out/machine.txt"
 echo "== package manager (issue 3): 10-package install vs native git, update with nothing new" >&2
 go test ./workspace -run '^$' -bench 'InstallVsNative|InstallCLIVsNative|UpdateNothingNew' -benchtime 5x -count 3 | tee "$out/workspace.log"
 
+echo "== index while fetching (issue 18): install of 20 corpus packages, indexed as they land vs after" >&2
+CTX_BENCH_CORPUS="$corpus" go test ./workspace -run '^$' -bench 'InstallIndexWhileFetching' -benchtime 3x -count 1 | tee "$out/stream.log"
+
 echo "== gitengine (issue 2): sparse fetch of a folder of a 21k-file repo vs native git" >&2
 bash bench/gitengine/run.sh 3 | tee "$out/gitengine.log"
 
@@ -34,5 +37,8 @@ go run ./bench/nav -corpus "$corpus" | tee "$out/nav.log"
 
 echo "== mcp (issue 6): start to initialize, search round trips over stdio" >&2
 go run ./bench/mcp -corpus "$corpus" -work "$out/mcp-work" -starts 40 -searches 400 | tee "$out/mcp.log"
+
+echo "== scale (issue 18): 1x, 3x, 10x the corpus; 1,000 packages; install of 100 vs native git (writes $out/scale.md, scale.png)" >&2
+go run ./bench/scale -corpus "$corpus" -out "$out" | tee "$out/scale.log"
 
 machine | tee -a "$out/machine.txt"

@@ -101,9 +101,9 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		return nil, err
 	}
 	rep := &SyncReport{Rebuilt: p.rebuild, Removed: p.removed}
-	parsed := parseFiles(ctx, p.jobs)
+	parsed := parseFiles(ctx, p.jobs, nil)
 	defer parsed.stop()
-	out, err := applyPlan(ctx, d, indexDir, p, parsed, rep, warn)
+	out, err := applyPlan(ctx, newWriter(d, indexDir, p), p, parsed, rep, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,14 @@ type job struct {
 // package to sort its files into unchanged, to read, and removed. A package
 // whose folder is missing is noted and planned as empty.
 func planSync(contextDir, indexDir string, pkgs []Package, rebuild bool, warn func(string)) (*syncPlan, error) {
-	p := &syncPlan{pkgs: withDirs(contextDir, pkgs), unchanged: map[string][]fileRecord{}}
+	p := readPlanState(indexDir, rebuild, warn)
+	return p, p.planPackages(contextDir, pkgs, warn)
+}
+
+// readPlanState reads meta.json and the catalogue and decides whether the
+// index must be rebuilt: the start of a plan, before any package is walked.
+func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
+	p := &syncPlan{unchanged: map[string][]fileRecord{}}
 	if err := readJSON(filepath.Join(indexDir, metaFile), &p.m); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 		p.m = meta{}
@@ -221,13 +228,21 @@ func planSync(contextDir, indexDir string, pkgs []Package, rebuild bool, warn fu
 	if p.rebuild {
 		p.cat.Files = nil
 	}
+	return p
+}
+
+// planPackages walks every package of pkgs to sort its files into
+// unchanged, to read, and removed (against p.cat), and plans the removal
+// of catalogued packages not in pkgs.
+func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(string)) error {
+	p.pkgs = withDirs(contextDir, pkgs)
 	for _, pkg := range p.pkgs {
 		if err := p.planPackage(pkg, warn); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	p.planDroppedPackages()
-	return p, nil
+	return nil
 }
 
 // rebuildReason says why the index must be built from scratch, or "" when
@@ -339,8 +354,10 @@ func (ps *parsing) stop() {
 }
 
 // parseFiles reads, hashes and parses jobs on GOMAXPROCS goroutines
-// (processFile), so that the apply step can index results as they come.
-func parseFiles(ctx context.Context, jobs []job) *parsing {
+// (processFile), so that the apply step can index results as they come. A
+// job whose file pre holds a result for (parsed early by a Stream; keyed by
+// preKey) with the same stat data is not read again: that result is used.
+func parseFiles(ctx context.Context, jobs []job, pre map[string]parseResult) *parsing {
 	jobCh := make(chan job)
 	resCh := make(chan parseResult, 64)
 	wctx, cancel := context.WithCancel(ctx)
@@ -364,6 +381,15 @@ func parseFiles(ctx context.Context, jobs []job) *parsing {
 	go func() {
 		defer close(jobCh)
 		for _, j := range jobs {
+			if r, ok := pre[preKey(j.alias, j.f.rel)]; ok && j.f.unchanged(&r.rec) && sameOld(r.j.old, j.old) {
+				r.j = j
+				select {
+				case resCh <- r:
+				case <-wctx.Done():
+					return
+				}
+				continue
+			}
 			select {
 			case jobCh <- j:
 			case <-wctx.Done():
@@ -373,6 +399,18 @@ func parseFiles(ctx context.Context, jobs []job) *parsing {
 	}()
 	go func() { wg.Wait(); close(resCh) }()
 	return &parsing{results: resCh, cancel: cancel}
+}
+
+// preKey keys a file's early parse result.
+func preKey(alias, rel string) string { return alias + "\x00" + rel }
+
+// sameOld reports whether two jobs compare a file with the same catalogue
+// record (an early result's same/updated verdict depends on it).
+func sameOld(a, b *fileRecord) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Hash == b.Hash && a.Chunks == b.Chunks && a.Skipped == b.Skipped
 }
 
 // applied is what the apply step leaves for publish.
@@ -388,8 +426,7 @@ type applied struct {
 // live directory, with readers asked to step aside (the .writing marker)
 // and meta.json marked dirty until publish. It opens nothing when nothing
 // changed. On error, a half-built new generation is deleted.
-func applyPlan(ctx context.Context, d confine.Dir, indexDir string, p *syncPlan, parsed *parsing, rep *SyncReport, warn func(string)) (*applied, error) {
-	w := &indexWriter{d: d, indexDir: indexDir, m: p.m, rebuild: p.rebuild, dir: p.m.Bleve}
+func applyPlan(ctx context.Context, w *indexWriter, p *syncPlan, parsed *parsing, rep *SyncReport, warn func(string)) (*applied, error) {
 	defer w.removeMarker()
 	out := &applied{files: maps.Clone(p.unchanged), changed: len(p.deletes) > 0}
 	fail := func(err error) (*applied, error) {
@@ -397,13 +434,13 @@ func applyPlan(ctx context.Context, d confine.Dir, indexDir string, p *syncPlan,
 		w.abort()
 		return nil, err
 	}
-	if p.rebuild || len(p.deletes) > 0 || len(p.jobs) > 0 {
+	if w.idx == nil && (p.rebuild || len(p.deletes) > 0 || len(p.jobs) > 0) {
 		if err := w.open(); err != nil {
 			return fail(err)
 		}
-		for _, id := range p.deletes {
-			w.batch.Delete(id)
-		}
+	}
+	for _, id := range p.deletes {
+		w.batch.Delete(id)
 	}
 	for r := range parsed.results {
 		if err := w.add(r, out, rep, warn); err != nil {
@@ -419,6 +456,12 @@ func applyPlan(ctx context.Context, d confine.Dir, indexDir string, p *syncPlan,
 	out.dir, out.markedDirty = w.dir, w.markedDirty
 	rep.Unchanged = countRecords(out.files) - rep.Added - rep.Updated
 	return out, nil
+}
+
+// newWriter is the writer of p: the live directory, or a new generation
+// when p rebuilds. Nothing is opened until open.
+func newWriter(d confine.Dir, indexDir string, p *syncPlan) *indexWriter {
+	return &indexWriter{d: d, indexDir: indexDir, m: p.m, rebuild: p.rebuild, dir: p.m.Bleve}
 }
 
 // indexWriter is the bleve index the apply step writes, and its batch.

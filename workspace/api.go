@@ -70,6 +70,9 @@ type Options struct {
 	// wholeFolders (tests and benchmarks only) swaps every installed
 	// package's folder whole, as ctx did before it patched them.
 	wholeFolders bool
+	// indexAfter (tests and benchmarks only) indexes after every fetch is
+	// done, as ctx did before it indexed packages as they landed.
+	indexAfter bool
 }
 
 // Workspace is an open project. Open takes the project lock (two ctx

@@ -12,7 +12,11 @@ import (
 
 // execute does what p says, package by package in parallel (each one
 // stage, journal, swap: see txn.go), then commits their journals (one write
-// of the lock and of the manifest) and brings the index up to date. A step
+// of the lock and of the manifest) and brings the index up to date. When
+// it fetches, the index is brought up to date as packages land (an
+// indexer.Stream: each package is parsed, and on a first build indexed,
+// while the others are still being fetched); what readers see changes
+// only at the end, after the commit. A step
 // that fails turns its package's planned result into Failed or Skipped.
 func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 	ts := p.tasks
@@ -22,16 +26,22 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 	stamp := now()
 	w.attachEngine(ts)
 	go indexer.Prepare() // while the fetches wait on the network
+	stream := w.startIndex(ctx, ts)
 	parallel(len(ts), w.opts.Jobs, func(i int) {
 		if err := ctx.Err(); err != nil {
 			ts[i].fail(err)
 			return
 		}
 		w.apply(ctx, ts[i], p.force, stamp)
+		if t := ts[i]; stream != nil && t.step == stepInstall && t.j != nil {
+			// Swapped in: its files are where the index reads them.
+			stream.Landed(indexer.Package{Alias: t.alias, Kind: t.kind()})
+		}
 	})
 	var js []*journal
 	for _, t := range ts {
 		if errors.Is(t.res.Err, errStopped) {
+			abortIndex(stream)
 			return nil, t.res.Err // a simulated crash: leave everything as it is
 		}
 		if t.j != nil {
@@ -39,6 +49,7 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 		}
 	}
 	if err := w.commit(js, p.frozen); err != nil {
+		abortIndex(stream)
 		return nil, err
 	}
 	rep := p.report()
@@ -50,10 +61,13 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 		}
 	}
 	if err := ctx.Err(); err != nil {
+		abortIndex(stream)
 		return rep, err
 	}
 	if changed || !exists(w.path(project.IndexName)) {
-		rep.Index = w.syncIndex(ctx)
+		rep.Index = w.syncIndex(ctx, stream)
+	} else {
+		abortIndex(stream)
 	}
 	return rep, nil
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -91,16 +92,68 @@ func (w *Workspace) indexPackages() ([]indexer.Package, error) {
 	return w.proj.Installed(&w.manifest, l), nil
 }
 
-// syncIndex updates the index after packages changed. The packages' work is
-// done by then: a failure here is a warning, not the command's failure.
-func (w *Workspace) syncIndex(ctx context.Context) (rep *indexer.SyncReport) {
+// indexOptions are Reindex's defaults filled into o: the manifest's
+// budget, warnings to the log.
+func (w *Workspace) indexOptions(o indexer.Options) indexer.Options {
+	if o.BudgetTokens == 0 {
+		o.BudgetTokens = w.manifest.Index.BudgetTokens
+	}
+	if o.Warn == nil {
+		o.Warn = func(msg string) { w.log("warning: %s", msg) }
+	}
+	return o
+}
+
+// startIndex starts an indexer.Stream when some task fetches, so that each
+// package is indexed as it lands. It returns nil when nothing is fetched
+// or the stream cannot start (another process writing the index:
+// syncIndex then runs Sync, which waits for it).
+func (w *Workspace) startIndex(ctx context.Context, ts []*task) *indexer.Stream {
+	fetches := false
+	for _, t := range ts {
+		fetches = fetches || t.step == stepInstall
+	}
+	if !fetches || w.opts.indexAfter {
+		return nil
+	}
+	s, err := indexer.StartSync(ctx, w.Dir(), w.indexOptions(indexer.Options{}))
+	if err != nil {
+		if !errors.Is(err, indexer.ErrIndexBusy) {
+			w.log("warning: %v (the index is brought up to date at the end)", err)
+		}
+		return nil
+	}
+	return s
+}
+
+// abortIndex drops s (nil: nothing), publishing nothing.
+func abortIndex(s *indexer.Stream) {
+	if s != nil {
+		s.Abort()
+	}
+}
+
+// syncIndex updates the index after packages changed: it finishes stream
+// (nil: a plain Sync). The packages' work is done by then: a failure here
+// is a warning, not the command's failure.
+func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream) (rep *indexer.SyncReport) {
 	defer func() {
 		if p := recover(); p != nil {
 			w.log("warning: the index was not updated: the indexer crashed: %v (run `ctx index` to retry; please report this)", p)
 			rep = nil
 		}
 	}()
-	rep, err := w.Reindex(ctx, indexer.Options{})
+	var err error
+	if stream != nil {
+		var pkgs []indexer.Package
+		if pkgs, err = w.indexPackages(); err != nil {
+			stream.Abort()
+		} else {
+			rep, err = stream.Finish(ctx, pkgs)
+		}
+	} else {
+		rep, err = w.Reindex(ctx, indexer.Options{})
+	}
 	if err != nil {
 		w.log("warning: the index was not updated: %v (run `ctx index` to retry)", err)
 		return nil
@@ -114,11 +167,5 @@ func (w *Workspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.Sy
 	if err != nil {
 		return nil, err
 	}
-	if o.BudgetTokens == 0 {
-		o.BudgetTokens = w.manifest.Index.BudgetTokens
-	}
-	if o.Warn == nil {
-		o.Warn = func(msg string) { w.log("warning: %s", msg) }
-	}
-	return indexer.Sync(ctx, w.Dir(), pkgs, o)
+	return indexer.Sync(ctx, w.Dir(), pkgs, w.indexOptions(o))
 }

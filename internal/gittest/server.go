@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // ServeOptions configure Serve.
@@ -37,6 +38,9 @@ type ServeOptions struct {
 	PushAuth string
 	// Stderr receives git http-backend's error output; nil discards it.
 	Stderr io.Writer
+	// Latency delays every response by this much before it starts, as a
+	// network round trip would (benchmarks: loopback has none).
+	Latency time.Duration
 }
 
 // Server is a smart-HTTP git server on 127.0.0.1: `git http-backend` behind
@@ -267,6 +271,9 @@ func (w countingWriter) Flush() {
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1)
+	if s.opts.Latency > 0 {
+		time.Sleep(s.opts.Latency)
+	}
 	cw := countingWriter{ResponseWriter: w, n: &s.bytes}
 	if s.opts.BasicAuth != "" {
 		user, pass, ok := r.BasicAuth()

@@ -1,0 +1,296 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/project"
+	"github.com/gofrs/flock"
+)
+
+// ErrIndexBusy is returned (wrapped) by StartSync when another process is
+// writing the index: the caller runs Sync at the end instead, which waits.
+var ErrIndexBusy = errors.New("another ctx process is updating the index")
+
+// Stream is a Sync that starts before the packages have all landed, so that
+// a command that fetches packages (install, update, add) parses and indexes
+// each one while the others are still on the network. StartSync takes the
+// index's write lock; Landed hands it a package whose files are in place;
+// Finish does what Sync does for the final list of packages, reusing the
+// work already done; Abort drops it. Exactly one of Finish and Abort must
+// be called.
+//
+// What a reader sees changes only in Finish, in publish, as with Sync:
+//
+//   - When the index is to be built from scratch (no index yet, a schema
+//     change, an interrupted update), a landed package's documents go into
+//     the new bleve generation at once: no reader knows that directory until
+//     publish switches meta.json to it. Finish plans the final packages
+//     against what was streamed as if it were the catalogue: files changed
+//     since are read again, and the documents of a package that landed but
+//     is not in the final list (its install was undone) are deleted before
+//     publish. Abort, or a crash, leaves a directory no one reads, deleted
+//     by the next Sync.
+//   - Otherwise (an incremental update of the live directory, which readers
+//     read), a landed package is only read and parsed; Finish runs Sync's
+//     steps, and a file whose stat data is still what was parsed is not read
+//     again.
+//
+// Landed may be called from several goroutines; a single goroutine does the
+// work, in the order packages land, so bleve keeps one writer.
+type Stream struct {
+	ctx        context.Context
+	cancel     context.CancelFunc
+	contextDir string
+	d          confine.Dir
+	indexDir   string
+	opts       Options
+	warn       func(string)
+	lock       *flock.Flock
+	p          *syncPlan    // meta.json, the catalogue and the rebuild decision, read at the start
+	w          *indexWriter // the new generation (rebuild only)
+
+	mu     sync.Mutex
+	queue  []Package
+	seen   map[string]bool
+	closed bool
+	wake   chan struct{}
+	done   chan struct{}
+	err    error                  // the first error of the work
+	out    *applied               // rebuild: what was indexed into w
+	rep    SyncReport             // rebuild: counts of what was indexed
+	pre    map[string]parseResult // incremental: the files parsed early (preKey)
+}
+
+// StartSync takes the index's write lock (without waiting: ErrIndexBusy
+// when another process holds it), reads meta.json and the catalogue, and
+// starts the goroutine that indexes landed packages. opts are Sync's.
+func StartSync(ctx context.Context, contextDir string, opts Options) (*Stream, error) {
+	warn := opts.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	d := confine.New(contextDir)
+	indexDir := filepath.Join(contextDir, project.IndexDir)
+	if err := d.MkdirAll(indexDir, 0o755); err != nil {
+		return nil, fmt.Errorf("indexer: create index directory: %w", err)
+	}
+	if err := d.Check(filepath.Join(indexDir, lockFile)); err != nil {
+		return nil, fmt.Errorf("indexer: %w", err)
+	}
+	lock := flock.New(filepath.Join(indexDir, lockFile))
+	ok, err := lock.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: lock %s: %w", indexDir, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("indexer: %s: %w", indexDir, ErrIndexBusy)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	s := &Stream{
+		ctx: sctx, cancel: cancel, contextDir: contextDir, d: d, indexDir: indexDir, opts: opts, warn: warn, lock: lock,
+		p:    readPlanState(indexDir, opts.Rebuild, warn),
+		seen: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		pre: map[string]parseResult{},
+	}
+	if s.p.rebuild {
+		s.w = newWriter(d, indexDir, s.p)
+		if err := s.w.open(); err != nil {
+			cancel()
+			lock.Unlock()
+			return nil, err
+		}
+		s.out = &applied{files: map[string][]fileRecord{}}
+	}
+	go s.run()
+	return s, nil
+}
+
+// Landed says that pkg's files are in place (pkg.Dir, or
+// <contextDir>/packages/<alias> when empty): the Stream reads them soon.
+// A package that lands twice is read once; Finish notices later changes.
+func (s *Stream) Landed(pkg Package) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.seen[pkg.Alias] || !validAlias(pkg.Alias) {
+		return
+	}
+	s.seen[pkg.Alias] = true
+	s.queue = append(s.queue, pkg)
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func validAlias(alias string) bool {
+	_, err := sortedPackages([]Package{{Alias: alias}})
+	return err == nil
+}
+
+// run is the Stream's one worker: it takes landed packages in order until
+// the queue is closed and empty, or an error stops it.
+func (s *Stream) run() {
+	defer close(s.done)
+	defer func() {
+		// Sync's caller recovers from an indexer crash; here it would end
+		// the process: it becomes Finish's error instead.
+		if p := recover(); p != nil {
+			s.err = fmt.Errorf("indexer: crashed while indexing a landed package: %v", p)
+		}
+	}()
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 {
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
+				return
+			}
+			select {
+			case <-s.wake:
+			case <-s.ctx.Done():
+				return
+			}
+			continue
+		}
+		pkg := s.queue[0]
+		s.queue = s.queue[1:]
+		s.mu.Unlock()
+		if err := s.index(pkg); err != nil {
+			s.err = err
+			return
+		}
+	}
+}
+
+// index reads one landed package: into the new generation when
+// rebuilding, else into s.pre.
+func (s *Stream) index(pkg Package) error {
+	pkg = withDirs(s.contextDir, []Package{pkg})[0]
+	found, err := walkPackage(pkg, func(string) {}) // Finish's walk gives the notes
+	if err != nil {
+		return nil // Finish plans it as Sync does
+	}
+	var old map[string]*fileRecord
+	if !s.p.rebuild {
+		old = map[string]*fileRecord{}
+		for i := range s.p.cat.Files[pkg.Alias] {
+			r := &s.p.cat.Files[pkg.Alias][i]
+			old[r.Path] = r
+		}
+	}
+	jobs := make([]job, 0, len(found))
+	for _, f := range found {
+		r := old[f.rel]
+		if r != nil && f.unchanged(r) {
+			continue
+		}
+		jobs = append(jobs, job{alias: pkg.Alias, label: label(pkg), f: f, old: r})
+	}
+	parsed := parseFiles(s.ctx, jobs, nil)
+	defer parsed.stop()
+	for r := range parsed.results {
+		if !s.p.rebuild {
+			if r.err == nil {
+				s.pre[preKey(r.j.alias, r.j.f.rel)] = r
+			}
+			continue
+		}
+		if err := s.w.add(r, s.out, &s.rep, s.warn); err != nil {
+			return err
+		}
+	}
+	return s.ctx.Err()
+}
+
+// drain closes the queue and waits for the worker to finish what landed.
+// first is false when the Stream was drained already (Finish or Abort).
+func (s *Stream) drain() (first bool, err error) {
+	s.mu.Lock()
+	first = !s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if !first {
+		return false, nil
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	<-s.done
+	return true, s.err
+}
+
+// Finish brings the index in line with pkgs (the final list: what Sync
+// would be given) and publishes it, then releases the lock.
+func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error) {
+	first, err := s.drain()
+	if !first {
+		return nil, errors.New("indexer: Stream finished twice")
+	}
+	defer s.cancel()
+	defer s.lock.Unlock()
+	if err == nil {
+		pkgs, err = sortedPackages(pkgs)
+	}
+	if err != nil {
+		if s.w != nil {
+			s.w.abort()
+		}
+		return nil, err
+	}
+	budget := s.opts.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	p := s.p
+	w := newWriter(s.d, s.indexDir, p)
+	rep := &SyncReport{Rebuilt: p.rebuild}
+	last := p.cat
+	if p.rebuild {
+		// What was streamed is the catalogue of the new generation.
+		w = s.w
+		p.cat = catalog{Schema: schemaVersion, Files: s.out.files}
+	}
+	if err := p.planPackages(s.contextDir, pkgs, s.warn); err != nil {
+		w.abort()
+		return nil, err
+	}
+	if p.rebuild {
+		p.removed = 0 // streamed documents no reader ever saw
+	}
+	rep.Removed = p.removed
+	parsed := parseFiles(ctx, p.jobs, s.pre)
+	defer parsed.stop()
+	out, err := applyPlan(ctx, w, p, parsed, rep, s.warn)
+	if err != nil {
+		return nil, err
+	}
+	if p.rebuild {
+		out.changed = true
+		rep.Added, rep.Updated, rep.Unchanged = countRecords(out.files), 0, 0
+		p.cat = last // what publish compares INDEX.md with
+	}
+	if err := publish(s.d, s.contextDir, s.indexDir, p, out, budget, rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// Abort stops the Stream without publishing anything: a new generation
+// begun is deleted, the live index is as it was. It releases the lock.
+func (s *Stream) Abort() {
+	s.cancel()
+	if first, _ := s.drain(); !first {
+		return
+	}
+	if s.w != nil {
+		s.w.abort()
+	}
+	s.lock.Unlock()
+}

@@ -1,0 +1,169 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// searchPaths returns the paths of the hits of q.
+func searchPaths(t *testing.T, dir, q string) []string {
+	t.Helper()
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	hits, err := r.Search(context.Background(), Query{Text: q, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Package+"/"+h.Path)
+	}
+	return out
+}
+
+// A first build streamed package by package publishes exactly what Sync
+// would: a package that landed but is not in the final list (its install
+// was undone) leaves no document behind, and a file changed after it
+// landed is read again.
+func TestStreamRebuild(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	writeFiles(t, dir, "undone", map[string]string{"gone.md": "# Gone\n\nThe word zeppelin is only here.\n"})
+	s, err := StartSync(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "index", metaFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("meta.json exists before Finish: %v", err)
+	}
+	s.Landed(Package{Alias: "guides"})
+	s.Landed(Package{Alias: "undone"})
+	s.Landed(Package{Alias: "ops"})
+	// Changed after it landed (a later mtime and size: the stat data differ).
+	p := filepath.Join(dir, "packages", "guides", "style", "go.md")
+	if err := os.WriteFile(p, []byte("# Go style\n\nErrors wrap with the word quokka.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Finish(ctx, testPackages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Rebuilt || rep.Added != 6 || rep.Removed != 0 || rep.Unchanged != 0 {
+		t.Errorf("report = %+v, want a rebuild with 6 added", rep)
+	}
+	if got := searchPaths(t, dir, "zeppelin"); len(got) != 0 {
+		t.Errorf("the undone package's document is searchable: %v", got)
+	}
+	if got := searchPaths(t, dir, "quokka"); len(got) != 1 || got[0] != "guides/style/go.md" {
+		t.Errorf("search quokka = %v, want the changed file", got)
+	}
+	if got := searchPaths(t, dir, "keep packages small"); len(got) != 0 {
+		t.Errorf("the file's old text is searchable: %v", got)
+	}
+	if got := searchPaths(t, dir, "flamingo"); len(got) != 1 {
+		t.Errorf("search flamingo = %v, want ops/broken.md", got)
+	}
+	// The same as a plain Sync of the same files.
+	rep2, err := Sync(ctx, dir, testPackages(), Options{Rebuild: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep2.Chunks != rep.Chunks || rep2.IndexTokens != rep.IndexTokens {
+		t.Errorf("streamed: %d chunks, INDEX.md %d tokens; Sync: %d, %d", rep.Chunks, rep.IndexTokens, rep2.Chunks, rep2.IndexTokens)
+	}
+}
+
+// Abort publishes nothing and leaves no directory behind.
+func TestStreamAbort(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	s, err := StartSync(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Landed(Package{Alias: "guides"})
+	s.Abort()
+	s.Abort() // twice is harmless
+	if _, err := s.Finish(ctx, testPackages()); err == nil {
+		t.Error("Finish after Abort succeeded")
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() != lockFile {
+			t.Errorf("index/%s left by an aborted stream", e.Name())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "INDEX.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("INDEX.md written by an aborted stream: %v", err)
+	}
+	// The lock is free again.
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// On an index that exists, the live directory is not touched until
+// Finish; files parsed early are not parsed again unless they changed.
+func TestStreamIncremental(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
+	s, err := StartSync(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Landed(Package{Alias: "ops"})
+	if got := searchPaths(t, dir, "capybara"); len(got) != 0 {
+		t.Errorf("a landed file is visible before Finish: %v", got)
+	}
+	rep, err := s.Finish(ctx, testPackages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rebuilt || rep.Added != 1 || rep.Updated != 0 {
+		t.Errorf("report = %+v, want 1 added, no rebuild", rep)
+	}
+	if got := searchPaths(t, dir, "capybara"); len(got) != 1 || got[0] != "ops/new.md" {
+		t.Errorf("search capybara = %v", got)
+	}
+}
+
+// While another process writes the index, StartSync does not wait.
+func TestStreamBusy(t *testing.T) {
+	t.Parallel()
+	dir := setupCorpus(t)
+	if err := os.MkdirAll(filepath.Join(dir, "index"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l := flock.New(filepath.Join(dir, "index", lockFile))
+	if ok, err := l.TryLock(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	defer l.Unlock()
+	if _, err := StartSync(context.Background(), dir, Options{}); !errors.Is(err, ErrIndexBusy) || !strings.Contains(err.Error(), "index") {
+		t.Errorf("StartSync = %v, want ErrIndexBusy", err)
+	}
+}
