@@ -632,6 +632,19 @@ func TestListTags(t *testing.T) {
 		}
 	}
 	wantError(t, call(t, cs, "list_tags", map[string]any{"package": "nope"}, nil), "unknown package")
+
+	// Tags longer than a listed tag (clipped) page by their whole text:
+	// two that share their first 350 bytes are both listed, once each.
+	long := strings.Repeat("x", 350)
+	dir = navProject(t, map[string]map[string]string{"l": {
+		"a.md": "---\ntags: [" + long + "a]\n---\n# A\n",
+		"b.md": "---\ntags: [" + long + "b]\n---\n# B\n",
+	}})
+	cs = connect(t, dir)
+	pages = pageAll(t, cs, "list_tags", map[string]any{"limit": 1}, func(o ListTagsOut) string { return o.NextCursor })
+	if n := len(pages); n != 2 || len(pages[0].Tags) != 1 || len(pages[1].Tags) != 1 {
+		t.Errorf("two long tags, one a page: %d pages %+v", n, pages)
+	}
 }
 
 func TestCompleteDocumentTemplate(t *testing.T) {

@@ -226,6 +226,8 @@ type TagInfo struct {
 	Count        int            `json:"count" jsonschema:"documents with the tag"`
 	Packages     map[string]int `json:"packages" jsonschema:"alias → its documents with the tag (the 20 largest)"`
 	MorePackages int            `json:"morePackages,omitempty" jsonschema:"other packages with the tag, not in packages"`
+
+	full string // the whole tag (Tag is clipped): the page cursor's key
 }
 
 // ListTagsOut is list_tags' output.
@@ -280,7 +282,7 @@ func (s *Server) listTags(ctx context.Context, req *mcp.CallToolRequest, in List
 		head.Note = "no document has tags: they come from front matter (tags, keywords) or a Tags: line"
 	}
 	// Tags are ordered by count, most first, then by name: the key is both.
-	key := func(t TagInfo) string { return strconv.Itoa(t.Count) + " " + t.Tag }
+	key := func(t TagInfo) string { return strconv.Itoa(t.Count) + " " + t.full }
 	order := func(a, b string) int {
 		ca, ta, _ := strings.Cut(a, " ")
 		cb, tb, _ := strings.Cut(b, " ")
@@ -323,7 +325,7 @@ func (s *Server) listTags(ctx context.Context, req *mcp.CallToolRequest, in List
 // tagInfo is a tag with at most maxTagPackages of its packages, those
 // with the most documents first (then by alias).
 func tagInfo(tag string, count int, per map[string]int) TagInfo {
-	t := TagInfo{Tag: clipTitle(tag), Count: count, Packages: map[string]int{}}
+	t := TagInfo{Tag: clipTitle(tag), Count: count, Packages: map[string]int{}, full: tag}
 	aliases := make([]string, 0, len(per))
 	for a := range per {
 		aliases = append(aliases, a)

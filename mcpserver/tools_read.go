@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -173,7 +174,7 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	render := func() {
 		switch {
 		case len(ps) == 0 && out.Truncated:
-			out.Note = fmt.Sprintf("matching sections were found, but none fits in maxTokens %d: give a larger maxTokens (default %d), or use search and get_section.", in.MaxTokens, DefaultMaxTokens)
+			out.Note = fmt.Sprintf("matching sections were found, but none fits in maxTokens %d: give a larger maxTokens (default %d), or use search and get_section.", cmp.Or(in.MaxTokens, DefaultMaxTokens), DefaultMaxTokens)
 		case len(ps) == 0 && len(in.Packages) > 0:
 			out.Note = "no matches. Try without the package filter, other words, or get_overview to see what is there."
 		case len(ps) == 0:
