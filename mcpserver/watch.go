@@ -26,7 +26,7 @@ const (
 	// watchSettle is how long a burst of changes must be quiet before a
 	// re-index starts (a save writes, renames and chmods; a checkout
 	// touches many files).
-	watchSettle = 100 * time.Millisecond
+	watchSettle = 50 * time.Millisecond
 	// watchMaxDelay bounds how long a stream of changes that never pauses
 	// for watchSettle can put the re-index off.
 	watchMaxDelay = 2 * time.Second
