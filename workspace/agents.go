@@ -182,6 +182,11 @@ func agentsLinkTarget(realRoot, name string) (string, error) {
 	}
 	if rel, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(rel) {
 		return "", fmt.Errorf("%s is a symbolic link to %s, outside the project: ctx writes nothing outside the project; replace the link with a file, or add the block between %s and %s yourself", name, safetext.Clip(to, 0), AgentsBegin, AgentsEnd)
+	} else if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); first == project.DirName || first == ".git" {
+		// .context/ is written only through internal/confine (a package's
+		// file edited here would be a local edit the guard reports), and
+		// .git/ is git's.
+		return "", fmt.Errorf("%s is a symbolic link to %s, inside %s/: ctx does not write its block there; replace the link with a file, or add the block between %s and %s yourself", name, safetext.Clip(to, 0), first, AgentsBegin, AgentsEnd)
 	}
 	return real, nil
 }

@@ -184,6 +184,24 @@ func TestAgentsMDLinks(t *testing.T) {
 	if _, err := UpdateAgentsMD(root); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("a dangling link: %v", err)
 	}
+
+	// A link into .context/ (a package's file) is refused: nothing there is
+	// written but through internal/confine.
+	root = t.TempDir()
+	pkgFile := filepath.Join(root, ".context", "packages", "api", "AGENTS.md")
+	if err := os.MkdirAll(filepath.Dir(pkgFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeString(t, pkgFile, "# Package\n", 0o644)
+	if err := os.Symlink(filepath.Join(".context", "packages", "api", "AGENTS.md"), filepath.Join(root, AgentsFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UpdateAgentsMD(root); err == nil || !strings.Contains(err.Error(), "inside .context/") {
+		t.Errorf("a link into .context: %v", err)
+	}
+	if got := readString(t, pkgFile); got != "# Package\n" {
+		t.Errorf("the package's file changed: %q", got)
+	}
 }
 
 // FuzzAgentsEdit: whatever the file holds, an edit keeps the bytes
