@@ -372,7 +372,7 @@ func (w *Workspace) patchForward(j *journal) error {
 			return nil
 		}
 		if exists(to) {
-			return fmt.Errorf("both %s and %s exist: ctx cannot tell which one to put back", from, to)
+			return fmt.Errorf("both %s and %s exist: ctx cannot tell which one to put back; the package was left as it was: if %s is a folder you made (an empty one ctx does not track), move it away and run the command again", from, to, from)
 		}
 		if err := w.fault("patch-out", j.Alias); err != nil {
 			return err
