@@ -123,8 +123,11 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 }
 
 // Sections returns the section of every heading of the outline, in order:
-// what Section returns for each (its EndLine by the same rule). A
-// section's extent includes its sub-sections, which follow it.
+// from the heading to the line before the next heading of the same or a
+// higher level, as Section finds it by its text. Found by its trail,
+// Section may also take in the chunks named for the heading, so it holds
+// this section and may run wider. A section's extent includes its
+// sub-sections, which follow it.
 func (d Doc) Sections() []Section {
 	hs := d.Outline()
 	out := make([]Section, len(hs))
