@@ -36,6 +36,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/mcpserver"
@@ -81,17 +83,11 @@ func run(corpus, work string, edits, idle int) error {
 		return err
 	}
 	defer srv.Close()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
+	cs, closeSession, err := benchmcp.InMemory(ctx, srv, "bench")
 	if err != nil {
 		return err
 	}
-	defer ss.Wait()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		return err
-	}
-	defer cs.Close()
+	defer closeSession()
 	if _, err := search(ctx, cs, "ownership"); err != nil { // opens the index, starts the watch
 		return err
 	}

@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -120,7 +122,7 @@ func loadHTTP(bin, proj string, n int, d, think time.Duration) (loadResult, erro
 		sessions = append(sessions, cs)
 	}
 	search := func(i, k int) error {
-		res, err := sessions[i].CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": queries[(i+k)%len(queries)]}})
+		res, err := sessions[i].CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": benchmcp.Queries[(i+k)%len(benchmcp.Queries)]}})
 		if err != nil {
 			return err
 		}
@@ -173,7 +175,7 @@ func loadStdio(bin, proj string, n int, d, think time.Duration) (loadResult, err
 		}
 		p := &proc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
 		procs = append(procs, p)
-		if _, err := io.WriteString(in, initReq+`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`+"\n"); err != nil {
+		if _, err := io.WriteString(in, benchmcp.InitRequest+benchmcp.Initialized); err != nil {
 			return loadResult{}, err
 		}
 		if _, err := p.out.ReadBytes('\n'); err != nil {
@@ -183,7 +185,7 @@ func loadStdio(bin, proj string, n int, d, think time.Duration) (loadResult, err
 	search := func(i, k int) error {
 		p := procs[i]
 		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": k + 2, "method": "tools/call",
-			"params": map[string]any{"name": "search", "arguments": map[string]any{"query": queries[(i+k)%len(queries)]}}})
+			"params": map[string]any{"name": "search", "arguments": map[string]any{"query": benchmcp.Queries[(i+k)%len(benchmcp.Queries)]}}})
 		if _, err := p.in.Write(append(req, '\n')); err != nil {
 			return err
 		}

@@ -22,7 +22,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -34,6 +33,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -205,8 +206,6 @@ func benchHash(alias string) string {
 	return "h1:" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
-const initReq = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}` + "\n"
-
 // timeInitialize starts ctx mcp and times until the initialize reply.
 func timeInitialize(bin, dir string) (time.Duration, error) {
 	cmd := exec.Command(bin, "mcp", "-C", dir)
@@ -217,7 +216,7 @@ func timeInitialize(bin, dir string) (time.Duration, error) {
 	if err := cmd.Start(); err != nil {
 		return 0, err
 	}
-	if _, err := io.WriteString(in, initReq); err != nil {
+	if _, err := io.WriteString(in, benchmcp.InitRequest); err != nil {
 		return 0, err
 	}
 	line, err := bufio.NewReader(out).ReadBytes('\n')
@@ -230,22 +229,12 @@ func timeInitialize(bin, dir string) (time.Duration, error) {
 	return d, nil
 }
 
-// queries are looked up in turn; words a reader of these docs would use.
-var queries = []string{
-	"borrow checker lifetimes", "pod scheduling", "tar extract archive", "ownership move semantics",
-	"graduation criteria beta", "git rebase interactive", "trait objects dynamic dispatch", "kubelet eviction",
-	"docker run port", "error handling Result", "feature gate", "find files by name", "closures capture",
-	"api server admission webhook", "ssh key", "smart pointers Box", "sidecar containers", "curl post json",
-	"cargo workspace", "storage volume snapshot", "grep recursive", "pattern matching enums", "node lease heartbeat",
-	"compress gzip", "unsafe raw pointers",
-}
-
 // timeSearches runs n search calls on one server; it returns the first
 // (which opens the index) and the others, then 10 searches each right after
 // the lock's mtime changed (as after an install in another terminal).
 func timeSearches(bin, dir string, n int) (first time.Duration, rest, touched []time.Duration, err error) {
 	lock := filepath.Join(dir, ".context", project.LockName)
-	ds, err := searchLoop(bin, dir, n+11, func(i int) {
+	ds, err := benchmcp.StdioSearches(bin, dir, n+11, func(i int) {
 		if i > n {
 			now := time.Now().Add(time.Duration(i) * time.Second)
 			os.Chtimes(lock, now, now)
@@ -255,51 +244,6 @@ func timeSearches(bin, dir string, n int) (first time.Duration, rest, touched []
 		return 0, nil, nil, err
 	}
 	return ds[0], ds[1 : n+1], ds[n+1:], nil
-}
-
-func searchLoop(bin, dir string, n int, before func(i int)) ([]time.Duration, error) {
-	cmd := exec.Command(bin, "mcp", "-C", dir)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	defer func() { in.Close(); cmd.Wait() }()
-	r := bufio.NewReaderSize(out, 1<<20)
-	if _, err := io.WriteString(in, initReq+`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`+"\n"); err != nil {
-		return nil, err
-	}
-	if _, err := r.ReadBytes('\n'); err != nil {
-		return nil, err
-	}
-	var ds []time.Duration
-	for i := range n {
-		before(i)
-		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i + 2, "method": "tools/call",
-			"params": map[string]any{"name": "search", "arguments": map[string]any{"query": queries[i%len(queries)]}}})
-		start := time.Now()
-		if _, err := in.Write(append(req, '\n')); err != nil {
-			return nil, err
-		}
-		line, err := r.ReadBytes('\n')
-		if err != nil {
-			return nil, err
-		}
-		ds = append(ds, time.Since(start))
-		var resp struct {
-			Result struct {
-				IsError           bool `json:"isError"`
-				StructuredContent struct {
-					Hits []json.RawMessage `json:"hits"`
-				} `json:"structuredContent"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal(line, &resp); err != nil || resp.Result.IsError || len(resp.Result.StructuredContent.Hits) == 0 {
-			return nil, fmt.Errorf("search %q: bad answer %.300s", queries[i%len(queries)], line)
-		}
-	}
-	return ds, nil
 }
 
 func machine() string {

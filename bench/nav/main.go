@@ -24,6 +24,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/mcpserver"
@@ -287,14 +289,9 @@ func connect(dir string) (*mcp.ClientSession, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(context.Background(), st, nil)
+	cs, closeSession, err := benchmcp.InMemory(context.Background(), s, "nav-bench")
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "nav-bench", Version: "v0"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return cs, func() { cs.Close(); ss.Wait(); s.Close() }, nil
+	return cs, func() { closeSession(); s.Close() }, nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
@@ -28,17 +30,11 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 		return err
 	}
 	defer srv.Close()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
+	cs, closeSession, err := benchmcp.InMemory(ctx, srv, "relevance-bench")
 	if err != nil {
 		return err
 	}
-	defer ss.Wait()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "relevance-bench", Version: "v0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		return err
-	}
-	defer cs.Close()
+	defer closeSession()
 	codec, err := tokenizer.Get(tokenizer.O200kBase)
 	if err != nil {
 		return err

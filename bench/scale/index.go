@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -240,7 +240,7 @@ func searchInProcess(dir string, n int) ([]time.Duration, error) {
 	var ds []time.Duration
 	for i := range n {
 		start := time.Now()
-		if _, err := r.Search(ctx, indexer.Query{Text: queries[i%len(queries)], Limit: 10, BestPerDocument: i%2 == 1}); err != nil {
+		if _, err := r.Search(ctx, indexer.Query{Text: benchmcp.Queries[i%len(benchmcp.Queries)], Limit: 10, BestPerDocument: i%2 == 1}); err != nil {
 			return nil, err
 		}
 		ds = append(ds, time.Since(start))
@@ -248,66 +248,14 @@ func searchInProcess(dir string, n int) ([]time.Duration, error) {
 	return ds, nil
 }
 
-// queries are looked up in turn (bench/mcp's list): words a reader of
-// these docs would use.
-var queries = []string{
-	"borrow checker lifetimes", "pod scheduling", "tar extract archive", "ownership move semantics",
-	"graduation criteria beta", "git rebase interactive", "trait objects dynamic dispatch", "kubelet eviction",
-	"docker run port", "error handling Result", "feature gate", "find files by name", "closures capture",
-	"api server admission webhook", "ssh key", "smart pointers Box", "sidecar containers", "curl post json",
-	"cargo workspace", "storage volume snapshot", "grep recursive", "pattern matching enums", "node lease heartbeat",
-	"compress gzip", "unsafe raw pointers",
-}
-
-const initReq = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}` + "\n"
-
 // searchMCP starts `ctx mcp` on stdio in dir (the real binary), and times
 // n search calls after a first one (which opens the index).
 func searchMCP(bin, dir string, n int) ([]time.Duration, error) {
-	cmd := exec.Command(bin, "mcp", "-C", dir)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	ds, err := benchmcp.StdioSearches(bin, dir, n+1, nil)
+	if err != nil {
 		return nil, err
 	}
-	defer func() { in.Close(); cmd.Wait() }()
-	r := bufio.NewReaderSize(out, 1<<20)
-	if _, err := io.WriteString(in, initReq+`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`+"\n"); err != nil {
-		return nil, err
-	}
-	if _, err := r.ReadBytes('\n'); err != nil {
-		return nil, err
-	}
-	var ds []time.Duration
-	for i := range n + 1 {
-		q := queries[i%len(queries)]
-		req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i + 2, "method": "tools/call",
-			"params": map[string]any{"name": "search", "arguments": map[string]any{"query": q}}})
-		start := time.Now()
-		if _, err := in.Write(append(req, '\n')); err != nil {
-			return nil, err
-		}
-		line, err := r.ReadBytes('\n')
-		if err != nil {
-			return nil, err
-		}
-		if i > 0 {
-			ds = append(ds, time.Since(start))
-		}
-		var resp struct {
-			Result struct {
-				IsError           bool `json:"isError"`
-				StructuredContent struct {
-					Hits []json.RawMessage `json:"hits"`
-				} `json:"structuredContent"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal(line, &resp); err != nil || resp.Result.IsError || len(resp.Result.StructuredContent.Hits) == 0 {
-			return nil, fmt.Errorf("search %q: bad answer %.300s", q, line)
-		}
-	}
-	return ds, nil
+	return ds[1:], nil
 }
 
 // pct is the p-quantile of sorted ds.
