@@ -25,18 +25,8 @@ inspector="${INSPECTOR_VERSION2:-2.12.0}"
 sdk="${TS_SDK_VERSION:-1.32.2}"
 dir="${CTX_MCP_CLIENTS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctx-ci/mcp-clients-$inspector-$sdk}"
 cli="$dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
-if [ ! -f "$cli" ] || [ ! -f "$dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
-  say "installing @modelcontextprotocol/inspector@$inspector and @modelcontextprotocol/sdk@$sdk into $dir"
-  mkdir -p "$dir"
-  if ! npm install --silent --no-audit --no-fund --prefix "$dir" "@modelcontextprotocol/inspector@$inspector" "@modelcontextprotocol/sdk@$sdk" >&2; then
-    if [ "${CTX_INSPECTOR_REQUIRED:-0}" = 1 ]; then
-      say "FAIL: could not install the packages from npm"
-      exit 1
-    fi
-    say "SKIP: could not install the packages from npm (offline?); set CTX_INSPECTOR_REQUIRED=1 to fail instead"
-    exit 0
-  fi
-fi
+. .ci/npm.sh
+{ [ -f "$cli" ] && [ -f "$dir/node_modules/@modelcontextprotocol/sdk/package.json" ]; } || npm_install_or_skip "$dir" "@modelcontextprotocol/inspector@$inspector" "@modelcontextprotocol/sdk@$sdk"
 if [ ! -f "$cli" ]; then
   say "FAIL: the Inspector CLI is not at $cli (layout changed? set INSPECTOR_VERSION2)"
   exit 1

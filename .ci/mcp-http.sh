@@ -24,18 +24,8 @@ sdk="${TS_SDK_VERSION:-1.32.2}"
 dir="${CTX_MCP_HTTP_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctx-ci/mcp-http-$inspector-$sdk}"
 cli="$dir/node_modules/@modelcontextprotocol/inspector/cli/build/index.js"
 sdkdir="$dir/node_modules/@modelcontextprotocol/sdk"
-if [ ! -f "$cli" ] || [ ! -f "$sdkdir/package.json" ]; then
-  say "installing @modelcontextprotocol/inspector@$inspector and @modelcontextprotocol/sdk@$sdk into $dir"
-  mkdir -p "$dir"
-  if ! npm install --silent --no-audit --no-fund --prefix "$dir" "@modelcontextprotocol/inspector@$inspector" "@modelcontextprotocol/sdk@$sdk" >&2; then
-    if [ "${CTX_INSPECTOR_REQUIRED:-0}" = 1 ]; then
-      say "FAIL: could not install the packages from npm"
-      exit 1
-    fi
-    say "SKIP: could not install the packages from npm (offline?); set CTX_INSPECTOR_REQUIRED=1 to fail instead"
-    exit 0
-  fi
-fi
+. .ci/npm.sh
+{ [ -f "$cli" ] && [ -f "$sdkdir/package.json" ]; } || npm_install_or_skip "$dir" "@modelcontextprotocol/inspector@$inspector" "@modelcontextprotocol/sdk@$sdk"
 if [ ! -f "$cli" ]; then
   say "FAIL: the Inspector CLI is not at $cli (layout changed? set INSPECTOR_HTTP_VERSION)"
   exit 1

@@ -20,18 +20,8 @@ fi
 version="${INSPECTOR_VERSION:-0.15.0}"
 dir="${CTX_INSPECTOR_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctx-ci/inspector-$version}"
 cli="$dir/node_modules/@modelcontextprotocol/inspector-cli/build/index.js"
-if [ ! -f "$cli" ]; then
-  say "installing @modelcontextprotocol/inspector@$version into $dir"
-  mkdir -p "$dir"
-  if ! npm install --silent --no-audit --no-fund --prefix "$dir" "@modelcontextprotocol/inspector@$version" >&2; then
-    if [ "${CTX_INSPECTOR_REQUIRED:-0}" = 1 ]; then
-      say "FAIL: could not install the Inspector from npm"
-      exit 1
-    fi
-    say "SKIP: could not install the Inspector from npm (offline?); set CTX_INSPECTOR_REQUIRED=1 to fail instead"
-    exit 0
-  fi
-fi
+. .ci/npm.sh
+[ -f "$cli" ] || npm_install_or_skip "$dir" "@modelcontextprotocol/inspector@$version"
 if [ ! -f "$cli" ]; then
   say "FAIL: the Inspector CLI is not at $cli (layout changed? set INSPECTOR_VERSION)"
   exit 1
