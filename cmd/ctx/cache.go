@@ -43,7 +43,9 @@ the keep period (--keep, ` + defaultKeep + `) with all their trees and the files
 the recorded paths, and everything written within it; it drops the rest
 and packs the loose objects. A project whose packages were installed or
 updated within the keep period therefore installs from the cache; another
-fetches again what it needs. The https documents are not collected.
+fetches again what it needs. The https documents are collected the same
+way: a snapshot (what one fetch of a URL saw) used within the keep period
+stays with its bodies, and so does every body written within it.
 
 With CTX_CACHE_MAX set (2GB, 500MB, 1.5GiB), an install or update that
 leaves the git stores larger than that collects them, least recently used
@@ -74,10 +76,12 @@ documents' size, and the total.`,
 stay, with their trees and the files under the paths they were used for,
 and so does every object written within it; the rest is dropped, and the
 kept objects of older pack files and all loose objects are written into
-new pack files. --keep 0 drops everything that is not in use right now.
+new pack files. The https documents' snapshots used within the keep
+period stay with their bodies, as does every body fetched within it.
+--keep 0 drops everything that is not in use right now.
 
-Exit status: 0 when done; 3 when a remote was in use by another ctx process
-and was skipped; 2 for bad arguments; 1 for other errors.`,
+Exit status: 0 when done; 3 when a remote (or the https documents) was in
+use by another ctx process and was skipped; 2 for bad arguments; 1 for other errors.`,
 		Args: noArgs,
 	}
 	gcOpts := &cacheOptions{globalOptions: g, op: "gc"}
@@ -119,7 +123,11 @@ func runCache(ctx context.Context, opts *cacheOptions) error {
 		return cacheInfo(ctx, opts, eng, eo)
 	}
 	res, err := eng.GC(ctx, gitengine.GCOptions{Keep: keep, DryRun: opts.dryRun, Wait: cacheGCWait})
-	skipped := printGC(opts.globalOptions, res, opts.dryRun)
+	var web webfetch.GCResult
+	if err == nil {
+		web, err = webfetch.GC(ctx, eo.CacheDir, webfetch.GCOptions{Keep: keep, DryRun: opts.dryRun, Wait: cacheGCWait})
+	}
+	skipped := printGC(opts.globalOptions, res, web, opts.dryRun)
 	if err != nil {
 		return err
 	}
@@ -217,9 +225,10 @@ func lastUsed(t time.Time) string {
 	return t.Local().Format("2006-01-02 15:04")
 }
 
-// printGC prints one line per remote gc looked at and a total, and says
-// whether some remote was skipped. Warnings go to stderr.
-func printGC(g *globalOptions, res []gitengine.GCResult, dryRun bool) (skipped bool) {
+// printGC prints one line per remote gc looked at, one for the https
+// documents, and a total, and says whether something was skipped.
+// Warnings go to stderr.
+func printGC(g *globalOptions, res []gitengine.GCResult, web webfetch.GCResult, dryRun bool) (skipped bool) {
 	verb, packed := "dropped", "packed"
 	if dryRun {
 		verb, packed = "would drop", "would pack"
@@ -241,8 +250,38 @@ func printGC(g *globalOptions, res []gitengine.GCResult, dryRun bool) (skipped b
 			formatBytes(r.BytesBefore), formatBytes(r.BytesAfter), verb, r.Dropped, r.Objects, pluralWord(r.Objects, "object", "objects"),
 			packed, r.Repacked, r.Commits, pluralWord(r.Commits, "commit", "commits"))
 	}
+	if printWebGC(g, web, dryRun) {
+		skipped = true
+	} else {
+		before += web.BytesBefore
+		after += web.BytesAfter
+	}
 	fmt.Fprintf(g.IO.Out, "total %s → %s\n", formatBytes(before), formatBytes(after))
 	return skipped
+}
+
+// printWebGC prints what gc did with the https documents, and says whether
+// they were skipped.
+func printWebGC(g *globalOptions, r webfetch.GCResult, dryRun bool) (skipped bool) {
+	if r.Warning != "" {
+		fmt.Fprintf(g.IO.ErrOut, "warning: https documents: %s\n", safetext.Text(r.Warning))
+	}
+	if r.Skipped != "" {
+		fmt.Fprintf(g.IO.Out, "https documents skipped: %s\n", r.Skipped)
+		return true
+	}
+	if r.Snapshots == 0 && r.Blobs == 0 && r.BytesBefore == 0 {
+		return false
+	}
+	verb := "dropped"
+	if dryRun {
+		verb = "would drop"
+	}
+	fmt.Fprintf(g.IO.Out, "https documents %s → %s: %s %d of %d %s, %d of %d %s\n",
+		formatBytes(r.BytesBefore), formatBytes(r.BytesAfter), verb,
+		r.DroppedSnapshots, r.Snapshots, pluralWord(r.Snapshots, "snapshot", "snapshots"),
+		r.DroppedBlobs, r.Blobs, pluralWord(r.Blobs, "body", "bodies"))
+	return false
 }
 
 // trimCache keeps the git cache within CTX_CACHE_MAX after an install or

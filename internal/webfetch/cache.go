@@ -63,6 +63,9 @@ func (c *Client) Open(blob string) (*os.File, error) {
 	if err := checkBlob(blob); err != nil {
 		return nil, err
 	}
+	if err := c.hold(); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(c.dir("blobs", blob))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("blob %s: %w", blob, ErrNotCached)
@@ -180,13 +183,18 @@ func (c *Client) storeSnapshot(s *Snapshot) error {
 // Cached returns the snapshot rev from the cache alone, after checking that
 // it is the snapshot of that rev and that every blob it names is present
 // and hashes to its id. The error wraps ErrNotCached when it is absent,
-// incomplete or corrupt: fetch it again.
+// incomplete or corrupt: fetch it again. A snapshot found is marked used
+// now (its file time), for GC's keep period.
 func (c *Client) Cached(rev string) (*Snapshot, error) {
 	h, err := revHex(rev)
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(c.dir("snapshots", h+".json"))
+	if err := c.hold(); err != nil {
+		return nil, err
+	}
+	p := c.dir("snapshots", h+".json")
+	data, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("snapshot %s: %w", rev, ErrNotCached)
 	}
@@ -202,6 +210,8 @@ func (c *Client) Cached(rev string) (*Snapshot, error) {
 			return nil, fmt.Errorf("snapshot %s: %w", rev, err)
 		}
 	}
+	now := c.now()
+	_ = os.Chtimes(p, now, now) // a read-only cache still serves; only GC's record of the use is lost
 	return &s, nil
 }
 

@@ -25,6 +25,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"github.com/gofrs/flock"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -185,6 +186,10 @@ type Client struct {
 	guarded *http.Transport // refuses non-public addresses
 	open    *http.Transport // for sources with AllowPrivate
 	sweep   sync.Once       // stale .incoming-* files removed, once per Client
+
+	holdOnce sync.Once    // the cache's shared lock taken (hold)
+	holdErr  error        // why it could not be
+	lock     *flock.Flock // the shared lock, held until Close
 }
 
 // New returns a Client.
@@ -195,10 +200,13 @@ func New(o Options) *Client {
 	return &Client{o: o, guarded: newTransport(true, o.public, o.tls), open: newTransport(false, nil, o.tls)}
 }
 
-// Close closes the idle connections.
+// Close closes the idle connections and lets go of the cache (see hold).
 func (c *Client) Close() {
 	c.guarded.CloseIdleConnections()
 	c.open.CloseIdleConnections()
+	if c.lock != nil {
+		_ = c.lock.Unlock()
+	}
 }
 
 func (c *Client) now() time.Time {
@@ -290,6 +298,9 @@ func (c *Client) start(r Request) (*fetch, string, error) {
 func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
 	if c.o.CacheDir == "" {
 		return nil, fmt.Errorf("fetch %s: no cache directory configured", shownURL(r.URL))
+	}
+	if err := c.hold(); err != nil {
+		return nil, err
 	}
 	f, form, err := c.start(r)
 	if err != nil {
