@@ -198,7 +198,9 @@ type bound struct{ min, max int }
 //   - the answer, as a client shows it (answerTokens), must fit the call's
 //     budget (tokenBudget of its maxTokens, when In has one): every tool
 //     cuts its own answer to fit, so one that does not is refused with an
-//     error that says so (and logged, since that is a bug), never sent.
+//     error that says so (and logged, since that is a bug), never sent;
+//   - an error, returned or built as an error result, is cut to the
+//     default budget (capError), since it may quote what was asked.
 //
 // Out is any for a tool without structured output.
 func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp.ToolHandlerFor[In, Out]) {
@@ -229,18 +231,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 				s.codec()
 			}()
 		})
-		res, out, err := h(ctx, req, in)
-		if err != nil || (res != nil && res.IsError) {
-			return res, out, err
-		}
-		var structured any
-		if v := any(out); v != nil {
-			structured = v
-		}
 		var zero Out
-		if res, err = jsonAnswer(res, structured); err != nil {
-			return nil, zero, err
-		}
 		max := 0
 		b, hasMax := any(in).(budgeted)
 		if hasMax {
@@ -248,6 +239,21 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		}
 		budget, err := tokenBudget(max)
 		if err != nil {
+			return nil, zero, err
+		}
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return nil, zero, capError(err)
+		}
+		if res != nil && res.IsError {
+			capErrorResult(res)
+			return res, zero, nil
+		}
+		var structured any
+		if v := any(out); v != nil {
+			structured = v
+		}
+		if res, err = jsonAnswer(res, structured); err != nil {
 			return nil, zero, err
 		}
 		if !s.fits(res, structured, budget) {
@@ -262,6 +268,37 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		}
 		return res, out, nil
 	})
+}
+
+// capError keeps a tool error within the default budget: errors are short
+// (a value they quote is clipped, they name at most a few suggestions), and
+// one that is not is cut at that many bytes (a BPE token is at least a
+// byte). The call's own maxTokens does not shrink it: an error saying that
+// maxTokens is too small, and what to give, must be read whole.
+func capError(err error) error {
+	if msg := err.Error(); len(msg) > errorBudget {
+		return errors.New(clipText(msg, errorBudget))
+	}
+	return err
+}
+
+// errorBudget is capError's bound, in bytes and so in tokens.
+var errorBudget = DefaultMaxTokens * headroomPercent / 100
+
+// capErrorResult does what capError does for an error result a handler
+// built: its texts, together, within errorBudget bytes; nothing else of it
+// is sent.
+func capErrorResult(res *mcp.CallToolResult) {
+	left := errorBudget
+	var kept []mcp.Content
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok && left > len("…") {
+			t.Text = clipText(t.Text, left)
+			left -= len(t.Text)
+			kept = append(kept, t)
+		}
+	}
+	res.Content, res.Meta, res.StructuredContent = kept, nil, nil
 }
 
 // inputSchema is the JSON schema of a tool's input In, as the SDK infers

@@ -173,3 +173,45 @@ func TestSchemasPortable(t *testing.T) {
 		t.Fatal("no tool has an output schema: nothing was checked")
 	}
 }
+
+type failArgs struct {
+	Result    bool `json:"result,omitempty"`
+	MaxTokens int  `json:"maxTokens,omitempty"`
+}
+
+func (a failArgs) maxTokens() int { return a.MaxTokens }
+
+// TestErrorsWithinBudget: a tool error, returned or built as an error
+// result, is cut to the default budget (errors quote what was asked, so a
+// hostile argument could make one long).
+func TestErrorsWithinBudget(t *testing.T) {
+	long := strings.Repeat("🦀 終わり <T> ", 20000) // many tokens per byte range
+	var srv *Server
+	cs := connect(t, t.TempDir(), func(s *Server) {
+		srv = s
+		addTool(s, &mcp.Tool{Name: "fail", Description: "fails"}, nil, func(_ context.Context, _ *mcp.CallToolRequest, a failArgs) (*mcp.CallToolResult, any, error) {
+			if a.Result {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: long}, &mcp.TextContent{Text: long}}}, nil, nil
+			}
+			return nil, nil, fmt.Errorf("no such thing: %s", long)
+		})
+	})
+	for _, args := range []map[string]any{{}, {"result": true}, {"maxTokens": 1000}, {"result": true, "maxTokens": 1000}} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "fail", Arguments: args})
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		budget := errorBudget // whatever maxTokens says: an error must say what to do
+		if !res.IsError || len(res.Content) == 0 {
+			t.Fatalf("%v: not an error result: %+v", args, res)
+		}
+		if n := srv.answerTokens(res, res.StructuredContent); n > budget {
+			t.Errorf("%v: error answer %d tokens, budget %d", args, n, budget)
+		}
+		for _, c := range res.Content {
+			if text := c.(*mcp.TextContent).Text; !utf8.ValidString(text) || !strings.HasSuffix(text, "…") && len(text) > budget {
+				t.Errorf("%v: error text not cut cleanly: %d bytes, ends %q", args, len(text), text[max(0, len(text)-10):])
+			}
+		}
+	}
+}
