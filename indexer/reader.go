@@ -661,12 +661,42 @@ func (r *Reader) loadCatalogLocked() (*catalog, error) {
 	if r.cat != nil && st.same(r.catStat) {
 		return r.cat, nil
 	}
-	var c catalog
-	if err := readJSON(p, &c); err != nil {
-		return nil, fmt.Errorf("indexer: %w", err)
+	for attempt := 0; ; attempt++ {
+		c, err := readCatalog(r.indexDir())
+		if err == nil {
+			err = r.loadParts(&c)
+		}
+		if err == nil {
+			r.cat, r.catStat = &c, st
+			return r.cat, nil
+		}
+		// A writer replaced the catalogue between reading its top and a
+		// part: read the new top.
+		if !isCatalogGone(err) || attempt >= 20 {
+			return nil, fmt.Errorf("indexer: %w", err)
+		}
+		if st, err = stamp(p); err != nil {
+			return nil, fmt.Errorf("indexer: %w", err)
+		}
 	}
-	r.cat, r.catStat = &c, st
-	return r.cat, nil
+}
+
+// loadParts reads every part of c, reusing the records of the parts the
+// cached catalogue has already read.
+func (r *Reader) loadParts(c *catalog) error {
+	c.Files = make(map[string][]fileRecord, len(c.Parts))
+	for alias, part := range c.Parts {
+		if r.cat != nil {
+			if old, ok := r.cat.Parts[alias]; ok && old.File == part.File {
+				c.Files[alias] = r.cat.Files[alias]
+				continue
+			}
+		}
+		if _, err := c.records(r.indexDir(), alias); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Documents returns the catalogue of one package (or all, for ""), sorted by
@@ -746,7 +776,7 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	for _, p := range withDirs(r.contextDir, pkgs) {
 		want[p.Alias] = true
 		ip, ok := indexed[p.Alias]
-		if !ok || !sameIdentity(ip, p) || !filesMatch(p, cat.Files[p.Alias]) {
+		if !ok || !sameIdentity(ip, p) || !filesMatch(p, cat.Parts[p.Alias]) {
 			stale[p.Alias] = true
 		}
 	}
@@ -764,21 +794,15 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	return f, nil
 }
 
-// filesMatch walks pkg's files (walkPackage, stat only) and compares its
-// documents with the catalogue's records.
-func filesMatch(pkg Package, recs []fileRecord) bool {
+// filesMatch walks pkg's files (walkPackage, stat only) and compares their
+// stat data with its part of the catalogue (partStamp; no part: no files).
+func filesMatch(pkg Package, part catalogPart) bool {
 	found, err := walkPackage(pkg, func(string) {})
 	if err != nil && !isNotExist(err) {
 		return false
 	}
-	if len(found) != len(recs) {
-		return false
+	if part.File == "" {
+		return len(found) == 0
 	}
-	for i, f := range found { // both sorted by path
-		rec := recs[i]
-		if f.rel != rec.Path || !f.unchanged(&rec) {
-			return false
-		}
-	}
-	return true
+	return partStamp(found) == part.Stamp
 }
