@@ -773,10 +773,12 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	}
 	stale := map[string]bool{}
 	want := map[string]bool{}
-	for _, p := range withDirs(r.contextDir, pkgs) {
+	pkgs = withDirs(r.contextDir, pkgs)
+	walks := walkPackages(pkgs)
+	for i, p := range pkgs {
 		want[p.Alias] = true
 		ip, ok := indexed[p.Alias]
-		if !ok || !sameIdentity(ip, p) || !filesMatch(p, cat.Parts[p.Alias]) {
+		if !ok || !sameIdentity(ip, p) || !filesMatch(walks[i], cat.Parts[p.Alias]) {
 			stale[p.Alias] = true
 		}
 	}
@@ -794,10 +796,10 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	return f, nil
 }
 
-// filesMatch walks pkg's files (walkPackage, stat only) and compares their
-// stat data with its part of the catalogue (partStamp; no part: no files).
-func filesMatch(pkg Package, part catalogPart) bool {
-	found, err := walkPackage(pkg, func(string) {})
+// filesMatch compares the stat data of a package's files (w, its walk)
+// with its part of the catalogue (partStamp; no part: no files).
+func filesMatch(w walkedPackage, part catalogPart) bool {
+	found, err := w.found, w.err
 	if err != nil && !isNotExist(err) {
 		return false
 	}

@@ -243,23 +243,28 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 // through warn), planned again from the start.
 func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(string)) error {
 	p.pkgs = withDirs(contextDir, pkgs)
-	err := p.planAll(warn)
+	walks := walkPackages(p.pkgs)
+	var notes []string
+	err := p.planAll(walks, func(s string) { notes = append(notes, s) })
 	var pe *partError
-	if errors.As(err, &pe) && !p.rebuild {
-		warn(fmt.Sprintf("%v; rebuilding the index", pe.err))
-		p.rebuild, p.why = true, "a part of the catalogue cannot be read"
-		p.cat.Files, p.cat.Parts = nil, nil
-		p.jobs, p.unchanged, p.keep, p.deletes, p.removed = nil, map[string][]fileRecord{}, map[string]catalogPart{}, nil, 0
-		err = p.planAll(warn)
+	if !errors.As(err, &pe) || p.rebuild {
+		for _, n := range notes {
+			warn(n)
+		}
+		return err
 	}
-	return err
+	warn(fmt.Sprintf("%v; rebuilding the index", pe.err))
+	p.rebuild, p.why = true, "a part of the catalogue cannot be read"
+	p.cat.Files, p.cat.Parts = nil, nil
+	p.jobs, p.unchanged, p.keep, p.deletes, p.removed = nil, map[string][]fileRecord{}, map[string]catalogPart{}, nil, 0
+	return p.planAll(walks, warn)
 }
 
-// planAll plans every package of p.pkgs, and the removal of the ones no
-// longer there.
-func (p *syncPlan) planAll(warn func(string)) error {
-	for _, pkg := range p.pkgs {
-		if err := p.planPackage(pkg, warn); err != nil {
+// planAll plans every package of p.pkgs from its walk (walks, in the same
+// order), and the removal of the ones no longer there.
+func (p *syncPlan) planAll(walks []walkedPackage, warn func(string)) error {
+	for i, pkg := range p.pkgs {
+		if err := p.planPackage(pkg, walks[i], warn); err != nil {
 			return err
 		}
 	}
@@ -294,13 +299,16 @@ func rebuildReason(asked bool, m meta, cat catalog, indexDir string) string {
 	return ""
 }
 
-// planPackage walks one package's folder (pkg.Dir, or its one file
-// pkg.Only; stat only: files whose size, mtime, ctime and inode match the
-// catalogue are not read) and plans its files. When none changed (the
+// planPackage plans one package's files from its walk (w: its folder,
+// pkg.Dir, or its one file pkg.Only; stat only): files whose size, mtime,
+// ctime and inode match the catalogue are not read. When none changed (the
 // package's partStamp is its part's), its part is kept unread.
-func (p *syncPlan) planPackage(pkg Package, warn func(string)) error {
+func (p *syncPlan) planPackage(pkg Package, w walkedPackage, warn func(string)) error {
 	alias := pkg.Alias
-	found, err := walkPackage(pkg, warn)
+	for _, n := range w.notes {
+		warn(n)
+	}
+	found, err := w.found, w.err
 	switch {
 	case isNotExist(err) && pkg.Kind == project.KindDir:
 		warn(fmt.Sprintf("%s: not found (restore it, or `ctx remove %s`); indexed as empty", label(pkg), alias))
