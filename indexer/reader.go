@@ -750,10 +750,10 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	r.mu.Lock()
 	cat, err := r.loadCatalogLocked()
 	var builtAt time.Time
-	usable := false // meta.json present, of this schema, and not mid-update
+	usable := false // meta.json present, of this schema, not mid-update, and the catalogue of its bleve directory
 	if err == nil && r.loadMetaLocked() == nil {
 		builtAt = r.meta.BuiltAt
-		usable = cat.Schema == schemaVersion && !r.meta.Dirty
+		usable = cat.Schema == schemaVersion && !r.meta.Dirty && cat.Bleve == r.meta.Bleve
 	}
 	r.mu.Unlock()
 	if errors.Is(err, ErrNoIndex) || (err == nil && !usable) {
