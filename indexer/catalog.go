@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/internal/confine"
 )
@@ -50,7 +51,7 @@ var partFileRE = regexp.MustCompile(`^[0-9a-f]{32}\.json$`)
 // catalogPart is what the top of the catalogue knows of one package's part.
 type catalogPart struct {
 	File       string `json:"file"`  // the part's name in catalog/
-	Stamp      string `json:"stamp"` // partStamp of its records
+	Stamp      string `json:"stamp"` // partStamp of its records; "" when a path is not UTF-8 (makePart)
 	Records    int    `json:"records"`
 	Chunks     int    `json:"chunks"`
 	Tokens     int64  `json:"tokens,omitempty"`
@@ -142,7 +143,9 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 	sum := sha256.Sum256(data)
 	p := catalogPart{File: hex.EncodeToString(sum[:16]) + ".json", Records: len(recs)}
 	st, listing := newStamp(), sha256.New()
+	valid := true
 	for _, r := range recs {
+		valid = valid && utf8.ValidString(r.Path)
 		st.add(r.Path, r.Size, r.ModNS, r.CNS, r.Ino, r.KEP)
 		p.Chunks += r.Chunks
 		p.Tokens += r.Tokens
@@ -150,6 +153,12 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 		fmt.Fprintf(listing, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
 	}
 	p.Stamp = st.sum()
+	if !valid {
+		// JSON keeps a name that is not UTF-8 with U+FFFD for its invalid
+		// bytes: the record read back is not that file's. No walk gives
+		// the empty stamp, so the package is planned file by file, always.
+		p.Stamp = ""
+	}
 	p.Listing = hex.EncodeToString(listing.Sum(nil)[:16])
 	p.Links = linkInput(recs)
 	return p, data, nil

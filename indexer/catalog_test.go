@@ -293,3 +293,35 @@ func TestCatalogStrayState(t *testing.T) {
 	}
 	checkPartsLive(t, dir)
 }
+
+// A file name that is not UTF-8 does not survive the part's JSON (U+FFFD
+// for its bytes): its package is never kept unread, so INDEX.md and the
+// index keep the name from the walk.
+func TestCatalogNameNotUTF8(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	writeFiles(t, dir, "ops", map[string]string{"bad\xff.md": "# Bad name\n\nWords.\n"})
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if parts := topParts(t, dir); parts["ops"].Stamp != "" || parts["guides"].Stamp == "" {
+		t.Errorf("stamps: ops %q (a name not UTF-8), guides %q", parts["ops"].Stamp, parts["guides"].Stamp)
+	}
+	p := plan(t, dir, testPackages(), false)
+	if _, ok := p.keep["ops"]; ok {
+		t.Error("the package with a name not UTF-8 is kept unread")
+	}
+	if _, ok := p.keep["guides"]; !ok {
+		t.Error("the unchanged package is read")
+	}
+	// INDEX.md rendered again for a change elsewhere.
+	writeFiles(t, dir, "guides", map[string]string{"more.md": "# More\n\nText.\n"})
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "INDEX.md"))
+	if err != nil || !strings.Contains(string(md), `bad\xff.md`) || !strings.Contains(string(md), "more.md") {
+		t.Errorf("INDEX.md does not show the name escaped: %v\n%s", err, md)
+	}
+}
