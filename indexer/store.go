@@ -35,6 +35,9 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //	              title, summary, tags, type, line count, front matter
 //	              (typed) and links as written: the link graph and
 //	              metadata store (graph.go)
+//	indexmd-tokens.json
+//	              the token counts of INDEX.md's sections at the last
+//	              render, by the hash of their text (a cache: costMemo)
 //	bleve-<gen>/  the bleve (scorch) index named by meta.json
 //	.bleve-<gen>.lock
 //	              flock a Reader holds (shared) while it opens bleve-<gen>;

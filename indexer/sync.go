@@ -772,7 +772,9 @@ func publishIndexMD(d confine.Dir, indexDir, target string, cat *catalog, budget
 	if err := cat.loadAll(indexDir); err != nil {
 		return st, fmt.Errorf("indexer: %w", err)
 	}
-	md, info := renderIndex(cat.Packages, cat.Files, budget, filepath.Dir(target))
+	memo := readCostMemo(indexDir)
+	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo)
+	memo.write(d, indexDir)
 	st.Tokens, st.Degraded = info.Tokens, info.Degraded
 	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
 		if err := writeFileAtomic(d, target, []byte(md)); err != nil {
