@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -640,4 +642,30 @@ func inDegrees(pkgs []Package, files map[string][]fileRecord) map[docKey]int {
 		out[k] = len(ls)
 	}
 	return out
+}
+
+// linkInput is the hash of what resolving links (buildGraph, resolve) reads
+// of one package's records: each document's path and whether it is
+// skipped, and its links' type, target and wiki mark (not their line or
+// label, which no resolution depends on).
+func linkInput(recs []fileRecord) string {
+	h := sha256.New()
+	for _, r := range recs {
+		fmt.Fprintf(h, "%q %t %d\n", r.Path, r.Skipped != "", len(r.Links))
+		for _, l := range r.Links {
+			fmt.Fprintf(h, "%q %q %t\n", l.Type, l.Target, l.Wiki)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// linkGraphInput is the hash of everything the link graph of a catalogue is
+// resolved from: the packages (as resolve and sourceKey read them) and each
+// part's linkInput. Two catalogues with the same one have the same graph.
+func linkGraphInput(pkgs []Package, parts map[string]catalogPart) string {
+	h := sha256.New()
+	for _, p := range pkgs {
+		fmt.Fprintf(h, "pkg %q %q %q %q %q\n", p.Alias, p.Kind, p.Path, sourceKey(p), parts[p.Alias].Links)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -119,6 +119,7 @@ type renderInfo struct {
 // pkgSection is one package's part of INDEX.md at every detail level,
 // computed lazily.
 type pkgSection struct {
+	memo   *costMemo // nil: none
 	pkg    Package
 	base   string // prefix of its documents' paths: "" for a locked package, where a dir source is from INDEX.md ("../docs/")
 	docs   []fileRecord
@@ -179,12 +180,19 @@ func (s *pkgSection) costOf(level, limit int) int {
 	for _, l := range es {
 		bytes += len(l)
 	}
-	n := countTokens(s.header)
-	switch {
-	case bytes > 6*limit:
+	if bytes > 6*limit {
 		// o200k averages about 4 bytes per token on English markdown (3
 		// on CJK text and URLs) and rarely more than 6.
-		n = limit + 1
+		s.cost[level] = limit + 1
+		return limit + 1
+	}
+	key := s.memo.key(s.header, es)
+	if n, ok := s.memo.get(key); ok {
+		s.cost[level] = n
+		return n
+	}
+	n := countTokens(s.header)
+	switch {
 	case len(es) <= sampleLines:
 		for _, l := range es {
 			n += countTokens(l)
@@ -201,6 +209,7 @@ func (s *pkgSection) costOf(level, limit int) int {
 	if level != levelNone && len(es) > 0 {
 		n++ // the blank line after the list
 	}
+	s.memo.put(key, n)
 	s.cost[level] = n
 	return n
 }
@@ -349,11 +358,17 @@ func plural(n int, one, many string) string {
 // shortening the currently largest section by one level, and says in the
 // file what it shortened. The output depends only on its input.
 func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
+	return renderIndexMemo(pkgs, files, budget, from, nil)
+}
+
+// renderIndexMemo is renderIndex taking the token counts of sections from
+// memo, and adding the ones it counts (memo may be nil).
+func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo) (string, renderInfo) {
 	var secs []*pkgSection
 	indeg := inDegrees(pkgs, files)
 	totalDocs, live := 0, 0
 	for _, p := range pkgs {
-		s := &pkgSection{pkg: p}
+		s := &pkgSection{pkg: p, memo: memo}
 		for k, n := range indeg {
 			if k.alias == p.Alias {
 				if s.indeg == nil {

@@ -263,3 +263,43 @@ func TestIndexKeepsMostLinked(t *testing.T) {
 	}
 	t.Fatal("no budget gave the samples level")
 }
+
+// INDEX.md rendered with the token counts of an earlier render (costMemo)
+// is the file rendered without them, and counts only the sections whose
+// text changed.
+func TestIndexMemoSameOutput(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 8))
+	for run := 0; run < 12; run++ {
+		pkgs, files := randCorpus(r, false)
+		budget := 500 + r.IntN(20000)
+		want, wantInfo := renderIndex(pkgs, files, budget, "")
+		memo := &costMemo{used: map[string]int{}}
+		got, info := renderIndexMemo(pkgs, files, budget, "", memo)
+		if got != want || info != wantInfo {
+			t.Fatalf("run %d: a render with an empty memo differs", run)
+		}
+		// Next render: one title changed, another budget.
+		if len(pkgs) > 0 && len(files[pkgs[0].Alias]) > 0 {
+			files[pkgs[0].Alias][0].Title += " changed"
+		}
+		budget += r.IntN(2000) - 1000
+		want, wantInfo = renderIndex(pkgs, files, budget, "")
+		memo = &costMemo{old: memo.used, used: map[string]int{}}
+		got, info = renderIndexMemo(pkgs, files, budget, "", memo)
+		if got != want || info != wantInfo {
+			t.Fatalf("run %d: a render with the last render's memo differs", run)
+		}
+		// Counted again: the changed package's sections, and levels the
+		// other budget reaches that the first render did not.
+		counted := 0
+		for k := range memo.used {
+			if _, ok := memo.old[k]; !ok {
+				counted++
+			}
+		}
+		if len(pkgs) > 1 && counted > len(memo.used)/2+numLevels {
+			t.Errorf("run %d: %d of %d section counts were counted again", run, counted, len(memo.used))
+		}
+	}
+}

@@ -18,7 +18,11 @@ func planCounts(p *syncPlan) (added, changed, unchanged, removed int) {
 			changed++
 		}
 	}
-	return added, changed, countRecords(p.unchanged), p.removed
+	unchanged = countRecords(p.unchanged)
+	for _, part := range p.keep {
+		unchanged += part.Records // a package none of whose files changed
+	}
+	return added, changed, unchanged, p.removed
 }
 
 func plan(t *testing.T, dir string, pkgs []Package, rebuild bool) *syncPlan {

@@ -661,12 +661,42 @@ func (r *Reader) loadCatalogLocked() (*catalog, error) {
 	if r.cat != nil && st.same(r.catStat) {
 		return r.cat, nil
 	}
-	var c catalog
-	if err := readJSON(p, &c); err != nil {
-		return nil, fmt.Errorf("indexer: %w", err)
+	for attempt := 0; ; attempt++ {
+		c, err := readCatalog(r.indexDir())
+		if err == nil {
+			err = r.loadParts(&c)
+		}
+		if err == nil {
+			r.cat, r.catStat = &c, st
+			return r.cat, nil
+		}
+		// A writer replaced the catalogue between reading its top and a
+		// part: read the new top.
+		if !isCatalogGone(err) || attempt >= 20 {
+			return nil, fmt.Errorf("indexer: %w", err)
+		}
+		if st, err = stamp(p); err != nil {
+			return nil, fmt.Errorf("indexer: %w", err)
+		}
 	}
-	r.cat, r.catStat = &c, st
-	return r.cat, nil
+}
+
+// loadParts reads every part of c, reusing the records of the parts the
+// cached catalogue has already read.
+func (r *Reader) loadParts(c *catalog) error {
+	c.Files = make(map[string][]fileRecord, len(c.Parts))
+	for alias, part := range c.Parts {
+		if r.cat != nil {
+			if old, ok := r.cat.Parts[alias]; ok && old.File == part.File {
+				c.Files[alias] = r.cat.Files[alias]
+				continue
+			}
+		}
+		if _, err := c.records(r.indexDir(), alias); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Documents returns the catalogue of one package (or all, for ""), sorted by
@@ -720,10 +750,10 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	r.mu.Lock()
 	cat, err := r.loadCatalogLocked()
 	var builtAt time.Time
-	usable := false // meta.json present, of this schema, and not mid-update
+	usable := false // meta.json present, of this schema, not mid-update, and the catalogue of its bleve directory
 	if err == nil && r.loadMetaLocked() == nil {
 		builtAt = r.meta.BuiltAt
-		usable = cat.Schema == schemaVersion && !r.meta.Dirty
+		usable = cat.Schema == schemaVersion && !r.meta.Dirty && cat.Bleve == r.meta.Bleve
 	}
 	r.mu.Unlock()
 	if errors.Is(err, ErrNoIndex) || (err == nil && !usable) {
@@ -743,10 +773,12 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	}
 	stale := map[string]bool{}
 	want := map[string]bool{}
-	for _, p := range withDirs(r.contextDir, pkgs) {
+	pkgs = withDirs(r.contextDir, pkgs)
+	walks := walkPackages(pkgs)
+	for i, p := range pkgs {
 		want[p.Alias] = true
 		ip, ok := indexed[p.Alias]
-		if !ok || !sameIdentity(ip, p) || !filesMatch(p, cat.Files[p.Alias]) {
+		if !ok || !sameIdentity(ip, p) || !filesMatch(walks[i], cat.Parts[p.Alias]) {
 			stale[p.Alias] = true
 		}
 	}
@@ -764,21 +796,15 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	return f, nil
 }
 
-// filesMatch walks pkg's files (walkPackage, stat only) and compares its
-// documents with the catalogue's records.
-func filesMatch(pkg Package, recs []fileRecord) bool {
-	found, err := walkPackage(pkg, func(string) {})
+// filesMatch compares the stat data of a package's files (w, its walk)
+// with its part of the catalogue (partStamp; no part: no files).
+func filesMatch(w walkedPackage, part catalogPart) bool {
+	found, err := w.found, w.err
 	if err != nil && !isNotExist(err) {
 		return false
 	}
-	if len(found) != len(recs) {
-		return false
+	if part.File == "" {
+		return len(found) == 0
 	}
-	for i, f := range found { // both sorted by path
-		rec := recs[i]
-		if f.rel != rec.Path || !f.unchanged(&rec) {
-			return false
-		}
-	}
-	return true
+	return partStamp(found) == part.Stamp
 }

@@ -26,10 +26,18 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //	meta.json     {"schema", "generation", "bleve", "builtAt", "chunks"}: which
 //	              bleve directory is live; rewritten (temp file + rename) at the
 //	              end of every Sync that changed something
-//	catalog.json  the packages indexed and, per file, size, mtime, content
-//	              hash, chunk count, and the document's title, summary, tags,
-//	              type, line count, front matter (typed) and links as
-//	              written: the link graph and metadata store (graph.go)
+//	catalog.json  the top of the catalogue (catalog.go): the packages
+//	              indexed and, per package, the name and a summary of its
+//	              part file
+//	catalog/<hash>.json
+//	              one package's part of the catalogue: per file, size,
+//	              mtime, content hash, chunk count, and the document's
+//	              title, summary, tags, type, line count, front matter
+//	              (typed) and links as written: the link graph and
+//	              metadata store (graph.go)
+//	indexmd-tokens.json
+//	              the token counts of INDEX.md's sections at the last
+//	              render, by the hash of their text (a cache: costMemo)
 //	bleve-<gen>/  the bleve (scorch) index named by meta.json
 //	.bleve-<gen>.lock
 //	              flock a Reader holds (shared) while it opens bleve-<gen>;
@@ -38,7 +46,7 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 11 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents
+const schemaVersion = 12 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package
 
 const (
 	metaFile    = "meta.json"
@@ -94,11 +102,18 @@ type fileRecord struct {
 	metaDecoded bool // Meta holds Date values (typedMeta), in a Reader's copy only
 }
 
+// catalog is the top of the catalogue (catalog.go) and the parts read so
+// far.
 type catalog struct {
-	Schema   int                     `json:"schema"`
-	Packages []Package               `json:"packages"`
-	Files    map[string][]fileRecord `json:"files"` // alias → records sorted by path
-	IndexMD  indexMDState            `json:"indexMD"`
+	Schema   int                    `json:"schema"`
+	Packages []Package              `json:"packages"`
+	Parts    map[string]catalogPart `json:"parts"` // alias → its part (packages with records)
+	// Bleve is the bleve directory the catalogue describes: one that is
+	// not meta.json's (a crash between writing the two) means a rebuild.
+	Bleve   string       `json:"bleve"`
+	IndexMD indexMDState `json:"indexMD"`
+
+	Files map[string][]fileRecord `json:"-"` // alias → records sorted by path, of the parts read (records)
 }
 
 // indexMDState records what INDEX.md was last rendered from.
@@ -106,6 +121,10 @@ type indexMDState struct {
 	Input    string `json:"input"` // indexInputHash
 	Tokens   int    `json:"tokens"`
 	Degraded string `json:"degraded,omitempty"`
+	// Graph is linkGraphInput of the catalogue, InDegrees the hash of its
+	// documents' in-degrees: while Graph is the same, so are they.
+	Graph     string `json:"graph,omitempty"`
+	InDegrees string `json:"inDegrees,omitempty"`
 }
 
 func (r fileRecord) document(alias string) Document {

@@ -178,10 +178,16 @@ func (s *Stream) index(pkg Package) error {
 	}
 	var old map[string]*fileRecord
 	if !s.p.rebuild {
-		old = map[string]*fileRecord{}
-		for i := range s.p.cat.Files[pkg.Alias] {
-			r := &s.p.cat.Files[pkg.Alias][i]
-			old[r.Path] = r
+		if part, ok := s.p.cat.Parts[pkg.Alias]; ok && part.Stamp == partStamp(found) {
+			return nil // nothing changed
+		}
+		recs, err := s.p.cat.records(s.indexDir, pkg.Alias)
+		if err != nil {
+			return nil // Finish plans it as Sync does
+		}
+		old = make(map[string]*fileRecord, len(recs))
+		for i := range recs {
+			old[recs[i].Path] = &recs[i]
 		}
 	}
 	jobs := make([]job, 0, len(found))
@@ -249,29 +255,34 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		budget = DefaultBudgetTokens
 	}
 	p := s.p
-	w := newWriter(s.d, s.indexDir, p)
-	rep := &SyncReport{Rebuilt: p.rebuild}
+	streamed := p.rebuild
 	last := p.cat
-	if p.rebuild {
+	if streamed {
 		// What was streamed is the catalogue of the new generation.
-		w = s.w
 		p.cat = catalog{Schema: schemaVersion, Files: s.out.files}
 	}
-	if err := p.planPackages(s.contextDir, pkgs, s.warn); err != nil {
+	err = p.planPackages(s.contextDir, pkgs, s.warn)
+	var w *indexWriter
+	if streamed {
+		w = s.w
+	} else {
+		w = newWriter(s.d, s.indexDir, p) // p.rebuild when a part of the catalogue could not be read
+	}
+	if err != nil {
 		w.abort()
 		return nil, err
 	}
-	if p.rebuild {
+	if streamed {
 		p.removed = 0 // streamed documents no reader ever saw
 	}
-	rep.Removed = p.removed
+	rep := &SyncReport{Rebuilt: p.rebuild, Removed: p.removed}
 	parsed := parseFiles(ctx, p.jobs, s.pre)
 	defer parsed.stop()
 	out, err := applyPlan(ctx, w, p, parsed, rep, s.warn)
 	if err != nil {
 		return nil, err
 	}
-	if p.rebuild {
+	if streamed {
 		out.changed = true
 		rep.Added, rep.Updated, rep.Unchanged = countRecords(out.files), 0, 0
 		p.cat = last // what publish compares INDEX.md with

@@ -171,9 +171,10 @@ func lockIndex(ctx context.Context, d confine.Dir, indexDir string, warn func(st
 // syncPlan is what one Sync is to do, decided from meta.json, the catalogue
 // and stat data alone, before any document is read.
 type syncPlan struct {
-	pkgs []Package // to index, sorted by alias
-	m    meta      // meta.json as found (zero when missing, unreadable or naming a directory ctx does not make)
-	cat  catalog   // the catalogue as found; its Files are empty when rebuilding
+	indexDir string
+	pkgs     []Package // to index, sorted by alias
+	m        meta      // meta.json as found (zero when missing, unreadable or naming a directory ctx does not make)
+	cat      catalog   // the catalogue as found (parts read as needed); empty parts when rebuilding
 
 	rebuild bool   // build a new bleve generation from scratch
 	why     string // why rebuild ("" when not)
@@ -184,8 +185,11 @@ type syncPlan struct {
 	// unchanged holds, per alias, the records of files whose stat data is
 	// what the catalogue says: they are not read.
 	unchanged map[string][]fileRecord
-	deletes   []string // bleve ids of the chunks of removed files and packages
-	removed   int      // documents removed
+	// keep holds the parts of packages none of whose files changed (their
+	// partStamp is the part's): they are not read.
+	keep    map[string]catalogPart
+	deletes []string // bleve ids of the chunks of removed files and packages
+	removed int      // documents removed
 }
 
 // job is one file to read, hash and (when its content changed) parse.
@@ -208,14 +212,14 @@ func planSync(contextDir, indexDir string, pkgs []Package, rebuild bool, warn fu
 // readPlanState reads meta.json and the catalogue and decides whether the
 // index must be rebuilt: the start of a plan, before any package is walked.
 func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
-	p := &syncPlan{unchanged: map[string][]fileRecord{}}
+	p := &syncPlan{indexDir: indexDir, unchanged: map[string][]fileRecord{}, keep: map[string]catalogPart{}}
 	if err := readJSON(filepath.Join(indexDir, metaFile), &p.m); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 		p.m = meta{}
 	}
-	if err := readJSON(filepath.Join(indexDir, catalogFile), &p.cat); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	var err error
+	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
-		p.cat = catalog{}
 	}
 	if p.m.Bleve != "" && !bleveDirRE.MatchString(p.m.Bleve) {
 		warn(fmt.Sprintf("%s names %q as the search index, not one ctx makes; rebuilding the index", filepath.Join(indexDir, metaFile), p.m.Bleve))
@@ -226,7 +230,7 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 	}
 	p.rebuild = p.why != ""
 	if p.rebuild {
-		p.cat.Files = nil
+		p.cat.Files, p.cat.Parts = nil, nil
 	}
 	return p
 }
@@ -234,16 +238,43 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 // planPackages walks every package of pkgs to sort its files into
 // unchanged, to read, and removed (against p.cat), and plans the removal
 // of catalogued packages not in pkgs.
+//
+// A part of the catalogue that cannot be read makes it a rebuild (noted
+// through warn), planned again from the start.
 func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(string)) error {
 	p.pkgs = withDirs(contextDir, pkgs)
-	for _, pkg := range p.pkgs {
-		if err := p.planPackage(pkg, warn); err != nil {
+	walks := walkPackages(p.pkgs)
+	var notes []string
+	err := p.planAll(walks, func(s string) { notes = append(notes, s) })
+	var pe *partError
+	if !errors.As(err, &pe) || p.rebuild {
+		for _, n := range notes {
+			warn(n)
+		}
+		return err
+	}
+	warn(fmt.Sprintf("%v; rebuilding the index", pe.err))
+	p.rebuild, p.why = true, "a part of the catalogue cannot be read"
+	p.cat.Files, p.cat.Parts = nil, nil
+	p.jobs, p.unchanged, p.keep, p.deletes, p.removed = nil, map[string][]fileRecord{}, map[string]catalogPart{}, nil, 0
+	return p.planAll(walks, warn)
+}
+
+// planAll plans every package of p.pkgs from its walk (walks, in the same
+// order), and the removal of the ones no longer there.
+func (p *syncPlan) planAll(walks []walkedPackage, warn func(string)) error {
+	for i, pkg := range p.pkgs {
+		if err := p.planPackage(pkg, walks[i], warn); err != nil {
 			return err
 		}
 	}
-	p.planDroppedPackages()
-	return nil
+	return p.planDroppedPackages()
 }
+
+// partError is a part of the catalogue that cannot be read.
+type partError struct{ err error }
+
+func (e *partError) Error() string { return e.err.Error() }
 
 // rebuildReason says why the index must be built from scratch, or "" when
 // an incremental update will do.
@@ -259,6 +290,8 @@ func rebuildReason(asked bool, m meta, cat catalog, indexDir string) string {
 		return "the catalogue is missing or from another version of ctx"
 	case m.Dirty:
 		return "an earlier update of the index was interrupted"
+	case cat.Bleve != m.Bleve:
+		return "the catalogue does not describe the search index"
 	}
 	if _, err := os.Stat(filepath.Join(indexDir, m.Bleve, "index_meta.json")); err != nil {
 		return "the search index directory is missing"
@@ -266,17 +299,16 @@ func rebuildReason(asked bool, m meta, cat catalog, indexDir string) string {
 	return ""
 }
 
-// planPackage walks one package's folder (pkg.Dir, or its one file
-// pkg.Only; stat only: files whose size, mtime, ctime and inode match the
-// catalogue are not read) and plans its files.
-func (p *syncPlan) planPackage(pkg Package, warn func(string)) error {
+// planPackage plans one package's files from its walk (w: its folder,
+// pkg.Dir, or its one file pkg.Only; stat only): files whose size, mtime,
+// ctime and inode match the catalogue are not read. When none changed (the
+// package's partStamp is its part's), its part is kept unread.
+func (p *syncPlan) planPackage(pkg Package, w walkedPackage, warn func(string)) error {
 	alias := pkg.Alias
-	old := map[string]*fileRecord{}
-	for i := range p.cat.Files[alias] {
-		r := &p.cat.Files[alias][i]
-		old[r.Path] = r
+	for _, n := range w.notes {
+		warn(n)
 	}
-	found, err := walkPackage(pkg, warn)
+	found, err := w.found, w.err
 	switch {
 	case isNotExist(err) && pkg.Kind == project.KindDir:
 		warn(fmt.Sprintf("%s: not found (restore it, or `ctx remove %s`); indexed as empty", label(pkg), alias))
@@ -284,6 +316,18 @@ func (p *syncPlan) planPackage(pkg Package, warn func(string)) error {
 		warn(fmt.Sprintf("%s: not installed (run `ctx install`); indexed as empty", label(pkg)))
 	case err != nil:
 		return fmt.Errorf("indexer: scan %s: %w", label(pkg), err)
+	}
+	if part, ok := p.cat.Parts[alias]; ok && part.Stamp == partStamp(found) {
+		p.keep[alias] = part
+		return nil
+	}
+	recs, err := p.cat.records(p.indexDir, alias)
+	if err != nil {
+		return &partError{err}
+	}
+	old := make(map[string]*fileRecord, len(recs))
+	for i := range recs {
+		old[recs[i].Path] = &recs[i]
 	}
 	seen := map[string]bool{}
 	for _, f := range found {
@@ -305,19 +349,32 @@ func (p *syncPlan) planPackage(pkg Package, warn func(string)) error {
 
 // planDroppedPackages plans the removal of catalogued packages that are no
 // longer in p.pkgs.
-func (p *syncPlan) planDroppedPackages() {
+func (p *syncPlan) planDroppedPackages() error {
 	in := map[string]bool{}
 	for _, pkg := range p.pkgs {
 		in[pkg.Alias] = true
 	}
-	for alias, recs := range p.cat.Files {
-		if in[alias] {
-			continue
+	var gone []string
+	for alias := range p.cat.Parts {
+		if !in[alias] {
+			gone = append(gone, alias)
+		}
+	}
+	for alias := range p.cat.Files {
+		if _, ok := p.cat.Parts[alias]; !ok && !in[alias] {
+			gone = append(gone, alias)
+		}
+	}
+	for _, alias := range gone {
+		recs, err := p.cat.records(p.indexDir, alias)
+		if err != nil {
+			return &partError{err}
 		}
 		for _, r := range recs {
 			p.remove(alias, r)
 		}
 	}
+	return nil
 }
 
 // remove plans the removal of one catalogued document and its chunks.
@@ -415,7 +472,8 @@ func sameOld(a, b *fileRecord) bool {
 
 // applied is what the apply step leaves for publish.
 type applied struct {
-	files       map[string][]fileRecord // alias → the records of every indexed file (not sorted)
+	files       map[string][]fileRecord // alias → the records of every indexed file (not sorted) of the packages read
+	keep        map[string]catalogPart  // alias → the part of a package not read (syncPlan.keep)
 	dir         string                  // the bleve directory to make live
 	changed     bool                    // the search index changed
 	markedDirty bool                    // meta.json was marked dirty for an incremental update
@@ -428,7 +486,7 @@ type applied struct {
 // changed. On error, a half-built new generation is deleted.
 func applyPlan(ctx context.Context, w *indexWriter, p *syncPlan, parsed *parsing, rep *SyncReport, warn func(string)) (*applied, error) {
 	defer w.removeMarker()
-	out := &applied{files: maps.Clone(p.unchanged), changed: len(p.deletes) > 0}
+	out := &applied{files: maps.Clone(p.unchanged), keep: p.keep, changed: len(p.deletes) > 0}
 	fail := func(err error) (*applied, error) {
 		parsed.stop()
 		w.abort()
@@ -455,6 +513,9 @@ func applyPlan(ctx context.Context, w *indexWriter, p *syncPlan, parsed *parsing
 	}
 	out.dir, out.markedDirty = w.dir, w.markedDirty
 	rep.Unchanged = countRecords(out.files) - rep.Added - rep.Updated
+	for _, part := range out.keep {
+		rep.Unchanged += part.Records
+	}
 	return out, nil
 }
 
@@ -624,25 +685,37 @@ func (w *indexWriter) abort() {
 }
 
 // publish writes what readers see, in this order: INDEX.md (when what it is
-// made of changed, or it is missing), the catalogue, then meta.json, whose
-// atomic rename switches readers to the new data; then it deletes bleve
-// directories that are no longer live.
+// made of changed, or it is missing), the catalogue (its new parts, then its
+// top), then meta.json, whose atomic rename switches readers to the new
+// data; then it deletes bleve directories and part files that are no
+// longer live.
 func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *applied, budget int, rep *SyncReport) error {
-	for alias := range out.files {
-		recs := out.files[alias]
+	parts := make(map[string]catalogPart, len(out.keep)+len(out.files))
+	data := make(map[string][]byte, len(out.files))
+	maps.Copy(parts, out.keep)
+	for alias, recs := range out.files {
 		sort.Slice(recs, func(i, j int) bool { return recs[i].Path < recs[j].Path })
+		part, b, err := makePart(alias, recs)
+		if err != nil {
+			return fmt.Errorf("indexer: encode catalogue: %w", err)
+		}
+		parts[alias], data[alias] = part, b
 	}
 	var tokens, headTokens int64
-	for _, recs := range out.files {
-		for _, f := range recs {
-			rep.Chunks += f.Chunks
-			tokens += f.Tokens
-			headTokens += f.HeadTokens
+	for _, part := range parts {
+		rep.Chunks += part.Chunks
+		tokens += part.Tokens
+		headTokens += part.HeadTokens
+	}
+	newCat := catalog{Schema: schemaVersion, Packages: p.pkgs, Parts: parts, Bleve: out.dir, Files: map[string][]fileRecord{}}
+	maps.Copy(newCat.Files, out.files)
+	for alias := range out.keep {
+		if recs, ok := p.cat.Files[alias]; ok {
+			newCat.Files[alias] = recs
 		}
 	}
-	newCat := catalog{Schema: schemaVersion, Packages: p.pkgs, Files: out.files}
 	var err error
-	newCat.IndexMD, err = publishIndexMD(d, filepath.Join(contextDir, project.IndexName), p.pkgs, out.files, budget, p.cat.IndexMD)
+	newCat.IndexMD, err = publishIndexMD(d, indexDir, filepath.Join(contextDir, project.IndexName), &newCat, budget, p.cat.IndexMD)
 	if err != nil {
 		return err
 	}
@@ -651,7 +724,11 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	// A package's Dir moves with the project: a new one is recorded but
 	// changes nothing a reader sees.
 	pkgsChanged := !slices.EqualFunc(p.cat.Packages, p.pkgs, sameIdentity)
-	if p.rebuild || out.changed || pkgsChanged || !slices.Equal(p.cat.Packages, p.pkgs) || len(p.jobs) > 0 || newCat.IndexMD != p.cat.IndexMD {
+	if p.rebuild || out.changed || pkgsChanged || !slices.Equal(p.cat.Packages, p.pkgs) || !maps.Equal(parts, p.cat.Parts) ||
+		newCat.IndexMD != p.cat.IndexMD || newCat.Bleve != p.cat.Bleve {
+		if err := writeParts(d, indexDir, parts, data, p.cat.Parts); err != nil {
+			return fmt.Errorf("indexer: write catalogue: %w", err)
+		}
 		if err := writeJSONAtomic(d, filepath.Join(indexDir, catalogFile), newCat); err != nil {
 			return fmt.Errorf("indexer: write catalogue: %w", err)
 		}
@@ -668,18 +745,36 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 		live = m.Bleve
 	}
 	removeStaleDirs(d, indexDir, live)
+	removeStaleParts(d, indexDir, parts)
 	return nil
 }
 
-// publishIndexMD renders INDEX.md at target when what it is made of (or the
-// budget) changed since last, as last says, or it is missing, and writes it
-// when its content differs. It returns what the catalogue should record.
-func publishIndexMD(d confine.Dir, target string, pkgs []Package, files map[string][]fileRecord, budget int, last indexMDState) (indexMDState, error) {
-	st := indexMDState{Input: indexInputHash(pkgs, files, budget)}
-	if _, err := os.Stat(target); err == nil && last.Input == st.Input {
-		return last, nil
+// publishIndexMD renders INDEX.md at target from cat when what it is made
+// of (or the budget) changed since last, as last says, or it is missing,
+// and writes it when its content differs. It returns what the catalogue
+// should record. It reads the parts of cat only when the link graph
+// changed (for the in-degrees) or INDEX.md is rendered.
+func publishIndexMD(d confine.Dir, indexDir, target string, cat *catalog, budget int, last indexMDState) (indexMDState, error) {
+	st := indexMDState{Graph: linkGraphInput(cat.Packages, cat.Parts)}
+	if st.Graph == last.Graph && last.InDegrees != "" {
+		st.InDegrees = last.InDegrees
+	} else {
+		if err := cat.loadAll(indexDir); err != nil {
+			return st, fmt.Errorf("indexer: %w", err)
+		}
+		st.InDegrees = inDegreesHash(inDegrees(cat.Packages, cat.Files))
 	}
-	md, info := renderIndex(pkgs, files, budget, filepath.Dir(target))
+	st.Input = indexInputHash(cat.Packages, cat.Parts, budget, st.InDegrees)
+	if _, err := os.Stat(target); err == nil && last.Input == st.Input {
+		st.Tokens, st.Degraded = last.Tokens, last.Degraded
+		return st, nil
+	}
+	if err := cat.loadAll(indexDir); err != nil {
+		return st, fmt.Errorf("indexer: %w", err)
+	}
+	memo := readCostMemo(indexDir)
+	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo)
+	memo.write(d, indexDir)
 	st.Tokens, st.Degraded = info.Tokens, info.Degraded
 	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
 		if err := writeFileAtomic(d, target, []byte(md)); err != nil {
@@ -689,18 +784,21 @@ func publishIndexMD(d confine.Dir, target string, pkgs []Package, files map[stri
 	return st, nil
 }
 
-// indexInputHash identifies everything INDEX.md is rendered from.
-func indexInputHash(pkgs []Package, files map[string][]fileRecord, budget int) string {
+// indexInputHash identifies everything INDEX.md is rendered from: the
+// packages, what it shows of each one's documents (catalogPart.Listing),
+// the budget and the documents' in-degrees (inDegreesHash), which choose
+// the sample titles of a shortened INDEX.md.
+func indexInputHash(pkgs []Package, parts map[string]catalogPart, budget int, inDeg string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "schema %d budget %d\n", schemaVersion, budget)
+	fmt.Fprintf(h, "schema %d budget %d in %s\n", schemaVersion, budget, inDeg)
 	for _, p := range pkgs {
-		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Only)
-		for _, r := range files[p.Alias] {
-			fmt.Fprintf(h, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
-		}
+		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Only, parts[p.Alias].Listing)
 	}
-	// The in-degrees choose the sample titles of a shortened INDEX.md.
-	indeg := inDegrees(pkgs, files)
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// inDegreesHash identifies a catalogue's in-degrees (inDegrees).
+func inDegreesHash(indeg map[docKey]int) string {
 	keys := make([]docKey, 0, len(indeg))
 	for k := range indeg {
 		keys = append(keys, k)
@@ -711,6 +809,7 @@ func indexInputHash(pkgs []Package, files map[string][]fileRecord, budget int) s
 		}
 		return keys[i].path < keys[j].path
 	})
+	h := sha256.New()
 	for _, k := range keys {
 		fmt.Fprintf(h, "in %q %q %d\n", k.alias, k.path, indeg[k])
 	}

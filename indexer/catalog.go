@@ -1,0 +1,260 @@
+package indexer
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ctx-dev/ctx/internal/confine"
+)
+
+// The catalogue is in two levels, so that an update that changes one
+// package reads and writes that package's records only:
+//
+//	catalog.json          the top: schema, the packages indexed, what
+//	                      INDEX.md was rendered from, the bleve directory
+//	                      it describes, and per package a catalogPart (the
+//	                      name of its part file and what Sync and INDEX.md
+//	                      need to know of it without reading it)
+//	catalog/<hash>.json   one package's part: {"schema", "alias", "files":
+//	                      its fileRecords sorted by path}; <hash> is of the
+//	                      alias and the records, so a part is never
+//	                      rewritten in place
+//
+// A writer writes the new parts first, then the top (atomic rename), which
+// switches readers to them, and deletes the parts no longer named last. A
+// reader that reads a top whose parts were deleted since reads the top
+// again (loadParts). A crash before the top is renamed leaves parts that
+// no top names: the next publish deletes them.
+//
+// Sync compares a package's files with its part by partStamp, a hash of
+// every file's path and stat data: when it equals the part's Stamp, no file
+// of the package changed and its part is not read.
+
+// catalogDir is the folder of the part files, inside the index directory.
+const catalogDir = "catalog"
+
+// partFileRE is what the top may name as a part file.
+var partFileRE = regexp.MustCompile(`^[0-9a-f]{32}\.json$`)
+
+// catalogPart is what the top of the catalogue knows of one package's part.
+type catalogPart struct {
+	File       string `json:"file"`  // the part's name in catalog/
+	Stamp      string `json:"stamp"` // partStamp of its records; "" when a path is not UTF-8 (makePart)
+	Records    int    `json:"records"`
+	Chunks     int    `json:"chunks"`
+	Tokens     int64  `json:"tokens,omitempty"`
+	HeadTokens int64  `json:"headTokens,omitempty"`
+	// Listing is the hash of what INDEX.md shows of the package's
+	// documents; Links the hash of what resolving links reads of them
+	// (linkInput): a part whose Links did not change leaves every
+	// document's in-degree as it was.
+	Listing string `json:"listing"`
+	Links   string `json:"links"`
+}
+
+// partFile is the content of a part file.
+type partFile struct {
+	Schema int          `json:"schema"`
+	Alias  string       `json:"alias"`
+	Files  []fileRecord `json:"files"`
+}
+
+// readCatalog reads the top of the catalogue in indexDir. Its Files are
+// empty: records loads a package's part when needed.
+func readCatalog(indexDir string) (catalog, error) {
+	var c catalog
+	if err := readJSON(filepath.Join(indexDir, catalogFile), &c); err != nil {
+		return catalog{}, err
+	}
+	c.Files = nil
+	for alias, p := range c.Parts {
+		if !partFileRE.MatchString(p.File) {
+			return catalog{}, fmt.Errorf("%s: package %q: %q is not a part file ctx makes (run `ctx index --rebuild` to recreate it)", filepath.Join(indexDir, catalogFile), alias, p.File)
+		}
+	}
+	return c, nil
+}
+
+// records returns alias's records (sorted by path), reading its part file
+// the first time; nil when the catalogue has none.
+func (c *catalog) records(indexDir, alias string) ([]fileRecord, error) {
+	if recs, ok := c.Files[alias]; ok {
+		return recs, nil
+	}
+	p, ok := c.Parts[alias]
+	if !ok {
+		return nil, nil
+	}
+	recs, err := readPart(indexDir, alias, p)
+	if err != nil {
+		return nil, err
+	}
+	if c.Files == nil {
+		c.Files = map[string][]fileRecord{}
+	}
+	c.Files[alias] = recs
+	return recs, nil
+}
+
+// loadAll reads every part not read yet.
+func (c *catalog) loadAll(indexDir string) error {
+	for alias := range c.Parts {
+		if _, err := c.records(indexDir, alias); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readPart reads the part file of alias that p names. A missing file gives
+// an error wrapping fs.ErrNotExist.
+func readPart(indexDir, alias string, p catalogPart) ([]fileRecord, error) {
+	var pf partFile
+	path := filepath.Join(indexDir, catalogDir, p.File)
+	if err := readJSON(path, &pf); err != nil {
+		return nil, err
+	}
+	if pf.Schema != schemaVersion || pf.Alias != alias || len(pf.Files) != p.Records {
+		return nil, fmt.Errorf("%s: not the catalogue of package %q that %s names (run `ctx index --rebuild` to recreate it)", path, alias, catalogFile)
+	}
+	return pf.Files, nil
+}
+
+// makePart encodes alias's records (sorted by path) as a part file and
+// describes it.
+func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
+	data, err := json.Marshal(partFile{Schema: schemaVersion, Alias: alias, Files: recs})
+	if err != nil {
+		return catalogPart{}, nil, err
+	}
+	data = append(data, '\n')
+	sum := sha256.Sum256(data)
+	p := catalogPart{File: hex.EncodeToString(sum[:16]) + ".json", Records: len(recs)}
+	st, listing := newStamp(), sha256.New()
+	valid := true
+	for _, r := range recs {
+		valid = valid && utf8.ValidString(r.Path)
+		st.add(r.Path, r.Size, r.ModNS, r.CNS, r.Ino, r.KEP)
+		p.Chunks += r.Chunks
+		p.Tokens += r.Tokens
+		p.HeadTokens += r.HeadTokens
+		fmt.Fprintf(listing, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
+	}
+	p.Stamp = st.sum()
+	if !valid {
+		// JSON keeps a name that is not UTF-8 with U+FFFD for its invalid
+		// bytes: the record read back is not that file's. No walk gives
+		// the empty stamp, so the package is planned file by file, always.
+		p.Stamp = ""
+	}
+	p.Listing = hex.EncodeToString(listing.Sum(nil)[:16])
+	p.Links = linkInput(recs)
+	return p, data, nil
+}
+
+// writeParts writes the part files of parts that old does not name
+// already (a part's name is its content's hash).
+func writeParts(d confine.Dir, indexDir string, parts map[string]catalogPart, data map[string][]byte, old map[string]catalogPart) error {
+	if len(data) == 0 {
+		return nil
+	}
+	dir := filepath.Join(indexDir, catalogDir)
+	if err := d.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	aliases := make([]string, 0, len(data))
+	for a := range data {
+		aliases = append(aliases, a)
+	}
+	sort.Strings(aliases)
+	for _, a := range aliases {
+		p := parts[a]
+		if o, ok := old[a]; ok && o.File == p.File {
+			continue
+		}
+		if err := writeFileAtomic(d, filepath.Join(dir, p.File), data[a]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeStaleParts deletes the part files that parts does not name (left
+// by the catalogue before, or by a crash before its top was written).
+func removeStaleParts(d confine.Dir, indexDir string, parts map[string]catalogPart) {
+	dir := filepath.Join(indexDir, catalogDir)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	live := make(map[string]bool, len(parts))
+	for _, p := range parts {
+		live[p.File] = true
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if live[name] || (!partFileRE.MatchString(name) && !strings.HasPrefix(name, ".")) {
+			continue // a file ctx did not make is left alone
+		}
+		d.Remove(filepath.Join(dir, name))
+	}
+}
+
+// stampHash is partStamp under way.
+type stampHash struct {
+	h   hash.Hash
+	buf []byte
+}
+
+func newStamp() *stampHash { return &stampHash{h: sha256.New()} }
+
+// add adds one file's path and stat data (what fileStat.unchanged compares).
+func (s *stampHash) add(rel string, size, modNS, cns int64, ino uint64, kep *sideStamp) {
+	b := s.buf[:0]
+	b = binary.AppendUvarint(b, uint64(len(rel)))
+	b = append(b, rel...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(size))
+	b = binary.LittleEndian.AppendUint64(b, uint64(modNS))
+	b = binary.LittleEndian.AppendUint64(b, uint64(cns))
+	b = binary.LittleEndian.AppendUint64(b, ino)
+	if kep == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = binary.LittleEndian.AppendUint64(b, uint64(kep.Size))
+		b = binary.LittleEndian.AppendUint64(b, uint64(kep.ModNS))
+		b = binary.LittleEndian.AppendUint64(b, uint64(kep.CNS))
+		b = binary.LittleEndian.AppendUint64(b, kep.Ino)
+	}
+	s.h.Write(b)
+	s.buf = b
+}
+
+func (s *stampHash) sum() string { return hex.EncodeToString(s.h.Sum(nil)[:16]) }
+
+// partStamp is the stamp of a package's files as walked (sorted by path):
+// equal to its part's Stamp exactly when every file is one of its records
+// with the same stat data (fileStat.unchanged) and no record is missing.
+func partStamp(found []fileStat) string {
+	st := newStamp()
+	for _, f := range found {
+		st.add(f.rel, f.size, f.modNS, f.cns, f.ino, f.kep)
+	}
+	return st.sum()
+}
+
+// isCatalogGone reports whether err is a part file missing: a writer
+// replaced the catalogue while it was read.
+func isCatalogGone(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -1,0 +1,84 @@
+package indexer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"maps"
+	"path/filepath"
+
+	"github.com/ctx-dev/ctx/internal/confine"
+)
+
+// tokensFile, in the index directory, keeps the token counts of the INDEX.md
+// sections of the last render (costMemo), so that rendering INDEX.md again
+// (a title changed, a package added, another budget) counts only the
+// sections whose text changed: counting every section at every level with
+// o200k was most of a render (1.2 s of 1.4 s at 10×).
+const tokensFile = "indexmd-tokens.json"
+
+// costMemo maps the hash of a section's text at one detail level (its
+// header and entry lines) to its cost as pkgSection.costOf computes it from
+// that text alone: a count is never stale, only unused. A nil *costMemo
+// remembers nothing.
+type costMemo struct {
+	old  map[string]int // read from tokensFile
+	used map[string]int // looked up or counted by this render
+}
+
+// tokensState is tokensFile's content.
+type tokensState struct {
+	Schema int            `json:"schema"`
+	Counts map[string]int `json:"counts"`
+}
+
+// readCostMemo reads tokensFile in indexDir; a missing, unreadable or
+// other-schema file gives an empty memo.
+func readCostMemo(indexDir string) *costMemo {
+	var st tokensState
+	if err := readJSON(filepath.Join(indexDir, tokensFile), &st); err != nil || st.Schema != schemaVersion {
+		st.Counts = nil
+	}
+	return &costMemo{old: st.Counts, used: map[string]int{}}
+}
+
+// write replaces tokensFile with the counts this render used, when they
+// are not what was read. It is a cache: a failure to write it is not an
+// error of the render (the next render counts again).
+func (m *costMemo) write(d confine.Dir, indexDir string) {
+	if !maps.Equal(m.old, m.used) {
+		writeJSONAtomic(d, filepath.Join(indexDir, tokensFile), tokensState{Schema: schemaVersion, Counts: m.used})
+	}
+}
+
+func (m *costMemo) key(header string, lines []string) string {
+	if m == nil {
+		return ""
+	}
+	h := sha256.New()
+	h.Write([]byte(header))
+	for _, l := range lines {
+		h.Write([]byte{0})
+		h.Write([]byte(l))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func (m *costMemo) get(key string) (int, bool) {
+	if m == nil {
+		return 0, false
+	}
+	n, ok := m.old[key]
+	if !ok {
+		n, ok = m.used[key]
+	}
+	if ok {
+		m.used[key] = n
+	}
+	return n, ok
+}
+
+func (m *costMemo) put(key string, n int) {
+	if m != nil {
+		m.used[key] = n
+	}
+}
