@@ -102,7 +102,11 @@ func answerParts(res *mcp.CallToolResult, structured any) []string {
 // (answerTokens), counting only when its bytes exceed the budget: a BPE
 // token is at least one byte.
 func (s *Server) fits(res *mcp.CallToolResult, structured any, budget int) bool {
-	parts := answerParts(res, structured)
+	return s.partsFit(answerParts(res, structured), budget)
+}
+
+// partsFit is fits of an answer's parts (answerParts).
+func (s *Server) partsFit(parts []string, budget int) bool {
 	if partsBytes(parts) <= budget {
 		return true
 	}
@@ -113,11 +117,6 @@ func (s *Server) fits(res *mcp.CallToolResult, structured any, budget int) bool 
 		}
 	}
 	return true
-}
-
-// answerBytes is the size of what answerTokens counts.
-func answerBytes(res *mcp.CallToolResult, structured any) int {
-	return partsBytes(answerParts(res, structured))
 }
 
 func partsBytes(parts []string) int {
