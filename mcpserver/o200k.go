@@ -83,7 +83,7 @@ func (c *pieceCounter) count(codec tokenizer.Codec, text string) (int, error) {
 	if c.known == nil {
 		c.known = make(map[string]int, 1024)
 	}
-	for i, p := range missed {
+	for i, p := range missed[:min(len(missed), maxPieces)] {
 		c.known[strings.Clone(p)] = counted[i] // not text's memory
 	}
 	return n, nil
