@@ -11,13 +11,14 @@ import (
 	"testing"
 )
 
-// TestAllTermCandidates checks that searching with allTermCandidates gives
-// what the exhaustive search gives, hit for hit (scores and snippets
-// included), on a corpus where it is taken: frequent words that share
+// TestCandidateShortcuts checks that searching with essentialCandidates
+// and allTermCandidates gives what the exhaustive search gives, hit for
+// hit (scores and snippets included), on a corpus where each is taken:
+// frequent words that share
 // hundreds of chunks, rarer ones, several limits, best per document or
 // not. CTX_TEST_CONTEXT_DIR names a .context folder (say, bench/scale's
 // ten times corpus) to compare on as well, with queries of its words.
-func TestAllTermCandidates(t *testing.T) {
+func TestCandidateShortcuts(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".context")
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -59,10 +60,10 @@ func TestAllTermCandidates(t *testing.T) {
 	}
 	queries := []string{"pod node", "pod node file", "node file", "feature gate", "pod", "pod zebra", "gate zebra lion",
 		"scheduling lease volume snapshot", "node node", "the pod of a node", "pod -node", "\"pod node\" file", "package:d pod node"}
-	if n := compareAllTerms(t, dir, queries); n == 0 {
-		t.Errorf("no search took allTermCandidates")
+	if n := compareAllTerms(t, dir, queries); n[0] == 0 || n[1] == 0 {
+		t.Errorf("searches that took essentialCandidates, allTermCandidates: %v; want some of each", n)
 	} else {
-		t.Logf("%d of %d searches took allTermCandidates", n, len(queries)*6)
+		t.Logf("%v of %d searches took essentialCandidates, allTermCandidates", n, len(queries)*6)
 	}
 	if other := os.Getenv("CTX_TEST_CONTEXT_DIR"); other != "" {
 		queries := []string{"borrow checker lifetimes", "pod scheduling", "tar extract archive", "ownership move semantics",
@@ -71,14 +72,15 @@ func TestAllTermCandidates(t *testing.T) {
 			"api server admission webhook", "ssh key", "smart pointers Box", "sidecar containers", "curl post json",
 			"cargo workspace", "storage volume snapshot", "grep recursive", "pattern matching enums", "node lease heartbeat",
 			"compress gzip", "unsafe raw pointers", "pod", "the pod", "container image", "feature gates graduation"}
-		t.Logf("%s: %d of %d searches took allTermCandidates", other, compareAllTerms(t, other, queries), len(queries)*6)
+		t.Logf("%s: %v of %d searches took essentialCandidates, allTermCandidates", other, compareAllTerms(t, other, queries), len(queries)*6)
 	}
 }
 
 // compareAllTerms searches for each query with allTermCandidates and
 // exhaustively, with limits 10, 30 and 50, best per document or not, and
-// reports a difference as an error. It returns how many searches took it.
-func compareAllTerms(t *testing.T, dir string, queries []string) int64 {
+// reports a difference as an error. It returns how many searches took
+// essentialCandidates and allTermCandidates.
+func compareAllTerms(t *testing.T, dir string, queries []string) [2]int64 {
 	ctx := context.Background()
 	fast, _ := OpenReader(dir)
 	defer fast.Close()
@@ -103,8 +105,8 @@ func compareAllTerms(t *testing.T, dir string, queries []string) int64 {
 			}
 		}
 	}
-	if slow.allTerms.Load() != 0 {
-		t.Errorf("the exhaustive reader took allTermCandidates")
+	if slow.shortcuts[0].Load() != 0 || slow.shortcuts[1].Load() != 0 {
+		t.Errorf("the exhaustive reader took a shortcut")
 	}
-	return fast.allTerms.Load()
+	return [2]int64{fast.shortcuts[0].Load(), fast.shortcuts[1].Load()}
 }

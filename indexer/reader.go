@@ -68,9 +68,10 @@ type Reader struct {
 	graphOf  *catalog // the catalogue graph was built from
 	closed   bool
 
-	// allTerms counts the searches whose candidates allTermCandidates
-	// found; exhaustive turns it off (tests compare both ways).
-	allTerms   atomic.Int64
+	// shortcuts counts the searches whose candidates essentialCandidates
+	// or allTermCandidates found; exhaustive turns them off (tests
+	// compare both ways).
+	shortcuts  [2]atomic.Int64 // essentialCandidates, allTermCandidates
 	exhaustive bool
 }
 
@@ -472,13 +473,28 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		var res *bleve.SearchResult
 		found := false
 		if plain {
-			// The same candidates, from the chunks that hold every word
-			// when that is provably so (candidates.go).
-			if res, found, err = allTermCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats); err != nil {
-				return nil, fmt.Errorf("indexer: search: %w", err)
+			// The same candidates, from fewer chunks when that is
+			// provably so (candidates.go).
+			ways := []func() (*bleve.SearchResult, bool, error){
+				func() (*bleve.SearchResult, bool, error) {
+					return essentialCandidates(ctx, idx, rdr, bq, positive, keyAnalyzer, size, stats)
+				},
+				func() (*bleve.SearchResult, bool, error) {
+					return allTermCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats)
+				},
 			}
-			if found {
-				r.allTerms.Add(1)
+			order := []int{0, 1}
+			if len(keyTerms) == 2 {
+				order = []int{1, 0} // the chunks with both are fewer than those with the rarer
+			}
+			for _, way := range order {
+				if res, found, err = ways[way](); err != nil {
+					return nil, fmt.Errorf("indexer: search: %w", err)
+				}
+				if found {
+					r.shortcuts[way].Add(1)
+					break
+				}
 			}
 		}
 		if !found {
