@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -66,6 +67,12 @@ type Reader struct {
 	graph    *graph   // the link graph of graphOf (graph.go)
 	graphOf  *catalog // the catalogue graph was built from
 	closed   bool
+
+	// shortcuts counts the searches whose candidates essentialCandidates
+	// or allTermCandidates found; exhaustive turns them off (tests
+	// compare both ways).
+	shortcuts  [2]atomic.Int64 // essentialCandidates, allTermCandidates
+	exhaustive bool
 }
 
 // fileStamp identifies one version of a file that writers replace by
@@ -454,16 +461,46 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(terms) == 0 {
 		size = min(limit*20, maxBestScan)
 	}
+	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && len(filters) == 0 && !r.exhaustive
 	for {
 		req := bleve.NewSearchRequestOptions(bq, size, 0, false)
+		var stats *search.BM25Stats
 		if len(terms) == 0 {
 			req.SortBy([]string{"_id"})
-		} else if stats := bm25Stats(idx, open.tokens); stats != nil {
+		} else if stats = bm25Stats(idx, open.tokens); stats != nil {
 			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
 		}
-		res, err := idx.SearchInContext(ctx, req)
-		if err != nil {
-			return nil, fmt.Errorf("indexer: search: %w", err)
+		var res *bleve.SearchResult
+		found := false
+		if plain {
+			// The same candidates, from fewer chunks when that is
+			// provably so (candidates.go).
+			ways := []func() (*bleve.SearchResult, bool, error){
+				func() (*bleve.SearchResult, bool, error) {
+					return essentialCandidates(ctx, idx, rdr, bq, positive, keyAnalyzer, size, stats)
+				},
+				func() (*bleve.SearchResult, bool, error) {
+					return allTermCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats)
+				},
+			}
+			order := []int{0, 1}
+			if len(keyTerms) == 2 {
+				order = []int{1, 0} // the chunks with both are fewer than those with the rarer
+			}
+			for _, way := range order {
+				if res, found, err = ways[way](); err != nil {
+					return nil, fmt.Errorf("indexer: search: %w", err)
+				}
+				if found {
+					r.shortcuts[way].Add(1)
+					break
+				}
+			}
+		}
+		if !found {
+			if res, err = idx.SearchInContext(ctx, req); err != nil {
+				return nil, fmt.Errorf("indexer: search: %w", err)
+			}
 		}
 		cands := make([]*candidate, 0, len(res.Hits))
 		for _, h := range res.Hits {

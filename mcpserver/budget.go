@@ -102,7 +102,11 @@ func answerParts(res *mcp.CallToolResult, structured any) []string {
 // (answerTokens), counting only when its bytes exceed the budget: a BPE
 // token is at least one byte.
 func (s *Server) fits(res *mcp.CallToolResult, structured any, budget int) bool {
-	parts := answerParts(res, structured)
+	return s.partsFit(answerParts(res, structured), budget)
+}
+
+// partsFit is fits of an answer's parts (answerParts).
+func (s *Server) partsFit(parts []string, budget int) bool {
 	if partsBytes(parts) <= budget {
 		return true
 	}
@@ -115,11 +119,6 @@ func (s *Server) fits(res *mcp.CallToolResult, structured any, budget int) bool 
 	return true
 }
 
-// answerBytes is the size of what answerTokens counts.
-func answerBytes(res *mcp.CallToolResult, structured any) int {
-	return partsBytes(answerParts(res, structured))
-}
-
 func partsBytes(parts []string) int {
 	n := 0
 	for _, p := range parts {
@@ -130,7 +129,7 @@ func partsBytes(parts []string) int {
 
 // countCache remembers the token counts of the last few large texts
 // counted, so that an answer a tool measured to fit is not counted again
-// by addTool's check (o200k counts about 10 MB/s: 5 ms for a full answer).
+// by addTool's check (about 1 ms for a full answer, pieceCounter).
 type countCache struct {
 	mu   sync.Mutex
 	next int

@@ -65,6 +65,8 @@ type Server struct {
 	codec func() tokenizer.Codec
 	// counts holds the counts of the last large texts counted.
 	counts countCache
+	// pieces counts texts piece by piece (o200k.go).
+	pieces pieceCounter
 	// warm starts loading codec in the background on the first call, so
 	// that it loads while that call searches or reads (addTool).
 	warm sync.Once

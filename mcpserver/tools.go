@@ -283,10 +283,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		}
 		out.Note = n + " other words, or get_overview to see what is there."
 	}
-	if out, err = s.fitHits(out, budget, in.MaxTokens); err != nil {
+	out, res, err := s.fitHits(out, budget, in.MaxTokens)
+	if err != nil {
 		return nil, SearchOut{}, err
 	}
-	return searchAnswer(out), out, nil
+	return res, out, nil
 }
 
 // Shortened hits, when a search answer does not fit its budget whole.
@@ -300,12 +301,14 @@ const (
 // them: first every hit is shortened (snippet, heading trail, tags), then
 // the last hits are left out (fitPage); the note says which was done. A
 // budget that holds no hit is an error naming the maxTokens it needs.
-func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, error) {
+// It returns the answer, as searchAnswer makes it, with its output.
+func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, *mcp.CallToolResult, error) {
 	// An answer of over 4 bytes a token of the budget is not counted whole
 	// first: o200k makes about 4 bytes a token of prose, so it would not
 	// fit (if it does, the hits are only shortened, never dropped).
-	if size := answerBytes(searchAnswer(out), out); size <= 4*budget && s.fits(searchAnswer(out), out, budget) {
-		return out, nil
+	res := searchAnswer(out)
+	if parts := answerParts(res, out); partsBytes(parts) <= 4*budget && s.partsFit(parts, budget) {
+		return out, res, nil
 	}
 	all := out.Hits
 	short := make([]SearchHit, len(all))
@@ -348,9 +351,10 @@ func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, error
 			return searchAnswer(o), o
 		})
 	if err != nil {
-		return SearchOut{}, err
+		return SearchOut{}, nil, err
 	}
-	return at(k), nil
+	o := at(k)
+	return o, searchAnswer(o), nil
 }
 
 // budgetName names the budget a call asked for, for a note.
@@ -624,7 +628,8 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 
 // countTokens counts BPE tokens (o200k), loading the tokenizer on first use.
 // If it cannot be loaded, every byte counts as a token (an upper bound).
-// The counts of the last few large texts are remembered (countCache).
+// The counts of the last few large texts are remembered (countCache), and
+// those of the pieces the texts are cut into (pieceCounter).
 func (s *Server) countTokens(text string) int {
 	big := len(text) >= countCacheMin
 	if big {
@@ -636,7 +641,7 @@ func (s *Server) countTokens(text string) int {
 	if c == nil {
 		return len(text)
 	}
-	n, err := c.Count(text)
+	n, err := s.pieces.count(c, text)
 	if err != nil {
 		return len(text)
 	}

@@ -1,0 +1,112 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestCandidateShortcuts checks that searching with essentialCandidates
+// and allTermCandidates gives what the exhaustive search gives, hit for
+// hit (scores and snippets included), on a corpus where each is taken:
+// frequent words that share
+// hundreds of chunks, rarer ones, several limits, best per document or
+// not. CTX_TEST_CONTEXT_DIR names a .context folder (say, bench/scale's
+// ten times corpus) to compare on as well, with queries of its words.
+func TestCandidateShortcuts(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	rng := rand.New(rand.NewPCG(3, 4))
+	// Zipf-like: word i drawn with weight 1/(i+1).
+	words := strings.Fields("pod node file gate feature scheduling lease volume snapshot webhook admission server " +
+		"kernel trait borrow closure archive extract zebra lion tiger heron otter lynx bison koala")
+	cum := make([]float64, len(words))
+	total := 0.0
+	for i := range words {
+		total += 1 / float64(i+1)
+		cum[i] = total
+	}
+	word := func() string {
+		x := rng.Float64() * total
+		for i, c := range cum {
+			if x <= c {
+				return words[i]
+			}
+		}
+		return words[len(words)-1]
+	}
+	files := map[string]string{}
+	for i := range 150 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# %s %s\n\n", word(), word())
+		for s := range 2 + rng.IntN(4) {
+			fmt.Fprintf(&b, "## Part %d %s\n\n", s, word())
+			for range 3 + rng.IntN(60) {
+				b.WriteString(word() + " ")
+			}
+			b.WriteString("\n\n")
+		}
+		files[fmt.Sprintf("f%03d.md", i)] = b.String()
+	}
+	writeFiles(t, dir, "d", files)
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"pod node", "pod node file", "node file", "feature gate", "pod", "pod zebra", "gate zebra lion",
+		"scheduling lease volume snapshot", "node node", "the pod of a node", "pod -node", "\"pod node\" file", "package:d pod node"}
+	if n := compareAllTerms(t, dir, queries); n[0] == 0 || n[1] == 0 {
+		t.Errorf("searches that took essentialCandidates, allTermCandidates: %v; want some of each", n)
+	} else {
+		t.Logf("%v of %d searches took essentialCandidates, allTermCandidates", n, len(queries)*6)
+	}
+	if other := os.Getenv("CTX_TEST_CONTEXT_DIR"); other != "" {
+		queries := []string{"borrow checker lifetimes", "pod scheduling", "tar extract archive", "ownership move semantics",
+			"graduation criteria beta", "git rebase interactive", "trait objects dynamic dispatch", "kubelet eviction",
+			"docker run port", "error handling Result", "feature gate", "find files by name", "closures capture",
+			"api server admission webhook", "ssh key", "smart pointers Box", "sidecar containers", "curl post json",
+			"cargo workspace", "storage volume snapshot", "grep recursive", "pattern matching enums", "node lease heartbeat",
+			"compress gzip", "unsafe raw pointers", "pod", "the pod", "container image", "feature gates graduation"}
+		t.Logf("%s: %v of %d searches took essentialCandidates, allTermCandidates", other, compareAllTerms(t, other, queries), len(queries)*6)
+	}
+}
+
+// compareAllTerms searches for each query with allTermCandidates and
+// exhaustively, with limits 10, 30 and 50, best per document or not, and
+// reports a difference as an error. It returns how many searches took
+// essentialCandidates and allTermCandidates.
+func compareAllTerms(t *testing.T, dir string, queries []string) [2]int64 {
+	ctx := context.Background()
+	fast, _ := OpenReader(dir)
+	defer fast.Close()
+	slow, _ := OpenReader(dir)
+	defer slow.Close()
+	slow.exhaustive = true
+	for _, q := range queries {
+		for _, limit := range []int{10, 30, 50} {
+			for _, best := range []bool{false, true} {
+				query := Query{Text: q, Limit: limit, BestPerDocument: best}
+				got, err := fast.Search(ctx, query)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := slow.Search(ctx, query)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%q (limit %d, best per document %v):\n%+v\nexhaustive:\n%+v", q, limit, best, got, want)
+				}
+			}
+		}
+	}
+	if slow.shortcuts[0].Load() != 0 || slow.shortcuts[1].Load() != 0 {
+		t.Errorf("the exhaustive reader took a shortcut")
+	}
+	return [2]int64{fast.shortcuts[0].Load(), fast.shortcuts[1].Load()}
+}

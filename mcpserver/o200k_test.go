@@ -1,0 +1,176 @@
+package mcpserver
+
+import (
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/dlclark/regexp2/v2"
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// regexpPieces are text's pieces as the codec cuts them: o200kPattern's
+// matches, with the regexp engine the codec uses (the same pattern gets
+// the same generated matcher).
+func regexpPieces(t testing.TB, text string) []string {
+	re := regexp2.MustCompile(o200kPattern, regexp2.None)
+	var out []string
+	m, err := re.FindStringMatch(text)
+	for ; m != nil && err == nil; m, err = re.FindNextMatch(m) {
+		out = append(out, m.String())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func splitPieces(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		j := o200kNext(text, i)
+		if j == i && text[i] == del {
+			i++
+			continue
+		}
+		if j <= i || j > len(text) {
+			panic("o200kNext did not advance")
+		}
+		out = append(out, text[i:j])
+		i = j
+	}
+	return out
+}
+
+// trickyRunes are runes at the edges of o200kPattern's classes: letters
+// of each case category, marks, numbers of each kind, white space of
+// every kind (and look-alikes that are not), apostrophes and the letters
+// of the contractions (ſ folds to s), slashes and line breaks.
+var trickyRunes = []rune("aAzZsStTrReEvVmMlLdDſ'’ \t\n\r\v\f\u0085\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\u180e\u200b\u001c\u001f" +
+	"\u007f/\\.,;:!?-_()[]{}<>\"`#*|~@$%^&+=0123456789²³½Ⅻ٣०" +
+	"éÉßǅǈʰˆ中文ひらがなカタカナ한국어\u0301\u0308\u093f\u0e31ªº" + "ΣσςДдİıﬁ" + "😀🎉\U0001F3FB")
+
+func randomText(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		if r.IntN(4) == 0 { // runs of one class are where backtracking happens
+			c := trickyRunes[r.IntN(len(trickyRunes))]
+			for range 1 + r.IntN(5) {
+				b.WriteRune(c)
+			}
+			continue
+		}
+		b.WriteRune(trickyRunes[r.IntN(len(trickyRunes))])
+	}
+	return b.String()
+}
+
+// testTexts are the texts the split and the counter are checked on: edge
+// cases, random texts of tricky runes, and the repository's markdown.
+func testTexts(t testing.TB) []string {
+	texts := []string{
+		"", " ", "  ", "a", "a ", " a", "a  b", "a\n\nb", "a \n \n b", "  \n", "\n  ", "x\r\n\r\ny",
+		"I'm you're we've he'll she'd it's don't DON'T I'M ſ'ſ 'ſ x'ſ", "hello'world", "'s", "''s'",
+		"ABC", "ABCdef", "abcDEF", "HTTPServer", "iPhone", "ǅungla", "ʰʰʰ", "中文 中文字", "e\u0301\u0301", "\u0301a", "\u0301\u0301",
+		"12345678", "\x7f", "a\x7fb", " \x7f\x7f ", "\x7f\n", "a1b22c333d4444", "²³½", " (foo)", " ((/\n//", "path/to/file.go", "//\n/", " ...\n\n", "--force", "x\u00a0\u00a0y",
+		"tabs\t\tand\t\nbreaks", "\u2028\u2029x", "😀😀 🎉x", "**bold** _it_ `code`", "{\"json\":\"value\",\"n\":[1,2,3]}",
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		texts = append(texts, randomText(r, 1+r.IntN(40)))
+	}
+	_ = filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.Contains(p, "/.git/") {
+			if b, err := os.ReadFile(p); err == nil && utf8.Valid(b) {
+				texts = append(texts, string(b))
+			}
+		}
+		return nil
+	})
+	return texts
+}
+
+// TestO200kSplit checks o200kNext against the codec's regexp.
+func TestO200kSplit(t *testing.T) {
+	for _, text := range testTexts(t) {
+		if got, want := splitPieces(text), regexpPieces(t, text); !slices.Equal(got, want) {
+			t.Fatalf("pieces of %q:\n got %q\nwant %q", text, got, want)
+		}
+	}
+}
+
+// FuzzO200kSplit checks o200kNext against the codec's regexp.
+func FuzzO200kSplit(f *testing.F) {
+	for _, s := range testTexts(f)[:200] {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		if got, want := splitPieces(text), regexpPieces(t, text); !slices.Equal(got, want) {
+			t.Fatalf("pieces of %q:\n got %q\nwant %q", text, got, want)
+		}
+	})
+}
+
+// TestPieceCounterExact checks that a pieceCounter counts what the codec
+// does, on fresh and remembered pieces, across its reset when full, and
+// on text that is not valid UTF-8: a count it gets wrong could let an
+// answer over its budget through.
+func TestPieceCounterExact(t *testing.T) {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := append(testTexts(t), "bad \xff\xfe utf-8 \xc3", "\xe2\x82", strings.Repeat("word ", 5000))
+	var c pieceCounter
+	for round := range 2 { // the second round reads remembered pieces
+		for _, text := range texts {
+			want, err := codec.Count(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.count(codec, text)
+			if err != nil || got != want {
+				t.Fatalf("round %d: count of %.200q = %d, %v; the codec counts %d", round, text, got, err, want)
+			}
+		}
+	}
+	if len(c.known) > maxPieces {
+		t.Errorf("remembers %d pieces, over %d", len(c.known), maxPieces)
+	}
+}
+
+// BenchmarkCount counts a text of the size of a search answer (22 KB of
+// the design record) with the codec and with a warm pieceCounter.
+func BenchmarkCount(b *testing.B) {
+	data, err := os.ReadFile("../docs/DESIGN.md")
+	if err != nil {
+		b.Skip(err)
+	}
+	text := strings.ToValidUTF8(string(data[:min(len(data), 22_000)]), "")
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("codec", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			codec.Count(text)
+		}
+	})
+	b.Run("pieces", func(b *testing.B) {
+		var c pieceCounter
+		c.count(codec, text)
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			c.count(codec, text)
+		}
+	})
+}
