@@ -2,10 +2,12 @@ package gitengine
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -58,6 +60,9 @@ func cacheKey(r *remote) string {
 // and creates the store; without, it takes the readers lock (shared) if
 // gc does not hold it, and fails if the store does not exist. unlock
 // releases the lock.
+//
+// The store keeps each pack file open once read (see newStorage's keep):
+// close it (st.Close) before unlock.
 func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *filesystem.Storage, unlock func(), err error) {
 	root, err := e.cacheRoot()
 	if err != nil {
@@ -72,7 +77,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		if ok, err := rl.TryRLock(); err != nil || !ok {
 			return nil, nil, fmt.Errorf("the cache %s is being collected", dir)
 		}
-		return newStorage(osfs.New(dir)), func() { _ = rl.Unlock() }, nil
+		return newStorage(osfs.New(dir), true), func() { _ = rl.Unlock() }, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
@@ -81,7 +86,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 	if err := lockWait(ctx, fl, false); err != nil {
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
-	return newStorage(osfs.New(dir)), func() { _ = fl.Unlock() }, nil
+	return newStorage(osfs.New(dir), true), func() { _ = fl.Unlock() }, nil
 }
 
 // The lock files beside a remote's folder (see the layout above).
@@ -119,10 +124,54 @@ func readLock(ctx context.Context, st *filesystem.Storage) (func(), error) {
 const largeObject = 1 << 20
 
 // newStorage opens the object store in fs; objects over largeObject are
-// streamed when read.
-func newStorage(fs billy.Filesystem) *filesystem.Storage {
-	return filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: largeObject})
+// streamed when read, and pack indexes are read whole (idxFS). With keep,
+// each pack file stays open from its first read until the storage's Close
+// (go-git otherwise opens, stats and closes the pack for every object it
+// reads: about 100 times for one package of 20 files); the caller must
+// Close it.
+func newStorage(fs billy.Filesystem, keep bool) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(idxFS{fs}, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: largeObject, KeepDescriptors: keep})
 }
+
+// idxFS reads a pack's index (a .idx file) whole when go-git opens it:
+// go-git's idxfile decoder reads it a few bytes at a time (about 300
+// read(2) calls for a pack of 50 objects), and the storage reads every
+// index again after each fetch adds a pack (Reindex).
+type idxFS struct{ billy.Filesystem }
+
+func (f idxFS) Open(name string) (billy.File, error) {
+	file, err := f.Filesystem.Open(name)
+	if err != nil || !strings.HasSuffix(name, ".idx") {
+		return file, err
+	}
+	defer file.Close()
+	fi, err := f.Filesystem.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(bufio.NewReaderSize(file, int(min(max(fi.Size()+1, 512), 1<<20))))
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{Reader: bytes.NewReader(data), name: file.Name(), fi: fi}, nil
+}
+
+// memFile is a read-only billy.File of bytes read into memory.
+type memFile struct {
+	*bytes.Reader
+	name string
+	fi   fs.FileInfo
+}
+
+var errReadOnly = errors.New("read-only file")
+
+func (m *memFile) Name() string               { return m.name }
+func (m *memFile) Stat() (fs.FileInfo, error) { return m.fi, nil }
+func (m *memFile) Write([]byte) (int, error)  { return 0, errReadOnly }
+func (m *memFile) Truncate(int64) error       { return errReadOnly }
+func (m *memFile) Lock() error                { return nil }
+func (m *memFile) Unlock() error              { return nil }
+func (m *memFile) Close() error               { return nil }
 
 // maxHaves bounds how many recently fetched commits an update offers as haves.
 const maxHaves = 32
@@ -286,7 +335,7 @@ func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
 		return nil
 	}
 	defer fl.Unlock()
-	st := newStorage(osfs.New(dir))
+	st := newStorage(osfs.New(dir), false)
 	if st.HasEncodedObject(plumbing.NewHash(commit)) != nil {
 		return nil
 	}

@@ -374,7 +374,7 @@ func (e *Engine) gcRemote(ctx context.Context, root, key string, o GCOptions) (G
 	defer unlock()
 	res.BytesBefore = inspectRemote(root, key).Bytes
 	cutoff := o.Now.Add(-o.Keep)
-	st := newStorage(osfs.New(dir))
+	st := newStorage(osfs.New(dir), false)
 
 	// What the recorded uses keep.
 	uses, uerr := readUses(dir)

@@ -129,6 +129,9 @@ type gathered struct {
 	skipped []Skipped
 	c       *conn  // nil when nothing was fetched
 	unread  func() // releases the cache's readers lock; nil when none is held
+	// closer closes the files st keeps open (newStorage's keep); nil when
+	// none.
+	closer io.Closer
 }
 
 func (g *gathered) bytes() int64 {
@@ -141,6 +144,10 @@ func (g *gathered) bytes() int64 {
 func (g *gathered) close() {
 	if g.c != nil {
 		g.c.close()
+	}
+	if g.closer != nil {
+		_ = g.closer.Close()
+		g.closer = nil
 	}
 	if g.unread != nil {
 		g.unread()
@@ -174,7 +181,8 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 		g.st = repo.Storer
 		if fst, ok := repo.Storer.(*filesystem.Storage); ok {
 			// Read big objects from disk as streams, not whole into memory.
-			g.st = newStorage(fst.Filesystem())
+			st := newStorage(fst.Filesystem(), true)
+			g.st, g.closer = st, st
 		}
 		if g.treeID, g.entries, g.skipped, err = collect(g.st, r.raw, commit, sub, file); err != nil {
 			return nil, err
@@ -185,6 +193,7 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 	if err != nil {
 		return nil, err
 	}
+	g.closer = cst
 	g.treeID, g.entries, g.skipped, g.c, err = e.fill(ctx, r, cst, commit, req.Ref, sub, file, req.Have)
 	if err == nil {
 		// What gc keeps; failing to note it only costs a fetch later.
