@@ -139,6 +139,9 @@ type installResult struct {
 	packages    int
 	ctx, native []time.Duration
 	noop        time.Duration
+	// ctxRequests and nativeRequests are the HTTP requests the server
+	// answered for one install (the last round's).
+	ctxRequests, nativeRequests int
 }
 
 // installVsNative serves n repositories (a docs/ folder of 20 documents,
@@ -184,11 +187,14 @@ func installVsNative(work, bin string, v *vocab, n, rounds int) (installResult, 
 				return res, err
 			}
 		}
+		srv.ResetCounters()
 		d, err := runCtx(bin, filepath.Join(dir, fmt.Sprintf("cache%d", r)), "-C", clone, "install", "--frozen")
 		if err != nil {
 			return res, err
 		}
 		res.ctx = append(res.ctx, d)
+		res.ctxRequests = srv.Requests()
+		srv.ResetCounters()
 		start := time.Now()
 		for i := range n {
 			dst := filepath.Join(dir, fmt.Sprintf("native%d", r), fmt.Sprintf("p%03d", i))
@@ -205,6 +211,7 @@ func installVsNative(work, bin string, v *vocab, n, rounds int) (installResult, 
 			}
 		}
 		res.native = append(res.native, time.Since(start))
+		res.nativeRequests = srv.Requests()
 		os.RemoveAll(clone)
 		os.RemoveAll(filepath.Join(dir, fmt.Sprintf("native%d", r)))
 	}
