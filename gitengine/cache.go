@@ -233,9 +233,12 @@ type useFile struct {
 
 // use is one commit and sub-path used, and when last.
 type use struct {
-	Commit string    `json:"commit"` // 40-hex
-	Path   string    `json:"path"`   // the sub-path: "" for the whole tree, a folder, or one file
-	Time   time.Time `json:"time"`
+	Commit string `json:"commit"` // 40-hex
+	Path   string `json:"path"`   // the sub-path: "" for the whole tree, a folder, or one file
+	// Tree is the sub-path's tree when the commit was not fetched (an
+	// install from a lock, FetchRequest.Tree): gc keeps it and all below.
+	Tree string    `json:"tree,omitempty"`
+	Time time.Time `json:"time"`
 }
 
 // readUses reads dir's ctx-used.json: an empty record when there is none;
@@ -278,22 +281,30 @@ func writeUses(dir string, u *useFile) error {
 // recordUse notes in st's ctx-used.json that commit's sub-path sub was used
 // at now, and the remote's URL (redacted). The caller holds the fetch lock.
 // A record that cannot be read is replaced: it only decides what gc keeps.
-func recordUse(st *filesystem.Storage, r *remote, commit plumbing.Hash, sub string, now time.Time) error {
+//
+// tree is the sub-path's tree when the store lacks the commit (else zero).
+func recordUse(st *filesystem.Storage, r *remote, commit plumbing.Hash, sub string, tree plumbing.Hash, now time.Time) error {
 	dir := st.Filesystem().Root()
 	u, err := readUses(dir)
 	if err != nil {
 		u = &useFile{}
 	}
 	u.URL = redactURL(r.raw)
-	c := commit.String()
+	c, t := commit.String(), ""
+	if !tree.IsZero() {
+		t = tree.String()
+	}
 	found := false
 	for i := range u.Used {
 		if u.Used[i].Commit == c && u.Used[i].Path == sub {
 			u.Used[i].Time, found = now.UTC(), true
+			if t != "" || st.HasEncodedObject(commit) == nil {
+				u.Used[i].Tree = t
+			}
 		}
 	}
 	if !found {
-		u.Used = append(u.Used, use{Commit: c, Path: sub, Time: now.UTC()})
+		u.Used = append(u.Used, use{Commit: c, Path: sub, Tree: t, Time: now.UTC()})
 	}
 	return writeUses(dir, u)
 }
@@ -304,7 +315,8 @@ const noteWait = 2 * time.Second
 
 // NoteUse records in the cache that req's commit and sub-path are in use
 // (a package installed at it), as every fetch through the cache does, so
-// that gc keeps them for its keep period. It fetches nothing. It does
+// that gc keeps them for its keep period (req.Tree, when the store holds
+// that tree but not the commit: a package installed by its tree). It fetches nothing. It does
 // nothing for a local repository, or when the cache holds no store for the
 // remote; when the remote is busy for long, it gives up without an error.
 func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
@@ -336,8 +348,13 @@ func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
 	}
 	defer fl.Unlock()
 	st := newStorage(osfs.New(dir), false)
+	var tree plumbing.Hash
 	if st.HasEncodedObject(plumbing.NewHash(commit)) != nil {
-		return nil
+		// Installed from a lock by its tree (FetchRequest.Tree)?
+		tree = plumbing.NewHash(strings.ToLower(req.Tree))
+		if len(req.Tree) != 40 || !isHex(req.Tree) || st.HasEncodedObject(tree) != nil {
+			return nil
+		}
 	}
-	return recordUse(st, r, plumbing.NewHash(commit), sub, time.Now())
+	return recordUse(st, r, plumbing.NewHash(commit), sub, tree, time.Now())
 }
