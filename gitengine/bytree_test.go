@@ -3,6 +3,7 @@ package gitengine
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -136,4 +137,32 @@ func TestGCKeepsATreeFetchedWithoutItsCommit(t *testing.T) {
 		t.Error("a tree not used within the keep period survived")
 	}
 	fsck(t, dir)
+}
+
+// TestTreeRefusedOncePerHost: when a host will not send the tree a fetch
+// wants (here, an id it does not have), the Engine goes the commit's way
+// for that host's later packages at once, without the refused request.
+func TestTreeRefusedOncePerHost(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	if out, err := exec.Command("cp", "-r", f.bare, filepath.Join(f.root, "copy.git")).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	s := f.serve(gittest.ServeOptions{})
+	ctx := context.Background()
+	e := New(Options{CacheDir: t.TempDir()})
+	bogus := strings.Repeat("ab", 20)
+	sub := "docs/guides/deep"
+	for i, repo := range []string{"repo.git", "copy.git"} {
+		s.ResetCounters()
+		r, err := e.Materialize(ctx, FetchRequest{URL: s.URL + "/" + repo, Commit: f.c2, Path: sub, Tree: bogus}, filepath.Join(t.TempDir(), "p"))
+		if err != nil || r.TreeID != f.treeAt(f.c2, sub) {
+			t.Fatalf("%s: %v, %+v", repo, err, r)
+		}
+		// The first: the refused tree, the advertisement, trees, blobs;
+		// the second: trees, blobs.
+		if want := []int{4, 2}[i]; s.Requests() != want {
+			t.Errorf("%s: %d requests, want %d", repo, s.Requests(), want)
+		}
+	}
 }

@@ -276,6 +276,11 @@ func (e *Engine) fillCommit(ctx context.Context, r *remote, st *filesystem.Stora
 	)
 	byTree := !tree.IsZero() && !file && have == nil && r.isHTTP() && st.HasEncodedObject(commit) != nil
 	if byTree && st.HasEncodedObject(tree) != nil {
+		if _, refused := e.mem.treeRefused.Load(hostKey(r)); refused {
+			byTree = false
+		}
+	}
+	if byTree && st.HasEncodedObject(tree) != nil {
 		if err := dial(true); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, err
 		}
@@ -284,7 +289,9 @@ func (e *Engine) fillCommit(ctx context.Context, r *remote, st *filesystem.Stora
 				return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
 			}
 			// Refused, or not understood: the commit's way, on a conn
-			// that has read the server's advertisement.
+			// that has read the server's advertisement; and for the
+			// host's later fetches, at once.
+			e.mem.treeRefused.Store(hostKey(r), true)
 			if c.assumed {
 				c.giveUp(err)
 				if err := dial(false); err != nil {

@@ -13,6 +13,10 @@ type memory struct {
 	// credHosts holds hosts (scheme://host:port, see hostKey) that answered
 	// a request without the advertisement with 401 or 403.
 	credHosts sync.Map
+	// treeRefused holds hosts (see hostKey) that would not send a tree
+	// wanted by id (FetchRequest.Tree): later fetches go the commit's way
+	// at once instead of paying the refused request again.
+	treeRefused sync.Map
 }
 
 // memo remembers the result of one computation per key, in the manner of
