@@ -128,6 +128,14 @@ type FetchRequest struct {
 	Commit string // 40-hex commit id (from Resolve or a lockfile)
 	Ref    string // optional: the ref the commit came from, used to deepen when a server refuses a non-tip want
 	Path   string // sub-path inside the repository ("" or "." = whole tree)
+	// Tree, when set, is the id of Path's tree at Commit as a lock
+	// records it. When the cache lacks the commit, a fetch over smart
+	// HTTP then wants that tree, with every file under it, in one request,
+	// instead of the commit's trees and then the files: the commit is not
+	// fetched, so that Path's tree at Commit is Tree is taken from the
+	// caller (Result.TreeID is Tree). A server that will not send the
+	// tree by id gets the two requests. Ignored with Have, and by ReadFile.
+	Tree string
 	// Have, when set, tells Materialize which files the caller already
 	// has, with this blob and mode (0644, 0755, fs.ModeSymlink|0777), at
 	// this path: they are neither written nor, when the cache lacks

@@ -2,10 +2,12 @@ package gitengine
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -58,6 +60,9 @@ func cacheKey(r *remote) string {
 // and creates the store; without, it takes the readers lock (shared) if
 // gc does not hold it, and fails if the store does not exist. unlock
 // releases the lock.
+//
+// The store keeps each pack file open once read (see newStorage's keep):
+// close it (st.Close) before unlock.
 func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *filesystem.Storage, unlock func(), err error) {
 	root, err := e.cacheRoot()
 	if err != nil {
@@ -72,7 +77,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		if ok, err := rl.TryRLock(); err != nil || !ok {
 			return nil, nil, fmt.Errorf("the cache %s is being collected", dir)
 		}
-		return newStorage(osfs.New(dir)), func() { _ = rl.Unlock() }, nil
+		return newStorage(osfs.New(dir), true), func() { _ = rl.Unlock() }, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
@@ -81,7 +86,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 	if err := lockWait(ctx, fl, false); err != nil {
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
-	return newStorage(osfs.New(dir)), func() { _ = fl.Unlock() }, nil
+	return newStorage(osfs.New(dir), true), func() { _ = fl.Unlock() }, nil
 }
 
 // The lock files beside a remote's folder (see the layout above).
@@ -119,10 +124,54 @@ func readLock(ctx context.Context, st *filesystem.Storage) (func(), error) {
 const largeObject = 1 << 20
 
 // newStorage opens the object store in fs; objects over largeObject are
-// streamed when read.
-func newStorage(fs billy.Filesystem) *filesystem.Storage {
-	return filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: largeObject})
+// streamed when read, and pack indexes are read whole (idxFS). With keep,
+// each pack file stays open from its first read until the storage's Close
+// (go-git otherwise opens, stats and closes the pack for every object it
+// reads: about 100 times for one package of 20 files); the caller must
+// Close it.
+func newStorage(fs billy.Filesystem, keep bool) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(idxFS{fs}, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: largeObject, KeepDescriptors: keep})
 }
+
+// idxFS reads a pack's index (a .idx file) whole when go-git opens it:
+// go-git's idxfile decoder reads it a few bytes at a time (about 300
+// read(2) calls for a pack of 50 objects), and the storage reads every
+// index again after each fetch adds a pack (Reindex).
+type idxFS struct{ billy.Filesystem }
+
+func (f idxFS) Open(name string) (billy.File, error) {
+	file, err := f.Filesystem.Open(name)
+	if err != nil || !strings.HasSuffix(name, ".idx") {
+		return file, err
+	}
+	defer file.Close()
+	fi, err := f.Filesystem.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(bufio.NewReaderSize(file, int(min(max(fi.Size()+1, 512), 1<<20))))
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{Reader: bytes.NewReader(data), name: file.Name(), fi: fi}, nil
+}
+
+// memFile is a read-only billy.File of bytes read into memory.
+type memFile struct {
+	*bytes.Reader
+	name string
+	fi   fs.FileInfo
+}
+
+var errReadOnly = errors.New("read-only file")
+
+func (m *memFile) Name() string               { return m.name }
+func (m *memFile) Stat() (fs.FileInfo, error) { return m.fi, nil }
+func (m *memFile) Write([]byte) (int, error)  { return 0, errReadOnly }
+func (m *memFile) Truncate(int64) error       { return errReadOnly }
+func (m *memFile) Lock() error                { return nil }
+func (m *memFile) Unlock() error              { return nil }
+func (m *memFile) Close() error               { return nil }
 
 // maxHaves bounds how many recently fetched commits an update offers as haves.
 const maxHaves = 32
@@ -184,9 +233,12 @@ type useFile struct {
 
 // use is one commit and sub-path used, and when last.
 type use struct {
-	Commit string    `json:"commit"` // 40-hex
-	Path   string    `json:"path"`   // the sub-path: "" for the whole tree, a folder, or one file
-	Time   time.Time `json:"time"`
+	Commit string `json:"commit"` // 40-hex
+	Path   string `json:"path"`   // the sub-path: "" for the whole tree, a folder, or one file
+	// Tree is the sub-path's tree when the commit was not fetched (an
+	// install from a lock, FetchRequest.Tree): gc keeps it and all below.
+	Tree string    `json:"tree,omitempty"`
+	Time time.Time `json:"time"`
 }
 
 // readUses reads dir's ctx-used.json: an empty record when there is none;
@@ -229,22 +281,30 @@ func writeUses(dir string, u *useFile) error {
 // recordUse notes in st's ctx-used.json that commit's sub-path sub was used
 // at now, and the remote's URL (redacted). The caller holds the fetch lock.
 // A record that cannot be read is replaced: it only decides what gc keeps.
-func recordUse(st *filesystem.Storage, r *remote, commit plumbing.Hash, sub string, now time.Time) error {
+//
+// tree is the sub-path's tree when the store lacks the commit (else zero).
+func recordUse(st *filesystem.Storage, r *remote, commit plumbing.Hash, sub string, tree plumbing.Hash, now time.Time) error {
 	dir := st.Filesystem().Root()
 	u, err := readUses(dir)
 	if err != nil {
 		u = &useFile{}
 	}
 	u.URL = redactURL(r.raw)
-	c := commit.String()
+	c, t := commit.String(), ""
+	if !tree.IsZero() {
+		t = tree.String()
+	}
 	found := false
 	for i := range u.Used {
 		if u.Used[i].Commit == c && u.Used[i].Path == sub {
 			u.Used[i].Time, found = now.UTC(), true
+			if t != "" || st.HasEncodedObject(commit) == nil {
+				u.Used[i].Tree = t
+			}
 		}
 	}
 	if !found {
-		u.Used = append(u.Used, use{Commit: c, Path: sub, Time: now.UTC()})
+		u.Used = append(u.Used, use{Commit: c, Path: sub, Tree: t, Time: now.UTC()})
 	}
 	return writeUses(dir, u)
 }
@@ -255,7 +315,8 @@ const noteWait = 2 * time.Second
 
 // NoteUse records in the cache that req's commit and sub-path are in use
 // (a package installed at it), as every fetch through the cache does, so
-// that gc keeps them for its keep period. It fetches nothing. It does
+// that gc keeps them for its keep period (req.Tree, when the store holds
+// that tree but not the commit: a package installed by its tree). It fetches nothing. It does
 // nothing for a local repository, or when the cache holds no store for the
 // remote; when the remote is busy for long, it gives up without an error.
 func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
@@ -286,9 +347,14 @@ func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
 		return nil
 	}
 	defer fl.Unlock()
-	st := newStorage(osfs.New(dir))
+	st := newStorage(osfs.New(dir), false)
+	var tree plumbing.Hash
 	if st.HasEncodedObject(plumbing.NewHash(commit)) != nil {
-		return nil
+		// Installed from a lock by its tree (FetchRequest.Tree)?
+		tree = plumbing.NewHash(strings.ToLower(req.Tree))
+		if len(req.Tree) != 40 || !isHex(req.Tree) || st.HasEncodedObject(tree) != nil {
+			return nil
+		}
 	}
-	return recordUse(st, r, plumbing.NewHash(commit), sub, time.Now())
+	return recordUse(st, r, plumbing.NewHash(commit), sub, tree, time.Now())
 }

@@ -173,6 +173,15 @@ func (e *Engine) fetchBlobs(ctx context.Context, c *conn, st *filesystem.Storage
 	return e.receivePack(ctx, c, st, req, "blobs")
 }
 
+// fetchTree asks for tree and everything under it, its trees and blobs (a
+// locked folder: FetchRequest.Tree): one want, no filter, no depth, no
+// haves. Smart HTTP serves any reachable object by id, as for blobs.
+func (e *Engine) fetchTree(ctx context.Context, c *conn, st *filesystem.Storage, tree plumbing.Hash) error {
+	req := newRequest(c.adv)
+	req.Wants = []plumbing.Hash{tree}
+	return e.receivePack(ctx, c, st, req, "blobs")
+}
+
 // receivePack sends req and stores the pack it gets back.
 func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storage, req *packp.UploadPackRequest, phase string) error {
 	wctx, w, stop := e.watch(ctx)

@@ -234,7 +234,7 @@ type GCResult struct {
 	// Warning says what made gc keep more than the rule (an unreadable
 	// record of uses: then every object is kept).
 	Warning     string
-	Commits     int // commits kept (used within the keep period and present)
+	Commits     int // commits kept (used within the keep period and present, or their folder's tree: FetchRequest.Tree)
 	Objects     int // distinct objects before
 	Dropped     int // objects dropped
 	Repacked    int // loose objects packed (or dropped)
@@ -374,7 +374,7 @@ func (e *Engine) gcRemote(ctx context.Context, root, key string, o GCOptions) (G
 	defer unlock()
 	res.BytesBefore = inspectRemote(root, key).Bytes
 	cutoff := o.Now.Add(-o.Keep)
-	st := newStorage(osfs.New(dir))
+	st := newStorage(osfs.New(dir), false)
 
 	// What the recorded uses keep.
 	uses, uerr := readUses(dir)
@@ -394,6 +394,15 @@ func (e *Engine) gcRemote(ctx context.Context, root, key string, o GCOptions) (G
 		recentUses = append(recentUses, x)
 		if k.commit(plumbing.NewHash(x.Commit), x.Path) {
 			commits[plumbing.NewHash(x.Commit)] = true
+		} else if len(x.Tree) == 40 && isHex(x.Tree) {
+			// Installed by its tree, without the commit: the commit's use
+			// keeps that tree and all below.
+			t := plumbing.NewHash(x.Tree)
+			k.walkTrees(t, 0)
+			k.walkBlobs(t, 0)
+			if k.keep[t] {
+				commits[plumbing.NewHash(x.Commit)] = true
+			}
 		}
 	}
 	res.Commits = len(commits)

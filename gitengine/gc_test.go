@@ -70,7 +70,7 @@ func (f *fixture) blobAt(c, p string) plumbing.Hash {
 }
 
 func has(dir string, h plumbing.Hash) bool {
-	return newStorage(osfs.New(dir)).HasEncodedObject(h) == nil
+	return newStorage(osfs.New(dir), false).HasEncodedObject(h) == nil
 }
 
 // fsck checks every pack of the store with git verify-pack.
@@ -156,7 +156,7 @@ func TestGCKeepRule(t *testing.T) {
 		t.Error("gc dropped objects of c2, used yesterday")
 	}
 	// All of c2's trees stay (an update offers c2 as a have).
-	st := newStorage(osfs.New(dir))
+	st := newStorage(osfs.New(dir), false)
 	co, err := object.GetCommit(st, plumbing.NewHash(f.c2))
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +224,7 @@ func snapshot(t *testing.T, dir string) string {
 func looseObjects(t *testing.T, dir string) []plumbing.Hash {
 	t.Helper()
 	var out []plumbing.Hash
-	if err := newStorage(osfs.New(dir)).ForEachObjectHash(func(h plumbing.Hash) error { out = append(out, h); return nil }); err != nil {
+	if err := newStorage(osfs.New(dir), false).ForEachObjectHash(func(h plumbing.Hash) error { out = append(out, h); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out

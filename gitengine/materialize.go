@@ -129,6 +129,9 @@ type gathered struct {
 	skipped []Skipped
 	c       *conn  // nil when nothing was fetched
 	unread  func() // releases the cache's readers lock; nil when none is held
+	// closer closes the files st keeps open (newStorage's keep); nil when
+	// none.
+	closer io.Closer
 }
 
 func (g *gathered) bytes() int64 {
@@ -141,6 +144,10 @@ func (g *gathered) bytes() int64 {
 func (g *gathered) close() {
 	if g.c != nil {
 		g.c.close()
+	}
+	if g.closer != nil {
+		_ = g.closer.Close()
+		g.closer = nil
 	}
 	if g.unread != nil {
 		g.unread()
@@ -174,7 +181,8 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 		g.st = repo.Storer
 		if fst, ok := repo.Storer.(*filesystem.Storage); ok {
 			// Read big objects from disk as streams, not whole into memory.
-			g.st = newStorage(fst.Filesystem())
+			st := newStorage(fst.Filesystem(), true)
+			g.st, g.closer = st, st
 		}
 		if g.treeID, g.entries, g.skipped, err = collect(g.st, r.raw, commit, sub, file); err != nil {
 			return nil, err
@@ -185,10 +193,15 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 	if err != nil {
 		return nil, err
 	}
-	g.treeID, g.entries, g.skipped, g.c, err = e.fill(ctx, r, cst, commit, req.Ref, sub, file, req.Have)
+	g.closer = cst
+	var byTree plumbing.Hash // the locked tree, when it is what is fetched
+	if t := strings.ToLower(strings.TrimSpace(req.Tree)); !file && req.Have == nil && len(t) == 40 && isHex(t) {
+		byTree = plumbing.NewHash(t)
+	}
+	g.treeID, g.entries, g.skipped, g.c, byTree, err = e.fill(ctx, r, cst, commit, byTree, req.Ref, sub, file, req.Have)
 	if err == nil {
 		// What gc keeps; failing to note it only costs a fetch later.
-		_ = recordUse(cst, r, commit, sub, time.Now())
+		_ = recordUse(cst, r, commit, sub, byTree, time.Now())
 		// Hold the readers lock from here until close, so that gc, which
 		// needs the fetch lock held now, cannot remove what is read.
 		g.unread, err = readLock(ctx, cst)
@@ -205,7 +218,20 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 // fill makes sure the cache holds commit, its trees and the blobs under sub
 // (but for the files have says the caller has), fetching only what is
 // missing. It runs under the cache lock.
-func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, *conn, error) {
+//
+// With a tree (FetchRequest.Tree) and a cache that lacks the commit, it
+// fetches that tree and everything under it instead, in one request over
+// smart HTTP, and reports the tree it used (else zero); if the server
+// will not send it, or sends it incomplete, it goes the commit's way.
+func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, *conn, plumbing.Hash, error) {
+	treeID, entries, skipped, c, err := e.fillCommit(ctx, r, st, commit, tree, ref, sub, file, have)
+	if err != nil || treeID != tree || st.HasEncodedObject(commit) == nil {
+		tree = plumbing.ZeroHash // the commit's way
+	}
+	return treeID, entries, skipped, c, tree, err
+}
+
+func (e *Engine) fillCommit(ctx context.Context, r *remote, st *filesystem.Storage, commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, *conn, error) {
 	var c *conn
 	// dial gets a conn: an assumed one (no advertisement) when allowed and
 	// possible, else a real one.
@@ -242,7 +268,45 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 		}
 		return true
 	}
-	if st.HasEncodedObject(commit) != nil {
+	var (
+		treeID  plumbing.Hash
+		entries []entry
+		skipped []Skipped
+		err     error
+	)
+	byTree := !tree.IsZero() && !file && have == nil && r.isHTTP() && st.HasEncodedObject(commit) != nil
+	if byTree && st.HasEncodedObject(tree) != nil {
+		if _, refused := e.mem.treeRefused.Load(hostKey(r)); refused {
+			byTree = false
+		}
+	}
+	if byTree && st.HasEncodedObject(tree) != nil {
+		if err := dial(true); err != nil {
+			return plumbing.ZeroHash, nil, nil, c, err
+		}
+		if err := e.fetchTree(ctx, c, st, tree); err != nil {
+			if ctx.Err() != nil {
+				return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
+			}
+			// Refused, or not understood: the commit's way, on a conn
+			// that has read the server's advertisement; and for the
+			// host's later fetches, at once.
+			e.mem.treeRefused.Store(hostKey(r), true)
+			if c.assumed {
+				c.giveUp(err)
+				if err := dial(false); err != nil {
+					return plumbing.ZeroHash, nil, nil, c, err
+				}
+			}
+		}
+	}
+	if byTree && st.HasEncodedObject(tree) == nil {
+		treeID, entries, skipped, err = collectTree(st, tree)
+		byTree = err == nil
+	} else {
+		byTree = false
+	}
+	if !byTree && st.HasEncodedObject(commit) != nil {
 		if err := dial(true); err != nil {
 			return plumbing.ZeroHash, nil, nil, c, err
 		}
@@ -260,7 +324,9 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 			return plumbing.ZeroHash, nil, nil, c, newError(KindRefNotFound, r.raw, "fetch", fmt.Errorf("the server did not send commit %s", commit), "")
 		}
 	}
-	treeID, entries, skipped, err := collect(st, r.raw, commit, sub, file)
+	if !byTree {
+		treeID, entries, skipped, err = collect(st, r.raw, commit, sub, file)
+	}
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A tree is missing from the cache (an interrupted or foreign
 		// store): fetch the whole commit again, offering nothing.
@@ -373,6 +439,20 @@ func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash,
 			}
 		}
 	}
+	return walkAll(st, tree)
+}
+
+// collectTree lists the entries below tree (a folder's tree, by id).
+func collectTree(st storer.EncodedObjectStorer, tree plumbing.Hash) (plumbing.Hash, []entry, []Skipped, error) {
+	t, err := object.GetTree(st, tree)
+	if err != nil {
+		return plumbing.ZeroHash, nil, nil, err
+	}
+	return walkAll(st, t)
+}
+
+// walkAll lists the entries below tree, and what it skips.
+func walkAll(st storer.EncodedObjectStorer, tree *object.Tree) (plumbing.Hash, []entry, []Skipped, error) {
 	var entries []entry
 	var skipped []Skipped
 	if err := walk(st, tree, "", 0, &entries, &skipped); err != nil {

@@ -2,6 +2,7 @@ package gitengine
 
 import (
 	"context"
+	"net/http"
 	"sync"
 )
 
@@ -13,6 +14,32 @@ type memory struct {
 	// credHosts holds hosts (scheme://host:port, see hostKey) that answered
 	// a request without the advertisement with 401 or 403.
 	credHosts sync.Map
+	// treeRefused holds hosts (see hostKey) that would not send a tree
+	// wanted by id (FetchRequest.Tree): later fetches go the commit's way
+	// at once instead of paying the refused request again.
+	treeRefused sync.Map
+	// transport is the HTTP transport of every request the Engine makes
+	// (httpTransport): its own, so that connections to a host are reused
+	// by as many fetches as run at once, not two (http.DefaultTransport
+	// keeps two idle connections a host, so 16 parallel fetches from one
+	// forge opened a new connection, a TLS handshake over https, for
+	// most requests).
+	transportOnce sync.Once
+	transport     *http.Transport
+}
+
+// maxIdlePerHost is how many idle connections to one host an Engine
+// keeps for reuse: more than the fetches a command runs at once.
+const maxIdlePerHost = 64
+
+// httpTransport returns the Engine's HTTP transport, made on first use.
+func (m *memory) httpTransport() *http.Transport {
+	m.transportOnce.Do(func() {
+		m.transport = http.DefaultTransport.(*http.Transport).Clone()
+		m.transport.MaxIdleConnsPerHost = maxIdlePerHost
+		m.transport.MaxIdleConns = 4 * maxIdlePerHost
+	})
+	return m.transport
 }
 
 // memo remembers the result of one computation per key, in the manner of

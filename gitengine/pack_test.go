@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
@@ -135,7 +136,7 @@ func TestWritePackCutShort(t *testing.T) {
 	t.Parallel()
 	pack := deltaPacks(t)["ofs"]
 	dir := t.TempDir()
-	st := newStorage(osfs.New(dir))
+	st := newStorage(osfs.New(dir), false)
 	corrupt := append([]byte(nil), pack...)
 	corrupt[len(corrupt)/2] ^= 0xff
 	for name, bad := range map[string][]byte{"cut": pack[:len(pack)-30], "corrupt": corrupt} {
@@ -202,10 +203,81 @@ func FuzzIndexPack(f *testing.F) {
 // memory.
 func TestStorePackHostileCount(t *testing.T) {
 	t.Parallel()
-	st := newStorage(osfs.New(t.TempDir()))
+	st := newStorage(osfs.New(t.TempDir()), false)
 	pack := []byte("PACK\x00\x00\x00\x02\xff\xff\xff\xff\x30\x00")
 	err := storePack(st, bytes.NewReader(pack), false)
 	if err == nil || !errors.Is(err, packfile.ErrMalformedPackFile) {
 		t.Errorf("stored, or not refused as malformed: %v", err)
+	}
+}
+
+// countFS counts the Open and Read calls on each kind of file (.idx,
+// .pack) of a billy filesystem.
+type countFS struct {
+	billy.Filesystem
+	opens, reads map[string]int
+}
+
+type countFile struct {
+	billy.File
+	fs  *countFS
+	ext string
+}
+
+func (f *countFS) Open(name string) (billy.File, error) {
+	file, err := f.Filesystem.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	ext := filepath.Ext(name)
+	f.opens[ext]++
+	return &countFile{File: file, fs: f, ext: ext}, nil
+}
+
+func (f *countFile) Read(p []byte) (int, error) {
+	f.fs.reads[f.ext]++
+	return f.File.Read(p)
+}
+
+// TestStorageReadsIndexWhole: the store reads a pack's index in a few
+// reads (go-git's decoder alone makes hundreds: 419 for this pack of 55
+// objects), and, with keep, does not open the pack again for every
+// object it reads from it.
+func TestStorageReadsIndexWhole(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if _, err := writePack(newStorage(osfs.New(dir), false), bytes.NewReader(deltaPacks(t)["ofs"])); err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []bool{false, true} {
+		cfs := &countFS{Filesystem: osfs.New(dir), opens: map[string]int{}, reads: map[string]int{}}
+		st := newStorage(cfs, keep)
+		objects := 0
+		iter, err := st.IterEncodedObjects(plumbing.AnyObject)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hashes []plumbing.Hash
+		_ = iter.ForEach(func(o plumbing.EncodedObject) error { hashes = append(hashes, o.Hash()); return nil })
+		for _, h := range hashes {
+			if _, err := st.EncodedObject(plumbing.AnyObject, h); err != nil {
+				t.Fatal(err)
+			}
+			objects++
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if objects < 2 {
+			t.Fatalf("%d objects in the test pack, want several", objects)
+		}
+		if cfs.reads[".idx"] > 2*cfs.opens[".idx"] {
+			t.Errorf("keep=%v: %d reads of .idx files in %d opens, want at most 2 a file", keep, cfs.reads[".idx"], cfs.opens[".idx"])
+		}
+		// One open for the iterator, one for every object read after it
+		// (without keep: one per object).
+		if keep && cfs.opens[".pack"] > 2 {
+			t.Errorf("keep: the pack was opened %d times for %d objects, want at most twice", cfs.opens[".pack"], objects)
+		}
 	}
 }

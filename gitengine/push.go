@@ -375,6 +375,7 @@ func (e *Engine) remoteCommitTree(ctx context.Context, r *remote, tip plumbing.H
 		return plumbing.ZeroHash, err
 	}
 	defer unlock()
+	defer st.Close()
 	if st.HasEncodedObject(tip) != nil {
 		c, err := e.connect(ctx, r, "fetch")
 		if err != nil {

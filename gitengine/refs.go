@@ -338,6 +338,7 @@ func (e *Engine) Resolve(ctx context.Context, rawURL, ref string) (Resolved, err
 			return nil, nil // no cache: nothing more to offer
 		}
 		defer unlock()
+		defer st.Close()
 		// The cache only adds candidates; a pack being written by another
 		// process must not fail the resolve.
 		more, _ := commitsWithPrefix(st, prefix)

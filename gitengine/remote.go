@@ -188,7 +188,7 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 // URL's, else Options.Token (over https, or to a loopback test server). It
 // reports whether the token is what c sends.
 func (c *conn) initHTTP() (tokenTried bool) {
-	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: http.DefaultTransport, n: &c.received}})
+	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: c.e.mem.httpTransport(), n: &c.received}})
 	token := c.e.opts.Token
 	switch {
 	case c.r.user != "" || c.r.pass != "":

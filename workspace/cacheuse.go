@@ -20,6 +20,6 @@ func (w *Workspace) noteCacheUse(ctx context.Context, p *plan) {
 		if t.eng == nil || t.locked == nil || t.res.Action != Unchanged || t.kind() != project.KindGit {
 			continue
 		}
-		_ = t.eng.NoteUse(ctx, gitengine.FetchRequest{URL: w.fetchURL(t.locked.Source), Commit: t.locked.Rev, Path: t.locked.Path})
+		_ = t.eng.NoteUse(ctx, gitengine.FetchRequest{URL: w.fetchURL(t.locked.Source), Commit: t.locked.Rev, Path: t.locked.Path, Tree: t.locked.Tree})
 	}
 }

@@ -82,6 +82,11 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 	if req.Ref == "" && t.spec != nil {
 		req.Ref = t.spec.Ref // a commit id here names no ref, and gitengine finds none
 	}
+	if t.target != nil && t.target.Rev == t.want {
+		// Installing what the lock pins: its tree can be fetched as it
+		// is, in one request (gitengine's FetchRequest.Tree).
+		req.Tree = t.target.Tree
+	}
 	if len(t.keep) > 0 {
 		req.Have = func(p, blob string, mode fs.FileMode) bool {
 			f, ok := t.keep[p]

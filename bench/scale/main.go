@@ -27,7 +27,13 @@
 //     installed packages (median of 3);
 //   - install: `ctx install --frozen` of 100 packages from a lock (fresh
 //     clone, cold cache) against native git one after another (-rounds,
-//     alternating), and a no-op `ctx update` of the 100 (median of 5).
+//     alternating), with the HTTP requests of each and the CPU time of
+//     each with the server's (the git http-backend processes are this
+//     program's children), and a no-op `ctx update` of the 100 (median
+//     of 5).
+//
+// When every per-scale part is skipped, no project is laid out at any
+// scale (-skip build,incr,indexmd,search,mcp,many runs only install).
 //
 // Every server is git http-backend on 127.0.0.1; nothing reaches the
 // internet. It writes scale.md (the tables and the goals at 10×) and
@@ -137,6 +143,13 @@ func main() {
 	}
 	base := corpusChunks
 	var rows []scaleRow
+	perScale := false
+	for _, part := range []string{"build", "incr", "indexmd", "search", "mcp"} {
+		perScale = perScale || !skip[part]
+	}
+	if !perScale {
+		scales = nil // nothing to measure at a scale: no project, no index
+	}
 	for _, s := range scales {
 		row := scaleRow{scale: s, measured: map[string]bool{}}
 		dir := filepath.Join(*work, fmt.Sprintf("x%d", s))
@@ -197,7 +210,7 @@ func main() {
 			log.Fatal(err)
 		}
 		inst = &r
-		progress("100 packages: ctx %v, native %v, no-op update %v", r.ctx, r.native, r.noop)
+		progress("100 packages: ctx %v (%d requests, CPU with the server's %v), native %v (%d requests, CPU %v), no-op update %v", r.ctx, r.ctxRequests, r.ctxCPU, r.native, r.nativeRequests, r.nativeCPU, r.noop)
 	}
 	md := report(started, machine(), *budget, *nq, rows, many, inst)
 	if err := os.WriteFile(filepath.Join(*outDir, "scale.md"), []byte(md), 0o644); err != nil {

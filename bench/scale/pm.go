@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -139,6 +140,24 @@ type installResult struct {
 	packages    int
 	ctx, native []time.Duration
 	noop        time.Duration
+	// ctxRequests and nativeRequests are the HTTP requests the server
+	// answered for one install (the last round's).
+	ctxRequests, nativeRequests int
+	// ctxCPU and nativeCPU are each round's CPU time (user + system) of
+	// the install and of the server's git processes for it together
+	// (childrenCPU): less noisy than wall time on a busy machine.
+	ctxCPU, nativeCPU []time.Duration
+}
+
+// childrenCPU is the CPU time (user + system) of this process's children
+// that have ended: the ctx and git commands it ran, and the git
+// http-backend processes of its servers.
+func childrenCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // installVsNative serves n repositories (a docs/ folder of 20 documents,
@@ -184,11 +203,17 @@ func installVsNative(work, bin string, v *vocab, n, rounds int) (installResult, 
 				return res, err
 			}
 		}
+		srv.ResetCounters()
+		cpu := childrenCPU()
 		d, err := runCtx(bin, filepath.Join(dir, fmt.Sprintf("cache%d", r)), "-C", clone, "install", "--frozen")
 		if err != nil {
 			return res, err
 		}
 		res.ctx = append(res.ctx, d)
+		res.ctxCPU = append(res.ctxCPU, childrenCPU()-cpu)
+		res.ctxRequests = srv.Requests()
+		srv.ResetCounters()
+		cpu = childrenCPU()
 		start := time.Now()
 		for i := range n {
 			dst := filepath.Join(dir, fmt.Sprintf("native%d", r), fmt.Sprintf("p%03d", i))
@@ -205,6 +230,8 @@ func installVsNative(work, bin string, v *vocab, n, rounds int) (installResult, 
 			}
 		}
 		res.native = append(res.native, time.Since(start))
+		res.nativeCPU = append(res.nativeCPU, childrenCPU()-cpu)
+		res.nativeRequests = srv.Requests()
 		os.RemoveAll(clone)
 		os.RemoveAll(filepath.Join(dir, fmt.Sprintf("native%d", r)))
 	}

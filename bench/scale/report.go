@@ -58,13 +58,16 @@ func report(started, ended string, budget, nq int, rows []scaleRow, many *manyRe
 			many.packages, ms(many.list), ms(many.status), ms(many.verify))
 	}
 	if inst != nil {
-		var cs, ns []string
+		var cs, ns, ccpu, ncpu []string
 		for i := range inst.ctx {
 			cs = append(cs, ms(inst.ctx[i]))
 			ns = append(ns, ms(inst.native[i]))
+			ccpu = append(ccpu, ms(inst.ctxCPU[i]))
+			ncpu = append(ncpu, ms(inst.nativeCPU[i]))
 		}
-		fmt.Fprintf(&b, "`ctx install --frozen` of %d packages from a lock (fresh clone, cold cache, the ctx binary) vs native git one after another, alternating: ctx %s, native %s: **%.2f×** (medians). No-op `ctx update` of the %d: %s (median of 5).\n\n",
-			inst.packages, strings.Join(cs, " / "), strings.Join(ns, " / "), float64(pct(inst.native, 0.5))/float64(pct(inst.ctx, 0.5)), inst.packages, ms(inst.noop))
+		fmt.Fprintf(&b, "`ctx install --frozen` of %d packages from a lock (fresh clone, cold cache, the ctx binary) vs native git one after another, alternating: ctx %s, native %s: **%.2f×** (medians). HTTP requests per install: ctx %d, native %d. CPU time of the install with the server's for it (user + system): ctx %s, native %s. No-op `ctx update` of the %d: %s (median of 5).\n\n",
+			inst.packages, strings.Join(cs, " / "), strings.Join(ns, " / "), float64(pct(inst.native, 0.5))/float64(pct(inst.ctx, 0.5)), inst.ctxRequests, inst.nativeRequests,
+			strings.Join(ccpu, " / "), strings.Join(ncpu, " / "), inst.packages, ms(inst.noop))
 	}
 	b.WriteString(goals(rows, many, inst))
 	return b.String()

@@ -57,6 +57,7 @@ type Server struct {
 	ln       net.Listener
 	bytes    atomic.Int64
 	requests atomic.Int64
+	conns    atomic.Int64
 	done     chan struct{}
 	fault    atomic.Pointer[faultState]
 }
@@ -221,7 +222,11 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 	}
 	s.ln = ln
 	s.URL = "http://" + ln.Addr().String()
-	s.srv = &http.Server{Handler: http.HandlerFunc(s.serveHTTP)}
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serveHTTP), ConnState: func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			s.conns.Add(1)
+		}
+	}}
 	go func() {
 		defer close(s.done)
 		_ = s.srv.Serve(ln)
@@ -235,10 +240,14 @@ func (s *Server) BytesSent() int64 { return s.bytes.Load() }
 // Requests returns the number of requests served so far.
 func (s *Server) Requests() int { return int(s.requests.Load()) }
 
-// ResetCounters sets BytesSent and Requests back to zero.
+// Conns returns the number of TCP connections accepted so far.
+func (s *Server) Conns() int { return int(s.conns.Load()) }
+
+// ResetCounters sets BytesSent, Requests and Conns back to zero.
 func (s *Server) ResetCounters() {
 	s.bytes.Store(0)
 	s.requests.Store(0)
+	s.conns.Store(0)
 }
 
 // Close stops the server and waits for it to finish.
