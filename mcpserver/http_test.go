@@ -240,6 +240,11 @@ func TestHTTPSessionCap(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{})
+	// Before the server stops (cleanups run last first): the client's
+	// connections that were dialled for the burst but never sent a request
+	// would otherwise hold http.Server.Shutdown for 5 s, as it takes a new
+	// connection for idle only after that long.
+	t.Cleanup(http.DefaultClient.CloseIdleConnections)
 	n := DefaultMaxSessions + 1
 	resps := make([]*http.Response, n)
 	var wg sync.WaitGroup

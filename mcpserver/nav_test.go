@@ -127,7 +127,7 @@ func withinBudget(t testing.TB, what string, res *mcp.CallToolResult, maxTokens 
 
 // pageAll calls tool with args and then each nextCursor, and returns the
 // pages' outputs; every page must be within maxTokens' budget.
-func pageAll[T any](t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, next func(T) string) []T {
+func pageAll[T any](t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any, next func(T) string) []T {
 	t.Helper()
 	var pages []T
 	mt, _ := args["maxTokens"].(int)
@@ -349,40 +349,72 @@ func TestListFiltersAndTree(t *testing.T) {
 	}
 }
 
-// TestNavAtScale: 1,000 packages of one document, and one package of
-// 4,000 in 40 folders: 5,000 documents. Every page of list_contexts,
+// TestNavAtScale: 300 packages of one document, and one package of 1,200
+// in 12 folders of 100: 1,500 documents. Every page of list_contexts,
 // ctx://manifest and resources/list stays within the default budget, and
-// the pages list every item once.
+// the pages list every item once. The sizes are past every cap (20 packages
+// a tag, 100 completions, several pages of each list, a folder of 100 in
+// one page of 20,000 tokens); the run at 1,000 packages and 5,000 documents
+// that the scale goal names is BenchmarkNavAtScale, with the same checks
+// (go test -run '^$' -bench NavAtScale -benchtime 1x ./mcpserver).
 func TestNavAtScale(t *testing.T) {
 	t.Parallel()
+	testNavAtScale(t, 300, 12)
+}
+
+// BenchmarkNavAtScale runs TestNavAtScale's checks at full size: 1,000
+// packages, and one of 4,000 documents in 40 folders (5,000 documents).
+// Each sub-benchmark times one whole run of its check (all pages of a list).
+func BenchmarkNavAtScale(b *testing.B) {
+	testNavAtScale(b, 1000, 40)
+}
+
+// testNavAtScale builds n packages of one document and a package "big" of
+// parts folders of 100 documents, and checks the paging of every list over
+// them.
+func testNavAtScale(t testing.TB, n, parts int) {
+	t.Helper()
+	run := func(name string, f func(t testing.TB)) {
+		switch t := t.(type) {
+		case *testing.T:
+			t.Run(name, func(t *testing.T) { f(t) })
+		case *testing.B:
+			t.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					f(b)
+				}
+			})
+		}
+	}
+	bigDocs := parts * 100
 	pkgs := map[string]map[string]string{}
-	for i := range 1000 {
+	for i := range n {
 		pkgs[fmt.Sprintf("pkg-%04d", i)] = map[string]string{
 			"docs/page.md": fmt.Sprintf("---\ntitle: Package %d\ntags: [t%d, common]\n---\n# Page\n\nText.\n", i, i%7),
 		}
 	}
 	big := map[string]string{}
-	for i := range 4000 {
-		big[fmt.Sprintf("part-%02d/doc-%04d.md", i%40, i)] = fmt.Sprintf("---\ntags: [common]\n---\n# Document %d of the big package\n\nText.\n", i)
+	for i := range bigDocs {
+		big[fmt.Sprintf("part-%02d/doc-%04d.md", i%parts, i)] = fmt.Sprintf("---\ntags: [common]\n---\n# Document %d of the big package\n\nText.\n", i)
 	}
 	pkgs["big"] = big
 	dir := navProject(t, pkgs)
 	cs := connect(t, dir)
 	ctx := context.Background()
 
-	t.Run("list_contexts", func(t *testing.T) {
+	run("list_contexts", func(t testing.TB) {
 		pages := pageAll(t, cs, "list_contexts", map[string]any{}, func(o ListContextsOut) string { return o.NextCursor })
 		seen := map[string]int{}
 		for _, p := range pages {
 			for _, pk := range p.Packages {
 				seen[pk.Alias]++
-				if want := map[bool]int{true: 4000, false: 1}[pk.Alias == "big"]; pk.Documents != want {
+				if want := map[bool]int{true: bigDocs, false: 1}[pk.Alias == "big"]; pk.Documents != want {
 					t.Errorf("%s: %d documents, want %d", pk.Alias, pk.Documents, want)
 				}
 			}
 		}
-		if len(seen) != 1001 || len(pages) < 2 {
-			t.Errorf("%d pages listed %d packages, want 1001", len(pages), len(seen))
+		if len(seen) != n+1 || len(pages) < 2 {
+			t.Errorf("%d pages listed %d packages, want %d", len(pages), len(seen), n+1)
 		}
 		for a, n := range seen {
 			if n != 1 {
@@ -390,7 +422,7 @@ func TestNavAtScale(t *testing.T) {
 			}
 		}
 	})
-	t.Run("list_contexts big", func(t *testing.T) {
+	run("list_contexts big", func(t testing.TB) {
 		pages := pageAll(t, cs, "list_contexts", map[string]any{"package": "big"}, func(o ListContextsOut) string { return o.NextCursor })
 		seen := map[string]int{}
 		for _, p := range pages {
@@ -398,8 +430,8 @@ func TestNavAtScale(t *testing.T) {
 				seen[d.Path]++
 			}
 		}
-		if len(seen) != 4000 || len(pages) < 10 {
-			t.Errorf("%d pages listed %d documents of big, want 4000", len(pages), len(seen))
+		if len(seen) != bigDocs || len(pages) < parts/4 {
+			t.Errorf("%d pages listed %d documents of big, want %d", len(pages), len(seen), bigDocs)
 		}
 		for p, n := range seen {
 			if n != 1 {
@@ -409,7 +441,7 @@ func TestNavAtScale(t *testing.T) {
 		var out ListContextsOut
 		res := call(t, cs, "list_contexts", map[string]any{"package": "big", "tree": true}, &out)
 		withinBudget(t, "tree of big", res, 0)
-		if len(out.Folders) != 41 || out.Folders[0].Documents != 4000 || out.Folders[1] != (FolderInfo{"part-00", 100, 100}) || out.NextCursor != "" {
+		if len(out.Folders) != parts+1 || out.Folders[0].Documents != bigDocs || out.Folders[1] != (FolderInfo{"part-00", 100, 100}) || out.NextCursor != "" {
 			t.Errorf("tree of big: %d folders, %+v", len(out.Folders), out.Folders[:min(2, len(out.Folders))])
 		}
 		out = ListContextsOut{}
@@ -419,7 +451,7 @@ func TestNavAtScale(t *testing.T) {
 			t.Errorf("part-07/ in one page of 20,000 tokens: %d of %d", len(out.Documents), out.Total)
 		}
 	})
-	t.Run("manifest", func(t *testing.T) {
+	run("manifest", func(t testing.TB) {
 		budget, _ := tokenBudget(0)
 		seen := map[string]int{}
 		uri := manifestURI
@@ -439,7 +471,7 @@ func TestNavAtScale(t *testing.T) {
 			for _, p := range m.Packages {
 				seen[p.Alias]++
 			}
-			if m.Total != 1001 || (m.Next != "" && (m.Next != manifestURI+"?cursor="+m.NextCursor || !strings.Contains(m.Note, "read the resource named by next"))) {
+			if m.Total != n+1 || (m.Next != "" && (m.Next != manifestURI+"?cursor="+m.NextCursor || !strings.Contains(m.Note, "read the resource named by next"))) {
 				t.Errorf("manifest page: total %d, next %q, cursor %q", m.Total, m.Next, m.NextCursor)
 			}
 			uri = m.Next
@@ -447,8 +479,8 @@ func TestNavAtScale(t *testing.T) {
 				t.Fatal("too many pages")
 			}
 		}
-		if len(seen) != 1001 {
-			t.Errorf("manifest pages listed %d packages, want 1001", len(seen))
+		if len(seen) != n+1 {
+			t.Errorf("manifest pages listed %d packages, want %d", len(seen), n+1)
 		}
 		for a, n := range seen {
 			if n != 1 {
@@ -456,7 +488,7 @@ func TestNavAtScale(t *testing.T) {
 			}
 		}
 	})
-	t.Run("resources/list", func(t *testing.T) {
+	run("resources/list", func(t testing.TB) {
 		budget, _ := tokenBudget(0)
 		seen := map[string]int{}
 		cur := ""
@@ -479,9 +511,10 @@ func TestNavAtScale(t *testing.T) {
 				t.Fatal("too many pages")
 			}
 		}
-		if len(seen) != 5002 || seen[manifestURI] != 1 || seen["ctx://index"] != 1 || seen["ctx://packages/pkg-0999/docs/page.md"] != 1 ||
-			seen["ctx://packages/big/part-39/doc-3999.md"] != 1 {
-			t.Errorf("resources/list listed %d resources, want 5,002", len(seen))
+		lastPkg := fmt.Sprintf("ctx://packages/pkg-%04d/docs/page.md", n-1)
+		lastDoc := fmt.Sprintf("ctx://packages/big/part-%02d/doc-%04d.md", parts-1, bigDocs-1)
+		if want := n + bigDocs + 2; len(seen) != want || seen[manifestURI] != 1 || seen["ctx://index"] != 1 || seen[lastPkg] != 1 || seen[lastDoc] != 1 {
+			t.Errorf("resources/list listed %d resources, want %d", len(seen), want)
 		}
 		for u, n := range seen {
 			if n != 1 {
@@ -489,22 +522,22 @@ func TestNavAtScale(t *testing.T) {
 			}
 		}
 	})
-	t.Run("list_tags", func(t *testing.T) {
+	run("list_tags", func(t testing.TB) {
 		var out ListTagsOut
 		res := call(t, cs, "list_tags", nil, &out)
 		withinBudget(t, "list_tags", res, 0)
-		if len(out.Tags) != 8 || out.Tags[0].Tag != "common" || out.Tags[0].Count != 5000 || len(out.Tags[0].Packages) != maxTagPackages ||
-			out.Tags[0].MorePackages != 1001-maxTagPackages || out.Tags[0].Packages["big"] != 4000 || out.Tags[0].Packages["pkg-0000"] != 1 {
-			t.Errorf("list_tags at 1,000 packages: %+v", out.Tags[:min(2, len(out.Tags))])
+		if len(out.Tags) != 8 || out.Tags[0].Tag != "common" || out.Tags[0].Count != n+bigDocs || len(out.Tags[0].Packages) != maxTagPackages ||
+			out.Tags[0].MorePackages != n+1-maxTagPackages || out.Tags[0].Packages["big"] != bigDocs || out.Tags[0].Packages["pkg-0000"] != 1 {
+			t.Errorf("list_tags at %d packages: %+v", n, out.Tags[:min(2, len(out.Tags))])
 		}
 	})
-	t.Run("complete", func(t *testing.T) {
+	run("complete", func(t testing.TB) {
 		c, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: docTemplate},
 			Argument: mcp.CompleteParamsArgument{Name: "alias", Value: "PKG-0"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := c.Completion.Values; len(v) != maxCompletions || !c.Completion.HasMore || c.Completion.Total != 1000 || v[0] != "pkg-0000" {
+		if v := c.Completion.Values; len(v) != maxCompletions || !c.Completion.HasMore || c.Completion.Total != n || v[0] != "pkg-0000" {
 			t.Errorf("complete alias PKG-0: %d values (total %d, more %v)", len(v), c.Completion.Total, c.Completion.HasMore)
 		}
 	})

@@ -87,9 +87,12 @@ func TestGuardMatrix(t *testing.T) {
 	t.Parallel()
 	cmds := []string{"update", "install-lock-moved", "install-dropped", "remove", "index"}
 	var tries, failures atomic.Int64
+	// The cells run in parallel, so the count is logged once they are done.
+	t.Cleanup(func() { t.Logf("guard matrix: %d tries, %d failures", tries.Load(), failures.Load()) })
 	for _, e := range guardEdits {
 		for _, cmd := range cmds {
 			t.Run(e.name+"/"+cmd, func(t *testing.T) {
+				t.Parallel() // each cell has its own fixture
 				tries.Add(1)
 				defer func() {
 					if t.Failed() {
@@ -100,7 +103,6 @@ func TestGuardMatrix(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("guard matrix: %d tries, %d failures", tries.Load(), failures.Load())
 }
 
 func guardCell(t *testing.T, e guardEdit, cmd string) {

@@ -32,6 +32,7 @@ func TestDirtyMatrix(t *testing.T) {
 	for _, edit := range []string{"modify", "add", "delete"} {
 		for _, cmd := range []string{"update", "install", "remove"} {
 			t.Run(edit+"/"+cmd, func(t *testing.T) {
+				t.Parallel() // each cell has its own fixture
 				f := newFixture(t)
 				w := f.open(f.project)
 				f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
@@ -221,6 +222,7 @@ func TestCrashRecovery(t *testing.T) {
 	t.Parallel()
 	for _, stage := range []string{"staged", "journaled", "swapped", "locked"} {
 		t.Run(stage, func(t *testing.T) {
+			t.Parallel() // each stage has its own fixture
 			f := newFixture(t)
 			w := f.open(f.project)
 			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))

@@ -53,6 +53,7 @@ func TestKillDuringUpdate(t *testing.T) {
 	}
 	for _, stage := range []string{"staged", "journaled", "swapped", "locked"} {
 		t.Run(stage, func(t *testing.T) {
+			t.Parallel() // each stage has its own fixture and child process
 			f := newFixture(t)
 			w := f.open(f.project)
 			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))

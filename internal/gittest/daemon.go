@@ -19,7 +19,8 @@ type Daemon struct {
 }
 
 // StartDaemon starts git daemon for root. Repository settings (such as
-// uploadpack.allowFilter) come from each repository's own config.
+// uploadpack.allowFilter) come from each repository's own config. The
+// daemon's stderr goes to stderr, or nowhere when it is nil.
 func StartDaemon(root string, stderr io.Writer) (*Daemon, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -27,16 +28,18 @@ func StartDaemon(root string, stderr io.Writer) (*Daemon, error) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	if stderr == nil {
-		stderr = io.Discard
-	}
 	cmd := exec.Command("git", "daemon", "--reuseaddr", "--export-all", "--base-path="+root,
 		"--listen=127.0.0.1", "--port="+strconv.Itoa(port), root)
 	cmd.Env = Env(noHome())
-	cmd.Stderr = stderr
-	// Connection handlers the daemon forked may hold stderr open a little
-	// after it exits; do not wait on them forever.
-	cmd.WaitDelay = 2 * time.Second
+	// A nil stderr is /dev/null itself, not a pipe: Close then has nothing
+	// to wait for (with io.Discard, a pipe, it waited out WaitDelay on every
+	// Close for the connection handlers still holding it).
+	if stderr != nil {
+		cmd.Stderr = stderr
+		// Connection handlers the daemon forked may hold stderr open a
+		// little after it exits; do not wait on them forever.
+		cmd.WaitDelay = 2 * time.Second
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start git daemon: %w", err)
 	}

@@ -146,7 +146,9 @@ func NewRepo(t TB, dir string, files map[string]string) string {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatalf("%v", err)
 		}
-		MustGit(t, dir, "init", "-q", "-b", "master")
+		// No template: the sample hooks and info/exclude are files every
+		// copy of the fixture would write again, and no test uses them.
+		MustGit(t, dir, "init", "-q", "--template=", "-b", "master")
 		WriteFiles(t, dir, files)
 		MustGit(t, dir, "add", "-A")
 		MustGit(t, dir, "commit", "-q", "-m", "initial")
