@@ -135,12 +135,17 @@ func Open(projectDir string, o Options) (*Workspace, error) {
 
 // OpenReadOnly opens the project at projectDir to read it (list, status,
 // verify): at once, from its last committed state (the lock, the state
-// files, the packages as they are). It neither takes the project lock nor
-// runs recovery, and writes nothing, so it works while another ctx changes
-// the project and on a read-only file system; when a change is in progress
-// (another ctx holds the lock, or an interrupted one left a journal in
-// .tmp/) it says so on Options.Log. Methods that change the project fail on
-// a Workspace opened this way.
+// files, the packages as they are). It does not wait for the project lock
+// and writes nothing, so it works while another ctx changes the project
+// and on a read-only file system; when a change is in progress (another
+// ctx holds the lock) it says so on Options.Log. One exception: when a
+// killed ctx left an interrupted change in .tmp/ (a journal) and no ctx
+// holds the lock, it first finishes that change as Open does, if it can
+// take the lock at once and write; when it cannot, it reads the last
+// committed state and says so. (A killed update may already have changed
+// some of a package's files in place: without that, what is read would
+// not be true to the disk.) Methods that change the project fail on a
+// Workspace opened this way.
 func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
 	w, err := newWorkspace(projectDir, o)
 	if err != nil {
@@ -153,10 +158,16 @@ func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
 	if err := w.checkLinks(); err != nil {
 		return nil, err
 	}
+	if _, interrupted := w.changeInProgress(); interrupted {
+		o.LockWait = 0
+		if rw, err := Open(projectDir, o); err == nil {
+			rw.Close()
+		}
+	}
 	if err := w.loadManifest(); err != nil {
 		return nil, err
 	}
-	if note := w.changeInProgress(); note != "" {
+	if note, _ := w.changeInProgress(); note != "" {
 		w.log("%s", note)
 	}
 	return w, nil
@@ -164,9 +175,10 @@ func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
 
 // changeInProgress says, without waiting, taking the lock or creating
 // anything, whether another ctx is changing the project (it holds the
-// project lock) or an interrupted change waits in .tmp/ (a journal): what
-// a read-only open shows is then the last committed state.
-func (w *Workspace) changeInProgress() string {
+// project lock) or an interrupted change waits in .tmp/ (a journal, and
+// then interrupted is true): what a read-only open shows is then the last
+// committed state.
+func (w *Workspace) changeInProgress() (note string, interrupted bool) {
 	p := w.path(project.ProjectLock)
 	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
 		// A shared lock for an instant, on the file opened read-only: it
@@ -176,18 +188,18 @@ func (w *Workspace) changeInProgress() string {
 		got, err := fl.TryRLock()
 		fl.Close()
 		if err == nil && !got {
-			return fmt.Sprintf("note: another ctx (%s) is changing this project; showing its last committed state", lockHolder(p))
+			return fmt.Sprintf("note: another ctx (%s) is changing this project; showing its last committed state", lockHolder(p)), false
 		}
 	}
 	if ents, err := os.ReadDir(w.path(project.TmpDir)); err == nil {
 		for _, e := range ents {
 			if strings.HasSuffix(e.Name(), ".journal") && !strings.HasPrefix(e.Name(), ".") {
 				return fmt.Sprintf("note: an interrupted change of %s is waiting in %s; showing the last committed state (the next ctx install, update, add or remove finishes it)",
-					strings.TrimSuffix(e.Name(), ".journal"), project.Rel(project.TmpDir))
+					strings.TrimSuffix(e.Name(), ".journal"), project.Rel(project.TmpDir)), true
 			}
 		}
 	}
-	return ""
+	return "", false
 }
 
 // lock takes the project lock, waiting up to LockWait for another process.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -77,9 +78,8 @@ func TestReadersDoNotWaitForTheLock(t *testing.T) {
 		t.Errorf("the holder's lock file was rewritten: %q", data)
 	}
 
-	// An interrupted change (a journal) is noted, and left for the next
-	// command that changes the project: a reader does not recover.
-	held.Close()
+	// An interrupted change (a journal) while another ctx holds the lock is
+	// noted and left alone: that ctx is working.
 	journal := filepath.Join(proj, ".context", ".tmp", "docs.journal")
 	if err := os.MkdirAll(filepath.Dir(journal), 0o755); err != nil {
 		t.Fatal(err)
@@ -88,11 +88,24 @@ func TestReadersDoNotWaitForTheLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runCtx("", "-C", proj, "status")
-	if code != 0 || !strings.Contains(stderr, "interrupted change of docs") {
-		t.Errorf("status with a journal: exit %d, stderr %q", code, stderr)
+	if code != 0 || !strings.Contains(stderr, "another ctx (pid 4242) is changing this project") {
+		t.Errorf("status with a journal, the lock held: exit %d, stderr %q", code, stderr)
 	}
 	if _, err := os.Stat(journal); err != nil {
-		t.Errorf("status ran recovery: %v", err)
+		t.Errorf("status ran recovery while another ctx held the lock: %v", err)
+	}
+
+	// With no ctx holding the lock, the journal is a killed ctx's: a
+	// reader finishes it first, as the next install would, so that what it
+	// reads is true to the disk (a killed update may have changed files in
+	// place already).
+	held.Close()
+	code, stdout, stderr := runCtx("", "-C", proj, "status")
+	if code != 0 || !strings.Contains(stderr, "recovering an interrupted lock of docs") || !strings.Contains(stdout, "no local edits") {
+		t.Errorf("status with a journal: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(journal); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("status did not finish the interrupted change: %v", err)
 	}
 }
 
@@ -170,7 +183,22 @@ func TestReadOnlyProject(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, ".context", "packages", "docs", "a.md"), []byte("# Alpha\n\nalpha words, edited.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A killed ctx's journal: on a read-only disk it cannot be finished,
+	// so readers note it and read the last committed state.
+	journal := filepath.Join(proj, ".context", ".tmp", "docs.journal")
+	if err := os.MkdirAll(filepath.Dir(journal), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(journal, []byte(`{"alias":"docs","op":"lock"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx := readOnly(t, proj)
+	if code, _, stderr := ctx("", "status"); code != 0 || !strings.Contains(stderr, "an interrupted change of docs is waiting") {
+		t.Errorf("read-only ctx status with a journal: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(journal); err != nil {
+		t.Errorf("the journal on a read-only disk: %v", err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
