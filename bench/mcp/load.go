@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -37,9 +38,13 @@ type loadResult struct {
 // runLoad measures `ctx mcp --http` with n concurrent sessions, each
 // searching in a loop for d, then (with stdio) n stdio `ctx mcp` processes
 // doing the same, and prints a markdown table.
-func runLoad(bin, proj string, n int, d, think time.Duration, stdio bool) error {
-	fmt.Printf("\nload: %d concurrent clients, each searching in a loop for %s, %s between searches\n\n", n, d, think)
-	h, err := loadHTTP(bin, proj, n, d, think)
+func runLoad(bin, proj string, n int, d, think time.Duration, lockstep, stdio bool) error {
+	pauses := fmt.Sprintf("%s between searches", think)
+	if think > 0 && !lockstep {
+		pauses = fmt.Sprintf("a random %s to %s between searches (mean %s) and a random start within the first %s", think/2, think*3/2, think, think)
+	}
+	fmt.Printf("\nload: %d concurrent clients, each searching in a loop for %s, %s\n\n", n, d, pauses)
+	h, err := loadHTTP(bin, proj, n, d, think, lockstep)
 	if err != nil {
 		return err
 	}
@@ -49,7 +54,7 @@ func runLoad(bin, proj string, n int, d, think time.Duration, stdio bool) error 
 	}
 	sides := []side{{fmt.Sprintf("one `ctx mcp --http`, %d sessions", n), h}}
 	if stdio {
-		s, err := loadStdio(bin, proj, n, d, think)
+		s, err := loadStdio(bin, proj, n, d, think, lockstep)
 		if err != nil {
 			return err
 		}
@@ -77,7 +82,7 @@ func runLoad(bin, proj string, n int, d, think time.Duration, stdio bool) error 
 }
 
 // loadHTTP starts one `ctx mcp --http :0` and n session-based SDK clients.
-func loadHTTP(bin, proj string, n int, d, think time.Duration) (loadResult, error) {
+func loadHTTP(bin, proj string, n int, d, think time.Duration, lockstep bool) (loadResult, error) {
 	cmd := exec.Command(bin, "-C", proj, "mcp", "--http", ":0", "--max-sessions", strconv.Itoa(n+1))
 	cmd.Env = append(cmd.Environ(), "CTX_MCP_TOKEN="+loadToken)
 	stderr, _ := cmd.StderrPipe()
@@ -138,7 +143,7 @@ func loadHTTP(bin, proj string, n int, d, think time.Duration) (loadResult, erro
 		}
 	}
 	cpu0 := procCPU(cmd.Process.Pid)
-	r := loop(n, d, think, search, func() int64 { return rss(cmd.Process.Pid) })
+	r := loop(n, d, think, lockstep, search, func() int64 { return rss(cmd.Process.Pid) })
 	r.cpu = procCPU(cmd.Process.Pid) - cpu0
 	return r, nil
 }
@@ -152,7 +157,7 @@ func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // loadStdio starts n `ctx mcp` processes over stdio.
-func loadStdio(bin, proj string, n int, d, think time.Duration) (loadResult, error) {
+func loadStdio(bin, proj string, n int, d, think time.Duration, lockstep bool) (loadResult, error) {
 	type proc struct {
 		cmd *exec.Cmd
 		in  io.WriteCloser
@@ -211,7 +216,7 @@ func loadStdio(bin, proj string, n int, d, think time.Duration) (loadResult, err
 		return sum
 	}
 	cpu0 := cpu()
-	r := loop(n, d, think, search, func() int64 {
+	r := loop(n, d, think, lockstep, search, func() int64 {
 		var sum int64
 		for _, p := range procs {
 			sum += rss(p.cmd.Process.Pid)
@@ -223,9 +228,13 @@ func loadStdio(bin, proj string, n int, d, think time.Duration) (loadResult, err
 }
 
 // loop runs search(i, k) for k = 1, 2, … on n workers for d, each pausing
-// think after a search (an agent reads the answer), sampling mem every
-// 200 ms.
-func loop(n int, d, think time.Duration, search func(i, k int) error, mem func() int64) loadResult {
+// after a search (an agent reads the answer), sampling mem every 200 ms.
+// The pause is think, the same for every worker, when lockstep; else each
+// worker starts at a random moment within the first think and pauses a
+// random time between think/2 and 3·think/2 (the same mean): agents do not
+// call in step, and workers that all pause exactly think stay in step,
+// so their calls arrive in bursts of n.
+func loop(n int, d, think time.Duration, lockstep bool, search func(i, k int) error, mem func() int64) loadResult {
 	var mu sync.Mutex
 	var r loadResult
 	var errs atomic.Int64
@@ -250,6 +259,16 @@ func loop(n int, d, think time.Duration, search func(i, k int) error, mem func()
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(i), 1))
+			pause := func() time.Duration {
+				if lockstep || think <= 0 {
+					return think
+				}
+				return think/2 + time.Duration(rng.Int64N(int64(think)))
+			}
+			if !lockstep && think > 0 {
+				time.Sleep(time.Duration(rng.Int64N(int64(think))))
+			}
 			var lat []time.Duration
 			for k := 1; time.Now().Before(end); k++ {
 				start := time.Now()
@@ -260,7 +279,7 @@ func loop(n int, d, think time.Duration, search func(i, k int) error, mem func()
 					continue
 				}
 				lat = append(lat, time.Since(start))
-				time.Sleep(think)
+				time.Sleep(pause())
 			}
 			mu.Lock()
 			r.lat = append(r.lat, lat...)

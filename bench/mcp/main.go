@@ -51,19 +51,20 @@ func main() {
 	sessions := flag.Int("sessions", 50, "with -load: concurrent clients")
 	duration := flag.Duration("duration", 30*time.Second, "with -load: how long each client searches")
 	think := flag.Duration("think", 0, "with -load: each client's pause after a search (0: back to back)")
+	lockstep := flag.Bool("lockstep", false, "with -load and -think: every client pauses exactly -think, from the same start (calls then come in bursts); default: random starts and pauses of think/2 to 3·think/2")
 	stdio := flag.Bool("stdio", true, "with -load: then as many stdio processes (false: the HTTP server only)")
 	flag.Parse()
 	loadN := 0
 	if *load {
 		loadN = *sessions
 	}
-	if err := run(*corpus, *work, *ctxBin, *starts, *searches, loadN, *duration, *think, *stdio); err != nil {
+	if err := run(*corpus, *work, *ctxBin, *starts, *searches, loadN, *duration, *think, *lockstep, *stdio); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, think time.Duration, stdio bool) error {
+func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, think time.Duration, lockstep, stdio bool) error {
 	if work == "" {
 		d, err := os.MkdirTemp("", "ctx-mcp-bench-")
 		if err != nil {
@@ -92,7 +93,7 @@ func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, thin
 	fmt.Printf("machine: %s\n\n", machine())
 	fmt.Printf("corpus: %s\n\n", setup)
 	if loadN > 0 {
-		return runLoad(ctxBin, proj, loadN, loadFor, think, stdio)
+		return runLoad(ctxBin, proj, loadN, loadFor, think, lockstep, stdio)
 	}
 	fmt.Println("| measurement | n | min | p50 | p95 | max |")
 	fmt.Println("|---|---|---|---|---|---|")
