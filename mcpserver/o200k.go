@@ -25,14 +25,20 @@ import (
 const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 
 // pieceCounter counts o200k tokens, remembering up to maxPieces pieces'
-// counts (all forgotten at once when full). Its zero value is ready.
+// counts (all forgotten at once when full), of pieces up to maxPieceLen
+// bytes (a document can hold long runs of letters, spaces or punctuation:
+// each would be kept whole). Its zero value is ready.
 type pieceCounter struct {
 	mu    sync.RWMutex
 	known map[string]int
 }
 
-// maxPieces bounds what a pieceCounter remembers: about 2 MB.
-const maxPieces = 1 << 15
+// maxPieces and maxPieceLen bound what a pieceCounter remembers: at most
+// 32,768 pieces of at most 64 bytes, about 4 MB with the map's overhead.
+const (
+	maxPieces   = 1 << 15
+	maxPieceLen = 64
+)
 
 // count is codec.Count(text), for codec an o200k_base codec. A text that
 // is not valid UTF-8 (which the codec's pattern reads as U+FFFD) is
@@ -84,7 +90,9 @@ func (c *pieceCounter) count(codec tokenizer.Codec, text string) (int, error) {
 		c.known = make(map[string]int, 1024)
 	}
 	for i, p := range missed[:min(len(missed), maxPieces)] {
-		c.known[strings.Clone(p)] = counted[i] // not text's memory
+		if len(p) <= maxPieceLen {
+			c.known[strings.Clone(p)] = counted[i] // not text's memory
+		}
 	}
 	return n, nil
 }

@@ -158,16 +158,22 @@ func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
 	if err := w.checkLinks(); err != nil {
 		return nil, err
 	}
+	var notFinished error
 	if _, interrupted := w.changeInProgress(); interrupted {
-		o.LockWait = 0
-		if rw, err := Open(projectDir, o); err == nil {
+		o.LockWait = time.Nanosecond // try the lock once: a reader never waits
+		rw, err := Open(projectDir, o)
+		if err == nil {
 			rw.Close()
 		}
+		notFinished = err
 	}
 	if err := w.loadManifest(); err != nil {
 		return nil, err
 	}
-	if note, _ := w.changeInProgress(); note != "" {
+	if note, interrupted := w.changeInProgress(); note != "" {
+		if interrupted && notFinished != nil {
+			note += fmt.Sprintf(" (it could not be finished now: %v)", notFinished)
+		}
 		w.log("%s", note)
 	}
 	return w, nil

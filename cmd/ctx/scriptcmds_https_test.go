@@ -45,6 +45,7 @@ func httpsScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 		"webserve": cmdWebServe,
 		"webhits":  cmdWebHits,
 		"lock-age": cmdLockAge,
+		"file-age": cmdFileAge,
 	}
 }
 
@@ -68,6 +69,26 @@ func cmdLockAge(ts *testscript.TestScript, neg bool, args []string) {
 	out, err := json.MarshalIndent(lock, "", "  ")
 	ts.Check(err)
 	ts.Check(os.WriteFile(p, append(out, '\n'), 0o644))
+}
+
+// cmdFileAge sets the modification time of the files GLOB matches (under
+// the work dir, or absolute) to DURATION ago: file-age GLOB DURATION. It
+// fails when nothing matches.
+func cmdFileAge(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: file-age GLOB DURATION")
+	}
+	d, err := time.ParseDuration(args[1])
+	ts.Check(err)
+	ps, err := filepath.Glob(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if len(ps) == 0 {
+		ts.Fatalf("file-age: nothing matches %s", args[0])
+	}
+	old := time.Now().Add(-d)
+	for _, p := range ps {
+		ts.Check(os.Chtimes(p, old, old))
+	}
 }
 
 const webLastModified = "Thu, 01 Jan 2026 00:00:00 GMT"

@@ -211,8 +211,22 @@ func (c *Client) Cached(rev string) (*Snapshot, error) {
 		}
 	}
 	now := c.now()
-	_ = os.Chtimes(p, now, now) // a read-only cache still serves; only GC's record of the use is lost
+	_ = os.Chtimes(p, now, now) // on a read-only cache only GC's record of the use is lost
 	return &s, nil
+}
+
+// NoteUse marks the snapshot rev used now, for GC's keep period, when the
+// cache holds it: an install that found its package unchanged reads
+// nothing from the cache, yet the cache may hold the only copy of what the
+// lock pins. Errors are ignored: a note that fails only lets a GC drop the
+// snapshot sooner.
+func (c *Client) NoteUse(rev string) {
+	h, err := revHex(rev)
+	if err != nil || c.o.CacheDir == "" || c.hold() != nil {
+		return
+	}
+	now := c.now()
+	_ = os.Chtimes(c.dir("snapshots", h+".json"), now, now)
 }
 
 // notFoundKey names the record of a 404 for u: a hash of the URL and of

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -210,10 +211,7 @@ func (c *Client) hold() error {
 		return nil
 	}
 	c.holdOnce.Do(func() {
-		if err := os.MkdirAll(c.o.CacheDir, 0o755); err != nil {
-			c.holdErr = fmt.Errorf("cache: %w", err)
-			return
-		}
+		_ = os.MkdirAll(c.o.CacheDir, 0o755) // else the lock file's open says why
 		fl := flock.New(filepath.Join(c.o.CacheDir, lockName))
 		ctx, cancel := context.WithTimeout(context.Background(), holdWait)
 		defer cancel()
@@ -221,6 +219,9 @@ func (c *Client) hold() error {
 		switch {
 		case err == nil && ok:
 			c.lock = fl
+		case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+			// A cache this user cannot write (read-only, another's): it
+			// still serves what it holds, and no GC of ours can run on it.
 		case errors.Is(err, context.DeadlineExceeded) || err == nil:
 			c.holdErr = fmt.Errorf("the https cache %s is being collected by another ctx process: try again when it ends", filepath.Join(c.o.CacheDir, "https"))
 		default:
