@@ -55,39 +55,16 @@ const maxAllTerms = 3
 // does not have the shape the proof is for (2 to maxAllTerms terms,
 // scored by BM25: stats), or a term is in at most size chunks.
 func allTermCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexReader, positive, keyAnalyzer string, size int, stats *search.BM25Stats) (*bleve.SearchResult, bool, error) {
-	if stats == nil || stats.DocCount <= 0 {
-		return nil, false, nil
+	terms, err := shortcutTerms(ctx, idx, rdr, positive, keyAnalyzer, stats, maxAllTerms)
+	if err != nil || terms == nil {
+		return nil, false, err
 	}
-	a := idx.Mapping().AnalyzerNamed(keyAnalyzer)
-	if a == nil {
-		return nil, false, nil
-	}
-	toks := a.Analyze([]byte(positive))
-	if len(toks) < 2 || len(toks) > maxAllTerms {
-		return nil, false, nil
-	}
-	// Each term's bound, as bleve's TermQueryScorer computes its idf
-	// (docTotal from stats, docTerm from the postings) and its weight.
-	n := stats.DocCount
-	idf := make([]float64, len(toks))
-	sumSq := 0.0
-	for i, t := range toks {
-		r, err := rdr.TermFieldReader(ctx, t.Term, fText, false, false, false)
-		if err != nil {
-			return nil, false, err
-		}
-		df := float64(r.Count())
-		r.Close()
-		if df <= float64(size) {
+	ub := make([]float64, len(terms))
+	for i, t := range terms {
+		if t.df <= float64(size) {
 			return nil, false, nil // at most size chunks hold every term
 		}
-		idf[i] = math.Log(1 + (float64(uint64(n))-df+0.5)/(df+0.5))
-		sumSq += idf[i] * idf[i]
-	}
-	norm := 1 / math.Sqrt(sumSq)
-	ub := make([]float64, len(toks))
-	for i, x := range idf {
-		ub[i] = x * search.BM25_k1 * x * norm
+		ub[i] = t.ub
 	}
 	slices.Sort(ub)
 	slices.Reverse(ub)
@@ -135,43 +112,15 @@ func allTermCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexRead
 // scored terms, with its best size chunks, returns, and true, when the
 // shortcut above applies and holds; false when not.
 func essentialCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexReader, bq query.Query, positive, keyAnalyzer string, size int, stats *search.BM25Stats) (*bleve.SearchResult, bool, error) {
-	if stats == nil || stats.DocCount <= 0 {
-		return nil, false, nil
+	terms, err := shortcutTerms(ctx, idx, rdr, positive, keyAnalyzer, stats, searcher.DisjunctionHeapTakeover-1)
+	if err != nil || terms == nil {
+		return nil, false, err
 	}
-	a := idx.Mapping().AnalyzerNamed(keyAnalyzer)
-	if a == nil {
-		return nil, false, nil
-	}
-	toks := a.Analyze([]byte(positive))
-	n := len(toks)
-	if n < 2 || n >= searcher.DisjunctionHeapTakeover {
-		return nil, false, nil
-	}
-	type term struct {
-		text   string
-		df, ub float64
-	}
-	terms := make([]term, n)
-	sumSq := 0.0
-	for i, t := range toks {
-		r, err := rdr.TermFieldReader(ctx, t.Term, fText, false, false, false)
-		if err != nil {
-			return nil, false, err
-		}
-		df := float64(r.Count())
-		r.Close()
-		idf := math.Log(1 + (float64(uint64(stats.DocCount))-df+0.5)/(df+0.5))
-		terms[i] = term{text: string(t.Term), df: df, ub: idf * idf}
-		sumSq += idf * idf
-	}
-	norm := 1 / math.Sqrt(sumSq)
-	for i := range terms {
-		terms[i].ub *= search.BM25_k1 * norm
-	}
+	n := len(terms)
 	// The frequent terms: the longest run of the least worth whose bound
 	// is under a quarter of the rest's worth (a guess at the size-th
 	// score; the bound is checked against the real one after).
-	slices.SortFunc(terms, func(x, y term) int { return cmp.Compare(x.ub, y.ub) })
+	slices.SortFunc(terms, func(x, y shortcutTerm) int { return cmp.Compare(x.ub, y.ub) })
 	frequent, bound := 0, 0.0
 	for k := 1; k < n; k++ {
 		b, sum := 0.0, 0.0
@@ -342,4 +291,49 @@ func (b bestHits) down(i int) {
 		b[i], b[w] = b[w], b[i]
 		i = w
 	}
+}
+
+// shortcutTerm is one term of a query, for the shortcuts: its text, the
+// number of chunks that hold it, and ub_t, the most it adds to a chunk's
+// score in bleve's BM25 (see above).
+type shortcutTerm struct {
+	text   string
+	df, ub float64
+}
+
+// shortcutTerms analyses positive with keyAnalyzer and gives each of its
+// terms, with idf as bleve's TermQueryScorer computes it (docTotal from
+// stats, docTerm from the postings) and the query norm of them all. It
+// returns nil when the shortcuts do not apply: no BM25 statistics, no
+// such analyzer, fewer than two terms or more than max.
+func shortcutTerms(ctx context.Context, idx bleve.Index, rdr index.IndexReader, positive, keyAnalyzer string, stats *search.BM25Stats, max int) ([]shortcutTerm, error) {
+	if stats == nil || stats.DocCount <= 0 {
+		return nil, nil
+	}
+	a := idx.Mapping().AnalyzerNamed(keyAnalyzer)
+	if a == nil {
+		return nil, nil
+	}
+	toks := a.Analyze([]byte(positive))
+	if len(toks) < 2 || len(toks) > max {
+		return nil, nil
+	}
+	terms := make([]shortcutTerm, len(toks))
+	sumSq := 0.0
+	for i, t := range toks {
+		r, err := rdr.TermFieldReader(ctx, t.Term, fText, false, false, false)
+		if err != nil {
+			return nil, err
+		}
+		df := float64(r.Count())
+		r.Close()
+		idf := bm25IDF(float64(uint64(stats.DocCount)), df)
+		terms[i] = shortcutTerm{text: string(t.Term), df: df, ub: idf * idf}
+		sumSq += idf * idf
+	}
+	norm := 1 / math.Sqrt(sumSq)
+	for i := range terms {
+		terms[i].ub *= search.BM25_k1 * norm
+	}
+	return terms, nil
 }
