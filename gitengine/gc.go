@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -323,18 +324,7 @@ func (e *Engine) TrimCache(ctx context.Context) ([]GCResult, error) {
 // lockRemote takes both locks of root/key for gc, waiting up to wait for
 // each; ok is false when another process holds one.
 func lockRemote(ctx context.Context, dir string, wait time.Duration) (unlock func(), ok bool, err error) {
-	take := func(fl *flock.Flock) (bool, error) {
-		if wait <= 0 {
-			return fl.TryLock()
-		}
-		wctx, cancel := context.WithTimeout(ctx, wait)
-		defer cancel()
-		ok, err := fl.TryLockContext(wctx, 50*time.Millisecond)
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return false, nil
-		}
-		return ok, err
-	}
+	take := func(fl *flock.Flock) (bool, error) { return lockwait.Exclusive(ctx, fl, wait) }
 	fetch := flock.New(dir + fetchLockSuffix)
 	if ok, err := take(fetch); err != nil || !ok {
 		return nil, false, err

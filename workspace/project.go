@@ -158,22 +158,21 @@ func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
 	if err := w.checkLinks(); err != nil {
 		return nil, err
 	}
-	var notFinished error
-	if _, interrupted := w.changeInProgress(); interrupted {
+	note, interrupted := w.changeInProgress()
+	if interrupted {
 		o.LockWait = time.Nanosecond // try the lock once: a reader never waits
 		rw, err := Open(projectDir, o)
 		if err == nil {
 			rw.Close()
+			note, _ = w.changeInProgress() // another ctx may have started since
+		} else {
+			note += fmt.Sprintf(" (it could not be finished now: %v)", err)
 		}
-		notFinished = err
 	}
 	if err := w.loadManifest(); err != nil {
 		return nil, err
 	}
-	if note, interrupted := w.changeInProgress(); note != "" {
-		if interrupted && notFinished != nil {
-			note += fmt.Sprintf(" (it could not be finished now: %v)", notFinished)
-		}
+	if note != "" {
 		w.log("%s", note)
 	}
 	return w, nil

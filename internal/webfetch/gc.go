@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/gofrs/flock"
 )
 
@@ -64,15 +65,7 @@ func GC(ctx context.Context, cacheDir string, o GCOptions) (GCResult, error) {
 		o.Now = time.Now()
 	}
 	fl := flock.New(filepath.Join(cacheDir, lockName))
-	ok, err := fl.TryLock()
-	if err == nil && !ok && o.Wait > 0 {
-		wctx, cancel := context.WithTimeout(ctx, o.Wait)
-		ok, err = fl.TryLockContext(wctx, 50*time.Millisecond)
-		cancel()
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			err = nil
-		}
-	}
+	ok, err := lockwait.Exclusive(ctx, fl, o.Wait)
 	if err != nil {
 		return res, fmt.Errorf("lock the https cache: %w", err)
 	}
