@@ -61,15 +61,20 @@ func main() {
 	cold := flag.Int("cold", 0, "also time each query `N` times with a new Reader each time (the index opened and its caches empty, as after an idle pause), and print p50/p95 and the CPU time per search")
 	dump := flag.String("dump", "", "write every hit (all fields, snippets and scores) of each query in several forms to `FILE` (JSON), to check that a change keeps the results byte for byte")
 	work := flag.String("work", "", "keep the project in `DIR` (made when missing, brought up to date when there) instead of a temporary one: runs after the first skip the build")
+	queries := flag.String("queries", "", "the queries and their wanted documents (`FILE`, JSON; default queries.json next to this program; queries-heldout.json is the second set)")
 	flag.Parse()
-	_, self, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(self), "queries.json"))
+	qfile := *queries
+	if qfile == "" {
+		_, self, _, _ := runtime.Caller(0)
+		qfile = filepath.Join(filepath.Dir(self), "queries.json")
+	}
+	b, err := os.ReadFile(qfile)
 	if err != nil {
 		log.Fatal(err)
 	}
 	var qs []query
 	if err := json.Unmarshal(b, &qs); err != nil {
-		log.Fatalf("queries.json: %v", err)
+		log.Fatalf("%s: %v", qfile, err)
 	}
 
 	tmp := *work
