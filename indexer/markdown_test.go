@@ -1,7 +1,9 @@
 package indexer
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -430,4 +432,37 @@ func FuzzFrontMatter(f *testing.F) {
 		})
 		checkCoverage(t, in, p.Chunks)
 	})
+}
+
+// TestTagBounds: a document's tags are bounded (maxTagsPerDoc, the first
+// ones in the document's order; none longer than maxTagBytes), in front
+// matter and in a Tags: line, since every chunk stores them and every hit
+// shows them.
+func TestTagBounds(t *testing.T) {
+	var many []string
+	for i := range 3 * maxTagsPerDoc {
+		many = append(many, fmt.Sprintf("z%04d", 3*maxTagsPerDoc-i)) // written in reverse order
+	}
+	long := strings.Repeat("x", maxTagBytes+1)
+	for name, in := range map[string]string{
+		"front matter list":   "---\ntags: [" + long + ", " + strings.Join(many, ", ") + "]\nkeywords: [kw]\n---\n# T\n\nText.\n",
+		"front matter string": "---\ntags: \"" + long + ", " + strings.Join(many, ", ") + "\"\n---\n# T\n\nText.\n",
+		"inline line":         "# T\n\nTags: " + long + ", " + strings.Join(many, ", ") + "\n\nText.\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := parseMarkdown("doc.md", []byte(in), nil)
+			if len(p.Tags) != maxTagsPerDoc {
+				t.Fatalf("%d tags, want %d", len(p.Tags), maxTagsPerDoc)
+			}
+			want := slices.Clone(many[:maxTagsPerDoc]) // the first ones written, not the first sorted
+			slices.Sort(want)
+			if !slices.Equal(p.Tags, want) {
+				t.Errorf("tags %v..., want %v...", p.Tags[:3], want[:3])
+			}
+		})
+	}
+	p := parseMarkdown("doc.md", []byte("---\ntags: [a]\nkeywords: [b, a]\n---\nText.\n"), nil)
+	if !slices.Equal(p.Tags, []string{"a", "b"}) {
+		t.Errorf("tags and keywords: %v, want [a b]", p.Tags)
+	}
 }

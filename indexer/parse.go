@@ -65,7 +65,8 @@ func scalar(v any) string {
 	return ""
 }
 
-// tagList accepts a list of scalars or a comma-separated string.
+// tagList accepts a list of scalars or a comma-separated string, and
+// returns its items as written (cleanTags cleans them).
 func tagList(v any) []string {
 	var raw []string
 	switch v := v.(type) {
@@ -76,16 +77,29 @@ func tagList(v any) []string {
 			raw = append(raw, scalar(e))
 		}
 	}
-	return cleanTags(raw)
+	return raw
 }
 
-// cleanTags trims, lower-cases, de-duplicates and sorts tags.
+// A document's tags are bounded: every chunk of the document stores them
+// and every hit shows them, so a file with thousands of "tags" (or one of
+// a megabyte) would swell the index and every answer. Past the bounds they
+// are dropped, as links are past maxLinksPerDoc.
+const (
+	maxTagsPerDoc = 64  // the first ones, in the document's order
+	maxTagBytes   = 100 // a longer "tag" is left out
+)
+
+// cleanTags trims, lower-cases, de-duplicates and sorts tags, keeping the
+// first maxTagsPerDoc of at most maxTagBytes.
 func cleanTags(raw []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, t := range raw {
+		if len(out) == maxTagsPerDoc {
+			break
+		}
 		t = strings.ToLower(strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "`#*_\"'[]")))
-		if t == "" || seen[t] {
+		if t == "" || len(t) > maxTagBytes || seen[t] {
 			continue
 		}
 		seen[t] = true
