@@ -49,7 +49,7 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 		base := path.Base(name)
 		p.Title = strings.TrimSuffix(base, path.Ext(base))
 	}
-	p.Summary = clip(p.Summary, 300)
+	p.Summary = markdown.Clip(p.Summary, 300)
 	p.Chunks = boundChunks(chunksOf(d))
 	return p
 }

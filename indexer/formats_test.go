@@ -178,8 +178,8 @@ func TestFormatChunks(t *testing.T) {
 		if got := chunkSummary(p.Chunks); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: chunks\n%q\nwant\n%q", c.name, got, c.want)
 		}
-		if p.Title != c.title || p.Summary != clip(c.summary, 300) {
-			t.Errorf("%s: title %q, summary %q; want %q, %q", c.name, p.Title, p.Summary, c.title, clip(c.summary, 300))
+		if p.Title != c.title || p.Summary != markdown.Clip(c.summary, 300) {
+			t.Errorf("%s: title %q, summary %q; want %q, %q", c.name, p.Title, p.Summary, c.title, markdown.Clip(c.summary, 300))
 		}
 		if len(warns) != 0 || p.Meta != nil || p.Links != nil {
 			t.Errorf("%s: warnings %q, meta %v, links %v; want none", c.name, warns, p.Meta, p.Links)

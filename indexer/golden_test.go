@@ -38,7 +38,7 @@ func TestChunkingGolden(t *testing.T) {
 			for i, c := range p.Chunks {
 				lines := strings.Split(c.Text, "\n")
 				fmt.Fprintf(&b, "chunk %d: lines %d-%d, %d bytes, trail %q, headings in text %d\n  first: %s\n  last:  %s\n",
-					i, c.Start, c.End, len(c.Text), strings.Join(c.Trail, " > "), c.headsInText, clip(lines[0], 80), clip(lines[len(lines)-1], 80))
+					i, c.Start, c.End, len(c.Text), strings.Join(c.Trail, " > "), c.headsInText, markdown.Clip(lines[0], 80), markdown.Clip(lines[len(lines)-1], 80))
 			}
 			checkCoverage(t, string(in), p.Chunks)
 			got := b.String()

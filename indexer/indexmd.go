@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -272,7 +273,7 @@ func folderGroups(docs []fileRecord, indeg map[string]int) []group {
 				if len(m) > samplesPerGroup && indeg[docs[m[0]].Path] == 0 {
 					idx = (k + 1) * len(m) / (samplesPerGroup + 1)
 				}
-				samples = append(samples, clip(docs[m[idx]].Title, 60))
+				samples = append(samples, markdown.Clip(docs[m[idx]].Title, 60))
 			}
 			best = append(best, group{l, n, samples})
 		}

@@ -184,6 +184,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		base := path.Base(name)
 		p.Title = strings.TrimSuffix(base, path.Ext(base))
 	}
+	p.Title = markdown.Clip(p.Title, markdown.MaxHeadingBytes)
 	p.Summary = fm.Summary
 	p.summaryFromFM = p.Summary != ""
 	if p.Summary == "" {
@@ -192,7 +193,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	if p.Summary == "" {
 		p.Summary = firstParagraph(body, s)
 	}
-	p.Summary = clip(p.Summary, 300)
+	p.Summary = markdown.Clip(p.Summary, 300)
 	p.Tags = fm.Tags
 	if len(p.Tags) == 0 {
 		p.Tags = inlineTags(body, s)
@@ -226,32 +227,15 @@ func keyLine(lines []string, block markdown.FrontMatter, key string) int {
 	return block.First + 1
 }
 
-// clip shortens s to at most n bytes at a word boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		cut = n
-		for cut > 0 && !runeStart(s[cut]) {
-			cut--
-		}
-	}
-	return strings.TrimRight(s[:cut], " ,;:") + "…"
-}
-
-func runeStart(b byte) bool { return b&0xC0 != 0x80 }
-
 // firstSentence returns the first sentence of s (at most 160 bytes).
 func firstSentence(s string) string {
 	for i := 0; i+1 < len(s); i++ {
 		switch s[i] {
 		case '.', '!', '?':
 			if s[i+1] == ' ' && i > 10 {
-				return clip(s[:i+1], 160)
+				return markdown.Clip(s[:i+1], 160)
 			}
 		}
 	}
-	return clip(s, 160)
+	return markdown.Clip(s, 160)
 }

@@ -466,3 +466,16 @@ func TestTagBounds(t *testing.T) {
 		t.Errorf("tags and keywords: %v, want [a b]", p.Tags)
 	}
 }
+
+// TestTitleClipped: a document's title, from front matter or its first
+// heading, is at most markdown.MaxHeadingBytes (and the mark): it leads
+// every chunk's heading field and INDEX.md's lines.
+func TestTitleClipped(t *testing.T) {
+	long := strings.Repeat("long title ", 50_000)
+	for _, in := range []string{"---\ntitle: " + long + "\n---\nText.\n", "# " + long + "\n\nText.\n"} {
+		p := parseMarkdown("doc.md", []byte(in), nil)
+		if n := len(p.Title); n > markdown.MaxHeadingBytes+len("…") || !strings.HasPrefix(p.Title, "long title") {
+			t.Errorf("title of %d bytes (%.20q…)", n, p.Title)
+		}
+	}
+}

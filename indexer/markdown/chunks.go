@@ -40,7 +40,7 @@ type Chunk struct {
 
 // Trails returns the heading trail of each heading of Outline, in order:
 // the Plain texts of the heading and of the headings that enclose it,
-// outermost first. A trail is unique in its document, as Doc.Section
+// outermost first, each clipped to MaxHeadingBytes. A trail is unique in its document, as Doc.Section
 // compares trails (case, emphasis and spacing aside, split at ">"): when an
 // earlier heading has the same trail, " (2)", " (3)", … is added to the
 // last text, the first number that makes it unique. Doc.Section finds each
@@ -66,7 +66,7 @@ func (d Doc) trails() ([][]string, [][]string) {
 		for _, j := range stack {
 			t = append(t, trails[j][len(trails[j])-1]) // an ancestor's own text, numbered if it had to be
 		}
-		own := Plain(h.Text)
+		own := Clip(Plain(h.Text), MaxHeadingBytes)
 		t = append(t, own)
 		k := trailKey(t)
 		if base := strings.Join(k, "\x00"); seen[base] {

@@ -37,6 +37,41 @@ func TestTrailsUnique(t *testing.T) {
 	}
 }
 
+// TestTrailsClipped: a heading's text in a trail is at most
+// MaxHeadingBytes (and the mark), since every chunk under it stores the
+// trail and every hit shows it; two long headings that differ only past
+// the cut stay apart, and Section finds each by its trail.
+func TestTrailsClipped(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 100_000)
+	in := "# " + long + "one\n\ntext of the first section, long enough for a chunk of its own\n\n" +
+		"## " + long + "\n\ntext under it\n\n# " + long + "two\n\ntext of the second one\n"
+	d := Parse([]byte(in))
+	got := d.Trails()
+	if len(got) != 3 {
+		t.Fatalf("%d trails, want 3", len(got))
+	}
+	for i, tr := range got {
+		for _, h := range tr {
+			if len(h) > MaxHeadingBytes+len(" (2)")+len("…") {
+				t.Errorf("trail %d: a heading of %d bytes", i, len(h))
+			}
+		}
+		s, _, ok := d.Section(strings.Join(tr, TrailSep))
+		if hs := d.Outline(); !ok || s.Heading != hs[i].Text || s.StartLine > hs[i].Line || s.EndLine < hs[i].Line {
+			t.Errorf("Section(trail %d): lines %d-%d, found %v; want the heading on line %d", i, s.StartLine, s.EndLine, ok, hs[i].Line)
+		}
+	}
+	if got[0][0] == got[2][0] {
+		t.Errorf("two headings that differ past the cut have one trail (%d bytes)", len(got[0][0]))
+	}
+	for _, c := range d.Chunks() {
+		if n := len(strings.Join(c.Trail, TrailSep)); n > 3*(MaxHeadingBytes+10) {
+			t.Errorf("chunk at line %d: a trail of %d bytes", c.StartLine, n)
+		}
+	}
+}
+
 // TestSectionTakesInItsChunks: the section of a heading takes in the
 // near-empty headings whose text joined its chunk, and a near-empty last
 // section that joined it, so a hit's lines are inside what its trail opens.

@@ -22,9 +22,6 @@ import (
 // decode front matter, do not say where a key is. The parsers run on the
 // normalised lines joined with "\n", so their lines are Lines' lines.
 
-// maxKeyBytes bounds a key's text as a heading.
-const maxKeyBytes = 200
-
 // scanData returns the structure of a data file: its lines are Text or
 // Blank, and each top-level key is a level-1 heading (see ParseFile). A
 // file that does not parse has no headings and an error with its line.
@@ -82,20 +79,10 @@ type dataKey struct {
 }
 
 // keyText is a key as a heading: one line, white space collapsed, at most
-// maxKeyBytes.
+// MaxHeadingBytes.
 func keyText(k string) string {
-	k = strings.Join(strings.Fields(k), " ")
-	if len(k) > maxKeyBytes {
-		cut := maxKeyBytes
-		for cut > 0 && !runeStart(k[cut]) {
-			cut--
-		}
-		k = k[:cut] + "…"
-	}
-	return k
+	return Clip(strings.Join(strings.Fields(k), " "), MaxHeadingBytes)
 }
-
-func runeStart(b byte) bool { return b&0xC0 != 0x80 }
 
 func formatName(f Format) string {
 	switch f {

@@ -3,6 +3,7 @@ package markdown
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 var (
@@ -127,4 +128,26 @@ func backticks(s string, i int) int {
 		n++
 	}
 	return n
+}
+
+// MaxHeadingBytes bounds a heading's text in a trail (Doc.Trails) and a
+// document's title: a trail is stored with every chunk under it and shown
+// in every hit, so a heading of a megabyte would be too.
+const MaxHeadingBytes = 200
+
+// Clip shortens s to at most n bytes (and the mark) at a word boundary
+// when one is in the second half, else at a character boundary, marking
+// the cut with "…".
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
