@@ -40,7 +40,11 @@ heading trail and the text).
 Each hit names the package, the file inside it, the heading trail, the line
 range and the document's tags, with the matched words marked **like this**.
 The index is the one ctx keeps in .context/index/; run 'ctx index' if it is
-missing. A query has at most 1,000 words and 8 KB.
+missing. Search first re-indexes the packages whose files changed since the
+index was built (a dir source edited in place, say), saying so on stderr,
+or, when it cannot (another ctx is working in the project, or the project is
+read-only), searches the index as it is and warns that the results may be
+stale. A query has at most 1,000 words and 8 KB.
 
 Query syntax: ` + indexer.QuerySyntax + `
 Put a query with -word after -- or in quotes, so that it is not a flag.
