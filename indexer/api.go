@@ -152,7 +152,9 @@ type Document struct {
 
 // Freshness compares the index with the packages on disk.
 type Freshness struct {
-	Fresh   bool
+	Fresh bool
+	// BuiltAt is when the index was last written; zero when there is none,
+	// or none this ctx can read (another schema's): every alias is stale.
 	BuiltAt time.Time
 	Stale   []string // aliases whose files changed, were added or removed since the index was built
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"syscall"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/confine"
@@ -181,7 +180,7 @@ func tryRLock(d confine.Dir, p string) (release func(), ok bool, err error) {
 		}
 		l = flock.New(p)
 		ok, err = l.TryRLock()
-		if err != nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+		if err != nil && confine.CannotWrite(err) {
 			return func() {}, true, nil
 		}
 	}

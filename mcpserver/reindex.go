@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,7 +34,7 @@ func (j *reindexJob) inProgress() string {
 
 // failed is the warning for an answer after job failed.
 func (j *reindexJob) failed() string {
-	if cannotWrite(j.err) {
+	if confine.CannotWrite(j.err) {
 		// A read-only project (a container mount): the index is served as
 		// it is; say why it may be behind.
 		return fmt.Sprintf("note: results may be stale: %s changed since the index was built, and the project is read-only, so ctx cannot re-index it here; run `ctx index` where it can be written", j.what)
@@ -65,7 +66,7 @@ func (s *Server) startReindex(snap snapshot, sent stamps, gen uint64, stale []st
 		s.fresh = freshState{sentinel: sent, gen: gen, checkedAt: time.Now(), fresh: err == nil}
 		s.mu.Unlock()
 		close(job.done)
-		if err != nil && cannotWrite(err) {
+		if err != nil && confine.CannotWrite(err) {
 			s.log.Warn("cannot re-index: the project is read-only", "error", err)
 			return
 		}

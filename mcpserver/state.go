@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
@@ -257,11 +256,6 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	job = s.startReindex(snap, sent, gen, f.Stale)
 	s.syncMu.Unlock()
 	return s.await(ctx, req, job)
-}
-
-// cannotWrite reports whether err means the project cannot be written.
-func cannotWrite(err error) bool {
-	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
 }
 
 func (s *Server) setFresh(sent stamps, gen uint64, fresh bool) {

@@ -226,7 +226,7 @@ func (w *Workspace) lock() error {
 		}
 		holder := lockHolder(p)
 		if time.Now().After(deadline) {
-			return fmt.Errorf("another ctx (%s) is working in %s; wait for it to finish and try again (if it is gone, delete %s)", holder, w.root, project.Rel(project.ProjectLock))
+			return &BusyError{Holder: holder, Root: w.root}
 		}
 		if !said {
 			w.log("waiting for another ctx (%s) working in this project...", holder)
@@ -238,6 +238,17 @@ func (w *Workspace) lock() error {
 	_ = w.fs.WriteFile(project.ProjectLock, []byte(fmt.Sprintf("pid %d\n", os.Getpid())), 0o644)
 	w.plock = fl
 	return nil
+}
+
+// BusyError is Open's error when another ctx held the project lock for
+// all of Options.LockWait.
+type BusyError struct {
+	Holder string // "pid 123", or "pid unknown"
+	Root   string // the project directory
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("another ctx (%s) is working in %s; wait for it to finish and try again (if it is gone, delete %s)", e.Holder, e.Root, project.Rel(project.ProjectLock))
 }
 
 func lockHolder(p string) string {

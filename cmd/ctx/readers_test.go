@@ -174,8 +174,8 @@ p=$1; shift; exec "$@"`
 }
 
 // TestReadOnlyProject: on a read-only project (a container mount) search,
-// list, status, verify and mcp work; mcp says it cannot re-index instead of
-// failing.
+// list, status, verify and mcp work; search and mcp say they cannot
+// re-index instead of failing.
 func TestReadOnlyProject(t *testing.T) {
 	t.Parallel()
 	proj := readerProject(t)
@@ -200,17 +200,19 @@ func TestReadOnlyProject(t *testing.T) {
 		t.Errorf("the journal on a read-only disk: %v", err)
 	}
 	for _, c := range []struct {
-		args []string
-		code int
-		out  string
+		args   []string
+		code   int
+		out    string
+		errOut string // in stderr too, when set
 	}{
-		{[]string{"search", "alpha"}, 0, "docs/a.md"},
-		{[]string{"list"}, 0, "docs"},
-		{[]string{"status"}, 0, "M a.md"},
-		{[]string{"verify"}, 1, "docs mismatch"},
+		// search cannot re-index the edit: the index as it is, and why.
+		{[]string{"search", "alpha"}, 0, "docs/a.md", "warning: results may be stale: docs changed since the index was built, and the project is read-only, so ctx cannot re-index it here; run `ctx index` where it can be written"},
+		{[]string{"list"}, 0, "docs", ""},
+		{[]string{"status"}, 0, "M a.md", ""},
+		{[]string{"verify"}, 1, "docs mismatch", ""},
 	} {
 		code, stdout, stderr := ctx("", c.args...)
-		if code != c.code || !strings.Contains(stdout, c.out) {
+		if code != c.code || !strings.Contains(stdout, c.out) || !strings.Contains(stderr, c.errOut) {
 			t.Errorf("read-only ctx %v: exit %d (want %d), stdout %q, stderr %q", c.args, code, c.code, stdout, stderr)
 		}
 	}

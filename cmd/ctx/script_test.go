@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,6 +49,13 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: scriptCmds(),
+		// [root]: running as root, whom chmod does not stop from writing.
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
 }
 
@@ -61,6 +69,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		httpsScriptCmds(),
 		mcpScriptCmds(),
 		cacheScriptCmds(),
+		searchScriptCmds(),
 	} {
 		for k, v := range m {
 			cmds[k] = v

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +40,11 @@ heading trail and the text).
 Each hit names the package, the file inside it, the heading trail, the line
 range and the document's tags, with the matched words marked **like this**.
 The index is the one ctx keeps in .context/index/; run 'ctx index' if it is
-missing. A query has at most 1,000 words and 8 KB.
+missing. Search first re-indexes the packages whose files changed since the
+index was built (a dir source edited in place, say), saying so on stderr,
+or, when it cannot (another ctx is working in the project, or the project is
+read-only), searches the index as it is and warns that the results may be
+stale. A query has at most 1,000 words and 8 KB.
 
 Query syntax: ` + indexer.QuerySyntax + `
 Put a query with -word after -- or in quotes, so that it is not a flag.
@@ -86,7 +93,7 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		return usageErrorf("--limit must be at least 1, got %d", o.limit)
 	}
 	if o.listTags {
-		return runListTags(o)
+		return runListTags(ctx, o)
 	}
 	if strings.TrimSpace(text) == "" {
 		return usageErrorf("search needs a query, as in: ctx search \"error handling\"")
@@ -99,15 +106,7 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 			return usageErrorf("--kind %s: not a source kind; use one of %s", safetext.Quote(k), strings.Join(project.Kinds, ", "))
 		}
 	}
-	dir, err := o.ProjectDir()
-	if err != nil {
-		return err
-	}
-	proj, err := project.At(dir)
-	if err != nil {
-		return err
-	}
-	r, err := indexer.OpenReader(proj.Dir())
+	proj, r, err := openFreshIndex(ctx, o.globalOptions)
 	if err != nil {
 		return err
 	}
@@ -158,16 +157,8 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 }
 
 // runListTags prints the indexed documents' tags with their counts.
-func runListTags(o *searchOptions) error {
-	dir, err := o.ProjectDir()
-	if err != nil {
-		return err
-	}
-	proj, err := project.At(dir)
-	if err != nil {
-		return err
-	}
-	r, err := indexer.OpenReader(proj.Dir())
+func runListTags(ctx context.Context, o *searchOptions) error {
+	proj, r, err := openFreshIndex(ctx, o.globalOptions)
 	if err != nil {
 		return err
 	}
@@ -192,4 +183,50 @@ func runListTags(o *searchOptions) error {
 		fmt.Fprintf(o.IO.Out, "%5d  %s\n", t.Count, safetext.Escape(t.Tag))
 	}
 	return nil
+}
+
+// openFreshIndex opens the project's search index to read it, first
+// bringing it up to date with the packages' files (workspace.FreshenIndex,
+// the MCP server's check): a re-index is said in one line on stderr, and an
+// index that could not be re-indexed is read as it is, with a warning
+// there. stdout is left to the results.
+func openFreshIndex(ctx context.Context, g *globalOptions) (project.Project, *indexer.Reader, error) {
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return project.Project{}, nil, err
+	}
+	proj, err := project.At(dir)
+	if err != nil {
+		return project.Project{}, nil, err
+	}
+	r, err := indexer.OpenReader(proj.Dir())
+	if err != nil {
+		return project.Project{}, nil, err
+	}
+	errOut := g.IO.ErrOut
+	printIndexCheck(errOut, workspace.FreshenIndex(ctx, dir, r, workspace.Options{Log: errOut}, indexer.Options{}))
+	return proj, r, nil
+}
+
+// printIndexCheck says on w what FreshenIndex did: nothing when the index
+// was fresh, one line when it re-indexed, else a warning that the results
+// may be stale, why, and what to do.
+func printIndexCheck(w io.Writer, c workspace.IndexCheck) {
+	what := safetext.Escape(strings.Join(c.Stale, ", "))
+	var busy *workspace.BusyError
+	switch {
+	case c.Err == nil && c.Report != nil:
+		n := c.Report.Added + c.Report.Updated + c.Report.Removed
+		fmt.Fprintf(w, "re-indexed %s (%d %s changed)\n", what, n, plural(n, "file", "files"))
+	case c.Err == nil:
+		// fresh
+	case len(c.Stale) == 0:
+		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files (%s); run `ctx index`\n", safetext.Text(c.Err.Error()))
+	case errors.As(c.Err, &busy):
+		fmt.Fprintf(w, "warning: results may be stale: %s changed since the index was built, and another ctx (%s) is working in this project; run `ctx index` when it is done\n", what, safetext.Text(busy.Holder))
+	case confine.CannotWrite(c.Err):
+		fmt.Fprintf(w, "warning: results may be stale: %s changed since the index was built, and the project is read-only, so ctx cannot re-index it here; run `ctx index` where it can be written\n", what)
+	default:
+		fmt.Fprintf(w, "warning: results may be stale: %s changed since the index was built, and re-indexing failed (%s); run `ctx index`\n", what, safetext.Text(c.Err.Error()))
+	}
 }

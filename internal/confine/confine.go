@@ -23,9 +23,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/ctx-dev/ctx/lockfile"
 )
+
+// CannotWrite reports whether err means that a directory cannot be written
+// (permission denied, a read-only file system such as a container mount):
+// the one test of it for the indexer, workspace, the MCP server and the
+// https cache, which then read what is there instead of failing.
+func CannotWrite(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+}
 
 // ErrLink is wrapped by every refusal to pass through a symbolic link.
 var ErrLink = errors.New("symbolic link in .context/")

@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/gofrs/flock"
 )
@@ -212,7 +212,7 @@ func (c *Client) hold() error {
 		switch {
 		case err == nil && ok:
 			c.lock = fl
-		case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+		case confine.CannotWrite(err):
 			// A cache this user cannot write (read-only, another's): it
 			// still serves what it holds, and no GC of ours can run on it.
 		case errors.Is(err, context.DeadlineExceeded) || err == nil:

@@ -1,0 +1,65 @@
+package workspace
+
+import (
+	"context"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+)
+
+// IndexCheck is what FreshenIndex found and did.
+type IndexCheck struct {
+	// Stale names the packages whose files changed since the index was
+	// built (added, edited, deleted; or packages added or removed); none
+	// when the index was fresh or could not be checked.
+	Stale []string
+	// Report is the re-index's, when one ran and succeeded.
+	Report *indexer.SyncReport
+	// Err says why the index could not be checked, or, with Stale, why it
+	// was not re-indexed: another ctx holds the project lock (a
+	// *BusyError), the project cannot be written (confine.CannotWrite), or
+	// the re-index failed. The index is then as it was.
+	Err error
+}
+
+// FreshenIndex makes the search index of the project at projectDir match
+// the installed packages' files before a command reads it (ctx search), as
+// the MCP server does before each call. It checks the index with r's
+// Freshness over the packages Reindex gives the indexer (project.Installed):
+// a stat of every file, nothing written when it is fresh. When it is stale
+// it re-indexes as Reindex does (only what changed; the manifest's budget),
+// under the project lock, tried once: a reader does not wait for another
+// ctx. io are Reindex's options. A missing index, or one this ctx cannot
+// read at all, is left alone (nothing to check against): the read reports
+// it, and ctx index builds it.
+func FreshenIndex(ctx context.Context, projectDir string, r *indexer.Reader, o Options, io indexer.Options) IndexCheck {
+	rd, err := newWorkspace(projectDir, o)
+	if err != nil {
+		return IndexCheck{Err: err}
+	}
+	rd.fs = rd.fs.ReadOnly()
+	if err := rd.loadManifest(); err != nil {
+		return IndexCheck{Err: err}
+	}
+	pkgs, err := rd.indexPackages()
+	if err != nil {
+		return IndexCheck{Err: err}
+	}
+	f, err := r.Freshness(pkgs)
+	if err != nil {
+		return IndexCheck{Err: err}
+	}
+	if f.Fresh || f.BuiltAt.IsZero() {
+		return IndexCheck{}
+	}
+	c := IndexCheck{Stale: f.Stale}
+	o.LockWait = time.Nanosecond // try the lock once, as OpenReadOnly does
+	w, err := Open(projectDir, o)
+	if err != nil {
+		c.Err = err
+		return c
+	}
+	defer w.Close()
+	c.Report, c.Err = w.Reindex(ctx, io)
+	return c
+}
