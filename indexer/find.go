@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // Front-matter queries (find_documents, ctx find). A filter ("where") is a
@@ -135,7 +137,7 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 	if q.Cursor != "" {
 		n, err := strconv.Atoi(q.Cursor)
 		if err != nil || n < 0 {
-			return FindResult{}, fmt.Errorf("indexer: cursor %q: not one this server gave; start again without a cursor", clipQuote(q.Cursor))
+			return FindResult{}, fmt.Errorf("indexer: cursor %s: not one this server gave; start again without a cursor", safetext.Quote(q.Cursor))
 		}
 		off = n
 	}
@@ -181,13 +183,6 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 		res.NextCursor = strconv.Itoa(off + len(res.Documents))
 	}
 	return res, nil
-}
-
-func clipQuote(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }
 
 func anyTag(have, want []string) bool {

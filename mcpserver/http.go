@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -175,7 +176,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.crossOrigin.Check(r); err != nil {
-		http.Error(w, "forbidden: a cross-origin request (Origin "+quoteHeader(r.Header.Get("Origin"))+"): ctx serves MCP clients, not web pages", http.StatusForbidden)
+		http.Error(w, "forbidden: a cross-origin request (Origin "+safetext.Quote(r.Header.Get("Origin"))+"): ctx serves MCP clients, not web pages", http.StatusForbidden)
 		return
 	}
 	if !h.authorized(w, r) {
@@ -342,14 +343,6 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 		_ = b.rc.SetReadDeadline(time.Time{})
 	}
 	return n, err
-}
-
-// quoteHeader quotes a header value for an error message, bounded.
-func quoteHeader(v string) string {
-	if len(v) > 100 {
-		v = v[:100] + "…"
-	}
-	return fmt.Sprintf("%q", v)
 }
 
 // RunHTTP serves MCP over streamable HTTP on ln until ctx is done, then

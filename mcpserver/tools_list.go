@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -377,10 +378,7 @@ func tree(docs []DocInfo, prefix string, depth int) []FolderInfo {
 
 // clipTitle bounds a title for a listing.
 func clipTitle(t string) string {
-	if len(t) <= maxListTitle {
-		return t
-	}
-	return truncUTF8(t, maxListTitle) + "…"
+	return markdown.Clip(t, maxListTitle)
 }
 
 // packageLine is a package's line in list_contexts' text.
