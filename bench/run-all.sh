@@ -32,6 +32,13 @@ go run ./bench/indexer -corpus "$corpus" | tee "$out/indexer.log"
 echo "== relevance (issue 5, 14): held-out queries on the corpus; one-call answers over MCP" >&2
 go run ./bench/relevance -corpus "$corpus" -onecall -maxtokens 3000 | tee "$out/relevance.log"
 
+echo "== relevance, second held-out set (issue 15): 60 queries written blind to the ranker" >&2
+go run ./bench/relevance -corpus "$corpus" -queries bench/relevance/queries-heldout.json | tee "$out/relevance-heldout.log"
+
+echo "== crash (issues 9, 18): SIGKILL of the shipped binary at random moments, then recovery checks" >&2
+go build -o "$out/ctx-crash" ./cmd/ctx
+go run ./bench/crash -ctx "$out/ctx-crash" -kills 300 -files 300 -seed 7 | tee "$out/crash.log"
+
 echo "== nav (issue 14): calls and tokens to list, browse by folder, outline; pages at 1,000 packages" >&2
 go run ./bench/nav -corpus "$corpus" | tee "$out/nav.log"
 
