@@ -50,6 +50,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -148,6 +150,17 @@ type Document struct {
 	Size     int64     `json:"size"`
 	Lines    int       `json:"lines"`
 	Modified time.Time `json:"modified"`
+}
+
+// Behind says why an index that is behind what (the packages whose files
+// changed since it was built) could not be brought up to date, and what to
+// do: a read-only project, or err from the re-index. It is the one wording
+// of ctx search's warning and the MCP server's note.
+func Behind(what string, err error) string {
+	if confine.CannotWrite(err) {
+		return fmt.Sprintf("results may be stale: %s changed since the index was built, and the project is read-only, so ctx cannot re-index it here; run `ctx index` where it can be written", what)
+	}
+	return fmt.Sprintf("results may be stale: %s changed since the index was built, and re-indexing failed (%s); run `ctx index`", what, safetext.Text(err.Error()))
 }
 
 // Freshness compares the index with the packages on disk.

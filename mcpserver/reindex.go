@@ -32,14 +32,14 @@ func (j *reindexJob) inProgress() string {
 		j.what, time.Since(j.started).Round(time.Second))
 }
 
-// failed is the warning for an answer after job failed.
+// failed is the warning for an answer after job failed (a note when the
+// project is read-only, as in a container mount: the index is served as it
+// is).
 func (j *reindexJob) failed() string {
 	if confine.CannotWrite(j.err) {
-		// A read-only project (a container mount): the index is served as
-		// it is; say why it may be behind.
-		return fmt.Sprintf("note: results may be stale: %s changed since the index was built, and the project is read-only, so ctx cannot re-index it here; run `ctx index` where it can be written", j.what)
+		return "note: " + indexer.Behind(j.what, j.err)
 	}
-	return fmt.Sprintf("warning: results may be stale: %s changed since the index was built and re-indexing failed (%v); run `ctx index`", j.what, j.err)
+	return "warning: " + indexer.Behind(j.what, j.err)
 }
 
 // startReindex starts a re-index of snap's packages (stale names what

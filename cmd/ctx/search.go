@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
-	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
@@ -224,9 +223,7 @@ func printIndexCheck(w io.Writer, c workspace.IndexCheck) {
 		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files (%s); run `ctx index`\n", safetext.Text(c.Err.Error()))
 	case errors.As(c.Err, &busy):
 		fmt.Fprintf(w, "warning: results may be stale: %s changed since the index was built, and another ctx (%s) is working in this project; run `ctx index` when it is done\n", what, safetext.Text(busy.Holder))
-	case confine.CannotWrite(c.Err):
-		fmt.Fprintf(w, "warning: results may be stale: %s changed since the index was built, and the project is read-only, so ctx cannot re-index it here; run `ctx index` where it can be written\n", what)
 	default:
-		fmt.Fprintf(w, "warning: results may be stale: %s changed since the index was built, and re-indexing failed (%s); run `ctx index`\n", what, safetext.Text(c.Err.Error()))
+		fmt.Fprintf(w, "warning: %s\n", indexer.Behind(what, c.Err))
 	}
 }
