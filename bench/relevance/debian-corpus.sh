@@ -40,7 +40,9 @@ declare -A want_version=(
 )
 
 tmp=$(mktemp -d)
-chmod 755 "$tmp" # apt-get download drops to user _apt, which must reach the folder
+# apt-get download fetches as user _apt where it can write the folder (else it warns and fetches as root)
+chmod 755 "$tmp"
+chown _apt "$tmp" 2>/dev/null || true
 trap 'rm -rf "$tmp"' EXIT
 
 for pkg in docker-doc git-doc python-sqlalchemy-doc python-flask-doc; do
