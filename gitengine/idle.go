@@ -92,6 +92,14 @@ func (w *watchdog) disarm() {
 	}
 }
 
+// timedOut reports whether err gave up on a server for its time (a
+// *StalledError): such a failure is reported, never retried, so one
+// network operation costs at most one idle timeout.
+func timedOut(err error) bool {
+	var se *StalledError
+	return errors.As(err, &se)
+}
+
 // stalled returns err, or the *StalledError behind it when ctx was given up
 // by its watchdog (the transports report that as a cancelled context, a
 // closed connection or a broken pipe).

@@ -39,6 +39,7 @@ func TestBadServerMidPack(t *testing.T) {
 			defer cancel()
 			for _, after := range []int64{40, 600} { // in the trees' pack, then in the blobs'
 				s.SetFault(gittest.Fault{Mode: tc.mode, After: after})
+				s.ResetCounters()
 				dest := filepath.Join(t.TempDir(), "pkg")
 				start := time.Now()
 				_, err := e.Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides"}, dest)
@@ -48,6 +49,11 @@ func TestBadServerMidPack(t *testing.T) {
 				}
 				if ctx.Err() != nil {
 					t.Fatalf("after %d bytes: still waiting after %v", after, took)
+				}
+				// A stall costs one idle timeout, not one per attempt: the
+				// stalled server is not asked again (issue 25: 60 s, not 30).
+				if n := s.Faulted(); tc.mode == gittest.FaultStall && n != 1 {
+					t.Errorf("after %d bytes: the stalled server was asked %d times, want once (each costs an idle timeout; took %v)", after, n, took)
 				}
 				msg := err.Error()
 				if KindOf(err) != KindNetwork || !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {

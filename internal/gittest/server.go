@@ -60,6 +60,7 @@ type Server struct {
 	conns    atomic.Int64
 	done     chan struct{}
 	fault    atomic.Pointer[faultState]
+	faulted  atomic.Int64
 }
 
 // FaultMode is how a server fails mid-response (see SetFault).
@@ -88,7 +89,8 @@ type Fault struct {
 
 type faultState struct {
 	Fault
-	stop chan struct{} // closed when the fault is cleared or the server closed
+	stop    chan struct{} // closed when the fault is cleared or the server closed
+	faulted *atomic.Int64 // the server's count of responses the fault hit
 }
 
 // SetFault makes every later git-upload-pack response fail as f says;
@@ -97,7 +99,7 @@ type faultState struct {
 func (s *Server) SetFault(f Fault) {
 	var next *faultState
 	if f.Mode != FaultNone {
-		next = &faultState{Fault: f, stop: make(chan struct{})}
+		next = &faultState{Fault: f, stop: make(chan struct{}), faulted: &s.faulted}
 	}
 	if old := s.fault.Swap(next); old != nil {
 		close(old.stop)
@@ -128,6 +130,7 @@ func (w *faultWriter) Write(p []byte) (int, error) {
 		return n, err
 	}
 	w.Flush()
+	w.f.faulted.Add(1)
 	switch w.f.Mode {
 	case FaultStall:
 		select {
@@ -240,14 +243,19 @@ func (s *Server) BytesSent() int64 { return s.bytes.Load() }
 // Requests returns the number of requests served so far.
 func (s *Server) Requests() int { return int(s.requests.Load()) }
 
+// Faulted returns the number of responses a fault (SetFault) has hit so
+// far: each is one request the client made after the fault began.
+func (s *Server) Faulted() int { return int(s.faulted.Load()) }
+
 // Conns returns the number of TCP connections accepted so far.
 func (s *Server) Conns() int { return int(s.conns.Load()) }
 
-// ResetCounters sets BytesSent, Requests and Conns back to zero.
+// ResetCounters sets BytesSent, Requests, Conns and Faulted back to zero.
 func (s *Server) ResetCounters() {
 	s.bytes.Store(0)
 	s.requests.Store(0)
 	s.conns.Store(0)
+	s.faulted.Store(0)
 }
 
 // Close stops the server and waits for it to finish.
