@@ -15,8 +15,10 @@
 //   - a request whose server sends nothing for Limits.Timeout fails; 5xx
 //     answers, timeouts and broken connections are tried Limits.Attempts
 //     times with exponential backoff, 4xx answers once;
-//   - a 404 is remembered for an hour in the cache; in an llms.txt index, a
-//     page that answers 404 is left out with a warning;
+//   - a 404 is remembered for an hour in the cache;
+//   - in an llms.txt index, a page that fails for any reason is left out
+//     with a warning naming it; the fetch fails only when the index does,
+//     or every page it links;
 //   - the token goes only to the host of Request.URL, as a Bearer
 //     Authorization header, and never into an error, a log or the cache.
 package webfetch
