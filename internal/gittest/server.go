@@ -78,6 +78,9 @@ const (
 	// FaultKill resets the connection (RST), as the kernel does when the
 	// server process is killed.
 	FaultKill
+	// FaultDrip sends the rest one byte every Fault.Every, as a server on
+	// a link too slow to use does: the idle timeout never trips on it.
+	FaultDrip
 )
 
 // Fault makes git-upload-pack responses (the ones that carry packs) fail
@@ -85,6 +88,7 @@ const (
 type Fault struct {
 	Mode  FaultMode
 	After int64
+	Every time.Duration // FaultDrip: the time between two bytes
 }
 
 type faultState struct {
@@ -123,6 +127,9 @@ func (w *faultWriter) Write(p []byte) (int, error) {
 		w.n += int64(n)
 		return n, err
 	}
+	if w.f.Mode == FaultDrip && w.n > w.f.After { // dripping already
+		return w.drip(p)
+	}
 	head := p[:w.f.After-w.n]
 	n, err := w.ResponseWriter.Write(head)
 	w.n += int64(n)
@@ -132,6 +139,9 @@ func (w *faultWriter) Write(p []byte) (int, error) {
 	w.Flush()
 	w.f.faulted.Add(1)
 	switch w.f.Mode {
+	case FaultDrip:
+		m, err := w.drip(p[n:])
+		return n + m, err
 	case FaultStall:
 		select {
 		case <-w.f.stop:
@@ -144,6 +154,29 @@ func (w *faultWriter) Write(p []byte) (int, error) {
 		w.hangUp(true)
 	}
 	return n, errFault
+}
+
+// drip writes p one byte every Fault.Every, until the client hangs up or
+// the fault is cleared (then the connection is closed).
+func (w *faultWriter) drip(p []byte) (int, error) {
+	t := time.NewTicker(max(w.f.Every, time.Millisecond))
+	defer t.Stop()
+	for i := range p {
+		select {
+		case <-w.f.stop:
+			w.hangUp(false)
+			return i, errFault
+		case <-w.done:
+			return i, errFault
+		case <-t.C:
+		}
+		if _, err := w.ResponseWriter.Write(p[i : i+1]); err != nil {
+			return i, err
+		}
+		w.n++
+		w.Flush()
+	}
+	return len(p), nil
 }
 
 // hangUp closes the connection under the response, with a reset if rst.
