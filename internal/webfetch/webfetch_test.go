@@ -350,6 +350,50 @@ func TestStalledServer(t *testing.T) {
 	}
 }
 
+// A server that drips a byte every 20ms never trips the idle timeout; the
+// rate floor (1,000 bytes in each Limits.Timeout) gives up on it, once,
+// with a message naming the source and the limit to raise (issue 25).
+func TestSlowServer(t *testing.T) {
+	t.Parallel()
+	released := make(chan struct{})
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown")
+		io.WriteString(w, "# Slow\n")
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for range 100_000 {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-released:
+				return
+			case <-tick.C:
+			}
+			io.WriteString(w, "x")
+			w.(http.Flusher).Flush()
+		}
+	})
+	t.Cleanup(func() { close(released) }) // before s.Close, which waits for the handlers
+	c := newClient(t, Options{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		err := fetchErr(t, c, Request{URL: s.URL + "/slow.md?token=x", AllowPrivate: true, Limits: Limits{Timeout: time.Second}}, KindNetwork,
+			s.URL+"/slow.md", "the server is too slow: ", "under the floor of 1000 bytes per 1s", "limits.timeout")
+		if strings.Contains(err.Error(), "token=x") {
+			t.Errorf("the query string is shown: %v", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Fetch of a dripping server hangs")
+	}
+	if n := s.n.Load(); n != 1 {
+		t.Errorf("server saw %d requests, want 1 (too slow is not tried again)", n)
+	}
+}
+
 func TestRetries(t *testing.T) {
 	t.Parallel()
 	var flaky atomic.Int64
