@@ -207,7 +207,7 @@ func (s *scanner) file(rel string) {
 		return
 	}
 	for i, line := range markdown.Lines(data) {
-		for _, m := range Find(line) {
+		for m := range All(line) { // the limit counts references, also inside a line
 			if len(s.res.Refs) >= s.lim.MaxRefs {
 				s.warn("stopped after %d references (the limit) at %s:%d: name fewer paths", s.lim.MaxRefs, rel, i+1)
 				s.stopped = true

@@ -192,3 +192,26 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkScanOneLine: Scan of one 10 MB line of references (about
+// 870,000 of "@ctx/x/a.md"), every one kept (no reference or size limit),
+// and of the same bytes as 870,000 lines; issue 25's goal is ≤ 2 s.
+func BenchmarkScanOneLine(b *testing.B) {
+	const ref = "@ctx/x/a.md "
+	n := (10 << 20) / len(ref)
+	for _, tc := range []struct{ name, sep string }{{"one-line", ""}, {"lines", "\n"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			root := b.TempDir()
+			body := strings.Repeat(ref+tc.sep, n)
+			if err := os.WriteFile(filepath.Join(root, "refs.md"), []byte(body), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				res, err := Scan(root, []string{"refs.md"}, Limits{MaxRefs: 1 << 30, MaxFileBytes: 1 << 30})
+				if err != nil || len(res.Refs) != n {
+					b.Fatalf("%d refs, %v; want %d", len(res.Refs), err, n)
+				}
+			}
+		})
+	}
+}
