@@ -217,7 +217,7 @@ func BenchmarkScanOneLine(b *testing.B) {
 			}
 			// The process's CPU time (GC included): on a shared machine the
 			// wall time is mostly the others' load.
-			b.ReportMetric((cpuTime() - cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }
