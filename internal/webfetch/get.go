@@ -196,11 +196,13 @@ func (f *fetch) transportError(ctx context.Context, raw string, err error) (_ er
 			Msg:  fmt.Sprintf("%s resolves to %s, a %s address: refused", host, pe.addr, pe.what),
 			Hint: "if the source is meant to be on a private network, add it with `ctx add --allow-private-network`"}, false
 	}
+	// A stall, like a transfer too slow, is not tried again: that would
+	// only multiply the wait (a stalled server costs one Limits.Timeout,
+	// as a stalled git server costs one idle timeout).
 	if errors.Is(context.Cause(ctx), errStalled) {
 		return &Error{Kind: KindNetwork, URL: shown, Msg: fmt.Sprintf("the server sent nothing for %s", f.lim.Timeout),
-			Hint: fmt.Sprintf("try again later, or raise the source's %q in the manifest", fieldTimeout)}, true
+			Hint: fmt.Sprintf("try again later, or raise the source's %q in the manifest", fieldTimeout)}, false
 	}
-	// Too slow: not tried again, which would only multiply the wait.
 	var slow *netrate.SlowError
 	if errors.As(context.Cause(ctx), &slow) {
 		return &Error{Kind: KindNetwork, URL: shown, Msg: slow.Error(),
