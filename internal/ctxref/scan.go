@@ -29,7 +29,7 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true, ".context": t
 
 // The limits of a scan when Limits leaves them 0.
 const (
-	DefaultMaxFileBytes = 8 << 20
+	DefaultMaxFileBytes = 16 << 20
 	DefaultMaxFiles     = 200_000
 	DefaultMaxRefs      = 100_000
 )
