@@ -104,8 +104,7 @@ func BenchmarkRefsFetch(b *testing.B) {
 }
 
 // BenchmarkRefsOneLine: `ctx refs` over a project whose docs/refs.md is
-// one line of references as large as a scan reads (ctxref's
-// 8 MiB: about 700,000 of "@ctx/x/a.md"), the shape
+// one line of references, 8 MiB (about 700,000 of "@ctx/x/a.md"), the shape
 // that was quadratic (issue 25: 40,000 took 18 s). The scan stops at the
 // reference limit (100,000), inside the line; the issue's goal is ≤ 2 s
 // (ctxref's BenchmarkScanOneLine reads 10 MB).
