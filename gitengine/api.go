@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -54,6 +55,12 @@ type Options struct {
 	// from the server before it fails with a *StalledError (kind
 	// KindNetwork). 0 means DefaultIdleTimeout; negative means no limit.
 	IdleTimeout time.Duration
+	// RateFloor is the least a network operation must move while ctx waits
+	// on the server (internal/netrate's rule): under it the operation fails
+	// with a *netrate.SlowError (kind KindNetwork). Its zero value is
+	// netrate.DefaultBytes per IdleTimeout; a zero Window is IdleTimeout;
+	// negative Bytes means no floor, and so does no idle timeout.
+	RateFloor netrate.Floor
 	// MaxFileSize skips files larger than this many bytes, with a warning
 	// naming the file and the limit. 0 means DefaultMaxFileSize; negative
 	// means no limit.

@@ -3,10 +3,12 @@ package gitengine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/url"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -110,9 +112,12 @@ func classify(rawURL, op string, err error, sentCreds bool) *Error {
 	var keyErr *knownhosts.KeyError
 	var revoked *knownhosts.RevokedError
 	var stall *StalledError
+	var slow *netrate.SlowError
 	switch {
 	case errors.As(err, &stall):
 		return newError(KindNetwork, rawURL, op, stall, "retry later; if the server is only slow, raise the idle timeout (CTX_NET_TIMEOUT, e.g. 2m)")
+	case errors.As(err, &slow):
+		return newError(KindNetwork, rawURL, op, slow, fmt.Sprintf("retry later; to allow a slower link, raise CTX_NET_TIMEOUT (e.g. 2m): a transfer must move %d bytes in each CTX_NET_TIMEOUT", slow.Floor.Bytes))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		kind = KindOther
 	case errors.Is(err, transport.ErrAuthenticationRequired):

@@ -293,6 +293,9 @@ type progressReader struct {
 func (p *progressReader) Read(b []byte) (int, error) {
 	p.w.arm()
 	n, err := p.r.Read(b)
+	if p.total != nil { // not HTTP, whose bytes the round tripper counts
+		p.w.moved(n)
+	}
 	p.w.disarm()
 	p.n += int64(n)
 	if p.total != nil {

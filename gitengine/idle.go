@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/netrate"
 )
 
 // DefaultIdleTimeout is how long a fetch waits for the next byte from a
@@ -41,16 +43,34 @@ func cutShort(err error) error {
 // watchdog gives up on one network operation (an advertisement, or one
 // upload-pack request and its response) when the server has sent nothing
 // for its idle time while ctx waits on it: it cancels the operation's
-// context with a *StalledError. It is armed while something waits on the
-// network and disarmed while ctx works on what arrived, so slow disks or a
-// long delta resolution never count as a stalled server.
+// context with a *StalledError. Its meter applies the rate floor
+// (internal/netrate, the rule's owner) to the same waits: a server that
+// sends a byte now and then is given up with a *netrate.SlowError. Both
+// are armed while something waits on the network and disarmed while ctx
+// works on what arrived, so slow disks or a long delta resolution never
+// count as a stalled or slow server.
 type watchdog struct {
 	idle   time.Duration
 	timer  *time.Timer
+	meter  *netrate.Meter
 	cancel context.CancelCauseFunc
 }
 
 type watchdogKey struct{}
+
+// floor is the rate floor of e's network operations: Options.RateFloor,
+// its window the idle timeout unless set; none when the idle timeout is
+// off.
+func (e *Engine) floor(idle time.Duration) netrate.Floor {
+	f := e.opts.RateFloor
+	if f.Window == 0 {
+		f.Window = idle
+	}
+	if idle <= 0 {
+		f.Window = 0
+	}
+	return f
+}
 
 // watch returns a context for one network operation, with a watchdog that
 // starts armed (a connect and the wait for the first answer count), and a
@@ -65,9 +85,12 @@ func (e *Engine) watch(ctx context.Context) (context.Context, *watchdog, func())
 	if idle > 0 {
 		w.timer = time.AfterFunc(idle, func() { cancel(&StalledError{Idle: idle}) })
 	}
+	w.meter = netrate.Start(e.floor(idle), func(se *netrate.SlowError) { cancel(se) })
+	w.meter.Arm()
 	ctx = context.WithValue(ctx, watchdogKey{}, w)
 	return ctx, w, func() {
 		w.disarm()
+		w.meter.Stop()
 		cancel(nil)
 	}
 }
@@ -80,28 +103,52 @@ func watchdogOf(ctx context.Context) *watchdog {
 
 // arm (re)starts the countdown: something is about to wait on the server.
 func (w *watchdog) arm() {
-	if w != nil && w.timer != nil {
+	if w == nil {
+		return
+	}
+	if w.timer != nil {
 		w.timer.Reset(w.idle)
+	}
+	w.meter.Arm()
+}
+
+// moved counts n bytes received for the rate floor.
+func (w *watchdog) moved(n int) {
+	if w != nil {
+		w.meter.Add(n)
 	}
 }
 
 // disarm stops the countdown: what was waited for arrived.
 func (w *watchdog) disarm() {
-	if w != nil && w.timer != nil {
+	if w == nil {
+		return
+	}
+	if w.timer != nil {
 		w.timer.Stop()
 	}
+	w.meter.Disarm()
 }
 
-// stalled returns err, or the *StalledError behind it when ctx was given up
-// by its watchdog (the transports report that as a cancelled context, a
-// closed connection or a broken pipe).
+// timedOut reports whether err gave up on a server for its time (a
+// *StalledError, or a *netrate.SlowError): such a failure is reported,
+// never retried, so one network operation costs at most one idle timeout
+// (or one window of the rate floor).
+func timedOut(err error) bool {
+	var se *StalledError
+	var slow *netrate.SlowError
+	return errors.As(err, &se) || errors.As(err, &slow)
+}
+
+// stalled returns err, or the *StalledError or *netrate.SlowError behind
+// it when ctx was given up by its watchdog (the transports report that as
+// a cancelled context, a closed connection or a broken pipe).
 func stalled(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	var se *StalledError
-	if cause := context.Cause(ctx); errors.As(cause, &se) && !errors.As(err, &se) {
-		return se
+	if cause := context.Cause(ctx); timedOut(cause) && !timedOut(err) {
+		return cause
 	}
 	return err
 }

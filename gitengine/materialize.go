@@ -259,8 +259,10 @@ func (e *Engine) fillCommit(ctx context.Context, r *remote, st *filesystem.Stora
 	// retry reports whether a request on an assumed conn failed (or did
 	// not bring what it should) in a way a real conn may not: then the
 	// assumed conn is dropped.
+	// A server given up on for its time (timedOut) is not asked again:
+	// that would cost the caller another idle timeout.
 	retry := func(err error, missing func() bool) bool {
-		if c == nil || !c.assumed || ctx.Err() != nil || (err == nil && !missing()) {
+		if c == nil || !c.assumed || ctx.Err() != nil || timedOut(err) || (err == nil && !missing()) {
 			return false
 		}
 		if err != nil {
@@ -285,7 +287,7 @@ func (e *Engine) fillCommit(ctx context.Context, r *remote, st *filesystem.Stora
 			return plumbing.ZeroHash, nil, nil, c, err
 		}
 		if err := e.fetchTree(ctx, c, st, tree); err != nil {
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || timedOut(err) {
 				return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
 			}
 			// Refused, or not understood: the commit's way, on a conn

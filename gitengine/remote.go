@@ -107,6 +107,7 @@ type countingBody struct {
 func (b *countingBody) Read(p []byte) (int, error) {
 	b.w.arm()
 	n, err := b.ReadCloser.Read(p)
+	b.w.moved(n)
 	b.w.disarm()
 	b.n.Add(int64(n))
 	if err != nil && err != io.EOF {

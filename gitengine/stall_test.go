@@ -28,17 +28,27 @@ func TestBadServerMidPack(t *testing.T) {
 		{"stall", gittest.FaultStall, "server stopped responding (no data for 1s)"},
 		{"kill", gittest.FaultKill, "connection"},
 		{"close", gittest.FaultClose, "connection"},
+		// A byte every 20ms never trips the idle timeout; the rate floor
+		// (1,000 bytes a second here) gives up on it (issue 25 finding 4).
+		{"drip", gittest.FaultDrip, "the server is too slow: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// 1s, not less: git http-backend under load can take 0.5s to
 			// answer at all, and that must not count as the fault.
 			cache := t.TempDir()
-			e := New(Options{CacheDir: cache, IdleTimeout: time.Second})
+			o := Options{CacheDir: cache, IdleTimeout: time.Second}
+			if tc.mode != gittest.FaultDrip {
+				// The floor could trip first on bytes that came late before
+				// the fault; these cases are about the idle timeout.
+				o.RateFloor.Bytes = -1
+			}
+			e := New(o)
 			// Bound the test, not the code: a hang fails it instead of the run.
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			for _, after := range []int64{40, 600} { // in the trees' pack, then in the blobs'
-				s.SetFault(gittest.Fault{Mode: tc.mode, After: after})
+				s.SetFault(gittest.Fault{Mode: tc.mode, After: after, Every: 20 * time.Millisecond})
+				s.ResetCounters()
 				dest := filepath.Join(t.TempDir(), "pkg")
 				start := time.Now()
 				_, err := e.Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides"}, dest)
@@ -49,7 +59,15 @@ func TestBadServerMidPack(t *testing.T) {
 				if ctx.Err() != nil {
 					t.Fatalf("after %d bytes: still waiting after %v", after, took)
 				}
+				// A stall costs one idle timeout, not one per attempt: the
+				// stalled server is not asked again (issue 25: 60 s, not 30).
+				if n := s.Faulted(); (tc.mode == gittest.FaultStall || tc.mode == gittest.FaultDrip) && n != 1 {
+					t.Errorf("after %d bytes: the failing server was asked %d times, want once (each costs an idle timeout; took %v)", after, n, took)
+				}
 				msg := err.Error()
+				if tc.mode == gittest.FaultDrip && (!strings.Contains(msg, url) || !strings.Contains(msg, "raise CTX_NET_TIMEOUT")) {
+					t.Errorf("after %d bytes: error %q does not name the source and CTX_NET_TIMEOUT", after, msg)
+				}
 				if KindOf(err) != KindNetwork || !strings.Contains(msg, tc.want) || strings.Contains(msg, "\n") {
 					t.Errorf("after %d bytes: error %q (kind %v), want a network error saying %q", after, msg, KindOf(err), tc.want)
 				}

@@ -21,7 +21,8 @@ import (
 //
 //	CTX_NET_TIMEOUT   how long a fetch waits for the next byte from a server
 //	                  before that package fails (a Go duration: 30s, 2m; 0 = no limit;
-//	                  unset: gitengine.DefaultIdleTimeout)
+//	                  unset: gitengine.DefaultIdleTimeout); also the window of the
+//	                  rate floor (internal/netrate: 1,000 bytes in each)
 //	CTX_MAX_FILE_SIZE skip files larger than this many bytes, with a warning
 //	                  (-1 = no limit; unset: gitengine.DefaultMaxFileSize)
 //	CTX_CACHE         the shared object cache (default os.UserCacheDir()/ctx/git)

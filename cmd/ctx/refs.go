@@ -49,7 +49,7 @@ exist), or the PATHs given (relative to the project directory; a folder is
 walked for documents: markdown, text, rst, AsciiDoc, YAML, JSON and TOML
 files; a file is read whatever its name). Files that
 .gitignore ignores, hidden folders, .git, node_modules and .context are not
-read; files over 8 MB are skipped with a warning.
+read; files over 16 MiB are skipped with a warning.
 
 Each reference is printed as FILE:LINE:COL CLASS REFERENCE, CLASS one of
   resolved      an installed package has the document

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/ctxref"
 	"github.com/ctx-dev/ctx/internal/gittest"
 )
 
@@ -99,4 +101,42 @@ func BenchmarkRefsFetch(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(scan.Seconds()/float64(n), "scan-s/op")
+}
+
+// BenchmarkRefsOneLine: `ctx refs` over a project whose docs/refs.md is
+// one line of references, 8 MiB (about 700,000 of "@ctx/x/a.md"), the shape
+// that was quadratic (issue 25: 40,000 took 18 s). The scan stops at the
+// reference limit (100,000), inside the line; the issue's goal is ≤ 2 s
+// (ctxref's BenchmarkScanOneLine reads 10 MB).
+func BenchmarkRefsOneLine(b *testing.B) {
+	proj := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(proj, "docs"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	const ref = "@ctx/x/a.md "
+	line := strings.Repeat(ref, (ctxref.DefaultMaxFileBytes-1)/len(ref))
+	if err := os.WriteFile(filepath.Join(proj, "docs", "refs.md"), []byte(line+"\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ctxRun := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), append([]string{"-C", proj}, args...), &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+		return code, errOut.String()
+	}
+	if code, e := ctxRun("init"); code != 0 {
+		b.Fatalf("init: %d %s", code, e)
+	}
+	var ru0, ru1 syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	for b.Loop() {
+		code, e := ctxRun("refs")
+		if code != 0 || !strings.Contains(e, "stopped after 100000 references (the limit) at docs/refs.md:1") {
+			b.Fatalf("refs: exit %d\n%.2000s", code, e)
+		}
+	}
+	// The process's CPU time (GC included): on a shared machine the wall
+	// time is mostly the others' load.
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cpu := time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }

@@ -51,6 +51,9 @@ var servers sync.Map // *testscript.TestScript → *gittest.Server
 //	    to be mid-fetch; the wait gives up after 2 minutes as a deadlock guard).
 //	git-release
 //	    stop holding; held requests go on.
+//	git-drip DURATION
+//	    from now on the proxy sends git-upload-pack responses one byte every
+//	    DURATION, as a link too slow to use does (0: at full speed again).
 //	git-commit DIR MSG
 //	    git add -A and commit everything in DIR (fixed identity and date).
 //	git-rev DIR REV VAR
@@ -78,6 +81,7 @@ func gitScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args [
 		"git-hold":           cmdGitHold,
 		"git-wait-held":      cmdGitWaitHeld,
 		"git-release":        cmdGitRelease,
+		"git-drip":           cmdGitDrip,
 		"git-rev":            cmdGitRev,
 		"cmp-dir":            cmdCmpDir,
 		"lock-diff":          cmdLockDiff,
@@ -176,7 +180,30 @@ type holdProxy struct {
 	holding bool
 	held    int
 	release chan struct{} // closed by git-release
+	drip    time.Duration // git-drip: the time between two bytes of a pack response
 	srv     *httptest.Server
+}
+
+// dripWriter writes one byte every d, until the client hangs up.
+type dripWriter struct {
+	http.ResponseWriter
+	d    time.Duration
+	done <-chan struct{}
+}
+
+func (w dripWriter) Write(p []byte) (int, error) {
+	for i := range p {
+		select {
+		case <-w.done:
+			return i, http.ErrAbortHandler
+		case <-time.After(w.d):
+		}
+		if _, err := w.ResponseWriter.Write(p[i : i+1]); err != nil {
+			return i, err
+		}
+		http.NewResponseController(w.ResponseWriter).Flush()
+	}
+	return len(p), nil
 }
 
 var proxies sync.Map // *testscript.TestScript → *holdProxy
@@ -194,7 +221,7 @@ func cmdGitProxy(ts *testscript.TestScript, neg bool, args []string) {
 	hp.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack") {
 			hp.mu.Lock()
-			holding, release := hp.holding, hp.release
+			holding, release, drip := hp.holding, hp.release, hp.drip
 			if holding {
 				hp.held++
 				hp.cond.Broadcast()
@@ -206,6 +233,9 @@ func cmdGitProxy(ts *testscript.TestScript, neg bool, args []string) {
 				case <-r.Context().Done():
 					return
 				}
+			}
+			if drip > 0 {
+				w = dripWriter{ResponseWriter: w, d: drip, done: r.Context().Done()}
 			}
 		}
 		rp.ServeHTTP(w, r)
@@ -254,6 +284,19 @@ func cmdGitRelease(ts *testscript.TestScript, neg bool, args []string) {
 		hp.holding = false
 		close(hp.release)
 	}
+}
+
+func cmdGitDrip(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "git-drip")
+	if len(args) != 1 {
+		ts.Fatalf("usage: git-drip DURATION")
+	}
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	hp := proxy(ts)
+	hp.mu.Lock()
+	defer hp.mu.Unlock()
+	hp.drip = d
 }
 
 func cmdGitWaitHeld(ts *testscript.TestScript, neg bool, args []string) {

@@ -32,6 +32,8 @@ import (
 //	      F.status    holds a status code: answered with it, no body
 //	      F.huge      holds a byte count: a body of that many bytes, chunked
 //	      F.stall     present: send nothing until the client gives up
+//	      F.drip      holds a duration: send a byte every so often, until
+//	                  the client gives up
 //	    Each request is logged to $WORK/web.log as one line:
 //	    "GET /F inm=<If-None-Match> auth=<Authorization> -> CODE".
 //	webhits N
@@ -130,6 +132,25 @@ func cmdWebServe(ts *testscript.TestScript, neg bool, args []string) {
 			w.Header().Set("Content-Type", "text/markdown")
 			_, _ = io.CopyN(w, zeros{}, n) // chunked: no Content-Length
 			return
+		}
+		if b, err := os.ReadFile(file + ".drip"); err == nil {
+			every, err := time.ParseDuration(strings.TrimSpace(string(b)))
+			if err != nil {
+				every = time.Second
+			}
+			logf(r, http.StatusOK)
+			w.Header().Set("Content-Type", "text/markdown")
+			for {
+				_, _ = io.WriteString(w, "x")
+				http.NewResponseController(w).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-stop:
+					return
+				case <-time.After(every):
+				}
+			}
 		}
 		if _, err := os.Stat(file + ".stall"); err == nil {
 			logf(r, 0)

@@ -16,7 +16,9 @@ package ctxref
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -131,48 +133,178 @@ type Match struct {
 // (punctuation of the sentence, or emphasis). What does not parse (no
 // path) is not a reference.
 func Find(line string) []Match {
-	var out []Match
-	for i := 0; i < len(line); {
-		j := nextPrefix(line, i)
-		if j < 0 {
-			break
+	return slices.Collect(All(line))
+}
+
+// All yields the references Find returns, one at a time, so a caller can
+// stop at a limit inside a long line. It takes time linear in the line's
+// length, however many references (or near misses) it holds: each search
+// for the next prefix, stop, '?', '#' or bad escape is remembered and
+// reused by the candidates after it, and only a candidate known to parse
+// is parsed.
+func All(line string) iter.Seq[Match] {
+	return func(yield func(Match) bool) {
+		sc := newLineScan(line)
+		for i := 0; i < len(line); {
+			j := sc.nextPrefix(i)
+			if j < 0 {
+				return
+			}
+			te, ok := sc.candidate(j)
+			if !ok {
+				i = j + 1 // not one: a reference may still start inside it
+				continue
+			}
+			text := line[j:te]
+			r, err := Parse(text)
+			if err != nil { // candidate said it parses: never, but not a reference then
+				i = j + 1
+				continue
+			}
+			if !yield(Match{Ref: r, Col: j + 1, Text: text}) {
+				return
+			}
+			i = te
 		}
-		end := j
-		for end < len(line) && !isStop(line[end]) {
-			end++
-		}
-		text := strings.TrimRight(line[j:end], ".,;:!?*")
-		r, err := Parse(text)
-		if err != nil || !validName(nameOf(text)) {
-			i = j + 1 // not one: a reference may still start inside it
-			continue
-		}
-		out = append(out, Match{Ref: r, Col: j + 1, Text: text})
-		i = j + len(text)
 	}
-	return out
+}
+
+// cursor answers "the first position at or after i where find matches"
+// for growing i, remembering its last answer: a run of queries scans each
+// byte about once.
+type cursor struct {
+	from, at int  // at is the answer for every i in [from, at] (-1: none after from)
+	ok       bool // from and at hold an answer
+	find     func(i int) int
+}
+
+func (c *cursor) next(i int) int {
+	if c.ok && i >= c.from && (c.at < 0 || i <= c.at) {
+		return c.at
+	}
+	c.from, c.at, c.ok = i, c.find(i), true
+	return c.at
+}
+
+// lineScan is All's state over one line.
+type lineScan struct {
+	line                string
+	at, uri, stop       cursor
+	queryOrFrag, badEsc cursor
+	trimFor, trimStart  int // trimStart: where the trailing punctuation before stop trimFor begins
+}
+
+func newLineScan(line string) *lineScan {
+	sc := &lineScan{line: line, trimFor: -1}
+	index := func(sub string) func(int) int {
+		return func(i int) int {
+			if k := strings.Index(line[i:], sub); k >= 0 {
+				return i + k
+			}
+			return -1
+		}
+	}
+	sc.at.find = index(AtPrefix)
+	sc.uri.find = index(URIPrefix)
+	sc.stop.find = func(i int) int {
+		for ; i < len(line); i++ {
+			if isStop(line[i]) {
+				return i
+			}
+		}
+		return -1
+	}
+	sc.queryOrFrag.find = func(i int) int {
+		if k := strings.IndexAny(line[i:], "?#"); k >= 0 {
+			return i + k
+		}
+		return -1
+	}
+	sc.badEsc.find = func(i int) int {
+		for {
+			k := strings.IndexByte(line[i:], '%')
+			if k < 0 {
+				return -1
+			}
+			p := i + k
+			if p+2 >= len(line) || !isHex(line[p+1]) || !isHex(line[p+2]) {
+				return p
+			}
+			i = p + 1
+		}
+	}
+	return sc
 }
 
 // nextPrefix is the byte offset of the next prefix at or after i that does
 // not follow a word character, or -1.
-func nextPrefix(line string, i int) int {
-	for i < len(line) {
-		a := strings.Index(line[i:], AtPrefix)
-		u := strings.Index(line[i:], URIPrefix)
-		k := a
-		if k < 0 || (u >= 0 && u < k) {
+func (sc *lineScan) nextPrefix(i int) int {
+	for i < len(sc.line) {
+		k := sc.at.next(i)
+		if u := sc.uri.next(i); k < 0 || (u >= 0 && u < k) {
 			k = u
 		}
 		if k < 0 {
 			return -1
 		}
-		k += i
-		if k == 0 || !isWord(line[k-1]) {
+		if k == 0 || !isWord(sc.line[k-1]) {
 			return k
 		}
 		i = k + 1
 	}
 	return -1
+}
+
+// candidate reports whether the prefix at j starts a reference that Parse
+// takes, and where its text ends (trailing punctuation cut), without
+// reading more of the line than the searches it shares with the
+// candidates after it: the name ([A-Za-z0-9._-]+, then '/'), a path that
+// is not empty once '?' (URI form), '#' and the trailing punctuation are
+// cut, and, in the URI form, no bad percent escape in the path.
+func (sc *lineScan) candidate(j int) (te int, ok bool) {
+	line := sc.line
+	end := sc.stop.next(j)
+	if end < 0 {
+		end = len(line)
+	}
+	uriForm := line[j] != '@'
+	k := j + len(AtPrefix)
+	if uriForm {
+		k = j + len(URIPrefix)
+	}
+	n := k
+	for k < end && (isWord(line[k]) || line[k] == '.' || line[k] == '-') {
+		k++
+	}
+	if k == n || k >= end || line[k] != '/' {
+		return 0, false
+	}
+	s := k + 1 // the path's start
+	if sc.trimFor != end {
+		t := end
+		for t > j && strings.IndexByte(".,;:!?*", line[t-1]) >= 0 {
+			t--
+		}
+		sc.trimFor, sc.trimStart = end, t
+	}
+	te = max(sc.trimStart, s)
+	if te == s || line[s] == '#' || (uriForm && line[s] == '?') { // an empty path
+		return 0, false
+	}
+	if uriForm { // the path, to its '?' or '#', must unescape
+		pe := te
+		if q := sc.queryOrFrag.next(s); q >= 0 && q < pe {
+			pe = q
+		}
+		if b := sc.badEsc.next(s); b >= 0 && b < pe {
+			return 0, false
+		}
+	}
+	return te, true
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // nameOf is the raw name of a reference that has a prefix.

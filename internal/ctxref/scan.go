@@ -1,6 +1,7 @@
 package ctxref
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -28,7 +29,7 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true, ".context": t
 
 // The limits of a scan when Limits leaves them 0.
 const (
-	DefaultMaxFileBytes = 8 << 20
+	DefaultMaxFileBytes = 16 << 20
 	DefaultMaxFiles     = 200_000
 	DefaultMaxRefs      = 100_000
 )
@@ -112,15 +113,9 @@ func Scan(root string, paths []string, lim Limits) (*ScanResult, error) {
 			break
 		}
 	}
-	sort.SliceStable(s.res.Refs, func(i, j int) bool {
-		a, b := s.res.Refs[i], s.res.Refs[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Col < b.Col
+	s.res.Refs = slices.Concat(s.found...)
+	slices.SortStableFunc(s.res.Refs, func(a, b Found) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col))
 	})
 	return s.res, nil
 }
@@ -143,9 +138,23 @@ type scanner struct {
 	root    string
 	lim     Limits
 	res     *ScanResult
+	found   [][]Found // the references so far, in blocks (no copy as they grow); res.Refs at the end
+	nfound  int
 	seen    map[string]bool
 	ign     *ignorer
 	stopped bool
+}
+
+// foundBlock is how many references a block of scanner.found holds.
+const foundBlock = 4096
+
+func (s *scanner) add(f Found) {
+	if len(s.found) == 0 || len(s.found[len(s.found)-1]) == foundBlock {
+		s.found = append(s.found, make([]Found, 0, foundBlock))
+	}
+	last := &s.found[len(s.found)-1]
+	*last = append(*last, f)
+	s.nfound++
 }
 
 func (s *scanner) full() bool { return s.stopped }
@@ -207,13 +216,13 @@ func (s *scanner) file(rel string) {
 		return
 	}
 	for i, line := range markdown.Lines(data) {
-		for _, m := range Find(line) {
-			if len(s.res.Refs) >= s.lim.MaxRefs {
+		for m := range All(line) { // the limit counts references, also inside a line
+			if s.nfound >= s.lim.MaxRefs {
 				s.warn("stopped after %d references (the limit) at %s:%d: name fewer paths", s.lim.MaxRefs, rel, i+1)
 				s.stopped = true
 				return
 			}
-			s.res.Refs = append(s.res.Refs, Found{File: rel, Line: i + 1, Match: m})
+			s.add(Found{File: rel, Line: i + 1, Match: m})
 		}
 	}
 }

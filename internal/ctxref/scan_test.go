@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ctx-dev/ctx/project"
 )
@@ -191,4 +193,40 @@ func TestClassify(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", refs[i].Text, got[i], want[i])
 		}
 	}
+}
+
+// BenchmarkScanOneLine: Scan of one 10 MB line of references (about
+// 870,000 of "@ctx/x/a.md"), every one kept (no reference or size limit),
+// and of the same bytes as 870,000 lines; issue 25's goal is ≤ 2 s.
+func BenchmarkScanOneLine(b *testing.B) {
+	const ref = "@ctx/x/a.md "
+	n := (10 << 20) / len(ref)
+	for _, tc := range []struct{ name, sep string }{{"one-line", ""}, {"lines", "\n"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			root := b.TempDir()
+			body := strings.Repeat(ref+tc.sep, n)
+			if err := os.WriteFile(filepath.Join(root, "refs.md"), []byte(body), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			cpu0 := cpuTime()
+			for b.Loop() {
+				res, err := Scan(root, []string{"refs.md"}, Limits{MaxRefs: 1 << 30, MaxFileBytes: 1 << 30})
+				if err != nil || len(res.Refs) != n {
+					b.Fatalf("%d refs, %v; want %d", len(res.Refs), err, n)
+				}
+			}
+			// The process's CPU time (GC included): on a shared machine the
+			// wall time is mostly the others' load.
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -60,6 +60,7 @@ type Server struct {
 	conns    atomic.Int64
 	done     chan struct{}
 	fault    atomic.Pointer[faultState]
+	faulted  atomic.Int64
 }
 
 // FaultMode is how a server fails mid-response (see SetFault).
@@ -77,6 +78,9 @@ const (
 	// FaultKill resets the connection (RST), as the kernel does when the
 	// server process is killed.
 	FaultKill
+	// FaultDrip sends the rest one byte every Fault.Every, as a server on
+	// a link too slow to use does: the idle timeout never trips on it.
+	FaultDrip
 )
 
 // Fault makes git-upload-pack responses (the ones that carry packs) fail
@@ -84,11 +88,13 @@ const (
 type Fault struct {
 	Mode  FaultMode
 	After int64
+	Every time.Duration // FaultDrip: the time between two bytes
 }
 
 type faultState struct {
 	Fault
-	stop chan struct{} // closed when the fault is cleared or the server closed
+	stop    chan struct{} // closed when the fault is cleared or the server closed
+	faulted *atomic.Int64 // the server's count of responses the fault hit
 }
 
 // SetFault makes every later git-upload-pack response fail as f says;
@@ -97,7 +103,7 @@ type faultState struct {
 func (s *Server) SetFault(f Fault) {
 	var next *faultState
 	if f.Mode != FaultNone {
-		next = &faultState{Fault: f, stop: make(chan struct{})}
+		next = &faultState{Fault: f, stop: make(chan struct{}), faulted: &s.faulted}
 	}
 	if old := s.fault.Swap(next); old != nil {
 		close(old.stop)
@@ -121,6 +127,9 @@ func (w *faultWriter) Write(p []byte) (int, error) {
 		w.n += int64(n)
 		return n, err
 	}
+	if w.f.Mode == FaultDrip && w.n > w.f.After { // dripping already
+		return w.drip(p)
+	}
 	head := p[:w.f.After-w.n]
 	n, err := w.ResponseWriter.Write(head)
 	w.n += int64(n)
@@ -128,7 +137,11 @@ func (w *faultWriter) Write(p []byte) (int, error) {
 		return n, err
 	}
 	w.Flush()
+	w.f.faulted.Add(1)
 	switch w.f.Mode {
+	case FaultDrip:
+		m, err := w.drip(p[n:])
+		return n + m, err
 	case FaultStall:
 		select {
 		case <-w.f.stop:
@@ -141,6 +154,29 @@ func (w *faultWriter) Write(p []byte) (int, error) {
 		w.hangUp(true)
 	}
 	return n, errFault
+}
+
+// drip writes p one byte every Fault.Every, until the client hangs up or
+// the fault is cleared (then the connection is closed).
+func (w *faultWriter) drip(p []byte) (int, error) {
+	t := time.NewTicker(max(w.f.Every, time.Millisecond))
+	defer t.Stop()
+	for i := range p {
+		select {
+		case <-w.f.stop:
+			w.hangUp(false)
+			return i, errFault
+		case <-w.done:
+			return i, errFault
+		case <-t.C:
+		}
+		if _, err := w.ResponseWriter.Write(p[i : i+1]); err != nil {
+			return i, err
+		}
+		w.n++
+		w.Flush()
+	}
+	return len(p), nil
 }
 
 // hangUp closes the connection under the response, with a reset if rst.
@@ -240,14 +276,19 @@ func (s *Server) BytesSent() int64 { return s.bytes.Load() }
 // Requests returns the number of requests served so far.
 func (s *Server) Requests() int { return int(s.requests.Load()) }
 
+// Faulted returns the number of responses a fault (SetFault) has hit so
+// far: each is one request the client made after the fault began.
+func (s *Server) Faulted() int { return int(s.faulted.Load()) }
+
 // Conns returns the number of TCP connections accepted so far.
 func (s *Server) Conns() int { return int(s.conns.Load()) }
 
-// ResetCounters sets BytesSent, Requests and Conns back to zero.
+// ResetCounters sets BytesSent, Requests, Conns and Faulted back to zero.
 func (s *Server) ResetCounters() {
 	s.bytes.Store(0)
 	s.requests.Store(0)
 	s.conns.Store(0)
+	s.faulted.Store(0)
 }
 
 // Close stops the server and waits for it to finish.

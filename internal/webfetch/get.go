@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
@@ -75,6 +76,10 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 	defer cancel(nil)
 	idle := time.AfterFunc(f.lim.Timeout, func() { cancel(errStalled) })
 	defer idle.Stop()
+	// The rate floor (internal/netrate's rule) over the body: at least
+	// netrate.DefaultBytes in every Limits.Timeout.
+	meter := netrate.Start(netrate.Floor{Window: f.lim.Timeout}, func(se *netrate.SlowError) { cancel(se) })
+	defer meter.Stop()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
@@ -127,7 +132,7 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 	if resp.ContentLength > max {
 		return it, false, false, limitError(raw, what, resp.ContentLength, true, max, field)
 	}
-	body := &idleReader{r: resp.Body, t: idle, d: f.lim.Timeout}
+	body := &idleReader{r: resp.Body, t: idle, d: f.lim.Timeout, m: meter}
 	blob, n, err := f.c.storeBlob(body, max)
 	f.body.Add(min(n, max))
 	switch {
@@ -146,16 +151,21 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 }
 
 // idleReader restarts the request's idle timer on every read that brings
-// bytes, and keeps the read error apart from the cache's.
+// bytes, measures the reads against the rate floor, and keeps the read
+// error apart from the cache's.
 type idleReader struct {
 	r   io.Reader
 	t   *time.Timer
 	d   time.Duration
+	m   *netrate.Meter
 	err error
 }
 
 func (r *idleReader) Read(p []byte) (int, error) {
+	r.m.Arm()
 	n, err := r.r.Read(p)
+	r.m.Add(n)
+	r.m.Disarm()
 	if n > 0 {
 		r.t.Reset(r.d)
 	}
@@ -186,9 +196,17 @@ func (f *fetch) transportError(ctx context.Context, raw string, err error) (_ er
 			Msg:  fmt.Sprintf("%s resolves to %s, a %s address: refused", host, pe.addr, pe.what),
 			Hint: "if the source is meant to be on a private network, add it with `ctx add --allow-private-network`"}, false
 	}
+	// A stall, like a transfer too slow, is not tried again: that would
+	// only multiply the wait (a stalled server costs one Limits.Timeout,
+	// as a stalled git server costs one idle timeout).
 	if errors.Is(context.Cause(ctx), errStalled) {
 		return &Error{Kind: KindNetwork, URL: shown, Msg: fmt.Sprintf("the server sent nothing for %s", f.lim.Timeout),
-			Hint: fmt.Sprintf("try again later, or raise the source's %q in the manifest", fieldTimeout)}, true
+			Hint: fmt.Sprintf("try again later, or raise the source's %q in the manifest", fieldTimeout)}, false
+	}
+	var slow *netrate.SlowError
+	if errors.As(context.Cause(ctx), &slow) {
+		return &Error{Kind: KindNetwork, URL: shown, Msg: slow.Error(),
+			Hint: fmt.Sprintf("to allow a slower link, raise the source's limits.%s in the manifest: a transfer must move %d bytes in each %s", fieldTimeout, slow.Floor.Bytes, fieldTimeout)}, false
 	}
 	if ctx.Err() != nil { // the caller cancelled
 		return fmt.Errorf("fetch %s: %w", shown, context.Cause(ctx)), false

@@ -12,8 +12,10 @@ import (
 
 // llms fetches an llms.txt index and the pages it links (see webdoc.LLMSLinks),
 // each within the document limits; with prev, each request is
-// conditional on the item prev holds for that URL. A page that answers
-// 404 is left out with a warning; any other failure fails the fetch.
+// conditional on the item prev holds for that URL. A page that fails, for
+// any reason (404, 5xx after its attempts, a redirect loop, over a limit,
+// too slow), is left out with a warning naming it; the fetch fails when
+// the index itself fails, or every page it links does.
 func (f *fetch) llms(ctx context.Context, prev *Snapshot) ([]Item, error) {
 	byURL := map[string]*Item{}
 	var cond *Item
@@ -63,16 +65,27 @@ func (f *fetch) llms(ctx context.Context, prev *Snapshot) ([]Item, error) {
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil { // the caller gave up: not the pages' fault
+		return nil, fmt.Errorf("fetch %s: %w", shownURL(f.r.URL), context.Cause(ctx))
+	}
+	// One bad page never sinks an index: whatever made a page fail, it is
+	// left out with a warning naming it; only an index whose every page
+	// failed fails.
 	items := []Item{top}
+	var first error
 	for _, res := range results {
-		if KindOf(res.err) == KindNotFound {
+		if res.err != nil {
+			if first == nil {
+				first = res.err
+			}
 			f.c.warn("%s: left out: %v", shownURL(f.r.URL), scrub(res.err, f.r.Token))
 			continue
 		}
-		if res.err != nil {
-			return nil, res.err
-		}
 		items = append(items, res.it)
+	}
+	if len(links) > 0 && len(items) == 1 {
+		return nil, &Error{Kind: KindOf(first), URL: shownURL(f.r.URL),
+			Msg: fmt.Sprintf("every page of the index failed (%d), the first", len(links)), Err: first}
 	}
 	return items, nil
 }

@@ -15,8 +15,12 @@
 //   - a request whose server sends nothing for Limits.Timeout fails; 5xx
 //     answers, timeouts and broken connections are tried Limits.Attempts
 //     times with exponential backoff, 4xx answers once;
-//   - a 404 is remembered for an hour in the cache; in an llms.txt index, a
-//     page that answers 404 is left out with a warning;
+//   - a body that comes slower than internal/netrate's floor (1,000 bytes
+//     in each Limits.Timeout) fails, and is not tried again;
+//   - a 404 is remembered for an hour in the cache;
+//   - in an llms.txt index, a page that fails for any reason is left out
+//     with a warning naming it; the fetch fails only when the index does,
+//     or every page it links;
 //   - the token goes only to the host of Request.URL, as a Bearer
 //     Authorization header, and never into an error, a log or the cache.
 package webfetch
@@ -72,7 +76,7 @@ type Limits struct {
 	MaxBytes        int64         // per document body; 0 = DefaultMaxBytes
 	MaxArchiveBytes int64         // archive download; 0 = DefaultMaxArchiveBytes (extraction bounds are webdoc's)
 	MaxPages        int           // llms.txt: linked pages fetched; 0 = DefaultMaxPages
-	Timeout         time.Duration // per request: the longest the server may send nothing; 0 = DefaultTimeout
+	Timeout         time.Duration // per request: the longest the server may send nothing, and the window of the rate floor; 0 = DefaultTimeout
 	MaxRedirects    int           // 0 = DefaultMaxRedirects
 	Attempts        int           // with backoff on 5xx, timeouts, connection resets; 0 = DefaultAttempts
 }

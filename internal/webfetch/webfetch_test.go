@@ -337,16 +337,60 @@ func TestStalledServer(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		fetchErr(t, c, Request{URL: s.URL + "/no-headers.md", AllowPrivate: true, Limits: lim}, KindNetwork, "sent nothing for 200ms", "after 2 attempts", `"timeout"`)
-		fetchErr(t, c, Request{URL: s.URL + "/mid-body.md", AllowPrivate: true, Limits: lim}, KindNetwork, "sent nothing for 200ms", "after 2 attempts")
+		fetchErr(t, c, Request{URL: s.URL + "/no-headers.md", AllowPrivate: true, Limits: lim}, KindNetwork, "sent nothing for 200ms", `"timeout"`)
+		fetchErr(t, c, Request{URL: s.URL + "/mid-body.md", AllowPrivate: true, Limits: lim}, KindNetwork, "sent nothing for 200ms")
 	}()
 	select {
 	case <-done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("Fetch of a stalled server hangs")
 	}
-	if n := s.n.Load(); n != 4 {
-		t.Errorf("server saw %d requests, want 4 (2 attempts each)", n)
+	if n := s.n.Load(); n != 2 {
+		t.Errorf("server saw %d requests, want 2 (a stall is not tried again)", n)
+	}
+}
+
+// A server that drips a byte every 20ms never trips the idle timeout; the
+// rate floor (1,000 bytes in each Limits.Timeout) gives up on it, once,
+// with a message naming the source and the limit to raise (issue 25).
+func TestSlowServer(t *testing.T) {
+	t.Parallel()
+	released := make(chan struct{})
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown")
+		io.WriteString(w, "# Slow\n")
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for range 100_000 {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-released:
+				return
+			case <-tick.C:
+			}
+			io.WriteString(w, "x")
+			w.(http.Flusher).Flush()
+		}
+	})
+	t.Cleanup(func() { close(released) }) // before s.Close, which waits for the handlers
+	c := newClient(t, Options{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		err := fetchErr(t, c, Request{URL: s.URL + "/slow.md?token=x", AllowPrivate: true, Limits: Limits{Timeout: time.Second}}, KindNetwork,
+			s.URL+"/slow.md", "the server is too slow: ", "under the floor of 1000 bytes per 1s", "limits.timeout")
+		if strings.Contains(err.Error(), "token=x") {
+			t.Errorf("the query string is shown: %v", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Fetch of a dripping server hangs")
+	}
+	if n := s.n.Load(); n != 1 {
+		t.Errorf("server saw %d requests, want 1 (too slow is not tried again)", n)
 	}
 }
 
@@ -436,6 +480,8 @@ func TestTokenNeverShown(t *testing.T) {
 			w.Header().Set("ETag", `"e"`)
 			io.WriteString(w, "fine\n")
 		case "/llms.txt":
+			io.WriteString(w, "- [page](/page404.md)\n- [ok](/ok.md)\n")
+		case "/bad/llms.txt": // every page fails: so does the index
 			io.WriteString(w, "- [page](/page404.md)\n")
 		case "/page404.md": // a page left out with a warning
 			conn, buf, _ := w.(http.Hijacker).Hijack()
@@ -461,6 +507,11 @@ func TestTokenNeverShown(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "page404.md") {
 		t.Errorf("warnings %q, want the left-out page", warnings)
 	}
+	_, err := c.Fetch(context.Background(), Request{URL: echo.URL + "/bad/llms.txt", Token: secretToken, AllowPrivate: true})
+	if err == nil {
+		t.Fatal("bad/llms.txt: no error")
+	}
+	msgs = append(msgs, err.Error())
 	msgs = append(msgs, warnings...)
 	for _, m := range msgs {
 		if strings.Contains(m, secretToken) {
@@ -709,6 +760,7 @@ func TestConcurrentFill(t *testing.T) {
 func TestLLMS(t *testing.T) {
 	t.Parallel()
 	var index atomic.Value
+	released := make(chan struct{})
 	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/llms.txt":
@@ -727,10 +779,20 @@ func TestLLMS(t *testing.T) {
 			io.WriteString(w, "page "+r.URL.Path+"\n")
 		case "/broken.md":
 			http.Error(w, "boom", http.StatusInternalServerError)
+		case "/loop.md":
+			http.Redirect(w, r, "/loop.md", http.StatusFound)
+		case "/huge.md":
+			io.WriteString(w, strings.Repeat("x", 5000))
+		case "/stalled.md":
+			select {
+			case <-r.Context().Done():
+			case <-released:
+			}
 		default:
 			http.NotFound(w, r)
 		}
 	})
+	t.Cleanup(func() { close(released) }) // before s.Close, which waits for the handlers
 	index.Store(`# Project
 > Summary
 
@@ -775,10 +837,34 @@ func TestLLMS(t *testing.T) {
 	if len(capped.Items) != 3 || len(warnings) != 1 || !strings.Contains(warnings[0], "more than 2 pages") || !strings.Contains(warnings[0], `"maxPages"`) {
 		t.Errorf("capped: %d items, warnings %q", len(capped.Items), warnings)
 	}
-	// A page failing otherwise than 404 fails the fetch.
-	index.Store("- [Broken](/broken.md)\n")
-	c2 := newClient(t, Options{})
-	fetchErr(t, c2, Request{URL: s.URL + "/llms.txt", AllowPrivate: true}, KindNetwork, "broken.md", "500")
+	// One bad page never sinks an index: a page that fails for any reason
+	// (5xx after its attempts, a redirect loop, over a limit, a stall) is
+	// left out with a warning naming it, as a 404 is.
+	index.Store("- [Broken](/broken.md)\n- [Loop](/loop.md)\n- [Huge](/huge.md)\n- [Stalled](/stalled.md)\n- [A](/docs/a.md)\n")
+	warnings = nil
+	lim := Limits{MaxBytes: 1000, Timeout: 300 * time.Millisecond}
+	c2 := newClient(t, Options{Warn: func(m string) { mu.Lock(); warnings = append(warnings, m); mu.Unlock() }})
+	some := fetchOK(t, c2, Request{URL: s.URL + "/llms.txt", AllowPrivate: true, Limits: lim})
+	if len(some.Items) != 2 || !strings.HasSuffix(some.Items[1].URL, "/docs/a.md") {
+		t.Errorf("bad pages: items %v, want the index and a.md", some.Items)
+	}
+	for _, want := range []string{"broken.md: HTTP 500", "loop.md: more than 5 redirects", "huge.md: ", "stalled.md: the server sent nothing"} {
+		n := 0
+		for _, w := range warnings {
+			if strings.Contains(w, "left out") && strings.Contains(w, want) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d warnings say %q left out, want 1: %q", n, want, warnings)
+		}
+	}
+	// The source fails when every page fails, naming one.
+	index.Store("- [Broken](/broken.md)\n- [Loop](/loop.md)\n")
+	err := fetchErr(t, c2, Request{URL: s.URL + "/llms.txt", AllowPrivate: true, Limits: lim}, KindNetwork, "broken.md", "500", "every page")
+	if strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("error on more than one line: %q", err)
+	}
 }
 
 // A crash while a body downloads leaves a .incoming-* file in the blob

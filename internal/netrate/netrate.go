@@ -1,0 +1,206 @@
+// Package netrate owns the rate floor of a network transfer, the rule both
+// the git engine and the https fetcher apply: a transfer that moves fewer
+// than Floor.Bytes over a Floor.Window of the time it spends waiting on the
+// server is given up with a *SlowError, as curl's --speed-limit and
+// --speed-time do. The idle timeout (nothing at all for a while) stays the
+// caller's; the floor catches the server that sends a byte now and then,
+// which an idle timeout never trips on.
+//
+// The window slides: it is checked every Window/10 of waiting time over the
+// last Window of it. The clock starts with the first byte: the wait for a
+// first answer is the idle timeout's, and a small answer that is slow to
+// come is not a slow transfer. Only time while the Meter is armed counts, so a caller
+// that disarms it while it works on what arrived (a slow disk, a long delta
+// resolution) is never taken for a slow server. A window whose last tenth
+// brought nothing is a stall, not a trickle: it is left to the caller's
+// idle timeout, which says so.
+package netrate
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// DefaultBytes is the least a transfer must move in each window: 1,000
+// bytes (curl's --speed-limit of the issue, over its --speed-time, which
+// ctx takes from the idle timeout).
+const DefaultBytes = 1000
+
+// Floor is a rate floor: at least Bytes in every Window of waiting time.
+type Floor struct {
+	Bytes  int64         // 0 = DefaultBytes; negative = no floor
+	Window time.Duration // 0 or negative = no floor
+}
+
+// On reports whether f sets a floor at all.
+func (f Floor) On() bool { return f.Bytes >= 0 && f.Window > 0 }
+
+func (f Floor) bytes() int64 {
+	if f.Bytes == 0 {
+		return DefaultBytes
+	}
+	return f.Bytes
+}
+
+// SlowError is why a transfer was given up: Got bytes over the last
+// Window, under the floor.
+type SlowError struct {
+	Floor Floor
+	Got   int64
+}
+
+func (e *SlowError) Error() string {
+	return fmt.Sprintf("the server is too slow: %d bytes in the last %s, under the floor of %d bytes per %s",
+		e.Got, e.Floor.Window, e.Floor.bytes(), e.Floor.Window)
+}
+
+// slots is how many steps the window slides in.
+const slots = 10
+
+// Meter measures one transfer against a Floor. Its methods may be called
+// from several goroutines; a nil *Meter (no floor) does nothing.
+type Meter struct {
+	f    Floor
+	slot time.Duration
+	trip func(*SlowError)
+	now  func() time.Time
+
+	mu      sync.Mutex
+	counts  [slots]int64  // bytes in each of the last slots, a ring
+	cur     int           // the slot being filled
+	full    int           // slots completed, up to slots
+	inSlot  time.Duration // waiting time in the current slot, before armedAt
+	armedAt time.Time     // zero while disarmed
+	timer   *time.Timer
+	started bool // a byte has come: waiting time counts from then
+	done    bool
+}
+
+// Start returns a disarmed Meter for f that calls trip once when the
+// transfer falls under the floor (from a timer's goroutine, or from
+// Disarm), never under a lock of the Meter; nil when f sets no floor.
+func Start(f Floor, trip func(*SlowError)) *Meter {
+	if !f.On() {
+		return nil
+	}
+	return &Meter{f: f, slot: max(f.Window/slots, time.Millisecond), trip: trip, now: time.Now}
+}
+
+// Arm starts counting time: the caller is about to wait on the server.
+func (m *Meter) Arm() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.done || !m.armedAt.IsZero() {
+		return
+	}
+	m.armedAt = m.now()
+	if m.timer == nil {
+		m.timer = time.AfterFunc(m.slot-m.inSlot, m.fire)
+	} else {
+		m.timer.Reset(m.slot - m.inSlot)
+	}
+}
+
+// Disarm stops counting time: what was waited for arrived.
+func (m *Meter) Disarm() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	if m.done || m.armedAt.IsZero() {
+		m.mu.Unlock()
+		return
+	}
+	m.timer.Stop()
+	m.inSlot += m.now().Sub(m.armedAt)
+	m.armedAt = time.Time{}
+	err := m.advance()
+	m.mu.Unlock()
+	if err != nil {
+		m.trip(err)
+	}
+}
+
+// Add counts n bytes received.
+func (m *Meter) Add(n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.started && !m.done {
+		m.started = true
+		m.inSlot = 0
+		if !m.armedAt.IsZero() {
+			m.armedAt = m.now()
+			m.timer.Reset(m.slot)
+		}
+	}
+	m.counts[m.cur] += int64(n)
+}
+
+// Stop ends the measure; trip is not called after it returns.
+func (m *Meter) Stop() {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.done = true
+	if m.timer != nil {
+		m.timer.Stop()
+	}
+}
+
+// fire is the timer's: a slot of waiting time may have passed.
+func (m *Meter) fire() {
+	m.mu.Lock()
+	if m.done || m.armedAt.IsZero() {
+		m.mu.Unlock()
+		return
+	}
+	now := m.now()
+	m.inSlot += now.Sub(m.armedAt)
+	m.armedAt = now
+	err := m.advance()
+	if err == nil {
+		m.timer.Reset(m.slot - m.inSlot)
+	}
+	m.mu.Unlock()
+	if err != nil {
+		m.trip(err)
+	}
+}
+
+// advance closes every slot the waiting time has filled, checking the
+// window at each once the first window is complete. It returns the error
+// to trip with (and marks m done), or nil. m.mu is held.
+func (m *Meter) advance() *SlowError {
+	if !m.started {
+		m.inSlot = 0 // waiting for a first byte: the idle timeout's
+		return nil
+	}
+	for m.inSlot >= m.slot {
+		m.inSlot -= m.slot
+		if m.full < slots {
+			m.full++
+		}
+		if m.full == slots && m.counts[m.cur] > 0 {
+			var got int64
+			for _, n := range m.counts {
+				got += n
+			}
+			if got < m.f.bytes() {
+				m.done = true
+				return &SlowError{Floor: Floor{Bytes: m.f.bytes(), Window: m.f.Window}, Got: got}
+			}
+		}
+		m.cur = (m.cur + 1) % slots
+		m.counts[m.cur] = 0
+	}
+	return nil
+}

@@ -1,0 +1,166 @@
+package netrate
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock drives a Meter's clock by hand; its Window is long enough
+// (an hour) that the real timer never fires during a test.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func fakeMeter(t *testing.T, f Floor) (*Meter, *fakeClock, *[]*SlowError) {
+	t.Helper()
+	var trips []*SlowError
+	m := Start(f, func(e *SlowError) { trips = append(trips, e) })
+	clk := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	m.now = clk.now
+	t.Cleanup(m.Stop)
+	return m, clk, &trips
+}
+
+// wait is one wait on the server of d that brings n bytes.
+func wait(m *Meter, clk *fakeClock, d time.Duration, n int) {
+	m.Arm()
+	clk.add(d)
+	m.Add(n)
+	m.Disarm()
+}
+
+func TestNoFloor(t *testing.T) {
+	for _, f := range []Floor{{}, {Bytes: -1, Window: time.Second}, {Window: -time.Second}} {
+		if m := Start(f, func(*SlowError) { t.Error("tripped") }); m != nil {
+			t.Errorf("%+v: a Meter, want none", f)
+		}
+	}
+	var m *Meter // a nil Meter does nothing
+	m.Arm()
+	m.Add(5)
+	m.Disarm()
+	m.Stop()
+}
+
+// A drip (a byte a minute against 1,000 bytes an hour) trips once a whole
+// window of waiting has passed, and not before.
+func TestDripTrips(t *testing.T) {
+	m, clk, trips := fakeMeter(t, Floor{Window: time.Hour})
+	for i := 0; i < 60; i++ { // the first minute is before the first byte: not counted
+		wait(m, clk, time.Minute, 1)
+	}
+	if len(*trips) != 0 {
+		t.Fatalf("tripped after 59 minutes of a one-hour window: %v", (*trips)[0])
+	}
+	for i := 0; i < 6 && len(*trips) == 0; i++ {
+		wait(m, clk, time.Minute, 1)
+	}
+	if len(*trips) != 1 {
+		t.Fatalf("%d trips after a window of drip, want 1", len(*trips))
+	}
+	e := (*trips)[0]
+	if e.Got != 61 || !strings.Contains(e.Error(), "61 bytes in the last 1h0m0s, under the floor of 1000 bytes per 1h0m0s") {
+		t.Errorf("error %q (got %d)", e, e.Got)
+	}
+	wait(m, clk, time.Hour, 1) // tripped once only
+	if len(*trips) != 1 {
+		t.Errorf("%d trips, want 1", len(*trips))
+	}
+}
+
+// The window slides: a fast start does not cover a slow rest for longer
+// than a window.
+func TestWindowSlides(t *testing.T) {
+	m, clk, trips := fakeMeter(t, Floor{Bytes: 100, Window: 10 * time.Minute})
+	wait(m, clk, time.Minute, 1<<20)
+	for i := 0; i < 12 && len(*trips) == 0; i++ {
+		wait(m, clk, time.Minute, 1)
+	}
+	if len(*trips) != 1 || (*trips)[0].Got >= 100 {
+		t.Fatalf("trips %v after a fast minute and ten slow ones, want one", *trips)
+	}
+}
+
+// Time while disarmed (the caller working on what arrived) never counts;
+// a stall (nothing in the window's last tenth) is the idle timeout's, not
+// the floor's; a transfer at the floor passes.
+func TestWhatCounts(t *testing.T) {
+	m, clk, trips := fakeMeter(t, Floor{Bytes: 100, Window: 10 * time.Minute})
+	for i := 0; i < 30; i++ {
+		wait(m, clk, time.Minute, 10) // 100 bytes in every 10 minutes: at the floor
+		clk.add(time.Hour)            // disarmed
+	}
+	wait(m, clk, 30*time.Minute, 0) // nothing at all
+	if len(*trips) != 0 {
+		t.Fatalf("tripped: %v", (*trips)[0])
+	}
+	// The clock starts with the first byte: a slow first answer is the
+	// idle timeout's, and a small one is not a slow transfer.
+	m, clk, trips = fakeMeter(t, Floor{Bytes: 100, Window: 10 * time.Minute})
+	wait(m, clk, 11*time.Minute, 0)
+	wait(m, clk, 0, 10)
+	wait(m, clk, 9*time.Minute, 0)
+	if len(*trips) != 0 {
+		t.Fatalf("tripped: %v", (*trips)[0])
+	}
+	wait(m, clk, 2*time.Minute, 1)
+	if len(*trips) != 1 || (*trips)[0].Got != 11 {
+		t.Fatalf("trips %v, want one of 11 bytes", *trips)
+	}
+}
+
+// Stop ends the measure: nothing trips after it.
+func TestStop(t *testing.T) {
+	m, clk, trips := fakeMeter(t, Floor{Bytes: 100, Window: 10 * time.Minute})
+	wait(m, clk, time.Minute, 1)
+	m.Stop()
+	wait(m, clk, time.Hour, 1)
+	if len(*trips) != 0 {
+		t.Fatalf("tripped after Stop: %v", (*trips)[0])
+	}
+}
+
+// On the real clock: a drip trips by the Meter's own timer while the
+// caller is still waiting (armed); a fast transfer never does.
+func TestRealClock(t *testing.T) {
+	t.Parallel()
+	tripped := make(chan *SlowError, 1)
+	m := Start(Floor{Bytes: 100, Window: 200 * time.Millisecond}, func(e *SlowError) { tripped <- e })
+	defer m.Stop()
+	m.Arm() // and never disarmed: only the timer can trip it
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	bound := time.After(20 * time.Second)
+	for done := false; !done; {
+		select {
+		case <-tick.C:
+			m.Add(1)
+		case e := <-tripped:
+			if e.Got <= 0 || e.Got >= 100 {
+				t.Errorf("got %d, want 1 to 99", e.Got)
+			}
+			done = true
+		case <-bound:
+			t.Fatal("a drip never tripped the floor")
+		}
+	}
+
+	fast := Start(Floor{Bytes: 100, Window: 50 * time.Millisecond}, func(e *SlowError) { t.Errorf("a fast transfer tripped: %v", e) })
+	defer fast.Stop()
+	for i := 0; i < 100; i++ {
+		fast.Arm()
+		time.Sleep(time.Millisecond)
+		fast.Add(100) // each read alone meets the floor of any window it is in
+		fast.Disarm()
+	}
+}
