@@ -65,8 +65,8 @@ func (f fileStat) unchanged(r *fileRecord) bool {
 // stat'ed by a few goroutines: on a package of thousands of files the
 // system calls, not Go, are the cost. A missing root gives fs.ErrNotExist;
 // folders that cannot be read are reported through warn and skipped.
-func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
-	rels, err := markdown.Walk(os.DirFS(root), func(dir string, err error) {
+func walkMarkdown(root string, o markdown.WalkOptions, warn func(string)) ([]fileStat, error) {
+	rels, err := markdown.WalkWith(os.DirFS(root), o, func(dir string, err error) {
 		warn(filepath.Join(root, filepath.FromSlash(dir)) + ": " + err.Error() + "; skipped")
 	})
 	if err != nil {
@@ -106,13 +106,24 @@ func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
 	return out, nil
 }
 
+// WalkOptions are the rules of pkg's walk: none for a locked package (its
+// files are what its source holds), a dir source's own (its .gitignore
+// files, its bounds) for a dir source. The MCP server lists a package's
+// documents with the same options.
+func WalkOptions(pkg Package) markdown.WalkOptions {
+	if pkg.Kind != project.KindDir {
+		return markdown.WalkOptions{}
+	}
+	return markdown.WalkOptions{Gitignore: true, MaxFiles: pkg.MaxFiles, MaxBytes: pkg.MaxBytes}
+}
+
 // walkPackage lists pkg's documents: walkMarkdown of pkg.Dir, or, for a
 // single-file package (pkg.Only), that one file when it is a document
 // (markdown.IsDocument) and a regular file (a symbolic link is not
 // followed). A missing file or folder gives fs.ErrNotExist.
 func walkPackage(pkg Package, warn func(string)) ([]fileStat, error) {
 	if pkg.Only == "" {
-		return walkMarkdown(pkg.Dir, warn)
+		return walkMarkdown(pkg.Dir, WalkOptions(pkg), warn)
 	}
 	f := fileStat{rel: pkg.Only, abs: filepath.Join(pkg.Dir, pkg.Only)}
 	fi, err := os.Lstat(f.abs)

@@ -1,0 +1,104 @@
+package markdown
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"testing/fstest"
+)
+
+// TestWalkGitignore: a dir source's walk skips what its .gitignore files
+// ignore, each for its own folder, later and deeper lines first (negation
+// included), as git does; Ignored agrees for one path; Walk (a locked
+// package) reads no .gitignore.
+func TestWalkGitignore(t *testing.T) {
+	fsys := fstest.MapFS{
+		".gitignore":          {Data: []byte("# comment\n*.secret.md\nbuild/\n/top.md\n!keep.secret.md\n")},
+		"a.md":                {Data: []byte("# a")},
+		"top.md":              {Data: []byte("# top")},
+		"x.secret.md":         {Data: []byte("# s")},
+		"keep.secret.md":      {Data: []byte("# k")},
+		"build/out.md":        {Data: []byte("# o")},
+		"sub/top.md":          {Data: []byte("# not the root's /top.md")},
+		"sub/.gitignore":      {Data: []byte("draft*.md\r\n!x.secret.md\n")},
+		"sub/draft1.md":       {Data: []byte("# d")},
+		"sub/x.secret.md":     {Data: []byte("# re-included below")},
+		"sub/deep/draft2.md":  {Data: []byte("# d")},
+		"other/draft3.md":     {Data: []byte("# sub's rule is not other's")},
+		".hidden/h.md":        {Data: []byte("# h")},
+		"sub/build/nested.md": {Data: []byte("# the root's build/ matches at any depth")},
+	}
+	got, err := WalkWith(fsys, WalkOptions{Gitignore: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a.md", "keep.secret.md", "other/draft3.md", "sub/top.md", "sub/x.secret.md"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("WalkWith = %q, want %q", got, want)
+	}
+	all, _ := Walk(fsys, nil)
+	if len(all) != 11 {
+		t.Errorf("Walk (no .gitignore) = %q, want the 11 documents not hidden", all)
+	}
+	for _, p := range all {
+		in := false
+		for _, w := range want {
+			in = in || w == p
+		}
+		if Ignored(fsys, p) == in {
+			t.Errorf("Ignored(%q) = %v, WalkWith says the opposite", p, !in)
+		}
+	}
+}
+
+// TestWalkBounds: past MaxFiles files and folders, or MaxBytes of
+// documents, the walk stops with a *TooLargeError naming the limit to
+// raise.
+func TestWalkBounds(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.md":      {Data: []byte("12345")},
+		"b.md":      {Data: []byte("12345")},
+		"d/c.md":    {Data: []byte("12345")},
+		"image.png": {Data: make([]byte, 1000)},
+	}
+	if _, err := WalkWith(fsys, WalkOptions{MaxFiles: 5, MaxBytes: 15}, nil); err != nil {
+		t.Fatalf("within bounds: %v", err)
+	}
+	var tl *TooLargeError
+	if _, err := WalkWith(fsys, WalkOptions{MaxFiles: 4}, nil); !errors.As(err, &tl) || !tl.Files || tl.Error() == "" {
+		t.Errorf("MaxFiles 4: %v", err)
+	}
+	if _, err := WalkWith(fsys, WalkOptions{MaxBytes: 14}, nil); !errors.As(err, &tl) || tl.Files {
+		t.Errorf("MaxBytes 14: %v", err)
+	}
+}
+
+// TestWalkNoLinkOut: a symbolic link, to a folder or a file, is never
+// followed, and a .gitignore that is a link is not read.
+func TestWalkNoLinkOut(t *testing.T) {
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, "secret.md"), []byte("# s"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "ignore"), []byte("a.md\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.md"), []byte("# a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"dir": out, "file.md": filepath.Join(out, "secret.md"), "slash": "/", ".gitignore": filepath.Join(out, "ignore")} {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := WalkWith(os.DirFS(root), WalkOptions{Gitignore: true, MaxFiles: 100}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, []string{"a.md"}) {
+		t.Errorf("WalkWith = %q, want [a.md]", got)
+	}
+}
