@@ -528,14 +528,6 @@ func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOption
 	if err == nil {
 		w.noteCacheUse(ctx, p)
 	}
-	if rep != nil {
-		// A dir source the containment rule refuses is neither indexed nor
-		// served (project.Installed leaves it out): it fails the install.
-		m := w.Manifest()
-		for _, e := range w.proj.Refused(&m) {
-			rep.Packages = append(rep.Packages, PackageResult{Alias: e.Alias, Action: Failed, Err: e})
-		}
-	}
 	return rep, err
 }
 
