@@ -108,13 +108,18 @@ func walkMarkdown(root string, o markdown.WalkOptions, warn func(string)) ([]fil
 
 // WalkOptions are the rules of pkg's walk: none for a locked package (its
 // files are what its source holds), a dir source's own (its .gitignore
-// files, its bounds) for a dir source. The MCP server lists a package's
+// files and, inside the project, the project's above it; its bounds) for a
+// dir source. The MCP server lists a package's
 // documents with the same options.
 func WalkOptions(pkg Package) markdown.WalkOptions {
 	if pkg.Kind != project.KindDir {
 		return markdown.WalkOptions{}
 	}
-	return markdown.WalkOptions{Gitignore: true, MaxFiles: pkg.MaxFiles, MaxBytes: pkg.MaxBytes}
+	o := markdown.WalkOptions{Gitignore: true, MaxFiles: pkg.MaxFiles, MaxBytes: pkg.MaxBytes}
+	if rel, err := filepath.Rel(pkg.Project, pkg.Dir); pkg.Project != "" && err == nil && rel != "." {
+		o.Above = &markdown.Above{FS: os.DirFS(pkg.Project), Path: filepath.ToSlash(rel)}
+	}
+	return o
 }
 
 // walkPackage lists pkg's documents: walkMarkdown of pkg.Dir, or, for a
@@ -186,6 +191,7 @@ func label(pkg Package) string {
 // data and hashes are compared instead.
 func sameIdentity(a, b Package) bool {
 	a.Dir, b.Dir = "", ""
+	a.Project, b.Project = "", ""
 	if a.Kind == "" {
 		a.Kind = project.KindGit
 	}

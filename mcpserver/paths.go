@@ -121,7 +121,7 @@ func readDocument(pf pkgFiles, rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer pr.Close()
-	if pf.walk.Gitignore && pf.only == "" && markdown.Ignored(pr.FS(), rel) {
+	if pf.walk.Gitignore && pf.only == "" && markdown.Ignored(pr.FS(), pf.walk.Above, rel) {
 		return nil, fmt.Errorf("%s is ignored by a .gitignore of this dir source, so it is not served: %w", rel, errNotFound)
 	}
 	fi, err := pr.Stat(rel)

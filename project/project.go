@@ -203,6 +203,10 @@ type Package struct {
 	Only string
 	// Local: a dir source of .context/context.local.json, the user's own.
 	Local bool
+	// Project is the project root when a dir source is inside it ("" when
+	// not): the project's .gitignore files above Dir apply to its walk.
+	// Like Dir, it moves with the project.
+	Project string
 	// MaxFiles and MaxBytes bound a dir source's walk (the files and
 	// folders walked, its documents' bytes together); 0 for a locked
 	// package.
@@ -279,6 +283,9 @@ func (p Project) live(m *Manifest) ([]Package, []*SourceError) {
 		}
 		if fi, err := os.Stat(pkg.Dir); err == nil && !fi.IsDir() {
 			pkg.Dir, pkg.Only = filepath.Dir(pkg.Dir), filepath.Base(pkg.Dir)
+		}
+		if within(p.root, pkg.Dir) {
+			pkg.Project = p.root
 		}
 		out = append(out, pkg)
 	}

@@ -42,9 +42,9 @@ func TestInstalled(t *testing.T) {
 	got := p.Installed(m, l)
 	want := []Package{
 		{Alias: "a", Kind: KindGit, Source: "s", Path: "docs", Ref: "main", Rev: e.Rev, Dir: p.PackageDir("a")},
-		{Alias: "agents", Kind: KindDir, Source: "AGENTS.md", Dir: p.Root(), Only: "AGENTS.md", MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes},
+		{Alias: "agents", Kind: KindDir, Source: "AGENTS.md", Dir: p.Root(), Only: "AGENTS.md", MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes, Project: p.Root()},
 		{Alias: "b", Kind: KindGit, Source: "s", Path: "docs", Ref: "main", Rev: e.Rev, Dir: p.PackageDir("b")},
-		{Alias: "project-docs", Kind: KindDir, Source: "./docs", Dir: filepath.Join(p.Root(), "docs"), MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes},
+		{Alias: "project-docs", Kind: KindDir, Source: "./docs", Dir: filepath.Join(p.Root(), "docs"), MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes, Project: p.Root()},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Installed = %+v, want %+v", got, want)

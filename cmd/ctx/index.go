@@ -27,12 +27,12 @@ within its token budget: --budget, else the manifest's index.budgetTokens,
 else %d. --rebuild drops the search index and builds it again.
 
 A dir source is read in place: its documents, but not its hidden files and
-folders nor what its .gitignore files ignore, and no symbolic link is
-followed; one past its bounds (100,000 files and folders or 1 GiB of
-documents, unless its spec's limits.maxFiles and limits.maxTotalBytes say
-otherwise) stops the index with an error. A dir source
-of the committed manifest that leads outside the project is refused:
-neither indexed nor served.
+folders nor what its .gitignore files (and, inside the project, the
+project's above it) ignore, and no symbolic link is followed; one past its
+bounds (100,000 files and folders or 1 GiB of documents, unless its spec's
+limits.maxFiles and limits.maxTotalBytes say otherwise) stops the index
+with an error. A dir source of the committed manifest that leads outside
+the project is refused: neither indexed nor served.
 
 Exit status: 0 when done; 3 when a dir source was refused (the others are
 indexed); 1 for other errors.`, indexer.DefaultBudgetTokens),

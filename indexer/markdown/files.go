@@ -58,6 +58,19 @@ type WalkOptions struct {
 	// MaxBytes stops it past this many bytes of documents together; 0 is
 	// no bound.
 	MaxBytes int64
+	// Above, with Gitignore, is the tree the walked folder is in (the
+	// project), whose .gitignore files from its root down to the folder
+	// apply as well, as ripgrep reads a repository's: Above.FS is the
+	// tree, Above.Path the folder's slash path in it ("docs/api"). A
+	// pattern that would ignore the folder itself or a folder above it is
+	// left out: the folder was named on purpose.
+	Above *Above
+}
+
+// Above is a walked folder's place in a larger tree (WalkOptions.Above).
+type Above struct {
+	FS   fs.FS
+	Path string
 }
 
 // TooLargeError is a walk stopped at one of WalkOptions' bounds.
@@ -84,7 +97,7 @@ func (e *TooLargeError) Error() string {
 // bound passed is a *TooLargeError.
 func WalkWith(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]string, error) {
 	var out []string
-	var ign ignoreStack
+	ign := newIgnoreStack(o.Above)
 	seen, total := 0, int64(0)
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -144,8 +157,8 @@ func WalkWith(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]st
 // Ignored reports whether the document rel (slash-separated, checked
 // safe) of the dir source fsys is one its .gitignore files ignore, as
 // WalkWith with Gitignore decides: the MCP server serves none of them.
-func Ignored(fsys fs.FS, rel string) bool {
-	var ign ignoreStack
+func Ignored(fsys fs.FS, above *Above, rel string) bool {
+	ign := newIgnoreStack(above)
 	ign.enter(fsys, ".")
 	elems := strings.Split(rel, "/")
 	for i := range elems {
@@ -168,30 +181,63 @@ const maxGitignoreBytes = 1 << 20
 // the one being walked, in order (fs.WalkDir walks depth first, so the
 // folders left are popped as a path outside them comes).
 type ignoreStack struct {
-	dirs     []string // "." first
+	prefix   []string            // Above.Path's elements: paths are matched from the tree's root
+	outer    []gitignore.Pattern // the .gitignore files above the folder (Above), root first
+	dirs     []string            // "." first
 	patterns [][]gitignore.Pattern
+}
+
+// newIgnoreStack starts a stack with the patterns of the .gitignore files
+// of above's tree from its root down to the folder, less those that would
+// ignore the folder or one above it.
+func newIgnoreStack(above *Above) *ignoreStack {
+	s := &ignoreStack{}
+	if above == nil || above.Path == "" || above.Path == "." {
+		return s
+	}
+	s.prefix = strings.Split(above.Path, "/")
+	for i := range s.prefix {
+		dir := strings.Join(s.prefix[:i], "/")
+		if dir == "" {
+			dir = "."
+		}
+	ps:
+		for _, p := range parseIgnore(readIgnoreFile(above.FS, path.Join(dir, ".gitignore")), s.prefix[:i]) {
+			for k := 1; k <= len(s.prefix); k++ {
+				if p.Match(s.prefix[:k], true) == gitignore.Exclude {
+					continue ps
+				}
+			}
+			s.outer = append(s.outer, p)
+		}
+	}
+	return s
+}
+
+// parseIgnore parses a .gitignore's lines into patterns scoped to domain,
+// as go-git reads one (comments and blank lines skipped).
+func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
 }
 
 // enter reads dir's .gitignore (a regular file, its first MiB) and pushes
 // its patterns, scoped to dir.
 func (s *ignoreStack) enter(fsys fs.FS, dir string) {
 	s.pop(dir)
-	var ps []gitignore.Pattern
-	var domain []string
+	domain := s.prefix[:len(s.prefix):len(s.prefix)]
 	if dir != "." {
-		domain = strings.Split(dir, "/")
-	}
-	if data := readIgnoreFile(fsys, path.Join(dir, ".gitignore")); len(data) > 0 {
-		for _, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimSuffix(line, "\r")
-			if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-				continue
-			}
-			ps = append(ps, gitignore.ParsePattern(line, domain))
-		}
+		domain = append(domain, strings.Split(dir, "/")...)
 	}
 	s.dirs = append(s.dirs, dir)
-	s.patterns = append(s.patterns, ps)
+	s.patterns = append(s.patterns, parseIgnore(readIgnoreFile(fsys, path.Join(dir, ".gitignore")), domain))
 }
 
 // pop drops the folders p is not inside.
@@ -208,9 +254,12 @@ func (s *ignoreStack) pop(p string) {
 // ignored reports whether p is ignored by the patterns of its folders.
 func (s *ignoreStack) ignored(p string, isDir bool) bool {
 	s.pop(p)
-	elems := strings.Split(p, "/")
-	for i := len(s.patterns) - 1; i >= 0; i-- {
-		ps := s.patterns[i]
+	elems := append(s.prefix[:len(s.prefix):len(s.prefix)], strings.Split(p, "/")...)
+	for i := len(s.patterns) - 1; i >= -1; i-- {
+		ps := s.outer
+		if i >= 0 {
+			ps = s.patterns[i]
+		}
 		for j := len(ps) - 1; j >= 0; j-- {
 			if m := ps[j].Match(elems, isDir); m != gitignore.NoMatch {
 				return m == gitignore.Exclude

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -47,9 +48,47 @@ func TestWalkGitignore(t *testing.T) {
 		for _, w := range want {
 			in = in || w == p
 		}
-		if Ignored(fsys, p) == in {
+		if Ignored(fsys, nil, p) == in {
 			t.Errorf("Ignored(%q) = %v, WalkWith says the opposite", p, !in)
 		}
+	}
+}
+
+// TestWalkAbove: inside a project, the project's .gitignore files from its
+// root down to the walked folder apply too (paths matched from the
+// project's root), less a pattern that would ignore the folder itself.
+func TestWalkAbove(t *testing.T) {
+	project := fstest.MapFS{
+		".gitignore":                {Data: []byte("secrets.yaml\n/docs/api/private/\n*.draft.md\ndocs/\n")},
+		"docs/.gitignore":           {Data: []byte("/api/gen/\n!ok.draft.md\n")},
+		"docs/api/a.md":             {Data: []byte("# a")},
+		"docs/api/secrets.yaml":     {Data: []byte("k: v")},
+		"docs/api/private/p.md":     {Data: []byte("# p")},
+		"docs/api/gen/g.md":         {Data: []byte("# g")},
+		"docs/api/x.draft.md":       {Data: []byte("# x")},
+		"docs/api/ok.draft.md":      {Data: []byte("# ok")},
+		"docs/api/sub/private/q.md": {Data: []byte("# /docs/api/private/ is anchored: not this one")},
+	}
+	sub, err := fs.Sub(project, "docs/api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	above := &Above{FS: project, Path: "docs/api"}
+	got, err := WalkWith(sub, WalkOptions{Gitignore: true, Above: above}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a.md", "ok.draft.md", "sub/private/q.md"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("WalkWith = %q, want %q", got, want)
+	}
+	for _, p := range []string{"secrets.yaml", "private/p.md", "gen/g.md", "x.draft.md"} {
+		if !Ignored(sub, above, p) {
+			t.Errorf("Ignored(%q) = false", p)
+		}
+	}
+	if Ignored(sub, above, "a.md") {
+		t.Error("Ignored(a.md): the root's docs/ pattern names the folder itself, and is left out")
 	}
 }
 
