@@ -65,8 +65,8 @@ func (f fileStat) unchanged(r *fileRecord) bool {
 // stat'ed by a few goroutines: on a package of thousands of files the
 // system calls, not Go, are the cost. A missing root gives fs.ErrNotExist;
 // folders that cannot be read are reported through warn and skipped.
-func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
-	rels, err := markdown.Walk(os.DirFS(root), func(dir string, err error) {
+func walkMarkdown(root string, o markdown.WalkOptions, warn func(string)) ([]fileStat, error) {
+	rels, err := markdown.WalkWith(os.DirFS(root), o, func(dir string, err error) {
 		warn(filepath.Join(root, filepath.FromSlash(dir)) + ": " + err.Error() + "; skipped")
 	})
 	if err != nil {
@@ -106,13 +106,29 @@ func walkMarkdown(root string, warn func(string)) ([]fileStat, error) {
 	return out, nil
 }
 
+// WalkOptions are the rules of pkg's walk: none for a locked package (its
+// files are what its source holds), a dir source's own (its .gitignore
+// files and, inside the project, the project's above it; its bounds) for a
+// dir source. The MCP server lists a package's
+// documents with the same options.
+func WalkOptions(pkg Package) markdown.WalkOptions {
+	if pkg.Kind != project.KindDir {
+		return markdown.WalkOptions{}
+	}
+	o := markdown.WalkOptions{Gitignore: true, MaxFiles: pkg.MaxFiles, MaxBytes: pkg.MaxBytes}
+	if rel, err := filepath.Rel(pkg.Project, pkg.Dir); pkg.Project != "" && err == nil && rel != "." {
+		o.Above = &markdown.Above{FS: os.DirFS(pkg.Project), Path: filepath.ToSlash(rel)}
+	}
+	return o
+}
+
 // walkPackage lists pkg's documents: walkMarkdown of pkg.Dir, or, for a
 // single-file package (pkg.Only), that one file when it is a document
 // (markdown.IsDocument) and a regular file (a symbolic link is not
 // followed). A missing file or folder gives fs.ErrNotExist.
 func walkPackage(pkg Package, warn func(string)) ([]fileStat, error) {
 	if pkg.Only == "" {
-		return walkMarkdown(pkg.Dir, warn)
+		return walkMarkdown(pkg.Dir, WalkOptions(pkg), warn)
 	}
 	f := fileStat{rel: pkg.Only, abs: filepath.Join(pkg.Dir, pkg.Only)}
 	fi, err := os.Lstat(f.abs)
@@ -175,6 +191,7 @@ func label(pkg Package) string {
 // data and hashes are compared instead.
 func sameIdentity(a, b Package) bool {
 	a.Dir, b.Dir = "", ""
+	a.Project, b.Project = "", ""
 	if a.Kind == "" {
 		a.Kind = project.KindGit
 	}

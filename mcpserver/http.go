@@ -352,6 +352,7 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 // end and every session is closed. It returns nil
 // after a shutdown, and the error that stopped it otherwise.
 func (s *Server) RunHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) error {
+	s.snapshot() // says at once on stderr which dir sources are refused
 	h, err := s.newHTTPHandler(o)
 	if err != nil {
 		ln.Close()

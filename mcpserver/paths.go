@@ -102,10 +102,11 @@ func refTarget(alias, p string) (string, string, error) {
 // single-file dir source the one file of it that is served.
 type pkgFiles struct {
 	dir         string
-	only        string // a name in dir: the package's one file ("" = all of dir)
-	live        bool   // a dir source
-	packagesDir string // locked packages: .context/packages
-	alias       string // locked packages: the alias
+	only        string               // a name in dir: the package's one file ("" = all of dir)
+	live        bool                 // a dir source
+	walk        markdown.WalkOptions // a dir source's walk rules (indexer.WalkOptions): what it serves is what is indexed
+	packagesDir string               // locked packages: .context/packages
+	alias       string               // locked packages: the alias
 }
 
 // readDocument reads rel of a package through os.Root on its folder, so that
@@ -120,6 +121,9 @@ func readDocument(pf pkgFiles, rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer pr.Close()
+	if pf.walk.Gitignore && pf.only == "" && markdown.Ignored(pr.FS(), pf.walk.Above, rel) {
+		return nil, fmt.Errorf("%s is ignored by a .gitignore of this dir source, so it is not served: %w", rel, errNotFound)
+	}
 	fi, err := pr.Stat(rel)
 	if err != nil {
 		return nil, classifyOpenErr(err)
@@ -210,7 +214,7 @@ func listMarkdown(pf pkgFiles, max int) []string {
 		}
 		return nil
 	}
-	docs, _ := markdown.Walk(root.FS(), nil)
+	docs, _ := markdown.WalkWith(root.FS(), pf.walk, nil)
 	return docs[:min(len(docs), max)]
 }
 

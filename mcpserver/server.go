@@ -31,6 +31,9 @@ type Options struct {
 	Version string
 	// Log receives the server's log lines (stderr); nil discards them.
 	Log io.Writer
+	// Home is the user's home folder, never served as a dir source
+	// (project.WithHome); "" = not known.
+	Home string
 }
 
 // Server is ctx's MCP server for one project.
@@ -45,15 +48,16 @@ type Server struct {
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound
 
-	mu        sync.Mutex // guards the fields below
-	rd        *indexer.Reader
-	snap      snapshot
-	snapStamp stamps // the lock, packages/ and the manifest when snap was taken
-	snapValid bool
-	fresh     freshState
-	job       *reindexJob    // the re-index running, or nil
-	live      liveState      // the watch of the project and the changes it saw (watch.go)
-	bg        sync.WaitGroup // background freshness checks and re-indexes
+	mu          sync.Mutex // guards the fields below
+	rd          *indexer.Reader
+	snap        snapshot
+	snapStamp   stamps // the lock, packages/ and the manifest when snap was taken
+	snapValid   bool
+	refusedSaid string // the refused dir sources last logged (snapshot)
+	fresh       freshState
+	job         *reindexJob    // the re-index running, or nil
+	live        liveState      // the watch of the project and the changes it saw (watch.go)
+	bg          sync.WaitGroup // background freshness checks and re-indexes
 
 	// life is the server's own context: re-indexes run under it, detached
 	// from the calls that start them; Close cancels it (stop).
@@ -101,6 +105,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
+	proj = proj.WithHome(opts.Home)
 	life, stop := context.WithCancel(context.Background())
 	s := &Server{
 		life:    life,
@@ -149,6 +154,7 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Run serves one session on t until the client disconnects or ctx is done.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	s.snapshot() // says at once on stderr which dir sources are refused
 	return s.srv.Run(ctx, t)
 }
 

@@ -44,7 +44,7 @@ func (s snapshot) unusable() bool { return s.lock == nil && len(s.live) == 0 }
 // file), else packages/<alias>.
 func (s *Server) files(snap snapshot, alias string) pkgFiles {
 	if p, ok := snap.live[alias]; ok {
-		return pkgFiles{dir: p.Dir, only: p.Only, live: true}
+		return pkgFiles{dir: p.Dir, only: p.Only, live: true, walk: indexer.WalkOptions(p)}
 	}
 	return pkgFiles{dir: filepath.Join(s.pkgsDir, alias), packagesDir: s.pkgsDir, alias: alias}
 }
@@ -101,7 +101,7 @@ func (a stamps) same(b stamps) bool {
 // hand). A manifest that cannot be read gives no dir sources (ctx index and
 // ctx install report why).
 func (s *Server) snapshot() snapshot {
-	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName))}
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName))}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.snapValid && st.same(s.snapStamp) {
@@ -109,6 +109,21 @@ func (s *Server) snapshot() snapshot {
 	}
 	var snap snapshot
 	m, _ := s.proj.ReadManifest()
+	if m != nil {
+		// A dir source project.CheckDirSource refuses (a committed one
+		// outside the project) is not served: Live and Installed leave it
+		// out. Said once on stderr, again when it changes.
+		var msgs []string
+		for _, err := range s.proj.Refused(m) {
+			msgs = append(msgs, err.Error())
+		}
+		if said := strings.Join(msgs, "\n"); said != s.refusedSaid {
+			for _, msg := range msgs {
+				s.log.Warn("dir source not served: " + msg)
+			}
+			s.refusedSaid = said
+		}
+	}
 	l, err := s.proj.ReadLock()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -179,7 +194,7 @@ type freshState struct {
 // the package folders (a package is replaced by renaming a new folder into
 // place). A handful of stats, against Freshness's walk of every file.
 func (s *Server) sentinel(snap snapshot) stamps {
-	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName))}
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName))}
 	for _, a := range snap.aliases {
 		if _, live := snap.live[a]; !live {
 			st = append(st, statStamp(filepath.Join(s.pkgsDir, a)))

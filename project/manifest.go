@@ -23,6 +23,32 @@ type Manifest struct {
 	Project  string        `json:"project,omitempty"` // the name audience rules match (Project.Name); "" = the project folder's name
 	Index    IndexSettings `json:"index"`
 	Packages []PackageSpec `json:"packages" validate:"dive"`
+
+	lines map[string]int // alias → line of its entry in the committed manifest (ReadManifest)
+}
+
+// Where names a package's entry in messages: the file it is in, with the
+// entry's line when known, and its alias (".context/context.config.json:7:
+// package \"x\"").
+func (m *Manifest) Where(s PackageSpec) string {
+	if s.Local {
+		return Rel(LocalName) + ": package " + safetext.Quote(s.Alias)
+	}
+	if n := m.lines[s.Alias]; n > 0 {
+		return fmt.Sprintf("%s:%d: package %s", Rel(ManifestName), n, safetext.Quote(s.Alias))
+	}
+	return Rel(ManifestName) + ": package " + safetext.Quote(s.Alias)
+}
+
+// packageLines finds the line of each package's entry in data.
+func packageLines(data []byte, pkgs []PackageSpec) map[string]int {
+	out := make(map[string]int, len(pkgs))
+	for i, s := range pkgs {
+		if pos := jsonfile.Find(data, []string{"packages", strconv.Itoa(i)}); pos.Valid() {
+			out[s.Alias] = pos.Line
+		}
+	}
+	return out
 }
 
 // IndexSettings configure INDEX.md and search.
@@ -56,15 +82,23 @@ type PackageSpec struct {
 	TTL                 string  `json:"ttl,omitempty" validate:"omitempty,ttl"`          // how long fetched content is trusted before update re-checks it; "" = DefaultTTL
 	AllowPrivateNetwork bool    `json:"allowPrivateNetwork,omitempty"`                   // allow loopback, private and link-local addresses
 	TokenEnv            string  `json:"tokenEnv,omitempty" validate:"omitempty,envname"` // the environment variable whose value is sent as a bearer token
-	Limits              *Limits `json:"limits,omitempty"`                                // overrides of the default limits
+	Limits              *Limits `json:"limits,omitempty"`                                // overrides of the default limits (https; maxFiles and maxTotalBytes for dir)
+
+	// Local is set on the user's own sources, read from
+	// .context/context.local.json (never committed); the others are the
+	// committed manifest's. Only a local dir source may be outside the
+	// project (CheckDirSource).
+	Local bool `json:"-"`
 }
 
-// Limits override an https source's default limits; zero fields keep the
-// default.
+// Limits override a source's default limits; zero fields keep the
+// default. An https source has all but MaxTotalBytes; a dir source only
+// MaxFiles and MaxTotalBytes (the bounds of its walk).
 type Limits struct {
 	MaxBytes        int64  `json:"maxBytes,omitempty" validate:"omitempty,min=1"`        // per document
 	MaxArchiveBytes int64  `json:"maxArchiveBytes,omitempty" validate:"omitempty,min=1"` // an archive, downloaded and unpacked
-	MaxFiles        int    `json:"maxFiles,omitempty" validate:"omitempty,min=1"`        // files in an archive
+	MaxFiles        int    `json:"maxFiles,omitempty" validate:"omitempty,min=1"`        // files in an archive; dir: files and folders walked (DefaultDirMaxFiles)
+	MaxTotalBytes   int64  `json:"maxTotalBytes,omitempty" validate:"omitempty,min=1"`   // dir: all its documents together (DefaultDirMaxBytes)
 	MaxPages        int    `json:"maxPages,omitempty" validate:"omitempty,min=1"`        // pages an llms.txt index links
 	Timeout         string `json:"timeout,omitempty" validate:"omitempty,ttl"`           // per request
 	MaxRedirects    int    `json:"maxRedirects,omitempty" validate:"omitempty,min=1,max=20"`
@@ -177,9 +211,15 @@ func kindRules(s PackageSpec, field string) []jsonfile.Error {
 		if s.Audience != "" {
 			bad("audience", "a dir source is served in place, whatever its documents' audience rules say; audience applies to git and https sources")
 		}
+		if l := s.Limits; l != nil && (l.MaxBytes != 0 || l.MaxArchiveBytes != 0 || l.MaxPages != 0 || l.Timeout != "" || l.MaxRedirects != 0) {
+			bad("limits", "a dir source has only the limits maxFiles and maxTotalBytes (the bounds of its walk)")
+		}
 	case KindHTTPS:
 		if u, err := url.Parse(s.Source); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			bad("source", safetext.Quote(s.Source)+" is not an http or https URL")
+		}
+		if s.Limits != nil && s.Limits.MaxTotalBytes != 0 {
+			bad("limits.maxTotalBytes", "only a dir source has maxTotalBytes (an https source has maxBytes per document and maxArchiveBytes)")
 		}
 	}
 	if kind != KindGit && s.Ref != "" {
@@ -195,8 +235,8 @@ func kindRules(s PackageSpec, field string) []jsonfile.Error {
 		if s.TokenEnv != "" {
 			bad("tokenEnv", "only an https source sends a token this way (git uses your git credentials)")
 		}
-		if s.Limits != nil {
-			bad("limits", "only an https source has limits")
+		if s.Limits != nil && kind != KindDir {
+			bad("limits", "only https and dir sources have limits")
 		}
 	}
 	return errs
@@ -265,15 +305,76 @@ func uniqueAliases(pkgs []PackageSpec) []jsonfile.Error {
 // order, packages in manifest order, two-space indent, final newline.
 func MarshalManifest(m *Manifest) ([]byte, error) {
 	c := *m
-	if c.Packages == nil {
-		c.Packages = []PackageSpec{}
+	c.Packages = []PackageSpec{}
+	for _, s := range m.Packages {
+		if !s.Local {
+			c.Packages = append(c.Packages, s)
+		}
 	}
+	return encodeJSON(&c)
+}
+
+// localFile is .context/context.local.json: the user's own sources, in the
+// manifest's packages shape.
+type localFile struct {
+	Packages []PackageSpec `json:"packages" validate:"dive"`
+}
+
+// MarshalLocal encodes m's local packages (Local) as
+// .context/context.local.json, in the form MarshalManifest writes.
+func MarshalLocal(m *Manifest) ([]byte, error) {
+	c := localFile{Packages: []PackageSpec{}}
+	for _, s := range m.Packages {
+		if s.Local {
+			c.Packages = append(c.Packages, s)
+		}
+	}
+	return encodeJSON(&c)
+}
+
+// HasLocal reports whether m has a local package.
+func (m *Manifest) HasLocal() bool {
+	for _, s := range m.Packages {
+		if s.Local {
+			return true
+		}
+	}
+	return false
+}
+
+func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(&c); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encode manifest: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// ParseLocal parses and validates .context/context.local.json (name in
+// messages): {"packages": [...]}, each spec by the manifest's rules. The
+// specs come back with Local set.
+func ParseLocal(name string, data []byte) ([]PackageSpec, error) {
+	var f localFile
+	err := jsonfile.Decode(name, data, &f, jsonfile.Options{
+		Validator: newValidator(),
+		Message:   manifestMessage,
+		Check: func() []jsonfile.Error {
+			errs := uniqueAliases(f.Packages)
+			for i, p := range f.Packages {
+				errs = append(errs, kindRules(p, fmt.Sprintf("packages[%d].", i))...)
+			}
+			return errs
+		},
+		Hint: fmt.Sprintf("fix %s by hand, or delete it (it holds only your own sources: add them again with `ctx add`)", name),
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range f.Packages {
+		f.Packages[i].Local = true
+	}
+	return f.Packages, nil
 }

@@ -6,6 +6,7 @@
 // cmd/ctx read through it.
 //
 // Layout of .context/: context.config.json and context.lock (committed);
+// context.local.json (the user's own sources, git-ignored);
 // packages/<alias>/ (the files), .state/<alias>.json (per file: blob id,
 // size, mode, mtime, for the dirty check), .tmp/ (staging and journals),
 // backup/ (what --force saved), index/ and INDEX.md (the indexer's), and
@@ -20,7 +21,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 )
 
@@ -28,6 +31,7 @@ import (
 const (
 	DirName       = ".context"            // the project's ctx directory, at its root
 	ManifestName  = "context.config.json" // committed: the project's intent
+	LocalName     = "context.local.json"  // git-ignored: the user's own sources (dir sources outside the project)
 	LockName      = "context.lock"        // committed: what is installed, pinned
 	PackagesDir   = "packages"            // packages/<alias>/: a package's files
 	StateDir      = ".state"              // .state/<alias>.json: what ctx installed, for the dirty check
@@ -42,7 +46,7 @@ const (
 // Gitignore is what ctx writes to .context/.gitignore: everything but the
 // manifest and the lock is generated.
 const Gitignore = `# Written by ctx. Everything here is generated except context.config.json
-# and context.lock, which you commit.
+# and context.lock, which you commit (context.local.json is yours alone).
 /packages/
 /index/
 /INDEX.md
@@ -50,11 +54,12 @@ const Gitignore = `# Written by ctx. Everything here is generated except context
 /.tmp/
 /backup/
 /.lock
+/context.local.json
 `
 
 // Owned returns every name ctx keeps directly in .context/.
 func Owned() []string {
-	return []string{ManifestName, LockName, PackagesDir, StateDir, TmpDir, BackupDir, IndexDir, IndexName, ProjectLock, GitignoreName}
+	return []string{ManifestName, LocalName, LockName, PackagesDir, StateDir, TmpDir, BackupDir, IndexDir, IndexName, ProjectLock, GitignoreName}
 }
 
 // Rel is how a name inside .context/ is shown in messages: relative to the
@@ -68,6 +73,15 @@ var ErrNoProject = errors.New("no ctx project here")
 // get one with At.
 type Project struct {
 	root string
+	home string // the user's home folder (WithHome), refused as a dir source; "" = not known
+}
+
+// WithHome returns p knowing the user's home folder, which CheckDirSource
+// refuses as a dir source (cmd/ctx reads it from the environment; "" =
+// not known, only filesystem roots are refused by name).
+func (p Project) WithHome(dir string) Project {
+	p.home = dir
+	return p
 }
 
 // At returns the project rooted at dir (made absolute). It does no I/O
@@ -115,7 +129,10 @@ func (p Project) Check() error {
 }
 
 // ReadManifest reads and parses .context/context.config.json (see
-// ParseManifest). A missing manifest is an error wrapping ErrNoProject.
+// ParseManifest), then the user's own sources in
+// .context/context.local.json when it exists (ParseLocal), merged into
+// Packages with Local set. An alias in both files is an error naming both.
+// A missing manifest is an error wrapping ErrNoProject.
 func (p Project) ReadManifest() (*Manifest, error) {
 	data, err := os.ReadFile(p.Path(ManifestName))
 	if err != nil {
@@ -124,7 +141,34 @@ func (p Project) ReadManifest() (*Manifest, error) {
 		}
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}
-	return ParseManifest(Rel(ManifestName), data)
+	m, err := ParseManifest(Rel(ManifestName), data)
+	if err != nil {
+		return nil, err
+	}
+	m.lines = packageLines(data, m.Packages)
+	local, err := os.ReadFile(p.Path(LocalName))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return m, nil
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", Rel(LocalName), err)
+	}
+	specs, err := ParseLocal(Rel(LocalName), local)
+	if err != nil {
+		return nil, err
+	}
+	var dups []string
+	for _, s := range specs {
+		if _, ok := m.Spec(s.Alias); ok {
+			dups = append(dups, fmt.Sprintf("alias %s is in both %s and %s: remove it from one of them (%s is committed, %s is yours alone)",
+				safetext.Quote(s.Alias), Rel(ManifestName), Rel(LocalName), Rel(ManifestName), Rel(LocalName)))
+		}
+	}
+	if len(dups) > 0 {
+		return nil, errors.New(strings.Join(dups, "\n"))
+	}
+	m.Packages = append(m.Packages, specs...)
+	return m, nil
 }
 
 // ReadLock reads and parses .context/context.lock with lockfile.Parse
@@ -157,6 +201,17 @@ type Package struct {
 	// Only, when set, is the one file of Dir (a name in it) that is the
 	// package: a dir source naming a file, such as AGENTS.md.
 	Only string
+	// Local: a dir source of .context/context.local.json, the user's own.
+	Local bool
+	// Project is the project root when a dir source is inside it ("" when
+	// not): the project's .gitignore files above Dir apply to its walk.
+	// Like Dir, it moves with the project.
+	Project string
+	// MaxFiles and MaxBytes bound a dir source's walk (the files and
+	// folders walked, its documents' bytes together); 0 for a locked
+	// package.
+	MaxFiles int
+	MaxBytes int64
 }
 
 // IsInstalled reports whether alias's package folder, packages/<alias>,
@@ -178,22 +233,127 @@ func (p Project) SourcePath(source string) string {
 	return filepath.Join(p.root, filepath.FromSlash(source))
 }
 
-// Live returns the manifest's dir sources as packages, whether or not
-// their file or folder exists now (see Present): they are indexed and
-// served in place.
+// Live returns the manifest's dir sources that CheckDirSource accepts as
+// packages, whether or not their file or folder exists now (see Present):
+// they are indexed and served in place. A refused one is left out
+// (Refused says why): nothing of it is read or served.
 func (p Project) Live(m *Manifest) []Package {
+	pkgs, _ := p.live(m)
+	return pkgs
+}
+
+// Refused returns an error for each dir source of m that CheckDirSource
+// refuses, naming its entry (Manifest.Where). ctx install and ctx index
+// report them and exit non-zero; the MCP server warns on stderr.
+func (p Project) Refused(m *Manifest) []*SourceError {
+	_, errs := p.live(m)
+	return errs
+}
+
+// SourceError is a dir source refused (Refused): its alias, where its
+// entry is, and why.
+type SourceError struct {
+	Alias string
+	Where string // Manifest.Where
+	Err   error
+}
+
+func (e *SourceError) Error() string { return e.Where + ": " + e.Err.Error() }
+func (e *SourceError) Unwrap() error { return e.Err }
+
+func (p Project) live(m *Manifest) ([]Package, []*SourceError) {
 	var out []Package
+	var errs []*SourceError
 	for _, s := range m.Packages {
 		if s.KindOf() != KindDir {
 			continue
 		}
-		pkg := Package{Alias: s.Alias, Kind: KindDir, Source: s.Source, Dir: p.SourcePath(s.Source)}
+		dir, err := p.CheckDirSource(s)
+		if err != nil {
+			errs = append(errs, &SourceError{Alias: s.Alias, Where: m.Where(s), Err: err})
+			continue
+		}
+		pkg := Package{Alias: s.Alias, Kind: KindDir, Source: s.Source, Dir: dir, Local: s.Local,
+			MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes}
+		if l := s.Limits; l != nil && l.MaxFiles > 0 {
+			pkg.MaxFiles = l.MaxFiles
+		}
+		if l := s.Limits; l != nil && l.MaxTotalBytes > 0 {
+			pkg.MaxBytes = l.MaxTotalBytes
+		}
 		if fi, err := os.Stat(pkg.Dir); err == nil && !fi.IsDir() {
 			pkg.Dir, pkg.Only = filepath.Dir(pkg.Dir), filepath.Base(pkg.Dir)
 		}
+		if within(p.root, pkg.Dir) {
+			pkg.Project = p.root
+		}
 		out = append(out, pkg)
 	}
-	return out
+	return out, errs
+}
+
+// The bounds of a dir source's walk when its spec's limits set none: the
+// files and folders walked, and the bytes of its documents together.
+const (
+	DefaultDirMaxFiles = 100_000
+	DefaultDirMaxBytes = 1 << 30
+)
+
+// ErrOutside is what CheckDirSource's error wraps when a committed dir
+// source resolves outside the project.
+var ErrOutside = errors.New("outside the project")
+
+// CheckDirSource is the one containment rule of dir sources. It resolves
+// s's path (SourcePath) through every symbolic link and returns where it
+// leads, or an error when that is a filesystem root or the user's home
+// folder (WithHome; never a folder of documents; `ln -s / x` is one too), or, for a
+// committed spec (not Local), anywhere outside the project root (also
+// resolved): the committed manifest comes with a clone, and must never
+// make ctx read the user's own files. A path that does not exist is
+// returned as it is (nothing to read; Present is false).
+func (p Project) CheckDirSource(s PackageSpec) (string, error) {
+	target := p.SourcePath(s.Source)
+	real, err := filepath.EvalSymlinks(target)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return target, nil
+		}
+		return "", fmt.Errorf("%s cannot be resolved: %w", safetext.Quote(s.Source), err)
+	}
+	via := ""
+	if real != target {
+		via = " (it leads to " + safetext.Quote(real) + ")"
+	}
+	if real == filepath.VolumeName(real)+string(filepath.Separator) {
+		return "", fmt.Errorf("%s is a filesystem root%s: a dir source is a folder of documents, not a whole disk; name the folder that holds them", safetext.Quote(s.Source), via)
+	}
+	if p.home != "" {
+		if h, err := filepath.EvalSymlinks(p.home); err == nil && h == real {
+			return "", fmt.Errorf("%s is your home folder%s: a dir source is a folder of documents, not all your files; name the folder that holds them", safetext.Quote(s.Source), via)
+		}
+	}
+	root, err := filepath.EvalSymlinks(p.root)
+	if err != nil {
+		root = p.root
+	}
+	if rel, err := filepath.Rel(root, real); err == nil && within(root, real) {
+		// Inside: said from the project root as the project names it, so
+		// paths made relative to .context/ (INDEX.md's links) stay short.
+		return filepath.Join(p.root, rel), nil
+	}
+	if !s.Local {
+		return "", fmt.Errorf("%s%s is %w, and %s is committed: a clone must never make ctx read files outside it, so nothing of it is read or served. "+
+			"If it is your own source, keep it local: `ctx remove %s`, then `ctx add %s` (a source outside the project goes to %s, which is not committed)",
+			safetext.Quote(s.Source), via, ErrOutside, Rel(ManifestName), s.Alias, safetext.Quote(real), Rel(LocalName))
+	}
+	return real, nil
+}
+
+// within reports whether path is root or inside it (both clean and
+// absolute).
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // Present reports whether pkg's files are there: its folder (or its one

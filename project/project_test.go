@@ -42,15 +42,141 @@ func TestInstalled(t *testing.T) {
 	got := p.Installed(m, l)
 	want := []Package{
 		{Alias: "a", Kind: KindGit, Source: "s", Path: "docs", Ref: "main", Rev: e.Rev, Dir: p.PackageDir("a")},
-		{Alias: "agents", Kind: KindDir, Source: "AGENTS.md", Dir: p.Root(), Only: "AGENTS.md"},
+		{Alias: "agents", Kind: KindDir, Source: "AGENTS.md", Dir: p.Root(), Only: "AGENTS.md", MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes, Project: p.Root()},
 		{Alias: "b", Kind: KindGit, Source: "s", Path: "docs", Ref: "main", Rev: e.Rev, Dir: p.PackageDir("b")},
-		{Alias: "project-docs", Kind: KindDir, Source: "./docs", Dir: filepath.Join(p.Root(), "docs")},
+		{Alias: "project-docs", Kind: KindDir, Source: "./docs", Dir: filepath.Join(p.Root(), "docs"), MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes, Project: p.Root()},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Installed = %+v, want %+v", got, want)
 	}
 	if p.IsInstalled("gone") || !p.IsInstalled("a") {
 		t.Error("IsInstalled disagrees with Installed")
+	}
+}
+
+// A committed dir source may only lead inside the project (after every
+// symbolic link); a local one may lead anywhere but a filesystem root or
+// the home folder. A refused one is neither in Live nor in Installed, and
+// Refused names its entry.
+func TestContainment(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "proj")
+	secret := filepath.Join(base, "secret")
+	home := filepath.Join(base, "home")
+	for _, d := range []string{filepath.Join(root, DirName), filepath.Join(root, "docs"), secret, home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range map[string]string{"rootlink": "/", "homelink": home, "outlink": secret, "inlink": "docs"} {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	manifest := `{
+  "packages": [
+    {"alias": "docs", "kind": "dir", "source": "docs"},
+    {"alias": "up", "kind": "dir", "source": "../secret"},
+    {"alias": "abs", "kind": "dir", "source": "` + secret + `"},
+    {"alias": "out", "kind": "dir", "source": "outlink"},
+    {"alias": "in", "kind": "dir", "source": "inlink"}
+  ]
+}
+`
+	local := `{"packages": [
+  {"alias": "mine", "kind": "dir", "source": "../secret"},
+  {"alias": "slash", "kind": "dir", "source": "rootlink"},
+  {"alias": "home", "kind": "dir", "source": "homelink"}
+]}
+`
+	if err := os.WriteFile(filepath.Join(root, DirName, ManifestName), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, DirName, LocalName), []byte(local), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := At(root)
+	p = p.WithHome(home)
+	m, err := p.ReadManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, pkg := range p.Installed(m, &lockfile.Lock{}) {
+		got = append(got, pkg.Alias+"="+pkg.Dir)
+	}
+	want := []string{"docs=" + filepath.Join(root, "docs"), "in=" + filepath.Join(root, "docs"), "mine=" + secret}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Installed = %q, want %q", got, want)
+	}
+	refused := map[string]string{}
+	for _, e := range p.Refused(m) {
+		refused[e.Alias] = e.Error()
+	}
+	for alias, words := range map[string][]string{
+		"up":    {".context/context.config.json:4:", `package "up"`, "outside the project", "ctx remove up", LocalName},
+		"abs":   {".context/context.config.json:5:", "outside the project"},
+		"out":   {".context/context.config.json:6:", "outside the project", "leads to"},
+		"slash": {".context/context.local.json", "filesystem root"},
+		"home":  {"home folder"},
+	} {
+		msg, ok := refused[alias]
+		if !ok {
+			t.Errorf("%s not refused", alias)
+			continue
+		}
+		for _, w := range words {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: %q does not say %q", alias, msg, w)
+			}
+		}
+	}
+	if len(refused) != 5 {
+		t.Errorf("refused %v, want 5", refused)
+	}
+}
+
+// The user's own sources are read from context.local.json, marked Local,
+// never written to the committed manifest; an alias in both files is an
+// error naming both.
+func TestLocalManifest(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, DirName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(root, DirName, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(ManifestName, `{"packages": [{"alias": "a", "kind": "dir", "source": "docs"}]}`)
+	write(LocalName, `{"packages": [{"alias": "notes", "kind": "dir", "source": "/somewhere/notes"}]}`)
+	p, _ := At(root)
+	m, err := p.ReadManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := m.Spec("notes"); !ok || !s.Local {
+		t.Fatalf("notes = %+v, %v; want a local spec", s, ok)
+	}
+	if s, _ := m.Spec("a"); s.Local {
+		t.Error("a committed spec is marked local")
+	}
+	committed, _ := MarshalManifest(m)
+	own, _ := MarshalLocal(m)
+	if strings.Contains(string(committed), "notes") || !strings.Contains(string(own), "/somewhere/notes") || strings.Contains(string(own), `"a"`) {
+		t.Errorf("committed:\n%s\nlocal:\n%s", committed, own)
+	}
+	if !strings.Contains(Gitignore, "/"+LocalName) {
+		t.Error(".gitignore does not list " + LocalName)
+	}
+	write(LocalName, `{"packages": [{"alias": "a", "kind": "dir", "source": "/x"}]}`)
+	if _, err := p.ReadManifest(); err == nil || !strings.Contains(err.Error(), ManifestName) || !strings.Contains(err.Error(), LocalName) {
+		t.Errorf("alias in both files: err = %v, want one naming both files", err)
+	}
+	write(LocalName, `{"packages": [{"alias": "b", "kind": "dir", "source": "/x", "bogus": 1}]}`)
+	if _, err := p.ReadManifest(); err == nil || !strings.Contains(err.Error(), LocalName+":1:") {
+		t.Errorf("bad local file: err = %v, want its file:line", err)
 	}
 }
 

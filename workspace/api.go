@@ -59,6 +59,9 @@ type Options struct {
 	// LockWait is how long Open waits for another ctx process working in the
 	// same project before giving up and naming it; 0 = DefaultLockWait.
 	LockWait time.Duration
+	// Home is the user's home folder, refused as a dir source
+	// (project.WithHome); "" = not known.
+	Home string
 
 	// testHook, when set (tests only), is called at each stage of a package
 	// install ("staged", "journaled", "swapped", "locked"; in a patch, after
@@ -219,11 +222,13 @@ type PackageInfo struct {
 	Source     string `json:"source"`
 	Path       string `json:"path,omitempty"`
 	Ref        string `json:"ref,omitempty"`
-	Commit     string `json:"commit,omitempty"` // from the lock; "" when not locked
-	Installed  bool   `json:"installed"`        // packages/<alias> exists; for a dir source, its file or folder
-	Locked     bool   `json:"locked"`           // the lock has an entry
-	InManifest bool   `json:"inManifest"`       // the manifest has a spec
-	Withheld   int    `json:"withheld"`         // documents audience rules keep out (from the lock)
+	Commit     string `json:"commit,omitempty"`  // from the lock; "" when not locked
+	Installed  bool   `json:"installed"`         // packages/<alias> exists; for a dir source, its file or folder
+	Locked     bool   `json:"locked"`            // the lock has an entry
+	InManifest bool   `json:"inManifest"`        // the manifest has a spec
+	Withheld   int    `json:"withheld"`          // documents audience rules keep out (from the lock)
+	Local      bool   `json:"local,omitempty"`   // a dir source of .context/context.local.json: the user's own, not committed
+	Refused    string `json:"refused,omitempty"` // why a dir source is neither indexed nor served (project.Refused)
 }
 
 // FileChange is one file of a package that differs from what ctx installed.

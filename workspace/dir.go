@@ -135,24 +135,47 @@ func pathErr(err error) error {
 	return err
 }
 
-// warnOutside warns when dir spec s is an absolute path outside the
-// project: the manifest is committed, and teammates may not have it.
-func (w *Workspace) warnOutside(s *project.PackageSpec) {
-	if !filepath.IsAbs(s.Source) {
-		return
+// placeDirSource decides, at `ctx add`, where dir spec s is recorded, by
+// project.CheckDirSource (the one containment rule): a source that leads
+// inside the project goes to the committed manifest; one outside it is the
+// user's own, so it is marked Local (.context/context.local.json, never
+// committed: a clone cannot name one). A filesystem root or the home
+// folder is refused, and so is a path inside the project that is a
+// symbolic link (or goes through one) to outside it: ctx never follows a
+// link out of the project.
+func (w *Workspace) placeDirSource(s *project.PackageSpec) error {
+	local := *s
+	local.Local = true
+	real, err := w.proj.CheckDirSource(local)
+	if err != nil {
+		return err
 	}
-	rel, err := filepath.Rel(w.root, filepath.Clean(s.Source))
-	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return
+	s.Local = false
+	if _, err := w.proj.CheckDirSource(*s); err == nil {
+		return nil
+	} else if !errors.Is(err, project.ErrOutside) {
+		return err
 	}
-	w.log("warning: %s: %s is outside the project, and %s is committed: teammates may not have it; prefer a path inside the project",
-		s.Alias, safetext.Quote(s.Source), project.Rel(project.ManifestName))
+	if typed := w.proj.SourcePath(s.Source); inside(w.root, typed) {
+		return fmt.Errorf("%s is a symbolic link (or goes through one) to %s, outside the project: ctx does not follow a link out of the project; to use it as your own source, add %s itself (it is then kept in %s, not committed)",
+			safetext.Quote(s.Source), safetext.Quote(real), safetext.Quote(real), project.Rel(project.LocalName))
+	}
+	s.Local = true
+	w.log("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
+	return nil
 }
 
-// checkLive warns, at install, about a dir spec that is outside the
-// project or missing (then there is nothing to index until it is back).
+// inside reports whether the clean absolute path p is root or under it, by
+// its name alone (no link resolved).
+func inside(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// checkLive warns, at install, about a dir spec that is missing (then
+// there is nothing to index until it is back). One that is refused
+// (project.Refused) is reported by Install.
 func (w *Workspace) checkLive(s *project.PackageSpec) {
-	w.warnOutside(s)
 	if err := w.checkDirSource(s); err != nil {
 		w.log("warning: %s: %v", s.Alias, err)
 	}

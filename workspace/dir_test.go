@@ -196,13 +196,24 @@ func TestDirSourceProblems(t *testing.T) {
 	if got := actions(r); got != "notes:linked" {
 		t.Fatalf("add = %s", got)
 	}
-	if !strings.Contains(f.log.String(), "teammates may not have it") {
-		t.Fatalf("no warning for a path outside the project; log:\n%s", f.log)
+	// Outside the project: the user's own, kept out of the committed
+	// manifest (issue 25).
+	if !strings.Contains(f.log.String(), "recorded as your own source in .context/context.local.json") {
+		t.Fatalf("no note for a path outside the project; log:\n%s", f.log)
+	}
+	if committed := readFile(t, filepath.Join(f.project, project.DirName, project.ManifestName)); strings.Contains(committed, "notes") {
+		t.Fatalf("the committed manifest names the outside source:\n%s", committed)
+	}
+	if local := readFile(t, filepath.Join(f.project, project.DirName, project.LocalName)); !strings.Contains(local, outside) {
+		t.Fatalf("context.local.json:\n%s", local)
+	}
+	if m := w.Manifest(); !m.Packages[len(m.Packages)-1].Local {
+		t.Fatalf("notes = %+v; want a local spec", m.Packages)
 	}
 	f.log.Reset()
-	f.must(w.Install(bg, InstallOptions{}))
-	if !strings.Contains(f.log.String(), "teammates may not have it") {
-		t.Fatalf("no warning at install; log:\n%s", f.log)
+	r = f.must(w.Install(bg, InstallOptions{}))
+	if r.Partial() {
+		t.Fatalf("install of a project with a local source: %+v", r.Packages)
 	}
 	if err := os.RemoveAll(outside); err != nil {
 		t.Fatal(err)

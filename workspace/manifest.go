@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -23,6 +24,10 @@ func (w *Workspace) loadManifest() error {
 	return nil
 }
 
+// writeManifest writes m: its committed packages to
+// .context/context.config.json, and its local ones (PackageSpec.Local) to
+// .context/context.local.json when it has some or the file exists (which
+// .context/.gitignore is made to list first: it must never be committed).
 func (w *Workspace) writeManifest(m *project.Manifest) error {
 	data, err := project.MarshalManifest(m)
 	if err != nil {
@@ -31,9 +36,45 @@ func (w *Workspace) writeManifest(m *project.Manifest) error {
 	if err := w.fs.WriteFileAtomic(project.ManifestName, data, 0o644); err != nil {
 		return err
 	}
+	if m.HasLocal() || exists(w.path(project.LocalName)) {
+		if err := w.ignoreLocal(); err != nil {
+			return err
+		}
+		local, err := project.MarshalLocal(m)
+		if err != nil {
+			return err
+		}
+		if err := w.fs.WriteFileAtomic(project.LocalName, local, 0o644); err != nil {
+			return err
+		}
+	}
 	w.manifest = *m
 	w.manifest.Packages = append([]project.PackageSpec(nil), m.Packages...)
 	return nil
+}
+
+// ignoreLocal makes sure .context/.gitignore lists context.local.json (a
+// project from before it existed has a .gitignore without it).
+func (w *Workspace) ignoreLocal() error {
+	line := "/" + project.LocalName
+	data, err := os.ReadFile(w.path(project.GitignoreName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == line {
+			return nil
+		}
+	}
+	if len(data) == 0 {
+		data = []byte(project.Gitignore)
+	} else {
+		if data[len(data)-1] != '\n' {
+			data = append(data, '\n')
+		}
+		data = append(data, line+"\n"...)
+	}
+	return w.fs.WriteFileAtomic(project.GitignoreName, data, 0o644)
 }
 
 // SetRegistry records the registry URL in the manifest.

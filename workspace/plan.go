@@ -323,6 +323,14 @@ func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, err
 	if err == nil {
 		w.noteCacheUse(ctx, p)
 	}
+	if rep != nil {
+		// A dir source the containment rule refuses is neither indexed nor
+		// served (project.Installed leaves it out): it fails the install.
+		m := w.Manifest()
+		for _, e := range w.proj.Refused(&m) {
+			rep.Packages = append(rep.Packages, PackageResult{Alias: e.Alias, Action: Failed, Err: e})
+		}
+	}
 	return rep, err
 }
 
@@ -680,7 +688,10 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
 				continue
 			}
-			w.warnOutside(&s)
+			if err := w.placeDirSource(&s); err != nil {
+				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				continue
+			}
 			t.resolve = false
 		} else if e, ok := l.Packages[s.Alias]; ok {
 			t.locked = &e

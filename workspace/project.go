@@ -35,6 +35,7 @@ func newWorkspace(projectDir string, o Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	p = p.WithHome(o.Home)
 	if o.Jobs <= 0 {
 		o.Jobs = DefaultJobs
 	}

@@ -20,7 +20,7 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 	}
 	by := map[string]*PackageInfo{}
 	for _, s := range w.manifest.Packages {
-		by[s.Alias] = &PackageInfo{Alias: s.Alias, Kind: s.KindOf(), Source: s.Source, Path: s.Path, Ref: s.Ref, InManifest: true}
+		by[s.Alias] = &PackageInfo{Alias: s.Alias, Kind: s.KindOf(), Source: s.Source, Path: s.Path, Ref: s.Ref, InManifest: true, Local: s.Local}
 	}
 	for alias, e := range l.Packages {
 		p, ok := by[alias]
@@ -37,6 +37,11 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 	for _, pkg := range w.proj.Live(&w.manifest) {
 		live[pkg.Alias] = pkg.Present()
 	}
+	for _, e := range w.proj.Refused(&w.manifest) {
+		if p, ok := by[e.Alias]; ok {
+			p.Refused = e.Err.Error()
+		}
+	}
 	out := make([]PackageInfo, 0, len(by))
 	for alias, p := range by {
 		if present, ok := live[alias]; ok && !p.Locked {
@@ -49,6 +54,10 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Alias < out[j].Alias })
 	return out, nil
 }
+
+// Refused is the manifest's dir sources that the containment rule refuses
+// (project.Refused): neither indexed nor served.
+func (w *Workspace) Refused() []*project.SourceError { return w.proj.Refused(&w.manifest) }
 
 // aliases is every package the project knows: manifest, lock, and folders
 // ctx installed.

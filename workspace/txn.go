@@ -56,6 +56,7 @@ type journal struct {
 	Op       string               `json:"op"`
 	Entry    *lockfile.Entry      `json:"entry,omitempty"`
 	AddSpec  *project.PackageSpec `json:"addSpec,omitempty"`  // add to the manifest
+	AddLocal bool                 `json:"addLocal,omitempty"` // AddSpec goes to context.local.json (PackageSpec.Local)
 	DropSpec bool                 `json:"dropSpec,omitempty"` // drop from the manifest
 	Patch    *patch               `json:"patch,omitempty"`    // opPatch: the files that change
 }
@@ -274,7 +275,9 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		}
 		if j.AddSpec != nil {
 			if _, ok := m.Spec(j.Alias); !ok {
-				m.Packages = append(m.Packages, *j.AddSpec)
+				spec := *j.AddSpec
+				spec.Local = j.AddLocal
+				m.Packages = append(m.Packages, spec)
 				manifestChanged = true
 			}
 		}

@@ -50,15 +50,18 @@ server that does not speak git, is https. --kind forces it.
 it). --ref is a branch, a tag or a commit of a git source (default: the
 remote's default branch). The alias defaults from the path or the source's
 name; an alias already in the manifest is refused. A dir source outside
-the project gets a warning: the manifest is committed and teammates may not
-have it.
+the project is your own: it is kept in .context/context.local.json
+(git-ignored, never committed), not in the committed manifest, so a clone
+never names one. A filesystem root or your home folder is refused, and so
+is a file or folder of the project that is a symbolic link to outside it.
 
 Exit status: 0 when added; 3 when the package could not be fetched (no
 access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 		Example: `  ctx add https://github.com/acme/handbook --path docs/api --alias api
   ctx add ../handbook --ref v1.2.0
   ctx add ./docs --alias project-docs
-  ctx add ./AGENTS.md`,
+  ctx add ./AGENTS.md
+  ctx add ~/notes`,
 		Args: exactArgs(1, "SOURCE (a git URL, a local file, folder or repository, or an http(s) URL)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.source = args[0]

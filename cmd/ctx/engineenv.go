@@ -17,6 +17,13 @@ import (
 	"github.com/dustin/go-humanize"
 )
 
+// userHome is the user's home folder (HOME), refused as a dir source;
+// "" when unknown.
+func userHome() string {
+	home, _ := os.UserHomeDir()
+	return home
+}
+
 // engineOptions reads the git settings ctx takes from the environment:
 //
 //	CTX_NET_TIMEOUT   how long a fetch waits for the next byte from a server

@@ -24,7 +24,18 @@ func newIndexCmd(g *globalOptions, runF func(context.Context, *indexOptions) err
 		Long: fmt.Sprintf(`Index re-indexes the files of the installed packages that changed since
 the last run, drops packages that are gone, and writes .context/INDEX.md
 within its token budget: --budget, else the manifest's index.budgetTokens,
-else %d. --rebuild drops the search index and builds it again.`, indexer.DefaultBudgetTokens),
+else %d. --rebuild drops the search index and builds it again.
+
+A dir source is read in place: its documents, but not its hidden files and
+folders nor what its .gitignore files (and, inside the project, the
+project's above it) ignore, and no symbolic link is followed; one past its
+bounds (100,000 files and folders or 1 GiB of documents, unless its spec's
+limits.maxFiles and limits.maxTotalBytes say otherwise) stops the index
+with an error. A dir source of the committed manifest that leads outside
+the project is refused: neither indexed nor served.
+
+Exit status: 0 when done; 3 when a dir source was refused (the others are
+indexed); 1 for other errors.`, indexer.DefaultBudgetTokens),
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.budgetSet = cmd.Flags().Changed("budget")
@@ -62,5 +73,11 @@ func runIndex(ctx context.Context, opts *indexOptions) error {
 		return err
 	}
 	printSyncReport(opts.IO.Out, rep)
+	if refused := w.Refused(); len(refused) > 0 {
+		for _, e := range refused {
+			fmt.Fprintf(errOut, "%s: not indexed: %s\n", safetext.Escape(e.Alias), safetext.Text(e.Error()))
+		}
+		return partial()
+	}
 	return nil
 }

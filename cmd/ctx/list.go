@@ -30,8 +30,13 @@ project. The first line names the project audience rules are matched
 against: the manifest's "project", or the project folder's name by default
 (it says so).
 
+A dir source outside the project is your own: it is kept in
+.context/context.local.json (git-ignored, never committed) and listed as
+local. A committed dir source that leads outside the project is refused:
+neither indexed nor served.
+
 --json prints an array of {alias, kind, source, path, ref, commit,
-installed, locked, inManifest, withheld}.`,
+installed, locked, inManifest, withheld, local, refused}.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -83,10 +88,17 @@ func runList(ctx context.Context, opts *listOptions) error {
 func packageState(p workspace.PackageInfo) string {
 	switch {
 	case p.Kind == project.KindDir && p.InManifest && !p.Locked:
-		if p.Installed {
-			return "live"
+		local := ""
+		if p.Local {
+			local = ", local (yours: " + project.Rel(project.LocalName) + ")"
 		}
-		return "missing (the file or folder does not exist)"
+		switch {
+		case p.Refused != "":
+			return "refused: outside the project, not served (ctx install says why)"
+		case p.Installed:
+			return "live" + local
+		}
+		return "missing (the file or folder does not exist)" + local
 	case !p.InManifest:
 		return "not in manifest (ctx install removes it)"
 	case !p.Locked:

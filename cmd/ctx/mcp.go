@@ -103,7 +103,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut})
+	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome()})
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func runMCPHTTP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut})
+	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome()})
 	if err != nil {
 		return err
 	}

@@ -203,7 +203,7 @@ func openFreshIndex(ctx context.Context, g *globalOptions) (project.Project, *in
 		return project.Project{}, nil, err
 	}
 	errOut := g.IO.ErrOut
-	printIndexCheck(errOut, workspace.FreshenIndex(ctx, dir, r, workspace.Options{Log: errOut}, indexer.Options{}))
+	printIndexCheck(errOut, workspace.FreshenIndex(ctx, dir, r, workspace.Options{Log: errOut, Home: userHome()}, indexer.Options{}))
 	return proj, r, nil
 }
 

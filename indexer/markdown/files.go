@@ -2,9 +2,14 @@ package markdown
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // IsDocument reports whether the slash-separated path p, relative to a
@@ -33,13 +38,67 @@ func IsBinary(content []byte) bool {
 }
 
 // Walk returns the slash-separated paths of the documents (IsDocument) in
-// the package folder fsys, sorted. Hidden files and folders are not entered;
-// symbolic links are never followed and only regular files are documents.
-// A folder that cannot be read (the root included) is passed to warn (when
-// not nil) and skipped; a root that cannot be stat'ed is an error
-// (fs.ErrNotExist when it is missing).
+// the package folder fsys, sorted: WalkWith with no options (a locked
+// package's files are what its source holds).
 func Walk(fsys fs.FS, warn func(dir string, err error)) ([]string, error) {
+	return WalkWith(fsys, WalkOptions{}, warn)
+}
+
+// WalkOptions are the further rules of a dir source's walk (a folder of
+// the user's, read in place).
+type WalkOptions struct {
+	// Gitignore skips what the folder's .gitignore files ignore: the one
+	// at its root and those of the folders under it, each for its own
+	// folder, later lines and deeper files first, as git and ripgrep read
+	// them (go-git's matcher). A folder ignored is not entered.
+	Gitignore bool
+	// MaxFiles stops the walk with a *TooLargeError past this many files
+	// and folders seen; 0 is no bound.
+	MaxFiles int
+	// MaxBytes stops it past this many bytes of documents together; 0 is
+	// no bound.
+	MaxBytes int64
+	// Above, with Gitignore, is the tree the walked folder is in (the
+	// project), whose .gitignore files from its root down to the folder
+	// apply as well, as ripgrep reads a repository's: Above.FS is the
+	// tree, Above.Path the folder's slash path in it ("docs/api"). A
+	// pattern that would ignore the folder itself or a folder above it is
+	// left out: the folder was named on purpose.
+	Above *Above
+}
+
+// Above is a walked folder's place in a larger tree (WalkOptions.Above).
+type Above struct {
+	FS   fs.FS
+	Path string
+}
+
+// TooLargeError is a walk stopped at one of WalkOptions' bounds.
+type TooLargeError struct {
+	Files bool  // the bound on files and folders (else on bytes)
+	Limit int64 // the bound passed
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Files {
+		return fmt.Sprintf("more than %d files and folders: stopped (point the source at the folder of documents, list what it should skip in a .gitignore, or raise the source's limits.maxFiles)", e.Limit)
+	}
+	return fmt.Sprintf("more than %d bytes of documents: stopped (point the source at the folder of documents, list what it should skip in a .gitignore, or raise the source's limits.maxTotalBytes)", e.Limit)
+}
+
+// WalkWith returns the slash-separated paths of the documents (IsDocument)
+// in the package folder fsys, sorted. It is the one walk over a package's
+// files: the indexer's, the MCP server's listings, install's. Hidden files
+// and folders are not entered; symbolic links are never followed (so no
+// walk leaves fsys) and only regular files are documents; o adds a dir
+// source's rules (.gitignore, bounds). A folder that cannot be read (the
+// root included) is passed to warn (when not nil) and skipped; a root that
+// cannot be stat'ed is an error (fs.ErrNotExist when it is missing); a
+// bound passed is a *TooLargeError.
+func WalkWith(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]string, error) {
 	var out []string
+	ign := newIgnoreStack(o.Above)
+	seen, total := 0, int64(0)
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if d == nil {
@@ -51,6 +110,9 @@ func Walk(fsys fs.FS, warn func(dir string, err error)) ([]string, error) {
 			return nil // a folder that cannot be read: skipped
 		}
 		if p == "." {
+			if o.Gitignore && d.IsDir() {
+				ign.enter(fsys, ".")
+			}
 			return nil
 		}
 		if strings.HasPrefix(d.Name(), ".") {
@@ -59,7 +121,28 @@ func Walk(fsys fs.FS, warn func(dir string, err error)) ([]string, error) {
 			}
 			return nil
 		}
+		if seen++; o.MaxFiles > 0 && seen > o.MaxFiles {
+			return &TooLargeError{Files: true, Limit: int64(o.MaxFiles)}
+		}
+		if o.Gitignore {
+			if ign.ignored(p, d.IsDir()) {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				ign.enter(fsys, p)
+			}
+		}
 		if d.Type().IsRegular() && IsDocument(p) {
+			if o.MaxBytes > 0 {
+				if fi, err := d.Info(); err == nil {
+					if total += fi.Size(); total > o.MaxBytes {
+						return &TooLargeError{Limit: o.MaxBytes}
+					}
+				}
+			}
 			out = append(out, p)
 		}
 		return nil
@@ -69,4 +152,135 @@ func Walk(fsys fs.FS, warn func(dir string, err error)) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// Ignored reports whether the document rel (slash-separated, checked
+// safe) of the dir source fsys is one its .gitignore files ignore, as
+// WalkWith with Gitignore decides: the MCP server serves none of them.
+func Ignored(fsys fs.FS, above *Above, rel string) bool {
+	ign := newIgnoreStack(above)
+	ign.enter(fsys, ".")
+	elems := strings.Split(rel, "/")
+	for i := range elems {
+		p := strings.Join(elems[:i+1], "/")
+		isDir := i < len(elems)-1
+		if ign.ignored(p, isDir) {
+			return true
+		}
+		if isDir {
+			ign.enter(fsys, p)
+		}
+	}
+	return false
+}
+
+// maxGitignoreBytes bounds how much of one .gitignore is read.
+const maxGitignoreBytes = 1 << 20
+
+// ignoreStack is the .gitignore patterns of the folders from the root to
+// the one being walked, in order (fs.WalkDir walks depth first, so the
+// folders left are popped as a path outside them comes).
+type ignoreStack struct {
+	prefix   []string            // Above.Path's elements: paths are matched from the tree's root
+	outer    []gitignore.Pattern // the .gitignore files above the folder (Above), root first
+	dirs     []string            // "." first
+	patterns [][]gitignore.Pattern
+}
+
+// newIgnoreStack starts a stack with the patterns of the .gitignore files
+// of above's tree from its root down to the folder, less those that would
+// ignore the folder or one above it.
+func newIgnoreStack(above *Above) *ignoreStack {
+	s := &ignoreStack{}
+	if above == nil || above.Path == "" || above.Path == "." {
+		return s
+	}
+	s.prefix = strings.Split(above.Path, "/")
+	for i := range s.prefix {
+		dir := strings.Join(s.prefix[:i], "/")
+		if dir == "" {
+			dir = "."
+		}
+	ps:
+		for _, p := range parseIgnore(readIgnoreFile(above.FS, path.Join(dir, ".gitignore")), s.prefix[:i]) {
+			for k := 1; k <= len(s.prefix); k++ {
+				if p.Match(s.prefix[:k], true) == gitignore.Exclude {
+					continue ps
+				}
+			}
+			s.outer = append(s.outer, p)
+		}
+	}
+	return s
+}
+
+// parseIgnore parses a .gitignore's lines into patterns scoped to domain,
+// as go-git reads one (comments and blank lines skipped).
+func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
+}
+
+// enter reads dir's .gitignore (a regular file, its first MiB) and pushes
+// its patterns, scoped to dir.
+func (s *ignoreStack) enter(fsys fs.FS, dir string) {
+	s.pop(dir)
+	domain := s.prefix[:len(s.prefix):len(s.prefix)]
+	if dir != "." {
+		domain = append(domain, strings.Split(dir, "/")...)
+	}
+	s.dirs = append(s.dirs, dir)
+	s.patterns = append(s.patterns, parseIgnore(readIgnoreFile(fsys, path.Join(dir, ".gitignore")), domain))
+}
+
+// pop drops the folders p is not inside.
+func (s *ignoreStack) pop(p string) {
+	for n := len(s.dirs); n > 0; n = len(s.dirs) {
+		top := s.dirs[n-1]
+		if top == "." || strings.HasPrefix(p, top+"/") {
+			return
+		}
+		s.dirs, s.patterns = s.dirs[:n-1], s.patterns[:n-1]
+	}
+}
+
+// ignored reports whether p is ignored by the patterns of its folders.
+func (s *ignoreStack) ignored(p string, isDir bool) bool {
+	s.pop(p)
+	elems := append(s.prefix[:len(s.prefix):len(s.prefix)], strings.Split(p, "/")...)
+	for i := len(s.patterns) - 1; i >= -1; i-- {
+		ps := s.outer
+		if i >= 0 {
+			ps = s.patterns[i]
+		}
+		for j := len(ps) - 1; j >= 0; j-- {
+			if m := ps[j].Match(elems, isDir); m != gitignore.NoMatch {
+				return m == gitignore.Exclude
+			}
+		}
+	}
+	return false
+}
+
+// readIgnoreFile reads name when it is a regular file (not through a
+// symbolic link), up to maxGitignoreBytes; nil when it cannot.
+func readIgnoreFile(fsys fs.FS, name string) []byte {
+	fi, err := fs.Lstat(fsys, name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, maxGitignoreBytes))
+	return data
 }
