@@ -150,6 +150,24 @@ type parsed struct {
 	keyTitle bool
 }
 
+// mdxExportTitleRE matches an MDX page's `export const title = "…"`.
+var mdxExportTitleRE = regexp.MustCompile("^export\\s+const\\s+title\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|`([^`$]*)`)\\s*;?\\s*$")
+
+// mdxTitle returns the title an MDX page sets with
+// `export const title = "…"` on a line of its own, outside code; "" when
+// none does.
+func mdxTitle(lines []string, s markdown.Body) string {
+	for i, l := range lines {
+		if s.Kinds[i] != markdown.Text || !strings.HasPrefix(l, "export") {
+			continue
+		}
+		if m := mdxExportTitleRE.FindStringSubmatch(l); m != nil {
+			return strings.TrimSpace(m[1] + m[2] + m[3])
+		}
+	}
+	return ""
+}
+
 // parseMarkdown parses one markdown document (parseDocument parses any
 // format). name is used for the fallback title and in warnings; warn may
 // be nil.
@@ -172,13 +190,11 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	body := lines[block.End:]
 	s := d.Body
 	p.Title = fm.Title
+	if p.Title == "" && len(s.Headings) > 0 {
+		p.Title = markdown.Plain(s.Headings[0].Text)
+	}
 	if p.Title == "" {
-		for _, h := range s.Headings {
-			if h.Level == 1 {
-				p.Title = markdown.Plain(h.Text)
-				break
-			}
-		}
+		p.Title = mdxTitle(body, s)
 	}
 	if p.Title == "" {
 		base := path.Base(name)

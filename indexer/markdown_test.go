@@ -88,9 +88,9 @@ func TestParseMarkdown(t *testing.T) {
 			summary: "P.",
 		},
 		{
-			name:    "title from first H1 not H2",
+			name:    "title from the first heading, an H2 before the H1 (issue 26)",
 			in:      "## Second\n\n# First\n\nText.\n",
-			title:   "First",
+			title:   "Second",
 			summary: "Text.",
 		},
 		{
@@ -189,6 +189,45 @@ func TestParseMarkdown(t *testing.T) {
 			in:      "# Title ##\n\nx\n",
 			title:   "Title",
 			summary: "x",
+		},
+		{
+			name:    "the first heading of any level is the title (issue 26)",
+			file:    "ch15-02-deref.md",
+			in:      "## Treating Smart Pointers Like Regular References\n\nx\n\n# Later H1\n\ny\n",
+			title:   "Treating Smart Pointers Like Regular References",
+			summary: "x",
+		},
+		{
+			name:    "heading-ID markers are not in the title",
+			in:      "## Usage {/*usage*/}\n\nx\n",
+			title:   "Usage",
+			summary: "x",
+		},
+		{
+			name:    "attr_list id is not in the title",
+			in:      "# First Steps { #first-steps }\n\nx\n",
+			title:   "First Steps",
+			summary: "x",
+		},
+		{
+			name:    "MDX export const title when there is no heading",
+			file:    "learn/thinking.mdx",
+			in:      "export const title = \"Thinking in React\";\n\nx\n",
+			title:   "Thinking in React",
+			summary: "export const title = \"Thinking in React\";",
+		},
+		{
+			name:    "a heading wins over an MDX export",
+			in:      "export const title = 'Exported'\n\n### The Heading\n\nx\n",
+			title:   "The Heading",
+			summary: "export const title = 'Exported'",
+		},
+		{
+			name:    "no heading, no export: the file name",
+			file:    "docs/plain-notes.md",
+			in:      "Just text.\n",
+			title:   "plain-notes",
+			summary: "Just text.",
 		},
 	}
 	for _, tt := range tests {
