@@ -34,6 +34,8 @@ const (
 	fTags    = "tags"
 	fHeading = "heading"
 	fLines   = "lines" // "start-end-prefixLen", stored only
+	fDocKind = "dkind" // the document's kind (docKind), when it has one
+	fTitle   = "title" // the document's title, with each chunk (BM25F's title field)
 )
 
 // chunkDoc is the bleve document of one chunk.
@@ -46,6 +48,8 @@ type chunkDoc struct {
 	Tags    []string `json:"tags,omitempty"`
 	Heading string   `json:"heading"`
 	Lines   string   `json:"lines"`
+	DocKind string   `json:"dkind,omitempty"`
+	Title   string   `json:"title,omitempty"`
 }
 
 // textAnalyzer analyses the searched fields and queries.
@@ -107,10 +111,12 @@ func newMapping() mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fText, text)
 	doc.AddFieldMappingsAt(fHead, head)
+	doc.AddFieldMappingsAt(fTitle, head)
 	doc.AddFieldMappingsAt(fHeadLen, headLen)
 	doc.AddFieldMappingsAt(fPackage, kw(true))
 	doc.AddFieldMappingsAt(fPath, kw(true))
 	doc.AddFieldMappingsAt(fTags, kw(true))
+	doc.AddFieldMappingsAt(fDocKind, kw(false))
 	doc.AddFieldMappingsAt(fHeading, stored())
 	doc.AddFieldMappingsAt(fLines, stored())
 	m.DefaultMapping = doc
