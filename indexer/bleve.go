@@ -197,16 +197,17 @@ func searchText(title string, c chunk, extra string) (text, head string, prefixL
 		b.WriteString(extra)
 		b.WriteByte('\n')
 	}
-	if parts := compoundParts(c.Text, 2000); parts != "" {
+	body := c.body()
+	if parts := compoundParts(body, 2000); parts != "" {
 		b.WriteString(parts)
 		b.WriteByte('\n')
 	}
-	if words := mnemonicWords(c.Text, 2000); words != "" {
+	if words := mnemonicWords(body, 2000); words != "" {
 		b.WriteString(words)
 		b.WriteByte('\n')
 	}
 	prefixLen = b.Len()
-	b.WriteString(c.Text)
+	b.WriteString(body)
 	return b.String(), h.String(), prefixLen
 }
 
