@@ -59,7 +59,7 @@ var (
 	esmLineRE = regexp.MustCompile(`^(?:import\s+(?:[\w*{}\s,]+\s+from\s+)?["'][^"']+["'];?|export\s+(?:const|let|var|function|default)\b.*|export\s*\{.*)\s*$`)
 	// proseAttrRE matches an attribute value of words ("Basic useState
 	// examples"): kept from a tag line as text.
-	proseAttrRE = regexp.MustCompile(`"([^"<>{}]*\s[^"<>{}]*)"`)
+	proseAttrRE = regexp.MustCompile(`[\w:-]+\s*=\s*(?:"([^"]*)"|'([^']*)')`)
 )
 
 // dropJSXMarkup returns lines (body lines from off, whose kinds are kinds
@@ -89,7 +89,9 @@ func dropJSXMarkup(lines []string, kinds []markdown.Kind, off int) []string {
 			if t[0] == '<' {
 				var words []string
 				for _, m := range proseAttrRE.FindAllStringSubmatch(t, -1) {
-					words = append(words, m[1])
+					if v := strings.TrimSpace(m[1] + m[2]); strings.ContainsAny(v, " \t") {
+						words = append(words, v)
+					}
 				}
 				out[j] = strings.Join(words, " ")
 			}

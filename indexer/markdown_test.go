@@ -524,7 +524,7 @@ func TestTitleClipped(t *testing.T) {
 // page (issue 27).
 func TestJSXMarkupNotIndexed(t *testing.T) {
 	t.Parallel()
-	in := "---\ntitle: useState\n---\nimport { Sandpack } from '@site/components';\nexport const meta = {a: 1};\n\n<Intro>\n\n`useState` lets you add a state variable to your component.\n\n</Intro>\n\n<InlineToc />\n\n## Usage {/*usage*/}\n\n<Recipes titleText=\"Basic counter examples\" titleId=\"examples-basic\">\n\n<Note>Keep the setter stable.</Note>\n\n<Sandpack>\n\n```js\nimport { useState } from 'react';\n```\n\n</Sandpack>\n\n</Recipes>\n\n<details>\n"
+	in := "---\ntitle: useState\n---\nimport { Sandpack } from '@site/components';\nexport const meta = {a: 1};\n\n<Intro>\n\n`useState` lets you add a state variable to your component.\n\n</Intro>\n\n<InlineToc />\n\n## Usage {/*usage*/}\n\n<Recipes titleText=\"Basic counter examples\" titleId=\"examples-basic\" note='two words'>\n\n<Note>Keep the setter stable.</Note>\n\n<Sandpack>\n\n```js\nimport { useState } from 'react';\n```\n\n</Sandpack>\n\n</Recipes>\n\n<details>\n"
 	p := parseMarkdown("reference/usestate.mdx", []byte(in), nil)
 	var all strings.Builder
 	for _, c := range p.Chunks {
@@ -532,12 +532,12 @@ func TestJSXMarkupNotIndexed(t *testing.T) {
 		all.WriteString(text + "\n")
 	}
 	text := all.String()
-	for _, want := range []string{"lets you add a state variable", "Basic counter examples", "<Note>Keep the setter stable.</Note>", "import { useState } from 'react';", "<details>"} {
+	for _, want := range []string{"lets you add a state variable", "Basic counter examples two words", "<Note>Keep the setter stable.</Note>", "import { useState } from 'react';", "<details>"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("indexed text lacks %q:\n%s", want, text)
 		}
 	}
-	for _, gone := range []string{"Intro", "InlineToc", "Sandpack }", "<Sandpack>", "Recipes", "examples-basic", "export const meta", "@site/components"} {
+	for _, gone := range []string{"Intro", "InlineToc", "Sandpack }", "<Sandpack>", "Recipes", "examples-basic", "titleId", "export const meta", "@site/components"} {
 		if strings.Contains(text, gone) {
 			t.Errorf("indexed text has %q:\n%s", gone, text)
 		}
