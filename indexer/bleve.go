@@ -34,6 +34,8 @@ const (
 	fTags    = "tags"
 	fHeading = "heading"
 	fLines   = "lines" // "start-end-prefixLen", stored only
+	fDocKind = "dkind" // the document's kind (docKind), when it has one
+	fTitle   = "title" // the document's title, with each chunk (BM25F's title field)
 )
 
 // chunkDoc is the bleve document of one chunk.
@@ -46,6 +48,8 @@ type chunkDoc struct {
 	Tags    []string `json:"tags,omitempty"`
 	Heading string   `json:"heading"`
 	Lines   string   `json:"lines"`
+	DocKind string   `json:"dkind,omitempty"`
+	Title   string   `json:"title,omitempty"`
 }
 
 // textAnalyzer analyses the searched fields and queries.
@@ -107,10 +111,12 @@ func newMapping() mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fText, text)
 	doc.AddFieldMappingsAt(fHead, head)
+	doc.AddFieldMappingsAt(fTitle, head)
 	doc.AddFieldMappingsAt(fHeadLen, headLen)
 	doc.AddFieldMappingsAt(fPackage, kw(true))
 	doc.AddFieldMappingsAt(fPath, kw(true))
 	doc.AddFieldMappingsAt(fTags, kw(true))
+	doc.AddFieldMappingsAt(fDocKind, kw(false))
 	doc.AddFieldMappingsAt(fHeading, stored())
 	doc.AddFieldMappingsAt(fLines, stored())
 	m.DefaultMapping = doc
@@ -191,16 +197,17 @@ func searchText(title string, c chunk, extra string) (text, head string, prefixL
 		b.WriteString(extra)
 		b.WriteByte('\n')
 	}
-	if parts := compoundParts(c.Text, 2000); parts != "" {
+	body := c.body()
+	if parts := compoundParts(body, 2000); parts != "" {
 		b.WriteString(parts)
 		b.WriteByte('\n')
 	}
-	if words := mnemonicWords(c.Text, 2000); words != "" {
+	if words := mnemonicWords(body, 2000); words != "" {
 		b.WriteString(words)
 		b.WriteByte('\n')
 	}
 	prefixLen = b.Len()
-	b.WriteString(c.Text)
+	b.WriteString(body)
 	return b.String(), h.String(), prefixLen
 }
 

@@ -15,29 +15,40 @@ import (
 )
 
 // Ranking is textbook BM25F (Robertson & Zaragoza, "The Probabilistic
-// Relevance Framework: BM25 and Beyond", 2009) over two fields of a chunk:
-// its heading trail with the document title ("head") and its body (the
-// rest of what bleve searches: text minus head). For each query term t,
+// Relevance Framework: BM25 and Beyond", 2009) over three fields of a
+// chunk: its heading trail with the document title ("head"), its body (the
+// rest of what bleve searches: text minus head) and the document's title
+// again ("title", every chunk of the document has it; a title already in
+// the head field counts in both, so the title weighs headWeight +
+// titleWeight). For each query term t,
 //
 //	tf~(t) = Σ_f w_f · tf_f(t) / (1 − b + b · dl_f / avgdl_f)
 //	score  = Σ_t idf(t) · tf~(t) / (k1 + tf~(t))
 //	idf(t) = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
 //
-// with w_f = 1 for both fields, k1 = 1.2, b = 0.75, dl_f the field's token
-// count in the chunk (from the index: bleve keeps each field's length in
-// its postings, and the head's length as a doc value), avgdl_f the field's
+// with w_f = 1 for the body, 3 for the head and 1 for the title (page-aware
+// ranking, issue 27: the page whose title or heading is the question's
+// subject comes before one that mentions it often; chosen on the 58, the
+// held-out 60 and the Debian set, bench/relevance/README.md), k1 = 1.2,
+// b = 0.75, dl_f the field's token count in the chunk (from the index:
+// bleve keeps the body's and the title's length in their postings, and
+// the head's length as a doc value), avgdl_f the field's
 // average over all chunks (meta.json), N the number of chunks and df(t)
 // the number of chunks that hold t in either field. Each query term counts
-// once. bleve's own BM25 is not this (it multiplies by a coordination
+// once. A chunk of a changelog, release notes, a blog post, a "what's new"
+// page or a migration guide (docKind) has its score multiplied by
+// docKindPrior unless the query asks for such pages. bleve's own BM25 is
+// not this (it multiplies by a coordination
 // factor, takes √tf, applies idf twice and rounds the average length up),
 // so bleve only picks the candidates: its best rescoreCandidates chunks
 // (a re-ranking of all of them measured the same, issue 15), which are
 // scored again here.
 const (
-	bm25K1     = 1.2
-	bm25B      = 0.75
-	headWeight = 1.0
-	bodyWeight = 1.0
+	bm25K1      = 1.2
+	bm25B       = 0.75
+	headWeight  = 3.0
+	bodyWeight  = 1.0
+	titleWeight = 1.0
 	// rescoreCandidates is how many of bleve's best chunks are re-scored
 	// (more when a search asks for many hits). With 50, recall@100 dropped.
 	rescoreCandidates = 200
@@ -91,16 +102,16 @@ func headTokens(head string) int {
 
 // corpusStats are the collection statistics BM25F needs.
 type corpusStats struct {
-	n                float64 // chunks
-	avgBody, avgHead float64 // average field lengths in tokens
+	n                          float64 // chunks
+	avgBody, avgHead, avgTitle float64 // average field lengths in tokens
 }
 
-func newCorpusStats(chunks uint64, tokens, headTokens int64) corpusStats {
+func newCorpusStats(chunks uint64, tokens, headTokens, titleTokens int64) corpusStats {
 	if chunks == 0 {
 		return corpusStats{}
 	}
 	n := float64(chunks)
-	return corpusStats{n: n, avgBody: float64(max(tokens-headTokens, 0)) / n, avgHead: float64(headTokens) / n}
+	return corpusStats{n: n, avgBody: float64(max(tokens-headTokens, 0)) / n, avgHead: float64(headTokens) / n, avgTitle: float64(titleTokens) / n}
 }
 
 // candidate is one chunk bleve found, scored again by rescore.
@@ -133,6 +144,8 @@ type snapshotCache struct {
 	rdr      index.IndexReader // the snapshot the rest was read from
 	searches int               // of the snapshot, by headLengths
 	heads    []uint32          // heading length by internal document number
+	kinds    []bool            // whether the chunk's document has a kind (docKind), by internal document number
+	kindsOK  bool              // kinds was read
 	terms    map[string]*termPostings
 	uses     map[string]int // frequent terms not kept yet: searches that had them
 	bytes    int            // held by terms
@@ -148,6 +161,8 @@ const (
 	// cachedPostingsBytes bounds the postings a snapshotCache keeps: 12
 	// bytes per chunk per term (1.2 MB a term for 100,000 chunks).
 	cachedPostingsBytes = 16 << 20
+	// termDocBytes is the size of a termDoc.
+	termDocBytes = 16
 )
 
 // termPostings is one term's postings, by internal document number: its
@@ -157,7 +172,10 @@ type termPostings struct {
 	docs []termDoc
 }
 
-type termDoc struct{ text, head, dl uint32 }
+type termDoc struct {
+	text, head, dl uint32
+	title, tdl     uint16 // in the title field: frequency and length
+}
 
 func newSnapshotCache() *snapshotCache {
 	return &snapshotCache{cacheBytes: cachedPostingsBytes}
@@ -168,6 +186,7 @@ func newSnapshotCache() *snapshotCache {
 func (c *snapshotCache) of(rdr index.IndexReader) {
 	if c.rdr == nil || c.rdr != rdr {
 		c.rdr, c.searches, c.heads, c.terms, c.uses, c.bytes = rdr, 0, nil, nil, nil, 0
+		c.kinds, c.kindsOK = nil, false
 	}
 }
 
@@ -187,6 +206,42 @@ func (c *snapshotCache) headLengths(ctx context.Context, rdr index.IndexReader) 
 		c.heads = heads
 	}
 	return c.heads, nil
+}
+
+// kindedChunks returns, by internal document number, whether each chunk of
+// rdr's snapshot is of a document with a kind (docKind), read from the
+// fDocKind postings on the snapshot's first call: those documents are
+// few.
+func (c *snapshotCache) kindedChunks(ctx context.Context, rdr index.IndexReader) ([]bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.of(rdr)
+	if c.kindsOK {
+		return c.kinds, nil
+	}
+	var kinds []bool
+	var d index.TermFieldDoc
+	for _, k := range DocKinds {
+		r, err := rdr.TermFieldReader(ctx, []byte(k), fDocKind, false, false, false)
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read document kinds: %w", err)
+		}
+		for {
+			doc, err := r.Next(&d)
+			if err != nil {
+				r.Close()
+				return nil, fmt.Errorf("indexer: read document kinds: %w", err)
+			}
+			if doc == nil {
+				break
+			}
+			kinds = grow(kinds, doc.ID.Value())
+			kinds[doc.ID.Value()] = true
+		}
+		r.Close()
+	}
+	c.kinds, c.kindsOK = kinds, true
+	return kinds, nil
 }
 
 // readHeadLengths reads every chunk's fHeadLen from the field's
@@ -263,7 +318,7 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 	if p := c.terms[term]; p != nil {
 		return p, nil
 	}
-	if c.bytes+int(n)*12 > c.cacheBytes {
+	if c.bytes+int(n)*termDocBytes > c.cacheBytes {
 		return nil, nil
 	}
 	if c.uses[term] == 0 {
@@ -313,11 +368,34 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 		p.docs = grow(p.docs, doc.ID.Value())
 		p.docs[doc.ID.Value()].head = uint32(doc.Freq)
 	}
+	title, err := rdr.TermFieldReader(ctx, []byte(term), fTitle, true, true, false)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
+	}
+	defer title.Close()
+	for {
+		doc, err := title.Next(&d)
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
+		}
+		if doc == nil {
+			break
+		}
+		dl := 0.0
+		if doc.Norm > 0 {
+			dl = math.Round(1 / (doc.Norm * doc.Norm))
+		}
+		if doc.Freq > math.MaxUint16 || dl > math.MaxUint16 {
+			return nil, nil
+		}
+		p.docs = grow(p.docs, doc.ID.Value())
+		p.docs[doc.ID.Value()].title, p.docs[doc.ID.Value()].tdl = uint16(doc.Freq), uint16(dl)
+	}
 	if c.terms == nil {
 		c.terms = map[string]*termPostings{}
 	}
 	c.terms[term] = p
-	c.bytes += len(p.docs) * 12
+	c.bytes += len(p.docs) * termDocBytes
 	return p, nil
 }
 
@@ -325,15 +403,22 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // once) from rdr's postings (through cache, the snapshot's), and sorts the
 // candidates by it, best first (ties by id, so the order is stable).
 // Candidates must be of rdr's snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands []*candidate, st corpusStats, cache *snapshotCache) error {
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool) error {
 	heads, err := cache.headLengths(ctx, rdr)
 	if err != nil {
 		return err
 	}
+	var kinded []bool
+	if kindPrior {
+		if kinded, err = cache.kindedChunks(ctx, rdr); err != nil {
+			return err
+		}
+	}
 	slices.SortFunc(cands, func(a, b *candidate) int { return bytes.Compare(a.id, b.id) })
-	type freqs struct{ text, head uint64 }
+	type freqs struct{ text, head, title uint64 }
 	tf := make([]freqs, len(cands)*len(terms)) // [candidate*len(terms) + term]
 	dlText := make([]float64, len(cands))
+	dlTitle := make([]float64, len(cands))
 	idf := make([]float64, len(terms))
 	var pre index.TermFieldDoc
 	for j, t := range terms {
@@ -363,14 +448,18 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 						}
 					}
 					tf[i*len(terms)+j].head = uint64(d.head)
+					if d.title > 0 {
+						tf[i*len(terms)+j].title = uint64(d.title)
+						dlTitle[i] = float64(d.tdl)
+					}
 				}
 			}
 			continue
 		}
-		for _, field := range [...]string{fText, fHead} {
+		for _, field := range [...]string{fText, fHead, fTitle} {
 			r := text
-			if field == fHead {
-				if r, err = rdr.TermFieldReader(ctx, []byte(t), field, true, false, false); err != nil {
+			if field != fText {
+				if r, err = rdr.TermFieldReader(ctx, []byte(t), field, true, field == fTitle, false); err != nil {
 					return fmt.Errorf("indexer: read postings of %q: %w", t, err)
 				}
 			} else {
@@ -398,13 +487,19 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 				if !d.ID.Equals(c.id) {
 					continue
 				}
-				if field == fText {
+				switch field {
+				case fText:
 					tf[i*len(terms)+j].text = d.Freq
 					if d.Norm > 0 {
 						dlText[i] = math.Round(1 / (d.Norm * d.Norm))
 					}
-				} else {
+				case fHead:
 					tf[i*len(terms)+j].head = d.Freq
+				default:
+					tf[i*len(terms)+j].title = d.Freq
+					if d.Norm > 0 {
+						dlTitle[i] = math.Round(1 / (d.Norm * d.Norm))
+					}
 				}
 			}
 			r.Close()
@@ -438,7 +533,11 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 			body := float64(f.text) - float64(f.head)
 			score += bm25fTerm(idf[j],
 				fieldFreq{tf: max(body, 0), dl: dlBody, avgdl: st.avgBody, weight: bodyWeight},
-				fieldFreq{tf: float64(f.head), dl: dlHead, avgdl: st.avgHead, weight: headWeight})
+				fieldFreq{tf: float64(f.head), dl: dlHead, avgdl: st.avgHead, weight: headWeight},
+				fieldFreq{tf: float64(f.title), dl: dlTitle[i], avgdl: st.avgTitle, weight: titleWeight})
+		}
+		if n := c.id.Value(); n < uint64(len(kinded)) && kinded[n] {
+			score *= docKindPrior
 		}
 		c.score = score
 	}

@@ -14,11 +14,13 @@ import (
 
 // TestBM25FFormula pins the scoring formula (bm25f.go) on two chunks
 // computed by hand. a.md is "# Alpha" over "zebra zebra lion": its head
-// field (the trail) is "alpha" (1 token), its body "zebra zebra lion" (3);
-// b.md is "# Zebra" over "lion tiger": head "zebra" (1), body "lion tiger"
-// (2). So N = 2, avgdl(body) = 5/2 = 2.5, avgdl(head) = 2/2 = 1, k1 = 1.2,
-// b = 0.75, and a field's length normalisation is 0.25 + 0.75·dl/avgdl:
-// 1.15 for a's body, 0.85 for b's, 1 for either head.
+// field (the trail) is "alpha" (1 token), its title "alpha" (1), its body
+// "zebra zebra lion" (3); b.md is "# Zebra" over "lion tiger": head and
+// title "zebra" (1 each), body "lion tiger" (2). So N = 2, avgdl(body) =
+// 5/2 = 2.5, avgdl(head) = avgdl(title) = 2/2 = 1, k1 = 1.2, b = 0.75, and
+// a field's length normalisation is 0.25 + 0.75·dl/avgdl: 1.15 for a's
+// body, 0.85 for b's, 1 for either head or title. A word of b's heading
+// counts 3 (the head's weight) + 1 (the title's) = 4 times.
 func TestBM25FFormula(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".context")
@@ -41,11 +43,11 @@ func TestBM25FFormula(t *testing.T) {
 		query string
 		want  map[string]float64
 	}{
-		// zebra: twice in a's body; once in b's head (and in its text
-		// only as that heading, so b's body has none).
+		// zebra: twice in a's body; once in b's head and title (and in
+		// its text only as that heading, so b's body has none).
 		{"zebra", map[string]float64{
 			"a.md": idf2of2 * sat(2/1.15),
-			"b.md": idf2of2 * sat(1/1.0),
+			"b.md": idf2of2 * sat(3*1/1.0+1*1/1.0),
 		}},
 		// lion once in each body; tiger in b's body only: idf once per
 		// term, summed after each term's saturation.
@@ -88,9 +90,9 @@ func TestBM25FTerm(t *testing.T) {
 // TestHeadLengthsAfterUpdate checks that a Reader kept open across an
 // incremental Sync scores with the new heading lengths (read once per
 // opening of the index). After the update a.md is "# Alpha beta gamma
-// delta" (head 4 tokens) over "zebra zebra lion" (body 3), b.md "# Zebra"
-// (1) over "lion tiger alpha" (3): avgdl(head) = 2.5, avgdl(body) = 3,
-// and alpha is in both chunks.
+// delta" (head and title 4 tokens) over "zebra zebra lion" (body 3), b.md
+// "# Zebra" (1) over "lion tiger alpha" (3): avgdl(head) = avgdl(title) =
+// 2.5, avgdl(body) = 3, and alpha is in both chunks.
 func TestHeadLengthsAfterUpdate(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".context")
@@ -115,7 +117,7 @@ func TestHeadLengthsAfterUpdate(t *testing.T) {
 	idf := math.Log(1 + 0.5/2.5)
 	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
 	want := map[string]float64{
-		"a.md": idf * sat(1/(0.25+0.75*4/2.5)),
+		"a.md": idf * sat((headWeight+titleWeight)*1/(0.25+0.75*4/2.5)), // head and title alike: 4 tokens, average 2.5
 		"b.md": idf * sat(1/(0.25+0.75*3/3)),
 	}
 	hits, err := r.Search(ctx, Query{Text: "alpha"})
@@ -207,5 +209,102 @@ func TestSnapshotCacheSameScores(t *testing.T) {
 	}
 	if rare := slices.DeleteFunc(slices.Clone(rare), func(w string) bool { return open.cache.terms[w] != nil }); len(rare) == 0 {
 		t.Errorf("kept the postings of every word")
+	}
+}
+
+// TestBM25FFieldWeights pins the page-aware weights (issue 27) on a corpus
+// computed by hand: t.md is titled "Lion" over "zebra"; b.md is titled
+// "Zebra" over "lion lion lion". For "lion" (in both chunks: idf ln 1.2),
+// t.md has it once in its head (weight 3) and title (weight 1), lengths at
+// their averages (1): tf~ = 3 + 1 = 4; b.md three times in its body of 3
+// (average 2, normalisation 0.25 + 0.75·3/2 = 1.375): tf~ = 3/1.375. So
+// the page titled by the question's subject comes first; with every
+// field at weight 1 and no title field (tf~ 1 against 2.18) it did not.
+func TestBM25FFieldWeights(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"t.md": "# Lion\n\nzebra\n",
+		"b.md": "# Zebra\n\nlion lion lion\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	idf := math.Log(1.2)
+	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
+	want := []struct {
+		path  string
+		score float64
+	}{
+		{"t.md", idf * sat(3*1/1.0+1*1/1.0)},
+		{"b.md", idf * sat(3/1.375)},
+	}
+	hits, err := r.Search(ctx, Query{Text: "lion"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 {
+		t.Fatalf("%d hits, want 2: %+v", len(hits), hits)
+	}
+	for i, h := range hits {
+		if h.Path != want[i].path || math.Abs(h.Score-want[i].score) > 1e-9 {
+			t.Errorf("hit %d: %s scored %.9f, want %s %.9f", i+1, h.Path, h.Score, want[i].path, want[i].score)
+		}
+	}
+	// The weights as pinned: with all at 1 and no title field the order
+	// above would be the other way round.
+	if sat(1) >= sat(3/1.375) || headWeight != 3 || titleWeight != 1 || bodyWeight != 1 {
+		t.Errorf("weights changed: head %v, title %v, body %v", headWeight, titleWeight, bodyWeight)
+	}
+}
+
+// TestDocKindPrior: a changelog's chunk scores docKindPrior times its
+// BM25F score unless the query asks for changes (a word of kindQueryRE, or
+// kind:changelog, which also keeps only such documents).
+func TestDocKindPrior(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"CHANGELOG.md":    "# Changes\n\n## 1.2\n\nThe lion option is added.\n",
+		"guide/lion.md":   "# Taming\n\nThe lion is fed at noon.\n",
+		"guide/zebras.md": "# Zebras\n\nStripes.\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	score := func(q, path string) float64 {
+		t.Helper()
+		hits, err := r.Search(ctx, Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if h.Path == path {
+				return h.Score
+			}
+		}
+		t.Fatalf("%q: no hit in %s: %+v", q, path, hits)
+		return 0
+	}
+	plain, asked := score("lion option", "CHANGELOG.md"), score("lion option kind:changelog", "CHANGELOG.md")
+	if math.Abs(plain-docKindPrior*asked) > 1e-9 {
+		t.Errorf("changelog scored %.9f for a plain query, %.9f with kind:changelog; want the first %v times the second", plain, asked, docKindPrior)
+	}
+	hits, err := r.Search(ctx, Query{Text: "lion kind:changelog"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].Path != "CHANGELOG.md" {
+		t.Errorf("kind:changelog: %+v, want CHANGELOG.md only", hits)
+	}
+	// A query that asks for changes ranks the changelog as it scores.
+	if a, b := score("lion option changelog", "CHANGELOG.md"), score("lion option changelog kind:changelog", "CHANGELOG.md"); math.Abs(a-b) > 1e-9 {
+		t.Errorf("asked for a changelog: %.9f, want %.9f (no prior)", a, b)
 	}
 }

@@ -50,12 +50,13 @@ var partFileRE = regexp.MustCompile(`^[0-9a-f]{32}\.json$`)
 
 // catalogPart is what the top of the catalogue knows of one package's part.
 type catalogPart struct {
-	File       string `json:"file"`  // the part's name in catalog/
-	Stamp      string `json:"stamp"` // partStamp of its records; "" when a path is not UTF-8 (makePart)
-	Records    int    `json:"records"`
-	Chunks     int    `json:"chunks"`
-	Tokens     int64  `json:"tokens,omitempty"`
-	HeadTokens int64  `json:"headTokens,omitempty"`
+	File        string `json:"file"`  // the part's name in catalog/
+	Stamp       string `json:"stamp"` // partStamp of its records; "" when a path is not UTF-8 (makePart)
+	Records     int    `json:"records"`
+	Chunks      int    `json:"chunks"`
+	Tokens      int64  `json:"tokens,omitempty"`
+	HeadTokens  int64  `json:"headTokens,omitempty"`
+	TitleTokens int64  `json:"titleTokens,omitempty"`
 	// Listing is the hash of what INDEX.md shows of the package's
 	// documents; Links the hash of what resolving links reads of them
 	// (linkInput): a part whose Links did not change leaves every
@@ -150,6 +151,7 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 		p.Chunks += r.Chunks
 		p.Tokens += r.Tokens
 		p.HeadTokens += r.HeadTokens
+		p.TitleTokens += r.TitleTokens
 		fmt.Fprintf(listing, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
 	}
 	p.Stamp = st.sum()

@@ -3,6 +3,7 @@ package indexer
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -22,6 +23,17 @@ type chunk struct {
 	// headsInText is how many of the trail's last headings are lines of
 	// Text (0 for the continuation of a split section).
 	headsInText int
+	// indexed is what search indexes of Text when it is not all of it
+	// (dropJSXMarkup); "" when it is.
+	indexed string
+}
+
+// body is the chunk's text as search indexes it.
+func (c chunk) body() string {
+	if c.indexed != "" {
+		return c.indexed
+	}
+	return c.Text
 }
 
 // chunksOf returns the document's chunks (markdown's Doc.Chunks, the one
@@ -32,6 +44,61 @@ func chunksOf(d markdown.Doc) []chunk {
 	out := make([]chunk, len(cs))
 	for i, c := range cs {
 		out[i] = chunk{Trail: c.Trail, Start: c.StartLine, End: c.EndLine, Text: strings.Join(d.Lines[c.StartLine-1:c.EndLine], "\n"), headsInText: c.HeadsInText}
+	}
+	return out
+}
+
+var (
+	// jsxTagLineRE matches a line that is one JSX tag of a component
+	// (a capitalised name: <Note>, </Intro>, <Sandpack>, <InlineToc />,
+	// <Diagram name="x" height={250} />), as MDX pages (react.dev,
+	// Docusaurus) write them between paragraphs. HTML elements are lower
+	// case and stay (Plain drops them where it matters).
+	jsxTagLineRE = regexp.MustCompile(`^\s*</?[A-Z][\w.]*(?:\s[^<>]*)?/?>\s*$`)
+	// esmLineRE matches an MDX import or export statement on one line.
+	esmLineRE = regexp.MustCompile(`^(?:import\s+(?:[\w*{}\s,]+\s+from\s+)?["'][^"']+["'];?|export\s+(?:const|let|var|function|default)\b.*|export\s*\{.*)\s*$`)
+	// proseAttrRE matches an attribute value of words ("Basic useState
+	// examples"): kept from a tag line as text.
+	proseAttrRE = regexp.MustCompile(`[\w:-]+\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+)
+
+// dropJSXMarkup returns lines (body lines from off, whose kinds are kinds
+// [off:]) with the lines that are only JSX markup emptied: a component's
+// opening, closing or self-closing tag on a line of its own, an MDX import
+// or export. The prose between a component's tags (<Note>…</Note>,
+// <Intro>…</Intro>) is text and stays, and so do a tag's attribute values
+// of several words (titleText="Basic examples"); a tag's name and its
+// other attributes are not words of the page (issue 27). lines itself is
+// not changed.
+func dropJSXMarkup(lines []string, kinds []markdown.Kind, off int) []string {
+	var out []string
+	for j, l := range lines {
+		i := off + j
+		if i < 0 || i >= len(kinds) || kinds[i] != markdown.Text {
+			continue
+		}
+		t := strings.TrimLeft(l, " \t")
+		if t == "" || (t[0] != '<' && !strings.HasPrefix(t, "import") && !strings.HasPrefix(t, "export")) {
+			continue
+		}
+		if jsxTagLineRE.MatchString(l) || esmLineRE.MatchString(t) {
+			if out == nil {
+				out = slices.Clone(lines)
+			}
+			out[j] = ""
+			if t[0] == '<' {
+				var words []string
+				for _, m := range proseAttrRE.FindAllStringSubmatch(t, -1) {
+					if v := strings.TrimSpace(m[1] + m[2]); strings.ContainsAny(v, " \t") {
+						words = append(words, v)
+					}
+				}
+				out[j] = strings.Join(words, " ")
+			}
+		}
+	}
+	if out == nil {
+		return lines
 	}
 	return out
 }
@@ -150,6 +217,24 @@ type parsed struct {
 	keyTitle bool
 }
 
+// mdxExportTitleRE matches an MDX page's `export const title = "…"`.
+var mdxExportTitleRE = regexp.MustCompile("^export\\s+const\\s+title\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|`([^`$]*)`)\\s*;?\\s*$")
+
+// mdxTitle returns the title an MDX page sets with
+// `export const title = "…"` on a line of its own, outside code; "" when
+// none does.
+func mdxTitle(lines []string, s markdown.Body) string {
+	for i, l := range lines {
+		if s.Kinds[i] != markdown.Text || !strings.HasPrefix(l, "export") {
+			continue
+		}
+		if m := mdxExportTitleRE.FindStringSubmatch(l); m != nil {
+			return strings.TrimSpace(m[1] + m[2] + m[3])
+		}
+	}
+	return ""
+}
+
 // parseMarkdown parses one markdown document (parseDocument parses any
 // format). name is used for the fallback title and in warnings; warn may
 // be nil.
@@ -172,13 +257,11 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	body := lines[block.End:]
 	s := d.Body
 	p.Title = fm.Title
+	if p.Title == "" && len(s.Headings) > 0 {
+		p.Title = markdown.Plain(s.Headings[0].Text)
+	}
 	if p.Title == "" {
-		for _, h := range s.Headings {
-			if h.Level == 1 {
-				p.Title = markdown.Plain(h.Text)
-				break
-			}
-		}
+		p.Title = mdxTitle(body, s)
 	}
 	if p.Title == "" {
 		base := path.Base(name)
@@ -200,6 +283,12 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	}
 	p.Type = fm.Type
 	p.Chunks = boundChunks(chunksOf(d))
+	for i, c := range p.Chunks {
+		lines := strings.Split(c.Text, "\n")
+		if kept := dropJSXMarkup(lines, s.Kinds, c.Start-1-block.End); &kept[0] != &lines[0] {
+			p.Chunks[i].indexed = strings.Join(kept, "\n")
+		}
+	}
 	p.Meta = normalizeMeta(fm.Fields)
 	for _, l := range frontMatterLinks(fm.Fields, block.First+1) {
 		l.Line = keyLine(lines, block, l.Type)

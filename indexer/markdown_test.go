@@ -88,9 +88,9 @@ func TestParseMarkdown(t *testing.T) {
 			summary: "P.",
 		},
 		{
-			name:    "title from first H1 not H2",
+			name:    "title from the first heading, an H2 before the H1 (issue 26)",
 			in:      "## Second\n\n# First\n\nText.\n",
-			title:   "First",
+			title:   "Second",
 			summary: "Text.",
 		},
 		{
@@ -189,6 +189,45 @@ func TestParseMarkdown(t *testing.T) {
 			in:      "# Title ##\n\nx\n",
 			title:   "Title",
 			summary: "x",
+		},
+		{
+			name:    "the first heading of any level is the title (issue 26)",
+			file:    "ch15-02-deref.md",
+			in:      "## Treating Smart Pointers Like Regular References\n\nx\n\n# Later H1\n\ny\n",
+			title:   "Treating Smart Pointers Like Regular References",
+			summary: "x",
+		},
+		{
+			name:    "heading-ID markers are not in the title",
+			in:      "## Usage {/*usage*/}\n\nx\n",
+			title:   "Usage",
+			summary: "x",
+		},
+		{
+			name:    "attr_list id is not in the title",
+			in:      "# First Steps { #first-steps }\n\nx\n",
+			title:   "First Steps",
+			summary: "x",
+		},
+		{
+			name:    "MDX export const title when there is no heading",
+			file:    "learn/thinking.mdx",
+			in:      "export const title = \"Thinking in React\";\n\nx\n",
+			title:   "Thinking in React",
+			summary: "export const title = \"Thinking in React\";",
+		},
+		{
+			name:    "a heading wins over an MDX export",
+			in:      "export const title = 'Exported'\n\n### The Heading\n\nx\n",
+			title:   "The Heading",
+			summary: "export const title = 'Exported'",
+		},
+		{
+			name:    "no heading, no export: the file name",
+			file:    "docs/plain-notes.md",
+			in:      "Just text.\n",
+			title:   "plain-notes",
+			summary: "Just text.",
 		},
 	}
 	for _, tt := range tests {
@@ -478,4 +517,33 @@ func TestTitleClipped(t *testing.T) {
 			t.Errorf("title of %d bytes (%.20q…)", n, p.Title)
 		}
 	}
+}
+
+// TestJSXMarkupNotIndexed: in an MDX page, the prose inside components is
+// text; the components' tags, imports and exports are not words of the
+// page (issue 27).
+func TestJSXMarkupNotIndexed(t *testing.T) {
+	t.Parallel()
+	in := "---\ntitle: useState\n---\nimport { Sandpack } from '@site/components';\nexport const meta = {a: 1};\n\n<Intro>\n\n`useState` lets you add a state variable to your component.\n\n</Intro>\n\n<InlineToc />\n\n## Usage {/*usage*/}\n\n<Recipes titleText=\"Basic counter examples\" titleId=\"examples-basic\" note='two words'>\n\n<Note>Keep the setter stable.</Note>\n\n<Sandpack>\n\n```js\nimport { useState } from 'react';\n```\n\n</Sandpack>\n\n</Recipes>\n\n<details>\n"
+	p := parseMarkdown("reference/usestate.mdx", []byte(in), nil)
+	var all strings.Builder
+	for _, c := range p.Chunks {
+		text, _, _ := searchText(p.Title, c, "")
+		all.WriteString(text + "\n")
+	}
+	text := all.String()
+	for _, want := range []string{"lets you add a state variable", "Basic counter examples two words", "<Note>Keep the setter stable.</Note>", "import { useState } from 'react';", "<details>"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("indexed text lacks %q:\n%s", want, text)
+		}
+	}
+	for _, gone := range []string{"Intro", "InlineToc", "Sandpack }", "<Sandpack>", "Recipes", "examples-basic", "titleId", "export const meta", "@site/components"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("indexed text has %q:\n%s", gone, text)
+		}
+	}
+	if p.Title != "useState" {
+		t.Errorf("title = %q", p.Title)
+	}
+	checkCoverage(t, in, p.Chunks)
 }

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,8 +13,9 @@ const QuerySyntax = `words match anywhere in a passage, stemmed ("installing" fi
 "install"), best passages first; "an exact phrase" must appear word for
 word; -word or -"a phrase" leaves out passages that have it; the
 qualifiers package:ALIAS, path:PREFIX (a path inside the package), tag:TAG
-and kind:KIND (git, dir, https) filter: several of one qualifier match any
-of them, different qualifiers must all hold. Anything else is a plain
+and kind:KIND filter: a source kind (git, dir, https) or a document kind
+(changelog, release, blog, whatsnew, migration); several of one qualifier
+match any of them, different qualifiers must all hold. Anything else is a plain
 word, so no query is an error; to search for a word that starts with "-"
 or holds a ":", quote it ("-rf").`
 
@@ -25,7 +27,8 @@ type parsedQuery struct {
 	packages []string // package:ALIAS
 	paths    []string // path:PREFIX
 	tags     []string // tag:T (lower-cased, as tags are stored)
-	kinds    []string // kind:K
+	kinds    []string // kind:K, a source kind (git, dir, https)
+	docKinds []string // kind:K, a document kind (DocKinds)
 }
 
 // positive is the scored text: the words and the phrases' words.
@@ -95,7 +98,11 @@ func parseQuery(text string) parsedQuery {
 				q.tags = append(q.tags, strings.ToLower(val))
 				continue
 			case "kind":
-				q.kinds = append(q.kinds, strings.ToLower(val))
+				if k := strings.ToLower(val); slices.Contains(DocKinds, k) {
+					q.docKinds = append(q.docKinds, k)
+				} else {
+					q.kinds = append(q.kinds, k)
+				}
 				continue
 			}
 		}

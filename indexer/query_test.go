@@ -21,6 +21,7 @@ func TestParseQuery(t *testing.T) {
 		{`-word -"two  words" keep`, parsedQuery{words: []string{"keep"}, excluded: []string{"word", "two words"}}},
 		{"package:k8s path:/docs/a tag:Go kind:DIR x", parsedQuery{words: []string{"x"}, packages: []string{"k8s"}, paths: []string{"docs/a"}, tags: []string{"go"}, kinds: []string{"dir"}}},
 		{"Package:a package:b", parsedQuery{packages: []string{"a", "b"}}},
+		{"kind:Changelog kind:git kind:migration x", parsedQuery{words: []string{"x"}, kinds: []string{"git"}, docKinds: []string{"changelog", "migration"}}},
 		// Never an error: what is not syntax is a word.
 		{`unclosed "quote runs to the end`, parsedQuery{words: []string{"unclosed"}, phrases: []string{"quote runs to the end"}}},
 		{`tag: foo:bar - --force server-side ""`, parsedQuery{words: []string{"tag:", "foo:bar", "-", "--force", "server-side"}}},

@@ -137,10 +137,11 @@ func (r *Reader) loadMetaLocked() error {
 // its generation: meta.json's token totals, and what they read once
 // (snapshotCache).
 type openIndex struct {
-	idx        bleve.Index
-	tokens     int64 // meta.Tokens (see bm25Stats)
-	headTokens int64 // meta.HeadTokens (see bm25f.go)
-	cache      *snapshotCache
+	idx         bleve.Index
+	tokens      int64 // meta.Tokens (see bm25Stats)
+	headTokens  int64 // meta.HeadTokens (see bm25f.go)
+	titleTokens int64 // meta.TitleTokens
+	cache       *snapshotCache
 }
 
 func (o *openIndex) Close() error { return o.idx.Close() }
@@ -184,7 +185,7 @@ func (r *Reader) acquire() (*openIndex, func(), error) {
 			}
 			return nil, nil, err
 		}
-		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, cache: newSnapshotCache()}
+		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, titleTokens: r.meta.TitleTokens, cache: newSnapshotCache()}
 		r.idxGen, r.idxDir = r.meta.Generation, r.meta.Bleve
 		break
 	}
@@ -417,6 +418,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			filters = append(filters, termsQuery(fPackage, p, false))
 		}
 	}
+	if len(pq.docKinds) > 0 {
+		filters = append(filters, termsQuery(fDocKind, pq.docKinds, false))
+	}
 	for _, tags := range [][]string{q.Tags, pq.tags} {
 		if len(tags) > 0 {
 			filters = append(filters, termsQuery(fTags, tags, true))
@@ -509,7 +513,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
 		}
 		if len(terms) > 0 {
-			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens), open.cache); err != nil {
+			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0); err != nil {
 				return nil, err
 			}
 		}
@@ -661,7 +665,7 @@ func bm25Stats(idx bleve.Index, tokens int64) *search.BM25Stats {
 	// field bleve's optimised disjunction of several terms (a filter on
 	// two packages) asks for.
 	return &search.BM25Stats{DocCount: float64(docs), FieldCardinality: map[string]int{
-		fText: int(tokens), fPackage: n, fPath: n, fTags: n, "*": n,
+		fText: int(tokens), fPackage: n, fPath: n, fTags: n, fDocKind: n, "*": n,
 	}}
 }
 

@@ -45,7 +45,7 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 12 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package
+const schemaVersion = 13 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package; 13: titles from the first heading of any level or an MDX export, heading-ID markers and rst roles stripped
 
 const (
 	metaFile    = "meta.json"
@@ -68,6 +68,9 @@ type meta struct {
 	// HeadTokens is the number of tokens of the heading field (title and
 	// heading trail) over all chunks, part of Tokens (see bm25f.go).
 	HeadTokens int64 `json:"headTokens,omitempty"`
+	// TitleTokens is the number of tokens of the title field (the
+	// document's title, with each of its chunks) over all chunks.
+	TitleTokens int64 `json:"titleTokens,omitempty"`
 	// Dirty is set while an incremental Sync changes the live directory;
 	// finding it set means one was interrupted, and the next Sync rebuilds.
 	Dirty bool `json:"dirty,omitempty"`
@@ -75,21 +78,22 @@ type meta struct {
 
 // fileRecord is what the catalogue knows of one document.
 type fileRecord struct {
-	Path       string   `json:"path"`
-	Size       int64    `json:"size"`
-	ModNS      int64    `json:"mtime"`
-	CNS        int64    `json:"ctime,omitempty"` // inode change time (see fileid)
-	Ino        uint64   `json:"ino,omitempty"`
-	Hash       string   `json:"hash"`
-	Chunks     int      `json:"chunks"`
-	Tokens     int64    `json:"tokens,omitempty"`     // analysed tokens of its chunks' scored text
-	HeadTokens int64    `json:"headTokens,omitempty"` // of which in their heading field (title and trail)
-	Skipped    string   `json:"skipped,omitempty"`    // why the file is not indexed
-	Title      string   `json:"title,omitempty"`
-	Summary    string   `json:"summary,omitempty"`
-	Tags       []string `json:"tags,omitempty"`
-	Type       string   `json:"type,omitempty"`
-	Lines      int      `json:"lines"`
+	Path        string   `json:"path"`
+	Size        int64    `json:"size"`
+	ModNS       int64    `json:"mtime"`
+	CNS         int64    `json:"ctime,omitempty"` // inode change time (see fileid)
+	Ino         uint64   `json:"ino,omitempty"`
+	Hash        string   `json:"hash"`
+	Chunks      int      `json:"chunks"`
+	Tokens      int64    `json:"tokens,omitempty"`      // analysed tokens of its chunks' scored text
+	HeadTokens  int64    `json:"headTokens,omitempty"`  // of which in their heading field (title and trail)
+	TitleTokens int64    `json:"titleTokens,omitempty"` // in their title field
+	Skipped     string   `json:"skipped,omitempty"`     // why the file is not indexed
+	Title       string   `json:"title,omitempty"`
+	Summary     string   `json:"summary,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+	Type        string   `json:"type,omitempty"`
+	Lines       int      `json:"lines"`
 	// KEP is the stat data of the kep.yaml read as this README's metadata.
 	KEP *sideStamp `json:"kep,omitempty"`
 	// Meta is the normalised front matter (with kep.yaml's fields), as

@@ -701,11 +701,12 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 		}
 		parts[alias], data[alias] = part, b
 	}
-	var tokens, headTokens int64
+	var tokens, headTokens, titleTokens int64
 	for _, part := range parts {
 		rep.Chunks += part.Chunks
 		tokens += part.Tokens
 		headTokens += part.HeadTokens
+		titleTokens += part.TitleTokens
 	}
 	newCat := catalog{Schema: schemaVersion, Packages: p.pkgs, Parts: parts, Bleve: out.dir, Files: map[string][]fileRecord{}}
 	maps.Copy(newCat.Files, out.files)
@@ -735,7 +736,7 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	}
 	live := p.m.Bleve
 	if out.changed || p.rebuild || pkgsChanged || out.markedDirty {
-		m := meta{Schema: schemaVersion, Generation: p.m.Generation + 1, Bleve: out.dir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens, HeadTokens: headTokens}
+		m := meta{Schema: schemaVersion, Generation: p.m.Generation + 1, Bleve: out.dir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens, HeadTokens: headTokens, TitleTokens: titleTokens}
 		if err := writeJSONAtomic(d, filepath.Join(indexDir, metaFile), m); err != nil {
 			return fmt.Errorf("indexer: write %s: %w", metaFile, err)
 		}
@@ -897,6 +898,11 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 	}
 	rec.Chunks = len(p.Chunks)
 	docs = make([]chunkDoc, len(p.Chunks))
+	kind := docKind(rel, p.Title)
+	docTitle, titleLen := "", 0
+	if !p.keyTitle {
+		docTitle, titleLen = p.Title, headTokens(p.Title)
+	}
 	for i, c := range p.Chunks {
 		extra := ""
 		if i == 0 && p.summaryFromFM {
@@ -910,6 +916,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		headLen := headTokens(head)
 		rec.Tokens += fieldLength(text)
 		rec.HeadTokens += int64(headLen)
+		rec.TitleTokens += int64(titleLen)
 		docs[i] = chunkDoc{
 			Text:    text,
 			Head:    head,
@@ -919,6 +926,8 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 			Tags:    p.Tags,
 			Heading: strings.Join(c.Trail, " > "),
 			Lines:   formatLines(c.Start, c.End, prefix),
+			DocKind: kind,
+			Title:   docTitle,
 		}
 	}
 	return rec, docs, false, warnings, nil

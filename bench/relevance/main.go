@@ -61,6 +61,7 @@ func main() {
 	cold := flag.Int("cold", 0, "also time each query `N` times with a new Reader each time (the index opened and its caches empty, as after an idle pause), and print p50/p95 and the CPU time per search")
 	dump := flag.String("dump", "", "write every hit (all fields, snippets and scores) of each query in several forms to `FILE` (JSON), to check that a change keeps the results byte for byte")
 	work := flag.String("work", "", "keep the project in `DIR` (made when missing, brought up to date when there) instead of a temporary one: runs after the first skip the build")
+	chunks := flag.Bool("chunks", false, "rank the 10 best chunks as they come (several of one document may fill them) instead of the best chunk of each document: the rank is that of the first chunk of a wanted document")
 	queries := flag.String("queries", "", "the queries and their wanted documents (`FILE`, JSON; default queries.json next to this program; queries-heldout.json is the second set)")
 	flag.Parse()
 	qfile := *queries
@@ -106,7 +107,7 @@ func main() {
 	var misses []string
 	ranks := map[string]int{}
 	for _, q := range qs {
-		hits, err := r.Search(ctx, indexer.Query{Text: q.Q, Limit: 10, BestPerDocument: true})
+		hits, err := r.Search(ctx, indexer.Query{Text: q.Q, Limit: 10, BestPerDocument: !*chunks})
 		if err != nil {
 			log.Fatalf("%q: %v", q.Q, err)
 		}

@@ -34,7 +34,15 @@ func newSearchCmd(g *globalOptions, runF func(context.Context, *searchOptions) e
 		Use:   "search QUERY",
 		Short: "Search the installed documentation",
 		Long: `Search the installed documentation (BM25F over heading-sized chunks: the
-heading trail and the text).
+document title, the heading trail and the text). Ranking is page-aware: a
+word in a page's title or headings counts more than one in its text, so
+the page about a subject comes before pages that only mention it. Pages
+about what changed (changelogs, release notes, blog posts, "what's new",
+migration and upgrade guides, known by path, file name and title) rank
+below reference and guide pages unless the query asks for them
+(changelog, release, upgrade, migrate, "what's new", a version number);
+kind:changelog, kind:release, kind:blog, kind:whatsnew or kind:migration
+searches only them.
 
 Each hit names the package, the file inside it, the heading trail, the line
 range and the document's tags, with the matched words marked **like this**.

@@ -81,7 +81,7 @@ func scanRST(lines []string) Body {
 		if c := rstAdornment(l); c != 0 && start && i+2 < len(lines) && !blank(i+1) && rstAdornment(lines[i+1]) == 0 &&
 			strings.TrimRight(lines[i+2], " \t") == strings.TrimRight(l, " \t") && longEnough(len(strings.TrimRight(l, " \t")), width(lines[i+1])) {
 			b.Kinds[i], b.Kinds[i+1], b.Kinds[i+2] = HeadingCont, HeadingLine, HeadingCont
-			b.Headings = append(b.Headings, Heading{Level: min(level(style{c, true}), 6), Text: strings.TrimSpace(lines[i+1]), Line: i})
+			b.Headings = append(b.Headings, Heading{Level: min(level(style{c, true}), 6), Text: rstRoles(strings.TrimSpace(lines[i+1])), Line: i})
 			i += 2
 			atStart = true
 			continue
@@ -91,7 +91,7 @@ func scanRST(lines []string) Body {
 			if c := rstAdornment(lines[i+1]); c != 0 {
 				if longEnough(len(strings.TrimRight(lines[i+1], " \t")), width(l)) {
 					b.Kinds[i], b.Kinds[i+1] = HeadingLine, HeadingCont
-					b.Headings = append(b.Headings, Heading{Level: min(level(style{c, false}), 6), Text: strings.TrimSpace(l), Line: i})
+					b.Headings = append(b.Headings, Heading{Level: min(level(style{c, false}), 6), Text: rstRoles(strings.TrimSpace(l)), Line: i})
 					i++
 					atStart = true
 					continue

@@ -90,7 +90,7 @@ func Scan(lines []string) Body {
 			continue
 		}
 		if m := atxRE.FindStringSubmatch(l); m != nil {
-			text := atxEndRE.ReplaceAllString(m[2], "")
+			text, _ := StripHeadingID(strings.TrimSpace(atxEndRE.ReplaceAllString(m[2], "")))
 			s.Kinds[i] = HeadingLine
 			s.Headings = append(s.Headings, Heading{Level: len(m[1]), Text: strings.TrimSpace(text), Line: i})
 			paraStart = -1
@@ -109,7 +109,8 @@ func Scan(lines []string) Body {
 				}
 				s.Kinds[paraStart] = HeadingLine
 				s.Kinds[i] = HeadingCont
-				s.Headings = append(s.Headings, Heading{Level: level, Text: strings.Join(parts, " "), Line: paraStart})
+				text, _ := StripHeadingID(strings.Join(parts, " "))
+				s.Headings = append(s.Headings, Heading{Level: level, Text: text, Line: paraStart})
 				paraStart = -1
 				continue
 			}

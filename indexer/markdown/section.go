@@ -67,7 +67,9 @@ func trailKey(parts []string) []string {
 //     first, as search hits name their chunks ("Setup > Install", "Setup"
 //     for a heading that nothing encloses, "Setup > Install (2)" for the
 //     second heading of that trail);
-//  2. the first heading whose text, or Plain text, is heading;
+//  2. the first heading whose text, or Plain text, is heading, else the
+//     first whose heading-ID marker gives it as id ("usage" or "#usage"
+//     for "## Usage {#usage}": StripHeadingID);
 //  3. when heading is a trail, the first heading whose trail ends with its
 //     parts, so that "Mac > Install" finds the Install under Mac, not the
 //     one under Linux;
@@ -97,6 +99,10 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	byTrail := idx >= 0
 	if idx < 0 {
 		idx = find(func(i int) bool { return matches(hs[i].Text, want) })
+	}
+	if idx < 0 {
+		// 2b. the heading whose heading-ID marker ({#id}, {/*id*/}) is heading
+		idx = find(func(i int) bool { id := d.headingID(hs[i]); return id != "" && normHeading(id) == want })
 	}
 	if idx < 0 && len(wantParts) > 1 {
 		idx = find(func(i int) bool {

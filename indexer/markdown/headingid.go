@@ -1,0 +1,95 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Heading-ID markers and rst roles in headings (issue 26). Documentation
+// sites set a heading's anchor by hand at its end: MDX as react.dev writes
+// it, "## Usage {/*usage*/}", and Python-Markdown's attr_list (mkdocs,
+// FastAPI) or Pandoc/kramdown, "## Usage { #usage }", "{#usage .cls}",
+// "{: #usage}". The marker is not a word of the heading: Scan strips it,
+// so trails, titles and search see "Usage", and Doc.Section still finds
+// the section by the id ("usage" or "#usage"). reStructuredText headings
+// write code with roles (":mod:`json`", ":func:`~os.path.join`",
+// ":ref:`the guide <guide-label>`"); scanRST reduces each to the text
+// Sphinx shows ("json", "join", "the guide").
+
+var (
+	// headingIDRE matches a heading-ID marker at the end of a heading's
+	// text: {/*id*/} (MDX), or an attribute list of #ids, .classes and
+	// key=value pairs, optionally opened with ":" (attr_list, kramdown).
+	headingIDRE = regexp.MustCompile(`[ \t]*\{(?:/\*[ \t]*([^*{}]*?)[ \t]*\*/|:?[ \t]*((?:(?:[#.][\w\-:.]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"']+))[ \t]*)+))\}[ \t]*$`)
+	idAttrRE    = regexp.MustCompile(`(?:^|[ \t])#([\w\-:.]+)`)
+	rstRoleRE   = regexp.MustCompile("(?::[\\w\\-+.]+)+:`([^`]+)`")
+	rstTargetRE = regexp.MustCompile(`^(.*?)\s*<([^<>]+)>$`)
+)
+
+// StripHeadingID splits a heading's text into its words and the id its
+// heading-ID marker gives ("" when it has none; a marker of classes only,
+// "{.unnumbered}", is stripped with no id).
+func StripHeadingID(text string) (clean, id string) {
+	if strings.IndexByte(text, '{') < 0 {
+		return text, ""
+	}
+	m := headingIDRE.FindStringSubmatchIndex(text)
+	if m == nil || m[0] == 0 {
+		return text, "" // a heading that is only a marker stays as written
+	}
+	clean = strings.TrimRight(text[:m[0]], " \t")
+	switch {
+	case m[2] >= 0:
+		id = text[m[2]:m[3]]
+	case m[4] >= 0:
+		if a := idAttrRE.FindStringSubmatch(text[m[4]:m[5]]); a != nil {
+			id = a[1]
+		}
+	}
+	return clean, id
+}
+
+// rstRoles reduces the interpreted text with roles in an rst heading to
+// what Sphinx shows: ":ref:`text <target>`" is "text", ":func:`~a.b`" is
+// "b", ":mod:`!x`" and ":mod:`x`" are "x".
+func rstRoles(text string) string {
+	if strings.IndexByte(text, '`') < 0 || strings.IndexByte(text, ':') < 0 {
+		return text
+	}
+	return rstRoleRE.ReplaceAllStringFunc(text, func(m string) string {
+		v := rstRoleRE.FindStringSubmatch(m)[1]
+		if t := rstTargetRE.FindStringSubmatch(v); t != nil {
+			if t[1] != "" {
+				return t[1]
+			}
+			v = t[2]
+		}
+		v = strings.TrimPrefix(v, "!")
+		if strings.HasPrefix(v, "~") {
+			v = v[1:]
+			if i := strings.LastIndexByte(v, '.'); i >= 0 && i+1 < len(v) {
+				v = v[i+1:]
+			}
+		}
+		return v
+	})
+}
+
+// headingID returns the id that outline heading h (1-based Line) sets with
+// a heading-ID marker in a markdown document, "" when none: the marker is
+// at the end of its line (ATX) or of its last text line (setext).
+func (d Doc) headingID(h Heading) string {
+	if d.Format != FormatMarkdown {
+		return ""
+	}
+	for i := h.Line - 1; i >= 0 && i < len(d.Lines) && i < h.Line+8; i++ {
+		l := d.Lines[i]
+		if i > h.Line-1 && (strings.TrimSpace(l) == "" || setextRE.MatchString(l)) {
+			break
+		}
+		if _, id := StripHeadingID(strings.TrimRight(atxEndRE.ReplaceAllString(strings.TrimRight(l, " \t"), ""), " \t")); id != "" {
+			return id
+		}
+	}
+	return ""
+}
