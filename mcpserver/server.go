@@ -44,6 +44,9 @@ type Server struct {
 	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound
+	// optional are each tool's optional input properties (addTool; set in
+	// New, read only after), for dropNulls.
+	optional map[string]map[string]bool
 
 	mu        sync.Mutex // guards the fields below
 	rd        *indexer.Reader
@@ -134,7 +137,7 @@ func New(opts Options) (*Server, error) {
 			// Completes the alias and path of document URIs (resources_list.go).
 			CompletionHandler: s.complete,
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged, s.explainRange)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged, s.explainRange, s.dropNulls)
 	s.addTools()
 	s.addLinkTools()
 	s.addReadTools()

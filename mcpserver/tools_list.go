@@ -36,15 +36,15 @@ const (
 
 // ListContextsIn is list_contexts' input.
 type ListContextsIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"an installed package alias; when set, list that package's documents (or folders, with tree) instead of the packages"`
-	Kind      string `json:"kind,omitempty" jsonschema:"list only packages of this source kind: git, dir (the project's own files, live) or https"`
-	Prefix    string `json:"prefix,omitempty" jsonschema:"with package: only documents whose path starts with this, such as the folder keps/sig-node/"`
-	Glob      string `json:"glob,omitempty" jsonschema:"with package: only documents whose whole path matches this pattern, as Go's path.Match: * and ? never match /, [a-z] a class; keps/*/*/README.md"`
-	Tree      bool   `json:"tree,omitempty" jsonschema:"with package: list the folders with their numbers of documents instead of the documents"`
-	Depth     int    `json:"depth,omitempty" jsonschema:"with tree (implies it): how many folder levels below the prefix's folder to show (default 1, max 10)"`
-	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many items in a page (default: as many as fit maxTokens, at most 1000)"`
-	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page, with the same other arguments"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"the answer's token budget (default 10000, max 20000)"`
+	Package   string `json:"package,omitempty" jsonschema:"list this package's documents"`
+	Kind      string `json:"kind,omitempty" jsonschema:"only packages of this kind: git, dir or https"`
+	Prefix    string `json:"prefix,omitempty" jsonschema:"only paths starting with this, such as keps/sig-node/"`
+	Glob      string `json:"glob,omitempty" jsonschema:"only paths matching this (Go path.Match), such as keps/*/*/README.md"`
+	Tree      bool   `json:"tree,omitempty" jsonschema:"list the folders, with their document counts"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"folder levels of the tree (default 1)"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"items per page (default: as many as fit)"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 // PackageInfo describes one installed package.
@@ -95,13 +95,9 @@ type ListContextsOut struct {
 	Warning      string        `json:"warning,omitempty" jsonschema:"the index is stale or unavailable"`
 }
 
-const listContextsDescription = "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, " +
-	"ref, short commit (none for dir), number of documents, how many its audience rules withhold from this project, and whether the search index is fresh. " +
-	"Filter packages with `kind`. With `package`, list that package's documents (path, title, lines, size, modified) instead; narrow them " +
-	"with `prefix` (a folder such as keps/sig-node/) and `glob` (Go's path.Match over the whole path: * and ? stay within one folder, " +
-	"as in keps/*/*/README.md). With `tree: true` (or `depth`), list the folders below the prefix's folder with the number of documents " +
-	"under each, `depth` levels deep (default 1): a large package in one call, then list a folder with `prefix`. " +
-	"Answers fit `maxTokens` (default 10000): when `nextCursor` is set, call again with the same arguments and `cursor` = nextCursor."
+const listContextsDescription = "List the installed documentation packages and the project's own docs (dir, live): alias, kind, " +
+	"source, commit, documents, index freshness. With `package`: its documents (path, title, lines, size, modified), or with `tree` " +
+	"its folders below `prefix`. Pages: call again with `cursor` = nextCursor."
 
 func (s *Server) addListTool() {
 	addTool(s, &mcp.Tool{
@@ -165,7 +161,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			return nil, ListContextsOut{}, snap.lockErr
 		}
 		out := ListContextsOut{Packages: []PackageInfo{}, Warning: snap.lockErr.Error()}
-		return listResult(out, nil), out, nil
+		return nil, out, nil
 	}
 	if in.Package != "" {
 		if err := s.checkPackage(snap, in.Package); err != nil {
@@ -461,65 +457,25 @@ type pager struct {
 // fit: add appends item i to an output and returns its text line and
 // value; key is item i's cursor key.
 func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int) (string, any), key func(int) string) (*mcp.CallToolResult, ListContextsOut, error) {
-	lines := make([]string, 0, min(n, p.limit))
 	build := func(k int) (*mcp.CallToolResult, any) {
 		out := head
-		lines = lines[:0]
 		for i := range k {
-			l, _ := add(&out, i)
-			lines = append(lines, l)
+			add(&out, i)
 		}
 		out.Listed, out.Remaining = k, n-k
 		if k < n { // (k = 0 only to measure the page without items)
 			out.Truncated, out.NextCursor = true, encodeCursor(p.listing, key(max(k-1, 0)))
 		}
-		return listResult(out, lines), out
+		return nil, out
 	}
 	k, err := p.s.fitPage(p.budget, p.maxTokens, n, p.limit, func(i int) int {
 		var scratch ListContextsOut
-		l, v := add(&scratch, i)
-		return p.s.rowTokens(v, l)
+		_, v := add(&scratch, i)
+		return p.s.rowTokens(v)
 	}, build)
 	if err != nil {
 		return nil, ListContextsOut{}, err
 	}
-	res, out := build(k)
-	return res, out.(ListContextsOut), nil
-}
-
-// listResult is list_contexts' text: a header, a line per item, and how to
-// get the next page.
-func listResult(out ListContextsOut, lines []string) *mcp.CallToolResult {
-	var b strings.Builder
-	switch {
-	case out.Package == "":
-		fmt.Fprintf(&b, "%d packages", out.Total)
-	case out.Folders != nil:
-		fmt.Fprintf(&b, "%s: %s in %d folders", out.Package, documents(out.Total), out.TotalFolders)
-	default:
-		fmt.Fprintf(&b, "%s: %s", out.Package, documents(out.Total))
-	}
-	items := out.Total
-	if out.Folders != nil {
-		items = out.TotalFolders
-	}
-	if out.Listed < items {
-		fmt.Fprintf(&b, "; %d listed here, %d after them", out.Listed, out.Remaining)
-	}
-	if out.IndexFresh {
-		b.WriteString(" (index fresh)")
-	}
-	b.WriteString("\n")
-	for _, l := range lines {
-		b.WriteString(l + "\n")
-	}
-	if out.NextCursor != "" {
-		fmt.Fprintf(&b, "More: call list_contexts again with the same arguments and cursor %q.\n", out.NextCursor)
-	}
-	for _, n := range []string{out.Note, out.Warning} {
-		if n != "" {
-			b.WriteString(n + "\n")
-		}
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
+	_, out := build(k)
+	return nil, out.(ListContextsOut), nil
 }
