@@ -381,16 +381,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	data, err := readDocument(s.files(snap, alias), clean)
 	if errors.Is(err, errNotFound) {
-		msg := fmt.Sprintf("document %q not found in package %q.", p, alias)
-		if err.Error() != errNotFound.Error() {
-			msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, err)
-		}
-		if dym := didYouMean(s.suggestPaths(snap, alias, clean)); dym != "" {
-			msg += dym
-		} else {
-			msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)
-		}
-		return "", nil, notFound(msg)
+		return "", nil, s.docNotFound(snap, alias, p, clean, err)
 	}
 	if errors.Is(err, errOutside) {
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
@@ -402,6 +393,32 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		return "", nil, fmt.Errorf("%q is not a text document (it holds binary data)", p)
 	}
 	return clean, data, nil
+}
+
+// docNotFound is the one answer of every tool that takes a path for a
+// document that is not there (issue 26): what was asked, the nearest paths
+// the package has (suggestPaths), or where to look. cause, when it says
+// more than errNotFound (a symlink to a missing file), is quoted.
+func (s *Server) docNotFound(snap snapshot, alias, p, clean string, cause error) error {
+	msg := fmt.Sprintf("document %q not found in package %q.", p, alias)
+	if cause != nil && cause.Error() != errNotFound.Error() {
+		msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, cause)
+	}
+	if dym := didYouMean(s.suggestPaths(snap, alias, clean)); dym != "" {
+		msg += dym
+	} else {
+		msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)
+	}
+	return notFound(msg)
+}
+
+// indexDocErr is err of an index lookup of alias's document p, with a
+// document the index does not hold answered as docNotFound.
+func (s *Server) indexDocErr(alias, p string, err error) error {
+	if errors.Is(err, indexer.ErrUnknownDocument) {
+		return s.docNotFound(s.snapshot(), alias, p, p, nil)
+	}
+	return err
 }
 
 // windowResult builds a document tool's answer: the window's text, then a

@@ -166,7 +166,7 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 	}
 	out, back, err := r.Links(in.Package, in.Path)
 	if err != nil {
-		return nil, GetLinksOut{}, err
+		return nil, GetLinksOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
 	budget, _ := tokenBudget(0)
 	at := func(k int) GetLinksOut {
@@ -246,7 +246,7 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	}
 	m, err := r.Metadata(in.Package, in.Path)
 	if err != nil {
-		return nil, GetMetadataOut{}, err
+		return nil, GetMetadataOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
 	res := GetMetadataOut{DocMeta: m, URI: docURI(m.Package, m.Path), Warning: warn}
 	budget, _ := tokenBudget(0)
@@ -390,7 +390,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	}
 	ns, err := r.Neighbours(start.Package, start.Path, hops)
 	if err != nil {
-		return nil, RelatedOut{}, err
+		return nil, RelatedOut{}, s.indexDocErr(start.Package, start.Path, err)
 	}
 	sort.SliceStable(ns, func(i, j int) bool {
 		if ns[i].Distance != ns[j].Distance {

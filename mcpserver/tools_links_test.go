@@ -63,7 +63,7 @@ func TestLinkTools(t *testing.T) {
 	if len(links.Links) != 1 || links.Links[0].Status != indexer.LinkBroken || len(links.Backlinks) != 1 || links.Backlinks[0].Type != "see-also" {
 		t.Errorf("get_links 2-b: %+v", links)
 	}
-	wantError(t, call(t, cs, "get_links", map[string]any{"package": "book", "path": "nope.md"}, nil), "document not in the index")
+	wantError(t, call(t, cs, "get_links", map[string]any{"package": "book", "path": "nope.md"}, nil), `document "nope.md" not found in package "book"`)
 	wantError(t, call(t, cs, "get_links", map[string]any{"package": "book", "path": "../x.md"}, nil))
 
 	var meta GetMetadataOut

@@ -201,3 +201,29 @@ func TestNullIsAbsent(t *testing.T) {
 	// A required argument sent as null is still refused.
 	wantError(t, call(t, cs, "search", map[string]any{"query": nil}, nil), "query")
 }
+
+// TestOneNotFound: every tool that takes a path answers a missing document
+// the same way: what was asked, and the nearest path (no internal prefix).
+func TestOneNotFound(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	cs := connect(t, p.dir)
+	miss := map[string]any{"package": "guide", "path": "docs/setpu.md"}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_document", miss},
+		{"get_section", map[string]any{"package": "guide", "path": "docs/setpu.md", "heading": "Install"}},
+		{"get_outline", miss},
+		{"get_links", miss},
+		{"get_metadata", miss},
+		{"related", miss},
+	} {
+		res := call(t, cs, c.tool, c.args, nil)
+		wantError(t, res, `document "docs/setpu.md" not found in package "guide".`, "docs/setup.md")
+		if got := text(res); strings.Contains(got, "indexer:") {
+			t.Errorf("%s: internal prefix in %q", c.tool, got)
+		}
+	}
+}
