@@ -10,15 +10,18 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -137,7 +140,7 @@ func New(opts Options) (*Server, error) {
 			// Completes the alias and path of document URIs (resources_list.go).
 			CompletionHandler: s.complete,
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged, s.explainRange, s.dropNulls)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged, s.explainRange, s.dropNulls, s.secondInitialize)
 	s.addTools()
 	s.addLinkTools()
 	s.addReadTools()
@@ -189,5 +192,20 @@ func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}()
 		return next(ctx, method, req)
+	}
+}
+
+// secondInitialize gives a second initialize in one session the JSON-RPC
+// error code of an invalid request (-32600), with what to do, where the
+// SDK answers a plain error (code 0).
+func (s *Server) secondInitialize(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var wire *jsonrpc.Error
+		if method == "initialize" && err != nil && !errors.As(err, &wire) && strings.Contains(err.Error(), "duplicate") {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+				Message: "this session is initialized already: a second initialize is refused; to start over, open a new session (initialize without Mcp-Session-Id)"}
+		}
+		return res, err
 	}
 }
