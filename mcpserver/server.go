@@ -78,6 +78,9 @@ type Server struct {
 	warm sync.Once
 	// sync is indexer.Sync (a field so tests can make it fail).
 	sync func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error)
+	// freshness is indexer.Reader.Freshness, the walk of every package's
+	// files (a field so tests can count it).
+	freshness func(*indexer.Reader, []indexer.Package) (indexer.Freshness, error)
 }
 
 // Instructions tell a model when and how to use the server.
@@ -117,6 +120,9 @@ func New(opts Options) (*Server, error) {
 		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		logOut:  w,
 		sync:    indexer.Sync,
+		freshness: func(r *indexer.Reader, pkgs []indexer.Package) (indexer.Freshness, error) {
+			return r.Freshness(pkgs)
+		},
 		codec: sync.OnceValue(func() tokenizer.Codec {
 			c, err := tokenizer.Get(tokenizer.O200kBase)
 			if err != nil {
