@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,11 +64,16 @@ type PackageInfo struct {
 
 // DocInfo describes one document of a package.
 type DocInfo struct {
-	Path     string    `json:"path" jsonschema:"the document's path inside the package"`
-	Title    string    `json:"title,omitempty" jsonschema:"the document's title"`
-	Size     int64     `json:"size" jsonschema:"its size in bytes"`
-	Lines    int       `json:"lines,omitempty" jsonschema:"its number of lines"`
-	Modified time.Time `json:"modified" jsonschema:"when it last changed, to the second"`
+	Path  string `json:"path" jsonschema:"the document's path inside the package"`
+	Title string `json:"title,omitempty" jsonschema:"the document's title"`
+	Size  int64  `json:"size" jsonschema:"its size in bytes"`
+	Lines int    `json:"lines,omitempty" jsonschema:"its number of lines"`
+	// Modified is when the document last changed, as far as ctx knows
+	// (fetchedAt): a dir source's file mtime; an https package's fetch
+	// time; for a git package the file's mtime, which is its install
+	// time: the lock records the commit, not its time, and a document's
+	// last commit would take a walk of the repository's history.
+	Modified time.Time `json:"modified"`
 }
 
 // FolderInfo is one folder of a package's tree (list_contexts with tree).
@@ -235,12 +241,13 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	head.Package = in.Package
 	head.URIPrefix = strings.TrimSuffix(docURI(in.Package, "x"), "x")
 	var all []DocInfo
+	fetched := snap.fetchedAt(in.Package)
 	if docsErr == nil {
 		for _, d := range docs {
 			if checkRelPathOnce(d.Path) != nil {
 				continue // never served, so never listed (.git, hidden folders)
 			}
-			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: d.Modified.Truncate(time.Second)})
+			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: cmp.Or(fetched, d.Modified.Truncate(time.Second))})
 		}
 	} else {
 		// No catalogue: list the files on disk.
@@ -251,7 +258,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			if err != nil {
 				continue
 			}
-			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: fi.ModTime().UTC().Truncate(time.Second)})
+			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: cmp.Or(fetched, fi.ModTime().UTC().Truncate(time.Second))})
 		}
 	}
 	matched := all[:0:0]

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -224,6 +227,27 @@ func TestOneNotFound(t *testing.T) {
 		wantError(t, res, `document "docs/setpu.md" not found in package "guide".`, "docs/setup.md")
 		if got := text(res); strings.Contains(got, "indexer:") {
 			t.Errorf("%s: internal prefix in %q", c.tool, got)
+		}
+	}
+}
+
+// TestModified: a listed document's modified is its fetch time for an
+// https package and its file's mtime for a dir source.
+func TestModified(t *testing.T) {
+	t.Parallel()
+	dir := kindsProject(t)
+	mtime := time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(dir, "notes", "okapi notes.md"), mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, dir)
+	for alias, want := range map[string]time.Time{"web": time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), "notes": mtime} {
+		var out ListContextsOut
+		if res := call(t, cs, "list_contexts", map[string]any{"package": alias}, &out); res.IsError || len(out.Documents) != 1 {
+			t.Fatalf("%s: %s", alias, text(res))
+		}
+		if got := out.Documents[0].Modified; !got.Equal(want) {
+			t.Errorf("%s: modified %v, want %v", alias, got, want)
 		}
 	}
 }
