@@ -231,9 +231,9 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 		rest := after(all, func(p PackageInfo) string { return p.Alias }, strings.Compare, from, started)
 		head.Packages = []PackageInfo{}
 		return page.fill(head, len(rest),
-			func(out *ListContextsOut, i int) (string, any) {
+			func(out *ListContextsOut, i int) any {
 				out.Packages = append(out.Packages, rest[i])
-				return packageLine(rest[i]), rest[i]
+				return rest[i]
 			},
 			func(i int) string { return rest[i].Alias })
 	}
@@ -277,9 +277,9 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 		rest := after(folders, func(f FolderInfo) string { return f.Path }, pathOrder, from, started)
 		head.Folders = []FolderInfo{}
 		return page.fill(head, len(rest),
-			func(out *ListContextsOut, i int) (string, any) {
+			func(out *ListContextsOut, i int) any {
 				out.Folders = append(out.Folders, rest[i])
-				return folderLine(rest[i], treeBase(in.Prefix)), rest[i]
+				return rest[i]
 			},
 			func(i int) string { return rest[i].Path })
 	}
@@ -287,9 +287,9 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	rest := after(matched, func(d DocInfo) string { return d.Path }, pathOrder, from, started)
 	head.Documents = []DocInfo{}
 	return page.fill(head, len(rest),
-		func(out *ListContextsOut, i int) (string, any) {
+		func(out *ListContextsOut, i int) any {
 			out.Documents = append(out.Documents, rest[i])
-			return docLine(rest[i]), rest[i]
+			return rest[i]
 		},
 		func(i int) string { return rest[i].Path })
 }
@@ -384,73 +384,6 @@ func clipTitle(t string) string {
 	return markdown.Clip(t, maxListTitle)
 }
 
-// packageLine is a package's line in list_contexts' text.
-func packageLine(p PackageInfo) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s [%s] %s", p.Alias, p.Kind, safetext.Escape(p.Source))
-	if p.Path != "" {
-		b.WriteString(" " + safetext.Escape(p.Path))
-	}
-	if p.Ref != "" {
-		b.WriteString("@" + safetext.Escape(p.Ref))
-	}
-	if p.Commit != "" {
-		b.WriteString(" " + p.Commit)
-	}
-	b.WriteString(" — " + documents(p.Documents))
-	if p.Withheld > 0 {
-		fmt.Fprintf(&b, ", %d withheld by audience rules", p.Withheld)
-	}
-	if !p.Installed {
-		b.WriteString("; not installed")
-	} else if !p.Fresh {
-		b.WriteString("; index stale")
-	}
-	return b.String()
-}
-
-// docLine is a document's line in list_contexts' text.
-func docLine(d DocInfo) string {
-	l := safetext.Escape(d.Path)
-	if d.Title != "" {
-		l += " — " + safetext.Escape(d.Title)
-	}
-	if d.Lines > 0 {
-		l += fmt.Sprintf(" (%d lines)", d.Lines)
-	}
-	return l
-}
-
-// folderLine is a folder's line in a tree, indented by its depth below base.
-func folderLine(f FolderInfo, base string) string {
-	name, depth := f.Path+"/", 0
-	if f.Path == base {
-		name = "(top)"
-		if base != "" {
-			name = base + "/"
-		}
-	} else {
-		rel := strings.TrimPrefix(f.Path, base+"/")
-		if base == "" {
-			rel = f.Path
-		}
-		depth = strings.Count(rel, "/") + 1
-	}
-	l := fmt.Sprintf("%s%s %s", strings.Repeat("  ", depth), safetext.Escape(name), documents(f.Documents))
-	if f.Files > 0 && f.Files != f.Documents {
-		l += fmt.Sprintf(" (%d here)", f.Files)
-	}
-	return l
-}
-
-// documents is "1 document" or "n documents".
-func documents(n int) string {
-	if n == 1 {
-		return "1 document"
-	}
-	return strconv.Itoa(n) + " documents"
-}
-
 // pager fills one page of a listing within a budget.
 type pager struct {
 	s         *Server
@@ -461,9 +394,9 @@ type pager struct {
 }
 
 // fill returns the page of head with as many of the n remaining items as
-// fit: add appends item i to an output and returns its text line and
-// value; key is item i's cursor key.
-func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int) (string, any), key func(int) string) (*mcp.CallToolResult, ListContextsOut, error) {
+// fit: add appends item i to an output and returns it; key is item i's
+// cursor key.
+func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int) any, key func(int) string) (*mcp.CallToolResult, ListContextsOut, error) {
 	build := func(k int) (*mcp.CallToolResult, any) {
 		out := head
 		for i := range k {
@@ -477,8 +410,7 @@ func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int)
 	}
 	k, err := p.s.fitPage(p.budget, p.maxTokens, n, p.limit, func(i int) int {
 		var scratch ListContextsOut
-		_, v := add(&scratch, i)
-		return p.s.rowTokens(v)
+		return p.s.rowTokens(add(&scratch, i))
 	}, build)
 	if err != nil {
 		return nil, ListContextsOut{}, err
