@@ -177,8 +177,9 @@ func (s *Server) newHTTPHandler(o HTTPOptions) (*httpHandler, error) {
 		streams:   map[*http.Request]context.CancelFunc{},
 		// Against DNS rebinding, the SDK refuses a non-loopback Host on a
 		// loopback connection (403); net/http's cross-origin protection
-		// refuses a browser's cross-origin POST or DELETE (an Origin that
-		// is not the Host, or Sec-Fetch-Site other than same-origin).
+		// refuses a browser's cross-origin request of any method (an Origin
+		// that is not the Host, or Sec-Fetch-Site other than same-origin;
+		// ServeHTTP asks it as for a POST, so that a GET is checked too).
 		crossOrigin: http.NewCrossOriginProtection(),
 		stateful: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 			SessionTimeout:      o.SessionTimeout,
