@@ -39,6 +39,13 @@ for (const name of tools) {
 }
 if (tools.length) ok(`Inspector tools/call: all ${tools.length} tools answered`);
 
+// What Claude Code, Codex and OpenCode give the model of a result: the JSON
+// of structuredContent when there is one, else the text contents.
+const view = (r) => r.structuredContent !== undefined ? JSON.stringify(r.structuredContent)
+  : (r.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+// What some tools' answers must show in that view (the text that answers).
+const wantInView = { read_relevant: /\[1\] platform-runbooks\/\S+ · /, get_document: /roll/i, get_section: /roll/i, search: /"snippet":"[^"]*\*\*/ };
+
 // 2. The TypeScript SDK over stdio.
 const client = new Client({ name: "ctx-ci", version: "0" });
 await client.connect(new StdioClientTransport({ command: ctx, args: ["-C", proj, "mcp"], stderr: "ignore" }));
@@ -47,10 +54,22 @@ if (sdkTools.join() !== [...tools].join() && tools.length) fail(`the SDK lists $
 for (const name of sdkTools) {
   for (const args of calls[name] ?? []) {
     const r = await client.callTool({ name, arguments: args });
-    if (r.isError || !r.content?.length) fail(`SDK callTool ${name}: ${JSON.stringify(r).slice(0, 1500)}`);
+    if (r.isError || !r.content?.length) { fail(`SDK callTool ${name}: ${JSON.stringify(r).slice(0, 1500)}`); continue; }
+    const v = view(r);
+    if (!v.trim()) fail(`${name} ${JSON.stringify(args)}: nothing in the client's view`);
+    if (wantInView[name] && !wantInView[name].test(v)) fail(`${name} ${JSON.stringify(args)}: the client's view does not show the answer: ${v.slice(0, 800)}`);
+    if (r.structuredContent !== undefined) {
+      const texts = r.content.filter((c) => c.type === "text");
+      if (texts.length !== 1 || JSON.stringify(JSON.parse(texts[0].text)) !== JSON.stringify(r.structuredContent)) {
+        fail(`${name}: structuredContent and the text differ: ${JSON.stringify(r).slice(0, 800)}`);
+      }
+    }
   }
 }
-ok(`TypeScript SDK: all ${sdkTools.length} tools answered`);
+ok(`TypeScript SDK: all ${sdkTools.length} tools answered, each whole in the structuredContent-else-text view`);
+const nul = await client.callTool({ name: "search", arguments: { query: "roll back", packages: null, limit: null } });
+if (nul.isError) fail(`search with null packages and limit: ${JSON.stringify(nul).slice(0, 800)}`);
+else ok("search with null optional arguments");
 let resources = [], cursor;
 do {
   const page = await client.listResources(cursor ? { cursor } : {});

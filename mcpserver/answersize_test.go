@@ -110,18 +110,28 @@ func wireTokens(t *testing.T, enc tokenizer.Codec, res *mcp.CallToolResult) int 
 		return n
 	}
 	n := 0
+	if res.StructuredContent != nil {
+		// Its JSON is the only text (jsonAnswer): counted once.
+		n += count(res.StructuredContent)
+		var v any
+		if len(res.Content) == 1 {
+			_ = json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &v)
+		}
+		if a, b := count(v), count(res.StructuredContent); a != b {
+			t.Errorf("structured answer whose content is not its JSON (%d and %d tokens): %+v", a, b, res.Content)
+		}
+	}
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			n += count(c.Text)
+			if res.StructuredContent == nil {
+				n += count(c.Text)
+			}
 		case *mcp.ResourceLink:
 			n += count(c)
 		default:
 			t.Errorf("unexpected content %T", c)
 		}
-	}
-	if res.StructuredContent != nil {
-		n += count(res.StructuredContent)
 	}
 	meta := maps.Clone(res.Meta)
 	delete(meta, mcp.MetaKeyServerInfo)

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -18,11 +18,15 @@ import (
 )
 
 // Answer budgets (issue 14). An answer's size is what a client shows the
-// model: every text content, plus the JSON of structuredContent when there
-// is one (Claude Code shows that JSON; it warns past 10,000 tokens and
-// fails past 25,000). Sizes are counted with o200k, leaving 20% headroom
-// for other tokenizers: an answer asked to stay within N tokens uses at
-// most N*4/5 o200k tokens.
+// model, counted once (issue 26): a tool with structured output sends its
+// JSON as structuredContent and as its only text (Claude Code, Codex and
+// OpenCode show the structuredContent JSON and drop the text; other
+// clients show the text), so that JSON is what is counted; a tool without
+// one sends text contents, resource links and numbers in _meta, and all of
+// them are counted. Claude Code warns past 10,000 tokens and fails past
+// 25,000. Sizes are counted with o200k, leaving 20% headroom for other
+// tokenizers: an answer asked to stay within N tokens uses at most N*4/5
+// o200k tokens.
 const (
 	// DefaultMaxTokens is an answer's budget when a call names none.
 	DefaultMaxTokens = 10_000
@@ -58,10 +62,11 @@ func marshalJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// answerTokens counts, in o200k tokens, what a client shows of res: its
-// text contents, its resource links and its _meta (as JSON), and the JSON
-// of structured (the value the handler returns as its output, which the
-// SDK puts in structuredContent; nil when the answer has none).
+// answerTokens counts, in o200k tokens, what a client shows of res: the
+// JSON of structured (the value the handler returns as its output, which
+// addTool sends as structuredContent and as the only text; nil when the
+// answer has none) once, or else res's text contents and resource links;
+// and its _meta (as JSON).
 func (s *Server) answerTokens(res *mcp.CallToolResult, structured any) int {
 	n := 0
 	for _, part := range answerParts(res, structured) {
@@ -73,11 +78,18 @@ func (s *Server) answerTokens(res *mcp.CallToolResult, structured any) int {
 // answerParts are the texts answerTokens counts.
 func answerParts(res *mcp.CallToolResult, structured any) []string {
 	var parts []string
+	if structured != nil {
+		if b, err := marshalJSON(structured); err == nil {
+			parts = append(parts, string(b))
+		}
+	}
 	if res != nil {
 		for _, c := range res.Content {
 			switch c := c.(type) {
 			case *mcp.TextContent:
-				parts = append(parts, c.Text)
+				if structured == nil {
+					parts = append(parts, c.Text)
+				} // else it is the structured JSON, counted above
 			case *mcp.ResourceLink:
 				if b, err := marshalJSON(c); err == nil {
 					parts = append(parts, string(b))
@@ -90,12 +102,32 @@ func answerParts(res *mcp.CallToolResult, structured any) []string {
 			}
 		}
 	}
-	if structured != nil {
-		if b, err := marshalJSON(structured); err == nil {
-			parts = append(parts, string(b))
+	return parts
+}
+
+// ClientView is what Claude Code, Codex and OpenCode give the model of a
+// tool result: the JSON of its structuredContent when there is one (they
+// drop the text contents then), else its text contents joined by
+// newlines. addTool's rule makes every ctx answer whole in it; tests and
+// benchmarks read answers through it.
+func ClientView(res *mcp.CallToolResult) string {
+	if res == nil {
+		return ""
+	}
+	if res.StructuredContent != nil {
+		b, err := marshalJSON(res.StructuredContent)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
 		}
 	}
-	return parts
+	return strings.Join(parts, "\n")
 }
 
 // fits reports whether res with structured is within budget o200k tokens
@@ -165,20 +197,20 @@ func (c *countCache) put(text string, n int) {
 // budgeted is a tool input with a maxTokens parameter.
 type budgeted interface{ maxTokens() int }
 
-// jsonAnswer is the answer of a tool with structured output out whose
-// handler sets no content: out's JSON as text (marshalJSON: no \u003c for
-// <), as the SDK's fallback would, without its HTML escaping.
+// jsonAnswer is the answer of a tool with structured output out: out's
+// JSON (marshalJSON: no \u003c for <) as structuredContent and as the only
+// text content, so that every client shows the model the same thing
+// (issue 26). res may carry _meta; content it has is replaced.
 func jsonAnswer(res *mcp.CallToolResult, out any) (*mcp.CallToolResult, error) {
 	if res == nil {
 		res = &mcp.CallToolResult{}
 	}
-	if res.Content == nil && out != nil {
-		b, err := marshalJSON(out)
-		if err != nil {
-			return nil, err
-		}
-		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	b, err := marshalJSON(out)
+	if err != nil {
+		return nil, err
 	}
+	res.StructuredContent = json.RawMessage(b)
+	res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
 	return res, nil
 }
 
@@ -189,9 +221,17 @@ type bound struct{ min, max int }
 // addTool registers a tool of s whose handler is h, with what every ctx
 // tool shares:
 //
-//   - its input schema is inputSchema[In](bounds) unless t sets one;
-//   - an answer with structured output and no content gets the output's
-//     JSON as text (jsonAnswer);
+//   - its input schema is inputSchema[In](bounds) unless t sets one, and
+//     an optional argument sent as null is taken as absent (dropNulls);
+//   - what a client shows the model (issue 26): a tool with structured
+//     output (Out is not any) sends its output's JSON as structuredContent
+//     and as its only text (jsonAnswer), so that a client showing either
+//     shows all of the answer; its handler sets no content of its own (a
+//     handler that does is a bug, refused). A tool without (Out is any)
+//     sends no structuredContent: its text contents are the answer, and
+//     its numbers for programs go in _meta. Tools have no output schema
+//     (it would cost every model tokens on every turn for no model's gain)
+//     unless t sets one;
 //   - the first call starts loading the tokenizer in the background, so
 //     that it loads while that call searches or reads;
 //   - the answer, as a client shows it (answerTokens), must fit the call's
@@ -200,8 +240,6 @@ type bound struct{ min, max int }
 //     error that says so (and logged, since that is a bug), never sent;
 //   - an error, returned or built as an error result, is cut to the
 //     default budget (capError), since it may quote what was asked.
-//
-// Out is any for a tool without structured output.
 func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp.ToolHandlerFor[In, Out]) {
 	if s.bounds == nil {
 		s.bounds = map[string]map[string]bound{}
@@ -214,15 +252,12 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		}
 		t.InputSchema = schema
 	}
-	if t.OutputSchema == nil && reflect.TypeFor[Out]() != reflect.TypeFor[any]() {
-		schema, err := jsonschema.For[Out](nil)
-		if err != nil {
-			panic(fmt.Errorf("mcpserver: tool %s: %w", t.Name, err))
-		}
-		portable(schema)
-		t.OutputSchema = schema
+	if s.optional == nil {
+		s.optional = map[string]map[string]bool{}
 	}
-	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+	s.optional[t.Name] = optionalProps(t.InputSchema)
+	structuredOut := reflect.TypeFor[Out]() != reflect.TypeFor[any]()
+	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		s.warm.Do(func() {
 			s.bg.Add(1)
 			go func() {
@@ -230,7 +265,6 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 				s.codec()
 			}()
 		})
-		var zero Out
 		max := 0
 		b, hasMax := any(in).(budgeted)
 		if hasMax {
@@ -238,22 +272,28 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		}
 		budget, err := tokenBudget(max)
 		if err != nil {
-			return nil, zero, err
+			return nil, nil, err
 		}
 		res, out, err := h(ctx, req, in)
 		if err != nil {
-			return nil, zero, capError(err)
+			return nil, nil, capError(err)
 		}
 		if res != nil && res.IsError {
 			capErrorResult(res)
-			return res, zero, nil
+			return res, nil, nil
 		}
 		var structured any
-		if v := any(out); v != nil {
-			structured = v
-		}
-		if res, err = jsonAnswer(res, structured); err != nil {
-			return nil, zero, err
+		if structuredOut {
+			if res != nil && len(res.Content) > 0 {
+				s.log.Error("a tool with structured output set its own content", "tool", t.Name)
+				return nil, nil, fmt.Errorf("%s: internal error: the answer has content besides its structured output; this is a bug in ctx, please report it", t.Name)
+			}
+			structured = out
+			if res, err = jsonAnswer(res, structured); err != nil {
+				return nil, nil, err
+			}
+		} else if res == nil {
+			res = &mcp.CallToolResult{Content: []mcp.Content{}}
 		}
 		if !s.fits(res, structured, budget) {
 			n := s.answerTokens(res, structured)
@@ -263,9 +303,9 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 			if hasMax {
 				msg += fmt.Sprintf(" or give a larger maxTokens (up to %d)", MaxMaxTokens)
 			}
-			return nil, zero, errors.New(msg)
+			return nil, nil, errors.New(msg)
 		}
-		return res, out, nil
+		return res, nil, nil
 	})
 }
 
@@ -325,40 +365,6 @@ func inputSchema[In any](bounds map[string]bound) (*jsonschema.Schema, error) {
 		}
 	}
 	return schema, nil
-}
-
-// portable rewrites, in place and in every sub-schema, a type list of
-// "null" and one other type (what jsonschema.For makes of a Go slice, map
-// or pointer) as anyOf a "null" branch and a branch of the one type: a
-// client that maps schemas onto a single-type dialect (Gemini's OpenAPI
-// subset; MCP Inspector's --strict warns of it) cannot read a type list,
-// and the output a nil slice gives (null) stays valid.
-func portable(s *jsonschema.Schema) {
-	if s == nil {
-		return
-	}
-	for _, p := range s.Properties {
-		portable(p)
-	}
-	for _, d := range s.Defs {
-		portable(d)
-	}
-	portable(s.Items)
-	portable(s.AdditionalProperties)
-	for _, l := range [][]*jsonschema.Schema{s.PrefixItems, s.AllOf, s.AnyOf, s.OneOf} {
-		for _, x := range l {
-			portable(x)
-		}
-	}
-	if len(s.Types) != 2 || !slices.Contains(s.Types, "null") {
-		return
-	}
-	branch := *s
-	branch.Type, branch.Types, branch.Description = s.Types[0], nil, ""
-	if branch.Type == "null" {
-		branch.Type = s.Types[1]
-	}
-	*s = jsonschema.Schema{Description: s.Description, AnyOf: []*jsonschema.Schema{{Type: "null"}, &branch}}
 }
 
 // rangeError matches the SDK's message for a number outside its input

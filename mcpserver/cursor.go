@@ -149,13 +149,13 @@ func (s *Server) fitPage(budget, maxTokens, n, limit int, cost func(i int) int, 
 }
 
 // rowTokens is the tokens one listed item adds to an answer: its JSON in
-// the structured value (and a comma) and its line of text.
-func (s *Server) rowTokens(item any, line string) int {
+// the structured value (and a comma).
+func (s *Server) rowTokens(item any) int {
 	b, err := marshalJSON(item)
 	if err != nil {
 		return 0
 	}
-	return s.countTokens(string(b)) + 1 + s.countTokens(line)
+	return s.countTokens(string(b)) + 1
 }
 
 // errLimit refuses a negative limit.

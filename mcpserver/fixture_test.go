@@ -187,8 +187,9 @@ func (l testLog) Write(p []byte) (int, error) {
 }
 
 // call calls a tool and decodes its structured output into out (when not
-// nil and the call succeeded). A document tool has none: its _meta is
-// decoded into out (a *DocumentOut), and its first content is the Text.
+// nil and the call succeeded). A document tool and read_relevant have
+// none: their _meta is decoded into out (a *DocumentOut or
+// *ReadRelevantOut), and a document tool's first content is the Text.
 func call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any, out any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -205,6 +206,12 @@ func call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any,
 func decodeResult(t testing.TB, res *mcp.CallToolResult, out any) {
 	t.Helper()
 	v := res.StructuredContent
+	if _, ok := out.(*ReadRelevantOut); ok {
+		if v != nil {
+			t.Fatalf("read_relevant sent structuredContent: %v", v)
+		}
+		v = res.Meta
+	}
 	if d, ok := out.(*DocumentOut); ok {
 		if v != nil {
 			t.Fatalf("a document tool sent structuredContent: %v", v)

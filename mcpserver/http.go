@@ -1,9 +1,11 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,11 +13,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,6 +33,11 @@ const (
 	DefaultMaxSessions = 64
 	// DefaultSessionTimeout closes a session that sent no request for so long.
 	DefaultSessionTimeout = 15 * time.Minute
+	// DefaultEvictIdle: at the session cap, a new session takes the place
+	// of the least recently used one idle for at least so long with no GET
+	// stream open (issue 26: short-lived clients that never send DELETE
+	// must not lock agents out until DefaultSessionTimeout).
+	DefaultEvictIdle = 30 * time.Second
 	// DefaultMaxBodyBytes bounds a request body (a search query is at most
 	// 8 KB; the SDK's own default is 4 MiB).
 	DefaultMaxBodyBytes = 1 << 20
@@ -57,9 +66,14 @@ type HTTPOptions struct {
 	// Token is the bearer token every request must carry (required; see
 	// CheckToken).
 	Token string
-	// MaxSessions caps the sessions open at once (0: DefaultMaxSessions);
-	// a new session past it gets 503. Stateless requests are not sessions.
+	// MaxSessions caps the sessions open at once (0: DefaultMaxSessions).
+	// At the cap, a new session closes the least recently used one idle
+	// for EvictIdle with no GET stream open, or gets 503 with Retry-After
+	// when none is. Stateless requests are not sessions.
 	MaxSessions int
+	// EvictIdle is how long a session must have been idle to make room
+	// at the cap (0: DefaultEvictIdle).
+	EvictIdle time.Duration
 	// SessionTimeout closes idle sessions (0: DefaultSessionTimeout).
 	SessionTimeout time.Duration
 	// MaxBodyBytes bounds a request body (0: DefaultMaxBodyBytes); a larger
@@ -116,13 +130,17 @@ type httpHandler struct {
 	max       int
 	stateful  http.Handler
 	stateless http.Handler
+	maxBody   int64
 
 	// crossOrigin is net/http's protection against cross-origin browser
 	// requests.
 	crossOrigin *http.CrossOriginProtection
 
+	evictIdle time.Duration
+
 	mu       sync.Mutex
 	sessions int                                  // open and starting sessions
+	open     map[string]*sessionUse               // the open sessions, by id
 	streams  map[*http.Request]context.CancelFunc // GET streams, ended at shutdown
 	inflight int                                  // other requests being served
 	watchers sync.WaitGroup                       // goroutines waiting for sessions to end
@@ -144,17 +162,24 @@ func (s *Server) newHTTPHandler(o HTTPOptions) (*httpHandler, error) {
 	if o.MaxBodyBytes == 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if o.EvictIdle == 0 {
+		o.EvictIdle = DefaultEvictIdle
+	}
 	sdkLog := slog.New(slog.NewTextHandler(s.logOut, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	get := func(*http.Request) *mcp.Server { return s.srv }
 	h := &httpHandler{
-		s:        s,
-		tokenSum: sha256.Sum256([]byte(o.Token)),
-		max:      o.MaxSessions,
-		streams:  map[*http.Request]context.CancelFunc{},
+		s:         s,
+		tokenSum:  sha256.Sum256([]byte(o.Token)),
+		max:       o.MaxSessions,
+		evictIdle: o.EvictIdle,
+		maxBody:   o.MaxBodyBytes,
+		open:      map[string]*sessionUse{},
+		streams:   map[*http.Request]context.CancelFunc{},
 		// Against DNS rebinding, the SDK refuses a non-loopback Host on a
 		// loopback connection (403); net/http's cross-origin protection
-		// refuses a browser's cross-origin POST or DELETE (an Origin that
-		// is not the Host, or Sec-Fetch-Site other than same-origin).
+		// refuses a browser's cross-origin request of any method (an Origin
+		// that is not the Host, or Sec-Fetch-Site other than same-origin;
+		// ServeHTTP asks it as for a POST, so that a GET is checked too).
 		crossOrigin: http.NewCrossOriginProtection(),
 		stateful: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 			SessionTimeout:      o.SessionTimeout,
@@ -175,7 +200,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("not found: the MCP endpoint is %s", HTTPPath), http.StatusNotFound)
 		return
 	}
-	if err := h.crossOrigin.Check(r); err != nil {
+	// The Origin check on every method (a GET stream too): net/http's
+	// check passes safe methods, so it is asked as for a POST.
+	asPost := *r
+	asPost.Method = http.MethodPost
+	if err := h.crossOrigin.Check(&asPost); err != nil {
 		http.Error(w, "forbidden: a cross-origin request (Origin "+safetext.Quote(r.Header.Get("Origin"))+"): ctx serves MCP clients, not web pages", http.StatusForbidden)
 		return
 	}
@@ -216,6 +245,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
+	if sid != "" {
+		defer h.use(sid, r.Method == http.MethodGet)()
+	}
 	switch {
 	case sid == "" && r.Header.Get("Mcp-Protocol-Version") >= statelessVersion:
 		h.stateless.ServeHTTP(w, r)
@@ -250,43 +282,181 @@ func (h *httpHandler) authorized(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// newSession serves a POST without a session id on the stateful handler
-// (an initialize, normally), if the cap allows one more session, and keeps
-// the slot until the session it opened ends (DELETE, idle timeout,
-// shutdown).
+// sessionUse is what the cap's eviction knows of an open session.
+type sessionUse struct {
+	ss       *mcp.ServerSession
+	last     time.Time // when its last request ended (or began, while busy)
+	busy     int       // its requests being served, GET streams excluded
+	streams  int       // its GET streams open
+	released bool      // its slot is free (evicted, or ended)
+}
+
+// use notes a request of session sid, a GET stream or not; the function
+// it returns notes its end.
+func (h *httpHandler) use(sid string, stream bool) func() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	u := h.open[sid]
+	if u == nil {
+		return func() {}
+	}
+	u.last = time.Now()
+	if stream {
+		u.streams++
+	} else {
+		u.busy++
+	}
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		u.last = time.Now()
+		if stream {
+			u.streams--
+		} else {
+			u.busy--
+		}
+	}
+}
+
+// evictable returns the least recently used open session that is idle (no
+// request, no GET stream) since at least h.evictIdle before now, or nil;
+// and, when there is none, how long until one may be (0: none idle).
+// h.mu is held.
+func (h *httpHandler) evictable(now time.Time) (string, *sessionUse, time.Duration) {
+	var id string
+	var lru *sessionUse
+	var soonest time.Duration
+	for sid, u := range h.open {
+		if u.busy > 0 || u.streams > 0 || u.released {
+			continue
+		}
+		if wait := h.evictIdle - now.Sub(u.last); wait > 0 {
+			if soonest == 0 || wait < soonest {
+				soonest = wait
+			}
+			continue
+		}
+		if lru == nil || u.last.Before(lru.last) {
+			id, lru = sid, u
+		}
+	}
+	return id, lru, soonest
+}
+
+// newSession serves a POST without a session id, which must be an
+// initialize (else 400, as the spec says), on the stateful handler, if the
+// cap allows one more session: at the cap, the least recently used session
+// idle for evictIdle with no GET stream is closed to make room, and when
+// none is, the answer is 503 with Retry-After. The slot is kept until the
+// session it opened ends (DELETE, idle timeout, eviction, shutdown).
 func (h *httpHandler) newSession(w http.ResponseWriter, r *http.Request) {
+	if !h.isInitialize(w, r) {
+		return
+	}
 	h.mu.Lock()
 	if h.sessions >= h.max {
-		h.mu.Unlock()
-		w.Header().Set("Retry-After", "10")
-		http.Error(w, fmt.Sprintf("service unavailable: %d MCP sessions are open, the most this server takes (--max-sessions); close an idle agent, or restart ctx mcp --http with a higher --max-sessions", h.max), http.StatusServiceUnavailable)
-		return
+		id, u, wait := h.evictable(time.Now())
+		if u == nil {
+			h.mu.Unlock()
+			retry := 10
+			if wait > 0 {
+				retry = int((wait + time.Second - 1) / time.Second)
+			}
+			w.Header().Set("Retry-After", strconv.Itoa(retry))
+			http.Error(w, fmt.Sprintf("service unavailable: %d MCP sessions are open and in use, the most this server takes (--max-sessions); a session idle for %v with no open stream makes room: try again after %d s, close an idle agent, or restart ctx mcp --http with a higher --max-sessions", h.max, h.evictIdle, retry), http.StatusServiceUnavailable)
+			return
+		}
+		u.released = true
+		delete(h.open, id)
+		h.sessions--
+		h.s.log.Info("session cap reached: closing the least recently used idle session", "idle", time.Since(u.last).Round(time.Millisecond), "max", h.max)
+		defer func() { _ = u.ss.Close() }() // after this one's slot is taken
 	}
 	h.sessions++
 	h.mu.Unlock()
-	release := func() {
+	release := func(u *sessionUse) {
 		h.mu.Lock()
-		h.sessions--
-		h.mu.Unlock()
+		defer h.mu.Unlock()
+		if u == nil || !u.released {
+			h.sessions--
+		}
+		if u != nil {
+			u.released = true
+		}
 	}
 	h.stateful.ServeHTTP(w, r)
 	id := w.Header().Get("Mcp-Session-Id")
 	if id == "" {
-		release()
+		release(nil)
 		return
 	}
 	for ss := range h.s.srv.Sessions() {
 		if ss.ID() == id {
+			u := &sessionUse{ss: ss, last: time.Now()}
+			h.mu.Lock()
+			h.open[id] = u
+			h.mu.Unlock()
 			h.watchers.Add(1)
 			go func() {
 				defer h.watchers.Done()
-				defer release()
 				_ = ss.Wait()
+				h.mu.Lock()
+				if h.open[id] == u {
+					delete(h.open, id)
+				}
+				h.mu.Unlock()
+				release(u)
 			}()
 			return
 		}
 	}
-	release() // it failed to initialize and is closed already
+	release(nil) // it failed to initialize and is closed already
+}
+
+// isInitialize reports whether r's body (a JSON-RPC message or batch) holds
+// an initialize request, leaving the body to be read again. When it holds
+// only other messages, it answers 400 with a JSON-RPC error: a session id
+// is required for them. A body it cannot read is left to the SDK to refuse.
+func (h *httpHandler) isInitialize(w http.ResponseWriter, r *http.Request) bool {
+	if r.Body == nil {
+		return true
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, h.maxBody+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(data), r.Body), r.Body}
+	if err != nil || int64(len(data)) > h.maxBody {
+		return true
+	}
+	type message struct {
+		ID     json.RawMessage `json:"id,omitempty"`
+		Method string          `json:"method"`
+	}
+	var msgs []message
+	var one message
+	if json.Unmarshal(data, &one) == nil {
+		msgs = []message{one}
+	} else if json.Unmarshal(data, &msgs) != nil {
+		return true
+	}
+	for _, m := range msgs {
+		if m.Method == "initialize" {
+			return true
+		}
+	}
+	id := json.RawMessage("null")
+	if len(msgs) == 1 && len(msgs[0].ID) > 0 {
+		id = msgs[0].ID
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{
+		"code":    jsonrpc.CodeInvalidRequest,
+		"message": "bad request: a request without the header Mcp-Session-Id must be an initialize; send the Mcp-Session-Id that initialize answered with",
+	}})
+	_, _ = w.Write(b)
+	return false
 }
 
 // awaitRequests waits until no request but the GET streams is being served,

@@ -537,3 +537,132 @@ func TestHTTPConfigFor(t *testing.T) {
 		t.Error("unknown client accepted")
 	}
 }
+
+// rawInit initializes a session with a raw POST and returns its id.
+func rawInit(t *testing.T, h *httpServer) string {
+	t.Helper()
+	r := post(t, h.url, testToken, nil, initBody)
+	id := r.Header.Get("Mcp-Session-Id")
+	if r.StatusCode != 200 || id == "" {
+		body, _ := io.ReadAll(r.Body)
+		t.Fatalf("initialize: %s %s", r.Status, body)
+	}
+	post(t, h.url, testToken, map[string]string{"Mcp-Session-Id": id}, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return id
+}
+
+// rpcErrorCode is the JSON-RPC error code in an answer (a JSON body or an
+// SSE event), and whether there is one.
+func rpcErrorCode(t *testing.T, body []byte) (int, bool) {
+	t.Helper()
+	s := string(body)
+	if i := strings.Index(s, "data: "); i >= 0 {
+		s = strings.TrimSpace(strings.SplitN(s[i+len("data: "):], "\n", 2)[0])
+	}
+	var msg struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(s), &msg); err != nil || msg.Error == nil {
+		return 0, false
+	}
+	return msg.Error.Code, true
+}
+
+// TestHTTPToTheLetter: a request without a session id where one is needed
+// gets 400, a second initialize a JSON-RPC error with a code, and a GET
+// from a web page's Origin 403.
+func TestHTTPToTheLetter(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	h := startHTTP(t, p.dir, HTTPOptions{})
+	r := post(t, h.url, testToken, nil, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	body, _ := io.ReadAll(r.Body)
+	if code, ok := rpcErrorCode(t, body); r.StatusCode != http.StatusBadRequest || !ok || code == 0 || !strings.Contains(string(body), "Mcp-Session-Id") {
+		t.Errorf("tools/list without a session id: %s %s, want 400 with a JSON-RPC error naming Mcp-Session-Id", r.Status, body)
+	}
+	id := rawInit(t, h)
+	r = post(t, h.url, testToken, map[string]string{"Mcp-Session-Id": id}, initBody)
+	body, _ = io.ReadAll(r.Body)
+	if code, ok := rpcErrorCode(t, body); !ok || code == 0 {
+		t.Errorf("a second initialize: %s %s, want a JSON-RPC error with a code", r.Status, body)
+	}
+	for _, method := range []string{http.MethodGet, http.MethodDelete} {
+		req, _ := http.NewRequest(method, h.url, nil)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("Origin", "http://evil.example")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s with Origin http://evil.example: %s, want 403", method, resp.Status)
+		}
+	}
+	// The session is still there.
+	if r := post(t, h.url, testToken, map[string]string{"Mcp-Session-Id": id}, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`); r.StatusCode != 200 {
+		t.Errorf("tools/list in the session: %s", r.Status)
+	}
+}
+
+// TestHTTPSessionEviction: at the session cap, a new initialize takes the
+// place of the least recently used session idle for EvictIdle with no GET
+// stream; when none qualifies, 503 with Retry-After.
+func TestHTTPSessionEviction(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	t.Cleanup(http.DefaultClient.CloseIdleConnections)
+	// None idle long enough: 503.
+	busy := startHTTP(t, p.dir, HTTPOptions{MaxSessions: 2, EvictIdle: time.Hour})
+	rawInit(t, busy)
+	rawInit(t, busy)
+	r := post(t, busy.url, testToken, nil, initBody)
+	body, _ := io.ReadAll(r.Body)
+	if r.StatusCode != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "--max-sessions") {
+		t.Errorf("a third initialize, none idle: %s (Retry-After %q) %s", r.Status, r.Header.Get("Retry-After"), body)
+	}
+
+	// Idle ones (EvictIdle of 1 ns: any session not in a request): the
+	// least recently used without a GET stream goes.
+	h := startHTTP(t, p.dir, HTTPOptions{MaxSessions: 2, EvictIdle: time.Nanosecond})
+	first, second := rawInit(t, h), rawInit(t, h)
+	// first is used last, so second is the least recently used...
+	if r := post(t, h.url, testToken, map[string]string{"Mcp-Session-Id": first}, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`); r.StatusCode != 200 {
+		t.Fatalf("tools/list: %s", r.Status)
+	}
+	// ...but it has a GET stream open, so first goes.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, h.url, nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", second)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != 200 {
+		t.Fatalf("GET stream: %v %v", err, stream)
+	}
+	defer stream.Body.Close()
+	third := rawInit(t, h)
+	status := func(id string) int {
+		return post(t, h.url, testToken, map[string]string{"Mcp-Session-Id": id}, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`).StatusCode
+	}
+	if s := status(first); s != http.StatusNotFound {
+		t.Errorf("the evicted session answers %d, want 404", s)
+	}
+	if s2, s3 := status(second), status(third); s2 != 200 || s3 != 200 {
+		t.Errorf("the session with a stream answers %d, the new one %d; want 200 and 200", s2, s3)
+	}
+	// Both left have a reason to stay now? second has its stream; third is
+	// idle: a fourth initialize evicts third.
+	fourth := rawInit(t, h)
+	if s := status(third); s != http.StatusNotFound {
+		t.Errorf("third after a fourth initialize: %d, want 404", s)
+	}
+	if s := status(fourth); s != 200 {
+		t.Errorf("fourth: %d", s)
+	}
+}

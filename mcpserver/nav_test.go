@@ -89,25 +89,11 @@ var o200k = func() tokenizer.Codec {
 	return c
 }()
 
-// seenTokens is what a client shows of a tool result, in o200k tokens: its
-// text contents and the JSON of its structuredContent.
+// seenTokens is what a client shows of a tool result (clientView), in
+// o200k tokens.
 func seenTokens(t testing.TB, res *mcp.CallToolResult) int {
 	t.Helper()
-	n := 0
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			k, _ := o200k.Count(tc.Text)
-			n += k
-		}
-	}
-	if res.StructuredContent != nil {
-		b, err := marshalJSON(res.StructuredContent)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, _ := o200k.Count(string(b))
-		n += k
-	}
+	n, _ := o200k.Count(clientView(t, res))
 	return n
 }
 
@@ -583,7 +569,7 @@ func TestGetOutline(t *testing.T) {
 		if h.Tokens < n*8/10-2 || h.Tokens > n*12/10+2 {
 			t.Errorf("%s: outline says %d tokens, the section's text has %d", h.Heading, h.Tokens, n)
 		}
-		if !strings.Contains(text(res), fmt.Sprintf("lines %d-%d, %d tokens", h.Line, h.EndLine, h.Tokens)) {
+		if !strings.Contains(text(res), fmt.Sprintf(`"line":%d,"endLine":%d,"tokens":%d`, h.Line, h.EndLine, h.Tokens)) {
 			t.Errorf("%s: not in the text:\n%s", h.Heading, text(res))
 		}
 	}
@@ -636,7 +622,7 @@ func TestListTags(t *testing.T) {
 	if out.Total != 51 || out.Tags[0].Tag != "shared" || out.Tags[0].Count != 90 || !maps.Equal(out.Tags[0].Packages, map[string]int{"a": 80, "b": 10}) {
 		t.Errorf("list_tags: %d tags, first %+v", out.Total, out.Tags[0])
 	}
-	if out.Tags[1].Tag != "a-000" || out.Tags[1].Count != 2 || !strings.Contains(text(res), "shared 90 (a 80, b 10)") {
+	if out.Tags[1].Tag != "a-000" || out.Tags[1].Count != 2 || !strings.Contains(text(res), `{"tag":"shared","count":90,"packages":{"a":80,"b":10}}`) {
 		t.Errorf("list_tags second %+v; text:\n%.300s", out.Tags[1], text(res))
 	}
 	out = ListTagsOut{}

@@ -145,7 +145,7 @@ func (s *Server) manifestPage(cur string, budget int) ([]byte, error) {
 		data, _ = marshalJSON(page)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil
 	}
-	k, err := s.fitPage(budget, 0, len(rest), maxListLimit, func(i int) int { return s.rowTokens(rest[i], "") }, build)
+	k, err := s.fitPage(budget, 0, len(rest), maxListLimit, func(i int) int { return s.rowTokens(rest[i]) }, build)
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ func (s *Server) listResourcesPaged(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			return nil, page
 		}
-		k, err := s.fitPage(budget, 0, len(rest), maxListLimit, func(i int) int { return s.rowTokens(rest[i], "") }, build)
+		k, err := s.fitPage(budget, 0, len(rest), maxListLimit, func(i int) int { return s.rowTokens(rest[i]) }, build)
 		if err != nil {
 			return nil, err
 		}

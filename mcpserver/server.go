@@ -10,15 +10,18 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -47,6 +50,9 @@ type Server struct {
 	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound
+	// optional are each tool's optional input properties (addTool; set in
+	// New, read only after), for dropNulls.
+	optional map[string]map[string]bool
 
 	mu          sync.Mutex // guards the fields below
 	rd          *indexer.Reader
@@ -76,6 +82,9 @@ type Server struct {
 	warm sync.Once
 	// sync is indexer.Sync (a field so tests can make it fail).
 	sync func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error)
+	// freshness is indexer.Reader.Freshness, the walk of every package's
+	// files (a field so tests can count it).
+	freshness func(*indexer.Reader, []indexer.Package) (indexer.Freshness, error)
 }
 
 // Instructions tell a model when and how to use the server.
@@ -116,6 +125,9 @@ func New(opts Options) (*Server, error) {
 		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		logOut:  w,
 		sync:    indexer.Sync,
+		freshness: func(r *indexer.Reader, pkgs []indexer.Package) (indexer.Freshness, error) {
+			return r.Freshness(pkgs)
+		},
 		codec: sync.OnceValue(func() tokenizer.Codec {
 			c, err := tokenizer.Get(tokenizer.O200kBase)
 			if err != nil {
@@ -139,7 +151,7 @@ func New(opts Options) (*Server, error) {
 			// Completes the alias and path of document URIs (resources_list.go).
 			CompletionHandler: s.complete,
 		})
-	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged, s.explainRange)
+	s.srv.AddReceivingMiddleware(s.recoverPanics, s.checkResourceRead, s.listResourcesPaged, s.explainRange, s.dropNulls, s.secondInitialize)
 	s.addTools()
 	s.addLinkTools()
 	s.addReadTools()
@@ -192,5 +204,20 @@ func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}()
 		return next(ctx, method, req)
+	}
+}
+
+// secondInitialize gives a second initialize in one session the JSON-RPC
+// error code of an invalid request (-32600), with what to do, where the
+// SDK answers a plain error (code 0).
+func (s *Server) secondInitialize(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		var wire *jsonrpc.Error
+		if method == "initialize" && err != nil && !errors.As(err, &wire) && strings.Contains(err.Error(), "duplicate") {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+				Message: "this session is initialized already: a second initialize is refused; to start over, open a new session (initialize without Mcp-Session-Id)"}
+		}
+		return res, err
 	}
 }

@@ -60,6 +60,17 @@ func (s snapshot) kindOf(alias string) string {
 	return project.KindGit
 }
 
+// fetchedAt is when an https package's content was last fetched (its
+// lock entry's Fetched), the time its documents' modified is; zero for
+// other kinds, whose documents' file mtimes are.
+func (s snapshot) fetchedAt(alias string) time.Time {
+	if s.kindOf(alias) != project.KindHTTPS {
+		return time.Time{}
+	}
+	e, _ := s.entry(alias)
+	return e.Fetched.UTC().Truncate(time.Second)
+}
+
 // stamp identifies a version of a file or folder cheaply: its identity
 // (a file replaced by rename is another file, whatever its mtime), size and
 // mtime. The zero stamp is a missing file.
@@ -257,12 +268,22 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 		s.syncMu.Unlock()
 		return ""
 	}
+	// Only the watch saw changes since the index last matched the disk:
+	// re-index at once. Freshness would walk every file of every package
+	// to learn what Sync's own walk learns again (issue 26: two walks of
+	// the whole project for one edited file).
+	onlyWatched := s.fresh.fresh && s.fresh.sentinel.same(sent) && s.watchingLocked()
 	s.mu.Unlock()
 	if job != nil {
 		s.syncMu.Unlock()
 		return s.await(ctx, req, job)
 	}
-	f, err := r.Freshness(snap.pkgs)
+	if onlyWatched {
+		job = s.startReindex(snap, sent, gen, nil)
+		s.syncMu.Unlock()
+		return s.await(ctx, req, job)
+	}
+	f, err := s.freshness(r, snap.pkgs)
 	if err == nil && f.Fresh {
 		s.setFresh(sent, gen, true)
 		s.syncMu.Unlock()
@@ -283,7 +304,7 @@ func (s *Server) setFresh(sent stamps, gen uint64, fresh bool) {
 // stale, the next call re-indexes before answering.
 func (s *Server) backgroundCheck(r *indexer.Reader, snap snapshot, sent stamps) {
 	defer s.bg.Done()
-	f, err := r.Freshness(snap.pkgs)
+	f, err := s.freshness(r, snap.pkgs)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.fresh.sentinel.same(sent) {

@@ -208,7 +208,8 @@ func TestSuggestPathsTool(t *testing.T) {
 		files[fmt.Sprintf("keps/sig-%c/%d-feature-%d/README.md", 'a'+i%5, 100+i, i)] = fmt.Sprintf("# KEP %d\n\nText.\n", i)
 	}
 	dir := docProject(t, files)
-	cs := connect(t, dir)
+	var srv *Server
+	cs := connect(t, dir, func(s *Server) { srv = s })
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "d", "path": "keps/sig-c/107-featrue-7/README.md"}, nil),
 		`not found`, `Did you mean "keps/sig-c/107-feature-7/README.md"`)
 	wantError(t, call(t, cs, "get_document", map[string]any{"package": "d", "path": "keps/sig-c/107-feature-7.md"}, nil),
@@ -223,7 +224,10 @@ func TestSuggestPathsTool(t *testing.T) {
 		t.Errorf("a deleted document is suggested: %s", text(res))
 	}
 
-	// No index at all: the folder is walked.
+	// No index at all: the folder is walked. (The first server's watch
+	// re-indexes the deletion meanwhile: let it finish, or it writes into
+	// the index being removed.)
+	settled(t, srv)
 	if err := os.RemoveAll(filepath.Join(dir, ".context", "index")); err != nil {
 		t.Fatal(err)
 	}

@@ -26,14 +26,14 @@ const (
 
 // SearchIn is search's input.
 type SearchIn struct {
-	Query           string   `json:"query" jsonschema:"what to look for, in plain words; \"exact phrase\", -word, package:ALIAS, path:PREFIX, tag:TAG and kind:KIND also work (see the tool's description); at most 1000 words and 8 KB"`
-	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
-	Kind            string   `json:"kind,omitempty" jsonschema:"only packages of this source kind: git, dir (the project's own files, live) or https"`
-	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these front-matter tags"`
-	Path            string   `json:"path,omitempty" jsonschema:"only documents whose path inside the package starts with this prefix, such as api/ (as path:PREFIX in the query, spaces allowed)"`
-	Limit           int      `json:"limit,omitempty" jsonschema:"number of hits (default 10, max 50)"`
-	BestPerDocument bool     `json:"bestPerDocument,omitempty" jsonschema:"return only the best passage of each document"`
-	MaxTokens       int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000); hits are cut to fit (shorter snippets, then fewer hits) and the note says so"`
+	Query           string   `json:"query" jsonschema:"words, with the query syntax below"`
+	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases"`
+	Kind            string   `json:"kind,omitempty" jsonschema:"only packages of this kind: git, dir or https"`
+	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
+	Path            string   `json:"path,omitempty" jsonschema:"only paths starting with this, such as api/"`
+	Limit           int      `json:"limit,omitempty" jsonschema:"hits (default 10)"`
+	BestPerDocument bool     `json:"bestPerDocument,omitempty" jsonschema:"only the best passage of each document"`
+	MaxTokens       int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 func (in SearchIn) maxTokens() int { return in.MaxTokens }
@@ -62,31 +62,31 @@ type SearchOut struct {
 
 // GetDocumentIn is get_document's input.
 type GetDocumentIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"the package alias, as in search hits or list_contexts (not needed when path is a reference)"`
-	Path      string `json:"path" jsonschema:"the document's path inside the package, such as docs/setup.md, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Offset    int    `json:"offset,omitempty" jsonschema:"first line to return, 1-based (use nextOffset from the previous page; default 1 or the section's first line)"`
-	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines (default: as many as fit the budget)"`
-	Section   string `json:"section,omitempty" jsonschema:"only the section under this heading (case-insensitive)"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000); the window of lines stops where it is reached"`
+	Package   string `json:"package,omitempty" jsonschema:"package alias (not needed with a reference)"`
+	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"first line, 1-based (nextOffset of the previous page)"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines"`
+	Section   string `json:"section,omitempty" jsonschema:"only the section under this heading"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 func (in GetDocumentIn) maxTokens() int { return in.MaxTokens }
 
 // GetSectionIn is get_section's input.
 type GetSectionIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"the package alias (not needed when path is a reference)"`
-	Path      string `json:"path" jsonschema:"the document's path inside the package, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Heading   string `json:"heading" jsonschema:"the heading text, case-insensitive, without the #s (a search hit's heading trail works too)"`
-	Offset    int    `json:"offset,omitempty" jsonschema:"continue a long section from this line (nextOffset of the previous page)"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000)"`
+	Package   string `json:"package,omitempty" jsonschema:"package alias (not needed with a reference)"`
+	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Heading   string `json:"heading" jsonschema:"heading text or a search hit's heading trail"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"nextOffset of the previous page"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 func (in GetSectionIn) maxTokens() int { return in.MaxTokens }
 
 // GetOverviewIn is get_overview's input.
 type GetOverviewIn struct {
-	Offset    int `json:"offset,omitempty" jsonschema:"first line to return, 1-based (nextOffset of the previous page)"`
-	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 10000, max 20000)"`
+	Offset    int `json:"offset,omitempty" jsonschema:"first line, 1-based (nextOffset of the previous page)"`
+	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 func (in GetOverviewIn) maxTokens() int { return in.MaxTokens }
@@ -115,9 +115,11 @@ type DocumentOut struct {
 
 func boolp(b bool) *bool { return &b }
 
+// readOnly is every tool's annotations: read-only, not destructive, over a
+// closed world (idempotentHint, which the spec reads only when a tool is
+// not read-only, is left out: tools/list is paid on every turn).
 func readOnly(title string) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true,
-		DestructiveHint: boolp(false), OpenWorldHint: boolp(false)}
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)}
 }
 
 // Bounds of the tools' numeric inputs (their input schemas' minimum and
@@ -129,36 +131,30 @@ var (
 
 func (s *Server) addTools() {
 	addTool(s, &mcp.Tool{
-		Name: "get_overview",
-		Description: "Get INDEX.md: the catalogue of all installed documentation, with titles and summaries, sized to fit " +
-			"a context window. Read it first to see what exists, then use search or get_document. " + budgetSentence,
+		Name:        "get_overview",
+		Description: "The catalogue of all installed documentation (INDEX.md): titles and summaries. Read it first to see what exists.",
 		Annotations: readOnly("Documentation overview"),
 	}, map[string]bound{"offset": offsetBound, "maxTokens": maxTokensBound}, s.getOverview)
 	addTool(s, &mcp.Tool{
 		Name: "search",
-		Description: "Full-text search (BM25F over heading trails and text) of the installed documentation. Returns passages " +
-			"with package, path, heading trail, line range, the package's commit, the document's tags, a snippet with matches " +
-			"in **bold**, and a score. Filter with `packages`, `kind`, `tags` and `path` (a prefix), or in the query. Query syntax: " +
-			indexer.QuerySyntax + " Read a hit with get_section (its heading) or get_document (offset = its first line). " + budgetSentence,
+		Description: "Full-text search of the installed documentation: passages with package, path, heading trail, lines, " +
+			"commit, tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset). " +
+			"Query syntax (read_relevant's too): " + strings.Join(strings.Fields(indexer.QuerySyntax), " "),
 		Annotations: readOnly("Search documentation"),
 	}, map[string]bound{"limit": {min: 1, max: MaxSearchLimit}, "maxTokens": maxTokensBound}, s.search)
 	addTool(s, &mcp.Tool{
 		Name: "get_document",
-		Description: "Read a document of a package (markdown, text, rst, AsciiDoc, YAML, JSON or TOML), as a window of lines, with the package's commit. " + budgetSentence +
-			" When the footer says truncated, call again with `offset` = `nextOffset`. Use `section` to read only the part " +
-			"under one heading.",
+		Description: "Read a document (markdown, text, rst, AsciiDoc, YAML, JSON, TOML) as a window of lines. " +
+			"When the footer says truncated, call again with offset = nextOffset.",
 		Annotations: readOnly("Read a document"),
 	}, map[string]bound{"offset": offsetBound, "limit": {min: 0}, "maxTokens": maxTokensBound}, s.getDocument)
 	addTool(s, &mcp.Tool{
 		Name: "get_section",
-		Description: "Read one section of a document: from its heading (matched case-insensitively) up to the next " +
-			"heading of the same or higher level, including its sub-sections, with the package's commit. " + budgetSentence,
+		Description: "Read one section of a document: its heading (case-insensitive) to the next heading of the same " +
+			"or higher level, sub-sections included.",
 		Annotations: readOnly("Read a section"),
 	}, map[string]bound{"offset": offsetBound, "maxTokens": maxTokensBound}, s.getSection)
 }
-
-// budgetSentence tells a model about maxTokens.
-const budgetSentence = "An answer stays within `maxTokens` (default 10000, max 20000) and says what it left out."
 
 // docURI is the resource URI of a document.
 func docURI(alias, p string) string {
@@ -283,11 +279,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		}
 		out.Note = n + " other words, or get_overview to see what is there."
 	}
-	out, res, err := s.fitHits(out, budget, in.MaxTokens)
+	out, err = s.fitHits(out, budget, in.MaxTokens)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
-	return res, out, nil
+	return nil, out, nil
 }
 
 // Shortened hits, when a search answer does not fit its budget whole.
@@ -297,18 +293,16 @@ const (
 	shortTags         = 8
 )
 
-// fitHits cuts out's hits to fit budget tokens, as searchAnswer shows
-// them: first every hit is shortened (snippet, heading trail, tags), then
+// fitHits cuts out's hits to fit budget tokens, as addTool sends them
+// (their JSON, jsonAnswer): first every hit is shortened (snippet, heading trail, tags), then
 // the last hits are left out (fitPage); the note says which was done. A
 // budget that holds no hit is an error naming the maxTokens it needs.
-// It returns the answer, as searchAnswer makes it, with its output.
-func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, *mcp.CallToolResult, error) {
+func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, error) {
 	// An answer of over 4 bytes a token of the budget is not counted whole
 	// first: o200k makes about 4 bytes a token of prose, so it would not
 	// fit (if it does, the hits are only shortened, never dropped).
-	res := searchAnswer(out)
-	if parts := answerParts(res, out); partsBytes(parts) <= 4*budget && s.partsFit(parts, budget) {
-		return out, res, nil
+	if parts := answerParts(nil, out); partsBytes(parts) <= 4*budget && s.partsFit(parts, budget) {
+		return out, nil
 	}
 	all := out.Hits
 	short := make([]SearchHit, len(all))
@@ -340,21 +334,19 @@ func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, *mcp.
 		return o
 	}
 	none := SearchOut{Hits: []SearchHit{}}
-	base := s.answerTokens(searchAnswer(none), none)
+	base := s.answerTokens(nil, none)
 	k, err := s.fitPage(budget, maxTokens, len(short), len(short),
 		func(i int) int {
 			one := SearchOut{Hits: short[i : i+1]}
-			return s.answerTokens(searchAnswer(one), one) - base
+			return s.answerTokens(nil, one) - base
 		},
 		func(k int) (*mcp.CallToolResult, any) {
-			o := at(k)
-			return searchAnswer(o), o
+			return nil, at(k)
 		})
 	if err != nil {
-		return SearchOut{}, nil, err
+		return SearchOut{}, err
 	}
-	o := at(k)
-	return o, searchAnswer(o), nil
+	return at(k), nil
 }
 
 // budgetName names the budget a call asked for, for a note.
@@ -374,35 +366,6 @@ func clipText(s string, n int) string {
 	return truncUTF8(s, n-len("…")) + "…"
 }
 
-// searchAnswer is search's content: the hits as text a model reads (one
-// line of provenance per hit, then its snippet), the note and the warning,
-// and a resource link to each hit's document.
-func searchAnswer(out SearchOut) *mcp.CallToolResult {
-	var b strings.Builder
-	if out.Warning != "" {
-		b.WriteString(out.Warning + "\n")
-	}
-	for i, h := range out.Hits {
-		fmt.Fprintf(&b, "%d. %s/%s lines %d-%d (%s)", i+1, h.Package, h.Path, h.Lines[0], h.Lines[1], provenance(h.Commit, h.Live))
-		if h.Heading != "" {
-			b.WriteString(": " + h.Heading)
-		}
-		fmt.Fprintf(&b, "; score %.2f", h.Score)
-		if len(h.Tags) > 0 {
-			b.WriteString("; tags " + strings.Join(h.Tags, ", "))
-		}
-		b.WriteString("\n   " + strings.Join(strings.Fields(h.Snippet), " ") + "\n")
-	}
-	if out.Note != "" {
-		b.WriteString(out.Note + "\n")
-	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
-	for _, h := range out.Hits {
-		res.Content = append(res.Content, docLink(h.URI, h.Package+"/"+h.Path, fmt.Sprintf("lines %d-%d", h.Lines[0], h.Lines[1])))
-	}
-	return res
-}
-
 // openDoc validates (alias, p) and reads the document.
 func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error) {
 	if err := s.checkPackage(snap, alias); err != nil {
@@ -418,16 +381,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	data, err := readDocument(s.files(snap, alias), clean)
 	if errors.Is(err, errNotFound) {
-		msg := fmt.Sprintf("document %q not found in package %q.", p, alias)
-		if err.Error() != errNotFound.Error() {
-			msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, err)
-		}
-		if dym := didYouMean(s.suggestPaths(snap, alias, clean)); dym != "" {
-			msg += dym
-		} else {
-			msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)
-		}
-		return "", nil, notFound(msg)
+		return "", nil, s.docNotFound(snap, alias, p, clean, err)
 	}
 	if errors.Is(err, errOutside) {
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
@@ -439,6 +393,32 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 		return "", nil, fmt.Errorf("%q is not a text document (it holds binary data)", p)
 	}
 	return clean, data, nil
+}
+
+// docNotFound is the one answer of every tool that takes a path for a
+// document that is not there (issue 26): what was asked, the nearest paths
+// the package has (suggestPaths), or where to look. cause, when it says
+// more than errNotFound (a symlink to a missing file), is quoted.
+func (s *Server) docNotFound(snap snapshot, alias, p, clean string, cause error) error {
+	msg := fmt.Sprintf("document %q not found in package %q.", p, alias)
+	if cause != nil && cause.Error() != errNotFound.Error() {
+		msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, cause)
+	}
+	if dym := didYouMean(s.suggestPaths(snap, alias, clean)); dym != "" {
+		msg += dym
+	} else {
+		msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)
+	}
+	return notFound(msg)
+}
+
+// indexDocErr is err of an index lookup of alias's document p, with a
+// document the index does not hold answered as docNotFound.
+func (s *Server) indexDocErr(alias, p string, err error) error {
+	if errors.Is(err, indexer.ErrUnknownDocument) {
+		return s.docNotFound(s.snapshot(), alias, p, p, nil)
+	}
+	return err
 }
 
 // windowResult builds a document tool's answer: the window's text, then a

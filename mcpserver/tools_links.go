@@ -26,8 +26,8 @@ const (
 
 // GetLinksIn is get_links' input.
 type GetLinksIn struct {
-	Package string `json:"package" jsonschema:"the package alias"`
-	Path    string `json:"path" jsonschema:"the document's path inside the package"`
+	Package string `json:"package" jsonschema:"package alias"`
+	Path    string `json:"path" jsonschema:"document path in the package"`
 }
 
 // GetLinksOut is get_links' output.
@@ -54,10 +54,10 @@ type GetMetadataOut struct {
 
 // FindDocumentsIn is find_documents' input.
 type FindDocumentsIn struct {
-	Where   map[string]any `json:"where,omitempty" jsonschema:"a filter over front-matter fields (a KEP's kep.yaml counts): {\"status\": \"implementable\"} (equality; a list field matches when one element does); operators $in [..], $gt/$gte/$lt/$lte and $between [a, b] on numbers and dates (\"2024-01-31\"), $exists true|false, $contains for lists; several keys must all match"`
-	Package string         `json:"package,omitempty" jsonschema:"only this package alias"`
+	Where   map[string]any `json:"where,omitempty" jsonschema:"field: value (equality; a list matches one element) or field: {op: value}, op one of $in, $gt, $gte, $lt, $lte, $between [a, b] (numbers, dates), $exists, $contains; all keys must match"`
+	Package string         `json:"package,omitempty" jsonschema:"only this package"`
 	Tag     string         `json:"tag,omitempty" jsonschema:"only documents with this tag"`
-	Limit   int            `json:"limit,omitempty" jsonschema:"documents per page (default 50, max 500)"`
+	Limit   int            `json:"limit,omitempty" jsonschema:"documents per page (default 50)"`
 	Cursor  string         `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
 
@@ -70,11 +70,11 @@ type FindDocumentsOut struct {
 
 // RelatedIn is related's input.
 type RelatedIn struct {
-	Query     string `json:"query,omitempty" jsonschema:"start from the best search hit for these words (or give package and path)"`
-	Package   string `json:"package,omitempty" jsonschema:"with path: start from this document"`
-	Path      string `json:"path,omitempty" jsonschema:"with package: start from this document"`
-	Hops      int    `json:"hops,omitempty" jsonschema:"how many links away to walk, both directions: 1 or 2 (default 2)"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer (default 2000, max 20000)"`
+	Query     string `json:"query,omitempty" jsonschema:"start from the best search hit for these words"`
+	Package   string `json:"package,omitempty" jsonschema:"or start from this package's document at path"`
+	Path      string `json:"path,omitempty" jsonschema:"document path in the package"`
+	Hops      int    `json:"hops,omitempty" jsonschema:"links away, both ways (default 2)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 2000)"`
 }
 
 // maxTokens is related's budget: its own default, 2,000, when not given.
@@ -104,29 +104,26 @@ type RelatedOut struct {
 func (s *Server) addLinkTools() {
 	addTool(s, &mcp.Tool{
 		Name: "get_links",
-		Description: "The links of a document and its backlinks: markdown and reference links, [[wikilinks]] and typed " +
-			"front-matter links (such as depends_on, see-also from a KEP's kep.yaml), each with type, line, target as " +
-			"written, status (resolved, broken, file, external) and the resolved document's package, path and title.",
+		Description: "A document's links and backlinks (markdown, [[wikilinks]], typed front-matter links such as " +
+			"depends_on), each with type, line, target, status and the document it resolves to.",
 		Annotations: readOnly("Links and backlinks"),
 	}, nil, s.getLinks)
 	addTool(s, &mcp.Tool{
 		Name: "get_metadata",
-		Description: "A document's front matter (typed; dates as 2006-01-02; a KEP README includes its kep.yaml), " +
-			"title, summary, tags, counts of links, backlinks and broken links, and its package's commit.",
+		Description: "A document's typed front matter (a KEP README includes its kep.yaml), title, summary, tags, " +
+			"link counts and its package's commit.",
 		Annotations: readOnly("Document metadata"),
 	}, nil, s.getMetadata)
 	addTool(s, &mcp.Tool{
 		Name: "find_documents",
-		Description: "Find documents by front-matter fields with a small JSON filter `where`: equality, $in, " +
-			"$gt/$gte/$lt/$lte/$between on numbers and dates, $exists, $contains for lists. For example " +
-			"{\"status\": \"implementable\", \"creation-date\": {\"$gt\": \"2023-01-01\"}}. Pages with cursor.",
+		Description: "Find documents by front-matter fields, such as where = {\"status\": \"implementable\", " +
+			"\"creation-date\": {\"$gt\": \"2023-01-01\"}}. Pages: call again with `cursor` = nextCursor.",
 		Annotations: readOnly("Find documents by metadata"),
 	}, map[string]bound{"limit": {min: 1, max: indexer.MaxFindLimit}}, s.findDocuments)
 	addTool(s, &mcp.Tool{
 		Name: "related",
-		Description: "Documents linked to a starting document (the best search hit for `query`, or `package` + `path`), " +
-			"walking links both ways up to `hops` (≤ 2) away, ranked by link distance then by the query's search score, " +
-			"with title and summary, within `maxTokens`.",
+		Description: "Documents linked to a start (the best search hit for `query`, or `package` + `path`), up to " +
+			"`hops` links away both ways, nearest first, with title and summary.",
 		Annotations: readOnly("Related documents"),
 	}, map[string]bound{"hops": {min: 1, max: indexer.MaxHops}, "maxTokens": maxTokensBound}, s.related)
 }
@@ -169,7 +166,7 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 	}
 	out, back, err := r.Links(in.Package, in.Path)
 	if err != nil {
-		return nil, GetLinksOut{}, err
+		return nil, GetLinksOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
 	budget, _ := tokenBudget(0)
 	at := func(k int) GetLinksOut {
@@ -216,21 +213,21 @@ func firstN[T any](l []T, n int) []T {
 }
 
 // fitsJSON reports whether a tool's structured output fits budget as
-// addTool sends it: out's JSON as text and as structuredContent.
+// addTool sends it (jsonAnswer), counted once.
 func (s *Server) fitsJSON(out any, budget int) bool {
 	res, err := jsonAnswer(nil, out)
 	return err == nil && s.fits(res, out, budget)
 }
 
-// fitJSON is fitPage for a tool whose answer is its structured output,
-// sent as JSON text and as structuredContent: how many of n items at(k)
+// fitJSON is fitPage for a tool whose answer is its structured output
+// (jsonAnswer): how many of n items at(k)
 // can hold within budget (at most limit), item(i) being what item i adds
 // to its JSON.
 func fitJSON[T any](s *Server, budget, maxTokens, n, limit int, item func(i int) any, at func(k int) T) (int, error) {
 	return s.fitPage(budget, maxTokens, n, limit,
 		func(i int) int {
 			b, _ := marshalJSON(item(i))
-			return 2 * (s.countTokens(string(b)) + 1)
+			return s.countTokens(string(b)) + 1
 		},
 		func(k int) (*mcp.CallToolResult, any) {
 			o := at(k)
@@ -249,7 +246,7 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	}
 	m, err := r.Metadata(in.Package, in.Path)
 	if err != nil {
-		return nil, GetMetadataOut{}, err
+		return nil, GetMetadataOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
 	res := GetMetadataOut{DocMeta: m, URI: docURI(m.Package, m.Path), Warning: warn}
 	budget, _ := tokenBudget(0)
@@ -393,7 +390,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	}
 	ns, err := r.Neighbours(start.Package, start.Path, hops)
 	if err != nil {
-		return nil, RelatedOut{}, err
+		return nil, RelatedOut{}, s.indexDocErr(start.Package, start.Path, err)
 	}
 	sort.SliceStable(ns, func(i, j int) bool {
 		if ns[i].Distance != ns[j].Distance {

@@ -63,7 +63,7 @@ func TestLinkTools(t *testing.T) {
 	if len(links.Links) != 1 || links.Links[0].Status != indexer.LinkBroken || len(links.Backlinks) != 1 || links.Backlinks[0].Type != "see-also" {
 		t.Errorf("get_links 2-b: %+v", links)
 	}
-	wantError(t, call(t, cs, "get_links", map[string]any{"package": "book", "path": "nope.md"}, nil), "document not in the index")
+	wantError(t, call(t, cs, "get_links", map[string]any{"package": "book", "path": "nope.md"}, nil), `document "nope.md" not found in package "book"`)
 	wantError(t, call(t, cs, "get_links", map[string]any{"package": "book", "path": "../x.md"}, nil))
 
 	var meta GetMetadataOut
@@ -95,12 +95,12 @@ func TestLinkTools(t *testing.T) {
 	if res.IsError || rel.Start.Path != "ch04-01-what-is-ownership.md" || rel.Total != 2 {
 		t.Errorf("related by query: %s", text(res))
 	}
-	res = call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 250}, &rel)
+	res = call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 160}, &rel)
 	if res.IsError || !rel.Truncated || len(rel.Documents) != 1 {
-		t.Errorf("related within 250 tokens: %s", text(res))
+		t.Errorf("related within 160 tokens: %s", text(res))
 	}
 	// A budget too small for one document is an error saying what is needed.
-	wantError(t, call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 120}, nil), "too small", "give maxTokens")
+	wantError(t, call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 80}, nil), "too small", "give maxTokens")
 	wantError(t, call(t, cs, "related", map[string]any{"query": "x", "package": "book", "path": "a.md"}, nil), "either query, or package and path")
 	wantError(t, call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "hops": 3}, nil), "hops", "2")
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,15 +37,15 @@ const (
 
 // ListContextsIn is list_contexts' input.
 type ListContextsIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"an installed package alias; when set, list that package's documents (or folders, with tree) instead of the packages"`
-	Kind      string `json:"kind,omitempty" jsonschema:"list only packages of this source kind: git, dir (the project's own files, live) or https"`
-	Prefix    string `json:"prefix,omitempty" jsonschema:"with package: only documents whose path starts with this, such as the folder keps/sig-node/"`
-	Glob      string `json:"glob,omitempty" jsonschema:"with package: only documents whose whole path matches this pattern, as Go's path.Match: * and ? never match /, [a-z] a class; keps/*/*/README.md"`
-	Tree      bool   `json:"tree,omitempty" jsonschema:"with package: list the folders with their numbers of documents instead of the documents"`
-	Depth     int    `json:"depth,omitempty" jsonschema:"with tree (implies it): how many folder levels below the prefix's folder to show (default 1, max 10)"`
-	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many items in a page (default: as many as fit maxTokens, at most 1000)"`
-	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page, with the same other arguments"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"the answer's token budget (default 10000, max 20000)"`
+	Package   string `json:"package,omitempty" jsonschema:"list this package's documents"`
+	Kind      string `json:"kind,omitempty" jsonschema:"only packages of this kind: git, dir or https"`
+	Prefix    string `json:"prefix,omitempty" jsonschema:"only paths starting with this, such as keps/sig-node/"`
+	Glob      string `json:"glob,omitempty" jsonschema:"only paths matching this (Go path.Match), such as keps/*/*/README.md"`
+	Tree      bool   `json:"tree,omitempty" jsonschema:"list the folders, with their document counts"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"folder levels of the tree (default 1)"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"items per page (default: as many as fit)"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 // PackageInfo describes one installed package.
@@ -63,11 +64,16 @@ type PackageInfo struct {
 
 // DocInfo describes one document of a package.
 type DocInfo struct {
-	Path     string    `json:"path" jsonschema:"the document's path inside the package"`
-	Title    string    `json:"title,omitempty" jsonschema:"the document's title"`
-	Size     int64     `json:"size" jsonschema:"its size in bytes"`
-	Lines    int       `json:"lines,omitempty" jsonschema:"its number of lines"`
-	Modified time.Time `json:"modified" jsonschema:"when it last changed, to the second"`
+	Path  string `json:"path" jsonschema:"the document's path inside the package"`
+	Title string `json:"title,omitempty" jsonschema:"the document's title"`
+	Size  int64  `json:"size" jsonschema:"its size in bytes"`
+	Lines int    `json:"lines,omitempty" jsonschema:"its number of lines"`
+	// Modified is when the document last changed, as far as ctx knows
+	// (fetchedAt): a dir source's file mtime; an https package's fetch
+	// time; for a git package the file's mtime, which is its install
+	// time: the lock records the commit, not its time, and a document's
+	// last commit would take a walk of the repository's history.
+	Modified time.Time `json:"modified"`
 }
 
 // FolderInfo is one folder of a package's tree (list_contexts with tree).
@@ -95,13 +101,9 @@ type ListContextsOut struct {
 	Warning      string        `json:"warning,omitempty" jsonschema:"the index is stale or unavailable"`
 }
 
-const listContextsDescription = "List the documentation packages installed in this project and its own docs (dir sources, live): alias, kind, source, " +
-	"ref, short commit (none for dir), number of documents, how many its audience rules withhold from this project, and whether the search index is fresh. " +
-	"Filter packages with `kind`. With `package`, list that package's documents (path, title, lines, size, modified) instead; narrow them " +
-	"with `prefix` (a folder such as keps/sig-node/) and `glob` (Go's path.Match over the whole path: * and ? stay within one folder, " +
-	"as in keps/*/*/README.md). With `tree: true` (or `depth`), list the folders below the prefix's folder with the number of documents " +
-	"under each, `depth` levels deep (default 1): a large package in one call, then list a folder with `prefix`. " +
-	"Answers fit `maxTokens` (default 10000): when `nextCursor` is set, call again with the same arguments and `cursor` = nextCursor."
+const listContextsDescription = "List the installed documentation packages and the project's own docs (dir, live): alias, kind, " +
+	"source, commit, documents, index freshness. With `package`: its documents (path, title, lines, size, modified), or with `tree` " +
+	"its folders below `prefix`. Pages: call again with `cursor` = nextCursor."
 
 func (s *Server) addListTool() {
 	addTool(s, &mcp.Tool{
@@ -165,7 +167,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			return nil, ListContextsOut{}, snap.lockErr
 		}
 		out := ListContextsOut{Packages: []PackageInfo{}, Warning: snap.lockErr.Error()}
-		return listResult(out, nil), out, nil
+		return nil, out, nil
 	}
 	if in.Package != "" {
 		if err := s.checkPackage(snap, in.Package); err != nil {
@@ -229,9 +231,9 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 		rest := after(all, func(p PackageInfo) string { return p.Alias }, strings.Compare, from, started)
 		head.Packages = []PackageInfo{}
 		return page.fill(head, len(rest),
-			func(out *ListContextsOut, i int) (string, any) {
+			func(out *ListContextsOut, i int) any {
 				out.Packages = append(out.Packages, rest[i])
-				return packageLine(rest[i]), rest[i]
+				return rest[i]
 			},
 			func(i int) string { return rest[i].Alias })
 	}
@@ -239,12 +241,13 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	head.Package = in.Package
 	head.URIPrefix = strings.TrimSuffix(docURI(in.Package, "x"), "x")
 	var all []DocInfo
+	fetched := snap.fetchedAt(in.Package)
 	if docsErr == nil {
 		for _, d := range docs {
 			if checkRelPathOnce(d.Path) != nil {
 				continue // never served, so never listed (.git, hidden folders)
 			}
-			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: d.Modified.Truncate(time.Second)})
+			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: cmp.Or(fetched, d.Modified.Truncate(time.Second))})
 		}
 	} else {
 		// No catalogue: list the files on disk.
@@ -255,7 +258,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			if err != nil {
 				continue
 			}
-			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: fi.ModTime().UTC().Truncate(time.Second)})
+			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: cmp.Or(fetched, fi.ModTime().UTC().Truncate(time.Second))})
 		}
 	}
 	matched := all[:0:0]
@@ -274,9 +277,9 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 		rest := after(folders, func(f FolderInfo) string { return f.Path }, pathOrder, from, started)
 		head.Folders = []FolderInfo{}
 		return page.fill(head, len(rest),
-			func(out *ListContextsOut, i int) (string, any) {
+			func(out *ListContextsOut, i int) any {
 				out.Folders = append(out.Folders, rest[i])
-				return folderLine(rest[i], treeBase(in.Prefix)), rest[i]
+				return rest[i]
 			},
 			func(i int) string { return rest[i].Path })
 	}
@@ -284,9 +287,9 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	rest := after(matched, func(d DocInfo) string { return d.Path }, pathOrder, from, started)
 	head.Documents = []DocInfo{}
 	return page.fill(head, len(rest),
-		func(out *ListContextsOut, i int) (string, any) {
+		func(out *ListContextsOut, i int) any {
 			out.Documents = append(out.Documents, rest[i])
-			return docLine(rest[i]), rest[i]
+			return rest[i]
 		},
 		func(i int) string { return rest[i].Path })
 }
@@ -381,73 +384,6 @@ func clipTitle(t string) string {
 	return markdown.Clip(t, maxListTitle)
 }
 
-// packageLine is a package's line in list_contexts' text.
-func packageLine(p PackageInfo) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s [%s] %s", p.Alias, p.Kind, safetext.Escape(p.Source))
-	if p.Path != "" {
-		b.WriteString(" " + safetext.Escape(p.Path))
-	}
-	if p.Ref != "" {
-		b.WriteString("@" + safetext.Escape(p.Ref))
-	}
-	if p.Commit != "" {
-		b.WriteString(" " + p.Commit)
-	}
-	b.WriteString(" — " + documents(p.Documents))
-	if p.Withheld > 0 {
-		fmt.Fprintf(&b, ", %d withheld by audience rules", p.Withheld)
-	}
-	if !p.Installed {
-		b.WriteString("; not installed")
-	} else if !p.Fresh {
-		b.WriteString("; index stale")
-	}
-	return b.String()
-}
-
-// docLine is a document's line in list_contexts' text.
-func docLine(d DocInfo) string {
-	l := safetext.Escape(d.Path)
-	if d.Title != "" {
-		l += " — " + safetext.Escape(d.Title)
-	}
-	if d.Lines > 0 {
-		l += fmt.Sprintf(" (%d lines)", d.Lines)
-	}
-	return l
-}
-
-// folderLine is a folder's line in a tree, indented by its depth below base.
-func folderLine(f FolderInfo, base string) string {
-	name, depth := f.Path+"/", 0
-	if f.Path == base {
-		name = "(top)"
-		if base != "" {
-			name = base + "/"
-		}
-	} else {
-		rel := strings.TrimPrefix(f.Path, base+"/")
-		if base == "" {
-			rel = f.Path
-		}
-		depth = strings.Count(rel, "/") + 1
-	}
-	l := fmt.Sprintf("%s%s %s", strings.Repeat("  ", depth), safetext.Escape(name), documents(f.Documents))
-	if f.Files > 0 && f.Files != f.Documents {
-		l += fmt.Sprintf(" (%d here)", f.Files)
-	}
-	return l
-}
-
-// documents is "1 document" or "n documents".
-func documents(n int) string {
-	if n == 1 {
-		return "1 document"
-	}
-	return strconv.Itoa(n) + " documents"
-}
-
 // pager fills one page of a listing within a budget.
 type pager struct {
 	s         *Server
@@ -458,68 +394,27 @@ type pager struct {
 }
 
 // fill returns the page of head with as many of the n remaining items as
-// fit: add appends item i to an output and returns its text line and
-// value; key is item i's cursor key.
-func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int) (string, any), key func(int) string) (*mcp.CallToolResult, ListContextsOut, error) {
-	lines := make([]string, 0, min(n, p.limit))
+// fit: add appends item i to an output and returns it; key is item i's
+// cursor key.
+func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int) any, key func(int) string) (*mcp.CallToolResult, ListContextsOut, error) {
 	build := func(k int) (*mcp.CallToolResult, any) {
 		out := head
-		lines = lines[:0]
 		for i := range k {
-			l, _ := add(&out, i)
-			lines = append(lines, l)
+			add(&out, i)
 		}
 		out.Listed, out.Remaining = k, n-k
 		if k < n { // (k = 0 only to measure the page without items)
 			out.Truncated, out.NextCursor = true, encodeCursor(p.listing, key(max(k-1, 0)))
 		}
-		return listResult(out, lines), out
+		return nil, out
 	}
 	k, err := p.s.fitPage(p.budget, p.maxTokens, n, p.limit, func(i int) int {
 		var scratch ListContextsOut
-		l, v := add(&scratch, i)
-		return p.s.rowTokens(v, l)
+		return p.s.rowTokens(add(&scratch, i))
 	}, build)
 	if err != nil {
 		return nil, ListContextsOut{}, err
 	}
-	res, out := build(k)
-	return res, out.(ListContextsOut), nil
-}
-
-// listResult is list_contexts' text: a header, a line per item, and how to
-// get the next page.
-func listResult(out ListContextsOut, lines []string) *mcp.CallToolResult {
-	var b strings.Builder
-	switch {
-	case out.Package == "":
-		fmt.Fprintf(&b, "%d packages", out.Total)
-	case out.Folders != nil:
-		fmt.Fprintf(&b, "%s: %s in %d folders", out.Package, documents(out.Total), out.TotalFolders)
-	default:
-		fmt.Fprintf(&b, "%s: %s", out.Package, documents(out.Total))
-	}
-	items := out.Total
-	if out.Folders != nil {
-		items = out.TotalFolders
-	}
-	if out.Listed < items {
-		fmt.Fprintf(&b, "; %d listed here, %d after them", out.Listed, out.Remaining)
-	}
-	if out.IndexFresh {
-		b.WriteString(" (index fresh)")
-	}
-	b.WriteString("\n")
-	for _, l := range lines {
-		b.WriteString(l + "\n")
-	}
-	if out.NextCursor != "" {
-		fmt.Fprintf(&b, "More: call list_contexts again with the same arguments and cursor %q.\n", out.NextCursor)
-	}
-	for _, n := range []string{out.Note, out.Warning} {
-		if n != "" {
-			b.WriteString(n + "\n")
-		}
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
+	_, out := build(k)
+	return nil, out.(ListContextsOut), nil
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -41,11 +40,11 @@ func (in ListTagsIn) maxTokens() int   { return in.MaxTokens }
 
 // GetOutlineIn is get_outline's input.
 type GetOutlineIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"the package alias (not needed when path is a reference)"`
-	Path      string `json:"path" jsonschema:"the document's path inside the package, or a reference to it: @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Depth     int    `json:"depth,omitempty" jsonschema:"only headings of this level or higher: 1 for # only, 2 for # and ## (default: all, 6)"`
-	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page, with the same other arguments"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"the answer's token budget (default 10000, max 20000)"`
+	Package   string `json:"package,omitempty" jsonschema:"package alias (not needed with a reference)"`
+	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"deepest heading level (default 6)"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 // OutlineHeading is one heading of get_outline: its section's lines and size.
@@ -73,11 +72,8 @@ type GetOutlineOut struct {
 	Note       string           `json:"note,omitempty" jsonschema:"why there are no headings, and what to do"`
 }
 
-const getOutlineDescription = "The outline of one document: its headings in order, each with its level, line, the last line of its section " +
-	"(sub-sections included) and the section's size in tokens (o200k, about), and the document's lines and tokens. Use it to " +
-	"choose what to read in a long document: get_section with a heading, or get_document with offset = line and limit = " +
-	"endLine - line + 1 (exact even when two headings have the same text). `depth` keeps the upper levels only. Answers fit " +
-	"`maxTokens` (default 10000): when `nextCursor` is set, call again with the same arguments and `cursor` = nextCursor."
+const getOutlineDescription = "A document's headings: level, line, the section's last line and size in tokens. Read one with " +
+	"get_section, or get_document with offset = line, limit = endLine - line + 1. Pages: call again with `cursor` = nextCursor."
 
 func (s *Server) getOutline(ctx context.Context, _ *mcp.CallToolRequest, in GetOutlineIn) (*mcp.CallToolResult, GetOutlineOut, error) {
 	if in.Depth < 0 || in.Depth > 6 {
@@ -121,28 +117,23 @@ func (s *Server) getOutline(ctx context.Context, _ *mcp.CallToolRequest, in GetO
 		return cmp.Compare(x, y)
 	}
 	rest := after(heads, func(h OutlineHeading) string { return strconv.Itoa(h.Line) }, byLine, from, started)
-	lines := make([]string, 0, len(rest))
 	build := func(k int) (*mcp.CallToolResult, any) {
 		out := head
 		out.Headings = rest[:k:k]
-		lines = lines[:0]
-		for _, h := range out.Headings {
-			lines = append(lines, outlineLine(h))
-		}
 		out.Listed, out.Remaining = k, len(rest)-k
 		if k < len(rest) {
 			out.Truncated, out.NextCursor = true, encodeCursor(listing, strconv.Itoa(rest[max(k-1, 0)].Line))
 		}
-		return outlineResult(out, lines), out
+		return nil, out
 	}
 	k, err := s.fitPage(budget, in.MaxTokens, len(rest), maxListLimit, func(i int) int {
-		return s.rowTokens(rest[i], outlineLine(rest[i]))
+		return s.rowTokens(rest[i])
 	}, build)
 	if err != nil {
 		return nil, GetOutlineOut{}, err
 	}
-	res, out := build(k)
-	return res, out.(GetOutlineOut), nil
+	_, out := build(k)
+	return nil, out.(GetOutlineOut), nil
 }
 
 // outline is doc's headings of level ≤ depth with their sections
@@ -187,37 +178,12 @@ func (s *Server) outline(doc markdown.Doc, depth int) ([]OutlineHeading, int) {
 	return out, total
 }
 
-// outlineLine is a heading's line in get_outline's text.
-func outlineLine(h OutlineHeading) string {
-	return fmt.Sprintf("%s%s %s — lines %d-%d, %d tokens", strings.Repeat("  ", h.Level-1), strings.Repeat("#", h.Level),
-		safetext.Escape(h.Heading), h.Line, h.EndLine, h.Tokens)
-}
-
-func outlineResult(out GetOutlineOut, lines []string) *mcp.CallToolResult {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s/%s: %d lines, about %d tokens, %d headings", out.Package, safetext.Escape(out.Path), out.TotalLines, out.Tokens, out.Total)
-	if out.Listed < out.Total {
-		fmt.Fprintf(&b, "; %d listed here, %d after them", out.Listed, out.Remaining)
-	}
-	b.WriteString("\n")
-	for _, l := range lines {
-		b.WriteString(l + "\n")
-	}
-	if out.NextCursor != "" {
-		fmt.Fprintf(&b, "More: call get_outline again with the same arguments and cursor %q.\n", out.NextCursor)
-	}
-	if out.Note != "" {
-		b.WriteString(out.Note + "\n")
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
-}
-
 // ListTagsIn is list_tags' input.
 type ListTagsIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"only the tags of this package alias (default: all packages)"`
-	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many tags in a page (default: as many as fit maxTokens, at most 1000)"`
-	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page, with the same other arguments"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"the answer's token budget (default 10000, max 20000)"`
+	Package   string `json:"package,omitempty" jsonschema:"only this package's tags"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"tags per page (default: as many as fit)"`
+	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 // TagInfo is one tag of list_tags.
@@ -243,10 +209,8 @@ type ListTagsOut struct {
 	Warning    string    `json:"warning,omitempty" jsonschema:"the index is stale or unavailable"`
 }
 
-const listTagsDescription = "The tags of the installed documents (front matter tags and keywords, or a Tags: line), most used first, each " +
-	"with its number of documents in all and per package. Give `package` for one package's tags. Filter search with them (`tags`, " +
-	"or tag:NAME in the query). Answers fit `maxTokens` (default 10000): when `nextCursor` is set, call again with the same " +
-	"arguments and `cursor` = nextCursor."
+const listTagsDescription = "The tags of the installed documents, most used first, with their documents in all and per " +
+	"package; search filters on them. Pages: call again with `cursor` = nextCursor."
 
 func (s *Server) listTags(ctx context.Context, req *mcp.CallToolRequest, in ListTagsIn) (*mcp.CallToolResult, ListTagsOut, error) {
 	if in.Limit < 0 {
@@ -298,28 +262,23 @@ func (s *Server) listTags(ctx context.Context, req *mcp.CallToolRequest, in List
 	if limit == 0 || limit > maxListLimit {
 		limit = maxListLimit
 	}
-	lines := make([]string, 0, len(rest))
 	build := func(k int) (*mcp.CallToolResult, any) {
 		out := head
 		out.Tags = rest[:k:k]
-		lines = lines[:0]
-		for _, t := range out.Tags {
-			lines = append(lines, tagLine(t))
-		}
 		out.Listed, out.Remaining = k, len(rest)-k
 		if k < len(rest) {
 			out.Truncated, out.NextCursor = true, encodeCursor(listing, key(rest[max(k-1, 0)]))
 		}
-		return tagsResult(out, lines), out
+		return nil, out
 	}
 	k, err := s.fitPage(budget, in.MaxTokens, len(rest), limit, func(i int) int {
-		return s.rowTokens(rest[i], tagLine(rest[i]))
+		return s.rowTokens(rest[i])
 	}, build)
 	if err != nil {
 		return nil, ListTagsOut{}, err
 	}
-	res, out := build(k)
-	return res, out.(ListTagsOut), nil
+	_, out := build(k)
+	return nil, out.(ListTagsOut), nil
 }
 
 // tagInfo is a tag with at most maxTagPackages of its packages, those
@@ -344,50 +303,4 @@ func tagInfo(tag string, count int, per map[string]int) TagInfo {
 		t.Packages[a] = per[a]
 	}
 	return t
-}
-
-// tagLine is a tag's line in list_tags' text.
-func tagLine(t TagInfo) string {
-	aliases := make([]string, 0, len(t.Packages))
-	for a := range t.Packages {
-		aliases = append(aliases, a)
-	}
-	slices.SortFunc(aliases, func(a, b string) int {
-		if t.Packages[a] != t.Packages[b] {
-			return cmp.Compare(t.Packages[b], t.Packages[a])
-		}
-		return strings.Compare(a, b)
-	})
-	parts := make([]string, len(aliases))
-	for i, a := range aliases {
-		parts[i] = fmt.Sprintf("%s %d", a, t.Packages[a])
-	}
-	if t.MorePackages > 0 {
-		parts = append(parts, fmt.Sprintf("%d more packages", t.MorePackages))
-	}
-	return fmt.Sprintf("%s %d (%s)", safetext.Escape(t.Tag), t.Count, strings.Join(parts, ", "))
-}
-
-func tagsResult(out ListTagsOut, lines []string) *mcp.CallToolResult {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d tags", out.Total)
-	if out.Package != "" {
-		fmt.Fprintf(&b, " in %s", out.Package)
-	}
-	if out.Listed < out.Total {
-		fmt.Fprintf(&b, "; %d listed here, %d after them", out.Listed, out.Remaining)
-	}
-	b.WriteString(" (tag, documents, per package)\n")
-	for _, l := range lines {
-		b.WriteString(l + "\n")
-	}
-	if out.NextCursor != "" {
-		fmt.Fprintf(&b, "More: call list_tags again with the same arguments and cursor %q.\n", out.NextCursor)
-	}
-	for _, n := range []string{out.Note, out.Warning} {
-		if n != "" {
-			b.WriteString(n + "\n")
-		}
-	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}
 }

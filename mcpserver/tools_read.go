@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -39,9 +40,11 @@ import (
 //     sorted by their hits' rank.
 //
 // A passage is sent as one text content (a header line, then its lines as
-// they are in the file) and a resource_link to its document; the structured
-// output carries only each passage's metadata (package, path, heading
-// trail, lines, provenance), so the text is not sent twice.
+// they are in the file) and a resource_link to its document; a last text
+// holds the note and the stale-index warning, when there are any. There
+// is no structuredContent (addTool: Claude Code would show its JSON and
+// drop the texts): each passage's metadata (package, path, heading trail,
+// lines, provenance) is in _meta, for programs.
 const (
 	// readCandidates is how many search hits an answer is assembled from.
 	readCandidates = 30
@@ -66,13 +69,13 @@ const noteTruncated = "more matched than fits in maxTokens: read the rest of a s
 
 // ReadRelevantIn is read_relevant's input.
 type ReadRelevantIn struct {
-	Query     string   `json:"query" jsonschema:"the question, or its key words; the search syntax works too (\"exact phrase\", -word, package:ALIAS, path:PREFIX, tag:TAG, kind:KIND); at most 1000 words and 8 KB"`
-	Packages  []string `json:"packages,omitempty" jsonschema:"only these package aliases (default: all)"`
-	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"the answer's size limit in tokens (default 10000, max 20000)"`
+	Query     string   `json:"query" jsonschema:"the question or its key words (search's query syntax)"`
+	Packages  []string `json:"packages,omitempty" jsonschema:"only these package aliases"`
+	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
-// RelevantSection describes one passage of a read_relevant answer; its
-// text is the answer's text content of the same position.
+// RelevantSection describes one passage of a read_relevant answer (in its
+// _meta); its text is the answer's text content of the same position.
 type RelevantSection struct {
 	Package string `json:"package" jsonschema:"the package alias"`
 	Path    string `json:"path" jsonschema:"the document's path inside the package"`
@@ -88,7 +91,8 @@ type RelevantSection struct {
 	Cut     bool   `json:"cut,omitempty" jsonschema:"its last line is longer than the budget and only its start was sent"`
 }
 
-// ReadRelevantOut is read_relevant's structured output.
+// ReadRelevantOut is read_relevant's _meta, for programs: the model reads
+// the texts, which say all of it.
 type ReadRelevantOut struct {
 	Sections []RelevantSection `json:"sections" jsonschema:"the passages, in rank order; their texts are the text contents of the same position"`
 	// Truncated says that matching passages were left out or sent in part
@@ -101,15 +105,9 @@ type ReadRelevantOut struct {
 func (s *Server) addReadTools() {
 	addTool(s, &mcp.Tool{
 		Name: "read_relevant",
-		Description: "Answer a question from the installed documentation in one call: the best sections for `query`, " +
-			"in rank order, each whole where it fits, within `maxTokens` (default 10000, max 20000; the whole answer " +
-			"counts). A section too big for the budget comes as the part that matched, with neighbouring lines as " +
-			"the budget allows. Each section is a text with a header line `[n] package/path:first-last · heading " +
-			"trail · revision` (git commit, https sha256, or live for the project's own files), then its lines as " +
-			"in the file, and a resource link to its document; structuredContent lists the same sections' package, " +
-			"path, heading, lines, whole-section lines when only part was sent, kind and commit. No section comes " +
-			"twice. Read more of a section with get_section (package, path, heading) or get_document (offset). " +
-			"Query syntax: " + indexer.QuerySyntax,
+		Description: "Answer a question in one call: the best sections for `query`, in rank order, each whole where " +
+			"it fits in maxTokens, else its matching part. Each is a text: a header `[n] package/path:first-last · heading " +
+			"trail · revision`, then its lines.",
 		Annotations: readOnly("Read the relevant sections"),
 	}, map[string]bound{"maxTokens": maxTokensBound}, s.readRelevant)
 }
@@ -137,38 +135,39 @@ type passage struct {
 	commit   string
 }
 
-func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in ReadRelevantIn) (*mcp.CallToolResult, ReadRelevantOut, error) {
+func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in ReadRelevantIn) (*mcp.CallToolResult, any, error) {
 	if strings.TrimSpace(in.Query) == "" {
-		return nil, ReadRelevantOut{}, errors.New("empty query: give the question, for example \"how do I configure logging\"")
+		return nil, nil, errors.New("empty query: give the question, for example \"how do I configure logging\"")
 	}
 	if err := indexer.CheckQuery(in.Query); err != nil {
-		return nil, ReadRelevantOut{}, err
+		return nil, nil, err
 	}
 	budget, err := tokenBudget(in.MaxTokens)
 	if err != nil {
-		return nil, ReadRelevantOut{}, err
+		return nil, nil, err
 	}
 	snap := s.snapshot()
 	if snap.unusable() {
-		return nil, ReadRelevantOut{}, snap.lockErr
+		return nil, nil, snap.lockErr
 	}
 	for _, p := range in.Packages {
 		if err := s.checkPackage(snap, p); err != nil {
-			return nil, ReadRelevantOut{}, err
+			return nil, nil, err
 		}
 	}
 	warn := s.freshen(ctx, req, snap)
 	r, err := s.reader()
 	if err != nil {
-		return nil, ReadRelevantOut{}, err
+		return nil, nil, err
 	}
 	hits, err := r.Search(ctx, indexer.Query{Text: in.Query, Packages: in.Packages, Limit: readCandidates})
 	if err != nil {
-		return nil, ReadRelevantOut{}, fmt.Errorf("search failed: %w", err)
+		return nil, nil, fmt.Errorf("search failed: %w", err)
 	}
 	// What the answer holds besides its passages, the note included.
 	out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
-	ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(nil, out))
+	base, _ := s.renderPassages(nil, out)
+	ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(base, nil))
 	out.Truncated = truncated
 	var res *mcp.CallToolResult
 	render := func() {
@@ -189,15 +188,15 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	render()
 	// The passages were counted piece by piece; count the answer whole
 	// and drop the last passages while it is over the budget.
-	for len(ps) > 0 && s.answerTokens(res, out) > budget {
+	for len(ps) > 0 && s.answerTokens(res, nil) > budget {
 		ps = ps[:len(ps)-1]
 		out.Truncated = true
 		render()
 	}
-	if n := s.answerTokens(res, out); n > budget {
-		return nil, ReadRelevantOut{}, errTooSmall(in.MaxTokens, n) // not even the note fits
+	if n := s.answerTokens(res, nil); n > budget {
+		return nil, nil, errTooSmall(in.MaxTokens, n) // not even the note fits
 	}
-	return res, out, nil
+	return res, nil, nil
 }
 
 // assemble picks the passages of an answer from hits, best first, within
@@ -527,7 +526,7 @@ func (p *passage) link() *mcp.ResourceLink {
 }
 
 // passageOverhead estimates the tokens a passage adds besides its lines:
-// its header, its metadata in the structured output and its resource link.
+// its header, its metadata in _meta and its resource link.
 func (s *Server) passageOverhead(p *passage) int {
 	p.from, p.to = p.sec[0], p.sec[1] // a part's header and metadata are a little longer
 	h := p.header(99) + " · part of lines 99999-99999"
@@ -539,9 +538,10 @@ func (s *Server) passageOverhead(p *passage) int {
 }
 
 // renderPassages builds the answer of ps: per passage a text (header and
-// lines) and a resource link; out gets their metadata.
+// lines) and a resource link, then a text with the warning and the note
+// (when there are any); out gets their metadata and is the answer's _meta.
 func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallToolResult, ReadRelevantOut) {
-	res := &mcp.CallToolResult{}
+	res := &mcp.CallToolResult{Content: []mcp.Content{}}
 	out.Sections = make([]RelevantSection, 0, len(ps))
 	for i, p := range ps {
 		var b strings.Builder
@@ -559,8 +559,11 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()}, p.link())
 		out.Sections = append(out.Sections, p.meta())
 	}
-	if len(ps) == 0 {
-		res.Content = []mcp.Content{&mcp.TextContent{Text: strings.TrimSpace(out.Note + "\n" + out.Warning)}}
+	if tail := strings.TrimSpace(out.Warning + "\n" + out.Note); tail != "" {
+		res.Content = append(res.Content, &mcp.TextContent{Text: tail})
+	}
+	if b, err := marshalJSON(out); err == nil {
+		_ = json.Unmarshal(b, &res.Meta)
 	}
 	return res, out
 }

@@ -348,3 +348,39 @@ func TestWatchReindexShared(t *testing.T) {
 		t.Errorf("%d re-indexes, want 1 shared", n)
 	}
 }
+
+// TestWatchedEditOneWalk: an edit the watch saw is re-indexed at once,
+// without a freshness check first (Freshness walks every file of every
+// package, and Sync walks them again).
+func TestWatchedEditOneWalk(t *testing.T) {
+	t.Parallel()
+	dir := smallProject(t)
+	var srv *Server
+	var log syncLog
+	var mu sync.Mutex
+	walks := 0
+	cs := connect(t, dir, func(s *Server) {
+		s.sync, srv = log.sync, s
+		s.freshness = func(r *indexer.Reader, pkgs []indexer.Package) (indexer.Freshness, error) {
+			mu.Lock()
+			walks++
+			mu.Unlock()
+			return r.Freshness(pkgs)
+		}
+	})
+	searchPaths(t, cs, map[string]any{"query": "zanzibar"}) // the first check, and the watch starts
+	mu.Lock()
+	before := walks
+	mu.Unlock()
+	writeFile(t, filepath.Join(dir, ".context", project.PackagesDir, "api", "reference.md"), "# API\n\nThe okapi endpoint returns widgets.\n")
+	indexed(t, srv, "okapi", "api/reference.md")
+	settled(t, srv)
+	if got := searchPaths(t, cs, map[string]any{"query": "okapi"}); !slices.Equal(got, []string{"api/reference.md"}) {
+		t.Errorf("search okapi = %q", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if walks != before || len(log.reports()) == 0 {
+		t.Errorf("after one watched edit: %d freshness checks, %d re-indexes; want none and at least one", walks-before, len(log.reports()))
+	}
+}

@@ -50,13 +50,14 @@ func main() {
 	work := flag.String("work", "", "project folder to use (default: a new temp dir, removed after)")
 	edits := flag.Int("edits", 20, "edits to time, per way")
 	idle := flag.Int("idle", 10, "seconds of idle time to measure the CPU of")
+	dirSource := flag.Bool("dirsource", false, "edit the one document of a dir source (./notes, live) next to the installed corpus, instead of installed documents")
 	flag.Parse()
-	if err := run(*corpus, *work, *edits, *idle); err != nil {
+	if err := run(*corpus, *work, *edits, *idle, *dirSource); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(corpus, work string, edits, idle int) error {
+func run(corpus, work string, edits, idle int, dirSource bool) error {
 	if work == "" {
 		d, err := os.MkdirTemp("", "ctx-live-bench-")
 		if err != nil {
@@ -66,9 +67,13 @@ func run(corpus, work string, edits, idle int) error {
 		work = d
 	}
 	fmt.Println("machine:", machine())
-	desc, docs, err := installCorpus(corpus, work)
+	desc, docs, err := installCorpus(corpus, work, dirSource)
 	if err != nil {
 		return err
+	}
+	if dirSource {
+		docs = docs[len(docs)-1:] // the dir source's one document
+		desc += "; edits go to the one document of a dir source"
 	}
 	fmt.Println("corpus:", desc)
 	runtime.GC()
@@ -172,7 +177,7 @@ type doc struct{ file, rel string }
 
 // installCorpus lays out each corpus folder as a package, writes the lock and
 // builds the index; it returns a description and some documents to edit.
-func installCorpus(corpus, proj string) (string, []doc, error) {
+func installCorpus(corpus, proj string, dirSource bool) (string, []doc, error) {
 	ctxDir := filepath.Join(proj, project.DirName)
 	entries, err := os.ReadDir(corpus)
 	if err != nil {
@@ -181,7 +186,17 @@ func installCorpus(corpus, proj string) (string, []doc, error) {
 	if err := os.MkdirAll(ctxDir, 0o755); err != nil {
 		return "", nil, err
 	}
-	if err := os.WriteFile(filepath.Join(ctxDir, project.ManifestName), []byte(`{"index":{},"packages":[]}`), 0o644); err != nil {
+	manifest := `{"index":{},"packages":[]}`
+	if dirSource {
+		manifest = `{"index":{},"packages":[{"alias":"notes","kind":"dir","source":"./notes"}]}`
+		if err := os.MkdirAll(filepath.Join(proj, "notes"), 0o755); err != nil {
+			return "", nil, err
+		}
+		if err := os.WriteFile(filepath.Join(proj, "notes", "notes.md"), []byte("# Notes\n\nThe team's notes.\n"), 0o644); err != nil {
+			return "", nil, err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ctxDir, project.ManifestName), []byte(manifest), 0o644); err != nil {
 		return "", nil, err
 	}
 	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{}}
@@ -235,8 +250,15 @@ func installCorpus(corpus, proj string) (string, []doc, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	m, err := proj2.ReadManifest()
+	if err != nil {
+		return "", nil, err
+	}
+	if dirSource {
+		docs = append(docs, doc{filepath.Join(proj, "notes", "notes.md"), "notes/notes.md"})
+	}
 	start := time.Now()
-	rep, err := indexer.Sync(context.Background(), ctxDir, proj2.Installed(nil, lock), indexer.Options{})
+	rep, err := indexer.Sync(context.Background(), ctxDir, proj2.Installed(m, lock), indexer.Options{})
 	if err != nil {
 		return "", nil, fmt.Errorf("indexing the corpus: %w", err)
 	}

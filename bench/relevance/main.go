@@ -38,8 +38,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 	"github.com/ctx-dev/ctx/indexer"
-	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -86,7 +86,7 @@ func main() {
 		}
 		defer os.RemoveAll(tmp)
 	}
-	pkgs, err := corpusProject(tmp, *corpus)
+	pkgs, err := benchmcp.CorpusProject(tmp, *corpus)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -201,46 +201,6 @@ func main() {
 		}
 		compare(qs, before, ranks)
 	}
-}
-
-// corpusProject makes proj a project whose packages are the folders of
-// corpus, as dir sources (indexed and served in place, as the MCP server
-// serves them), and returns what the index holds (project.Installed).
-func corpusProject(proj, corpus string) ([]indexer.Package, error) {
-	ents, err := os.ReadDir(corpus)
-	if err != nil {
-		return nil, err
-	}
-	m := project.Manifest{Packages: []project.PackageSpec{}}
-	for _, e := range ents {
-		if !e.IsDir() {
-			continue
-		}
-		abs, err := filepath.Abs(filepath.Join(corpus, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		m.Packages = append(m.Packages, project.PackageSpec{Alias: e.Name(), Kind: project.KindDir, Source: abs})
-	}
-	p, err := project.At(proj)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(p.Dir(), 0o755); err != nil {
-		return nil, err
-	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(p.Path(project.ManifestName), b, 0o644); err != nil {
-		return nil, err
-	}
-	read, err := p.ReadManifest()
-	if err != nil {
-		return nil, err
-	}
-	return p.Installed(read, &lockfile.Lock{}), nil
 }
 
 // latency times every query n times, round-robin, and prints p50 and p95

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,8 +21,7 @@ import (
 // server of project proj (in-memory transport). A query is answered when
 // one of the answer's sections is a passage of one of its wanted
 // documents. It prints the rate and the tokens per answer: what a client
-// is shown, counted with o200k (every text content, each resource link's
-// URI, name and MIME type, and the JSON of structuredContent).
+// is shown (mcpserver.ClientView), counted with o200k.
 func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbose bool) error {
 	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: proj, Log: io.Discard})
 	if err != nil {
@@ -70,9 +68,9 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 			return err
 		}
 		var out mcpserver.ReadRelevantOut
-		b, _ := json.Marshal(res.StructuredContent)
+		b, _ := json.Marshal(res.Meta) // read_relevant's sections are in _meta
 		if err := json.Unmarshal(b, &out); err != nil {
-			return fmt.Errorf("%q: structured output: %w", q.Q, err)
+			return fmt.Errorf("%q: _meta: %w", q.Q, err)
 		}
 		tokens = append(tokens, n)
 		at := 0
@@ -115,27 +113,7 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 	return nil
 }
 
-// shown counts what a client is shown of res: text contents, resource
-// links, and the JSON of structuredContent (without HTML escaping, as the
-// server counts it).
+// shown counts what a client is shown of res (mcpserver.ClientView).
 func shown(res *mcp.CallToolResult, count func(string) int) (int, error) {
-	n := 0
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			n += count(c.Text)
-		case *mcp.ResourceLink:
-			n += count(c.URI + " " + c.Name + " " + c.MIMEType)
-		}
-	}
-	if res.StructuredContent != nil {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(res.StructuredContent); err != nil {
-			return 0, err
-		}
-		n += count(strings.TrimSuffix(b.String(), "\n"))
-	}
-	return n, nil
+	return count(mcpserver.ClientView(res)), nil
 }

@@ -46,7 +46,9 @@ token (made on first use in your config folder, mode 0600; CTX_MCP_TOKEN
 overrides it), and 'ctx mcp config --client NAME --http' prints a client's
 configuration with it. An address that is not loopback needs
 --allow-remote (put a TLS-terminating proxy in front). At most
---max-sessions sessions (503 past it); a session idle for 15 minutes is
+--max-sessions sessions: at the cap, a new session closes the least
+recently used one idle for 30 seconds with no open stream, and only when
+none is gets 503 with Retry-After; a session idle for 15 minutes is
 closed. SIGINT or SIGTERM stops the server: requests in flight get 5
 seconds to finish, then it exits 0.`,
 		Args: func(c *cobra.Command, args []string) error {

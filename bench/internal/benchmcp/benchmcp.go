@@ -11,9 +11,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/mcpserver"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -99,4 +103,44 @@ func StdioSearches(bin, dir string, n int, before func(i int)) ([]time.Duration,
 		}
 	}
 	return ds, nil
+}
+
+// CorpusProject makes proj a project whose packages are the folders of
+// corpus, as dir sources (indexed and served in place, as the MCP server
+// serves them), and returns what the index holds (project.Installed).
+func CorpusProject(proj, corpus string) ([]indexer.Package, error) {
+	ents, err := os.ReadDir(corpus)
+	if err != nil {
+		return nil, err
+	}
+	m := project.Manifest{Packages: []project.PackageSpec{}}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		abs, err := filepath.Abs(filepath.Join(corpus, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		m.Packages = append(m.Packages, project.PackageSpec{Alias: e.Name(), Kind: project.KindDir, Source: abs})
+	}
+	p, err := project.At(proj)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(p.Dir(), 0o755); err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(p.Path(project.ManifestName), b, 0o644); err != nil {
+		return nil, err
+	}
+	read, err := p.ReadManifest()
+	if err != nil {
+		return nil, err
+	}
+	return p.Installed(read, &lockfile.Lock{}), nil
 }
