@@ -203,8 +203,8 @@ func TestAnswerSizes(t *testing.T) {
 	for _, m := range []int{0, MaxMaxTokens} {
 		check("get_overview", withMax(nil, m), m)
 		for _, q := range []map[string]any{
-			{"query": "zebra", "limit": MaxSearchLimit},
-			{"query": "zebra stripes tag", "limit": MaxSearchLimit, "bestPerDocument": true},
+			{"query": "zebra", "limit": MaxSearchLimit, "allPassages": true},
+			{"query": "zebra stripes tag", "limit": MaxSearchLimit},
 			{"query": "zebra", "path": "meta"},
 		} {
 			var out SearchOut

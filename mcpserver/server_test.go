@@ -202,6 +202,24 @@ func TestSearch(t *testing.T) {
 	// Over the maximum: the input schema refuses it, naming the limit.
 	wantError(t, call(t, cs, "search", map[string]any{"query": "quokka", "limit": 500}, nil), "limit", "50")
 
+	// An agent gets the best passage of each document unless it asks for
+	// every passage (allPassages): "padding" is in every section of
+	// big/long.md.
+	perDoc := func(args map[string]any) (docs, hits int) {
+		call(t, cs, "search", args, &out)
+		seen := map[string]bool{}
+		for _, h := range out.Hits {
+			seen[h.Package+"/"+h.Path] = true
+		}
+		return len(seen), len(out.Hits)
+	}
+	if docs, hits := perDoc(map[string]any{"query": "padding"}); docs != hits {
+		t.Errorf("default search: %d hits from %d documents, want one per document", hits, docs)
+	}
+	if docs, hits := perDoc(map[string]any{"query": "padding", "allPassages": true}); hits <= docs {
+		t.Errorf("allPassages: %d hits from %d documents, want a document's second passage too", hits, docs)
+	}
+
 	wantError(t, call(t, cs, "search", map[string]any{"query": "x", "packages": []string{"gide"}}, nil), "unknown package", `"guide"`)
 	wantError(t, call(t, cs, "search", map[string]any{"query": "  "}, nil), "empty query")
 }

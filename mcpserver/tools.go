@@ -32,7 +32,7 @@ type SearchIn struct {
 	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
 	Path            string   `json:"path,omitempty" jsonschema:"only paths starting with this, such as api/"`
 	Limit           int      `json:"limit,omitempty" jsonschema:"hits (default 10)"`
-	BestPerDocument bool     `json:"bestPerDocument,omitempty" jsonschema:"only the best passage of each document"`
+	AllPassages     bool     `json:"allPassages,omitempty" jsonschema:"every matching passage (default: the best of each document)"`
 	MaxTokens       int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
@@ -251,7 +251,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
-	q := indexer.Query{Text: in.Query, Packages: in.Packages, Tags: in.Tags, Limit: limit, BestPerDocument: in.BestPerDocument}
+	q := indexer.Query{Text: in.Query, Packages: in.Packages, Tags: in.Tags, Limit: limit, BestPerDocument: !in.AllPassages}
 	if in.Kind != "" {
 		q.Kinds = []string{in.Kind}
 	}
