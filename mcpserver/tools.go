@@ -26,14 +26,14 @@ const (
 
 // SearchIn is search's input.
 type SearchIn struct {
-	Query           string   `json:"query" jsonschema:"words, with the query syntax below"`
-	Packages        []string `json:"packages,omitempty" jsonschema:"only these package aliases"`
-	Kind            string   `json:"kind,omitempty" jsonschema:"only packages of this kind: git, dir or https"`
-	Tags            []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
-	Path            string   `json:"path,omitempty" jsonschema:"only paths starting with this, such as api/"`
-	Limit           int      `json:"limit,omitempty" jsonschema:"hits (default 10)"`
-	AllPassages     bool     `json:"allPassages,omitempty" jsonschema:"every matching passage (default: the best of each document)"`
-	MaxTokens       int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	Query       string   `json:"query" jsonschema:"words, with the query syntax below"`
+	Packages    []string `json:"packages,omitempty" jsonschema:"only these package aliases"`
+	Kind        string   `json:"kind,omitempty" jsonschema:"only packages of this kind: git, dir or https"`
+	Tags        []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
+	Path        string   `json:"path,omitempty" jsonschema:"only paths starting with this, such as api/"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"hits (default 10)"`
+	AllPassages bool     `json:"allPassages,omitempty" jsonschema:"every matching passage (default: the best of each document)"`
+	MaxTokens   int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
 }
 
 func (in SearchIn) maxTokens() int { return in.MaxTokens }
