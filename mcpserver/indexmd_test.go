@@ -154,3 +154,35 @@ func TestReindexStopsIndexMDRender(t *testing.T) {
 		t.Errorf("INDEX.md after the second edit:\n%s", md)
 	}
 }
+
+// TestIndexMDBehindAtStart: INDEX.md left behind the catalogue (a server
+// stopped between a re-index and its render) is rendered by the next
+// server's first read of it.
+func TestIndexMDBehindAtStart(t *testing.T) {
+	t.Parallel()
+	dir := smallProject(t)
+	ctxDir := filepath.Join(dir, ".context")
+	writeFile(t, filepath.Join(ctxDir, project.PackagesDir, "api", "reference.md"), "# Aardvark API\n\nThe okapi endpoint returns widgets.\n")
+	proj, err := project.At(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := proj.ReadLock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := indexer.Sync(context.Background(), ctxDir, proj.Installed(nil, l), indexer.Options{DeferIndexMD: true}); err != nil {
+		t.Fatal(err)
+	}
+	if md := readIndexFile(t, dir); strings.Contains(md, "Aardvark") {
+		t.Fatalf("INDEX.md rendered by a deferred Sync:\n%s", md)
+	}
+	cs := connect(t, dir)
+	var ov DocumentOut
+	if res := call(t, cs, "get_overview", nil, &ov); res.IsError || !strings.Contains(ov.Text, "Aardvark API") {
+		t.Errorf("first get_overview = %q (error %v), want the title INDEX.md was behind on", ov.Text, res.IsError)
+	}
+	if md := readIndexFile(t, dir); !strings.Contains(md, "Aardvark API") {
+		t.Errorf("INDEX.md after the first get_overview:\n%s", md)
+	}
+}
