@@ -75,6 +75,13 @@ const DefaultSearchLimit = 10
 type Options struct {
 	BudgetTokens int  // INDEX.md budget; 0 means DefaultBudgetTokens
 	Rebuild      bool // drop the search index and build it again
+	// DeferIndexMD makes Sync publish the search index and the catalogue
+	// without rendering INDEX.md (the most of a small re-index's work:
+	// it reads every part of the catalogue). The catalogue still records
+	// what INDEX.md was last rendered from, so RenderIndexMD, or the next
+	// Sync of any kind, renders it; SyncReport's IndexTokens and Degraded
+	// are then the last render's. For ctx mcp's re-index of an edit.
+	DeferIndexMD bool
 	// Warn receives notes about input (broken front matter with file:line,
 	// skipped binary or oversized files). May be nil.
 	Warn func(msg string)

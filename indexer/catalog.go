@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -111,7 +112,15 @@ func (c *catalog) records(indexDir, alias string) ([]fileRecord, error) {
 
 // loadAll reads every part not read yet.
 func (c *catalog) loadAll(indexDir string) error {
+	return c.loadAllCtx(context.Background(), indexDir)
+}
+
+// loadAllCtx is loadAll, stopped by ctx before each part it reads.
+func (c *catalog) loadAllCtx(ctx context.Context, indexDir string) error {
 	for alias := range c.Parts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if _, err := c.records(indexDir, alias); err != nil {
 			return err
 		}

@@ -107,10 +107,79 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	if err := publish(d, contextDir, indexDir, p, out, budget, rep); err != nil {
+	if err := publish(d, contextDir, indexDir, p, out, budget, opts.DeferIndexMD, rep); err != nil {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// RenderIndexMD renders INDEX.md from the catalogue as it is, when what it
+// is made of (or the budget) changed since it was last rendered or it is
+// missing: the second half of a Sync run with Options.DeferIndexMD. When
+// INDEX.md is current, or there is no catalogue yet (an error), it only
+// reads the catalogue's top (no lock, nothing written). ctx stops it
+// between its steps (each part of the catalogue read, the render, the
+// write); then nothing is written and the catalogue still says INDEX.md is
+// behind, so the next RenderIndexMD or Sync renders it. INDEX.md is written
+// atomically (confine) and, when it changed, the catalogue records what it
+// was rendered from, as Sync does.
+func RenderIndexMD(ctx context.Context, contextDir string, opts Options) (*SyncReport, error) {
+	warn := opts.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	budget := opts.BudgetTokens
+	if budget <= 0 {
+		budget = DefaultBudgetTokens
+	}
+	indexDir := filepath.Join(contextDir, project.IndexDir)
+	target := filepath.Join(contextDir, project.IndexName)
+	cat, err := readCatalog(indexDir)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: render INDEX.md: %w; run `ctx index`", err)
+	}
+	if indexMDCurrent(&cat, budget, target) {
+		return &SyncReport{IndexTokens: cat.IndexMD.Tokens, Degraded: cat.IndexMD.Degraded}, nil
+	}
+	d := confine.New(contextDir)
+	lock, err := lockIndex(ctx, d, indexDir, warn)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	var m meta
+	if err := readJSON(filepath.Join(indexDir, metaFile), &m); err != nil {
+		return nil, fmt.Errorf("indexer: render INDEX.md: %w; run `ctx index`", err)
+	}
+	if cat, err = readCatalog(indexDir); err != nil {
+		return nil, fmt.Errorf("indexer: render INDEX.md: %w; run `ctx index`", err)
+	}
+	if why := rebuildReason(false, m, cat, indexDir); why != "" {
+		return nil, fmt.Errorf("indexer: cannot render INDEX.md: %s; run `ctx index`", why)
+	}
+	st, err := publishIndexMD(ctx, d, indexDir, target, &cat, budget, cat.IndexMD)
+	if err != nil {
+		return nil, err
+	}
+	if st != cat.IndexMD {
+		cat.IndexMD = st
+		if err := writeJSONAtomic(d, filepath.Join(indexDir, catalogFile), cat); err != nil {
+			return nil, fmt.Errorf("indexer: write catalogue: %w", err)
+		}
+	}
+	return &SyncReport{IndexTokens: st.Tokens, Degraded: st.Degraded}, nil
+}
+
+// indexMDCurrent reports whether INDEX.md at target exists and was rendered
+// from what cat holds now with budget, from the catalogue's top alone.
+func indexMDCurrent(cat *catalog, budget int, target string) bool {
+	last := cat.IndexMD
+	if last.InDegrees == "" || linkGraphInput(cat.Packages, cat.Parts) != last.Graph ||
+		indexInputHash(cat.Packages, cat.Parts, budget, last.InDegrees) != last.Input {
+		return false
+	}
+	_, err := os.Stat(target)
+	return err == nil
 }
 
 // sortedPackages returns a copy of pkgs sorted by alias, or an error when an
@@ -685,11 +754,11 @@ func (w *indexWriter) abort() {
 }
 
 // publish writes what readers see, in this order: INDEX.md (when what it is
-// made of changed, or it is missing), the catalogue (its new parts, then its
-// top), then meta.json, whose atomic rename switches readers to the new
-// data; then it deletes bleve directories and part files that are no
-// longer live.
-func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *applied, budget int, rep *SyncReport) error {
+// made of changed, or it is missing; not when deferMD: RenderIndexMD does
+// it after), the catalogue (its new parts, then its top), then meta.json,
+// whose atomic rename switches readers to the new data; then it deletes
+// bleve directories and part files that are no longer live.
+func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *applied, budget int, deferMD bool, rep *SyncReport) error {
 	parts := make(map[string]catalogPart, len(out.keep)+len(out.files))
 	data := make(map[string][]byte, len(out.files))
 	maps.Copy(parts, out.keep)
@@ -715,10 +784,16 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 			newCat.Files[alias] = recs
 		}
 	}
-	var err error
-	newCat.IndexMD, err = publishIndexMD(d, indexDir, filepath.Join(contextDir, project.IndexName), &newCat, budget, p.cat.IndexMD)
-	if err != nil {
-		return err
+	if deferMD {
+		// What INDEX.md was last rendered from: the render after sees it
+		// is behind.
+		newCat.IndexMD = p.cat.IndexMD
+	} else {
+		var err error
+		newCat.IndexMD, err = publishIndexMD(context.Background(), d, indexDir, filepath.Join(contextDir, project.IndexName), &newCat, budget, p.cat.IndexMD)
+		if err != nil {
+			return err
+		}
 	}
 	rep.IndexTokens, rep.Degraded = newCat.IndexMD.Tokens, newCat.IndexMD.Degraded
 
@@ -754,13 +829,14 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 // of (or the budget) changed since last, as last says, or it is missing,
 // and writes it when its content differs. It returns what the catalogue
 // should record. It reads the parts of cat only when the link graph
-// changed (for the in-degrees) or INDEX.md is rendered.
-func publishIndexMD(d confine.Dir, indexDir, target string, cat *catalog, budget int, last indexMDState) (indexMDState, error) {
+// changed (for the in-degrees) or INDEX.md is rendered. ctx stops it
+// before each part read, before the render and before the write.
+func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string, cat *catalog, budget int, last indexMDState) (indexMDState, error) {
 	st := indexMDState{Graph: linkGraphInput(cat.Packages, cat.Parts)}
 	if st.Graph == last.Graph && last.InDegrees != "" {
 		st.InDegrees = last.InDegrees
 	} else {
-		if err := cat.loadAll(indexDir); err != nil {
+		if err := cat.loadAllCtx(ctx, indexDir); err != nil {
 			return st, fmt.Errorf("indexer: %w", err)
 		}
 		st.InDegrees = inDegreesHash(inDegrees(cat.Packages, cat.Files))
@@ -770,11 +846,14 @@ func publishIndexMD(d confine.Dir, indexDir, target string, cat *catalog, budget
 		st.Tokens, st.Degraded = last.Tokens, last.Degraded
 		return st, nil
 	}
-	if err := cat.loadAll(indexDir); err != nil {
+	if err := cat.loadAllCtx(ctx, indexDir); err != nil {
 		return st, fmt.Errorf("indexer: %w", err)
 	}
 	memo := readCostMemo(indexDir)
 	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo)
+	if err := ctx.Err(); err != nil {
+		return st, fmt.Errorf("indexer: render INDEX.md: %w", err)
+	}
 	memo.write(d, indexDir)
 	st.Tokens, st.Degraded = info.Tokens, info.Degraded
 	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {

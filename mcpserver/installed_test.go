@@ -37,6 +37,10 @@ func TestMissingPackageFolderKeepsIndexMD(t *testing.T) {
 			t.Errorf("%s: installed = %v", pi.Alias, pi.Installed)
 		}
 	}
+	// get_overview waits for INDEX.md's render, which follows the re-index.
+	if res := call(t, cs, "get_overview", nil, nil); res.IsError {
+		t.Fatal(text(res))
+	}
 	served, err := os.ReadFile(filepath.Join(p.ctxDir, "INDEX.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -57,13 +57,19 @@ func (s *Server) startReindex(snap snapshot, sent stamps, gen uint64, stale []st
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
+		s.stopRender() // it holds the index's lock
 		rep, err := s.sync(s.life, s.ctxDir, snap.pkgs, indexer.Options{
 			BudgetTokens: s.budget(),
 			Warn:         func(msg string) { s.log.Warn(msg) },
+			DeferIndexMD: true,
 		})
 		s.mu.Lock()
 		s.job, job.err = nil, err
 		s.fresh = freshState{sentinel: sent, gen: gen, checkedAt: time.Now(), fresh: err == nil}
+		if err == nil {
+			s.md.dirty = true
+		}
+		s.kickRenderLocked() // as the job ends: no moment with neither running
 		s.mu.Unlock()
 		close(job.done)
 		if err != nil && confine.CannotWrite(err) {
@@ -78,6 +84,111 @@ func (s *Server) startReindex(snap snapshot, sent stamps, gen uint64, stale []st
 			"removed", rep.Removed, "took", time.Since(job.started).Round(time.Millisecond))
 	}()
 	return job
+}
+
+// mdState is INDEX.md's render, put off from the re-index (guarded by
+// Server.mu). A re-index publishes the search index and the catalogue
+// first (indexer.Options.DeferIndexMD: the render reads every part of the
+// catalogue, most of a one-file re-index's work), so an edit is searchable
+// without waiting for INDEX.md; the render runs after, when no re-index
+// runs, and a re-index that starts stops it (the next render does its
+// work). The catalogue records what INDEX.md was last rendered from, so
+// INDEX.md is never left behind for good: indexer.RenderIndexMD, or any
+// later Sync (ctx index, install), renders what is missing.
+type mdState struct {
+	// dirty: INDEX.md may be behind the catalogue (a re-index published
+	// since the last render, or a render was stopped, or the server has
+	// not checked yet).
+	dirty   bool
+	running *mdRender // the render in progress, or nil
+	err     error     // the last render's error (nil once one succeeds)
+}
+
+// mdRender is one render of INDEX.md in the background.
+type mdRender struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed when it ends
+}
+
+// kickRender starts INDEX.md's render in the background when it may be
+// behind and neither a render nor a re-index runs.
+func (s *Server) kickRender() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kickRenderLocked()
+}
+
+// kickRenderLocked is kickRender for a caller that holds s.mu.
+func (s *Server) kickRenderLocked() {
+	if !s.md.dirty || s.md.running != nil || s.job != nil || s.life.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(s.life)
+	run := &mdRender{cancel: cancel, done: make(chan struct{})}
+	s.md.running, s.md.dirty = run, false
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		defer cancel()
+		start := time.Now()
+		rep, err := s.renderMD(ctx, s.ctxDir, indexer.Options{BudgetTokens: s.budget(), Warn: func(msg string) { s.log.Warn(msg) }})
+		stopped := err != nil && ctx.Err() != nil
+		s.mu.Lock()
+		s.md.running = nil
+		switch {
+		case stopped:
+			s.md.dirty = true // by a re-index, which starts the render again when it ends
+		default:
+			s.md.err = err
+		}
+		s.mu.Unlock()
+		close(run.done)
+		switch {
+		case stopped:
+		case err != nil && confine.CannotWrite(err):
+			s.log.Warn("cannot render INDEX.md: the project is read-only", "error", err)
+		case err != nil:
+			s.log.Error("rendering INDEX.md failed", "error", err)
+		default:
+			s.log.Debug("INDEX.md is current", "tokens", rep.IndexTokens, "took", time.Since(start).Round(time.Millisecond))
+		}
+	}()
+}
+
+// stopRender stops INDEX.md's render in progress, if any, and waits for it
+// to end.
+func (s *Server) stopRender() {
+	s.mu.Lock()
+	run := s.md.running
+	s.mu.Unlock()
+	if run != nil {
+		run.cancel()
+		<-run.done
+	}
+}
+
+// awaitIndexMD waits, on behalf of a call about to read INDEX.md, for its
+// render to end (starting it when it may be behind), unless ctx ends or a
+// re-index stops it first (the answer then uses INDEX.md as it is). It
+// returns a warning when the last render failed.
+func (s *Server) awaitIndexMD(ctx context.Context) string {
+	for {
+		s.kickRender()
+		s.mu.Lock()
+		run, err := s.md.running, s.md.err
+		s.mu.Unlock()
+		if run == nil {
+			if err != nil {
+				return "warning: INDEX.md may be behind the index: " + err.Error()
+			}
+			return ""
+		}
+		select {
+		case <-run.done:
+		case <-ctx.Done():
+			return ""
+		}
+	}
 }
 
 // await waits for job on behalf of a call: until it ends (the answer then

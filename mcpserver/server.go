@@ -62,6 +62,7 @@ type Server struct {
 	refusedSaid string // the refused dir sources last logged (snapshot)
 	fresh       freshState
 	job         *reindexJob    // the re-index running, or nil
+	md          mdState        // INDEX.md's render after re-indexes (reindex.go)
 	live        liveState      // the watch of the project and the changes it saw (watch.go)
 	bg          sync.WaitGroup // background freshness checks and re-indexes
 
@@ -82,6 +83,8 @@ type Server struct {
 	warm sync.Once
 	// sync is indexer.Sync (a field so tests can make it fail).
 	sync func(context.Context, string, []indexer.Package, indexer.Options) (*indexer.SyncReport, error)
+	// renderMD is indexer.RenderIndexMD (a field so tests can hold it).
+	renderMD func(context.Context, string, indexer.Options) (*indexer.SyncReport, error)
 	// freshness is indexer.Reader.Freshness, the walk of every package's
 	// files (a field so tests can count it).
 	freshness func(*indexer.Reader, []indexer.Package) (indexer.Freshness, error)
@@ -117,14 +120,18 @@ func New(opts Options) (*Server, error) {
 	proj = proj.WithHome(opts.Home)
 	life, stop := context.WithCancel(context.Background())
 	s := &Server{
-		life:    life,
-		stop:    stop,
-		proj:    proj,
-		ctxDir:  proj.Dir(),
-		pkgsDir: proj.Path(project.PackagesDir),
-		log:     slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
-		logOut:  w,
-		sync:    indexer.Sync,
+		life:     life,
+		stop:     stop,
+		proj:     proj,
+		ctxDir:   proj.Dir(),
+		pkgsDir:  proj.Path(project.PackagesDir),
+		log:      slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		logOut:   w,
+		sync:     indexer.Sync,
+		renderMD: indexer.RenderIndexMD,
+		// INDEX.md may be behind the catalogue (a server stopped between
+		// a re-index and its render): the first read of it checks.
+		md: mdState{dirty: true},
 		freshness: func(r *indexer.Reader, pkgs []indexer.Package) (indexer.Freshness, error) {
 			return r.Freshness(pkgs)
 		},

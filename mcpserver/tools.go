@@ -571,10 +571,16 @@ func (s *Server) getSection(ctx context.Context, _ *mcp.CallToolRequest, in GetS
 	return s.getDocument(ctx, nil, GetDocumentIn{Package: in.Package, Path: in.Path, Section: in.Heading, Offset: in.Offset, MaxTokens: in.MaxTokens})
 }
 
-// readIndexMD reads .context/INDEX.md after freshening the index for req.
+// readIndexMD reads .context/INDEX.md after freshening the index for req
+// and rendering INDEX.md when it is behind (awaitIndexMD).
 func (s *Server) readIndexMD(ctx context.Context, req mcp.Request) ([]byte, string, error) {
 	snap := s.snapshot()
 	warn := s.freshen(ctx, req, snap)
+	if !snap.unusable() {
+		if w := s.awaitIndexMD(ctx); warn == "" {
+			warn = w
+		}
+	}
 	data, err := os.ReadFile(s.proj.Path(project.IndexName))
 	if err != nil {
 		if snap.unusable() {

@@ -237,13 +237,13 @@ func TestWatchNewFolders(t *testing.T) {
 	}
 }
 
-// settled waits until no re-index runs and the index has caught up with
-// every change the watch saw.
+// settled waits until no re-index or INDEX.md render runs and the index
+// has caught up with every change the watch saw.
 func settled(t *testing.T, s *Server) {
 	t.Helper()
 	for start := time.Now(); time.Since(start) < wait; time.Sleep(5 * time.Millisecond) {
 		s.mu.Lock()
-		ok := s.job == nil && s.fresh.fresh && s.fresh.gen == s.live.gen
+		ok := s.job == nil && s.md.running == nil && s.fresh.fresh && s.fresh.gen == s.live.gen
 		s.mu.Unlock()
 		if ok {
 			return

@@ -18,6 +18,10 @@
 // server started.
 //
 //	go run ./bench/live -corpus /work/shared/corpus -work /tmp/ctx-live-bench
+//
+// -dirsource edits the one document of a dir source instead; with -summary
+// each edit changes that document's summary, so that INDEX.md must be
+// rendered again (an edit at the end of a document leaves INDEX.md as it is).
 package main
 
 import (
@@ -51,13 +55,17 @@ func main() {
 	edits := flag.Int("edits", 20, "edits to time, per way")
 	idle := flag.Int("idle", 10, "seconds of idle time to measure the CPU of")
 	dirSource := flag.Bool("dirsource", false, "edit the one document of a dir source (./notes, live) next to the installed corpus, instead of installed documents")
+	summary := flag.Bool("summary", false, "with -dirsource: each edit rewrites the document's first paragraph (its summary in INDEX.md, which must then be rendered again) instead of adding a paragraph at its end")
 	flag.Parse()
-	if err := run(*corpus, *work, *edits, *idle, *dirSource); err != nil {
+	if *summary && !*dirSource {
+		log.Fatal("-summary needs -dirsource")
+	}
+	if err := run(*corpus, *work, *edits, *idle, *dirSource, *summary); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(corpus, work string, edits, idle int, dirSource bool) error {
+func run(corpus, work string, edits, idle int, dirSource, summary bool) error {
 	if work == "" {
 		d, err := os.MkdirTemp("", "ctx-live-bench-")
 		if err != nil {
@@ -74,6 +82,9 @@ func run(corpus, work string, edits, idle int, dirSource bool) error {
 	if dirSource {
 		docs = docs[len(docs)-1:] // the dir source's one document
 		desc += "; edits go to the one document of a dir source"
+		if summary {
+			desc += " and change its summary (INDEX.md is rendered again)"
+		}
 	}
 	fmt.Println("corpus:", desc)
 	runtime.GC()
@@ -110,8 +121,12 @@ func run(corpus, work string, edits, idle int, dirSource bool) error {
 		if err != nil {
 			return err
 		}
+		edited := append(data, []byte("\n\n"+word+"\n")...)
+		if summary {
+			edited = []byte("# Notes\n\nThe team's notes, " + word + ".\n")
+		}
 		start := time.Now()
-		if err := os.WriteFile(doc.file, append(data, []byte("\n\n"+word+"\n")...), 0o644); err != nil {
+		if err := os.WriteFile(doc.file, edited, 0o644); err != nil {
 			return err
 		}
 		for {
