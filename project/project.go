@@ -357,13 +357,24 @@ func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 	if err != nil {
 		root = p.root
 	}
+	leads := real
 	if rel, err := filepath.Rel(root, real); err == nil && within(root, real) {
 		// Inside: said from the project root as the project names it, so
 		// paths made relative to .context/ (INDEX.md's links) stay short.
-		return filepath.Join(p.root, rel), nil
+		// A repository's git metadata may still lead outside.
+		leads = ""
+		if kind == KindGit {
+			if leads, err = gitLeads(root, real); err != nil {
+				return "", fmt.Errorf("git repository %s cannot be checked: %w", safetext.Quote(s.Source), err)
+			}
+		}
+		if leads == "" {
+			return filepath.Join(p.root, rel), nil
+		}
+		via = " (its git metadata leads to " + safetext.Quote(leads) + ": .git, commondir, objects/info/alternates or a symbolic link in them)"
 	}
-	if s.Local || m.Allows(real) {
-		return real, nil
+	if s.Local || m.Allows(leads) {
+		return leads, nil
 	}
 	if kind == KindDir {
 		return "", fmt.Errorf("%s%s is %w, and %s is committed: a clone must never make ctx read files outside it, so nothing of it is read or served. "+
@@ -376,6 +387,100 @@ func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 	return "", fmt.Errorf("git repository %s%s is %w, and %s is committed: a clone must never make ctx copy a repository of yours into it, so nothing of it is fetched or served. "+
 		"If you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed)",
 		safetext.Quote(s.Source), via, ErrOutside, Rel(ManifestName), s.Alias, Rel(LocalName))
+}
+
+// gitLeads returns where the git metadata of the repository at dir
+// (resolved, absolute, inside root) leads outside root, as go-git, which
+// reads it, follows each: its git directory (dir/.git, the target of a
+// "gitdir:" file there, or dir itself when bare), the common directory a
+// "commondir" file names, the object stores objects/info/alternates names
+// (an absolute path, or one relative to objects/info as git reads it, or
+// to the git directory as go-git does), and the target of any symbolic
+// link inside them. "" when all of it is inside root.
+func gitLeads(root, dir string) (string, error) {
+	gitdir := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(gitdir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		gitdir = dir // bare
+	case err != nil:
+		return "", err
+	case fi.Mode().IsRegular():
+		b, err := os.ReadFile(gitdir)
+		if err != nil {
+			return "", err
+		}
+		line, _, _ := strings.Cut(strings.TrimPrefix(string(b), "gitdir: "), "\n")
+		if line = strings.TrimSpace(line); !filepath.IsAbs(line) {
+			line = filepath.Join(dir, line)
+		}
+		gitdir = line
+	}
+	var out string
+	seen := map[string]bool{}
+	stop := errors.New("outside")
+	var visit func(d string) error
+	visit = func(d string) error {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			return nil // nothing there: go-git finds nothing either
+		}
+		if !within(root, real) {
+			out = real
+			return stop
+		}
+		if seen[real] {
+			return nil
+		}
+		seen[real] = true
+		if b, err := os.ReadFile(filepath.Join(real, "commondir")); err == nil {
+			if c := strings.TrimSpace(string(b)); c != "" {
+				if !filepath.IsAbs(c) {
+					c = filepath.Join(real, c)
+				}
+				if err := visit(c); err != nil {
+					return err
+				}
+			}
+		}
+		if b, err := os.ReadFile(filepath.Join(real, "objects", "info", "alternates")); err == nil {
+			for _, a := range strings.Split(string(b), "\n") {
+				if a = strings.TrimSpace(a); a == "" {
+					continue
+				}
+				cands := []string{a}
+				if !filepath.IsAbs(a) {
+					cands = []string{filepath.Join(real, "objects", "info", a), filepath.Join(real, a)}
+				}
+				for _, c := range cands {
+					if err := visit(c); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return filepath.WalkDir(real, func(p string, de fs.DirEntry, err error) error {
+			if err != nil || de.Type()&fs.ModeSymlink == 0 {
+				return nil // what cannot be read, go-git cannot read either
+			}
+			t, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil
+			}
+			if !within(root, t) {
+				out = t
+				return stop
+			}
+			if fi, err := os.Stat(t); err == nil && fi.IsDir() {
+				return visit(t) // a folder inside: what is in it counts too
+			}
+			return nil
+		})
+	}
+	if err := visit(gitdir); err != nil && !errors.Is(err, stop) {
+		return "", err
+	}
+	return out, nil
 }
 
 // within reports whether path is root or inside it (both clean and

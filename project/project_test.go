@@ -2,6 +2,7 @@ package project
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -305,5 +306,80 @@ func TestParseLocalAllow(t *testing.T) {
 	f, err := ParseLocal(Rel(LocalName), []byte(`{"allow": ["/a", "/b"]}`))
 	if err != nil || !reflect.DeepEqual(f.Allow, []string{"/a", "/b"}) || f.Packages == nil {
 		t.Errorf("ParseLocal = %+v, %v", f, err)
+	}
+}
+
+// A git repository inside the project whose metadata leads outside it (a
+// .git file's gitdir, a commondir file, objects/info/alternates, or a
+// symbolic link in its git directory, all of which go-git follows) leads
+// outside: refused as a committed repository outside is, and allowed the
+// same way, by where it leads.
+func TestGitMetadataContainment(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "proj")
+	secret := filepath.Join(base, "secret", ".git")
+	mk := func(p, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(filepath.Join(secret, "HEAD"), "ref: refs/heads/main\n")
+	bare := func(name string) string {
+		d := filepath.Join(root, name)
+		mk(filepath.Join(d, "HEAD"), "ref: refs/heads/main\n")
+		mk(filepath.Join(d, "objects", "keep"), "")
+		mk(filepath.Join(d, "refs", "keep"), "")
+		return d
+	}
+	bare("ok")
+	mk(filepath.Join(root, "gitfile", ".git"), "gitdir: ../../secret/.git\n")
+	mk(filepath.Join(root, "wt", ".git"), "gitdir: ../ok\n")
+	mk(filepath.Join(bare("common"), "commondir"), "../../secret/.git\n")
+	mk(filepath.Join(bare("alt"), "objects", "info", "alternates"), filepath.Join(secret, "objects")+"\n")
+	if err := os.MkdirAll(filepath.Join(secret, "objects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(secret, "HEAD"), filepath.Join(bare("link"), "refs", "main")); err != nil {
+		t.Fatal(err)
+	}
+	// A link to a folder inside, holding a link outside.
+	mk(filepath.Join(root, "hop", "x"), "")
+	if err := os.Symlink(filepath.Join(secret, "objects"), filepath.Join(root, "hop", "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "hop"), filepath.Join(bare("indirect"), "objects", "pack")); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := At(root)
+	m := &Manifest{}
+	for name, bad := range map[string]bool{"ok": false, "wt": false, "gitfile": true, "common": true, "alt": true, "link": true, "indirect": true} {
+		s := PackageSpec{Alias: name, Source: name}
+		got, err := p.CheckSource(m, s)
+		if !bad {
+			if err != nil || got != filepath.Join(root, name) {
+				t.Errorf("%s: CheckSource = %q, %v; want it inside", name, got, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrOutside) || !strings.Contains(fmt.Sprint(err), "git metadata leads to") || !strings.Contains(fmt.Sprint(err), "secret") {
+			t.Errorf("%s: CheckSource = %q, %v; want refused, naming where its git metadata leads", name, got, err)
+			continue
+		}
+		s.Local = true
+		leads, err := p.CheckSource(nil, s)
+		if err != nil || !strings.Contains(leads, "secret") {
+			t.Errorf("%s: where it leads = %q, %v", name, leads, err)
+			continue
+		}
+		s.Local = false
+		m.Allow = []string{leads}
+		if _, err := p.CheckSource(m, s); err != nil {
+			t.Errorf("%s: allowed %q, still refused: %v", name, leads, err)
+		}
+		m.Allow = nil
 	}
 }
