@@ -121,16 +121,17 @@ func (s *Server) snapshot() snapshot {
 	var snap snapshot
 	m, _ := s.proj.ReadManifest()
 	if m != nil {
-		// A dir source project.CheckDirSource refuses (a committed one
-		// outside the project) is not served: Live and Installed leave it
-		// out. Said once on stderr, again when it changes.
+		// A local source project.CheckSource refuses (a committed one
+		// outside the project) is not served: Live leaves a dir source out,
+		// and install never fetches a git one. Said once on stderr, again
+		// when it changes.
 		var msgs []string
 		for _, err := range s.proj.Refused(m) {
 			msgs = append(msgs, err.Error())
 		}
 		if said := strings.Join(msgs, "\n"); said != s.refusedSaid {
 			for _, msg := range msgs {
-				s.log.Warn("dir source not served: " + msg)
+				s.log.Warn("source not served: " + msg)
 			}
 			s.refusedSaid = said
 		}

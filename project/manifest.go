@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -24,7 +25,35 @@ type Manifest struct {
 	Index    IndexSettings `json:"index"`
 	Packages []PackageSpec `json:"packages" validate:"dive"`
 
+	// Allow is the user's allowances, from .context/context.local.json
+	// (never committed): the resolved absolute paths of local sources
+	// outside the project that the committed manifest may name
+	// (CheckSource).
+	Allow []string `json:"-"`
+
 	lines map[string]int // alias → line of its entry in the committed manifest (ReadManifest)
+}
+
+// Allows reports whether the user allowed the committed manifest to name
+// the local source at path (resolved and absolute) outside the project: it
+// is one of Allow, exactly. A nil m allows nothing.
+func (m *Manifest) Allows(path string) bool {
+	if m == nil {
+		return false
+	}
+	for _, a := range m.Allow {
+		if a == path {
+			return true
+		}
+	}
+	return false
+}
+
+// AddAllow records path (resolved and absolute) in Allow, once.
+func (m *Manifest) AddAllow(path string) {
+	if !m.Allows(path) {
+		m.Allow = append(m.Allow, path)
+	}
 }
 
 // Where names a package's entry in messages: the file it is in, with the
@@ -86,8 +115,8 @@ type PackageSpec struct {
 
 	// Local is set on the user's own sources, read from
 	// .context/context.local.json (never committed); the others are the
-	// committed manifest's. Only a local dir source may be outside the
-	// project (CheckDirSource).
+	// committed manifest's. Only a local source, or one the user allowed
+	// (Manifest.Allow), may be outside the project (CheckSource).
 	Local bool `json:"-"`
 }
 
@@ -314,16 +343,18 @@ func MarshalManifest(m *Manifest) ([]byte, error) {
 	return encodeJSON(&c)
 }
 
-// localFile is .context/context.local.json: the user's own sources, in the
-// manifest's packages shape.
-type localFile struct {
+// LocalFile is .context/context.local.json: the user's own sources, in
+// the manifest's packages shape, and the user's allowances (see
+// Manifest.Allow).
+type LocalFile struct {
 	Packages []PackageSpec `json:"packages" validate:"dive"`
+	Allow    []string      `json:"allow,omitempty"`
 }
 
-// MarshalLocal encodes m's local packages (Local) as
+// MarshalLocal encodes m's local packages (Local) and its allowances as
 // .context/context.local.json, in the form MarshalManifest writes.
 func MarshalLocal(m *Manifest) ([]byte, error) {
-	c := localFile{Packages: []PackageSpec{}}
+	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow}
 	for _, s := range m.Packages {
 		if s.Local {
 			c.Packages = append(c.Packages, s)
@@ -332,8 +363,12 @@ func MarshalLocal(m *Manifest) ([]byte, error) {
 	return encodeJSON(&c)
 }
 
-// HasLocal reports whether m has a local package.
+// HasLocal reports whether m has a local package or an allowance: what
+// .context/context.local.json holds.
 func (m *Manifest) HasLocal() bool {
+	if len(m.Allow) > 0 {
+		return true
+	}
 	for _, s := range m.Packages {
 		if s.Local {
 			return true
@@ -354,10 +389,11 @@ func encodeJSON(v any) ([]byte, error) {
 }
 
 // ParseLocal parses and validates .context/context.local.json (name in
-// messages): {"packages": [...]}, each spec by the manifest's rules. The
-// specs come back with Local set.
-func ParseLocal(name string, data []byte) ([]PackageSpec, error) {
-	var f localFile
+// messages): {"packages": [...], "allow": [...]}, each spec by the
+// manifest's rules, each allowance a clean absolute path, once. The specs
+// come back with Local set.
+func ParseLocal(name string, data []byte) (*LocalFile, error) {
+	var f LocalFile
 	err := jsonfile.Decode(name, data, &f, jsonfile.Options{
 		Validator: newValidator(),
 		Message:   manifestMessage,
@@ -366,15 +402,30 @@ func ParseLocal(name string, data []byte) ([]PackageSpec, error) {
 			for i, p := range f.Packages {
 				errs = append(errs, kindRules(p, fmt.Sprintf("packages[%d].", i))...)
 			}
+			first := map[string]int{}
+			for i, a := range f.Allow {
+				field := fmt.Sprintf("allow[%d]", i)
+				switch j, dup := first[a]; {
+				case strings.IndexByte(a, 0) >= 0 || !filepath.IsAbs(a) || filepath.Clean(a) != a:
+					errs = append(errs, jsonfile.Error{Field: field, Msg: safetext.Quote(a) + " is not a clean absolute path: an allowance is where a local source outside the project leads (`ctx install --allow-outside ALIAS` writes it)"})
+				case dup:
+					errs = append(errs, jsonfile.Error{Field: field, Msg: fmt.Sprintf("%s is already allow[%d]; list each path once", safetext.Quote(a), j)})
+				default:
+					first[a] = i
+				}
+			}
 			return errs
 		},
-		Hint: fmt.Sprintf("fix %s by hand, or delete it (it holds only your own sources: add them again with `ctx add`)", name),
+		Hint: fmt.Sprintf("fix %s by hand, or delete it (it holds only your own sources and allowances: add them again with `ctx add` and `ctx install --allow-outside`)", name),
 	})
 	if err != nil {
 		return nil, err
 	}
+	if f.Packages == nil {
+		f.Packages = []PackageSpec{}
+	}
 	for i := range f.Packages {
 		f.Packages[i].Local = true
 	}
-	return f.Packages, nil
+	return &f, nil
 }

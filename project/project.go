@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 )
@@ -31,7 +32,7 @@ import (
 const (
 	DirName       = ".context"            // the project's ctx directory, at its root
 	ManifestName  = "context.config.json" // committed: the project's intent
-	LocalName     = "context.local.json"  // git-ignored: the user's own sources (dir sources outside the project)
+	LocalName     = "context.local.json"  // git-ignored: the user's own sources (dir sources outside the project) and allowances
 	LockName      = "context.lock"        // committed: what is installed, pinned
 	PackagesDir   = "packages"            // packages/<alias>/: a package's files
 	StateDir      = ".state"              // .state/<alias>.json: what ctx installed, for the dirty check
@@ -131,7 +132,7 @@ func (p Project) Check() error {
 // ReadManifest reads and parses .context/context.config.json (see
 // ParseManifest), then the user's own sources in
 // .context/context.local.json when it exists (ParseLocal), merged into
-// Packages with Local set. An alias in both files is an error naming both.
+// Packages with Local set, and the user's allowances (Allow). An alias in both files is an error naming both.
 // A missing manifest is an error wrapping ErrNoProject.
 func (p Project) ReadManifest() (*Manifest, error) {
 	data, err := os.ReadFile(p.Path(ManifestName))
@@ -153,12 +154,13 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", Rel(LocalName), err)
 	}
-	specs, err := ParseLocal(Rel(LocalName), local)
+	lf, err := ParseLocal(Rel(LocalName), local)
 	if err != nil {
 		return nil, err
 	}
+	m.Allow = lf.Allow
 	var dups []string
-	for _, s := range specs {
+	for _, s := range lf.Packages {
 		if _, ok := m.Spec(s.Alias); ok {
 			dups = append(dups, fmt.Sprintf("alias %s is in both %s and %s: remove it from one of them (%s is committed, %s is yours alone)",
 				safetext.Quote(s.Alias), Rel(ManifestName), Rel(LocalName), Rel(ManifestName), Rel(LocalName)))
@@ -167,7 +169,7 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	if len(dups) > 0 {
 		return nil, errors.New(strings.Join(dups, "\n"))
 	}
-	m.Packages = append(m.Packages, specs...)
+	m.Packages = append(m.Packages, lf.Packages...)
 	return m, nil
 }
 
@@ -223,17 +225,20 @@ func (p Project) IsInstalled(alias string) bool {
 	return err == nil
 }
 
-// SourcePath is where a local source (a dir source, or a local git
-// repository) is: source as given when absolute, else joined onto the
-// project root.
+// SourcePath is where a local source (a dir source, or a git repository
+// named by a local path or a file:// URL: naming.LocalPath) is: its path as
+// given when absolute, else joined onto the project root.
 func (p Project) SourcePath(source string) string {
+	if path, ok := naming.LocalPath(source); ok {
+		source = path
+	}
 	if filepath.IsAbs(source) {
 		return filepath.Clean(source)
 	}
 	return filepath.Join(p.root, filepath.FromSlash(source))
 }
 
-// Live returns the manifest's dir sources that CheckDirSource accepts as
+// Live returns the manifest's dir sources that CheckSource accepts as
 // packages, whether or not their file or folder exists now (see Present):
 // they are indexed and served in place. A refused one is left out
 // (Refused says why): nothing of it is read or served.
@@ -242,15 +247,17 @@ func (p Project) Live(m *Manifest) []Package {
 	return pkgs
 }
 
-// Refused returns an error for each dir source of m that CheckDirSource
-// refuses, naming its entry (Manifest.Where). ctx install and ctx index
-// report them and exit non-zero; the MCP server warns on stderr.
+// Refused returns an error for each local source of m (a dir source, or a
+// git repository on this machine) that CheckSource refuses, naming its
+// entry (Manifest.Where). ctx install and ctx index report them and exit
+// non-zero; the MCP server warns on stderr; install and update fetch
+// nothing of a refused git source.
 func (p Project) Refused(m *Manifest) []*SourceError {
 	_, errs := p.live(m)
 	return errs
 }
 
-// SourceError is a dir source refused (Refused): its alias, where its
+// SourceError is a local source refused (Refused): its alias, where its
 // entry is, and why.
 type SourceError struct {
 	Alias string
@@ -265,12 +272,12 @@ func (p Project) live(m *Manifest) ([]Package, []*SourceError) {
 	var out []Package
 	var errs []*SourceError
 	for _, s := range m.Packages {
-		if s.KindOf() != KindDir {
-			continue
-		}
-		dir, err := p.CheckDirSource(s)
+		dir, err := p.CheckSource(m, s)
 		if err != nil {
 			errs = append(errs, &SourceError{Alias: s.Alias, Where: m.Where(s), Err: err})
+			continue
+		}
+		if s.KindOf() != KindDir {
 			continue
 		}
 		pkg := Package{Alias: s.Alias, Kind: KindDir, Source: s.Source, Dir: dir, Local: s.Local,
@@ -299,19 +306,31 @@ const (
 	DefaultDirMaxBytes = 1 << 30
 )
 
-// ErrOutside is what CheckDirSource's error wraps when a committed dir
-// source resolves outside the project.
+// ErrOutside is what CheckSource's error wraps when a committed local
+// source resolves outside the project and is not allowed.
 var ErrOutside = errors.New("outside the project")
 
-// CheckDirSource is the one containment rule of dir sources. It resolves
-// s's path (SourcePath) through every symbolic link and returns where it
-// leads, or an error when that is a filesystem root or the user's home
-// folder (WithHome; never a folder of documents; `ln -s / x` is one too), or, for a
-// committed spec (not Local), anywhere outside the project root (also
-// resolved): the committed manifest comes with a clone, and must never
-// make ctx read the user's own files. A path that does not exist is
-// returned as it is (nothing to read; Present is false).
-func (p Project) CheckDirSource(s PackageSpec) (string, error) {
+// CheckSource is the one containment rule of local sources: a dir source,
+// or a git source whose source is a local path or a file:// URL
+// (naming.LocalPath). It resolves the source's path (SourcePath) through
+// every symbolic link and returns where it leads, or an error when, for a
+// dir source, that is a filesystem root or the user's home folder
+// (WithHome; never a folder of documents; `ln -s / x` is one too), or, for
+// a committed spec (not Local), anywhere outside the project root (also
+// resolved) that m's allowances (Manifest.Allow, the user's own, from
+// .context/context.local.json) do not name: the committed manifest comes
+// with a clone, and must never make ctx read the user's own files. A path
+// that does not exist is returned as it is (nothing to read; Present is
+// false). A source that is not local (a URL; an https source) gives "".
+// m may be nil: no allowances.
+func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
+	kind := s.KindOf()
+	if kind == KindHTTPS {
+		return "", nil
+	}
+	if _, ok := naming.LocalPath(s.Source); !ok {
+		return "", nil
+	}
 	target := p.SourcePath(s.Source)
 	real, err := filepath.EvalSymlinks(target)
 	if err != nil {
@@ -324,29 +343,144 @@ func (p Project) CheckDirSource(s PackageSpec) (string, error) {
 	if real != target {
 		via = " (it leads to " + safetext.Quote(real) + ")"
 	}
-	if real == filepath.VolumeName(real)+string(filepath.Separator) {
-		return "", fmt.Errorf("%s is a filesystem root%s: a dir source is a folder of documents, not a whole disk; name the folder that holds them", safetext.Quote(s.Source), via)
-	}
-	if p.home != "" {
-		if h, err := filepath.EvalSymlinks(p.home); err == nil && h == real {
-			return "", fmt.Errorf("%s is your home folder%s: a dir source is a folder of documents, not all your files; name the folder that holds them", safetext.Quote(s.Source), via)
+	if kind == KindDir {
+		if real == filepath.VolumeName(real)+string(filepath.Separator) {
+			return "", fmt.Errorf("%s is a filesystem root%s: a dir source is a folder of documents, not a whole disk; name the folder that holds them", safetext.Quote(s.Source), via)
+		}
+		if p.home != "" {
+			if h, err := filepath.EvalSymlinks(p.home); err == nil && h == real {
+				return "", fmt.Errorf("%s is your home folder%s: a dir source is a folder of documents, not all your files; name the folder that holds them", safetext.Quote(s.Source), via)
+			}
 		}
 	}
 	root, err := filepath.EvalSymlinks(p.root)
 	if err != nil {
 		root = p.root
 	}
+	leads := real
 	if rel, err := filepath.Rel(root, real); err == nil && within(root, real) {
 		// Inside: said from the project root as the project names it, so
 		// paths made relative to .context/ (INDEX.md's links) stay short.
-		return filepath.Join(p.root, rel), nil
+		// A repository's git metadata may still lead outside.
+		leads = ""
+		if kind == KindGit {
+			if leads, err = gitLeads(root, real); err != nil {
+				return "", fmt.Errorf("git repository %s cannot be checked: %w", safetext.Quote(s.Source), err)
+			}
+		}
+		if leads == "" {
+			return filepath.Join(p.root, rel), nil
+		}
+		via = " (its git metadata leads to " + safetext.Quote(leads) + ": .git, commondir, objects/info/alternates or a symbolic link in them)"
 	}
-	if !s.Local {
+	if s.Local || m.Allows(leads) {
+		return leads, nil
+	}
+	if kind == KindDir {
 		return "", fmt.Errorf("%s%s is %w, and %s is committed: a clone must never make ctx read files outside it, so nothing of it is read or served. "+
 			"If it is your own source, keep it local: `ctx remove %s`, then `ctx add %s` (a source outside the project goes to %s, which is not committed)",
 			safetext.Quote(s.Source), via, ErrOutside, Rel(ManifestName), s.Alias, safetext.Quote(real), Rel(LocalName))
 	}
-	return real, nil
+	if via == "" && real != s.Source {
+		via = " (" + safetext.Quote(real) + ")"
+	}
+	return "", fmt.Errorf("git repository %s%s is %w, and %s is committed: a clone must never make ctx copy a repository of yours into it, so nothing of it is fetched or served. "+
+		"If you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed)",
+		safetext.Quote(s.Source), via, ErrOutside, Rel(ManifestName), s.Alias, Rel(LocalName))
+}
+
+// gitLeads returns where the git metadata of the repository at dir
+// (resolved, absolute, inside root) leads outside root, as go-git, which
+// reads it, follows each: its git directory (dir/.git, the target of a
+// "gitdir:" file there, or dir itself when bare), the common directory a
+// "commondir" file names, the object stores objects/info/alternates names
+// (an absolute path, or one relative to objects/info as git reads it, or
+// to the git directory as go-git does), and the target of any symbolic
+// link inside them. "" when all of it is inside root.
+func gitLeads(root, dir string) (string, error) {
+	gitdir := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(gitdir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		gitdir = dir // bare
+	case err != nil:
+		return "", err
+	case fi.Mode().IsRegular():
+		b, err := os.ReadFile(gitdir)
+		if err != nil {
+			return "", err
+		}
+		line, _, _ := strings.Cut(strings.TrimPrefix(string(b), "gitdir: "), "\n")
+		if line = strings.TrimSpace(line); !filepath.IsAbs(line) {
+			line = filepath.Join(dir, line)
+		}
+		gitdir = line
+	}
+	var out string
+	seen := map[string]bool{}
+	stop := errors.New("outside")
+	var visit func(d string) error
+	visit = func(d string) error {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			return nil // nothing there: go-git finds nothing either
+		}
+		if !within(root, real) {
+			out = real
+			return stop
+		}
+		if seen[real] {
+			return nil
+		}
+		seen[real] = true
+		if b, err := os.ReadFile(filepath.Join(real, "commondir")); err == nil {
+			if c := strings.TrimSpace(string(b)); c != "" {
+				if !filepath.IsAbs(c) {
+					c = filepath.Join(real, c)
+				}
+				if err := visit(c); err != nil {
+					return err
+				}
+			}
+		}
+		if b, err := os.ReadFile(filepath.Join(real, "objects", "info", "alternates")); err == nil {
+			for _, a := range strings.Split(string(b), "\n") {
+				if a = strings.TrimSpace(a); a == "" {
+					continue
+				}
+				cands := []string{a}
+				if !filepath.IsAbs(a) {
+					cands = []string{filepath.Join(real, "objects", "info", a), filepath.Join(real, a)}
+				}
+				for _, c := range cands {
+					if err := visit(c); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return filepath.WalkDir(real, func(p string, de fs.DirEntry, err error) error {
+			if err != nil || de.Type()&fs.ModeSymlink == 0 {
+				return nil // what cannot be read, go-git cannot read either
+			}
+			t, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil
+			}
+			if !within(root, t) {
+				out = t
+				return stop
+			}
+			if fi, err := os.Stat(t); err == nil && fi.IsDir() {
+				return visit(t) // a folder inside: what is in it counts too
+			}
+			return nil
+		})
+	}
+	if err := visit(gitdir); err != nil && !errors.Is(err, stop) {
+		return "", err
+	}
+	return out, nil
 }
 
 // within reports whether path is root or inside it (both clean and

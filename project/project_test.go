@@ -2,6 +2,7 @@ package project
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -202,5 +203,183 @@ func TestReadMissing(t *testing.T) {
 	}
 	if _, err := p.ReadLock(); err == nil || !strings.Contains(err.Error(), ".context/context.lock:3:") {
 		t.Errorf("ReadLock of a broken lock = %v, want .context/context.lock:3:…", err)
+	}
+}
+
+// The containment rule covers git sources named by a local path or a
+// file:// URL as it covers dir sources: a committed one that leads outside
+// the project (after every symbolic link) is refused, naming its entry and
+// the way out, unless context.local.json allows where it leads; one inside
+// the project, a local one and a remote URL need nothing.
+func TestGitContainment(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "proj")
+	secret := filepath.Join(base, "secret")
+	for _, d := range []string{filepath.Join(root, DirName), filepath.Join(root, "vendor", "repo"), secret} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	manifest := `{
+  "packages": [
+    {"alias": "up", "source": "../secret"},
+    {"alias": "url", "source": "file://` + secret + `"},
+    {"alias": "link", "source": "link"},
+    {"alias": "in", "source": "vendor/repo"},
+    {"alias": "inurl", "source": "file://` + filepath.Join(root, "vendor", "repo") + `"},
+    {"alias": "remote", "source": "https://example.com/r.git"},
+    {"alias": "web", "kind": "https", "source": "https://example.com/a.md"}
+  ]
+}
+`
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(root, DirName, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(ManifestName, manifest)
+	p, _ := At(root)
+	m, err := p.ReadManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := map[string]string{}
+	for _, e := range p.Refused(m) {
+		refused[e.Alias] = e.Error()
+		if !errors.Is(e, ErrOutside) {
+			t.Errorf("%s: %v does not wrap ErrOutside", e.Alias, e)
+		}
+	}
+	for alias, line := range map[string]string{"up": ":3:", "url": ":4:", "link": ":5:"} {
+		msg, ok := refused[alias]
+		if !ok {
+			t.Errorf("%s not refused", alias)
+			continue
+		}
+		for _, w := range []string{ManifestName + line, `package "` + alias + `"`, secret, "outside the project", "ctx install --allow-outside " + alias, LocalName} {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: %q does not say %q", alias, msg, w)
+			}
+		}
+	}
+	if len(refused) != 3 {
+		t.Errorf("refused %v, want up, url and link", refused)
+	}
+	// Allowed: the path where they lead, resolved.
+	real, _ := filepath.EvalSymlinks(secret)
+	write(LocalName, `{"packages": [], "allow": ["`+real+`"]}`)
+	if m, err = p.ReadManifest(); err != nil {
+		t.Fatal(err)
+	}
+	if r := p.Refused(m); len(r) != 0 {
+		t.Errorf("allowed, still refused: %v", r)
+	}
+	for _, s := range m.Packages[:3] {
+		if got, err := p.CheckSource(m, s); err != nil || got != real {
+			t.Errorf("CheckSource(%s) = %q, %v; want %q", s.Alias, got, err, real)
+		}
+	}
+	own, _ := MarshalLocal(m)
+	committed, _ := MarshalManifest(m)
+	if !strings.Contains(string(own), real) || strings.Contains(string(committed), `"allow"`) {
+		t.Errorf("committed:\n%s\nlocal:\n%s", committed, own)
+	}
+}
+
+// context.local.json's allowances are checked as strictly as its
+// packages: each a clean absolute path, listed once, with file:line.
+func TestParseLocalAllow(t *testing.T) {
+	for data, want := range map[string]string{
+		`{"allow": ["relative/x"]}`:        "allow[0]",
+		`{"allow": ["/a/../b"]}`:           "not a clean absolute path",
+		`{"allow": ["/a", "/a"]}`:          "already allow[0]",
+		`{"allow": "/a"}`:                  LocalName + ":1:",
+		`{"allow": ["/a"], "other": true}`: "other",
+	} {
+		if _, err := ParseLocal(Rel(LocalName), []byte(data)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseLocal(%s) = %v, want an error saying %q", data, err, want)
+		}
+	}
+	f, err := ParseLocal(Rel(LocalName), []byte(`{"allow": ["/a", "/b"]}`))
+	if err != nil || !reflect.DeepEqual(f.Allow, []string{"/a", "/b"}) || f.Packages == nil {
+		t.Errorf("ParseLocal = %+v, %v", f, err)
+	}
+}
+
+// A git repository inside the project whose metadata leads outside it (a
+// .git file's gitdir, a commondir file, objects/info/alternates, or a
+// symbolic link in its git directory, all of which go-git follows) leads
+// outside: refused as a committed repository outside is, and allowed the
+// same way, by where it leads.
+func TestGitMetadataContainment(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "proj")
+	secret := filepath.Join(base, "secret", ".git")
+	mk := func(p, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk(filepath.Join(secret, "HEAD"), "ref: refs/heads/main\n")
+	bare := func(name string) string {
+		d := filepath.Join(root, name)
+		mk(filepath.Join(d, "HEAD"), "ref: refs/heads/main\n")
+		mk(filepath.Join(d, "objects", "keep"), "")
+		mk(filepath.Join(d, "refs", "keep"), "")
+		return d
+	}
+	bare("ok")
+	mk(filepath.Join(root, "gitfile", ".git"), "gitdir: ../../secret/.git\n")
+	mk(filepath.Join(root, "wt", ".git"), "gitdir: ../ok\n")
+	mk(filepath.Join(bare("common"), "commondir"), "../../secret/.git\n")
+	mk(filepath.Join(bare("alt"), "objects", "info", "alternates"), filepath.Join(secret, "objects")+"\n")
+	if err := os.MkdirAll(filepath.Join(secret, "objects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(secret, "HEAD"), filepath.Join(bare("link"), "refs", "main")); err != nil {
+		t.Fatal(err)
+	}
+	// A link to a folder inside, holding a link outside.
+	mk(filepath.Join(root, "hop", "x"), "")
+	if err := os.Symlink(filepath.Join(secret, "objects"), filepath.Join(root, "hop", "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "hop"), filepath.Join(bare("indirect"), "objects", "pack")); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := At(root)
+	m := &Manifest{}
+	for name, bad := range map[string]bool{"ok": false, "wt": false, "gitfile": true, "common": true, "alt": true, "link": true, "indirect": true} {
+		s := PackageSpec{Alias: name, Source: name}
+		got, err := p.CheckSource(m, s)
+		if !bad {
+			if err != nil || got != filepath.Join(root, name) {
+				t.Errorf("%s: CheckSource = %q, %v; want it inside", name, got, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrOutside) || !strings.Contains(fmt.Sprint(err), "git metadata leads to") || !strings.Contains(fmt.Sprint(err), "secret") {
+			t.Errorf("%s: CheckSource = %q, %v; want refused, naming where its git metadata leads", name, got, err)
+			continue
+		}
+		s.Local = true
+		leads, err := p.CheckSource(nil, s)
+		if err != nil || !strings.Contains(leads, "secret") {
+			t.Errorf("%s: where it leads = %q, %v", name, leads, err)
+			continue
+		}
+		s.Local = false
+		m.Allow = []string{leads}
+		if _, err := p.CheckSource(m, s); err != nil {
+			t.Errorf("%s: allowed %q, still refused: %v", name, leads, err)
+		}
+		m.Allow = nil
 	}
 }

@@ -194,6 +194,9 @@ type AddOptions struct {
 type InstallOptions struct {
 	Frozen bool // fail when manifest and lock disagree; never write the lock
 	Force  bool // back up dirty files, then proceed
+	// AllowOutside names packages whose local sources outside the project
+	// the user allows (AllowOutside), recorded before installing.
+	AllowOutside []string
 }
 
 // UpdateOptions configure Update.
@@ -228,7 +231,7 @@ type PackageInfo struct {
 	InManifest bool   `json:"inManifest"`        // the manifest has a spec
 	Withheld   int    `json:"withheld"`          // documents audience rules keep out (from the lock)
 	Local      bool   `json:"local,omitempty"`   // a dir source of .context/context.local.json: the user's own, not committed
-	Refused    string `json:"refused,omitempty"` // why a dir source is neither indexed nor served (project.Refused)
+	Refused    string `json:"refused,omitempty"` // why a local source is neither fetched, indexed nor served (project.Refused)
 }
 
 // FileChange is one file of a package that differs from what ctx installed.

@@ -199,7 +199,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		j.Op, j.Patch = opPatch, pt
 	}
 	if t.addSpec {
-		j.AddSpec = t.spec
+		j.AddSpec, j.AddAllow = t.spec, t.allow
 	}
 	if !w.applyJournal(t, j, "install", func() { w.discardStage(t.alias) }) {
 		return

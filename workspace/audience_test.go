@@ -114,6 +114,7 @@ func TestAudienceAtInstall(t *testing.T) {
 	// A teammate's fresh install from the lock gets the same files.
 	mate := filepath.Join(f.tmp, "mate")
 	copyProject(t, f.project, mate)
+	copyLocal(t, f.project, mate) // the teammate has allowed the same upstream
 	wm := f.open(mate)
 	f.must(wm.Install(bg, InstallOptions{Frozen: true}))
 	if got, want := keys(tree(t, wm.pkgDir("mixed"))), keys(tree(t, w.pkgDir("mixed"))); !slices.Equal(got, want) {

@@ -136,7 +136,7 @@ func pathErr(err error) error {
 }
 
 // placeDirSource decides, at `ctx add`, where dir spec s is recorded, by
-// project.CheckDirSource (the one containment rule): a source that leads
+// project.CheckSource (the one containment rule): a source that leads
 // inside the project goes to the committed manifest; one outside it is the
 // user's own, so it is marked Local (.context/context.local.json, never
 // committed: a clone cannot name one). A filesystem root or the home
@@ -146,12 +146,12 @@ func pathErr(err error) error {
 func (w *Workspace) placeDirSource(s *project.PackageSpec) error {
 	local := *s
 	local.Local = true
-	real, err := w.proj.CheckDirSource(local)
+	real, err := w.proj.CheckSource(&w.manifest, local)
 	if err != nil {
 		return err
 	}
 	s.Local = false
-	if _, err := w.proj.CheckDirSource(*s); err == nil {
+	if _, err := w.proj.CheckSource(&w.manifest, *s); err == nil {
 		return nil
 	} else if !errors.Is(err, project.ErrOutside) {
 		return err
@@ -163,6 +163,62 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) error {
 	s.Local = true
 	w.log("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
 	return nil
+}
+
+// placeGitSource decides, at `ctx add`, whether git spec s, when its
+// source is a repository on this machine (a path or a file:// URL), leads
+// outside the project by project.CheckSource (the one containment rule).
+// One that does is the user's own doing (they typed it): the spec is
+// committed as any other, and where it leads is returned, to be allowed in
+// .context/context.local.json with it (journal.AddAllow; a clone of the
+// project names it but is refused it until its user allows it too). ""
+// when no allowance is needed. Add says so once it is recorded.
+func (w *Workspace) placeGitSource(s project.PackageSpec) (string, error) {
+	_, err := w.proj.CheckSource(&w.manifest, s)
+	if err == nil {
+		return "", nil
+	}
+	if !errors.Is(err, project.ErrOutside) {
+		return "", err
+	}
+	s.Local = true
+	return w.proj.CheckSource(nil, s)
+}
+
+// AllowOutside records, in .context/context.local.json (git-ignored, never
+// committed), that the manifest's packages named by aliases may lead
+// outside the project: each must be a source on this machine (a dir
+// source, or a git repository named by a path or a file:// URL) that
+// project.CheckSource refuses as outside; where it leads is allowed (again
+// is no error). An alias that is not one is an error, and nothing is
+// recorded.
+func (w *Workspace) AllowOutside(aliases []string) error {
+	m := w.Manifest()
+	m.Allow = append([]string(nil), m.Allow...)
+	var probs []string
+	for _, a := range aliases {
+		s, ok := m.Spec(a)
+		if !ok {
+			probs = append(probs, fmt.Sprintf("--allow-outside %s: no package %s in %s (see `ctx list`)", safetext.Quote(a), safetext.Quote(a), project.Rel(project.ManifestName)))
+			continue
+		}
+		if _, err := w.proj.CheckSource(nil, s); !errors.Is(err, project.ErrOutside) {
+			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
+			continue
+		}
+		s.Local = true
+		real, err := w.proj.CheckSource(nil, s)
+		if err != nil {
+			probs = append(probs, fmt.Sprintf("--allow-outside %s: %v", safetext.Quote(a), err))
+			continue
+		}
+		m.AddAllow(real)
+		w.log("%s: %s is allowed in %s (git-ignored, not committed)", a, safetext.Quote(real), project.Rel(project.LocalName))
+	}
+	if len(probs) > 0 {
+		return errors.New(strings.Join(probs, "\n"))
+	}
+	return w.writeManifest(&m)
 }
 
 // inside reports whether the clean absolute path p is root or under it, by

@@ -8,7 +8,8 @@ import (
 )
 
 // TestFetchURL: a source is joined to the project root exactly when go-git
-// would open it as a local path (naming.IsLocalPath). "my docs:v2" has white
+// would open it as a local path (naming.IsLocalPath); a file:// URL is
+// given as the path project.CheckSource checks. "my docs:v2" has white
 // space in what would be its host, so go-git reads it as a path; before the
 // rule moved to internal/naming, workspace called it remote and go-git then
 // opened it relative to the process's folder instead of the project root.
@@ -25,7 +26,7 @@ func TestFetchURL(t *testing.T) {
 		"my docs:v2":                filepath.Join(root, "my docs:v2"),
 		"./a:b":                     filepath.Join(root, "a:b"),
 		"/abs/repo":                 "/abs/repo",
-		"file:///abs/repo":          "file:///abs/repo",
+		"file:///abs/repo":          "/abs/repo",
 		"https://h/r.git":           "https://h/r.git",
 		"git@github.com:acme/r.git": "git@github.com:acme/r.git",
 		"gitserver:acme/r":          "gitserver:acme/r",

@@ -3,6 +3,8 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -86,6 +88,7 @@ func (f *fixture) teammate(change func(w *Workspace), files ...string) {
 	t.Helper()
 	mate := filepath.Join(f.tmp, "mate")
 	copyProject(t, f.project, mate)
+	copyLocal(t, f.project, mate) // the teammate has allowed the same upstream
 	wm, err := Open(mate, f.opts())
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +184,21 @@ func copyProject(t *testing.T, from, to string) {
 		}
 		writeFile(t, filepath.Join(to, project.DirName, n), string(b))
 	}
+}
+
+// copyLocal copies the user's own file, context.local.json (its sources
+// and allowances: see project.CheckSource), from one checkout to another,
+// when it exists.
+func copyLocal(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(from, project.DirName, project.LocalName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(to, project.DirName, project.LocalName), string(b))
 }
 
 func hasSpec(m *project.Manifest, alias string) bool {

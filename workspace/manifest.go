@@ -129,10 +129,11 @@ func DefaultAlias(source, p string) string {
 	return naming.AliasFrom(s)
 }
 
-// fetchURL is where a source is fetched from: relative local paths are
-// relative to the project root.
+// fetchURL is where a source is fetched from: a repository on this
+// machine (a path, relative ones to the project root, or a file:// URL:
+// naming.LocalPath) at the absolute path project.CheckSource checks.
 func (w *Workspace) fetchURL(source string) string {
-	if naming.IsLocalPath(source) {
+	if _, ok := naming.LocalPath(source); ok {
 		return w.proj.SourcePath(source)
 	}
 	return source

@@ -52,8 +52,9 @@ type task struct {
 	target   *lockfile.Entry      // install exactly this (commit known, hash verified)
 	resolve  bool                 // resolve spec.Ref to its newest commit
 	remove   bool
-	addSpec  bool // Add: record spec in the manifest on success
-	dropSpec bool // Remove: drop spec from the manifest
+	addSpec  bool   // Add: record spec in the manifest on success
+	allow    string // Add: spec's local source leads here, outside the project: allow it with the spec (journal.AddAllow)
+	dropSpec bool   // Remove: drop spec from the manifest
 
 	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
 
@@ -313,8 +314,17 @@ func (w *Workspace) packageDirs() []string {
 // without Force: it is Skipped with its DirtyFiles. A folder under packages/
 // that ctx did not install is left alone with a warning. Dir sources are
 // not installed (they are live): install only warns when one is missing or
-// outside the project.
+// outside the project. A local source the containment rule refuses
+// (project.Refused: a committed dir or git source outside the project that
+// the user has not allowed) is reported Failed, and nothing of it is
+// fetched; o.AllowOutside first records the user's allowances
+// (AllowOutside).
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
+	if len(o.AllowOutside) > 0 {
+		if err := w.AllowOutside(o.AllowOutside); err != nil {
+			return nil, err
+		}
+	}
 	p, err := w.planInstall(ctx, o)
 	if err != nil {
 		return nil, err
@@ -362,9 +372,20 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 		}
 	}
 	seen := map[string]bool{}
+	refused := map[string]bool{}
+	for _, e := range w.proj.Refused(&m) {
+		refused[e.Alias] = true
+	}
 	var ts []*task
 	for i := range m.Packages {
 		s := &m.Packages[i]
+		if !isDir(s) && refused[s.Alias] {
+			// A git source the containment rule refuses: nothing of it is
+			// fetched, and its lock entry and files stay as they are
+			// (Install reports it failed).
+			seen[s.Alias] = true
+			continue
+		}
 		if isDir(s) {
 			w.checkLive(s)
 			if e, ok := l.Packages[s.Alias]; ok {
@@ -461,10 +482,19 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 		locked = append(locked, a)
 	}
 	aliases = locked
+	refused := map[string]error{}
+	for _, e := range w.proj.Refused(&m) {
+		refused[e.Alias] = e
+	}
 	ts, unknown := namedTasks(aliases, func(a string) *task {
 		s, ok := m.Spec(a)
 		if !ok {
 			return nil
+		}
+		if err := refused[a]; err != nil {
+			// The containment rule refuses it: nothing of it is resolved
+			// or fetched; it fails, its lock entry and files unchanged.
+			return &task{alias: a, spec: &s, resolveErr: err}
 		}
 		t := &task{alias: a, spec: &s, resolve: true}
 		if e, ok := l.Packages[a]; ok {
@@ -625,7 +655,16 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 	if err != nil {
 		return nil, err
 	}
-	return w.execute(ctx, p)
+	rep, err := w.execute(ctx, p)
+	if err == nil {
+		for _, t := range p.tasks {
+			if t.allow != "" && t.j != nil {
+				w.log("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
+					t.alias, safetext.Quote(t.allow), project.Rel(project.LocalName), t.alias)
+			}
+		}
+	}
+	return rep, err
 }
 
 // planAdd plans add: each spec (alias defaulted) checked, resolved and
@@ -693,8 +732,16 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 				continue
 			}
 			t.resolve = false
-		} else if e, ok := l.Packages[s.Alias]; ok {
-			t.locked = &e
+		} else {
+			allow, err := w.placeGitSource(s)
+			if err != nil {
+				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				continue
+			}
+			t.allow = allow
+			if e, ok := l.Packages[s.Alias]; ok {
+				t.locked = &e
+			}
 		}
 		ts = append(ts, t)
 	}

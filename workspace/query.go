@@ -55,8 +55,8 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 	return out, nil
 }
 
-// Refused is the manifest's dir sources that the containment rule refuses
-// (project.Refused): neither indexed nor served.
+// Refused is the manifest's local sources that the containment rule
+// refuses (project.Refused): neither fetched, indexed nor served.
 func (w *Workspace) Refused() []*project.SourceError { return w.proj.Refused(&w.manifest) }
 
 // aliases is every package the project knows: manifest, lock, and folders

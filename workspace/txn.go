@@ -57,6 +57,7 @@ type journal struct {
 	Entry    *lockfile.Entry      `json:"entry,omitempty"`
 	AddSpec  *project.PackageSpec `json:"addSpec,omitempty"`  // add to the manifest
 	AddLocal bool                 `json:"addLocal,omitempty"` // AddSpec goes to context.local.json (PackageSpec.Local)
+	AddAllow string               `json:"addAllow,omitempty"` // AddSpec's source leads here, outside the project: allowed in context.local.json (project.Manifest.Allow)
 	DropSpec bool                 `json:"dropSpec,omitempty"` // drop from the manifest
 	Patch    *patch               `json:"patch,omitempty"`    // opPatch: the files that change
 }
@@ -280,6 +281,10 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 				m.Packages = append(m.Packages, spec)
 				manifestChanged = true
 			}
+		}
+		if j.AddAllow != "" && !m.Allows(j.AddAllow) {
+			m.AddAllow(j.AddAllow)
+			manifestChanged = true
 		}
 		if j.DropSpec {
 			for i, p := range m.Packages {

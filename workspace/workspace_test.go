@@ -124,12 +124,18 @@ func TestFreshCloneInstallReproducesLock(t *testing.T) {
 	lockBytes := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
 	locked := f.git("rev-parse", "HEAD")
 
-	// Upstream moves on; a teammate's fresh clone still gets the locked commit.
+	// Upstream moves on; a teammate's fresh clone still gets the locked
+	// commit. The upstream is a repository outside the project: the
+	// clone's user allows it (once for both packages; naming the second
+	// too is no error).
 	f.commit("moved", map[string]string{"guides/other.md": "# Other, changed\n", "guides/new.md": "new\n"})
 	clone := filepath.Join(f.tmp, "clone")
 	copyProject(t, f.project, clone)
 	wc := f.open(clone)
-	r := f.must(wc.Install(bg, InstallOptions{Frozen: true}))
+	if r, err := wc.Install(bg, InstallOptions{Frozen: true}); err != nil || actions(r) != "guides:failed team:failed" || !errors.Is(r.Packages[0].Err, project.ErrOutside) {
+		t.Fatalf("clone, not allowed: %v %v", r, err)
+	}
+	r := f.must(wc.Install(bg, InstallOptions{Frozen: true, AllowOutside: []string{"guides", "team"}}))
 	if actions(r) != "guides:installed team:installed" {
 		t.Fatalf("install: %s", actions(r))
 	}
@@ -156,6 +162,7 @@ func TestFreshCloneInstallReproducesLock(t *testing.T) {
 	// A tampered lock hash is caught on install.
 	tampered := filepath.Join(f.tmp, "tampered")
 	copyProject(t, f.project, tampered)
+	copyLocal(t, f.project, tampered)
 	l := readLock(t, tampered)
 	e := l.Packages["team"]
 	e.Hash = "h1:" + strings.Repeat("A", 43) + "="

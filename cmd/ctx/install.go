@@ -14,12 +14,13 @@ type installOptions struct {
 	frozen  bool
 	force   bool
 	verbose bool
+	allow   []string // --allow-outside ALIAS
 }
 
 func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions) error) *cobra.Command {
 	opts := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "install [--frozen] [--force] [-v]",
+		Use:   "install [--frozen] [--force] [-v] [--allow-outside ALIAS]",
 		Short: "Install exactly what the lockfile names",
 		Long: `Install makes .context/packages match context.lock exactly: it installs
 missing packages at their locked revisions (a git commit, or the content
@@ -28,6 +29,14 @@ no longer lists. Packages in the manifest but not yet in the lock are
 resolved and locked. Dir sources (local files and folders) are live: never
 installed, locked or written to; install only warns when one is missing or
 outside the project. Run it after git pull.
+
+A git source of the committed manifest that is a repository on this
+machine (a path or a file:// URL) leading outside the project is refused,
+as a dir source is: a clone must not make ctx copy your own repositories
+into it. If you put it there yourself (a sibling checkout such as
+../handbook), --allow-outside ALIAS allows it: where it leads is recorded
+in .context/context.local.json (git-ignored, never committed), then it
+installs. ctx add of such a path records this for you.
 
 --frozen is for CI: when the manifest and the lock disagree it fails, naming
 the entries, and it never writes the lock.
@@ -54,6 +63,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
 	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", false, "name the documents audience rules withhold")
+	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project (recorded in .context/context.local.json; repeatable)")
 	return cmd
 }
 
@@ -64,7 +74,7 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 		return err
 	}
 	defer w.Close()
-	rep, err := w.Install(ctx, workspace.InstallOptions{Frozen: opts.frozen, Force: opts.force})
+	rep, err := w.Install(ctx, workspace.InstallOptions{Frozen: opts.frozen, Force: opts.force, AllowOutside: opts.allow})
 	p.Done()
 	if opts.verbose && rep != nil {
 		for _, r := range rep.Packages {

@@ -33,7 +33,9 @@ against: the manifest's "project", or the project folder's name by default
 A dir source outside the project is your own: it is kept in
 .context/context.local.json (git-ignored, never committed) and listed as
 local. A committed dir source that leads outside the project is refused:
-neither indexed nor served.
+neither indexed nor served; so is a committed git source that is a
+repository on this machine outside the project, unless you allowed it
+(ctx install --allow-outside ALIAS).
 
 --json prints an array of {alias, kind, source, path, ref, commit,
 installed, locked, inManifest, withheld, local, refused}.`,
@@ -99,6 +101,8 @@ func packageState(p workspace.PackageInfo) string {
 			return "live" + local
 		}
 		return "missing (the file or folder does not exist)" + local
+	case p.Refused != "":
+		return "refused: outside the project, not fetched (ctx install says why)"
 	case !p.InManifest:
 		return "not in manifest (ctx install removes it)"
 	case !p.Locked:

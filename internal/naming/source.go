@@ -1,6 +1,7 @@
 package naming
 
 import (
+	"net/url"
 	"regexp"
 	"runtime"
 	"strings"
@@ -48,4 +49,32 @@ func IsLocal(source string) bool {
 		return true
 	}
 	return IsLocalPath(source)
+}
+
+// LocalPath returns the path on this machine that a local source names
+// (IsLocal), as go-git opens it: a local path as written (relative ones are
+// relative to the folder of the file that names it), and for a file:// URL
+// the URL's path with its query and fragment, if any (go-git's
+// Endpoint.Path; "" when the URL has none). ok is false for a source that
+// is not local, or a file:// URL that does not parse (go-git refuses it
+// too).
+func LocalPath(source string) (path string, ok bool) {
+	if IsLocalPath(source) {
+		return source, true
+	}
+	if !IsLocal(source) {
+		return "", false
+	}
+	u, err := url.Parse(source)
+	if err != nil {
+		return "", false
+	}
+	path = u.Path
+	if u.RawQuery != "" {
+		path += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		path += "#" + u.Fragment
+	}
+	return path, true
 }

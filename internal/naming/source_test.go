@@ -1,6 +1,7 @@
 package naming
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,6 +46,57 @@ func FuzzIsLocal(f *testing.F) {
 			t.Fatalf("IsSCPLike(%q) = %v, but go-git reads it as %q", s, got, ep.Protocol)
 		}
 	})
+}
+
+// FuzzLocalPath: LocalPath names the path go-git opens for a local source
+// (a relative path is made absolute by go-git, and by ctx against the
+// project root), and nothing for a remote one.
+func FuzzLocalPath(f *testing.F) {
+	for _, s := range []string{"../r", "/a/b", "file:///x/y", "FILE:///X", "file://host/p", "file://../x", "file:///a/%2e%2e/b", "file:///a?q#f", "file://", "host:path", "https://h/r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, ok := LocalPath(s)
+		ep, err := transport.NewEndpoint(s)
+		if err != nil || ep.Protocol != "file" {
+			if ok && err == nil {
+				t.Fatalf("LocalPath(%q) = %q, but go-git reads it as %q", s, p, ep.Protocol)
+			}
+			return
+		}
+		if !ok {
+			t.Fatalf("LocalPath(%q) is not local, but go-git opens %q", s, ep.Path)
+		}
+		if IsLocalPath(s) {
+			if want, _ := filepath.Abs(s); want != ep.Path {
+				return // go-git's own Abs; ctx joins onto the project root instead
+			}
+			if p != s {
+				t.Fatalf("LocalPath(%q) = %q, want it as written", s, p)
+			}
+			return
+		}
+		if p != ep.Path {
+			t.Fatalf("LocalPath(%q) = %q, go-git opens %q", s, p, ep.Path)
+		}
+	})
+}
+
+func TestLocalPath(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]string{
+		"../r": "../r", "/a/b": "/a/b", "file:///x/y": "/x/y", "FILE:///X": "/X", "file://host/p": "/p",
+		"file://../x": "/x", "file:///a/%2e%2e/b": "/a/../b", "file:///a?q#f": "/a?q#f",
+	} {
+		if got, ok := LocalPath(s); !ok || got != want {
+			t.Errorf("LocalPath(%q) = %q, %v; want %q", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"https://h/r", "git@h:r", "ssh://h/r"} {
+		if got, ok := LocalPath(s); ok {
+			t.Errorf("LocalPath(%q) = %q, want not local", s, got)
+		}
+	}
 }
 
 func TestCacheKey(t *testing.T) {
