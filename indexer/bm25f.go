@@ -220,25 +220,14 @@ func (c *snapshotCache) kindedChunks(ctx context.Context, rdr index.IndexReader)
 		return c.kinds, nil
 	}
 	var kinds []bool
-	var d index.TermFieldDoc
 	for _, k := range DocKinds {
-		r, err := rdr.TermFieldReader(ctx, []byte(k), fDocKind, false, false, false)
+		err := eachPosting(ctx, rdr, k, fDocKind, func(id uint64) {
+			kinds = grow(kinds, id)
+			kinds[id] = true
+		})
 		if err != nil {
 			return nil, fmt.Errorf("indexer: read document kinds: %w", err)
 		}
-		for {
-			doc, err := r.Next(&d)
-			if err != nil {
-				r.Close()
-				return nil, fmt.Errorf("indexer: read document kinds: %w", err)
-			}
-			if doc == nil {
-				break
-			}
-			kinds = grow(kinds, doc.ID.Value())
-			kinds[doc.ID.Value()] = true
-		}
-		r.Close()
 	}
 	c.kinds, c.kindsOK = kinds, true
 	return kinds, nil
@@ -254,7 +243,6 @@ func readHeadLengths(ctx context.Context, rdr index.IndexReader) ([]uint32, erro
 	}
 	defer dict.Close()
 	lens := []uint32{}
-	var d index.TermFieldDoc
 	for {
 		e, err := dict.Next()
 		if err != nil {
@@ -267,23 +255,33 @@ func readHeadLengths(ctx context.Context, rdr index.IndexReader) ([]uint32, erro
 		if err != nil || n == 0 {
 			continue
 		}
-		r, err := rdr.TermFieldReader(ctx, []byte(e.Term), fHeadLen, false, false, false)
+		err = eachPosting(ctx, rdr, e.Term, fHeadLen, func(id uint64) {
+			lens = grow(lens, id)
+			lens[id] = uint32(n)
+		})
 		if err != nil {
 			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
 		}
-		for {
-			doc, err := r.Next(&d)
-			if err != nil {
-				r.Close()
-				return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
-			}
-			if doc == nil {
-				break
-			}
-			lens = grow(lens, doc.ID.Value())
-			lens[doc.ID.Value()] = uint32(n)
+	}
+}
+
+// eachPosting calls fn with the id of every chunk whose field has term.
+func eachPosting(ctx context.Context, rdr index.IndexReader, term, field string, fn func(id uint64)) error {
+	r, err := rdr.TermFieldReader(ctx, []byte(term), field, false, false, false)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var d index.TermFieldDoc
+	for {
+		doc, err := r.Next(&d)
+		if err != nil {
+			return err
 		}
-		r.Close()
+		if doc == nil {
+			return nil
+		}
+		fn(doc.ID.Value())
 	}
 }
 

@@ -70,10 +70,7 @@ type Stream struct {
 // when another process holds it), reads meta.json and the catalogue, and
 // starts the goroutine that indexes landed packages. opts are Sync's.
 func StartSync(ctx context.Context, contextDir string, opts Options) (*Stream, error) {
-	warn := opts.Warn
-	if warn == nil {
-		warn = func(string) {}
-	}
+	warn := opts.warnFunc()
 	d := confine.New(contextDir)
 	indexDir := filepath.Join(contextDir, project.IndexDir)
 	if err := d.MkdirAll(indexDir, 0o755); err != nil {
@@ -250,10 +247,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		}
 		return nil, err
 	}
-	budget := s.opts.BudgetTokens
-	if budget <= 0 {
-		budget = DefaultBudgetTokens
-	}
+	budget := s.opts.budget()
 	p := s.p
 	streamed := p.rebuild
 	last := p.cat

@@ -72,14 +72,7 @@ const (
 // index (a batch in the live directory, or a new generation), and publish
 // writes INDEX.md, the catalogue and meta.json.
 func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) (*SyncReport, error) {
-	warn := opts.Warn
-	if warn == nil {
-		warn = func(string) {}
-	}
-	budget := opts.BudgetTokens
-	if budget <= 0 {
-		budget = DefaultBudgetTokens
-	}
+	warn, budget := opts.warnFunc(), opts.budget()
 	pkgs, err := sortedPackages(pkgs)
 	if err != nil {
 		return nil, err
@@ -113,6 +106,22 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	return rep, nil
 }
 
+// warnFunc is Options.Warn, or a func that drops warnings.
+func (o Options) warnFunc() func(string) {
+	if o.Warn == nil {
+		return func(string) {}
+	}
+	return o.Warn
+}
+
+// budget is Options.BudgetTokens, or DefaultBudgetTokens.
+func (o Options) budget() int {
+	if o.BudgetTokens <= 0 {
+		return DefaultBudgetTokens
+	}
+	return o.BudgetTokens
+}
+
 // RenderIndexMD renders INDEX.md from the catalogue as it is, when what it
 // is made of (or the budget) changed since it was last rendered or it is
 // missing: the second half of a Sync run with Options.DeferIndexMD. When
@@ -124,14 +133,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 // atomically (confine) and, when it changed, the catalogue records what it
 // was rendered from, as Sync does.
 func RenderIndexMD(ctx context.Context, contextDir string, opts Options) (*SyncReport, error) {
-	warn := opts.Warn
-	if warn == nil {
-		warn = func(string) {}
-	}
-	budget := opts.BudgetTokens
-	if budget <= 0 {
-		budget = DefaultBudgetTokens
-	}
+	warn, budget := opts.warnFunc(), opts.budget()
 	indexDir := filepath.Join(contextDir, project.IndexDir)
 	target := filepath.Join(contextDir, project.IndexName)
 	cat, err := readCatalog(indexDir)
