@@ -122,7 +122,9 @@ func CorpusProject(proj, corpus string) ([]indexer.Package, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.Packages = append(m.Packages, project.PackageSpec{Alias: e.Name(), Kind: project.KindDir, Source: abs})
+		// Outside the project: the user's own sources
+		// (.context/context.local.json), as `ctx add` records them.
+		m.Packages = append(m.Packages, project.PackageSpec{Alias: e.Name(), Kind: project.KindDir, Source: abs, Local: true})
 	}
 	p, err := project.At(proj)
 	if err != nil {
@@ -131,11 +133,17 @@ func CorpusProject(proj, corpus string) ([]indexer.Package, error) {
 	if err := os.MkdirAll(p.Dir(), 0o755); err != nil {
 		return nil, err
 	}
-	b, err := json.MarshalIndent(m, "", "  ")
+	b, err := project.MarshalManifest(&m)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(p.Path(project.ManifestName), b, 0o644); err != nil {
+		return nil, err
+	}
+	if b, err = project.MarshalLocal(&m); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(p.Path(project.LocalName), b, 0o644); err != nil {
 		return nil, err
 	}
 	read, err := p.ReadManifest()
