@@ -272,17 +272,38 @@ func eachPosting(ctx context.Context, rdr index.IndexReader, term, field string,
 		return err
 	}
 	defer r.Close()
+	_, err = eachDoc(r, func(doc *index.TermFieldDoc) bool {
+		fn(doc.ID.Value())
+		return true
+	})
+	return err
+}
+
+// eachDoc calls fn with every posting r reads, until fn returns false
+// (then eachDoc does too).
+func eachDoc(r index.TermFieldReader, fn func(doc *index.TermFieldDoc) bool) (bool, error) {
 	var d index.TermFieldDoc
 	for {
 		doc, err := r.Next(&d)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if doc == nil {
-			return nil
+			return true, nil
 		}
-		fn(doc.ID.Value())
+		if !fn(doc) {
+			return false, nil
+		}
 	}
+}
+
+// normLength is the length of a posting's field from its norm (bleve
+// stores 1/sqrt(length)); 0 when the posting has no norm.
+func normLength(norm float64) float64 {
+	if norm <= 0 {
+		return 0
+	}
+	return math.Round(1 / (norm * norm))
 }
 
 // grow returns s long enough to hold index i.
@@ -328,66 +349,61 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 	}
 	delete(c.uses, term)
 	p := &termPostings{df: df}
-	var d index.TermFieldDoc
-	for {
-		doc, err := text.Next(&d)
-		if err != nil {
-			return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
-		}
-		if doc == nil {
-			break
-		}
-		dl := 0.0
-		if doc.Norm > 0 {
-			dl = math.Round(1 / (doc.Norm * doc.Norm))
-		}
+	// A count that does not fit its slot (never so for a chunk) keeps
+	// nothing.
+	fits, err := eachDoc(text, func(doc *index.TermFieldDoc) bool {
+		dl := normLength(doc.Norm)
 		if doc.Freq > math.MaxUint32 || dl > math.MaxUint32 {
-			return nil, nil // not in 12 bytes; never so for a chunk
+			return false
 		}
 		p.docs = grow(p.docs, doc.ID.Value())
 		p.docs[doc.ID.Value()].text, p.docs[doc.ID.Value()].dl = uint32(doc.Freq), uint32(dl)
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
+	}
+	if !fits {
+		return nil, nil
 	}
 	head, err := rdr.TermFieldReader(ctx, []byte(term), fHead, true, false, false)
 	if err != nil {
 		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
 	}
 	defer head.Close()
-	for {
-		doc, err := head.Next(&d)
-		if err != nil {
-			return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
-		}
-		if doc == nil {
-			break
-		}
+	fits, err = eachDoc(head, func(doc *index.TermFieldDoc) bool {
 		if doc.Freq > math.MaxUint32 {
-			return nil, nil
+			return false
 		}
 		p.docs = grow(p.docs, doc.ID.Value())
 		p.docs[doc.ID.Value()].head = uint32(doc.Freq)
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
+	}
+	if !fits {
+		return nil, nil
 	}
 	title, err := rdr.TermFieldReader(ctx, []byte(term), fTitle, true, true, false)
 	if err != nil {
 		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
 	}
 	defer title.Close()
-	for {
-		doc, err := title.Next(&d)
-		if err != nil {
-			return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
-		}
-		if doc == nil {
-			break
-		}
-		dl := 0.0
-		if doc.Norm > 0 {
-			dl = math.Round(1 / (doc.Norm * doc.Norm))
-		}
+	fits, err = eachDoc(title, func(doc *index.TermFieldDoc) bool {
+		dl := normLength(doc.Norm)
 		if doc.Freq > math.MaxUint16 || dl > math.MaxUint16 {
-			return nil, nil
+			return false
 		}
 		p.docs = grow(p.docs, doc.ID.Value())
 		p.docs[doc.ID.Value()].title, p.docs[doc.ID.Value()].tdl = uint16(doc.Freq), uint16(dl)
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
+	}
+	if !fits {
+		return nil, nil
 	}
 	if c.terms == nil {
 		c.terms = map[string]*termPostings{}
@@ -489,14 +505,14 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 				case fText:
 					tf[i*len(terms)+j].text = d.Freq
 					if d.Norm > 0 {
-						dlText[i] = math.Round(1 / (d.Norm * d.Norm))
+						dlText[i] = normLength(d.Norm)
 					}
 				case fHead:
 					tf[i*len(terms)+j].head = d.Freq
 				default:
 					tf[i*len(terms)+j].title = d.Freq
 					if d.Norm > 0 {
-						dlTitle[i] = math.Round(1 / (d.Norm * d.Norm))
+						dlTitle[i] = normLength(d.Norm)
 					}
 				}
 			}
