@@ -243,7 +243,7 @@ func (p Project) SourcePath(source string) string {
 // they are indexed and served in place. A refused one is left out
 // (Refused says why): nothing of it is read or served.
 func (p Project) Live(m *Manifest) []Package {
-	pkgs, _ := p.live(m)
+	pkgs, _ := p.live(m, false)
 	return pkgs
 }
 
@@ -253,7 +253,7 @@ func (p Project) Live(m *Manifest) []Package {
 // non-zero; the MCP server warns on stderr; install and update fetch
 // nothing of a refused git source.
 func (p Project) Refused(m *Manifest) []*SourceError {
-	_, errs := p.live(m)
+	_, errs := p.live(m, true)
 	return errs
 }
 
@@ -268,10 +268,17 @@ type SourceError struct {
 func (e *SourceError) Error() string { return e.Where + ": " + e.Err.Error() }
 func (e *SourceError) Unwrap() error { return e.Err }
 
-func (p Project) live(m *Manifest) ([]Package, []*SourceError) {
+// live checks m's dir sources, and its git sources too when git is set
+// (Refused: a git source is checked only for its errors, and checking one
+// inside the project reads its git metadata, which Live, on every
+// search's freshness check, has no need of).
+func (p Project) live(m *Manifest, git bool) ([]Package, []*SourceError) {
 	var out []Package
 	var errs []*SourceError
 	for _, s := range m.Packages {
+		if !git && s.KindOf() != KindDir {
+			continue
+		}
 		dir, err := p.CheckSource(m, s)
 		if err != nil {
 			errs = append(errs, &SourceError{Alias: s.Alias, Where: m.Where(s), Err: err})
