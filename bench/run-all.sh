@@ -4,7 +4,7 @@
 # The results, with the machine, are written up in bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=bench/out
+out="$(pwd)/bench/out"
 mkdir -p "$out"
 corpus="${CORPUS:-$(cd .. && pwd)/shared/corpus}"
 
@@ -27,25 +27,25 @@ echo "== gitengine (issue 2): sparse fetch of a folder of a 21k-file repo vs nat
 bash bench/gitengine/run.sh 3 | tee "$out/gitengine.log"
 
 echo "== indexer (issue 5): full build, incremental, search latency on the corpus" >&2
-go run ./bench/indexer -corpus "$corpus" | tee "$out/indexer.log"
+go -C bench run ./indexer -corpus "$corpus" | tee "$out/indexer.log"
 
 echo "== relevance (issue 5, 14): held-out queries on the corpus; one-call answers over MCP" >&2
-go run ./bench/relevance -corpus "$corpus" -onecall -maxtokens 3000 | tee "$out/relevance.log"
+go -C bench run ./relevance -corpus "$corpus" -onecall -maxtokens 3000 | tee "$out/relevance.log"
 
 echo "== relevance, second held-out set (issue 15): 60 queries written blind to the ranker" >&2
-go run ./bench/relevance -corpus "$corpus" -queries bench/relevance/queries-heldout.json | tee "$out/relevance-heldout.log"
+go -C bench run ./relevance -corpus "$corpus" -queries relevance/queries-heldout.json | tee "$out/relevance-heldout.log"
 
 echo "== crash (issues 9, 18): SIGKILL of the shipped binary at random moments, then recovery checks" >&2
 go build -o "$out/ctx-crash" ./cmd/ctx
-go run ./bench/crash -ctx "$out/ctx-crash" -kills 300 -files 300 -seed 7 | tee "$out/crash.log"
+go -C bench run ./crash -ctx "$out/ctx-crash" -kills 300 -files 300 -seed 7 | tee "$out/crash.log"
 
 echo "== nav (issue 14): calls and tokens to list, browse by folder, outline; pages at 1,000 packages" >&2
-go run ./bench/nav -corpus "$corpus" | tee "$out/nav.log"
+go -C bench run ./nav -corpus "$corpus" | tee "$out/nav.log"
 
 echo "== mcp (issue 6): start to initialize, search round trips over stdio" >&2
-go run ./bench/mcp -corpus "$corpus" -work "$out/mcp-work" -starts 40 -searches 400 | tee "$out/mcp.log"
+go -C bench run ./mcp -corpus "$corpus" -work "$out/mcp-work" -starts 40 -searches 400 | tee "$out/mcp.log"
 
 echo "== scale (issue 18): 1x, 3x, 10x the corpus; 1,000 packages; install of 100 vs native git (writes $out/scale.md, scale.png)" >&2
-go run ./bench/scale -corpus "$corpus" -out "$out" | tee "$out/scale.log"
+go -C bench run ./scale -corpus "$corpus" -out "$out" | tee "$out/scale.log"
 
 machine | tee -a "$out/machine.txt"

@@ -5,7 +5,7 @@
 //
 //	go build -o /tmp/ctx-before ./cmd/ctx   # at the commit to compare with
 //	go build -o /tmp/ctx-after ./cmd/ctx
-//	go run ./bench/churn -before /tmp/ctx-before -after /tmp/ctx-after
+//	go -C bench run ./churn -before /tmp/ctx-before -after /tmp/ctx-after
 //
 // Per update it reports the wall time, the bytes the process passed to
 // write(2) (wchar of /proc/PID/io, read before the process is reaped: the

@@ -5,7 +5,7 @@
 // staging or journal is left behind, and search still answers.
 //
 //	go build -o /tmp/ctx ./cmd/ctx
-//	go run ./bench/crash -ctx /tmp/ctx -kills 200
+//	go -C bench run ./crash -ctx /tmp/ctx -kills 200
 //
 // The upstream is a local git repository (file://) with three folders,
 // each a package; before each round a random part of their files is

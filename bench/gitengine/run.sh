@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-go build -o "$OUT/gebench" ./bench/gitengine
+go -C bench build -o "$OUT/gebench" ./gitengine
 
 export GIT_CONFIG_NOSYSTEM=1 HOME="$OUT/home" GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@ctx.invalid \
   GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@ctx.invalid

@@ -2,7 +2,7 @@
 // build (time and peak RSS), an incremental Sync after one file changes, a
 // no-change Sync, and in-process search latency over 200 queries.
 //
-//	go run ./bench/indexer -corpus /work/shared/corpus
+//	go -C bench run ./indexer -corpus /work/shared/corpus
 //
 // It copies each corpus folder into <tmp>/.context/packages/<alias>/ first
 // (not timed). Peak RSS is the process's ru_maxrss, so run each build in a

@@ -4,7 +4,7 @@
 // backlinks (Reader.Links) and find_documents (Reader.Find) over many
 // calls, as p50/p95/max.
 //
-//	go run ./bench/links -corpus /work/shared/corpus
+//	go -C bench run ./links -corpus /work/shared/corpus
 //
 // It indexes each corpus folder in place as a dir source (not copied).
 // How much link extraction adds to a full build is measured by timing

@@ -17,7 +17,7 @@
 // server started and nothing happening, against the same span before the
 // server started.
 //
-//	go run ./bench/live -corpus /work/shared/corpus -work /tmp/ctx-live-bench
+//	go -C bench run ./live -corpus /work/shared/corpus -work /tmp/ctx-live-bench
 //
 // -dirsource edits the one document of a dir source instead; with -summary
 // each edit changes that document's summary, so that INDEX.md must be

@@ -2,14 +2,14 @@
 // to the initialize reply (empty project, and a project with the shared corpus
 // installed), and search round trips on the corpus.
 //
-//	go run ./bench/mcp -corpus /work/shared/corpus -work /tmp/ctx-mcp-bench
+//	go -C bench run ./mcp -corpus /work/shared/corpus -work /tmp/ctx-mcp-bench
 //
 // With -load, it measures instead one `ctx mcp --http` under -sessions
 // concurrent session-based clients, each searching in a loop for
 // -duration, then as many stdio `ctx mcp` processes doing the same: search
 // latency, errors, and resident memory (the server's; the processes' sum).
 //
-//	go run ./bench/mcp -load -sessions 50 -duration 30s [-think 1s] -work /tmp/ctx-mcp-bench
+//	go -C bench run ./mcp -load -sessions 50 -duration 30s [-think 1s] -work /tmp/ctx-mcp-bench
 //
 // The corpus folders become packages under <work>/corpus/.context/packages
 // (copied; the corpus itself is only read), with a lock written by lockfile
@@ -74,7 +74,7 @@ func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, thin
 	}
 	if ctxBin == "" {
 		ctxBin = filepath.Join(work, "ctx")
-		cmd := exec.Command("go", "build", "-o", ctxBin, "./cmd/ctx")
+		cmd := exec.Command("go", "build", "-o", ctxBin, "github.com/ctx-dev/ctx/cmd/ctx")
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("building ctx (run from the module root): %w", err)

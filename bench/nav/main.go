@@ -6,7 +6,7 @@
 // and, on a generated project of 1,000 packages of 5 documents, the pages
 // of list_contexts, ctx://manifest and resources/list.
 //
-//	go run ./bench/nav [-corpus /work/shared/corpus] [-package k8s-keps]
+//	go -C bench run ./nav [-corpus /work/shared/corpus] [-package k8s-keps]
 //
 // The corpus package is copied into a temporary project (the corpus is
 // only read); the server runs in process, over the SDK's in-memory

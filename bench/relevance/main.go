@@ -4,7 +4,7 @@
 // indexer/relevance_test.go: the corpus is not in the repository, and the
 // queries were written before any ranking change was tried against them.
 //
-//	go run ./bench/relevance [-corpus /work/shared/corpus] [-v] [-save ranks.json] [-against ranks.json] [-onecall [-maxtokens 3000]]
+//	go -C bench run ./relevance [-corpus /work/shared/corpus] [-v] [-save ranks.json] [-against ranks.json] [-onecall [-maxtokens 3000]]
 //	    [-latency N [-cpuprofile FILE | -memprofile FILE]] [-cold N] [-dump hits.json] [-work DIR]
 //
 // It makes each corpus folder a dir source of a temporary project (indexed

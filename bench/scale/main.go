@@ -2,7 +2,7 @@
 // shared corpus (about 20,000, 60,000 and 200,000 chunks), and with 100
 // and 1,000 packages.
 //
-//	go run ./bench/scale [-corpus ../shared/corpus] [-scales 1,3,10] [-skip install,many] [-out bench/out]
+//	go -C bench run ./scale [-corpus /work/shared/corpus] [-scales 1,3,10] [-skip install,many] [-out out]
 //
 // At each scale it lays out a project (not timed): every package cut from
 // the corpus (the sub-folders of k8s-keps, rust-book, tldr-common's pages
@@ -73,11 +73,11 @@ type scaleRow struct {
 
 func main() {
 	childDir := flag.String("child-build", "", "internal: run a full build of this project and report it (the child process)")
-	corpus := flag.String("corpus", "../shared/corpus", "the corpus: folders of markdown")
+	corpus := flag.String("corpus", "/work/shared/corpus", "the corpus: folders of markdown")
 	scalesFlag := flag.String("scales", "1,3,10", "scales to measure, comma-separated")
 	skipFlag := flag.String("skip", "", "parts to skip, comma-separated: build, incr, indexmd, search, mcp, many, install")
 	work := flag.String("work", "", "work directory, reused between runs (default: a new temp dir, deleted after)")
-	outDir := flag.String("out", "bench/out", "where scale.md and scale.png go")
+	outDir := flag.String("out", "out", "where scale.md and scale.png go")
 	ctxBin := flag.String("ctx", "", "ctx binary (default: go build ./cmd/ctx into the work dir)")
 	nq := flag.Int("queries", 200, "searches per measurement")
 	rounds := flag.Int("rounds", 3, "install: alternating rounds of ctx and native git")
@@ -122,7 +122,7 @@ func main() {
 	bin := *ctxBin
 	if bin == "" && (!skip["mcp"] || !skip["many"] || !skip["install"]) {
 		bin = filepath.Join(*work, "ctx")
-		cmd := exec.Command("go", "build", "-o", bin, "./cmd/ctx")
+		cmd := exec.Command("go", "build", "-o", bin, "github.com/ctx-dev/ctx/cmd/ctx")
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {
 			log.Fatalf("building ctx (run from the module root): %v", err)

@@ -20,7 +20,7 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Micros
 // numbers, and the goals at 10×.
 func report(started, ended string, budget, nq int, rows []scaleRow, many *manyResult, inst *installResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Scale (`go run ./bench/scale`)\n\nMachine at the start: %s.\nAt the end: %s.\n\n", started, ended)
+	fmt.Fprintf(&b, "# Scale (`go -C bench run ./scale`)\n\nMachine at the start: %s.\nAt the end: %s.\n\n", started, ended)
 	if len(rows) > 0 {
 		b.WriteString("| scale | project | chunks | full build | peak RSS | incremental (1 file) | search p50 / p95 in-process | search p50 / p95 over MCP | INDEX.md render / no-change Sync | INDEX.md tokens (budget) |\n")
 		b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")

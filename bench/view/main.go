@@ -5,7 +5,7 @@
 // corpus, each with a text of the document that answers it, written before
 // any run; a question counts as answered when that text is in the view.
 //
-//	go run ./bench/view [-corpus /work/shared/corpus] [-questions bench/view/questions.json] [-maxtokens 0] [-v] [-work DIR]
+//	go -C bench run ./view [-corpus /work/shared/corpus] [-questions view/questions.json] [-maxtokens 0] [-v] [-work DIR]
 //
 // It makes each corpus folder a dir source of a temporary project (as
 // bench/relevance does), indexes it, asks read_relevant once per question
@@ -41,7 +41,7 @@ type question struct {
 
 func main() {
 	corpus := flag.String("corpus", "/work/shared/corpus", "folder with one sub-folder per package")
-	file := flag.String("questions", "bench/view/questions.json", "the questions, with their answers' texts")
+	file := flag.String("questions", "view/questions.json", "the questions, with their answers' texts")
 	maxTokens := flag.Int("maxtokens", 0, "read_relevant's maxTokens (0: its default)")
 	verbose := flag.Bool("v", false, "print every question's result")
 	work := flag.String("work", "", "keep the project in `DIR` (runs after the first reuse its index)")
