@@ -224,10 +224,13 @@ func TestSuggestPathsTool(t *testing.T) {
 		t.Errorf("a deleted document is suggested: %s", text(res))
 	}
 
-	// No index at all: the folder is walked. (The first server's watch
-	// re-indexes the deletion meanwhile: let it finish, or it writes into
-	// the index being removed.)
-	settled(t, srv)
+	// No index at all: the folder is walked. The first server is closed
+	// first: its watch may not have seen the deletion yet, and a re-index
+	// it starts would write into the index being removed.
+	cs.Close()
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.RemoveAll(filepath.Join(dir, ".context", "index")); err != nil {
 		t.Fatal(err)
 	}
