@@ -366,22 +366,66 @@ func (e *Engine) gcRemote(ctx context.Context, root, key string, o GCOptions) (G
 	cutoff := o.Now.Add(-o.Keep)
 	st := newStorage(osfs.New(dir), false)
 
-	// What the recorded uses keep.
-	uses, uerr := readUses(dir)
-	keepAll := uerr != nil
-	if keepAll {
-		res.Warning = fmt.Sprintf("kept every object: the record of uses cannot be read (%v); delete %s to start it again", uerr, filepath.Join(dir, useFileName))
-		uses = &useFile{}
+	kp := keptByUses(st, dir, cutoff)
+	res.Warning, res.Commits = kp.warning, kp.commits
+	inv, err := readInventory(st, dir, cutoff)
+	if err != nil {
+		return res, err
 	}
-	kept := map[plumbing.Hash]bool{}
-	var recentUses []use
-	k := &keeper{st: st, keep: kept, trees: map[plumbing.Hash]bool{}, blobTrees: map[plumbing.Hash]bool{}}
+	res.PacksBefore, res.Objects, res.Repacked = len(inv.packs), inv.objects, len(inv.loose)
+	repack, dropped, freed := inv.plan(kp)
+	res.Dropped = dropped
+	if dropped == 0 && len(inv.loose) == 0 && len(inv.old) <= 1 {
+		res.PacksAfter, res.BytesAfter = res.PacksBefore, res.BytesBefore
+		return res, nil
+	}
+	if o.DryRun {
+		res.PacksAfter = len(inv.packs) - len(inv.old)
+		if len(repack) > 0 {
+			res.PacksAfter++
+		}
+		res.BytesAfter = max(res.BytesBefore-freed, 0)
+		return res, nil
+	}
+	if err := e.replacePacks(ctx, st, dir, inv, repack); err != nil {
+		return res, err
+	}
+	removeEmptyLooseDirs(dir)
+	sweepTempPacks(dir, o.Now)
+	if err := pruneRecords(st, dir, kp.uses, kp.recentUses, kp.all); err != nil {
+		return res, err
+	}
+	after := inspectRemote(root, key)
+	res.PacksAfter, res.BytesAfter = after.Packs, after.Bytes
+	return res, nil
+}
+
+// keptSet is what a store's recorded uses keep.
+type keptSet struct {
+	all        bool // the record cannot be read: every object is kept
+	warning    string
+	uses       *useFile
+	recentUses []use
+	ids        map[plumbing.Hash]bool
+	commits    int
+}
+
+// keptByUses reads the record of uses of the store in dir and walks what
+// the uses since cutoff keep.
+func keptByUses(st *filesystem.Storage, dir string, cutoff time.Time) keptSet {
+	uses, uerr := readUses(dir)
+	kp := keptSet{all: uerr != nil, uses: uses, ids: map[plumbing.Hash]bool{}}
+	if kp.all {
+		kp.warning = fmt.Sprintf("kept every object: the record of uses cannot be read (%v); delete %s to start it again", uerr, filepath.Join(dir, useFileName))
+		kp.uses = &useFile{}
+	}
+	k := &keeper{st: st, keep: kp.ids, trees: map[plumbing.Hash]bool{}, blobTrees: map[plumbing.Hash]bool{}}
 	commits := map[plumbing.Hash]bool{}
-	for _, x := range uses.Used {
+	for _, x := range kp.uses.Used {
 		if x.Time.Before(cutoff) {
 			continue
 		}
-		recentUses = append(recentUses, x)
+		kp.recentUses = append(kp.recentUses, x)
 		if k.commit(plumbing.NewHash(x.Commit), x.Path) {
 			commits[plumbing.NewHash(x.Commit)] = true
 		} else if len(x.Tree) == 40 && isHex(x.Tree) {
@@ -395,52 +439,61 @@ func (e *Engine) gcRemote(ctx context.Context, root, key string, o GCOptions) (G
 			}
 		}
 	}
-	res.Commits = len(commits)
+	kp.commits = len(commits)
+	return kp
+}
 
-	// The packs, and the loose objects.
+// inventory is a store's packs and loose objects.
+type inventory struct {
+	packs       []*packInfo
+	old         []*packInfo // the packs written before the cutoff
+	inRecent    map[plumbing.Hash]bool
+	loose       []plumbing.Hash
+	looseRecent map[plumbing.Hash]bool
+	looseSize   map[plumbing.Hash]int64
+	objects     int // distinct objects in all
+}
+
+func readInventory(st *filesystem.Storage, dir string, cutoff time.Time) (*inventory, error) {
 	packs, err := readPacks(dir, cutoff)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
-	res.PacksBefore = len(packs)
-	inRecent := map[plumbing.Hash]bool{}
+	inv := &inventory{packs: packs, inRecent: map[plumbing.Hash]bool{}, looseRecent: map[plumbing.Hash]bool{}, looseSize: map[plumbing.Hash]int64{}}
 	all := map[plumbing.Hash]bool{}
-	var old []*packInfo
 	for _, p := range packs {
 		for _, h := range p.ids {
 			all[h] = true
 			if p.recent {
-				inRecent[h] = true
+				inv.inRecent[h] = true
 			}
 		}
 		if !p.recent {
-			old = append(old, p)
+			inv.old = append(inv.old, p)
 		}
 	}
-	var loose []plumbing.Hash
-	looseRecent := map[plumbing.Hash]bool{}
-	looseSize := map[plumbing.Hash]int64{}
 	err = st.ForEachObjectHash(func(h plumbing.Hash) error {
-		loose = append(loose, h)
+		inv.loose = append(inv.loose, h)
 		all[h] = true
 		if t, err := st.LooseObjectTime(h); err != nil || !t.Before(cutoff) {
-			looseRecent[h] = true
+			inv.looseRecent[h] = true
 		}
 		if fi, err := os.Stat(filepath.Join(dir, "objects", h.String()[:2], h.String()[2:])); err == nil {
-			looseSize[h] = fi.Size()
+			inv.looseSize[h] = fi.Size()
 		}
 		return nil
 	})
 	if err != nil {
-		return res, err
+		return nil, err
 	}
-	res.Objects = len(all)
-	res.Repacked = len(loose)
+	inv.objects = len(all)
+	return inv, nil
+}
 
-	// The new packs' objects: the kept ones not already in a recent pack.
-	var repack []plumbing.Hash
+// plan picks the new packs' objects (the kept ones not already in a recent
+// pack), counts the dropped ones, and the bytes freed.
+func (inv *inventory) plan(kp keptSet) (repack []plumbing.Hash, dropped int, freed int64) {
 	seen := map[plumbing.Hash]bool{}
-	var freed int64
 	consider := func(h plumbing.Hash, size int64, wasLoose bool) {
 		if seen[h] {
 			freed += size // a second copy
@@ -448,47 +501,38 @@ func (e *Engine) gcRemote(ctx context.Context, root, key string, o GCOptions) (G
 		}
 		seen[h] = true
 		switch {
-		case inRecent[h]:
+		case inv.inRecent[h]:
 			freed += size
-		case keepAll || kept[h] || (wasLoose && looseRecent[h]):
+		case kp.all || kp.ids[h] || (wasLoose && inv.looseRecent[h]):
 			repack = append(repack, h)
 		default:
-			res.Dropped++
+			dropped++
 			freed += size
 		}
 	}
-	for _, p := range old {
+	for _, p := range inv.old {
 		for _, h := range p.ids {
 			consider(h, p.sizes[h], false)
 		}
 	}
-	for _, h := range loose {
-		consider(h, looseSize[h], true)
+	for _, h := range inv.loose {
+		consider(h, inv.looseSize[h], true)
 	}
-	if res.Dropped == 0 && len(loose) == 0 && len(old) <= 1 {
-		res.PacksAfter, res.BytesAfter = res.PacksBefore, res.BytesBefore
-		return res, nil
-	}
-	if o.DryRun {
-		res.PacksAfter = len(packs) - len(old)
-		if len(repack) > 0 {
-			res.PacksAfter++
-		}
-		res.BytesAfter = max(res.BytesBefore-freed, 0)
-		return res, nil
-	}
+	return repack, dropped, freed
+}
 
-	// Write the new packs, check that every kept object is in one, then
-	// remove the loose objects and the old packs.
+// replacePacks writes the new packs, checks that every kept object is in
+// one, then removes the loose objects and the old packs.
+func (e *Engine) replacePacks(ctx context.Context, st *filesystem.Storage, dir string, inv *inventory, repack []plumbing.Hash) error {
 	written, err := e.repack(ctx, st, repack)
 	if err != nil {
-		return res, fmt.Errorf("repack: %w", err)
+		return fmt.Errorf("repack: %w", err)
 	}
 	inNew := map[plumbing.Hash]bool{}
 	for h := range written {
 		_, ids, err := readIdx(filepath.Join(dir, "objects", "pack", "pack-"+h.String()+".idx"))
 		if err != nil {
-			return res, fmt.Errorf("repack: %w; nothing was removed", err)
+			return fmt.Errorf("repack: %w; nothing was removed", err)
 		}
 		for _, id := range ids {
 			inNew[id] = true
@@ -496,30 +540,23 @@ func (e *Engine) gcRemote(ctx context.Context, root, key string, o GCOptions) (G
 	}
 	for _, h := range repack {
 		if !inNew[h] {
-			return res, fmt.Errorf("repack: object %s is missing from the new packs; nothing was removed", h)
+			return fmt.Errorf("repack: object %s is missing from the new packs; nothing was removed", h)
 		}
 	}
-	for _, h := range loose {
+	for _, h := range inv.loose {
 		if err := st.DeleteLooseObject(h); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return res, err
+			return err
 		}
 	}
-	for _, p := range old {
+	for _, p := range inv.old {
 		if written[p.hash] {
 			continue
 		}
 		if err := st.DeleteOldObjectPackAndIndex(p.hash, time.Time{}); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return res, err
+			return err
 		}
 	}
-	removeEmptyLooseDirs(dir)
-	sweepTempPacks(dir, o.Now)
-	if err := pruneRecords(st, dir, uses, recentUses, keepAll); err != nil {
-		return res, err
-	}
-	after := inspectRemote(root, key)
-	res.PacksAfter, res.BytesAfter = after.Packs, after.Bytes
-	return res, nil
+	return nil
 }
 
 // readPacks lists dir's packs with their objects; a pack whose file was

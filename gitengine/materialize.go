@@ -232,161 +232,185 @@ func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, co
 }
 
 func (e *Engine) fillCommit(ctx context.Context, r *remote, st *filesystem.Storage, commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, *conn, error) {
-	var c *conn
-	// dial gets a conn: an assumed one (no advertisement) when allowed and
-	// possible, else a real one.
-	dial := func(assumed bool) error {
-		if c != nil && (assumed || !c.assumed) {
+	f := &filling{e: e, ctx: ctx, r: r, st: st}
+	treeID, entries, skipped, err := f.entries(commit, tree, ref, sub, file, have)
+	if err == nil {
+		err = f.blobs(commit, ref, entries, have)
+	}
+	if err != nil {
+		return plumbing.ZeroHash, nil, nil, f.c, err
+	}
+	return treeID, entries, skipped, f.c, nil
+}
+
+// filling is one fill's way to the server: the conn it dials, an assumed
+// one (no advertisement) when allowed and possible.
+type filling struct {
+	e   *Engine
+	ctx context.Context
+	r   *remote
+	st  *filesystem.Storage
+	c   *conn
+}
+
+// dial gets a conn: an assumed one when assumed allows it, else a real one.
+func (f *filling) dial(assumed bool) error {
+	if f.c != nil && (assumed || !f.c.assumed) {
+		return nil
+	}
+	if assumed {
+		if f.c = f.e.assume(f.r); f.c != nil {
 			return nil
 		}
-		if assumed {
-			if c = e.assume(r); c != nil {
-				return nil
-			}
-		}
-		var received int64
-		if c != nil {
-			received = c.received.Load()
-			c.close()
-		}
-		var err error
-		c, err = e.connect(ctx, r, "fetch")
-		if c != nil {
-			c.received.Add(received)
-		}
-		return err
 	}
-	// retry reports whether a request on an assumed conn failed (or did
-	// not bring what it should) in a way a real conn may not: then the
-	// assumed conn is dropped.
-	// A server given up on for its time (timedOut) is not asked again:
-	// that would cost the caller another idle timeout.
-	retry := func(err error, missing func() bool) bool {
-		if c == nil || !c.assumed || ctx.Err() != nil || timedOut(err) || (err == nil && !missing()) {
-			return false
+	var received int64
+	if f.c != nil {
+		received = f.c.received.Load()
+		f.c.close()
+	}
+	var err error
+	f.c, err = f.e.connect(f.ctx, f.r, "fetch")
+	if f.c != nil {
+		f.c.received.Add(received)
+	}
+	return err
+}
+
+// retry reports whether a request on an assumed conn failed (or did not
+// bring what it should) in a way a real conn may not: then the assumed
+// conn is dropped. A server given up on for its time (timedOut) is not
+// asked again: that would cost the caller another idle timeout.
+func (f *filling) retry(err error, missing func() bool) bool {
+	if f.c == nil || !f.c.assumed || f.ctx.Err() != nil || timedOut(err) || (err == nil && !missing()) {
+		return false
+	}
+	if err != nil {
+		f.c.giveUp(err)
+	}
+	return true
+}
+
+// entries lists the files below sub: from the tree alone when the cache
+// lacks the commit and the server sends trees by id (one request), else
+// from the commit, fetched when missing.
+func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, error) {
+	byTree := !tree.IsZero() && !file && have == nil && f.r.isHTTP() && f.st.HasEncodedObject(commit) != nil
+	if byTree && f.st.HasEncodedObject(tree) != nil {
+		if err := f.fetchTree(tree, commit); err != nil {
+			return plumbing.ZeroHash, nil, nil, err
+		}
+	}
+	if byTree && f.st.HasEncodedObject(tree) == nil {
+		if treeID, entries, skipped, err := collectTree(f.st, tree); err == nil {
+			return treeID, entries, skipped, nil
+		}
+	}
+	if f.st.HasEncodedObject(commit) != nil {
+		if err := f.dial(true); err != nil {
+			return plumbing.ZeroHash, nil, nil, err
+		}
+		err := f.e.fetchCommit(f.ctx, f.c, f.st, commit, ref, false)
+		if f.retry(err, func() bool { return f.st.HasEncodedObject(commit) != nil }) {
+			if err = f.dial(false); err != nil {
+				return plumbing.ZeroHash, nil, nil, err
+			}
+			err = f.e.fetchCommit(f.ctx, f.c, f.st, commit, ref, false)
 		}
 		if err != nil {
-			c.giveUp(err)
+			return plumbing.ZeroHash, nil, nil, classifyFetch(f.c, commit, err)
 		}
-		return true
-	}
-	var (
-		treeID  plumbing.Hash
-		entries []entry
-		skipped []Skipped
-		err     error
-	)
-	byTree := !tree.IsZero() && !file && have == nil && r.isHTTP() && st.HasEncodedObject(commit) != nil
-	if byTree && st.HasEncodedObject(tree) != nil {
-		if _, refused := e.mem.treeRefused.Load(hostKey(r)); refused {
-			byTree = false
+		if f.st.HasEncodedObject(commit) != nil {
+			return plumbing.ZeroHash, nil, nil, newError(KindRefNotFound, f.r.raw, "fetch", fmt.Errorf("the server did not send commit %s", commit), "")
 		}
 	}
-	if byTree && st.HasEncodedObject(tree) != nil {
-		if err := dial(true); err != nil {
-			return plumbing.ZeroHash, nil, nil, c, err
-		}
-		if err := e.fetchTree(ctx, c, st, tree); err != nil {
-			if ctx.Err() != nil || timedOut(err) {
-				return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
-			}
-			// Refused, or not understood: the commit's way, on a conn
-			// that has read the server's advertisement; and for the
-			// host's later fetches, at once.
-			e.mem.treeRefused.Store(hostKey(r), true)
-			if c.assumed {
-				c.giveUp(err)
-				if err := dial(false); err != nil {
-					return plumbing.ZeroHash, nil, nil, c, err
-				}
-			}
-		}
-	}
-	if byTree && st.HasEncodedObject(tree) == nil {
-		treeID, entries, skipped, err = collectTree(st, tree)
-		byTree = err == nil
-	} else {
-		byTree = false
-	}
-	if !byTree && st.HasEncodedObject(commit) != nil {
-		if err := dial(true); err != nil {
-			return plumbing.ZeroHash, nil, nil, c, err
-		}
-		err := e.fetchCommit(ctx, c, st, commit, ref, false)
-		if retry(err, func() bool { return st.HasEncodedObject(commit) != nil }) {
-			if err = dial(false); err != nil {
-				return plumbing.ZeroHash, nil, nil, c, err
-			}
-			err = e.fetchCommit(ctx, c, st, commit, ref, false)
-		}
-		if err != nil {
-			return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
-		}
-		if st.HasEncodedObject(commit) != nil {
-			return plumbing.ZeroHash, nil, nil, c, newError(KindRefNotFound, r.raw, "fetch", fmt.Errorf("the server did not send commit %s", commit), "")
-		}
-	}
-	if !byTree {
-		treeID, entries, skipped, err = collect(st, r.raw, commit, sub, file)
-	}
+	treeID, entries, skipped, err := collect(f.st, f.r.raw, commit, sub, file)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A tree is missing from the cache (an interrupted or foreign
 		// store): fetch the whole commit again, offering nothing.
-		if err := dial(false); err != nil {
-			return plumbing.ZeroHash, nil, nil, c, err
+		if err := f.dial(false); err != nil {
+			return plumbing.ZeroHash, nil, nil, err
 		}
-		if err := e.fetchCommit(ctx, c, st, commit, ref, true); err != nil {
-			return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
+		if err := f.e.fetchCommit(f.ctx, f.c, f.st, commit, ref, true); err != nil {
+			return plumbing.ZeroHash, nil, nil, classifyFetch(f.c, commit, err)
 		}
-		treeID, entries, skipped, err = collect(st, r.raw, commit, sub, file)
+		treeID, entries, skipped, err = collect(f.st, f.r.raw, commit, sub, file)
 	}
-	if err != nil {
-		return plumbing.ZeroHash, nil, nil, c, err
+	return treeID, entries, skipped, err
+}
+
+// fetchTree asks for tree and everything under it, unless the host has
+// refused that before. A refusal is remembered for the host, and leaves a
+// conn that has read the server's advertisement for the commit's way; the
+// error returned is one that ends the fill (cancelled, timed out, no conn).
+func (f *filling) fetchTree(tree, commit plumbing.Hash) error {
+	if _, refused := f.e.mem.treeRefused.Load(hostKey(f.r)); refused {
+		return nil
 	}
+	if err := f.dial(true); err != nil {
+		return err
+	}
+	err := f.e.fetchTree(f.ctx, f.c, f.st, tree)
+	if err == nil {
+		return nil
+	}
+	if f.ctx.Err() != nil || timedOut(err) {
+		return classifyFetch(f.c, commit, err)
+	}
+	f.e.mem.treeRefused.Store(hostKey(f.r), true)
+	if f.c.assumed {
+		f.c.giveUp(err)
+		return f.dial(false)
+	}
+	return nil
+}
+
+// blobs fetches the blobs of entries that the cache lacks, except those
+// have says are in place already.
+func (f *filling) blobs(commit plumbing.Hash, ref string, entries []entry, have func(path, blobID string, mode fs.FileMode) bool) error {
 	var missing []plumbing.Hash
 	seen := map[plumbing.Hash]bool{}
 	for _, en := range entries {
 		if have != nil && en.mode != filemode.Symlink && have(en.path, en.hash.String(), fileMode(en.mode)) {
 			continue // not written: its blob is not needed
 		}
-		if !seen[en.hash] && st.HasEncodedObject(en.hash) != nil {
+		if !seen[en.hash] && f.st.HasEncodedObject(en.hash) != nil {
 			seen[en.hash] = true
 			missing = append(missing, en.hash)
 		}
 	}
 	if len(missing) == 0 {
-		return treeID, entries, skipped, c, nil
+		return nil
 	}
 	firstMissing := func() (plumbing.Hash, bool) {
 		for _, h := range missing {
-			if st.HasEncodedObject(h) != nil {
+			if f.st.HasEncodedObject(h) != nil {
 				return h, true
 			}
 		}
 		return plumbing.ZeroHash, false
 	}
 	stillMissing := func() bool { _, ok := firstMissing(); return ok }
-	if err := dial(true); err != nil {
-		return plumbing.ZeroHash, nil, nil, c, err
+	if err := f.dial(true); err != nil {
+		return err
 	}
-	err = e.fetchBlobs(ctx, c, st, missing)
-	if retry(err, stillMissing) {
-		if err = dial(false); err != nil {
-			return plumbing.ZeroHash, nil, nil, c, err
+	err := f.e.fetchBlobs(f.ctx, f.c, f.st, missing)
+	if f.retry(err, stillMissing) {
+		if err = f.dial(false); err != nil {
+			return err
 		}
-		err = e.fetchBlobs(ctx, c, st, missing)
+		err = f.e.fetchBlobs(f.ctx, f.c, f.st, missing)
 	}
-	if err != nil && c.refused(err, false) {
-		e.warn(fmt.Sprintf("%s: the server will not send single files by id; fetching the whole snapshot of %s instead", redactURL(r.raw), commit))
-		err = e.fetchCommit(ctx, c, st, commit, ref, true)
+	if err != nil && f.c.refused(err, false) {
+		f.e.warn(fmt.Sprintf("%s: the server will not send single files by id; fetching the whole snapshot of %s instead", redactURL(f.r.raw), commit))
+		err = f.e.fetchCommit(f.ctx, f.c, f.st, commit, ref, true)
 	}
 	if err != nil {
-		return plumbing.ZeroHash, nil, nil, c, classifyFetch(c, commit, err)
+		return classifyFetch(f.c, commit, err)
 	}
 	if h, ok := firstMissing(); ok {
-		return plumbing.ZeroHash, nil, nil, c, newError(KindOther, r.raw, "fetch", fmt.Errorf("the server did not send blob %s", h), "retry; if it persists, report the server's behaviour")
+		return newError(KindOther, f.r.raw, "fetch", fmt.Errorf("the server did not send blob %s", h), "retry; if it persists, report the server's behaviour")
 	}
-	return treeID, entries, skipped, c, nil
+	return nil
 }
 
 func classifyFetch(c *conn, commit plumbing.Hash, err error) error {
