@@ -163,9 +163,24 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		return nil, &UsageError{Msg: "no terminal to ask which contexts to install: choose with --select NAME,..., --tags TAG,... or --all (contexts: " +
 			escapedList(o.Registry.Names()) + ")"}
 	}
+	denied := checkWanted(ctx, access, contexts, installed, flagged, o)
+	if ctx.Err() != nil {
+		return nil, ErrInterrupted
+	}
+	sum := &Summary{}
+	selected, err := choose(contexts, installed, flagged, denied, sum, o)
+	if err != nil {
+		return nil, err
+	}
+	specs := plan(man, contexts, installed, selected, interactive, sum, o)
+	return apply(ctx, ws, man, specs, sum, o)
+}
 
-	// Which contexts to check: all of them at a terminal (to show what is
-	// reachable), else only those about to be installed.
+// checkWanted checks access to the contexts not installed: all of them at
+// a terminal (to show what is reachable), else only those about to be
+// installed. It returns why each one that cannot be read cannot.
+func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.Entry, installed map[int]string, flagged map[int]bool, o Options) map[int]string {
+	interactive := o.Prompter != nil
 	var toCheck []int
 	for i := range contexts {
 		if _, ok := installed[i]; ok {
@@ -192,41 +207,15 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 			stop(fmt.Sprintf("%d of %d contexts cannot be read with your credentials", n, len(toCheck)))
 		}
 	}
-	if ctx.Err() != nil {
-		return nil, ErrInterrupted
-	}
+	return denied
+}
 
-	sum := &Summary{}
+// choose returns the contexts the project should have: the user's pick at
+// a terminal (installed and flagged ones pre-selected), else the flagged
+// ones. A flagged context that cannot be read goes to sum.Unavailable.
+func choose(contexts []registry.Entry, installed map[int]string, flagged map[int]bool, denied map[int]string, sum *Summary, o Options) (map[int]bool, error) {
 	selected := map[int]bool{}
-	if interactive {
-		choices := make([]Choice, len(contexts))
-		var pre []int
-		for i, c := range contexts {
-			_, inst := installed[i]
-			// A registry is someone else's text: the prompt shows it escaped.
-			choices[i] = Choice{Name: safetext.Escape(c.Name), Description: safetext.Escape(c.Description),
-				Tags: escapeEach(c.Tags), Installed: inst, Disabled: safetext.Text(denied[i])}
-			if (inst || flagged[i]) && denied[i] == "" {
-				pre = append(pre, i)
-			}
-			if flagged[i] && denied[i] != "" {
-				sum.Unavailable = append(sum.Unavailable, Unavailable{Name: c.Name, Repo: c.Source(), Reason: denied[i]})
-			}
-		}
-		picked, err := o.Prompter.MultiSelect("Which contexts should this project have?", choices, pre)
-		if err != nil {
-			return nil, err
-		}
-		for _, i := range picked {
-			if i < 0 || i >= len(contexts) {
-				return nil, fmt.Errorf("prompter returned choice %d of %d", i, len(contexts))
-			}
-			if denied[i] != "" {
-				return nil, fmt.Errorf("%s cannot be selected: %s", safetext.Quote(contexts[i].Name), denied[i])
-			}
-			selected[i] = true
-		}
-	} else {
+	if o.Prompter == nil {
 		for i := range contexts {
 			if !flagged[i] {
 				continue
@@ -237,9 +226,42 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 			}
 			selected[i] = true
 		}
+		return selected, nil
 	}
+	choices := make([]Choice, len(contexts))
+	var pre []int
+	for i, c := range contexts {
+		_, inst := installed[i]
+		// A registry is someone else's text: the prompt shows it escaped.
+		choices[i] = Choice{Name: safetext.Escape(c.Name), Description: safetext.Escape(c.Description),
+			Tags: escapeEach(c.Tags), Installed: inst, Disabled: safetext.Text(denied[i])}
+		if (inst || flagged[i]) && denied[i] == "" {
+			pre = append(pre, i)
+		}
+		if flagged[i] && denied[i] != "" {
+			sum.Unavailable = append(sum.Unavailable, Unavailable{Name: c.Name, Repo: c.Source(), Reason: denied[i]})
+		}
+	}
+	picked, err := o.Prompter.MultiSelect("Which contexts should this project have?", choices, pre)
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range picked {
+		if i < 0 || i >= len(contexts) {
+			return nil, fmt.Errorf("prompter returned choice %d of %d", i, len(contexts))
+		}
+		if denied[i] != "" {
+			return nil, fmt.Errorf("%s cannot be selected: %s", safetext.Quote(contexts[i].Name), denied[i])
+		}
+		selected[i] = true
+	}
+	return selected, nil
+}
 
-	// The change: additions, and at a terminal, removals of deselected ones.
+// plan returns the packages to add (the selected contexts not installed)
+// and fills in sum.Added, and at a terminal sum.Removed: the installed
+// contexts the user deselected.
+func plan(man project.Manifest, contexts []registry.Entry, installed map[int]string, selected map[int]bool, interactive bool, sum *Summary, o Options) []project.PackageSpec {
 	taken := map[string]bool{}
 	for _, p := range man.Packages {
 		taken[p.Alias] = true
@@ -263,7 +285,12 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		}
 		sort.Strings(sum.Removed)
 	}
+	return specs
+}
 
+// apply asks for confirmation at a terminal (unless o.Yes), then changes
+// the project: the registry, the removals, the additions, the index.
+func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []project.PackageSpec, sum *Summary, o Options) (*Summary, error) {
 	saveRegistry := o.RegistryLocation != "" && o.RegistryLocation != man.Registry
 	if len(specs) == 0 && len(sum.Removed) == 0 {
 		if saveRegistry {
@@ -274,7 +301,7 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		fmt.Fprintln(o.Out, "Nothing to change.")
 		return sum, nil
 	}
-	if interactive && !o.Yes {
+	if o.Prompter != nil && !o.Yes {
 		ok, err := o.Prompter.Confirm(changeQuestion(sum), true)
 		if err != nil {
 			return nil, err
