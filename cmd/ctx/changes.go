@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -157,5 +158,22 @@ func printUpdateSummary(ctx context.Context, g *globalOptions, w *workspace.Work
 	}
 	for _, l := range workspace.ChangesSummary(set) {
 		fmt.Fprintln(g.IO.Out, safetext.Escape(l))
+	}
+}
+
+// mcpChanges answers the MCP tool what_changed: workspace.Changes on the
+// project opened read-only for the call.
+func mcpChanges(g *globalOptions) mcpserver.ChangesFunc {
+	return func(ctx context.Context, alias, since string) (*changes.Set, error) {
+		w, err := openWorkspaceReadOnly(g)
+		if err != nil {
+			return nil, err
+		}
+		defer w.Close()
+		o := workspace.ChangesOptions{Since: since}
+		if alias != "" {
+			o.Aliases = []string{alias}
+		}
+		return w.Changes(ctx, o)
 	}
 }
