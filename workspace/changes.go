@@ -12,10 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/audience"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -388,4 +390,37 @@ func ChangesSummary(set *changes.Set) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// NoteChanges records set's changed packages for INDEX.md's "Recently
+// changed" part and renders INDEX.md again (indexer.NoteRecent, the
+// owner of INDEX.md). A set with nothing changed leaves it as it is.
+func (w *Workspace) NoteChanges(ctx context.Context, set *changes.Set) error {
+	var recent []indexer.RecentChange
+	at := now().UTC()
+	for _, p := range set.Packages {
+		if len(p.Documents) == 0 {
+			continue
+		}
+		rc := indexer.RecentChange{Alias: p.Alias, From: p.OldRev, To: p.NewRev, When: at, Summary: p.Summary()}
+		for _, d := range p.Documents {
+			switch {
+			case d.Change == changes.Renamed:
+				rc.Docs = append(rc.Docs, d.Path+" (was "+d.From+")")
+			case len(d.Sections) > 0:
+				var hs []string
+				for _, s := range d.Sections {
+					if len(s.Trail) > 0 {
+						hs = append(hs, s.Trail[len(s.Trail)-1])
+					}
+				}
+				rc.Docs = append(rc.Docs, d.Path+": "+strings.Join(hs, "; "))
+			default:
+				rc.Docs = append(rc.Docs, d.Path+" "+d.Change)
+			}
+		}
+		recent = append(recent, rc)
+	}
+	_, err := indexer.NoteRecent(ctx, w.Dir(), recent, w.indexOptions(indexer.Options{}))
+	return err
 }

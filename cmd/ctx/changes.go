@@ -159,6 +159,9 @@ func printUpdateSummary(ctx context.Context, g *globalOptions, w *workspace.Work
 	for _, l := range workspace.ChangesSummary(set) {
 		fmt.Fprintln(g.IO.Out, safetext.Escape(l))
 	}
+	if err := w.NoteChanges(ctx, set); err != nil {
+		fmt.Fprintf(g.IO.ErrOut, "note: INDEX.md does not say what changed: %s\n", safetext.Text(err.Error()))
+	}
 }
 
 // mcpChanges answers the MCP tool what_changed: workspace.Changes on the
