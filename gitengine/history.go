@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -31,7 +30,11 @@ type AtRevision struct {
 	Data   []byte    // the file's content
 }
 
-var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+// isDate reports whether rev is a date, YYYY-MM-DD.
+func isDate(rev string) bool {
+	_, err := time.Parse("2006-01-02", rev)
+	return err == nil && len(rev) == len("2006-01-02")
+}
 
 // ReadAtRevision reads file (a path on this machine, inside dir's git work
 // tree) as it was at rev in that repository's history, with go-git: rev is
@@ -58,7 +61,7 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 		return nil, err
 	}
 	var c *object.Commit
-	if dateRE.MatchString(rev) {
+	if isDate(rev) {
 		c, err = beforeDate(repo, rev)
 	} else {
 		var h *plumbing.Hash
