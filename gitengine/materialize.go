@@ -714,3 +714,65 @@ func displayPath(p string) string {
 	}
 	return p
 }
+
+// Tree is one folder of a commit in the cache (ReadTree): its files, and
+// their contents on demand until Close.
+type Tree struct {
+	Commit string
+	TreeID string
+	// Files are the regular files under the folder, sorted by path (Size
+	// 0, never Kept); links and files over the size limit are left out.
+	Files []File
+	// Bytes is what ReadTree received from the network (0 when all came
+	// from the cache).
+	Bytes int64
+	g     *gathered
+}
+
+// ReadTree makes req's folder present in the cache as Materialize does
+// (nothing fetched when the cache has it; with req.Tree and a cache that
+// lacks the commit, one request for that tree over smart HTTP) and lists
+// its files without writing them anywhere: the old side of `ctx changes`.
+// The caller must Close the Tree.
+func (e *Engine) ReadTree(ctx context.Context, req FetchRequest) (*Tree, error) {
+	req.Have = nil
+	g, err := e.gather(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	entries, _ := e.dropLarge(g.st, g.entries)
+	t := &Tree{Commit: g.commit.String(), TreeID: g.treeID.String(), Bytes: g.bytes(), g: g}
+	for _, en := range entries {
+		if en.mode == filemode.Symlink || !en.mode.IsFile() {
+			continue
+		}
+		t.Files = append(t.Files, File{Path: en.path, BlobID: en.hash.String(), Mode: fileMode(en.mode)})
+	}
+	sort.Slice(t.Files, func(i, j int) bool { return t.Files[i].Path < t.Files[j].Path })
+	return t, nil
+}
+
+// Read returns the content of blob id, one of t's files'.
+func (t *Tree) Read(id string) ([]byte, error) {
+	if t.g == nil {
+		return nil, errors.New("read from a closed tree")
+	}
+	obj, err := t.g.st.EncodedObject(plumbing.BlobObject, plumbing.NewHash(id))
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", safetext.Clip(id, 0), err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", id, err)
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+// Close releases the cache.
+func (t *Tree) Close() {
+	if t.g != nil {
+		t.g.close()
+		t.g = nil
+	}
+}

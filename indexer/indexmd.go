@@ -359,12 +359,13 @@ func plural(n int, one, many string) string {
 // shortening the currently largest section by one level, and says in the
 // file what it shortened. The output depends only on its input.
 func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
-	return renderIndexMemo(pkgs, files, budget, from, nil)
+	return renderIndexMemo(pkgs, files, budget, from, nil, nil)
 }
 
 // renderIndexMemo is renderIndex taking the token counts of sections from
 // memo, and adding the ones it counts (memo may be nil).
-func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo) (string, renderInfo) {
+// recent is the record of what the last update changed (recentPart).
+func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo, recent []RecentChange) (string, renderInfo) {
 	var secs []*pkgSection
 	indeg := inDegrees(pkgs, files)
 	totalDocs, live := 0, 0
@@ -427,6 +428,7 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		top += fmt.Sprintf("%s, %s, %s. "+
 			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",
 			plural(len(pkgs), "package", "packages"), plural(totalDocs, "document", "documents"), where)
+		top += recentPart(recent, pkgs, budget)
 	}
 
 	target := budget

@@ -275,7 +275,7 @@ func TestIndexMemoSameOutput(t *testing.T) {
 		budget := 500 + r.IntN(20000)
 		want, wantInfo := renderIndex(pkgs, files, budget, "")
 		memo := &costMemo{used: map[string]int{}}
-		got, info := renderIndexMemo(pkgs, files, budget, "", memo)
+		got, info := renderIndexMemo(pkgs, files, budget, "", memo, nil)
 		if got != want || info != wantInfo {
 			t.Fatalf("run %d: a render with an empty memo differs", run)
 		}
@@ -286,7 +286,7 @@ func TestIndexMemoSameOutput(t *testing.T) {
 		budget += r.IntN(2000) - 1000
 		want, wantInfo = renderIndex(pkgs, files, budget, "")
 		memo = &costMemo{old: memo.used, used: map[string]int{}}
-		got, info = renderIndexMemo(pkgs, files, budget, "", memo)
+		got, info = renderIndexMemo(pkgs, files, budget, "", memo, nil)
 		if got != want || info != wantInfo {
 			t.Fatalf("run %d: a render with the last render's memo differs", run)
 		}

@@ -177,7 +177,7 @@ func RenderIndexMD(ctx context.Context, contextDir string, opts Options) (*SyncR
 func indexMDCurrent(cat *catalog, budget int, target string) bool {
 	last := cat.IndexMD
 	if last.InDegrees == "" || linkGraphInput(cat.Packages, cat.Parts) != last.Graph ||
-		indexInputHash(cat.Packages, cat.Parts, budget, last.InDegrees) != last.Input {
+		indexInputHash(cat.Packages, cat.Parts, budget, last.InDegrees, recentHash(readRecent(filepath.Join(filepath.Dir(target), project.IndexDir)))) != last.Input {
 		return false
 	}
 	_, err := os.Stat(target)
@@ -843,7 +843,8 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 		}
 		st.InDegrees = inDegreesHash(inDegrees(cat.Packages, cat.Files))
 	}
-	st.Input = indexInputHash(cat.Packages, cat.Parts, budget, st.InDegrees)
+	recent := readRecent(indexDir)
+	st.Input = indexInputHash(cat.Packages, cat.Parts, budget, st.InDegrees, recentHash(recent))
 	if _, err := os.Stat(target); err == nil && last.Input == st.Input {
 		st.Tokens, st.Degraded = last.Tokens, last.Degraded
 		return st, nil
@@ -852,7 +853,7 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 		return st, fmt.Errorf("indexer: %w", err)
 	}
 	memo := readCostMemo(indexDir)
-	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo)
+	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo, recent)
 	if err := ctx.Err(); err != nil {
 		return st, fmt.Errorf("indexer: render INDEX.md: %w", err)
 	}
@@ -869,10 +870,14 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 // indexInputHash identifies everything INDEX.md is rendered from: the
 // packages, what it shows of each one's documents (catalogPart.Listing),
 // the budget and the documents' in-degrees (inDegreesHash), which choose
-// the sample titles of a shortened INDEX.md.
-func indexInputHash(pkgs []Package, parts map[string]catalogPart, budget int, inDeg string) string {
+// the sample titles of a shortened INDEX.md, and the record of recent
+// changes (recentHash).
+func indexInputHash(pkgs []Package, parts map[string]catalogPart, budget int, inDeg, recent string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "schema %d budget %d in %s\n", schemaVersion, budget, inDeg)
+	if recent != "" {
+		fmt.Fprintf(h, "recent %s\n", recent)
+	}
 	for _, p := range pkgs {
 		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Only, parts[p.Alias].Listing)
 	}

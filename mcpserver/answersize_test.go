@@ -222,6 +222,7 @@ func TestAnswerSizes(t *testing.T) {
 		check("related", withMax(map[string]any{"package": "adv", "path": "links.md"}, m), m)
 		check("related", withMax(map[string]any{"package": "adv", "path": "meta.md"}, m), m) // a 3,600-byte title at the start
 		check("related", withMax(map[string]any{"query": "zebra"}, m), m)
+		check("what_changed", withMax(nil, m), m)
 		for _, p := range paths {
 			args := map[string]any{"package": "adv", "path": p}
 			var d DocumentOut

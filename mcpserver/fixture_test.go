@@ -154,7 +154,7 @@ func mustSymlink(t testing.TB, target, link string) {
 // connect starts a server for dir and returns a connected client session.
 func connect(t testing.TB, dir string, setup ...func(*Server)) *mcp.ClientSession {
 	t.Helper()
-	s, err := New(Options{ProjectDir: dir, Log: testLog{t}})
+	s, err := New(Options{ProjectDir: dir, Log: testLog{t}, Changes: fixtureChanges(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}

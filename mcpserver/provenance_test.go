@@ -224,6 +224,7 @@ func TestToolSchemas(t *testing.T) {
 		"read_relevant.maxTokens": {0, MaxMaxTokens},
 		"find_documents.limit":    {1, indexer.MaxFindLimit},
 		"related.hops":            {1, indexer.MaxHops}, "related.maxTokens": {0, MaxMaxTokens},
+		"what_changed.maxTokens": {0, MaxMaxTokens},
 	}
 	arrays := 0
 	for _, tool := range res.Tools {

@@ -37,6 +37,9 @@ type Options struct {
 	// Home is the user's home folder, never served as a dir source
 	// (project.WithHome); "" = not known.
 	Home string
+	// Changes answers what_changed (workspace.Changes, from cmd/ctx); nil:
+	// the tool says it is not available.
+	Changes ChangesFunc
 }
 
 // Server is ctx's MCP server for one project.
@@ -72,6 +75,8 @@ type Server struct {
 	stop context.CancelFunc
 
 	syncMu sync.Mutex // one freshness check and re-index start at a time
+	// changes is Options.Changes.
+	changes ChangesFunc
 	// codec is the tokenizer for response caps, loaded on first use.
 	codec func() tokenizer.Codec
 	// counts holds the counts of the last large texts counted.
@@ -125,6 +130,7 @@ func New(opts Options) (*Server, error) {
 		proj:     proj,
 		ctxDir:   proj.Dir(),
 		pkgsDir:  proj.Path(project.PackagesDir),
+		changes:  opts.Changes,
 		log:      slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		logOut:   w,
 		sync:     indexer.Sync,
@@ -164,6 +170,7 @@ func New(opts Options) (*Server, error) {
 	s.addReadTools()
 	s.addPrompts()
 	s.addNavTools()
+	s.addChangesTool()
 	s.addResources()
 	return s, nil
 }

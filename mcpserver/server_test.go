@@ -30,7 +30,7 @@ func TestToolsAndInstructions(t *testing.T) {
 	}
 	want := map[string]bool{"list_contexts": true, "get_overview": true, "search": true, "get_document": true, "get_section": true,
 		"get_links": true, "get_metadata": true, "find_documents": true, "related": true, "read_relevant": true,
-		"get_outline": true, "list_tags": true}
+		"get_outline": true, "list_tags": true, "what_changed": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)

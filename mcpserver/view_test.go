@@ -86,6 +86,7 @@ var viewCalls = []struct {
 	{"get_metadata", map[string]any{"package": "guide", "path": "docs/setup.md"}, "Setup guide"},
 	{"find_documents", map[string]any{"where": map[string]any{"tags": map[string]any{"$contains": "onboarding"}}}, "docs/setup.md"},
 	{"related", map[string]any{"query": "guide setup"}, `"start"`},
+	{"what_changed", map[string]any{}, `"heading":"Setup > Install"`},
 }
 
 // TestClientViewHasAnswer: in what Claude Code shows of a result

@@ -42,6 +42,9 @@ const (
 	IndexName     = "INDEX.md"            // the overview the indexer writes
 	ProjectLock   = ".lock"               // the project lock file (holder's pid inside)
 	GitignoreName = ".gitignore"          // written by ctx: everything generated
+	// PreviousLockName, in StateDir, is the lock ctx last replaced, for
+	// `ctx changes` (not an alias's state: no alias starts with "_").
+	PreviousLockName = "_previous-lock.json"
 )
 
 // Gitignore is what ctx writes to .context/.gitignore: everything but the

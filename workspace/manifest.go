@@ -90,6 +90,7 @@ func (w *Workspace) writeLock(l *lockfile.Lock) error {
 	if err != nil {
 		return err
 	}
+	w.keepPrevious(data)
 	return w.fs.WriteFileAtomic(project.LockName, data, 0o644)
 }
 

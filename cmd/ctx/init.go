@@ -21,6 +21,7 @@ type initOptions struct {
 	project     string
 	projectDocs bool
 	agentsMD    bool
+	gitHooks    bool
 	// interactive forces the prompter on or off; nil = when stdin and
 	// stderr are a terminal.
 	interactive *bool
@@ -31,7 +32,7 @@ type initOptions struct {
 func newInitCmd(g *globalOptions, runF func(context.Context, *initOptions) error) *cobra.Command {
 	opts := &initOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "init [--registry URL] [--project NAME] [--project-docs] [--agents-md]",
+		Use:   "init [--registry URL] [--project NAME] [--project-docs] [--agents-md] [--git-hooks]",
 		Short: "Create .context/ in this project",
 		Long: `Init creates .context/ in the project directory (the working directory,
 or the one given with -C): the manifest context.config.json and a .gitignore
@@ -47,8 +48,15 @@ already has a .context/.
 
 ` + agentsMDHelp + `
 
-Without --project-docs or --agents-md, it fails if the project already has
-a .context/.`,
+--git-hooks (and, at a terminal, a question) adds to the repository's
+post-merge and post-checkout hooks (where git runs them: core.hooksPath
+honoured) a block that runs 'ctx install' when a pull or checkout changed
+.context/context.lock and prints what changed; it goes right after the
+shebang of a hook that exists, whose own lines still run, and a failing
+install never fails the git command.
+
+Without --project-docs, --agents-md or --git-hooks, it fails if the project
+already has a .context/.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -61,6 +69,7 @@ a .context/.`,
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project's `NAME` (default: the directory's name)")
 	cmd.Flags().BoolVar(&opts.projectDocs, "project-docs", false, "add the project's own docs found (docs/, AGENTS.md, ...) as dir sources")
 	cmd.Flags().BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
+	cmd.Flags().BoolVar(&opts.gitHooks, "git-hooks", false, "install git hooks that run `ctx install` when a pull or checkout brings a new lock")
 	return cmd
 }
 
@@ -78,7 +87,7 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		return err
 	}
 	var w *workspace.Workspace
-	if (opts.projectDocs || opts.agentsMD) && proj.Check() == nil {
+	if (opts.projectDocs || opts.agentsMD || opts.gitHooks) && proj.Check() == nil {
 		w, err = workspace.Open(dir, wo) // only add the docs, or the agent file's block
 	} else {
 		w, err = workspace.Init(dir, workspace.InitOptions{Registry: opts.registry, Project: opts.project}, wo)
@@ -108,6 +117,9 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		fmt.Fprintln(opts.IO.ErrOut, "no project docs found (looked for docs/, AGENTS.md, CLAUDE.md, README.md, adr/, docs/adr/)")
 	}
 	if err := agentsStep(opts.globalOptions, w.Root(), opts.agentsMD, prompter, "`ctx init --agents-md`"); err != nil {
+		return err
+	}
+	if err := gitHooksStep(ctx, opts.globalOptions, w.Root(), opts.gitHooks, prompter); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then commit %s/%s and %s/%s\n",

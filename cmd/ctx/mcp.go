@@ -105,7 +105,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome()})
+	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome(), Changes: mcpChanges(g)})
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func runMCPHTTP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome()})
+	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome(), Changes: mcpChanges(g)})
 	if err != nil {
 		return err
 	}

@@ -64,6 +64,9 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		p.Done()
 	}
 	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
+	if rep != nil && !opts.dryRun {
+		printUpdateSummary(ctx, opts.globalOptions, w, rep)
+	}
 	if err == nil && opts.dryRun {
 		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was changed")
 	}

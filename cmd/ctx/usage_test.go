@@ -25,6 +25,8 @@ var variadic = map[string]bool{
 	"ctx remove":   true, // ALIAS...
 	"ctx update":   true, // [ALIAS...]
 	"ctx outdated": true, // [ALIAS...]
+	"ctx changes":  true, // [ALIAS...]
+	"ctx hook":     true, // NAME and git's arguments
 	"ctx search":   true, // QUERY words
 	"ctx find":     true, // KEY=VALUE...
 	"ctx help":     true, // a command path

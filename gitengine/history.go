@@ -1,0 +1,136 @@
+package gitengine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// MaxHistoryFile is the largest file ReadAtRevision returns.
+const MaxHistoryFile = 64 << 20
+
+// ErrNoRepository: the folder is not inside a git work tree.
+var ErrNoRepository = errors.New("not inside a git repository")
+
+// ErrNotAtRevision: the file does not exist at the revision.
+var ErrNotAtRevision = errors.New("no such file at that revision")
+
+// AtRevision is a file of a project's own history (ReadAtRevision).
+type AtRevision struct {
+	Commit string    // the commit the revision named
+	When   time.Time // its committer date
+	Data   []byte    // the file's content
+}
+
+// isDate reports whether rev is a date, YYYY-MM-DD.
+func isDate(rev string) bool {
+	_, err := time.Parse("2006-01-02", rev)
+	return err == nil && len(rev) == len("2006-01-02")
+}
+
+// ReadAtRevision reads file (a path on this machine, inside dir's git work
+// tree) as it was at rev in that repository's history, with go-git: rev is
+// what `git rev-parse` takes that go-git resolves (HEAD, HEAD~2, a branch,
+// a tag, a commit id, ORIG_HEAD) or a date, YYYY-MM-DD, meaning the newest
+// commit on HEAD's first-parent line made before that day (UTC), as `git
+// rev-list -1 --first-parent --before` finds it. The repository is the one
+// dir is in (its .git found upwards). Errors wrap ErrNoRepository (no
+// repository there) or ErrNotAtRevision (the commit has no such file).
+func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		if errors.Is(err, git.ErrRepositoryNotExists) {
+			return nil, fmt.Errorf("%s: %w", safetext.Clip(dir, 0), ErrNoRepository)
+		}
+		return nil, fmt.Errorf("open the git repository of %s: %w", safetext.Clip(dir, 0), err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (a bare repository has no work tree)", safetext.Clip(dir, 0), ErrNoRepository)
+	}
+	rel, err := relIn(wt.Filesystem.Root(), file)
+	if err != nil {
+		return nil, err
+	}
+	var c *object.Commit
+	if isDate(rev) {
+		c, err = beforeDate(repo, rev)
+	} else {
+		var h *plumbing.Hash
+		if h, err = repo.ResolveRevision(plumbing.Revision(rev)); err == nil {
+			c, err = repo.CommitObject(*h)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("revision %s: %w (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), err)
+	}
+	f, err := c.File(rel)
+	if err != nil {
+		if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			return nil, fmt.Errorf("%s at %s (%s): %w", safetext.Quote(rel), safetext.Quote(rev), c.Hash.String()[:12], ErrNotAtRevision)
+		}
+		return nil, fmt.Errorf("%s at %s: %w", safetext.Quote(rel), safetext.Quote(rev), err)
+	}
+	if f.Size > MaxHistoryFile {
+		return nil, fmt.Errorf("%s at %s is %d bytes, over the %d this reads", safetext.Quote(rel), safetext.Quote(rev), f.Size, MaxHistoryFile)
+	}
+	rd, err := f.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(io.LimitReader(rd, MaxHistoryFile+1))
+	if err != nil {
+		return nil, err
+	}
+	return &AtRevision{Commit: c.Hash.String(), When: c.Committer.When, Data: data}, nil
+}
+
+// relIn is file's slash path inside root (both resolved through links).
+func relIn(root, file string) (string, error) {
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	d, err := filepath.EvalSymlinks(filepath.Dir(file))
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(r, filepath.Join(d, filepath.Base(file)))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the git work tree %s", safetext.Clip(file, 0), safetext.Clip(root, 0))
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// beforeDate is the newest commit on HEAD's first-parent line whose
+// committer date is before day (YYYY-MM-DD, UTC midnight).
+func beforeDate(repo *git.Repository, day string) (*object.Commit, error) {
+	t, err := time.Parse("2006-01-02", day)
+	if err != nil {
+		return nil, err
+	}
+	head, err := repo.Head()
+	if err != nil {
+		return nil, err
+	}
+	c, err := repo.CommitObject(head.Hash())
+	for err == nil {
+		if c.Committer.When.Before(t) {
+			return c, nil
+		}
+		if c.NumParents() == 0 {
+			return nil, fmt.Errorf("no commit before %s", day)
+		}
+		c, err = c.Parent(0)
+	}
+	return nil, err
+}

@@ -1,0 +1,65 @@
+package gitengine
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
+)
+
+// TestReadAtRevision: a file of the project's own history at a revision
+// (HEAD~1, a tag) or a date (the last commit before that day), from a
+// sub-folder of the work tree; a file not there and a folder outside any
+// repository are told apart.
+func TestReadAtRevision(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	dir := t.TempDir()
+	git := func(date string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(gittest.Env(t.TempDir()), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	sub := filepath.Join(dir, "proj", ".context")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(sub, "context.lock")
+	git("2026-01-01T00:00:00Z", "init", "-q", "-b", "main")
+	for i, v := range []struct{ date, content string }{{"2026-01-10T12:00:00Z", "one"}, {"2026-02-10T12:00:00Z", "two"}, {"2026-03-10T12:00:00Z", "three"}} {
+		if err := os.WriteFile(lock, []byte(v.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(v.date, "add", "-A")
+		git(v.date, "commit", "-q", "-m", v.content)
+		if i == 0 {
+			git(v.date, "tag", "v1")
+		}
+	}
+	for rev, want := range map[string]string{"HEAD": "three", "HEAD~1": "two", "v1": "one", "2026-03-01": "two", "2026-03-11": "three", "2026-01-11": "one"} {
+		got, err := ReadAtRevision(filepath.Join(dir, "proj"), lock, rev)
+		if err != nil || string(got.Data) != want {
+			t.Errorf("%s: %v %v, want %s", rev, got, err, want)
+		}
+	}
+	if _, err := ReadAtRevision(dir, lock, "2026-01-05"); err == nil {
+		t.Error("a date before the first commit found one")
+	}
+	if _, err := ReadAtRevision(dir, filepath.Join(sub, "nope"), "HEAD"); !errors.Is(err, ErrNotAtRevision) {
+		t.Errorf("a missing file: %v", err)
+	}
+	if _, err := ReadAtRevision(dir, lock, "no-such"); err == nil {
+		t.Error("a revision that is not there was found")
+	}
+	out := t.TempDir()
+	if _, err := ReadAtRevision(out, filepath.Join(out, "x"), "HEAD"); !errors.Is(err, ErrNoRepository) {
+		t.Errorf("outside a repository: %v", err)
+	}
+}

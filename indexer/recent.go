@@ -1,0 +1,132 @@
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// INDEX.md's "Recently changed" part (issue 32): what the last update
+// changed, one line per package, recorded by NoteRecent in
+// index/recent.json and rendered at the top of INDEX.md within a share of
+// its budget (recentShare).
+
+// recentFile is the record's name in the index folder.
+const recentFile = "recent.json"
+
+// maxRecentBytes bounds the record that is read.
+const maxRecentBytes = 64 << 10
+
+// recentShare is the part of INDEX.md's budget "Recently changed" may
+// take: 1/recentShare; lines past it are left out.
+const recentShare = 8
+
+// maxRecentDocs is how many documents a package's line names.
+const maxRecentDocs = 5
+
+// RecentChange is one package's line in INDEX.md's "Recently changed".
+type RecentChange struct {
+	Alias   string    `json:"alias"`
+	From    string    `json:"from,omitempty"` // the revision before, full
+	To      string    `json:"to,omitempty"`   // the revision now, full
+	When    time.Time `json:"when"`
+	Summary string    `json:"summary"` // "3 documents, 1 section changed"
+	// Docs name the changed documents ("guide.md: Configure", "new.md
+	// added"), the first maxRecentDocs shown.
+	Docs []string `json:"docs,omitempty"`
+}
+
+// NoteRecent records recent as what the last update changed and renders
+// INDEX.md again (RenderIndexMD) so that its "Recently changed" part shows
+// it; an empty recent leaves the record as it is.
+func NoteRecent(ctx context.Context, contextDir string, recent []RecentChange, opts Options) (*SyncReport, error) {
+	if len(recent) == 0 {
+		return nil, nil
+	}
+	d := confine.New(contextDir)
+	if err := writeJSONAtomic(d, filepath.Join(contextDir, project.IndexDir, recentFile), recent); err != nil {
+		return nil, fmt.Errorf("indexer: record recent changes: %w", err)
+	}
+	return RenderIndexMD(ctx, contextDir, opts)
+}
+
+// readRecent reads the record of indexDir; none when missing or unreadable.
+func readRecent(indexDir string) []RecentChange {
+	b, err := os.ReadFile(filepath.Join(indexDir, recentFile))
+	if err != nil || len(b) > maxRecentBytes {
+		return nil
+	}
+	var r []RecentChange
+	if json.Unmarshal(b, &r) != nil {
+		return nil
+	}
+	return r
+}
+
+// recentHash identifies the record, for indexInputHash.
+func recentHash(r []RecentChange) string {
+	if len(r) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(r)
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:8])
+}
+
+// recentPart renders the record as INDEX.md's "Recently changed" part,
+// within budget/recentShare tokens (lines past it left out), or "" when
+// there is nothing to show. Every name is a code span (codeSpan).
+func recentPart(r []RecentChange, pkgs []Package, budget int) string {
+	installed := map[string]bool{}
+	for _, p := range pkgs {
+		installed[p.Alias] = true
+	}
+	head := "## Recently changed\n\n"
+	tail := "\nThe `what_changed` MCP tool or `ctx changes` shows the sections and diffs.\n\n"
+	limit := budget / recentShare
+	out := head
+	n := 0
+	for _, c := range r {
+		if !installed[c.Alias] {
+			continue
+		}
+		line := "- " + codeSpan(c.Alias)
+		if c.From != "" || c.To != "" {
+			line += " " + codeSpan(shortSHA(c.From)) + " → " + codeSpan(shortSHA(c.To))
+		}
+		if !c.When.IsZero() {
+			line += " (" + c.When.UTC().Format("2006-01-02") + ")"
+		}
+		line += ": " + strings.ReplaceAll(c.Summary, "\n", " ")
+		var docs []string
+		for i, d := range c.Docs {
+			if i == maxRecentDocs {
+				docs = append(docs, fmt.Sprintf("%d more", len(c.Docs)-i))
+				break
+			}
+			docs = append(docs, codeSpan(d))
+		}
+		if len(docs) > 0 {
+			line += ": " + strings.Join(docs, ", ")
+		}
+		line += "\n"
+		if countTokens(out+line+tail) > limit {
+			break
+		}
+		out += line
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return out + tail
+}

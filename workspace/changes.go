@@ -1,0 +1,426 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/changes"
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/audience"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/webfetch"
+	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// ChangesOptions configure Changes.
+type ChangesOptions struct {
+	// Aliases limits the answer to these packages; none = every package.
+	Aliases []string
+	// Since is a revision of the project's own git history (HEAD~1, a tag,
+	// a commit, ORIG_HEAD, a date YYYY-MM-DD: gitengine.ReadAtRevision)
+	// whose lock is the old side. "" = the lock as last committed when the
+	// lock differs from it, else the lock before ctx last rewrote it.
+	Since string
+	// LastChange makes the old side the lock before ctx last changed it
+	// (what an update just replaced), whatever git has; Since must be "".
+	LastChange bool
+	// Limits bound the diffs.
+	Limits changes.Limits
+}
+
+// previousLock is what writeLock keeps of the lock it replaces
+// (project.PreviousLockName): the old side of `ctx changes` after an
+// update, before the new lock is committed.
+type previousLock struct {
+	// After is the sha256 of the lock written in its place: the record
+	// is about the lock on disk only while the lock is that one.
+	After string          `json:"after"`
+	Saved time.Time       `json:"saved"`
+	Lock  json.RawMessage `json:"lock"`
+}
+
+func lockSum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}
+
+// keepPrevious records the lock on disk before data replaces it. It is a
+// convenience of `ctx changes`: failing only loses that record.
+func (w *Workspace) keepPrevious(data []byte) {
+	old, err := os.ReadFile(w.path(project.LockName))
+	if err != nil || bytes.Equal(old, data) || !json.Valid(old) {
+		return
+	}
+	rec, err := json.Marshal(previousLock{After: lockSum(data), Saved: now().UTC().Truncate(time.Second), Lock: old})
+	if err != nil {
+		return
+	}
+	if w.fs.MkdirAll(w.path(project.StateDir), 0o755) == nil {
+		_ = w.fs.WriteFileAtomic(filepath.Join(project.StateDir, project.PreviousLockName), rec, 0o644)
+	}
+}
+
+// oldLock finds the old side of Changes: the lock at since in the
+// project's git history, or by default the committed lock when the lock
+// on disk differs from it, else the lock before ctx last rewrote it.
+// nil with a note when there is none.
+func (w *Workspace) oldLock(cur []byte, since string, last bool) (*lockfile.Lock, *changes.Set, error) {
+	set := &changes.Set{}
+	lockPath := w.path(project.LockName)
+	parse := func(what string, data []byte) (*lockfile.Lock, error) {
+		l, err := lockfile.Parse(what, data)
+		if err != nil {
+			return nil, fmt.Errorf("the lock %s: %w", what, err)
+		}
+		return l, nil
+	}
+	if since != "" {
+		at, err := gitengine.ReadAtRevision(w.root, lockPath, since)
+		switch {
+		case errors.Is(err, gitengine.ErrNotAtRevision):
+			set.Since = since
+			return &lockfile.Lock{Packages: map[string]lockfile.Entry{}}, set, nil // every package is new since
+		case err != nil:
+			return nil, nil, fmt.Errorf("--since: %w", err)
+		}
+		set.Since, set.SinceCommit = since, at.Commit
+		l, err := parse(fmt.Sprintf("at %s (%s)", safetext.Quote(since), at.Commit[:12]), at.Data)
+		return l, set, err
+	}
+	var at *gitengine.AtRevision
+	var err error
+	if !last {
+		at, err = gitengine.ReadAtRevision(w.root, lockPath, "HEAD")
+	}
+	if err == nil && at != nil && !sameLock(at.Data, cur) {
+		set.Since, set.SinceCommit = "HEAD (the lock as last committed)", at.Commit
+		l, err := parse("at HEAD", at.Data)
+		return l, set, err
+	}
+	data, rerr := os.ReadFile(w.path(project.StateDir, project.PreviousLockName))
+	var rec previousLock
+	if rerr == nil && json.Unmarshal(data, &rec) == nil && rec.After == lockSum(cur) {
+		set.Since = "the lock before ctx last changed it (" + rec.Saved.Format("2006-01-02 15:04 UTC") + ")"
+		l, err := parse("before the last update", rec.Lock)
+		return l, set, err
+	}
+	set.Since = "none"
+	set.Note = "no earlier lock to compare with: the lock is as last committed and ctx kept none from before it; name one with --since (HEAD~1, a tag, a date)"
+	if err != nil && !errors.Is(err, gitengine.ErrNotAtRevision) && !errors.Is(err, gitengine.ErrNoRepository) {
+		set.Note += " (git history: " + err.Error() + ")"
+	}
+	return nil, set, nil
+}
+
+// sameLock reports whether two locks say the same (their canonical forms
+// are equal).
+func sameLock(a, b []byte) bool {
+	la, errA := lockfile.Parse("a", a)
+	lb, errB := lockfile.Parse("b", b)
+	if errA != nil || errB != nil {
+		return bytes.Equal(a, b)
+	}
+	ma, _ := la.Marshal()
+	mb, _ := lb.Marshal()
+	return bytes.Equal(ma, mb)
+}
+
+// Changes lists what changed in the installed packages' documents between
+// an old lock (ChangesOptions.Since) and the lock now: per package, the
+// documents added, removed or renamed and a modified document's sections
+// (package changes). Both sides are read from the shared caches: a git
+// package's trees by their ids (nothing fetched when the cache has them,
+// else one request per tree), an https package's snapshots (the old one
+// only if this machine still has it). A dir source is live: it has no
+// history, and says so.
+func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set, error) {
+	cur, err := os.ReadFile(w.path(project.LockName))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	now := &lockfile.Lock{Packages: map[string]lockfile.Entry{}}
+	if err == nil {
+		if now, err = w.proj.ReadLock(); err != nil {
+			return nil, err
+		}
+	}
+	old, set, err := w.oldLock(cur, o.Since, o.LastChange)
+	if err != nil {
+		return nil, err
+	}
+	aliases := map[string]bool{}
+	for a := range now.Packages {
+		aliases[a] = true
+	}
+	if old != nil {
+		for a := range old.Packages {
+			aliases[a] = true
+		}
+	}
+	dirs := map[string]bool{}
+	for _, s := range w.manifest.Packages {
+		if s.KindOf() == project.KindDir {
+			dirs[s.Alias] = true
+			aliases[s.Alias] = true
+		}
+	}
+	if len(o.Aliases) > 0 {
+		want := map[string]bool{}
+		for _, a := range o.Aliases {
+			if !aliases[a] {
+				return nil, fmt.Errorf("no package %s in the lock, then or now, nor in %s (ctx list shows them)", safetext.Quote(a), project.Rel(project.ManifestName))
+			}
+			want[a] = true
+		}
+		aliases = want
+	}
+	names := make([]string, 0, len(aliases))
+	for a := range aliases {
+		names = append(names, a)
+	}
+	sort.Strings(names)
+	for _, a := range names {
+		if dirs[a] {
+			set.Packages = append(set.Packages, changes.Package{Alias: a, Kind: project.KindDir, Status: changes.StatusLive, Documents: []changes.Document{}})
+			continue
+		}
+		if old == nil {
+			continue
+		}
+		var oe, ne *lockfile.Entry
+		if e, ok := old.Packages[a]; ok {
+			oe = &e
+		}
+		if e, ok := now.Packages[a]; ok {
+			ne = &e
+		}
+		p, err := w.packageChanges(ctx, a, oe, ne, o.Limits)
+		if err != nil {
+			return nil, err
+		}
+		set.Packages = append(set.Packages, p)
+	}
+	if set.Packages == nil {
+		set.Packages = []changes.Package{}
+	}
+	return set, nil
+}
+
+// errUnavailable marks a side whose files cannot be had: the package's
+// changes are unknown, the others are still listed.
+type errUnavailable struct{ why string }
+
+func (e errUnavailable) Error() string { return e.why }
+
+func (w *Workspace) packageChanges(ctx context.Context, alias string, oe, ne *lockfile.Entry, lim changes.Limits) (changes.Package, error) {
+	p := changes.Package{Alias: alias, Status: changes.StatusChanged, Documents: []changes.Document{}}
+	if oe != nil {
+		p.Kind, p.OldRev = oe.Kind, oe.Rev
+	}
+	if ne != nil {
+		p.Kind, p.NewRev = ne.Kind, ne.Rev
+	}
+	if oe != nil && ne != nil && oe.Kind == ne.Kind && oe.Rev == ne.Rev && oe.Tree == ne.Tree && oe.Source == ne.Source && oe.Path == ne.Path && oe.Audience == ne.Audience {
+		p.Status = changes.StatusUnchanged
+		return p, nil
+	}
+	var oldFiles, newFiles []changes.File
+	for _, side := range []struct {
+		e   *lockfile.Entry
+		out *[]changes.File
+	}{{oe, &oldFiles}, {ne, &newFiles}} {
+		if side.e == nil {
+			continue
+		}
+		files, done, err := w.entryFiles(ctx, alias, *side.e)
+		if err != nil {
+			var u errUnavailable
+			if errors.As(err, &u) || ctx.Err() == nil {
+				p.Status, p.Note = changes.StatusUnavailable, safetext.Clip(err.Error(), 400)
+				return p, nil
+			}
+			return p, err
+		}
+		defer done()
+		*side.out = files
+	}
+	oldFiles = withhold(oldFiles, newFiles, oe)
+	newFiles = withhold(newFiles, oldFiles, ne)
+	docs, err := changes.Compare(oldFiles, newFiles, lim)
+	if err != nil {
+		p.Status, p.Note = changes.StatusUnavailable, safetext.Clip(err.Error(), 400)
+		return p, nil
+	}
+	p.Documents = docs
+	switch {
+	case oe == nil:
+		p.Status = changes.StatusAdded
+	case ne == nil:
+		p.Status = changes.StatusRemoved
+	case len(docs) == 0:
+		p.Status = changes.StatusUnchanged
+	}
+	return p, nil
+}
+
+// withhold leaves out of files the documents audience rules kept out of
+// the install e describes (its Audience is the project name they were
+// applied for): only those whose content differs from other's, since the
+// others are not listed anyway.
+func withhold(files, other []changes.File, e *lockfile.Entry) []changes.File {
+	if e == nil || e.Audience == "" {
+		return files
+	}
+	ids := make(map[string]string, len(other))
+	for _, f := range other {
+		ids[f.Path] = f.ID
+	}
+	out := files[:0:0]
+	for _, f := range files {
+		if id, ok := ids[f.Path]; (!ok || id != f.ID) && markdown.IsDocument(f.Path) {
+			content, err := f.Read()
+			if err != nil {
+				continue
+			}
+			if r, err := audience.Read(f.Path, content); err != nil || !r.Allows(e.Audience) {
+				continue // withheld (fail closed, as at install)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// entryFiles lists the files of the package version e pins, from the
+// caches, without touching the package folder.
+func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Entry) ([]changes.File, func(), error) {
+	switch e.Kind {
+	case project.KindGit:
+		tr, err := w.engine().WithLabel(alias).ReadTree(ctx, gitengine.FetchRequest{URL: w.fetchURL(e.Source), Commit: e.Rev, Ref: e.Ref, Path: e.Path, Tree: e.Tree})
+		if err != nil {
+			return nil, nil, err
+		}
+		files := make([]changes.File, len(tr.Files))
+		for i, f := range tr.Files {
+			id := f.BlobID
+			files[i] = changes.File{Path: f.Path, ID: id, Read: func() ([]byte, error) { return tr.Read(id) }}
+		}
+		return files, tr.Close, nil
+	case project.KindHTTPS:
+		return w.httpsFiles(alias, e)
+	}
+	return nil, nil, errUnavailable{fmt.Sprintf("ctx cannot read a %s source's history", e.Kind)}
+}
+
+// httpsFiles writes the cached snapshot e pins into a temporary folder, as
+// an install would, and lists its files.
+func (w *Workspace) httpsFiles(alias string, e lockfile.Entry) ([]changes.File, func(), error) {
+	snap, err := w.web().Cached(e.Rev)
+	if err != nil {
+		return nil, nil, errUnavailable{fmt.Sprintf("the fetch %s is not in this machine's cache: an https source keeps no history but what was fetched here", shortRev(e.Rev))}
+	}
+	tmp, err := os.MkdirTemp("", "ctx-changes-")
+	if err != nil {
+		return nil, nil, err
+	}
+	done := func() { _ = os.RemoveAll(tmp) }
+	stage := filepath.Join(tmp, "s")
+	if err := os.Mkdir(stage, 0o755); err != nil {
+		done()
+		return nil, nil, err
+	}
+	t := &task{alias: alias, target: &e}
+	if s, ok := w.manifest.Spec(alias); ok {
+		t.spec = &s
+	}
+	h, f := httpsSource{w}, &fetched{}
+	if snap.Form == webfetch.FormArchive {
+		err = h.extract(t, snap, stage, f)
+	} else {
+		err = h.pages(snap, stage, f)
+	}
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	docs, err := markdown.Walk(os.DirFS(stage), nil)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	files := make([]changes.File, 0, len(docs))
+	for _, d := range docs {
+		content, err := os.ReadFile(filepath.Join(stage, filepath.FromSlash(d)))
+		if err != nil {
+			done()
+			return nil, nil, err
+		}
+		files = append(files, changes.File{Path: d, ID: gitengine.HashBlob(content), Read: func() ([]byte, error) { return content, nil }})
+	}
+	return files, done, nil
+}
+
+// ChangesSummary is Changes' one line per package that changed, for the
+// end of an update: "api: 3 documents, 5 sections changed; run ctx
+// changes api". Packages that did not change are left out.
+func ChangesSummary(set *changes.Set) []string {
+	var out []string
+	for _, p := range set.Packages {
+		if p.Status == changes.StatusUnchanged || p.Status == changes.StatusLive {
+			continue
+		}
+		line := p.Alias + ": " + p.Summary()
+		if len(p.Documents) > 0 {
+			line += "; run ctx changes " + p.Alias
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// NoteChanges records set's changed packages for INDEX.md's "Recently
+// changed" part and renders INDEX.md again (indexer.NoteRecent, the
+// owner of INDEX.md). A set with nothing changed leaves it as it is.
+func (w *Workspace) NoteChanges(ctx context.Context, set *changes.Set) error {
+	var recent []indexer.RecentChange
+	at := now().UTC()
+	for _, p := range set.Packages {
+		if len(p.Documents) == 0 {
+			continue
+		}
+		rc := indexer.RecentChange{Alias: p.Alias, From: p.OldRev, To: p.NewRev, When: at, Summary: p.Summary()}
+		for _, d := range p.Documents {
+			switch {
+			case d.Change == changes.Renamed:
+				rc.Docs = append(rc.Docs, d.Path+" (was "+d.From+")")
+			case len(d.Sections) > 0:
+				var hs []string
+				for _, s := range d.Sections {
+					if len(s.Trail) > 0 {
+						hs = append(hs, s.Trail[len(s.Trail)-1])
+					}
+				}
+				rc.Docs = append(rc.Docs, d.Path+": "+strings.Join(hs, "; "))
+			default:
+				rc.Docs = append(rc.Docs, d.Path+" "+d.Change)
+			}
+		}
+		recent = append(recent, rc)
+	}
+	_, err := indexer.NoteRecent(ctx, w.Dir(), recent, w.indexOptions(indexer.Options{}))
+	return err
+}
