@@ -1,17 +1,16 @@
 package indexer
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"math"
 	"slices"
-	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -95,73 +94,51 @@ func allTermCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexRead
 	return res, true, nil
 }
 
-// Candidates from the chunks that hold a rare word (MaxScore, Turtle and
-// Flood 1995). When a query's frequent terms are worth little (a term's
-// bound ub_t, above, grows with its idf²), essentialCandidates scores,
-// with bleve's own searcher for the search's query (so with bleve's
-// scores, bit for bit), only the chunks that hold one of its other terms
-// (the essential ones): it walks their union and advances the query's
-// searcher to each, skipping the chunks that hold frequent terms alone
-// ("find files by name" at 10×: the 5,836 chunks with "find", not the
-// 150,000 with "file" or "name"). A chunk that holds only the k least
-// worth terms scores at most bound_k = max over m ≤ k of m/n · Σ (the m
-// largest ub_t among them), the coordination factor m/n included.
-//
-//   - It starts with a guess at the frequent terms (the longest run of
-//     the least worth whose bound is under a quarter of the rest's worth),
-//     checked after the walk: more than size chunks were scored and the
-//     size-th scores above its bound.
-//   - While it walks, once size chunks are scored, each term whose bound
-//     (with the terms already skipped) is below the size-th score so far
-//     is skipped from then on: that score only rises, so a chunk that
-//     holds skipped terms only cannot be among the best size. Long
-//     queries gain most: a chunk that holds few of their terms keeps
-//     little of its score (m/n), so the walk soon narrows to the rarer
-//     terms.
-//
-// Ties are broken by the chunks' order in the index, as bleve's collector
-// does. TestCandidateShortcuts and TestMaxScoreLongQueries compare it
-// with the exhaustive search.
-
-// maxEssentialTerms is the most terms essentialCandidates takes (12 words
-// and their compound parts). bleve's disjunction of more than
-// searcher.DisjunctionHeapTakeover terms is another searcher with the same
-// scores (the sum of the terms' scores times the coordination factor).
-const maxEssentialTerms = 32
+// Candidates from the chunks that hold a rare word. When a query's
+// frequent terms are worth little (a term's bound ub_t, above, grows with
+// its idf²), essentialCandidates scores, with bleve's own searcher for the
+// search's query (so with bleve's scores, bit for bit), only the chunks
+// that hold one of its other terms: it walks their union and advances the
+// query's searcher to each, skipping the chunks that hold frequent terms
+// alone ("find files by name" at 10×: the 5,836 chunks with "find", not
+// the 150,000 with "file" or "name"). The best size of them are bleve's
+// best size when more than size were scored and the size-th scores above
+// the bound on a chunk that holds frequent terms only: m of the n terms
+// give at most m/n · Σ (the m largest ub_t among them). Ties are broken
+// by the chunks' order in the index, as bleve's collector does.
 
 // essentialCandidates returns what bleve's search for bq, a plain-words
 // query whose words (positive, analysed with keyAnalyzer) are its only
 // scored terms, with its best size chunks, returns, and true, when the
-// shortcut above applies and holds; false when not. pruned counts the
-// searches that skipped terms as the scores rose.
-func essentialCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexReader, bq query.Query, positive, keyAnalyzer string, size int, stats *search.BM25Stats, pruned *atomic.Int64) (*bleve.SearchResult, bool, error) {
-	terms, err := shortcutTerms(ctx, idx, rdr, positive, keyAnalyzer, stats, maxEssentialTerms)
+// shortcut above applies and holds; false when not.
+func essentialCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexReader, bq query.Query, positive, keyAnalyzer string, size int, stats *search.BM25Stats) (*bleve.SearchResult, bool, error) {
+	terms, err := shortcutTerms(ctx, idx, rdr, positive, keyAnalyzer, stats, searcher.DisjunctionHeapTakeover-1)
 	if err != nil || terms == nil {
 		return nil, false, err
 	}
 	n := len(terms)
+	// The frequent terms: the longest run of the least worth whose bound
+	// is under a quarter of the rest's worth (a guess at the size-th
+	// score; the bound is checked against the real one after).
 	slices.SortFunc(terms, func(x, y shortcutTerm) int { return cmp.Compare(x.ub, y.ub) })
-	// bounds[k]: the most a chunk that holds only terms[:k] scores (with
-	// room for rounding, in bleve's arithmetic and this).
-	bounds := make([]float64, n+1)
-	for k := 1; k <= n; k++ {
+	frequent, bound := 0, 0.0
+	for k := 1; k < n; k++ {
 		b, sum := 0.0, 0.0
 		for m := 1; m <= k; m++ {
 			sum += terms[k-m].ub
 			b = max(b, float64(m)/float64(n)*sum)
 		}
-		bounds[k] = b * (1 + 1e-6)
-	}
-	frequent := 0
-	for k := 1; k < n; k++ {
 		rest := 0.0
 		for _, t := range terms[k:] {
 			rest += t.ub
 		}
-		if bounds[k] >= rest/4 {
+		if b >= rest/4 {
 			break
 		}
-		frequent = k
+		frequent, bound = k, b
+	}
+	if frequent == 0 {
+		return nil, false, nil
 	}
 	skipped, walked := 0.0, 0.0
 	for i, t := range terms {
@@ -171,14 +148,10 @@ func essentialCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexRe
 			walked += t.df
 		}
 	}
-	if n <= maxAllTerms {
-		// Short queries: only a walk that skips much from the start pays.
-		if frequent == 0 || walked <= float64(size) || skipped < 2*walked {
-			return nil, false, nil
-		}
-	} else if walked <= float64(size) {
-		frequent = 0 // too few chunks to walk: walk them all, skipping as the scores allow
+	if walked <= float64(size) || skipped < 2*walked {
+		return nil, false, nil // too few to walk, or too little to skip
 	}
+	bound *= 1 + 1e-6 // rounding, in bleve's arithmetic and this
 
 	// What bleve's SearchInContext puts in the context for its searcher:
 	// the model (BM25 when the mapping says so) and the statistics.
@@ -194,77 +167,50 @@ func essentialCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexRe
 		return nil, false, err
 	}
 	defer all.Close()
-	// One reader of each term's chunks (no frequencies: the walk only
-	// needs the chunks); cur[i] is where reader i is, nil at its end.
-	readers := make([]index.TermFieldReader, n)
-	cur := make([]*index.TermFieldDoc, n)
-	defer func() {
-		for _, r := range readers {
-			if r != nil {
-				r.Close()
-			}
-		}
-	}()
-	for i := frequent; i < n; i++ {
-		if readers[i], err = rdr.TermFieldReader(ctx, []byte(terms[i].text), fText, false, false, false); err != nil {
-			return nil, false, err
-		}
-		if cur[i], err = readers[i].Next(&index.TermFieldDoc{}); err != nil {
-			return nil, false, err
-		}
+	var rare []query.Query
+	for _, t := range terms[frequent:] {
+		tq := bleve.NewTermQuery(t.text)
+		tq.SetField(fText)
+		rare = append(rare, tq)
 	}
+	walk, err := bleve.NewDisjunctionQuery(rare...).Searcher(ctx, rdr, idx.Mapping(), search.SearcherOptions{Score: "none"})
+	if err != nil {
+		return nil, false, err
+	}
+	defer walk.Close()
 	sctx := &search.SearchContext{
-		DocumentMatchPool: search.NewDocumentMatchPool(all.DocumentMatchPoolSize()+2, 0),
+		DocumentMatchPool: search.NewDocumentMatchPool(all.DocumentMatchPoolSize()+walk.DocumentMatchPoolSize()+2, 0),
 		IndexReader:       rdr,
 	}
 	best := make(bestHits, 0, size)
-	count, skip := 0, frequent
-	var at index.IndexInternalID
+	count := 0
 	for {
 		if count%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, false, err
 			}
 		}
-		// The next chunk of the terms not skipped.
-		next := -1
-		for i := skip; i < n; i++ {
-			if cur[i] != nil && (next < 0 || bytes.Compare(cur[i].ID, cur[next].ID) < 0) {
-				next = i
-			}
-		}
-		if next < 0 {
-			break
-		}
-		at = append(at[:0], cur[next].ID...)
-		m, err := all.Advance(sctx, at)
+		d, err := walk.Next(sctx)
 		if err != nil {
 			return nil, false, err
 		}
-		if m == nil || !m.IndexInternalID.Equals(at) {
-			return nil, false, nil // never: the query holds every term
+		if d == nil {
+			break
+		}
+		m, err := all.Advance(sctx, d.IndexInternalID)
+		if err != nil {
+			return nil, false, err
+		}
+		if m == nil || !m.IndexInternalID.Equals(d.IndexInternalID) {
+			return nil, false, nil // never: the query holds every rare term
 		}
 		best.add(bestHit{seq: count, score: m.Score, id: m.IndexInternalID}, size)
 		count++
+		sctx.DocumentMatchPool.Put(d)
 		sctx.DocumentMatchPool.Put(m)
-		for i := skip; i < n; i++ {
-			if cur[i] != nil && cur[i].ID.Equals(at) {
-				if cur[i], err = readers[i].Next(cur[i]); err != nil {
-					return nil, false, err
-				}
-			}
-		}
-		if len(best) == size {
-			for skip < n && best.worst().score > bounds[skip+1] {
-				skip++
-			}
-		}
 	}
-	if count <= size || !(best.worst().score > bounds[frequent]) {
+	if count <= size || !(best.worst().score > bound) {
 		return nil, false, nil
-	}
-	if skip > frequent {
-		pruned.Add(1)
 	}
 	slices.SortFunc(best, func(x, y bestHit) int { return x.compare(y) })
 	res := &bleve.SearchResult{Total: uint64(count)}

@@ -69,11 +69,9 @@ type Reader struct {
 	closed   bool
 
 	// shortcuts counts the searches whose candidates essentialCandidates
-	// or allTermCandidates found, and pruned those of essentialCandidates
-	// that skipped terms as the scores rose; exhaustive turns them off
-	// (tests compare both ways).
+	// or allTermCandidates found; exhaustive turns them off (tests
+	// compare both ways).
 	shortcuts  [2]atomic.Int64 // essentialCandidates, allTermCandidates
-	pruned     atomic.Int64
 	exhaustive bool
 }
 
@@ -483,7 +481,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			// provably so (candidates.go).
 			ways := []func() (*bleve.SearchResult, bool, error){
 				func() (*bleve.SearchResult, bool, error) {
-					return essentialCandidates(ctx, idx, rdr, bq, positive, keyAnalyzer, size, stats, &r.pruned)
+					return essentialCandidates(ctx, idx, rdr, bq, positive, keyAnalyzer, size, stats)
 				},
 				func() (*bleve.SearchResult, bool, error) {
 					return allTermCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats)

@@ -53,6 +53,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -89,10 +90,21 @@ func main() {
 	rounds := flag.Int("rounds", 3, "install: alternating rounds of ctx and native git")
 	budget := flag.Int("budget", 8000, "INDEX.md budget in tokens")
 	searchOnly := flag.String("searchonly", "", "only time searches by query length (1-4 words, then 5 to 12) on the project `DIR` already built (say, -work's x10), -rounds passes, and print them")
+	cpuprofile := flag.String("cpuprofile", "", "with -searchonly: write a CPU profile of the searches to `FILE`")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("scale: ")
 	if *searchOnly != "" {
+		if *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				log.Fatal(err)
+			}
+			defer pprof.StopCPUProfile()
+		}
 		if err := searchByLength(*searchOnly, *rounds); err != nil {
 			log.Fatal(err)
 		}
