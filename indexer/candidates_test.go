@@ -110,3 +110,87 @@ func compareAllTerms(t *testing.T, dir string, queries []string) [2]int64 {
 	}
 	return [2]int64{fast.shortcuts[0].Load(), fast.shortcuts[1].Load()}
 }
+
+// TestShortcutsLongQueries compares the search with the candidate
+// shortcuts (essentialCandidates, allTermCandidates) and the exhaustive
+// search, hit for hit, on a generated corpus of Zipf-distributed words,
+// with 120 queries of 2 to 14 words (past the 9 terms essentialCandidates
+// takes, and past bleve's heap disjunction's 10) and two limits; some of
+// them must have taken a shortcut, or the test proves nothing.
+func TestShortcutsLongQueries(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	rng := rand.New(rand.NewPCG(7, 31))
+	var words []string
+	for i := range 400 {
+		words = append(words, fmt.Sprintf("w%dx", i))
+	}
+	cum := make([]float64, len(words))
+	total := 0.0
+	for i := range words {
+		total += 1 / float64(i+1)
+		cum[i] = total
+	}
+	word := func() string {
+		x := rng.Float64() * total
+		for i, c := range cum {
+			if x <= c {
+				return words[i]
+			}
+		}
+		return words[len(words)-1]
+	}
+	files := map[string]string{}
+	for i := range 400 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# %s %s\n\n", word(), word())
+		for s := range 1 + rng.IntN(4) {
+			fmt.Fprintf(&b, "## Part %d %s\n\n", s, word())
+			for range 5 + rng.IntN(80) {
+				b.WriteString(word() + " ")
+			}
+			b.WriteString("\n\n")
+		}
+		files[fmt.Sprintf("f%03d.md", i)] = b.String()
+	}
+	writeFiles(t, dir, "d", files)
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	fast, _ := OpenReader(dir)
+	defer fast.Close()
+	slow, _ := OpenReader(dir)
+	defer slow.Close()
+	slow.exhaustive = true
+	searches := 0
+	for i := range 120 {
+		var q []string
+		for range 2 + i%13 {
+			q = append(q, word())
+		}
+		for _, limit := range []int{1, 20} {
+			query := Query{Text: strings.Join(q, " "), Limit: limit, BestPerDocument: i%2 == 1}
+			got, err := fast.Search(ctx, query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := slow.Search(ctx, query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			searches++
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q (limit %d, best per document %v):\n%+v\nexhaustive:\n%+v", query.Text, limit, query.BestPerDocument, got, want)
+			}
+		}
+	}
+	took := fast.shortcuts[0].Load() + fast.shortcuts[1].Load()
+	t.Logf("%d of %d searches took a shortcut", took, searches)
+	if took < 10 {
+		t.Errorf("%d of %d searches took a shortcut; want at least 10", took, searches)
+	}
+	if slow.shortcuts[0].Load() != 0 || slow.shortcuts[1].Load() != 0 {
+		t.Errorf("the exhaustive reader took a shortcut")
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -215,6 +217,53 @@ func TestSearchKind(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("search %q kinds %v packages %v hit %q, want %q", c.text, c.kinds, c.pkgs, got, c.want)
+		}
+	}
+}
+
+// TestWalkMarkdownStatFromWalk checks that a dir source's walk, which
+// keeps the stat data the walk read for its bound on bytes, finds what a
+// walk that stats every file after (a locked package's) finds: the same
+// files with the same size, mtime, ctime, inode and kep.yaml beside.
+func TestWalkMarkdownStatFromWalk(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"a.md": "# A\n", "sub/b.md": "# B\n\nmore\n", "sub/deep/c.rst": "C\n=\n", "keps/1/README.md": "# K\n",
+		"keps/1/kep.yaml": "title: K\n", "notes.txt": "plain\n", "image.png": "\x89PNG",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a.md", filepath.Join(root, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	warn := func(s string) { t.Error(s) }
+	plain, err := walkMarkdown(root, markdown.WalkOptions{}, warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounded, err := walkMarkdown(root, markdown.WalkOptions{Gitignore: true, MaxBytes: 1 << 20}, warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain) < 4 {
+		t.Fatalf("found %d documents: %+v", len(plain), plain)
+	}
+	if !reflect.DeepEqual(plain, bounded) {
+		t.Errorf("with the walk's stat data:\n%+v\nwith a stat each:\n%+v", bounded, plain)
+	}
+	for _, f := range bounded {
+		if f.size == 0 || f.modNS == 0 || f.ino == 0 {
+			t.Errorf("%s: no stat data: %+v", f.rel, f)
+		}
+		if f.rel == "keps/1/README.md" && f.kep == nil {
+			t.Errorf("%s: the kep.yaml beside it is not stamped", f.rel)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -215,6 +216,89 @@ func TestMnemonicWords(t *testing.T) {
 	if got := mnemonicWords("[a]b [c]d [e]f", 5); got != "ab cd" {
 		t.Errorf("limit: %q", got)
 	}
+}
+
+// mnemonicRE is what mnemonicWords's scan finds, as a regexp (the code
+// before the scan): a word with one to three letters in brackets.
+var mnemonicRE = regexp.MustCompile(`\pL*\[\pL{1,3}\]\pL*`)
+
+// mnemonicWordsRE is mnemonicWords as it was written with mnemonicRE.
+func mnemonicWordsRE(text string, limit int) string {
+	if strings.IndexByte(text, '[') < 0 {
+		return ""
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, m := range mnemonicRE.FindAllString(text, -1) {
+		open, end := strings.IndexByte(m, '['), strings.IndexByte(m, ']')
+		if open == 0 && end == len(m)-1 {
+			continue
+		}
+		w := m[:open] + m[open+1:end] + m[end+1:]
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		if b.Len()+len(w)+1 > limit {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// mnemonicTricky are inputs where a scan could part from the regexp:
+// matches that touch, letters shared between two, brackets of 0 to 4
+// letters, nested and unclosed brackets, non-ASCII letters and marks,
+// invalid UTF-8, the limit.
+var mnemonicTricky = []string{
+	"a[b]c[d]e", "a[b]cd[e]f", "[a][b][c]", "x[a][b]y", "[[a]]", "[[ab]c]", "a[[b]]c",
+	"[abcd]e", "e[abcd]", "a[]b", "a[ ]b", "a[1]b", "a[b1]c", "[a", "a]", "a[b", "]a[b]c[",
+	"ÉE[é]tß", "日本[語]文", "ǅ[ǈ]ǋ", "a\u0301[b]c", "Ⅻ[Ⅻ]", "a[b\u0300]c", "\xff[a]b", "a[\xffb]c",
+	"a[\xe4\xb8]b", "x\xe4[ab]c", "é[é]é[é]", "-[x]-", "A[b]C d[E]f A[b]C", "[x]y[x]y",
+	"ab[c]d ab[c]d ab[cd]", "tar [x]f, [v]erbose [f]ile [z]ip [c]reate", "[a]b [c]d [e]f",
+	"\x00[a]\x00b", "a\n[b]\nc", "a[b]\tc", "[ab]", "z[abc]", "[abc]z", "q[abcd]",
+}
+
+func TestMnemonicWordsMatchesRegexp(t *testing.T) {
+	t.Parallel()
+	for _, in := range mnemonicTricky {
+		for _, limit := range []int{0, 1, 2, 3, 5, 8, 1000} {
+			if got, want := mnemonicWords(in, limit), mnemonicWordsRE(in, limit); got != want {
+				t.Errorf("mnemonicWords(%q, %d) = %q, the regexp gives %q", in, limit, got, want)
+			}
+		}
+	}
+	// Every string of up to five symbols from a small alphabet.
+	alphabet := []string{"a", "[", "]", " ", "é", "1", "\xff"}
+	var walk func(s string, n int)
+	walk = func(s string, n int) {
+		if got, want := mnemonicWords(s, 1000), mnemonicWordsRE(s, 1000); got != want {
+			t.Fatalf("mnemonicWords(%q) = %q, the regexp gives %q", s, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, a := range alphabet {
+			walk(s+a, n-1)
+		}
+	}
+	walk("", 6)
+}
+
+func FuzzMnemonicWords(f *testing.F) {
+	for _, s := range mnemonicTricky {
+		f.Add(s, 1000)
+	}
+	f.Add("[a]b [c]d [e]f", 5)
+	f.Fuzz(func(t *testing.T, text string, limit int) {
+		if got, want := mnemonicWords(text, limit), mnemonicWordsRE(text, limit); got != want {
+			t.Errorf("mnemonicWords(%q, %d) = %q, the regexp gives %q", text, limit, got, want)
+		}
+	})
 }
 
 func FuzzSnippet(f *testing.F) {

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -31,6 +32,8 @@ func main() {
 	corpus := flag.String("corpus", "/work/shared/corpus", "folder with one sub-folder per package")
 	queries := flag.Int("queries", 200, "number of search queries")
 	keep := flag.String("keep", "", "use (and keep) this work directory instead of a temp one")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the full build to `FILE`")
+	buildOnly := flag.Bool("buildonly", false, "stop after the full build (its time, CPU and peak RSS)")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -68,14 +71,31 @@ func main() {
 
 	warnings := 0
 	opts := indexer.Options{Warn: func(string) { warnings++ }}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+	}
+	cpu0 := cpuTime()
 	start := time.Now()
 	rep, err := indexer.Sync(ctx, cdir, pkgs, opts)
 	if err != nil {
 		log.Fatal(err)
 	}
 	full := time.Since(start)
-	fmt.Printf("full build: %v (%d documents, %d chunks, INDEX.md %d tokens, %d warnings) peak RSS %d MB\n",
-		full.Round(time.Millisecond), rep.Added, rep.Chunks, rep.IndexTokens, warnings, maxRSS()>>20)
+	cpu := cpuTime() - cpu0
+	if *cpuprofile != "" {
+		pprof.StopCPUProfile()
+	}
+	fmt.Printf("full build: %v, CPU %v (%d documents, %d chunks, INDEX.md %d tokens, %d warnings) peak RSS %d MB (%s)\n",
+		full.Round(time.Millisecond), cpu.Round(time.Millisecond), rep.Added, rep.Chunks, rep.IndexTokens, warnings, maxRSS()>>20, loadavg())
+	if *buildOnly {
+		return
+	}
 	if rep.Degraded != "" {
 		fmt.Printf("INDEX.md degraded: %s\n", rep.Degraded)
 	}
@@ -168,6 +188,13 @@ func main() {
 	slices.Sort(fresh[1:])
 	fmt.Printf("freshness check (stat of %d files): first %v (loads the catalogue), then median %v\n", files, first.Round(time.Microsecond), fresh[6].Round(time.Microsecond))
 	fmt.Printf("peak RSS (whole run): %d MB\n", maxRSS()>>20)
+}
+
+// cpuTime is the process's user + system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func maxRSS() int64 {

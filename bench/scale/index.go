@@ -267,3 +267,74 @@ func pct(ds []time.Duration, p float64) time.Duration {
 	slices.Sort(s)
 	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
+
+// longQueries are n queries of words words each: runs of the words of
+// benchmcp.Queries, one after the other from a different start each (so
+// they mix topics, as a long question often names several things).
+func longQueries(words, n int) []string {
+	var all []string
+	for _, q := range benchmcp.Queries {
+		all = append(all, strings.Fields(q)...)
+	}
+	qs := make([]string, n)
+	for i := range qs {
+		w := make([]string, words)
+		for j := range w {
+			w[j] = all[(i*5+j)%len(all)]
+		}
+		qs[i] = strings.Join(w, " ")
+	}
+	return qs
+}
+
+// searchByLength times, on one Reader of the project in dir (after a first
+// search that opens the index), rounds passes over bench/mcp's queries (one
+// to four words) and over longQueries of 5 to 12 words (25 of each length),
+// and prints each group's p50, p95 and CPU time per search (getrusage:
+// the machine is shared, CPU time moves less than wall time).
+func searchByLength(dir string, rounds int) error {
+	r, err := indexer.OpenReader(filepath.Join(dir, project.DirName))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	ctx := context.Background()
+	if _, err := r.Search(ctx, indexer.Query{Text: "warm up"}); err != nil {
+		return err
+	}
+	groups := []struct {
+		name string
+		qs   []string
+	}{{"1-4 words (bench/mcp)", benchmcp.Queries}}
+	for w := 5; w <= 12; w++ {
+		groups = append(groups, struct {
+			name string
+			qs   []string
+		}{fmt.Sprintf("%d words", w), longQueries(w, 25)})
+	}
+	fmt.Printf("search by query length, %s, load %s\n", dir, loadavg())
+	for _, g := range groups {
+		var ds []time.Duration
+		cpu0 := cpuTime()
+		for range rounds {
+			for i, q := range g.qs {
+				start := time.Now()
+				if _, err := r.Search(ctx, indexer.Query{Text: q, Limit: 10, BestPerDocument: i%2 == 1}); err != nil {
+					return err
+				}
+				ds = append(ds, time.Since(start))
+			}
+		}
+		cpu := (cpuTime() - cpu0) / time.Duration(len(ds))
+		fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search\n", g.name, len(ds),
+			float64(pct(ds, 0.5).Microseconds())/1000, float64(pct(ds, 0.95).Microseconds())/1000, float64(cpu.Microseconds())/1000)
+	}
+	return nil
+}
+
+// cpuTime is the process's user + system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

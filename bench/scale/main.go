@@ -32,6 +32,12 @@
 //     program's children), and a no-op `ctx update` of the 100 (median
 //     of 5).
 //
+// -searchonly DIR times searches by query length on a project already
+// built (a kept -work's x10): bench/mcp's queries of one to four words,
+// then 25 queries of each length from 5 to 12 words, each group -rounds
+// times, with p50, p95 and CPU time per search. Two binaries run on the
+// same DIR in turn compare two versions of the search.
+//
 // When every per-scale part is skipped, no project is laid out at any
 // scale (-skip build,incr,indexmd,search,mcp,many runs only install).
 //
@@ -49,6 +55,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,9 +89,27 @@ func main() {
 	nq := flag.Int("queries", 200, "searches per measurement")
 	rounds := flag.Int("rounds", 3, "install: alternating rounds of ctx and native git")
 	budget := flag.Int("budget", 8000, "INDEX.md budget in tokens")
+	searchOnly := flag.String("searchonly", "", "only time searches by query length (1-4 words, then 5 to 12) on the project `DIR` already built (say, -work's x10), -rounds passes, and print them")
+	cpuprofile := flag.String("cpuprofile", "", "with -searchonly: write a CPU profile of the searches to `FILE`")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("scale: ")
+	if *searchOnly != "" {
+		if *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				log.Fatal(err)
+			}
+			defer pprof.StopCPUProfile()
+		}
+		if err := searchByLength(*searchOnly, *rounds); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if *childDir != "" {
 		if err := childBuild(*childDir); err != nil {
 			log.Fatal(err)

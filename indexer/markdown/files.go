@@ -6,7 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -96,7 +96,30 @@ func (e *TooLargeError) Error() string {
 // cannot be stat'ed is an error (fs.ErrNotExist when it is missing); a
 // bound passed is a *TooLargeError.
 func WalkWith(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]string, error) {
-	var out []string
+	found, err := WalkInfo(fsys, o, warn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(found))
+	for i, f := range found {
+		out[i] = f.Path
+	}
+	return out, nil
+}
+
+// Found is a document WalkInfo found: its path, and its stat data (Lstat,
+// taken while its folder was walked) when the walk read them (a walk with
+// MaxBytes reads every document's size); nil when not.
+type Found struct {
+	Path string
+	Info fs.FileInfo
+}
+
+// WalkInfo is WalkWith, with the stat data the walk read: a caller that
+// needs every document's stat data (the indexer's freshness check) stats
+// again only the documents without.
+func WalkInfo(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]Found, error) {
+	var out []Found
 	ign := newIgnoreStack(o.Above)
 	seen, total := 0, int64(0)
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -136,21 +159,23 @@ func WalkWith(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]st
 			}
 		}
 		if d.Type().IsRegular() && IsDocument(p) {
+			f := Found{Path: p}
 			if o.MaxBytes > 0 {
 				if fi, err := d.Info(); err == nil {
+					f.Info = fi
 					if total += fi.Size(); total > o.MaxBytes {
 						return &TooLargeError{Limit: o.MaxBytes}
 					}
 				}
 			}
-			out = append(out, p)
+			out = append(out, f)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(out)
+	slices.SortFunc(out, func(a, b Found) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }
 
