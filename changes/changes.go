@@ -209,22 +209,60 @@ type group struct {
 	lines      []string // the chunks' lines, in order
 }
 
-// groups cuts a document into its sections: its chunks (Doc.Chunks)
-// grouped by heading trail, in order of first appearance.
+// groups cuts a document into its sections, in order: the text before
+// the first heading, then one section per heading of level
+// markdown.ChunkLevel or less (deeper headings stay inside), named by its
+// trail (Doc.Trails), as search cites them. Unlike Doc.Chunks, a short
+// section is not joined to the next one (it would then be named for the
+// next heading), nor a long one split. A data file's sections are its
+// chunks, grouped by trail.
 func groups(name string, content []byte) (markdown.Doc, []*group, map[string]*group) {
 	d := markdown.ParseFile(name, content)
 	var order []*group
 	byKey := map[string]*group{}
-	for _, c := range d.Chunks() {
-		key := strings.Join(c.Trail, "\x00")
+	add := func(t []string, start, end int) {
+		for start <= end && strings.TrimSpace(d.Lines[start-1]) == "" {
+			start++
+		}
+		for end >= start && strings.TrimSpace(d.Lines[end-1]) == "" {
+			end--
+		}
+		if start > end {
+			return
+		}
+		key := strings.Join(t, "\x00")
 		g := byKey[key]
 		if g == nil {
-			g = &group{key: key, trail: c.Trail, start: c.StartLine}
+			g = &group{key: key, trail: t, start: start}
 			byKey[key] = g
 			order = append(order, g)
 		}
-		g.end = c.EndLine
-		g.lines = append(g.lines, d.Lines[c.StartLine-1:c.EndLine]...)
+		g.end = end
+		g.lines = append(g.lines, d.Lines[start-1:end]...)
+	}
+	if d.Format.IsData() {
+		for _, c := range d.Chunks() {
+			add(c.Trail, c.StartLine, c.EndLine)
+		}
+		return d, order, byKey
+	}
+	type head struct {
+		line  int
+		trail []string
+	}
+	heads := []head{{line: 1}} // the text before the first heading (front matter too)
+	trails := d.Trails()
+	for i, h := range d.Outline() {
+		if h.Level <= markdown.ChunkLevel {
+			heads = append(heads, head{h.Line, trails[i]})
+		}
+	}
+	for i, h := range heads {
+		end := len(d.Lines)
+		if i+1 < len(heads) {
+			end = heads[i+1].line - 1
+		}
+		add(h.trail, h.line, end)
 	}
 	return d, order, byKey
 }

@@ -119,3 +119,21 @@ func TestUnchangedNotRead(t *testing.T) {
 		t.Fatal(docs, err)
 	}
 }
+
+// TestShortSectionNamed: a short section is its own (search joins it to
+// the next chunk, which would name the change for the wrong heading), and
+// a change inside a deeper heading is named for its level-3-or-less one.
+func TestShortSectionNamed(t *testing.T) {
+	old := "# Guide\n\nIntro.\n\n## Install\n\nRun make.\n\n## Use\n\nCall it.\n\n#### Detail\n\nDeep.\n"
+	new := "# Guide\n\nIntro.\n\n## Install\n\nRun make install.\n\n## Use\n\nCall it.\n\n#### Detail\n\nDeeper.\n"
+	secs := Sections("g.md", []byte(old), []byte(new), Limits{})
+	if len(secs) != 2 {
+		t.Fatalf("got %d sections, want 2: %+v", len(secs), secs)
+	}
+	if secs[0].Heading() != "Guide > Install" || secs[0].StartLine != 5 || secs[0].EndLine != 7 || secs[0].Change != Modified {
+		t.Errorf("first: %+v", secs[0])
+	}
+	if secs[1].Heading() != "Guide > Use" || secs[1].StartLine != 9 || secs[1].EndLine != 15 {
+		t.Errorf("second: %+v", secs[1])
+	}
+}
