@@ -81,8 +81,8 @@ func fixtureChanges(dir string) ChangesFunc {
 
 // TestWhatChanged: the changed section with its provenance (package,
 // path, heading trail, lines, commit, diff) and a resource link (its lines
-// are its chunk's, which takes in the near-empty "# Setup" before it, as
-// search cites it); a budget
+// are its own heading's section, without the near-empty "# Setup" before
+// it); a budget
 // too small for every change lists what fits and says how many there are.
 func TestWhatChanged(t *testing.T) {
 	t.Parallel()
@@ -98,7 +98,7 @@ func TestWhatChanged(t *testing.T) {
 	}
 	c := out.Changes[0]
 	if c.Package != "guide" || c.Path != "docs/setup.md" || c.Heading != "Setup > Install" || c.Commit != "a1a1a1a1a1a1" ||
-		c.URI != "ctx://packages/guide/docs/setup.md" || !strings.Contains(c.Diff, "+Run the installer.") || c.Lines != [2]int{5, 11} {
+		c.URI != "ctx://packages/guide/docs/setup.md" || !strings.Contains(c.Diff, "+Run the installer.") || c.Lines != [2]int{9, 11} {
 		t.Errorf("got %+v", c)
 	}
 
