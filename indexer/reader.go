@@ -358,6 +358,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	analyzer := idx.Mapping().AnalyzerNamed(textAnalyzer)
 
 	positive := pq.positive()
+	if q.ids != nil {
+		positive = "" // filters only (vectors_search.go)
+	}
 	if parts := compoundParts(positive, 1000); parts != "" {
 		positive += " " + parts
 	}
@@ -413,6 +416,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 	}
 	var filters []query.Query
+	if q.ids != nil {
+		filters = append(filters, bleve.NewDocIDQuery(q.ids))
+	}
 	for _, p := range packages {
 		if len(p) > 0 {
 			filters = append(filters, termsQuery(fPackage, p, false))
@@ -567,6 +573,7 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 			Score:   c.score,
 			Tags:    h.Tags,
 			Snippet: snip(body[prefix:]),
+			id:      c.ext,
 		})
 		if len(hits) == limit {
 			break
