@@ -56,16 +56,20 @@ type VectorInfo struct {
 	Dims    int    `json:"dims"`
 	Vectors int    `json:"vectors"`
 	Bytes   int64  `json:"bytes"`
+	Chunks  int    `json:"chunks"` // in the search index (meta.json)
 }
 
 // Vectors says what vectors.bin holds (a zero VectorInfo when there is
 // none).
 func Vectors(contextDir string) (VectorInfo, error) {
-	v, err := loadVectors(filepath.Join(contextDir, project.IndexDir))
+	indexDir := filepath.Join(contextDir, project.IndexDir)
+	var m meta
+	_ = readJSON(filepath.Join(indexDir, metaFile), &m) // no index: 0 chunks
+	v, err := loadVectors(indexDir)
 	if err != nil || v == nil {
-		return VectorInfo{}, err
+		return VectorInfo{Chunks: m.Chunks}, err
 	}
-	return VectorInfo{Model: v.Model, Dims: v.Dims, Vectors: v.Count, Bytes: v.size}, nil
+	return VectorInfo{Model: v.Model, Dims: v.Dims, Vectors: v.Count, Bytes: v.size, Chunks: m.Chunks}, nil
 }
 
 // embedText is what is embedded of a chunk: its heading trail and its
