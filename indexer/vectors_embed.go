@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	index "github.com/blevesearch/bleve_index_api"
@@ -282,6 +283,7 @@ func embedOnce(ctx context.Context, d confine.Dir, indexDir string, cat *catalog
 	start := time.Now()
 	lastSave := start
 	done := 0
+	var progressMu sync.Mutex
 	changed := old == nil || rep.Reused != old.Count || len(todo) > 0 ||
 		!slices.Equal(old.docs, next.docs) || !slices.Equal(old.doc, next.doc) || !slices.Equal(old.chunk, next.chunk)
 	for g := 0; g < len(todo); g += o.Group {
@@ -304,6 +306,9 @@ func embedOnce(ctx context.Context, d confine.Dir, indexDir string, cat *catalog
 			return rep, err
 		}
 		vecs, err := e.Embed(ctx, texts, func(n int) {
+			// Called from the client's goroutines: one at a time here.
+			progressMu.Lock()
+			defer progressMu.Unlock()
 			done += n
 			if o.Progress != nil {
 				o.Progress(done, len(todo), time.Since(start))
