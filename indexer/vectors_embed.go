@@ -179,6 +179,10 @@ func EmbedIndex(ctx context.Context, contextDir string, e Embedder, o EmbedOptio
 
 var errDimsChanged = errors.New("the endpoint's vectors changed dimension")
 
+// probeText is what EmbedIndex embeds to check the endpoint's dimension
+// when no chunk needs a vector.
+const probeText = "ctx: dimension check"
+
 func cmpErr(a, b error) error {
 	if a != nil {
 		return a
@@ -279,6 +283,18 @@ func embedOnce(ctx context.Context, d confine.Dir, indexDir string, cat *catalog
 		}
 		rep.Vectors, rep.Bytes, rep.Dims = next.Count, int64(len(data)), next.Dims
 		return nil
+	}
+	if len(todo) == 0 && old != nil && old.Count > 0 {
+		// Nothing to embed: one short text checks that the endpoint's
+		// vectors are still of the stored dimension (the same model
+		// name may now be another model), which a search cannot mend.
+		v, err := e.Embed(ctx, []string{probeText}, nil)
+		if err != nil {
+			return rep, fmt.Errorf("indexer: embed: %w", err)
+		}
+		if len(v) == 1 && len(v[0]) != old.Dims {
+			return nil, errDimsChanged
+		}
 	}
 	start := time.Now()
 	lastSave := start

@@ -133,8 +133,8 @@ func TestEmbedIndexOnlyChanged(t *testing.T) {
 	if rep, err := EmbedIndex(ctx, dir, c, EmbedOptions{}); err != nil || rep.Embedded != 0 || rep.Reused != 6 {
 		t.Fatalf("no change: %+v, %v", rep, err)
 	}
-	if _, n := stub.Counts(); n != 6 {
-		t.Errorf("%d texts embedded, want 6", n)
+	if _, n := stub.Counts(); n != 7 {
+		t.Errorf("%d texts embedded, want 6 and the dimension check", n)
 	}
 	st2, _ := os.Stat(filepath.Join(dir, "index", vectorsFile))
 	if !os.SameFile(st1, st2) {
@@ -165,15 +165,20 @@ func TestEmbedIndexOnlyChanged(t *testing.T) {
 	if rep, err := EmbedIndex(ctx, dir, c2, EmbedOptions{}); err != nil || rep.Embedded != 6 || rep.Reused != 0 || rep.Model != "stub-2" {
 		t.Fatalf("new model: %+v, %v", rep, err)
 	}
-	// The same model name with another dimension: everything again.
-	stub.Set(0, 9)
-	c3, _ := embed.New(embed.Config{URL: stub.BaseURL(), Model: "stub-2"}, embed.Options{})
-	writeFiles(t, dir, "unix", map[string]string{"at.md": "# at\n\nat runs a command once, much later.\n"})
-	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if rep, err := EmbedIndex(ctx, dir, c3, EmbedOptions{}); err != nil || rep.Embedded != 6 || rep.Dims != 9 {
-		t.Fatalf("new dimension: %+v, %v", rep, err)
+	// The same model name with another dimension: everything again,
+	// whether a chunk changed or not.
+	for i, dims := range []int{9, 11} {
+		stub.Set(0, dims)
+		c3, _ := embed.New(embed.Config{URL: stub.BaseURL(), Model: "stub-2"}, embed.Options{})
+		if i == 0 {
+			writeFiles(t, dir, "unix", map[string]string{"at.md": "# at\n\nat runs a command once, much later.\n"})
+			if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if rep, err := EmbedIndex(ctx, dir, c3, EmbedOptions{}); err != nil || rep.Embedded != 6 || rep.Dims != dims {
+			t.Fatalf("new dimension %d: %+v, %v", dims, rep, err)
+		}
 	}
 }
 
