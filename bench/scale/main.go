@@ -80,6 +80,7 @@ func main() {
 	outDir := flag.String("out", "bench/out", "where scale.md and scale.png go")
 	ctxBin := flag.String("ctx", "", "ctx binary (default: go build ./cmd/ctx into the work dir)")
 	nq := flag.Int("queries", 200, "searches per measurement")
+	vecDims := flag.String("vectors", "", "also, per scale, stub vectors of these `DIMS` (comma-separated, e.g. 384,768) for every chunk, and lexical against hybrid search (issue 28); off when empty")
 	rounds := flag.Int("rounds", 3, "install: alternating rounds of ctx and native git")
 	budget := flag.Int("budget", 8000, "INDEX.md budget in tokens")
 	flag.Parse()
@@ -184,6 +185,20 @@ func main() {
 				log.Fatal(err)
 			}
 			row.measured["search"] = true
+		}
+		for _, d := range strings.Split(*vecDims, ",") {
+			if d = strings.TrimSpace(d); d == "" {
+				continue
+			}
+			n, err := strconv.Atoi(d)
+			if err != nil || n < 1 {
+				log.Fatalf("-vectors: %q is not a dimension", d)
+			}
+			vr, err := vectorsPart(dir, n, *nq)
+			if err != nil {
+				log.Fatal(err)
+			}
+			progress("%d×: %s", s, vr)
 		}
 		if !skip["mcp"] {
 			if row.mcp, err = searchMCP(bin, dir, *nq); err != nil {
