@@ -382,6 +382,8 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		mq.SetField(fText)
 		mq.Analyzer = keyAnalyzer
 		bq.AddShould(mq)
+	} else if q.ids != nil {
+		bq.AddMust(bleve.NewDocIDQuery(q.ids)) // only these, not every chunk then a filter (vectors_search.go)
 	} else {
 		bq.AddShould(bleve.NewMatchAllQuery())
 	}
@@ -416,9 +418,6 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 	}
 	var filters []query.Query
-	if q.ids != nil {
-		filters = append(filters, bleve.NewDocIDQuery(q.ids))
-	}
 	for _, p := range packages {
 		if len(p) > 0 {
 			filters = append(filters, termsQuery(fPackage, p, false))

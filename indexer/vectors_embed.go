@@ -31,13 +31,19 @@ type EmbedOptions struct {
 	// chunks to embed, since start.
 	Progress func(done, total int, elapsed time.Duration)
 	// Group is how many chunks are handed to the endpoint between two
-	// saves of vectors.bin; 0 = 512. A save happens at most every
-	// SaveEvery (0 = 30 s) and at the end, so a kill loses little.
+	// saves of vectors.bin (0: defaultEmbedGroup). A save happens at most
+	// every SaveEvery (0: defaultSaveEvery) and at the end, so a kill
+	// loses little.
 	Group     int
 	SaveEvery time.Duration
 	// Warn receives notes (waiting for another embedder). May be nil.
 	Warn func(string)
 }
+
+const (
+	defaultEmbedGroup = 512
+	defaultSaveEvery  = 30 * time.Second
+)
 
 // EmbedReport says what EmbedIndex did and what is stored.
 type EmbedReport struct {
@@ -102,10 +108,10 @@ type pending struct {
 // embedder at a time (a lock beside the index's); searches never wait.
 func EmbedIndex(ctx context.Context, contextDir string, e Embedder, o EmbedOptions) (*EmbedReport, error) {
 	if o.Group <= 0 {
-		o.Group = 512
+		o.Group = defaultEmbedGroup
 	}
 	if o.SaveEvery <= 0 {
-		o.SaveEvery = 30 * time.Second
+		o.SaveEvery = defaultSaveEvery
 	}
 	d := confine.New(contextDir)
 	indexDir := filepath.Join(contextDir, project.IndexDir)

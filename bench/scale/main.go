@@ -53,6 +53,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ctx-dev/ctx/project"
 )
 
 // corpusChunks is about the chunks of the corpus, used to size the
@@ -159,9 +161,12 @@ func main() {
 			log.Fatal(err)
 		}
 		progress("%d×: %s (laid out in %v)", s, row.desc, time.Since(start).Round(time.Second))
-		// The later parts need an index: built here even when build is skipped.
-		if row.build, err = fullBuild(dir); err != nil {
-			log.Fatal(err)
+		// The later parts need an index: built here even when build is
+		// skipped, unless it is skipped and -work holds one already.
+		if _, serr := os.Stat(filepath.Join(dir, project.DirName, project.IndexDir, "meta.json")); !skip["build"] || serr != nil {
+			if row.build, err = fullBuild(dir); err != nil {
+				log.Fatal(err)
+			}
 		}
 		row.measured["build"] = !skip["build"]
 		if s == 1 {

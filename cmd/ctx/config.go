@@ -33,8 +33,9 @@ type userConfig struct {
 // embeddingsConfig is the user's embedding endpoint: an OpenAI-compatible
 // base URL and a model name. The key is never stored (CTX_EMBEDDINGS_KEY).
 type embeddingsConfig struct {
-	URL   string `json:"url,omitempty"`
-	Model string `json:"model,omitempty"`
+	URL    string `json:"url,omitempty"`
+	Model  string `json:"model,omitempty"`
+	Hybrid string `json:"hybrid,omitempty"` // "on": search is hybrid by default
 }
 
 // setting is one key of `ctx config`.
@@ -96,6 +97,24 @@ var configKeys = map[string]setting{
 			v := strings.TrimSpace(opts.value)
 			if v == "" || len(v) > 200 || strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) {
 				return "", usageErrorf("config set embeddings.model: %s is not a model name (up to 200 characters, no control characters)", safetext.Quote(opts.value))
+			}
+			return v, nil
+		},
+	},
+	"embeddings.hybrid": {
+		help: "on: search and read_relevant fuse the semantic ranking with the lexical one by default (off: only with ctx search --hybrid)",
+		env:  "CTX_EMBEDDINGS_HYBRID", arg: "on|off",
+		get: func(c *userConfig) string {
+			if c.Embeddings == nil {
+				return ""
+			}
+			return c.Embeddings.Hybrid
+		},
+		set: func(c *userConfig, v string) { c.embeddings().Hybrid = v },
+		check: func(opts *configOptions) (string, error) {
+			v := strings.TrimSpace(opts.value)
+			if v != "on" && v != "off" {
+				return "", usageErrorf("config set embeddings.hybrid: %s: say on or off", safetext.Quote(opts.value))
 			}
 			return v, nil
 		},
@@ -162,11 +181,13 @@ Settings:
   registry           ` + configKeys["registry"].help + `
   embeddings.url     ` + configKeys["embeddings.url"].help + `
   embeddings.model   ` + configKeys["embeddings.model"].help + `
+  embeddings.hybrid  ` + configKeys["embeddings.hybrid"].help + `
 
 'ctx setup' takes its registry from --registry, else the project's manifest,
 else CTX_REGISTRY, else this setting. So a fresh project runs 'ctx setup'
-with no flags once a default is set. CTX_EMBEDDINGS_URL and
-CTX_EMBEDDINGS_MODEL override the embeddings settings; the endpoint's API
+with no flags once a default is set. CTX_EMBEDDINGS_URL,
+CTX_EMBEDDINGS_MODEL and CTX_EMBEDDINGS_HYBRID override the embeddings
+settings; the endpoint's API
 key is read only from CTX_EMBEDDINGS_KEY, never saved.`,
 		Example: `  ctx config set registry https://github.com/acme/ctx-hub
   ctx config set embeddings.url http://localhost:11434/v1

@@ -295,8 +295,8 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 }
 
 // serverOptions are the server's options: the project, the log, and the
-// user's embedding endpoint (searchSemantic) for hybrid search.
+// user's embedding endpoint (searchSemantic) when embeddings.hybrid is on.
 func serverOptions(dir string, g *globalOptions) mcpserver.Options {
-	sem, note, _ := searchSemantic(false) // the client lives as long as the process
+	sem, note, _ := searchSemantic(false, false) // the client lives as long as the process
 	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome(), Semantic: sem, SemanticNote: note}
 }

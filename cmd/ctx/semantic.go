@@ -35,6 +35,10 @@ func embedConfig() (c embed.Config, on bool, from string, err error) {
 	if uc.Embeddings != nil {
 		c.URL, c.Model, from = uc.Embeddings.URL, uc.Embeddings.Model, path
 	}
+	hybridDefault = uc.Embeddings != nil && uc.Embeddings.Hybrid == "on"
+	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_HYBRID")); v != "" {
+		hybridDefault = v == "on"
+	}
 	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_URL")); v != "" {
 		c.URL, from = v, "CTX_EMBEDDINGS_URL"
 	}
@@ -54,23 +58,38 @@ func embedConfig() (c embed.Config, on bool, from string, err error) {
 	return c, true, from, nil
 }
 
+// hybridDefault is the user's embeddings.hybrid (CTX_EMBEDDINGS_HYBRID
+// over it), as embedConfig last read it: whether search is hybrid when
+// neither --hybrid nor --lexical says. Off unless the user turns it on:
+// with the one model the benchmarks could run (the Universal Sentence
+// Encoder lite), the hybrid ranked worse than lexical on bench/relevance
+// (bench/relevance/README.md, "Hybrid").
+var hybridDefault bool
+
 // queryEmbedTimeout bounds a search's wait for its query's vector: past
 // it, the search answers lexically with a note.
 var queryEmbedTimeout = 10 * time.Second
 
 // searchSemantic is the semantic half of a search: nil when it is off
-// (--lexical, nothing configured); note is one line saying why it cannot
+// (--lexical; neither --hybrid nor embeddings.hybrid on; nothing
+// configured); note is one line saying why it cannot
 // be on when it is configured but broken. close releases the client.
-func searchSemantic(lexical bool) (s *indexer.Semantic, note string, close func()) {
+func searchSemantic(lexical, hybrid bool) (s *indexer.Semantic, note string, close func()) {
 	close = func() {}
 	if lexical {
 		return nil, "", close
 	}
 	cfg, on, _, err := embedConfig()
+	if !hybrid && !hybridDefault {
+		return nil, "", close
+	}
 	if err != nil {
 		return nil, "semantic search off: " + err.Error() + "; lexical results only", close
 	}
 	if !on {
+		if hybrid {
+			return nil, "semantic search off: no embedding endpoint is set (ctx config set embeddings.url URL); lexical results only", close
+		}
 		return nil, "", close
 	}
 	c, err := embed.New(cfg, embed.Options{Attempts: 1, Idle: queryEmbedTimeout})
@@ -192,10 +211,14 @@ func semanticStatus(contextDir string) string {
 	}
 	info, err := indexer.Vectors(contextDir)
 	if err != nil {
-		return "semantic search: on, but " + safetext.Text(err.Error())
+		return "semantic search: " + safetext.Text(err.Error())
 	}
 	if info.Model != "" && info.Model != cfg.Model {
-		return fmt.Sprintf("semantic search: on, model %s: nothing embedded with it (the vectors are of %s): run `ctx index`", safetext.Text(cfg.Model), safetext.Text(info.Model))
+		return fmt.Sprintf("semantic search: model %s: nothing embedded with it (the vectors are of %s): run `ctx index`", safetext.Text(cfg.Model), safetext.Text(info.Model))
 	}
-	return fmt.Sprintf("semantic search: on, model %s: %d of %d chunks embedded (%s)", safetext.Text(cfg.Model), info.Vectors, info.Chunks, humanize.Bytes(uint64(info.Bytes)))
+	how := "only with ctx search --hybrid (embeddings.hybrid is off)"
+	if hybridDefault {
+		how = "hybrid by default (embeddings.hybrid on)"
+	}
+	return fmt.Sprintf("semantic search: model %s: %d of %d chunks embedded (%s); %s", safetext.Text(cfg.Model), info.Vectors, info.Chunks, humanize.Bytes(uint64(info.Bytes)), how)
 }

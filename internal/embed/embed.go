@@ -45,14 +45,14 @@ type Config struct {
 
 // Options bound a Client. Zero values take the defaults.
 type Options struct {
-	Batch     int           // texts per request; default 32
-	Parallel  int           // requests in flight; default 2
-	Attempts  int           // tries of one request; default 4 (1 = no retry)
-	Backoff   time.Duration // the first retry's delay, doubled after; default 500 ms
-	MaxWait   time.Duration // the longest Retry-After honoured; default 30 s
-	Idle      time.Duration // waiting for an answer's next byte, and the rate floor's window; default 60 s
-	MaxInput  int           // bytes of a text sent, cut at a rune boundary; default 6,000
-	MaxAnswer int64         // bytes of an answer read; default 64 MiB
+	Batch     int           // texts per request; default defaultBatch
+	Parallel  int           // requests in flight; default defaultParallel
+	Attempts  int           // tries of one request (1 = no retry); default defaultAttempts
+	Backoff   time.Duration // the first retry's delay, doubled after; default defaultBackoff
+	MaxWait   time.Duration // the longest Retry-After honoured; default defaultMaxWait
+	Idle      time.Duration // waiting for an answer's next byte, and the rate floor's window; default defaultIdle
+	MaxInput  int           // bytes of a text sent, cut at a rune boundary; default defaultMaxInput
+	MaxAnswer int64         // bytes of an answer read; default defaultMaxAnswer
 }
 
 const (
