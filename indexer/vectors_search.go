@@ -30,7 +30,7 @@ type Fusion struct {
 // DefaultFusion is the fusion of SearchHybrid when Semantic.Fusion is
 // zero: chosen on bench/relevance (see bench/relevance/README.md,
 // "Hybrid").
-var DefaultFusion = Fusion{Method: "rrf", Weight: 0.5}
+var DefaultFusion = Fusion{Method: "blend", Weight: 0.1}
 
 // rrfK is reciprocal rank fusion's constant (Cormack et al.: 60).
 const rrfK = 60

@@ -150,6 +150,7 @@ func main() {
 	for _, part := range []string{"build", "incr", "indexmd", "search", "mcp"} {
 		perScale = perScale || !skip[part]
 	}
+	perScale = perScale || strings.TrimSpace(*vecDims) != ""
 	if !perScale {
 		scales = nil // nothing to measure at a scale: no project, no index
 	}
