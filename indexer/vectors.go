@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // The vectors of semantic search (issue 28): one per chunk, of its
@@ -276,9 +277,10 @@ func unmarshalVectors(data []byte) (*vectorSet, error) {
 		v.signs[i] = le.Uint64(p)
 		p = p[8:]
 	}
-	v.vecs = make([]int8, c*v.Dims)
-	for i := range v.vecs {
-		v.vecs[i] = int8(p[i])
+	// The int8 values are the file's bytes as they are: the slice shares
+	// data's memory (most of the file) instead of copying it one by one.
+	if c > 0 {
+		v.vecs = unsafe.Slice((*int8)(unsafe.Pointer(&p[0])), c*v.Dims)
 	}
 	return v, nil
 }
