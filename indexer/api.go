@@ -133,6 +133,11 @@ type Query struct {
 	Limit    int      // 0 means DefaultSearchLimit
 	// BestPerDocument returns only the best chunk of each document.
 	BestPerDocument bool
+
+	// ids, when not nil, restricts the search to these chunks, with no
+	// words scored: the filters, phrases and exclusions of Text only
+	// (SearchHybrid's semantic half).
+	ids []string
 }
 
 // Hit is one search result. Its JSON is ctx search --json's output.
@@ -144,6 +149,8 @@ type Hit struct {
 	Score   float64  `json:"score"`
 	Tags    []string `json:"tags,omitempty"` // the document's tags
 	Snippet string   `json:"snippet"`        // matched terms marked with **…**
+
+	id string // the chunk's (chunkID)
 }
 
 // Document is one catalogued document (any format markdown.FormatOf names).

@@ -358,6 +358,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	analyzer := idx.Mapping().AnalyzerNamed(textAnalyzer)
 
 	positive := pq.positive()
+	if q.ids != nil {
+		positive = "" // filters only (vectors_search.go)
+	}
 	if parts := compoundParts(positive, 1000); parts != "" {
 		positive += " " + parts
 	}
@@ -379,6 +382,8 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		mq.SetField(fText)
 		mq.Analyzer = keyAnalyzer
 		bq.AddShould(mq)
+	} else if q.ids != nil {
+		bq.AddMust(bleve.NewDocIDQuery(q.ids)) // only these, not every chunk then a filter (vectors_search.go)
 	} else {
 		bq.AddShould(bleve.NewMatchAllQuery())
 	}
@@ -567,6 +572,7 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 			Score:   c.score,
 			Tags:    h.Tags,
 			Snippet: snip(body[prefix:]),
+			id:      c.ext,
 		})
 		if len(hits) == limit {
 			break

@@ -40,6 +40,12 @@ type Options struct {
 	// Changes answers what_changed (workspace.Changes, from cmd/ctx); nil:
 	// the tool says it is not available.
 	Changes ChangesFunc
+	// Semantic, when not nil, makes search and read_relevant hybrid
+	// (indexer.SearchHybrid): the user's embedding endpoint, from
+	// cmd/ctx's embedConfig. SemanticNote, when not "", says why the
+	// configured endpoint cannot be used (each answer's warning).
+	Semantic     *indexer.Semantic
+	SemanticNote string
 }
 
 // Server is ctx's MCP server for one project.
@@ -50,6 +56,8 @@ type Server struct {
 	log     *slog.Logger
 	logOut  io.Writer // where log goes (Options.Log)
 	srv     *mcp.Server
+	sem     *indexer.Semantic // Options.Semantic
+	semNote string            // Options.SemanticNote
 	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound
@@ -133,6 +141,8 @@ func New(opts Options) (*Server, error) {
 		changes:  opts.Changes,
 		log:      slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		logOut:   w,
+		sem:      opts.Semantic,
+		semNote:  opts.SemanticNote,
 		sync:     indexer.Sync,
 		renderMD: indexer.RenderIndexMD,
 		// INDEX.md may be behind the catalogue (a server stopped between

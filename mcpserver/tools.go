@@ -34,6 +34,7 @@ type SearchIn struct {
 	Limit       int      `json:"limit,omitempty" jsonschema:"hits (default 10)"`
 	AllPassages bool     `json:"allPassages,omitempty" jsonschema:"every matching passage (default: the best of each document)"`
 	MaxTokens   int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	Lexical     bool     `json:"lexical,omitempty" jsonschema:"words only, no semantic ranking"`
 }
 
 func (in SearchIn) maxTokens() int { return in.MaxTokens }
@@ -258,10 +259,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if in.Path != "" {
 		q.Paths = []string{in.Path}
 	}
-	hits, err := r.Search(ctx, q)
+	hits, semNote, err := s.searchHybrid(ctx, r, q, in.Lexical)
 	if err != nil {
 		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
 	}
+	out.Warning = joinNotes(out.Warning, semNote)
 	for _, h := range hits {
 		if checkRelPathOnce(h.Path) != nil {
 			continue // a hidden file the index holds is never served
@@ -635,4 +637,30 @@ func (s *Server) countTokens(text string) int {
 		s.counts.put(text, n)
 	}
 	return n
+}
+
+// searchHybrid is the index's search, hybrid when the user configured an
+// embedding endpoint and lexical is false; note says in one line why the
+// semantic half was left out when it was.
+func (s *Server) searchHybrid(ctx context.Context, r *indexer.Reader, q indexer.Query, lexical bool) ([]indexer.Hit, string, error) {
+	if lexical {
+		hits, err := r.Search(ctx, q)
+		return hits, "", err
+	}
+	hits, note, err := r.SearchHybrid(ctx, q, s.sem)
+	if s.semNote != "" && note == "" {
+		note = s.semNote
+	}
+	return hits, note, err
+}
+
+// joinNotes joins the non-empty of a and b with "; ".
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }

@@ -160,10 +160,11 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, nil, err
 	}
-	hits, err := r.Search(ctx, indexer.Query{Text: in.Query, Packages: in.Packages, Limit: readCandidates})
+	hits, semNote, err := s.searchHybrid(ctx, r, indexer.Query{Text: in.Query, Packages: in.Packages, Limit: readCandidates}, false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("search failed: %w", err)
 	}
+	warn = joinNotes(warn, semNote)
 	// What the answer holds besides its passages, the note included.
 	out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
 	base, _ := s.renderPassages(nil, out)

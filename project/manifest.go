@@ -24,6 +24,12 @@ type Manifest struct {
 	Project  string        `json:"project,omitempty"` // the name audience rules match (Project.Name); "" = the project folder's name
 	Index    IndexSettings `json:"index"`
 	Packages []PackageSpec `json:"packages" validate:"dive"`
+	// Embeddings is the project's hint for semantic search: a model it
+	// recommends, which ctx shows. Never an endpoint: a committed URL
+	// would send every document to whoever wrote it (the endpoint is the
+	// user's own, cmd/ctx embedConfig); one here is read only to say it
+	// is ignored.
+	Embeddings *EmbeddingsHint `json:"embeddings,omitempty"`
 
 	// Allow is the user's allowances, from .context/context.local.json
 	// (never committed): the resolved absolute paths of local sources
@@ -83,6 +89,13 @@ func packageLines(data []byte, pkgs []PackageSpec) map[string]int {
 // IndexSettings configure INDEX.md and search.
 type IndexSettings struct {
 	BudgetTokens int `json:"budgetTokens,omitempty" validate:"omitempty,min=500,max=1000000"` // 0 = indexer.DefaultBudgetTokens
+}
+
+// EmbeddingsHint is a manifest's "embeddings": {"model": NAME}.
+type EmbeddingsHint struct {
+	Model string `json:"model,omitempty" validate:"omitempty,max=200"`
+	// URL is never used (see Manifest.Embeddings).
+	URL string `json:"url,omitempty"`
 }
 
 // Source kinds. A spec with no kind is git, as every manifest before

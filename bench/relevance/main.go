@@ -63,6 +63,10 @@ func main() {
 	work := flag.String("work", "", "keep the project in `DIR` (made when missing, brought up to date when there) instead of a temporary one: runs after the first skip the build")
 	chunks := flag.Bool("chunks", false, "rank the 10 best chunks as they come (several of one document may fill them) instead of the best chunk of each document: the rank is that of the first chunk of a wanted document")
 	queries := flag.String("queries", "", "the queries and their wanted documents (`FILE`, JSON; default queries.json next to this program; queries-heldout.json is the second set)")
+	embedURL := flag.String("embed", "", "also rank with hybrid search: embed the chunks at this OpenAI-compatible `URL` (bench/embedserver) and compare each of -fusions with lexical")
+	embedModel := flag.String("model", "use-lite", "with -embed: the model name")
+	fusions := flag.String("fusions", "rrf:0.3,rrf:0.5,rrf:0.7,blend:0.3,blend:0.5,blend:0.7", "with -embed: the fusions to try, METHOD:WEIGHT (rrf, blend; the semantic weight 0–1)")
+	only := flag.String("packages", "", "index only these corpus packages (comma-separated aliases), and keep only the queries with a wanted document in them")
 	flag.Parse()
 	qfile := *queries
 	if qfile == "" {
@@ -90,6 +94,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	pkgs, qs = keepPackages(pkgs, qs, *only)
 	dir := filepath.Join(tmp, project.DirName)
 	ctx := context.Background()
 	cpu0, start := cpuTime(), time.Now()
@@ -102,6 +107,10 @@ func main() {
 		log.Fatal(err)
 	}
 	defer r.Close()
+	if *embedURL != "" {
+		hybridBench(ctx, dir, r, qs, *embedURL, *embedModel, *fusions, *chunks)
+		return
+	}
 
 	var r1, r5, mrr float64
 	var misses []string

@@ -60,6 +60,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ctx-dev/ctx/project"
 )
 
 // corpusChunks is about the chunks of the corpus, used to size the
@@ -87,6 +89,7 @@ func main() {
 	outDir := flag.String("out", "out", "where scale.md and scale.png go")
 	ctxBin := flag.String("ctx", "", "ctx binary (default: go build ./cmd/ctx into the work dir)")
 	nq := flag.Int("queries", 200, "searches per measurement")
+	vecDims := flag.String("vectors", "", "also, per scale, stub vectors of these `DIMS` (comma-separated, e.g. 384,768) for every chunk, and lexical against hybrid search (issue 28); off when empty")
 	rounds := flag.Int("rounds", 3, "install: alternating rounds of ctx and native git")
 	budget := flag.Int("budget", 8000, "INDEX.md budget in tokens")
 	searchOnly := flag.String("searchonly", "", "only time searches by query length (1-4 words, then 5 to 12) on the project `DIR` already built (say, -work's x10), -rounds passes, and print them")
@@ -172,6 +175,7 @@ func main() {
 	for _, part := range []string{"build", "incr", "indexmd", "search", "mcp"} {
 		perScale = perScale || !skip[part]
 	}
+	perScale = perScale || strings.TrimSpace(*vecDims) != ""
 	if !perScale {
 		scales = nil // nothing to measure at a scale: no project, no index
 	}
@@ -183,9 +187,12 @@ func main() {
 			log.Fatal(err)
 		}
 		progress("%d×: %s (laid out in %v)", s, row.desc, time.Since(start).Round(time.Second))
-		// The later parts need an index: built here even when build is skipped.
-		if row.build, err = fullBuild(dir); err != nil {
-			log.Fatal(err)
+		// The later parts need an index: built here even when build is
+		// skipped, unless it is skipped and -work holds one already.
+		if _, serr := os.Stat(filepath.Join(dir, project.DirName, project.IndexDir, "meta.json")); !skip["build"] || serr != nil {
+			if row.build, err = fullBuild(dir); err != nil {
+				log.Fatal(err)
+			}
 		}
 		row.measured["build"] = !skip["build"]
 		if s == 1 {
@@ -209,6 +216,20 @@ func main() {
 				log.Fatal(err)
 			}
 			row.measured["search"] = true
+		}
+		for _, d := range strings.Split(*vecDims, ",") {
+			if d = strings.TrimSpace(d); d == "" {
+				continue
+			}
+			n, err := strconv.Atoi(d)
+			if err != nil || n < 1 {
+				log.Fatalf("-vectors: %q is not a dimension", d)
+			}
+			vr, err := vectorsPart(dir, n, *nq)
+			if err != nil {
+				log.Fatal(err)
+			}
+			progress("%d×: %s", s, vr)
 		}
 		if !skip["mcp"] {
 			if row.mcp, err = searchMCP(bin, dir, *nq); err != nil {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/embed"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -24,11 +25,100 @@ type userConfig struct {
 	// Registry is the default registry of `ctx setup` (CTX_REGISTRY
 	// overrides it; --registry and the manifest's registry come first).
 	Registry string `json:"registry,omitempty"`
+	// Embeddings is the user's embedding endpoint (embedConfig): only
+	// here and in the environment, never in a project's files.
+	Embeddings *embeddingsConfig `json:"embeddings,omitempty"`
+}
+
+// embeddingsConfig is the user's embedding endpoint: an OpenAI-compatible
+// base URL and a model name. The key is never stored (CTX_EMBEDDINGS_KEY).
+type embeddingsConfig struct {
+	URL    string `json:"url,omitempty"`
+	Model  string `json:"model,omitempty"`
+	Hybrid string `json:"hybrid,omitempty"` // "on": search is hybrid by default
+}
+
+// setting is one key of `ctx config`.
+type setting struct {
+	help string
+	env  string // the environment variable that overrides it
+	arg  string // what the value is, for messages (LOCATION, URL)
+	get  func(*userConfig) string
+	set  func(*userConfig, string)
+	// check turns a value given to set into what is saved.
+	check func(opts *configOptions) (string, error)
+}
+
+func (c *userConfig) embeddings() *embeddingsConfig {
+	if c.Embeddings == nil {
+		c.Embeddings = &embeddingsConfig{}
+	}
+	return c.Embeddings
 }
 
 // configKeys are the settings `ctx config` knows, with what each is.
-var configKeys = map[string]string{
-	"registry": "the default registry of 'ctx setup' (a file, an https URL or a git repository)",
+var configKeys = map[string]setting{
+	"registry": {
+		help: "the default registry of 'ctx setup' (a file, an https URL or a git repository)",
+		env:  "CTX_REGISTRY", arg: "LOCATION",
+		get:   func(c *userConfig) string { return c.Registry },
+		set:   func(c *userConfig, v string) { c.Registry = v },
+		check: settableRegistry,
+	},
+	"embeddings.url": {
+		help: "the OpenAI-compatible embedding endpoint of semantic search (https, or http to this machine)",
+		env:  "CTX_EMBEDDINGS_URL", arg: "URL",
+		get: func(c *userConfig) string {
+			if c.Embeddings == nil {
+				return ""
+			}
+			return c.Embeddings.URL
+		},
+		set: func(c *userConfig, v string) { c.embeddings().URL = v },
+		check: func(opts *configOptions) (string, error) {
+			v := strings.TrimSpace(opts.value)
+			if err := embed.CheckURL(v); err != nil {
+				return "", usageErrorf("config set embeddings.url: %w", err)
+			}
+			return strings.TrimSuffix(v, "/"), nil
+		},
+	},
+	"embeddings.model": {
+		help: "the model the embedding endpoint is asked for (e.g. nomic-embed-text)",
+		env:  "CTX_EMBEDDINGS_MODEL", arg: "NAME",
+		get: func(c *userConfig) string {
+			if c.Embeddings == nil {
+				return ""
+			}
+			return c.Embeddings.Model
+		},
+		set: func(c *userConfig, v string) { c.embeddings().Model = v },
+		check: func(opts *configOptions) (string, error) {
+			v := strings.TrimSpace(opts.value)
+			if v == "" || len(v) > 200 || strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+				return "", usageErrorf("config set embeddings.model: %s is not a model name (up to 200 characters, no control characters)", safetext.Quote(opts.value))
+			}
+			return v, nil
+		},
+	},
+	"embeddings.hybrid": {
+		help: "on: search and read_relevant fuse the semantic ranking with the lexical one by default (off: only with ctx search --hybrid)",
+		env:  "CTX_EMBEDDINGS_HYBRID", arg: "on|off",
+		get: func(c *userConfig) string {
+			if c.Embeddings == nil {
+				return ""
+			}
+			return c.Embeddings.Hybrid
+		},
+		set: func(c *userConfig, v string) { c.embeddings().Hybrid = v },
+		check: func(opts *configOptions) (string, error) {
+			v := strings.TrimSpace(opts.value)
+			if v != "on" && v != "off" {
+				return "", usageErrorf("config set embeddings.hybrid: %s: say on or off", safetext.Quote(opts.value))
+			}
+			return v, nil
+		},
+	},
 }
 
 // settingNames lists configKeys in order.
@@ -83,17 +173,25 @@ type configOptions struct {
 func newConfigCmd(g *globalOptions, runF func(context.Context, *configOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
-		Short: "Get and set your own defaults (the default registry)",
+		Short: "Get and set your own defaults (the default registry, the embedding endpoint)",
 		Long: `Config reads and writes your user settings, which apply to every project:
 ` + configFileHelp + `
 
 Settings:
-  registry   ` + configKeys["registry"] + `
+  registry           ` + configKeys["registry"].help + `
+  embeddings.url     ` + configKeys["embeddings.url"].help + `
+  embeddings.model   ` + configKeys["embeddings.model"].help + `
+  embeddings.hybrid  ` + configKeys["embeddings.hybrid"].help + `
 
 'ctx setup' takes its registry from --registry, else the project's manifest,
 else CTX_REGISTRY, else this setting. So a fresh project runs 'ctx setup'
-with no flags once a default is set.`,
+with no flags once a default is set. CTX_EMBEDDINGS_URL,
+CTX_EMBEDDINGS_MODEL and CTX_EMBEDDINGS_HYBRID override the embeddings
+settings; the endpoint's API
+key is read only from CTX_EMBEDDINGS_KEY, never saved.`,
 		Example: `  ctx config set registry https://github.com/acme/ctx-hub
+  ctx config set embeddings.url http://localhost:11434/v1
+  ctx config set embeddings.model nomic-embed-text
   ctx config get registry
   ctx config unset registry`,
 		Args: noArgs,
@@ -116,7 +214,7 @@ with no flags once a default is set.`,
 		}
 	}
 	cmd.AddCommand(
-		sub("get", "get KEY", "Print a setting (CTX_REGISTRY counts for registry)", exactArgs(1, "KEY")),
+		sub("get", "get KEY", "Print a setting (its CTX_ environment variable counts)", exactArgs(1, "KEY")),
 		sub("set", "set KEY VALUE", "Save a setting", exactArgs(2, "KEY and VALUE")),
 		sub("unset", "unset KEY", "Remove a setting", exactArgs(1, "KEY")),
 	)
@@ -128,7 +226,8 @@ $XDG_CONFIG_HOME or ~/.config, on macOS ~/Library/Application Support, on
 Windows %AppData%).`
 
 func runConfig(ctx context.Context, opts *configOptions) error {
-	if _, ok := configKeys[opts.key]; !ok {
+	key, ok := configKeys[opts.key]
+	if !ok {
 		return usageErrorf("config %s: unknown setting %s: the settings are %s", opts.op, safetext.Quote(opts.key), strings.Join(settingNames(), ", "))
 	}
 	path, err := userConfigPath()
@@ -141,34 +240,37 @@ func runConfig(ctx context.Context, opts *configOptions) error {
 	}
 	switch opts.op {
 	case "get":
-		loc, from, err := defaultRegistry()
-		if err != nil {
-			return err
+		v, from := key.get(c), path
+		if e := strings.TrimSpace(os.Getenv(key.env)); e != "" {
+			v, from = e, key.env
 		}
-		if loc == "" {
-			return errors.New("registry is not set: set it with 'ctx config set registry LOCATION' (or CTX_REGISTRY)")
+		if v == "" {
+			return fmt.Errorf("%s is not set: set it with 'ctx config set %s %s' (or %s)", opts.key, opts.key, key.arg, key.env)
 		}
-		fmt.Fprintln(opts.IO.Out, safetext.Text(loc))
+		fmt.Fprintln(opts.IO.Out, safetext.Text(v))
 		if from != path {
 			fmt.Fprintf(opts.IO.ErrOut, "(from %s)\n", from)
 		}
 		return nil
 	case "set":
-		loc, err := settableRegistry(opts)
+		v, err := key.check(opts)
 		if err != nil {
 			return err
 		}
-		c.Registry = loc
+		key.set(c, v)
 	case "unset":
-		c.Registry = ""
+		key.set(c, "")
+	}
+	if c.Embeddings != nil && *c.Embeddings == (embeddingsConfig{}) {
+		c.Embeddings = nil
 	}
 	if err := writeUserConfig(path, c); err != nil {
 		return err
 	}
 	if opts.op == "set" {
-		fmt.Fprintf(opts.IO.ErrOut, "registry set to %s in %s\n", safetext.Text(c.Registry), path)
+		fmt.Fprintf(opts.IO.ErrOut, "%s set to %s in %s\n", opts.key, safetext.Text(key.get(c)), path)
 	} else {
-		fmt.Fprintf(opts.IO.ErrOut, "registry unset in %s\n", path)
+		fmt.Fprintf(opts.IO.ErrOut, "%s unset in %s\n", opts.key, path)
 	}
 	return nil
 }

@@ -34,6 +34,11 @@ limits.maxFiles and limits.maxTotalBytes say otherwise) stops the index
 with an error. A dir source of the committed manifest that leads outside
 the project is refused: neither indexed nor served.
 
+With an embedding endpoint configured (see 'ctx config'), index then
+embeds the chunks that have no vector yet (document text is sent to that
+endpoint), with a progress line, and returns when the vectors are
+current; it fails (1) when the endpoint does, the search index done.
+
 Exit status: 0 when done; 3 when a dir source was refused (the others are
 indexed); 1 for other errors.`, indexer.DefaultBudgetTokens),
 		Args: noArgs,
@@ -73,10 +78,18 @@ func runIndex(ctx context.Context, opts *indexOptions) error {
 		return err
 	}
 	printSyncReport(opts.IO.Out, rep)
-	if refused := w.Refused(); len(refused) > 0 {
-		for _, e := range refused {
-			fmt.Fprintf(errOut, "%s: not indexed: %s\n", safetext.Escape(e.Alias), safetext.Text(e.Error()))
-		}
+	refused := w.Refused()
+	for _, e := range refused {
+		fmt.Fprintf(errOut, "%s: not indexed: %s\n", safetext.Escape(e.Alias), safetext.Text(e.Error()))
+	}
+	// The vectors are embedded without the project's lock (the index
+	// has its own for them): an endpoint's minutes hold no other command.
+	dir, hint := w.Dir(), w.Manifest().Embeddings
+	w.Close()
+	if err := embedIndex(ctx, dir, hint, opts.IO.Out, errOut, opts.IO.ErrTTY); err != nil {
+		return err
+	}
+	if len(refused) > 0 {
 		return partial()
 	}
 	return nil

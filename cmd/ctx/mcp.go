@@ -105,7 +105,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome(), Changes: mcpChanges(g)})
+	srv, err := mcpserver.New(serverOptions(dir, g))
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func runMCPHTTP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome(), Changes: mcpChanges(g)})
+	srv, err := mcpserver.New(serverOptions(dir, g))
 	if err != nil {
 		return err
 	}
@@ -292,4 +292,11 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 	fmt.Fprint(o.IO.Out, cfg.Text)
 	fmt.Fprintln(o.IO.ErrOut, cfg.Where)
 	return nil
+}
+
+// serverOptions are the server's options: the project, the log, and the
+// user's embedding endpoint (searchSemantic) when embeddings.hybrid is on.
+func serverOptions(dir string, g *globalOptions) mcpserver.Options {
+	sem, note, _ := searchSemantic(false, false) // the client lives as long as the process
+	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome(), Changes: mcpChanges(g), Semantic: sem, SemanticNote: note}
 }

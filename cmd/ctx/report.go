@@ -156,6 +156,11 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	}
 	if rep.Index != nil {
 		printSyncReport(errOut, rep.Index)
+		if ix := rep.Index; !dryRun && ix.Added+ix.Updated > 0 {
+			if _, on, _, _ := embedConfig(); on {
+				fmt.Fprintln(errOut, "semantic search: the new and changed passages are embedded by `ctx index`; until then search ranks them by their words")
+			}
+		}
 	}
 	if len(bad) == 0 {
 		return nil

@@ -70,6 +70,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		mcpScriptCmds(),
 		cacheScriptCmds(),
 		searchScriptCmds(),
+		embedScriptCmds(),
 	} {
 		for k, v := range m {
 			cmds[k] = v

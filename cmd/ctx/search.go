@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,8 @@ type searchOptions struct {
 	json       bool
 	bestPerDoc bool
 	listTags   bool
+	lexical    bool // --lexical: no semantic half
+	hybrid     bool // --hybrid: the semantic half, whatever embeddings.hybrid says
 }
 
 func newSearchCmd(g *globalOptions, runF func(context.Context, *searchOptions) error) *cobra.Command {
@@ -43,6 +46,14 @@ below reference and guide pages unless the query asks for them
 (changelog, release, upgrade, migrate, "what's new", a version number);
 kind:changelog, kind:release, kind:blog, kind:whatsnew or kind:migration
 searches only them.
+
+With an embedding endpoint configured (ctx config set embeddings.url,
+embeddings.model; see 'ctx config'), --hybrid fuses the passages whose
+meaning is nearest the query's words with the lexical ranking, so a query
+finds a page that says it in other words; 'ctx config set
+embeddings.hybrid on' makes that the default, and --lexical turns it off
+for one search. When the endpoint cannot answer, search ranks lexically
+and says why in one line on stderr.
 
 Each hit names the package, the file inside it, the heading trail, the line
 range and the document's tags, with the matched words marked **like this**.
@@ -91,6 +102,8 @@ that carry each (tags come from front matter "tags" and "keywords", else a
 	f.BoolVar(&opts.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, tags, snippet)")
 	f.BoolVar(&opts.bestPerDoc, "best-per-doc", false, "return only the best chunk of each document")
 	f.BoolVar(&opts.listTags, "tags", false, "list the documents' tags with their counts instead of searching")
+	f.BoolVar(&opts.lexical, "lexical", false, "rank by words alone, without the semantic half (when embeddings.hybrid is on)")
+	f.BoolVar(&opts.hybrid, "hybrid", false, "fuse the semantic ranking of your embedding endpoint with the lexical one (see 'ctx config')")
 	return cmd
 }
 
@@ -118,20 +131,26 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		return err
 	}
 	defer r.Close()
-	hits, err := r.Search(ctx, indexer.Query{
+	if o.lexical && o.hybrid {
+		return usageErrorf("--lexical and --hybrid: give one")
+	}
+	sem, note, closeSem := searchSemantic(o.lexical, o.hybrid)
+	defer closeSem()
+	hits, hnote, err := r.SearchHybrid(ctx, indexer.Query{
 		Text:            text,
 		Packages:        o.packages,
 		Kinds:           o.kinds,
 		Tags:            o.tags,
 		Limit:           o.limit,
 		BestPerDocument: o.bestPerDoc,
-	})
+	}, sem)
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
 	if err != nil {
 		return err
 	}
+	printNote(o.IO.ErrOut, cmp.Or(note, hnote))
 	out := o.IO.Out
 	if o.json {
 		if hits == nil {

@@ -32,6 +32,9 @@ Like git status, it exits 0 whether or not there are edits (1 only when it
 cannot tell). In CI, use ctx verify, which exits non-zero when the installed
 files do not match the lock.
 
+With an embedding endpoint configured, a first line says how much of the
+index is embedded, with which model.
+
 --json prints an array of {alias, files: [{path, change}]}, [] when clean.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -60,6 +63,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	}
 	if opts.json {
 		return writeJSON(opts.IO.Out, st)
+	}
+	if line := semanticStatus(w.Dir()); line != "" {
+		fmt.Fprintln(opts.IO.Out, line)
 	}
 	if len(st) == 0 {
 		fmt.Fprintln(opts.IO.Out, "no local edits")

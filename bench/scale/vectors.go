@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// The -vectors part (issue 28): stub vectors of a real model's dimension
+// for every chunk, made in-process (stubEmbedder: a text's vector is
+// seeded by its hash, so the endpoint's cost is left out and what is
+// measured is ctx's: reading the chunks, quantizing, writing
+// vectors.bin), then n searches lexical and n hybrid on one Reader.
+
+type stubEmbedder struct{ dims int }
+
+func (e stubEmbedder) Model() string { return fmt.Sprintf("stub-%d", e.dims) }
+
+func (e stubEmbedder) vector(text string) []float32 {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	r := rand.New(rand.NewPCG(h.Sum64(), 7))
+	v := make([]float32, e.dims)
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+	}
+	return v
+}
+
+func (e stubEmbedder) Embed(_ context.Context, texts []string, done func(int)) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = e.vector(t)
+	}
+	if done != nil {
+		done(len(texts))
+	}
+	return out, nil
+}
+
+type vectorsResult struct {
+	dims               int
+	embedMs            int64
+	embedCPU           time.Duration
+	vectors            int
+	bytes              int64
+	lexP50, lexP95     time.Duration
+	hybP50, hybP95     time.Duration
+	lexCPU, hybCPU     time.Duration // per search
+	firstHybrid        time.Duration // the first hybrid search: reads vectors.bin
+	firstHybridCPUTime time.Duration
+}
+
+func vectorsPart(dir string, dims, n int) (vectorsResult, error) {
+	res := vectorsResult{dims: dims}
+	ctxDir := filepath.Join(dir, project.DirName)
+	ctx := context.Background()
+	e := stubEmbedder{dims: dims}
+	cpu0, start := cpuTime(), time.Now()
+	rep, err := indexer.EmbedIndex(ctx, ctxDir, e, indexer.EmbedOptions{Group: 4096})
+	if err != nil {
+		return res, err
+	}
+	res.embedMs, res.embedCPU = time.Since(start).Milliseconds(), cpuTime()-cpu0
+	res.vectors, res.bytes = rep.Vectors, rep.Bytes
+	r, err := indexer.OpenReader(ctxDir)
+	if err != nil {
+		return res, err
+	}
+	defer r.Close()
+	sem := &indexer.Semantic{Model: e.Model(), Embed: func(_ context.Context, text string) ([]float32, error) { return e.vector(text), nil }}
+	if _, err := r.Search(ctx, indexer.Query{Text: "warm up"}); err != nil {
+		return res, err
+	}
+	cpu0, start = cpuTime(), time.Now()
+	if _, note, err := r.SearchHybrid(ctx, indexer.Query{Text: "warm up"}, sem); err != nil || note != "" {
+		return res, fmt.Errorf("hybrid: %v %s", err, note)
+	}
+	res.firstHybrid, res.firstHybridCPUTime = time.Since(start), cpuTime()-cpu0
+	run := func(s *indexer.Semantic) ([]time.Duration, time.Duration, error) {
+		var ds []time.Duration
+		cpu0 := cpuTime()
+		for i := range n {
+			start := time.Now()
+			q := indexer.Query{Text: benchmcp.Queries[i%len(benchmcp.Queries)], Limit: 10, BestPerDocument: i%2 == 1}
+			if _, _, err := r.SearchHybrid(ctx, q, s); err != nil {
+				return nil, 0, err
+			}
+			ds = append(ds, time.Since(start))
+		}
+		return ds, (cpuTime() - cpu0) / time.Duration(n), nil
+	}
+	lex, lexCPU, err := run(nil)
+	if err != nil {
+		return res, err
+	}
+	hyb, hybCPU, err := run(sem)
+	if err != nil {
+		return res, err
+	}
+	res.lexP50, res.lexP95, res.lexCPU = pct(lex, 0.5), pct(lex, 0.95), lexCPU
+	res.hybP50, res.hybP95, res.hybCPU = pct(hyb, 0.5), pct(hyb, 0.95), hybCPU
+	return res, nil
+}
+
+func (v vectorsResult) String() string {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+	return fmt.Sprintf("vectors %d dims: %d vectors, %.1f MB, made in %d ms (%s CPU, stub embedder); first hybrid search (reads vectors.bin) %s (%s CPU); search p50/p95 lexical %s / %s (%s CPU each), hybrid %s / %s (%s CPU each)",
+		v.dims, v.vectors, float64(v.bytes)/1e6, v.embedMs, v.embedCPU.Round(time.Millisecond), ms(v.firstHybrid), ms(v.firstHybridCPUTime),
+		ms(v.lexP50), ms(v.lexP95), ms(v.lexCPU), ms(v.hybP50), ms(v.hybP95), ms(v.hybCPU))
+}
+
+// cpuTime is this process's user and system time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/embed"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
+	"github.com/dustin/go-humanize"
+)
+
+// embedConfig is the user's embedding endpoint, the one rule of where it
+// comes from: CTX_EMBEDDINGS_URL and CTX_EMBEDDINGS_MODEL over the user
+// config's embeddings.url and embeddings.model (ctx config), the key only
+// from CTX_EMBEDDINGS_KEY. Never from a project's files: a committed
+// manifest naming a URL would send every document to whoever wrote it.
+// on is false when no URL is set (semantic search off); from says where
+// the URL came from, for messages.
+func embedConfig() (c embed.Config, on bool, from string, err error) {
+	path, perr := userConfigPath()
+	var uc *userConfig
+	if perr == nil {
+		if uc, err = readUserConfig(path); err != nil {
+			return c, false, "", err
+		}
+	} else {
+		uc = &userConfig{}
+	}
+	if uc.Embeddings != nil {
+		c.URL, c.Model, from = uc.Embeddings.URL, uc.Embeddings.Model, path
+	}
+	hybridDefault = uc.Embeddings != nil && uc.Embeddings.Hybrid == "on"
+	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_HYBRID")); v != "" {
+		hybridDefault = v == "on"
+	}
+	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_URL")); v != "" {
+		c.URL, from = v, "CTX_EMBEDDINGS_URL"
+	}
+	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_MODEL")); v != "" {
+		c.Model = v
+	}
+	c.Key = os.Getenv("CTX_EMBEDDINGS_KEY")
+	if c.URL == "" {
+		return c, false, "", nil
+	}
+	if err := embed.CheckURL(c.URL); err != nil {
+		return c, false, from, fmt.Errorf("%w (from %s)", err, from)
+	}
+	if c.Model == "" {
+		return c, false, from, fmt.Errorf("embeddings.url is set (in %s) but no model: set it with 'ctx config set embeddings.model NAME' (or CTX_EMBEDDINGS_MODEL)", from)
+	}
+	return c, true, from, nil
+}
+
+// hybridDefault is the user's embeddings.hybrid (CTX_EMBEDDINGS_HYBRID
+// over it), as embedConfig last read it: whether search is hybrid when
+// neither --hybrid nor --lexical says. Off unless the user turns it on:
+// with the one model the benchmarks could run (the Universal Sentence
+// Encoder lite), the hybrid ranked worse than lexical on bench/relevance
+// (bench/relevance/README.md, "Hybrid").
+var hybridDefault bool
+
+// queryEmbedTimeout bounds a search's wait for its query's vector: past
+// it, the search answers lexically with a note.
+var queryEmbedTimeout = 10 * time.Second
+
+// searchSemantic is the semantic half of a search: nil when it is off
+// (--lexical; neither --hybrid nor embeddings.hybrid on; nothing
+// configured); note is one line saying why it cannot
+// be on when it is configured but broken. close releases the client.
+func searchSemantic(lexical, hybrid bool) (s *indexer.Semantic, note string, close func()) {
+	close = func() {}
+	if lexical {
+		return nil, "", close
+	}
+	cfg, on, _, err := embedConfig()
+	if !hybrid && !hybridDefault {
+		return nil, "", close
+	}
+	if err != nil {
+		return nil, "semantic search off: " + err.Error() + "; lexical results only", close
+	}
+	if !on {
+		if hybrid {
+			return nil, "semantic search off: no embedding endpoint is set (ctx config set embeddings.url URL); lexical results only", close
+		}
+		return nil, "", close
+	}
+	c, err := embed.New(cfg, embed.Options{Attempts: 1, Idle: queryEmbedTimeout})
+	if err != nil {
+		return nil, "semantic search off: " + err.Error() + "; lexical results only", close
+	}
+	return &indexer.Semantic{Model: cfg.Model, Embed: func(ctx context.Context, text string) ([]float32, error) {
+		ctx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
+		defer cancel()
+		v, err := c.Embed(ctx, []string{text}, nil)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("embeddings at %s: no answer within %s", c.Endpoint(), queryEmbedTimeout)
+			}
+			return nil, err
+		}
+		return v[0], nil
+	}}, "", c.Close
+}
+
+// printNote writes a search's note, one line, on w.
+func printNote(w io.Writer, note string) {
+	if note != "" {
+		fmt.Fprintf(w, "note: %s\n", safetext.Text(note))
+	}
+}
+
+// embedIndex brings the project's vectors up to date when semantic search
+// is configured (ctx index): a progress line on errOut while it works,
+// then one line of what is stored on out. It returns nil when nothing is
+// configured.
+func embedIndex(ctx context.Context, contextDir string, hint *project.EmbeddingsHint, out, errOut io.Writer, tty bool) error {
+	cfg, on, _, err := embedConfig()
+	if err != nil {
+		return err
+	}
+	if hint != nil && hint.URL != "" {
+		fmt.Fprintf(errOut, "warning: the manifest's embeddings.url is ignored: an embedding endpoint is only ever your own (ctx config set embeddings.url URL), as every document's text is sent to it\n")
+	}
+	if hint != nil && hint.Model != "" && hint.Model != cfg.Model {
+		fmt.Fprintf(errOut, "note: this project recommends the embedding model %s (ctx config set embeddings.model %s)\n", safetext.Quote(hint.Model), safetext.Text(hint.Model))
+	}
+	if !on {
+		return nil
+	}
+	c, err := embed.New(cfg, embed.Options{Idle: engineIdle()})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	p := &embedProgress{w: errOut, tty: tty}
+	rep, err := indexer.EmbedIndex(ctx, contextDir, c, indexer.EmbedOptions{
+		Progress: p.update,
+		Warn:     func(msg string) { fmt.Fprintf(errOut, "%s\n", safetext.Text(msg)) },
+	})
+	p.done()
+	if err != nil {
+		return fmt.Errorf("semantic search: %s; the search index is up to date, and search ranks what is not embedded lexically", safetext.Text(err.Error()))
+	}
+	fmt.Fprintf(out, "vectors: %d of %d chunks embedded with %s (%d dims, %s), %d new\n",
+		rep.Vectors, rep.Chunks, safetext.Text(rep.Model), rep.Dims, humanize.Bytes(uint64(rep.Bytes)), rep.Embedded)
+	return nil
+}
+
+// engineIdle is CTX_NET_TIMEOUT's idle timeout, else 0 (the client's
+// default).
+func engineIdle() time.Duration {
+	if o, err := engineOptions(); err == nil && o.IdleTimeout > 0 {
+		return o.IdleTimeout
+	}
+	return 0
+}
+
+// embedProgress prints "embedding: N of M chunks, R/s, about T left":
+// redrawn in place at most every second on a terminal, else a line every
+// 10 seconds.
+type embedProgress struct {
+	w     io.Writer
+	tty   bool
+	last  time.Time
+	shown bool
+}
+
+func (p *embedProgress) update(done, total int, el time.Duration) {
+	every := 10 * time.Second
+	if p.tty {
+		every = time.Second
+	}
+	if time.Since(p.last) < every || done >= total {
+		return
+	}
+	p.last = time.Now()
+	rate := float64(done) / max(el.Seconds(), 0.001)
+	left := time.Duration(float64(total-done)/max(rate, 0.001)) * time.Second
+	line := fmt.Sprintf("embedding: %d of %d chunks, %.1f/s, about %s left", done, total, rate, left.Round(time.Second))
+	if p.tty {
+		fmt.Fprintf(p.w, "\r%s\x1b[K", line)
+		p.shown = true
+	} else {
+		fmt.Fprintln(p.w, line)
+	}
+}
+
+func (p *embedProgress) done() {
+	if p.shown {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// semanticStatus is ctx status's line about semantic search: "" when no
+// endpoint is configured.
+func semanticStatus(contextDir string) string {
+	cfg, on, _, err := embedConfig()
+	if err != nil {
+		return "semantic search: off: " + safetext.Text(err.Error())
+	}
+	if !on {
+		return ""
+	}
+	info, err := indexer.Vectors(contextDir)
+	if err != nil {
+		return "semantic search: " + safetext.Text(err.Error())
+	}
+	if info.Model != "" && info.Model != cfg.Model {
+		return fmt.Sprintf("semantic search: model %s: nothing embedded with it (the vectors are of %s): run `ctx index`", safetext.Text(cfg.Model), safetext.Text(info.Model))
+	}
+	how := "only with ctx search --hybrid (embeddings.hybrid is off)"
+	if hybridDefault {
+		how = "hybrid by default (embeddings.hybrid on)"
+	}
+	return fmt.Sprintf("semantic search: model %s: %d of %d chunks embedded (%s); %s", safetext.Text(cfg.Model), info.Vectors, info.Chunks, humanize.Bytes(uint64(info.Bytes)), how)
+}

@@ -1,0 +1,237 @@
+package indexer
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Semantic is the semantic half of a search: the user's embedding model
+// and how to embed a query with it (internal/embed.Client, with the short
+// timeout of a search).
+type Semantic struct {
+	Model string
+	Embed func(ctx context.Context, text string) ([]float32, error)
+	// Fusion is how the halves are combined; zero = DefaultFusion.
+	Fusion Fusion
+}
+
+// Fusion combines a lexical and a semantic ranking.
+type Fusion struct {
+	// Method is "rrf" (reciprocal rank fusion, k = 60) or "blend" (each
+	// half's scores scaled to 0–1 over its list, then a weighted sum).
+	Method string
+	// Weight is the semantic half's share, 0–1.
+	Weight float64
+}
+
+// DefaultFusion is the fusion of SearchHybrid when Semantic.Fusion is
+// zero: chosen on bench/relevance (see bench/relevance/README.md,
+// "Hybrid").
+var DefaultFusion = Fusion{Method: "blend", Weight: 0.1}
+
+// rrfK is reciprocal rank fusion's constant (Cormack et al.: 60).
+const rrfK = 60
+
+// semanticDepth is how many chunks the semantic half contributes for a
+// search of limit hits.
+func semanticDepth(limit int) int { return max(3*limit, 30) }
+
+// SearchHybrid is Search with a semantic half: the chunks whose vectors
+// are nearest the query's words (its phrases included; qualifiers,
+// exclusions and phrases filter them as they filter the lexical half),
+// fused with BM25F's ranking. With s nil it is Search. When the semantic
+// half cannot run (no vectors yet, another model, the endpoint failing or
+// slow), it answers from BM25F alone and note says why in one line; err is
+// only Search's own. A partly embedded index is used for what it has.
+func (r *Reader) SearchHybrid(ctx context.Context, q Query, s *Semantic) (hits []Hit, note string, err error) {
+	if s == nil {
+		hits, err = r.Search(ctx, q)
+		return hits, "", err
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultSearchLimit
+	}
+	// The lexical half is the search asked for (a deeper one costs BM25F
+	// its rescoring of 20× the limit: at 10× the corpus, twice a search's
+	// CPU); the semantic half brings semanticDepth chunks.
+	depth := semanticDepth(limit)
+	lex, err := r.Search(ctx, q)
+	if err != nil {
+		return nil, "", err
+	}
+	lexical := func(why string) ([]Hit, string, error) {
+		return fuse(lex, nil, Fusion{Method: "lexical"}, q.BestPerDocument, limit), "semantic search off: " + why + "; lexical results only", nil
+	}
+	pq := parseQuery(strings.TrimSpace(q.Text))
+	text := pq.positive()
+	if strings.TrimSpace(text) == "" {
+		return fuse(lex, nil, Fusion{Method: "lexical"}, q.BestPerDocument, limit), "", nil
+	}
+	vs, err := loadVectors(r.indexDir())
+	switch {
+	case err != nil:
+		return lexical(err.Error())
+	case vs == nil || vs.Count == 0:
+		return lexical("nothing is embedded yet (run `ctx index`)")
+	case vs.Model != s.Model:
+		return lexical(fmt.Sprintf("the index's vectors are of model %q, not %q (run `ctx index` to embed again)", vs.Model, s.Model))
+	}
+	qv, err := s.Embed(ctx, text)
+	if err != nil {
+		return lexical(err.Error())
+	}
+	if len(qv) != vs.Dims {
+		return lexical(fmt.Sprintf("the query's vector has %d dimensions, the index's %d (did the model change? run `ctx index`)", len(qv), vs.Dims))
+	}
+	keep, err := r.vectorFilter(q, pq, vs)
+	if err != nil {
+		return nil, "", err
+	}
+	near := vs.nearest(qv, depth, keep)
+	var sem []Hit
+	if len(near) > 0 {
+		ids := make([]string, len(near))
+		sim := make(map[string]float32, len(near))
+		for i, h := range near {
+			d := vs.docs[vs.doc[h.i]]
+			ids[i] = chunkID(d.alias, d.path, int(vs.chunk[h.i]))
+			sim[ids[i]] = h.sim
+		}
+		sq := q
+		sq.ids, sq.Limit, sq.BestPerDocument = ids, len(ids), false
+		if sem, err = r.Search(ctx, sq); err != nil {
+			return nil, "", err
+		}
+		sem = slices.DeleteFunc(sem, func(h Hit) bool { _, ok := sim[h.id]; return !ok })
+		for i := range sem {
+			sem[i].Score = float64(sim[sem[i].id])
+		}
+		slices.SortStableFunc(sem, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
+	}
+	f := s.Fusion
+	if f.Method == "" {
+		f = DefaultFusion
+	}
+	return fuse(lex, sem, f, q.BestPerDocument, limit), "", nil
+}
+
+// vectorFilter is what the scan keeps: the vectors of the packages and
+// paths the query and its qualifiers allow (the rest of the filters
+// apply to the shortlist, through Search).
+func (r *Reader) vectorFilter(q Query, pq parsedQuery, vs *vectorSet) (func(int) bool, error) {
+	packages := [][]string{q.Packages, pq.packages}
+	for _, kinds := range [][]string{q.Kinds, pq.kinds} {
+		if len(kinds) == 0 {
+			continue
+		}
+		r.mu.Lock()
+		cat, err := r.loadCatalogLocked()
+		r.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		packages = append(packages, kindAliases(cat.Packages, kinds, nil))
+	}
+	paths := [][]string{q.Paths, pq.paths}
+	docOK := make([]bool, len(vs.docs))
+	for i, d := range vs.docs {
+		ok := true
+		for _, p := range packages {
+			if p != nil && !slices.Contains(p, d.alias) {
+				ok = false
+			}
+		}
+		for _, ps := range paths {
+			if len(ps) == 0 {
+				continue
+			}
+			any := false
+			for _, p := range ps {
+				if strings.HasPrefix(d.path, pathPrefix(p)) {
+					any = true
+				}
+			}
+			ok = ok && any
+		}
+		docOK[i] = ok
+	}
+	return func(i int) bool { return docOK[vs.doc[i]] }, nil
+}
+
+// fuse merges the lexical and semantic hits (each best first) by f,
+// keeps the best chunk of each document when bestPerDoc, and returns the
+// first limit. A hit in both keeps the lexical one's snippet (its words
+// marked).
+func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
+	type fused struct {
+		h     Hit
+		score float64
+		first int // the better of its two ranks, for ties
+	}
+	byID := map[string]*fused{}
+	var order []*fused
+	add := func(hits []Hit, part func(i int, h Hit) float64) {
+		for i, h := range hits {
+			fh := byID[h.id]
+			if fh == nil {
+				fh = &fused{h: h, first: i}
+				byID[h.id] = fh
+				order = append(order, fh)
+			}
+			fh.score += part(i, h)
+			fh.first = min(fh.first, i)
+		}
+	}
+	w := f.Weight
+	switch f.Method {
+	case "blend":
+		scale := func(hits []Hit) func(float64) float64 {
+			if len(hits) == 0 {
+				return nil
+			}
+			lo, hi := hits[0].Score, hits[0].Score
+			for _, h := range hits {
+				lo, hi = min(lo, h.Score), max(hi, h.Score)
+			}
+			return func(x float64) float64 {
+				if hi == lo {
+					return 1
+				}
+				return (x - lo) / (hi - lo)
+			}
+		}
+		ls, ss := scale(lex), scale(sem)
+		add(lex, func(_ int, h Hit) float64 { return (1 - w) * ls(h.Score) })
+		add(sem, func(_ int, h Hit) float64 { return w * ss(h.Score) })
+	case "lexical": // the lexical half alone, its scores kept
+		add(lex, func(_ int, h Hit) float64 { return h.Score })
+	default: // rrf
+		add(lex, func(i int, _ Hit) float64 { return (1 - w) / float64(rrfK+i+1) })
+		add(sem, func(i int, _ Hit) float64 { return w / float64(rrfK+i+1) })
+	}
+	slices.SortStableFunc(order, func(a, b *fused) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.first, b.first))
+	})
+	out := make([]Hit, 0, limit)
+	seen := map[string]bool{}
+	for _, fh := range order {
+		if bestPerDoc {
+			k := fh.h.Package + "\x00" + fh.h.Path
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		h := fh.h
+		h.Score = fh.score
+		out = append(out, h)
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
