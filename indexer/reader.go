@@ -332,22 +332,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		limit = DefaultSearchLimit
 	}
 	pq := parseQuery(text)
-	packages := [][]string{q.Packages, pq.packages}
-	for _, kinds := range [][]string{q.Kinds, pq.kinds} {
-		if len(kinds) == 0 {
-			continue
-		}
-		r.mu.Lock()
-		cat, err := r.loadCatalogLocked()
-		r.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		aliases := kindAliases(cat.Packages, kinds, nil)
-		if len(aliases) == 0 {
-			return nil, nil // no indexed package of those kinds
-		}
-		packages = append(packages, aliases)
+	packages, none, err := r.packageFilters(q, pq)
+	if err != nil || none {
+		return nil, err
 	}
 	open, release, err := r.acquire()
 	if err != nil {
@@ -375,16 +362,105 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(keyTerms) == 0 {
 		keyAnalyzer, keyTerms = textAnalyzer, queryTerms(analyzer, positive)
 	}
+	bq, phrases, excludedPhrases, filtered := buildQuery(idx, pq, q, positive, len(terms) > 0, keyAnalyzer, packages)
 
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: search: %w", err)
+	}
+	rdr, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: search: %w", err)
+	}
+	defer rdr.Close()
+	docs, _ := idx.DocCount()
+	// Candidates: bleve's best size chunks (in id order when nothing is
+	// scored). When they hold fewer than limit hits (one document's chunks
+	// filling them for BestPerDocument, phrases not found) and bleve has
+	// more, ask again for four times as many, up to maxBestScan: a larger
+	// candidate set keeps the order of the chunks already in it.
+	size := min(max(rescoreCandidates, 20*limit), maxBestScan)
+	if len(terms) == 0 {
+		size = min(limit*20, maxBestScan)
+	}
+	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
+	keep := func(body []byte) bool {
+		if len(phrases) == 0 && len(excludedPhrases) == 0 {
+			return true
+		}
+		toks := analyzer.Analyze(bytes.Clone(body)) // analysing changes the bytes
+		return allPhrases(toks, phrases) && !anyPhrase(toks, excludedPhrases)
+	}
+	for {
+		var stats *search.BM25Stats
+		if len(terms) > 0 {
+			stats = bm25Stats(idx, open.tokens)
+		}
+		res, err := r.candidates(ctx, idx, rdr, bq, plain, positive, keyAnalyzer, len(keyTerms), size, stats, len(terms) == 0)
+		if err != nil {
+			return nil, err
+		}
+		cands := make([]*candidate, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			// The index is open read-only: one snapshot, so bleve's
+			// internal ids are rdr's.
+			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
+		}
+		if len(terms) > 0 {
+			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0); err != nil {
+				return nil, err
+			}
+		}
+		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, keep, newSnippeter(analyzer, keyTerms).snippet)
+		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
+			return hits, err
+		}
+		size = min(size*4, maxBestScan)
+	}
+}
+
+// packageFilters returns the package filters of a search: q's, the
+// query's package: qualifiers, and for each kind filter (q's, the kind:
+// qualifiers of packages) the packages of those kinds; none when no
+// indexed package is of those kinds.
+func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, none bool, err error) {
+	packages = [][]string{q.Packages, pq.packages}
+	for _, kinds := range [][]string{q.Kinds, pq.kinds} {
+		if len(kinds) == 0 {
+			continue
+		}
+		r.mu.Lock()
+		cat, err := r.loadCatalogLocked()
+		r.mu.Unlock()
+		if err != nil {
+			return nil, false, err
+		}
+		aliases := kindAliases(cat.Packages, kinds, nil)
+		if len(aliases) == 0 {
+			return nil, true, nil
+		}
+		packages = append(packages, aliases)
+	}
+	return packages, false, nil
+}
+
+// buildQuery is bleve's query for a search: the words (scored, picking
+// candidates with keyAnalyzer), every word of each phrase, the excluded
+// words, and the filters (packages, document kinds, tags, paths). It
+// returns the phrases of more than one word, and the excluded ones, to be
+// checked word for word on the chunks' text, and whether any filter is set.
+func buildQuery(idx bleve.Index, pq parsedQuery, q Query, positive string, scored bool, keyAnalyzer string, packages [][]string) (*query.BooleanQuery, []analysis.TokenStream, []analysis.TokenStream, bool) {
+	analyzer := idx.Mapping().AnalyzerNamed(textAnalyzer)
 	bq := bleve.NewBooleanQuery()
-	if len(terms) > 0 {
+	switch {
+	case scored:
 		mq := bleve.NewMatchQuery(positive)
 		mq.SetField(fText)
 		mq.Analyzer = keyAnalyzer
 		bq.AddShould(mq)
-	} else if q.ids != nil {
+	case q.ids != nil:
 		bq.AddMust(bleve.NewDocIDQuery(q.ids)) // only these, not every chunk then a filter (vectors_search.go)
-	} else {
+	default:
 		bq.AddShould(bleve.NewMatchAllQuery())
 	}
 	var phrases, excludedPhrases []analysis.TokenStream
@@ -417,6 +493,19 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			excludedPhrases = append(excludedPhrases, toks)
 		}
 	}
+	filters := searchFilters(pq, q, packages)
+	switch len(filters) {
+	case 0:
+	case 1:
+		bq.AddFilter(filters[0])
+	default:
+		bq.AddFilter(bleve.NewConjunctionQuery(filters...))
+	}
+	return bq, phrases, excludedPhrases, len(filters) > 0
+}
+
+// searchFilters are a search's filters: each must hold.
+func searchFilters(pq parsedQuery, q Query, packages [][]string) []query.Query {
 	var filters []query.Query
 	for _, p := range packages {
 		if len(p) > 0 {
@@ -443,97 +532,48 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		filters = append(filters, bleve.NewDisjunctionQuery(qs...))
 	}
-	switch len(filters) {
-	case 0:
-	case 1:
-		bq.AddFilter(filters[0])
-	default:
-		bq.AddFilter(bleve.NewConjunctionQuery(filters...))
-	}
+	return filters
+}
 
-	adv, err := idx.Advanced()
-	if err != nil {
-		return nil, fmt.Errorf("indexer: search: %w", err)
-	}
-	rdr, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("indexer: search: %w", err)
-	}
-	defer rdr.Close()
-	docs, _ := idx.DocCount()
-	// Candidates: bleve's best size chunks (in id order when nothing is
-	// scored). When they hold fewer than limit hits (one document's chunks
-	// filling them for BestPerDocument, phrases not found) and bleve has
-	// more, ask again for four times as many, up to maxBestScan: a larger
-	// candidate set keeps the order of the chunks already in it.
-	size := min(max(rescoreCandidates, 20*limit), maxBestScan)
-	if len(terms) == 0 {
-		size = min(limit*20, maxBestScan)
-	}
-	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && len(filters) == 0 && !r.exhaustive
-	for {
-		req := bleve.NewSearchRequestOptions(bq, size, 0, false)
-		var stats *search.BM25Stats
-		if len(terms) == 0 {
-			req.SortBy([]string{"_id"})
-		} else if stats = bm25Stats(idx, open.tokens); stats != nil {
-			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
+// candidates returns bleve's best size chunks for bq (in id order when
+// byID); for a plain query, the same candidates from fewer chunks when
+// that is provably so (candidates.go).
+func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.IndexReader, bq query.Query, plain bool, positive, keyAnalyzer string, keyTerms, size int, stats *search.BM25Stats, byID bool) (*bleve.SearchResult, error) {
+	if plain {
+		ways := []func() (*bleve.SearchResult, bool, error){
+			func() (*bleve.SearchResult, bool, error) {
+				return essentialCandidates(ctx, idx, rdr, bq, positive, keyAnalyzer, size, stats)
+			},
+			func() (*bleve.SearchResult, bool, error) {
+				return allTermCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats)
+			},
 		}
-		var res *bleve.SearchResult
-		found := false
-		if plain {
-			// The same candidates, from fewer chunks when that is
-			// provably so (candidates.go).
-			ways := []func() (*bleve.SearchResult, bool, error){
-				func() (*bleve.SearchResult, bool, error) {
-					return essentialCandidates(ctx, idx, rdr, bq, positive, keyAnalyzer, size, stats)
-				},
-				func() (*bleve.SearchResult, bool, error) {
-					return allTermCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats)
-				},
-			}
-			order := []int{0, 1}
-			if len(keyTerms) == 2 {
-				order = []int{1, 0} // the chunks with both are fewer than those with the rarer
-			}
-			for _, way := range order {
-				if res, found, err = ways[way](); err != nil {
-					return nil, fmt.Errorf("indexer: search: %w", err)
-				}
-				if found {
-					r.shortcuts[way].Add(1)
-					break
-				}
-			}
+		order := []int{0, 1}
+		if keyTerms == 2 {
+			order = []int{1, 0} // the chunks with both are fewer than those with the rarer
 		}
-		if !found {
-			if res, err = idx.SearchInContext(ctx, req); err != nil {
+		for _, way := range order {
+			res, found, err := ways[way]()
+			if err != nil {
 				return nil, fmt.Errorf("indexer: search: %w", err)
 			}
-		}
-		cands := make([]*candidate, 0, len(res.Hits))
-		for _, h := range res.Hits {
-			// The index is open read-only: one snapshot, so bleve's
-			// internal ids are rdr's.
-			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
-		}
-		if len(terms) > 0 {
-			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0); err != nil {
-				return nil, err
+			if found {
+				r.shortcuts[way].Add(1)
+				return res, nil
 			}
 		}
-		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, func(body []byte) bool {
-			if len(phrases) == 0 && len(excludedPhrases) == 0 {
-				return true
-			}
-			toks := analyzer.Analyze(bytes.Clone(body)) // analysing changes the bytes
-			return allPhrases(toks, phrases) && !anyPhrase(toks, excludedPhrases)
-		}, newSnippeter(analyzer, keyTerms).snippet)
-		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
-			return hits, err
-		}
-		size = min(size*4, maxBestScan)
 	}
+	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
+	if byID {
+		req.SortBy([]string{"_id"})
+	} else if stats != nil {
+		req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
+	}
+	res, err := idx.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: search: %w", err)
+	}
+	return res, nil
 }
 
 // collectHits turns candidates, best first, into at most limit hits: only
