@@ -429,12 +429,7 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 		}
 	}
 	slices.SortFunc(cands, func(a, b *candidate) int { return bytes.Compare(a.id, b.id) })
-	type freqs struct{ text, head, title uint64 }
-	tf := make([]freqs, len(cands)*len(terms)) // [candidate*len(terms) + term]
-	dlText := make([]float64, len(cands))
-	dlTitle := make([]float64, len(cands))
-	idf := make([]float64, len(terms))
-	var pre index.TermFieldDoc
+	ft := newFreqTable(len(cands), len(terms))
 	for j, t := range terms {
 		p := cache.cached(rdr, t)
 		var text index.TermFieldReader
@@ -451,72 +446,11 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 			if text != nil {
 				text.Close()
 			}
-			idf[j] = bm25IDF(st.n, float64(p.df))
-			for i, c := range cands {
-				if n := c.id.Value(); n < uint64(len(p.docs)) {
-					d := p.docs[n]
-					if d.text > 0 {
-						tf[i*len(terms)+j].text = uint64(d.text)
-						if d.dl > 0 {
-							dlText[i] = float64(d.dl)
-						}
-					}
-					tf[i*len(terms)+j].head = uint64(d.head)
-					if d.title > 0 {
-						tf[i*len(terms)+j].title = uint64(d.title)
-						dlTitle[i] = float64(d.tdl)
-					}
-				}
-			}
+			ft.fromCache(j, p, cands, st.n)
 			continue
 		}
-		for _, field := range [...]string{fText, fHead, fTitle} {
-			r := text
-			if field != fText {
-				if r, err = rdr.TermFieldReader(ctx, []byte(t), field, true, field == fTitle, false); err != nil {
-					return fmt.Errorf("indexer: read postings of %q: %w", t, err)
-				}
-			} else {
-				// Every word of head is in text: text's df is the
-				// number of chunks that hold t in either field.
-				idf[j] = bm25IDF(st.n, float64(r.Count()))
-			}
-			if r.Count() == 0 {
-				r.Close()
-				continue
-			}
-			// Advance only forward: asked for an id at or before its
-			// position, a scorch reader starts over.
-			var d *index.TermFieldDoc
-			for i, c := range cands {
-				if d == nil || d.ID.Compare(c.id) < 0 {
-					if d, err = r.Advance(c.id, &pre); err != nil {
-						r.Close()
-						return fmt.Errorf("indexer: read postings of %q: %w", t, err)
-					}
-					if d == nil {
-						break
-					}
-				}
-				if !d.ID.Equals(c.id) {
-					continue
-				}
-				switch field {
-				case fText:
-					tf[i*len(terms)+j].text = d.Freq
-					if d.Norm > 0 {
-						dlText[i] = normLength(d.Norm)
-					}
-				case fHead:
-					tf[i*len(terms)+j].head = d.Freq
-				default:
-					tf[i*len(terms)+j].title = d.Freq
-					if d.Norm > 0 {
-						dlTitle[i] = normLength(d.Norm)
-					}
-				}
-			}
-			r.Close()
+		if err := ft.fromPostings(ctx, rdr, j, t, text, cands, st.n); err != nil {
+			return err
 		}
 	}
 	var dvr index.DocValueReader
@@ -526,34 +460,14 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 		}
 	}
 	for i, c := range cands {
-		dlHead := 0.0
-		if dvr != nil {
-			err := dvr.VisitDocValues(c.id, func(field string, term []byte) {
-				if field == fHeadLen {
-					if n, err := strconv.ParseUint(string(term), 10, 32); err == nil {
-						dlHead = float64(n)
-					}
-				}
-			})
-			if err != nil {
-				return fmt.Errorf("indexer: read heading length: %w", err)
-			}
-		} else if n := c.id.Value(); n < uint64(len(heads)) {
-			dlHead = float64(heads[n])
+		dlHead, err := headLength(dvr, heads, c)
+		if err != nil {
+			return err
 		}
-		dlBody := max(dlText[i]-dlHead, 0)
-		score := 0.0
-		for j, f := range tf[i*len(terms) : (i+1)*len(terms)] {
-			body := float64(f.text) - float64(f.head)
-			score += bm25fTerm(idf[j],
-				fieldFreq{tf: max(body, 0), dl: dlBody, avgdl: st.avgBody, weight: bodyWeight},
-				fieldFreq{tf: float64(f.head), dl: dlHead, avgdl: st.avgHead, weight: headWeight},
-				fieldFreq{tf: float64(f.title), dl: dlTitle[i], avgdl: st.avgTitle, weight: titleWeight})
-		}
+		c.score = ft.score(i, dlHead, st)
 		if n := c.id.Value(); n < uint64(len(kinded)) && kinded[n] {
-			score *= docKindPrior
+			c.score *= docKindPrior
 		}
-		c.score = score
 	}
 	slices.SortStableFunc(cands, func(a, b *candidate) int {
 		if a.score != b.score {
@@ -565,6 +479,144 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, cands [
 		return compareIDs(a.ext, b.ext)
 	})
 	return nil
+}
+
+// freqTable holds what rescore scores: each candidate's frequency of each
+// term in each field, its text's and title's lengths, each term's IDF.
+type freqTable struct {
+	terms           int
+	tf              []termFreqs // [candidate*terms + term]
+	dlText, dlTitle []float64   // per candidate
+	idf             []float64   // per term
+	pre             index.TermFieldDoc
+}
+
+type termFreqs struct{ text, head, title uint64 }
+
+func newFreqTable(cands, terms int) *freqTable {
+	return &freqTable{terms: terms, tf: make([]termFreqs, cands*terms),
+		dlText: make([]float64, cands), dlTitle: make([]float64, cands), idf: make([]float64, terms)}
+}
+
+// fromCache fills term j's column from the snapshot's cached postings.
+func (ft *freqTable) fromCache(j int, p *termPostings, cands []*candidate, n float64) {
+	ft.idf[j] = bm25IDF(n, float64(p.df))
+	for i, c := range cands {
+		if id := c.id.Value(); id < uint64(len(p.docs)) {
+			d := p.docs[id]
+			f := &ft.tf[i*ft.terms+j]
+			if d.text > 0 {
+				f.text = uint64(d.text)
+				if d.dl > 0 {
+					ft.dlText[i] = float64(d.dl)
+				}
+			}
+			f.head = uint64(d.head)
+			if d.title > 0 {
+				f.title = uint64(d.title)
+				ft.dlTitle[i] = float64(d.tdl)
+			}
+		}
+	}
+}
+
+// fromPostings fills term t's column (j) from rdr's postings of each field,
+// text being the text field's reader (closed here).
+func (ft *freqTable) fromPostings(ctx context.Context, rdr index.IndexReader, j int, t string, text index.TermFieldReader, cands []*candidate, n float64) error {
+	for _, field := range [...]string{fText, fHead, fTitle} {
+		r := text
+		if field != fText {
+			var err error
+			if r, err = rdr.TermFieldReader(ctx, []byte(t), field, true, field == fTitle, false); err != nil {
+				return fmt.Errorf("indexer: read postings of %q: %w", t, err)
+			}
+		} else {
+			// Every word of head is in text: text's df is the number of
+			// chunks that hold t in either field.
+			ft.idf[j] = bm25IDF(n, float64(r.Count()))
+		}
+		err := ft.fromReader(r, field, j, cands)
+		r.Close()
+		if err != nil {
+			return fmt.Errorf("indexer: read postings of %q: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// fromReader fills field's frequencies of term j from r.
+func (ft *freqTable) fromReader(r index.TermFieldReader, field string, j int, cands []*candidate) error {
+	if r.Count() == 0 {
+		return nil
+	}
+	// Advance only forward: asked for an id at or before its position, a
+	// scorch reader starts over.
+	var d *index.TermFieldDoc
+	for i, c := range cands {
+		if d == nil || d.ID.Compare(c.id) < 0 {
+			var err error
+			if d, err = r.Advance(c.id, &ft.pre); err != nil {
+				return err
+			}
+			if d == nil {
+				return nil
+			}
+		}
+		if !d.ID.Equals(c.id) {
+			continue
+		}
+		f := &ft.tf[i*ft.terms+j]
+		switch field {
+		case fText:
+			f.text = d.Freq
+			if d.Norm > 0 {
+				ft.dlText[i] = normLength(d.Norm)
+			}
+		case fHead:
+			f.head = d.Freq
+		default:
+			f.title = d.Freq
+			if d.Norm > 0 {
+				ft.dlTitle[i] = normLength(d.Norm)
+			}
+		}
+	}
+	return nil
+}
+
+// headLength is candidate c's heading length: from the snapshot's cached
+// lengths (heads), else from its doc value (dvr).
+func headLength(dvr index.DocValueReader, heads []uint32, c *candidate) (float64, error) {
+	dlHead := 0.0
+	if dvr != nil {
+		err := dvr.VisitDocValues(c.id, func(field string, term []byte) {
+			if field == fHeadLen {
+				if n, err := strconv.ParseUint(string(term), 10, 32); err == nil {
+					dlHead = float64(n)
+				}
+			}
+		})
+		if err != nil {
+			return 0, fmt.Errorf("indexer: read heading length: %w", err)
+		}
+	} else if n := c.id.Value(); n < uint64(len(heads)) {
+		dlHead = float64(heads[n])
+	}
+	return dlHead, nil
+}
+
+// score is candidate i's BM25F score over the terms.
+func (ft *freqTable) score(i int, dlHead float64, st corpusStats) float64 {
+	dlBody := max(ft.dlText[i]-dlHead, 0)
+	score := 0.0
+	for j, f := range ft.tf[i*ft.terms : (i+1)*ft.terms] {
+		body := float64(f.text) - float64(f.head)
+		score += bm25fTerm(ft.idf[j],
+			fieldFreq{tf: max(body, 0), dl: dlBody, avgdl: st.avgBody, weight: bodyWeight},
+			fieldFreq{tf: float64(f.head), dl: dlHead, avgdl: st.avgHead, weight: headWeight},
+			fieldFreq{tf: float64(f.title), dl: ft.dlTitle[i], avgdl: st.avgTitle, weight: titleWeight})
+	}
+	return score
 }
 
 // compareIDs orders chunk ids by package, path, then chunk number.
