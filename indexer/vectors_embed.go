@@ -219,63 +219,9 @@ func embedOnce(ctx context.Context, d confine.Dir, indexDir string, cat *catalog
 	if old != nil {
 		next.Dims = old.Dims
 	}
-	byKey := map[[keyLen]byte]int{}
-	oldDoc := map[string][]int{} // alias\0path → its vectors in old, by chunk
-	if old != nil {
-		for i := range old.Count {
-			byKey[old.key(i)] = i
-			dd := old.docs[old.doc[i]]
-			k := dd.alias + "\x00" + dd.path + "\x00" + dd.hash
-			c := int(old.chunk[i])
-			s := oldDoc[k]
-			for len(s) <= c {
-				s = append(s, -1)
-			}
-			s[c] = i
-			oldDoc[k] = s
-		}
-	}
+	byKey, oldDoc := old.byKeyAndDoc()
 	rep := &EmbedReport{Model: model}
-	var todo []pending
-	aliases := make([]string, 0, len(cat.Files))
-	for a := range cat.Files {
-		aliases = append(aliases, a)
-	}
-	slices.Sort(aliases)
-	err := withReader(func(rdr index.IndexReader) error {
-		for _, alias := range aliases {
-			for _, rec := range cat.Files[alias] {
-				if rec.Skipped != "" || rec.Chunks == 0 {
-					continue
-				}
-				rep.Chunks += rec.Chunks
-				di := uint32(len(next.docs))
-				next.docs = append(next.docs, vecDoc{alias: alias, path: rec.Path, hash: rec.Hash})
-				have := oldDoc[alias+"\x00"+rec.Path+"\x00"+rec.Hash]
-				for c := range rec.Chunks {
-					if c < len(have) && have[c] >= 0 {
-						next.copyFrom(old, have[c], di, uint32(c))
-						rep.Reused++
-						continue
-					}
-					text, ok, err := chunkText(rdr, alias, rec.Path, c)
-					if err != nil {
-						return err
-					}
-					if !ok {
-						continue
-					}
-					if i, ok := byKey[vectorKey(model, text)]; ok {
-						next.copyFrom(old, i, di, uint32(c))
-						rep.Reused++
-						continue
-					}
-					todo = append(todo, pending{di, uint32(c)})
-				}
-			}
-		}
-		return nil
-	})
+	todo, err := planEmbed(cat, withReader, old, next, byKey, oldDoc, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -375,4 +321,74 @@ func embedOnce(ctx context.Context, d confine.Dir, indexDir string, cat *catalog
 		return rep, nil
 	}
 	return rep, save()
+}
+
+// byKeyAndDoc indexes old's vectors (nil: none) by key, and by document
+// (alias\0path\0hash → its vectors, by chunk; -1 for a chunk it lacks).
+func (old *vectorSet) byKeyAndDoc() (map[[keyLen]byte]int, map[string][]int) {
+	byKey := map[[keyLen]byte]int{}
+	oldDoc := map[string][]int{}
+	if old == nil {
+		return byKey, oldDoc
+	}
+	for i := range old.Count {
+		byKey[old.key(i)] = i
+		dd := old.docs[old.doc[i]]
+		k := dd.alias + "\x00" + dd.path + "\x00" + dd.hash
+		c := int(old.chunk[i])
+		s := oldDoc[k]
+		for len(s) <= c {
+			s = append(s, -1)
+		}
+		s[c] = i
+		oldDoc[k] = s
+	}
+	return byKey, oldDoc
+}
+
+// planEmbed lays out next's documents in the catalogue's order, copies
+// the vectors old has for a chunk (the same document and chunk, or the
+// same text), and returns the chunks left to embed.
+func planEmbed(cat *catalog, withReader func(func(index.IndexReader) error) error, old, next *vectorSet, byKey map[[keyLen]byte]int, oldDoc map[string][]int, rep *EmbedReport) ([]pending, error) {
+	var todo []pending
+	aliases := make([]string, 0, len(cat.Files))
+	for a := range cat.Files {
+		aliases = append(aliases, a)
+	}
+	slices.Sort(aliases)
+	err := withReader(func(rdr index.IndexReader) error {
+		for _, alias := range aliases {
+			for _, rec := range cat.Files[alias] {
+				if rec.Skipped != "" || rec.Chunks == 0 {
+					continue
+				}
+				rep.Chunks += rec.Chunks
+				di := uint32(len(next.docs))
+				next.docs = append(next.docs, vecDoc{alias: alias, path: rec.Path, hash: rec.Hash})
+				have := oldDoc[alias+"\x00"+rec.Path+"\x00"+rec.Hash]
+				for c := range rec.Chunks {
+					if c < len(have) && have[c] >= 0 {
+						next.copyFrom(old, have[c], di, uint32(c))
+						rep.Reused++
+						continue
+					}
+					text, ok, err := chunkText(rdr, alias, rec.Path, c)
+					if err != nil {
+						return err
+					}
+					if !ok {
+						continue
+					}
+					if i, ok := byKey[vectorKey(next.Model, text)]; ok {
+						next.copyFrom(old, i, di, uint32(c))
+						rep.Reused++
+						continue
+					}
+					todo = append(todo, pending{di, uint32(c)})
+				}
+			}
+		}
+		return nil
+	})
+	return todo, err
 }
