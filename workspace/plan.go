@@ -581,8 +581,40 @@ func (w *Workspace) resolveUpdate(ctx context.Context, aliases []string) (*plan,
 		return nil, err
 	}
 	w.resolveTasks(ctx, ts)
+	w.keepUnchangedFolders(ctx, ts)
 	pinTargets(ts)
 	return &plan{tasks: ts}, nil
+}
+
+// keepUnchangedFolders makes a git package whose ref moved to a commit
+// that left its folder's tree as locked resolve to its locked commit: a
+// package is outdated when its folder changed, not when the repository
+// did, so an upstream commit elsewhere moves neither its lock entry nor
+// its files (pinTargets then pins it). It fetches the new commit's trees,
+// never a blob. A failure to read them is the task's resolve error, as
+// update's fetch would have failed on it.
+func (w *Workspace) keepUnchangedFolders(ctx context.Context, ts []*task) {
+	var todo []*task
+	for _, t := range ts {
+		if t.resolveErr == nil && t.kind() == project.KindGit && sameSpec(t.spec, t.locked) &&
+			t.rev != t.locked.Rev && t.locked.Tree != "" && t.eng != nil {
+			todo = append(todo, t)
+		}
+	}
+	parallel(len(todo), w.opts.Jobs, func(i int) {
+		t := todo[i]
+		req := gitengine.FetchRequest{URL: w.fetchURL(t.spec.Source), Commit: t.rev, Ref: t.refName, Path: t.spec.Path}
+		if req.Ref == "" {
+			req.Ref = t.spec.Ref
+		}
+		tree, err := t.eng.TreeOf(ctx, req)
+		switch {
+		case err != nil:
+			t.resolveErr = err
+		case tree == t.locked.Tree:
+			t.rev = t.locked.Rev
+		}
+	})
 }
 
 // Outdated reports what Update would change for the named packages (all when

@@ -23,8 +23,10 @@ func newOutdatedCmd(g *globalOptions, runF func(context.Context, *outdatedOption
 		Short: "Show what update would change",
 		Long: `Outdated resolves each package's source (all packages, or the ALIASes
 named) and lists those whose newest revision differs from the locked one:
-what ctx update would change. It changes nothing and downloads no objects.
-Dir sources are live and never outdated. An https source is asked only once
+what ctx update would change. A git package is outdated when its folder
+changed: a commit elsewhere in its repository leaves it (and its lock entry)
+as it is. It changes nothing; for a git ref that moved, it fetches the new
+commit's trees (no file contents) to compare its folder. Dir sources are live and never outdated. An https source is asked only once
 its TTL expired (a conditional request); it is listed when the server's
 content differs from the locked content.
 
