@@ -188,6 +188,11 @@ func (r *Report) Partial() bool {
 // AddOptions configure Add.
 type AddOptions struct {
 	Force bool
+	// KeepGoing makes a spec that cannot be added (its source missing or
+	// unreadable, a bad field, its alias taken) that spec's failure alone,
+	// reported Failed with why, instead of an error that adds nothing:
+	// for a batch from a registry (ctx refs --fetch).
+	KeepGoing bool
 }
 
 // InstallOptions configure Install.

@@ -723,10 +723,23 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
 		}
+		// bad records a spec that cannot be added: a problem of the whole
+		// Add, or with KeepGoing that spec's failure alone.
+		bad := func(err error) {
+			if !o.KeepGoing {
+				probs = append(probs, err.Error())
+				return
+			}
+			alias := s.Alias
+			if alias == "" {
+				alias = DefaultAlias(s.Source, s.Path)
+			}
+			ts = append(ts, &task{alias: alias, spec: &s, resolveErr: err})
+		}
 		if s.Kind == "" && s.Source != "" {
 			kind, err := w.InferKind(ctx, eng, s.Source)
 			if err != nil {
-				probs = append(probs, err.Error()) // it names the source
+				bad(err) // it names the source
 				continue
 			}
 			s.Kind = kind
@@ -743,31 +756,33 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			s.Alias = DefaultAlias(s.Source, s.Path)
 		}
 		if ps := project.CheckSpec(s); len(ps) > 0 {
+			var msgs []string
 			for _, p := range ps {
-				probs = append(probs, fmt.Sprintf("%s: %s: %s", where, p.Field, p.Msg))
+				msgs = append(msgs, fmt.Sprintf("%s: %s: %s", where, p.Field, p.Msg))
 			}
+			bad(errors.New(strings.Join(msgs, "\n")))
 			continue
 		}
 		if taken[s.Alias] {
-			probs = append(probs, fmt.Sprintf("%s: alias %s is already used; choose another with --alias", where, safetext.Quote(s.Alias)))
+			bad(fmt.Errorf("%s: alias %s is already used; choose another with --alias", where, safetext.Quote(s.Alias)))
 			continue
 		}
 		taken[s.Alias] = true
 		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true, eng: eng.WithLabel(s.Alias)}
 		if isDir(&s) {
 			if err := w.checkDirSource(&s); err != nil {
-				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
 			if err := w.placeDirSource(&s); err != nil {
-				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
 			t.resolve = false
 		} else {
 			allow, err := w.placeGitSource(s)
 			if err != nil {
-				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
 			t.allow = allow
@@ -781,7 +796,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		return nil, errors.New(strings.Join(probs, "\n"))
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
-	w.resolveTasks(ctx, ts)
+	w.resolveTasks(ctx, ts) // not the specs KeepGoing failed: they resolve nothing
 	p := &plan{tasks: ts, force: o.Force}
 	w.decide(ctx, p)
 	return p, nil
