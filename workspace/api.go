@@ -208,6 +208,10 @@ type InstallOptions struct {
 type UpdateOptions struct {
 	DryRun bool
 	Force  bool
+	// Refresh asks the server of each https package again even within its
+	// TTL: a conditional request with the locked ETag / Last-Modified, so
+	// content that did not change costs one 304.
+	Refresh bool
 }
 
 // RemoveOptions configure Remove.
@@ -221,6 +225,10 @@ type Change struct {
 	Ref       string `json:"ref,omitempty"`
 	OldCommit string `json:"oldCommit,omitempty"` // "" when not locked yet
 	NewCommit string `json:"newCommit"`
+	// Expired marks an https package whose TTL ran out and whose server
+	// said (asked now, conditionally) that its content is the locked one:
+	// OldCommit and NewCommit are the same, and update changes nothing.
+	Expired bool `json:"expired,omitempty"`
 }
 
 // PackageInfo describes one package of the manifest or the lock.

@@ -59,10 +59,12 @@ type task struct {
 	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
 
 	// Filled by resolution.
-	rev        string
-	refName    string
-	snap       *webfetch.Snapshot // https: what resolve fetched, if it did
-	resolveErr error
+	rev         string
+	refName     string
+	snap        *webfetch.Snapshot // https: what resolve fetched, if it did
+	refresh     bool               // https: ask the server even within the TTL (update --refresh)
+	revalidated bool               // https: the server was asked and said the locked content is current
+	resolveErr  error
 
 	// Filled by decide: the plan for this package. res is what the report
 	// will say if the step succeeds.
@@ -281,6 +283,9 @@ func (p *plan) changes() ([]Change, error) {
 			continue
 		}
 		if sameSpec(t.spec, t.locked) && t.rev == t.locked.Rev {
+			if t.revalidated {
+				out = append(out, Change{Alias: t.alias, Ref: t.spec.Ref, OldCommit: t.rev, NewCommit: t.rev, Expired: true})
+			}
 			continue
 		}
 		c := Change{Alias: t.alias, Ref: t.spec.Ref, NewCommit: t.rev}
@@ -459,7 +464,7 @@ func disagreements(m *project.Manifest, l *lockfile.Lock) []string {
 }
 
 // updateTasks builds the tasks of update and outdated.
-func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
+func (w *Workspace) updateTasks(aliases []string, refresh bool) ([]*task, error) {
 	l, err := w.readLock()
 	if err != nil {
 		return nil, err
@@ -496,7 +501,7 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 			// or fetched; it fails, its lock entry and files unchanged.
 			return &task{alias: a, spec: &s, resolveErr: err}
 		}
-		t := &task{alias: a, spec: &s, resolve: true}
+		t := &task{alias: a, spec: &s, resolve: true, refresh: refresh}
 		if e, ok := l.Packages[a]; ok {
 			t.locked = &e
 		}
@@ -547,7 +552,7 @@ func pinTargets(ts []*task) {
 // live and have nothing to update: they are passed over (with a note when
 // named).
 func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
-	p, err := w.planUpdate(ctx, aliases, o.Force)
+	p, err := w.planUpdate(ctx, aliases, o.Force, o.Refresh)
 	if err != nil {
 		return nil, err
 	}
@@ -563,8 +568,8 @@ func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOption
 
 // planUpdate plans update: the named packages (all when none) at their
 // refs' newest commits; one that did not move is pinned to its lock entry.
-func (w *Workspace) planUpdate(ctx context.Context, aliases []string, force bool) (*plan, error) {
-	p, err := w.resolveUpdate(ctx, aliases)
+func (w *Workspace) planUpdate(ctx context.Context, aliases []string, force, refresh bool) (*plan, error) {
+	p, err := w.resolveUpdate(ctx, aliases, refresh)
 	if err != nil {
 		return nil, err
 	}
@@ -575,8 +580,8 @@ func (w *Workspace) planUpdate(ctx context.Context, aliases []string, force bool
 
 // resolveUpdate is the part of planUpdate that needs no look at the
 // packages on disk: the tasks, their refs resolved. outdated stops there.
-func (w *Workspace) resolveUpdate(ctx context.Context, aliases []string) (*plan, error) {
-	ts, err := w.updateTasks(aliases)
+func (w *Workspace) resolveUpdate(ctx context.Context, aliases []string, refresh bool) (*plan, error) {
+	ts, err := w.updateTasks(aliases, refresh)
 	if err != nil {
 		return nil, err
 	}
@@ -621,7 +626,7 @@ func (w *Workspace) keepUnchangedFolders(ctx context.Context, ts []*task) {
 // none), sorted by alias: the lock entries its plan moves, including those
 // of dirty packages that Update would skip. It changes nothing on disk.
 func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
-	p, err := w.resolveUpdate(ctx, aliases)
+	p, err := w.resolveUpdate(ctx, aliases, false)
 	if err != nil {
 		return nil, err
 	}
