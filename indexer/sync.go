@@ -874,7 +874,7 @@ func indexInputHash(pkgs []Package, parts map[string]catalogPart, budget int, in
 	h := sha256.New()
 	fmt.Fprintf(h, "schema %d budget %d in %s\n", schemaVersion, budget, inDeg)
 	for _, p := range pkgs {
-		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Only, parts[p.Alias].Listing)
+		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Fetched.UTC().Format("2006-01-02"), p.Only, parts[p.Alias].Listing)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -196,6 +197,9 @@ type Package struct {
 	Path   string // sub-path inside the source repository or archive
 	Ref    string
 	Rev    string // the lock's rev: a commit for git, a content hash for https; "" for dir (live)
+	// Fetched is when an https package's content was fetched (the lock's
+	// fetched); zero for the other kinds.
+	Fetched time.Time
 	// Dir is the folder whose files are the package's: packages/<alias>
 	// for a locked package, the folder itself for a dir source (for a
 	// single-file dir source, the folder holding it).
@@ -521,7 +525,7 @@ func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 		if kind == "" {
 			kind = KindGit
 		}
-		out = append(out, Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Dir: p.PackageDir(alias)})
+		out = append(out, Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Fetched: e.Fetched, Dir: p.PackageDir(alias)})
 	}
 	if m != nil {
 		for _, pkg := range p.Live(m) {
