@@ -13,6 +13,7 @@
 package workspace
 
 import (
+	"context"
 	"io"
 	"sync"
 	"time"
@@ -33,8 +34,10 @@ import (
 // npm also keeps about 16 connections). See bench/README.md.
 const DefaultJobs = 16
 
-// DefaultLockWait is Options.LockWait when 0.
-const DefaultLockWait = 10 * time.Second
+// DefaultLockWait is Options.LockWait when 0: long enough for another
+// ctx's install or update of a large project to finish (two changing
+// commands wait for each other), bounded so that a hung one is named.
+const DefaultLockWait = 10 * time.Minute
 
 // Options configure a Workspace.
 type Options struct {
@@ -59,6 +62,9 @@ type Options struct {
 	// LockWait is how long Open waits for another ctx process working in the
 	// same project before giving up and naming it; 0 = DefaultLockWait.
 	LockWait time.Duration
+	// Context, when set, ends Open's wait for the project lock when it
+	// ends (the command's context: Ctrl-C); nil = context.Background().
+	Context context.Context
 	// Home is the user's home folder, refused as a dir source
 	// (project.WithHome); "" = not known.
 	Home string

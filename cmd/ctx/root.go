@@ -61,6 +61,9 @@ type IOStreams struct {
 type globalOptions struct {
 	IO  *IOStreams
 	Dir string // -C: run as if started in this directory
+	// ctx is the running command's context (set before it runs), for
+	// waits that do not take one: the project lock's (workspaceOptions).
+	ctx context.Context
 }
 
 // ProjectDir is the absolute project directory (-C, else the working dir).
@@ -143,6 +146,7 @@ Try it with no network and no setup:  ctx demo`,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringVarP(&g.Dir, "chdir", "C", "", "run as if ctx was started in `DIR`")
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = c.Context() }
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, err)
