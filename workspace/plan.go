@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -721,6 +722,8 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	for _, s := range m.Packages {
 		taken[s.Alias] = true
 	}
+	withAdded := m // the manifest with the dir specs of this Add so far
+	withAdded.Packages = slices.Clone(m.Packages)
 	eng := w.engine()
 	for i := range specs {
 		s := cleanSpec(specs[i])
@@ -783,6 +786,11 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
+			if err := w.proj.Overlap(&withAdded, s); err != nil {
+				bad(err)
+				continue
+			}
+			withAdded.Packages = append(withAdded.Packages, s)
 			t.resolve = false
 		} else {
 			allow, err := w.placeGitSource(s)
