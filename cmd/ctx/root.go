@@ -172,6 +172,7 @@ Try it with no network and no setup:  ctx demo`,
 		newMCPCmd(g, nil),
 		newRefsCmd(g, nil),
 		newCacheCmd(g, nil),
+		newRegistryCmd(g, nil),
 	)
 	// cobra's help and completion commands, added now rather than at
 	// Execute, so that usageArgs covers them too.
