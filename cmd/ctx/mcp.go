@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -213,10 +212,11 @@ func runMCPToken(_ context.Context, o *mcpTokenOptions) error {
 	return nil
 }
 
-// buildVersion is the module version ctx was built as, or "dev".
+// buildVersion is the module version ctx was built as (currentVersion),
+// or "dev".
 func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if v := currentVersion().Version; v != "(devel)" {
+		return v
 	}
 	return "dev"
 }

@@ -173,7 +173,11 @@ Try it with no network and no setup:  ctx demo`,
 		newRefsCmd(g, nil),
 		newCacheCmd(g, nil),
 		newRegistryCmd(g, nil),
+		newVersionCmd(g, nil),
 	)
+	// --version: the line `ctx version` prints.
+	root.Version = currentVersion().String()
+	root.SetVersionTemplate("{{.Version}}\n")
 	// cobra's help and completion commands, added now rather than at
 	// Execute, so that usageArgs covers them too.
 	root.InitDefaultHelpCmd()
