@@ -92,7 +92,9 @@ Settings:
 
 'ctx setup' takes its registry from --registry, else the project's manifest,
 else CTX_REGISTRY, else this setting. So a fresh project runs 'ctx setup'
-with no flags once a default is set.`,
+with no flags once a default is set.
+
+Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		Example: `  ctx config set registry https://github.com/acme/ctx-hub
   ctx config get registry
   ctx config unset registry`,
@@ -102,6 +104,7 @@ with no flags once a default is set.`,
 		return &cobra.Command{
 			Use:   use,
 			Short: short,
+			Long:  short + ".\n\n" + configExitStatus[op],
 			Args:  args,
 			RunE: func(c *cobra.Command, args []string) error {
 				opts := &configOptions{globalOptions: g, op: op, key: args[0]}
@@ -121,6 +124,13 @@ with no flags once a default is set.`,
 		sub("unset", "unset KEY", "Remove a setting", exactArgs(1, "KEY")),
 	)
 	return cmd
+}
+
+// configExitStatus is each config sub-command's exit-status section.
+var configExitStatus = map[string]string{
+	"get":   "Exit status: 0 when the setting is printed; 1 when it is not set or the\nfile cannot be read; 2 for an unknown setting or bad arguments.",
+	"set":   "Exit status: 0 when saved; 2 for an unknown setting, a value that is not\none, or bad arguments; 1 when the file cannot be written.",
+	"unset": "Exit status: 0 when removed (or not set); 2 for an unknown setting or bad\narguments; 1 when the file cannot be written.",
 }
 
 const configFileHelp = `the file ctx/config.json in your user config folder (on Linux

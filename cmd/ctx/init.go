@@ -48,7 +48,11 @@ already has a .context/.
 ` + agentsMDHelp + `
 
 Without --project-docs or --agents-md, it fails if the project already has
-a .context/.`,
+a .context/.
+
+Exit status: 0 when done; 1 when .context/ exists already (without
+--project-docs or --agents-md) or cannot be written; 2 for bad arguments;
+130 when interrupted at a prompt (nothing changed).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

@@ -49,7 +49,12 @@ configuration with it. An address that is not loopback needs
 recently used one idle for 30 seconds with no open stream, and only when
 none is gets 503 with Retry-After; a session idle for 15 minutes is
 closed. SIGINT or SIGTERM stops the server: requests in flight get 5
-seconds to finish, then it exits 0.`,
+seconds to finish, then it exits 0.
+
+Exit status: 0 when the client closes stdin or the HTTP server is stopped;
+2 for bad flags (an address that is not loopback without --allow-remote);
+1 when the project or the index cannot be opened, or the address cannot be
+listened on.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if opts.http != "" && len(args) == 1 {
 				return nil // --http ADDR
@@ -72,7 +77,7 @@ seconds to finish, then it exits 0.`,
 	cmd.Flags().StringVar(&opts.http, "http", "", "serve MCP over streamable HTTP at http://`ADDR`/mcp instead of stdio (default "+mcpserver.DefaultHTTPAddr+")")
 	cmd.Flags().Lookup("http").NoOptDefVal = mcpserver.DefaultHTTPAddr
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "with --http: allow an address that is not loopback")
-	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "with --http: the most sessions open at once")
+	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "with --http: the most sessions open at once (`N`)")
 	cmd.AddCommand(newMCPConfigCmd(g, nil), newMCPTokenCmd(g, nil))
 	return cmd
 }
@@ -174,7 +179,10 @@ func newMCPTokenCmd(g *globalOptions, runF func(context.Context, *mcpTokenOption
 config folder (ctx/mcp-token, mode 0600); CTX_MCP_TOKEN overrides it.
 
 --rotate replaces the stored token with a new one and prints it: restart a
-running 'ctx mcp --http' and update your clients' configuration.`,
+running 'ctx mcp --http' and update your clients' configuration.
+
+Exit status: 0 when the token is printed; 2 for bad arguments; 1 when the
+token file cannot be read or written.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -238,7 +246,10 @@ project over stdio, on stdout, and where to put it on stderr.
 With --http, print instead the configuration that connects the client to a
 running 'ctx mcp --http' at http://ADDR/mcp (default ` + mcpserver.DefaultHTTPAddr + `) with
 the header Authorization: Bearer TOKEN. It holds your token: keep it in your
-user configuration, out of any repository.`,
+user configuration, out of any repository.
+
+Exit status: 0 when printed; 2 for a missing or unknown --client or bad
+arguments; 1 for other errors.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -247,7 +258,7 @@ user configuration, out of any repository.`,
 			return runMCPConfig(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.client, "client", "", "the MCP client: "+strings.Join(mcpserver.Clients, ", "))
+	cmd.Flags().StringVar(&opts.client, "client", "", "the MCP client `NAME`: "+strings.Join(mcpserver.Clients, ", "))
 	cmd.Flags().StringVar(&opts.http, "http", "", "connect to 'ctx mcp --http' at `ADDR` (default "+mcpserver.DefaultHTTPAddr+")")
 	cmd.Flags().Lookup("http").NoOptDefVal = mcpserver.DefaultHTTPAddr
 	return cmd

@@ -21,7 +21,9 @@ func newRegistryCmd(g *globalOptions, runF func(context.Context, *registryCheckO
 		Short: "Check a registry of contexts (for a hub's maintainers)",
 		Long: `Registry works on a registry file (ctx-registry.json): the list of
 contexts 'ctx setup' and 'ctx refs' offer. A hub's maintainers run
-'ctx registry check' in their own CI.`,
+'ctx registry check' in their own CI.
+
+Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		Example: `  ctx registry check ctx-registry.json`,
 		Args:    noArgs,
 	}

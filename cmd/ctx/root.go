@@ -141,7 +141,11 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 context packages, pins them in a lockfile your team commits, indexes them,
 and serves them read-only to AI agents over MCP.
 
-Try it with no network and no setup:  ctx demo`,
+Try it with no network and no setup:  ctx demo
+
+Exit status: 0 when done; 1 when a command failed; 2 for bad flags or
+arguments; 3 when a command did part of its work (some packages skipped or
+failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -182,8 +186,26 @@ Try it with no network and no setup:  ctx demo`,
 	// Execute, so that usageArgs covers them too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "help" || c.Name() == "completion" {
+			exitStatusBelow(c, "Exit status: 0 when printed; 2 for an unknown command or bad arguments.")
+		}
+	}
 	usageArgs(root)
 	return root
+}
+
+// exitStatusBelow adds the exit-status section text to the help of c and
+// of every command below it (cobra's own commands, whose help ctx does not
+// write).
+func exitStatusBelow(c *cobra.Command, text string) {
+	if c.Long == "" {
+		c.Long = c.Short
+	}
+	c.Long = strings.TrimRight(c.Long, "\n") + "\n\n" + text
+	for _, sub := range c.Commands() {
+		exitStatusBelow(sub, text)
+	}
 }
 
 // usageError makes err, a mistake in c's flags or arguments, a usage error

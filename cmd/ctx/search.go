@@ -58,7 +58,10 @@ Put a query with -word after -- or in quotes, so that it is not a flag.
 
 --tags lists the tags of the indexed documents with the number of documents
 that carry each (tags come from front matter "tags" and "keywords", else a
-"Tags: a, b" line); --package narrows it.`,
+"Tags: a, b" line); --package narrows it.
+
+Exit status: 0 when the search ran, whether or not anything matched; 2 for
+bad flags or a bad query; 1 when there is no index or it cannot be read.`,
 		Example: `  ctx search "graceful node shutdown"
   ctx search --package k8s-keps --limit 5 sidecar containers
   ctx search -- sidecar containers package:k8s-keps -windows

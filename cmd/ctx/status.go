@@ -32,7 +32,10 @@ Like git status, it exits 0 whether or not there are edits (1 only when it
 cannot tell). In CI, use ctx verify, which exits non-zero when the installed
 files do not match the lock.
 
---json prints an array of {alias, files: [{path, change}]}, [] when clean.`,
+--json prints an array of {alias, files: [{path, change}]}, [] when clean.
+
+Exit status: 0 whether or not there are edits; 1 when it cannot tell; 2 for
+bad arguments.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
