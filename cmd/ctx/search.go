@@ -18,7 +18,8 @@ import (
 
 type searchOptions struct {
 	*globalOptions
-	query      string // the arguments, joined by spaces
+	query      string   // the arguments, joined by spaces
+	words      []string // the query's arguments (queryArgs)
 	packages   []string
 	kinds      []string
 	tags       []string
@@ -54,7 +55,9 @@ read-only), searches the index as it is and warns that the results may be
 stale. A query has at most 1,000 words and 8 KB.
 
 Query syntax: ` + indexer.QuerySyntax + `
-Put a query with -word after -- or in quotes, so that it is not a flag.
+After the first query word, -word is query, not a flag (ctx search rolling
+-windows); long flags (--json, --limit 5) still work there. A query that
+starts with -word goes after --.
 
 --tags lists the tags of the indexed documents with the number of documents
 that carry each (tags come from front matter "tags" and "keywords", else a
@@ -70,6 +73,11 @@ bad flags or a bad query; 1 when there is no index or it cannot be read.`,
   ctx search --json --best-per-doc error handling
   ctx search --tags`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			args, err := queryArgs(cmd, args)
+			if err != nil {
+				return err
+			}
+			opts.words = args
 			if len(args) == 0 && !opts.listTags {
 				return errors.New("search needs a query, as in: ctx search \"error handling\"")
 			}
@@ -79,7 +87,7 @@ bad flags or a bad query; 1 when there is no index or it cannot be read.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.query = strings.Join(args, " ")
+			opts.query = strings.Join(opts.words, " ")
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -87,6 +95,7 @@ bad flags or a bad query; 1 when there is no index or it cannot be read.`,
 		},
 	}
 	f := cmd.Flags()
+	f.SetInterspersed(false) // after the first query word, -word is query (queryArgs)
 	f.StringSliceVarP(&opts.packages, "package", "p", nil, "only search package `ALIAS` (repeat or comma-separate for several)")
 	f.StringSliceVar(&opts.kinds, "kind", nil, "only packages of source kind `KIND`: "+strings.Join(project.Kinds, ", ")+" (repeat or comma-separate: any of them)")
 	f.StringSliceVarP(&opts.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
