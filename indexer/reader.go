@@ -311,7 +311,10 @@ func (r *Reader) Close() error {
 
 // Search runs q. The text follows the query syntax (QuerySyntax): its
 // package:, path:, tag: and kind: qualifiers narrow q's filters further
-// (all must hold; q.Paths and the path: qualifiers are two filters). An index that does not exist yet returns an error that
+// (all must hold; q.Paths and the path: qualifiers are two filters). A
+// path filter is a path inside a package, or ALIAS/PATH as hits show it.
+// A package (q.Packages, package:) the index does not hold is an error
+// wrapping ErrUnknownPackage that lists the indexed ones. An index that does not exist yet returns an error that
 // says to run `ctx index`; a query over the caps (CheckQuery) is
 // ErrQueryTooLong; nothing else in the text is an error.
 //
@@ -333,6 +336,28 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	pq := parseQuery(text)
 	packages := [][]string{q.Packages, pq.packages}
+	var aliases map[string]bool // the indexed packages, when a filter names some
+	if len(q.Packages)+len(pq.packages)+len(q.Paths)+len(pq.paths) > 0 {
+		r.mu.Lock()
+		cat, err := r.loadCatalogLocked()
+		r.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		aliases = map[string]bool{}
+		var names []string
+		for _, p := range cat.Packages {
+			aliases[p.Alias] = true
+			names = append(names, p.Alias)
+		}
+		for _, ps := range packages {
+			for _, a := range ps {
+				if !aliases[a] {
+					return nil, fmt.Errorf("indexer: package %q: %w (indexed: %s)", a, ErrUnknownPackage, strings.Join(names, ", "))
+				}
+			}
+		}
+	}
 	for _, kinds := range [][]string{q.Kinds, pq.kinds} {
 		if len(kinds) == 0 {
 			continue
@@ -432,9 +457,16 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		var qs []query.Query
 		for _, p := range paths {
-			pre := bleve.NewPrefixQuery(pathPrefix(p))
+			p = pathPrefix(p)
+			pre := bleve.NewPrefixQuery(p)
 			pre.SetField(fPath)
 			qs = append(qs, pre)
+			// The form hits show, ALIAS/PATH, is one too.
+			if alias, rest, ok := strings.Cut(p, "/"); ok && aliases[alias] {
+				in := bleve.NewPrefixQuery(rest)
+				in.SetField(fPath)
+				qs = append(qs, bleve.NewConjunctionQuery(termsQuery(fPackage, []string{alias}, false), in))
+			}
 		}
 		filters = append(filters, bleve.NewDisjunctionQuery(qs...))
 	}

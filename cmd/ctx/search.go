@@ -141,6 +141,9 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
+	if errors.Is(err, indexer.ErrUnknownPackage) { // package:nosuch, --package nosuch
+		return usageErrorf("search: %s", strings.TrimPrefix(err.Error(), "indexer: "))
+	}
 	if err != nil {
 		return err
 	}
