@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -241,7 +242,11 @@ func newMCPConfigCmd(g *globalOptions, runF func(context.Context, *mcpConfigOpti
 		Use:   "config --client claude|cursor|codex|vscode [--http[=ADDR]]",
 		Short: "Print the configuration that makes an MCP client start ctx mcp for this project",
 		Long: `Print the configuration that makes an MCP client start 'ctx mcp' for this
-project over stdio, on stdout, and where to put it on stderr.
+project over stdio, on stdout, and where to put it on stderr. Claude Code's
+(.mcp.json), Cursor's and VS Code's go in the project, to commit: they start
+ctx from PATH, with no absolute path, so they work for every teammate (when
+ctx is not on your PATH, it says what to do). Codex's is your own
+(~/.codex/config.toml): it names this binary and this project.
 
 With --http, print instead the configuration that connects the client to a
 running 'ctx mcp --http' at http://ADDR/mcp (default ` + mcpserver.DefaultHTTPAddr + `) with
@@ -302,5 +307,8 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 	}
 	fmt.Fprint(o.IO.Out, cfg.Text)
 	fmt.Fprintln(o.IO.ErrOut, cfg.Where)
+	if _, err := exec.LookPath(mcpserver.ProjectCommand); cfg.Project && err != nil {
+		fmt.Fprintln(o.IO.ErrOut, mcpserver.NotOnPath(o.client, exe, dir))
+	}
 	return nil
 }
