@@ -217,7 +217,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	rerr := finishReport(ctx, g, dir, rep, err, false)
 	for _, u := range sum.Unavailable {
-		fmt.Fprintf(errOut, "%s: skipped: no access to %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
+		fmt.Fprintf(errOut, "%s: skipped: cannot read %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
 	}
 	if rerr != nil {
 		return rerr
@@ -228,8 +228,8 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		}
 	}
 	if len(sum.Unavailable) > 0 {
-		fmt.Fprintf(errOut, "ctx: %d %s not installed for lack of access: check your git credentials (or CTX_GIT_TOKEN) and run ctx setup again\n",
-			len(sum.Unavailable), pluralWord(len(sum.Unavailable), "context", "contexts"))
+		fmt.Fprintf(errOut, "ctx: %d %s not installed: %s cannot be read (why is above): check %s source in the registry, and your git credentials (or CTX_GIT_TOKEN) for a private repository, then run ctx setup again\n",
+			len(sum.Unavailable), pluralWord(len(sum.Unavailable), "context", "contexts"), pluralWord(len(sum.Unavailable), "it", "they"), pluralWord(len(sum.Unavailable), "its", "each one's"))
 		return partial()
 	}
 	return nil
