@@ -192,6 +192,7 @@ failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 		}
 	}
 	usageArgs(root)
+	addCompletions(root, g)
 	return root
 }
 
