@@ -49,7 +49,8 @@ configuration with it. An address that is not loopback needs
 --max-sessions sessions: at the cap, a new session closes the least
 recently used one idle for 30 seconds with no open stream, and only when
 none is gets 503 with Retry-After; a session idle for 15 minutes is
-closed. SIGINT or SIGTERM stops the server: requests in flight get 5
+closed. GET http://ADDR/healthz answers "ok" with no token (a container's
+health check; it says nothing of the documents). SIGINT or SIGTERM stops the server: requests in flight get 5
 seconds to finish, then it exits 0.
 
 Exit status: 0 when the client closes stdin or the HTTP server is stopped;
