@@ -471,7 +471,12 @@ func (r *Reader) BrokenLinks(packages []string) ([]Link, error) {
 	}
 	for _, a := range packages {
 		if _, ok := g.pkgs[a]; !ok {
-			return nil, fmt.Errorf("indexer: %q: %w", a, ErrUnknownPackage)
+			var names []string
+			for p := range g.pkgs {
+				names = append(names, p)
+			}
+			sort.Strings(names)
+			return nil, fmt.Errorf("indexer: %q: %w (indexed: %s)", a, ErrUnknownPackage, strings.Join(names, ", "))
 		}
 	}
 	var out []Link

@@ -339,7 +339,53 @@ func dirBase(from string, p Package) string {
 	return strings.TrimSuffix(dir, "/") + "/"
 }
 
+// provenance is where a package's files come from, each kind in its own
+// terms: git, its source, path, ref (or the default branch) and short
+// commit; https, its URL, path, short content hash and fetch date; dir,
+// its place in the project (base: dirBase), live.
+func provenance(p Package, base string) []string {
+	var meta []string
+	switch p.Kind {
+	case project.KindDir:
+		return []string{codeSpan(base + p.Only), "live from the project (no commit)"}
+	case project.KindHTTPS:
+		if p.Source != "" {
+			meta = append(meta, codeSpan(p.Source))
+		}
+		if p.Path != "" && p.Path != "." {
+			meta = append(meta, "path "+codeSpan(p.Path))
+		}
+		if p.Rev != "" {
+			meta = append(meta, "content "+codeSpan(shortSHA(p.Rev)))
+		}
+		if !p.Fetched.IsZero() {
+			meta = append(meta, "fetched "+p.Fetched.UTC().Format("2006-01-02"))
+		}
+		return meta
+	}
+	if p.Source != "" {
+		meta = append(meta, codeSpan(p.Source))
+	}
+	if p.Path != "" && p.Path != "." {
+		meta = append(meta, "path "+codeSpan(p.Path))
+	}
+	if p.Ref != "" {
+		meta = append(meta, "ref "+codeSpan(p.Ref))
+	} else if p.Source != "" {
+		meta = append(meta, "default branch")
+	}
+	if p.Rev != "" {
+		meta = append(meta, "commit "+codeSpan(shortSHA(p.Rev)))
+	}
+	return meta
+}
+
+// shortSHA is a revision as INDEX.md shows it: a commit's first 7 hex
+// digits; a content hash's algorithm and first 12 ("sha256:0123456789ab").
 func shortSHA(s string) string {
+	if h, ok := strings.CutPrefix(s, "sha256:"); ok {
+		return "sha256:" + h[:min(len(h), 12)]
+	}
 	if len(s) > 7 {
 		return s[:7]
 	}
@@ -389,24 +435,7 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 			}
 		}
 		totalDocs += len(s.docs)
-		var meta []string
-		if p.Kind == project.KindDir {
-			meta = append(meta, codeSpan(s.base+p.Only), "live from the project (no commit)")
-		} else if p.Source != "" {
-			meta = append(meta, codeSpan(p.Source))
-		}
-		if p.Path != "" && p.Path != "." {
-			meta = append(meta, "path "+codeSpan(p.Path))
-		}
-		if p.Ref != "" {
-			meta = append(meta, "ref "+codeSpan(p.Ref))
-		} else if p.Source != "" && p.Kind != project.KindDir {
-			meta = append(meta, "default branch")
-		}
-		if p.Rev != "" {
-			meta = append(meta, "commit "+codeSpan(shortSHA(p.Rev)))
-		}
-		meta = append(meta, plural(len(s.docs), "document", "documents"))
+		meta := append(provenance(p, s.base), plural(len(s.docs), "document", "documents"))
 		s.header = "## " + safetext.Escape(p.Alias) + "\n\n" + strings.Join(meta, " · ") + "\n\n"
 		for l := range s.cost {
 			s.cost[l] = -1

@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -109,6 +110,10 @@ func TestQuerySyntax(t *testing.T) {
 		{query: "tool tag:setup", q: Query{Tags: []string{"maintenance"}}, want: []string{"docs/guide/upgrade.md"}},
 		{query: "tool", q: Query{Paths: []string{"/guide/up", "ref/"}}, want: []string{"docs/guide/upgrade.md", "docs/ref/cli.md"}},
 		{query: "tool path:guide/", q: Query{Paths: []string{"ref/"}}, want: nil},
+		// A path as hits show it, ALIAS/PATH, is one too.
+		{query: "tool path:docs/guide/", want: []string{"docs/guide/install.md", "docs/guide/upgrade.md"}},
+		{query: "tool path:ops/", want: []string{"ops/runbook.md"}},
+		{query: "tool", q: Query{Paths: []string{"docs/ref/"}}, want: []string{"docs/ref/cli.md"}},
 		// Plain words: an unknown qualifier, an empty one, a lone dash.
 		{query: "line unknown:qualifier", want: []string{"docs/ref/cli.md"}},
 		{query: "- tag: tool package:ops", want: []string{"ops/runbook.md"}},
@@ -129,6 +134,19 @@ func TestQuerySyntax(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%q: got %v, want %v", tc.query, got, tc.want)
+		}
+	}
+}
+
+// A package the index does not hold is an error naming the indexed ones,
+// not "no matches".
+func TestSearchUnknownPackage(t *testing.T) {
+	t.Parallel()
+	r := openSyntaxFixture(t)
+	for _, q := range []Query{{Text: "tool package:nosuch"}, {Text: "tool", Packages: []string{"nosuch"}}} {
+		_, err := r.Search(context.Background(), q)
+		if !errors.Is(err, ErrUnknownPackage) || !strings.Contains(err.Error(), `"nosuch"`) || !strings.Contains(err.Error(), "indexed: docs, ops") {
+			t.Errorf("%+v: %v", q, err)
 		}
 	}
 }

@@ -311,7 +311,10 @@ func (r *Reader) Close() error {
 
 // Search runs q. The text follows the query syntax (QuerySyntax): its
 // package:, path:, tag: and kind: qualifiers narrow q's filters further
-// (all must hold; q.Paths and the path: qualifiers are two filters). An index that does not exist yet returns an error that
+// (all must hold; q.Paths and the path: qualifiers are two filters). A
+// path filter is a path inside a package, or ALIAS/PATH as hits show it.
+// A package (q.Packages, package:) the index does not hold is an error
+// wrapping ErrUnknownPackage that lists the indexed ones. An index that does not exist yet returns an error that
 // says to run `ctx index`; a query over the caps (CheckQuery) is
 // ErrQueryTooLong; nothing else in the text is an error.
 //
@@ -332,7 +335,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		limit = DefaultSearchLimit
 	}
 	pq := parseQuery(text)
-	packages, none, err := r.packageFilters(q, pq)
+	packages, aliases, none, err := r.packageFilters(q, pq)
 	if err != nil || none {
 		return nil, err
 	}
@@ -362,7 +365,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(keyTerms) == 0 {
 		keyAnalyzer, keyTerms = textAnalyzer, queryTerms(analyzer, positive)
 	}
-	bq, phrases, excludedPhrases, filtered := buildQuery(idx, pq, q, positive, len(terms) > 0, keyAnalyzer, packages)
+	bq, phrases, excludedPhrases, filtered := buildQuery(idx, pq, q, positive, len(terms) > 0, keyAnalyzer, packages, aliases)
 
 	adv, err := idx.Advanced()
 	if err != nil {
@@ -422,9 +425,33 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 // packageFilters returns the package filters of a search: q's, the
 // query's package: qualifiers, and for each kind filter (q's, the kind:
 // qualifiers of packages) the packages of those kinds; none when no
-// indexed package is of those kinds.
-func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, none bool, err error) {
+// indexed package is of those kinds. A package filter that names a
+// package the index does not have is ErrUnknownPackage, naming the
+// indexed ones. aliases are the indexed packages, when a package or path
+// filter is set (a path may start with its alias, as hits show it).
+func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, aliases map[string]bool, none bool, err error) {
 	packages = [][]string{q.Packages, pq.packages}
+	if len(q.Packages)+len(pq.packages)+len(q.Paths)+len(pq.paths) > 0 {
+		r.mu.Lock()
+		cat, err := r.loadCatalogLocked()
+		r.mu.Unlock()
+		if err != nil {
+			return nil, nil, false, err
+		}
+		aliases = map[string]bool{}
+		var names []string
+		for _, p := range cat.Packages {
+			aliases[p.Alias] = true
+			names = append(names, p.Alias)
+		}
+		for _, ps := range packages {
+			for _, a := range ps {
+				if !aliases[a] {
+					return nil, nil, false, fmt.Errorf("indexer: package %q: %w (indexed: %s)", a, ErrUnknownPackage, strings.Join(names, ", "))
+				}
+			}
+		}
+	}
 	for _, kinds := range [][]string{q.Kinds, pq.kinds} {
 		if len(kinds) == 0 {
 			continue
@@ -433,15 +460,15 @@ func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, n
 		cat, err := r.loadCatalogLocked()
 		r.mu.Unlock()
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		aliases := kindAliases(cat.Packages, kinds, nil)
-		if len(aliases) == 0 {
-			return nil, true, nil
+		of := kindAliases(cat.Packages, kinds, nil)
+		if len(of) == 0 {
+			return nil, nil, true, nil
 		}
-		packages = append(packages, aliases)
+		packages = append(packages, of)
 	}
-	return packages, false, nil
+	return packages, aliases, false, nil
 }
 
 // buildQuery is bleve's query for a search: the words (scored, picking
@@ -449,7 +476,7 @@ func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, n
 // words, and the filters (packages, document kinds, tags, paths). It
 // returns the phrases of more than one word, and the excluded ones, to be
 // checked word for word on the chunks' text, and whether any filter is set.
-func buildQuery(idx bleve.Index, pq parsedQuery, q Query, positive string, scored bool, keyAnalyzer string, packages [][]string) (*query.BooleanQuery, []analysis.TokenStream, []analysis.TokenStream, bool) {
+func buildQuery(idx bleve.Index, pq parsedQuery, q Query, positive string, scored bool, keyAnalyzer string, packages [][]string, aliases map[string]bool) (*query.BooleanQuery, []analysis.TokenStream, []analysis.TokenStream, bool) {
 	analyzer := idx.Mapping().AnalyzerNamed(textAnalyzer)
 	bq := bleve.NewBooleanQuery()
 	switch {
@@ -493,7 +520,7 @@ func buildQuery(idx bleve.Index, pq parsedQuery, q Query, positive string, score
 			excludedPhrases = append(excludedPhrases, toks)
 		}
 	}
-	filters := searchFilters(pq, q, packages)
+	filters := searchFilters(pq, q, packages, aliases)
 	switch len(filters) {
 	case 0:
 	case 1:
@@ -504,8 +531,9 @@ func buildQuery(idx bleve.Index, pq parsedQuery, q Query, positive string, score
 	return bq, phrases, excludedPhrases, len(filters) > 0
 }
 
-// searchFilters are a search's filters: each must hold.
-func searchFilters(pq parsedQuery, q Query, packages [][]string) []query.Query {
+// searchFilters are a search's filters: each must hold. aliases are the
+// indexed packages (packageFilters).
+func searchFilters(pq parsedQuery, q Query, packages [][]string, aliases map[string]bool) []query.Query {
 	var filters []query.Query
 	for _, p := range packages {
 		if len(p) > 0 {
@@ -526,9 +554,16 @@ func searchFilters(pq parsedQuery, q Query, packages [][]string) []query.Query {
 		}
 		var qs []query.Query
 		for _, p := range paths {
-			pre := bleve.NewPrefixQuery(pathPrefix(p))
+			p = pathPrefix(p)
+			pre := bleve.NewPrefixQuery(p)
 			pre.SetField(fPath)
 			qs = append(qs, pre)
+			// The form hits show, ALIAS/PATH, is one too.
+			if alias, rest, ok := strings.Cut(p, "/"); ok && aliases[alias] {
+				in := bleve.NewPrefixQuery(rest)
+				in.SetField(fPath)
+				qs = append(qs, bleve.NewConjunctionQuery(termsQuery(fPackage, []string{alias}, false), in))
+			}
 		}
 		filters = append(filters, bleve.NewDisjunctionQuery(qs...))
 	}

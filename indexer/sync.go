@@ -879,7 +879,7 @@ func indexInputHash(pkgs []Package, parts map[string]catalogPart, budget int, in
 		fmt.Fprintf(h, "recent %s\n", recent)
 	}
 	for _, p := range pkgs {
-		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Only, parts[p.Alias].Listing)
+		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Fetched.UTC().Format("2006-01-02"), p.Only, parts[p.Alias].Listing)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -131,8 +131,17 @@ func TestRealBinaryConfig(t *testing.T) {
 	}
 	realBin, _ := filepath.EvalSymlinks(bin)
 	realDir, _ := filepath.Abs(dir)
-	if !strings.Contains(string(out), `"command": "`+realBin+`"`) || !strings.Contains(string(out), realDir) {
-		t.Errorf("config = %s", out)
+	// Claude Code's is committed with the project: ctx on PATH, no
+	// absolute path; Codex's is the user's own: this binary, this project.
+	if !strings.Contains(string(out), `"command": "ctx"`) || strings.Contains(string(out), realDir) || strings.Contains(string(out), realBin) {
+		t.Errorf("claude config = %s", out)
+	}
+	out, err = exec.Command(bin, "-C", dir, "mcp", "config", "--client", "codex").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `command = "`+realBin+`"`) || !strings.Contains(string(out), realDir) {
+		t.Errorf("codex config = %s", out)
 	}
 	err = exec.Command(bin, "mcp", "config", "--client", "emacs").Run()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {

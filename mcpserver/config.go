@@ -10,42 +10,59 @@ import (
 // Clients are the MCP clients ClientConfig knows, by name.
 var Clients = []string{"claude", "cursor", "codex", "vscode"}
 
-// ClientConfig is a ready-to-paste configuration that makes client start
-// `<exe> mcp -C <projectDir>` as the stdio server "ctx". Where says where it
-// goes.
+// ClientConfig is a ready-to-paste configuration that makes a client
+// start ctx's stdio server "ctx". Where says where it goes.
 type ClientConfig struct {
 	Text  string // the configuration itself
 	Where string // where to paste it, for a person
+	// Project is true for a configuration committed with the project
+	// (.mcp.json, .cursor/mcp.json, .vscode/mcp.json): it names the
+	// command "ctx" (found on PATH) and no absolute path, so that it works
+	// for every teammate; false for a user's own (codex), which names exe
+	// and projectDir.
+	Project bool
 }
 
+// ProjectCommand is the command a project-scoped configuration starts:
+// ctx on PATH.
+const ProjectCommand = "ctx"
+
 // ConfigFor returns client's configuration; exe and projectDir must be
-// absolute.
+// absolute. Claude Code, Cursor and VS Code read a configuration from the
+// project, which a team commits: it starts "ctx mcp" from PATH, in the
+// project (Claude Code starts it in the project folder; Cursor and VS
+// Code are given ${workspaceFolder}). Codex's is the user's own, in
+// ~/.codex/config.toml: it names exe and projectDir.
 func ConfigFor(client, exe, projectDir string) (ClientConfig, error) {
-	args := []string{"mcp", "-C", projectDir}
 	type stdioServer struct {
 		Type    string   `json:"type,omitempty"`
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
 	}
-	server := stdioServer{Command: exe, Args: args}
+	inWorkspace := []string{"mcp", "-C", "${workspaceFolder}"}
 	switch client {
 	case "claude":
+		server := stdioServer{Command: ProjectCommand, Args: []string{"mcp"}}
 		return ClientConfig{
 			Text: jsonText(map[string]any{"mcpServers": map[string]any{"ctx": server}}),
-			Where: fmt.Sprintf("Claude Code: save as .mcp.json in %s (merge into mcpServers if it exists), or run: claude mcp add ctx -- %s",
-				projectDir, shellJoin(append([]string{exe}, args...))),
+			Where: fmt.Sprintf("Claude Code: save as .mcp.json in %s (merge into mcpServers if it exists) and commit it: Claude Code starts ctx in the project folder, for anyone with ctx on PATH",
+				projectDir),
+			Project: true,
 		}, nil
 	case "cursor":
 		return ClientConfig{
-			Text:  jsonText(map[string]any{"mcpServers": map[string]any{"ctx": server}}),
-			Where: fmt.Sprintf("Cursor: save as %s/.cursor/mcp.json (merge into mcpServers if it exists)", projectDir),
+			Text:    jsonText(map[string]any{"mcpServers": map[string]any{"ctx": stdioServer{Command: ProjectCommand, Args: inWorkspace}}}),
+			Where:   fmt.Sprintf("Cursor: save as %s/.cursor/mcp.json (merge into mcpServers if it exists) and commit it: it works for anyone with ctx on PATH", projectDir),
+			Project: true,
 		}, nil
 	case "vscode":
 		return ClientConfig{
-			Text:  jsonText(map[string]any{"servers": map[string]any{"ctx": stdioServer{Type: "stdio", Command: exe, Args: args}}}),
-			Where: fmt.Sprintf("VS Code: save as %s/.vscode/mcp.json (merge into servers if it exists)", projectDir),
+			Text:    jsonText(map[string]any{"servers": map[string]any{"ctx": stdioServer{Type: "stdio", Command: ProjectCommand, Args: inWorkspace}}}),
+			Where:   fmt.Sprintf("VS Code: save as %s/.vscode/mcp.json (merge into servers if it exists) and commit it: it works for anyone with ctx on PATH", projectDir),
+			Project: true,
 		}, nil
 	case "codex":
+		args := []string{"mcp", "-C", projectDir}
 		var b strings.Builder
 		b.WriteString("[mcp_servers.ctx]\n")
 		fmt.Fprintf(&b, "command = %s\n", tomlString(exe))
@@ -54,9 +71,19 @@ func ConfigFor(client, exe, projectDir string) (ClientConfig, error) {
 			q[i] = tomlString(a)
 		}
 		fmt.Fprintf(&b, "args = [%s]\n", strings.Join(q, ", "))
-		return ClientConfig{Text: b.String(), Where: "Codex: add to ~/.codex/config.toml"}, nil
+		return ClientConfig{Text: b.String(), Where: "Codex: add to ~/.codex/config.toml (your own configuration: it names this binary and this project)"}, nil
 	}
 	return ClientConfig{}, fmt.Errorf("unknown client %q: choose one of %s", client, strings.Join(Clients, ", "))
+}
+
+// NotOnPath is what to do when a project-scoped configuration's "ctx" is
+// not on PATH on this machine: exe is the ctx that ran.
+func NotOnPath(client, exe, projectDir string) string {
+	mine := ""
+	if client == "claude" {
+		mine = fmt.Sprintf(", or, for yourself only: claude mcp add --scope user ctx -- %s", shellJoin([]string{exe, "mcp", "-C", projectDir}))
+	}
+	return fmt.Sprintf("note: ctx is not on your PATH (this one is %s): add its folder to PATH, or install ctx where PATH finds it (go install github.com/ctx-dev/ctx/cmd/ctx@latest)%s", exe, mine)
 }
 
 // HTTPConfigFor returns client's configuration for a running

@@ -50,8 +50,20 @@ func TestConfigFor(t *testing.T) {
 			}
 			command, args = m[key]["ctx"].Command, m[key]["ctx"].Args
 		}
-		if command != exe || strings.Join(args, "|") != "mcp|-C|"+dir {
-			t.Errorf("%s: command %q args %q", client, command, args)
+		// A project's configuration (committed) names ctx on PATH and no
+		// absolute path; a user's own (codex) names this binary and project.
+		want, wantArgs := "ctx", "mcp|-C|${workspaceFolder}"
+		switch client {
+		case "claude":
+			wantArgs = "mcp"
+		case "codex":
+			want, wantArgs = exe, "mcp|-C|"+dir
+		}
+		if command != want || strings.Join(args, "|") != wantArgs || cfg.Project != (client != "codex") {
+			t.Errorf("%s: command %q args %q project %v; want %q %q", client, command, args, cfg.Project, want, wantArgs)
+		}
+		if cfg.Project && strings.Contains(cfg.Text, dir) {
+			t.Errorf("%s: a project's configuration names the checkout %s:\n%s", client, dir, cfg.Text)
 		}
 	}
 	if _, err := ConfigFor("emacs", exe, dir); err == nil || !strings.Contains(err.Error(), "claude") {

@@ -27,8 +27,12 @@ import (
 const (
 	// DefaultHTTPAddr is where `ctx mcp --http` listens without an ADDR.
 	DefaultHTTPAddr = "127.0.0.1:7420"
-	// HTTPPath is the one path served: http://ADDR/mcp.
+	// HTTPPath is the MCP endpoint: http://ADDR/mcp.
 	HTTPPath = "/mcp"
+	// HealthPath answers a liveness probe (a container's health check)
+	// with "ok" and no token: it tells nothing of the project or its
+	// documents, and only GET and HEAD are served.
+	HealthPath = "/healthz"
 	// DefaultMaxSessions caps the session-based clients connected at once.
 	DefaultMaxSessions = 64
 	// DefaultSessionTimeout closes a session that sent no request for so long.
@@ -196,6 +200,17 @@ func (s *Server) newHTTPHandler(o HTTPOptions) (*httpHandler, error) {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == HealthPath {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = io.WriteString(w, "ok\n")
+		return
+	}
 	if r.URL.Path != HTTPPath {
 		http.Error(w, fmt.Sprintf("not found: the MCP endpoint is %s", HTTPPath), http.StatusNotFound)
 		return

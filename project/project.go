@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -199,6 +200,9 @@ type Package struct {
 	Path   string // sub-path inside the source repository or archive
 	Ref    string
 	Rev    string // the lock's rev: a commit for git, a content hash for https; "" for dir (live)
+	// Fetched is when an https package's content was fetched (the lock's
+	// fetched); zero for the other kinds.
+	Fetched time.Time
 	// Dir is the folder whose files are the package's: packages/<alias>
 	// for a locked package, the folder itself for a dir source (for a
 	// single-file dir source, the folder holding it).
@@ -278,11 +282,18 @@ func (e *SourceError) Unwrap() error { return e.Err }
 func (p Project) live(m *Manifest, git bool) ([]Package, []*SourceError) {
 	var out []Package
 	var errs []*SourceError
+	var taken []dirPlace // the dir sources kept so far
 	for _, s := range m.Packages {
 		if !git && s.KindOf() != KindDir {
 			continue
 		}
 		dir, err := p.CheckSource(m, s)
+		if err == nil && s.KindOf() == KindDir {
+			var at dirPlace
+			if at, err = overlap(taken, s, dir); err == nil {
+				taken = append(taken, at)
+			}
+		}
 		if err != nil {
 			errs = append(errs, &SourceError{Alias: s.Alias, Where: m.Where(s), Err: err})
 			continue
@@ -307,6 +318,65 @@ func (p Project) live(m *Manifest, git bool) ([]Package, []*SourceError) {
 		out = append(out, pkg)
 	}
 	return out, errs
+}
+
+// dirPlace is where a dir source leads (resolved through links).
+type dirPlace struct {
+	alias, source, real string
+}
+
+// overlap is the rule that no file is two dir sources' (docs and docs/adr
+// would index docs/adr's files twice): s, leading to dir (CheckSource's
+// answer), is refused when it holds, or is held by, or is, a dir source
+// in taken. It returns s's place otherwise.
+func overlap(taken []dirPlace, s PackageSpec, dir string) (dirPlace, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		real = dir
+	}
+	at := dirPlace{alias: s.Alias, source: s.Source, real: real}
+	for _, t := range taken {
+		how := ""
+		switch {
+		case t.real == real:
+			how = "is the same as"
+		case within(t.real, real):
+			how = "is inside"
+		case within(real, t.real):
+			how = "holds"
+		default:
+			continue
+		}
+		return at, fmt.Errorf("%s %s dir source %s (%s): their files would be indexed twice; keep one of them (remove the other with `ctx remove`)",
+			safetext.Quote(s.Source), how, t.alias, safetext.Quote(t.source))
+	}
+	return at, nil
+}
+
+// Overlap reports whether dir spec s would overlap a dir source of m (the
+// rule Live and Refused apply: see overlap), for ctx add to refuse it
+// before anything is recorded; nil when it would not, or when s is not a
+// dir spec or m's other sources cannot be checked.
+func (p Project) Overlap(m *Manifest, s PackageSpec) error {
+	if s.KindOf() != KindDir {
+		return nil
+	}
+	dir, err := p.CheckSource(m, s)
+	if err != nil {
+		return nil // CheckSource's own error is the caller's to report
+	}
+	var taken []dirPlace
+	for _, o := range m.Packages {
+		if o.KindOf() != KindDir || o.Alias == s.Alias {
+			continue
+		}
+		if d, err := p.CheckSource(m, o); err == nil {
+			at, _ := overlap(nil, o, d)
+			taken = append(taken, at)
+		}
+	}
+	_, err = overlap(taken, s, dir)
+	return err
 }
 
 // The bounds of a dir source's walk when its spec's limits set none: the
@@ -524,7 +594,7 @@ func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 		if kind == "" {
 			kind = KindGit
 		}
-		out = append(out, Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Dir: p.PackageDir(alias)})
+		out = append(out, Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Fetched: e.Fetched, Dir: p.PackageDir(alias)})
 	}
 	if m != nil {
 		for _, pkg := range p.Live(m) {

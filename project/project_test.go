@@ -64,12 +64,12 @@ func TestContainment(t *testing.T) {
 	root := filepath.Join(base, "proj")
 	secret := filepath.Join(base, "secret")
 	home := filepath.Join(base, "home")
-	for _, d := range []string{filepath.Join(root, DirName), filepath.Join(root, "docs"), secret, home} {
+	for _, d := range []string{filepath.Join(root, DirName), filepath.Join(root, "docs"), filepath.Join(root, "notes"), secret, home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for name, target := range map[string]string{"rootlink": "/", "homelink": home, "outlink": secret, "inlink": "docs"} {
+	for name, target := range map[string]string{"rootlink": "/", "homelink": home, "outlink": secret, "inlink": "notes"} {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestContainment(t *testing.T) {
 	for _, pkg := range p.Installed(m, &lockfile.Lock{}) {
 		got = append(got, pkg.Alias+"="+pkg.Dir)
 	}
-	want := []string{"docs=" + filepath.Join(root, "docs"), "in=" + filepath.Join(root, "docs"), "mine=" + secret}
+	want := []string{"docs=" + filepath.Join(root, "docs"), "in=" + filepath.Join(root, "notes"), "mine=" + secret}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Installed = %q, want %q", got, want)
 	}

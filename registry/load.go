@@ -116,6 +116,10 @@ type loadState struct {
 	seen   map[string]bool // Location.Key of registries read or being read
 	byKey  map[string]int  // ContextKey -> index in res.Contexts
 	byName map[string]int  // lower-case name -> index
+
+	// check: Check's strict load, where what Load warns of is a problem
+	// at its place in the file (see check.go).
+	check *checkState
 }
 
 func (st *loadState) warn(format string, args ...any) {
@@ -133,6 +137,9 @@ func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) 
 	if err != nil {
 		return nil, err
 	}
+	if st.check != nil {
+		st.check.data[loc.Key()] = data
+	}
 	reg, err := Parse(loc.String(), data)
 	if err != nil {
 		return nil, err
@@ -149,7 +156,11 @@ func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) 
 
 // walk adds reg's contexts, then follows its imports depth first.
 func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, depth int) error {
-	for _, c := range reg.Contexts {
+	if st.check != nil {
+		st.check.path = append(st.check.path, loc)
+		defer func() { st.check.path = st.check.path[:len(st.check.path)-1] }()
+	}
+	for ci, c := range reg.Contexts {
 		if c.KindOf() == KindGitSource {
 			c.Repo = loc.resolveRepo(c.Repo)
 		}
@@ -165,6 +176,11 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 		}
 		lname := strings.ToLower(c.Name)
 		if i, dup := st.byName[lname]; dup {
+			if st.check != nil {
+				st.check.at(loc, fmt.Sprintf("contexts[%d].name", ci), fmt.Sprintf("%s is also the name of a different context (%s) in %s: names must be unique across a registry and its imports",
+					safetext.Quote(c.Name), safetext.Clip(st.res.Contexts[i].Source(), 0), safetext.Clip(st.res.Contexts[i].From, 0)))
+				continue
+			}
 			st.warn("registry %s: context %s (%s) has the name of a different context from %s; keeping the first (rename one of them)",
 				loc.shown(), safetext.Quote(c.Name), safetext.Clip(c.Source(), 0), safetext.Clip(st.res.Contexts[i].From, 0))
 			continue
@@ -173,19 +189,31 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 		st.byName[lname] = len(st.res.Contexts)
 		st.res.Contexts = append(st.res.Contexts, e)
 	}
-	for _, imp := range reg.Imports {
+	for k, imp := range reg.Imports {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		field := fmt.Sprintf("imports[%d]", k)
 		next, err := loc.resolve(imp)
 		if err != nil {
+			if st.check != nil {
+				st.check.at(loc, field, fmt.Sprintf("import %s: %v", safetext.Quote(imp), err))
+				continue
+			}
 			st.warn("registry %s: import %s skipped: %v", loc.shown(), safetext.Quote(imp), err)
 			continue
 		}
 		if st.seen[next.Key()] {
+			if st.check != nil {
+				st.check.cycle(loc, field, next)
+			}
 			continue // already read (a cycle or a diamond): once is enough
 		}
 		if depth+1 > st.max {
+			if st.check != nil {
+				st.check.at(loc, field, fmt.Sprintf("import %s is deeper than the import depth limit (%d)", next.shown(), st.max))
+				continue
+			}
 			st.warn("registry %s: import %s not loaded: the import depth limit (%d) is reached", loc.shown(), next.shown(), st.max)
 			continue
 		}
@@ -193,6 +221,10 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if st.check != nil {
+				st.check.imported(loc, field, next, err)
+				continue
 			}
 			st.warn("registry %s: import %s skipped: %v", loc.shown(), next.shown(), err)
 			continue

@@ -22,6 +22,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/workspace"
@@ -204,7 +205,7 @@ func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.
 		if n == 0 {
 			stop("All repositories are reachable")
 		} else {
-			stop(fmt.Sprintf("%d of %d contexts cannot be read with your credentials", n, len(toCheck)))
+			stop(fmt.Sprintf("%d of %d contexts cannot be read (why is shown beside each)", n, len(toCheck)))
 		}
 	}
 	return denied
@@ -298,7 +299,11 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 				return nil, err
 			}
 		}
-		fmt.Fprintln(o.Out, "Nothing to change.")
+		if len(sum.Unavailable) > 0 {
+			fmt.Fprintln(o.Out, "Nothing installed: the chosen contexts cannot be read.")
+		} else {
+			fmt.Fprintln(o.Out, "Nothing to change.")
+		}
 		return sum, nil
 	}
 	if o.Prompter != nil && !o.Yes {
@@ -545,6 +550,11 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 }
 
 func accessReason(err error) string {
+	var we *webfetch.Error
+	if errors.As(err, &we) && we.Kind == webfetch.KindPrivate {
+		// setup's own flag, not add's (webfetch's hint)
+		return we.Msg + " (if the source is meant to be on a private network, run ctx setup with --allow-private-network)"
+	}
 	var ge *gitengine.Error
 	if errors.As(err, &ge) {
 		if ge.Hint != "" {
@@ -609,7 +619,7 @@ func (s *Summary) Print(w io.Writer) {
 		}
 	}
 	for _, u := range s.Unavailable {
-		fmt.Fprintf(w, "skipped    %s: no access to %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
+		fmt.Fprintf(w, "skipped    %s: cannot read %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
 	}
 	if s.Index != nil {
 		fmt.Fprintf(w, "index      %d documents, %d chunks; INDEX.md %d tokens\n",

@@ -277,7 +277,7 @@ func TestNonInteractive(t *testing.T) {
 			t.Errorf("added %+v partial %v", ws.added, sum.Partial())
 		}
 		sum.Print(&out)
-		if !strings.Contains(out.String(), "skipped    secret: no access to https://git.example/secret.git: authentication required") {
+		if !strings.Contains(out.String(), "skipped    secret: cannot read https://git.example/secret.git: authentication required") {
 			t.Errorf("out %q", out.String())
 		}
 	})

@@ -13,6 +13,7 @@
 package workspace
 
 import (
+	"context"
 	"io"
 	"sync"
 	"time"
@@ -33,8 +34,10 @@ import (
 // npm also keeps about 16 connections). See bench/README.md.
 const DefaultJobs = 16
 
-// DefaultLockWait is Options.LockWait when 0.
-const DefaultLockWait = 10 * time.Second
+// DefaultLockWait is Options.LockWait when 0: long enough for another
+// ctx's install or update of a large project to finish (two changing
+// commands wait for each other), bounded so that a hung one is named.
+const DefaultLockWait = 10 * time.Minute
 
 // Options configure a Workspace.
 type Options struct {
@@ -59,6 +62,9 @@ type Options struct {
 	// LockWait is how long Open waits for another ctx process working in the
 	// same project before giving up and naming it; 0 = DefaultLockWait.
 	LockWait time.Duration
+	// Context, when set, ends Open's wait for the project lock when it
+	// ends (the command's context: Ctrl-C); nil = context.Background().
+	Context context.Context
 	// Home is the user's home folder, refused as a dir source
 	// (project.WithHome); "" = not known.
 	Home string
@@ -188,6 +194,11 @@ func (r *Report) Partial() bool {
 // AddOptions configure Add.
 type AddOptions struct {
 	Force bool
+	// KeepGoing makes a spec that cannot be added (its source missing or
+	// unreadable, a bad field, its alias taken) that spec's failure alone,
+	// reported Failed with why, instead of an error that adds nothing:
+	// for a batch from a registry (ctx refs --fetch).
+	KeepGoing bool
 }
 
 // InstallOptions configure Install.
@@ -203,6 +214,10 @@ type InstallOptions struct {
 type UpdateOptions struct {
 	DryRun bool
 	Force  bool
+	// Refresh asks the server of each https package again even within its
+	// TTL: a conditional request with the locked ETag / Last-Modified, so
+	// content that did not change costs one 304.
+	Refresh bool
 }
 
 // RemoveOptions configure Remove.
@@ -216,6 +231,10 @@ type Change struct {
 	Ref       string `json:"ref,omitempty"`
 	OldCommit string `json:"oldCommit,omitempty"` // "" when not locked yet
 	NewCommit string `json:"newCommit"`
+	// Expired marks an https package whose TTL ran out and whose server
+	// said (asked now, conditionally) that its content is the locked one:
+	// OldCommit and NewCommit are the same, and update changes nothing.
+	Expired bool `json:"expired,omitempty"`
 }
 
 // PackageInfo describes one package of the manifest or the lock.

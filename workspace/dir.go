@@ -118,11 +118,23 @@ func (w *Workspace) checkLocal(source string) error {
 	_, err := os.Stat(w.proj.SourcePath(source))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s does not exist: create it, or give the path of an existing file, folder or repository (relative to the project root %s, or absolute), or a URL", safetext.Quote(source), w.root)
+		return &MissingSourceError{Source: source, Root: w.root}
 	case err != nil:
 		return fmt.Errorf("%s cannot be read: %w", safetext.Quote(source), pathErr(err))
 	}
 	return nil
+}
+
+// MissingSourceError is a local source path that does not exist. Its
+// message is add's advice; a caller whose sources come from elsewhere (a
+// registry) words its own from Source.
+type MissingSourceError struct {
+	Source string // as given
+	Root   string // the project root it is relative to
+}
+
+func (e *MissingSourceError) Error() string {
+	return fmt.Sprintf("%s does not exist: create it, or give the path of an existing file, folder or repository (relative to the project root %s, or absolute), or a URL", safetext.Quote(e.Source), e.Root)
 }
 
 // pathErr is err without the path a *fs.PathError repeats (it may be long:

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,10 +60,12 @@ type task struct {
 	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
 
 	// Filled by resolution.
-	rev        string
-	refName    string
-	snap       *webfetch.Snapshot // https: what resolve fetched, if it did
-	resolveErr error
+	rev         string
+	refName     string
+	snap        *webfetch.Snapshot // https: what resolve fetched, if it did
+	refresh     bool               // https: ask the server even within the TTL (update --refresh)
+	revalidated bool               // https: the server was asked and said the locked content is current
+	resolveErr  error
 
 	// Filled by decide: the plan for this package. res is what the report
 	// will say if the step succeeds.
@@ -281,6 +284,9 @@ func (p *plan) changes() ([]Change, error) {
 			continue
 		}
 		if sameSpec(t.spec, t.locked) && t.rev == t.locked.Rev {
+			if t.revalidated {
+				out = append(out, Change{Alias: t.alias, Ref: t.spec.Ref, OldCommit: t.rev, NewCommit: t.rev, Expired: true})
+			}
 			continue
 		}
 		c := Change{Alias: t.alias, Ref: t.spec.Ref, NewCommit: t.rev}
@@ -459,7 +465,7 @@ func disagreements(m *project.Manifest, l *lockfile.Lock) []string {
 }
 
 // updateTasks builds the tasks of update and outdated.
-func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
+func (w *Workspace) updateTasks(aliases []string, refresh bool) ([]*task, error) {
 	l, err := w.readLock()
 	if err != nil {
 		return nil, err
@@ -496,7 +502,7 @@ func (w *Workspace) updateTasks(aliases []string) ([]*task, error) {
 			// or fetched; it fails, its lock entry and files unchanged.
 			return &task{alias: a, spec: &s, resolveErr: err}
 		}
-		t := &task{alias: a, spec: &s, resolve: true}
+		t := &task{alias: a, spec: &s, resolve: true, refresh: refresh}
 		if e, ok := l.Packages[a]; ok {
 			t.locked = &e
 		}
@@ -547,7 +553,7 @@ func pinTargets(ts []*task) {
 // live and have nothing to update: they are passed over (with a note when
 // named).
 func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOptions) (*Report, error) {
-	p, err := w.planUpdate(ctx, aliases, o.Force)
+	p, err := w.planUpdate(ctx, aliases, o.Force, o.Refresh)
 	if err != nil {
 		return nil, err
 	}
@@ -563,8 +569,8 @@ func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOption
 
 // planUpdate plans update: the named packages (all when none) at their
 // refs' newest commits; one that did not move is pinned to its lock entry.
-func (w *Workspace) planUpdate(ctx context.Context, aliases []string, force bool) (*plan, error) {
-	p, err := w.resolveUpdate(ctx, aliases)
+func (w *Workspace) planUpdate(ctx context.Context, aliases []string, force, refresh bool) (*plan, error) {
+	p, err := w.resolveUpdate(ctx, aliases, refresh)
 	if err != nil {
 		return nil, err
 	}
@@ -575,21 +581,53 @@ func (w *Workspace) planUpdate(ctx context.Context, aliases []string, force bool
 
 // resolveUpdate is the part of planUpdate that needs no look at the
 // packages on disk: the tasks, their refs resolved. outdated stops there.
-func (w *Workspace) resolveUpdate(ctx context.Context, aliases []string) (*plan, error) {
-	ts, err := w.updateTasks(aliases)
+func (w *Workspace) resolveUpdate(ctx context.Context, aliases []string, refresh bool) (*plan, error) {
+	ts, err := w.updateTasks(aliases, refresh)
 	if err != nil {
 		return nil, err
 	}
 	w.resolveTasks(ctx, ts)
+	w.keepUnchangedFolders(ctx, ts)
 	pinTargets(ts)
 	return &plan{tasks: ts}, nil
+}
+
+// keepUnchangedFolders makes a git package whose ref moved to a commit
+// that left its folder's tree as locked resolve to its locked commit: a
+// package is outdated when its folder changed, not when the repository
+// did, so an upstream commit elsewhere moves neither its lock entry nor
+// its files (pinTargets then pins it). It fetches the new commit's trees,
+// never a blob. A failure to read them is the task's resolve error, as
+// update's fetch would have failed on it.
+func (w *Workspace) keepUnchangedFolders(ctx context.Context, ts []*task) {
+	var todo []*task
+	for _, t := range ts {
+		if t.resolveErr == nil && t.kind() == project.KindGit && sameSpec(t.spec, t.locked) &&
+			t.rev != t.locked.Rev && t.locked.Tree != "" && t.eng != nil {
+			todo = append(todo, t)
+		}
+	}
+	parallel(len(todo), w.opts.Jobs, func(i int) {
+		t := todo[i]
+		req := gitengine.FetchRequest{URL: w.fetchURL(t.spec.Source), Commit: t.rev, Ref: t.refName, Path: t.spec.Path}
+		if req.Ref == "" {
+			req.Ref = t.spec.Ref
+		}
+		tree, err := t.eng.TreeOf(ctx, req)
+		switch {
+		case err != nil:
+			t.resolveErr = err
+		case tree == t.locked.Tree:
+			t.rev = t.locked.Rev
+		}
+	})
 }
 
 // Outdated reports what Update would change for the named packages (all when
 // none), sorted by alias: the lock entries its plan moves, including those
 // of dirty packages that Update would skip. It changes nothing on disk.
 func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
-	p, err := w.resolveUpdate(ctx, aliases)
+	p, err := w.resolveUpdate(ctx, aliases, false)
 	if err != nil {
 		return nil, err
 	}
@@ -684,6 +722,8 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	for _, s := range m.Packages {
 		taken[s.Alias] = true
 	}
+	withAdded := m // the manifest with the dir specs of this Add so far
+	withAdded.Packages = slices.Clone(m.Packages)
 	eng := w.engine()
 	for i := range specs {
 		s := cleanSpec(specs[i])
@@ -691,10 +731,23 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
 		}
+		// bad records a spec that cannot be added: a problem of the whole
+		// Add, or with KeepGoing that spec's failure alone.
+		bad := func(err error) {
+			if !o.KeepGoing {
+				probs = append(probs, err.Error())
+				return
+			}
+			alias := s.Alias
+			if alias == "" {
+				alias = DefaultAlias(s.Source, s.Path)
+			}
+			ts = append(ts, &task{alias: alias, spec: &s, resolveErr: err})
+		}
 		if s.Kind == "" && s.Source != "" {
 			kind, err := w.InferKind(ctx, eng, s.Source)
 			if err != nil {
-				probs = append(probs, err.Error()) // it names the source
+				bad(err) // it names the source
 				continue
 			}
 			s.Kind = kind
@@ -711,31 +764,38 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			s.Alias = DefaultAlias(s.Source, s.Path)
 		}
 		if ps := project.CheckSpec(s); len(ps) > 0 {
+			var msgs []string
 			for _, p := range ps {
-				probs = append(probs, fmt.Sprintf("%s: %s: %s", where, p.Field, p.Msg))
+				msgs = append(msgs, fmt.Sprintf("%s: %s: %s", where, p.Field, p.Msg))
 			}
+			bad(errors.New(strings.Join(msgs, "\n")))
 			continue
 		}
 		if taken[s.Alias] {
-			probs = append(probs, fmt.Sprintf("%s: alias %s is already used; choose another with --alias", where, safetext.Quote(s.Alias)))
+			bad(fmt.Errorf("%s: alias %s is already used; choose another with --alias", where, safetext.Quote(s.Alias)))
 			continue
 		}
 		taken[s.Alias] = true
 		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true, eng: eng.WithLabel(s.Alias)}
 		if isDir(&s) {
 			if err := w.checkDirSource(&s); err != nil {
-				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
 			if err := w.placeDirSource(&s); err != nil {
-				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
+			if err := w.proj.Overlap(&withAdded, s); err != nil {
+				bad(err)
+				continue
+			}
+			withAdded.Packages = append(withAdded.Packages, s)
 			t.resolve = false
 		} else {
 			allow, err := w.placeGitSource(s)
 			if err != nil {
-				probs = append(probs, fmt.Sprintf("%s: %v", where, err))
+				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
 			t.allow = allow
@@ -749,7 +809,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		return nil, errors.New(strings.Join(probs, "\n"))
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
-	w.resolveTasks(ctx, ts)
+	w.resolveTasks(ctx, ts) // not the specs KeepGoing failed: they resolve nothing
 	p := &plan{tasks: ts, force: o.Force}
 	w.decide(ctx, p)
 	return p, nil

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
@@ -208,32 +210,36 @@ func (w *Workspace) changeInProgress() (note string, interrupted bool) {
 	return "", false
 }
 
-// lock takes the project lock, waiting up to LockWait for another process.
+// lock takes the project lock, waiting up to LockWait for another process
+// (internal/lockwait), with a line on the log that names the holder and
+// the bound; Options.Context ending (Ctrl-C) ends the wait. A LockWait
+// shorter than one poll tries once, silently (a reader's freshening).
 func (w *Workspace) lock() error {
 	p := w.path(project.ProjectLock)
 	if err := w.fs.Check(project.ProjectLock); err != nil {
 		return err
 	}
 	fl := flock.New(p)
-	deadline := time.Now().Add(w.opts.LockWait)
-	said := false
-	for {
-		got, err := fl.TryLock()
+	got, err := fl.TryLock()
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", p, err)
+	}
+	if !got && w.opts.LockWait >= lockPollTime {
+		w.log("waiting for another ctx (%s) working in this project, up to %s (CTX_LOCK_WAIT sets how long)...", lockHolder(p), waitText(w.opts.LockWait))
+		ctx := w.opts.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		got, err = lockwait.Exclusive(ctx, fl, w.opts.LockWait)
 		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
 			return fmt.Errorf("lock %s: %w", p, err)
 		}
-		if got {
-			break
-		}
-		holder := lockHolder(p)
-		if time.Now().After(deadline) {
-			return &BusyError{Holder: holder, Root: w.root}
-		}
-		if !said {
-			w.log("waiting for another ctx (%s) working in this project...", holder)
-			said = true
-		}
-		time.Sleep(lockPollTime)
+	}
+	if !got {
+		return &BusyError{Holder: lockHolder(p), Root: w.root, Waited: w.opts.LockWait}
 	}
 	// Say who holds it, for whoever waits next.
 	_ = w.fs.WriteFile(project.ProjectLock, []byte(fmt.Sprintf("pid %d\n", os.Getpid())), 0o644)
@@ -241,15 +247,32 @@ func (w *Workspace) lock() error {
 	return nil
 }
 
+// waitText is a wait as messages say it: 10m, 90s, 1h30m.
+func waitText(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
 // BusyError is Open's error when another ctx held the project lock for
 // all of Options.LockWait.
 type BusyError struct {
-	Holder string // "pid 123", or "pid unknown"
-	Root   string // the project directory
+	Holder string        // "pid 123", or "pid unknown"
+	Root   string        // the project directory
+	Waited time.Duration // how long Open waited (LockWait; under one poll: not at all)
 }
 
 func (e *BusyError) Error() string {
-	return fmt.Sprintf("another ctx (%s) is working in %s; wait for it to finish and try again (if it is gone, delete %s)", e.Holder, e.Root, project.Rel(project.ProjectLock))
+	waited := ""
+	if e.Waited >= lockPollTime {
+		waited = fmt.Sprintf(" (waited %s: CTX_LOCK_WAIT sets how long)", waitText(e.Waited))
+	}
+	return fmt.Sprintf("another ctx (%s) is working in %s%s; wait for it to finish and try again (if it is gone, delete %s)", e.Holder, e.Root, waited, project.Rel(project.ProjectLock))
 }
 
 func lockHolder(p string) string {

@@ -21,8 +21,9 @@ import (
 // webfetch Client (its cache is the shared one, under <cache>/https/) and
 // turns them into files with webdoc.
 //
-// resolve trusts a locked snapshot for its spec's TTL without any request;
-// once the TTL has expired it revalidates it with a conditional request (a
+// resolve trusts a locked snapshot for its spec's TTL without any request
+// (unless the task asks for a refresh: update --refresh); once the TTL has
+// expired it revalidates it with a conditional request (a
 // 304 keeps the locked rev, and the lock stays as it is); with nothing
 // locked it fetches. fetch installs the snapshot of t.want from the cache,
 // or fetches it again on a machine that lacks it: content that is not the
@@ -89,7 +90,7 @@ func (h httpsSource) resolve(ctx context.Context, t *task) error {
 	if t.locked != nil && t.locked.Kind == project.KindHTTPS && sameSpec(t.spec, t.locked) {
 		prev, _ = c.Cached(t.locked.Rev)
 	}
-	if prev != nil && !expired(t, now()) {
+	if prev != nil && !t.refresh && !expired(t, now()) {
 		t.rev = t.locked.Rev // trusted for the TTL: no request
 		return nil
 	}
@@ -103,6 +104,7 @@ func (h httpsSource) resolve(ctx context.Context, t *task) error {
 		return err
 	}
 	t.rev, t.snap = snap.Rev, snap
+	t.revalidated = prev != nil && snap.Rev == prev.Rev
 	return nil
 }
 

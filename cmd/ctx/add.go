@@ -28,7 +28,7 @@ type addOptions struct {
 func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "add SOURCE [--kind git|dir|https] [--path P] [--alias A] [--ref R] [--force]",
+		Use:   "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force]",
 		Short: "Add a context package: a git repository, a local file or folder, or https documents",
 		Long: `Add records a package in the manifest. A git or https package is fetched
 into .context/packages/ALIAS/ and pinned in the lock; a dir package (a local
@@ -71,13 +71,13 @@ access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 			return runAdd(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.kind, "kind", "", "the source's kind `K`: git, dir or https (default: inferred from SOURCE)")
-	cmd.Flags().StringVar(&opts.path, "path", "", "the folder `P` inside the repository or archive (default: all of it)")
-	cmd.Flags().StringVar(&opts.alias, "alias", "", "the package's name `A` in this project (default: from the path or repository)")
-	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `R` (default: the remote's default branch)")
+	cmd.Flags().StringVar(&opts.kind, "kind", "", "the source's kind `KIND`: git, dir or https (default: inferred from SOURCE)")
+	cmd.Flags().StringVar(&opts.path, "path", "", "the folder `PATH` inside the repository or archive (default: all of it)")
+	cmd.Flags().StringVar(&opts.alias, "alias", "", "the package's name `ALIAS` in this project (default: from the path or repository)")
+	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `REF` (default: the remote's default branch)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
 	cmd.Flags().BoolVar(&opts.allowPrivate, "allow-private-network", false, "https: allow loopback, private and link-local addresses (saved as allowPrivateNetwork)")
-	cmd.Flags().StringVar(&opts.ttl, "ttl", "", "https: how long fetched content is trusted before update re-checks it, `D` such as 12h or 7d (default 7d)")
+	cmd.Flags().StringVar(&opts.ttl, "ttl", "", "https: how long fetched content is trusted before update re-checks it, a `DURATION` such as 12h or 7d (default 7d)")
 	cmd.Flags().StringVar(&opts.tokenEnv, "token-env", "", "https: send the environment variable `NAME`'s value as a bearer token (the name is saved, never the token)")
 	return cmd
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // agentsMDFlagUsage documents --agents-md for init and setup.
-const agentsMDFlagUsage = "add (or update) a short pointer to .context/INDEX.md and `ctx mcp` in AGENTS.md, or CLAUDE.md when it exists, between <!-- ctx:begin --> and <!-- ctx:end -->"
+const agentsMDFlagUsage = "add (or update) a short pointer to .context/INDEX.md and 'ctx mcp' in AGENTS.md, or CLAUDE.md when it exists, between <!-- ctx:begin --> and <!-- ctx:end -->"
 
 // agentsMDHelp is the paragraph init's and setup's help give it.
 const agentsMDHelp = `At a terminal, it then offers to point coding agents at the context: a

@@ -52,7 +52,9 @@ leaves the git stores larger than that collects them, least recently used
 first, until they fit; what the keep period keeps is never dropped.
 
 gc is safe while other ctx processes run: a remote being fetched or read
-is waited for, then skipped (exit 3).`,
+is waited for, then skipped (exit 3).
+
+Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		Example: `  ctx cache info
   ctx cache gc --dry-run
   ctx cache gc --keep 3d`,
@@ -64,7 +66,10 @@ is waited for, then skipped (exit 3).`,
 		Long: `Info prints the cache folder, then one line per git remote (by its URL,
 credentials redacted): its size, pack files, objects in packs, loose
 objects, commits recorded as used, and its last use; then the https
-documents' size, and the total.`,
+documents' size, and the total.
+
+Exit status: 0 when done; 2 for bad arguments; 1 when the cache cannot be
+read.`,
 		Args: noArgs,
 	}
 	infoOpts := &cacheOptions{globalOptions: g, op: "info"}

@@ -82,13 +82,20 @@ func TestSearchOptions(t *testing.T) {
 		{[]string{"error", "handling"}, searchOptions{query: "error handling", limit: 10}},
 		{[]string{"-p", "a,b", "--tag", "x", "-n", "3", "--json", "--best-per-doc", "q"},
 			searchOptions{query: "q", packages: []string{"a", "b"}, tags: []string{"x"}, limit: 3, json: true, bestPerDoc: true}},
+		// After the first query word, -word is query syntax, not a flag;
+		// long flags search knows are still flags; after -- nothing is.
+		{[]string{"rolling", "-windows"}, searchOptions{query: "rolling -windows", limit: 10}},
+		{[]string{"tool", "kind:dir", "--json"}, searchOptions{query: "tool kind:dir", limit: 10, json: true}},
+		{[]string{"a", "--limit", "3", "-n", "b", "--tag=x"}, searchOptions{query: "a -n b", limit: 3, tags: []string{"x"}}},
+		{[]string{"a", "--", "--json", "-p"}, searchOptions{query: "a --json -p", limit: 10}},
+		{[]string{"-n", "2", "a", "--nope"}, searchOptions{query: "a --nope", limit: 2}},
 	} {
 		var got *searchOptions
 		err := parseOnly(t, newSearchCmd(&globalOptions{}, func(_ context.Context, o *searchOptions) error { got = o; return nil }), tt.args)
 		if err != nil || got == nil {
 			t.Fatalf("search %q: err %v, run called: %v", tt.args, err, got != nil)
 		}
-		got.globalOptions = nil
+		got.globalOptions, got.words = nil, nil
 		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("search %q: options %+v, want %+v", tt.args, *got, tt.want)
 		}

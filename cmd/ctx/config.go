@@ -187,8 +187,10 @@ Settings:
 else CTX_REGISTRY, else this setting. So a fresh project runs 'ctx setup'
 with no flags once a default is set. CTX_EMBEDDINGS_URL,
 CTX_EMBEDDINGS_MODEL and CTX_EMBEDDINGS_HYBRID override the embeddings
-settings; the endpoint's API
-key is read only from CTX_EMBEDDINGS_KEY, never saved.`,
+settings; the endpoint's API key is read only from CTX_EMBEDDINGS_KEY,
+never saved.
+
+Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		Example: `  ctx config set registry https://github.com/acme/ctx-hub
   ctx config set embeddings.url http://localhost:11434/v1
   ctx config set embeddings.model nomic-embed-text
@@ -200,6 +202,7 @@ key is read only from CTX_EMBEDDINGS_KEY, never saved.`,
 		return &cobra.Command{
 			Use:   use,
 			Short: short,
+			Long:  short + ".\n\n" + configExitStatus[op],
 			Args:  args,
 			RunE: func(c *cobra.Command, args []string) error {
 				opts := &configOptions{globalOptions: g, op: op, key: args[0]}
@@ -219,6 +222,13 @@ key is read only from CTX_EMBEDDINGS_KEY, never saved.`,
 		sub("unset", "unset KEY", "Remove a setting", exactArgs(1, "KEY")),
 	)
 	return cmd
+}
+
+// configExitStatus is each config sub-command's exit-status section.
+var configExitStatus = map[string]string{
+	"get":   "Exit status: 0 when the setting is printed; 1 when it is not set or the\nfile cannot be read; 2 for an unknown setting or bad arguments.",
+	"set":   "Exit status: 0 when saved; 2 for an unknown setting, a value that is not\none, or bad arguments; 1 when the file cannot be written.",
+	"unset": "Exit status: 0 when removed (or not set); 2 for an unknown setting or bad\narguments; 1 when the file cannot be written.",
 }
 
 const configFileHelp = `the file ctx/config.json in your user config folder (on Linux

@@ -32,7 +32,10 @@ of engineering docs) into DIR/hub, then runs what a user runs: 'ctx setup
 and prints how to point an agent at the result over MCP. DIR defaults to a
 new temporary folder; it is printed, and left for you to explore.
 
-The demo needs no git binary: the repositories are created with go-git.`,
+The demo needs no git binary: the repositories are created with go-git.
+
+Exit status: 0 when the demo ran; 2 for bad arguments or a --dir that is
+not empty; 1 for other errors.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

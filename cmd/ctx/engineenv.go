@@ -43,6 +43,9 @@ func userHome() string {
 //	GITHUB_TOKEN, PATH (gh)                ctx push --pr (see githubOptions)
 //	GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL      ctx push's commit author (see gitAuthor)
 //	CTX_MCP_TOKEN     the bearer token of `ctx mcp --http` (see mcpToken)
+//	CTX_LOCK_WAIT     how long a command that changes the project waits for
+//	                  another one working in it (a Go duration; unset:
+//	                  workspace.DefaultLockWait; see lockWait)
 //
 // It is the only place ctx reads these: the packages below cmd take them as
 // options.
@@ -87,6 +90,20 @@ func engineOptions() (gitengine.Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// lockWait reads CTX_LOCK_WAIT: how long Open waits for the project lock
+// (0 when unset: workspace.DefaultLockWait).
+func lockWait() (time.Duration, error) {
+	v := os.Getenv("CTX_LOCK_WAIT")
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, usageErrorf("CTX_LOCK_WAIT=%q: not a positive duration (use, say, 30s or 10m)", v)
+	}
+	return d, nil
 }
 
 // tokenEnv looks up the environment variable an https source's tokenEnv

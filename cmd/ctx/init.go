@@ -56,7 +56,12 @@ shebang of a hook that exists, whose own lines still run, and a failing
 install never fails the git command.
 
 Without --project-docs, --agents-md or --git-hooks, it fails if the project
-already has a .context/.`,
+already has a .context/.
+
+Exit status: 0 when done; 1 when .context/ exists already (without
+--project-docs, --agents-md or --git-hooks) or cannot be written, or a git
+hook cannot be added; 2 for bad arguments; 130 when interrupted at a prompt
+(nothing changed).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

@@ -19,13 +19,14 @@ type linksOptions struct {
 	path      string // ALIAS/PATH, "" with --broken
 	backlinks bool
 	broken    bool
+	packages  []string // --package, with --broken
 	json      bool
 }
 
 func newLinksCmd(g *globalOptions, runF func(context.Context, *linksOptions) error) *cobra.Command {
 	opts := &linksOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "links ALIAS/PATH | --broken",
+		Use:   "links ALIAS/PATH | --broken [--package ALIAS]",
 		Short: "Show a document's links and backlinks, or every broken link",
 		Long: `Show the links of an installed document: markdown and reference links,
 [[wikilinks]] and front-matter fields that name documents (a KEP's kep.yaml
@@ -36,8 +37,9 @@ repository of an installed package to that package's file.
 
 With --backlinks, show the documents that link to it instead. With --broken,
 list every link that points into an installed package at nothing, as
-FILE:LINE, and exit 1 when there is any (for CI). Links that leave every
-installed package are not checked.
+FILE:LINE, and exit 1 when there is any (for CI); --package ALIAS (repeat
+or comma-separate) checks only the links of those packages. Links that
+leave every installed package are not checked.
 
 The document is named by its package alias and its path inside the
 package, as search hits show it.
@@ -46,6 +48,7 @@ Exit status: 0 done; 1 an error, or --broken found broken links; 2 usage.`,
 		Example: `  ctx links rust-book/ch04-01-what-is-ownership.md
   ctx links --backlinks rust-book/ch04-01-what-is-ownership.md
   ctx links --broken
+  ctx links --broken --package rust-book
   ctx links --json keps/sig-node/135-seccomp/README.md`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -66,6 +69,7 @@ Exit status: 0 done; 1 an error, or --broken found broken links; 2 usage.`,
 	f := cmd.Flags()
 	f.BoolVar(&opts.backlinks, "backlinks", false, "show the links to the document instead of its own")
 	f.BoolVar(&opts.broken, "broken", false, "list every broken link of the installed packages; exit 1 when any")
+	f.StringSliceVar(&opts.packages, "package", nil, "with --broken: only the links of package `ALIAS` (repeat or comma-separate for several)")
 	f.BoolVar(&opts.json, "json", false, "print the links as a JSON array")
 	return cmd
 }
@@ -96,6 +100,8 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 	switch {
 	case o.broken && (o.path != "" || o.backlinks):
 		return usageErrorf("--broken lists the broken links of every package: give no document and no --backlinks")
+	case len(o.packages) > 0 && !o.broken:
+		return usageErrorf("--package goes with --broken (see 'ctx links --help')")
 	case !o.broken && o.path == "":
 		return usageErrorf("links needs a document, as in: ctx links rust-book/ch04-01-what-is-ownership.md (or --broken)")
 	}
@@ -106,7 +112,10 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 	defer r.Close()
 	var links []indexer.Link
 	if o.broken {
-		links, err = r.BrokenLinks(nil)
+		links, err = r.BrokenLinks(o.packages)
+		if errors.Is(err, indexer.ErrUnknownPackage) {
+			return usageErrorf("links --broken: %s", strings.TrimPrefix(err.Error(), "indexer: "))
+		}
 	} else {
 		alias, p, ok := strings.Cut(o.path, "/")
 		if !ok || p == "" {

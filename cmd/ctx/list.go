@@ -38,7 +38,10 @@ repository on this machine outside the project, unless you allowed it
 (ctx install --allow-outside ALIAS).
 
 --json prints an array of {alias, kind, source, path, ref, commit,
-installed, locked, inManifest, withheld, local, refused}.`,
+installed, locked, inManifest, withheld, local, refused}.
+
+Exit status: 0 when listed (whatever the packages' states); 2 for bad
+arguments; 1 when the manifest or the lock cannot be read.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

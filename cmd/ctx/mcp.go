@@ -7,9 +7,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -49,8 +49,14 @@ configuration with it. An address that is not loopback needs
 --max-sessions sessions: at the cap, a new session closes the least
 recently used one idle for 30 seconds with no open stream, and only when
 none is gets 503 with Retry-After; a session idle for 15 minutes is
-closed. SIGINT or SIGTERM stops the server: requests in flight get 5
-seconds to finish, then it exits 0.`,
+closed. GET http://ADDR/healthz answers "ok" with no token (a container's
+health check; it says nothing of the documents). SIGINT or SIGTERM stops the server: requests in flight get 5
+seconds to finish, then it exits 0.
+
+Exit status: 0 when the client closes stdin or the HTTP server is stopped;
+2 for bad flags (an address that is not loopback without --allow-remote);
+1 when the project or the index cannot be opened, or the address cannot be
+listened on.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if opts.http != "" && len(args) == 1 {
 				return nil // --http ADDR
@@ -73,7 +79,7 @@ seconds to finish, then it exits 0.`,
 	cmd.Flags().StringVar(&opts.http, "http", "", "serve MCP over streamable HTTP at http://`ADDR`/mcp instead of stdio (default "+mcpserver.DefaultHTTPAddr+")")
 	cmd.Flags().Lookup("http").NoOptDefVal = mcpserver.DefaultHTTPAddr
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "with --http: allow an address that is not loopback")
-	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "with --http: the most sessions open at once")
+	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "with --http: the most sessions open at once (`N`)")
 	cmd.AddCommand(newMCPConfigCmd(g, nil), newMCPTokenCmd(g, nil))
 	return cmd
 }
@@ -175,7 +181,10 @@ func newMCPTokenCmd(g *globalOptions, runF func(context.Context, *mcpTokenOption
 config folder (ctx/mcp-token, mode 0600); CTX_MCP_TOKEN overrides it.
 
 --rotate replaces the stored token with a new one and prints it: restart a
-running 'ctx mcp --http' and update your clients' configuration.`,
+running 'ctx mcp --http' and update your clients' configuration.
+
+Exit status: 0 when the token is printed; 2 for bad arguments; 1 when the
+token file cannot be read or written.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -213,10 +222,11 @@ func runMCPToken(_ context.Context, o *mcpTokenOptions) error {
 	return nil
 }
 
-// buildVersion is the module version ctx was built as, or "dev".
+// buildVersion is the module version ctx was built as (currentVersion),
+// or "dev".
 func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if v := currentVersion().Version; v != "(devel)" {
+		return v
 	}
 	return "dev"
 }
@@ -233,12 +243,19 @@ func newMCPConfigCmd(g *globalOptions, runF func(context.Context, *mcpConfigOpti
 		Use:   "config --client claude|cursor|codex|vscode [--http[=ADDR]]",
 		Short: "Print the configuration that makes an MCP client start ctx mcp for this project",
 		Long: `Print the configuration that makes an MCP client start 'ctx mcp' for this
-project over stdio, on stdout, and where to put it on stderr.
+project over stdio, on stdout, and where to put it on stderr. Claude Code's
+(.mcp.json), Cursor's and VS Code's go in the project, to commit: they start
+ctx from PATH, with no absolute path, so they work for every teammate (when
+ctx is not on your PATH, it says what to do). Codex's is your own
+(~/.codex/config.toml): it names this binary and this project.
 
 With --http, print instead the configuration that connects the client to a
 running 'ctx mcp --http' at http://ADDR/mcp (default ` + mcpserver.DefaultHTTPAddr + `) with
 the header Authorization: Bearer TOKEN. It holds your token: keep it in your
-user configuration, out of any repository.`,
+user configuration, out of any repository.
+
+Exit status: 0 when printed; 2 for a missing or unknown --client or bad
+arguments; 1 for other errors.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -247,7 +264,7 @@ user configuration, out of any repository.`,
 			return runMCPConfig(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.client, "client", "", "the MCP client: "+strings.Join(mcpserver.Clients, ", "))
+	cmd.Flags().StringVar(&opts.client, "client", "", "the MCP client `NAME`: "+strings.Join(mcpserver.Clients, ", "))
 	cmd.Flags().StringVar(&opts.http, "http", "", "connect to 'ctx mcp --http' at `ADDR` (default "+mcpserver.DefaultHTTPAddr+")")
 	cmd.Flags().Lookup("http").NoOptDefVal = mcpserver.DefaultHTTPAddr
 	return cmd
@@ -291,6 +308,9 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 	}
 	fmt.Fprint(o.IO.Out, cfg.Text)
 	fmt.Fprintln(o.IO.ErrOut, cfg.Where)
+	if _, err := exec.LookPath(mcpserver.ProjectCommand); cfg.Project && err != nil {
+		fmt.Fprintln(o.IO.ErrOut, mcpserver.NotOnPath(o.client, exe, dir))
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -23,13 +24,18 @@ func newOutdatedCmd(g *globalOptions, runF func(context.Context, *outdatedOption
 		Short: "Show what update would change",
 		Long: `Outdated resolves each package's source (all packages, or the ALIASes
 named) and lists those whose newest revision differs from the locked one:
-what ctx update would change. It changes nothing and downloads no objects.
-Dir sources are live and never outdated. An https source is asked only once
+what ctx update would change. A git package is outdated when its folder
+changed: a commit elsewhere in its repository leaves it (and its lock entry)
+as it is. It changes nothing; for a git ref that moved, it fetches the new
+commit's trees (no file contents) to compare its folder. Dir sources are live and never outdated. An https source is asked only once
 its TTL expired (a conditional request); it is listed when the server's
-content differs from the locked content.
+content differs from the locked content, and as "unchanged (TTL expired)"
+when the server said it is the locked content (ctx update --refresh asks
+again within the TTL).
 
---json prints an array of {alias, ref, oldCommit, newCommit} ([] when
-everything is current).
+--json prints an array of {alias, ref, oldCommit, newCommit, expired} ([]
+when everything is current; expired: the TTL ran out, the content did not
+change).
 
 Exit status: 0 whether or not something is outdated; 1 when a ref could not
 be resolved; 2 for bad arguments.`,
@@ -73,10 +79,17 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 			old = "-"
 		}
 		ref := c.Ref
-		if ref == "" {
+		switch {
+		case strings.HasPrefix(c.NewCommit, "sha256:"):
+			ref = "-" // an https source has no ref
+		case ref == "":
 			ref = "(default branch)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Escape(c.Alias), safetext.Escape(ref), old, shortSHA(c.NewCommit))
+		latest := shortSHA(c.NewCommit)
+		if c.Expired {
+			latest = "unchanged (TTL expired)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Escape(c.Alias), safetext.Escape(ref), old, latest)
 	}
 	return tw.Flush()
 }

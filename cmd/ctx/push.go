@@ -26,7 +26,7 @@ type pushOptions struct {
 func newPushCmd(g *globalOptions, runF func(context.Context, *pushOptions) error) *cobra.Command {
 	opts := &pushOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "push ALIAS [--branch NAME] [--message MSG] [--pr] [--dry-run]",
+		Use:   "push ALIAS [--branch BRANCH] [--message MESSAGE] [--pr] [--dry-run]",
 		Short: "Send a package's local edits upstream as a branch",
 		Long: `Push sends the local edits of a git package (what ctx status lists:
 modified, added and deleted files, modes) to its repository: one commit whose
@@ -59,8 +59,8 @@ other errors (no access, a refused branch, a failed pull request).`,
 			return runPush(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.branch, "branch", "", "the branch to create (default ctx/ALIAS-<hash>)")
-	cmd.Flags().StringVar(&opts.message, "message", "", "the commit message (default: the package and its files)")
+	cmd.Flags().StringVar(&opts.branch, "branch", "", "the `BRANCH` to create (default ctx/ALIAS-<hash>)")
+	cmd.Flags().StringVar(&opts.message, "message", "", "the commit `MESSAGE` (default: the package and its files)")
 	cmd.Flags().BoolVar(&opts.pr, "pr", false, "open a pull request on GitHub (gh, or GITHUB_TOKEN)")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print the files and the branch; push nothing")
 	return cmd

@@ -41,7 +41,7 @@ func readerProject(t *testing.T) string {
 // TestReadersDoNotWaitForTheLock: while another ctx holds the project lock,
 // status, list and verify answer at once from the last committed state and
 // say that a change is in progress; they do not take the lock (it is still
-// held) nor wait LockWait (10 s) for it.
+// held) nor wait LockWait (minutes) for it.
 func TestReadersDoNotWaitForTheLock(t *testing.T) {
 	t.Parallel()
 	proj := readerProject(t)

@@ -387,7 +387,8 @@ func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg
 		return err
 	}
 	defer w.Close()
-	rep, err := w.Add(ctx, specs, workspace.AddOptions{})
+	// Each context stands alone: one that cannot be read fails by itself.
+	rep, err := w.Add(ctx, specs, workspace.AddOptions{KeepGoing: true})
 	pr.Done()
 	if rep != nil {
 		for _, p := range rep.Packages {
@@ -395,7 +396,7 @@ func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg
 			case workspace.Installed, workspace.Updated, workspace.Unchanged, workspace.Linked:
 				sum.Installed = append(sum.Installed, ctxOf[p.Alias])
 			case workspace.Skipped, workspace.Failed:
-				sum.Failed = append(sum.Failed, refsFetchFailure{Context: ctxOf[p.Alias], Alias: p.Alias, Reason: p.Why()})
+				sum.Failed = append(sum.Failed, refsFetchFailure{Context: ctxOf[p.Alias], Alias: p.Alias, Reason: refsWhy(p)})
 			}
 		}
 		if rep.Index != nil {
@@ -406,4 +407,15 @@ func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg
 		return cerr
 	}
 	return err
+}
+
+// refsWhy says why a context was not installed, in the registry's terms
+// where add's would mislead (a source path is the registry's, not the
+// user's to create).
+func refsWhy(p workspace.PackageResult) string {
+	var ms *workspace.MissingSourceError
+	if errors.As(p.Err, &ms) {
+		return fmt.Sprintf("the registry's source %s does not exist: fix the context's entry in the registry, or ask its maintainer", safetext.Quote(ms.Source))
+	}
+	return p.Why()
 }

@@ -49,7 +49,11 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 	if err != nil {
 		return workspace.Options{}, err
 	}
-	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo, Getenv: tokenEnv, Home: userHome()}
+	wait, err := lockWait()
+	if err != nil {
+		return workspace.Options{}, err
+	}
+	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo, Getenv: tokenEnv, Home: userHome(), LockWait: wait, Context: g.ctx}
 	if p != nil {
 		o.Progress = p.Update
 		o.Log = p.Log()

@@ -61,6 +61,9 @@ type IOStreams struct {
 type globalOptions struct {
 	IO  *IOStreams
 	Dir string // -C: run as if started in this directory
+	// ctx is the running command's context (set before it runs), for
+	// waits that do not take one: the project lock's (workspaceOptions).
+	ctx context.Context
 }
 
 // ProjectDir is the absolute project directory (-C, else the working dir).
@@ -138,11 +141,16 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 context packages, pins them in a lockfile your team commits, indexes them,
 and serves them read-only to AI agents over MCP.
 
-Try it with no network and no setup:  ctx demo`,
+Try it with no network and no setup:  ctx demo
+
+Exit status: 0 when done; 1 when a command failed; 2 for bad flags or
+arguments; 3 when a command did part of its work (some packages skipped or
+failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringVarP(&g.Dir, "chdir", "C", "", "run as if ctx was started in `DIR`")
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = c.Context() }
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, err)
@@ -170,13 +178,37 @@ Try it with no network and no setup:  ctx demo`,
 		newMCPCmd(g, nil),
 		newRefsCmd(g, nil),
 		newCacheCmd(g, nil),
+		newRegistryCmd(g, nil),
+		newVersionCmd(g, nil),
 	)
+	// --version: the line `ctx version` prints.
+	root.Version = currentVersion().String()
+	root.SetVersionTemplate("{{.Version}}\n")
 	// cobra's help and completion commands, added now rather than at
 	// Execute, so that usageArgs covers them too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "help" || c.Name() == "completion" {
+			exitStatusBelow(c, "Exit status: 0 when printed; 2 for an unknown command or bad arguments.")
+		}
+	}
 	usageArgs(root)
+	addCompletions(root, g)
 	return root
+}
+
+// exitStatusBelow adds the exit-status section text to the help of c and
+// of every command below it (cobra's own commands, whose help ctx does not
+// write).
+func exitStatusBelow(c *cobra.Command, text string) {
+	if c.Long == "" {
+		c.Long = c.Short
+	}
+	c.Long = strings.TrimRight(c.Long, "\n") + "\n\n" + text
+	for _, sub := range c.Commands() {
+		exitStatusBelow(sub, text)
+	}
 }
 
 // usageError makes err, a mistake in c's flags or arguments, a usage error

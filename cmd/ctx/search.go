@@ -19,7 +19,8 @@ import (
 
 type searchOptions struct {
 	*globalOptions
-	query      string // the arguments, joined by spaces
+	query      string   // the arguments, joined by spaces
+	words      []string // the query's arguments (queryArgs)
 	packages   []string
 	kinds      []string
 	tags       []string
@@ -65,11 +66,16 @@ read-only), searches the index as it is and warns that the results may be
 stale. A query has at most 1,000 words and 8 KB.
 
 Query syntax: ` + indexer.QuerySyntax + `
-Put a query with -word after -- or in quotes, so that it is not a flag.
+After the first query word, -word is query, not a flag (ctx search rolling
+-windows); long flags (--json, --limit 5) still work there. A query that
+starts with -word goes after --.
 
 --tags lists the tags of the indexed documents with the number of documents
 that carry each (tags come from front matter "tags" and "keywords", else a
-"Tags: a, b" line); --package narrows it.`,
+"Tags: a, b" line); --package narrows it.
+
+Exit status: 0 when the search ran, whether or not anything matched; 2 for
+bad flags or a bad query; 1 when there is no index or it cannot be read.`,
 		Example: `  ctx search "graceful node shutdown"
   ctx search --package k8s-keps --limit 5 sidecar containers
   ctx search -- sidecar containers package:k8s-keps -windows
@@ -78,6 +84,11 @@ that carry each (tags come from front matter "tags" and "keywords", else a
   ctx search --json --best-per-doc error handling
   ctx search --tags`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			args, err := queryArgs(cmd, args)
+			if err != nil {
+				return err
+			}
+			opts.words = args
 			if len(args) == 0 && !opts.listTags {
 				return errors.New("search needs a query, as in: ctx search \"error handling\"")
 			}
@@ -87,7 +98,7 @@ that carry each (tags come from front matter "tags" and "keywords", else a
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.query = strings.Join(args, " ")
+			opts.query = strings.Join(opts.words, " ")
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -95,6 +106,7 @@ that carry each (tags come from front matter "tags" and "keywords", else a
 		},
 	}
 	f := cmd.Flags()
+	f.SetInterspersed(false) // after the first query word, -word is query (queryArgs)
 	f.StringSliceVarP(&opts.packages, "package", "p", nil, "only search package `ALIAS` (repeat or comma-separate for several)")
 	f.StringSliceVar(&opts.kinds, "kind", nil, "only packages of source kind `KIND`: "+strings.Join(project.Kinds, ", ")+" (repeat or comma-separate: any of them)")
 	f.StringSliceVarP(&opts.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
@@ -146,6 +158,9 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	}, sem)
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
+	}
+	if errors.Is(err, indexer.ErrUnknownPackage) { // package:nosuch, --package nosuch
+		return usageErrorf("search: %s", strings.TrimPrefix(err.Error(), "indexer: "))
 	}
 	if err != nil {
 		return err

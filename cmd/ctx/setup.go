@@ -39,7 +39,7 @@ type setupOptions struct {
 func newSetupCmd(g *globalOptions, runF func(context.Context, *setupOptions) error) *cobra.Command {
 	opts := &setupOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags T,...] [--all] [--yes] [--agents-md]",
+		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags TAG,...] [--all] [--yes] [--agents-md]",
 		Short: "Pick context packages from a registry",
 		Long: fmt.Sprintf(`Setup reads a registry (the list of context packages your organisation
 offers), lets you choose, and installs your choice into .context/ (created
@@ -91,7 +91,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, regist
 	f := cmd.Flags()
 	f.StringVar(&opts.registry, "registry", "", "where the registry is (`LOCATION`: file, https URL or git repository; default: the manifest's, else CTX_REGISTRY, else 'ctx config get registry')")
 	f.StringSliceVar(&opts.selects, "select", nil, "install the contexts named `NAME` (comma-separated or repeated)")
-	f.StringSliceVar(&opts.tags, "tags", nil, "install every context tagged `T` (comma-separated or repeated)")
+	f.StringSliceVar(&opts.tags, "tags", nil, "install every context tagged `TAG` (comma-separated or repeated)")
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
 	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
@@ -217,7 +217,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	rerr := finishReport(ctx, g, dir, rep, err, false)
 	for _, u := range sum.Unavailable {
-		fmt.Fprintf(errOut, "%s: skipped: no access to %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
+		fmt.Fprintf(errOut, "%s: skipped: cannot read %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
 	}
 	if rerr != nil {
 		return rerr
@@ -228,8 +228,8 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		}
 	}
 	if len(sum.Unavailable) > 0 {
-		fmt.Fprintf(errOut, "ctx: %d %s not installed for lack of access: check your git credentials (or CTX_GIT_TOKEN) and run ctx setup again\n",
-			len(sum.Unavailable), pluralWord(len(sum.Unavailable), "context", "contexts"))
+		fmt.Fprintf(errOut, "ctx: %d %s not installed: %s cannot be read (why is above): check %s source in the registry, and your git credentials (or CTX_GIT_TOKEN) for a private repository, then run ctx setup again\n",
+			len(sum.Unavailable), pluralWord(len(sum.Unavailable), "context", "contexts"), pluralWord(len(sum.Unavailable), "it", "they"), pluralWord(len(sum.Unavailable), "its", "each one's"))
 		return partial()
 	}
 	return nil

@@ -35,7 +35,10 @@ files do not match the lock.
 With an embedding endpoint configured, a first line says how much of the
 index is embedded, with which model.
 
---json prints an array of {alias, files: [{path, change}]}, [] when clean.`,
+--json prints an array of {alias, files: [{path, change}]}, [] when clean.
+
+Exit status: 0 whether or not there are edits; 1 when it cannot tell; 2 for
+bad arguments.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

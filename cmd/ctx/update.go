@@ -13,12 +13,13 @@ type updateOptions struct {
 	aliases []string // the ALIAS arguments
 	dryRun  bool
 	force   bool
+	refresh bool
 }
 
 func newUpdateCmd(g *globalOptions, runF func(context.Context, *updateOptions) error) *cobra.Command {
 	opts := &updateOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "update [ALIAS...] [--dry-run] [--force]",
+		Use:   "update [ALIAS...] [--dry-run] [--force] [--refresh]",
 		Short: "Move packages to the newest revisions of their sources",
 		Long: `Update resolves each package's source (all packages, or the ALIASes named)
 to its newest revision (a git ref's newest commit; an https source's current
@@ -28,6 +29,10 @@ not change is left byte-identical. Each package prints one line:
 
   ALIAS OLD → NEW
   ALIAS SHA unchanged
+
+An https source is trusted for its TTL without a request; --refresh asks its
+server now (a conditional request with the locked ETag / Last-Modified: an
+unchanged page costs one 304 and changes nothing).
 
 --dry-run prints what would change and changes nothing (see also ctx
 outdated). A package with local edits is not touched: its files are listed
@@ -46,6 +51,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	}
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would change; change nothing")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
+	cmd.Flags().BoolVar(&opts.refresh, "refresh", false, "ask https sources' servers now, even within their TTL")
 	return cmd
 }
 
@@ -59,7 +65,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		return err
 	}
 	defer w.Close()
-	rep, err := w.Update(ctx, opts.aliases, workspace.UpdateOptions{DryRun: opts.dryRun, Force: opts.force})
+	rep, err := w.Update(ctx, opts.aliases, workspace.UpdateOptions{DryRun: opts.dryRun, Force: opts.force, Refresh: opts.refresh})
 	if p != nil {
 		p.Done()
 	}

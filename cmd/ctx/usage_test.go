@@ -12,12 +12,13 @@ import (
 
 // positional are the arguments a command needs before one is too many.
 var positional = map[string][]string{
-	"ctx add":          {"SOURCE"},
-	"ctx config get":   {"KEY"},
-	"ctx config set":   {"KEY", "VALUE"},
-	"ctx config unset": {"KEY"},
-	"ctx push":         {"ALIAS"},
-	"ctx links":        {"ALIAS/PATH"},
+	"ctx add":            {"SOURCE"},
+	"ctx config get":     {"KEY"},
+	"ctx config set":     {"KEY", "VALUE"},
+	"ctx config unset":   {"KEY"},
+	"ctx push":           {"ALIAS"},
+	"ctx links":          {"ALIAS/PATH"},
+	"ctx registry check": {"FILE"},
 }
 
 // variadic commands take any number of arguments, so none is extra.

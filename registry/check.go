@@ -1,0 +1,106 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ctx-dev/ctx/internal/jsonfile"
+	"github.com/ctx-dev/ctx/internal/safetext"
+)
+
+// CheckReport is what Check found in a registry and its imports.
+type CheckReport struct {
+	// Loaded lists every registry read, in order, each once.
+	Loaded []Location
+	// Contexts counts the contexts of the merged registry.
+	Contexts int
+	// Problems are what makes the registry wrong, each at its place
+	// (file:line:col and field) when it has one: a file that does not
+	// parse or breaks the schema, names used twice (in a file, or across
+	// a registry and its imports), an import that cannot be read or is
+	// invalid, a cycle of imports, one past the depth limit.
+	Problems []Problem
+	// Warnings are what Load would also warn of that is not wrong (fields
+	// ctx does not read: a typo?).
+	Warnings []string
+}
+
+// checkState is Check's part of a loadState.
+type checkState struct {
+	res  *CheckReport
+	data map[string][]byte // each registry's bytes, by Location.Key
+	path []Location        // the registries being walked, root first
+}
+
+// at records a problem at field of the registry at loc.
+func (c *checkState) at(loc Location, field, msg string) {
+	pos := jsonfile.Find(c.data[loc.Key()], jsonfile.SplitPath(field))
+	c.res.Problems = append(c.res.Problems, Problem{File: loc.String(), Line: pos.Line, Col: pos.Col, Field: field, Msg: msg})
+}
+
+// cycle records a problem when the import at field of loc leads back to
+// a registry being walked (a cycle); an import read before on another
+// path (a diamond) is fine.
+func (c *checkState) cycle(loc Location, field string, next Location) {
+	for i, p := range c.path {
+		if p.Key() != next.Key() {
+			continue
+		}
+		var names []string
+		for _, q := range c.path[i:] {
+			names = append(names, q.shown())
+		}
+		names = append(names, next.shown())
+		c.at(loc, field, fmt.Sprintf("a cycle of imports: %s; remove one of these imports", strings.Join(names, " → ")))
+		return
+	}
+}
+
+// imported records an import that could not be read or is invalid: the
+// import's line, then, for an invalid file, each of its own problems.
+func (c *checkState) imported(loc Location, field string, next Location, err error) {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		c.at(loc, field, fmt.Sprintf("import %s is not a valid registry (its problems follow)", next.shown()))
+		c.res.Problems = append(c.res.Problems, pe.Errors...)
+		return
+	}
+	c.at(loc, field, fmt.Sprintf("import %s cannot be read: %s", next.shown(), safetext.Clip(err.Error(), 0)))
+}
+
+// Check reads the registry at location and every registry it imports as
+// Load does, but strictly, for a hub's CI: what Load skips with a warning
+// is a problem of the report, at its file:line:col. err is for a location
+// that is not one (a file that does not exist, say) and for ctx ending; a
+// root that cannot be read or is invalid is a problem.
+func (l *Loader) Check(ctx context.Context, location string) (*CheckReport, error) {
+	root, err := ParseLocation(location)
+	if err != nil {
+		return nil, err
+	}
+	rep := &CheckReport{}
+	st := &loadState{l: l, res: &Result{Root: root}, seen: map[string]bool{}, byKey: map[string]int{}, byName: map[string]int{},
+		check: &checkState{res: rep, data: map[string][]byte{}}}
+	st.max = l.MaxDepth
+	if st.max <= 0 {
+		st.max = DefaultMaxDepth
+	}
+	reg, err := st.read(ctx, root)
+	if err == nil {
+		err = st.walk(ctx, root, reg, 0)
+	}
+	rep.Loaded, rep.Contexts, rep.Warnings = st.res.Loaded, len(st.res.Contexts), st.res.Warnings
+	if cerr := ctx.Err(); cerr != nil {
+		return rep, cerr
+	}
+	var pe *ParseError
+	switch {
+	case errors.As(err, &pe):
+		rep.Problems = append(pe.Errors, rep.Problems...)
+	case err != nil:
+		rep.Problems = append([]Problem{{File: root.String(), Msg: safetext.Clip(err.Error(), 0)}}, rep.Problems...)
+	}
+	return rep, nil
+}
