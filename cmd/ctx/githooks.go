@@ -34,8 +34,10 @@ func newHookCmd(g *globalOptions, runF func(context.Context, *hookOptions) error
 git's arguments: when the merge (post-merge) or the branch checkout
 (post-checkout PREV NEW 1) changed .context/context.lock, it runs ctx
 install and prints one line per package of what changed in its documents.
-It never fails: a problem is a note on stderr, and the exit status is 0, so
-that git's command is never failed by it.`,
+It never fails: a problem is a note on stderr, so that git's command is
+never failed by it.
+
+Exit status: 0, always (2 only without a hook name).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.hook, opts.args = args[0], args[1:]

@@ -74,7 +74,7 @@ hook cannot be added; 2 for bad arguments; 130 when interrupted at a prompt
 	cmd.Flags().StringVar(&opts.project, "project", "", "the project's `NAME` (default: the directory's name)")
 	cmd.Flags().BoolVar(&opts.projectDocs, "project-docs", false, "add the project's own docs found (docs/, AGENTS.md, ...) as dir sources")
 	cmd.Flags().BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
-	cmd.Flags().BoolVar(&opts.gitHooks, "git-hooks", false, "install git hooks that run `ctx install` when a pull or checkout brings a new lock")
+	cmd.Flags().BoolVar(&opts.gitHooks, "git-hooks", false, "install git hooks that run ctx install when a pull or checkout brings a new lock")
 	return cmd
 }
 

@@ -315,7 +315,7 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 }
 
 // serverOptions are the server's options: the project, the log, and the
-// user's embedding endpoint (searchSemantic) when embeddings.hybrid is on.
+// user's embedding endpoint (searchSemantic) unless embeddings.hybrid is off.
 func serverOptions(dir string, g *globalOptions) mcpserver.Options {
 	sem, note, _ := searchSemantic(false, false) // the client lives as long as the process
 	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome(), Changes: mcpChanges(g), Semantic: sem, SemanticNote: note}

@@ -49,11 +49,11 @@ kind:changelog, kind:release, kind:blog, kind:whatsnew or kind:migration
 searches only them.
 
 With an embedding endpoint configured (ctx config set embeddings.url,
-embeddings.model; see 'ctx config'), --hybrid fuses the passages whose
+embeddings.model; see 'ctx config'), search fuses the passages whose
 meaning is nearest the query's words with the lexical ranking, so a query
-finds a page that says it in other words; 'ctx config set
-embeddings.hybrid on' makes that the default, and --lexical turns it off
-for one search. When the endpoint cannot answer, search ranks lexically
+finds a page that says it in other words; --lexical turns that off for one
+search, 'ctx config set embeddings.hybrid off' for every one (then
+--hybrid asks for it). When the endpoint cannot answer, search ranks lexically
 and says why in one line on stderr.
 
 Each hit names the package, the file inside it, the heading trail, the line
@@ -114,7 +114,7 @@ bad flags or a bad query; 1 when there is no index or it cannot be read.`,
 	f.BoolVar(&opts.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, tags, snippet)")
 	f.BoolVar(&opts.bestPerDoc, "best-per-doc", false, "return only the best chunk of each document")
 	f.BoolVar(&opts.listTags, "tags", false, "list the documents' tags with their counts instead of searching")
-	f.BoolVar(&opts.lexical, "lexical", false, "rank by words alone, without the semantic half (when embeddings.hybrid is on)")
+	f.BoolVar(&opts.lexical, "lexical", false, "rank by words alone, without the semantic half of an endpoint you set")
 	f.BoolVar(&opts.hybrid, "hybrid", false, "fuse the semantic ranking of your embedding endpoint with the lexical one (see 'ctx config')")
 	return cmd
 }
