@@ -253,3 +253,25 @@ func TestBestPerDocumentBeyondCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestPathMatches: a path filter is a path inside a package, or the form
+// hits show, ALIAS/PATH, for an indexed alias (the vector filter's rule,
+// the same as bleve's filter in searchFilters).
+func TestPathMatches(t *testing.T) {
+	aliases := map[string]bool{"k8s": true}
+	for _, c := range []struct {
+		p, alias, path string
+		want           bool
+	}{
+		{"keps/sig-apps", "k8s", "keps/sig-apps/1.md", true},
+		{"/keps", "k8s", "keps/sig-apps/1.md", true},
+		{"k8s/keps/sig-apps", "k8s", "keps/sig-apps/1.md", true},
+		{"k8s/keps/sig-apps", "other", "keps/sig-apps/1.md", false},
+		{"nosuch/keps", "nosuch", "keps/1.md", false},
+		{"docs", "k8s", "keps/1.md", false},
+	} {
+		if got := pathMatches(c.p, c.alias, c.path, aliases); got != c.want {
+			t.Errorf("pathMatches(%q, %q, %q) = %v, want %v", c.p, c.alias, c.path, got, c.want)
+		}
+	}
+}

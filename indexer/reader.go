@@ -558,7 +558,7 @@ func searchFilters(pq parsedQuery, q Query, packages [][]string, aliases map[str
 			pre := bleve.NewPrefixQuery(p)
 			pre.SetField(fPath)
 			qs = append(qs, pre)
-			// The form hits show, ALIAS/PATH, is one too.
+			// The form hits show, ALIAS/PATH, is one too (pathMatches).
 			if alias, rest, ok := strings.Cut(p, "/"); ok && aliases[alias] {
 				in := bleve.NewPrefixQuery(rest)
 				in.SetField(fPath)
@@ -568,6 +568,19 @@ func searchFilters(pq parsedQuery, q Query, packages [][]string, aliases map[str
 		filters = append(filters, bleve.NewDisjunctionQuery(qs...))
 	}
 	return filters
+}
+
+// pathMatches reports whether the document path of package alias is
+// under the path filter p: p is a path inside a package, or the form hits
+// show, ALIAS/PATH, when ALIAS is one of the indexed packages (aliases).
+// searchFilters asks bleve the same.
+func pathMatches(p, alias, path string, aliases map[string]bool) bool {
+	p = pathPrefix(p)
+	if strings.HasPrefix(path, p) {
+		return true
+	}
+	a, rest, ok := strings.Cut(p, "/")
+	return ok && a == alias && aliases[a] && strings.HasPrefix(path, rest)
 }
 
 // candidates returns bleve's best size chunks for bq (in id order when

@@ -123,23 +123,14 @@ func (r *Reader) SearchHybrid(ctx context.Context, q Query, s *Semantic) (hits [
 // paths the query and its qualifiers allow (the rest of the filters
 // apply to the shortlist, through Search).
 func (r *Reader) vectorFilter(q Query, pq parsedQuery, vs *vectorSet) (func(int) bool, error) {
-	packages := [][]string{q.Packages, pq.packages}
-	for _, kinds := range [][]string{q.Kinds, pq.kinds} {
-		if len(kinds) == 0 {
-			continue
-		}
-		r.mu.Lock()
-		cat, err := r.loadCatalogLocked()
-		r.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		packages = append(packages, kindAliases(cat.Packages, kinds, nil))
+	packages, aliases, none, err := r.packageFilters(q, pq)
+	if err != nil {
+		return nil, err
 	}
 	paths := [][]string{q.Paths, pq.paths}
 	docOK := make([]bool, len(vs.docs))
 	for i, d := range vs.docs {
-		ok := true
+		ok := !none
 		for _, p := range packages {
 			if p != nil && !slices.Contains(p, d.alias) {
 				ok = false
@@ -149,13 +140,7 @@ func (r *Reader) vectorFilter(q Query, pq parsedQuery, vs *vectorSet) (func(int)
 			if len(ps) == 0 {
 				continue
 			}
-			any := false
-			for _, p := range ps {
-				if strings.HasPrefix(d.path, pathPrefix(p)) {
-					any = true
-				}
-			}
-			ok = ok && any
+			ok = ok && slices.ContainsFunc(ps, func(p string) bool { return pathMatches(p, d.alias, d.path, aliases) })
 		}
 		docOK[i] = ok
 	}
