@@ -1,8 +1,9 @@
 package changes
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/wording"
 )
 
 // What a package's entry in a Set says about it.
@@ -65,9 +66,9 @@ func (p Package) Summary() string {
 	}
 	d, s := p.Counts()
 	var parts []string
-	parts = append(parts, plural(d, "document"))
+	parts = append(parts, wording.Count(d, "document", "documents"))
 	if s > 0 {
-		parts = append(parts, plural(s, "section"))
+		parts = append(parts, wording.Count(s, "section", "sections"))
 	}
 	verb := "changed"
 	switch p.Status {
@@ -77,11 +78,4 @@ func (p Package) Summary() string {
 		verb = "removed"
 	}
 	return strings.Join(parts, ", ") + " " + verb
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

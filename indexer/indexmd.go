@@ -10,10 +10,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/project"
 	"github.com/tiktoken-go/tokenizer/codec"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // o200k is the tokenizer INDEX.md is measured with (GPT-4o's o200k_base; its
@@ -150,7 +153,7 @@ func (s *pkgSection) entries(level int) []string {
 		}
 	case levelSamples, levelFolders:
 		for _, g := range folderGroups(s.docs, s.indeg) {
-			l := fmt.Sprintf("- %s — %s", codeSpan(strings.TrimSuffix(s.base+g.label, "./")), plural(g.n, "document", "documents"))
+			l := fmt.Sprintf("- %s — %s", codeSpan(strings.TrimSuffix(s.base+g.label, "./")), wording.Count(g.n, "document", "documents"))
 			if level == levelSamples {
 				if g.n == 1 {
 					l += ": " + safetext.Escape(g.samples[0])
@@ -356,7 +359,7 @@ func provenance(p Package, base string) []string {
 			meta = append(meta, "path "+codeSpan(p.Path))
 		}
 		if p.Rev != "" {
-			meta = append(meta, "content "+codeSpan(shortSHA(p.Rev)))
+			meta = append(meta, "content "+codeSpan(naming.ShortRev(p.Rev, 7)))
 		}
 		if !p.Fetched.IsZero() {
 			meta = append(meta, "fetched "+p.Fetched.UTC().Format("2006-01-02"))
@@ -375,28 +378,9 @@ func provenance(p Package, base string) []string {
 		meta = append(meta, "default branch")
 	}
 	if p.Rev != "" {
-		meta = append(meta, "commit "+codeSpan(shortSHA(p.Rev)))
+		meta = append(meta, "commit "+codeSpan(naming.ShortRev(p.Rev, 7)))
 	}
 	return meta
-}
-
-// shortSHA is a revision as INDEX.md shows it: a commit's first 7 hex
-// digits; a content hash's algorithm and first 12 ("sha256:0123456789ab").
-func shortSHA(s string) string {
-	if h, ok := strings.CutPrefix(s, "sha256:"); ok {
-		return "sha256:" + h[:min(len(h), 12)]
-	}
-	if len(s) > 7 {
-		return s[:7]
-	}
-	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // renderIndex writes INDEX.md for the packages, within budget tokens as
@@ -435,7 +419,7 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 			}
 		}
 		totalDocs += len(s.docs)
-		meta := append(provenance(p, s.base), plural(len(s.docs), "document", "documents"))
+		meta := append(provenance(p, s.base), wording.Count(len(s.docs), "document", "documents"))
 		s.header = "## " + safetext.Escape(p.Alias) + "\n\n" + strings.Join(meta, " · ") + "\n\n"
 		for l := range s.cost {
 			s.cost[l] = -1
@@ -456,7 +440,7 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		}
 		top += fmt.Sprintf("%s, %s, %s. "+
 			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",
-			plural(len(pkgs), "package", "packages"), plural(totalDocs, "document", "documents"), where)
+			wording.Count(len(pkgs), "package", "packages"), wording.Count(totalDocs, "document", "documents"), where)
 		top += recentPart(recent, pkgs, budget)
 	}
 
@@ -567,13 +551,13 @@ func layout(top string, secs []*pkgSection, budget, target int) (string, string)
 		}
 		who := strings.Join(names, ", ")
 		if len(names) > 8 {
-			who = plural(len(names), "package", "packages")
+			who = wording.Count(len(names), "package", "packages")
 		}
 		note = append(note, who+": "+levelNote[l])
 		degraded = append(degraded, who+": "+levelNote[l])
 	}
 	if shown < len(secs) {
-		note = append(note, fmt.Sprintf("%s not shown (`ctx list` lists them)", plural(len(secs)-shown, "more package", "more packages")))
+		note = append(note, fmt.Sprintf("%s not shown (`ctx list` lists them)", wording.Count(len(secs)-shown, "more package", "more packages")))
 		degraded = append(degraded, fmt.Sprintf("%d packages not shown", len(secs)-shown))
 	}
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -101,7 +102,7 @@ func recentPart(r []RecentChange, pkgs []Package, budget int) string {
 		}
 		line := "- " + codeSpan(c.Alias)
 		if c.From != "" || c.To != "" {
-			line += " " + codeSpan(shortSHA(c.From)) + " → " + codeSpan(shortSHA(c.To))
+			line += " " + codeSpan(naming.ShortRev(c.From, 7)) + " → " + codeSpan(naming.ShortRev(c.To, 7))
 		}
 		if !c.When.IsZero() {
 			line += " (" + c.When.UTC().Format("2006-01-02") + ")"

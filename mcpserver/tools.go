@@ -12,10 +12,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Search limits.
@@ -174,19 +176,6 @@ func checkKind(kind string) error {
 	return nil
 }
 
-// shortSHA is a revision as ctx shows it: a git commit's first 12 hex
-// digits, an https snapshot's "sha256:" and its first 12.
-func shortSHA(c string) string {
-	prefix := ""
-	if i := strings.IndexByte(c, ':'); i >= 0 {
-		prefix, c = c[:i+1], c[i+1:]
-	}
-	if len(c) > 12 {
-		c = c[:12]
-	}
-	return prefix + c
-}
-
 // revOf is the provenance of alias's files: its lock entry's revision
 // (snapshot.entry: a git commit, an https "sha256:" snapshot; shortSHA
 // shortens it), or live for a dir source the lock does not pin, which is
@@ -269,7 +258,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			continue // a hidden file the index holds is never served
 		}
 		rev, live := snap.revOf(h.Package)
-		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: shortSHA(rev), Live: live,
+		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: naming.ShortRev(rev, 12), Live: live,
 			Score: math.Round(h.Score*1000) / 1000, Tags: h.Tags, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
@@ -510,7 +499,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	first, last := 1, len(lines)
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
 	rev, live := snap.revOf(in.Package)
-	out.Commit, out.Live = shortSHA(rev), live
+	out.Commit, out.Live = naming.ShortRev(rev, 12), live
 	if in.Section != "" {
 		sec, hs, ok := doc.Section(in.Section)
 		if !ok {

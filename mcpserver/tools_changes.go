@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/ctx-dev/ctx/changes"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctx-dev/ctx/changes"
+	"github.com/ctx-dev/ctx/internal/naming"
 )
 
 // what_changed (issue 32): the documents and sections that changed between
@@ -82,11 +84,11 @@ func (s *Server) whatChanged(ctx context.Context, _ *mcp.CallToolRequest, in Wha
 	out := WhatChangedOut{Since: set.Since, Packages: []PackageChange{}, Note: set.Note}
 	var all []Changed
 	for _, p := range set.Packages {
-		out.Packages = append(out.Packages, PackageChange{Package: p.Alias, From: shortSHA(p.OldRev), To: shortSHA(p.NewRev), Summary: p.Summary()})
+		out.Packages = append(out.Packages, PackageChange{Package: p.Alias, From: naming.ShortRev(p.OldRev, 12), To: naming.ShortRev(p.NewRev, 12), Summary: p.Summary()})
 		for _, d := range p.Documents {
-			c := Changed{Package: p.Alias, Path: d.Path, Change: d.Change, From: d.From, Commit: shortSHA(p.NewRev)}
+			c := Changed{Package: p.Alias, Path: d.Path, Change: d.Change, From: d.From, Commit: naming.ShortRev(p.NewRev, 12)}
 			if d.Change == changes.Removed {
-				c.Commit = shortSHA(p.OldRev)
+				c.Commit = naming.ShortRev(p.OldRev, 12)
 			} else {
 				c.URI = docURI(p.Alias, d.Path)
 			}

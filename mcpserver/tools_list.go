@@ -13,10 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // list_contexts (issue 14): the packages, or one package's documents or
@@ -220,7 +222,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 				info.Source, info.Installed = p.Source, p.Present()
 			} else {
 				e, _ := snap.entry(a)
-				info.Source, info.Path, info.Ref, info.Commit, info.Installed, info.Withheld = e.Source, e.Path, e.Ref, shortSHA(e.Rev), s.proj.IsInstalled(a), e.Withheld
+				info.Source, info.Path, info.Ref, info.Commit, info.Installed, info.Withheld = e.Source, e.Path, e.Ref, naming.ShortRev(e.Rev, 12), s.proj.IsInstalled(a), e.Withheld
 			}
 			all = append(all, info)
 		}

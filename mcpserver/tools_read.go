@@ -9,10 +9,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // read_relevant (issue 14): the best sections for a question in one call.
@@ -487,7 +489,7 @@ func revLabel(kind, commit string) string {
 	case commit == "":
 		return kind
 	}
-	return kind + " " + shortSHA(commit)
+	return kind + " " + naming.ShortRev(commit, 12)
 }
 
 // header is a passage's first line: "[n] package/path:first-last · trail ·

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
@@ -317,7 +318,7 @@ func (l *Loader) fetchGit(ctx context.Context, loc Location) ([]byte, error) {
 	data, err := g.ReadFile(ctx, gitengine.FetchRequest{URL: loc.URL, Commit: res.Commit, Ref: res.Ref, Path: loc.File})
 	if err != nil {
 		if gitengine.KindOf(err) == gitengine.KindPathNotFound {
-			return nil, fmt.Errorf("registry %s: no file %s in the repository at %s: name the file with REPO#path/to/file.json", loc.shown(), safetext.Clip(loc.File, 0), short(res.Commit))
+			return nil, fmt.Errorf("registry %s: no file %s in the repository at %s: name the file with REPO#path/to/file.json", loc.shown(), safetext.Clip(loc.File, 0), naming.ShortRev(res.Commit, 12))
 		}
 		return nil, fmt.Errorf("registry %s: %w", loc.shown(), err)
 	}
@@ -330,10 +331,3 @@ func (l *Loader) fetchGit(ctx context.Context, loc Location) ([]byte, error) {
 // shown is the location as an error or a warning quotes it:
 // safetext.Clip of String.
 func (l Location) shown() string { return safetext.Clip(l.String(), 0) }
-
-func short(commit string) string {
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	return commit
-}

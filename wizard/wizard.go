@@ -23,6 +23,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/webfetch"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/workspace"
@@ -194,10 +195,10 @@ func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.
 	var stop func(string)
 	if interactive && len(toCheck) > 0 {
 		n := countRepos(contexts, toCheck)
-		stop = o.Prompter.Spinner(fmt.Sprintf("Checking access to %d %s", n, plural(n, "repository", "repositories")))
+		stop = o.Prompter.Spinner(fmt.Sprintf("Checking access to %d %s", n, wording.Plural(n, "repository", "repositories")))
 	} else if len(toCheck) > 0 {
 		n := countRepos(contexts, toCheck)
-		fmt.Fprintf(o.Log, "checking access to %d %s\n", n, plural(n, "repository", "repositories"))
+		fmt.Fprintf(o.Log, "checking access to %d %s\n", n, wording.Plural(n, "repository", "repositories"))
 	}
 	denied := checkAccess(ctx, access, contexts, toCheck, o)
 	if stop != nil {
@@ -337,7 +338,7 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 	}
 	if len(specs) > 0 {
 		// Transfer progress is the workspace's to show (Options.Progress).
-		fmt.Fprintf(o.Log, "installing %d %s\n", len(specs), plural(len(specs), "package", "packages"))
+		fmt.Fprintf(o.Log, "installing %d %s\n", len(specs), wording.Plural(len(specs), "package", "packages"))
 		rep, err := ws.Add(ctx, specs, workspace.AddOptions{})
 		if err != nil {
 			return sum, fmt.Errorf("install: %w", err)
@@ -588,13 +589,6 @@ func changeQuestion(s *Summary) string {
 	return strings.ToUpper(q[:1]) + q[1:] + "?"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // Print writes the summary: what was installed, removed, skipped and why,
 // names and reasons escaped by safetext.
 func (s *Summary) Print(w io.Writer) {
@@ -614,7 +608,7 @@ func (s *Summary) Print(w io.Writer) {
 			case workspace.Removed:
 				fmt.Fprintf(w, "removed    %s\n", p.Alias)
 			default:
-				fmt.Fprintf(w, "%-10s %s %s\n", p.Action, p.Alias, shortCommit(p.NewCommit))
+				fmt.Fprintf(w, "%-10s %s %s\n", p.Action, p.Alias, naming.ShortRev(p.NewCommit, 12))
 			}
 		}
 	}
@@ -625,11 +619,4 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintf(w, "index      %d documents, %d chunks; INDEX.md %d tokens\n",
 			s.Index.Added+s.Index.Updated+s.Index.Unchanged, s.Index.Chunks, s.Index.IndexTokens)
 	}
-}
-
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/audience"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -331,7 +332,7 @@ func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Ent
 func (w *Workspace) httpsFiles(alias string, e lockfile.Entry) ([]changes.File, func(), error) {
 	snap, err := w.web().Cached(e.Rev)
 	if err != nil {
-		return nil, nil, errUnavailable{fmt.Sprintf("the fetch %s is not in this machine's cache: an https source keeps no history but what was fetched here", shortRev(e.Rev))}
+		return nil, nil, errUnavailable{fmt.Sprintf("the fetch %s is not in this machine's cache: an https source keeps no history but what was fetched here", naming.ShortRev(e.Rev, 12))}
 	}
 	tmp, err := os.MkdirTemp("", "ctx-changes-")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -173,7 +174,7 @@ func checkTrueToDisk(t *testing.T, w *Workspace) {
 		}
 		st, err := w.readState(alias)
 		if h != e.Hash && !dirtyOnlyBy(t, w, alias) {
-			t.Fatalf("%s: lock says %s (commit %s), disk has %s", alias, e.Hash, short(e.Rev), h)
+			t.Fatalf("%s: lock says %s (commit %s), disk has %s", alias, e.Hash, naming.ShortRev(e.Rev, 12), h)
 		}
 		if err != nil || st.Rev != e.Rev {
 			t.Fatalf("%s: state %+v (%v), lock commit %s", alias, st, err, e.Rev)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -162,7 +163,7 @@ func TestKillDuringPatch(t *testing.T) {
 			case e.Rev == newCommit && reflect.DeepEqual(got, newTree):
 			case c.stage == "staged" && e.Rev == before.Packages["guides"].Rev && reflect.DeepEqual(got, oldTree):
 			default:
-				t.Fatalf("lock at %s, folder:\n%v\nwant the new tree (%s):\n%v", short(e.Rev), got, short(newCommit), newTree)
+				t.Fatalf("lock at %s, folder:\n%v\nwant the new tree (%s):\n%v", naming.ShortRev(e.Rev, 12), got, naming.ShortRev(newCommit, 12), newTree)
 			}
 			if ids["api/v2/intro.md"].ino != idents(t, pkg)["api/v2/intro.md"].ino {
 				t.Error("api/v2/intro.md, whose mode alone changed, was replaced")

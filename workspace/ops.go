@@ -75,13 +75,6 @@ func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 	})
 }
 
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
-
 // indexPackages is what the indexer should see: the installed packages,
 // by project.Installed (the MCP server's rule too).
 func (w *Workspace) indexPackages() ([]indexer.Package, error) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -384,10 +385,10 @@ func stopPatchAt(t *testing.T, n int, fail string) (stopped string) {
 	case e.Rev == oldRev && reflect.DeepEqual(got, oldTree) && (!journaled || fail != ""):
 		// Before the journal, or after a full disk had it all put back.
 	default:
-		t.Fatalf("stopped at %s: lock at %s, folder:\n%v\nold tree:\n%v\nnew tree:\n%v", stopped, short(e.Rev), got, oldTree, newTree)
+		t.Fatalf("stopped at %s: lock at %s, folder:\n%v\nold tree:\n%v\nnew tree:\n%v", stopped, naming.ShortRev(e.Rev, 12), got, oldTree, newTree)
 	}
 	if st, err := w2.readState("guides"); err != nil || st.Rev != e.Rev {
-		t.Errorf("lock %s, state %+v %v", short(e.Rev), st, err)
+		t.Errorf("lock %s, state %+v %v", naming.ShortRev(e.Rev, 12), st, err)
 	}
 	checkClean(t, w2)
 	return stopped

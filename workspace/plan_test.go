@@ -2,12 +2,14 @@ package workspace
 
 import (
 	"fmt"
-	"github.com/ctx-dev/ctx/project"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ctx-dev/ctx/project"
+
 	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/internal/naming"
 )
 
 // planned is what a report says was (or would be) done to one package:
@@ -16,7 +18,7 @@ import (
 func planned(r *Report) string {
 	var b strings.Builder
 	for _, p := range r.Packages {
-		fmt.Fprintf(&b, "%s %s %s→%s reason=%q dirty=%v err=%v\n", p.Alias, p.Action, short(p.OldCommit), short(p.NewCommit), p.Reason, p.DirtyFiles, p.Err)
+		fmt.Fprintf(&b, "%s %s %s→%s reason=%q dirty=%v err=%v\n", p.Alias, p.Action, naming.ShortRev(p.OldCommit, 12), naming.ShortRev(p.NewCommit, 12), p.Reason, p.DirtyFiles, p.Err)
 	}
 	return b.String()
 }
@@ -83,12 +85,12 @@ func TestUpdateDryRunMatchesRun(t *testing.T) {
 	// same commits (dirty too: it is outdated, update skipped it).
 	var got []string
 	for _, c := range changes {
-		got = append(got, fmt.Sprintf("%s %s→%s", c.Alias, short(c.OldCommit), short(c.NewCommit)))
+		got = append(got, fmt.Sprintf("%s %s→%s", c.Alias, naming.ShortRev(c.OldCommit, 12), naming.ShortRev(c.NewCommit, 12)))
 	}
 	var fromPlan []string
 	for _, p := range dry.Packages {
 		if p.Action == Installed || p.Action == Updated || p.Reason == "dirty" {
-			fromPlan = append(fromPlan, fmt.Sprintf("%s %s→%s", p.Alias, short(p.OldCommit), short(p.NewCommit)))
+			fromPlan = append(fromPlan, fmt.Sprintf("%s %s→%s", p.Alias, naming.ShortRev(p.OldCommit, 12), naming.ShortRev(p.NewCommit, 12)))
 		}
 	}
 	if strings.Join(got, ", ") != strings.Join(fromPlan, ", ") {

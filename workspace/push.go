@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -90,7 +91,7 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 	}
 	msg := o.Message
 	if msg == "" {
-		msg = fmt.Sprintf("Update %s from ctx push\n\nLocal edits of the package %s (%s):\n", pathOr(e.Path), alias, short(e.Rev))
+		msg = fmt.Sprintf("Update %s from ctx push\n\nLocal edits of the package %s (%s):\n", pathOr(e.Path), alias, naming.ShortRev(e.Rev, 12))
 		for _, f := range dirtyList(loc.changes) {
 			msg += "\n" + f
 		}

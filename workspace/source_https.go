@@ -10,6 +10,7 @@ import (
 	"path"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/webdoc"
 	"github.com/ctx-dev/ctx/internal/webfetch"
@@ -129,7 +130,7 @@ func (h httpsSource) fetch(ctx context.Context, t *task, stage string) (*fetched
 			}
 			if snap.Rev != t.want {
 				return nil, fmt.Errorf("%s now serves other content than the lock pins (locked content %s, served content %s): run `ctx update %s` to accept the change",
-					safetext.Quote(t.spec.Source), shortRev(t.want), shortRev(snap.Rev), t.alias)
+					safetext.Quote(t.spec.Source), naming.ShortRev(t.want, 12), naming.ShortRev(snap.Rev, 12), t.alias)
 			}
 		}
 	}
@@ -155,14 +156,6 @@ func (h httpsSource) fetch(ctx context.Context, t *task, stage string) (*fetched
 		return nil, err
 	}
 	return f, nil
-}
-
-// shortRev is a content rev as messages show it.
-func shortRev(rev string) string {
-	if len(rev) > len("sha256:")+12 {
-		return rev[:len("sha256:")+12]
-	}
-	return rev
 }
 
 // pages writes each item of a document or an llms.txt snapshot as a

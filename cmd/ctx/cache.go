@@ -7,11 +7,13 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/webfetch"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
-	"github.com/spf13/cobra"
 )
 
 type cacheOptions struct {
@@ -215,7 +217,7 @@ func cacheInfo(ctx context.Context, opts *cacheOptions, eng *gitengine.Engine, e
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	total := fmt.Sprintf("total %s (git %s in %d %s)", formatBytes(gitBytes+web.Bytes), formatBytes(gitBytes), len(remotes), pluralWord(len(remotes), "remote", "remotes"))
+	total := fmt.Sprintf("total %s (git %s in %d %s)", formatBytes(gitBytes+web.Bytes), formatBytes(gitBytes), len(remotes), wording.Plural(len(remotes), "remote", "remotes"))
 	if eo.CacheMax > 0 {
 		total += fmt.Sprintf("; CTX_CACHE_MAX %s for git", formatBytes(eo.CacheMax))
 	}
@@ -252,8 +254,8 @@ func printGC(g *globalOptions, res []gitengine.GCResult, web webfetch.GCResult, 
 		before += r.BytesBefore
 		after += r.BytesAfter
 		fmt.Fprintf(g.IO.Out, "%s %s → %s: %s %d of %d %s, %s %d loose, kept %d %s\n", name,
-			formatBytes(r.BytesBefore), formatBytes(r.BytesAfter), verb, r.Dropped, r.Objects, pluralWord(r.Objects, "object", "objects"),
-			packed, r.Repacked, r.Commits, pluralWord(r.Commits, "commit", "commits"))
+			formatBytes(r.BytesBefore), formatBytes(r.BytesAfter), verb, r.Dropped, r.Objects, wording.Plural(r.Objects, "object", "objects"),
+			packed, r.Repacked, r.Commits, wording.Plural(r.Commits, "commit", "commits"))
 	}
 	if printWebGC(g, web, dryRun) {
 		skipped = true
@@ -284,8 +286,8 @@ func printWebGC(g *globalOptions, r webfetch.GCResult, dryRun bool) (skipped boo
 	}
 	fmt.Fprintf(g.IO.Out, "https documents %s → %s: %s %d of %d %s, %d of %d %s\n",
 		formatBytes(r.BytesBefore), formatBytes(r.BytesAfter), verb,
-		r.DroppedSnapshots, r.Snapshots, pluralWord(r.Snapshots, "snapshot", "snapshots"),
-		r.DroppedBlobs, r.Blobs, pluralWord(r.Blobs, "body", "bodies"))
+		r.DroppedSnapshots, r.Snapshots, wording.Plural(r.Snapshots, "snapshot", "snapshots"),
+		r.DroppedBlobs, r.Blobs, wording.Plural(r.Blobs, "body", "bodies"))
 	return false
 }
 
@@ -310,6 +312,6 @@ func trimCache(ctx context.Context, g *globalOptions) {
 		}
 	}
 	if n > 0 {
-		fmt.Fprintf(g.IO.ErrOut, "cache over CTX_CACHE_MAX: collected %d %s, %s → %s\n", n, pluralWord(n, "remote", "remotes"), formatBytes(before), formatBytes(after))
+		fmt.Fprintf(g.IO.ErrOut, "cache over CTX_CACHE_MAX: collected %d %s, %s → %s\n", n, wording.Plural(n, "remote", "remotes"), formatBytes(before), formatBytes(after))
 	}
 }

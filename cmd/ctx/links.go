@@ -8,10 +8,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
-	"github.com/spf13/cobra"
 )
 
 type linksOptions struct {
@@ -135,7 +137,7 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 		return err
 	}
 	if o.broken && len(links) > 0 {
-		fmt.Fprintf(o.IO.ErrOut, "%d %s\n", len(links), plural(len(links), "broken link", "broken links"))
+		fmt.Fprintf(o.IO.ErrOut, "%d %s\n", len(links), wording.Plural(len(links), "broken link", "broken links"))
 		return &exitError{code: ExitError}
 	}
 	return nil

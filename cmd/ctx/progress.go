@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 )
 
 // progress shows per-package transfer progress on stderr.
@@ -143,10 +144,10 @@ func (pp *pkgProgress) summary() string {
 	objs, bytes, files := pp.totals()
 	s := "nothing to download"
 	if objs > 0 || bytes > 0 {
-		s = fmt.Sprintf("%d %s, %s", objs, pluralWord(objs, "object", "objects"), formatBytes(bytes))
+		s = fmt.Sprintf("%d %s, %s", objs, wording.Plural(objs, "object", "objects"), formatBytes(bytes))
 	}
 	if files > 0 {
-		s += fmt.Sprintf(", %d %s", files, pluralWord(files, "file", "files"))
+		s += fmt.Sprintf(", %d %s", files, wording.Plural(files, "file", "files"))
 	}
 	return s
 }

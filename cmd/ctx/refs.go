@@ -9,15 +9,17 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ctx-dev/ctx/internal/ctxref"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/wizard"
 	"github.com/ctx-dev/ctx/wizard/surveyprompt"
 	"github.com/ctx-dev/ctx/workspace"
-	"github.com/spf13/cobra"
 )
 
 type refsOptions struct {
@@ -219,7 +221,7 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 	}
 	if opts.check && sum.Missing+sum.Unknown > 0 {
 		return &exitError{code: ExitError, err: fmt.Errorf("refs --check: %d %s missing or unknown (listed above): fix the %s, add the packages they name, or run `ctx refs --fetch`",
-			sum.Missing+sum.Unknown, pluralWord(sum.Missing+sum.Unknown, "reference is", "references are"), pluralWord(sum.Missing+sum.Unknown, "reference", "references"))}
+			sum.Missing+sum.Unknown, wording.Plural(sum.Missing+sum.Unknown, "reference is", "references are"), wording.Plural(sum.Missing+sum.Unknown, "reference", "references"))}
 	}
 	return nil
 }
@@ -309,7 +311,7 @@ func printRefs(opts *refsOptions, res []ctxref.Result) {
 func printRefsSummary(opts *refsOptions, s refsSummary, haveRegistry bool) {
 	w := opts.IO.ErrOut
 	fmt.Fprintf(w, "refs: %d %s in %d %s: %d resolved, %d installable, %d missing, %d unknown\n",
-		s.Found, pluralWord(s.Found, "reference", "references"), s.Files, pluralWord(s.Files, "file", "files"),
+		s.Found, wording.Plural(s.Found, "reference", "references"), s.Files, wording.Plural(s.Files, "file", "files"),
 		s.Resolved, s.Installable, s.Missing, s.Unknown)
 	if len(s.Installed) > 0 || len(s.Failed) > 0 {
 		fmt.Fprintf(w, "refs: fetched: %d installed (%s), %d failed\n", len(s.Installed), safetext.Text(strings.Join(s.Installed, ", ")), len(s.Failed))
@@ -348,7 +350,7 @@ func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg
 		ctxOf[s.Alias] = names[i]
 		list = append(list, fmt.Sprintf("%s (as %s)", safetext.Quote(names[i]), s.Alias))
 	}
-	what := fmt.Sprintf("%d %s: %s", len(specs), pluralWord(len(specs), "context", "contexts"), strings.Join(list, ", "))
+	what := fmt.Sprintf("%d %s: %s", len(specs), wording.Plural(len(specs), "context", "contexts"), strings.Join(list, ", "))
 	if opts.dryRun {
 		for i, s := range specs {
 			fmt.Fprintf(opts.IO.Out, "would install %s as %s from %s\n", safetext.Quote(names[i]), s.Alias, safetext.Escape(s.Source))

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/registry"
 	"github.com/spf13/cobra"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
+	"github.com/ctx-dev/ctx/registry"
 )
 
 type registryCheckOptions struct {
@@ -119,9 +121,9 @@ func runRegistryCheck(ctx context.Context, opts *registryCheckOptions) error {
 		}
 	}
 	fmt.Fprintf(errOut, "registry check: %d %s, %d %s, %d %s\n",
-		len(rep.Loaded), pluralWord(len(rep.Loaded), "registry", "registries"),
-		rep.Contexts, pluralWord(rep.Contexts, "context", "contexts"),
-		len(rep.Problems), pluralWord(len(rep.Problems), "problem", "problems"))
+		len(rep.Loaded), wording.Plural(len(rep.Loaded), "registry", "registries"),
+		rep.Contexts, wording.Plural(rep.Contexts, "context", "contexts"),
+		len(rep.Problems), wording.Plural(len(rep.Problems), "problem", "problems"))
 	if len(rep.Problems) > 0 {
 		return &exitError{code: ExitError}
 	}

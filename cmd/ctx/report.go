@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/workspace"
 )
 
@@ -77,16 +79,13 @@ func finishReport(ctx context.Context, g *globalOptions, root string, rep *works
 }
 
 // shortSHA abbreviates a commit id to 7 characters, as git does by default;
-// an https source's content hash ("sha256:<hex>") is shown as "content
-// sha256:" and its first 12 hex digits.
+// an https source's content hash is "content " and its short form
+// (naming.ShortRev).
 func shortSHA(c string) string {
-	if h, ok := strings.CutPrefix(c, "sha256:"); ok {
-		return "content sha256:" + h[:min(len(h), 12)]
+	if strings.HasPrefix(c, "sha256:") {
+		return "content " + naming.ShortRev(c, 7)
 	}
-	if len(c) > 7 {
-		return c[:7]
-	}
-	return c
+	return naming.ShortRev(c, 7)
 }
 
 // printReport writes one result line per package to stdout, sorted by alias,
@@ -120,7 +119,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	for _, p := range pkgs {
 		p.Alias = safetext.Escape(p.Alias)
 		if n := len(p.Withheld); n > 0 && (p.Action == workspace.Installed || p.Action == workspace.Updated) {
-			fmt.Fprintf(errOut, "%s: %d %s withheld: not for project %s (audience rules; ctx install -v names them)\n", p.Alias, n, plural(n, "document", "documents"), safetext.Quote(p.Audience))
+			fmt.Fprintf(errOut, "%s: %d %s withheld: not for project %s (audience rules; ctx install -v names them)\n", p.Alias, n, wording.Plural(n, "document", "documents"), safetext.Quote(p.Audience))
 		}
 		if p.Backup != "" {
 			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, safetext.Escape(displayPath(root, p.Backup)))
@@ -176,13 +175,6 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	}
 	fmt.Fprintf(errOut, "ctx: %d of %d packages not done: %s\n", len(bad), len(pkgs), strings.Join(bad, ", "))
 	return partial()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // printSyncReport prints what an index sync did on one line, plus what

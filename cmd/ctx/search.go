@@ -10,11 +10,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
-	"github.com/spf13/cobra"
 )
 
 type searchOptions struct {
@@ -258,7 +260,7 @@ func printIndexCheck(w io.Writer, c workspace.IndexCheck) {
 	switch {
 	case c.Err == nil && c.Report != nil:
 		n := c.Report.Added + c.Report.Updated + c.Report.Removed
-		fmt.Fprintf(w, "re-indexed %s (%d %s changed)\n", what, n, plural(n, "file", "files"))
+		fmt.Fprintf(w, "re-indexed %s (%d %s changed)\n", what, n, wording.Plural(n, "file", "files"))
 	case c.Err == nil:
 		// fresh
 	case len(c.Stale) == 0:

@@ -8,14 +8,16 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/wizard"
 	"github.com/ctx-dev/ctx/wizard/surveyprompt"
 	"github.com/ctx-dev/ctx/workspace"
-	"github.com/spf13/cobra"
 )
 
 type setupOptions struct {
@@ -229,17 +231,10 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	if len(sum.Unavailable) > 0 {
 		fmt.Fprintf(errOut, "ctx: %d %s not installed: %s cannot be read (why is above): check %s source in the registry, and your git credentials (or CTX_GIT_TOKEN) for a private repository, then run ctx setup again\n",
-			len(sum.Unavailable), pluralWord(len(sum.Unavailable), "context", "contexts"), pluralWord(len(sum.Unavailable), "it", "they"), pluralWord(len(sum.Unavailable), "its", "each one's"))
+			len(sum.Unavailable), wording.Plural(len(sum.Unavailable), "context", "contexts"), wording.Plural(len(sum.Unavailable), "it", "they"), wording.Plural(len(sum.Unavailable), "its", "each one's"))
 		return partial()
 	}
 	return nil
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // printRegistry writes one line per context: name, source, tags,

@@ -74,3 +74,22 @@ func FuzzAliasFrom(f *testing.F) {
 		}
 	})
 }
+
+func TestShortRev(t *testing.T) {
+	for _, c := range []struct {
+		rev  string
+		n    int
+		want string
+	}{
+		{"0123456789abcdef0123456789abcdef01234567", 7, "0123456"},
+		{"0123456789abcdef0123456789abcdef01234567", 12, "0123456789ab"},
+		{"sha256:00112233445566778899aabbccddeeff", 7, "sha256:001122334455"},
+		{"sha256:0011", 12, "sha256:0011"},
+		{"abc", 7, "abc"},
+		{"", 7, ""},
+	} {
+		if got := ShortRev(c.rev, c.n); got != c.want {
+			t.Errorf("ShortRev(%q, %d) = %q, want %q", c.rev, c.n, got, c.want)
+		}
+	}
+}
