@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -149,7 +150,10 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 		case workspace.Failed:
 			bad = append(bad, p.Alias)
 			msg := "unknown error"
-			if p.Err != nil {
+			switch {
+			case errors.Is(p.Err, context.Canceled):
+				msg = "interrupted: nothing of it was installed"
+			case p.Err != nil:
 				msg = safetext.Text(p.Err.Error())
 			}
 			fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, msg)

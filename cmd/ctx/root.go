@@ -118,16 +118,18 @@ func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStre
 	if err == nil {
 		return ExitOK
 	}
+	if ctx.Err() != nil {
+		// Ctrl-C: whatever the command made of its cancelled work (a
+		// partial report, a wrapped "context canceled"), it was the user's.
+		fmt.Fprintln(io.ErrOut, "ctx: interrupted")
+		return ExitInterrupted
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
 			fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(ee.err.Error()))
 		}
 		return ee.code
-	}
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		fmt.Fprintln(io.ErrOut, "ctx: interrupted")
-		return ExitInterrupted
 	}
 	fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(err.Error()))
 	return ExitError

@@ -46,6 +46,7 @@ func httpsScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		"webserve": cmdWebServe,
 		"webhits":  cmdWebHits,
+		"webwait":  cmdWebWait,
 		"lock-age": cmdLockAge,
 		"file-age": cmdFileAge,
 	}
@@ -222,4 +223,25 @@ func cmdWebHits(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("webhits: the server got %d requests, want %d:\n%s", got, want, data)
 	}
 	ts.Check(os.WriteFile(logPath, nil, 0o644))
+}
+
+// cmdWebWait waits until webserve has logged at least N requests (a
+// request in flight is logged when its answer starts), so that a script
+// can act while a fetch is under way. A bound on a hang, not a speed check.
+func cmdWebWait(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: webwait N")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	logPath := ts.MkAbs("web.log")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		data, _ := os.ReadFile(logPath)
+		if strings.Count(string(data), "\n") >= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("webwait: the server got fewer than %d requests in a minute:\n%s", want, data)
+		}
+	}
 }
