@@ -25,35 +25,8 @@ func TestCandidateShortcuts(t *testing.T) {
 	// Zipf-like: word i drawn with weight 1/(i+1).
 	words := strings.Fields("pod node file gate feature scheduling lease volume snapshot webhook admission server " +
 		"kernel trait borrow closure archive extract zebra lion tiger heron otter lynx bison koala")
-	cum := make([]float64, len(words))
-	total := 0.0
-	for i := range words {
-		total += 1 / float64(i+1)
-		cum[i] = total
-	}
-	word := func() string {
-		x := rng.Float64() * total
-		for i, c := range cum {
-			if x <= c {
-				return words[i]
-			}
-		}
-		return words[len(words)-1]
-	}
-	files := map[string]string{}
-	for i := range 150 {
-		var b strings.Builder
-		fmt.Fprintf(&b, "# %s %s\n\n", word(), word())
-		for s := range 2 + rng.IntN(4) {
-			fmt.Fprintf(&b, "## Part %d %s\n\n", s, word())
-			for range 3 + rng.IntN(60) {
-				b.WriteString(word() + " ")
-			}
-			b.WriteString("\n\n")
-		}
-		files[fmt.Sprintf("f%03d.md", i)] = b.String()
-	}
-	writeFiles(t, dir, "d", files)
+	word := zipfWords(rng, words)
+	writeFiles(t, dir, "d", zipfDocs(rng, word, 150, 2, 3, 60))
 	ctx := context.Background()
 	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
 		t.Fatal(err)
@@ -125,35 +98,8 @@ func TestShortcutsLongQueries(t *testing.T) {
 	for i := range 400 {
 		words = append(words, fmt.Sprintf("w%dx", i))
 	}
-	cum := make([]float64, len(words))
-	total := 0.0
-	for i := range words {
-		total += 1 / float64(i+1)
-		cum[i] = total
-	}
-	word := func() string {
-		x := rng.Float64() * total
-		for i, c := range cum {
-			if x <= c {
-				return words[i]
-			}
-		}
-		return words[len(words)-1]
-	}
-	files := map[string]string{}
-	for i := range 400 {
-		var b strings.Builder
-		fmt.Fprintf(&b, "# %s %s\n\n", word(), word())
-		for s := range 1 + rng.IntN(4) {
-			fmt.Fprintf(&b, "## Part %d %s\n\n", s, word())
-			for range 5 + rng.IntN(80) {
-				b.WriteString(word() + " ")
-			}
-			b.WriteString("\n\n")
-		}
-		files[fmt.Sprintf("f%03d.md", i)] = b.String()
-	}
-	writeFiles(t, dir, "d", files)
+	word := zipfWords(rng, words)
+	writeFiles(t, dir, "d", zipfDocs(rng, word, 400, 1, 5, 80))
 	ctx := context.Background()
 	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
 		t.Fatal(err)
@@ -193,4 +139,42 @@ func TestShortcutsLongQueries(t *testing.T) {
 	if slow.shortcuts[0].Load() != 0 || slow.shortcuts[1].Load() != 0 {
 		t.Errorf("the exhaustive reader took a shortcut")
 	}
+}
+
+// zipfWords returns a draw of words, word i with weight 1/(i+1).
+func zipfWords(rng *rand.Rand, words []string) func() string {
+	cum := make([]float64, len(words))
+	total := 0.0
+	for i := range words {
+		total += 1 / float64(i+1)
+		cum[i] = total
+	}
+	return func() string {
+		x := rng.Float64() * total
+		for i, c := range cum {
+			if x <= c {
+				return words[i]
+			}
+		}
+		return words[len(words)-1]
+	}
+}
+
+// zipfDocs returns n markdown files fNNN.md of drawn words: a title, then
+// minParts to minParts+3 sections of minWords to minWords+spread-1 words.
+func zipfDocs(rng *rand.Rand, word func() string, n, minParts, minWords, spread int) map[string]string {
+	files := map[string]string{}
+	for i := range n {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# %s %s\n\n", word(), word())
+		for s := range minParts + rng.IntN(4) {
+			fmt.Fprintf(&b, "## Part %d %s\n\n", s, word())
+			for range minWords + rng.IntN(spread) {
+				b.WriteString(word() + " ")
+			}
+			b.WriteString("\n\n")
+		}
+		files[fmt.Sprintf("f%03d.md", i)] = b.String()
+	}
+	return files
 }
