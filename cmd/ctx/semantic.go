@@ -20,14 +20,22 @@ import (
 // config's embeddings.url and embeddings.model (ctx config), the key only
 // from CTX_EMBEDDINGS_KEY. Never from a project's files: a committed
 // manifest naming a URL would send every document to whoever wrote it.
-// on is false when no URL is set (semantic search off); from says where
-// the URL came from, for messages.
-func embedConfig() (c embed.Config, on bool, from string, err error) {
+// on is false when no URL is set (semantic search off); hybrid is the
+// user's embeddings.hybrid (CTX_EMBEDDINGS_HYBRID over it): whether search
+// is hybrid when neither --hybrid nor --lexical says. It is on unless the
+// user turns it off: a configured endpoint is the user's choice of the
+// hybrid, and with the one model the benchmarks could run (the Universal
+// Sentence Encoder lite) the default fusion (a blend at semantic weight
+// 0.1) was no worse than lexical on either bench/relevance set it was
+// measured on (bench/relevance/README.md, "Hybrid"). With no endpoint,
+// search is lexical whatever hybrid says.
+func embedConfig() (c embed.Config, on, hybrid bool, err error) {
+	var from string // where the URL came from, for messages
 	path, perr := userConfigPath()
 	var uc *userConfig
 	if perr == nil {
 		if uc, err = readUserConfig(path); err != nil {
-			return c, false, "", err
+			return c, false, false, err
 		}
 	} else {
 		uc = &userConfig{}
@@ -35,9 +43,9 @@ func embedConfig() (c embed.Config, on bool, from string, err error) {
 	if uc.Embeddings != nil {
 		c.URL, c.Model, from = uc.Embeddings.URL, uc.Embeddings.Model, path
 	}
-	hybridDefault = uc.Embeddings == nil || uc.Embeddings.Hybrid != "off"
+	hybrid = uc.Embeddings == nil || uc.Embeddings.Hybrid != "off"
 	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_HYBRID")); v != "" {
-		hybridDefault = v != "off"
+		hybrid = v != "off"
 	}
 	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_URL")); v != "" {
 		c.URL, from = v, "CTX_EMBEDDINGS_URL"
@@ -47,27 +55,16 @@ func embedConfig() (c embed.Config, on bool, from string, err error) {
 	}
 	c.Key = os.Getenv("CTX_EMBEDDINGS_KEY")
 	if c.URL == "" {
-		return c, false, "", nil
+		return c, false, hybrid, nil
 	}
 	if err := embed.CheckURL(c.URL); err != nil {
-		return c, false, from, fmt.Errorf("%w (from %s)", err, from)
+		return c, false, hybrid, fmt.Errorf("%w (from %s)", err, from)
 	}
 	if c.Model == "" {
-		return c, false, from, fmt.Errorf("embeddings.url is set (in %s) but no model: set it with 'ctx config set embeddings.model NAME' (or CTX_EMBEDDINGS_MODEL)", from)
+		return c, false, hybrid, fmt.Errorf("embeddings.url is set (in %s) but no model: set it with 'ctx config set embeddings.model NAME' (or CTX_EMBEDDINGS_MODEL)", from)
 	}
-	return c, true, from, nil
+	return c, true, hybrid, nil
 }
-
-// hybridDefault is the user's embeddings.hybrid (CTX_EMBEDDINGS_HYBRID
-// over it), as embedConfig last read it: whether search is hybrid when
-// neither --hybrid nor --lexical says. On unless the user turns it off:
-// a configured endpoint is the user's choice of the hybrid, and with the
-// one model the benchmarks could run (the Universal Sentence Encoder
-// lite) the default fusion (a blend at semantic weight 0.1) was no worse
-// than lexical on either bench/relevance set it was measured on
-// (bench/relevance/README.md, "Hybrid"). With no endpoint, search is
-// lexical whatever this says.
-var hybridDefault bool
 
 // queryEmbedTimeout bounds a search's wait for its query's vector: past
 // it, the search answers lexically with a note.
@@ -82,8 +79,8 @@ func searchSemantic(lexical, hybrid bool) (s *indexer.Semantic, note string, clo
 	if lexical {
 		return nil, "", close
 	}
-	cfg, on, _, err := embedConfig()
-	if !hybrid && !hybridDefault {
+	cfg, on, byDefault, err := embedConfig()
+	if !hybrid && !byDefault {
 		return nil, "", close
 	}
 	if err != nil {
@@ -205,7 +202,7 @@ func (p *embedProgress) done() {
 // semanticStatus is ctx status's line about semantic search: "" when no
 // endpoint is configured.
 func semanticStatus(contextDir string) string {
-	cfg, on, _, err := embedConfig()
+	cfg, on, byDefault, err := embedConfig()
 	if err != nil {
 		return "semantic search: off: " + safetext.Text(err.Error())
 	}
@@ -220,7 +217,7 @@ func semanticStatus(contextDir string) string {
 		return fmt.Sprintf("semantic search: model %s: nothing embedded with it (the vectors are of %s): run `ctx index`", safetext.Text(cfg.Model), safetext.Text(info.Model))
 	}
 	how := "only with ctx search --hybrid (embeddings.hybrid is off)"
-	if hybridDefault {
+	if byDefault {
 		how = "hybrid by default (ctx search --lexical, or embeddings.hybrid off, for words alone)"
 	}
 	return fmt.Sprintf("semantic search: model %s: %d of %d chunks embedded (%s); %s", safetext.Text(cfg.Model), info.Vectors, info.Chunks, humanize.Bytes(uint64(info.Bytes)), how)
