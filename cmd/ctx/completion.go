@@ -1,12 +1,22 @@
 package main
 
 import (
+	"context"
+	"io"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/registry"
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
+
+// registryCompletionTimeout bounds reading a registry for a completion: a
+// shell waits for the answer, and a remote registry may be slow or gone.
+const registryCompletionTimeout = 5 * time.Second
 
 // projectAliases lists the aliases of the project's manifest (-C's, else
 // the working directory's), for completion: nothing when there is none.
@@ -30,9 +40,74 @@ func projectAliases(g *globalOptions) []string {
 	return out
 }
 
+// registryWords lists what setup's --select (names) or --tags (tags, when
+// tags) can take: the contexts of the registry setup would read (the
+// command line's --registry, else the manifest's, else the user's default),
+// loaded within registryCompletionTimeout, quietly. Nothing when there is
+// no registry or it cannot be read.
+func registryWords(g *globalOptions, c *cobra.Command, tags bool) []string {
+	flag, _ := c.Flags().GetString("registry")
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return nil
+	}
+	var manifest string
+	if proj, err := project.At(dir); err == nil {
+		if m, err := proj.ReadManifest(); err == nil {
+			manifest = m.Registry
+		}
+	}
+	location, _, err := registryLocation(flag, manifest)
+	if err != nil || location == "" {
+		return nil
+	}
+	eo, err := engineOptions()
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), registryCompletionTimeout)
+	defer cancel()
+	wo := workspace.Options{Log: io.Discard, EngineOptions: eo, Getenv: tokenEnv, Home: userHome(), Context: ctx}
+	loader := &registry.Loader{Git: workspace.NewEngine(wo)}
+	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range reg.Contexts {
+		if !tags {
+			out = append(out, e.Name)
+			continue
+		}
+		for _, t := range e.Tags {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// listWords completes one item of a comma-separated list flag: the words
+// not yet in the list, each after what was typed up to its last comma.
+func listWords(words []string, toComplete string) []string {
+	prefix, chosen := "", []string(nil)
+	if i := strings.LastIndex(toComplete, ","); i >= 0 {
+		prefix = toComplete[:i+1]
+		chosen = strings.Split(toComplete[:i], ",")
+	}
+	var out []string
+	for _, w := range words {
+		if !slices.Contains(chosen, w) {
+			out = append(out, prefix+w)
+		}
+	}
+	return out
+}
+
 // addCompletions makes the shell completion (ctx completion) offer what
 // each argument and flag takes: package aliases, --client and --kind
-// values, config keys. It is set on the commands of root by path.
+// values, config keys, and setup's registry context names and tags. It is set on the commands of root by path.
 func addCompletions(root *cobra.Command, g *globalOptions) {
 	none := cobra.ShellCompDirectiveNoFileComp
 	aliases := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -63,6 +138,11 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 		}
 		return settingNames(), none
 	}
+	fromRegistry := func(tags bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return listWords(registryWords(g, c, tags), toComplete), none
+		}
+	}
 	eachCommand(root, func(c *cobra.Command) {
 		flag := func(name string, fn func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective)) {
 			if c.Flags().Lookup(name) != nil {
@@ -86,6 +166,9 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 			flag("kind", values(project.Kinds...))
 		case "ctx mcp config":
 			flag("client", values(mcpserver.Clients...))
+		case "ctx setup":
+			flag("select", fromRegistry(false))
+			flag("tags", fromRegistry(true))
 		case "ctx config get", "ctx config set", "ctx config unset":
 			c.ValidArgsFunction = configKey
 		}

@@ -51,3 +51,55 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// setup's --select completes the registry's context names (one item of the
+// comma-separated list at a time) and --tags its tags, from the registry
+// setup would read: --registry on the line, else the manifest's. A registry
+// that cannot be read completes nothing, quietly.
+func TestCompletionRegistry(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".context/context.config.json", `{"registry": "hub.json", "index": {}, "packages": []}`)
+	write("hub.json", `{"name": "acme", "contexts": [
+  {"name": "api", "description": "API", "repo": "https://git.example/api.git", "tags": ["backend", "http"]},
+  {"name": "runbooks", "description": "Runbooks", "repo": "https://git.example/ops.git", "tags": ["ops", "backend"]}
+]}`)
+	write("other.json", `{"name": "other", "contexts": [{"name": "design", "description": "Design", "repo": "https://git.example/design.git"}]}`)
+	complete := func(args ...string) []string {
+		t.Helper()
+		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, args...)...)
+		if code != 0 {
+			t.Fatalf("complete %q: exit %d: %s", args, code, stderr)
+		}
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if line != "" && !strings.HasPrefix(line, ":") {
+				got = append(got, strings.SplitN(line, "\t", 2)[0])
+			}
+		}
+		return got
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"setup", "--select", ""}, "api runbooks"},
+		{[]string{"setup", "--select", "api,"}, "api,runbooks"},
+		{[]string{"setup", "--tags", ""}, "backend http ops"},
+		{[]string{"setup", "--registry", "other.json", "--select", ""}, "design"},
+		{[]string{"setup", "--registry", "missing.json", "--select", ""}, ""},
+	} {
+		if got := strings.Join(complete(tc.args...), " "); got != tc.want {
+			t.Errorf("complete %q = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}

@@ -102,6 +102,19 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, regist
 	return cmd
 }
 
+// registryLocation is the registry setup reads: --registry (flag), else
+// the manifest's, else the user's default (CTX_REGISTRY, else ctx config's
+// registry), whose origin is from ("" for the first two).
+func registryLocation(flag, manifest string) (location, from string, err error) {
+	if flag != "" {
+		return flag, "", nil
+	}
+	if manifest != "" {
+		return manifest, "", nil
+	}
+	return defaultRegistry()
+}
+
 func runSetup(ctx context.Context, opts *setupOptions) error {
 	g, o := opts.globalOptions, opts
 	dir, err := g.ProjectDir()
@@ -130,20 +143,16 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	lazy := &lazyWorkspace{dir: dir, opts: wsOpts, ws: ws}
 	defer lazy.Close()
 
-	location := o.registry
-	if location == "" && ws != nil {
-		location = ws.Manifest().Registry
+	var manifestRegistry string
+	if ws != nil {
+		manifestRegistry = ws.Manifest().Registry
 	}
-	if location == "" {
-		// The user's default: CTX_REGISTRY, else ctx config's registry.
-		def, from, err := defaultRegistry()
-		if err != nil {
-			return err
-		}
-		if def != "" {
-			fmt.Fprintf(wsOpts.Log, "using the default registry %s (from %s)\n", safetext.Text(def), from)
-		}
-		location = def
+	location, from, err := registryLocation(o.registry, manifestRegistry)
+	if err != nil {
+		return err
+	}
+	if location != "" && from != "" {
+		fmt.Fprintf(wsOpts.Log, "using the default registry %s (from %s)\n", safetext.Text(location), from)
 	}
 	if location == "" {
 		return usageErrorf("setup: no registry: pass --registry LOCATION (a file, an https URL or a git repository; see 'ctx setup --help'), or set a default with 'ctx config set registry LOCATION' or CTX_REGISTRY")
