@@ -43,6 +43,13 @@ func TestBadServerMidPack(t *testing.T) {
 			if tc.mode == gittest.FaultKill || tc.mode == gittest.FaultClose {
 				o.IdleTimeout = 20 * time.Second
 			}
+			if tc.mode == gittest.FaultDrip {
+				// The floor's window is the idle timeout: 3s, so that a
+				// server slowed by load 25 before the drip starts (seen:
+				// over 1s) is not taken for a stall; the drip's 50 bytes
+				// a second still fail the floor of 1,000 bytes a window.
+				o.IdleTimeout = 3 * time.Second
+			}
 			if tc.mode != gittest.FaultDrip {
 				// The floor could trip first on bytes that came late before
 				// the fault; these cases are about the idle timeout.
