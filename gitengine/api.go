@@ -76,12 +76,17 @@ type Options struct {
 // at which GitHub warns about a file).
 const DefaultMaxFileSize = 50 << 20
 
+// PhaseDownload is the one phase of an https source's fetch (workspace
+// reports internal/webfetch's progress as a Progress, so that one display
+// shows every kind): Objects counts the documents received whole.
+const PhaseDownload = "download"
+
 // Progress reports one fetch's transfer so far.
 type Progress struct {
 	Label   string // the label of the Engine the call was made through (see WithLabel)
 	URL     string
-	Phase   string // "refs", "trees", "blobs", "write"
-	Objects int    // objects received so far in this phase
+	Phase   string // "refs", "trees", "blobs", "write"; PhaseDownload for an https source
+	Objects int    // objects received so far in this phase (PhaseDownload: documents)
 	Bytes   int64  // bytes received so far in this phase
 }
 

@@ -10,6 +10,7 @@ import (
 	"path"
 	"time"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/webdoc"
@@ -67,6 +68,12 @@ func (h httpsSource) webRequest(t *task) (webfetch.Request, error) {
 				s.TokenEnv, safetext.Quote(s.Source), project.Rel(project.ManifestName))
 		}
 		r.Token = tok
+	}
+	if progress := h.w.opts.Progress; progress != nil {
+		alias, src := t.alias, s.Source
+		r.Progress = func(p webfetch.Progress) {
+			progress(alias, gitengine.Progress{Label: alias, URL: src, Phase: gitengine.PhaseDownload, Objects: p.Bodies, Bytes: p.Bytes})
+		}
 	}
 	return r, nil
 }

@@ -43,7 +43,11 @@ type pkgProgress struct {
 const redrawEvery = 80 * time.Millisecond
 
 // phaseOrder gives each fetch phase its place on the bar.
-var phaseOrder = map[string]int{"refs": 0, "trees": 1, "blobs": 2, "write": 3}
+// An https source has one phase, download, drawn halfway.
+var phaseOrder = map[string]int{"refs": 0, "trees": 1, "blobs": 2, gitengine.PhaseDownload: 2, "write": 3}
+
+// phaseSteps is how many steps the bar has: a git fetch's four phases.
+const phaseSteps = 4
 
 func newProgress(g *globalOptions) *progress {
 	return &progress{w: g.IO.ErrOut, tty: g.IO.ErrTTY, pkgs: map[string]*pkgProgress{}, now: time.Now}
@@ -138,13 +142,18 @@ func (pp *pkgProgress) totals() (objects int, bytes int64, files int) {
 	return objects, bytes, files
 }
 
-// summary is "12 objects, 34 KB" or "nothing to download", plus ", N files"
-// once files were written.
+// summary is "12 objects, 34 KB" ("3 documents, 34 KB" for an https
+// source) or "nothing to download", plus ", N files" once files were
+// written.
 func (pp *pkgProgress) summary() string {
 	objs, bytes, files := pp.totals()
 	s := "nothing to download"
 	if objs > 0 || bytes > 0 {
-		s = fmt.Sprintf("%d %s, %s", objs, wording.Plural(objs, "object", "objects"), formatBytes(bytes))
+		noun, nouns := "object", "objects"
+		if _, ok := pp.phases[gitengine.PhaseDownload]; ok {
+			noun, nouns = "document", "documents"
+		}
+		s = fmt.Sprintf("%d %s, %s", objs, wording.Plural(objs, noun, nouns), formatBytes(bytes))
 	}
 	if files > 0 {
 		s += fmt.Sprintf(", %d %s", files, wording.Plural(files, "file", "files"))
@@ -174,7 +183,7 @@ func (p *progress) redraw(final bool) {
 			if !ok {
 				idx = 0
 			}
-			frac = float64(idx) / float64(len(phaseOrder))
+			frac = float64(idx) / phaseSteps
 			phase = pp.phase
 		}
 		fill := int(frac * barWidth)

@@ -52,6 +52,25 @@ func TestProgressTTY(t *testing.T) {
 	}
 }
 
+// An https source's fetch draws its line at a terminal from its first
+// request (before any byte: a slow server shows at once), counted in
+// documents.
+func TestProgressTTYDownload(t *testing.T) {
+	t.Parallel()
+	var buf strings.Builder
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}})
+	p.Update("docs", gitengine.Progress{Phase: gitengine.PhaseDownload})
+	if out := buf.String(); !strings.Contains(out, "docs [==========          ] download nothing to download") {
+		t.Errorf("first frame:\n%q", out)
+	}
+	p.now = func() time.Time { return time.Now().Add(time.Hour) }
+	p.Update("docs", gitengine.Progress{Phase: gitengine.PhaseDownload, Objects: 1, Bytes: 2048})
+	if out := buf.String(); !strings.Contains(out, "download 1 document, 2 KB") {
+		t.Errorf("frame after a body:\n%q", out)
+	}
+	p.Done()
+}
+
 func TestFormatBytes(t *testing.T) {
 	t.Parallel()
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KB", 34 * 1024: "34 KB", 3 << 20: "3.0 MB"} {

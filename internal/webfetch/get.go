@@ -99,6 +99,7 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 			conditional = true
 		}
 	}
+	f.progress(0, false) // a request starts: a slow server shows at once
 	resp, err := f.http.Do(req)
 	if err != nil {
 		err, retry = f.transportError(ctx, raw, err)
@@ -132,9 +133,12 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 	if resp.ContentLength > max {
 		return it, false, false, limitError(raw, what, resp.ContentLength, true, max, field)
 	}
-	body := &idleReader{r: resp.Body, t: idle, d: f.lim.Timeout, m: meter}
+	body := &idleReader{r: resp.Body, t: idle, d: f.lim.Timeout, m: meter, read: func(n int) { f.progress(n, false) }}
 	blob, n, err := f.c.storeBlob(body, max)
 	f.body.Add(min(n, max))
+	if err == nil {
+		f.progress(0, true)
+	}
 	switch {
 	case errors.Is(err, errTooBig):
 		return it, false, false, limitError(raw, what, 0, false, max, field)
@@ -159,6 +163,8 @@ type idleReader struct {
 	d   time.Duration
 	m   *netrate.Meter
 	err error
+	// read, when set, is told of each read's bytes.
+	read func(n int)
 }
 
 func (r *idleReader) Read(p []byte) (int, error) {
@@ -168,6 +174,9 @@ func (r *idleReader) Read(p []byte) (int, error) {
 	r.m.Disarm()
 	if n > 0 {
 		r.t.Reset(r.d)
+		if r.read != nil {
+			r.read(n)
+		}
 	}
 	if err != nil && err != io.EOF {
 		r.err = err

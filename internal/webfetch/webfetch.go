@@ -152,6 +152,17 @@ type Request struct {
 	AllowPrivate bool   // allow loopback, private and link-local addresses
 	Limits       Limits
 	Prev         *Snapshot // the locked snapshot, for If-None-Match / If-Modified-Since; nil = unconditional
+	// Progress, when set, is called when a request starts and as body bytes
+	// arrive, with the bodies received whole so far and every body byte so
+	// far (retries included); it may be called often, never at once from
+	// two goroutines.
+	Progress func(Progress)
+}
+
+// Progress is one Fetch's transfer so far.
+type Progress struct {
+	Bodies int   // bodies received whole (a document, the index and its pages)
+	Bytes  int64 // body bytes received
 }
 
 // Item is one fetched body.
@@ -235,9 +246,29 @@ type fetch struct {
 	http     *http.Client
 	requests atomic.Int64
 	body     atomic.Int64
-	changed  atomic.Bool // some request answered with a body
+	// seen and bodies are what Request.Progress is told, under progMu
+	// (an llms.txt index's pages come in a few at a time).
+	progMu  sync.Mutex
+	seen    int64
+	bodies  int
+	changed atomic.Bool // some request answered with a body
 	// checkOnly: once stops at the status (Check).
 	checkOnly bool
+}
+
+// progress tells Request.Progress that n more body bytes arrived, and
+// that one more body is whole when whole.
+func (f *fetch) progress(n int, whole bool) {
+	if f.r.Progress == nil {
+		return
+	}
+	f.progMu.Lock()
+	defer f.progMu.Unlock()
+	f.seen += int64(n)
+	if whole {
+		f.bodies++
+	}
+	f.r.Progress(Progress{Bodies: f.bodies, Bytes: f.seen})
 }
 
 // Fetch fetches the source r names into the cache and returns its snapshot.

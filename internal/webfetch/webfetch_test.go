@@ -897,3 +897,36 @@ func TestStaleIncomingRemoved(t *testing.T) {
 		t.Errorf("young %s: %v, want it kept", young, err)
 	}
 }
+
+// Request.Progress hears of a request before its first byte, of the bytes
+// as they come, and of each body received whole: at the end, every body and
+// byte of the snapshot.
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/llms.txt":
+			io.WriteString(w, "- [A](a.md)\n- [B](b.md)\n- [Gone](gone.md)\n")
+		case "/a.md", "/b.md":
+			io.WriteString(w, strings.Repeat("word ", 2000))
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	c := newClient(t, Options{})
+	var got []Progress
+	snap := fetchOK(t, c, Request{URL: s.URL + "/llms.txt", AllowPrivate: true,
+		Progress: func(p Progress) { got = append(got, p) }})
+	if len(got) == 0 || got[0] != (Progress{}) {
+		t.Fatalf("progress %v: want a first call before any byte", got)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Bytes < got[i-1].Bytes || got[i].Bodies < got[i-1].Bodies {
+			t.Fatalf("progress went back: %v then %v", got[i-1], got[i])
+		}
+	}
+	last := got[len(got)-1]
+	if last.Bodies != len(snap.Items) || last.Bytes != snap.BodyBytes || len(snap.Items) != 3 {
+		t.Errorf("last progress %+v, snapshot of %d items and %d bytes", last, len(snap.Items), snap.BodyBytes)
+	}
+}
