@@ -59,6 +59,7 @@ type EmbedReport struct {
 // VectorInfo is what is stored: the model, its dimension, how many
 // vectors and bytes. Zero when nothing is.
 type VectorInfo struct {
+	Path    string `json:"path,omitempty"` // the vectors file, when there is one
 	Model   string `json:"model"`
 	Dims    int    `json:"dims"`
 	Vectors int    `json:"vectors"`
@@ -76,7 +77,7 @@ func Vectors(contextDir string) (VectorInfo, error) {
 	if err != nil || v == nil {
 		return VectorInfo{Chunks: m.Chunks}, err
 	}
-	return VectorInfo{Model: v.Model, Dims: v.Dims, Vectors: v.Count, Bytes: v.size, Chunks: m.Chunks}, nil
+	return VectorInfo{Path: filepath.Join(indexDir, vectorsFile), Model: v.Model, Dims: v.Dims, Vectors: v.Count, Bytes: v.size, Chunks: m.Chunks}, nil
 }
 
 // embedText is what is embedded of a chunk: its heading trail and its

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -168,6 +169,16 @@ func cacheInfo(ctx context.Context, opts *cacheOptions, eng *gitengine.Engine, e
 	for _, r := range remotes {
 		gitBytes += r.Bytes
 	}
+	// The project's vectors (semantic search), when it has some: the
+	// embedding endpoint's answers, kept with its index, not in this cache.
+	var vec *indexer.VectorInfo
+	if dir, err := opts.ProjectDir(); err == nil {
+		if proj, err := project.At(dir); err == nil {
+			if info, err := indexer.Vectors(proj.Dir()); err == nil && info.Vectors > 0 {
+				vec = &info
+			}
+		}
+	}
 	if opts.json {
 		type jsonRemote struct {
 			URL           string     `json:"url"`
@@ -191,6 +202,7 @@ func cacheInfo(ctx context.Context, opts *cacheOptions, eng *gitengine.Engine, e
 				Blobs     int        `json:"blobs"`
 				LastUsed  *time.Time `json:"lastUsed,omitempty"`
 			} `json:"https"`
+			Vectors *indexer.VectorInfo `json:"vectors,omitempty"`
 		}{Dir: eo.CacheDir, Bytes: gitBytes + web.Bytes, GitBytes: gitBytes, Max: eo.CacheMax, Remotes: []jsonRemote{}}
 		when := func(t time.Time) *time.Time {
 			if t.IsZero() {
@@ -203,6 +215,7 @@ func cacheInfo(ctx context.Context, opts *cacheOptions, eng *gitengine.Engine, e
 			out.Remotes = append(out.Remotes, jsonRemote{URL: r.URL, Key: r.Key, Bytes: r.Bytes, Packs: r.Packs, PackedObjects: r.PackedObjects, LooseObjects: r.LooseObjects, Commits: r.Commits, LastUsed: when(r.LastUsed)})
 		}
 		out.HTTPS.Bytes, out.HTTPS.Snapshots, out.HTTPS.Blobs, out.HTTPS.LastUsed = web.Bytes, web.Snapshots, web.Blobs, when(web.LastUsed)
+		out.Vectors = vec
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
@@ -222,6 +235,10 @@ func cacheInfo(ctx context.Context, opts *cacheOptions, eng *gitengine.Engine, e
 		total += fmt.Sprintf("; CTX_CACHE_MAX %s for git", formatBytes(eo.CacheMax))
 	}
 	fmt.Fprintln(opts.IO.Out, total)
+	if vec != nil {
+		fmt.Fprintf(opts.IO.Out, "this project's vectors %s: %d of %d chunks, model %s (%d dimensions), %s\n",
+			safetext.Text(vec.Path), vec.Vectors, vec.Chunks, safetext.Text(vec.Model), vec.Dims, formatBytes(vec.Bytes))
+	}
 	return nil
 }
 

@@ -199,26 +199,60 @@ func (p *embedProgress) done() {
 	}
 }
 
-// semanticStatus is ctx status's line about semantic search: "" when no
-// endpoint is configured.
-func semanticStatus(contextDir string) string {
+// semanticReport is what ctx status (its line, and "semantic" in --json)
+// says of semantic search in a project.
+type semanticReport struct {
+	On      bool   `json:"on"`                // an embedding endpoint is configured
+	Hybrid  bool   `json:"hybrid"`            // search blends by default (else only with --hybrid)
+	Model   string `json:"model,omitempty"`   // the configured model
+	Chunks  int    `json:"chunks"`            // chunks in the search index
+	Vectors int    `json:"embedded"`          // of them, embedded with Model
+	Bytes   int64  `json:"bytes"`             // index/vectors.bin
+	Problem string `json:"problem,omitempty"` // why search is lexical (the configuration, the vectors file, another model)
+
+	vectorsModel string // the model vectors.bin was made with, when not Model
+}
+
+// semanticState reports on semantic search in the project at contextDir.
+func semanticState(contextDir string) semanticReport {
 	cfg, on, byDefault, err := embedConfig()
 	if err != nil {
-		return "semantic search: off: " + safetext.Text(err.Error())
+		return semanticReport{Problem: err.Error()}
 	}
+	r := semanticReport{On: on, Hybrid: on && byDefault, Model: cfg.Model}
 	if !on {
-		return ""
+		return r
 	}
 	info, err := indexer.Vectors(contextDir)
-	if err != nil {
-		return "semantic search: " + safetext.Text(err.Error())
+	r.Chunks = info.Chunks
+	switch {
+	case err != nil:
+		r.Problem = err.Error()
+	case info.Model != "" && info.Model != cfg.Model:
+		r.vectorsModel, r.Bytes = info.Model, info.Bytes
+		r.Problem = fmt.Sprintf("nothing embedded with model %s (the vectors are of %s): run `ctx index`", cfg.Model, info.Model)
+	default:
+		r.Vectors, r.Bytes = info.Vectors, info.Bytes
 	}
-	if info.Model != "" && info.Model != cfg.Model {
-		return fmt.Sprintf("semantic search: model %s: nothing embedded with it (the vectors are of %s): run `ctx index`", safetext.Text(cfg.Model), safetext.Text(info.Model))
+	return r
+}
+
+// semanticStatus is ctx status's line about semantic search: "" when no
+// endpoint is configured.
+func semanticStatus(r semanticReport) string {
+	switch {
+	case r.Problem != "" && !r.On:
+		return "semantic search: off: " + safetext.Text(r.Problem)
+	case !r.On:
+		return ""
+	case r.vectorsModel != "":
+		return fmt.Sprintf("semantic search: model %s: nothing embedded with it (the vectors are of %s): run `ctx index`", safetext.Text(r.Model), safetext.Text(r.vectorsModel))
+	case r.Problem != "":
+		return "semantic search: " + safetext.Text(r.Problem)
 	}
 	how := "only with ctx search --hybrid (embeddings.hybrid is off)"
-	if byDefault {
+	if r.Hybrid {
 		how = "hybrid by default (ctx search --lexical, or embeddings.hybrid off, for words alone)"
 	}
-	return fmt.Sprintf("semantic search: model %s: %d of %d chunks embedded (%s); %s", safetext.Text(cfg.Model), info.Vectors, info.Chunks, humanize.Bytes(uint64(info.Bytes)), how)
+	return fmt.Sprintf("semantic search: model %s: %d of %d chunks embedded (%s); %s", safetext.Text(r.Model), r.Vectors, r.Chunks, humanize.Bytes(uint64(r.Bytes)), how)
 }

@@ -35,7 +35,10 @@ files do not match the lock.
 With an embedding endpoint configured, a first line says how much of the
 index is embedded, with which model.
 
---json prints an array of {alias, files: [{path, change}]}, [] when clean.
+--json prints {edits, semantic}: edits an array of {alias, files: [{path,
+change}]}, [] when clean; semantic {on, hybrid, model, chunks, embedded,
+bytes, problem}: whether an endpoint is configured, whether search is
+hybrid by default, and how many of the index's chunks have a vector.
 
 Exit status: 0 whether or not there are edits; 1 when it cannot tell; 2 for
 bad arguments.`,
@@ -64,10 +67,14 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	if st == nil {
 		st = []workspace.PackageStatus{}
 	}
+	sem := semanticState(w.Dir())
 	if opts.json {
-		return writeJSON(opts.IO.Out, st)
+		return writeJSON(opts.IO.Out, struct {
+			Edits    []workspace.PackageStatus `json:"edits"`
+			Semantic semanticReport            `json:"semantic"`
+		}{st, sem})
 	}
-	if line := semanticStatus(w.Dir()); line != "" {
+	if line := semanticStatus(sem); line != "" {
 		fmt.Fprintln(opts.IO.Out, line)
 	}
 	if len(st) == 0 {
