@@ -149,6 +149,12 @@ type FetchRequest struct {
 	// them, fetched (a link's target is still read, to check it), and
 	// Result lists them with Kept set.
 	Have func(path, blobID string, mode fs.FileMode) bool
+	// KnownSize, when set, gives the size of a blob the caller has a copy
+	// of (a kept file, one it installed), so that Materialize and ReadTree
+	// check the size limit (Options.MaxFileSize) without reading the
+	// object from the store: in a local repository of loose objects that
+	// is one open and inflate per file. ok false: read it from the store.
+	KnownSize func(path, blobID string) (size int64, ok bool)
 }
 
 // File is one file written by Materialize.

@@ -59,7 +59,7 @@ func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string)
 		return nil, err
 	}
 	defer g.close()
-	entries, large := e.dropLarge(g.st, g.entries)
+	entries, large := e.dropLarge(g.st, g.entries, req.KnownSize)
 	g.skipped = append(g.skipped, large...)
 	files, wskipped, err := e.write(ctx, g.st, g.r, entries, dest, req.Have)
 	if err != nil {
@@ -94,8 +94,9 @@ func (e *Engine) ReadFile(ctx context.Context, req FetchRequest) ([]byte, error)
 }
 
 // dropLarge removes the files over the size limit from entries (their size
-// is read from the object's header, not its content) and reports them.
-func (e *Engine) dropLarge(st storer.EncodedObjectStorer, entries []entry) ([]entry, []Skipped) {
+// from known when it knows it, else read from the object's header, not its
+// content) and reports them.
+func (e *Engine) dropLarge(st storer.EncodedObjectStorer, entries []entry, known func(path, blobID string) (int64, bool)) ([]entry, []Skipped) {
 	limit := e.opts.MaxFileSize
 	if limit == 0 {
 		limit = DefaultMaxFileSize
@@ -107,7 +108,14 @@ func (e *Engine) dropLarge(st storer.EncodedObjectStorer, entries []entry) ([]en
 	var skipped []Skipped
 	for _, en := range entries {
 		if en.mode != filemode.Symlink {
-			size, err := st.EncodedObjectSize(en.hash)
+			size, ok := int64(0), false
+			if known != nil {
+				size, ok = known(en.path, en.hash.String())
+			}
+			var err error
+			if !ok {
+				size, err = st.EncodedObjectSize(en.hash)
+			}
 			if err == nil && size > limit {
 				skipped = append(skipped, Skipped{Path: displayPath(en.path), Reason: fmt.Sprintf("file of %d bytes is over the size limit of %d bytes (CTX_MAX_FILE_SIZE)", size, limit)})
 				continue
@@ -740,7 +748,7 @@ func (e *Engine) ReadTree(ctx context.Context, req FetchRequest) (*Tree, error) 
 	if err != nil {
 		return nil, err
 	}
-	entries, _ := e.dropLarge(g.st, g.entries)
+	entries, _ := e.dropLarge(g.st, g.entries, req.KnownSize)
 	t := &Tree{Commit: g.commit.String(), TreeID: g.treeID.String(), Bytes: g.bytes(), g: g}
 	for _, en := range entries {
 		if en.mode == filemode.Symlink || !en.mode.IsFile() {

@@ -92,6 +92,10 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 			f, ok := t.keep[p]
 			return ok && f.Blob == blob && f.Mode == mode
 		}
+		req.KnownSize = func(p, blob string) (int64, bool) {
+			f, ok := t.keep[p]
+			return f.Size, ok && f.Blob == blob && f.Mode.IsRegular()
+		}
 	}
 	res, err := t.eng.Materialize(ctx, req, stage)
 	if err != nil {
