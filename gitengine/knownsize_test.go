@@ -2,9 +2,12 @@ package gitengine
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ctx-dev/ctx/lockfile"
 )
 
 // TestMaterializeKnownSize: the size limit takes a file's size from
@@ -40,5 +43,39 @@ func TestMaterializeKnownSize(t *testing.T) {
 	}
 	if want := f.git("rev-parse", f.c2+":docs/guides/deep/a.md"); asked["a.md"] != want {
 		t.Errorf("KnownSize asked about a.md with blob %q, want %s", asked["a.md"], want)
+	}
+}
+
+// TestMaterializeSums: each written file's Sum is lockfile.FileSum of what
+// is on disk (a link's target for a link), computed as it was written; a
+// Kept file has none.
+func TestMaterializeSums(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	e := New(Options{CacheDir: t.TempDir()})
+	dest := filepath.Join(t.TempDir(), "pkg")
+	req := FetchRequest{URL: "file://" + f.bare, Commit: f.c2, Path: "docs/guides/deep", Have: func(p, _ string, _ fs.FileMode) bool { return p == "a.md" }}
+	res, err := e.Materialize(context.Background(), req, dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := 0
+	for _, file := range res.Files {
+		if file.Kept {
+			if file.Sum != "" {
+				t.Errorf("kept %s has a sum", file.Path)
+			}
+			continue
+		}
+		want, err := lockfile.FileSum(filepath.Join(dest, filepath.FromSlash(file.Path)))
+		if err != nil || file.Sum != want {
+			t.Errorf("%s: Sum %q, on disk %q %v", file.Path, file.Sum, want, err)
+		}
+		if file.Mode&fs.ModeSymlink != 0 {
+			links++
+		}
+	}
+	if links == 0 || len(res.Files) < 3 {
+		t.Fatalf("the fixture lacks a link or files: %+v", res.Files)
 	}
 }

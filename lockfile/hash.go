@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -120,3 +121,16 @@ func SumOf(data []byte) string {
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:])
 }
+
+// Summer computes FileSum of bytes as they are written to it, for a
+// writer of files (gitengine) that has them in hand.
+type Summer struct{ h hash.Hash }
+
+// NewSummer returns an empty Summer.
+func NewSummer() *Summer { return &Summer{h: sha256.New()} }
+
+// Write adds p; it never fails.
+func (s *Summer) Write(p []byte) (int, error) { return s.h.Write(p) }
+
+// Sum is FileSum of what was written.
+func (s *Summer) Sum() string { return hex.EncodeToString(s.h.Sum(nil)) }

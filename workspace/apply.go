@@ -130,7 +130,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	// The new tree: the stage, and the files of the package folder the
 	// fetch did not write (kept: the same blob and mode as installed).
-	tree := stageTree{stage: stage, pkg: w.pkgDir(t.alias), kept: f.kept}
+	tree := stageTree{stage: stage, pkg: w.pkgDir(t.alias), kept: f.kept, sums: f.sums}
 	if t.loc != nil && t.loc.state != nil {
 		tree.at, tree.rulesNoted = t.loc.state.at, t.loc.state.RulesNoted
 	}

@@ -99,6 +99,9 @@ type stageTree struct {
 	kept       map[string]fileState
 	at         int64 // when the state kept's entries are from was written (pkgState.at)
 	rulesNoted bool  // that state recorded which documents have audience rules
+	// sums are the staged files' sums as the fetch wrote them
+	// (fetched.sums): the hash does not read them back.
+	sums map[string]string
 }
 
 // file is where the file rel of the new tree is now.
@@ -130,7 +133,8 @@ func (s stageTree) docs(warn func(dir string, err error)) ([]string, error) {
 
 // hash is the h1: hash of the tree without the files in omit, and each
 // file's sum (lockfile.HashTreeSums). A kept file whose sum the state
-// recorded is not read: checkKept proves it unchanged afterwards.
+// recorded is not read (checkKept proves it unchanged afterwards), nor is
+// a staged file whose sum the fetch computed as it wrote it.
 func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error) {
 	files := map[string]string{}
 	err := walkFiles(s.stage, func(rel string, _ fs.FileInfo) error {
@@ -140,7 +144,12 @@ func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error)
 	if err != nil {
 		return "", nil, fmt.Errorf("hash %s: %w", s.stage, err)
 	}
-	known := map[string]string{}
+	known := make(map[string]string, len(files)+len(s.kept))
+	for p := range files {
+		if sum, ok := s.sums[p]; ok {
+			known[p] = sum
+		}
+	}
 	for p, f := range s.kept {
 		if !omit[p] {
 			files[p] = s.pkg
