@@ -154,6 +154,12 @@ type FetchRequest struct {
 	// them, fetched (a link's target is still read, to check it), and
 	// Result lists them with Kept set.
 	Have func(path, blobID string, mode fs.FileMode) bool
+	// KnownSize, when set, gives the size of a blob the caller has a copy
+	// of (a kept file, one it installed), so that Materialize and ReadTree
+	// check the size limit (Options.MaxFileSize) without reading the
+	// object from the store: in a local repository of loose objects that
+	// is one open and inflate per file. ok false: read it from the store.
+	KnownSize func(path, blobID string) (size int64, ok bool)
 }
 
 // File is one file written by Materialize.
@@ -163,6 +169,9 @@ type File struct {
 	Mode   fs.FileMode // 0644, 0755, or fs.ModeSymlink|0777
 	Size   int64       // 0 for a Kept file that is not a link
 	Kept   bool        // not written: FetchRequest.Have said the caller has it
+	// Sum is lockfile.FileSum of what was written (a file's content, a
+	// link's target), computed as it was written; "" for a Kept file.
+	Sum string
 }
 
 // Skipped is an entry of the repository that was not written, and why.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/lockfile"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -59,7 +60,7 @@ func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string)
 		return nil, err
 	}
 	defer g.close()
-	entries, large := e.dropLarge(g.st, g.entries)
+	entries, large := e.dropLarge(g.st, g.entries, req.KnownSize)
 	g.skipped = append(g.skipped, large...)
 	files, wskipped, err := e.write(ctx, g.st, g.r, entries, dest, req.Have)
 	if err != nil {
@@ -94,8 +95,9 @@ func (e *Engine) ReadFile(ctx context.Context, req FetchRequest) ([]byte, error)
 }
 
 // dropLarge removes the files over the size limit from entries (their size
-// is read from the object's header, not its content) and reports them.
-func (e *Engine) dropLarge(st storer.EncodedObjectStorer, entries []entry) ([]entry, []Skipped) {
+// from known when it knows it, else read from the object's header, not its
+// content) and reports them.
+func (e *Engine) dropLarge(st storer.EncodedObjectStorer, entries []entry, known func(path, blobID string) (int64, bool)) ([]entry, []Skipped) {
 	limit := e.opts.MaxFileSize
 	if limit == 0 {
 		limit = DefaultMaxFileSize
@@ -107,7 +109,14 @@ func (e *Engine) dropLarge(st storer.EncodedObjectStorer, entries []entry) ([]en
 	var skipped []Skipped
 	for _, en := range entries {
 		if en.mode != filemode.Symlink {
-			size, err := st.EncodedObjectSize(en.hash)
+			size, ok := int64(0), false
+			if known != nil {
+				size, ok = known(en.path, en.hash.String())
+			}
+			var err error
+			if !ok {
+				size, err = st.EncodedObjectSize(en.hash)
+			}
 			if err == nil && size > limit {
 				skipped = append(skipped, Skipped{Path: displayPath(en.path), Reason: fmt.Sprintf("file of %d bytes is over the size limit of %d bytes (CTX_MAX_FILE_SIZE)", size, limit)})
 				continue
@@ -620,7 +629,7 @@ func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer
 		if en.mode == filemode.Executable {
 			perm = 0o755
 		}
-		size, err := writeBlob(st, en.hash, filepath.Join(root, filepath.FromSlash(en.path)), perm)
+		size, sum, err := writeBlob(st, en.hash, filepath.Join(root, filepath.FromSlash(en.path)), perm)
 		if errors.Is(err, fs.ErrExist) {
 			skipped = append(skipped, Skipped{Path: en.path, Reason: "collides with another entry"})
 			continue
@@ -628,7 +637,7 @@ func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer
 		if err != nil {
 			return nil, nil, fmt.Errorf("write %s: %w", en.path, err)
 		}
-		files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: perm, Size: size})
+		files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: perm, Size: size, Sum: sum})
 	}
 	for _, en := range links {
 		target, err := readTarget(st, en.hash)
@@ -655,7 +664,7 @@ func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer
 			}
 			return nil, nil, fmt.Errorf("create symlink %s: %w", en.path, err)
 		}
-		files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: fs.ModeSymlink | 0o777, Size: int64(len(target))})
+		files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: fs.ModeSymlink | 0o777, Size: int64(len(target)), Sum: lockfile.SumOf([]byte(target))})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	e.progress(Progress{URL: url, Phase: "write", Objects: len(files)})
@@ -663,28 +672,29 @@ func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer
 }
 
 // writeBlob creates p (which must not exist) with the blob's content.
-func writeBlob(st storer.EncodedObjectStorer, h plumbing.Hash, p string, perm fs.FileMode) (int64, error) {
+func writeBlob(st storer.EncodedObjectStorer, h plumbing.Hash, p string, perm fs.FileMode) (int64, string, error) {
 	obj, err := st.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	rd, err := obj.Reader()
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	defer rd.Close()
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
-	n, err := io.Copy(f, rd)
+	sum := lockfile.NewSummer()
+	n, err := io.Copy(io.MultiWriter(f, sum), rd)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil && n != obj.Size() {
 		err = fmt.Errorf("blob %s: wrote %d bytes, want %d", h, n, obj.Size())
 	}
-	return n, err
+	return n, sum.Sum(), err
 }
 
 func readTarget(st storer.EncodedObjectStorer, h plumbing.Hash) (string, error) {
@@ -740,7 +750,7 @@ func (e *Engine) ReadTree(ctx context.Context, req FetchRequest) (*Tree, error) 
 	if err != nil {
 		return nil, err
 	}
-	entries, _ := e.dropLarge(g.st, g.entries)
+	entries, _ := e.dropLarge(g.st, g.entries, req.KnownSize)
 	t := &Tree{Commit: g.commit.String(), TreeID: g.treeID.String(), Bytes: g.bytes(), g: g}
 	for _, en := range entries {
 		if en.mode == filemode.Symlink || !en.mode.IsFile() {

@@ -403,7 +403,7 @@ func (e *Engine) Files(ctx context.Context, req FetchRequest) ([]File, error) {
 		return nil, err
 	}
 	defer g.close()
-	entries, _ := e.dropLarge(g.st, g.entries)
+	entries, _ := e.dropLarge(g.st, g.entries, nil)
 	files := make([]File, 0, len(entries))
 	for _, en := range entries {
 		f := File{Path: en.path, BlobID: en.hash.String(), Mode: fileMode(en.mode)}

@@ -46,17 +46,21 @@ func kepStamp(rel, abs string) *sideStamp {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	st := &sideStamp{Size: fi.Size(), ModNS: fi.ModTime().UnixNano()}
-	st.CNS, st.Ino = fileid.Change(fi)
-	return st
+	s := fileid.Of(fi)
+	return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}
 }
 
-// unchanged reports whether f's stat data is what r recorded. Size and
-// mtime alone can be set back (touch -r, cp -p, rsync -t, editors);
-// ctime and inode cannot.
+func (s sideStamp) stamp() fileid.Stamp {
+	return fileid.Stamp{Size: s.Size, MTime: s.ModNS, CTime: s.CNS, Ino: s.Ino}
+}
+
+// unchanged reports whether f's stat data is what r recorded, its own
+// and its kep.yaml's (internal/fileid's Same: size and mtime alone can be
+// set back by touch -r, cp -p, rsync -t, editors; ctime and inode cannot).
 func (f fileStat) unchanged(r *fileRecord) bool {
-	return f.size == r.Size && f.modNS == r.ModNS && f.cns == r.CNS && f.ino == r.Ino &&
-		(f.kep == nil) == (r.KEP == nil) && (f.kep == nil || *f.kep == *r.KEP)
+	own := fileid.Stamp{Size: f.size, MTime: f.modNS, CTime: f.cns, Ino: f.ino}
+	return own.Same(fileid.Stamp{Size: r.Size, MTime: r.ModNS, CTime: r.CNS, Ino: r.Ino}) &&
+		(f.kep == nil) == (r.KEP == nil) && (f.kep == nil || f.kep.stamp().Same(r.KEP.stamp()))
 }
 
 // walkMarkdown lists the documents under root (markdown.Walk: regular

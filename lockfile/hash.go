@@ -1,15 +1,18 @@
 package lockfile
 
 import (
-	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-
-	"golang.org/x/mod/sumdb/dirhash"
+	"strings"
 )
 
 // HashDir returns the "h1:" hash of the files under dir, as go.sum hashes a
@@ -47,26 +50,87 @@ func HashDir(dir string) (string, error) {
 // when a tree is spread over two folders. Each must be a regular file or a
 // symbolic link, read as HashDir reads it.
 func HashTree(files map[string]string) (string, error) {
+	h, _, err := HashTreeSums(files, nil)
+	return h, err
+}
+
+// HashTreeSums is HashTree that also returns each file's sum (FileSum), and
+// reads only the files whose sum known lacks: a caller that recorded a
+// file's sum when it last read it, and can prove the file unchanged since
+// (workspace: its state's stamps), passes it there.
+//
+// The hash is dirhash.Hash1's (go.sum's "h1:"): the SHA-256 of the lines
+// "<sum>  <name>\n" in name order. It is written here, and tested equal to
+// dirhash.Hash1, because Hash1 reads every file itself and cannot be given
+// a sum.
+func HashTreeSums(files map[string]string, known map[string]string) (string, map[string]string, error) {
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	return dirhash.Hash1(names, func(name string) (io.ReadCloser, error) {
-		p := filepath.Join(files[name], filepath.FromSlash(name))
-		fi, err := os.Lstat(p)
-		switch {
-		case err != nil:
-			return nil, err
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return nil, err
-			}
-			return io.NopCloser(bytes.NewReader([]byte(target))), nil
-		case !fi.Mode().IsRegular():
-			return nil, fmt.Errorf("%s: not a regular file", p)
+	sums := make(map[string]string, len(names))
+	h := sha256.New()
+	for _, name := range names {
+		if strings.Contains(name, "\n") {
+			return "", nil, errors.New("dirhash: filenames with newlines are not supported")
 		}
-		return os.Open(p)
-	})
+		sum, ok := known[name]
+		if !ok {
+			var err error
+			if sum, err = FileSum(filepath.Join(files[name], filepath.FromSlash(name))); err != nil {
+				return "", nil, err
+			}
+		}
+		sums[name] = sum
+		fmt.Fprintf(h, "%s  %s\n", sum, name)
+	}
+	return "h1:" + base64.StdEncoding.EncodeToString(h.Sum(nil)), sums, nil
 }
+
+// FileSum is the SHA-256 (lower-case hex) of the file at p as HashDir reads
+// it: a regular file's content, a symbolic link's target (never followed).
+func FileSum(p string) (string, error) {
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return "", err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		return SumOf([]byte(target)), nil
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("%s: not a regular file", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	hf := sha256.New()
+	if _, err := io.Copy(hf, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(hf.Sum(nil)), nil
+}
+
+// SumOf is FileSum of a file (or link target) whose bytes are data.
+func SumOf(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}
+
+// Summer computes FileSum of bytes as they are written to it, for a
+// writer of files (gitengine) that has them in hand.
+type Summer struct{ h hash.Hash }
+
+// NewSummer returns an empty Summer.
+func NewSummer() *Summer { return &Summer{h: sha256.New()} }
+
+// Write adds p; it never fails.
+func (s *Summer) Write(p []byte) (int, error) { return s.h.Write(p) }
+
+// Sum is FileSum of what was written.
+func (s *Summer) Sum() string { return hex.EncodeToString(s.h.Sum(nil)) }

@@ -3,6 +3,7 @@ package lockfile
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/jsonfile/jsonfiletest"
+	"golang.org/x/mod/sumdb/dirhash"
 )
 
 const (
@@ -338,5 +340,63 @@ func TestVersionsRoundTrip(t *testing.T) {
 	delete(back.Packages, "web")
 	if out, _ := back.Marshal(); string(out) != v1 {
 		t.Fatalf("without its https entry the lock is not the v1 bytes again:\n%s", out)
+	}
+}
+
+// TestHashTreeSums: the h1: hash written in lockfile is dirhash.Hash1's,
+// and a known sum is used in place of reading the file.
+func TestHashTreeSums(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i, name := range []string{"a.md", "b/c.md", "b/d e.md", "z/ü.md", "e.md"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Repeat("x", i*1000)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files[name] = dir
+	}
+	if err := os.Symlink("a.md", filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	files["link.md"] = dir
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	want, err := dirhash.Hash1(names, func(name string) (io.ReadCloser, error) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if target, err := os.Readlink(p); err == nil {
+			return io.NopCloser(strings.NewReader(target)), nil
+		}
+		return os.Open(p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, sums, err := HashTreeSums(files, nil)
+	if err != nil || h != want {
+		t.Fatalf("HashTreeSums = %s %v, dirhash.Hash1 = %s", h, err, want)
+	}
+	if len(sums) != len(files) || sums["link.md"] != SumOf([]byte("a.md")) || sums["a.md"] != SumOf(nil) {
+		t.Fatalf("sums: %v", sums)
+	}
+	// A known sum is not read: the file may even be gone.
+	known := map[string]string{"b/c.md": sums["b/c.md"]}
+	if err := os.Remove(filepath.Join(dir, "b", "c.md")); err != nil {
+		t.Fatal(err)
+	}
+	if h2, _, err := HashTreeSums(files, known); err != nil || h2 != want {
+		t.Fatalf("with a known sum: %s %v, want %s", h2, err, want)
+	}
+	if _, _, err := HashTreeSums(files, nil); err == nil {
+		t.Fatal("a missing file without its sum hashed")
+	}
+	known["b/c.md"] = SumOf([]byte("other"))
+	if h3, _, _ := HashTreeSums(files, known); h3 == want {
+		t.Fatal("the known sum was not used")
 	}
 }

@@ -130,7 +130,10 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	// The new tree: the stage, and the files of the package folder the
 	// fetch did not write (kept: the same blob and mode as installed).
-	tree := stageTree{stage: stage, pkg: w.pkgDir(t.alias), kept: f.kept}
+	tree := stageTree{stage: stage, pkg: w.pkgDir(t.alias), kept: f.kept, sums: f.sums}
+	if t.loc != nil && t.loc.state != nil {
+		tree.at, tree.rulesNoted = t.loc.state.at, t.loc.state.RulesNoted
+	}
 	name := w.audienceFor(t)
 	aud, err := w.applyAudience(t.alias, tree, name)
 	lockAud := aud.lockAudience(name)
@@ -143,8 +146,9 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	// entry gets the new hash.
 	reapplied := t.target != nil && (t.target.Audience != lockAud || t.target.Withheld != len(aud.withheld))
 	var hash string
+	var sums map[string]string
 	if err == nil {
-		hash, err = tree.hash(omit)
+		hash, sums, err = tree.hash(omit)
 	}
 	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && hash != t.target.Hash)) {
 		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", revNoun(f.entry.Kind), naming.ShortRev(t.want, 12), hash, t.target.Hash, t.alias)
@@ -170,6 +174,10 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		}
 	}
 	if err == nil {
+		st.RulesNoted = true
+		for i, f := range st.Files {
+			st.Files[i].Sum, st.Files[i].Rules = sums[f.Path], aud.ruled[f.Path]
+		}
 		err = w.fault("state", t.alias)
 	}
 	if err == nil {

@@ -41,6 +41,9 @@ func (w *Workspace) audienceFor(t *task) string {
 type audienceResult struct {
 	rules    bool     // some document has audience rules
 	withheld []string // documents deleted from the stage, sorted
+	// ruled are the documents with rules, readable or not (recorded as
+	// fileState.Rules).
+	ruled map[string]bool
 }
 
 // lockAudience is the lock entry's Audience for r applied for name ("" =
@@ -58,9 +61,11 @@ func (r audienceResult) lockAudience(name string) string {
 // name: deleted from the stage (one kept in the package folder is left
 // out of the new tree, which deletes it there). A document whose rules
 // cannot be read is withheld (fail closed), with a warning at its
-// file:line.
+// file:line. A document kept in the package folder (tree.kept) that its
+// state records without rules (when the state noted them) is not read:
+// it is what ctx installed, under the same rules (keepable).
 func (w *Workspace) applyAudience(alias string, tree stageTree, name string) (audienceResult, error) {
-	var res audienceResult
+	res := audienceResult{ruled: map[string]bool{}}
 	docs, err := tree.docs(func(dir string, err error) {
 		w.log("warning: %s: cannot read %s: %v", alias, safetext.Escape(dir), err)
 	})
@@ -75,6 +80,9 @@ func (w *Workspace) applyAudience(alias string, tree stageTree, name string) (au
 	}
 	vs := make([]verdict, len(docs))
 	parallel(len(docs), runtime.GOMAXPROCS(0), func(i int) {
+		if k, ok := tree.kept[docs[i]]; ok && tree.rulesNoted && !k.Rules {
+			return // no rules
+		}
 		content, err := os.ReadFile(tree.file(docs[i]))
 		if err != nil {
 			vs[i].readErr = err
@@ -97,7 +105,7 @@ func (w *Workspace) applyAudience(alias string, tree stageTree, name string) (au
 		} else if !v.rules.Any() {
 			continue
 		}
-		res.rules = true
+		res.rules, res.ruled[doc] = true, true
 		if name == "" || (v.err == nil && v.rules.Allows(name)) {
 			continue
 		}

@@ -311,7 +311,22 @@ func withhold(files, other []changes.File, e *lockfile.Entry) []changes.File {
 func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Entry) ([]changes.File, func(), error) {
 	switch e.Kind {
 	case project.KindGit:
-		tr, err := w.engine().WithLabel(alias).ReadTree(ctx, gitengine.FetchRequest{URL: w.fetchURL(e.Source), Commit: e.Rev, Ref: e.Ref, Path: e.Path, Tree: e.Tree})
+		req := gitengine.FetchRequest{URL: w.fetchURL(e.Source), Commit: e.Rev, Ref: e.Ref, Path: e.Path, Tree: e.Tree}
+		if st, err := w.readState(alias); err == nil {
+			// The blobs ctx installed have the sizes it recorded: the
+			// size limit need not read them from the store.
+			sizes := make(map[string]int64, len(st.Files))
+			for _, f := range st.Files {
+				if f.Mode.IsRegular() {
+					sizes[f.Blob] = f.Size
+				}
+			}
+			req.KnownSize = func(_, blob string) (int64, bool) {
+				size, ok := sizes[blob]
+				return size, ok
+			}
+		}
+		tr, err := w.engine().WithLabel(alias).ReadTree(ctx, req)
 		if err != nil {
 			return nil, nil, err
 		}

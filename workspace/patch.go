@@ -43,7 +43,6 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
@@ -98,6 +97,11 @@ func (w *Workspace) keepable(t *task) map[string]fileState {
 type stageTree struct {
 	stage, pkg string
 	kept       map[string]fileState
+	at         int64 // when the state kept's entries are from was written (pkgState.at)
+	rulesNoted bool  // that state recorded which documents have audience rules
+	// sums are the staged files' sums as the fetch wrote them
+	// (fetched.sums): the hash does not read them back.
+	sums map[string]string
 }
 
 // file is where the file rel of the new tree is now.
@@ -127,25 +131,38 @@ func (s stageTree) docs(warn func(dir string, err error)) ([]string, error) {
 	return docs, nil
 }
 
-// hash is the h1: hash of the tree without the files in omit.
-func (s stageTree) hash(omit map[string]bool) (string, error) {
-	if len(s.kept) == 0 {
-		return lockfile.HashDir(s.stage)
-	}
+// hash is the h1: hash of the tree without the files in omit, and each
+// file's sum (lockfile.HashTreeSums). A kept file whose sum the state
+// recorded is not read (checkKept proves it unchanged afterwards), nor is
+// a staged file whose sum the fetch computed as it wrote it.
+func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error) {
 	files := map[string]string{}
 	err := walkFiles(s.stage, func(rel string, _ fs.FileInfo) error {
 		files[rel] = s.stage
 		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("hash %s: %w", s.stage, err)
+		return "", nil, fmt.Errorf("hash %s: %w", s.stage, err)
 	}
-	for p := range s.kept {
-		if !omit[p] {
-			files[p] = s.pkg
+	known := make(map[string]string, len(files)+len(s.kept))
+	for p := range files {
+		if sum, ok := s.sums[p]; ok {
+			known[p] = sum
 		}
 	}
-	return lockfile.HashTree(files)
+	for p, f := range s.kept {
+		if !omit[p] {
+			files[p] = s.pkg
+			if f.Sum != "" {
+				known[p] = f.Sum
+			}
+		}
+	}
+	h, sums, err := lockfile.HashTreeSums(files, known)
+	if err != nil {
+		return "", nil, fmt.Errorf("hash %s: %w", s.stage, err)
+	}
+	return h, sums, nil
 }
 
 // checkKept makes sure the kept files are still what ctx installed, after
@@ -153,25 +170,26 @@ func (s stageTree) hash(omit map[string]bool) (string, error) {
 // the guard looked would otherwise be in the lock's hash.
 func (s stageTree) checkKept() error {
 	for _, f := range s.kept {
-		if !asInstalled(s.pkg, f, "") {
+		if !asInstalled(s.pkg, f, s.at, "") {
 			return changedMeanwhile(f.Path)
 		}
 	}
 	return nil
 }
 
-// asInstalled reports whether the file f of the package folder pkg is
-// still what ctx installed (or, when other is not "", holds the blob
-// other): a file whose stat data moved, or any on a system without
+// asInstalled reports whether the file f of the package folder pkg,
+// recorded in a state written at at, is still what ctx installed (or,
+// when other is not "", holds the blob other): a file whose stat data
+// does not prove it unchanged (proven), or any on a system without
 // ctimes, is hashed. It closes the window between the guard's look, when
 // the command planned, and the change.
-func asInstalled(pkg string, f fileState, other string) bool {
+func asInstalled(pkg string, f fileState, at int64, other string) bool {
 	p := in(pkg, f.Path)
 	fi, err := os.Lstat(p)
 	if err != nil || gitMode(fi.Mode()) == 0 {
 		return false // gone, or no file git holds (never read: a FIFO would block)
 	}
-	if ctime, _ := fileid.Change(fi); ctime != 0 && fi.Size() == f.Size && gitMode(fi.Mode()) == f.Mode && !touched(f, fi) {
+	if gitMode(fi.Mode()) == f.Mode && proven(f, fi, at) {
 		return true
 	}
 	blob, err := blobOf(p, fi)
@@ -200,7 +218,7 @@ func (w *Workspace) unkeep(s stageTree, st *pkgState) error {
 		if err != nil {
 			return err
 		}
-		st.Files[i] = recordFile(f.Path, f.Blob, fi)
+		st.Files[i] = f.restamp(fi)
 	}
 	return nil
 }
@@ -242,7 +260,7 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 		nf, ok := want[rel]
 		of, known := old[rel]
 		clean := known && !changed[rel]
-		if clean && (!ok || of.Blob != nf.Blob || of.Mode != nf.Mode) && !asInstalled(dir, of, nf.Blob) {
+		if clean && (!ok || of.Blob != nf.Blob || of.Mode != nf.Mode) && !asInstalled(dir, of, t.loc.state.at, nf.Blob) {
 			// To be replaced or deleted, found unchanged by the guard
 			// when the command planned (or holding the new version: an
 			// edit sent with ctx push and merged), edited since.
@@ -527,7 +545,7 @@ func (w *Workspace) refreshState(j *journal, st *pkgState) error {
 			if err != nil {
 				return fmt.Errorf("record state: %w", err)
 			}
-			st.Files[i] = recordFile(f.Path, st.Files[i].Blob, fi)
+			st.Files[i] = st.Files[i].restamp(fi)
 		}
 	}
 	return nil

@@ -140,7 +140,8 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		return
 	}
 	// The stat shortcut is enough to choose what to do; before anything is
-	// replaced or deleted, checkDirty compares every file's content.
+	// replaced or deleted, checkDirty compares every file's content (read
+	// unless its stamp proves it unchanged).
 	loc, err := w.inspect(t.alias, t.locked, force)
 	if err != nil {
 		t.fail(err)
@@ -193,8 +194,9 @@ func (t *task) upToDate(force bool) bool {
 
 // checkDirty is the dirty-state guard's check for a task that replaces or
 // deletes the package's files. It compares every file's content with what
-// ctx installed (stat data cannot prove a file unchanged: an edit may keep
-// the size and set the mtime back). A dirty package is Skipped with its
+// ctx installed, reading those whose stat data does not prove them
+// unchanged (diff with full: on a system without ctimes, every file, since
+// an edit may keep the size and set the mtime back). A dirty package is Skipped with its
 // files listed unless force; with force, execute backs it up first. A
 // package whose local files are exactly the files of the git commit it is
 // about to get (edits sent with ctx push and merged upstream) loses

@@ -40,6 +40,10 @@ type fetched struct {
 	// package folder has them, as the old state records them (t.keep,
 	// which a git fetch passes as gitengine's FetchRequest.Have).
 	kept map[string]fileState
+	// sums are the SHA-256 sums of the files the fetch wrote into the
+	// stage, as it wrote them (gitengine's File.Sum), so the h1: hash
+	// need not read them back; nil when the source gives none.
+	sums map[string]string
 }
 
 type skippedFile struct{ path, reason string }
@@ -92,6 +96,10 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 			f, ok := t.keep[p]
 			return ok && f.Blob == blob && f.Mode == mode
 		}
+		req.KnownSize = func(p, blob string) (int64, bool) {
+			f, ok := t.keep[p]
+			return f.Size, ok && f.Blob == blob && f.Mode.IsRegular()
+		}
 	}
 	res, err := t.eng.Materialize(ctx, req, stage)
 	if err != nil {
@@ -102,9 +110,12 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 		bytes: res.Bytes,
 		kept:  map[string]fileState{},
 	}
+	f.sums = make(map[string]string, len(res.Files))
 	for _, file := range res.Files {
 		if file.Kept {
 			f.kept[file.Path] = t.keep[file.Path]
+		} else if file.Sum != "" {
+			f.sums[file.Path] = file.Sum
 		}
 	}
 	f.state = func(hash string, omit map[string]bool) (*pkgState, error) {

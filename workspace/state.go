@@ -33,6 +33,20 @@ type fileState struct {
 	// not been touched since ctx wrote it.
 	CTime int64  `json:"ctime,omitempty"`
 	Ino   uint64 `json:"ino,omitempty"`
+	// Sum is the file's SHA-256 as the h1: hash reads it
+	// (lockfile.FileSum), so that an update hashes the new tree without
+	// reading the files it keeps ("" in state files written before it was
+	// recorded: the file is read).
+	Sum string `json:"sum,omitempty"`
+	// Rules says the document has audience rules (or rules that cannot
+	// be read), so an update reads it again for them; one without is not
+	// read (see pkgState.RulesNoted).
+	Rules bool `json:"rules,omitempty"`
+}
+
+// stamp is f's identity stamp as recorded (internal/fileid).
+func (f fileState) stamp() fileid.Stamp {
+	return fileid.Stamp{Size: f.Size, MTime: f.MTime, CTime: f.CTime, Ino: f.Ino}
 }
 
 // MarshalJSON writes Path as a JSON string when it is valid UTF-8 (as state
@@ -70,8 +84,16 @@ func (f *fileState) UnmarshalJSON(data []byte) error {
 // recordFile is the state of the file at rel as it is on disk now, with
 // blob id blob.
 func recordFile(rel, blob string, fi fs.FileInfo) fileState {
-	ctime, ino := fileid.Change(fi)
-	return fileState{Path: rel, Blob: blob, Size: fi.Size(), Mode: gitMode(fi.Mode()), MTime: fi.ModTime().UnixNano(), CTime: ctime, Ino: ino}
+	s := fileid.Of(fi)
+	return fileState{Path: rel, Blob: blob, Size: s.Size, Mode: gitMode(fi.Mode()), MTime: s.MTime, CTime: s.CTime, Ino: s.Ino}
+}
+
+// restamp is f (its blob, sum and rules) with the mode and stamp of the
+// file on disk now, fi.
+func (f fileState) restamp(fi fs.FileInfo) fileState {
+	n := recordFile(f.Path, f.Blob, fi)
+	n.Sum, n.Rules = f.Sum, f.Rules
+	return n
 }
 
 // pkgState is .context/.state/<alias>.json: what is installed.
@@ -90,6 +112,16 @@ type pkgState struct {
 	AudienceIgnored bool     `json:"audienceIgnored,omitempty"`
 	AudienceChecked bool     `json:"audienceChecked,omitempty"`
 	Withheld        []string `json:"withheld,omitempty"`
+	// RulesNoted says every file's Rules was recorded (states written
+	// before were not: every document is read for its rules).
+	RulesNoted bool `json:"rulesNoted,omitempty"`
+
+	// at is when the state file was written (its mtime, unix
+	// nanoseconds: the file system's clock, the one that stamps the
+	// package's files): a file's recorded stamp proves it unchanged only
+	// when taken before (fileid's Proves). 0 for a state not read from
+	// disk.
+	at int64
 }
 
 func (w *Workspace) pkgDir(alias string) string    { return w.path(project.PackagesDir, alias) }
@@ -102,7 +134,16 @@ func (w *Workspace) readState(alias string) (*pkgState, error) {
 // readStateFile reads a state file: .state/<alias>.json, or the one a
 // change staged in .tmp/.
 func readStateFile(p string) (*pkgState, error) {
-	data, err := os.ReadFile(p)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +151,7 @@ func readStateFile(p string) (*pkgState, error) {
 	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
+	st.at = fi.ModTime().UnixNano()
 	return &st, nil
 }
 
@@ -167,11 +209,13 @@ func stateOf(dir string, res *gitengine.Result, hash string, omit map[string]boo
 func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
 	st := &pkgState{Rev: commit, Tree: tree, Hash: hash, Files: []fileState{}}
 	err := walkFiles(dir, func(rel string, fi fs.FileInfo) error {
-		blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
+		data, err := contentOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
 		if err != nil {
 			return err
 		}
-		st.Files = append(st.Files, recordFile(rel, blob, fi))
+		f := recordFile(rel, gitengine.HashBlob(data), fi)
+		f.Sum = lockfile.SumOf(data)
+		st.Files = append(st.Files, f)
 		return nil
 	})
 	return st, err
@@ -200,19 +244,21 @@ func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
 }
 
 func blobOf(p string, fi fs.FileInfo) (string, error) {
-	var data []byte
-	var err error
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		var t string
-		t, err = os.Readlink(p)
-		data = []byte(t)
-	} else {
-		data, err = os.ReadFile(p)
-	}
+	data, err := contentOf(p, fi)
 	if err != nil {
 		return "", err
 	}
 	return gitengine.HashBlob(data), nil
+}
+
+// contentOf is what git holds of the file p: a link's target, a file's
+// bytes.
+func contentOf(p string, fi fs.FileInfo) ([]byte, error) {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := os.Readlink(p)
+		return []byte(t), err
+	}
+	return os.ReadFile(p)
 }
 
 // Change kinds of a FileChange.
@@ -224,13 +270,15 @@ const (
 )
 
 // diff compares dir with st. A file whose size or kind differs is modified;
-// otherwise, with full, every file's content is hashed and compared with the
-// blob id ctx installed (what any step that replaces or deletes a package's
-// files must do: an edit can keep the size and set the mtime back). Without
-// full (status), a file is hashed only when its mtime, ctime or inode
-// differs from what was recorded, or when ctime was not recorded (an older
-// state file) on a system that has it. A nil st means ctx knows nothing of
-// dir: every file is added.
+// a file whose stat data proves it unchanged since st recorded it
+// (internal/fileid's Proves: the same stamp, ctime included, taken before
+// the state was written) is not read; any other is hashed and compared
+// with the blob id ctx installed. On a system without ctimes nothing
+// proves a file unchanged (an edit can keep the size and set the mtime
+// back), so with full (what any step that replaces or deletes a package's
+// files must do) every file is hashed, and without full (status) only one
+// whose mtime moved. A nil st means ctx knows nothing of dir: every file
+// is added.
 func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
 	want := map[string]fileState{}
 	if st != nil {
@@ -255,7 +303,7 @@ func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
 			out = append(out, FileChange{Path: rel, Change: changeModified})
 			return nil
 		}
-		if full || touched(f, fi) {
+		if !proven(f, fi, st.at) && (full || maybeEdited(f, fi)) {
 			blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
 			if err != nil {
 				return err
@@ -280,17 +328,19 @@ func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
 	return out, nil
 }
 
-// touched reports whether the stat data of fi says the file may have changed
-// since f was recorded.
-func touched(f fileState, fi fs.FileInfo) bool {
-	if fi.ModTime().UnixNano() != f.MTime {
-		return true
-	}
-	ctime, ino := fileid.Change(fi)
-	if ctime == 0 {
-		return false // this system has no ctime: mtime is all there is
-	}
-	return f.CTime == 0 || ctime != f.CTime || ino != f.Ino
+// proven reports whether the stat data fi proves the file f, recorded in
+// a state written at at, unchanged (fileid's Proves).
+func proven(f fileState, fi fs.FileInfo, at int64) bool {
+	return f.stamp().Proves(fileid.Of(fi), at)
+}
+
+// maybeEdited reports whether fi's stamp is not the one recorded in f,
+// or the system keeps ctimes (so that, proven being false, the stamp
+// cannot be trusted): status's check, which on a system without ctimes
+// reads a file only when its size or mtime moved.
+func maybeEdited(f fileState, fi fs.FileInfo) bool {
+	now := fileid.Of(fi)
+	return now.CTime != 0 || !f.stamp().Same(now)
 }
 
 // local is what is on disk for one package.
