@@ -18,8 +18,16 @@ import (
 func TestBadServerMidPack(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	s := f.serve(gittest.ServeOptions{})
+	// Replay, primed by a healthy fetch of the same files: every request
+	// below is then answered from memory up to its fault, so git
+	// http-backend slowed by the machine's load (over 1s to answer at load
+	// 20) is never taken for the stall (the fault was not reached: "asked
+	// 0 times") nor for the drip.
+	s := f.serve(gittest.ServeOptions{Replay: true})
 	url := s.URL + "/repo.git"
+	if _, err := New(Options{CacheDir: t.TempDir()}).Materialize(context.Background(), FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides"}, filepath.Join(t.TempDir(), "pkg")); err != nil {
+		t.Fatalf("priming fetch: %v", err)
+	}
 	for _, tc := range []struct {
 		name string
 		mode gittest.FaultMode
@@ -33,11 +41,12 @@ func TestBadServerMidPack(t *testing.T) {
 		{"drip", gittest.FaultDrip, "the server is too slow: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// 1s, not less: git http-backend under load can take 0.5s to
-			// answer at all, and that must not count as the fault. A
-			// killed or closed connection fails at once: those cases get
-			// a long idle timeout, so that a server slowed by the machine's
-			// load (more than 1s seen at load 15) is not taken for a stall.
+			// 1s, not less: even answered from memory (Replay), a
+			// response waits for this process's turn on a loaded machine,
+			// and that must not count as the fault. A killed or closed
+			// connection fails at once: those cases get a long idle
+			// timeout, so that a server slowed by the machine's load is
+			// not taken for a stall.
 			cache := t.TempDir()
 			o := Options{CacheDir: cache, IdleTimeout: time.Second}
 			if tc.mode == gittest.FaultKill || tc.mode == gittest.FaultClose {

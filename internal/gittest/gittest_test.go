@@ -184,3 +184,44 @@ func TestCacheCopyNamesItsOwnFolder(t *testing.T) {
 		t.Errorf("run.sh: %v, %v: want it executable", fi, err)
 	}
 }
+
+// TestServeReplay: with Replay, a request seen before is answered from
+// memory (the repository can be gone from disk), a fault still applies to
+// such an answer, and a request not seen before still reaches git.
+func TestServeReplay(t *testing.T) {
+	t.Parallel()
+	root, commit := setup(t)
+	s, err := Serve(root, ServeOptions{Replay: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	url := s.URL + "/repo.git"
+	clone := func() (string, error) {
+		dst := filepath.Join(t.TempDir(), "clone")
+		if _, err := Git(root, "clone", "-q", url, dst); err != nil {
+			return "", err
+		}
+		return Git(dst, "rev-parse", "HEAD")
+	}
+	if got, err := clone(); err != nil || got != commit {
+		t.Fatalf("first clone: %s, %v; want %s", got, err, commit)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "repo.git")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := clone(); err != nil || got != commit {
+		t.Fatalf("the same clone with the repository gone: %s, %v; want %s from memory", got, err, commit)
+	}
+	s.SetFault(Fault{Mode: FaultClose, After: 10})
+	if _, err := clone(); err == nil {
+		t.Error("a replayed clone succeeded through a fault")
+	}
+	if s.Faulted() == 0 {
+		t.Error("the fault was not hit")
+	}
+	s.SetFault(Fault{})
+	if _, err := Git(root, "ls-remote", s.URL+"/other.git"); err == nil {
+		t.Error("a repository never served (nor on disk) was answered")
+	}
+}

@@ -1,6 +1,8 @@
 package gittest
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -8,11 +10,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/cgi"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -41,6 +45,14 @@ type ServeOptions struct {
 	// Latency delays every response by this much before it starts, as a
 	// network round trip would (benchmarks: loopback has none).
 	Latency time.Duration
+	// Replay keeps the response to each smart-HTTP request (an
+	// advertisement, an upload-pack) in memory, and answers the same
+	// request (method, URL and body) again from there, faults included
+	// (SetFault), without starting git http-backend. A test that times
+	// how long a server is silent primes it with a healthy fetch: then no
+	// wait for git under the machine's load counts as the server's
+	// silence. The repositories must not change while it is on.
+	Replay bool
 }
 
 // Server is a smart-HTTP git server on 127.0.0.1: `git http-backend` behind
@@ -61,6 +73,14 @@ type Server struct {
 	done     chan struct{}
 	fault    atomic.Pointer[faultState]
 	faulted  atomic.Int64
+	replay   sync.Map // replayKey → *recorded (ServeOptions.Replay)
+}
+
+// recorded is a response kept for ServeOptions.Replay.
+type recorded struct {
+	status int
+	header http.Header
+	body   []byte
 }
 
 // FaultMode is how a server fails mid-response (see SetFault).
@@ -349,11 +369,42 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	var out http.ResponseWriter = cw
 	if f := s.fault.Load(); f != nil && strings.HasSuffix(clean, "/git-upload-pack") {
-		s.backend.ServeHTTP(&faultWriter{ResponseWriter: cw, raw: w, f: f, done: r.Context().Done()}, r)
+		out = &faultWriter{ResponseWriter: cw, raw: w, f: f, done: r.Context().Done()}
+	}
+	if s.opts.Replay {
+		s.serveReplay(out, r)
 		return
 	}
-	s.backend.ServeHTTP(cw, r)
+	s.backend.ServeHTTP(out, r)
+}
+
+// serveReplay answers r from the response kept for the same request, run
+// through git http-backend (and kept) the first time (ServeOptions.Replay).
+func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s %s %s\n", r.Method, r.URL.RequestURI(), r.Header.Get("Content-Type"), r.Header.Get("Content-Encoding"))
+	h.Write(body)
+	key := string(h.Sum(nil))
+	v, ok := s.replay.Load(key)
+	if !ok {
+		rec := httptest.NewRecorder()
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		s.backend.ServeHTTP(rec, r)
+		v, _ = s.replay.LoadOrStore(key, &recorded{status: rec.Code, header: rec.Header().Clone(), body: rec.Body.Bytes()})
+	}
+	resp := v.(*recorded)
+	for k, vs := range resp.header {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(resp.status)
+	_, _ = w.Write(resp.body)
 }
 
 // isReceivePack reports whether the request is part of a push.
