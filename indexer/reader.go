@@ -625,11 +625,20 @@ func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.Inde
 }
 
 // collectHits turns candidates, best first, into at most limit hits: only
-// the best chunk of each document when bestPerDoc, only chunks whose text
-// keep accepts.
+// the best chunk of each document when bestPerDoc (with how many others
+// of the document are among the candidates: Hit.More), only chunks whose
+// text keep accepts.
 func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text []byte) bool, snip func(text []byte) string) ([]Hit, error) {
 	var hits []Hit
 	seen := map[string]bool{}
+	var chunks map[string]int // of each document among cands (Hit.More)
+	if bestPerDoc {
+		chunks = make(map[string]int, len(cands))
+		for _, c := range cands {
+			key, _ := splitChunkID(c.ext)
+			chunks[key]++
+		}
+	}
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -660,6 +669,7 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 			Score:   c.score,
 			Tags:    h.Tags,
 			Snippet: snip(body[prefix:]),
+			More:    max(chunks[key]-1, 0),
 			id:      c.ext,
 		})
 		if len(hits) == limit {
