@@ -365,6 +365,17 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(keyTerms) == 0 {
 		keyAnalyzer, keyTerms = textAnalyzer, queryTerms(analyzer, positive)
 	}
+	// A question's words ("how do I") are scored in titles and headings
+	// only, when it has other words (questionTerms).
+	var headOnly map[string]bool
+	if q.ids == nil {
+		headOnly = questionTerms(analyzer, idx.Mapping().AnalyzerNamed(en.AnalyzerName), pq.words)
+		for _, p := range pq.phrases { // a phrase's words are asked for as they are
+			for t := range queryTerms(analyzer, p) {
+				delete(headOnly, t)
+			}
+		}
+	}
 	bq, phrases, excludedPhrases, filtered := buildQuery(idx, pq, q, positive, len(terms) > 0, keyAnalyzer, packages, aliases)
 
 	adv, err := idx.Advanced()
@@ -410,7 +421,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
 		}
 		if len(terms) > 0 {
-			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0); err != nil {
 				return nil, err
 			}
 		}
