@@ -58,7 +58,7 @@ const (
 	titleWeight = 1.0
 	// pageShare is the share of a document's next best chunk added to a
 	// chunk's score (pageScores).
-	pageShare = 0.1
+	pageShare = 0.05
 	// rescoreCandidates is how many of bleve's best chunks are re-scored
 	// (more when a search asks for many hits). With 50, recall@100 dropped.
 	rescoreCandidates = 200
@@ -639,9 +639,11 @@ func (ft *freqTable) score(i int, dlHead float64, st corpusStats) float64 {
 
 // pageScores adds to each candidate's score pageShare of the best score of
 // another candidate of its document (page-aware ranking, issue 27: on the
-// four query sets of bench/relevance, 0.1 was better than none on the
-// held-out 60 and both Debian sets and within noise on the 58). The order
-// of a document's own chunks is kept (pageShare < 1).
+// four query sets of bench/relevance, 0.05 was better than none on the
+// held-out 60 and both Debian sets and even on the 58; 0.1 and more gained
+// more on the Debian sets but lost on the 58 and on docker's pages, long
+// references of many sections). The order of a document's own chunks is
+// kept (pageShare < 1).
 func pageScores(cands []*candidate) {
 	type top2 struct{ first, second float64 }
 	best := make(map[string]top2, len(cands))
