@@ -42,7 +42,10 @@ func newSearchCmd(g *globalOptions, runF func(context.Context, *searchOptions) e
 		Long: `Search the installed documentation (BM25F over heading-sized chunks: the
 document title, the heading trail and the text). Ranking is page-aware: a
 word in a page's title or headings counts more than one in its text, so
-the page about a subject comes before pages that only mention it. Pages
+the page about a subject comes before pages that only mention it, and a
+page with several matching sections edges out one with a single one. In
+a question ("how do I ...", "what is ..."), the question words count in
+titles and headings only, so the page is found by what is asked. Pages
 about what changed (changelogs, release notes, blog posts, "what's new",
 migration and upgrade guides, known by path, file name and title) rank
 below reference and guide pages unless the query asks for them
