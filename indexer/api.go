@@ -149,6 +149,11 @@ type Hit struct {
 	Score   float64  `json:"score"`
 	Tags    []string `json:"tags,omitempty"` // the document's tags
 	Snippet string   `json:"snippet"`        // matched terms marked with **…**
+	// More, in a BestPerDocument search, is how many other chunks of the
+	// document were among the chunks ranked (the best few hundred that
+	// hold the query's words): the document's other matching sections,
+	// which a search of all chunks with a path: filter lists.
+	More int `json:"more,omitempty"`
 
 	id string // the chunk's (chunkID)
 }

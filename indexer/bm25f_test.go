@@ -308,3 +308,133 @@ func TestDocKindPrior(t *testing.T) {
 		t.Errorf("asked for a changelog: %.9f, want %.9f (no prior)", a, b)
 	}
 }
+
+// TestQuestionWordsHeadOnly pins how a question's words are scored
+// (questionTerms, rescore), computed by hand. a.md is "# Alpha" over "how
+// zebra", b.md "# How" over "lion zebra": head and title 1 token each,
+// body 2, so N = 2, every average length is the chunks' own and each
+// field's normalisation is 1. "how" and zebra are in both chunks: idf(2)
+// each.
+func TestQuestionWordsHeadOnly(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"a.md": "# Alpha\n\nhow zebra\n",
+		"b.md": "# How\n\nlion zebra\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	idf := math.Log(1 + 0.5/2.5)
+	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
+	for _, tc := range []struct {
+		query string
+		want  map[string]float64
+	}{
+		// With a content word (zebra), "how" counts in headings and
+		// titles only: nothing for a's body, 3 + 1 for b's heading.
+		{"how zebra", map[string]float64{
+			"a.md": idf * sat(1),
+			"b.md": idf*sat(3+1) + idf*sat(1),
+		}},
+		// "do" is a question word too (in no chunk); "the" a stop word,
+		// not a content word.
+		{"how do the zebra", map[string]float64{
+			"a.md": idf * sat(1),
+			"b.md": idf*sat(3+1) + idf*sat(1),
+		}},
+		// Question words alone are the query: scored everywhere.
+		{"how", map[string]float64{
+			"a.md": idf * sat(1),
+			"b.md": idf * sat(3+1),
+		}},
+		// Quoted, a question word is asked for as it is (and only a.md
+		// has the phrase).
+		{`"how zebra"`, map[string]float64{
+			"a.md": idf*sat(1) + idf*sat(1),
+		}},
+	} {
+		hits, err := r.Search(ctx, Query{Text: tc.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for _, h := range hits {
+			got[h.Path] = h.Score
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: hits %v, want %v", tc.query, got, tc.want)
+			continue
+		}
+		for p, want := range tc.want {
+			if math.Abs(got[p]-want) > 1e-9 {
+				t.Errorf("%q: %s scored %.9f, want %.9f", tc.query, p, got[p], want)
+			}
+		}
+	}
+}
+
+// TestPageScores: each chunk gets pageShare of the best score of another
+// chunk of its document; a document of one chunk keeps its score.
+func TestPageScores(t *testing.T) {
+	t.Parallel()
+	c := func(path string, n int, score float64) *candidate {
+		return &candidate{ext: chunkID("d", path, n), score: score}
+	}
+	cands := []*candidate{c("a.md", 0, 2), c("a.md", 1, 1), c("a.md", 2, 0.5), c("b.md", 0, 2.1), c("e.md", 0, 1), c("e.md", 1, 1)}
+	pageScores(cands)
+	const p = pageShare
+	want := []float64{2 + p*1, 1 + p*2, 0.5 + p*2, 2.1, 1 + p*1, 1 + p*1}
+	for i, c := range cands {
+		if math.Abs(c.score-want[i]) > 1e-12 {
+			t.Errorf("%q: score %v, want %v", c.ext, c.score, want[i])
+		}
+	}
+	if pageShare != 0.05 {
+		t.Errorf("pageShare %v: the share measured on bench/relevance's four sets is 0.05", pageShare)
+	}
+}
+
+// TestProseAbstracts keeps SciFact-style prose working (issue 27): a
+// document is a one-line title over one paragraph, with no other heading,
+// so it is one chunk (no page share, no other passage to count), and a
+// claim or a question finds the abstract that holds its words.
+func TestProseAbstracts(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"s1.md": "# Vitamin D and bone density\n\nIn a trial of 300 adults, vitamin D supplements raised the bone mineral density of the hip over two years.\n",
+		"s2.md": "# Sleep and memory\n\nParticipants who slept eight hours recalled more words the next day than those deprived of sleep.\n",
+		"s3.md": "# Fractures in the elderly\n\nFalls cause most hip fractures in adults over 80; what they ate, vitamins included, was not recorded.\n",
+		"s4.md": "# Memory clinics\n\nA survey of memory clinics: how long patients wait, and who refers them.\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	for q, want := range map[string]string{
+		"vitamin D supplements increase bone mineral density": "s1.md",
+		"does sleep deprivation impair recall of words":       "s2.md",
+		"how does sleep affect memory":                        "s2.md",
+		"hip fractures after falls in old adults":             "s3.md",
+	} {
+		hits, err := r.Search(ctx, Query{Text: q, BestPerDocument: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 || hits[0].Path != want {
+			t.Errorf("%q: hits %+v, want %s first", q, hits, want)
+			continue
+		}
+		for _, h := range hits {
+			if h.More != 0 {
+				t.Errorf("%q: %s has More %d: an abstract is one chunk", q, h.Path, h.More)
+			}
+		}
+	}
+}

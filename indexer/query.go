@@ -2,6 +2,8 @@ package indexer
 
 import (
 	"slices"
+
+	"github.com/blevesearch/bleve/v2/analysis"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -122,4 +124,44 @@ func pathPrefix(s string) string { return strings.TrimPrefix(s, "/") }
 func startsWord(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// questionWords are the words of a question that say it is one ("how do I
+// …", "what is …", "can I …") rather than what it is about. The
+// interrogatives but "why" (a page that explains why says "why"), do,
+// does, did, the personal pronouns a question is put in, and the modal
+// verbs. Measured on bench/relevance's four sets (issue 27).
+var questionWords = map[string]bool{
+	"how": true, "what": true, "when": true, "where": true, "which": true, "who": true,
+	"do": true, "does": true, "did": true,
+	"i": true, "my": true, "me": true, "we": true, "you": true, "your": true,
+	"can": true, "could": true, "should": true, "would": true,
+}
+
+// questionTerms returns the terms (analysed by text) of words that are
+// question words (questionWords), when words also hold a content word:
+// one that is neither a question word nor a stop word (stop, the analyzer
+// that drops stop words, says). rescore scores these terms in the heading
+// and title fields only; a query of question and stop words alone keeps
+// them whole.
+func questionTerms(text, stop analysis.Analyzer, words []string) map[string]bool {
+	var qs map[string]bool
+	content := false
+	for _, w := range words {
+		lw := strings.ToLower(strings.Trim(w, `"'?!.,;:()`))
+		if !questionWords[lw] {
+			content = content || len(stop.Analyze([]byte(w))) > 0
+			continue
+		}
+		for _, t := range text.Analyze([]byte(w)) {
+			if qs == nil {
+				qs = map[string]bool{}
+			}
+			qs[string(t.Term)] = true
+		}
+	}
+	if !content {
+		return nil
+	}
+	return qs
 }

@@ -275,3 +275,72 @@ func TestPathMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestBestPerDocumentMore: a best-per-document hit says how many other
+// chunks of its document matched (Hit.More); a chunk list and a document
+// with one matching chunk say none.
+func TestBestPerDocumentMore(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"ops.md": "# Operations\n\n## Rollout\n\nA rollout replaces the pods of a deployment one by one.\n\n" +
+			"## Rollout speed\n\nSlow the rollout down with a pause between the batches of pods.\n\n" +
+			"## Rollout history\n\nEach rollout is kept in the history, so that it can be undone.\n\n" +
+			"## Logging\n\nLogs go to the standard output of each container, not to a file.\n",
+		"intro.md": "# Intro\n\nA rollout is one step of a release, and there are many steps.\n",
+		"other.md": "# Other\n\nNothing about that subject is written on this page at all.\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	hits, err := r.Search(ctx, Query{Text: "rollout", BestPerDocument: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	more := map[string]int{}
+	for _, h := range hits {
+		more[h.Path] = h.More
+	}
+	if want := map[string]int{"ops.md": 2, "intro.md": 0}; !reflect.DeepEqual(more, want) {
+		t.Errorf("More by document = %v, want %v (ops.md: three Rollout sections, one shown)", more, want)
+	}
+	all, err := r.Search(ctx, Query{Text: "rollout"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 4 {
+		t.Errorf("all chunks: %d hits, want 4", len(all))
+	}
+	for _, h := range all {
+		if h.More != 0 {
+			t.Errorf("chunk list: %s %q has More %d, want 0", h.Path, h.Heading, h.More)
+		}
+	}
+}
+
+// TestFuseMore: a fused best-per-document hit counts its document's other
+// chunks: the lexical half's count (Search's), or the other fused chunks
+// of the document when they are more.
+func TestFuseMore(t *testing.T) {
+	h := func(path string, n, more int) Hit {
+		return Hit{Package: "p", Path: path, Score: float64(10 - n), More: more, id: chunkID("p", path, n)}
+	}
+	lex := []Hit{h("a.md", 0, 2), h("b.md", 1, 0)}
+	sem := []Hit{h("a.md", 3, 0), h("b.md", 2, 0), h("b.md", 4, 0), h("c.md", 0, 0)}
+	got := map[string]int{}
+	for _, x := range fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.3}, true, 10) {
+		got[x.Path] = x.More
+	}
+	if want := map[string]int{"a.md": 2, "b.md": 2, "c.md": 0}; !reflect.DeepEqual(got, want) {
+		t.Errorf("More = %v, want %v", got, want)
+	}
+	if n := len(fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.3}, false, 10)); n != 6 {
+		t.Errorf("chunk list: %d hits, want all 6 chunks", n)
+	}
+	if n := len(fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.3}, true, 2)); n != 2 {
+		t.Errorf("best per document, limit 2: %d hits", n)
+	}
+}

@@ -365,6 +365,17 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(keyTerms) == 0 {
 		keyAnalyzer, keyTerms = textAnalyzer, queryTerms(analyzer, positive)
 	}
+	// A question's words ("how do I") are scored in titles and headings
+	// only, when it has other words (questionTerms).
+	var headOnly map[string]bool
+	if q.ids == nil {
+		headOnly = questionTerms(analyzer, idx.Mapping().AnalyzerNamed(en.AnalyzerName), pq.words)
+		for _, p := range pq.phrases { // a phrase's words are asked for as they are
+			for t := range queryTerms(analyzer, p) {
+				delete(headOnly, t)
+			}
+		}
+	}
 	bq, phrases, excludedPhrases, filtered := buildQuery(idx, pq, q, positive, len(terms) > 0, keyAnalyzer, packages, aliases)
 
 	adv, err := idx.Advanced()
@@ -410,7 +421,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
 		}
 		if len(terms) > 0 {
-			if err := rescore(ctx, rdr, terms, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0); err != nil {
 				return nil, err
 			}
 		}
@@ -625,11 +636,20 @@ func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.Inde
 }
 
 // collectHits turns candidates, best first, into at most limit hits: only
-// the best chunk of each document when bestPerDoc, only chunks whose text
-// keep accepts.
+// the best chunk of each document when bestPerDoc (with how many others
+// of the document are among the candidates: Hit.More), only chunks whose
+// text keep accepts.
 func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text []byte) bool, snip func(text []byte) string) ([]Hit, error) {
 	var hits []Hit
 	seen := map[string]bool{}
+	var chunks map[string]int // of each document among cands (Hit.More)
+	if bestPerDoc {
+		chunks = make(map[string]int, len(cands))
+		for _, c := range cands {
+			key, _ := splitChunkID(c.ext)
+			chunks[key]++
+		}
+	}
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -660,6 +680,7 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 			Score:   c.score,
 			Tags:    h.Tags,
 			Snippet: snip(body[prefix:]),
+			More:    max(chunks[key]-1, 0),
 			id:      c.ext,
 		})
 		if len(hits) == limit {

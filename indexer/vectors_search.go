@@ -148,8 +148,8 @@ func (r *Reader) vectorFilter(q Query, pq parsedQuery, vs *vectorSet) (func(int)
 }
 
 // fuse merges the lexical and semantic hits (each best first) by f,
-// keeps the best chunk of each document when bestPerDoc, and returns the
-// first limit. A hit in both keeps the lexical one's snippet (its words
+// keeps the best chunk of each document when bestPerDoc (Hit.More counting
+// its others), and returns the first limit. A hit in both keeps the lexical one's snippet (its words
 // marked).
 func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 	type fused struct {
@@ -202,20 +202,27 @@ func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.first, b.first))
 	})
 	out := make([]Hit, 0, limit)
-	seen := map[string]bool{}
+	seen := map[string]int{} // chunks of each document in order, with bestPerDoc
 	for _, fh := range order {
 		if bestPerDoc {
 			k := fh.h.Package + "\x00" + fh.h.Path
-			if seen[k] {
+			seen[k]++
+			if seen[k] > 1 || len(out) == limit {
 				continue
 			}
-			seen[k] = true
 		}
 		h := fh.h
 		h.Score = fh.score
 		out = append(out, h)
-		if len(out) == limit {
+		if !bestPerDoc && len(out) == limit {
 			break
+		}
+	}
+	if bestPerDoc {
+		// More is the lexical half's count (Search), or the fused chunks
+		// of the document other than its best when they are more.
+		for i, h := range out {
+			out[i].More = max(h.More, seen[h.Package+"\x00"+h.Path]-1)
 		}
 	}
 	return out

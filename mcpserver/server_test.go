@@ -206,6 +206,7 @@ func TestSearch(t *testing.T) {
 	// every passage (allPassages): "padding" is in every section of
 	// big/long.md.
 	perDoc := func(args map[string]any) (docs, hits int) {
+		out = SearchOut{} // more is omitted when 0: not decoded over an old hit
 		call(t, cs, "search", args, &out)
 		seen := map[string]bool{}
 		for _, h := range out.Hits {
@@ -216,8 +217,24 @@ func TestSearch(t *testing.T) {
 	if docs, hits := perDoc(map[string]any{"query": "padding"}); docs != hits {
 		t.Errorf("default search: %d hits from %d documents, want one per document", hits, docs)
 	}
+	// Its other passages are counted (more), for a search with allPassages
+	// and its path to list.
+	more := func() int {
+		for _, h := range out.Hits {
+			if h.Path == "long.md" {
+				return h.More
+			}
+		}
+		return -1
+	}
+	if m := more(); m < 1 {
+		t.Errorf("default search: big/long.md's hit has more %d, want its other passages counted", m)
+	}
 	if docs, hits := perDoc(map[string]any{"query": "padding", "allPassages": true}); hits <= docs {
 		t.Errorf("allPassages: %d hits from %d documents, want a document's second passage too", hits, docs)
+	}
+	if m := more(); m != 0 {
+		t.Errorf("allPassages: big/long.md's first hit has more %d, want 0 (every passage is listed)", m)
 	}
 
 	wantError(t, call(t, cs, "search", map[string]any{"query": "x", "packages": []string{"gide"}}, nil), "unknown package", `"guide"`)

@@ -53,6 +53,7 @@ type SearchHit struct {
 	Score   float64  `json:"score" jsonschema:"the BM25F score, to 3 decimals; higher is better"`
 	Tags    []string `json:"tags,omitempty" jsonschema:"the document's tags"`
 	Snippet string   `json:"snippet" jsonschema:"text of the passage around the matches, which are in **bold**"`
+	More    int      `json:"more,omitempty" jsonschema:"other matching passages of this document (allPassages with its path lists them)"`
 	URI     string   `json:"uri" jsonschema:"the document's resource URI"`
 }
 
@@ -259,7 +260,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		}
 		rev, live := snap.revOf(h.Package)
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: naming.ShortRev(rev, 12), Live: live,
-			Score: math.Round(h.Score*1000) / 1000, Tags: h.Tags, Snippet: h.Snippet, URI: docURI(h.Package, h.Path)})
+			Score: math.Round(h.Score*1000) / 1000, Tags: h.Tags, Snippet: h.Snippet, More: h.More, URI: docURI(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
 		n := "no matches."

@@ -80,8 +80,10 @@ func TestSearchOptions(t *testing.T) {
 		want searchOptions
 	}{
 		{[]string{"error", "handling"}, searchOptions{query: "error handling", limit: 10}},
-		{[]string{"-p", "a,b", "--tag", "x", "-n", "3", "--json", "--best-per-doc", "q"},
-			searchOptions{query: "q", packages: []string{"a", "b"}, tags: []string{"x"}, limit: 3, json: true, bestPerDoc: true}},
+		{[]string{"-p", "a,b", "--tag", "x", "-n", "3", "--json", "--all-passages", "q"},
+			searchOptions{query: "q", packages: []string{"a", "b"}, tags: []string{"x"}, limit: 3, json: true, allChunks: true}},
+		// --best-per-doc, the default now, is still taken.
+		{[]string{"--best-per-doc", "q"}, searchOptions{query: "q", limit: 10}},
 		// After the first query word, -word is query syntax, not a flag;
 		// long flags search knows are still flags; after -- nothing is.
 		{[]string{"rolling", "-windows"}, searchOptions{query: "rolling -windows", limit: 10}},

@@ -97,7 +97,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	}
 
 	fmt.Fprintf(out, "\n3. ctx -C %s search %q\n", project, demo.SearchQuery)
-	if err := runSearch(ctx, &searchOptions{globalOptions: pg, query: demo.SearchQuery, limit: 3, bestPerDoc: true}); err != nil {
+	if err := runSearch(ctx, &searchOptions{globalOptions: pg, query: demo.SearchQuery, limit: 3}); err != nil {
 		return fmt.Errorf("demo search: %w", err)
 	}
 

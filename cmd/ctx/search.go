@@ -21,17 +21,17 @@ import (
 
 type searchOptions struct {
 	*globalOptions
-	query      string   // the arguments, joined by spaces
-	words      []string // the query's arguments (queryArgs)
-	packages   []string
-	kinds      []string
-	tags       []string
-	limit      int
-	json       bool
-	bestPerDoc bool
-	listTags   bool
-	lexical    bool // --lexical: no semantic half
-	hybrid     bool // --hybrid: the semantic half, whatever embeddings.hybrid says
+	query     string   // the arguments, joined by spaces
+	words     []string // the query's arguments (queryArgs)
+	packages  []string
+	kinds     []string
+	tags      []string
+	limit     int
+	json      bool
+	allChunks bool // --all-passages: every matching chunk, not the best of each document
+	listTags  bool
+	lexical   bool // --lexical: no semantic half
+	hybrid    bool // --hybrid: the semantic half, whatever embeddings.hybrid says
 }
 
 func newSearchCmd(g *globalOptions, runF func(context.Context, *searchOptions) error) *cobra.Command {
@@ -42,7 +42,10 @@ func newSearchCmd(g *globalOptions, runF func(context.Context, *searchOptions) e
 		Long: `Search the installed documentation (BM25F over heading-sized chunks: the
 document title, the heading trail and the text). Ranking is page-aware: a
 word in a page's title or headings counts more than one in its text, so
-the page about a subject comes before pages that only mention it. Pages
+the page about a subject comes before pages that only mention it, and a
+page with several matching sections edges out one with a single one. In
+a question ("how do I ...", "what is ..."), the question words count in
+titles and headings only, so the page is found by what is asked. Pages
 about what changed (changelogs, release notes, blog posts, "what's new",
 migration and upgrade guides, known by path, file name and title) rank
 below reference and guide pages unless the query asks for them
@@ -58,8 +61,11 @@ search, 'ctx config set embeddings.hybrid off' for every one (then
 --hybrid asks for it). When the endpoint cannot answer, search ranks lexically
 and says why in one line on stderr.
 
-Each hit names the package, the file inside it, the heading trail, the line
-range and the document's tags, with the matched words marked **like this**.
+Each hit is the best passage of one document: it names the package, the
+file inside it, the heading trail, the line range and the document's
+tags, with the matched words marked **like this**, and says how many other
+passages of the document match; --all-passages lists every matching
+passage instead (several of one document, best first).
 The index is the one ctx keeps in .context/index/; run 'ctx index' if it is
 missing. Search first re-indexes the packages whose files changed since the
 index was built (a dir source edited in place, say), saying so on stderr,
@@ -83,7 +89,7 @@ bad flags or a bad query; 1 when there is no index or it cannot be read.`,
   ctx search -- sidecar containers package:k8s-keps -windows
   ctx search 'path:sig-node/ tag:kep "pod lifecycle"'
   ctx search --kind dir release checklist
-  ctx search --json --best-per-doc error handling
+  ctx search --json --all-passages error handling
   ctx search --tags`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			args, err := queryArgs(cmd, args)
@@ -114,7 +120,11 @@ bad flags or a bad query; 1 when there is no index or it cannot be read.`,
 	f.StringSliceVarP(&opts.tags, "tag", "t", nil, "only documents tagged `TAG` (repeat or comma-separate: any of them)")
 	f.IntVarP(&opts.limit, "limit", "n", indexer.DefaultSearchLimit, "at most `N` hits")
 	f.BoolVar(&opts.json, "json", false, "print hits as a JSON array (package, path, heading, lines, score, tags, snippet)")
-	f.BoolVar(&opts.bestPerDoc, "best-per-doc", false, "return only the best chunk of each document")
+	f.BoolVar(&opts.allChunks, "all-passages", false, "every matching passage, several of one document (default: the best of each document)")
+	// --best-per-doc was the opt-in before it was the default.
+	var bestPerDoc bool
+	f.BoolVar(&bestPerDoc, "best-per-doc", false, "the best passage of each document (the default)")
+	_ = f.MarkHidden("best-per-doc")
 	f.BoolVar(&opts.listTags, "tags", false, "list the documents' tags with their counts instead of searching")
 	f.BoolVar(&opts.lexical, "lexical", false, "rank by words alone, without the semantic half of an endpoint you set")
 	f.BoolVar(&opts.hybrid, "hybrid", false, "fuse the semantic ranking of your embedding endpoint with the lexical one (see 'ctx config')")
@@ -156,7 +166,7 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		Kinds:           o.kinds,
 		Tags:            o.tags,
 		Limit:           o.limit,
-		BestPerDocument: o.bestPerDoc,
+		BestPerDocument: !o.allChunks,
 	}, sem)
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
@@ -185,7 +195,11 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		if i > 0 {
 			fmt.Fprintln(out)
 		}
-		fmt.Fprintf(out, "%s/%s:%d-%d  (score %.2f)\n", safetext.Escape(h.Package), safetext.Escape(h.Path), h.Lines[0], h.Lines[1], h.Score)
+		more := ""
+		if h.More > 0 {
+			more = ", " + wording.Count(h.More, "more passage", "more passages") + " in this document"
+		}
+		fmt.Fprintf(out, "%s/%s:%d-%d  (score %.2f%s)\n", safetext.Escape(h.Package), safetext.Escape(h.Path), h.Lines[0], h.Lines[1], h.Score, more)
 		if h.Heading != "" {
 			fmt.Fprintf(out, "  %s\n", safetext.Escape(h.Heading))
 		}
