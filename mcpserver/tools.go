@@ -219,16 +219,6 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
-	snap := s.snapshot()
-	if snap.unusable() {
-		return nil, SearchOut{}, snap.lockErr
-	}
-	for _, p := range in.Packages {
-		if err := s.checkPackage(snap, p); err != nil {
-			return nil, SearchOut{}, err
-		}
-	}
-	out := SearchOut{Hits: []SearchHit{}}
 	limit := in.Limit
 	switch {
 	case limit <= 0:
@@ -236,11 +226,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	case limit > MaxSearchLimit:
 		return nil, SearchOut{}, fmt.Errorf("limit %d: ask for 1 to %d hits", limit, MaxSearchLimit)
 	}
-	out.Warning = s.freshen(ctx, req, snap)
-	r, err := s.reader()
+	snap, r, warn, err := s.indexFor(ctx, req, "", in.Packages...)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
+	out := SearchOut{Hits: []SearchHit{}, Warning: warn}
 	q := indexer.Query{Text: in.Query, Packages: in.Packages, Tags: in.Tags, Limit: limit, BestPerDocument: !in.AllPassages}
 	if in.Kind != "" {
 		q.Kinds = []string{in.Kind}
@@ -254,7 +244,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
 	for _, h := range hits {
-		if checkRelPathOnce(h.Path) != nil {
+		if !served(h.Path) {
 			continue // a hidden file the index holds is never served
 		}
 		rev, live := snap.revOf(h.Package)
@@ -386,6 +376,33 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	return clean, data, nil
 }
 
+// openedDoc is the document a tool was asked for, read and parsed.
+type openedDoc struct {
+	snap  snapshot     // the project's state it was read in
+	alias string       // its package
+	path  string       // its path as asked (a reference's path when one was given)
+	clean string       // its path, cleaned (checkRelPath)
+	doc   markdown.Doc // its lines, outline and sections
+}
+
+// document is the preamble of every tool that reads one document: the
+// package and path (refTarget: a reference may stand as the path), the
+// document opened (openDoc: the package checked, the path checked, the
+// file read, binary refused, not found answered by docNotFound) and
+// parsed. The tool's own logic follows.
+func (s *Server) document(alias, p string) (openedDoc, error) {
+	alias, p, err := refTarget(alias, p)
+	if err != nil {
+		return openedDoc{}, err
+	}
+	snap := s.snapshot()
+	clean, data, err := s.openDoc(snap, alias, p)
+	if err != nil {
+		return openedDoc{}, err
+	}
+	return openedDoc{snap: snap, alias: alias, path: p, clean: clean, doc: markdown.ParseFile(clean, data)}, nil
+}
+
 // docNotFound is the one answer of every tool that takes a path for a
 // document that is not there (issue 26): what was asked, the nearest paths
 // the package has (suggestPaths), or where to look. cause, when it says
@@ -484,21 +501,16 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	if err != nil {
 		return nil, nil, err
 	}
-	alias, p, err := refTarget(in.Package, in.Path)
+	d, err := s.document(in.Package, in.Path)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.Package, in.Path = alias, p
-	snap := s.snapshot()
-	clean, data, err := s.openDoc(snap, in.Package, in.Path)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc := markdown.ParseFile(clean, data)
+	in.Package, in.Path = d.alias, d.path
+	doc, clean := d.doc, d.clean
 	lines := doc.Lines
 	first, last := 1, len(lines)
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
-	rev, live := snap.revOf(in.Package)
+	rev, live := d.snap.revOf(in.Package)
 	out.Commit, out.Live = naming.ShortRev(rev, 12), live
 	if in.Section != "" {
 		sec, hs, ok := doc.Section(in.Section)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/fsnotify/fsnotify"
 )
@@ -187,7 +188,7 @@ func (pw *projectWatch) addTree(root string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		if p != root && strings.HasPrefix(d.Name(), ".") {
+		if p != root && markdown.Hidden(d.Name()) {
 			return filepath.SkipDir
 		}
 		return pw.add(p)
@@ -231,7 +232,7 @@ func (pw *projectWatch) relevant(ev fsnotify.Event) bool {
 	if dir == pw.ctxDir {
 		return name == project.ManifestName || name == project.LockName || ev.Name == pw.pkgsDir
 	}
-	if strings.HasPrefix(name, ".") {
+	if markdown.Hidden(name) {
 		return false
 	}
 	if only, ok := pw.only[dir]; ok && name == only {
