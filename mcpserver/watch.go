@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/fsnotify/fsnotify"
 )
@@ -208,15 +209,10 @@ func (pw *projectWatch) addNearest(p string) error {
 	}
 }
 
-// within reports whether p is dir or inside it.
-func within(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
-}
-
 // inTree reports whether p is inside a folder watched with its sub-folders
 // (packages/ or a folder source).
 func (pw *projectWatch) inTree(p string) bool {
-	return slices.ContainsFunc(pw.trees, func(root string) bool { return within(p, root) })
+	return slices.ContainsFunc(pw.trees, func(root string) bool { return naming.Within(root, p) })
 }
 
 // relevant reports whether ev may change an answer: the manifest or the
@@ -226,7 +222,7 @@ func (pw *projectWatch) inTree(p string) bool {
 // INDEX.md and ctx's own files in .context/ are not.
 func (pw *projectWatch) relevant(ev fsnotify.Event) bool {
 	dir, name := filepath.Dir(ev.Name), filepath.Base(ev.Name)
-	if slices.ContainsFunc(pw.missing, func(m string) bool { return within(m, ev.Name) }) {
+	if slices.ContainsFunc(pw.missing, func(m string) bool { return naming.Within(ev.Name, m) }) {
 		return true
 	}
 	if dir == pw.ctxDir {
@@ -262,7 +258,7 @@ func (pw *projectWatch) follow(s *Server, ev fsnotify.Event) {
 		return
 	}
 	for _, m := range pw.missing {
-		if within(m, ev.Name) && m != ev.Name {
+		if naming.Within(ev.Name, m) && m != ev.Name {
 			if err := pw.addNearest(m); err != nil {
 				pw.fail(s, ev.Name, err)
 			}

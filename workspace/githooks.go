@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 )
@@ -203,8 +204,8 @@ func relIn(top, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rel, err := filepath.Rel(t, d)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := naming.RelIn(t, d)
+	if !ok {
 		return "", fmt.Errorf("the project %s is outside the git work tree %s", safetext.Clip(dir, 0), safetext.Clip(top, 0))
 	}
 	if rel == "." {

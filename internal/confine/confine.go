@@ -25,6 +25,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
 )
 
@@ -123,7 +124,7 @@ func (d Dir) links(rel string, lastMayLink bool) error {
 		rel = r
 	}
 	rel = filepath.Clean(filepath.FromSlash(rel))
-	if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if filepath.IsAbs(rel) || !naming.Within(".", rel) {
 		return fmt.Errorf("internal error: %q is not inside %s", rel, d.root)
 	}
 	var elems []string
