@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -83,7 +84,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
 	}
 	fl := flock.New(dir + fetchLockSuffix)
-	if err := lockWait(ctx, fl, false); err != nil {
+	if ok, err := lockwait.Exclusive(ctx, fl, lockwait.Forever); !ok {
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
 	return newStorage(osfs.New(dir), true), func() { _ = fl.Unlock() }, nil
@@ -95,25 +96,12 @@ const (
 	readersLockSuffix = ".readers.lock"
 )
 
-// lockWait takes fl, shared or exclusive, waiting as long as ctx allows.
-func lockWait(ctx context.Context, fl *flock.Flock, shared bool) error {
-	try := fl.TryLockContext
-	if shared {
-		try = fl.TryRLockContext
-	}
-	ok, err := try(ctx, 50*time.Millisecond)
-	if err == nil && !ok {
-		err = ctx.Err()
-	}
-	return err
-}
-
 // readLock takes the readers lock of the store st (shared), waiting as
 // long as ctx allows. It is taken while the fetch lock is held, which gc
 // needs first, so it waits at most for a gc that is finishing.
 func readLock(ctx context.Context, st *filesystem.Storage) (func(), error) {
 	rl := flock.New(filepath.Clean(st.Filesystem().Root()) + readersLockSuffix)
-	if err := lockWait(ctx, rl, true); err != nil {
+	if ok, err := lockwait.Shared(ctx, rl, lockwait.Forever); !ok {
 		return nil, fmt.Errorf("lock the cache %s for reading: %w", st.Filesystem().Root(), err)
 	}
 	return func() { _ = rl.Unlock() }, nil
@@ -340,10 +328,8 @@ func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
 	if _, err := os.Stat(dir); err != nil {
 		return nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, noteWait)
-	defer cancel()
 	fl := flock.New(dir + fetchLockSuffix)
-	if err := lockWait(wctx, fl, false); err != nil {
+	if ok, _ := lockwait.Exclusive(ctx, fl, noteWait); !ok {
 		return nil
 	}
 	defer fl.Unlock()
