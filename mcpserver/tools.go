@@ -618,7 +618,7 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 // countTokens counts BPE tokens (o200k), loading the tokenizer on first use.
 // If it cannot be loaded, every byte counts as a token (an upper bound).
 // The counts of the last few large texts are remembered (countCache), and
-// those of the pieces the texts are cut into (pieceCounter).
+// those of the pieces the texts are cut into (tokens.Counter).
 func (s *Server) countTokens(text string) int {
 	big := len(text) >= countCacheMin
 	if big {
@@ -626,14 +626,7 @@ func (s *Server) countTokens(text string) int {
 			return n
 		}
 	}
-	c := s.codec()
-	if c == nil {
-		return len(text)
-	}
-	n, err := s.pieces.count(c, text)
-	if err != nil {
-		return len(text)
-	}
+	n := s.tokens.Count(text)
 	if big {
 		s.counts.put(text, n)
 	}
