@@ -304,18 +304,14 @@ func provenance(p Package, base string) []string {
 	return meta
 }
 
-// renderIndex writes INDEX.md for the packages, within budget tokens as
-// counted by o200k. from is INDEX.md's folder: a dir source's documents are
-// shown relative to it (dirBase). It degrades package by package, always
-// shortening the currently largest section by one level, and says in the
-// file what it shortened. The output depends only on its input.
-func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
-	return renderIndexMemo(pkgs, files, budget, from, nil, nil)
-}
-
-// renderIndexMemo is renderIndex taking the token counts of sections from
-// memo, and adding the ones it counts (memo may be nil).
-// recent is the record of what the last update changed (recentPart).
+// renderIndexMemo writes INDEX.md for the packages, within budget tokens
+// as counted by o200k. from is INDEX.md's folder: a dir source's documents
+// are shown relative to it (dirBase). It degrades package by package,
+// always shortening the currently largest section by one level, and says
+// in the file what it shortened. The output depends only on its input. It
+// takes the token counts of sections from memo, and adds the ones it
+// counts (memo may be nil). recent is the record of what the last update
+// changed (recentPart).
 func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo, recent []RecentChange) (string, renderInfo) {
 	// INDEX.md is counted with o200k (internal/tokens): the same entry
 	// lines at several detail levels, then the whole file; the counter

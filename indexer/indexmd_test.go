@@ -317,3 +317,8 @@ func o200kCount(s string) int {
 	}
 	return n
 }
+
+// renderIndex is renderIndexMemo with no memo and no record of changes.
+func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
+	return renderIndexMemo(pkgs, files, budget, from, nil, nil)
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/ctxref"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -159,13 +159,9 @@ func (s *Server) addTools() {
 	}, map[string]bound{"offset": offsetBound, "maxTokens": maxTokensBound}, s.getSection)
 }
 
-// docURI is the resource URI of a document.
+// docURI is the resource URI of a document (internal/ctxref's URI form).
 func docURI(alias, p string) string {
-	parts := strings.Split(p, "/")
-	for i, x := range parts {
-		parts[i] = url.PathEscape(x)
-	}
-	return "ctx://packages/" + url.PathEscape(alias) + "/" + strings.Join(parts, "/")
+	return ctxref.Ref{Form: ctxref.FormURI, Name: alias, Path: p}.String()
 }
 
 // checkKind refuses a kind filter that is not a source kind.
