@@ -15,10 +15,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -263,7 +263,7 @@ func writeUses(dir string, u *useFile) error {
 	if err != nil {
 		return err
 	}
-	return lockfile.WriteFileAtomic(filepath.Join(dir, useFileName), append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, useFileName), append(data, '\n'), 0o644)
 }
 
 // recordUse notes in st's ctx-used.json that commit's sub-path sub was used

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -204,7 +204,7 @@ func UpdateAgentsMD(root string) ([]AgentsEdit, error) {
 		if e.Action == AgentsCurrent {
 			continue
 		}
-		if err := lockfile.WriteFileAtomic(e.Target, e.data, e.perm); err != nil {
+		if err := atomicfile.WriteFile(e.Target, e.data, e.perm); err != nil {
 			return nil, fmt.Errorf("%s: %w: make the folder writable, or add the block between %s and %s yourself", e.Name, err, AgentsBegin, AgentsEnd)
 		}
 	}

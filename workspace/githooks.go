@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
 )
 
 // Git hooks (issue 32): `ctx init --git-hooks` puts a short block in the
@@ -111,7 +111,7 @@ func InstallGitHooks(ctx context.Context, root string) ([]HookEdit, error) {
 	var out []HookEdit
 	for _, pl := range plans {
 		if pl.edit.Action != "current" {
-			if err := lockfile.WriteFileAtomic(pl.edit.Path, pl.data, pl.perm); err != nil {
+			if err := atomicfile.WriteFile(pl.edit.Path, pl.data, pl.perm); err != nil {
 				return out, err
 			}
 			// WriteFileAtomic's mode is filtered by the umask: a hook must

@@ -25,8 +25,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/naming"
-	"github.com/ctx-dev/ctx/lockfile"
 )
 
 // CannotWrite reports whether err means that a directory cannot be written
@@ -201,7 +201,7 @@ func (d Dir) Rename(from, to string) error {
 	return os.Rename(d.Path(from), d.Path(to))
 }
 
-// WriteFileAtomic writes rel through lockfile.WriteFileAtomic (temp file,
+// WriteFileAtomic writes rel through atomicfile.WriteFile (temp file,
 // fsync, rename), creating its parent directories.
 func (d Dir) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {
 	if err := d.check(rel, false); err != nil {
@@ -211,7 +211,7 @@ func (d Dir) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return lockfile.WriteFileAtomic(p, data, perm)
+	return atomicfile.WriteFile(p, data, perm)
 }
 
 // WriteFile writes rel in place (os.WriteFile), for files that must keep
