@@ -111,7 +111,7 @@ func (p Project) Path(elem ...string) string {
 // PackageDir is packages/<alias>/.
 func (p Project) PackageDir(alias string) string { return p.Path(PackagesDir, alias) }
 
-// Name is the project's name, as audience rules (internal/audience) match
+// Name is the project's name, as audience rules (audience) match
 // it: the manifest's "project", or, when that is unset, the project
 // folder's base name (defaulted reports which).
 func (p Project) Name(m *Manifest) (name string, defaulted bool) {

@@ -15,11 +15,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/audience"
 	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/audience"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/webfetch"
