@@ -13,9 +13,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/ctxref"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -159,7 +159,7 @@ func (s *Server) addTools() {
 	}, map[string]bound{"offset": offsetBound, "maxTokens": maxTokensBound}, s.getSection)
 }
 
-// docURI is the resource URI of a document (internal/ctxref's URI form).
+// docURI is the resource URI of a document (ctxref's URI form).
 func docURI(alias, p string) string {
 	return ctxref.Ref{Form: ctxref.FormURI, Name: alias, Path: p}.String()
 }
