@@ -13,8 +13,8 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/webdoc"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/webdoc"
 )
 
 // A dir source (project.KindDir) is a local file or folder indexed and
