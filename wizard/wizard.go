@@ -22,10 +22,10 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
+	"github.com/ctx-dev/ctx/webfetch"
 	"github.com/ctx-dev/ctx/workspace"
 )
 

@@ -22,9 +22,9 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/webfetch"
 )
 
 // ChangesOptions configure Changes.
