@@ -77,7 +77,7 @@ type Options struct {
 const DefaultMaxFileSize = 50 << 20
 
 // PhaseDownload is the one phase of an https source's fetch (workspace
-// reports internal/webfetch's progress as a Progress, so that one display
+// reports webfetch's progress as a Progress, so that one display
 // shows every kind): Objects counts the documents received whole.
 const PhaseDownload = "download"
 

@@ -15,9 +15,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -83,7 +84,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
 	}
 	fl := flock.New(dir + fetchLockSuffix)
-	if err := lockWait(ctx, fl, false); err != nil {
+	if ok, err := lockwait.Exclusive(ctx, fl, lockwait.Forever); !ok {
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
 	return newStorage(osfs.New(dir), true), func() { _ = fl.Unlock() }, nil
@@ -95,25 +96,12 @@ const (
 	readersLockSuffix = ".readers.lock"
 )
 
-// lockWait takes fl, shared or exclusive, waiting as long as ctx allows.
-func lockWait(ctx context.Context, fl *flock.Flock, shared bool) error {
-	try := fl.TryLockContext
-	if shared {
-		try = fl.TryRLockContext
-	}
-	ok, err := try(ctx, 50*time.Millisecond)
-	if err == nil && !ok {
-		err = ctx.Err()
-	}
-	return err
-}
-
 // readLock takes the readers lock of the store st (shared), waiting as
 // long as ctx allows. It is taken while the fetch lock is held, which gc
 // needs first, so it waits at most for a gc that is finishing.
 func readLock(ctx context.Context, st *filesystem.Storage) (func(), error) {
 	rl := flock.New(filepath.Clean(st.Filesystem().Root()) + readersLockSuffix)
-	if err := lockWait(ctx, rl, true); err != nil {
+	if ok, err := lockwait.Shared(ctx, rl, lockwait.Forever); !ok {
 		return nil, fmt.Errorf("lock the cache %s for reading: %w", st.Filesystem().Root(), err)
 	}
 	return func() { _ = rl.Unlock() }, nil
@@ -225,7 +213,7 @@ func recordCommit(st *filesystem.Storage, c plumbing.Hash) error {
 const useFileName = "ctx-used.json"
 
 // useFile is the content of ctx-used.json. It is rewritten whole
-// (lockfile.WriteFileAtomic) under the fetch lock.
+// (atomicfile.WriteFile) under the fetch lock.
 type useFile struct {
 	URL  string `json:"url"`  // the remote, credentials redacted
 	Used []use  `json:"used"` // sorted by commit, then path
@@ -275,7 +263,7 @@ func writeUses(dir string, u *useFile) error {
 	if err != nil {
 		return err
 	}
-	return lockfile.WriteFileAtomic(filepath.Join(dir, useFileName), append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, useFileName), append(data, '\n'), 0o644)
 }
 
 // recordUse notes in st's ctx-used.json that commit's sub-path sub was used
@@ -340,10 +328,8 @@ func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
 	if _, err := os.Stat(dir); err != nil {
 		return nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, noteWait)
-	defer cancel()
 	fl := flock.New(dir + fetchLockSuffix)
-	if err := lockWait(wctx, fl, false); err != nil {
+	if ok, _ := lockwait.Exclusive(ctx, fl, noteWait); !ok {
 		return nil
 	}
 	defer fl.Unlock()

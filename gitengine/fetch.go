@@ -111,12 +111,13 @@ func (e *Engine) refusedError(c *conn, commit plumbing.Hash, ref string, err err
 	return newError(kind, c.r.raw, "fetch", fmt.Errorf("commit %s: %w", commit, err), hint)
 }
 
-// refHash finds the advertised tip of ref (full or short name).
+// refHash finds the advertised tip of ref: its name as given (HEAD), else
+// the full names it stands for (refNames, in Resolve's order).
 func (c *conn) refHash(ref string) (plumbing.Hash, bool) {
 	if ref == "" {
 		return plumbing.ZeroHash, false
 	}
-	for _, name := range []string{ref, "refs/heads/" + ref, "refs/tags/" + ref} {
+	for _, name := range append([]string{ref}, refNames(ref)...) {
 		if h, ok := c.adv.Peeled[name]; ok {
 			return h, true
 		}

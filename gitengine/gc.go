@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/lockwait"
-	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -724,7 +724,7 @@ func pruneRecords(st *filesystem.Storage, dir string, uses *useFile, recent []us
 			lines = append(lines, l+"\n")
 		}
 	}
-	return lockfile.WriteFileAtomic(filepath.Join(dir, "ctx-commits"), []byte(strings.Join(lines, "")), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, "ctx-commits"), []byte(strings.Join(lines, "")), 0o644)
 }
 
 // keeper marks the objects a used commit keeps.

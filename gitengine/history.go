@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -104,8 +104,8 @@ func relIn(root, file string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rel, err := filepath.Rel(r, filepath.Join(d, filepath.Base(file)))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := naming.RelIn(r, filepath.Join(d, filepath.Base(file)))
+	if !ok {
 		return "", fmt.Errorf("%s is outside the git work tree %s", safetext.Clip(file, 0), safetext.Clip(root, 0))
 	}
 	return filepath.ToSlash(rel), nil

@@ -215,10 +215,9 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 		}
 		return Resolved{}, notFound("no ref " + safetext.Clip(ref, 0))
 	}
-	// git's rev-parse order: tags before branches.
 	var hits []Ref
-	for _, prefix := range []string{"refs/tags/", "refs/heads/"} {
-		if r, ok := byName[prefix+ref]; ok {
+	for _, name := range refNames(ref) {
+		if r, ok := byName[name]; ok {
 			hits = append(hits, r)
 		}
 	}
@@ -270,9 +269,7 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 func refsHint(rem *Remote) string {
 	var names []string
 	for _, x := range rem.Refs {
-		if n, ok := strings.CutPrefix(x.Name, "refs/heads/"); ok {
-			names = append(names, n)
-		} else if n, ok := strings.CutPrefix(x.Name, "refs/tags/"); ok {
+		if n, ok := shortRefName(x.Name); ok {
 			names = append(names, n)
 		}
 		if len(names) == 10 {
@@ -387,4 +384,26 @@ func commitsWithPrefix(st storer.EncodedObjectStorer, prefix string) ([]string, 
 		return nil
 	})
 	return out, err
+}
+
+// refNames is the full names a ref may stand for, in git's rev-parse order
+// (a tag before a branch: Resolve warns when both are there); a name under
+// refs/ stands for itself.
+func refNames(ref string) []string {
+	if strings.HasPrefix(ref, "refs/") {
+		return []string{ref}
+	}
+	return []string{"refs/tags/" + ref, "refs/heads/" + ref}
+}
+
+// shortRefName is a branch's or tag's short name (refNames' inverse), and
+// false for any other name.
+func shortRefName(name string) (string, bool) {
+	if n, ok := strings.CutPrefix(name, "refs/heads/"); ok {
+		return n, true
+	}
+	if n, ok := strings.CutPrefix(name, "refs/tags/"); ok {
+		return n, true
+	}
+	return "", false
 }

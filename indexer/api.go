@@ -52,6 +52,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -63,7 +64,7 @@ type Package = project.Package
 
 // Prepare loads what Sync needs on first use (the tokenizer's vocabulary:
 // about 30 ms), so a caller can do it while it waits on the network.
-func Prepare() { o200k() }
+func Prepare() { tokens.Codec() }
 
 // DefaultBudgetTokens is INDEX.md's default budget.
 const DefaultBudgetTokens = 8000

@@ -110,12 +110,8 @@ func (c *catalog) records(indexDir, alias string) ([]fileRecord, error) {
 	return recs, nil
 }
 
-// loadAll reads every part not read yet.
-func (c *catalog) loadAll(indexDir string) error {
-	return c.loadAllCtx(context.Background(), indexDir)
-}
-
-// loadAllCtx is loadAll, stopped by ctx before each part it reads.
+// loadAllCtx reads every part not read yet, stopped by ctx before each
+// part it reads.
 func (c *catalog) loadAllCtx(ctx context.Context, indexDir string) error {
 	for alias := range c.Parts {
 		if err := ctx.Err(); err != nil {

@@ -89,7 +89,7 @@ func TestCatalogOldSingleFileRebuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.loadAll(filepath.Join(dir, "index")); err != nil {
+	if err := c.loadAllCtx(context.Background(), filepath.Join(dir, "index")); err != nil {
 		t.Fatal(err)
 	}
 	old := map[string]any{"schema": 11, "packages": c.Packages, "files": c.Files, "indexMD": c.IndexMD}

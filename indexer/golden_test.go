@@ -32,7 +32,7 @@ func TestChunkingGolden(t *testing.T) {
 			var b strings.Builder
 			p := parseMarkdown(filepath.Base(f), in, func(w string) { fmt.Fprintf(&b, "warning: %s\n", w) })
 			fmt.Fprintf(&b, "title: %s\nsummary: %s\ntags: %s\ntype: %s\nlines: %d\n", p.Title, p.Summary, strings.Join(p.Tags, ", "), p.Type, p.Lines)
-			for _, h := range markdown.Outline(in) {
+			for _, h := range markdown.Parse(in).Outline() {
 				fmt.Fprintf(&b, "heading: %d %d %s\n", h.Line, h.Level, h.Text)
 			}
 			for i, c := range p.Chunks {

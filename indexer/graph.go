@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -243,7 +244,7 @@ func (g *graph) document(alias, rel string, dirWanted bool) (docKey, bool) {
 		switch ext := path.Ext(rel); strings.ToLower(ext) {
 		case ".html", ".htm":
 			base := strings.TrimSuffix(rel, ext)
-			for _, e := range []string{".md", ".markdown", ".mdx"} {
+			for _, e := range markdown.ExtensionsOf(markdown.FormatMarkdown) {
 				if k, ok := try(base + e); ok {
 					return k, true
 				}
@@ -282,8 +283,8 @@ func (g *graph) resolveWiki(from docKey, t string, l *Link) (docKey, bool) {
 		}
 	}
 	base := strings.ToLower(path.Base(t))
-	if e := path.Ext(base); strings.EqualFold(e, ".md") || strings.EqualFold(e, ".markdown") || strings.EqualFold(e, ".mdx") {
-		base = strings.TrimSuffix(base, e)
+	if markdown.FormatOf(base) == markdown.FormatMarkdown {
+		base = strings.TrimSuffix(base, path.Ext(base))
 	}
 	if ks := g.byBase[from.alias][base]; len(ks) > 0 {
 		return ks[0], true

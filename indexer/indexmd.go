@@ -6,94 +6,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"unicode"
-	"unicode/utf8"
-
-	"github.com/tiktoken-go/tokenizer/codec"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 )
-
-// o200k is the tokenizer INDEX.md is measured with (GPT-4o's o200k_base; its
-// vocabulary is compiled into the binary, nothing is downloaded).
-var o200k = sync.OnceValue(codec.NewO200kBase)
-
-// o200kCount returns the number of o200k tokens of s.
-func o200kCount(s string) int {
-	n, err := o200k().Count(s)
-	if err != nil {
-		return len(s) // never fewer tokens than bytes: a safe over-estimate
-	}
-	return n
-}
-
-// countTokens returns o200kCount(s), counting each line once per process.
-// Laying out INDEX.md counts the same entry lines at several detail levels
-// and then the whole file; the tokenizer (a regexp pre-split, then BPE) was
-// a quarter of a fresh install's index time.
-//
-// It is exact: o200k's pre-split never joins text across a line break that
-// is followed by a character other than whitespace or '/' (no pattern of it
-// starts with a line break unless it is all whitespace, and only
-// `[^\s\p{L}\p{N}]+[\r\n/]*` reaches past one, through '/'), so the count
-// of s is the sum of the counts of the pieces it splits into there.
-// TestCountTokensBySegment checks this against o200kCount.
-func countTokens(s string) int {
-	n := 0
-	for len(s) > 0 {
-		end := len(s)
-		for i := strings.IndexByte(s, '\n'); i >= 0 && i+1 < len(s); {
-			c := s[i+1]
-			if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f' && c != '/' && c < utf8.RuneSelf {
-				end = i + 1
-				break
-			}
-			if c >= utf8.RuneSelf {
-				// Unicode whitespace (U+0085, U+00A0, U+2028…) would join.
-				if r, _ := utf8.DecodeRuneInString(s[i+1:]); !unicode.IsSpace(r) {
-					end = i + 1
-					break
-				}
-			}
-			j := strings.IndexByte(s[i+1:], '\n')
-			if j < 0 {
-				break
-			}
-			i += 1 + j
-		}
-		n += segmentTokens(s[:end])
-		s = s[end:]
-	}
-	return n
-}
-
-// segmentCache holds the token counts of recently counted segments.
-var segmentCache struct {
-	sync.Mutex
-	m map[string]int
-}
-
-func segmentTokens(seg string) int {
-	segmentCache.Lock()
-	n, ok := segmentCache.m[seg]
-	segmentCache.Unlock()
-	if ok {
-		return n
-	}
-	n = o200kCount(seg)
-	segmentCache.Lock()
-	if segmentCache.m == nil || len(segmentCache.m) >= 1<<15 {
-		segmentCache.m = make(map[string]int)
-	}
-	segmentCache.m[seg] = n
-	segmentCache.Unlock()
-	return n
-}
 
 // Detail levels of one package's section in INDEX.md, from most to least.
 const (
@@ -123,7 +43,8 @@ type renderInfo struct {
 // pkgSection is one package's part of INDEX.md at every detail level,
 // computed lazily.
 type pkgSection struct {
-	memo   *costMemo // nil: none
+	memo   *costMemo       // nil: none
+	tc     *tokens.Counter // the render's
 	pkg    Package
 	base   string // prefix of its documents' paths: "" for a locked package, where a dir source is from INDEX.md ("../docs/")
 	docs   []fileRecord
@@ -195,17 +116,17 @@ func (s *pkgSection) costOf(level, limit int) int {
 		s.cost[level] = n
 		return n
 	}
-	n := countTokens(s.header)
+	n := s.tc.Count(s.header)
 	switch {
 	case len(es) <= sampleLines:
 		for _, l := range es {
-			n += countTokens(l)
+			n += s.tc.Count(l)
 		}
 	default:
 		stride := len(es) / sampleLines
 		sampled, sampledBytes := 0, 0
 		for i := 0; i < len(es); i += stride {
-			sampled += countTokens(es[i])
+			sampled += s.tc.Count(es[i])
 			sampledBytes += len(es[i])
 		}
 		n += int(float64(sampled) * float64(bytes) / float64(max(sampledBytes, 1)))
@@ -383,24 +304,24 @@ func provenance(p Package, base string) []string {
 	return meta
 }
 
-// renderIndex writes INDEX.md for the packages, within budget tokens as
-// counted by o200k. from is INDEX.md's folder: a dir source's documents are
-// shown relative to it (dirBase). It degrades package by package, always
-// shortening the currently largest section by one level, and says in the
-// file what it shortened. The output depends only on its input.
-func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
-	return renderIndexMemo(pkgs, files, budget, from, nil, nil)
-}
-
-// renderIndexMemo is renderIndex taking the token counts of sections from
-// memo, and adding the ones it counts (memo may be nil).
-// recent is the record of what the last update changed (recentPart).
+// renderIndexMemo writes INDEX.md for the packages, within budget tokens
+// as counted by o200k. from is INDEX.md's folder: a dir source's documents
+// are shown relative to it (dirBase). It degrades package by package,
+// always shortening the currently largest section by one level, and says
+// in the file what it shortened. The output depends only on its input. It
+// takes the token counts of sections from memo, and adds the ones it
+// counts (memo may be nil). recent is the record of what the last update
+// changed (recentPart).
 func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo, recent []RecentChange) (string, renderInfo) {
+	// INDEX.md is counted with o200k (internal/tokens): the same entry
+	// lines at several detail levels, then the whole file; the counter
+	// remembers the pieces of the lines it has counted, for this render.
+	tc := new(tokens.Counter)
 	var secs []*pkgSection
 	indeg := inDegrees(pkgs, files)
 	totalDocs, live := 0, 0
 	for _, p := range pkgs {
-		s := &pkgSection{pkg: p, memo: memo}
+		s := &pkgSection{pkg: p, memo: memo, tc: tc}
 		for k, n := range indeg {
 			if k.alias == p.Alias {
 				if s.indeg == nil {
@@ -441,39 +362,39 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		top += fmt.Sprintf("%s, %s, %s. "+
 			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",
 			wording.Count(len(pkgs), "package", "packages"), wording.Count(totalDocs, "document", "documents"), where)
-		top += recentPart(recent, pkgs, budget)
+		top += recentPart(recent, pkgs, budget, tc)
 	}
 
 	target := budget
 	var out string
 	var degraded string
 	for attempt := 0; attempt < 8; attempt++ {
-		out, degraded = layout(top, secs, budget, target)
-		n := countTokens(out)
+		out, degraded = layout(top, secs, budget, target, tc)
+		n := tc.Count(out)
 		if n <= budget {
 			return out, renderInfo{Tokens: n, Degraded: degraded}
 		}
 		target -= n - budget + 16
 	}
-	out = hardCut(out, budget)
+	out = hardCut(out, budget, tc)
 	if degraded == "" {
 		degraded = "cut to fit"
 	}
-	return out, renderInfo{Tokens: countTokens(out), Degraded: degraded}
+	return out, renderInfo{Tokens: tc.Count(out), Degraded: degraded}
 }
 
 // layout chooses a level per section so that the estimated size (the sum
 // of the parts' token counts) fits target, and renders the file.
-func layout(top string, secs []*pkgSection, budget, target int) (string, string) {
+func layout(top string, secs []*pkgSection, budget, target int, tc *tokens.Counter) (string, string) {
 	levels := make([]int, len(secs))
 	const noteReserve = 60 // the note's fixed words; the per-package parts are counted below
-	fixed := countTokens(top)
+	fixed := tc.Count(top)
 	total := func() int {
 		n := fixed
 		for i, s := range secs {
 			n += s.costOf(levels[i], target)
 			if levels[i] != levelFull {
-				n += countTokens(s.pkg.Alias) + 8 // its mention in the note
+				n += tc.Count(s.pkg.Alias) + 8 // its mention in the note
 			}
 		}
 		for _, l := range levels {
@@ -527,7 +448,7 @@ func layout(top string, secs []*pkgSection, budget, target int) (string, string)
 		n := fixed + noteReserve + 20
 		shown = 0
 		for shown < len(secs) {
-			c := secs[shown].costOf(levelNone, target) + countTokens(secs[shown].pkg.Alias) + 8
+			c := secs[shown].costOf(levelNone, target) + tc.Count(secs[shown].pkg.Alias) + 8
 			if n+c > target {
 				break
 			}
@@ -583,10 +504,10 @@ func layout(top string, secs []*pkgSection, budget, target int) (string, string)
 
 // hardCut keeps the longest prefix of whole lines that fits budget with a
 // closing note; the last resort when estimates were wrong.
-func hardCut(out string, budget int) string {
+func hardCut(out string, budget int, tc *tokens.Counter) string {
 	const tail = "\n…(cut to fit the token budget; use `ctx search` or the `search` MCP tool)\n"
 	lines := strings.SplitAfter(out, "\n")
-	fits := func(n int) bool { return countTokens(strings.Join(lines[:n], "")+tail) <= budget }
+	fits := func(n int) bool { return tc.Count(strings.Join(lines[:n], "")+tail) <= budget }
 	lo, hi := 0, len(lines) // fits(lo) is assumed; find the largest n that fits
 	if !fits(0) {
 		return "# Context index\n"

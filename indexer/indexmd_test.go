@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/tokens"
 )
 
 var words = []string{
@@ -165,7 +167,7 @@ func TestFolderGroups(t *testing.T) {
 func TestCountTokensOffline(t *testing.T) {
 	t.Parallel()
 	// o200k: "hello world" is two tokens; the vocabulary is embedded.
-	if n := countTokens("hello world"); n != 2 {
+	if n := new(tokens.Counter).Count("hello world"); n != 2 {
 		t.Errorf("countTokens(hello world) = %d, want 2", n)
 	}
 }
@@ -193,6 +195,8 @@ func TestFolderSamples(t *testing.T) {
 // files and on random text full of the characters that could join lines.
 func TestCountTokensBySegment(t *testing.T) {
 	t.Parallel()
+	var tc tokens.Counter
+	countTokens := tc.Count
 	r := rand.New(rand.NewPCG(7, 8))
 	pieces := []string{"\n", "\n\n", " \n", "\n ", "/", "//", "\r\n", ".", "...\n", "- ", "# ", "`x`", "\t", "\u00a0", "\u2028", "\u0085", "é", "日本", "12345", "'s", "<|endoftext|>", "word", " word", "URL: https://a/b", "—", "!!\n/", "\n/x"}
 	for i := 0; i < 3000; i++ {
@@ -302,4 +306,19 @@ func TestIndexMemoSameOutput(t *testing.T) {
 			t.Errorf("run %d: %d of %d section counts were counted again", run, counted, len(memo.used))
 		}
 	}
+}
+
+// o200kCount is the codec's count of s, whole: what a tokens.Counter's
+// count is checked against.
+func o200kCount(s string) int {
+	n, err := tokens.Codec().Count(s)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
+// renderIndex is renderIndexMemo with no memo and no record of changes.
+func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
+	return renderIndexMemo(pkgs, files, budget, from, nil, nil)
 }

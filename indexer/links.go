@@ -188,8 +188,11 @@ func looksLikeDocPath(s string) bool {
 	if i := strings.IndexByte(p, '#'); i >= 0 {
 		p = p[:i]
 	}
+	if markdown.FormatOf(p) == markdown.FormatMarkdown {
+		return true
+	}
 	switch strings.ToLower(path.Ext(p)) {
-	case ".md", ".markdown", ".mdx", ".html", ".htm":
+	case ".html", ".htm":
 		return true
 	}
 	return strings.HasPrefix(s, "/") && len(s) > 1 || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")

@@ -440,7 +440,7 @@ func FuzzParseMarkdown(f *testing.F) {
 				}
 			}
 		}
-		for _, h := range markdown.Outline(in) {
+		for _, h := range markdown.Parse(in).Outline() {
 			if h.Level < 1 || h.Level > 6 || h.Line < 1 {
 				t.Errorf("bad heading %+v", h)
 			}

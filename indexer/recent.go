@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -86,7 +87,7 @@ func recentHash(r []RecentChange) string {
 // recentPart renders the record as INDEX.md's "Recently changed" part,
 // within budget/recentShare tokens (lines past it left out), or "" when
 // there is nothing to show. Every name is a code span (codeSpan).
-func recentPart(r []RecentChange, pkgs []Package, budget int) string {
+func recentPart(r []RecentChange, pkgs []Package, budget int, tc *tokens.Counter) string {
 	installed := map[string]bool{}
 	for _, p := range pkgs {
 		installed[p.Alias] = true
@@ -120,7 +121,7 @@ func recentPart(r []RecentChange, pkgs []Package, budget int) string {
 			line += ": " + strings.Join(docs, ", ")
 		}
 		line += "\n"
-		if countTokens(out+line+tail) > limit {
+		if tc.Count(out+line+tail) > limit {
 			break
 		}
 		out += line

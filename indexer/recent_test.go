@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/tokens"
 )
 
 // TestNoteRecent: INDEX.md's "Recently changed" part names what the last
@@ -61,11 +63,11 @@ func TestNoteRecent(t *testing.T) {
 	for range 50 {
 		many = append(many, RecentChange{Alias: pkgs[0].Alias, Summary: strings.Repeat("word ", 40)})
 	}
-	part := recentPart(many, pkgs, 4000)
-	if n := countTokens(part); n > 4000/recentShare || n == 0 {
+	part := recentPart(many, pkgs, 4000, new(tokens.Counter))
+	if n := new(tokens.Counter).Count(part); n > 4000/recentShare || n == 0 {
 		t.Errorf("the part is %d tokens, want 1 to %d", n, 4000/recentShare)
 	}
-	if recentPart(many, pkgs, 100) != "" {
+	if recentPart(many, pkgs, 100, new(tokens.Counter)) != "" {
 		t.Error("a budget too small for one line still shows the part")
 	}
 }

@@ -182,12 +182,6 @@ func (s *snippeter) word(w []byte, start, end int) bool {
 	return true
 }
 
-// snippet returns about snippetBytes of text around the densest cluster of
-// query terms, each matched word marked **like this**, on one line.
-func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
-	return newSnippeter(a, terms).snippet([]byte(text))
-}
-
 // snippet is the package's snippet with s's analyzer and terms; text is
 // not changed.
 func (s *snippeter) snippet(text []byte) string {

@@ -322,3 +322,9 @@ func FuzzSnippet(f *testing.F) {
 		_ = compoundParts(text, 50)
 	})
 }
+
+// snippet returns about snippetBytes of text around the densest cluster of
+// query terms, each matched word marked **like this**, on one line.
+func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
+	return newSnippeter(a, terms).snippet([]byte(text))
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
@@ -229,10 +230,7 @@ func lockIndex(ctx context.Context, d confine.Dir, indexDir string, warn func(st
 	}
 	if !ok {
 		warn("waiting for another ctx process that is updating " + indexDir + " …")
-		if ok, err = lock.TryLockContext(ctx, 50*time.Millisecond); !ok || err != nil {
-			if err == nil {
-				err = ctx.Err()
-			}
+		if ok, err = lockwait.Exclusive(ctx, lock, lockwait.Forever); !ok {
 			return nil, fmt.Errorf("indexer: wait for another ctx updating %s: %w", indexDir, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
 )
@@ -129,8 +130,8 @@ func EmbedIndex(ctx context.Context, contextDir string, e Embedder, o EmbedOptio
 		if o.Warn != nil {
 			o.Warn("waiting for another ctx process that is embedding " + indexDir + " …")
 		}
-		if ok, err = lock.TryLockContext(ctx, 50*time.Millisecond); !ok || err != nil {
-			return nil, fmt.Errorf("indexer: wait for another ctx embedding %s: %w", indexDir, cmpErr(err, ctx.Err()))
+		if ok, err = lockwait.Exclusive(ctx, lock, lockwait.Forever); !ok {
+			return nil, fmt.Errorf("indexer: wait for another ctx embedding %s: %w", indexDir, err)
 		}
 	}
 	defer lock.Close()
@@ -189,13 +190,6 @@ var errDimsChanged = errors.New("the endpoint's vectors changed dimension")
 // probeText is what EmbedIndex embeds to check the endpoint's dimension
 // when no chunk needs a vector.
 const probeText = "ctx: dimension check"
-
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
-}
 
 // chunkText reads chunk i of a document from the index: its embedText;
 // ok is false when the index has no such chunk.

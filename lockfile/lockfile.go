@@ -5,13 +5,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -250,50 +249,5 @@ func Write(path string, l *Lock) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, data, 0o644)
-}
-
-// WriteFileAtomic writes data to name through a temp file in the same
-// directory, fsync and rename, so readers see the old or the new bytes, never
-// a mix. When name already holds exactly data, nothing is written.
-func WriteFileAtomic(name string, data []byte, perm fs.FileMode) error {
-	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
-		return nil
-	}
-	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	SyncDir(dir)
-	return nil
-}
-
-// SyncDir flushes a directory's entries (after a rename) where the system
-// supports it; errors are ignored, as some file systems refuse.
-func SyncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
+	return atomicfile.WriteFile(path, data, 0o644)
 }

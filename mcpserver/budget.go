@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -262,7 +263,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 			s.bg.Add(1)
 			go func() {
 				defer s.bg.Done()
-				s.codec()
+				tokens.Codec()
 			}()
 		})
 		max := 0

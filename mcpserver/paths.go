@@ -13,9 +13,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/confine"
-	"github.com/ctx-dev/ctx/internal/ctxref"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
@@ -52,6 +52,13 @@ func checkRelPath(p string) (string, error) {
 }
 
 var errOutside = errors.New("outside the package")
+
+// served reports whether the server may serve or show path p of a package:
+// the one hidden-file rule of every listing and answer (checkRelPathOnce:
+// no component starting with ".", such as .git and .state, and no path
+// that could leave the package). A path the index holds that is not
+// served is left out of search hits, listings, counts and links.
+func served(p string) bool { return checkRelPathOnce(p) == nil }
 
 func checkRelPathOnce(p string) error {
 	if p == "" {
@@ -234,7 +241,7 @@ func (s *Server) suggestPaths(snap snapshot, alias, want string) []string {
 	if r, err := s.reader(); err == nil {
 		if docs, err := r.Documents(alias); err == nil {
 			for _, d := range docs {
-				if checkRelPathOnce(d.Path) == nil && markdown.IsDocument(d.Path) && (pf.only == "" || d.Path == pf.only) {
+				if served(d.Path) && markdown.IsDocument(d.Path) && (pf.only == "" || d.Path == pf.only) {
 					paths = append(paths, d.Path)
 				}
 			}

@@ -96,3 +96,28 @@ func TestParseDocURI(t *testing.T) {
 		t.Errorf("docURI = %q", uri)
 	}
 }
+
+// served is the one hidden-file rule of listings and answers: a path with
+// a hidden component, or one that could leave the package, is never shown.
+func TestServedRule(t *testing.T) {
+	t.Parallel()
+	for p, want := range map[string]bool{
+		"README.md":          true,
+		"docs/setup.md":      true,
+		"docs/.hidden/x.md":  false,
+		".git/config":        false,
+		".state/x.md":        false,
+		"docs/.draft.md":     false,
+		"../outside.md":      false,
+		"/etc/passwd":        false,
+		"docs//x.md":         false,
+		"docs\\x.md":         false,
+		"":                   false,
+		"a/./b.md":           false,
+		"docs/not.hidden.md": true,
+	} {
+		if got := served(p); got != want {
+			t.Errorf("served(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -12,8 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/ctxref"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

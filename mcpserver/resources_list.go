@@ -107,7 +107,7 @@ func (s *Server) catalogue(snap snapshot, alias string) []indexer.Document {
 	}
 	out := docs[:0]
 	for _, d := range docs {
-		if snap.has(d.Package) && checkRelPathOnce(d.Path) == nil {
+		if snap.has(d.Package) && served(d.Path) {
 			out = append(out, d)
 		}
 	}

@@ -20,10 +20,10 @@ import (
 	"sync"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tiktoken-go/tokenizer"
 )
 
 // Options configure a Server.
@@ -85,13 +85,11 @@ type Server struct {
 	syncMu sync.Mutex // one freshness check and re-index start at a time
 	// changes is Options.Changes.
 	changes ChangesFunc
-	// codec is the tokenizer for response caps, loaded on first use.
-	codec func() tokenizer.Codec
 	// counts holds the counts of the last large texts counted.
 	counts countCache
-	// pieces counts texts piece by piece (o200k.go).
-	pieces pieceCounter
-	// warm starts loading codec in the background on the first call, so
+	// tokens counts o200k tokens for response caps (internal/tokens).
+	tokens tokens.Counter
+	// warm starts loading the codec in the background on the first call, so
 	// that it loads while that call searches or reads (addTool).
 	warm sync.Once
 	// sync is indexer.Sync (a field so tests can make it fail).
@@ -151,13 +149,6 @@ func New(opts Options) (*Server, error) {
 		freshness: func(r *indexer.Reader, pkgs []indexer.Package) (indexer.Freshness, error) {
 			return r.Freshness(pkgs)
 		},
-		codec: sync.OnceValue(func() tokenizer.Codec {
-			c, err := tokenizer.Get(tokenizer.O200kBase)
-			if err != nil {
-				return nil
-			}
-			return c
-		}),
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "ctx", Title: "ctx context packages", Version: version},
 		&mcp.ServerOptions{

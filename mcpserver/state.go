@@ -329,6 +329,41 @@ func (s *Server) budget() int {
 	return m.Index.BudgetTokens
 }
 
+// indexFor is the preamble of every tool that reads the index: the
+// project's state (an unusable lock is the error), each alias given
+// checked (checkPackage; optional makes an optional one), a document path p checked (as
+// served: checkRelPathOnce; "" is none), the index brought up to date
+// (freshen: its warning) and a reader of it. The tool's own logic
+// follows.
+func (s *Server) indexFor(ctx context.Context, req mcp.Request, p string, aliases ...string) (snapshot, *indexer.Reader, string, error) {
+	snap := s.snapshot()
+	if snap.unusable() {
+		return snap, nil, "", snap.lockErr
+	}
+	for _, a := range aliases {
+		if err := s.checkPackage(snap, a); err != nil {
+			return snap, nil, "", err
+		}
+	}
+	if p != "" {
+		if err := checkRelPathOnce(p); err != nil {
+			return snap, nil, "", err
+		}
+	}
+	warn := s.freshen(ctx, req, snap)
+	r, err := s.reader()
+	return snap, r, warn, err
+}
+
+// optional is the aliases of an optional package argument for indexFor:
+// none when it is "".
+func optional(alias string) []string {
+	if alias == "" {
+		return nil
+	}
+	return []string{alias}
+}
+
 // checkPackage returns an error with a hint when alias is not installed.
 func (s *Server) checkPackage(snap snapshot, alias string) error {
 	if err := checkAlias(alias); err != nil {

@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 )
 
 // A token is the bearer token of `ctx mcp --http`: 16 to 256 characters,
@@ -87,7 +87,7 @@ func RotateToken(path string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("rotate the MCP token: %w", err)
 	}
-	if err := lockfile.WriteFileAtomic(path, []byte(tok+"\n"), 0o600); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(tok+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("rotate the MCP token: %w", err)
 	}
 	return tok, nil

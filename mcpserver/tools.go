@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
@@ -160,13 +160,9 @@ func (s *Server) addTools() {
 	}, map[string]bound{"offset": offsetBound, "maxTokens": maxTokensBound}, s.getSection)
 }
 
-// docURI is the resource URI of a document.
+// docURI is the resource URI of a document (ctxref's URI form).
 func docURI(alias, p string) string {
-	parts := strings.Split(p, "/")
-	for i, x := range parts {
-		parts[i] = url.PathEscape(x)
-	}
-	return "ctx://packages/" + url.PathEscape(alias) + "/" + strings.Join(parts, "/")
+	return ctxref.Ref{Form: ctxref.FormURI, Name: alias, Path: p}.String()
 }
 
 // checkKind refuses a kind filter that is not a source kind.
@@ -220,16 +216,6 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
-	snap := s.snapshot()
-	if snap.unusable() {
-		return nil, SearchOut{}, snap.lockErr
-	}
-	for _, p := range in.Packages {
-		if err := s.checkPackage(snap, p); err != nil {
-			return nil, SearchOut{}, err
-		}
-	}
-	out := SearchOut{Hits: []SearchHit{}}
 	limit := in.Limit
 	switch {
 	case limit <= 0:
@@ -237,11 +223,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	case limit > MaxSearchLimit:
 		return nil, SearchOut{}, fmt.Errorf("limit %d: ask for 1 to %d hits", limit, MaxSearchLimit)
 	}
-	out.Warning = s.freshen(ctx, req, snap)
-	r, err := s.reader()
+	snap, r, warn, err := s.indexFor(ctx, req, "", in.Packages...)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
+	out := SearchOut{Hits: []SearchHit{}, Warning: warn}
 	q := indexer.Query{Text: in.Query, Packages: in.Packages, Tags: in.Tags, Limit: limit, BestPerDocument: !in.AllPassages}
 	if in.Kind != "" {
 		q.Kinds = []string{in.Kind}
@@ -255,7 +241,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
 	for _, h := range hits {
-		if checkRelPathOnce(h.Path) != nil {
+		if !served(h.Path) {
 			continue // a hidden file the index holds is never served
 		}
 		rev, live := snap.revOf(h.Package)
@@ -387,6 +373,33 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	return clean, data, nil
 }
 
+// openedDoc is the document a tool was asked for, read and parsed.
+type openedDoc struct {
+	snap  snapshot     // the project's state it was read in
+	alias string       // its package
+	path  string       // its path as asked (a reference's path when one was given)
+	clean string       // its path, cleaned (checkRelPath)
+	doc   markdown.Doc // its lines, outline and sections
+}
+
+// document is the preamble of every tool that reads one document: the
+// package and path (refTarget: a reference may stand as the path), the
+// document opened (openDoc: the package checked, the path checked, the
+// file read, binary refused, not found answered by docNotFound) and
+// parsed. The tool's own logic follows.
+func (s *Server) document(alias, p string) (openedDoc, error) {
+	alias, p, err := refTarget(alias, p)
+	if err != nil {
+		return openedDoc{}, err
+	}
+	snap := s.snapshot()
+	clean, data, err := s.openDoc(snap, alias, p)
+	if err != nil {
+		return openedDoc{}, err
+	}
+	return openedDoc{snap: snap, alias: alias, path: p, clean: clean, doc: markdown.ParseFile(clean, data)}, nil
+}
+
 // docNotFound is the one answer of every tool that takes a path for a
 // document that is not there (issue 26): what was asked, the nearest paths
 // the package has (suggestPaths), or where to look. cause, when it says
@@ -485,21 +498,16 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	if err != nil {
 		return nil, nil, err
 	}
-	alias, p, err := refTarget(in.Package, in.Path)
+	d, err := s.document(in.Package, in.Path)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.Package, in.Path = alias, p
-	snap := s.snapshot()
-	clean, data, err := s.openDoc(snap, in.Package, in.Path)
-	if err != nil {
-		return nil, nil, err
-	}
-	doc := markdown.ParseFile(clean, data)
+	in.Package, in.Path = d.alias, d.path
+	doc, clean := d.doc, d.clean
 	lines := doc.Lines
 	first, last := 1, len(lines)
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
-	rev, live := snap.revOf(in.Package)
+	rev, live := d.snap.revOf(in.Package)
 	out.Commit, out.Live = naming.ShortRev(rev, 12), live
 	if in.Section != "" {
 		sec, hs, ok := doc.Section(in.Section)
@@ -607,7 +615,7 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 // countTokens counts BPE tokens (o200k), loading the tokenizer on first use.
 // If it cannot be loaded, every byte counts as a token (an upper bound).
 // The counts of the last few large texts are remembered (countCache), and
-// those of the pieces the texts are cut into (pieceCounter).
+// those of the pieces the texts are cut into (tokens.Counter).
 func (s *Server) countTokens(text string) int {
 	big := len(text) >= countCacheMin
 	if big {
@@ -615,14 +623,7 @@ func (s *Server) countTokens(text string) int {
 			return n
 		}
 	}
-	c := s.codec()
-	if c == nil {
-		return len(text)
-	}
-	n, err := s.pieces.count(c, text)
-	if err != nil {
-		return len(text)
-	}
+	n := s.tokens.Count(text)
 	if big {
 		s.counts.put(text, n)
 	}

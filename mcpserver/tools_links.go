@@ -128,27 +128,6 @@ func (s *Server) addLinkTools() {
 	}, map[string]bound{"hops": {min: 1, max: indexer.MaxHops}, "maxTokens": maxTokensBound}, s.related)
 }
 
-// linkReader checks the document's package and returns a fresh reader.
-func (s *Server) linkReader(ctx context.Context, req mcp.Request, alias, p string) (*indexer.Reader, string, error) {
-	snap := s.snapshot()
-	if snap.unusable() {
-		return nil, "", snap.lockErr
-	}
-	if alias != "" {
-		if err := s.checkPackage(snap, alias); err != nil {
-			return nil, "", err
-		}
-	}
-	if p != "" {
-		if err := checkRelPathOnce(p); err != nil {
-			return nil, "", err
-		}
-	}
-	warn := s.freshen(ctx, req, snap)
-	r, err := s.reader()
-	return r, warn, err
-}
-
 func needDoc(alias, p string) error {
 	if alias == "" || p == "" {
 		return errors.New("give package and path of a document, as in search hits")
@@ -160,7 +139,7 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 	if err := needDoc(in.Package, in.Path); err != nil {
 		return nil, GetLinksOut{}, err
 	}
-	r, warn, err := s.linkReader(ctx, req, in.Package, in.Path)
+	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
 	if err != nil {
 		return nil, GetLinksOut{}, err
 	}
@@ -240,7 +219,7 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	if err := needDoc(in.Package, in.Path); err != nil {
 		return nil, GetMetadataOut{}, err
 	}
-	r, warn, err := s.linkReader(ctx, req, in.Package, in.Path)
+	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
 	if err != nil {
 		return nil, GetMetadataOut{}, err
 	}
@@ -276,7 +255,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	if err := indexer.CheckWhere(in.Where); err != nil {
 		return nil, FindDocumentsOut{}, err
 	}
-	r, warn, err := s.linkReader(ctx, req, in.Package, "")
+	_, r, warn, err := s.indexFor(ctx, req, "", optional(in.Package)...)
 	if err != nil {
 		return nil, FindDocumentsOut{}, err
 	}
@@ -364,7 +343,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	} else if err := indexer.CheckQuery(in.Query); err != nil {
 		return nil, RelatedOut{}, err
 	}
-	r, warn, err := s.linkReader(ctx, req, in.Package, in.Path)
+	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
 	if err != nil {
 		return nil, RelatedOut{}, err
 	}
@@ -376,7 +355,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 			return nil, RelatedOut{}, fmt.Errorf("search failed: %w", err)
 		}
 		for _, h := range hits {
-			if checkRelPathOnce(h.Path) != nil {
+			if !served(h.Path) {
 				continue
 			}
 			if start.Path == "" {
@@ -404,7 +383,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	}
 	var docs []RelatedDoc
 	for _, n := range ns {
-		if checkRelPathOnce(n.Path) != nil {
+		if !served(n.Path) {
 			continue
 		}
 		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: clipTitle(n.Title), Distance: n.Distance, Via: n.Via,

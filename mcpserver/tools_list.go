@@ -207,7 +207,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	if in.Package == "" {
 		count := map[string]int{}
 		for _, d := range docs {
-			if checkRelPathOnce(d.Path) == nil {
+			if served(d.Path) {
 				count[d.Package]++
 			}
 		}
@@ -246,7 +246,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	fetched := snap.fetchedAt(in.Package)
 	if docsErr == nil {
 		for _, d := range docs {
-			if checkRelPathOnce(d.Path) != nil {
+			if !served(d.Path) {
 				continue // never served, so never listed (.git, hidden folders)
 			}
 			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: cmp.Or(fetched, d.Modified.Truncate(time.Second))})

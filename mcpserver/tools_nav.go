@@ -86,20 +86,16 @@ func (s *Server) getOutline(ctx context.Context, _ *mcp.CallToolRequest, in GetO
 	if err != nil {
 		return nil, GetOutlineOut{}, err
 	}
-	alias, p, err := refTarget(in.Package, in.Path)
+	d, err := s.document(in.Package, in.Path)
 	if err != nil {
 		return nil, GetOutlineOut{}, err
 	}
-	listing := listingKey("get_outline", alias, p, strconv.Itoa(in.Depth))
+	alias, doc, clean := d.alias, d.doc, d.clean
+	listing := listingKey("get_outline", alias, d.path, strconv.Itoa(in.Depth))
 	from, started, err := decodeCursor(in.Cursor, listing)
 	if err != nil {
 		return nil, GetOutlineOut{}, err
 	}
-	clean, data, err := s.openDoc(s.snapshot(), alias, p)
-	if err != nil {
-		return nil, GetOutlineOut{}, err
-	}
-	doc := markdown.ParseFile(clean, data)
 	heads, total := s.outline(doc, in.Depth)
 	head := GetOutlineOut{Package: alias, Path: clean, URI: docURI(alias, clean), TotalLines: len(doc.Lines), Tokens: total, Total: len(heads), Headings: []OutlineHeading{}}
 	if len(heads) == 0 {
@@ -220,12 +216,12 @@ func (s *Server) listTags(ctx context.Context, req *mcp.CallToolRequest, in List
 	if err != nil {
 		return nil, ListTagsOut{}, err
 	}
-	listing := listingKey("list_tags", in.Package)
+	listing := listingKey("list_tags", optional(in.Package)...)
 	from, started, err := decodeCursor(in.Cursor, listing)
 	if err != nil {
 		return nil, ListTagsOut{}, err
 	}
-	r, warn, err := s.linkReader(ctx, req, in.Package, "")
+	_, r, warn, err := s.indexFor(ctx, req, "", optional(in.Package)...)
 	if err != nil {
 		return nil, ListTagsOut{}, err
 	}

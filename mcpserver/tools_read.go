@@ -148,17 +148,7 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, nil, err
 	}
-	snap := s.snapshot()
-	if snap.unusable() {
-		return nil, nil, snap.lockErr
-	}
-	for _, p := range in.Packages {
-		if err := s.checkPackage(snap, p); err != nil {
-			return nil, nil, err
-		}
-	}
-	warn := s.freshen(ctx, req, snap)
-	r, err := s.reader()
+	snap, r, warn, err := s.indexFor(ctx, req, "", in.Packages...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -273,7 +263,7 @@ func (a *assembly) open(h indexer.Hit) *readDoc {
 		return d
 	}
 	var rd *readDoc
-	if checkRelPathOnce(h.Path) == nil {
+	if served(h.Path) {
 		if clean, data, err := a.s.openDoc(a.snap, h.Package, h.Path); err == nil {
 			d := markdown.ParseFile(clean, data)
 			rd = &readDoc{doc: d, tok: make([]int, len(d.Lines))}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/fsnotify/fsnotify"
 )
@@ -187,7 +189,7 @@ func (pw *projectWatch) addTree(root string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		if p != root && strings.HasPrefix(d.Name(), ".") {
+		if p != root && markdown.Hidden(d.Name()) {
 			return filepath.SkipDir
 		}
 		return pw.add(p)
@@ -207,15 +209,10 @@ func (pw *projectWatch) addNearest(p string) error {
 	}
 }
 
-// within reports whether p is dir or inside it.
-func within(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
-}
-
 // inTree reports whether p is inside a folder watched with its sub-folders
 // (packages/ or a folder source).
 func (pw *projectWatch) inTree(p string) bool {
-	return slices.ContainsFunc(pw.trees, func(root string) bool { return within(p, root) })
+	return slices.ContainsFunc(pw.trees, func(root string) bool { return naming.Within(root, p) })
 }
 
 // relevant reports whether ev may change an answer: the manifest or the
@@ -225,13 +222,13 @@ func (pw *projectWatch) inTree(p string) bool {
 // INDEX.md and ctx's own files in .context/ are not.
 func (pw *projectWatch) relevant(ev fsnotify.Event) bool {
 	dir, name := filepath.Dir(ev.Name), filepath.Base(ev.Name)
-	if slices.ContainsFunc(pw.missing, func(m string) bool { return within(m, ev.Name) }) {
+	if slices.ContainsFunc(pw.missing, func(m string) bool { return naming.Within(ev.Name, m) }) {
 		return true
 	}
 	if dir == pw.ctxDir {
 		return name == project.ManifestName || name == project.LockName || ev.Name == pw.pkgsDir
 	}
-	if strings.HasPrefix(name, ".") {
+	if markdown.Hidden(name) {
 		return false
 	}
 	if only, ok := pw.only[dir]; ok && name == only {
@@ -261,7 +258,7 @@ func (pw *projectWatch) follow(s *Server, ev fsnotify.Event) {
 		return
 	}
 	for _, m := range pw.missing {
-		if within(m, ev.Name) && m != ev.Name {
+		if naming.Within(ev.Name, m) && m != ev.Name {
 			if err := pw.addNearest(m); err != nil {
 				pw.fail(s, ev.Name, err)
 			}

@@ -117,7 +117,7 @@ type PackageSpec struct {
 	Path   string `json:"path,omitempty" validate:"omitempty,relpath"`             // git: sub-path inside the repository; https: folder inside an archive
 	Ref    string `json:"ref,omitempty" validate:"omitempty,gitref"`               // git: branch, tag or commit; "" = the remote's default branch
 	// Audience "ignore" installs every document, whatever its audience
-	// rules say (internal/audience); "" applies them (git and https).
+	// rules say (audience); "" applies them (git and https).
 	Audience string `json:"audience,omitempty" validate:"omitempty,oneof=ignore"`
 
 	// https only.

@@ -111,7 +111,7 @@ func (p Project) Path(elem ...string) string {
 // PackageDir is packages/<alias>/.
 func (p Project) PackageDir(alias string) string { return p.Path(PackagesDir, alias) }
 
-// Name is the project's name, as audience rules (internal/audience) match
+// Name is the project's name, as audience rules (audience) match
 // it: the manifest's "project", or, when that is unset, the project
 // folder's base name (defaulted reports which).
 func (p Project) Name(m *Manifest) (name string, defaulted bool) {
@@ -312,7 +312,7 @@ func (p Project) live(m *Manifest, git bool) ([]Package, []*SourceError) {
 		if fi, err := os.Stat(pkg.Dir); err == nil && !fi.IsDir() {
 			pkg.Dir, pkg.Only = filepath.Dir(pkg.Dir), filepath.Base(pkg.Dir)
 		}
-		if within(p.root, pkg.Dir) {
+		if naming.Within(p.root, pkg.Dir) {
 			pkg.Project = p.root
 		}
 		out = append(out, pkg)
@@ -340,9 +340,9 @@ func overlap(taken []dirPlace, s PackageSpec, dir string) (dirPlace, error) {
 		switch {
 		case t.real == real:
 			how = "is the same as"
-		case within(t.real, real):
+		case naming.Within(t.real, real):
 			how = "is inside"
-		case within(real, t.real):
+		case naming.Within(real, t.real):
 			how = "holds"
 		default:
 			continue
@@ -438,7 +438,7 @@ func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 		root = p.root
 	}
 	leads := real
-	if rel, err := filepath.Rel(root, real); err == nil && within(root, real) {
+	if rel, ok := naming.RelIn(root, real); ok {
 		// Inside: said from the project root as the project names it, so
 		// paths made relative to .context/ (INDEX.md's links) stay short.
 		// A repository's git metadata may still lead outside.
@@ -505,7 +505,7 @@ func gitLeads(root, dir string) (string, error) {
 		if err != nil {
 			return nil // nothing there: go-git finds nothing either
 		}
-		if !within(root, real) {
+		if !naming.Within(root, real) {
 			out = real
 			return stop
 		}
@@ -547,7 +547,7 @@ func gitLeads(root, dir string) (string, error) {
 			if err != nil {
 				return nil
 			}
-			if !within(root, t) {
+			if !naming.Within(root, t) {
 				out = t
 				return stop
 			}
@@ -561,13 +561,6 @@ func gitLeads(root, dir string) (string, error) {
 		return "", err
 	}
 	return out, nil
-}
-
-// within reports whether path is root or inside it (both clean and
-// absolute).
-func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // Present reports whether pkg's files are there: its folder (or its one

@@ -22,16 +22,6 @@ const (
 	KindGit              // a file inside a git repository
 )
 
-func (k Kind) String() string {
-	switch k {
-	case KindHTTP:
-		return "http"
-	case KindGit:
-		return "git"
-	}
-	return "file"
-}
-
 // Location is where a registry file is.
 type Location struct {
 	Kind Kind

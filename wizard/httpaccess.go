@@ -3,7 +3,7 @@ package wizard
 import (
 	"context"
 
-	"github.com/ctx-dev/ctx/internal/webfetch"
+	"github.com/ctx-dev/ctx/webfetch"
 )
 
 // HTTPAccess checks that an https context can be read, with

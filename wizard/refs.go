@@ -1,7 +1,7 @@
 package wizard
 
 import (
-	"github.com/ctx-dev/ctx/internal/ctxref"
+	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"

@@ -22,10 +22,10 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
+	"github.com/ctx-dev/ctx/webfetch"
 	"github.com/ctx-dev/ctx/workspace"
 )
 
@@ -128,14 +128,6 @@ type Summary struct {
 	Index                   *indexer.SyncReport
 	// Declined: the user answered no at the confirmation.
 	Declined bool
-}
-
-// Partial reports whether something the user asked for was not done.
-func (s *Summary) Partial() bool {
-	if len(s.Unavailable) > 0 {
-		return true
-	}
-	return (s.AddReport != nil && s.AddReport.Partial()) || (s.RemoveReport != nil && s.RemoveReport.Partial())
 }
 
 // Run is `ctx setup` once the registry is loaded and the project is open.
@@ -587,36 +579,4 @@ func changeQuestion(s *Summary) string {
 	}
 	q := strings.Join(parts, " and ")
 	return strings.ToUpper(q[:1]) + q[1:] + "?"
-}
-
-// Print writes the summary: what was installed, removed, skipped and why,
-// names and reasons escaped by safetext.
-func (s *Summary) Print(w io.Writer) {
-	for _, rep := range []*workspace.Report{s.RemoveReport, s.AddReport} {
-		if rep == nil {
-			continue
-		}
-		for _, p := range rep.Packages {
-			switch p.Action {
-			case workspace.Skipped:
-				fmt.Fprintf(w, "skipped    %s: %s\n", p.Alias, safetext.Text(p.Why()))
-				for _, f := range p.DirtyFiles {
-					fmt.Fprintf(w, "             %s\n", safetext.Escape(f))
-				}
-			case workspace.Failed:
-				fmt.Fprintf(w, "failed     %s: %s\n", p.Alias, safetext.Text(p.Why()))
-			case workspace.Removed:
-				fmt.Fprintf(w, "removed    %s\n", p.Alias)
-			default:
-				fmt.Fprintf(w, "%-10s %s %s\n", p.Action, p.Alias, naming.ShortRev(p.NewCommit, 12))
-			}
-		}
-	}
-	for _, u := range s.Unavailable {
-		fmt.Fprintf(w, "skipped    %s: cannot read %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
-	}
-	if s.Index != nil {
-		fmt.Fprintf(w, "index      %d documents, %d chunks; INDEX.md %d tokens\n",
-			s.Index.Added+s.Index.Updated+s.Index.Unchanged, s.Index.Chunks, s.Index.IndexTokens)
-	}
 }

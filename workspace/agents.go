@@ -10,8 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -180,7 +181,7 @@ func agentsLinkTarget(realRoot, name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s is a symbolic link to %s, which does not exist: remove the link or create its target, then run again", name, safetext.Clip(to, 0))
 	}
-	if rel, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(rel) {
+	if rel, ok := naming.RelIn(realRoot, real); !ok {
 		return "", fmt.Errorf("%s is a symbolic link to %s, outside the project: ctx writes nothing outside the project; replace the link with a file, or add the block between %s and %s yourself", name, safetext.Clip(to, 0), AgentsBegin, AgentsEnd)
 	} else if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); first == project.DirName || first == ".git" {
 		// .context/ is written only through internal/confine (a package's
@@ -192,7 +193,7 @@ func agentsLinkTarget(realRoot, name string) (string, error) {
 }
 
 // UpdateAgentsMD puts ctx's block into the project's agent file (see
-// PlanAgentsMD), through lockfile.WriteFileAtomic, keeping the file's mode.
+// PlanAgentsMD), through atomicfile.WriteFile, keeping the file's mode.
 // It returns what it did; an AgentsCurrent edit wrote nothing.
 func UpdateAgentsMD(root string) ([]AgentsEdit, error) {
 	edits, err := PlanAgentsMD(root)
@@ -203,7 +204,7 @@ func UpdateAgentsMD(root string) ([]AgentsEdit, error) {
 		if e.Action == AgentsCurrent {
 			continue
 		}
-		if err := lockfile.WriteFileAtomic(e.Target, e.data, e.perm); err != nil {
+		if err := atomicfile.WriteFile(e.Target, e.data, e.perm); err != nil {
 			return nil, fmt.Errorf("%s: %w: make the folder writable, or add the block between %s and %s yourself", e.Name, err, AgentsBegin, AgentsEnd)
 		}
 	}

@@ -23,8 +23,8 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/confine"
-	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/webfetch"
 )
 
 // DefaultJobs is Options.Jobs when 0. A fetch mostly waits on the server,

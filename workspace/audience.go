@@ -7,13 +7,13 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/ctx-dev/ctx/audience"
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/audience"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 )
 
-// Audience rules (internal/audience) are enforced at install: the staging
+// Audience rules (audience) are enforced at install: the staging
 // step shared by every source kind deletes from the stage each document
 // that is not for this project, before the h1: hash and the state are
 // computed. So a withheld document is never in packages/<alias> (nor

@@ -15,16 +15,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/audience"
 	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/audience"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/webfetch"
 )
 
 // ChangesOptions configure Changes.

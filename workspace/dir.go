@@ -13,8 +13,8 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/webdoc"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/webdoc"
 )
 
 // A dir source (project.KindDir) is a local file or folder indexed and
@@ -168,7 +168,7 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) error {
 	} else if !errors.Is(err, project.ErrOutside) {
 		return err
 	}
-	if typed := w.proj.SourcePath(s.Source); inside(w.root, typed) {
+	if typed := w.proj.SourcePath(s.Source); naming.Within(w.root, typed) {
 		return fmt.Errorf("%s is a symbolic link (or goes through one) to %s, outside the project: ctx does not follow a link out of the project; to use it as your own source, add %s itself (it is then kept in %s, not committed)",
 			safetext.Quote(s.Source), safetext.Quote(real), safetext.Quote(real), project.Rel(project.LocalName))
 	}
@@ -231,13 +231,6 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 		return errors.New(strings.Join(probs, "\n"))
 	}
 	return w.writeManifest(&m)
-}
-
-// inside reports whether the clean absolute path p is root or under it, by
-// its name alone (no link resolved).
-func inside(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // checkLive warns, at install, about a dir spec that is missing (then

@@ -11,8 +11,9 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
 )
 
 // Git hooks (issue 32): `ctx init --git-hooks` puts a short block in the
@@ -110,7 +111,7 @@ func InstallGitHooks(ctx context.Context, root string) ([]HookEdit, error) {
 	var out []HookEdit
 	for _, pl := range plans {
 		if pl.edit.Action != "current" {
-			if err := lockfile.WriteFileAtomic(pl.edit.Path, pl.data, pl.perm); err != nil {
+			if err := atomicfile.WriteFile(pl.edit.Path, pl.data, pl.perm); err != nil {
 				return out, err
 			}
 			// WriteFileAtomic's mode is filtered by the umask: a hook must
@@ -203,8 +204,8 @@ func relIn(top, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rel, err := filepath.Rel(t, d)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := naming.RelIn(t, d)
+	if !ok {
 		return "", fmt.Errorf("the project %s is outside the git work tree %s", safetext.Clip(dir, 0), safetext.Clip(top, 0))
 	}
 	if rel == "." {

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/naming"
-	"github.com/ctx-dev/ctx/internal/webdoc"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/webdoc"
 )
 
 func (w *Workspace) loadManifest() error {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
-	"github.com/ctx-dev/ctx/internal/webfetch"
+	"github.com/ctx-dev/ctx/webfetch"
 )
 
 func now() time.Time { return time.Now().UTC().Truncate(time.Second) }

@@ -43,6 +43,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
@@ -522,7 +523,7 @@ func syncDirs(pkg string, p *patch) {
 		}
 	}
 	for d := range dirs {
-		lockfile.SyncDir(in(pkg, d))
+		atomicfile.SyncDir(in(pkg, d))
 	}
 }
 

@@ -14,9 +14,9 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/webfetch"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/webfetch"
 )
 
 // Commands run in two steps. A planner (planInstall, planUpdate, planRemove,

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
@@ -461,7 +462,7 @@ func (w *Workspace) backup(alias string, changes []FileChange, now time.Time) (s
 			return fail(err)
 		}
 	}
-	lockfile.SyncDir(dst)
+	atomicfile.SyncDir(dst)
 	return dst, nil
 }
 

@@ -37,6 +37,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -134,7 +135,7 @@ func (w *Workspace) swap(j *journal) error {
 			if err := w.fs.Rename(nw, pkg); err != nil {
 				return err
 			}
-			lockfile.SyncDir(filepath.Dir(pkg))
+			atomicfile.SyncDir(filepath.Dir(pkg))
 		}
 		return w.swapState(j, nil)
 	case opPatch:
@@ -156,7 +157,7 @@ func (w *Workspace) swap(j *journal) error {
 			if err := w.fs.Rename(pkg, old); err != nil {
 				return err
 			}
-			lockfile.SyncDir(filepath.Dir(pkg))
+			atomicfile.SyncDir(filepath.Dir(pkg))
 		}
 		if exists(w.statePath(j.Alias)) {
 			if err := w.fs.Rename(w.statePath(j.Alias), oldState); err != nil {
@@ -241,7 +242,7 @@ func (w *Workspace) unswap(j *journal) error {
 			}
 		}
 	}
-	lockfile.SyncDir(filepath.Dir(pkg))
+	atomicfile.SyncDir(filepath.Dir(pkg))
 	if err := w.fs.Remove(w.tmp(j.Alias + ".journal")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

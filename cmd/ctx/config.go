@@ -11,10 +11,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/embed"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/spf13/cobra"
 )
@@ -160,7 +160,7 @@ func writeUserConfig(path string, c *userConfig) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write config: %w", err)
 	}
-	return lockfile.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
 }
 
 type configOptions struct {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctx-dev/ctx/internal/ctxref"
+	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/internal/gittest"
 )
 

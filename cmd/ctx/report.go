@@ -200,11 +200,10 @@ func displayPath(root, p string) string {
 	if root == "" || !filepath.IsAbs(p) {
 		return p
 	}
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return p
+	if rel, ok := naming.RelIn(root, p); ok {
+		return rel
 	}
-	return rel
+	return p
 }
 
 // writeJSON writes v to w as indented JSON with a final newline.

@@ -76,7 +76,3 @@ func (d Doc) Outline() []Heading {
 	}
 	return hs
 }
-
-// Outline returns the headings of a markdown document in order, with
-// 1-based line numbers (Parse(content).Outline()).
-func Outline(content []byte) []Heading { return Parse(content).Outline() }

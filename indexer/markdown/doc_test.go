@@ -13,7 +13,7 @@ import (
 func TestOutline(t *testing.T) {
 	t.Parallel()
 	in := "---\ntitle: x\n---\n# One\n\ntext\n\n```\n# fenced\n```\n\nTwo\n===\n\n## Three ##\n\n  ### Four\n\n    # indented code\n\n####### seven\n#no-space\n~~~~\n## in tilde\n~~~~\nPara\nover two\n---\n"
-	got := Outline([]byte(in))
+	got := Parse([]byte(in)).Outline()
 	want := []Heading{
 		{1, "One", 4},
 		{1, "Two", 12},
@@ -28,7 +28,7 @@ func TestOutline(t *testing.T) {
 
 func TestOutlineUnclosedFence(t *testing.T) {
 	t.Parallel()
-	got := Outline([]byte("# A\n```\n# B\n"))
+	got := Parse([]byte("# A\n```\n# B\n")).Outline()
 	if len(got) != 1 || got[0].Text != "A" {
 		t.Errorf("Outline = %+v, want only A (an unclosed fence runs to the end)", got)
 	}

@@ -20,12 +20,18 @@ import (
 // indexes exactly these files and the MCP server serves exactly these.
 func IsDocument(p string) bool {
 	for _, el := range strings.Split(p, "/") {
-		if strings.HasPrefix(el, ".") {
+		if Hidden(el) {
 			return false
 		}
 	}
 	return FormatOf(p) != ""
 }
+
+// Hidden reports whether a file or folder name is hidden (starts with
+// "."): the walk does not enter a hidden folder nor list a hidden file,
+// and no path through one is a document (IsDocument), so the MCP server's
+// watch ignores them too.
+func Hidden(name string) bool { return strings.HasPrefix(name, ".") }
 
 // binaryHead is how much of a file IsBinary looks at.
 const binaryHead = 8000
@@ -138,7 +144,7 @@ func WalkInfo(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]Fo
 			}
 			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") {
+		if Hidden(d.Name()) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}

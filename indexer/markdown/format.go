@@ -67,6 +67,18 @@ func Extensions() []string {
 	return out
 }
 
+// ExtensionsOf returns the extensions of format f, lower case with their
+// dot, in Extensions' order: of markdown, .md, .markdown and .mdx.
+func ExtensionsOf(f Format) []string {
+	var out []string
+	for _, e := range extensions {
+		if e.format == f {
+			out = append(out, e.ext)
+		}
+	}
+	return out
+}
+
 // ExtensionList is Extensions for a message: ".md, .markdown, …, .json
 // and .toml".
 func ExtensionList() string {

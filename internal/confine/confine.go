@@ -25,7 +25,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/naming"
 )
 
 // CannotWrite reports whether err means that a directory cannot be written
@@ -123,7 +124,7 @@ func (d Dir) links(rel string, lastMayLink bool) error {
 		rel = r
 	}
 	rel = filepath.Clean(filepath.FromSlash(rel))
-	if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if filepath.IsAbs(rel) || !naming.Within(".", rel) {
 		return fmt.Errorf("internal error: %q is not inside %s", rel, d.root)
 	}
 	var elems []string
@@ -200,7 +201,7 @@ func (d Dir) Rename(from, to string) error {
 	return os.Rename(d.Path(from), d.Path(to))
 }
 
-// WriteFileAtomic writes rel through lockfile.WriteFileAtomic (temp file,
+// WriteFileAtomic writes rel through atomicfile.WriteFile (temp file,
 // fsync, rename), creating its parent directories.
 func (d Dir) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {
 	if err := d.check(rel, false); err != nil {
@@ -210,7 +211,7 @@ func (d Dir) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return lockfile.WriteFileAtomic(p, data, perm)
+	return atomicfile.WriteFile(p, data, perm)
 }
 
 // WriteFile writes rel in place (os.WriteFile), for files that must keep

@@ -1,11 +1,14 @@
-// Package lockwait takes a file lock with a bounded wait, as the collectors
-// of ctx's shared caches do: a cache another process is using is waited for
-// a while, then skipped.
+// Package lockwait takes a file lock with a bounded wait: the one way ctx
+// waits for a lock file another process holds (the project lock, the
+// index's writer lock, a git cache's locks, the https cache's lock). A lock
+// held all the wait is reported, not an error, so that each caller says
+// what it means (skipped, busy, try again).
 package lockwait
 
 import (
 	"context"
 	"errors"
+	"math"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -14,16 +17,36 @@ import (
 // pollInterval is how often a held lock is tried again.
 const pollInterval = 50 * time.Millisecond
 
+// Forever is a wait that only ctx ends: ok is then false only with an
+// error (ctx's).
+const Forever time.Duration = math.MaxInt64
+
 // Exclusive takes fl exclusively, trying once when wait <= 0 and else for
 // up to wait. ok is false, with no error, when another process held it all
 // that time; an error is the lock's own, or ctx's when ctx ends first.
 func Exclusive(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok bool, err error) {
+	return take(ctx, fl.TryLock, fl.TryLockContext, wait)
+}
+
+// Shared takes fl shared, as Exclusive takes it exclusively.
+func Shared(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok bool, err error) {
+	return take(ctx, fl.TryRLock, fl.TryRLockContext, wait)
+}
+
+func take(ctx context.Context, try func() (bool, error), poll func(context.Context, time.Duration) (bool, error), wait time.Duration) (ok bool, err error) {
 	if wait <= 0 {
-		return fl.TryLock()
+		return try()
+	}
+	if wait == Forever {
+		ok, err = poll(ctx, pollInterval)
+		if !ok && err == nil {
+			err = ctx.Err()
+		}
+		return ok, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	ok, err = fl.TryLockContext(wctx, pollInterval)
+	ok, err = poll(wctx, pollInterval)
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 		return false, nil
 	}

@@ -2,7 +2,6 @@ package webdoc
 
 import (
 	"net/url"
-	"path"
 	"regexp"
 	"strings"
 )
@@ -57,9 +56,7 @@ func LLMSLinks(base *url.URL, body []byte, max int) (links []*url.URL, capped bo
 		if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
 			continue
 		}
-		switch strings.ToLower(path.Ext(u.Path)) {
-		case ".md", ".markdown", ".mdx", ".txt":
-		default:
+		if !markdownOrText(u.Path) {
 			continue
 		}
 		u.Scheme, u.Host = base.Scheme, base.Host // one spelling, so that duplicates are found

@@ -1,7 +1,7 @@
 // Package ctxref owns references to context documents: the two ways a
 // project's own text cites a document of a package, how one is parsed
 // (Parse, for the MCP server's tools and resources too) and found in a
-// line of text (Find), the scan of a project's docs for them (Scan), and
+// line of text (All), the scan of a project's docs for them (Scan), and
 // what each one points at (Classify).
 //
 // A reference is one of
@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"iter"
 	"net/url"
-	"slices"
 	"strings"
 )
 
@@ -124,7 +123,7 @@ type Match struct {
 	Text string // the reference as written
 }
 
-// Find returns the references in one line of text, left to right. A
+// All yields the references in one line of text, left to right. A
 // reference starts at a prefix that does not follow a letter, digit or '_'
 // (so "user@ctx/..." and "xctx://..." are not references); its name is
 // [A-Za-z0-9._-]+ and its path runs to the next space, quote, backquote,
@@ -132,12 +131,9 @@ type Match struct {
 // end a link), less trailing '.', ',', ';', ':', '!', '?' and '*'
 // (punctuation of the sentence, or emphasis). What does not parse (no
 // path) is not a reference.
-func Find(line string) []Match {
-	return slices.Collect(All(line))
-}
-
-// All yields the references Find returns, one at a time, so a caller can
-// stop at a limit inside a long line. It takes time linear in the line's
+//
+// It yields them one at a time, so a caller can stop at a limit inside a
+// long line. It takes time linear in the line's
 // length, however many references (or near misses) it holds: each search
 // for the next prefix, stop, '?', '#' or bad escape is remembered and
 // reused by the candidates after it, and only a candidate known to parse
@@ -305,30 +301,6 @@ func (sc *lineScan) candidate(j int) (te int, ok bool) {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// nameOf is the raw name of a reference that has a prefix.
-func nameOf(text string) string {
-	rest, ok := strings.CutPrefix(text, AtPrefix)
-	if !ok {
-		rest = strings.TrimPrefix(text, URIPrefix)
-	}
-	name, _, _ := strings.Cut(rest, "/")
-	return name
-}
-
-// validName: what Find takes as a name, [A-Za-z0-9._-]+ (an alias's
-// characters; a registry name with other characters cannot be cited).
-func validName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isWord(c) && c != '.' && c != '-' {
-			return false
-		}
-	}
-	return true
 }
 
 func isWord(c byte) bool {

@@ -206,16 +206,14 @@ func (c *Client) hold() error {
 	c.holdOnce.Do(func() {
 		_ = os.MkdirAll(c.o.CacheDir, 0o755) // else the lock file's open says why
 		fl := flock.New(filepath.Join(c.o.CacheDir, lockName))
-		ctx, cancel := context.WithTimeout(context.Background(), holdWait)
-		defer cancel()
-		ok, err := fl.TryRLockContext(ctx, 20*time.Millisecond)
+		ok, err := lockwait.Shared(context.Background(), fl, holdWait)
 		switch {
 		case err == nil && ok:
 			c.lock = fl
 		case confine.CannotWrite(err):
 			// A cache this user cannot write (read-only, another's): it
 			// still serves what it holds, and no GC of ours can run on it.
-		case errors.Is(err, context.DeadlineExceeded) || err == nil:
+		case err == nil:
 			c.holdErr = fmt.Errorf("the https cache %s is being collected by another ctx process: try again when it ends", filepath.Join(c.o.CacheDir, "https"))
 		default:
 			c.holdErr = fmt.Errorf("lock the https cache: %w", err)

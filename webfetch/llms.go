@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"sync"
 
-	"github.com/ctx-dev/ctx/internal/webdoc"
+	"github.com/ctx-dev/ctx/webdoc"
 )
 
 // llms fetches an llms.txt index and the pages it links (see webdoc.LLMSLinks),

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 )
 
 // The cache, under <CacheDir>/https/:
@@ -109,7 +109,7 @@ func (c *Client) storeBlob(r io.Reader, max int64) (blob string, n int64, err er
 	if err := os.Rename(tmp, filepath.Join(dir, blob)); err != nil {
 		return "", n, fmt.Errorf("cache: %w", err)
 	}
-	lockfile.SyncDir(dir)
+	atomicfile.SyncDir(dir)
 	return blob, n, nil
 }
 
@@ -177,7 +177,7 @@ func (c *Client) storeSnapshot(s *Snapshot) error {
 	if err != nil {
 		return err
 	}
-	return lockfile.WriteFileAtomic(filepath.Join(dir, h+".json"), append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, h+".json"), append(data, '\n'), 0o644)
 }
 
 // Cached returns the snapshot rev from the cache alone, after checking that
@@ -267,7 +267,7 @@ func (c *Client) rememberNotFound(u string, withToken bool) {
 		return
 	}
 	// A failure to remember only costs a request later.
-	_ = lockfile.WriteFileAtomic(filepath.Join(dir, notFoundKey(u, withToken)), []byte(c.now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
+	_ = atomicfile.WriteFile(filepath.Join(dir, notFoundKey(u, withToken)), []byte(c.now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
 }
 
 // CacheUsage is what the https cache under a cache root holds.

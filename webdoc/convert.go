@@ -79,11 +79,10 @@ func bodyKind(pageURL *url.URL, contentType string, body []byte) (kind, error) {
 	case "text/html", "application/xhtml+xml":
 		return kindHTML, nil
 	}
+	if markdownOrText(pageURL.Path) && (generic(mt) || strings.HasPrefix(mt, "text/")) {
+		return kindText, nil
+	}
 	switch strings.ToLower(path.Ext(pageURL.Path)) {
-	case ".md", ".markdown", ".mdx", ".txt":
-		if generic(mt) || strings.HasPrefix(mt, "text/") {
-			return kindText, nil
-		}
 	case ".html", ".htm":
 		if generic(mt) || strings.HasPrefix(mt, "text/") {
 			return kindHTML, nil
@@ -142,4 +141,11 @@ func convertHTML(pageURL *url.URL, contentType string, body []byte) ([]byte, err
 		return nil, errors.New("html page has no text once converted (is it rendered by JavaScript?); give the URL of the page's markdown or of a page with its text in the HTML")
 	}
 	return append(md, '\n'), nil
+}
+
+// markdownOrText reports whether the URL path p names a markdown or text
+// file by its extension (markdown.FormatOf), a page kept as it is.
+func markdownOrText(p string) bool {
+	f := markdown.FormatOf(p)
+	return f == markdown.FormatMarkdown || f == markdown.FormatText
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 )
 
 // DefaultPaths are what Scan reads when given no path: the project's docs
@@ -127,8 +128,8 @@ func relTo(root, p string) (string, error) {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(root, p)
 	}
-	rel, err := filepath.Rel(root, abs)
-	if err != nil || (rel != "." && !filepath.IsLocal(rel)) {
+	rel, ok := naming.RelIn(root, abs)
+	if !ok {
 		return "", fmt.Errorf("scan %s: outside the project %s: name a file or folder inside it", p, root)
 	}
 	return filepath.ToSlash(rel), nil

@@ -1,4 +1,7 @@
-package mcpserver
+// Package tokens counts o200k tokens (GPT-4o's o200k_base), the one way
+// ctx measures text against a token budget: INDEX.md's budget (indexer)
+// and an MCP answer's (mcpserver). Counts are the codec's exactly.
+package tokens
 
 import (
 	"strings"
@@ -8,6 +11,40 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 )
+
+// Codec is the o200k_base codec, loaded on first use once per process (its
+// vocabulary is compiled into the binary, nothing is downloaded; loading
+// takes a moment, so a caller may start it early); nil when it cannot be
+// loaded. It holds no state of a count.
+var Codec = sync.OnceValue(func() tokenizer.Codec {
+	c, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		return nil
+	}
+	return c
+})
+
+// Counter counts o200k tokens, remembering the counts of the pieces it
+// has seen (pieceCounter). Its zero value is ready; it is safe for
+// concurrent use. Keep one where its memory pays (a server, a render).
+type Counter struct {
+	pieces pieceCounter
+}
+
+// Count is the number of o200k tokens of text; when the codec cannot be
+// loaded or fails, the number of bytes (never fewer tokens than bytes: a
+// safe over-estimate).
+func (c *Counter) Count(text string) int {
+	codec := Codec()
+	if codec == nil {
+		return len(text)
+	}
+	n, err := c.pieces.count(codec, text)
+	if err != nil {
+		return len(text)
+	}
+	return n
+}
 
 // Counting o200k tokens fast (issue 13). tiktoken-go counts about 12 MB/s,
 // most of it (85%) in splitting the text with o200k's pre-tokenizer

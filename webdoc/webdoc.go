@@ -2,7 +2,7 @@
 // package: it decides which form a URL is (Detect), where a page is
 // installed (PagePath), converts a page to markdown (Convert), lists the
 // pages an llms.txt links (LLMSLinks) and extracts an archive
-// (Extract). It does no network I/O: internal/webfetch fetches, workspace
+// (Extract). It does no network I/O: webfetch fetches, workspace
 // calls both. Everything it reads came from a server and is untrusted:
 // sizes, counts and paths are bounded and checked here.
 package webdoc

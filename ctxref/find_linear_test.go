@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -132,4 +133,33 @@ func TestScanLimitInsideLine(t *testing.T) {
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], want) {
 		t.Errorf("warnings %q, want one saying %q", res.Warnings, want)
 	}
+}
+
+// nameOf is the raw name of a reference that has a prefix.
+func nameOf(text string) string {
+	rest, ok := strings.CutPrefix(text, AtPrefix)
+	if !ok {
+		rest = strings.TrimPrefix(text, URIPrefix)
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name
+}
+
+// validName: what All takes as a name, [A-Za-z0-9._-]+ (an alias's
+// characters; a registry name with other characters cannot be cited).
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isWord(c) && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// Find is All's references collected.
+func Find(line string) []Match {
+	return slices.Collect(All(line))
 }

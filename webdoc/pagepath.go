@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
@@ -48,10 +49,10 @@ func PagePath(u *url.URL) (string, error) {
 	parent, name := path.Split(p)
 	ext := path.Ext(name)
 	stem := strings.TrimSuffix(name, ext)
-	switch strings.ToLower(ext) {
-	case ".html", ".htm":
+	switch {
+	case strings.EqualFold(ext, ".html") || strings.EqualFold(ext, ".htm"):
 		ext = ".md"
-	case ".md", ".markdown", ".mdx":
+	case markdown.FormatOf(name) == markdown.FormatMarkdown:
 	default:
 		stem, ext = name, ".md"
 	}

@@ -1,4 +1,4 @@
-package mcpserver
+package tokens
 
 import (
 	"io/fs"
@@ -84,7 +84,7 @@ func testTexts(t testing.TB) []string {
 	for range 3000 {
 		texts = append(texts, randomText(r, 1+r.IntN(40)))
 	}
-	_ = filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir("../..", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.Contains(p, "/.git/") {
 			if b, err := os.ReadFile(p); err == nil && utf8.Valid(b) {
 				texts = append(texts, string(b))
@@ -150,7 +150,7 @@ func TestPieceCounterExact(t *testing.T) {
 // BenchmarkCount counts a text of the size of a search answer (22 KB of
 // the design record) with the codec and with a warm pieceCounter.
 func BenchmarkCount(b *testing.B) {
-	data, err := os.ReadFile("../docs/DESIGN.md")
+	data, err := os.ReadFile("../../docs/DESIGN.md")
 	if err != nil {
 		b.Skip(err)
 	}
@@ -173,4 +173,22 @@ func BenchmarkCount(b *testing.B) {
 			c.count(codec, text)
 		}
 	})
+}
+
+// TestCounter: Count is the codec's count, and a zero Counter is ready.
+func TestCounter(t *testing.T) {
+	t.Parallel()
+	var c Counter
+	for _, text := range []string{"", "hello world", "# INDEX\n\n- [a](a.md)\n", "bad \xff utf-8"} {
+		want, err := Codec().Count(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Count(text); got != want {
+			t.Errorf("Count(%q) = %d, the codec counts %d", text, got, want)
+		}
+	}
+	if n := c.Count("hello world"); n != 2 {
+		t.Errorf("Count(hello world) = %d, want 2", n)
+	}
 }

@@ -2,7 +2,7 @@
 // a document, an llms.txt index with the pages it links, or an archive, over
 // http or https, within limits, into a content-addressed cache, and
 // revalidates what it fetched before with conditional requests. It knows
-// nothing of workspace; converting the bytes is internal/webdoc's.
+// nothing of workspace; converting the bytes is webdoc's.
 //
 // Rules, each tested:
 //   - only http and https; a redirect may not change the scheme, and at most
@@ -38,10 +38,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ctx-dev/ctx/internal/webdoc"
+	"github.com/ctx-dev/ctx/webdoc"
 )
 
-// The forms of a source: internal/webdoc's (Detect infers them).
+// The forms of a source: webdoc's (Detect infers them).
 const (
 	FormDocument = webdoc.FormDocument
 	FormLLMS     = webdoc.FormLLMS

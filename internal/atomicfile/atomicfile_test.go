@@ -1,0 +1,34 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// TestWriteFile: the file holds the new bytes with its mode, a rewrite
+// replaces them, and no temp file is left beside it.
+func TestWriteFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	name := filepath.Join(dir, "x.json")
+	for _, data := range []string{"one\n", "two, longer\n", "two, longer\n", ""} {
+		if err := WriteFile(name, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(name)
+		if err != nil || string(got) != data {
+			t.Fatalf("after writing %q: %q, %v", data, got, err)
+		}
+	}
+	if fi, err := os.Stat(name); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v; want 0600", fi.Mode(), err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d entries in the folder, want the file alone: %v", len(ents), ents)
+	}
+	if err := WriteFile(filepath.Join(dir, "missing", "x"), []byte("x"), 0o644); err == nil {
+		t.Error("a write into a missing folder succeeded")
+	}
+}
