@@ -68,12 +68,11 @@ type Reader struct {
 	graphOf  *catalog // the catalogue graph was built from
 	closed   bool
 
-	// shortcuts counts the searches whose candidates essentialCandidates
-	// or allTermCandidates found; exhaustive turns them off (tests
+	// shortcuts counts the searches whose candidates allTermCandidates
+	// or accumulatedCandidates found; exhaustive turns them off (tests
 	// compare both ways).
-	shortcuts  [3]atomic.Int64 // essentialCandidates, allTermCandidates, accumulatedCandidates
+	shortcuts  [2]atomic.Int64 // allTermCandidates, accumulatedCandidates
 	exhaustive bool
-	oldWays    bool
 }
 
 // fileStamp identifies one version of a file that writers replace by
@@ -592,24 +591,15 @@ func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.Inde
 	if plain {
 		ways := []func() (*bleve.SearchResult, bool, error){
 			func() (*bleve.SearchResult, bool, error) {
-				return essentialCandidates(ctx, idx, rdr, bq, positive, keyAnalyzer, size, stats)
-			},
-			func() (*bleve.SearchResult, bool, error) {
 				return allTermCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats)
 			},
 			func() (*bleve.SearchResult, bool, error) {
 				return accumulatedCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats, cache)
 			},
 		}
-		order := []int{2}
+		order := []int{1}
 		if keyTerms == 2 {
-			order = []int{1, 2} // the chunks with both are fewer than those with the rarer
-		}
-		if r.oldWays {
-			order = []int{0, 1}
-			if keyTerms == 2 {
-				order = []int{1, 0}
-			}
+			order = []int{0, 1} // the chunks with both are fewer than those with the rarer
 		}
 		for _, way := range order {
 			res, found, err := ways[way]()
