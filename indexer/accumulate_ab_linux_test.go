@@ -64,6 +64,13 @@ func TestAccumulatedAB(t *testing.T) {
 		if _, err := r.Search(ctx, Query{Text: "warm up"}); err != nil {
 			t.Fatal(err)
 		}
+		// Held open: while the other reader searches, this one would
+		// close its index after readerIdleClose and open it cold again.
+		_, release, err := r.acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
 		readers[i] = r
 	}
 	for g, qs := range groups {
