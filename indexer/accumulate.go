@@ -298,7 +298,7 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 			buf.addCachedAlive(p, t.weight, alive)
 		case !pruned:
 			if keep {
-				p = &accumPostings{}
+				p = &accumPostings{ids: make([]uint32, 0, t.df), scores: make([]float64, 0, t.df)}
 			}
 			err = buf.addAll(ctx, t, avg, &d, p)
 			if err == nil && p != nil {
