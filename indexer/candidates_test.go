@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestCandidateShortcuts checks that searching with essentialCandidates
+// TestCandidateShortcuts checks that searching with accumulatedCandidates
 // and allTermCandidates gives what the exhaustive search gives, hit for
 // hit (scores and snippets included), on a corpus where each is taken:
 // frequent words that share
@@ -34,9 +34,9 @@ func TestCandidateShortcuts(t *testing.T) {
 	queries := []string{"pod node", "pod node file", "node file", "feature gate", "pod", "pod zebra", "gate zebra lion",
 		"scheduling lease volume snapshot", "node node", "the pod of a node", "pod -node", "\"pod node\" file", "package:d pod node"}
 	if n := compareAllTerms(t, dir, queries); n[0] == 0 || n[1] == 0 {
-		t.Errorf("searches that took essentialCandidates, allTermCandidates: %v; want some of each", n)
+		t.Errorf("searches that took accumulatedCandidates, allTermCandidates: %v; want some of each", n)
 	} else {
-		t.Logf("%v of %d searches took essentialCandidates, allTermCandidates", n, len(queries)*6)
+		t.Logf("%v of %d searches took accumulatedCandidates, allTermCandidates", n, len(queries)*6)
 	}
 	if other := os.Getenv("CTX_TEST_CONTEXT_DIR"); other != "" {
 		queries := []string{"borrow checker lifetimes", "pod scheduling", "tar extract archive", "ownership move semantics",
@@ -45,14 +45,14 @@ func TestCandidateShortcuts(t *testing.T) {
 			"api server admission webhook", "ssh key", "smart pointers Box", "sidecar containers", "curl post json",
 			"cargo workspace", "storage volume snapshot", "grep recursive", "pattern matching enums", "node lease heartbeat",
 			"compress gzip", "unsafe raw pointers", "pod", "the pod", "container image", "feature gates graduation"}
-		t.Logf("%s: %v of %d searches took essentialCandidates, allTermCandidates", other, compareAllTerms(t, other, queries), len(queries)*6)
+		t.Logf("%s: %v of %d searches took accumulatedCandidates, allTermCandidates", other, compareAllTerms(t, other, queries), len(queries)*6)
 	}
 }
 
 // compareAllTerms searches for each query with allTermCandidates and
 // exhaustively, with limits 10, 30 and 50, best per document or not, and
 // reports a difference as an error. It returns how many searches took
-// essentialCandidates and allTermCandidates.
+// accumulatedCandidates and allTermCandidates.
 func compareAllTerms(t *testing.T, dir string, queries []string) [2]int64 {
 	ctx := context.Background()
 	fast, _ := OpenReader(dir)
@@ -81,15 +81,15 @@ func compareAllTerms(t *testing.T, dir string, queries []string) [2]int64 {
 	if slow.shortcuts[0].Load() != 0 || slow.shortcuts[1].Load() != 0 {
 		t.Errorf("the exhaustive reader took a shortcut")
 	}
-	return [2]int64{fast.shortcuts[0].Load(), fast.shortcuts[1].Load()}
+	return [2]int64{fast.shortcuts[1].Load(), fast.shortcuts[0].Load()}
 }
 
 // TestShortcutsLongQueries compares the search with the candidate
-// shortcuts (essentialCandidates, allTermCandidates) and the exhaustive
+// shortcuts (accumulatedCandidates, allTermCandidates) and the exhaustive
 // search, hit for hit, on a generated corpus of Zipf-distributed words,
-// with 120 queries of 2 to 14 words (past the 9 terms essentialCandidates
-// takes, and past bleve's heap disjunction's 10) and two limits; some of
-// them must have taken a shortcut, or the test proves nothing.
+// with 120 queries of 2 to 14 words (past bleve's heap disjunction's 10)
+// and two limits; some of them must have taken a shortcut, or the test
+// proves nothing.
 func TestShortcutsLongQueries(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".context")

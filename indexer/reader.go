@@ -68,10 +68,10 @@ type Reader struct {
 	graphOf  *catalog // the catalogue graph was built from
 	closed   bool
 
-	// shortcuts counts the searches whose candidates essentialCandidates
-	// or allTermCandidates found; exhaustive turns them off (tests
+	// shortcuts counts the searches whose candidates allTermCandidates
+	// or accumulatedCandidates found; exhaustive turns them off (tests
 	// compare both ways).
-	shortcuts  [2]atomic.Int64 // essentialCandidates, allTermCandidates
+	shortcuts  [2]atomic.Int64 // allTermCandidates, accumulatedCandidates
 	exhaustive bool
 }
 
@@ -142,6 +142,7 @@ type openIndex struct {
 	headTokens  int64 // meta.HeadTokens (see bm25f.go)
 	titleTokens int64 // meta.TitleTokens
 	cache       *snapshotCache
+	accum       *accumCache
 }
 
 func (o *openIndex) Close() error { return o.idx.Close() }
@@ -185,7 +186,7 @@ func (r *Reader) acquire() (*openIndex, func(), error) {
 			}
 			return nil, nil, err
 		}
-		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, titleTokens: r.meta.TitleTokens, cache: newSnapshotCache()}
+		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, titleTokens: r.meta.TitleTokens, cache: newSnapshotCache(), accum: newAccumCache()}
 		r.idxGen, r.idxDir = r.meta.Generation, r.meta.Bleve
 		break
 	}
@@ -410,7 +411,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		if len(terms) > 0 {
 			stats = bm25Stats(idx, open.tokens)
 		}
-		res, err := r.candidates(ctx, idx, rdr, bq, plain, positive, keyAnalyzer, len(keyTerms), size, stats, len(terms) == 0)
+		res, err := r.candidates(ctx, idx, rdr, bq, plain, positive, keyAnalyzer, len(keyTerms), size, stats, len(terms) == 0, open.accum)
 		if err != nil {
 			return nil, err
 		}
@@ -597,19 +598,19 @@ func pathMatches(p, alias, path string, aliases map[string]bool) bool {
 // candidates returns bleve's best size chunks for bq (in id order when
 // byID); for a plain query, the same candidates from fewer chunks when
 // that is provably so (candidates.go).
-func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.IndexReader, bq query.Query, plain bool, positive, keyAnalyzer string, keyTerms, size int, stats *search.BM25Stats, byID bool) (*bleve.SearchResult, error) {
+func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.IndexReader, bq query.Query, plain bool, positive, keyAnalyzer string, keyTerms, size int, stats *search.BM25Stats, byID bool, cache *accumCache) (*bleve.SearchResult, error) {
 	if plain {
 		ways := []func() (*bleve.SearchResult, bool, error){
 			func() (*bleve.SearchResult, bool, error) {
-				return essentialCandidates(ctx, idx, rdr, bq, positive, keyAnalyzer, size, stats)
-			},
-			func() (*bleve.SearchResult, bool, error) {
 				return allTermCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats)
 			},
+			func() (*bleve.SearchResult, bool, error) {
+				return accumulatedCandidates(ctx, idx, rdr, positive, keyAnalyzer, size, stats, cache)
+			},
 		}
-		order := []int{0, 1}
+		order := []int{1}
 		if keyTerms == 2 {
-			order = []int{1, 0} // the chunks with both are fewer than those with the rarer
+			order = []int{0, 1} // the chunks with both are fewer than those with the rarer
 		}
 		for _, way := range order {
 			res, found, err := ways[way]()

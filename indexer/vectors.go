@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"math"
 	"math/bits"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -297,7 +296,8 @@ type cachedVectors struct {
 	v  *vectorSet
 }
 
-// loadVectors reads indexDir's vectors.bin; nil, nil when there is none.
+// loadVectors reads indexDir's vectors.bin (mapped: mapFile); nil, nil
+// when there is none.
 func loadVectors(indexDir string) (*vectorSet, error) {
 	p := filepath.Join(indexDir, vectorsFile)
 	st, err := stamp(p)
@@ -313,7 +313,7 @@ func loadVectors(indexDir string) (*vectorSet, error) {
 	if ok && c.st.same(st) {
 		return c.v, nil
 	}
-	data, err := os.ReadFile(p)
+	data, release, err := mapFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -322,8 +322,12 @@ func loadVectors(indexDir string) (*vectorSet, error) {
 	}
 	v, err := unmarshalVectors(data)
 	if err != nil {
+		release()
 		return nil, err
 	}
+	// The int8 vectors are the mapping's bytes (unmarshalVectors): it is
+	// unmapped once nothing holds the set, the cache included.
+	runtime.AddCleanup(v, func(release func()) { release() }, release)
 	vecCache.Lock()
 	if vecCache.m == nil || len(vecCache.m) > 4 {
 		vecCache.m = map[string]cachedVectors{}

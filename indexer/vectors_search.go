@@ -51,72 +51,104 @@ func (r *Reader) SearchHybrid(ctx context.Context, q Query, s *Semantic) (hits [
 		hits, err = r.Search(ctx, q)
 		return hits, "", err
 	}
+	if text := strings.TrimSpace(q.Text); text == "" || CheckQuery(text) != nil {
+		hits, err = r.Search(ctx, q) // its error says what is wrong, with nothing sent to the endpoint
+		return hits, "", err
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultSearchLimit
 	}
 	// The lexical half is the search asked for (a deeper one costs BM25F
 	// its rescoring of 20× the limit: at 10× the corpus, twice a search's
-	// CPU); the semantic half brings semanticDepth chunks.
+	// CPU); the semantic half brings semanticDepth chunks. The lexical
+	// half runs on its own goroutine while the semantic half loads the
+	// vectors, embeds the query and scans: a hybrid search waits for the
+	// slower of the two, not for both.
 	depth := semanticDepth(limit)
-	lex, err := r.Search(ctx, q)
+	type lexical struct {
+		hits []Hit
+		err  error
+	}
+	lexc := make(chan lexical, 1)
+	go func() {
+		hits, err := r.Search(ctx, q)
+		lexc <- lexical{hits, err}
+	}()
+	sem, why, err := r.semanticHalf(ctx, q, s, depth)
+	lex := <-lexc
+	if lex.err != nil {
+		return nil, "", lex.err
+	}
 	if err != nil {
 		return nil, "", err
 	}
-	lexical := func(why string) ([]Hit, string, error) {
-		return fuse(lex, nil, Fusion{Method: "lexical"}, q.BestPerDocument, limit), "semantic search off: " + why + "; lexical results only", nil
+	if why != "" {
+		return fuse(lex.hits, nil, Fusion{Method: "lexical"}, q.BestPerDocument, limit), "semantic search off: " + why + "; lexical results only", nil
 	}
+	if sem == nil {
+		return fuse(lex.hits, nil, Fusion{Method: "lexical"}, q.BestPerDocument, limit), "", nil
+	}
+	f := s.Fusion
+	if f.Method == "" {
+		f = DefaultFusion
+	}
+	return fuse(lex.hits, sem, f, q.BestPerDocument, limit), "", nil
+}
+
+// semanticHalf is SearchHybrid's semantic half: the chunks nearest the
+// query's words (at most depth), best first, their similarity as score;
+// nil, nil when the query has no words to embed. why says, when not
+// empty, why the half cannot run (the search answers from BM25F alone);
+// err is only Search's own.
+func (r *Reader) semanticHalf(ctx context.Context, q Query, s *Semantic, depth int) (sem []Hit, why string, err error) {
 	pq := parseQuery(strings.TrimSpace(q.Text))
 	text := pq.positive()
 	if strings.TrimSpace(text) == "" {
-		return fuse(lex, nil, Fusion{Method: "lexical"}, q.BestPerDocument, limit), "", nil
+		return nil, "", nil
 	}
 	vs, err := loadVectors(r.indexDir())
 	switch {
 	case err != nil:
-		return lexical(err.Error())
+		return nil, err.Error(), nil
 	case vs == nil || vs.Count == 0:
-		return lexical("nothing is embedded yet (run `ctx index`)")
+		return nil, "nothing is embedded yet (run `ctx index`)", nil
 	case vs.Model != s.Model:
-		return lexical(fmt.Sprintf("the index's vectors are of model %q, not %q (run `ctx index` to embed again)", vs.Model, s.Model))
+		return nil, fmt.Sprintf("the index's vectors are of model %q, not %q (run `ctx index` to embed again)", vs.Model, s.Model), nil
 	}
 	qv, err := s.Embed(ctx, text)
 	if err != nil {
-		return lexical(err.Error())
+		return nil, err.Error(), nil
 	}
 	if len(qv) != vs.Dims {
-		return lexical(fmt.Sprintf("the query's vector has %d dimensions, the index's %d (did the model change? run `ctx index`)", len(qv), vs.Dims))
+		return nil, fmt.Sprintf("the query's vector has %d dimensions, the index's %d (did the model change? run `ctx index`)", len(qv), vs.Dims), nil
 	}
 	keep, err := r.vectorFilter(q, pq, vs)
 	if err != nil {
 		return nil, "", err
 	}
 	near := vs.nearest(qv, depth, keep)
-	var sem []Hit
-	if len(near) > 0 {
-		ids := make([]string, len(near))
-		sim := make(map[string]float32, len(near))
-		for i, h := range near {
-			d := vs.docs[vs.doc[h.i]]
-			ids[i] = chunkID(d.alias, d.path, int(vs.chunk[h.i]))
-			sim[ids[i]] = h.sim
-		}
-		sq := q
-		sq.ids, sq.Limit, sq.BestPerDocument = ids, len(ids), false
-		if sem, err = r.Search(ctx, sq); err != nil {
-			return nil, "", err
-		}
-		sem = slices.DeleteFunc(sem, func(h Hit) bool { _, ok := sim[h.id]; return !ok })
-		for i := range sem {
-			sem[i].Score = float64(sim[sem[i].id])
-		}
-		slices.SortStableFunc(sem, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
+	if len(near) == 0 {
+		return []Hit{}, "", nil
 	}
-	f := s.Fusion
-	if f.Method == "" {
-		f = DefaultFusion
+	ids := make([]string, len(near))
+	sim := make(map[string]float32, len(near))
+	for i, h := range near {
+		d := vs.docs[vs.doc[h.i]]
+		ids[i] = chunkID(d.alias, d.path, int(vs.chunk[h.i]))
+		sim[ids[i]] = h.sim
 	}
-	return fuse(lex, sem, f, q.BestPerDocument, limit), "", nil
+	sq := q
+	sq.ids, sq.Limit, sq.BestPerDocument = ids, len(ids), false
+	if sem, err = r.Search(ctx, sq); err != nil {
+		return nil, "", err
+	}
+	sem = slices.DeleteFunc(sem, func(h Hit) bool { _, ok := sim[h.id]; return !ok })
+	for i := range sem {
+		sem[i].Score = float64(sim[sem[i].id])
+	}
+	slices.SortStableFunc(sem, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
+	return sem, "", nil
 }
 
 // vectorFilter is what the scan keeps: the vectors of the packages and

@@ -92,7 +92,7 @@ func main() {
 	vecDims := flag.String("vectors", "", "also, per scale, stub vectors of these `DIMS` (comma-separated, e.g. 384,768) for every chunk, and lexical against hybrid search (issue 28); off when empty")
 	rounds := flag.Int("rounds", 3, "install: alternating rounds of ctx and native git")
 	budget := flag.Int("budget", 8000, "INDEX.md budget in tokens")
-	searchOnly := flag.String("searchonly", "", "only time searches by query length (1-4 words, then 5 to 12) on the project `DIR` already built (say, -work's x10), -rounds passes, and print them")
+	searchOnly := flag.String("searchonly", "", "only time searches by query length (1-4 words, then 5 to 12) on the project `DIR` already built (say, -work's x10), -rounds passes, and print them; with -vectors, only lexical against hybrid search (-queries of each) with the vectors a -vectors run left there")
 	cpuprofile := flag.String("cpuprofile", "", "with -searchonly: write a CPU profile of the searches to `FILE`")
 	flag.Parse()
 	log.SetFlags(0)
@@ -107,6 +107,23 @@ func main() {
 				log.Fatal(err)
 			}
 			defer pprof.StopCPUProfile()
+		}
+		if *vecDims != "" {
+			// The project's vectors.bin, already made by a -vectors run
+			// (stub vectors of one of these dimensions): hybrid against
+			// lexical only.
+			for _, d := range strings.Split(*vecDims, ",") {
+				n, err := strconv.Atoi(strings.TrimSpace(d))
+				if err != nil || n < 1 {
+					log.Fatalf("-vectors: %q is not a whole number ≥ 1 (example: -vectors 384,768)", d)
+				}
+				vr, err := hybridSearches(vectorsResult{dims: n}, *searchOnly, *nq)
+				if err != nil {
+					log.Fatalf("-searchonly -vectors %d: %v (the project's vectors.bin must be a -vectors %d run's)", n, err, n)
+				}
+				fmt.Printf("%s, load %s\n", vr, loadavg())
+			}
+			return
 		}
 		if err := searchByLength(*searchOnly, *rounds); err != nil {
 			log.Fatal(err)

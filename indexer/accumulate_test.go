@@ -1,0 +1,210 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+)
+
+// TestAccumulatedCandidates compares accumulatedCandidates with bleve's own
+// search for the same query, hit for hit: the same chunks in the same
+// order, the same scores bit for bit, the same total. The corpora are
+// generated (Zipf-distributed words, stop words among them, documents of
+// very different lengths), indexed in several batches and updated (so
+// with several segments and deleted chunks); the queries have 1 to 16
+// words (repeated words, words no chunk has, stop words only), past
+// bleve's heap disjunction's DisjunctionHeapTakeover terms, at several
+// sizes. Both the pruning and the heap order must have been taken, or the
+// test proves less than it says.
+func TestAccumulatedCandidates(t *testing.T) {
+	t.Parallel()
+	for seed := range uint64(3) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), ".context")
+			rng := rand.New(rand.NewPCG(seed, 99))
+			words := []string{"the", "of", "and", "how", "is"}
+			for i := range 300 {
+				words = append(words, fmt.Sprintf("w%dx", i))
+			}
+			word := zipfWords(rng, words)
+			writeFiles(t, dir, "a", zipfDocs(rng, word, 250, 1, 3, 120))
+			ctx := context.Background()
+			if _, err := Sync(ctx, dir, []Package{{Alias: "a"}}, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			// Change some documents and add a package: deleted chunks, new
+			// segments.
+			changed := zipfDocs(rng, word, 40, 1, 2, 40)
+			writeFiles(t, dir, "a", changed)
+			writeFiles(t, dir, "b", zipfDocs(rng, word, 120, 1, 2, 30))
+			if _, err := Sync(ctx, dir, []Package{{Alias: "a"}, {Alias: "b"}}, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			var queries []string
+			for i := range 150 {
+				var q []string
+				for range 1 + i%16 {
+					q = append(q, word())
+				}
+				if i%7 == 0 {
+					q = append(q, "nowordlikethis")
+				}
+				queries = append(queries, strings.Join(q, " "))
+			}
+			queries = append(queries, "the of", "w0x w0x w0x", "w1x the w1x of w2x")
+			st := compareAccumulated(t, dir, queries, []int{1, 7, 50, 200})
+			t.Logf("%+v", st)
+			if st.pruned == 0 || st.heap == 0 || st.fullyRead == 0 || st.cached == 0 {
+				t.Errorf("searches pruned, past the heap's takeover, read whole; terms cached: %d, %d, %d, %d; want some of each", st.pruned, st.heap, st.fullyRead, st.cached)
+			}
+			if st.declined > st.searches/20 {
+				t.Errorf("%d of %d searches declined; want at most 5%%", st.declined, st.searches)
+			}
+		})
+	}
+}
+
+// TestAccumulatedCandidatesContextDir is TestAccumulatedCandidates on the
+// .context folder CTX_TEST_CONTEXT_DIR names (say, bench/scale's ten times
+// corpus), with bench/scale's long queries.
+func TestAccumulatedCandidatesContextDir(t *testing.T) {
+	dir := os.Getenv("CTX_TEST_CONTEXT_DIR")
+	if dir == "" {
+		t.Skip("CTX_TEST_CONTEXT_DIR not set")
+	}
+	queries := []string{"borrow checker lifetimes", "pod scheduling", "tar extract archive", "find files by name",
+		"api server admission webhook", "feature gate", "the pod", "how do I configure the kubelet eviction thresholds for memory pressure",
+		"git rebase interactive squash commits error handling Result trait objects dynamic dispatch cargo workspace"}
+	all := strings.Fields(strings.Join(queries, " "))
+	for w := 5; w <= 14; w++ {
+		for i := range 6 {
+			var q []string
+			for j := range w {
+				q = append(q, all[(i*5+j)%len(all)])
+			}
+			queries = append(queries, strings.Join(q, " "))
+		}
+	}
+	t.Logf("%+v", compareAccumulated(t, dir, queries, []int{200}))
+}
+
+type accumStats struct {
+	searches, declined, pruned, heap, fullyRead, cached int
+}
+
+// compareAccumulated runs each query through accumulatedCandidates and
+// bleve at each size, and reports every difference as an error.
+func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int) accumStats {
+	t.Helper()
+	ctx := context.Background()
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	open, release, err := r.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	idx := open.idx
+	adv, err := idx.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	stats := bm25Stats(idx, open.tokens)
+	// Every term cached at its second search (each query is searched at
+	// every size), within a bound that some terms pass.
+	cache := newAccumCache()
+	cache.share, cache.maxBytes = 0, 64<<10
+	var st accumStats
+	for _, q := range queries {
+		keyAnalyzer := en.AnalyzerName
+		if len(queryTerms(idx.Mapping().AnalyzerNamed(en.AnalyzerName), q)) == 0 {
+			keyAnalyzer = textAnalyzer
+		}
+		n := len(idx.Mapping().AnalyzerNamed(keyAnalyzer).Analyze([]byte(q)))
+		for _, size := range sizes {
+			got, pruned, err := accumulate(ctx, idx, rdr, q, keyAnalyzer, size, stats, cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.searches++
+			if n > searcher.DisjunctionHeapTakeover {
+				st.heap++
+			}
+			if got == nil {
+				st.declined++
+				continue
+			}
+			if pruned {
+				st.pruned++
+			} else {
+				st.fullyRead++
+			}
+			mq := bleve.NewMatchQuery(q)
+			mq.SetField(fText)
+			mq.Analyzer = keyAnalyzer
+			bq := bleve.NewBooleanQuery()
+			bq.AddShould(mq)
+			req := bleve.NewSearchRequestOptions(bq, size, 0, false)
+			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
+			want, err := idx.SearchInContext(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Pruned, the total counts the chunks seen: more than size
+			// (what Search needs of it), not all.
+			totalOK := got.Total == want.Total
+			if pruned {
+				totalOK = got.Total > uint64(size) && got.Total <= want.Total
+			}
+			if !totalOK || len(got.Hits) != len(want.Hits) {
+				t.Errorf("%q, size %d: %d hits of %d; bleve: %d of %d", q, size, len(got.Hits), got.Total, len(want.Hits), want.Total)
+				continue
+			}
+			if n > searcher.DisjunctionHeapTakeover {
+				// bleve adds a chunk's terms in its heap's order: the same
+				// chunks, scores within rounding.
+				gotIDs, wantIDs := map[string]float64{}, map[string]float64{}
+				for i := range got.Hits {
+					gotIDs[got.Hits[i].ID] = got.Hits[i].Score
+					wantIDs[want.Hits[i].ID] = want.Hits[i].Score
+				}
+				for id, s := range wantIDs {
+					g, ok := gotIDs[id]
+					if !ok || math.Abs(g-s) > 1e-12*s {
+						t.Errorf("%q, size %d: bleve has %q (%v), accumulated %v (%v)", q, size, id, s, g, ok)
+						break
+					}
+				}
+				continue
+			}
+			for i, h := range got.Hits {
+				w := want.Hits[i]
+				if h.ID != w.ID || !h.IndexInternalID.Equals(w.IndexInternalID) || math.Float64bits(h.Score) != math.Float64bits(w.Score) {
+					t.Errorf("%q, size %d, hit %d: %q %v; bleve: %q %v", q, size, i, h.ID, h.Score, w.ID, w.Score)
+					break
+				}
+			}
+		}
+	}
+	st.cached = len(cache.terms)
+	return st
+}
