@@ -269,24 +269,7 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 	var d index.TermFieldDoc
 	for k, t := range order {
 		if !pruned && k > 0 {
-			rest, restDF := 0.0, uint64(0)
-			for _, u := range order[k:] {
-				rest += u.ub
-				restDF += u.df
-			}
-			// Worth a look only when the rest is much to read.
-			if restDF > 2*(read+uint64(len(buf.touched))) {
-				th, ok := buf.lowerBound(coord, size)
-				if ok && rest*coord[n-k] < th*(1-accumSlack) {
-					pruned = true
-					for _, id := range buf.touched {
-						if c := buf.cnt[id]; (buf.sum[id]+rest)*coord[int(c)+n-k] >= th*(1-accumSlack) {
-							alive = append(alive, id)
-						}
-					}
-					slices.Sort(alive)
-				}
-			}
+			alive, pruned = buf.prune(order[k:], n, read, coord, size)
 		}
 		var err error
 		p, keep := cache.lookup(rdr, t, avg, docTotal)
@@ -314,6 +297,41 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 			return nil, false, err
 		}
 	}
+	res, err := buf.best(rdr, coord, size, pruned, exactOrder)
+	return res, pruned, err
+}
+
+// prune says, before the terms rest of n are read, whether no chunk
+// unseen so far can reach the best size (read postings read so far), and
+// then which seen chunks still can (in order): the only ones the rest
+// need be read for.
+func (buf *accumBuffers) prune(rest []*accumTerm, n int, read uint64, coord []float64, size int) (alive []uint64, pruned bool) {
+	ub, restDF := 0.0, uint64(0)
+	for _, u := range rest {
+		ub += u.ub
+		restDF += u.df
+	}
+	// Worth a look only when the rest is much to read.
+	if restDF <= 2*(read+uint64(len(buf.touched))) {
+		return nil, false
+	}
+	th, ok := buf.lowerBound(coord, size)
+	if !ok || ub*coord[len(rest)] >= th*(1-accumSlack) {
+		return nil, false
+	}
+	for _, id := range buf.touched {
+		if c := buf.cnt[id]; (buf.sum[id]+ub)*coord[int(c)+len(rest)] >= th*(1-accumSlack) {
+			alive = append(alive, id)
+		}
+	}
+	slices.Sort(alive)
+	return alive, true
+}
+
+// best is the best size of the accumulated chunks as bleve's search
+// result, or nil when it cannot be told apart from bleve's own (see
+// accumulate).
+func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, pruned, exactOrder bool) (*bleve.SearchResult, error) {
 	sum, cnt := buf.sum[:buf.hi], buf.cnt[:buf.hi]
 
 	// The best size, by score then internal number (bleve's collector).
@@ -328,10 +346,10 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 		best.add(accumHit{id: id, score: sum[id] * coord[c], cnt: c}, size)
 	}
 	if total <= size && pruned {
-		return nil, false, nil // never: the best size are all scored, and more were seen
+		return nil, nil // never: the best size are all scored, and more were seen
 	}
 	if !exactOrder && !best.separated(sum, cnt, coord) {
-		return nil, false, nil
+		return nil, nil
 	}
 	slices.SortFunc(best, func(x, y accumHit) int { return x.compare(y) })
 	res := &bleve.SearchResult{Total: uint64(total)}
@@ -339,11 +357,11 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 		id := index.NewIndexInternalID(nil, h.id)
 		ext, err := rdr.ExternalID(id)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		res.Hits = append(res.Hits, &search.DocumentMatch{IndexInternalID: id, ID: ext, Score: h.score})
 	}
-	return res, pruned, nil
+	return res, nil
 }
 
 // searcherOrder is the order bleve's disjunction keeps its searchers in:
