@@ -21,6 +21,8 @@
 # on stderr and goes on: the want paths of the query set are file names, and
 # a new Debian revision of the same upstream release keeps them.
 set -euo pipefail
+# shellcheck source=debian-lib.sh
+. "$(dirname "$0")/debian-lib.sh"
 
 if [ $# -ne 1 ] || [ -z "$1" ]; then
 	echo "usage: $0 OUT   (OUT: folder to write the corpus into; it must not exist or be empty)" >&2
@@ -45,36 +47,7 @@ chmod 755 "$tmp"
 chown _apt "$tmp" 2>/dev/null || true
 trap 'rm -rf "$tmp"' EXIT
 
-for pkg in nodejs-doc npm python-pytest-doc cmake-doc; do
-	have=$(apt-cache policy "$pkg" | awk '/Candidate:/ {print $2}')
-	if [ -z "$have" ] || [ "$have" = "(none)" ]; then
-		echo "debian-corpus2.sh: apt knows no package $pkg; run 'apt-get update' first (Debian 12 sources)" >&2
-		exit 1
-	fi
-	if [ "$have" != "${want_version[$pkg]}" ]; then
-		echo "debian-corpus2.sh: warning: $pkg is $have here, the query set was written on ${want_version[$pkg]}" >&2
-	fi
-	(cd "$tmp" && apt-get download -q "$pkg" >/dev/null)
-	deb=$(ls "$tmp"/"$pkg"_*.deb)
-	dpkg -x "$deb" "$tmp/x-$pkg"
-done
-
-# copy SRC_DIR DEST_DIR FIND_ARGS...: copy the files under SRC_DIR that match
-# FIND_ARGS to DEST_DIR, keeping their relative paths.
-copy() {
-	local src=$1 dest=$2
-	shift 2
-	mkdir -p "$dest"
-	(cd "$src" && find . -type f "$@" -print0) | while IFS= read -r -d '' f; do
-		mkdir -p "$dest/$(dirname "$f")"
-		cp "$src/$f" "$dest/$f"
-	done
-}
-
-# gunzip_all DIR: decompress every .gz below DIR in place.
-gunzip_all() {
-	find "$1" -type f -name '*.gz' -exec gunzip -f {} +
-}
+fetch_packages "$tmp" nodejs-doc npm python-pytest-doc cmake-doc
 
 # sphinx_rst DIR: Sphinx's _sources/*.rst.txt are rst; name them *.rst.
 sphinx_rst() {
