@@ -12,9 +12,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/ctx-dev/ctx/internal/gittest"
-	"github.com/ctx-dev/ctx/project"
 )
 
 // openCounter counts, with inotify, the opens of the files (not the
@@ -94,16 +91,7 @@ func (c *openCounter) opens(t *testing.T) map[string]int {
 func TestUpdateOneOf500Opens(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	files := map[string]string{}
-	for i := range 500 {
-		files[fmt.Sprintf("docs/d%d/f%03d.md", i%10, i)] = fmt.Sprintf("# File %d\n\nSome text.\n", i)
-	}
-	if err := os.RemoveAll(f.upstream); err != nil {
-		t.Fatal(err)
-	}
-	gittest.NewRepo(t, f.upstream, files)
-	w := f.open(f.project)
-	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "docs", Alias: "docs"}}, AddOptions{}))
+	w := f.add500(t)
 	// The install's last files may share the clock tick in which the
 	// state was written, and are then read (racily clean): as when the
 	// update runs later than one tick after the install, the state is

@@ -90,13 +90,11 @@ func checkClean(t *testing.T, w *Workspace) {
 	}
 }
 
-// TestPatchOneOf500: an update in which 1 of a package's 500 files changed
-// upstream rewrites that one file; the other 499 keep their inode, mtime
-// and ctime, every folder its inode, and their state entries stay as they
-// were.
-func TestPatchOneOf500(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t)
+// add500 makes the fixture's upstream a repository of 500 documents in 10
+// folders and adds its docs/ as package docs: the one-of-500 update tests'
+// start.
+func (f *fixture) add500(t *testing.T) *Workspace {
+	t.Helper()
 	files := map[string]string{}
 	for i := range 500 {
 		files[fmt.Sprintf("docs/d%d/f%03d.md", i%10, i)] = fmt.Sprintf("# File %d\n\nSome text.\n", i)
@@ -107,6 +105,17 @@ func TestPatchOneOf500(t *testing.T) {
 	gittest.NewRepo(t, f.upstream, files)
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "docs", Alias: "docs"}}, AddOptions{}))
+	return w
+}
+
+// TestPatchOneOf500: an update in which 1 of a package's 500 files changed
+// upstream rewrites that one file; the other 499 keep their inode, mtime
+// and ctime, every folder its inode, and their state entries stay as they
+// were.
+func TestPatchOneOf500(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := f.add500(t)
 	pkg := w.pkgDir("docs")
 	before := idents(t, pkg)
 	oldState, err := w.readState("docs")
