@@ -6,11 +6,9 @@ require (
 	github.com/AlecAivazis/survey/v2 v2.3.7
 	github.com/BurntSushi/toml v0.3.1
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
-	github.com/Netflix/go-expect v0.0.0-20220104043353-73e0943537d2
 	github.com/blevesearch/bleve/v2 v2.6.3
 	github.com/blevesearch/bleve_index_api v1.4.1
 	github.com/blevesearch/segment v0.9.1
-	github.com/creack/pty v1.1.17
 	github.com/dlclark/regexp2/v2 v2.5.1
 	github.com/dustin/go-humanize v1.1.0
 	github.com/fsnotify/fsnotify v1.9.0
@@ -19,7 +17,6 @@ require (
 	github.com/go-playground/validator/v10 v10.30.6
 	github.com/gofrs/flock v0.13.1
 	github.com/google/jsonschema-go v0.4.3
-	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0

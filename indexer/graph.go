@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -318,10 +319,9 @@ func fileExists(p Package, rel string) bool {
 	return err == nil
 }
 
-// sourceKey identifies a package's repository: host and path of a URL
-// (lower-case, without scheme, user, "www.", ".git" and slashes), the
-// host:path of an scp-style address, or the folder of a local source; ""
-// for an https source (its pages have no repository paths).
+// sourceKey identifies a package's repository (naming.RepoKey), or the
+// folder of a dir source; "" for an https source (its pages have no
+// repository paths).
 func sourceKey(p Package) string {
 	switch p.Kind {
 	case project.KindHTTPS:
@@ -329,36 +329,11 @@ func sourceKey(p Package) string {
 	case project.KindDir:
 		return "dir:" + filepath.ToSlash(p.Dir)
 	}
-	return repoKey(p.Source)
-}
-
-// repoKey normalises a repository address (see sourceKey).
-func repoKey(src string) string {
-	s := strings.TrimSpace(src)
-	if s == "" {
-		return ""
-	}
-	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
-		s = strings.ToLower(u.Hostname()) + "/" + u.Path
-	} else if i := strings.Index(s, ":"); i > 0 && !strings.Contains(s[:i], "/") && len(s[:i]) > 1 {
-		host := s[:i]
-		if j := strings.LastIndexByte(host, '@'); j >= 0 {
-			host = host[j+1:]
-		}
-		s = strings.ToLower(host) + "/" + s[i+1:]
-	} else {
-		return "local:" + path.Clean(filepath.ToSlash(s))
-	}
-	s = strings.TrimPrefix(s, "www.")
-	s = strings.TrimSuffix(strings.TrimRight(s, "/"), ".git")
-	for strings.Contains(s, "//") {
-		s = strings.ReplaceAll(s, "//", "/")
-	}
-	return strings.ToLower(strings.TrimRight(s, "/"))
+	return naming.RepoKey(p.Source)
 }
 
 // repoURLPaths reads a URL into a file or folder of a repository: the
-// repository's key (repoKey) and the candidate paths inside it, one per
+// repository's key (naming.RepoKey) and the candidate paths inside it, one per
 // way to split a ref that may hold slashes (main, release/1.2).
 func repoURLPaths(raw string) (string, []string) {
 	u, err := url.Parse(raw)
@@ -371,7 +346,7 @@ func repoURLPaths(raw string) (string, []string) {
 	refAt := -1
 	switch {
 	case host == "raw.githubusercontent.com" && len(segs) >= 4:
-		key, refAt = repoKey("https://github.com/"+segs[0]+"/"+segs[1]), 2
+		key, refAt = naming.RepoKey("https://github.com/"+segs[0]+"/"+segs[1]), 2
 	default:
 		for i := 2; i+1 < len(segs); i++ {
 			switch segs[i] {
@@ -381,7 +356,7 @@ func repoURLPaths(raw string) (string, []string) {
 					if segs[i-1] == "-" {
 						repo = segs[:i-1]
 					}
-					key, refAt = repoKey("https://"+host+"/"+strings.Join(repo, "/")), i+1
+					key, refAt = naming.RepoKey("https://"+host+"/"+strings.Join(repo, "/")), i+1
 				}
 			}
 			if refAt >= 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -93,8 +94,8 @@ func TestRepoURLPaths(t *testing.T) {
 		"git@github.com:Kubernetes/enhancements.git":     "github.com/kubernetes/enhancements",
 		"https://user@www.github.com/o/r/":               "github.com/o/r",
 	} {
-		if got := repoKey(src); got != want {
-			t.Errorf("repoKey(%q) = %q, want %q", src, got, want)
+		if got := naming.RepoKey(src); got != want {
+			t.Errorf("RepoKey(%q) = %q, want %q", src, got, want)
 		}
 	}
 }

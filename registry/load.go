@@ -50,11 +50,11 @@ type Entry struct {
 // and sub-path.
 func (e Entry) Key() string { return ContextKey(e.Source(), e.Path) }
 
-// ContextKey identifies a package by repository and sub-path, whatever the
-// spelling of either.
+// ContextKey identifies a package by repository (naming.RepoKey) and
+// sub-path, whatever the spelling of either.
 func ContextKey(repo, p string) string {
 	p = strings.Trim(path.Clean("/"+strings.TrimSpace(p)), "/")
-	return NormalizeRepo(repo) + "//" + p
+	return repoKey(repo) + "//" + p
 }
 
 // Result is a registry with its imports merged.

@@ -57,9 +57,10 @@ func (l Location) String() string {
 	return s
 }
 
-// Key identifies a registry regardless of spelling: scheme and host in lower
-// case, no trailing slash or ".git". Two locations with the same Key are the
-// same registry.
+// Key identifies a registry regardless of spelling: a git registry by its
+// repository (naming.RepoKey), file and ref; an https one by its URL with
+// scheme and host in lower case, no trailing slash or ".git". Two
+// locations with the same Key are the same registry.
 func (l Location) Key() string {
 	switch l.Kind {
 	case KindFile:
@@ -67,27 +68,18 @@ func (l Location) Key() string {
 	case KindHTTP:
 		return "http:" + normalizeURL(l.URL)
 	}
-	return "git:" + NormalizeRepo(l.URL) + "#" + path.Clean(l.File) + "@" + l.Ref
+	return "git:" + repoKey(l.URL) + "#" + path.Clean(l.File) + "@" + l.Ref
 }
 
-// NormalizeRepo returns the form of a repository URL or path used to compare
-// repositories: scheme and host lower-cased, user info, trailing slashes and a
-// ".git" suffix dropped; local paths cleaned and made absolute.
-func NormalizeRepo(repo string) string {
-	if naming.IsLocal(repo) {
-		p := strings.TrimPrefix(repo, "file://")
+// repoKey is a repository's identity (naming.RepoKey), a local one made
+// absolute first so that two spellings of one folder compare equal.
+func repoKey(repo string) string {
+	if p, ok := naming.LocalPath(repo); ok {
 		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
-		}
-		return strings.TrimSuffix(filepath.Clean(p), ".git")
-	}
-	if i := strings.Index(repo, "://"); i < 0 {
-		// scp-like: user@host:path
-		if _, rest, ok := strings.Cut(repo, "@"); ok {
-			repo = "ssh://" + strings.Replace(rest, ":", "/", 1)
+			repo = abs
 		}
 	}
-	return normalizeURL(repo)
+	return naming.RepoKey(repo)
 }
 
 func normalizeURL(s string) string {

@@ -479,9 +479,25 @@ func allTags(contexts []registry.Entry) []string {
 func countRepos(contexts []registry.Entry, idx []int) int {
 	seen := map[string]bool{}
 	for _, i := range idx {
-		seen[registry.NormalizeRepo(contexts[i].Source())] = true
+		seen[naming.RepoKey(contexts[i].Source())] = true
 	}
 	return len(seen)
+}
+
+// accessKey groups the sources that one access check answers for: one
+// repository (naming.RepoKey) over one transport (a URL's scheme, ssh for
+// git's scp-like form), since the same repository can be readable over
+// https and not over ssh, or the other way round.
+func accessKey(source string) string {
+	transport := "file"
+	switch {
+	case naming.IsSCPLike(source):
+		transport = "ssh"
+	case naming.HasScheme(source):
+		scheme, _, _ := strings.Cut(source, "://")
+		transport = strings.ToLower(scheme)
+	}
+	return transport + " " + naming.RepoKey(source)
 }
 
 // checkAccess checks each distinct repository once, in parallel, and returns
@@ -490,7 +506,7 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 	byRepo := map[string][]int{}
 	var repos []string
 	for _, i := range idx {
-		key := registry.NormalizeRepo(contexts[i].Source())
+		key := accessKey(contexts[i].Source())
 		if _, ok := byRepo[key]; !ok {
 			repos = append(repos, key)
 		}

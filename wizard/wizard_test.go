@@ -346,3 +346,28 @@ func partial(s *Summary) bool {
 	}
 	return (s.AddReport != nil && s.AddReport.Partial()) || (s.RemoveReport != nil && s.RemoveReport.Partial())
 }
+
+// One access check answers for every spelling of a repository over one
+// transport, and only for that transport.
+func TestAccessKey(t *testing.T) {
+	same := [][2]string{
+		{"https://github.com/o/r", "https://GitHub.com/o/r.git/"},
+		{"git@github.com:o/r.git", "ssh://git@github.com/o/r"},
+		{"./hub", "hub/"},
+	}
+	for _, p := range same {
+		if accessKey(p[0]) != accessKey(p[1]) {
+			t.Errorf("%q and %q are checked apart: %q, %q", p[0], p[1], accessKey(p[0]), accessKey(p[1]))
+		}
+	}
+	apart := [][2]string{
+		{"https://github.com/o/r", "git@github.com:o/r"},
+		{"https://github.com/o/r", "http://github.com/o/r"},
+		{"https://github.com/o/r", "https://github.com/o/r2"},
+	}
+	for _, p := range apart {
+		if accessKey(p[0]) == accessKey(p[1]) {
+			t.Errorf("%q and %q share one check: %q", p[0], p[1], accessKey(p[0]))
+		}
+	}
+}

@@ -2,6 +2,8 @@ package naming
 
 import (
 	"net/url"
+	"path"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -77,4 +79,45 @@ func LocalPath(source string) (path string, ok bool) {
 		path += "#" + u.Fragment
 	}
 	return path, true
+}
+
+// RepoKey is a repository's identity however its address is spelled, the
+// one way ctx asks "are these the same repository" (the links graph, a
+// registry's imports, the wizard's list): for a remote address — a URL of
+// any scheme or git's scp-like [user@]host:path — the host without user,
+// port or "www.", then the path without a trailing "/" or ".git" and
+// without doubled slashes, all in lower case (hosts such as GitHub's and
+// GitLab's take paths in any case); so https://github.com/o/r,
+// ssh://git@github.com/O/r.git and git@github.com:o/r are one key. A local
+// source (IsLocal) is "local:" and its cleaned slash-separated path, as
+// written: a caller that compares local paths from different folders makes
+// them absolute first. "" for an empty address.
+func RepoKey(addr string) string {
+	s := strings.TrimSpace(addr)
+	if s == "" {
+		return ""
+	}
+	if p, ok := LocalPath(s); ok {
+		return "local:" + path.Clean(filepath.ToSlash(p))
+	}
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
+		s = u.Hostname() + "/" + u.Path
+	} else if host, p, ok := strings.Cut(s, ":"); ok && IsSCPLike(s) {
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+		if port, rest, ok := strings.Cut(p, ":"); ok && port != "" && strings.Trim(port, "0123456789") == "" {
+			p = rest // host:port:path
+		}
+		s = host + "/" + p
+	} else {
+		return "local:" + path.Clean(filepath.ToSlash(s))
+	}
+	s = strings.ToLower(s)
+	s = strings.TrimPrefix(s, "www.")
+	for strings.Contains(s, "//") {
+		s = strings.ReplaceAll(s, "//", "/")
+	}
+	s = strings.TrimSuffix(strings.TrimRight(s, "/"), ".git")
+	return strings.TrimRight(s, "/")
 }

@@ -143,3 +143,28 @@ func FuzzCacheKey(f *testing.F) {
 		}
 	})
 }
+
+func TestRepoKey(t *testing.T) {
+	for addr, want := range map[string]string{
+		"https://github.com/kubernetes/enhancements.git":  "github.com/kubernetes/enhancements",
+		"git@github.com:Kubernetes/enhancements.git":      "github.com/kubernetes/enhancements",
+		"ssh://git@GitHub.com:22/kubernetes/enhancements": "github.com/kubernetes/enhancements",
+		"https://user:pw@www.github.com/o/r/":             "github.com/o/r",
+		"https://gitlab.com/group//sub/r.git/":            "gitlab.com/group/sub/r",
+		"git@git.corp:2222:team/docs":                     "git.corp/team/docs",
+		"http://git.corp:8080/team/docs":                  "git.corp/team/docs",
+		"./repos/hub/":                                    "local:repos/hub",
+		"/srv/git/hub.git":                                "local:/srv/git/hub.git",
+		"file:///srv/git/hub.git":                         "local:/srv/git/hub.git",
+		"  ":                                              "",
+	} {
+		if got := RepoKey(addr); got != want {
+			t.Errorf("RepoKey(%q) = %q, want %q", addr, got, want)
+		}
+	}
+	// Two repositories stay two keys.
+	if RepoKey("https://github.com/o/r") == RepoKey("https://github.com/o/r2") ||
+		RepoKey("https://github.com/o/r") == RepoKey("https://gitlab.com/o/r") {
+		t.Error("different repositories share a key")
+	}
+}

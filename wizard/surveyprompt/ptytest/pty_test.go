@@ -1,6 +1,10 @@
 //go:build !windows
 
-package surveyprompt
+// Package ptytest drives the wizard's survey prompts through a real
+// pseudo-terminal. It is a module of its own so that the product's module
+// neither downloads nor builds a terminal emulator for `go test ./...`;
+// .ci/run runs it.
+package ptytest
 
 import (
 	"reflect"
@@ -14,6 +18,7 @@ import (
 	"github.com/hinshun/vt10x"
 
 	"github.com/ctx-dev/ctx/wizard"
+	"github.com/ctx-dev/ctx/wizard/surveyprompt"
 )
 
 // TestMultiSelectAndConfirmOnPTY drives the adapter through a real
@@ -65,7 +70,7 @@ func TestMultiSelectAndConfirmOnPTY(t *testing.T) {
 		step(err)
 	}()
 
-	p := New(c.Tty(), c.Tty(), c.Tty())
+	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty())
 	got, err := p.MultiSelect("Which contexts?", choices, []int{1})
 	if err != nil {
 		t.Fatalf("MultiSelect: %v", err)
