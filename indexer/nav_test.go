@@ -68,7 +68,7 @@ func TestNavPrior(t *testing.T) {
 	// N = 2, lion in both: idf ln 1.2; body 6 tokens in each, at the
 	// average (normalisation 1); head and title "zoo" only.
 	// navPrior is 0.5.
-	list := math.Log(1.2) * 1 / (1.2 + 1)
+	list := math.Log(1.2) * 1 / (1.3 + 1)
 	if math.Abs(hits[0].Score-list) > 1e-9 || math.Abs(hits[1].Score-0.5*list) > 1e-9 {
 		t.Errorf("scores %.9f and %.9f, want %.9f and %.9f", hits[0].Score, hits[1].Score, list, 0.5*list)
 	}
