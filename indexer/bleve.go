@@ -35,6 +35,7 @@ const (
 	fLines   = "lines" // "start-end-prefixLen", stored only
 	fDocKind = "dkind" // the document's kind (docKind), when it has one
 	fTitle   = "title" // the document's title, with each chunk (BM25F's title field)
+	fNav     = "nav"   // navTerm when the chunk is navigation (navChunk)
 )
 
 // chunkDoc is the bleve document of one chunk.
@@ -49,6 +50,7 @@ type chunkDoc struct {
 	Lines   string   `json:"lines"`
 	DocKind string   `json:"dkind,omitempty"`
 	Title   string   `json:"title,omitempty"`
+	Nav     string   `json:"nav,omitempty"`
 }
 
 // textAnalyzer analyses the searched fields and queries.
@@ -116,6 +118,7 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fPath, kw(true))
 	doc.AddFieldMappingsAt(fTags, kw(true))
 	doc.AddFieldMappingsAt(fDocKind, kw(false))
+	doc.AddFieldMappingsAt(fNav, kw(false))
 	doc.AddFieldMappingsAt(fHeading, stored())
 	doc.AddFieldMappingsAt(fLines, stored())
 	m.DefaultMapping = doc

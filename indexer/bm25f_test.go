@@ -17,7 +17,7 @@ import (
 // field (the trail) is "alpha" (1 token), its title "alpha" (1), its body
 // "zebra zebra lion" (3); b.md is "# Zebra" over "lion tiger": head and
 // title "zebra" (1 each), body "lion tiger" (2). So N = 2, avgdl(body) =
-// 5/2 = 2.5, avgdl(head) = avgdl(title) = 2/2 = 1, k1 = 1.2, b = 0.75, and
+// 5/2 = 2.5, avgdl(head) = avgdl(title) = 2/2 = 1, k1 = 1.3, b = 0.75, and
 // a field's length normalisation is 0.25 + 0.75·dl/avgdl: 1.15 for a's
 // body, 0.85 for b's, 1 for either head or title. A word of b's heading
 // counts 3 (the head's weight) + 1 (the title's) = 4 times.
@@ -38,7 +38,7 @@ func TestBM25FFormula(t *testing.T) {
 	idf := func(n float64) float64 { return math.Log(1 + (2-n+0.5)/(n+0.5)) }
 	idf2of2 := idf(2) // ln 1.2: a term in both chunks
 	idf1of2 := idf(1) // ln 2: a term in one chunk
-	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
+	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
 	for _, tc := range []struct {
 		query string
 		want  map[string]float64
@@ -74,12 +74,12 @@ func TestBM25FFormula(t *testing.T) {
 func TestBM25FTerm(t *testing.T) {
 	t.Parallel()
 	// One field at the average length: tf/(k1+tf) times idf.
-	if got, want := bm25fTerm(2, fieldFreq{tf: 3, dl: 10, avgdl: 10, weight: 1}), 2*3/(1.2+3); math.Abs(got-want) > 1e-12 {
+	if got, want := bm25fTerm(2, fieldFreq{tf: 3, dl: 10, avgdl: 10, weight: 1}), 2*3/(1.3+3); math.Abs(got-want) > 1e-12 {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	// Two fields are added before one saturation, not after.
 	got := bm25fTerm(1, fieldFreq{tf: 1, dl: 5, avgdl: 5, weight: 1}, fieldFreq{tf: 1, dl: 2, avgdl: 2, weight: 1})
-	if want := 2 / (1.2 + 2); math.Abs(got-want) > 1e-12 {
+	if want := 2 / (1.3 + 2); math.Abs(got-want) > 1e-12 {
 		t.Errorf("two fields: got %v, want %v", got, want)
 	}
 	if got := bm25fTerm(1, fieldFreq{dl: 5, avgdl: 5, weight: 1}); got != 0 {
@@ -115,7 +115,7 @@ func TestHeadLengthsAfterUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	idf := math.Log(1 + 0.5/2.5)
-	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
+	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
 	want := map[string]float64{
 		"a.md": idf * sat((headWeight+titleWeight)*1/(0.25+0.75*4/2.5)), // head and title alike: 4 tokens, average 2.5
 		"b.md": idf * sat(1/(0.25+0.75*3/3)),
@@ -234,7 +234,7 @@ func TestBM25FFieldWeights(t *testing.T) {
 	r, _ := OpenReader(dir)
 	defer r.Close()
 	idf := math.Log(1.2)
-	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
+	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
 	want := []struct {
 		path  string
 		score float64
@@ -329,7 +329,7 @@ func TestQuestionWordsHeadOnly(t *testing.T) {
 	r, _ := OpenReader(dir)
 	defer r.Close()
 	idf := math.Log(1 + 0.5/2.5)
-	sat := func(tf float64) float64 { return tf / (1.2 + tf) }
+	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
 	for _, tc := range []struct {
 		query string
 		want  map[string]float64

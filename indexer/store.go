@@ -45,7 +45,7 @@ var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 13 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package; 13: titles from the first heading of any level or an MDX export, heading-ID markers and rst roles stripped
+const schemaVersion = 14 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package; 13: titles from the first heading of any level or an MDX export, heading-ID markers and rst roles stripped; 14: navigation chunks (fNav)
 
 const (
 	metaFile    = "meta.json"

@@ -1001,6 +1001,10 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		rec.Tokens += fieldLength(text)
 		rec.HeadTokens += int64(headLen)
 		rec.TitleTokens += int64(titleLen)
+		nav := ""
+		if navChunk(c.Text) {
+			nav = navTerm
+		}
 		docs[i] = chunkDoc{
 			Text:    text,
 			Head:    head,
@@ -1012,6 +1016,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 			Lines:   formatLines(c.Start, c.End, prefix),
 			DocKind: kind,
 			Title:   docTitle,
+			Nav:     nav,
 		}
 	}
 	return rec, docs, false, warnings, nil

@@ -52,6 +52,9 @@ below reference and guide pages unless the query asks for them
 (changelog, release, upgrade, migrate, "what's new", a version number);
 kind:changelog, kind:release, kind:blog, kind:whatsnew or kind:migration
 searches only them.
+Passages that are mostly links to other pages (tables of contents, "See
+also" lists, index pages) rank at half their score: they name a topic
+without answering.
 
 With an embedding endpoint configured (ctx config set embeddings.url,
 embeddings.model; see 'ctx config'), search fuses the passages whose

@@ -1,0 +1,220 @@
+package indexer
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Navigation chunks (issue 27). A documentation site's index pages,
+// tables of contents (SUMMARY.md, a KEP's "Table of Contents"), Sphinx
+// toctrees, "See also" blocks and the cards of an MDX index page are
+// lists of links to other pages: they name every topic of the pages they
+// link to, so a question finds them as readily as the page it is about,
+// and they answer nothing. navChunk recognises such a chunk at index time;
+// it is indexed (fNav) and ranked at navPrior of its score
+// (bench/relevance/README.md: better on three of the four sets, worse on
+// none).
+
+// navTerm is fNav's value in a navigation chunk.
+const navTerm = "1"
+
+// navPrior multiplies the score of a navigation chunk (navChunk).
+const navPrior = 0.5
+
+// navMinLinks and navShare: a chunk is navigation when at least
+// navMinLinks of its lines, and at least navShare of its lines that are
+// not headings, markup or blank, are links (navLinkLine).
+const (
+	navMinLinks = 3
+	navShare    = 0.6
+	// navWordsPerLink is how many words a link line may have outside its
+	// links, per link ("[Installation](install.md): get it running").
+	navWordsPerLink = 3
+)
+
+var (
+	// navLinkREs match a link as the formats write it, each tried on a
+	// line that has its trigger (one regular expression of all of them
+	// cost a third of a full build): markdown inline and reference links;
+	// autolinks, AsciiDoc <<anchor,text>> cross references and an HTML or
+	// JSX tag with an href (<a href=…>, <Card href=… />); rst roles
+	// (:doc:, :ref:) and hyperlink references (`text <url>`_, `name`_);
+	// AsciiDoc link:, linkgit: and xref: macros.
+	navLinkREs = []struct {
+		trigger string
+		re      *regexp.Regexp
+	}{
+		{"[", regexp.MustCompile(`!?\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])`)},
+		{"<", regexp.MustCompile(`<https?://[^>\s]+>|<<[^>]+>>|<[A-Za-z][\w.]*\s[^<>]*href\s*=[^<>]*>`)},
+		{"`", regexp.MustCompile(":(?:doc|ref|any|term):`[^`]*`|`[^`]+`__?")},
+		{":", regexp.MustCompile(`(?:link|linkgit|xref):[^\s\[]+\[[^\]]*\]`)},
+	}
+	// navTagRE matches an HTML or JSX tag (closing tags too).
+	navTagRE = regexp.MustCompile(`</?[A-Za-z][\w.]*(?:\s[^<>]*)?/?>`)
+	// navListRE matches a list item's marker.
+	navListRE = regexp.MustCompile(`^(?:[-*+]|\d+[.)]|#\.)\s+`)
+)
+
+// navChunk reports whether text (a chunk's lines as written) is
+// navigation: mostly lines that are links (navLinkLine) or a toctree's
+// entries. Headings, blank lines, lines of markup only (<Cards>, </ul>,
+// <!-- … -->) and code fences do not count; lines of fenced code count as
+// text.
+func navChunk(text string) bool {
+	if !navMaybe(text) {
+		return false
+	}
+	lines, links := 0, 0
+	prevCounted, prevLink := false, false // the line before, for an underline
+	fence, toctree := "", false
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			} else {
+				lines++
+			}
+			prevCounted = false
+			continue
+		}
+		if toctree {
+			if t == "" || l[0] == ' ' || l[0] == '\t' {
+				if t != "" {
+					lines++
+					links++
+				}
+				continue
+			}
+			toctree = false
+		}
+		switch {
+		case t == "":
+			prevCounted = false
+			continue
+		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			fence = t[:3]
+			prevCounted = false
+			continue
+		case strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#."):
+			prevCounted = false // a markdown heading
+			continue
+		case navUnderline(t):
+			if prevCounted { // the line above was a heading
+				lines--
+				if prevLink {
+					links--
+				}
+			}
+			prevCounted = false
+			continue
+		case strings.HasPrefix(t, ".. toctree::"):
+			toctree = true
+			lines++
+			links++
+			prevCounted = false
+			continue
+		}
+		link, markup := navLinkLine(t)
+		if markup {
+			prevCounted = false
+			continue
+		}
+		lines++
+		if link {
+			links++
+		}
+		prevCounted, prevLink = true, link
+	}
+	return links >= navMinLinks && float64(links) >= navShare*float64(lines)
+}
+
+// navUnderline reports whether t (trimmed) is an rst or setext heading's
+// underline: three or more of one punctuation character.
+func navUnderline(t string) bool {
+	if len(t) < 3 || !strings.ContainsRune("=-~^\"'*+#`:.", rune(t[0])) {
+		return false
+	}
+	return strings.Count(t, t[:1]) == len(t)
+}
+
+// navMaybeLink reports whether line may hold a link of navLinkREs.
+func navMaybeLink(line string) bool {
+	for _, m := range [...]string{"](", "][", "<http", "<<", "href", "`_", ":doc:`", ":ref:`", ":any:`", ":term:`", "link:", "linkgit:", "xref:"} {
+		if strings.Contains(line, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// navMaybe is a bound of navChunk without its regular expressions: false
+// when too few lines could be links for text to be navigation (most
+// chunks of prose and code).
+func navMaybe(text string) bool {
+	if strings.Contains(text, ".. toctree::") {
+		return true
+	}
+	lines, maybe := 0, 0
+	for l := range strings.SplitSeq(text, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+		case t[0] == '#' || t[0] == '<' || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+			// headings and markup do not count; a tag may be a link
+			if t[0] == '<' {
+				maybe++
+			}
+		case navUnderline(t):
+			lines-- // the line above is a heading
+		default:
+			lines++
+			if navMaybeLink(t) {
+				maybe++
+			}
+		}
+	}
+	return maybe >= navMinLinks && float64(maybe) >= navShare*float64(lines)
+}
+
+// navLinkLine reports whether line (trimmed) is a link line: it has a
+// link, and outside its links (and a list marker) at most navWordsPerLink
+// words per link; markup when it is only tags or an HTML comment.
+func navLinkLine(line string) (link, markup bool) {
+	if strings.HasPrefix(line, "<!--") {
+		return false, true
+	}
+	if !navMaybeLink(line) && !strings.Contains(line, "<") {
+		return false, false // no link, no tag: the regular expressions below are the cost
+	}
+	rest := line
+	if strings.IndexAny(line[:1], "-*+#0123456789") == 0 {
+		rest = navListRE.ReplaceAllString(line, "")
+	}
+	rest = strings.TrimLeft(rest, "> ") // a quote's marker
+	n := 0
+	outside := rest
+	for _, l := range navLinkREs {
+		if strings.Contains(outside, l.trigger) {
+			outside = l.re.ReplaceAllStringFunc(outside, func(string) string {
+				n++
+				return " "
+			})
+		}
+	}
+	hasTag := strings.Contains(outside, "<") && navTagRE.MatchString(outside)
+	if hasTag {
+		outside = navTagRE.ReplaceAllString(outside, " ")
+	}
+	words := 0
+	for _, w := range strings.Fields(outside) {
+		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			words++
+		}
+	}
+	if n == 0 {
+		return false, words == 0 && hasTag
+	}
+	return words <= navWordsPerLink*n, false
+}
