@@ -129,8 +129,8 @@ func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int)
 	}
 	defer rdr.Close()
 	stats := bm25Stats(idx, open.tokens)
-	// Every term cached at its second search (each query is searched at
-	// every size), within a bound that some terms pass.
+	// Every term cached at its first search after the first (each query
+	// is searched at every size), within a bound that some terms pass.
 	cache := newAccumCache()
 	cache.share, cache.maxBytes = 0, 64<<10
 	var st accumStats
@@ -207,4 +207,55 @@ func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int)
 	}
 	st.cached = len(cache.terms)
 	return st
+}
+
+// TestCachesKeepAtFirstUse checks when the snapshot's caches (the
+// candidates' accumCache, rescoring's snapshotCache) keep a frequent
+// term's postings: not at the snapshot's first search (the CLI's only
+// one), and after it at the term's first use (a server's second search of
+// a query was as slow as its first when kept at the second use).
+func TestCachesKeepAtFirstUse(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	rng := rand.New(rand.NewPCG(5, 6))
+	word := zipfWords(rng, []string{"pod", "node", "file", "lion", "zebra", "otter", "heron"})
+	writeFiles(t, dir, "a", zipfDocs(rng, word, 60, 1, 3, 30))
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "a"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// Held open: every search is of one snapshot.
+	open, release, err := r.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	kept := func(term string) (rescore, accum bool) {
+		open.cache.mu.Lock()
+		rescore = open.cache.terms[term] != nil
+		open.cache.mu.Unlock()
+		open.accum.mu.Lock()
+		accum = open.accum.terms[term] != nil
+		open.accum.mu.Unlock()
+		return rescore, accum
+	}
+	if _, err := r.Search(ctx, Query{Text: "node"}); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := kept("node"); a || b {
+		t.Errorf("the snapshot's first search kept %q: rescoring's cache %v, the candidates' %v; want neither", "node", a, b)
+	}
+	if _, err := r.Search(ctx, Query{Text: "pod"}); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := kept("pod"); !a || !b {
+		t.Errorf("the snapshot's second search, %q's first: kept by rescoring's cache %v, the candidates' %v; want both", "pod", a, b)
+	}
+	// Kept, the scores are the same (TestAccumulatedCandidates and
+	// TestSnapshotCacheSameScores compare them with the uncached ones).
 }
