@@ -708,11 +708,17 @@ func (b accumHeap) down(i int) {
 // another order, unless both chunks' scores are exact (at most two terms
 // added).
 func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64) bool {
-	in := make(map[uint64]bool, len(b))
+	if len(b) == 0 {
+		return true
+	}
+	// b is a heap, its worst on top: a chunk is in b when it is at least
+	// as good (hits are ordered totally, by score then number). A map of
+	// b's chunks, looked up for every chunk, was a quarter of a 12-word
+	// search.
+	worst := b[0]
 	// The lowest in b, exact and not; the highest out of it, likewise.
 	loExact, loRound := math.Inf(1), math.Inf(1)
 	for _, h := range b {
-		in[h.id] = true
 		if h.cnt <= 2 {
 			loExact = min(loExact, h.score)
 		} else {
@@ -721,10 +727,13 @@ func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64) bool 
 	}
 	hiExact, hiRound := math.Inf(-1), math.Inf(-1)
 	for id, c := range cnt {
-		if c == 0 || in[uint64(id)] {
+		if c == 0 {
 			continue
 		}
 		s := sum[id] * coord[c]
+		if (accumHit{id: uint64(id), score: s}).compare(worst) <= 0 {
+			continue // in b
+		}
 		if c <= 2 {
 			hiExact = max(hiExact, s)
 		} else {

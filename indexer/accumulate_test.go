@@ -259,3 +259,68 @@ func TestCachesKeepAtFirstUse(t *testing.T) {
 	// Kept, the scores are the same (TestAccumulatedCandidates and
 	// TestSnapshotCacheSameScores compare them with the uncached ones).
 }
+
+// TestSeparated compares accumHeap.separated, which tells b's chunks by
+// comparing with b's worst, with the definition: a map of b's chunks, on
+// random scores with many ties and near ties, counts of 1 to 4 terms.
+func TestSeparated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	coord := []float64{0, 0.25, 0.5, 0.75, 1}
+	outcomes := map[bool]int{}
+	for range 2000 {
+		n := 1 + rng.IntN(60)
+		sum, cnt := make([]float64, n), make([]uint16, n)
+		for id := range n {
+			if rng.IntN(5) == 0 {
+				continue // a chunk without the terms
+			}
+			cnt[id] = uint16(1 + rng.IntN(4))
+			sum[id] = float64(rng.IntN(6))
+			if rng.IntN(3) == 0 {
+				sum[id] *= 1 + float64(rng.IntN(3))*1e-12 // within the rounding's margin
+			}
+		}
+		size := 1 + rng.IntN(10)
+		b := make(accumHeap, 0, size)
+		for id, c := range cnt {
+			if c > 0 {
+				b.add(accumHit{id: uint64(id), score: sum[id] * coord[c], cnt: c}, size)
+			}
+		}
+		got := b.separated(sum, cnt, coord)
+		if want := separatedByMap(b, sum, cnt, coord); got != want {
+			t.Fatalf("sum %v, cnt %v, size %d: separated %v, want %v", sum, cnt, size, got, want)
+		}
+		outcomes[got]++
+	}
+	if outcomes[true] == 0 || outcomes[false] == 0 {
+		t.Errorf("outcomes %v: want both", outcomes)
+	}
+}
+
+// separatedByMap is accumHeap.separated as defined: b's chunks in a map.
+func separatedByMap(b accumHeap, sum []float64, cnt []uint16, coord []float64) bool {
+	in := map[uint64]bool{}
+	loExact, loRound := math.Inf(1), math.Inf(1)
+	for _, h := range b {
+		in[h.id] = true
+		if h.cnt <= 2 {
+			loExact = min(loExact, h.score)
+		} else {
+			loRound = min(loRound, h.score*(1-accumSlack))
+		}
+	}
+	hiExact, hiRound := math.Inf(-1), math.Inf(-1)
+	for id, c := range cnt {
+		if c == 0 || in[uint64(id)] {
+			continue
+		}
+		s := sum[id] * coord[c]
+		if c <= 2 {
+			hiExact = max(hiExact, s)
+		} else {
+			hiRound = max(hiRound, s*(1+accumSlack))
+		}
+	}
+	return loRound > hiExact && loRound > hiRound && loExact > hiRound
+}
