@@ -99,7 +99,6 @@ type accumCache struct {
 	docTotal uint64
 	terms    map[string]*accumPostings
 	searches int // of the snapshot, by begin
-	free     []*accumBuffers
 	bytes    int
 	maxBytes int
 	share    uint64 // a term in at least 1/share of the chunks is kept; 0: every term (tests)
@@ -189,40 +188,40 @@ type accumBuffers struct {
 	touched []uint64
 }
 
-// buffers returns dense arrays for a search: c's, kept between searches
-// (in a sync.Pool, a collection dropped them, and sizing them again for
-// every chunk cost a tenth of a search), or new ones when c is nil or
-// they are in use.
-func (c *accumCache) buffers() *accumBuffers {
-	if c == nil {
-		return new(accumBuffers)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if n := len(c.free); n > 0 {
-		b := c.free[n-1]
-		c.free = c.free[:n-1]
+// accumFree keeps accumBuffers between searches, and between openings of
+// the index (a Reader closes its index when idle, and a server's searches
+// are often of a new opening): in a sync.Pool, a collection dropped them,
+// and sizing them again for every chunk (fresh memory, its page faults)
+// cost a tenth of a search.
+var accumFree struct {
+	sync.Mutex
+	bufs []*accumBuffers
+}
+
+// maxFreeBuffers is the most accumBuffers accumFree keeps: searches at the
+// same time (a server's) beyond it allocate theirs.
+const maxFreeBuffers = 4
+
+// getAccumBuffers returns dense arrays for a search, reset.
+func getAccumBuffers() *accumBuffers {
+	accumFree.Lock()
+	defer accumFree.Unlock()
+	if n := len(accumFree.bufs); n > 0 {
+		b := accumFree.bufs[n-1]
+		accumFree.bufs = accumFree.bufs[:n-1]
 		return b
 	}
 	return new(accumBuffers)
 }
 
-// release gives b back to c, reset, for the next search: at most
-// maxFreeBuffers are kept (one per search at a time).
-func (c *accumCache) release(b *accumBuffers) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.free) < maxFreeBuffers {
-		c.free = append(c.free, b)
+// putAccumBuffers gives b, reset, back for the next search.
+func putAccumBuffers(b *accumBuffers) {
+	accumFree.Lock()
+	defer accumFree.Unlock()
+	if len(accumFree.bufs) < maxFreeBuffers {
+		accumFree.bufs = append(accumFree.bufs, b)
 	}
 }
-
-// maxFreeBuffers is the most accumBuffers an accumCache keeps: searches at
-// the same time (a server's) beyond it allocate theirs.
-const maxFreeBuffers = 4
 
 // maxAccumTerms is the most terms accumulatedCandidates takes (the counts
 // are uint16; a query has at most MaxQueryTerms words).
@@ -313,8 +312,8 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 		coord[m] = float64(m) / float64(n)
 	}
 
-	buf := cache.buffers()
-	defer cache.release(buf)
+	buf := getAccumBuffers()
+	defer putAccumBuffers(buf)
 	defer buf.reset()
 	buf.reserve(chunkNumbers(rdr))
 	cache.begin(rdr, avg, docTotal)
