@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/searcher"
@@ -84,10 +85,12 @@ func (a accumByCount) Swap(i, j int)      { a[i], a[j] = a[j], a[i] }
 // accumulatedCandidates reads them (each chunk's number and its BM25 score
 // before the query weight, which depends only on the snapshot and its
 // statistics): reading a frequent term's postings again is most of a
-// long query's time. A term is kept at its second search in the snapshot
-// (an opening that serves one search, the CLI's, pays nothing for it)
-// when it is in at least 1/accumShare of the chunks, while the cache
-// holds less than maxBytes. The scores are those the postings give, so a
+// long query's time. A term is kept at its first search in the snapshot
+// after the snapshot's first (an opening that serves one search, the
+// CLI's, pays nothing for it; kept at its second search, a server's
+// second round of a query was as slow as its first) when it is in at
+// least 1/accumShare of the chunks, while the cache holds less than
+// maxBytes. The scores are those the postings give, so a
 // search scores the same with the cache as without.
 type accumCache struct {
 	mu       sync.Mutex
@@ -95,7 +98,7 @@ type accumCache struct {
 	avg      float64           // the statistics of the scores
 	docTotal uint64
 	terms    map[string]*accumPostings
-	uses     map[string]int
+	searches int // of the snapshot, by begin
 	bytes    int
 	maxBytes int
 	share    uint64 // a term in at least 1/share of the chunks is kept; 0: every term (tests)
@@ -129,17 +132,34 @@ func (c *accumCache) lookup(rdr index.IndexReader, t *accumTerm, avg float64, do
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.rdr != rdr || c.avg != avg || c.docTotal != docTotal {
-		c.rdr, c.avg, c.docTotal, c.terms, c.uses, c.bytes = rdr, avg, docTotal, map[string]*accumPostings{}, map[string]int{}, 0
-	}
+	c.of(rdr, avg, docTotal)
 	if p := c.terms[t.text]; p != nil {
 		return p, false
 	}
 	if c.bytes+int(t.df)*12 > c.maxBytes {
 		return nil, false
 	}
-	c.uses[t.text]++
-	return nil, c.uses[t.text] > 1
+	return nil, c.searches > 1
+}
+
+// begin counts a search of rdr's snapshot (with the statistics avg and
+// docTotal).
+func (c *accumCache) begin(rdr index.IndexReader, avg float64, docTotal uint64) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.of(rdr, avg, docTotal)
+	c.searches++
+}
+
+// of makes c the cache of rdr's snapshot with the statistics avg and
+// docTotal: emptied when it held another's. Call with c.mu held.
+func (c *accumCache) of(rdr index.IndexReader, avg float64, docTotal uint64) {
+	if c.rdr != rdr || c.avg != avg || c.docTotal != docTotal {
+		c.rdr, c.avg, c.docTotal, c.terms, c.searches, c.bytes = rdr, avg, docTotal, map[string]*accumPostings{}, 0, 0
+	}
 }
 
 // store keeps p, term's postings, read for rdr with the statistics avg and
@@ -154,7 +174,6 @@ func (c *accumCache) store(rdr index.IndexReader, term string, avg float64, docT
 	if c.bytes+n > c.maxBytes {
 		return
 	}
-	delete(c.uses, term)
 	c.terms[term] = p
 	c.bytes += n
 }
@@ -169,7 +188,40 @@ type accumBuffers struct {
 	touched []uint64
 }
 
-var accumPool = sync.Pool{New: func() any { return new(accumBuffers) }}
+// accumFree keeps accumBuffers between searches, and between openings of
+// the index (a Reader closes its index when idle, and a server's searches
+// are often of a new opening): in a sync.Pool, a collection dropped them,
+// and sizing them again for every chunk (fresh memory, its page faults)
+// cost a tenth of a search.
+var accumFree struct {
+	sync.Mutex
+	bufs []*accumBuffers
+}
+
+// maxFreeBuffers is the most accumBuffers accumFree keeps: searches at the
+// same time (a server's) beyond it allocate theirs.
+const maxFreeBuffers = 4
+
+// getAccumBuffers returns dense arrays for a search, reset.
+func getAccumBuffers() *accumBuffers {
+	accumFree.Lock()
+	defer accumFree.Unlock()
+	if n := len(accumFree.bufs); n > 0 {
+		b := accumFree.bufs[n-1]
+		accumFree.bufs = accumFree.bufs[:n-1]
+		return b
+	}
+	return new(accumBuffers)
+}
+
+// putAccumBuffers gives b, reset, back for the next search.
+func putAccumBuffers(b *accumBuffers) {
+	accumFree.Lock()
+	defer accumFree.Unlock()
+	if len(accumFree.bufs) < maxFreeBuffers {
+		accumFree.bufs = append(accumFree.bufs, b)
+	}
+}
 
 // maxAccumTerms is the most terms accumulatedCandidates takes (the counts
 // are uint16; a query has at most MaxQueryTerms words).
@@ -260,9 +312,11 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 		coord[m] = float64(m) / float64(n)
 	}
 
-	buf := accumPool.Get().(*accumBuffers)
-	defer accumPool.Put(buf)
+	buf := getAccumBuffers()
+	defer putAccumBuffers(buf)
 	defer buf.reset()
+	buf.reserve(chunkNumbers(rdr))
+	cache.begin(rdr, avg, docTotal)
 	var alive []uint64 // when pruned: the chunks that can still be among the best, in order
 	pruned := false
 	read := uint64(0) // postings read
@@ -397,6 +451,29 @@ func (b *accumBuffers) reset() {
 	clear(b.sum[:b.hi])
 	clear(b.cnt[:b.hi])
 	b.hi, b.touched = 0, b.touched[:0]
+}
+
+// reserve makes the arrays hold n chunks, at once: grown as chunks come,
+// the copies were a tenth of a search's time.
+func (b *accumBuffers) reserve(n uint64) {
+	if n > uint64(len(b.sum)) {
+		b.sum = append(b.sum, make([]float64, n-uint64(len(b.sum)))...)
+		b.cnt = append(b.cnt, make([]uint16, n-uint64(len(b.cnt)))...)
+	}
+}
+
+// chunkNumbers is above every internal chunk number of rdr: the documents
+// of its segments, deleted ones included; 0 when rdr is not scorch's.
+func chunkNumbers(rdr index.IndexReader) uint64 {
+	is, ok := rdr.(*scorch.IndexSnapshot)
+	if !ok {
+		return 0
+	}
+	n := uint64(0)
+	for _, s := range is.Segments() {
+		n += s.Segment().Count()
+	}
+	return n
 }
 
 // ensure makes the arrays hold chunk id.
@@ -630,11 +707,17 @@ func (b accumHeap) down(i int) {
 // another order, unless both chunks' scores are exact (at most two terms
 // added).
 func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64) bool {
-	in := make(map[uint64]bool, len(b))
+	if len(b) == 0 {
+		return true
+	}
+	// b is a heap, its worst on top: a chunk is in b when it is at least
+	// as good (hits are ordered totally, by score then number). A map of
+	// b's chunks, looked up for every chunk, was a quarter of a 12-word
+	// search.
+	worst := b[0]
 	// The lowest in b, exact and not; the highest out of it, likewise.
 	loExact, loRound := math.Inf(1), math.Inf(1)
 	for _, h := range b {
-		in[h.id] = true
 		if h.cnt <= 2 {
 			loExact = min(loExact, h.score)
 		} else {
@@ -643,10 +726,13 @@ func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64) bool 
 	}
 	hiExact, hiRound := math.Inf(-1), math.Inf(-1)
 	for id, c := range cnt {
-		if c == 0 || in[uint64(id)] {
+		if c == 0 {
 			continue
 		}
 		s := sum[id] * coord[c]
+		if (accumHit{id: uint64(id), score: s}).compare(worst) <= 0 {
+			continue // in b
+		}
 		if c <= 2 {
 			hiExact = max(hiExact, s)
 		} else {

@@ -129,8 +129,8 @@ func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int)
 	}
 	defer rdr.Close()
 	stats := bm25Stats(idx, open.tokens)
-	// Every term cached at its second search (each query is searched at
-	// every size), within a bound that some terms pass.
+	// Every term cached at its first search after the first (each query
+	// is searched at every size), within a bound that some terms pass.
 	cache := newAccumCache()
 	cache.share, cache.maxBytes = 0, 64<<10
 	var st accumStats
@@ -207,4 +207,120 @@ func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int)
 	}
 	st.cached = len(cache.terms)
 	return st
+}
+
+// TestCachesKeepAtFirstUse checks when the snapshot's caches (the
+// candidates' accumCache, rescoring's snapshotCache) keep a frequent
+// term's postings: not at the snapshot's first search (the CLI's only
+// one), and after it at the term's first use (a server's second search of
+// a query was as slow as its first when kept at the second use).
+func TestCachesKeepAtFirstUse(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	rng := rand.New(rand.NewPCG(5, 6))
+	word := zipfWords(rng, []string{"pod", "node", "file", "lion", "zebra", "otter", "heron"})
+	writeFiles(t, dir, "a", zipfDocs(rng, word, 60, 1, 3, 30))
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "a"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// Held open: every search is of one snapshot.
+	open, release, err := r.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	kept := func(term string) (rescore, accum bool) {
+		open.cache.mu.Lock()
+		rescore = open.cache.terms[term] != nil
+		open.cache.mu.Unlock()
+		open.accum.mu.Lock()
+		accum = open.accum.terms[term] != nil
+		open.accum.mu.Unlock()
+		return rescore, accum
+	}
+	if _, err := r.Search(ctx, Query{Text: "node"}); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := kept("node"); a || b {
+		t.Errorf("the snapshot's first search kept %q: rescoring's cache %v, the candidates' %v; want neither", "node", a, b)
+	}
+	if _, err := r.Search(ctx, Query{Text: "pod"}); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := kept("pod"); !a || !b {
+		t.Errorf("the snapshot's second search, %q's first: kept by rescoring's cache %v, the candidates' %v; want both", "pod", a, b)
+	}
+	// Kept, the scores are the same (TestAccumulatedCandidates and
+	// TestSnapshotCacheSameScores compare them with the uncached ones).
+}
+
+// TestSeparated compares accumHeap.separated, which tells b's chunks by
+// comparing with b's worst, with the definition: a map of b's chunks, on
+// random scores with many ties and near ties, counts of 1 to 4 terms.
+func TestSeparated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	coord := []float64{0, 0.25, 0.5, 0.75, 1}
+	outcomes := map[bool]int{}
+	for range 2000 {
+		n := 1 + rng.IntN(60)
+		sum, cnt := make([]float64, n), make([]uint16, n)
+		for id := range n {
+			if rng.IntN(5) == 0 {
+				continue // a chunk without the terms
+			}
+			cnt[id] = uint16(1 + rng.IntN(4))
+			sum[id] = float64(rng.IntN(6))
+			if rng.IntN(3) == 0 {
+				sum[id] *= 1 + float64(rng.IntN(3))*1e-12 // within the rounding's margin
+			}
+		}
+		size := 1 + rng.IntN(10)
+		b := make(accumHeap, 0, size)
+		for id, c := range cnt {
+			if c > 0 {
+				b.add(accumHit{id: uint64(id), score: sum[id] * coord[c], cnt: c}, size)
+			}
+		}
+		got := b.separated(sum, cnt, coord)
+		if want := separatedByMap(b, sum, cnt, coord); got != want {
+			t.Fatalf("sum %v, cnt %v, size %d: separated %v, want %v", sum, cnt, size, got, want)
+		}
+		outcomes[got]++
+	}
+	if outcomes[true] == 0 || outcomes[false] == 0 {
+		t.Errorf("outcomes %v: want both", outcomes)
+	}
+}
+
+// separatedByMap is accumHeap.separated as defined: b's chunks in a map.
+func separatedByMap(b accumHeap, sum []float64, cnt []uint16, coord []float64) bool {
+	in := map[uint64]bool{}
+	loExact, loRound := math.Inf(1), math.Inf(1)
+	for _, h := range b {
+		in[h.id] = true
+		if h.cnt <= 2 {
+			loExact = min(loExact, h.score)
+		} else {
+			loRound = min(loRound, h.score*(1-accumSlack))
+		}
+	}
+	hiExact, hiRound := math.Inf(-1), math.Inf(-1)
+	for id, c := range cnt {
+		if c == 0 || in[uint64(id)] {
+			continue
+		}
+		s := sum[id] * coord[c]
+		if c <= 2 {
+			hiExact = max(hiExact, s)
+		} else {
+			hiRound = max(hiRound, s*(1+accumSlack))
+		}
+	}
+	return loRound > hiExact && loRound > hiRound && loExact > hiRound
 }

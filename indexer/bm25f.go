@@ -172,23 +172,38 @@ const (
 	// frequentShare: a term held by at least 1/frequentShare of the
 	// chunks has its postings kept by snapshotCache.
 	frequentShare = 8
-	// cachedPostingsBytes bounds the postings a snapshotCache keeps: 12
-	// bytes per chunk per term (1.2 MB a term for 100,000 chunks).
+	// cachedPostingsBytes bounds the postings a snapshotCache keeps:
+	// 12 bytes a posting in text, 8 in head and in title.
 	cachedPostingsBytes = 16 << 20
-	// termDocBytes is the size of a termDoc.
-	termDocBytes = 16
+	// keptPostingBytes bounds the bytes of a kept posting, in all three
+	// fields.
+	keptPostingBytes = 12 + 8 + 8
 )
 
-// termPostings is one term's postings, by internal document number: its
-// frequency in text and in head, and text's length where it is in text.
+// termPostings is one term's postings, each field's in the order of the
+// internal document numbers: in text, each chunk's frequency and text's
+// length; in head, the frequency; in title, the frequency and title's
+// length. Postings, not an entry for every chunk: kept at a term's first
+// use, an entry for every chunk was 3.3 MB a term at ten times the
+// corpus, and writing fresh memory (its page faults) most of the search
+// that kept it.
 type termPostings struct {
-	df   uint64 // chunks that hold the term in text
-	docs []termDoc
+	df     uint64   // chunks that hold the term in text
+	text   []uint32 // chunk numbers
+	docs   []termDoc
+	head   []uint32 // chunk numbers
+	headTF []uint32
+	title  []uint32 // chunk numbers
+	titles []titleDoc
 }
 
-type termDoc struct {
-	text, head, dl uint32
-	title, tdl     uint16 // in the title field: frequency and length
+type termDoc struct{ text, dl uint32 }
+
+type titleDoc struct{ title, tdl uint16 } // frequency and length
+
+// bytes is what p holds.
+func (p *termPostings) bytes() int {
+	return 12*len(p.text) + 8*len(p.head) + 8*len(p.title)
 }
 
 func newSnapshotCache() *snapshotCache {
@@ -380,10 +395,14 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 	if p := c.terms[term]; p != nil {
 		return p, nil
 	}
-	if c.bytes+int(n)*termDocBytes > c.cacheBytes {
+	if c.bytes+int(df)*keptPostingBytes > c.cacheBytes {
 		return nil, nil
 	}
-	if c.uses[term] == 0 {
+	// At the snapshot's first search a term is not kept (an opening that
+	// serves one search, the CLI's, pays nothing for it); after it, at
+	// its first use (a server's second round of a query was as slow as
+	// its first when kept at the second use).
+	if c.searches <= 1 && c.uses[term] == 0 {
 		if c.uses == nil {
 			c.uses = map[string]int{}
 		}
@@ -391,16 +410,16 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 		return nil, nil
 	}
 	delete(c.uses, term)
-	p := &termPostings{df: df}
-	// A count that does not fit its slot (never so for a chunk) keeps
-	// nothing.
+	p := &termPostings{df: df, text: make([]uint32, 0, df), docs: make([]termDoc, 0, df)}
+	// A count or number that does not fit its slot (never so for a
+	// chunk) keeps nothing.
 	fits, err := eachDoc(text, func(doc *index.TermFieldDoc) bool {
 		dl := normLength(doc.Norm)
-		if doc.Freq > math.MaxUint32 || dl > math.MaxUint32 {
+		if doc.Freq > math.MaxUint32 || dl > math.MaxUint32 || doc.ID.Value() > math.MaxUint32 {
 			return false
 		}
-		p.docs = grow(p.docs, doc.ID.Value())
-		p.docs[doc.ID.Value()].text, p.docs[doc.ID.Value()].dl = uint32(doc.Freq), uint32(dl)
+		p.text = append(p.text, uint32(doc.ID.Value()))
+		p.docs = append(p.docs, termDoc{text: uint32(doc.Freq), dl: uint32(dl)})
 		return true
 	})
 	if err != nil {
@@ -414,12 +433,13 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
 	}
 	defer head.Close()
+	p.head, p.headTF = make([]uint32, 0, head.Count()), make([]uint32, 0, head.Count())
 	fits, err = eachDoc(head, func(doc *index.TermFieldDoc) bool {
-		if doc.Freq > math.MaxUint32 {
+		if doc.Freq > math.MaxUint32 || doc.ID.Value() > math.MaxUint32 {
 			return false
 		}
-		p.docs = grow(p.docs, doc.ID.Value())
-		p.docs[doc.ID.Value()].head = uint32(doc.Freq)
+		p.head = append(p.head, uint32(doc.ID.Value()))
+		p.headTF = append(p.headTF, uint32(doc.Freq))
 		return true
 	})
 	if err != nil {
@@ -433,26 +453,27 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
 	}
 	defer title.Close()
+	p.title, p.titles = make([]uint32, 0, title.Count()), make([]titleDoc, 0, title.Count())
 	fits, err = eachDoc(title, func(doc *index.TermFieldDoc) bool {
 		dl := normLength(doc.Norm)
-		if doc.Freq > math.MaxUint16 || dl > math.MaxUint16 {
+		if doc.Freq > math.MaxUint16 || dl > math.MaxUint16 || doc.ID.Value() > math.MaxUint32 {
 			return false
 		}
-		p.docs = grow(p.docs, doc.ID.Value())
-		p.docs[doc.ID.Value()].title, p.docs[doc.ID.Value()].tdl = uint16(doc.Freq), uint16(dl)
+		p.title = append(p.title, uint32(doc.ID.Value()))
+		p.titles = append(p.titles, titleDoc{title: uint16(doc.Freq), tdl: uint16(dl)})
 		return true
 	})
 	if err != nil {
 		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
 	}
-	if !fits {
+	if !fits || c.bytes+p.bytes() > c.cacheBytes {
 		return nil, nil
 	}
 	if c.terms == nil {
 		c.terms = map[string]*termPostings{}
 	}
 	c.terms[term] = p
-	c.bytes += len(p.docs) * termDocBytes
+	c.bytes += p.bytes()
 	return p, nil
 }
 
@@ -554,26 +575,46 @@ func newFreqTable(cands, terms int) *freqTable {
 		dlText: make([]float64, cands), dlTitle: make([]float64, cands), idf: make([]float64, terms), bodyless: make([]bool, terms)}
 }
 
-// fromCache fills term j's column from the snapshot's cached postings.
+// fromCache fills term j's column from the snapshot's cached postings;
+// cands are in the order of their internal numbers.
 func (ft *freqTable) fromCache(j int, p *termPostings, cands []*candidate, n float64) {
 	ft.idf[j] = bm25IDF(n, float64(p.df))
+	var t, h, k int // where cands are in p.text, p.head, p.title
 	for i, c := range cands {
-		if id := c.id.Value(); id < uint64(len(p.docs)) {
-			d := p.docs[id]
-			f := &ft.tf[i*ft.terms+j]
-			if d.text > 0 {
+		id := c.id.Value()
+		f := &ft.tf[i*ft.terms+j]
+		if at, ok := postingAt(p.text, &t, id); ok {
+			if d := p.docs[at]; d.text > 0 {
 				f.text = uint64(d.text)
 				if d.dl > 0 {
 					ft.dlText[i] = float64(d.dl)
 				}
 			}
-			f.head = uint64(d.head)
-			if d.title > 0 {
+		}
+		if at, ok := postingAt(p.head, &h, id); ok {
+			f.head = uint64(p.headTF[at])
+		}
+		if at, ok := postingAt(p.title, &k, id); ok {
+			if d := p.titles[at]; d.title > 0 {
 				f.title = uint64(d.title)
 				ft.dlTitle[i] = float64(d.tdl)
 			}
 		}
 	}
+}
+
+// postingAt finds chunk id in ids (sorted) from *from on, ids being
+// searched in increasing order: its index and true, or false; *from
+// moves to where the next, larger, id is to be searched from.
+func postingAt(ids []uint32, from *int, id uint64) (int, bool) {
+	if id > math.MaxUint32 {
+		*from = len(ids)
+		return 0, false
+	}
+	at, ok := slices.BinarySearch(ids[*from:], uint32(id))
+	at += *from
+	*from = at
+	return at, ok
 }
 
 // fromPostings fills term t's column (j) from rdr's postings of each field,

@@ -331,3 +331,42 @@ func searchByLength(dir string, rounds int) error {
 	}
 	return nil
 }
+
+// searchCold prints, on the project in dir, the p50, p95 and CPU time a
+// search of n short queries on one Reader (searchInProcess, as the full
+// run times them), then of cold searches each on a new Reader (the
+// index opened, searched once and closed: a server's search after the
+// Reader closed its idle index), with the minor page faults a search.
+func searchCold(dir string, n, cold int) error {
+	cpu0 := cpuTime()
+	ds, err := searchInProcess(dir, n)
+	if err != nil {
+		return err
+	}
+	cpu := (cpuTime() - cpu0) / time.Duration(len(ds)+1)
+	fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search (load %s)\n", "short, one Reader", len(ds),
+		msf(pct(ds, 0.5)), msf(pct(ds, 0.95)), msf(cpu), loadavg())
+	ctx := context.Background()
+	ds = ds[:0]
+	cpu0, faults0 := cpuTime(), minorFaults()
+	for i := range cold {
+		start := time.Now()
+		r, err := indexer.OpenReader(filepath.Join(dir, project.DirName))
+		if err != nil {
+			return err
+		}
+		_, err = r.Search(ctx, indexer.Query{Text: benchmcp.Queries[i%len(benchmcp.Queries)], Limit: 10, BestPerDocument: i%2 == 1})
+		r.Close()
+		if err != nil {
+			return err
+		}
+		ds = append(ds, time.Since(start))
+	}
+	cpu = (cpuTime() - cpu0) / time.Duration(cold)
+	fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search, %d page faults a search (load %s)\n", "short, new Reader each", cold,
+		msf(pct(ds, 0.5)), msf(pct(ds, 0.95)), msf(cpu), (minorFaults()-faults0)/int64(cold), loadavg())
+	return nil
+}
+
+// msf is d in milliseconds.
+func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

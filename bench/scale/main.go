@@ -94,6 +94,7 @@ func main() {
 	budget := flag.Int("budget", 8000, "INDEX.md budget in tokens")
 	searchOnly := flag.String("searchonly", "", "only time searches by query length (1-4 words, then 5 to 12) on the project `DIR` already built (say, -work's x10), -rounds passes, and print them; with -vectors, only lexical against hybrid search (-queries of each) with the vectors a -vectors run left there")
 	cpuprofile := flag.String("cpuprofile", "", "with -searchonly: write a CPU profile of the searches to `FILE`")
+	cold := flag.Int("cold", 0, "with -searchonly: also time -queries short queries on one Reader as the full run does, and `N` searches each on a new Reader (its index opened, as a server's after an idle pause), CPU a search and page faults")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("scale: ")
@@ -127,6 +128,11 @@ func main() {
 		}
 		if err := searchByLength(*searchOnly, *rounds); err != nil {
 			log.Fatal(err)
+		}
+		if *cold > 0 {
+			if err := searchCold(*searchOnly, *nq, *cold); err != nil {
+				log.Fatal(err)
+			}
 		}
 		return
 	}
