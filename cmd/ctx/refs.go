@@ -262,7 +262,7 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir s
 		location = manifestReg
 	}
 	if location == "" {
-		def, _, err := defaultRegistry()
+		def, _, err := opts.Env.defaultRegistry()
 		if err != nil {
 			return nil, err
 		}
