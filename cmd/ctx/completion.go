@@ -69,7 +69,7 @@ func registryWords(g *globalOptions, c *cobra.Command, tags bool) []string {
 	defer cancel()
 	wo := workspace.Options{Log: io.Discard, EngineOptions: eo, Getenv: g.Env.Lookup, Home: g.Env.userHome(), Context: ctx}
 	loader := &registry.Loader{Git: workspace.NewEngine(wo)}
-	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir))
+	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
 	if err != nil {
 		return nil
 	}

@@ -293,7 +293,7 @@ func settableRegistry(opts *configOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	loc := registry.ResolveLocal(opts.value, dir)
+	loc := registry.ResolveLocal(opts.value, dir, opts.Env.userHome())
 	if _, err := registry.ParseLocation(loc); err != nil {
 		return "", usageErrorf("config set registry: %w", err)
 	}

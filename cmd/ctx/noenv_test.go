@@ -26,7 +26,7 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 	// Calls allowed below cmd, by file and function, and why.
 	allowed := map[string]string{
 		"internal/gittest/gittest.go: os.Environ": "test support: the environment of the git processes tests run",
-		"registry/location.go: os.UserHomeDir":    "expands ~/ in a registry location the user typed",
+		"registry/location.go: os.UserHomeDir":    "expands ~/ in a registry's import (what the user typed comes expanded: ResolveLocal with the command's home)",
 		"bench/crash/main.go: os.Environ":         "a benchmark harness: the environment of the ctx and git processes it starts",
 	}
 	eachSourceFile(t, parser.SkipObjectResolution, func(rel string, fset *token.FileSet, f *ast.File) {

@@ -164,7 +164,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	// A relative local registry path is taken from the project directory,
 	// like ctx add's SOURCE, and saved as given.
-	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir))
+	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
