@@ -24,8 +24,14 @@ func TestMain(m *testing.M) {
 	os.Exit(runTests(m))
 }
 
-// runTests puts a copy of the test binary named ctx on PATH and runs the
-// tests.
+// testEnv is the environment of the commands the tests run in process
+// outside scripts (runCtx): the process's PATH, and a HOME and a cache in
+// runTests's folder, so that no test writes into the user's. Set once,
+// before the tests run.
+var testEnv environment
+
+// runTests puts a copy of the test binary named ctx on PATH, sets testEnv
+// and runs the tests.
 func runTests(m *testing.M) int {
 	tmp, err := os.MkdirTemp("", "ctx-test-bin-")
 	if err != nil {
@@ -33,6 +39,13 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(tmp)
+	testEnv = environment{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + filepath.Join(tmp, "home"),
+		"CTX_CACHE=" + filepath.Join(tmp, "cache"),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_TERMINAL_PROMPT=0",
+	}
 	name := "ctx"
 	if runtime.GOOS == "windows" {
 		name += ".exe"
