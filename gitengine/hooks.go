@@ -16,12 +16,15 @@ import (
 // work tree; else the hooks folder of the git directory, worktrees
 // included) and the work tree's top, both absolute, as the git binary
 // says: hooks only run where git is installed, and git alone knows every
-// place its config comes from.
-func HooksDir(ctx context.Context, dir string) (hooks, top string, err error) {
+// place its config comes from. git runs with env as its environment (the
+// command's: its HOME and GIT_CONFIG_* choose the config git reads); nil
+// = this process's.
+func HooksDir(ctx context.Context, dir string, env []string) (hooks, top string, err error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", "", errors.New("git is not installed (hooks are run by git): install git, then run this again")
 	}
 	cmd := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--path-format=absolute", "--git-path", "hooks", "--show-toplevel")
+	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

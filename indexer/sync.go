@@ -717,7 +717,11 @@ func (w *indexWriter) flush() error {
 	if err := w.idx.Batch(w.batch); err != nil {
 		return fmt.Errorf("indexer: write search index: %w", err)
 	}
-	w.batch.Reset()
+	// A new batch, not Reset: scorch's Batch returns while a goroutine of
+	// its own may still range over the batch's operations (the deletes
+	// after the last update), and Reset would write them under it (a data
+	// race -race reported in cmd/ctx's in-process runs).
+	w.batch = w.idx.NewBatch()
 	w.pending = 0
 	return nil
 }

@@ -176,10 +176,15 @@ func ParseLocation(s string) (Location, error) {
 // ResolveLocal returns location with a relative local path made relative to
 // base (the project directory, so a registry saved in a manifest as
 // "../hub/ctx-registry.json" means the same thing from any working
-// directory). URLs, scp-like addresses, absolute and ~/ paths are returned
-// as they are.
-func ResolveLocal(location, base string) string {
+// directory), and a ~/ path joined onto home (the user's home folder, as
+// the command was given it; "" = unknown: the ~/ path is returned as it
+// is). URLs, scp-like addresses and absolute paths are returned as they
+// are.
+func ResolveLocal(location, base, home string) string {
 	s := strings.TrimSpace(location)
+	if rest, ok := strings.CutPrefix(s, "~/"); ok && home != "" {
+		return filepath.Join(home, rest)
+	}
 	if s == "" || naming.HasScheme(s) || strings.HasPrefix(s, "git+") || naming.IsSCPLike(s) ||
 		filepath.IsAbs(s) || strings.HasPrefix(s, "~/") {
 		return location

@@ -121,10 +121,16 @@ func TestResolveLocal(t *testing.T) {
 		"https://h/reg.json":            "https://h/reg.json",
 		"git@github.com:o/r.git#x.json": "git@github.com:o/r.git#x.json",
 		"git+https://h/r":               "git+https://h/r",
+		"~/hub/reg.json":                "/home/u/hub/reg.json",
+		"~/hub#x.json@v1":               "/home/u/hub#x.json@v1",
 	} {
-		if got := ResolveLocal(in, "/proj"); got != want {
+		if got := ResolveLocal(in, "/proj", "/home/u"); got != want {
 			t.Errorf("ResolveLocal(%q) = %q, want %q", in, got, want)
 		}
+	}
+	// No home known: a ~/ path is left for ParseLocation.
+	if got := ResolveLocal("~/reg.json", "/proj", ""); got != "~/reg.json" {
+		t.Errorf("ResolveLocal(~/reg.json) with no home = %q", got)
 	}
 }
 

@@ -57,8 +57,9 @@ func hookBlock(hook, rel string) string {
 // core.hooksPath honoured, gitengine.HooksDir). A hook that is not a
 // shell script, is not executable (git does not run it) or has
 // unpaired markers is refused with what to do; nothing is written then.
-func InstallGitHooks(ctx context.Context, root string) ([]HookEdit, error) {
-	hooks, top, err := gitengine.HooksDir(ctx, root)
+// env is git's environment (gitengine.HooksDir).
+func InstallGitHooks(ctx context.Context, root string, env []string) ([]HookEdit, error) {
+	hooks, top, err := gitengine.HooksDir(ctx, root, env)
 	if err != nil {
 		return nil, err
 	}

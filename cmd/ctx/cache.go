@@ -119,7 +119,7 @@ func runCache(ctx context.Context, opts *cacheOptions) error {
 		}
 		keep = d
 	}
-	eo, err := engineOptions()
+	eo, err := opts.Env.engineOptions()
 	if err != nil {
 		return err
 	}
@@ -312,7 +312,7 @@ func printWebGC(g *globalOptions, r webfetch.GCResult, dryRun bool) (skipped boo
 // update (gitengine.Engine.TrimCache); what it did goes to stderr. It never
 // fails the command: a cache over its limit is a warning.
 func trimCache(ctx context.Context, g *globalOptions) {
-	eo, err := engineOptions()
+	eo, err := g.Env.engineOptions()
 	if err != nil || eo.CacheMax <= 0 || ctx.Err() != nil {
 		return
 	}

@@ -40,16 +40,15 @@ func TestCacheOptions(t *testing.T) {
 // TestCacheMaxFromEnv: CTX_CACHE_MAX takes sizes as people write them,
 // and anything else is a usage error naming the variable.
 func TestCacheMaxFromEnv(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[string]int64{"2GB": 2_000_000_000, "500MB": 500_000_000, "1.5GiB": 3 << 29, "1048576": 1 << 20, "": 0} {
-		t.Setenv("CTX_CACHE_MAX", v)
-		o, err := engineOptions()
+		o, err := environment{"CTX_CACHE_MAX=" + v}.engineOptions()
 		if err != nil || o.CacheMax != want {
 			t.Errorf("CTX_CACHE_MAX=%q: CacheMax %d, %v; want %d", v, o.CacheMax, err, want)
 		}
 	}
 	for _, v := range []string{"lots", "0", "-5MB", "99999999999EB"} {
-		t.Setenv("CTX_CACHE_MAX", v)
-		_, err := engineOptions()
+		_, err := environment{"CTX_CACHE_MAX=" + v}.engineOptions()
 		var ee *exitError
 		if err == nil || !errors.As(err, &ee) || ee.code != ExitUsage || !strings.Contains(err.Error(), "CTX_CACHE_MAX") {
 			t.Errorf("CTX_CACHE_MAX=%q: %v; want a usage error naming the variable", v, err)

@@ -57,19 +57,19 @@ func registryWords(g *globalOptions, c *cobra.Command, tags bool) []string {
 			manifest = m.Registry
 		}
 	}
-	location, _, err := registryLocation(flag, manifest)
+	location, _, err := registryLocation(g.Env, flag, manifest)
 	if err != nil || location == "" {
 		return nil
 	}
-	eo, err := engineOptions()
+	eo, err := g.Env.engineOptions()
 	if err != nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), registryCompletionTimeout)
 	defer cancel()
-	wo := workspace.Options{Log: io.Discard, EngineOptions: eo, Getenv: tokenEnv, Home: userHome(), Context: ctx}
+	wo := workspace.Options{Log: io.Discard, EngineOptions: eo, Getenv: g.Env.Lookup, Home: g.Env.userHome(), Context: ctx}
 	loader := &registry.Loader{Git: workspace.NewEngine(wo)}
-	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir))
+	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
 	if err != nil {
 		return nil
 	}

@@ -240,7 +240,7 @@ func runConfig(ctx context.Context, opts *configOptions) error {
 	if !ok {
 		return usageErrorf("config %s: unknown setting %s: the settings are %s", opts.op, safetext.Quote(opts.key), strings.Join(settingNames(), ", "))
 	}
-	path, err := userConfigPath()
+	path, err := opts.Env.userConfigPath()
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func runConfig(ctx context.Context, opts *configOptions) error {
 	switch opts.op {
 	case "get":
 		v, from := key.get(c), path
-		if e := strings.TrimSpace(os.Getenv(key.env)); e != "" {
+		if e := strings.TrimSpace(opts.Env.Get(key.env)); e != "" {
 			v, from = e, key.env
 		}
 		if v == "" {
@@ -293,7 +293,7 @@ func settableRegistry(opts *configOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	loc := registry.ResolveLocal(opts.value, dir)
+	loc := registry.ResolveLocal(opts.value, dir, opts.Env.userHome())
 	if _, err := registry.ParseLocation(loc); err != nil {
 		return "", usageErrorf("config set registry: %w", err)
 	}

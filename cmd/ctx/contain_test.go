@@ -71,11 +71,14 @@ const mcpSession = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_contexts","arguments":{}}}
 `
 
-// runCtx runs ctx in-process with stdin in and returns the exit code and
+// runCtx runs ctx in-process with stdin in, in the tests' environment
+// (testEnv: a HOME and a cache of their own, not the user's) and this
+// process's working directory, and returns the exit code, stdout and
 // stderr.
 func runCtx(in string, args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &IOStreams{In: strings.NewReader(in), Out: &out, ErrOut: &errOut})
+	wd, _ := os.Getwd()
+	code := run(context.Background(), args, &IOStreams{In: strings.NewReader(in), Out: &out, ErrOut: &errOut}, testEnv, wd)
 	return code, out.String(), errOut.String()
 }
 

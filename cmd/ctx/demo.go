@@ -53,7 +53,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	out := opts.IO.Out
 	dir := opts.dir
 	if dir == "" {
-		d, err := os.MkdirTemp("", "ctx-demo-")
+		d, err := os.MkdirTemp(opts.Env.tempDir(), "ctx-demo-")
 		if err != nil {
 			return fmt.Errorf("demo: %w (pass --dir DIR)", err)
 		}
@@ -62,11 +62,16 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		if !filepath.IsAbs(dir) && opts.Dir != "" {
 			dir = filepath.Join(opts.Dir, dir)
 		}
+		abs, err := opts.abs(dir)
+		if err != nil {
+			return err
+		}
+		dir = abs
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
-	dir, err := filepath.Abs(dir)
+	dir, err := opts.abs(dir)
 	if err != nil {
 		return err
 	}

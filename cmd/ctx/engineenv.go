@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,8 +17,8 @@ import (
 
 // userHome is the user's home folder (HOME), refused as a dir source;
 // "" when unknown.
-func userHome() string {
-	home, _ := os.UserHomeDir()
+func (e environment) userHome() string {
+	home, _ := e.userHomeDir()
 	return home
 }
 
@@ -49,37 +47,39 @@ func userHome() string {
 //
 // It is the only place ctx reads these: the packages below cmd take them as
 // options.
-func engineOptions() (gitengine.Options, error) {
+func (e environment) engineOptions() (gitengine.Options, error) {
 	o := gitengine.Options{
-		CacheDir: os.Getenv("CTX_CACHE"),
-		Token:    os.Getenv("CTX_GIT_TOKEN"),
-		SSHAgent: os.Getenv("SSH_AUTH_SOCK"),
+		CacheDir: e.Get("CTX_CACHE"),
+		Token:    e.Get("CTX_GIT_TOKEN"),
+		SSHAgent: e.Get("SSH_AUTH_SOCK"),
+		// git credential runs in the command's environment.
+		CredentialEnv: e,
 	}
-	if home, err := os.UserHomeDir(); err == nil {
+	if home, err := e.userHomeDir(); err == nil {
 		o.SSHDir = filepath.Join(home, ".ssh")
 	}
 	if o.CacheDir == "" {
 		// Without a user cache directory CacheDir stays empty: only the
 		// commands that fetch fail, saying to set CTX_CACHE.
-		if d, err := os.UserCacheDir(); err == nil {
+		if d, err := e.userCacheDir(); err == nil {
 			o.CacheDir = filepath.Join(d, "ctx", "git")
 		}
 	}
-	if v := os.Getenv("CTX_MAX_FILE_SIZE"); v != "" {
+	if v := e.Get("CTX_MAX_FILE_SIZE"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n == 0 || n < -1 {
 			return o, usageErrorf("CTX_MAX_FILE_SIZE=%q: not a size in bytes (use, say, 104857600 for 100 MB; -1 for no limit)", v)
 		}
 		o.MaxFileSize = n
 	}
-	if v := os.Getenv("CTX_CACHE_MAX"); v != "" {
+	if v := e.Get("CTX_CACHE_MAX"); v != "" {
 		n, err := humanize.ParseBytes(v)
 		if err != nil || n == 0 || n > math.MaxInt64 {
 			return o, usageErrorf("CTX_CACHE_MAX=%q: not a size (use, say, 2GB, 500MB or 1.5GiB)", v)
 		}
 		o.CacheMax = int64(n)
 	}
-	if v := os.Getenv("CTX_NET_TIMEOUT"); v != "" {
+	if v := e.Get("CTX_NET_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
 			return o, usageErrorf("CTX_NET_TIMEOUT=%q: not a duration (use, say, 30s or 2m; 0 for no limit)", v)
@@ -94,8 +94,8 @@ func engineOptions() (gitengine.Options, error) {
 
 // lockWait reads CTX_LOCK_WAIT: how long Open waits for the project lock
 // (0 when unset: workspace.DefaultLockWait).
-func lockWait() (time.Duration, error) {
-	v := os.Getenv("CTX_LOCK_WAIT")
+func (e environment) lockWait() (time.Duration, error) {
+	v := e.Get("CTX_LOCK_WAIT")
 	if v == "" {
 		return 0, nil
 	}
@@ -106,14 +106,9 @@ func lockWait() (time.Duration, error) {
 	return d, nil
 }
 
-// tokenEnv looks up the environment variable an https source's tokenEnv
-// names (workspace.Options.Getenv): the manifest names the variable, never
-// the token.
-func tokenEnv(name string) (string, bool) { return os.LookupEnv(name) }
-
 // userConfigPath is the user's config file: os.UserConfigDir()/ctx/config.json.
-func userConfigPath() (string, error) {
-	d, err := os.UserConfigDir()
+func (e environment) userConfigPath() (string, error) {
+	d, err := e.userConfigDir()
 	if err != nil {
 		return "", fmt.Errorf("no user config folder: %w (set HOME, or XDG_CONFIG_HOME on Linux)", err)
 	}
@@ -124,11 +119,11 @@ func userConfigPath() (string, error) {
 // nor the manifest names one: CTX_REGISTRY, else the user config's
 // registry (ctx config set registry). from says which ("CTX_REGISTRY" or
 // the config file's path); loc is "" when neither is set.
-func defaultRegistry() (loc, from string, err error) {
-	if v := strings.TrimSpace(os.Getenv("CTX_REGISTRY")); v != "" {
+func (e environment) defaultRegistry() (loc, from string, err error) {
+	if v := strings.TrimSpace(e.Get("CTX_REGISTRY")); v != "" {
 		return v, "CTX_REGISTRY", nil
 	}
-	path, err := userConfigPath()
+	path, err := e.userConfigPath()
 	if err != nil {
 		return "", "", err
 	}
@@ -141,9 +136,9 @@ func defaultRegistry() (loc, from string, err error) {
 
 // githubOptions is how --pr reaches GitHub: gh when it is on PATH, and
 // GITHUB_TOKEN for the REST API.
-func githubOptions() forge.Options {
-	o := forge.Options{Token: os.Getenv("GITHUB_TOKEN")}
-	if gh, err := exec.LookPath("gh"); err == nil {
+func (e environment) githubOptions() forge.Options {
+	o := forge.Options{Token: e.Get("GITHUB_TOKEN")}
+	if gh, err := e.lookPath("gh"); err == nil {
 		o.Gh = gh
 	}
 	return o
@@ -151,11 +146,15 @@ func githubOptions() forge.Options {
 
 // gitAuthor is the author of a pushed commit: GIT_AUTHOR_NAME and
 // GIT_AUTHOR_EMAIL, else git's user.name and user.email when git is
-// installed, else "ctx".
-func gitAuthor(ctx context.Context) gitengine.Signature {
-	s := gitengine.Signature{Name: os.Getenv("GIT_AUTHOR_NAME"), Email: os.Getenv("GIT_AUTHOR_EMAIL"), When: time.Now()}
+// installed (run in g's working directory and environment), else "ctx".
+func gitAuthor(ctx context.Context, g *globalOptions) gitengine.Signature {
+	s := gitengine.Signature{Name: g.Env.Get("GIT_AUTHOR_NAME"), Email: g.Env.Get("GIT_AUTHOR_EMAIL"), When: time.Now()}
 	config := func(key string) string {
-		out, err := exec.CommandContext(ctx, "git", "config", "--get", key).Output()
+		cmd, err := g.Env.command(ctx, g.Wd, "git", "config", "--get", key)
+		if err != nil {
+			return ""
+		}
+		out, err := cmd.Output()
 		if err != nil {
 			return ""
 		}
@@ -180,9 +179,9 @@ func gitAuthor(ctx context.Context) gitengine.Signature {
 // is set and not empty, else the one in the user's config folder (ctx/mcp-token, created
 // on first use, mode 0600). from says which, for messages; path is the
 // file's path ("" when the folder is unknown).
-func mcpToken() (tok, from, path string, err error) {
-	path, perr := mcpTokenPath()
-	if v := os.Getenv("CTX_MCP_TOKEN"); v != "" {
+func (e environment) mcpToken() (tok, from, path string, err error) {
+	path, perr := e.mcpTokenPath()
+	if v := e.Get("CTX_MCP_TOKEN"); v != "" {
 		if err := mcpserver.CheckToken(v, "CTX_MCP_TOKEN"); err != nil {
 			return "", "", path, usageErrorf("%w", err)
 		}
@@ -196,8 +195,8 @@ func mcpToken() (tok, from, path string, err error) {
 }
 
 // mcpTokenPath is the token's file: os.UserConfigDir()/ctx/mcp-token.
-func mcpTokenPath() (string, error) {
-	p, err := userConfigPath()
+func (e environment) mcpTokenPath() (string, error) {
+	p, err := e.userConfigPath()
 	if err != nil {
 		return "", err
 	}

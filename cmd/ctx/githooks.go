@@ -122,7 +122,7 @@ func gitHooksStep(ctx context.Context, g *globalOptions, root string, flag bool,
 		if p == nil {
 			return nil
 		}
-		if _, _, err := gitengine.HooksDir(ctx, root); err != nil {
+		if _, _, err := gitengine.HooksDir(ctx, root, g.Env); err != nil {
 			return nil // not in a git repository: nothing to offer
 		}
 		ok, err := p.Confirm("Install git hooks (post-merge, post-checkout) that run `ctx install` when a pull or checkout brings a new lock?", false)
@@ -130,7 +130,7 @@ func gitHooksStep(ctx context.Context, g *globalOptions, root string, flag bool,
 			return nil
 		}
 	}
-	edits, err := workspace.InstallGitHooks(ctx, root)
+	edits, err := workspace.InstallGitHooks(ctx, root, g.Env)
 	if err != nil {
 		if flag {
 			return fmt.Errorf("git hooks: %w", err)

@@ -15,12 +15,12 @@ import (
 // prompter: the project docs found are offered, all pre-checked, and only
 // the ones left checked are added as dir sources; a cancel adds none.
 //
-// Not parallel: the command it runs in-process reads HOME and CTX_CACHE
-// from the environment (engineenv.go), which t.Setenv changes process-wide.
+// The command runs in an environment of its own (HOME and CTX_CACHE in
+// the test's folder), so the test runs in parallel.
 func TestInitOffersProjectDocs(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
-	t.Setenv("HOME", filepath.Join(tmp, "home"))
-	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
+	env := environment{"HOME=" + filepath.Join(tmp, "home"), "CTX_CACHE=" + filepath.Join(tmp, "cache")}
 	run := func(name string, p *scriptedPrompter) (*project.Manifest, string) {
 		t.Helper()
 		proj := filepath.Join(tmp, name)
@@ -33,7 +33,7 @@ func TestInitOffersProjectDocs(t *testing.T) {
 			}
 		}
 		var out, errOut bytes.Buffer
-		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Dir: proj}
+		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Env: env, Wd: tmp, Dir: proj}
 		if err := runInit(context.Background(), &initOptions{globalOptions: g, prompter: p}); err != nil {
 			t.Fatalf("init: %v\n%s", err, errOut.String())
 		}
@@ -71,11 +71,11 @@ func TestInitOffersProjectDocs(t *testing.T) {
 // before adding its block to the agent file; yes adds it, no leaves the
 // file as it was; --agents-md does not ask.
 //
-// Not parallel: see TestInitOffersProjectDocs.
+// In parallel: see TestInitOffersProjectDocs.
 func TestInitOffersAgentsMD(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
-	t.Setenv("HOME", filepath.Join(tmp, "home"))
-	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
+	env := environment{"HOME=" + filepath.Join(tmp, "home"), "CTX_CACHE=" + filepath.Join(tmp, "cache")}
 	const user = "# Rules\n\nBe brief.\n"
 	run := func(name string, p *scriptedPrompter) (string, string) {
 		t.Helper()
@@ -90,7 +90,7 @@ func TestInitOffersAgentsMD(t *testing.T) {
 			}
 		}
 		var out, errOut bytes.Buffer
-		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Dir: proj}
+		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Env: env, Wd: tmp, Dir: proj}
 		if err := runInit(context.Background(), &initOptions{globalOptions: g, prompter: p, agentsMD: name == "again"}); err != nil {
 			t.Fatalf("init: %v\n%s", err, errOut.String())
 		}

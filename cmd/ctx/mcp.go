@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -138,7 +137,7 @@ func runMCPHTTP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	tok, _, _, err := mcpToken()
+	tok, _, _, err := opts.Env.mcpToken()
 	if err != nil {
 		return err
 	}
@@ -199,14 +198,14 @@ token file cannot be read or written.`,
 
 func runMCPToken(_ context.Context, o *mcpTokenOptions) error {
 	if !o.rotate {
-		tok, _, _, err := mcpToken()
+		tok, _, _, err := o.Env.mcpToken()
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(o.IO.Out, tok)
 		return nil
 	}
-	path, err := mcpTokenPath()
+	path, err := o.Env.mcpTokenPath()
 	if err != nil {
 		return err
 	}
@@ -216,7 +215,7 @@ func runMCPToken(_ context.Context, o *mcpTokenOptions) error {
 	}
 	fmt.Fprintln(o.IO.Out, tok)
 	fmt.Fprintf(o.IO.ErrOut, "ctx mcp: new token in %s; restart a running 'ctx mcp --http' and update your clients ('ctx mcp config --client NAME --http')\n", path)
-	if os.Getenv("CTX_MCP_TOKEN") != "" {
+	if o.Env.Get("CTX_MCP_TOKEN") != "" {
 		fmt.Fprintln(o.IO.ErrOut, "ctx mcp: warning: CTX_MCP_TOKEN is set and overrides the stored token")
 	}
 	return nil
@@ -279,7 +278,7 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 		if err != nil {
 			return usageErrorf("mcp config: %w", err)
 		}
-		tok, _, _, err := mcpToken()
+		tok, _, _, err := o.Env.mcpToken()
 		if err != nil {
 			return err
 		}
@@ -308,7 +307,7 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 	}
 	fmt.Fprint(o.IO.Out, cfg.Text)
 	fmt.Fprintln(o.IO.ErrOut, cfg.Where)
-	if _, err := exec.LookPath(mcpserver.ProjectCommand); cfg.Project && err != nil {
+	if _, err := o.Env.lookPath(mcpserver.ProjectCommand); cfg.Project && err != nil {
 		fmt.Fprintln(o.IO.ErrOut, mcpserver.NotOnPath(o.client, exe, dir))
 	}
 	return nil
@@ -317,6 +316,6 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 // serverOptions are the server's options: the project, the log, and the
 // user's embedding endpoint (searchSemantic) unless embeddings.hybrid is off.
 func serverOptions(dir string, g *globalOptions) mcpserver.Options {
-	sem, note, _ := searchSemantic(false, false) // the client lives as long as the process
-	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: userHome(), Changes: mcpChanges(g), Semantic: sem, SemanticNote: note}
+	sem, note, _ := searchSemantic(g.Env, false, false) // the client lives as long as the process
+	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: g.Env.userHome(), Changes: mcpChanges(g), Semantic: sem, SemanticNote: note}
 }

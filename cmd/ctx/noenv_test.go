@@ -20,11 +20,13 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 	envReaders := map[string]bool{
 		"Getenv": true, "LookupEnv": true, "Environ": true, "ExpandEnv": true,
 		"UserCacheDir": true, "UserConfigDir": true, "UserHomeDir": true,
+		// and the working directory: paths come down absolute
+		"Getwd": true, "Chdir": true, "Setenv": true, "Unsetenv": true, "Clearenv": true,
 	}
 	// Calls allowed below cmd, by file and function, and why.
 	allowed := map[string]string{
 		"internal/gittest/gittest.go: os.Environ": "test support: the environment of the git processes tests run",
-		"registry/location.go: os.UserHomeDir":    "expands ~/ in a registry location the user typed",
+		"registry/location.go: os.UserHomeDir":    "expands ~/ in a registry's import (what the user typed comes expanded: ResolveLocal with the command's home)",
 		"bench/crash/main.go: os.Environ":         "a benchmark harness: the environment of the ctx and git processes it starts",
 	}
 	eachSourceFile(t, parser.SkipObjectResolution, func(rel string, fset *token.FileSet, f *ast.File) {
@@ -56,4 +58,67 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 			return true
 		})
 	})
+}
+
+// TestNoProcessStateInCommands: cmd/ctx's commands read the environment
+// and the working directory from globalOptions (Env, Wd: what run was
+// given), never from the process, so that the scripts can run ctx in
+// process, many at once, each in its own HOME and folder
+// (scriptcmds_ctx_test.go). Main reads the process's once and passes
+// them; env.go finds programs on Env's PATH and starts them with Env.
+func TestNoProcessStateInCommands(t *testing.T) {
+	t.Parallel()
+	forbidden := map[string]map[string]bool{
+		"os": {
+			"Getenv": true, "LookupEnv": true, "Environ": true, "ExpandEnv": true,
+			"UserCacheDir": true, "UserConfigDir": true, "UserHomeDir": true,
+			"Getwd": true, "Chdir": true, "Setenv": true, "Unsetenv": true, "Clearenv": true,
+			"TempDir": true,
+		},
+		"path/filepath": {"Abs": true},
+		"os/exec":       {"LookPath": true, "Command": true, "CommandContext": true},
+	}
+	allowed := map[string]string{
+		"cmd/ctx/root.go: os.Environ":         "Main: the process's environment, passed to run",
+		"cmd/ctx/root.go: os.Getwd":           "Main: the process's working directory, passed to run",
+		"cmd/ctx/env.go: exec.LookPath":       "environment.lookPath checks each candidate on Env's PATH",
+		"cmd/ctx/env.go: exec.CommandContext": "environment.command: a program found on Env's PATH, run with Env",
+	}
+	seen := 0
+	eachSourceFile(t, parser.SkipObjectResolution, func(rel string, fset *token.FileSet, f *ast.File) {
+		if !strings.HasPrefix(rel, "cmd/ctx/") {
+			return
+		}
+		seen++
+		names := map[string]string{} // local name → import path, of the packages checked
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			if forbidden[p] == nil {
+				continue
+			}
+			name := p[strings.LastIndex(p, "/")+1:]
+			if im.Name != nil {
+				name = im.Name.Name
+			}
+			names[name] = p
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			id, ok := sel.X.(*ast.Ident)
+			if !ok || !forbidden[names[id.Name]][sel.Sel.Name] {
+				return true
+			}
+			key := rel + ": " + id.Name + "." + sel.Sel.Name
+			if _, ok := allowed[key]; !ok {
+				t.Errorf("%s: %s.%s reads the process's environment or working directory: use the command's (globalOptions.Env, .Wd, .abs; env.go)", fset.Position(sel.Pos()), id.Name, sel.Sel.Name)
+			}
+			return true
+		})
+	})
+	if seen == 0 {
+		t.Fatal("no file of cmd/ctx was checked")
+	}
 }

@@ -72,7 +72,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 		return err
 	}
 	defer w.Close()
-	res, err := w.Push(ctx, opts.alias, workspace.PushOptions{Branch: opts.branch, Message: opts.message, Author: gitAuthor(ctx), DryRun: opts.dryRun})
+	res, err := w.Push(ctx, opts.alias, workspace.PushOptions{Branch: opts.branch, Message: opts.message, Author: gitAuthor(ctx, opts.globalOptions), DryRun: opts.dryRun})
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 		default:
 			fo := opts.forge
 			if fo.Token == "" && fo.Gh == "" {
-				fo = githubOptions()
+				fo = opts.Env.githubOptions()
 			}
 			title, body, _ := strings.Cut(prMessage(opts.message, res), "\n")
 			u, err := forge.OpenPR(ctx, fo, forge.PR{Repo: repo, Base: res.Base, Head: res.Branch, Title: title, Body: strings.TrimSpace(body)})

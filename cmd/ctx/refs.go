@@ -262,7 +262,7 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir s
 		location = manifestReg
 	}
 	if location == "" {
-		def, _, err := defaultRegistry()
+		def, _, err := opts.Env.defaultRegistry()
 		if err != nil {
 			return nil, err
 		}
@@ -280,7 +280,7 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir s
 		Warn: func(m string) { fmt.Fprintf(wo.Log, "warning: %s\n", safetext.Text(m)) },
 		Note: func(string) {},
 	}
-	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir))
+	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, opts.Env.userHome()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

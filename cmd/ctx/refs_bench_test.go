@@ -72,16 +72,17 @@ func BenchmarkRefsFetch(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	env := os.Environ()
 	ctxRun := func(args ...string) (int, string) {
 		var out, errOut bytes.Buffer
-		code := run(context.Background(), append([]string{"-C", proj}, args...), &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+		code := run(context.Background(), append([]string{"-C", proj}, args...), &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, env, proj)
 		return code, errOut.String()
 	}
 	n, scan := 0, time.Duration(0)
 	for b.Loop() {
 		b.StopTimer()
 		n++
-		b.Setenv("CTX_CACHE", filepath.Join(tmp, fmt.Sprintf("cache%d", n)))
+		env = append(os.Environ(), "CTX_CACHE="+filepath.Join(tmp, fmt.Sprintf("cache%d", n)))
 		os.RemoveAll(filepath.Join(proj, ".context"))
 		if code, e := ctxRun("init", "--registry", reg); code != 0 {
 			b.Fatalf("init: %d %s", code, e)
@@ -118,9 +119,10 @@ func BenchmarkRefsOneLine(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(proj, "docs", "refs.md"), []byte(line+"\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	env := os.Environ()
 	ctxRun := func(args ...string) (int, string) {
 		var out, errOut bytes.Buffer
-		code := run(context.Background(), append([]string{"-C", proj}, args...), &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+		code := run(context.Background(), append([]string{"-C", proj}, args...), &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, env, proj)
 		return code, errOut.String()
 	}
 	if code, e := ctxRun("init"); code != 0 {

@@ -85,7 +85,7 @@ func runRegistryCheck(ctx context.Context, opts *registryCheckOptions) error {
 		return err
 	}
 	loader := &registry.Loader{Git: wo.Engine}
-	rep, err := loader.Check(ctx, registry.ResolveLocal(opts.location, dir))
+	rep, err := loader.Check(ctx, registry.ResolveLocal(opts.location, dir, opts.Env.userHome()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -48,15 +48,15 @@ func openWorkspaceReadOnly(g *globalOptions) (*workspace.Workspace, error) {
 }
 
 func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) {
-	eo, err := engineOptions()
+	eo, err := g.Env.engineOptions()
 	if err != nil {
 		return workspace.Options{}, err
 	}
-	wait, err := lockWait()
+	wait, err := g.Env.lockWait()
 	if err != nil {
 		return workspace.Options{}, err
 	}
-	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo, Getenv: tokenEnv, Home: userHome(), LockWait: wait, Context: g.ctx}
+	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo, Getenv: g.Env.Lookup, Home: g.Env.userHome(), LockWait: wait, Context: g.ctx}
 	if p != nil {
 		o.Progress = p.Update
 		o.Log = p.Log()
@@ -164,7 +164,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	if rep.Index != nil {
 		printSyncReport(errOut, rep.Index)
 		if ix := rep.Index; !dryRun && ix.Added+ix.Updated > 0 {
-			if _, on, _, _ := embedConfig(); on {
+			if _, on, _, _ := embedConfig(g.Env); on {
 				fmt.Fprintln(errOut, "semantic search: the new and changed passages are embedded by `ctx index`; until then search ranks them by their words")
 			}
 		}

@@ -57,9 +57,15 @@ type IOStreams struct {
 	InTTY, ErrTTY bool
 }
 
-// globalOptions are the flags every command accepts.
+// globalOptions are the flags every command accepts, and what a command
+// runs in: its streams, environment and working directory, given to run
+// (cli/cli's Factory) so that nothing below reads the process's.
 type globalOptions struct {
 	IO  *IOStreams
+	Env environment // the environment (Main: os.Environ)
+	// Wd is the absolute working directory relative paths are taken from
+	// (Main: os.Getwd); "" = unknown, and a relative path is an error.
+	Wd  string
 	Dir string // -C: run as if started in this directory
 	// ctx is the running command's context (set before it runs), for
 	// waits that do not take one: the project lock's (workspaceOptions).
@@ -72,7 +78,7 @@ func (g *globalOptions) ProjectDir() (string, error) {
 	if dir == "" {
 		dir = "."
 	}
-	abs, err := filepath.Abs(dir)
+	abs, err := g.abs(dir)
 	if err != nil {
 		return "", err
 	}
@@ -86,6 +92,18 @@ func (g *globalOptions) ProjectDir() (string, error) {
 	return abs, nil
 }
 
+// abs is path made absolute against the working directory (g.Wd), and
+// cleaned.
+func (g *globalOptions) abs(path string) (string, error) {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path), nil
+	}
+	if g.Wd == "" {
+		return "", fmt.Errorf("%s: the working directory is unknown (was it deleted?): give an absolute path, or cd to an existing folder", path)
+	}
+	return filepath.Join(g.Wd, path), nil
+}
+
 func systemIO() *IOStreams {
 	return &IOStreams{
 		In:     os.Stdin,
@@ -96,13 +114,21 @@ func systemIO() *IOStreams {
 	}
 }
 
-// Main runs ctx with os.Args and returns the process exit code.
+// Main runs ctx with os.Args, the process's environment and working
+// directory, and returns the process exit code. It is the one place ctx
+// reads them (TestNoProcessStateInCommands).
 func Main() int {
-	return run(context.Background(), os.Args[1:], systemIO())
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "" // a relative path fails, saying so (globalOptions.abs)
+	}
+	return run(context.Background(), os.Args[1:], systemIO(), os.Environ(), wd)
 }
 
-func run(ctx context.Context, args []string, io *IOStreams) int {
-	return execute(ctx, newRootCmd(&globalOptions{IO: io}), args, io)
+// run runs ctx with args in the environment env and the working directory
+// wd (absolute; "" = unknown) and returns the exit code.
+func run(ctx context.Context, args []string, io *IOStreams, env []string, wd string) int {
+	return execute(ctx, newRootCmd(&globalOptions{IO: io, Env: env, Wd: wd}), args, io)
 }
 
 // execute runs root with args and turns its error into an exit code and a

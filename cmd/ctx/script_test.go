@@ -2,18 +2,85 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain lets the test binary double as the ctx command in scripts.
+// TestMain lets the test binary double as the ctx command: started as
+// "ctx" (from the folder it puts on PATH), it is ctx. testscript.Main
+// would do the same, but it also makes `ctx` in a script a process,
+// where the scripts' `ctx` runs in this one (scriptcmds_ctx_test.go) and
+// only `exec ctx` starts a process.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"ctx": func() { os.Exit(Main()) },
-	})
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "ctx" {
+		os.Exit(Main())
+	}
+	os.Exit(runTests(m))
+}
+
+// testEnv is the environment of the commands the tests run in process
+// outside scripts (runCtx): the process's PATH, and a HOME and a cache in
+// runTests's folder, so that no test writes into the user's. Set once,
+// before the tests run.
+var testEnv environment
+
+// runTests puts a copy of the test binary named ctx on PATH, sets testEnv
+// and runs the tests.
+func runTests(m *testing.M) int {
+	tmp, err := os.MkdirTemp("", "ctx-test-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	testEnv = environment{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + filepath.Join(tmp, "home"),
+		"CTX_CACHE=" + filepath.Join(tmp, "cache"),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_TERMINAL_PROMPT=0",
+	}
+	name := "ctx"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if err := linkOrCopy(filepath.Join(tmp, name)); err != nil {
+		fmt.Fprintf(os.Stderr, "ctx on PATH for the scripts: %v\n", err)
+		return 1
+	}
+	os.Setenv("PATH", tmp+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	return m.Run()
+}
+
+// linkOrCopy makes to a hard link to the test binary, else a copy.
+func linkOrCopy(to string) error {
+	from, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if os.Link(from, to) == nil {
+		return nil
+	}
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
 }
 
 // TestScript runs the end-to-end scripts in testdata/script at the repository
@@ -76,6 +143,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		cacheScriptCmds(),
 		searchScriptCmds(),
 		embedScriptCmds(),
+		ctxScriptCmds(),
 	} {
 		for k, v := range m {
 			cmds[k] = v

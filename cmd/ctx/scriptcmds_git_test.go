@@ -523,6 +523,15 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
+	if args[1] == "ctx" {
+		// ctx runs in process (scriptcmds_ctx_test.go).
+		got, err := runScriptCtx(ts, args[2:])
+		ts.Check(err)
+		if got != want {
+			ts.Fatalf("ctx exited with status %d, want %d", got, want)
+		}
+		return
+	}
 	err = ts.Exec(args[1], args[2:]...)
 	got := 0
 	if err != nil {

@@ -143,17 +143,21 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 // leaves a working .context/: the lock, INDEX.md and a search index that
 // answers.
 //
-// Not parallel: it changes PATH, HOME, CTX_CACHE and TMPDIR, process-wide,
-// for the command it runs in-process.
+// Not parallel: it empties the process's PATH too, so that no git is
+// found whatever looks for one (the command's own environment, which it
+// is given, has no git either).
 func TestDemoWithoutGit(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("PATH", filepath.Join(tmp, "empty-path"))
-	t.Setenv("HOME", filepath.Join(tmp, "home"))
-	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
-	t.Setenv("TMPDIR", tmp)
+	env := []string{
+		"PATH=" + filepath.Join(tmp, "empty-path"),
+		"HOME=" + filepath.Join(tmp, "home"),
+		"CTX_CACHE=" + filepath.Join(tmp, "cache"),
+		"TMPDIR=" + tmp,
+	}
 	dir := filepath.Join(tmp, "demo")
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"demo", "--dir", dir}, &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut})
+	code := run(context.Background(), []string{"demo", "--dir", dir}, &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, env, tmp)
 	if code != ExitOK {
 		t.Fatalf("ctx demo exited %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
@@ -230,12 +234,12 @@ func (p *scriptedPrompter) Spinner(string) func(string) { return func(string) {}
 // cancel leaves nothing behind; a pick installs; a second setup pre-checks
 // what is installed and applies additions and removals.
 //
-// Not parallel: the command it runs in-process reads HOME and CTX_CACHE
-// from the environment (engineenv.go), which t.Setenv changes process-wide.
+// The command runs in an environment of its own (HOME and CTX_CACHE in
+// the test's folder), so the test runs in parallel.
 func TestSetupInteractive(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
-	t.Setenv("HOME", filepath.Join(tmp, "home"))
-	t.Setenv("CTX_CACHE", filepath.Join(tmp, "cache"))
+	env := environment{"HOME=" + filepath.Join(tmp, "home"), "CTX_CACHE=" + filepath.Join(tmp, "cache")}
 	if _, err := demo.Write(tmp); err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +259,7 @@ func TestSetupInteractive(t *testing.T) {
 	}
 	setup := func(o *setupOptions) (int, string) {
 		var out, errOut bytes.Buffer
-		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Dir: proj}
+		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Env: env, Wd: tmp, Dir: proj}
 		o.globalOptions = g
 		err := runSetup(context.Background(), o)
 		code := ExitOK

@@ -161,7 +161,7 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	if o.lexical && o.hybrid {
 		return usageErrorf("--lexical and --hybrid: give one")
 	}
-	sem, note, closeSem := searchSemantic(o.lexical, o.hybrid)
+	sem, note, closeSem := searchSemantic(o.Env, o.lexical, o.hybrid)
 	defer closeSem()
 	hits, hnote, err := r.SearchHybrid(ctx, indexer.Query{
 		Text:            text,
@@ -264,7 +264,7 @@ func openFreshIndex(ctx context.Context, g *globalOptions) (project.Project, *in
 		return project.Project{}, nil, err
 	}
 	errOut := g.IO.ErrOut
-	printIndexCheck(errOut, workspace.FreshenIndex(ctx, dir, r, workspace.Options{Log: errOut, Home: userHome()}, indexer.Options{}))
+	printIndexCheck(errOut, workspace.FreshenIndex(ctx, dir, r, workspace.Options{Log: errOut, Home: g.Env.userHome()}, indexer.Options{}))
 	return proj, r, nil
 }
 

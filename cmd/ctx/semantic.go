@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -29,9 +28,9 @@ import (
 // 0.1) was no worse than lexical on either bench/relevance set it was
 // measured on (bench/relevance/README.md, "Hybrid"). With no endpoint,
 // search is lexical whatever hybrid says.
-func embedConfig() (c embed.Config, on, hybrid bool, err error) {
+func embedConfig(env environment) (c embed.Config, on, hybrid bool, err error) {
 	var from string // where the URL came from, for messages
-	path, perr := userConfigPath()
+	path, perr := env.userConfigPath()
 	var uc *userConfig
 	if perr == nil {
 		if uc, err = readUserConfig(path); err != nil {
@@ -44,16 +43,16 @@ func embedConfig() (c embed.Config, on, hybrid bool, err error) {
 		c.URL, c.Model, from = uc.Embeddings.URL, uc.Embeddings.Model, path
 	}
 	hybrid = uc.Embeddings == nil || uc.Embeddings.Hybrid != "off"
-	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_HYBRID")); v != "" {
+	if v := strings.TrimSpace(env.Get("CTX_EMBEDDINGS_HYBRID")); v != "" {
 		hybrid = v != "off"
 	}
-	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_URL")); v != "" {
+	if v := strings.TrimSpace(env.Get("CTX_EMBEDDINGS_URL")); v != "" {
 		c.URL, from = v, "CTX_EMBEDDINGS_URL"
 	}
-	if v := strings.TrimSpace(os.Getenv("CTX_EMBEDDINGS_MODEL")); v != "" {
+	if v := strings.TrimSpace(env.Get("CTX_EMBEDDINGS_MODEL")); v != "" {
 		c.Model = v
 	}
-	c.Key = os.Getenv("CTX_EMBEDDINGS_KEY")
+	c.Key = env.Get("CTX_EMBEDDINGS_KEY")
 	if c.URL == "" {
 		return c, false, hybrid, nil
 	}
@@ -74,12 +73,12 @@ var queryEmbedTimeout = 10 * time.Second
 // (--lexical; embeddings.hybrid off without --hybrid; nothing
 // configured); note is one line saying why it cannot
 // be on when it is configured but broken. close releases the client.
-func searchSemantic(lexical, hybrid bool) (s *indexer.Semantic, note string, close func()) {
+func searchSemantic(env environment, lexical, hybrid bool) (s *indexer.Semantic, note string, close func()) {
 	close = func() {}
 	if lexical {
 		return nil, "", close
 	}
-	cfg, on, byDefault, err := embedConfig()
+	cfg, on, byDefault, err := embedConfig(env)
 	if !hybrid && !byDefault {
 		return nil, "", close
 	}
@@ -121,8 +120,8 @@ func printNote(w io.Writer, note string) {
 // is configured (ctx index): a progress line on errOut while it works,
 // then one line of what is stored on out. It returns nil when nothing is
 // configured.
-func embedIndex(ctx context.Context, contextDir string, hint *project.EmbeddingsHint, out, errOut io.Writer, tty bool) error {
-	cfg, on, _, err := embedConfig()
+func embedIndex(ctx context.Context, env environment, contextDir string, hint *project.EmbeddingsHint, out, errOut io.Writer, tty bool) error {
+	cfg, on, _, err := embedConfig(env)
 	if err != nil {
 		return err
 	}
@@ -135,7 +134,7 @@ func embedIndex(ctx context.Context, contextDir string, hint *project.Embeddings
 	if !on {
 		return nil
 	}
-	c, err := embed.New(cfg, embed.Options{Idle: engineIdle()})
+	c, err := embed.New(cfg, embed.Options{Idle: engineIdle(env)})
 	if err != nil {
 		return err
 	}
@@ -156,8 +155,8 @@ func embedIndex(ctx context.Context, contextDir string, hint *project.Embeddings
 
 // engineIdle is CTX_NET_TIMEOUT's idle timeout, else 0 (the client's
 // default).
-func engineIdle() time.Duration {
-	if o, err := engineOptions(); err == nil && o.IdleTimeout > 0 {
+func engineIdle(env environment) time.Duration {
+	if o, err := env.engineOptions(); err == nil && o.IdleTimeout > 0 {
 		return o.IdleTimeout
 	}
 	return 0
@@ -214,8 +213,8 @@ type semanticReport struct {
 }
 
 // semanticState reports on semantic search in the project at contextDir.
-func semanticState(contextDir string) semanticReport {
-	cfg, on, byDefault, err := embedConfig()
+func semanticState(env environment, contextDir string) semanticReport {
+	cfg, on, byDefault, err := embedConfig(env)
 	if err != nil {
 		return semanticReport{Problem: err.Error()}
 	}

@@ -105,14 +105,14 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, regist
 // registryLocation is the registry setup reads: --registry (flag), else
 // the manifest's, else the user's default (CTX_REGISTRY, else ctx config's
 // registry), whose origin is from ("" for the first two).
-func registryLocation(flag, manifest string) (location, from string, err error) {
+func registryLocation(env environment, flag, manifest string) (location, from string, err error) {
 	if flag != "" {
 		return flag, "", nil
 	}
 	if manifest != "" {
 		return manifest, "", nil
 	}
-	return defaultRegistry()
+	return env.defaultRegistry()
 }
 
 func runSetup(ctx context.Context, opts *setupOptions) error {
@@ -147,7 +147,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	if ws != nil {
 		manifestRegistry = ws.Manifest().Registry
 	}
-	location, from, err := registryLocation(o.registry, manifestRegistry)
+	location, from, err := registryLocation(g.Env, o.registry, manifestRegistry)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	// A relative local registry path is taken from the project directory,
 	// like ctx add's SOURCE, and saved as given.
-	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir))
+	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -67,7 +67,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	if st == nil {
 		st = []workspace.PackageStatus{}
 	}
-	sem := semanticState(w.Dir())
+	sem := semanticState(opts.Env, w.Dir())
 	if opts.json {
 		return writeJSON(opts.IO.Out, struct {
 			Edits    []workspace.PackageStatus `json:"edits"`
