@@ -47,6 +47,8 @@ package indexer
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -62,9 +64,17 @@ import (
 // <contextDir>/packages/<Alias>/.
 type Package = project.Package
 
-// Prepare loads what Sync needs on first use (the tokenizer's vocabulary:
-// about 30 ms), so a caller can do it while it waits on the network.
-func Prepare() { tokens.Codec() }
+// Prepare loads what Sync may need (the tokenizer's vocabulary: about 50
+// ms of CPU), so a caller can do it while it waits on the network; not
+// when the index under contextDir keeps the counts of INDEX.md's pieces
+// (tokensFile), which most renders need alone: a render that meets a
+// piece they do not hold loads the vocabulary then.
+func Prepare(contextDir string) {
+	if _, err := os.Stat(filepath.Join(contextDir, project.IndexDir, tokensFile)); err == nil {
+		return
+	}
+	tokens.Codec()
+}
 
 // DefaultBudgetTokens is INDEX.md's default budget.
 const DefaultBudgetTokens = 8000

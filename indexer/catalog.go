@@ -12,12 +12,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // The catalogue is in two levels, so that an update that changes one
@@ -47,7 +47,7 @@ import (
 const catalogDir = "catalog"
 
 // partFileRE is what the top may name as a part file.
-var partFileRE = regexp.MustCompile(`^[0-9a-f]{32}\.json$`)
+var partFileRE = lazyre.New(`^[0-9a-f]{32}\.json$`)
 
 // catalogPart is what the top of the catalogue knows of one package's part.
 type catalogPart struct {
@@ -82,7 +82,7 @@ func readCatalog(indexDir string) (catalog, error) {
 	}
 	c.Files = nil
 	for alias, p := range c.Parts {
-		if !partFileRE.MatchString(p.File) {
+		if !partFileRE().MatchString(p.File) {
 			return catalog{}, fmt.Errorf("%s: package %q: %q is not a part file ctx makes (run `ctx index --rebuild` to recreate it)", filepath.Join(indexDir, catalogFile), alias, p.File)
 		}
 	}
@@ -212,7 +212,7 @@ func removeStaleParts(d confine.Dir, indexDir string, parts map[string]catalogPa
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if live[name] || (!partFileRE.MatchString(name) && !strings.HasPrefix(name, ".")) {
+		if live[name] || (!partFileRE().MatchString(name) && !strings.HasPrefix(name, ".")) {
 			continue // a file ctx did not make is left alone
 		}
 		d.Remove(filepath.Join(dir, name))

@@ -49,7 +49,7 @@ func checkPartsLive(t *testing.T, dir string) {
 	slices.Sort(want)
 	got := []string{}
 	for _, name := range partFiles(t, dir) {
-		if partFileRE.MatchString(name) {
+		if partFileRE().MatchString(name) {
 			got = append(got, name)
 		}
 	}

@@ -315,8 +315,11 @@ func provenance(p Package, base string) []string {
 func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo, recent []RecentChange) (string, renderInfo) {
 	// INDEX.md is counted with o200k (internal/tokens): the same entry
 	// lines at several detail levels, then the whole file; the counter
-	// remembers the pieces of the lines it has counted, for this render.
+	// remembers the pieces of the lines it has counted, and starts from the
+	// pieces of the last render (memo): words counted before need no codec.
 	tc := new(tokens.Counter)
+	memo.seed(tc)
+	defer memo.keepPieces(tc)
 	var secs []*pkgSection
 	indeg := inDegrees(pkgs, files)
 	totalDocs, live := 0, 0

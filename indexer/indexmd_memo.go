@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/tokens"
 )
 
 // tokensFile, in the index directory, keeps the token counts of the INDEX.md
@@ -23,12 +24,18 @@ const tokensFile = "indexmd-tokens.json"
 type costMemo struct {
 	old  map[string]int // read from tokensFile
 	used map[string]int // looked up or counted by this render
+	// oldPieces are the o200k pieces' counts read from tokensFile, which
+	// seed the render's tokens.Counter: a changed section made of words
+	// counted before is counted without loading the codec (a third of an
+	// update's CPU); pieces are the counter's after the render.
+	oldPieces, pieces map[string]int
 }
 
 // tokensState is tokensFile's content.
 type tokensState struct {
 	Schema int            `json:"schema"`
 	Counts map[string]int `json:"counts"`
+	Pieces map[string]int `json:"pieces,omitempty"` // tokens.Counter.Pieces
 }
 
 // readCostMemo reads tokensFile in indexDir; a missing, unreadable or
@@ -36,17 +43,31 @@ type tokensState struct {
 func readCostMemo(indexDir string) *costMemo {
 	var st tokensState
 	if err := readJSON(filepath.Join(indexDir, tokensFile), &st); err != nil || st.Schema != schemaVersion {
-		st.Counts = nil
+		st.Counts, st.Pieces = nil, nil
 	}
-	return &costMemo{old: st.Counts, used: map[string]int{}}
+	return &costMemo{old: st.Counts, used: map[string]int{}, oldPieces: st.Pieces}
 }
 
 // write replaces tokensFile with the counts this render used, when they
 // are not what was read. It is a cache: a failure to write it is not an
 // error of the render (the next render counts again).
 func (m *costMemo) write(d confine.Dir, indexDir string) {
-	if !maps.Equal(m.old, m.used) {
-		writeJSONAtomic(d, filepath.Join(indexDir, tokensFile), tokensState{Schema: schemaVersion, Counts: m.used})
+	if !maps.Equal(m.old, m.used) || !maps.Equal(m.oldPieces, m.pieces) {
+		writeJSONAtomic(d, filepath.Join(indexDir, tokensFile), tokensState{Schema: schemaVersion, Counts: m.used, Pieces: m.pieces})
+	}
+}
+
+// seed gives tc the pieces' counts read from tokensFile.
+func (m *costMemo) seed(tc *tokens.Counter) {
+	if m != nil {
+		tc.Seed(m.oldPieces)
+	}
+}
+
+// keepPieces records tc's pieces after the render, for the next one.
+func (m *costMemo) keepPieces(tc *tokens.Counter) {
+	if m != nil {
+		m.pieces = tc.Pieces()
 	}
 }
 

@@ -1,8 +1,10 @@
 package indexer
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -268,9 +270,9 @@ func TestIndexKeepsMostLinked(t *testing.T) {
 	t.Fatal("no budget gave the samples level")
 }
 
-// INDEX.md rendered with the token counts of an earlier render (costMemo)
-// is the file rendered without them, and counts only the sections whose
-// text changed.
+// INDEX.md rendered with the token counts of an earlier render (costMemo:
+// its sections' and its pieces') is the file rendered without them, and
+// counts only the sections whose text changed.
 func TestIndexMemoSameOutput(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
@@ -289,7 +291,10 @@ func TestIndexMemoSameOutput(t *testing.T) {
 		}
 		budget += r.IntN(2000) - 1000
 		want, wantInfo = renderIndex(pkgs, files, budget, "")
-		memo = &costMemo{old: memo.used, used: map[string]int{}}
+		if len(memo.pieces) == 0 {
+			t.Fatalf("run %d: the render kept no pieces' counts", run)
+		}
+		memo = &costMemo{old: memo.used, used: map[string]int{}, oldPieces: memo.pieces}
 		got, info = renderIndexMemo(pkgs, files, budget, "", memo, nil)
 		if got != want || info != wantInfo {
 			t.Fatalf("run %d: a render with the last render's memo differs", run)
@@ -321,4 +326,37 @@ func o200kCount(s string) int {
 // renderIndex is renderIndexMemo with no memo and no record of changes.
 func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
 	return renderIndexMemo(pkgs, files, budget, from, nil, nil)
+}
+
+// A Sync keeps the pieces' counts of its INDEX.md render in tokensFile,
+// and the next render is seeded with them: the same INDEX.md as a render
+// without them.
+func TestIndexMDKeepsPieces(t *testing.T) {
+	t.Parallel()
+	dir := setupCorpus(t)
+	if _, err := Sync(context.Background(), dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	indexDir := filepath.Join(dir, "index")
+	memo := readCostMemo(indexDir)
+	if len(memo.oldPieces) == 0 || len(memo.old) == 0 {
+		t.Fatalf("%s holds %d section counts and %d pieces' counts", tokensFile, len(memo.old), len(memo.oldPieces))
+	}
+	var tc tokens.Counter
+	tc.Seed(memo.oldPieces)
+	if got := tc.Pieces(); len(got) != len(memo.oldPieces) {
+		t.Fatalf("a counter seeded with %d pieces gives back %d", len(memo.oldPieces), len(got))
+	}
+	cat, err := readCatalog(indexDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.loadAllCtx(context.Background(), indexDir); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := renderIndexMemo(cat.Packages, cat.Files, DefaultBudgetTokens, dir, nil, nil)
+	got, _ := renderIndexMemo(cat.Packages, cat.Files, DefaultBudgetTokens, dir, &costMemo{used: map[string]int{}, oldPieces: memo.oldPieces}, nil)
+	if got != want {
+		t.Fatalf("the render seeded with the kept pieces differs:\n%s\nwant:\n%s", got, want)
+	}
 }

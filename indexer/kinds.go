@@ -4,6 +4,9 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // Document kinds (issue 27). Documentation sources hold pages about what
@@ -43,32 +46,36 @@ var (
 		"migration-guide": KindMigration, "migration-guides": KindMigration,
 		"upgrading": KindMigration, "upgrade-guide": KindMigration, "upgrade-guides": KindMigration,
 	}
-	// File names (without extension, lower-cased).
-	kindFileRE = []struct {
-		re   *regexp.Regexp
-		kind string
-	}{
-		{regexp.MustCompile(`^(changelog|changes|changelog[-_.].*|changes[-_.]v?\d.*)$`), KindChangelog},
-		{regexp.MustCompile(`^(release[-_]?notes?|relnotes|releases?[-_]v?\d.*|release[-_]notes[-_].*|v?\d+(\.\d+)+[-_]?release[-_]?notes?)$`), KindRelease},
-		{regexp.MustCompile(`^(whats[-_]?new|what[-_]s[-_]new|whatsnew[-_].*|whats[-_]new[-_].*|new[-_]in[-_]v?\d.*)$`), KindWhatsNew},
-		// "upgrading", "migration-guide", "migrating-from-v4",
-		// "upgrade-to-2.0", "UPGRADE": a guide to move between versions;
-		// not "upgrade-strategy-for-nodes" nor "database-migrations",
-		// which are about a task, not a version.
-		{regexp.MustCompile(`^(migrat(e|ion|ing)|upgrad(e|ing))([-_](guides?|notes?|(to|from)([-_].*)?|v?\d.*))?$`), KindMigration},
-		{regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[-_].+$`), KindBlog}, // Jekyll-style dated posts
-	}
-	// Titles, lower-cased.
-	kindTitleRE = []struct {
-		re   *regexp.Regexp
-		kind string
-	}{
-		{regexp.MustCompile(`^(change ?log|changes|release history)$|^(v?\d+(\.\d+)* )?change ?log\b`), KindChangelog},
-		{regexp.MustCompile(`^(.*\brelease notes|release notes (for|of)\b.*|release notes:? v?\d.*|release v?\d+(\.\d+)+)$`), KindRelease},
-		{regexp.MustCompile(`^what['’]?s new\b`), KindWhatsNew},
-		{regexp.MustCompile(`^(migrating|upgrading) (from|to)\b|^(migration|upgrade|upgrading) guide\b|^.*\b(migration|upgrade) guide$`), KindMigration},
-	}
+	// File names (without extension, lower-cased); compiled on first use.
+	kindFileRE = sync.OnceValue(func() []kindRule {
+		return []kindRule{
+			{regexp.MustCompile(`^(changelog|changes|changelog[-_.].*|changes[-_.]v?\d.*)$`), KindChangelog},
+			{regexp.MustCompile(`^(release[-_]?notes?|relnotes|releases?[-_]v?\d.*|release[-_]notes[-_].*|v?\d+(\.\d+)+[-_]?release[-_]?notes?)$`), KindRelease},
+			{regexp.MustCompile(`^(whats[-_]?new|what[-_]s[-_]new|whatsnew[-_].*|whats[-_]new[-_].*|new[-_]in[-_]v?\d.*)$`), KindWhatsNew},
+			// "upgrading", "migration-guide", "migrating-from-v4",
+			// "upgrade-to-2.0", "UPGRADE": a guide to move between versions;
+			// not "upgrade-strategy-for-nodes" nor "database-migrations",
+			// which are about a task, not a version.
+			{regexp.MustCompile(`^(migrat(e|ion|ing)|upgrad(e|ing))([-_](guides?|notes?|(to|from)([-_].*)?|v?\d.*))?$`), KindMigration},
+			{regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[-_].+$`), KindBlog}, // Jekyll-style dated posts
+		}
+	})
+	// Titles, lower-cased; compiled on first use.
+	kindTitleRE = sync.OnceValue(func() []kindRule {
+		return []kindRule{
+			{regexp.MustCompile(`^(change ?log|changes|release history)$|^(v?\d+(\.\d+)* )?change ?log\b`), KindChangelog},
+			{regexp.MustCompile(`^(.*\brelease notes|release notes (for|of)\b.*|release notes:? v?\d.*|release v?\d+(\.\d+)+)$`), KindRelease},
+			{regexp.MustCompile(`^what['’]?s new\b`), KindWhatsNew},
+			{regexp.MustCompile(`^(migrating|upgrading) (from|to)\b|^(migration|upgrade|upgrading) guide\b|^.*\b(migration|upgrade) guide$`), KindMigration},
+		}
+	})
 )
+
+// kindRule is a pattern of a name or title and the kind it means.
+type kindRule struct {
+	re   *regexp.Regexp
+	kind string
+}
 
 // docKind returns the kind of the document at rel (its path inside its
 // package) titled title: one of DocKinds, or "" for reference and guide
@@ -86,7 +93,7 @@ func docKind(rel, title string) string {
 	if name == "index" || name == "readme" || name == "_index" {
 		name = ""
 	}
-	for _, k := range kindFileRE {
+	for _, k := range kindFileRE() {
 		if name != "" && k.re.MatchString(name) {
 			return k.kind
 		}
@@ -98,7 +105,7 @@ func docKind(rel, title string) string {
 		}
 	}
 	t := strings.ToLower(strings.TrimSpace(title))
-	for _, k := range kindTitleRE {
+	for _, k := range kindTitleRE() {
 		if k.re.MatchString(t) {
 			return k.kind
 		}
@@ -110,14 +117,14 @@ func docKind(rel, title string) string {
 // changed: changelog, release notes, migrating, upgrading, deprecations,
 // a blog or announcement, a version number (3.12, v2); "what's new" is
 // asked as a pair (alone, "what" and "new" are common words).
-var kindQueryRE = regexp.MustCompile(`^(changelogs?|releases?|released|relnotes|whatsnew|migrat\w*|upgrad\w*|deprecat\w*|blogs?|announc\w*|v\d+(\.\d+)*|\d+\.\d+(\.\d+)*)$`)
+var kindQueryRE = lazyre.New(`^(changelogs?|releases?|released|relnotes|whatsnew|migrat\w*|upgrad\w*|deprecat\w*|blogs?|announc\w*|v\d+(\.\d+)*|\d+\.\d+(\.\d+)*)$`)
 
 // queryAsksForKinds reports whether the query's words ask for pages of a
 // kind (docKind): then no kind is ranked down.
 func queryAsksForKinds(words []string) bool {
 	for _, w := range words {
 		w = strings.ToLower(strings.Trim(w, `"'?!.,;:()`))
-		if kindQueryRE.MatchString(w) {
+		if kindQueryRE().MatchString(w) {
 			return true
 		}
 	}

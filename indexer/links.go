@@ -2,11 +2,11 @@ package indexer
 
 import (
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // Link extraction (at index time). A document's links are kept, as
@@ -49,11 +49,11 @@ type rawLink struct {
 const maxLinksPerDoc = 2000
 
 var (
-	inlineLinkRE = regexp.MustCompile(`(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)`)
-	autoLinkRE   = regexp.MustCompile(`<(https?://[^\s<>]+)>`)
-	refDefRE     = regexp.MustCompile(`^ {0,3}\[([^\]]+)\]:\s*(<[^<>]*>|\S+)`)
-	wikiLinkRE   = regexp.MustCompile(`\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]+))?\]\]`)
-	codeSpanRE   = regexp.MustCompile("`+[^`]*`+")
+	inlineLinkRE = lazyre.New(`(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)`)
+	autoLinkRE   = lazyre.New(`<(https?://[^\s<>]+)>`)
+	refDefRE     = lazyre.New(`^ {0,3}\[([^\]]+)\]:\s*(<[^<>]*>|\S+)`)
+	wikiLinkRE   = lazyre.New(`\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]+))?\]\]`)
+	codeSpanRE   = lazyre.New("`+[^`]*`+")
 )
 
 // extractLinks returns the body links of a document: lines are the file's
@@ -70,13 +70,13 @@ func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
 		}
 		line := base + i + 1
 		if strings.Contains(l, "`") {
-			l = codeSpanRE.ReplaceAllStringFunc(l, func(c string) string { return strings.Repeat(" ", len(c)) })
+			l = codeSpanRE().ReplaceAllStringFunc(l, func(c string) string { return strings.Repeat(" ", len(c)) })
 		}
-		if m := refDefRE.FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[1], "^") {
+		if m := refDefRE().FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[1], "^") {
 			out = appendLink(out, LinkMarkdown, m[2], line, m[1])
 			continue
 		}
-		for _, m := range wikiLinkRE.FindAllStringSubmatchIndex(l, -1) {
+		for _, m := range wikiLinkRE().FindAllStringSubmatchIndex(l, -1) {
 			if m[1] < len(l) && l[m[1]] == '(' {
 				continue // [[x]](url): a markdown link in brackets
 			}
@@ -87,13 +87,13 @@ func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
 			}
 			out = appendLink(out, LinkWiki, target, line, label)
 		}
-		for _, m := range inlineLinkRE.FindAllStringSubmatch(l, -1) {
+		for _, m := range inlineLinkRE().FindAllStringSubmatch(l, -1) {
 			if m[1] == "!" {
 				continue
 			}
 			out = appendLink(out, LinkMarkdown, m[3], line, markdown.Plain(m[2]))
 		}
-		for _, m := range autoLinkRE.FindAllStringSubmatch(l, -1) {
+		for _, m := range autoLinkRE().FindAllStringSubmatch(l, -1) {
 			out = appendLink(out, LinkMarkdown, m[1], line, "")
 		}
 		if len(out) >= maxLinksPerDoc {
@@ -167,7 +167,7 @@ func frontMatterLinks(m map[string]any, line int) []rawLink {
 // wikiValue reports whether s is exactly one wikilink, "[[target|label]]".
 func wikiValue(s string) (target, label string, ok bool) {
 	s = strings.TrimSpace(s)
-	m := wikiLinkRE.FindStringSubmatch(s)
+	m := wikiLinkRE().FindStringSubmatch(s)
 	if m == nil || m[0] != s {
 		return "", "", false
 	}

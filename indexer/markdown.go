@@ -2,18 +2,18 @@ package indexer
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // Lines, front matter, headings and line kinds come from the document
 // model (package indexer/markdown), which the MCP server shares: a chunk's
 // line numbers are the lines get_document serves.
 
-var tagLineRE = regexp.MustCompile(`(?i)^\s*[*_]{0,2}tags[*_]{0,2}\s*:\s*[*_]{0,2}(.+)$`)
+var tagLineRE = lazyre.New(`(?i)^\s*[*_]{0,2}tags[*_]{0,2}\s*:\s*[*_]{0,2}(.+)$`)
 
 // chunk is one searchable piece of a document.
 type chunk struct {
@@ -54,12 +54,12 @@ var (
 	// <Diagram name="x" height={250} />), as MDX pages (react.dev,
 	// Docusaurus) write them between paragraphs. HTML elements are lower
 	// case and stay (Plain drops them where it matters).
-	jsxTagLineRE = regexp.MustCompile(`^\s*</?[A-Z][\w.]*(?:\s[^<>]*)?/?>\s*$`)
+	jsxTagLineRE = lazyre.New(`^\s*</?[A-Z][\w.]*(?:\s[^<>]*)?/?>\s*$`)
 	// esmLineRE matches an MDX import or export statement on one line.
-	esmLineRE = regexp.MustCompile(`^(?:import\s+(?:[\w*{}\s,]+\s+from\s+)?["'][^"']+["'];?|export\s+(?:const|let|var|function|default)\b.*|export\s*\{.*)\s*$`)
+	esmLineRE = lazyre.New(`^(?:import\s+(?:[\w*{}\s,]+\s+from\s+)?["'][^"']+["'];?|export\s+(?:const|let|var|function|default)\b.*|export\s*\{.*)\s*$`)
 	// proseAttrRE matches an attribute value of words ("Basic useState
 	// examples"): kept from a tag line as text.
-	proseAttrRE = regexp.MustCompile(`[\w:-]+\s*=\s*(?:"([^"]*)"|'([^']*)')`)
+	proseAttrRE = lazyre.New(`[\w:-]+\s*=\s*(?:"([^"]*)"|'([^']*)')`)
 )
 
 // dropJSXMarkup returns lines (body lines from off, whose kinds are kinds
@@ -81,14 +81,14 @@ func dropJSXMarkup(lines []string, kinds []markdown.Kind, off int) []string {
 		if t == "" || (t[0] != '<' && !strings.HasPrefix(t, "import") && !strings.HasPrefix(t, "export")) {
 			continue
 		}
-		if jsxTagLineRE.MatchString(l) || esmLineRE.MatchString(t) {
+		if jsxTagLineRE().MatchString(l) || esmLineRE().MatchString(t) {
 			if out == nil {
 				out = slices.Clone(lines)
 			}
 			out[j] = ""
 			if t[0] == '<' {
 				var words []string
-				for _, m := range proseAttrRE.FindAllStringSubmatch(t, -1) {
+				for _, m := range proseAttrRE().FindAllStringSubmatch(t, -1) {
 					if v := strings.TrimSpace(m[1] + m[2]); strings.ContainsAny(v, " \t") {
 						words = append(words, v)
 					}
@@ -103,7 +103,7 @@ func dropJSXMarkup(lines []string, kinds []markdown.Kind, off int) []string {
 	return out
 }
 
-var quoteRE = regexp.MustCompile(`^ {0,3}>\s?`)
+var quoteRE = lazyre.New(`^ {0,3}>\s?`)
 
 // firstParagraph returns the first paragraph of prose: block quotes are
 // unwrapped, list items kept; headings, code, HTML, tables, images and tag
@@ -118,7 +118,7 @@ func firstParagraph(lines []string, s markdown.Body) string {
 			}
 			continue
 		}
-		t := strings.TrimSpace(quoteRE.ReplaceAllString(l, ""))
+		t := strings.TrimSpace(quoteRE().ReplaceAllString(l, ""))
 		if t == "" {
 			if len(para) > 0 {
 				break
@@ -126,8 +126,8 @@ func firstParagraph(lines []string, s markdown.Body) string {
 			continue
 		}
 		if strings.HasPrefix(t, "<") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "![") ||
-			strings.HasPrefix(t, "[![") || tagLineRE.MatchString(t) || isRule(t) || isLinkDef(t) ||
-			linkItemRE.MatchString(t) || checkItemRE.MatchString(t) {
+			strings.HasPrefix(t, "[![") || tagLineRE().MatchString(t) || isRule(t) || isLinkDef(t) ||
+			linkItemRE().MatchString(t) || checkItemRE().MatchString(t) {
 			if len(para) > 0 {
 				break
 			}
@@ -142,10 +142,10 @@ func firstParagraph(lines []string, s markdown.Body) string {
 }
 
 var (
-	linkDefRE   = regexp.MustCompile(`^\[[^\]]+\]:\s`)
-	linkItemRE  = regexp.MustCompile(`^(?:(?:[-*+]|\d+[.)])\s+)?\[[^\]]*\]\([^)]*\)\s*$`) // a table-of-contents or navigation entry
-	checkItemRE = regexp.MustCompile(`^(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s`)                  // a checklist item
-	summaryHdRE = regexp.MustCompile(`(?i)^(summary|overview|abstract|tl;?dr)$`)
+	linkDefRE   = lazyre.New(`^\[[^\]]+\]:\s`)
+	linkItemRE  = lazyre.New(`^(?:(?:[-*+]|\d+[.)])\s+)?\[[^\]]*\]\([^)]*\)\s*$`) // a table-of-contents or navigation entry
+	checkItemRE = lazyre.New(`^(?:[-*+]|\d+[.)])\s+\[[ xX]\]\s`)                  // a checklist item
+	summaryHdRE = lazyre.New(`(?i)^(summary|overview|abstract|tl;?dr)$`)
 )
 
 // sectionSummary returns the first paragraph of a section headed
@@ -154,7 +154,7 @@ var (
 // checklists before it).
 func sectionSummary(lines []string, s markdown.Body) string {
 	for i, h := range s.Headings {
-		if h.Level > 3 || !summaryHdRE.MatchString(strings.TrimSpace(markdown.Plain(h.Text))) {
+		if h.Level > 3 || !summaryHdRE().MatchString(strings.TrimSpace(markdown.Plain(h.Text))) {
 			continue
 		}
 		end := len(lines)
@@ -176,7 +176,7 @@ func sectionSummary(lines []string, s markdown.Body) string {
 	return ""
 }
 
-func isLinkDef(t string) bool { return linkDefRE.MatchString(t) }
+func isLinkDef(t string) bool { return linkDefRE().MatchString(t) }
 
 func isRule(t string) bool {
 	t = strings.ReplaceAll(t, " ", "")
@@ -192,7 +192,7 @@ func inlineTags(lines []string, s markdown.Body) []string {
 		if s.Kinds[i] != markdown.Text {
 			continue
 		}
-		if m := tagLineRE.FindStringSubmatch(l); m != nil {
+		if m := tagLineRE().FindStringSubmatch(l); m != nil {
 			return cleanTags(strings.Split(strings.Trim(m[1], "*_ "), ","))
 		}
 	}
@@ -218,7 +218,7 @@ type parsed struct {
 }
 
 // mdxExportTitleRE matches an MDX page's `export const title = "…"`.
-var mdxExportTitleRE = regexp.MustCompile("^export\\s+const\\s+title\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|`([^`$]*)`)\\s*;?\\s*$")
+var mdxExportTitleRE = lazyre.New("^export\\s+const\\s+title\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|`([^`$]*)`)\\s*;?\\s*$")
 
 // mdxTitle returns the title an MDX page sets with
 // `export const title = "…"` on a line of its own, outside code; "" when
@@ -228,7 +228,7 @@ func mdxTitle(lines []string, s markdown.Body) string {
 		if s.Kinds[i] != markdown.Text || !strings.HasPrefix(l, "export") {
 			continue
 		}
-		if m := mdxExportTitleRE.FindStringSubmatch(l); m != nil {
+		if m := mdxExportTitleRE().FindStringSubmatch(l); m != nil {
 			return strings.TrimSpace(m[1] + m[2] + m[3])
 		}
 	}

@@ -6,11 +6,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"gopkg.in/yaml.v2"
 )
 
@@ -51,13 +51,13 @@ func (d Date) String() string {
 // MarshalJSON writes the date as a string.
 func (d Date) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
 
-var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$`)
+var dateRE = lazyre.New(`^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$`)
 
 // parseDate reads "2006-01-02", "2006-01-02T15:04:05Z07:00" and the
 // variants YAML allows (a space for T, no seconds, no zone: UTC).
 func parseDate(s string) (Date, bool) {
 	s = strings.TrimSpace(s)
-	if len(s) < 10 || !dateRE.MatchString(s) {
+	if len(s) < 10 || !dateRE().MatchString(s) {
 		return Date{}, false
 	}
 	if len(s) == 10 {

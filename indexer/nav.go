@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // Navigation chunks (issue 27). A documentation site's index pages,
@@ -43,17 +45,17 @@ var (
 	// AsciiDoc link:, linkgit: and xref: macros.
 	navLinkREs = []struct {
 		trigger string
-		re      *regexp.Regexp
+		re      func() *regexp.Regexp
 	}{
-		{"[", regexp.MustCompile(`!?\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])`)},
-		{"<", regexp.MustCompile(`<https?://[^>\s]+>|<<[^>]+>>|<[A-Za-z][\w.]*\s[^<>]*href\s*=[^<>]*>`)},
-		{"`", regexp.MustCompile(":(?:doc|ref|any|term):`[^`]*`|`[^`]+`__?")},
-		{":", regexp.MustCompile(`(?:link|linkgit|xref):[^\s\[]+\[[^\]]*\]`)},
+		{"[", lazyre.New(`!?\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])`)},
+		{"<", lazyre.New(`<https?://[^>\s]+>|<<[^>]+>>|<[A-Za-z][\w.]*\s[^<>]*href\s*=[^<>]*>`)},
+		{"`", lazyre.New(":(?:doc|ref|any|term):`[^`]*`|`[^`]+`__?")},
+		{":", lazyre.New(`(?:link|linkgit|xref):[^\s\[]+\[[^\]]*\]`)},
 	}
 	// navTagRE matches an HTML or JSX tag (closing tags too).
-	navTagRE = regexp.MustCompile(`</?[A-Za-z][\w.]*(?:\s[^<>]*)?/?>`)
+	navTagRE = lazyre.New(`</?[A-Za-z][\w.]*(?:\s[^<>]*)?/?>`)
 	// navListRE matches a list item's marker.
-	navListRE = regexp.MustCompile(`^(?:[-*+]|\d+[.)]|#\.)\s+`)
+	navListRE = lazyre.New(`^(?:[-*+]|\d+[.)]|#\.)\s+`)
 )
 
 // navChunk reports whether text (a chunk's lines as written) is
@@ -190,22 +192,22 @@ func navLinkLine(line string) (link, markup bool) {
 	}
 	rest := line
 	if strings.IndexAny(line[:1], "-*+#0123456789") == 0 {
-		rest = navListRE.ReplaceAllString(line, "")
+		rest = navListRE().ReplaceAllString(line, "")
 	}
 	rest = strings.TrimLeft(rest, "> ") // a quote's marker
 	n := 0
 	outside := rest
 	for _, l := range navLinkREs {
 		if strings.Contains(outside, l.trigger) {
-			outside = l.re.ReplaceAllStringFunc(outside, func(string) string {
+			outside = l.re().ReplaceAllStringFunc(outside, func(string) string {
 				n++
 				return " "
 			})
 		}
 	}
-	hasTag := strings.Contains(outside, "<") && navTagRE.MatchString(outside)
+	hasTag := strings.Contains(outside, "<") && navTagRE().MatchString(outside)
 	if hasTag {
-		outside = navTagRE.ReplaceAllString(outside, " ")
+		outside = navTagRE().ReplaceAllString(outside, " ")
 	}
 	words := 0
 	for _, w := range strings.Fields(outside) {

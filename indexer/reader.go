@@ -223,7 +223,7 @@ var errIndexMoved = errors.New("search index replaced while opening it")
 // is held.
 func (r *Reader) openLiveLocked() (bleve.Index, error) {
 	name := r.meta.Bleve
-	if !bleveDirRE.MatchString(name) {
+	if !bleveDirRE().MatchString(name) {
 		return nil, fmt.Errorf("indexer: %s names %q as the search index, not one ctx makes: run `ctx index --rebuild`", filepath.Join(r.indexDir(), metaFile), name)
 	}
 	release, ok, err := tryRLock(confine.New(r.contextDir), dirLockPath(r.indexDir(), name))

@@ -7,16 +7,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/gofrs/flock"
 )
 
 // bleveDirRE is what meta.json may name as the live bleve directory: one
 // that Sync made, never a path elsewhere.
-var bleveDirRE = regexp.MustCompile(`^bleve-[0-9]+$`)
+var bleveDirRE = lazyre.New(`^bleve-[0-9]+$`)
 
 // Layout of <contextDir>/index/:
 //

@@ -290,7 +290,7 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 	}
-	if p.m.Bleve != "" && !bleveDirRE.MatchString(p.m.Bleve) {
+	if p.m.Bleve != "" && !bleveDirRE().MatchString(p.m.Bleve) {
 		warn(fmt.Sprintf("%s names %q as the search index, not one ctx makes; rebuilding the index", filepath.Join(indexDir, metaFile), p.m.Bleve))
 		p.m = meta{}
 		p.why = "meta.json names a directory ctx does not make"

@@ -6,18 +6,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/go-playground/validator/v10"
 )
 
-var hexRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
+var hexRE = lazyre.New(`^[0-9a-f]{40}$`)
 
 // ValidHash reports whether s is an "h1:" hash: base64 of 32 bytes.
 func ValidHash(s string) bool {
@@ -42,7 +43,7 @@ func NewValidator() *validator.Validate {
 	}
 	must(v.RegisterValidation("alias", func(fl validator.FieldLevel) bool { return naming.ValidAlias(fl.Field().String()) }))
 	must(v.RegisterValidation("relpath", func(fl validator.FieldLevel) bool { return naming.CheckFilePath(fl.Field().String()) == nil }))
-	must(v.RegisterValidation("sha1hex", func(fl validator.FieldLevel) bool { return hexRE.MatchString(fl.Field().String()) }))
+	must(v.RegisterValidation("sha1hex", func(fl validator.FieldLevel) bool { return hexRE().MatchString(fl.Field().String()) }))
 	must(v.RegisterValidation("h1", func(fl validator.FieldLevel) bool { return ValidHash(fl.Field().String()) }))
 	return v
 }
@@ -149,7 +150,7 @@ type wireEntryV2 struct {
 	Updated      time.Time `json:"updated"`
 }
 
-var sha256RevRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+var sha256RevRE = lazyre.New(`^sha256:[0-9a-f]{64}$`)
 
 // checkKinds checks each version 2 entry by its kind's rules: a git entry
 // pins a commit and a tree; an https entry a content hash and no tree.
@@ -161,14 +162,14 @@ func checkKinds(pkgs map[string]wireEntryV2) []jsonfile.Error {
 	for alias, e := range pkgs {
 		switch e.Kind {
 		case KindGit:
-			if !hexRE.MatchString(e.Rev) {
+			if !hexRE().MatchString(e.Rev) {
 				bad(alias, "rev", safetext.Quote(e.Rev)+" must be a git commit: 40 lower-case hexadecimal digits")
 			}
-			if !hexRE.MatchString(e.Tree) {
+			if !hexRE().MatchString(e.Tree) {
 				bad(alias, "tree", safetext.Quote(e.Tree)+" must be a git tree id: 40 lower-case hexadecimal digits")
 			}
 		case KindHTTPS:
-			if !sha256RevRE.MatchString(e.Rev) {
+			if !sha256RevRE().MatchString(e.Rev) {
 				bad(alias, "rev", safetext.Quote(e.Rev)+" must be sha256: and 64 lower-case hexadecimal digits")
 			}
 			if e.Tree != "" {
@@ -179,9 +180,14 @@ func checkKinds(pkgs map[string]wireEntryV2) []jsonfile.Error {
 	return errs
 }
 
+// lockValidator is the lock's validator, built once per process (a
+// validator is safe for concurrent use, and caches what it learns of a
+// struct).
+var lockValidator = sync.OnceValue(NewValidator)
+
 func decode(name string, data []byte, v any, check func() []jsonfile.Error) error {
 	return jsonfile.Decode(name, data, v, jsonfile.Options{
-		Validator: NewValidator(),
+		Validator: lockValidator(),
 		Message:   ValidationMessage,
 		Check:     check,
 		Hint:      hint(name, data),

@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -371,7 +371,7 @@ func inputSchema[In any](bounds map[string]bound) (*jsonschema.Schema, error) {
 // rangeError matches the SDK's message for a number outside its input
 // schema's minimum or maximum (jsonschema-go: "validating
 // /properties/limit: maximum: 500/1 is greater than 50.000000").
-var rangeError = regexp.MustCompile(`^validating "arguments": .*validating /properties/([A-Za-z]+): (?:minimum|maximum): (-?[0-9]+)(?:/1)? is `)
+var rangeError = lazyre.New(`^validating "arguments": .*validating /properties/([A-Za-z]+): (?:minimum|maximum): (-?[0-9]+)(?:/1)? is `)
 
 // explainRange is a receiving middleware: a tools/call refused because a
 // number is outside its range (the input schema's minimum and maximum,
@@ -389,7 +389,7 @@ func (s *Server) explainRange(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || call == nil || call.Params == nil {
 			return res, err
 		}
-		m := rangeError.FindStringSubmatch(tc.Text)
+		m := rangeError().FindStringSubmatch(tc.Text)
 		if m == nil {
 			return res, err
 		}

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/jsonfile"
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -192,7 +193,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Spec returns the manifest's spec for alias.
 func (m *Manifest) Spec(alias string) (PackageSpec, bool) {
@@ -205,14 +206,18 @@ func (m *Manifest) Spec(alias string) (PackageSpec, bool) {
 }
 
 // badRefRE matches what git's check-ref-format forbids in a ref name.
-var badRefRE = regexp.MustCompile(`[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|^/|/$|\.$|\.lock$|^-`)
+var badRefRE = lazyre.New(`[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|^/|/$|\.$|\.lock$|^-`)
+
+// manifestValidator is newValidator's, built once per process (a
+// validator is safe for concurrent use).
+var manifestValidator = sync.OnceValue(newValidator)
 
 func newValidator() *validator.Validate {
 	v := lockfile.NewValidator()
 	for tag, ok := range map[string]func(string) bool{
-		"gitref":  func(s string) bool { return !badRefRE.MatchString(s) },
+		"gitref":  func(s string) bool { return !badRefRE().MatchString(s) },
 		"ttl":     func(s string) bool { _, err := ParseDuration(s); return err == nil },
-		"envname": envNameRE.MatchString,
+		"envname": envNameRE().MatchString,
 	} {
 		if err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool { return ok(fl.Field().String()) }); err != nil {
 			panic(err) // a programming error in the tag name
@@ -229,7 +234,7 @@ func manifestHint(name string) string {
 // path, ref) and returns its problems, each with its field (no position:
 // the spec did not come from a file).
 func CheckSpec(s PackageSpec) []jsonfile.Error {
-	if err := newValidator().Struct(&s); err != nil {
+	if err := manifestValidator().Struct(&s); err != nil {
 		return jsonfile.RuleErrors(err, manifestMessage)
 	}
 	return kindRules(s, "")
@@ -290,7 +295,7 @@ func kindRules(s PackageSpec, field string) []jsonfile.Error {
 func ParseManifest(name string, data []byte) (*Manifest, error) {
 	var m Manifest
 	err := jsonfile.Decode(name, data, &m, jsonfile.Options{
-		Validator: newValidator(),
+		Validator: manifestValidator(),
 		Message:   manifestMessage,
 		Check: func() []jsonfile.Error {
 			errs := uniqueAliases(m.Packages)
@@ -408,7 +413,7 @@ func encodeJSON(v any) ([]byte, error) {
 func ParseLocal(name string, data []byte) (*LocalFile, error) {
 	var f LocalFile
 	err := jsonfile.Decode(name, data, &f, jsonfile.Options{
-		Validator: newValidator(),
+		Validator: manifestValidator(),
 		Message:   manifestMessage,
 		Check: func() []jsonfile.Error {
 			errs := uniqueAliases(f.Packages)

@@ -54,6 +54,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/go-playground/validator/v10"
 
@@ -128,7 +129,7 @@ type ParseError = jsonfile.ErrorList
 func Parse(name string, data []byte) (*Registry, error) {
 	var r Registry
 	err := jsonfile.Decode(name, data, &r, jsonfile.Options{
-		Validator:    newValidator(),
+		Validator:    registryValidator(),
 		Message:      ruleMessage,
 		Check:        func() []jsonfile.Error { return check(&r) },
 		AllowUnknown: true,
@@ -146,6 +147,10 @@ func Parse(name string, data []byte) (*Registry, error) {
 func UnknownFields(data []byte) []string {
 	return jsonfile.UnknownFields(data, &Registry{})
 }
+
+// registryValidator is newValidator's, built once per process (a
+// validator is safe for concurrent use).
+var registryValidator = sync.OnceValue(newValidator)
 
 // newValidator builds the validator with ctx's rules and JSON field names.
 func newValidator() *validator.Validate {

@@ -2,15 +2,16 @@ package webdoc
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // llmsLinkRE finds, in one pass and in document order, the link targets
 // of an llms.txt: inline links [text](target "title") and images, link
 // reference definitions [label]: target, autolinks <https://...>, and
 // bare http(s) URLs. Exactly one of its groups 1–4 matches.
-var llmsLinkRE = regexp.MustCompile(
+var llmsLinkRE = lazyre.New(
 	`\]\(\s*<?([^()<>\s]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)` + // inline link
 		`|(?m:^[ \t]{0,3}\[[^\]]+\]:[ \t]*<?([^<>\s]+)>?)` + // reference definition
 		`|<((?i:https?)://[^<>\s]+)>` + // autolink
@@ -34,7 +35,7 @@ func LLMSLinks(base *url.URL, body []byte, max int) (links []*url.URL, capped bo
 	self := *base
 	self.Fragment, self.RawFragment = "", ""
 	seen := map[string]bool{self.String(): true}
-	for _, m := range llmsLinkRE.FindAllSubmatch(body, -1) {
+	for _, m := range llmsLinkRE().FindAllSubmatch(body, -1) {
 		var target string
 		for _, g := range m[1:] {
 			if g != nil {

@@ -26,7 +26,7 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 	}
 	stamp := now()
 	w.attachEngine(ts)
-	go indexer.Prepare() // while the fetches wait on the network
+	go indexer.Prepare(w.Dir()) // while the fetches wait on the network
 	stream := w.startIndex(ctx, ts)
 	parallel(len(ts), w.opts.Jobs, func(i int) {
 		if err := ctx.Err(); err != nil {

@@ -5,4 +5,7 @@ package main
 
 import "os"
 
-func main() { os.Exit(Main()) }
+func main() {
+	deferFirstGC()
+	os.Exit(Main())
+}

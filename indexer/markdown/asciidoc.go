@@ -1,8 +1,9 @@
 package markdown
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // AsciiDoc section titles, as Asciidoctor reads them: "= Title" is level
@@ -16,9 +17,9 @@ import (
 // not prose.
 
 var (
-	adocTitleRE = regexp.MustCompile(`^(={1,6}|#{1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$`)
-	adocAttrRE  = regexp.MustCompile(`^:!?[\w][\w-]*!?:(?:[ \t]|$)`)
-	adocBlockRE = regexp.MustCompile(`^\[[^\]]*\][ \t]*$`)
+	adocTitleRE = lazyre.New(`^(={1,6}|#{1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$`)
+	adocAttrRE  = lazyre.New(`^:!?[\w][\w-]*!?:(?:[ \t]|$)`)
+	adocBlockRE = lazyre.New(`^\[[^\]]*\][ \t]*$`)
 )
 
 // adocDelimiter returns the kind of the lines inside the delimited block
@@ -81,13 +82,13 @@ func scanAsciiDoc(lines []string) Body {
 			b.Kinds[i] = Comment
 			continue
 		}
-		if m := adocTitleRE.FindStringSubmatch(l); m != nil {
+		if m := adocTitleRE().FindStringSubmatch(l); m != nil {
 			b.Kinds[i] = HeadingLine
 			b.Headings = append(b.Headings, Heading{Level: len(m[1]), Text: strings.TrimSpace(m[2]), Line: i})
 			header = len(m[1]) == 1 && len(b.Headings) == 1 && m[1][0] == '='
 			continue
 		}
-		if adocAttrRE.MatchString(l) || adocBlockRE.MatchString(l) {
+		if adocAttrRE().MatchString(l) || adocBlockRE().MatchString(l) {
 			b.Kinds[i] = Comment
 			continue
 		}

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 	"go.yaml.in/yaml/v3"
@@ -113,7 +113,7 @@ func (idx lineIndex) line(off int) int {
 	return sort.SearchInts(idx, off+1) - 1
 }
 
-var yamlErrLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+var yamlErrLineRE = lazyre.New(`^(?:yaml: )?line (\d+): `)
 
 // yamlKeys returns the top-level keys of every document of a YAML stream.
 func yamlKeys(text string) ([]dataKey, error) {
@@ -128,7 +128,7 @@ func yamlKeys(text string) ([]dataKey, error) {
 		if err != nil {
 			msg := strings.TrimPrefix(err.Error(), "yaml: ")
 			line := 1
-			if m := yamlErrLineRE.FindStringSubmatch(err.Error()); m != nil {
+			if m := yamlErrLineRE().FindStringSubmatch(err.Error()); m != nil {
 				line, _ = strconv.Atoi(m[1])
 				msg = strings.TrimPrefix(err.Error(), m[0])
 			}

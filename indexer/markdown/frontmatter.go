@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"gopkg.in/yaml.v2"
 )
 
@@ -22,7 +22,7 @@ type FrontMatter struct {
 	First  int    // 0-based line of Raw's first line
 }
 
-var yamlKeyRE = regexp.MustCompile(`^[A-Za-z_][\w-]*:(\s|$)`)
+var yamlKeyRE = lazyre.New(`^[A-Za-z_][\w-]*:(\s|$)`)
 
 // FindFrontMatter detects YAML (---), TOML (+++) and JSON ({ … }) front
 // matter at the top of lines. An opening delimiter without a closing one is
@@ -64,7 +64,7 @@ func FindFrontMatter(lines []string) (FrontMatter, error) {
 	if format == "yaml" {
 		// A lone --- at the top with no closing line is a thematic break,
 		// not front matter; nothing to warn about unless it looks like YAML.
-		if len(lines) > 1 && yamlKeyRE.MatchString(lines[1]) {
+		if len(lines) > 1 && yamlKeyRE().MatchString(lines[1]) {
 			return FrontMatter{}, fmt.Errorf("line 1: front matter opened with --- but never closed (add a closing --- line)")
 		}
 		return FrontMatter{}, nil
@@ -73,8 +73,8 @@ func FindFrontMatter(lines []string) (FrontMatter, error) {
 }
 
 var (
-	yamlLineRE = regexp.MustCompile(`line (\d+)`)
-	tomlLineRE = regexp.MustCompile(`[Ll]ine (\d+)`)
+	yamlLineRE = lazyre.New(`line (\d+)`)
+	tomlLineRE = lazyre.New(`[Ll]ine (\d+)`)
 )
 
 // Decode decodes the block's YAML, TOML or JSON into its top-level keys
@@ -87,7 +87,7 @@ func (b FrontMatter) Decode() (map[string]any, error) {
 		if err := yaml.Unmarshal([]byte(b.Raw), &m); err != nil {
 			msg := err.Error()
 			line := b.First + 1
-			if sm := yamlLineRE.FindStringSubmatchIndex(msg); sm != nil {
+			if sm := yamlLineRE().FindStringSubmatchIndex(msg); sm != nil {
 				n, _ := strconv.Atoi(msg[sm[2]:sm[3]])
 				line = b.First + n
 				msg = strings.TrimSpace(msg[:sm[0]] + msg[sm[1]:])
@@ -100,7 +100,7 @@ func (b FrontMatter) Decode() (map[string]any, error) {
 		if _, err := toml.Decode(b.Raw, &m); err != nil {
 			line := b.First + 1
 			msg := err.Error()
-			if sm := tomlLineRE.FindStringSubmatch(msg); sm != nil {
+			if sm := tomlLineRE().FindStringSubmatch(msg); sm != nil {
 				n, _ := strconv.Atoi(sm[1])
 				line = b.First + n
 			}

@@ -1,8 +1,9 @@
 package markdown
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // Heading-ID markers and rst roles in headings (issue 26). Documentation
@@ -20,10 +21,10 @@ var (
 	// headingIDRE matches a heading-ID marker at the end of a heading's
 	// text: {/*id*/} (MDX), or an attribute list of #ids, .classes and
 	// key=value pairs, optionally opened with ":" (attr_list, kramdown).
-	headingIDRE = regexp.MustCompile(`[ \t]*\{(?:/\*[ \t]*([^*{}]*?)[ \t]*\*/|:?[ \t]*((?:(?:[#.][\w\-:.]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"']+))[ \t]*)+))\}[ \t]*$`)
-	idAttrRE    = regexp.MustCompile(`(?:^|[ \t])#([\w\-:.]+)`)
-	rstRoleRE   = regexp.MustCompile("(?::[\\w\\-+.]+)+:`([^`]+)`")
-	rstTargetRE = regexp.MustCompile(`^(.*?)\s*<([^<>]+)>$`)
+	headingIDRE = lazyre.New(`[ \t]*\{(?:/\*[ \t]*([^*{}]*?)[ \t]*\*/|:?[ \t]*((?:(?:[#.][\w\-:.]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"']+))[ \t]*)+))\}[ \t]*$`)
+	idAttrRE    = lazyre.New(`(?:^|[ \t])#([\w\-:.]+)`)
+	rstRoleRE   = lazyre.New("(?::[\\w\\-+.]+)+:`([^`]+)`")
+	rstTargetRE = lazyre.New(`^(.*?)\s*<([^<>]+)>$`)
 )
 
 // StripHeadingID splits a heading's text into its words and the id its
@@ -33,7 +34,7 @@ func StripHeadingID(text string) (clean, id string) {
 	if strings.IndexByte(text, '{') < 0 {
 		return text, ""
 	}
-	m := headingIDRE.FindStringSubmatchIndex(text)
+	m := headingIDRE().FindStringSubmatchIndex(text)
 	if m == nil || m[0] == 0 {
 		return text, "" // a heading that is only a marker stays as written
 	}
@@ -42,7 +43,7 @@ func StripHeadingID(text string) (clean, id string) {
 	case m[2] >= 0:
 		id = text[m[2]:m[3]]
 	case m[4] >= 0:
-		if a := idAttrRE.FindStringSubmatch(text[m[4]:m[5]]); a != nil {
+		if a := idAttrRE().FindStringSubmatch(text[m[4]:m[5]]); a != nil {
 			id = a[1]
 		}
 	}
@@ -56,9 +57,9 @@ func rstRoles(text string) string {
 	if strings.IndexByte(text, '`') < 0 || strings.IndexByte(text, ':') < 0 {
 		return text
 	}
-	return rstRoleRE.ReplaceAllStringFunc(text, func(m string) string {
-		v := rstRoleRE.FindStringSubmatch(m)[1]
-		if t := rstTargetRE.FindStringSubmatch(v); t != nil {
+	return rstRoleRE().ReplaceAllStringFunc(text, func(m string) string {
+		v := rstRoleRE().FindStringSubmatch(m)[1]
+		if t := rstTargetRE().FindStringSubmatch(v); t != nil {
 			if t[1] != "" {
 				return t[1]
 			}
@@ -84,10 +85,10 @@ func (d Doc) headingID(h Heading) string {
 	}
 	for i := h.Line - 1; i >= 0 && i < len(d.Lines) && i < h.Line+8; i++ {
 		l := d.Lines[i]
-		if i > h.Line-1 && (strings.TrimSpace(l) == "" || setextRE.MatchString(l)) {
+		if i > h.Line-1 && (strings.TrimSpace(l) == "" || setextRE().MatchString(l)) {
 			break
 		}
-		if _, id := StripHeadingID(strings.TrimRight(atxEndRE.ReplaceAllString(strings.TrimRight(l, " \t"), ""), " \t")); id != "" {
+		if _, id := StripHeadingID(strings.TrimRight(atxEndRE().ReplaceAllString(strings.TrimRight(l, " \t"), ""), " \t")); id != "" {
 			return id
 		}
 	}

@@ -1,19 +1,20 @@
 package markdown
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 var (
-	linkRE = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	linkRE = lazyre.New(`!?\[([^\]]*)\]\([^)]*\)`)
 	emph   = strings.NewReplacer("**", "", "__", "") // as the regexp \*\*|__, without its scan of every position
-	autoRE = regexp.MustCompile(`<(https?://[^>]+)>`)
+	autoRE = lazyre.New(`<(https?://[^>]+)>`)
 	// tagRE finds what may be HTML: a comment, or a start or end tag
 	// (name, then attributes or nothing, then > or />). htmlTag decides
 	// whether its name is an HTML element's.
-	tagRE = regexp.MustCompile(`<!--.*?-->|</?([a-zA-Z][a-zA-Z0-9-]*)(?:[ \t][^<>]*)?/?>`)
+	tagRE = lazyre.New(`<!--.*?-->|</?([a-zA-Z][a-zA-Z0-9-]*)(?:[ \t][^<>]*)?/?>`)
 )
 
 // htmlElements are the names of HTML's elements (the WHATWG list, with the
@@ -56,7 +57,7 @@ func htmlTag(m string) bool {
 // heading of every document.
 func Plain(s string) string {
 	if strings.IndexByte(s, '[') >= 0 {
-		s = linkRE.ReplaceAllString(s, "$1")
+		s = linkRE().ReplaceAllString(s, "$1")
 	}
 	if strings.IndexByte(s, '<') >= 0 {
 		s = outsideCode(s, dropHTML)
@@ -70,8 +71,8 @@ func dropHTML(s string) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
-	s = autoRE.ReplaceAllString(s, "$1")
-	return tagRE.ReplaceAllStringFunc(s, func(m string) string {
+	s = autoRE().ReplaceAllString(s, "$1")
+	return tagRE().ReplaceAllStringFunc(s, func(m string) string {
 		if htmlTag(m) {
 			return ""
 		}

@@ -13,10 +13,10 @@ func TestPlainMatchesPlainRegexps(t *testing.T) {
 	t.Parallel()
 	emphRE := regexp.MustCompile(`\*\*|__`)
 	plain := func(s string) string {
-		s = linkRE.ReplaceAllString(s, "$1")
+		s = linkRE().ReplaceAllString(s, "$1")
 		s = outsideCode(s, func(s string) string {
-			s = autoRE.ReplaceAllString(s, "$1")
-			return tagRE.ReplaceAllStringFunc(s, func(m string) string {
+			s = autoRE().ReplaceAllString(s, "$1")
+			return tagRE().ReplaceAllStringFunc(s, func(m string) string {
 				if htmlTag(m) {
 					return ""
 				}

@@ -1,8 +1,9 @@
 package markdown
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // The scanner is line based on purpose: ctx needs exact line numbers for
@@ -15,11 +16,11 @@ import (
 // headings inside fences and comments are text.
 
 var (
-	atxRE    = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxEndRE = regexp.MustCompile(`(?:^|[ \t]+)#+$`)
-	fenceRE  = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
-	setextRE = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
-	listRE   = regexp.MustCompile(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`)
+	atxRE    = lazyre.New(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	atxEndRE = lazyre.New(`(?:^|[ \t]+)#+$`)
+	fenceRE  = lazyre.New("^ {0,3}(`{3,}|~{3,})(.*)$")
+	setextRE = lazyre.New(`^ {0,3}(=+|-+)[ \t]*$`)
+	listRE   = lazyre.New(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`)
 )
 
 // Kind classifies one body line.
@@ -75,7 +76,7 @@ func Scan(lines []string) Body {
 			paraStart = -1
 			continue
 		}
-		if m := fenceRE.FindStringSubmatch(l); m != nil && (m[1][0] == '~' || !strings.Contains(m[2], "`")) {
+		if m := fenceRE().FindStringSubmatch(l); m != nil && (m[1][0] == '~' || !strings.Contains(m[2], "`")) {
 			fenceChar, fenceLen = m[1][0], len(m[1])
 			s.Kinds[i] = Code
 			paraStart = -1
@@ -89,15 +90,15 @@ func Scan(lines []string) Body {
 			paraStart = -1
 			continue
 		}
-		if m := atxRE.FindStringSubmatch(l); m != nil {
-			text, _ := StripHeadingID(strings.TrimSpace(atxEndRE.ReplaceAllString(m[2], "")))
+		if m := atxRE().FindStringSubmatch(l); m != nil {
+			text, _ := StripHeadingID(strings.TrimSpace(atxEndRE().ReplaceAllString(m[2], "")))
 			s.Kinds[i] = HeadingLine
 			s.Headings = append(s.Headings, Heading{Level: len(m[1]), Text: strings.TrimSpace(text), Line: i})
 			paraStart = -1
 			continue
 		}
 		if paraStart >= 0 {
-			if m := setextRE.FindStringSubmatch(l); m != nil {
+			if m := setextRE().FindStringSubmatch(l); m != nil {
 				level := 1
 				if m[1][0] == '-' {
 					level = 2
@@ -130,7 +131,7 @@ func setextCandidate(l string) bool {
 	if len(l)-len(t) >= 4 || strings.HasPrefix(l, "\t") {
 		return false
 	}
-	if listRE.MatchString(l) {
+	if listRE().MatchString(l) {
 		return false
 	}
 	switch t[0] {

@@ -4,9 +4,10 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // The rule is git's (connect.c url_is_local_not_ssh, urls.adoc) as go-git's
@@ -14,19 +15,19 @@ import (
 // that ctx calls local must be one go-git opens as a path, and a source ctx
 // calls remote one go-git dials.
 var (
-	schemeRE = regexp.MustCompile(`^[^:]+://`)
-	scpRE    = regexp.MustCompile(`^(?:[^@]+@)?[^:\s]+:(?:[0-9]{1,5}:)?[^\\].*$`)
+	schemeRE = lazyre.New(`^[^:]+://`)
+	scpRE    = lazyre.New(`^(?:[^@]+@)?[^:\s]+:(?:[0-9]{1,5}:)?[^\\].*$`)
 )
 
 // HasScheme reports whether source is written as a URL: "scheme://...".
-func HasScheme(source string) bool { return schemeRE.MatchString(source) }
+func HasScheme(source string) bool { return schemeRE().MatchString(source) }
 
 // IsSCPLike reports whether source is git's scp-like ssh syntax,
 // [user@]host:path: no "scheme://", a host without white space before the
 // first ':', no '/' before that ':', and a path that does not start with a
 // backslash. On Windows, a drive letter ("C:...") is a local path instead.
 func IsSCPLike(source string) bool {
-	if HasScheme(source) || !scpRE.MatchString(source) {
+	if HasScheme(source) || !scpRE().MatchString(source) {
 		return false
 	}
 	if before, _, _ := strings.Cut(source, ":"); strings.Contains(before, "/") {

@@ -4,6 +4,7 @@
 package tokens
 
 import (
+	"errors"
 	"strings"
 	"sync"
 	"unicode"
@@ -33,18 +34,65 @@ type Counter struct {
 
 // Count is the number of o200k tokens of text; when the codec cannot be
 // loaded or fails, the number of bytes (never fewer tokens than bytes: a
-// safe over-estimate).
+// safe over-estimate). The codec is loaded only when text holds a piece
+// the counter does not know (Seed).
 func (c *Counter) Count(text string) int {
-	codec := Codec()
-	if codec == nil {
-		return len(text)
-	}
-	n, err := c.pieces.count(codec, text)
+	n, err := c.pieces.count(Codec, text)
 	if err != nil {
 		return len(text)
 	}
 	return n
 }
+
+// Seed gives the counter the counts of pieces a counter of an earlier
+// process returned from Pieces, so that text made of them is counted
+// without loading the codec (INDEX.md's render keeps them in the index:
+// an update that changes a title counts it from them). An entry that is
+// not one piece of o200k's pre-tokenizer, or whose count no piece of its
+// length can have, is left out: the codec counts that piece again. Call
+// it before the counter's first Count.
+func (c *Counter) Seed(pieces map[string]int) {
+	seed := make(map[string]int, len(pieces))
+	for p, n := range pieces {
+		if len(seed) == maxSeedPieces {
+			break
+		}
+		if p != "" && len(p) <= maxPieceLen && n >= 1 && n <= len(p) && utf8.ValidString(p) && o200kNext(p, 0) == len(p) {
+			seed[p] = n
+		}
+	}
+	c.pieces.mu.Lock()
+	c.pieces.seed = seed
+	c.pieces.mu.Unlock()
+}
+
+// Pieces returns the counts of the pieces the counter has counted or
+// taken from its seed since it was made, then as many of the rest of its
+// seed as fit in maxSeedPieces in all (a later render may need a piece
+// this one took from the memo of a section: INDEX.md's words stay), for a
+// later counter's Seed.
+func (c *Counter) Pieces() map[string]int {
+	c.pieces.mu.RLock()
+	defer c.pieces.mu.RUnlock()
+	out := make(map[string]int, min(len(c.pieces.known)+len(c.pieces.seed), maxSeedPieces))
+	for p, n := range c.pieces.known {
+		if len(out) == maxSeedPieces {
+			return out
+		}
+		out[p] = n
+	}
+	for p, n := range c.pieces.seed {
+		if len(out) == maxSeedPieces {
+			break
+		}
+		out[p] = n
+	}
+	return out
+}
+
+// maxSeedPieces bounds what Pieces returns (and so what a Seed holds):
+// INDEX.md's words, at about 20 bytes each in JSON.
+const maxSeedPieces = 1 << 13
 
 // Counting o200k tokens fast (issue 13). tiktoken-go counts about 12 MB/s,
 // most of it (85%) in splitting the text with o200k's pre-tokenizer
@@ -68,7 +116,12 @@ const o200kPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\
 type pieceCounter struct {
 	mu    sync.RWMutex
 	known map[string]int
+	seed  map[string]int // counts from an earlier process (Counter.Seed); read only
 }
+
+// errNoCodec is count's error when it needs the codec and it cannot be
+// loaded.
+var errNoCodec = errors.New("tokens: the o200k codec cannot be loaded")
 
 // maxPieces and maxPieceLen bound what a pieceCounter remembers: at most
 // 32,768 pieces of at most 64 bytes, about 4 MB with the map's overhead.
@@ -77,15 +130,16 @@ const (
 	maxPieceLen = 64
 )
 
-// count is codec.Count(text), for codec an o200k_base codec. A text that
-// is not valid UTF-8 (which the codec's pattern reads as U+FFFD) is
-// counted by the codec whole.
-func (c *pieceCounter) count(codec tokenizer.Codec, text string) (int, error) {
+// count is the o200k_base codec's count of text, codec() the codec
+// (called only when a piece is neither known nor in the seed; nil when it
+// cannot be loaded). A text that is not valid UTF-8 (which the codec's
+// pattern reads as U+FFFD) is counted by the codec whole.
+func (c *pieceCounter) count(codec func() tokenizer.Codec, text string) (int, error) {
 	if !utf8.ValidString(text) {
-		return codec.Count(text)
+		return codecCount(codec, text)
 	}
 	n := 0
-	var missed []string
+	var missed, seeded []string
 	c.mu.RLock()
 	for i := 0; i < len(text); {
 		j := o200kNext(text, i)
@@ -95,32 +149,45 @@ func (c *pieceCounter) count(codec tokenizer.Codec, text string) (int, error) {
 		}
 		if k, ok := c.known[text[i:j]]; ok {
 			n += k
+		} else if oneToken(text[i:j]) {
+			n++
+		} else if h := hexIndex(text[i:j]); h >= 0 {
+			n += int(hexCounts[h]) // a short hash's letters (hex.go)
+		} else if k, ok := c.seed[text[i:j]]; ok {
+			n += k
+			seeded = append(seeded, text[i:j])
 		} else {
 			missed = append(missed, text[i:j])
 		}
 		i = j
 	}
 	c.mu.RUnlock()
-	if len(missed) == 0 {
+	if len(missed) == 0 && len(seeded) == 0 {
 		return n, nil
 	}
 	counted := make([]int, len(missed))
-	for i, p := range missed {
-		if o200kNext(p, 0) != len(p) {
-			// The pattern cuts the piece alone otherwise (never seen):
-			// the codec counts the text.
-			return codec.Count(text)
+	if len(missed) > 0 {
+		cd := codec()
+		if cd == nil {
+			return 0, errNoCodec
 		}
-		k, err := codec.Count(p)
-		if err != nil {
-			return 0, err
+		for i, p := range missed {
+			if o200kNext(p, 0) != len(p) {
+				// The pattern cuts the piece alone otherwise (never seen):
+				// the codec counts the text.
+				return cd.Count(text)
+			}
+			k, err := cd.Count(p)
+			if err != nil {
+				return 0, err
+			}
+			counted[i] = k
+			n += k
 		}
-		counted[i] = k
-		n += k
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.known)+len(missed) > maxPieces {
+	if len(c.known)+len(missed)+len(seeded) > maxPieces {
 		c.known = nil
 	}
 	if c.known == nil {
@@ -131,7 +198,38 @@ func (c *pieceCounter) count(codec tokenizer.Codec, text string) (int, error) {
 			c.known[strings.Clone(p)] = counted[i] // not text's memory
 		}
 	}
+	for _, p := range seeded[:min(len(seeded), maxPieces-len(c.known))] {
+		c.known[strings.Clone(p)] = c.seed[p]
+	}
 	return n, nil
+}
+
+// oneToken reports whether piece is one o200k token whatever it is: one
+// byte (every byte is a token), or one to three ASCII digits (the
+// pre-tokenizer cuts numbers so, and each is a token of the vocabulary:
+// TestOneToken checks all of them against the codec).
+func oneToken(piece string) bool {
+	if len(piece) == 1 {
+		return piece[0] != del // never a piece: the codec skips it
+	}
+	if len(piece) > 3 {
+		return false
+	}
+	for i := 0; i < len(piece); i++ {
+		if piece[i] < '0' || piece[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// codecCount is codec().Count(text), or errNoCodec.
+func codecCount(codec func() tokenizer.Codec, text string) (int, error) {
+	cd := codec()
+	if cd == nil {
+		return 0, errNoCodec
+	}
+	return cd.Count(text)
 }
 
 // o200kNext returns the end of the piece of text (valid UTF-8) that starts

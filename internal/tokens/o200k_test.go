@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -136,7 +137,7 @@ func TestPieceCounterExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := c.count(codec, text)
+			got, err := c.count(func() tokenizer.Codec { return codec }, text)
 			if err != nil || got != want {
 				t.Fatalf("round %d: count of %.200q = %d, %v; the codec counts %d", round, text, got, err, want)
 			}
@@ -167,10 +168,10 @@ func BenchmarkCount(b *testing.B) {
 	})
 	b.Run("pieces", func(b *testing.B) {
 		var c pieceCounter
-		c.count(codec, text)
+		c.count(func() tokenizer.Codec { return codec }, text)
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
-			c.count(codec, text)
+			c.count(func() tokenizer.Codec { return codec }, text)
 		}
 	})
 }
@@ -190,5 +191,97 @@ func TestCounter(t *testing.T) {
 	}
 	if n := c.Count("hello world"); n != 2 {
 		t.Errorf("Count(hello world) = %d, want 2", n)
+	}
+}
+
+// TestSeedCountsWithoutTheCodec: a Counter seeded with the pieces an
+// earlier counter returned counts text made of those pieces exactly, and
+// without loading the codec; a piece it does not know loads it; entries
+// that cannot be one piece's count are left out of the seed.
+func TestSeedCountsWithoutTheCodec(t *testing.T) {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func() tokenizer.Codec { return codec }
+	before := "# Context index\n\n## docs\n\n- [Page 7](docs/part3/page007.md) — Some documentation text.\n"
+	var first Counter
+	if _, err := first.pieces.count(load, before); err != nil {
+		t.Fatal(err)
+	}
+	pieces := first.Pieces()
+	if len(pieces) == 0 {
+		t.Fatal("Pieces returned nothing after a count")
+	}
+
+	var second Counter
+	second.Seed(pieces)
+	// The title changed, in words the first render had seen.
+	after := "# Context index\n\n## docs\n\n- [Page 7](docs/part3/page007.md) — Some text documentation text.\n"
+	want, err := codec.Count(after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := false
+	got, err := second.pieces.count(func() tokenizer.Codec { loaded = true; return codec }, after)
+	if err != nil || got != want {
+		t.Fatalf("seeded count = %d, %v; the codec counts %d", got, err, want)
+	}
+	if loaded {
+		t.Error("the seeded counter loaded the codec for text made of seeded pieces")
+	}
+	if p := second.Pieces(); len(p) != len(pieces) {
+		t.Errorf("Pieces after a seeded count: %d pieces, want the seed's %d (used or not)", len(p), len(pieces))
+	}
+
+	// A new word needs the codec; the count stays exact.
+	novel := after + "- [Kubernetes rollout](k.md)\n"
+	want, _ = codec.Count(novel)
+	loaded = false
+	got, err = second.pieces.count(func() tokenizer.Codec { loaded = true; return codec }, novel)
+	if err != nil || got != want || !loaded {
+		t.Fatalf("count with a new piece = %d, %v (codec loaded: %v); the codec counts %d", got, err, loaded, want)
+	}
+	// Without a codec, a new piece is an error (Count: the byte count).
+	var third Counter
+	third.Seed(pieces)
+	if _, err := third.pieces.count(func() tokenizer.Codec { return nil }, novel); err == nil {
+		t.Error("a piece neither known nor seeded was counted with no codec")
+	}
+
+	// Not one piece, a count no piece of its length has, not UTF-8: left out.
+	var bad Counter
+	bad.Seed(map[string]int{"hello world": 2, " world": 7, "x": 0, "\xff": 1, "": 1, " world\n": 2})
+	if len(bad.pieces.seed) != 0 {
+		t.Errorf("Seed kept %v", bad.pieces.seed)
+	}
+}
+
+// TestOneToken: every piece oneToken counts as one token without the
+// codec (each byte, each run of one to three digits) is one to the codec.
+func TestOneToken(t *testing.T) {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pieces []string
+	for b := range 127 { // not U+007F, never a piece (o200kNext)
+		pieces = append(pieces, string(rune(b)))
+	}
+	for n := range 1000 {
+		pieces = append(pieces, fmt.Sprint(n), fmt.Sprintf("%02d", n%100), fmt.Sprintf("%03d", n))
+	}
+	for _, p := range pieces {
+		if !oneToken(p) {
+			t.Fatalf("oneToken(%q) = false", p)
+		}
+		if n, err := codec.Count(p); err != nil || n != 1 {
+			t.Fatalf("the codec counts %q as %d tokens (%v), oneToken as 1", p, n, err)
+		}
+	}
+	for _, p := range []string{"1234", "ab", " 1", "é", "\x7f"} {
+		if oneToken(p) {
+			t.Errorf("oneToken(%q) = true", p)
+		}
 	}
 }

@@ -1,0 +1,82 @@
+package workspace
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// testState is a state of n files, some with names that are not UTF-8
+// (written as pathBytes), some with the fields of older states left out.
+func testState(n int) *pkgState {
+	st := &pkgState{Rev: "c", Tree: "t", Hash: "h1:x", Audience: "team", Withheld: []string{"w.md"}}
+	for i := range n {
+		f := fileState{Path: fmt.Sprintf("docs/part%d/page%03d.md", i%10, i), Blob: "b", Size: int64(i), Mode: 0o644, MTime: int64(7 * i), CTime: int64(i), Ino: uint64(i), Sum: "s", Rules: i%2 == 0}
+		if i%97 == 0 {
+			f.Path = fmt.Sprintf("caf\xe9-%d.md", i)
+		}
+		st.Files = append(st.Files, f)
+	}
+	return st
+}
+
+// readStateFile reads a state as json.Unmarshal into pkgState does
+// (fileState's UnmarshalJSON, one file at a time), whatever the names.
+func TestReadStateFileAsUnmarshal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for i, data := range [][]byte{
+		mustMarshal(t, testState(300)),
+		[]byte(`{"commit":"c","tree":"t","hash":"h1:x","files":[{"path":"a.md","blob":"b","size":3,"mode":420,"mtime":7}]}`),
+		[]byte(`{"commit":"c","files":null}`),
+		[]byte(`{"commit":"c","files":[null,{"pathBytes":"/w==","path":"ignored"}],"extra":1}`),
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var want pkgState
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readStateFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.at = 0
+		if !reflect.DeepEqual(*got, want) {
+			t.Fatalf("state %d read as\n%+v\nwant\n%+v", i, *got, want)
+		}
+	}
+	p := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(p, []byte(`{"files":[{"path":1}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readStateFile(p); err == nil {
+		t.Fatal("a state with a number for a path was read")
+	}
+}
+
+func mustMarshal(t testing.TB, v any) []byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkReadStateFile reads the state of a 500-file package.
+func BenchmarkReadStateFile(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "s.json")
+	if err := os.WriteFile(p, mustMarshal(b, testState(500)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := readStateFile(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
