@@ -24,15 +24,7 @@ set -euo pipefail
 # shellcheck source=debian-lib.sh
 . "$(dirname "$0")/debian-lib.sh"
 
-if [ $# -ne 1 ] || [ -z "$1" ]; then
-	echo "usage: $0 OUT   (OUT: folder to write the corpus into; it must not exist or be empty)" >&2
-	exit 2
-fi
-out=$1
-if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
-	echo "debian-corpus2.sh: $out exists and is not empty; give a new or empty folder" >&2
-	exit 2
-fi
+corpus_out "$0" "$@"
 
 declare -A want_version=(
 	[nodejs-doc]='18.20.4+dfsg-1~deb12u3'

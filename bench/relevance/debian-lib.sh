@@ -1,6 +1,8 @@
-# debian-lib.sh: what debian-corpus.sh and debian-corpus2.sh share, sourced
-# by both: downloading and unpacking pinned Debian packages, copying their
-# documentation sources, decompressing them. Not run on its own.
+# debian-lib.sh: what the corpus scripts share, sourced by them: checking
+# the OUT argument (all three), downloading and unpacking pinned Debian
+# packages, copying their documentation sources, decompressing them
+# (debian-corpus.sh, debian-corpus2.sh; gomod-corpus.sh uses copy). Not run
+# on its own.
 
 # fetch_packages TMP PKG...: apt-get download each PKG into TMP and unpack it
 # into TMP/x-PKG, warning when the archive's version is not the one in the
@@ -40,4 +42,21 @@ copy() {
 # gunzip_all DIR: decompress every .gz below DIR in place.
 gunzip_all() {
 	find "$1" -type f -name '*.gz' -exec gunzip -f {} +
+}
+
+# corpus_out SCRIPT ARGS...: checks a corpus script's arguments (one, OUT:
+# a folder that does not exist or is empty) and sets out to it; on a wrong
+# call, says why on stderr and exits 2.
+corpus_out() {
+	local script=$1
+	shift
+	if [ $# -ne 1 ] || [ -z "$1" ]; then
+		echo "usage: $script OUT   (OUT: folder to write the corpus into; it must not exist or be empty)" >&2
+		exit 2
+	fi
+	if [ -e "$1" ] && [ -n "$(ls -A "$1" 2>/dev/null)" ]; then
+		echo "$(basename "$script"): $1 exists and is not empty; give a new or empty folder" >&2
+		exit 2
+	fi
+	out=$1
 }

@@ -20,17 +20,9 @@
 # works). Versions are exact, so the corpus is the same on every run.
 set -euo pipefail
 # shellcheck source=debian-lib.sh
-. "$(dirname "$0")/debian-lib.sh" # for copy
+. "$(dirname "$0")/debian-lib.sh" # for corpus_out and copy
 
-if [ $# -ne 1 ] || [ -z "$1" ]; then
-	echo "usage: $0 OUT   (OUT: folder to write the corpus into; it must not exist or be empty)" >&2
-	exit 2
-fi
-out=$1
-if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
-	echo "gomod-corpus.sh: $out exists and is not empty; give a new or empty folder" >&2
-	exit 2
-fi
+corpus_out "$0" "$@"
 if ! command -v go >/dev/null; then
 	echo "gomod-corpus.sh: the go command is not on PATH; install Go (https://go.dev/dl/)" >&2
 	exit 1
