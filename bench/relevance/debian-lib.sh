@@ -1,8 +1,9 @@
 # debian-lib.sh: what the corpus scripts share, sourced by them: checking
-# the OUT argument (all three), downloading and unpacking pinned Debian
+# the OUT argument (all of them), downloading and unpacking pinned Debian
 # packages, copying their documentation sources, decompressing them
-# (debian-corpus.sh, debian-corpus2.sh; gomod-corpus.sh uses copy). Not run
-# on its own.
+# (debian-corpus.sh, debian-corpus2.sh), and fetching Go module zips and
+# copying their docs folders (gomod-corpus.sh, set6-corpus.sh). Not run on
+# its own.
 
 # fetch_packages TMP PKG...: apt-get download each PKG into TMP and unpack it
 # into TMP/x-PKG, warning when the archive's version is not the one in the
@@ -59,4 +60,61 @@ corpus_out() {
 		exit 2
 	fi
 	out=$1
+}
+
+# gomod_start: for the scripts that read Go module zips (gomod-corpus.sh,
+# set6-corpus.sh): checks that the go command is there and makes the
+# temporary folder ($tmp, removed on exit) that module_dir's module cache
+# lives in, so nothing is added to the user's cache.
+gomod_start() {
+	if ! command -v go >/dev/null; then
+		echo "$(basename "$0"): the go command is not on PATH; install Go (https://go.dev/dl/)" >&2
+		exit 1
+	fi
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}
+
+# module_dir MODULE@VERSION: download the module into the temporary cache
+# and print the folder it was unpacked into. A module whose go.mod asks for
+# a newer Go than the one here is still downloaded and unpacked (go mod
+# download reports it as an error but writes the zip): the script only reads
+# its files, it does not build it.
+module_dir() {
+	local mv=$1 json dir zip
+	json=$(cd "$tmp" && GOMODCACHE="$tmp/modcache" GOFLAGS=-modcacherw GOTOOLCHAIN=local \
+		go mod download -json "$mv" 2>&1) || true
+	dir=$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
+	if [ -n "$dir" ] && [ -d "$dir" ]; then
+		printf '%s\n' "$dir"
+		return
+	fi
+	zip=$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",\{0,1\}$/\1/p')
+	if [ -z "$zip" ] || [ ! -f "$zip" ]; then
+		echo "$(basename "$0"): could not download $mv from the module proxy (GOPROXY=$(go env GOPROXY)):" >&2
+		printf '%s\n' "$json" >&2
+		exit 1
+	fi
+	mkdir -p "$tmp/unzip"
+	(cd "$tmp/unzip" && unzip -q -o "$zip")
+	# the zip holds one top folder, MODULE@VERSION
+	printf '%s\n' "$tmp/unzip/$mv"
+}
+
+# project NAME MODULE@VERSION DOCS_DIR FIND_ARGS...: copy the files of
+# DOCS_DIR (inside the module) matching FIND_ARGS to OUT/NAME, and the
+# module's CHANGELOG.md to OUT/NAME/CHANGELOG.md.
+project() {
+	local name=$1 mv=$2 docs=$3 dir
+	shift 3
+	dir=$(module_dir "$mv")
+	if [ ! -d "$dir/$docs" ]; then
+		echo "$(basename "$0"): $mv has no folder $docs" >&2
+		exit 1
+	fi
+	copy "$dir/$docs" "$out/$name" "$@"
+	if [ -f "$dir/CHANGELOG.md" ]; then
+		cp "$dir/CHANGELOG.md" "$out/$name/CHANGELOG.md"
+	fi
+	chmod -R u+w "$out/$name"
 }

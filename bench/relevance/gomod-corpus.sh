@@ -20,60 +20,10 @@
 # works). Versions are exact, so the corpus is the same on every run.
 set -euo pipefail
 # shellcheck source=debian-lib.sh
-. "$(dirname "$0")/debian-lib.sh" # for corpus_out and copy
+. "$(dirname "$0")/debian-lib.sh" # for corpus_out, gomod_start and project
 
 corpus_out "$0" "$@"
-if ! command -v go >/dev/null; then
-	echo "gomod-corpus.sh: the go command is not on PATH; install Go (https://go.dev/dl/)" >&2
-	exit 1
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# module_dir MODULE@VERSION: download the module into the temporary cache
-# and print the folder it was unpacked into. A module whose go.mod asks for
-# a newer Go than the one here is still downloaded and unpacked (go mod
-# download reports it as an error but writes the zip): the script only reads
-# its files, it does not build it.
-module_dir() {
-	local mv=$1 json dir zip
-	json=$(cd "$tmp" && GOMODCACHE="$tmp/modcache" GOFLAGS=-modcacherw GOTOOLCHAIN=local \
-		go mod download -json "$mv" 2>&1) || true
-	dir=$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
-	if [ -n "$dir" ] && [ -d "$dir" ]; then
-		printf '%s\n' "$dir"
-		return
-	fi
-	zip=$(printf '%s\n' "$json" | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",\{0,1\}$/\1/p')
-	if [ -z "$zip" ] || [ ! -f "$zip" ]; then
-		echo "gomod-corpus.sh: could not download $mv from the module proxy (GOPROXY=$(go env GOPROXY)):" >&2
-		printf '%s\n' "$json" >&2
-		exit 1
-	fi
-	mkdir -p "$tmp/unzip"
-	(cd "$tmp/unzip" && unzip -q -o "$zip")
-	# the zip holds one top folder, MODULE@VERSION
-	printf '%s\n' "$tmp/unzip/$mv"
-}
-
-# project NAME MODULE@VERSION DOCS_DIR FIND_ARGS...: copy the files of
-# DOCS_DIR (inside the module) matching FIND_ARGS to OUT/NAME, and the
-# module's CHANGELOG.md to OUT/NAME/CHANGELOG.md.
-project() {
-	local name=$1 mv=$2 docs=$3 dir
-	shift 3
-	dir=$(module_dir "$mv")
-	if [ ! -d "$dir/$docs" ]; then
-		echo "gomod-corpus.sh: $mv has no folder $docs" >&2
-		exit 1
-	fi
-	copy "$dir/$docs" "$out/$name" "$@"
-	if [ -f "$dir/CHANGELOG.md" ]; then
-		cp "$dir/CHANGELOG.md" "$out/$name/CHANGELOG.md"
-	fi
-	chmod -R u+w "$out/$name"
-}
+gomod_start
 
 # terraform: the language, CLI, internals and intro pages (MDX with
 # <CodeBlockConfig>, <Note>, <Tabs>, ...). Terraform moved its docs out of
