@@ -661,6 +661,12 @@ func (r *Reader) Neighbours(alias, p string, hops int) ([]Neighbour, error) {
 // inDegrees counts, per package and path, the links from other documents
 // that resolve to each document (for INDEX.md).
 func inDegrees(pkgs []Package, files map[string][]fileRecord) map[docKey]int {
+	return inDegreesOf(pkgs, files, nil)
+}
+
+// inDegreesOf is inDegrees with the graph of pkgs and files built by
+// built (once, by buildGraph when nil).
+func inDegreesOf(pkgs []Package, files map[string][]fileRecord, built func() *graph) map[docKey]int {
 	found := false
 	for _, recs := range files {
 		for _, r := range recs {
@@ -673,7 +679,12 @@ func inDegrees(pkgs []Package, files map[string][]fileRecord) map[docKey]int {
 	if !found {
 		return nil
 	}
-	g := buildGraph(pkgs, files)
+	var g *graph
+	if built != nil {
+		g = built()
+	} else {
+		g = buildGraph(pkgs, files)
+	}
 	out := make(map[docKey]int, len(g.in))
 	for k, ls := range g.in {
 		out[k] = len(ls)

@@ -94,11 +94,21 @@ func publishInLinks(d confine.Dir, indexDir string, cat *catalog, last string) (
 	if err := cat.loadAllCtx(context.Background(), indexDir); err != nil {
 		return last, fmt.Errorf("indexer: %w", err)
 	}
-	data := inLinksData{Graph: graph, Docs: inLinkCounts(buildGraph(cat.Packages, cat.Files))}
+	data := inLinksData{Graph: graph, Docs: inLinkCounts(cat.linkGraph())}
 	if err := writeJSONAtomic(d, p, data); err != nil {
 		return last, fmt.Errorf("indexer: write %s: %w", inlinksFile, err)
 	}
 	return graph, nil
+}
+
+// linkGraph is the link graph of c's packages and records, built once:
+// publish counts both INDEX.md's in-degrees and the in-links from it. Call
+// it with every part of c read.
+func (c *catalog) linkGraph() *graph {
+	if c.graph == nil {
+		c.graph = buildGraph(c.Packages, c.Files)
+	}
+	return c.graph
 }
 
 // inLinksLocked returns the in-link counts of index/inlinks.json by chunk

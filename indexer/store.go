@@ -127,6 +127,7 @@ type catalog struct {
 	InLinks string `json:"inLinks,omitempty"`
 
 	Files map[string][]fileRecord `json:"-"` // alias → records sorted by path, of the parts read (records)
+	graph *graph                  // the link graph of Files, all parts read (linkGraph)
 }
 
 // indexMDState records what INDEX.md was last rendered from.

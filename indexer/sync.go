@@ -847,7 +847,7 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 		if err := cat.loadAllCtx(ctx, indexDir); err != nil {
 			return st, fmt.Errorf("indexer: %w", err)
 		}
-		st.InDegrees = inDegreesHash(inDegrees(cat.Packages, cat.Files))
+		st.InDegrees = inDegreesHash(inDegreesOf(cat.Packages, cat.Files, cat.linkGraph))
 	}
 	recent := readRecent(indexDir)
 	st.Input = indexInputHash(cat.Packages, cat.Parts, budget, st.InDegrees, recentHash(recent))
