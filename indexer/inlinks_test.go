@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ctx-dev/ctx/project"
@@ -203,4 +204,19 @@ func TestInlinkPrior(t *testing.T) {
 	writeFiles(t, dir, "d", map[string]string{"c3.md": "# Three\n\nsee nothing\n"})
 	sync()
 	ratio(1 + 0.2*2/7)
+}
+
+// TestRSTLabelsBounded: a file of labels keeps maxLinksPerDoc of them, and
+// none longer than a link's target may be.
+func TestRSTLabelsBounded(t *testing.T) {
+	t.Parallel()
+	var lines []string
+	for i := 0; i < maxLinksPerDoc+10; i++ {
+		lines = append(lines, ".. _l"+itoa(i)+":")
+	}
+	lines = append([]string{".. _" + strings.Repeat("x", 3000) + ":"}, lines...)
+	_, labels := extractRSTLinks(lines)
+	if len(labels) != maxLinksPerDoc || labels[0] != "l0" {
+		t.Errorf("%d labels, the first %.20q; want %d from l0", len(labels), labels[0], maxLinksPerDoc)
+	}
 }

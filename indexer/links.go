@@ -252,7 +252,12 @@ func extractRSTLinks(lines []string) (out []rawLink, labels []string) {
 		}
 		skip, toctree = false, false
 		if m := rstLabelRE().FindStringSubmatch(t); m != nil && !indented(l) {
-			labels = append(labels, rstLabel(m[1]))
+			// Bounded as links are: a label longer than a link's target
+			// is no one's, and a generated file of labels stops at
+			// maxLinksPerDoc.
+			if lb := rstLabel(m[1]); len(lb) <= 2048 && len(labels) < maxLinksPerDoc {
+				labels = append(labels, lb)
+			}
 			continue
 		}
 		if m := rstDirective().FindStringSubmatch(t); m != nil && !indented(l) {
