@@ -480,10 +480,11 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // rescore sets the BM25F score of each candidate for terms (analysed, each
 // once; those in headOnly scored in the head and title fields only) from
 // rdr's postings (through cache, the snapshot's), with the document kinds'
-// prior when kindPrior, navigation chunks' prior (navPrior) and the page's share (pageScores), and sorts the
+// prior when kindPrior, navigation chunks' prior (navPrior), the in-link
+// prior (inlinkPrior of inlinks, the counts by chunk key) and the page's share (pageScores), and sorts the
 // candidates by it, best first (ties by id, so the order is stable).
 // Candidates must be of rdr's snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool) error {
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, inlinks map[string]int) error {
 	heads, err := cache.headLengths(ctx, rdr)
 	if err != nil {
 		return err
@@ -542,6 +543,10 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 		}
 		if n < uint64(len(navs)) && navs[n] {
 			c.score *= navPrior
+		}
+		if len(inlinks) > 0 {
+			k, _ := splitChunkID(c.ext)
+			c.score *= inlinkPrior(inlinks[k])
 		}
 	}
 	pageScores(cands)

@@ -51,6 +51,12 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 	}
 	p.Summary = markdown.Clip(p.Summary, 300)
 	p.Chunks = boundChunks(chunksOf(d))
+	switch d.Format {
+	case markdown.FormatRST:
+		p.Links, p.Labels = extractRSTLinks(d.Lines)
+	case markdown.FormatAsciiDoc:
+		p.Links = extractAsciiDocLinks(d.Lines, d.Body)
+	}
 	return p
 }
 

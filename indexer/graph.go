@@ -28,10 +28,17 @@ import (
 //     package, then in any package;
 //   - a path: relative to the document, or, starting with "/", to the root
 //     of the package's repository (a KEP's "/keps/sig-node/…"); an
-//     mdBook/static-site ".html" resolves to the installed ".md", a folder
-//     to its README.md or index.md. A path that leaves the package is
+//     mdBook/static-site ".html" resolves to the installed ".md" (or .mdx,
+//     .rst, .adoc: routeExtensions), a path without extension to the
+//     document with one of those, a folder to its README.md or index.md
+//     (or index.mdx, .rst, .adoc). A path that leaves the package is
 //     looked up in the other installed packages of the same source (the
-//     same repository, another sub-path);
+//     same repository, another sub-path). A "/" path that names no
+//     document there is tried as a site's route in the document's own
+//     package, without its first segments ("/consul/docs/agent/config":
+//     docs/agent/config.mdx; siteRoute);
+//   - an rst :ref: (LinkRef): the document of the same package that
+//     defines the label (".. _label:");
 //   - an http(s) URL of a file or folder in the repository of an installed
 //     package (GitHub and Gitea blob/tree/raw/edit, GitLab /-/blob, and
 //     raw.githubusercontent.com URLs; any ref), when its path is under the
@@ -87,12 +94,16 @@ type graph struct {
 	// withKey lists, per front-matter key, the documents that have it
 	// (in order): a query scans only those of one of its keys.
 	withKey map[string][]docKey
+	// labels maps, per package, an rst label to the first document (by
+	// path) that defines it: the targets of :ref: links.
+	labels map[string]map[string]docKey
 }
 
 // buildGraph resolves the links of every document in files.
 func buildGraph(pkgs []Package, files map[string][]fileRecord) *graph {
 	g := &graph{pkgs: map[string]Package{}, recs: map[docKey]*fileRecord{}, bySrc: map[string][]Package{},
-		byBase: map[string]map[string][]docKey{}, out: map[docKey][]Link{}, in: map[docKey][]Link{}, withKey: map[string][]docKey{}}
+		byBase: map[string]map[string][]docKey{}, out: map[docKey][]Link{}, in: map[docKey][]Link{}, withKey: map[string][]docKey{},
+		labels: map[string]map[string]docKey{}}
 	aliases := make([]string, 0, len(pkgs))
 	for _, p := range pkgs {
 		g.pkgs[p.Alias] = p
@@ -118,6 +129,14 @@ func buildGraph(pkgs []Package, files map[string][]fileRecord) *graph {
 			b := strings.ToLower(path.Base(r.Path))
 			b = strings.TrimSuffix(b, path.Ext(b))
 			bases[b] = append(bases[b], k)
+			for _, lb := range r.Labels {
+				if g.labels[a] == nil {
+					g.labels[a] = map[string]docKey{}
+				}
+				if _, ok := g.labels[a][lb]; !ok {
+					g.labels[a][lb] = k
+				}
+			}
 		}
 		g.byBase[a] = bases
 	}
@@ -153,6 +172,13 @@ func (g *graph) resolve(from docKey, rl rawLink, l *Link) (docKey, bool) {
 	if rl.Type == LinkWiki || rl.Wiki {
 		return g.resolveWiki(from, strings.TrimSpace(t), l)
 	}
+	if rl.Type == LinkRef {
+		if k, ok := g.labels[from.alias][rl.Target]; ok {
+			return k, true
+		}
+		l.Status = LinkExternal // a label of generated pages (API docs), or of another project's
+		return docKey{}, false
+	}
 	if strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://") {
 		key, paths := repoURLPaths(t)
 		for _, rp := range paths {
@@ -186,7 +212,14 @@ func (g *graph) resolve(from docKey, rl rawLink, l *Link) (docKey, bool) {
 	if strings.HasSuffix(t, "/") {
 		rp += "/"
 	}
-	if k, ok, found := g.locate(sourceKey(pkg), rp, l); found {
+	k, ok, found := g.locate(sourceKey(pkg), rp, l)
+	if !ok && strings.HasPrefix(t, "/") {
+		if k, ok := g.siteRoute(from.alias, path.Clean(t)[1:], strings.HasSuffix(t, "/")); ok {
+			l.Status, l.Reason = "", ""
+			return k, true
+		}
+	}
+	if found {
 		if !ok && l.Status == LinkBroken && strings.HasPrefix(t, "/") && pkg.Kind == project.KindDir {
 			// A dir source's place in a repository is unknown: "/x" may
 			// be rooted anywhere above it.
@@ -195,6 +228,27 @@ func (g *graph) resolve(from docKey, rl rawLink, l *Link) (docKey, bool) {
 		return k, ok
 	}
 	l.Status = LinkExternal // outside every installed package
+	return docKey{}, false
+}
+
+// routeExtensions are the extensions a link without one is tried with: a
+// documentation site's routes name pages without their source's extension
+// (Docusaurus, Next.js and Hugo sites' markdown and MDX, Sphinx's rst).
+var routeExtensions = []string{".md", ".mdx", ".markdown", ".rst", ".adoc"}
+
+// siteRoute finds the document of package alias that a site-absolute route
+// names ("/consul/docs/agent/config" for the package's docs/agent/config.mdx):
+// the route, else the route without its first segment, then its first two…
+// (a site's base path and section prefixes), the longest that is a document.
+func (g *graph) siteRoute(alias, route string, dirWanted bool) (docKey, bool) {
+	segs := strings.Split(route, "/")
+	for i := range segs {
+		if rest := strings.Join(segs[i:], "/"); rest != "" && rest != "." {
+			if k, ok := g.document(alias, rest, dirWanted); ok {
+				return k, true
+			}
+		}
+	}
 	return docKey{}, false
 }
 
@@ -245,7 +299,7 @@ func (g *graph) document(alias, rel string, dirWanted bool) (docKey, bool) {
 		switch ext := path.Ext(rel); strings.ToLower(ext) {
 		case ".html", ".htm":
 			base := strings.TrimSuffix(rel, ext)
-			for _, e := range markdown.ExtensionsOf(markdown.FormatMarkdown) {
+			for _, e := range routeExtensions {
 				if k, ok := try(base + e); ok {
 					return k, true
 				}
@@ -256,12 +310,14 @@ func (g *graph) document(alias, rel string, dirWanted bool) (docKey, bool) {
 				}
 			}
 		case "":
-			if k, ok := try(rel + ".md"); ok {
-				return k, true
+			for _, e := range routeExtensions {
+				if k, ok := try(rel + e); ok {
+					return k, true
+				}
 			}
 		}
 	}
-	for _, n := range []string{"README.md", "readme.md", "index.md", "_index.md"} {
+	for _, n := range []string{"README.md", "readme.md", "index.md", "_index.md", "index.mdx", "index.rst", "index.adoc"} {
 		if k, ok := try(path.Join(rel, n)); ok {
 			return k, true
 		}
@@ -605,6 +661,12 @@ func (r *Reader) Neighbours(alias, p string, hops int) ([]Neighbour, error) {
 // inDegrees counts, per package and path, the links from other documents
 // that resolve to each document (for INDEX.md).
 func inDegrees(pkgs []Package, files map[string][]fileRecord) map[docKey]int {
+	return inDegreesOf(pkgs, files, nil)
+}
+
+// inDegreesOf is inDegrees with the graph of pkgs and files built by
+// built (once, by buildGraph when nil).
+func inDegreesOf(pkgs []Package, files map[string][]fileRecord, built func() *graph) map[docKey]int {
 	found := false
 	for _, recs := range files {
 		for _, r := range recs {
@@ -617,7 +679,12 @@ func inDegrees(pkgs []Package, files map[string][]fileRecord) map[docKey]int {
 	if !found {
 		return nil
 	}
-	g := buildGraph(pkgs, files)
+	var g *graph
+	if built != nil {
+		g = built()
+	} else {
+		g = buildGraph(pkgs, files)
+	}
 	out := make(map[docKey]int, len(g.in))
 	for k, ls := range g.in {
 		out[k] = len(ls)
@@ -632,7 +699,7 @@ func inDegrees(pkgs []Package, files map[string][]fileRecord) map[docKey]int {
 func linkInput(recs []fileRecord) string {
 	h := sha256.New()
 	for _, r := range recs {
-		fmt.Fprintf(h, "%q %t %d\n", r.Path, r.Skipped != "", len(r.Links))
+		fmt.Fprintf(h, "%q %t %d %q\n", r.Path, r.Skipped != "", len(r.Links), r.Labels)
 		for _, l := range r.Links {
 			fmt.Fprintf(h, "%q %q %t\n", l.Type, l.Target, l.Wiki)
 		}

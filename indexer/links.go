@@ -25,6 +25,11 @@ import (
 //     whose list values, is a wikilink or a document path: the key is the
 //     link's type.
 //
+// reStructuredText (extractRSTLinks): :doc: and :ref: roles, inline
+// hyperlinks, toctree entries, and the labels a document defines (the
+// targets of :ref:). AsciiDoc (extractAsciiDocLinks): xref:, link: and
+// linkgit: macros.
+//
 // Lines in fenced code and HTML comments, and inline code spans, are
 // skipped. Pure fragments (#anchor), mailto: and other non-http schemes
 // are not links to documents and are not kept.
@@ -196,4 +201,130 @@ func looksLikeDocPath(s string) bool {
 		return true
 	}
 	return strings.HasPrefix(s, "/") && len(s) > 1 || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")
+}
+
+// LinkRef is the type of a reStructuredText :ref: link: its target is a
+// label (".. _label:") that a document of the same package defines.
+const LinkRef = "ref"
+
+var (
+	rstRoleRE    = lazyre.New(":(doc|ref):`([^`]+)`")
+	rstInlineRE  = lazyre.New("`([^`<]*?)\\s*<([^<>`]+)>`__?")
+	rstAngleRE   = lazyre.New(`^(.*?)\s*<([^<>]+)>$`)
+	rstLabelRE   = lazyre.New(`^\.\.\s+_([^:` + "`" + `][^:]*):\s*$`)
+	rstDirective = lazyre.New(`^\.\.\s+([A-Za-z][\w:-]*)::`)
+	adocMacroRE  = lazyre.New(`(?:^|[^\w])(xref|link|linkgit):([^\s\[\]]+)\[([^\]\n]*)\]`)
+)
+
+// rstLabel is a label as Sphinx compares them: lower case, spaces
+// collapsed.
+func rstLabel(s string) string {
+	return strings.ToLower(collapseSpace(s))
+}
+
+// extractRSTLinks returns the links of a reStructuredText document (lines,
+// the whole file) and the labels it defines (".. _label:", by rstLabel):
+// :doc: and :ref: roles ("text <target>" or the target alone), inline
+// hyperlinks ("`text <target>`_"), and the entries of a toctree directive
+// ("target" or "Title <target>"). Literal blocks (the indented block after
+// a paragraph that ends with "::", a code-block directive's body) are
+// skipped.
+func extractRSTLinks(lines []string) (out []rawLink, labels []string) {
+	indented := func(l string) bool { return l != "" && (l[0] == ' ' || l[0] == '\t') }
+	skip, toctree := false, false
+	for i, l := range lines {
+		line := i + 1
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if (skip || toctree) && indented(l) {
+			if toctree && !strings.HasPrefix(t, ":") {
+				target, label := t, ""
+				if m := rstAngleRE().FindStringSubmatch(t); m != nil {
+					target, label = m[2], m[1]
+				}
+				if target != "self" && !strings.ContainsAny(target, "*?") {
+					out = appendLink(out, LinkMarkdown, target, line, label)
+				}
+			}
+			continue
+		}
+		skip, toctree = false, false
+		if m := rstLabelRE().FindStringSubmatch(t); m != nil && !indented(l) {
+			// Bounded as links are: a label longer than a link's target
+			// is no one's, and a generated file of labels stops at
+			// maxLinksPerDoc.
+			if lb := rstLabel(m[1]); len(lb) <= 2048 && len(labels) < maxLinksPerDoc {
+				labels = append(labels, lb)
+			}
+			continue
+		}
+		if m := rstDirective().FindStringSubmatch(t); m != nil && !indented(l) {
+			switch strings.ToLower(m[1]) {
+			case "toctree":
+				toctree = true
+				continue
+			case "code-block", "code", "sourcecode", "literalinclude", "highlight", "parsed-literal":
+				skip = true
+				continue
+			}
+		} else if strings.HasSuffix(t, "::") {
+			skip = true
+		}
+		if !strings.Contains(l, "`") {
+			continue
+		}
+		for _, m := range rstRoleRE().FindAllStringSubmatch(l, -1) {
+			target, label := strings.TrimSpace(m[2]), ""
+			if a := rstAngleRE().FindStringSubmatch(target); a != nil {
+				target, label = a[2], a[1]
+			}
+			target = strings.TrimPrefix(target, "~")
+			if m[1] == "ref" {
+				if target = rstLabel(target); target != "" && len(target) <= 2048 {
+					out = append(out, rawLink{Type: LinkRef, Target: target, Line: line, Label: collapseSpace(label)})
+				}
+				continue
+			}
+			out = appendLink(out, LinkMarkdown, target, line, label)
+		}
+		for _, m := range rstInlineRE().FindAllStringSubmatch(l, -1) {
+			if strings.HasSuffix(m[2], "_") {
+				continue // a reference to a named target, not a URL or path
+			}
+			out = appendLink(out, LinkMarkdown, m[2], line, m[1])
+		}
+		if len(out) >= maxLinksPerDoc {
+			return out[:maxLinksPerDoc], labels
+		}
+	}
+	return out, labels
+}
+
+// extractAsciiDocLinks returns the links of an AsciiDoc document:
+// xref:target[text], link:target[text] and git's linkgit:name[section]
+// (whose text is the page's name), outside comments and literal blocks.
+func extractAsciiDocLinks(lines []string, s markdown.Body) []rawLink {
+	var out []rawLink
+	for i, kind := range s.Kinds {
+		if kind == markdown.Code || kind == markdown.Comment || kind == markdown.Blank || i >= len(lines) {
+			continue
+		}
+		l := lines[i]
+		if !strings.Contains(l, ":") || !strings.Contains(l, "[") {
+			continue
+		}
+		for _, m := range adocMacroRE().FindAllStringSubmatch(l, -1) {
+			label := m[3]
+			if m[1] == "linkgit" {
+				label = m[2]
+			}
+			out = appendLink(out, LinkMarkdown, m[2], i+1, label)
+		}
+		if len(out) >= maxLinksPerDoc {
+			return out[:maxLinksPerDoc]
+		}
+	}
+	return out
 }

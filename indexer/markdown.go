@@ -209,6 +209,7 @@ type parsed struct {
 	Chunks  []chunk
 	Meta    map[string]any // normalised front matter (normalizeMeta)
 	Links   []rawLink      // front matter links, then body links in line order
+	Labels  []string       // the rst labels the document defines (rstLabel)
 
 	summaryFromFM bool
 	// keyTitle: the title is a data file's key value (dataTitle), which

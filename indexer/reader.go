@@ -64,8 +64,10 @@ type Reader struct {
 	timer    *time.Timer
 	catStat  fileStamp
 	cat      *catalog
-	graph    *graph   // the link graph of graphOf (graph.go)
-	graphOf  *catalog // the catalogue graph was built from
+	graph    *graph         // the link graph of graphOf (graph.go)
+	graphOf  *catalog       // the catalogue graph was built from
+	inl      map[string]int // in-link counts by chunk key (inlinks.go), of the file inlStat
+	inlStat  fileStamp
 	closed   bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
@@ -398,6 +400,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(terms) == 0 {
 		size = min(limit*20, maxBestScan)
 	}
+	var inl map[string]int // in-link counts (inlinks.go), read at the first rescore
 	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
 	keep := func(body []byte) bool {
 		if len(phrases) == 0 && len(excludedPhrases) == 0 {
@@ -422,7 +425,12 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
 		}
 		if len(terms) > 0 {
-			if err := rescore(ctx, rdr, terms, headOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0); err != nil {
+			if inl == nil {
+				if inl, err = r.inLinks(); err != nil {
+					return nil, err
+				}
+			}
+			if err := rescore(ctx, rdr, terms, headOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl); err != nil {
 				return nil, err
 			}
 		}

@@ -34,6 +34,10 @@ var bleveDirRE = lazyre.New(`^bleve-[0-9]+$`)
 //	              title, summary, tags, type, line count, front matter
 //	              (typed) and links as written: the link graph and
 //	              metadata store (graph.go)
+//	inlinks.json  {"graph", "docs"}: per package and path, how many other
+//	              documents of the package link to the document (the
+//	              in-link prior, inlinks.go), counted from the link graph
+//	              the catalogue records as InLinks
 //	indexmd-tokens.json
 //	              the token counts of INDEX.md's sections at the last
 //	              render, by the hash of their text (a cache: costMemo)
@@ -45,7 +49,7 @@ var bleveDirRE = lazyre.New(`^bleve-[0-9]+$`)
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 14 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package; 13: titles from the first heading of any level or an MDX export, heading-ID markers and rst roles stripped; 14: navigation chunks (fNav)
+const schemaVersion = 15 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package; 13: titles from the first heading of any level or an MDX export, heading-ID markers and rst roles stripped; 14: navigation chunks (fNav); 15: rst and AsciiDoc links, rst labels
 
 const (
 	metaFile    = "meta.json"
@@ -101,6 +105,9 @@ type fileRecord struct {
 	// (links.go), resolved when read (graph.go).
 	Meta  map[string]any `json:"meta,omitempty"`
 	Links []rawLink      `json:"links,omitempty"`
+	// Labels are the rst labels the document defines, the targets of
+	// :ref: links (LinkRef).
+	Labels []string `json:"labels,omitempty"`
 
 	metaDecoded bool // Meta holds Date values (typedMeta), in a Reader's copy only
 }
@@ -115,8 +122,12 @@ type catalog struct {
 	// not meta.json's (a crash between writing the two) means a rebuild.
 	Bleve   string       `json:"bleve"`
 	IndexMD indexMDState `json:"indexMD"`
+	// InLinks is the link graph (linkGraphInput) inlinks.json was
+	// counted from.
+	InLinks string `json:"inLinks,omitempty"`
 
 	Files map[string][]fileRecord `json:"-"` // alias → records sorted by path, of the parts read (records)
+	graph *graph                  // the link graph of Files, all parts read (linkGraph)
 }
 
 // indexMDState records what INDEX.md was last rendered from.

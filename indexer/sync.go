@@ -800,12 +800,16 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 		}
 	}
 	rep.IndexTokens, rep.Degraded = newCat.IndexMD.Tokens, newCat.IndexMD.Degraded
+	var err error
+	if newCat.InLinks, err = publishInLinks(d, indexDir, &newCat, p.cat.InLinks); err != nil {
+		return err
+	}
 
 	// A package's Dir moves with the project: a new one is recorded but
 	// changes nothing a reader sees.
 	pkgsChanged := !slices.EqualFunc(p.cat.Packages, p.pkgs, sameIdentity)
 	if p.rebuild || out.changed || pkgsChanged || !slices.Equal(p.cat.Packages, p.pkgs) || !maps.Equal(parts, p.cat.Parts) ||
-		newCat.IndexMD != p.cat.IndexMD || newCat.Bleve != p.cat.Bleve {
+		newCat.IndexMD != p.cat.IndexMD || newCat.Bleve != p.cat.Bleve || newCat.InLinks != p.cat.InLinks {
 		if err := writeParts(d, indexDir, parts, data, p.cat.Parts); err != nil {
 			return fmt.Errorf("indexer: write catalogue: %w", err)
 		}
@@ -843,7 +847,7 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 		if err := cat.loadAllCtx(ctx, indexDir); err != nil {
 			return st, fmt.Errorf("indexer: %w", err)
 		}
-		st.InDegrees = inDegreesHash(inDegrees(cat.Packages, cat.Files))
+		st.InDegrees = inDegreesHash(inDegreesOf(cat.Packages, cat.Files, cat.linkGraph))
 	}
 	recent := readRecent(indexDir)
 	st.Input = indexInputHash(cat.Packages, cat.Parts, budget, st.InDegrees, recentHash(recent))
@@ -981,6 +985,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 	}
 	rec.Title, rec.Summary, rec.Tags, rec.Type, rec.Lines = p.Title, p.Summary, p.Tags, p.Type, p.Lines
 	rec.Links = p.Links
+	rec.Labels = p.Labels
 	if p.Meta != nil {
 		rec.Meta = encodeMeta(p.Meta).(map[string]any)
 	}

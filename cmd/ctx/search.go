@@ -54,7 +54,9 @@ kind:changelog, kind:release, kind:blog, kind:whatsnew or kind:migration
 searches only them.
 Passages that are mostly links to other pages (tables of contents, "See
 also" lists, index pages) rank at half their score: they name a topic
-without answering.
+without answering. A page that many other pages of its package link to
+ranks a little higher (at most x1.2): it is the canonical page of its
+topic.
 
 With an embedding endpoint configured (ctx config set embeddings.url,
 embeddings.model; see 'ctx config'), search fuses the passages whose
