@@ -42,11 +42,10 @@ func kepStamp(rel, abs string) *sideStamp {
 	if !strings.EqualFold(path.Base(rel), "README.md") {
 		return nil
 	}
-	fi, err := os.Lstat(filepath.Join(filepath.Dir(abs), KEPMetaFile))
-	if err != nil || !fi.Mode().IsRegular() {
+	s, regular, err := fileid.Lstat(filepath.Join(filepath.Dir(abs), KEPMetaFile))
+	if err != nil || !regular {
 		return nil
 	}
-	s := fileid.Of(fi)
 	return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}
 }
 
@@ -99,20 +98,18 @@ func statFiles(files []fileStat, found []markdown.Found) []fileStat {
 				// The walk's own stat data when it read them (a dir
 				// source's walk, for its bound on bytes): a second
 				// Lstat of each file was a third of a search's time.
-				var fi fs.FileInfo
-				var err error
-				if found != nil {
-					fi = found[i].Info
+				var s fileid.Stamp
+				regular, err := false, error(nil)
+				if found != nil && found[i].Info != nil {
+					s, regular = fileid.Of(found[i].Info), found[i].Info.Mode().IsRegular()
+				} else {
+					s, regular, err = fileid.Lstat(files[i].abs)
 				}
-				if fi == nil {
-					fi, err = os.Lstat(files[i].abs)
-				}
-				if err != nil || !fi.Mode().IsRegular() {
+				if err != nil || !regular {
 					missing[i] = true // removed or replaced since the directory was read
 					continue
 				}
-				files[i].size, files[i].modNS = fi.Size(), fi.ModTime().UnixNano()
-				files[i].cns, files[i].ino = fileid.Change(fi)
+				files[i].size, files[i].modNS, files[i].cns, files[i].ino = s.Size, s.MTime, s.CTime, s.Ino
 				files[i].kep = kepStamp(files[i].rel, files[i].abs)
 			}
 		}(w)

@@ -238,6 +238,7 @@ func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 		return nil, errWalkRecord
 	}
 	b = b[len(v):]
+	all := string(b) // one copy: the paths are slices of it
 	bad := false
 	uv := func() uint64 {
 		n, k := binary.Uvarint(b)
@@ -263,9 +264,9 @@ func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 			bad = true
 			return ""
 		}
-		s := string(b[:n])
+		off := len(all) - len(b)
 		b = b[n:]
-		return s
+		return all[off : off+int(n)]
 	}
 	count := func() int { // a count no larger than the bytes left: a corrupt file allocates nothing big
 		n := uv()
