@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -82,9 +83,9 @@ func walkMarkdown(root string, o markdown.WalkOptions, warn func(string)) ([]fil
 	return statFiles(files, found), nil
 }
 
-// statFiles fills in the stat data of files (their rel and abs set), a
-// few goroutines at a time, and returns those still regular files, in
-// order. found, when not nil, is the walk that found them: the stat data
+// statFiles fills in the stat data of files (their rel and abs set,
+// sorted by rel), a few goroutines at a time, and returns those still
+// regular files, in order. found, when not nil, is the walk that found them: the stat data
 // it read are taken as they are.
 func statFiles(files []fileStat, found []markdown.Found) []fileStat {
 	const workers = 4
@@ -110,7 +111,6 @@ func statFiles(files []fileStat, found []markdown.Found) []fileStat {
 					continue
 				}
 				files[i].size, files[i].modNS, files[i].cns, files[i].ino = s.Size, s.MTime, s.CTime, s.Ino
-				files[i].kep = kepStamp(files[i].rel, files[i].abs)
 			}
 		}(w)
 	}
@@ -119,6 +119,20 @@ func statFiles(files []fileStat, found []markdown.Found) []fileStat {
 	for i, f := range files {
 		if !missing[i] {
 			out = append(out, f)
+		}
+	}
+	// A README.md's kep.yaml: most are documents too, just stat'ed (a
+	// tenth of the stats of a tree of KEPs); the others are stat'ed now.
+	for i := range out {
+		f := &out[i]
+		if !strings.EqualFold(path.Base(f.rel), "README.md") {
+			continue
+		}
+		kep := path.Join(path.Dir(f.rel), KEPMetaFile)
+		if k, ok := slices.BinarySearchFunc(out, kep, func(f fileStat, rel string) int { return strings.Compare(f.rel, rel) }); ok {
+			f.kep = &sideStamp{Size: out[k].size, ModNS: out[k].modNS, CNS: out[k].cns, Ino: out[k].ino}
+		} else {
+			f.kep = kepStamp(f.rel, f.abs)
 		}
 	}
 	return out
