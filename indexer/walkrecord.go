@@ -231,7 +231,8 @@ func encodeWalks(recs map[string]pkgWalk) []byte {
 // errWalkRecord is a walk record that cannot be read: ignored.
 var errWalkRecord = errors.New("indexer: walk record unreadable")
 
-// decodeWalks reads what encodeWalks wrote; any fault is errWalkRecord.
+// decodeWalks reads what encodeWalks wrote; any fault, a path that is not
+// a clean relative one (fs.ValidPath) included, is errWalkRecord.
 func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 	v := walkRecordVersion()
 	if !bytes.HasPrefix(b, []byte(v)) {
@@ -290,6 +291,12 @@ func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 		r.docs = make([]string, count())
 		for i := range r.docs {
 			r.docs[i] = str()
+		}
+		for _, p := range r.docs {
+			bad = bad || !fs.ValidPath(p) || p == "."
+		}
+		for _, s := range r.seen {
+			bad = bad || !fs.ValidPath(s.path)
 		}
 		if bad {
 			return nil, errWalkRecord

@@ -256,8 +256,9 @@ func TestWalkRecordNotTrusted(t *testing.T) {
 	}
 }
 
-// TestWalkRecordCodec: what encodeWalks writes decodeWalks reads back, and
-// no prefix of it (nor any one byte changed) panics.
+// TestWalkRecordCodec: what encodeWalks writes decodeWalks reads back; a
+// path out of the package is refused; no prefix of it is read, and no
+// byte changed makes it panic.
 func TestWalkRecordCodec(t *testing.T) {
 	recs := map[string]pkgWalk{
 		"a": {alias: "a", key: "k\x00x", stamp: "s", at: -5, seen: []seenStat{
@@ -274,6 +275,11 @@ func TestWalkRecordCodec(t *testing.T) {
 	if len(got) != 2 || got["a"].key != "k\x00x" || got["a"].at != -5 || !slices.Equal(got["a"].docs, recs["a"].docs) ||
 		!slices.Equal(got["a"].seen, recs["a"].seen) || len(got["b"].docs) != 0 {
 		t.Fatalf("decode(encode) = %+v", got)
+	}
+	for _, p := range []string{"../outside.md", "/etc/passwd", "a/../../b.md", "."} {
+		if _, err := decodeWalks(encodeWalks(map[string]pkgWalk{"a": {alias: "a", docs: []string{p}}})); err == nil {
+			t.Errorf("a record with the document %q was read", p)
+		}
 	}
 	for i := range b {
 		if _, err := decodeWalks(b[:i]); err == nil {
