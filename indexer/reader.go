@@ -75,6 +75,13 @@ type Reader struct {
 	// compare both ways).
 	shortcuts  [2]atomic.Int64 // allTermCandidates, accumulatedCandidates
 	exhaustive bool
+
+	// walks counts the packages Freshness stat'ed from the walk record
+	// and those it walked in full (walkrecord.go); walkSettle is
+	// walkRecordSettle (tests make it 0 once the file system's clock has
+	// moved past their files).
+	walks      [2]atomic.Int64
+	walkSettle time.Duration
 }
 
 // fileStamp identifies one version of a file that writers replace by
@@ -103,7 +110,7 @@ func OpenReader(contextDir string) (*Reader, error) {
 	if contextDir == "" {
 		return nil, errors.New("indexer: empty context directory")
 	}
-	return &Reader{contextDir: contextDir}, nil
+	return &Reader{contextDir: contextDir, walkSettle: walkRecordSettle}, nil
 }
 
 func (r *Reader) indexDir() string { return filepath.Join(r.contextDir, project.IndexDir) }
@@ -938,7 +945,9 @@ func (r *Reader) Documents(alias string) ([]Document, error) {
 
 // Freshness reports whether the index matches pkgs and their files on disk.
 // It is cheap: it stats files (size and mtime, against each package's
-// stamp in the catalogue's top file) and reads nothing else. No index at all, one written by a
+// stamp in the catalogue's top file) and reads nothing else but the walk
+// record (walkrecord.go), which spares it reading the packages' folders
+// while none of them moved. No index at all, one written by a
 // ctx with another schema, or one whose update was interrupted, is not an
 // error: it is reported as not fresh with every alias stale (Sync fixes it).
 func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
@@ -969,7 +978,10 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	stale := map[string]bool{}
 	want := map[string]bool{}
 	pkgs = withDirs(r.contextDir, pkgs)
-	walks := walkPackages(pkgs)
+	walks := r.freshWalks(pkgs, cat.Parts, func(i int) bool {
+		ip, ok := indexed[pkgs[i].Alias]
+		return !ok || !sameIdentity(ip, pkgs[i])
+	})
 	for i, p := range pkgs {
 		want[p.Alias] = true
 		ip, ok := indexed[p.Alias]

@@ -41,6 +41,10 @@ var bleveDirRE = lazyre.New(`^bleve-[0-9]+$`)
 //	indexmd-tokens.json
 //	              the token counts of INDEX.md's sections at the last
 //	              render, by the hash of their text (a cache: costMemo)
+//	walks.bin     the folders, .gitignore files and documents of each
+//	              package's last full walk found fresh, for the next
+//	              freshness check (a cache, written by Freshness:
+//	              walkrecord.go)
 //	bleve-<gen>/  the bleve (scorch) index named by meta.json
 //	.bleve-<gen>.lock
 //	              flock a Reader holds (shared) while it opens bleve-<gen>;

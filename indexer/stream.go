@@ -169,7 +169,7 @@ func (s *Stream) run() {
 // rebuilding, else into s.pre.
 func (s *Stream) index(pkg Package) error {
 	pkg = withDirs(s.contextDir, []Package{pkg})[0]
-	found, err := walkPackage(pkg, func(string) {}) // Finish's walk gives the notes
+	found, err := walkPackage(pkg, func(string) {}, nil) // Finish's walk gives the notes
 	if err != nil {
 		return nil // Finish plans it as Sync does
 	}

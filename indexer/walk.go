@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,11 +43,10 @@ func kepStamp(rel, abs string) *sideStamp {
 	if !strings.EqualFold(path.Base(rel), "README.md") {
 		return nil
 	}
-	fi, err := os.Lstat(filepath.Join(filepath.Dir(abs), KEPMetaFile))
-	if err != nil || !fi.Mode().IsRegular() {
+	s, regular, err := fileid.Lstat(filepath.Join(filepath.Dir(abs), KEPMetaFile))
+	if err != nil || !regular {
 		return nil
 	}
-	s := fileid.Of(fi)
 	return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}
 }
 
@@ -80,7 +80,14 @@ func walkMarkdown(root string, o markdown.WalkOptions, warn func(string)) ([]fil
 	for i, f := range found {
 		files[i] = fileStat{rel: f.Path, abs: filepath.Join(root, filepath.FromSlash(f.Path))}
 	}
+	return statFiles(files, found), nil
+}
 
+// statFiles fills in the stat data of files (their rel and abs set,
+// sorted by rel), a few goroutines at a time, and returns those still
+// regular files, in order. found, when not nil, is the walk that found them: the stat data
+// it read are taken as they are.
+func statFiles(files []fileStat, found []markdown.Found) []fileStat {
 	const workers = 4
 	var wg sync.WaitGroup
 	missing := make([]bool, len(files))
@@ -92,17 +99,18 @@ func walkMarkdown(root string, o markdown.WalkOptions, warn func(string)) ([]fil
 				// The walk's own stat data when it read them (a dir
 				// source's walk, for its bound on bytes): a second
 				// Lstat of each file was a third of a search's time.
-				fi, err := found[i].Info, error(nil)
-				if fi == nil {
-					fi, err = os.Lstat(files[i].abs)
+				var s fileid.Stamp
+				regular, err := false, error(nil)
+				if found != nil && found[i].Info != nil {
+					s, regular = fileid.Of(found[i].Info), found[i].Info.Mode().IsRegular()
+				} else {
+					s, regular, err = fileid.Lstat(files[i].abs)
 				}
-				if err != nil || !fi.Mode().IsRegular() {
+				if err != nil || !regular {
 					missing[i] = true // removed or replaced since the directory was read
 					continue
 				}
-				files[i].size, files[i].modNS = fi.Size(), fi.ModTime().UnixNano()
-				files[i].cns, files[i].ino = fileid.Change(fi)
-				files[i].kep = kepStamp(files[i].rel, files[i].abs)
+				files[i].size, files[i].modNS, files[i].cns, files[i].ino = s.Size, s.MTime, s.CTime, s.Ino
 			}
 		}(w)
 	}
@@ -113,7 +121,21 @@ func walkMarkdown(root string, o markdown.WalkOptions, warn func(string)) ([]fil
 			out = append(out, f)
 		}
 	}
-	return out, nil
+	// A README.md's kep.yaml: most are documents too, just stat'ed (a
+	// tenth of the stats of a tree of KEPs); the others are stat'ed now.
+	for i := range out {
+		f := &out[i]
+		if !strings.EqualFold(path.Base(f.rel), "README.md") {
+			continue
+		}
+		kep := path.Join(path.Dir(f.rel), KEPMetaFile)
+		if k, ok := slices.BinarySearchFunc(out, kep, func(f fileStat, rel string) int { return strings.Compare(f.rel, rel) }); ok {
+			f.kep = &sideStamp{Size: out[k].size, ModNS: out[k].modNS, CNS: out[k].cns, Ino: out[k].ino}
+		} else {
+			f.kep = kepStamp(f.rel, f.abs)
+		}
+	}
+	return out
 }
 
 // WalkOptions are the rules of pkg's walk: none for a locked package (its
@@ -132,13 +154,16 @@ func WalkOptions(pkg Package) markdown.WalkOptions {
 	return o
 }
 
-// walkPackage lists pkg's documents: walkMarkdown of pkg.Dir, or, for a
+// walkPackage lists pkg's documents: walkMarkdown of pkg.Dir (seen, when
+// not nil, told what the walk read: markdown.WalkOptions.Seen), or, for a
 // single-file package (pkg.Only), that one file when it is a document
 // (markdown.IsDocument) and a regular file (a symbolic link is not
 // followed). A missing file or folder gives fs.ErrNotExist.
-func walkPackage(pkg Package, warn func(string)) ([]fileStat, error) {
+func walkPackage(pkg Package, warn func(string), seen func(markdown.Seen)) ([]fileStat, error) {
 	if pkg.Only == "" {
-		return walkMarkdown(pkg.Dir, WalkOptions(pkg), warn)
+		o := WalkOptions(pkg)
+		o.Seen = seen
+		return walkMarkdown(pkg.Dir, o, warn)
 	}
 	f := fileStat{rel: pkg.Only, abs: filepath.Join(pkg.Dir, pkg.Only)}
 	fi, err := os.Lstat(f.abs)
@@ -170,20 +195,27 @@ const packageWalkers = 4
 // results are in the order of pkgs.
 func walkPackages(pkgs []Package) []walkedPackage {
 	out := make([]walkedPackage, len(pkgs))
+	eachPackage(len(pkgs), func(i int) {
+		w := &out[i]
+		w.found, w.err = walkPackage(pkgs[i], func(s string) { w.notes = append(w.notes, s) }, nil)
+	})
+	return out
+}
+
+// eachPackage calls f(0) … f(n-1), packageWalkers at a time.
+func eachPackage(n int, f func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(len(pkgs), packageWalkers) {
+	for range min(n, packageWalkers) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(pkgs); i = int(next.Add(1)) - 1 {
-				w := &out[i]
-				w.found, w.err = walkPackage(pkgs[i], func(s string) { w.notes = append(w.notes, s) })
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
 			}
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 // label names pkg's files in notes: packages/<alias> for a locked package,

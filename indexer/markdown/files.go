@@ -71,6 +71,25 @@ type WalkOptions struct {
 	// pattern that would ignore the folder itself or a folder above it is
 	// left out: the folder was named on purpose.
 	Above *Above
+	// Seen, when not nil, is told what the walk's result depends on
+	// besides the documents' own stat data, each when the walk reads it:
+	// every folder it enters, with its Lstat taken before its entries are
+	// read, and every .gitignore it consults (Gitignore), with its Lstat
+	// (nil when there is none). A later walk of folders whose stat data
+	// have not moved, and of .gitignore files that have not, finds the
+	// same documents (the indexer's walk record).
+	Seen func(Seen)
+}
+
+// Seen is one folder or .gitignore a walk read (WalkOptions.Seen): its
+// slash path in the walked tree (in Above.FS when Above is set), and its
+// Lstat (nil when it could not be taken: a .gitignore that is not there,
+// a folder gone).
+type Seen struct {
+	Path  string
+	Above bool
+	Dir   bool
+	Info  fs.FileInfo
 }
 
 // Above is a walked folder's place in a larger tree (WalkOptions.Above).
@@ -126,7 +145,7 @@ type Found struct {
 // again only the documents without.
 func WalkInfo(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]Found, error) {
 	var out []Found
-	ign := newIgnoreStack(o.Above)
+	ign := newIgnoreStack(o.Above, o.Seen)
 	seen, total := 0, int64(0)
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -139,8 +158,11 @@ func WalkInfo(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]Fo
 			return nil // a folder that cannot be read: skipped
 		}
 		if p == "." {
+			if d.IsDir() {
+				o.seenDir(p, d)
+			}
 			if o.Gitignore && d.IsDir() {
-				ign.enter(fsys, ".")
+				ign.enter(fsys, ".", o.Seen)
 			}
 			return nil
 		}
@@ -161,8 +183,11 @@ func WalkInfo(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]Fo
 				return nil
 			}
 			if d.IsDir() {
-				ign.enter(fsys, p)
+				o.seenDir(p, d)
+				ign.enter(fsys, p, o.Seen)
 			}
+		} else if d.IsDir() {
+			o.seenDir(p, d)
 		}
 		if d.Type().IsRegular() && IsDocument(p) {
 			f := Found{Path: p}
@@ -185,12 +210,24 @@ func WalkInfo(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]Fo
 	return out, nil
 }
 
+// seenDir tells o.Seen of the folder p the walk is about to read.
+func (o WalkOptions) seenDir(p string, d fs.DirEntry) {
+	if o.Seen == nil {
+		return
+	}
+	fi, err := d.Info() // for a folder under the root, an Lstat now: before its entries are read
+	if err != nil {
+		fi = nil
+	}
+	o.Seen(Seen{Path: p, Dir: true, Info: fi})
+}
+
 // Ignored reports whether the document rel (slash-separated, checked
 // safe) of the dir source fsys is one its .gitignore files ignore, as
 // WalkWith with Gitignore decides: the MCP server serves none of them.
 func Ignored(fsys fs.FS, above *Above, rel string) bool {
-	ign := newIgnoreStack(above)
-	ign.enter(fsys, ".")
+	ign := newIgnoreStack(above, nil)
+	ign.enter(fsys, ".", nil)
 	elems := strings.Split(rel, "/")
 	for i := range elems {
 		p := strings.Join(elems[:i+1], "/")
@@ -199,7 +236,7 @@ func Ignored(fsys fs.FS, above *Above, rel string) bool {
 			return true
 		}
 		if isDir {
-			ign.enter(fsys, p)
+			ign.enter(fsys, p, nil)
 		}
 	}
 	return false
@@ -220,8 +257,9 @@ type ignoreStack struct {
 
 // newIgnoreStack starts a stack with the patterns of the .gitignore files
 // of above's tree from its root down to the folder, less those that would
-// ignore the folder or one above it.
-func newIgnoreStack(above *Above) *ignoreStack {
+// ignore the folder or one above it; seen (when not nil) is told of each
+// .gitignore it looks for.
+func newIgnoreStack(above *Above, seen func(Seen)) *ignoreStack {
 	s := &ignoreStack{}
 	if above == nil || above.Path == "" || above.Path == "." {
 		return s
@@ -233,7 +271,7 @@ func newIgnoreStack(above *Above) *ignoreStack {
 			dir = "."
 		}
 	ps:
-		for _, p := range parseIgnore(readIgnoreFile(above.FS, path.Join(dir, ".gitignore")), s.prefix[:i]) {
+		for _, p := range parseIgnore(readIgnoreFile(above.FS, path.Join(dir, ".gitignore"), seen, true), s.prefix[:i]) {
 			for k := 1; k <= len(s.prefix); k++ {
 				if p.Match(s.prefix[:k], true) == gitignore.Exclude {
 					continue ps
@@ -260,15 +298,15 @@ func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 }
 
 // enter reads dir's .gitignore (a regular file, its first MiB) and pushes
-// its patterns, scoped to dir.
-func (s *ignoreStack) enter(fsys fs.FS, dir string) {
+// its patterns, scoped to dir; seen (when not nil) is told of it.
+func (s *ignoreStack) enter(fsys fs.FS, dir string, seen func(Seen)) {
 	s.pop(dir)
 	domain := s.prefix[:len(s.prefix):len(s.prefix)]
 	if dir != "." {
 		domain = append(domain, strings.Split(dir, "/")...)
 	}
 	s.dirs = append(s.dirs, dir)
-	s.patterns = append(s.patterns, parseIgnore(readIgnoreFile(fsys, path.Join(dir, ".gitignore")), domain))
+	s.patterns = append(s.patterns, parseIgnore(readIgnoreFile(fsys, path.Join(dir, ".gitignore"), seen, false), domain))
 }
 
 // pop drops the folders p is not inside.
@@ -301,9 +339,17 @@ func (s *ignoreStack) ignored(p string, isDir bool) bool {
 }
 
 // readIgnoreFile reads name when it is a regular file (not through a
-// symbolic link), up to maxGitignoreBytes; nil when it cannot.
-func readIgnoreFile(fsys fs.FS, name string) []byte {
+// symbolic link), up to maxGitignoreBytes; nil when it cannot. seen (when
+// not nil) is told of its Lstat first (above: name is in Above.FS).
+func readIgnoreFile(fsys fs.FS, name string, seen func(Seen), above bool) []byte {
 	fi, err := fs.Lstat(fsys, name)
+	if seen != nil {
+		info := fi
+		if err != nil {
+			info = nil
+		}
+		seen(Seen{Path: name, Above: above, Info: info})
+	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}

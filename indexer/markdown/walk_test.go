@@ -182,3 +182,53 @@ func BenchmarkWalkGitignore(b *testing.B) {
 		})
 	}
 }
+
+// TestWalkSeen: Seen is told of every folder the walk enters (not a hidden
+// or an ignored one) with its stat data, and, with Gitignore, of every
+// .gitignore it looks for, in the folder or above it (Above), with its
+// stat data or nil when there is none.
+func TestWalkSeen(t *testing.T) {
+	project := fstest.MapFS{
+		".gitignore":               {Data: []byte("/docs/api/build/\n")},
+		"docs/api/a.md":            {Data: []byte("# a")},
+		"docs/api/sub/.gitignore":  {Data: []byte("gen/\n")},
+		"docs/api/sub/b.md":        {Data: []byte("# b")},
+		"docs/api/sub/gen/g.md":    {Data: []byte("# g")},
+		"docs/api/build/out.md":    {Data: []byte("# o")},
+		"docs/api/.hidden/h.md":    {Data: []byte("# h")},
+		"docs/api/empty/image.png": {Data: []byte("png")},
+	}
+	sub, err := fs.Sub(project, "docs/api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type seen struct {
+		Path            string
+		Above, Dir, Has bool
+	}
+	var got []seen
+	o := WalkOptions{Gitignore: true, Above: &Above{FS: project, Path: "docs/api"}, Seen: func(s Seen) {
+		got = append(got, seen{s.Path, s.Above, s.Dir, s.Info != nil})
+	}}
+	if _, err := WalkWith(sub, o, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []seen{
+		{".gitignore", true, false, true}, {"docs/.gitignore", true, false, false},
+		{".", false, true, true}, {".gitignore", false, false, false},
+		{"empty", false, true, true}, {"empty/.gitignore", false, false, false},
+		{"sub", false, true, true}, {"sub/.gitignore", false, false, true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Seen got\n%v\nwant\n%v", got, want)
+	}
+	got = nil
+	o.Gitignore, o.Above = false, nil
+	if _, err := WalkWith(sub, o, nil); err != nil {
+		t.Fatal(err)
+	}
+	want = []seen{{".", false, true, true}, {"build", false, true, true}, {"empty", false, true, true}, {"sub", false, true, true}, {"sub/gen", false, true, true}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("without Gitignore: Seen got\n%v\nwant\n%v", got, want)
+	}
+}

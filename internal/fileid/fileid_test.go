@@ -1,6 +1,8 @@
 package fileid
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -56,5 +58,35 @@ func TestStampSameAndProves(t *testing.T) {
 	old.CTime, old.Ino = 0, 0
 	if old.Proves(old, s.CTime+1) || old.Same(s) {
 		t.Error("a stamp without ctime proves the file unchanged")
+	}
+}
+
+// TestLstat: Lstat is Of(os.Lstat) and says a regular file from a folder
+// or a link; a missing file is fs.ErrNotExist.
+func TestLstat(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := os.WriteFile(p, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("f", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		regular bool
+	}{{"f", true}, {"link", false}, {".", false}} {
+		q := filepath.Join(dir, c.name)
+		fi, err := os.Lstat(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, regular, err := Lstat(q)
+		if err != nil || s != Of(fi) || regular != c.regular {
+			t.Errorf("Lstat(%s) = %+v, %v, %v; want %+v, %v", c.name, s, regular, err, Of(fi), c.regular)
+		}
+	}
+	if _, _, err := Lstat(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Lstat(missing) = %v, want fs.ErrNotExist", err)
 	}
 }

@@ -1,0 +1,379 @@
+package indexer
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/fileid"
+)
+
+// The walk record (index/walks.bin) lets the freshness check (Freshness)
+// stat a package's documents without reading its folders again. A full
+// walk of a package that matched its part of the catalogue records what
+// the walk's result depended on (markdown.WalkOptions.Seen): every folder
+// it entered with its stat data, taken before its entries were read, and
+// the .gitignore files it consulted (a dir source's), with the documents
+// it found. A folder's stat data move when an entry is added, removed or
+// renamed in it (not when a file in it is written in place), so while
+// every recorded folder and .gitignore keeps its stamp, a walk would find
+// the same documents: the next check stats those alone (a write in place
+// shows in its own stat data, as before) and compares them with the
+// part's stamp, as after a full walk. A folder or .gitignore that moved,
+// a part rebuilt since, a walk with a warning: the full walk, as before.
+//
+// A folder changed in the same tick of the file system's clock as its
+// recorded stamp was taken can keep every field of it; fileid.Proves
+// takes the record's time for that, and the record takes it
+// walkRecordSettle before its walk started, so that only folders whose
+// last change was well before the walk (coarse clocks, file systems that
+// keep whole seconds) are trusted.
+//
+// The file is a cache: written by the check (not under the project lock:
+// through confine, atomically, and only when it adds a package) and by
+// nothing else; one that cannot be read, of another version or that does
+// not match the catalogue is the full walk. A read-only project keeps
+// none.
+const walkRecordFile = "walks.bin"
+
+// walkRecordSettle is how long before a walk starts a folder's last change
+// must be for its stamp in the record to be trusted.
+const walkRecordSettle = 3 * time.Second
+
+// walkRecordMagic opens the file; the version after it changes with the
+// format, and with the schema and the document extensions (what a walk
+// finds) the file must be made again.
+const walkRecordMagic = "ctx-walks 1\n"
+
+// seenStat is one folder or .gitignore a recorded walk read: its path
+// (slash-separated, in the package folder, or in the project for a
+// .gitignore above it), and its stamp (absent: no such file).
+type seenStat struct {
+	path   string
+	above  bool
+	absent bool
+	st     fileid.Stamp
+}
+
+// pkgWalk is one package's recorded walk.
+type pkgWalk struct {
+	alias string
+	key   string // walkKey of the package: its folder and the walk's options
+	stamp string // the part's stamp the walk matched
+	at    int64  // unix nanoseconds: a stamp proves nothing unless its ctime is before this
+	seen  []seenStat
+	docs  []string // the documents found, sorted
+}
+
+// walkKey names what a package's walk depends on besides its files: its
+// folder and its walk's options (WalkOptions).
+func walkKey(pkg Package) string {
+	o := WalkOptions(pkg)
+	above := ""
+	if o.Above != nil {
+		above = pkg.Project + "\x00" + o.Above.Path
+	}
+	return strings.Join([]string{pkg.Dir, pkg.Only, above, boolStr(o.Gitignore), i64s(int64(o.MaxFiles)), i64s(o.MaxBytes)}, "\x00")
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func i64s(n int64) string { return strconv.FormatInt(n, 10) }
+
+// walkRecordVersion is what a record must have been written with.
+func walkRecordVersion() string {
+	return walkRecordMagic + i64s(schemaVersion) + " " + strings.Join(markdown.Extensions(), ",") + "\n"
+}
+
+// recorder collects what one package's walk read (markdown.WalkOptions.Seen).
+type recorder struct {
+	mu   sync.Mutex
+	seen []seenStat
+	bad  bool // a folder whose stat data could not be taken
+}
+
+func (c *recorder) add(s markdown.Seen) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s.Info == nil {
+		if s.Dir {
+			c.bad = true
+			return
+		}
+		if !s.Above {
+			return // a folder's .gitignore that is not there: adding one moves the folder's stamp
+		}
+		c.seen = append(c.seen, seenStat{path: s.Path, above: true, absent: true})
+		return
+	}
+	c.seen = append(c.seen, seenStat{path: s.Path, above: s.Above, st: fileid.Of(s.Info)})
+}
+
+// record makes the walk record of pkg from its full walk w (recorded by
+// c, started at start; settle is walkRecordSettle), which matched stamp; ok is false when the walk
+// cannot be trusted later: a warning, a folder without stat data or one
+// changed too close to the walk.
+func (c *recorder) record(pkg Package, w walkedPackage, stamp string, start time.Time, settle time.Duration) (pkgWalk, bool) {
+	at := start.Add(-settle).UnixNano()
+	if c.bad || len(w.notes) > 0 || w.err != nil || stamp == "" {
+		return pkgWalk{}, false
+	}
+	for _, s := range c.seen {
+		if !s.absent && !s.st.Proves(s.st, at) {
+			return pkgWalk{}, false
+		}
+	}
+	docs := make([]string, len(w.found))
+	for i, f := range w.found {
+		docs[i] = f.rel
+	}
+	return pkgWalk{alias: pkg.Alias, key: walkKey(pkg), stamp: stamp, at: at, seen: c.seen, docs: docs}, true
+}
+
+// unmoved reports whether every folder and .gitignore rec's walk read is
+// as it was then, proven by its stamp (fileid.Proves).
+func (rec *pkgWalk) unmoved(pkg Package) bool {
+	for _, s := range rec.seen {
+		p := filepath.Join(pkg.Dir, filepath.FromSlash(s.path))
+		if s.above {
+			p = filepath.Join(pkg.Project, filepath.FromSlash(s.path))
+		}
+		var fi fs.FileInfo
+		var err error
+		if s.path == "." && !s.above {
+			fi, err = os.Stat(p) // as fs.WalkDir stats its root
+		} else {
+			fi, err = os.Lstat(p)
+		}
+		if s.absent {
+			if !errors.Is(err, fs.ErrNotExist) {
+				return false
+			}
+			continue
+		}
+		if err != nil || !s.st.Proves(fileid.Of(fi), rec.at) {
+			return false
+		}
+	}
+	return true
+}
+
+// statDocs stats the documents of rec in pkg's folder, as walkMarkdown
+// does those it finds: a document gone or no longer a regular file is
+// left out (the stamp then differs from the part's).
+func (rec *pkgWalk) statDocs(pkg Package) []fileStat {
+	files := make([]fileStat, len(rec.docs))
+	for i, rel := range rec.docs {
+		files[i] = fileStat{rel: rel, abs: filepath.Join(pkg.Dir, filepath.FromSlash(rel))}
+	}
+	return statFiles(files, nil)
+}
+
+// encodeWalks writes the records, sorted by alias.
+func encodeWalks(recs map[string]pkgWalk) []byte {
+	aliases := make([]string, 0, len(recs))
+	for a := range recs {
+		aliases = append(aliases, a)
+	}
+	sort.Strings(aliases)
+	b := []byte(walkRecordVersion())
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	num := func(n int64) { b = binary.AppendVarint(b, n) }
+	b = binary.AppendUvarint(b, uint64(len(aliases)))
+	for _, a := range aliases {
+		r := recs[a]
+		str(r.alias)
+		str(r.key)
+		str(r.stamp)
+		num(r.at)
+		b = binary.AppendUvarint(b, uint64(len(r.seen)))
+		for _, s := range r.seen {
+			str(s.path)
+			flags := int64(0)
+			if s.above {
+				flags |= 1
+			}
+			if s.absent {
+				flags |= 2
+			}
+			num(flags)
+			num(s.st.Size)
+			num(s.st.MTime)
+			num(s.st.CTime)
+			b = binary.AppendUvarint(b, s.st.Ino)
+		}
+		b = binary.AppendUvarint(b, uint64(len(r.docs)))
+		for _, d := range r.docs {
+			str(d)
+		}
+	}
+	return b
+}
+
+// errWalkRecord is a walk record that cannot be read: ignored.
+var errWalkRecord = errors.New("indexer: walk record unreadable")
+
+// decodeWalks reads what encodeWalks wrote; any fault, a path that is not
+// a clean relative one (fs.ValidPath) included, is errWalkRecord.
+func decodeWalks(b []byte) (map[string]pkgWalk, error) {
+	v := walkRecordVersion()
+	if !bytes.HasPrefix(b, []byte(v)) {
+		return nil, errWalkRecord
+	}
+	b = b[len(v):]
+	all := string(b) // one copy: the paths are slices of it
+	bad := false
+	uv := func() uint64 {
+		n, k := binary.Uvarint(b)
+		if k <= 0 {
+			bad = true
+			return 0
+		}
+		b = b[k:]
+		return n
+	}
+	num := func() int64 {
+		n, k := binary.Varint(b)
+		if k <= 0 {
+			bad = true
+			return 0
+		}
+		b = b[k:]
+		return n
+	}
+	str := func() string {
+		n := uv()
+		if bad || n > uint64(len(b)) {
+			bad = true
+			return ""
+		}
+		off := len(all) - len(b)
+		b = b[n:]
+		return all[off : off+int(n)]
+	}
+	count := func() int { // a count no larger than the bytes left: a corrupt file allocates nothing big
+		n := uv()
+		if n > uint64(len(b)) {
+			bad = true
+			return 0
+		}
+		return int(n)
+	}
+	recs := map[string]pkgWalk{}
+	for range count() {
+		r := pkgWalk{alias: str(), key: str(), stamp: str(), at: num()}
+		r.seen = make([]seenStat, count())
+		for i := range r.seen {
+			s := seenStat{path: str()}
+			flags := num()
+			s.above, s.absent = flags&1 != 0, flags&2 != 0
+			s.st = fileid.Stamp{Size: num(), MTime: num(), CTime: num(), Ino: uv()}
+			r.seen[i] = s
+		}
+		r.docs = make([]string, count())
+		for i := range r.docs {
+			r.docs[i] = str()
+		}
+		for _, p := range r.docs {
+			bad = bad || !fs.ValidPath(p) || p == "."
+		}
+		for _, s := range r.seen {
+			bad = bad || !fs.ValidPath(s.path)
+		}
+		if bad {
+			return nil, errWalkRecord
+		}
+		recs[r.alias] = r
+	}
+	if bad || len(b) != 0 {
+		return nil, errWalkRecord
+	}
+	return recs, nil
+}
+
+// readWalks reads indexDir's walk record; nil when there is none or it
+// cannot be read.
+func readWalks(indexDir string) map[string]pkgWalk {
+	b, err := os.ReadFile(filepath.Join(indexDir, walkRecordFile))
+	if err != nil {
+		return nil
+	}
+	recs, err := decodeWalks(b)
+	if err != nil {
+		return nil
+	}
+	return recs
+}
+
+// writeWalks replaces the walk record; an error (a read-only project, say)
+// leaves the old one or none, which only costs the next check a full walk.
+func writeWalks(contextDir, indexDir string, recs map[string]pkgWalk) {
+	_ = confine.New(contextDir).WriteFileAtomic(filepath.Join(indexDir, walkRecordFile), encodeWalks(recs), 0o644)
+}
+
+// freshWalks walks pkgs for Freshness (walkPackages' result): a package
+// whose walk record still holds (the same folder and options, the part's
+// stamp it matched, every folder and .gitignore it read unmoved) has its
+// recorded documents stat'ed; the others are walked in full, and each
+// that matches its part (parts) is recorded for the next check. skip(i)
+// says a package is stale whatever its files: no record is made of it.
+func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip func(i int) bool) []walkedPackage {
+	start := time.Now()
+	indexDir := r.indexDir()
+	recs := readWalks(indexDir)
+	walks := make([]walkedPackage, len(pkgs))
+	recd := make([]*recorder, len(pkgs))
+	used := make([]bool, len(pkgs))
+	eachPackage(len(pkgs), func(i int) {
+		p, w := pkgs[i], &walks[i]
+		if p.Only != "" || skip(i) {
+			w.found, w.err = walkPackage(p, func(s string) { w.notes = append(w.notes, s) }, nil)
+			return
+		}
+		part := parts[p.Alias]
+		if rec, ok := recs[p.Alias]; ok && part.File != "" && rec.key == walkKey(p) && rec.stamp == part.Stamp && rec.unmoved(p) {
+			w.found, used[i] = rec.statDocs(p), true
+			r.walks[0].Add(1)
+			return
+		}
+		c := &recorder{}
+		recd[i] = c
+		r.walks[1].Add(1)
+		w.found, w.err = walkPackage(p, func(s string) { w.notes = append(w.notes, s) }, c.add)
+	})
+	next := map[string]pkgWalk{}
+	added := false
+	for i, p := range pkgs {
+		part := parts[p.Alias]
+		switch {
+		case used[i]:
+			next[p.Alias] = recs[p.Alias]
+		case recd[i] != nil && part.File != "" && filesMatch(walks[i], part):
+			if rec, ok := recd[i].record(p, walks[i], part.Stamp, start, r.walkSettle); ok {
+				next[p.Alias], added = rec, true
+			}
+		}
+	}
+	if added {
+		writeWalks(r.contextDir, indexDir, next)
+	}
+	return walks
+}
