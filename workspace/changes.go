@@ -412,6 +412,13 @@ func ChangesSummary(set *changes.Set) []string {
 // changed" part and renders INDEX.md again (indexer.NoteRecent, the
 // owner of INDEX.md). A set with nothing changed leaves it as it is.
 func (w *Workspace) NoteChanges(ctx context.Context, set *changes.Set) error {
+	_, err := indexer.NoteRecent(ctx, w.Dir(), recentChanges(set), w.indexOptions(indexer.Options{}))
+	return err
+}
+
+// recentChanges is set's changed packages as INDEX.md's "Recently
+// changed" records them.
+func recentChanges(set *changes.Set) []indexer.RecentChange {
 	var recent []indexer.RecentChange
 	at := now().UTC()
 	for _, p := range set.Packages {
@@ -437,6 +444,5 @@ func (w *Workspace) NoteChanges(ctx context.Context, set *changes.Set) error {
 		}
 		recent = append(recent, rc)
 	}
-	_, err := indexer.NoteRecent(ctx, w.Dir(), recent, w.indexOptions(indexer.Options{}))
-	return err
+	return recent
 }

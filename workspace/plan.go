@@ -31,6 +31,9 @@ type plan struct {
 	tasks  []*task
 	force  bool // back up local edits, then go on
 	frozen bool // never write the lock
+	// changes makes execute work out what changed in the documents of the
+	// packages it moves (UpdateOptions.Changes).
+	summarize bool
 }
 
 // step is what execute does for one task.
@@ -562,6 +565,7 @@ func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOption
 	if o.DryRun {
 		return p.report(), nil
 	}
+	p.summarize = o.Changes
 	rep, err := w.execute(ctx, p)
 	if err == nil {
 		w.noteCacheUse(ctx, p)
