@@ -255,7 +255,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 			entry.Hash, entry.Audience, entry.Withheld, entry.Updated = hash, lockAud, len(aud.withheld), stamp
 		}
 	}
-	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry}
+	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry, staged: st}
 	if pt != nil {
 		j.Op, j.Patch = opPatch, pt
 	}

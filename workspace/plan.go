@@ -206,13 +206,13 @@ func (t *task) upToDate(force bool) bool {
 // nothing: it goes on, neither skipped nor backed up.
 func (w *Workspace) checkDirty(ctx context.Context, t *task, force bool) {
 	loc := t.loc
-	if loc.present && loc.state != nil {
-		changes, err := diff(w.pkgDir(t.alias), loc.state, true)
+	if loc.present && loc.state != nil && !loc.complete {
+		changes, complete, err := diff(w.pkgDir(t.alias), loc.state, true)
 		if err != nil {
 			t.fail(err)
 			return
 		}
-		loc.changes = changes
+		loc.changes, loc.complete = changes, complete
 	}
 	if !loc.dirty() {
 		return

@@ -253,6 +253,18 @@ func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
 // walkFiles calls fn for every non-directory under dir, in lexical order,
 // never following symbolic links.
 func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
+	return walkPaths(dir, func(rel string, d fs.DirEntry) error {
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return fn(rel, fi)
+	})
+}
+
+// walkPaths is walkFiles for a caller that needs no stat data: a file's
+// name and type come from reading its folder, with no lstat a file.
+func walkPaths(dir string, fn func(rel string, d fs.DirEntry) error) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -264,11 +276,7 @@ func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
 		if err != nil {
 			return err
 		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return fn(filepath.ToSlash(rel), fi)
+		return fn(filepath.ToSlash(rel), d)
 	})
 }
 
@@ -307,16 +315,18 @@ const (
 // back), so with full (what any step that replaces or deletes a package's
 // files must do) every file is hashed, and without full (status) only one
 // whose mtime moved. A nil st means ctx knows nothing of dir: every file
-// is added.
-func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
+// is added. complete reports that the answer is the one full gives: no
+// file was left unread that full would have hashed (on a system with
+// ctimes, always).
+func diff(dir string, st *pkgState, full bool) (out []FileChange, complete bool, err error) {
 	want := map[string]fileState{}
 	if st != nil {
 		for _, f := range st.Files {
 			want[f.Path] = f
 		}
 	}
-	var out []FileChange
-	err := walkFiles(dir, func(rel string, fi fs.FileInfo) error {
+	complete = true
+	err = walkFiles(dir, func(rel string, fi fs.FileInfo) error {
 		f, ok := want[rel]
 		if !ok {
 			out = append(out, FileChange{Path: rel, Change: changeAdded})
@@ -332,7 +342,9 @@ func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
 			out = append(out, FileChange{Path: rel, Change: changeModified})
 			return nil
 		}
-		if !proven(f, fi, st.at) && (full || maybeEdited(f, fi)) {
+		if !proven(f, fi, st.at) && !full && !maybeEdited(f, fi) {
+			complete = false
+		} else if !proven(f, fi, st.at) {
 			blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
 			if err != nil {
 				return err
@@ -348,13 +360,13 @@ func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("check local changes: %w", err)
+		return nil, false, fmt.Errorf("check local changes: %w", err)
 	}
 	for p := range want {
 		out = append(out, FileChange{Path: p, Change: changeDeleted})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	return out, complete, nil
 }
 
 // proven reports whether the stat data fi proves the file f, recorded in
@@ -377,6 +389,9 @@ type local struct {
 	present bool      // packages/<alias> exists
 	state   *pkgState // what ctx installed; nil when unknown
 	changes []FileChange
+	// complete says changes are what the guard's full check finds (diff's
+	// complete): checkDirty need not look again.
+	complete bool
 }
 
 func (l *local) dirty() bool { return len(l.changes) > 0 }
@@ -412,7 +427,7 @@ func (w *Workspace) inspect(alias string, locked *lockfile.Entry, full bool) (*l
 		}
 	}
 	l.state = st
-	l.changes, err = diff(dir, st, full)
+	l.changes, l.complete, err = diff(dir, st, full)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", alias, err)
 	}
