@@ -74,7 +74,13 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 		return rep, err
 	}
 	if sum != nil {
-		go sum.work(ctx, w, rep)
+		states := map[string]*pkgState{}
+		for _, t := range ts {
+			if t.j != nil && t.j.staged != nil {
+				states[t.alias] = t.j.staged
+			}
+		}
+		go sum.work(ctx, w, rep, states)
 	}
 	if changed || !exists(w.path(project.IndexName)) {
 		rep.Index = w.syncIndex(ctx, stream, iopts)
@@ -101,7 +107,7 @@ type pendingChanges struct {
 
 // work computes the changes of the packages rep moved (Updated), then
 // closes done.
-func (c *pendingChanges) work(ctx context.Context, w *Workspace, rep *Report) {
+func (c *pendingChanges) work(ctx context.Context, w *Workspace, rep *Report, states map[string]*pkgState) {
 	defer close(c.done)
 	var moved []string
 	for _, r := range rep.Packages {
@@ -110,7 +116,7 @@ func (c *pendingChanges) work(ctx context.Context, w *Workspace, rep *Report) {
 		}
 	}
 	if len(moved) > 0 {
-		c.set, c.err = w.Changes(ctx, ChangesOptions{Aliases: moved, LastChange: true})
+		c.set, c.err = w.Changes(ctx, ChangesOptions{Aliases: moved, LastChange: true, states: states})
 	}
 }
 
