@@ -93,6 +93,13 @@ type Options struct {
 	// Sync of any kind, renders it; SyncReport's IndexTokens and Degraded
 	// are then the last render's. For ctx mcp's re-index of an edit.
 	DeferIndexMD bool
+	// Recent, when set, is called before INDEX.md is rendered, and what it
+	// returns is recorded as what the last update changed (NoteRecent's
+	// record), so that the one render shows it: an update's summary
+	// without a second render of INDEX.md (issue 31). An empty list
+	// leaves the record as it is. A record that cannot be written is a
+	// warning.
+	Recent func() []RecentChange
 	// Warn receives notes about input (broken front matter with file:line,
 	// skipped binary or oversized files). May be nil.
 	Warn func(msg string)

@@ -54,11 +54,32 @@ func NoteRecent(ctx context.Context, contextDir string, recent []RecentChange, o
 	if len(recent) == 0 {
 		return nil, nil
 	}
-	d := confine.New(contextDir)
-	if err := writeJSONAtomic(d, filepath.Join(contextDir, project.IndexDir, recentFile), recent); err != nil {
-		return nil, fmt.Errorf("indexer: record recent changes: %w", err)
+	if err := writeRecent(confine.New(contextDir), filepath.Join(contextDir, project.IndexDir), recent); err != nil {
+		return nil, err
 	}
 	return RenderIndexMD(ctx, contextDir, opts)
+}
+
+// writeRecent records recent in indexDir (an empty one leaves the record).
+func writeRecent(d confine.Dir, indexDir string, recent []RecentChange) error {
+	if len(recent) == 0 {
+		return nil
+	}
+	if err := writeJSONAtomic(d, filepath.Join(indexDir, recentFile), recent); err != nil {
+		return fmt.Errorf("indexer: record recent changes: %w", err)
+	}
+	return nil
+}
+
+// noteRecent records what opts.Recent returns, if set, before a render;
+// a failure is a warning (the render goes on without it).
+func noteRecent(d confine.Dir, indexDir string, opts Options, warn func(string)) {
+	if opts.Recent == nil {
+		return
+	}
+	if err := writeRecent(d, indexDir, opts.Recent()); err != nil {
+		warn(fmt.Sprintf("%v; INDEX.md does not say what changed", err))
+	}
 }
 
 // readRecent reads the record of indexDir; none when missing or unreadable.

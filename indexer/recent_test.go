@@ -71,3 +71,32 @@ func TestNoteRecent(t *testing.T) {
 		t.Error("a budget too small for one line still shows the part")
 	}
 }
+
+// TestSyncRecent: a Sync with Options.Recent records what it returns and
+// shows it in the same render of INDEX.md, as NoteRecent would after it;
+// an empty answer leaves the record (and INDEX.md) as it was.
+func TestSyncRecent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	pkgs := testPackages()
+	recent := []RecentChange{{Alias: pkgs[0].Alias, Summary: "1 document changed", Docs: []string{"guide.md: Configure"}}}
+	asked := 0
+	if _, err := Sync(ctx, dir, pkgs, Options{Recent: func() []RecentChange { asked++; return recent }}); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "INDEX.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "## Recently changed\n\n- `" + pkgs[0].Alias + "`: 1 document changed: `guide.md: Configure`\n"
+	if asked != 1 || !strings.Contains(string(md), want) {
+		t.Fatalf("Recent asked %d times; INDEX.md lacks\n%s\nin:\n%s", asked, want, md)
+	}
+	if _, err := Sync(ctx, dir, pkgs, Options{Recent: func() []RecentChange { return nil }}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "INDEX.md")); string(got) != string(md) {
+		t.Errorf("a Sync whose Recent returned nothing changed INDEX.md:\n%s", got)
+	}
+}

@@ -281,6 +281,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		rep.Added, rep.Updated, rep.Unchanged = countRecords(out.files), 0, 0
 		p.cat = last // what publish compares INDEX.md with
 	}
+	noteRecent(s.d, s.indexDir, s.opts, s.warn)
 	if err := publish(s.d, s.contextDir, s.indexDir, p, out, budget, false, rep); err != nil {
 		return nil, err
 	}

@@ -101,6 +101,9 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err != nil {
 		return nil, err
 	}
+	if !opts.DeferIndexMD {
+		noteRecent(d, indexDir, opts, warn)
+	}
 	if err := publish(d, contextDir, indexDir, p, out, budget, opts.DeferIndexMD, rep); err != nil {
 		return nil, err
 	}

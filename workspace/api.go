@@ -20,6 +20,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/confine"
@@ -179,6 +180,15 @@ func (p PackageResult) Why() string {
 type Report struct {
 	Packages []PackageResult
 	Index    *indexer.SyncReport // nil if the index was not touched
+	// Changes is what changed in the documents of the packages Updated
+	// (Changes with LastChange), with UpdateOptions.Changes; nil when none
+	// moved or ChangesErr says why it is not known.
+	Changes    *changes.Set
+	ChangesErr error
+	// ChangesNoted says that the index's render of INDEX.md recorded
+	// Changes in its "Recently changed" part (NoteChanges, in the same
+	// render): when false and Changes has some, NoteChanges is still to do.
+	ChangesNoted bool
 }
 
 // Partial reports whether any package was skipped or failed.
@@ -218,6 +228,11 @@ type UpdateOptions struct {
 	// TTL: a conditional request with the locked ETag / Last-Modified, so
 	// content that did not change costs one 304.
 	Refresh bool
+	// Changes works out what changed in the documents of the packages
+	// updated (Report.Changes), while the index is brought up to date, and
+	// records it in INDEX.md's "Recently changed" in the index's one
+	// render of INDEX.md (NoteChanges without a second render).
+	Changes bool
 }
 
 // RemoveOptions configure Remove.

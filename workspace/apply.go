@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
+	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
@@ -27,7 +29,13 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 	stamp := now()
 	w.attachEngine(ts)
 	go indexer.Prepare(w.Dir()) // while the fetches wait on the network
-	stream := w.startIndex(ctx, ts)
+	var sum *pendingChanges
+	iopts := w.indexOptions(indexer.Options{})
+	if p.summarize {
+		sum = &pendingChanges{done: make(chan struct{})}
+		iopts.Recent = sum.recent
+	}
+	stream := w.startIndex(ctx, ts, iopts)
 	parallel(len(ts), w.opts.Jobs, func(i int) {
 		if err := ctx.Err(); err != nil {
 			ts[i].fail(err)
@@ -65,12 +73,62 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 		abortIndex(stream)
 		return rep, err
 	}
+	if sum != nil {
+		states := map[string]*pkgState{}
+		for _, t := range ts {
+			if t.j != nil && t.j.staged != nil {
+				states[t.alias] = t.j.staged
+			}
+		}
+		go sum.work(ctx, w, rep, states)
+	}
 	if changed || !exists(w.path(project.IndexName)) {
-		rep.Index = w.syncIndex(ctx, stream)
+		rep.Index = w.syncIndex(ctx, stream, iopts)
 	} else {
 		abortIndex(stream)
 	}
+	if sum != nil {
+		<-sum.done
+		rep.Changes, rep.ChangesErr = sum.set, sum.err
+		rep.ChangesNoted = rep.Index != nil && sum.noted.Load()
+	}
 	return rep, nil
+}
+
+// pendingChanges is an update's summary (UpdateOptions.Changes), worked
+// out while the index is brought up to date, and handed to the index
+// (indexer.Options.Recent) for its one render of INDEX.md.
+type pendingChanges struct {
+	done  chan struct{} // closed when set and err are known
+	set   *changes.Set
+	err   error
+	noted atomic.Bool // the index asked for it (recent)
+}
+
+// work computes the changes of the packages rep moved (Updated), then
+// closes done.
+func (c *pendingChanges) work(ctx context.Context, w *Workspace, rep *Report, states map[string]*pkgState) {
+	defer close(c.done)
+	var moved []string
+	for _, r := range rep.Packages {
+		if r.Action == Updated {
+			moved = append(moved, r.Alias)
+		}
+	}
+	if len(moved) > 0 {
+		c.set, c.err = w.Changes(ctx, ChangesOptions{Aliases: moved, LastChange: true, states: states})
+	}
+}
+
+// recent waits for the changes and returns them as INDEX.md's record
+// (indexer.Options.Recent).
+func (c *pendingChanges) recent() []indexer.RecentChange {
+	<-c.done
+	c.noted.Store(true)
+	if c.set == nil {
+		return nil
+	}
+	return recentChanges(c.set)
 }
 
 // apply does one task's step. Errors go to t.res.
@@ -203,7 +261,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 			entry.Hash, entry.Audience, entry.Withheld, entry.Updated = hash, lockAud, len(aud.withheld), stamp
 		}
 	}
-	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry}
+	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry, staged: st}
 	if pt != nil {
 		j.Op, j.Patch = opPatch, pt
 	}

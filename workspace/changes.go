@@ -41,6 +41,10 @@ type ChangesOptions struct {
 	LastChange bool
 	// Limits bound the diffs.
 	Limits changes.Limits
+
+	// states are the packages' states the caller holds in memory (an
+	// update's, as it staged them), by alias: not read again.
+	states map[string]*pkgState
 }
 
 // previousLock is what writeLock keeps of the lock it replaces
@@ -209,7 +213,7 @@ func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set
 		if e, ok := now.Packages[a]; ok {
 			ne = &e
 		}
-		p, err := w.packageChanges(ctx, a, oe, ne, o.Limits)
+		p, err := w.packageChanges(ctx, a, oe, ne, o.Limits, o.states[a])
 		if err != nil {
 			return nil, err
 		}
@@ -227,7 +231,10 @@ type errUnavailable struct{ why string }
 
 func (e errUnavailable) Error() string { return e.why }
 
-func (w *Workspace) packageChanges(ctx context.Context, alias string, oe, ne *lockfile.Entry, lim changes.Limits) (changes.Package, error) {
+// packageChanges compares the package alias at oe and at ne; st is its
+// state when the caller holds it (else it is read here, once, when a side
+// is a git package's).
+func (w *Workspace) packageChanges(ctx context.Context, alias string, oe, ne *lockfile.Entry, lim changes.Limits, st *pkgState) (changes.Package, error) {
 	p := changes.Package{Alias: alias, Status: changes.StatusChanged, Documents: []changes.Document{}}
 	if oe != nil {
 		p.Kind, p.OldRev = oe.Kind, oe.Rev
@@ -239,6 +246,20 @@ func (w *Workspace) packageChanges(ctx context.Context, alias string, oe, ne *lo
 		p.Status = changes.StatusUnchanged
 		return p, nil
 	}
+	var sizes map[string]int64
+	if st == nil && ((oe != nil && oe.Kind == project.KindGit) || (ne != nil && ne.Kind == project.KindGit)) {
+		st, _ = w.readState(alias)
+	}
+	if st != nil {
+		// The blobs ctx installed have the sizes it recorded: the size
+		// limit need not read them from the store.
+		sizes = make(map[string]int64, len(st.Files))
+		for _, f := range st.Files {
+			if f.Mode.IsRegular() {
+				sizes[f.Blob] = f.Size
+			}
+		}
+	}
 	var oldFiles, newFiles []changes.File
 	for _, side := range []struct {
 		e   *lockfile.Entry
@@ -247,7 +268,7 @@ func (w *Workspace) packageChanges(ctx context.Context, alias string, oe, ne *lo
 		if side.e == nil {
 			continue
 		}
-		files, done, err := w.entryFiles(ctx, alias, *side.e)
+		files, done, err := w.entryFiles(ctx, alias, *side.e, sizes)
 		if err != nil {
 			var u errUnavailable
 			if errors.As(err, &u) || ctx.Err() == nil {
@@ -307,20 +328,13 @@ func withhold(files, other []changes.File, e *lockfile.Entry) []changes.File {
 }
 
 // entryFiles lists the files of the package version e pins, from the
-// caches, without touching the package folder.
-func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Entry) ([]changes.File, func(), error) {
+// caches, without touching the package folder. sizes are the blobs' sizes
+// ctx recorded (packageChanges), if any.
+func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Entry, sizes map[string]int64) ([]changes.File, func(), error) {
 	switch e.Kind {
 	case project.KindGit:
 		req := gitengine.FetchRequest{URL: w.fetchURL(e.Source), Commit: e.Rev, Ref: e.Ref, Path: e.Path, Tree: e.Tree}
-		if st, err := w.readState(alias); err == nil {
-			// The blobs ctx installed have the sizes it recorded: the
-			// size limit need not read them from the store.
-			sizes := make(map[string]int64, len(st.Files))
-			for _, f := range st.Files {
-				if f.Mode.IsRegular() {
-					sizes[f.Blob] = f.Size
-				}
-			}
+		if sizes != nil {
 			req.KnownSize = func(_, blob string) (int64, bool) {
 				size, ok := sizes[blob]
 				return size, ok
@@ -412,6 +426,13 @@ func ChangesSummary(set *changes.Set) []string {
 // changed" part and renders INDEX.md again (indexer.NoteRecent, the
 // owner of INDEX.md). A set with nothing changed leaves it as it is.
 func (w *Workspace) NoteChanges(ctx context.Context, set *changes.Set) error {
+	_, err := indexer.NoteRecent(ctx, w.Dir(), recentChanges(set), w.indexOptions(indexer.Options{}))
+	return err
+}
+
+// recentChanges is set's changed packages as INDEX.md's "Recently
+// changed" records them.
+func recentChanges(set *changes.Set) []indexer.RecentChange {
 	var recent []indexer.RecentChange
 	at := now().UTC()
 	for _, p := range set.Packages {
@@ -437,6 +458,5 @@ func (w *Workspace) NoteChanges(ctx context.Context, set *changes.Set) error {
 		}
 		recent = append(recent, rc)
 	}
-	_, err := indexer.NoteRecent(ctx, w.Dir(), recent, w.indexOptions(indexer.Options{}))
-	return err
+	return recent
 }

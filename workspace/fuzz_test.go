@@ -88,7 +88,7 @@ func FuzzGuard(f *testing.F) {
 		}
 		sort.Strings(want)
 		for _, full := range []bool{true, false} {
-			changes, err := diff(dir, st, full)
+			changes, _, err := diff(dir, st, full)
 			if err != nil {
 				t.Fatal(err)
 			}

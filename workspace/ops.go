@@ -101,7 +101,7 @@ func (w *Workspace) indexOptions(o indexer.Options) indexer.Options {
 // package is indexed as it lands. It returns nil when nothing is fetched
 // or the stream cannot start (another process writing the index:
 // syncIndex then runs Sync, which waits for it).
-func (w *Workspace) startIndex(ctx context.Context, ts []*task) *indexer.Stream {
+func (w *Workspace) startIndex(ctx context.Context, ts []*task, o indexer.Options) *indexer.Stream {
 	fetches := false
 	for _, t := range ts {
 		fetches = fetches || t.step == stepInstall
@@ -109,7 +109,7 @@ func (w *Workspace) startIndex(ctx context.Context, ts []*task) *indexer.Stream 
 	if !fetches || w.opts.indexAfter {
 		return nil
 	}
-	s, err := indexer.StartSync(ctx, w.Dir(), w.indexOptions(indexer.Options{}))
+	s, err := indexer.StartSync(ctx, w.Dir(), o)
 	if err != nil {
 		if !errors.Is(err, indexer.ErrIndexBusy) {
 			w.log("warning: %v (the index is brought up to date at the end)", err)
@@ -126,10 +126,10 @@ func abortIndex(s *indexer.Stream) {
 	}
 }
 
-// syncIndex updates the index after packages changed: it finishes stream
-// (nil: a plain Sync). The packages' work is done by then: a failure here
+// syncIndex updates the index after packages changed, with o (Reindex's
+// defaults filled in): it finishes stream (nil: a plain Sync). The packages' work is done by then: a failure here
 // is a warning, not the command's failure.
-func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream) (rep *indexer.SyncReport) {
+func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream, o indexer.Options) (rep *indexer.SyncReport) {
 	defer func() {
 		if p := recover(); p != nil {
 			w.log("warning: the index was not updated: the indexer crashed: %v (run `ctx index` to retry; please report this)", p)
@@ -145,7 +145,10 @@ func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream) (rep 
 			rep, err = stream.Finish(ctx, pkgs)
 		}
 	} else {
-		rep, err = w.Reindex(ctx, indexer.Options{})
+		var pkgs []indexer.Package
+		if pkgs, err = w.indexPackages(); err == nil {
+			rep, err = indexer.Sync(ctx, w.Dir(), pkgs, o)
+		}
 	}
 	if err != nil {
 		w.log("warning: the index was not updated: %v (run `ctx index` to retry)", err)

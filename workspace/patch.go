@@ -138,7 +138,7 @@ func (s stageTree) docs(warn func(dir string, err error)) ([]string, error) {
 // a staged file whose sum the fetch computed as it wrote it.
 func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error) {
 	files := map[string]string{}
-	err := walkFiles(s.stage, func(rel string, _ fs.FileInfo) error {
+	err := walkPaths(s.stage, func(rel string, _ fs.DirEntry) error {
 		files[rel] = s.stage
 		return nil
 	})
@@ -253,7 +253,7 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 	p := &patch{}
 	kept := map[string]fileState{}
 	seen := map[string]bool{}
-	err := walkFiles(dir, func(rel string, _ fs.FileInfo) error {
+	err := walkPaths(dir, func(rel string, _ fs.DirEntry) error {
 		if naming.CheckFilePath(rel) != nil {
 			return errNoPatch
 		}

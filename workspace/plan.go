@@ -31,6 +31,9 @@ type plan struct {
 	tasks  []*task
 	force  bool // back up local edits, then go on
 	frozen bool // never write the lock
+	// changes makes execute work out what changed in the documents of the
+	// packages it moves (UpdateOptions.Changes).
+	summarize bool
 }
 
 // step is what execute does for one task.
@@ -203,13 +206,13 @@ func (t *task) upToDate(force bool) bool {
 // nothing: it goes on, neither skipped nor backed up.
 func (w *Workspace) checkDirty(ctx context.Context, t *task, force bool) {
 	loc := t.loc
-	if loc.present && loc.state != nil {
-		changes, err := diff(w.pkgDir(t.alias), loc.state, true)
+	if loc.present && loc.state != nil && !loc.complete {
+		changes, complete, err := diff(w.pkgDir(t.alias), loc.state, true)
 		if err != nil {
 			t.fail(err)
 			return
 		}
-		loc.changes = changes
+		loc.changes, loc.complete = changes, complete
 	}
 	if !loc.dirty() {
 		return
@@ -562,6 +565,7 @@ func (w *Workspace) Update(ctx context.Context, aliases []string, o UpdateOption
 	if o.DryRun {
 		return p.report(), nil
 	}
+	p.summarize = o.Changes
 	rep, err := w.execute(ctx, p)
 	if err == nil {
 		w.noteCacheUse(ctx, p)

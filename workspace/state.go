@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -185,7 +186,7 @@ type (
 )
 
 func (w *Workspace) writeState(p string, st *pkgState) error {
-	data, err := json.Marshal(st)
+	data, err := encodeState(st)
 	if err != nil {
 		return err
 	}
@@ -253,6 +254,18 @@ func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
 // walkFiles calls fn for every non-directory under dir, in lexical order,
 // never following symbolic links.
 func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
+	return walkPaths(dir, func(rel string, d fs.DirEntry) error {
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return fn(rel, fi)
+	})
+}
+
+// walkPaths is walkFiles for a caller that needs no stat data: a file's
+// name and type come from reading its folder, with no lstat a file.
+func walkPaths(dir string, fn func(rel string, d fs.DirEntry) error) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -264,11 +277,7 @@ func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
 		if err != nil {
 			return err
 		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return fn(filepath.ToSlash(rel), fi)
+		return fn(filepath.ToSlash(rel), d)
 	})
 }
 
@@ -307,16 +316,18 @@ const (
 // back), so with full (what any step that replaces or deletes a package's
 // files must do) every file is hashed, and without full (status) only one
 // whose mtime moved. A nil st means ctx knows nothing of dir: every file
-// is added.
-func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
+// is added. complete reports that the answer is the one full gives: no
+// file was left unread that full would have hashed (on a system with
+// ctimes, always).
+func diff(dir string, st *pkgState, full bool) (out []FileChange, complete bool, err error) {
 	want := map[string]fileState{}
 	if st != nil {
 		for _, f := range st.Files {
 			want[f.Path] = f
 		}
 	}
-	var out []FileChange
-	err := walkFiles(dir, func(rel string, fi fs.FileInfo) error {
+	complete = true
+	err = walkFiles(dir, func(rel string, fi fs.FileInfo) error {
 		f, ok := want[rel]
 		if !ok {
 			out = append(out, FileChange{Path: rel, Change: changeAdded})
@@ -332,7 +343,9 @@ func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
 			out = append(out, FileChange{Path: rel, Change: changeModified})
 			return nil
 		}
-		if !proven(f, fi, st.at) && (full || maybeEdited(f, fi)) {
+		if !proven(f, fi, st.at) && !full && !maybeEdited(f, fi) {
+			complete = false
+		} else if !proven(f, fi, st.at) {
 			blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
 			if err != nil {
 				return err
@@ -348,13 +361,13 @@ func diff(dir string, st *pkgState, full bool) ([]FileChange, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("check local changes: %w", err)
+		return nil, false, fmt.Errorf("check local changes: %w", err)
 	}
 	for p := range want {
 		out = append(out, FileChange{Path: p, Change: changeDeleted})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	return out, complete, nil
 }
 
 // proven reports whether the stat data fi proves the file f, recorded in
@@ -377,6 +390,9 @@ type local struct {
 	present bool      // packages/<alias> exists
 	state   *pkgState // what ctx installed; nil when unknown
 	changes []FileChange
+	// complete says changes are what the guard's full check finds (diff's
+	// complete): checkDirty need not look again.
+	complete bool
 }
 
 func (l *local) dirty() bool { return len(l.changes) > 0 }
@@ -412,7 +428,7 @@ func (w *Workspace) inspect(alias string, locked *lockfile.Entry, full bool) (*l
 		}
 	}
 	l.state = st
-	l.changes, err = diff(dir, st, full)
+	l.changes, l.complete, err = diff(dir, st, full)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", alias, err)
 	}
@@ -529,4 +545,104 @@ func (w *Workspace) copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// encodeState is json.Marshal(st), by hand: the reflection, and the check
+// and compaction of each file's MarshalJSON output, were most of an
+// update's writing of its state (issue 31). A file whose name is not UTF-8
+// goes through MarshalJSON; TestEncodeStateAsMarshal checks the bytes are
+// json.Marshal's.
+func encodeState(st *pkgState) ([]byte, error) {
+	b := make([]byte, 0, 256+200*len(st.Files))
+	b = append(b, `{"commit":`...)
+	b = appendJSONString(b, st.Rev)
+	b = append(b, `,"tree":`...)
+	b = appendJSONString(b, st.Tree)
+	b = append(b, `,"hash":`...)
+	b = appendJSONString(b, st.Hash)
+	b = append(b, `,"files":`...)
+	if st.Files == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, f := range st.Files {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if !utf8.ValidString(f.Path) {
+				fb, err := f.MarshalJSON()
+				if err != nil {
+					return nil, err
+				}
+				b = append(b, fb...)
+				continue
+			}
+			b = append(b, `{"path":`...)
+			b = appendJSONString(b, f.Path)
+			b = append(b, `,"blob":`...)
+			b = appendJSONString(b, f.Blob)
+			b = append(b, `,"size":`...)
+			b = strconv.AppendInt(b, f.Size, 10)
+			b = append(b, `,"mode":`...)
+			b = strconv.AppendUint(b, uint64(f.Mode), 10)
+			b = append(b, `,"mtime":`...)
+			b = strconv.AppendInt(b, f.MTime, 10)
+			if f.CTime != 0 {
+				b = append(b, `,"ctime":`...)
+				b = strconv.AppendInt(b, f.CTime, 10)
+			}
+			if f.Ino != 0 {
+				b = append(b, `,"ino":`...)
+				b = strconv.AppendUint(b, f.Ino, 10)
+			}
+			if f.Sum != "" {
+				b = append(b, `,"sum":`...)
+				b = appendJSONString(b, f.Sum)
+			}
+			if f.Rules {
+				b = append(b, `,"rules":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if st.Audience != "" {
+		b = append(b, `,"audience":`...)
+		b = appendJSONString(b, st.Audience)
+	}
+	if st.AudienceIgnored {
+		b = append(b, `,"audienceIgnored":true`...)
+	}
+	if st.AudienceChecked {
+		b = append(b, `,"audienceChecked":true`...)
+	}
+	if len(st.Withheld) > 0 {
+		b = append(b, `,"withheld":[`...)
+		for i, w := range st.Withheld {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, w)
+		}
+		b = append(b, ']')
+	}
+	if st.RulesNoted {
+		b = append(b, `,"rulesNoted":true`...)
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends s as encoding/json writes it: quoted as is when
+// it is printable ASCII that needs no escape (nor HTML's), else by
+// encoding/json itself.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

@@ -33,6 +33,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -61,6 +62,22 @@ type journal struct {
 	AddAllow string               `json:"addAllow,omitempty"` // AddSpec's source leads here, outside the project: allowed in context.local.json (project.Manifest.Allow)
 	DropSpec bool                 `json:"dropSpec,omitempty"` // drop from the manifest
 	Patch    *patch               `json:"patch,omitempty"`    // opPatch: the files that change
+
+	// staged is the state written to .tmp/<alias>.state with the journal,
+	// in memory (not in the journal's file): swap need not read it back.
+	// nil for a journal read from disk (recovery).
+	staged *pkgState
+}
+
+// stagedState is the state j's change staged at p: j.staged (a copy),
+// else read from p.
+func (j *journal) stagedState(p string) (*pkgState, error) {
+	if j.staged == nil {
+		return readStateFile(p)
+	}
+	s := *j.staged
+	s.Files = slices.Clone(s.Files)
+	return &s, nil
 }
 
 func (w *Workspace) tmp(name string) string { return w.path(project.TmpDir, name) }
@@ -181,7 +198,7 @@ func (w *Workspace) swapState(j *journal, refresh func(*pkgState) error) error {
 		return err
 	}
 	if refresh != nil {
-		s, err := readStateFile(st)
+		s, err := j.stagedState(st)
 		if err == nil {
 			err = refresh(s)
 		}

@@ -139,25 +139,23 @@ func printChanges(out, errOut io.Writer, set *changes.Set) {
 
 // printUpdateSummary follows an update's report: one line per package it
 // moved, what changed in its documents ("api: 3 documents, 5 sections
-// changed; run ctx changes api"). It never fails the update: a problem is
-// a note on stderr.
+// changed; run ctx changes api"), as the update worked it out
+// (UpdateOptions.Changes: recorded in INDEX.md by the index's render,
+// else here). It never fails the update: a problem is a note on stderr.
 func printUpdateSummary(ctx context.Context, g *globalOptions, w *workspace.Workspace, rep *workspace.Report) {
-	var moved []string
-	for _, p := range rep.Packages {
-		if p.Action == workspace.Updated {
-			moved = append(moved, p.Alias)
-		}
-	}
-	if len(moved) == 0 {
+	if rep.ChangesErr != nil {
+		fmt.Fprintf(g.IO.ErrOut, "note: what changed in the documents is not known: %s\n", safetext.Text(rep.ChangesErr.Error()))
 		return
 	}
-	set, err := w.Changes(ctx, workspace.ChangesOptions{Aliases: moved, LastChange: true})
-	if err != nil {
-		fmt.Fprintf(g.IO.ErrOut, "note: what changed in the documents is not known: %s\n", safetext.Text(err.Error()))
+	set := rep.Changes
+	if set == nil {
 		return
 	}
 	for _, l := range workspace.ChangesSummary(set) {
 		fmt.Fprintln(g.IO.Out, safetext.Escape(l))
+	}
+	if rep.ChangesNoted {
+		return
 	}
 	if err := w.NoteChanges(ctx, set); err != nil {
 		fmt.Fprintf(g.IO.ErrOut, "note: INDEX.md does not say what changed: %s\n", safetext.Text(err.Error()))

@@ -65,7 +65,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		return err
 	}
 	defer w.Close()
-	rep, err := w.Update(ctx, opts.aliases, workspace.UpdateOptions{DryRun: opts.dryRun, Force: opts.force, Refresh: opts.refresh})
+	rep, err := w.Update(ctx, opts.aliases, workspace.UpdateOptions{DryRun: opts.dryRun, Force: opts.force, Refresh: opts.refresh, Changes: !opts.dryRun})
 	if p != nil {
 		p.Done()
 	}
