@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -186,7 +185,7 @@ type (
 )
 
 func (w *Workspace) writeState(p string, st *pkgState) error {
-	data, err := encodeState(st)
+	data, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
@@ -545,104 +544,4 @@ func (w *Workspace) copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
-}
-
-// encodeState is json.Marshal(st), by hand: the reflection, and the check
-// and compaction of each file's MarshalJSON output, were most of an
-// update's writing of its state (issue 31). A file whose name is not UTF-8
-// goes through MarshalJSON; TestEncodeStateAsMarshal checks the bytes are
-// json.Marshal's.
-func encodeState(st *pkgState) ([]byte, error) {
-	b := make([]byte, 0, 256+200*len(st.Files))
-	b = append(b, `{"commit":`...)
-	b = appendJSONString(b, st.Rev)
-	b = append(b, `,"tree":`...)
-	b = appendJSONString(b, st.Tree)
-	b = append(b, `,"hash":`...)
-	b = appendJSONString(b, st.Hash)
-	b = append(b, `,"files":`...)
-	if st.Files == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, f := range st.Files {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if !utf8.ValidString(f.Path) {
-				fb, err := f.MarshalJSON()
-				if err != nil {
-					return nil, err
-				}
-				b = append(b, fb...)
-				continue
-			}
-			b = append(b, `{"path":`...)
-			b = appendJSONString(b, f.Path)
-			b = append(b, `,"blob":`...)
-			b = appendJSONString(b, f.Blob)
-			b = append(b, `,"size":`...)
-			b = strconv.AppendInt(b, f.Size, 10)
-			b = append(b, `,"mode":`...)
-			b = strconv.AppendUint(b, uint64(f.Mode), 10)
-			b = append(b, `,"mtime":`...)
-			b = strconv.AppendInt(b, f.MTime, 10)
-			if f.CTime != 0 {
-				b = append(b, `,"ctime":`...)
-				b = strconv.AppendInt(b, f.CTime, 10)
-			}
-			if f.Ino != 0 {
-				b = append(b, `,"ino":`...)
-				b = strconv.AppendUint(b, f.Ino, 10)
-			}
-			if f.Sum != "" {
-				b = append(b, `,"sum":`...)
-				b = appendJSONString(b, f.Sum)
-			}
-			if f.Rules {
-				b = append(b, `,"rules":true`...)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	if st.Audience != "" {
-		b = append(b, `,"audience":`...)
-		b = appendJSONString(b, st.Audience)
-	}
-	if st.AudienceIgnored {
-		b = append(b, `,"audienceIgnored":true`...)
-	}
-	if st.AudienceChecked {
-		b = append(b, `,"audienceChecked":true`...)
-	}
-	if len(st.Withheld) > 0 {
-		b = append(b, `,"withheld":[`...)
-		for i, w := range st.Withheld {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, w)
-		}
-		b = append(b, ']')
-	}
-	if st.RulesNoted {
-		b = append(b, `,"rulesNoted":true`...)
-	}
-	return append(b, '}'), nil
-}
-
-// appendJSONString appends s as encoding/json writes it: quoted as is when
-// it is printable ASCII that needs no escape (nor HTML's), else by
-// encoding/json itself.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

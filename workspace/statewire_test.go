@@ -3,7 +3,6 @@ package workspace
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -77,49 +76,6 @@ func BenchmarkReadStateFile(b *testing.B) {
 	}
 	for b.Loop() {
 		if _, err := readStateFile(p); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// TestEncodeStateAsMarshal: the state file's encoder writes the bytes
-// json.Marshal writes for the same state (fileState's MarshalJSON for each
-// file), whatever the names: quotes, backslashes, HTML's <>&, control
-// characters, U+2028, names that are not UTF-8.
-func TestEncodeStateAsMarshal(t *testing.T) {
-	t.Parallel()
-	odd := []string{"a\"b.md", `a\b.md`, "<a>&b.md", "a\tb\x01.md", "caf\u00e9.md", "a\u2028b.md", "caf\xe9.md", "\x7f.md", "", "emoji-\U0001F600.md"}
-	states := []*pkgState{
-		testState(300),
-		{},
-		{Rev: "c", Files: []fileState{}},
-		{Rev: "c<", Tree: "t&", Hash: "h1:>", AudienceIgnored: true, AudienceChecked: true, RulesNoted: true, Withheld: []string{"a.md", "caf\xe9.md", "<x>"}},
-	}
-	odds := &pkgState{Rev: "c", Tree: "t", Hash: "h", Audience: "a\"b"}
-	for i, p := range odd {
-		odds.Files = append(odds.Files, fileState{Path: p, Blob: p, Size: -int64(i), Mode: fs.ModeSymlink | 0o777, MTime: -1, Sum: p, Rules: true})
-	}
-	states = append(states, odds)
-	for i, st := range states {
-		want, err := json.Marshal(st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := encodeState(st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != string(want) {
-			t.Errorf("state %d encoded as\n%s\nwant\n%s", i, got, want)
-		}
-	}
-}
-
-// BenchmarkEncodeState encodes the state of a 500-file package.
-func BenchmarkEncodeState(b *testing.B) {
-	st := testState(500)
-	for b.Loop() {
-		if _, err := encodeState(st); err != nil {
 			b.Fatal(err)
 		}
 	}
