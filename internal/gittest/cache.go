@@ -69,16 +69,17 @@ func ReadTree(dir string) (*Tree, error) {
 // without a NUL byte, such as a repository's config) that names the
 // directory the tree was read from names dir instead, so a copy never
 // points back at the original. Its files are new: modified now.
-func (tr *Tree) Write(dir string) error { return tr.write(dir, false) }
+func (tr *Tree) Write(dir string) error { return tr.copyTo(dir, false) }
 
 // WriteAsIs recreates the tree under dir as `cp -a` would: no file's
 // content changes, so a file that names the directory the tree was read
 // from still names it (a copied project whose index names its original),
 // and files and directories keep their modification times (what compares
 // them, an index's freshness, sees the copy as the original).
-func (tr *Tree) WriteAsIs(dir string) error { return tr.write(dir, true) }
+func (tr *Tree) WriteAsIs(dir string) error { return tr.copyTo(dir, true) }
 
-func (tr *Tree) write(dir string, asIs bool) error {
+// copyTo writes the tree under dir: Write's copy, or WriteAsIs's when asIs.
+func (tr *Tree) copyTo(dir string, asIs bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("gittest: write tree: %w", err)
 	}
