@@ -2,15 +2,18 @@ package gittest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // Tree is an in-memory copy of a directory: its sub-directories, regular
-// files (content and permission bits) and symbolic links.
+// files (content, permission bits and modification times) and symbolic
+// links.
 type Tree struct {
 	from    string // the directory it was read from
 	entries []treeEntry
@@ -19,7 +22,8 @@ type Tree struct {
 type treeEntry struct {
 	rel  string // slash-separated, relative to the tree's root
 	mode fs.FileMode
-	data []byte // a file's content or a link's target
+	mod  time.Time // a file's or a directory's modification time
+	data []byte    // a file's content or a link's target
 }
 
 // ReadTree reads dir and everything under it into memory.
@@ -37,7 +41,7 @@ func ReadTree(dir string) (*Tree, error) {
 		if err != nil {
 			return err
 		}
-		e := treeEntry{rel: filepath.ToSlash(rel), mode: info.Mode()}
+		e := treeEntry{rel: filepath.ToSlash(rel), mode: info.Mode(), mod: info.ModTime()}
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
@@ -64,8 +68,18 @@ func ReadTree(dir string) (*Tree, error) {
 // Write recreates the tree under dir (made if missing). A text file (one
 // without a NUL byte, such as a repository's config) that names the
 // directory the tree was read from names dir instead, so a copy never
-// points back at the original.
-func (tr *Tree) Write(dir string) error {
+// points back at the original. Its files are new: modified now.
+func (tr *Tree) Write(dir string) error { return tr.copyTo(dir, false) }
+
+// WriteAsIs recreates the tree under dir as `cp -a` would: no file's
+// content changes, so a file that names the directory the tree was read
+// from still names it (a copied project whose index names its original),
+// and files and directories keep their modification times (what compares
+// them, an index's freshness, sees the copy as the original).
+func (tr *Tree) WriteAsIs(dir string) error { return tr.copyTo(dir, true) }
+
+// copyTo writes the tree under dir: Write's copy, or WriteAsIs's when asIs.
+func (tr *Tree) copyTo(dir string, asIs bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("gittest: write tree: %w", err)
 	}
@@ -75,18 +89,32 @@ func (tr *Tree) Write(dir string) error {
 		var err error
 		switch {
 		case e.mode.IsDir():
-			err = os.MkdirAll(p, e.mode.Perm())
+			// Entries come parents first (ReadTree's walk): the parent
+			// is there, and one mkdir does (MkdirAll stats first).
+			if err = os.Mkdir(p, e.mode.Perm()); errors.Is(err, fs.ErrExist) {
+				err = os.MkdirAll(p, e.mode.Perm())
+			}
 		case e.mode&fs.ModeSymlink != 0:
 			err = os.Symlink(string(e.data), p)
 		default:
 			data := e.data
-			if bytes.Contains(data, from) && !bytes.Contains(data, []byte{0}) {
+			if !asIs && bytes.Contains(data, from) && !bytes.Contains(data, []byte{0}) {
 				data = bytes.ReplaceAll(data, from, []byte(dir))
 			}
-			err = os.WriteFile(p, data, e.mode.Perm())
+			if err = os.WriteFile(p, data, e.mode.Perm()); err == nil && asIs {
+				err = os.Chtimes(p, e.mod, e.mod)
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("gittest: write tree: %w", err)
+		}
+	}
+	// Directories last, deepest first: writing into one changes its time.
+	for i := len(tr.entries) - 1; i >= 0 && asIs; i-- {
+		if e := tr.entries[i]; e.mode.IsDir() {
+			if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(e.rel)), e.mod, e.mod); err != nil {
+				return fmt.Errorf("gittest: write tree: %w", err)
+			}
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func setup(t *testing.T) (root, commit string) {
@@ -182,6 +183,70 @@ func TestCacheCopyNamesItsOwnFolder(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(second, "run.sh")); err != nil || fi.Mode().Perm()&0o100 == 0 {
 		t.Errorf("run.sh: %v, %v: want it executable", fi, err)
+	}
+}
+
+// TestTreeKeepsModTimes: a copy written as is from a Tree has the
+// original's modification times, files' and directories' alike (as cp
+// -a's), so what compares them (an index's freshness) sees the copy as the
+// original; Write's copy is new.
+func TestTreeKeepsModTimes(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join(t.TempDir(), "src")
+	WriteFiles(t, src, map[string]string{"a.md": "a\n", "sub/deep/b.md": "b\n"})
+	old := time.Date(2020, 1, 2, 3, 4, 5, 600, time.UTC)
+	for _, rel := range []string{"a.md", "sub/deep/b.md", "sub/deep", "sub"} {
+		if err := os.Chtimes(filepath.Join(src, rel), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := ReadTree(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "dst")
+	if err := tr.Write(dst); err != nil {
+		t.Fatal(err)
+	}
+	asIs := filepath.Join(t.TempDir(), "as-is")
+	if err := tr.WriteAsIs(asIs); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"a.md", "sub/deep/b.md", "sub/deep", "sub"} {
+		fi, err := os.Stat(filepath.Join(dst, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.ModTime().Equal(old) {
+			t.Errorf("%s: modified %v, the original's: want a new file", rel, fi.ModTime())
+		}
+		if fi, err := os.Stat(filepath.Join(asIs, rel)); err != nil || !fi.ModTime().Equal(old) {
+			t.Errorf("%s as is: %v, %v, want modified %v (the original's)", rel, fi, err, old)
+		}
+	}
+}
+
+// TestTreeWriteAsIs: WriteAsIs leaves a file that names the tree's folder
+// as it is (cp -a's copy), where Write makes it name the copy's.
+func TestTreeWriteAsIs(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join(t.TempDir(), "src")
+	WriteFiles(t, src, map[string]string{"where.txt": "in " + src + "\n"})
+	tr, err := ReadTree(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved, asIs := filepath.Join(t.TempDir(), "moved"), filepath.Join(t.TempDir(), "as-is")
+	if err := tr.Write(moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.WriteAsIs(asIs); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]string{moved: "in " + moved + "\n", asIs: "in " + src + "\n"} {
+		if b, err := os.ReadFile(filepath.Join(dir, "where.txt")); err != nil || string(b) != want {
+			t.Errorf("%s: %q, %v, want %q", dir, b, err, want)
+		}
 	}
 }
 
