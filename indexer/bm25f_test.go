@@ -39,6 +39,7 @@ func TestBM25FFormula(t *testing.T) {
 	idf2of2 := idf(2) // ln 1.2: a term in both chunks
 	idf1of2 := idf(1) // ln 2: a term in one chunk
 	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
+	flat := func(idf float64) float64 { return math.Pow(idf/((idf2of2+idf1of2)/2), -0.3) }
 	for _, tc := range []struct {
 		query string
 		want  map[string]float64
@@ -50,10 +51,11 @@ func TestBM25FFormula(t *testing.T) {
 			"b.md": idf2of2 * sat(3*1/1.0+1*1/1.0),
 		}},
 		// lion once in each body; tiger in b's body only: idf once per
-		// term, summed after each term's saturation.
+		// term, summed after each term's saturation, each weighted by
+		// (idf / m)^−0.3, m the two idfs' mean (flattenIDF).
 		{"lion tiger", map[string]float64{
-			"a.md": idf2of2 * sat(1/1.15),
-			"b.md": idf2of2*sat(1/0.85) + idf1of2*sat(1/0.85),
+			"a.md": flat(idf2of2) * idf2of2 * sat(1/1.15),
+			"b.md": flat(idf2of2)*idf2of2*sat(1/0.85) + flat(idf1of2)*idf1of2*sat(1/0.85),
 		}},
 	} {
 		hits, err := r.Search(ctx, Query{Text: tc.query})
@@ -436,5 +438,63 @@ func TestProseAbstracts(t *testing.T) {
 				t.Errorf("%q: %s has More %d: an abstract is one chunk", q, h.Path, h.More)
 			}
 		}
+	}
+}
+
+// TestFlattenIDF pins flattenIDF on four one-chunk pages computed by
+// hand: each has the title "Zoo" and a body of 4 tokens (every field at
+// its average length, so each normalisation is 1). "lion" is in a.md
+// once (df 1 of N = 4: idf ln(1 + 3.5/1.5)), "tiger" in b.md three times
+// and in c.md once (df 2: idf ln 2). For "the lion tiger" the content
+// words' weights are (idf / m)^−0.3, m their mean idf; "the" is a stop
+// word (in no page: idf ln 10, which would change m if it counted).
+// With the weights b.md (three tigers) comes before a.md (one lion);
+// on idf alone a.md came first.
+func TestFlattenIDF(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"a.md": "# Zoo\n\nlion x y z\n",
+		"b.md": "# Zoo\n\ntiger tiger tiger z\n",
+		"c.md": "# Zoo\n\ntiger w y z\n",
+		"d.md": "# Zoo\n\nv x y z\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	hits, err := r.Search(ctx, Query{Text: "the lion tiger"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, h := range hits {
+		paths = append(paths, h.Path)
+	}
+	if !slices.Equal(paths, []string{"b.md", "a.md", "c.md"}) {
+		t.Fatalf("hits %v, want b.md, a.md, c.md", paths)
+	}
+	idfLion, idfTiger := math.Log(1+3.5/1.5), math.Log(2)
+	m := (idfLion + idfTiger) / 2
+	wLion, wTiger := math.Pow(idfLion/m, -0.3), math.Pow(idfTiger/m, -0.3)
+	want := []float64{
+		wTiger * idfTiger * 3 / (1.3 + 3),
+		wLion * idfLion * 1 / (1.3 + 1),
+		wTiger * idfTiger * 1 / (1.3 + 1),
+	}
+	for i, h := range hits {
+		if math.Abs(h.Score-want[i]) > 1e-9 {
+			t.Errorf("%s scores %.9f, want %.9f", h.Path, h.Score, want[i])
+		}
+	}
+	// One content word: its weight is 1 (nothing to flatten towards).
+	hits, err = r.Search(ctx, Query{Text: "the lion"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || math.Abs(hits[0].Score-idfLion/(1.3+1)) > 1e-9 {
+		t.Errorf("the lion: hits %+v, want a.md at %.9f", hits, idfLion/(1.3+1))
 	}
 }

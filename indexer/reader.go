@@ -386,6 +386,14 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			}
 		}
 	}
+	// Stop words (the terms that do not pick candidates) keep their idf
+	// whole; the content words' are flattened (flattenIDF).
+	stop := map[string]bool{}
+	for _, t := range terms {
+		if !keyTerms[t] {
+			stop[t] = true
+		}
+	}
 	bq, phrases, excludedPhrases, filtered := buildQuery(idx, pq, q, positive, len(terms) > 0, keyAnalyzer, packages, aliases)
 
 	adv, err := idx.Advanced()
@@ -437,7 +445,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 					return nil, err
 				}
 			}
-			if err := rescore(ctx, rdr, terms, headOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl); err != nil {
 				return nil, err
 			}
 		}
