@@ -450,6 +450,8 @@ func wilcoxon(d []float64) float64 {
 	if sd == 0 {
 		return 1
 	}
-	z := (math.Abs(wPlus-mean) - 0.5) / sd
+	// The continuity correction can take |W+ - mean| below zero when the
+	// two sides are about even: that is p = 1, not above it.
+	z := math.Max(0, math.Abs(wPlus-mean)-0.5) / sd
 	return math.Erfc(z / math.Sqrt2)
 }
