@@ -105,12 +105,12 @@ func (d Doc) trails() ([][]string, [][]string) {
 // more is a chunk of its own, smaller ones share one. Every non-blank body
 // line is in exactly one chunk, and the chunks are in line order.
 func (d Doc) Chunks() []Chunk {
-	return d.chunks(d.Trails())
+	return d.chunksWith(d.Trails())
 }
 
-// chunks is Chunks with the document's Trails already made (Section has
-// them).
-func (d Doc) chunks(trails [][]string) []Chunk {
+// chunksWith is Chunks with the document's Trails already made (Section
+// has them).
+func (d Doc) chunksWith(trails [][]string) []Chunk {
 	if d.Format.IsData() && len(d.Body.Headings) > 0 {
 		return chunkData(d.Lines, d.Body, trails)
 	}

@@ -119,7 +119,7 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	}
 	s := d.extent(hs, idx)
 	if byTrail && hs[idx].Level <= ChunkLevel {
-		for _, c := range d.chunks(trails) {
+		for _, c := range d.chunksWith(trails) {
 			if c.Heading == idx {
 				s.StartLine, s.EndLine = min(s.StartLine, c.StartLine), max(s.EndLine, c.EndLine)
 			}
