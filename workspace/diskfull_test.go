@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -70,9 +71,14 @@ func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 	if cmd == "update-force" {
 		writeFile(t, edit, "mine\n")
 	}
+	// The packages are written in parallel (Options.Jobs): the hook
+	// counts under a lock.
+	var mu sync.Mutex
 	count := 0
 	w.opts.testHook = func(stage, alias string) error {
 		if strings.HasPrefix(stage, "write:") {
+			mu.Lock()
+			defer mu.Unlock()
 			count++
 			if count == n {
 				fired = true
@@ -101,7 +107,10 @@ func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 	}
 	r, err := run()
 	w.opts.testHook = nil
-	if !fired {
+	mu.Lock()
+	hit := fired
+	mu.Unlock()
+	if !hit {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -187,7 +187,7 @@ func reshape(t *testing.T, f *fixture) string {
 	writeFile(t, filepath.Join(up, "other.md"), "# Other v2\n")
 	writeFile(t, filepath.Join(up, "new/deep/added.md"), "# Added\n")
 	writeFile(t, filepath.Join(up, "top.md"), "# Top\n")
-	f.git("rm", "-q", "guides/api/v2/ref/auth.md")
+	removeFiles(t, f.upstream, "guides/api/v2/ref/auth.md") // the commit's add -A stages it
 	if err := os.Chmod(filepath.Join(up, "api/v2/intro.md"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -195,6 +195,25 @@ func reshape(t *testing.T, f *fixture) string {
 		t.Fatal(err)
 	}
 	return f.commit("reshape", nil)
+}
+
+// removeFiles removes files of dir's work tree and the folders they
+// leave empty, as git rm does; gittest.Commit's add -A stages the
+// removals (and makes no git process when the commit is one it made
+// before: see gittest.Commit).
+func removeFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		for d := filepath.Dir(p); d != dir; d = filepath.Dir(d) {
+			if os.Remove(d) != nil { // not empty
+				break
+			}
+		}
+	}
 }
 
 // reshapeBase adds, to the fixture's upstream, the files reshape turns
@@ -209,7 +228,7 @@ func reshapeBase(t *testing.T, f *fixture) {
 // y a file.
 func reshapeTypes(t *testing.T, f *fixture) string {
 	t.Helper()
-	f.git("rm", "-q", "guides/x.md", "guides/y/z.md")
+	removeFiles(t, f.upstream, "guides/x.md", "guides/y/z.md")
 	writeFile(t, filepath.Join(f.upstream, "guides/x.md/inner.md"), "# Inner\n")
 	writeFile(t, filepath.Join(f.upstream, "guides/y"), "# Y is a file now\n")
 	return f.commit("types", nil)

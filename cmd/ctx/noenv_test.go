@@ -26,6 +26,8 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 	// Calls allowed below cmd, by file and function, and why.
 	allowed := map[string]string{
 		"internal/gittest/gittest.go: os.Environ": "test support: the environment of the git processes tests run",
+		"internal/testtmp/testtmp.go: os.Getenv":  "test support: CTX_TEST_TMPDIR=default keeps a test binary's temporary folder",
+		"internal/testtmp/testtmp.go: os.Setenv":  "test support: a test binary's TestMain points TMPDIR at tmpfs",
 		"registry/location.go: os.UserHomeDir":    "expands ~/ in a registry's import (what the user typed comes expanded: ResolveLocal with the command's home)",
 		"bench/crash/main.go: os.Environ":         "a benchmark harness: the environment of the ctx and git processes it starts",
 	}

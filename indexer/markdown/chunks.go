@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -68,14 +69,22 @@ func (d Doc) trails() ([][]string, [][]string) {
 		}
 		own := Clip(Plain(h.Text), MaxHeadingBytes)
 		t = append(t, own)
-		k := trailKey(t)
+		// t without its last text is the enclosing heading's trail, so
+		// its key is that heading's key and the last text's (trailKey
+		// keys each text alone): the ancestors are not keyed again.
+		var parent []string
+		if len(stack) > 0 {
+			parent = slices.Clip(keys[stack[len(stack)-1]])
+		}
+		keyOf := func(last string) []string { return append(parent, trailKey([]string{last})...) }
+		k := keyOf(own)
 		if base := strings.Join(k, "\x00"); seen[base] {
 			// Numbers below next[base] are taken: a file of 100,000 equal
 			// headings (a TOML array of tables) is not quadratic.
 			n := max(next[base], 2)
 			for ; ; n++ {
 				t[len(t)-1] = own + " (" + strconv.Itoa(n) + ")"
-				if k = trailKey(t); !seen[strings.Join(k, "\x00")] {
+				if k = keyOf(t[len(t)-1]); !seen[strings.Join(k, "\x00")] {
 					break
 				}
 			}
@@ -96,7 +105,12 @@ func (d Doc) trails() ([][]string, [][]string) {
 // more is a chunk of its own, smaller ones share one. Every non-blank body
 // line is in exactly one chunk, and the chunks are in line order.
 func (d Doc) Chunks() []Chunk {
-	trails := d.Trails()
+	return d.chunksWith(d.Trails())
+}
+
+// chunksWith is Chunks with the document's Trails already made (Section
+// has them).
+func (d Doc) chunksWith(trails [][]string) []Chunk {
 	if d.Format.IsData() && len(d.Body.Headings) > 0 {
 		return chunkData(d.Lines, d.Body, trails)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -202,4 +203,34 @@ func FuzzChunksInSections(f *testing.F) {
 	f.Fuzz(func(t *testing.T, content []byte) {
 		checkChunksInSections(t, content)
 	})
+}
+
+// TestTrailKeysAreTheTrailsKeys: trails keys a heading from its enclosing
+// heading's key (not keying the ancestors again); each key is still
+// trailKey of the heading's whole trail, with numbered duplicates, texts
+// holding the separator's ">" and levels that skip.
+func TestTrailKeysAreTheTrailsKeys(t *testing.T) {
+	src := "# A > B\n## C\n### D\n## C\n### D\n#### E > F\n# A\n## C\n##### Deep\n## *C*\n# A > B\n## C\n# P > Q\n## R\n### S1\n### S2\n"
+	for _, name := range []string{"x.md", "x.yaml"} {
+		data := src
+		if name == "x.yaml" {
+			data = "a: 1\nb:\n  c: 2\na2: 3\n"
+		}
+		d := ParseFile(name, []byte(data))
+		trails, keys := d.trails()
+		if len(trails) == 0 {
+			t.Fatalf("%s: no headings", name)
+		}
+		seen := map[string]bool{}
+		for i := range trails {
+			if want := trailKey(trails[i]); !slices.Equal(keys[i], want) {
+				t.Errorf("%s: heading %d, trail %q: key %q, want %q", name, i, trails[i], keys[i], want)
+			}
+			k := strings.Join(keys[i], "\x00")
+			if seen[k] {
+				t.Errorf("%s: trail %q keyed twice", name, trails[i])
+			}
+			seen[k] = true
+		}
+	}
 }

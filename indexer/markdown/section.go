@@ -86,7 +86,7 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	hs := d.Outline()
 	want := normHeading(heading)
 	wantParts := trailKey([]string{heading})
-	_, keys := d.trails()
+	trails, keys := d.trails()
 	find := func(match func(i int) bool) int {
 		for i := range hs {
 			if match(i) {
@@ -119,7 +119,7 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	}
 	s := d.extent(hs, idx)
 	if byTrail && hs[idx].Level <= ChunkLevel {
-		for _, c := range d.Chunks() {
+		for _, c := range d.chunksWith(trails) {
 			if c.Heading == idx {
 				s.StartLine, s.EndLine = min(s.StartLine, c.StartLine), max(s.EndLine, c.EndLine)
 			}

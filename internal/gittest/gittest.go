@@ -183,11 +183,30 @@ func filesKey(files map[string]string) (string, bool) {
 }
 
 // Commit writes files into the work tree of the repository at dir, commits
-// everything with message msg, and returns the new commit id.
+// everything with message msg (git add -A, git commit), and returns the
+// new commit id. The first commit from a given state of a repository is
+// made with git; the same commit from the same state again (another copy
+// of the fixture, in another test) is a copy of what git wrote to .git
+// (commitMemo), when the repository has no hooks or submodules.
 func Commit(t TB, dir, msg string, files map[string]string) string {
 	t.Helper()
 	WriteFiles(t, dir, files)
+	key, ok := commitKey(dir, msg)
+	if ok {
+		if r := commits.get(key); r != nil {
+			if err := r.replay(dir); err != nil {
+				t.Fatalf("gittest: commit %q in %s: %v", msg, dir, err)
+			}
+			return r.rev
+		}
+	}
 	MustGit(t, dir, "add", "-A")
 	MustGit(t, dir, "commit", "-q", "--allow-empty", "-m", msg)
-	return MustGit(t, dir, "rev-parse", "HEAD")
+	rev := MustGit(t, dir, "rev-parse", "HEAD")
+	if ok {
+		if tr, err := ReadTree(filepath.Join(dir, ".git")); err == nil {
+			commits.put(key, &commitResult{git: tr, rev: rev})
+		}
+	}
+	return rev
 }

@@ -1,0 +1,115 @@
+// Package testtmp puts a test binary's temporary files (t.TempDir,
+// os.MkdirTemp, os.CreateTemp: everything that reads TMPDIR) on tmpfs,
+// /dev/shm, when the machine has one that can be written. There an fsync
+// costs nothing: the crash, disk-full and stop-at-every-step matrices check
+// that ctx calls fsync at the right points (their faults are injected), not
+// that a disk honours it, so every check holds and the suite's system time
+// drops (bench/README.md, issue 30 round 4). Where /dev/shm is missing or
+// read-only, or CTX_TEST_TMPDIR=default, the default temporary directory is
+// kept. It is a test helper: no ctx package imports it outside its tests.
+package testtmp
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Root is where Main makes its folder when it can.
+const Root = "/dev/shm"
+
+// prefix names Main's folders: prefix + the process id + a random suffix.
+const prefix = "ctx-testtmp-"
+
+// M is the part of *testing.M that Main uses.
+type M interface{ Run() int }
+
+// Main is a package's TestMain: it runs m with TMPDIR pointing at a new
+// folder under Root (see the package comment), removes the folder after,
+// and exits with m's code.
+func Main(m M) {
+	os.Exit(Run(m, Root))
+}
+
+// Run is Main without the exit, with the tmpfs root as a parameter (a
+// test of this package points it elsewhere). It returns m.Run's code.
+func Run(m M, root string) int {
+	dir, ok := Use(root)
+	if !ok {
+		return m.Run()
+	}
+	defer RemoveAll(dir)
+	return m.Run()
+}
+
+// Use makes a new folder under root and sets TMPDIR to it, and reports
+// whether it did. It first removes the folders that test binaries no
+// longer running left under root (a binary killed by go test's timeout
+// cannot clean up, and tmpfs is memory). It does nothing when
+// CTX_TEST_TMPDIR is "default", or root is not a writable folder.
+func Use(root string) (string, bool) {
+	if os.Getenv("CTX_TEST_TMPDIR") == "default" {
+		return "", false
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	removeStale(root)
+	dir, err := os.MkdirTemp(root, prefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", false // read-only, full, or not ours to write
+	}
+	if err := os.Setenv("TMPDIR", dir); err != nil {
+		_ = os.Remove(dir)
+		return "", false
+	}
+	return dir, true
+}
+
+// removeStale removes root's folders named for a process that has ended.
+func removeStale(root string) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		RemoveAll(filepath.Join(root, e.Name()))
+	}
+}
+
+// alive reports whether a process with this id exists (or may: a process
+// of another user answers EPERM).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
+
+// RemoveAll removes dir and everything under it, first making writable
+// the folders a test left read-only (os.RemoveAll cannot empty them).
+// Errors are reported on stderr: a leftover folder is not a test failure.
+func RemoveAll(dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if info, err := d.Info(); err == nil && info.Mode().Perm()&0o700 != 0o700 {
+				_ = os.Chmod(p, info.Mode().Perm()|0o700)
+			}
+		}
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		fmt.Fprintf(os.Stderr, "testtmp: %v\n", err)
+	}
+}

@@ -1,0 +1,112 @@
+package testtmp
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fakeM is a test binary's m: it records TMPDIR and what it wrote there.
+type fakeM struct {
+	t      *testing.T
+	tmpdir string
+	code   int
+}
+
+func (m *fakeM) Run() int {
+	m.tmpdir = os.Getenv("TMPDIR")
+	if os.TempDir() != m.tmpdir {
+		m.t.Errorf("os.TempDir() = %q, TMPDIR %q", os.TempDir(), m.tmpdir)
+	}
+	// A test's leftovers, a read-only folder among them.
+	d, err := os.MkdirTemp("", "x")
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, "f"), []byte("x"), 0o644); err != nil {
+		m.t.Fatal(err)
+	}
+	if err := os.Chmod(d, 0o500); err != nil {
+		m.t.Fatal(err)
+	}
+	return m.code
+}
+
+func TestRunOnTmpfsRoot(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("CTX_TEST_TMPDIR", "")
+	root := t.TempDir()
+	m := &fakeM{t: t, code: 3}
+	if got := Run(m, root); got != 3 {
+		t.Fatalf("Run returned %d, want m's 3", got)
+	}
+	if filepath.Dir(m.tmpdir) != root || !strings.HasPrefix(filepath.Base(m.tmpdir), prefix) {
+		t.Fatalf("TMPDIR during the run was %q, want a %s folder under %s", m.tmpdir, prefix, root)
+	}
+	if _, err := os.Lstat(m.tmpdir); !os.IsNotExist(err) {
+		t.Fatalf("the folder %s is left after the run (%v)", m.tmpdir, err)
+	}
+}
+
+func TestRunKeepsDefault(t *testing.T) {
+	for name, setup := range map[string]func(t *testing.T) string{
+		"missing root": func(t *testing.T) string { return filepath.Join(t.TempDir(), "none") },
+		"root a file": func(t *testing.T) string {
+			p := filepath.Join(t.TempDir(), "file")
+			if err := os.WriteFile(p, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		},
+		"opted out": func(t *testing.T) string {
+			t.Setenv("CTX_TEST_TMPDIR", "default")
+			return t.TempDir()
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			def := t.TempDir()
+			t.Setenv("TMPDIR", def)
+			t.Setenv("CTX_TEST_TMPDIR", "")
+			root := setup(t)
+			m := &fakeM{t: t}
+			Run(m, root)
+			if m.tmpdir != def {
+				t.Fatalf("TMPDIR during the run was %q, want the default %q", m.tmpdir, def)
+			}
+		})
+	}
+}
+
+func TestUseRemovesStaleFolders(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("CTX_TEST_TMPDIR", "")
+	root := t.TempDir()
+	// A process id no process has (above Linux's pid_max, 2^22), one that
+	// runs (this one's parent), and a folder that is not ours.
+	stale := filepath.Join(root, prefix+"99999999-1")
+	live := filepath.Join(root, prefix+strconv.Itoa(os.Getppid())+"-1")
+	other := filepath.Join(root, "someone-else")
+	for _, d := range []string{stale, live, other} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(stale, "sub"), 0o500); err != nil {
+		t.Fatal(err)
+	}
+	dir, ok := Use(root)
+	if !ok {
+		t.Fatal("Use did not use a writable root")
+	}
+	defer RemoveAll(dir)
+	if _, err := os.Lstat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale folder is still there (%v)", err)
+	}
+	for _, d := range []string{live, other, dir} {
+		if _, err := os.Lstat(d); err != nil {
+			t.Errorf("%s was removed: %v", d, err)
+		}
+	}
+}
