@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctx-dev/ctx/internal/testtmp"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -21,8 +22,15 @@ func TestMain(m *testing.M) {
 	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "ctx" {
 		os.Exit(Main())
 	}
-	os.Exit(runTests(m))
+	os.Exit(testtmp.Run(testsRun{m}, testtmp.Root))
 }
+
+// testsRun is runTests as testtmp's M: the tests' temporary files on tmpfs
+// when the machine has one (internal/testtmp), the scripts' work folders and
+// the ctx processes they start included.
+type testsRun struct{ m *testing.M }
+
+func (r testsRun) Run() int { return runTests(r.m) }
 
 // testEnv is the environment of the commands the tests run in process
 // outside scripts (runCtx): the process's PATH, and a HOME and a cache in

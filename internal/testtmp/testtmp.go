@@ -5,7 +5,8 @@
 // that ctx calls fsync at the right points (their faults are injected), not
 // that a disk honours it, so every check holds and the suite's system time
 // drops (bench/README.md, issue 30 round 4). Where /dev/shm is missing or
-// read-only, or CTX_TEST_TMPDIR=default, the default temporary directory is
+// read-only, has less than 2 GiB free, is not on a Unix system, or
+// CTX_TEST_TMPDIR=default, the default temporary directory is
 // kept. It is a test helper: no ctx package imports it outside its tests.
 package testtmp
 
@@ -16,11 +17,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // Root is where Main makes its folder when it can.
 const Root = "/dev/shm"
+
+// minFree is the free space root must have for Main to use it: the
+// suite's packages write a few hundred megabytes at most at once (fixture
+// repositories, indexes), and a container's /dev/shm is often 64 MB. A
+// variable for this package's tests.
+var minFree uint64 = 2 << 30
 
 // prefix names Main's folders: prefix + the process id + a random suffix.
 const prefix = "ctx-testtmp-"
@@ -58,6 +64,9 @@ func Use(root string) (string, bool) {
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return "", false
 	}
+	if free, ok := freeBytes(root); !ok || free < minFree {
+		return "", false // a container's /dev/shm is often 64 MB: too small
+	}
 	removeStale(root)
 	dir, err := os.MkdirTemp(root, prefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
@@ -88,13 +97,6 @@ func removeStale(root string) {
 		}
 		RemoveAll(filepath.Join(root, e.Name()))
 	}
-}
-
-// alive reports whether a process with this id exists (or may: a process
-// of another user answers EPERM).
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || err == syscall.EPERM
 }
 
 // RemoveAll removes dir and everything under it, first making writable
