@@ -1,9 +1,6 @@
 package workspace
 
 import (
-	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,73 +9,28 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
 )
 
-// openCounter counts, with inotify, the opens of the files (not the
-// folders) under a folder tree that exists when it starts. The kernel
-// queues an event in the open call itself, so once the command under test
-// has returned every open it made is in the queue: reading the queue then
-// is exact, with no waiting. Test-only: ctx's own code has no hook.
-type openCounter struct {
-	fd   int
-	dirs map[int32]string // watch descriptor → folder, relative to the root
-}
-
-func newOpenCounter(t *testing.T, root string) *openCounter {
+// watchOpens counts, with inotify, the opens of the files (not the
+// folders) under a folder tree that exists when it starts, keyed by their
+// paths relative to root (gittest.FileEvents).
+func watchOpens(t *testing.T, root string) *gittest.FileEvents {
 	t.Helper()
-	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
-	if err != nil {
-		t.Skipf("inotify: %v", err)
-	}
-	t.Cleanup(func() { syscall.Close(fd) })
-	c := &openCounter{fd: fd, dirs: map[int32]string{}}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	labels := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
 		}
-		wd, err := syscall.InotifyAddWatch(fd, p, syscall.IN_OPEN)
-		if err != nil {
-			return err
-		}
 		rel, _ := filepath.Rel(root, p)
-		c.dirs[int32(wd)] = filepath.ToSlash(rel)
+		labels[p] = filepath.ToSlash(rel)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
-}
-
-// opens returns how many times each file was opened since the last call.
-func (c *openCounter) opens(t *testing.T) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := syscall.Read(c.fd, buf)
-		if errors.Is(err, syscall.EAGAIN) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for b := buf[:n]; len(b) >= syscall.SizeofInotifyEvent; {
-			var ev syscall.InotifyEvent
-			if err := binary.Read(bytes.NewReader(b[:syscall.SizeofInotifyEvent]), binary.NativeEndian, &ev); err != nil {
-				t.Fatal(err)
-			}
-			name := string(bytes.TrimRight(b[syscall.SizeofInotifyEvent:syscall.SizeofInotifyEvent+int(ev.Len)], "\x00"))
-			b = b[syscall.SizeofInotifyEvent+int(ev.Len):]
-			if ev.Mask&syscall.IN_Q_OVERFLOW != 0 {
-				t.Fatal("inotify: the event queue overflowed")
-			}
-			if ev.Mask&syscall.IN_ISDIR != 0 || name == "" {
-				continue // a folder read, not a file
-			}
-			out[filepath.ToSlash(filepath.Join(c.dirs[ev.Wd], name))]++
-		}
-	}
+	return gittest.WatchFiles(t, syscall.IN_OPEN, labels)
 }
 
 // TestUpdateOneOf500Opens: an update in which 1 of a package's 500 files
@@ -102,7 +54,7 @@ func TestUpdateOneOf500Opens(t *testing.T) {
 	}
 	const changed = "d3/f123.md"
 	f.commit("one file", map[string]string{"docs/" + changed: "# File 123, second edition\n"})
-	c := newOpenCounter(t, w.pkgDir("docs"))
+	c := watchOpens(t, w.pkgDir("docs"))
 	r := f.must(w.Update(bg, nil, UpdateOptions{}))
 	if got := actions(r); got != "docs:updated" {
 		t.Fatalf("update: %s", got)
@@ -110,7 +62,7 @@ func TestUpdateOneOf500Opens(t *testing.T) {
 	if r.Index == nil || r.Index.Updated != 1 || r.Index.Added != 0 || r.Index.Removed != 0 {
 		t.Fatalf("index: %+v", r.Index)
 	}
-	opened := c.opens(t)
+	opened := c.Count(t)
 	var others []string
 	for p, n := range opened {
 		if p != changed {

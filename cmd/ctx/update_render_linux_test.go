@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,61 +9,6 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/gittest"
 )
-
-// renames counts, with inotify, the files renamed into each of dirs (an
-// atomic write's last step) since it started: the kernel queues the event
-// in the rename itself, so once the command under test has returned every
-// rename it made is in the queue, and reading it then is exact.
-type renames struct {
-	fd   int
-	dirs map[int32]string
-}
-
-func watchRenames(t *testing.T, dirs ...string) *renames {
-	t.Helper()
-	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
-	if err != nil {
-		t.Skipf("inotify: %v", err)
-	}
-	t.Cleanup(func() { syscall.Close(fd) })
-	r := &renames{fd: fd, dirs: map[int32]string{}}
-	for _, d := range dirs {
-		wd, err := syscall.InotifyAddWatch(fd, d, syscall.IN_MOVED_TO)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.dirs[int32(wd)] = d
-	}
-	return r
-}
-
-// count returns how many times each file (folder/name) was renamed into place.
-func (r *renames) count(t *testing.T) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := syscall.Read(r.fd, buf)
-		if errors.Is(err, syscall.EAGAIN) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for b := buf[:n]; len(b) >= syscall.SizeofInotifyEvent; {
-			var ev syscall.InotifyEvent
-			if err := binary.Read(bytes.NewReader(b[:syscall.SizeofInotifyEvent]), binary.NativeEndian, &ev); err != nil {
-				t.Fatal(err)
-			}
-			name := string(bytes.TrimRight(b[syscall.SizeofInotifyEvent:syscall.SizeofInotifyEvent+int(ev.Len)], "\x00"))
-			b = b[syscall.SizeofInotifyEvent+int(ev.Len):]
-			if ev.Mask&syscall.IN_Q_OVERFLOW != 0 {
-				t.Fatal("inotify: the event queue overflowed")
-			}
-			out[filepath.Base(r.dirs[ev.Wd])+"/"+name]++
-		}
-	}
-}
 
 // TestUpdateRendersIndexMDOnce: `ctx update` of a package whose documents
 // changed writes INDEX.md, and the catalogue's top, once: the changes
@@ -92,7 +34,8 @@ func TestUpdateRendersIndexMDOnce(t *testing.T) {
 	}
 	gittest.Commit(t, repo, "edit", map[string]string{"docs/a.md": "# Alpha\n\n## Usage\n\nnew words.\n"})
 	ctxDir := filepath.Join(proj, ".context")
-	r := watchRenames(t, ctxDir, filepath.Join(ctxDir, "index"))
+	// Files renamed into place (an atomic write's last step), by folder.
+	r := gittest.WatchFiles(t, syscall.IN_MOVED_TO, map[string]string{ctxDir: ".context", filepath.Join(ctxDir, "index"): "index"})
 	code, stdout, stderr := runCtx("", "-C", proj, "update")
 	if code != 0 {
 		t.Fatalf("ctx update: exit %d: %s", code, stderr)
@@ -100,7 +43,7 @@ func TestUpdateRendersIndexMDOnce(t *testing.T) {
 	if !strings.Contains(stdout, "docs: 1 document") {
 		t.Errorf("no summary of what changed:\n%s", stdout)
 	}
-	got := r.count(t)
+	got := r.Count(t)
 	if got[".context/INDEX.md"] != 1 || got["index/catalog.json"] != 1 {
 		t.Errorf("INDEX.md written %d times, catalog.json %d times; want once each (all renames: %v)", got[".context/INDEX.md"], got["index/catalog.json"], got)
 	}

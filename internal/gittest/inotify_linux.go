@@ -1,0 +1,77 @@
+//go:build linux
+
+package gittest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"path"
+	"syscall"
+	"testing"
+)
+
+// FileEvents counts, with inotify, the events of one kind (opens, renames
+// into place…) on the files of some folders since it started. The kernel
+// queues an event in the system call itself, so once the command under
+// test has returned, every event it caused is in the queue: reading the
+// queue then is exact, with no waiting. Test-only: ctx's code has no hook.
+type FileEvents struct {
+	fd     int
+	labels map[int32]string // watch descriptor → the folder's label
+}
+
+// WatchFiles starts counting the events in mask (syscall.IN_OPEN,
+// syscall.IN_MOVED_TO…) on the files of each folder of labels (folder path
+// → the label that names it in Count's keys). It skips the test where
+// inotify is not available, and closes its descriptor at the test's end.
+func WatchFiles(t testing.TB, mask uint32, labels map[string]string) *FileEvents {
+	t.Helper()
+	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+	if err != nil {
+		t.Skipf("inotify: %v", err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	w := &FileEvents{fd: fd, labels: map[int32]string{}}
+	for dir, label := range labels {
+		wd, err := syscall.InotifyAddWatch(fd, dir, mask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.labels[int32(wd)] = label
+	}
+	return w
+}
+
+// Count returns how many events each file had since the last call, keyed
+// by its folder's label and its name ("label/name"; the name alone under
+// an empty or "." label). A folder's own events are not counted.
+func (w *FileEvents) Count(t testing.TB) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := syscall.Read(w.fd, buf)
+		if errors.Is(err, syscall.EAGAIN) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := buf[:n]; len(b) >= syscall.SizeofInotifyEvent; {
+			var ev syscall.InotifyEvent
+			if err := binary.Read(bytes.NewReader(b[:syscall.SizeofInotifyEvent]), binary.NativeEndian, &ev); err != nil {
+				t.Fatal(err)
+			}
+			name := string(bytes.TrimRight(b[syscall.SizeofInotifyEvent:syscall.SizeofInotifyEvent+int(ev.Len)], "\x00"))
+			b = b[syscall.SizeofInotifyEvent+int(ev.Len):]
+			if ev.Mask&syscall.IN_Q_OVERFLOW != 0 {
+				t.Fatal("inotify: the event queue overflowed")
+			}
+			if ev.Mask&syscall.IN_ISDIR != 0 || name == "" {
+				continue // a folder's own event, not a file's
+			}
+			out[path.Join(w.labels[ev.Wd], name)]++
+		}
+	}
+}
