@@ -1,31 +1,9 @@
 package fileid
 
-import (
-	"io/fs"
-	"syscall"
-)
+import "syscall"
 
-// Change returns fi's inode change time (unix nanoseconds) and inode
-// number; 0, 0 when the system does not say.
-func Change(fi fs.FileInfo) (ctime int64, ino uint64) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, 0
-	}
-	return st.Ctimespec.Nano(), st.Ino
-}
-
-// Lstat is the stamp of the file at path (not following a final symbolic
-// link) and whether it is a regular file: Of(os.Lstat(path)) without the
-// fs.FileInfo (a freshness check stats thousands of files).
-func Lstat(path string) (s Stamp, regular bool, err error) {
-	var st syscall.Stat_t
-	err = syscall.Lstat(path, &st)
-	for err == syscall.EINTR { // as os.Lstat
-		err = syscall.Lstat(path, &st)
-	}
-	if err != nil {
-		return Stamp{}, false, &fs.PathError{Op: "lstat", Path: path, Err: err}
-	}
-	return Stamp{Size: st.Size, MTime: st.Mtimespec.Nano(), CTime: st.Ctimespec.Nano(), Ino: st.Ino}, st.Mode&syscall.S_IFMT == syscall.S_IFREG, nil
+// times is st's modification and inode change times (unix nanoseconds):
+// the fields' names are the system's.
+func times(st *syscall.Stat_t) (mtime, ctime int64) {
+	return st.Mtimespec.Nano(), st.Ctimespec.Nano()
 }
