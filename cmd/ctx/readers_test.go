@@ -20,13 +20,22 @@ import (
 // as a fresh clone has it after ctx install (no reader has run yet).
 func readerProject(t *testing.T) string {
 	t.Helper()
+	proj, _ := installedProject(t, map[string]string{"docs/a.md": "# Alpha\n\nalpha words for the search.\n"})
+	return proj
+}
+
+// installedProject makes a project with one package, alias docs, installed
+// and indexed from a repository of files (its docs/ folder), and returns
+// the project and the repository.
+func installedProject(t *testing.T, files map[string]string) (proj, repo string) {
+	t.Helper()
 	if !gittest.Available() {
 		t.Skip("needs git")
 	}
 	base := t.TempDir()
-	repo := filepath.Join(base, "repo")
-	gittest.NewRepo(t, repo, map[string]string{"docs/a.md": "# Alpha\n\nalpha words for the search.\n"})
-	proj := filepath.Join(base, "p")
+	repo = filepath.Join(base, "repo")
+	gittest.NewRepo(t, repo, files)
+	proj = filepath.Join(base, "p")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +44,7 @@ func readerProject(t *testing.T) string {
 			t.Fatalf("ctx %v: exit %d: %s", args, code, stderr)
 		}
 	}
-	return proj
+	return proj, repo
 }
 
 // TestReadersDoNotWaitForTheLock: while another ctx holds the project lock,

@@ -17,21 +17,7 @@ import (
 // rendered and written twice, once by the index, again by the summary).
 func TestUpdateRendersIndexMDOnce(t *testing.T) {
 	t.Parallel()
-	if !gittest.Available() {
-		t.Skip("needs git")
-	}
-	base := t.TempDir()
-	repo := filepath.Join(base, "repo")
-	gittest.NewRepo(t, repo, map[string]string{"docs/a.md": "# Alpha\n\nalpha words.\n", "docs/b.md": "# Beta\n\nbeta words.\n"})
-	proj := filepath.Join(base, "p")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"init"}, {"add", repo, "--path", "docs", "--alias", "docs"}} {
-		if code, _, stderr := runCtx("", append([]string{"-C", proj}, args...)...); code != 0 {
-			t.Fatalf("ctx %v: exit %d: %s", args, code, stderr)
-		}
-	}
+	proj, repo := installedProject(t, map[string]string{"docs/a.md": "# Alpha\n\nalpha words.\n", "docs/b.md": "# Beta\n\nbeta words.\n"})
 	gittest.Commit(t, repo, "edit", map[string]string{"docs/a.md": "# Alpha\n\n## Usage\n\nnew words.\n"})
 	ctxDir := filepath.Join(proj, ".context")
 	// Files renamed into place (an atomic write's last step), by folder.
