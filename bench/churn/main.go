@@ -36,6 +36,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 )
 
 func main() {
@@ -90,7 +92,7 @@ func main() {
 		page := filepath.Join(up, "docs", "part3", fmt.Sprintf("page%03d.md", 10*(r%50)+3))
 		write(page, fmt.Sprintf("# Page, edition %d\n\n%s\n", r, strings.Repeat("Other text. ", 160)))
 		git(up, "commit", "-q", "-am", "one change")
-		l := load()
+		l := loadavg.Minute()
 		loadMin, loadMax = min(loadMin, l), max(loadMax, l)
 		order := append(sides[r%len(sides):len(sides):len(sides)], sides[:r%len(sides)]...)
 		for _, s := range order {
@@ -133,16 +135,6 @@ func main() {
 			s.wall[0].Round(time.Millisecond), s.wall[len(s.wall)-1].Round(time.Millisecond), s.cpu[len(s.cpu)/2].Round(time.Millisecond),
 			s.wchar/n, s.wbytes/n, float64(s.rewritten)/float64(n))
 	}
-}
-
-// load is the 1-minute load average.
-func load() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		log.Fatal(err)
-	}
-	l, _ := strconv.ParseFloat(strings.Fields(string(b))[0], 64)
-	return l
 }
 
 // ctx runs bin with args and CTX_CACHE=cache (run).

@@ -14,12 +14,13 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 )
 
 type sample struct {
@@ -54,7 +55,7 @@ func main() {
 			log.Fatalf("%s: %v", j.name, err)
 		}
 	}
-	load0 := loadavg()
+	load0 := loadavg.String()
 	res := make([][]sample, len(jobs))
 	for i := range *runs {
 		for k := range jobs {
@@ -66,7 +67,7 @@ func main() {
 			res[(k+i)%len(jobs)] = append(res[(k+i)%len(jobs)], s)
 		}
 	}
-	fmt.Printf("load average %s before, %s after; %d runs each, alternated\n", load0, loadavg(), *runs)
+	fmt.Printf("load average %s before, %s after; %d runs each, alternated\n", load0, loadavg.String(), *runs)
 	fmt.Printf("| binary, command | wall p50 | wall p95 | CPU p50 | CPU p95 | minor faults p50 |\n|---|---|---|---|---|---|\n")
 	for k, j := range jobs {
 		s := res[k]
@@ -105,12 +106,3 @@ func pct(s []sample, p float64, f func(sample) time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) }
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	return strings.Join(f[:3], " ")
-}

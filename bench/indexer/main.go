@@ -25,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 	"github.com/ctx-dev/ctx/indexer"
 )
 
@@ -67,7 +68,7 @@ func main() {
 		pkgs = append(pkgs, indexer.Package{Alias: e.Name(), Source: "file://" + filepath.Join(*corpus, e.Name()), Ref: "main", Rev: strings.Repeat("ab", 20)})
 	}
 	fmt.Printf("corpus: %d packages, %d files, %.1f MB\n", len(pkgs), files, float64(bytes)/1e6)
-	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadavg())
+	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), "load "+loadavg.String())
 
 	warnings := 0
 	opts := indexer.Options{Warn: func(string) { warnings++ }}
@@ -92,7 +93,7 @@ func main() {
 		pprof.StopCPUProfile()
 	}
 	fmt.Printf("full build: %v, CPU %v (%d documents, %d chunks, INDEX.md %d tokens, %d warnings) peak RSS %d MB (%s)\n",
-		full.Round(time.Millisecond), cpu.Round(time.Millisecond), rep.Added, rep.Chunks, rep.IndexTokens, warnings, maxRSS()>>20, loadavg())
+		full.Round(time.Millisecond), cpu.Round(time.Millisecond), rep.Added, rep.Chunks, rep.IndexTokens, warnings, maxRSS()>>20, "load "+loadavg.String())
 	if *buildOnly {
 		return
 	}
@@ -201,15 +202,6 @@ func maxRSS() int64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return ru.Maxrss << 10 // KB on Linux
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "load unknown"
-	}
-	f := strings.Fields(string(b))
-	return "load " + strings.Join(f[:3], " ")
 }
 
 func firstMarkdown(root string) string {

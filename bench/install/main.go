@@ -27,12 +27,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 	"github.com/ctx-dev/ctx/internal/gittest"
 )
 
@@ -93,7 +93,7 @@ func main() {
 	sides = append(sides, &side{name: "after", bin: *after}, &side{name: "native"})
 	loadMin, loadMax := 1e9, 0.0
 	for r := range *rounds {
-		l := load()
+		l := loadavg.Minute()
 		loadMin, loadMax = min(loadMin, l), max(loadMax, l)
 		order := append(sides[r%len(sides):len(sides):len(sides)], sides[:r%len(sides)]...)
 		for k, s := range order {
@@ -197,16 +197,6 @@ func childrenCPU() time.Duration {
 		log.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// load is the 1-minute load average.
-func load() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		log.Fatal(err)
-	}
-	l, _ := strconv.ParseFloat(strings.Fields(string(b))[0], 64)
-	return l
 }
 
 // fatal is a gittest.TB for a program: a failure ends it.

@@ -47,6 +47,8 @@ import (
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 )
 
 func main() {
@@ -307,11 +309,5 @@ func machine() string {
 			}
 		}
 	}
-	load := "unknown"
-	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
-		if f := strings.Fields(string(data)); len(f) >= 3 {
-			load = strings.Join(f[:3], " ")
-		}
-	}
-	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s, load before: %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuName, runtime.Version(), load)
+	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s, load before: %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuName, runtime.Version(), loadavg.String())
 }

@@ -21,6 +21,8 @@ import (
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 )
 
 // loadToken is the bearer token of the server under load (CTX_MCP_TOKEN).
@@ -77,7 +79,7 @@ func runLoad(bin, proj string, n int, d, think time.Duration, lockstep, stdio bo
 		fmt.Printf("| %s | %d | %d | %s | %s | %s | %.0f MB / %.0f MB | %.2f ms |\n", r.name, len(r.r.lat), r.r.errs,
 			ms(q(0.5)), ms(q(0.95)), ms(ds[len(ds)-1]), float64(r.r.rssPeak)/1e6, float64(r.r.rssEnd)/1e6, float64(perSearch.Microseconds())/1000)
 	}
-	fmt.Printf("\nload after: %s\n", loadavg())
+	fmt.Printf("\nload after: %s\n", loadavg.String())
 	return nil
 }
 

@@ -39,6 +39,8 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 )
 
 func main() {
@@ -115,7 +117,7 @@ func run(corpus, work, ctxBin string, starts, searches, loadN int, loadFor, thin
 	row("first search (opens the index, full freshness check)", []time.Duration{first})
 	row("search round trip over stdio, corpus", rest)
 	row("search right after the lock changed (full freshness check)", touched)
-	fmt.Printf("\nload after: %s\n", loadavg())
+	fmt.Printf("\nload after: %s\n", loadavg.String())
 	return nil
 }
 
@@ -257,17 +259,5 @@ func machine() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s, load before: %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, runtime.Version(), loadavg())
-}
-
-func loadavg() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
+	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s, load before: %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, runtime.Version(), loadavg.String())
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 )
 
 // docsPerGenerated is the size of a generated package.
@@ -312,7 +314,7 @@ func searchByLength(dir string, rounds int) error {
 			qs   []string
 		}{fmt.Sprintf("%d words", w), longQueries(w, 25)})
 	}
-	fmt.Printf("search by query length, %s, load %s\n", dir, loadavg())
+	fmt.Printf("search by query length, %s, load %s\n", dir, loadavg.String())
 	for _, g := range groups {
 		var ds []time.Duration
 		cpu0 := cpuTime()
@@ -345,7 +347,7 @@ func searchCold(dir string, n, cold int) error {
 	}
 	cpu := (cpuTime() - cpu0) / time.Duration(len(ds)+1)
 	fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search (load %s)\n", "short, one Reader", len(ds),
-		msf(pct(ds, 0.5)), msf(pct(ds, 0.95)), msf(cpu), loadavg())
+		msf(pct(ds, 0.5)), msf(pct(ds, 0.95)), msf(cpu), loadavg.String())
 	ctx := context.Background()
 	ds = ds[:0]
 	cpu0, faults0 := cpuTime(), minorFaults()
@@ -364,7 +366,7 @@ func searchCold(dir string, n, cold int) error {
 	}
 	cpu = (cpuTime() - cpu0) / time.Duration(cold)
 	fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search, %d page faults a search (load %s)\n", "short, new Reader each", cold,
-		msf(pct(ds, 0.5)), msf(pct(ds, 0.95)), msf(cpu), (minorFaults()-faults0)/int64(cold), loadavg())
+		msf(pct(ds, 0.5)), msf(pct(ds, 0.95)), msf(cpu), (minorFaults()-faults0)/int64(cold), loadavg.String())
 	return nil
 }
 

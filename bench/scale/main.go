@@ -61,6 +61,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/loadavg"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -122,7 +123,7 @@ func main() {
 				if err != nil {
 					log.Fatalf("-searchonly -vectors %d: %v (the project's vectors.bin must be a -vectors %d run's)", n, err, n)
 				}
-				fmt.Printf("%s, load %s\n", vr, loadavg())
+				fmt.Printf("%s, load %s\n", vr, loadavg.String())
 			}
 			return
 		}
@@ -260,7 +261,7 @@ func main() {
 			}
 			row.measured["mcp"] = true
 		}
-		progress("%d×: done (load %s)", s, loadavg())
+		progress("%d×: done (load %s)", s, loadavg.String())
 		rows = append(rows, row)
 	}
 	var many *manyResult
@@ -314,17 +315,5 @@ func machine() string {
 			mem = fmt.Sprintf(", %.0f GiB", float64(kb)/(1<<20))
 		}
 	}
-	return fmt.Sprintf("%s, %d vCPUs (%s)%s, %s, load %s", time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.NumCPU(), cpu, mem, runtime.Version(), loadavg())
-}
-
-func loadavg() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
+	return fmt.Sprintf("%s, %d vCPUs (%s)%s, %s, load %s", time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.NumCPU(), cpu, mem, runtime.Version(), loadavg.String())
 }
