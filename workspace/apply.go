@@ -11,6 +11,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/source/kinds"
 )
 
 // execute does what p says, package by package in parallel (each one
@@ -209,7 +210,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		hash, sums, err = tree.hash(omit)
 	}
 	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && hash != t.target.Hash)) {
-		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", revNoun(f.entry.Kind), naming.ShortRev(t.want, 12), hash, t.target.Hash, t.alias)
+		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", kinds.RevNoun(f.entry.Kind), naming.ShortRev(t.want, 12), hash, t.target.Hash, t.alias)
 	}
 	if err == nil {
 		err = tree.checkKept()

@@ -87,7 +87,7 @@ func (w *Workspace) oldLock(cur []byte, since string, last bool) (*lockfile.Lock
 	set := &changes.Set{}
 	lockPath := w.path(project.LockName)
 	parse := func(what string, data []byte) (*lockfile.Lock, error) {
-		l, err := lockfile.Parse(what, data)
+		l, err := project.ParseLock(what, data)
 		if err != nil {
 			return nil, fmt.Errorf("the lock %s: %w", what, err)
 		}
@@ -134,8 +134,8 @@ func (w *Workspace) oldLock(cur []byte, since string, last bool) (*lockfile.Lock
 // sameLock reports whether two locks say the same (their canonical forms
 // are equal).
 func sameLock(a, b []byte) bool {
-	la, errA := lockfile.Parse("a", a)
-	lb, errB := lockfile.Parse("b", b)
+	la, errA := project.ParseLock("a", a)
+	lb, errB := project.ParseLock("b", b)
 	if errA != nil || errB != nil {
 		return bytes.Equal(a, b)
 	}

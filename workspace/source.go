@@ -10,9 +10,9 @@ import (
 	"github.com/ctx-dev/ctx/project"
 )
 
-// A source is one kind of locked package source (vendir's shape: one
-// implementation and one case per kind, the planners and execute the same
-// for all). A dir source is not one: it is never fetched or locked (see
+// A fetcher is the fetch side of one locked source kind (the kind's rules
+// are its package's, source/KIND; the planners and execute are the same
+// for all). A dir source has none: it is never fetched or locked (see
 // project.Live).
 //
 // resolve finds the revision t's spec names now and sets t.rev (and, for
@@ -20,7 +20,7 @@ import (
 // that can revalidate instead of fetching again. fetch writes the files of
 // revision t.want into stage (which does not exist yet) and says what to
 // lock.
-type source interface {
+type fetcher interface {
 	resolve(ctx context.Context, t *task) error
 	fetch(ctx context.Context, t *task, stage string) (*fetched, error)
 }
@@ -59,8 +59,8 @@ func (t *task) kind() string {
 	return project.KindGit
 }
 
-// sourceFor returns the source of kind.
-func (w *Workspace) sourceFor(kind string) (source, error) {
+// sourceFor returns the fetcher of kind.
+func (w *Workspace) sourceFor(kind string) (fetcher, error) {
 	switch kind {
 	case project.KindGit:
 		return gitSource{w}, nil
@@ -125,12 +125,4 @@ func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, 
 		f.skipped = append(f.skipped, skippedFile{s.Path, s.Reason})
 	}
 	return f, nil
-}
-
-// revNoun is what a revision of kind is called in messages.
-func revNoun(kind string) string {
-	if kind == project.KindHTTPS {
-		return "content"
-	}
-	return "commit"
 }

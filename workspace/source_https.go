@@ -15,6 +15,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/source"
 	"github.com/ctx-dev/ctx/webdoc"
 	"github.com/ctx-dev/ctx/webfetch"
 )
@@ -50,7 +51,7 @@ func (h httpsSource) webRequest(t *task) (webfetch.Request, error) {
 	if l := s.Limits; l != nil {
 		r.Limits = webfetch.Limits{MaxBytes: l.MaxBytes, MaxArchiveBytes: l.MaxArchiveBytes, MaxPages: l.MaxPages, MaxRedirects: l.MaxRedirects}
 		if l.Timeout != "" {
-			d, err := project.ParseDuration(l.Timeout)
+			d, err := source.ParseDuration(l.Timeout)
 			if err != nil {
 				return r, fmt.Errorf("limits.timeout: %w", err)
 			}
