@@ -6,8 +6,10 @@
 //
 // A kind owns its spec's rules (CheckSpec), what its lock entry pins
 // (CheckPin), how a revision is called (RevNoun) and its provenance
-// (Provenance). Staging, the journal, the swap, the h1: check and the dirty
-// guard are the workspace's, the same for every kind.
+// (Provenance); a Locked kind also resolves a spec and fetches a revision
+// into a stage folder (Fetcher), within its spec's limits. Staging, the
+// journal, the swap, the h1: check and the dirty guard are the
+// workspace's, the same for every kind.
 package source
 
 import (

@@ -170,13 +170,10 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	w.discardStage(t.alias)
 	stage := w.stageDir(t.alias)
 	t.keep = w.keepable(t)
-	src, err := w.sourceFor(t.kind())
-	if err == nil {
-		err = w.fault("stage", t.alias)
-	}
+	err := w.fault("stage", t.alias)
 	var f *fetched
 	if err == nil {
-		f, err = src.fetch(ctx, t, stage)
+		f, err = w.fetchTask(ctx, t.kind(), t, stage)
 	}
 	if err != nil {
 		w.discardStage(t.alias)
@@ -185,7 +182,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	t.res.Bytes = f.bytes
 	for _, s := range f.skipped {
-		w.log("%s: skipped %s (%s)", t.alias, s.path, s.reason)
+		w.log("%s: skipped %s (%s)", t.alias, s.Path, s.Reason)
 	}
 	// The new tree: the stage, and the files of the package folder the
 	// fetch did not write (kept: the same blob and mode as installed).

@@ -67,11 +67,7 @@ func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 	}
 	parallel(len(todo), w.opts.Jobs, func(i int) {
 		t := todo[i]
-		src, err := w.sourceFor(t.kind())
-		if err == nil {
-			err = src.resolve(ctx, t)
-		}
-		t.resolveErr = err
+		t.resolveErr = w.resolveTask(ctx, t)
 	})
 }
 

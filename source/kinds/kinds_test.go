@@ -75,3 +75,16 @@ func TestTable(t *testing.T) {
 		t.Fatalf("CheckSpec of an unknown kind = %v, want only its kind's error", errs)
 	}
 }
+
+// TestFetchers: a kind is Locked exactly when it has a Fetcher (the
+// workspace fetches it into packages/<alias> and the lock pins it); a live
+// kind has none, and the lock refuses it.
+func TestFetchers(t *testing.T) {
+	t.Parallel()
+	for _, n := range kinds.Names() {
+		k, _ := kinds.Of(n)
+		if _, ok := k.(source.Fetcher); ok != k.Locked() {
+			t.Errorf("kind %s: Locked() = %v, but has a Fetcher: %v", n, k.Locked(), ok)
+		}
+	}
+}
