@@ -56,7 +56,7 @@ func (w *Workspace) attachEngine(ts []*task) {
 }
 
 // resolveTasks resolves the refs of tasks that ask for it, in parallel,
-// each through its kind's source.
+// each through its kind's Fetcher (source/kinds).
 func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 	w.attachEngine(ts)
 	var todo []*task
