@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/source"
+	"github.com/ctx-dev/ctx/source/kinds"
 )
 
 // Detail levels of one package's section in INDEX.md, from most to least.
@@ -264,44 +265,14 @@ func dirBase(from string, p Package) string {
 }
 
 // provenance is where a package's files come from, each kind in its own
-// terms: git, its source, path, ref (or the default branch) and short
-// commit; https, its URL, path, short content hash and fetch date; dir,
-// its place in the project (base: dirBase), live.
+// terms (its source.Kind's Provenance); base is a dir source's place in
+// the project (dirBase).
 func provenance(p Package, base string) []string {
-	var meta []string
-	switch p.Kind {
-	case project.KindDir:
-		return []string{codeSpan(base + p.Only), "live from the project (no commit)"}
-	case project.KindHTTPS:
-		if p.Source != "" {
-			meta = append(meta, codeSpan(p.Source))
-		}
-		if p.Path != "" && p.Path != "." {
-			meta = append(meta, "path "+codeSpan(p.Path))
-		}
-		if p.Rev != "" {
-			meta = append(meta, "content "+codeSpan(naming.ShortRev(p.Rev, 7)))
-		}
-		if !p.Fetched.IsZero() {
-			meta = append(meta, "fetched "+p.Fetched.UTC().Format("2006-01-02"))
-		}
-		return meta
+	k, ok := kinds.Of(p.Kind)
+	if !ok {
+		return nil
 	}
-	if p.Source != "" {
-		meta = append(meta, codeSpan(p.Source))
-	}
-	if p.Path != "" && p.Path != "." {
-		meta = append(meta, "path "+codeSpan(p.Path))
-	}
-	if p.Ref != "" {
-		meta = append(meta, "ref "+codeSpan(p.Ref))
-	} else if p.Source != "" {
-		meta = append(meta, "default branch")
-	}
-	if p.Rev != "" {
-		meta = append(meta, "commit "+codeSpan(naming.ShortRev(p.Rev, 7)))
-	}
-	return meta
+	return k.Provenance(source.Origin{Source: p.Source, Path: p.Path, Ref: p.Ref, Rev: p.Rev, Fetched: p.Fetched, Place: base + p.Only}, codeSpan)
 }
 
 // renderIndexMemo writes INDEX.md for the packages, within budget tokens

@@ -23,12 +23,10 @@ const (
 	Version  = 2 // the newest this package reads and writes: "kind" and "rev"
 )
 
-// Source kinds that are locked. A "dir" source is live in the project and
-// never locked.
-const (
-	KindGit   = "git"
-	KindHTTPS = "https"
-)
+// KindGit is the kind of every version 1 entry (the format knew no other),
+// and of a version 2 entry that names none. The kinds, and what each pins,
+// are source/kinds'.
+const KindGit = "git"
 
 // Lock is the whole file.
 type Lock struct {
@@ -38,7 +36,7 @@ type Lock struct {
 
 // Entry pins one package.
 type Entry struct {
-	Kind   string // KindGit or KindHTTPS; "" is git (as in version 1)
+	Kind   string // a locked kind (source/kinds); "" is git (as in version 1)
 	Source string // as in the manifest
 	Path   string // sub-path inside the source (git, archives)
 	Ref    string // git: the ref asked for

@@ -20,6 +20,11 @@ import (
 
 var hexRE = lazyre.New(`^[0-9a-f]{40}$`)
 
+// IsObjectID reports whether s is a git object id as a lock writes it:
+// 40 lower-case hexadecimal digits (a version 1 entry's commit and tree,
+// and a git entry's rev and tree: source/gitsrc).
+func IsObjectID(s string) bool { return hexRE().MatchString(s) }
+
 // ValidHash reports whether s is an "h1:" hash: base64 of 32 bytes.
 func ValidHash(s string) bool {
 	rest, ok := strings.CutPrefix(s, "h1:")
@@ -74,8 +79,11 @@ func hint(name string, data []byte) string {
 
 // Parse parses a lockfile's bytes; name is used in error messages
 // ("context.lock:3:14: …"). All problems are reported at once. Both
-// format versions are read (see the package doc).
-func Parse(name string, data []byte) (*Lock, error) {
+// format versions are read (see the package doc). pin checks each
+// version 2 entry's kind and what it pins (project.ParseLock passes
+// source/kinds.CheckPin); nil checks neither, for a reader of locks ctx
+// wrote itself (Read, tests, benchmarks).
+func Parse(name string, data []byte, pin PinCheck) (*Lock, error) {
 	var head struct {
 		Version int `json:"version"`
 	}
@@ -96,7 +104,10 @@ func Parse(name string, data []byte) (*Lock, error) {
 		if w.Version > Version {
 			return []jsonfile.Error{{Field: "version", Msg: fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", w.Version, Version)}}
 		}
-		return checkKinds(w.Packages)
+		if pin == nil {
+			return nil
+		}
+		return checkPins(w.Packages, pin)
 	})
 	if err != nil {
 		return nil, err
@@ -134,7 +145,7 @@ type wireV2 struct {
 
 // wireEntryV2 has Entry's fields in Entry's order, so the two convert.
 type wireEntryV2 struct {
-	Kind         string    `json:"kind" validate:"required,oneof=git https"`
+	Kind         string    `json:"kind" validate:"required"`
 	Source       string    `json:"source" validate:"required"`
 	Path         string    `json:"path,omitempty" validate:"omitempty,relpath"`
 	Ref          string    `json:"ref,omitempty"`
@@ -150,31 +161,19 @@ type wireEntryV2 struct {
 	Updated      time.Time `json:"updated"`
 }
 
-var sha256RevRE = lazyre.New(`^sha256:[0-9a-f]{64}$`)
+// PinCheck checks a version 2 entry's kind and what it pins (its rev and
+// tree): each kind's rule, which is the kind's own (source/kinds.CheckPin).
+// Its errors name the fields "kind", "rev" and "tree"; Parse puts the
+// entry's place in front.
+type PinCheck func(kind, rev, tree string) []jsonfile.Error
 
-// checkKinds checks each version 2 entry by its kind's rules: a git entry
-// pins a commit and a tree; an https entry a content hash and no tree.
-func checkKinds(pkgs map[string]wireEntryV2) []jsonfile.Error {
+// checkPins checks each version 2 entry with pin.
+func checkPins(pkgs map[string]wireEntryV2, pin PinCheck) []jsonfile.Error {
 	var errs []jsonfile.Error
-	bad := func(alias, field, msg string) {
-		errs = append(errs, jsonfile.Error{Field: fmt.Sprintf("packages[%s].%s", alias, field), Msg: msg})
-	}
 	for alias, e := range pkgs {
-		switch e.Kind {
-		case KindGit:
-			if !hexRE().MatchString(e.Rev) {
-				bad(alias, "rev", safetext.Quote(e.Rev)+" must be a git commit: 40 lower-case hexadecimal digits")
-			}
-			if !hexRE().MatchString(e.Tree) {
-				bad(alias, "tree", safetext.Quote(e.Tree)+" must be a git tree id: 40 lower-case hexadecimal digits")
-			}
-		case KindHTTPS:
-			if !sha256RevRE().MatchString(e.Rev) {
-				bad(alias, "rev", safetext.Quote(e.Rev)+" must be sha256: and 64 lower-case hexadecimal digits")
-			}
-			if e.Tree != "" {
-				bad(alias, "tree", "an https entry has no tree; delete the field")
-			}
+		for _, err := range pin(e.Kind, e.Rev, e.Tree) {
+			err.Field = fmt.Sprintf("packages[%s].%s", alias, err.Field)
+			errs = append(errs, err)
 		}
 	}
 	return errs
@@ -194,14 +193,16 @@ func decode(name string, data []byte, v any, check func() []jsonfile.Error) erro
 	})
 }
 
-// Read reads and parses the lockfile at path. A missing file returns an error
+// Read reads and parses the lockfile at path, not checking its entries'
+// kinds (Parse with no PinCheck: for a lock ctx wrote itself; the
+// project's lock is project.ReadLock's). A missing file returns an error
 // wrapping fs.ErrNotExist.
 func Read(path string) (*Lock, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	return Parse(path, data, nil)
 }
 
 // Marshal returns the canonical bytes: keys sorted, two-space indent, final

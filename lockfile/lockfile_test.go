@@ -49,7 +49,7 @@ func TestMarshalDeterministicAndRoundTrip(t *testing.T) {
 	if !bytes.Contains(a, []byte(`"updated": "2026-01-02T02:04:05Z"`)) {
 		t.Fatalf("updated not normalized to UTC seconds:\n%s", a)
 	}
-	l, err := Parse("context.lock", a)
+	l, err := Parse("context.lock", a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,22 +121,6 @@ func TestParseErrors(t *testing.T) {
 		{"git-short-name", `{"version": 1, "packages": {"a": {"source": "x", "path": "docs/GIT~1", "commit": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"}}}`,
 			[]string{`context.lock:1:50: packages[a].path: "docs/GIT~1" must be a clean relative path`}},
 		{"newer", "{\n  \"version\": 3,\n  \"packages\": {}\n}", []string{"context.lock:2:3: version: format version 3 is newer than this ctx understands (2): upgrade ctx"}},
-		{"v2 kinds", `{
-  "version": 2,
-  "packages": {
-    "a": {"kind": "svn", "source": "x", "rev": "r1", "hash": "` + h1 + `"},
-    "g": {"kind": "git", "source": "x", "rev": "abc", "hash": "` + h1 + `"},
-    "w": {"kind": "https", "source": "https://x/y", "rev": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"},
-    "old": {"kind": "git", "source": "x", "commit": "` + c1 + `", "rev": "` + c1 + `", "tree": "` + t1 + `", "hash": "` + h1 + `"}
-  }
-}`, []string{
-			`context.lock:4:11: packages[a].kind: "svn" must be one of: git, https`,
-			`context.lock:5:5: packages[g].tree: "" must be a git tree id`,
-			`context.lock:5:41: packages[g].rev: "abc" must be a git commit: 40 lower-case hexadecimal digits`,
-			`context.lock:6:53: packages[w].rev: "` + c1 + `" must be sha256: and 64 lower-case hexadecimal digits`,
-			`context.lock:6:104: packages[w].tree: an https entry has no tree`,
-			`packages[old]: unknown field "commit"`,
-		}},
 		{"fields", `{
   "version": 1,
   "packages": {
@@ -159,7 +143,7 @@ func TestParseErrors(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("context.lock", []byte(tc.data))
+			_, err := Parse("context.lock", []byte(tc.data), nil)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -239,7 +223,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("{\n \"version\": 1,\n \"packages\": {\"a\": {\"commit\": 3}}}"))
 	f.Add([]byte("{"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		l, err := Parse("context.lock", data)
+		l, err := Parse("context.lock", data, nil)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "context.lock") {
 				t.Fatalf("error without file name: %v", err)
@@ -251,7 +235,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l2, err := Parse("context.lock", b)
+		l2, err := Parse("context.lock", b, nil)
 		if err != nil {
 			t.Fatalf("canonical bytes do not parse: %v\n%s", err, b)
 		}
@@ -291,7 +275,7 @@ func TestParseErrorModel(t *testing.T) {
 			`context.lock:3:46: packages[a].updated: "yesterday" is not a time`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("context.lock", []byte(tc.data))
+			_, err := Parse("context.lock", []byte(tc.data), nil)
 			jsonfiletest.WantInOrder(t, err, tc.want)
 		})
 	}
@@ -302,7 +286,7 @@ func TestParseErrorModel(t *testing.T) {
 func TestVersionsRoundTrip(t *testing.T) {
 	t.Parallel()
 	v1 := "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {\n      \"source\": \"https://x/a.git\",\n      \"ref\": \"main\",\n      \"commit\": \"" + c1 + "\",\n      \"tree\": \"" + t1 + "\",\n      \"hash\": \"" + h1 + "\",\n      \"updated\": \"2026-01-02T03:04:05Z\"\n    }\n  }\n}\n"
-	l, err := Parse("context.lock", []byte(v1))
+	l, err := Parse("context.lock", []byte(v1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +298,7 @@ func TestVersionsRoundTrip(t *testing.T) {
 		t.Fatalf("a git-only v1 lock changed bytes:\n%s\nwant:\n%s", out, v1)
 	}
 	rev := "sha256:" + strings.Repeat("0f", 32)
-	l.Packages["web"] = Entry{Kind: KindHTTPS, Source: "https://docs.example.com/guide.md", Rev: rev, Hash: h1,
+	l.Packages["web"] = Entry{Kind: "https", Source: "https://docs.example.com/guide.md", Rev: rev, Hash: h1,
 		URL: "https://docs.example.com/v2/guide.md", ETag: `"abc"`, LastModified: "Mon, 02 Jan 2026 03:04:05 GMT",
 		Fetched: time.Date(2026, 1, 2, 3, 4, 5, 9, time.UTC), Updated: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	out, err = l.Marshal()
@@ -329,7 +313,7 @@ func TestVersionsRoundTrip(t *testing.T) {
 	if strings.Contains(string(out), `"commit"`) || strings.Count(string(out), `"tree"`) != 1 {
 		t.Errorf("v2 lock has a commit field or an https tree:\n%s", out)
 	}
-	back, err := Parse("context.lock", out)
+	back, err := Parse("context.lock", out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

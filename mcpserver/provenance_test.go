@@ -35,7 +35,7 @@ func kindsProject(t *testing.T) string {
 	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{
 		"gitpkg": {Source: "https://example.com/g.git", Path: "docs", Ref: "main", Rev: strings.Repeat("ab", 20), Tree: strings.Repeat("cd", 20),
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: when},
-		"web": {Kind: lockfile.KindHTTPS, Source: "https://docs.example.com/guide.md", Rev: "sha256:" + strings.Repeat("ef", 32),
+		"web": {Kind: project.KindHTTPS, Source: "https://docs.example.com/guide.md", Rev: "sha256:" + strings.Repeat("ef", 32),
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", URL: "https://docs.example.com/guide.md", Fetched: when, Updated: when},
 	}}
 	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {

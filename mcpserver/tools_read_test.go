@@ -78,7 +78,7 @@ func readProject(t testing.TB) string {
 	hash := "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
 	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{
 		"handbook": {Kind: lockfile.KindGit, Source: "https://example.com/handbook.git", Ref: "main", Rev: readGitRev, Tree: strings.Repeat("b2", 20), Hash: hash, Updated: upd},
-		"web":      {Kind: lockfile.KindHTTPS, Source: "https://docs.example.com/llms.txt", Rev: readHTTPSRev, Hash: hash, Updated: upd},
+		"web":      {Kind: project.KindHTTPS, Source: "https://docs.example.com/llms.txt", Rev: readHTTPSRev, Hash: hash, Updated: upd},
 	}}
 	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
 		t.Fatal(err)

@@ -4,18 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
-	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/source"
+	"github.com/ctx-dev/ctx/source/dirsrc"
+	"github.com/ctx-dev/ctx/source/gitsrc"
+	"github.com/ctx-dev/ctx/source/httpsrc"
+	"github.com/ctx-dev/ctx/source/kinds"
 	"github.com/go-playground/validator/v10"
 )
 
@@ -99,99 +101,28 @@ type EmbeddingsHint struct {
 	URL string `json:"url,omitempty"`
 }
 
-// Source kinds. A spec with no kind is git, as every manifest before
+// Source kinds: each is its package under source/, and source/kinds the
+// table of them. A spec with no kind is git, as every manifest before
 // kinds existed; `ctx add` writes the kind of any other.
 const (
-	KindGit   = lockfile.KindGit   // a git repository (URL or local), fetched sparse and shallow, locked by commit
-	KindHTTPS = lockfile.KindHTTPS // documents over http(s): one page, an llms.txt index, or an archive; locked by content hash
-	KindDir   = "dir"              // a local file or folder, indexed and served in place; never copied or locked
+	KindGit   = gitsrc.Name  // a git repository (URL or local), fetched sparse and shallow, locked by commit
+	KindHTTPS = httpsrc.Name // documents over http(s): one page, an llms.txt index, or an archive; locked by content hash
+	KindDir   = dirsrc.Name  // a local file or folder, indexed and served in place; never copied or locked
 )
 
 // Kinds lists the source kinds, in the order help texts name them.
-var Kinds = []string{KindGit, KindDir, KindHTTPS}
+var Kinds = kinds.Names()
 
-// PackageSpec is one package the project wants.
-type PackageSpec struct {
-	Alias  string `json:"alias" validate:"required,alias"`
-	Kind   string `json:"kind,omitempty" validate:"omitempty,oneof=git dir https"` // "" = git
-	Source string `json:"source" validate:"required"`                              // git URL or repository path, a local file or folder (dir), or an http(s) URL; a relative path is relative to the project root
-	Path   string `json:"path,omitempty" validate:"omitempty,relpath"`             // git: sub-path inside the repository; https: folder inside an archive
-	Ref    string `json:"ref,omitempty" validate:"omitempty,gitref"`               // git: branch, tag or commit; "" = the remote's default branch
-	// Audience "ignore" installs every document, whatever its audience
-	// rules say (audience); "" applies them (git and https).
-	Audience string `json:"audience,omitempty" validate:"omitempty,oneof=ignore"`
+// PackageSpec is one package the project wants (source.Spec: the kinds'
+// packages read it too).
+type PackageSpec = source.Spec
 
-	// https only.
-	TTL                 string  `json:"ttl,omitempty" validate:"omitempty,ttl"`          // how long fetched content is trusted before update re-checks it; "" = DefaultTTL
-	AllowPrivateNetwork bool    `json:"allowPrivateNetwork,omitempty"`                   // allow loopback, private and link-local addresses
-	TokenEnv            string  `json:"tokenEnv,omitempty" validate:"omitempty,envname"` // the environment variable whose value is sent as a bearer token
-	Limits              *Limits `json:"limits,omitempty"`                                // overrides of the default limits (https; maxFiles and maxTotalBytes for dir)
-
-	// Local is set on the user's own sources, read from
-	// .context/context.local.json (never committed); the others are the
-	// committed manifest's. Only a local source, or one the user allowed
-	// (Manifest.Allow), may be outside the project (CheckSource).
-	Local bool `json:"-"`
-}
-
-// Limits override a source's default limits; zero fields keep the
-// default. An https source has all but MaxTotalBytes; a dir source only
-// MaxFiles and MaxTotalBytes (the bounds of its walk).
-type Limits struct {
-	MaxBytes        int64  `json:"maxBytes,omitempty" validate:"omitempty,min=1"`        // per document
-	MaxArchiveBytes int64  `json:"maxArchiveBytes,omitempty" validate:"omitempty,min=1"` // an archive, downloaded and unpacked
-	MaxFiles        int    `json:"maxFiles,omitempty" validate:"omitempty,min=1"`        // files in an archive; dir: files and folders walked (DefaultDirMaxFiles)
-	MaxTotalBytes   int64  `json:"maxTotalBytes,omitempty" validate:"omitempty,min=1"`   // dir: all its documents together (DefaultDirMaxBytes)
-	MaxPages        int    `json:"maxPages,omitempty" validate:"omitempty,min=1"`        // pages an llms.txt index links
-	Timeout         string `json:"timeout,omitempty" validate:"omitempty,ttl"`           // per request
-	MaxRedirects    int    `json:"maxRedirects,omitempty" validate:"omitempty,min=1,max=20"`
-}
-
-// DefaultTTL is how long an https source's content is trusted when its
-// spec sets no ttl.
-const DefaultTTL = 7 * 24 * time.Hour
+// Limits override a source's default limits (source.Limits).
+type Limits = source.Limits
 
 // AudienceIgnore is PackageSpec.Audience when a package's documents are
 // installed whatever their audience rules say.
 const AudienceIgnore = "ignore"
-
-// KindOf is s's kind: s.Kind, or git when it names none.
-func (s PackageSpec) KindOf() string {
-	if s.Kind == "" {
-		return KindGit
-	}
-	return s.Kind
-}
-
-// TTLOf is how long s's fetched content is trusted (DefaultTTL when unset;
-// the manifest's validation has checked the value).
-func (s PackageSpec) TTLOf() time.Duration {
-	if d, err := ParseDuration(s.TTL); err == nil && s.TTL != "" {
-		return d
-	}
-	return DefaultTTL
-}
-
-// ParseDuration parses a ttl or timeout: a Go duration ("90s", "12h") or a
-// whole number of days or weeks ("7d", "2w"). It must be positive.
-func ParseDuration(s string) (time.Duration, error) {
-	var d time.Duration
-	var err error
-	if n, unit := strings.TrimRight(s, "dw"), strings.TrimLeft(s, "0123456789"); n != s && (unit == "d" || unit == "w") {
-		var k int
-		k, err = strconv.Atoi(n)
-		d = time.Duration(k) * 24 * time.Hour
-		if unit == "w" {
-			d *= 7
-		}
-	} else {
-		d, err = time.ParseDuration(s)
-	}
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s is not a duration: write it as 30m, 12h, 7d or 2w", safetext.Quote(s))
-	}
-	return d, nil
-}
 
 var envNameRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -216,7 +147,7 @@ func newValidator() *validator.Validate {
 	v := lockfile.NewValidator()
 	for tag, ok := range map[string]func(string) bool{
 		"gitref":  func(s string) bool { return !badRefRE().MatchString(s) },
-		"ttl":     func(s string) bool { _, err := ParseDuration(s); return err == nil },
+		"ttl":     func(s string) bool { _, err := source.ParseDuration(s); return err == nil },
 		"envname": envNameRE().MatchString,
 	} {
 		if err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool { return ok(fl.Field().String()) }); err != nil {
@@ -231,62 +162,13 @@ func manifestHint(name string) string {
 }
 
 // CheckSpec validates one spec by the manifest's rules (alias, source,
-// path, ref) and returns its problems, each with its field (no position:
+// path, ref) and its kind's (source/kinds.CheckSpec), and returns its problems, each with its field (no position:
 // the spec did not come from a file).
 func CheckSpec(s PackageSpec) []jsonfile.Error {
 	if err := manifestValidator().Struct(&s); err != nil {
 		return jsonfile.RuleErrors(err, manifestMessage)
 	}
-	return kindRules(s, "")
-}
-
-// kindRules checks what each kind allows: a dir source is a local path with
-// no ref or sub-path; an https source an http(s) URL with no ref; the https
-// settings only on https sources. field prefixes the fields named.
-func kindRules(s PackageSpec, field string) []jsonfile.Error {
-	var errs []jsonfile.Error
-	bad := func(name, msg string) { errs = append(errs, jsonfile.Error{Field: field + name, Msg: msg}) }
-	kind := s.KindOf()
-	switch kind {
-	case KindDir:
-		if !naming.IsLocalPath(s.Source) {
-			bad("source", safetext.Quote(s.Source)+" is not a local file or folder: a dir source is a path (relative to the project root, or absolute)")
-		}
-		if s.Path != "" {
-			bad("path", "a dir source has no sub-path: name the folder itself as the source")
-		}
-		if s.Audience != "" {
-			bad("audience", "a dir source is served in place, whatever its documents' audience rules say; audience applies to git and https sources")
-		}
-		if l := s.Limits; l != nil && (l.MaxBytes != 0 || l.MaxArchiveBytes != 0 || l.MaxPages != 0 || l.Timeout != "" || l.MaxRedirects != 0) {
-			bad("limits", "a dir source has only the limits maxFiles and maxTotalBytes (the bounds of its walk)")
-		}
-	case KindHTTPS:
-		if u, err := url.Parse(s.Source); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			bad("source", safetext.Quote(s.Source)+" is not an http or https URL")
-		}
-		if s.Limits != nil && s.Limits.MaxTotalBytes != 0 {
-			bad("limits.maxTotalBytes", "only a dir source has maxTotalBytes (an https source has maxBytes per document and maxArchiveBytes)")
-		}
-	}
-	if kind != KindGit && s.Ref != "" {
-		bad("ref", "only a git source has a ref")
-	}
-	if kind != KindHTTPS {
-		if s.TTL != "" {
-			bad("ttl", "only an https source has a ttl")
-		}
-		if s.AllowPrivateNetwork {
-			bad("allowPrivateNetwork", "only an https source fetches over the network this way")
-		}
-		if s.TokenEnv != "" {
-			bad("tokenEnv", "only an https source sends a token this way (git uses your git credentials)")
-		}
-		if s.Limits != nil && kind != KindDir {
-			bad("limits", "only https and dir sources have limits")
-		}
-	}
-	return errs
+	return kinds.CheckSpec(s, "")
 }
 
 // ParseManifest parses and validates a manifest; name is used in error
@@ -300,7 +182,7 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 		Check: func() []jsonfile.Error {
 			errs := uniqueAliases(m.Packages)
 			for i, p := range m.Packages {
-				errs = append(errs, kindRules(p, fmt.Sprintf("packages[%d].", i))...)
+				errs = append(errs, kinds.CheckSpec(p, fmt.Sprintf("packages[%d].", i))...)
 			}
 			return errs
 		},
@@ -418,7 +300,7 @@ func ParseLocal(name string, data []byte) (*LocalFile, error) {
 		Check: func() []jsonfile.Error {
 			errs := uniqueAliases(f.Packages)
 			for i, p := range f.Packages {
-				errs = append(errs, kindRules(p, fmt.Sprintf("packages[%d].", i))...)
+				errs = append(errs, kinds.CheckSpec(p, fmt.Sprintf("packages[%d].", i))...)
 			}
 			first := map[string]int{}
 			for i, a := range f.Allow {

@@ -27,6 +27,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/source/kinds"
 )
 
 // Names of things inside a project.
@@ -177,7 +178,7 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	return m, nil
 }
 
-// ReadLock reads and parses .context/context.lock with lockfile.Parse
+// ReadLock reads and parses .context/context.lock with ParseLock
 // (errors name ".context/context.lock" with line:column). A missing lock
 // is an error wrapping fs.ErrNotExist.
 func (p Project) ReadLock() (*lockfile.Lock, error) {
@@ -188,7 +189,14 @@ func (p Project) ReadLock() (*lockfile.Lock, error) {
 		}
 		return nil, fmt.Errorf("read lock: %w", err)
 	}
-	return lockfile.Parse(Rel(LockName), data)
+	return ParseLock(Rel(LockName), data)
+}
+
+// ParseLock parses a lock's bytes (lockfile.Parse), each entry checked by
+// its kind's rules (source/kinds.CheckPin); name is used in error
+// messages.
+func ParseLock(name string, data []byte) (*lockfile.Lock, error) {
+	return lockfile.Parse(name, data, kinds.CheckPin)
 }
 
 // Package is an installed package as the indexer and the MCP server see

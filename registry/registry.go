@@ -61,7 +61,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/source"
 )
 
 // DefaultFileName is the registry file ctx looks for in a git repository or a
@@ -85,7 +85,7 @@ type Context struct {
 	Kind        string   `json:"kind,omitempty"`                              // "" = git, or https when URL is set
 	Path        string   `json:"path,omitempty" validate:"omitempty,subpath"`
 	Ref         string   `json:"ref,omitempty" validate:"omitempty,nospace"`
-	TTL         string   `json:"ttl,omitempty"` // https only: how long fetched content is trusted (project.ParseDuration)
+	TTL         string   `json:"ttl,omitempty"` // https only: how long fetched content is trusted (source.ParseDuration)
 	Tags        []string `json:"tags,omitempty" validate:"dive,required,max=50,nospace"`
 }
 
@@ -238,7 +238,7 @@ func sourceProblems(i int, c Context) []Problem {
 		return probs
 	}
 	if c.TTL != "" {
-		if _, err := project.ParseDuration(c.TTL); err != nil {
+		if _, err := source.ParseDuration(c.TTL); err != nil {
 			bad("ttl", err.Error())
 		}
 	}

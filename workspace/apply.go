@@ -11,6 +11,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/source/kinds"
 )
 
 // execute does what p says, package by package in parallel (each one
@@ -169,13 +170,10 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	w.discardStage(t.alias)
 	stage := w.stageDir(t.alias)
 	t.keep = w.keepable(t)
-	src, err := w.sourceFor(t.kind())
-	if err == nil {
-		err = w.fault("stage", t.alias)
-	}
+	err := w.fault("stage", t.alias)
 	var f *fetched
 	if err == nil {
-		f, err = src.fetch(ctx, t, stage)
+		f, err = w.fetchTask(ctx, t.kind(), t, stage)
 	}
 	if err != nil {
 		w.discardStage(t.alias)
@@ -184,7 +182,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	t.res.Bytes = f.bytes
 	for _, s := range f.skipped {
-		w.log("%s: skipped %s (%s)", t.alias, s.path, s.reason)
+		w.log("%s: skipped %s (%s)", t.alias, s.Path, s.Reason)
 	}
 	// The new tree: the stage, and the files of the package folder the
 	// fetch did not write (kept: the same blob and mode as installed).
@@ -209,7 +207,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		hash, sums, err = tree.hash(omit)
 	}
 	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && hash != t.target.Hash)) {
-		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", revNoun(f.entry.Kind), naming.ShortRev(t.want, 12), hash, t.target.Hash, t.alias)
+		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", kinds.RevNoun(f.entry.Kind), naming.ShortRev(t.want, 12), hash, t.target.Hash, t.alias)
 	}
 	if err == nil {
 		err = tree.checkKept()

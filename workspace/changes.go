@@ -24,7 +24,6 @@ import (
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
-	"github.com/ctx-dev/ctx/webfetch"
 )
 
 // ChangesOptions configure Changes.
@@ -87,7 +86,7 @@ func (w *Workspace) oldLock(cur []byte, since string, last bool) (*lockfile.Lock
 	set := &changes.Set{}
 	lockPath := w.path(project.LockName)
 	parse := func(what string, data []byte) (*lockfile.Lock, error) {
-		l, err := lockfile.Parse(what, data)
+		l, err := project.ParseLock(what, data)
 		if err != nil {
 			return nil, fmt.Errorf("the lock %s: %w", what, err)
 		}
@@ -134,8 +133,8 @@ func (w *Workspace) oldLock(cur []byte, since string, last bool) (*lockfile.Lock
 // sameLock reports whether two locks say the same (their canonical forms
 // are equal).
 func sameLock(a, b []byte) bool {
-	la, errA := lockfile.Parse("a", a)
-	lb, errB := lockfile.Parse("b", b)
+	la, errA := project.ParseLock("a", a)
+	lb, errB := project.ParseLock("b", b)
 	if errA != nil || errB != nil {
 		return bytes.Equal(a, b)
 	}
@@ -351,14 +350,14 @@ func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Ent
 		}
 		return files, tr.Close, nil
 	case project.KindHTTPS:
-		return w.httpsFiles(alias, e)
+		return w.httpsFiles(ctx, alias, e)
 	}
 	return nil, nil, errUnavailable{fmt.Sprintf("ctx cannot read a %s source's history", e.Kind)}
 }
 
 // httpsFiles writes the cached snapshot e pins into a temporary folder, as
 // an install would, and lists its files.
-func (w *Workspace) httpsFiles(alias string, e lockfile.Entry) ([]changes.File, func(), error) {
+func (w *Workspace) httpsFiles(ctx context.Context, alias string, e lockfile.Entry) ([]changes.File, func(), error) {
 	snap, err := w.web().Cached(e.Rev)
 	if err != nil {
 		return nil, nil, errUnavailable{fmt.Sprintf("the fetch %s is not in this machine's cache: an https source keeps no history but what was fetched here", naming.ShortRev(e.Rev, 12))}
@@ -369,21 +368,11 @@ func (w *Workspace) httpsFiles(alias string, e lockfile.Entry) ([]changes.File, 
 	}
 	done := func() { _ = os.RemoveAll(tmp) }
 	stage := filepath.Join(tmp, "s")
-	if err := os.Mkdir(stage, 0o755); err != nil {
-		done()
-		return nil, nil, err
-	}
-	t := &task{alias: alias, target: &e}
+	t := &task{alias: alias, target: &e, want: e.Rev, carry: snap}
 	if s, ok := w.manifest.Spec(alias); ok {
 		t.spec = &s
 	}
-	h, f := httpsSource{w}, &fetched{}
-	if snap.Form == webfetch.FormArchive {
-		err = h.extract(t, snap, stage, f)
-	} else {
-		err = h.pages(snap, stage, f)
-	}
-	if err != nil {
+	if _, err := w.fetchTask(ctx, e.Kind, t, stage); err != nil {
 		done()
 		return nil, nil, err
 	}

@@ -56,7 +56,7 @@ func (w *Workspace) attachEngine(ts []*task) {
 }
 
 // resolveTasks resolves the refs of tasks that ask for it, in parallel,
-// each through its kind's source.
+// each through its kind's Fetcher (source/kinds).
 func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 	w.attachEngine(ts)
 	var todo []*task
@@ -67,11 +67,7 @@ func (w *Workspace) resolveTasks(ctx context.Context, ts []*task) {
 	}
 	parallel(len(todo), w.opts.Jobs, func(i int) {
 		t := todo[i]
-		src, err := w.sourceFor(t.kind())
-		if err == nil {
-			err = src.resolve(ctx, t)
-		}
-		t.resolveErr = err
+		t.resolveErr = w.resolveTask(ctx, t)
 	})
 }
 

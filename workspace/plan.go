@@ -16,7 +16,6 @@ import (
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
-	"github.com/ctx-dev/ctx/webfetch"
 )
 
 // Commands run in two steps. A planner (planInstall, planUpdate, planRemove,
@@ -65,9 +64,9 @@ type task struct {
 	// Filled by resolution.
 	rev         string
 	refName     string
-	snap        *webfetch.Snapshot // https: what resolve fetched, if it did
-	refresh     bool               // https: ask the server even within the TTL (update --refresh)
-	revalidated bool               // https: the server was asked and said the locked content is current
+	carry       any  // what resolve left for the fetch (source.Resolved.Carry)
+	refresh     bool // https: ask the server even within the TTL (update --refresh)
+	revalidated bool // https: the server was asked and said the locked content is current
 	resolveErr  error
 
 	// Filled by decide: the plan for this package. res is what the report

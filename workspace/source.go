@@ -3,50 +3,35 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"io/fs"
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/source"
+	"github.com/ctx-dev/ctx/source/kinds"
+	"github.com/ctx-dev/ctx/webfetch"
 )
 
-// A source is one kind of locked package source (vendir's shape: one
-// implementation and one case per kind, the planners and execute the same
-// for all). A dir source is not one: it is never fetched or locked (see
-// project.Live).
-//
-// resolve finds the revision t's spec names now and sets t.rev (and, for
-// git, t.refName); t.locked, when set, is what the lock says, for a source
-// that can revalidate instead of fetching again. fetch writes the files of
-// revision t.want into stage (which does not exist yet) and says what to
-// lock.
-type source interface {
-	resolve(ctx context.Context, t *task) error
-	fetch(ctx context.Context, t *task, stage string) (*fetched, error)
-}
-
-// fetched is what a source put in a stage.
+// fetched is what a kind's Fetch put in a stage, as applyInstall uses it.
 type fetched struct {
 	// entry holds what the source pins: Kind, Rev, Tree and, for https,
 	// URL, ETag, LastModified and Fetched. applyInstall adds Source, Path,
 	// Ref, Hash and Updated.
 	entry   lockfile.Entry
-	bytes   int64         // received from the network
-	skipped []skippedFile // files of the source not written, and why
+	bytes   int64            // received from the network
+	skipped []source.Skipped // files of the source not written, and why
 	// state records the stage as written, given its h1: hash, without the
 	// files in omit (deleted from the stage since: see applyAudience).
 	state func(hash string, omit map[string]bool) (*pkgState, error)
 	// kept are the files of the new tree the stage lacks because the
 	// package folder has them, as the old state records them (t.keep,
-	// which a git fetch passes as gitengine's FetchRequest.Have).
+	// which the fetch was given as Request.Have).
 	kept map[string]fileState
 	// sums are the SHA-256 sums of the files the fetch wrote into the
 	// stage, as it wrote them (gitengine's File.Sum), so the h1: hash
 	// need not read them back; nil when the source gives none.
 	sums map[string]string
 }
-
-type skippedFile struct{ path, reason string }
 
 // kind is the task's source kind: its spec's, or its lock entry's.
 func (t *task) kind() string {
@@ -59,78 +44,87 @@ func (t *task) kind() string {
 	return project.KindGit
 }
 
-// sourceFor returns the source of kind.
-func (w *Workspace) sourceFor(kind string) (source, error) {
-	switch kind {
-	case project.KindGit:
-		return gitSource{w}, nil
-	case project.KindHTTPS:
-		return httpsSource{w}, nil
+// fetcher returns the Fetcher of kind (source/kinds), with what it is
+// given of the workspace: eng is the task's Engine.
+func (w *Workspace) fetcher(kind string, eng *gitengine.Engine) (source.Fetcher, source.Env, error) {
+	k, ok := kinds.Of(kind)
+	f, isF := k.(source.Fetcher)
+	if !ok || !isF {
+		return nil, source.Env{}, fmt.Errorf("ctx cannot fetch a %s source", kind)
 	}
-	return nil, fmt.Errorf("ctx cannot fetch a %s source", kind)
+	env := source.Env{
+		Git:      eng,
+		Web:      w.web,
+		FetchURL: w.fetchURL,
+		Getenv:   w.opts.Getenv,
+		Progress: w.opts.Progress,
+		Manifest: project.Rel(project.ManifestName),
+	}
+	return f, env, nil
 }
 
-// gitSource fetches git repositories through the task's Engine.
-type gitSource struct{ w *Workspace }
+// request is what t asks of its kind's Fetcher.
+func (t *task) request() source.Request {
+	r := source.Request{Alias: t.alias, Spec: t.spec, Locked: t.locked, Target: t.target, Refresh: t.refresh,
+		Want: t.want, Ref: t.refName, Carry: t.carry}
+	if len(t.keep) > 0 {
+		r.Have = make(map[string]source.Have, len(t.keep))
+		for p, f := range t.keep {
+			r.Have[p] = source.Have{Blob: f.Blob, Mode: f.Mode, Size: f.Size}
+		}
+	}
+	return r
+}
 
-// resolve asks gitengine's Resolve: the operation's Engine asks each remote
-// for its refs once, and full commit SHAs need no network at all.
-func (g gitSource) resolve(ctx context.Context, t *task) error {
-	r, err := t.eng.Resolve(ctx, g.w.fetchURL(t.spec.Source), t.spec.Ref)
-	t.rev, t.refName = r.Commit, r.Ref
+// resolveTask resolves t through its kind's Fetcher: t.rev (and, for git,
+// t.refName).
+func (w *Workspace) resolveTask(ctx context.Context, t *task) error {
+	f, env, err := w.fetcher(t.kind(), t.eng)
+	if err != nil {
+		return err
+	}
+	r, err := f.Resolve(ctx, env, t.request())
+	t.rev, t.refName, t.revalidated, t.carry = r.Rev, r.Ref, r.Revalidated, r.Carry
 	return err
 }
 
-func (g gitSource) fetch(ctx context.Context, t *task, stage string) (*fetched, error) {
-	req := gitengine.FetchRequest{URL: g.w.fetchURL(t.specSource()), Commit: t.want, Ref: t.refName, Path: t.specPath()}
-	if req.Ref == "" && t.spec != nil {
-		req.Ref = t.spec.Ref // a commit id here names no ref, and gitengine finds none
-	}
-	if t.target != nil && t.target.Rev == t.want {
-		// Installing what the lock pins: its tree can be fetched as it
-		// is, in one request (gitengine's FetchRequest.Tree).
-		req.Tree = t.target.Tree
-	}
-	if len(t.keep) > 0 {
-		req.Have = func(p, blob string, mode fs.FileMode) bool {
-			f, ok := t.keep[p]
-			return ok && f.Blob == blob && f.Mode == mode
-		}
-		req.KnownSize = func(p, blob string) (int64, bool) {
-			f, ok := t.keep[p]
-			return f.Size, ok && f.Blob == blob && f.Mode.IsRegular()
-		}
-	}
-	res, err := t.eng.Materialize(ctx, req, stage)
+// fetchTask fetches t.want into stage through the Fetcher of kind
+// (t.kind(), but for an old lock entry of Changes its own).
+func (w *Workspace) fetchTask(ctx context.Context, kind string, t *task, stage string) (*fetched, error) {
+	src, env, err := w.fetcher(kind, t.eng)
 	if err != nil {
 		return nil, err
 	}
-	f := &fetched{
-		entry: lockfile.Entry{Kind: project.KindGit, Rev: res.Commit, Tree: res.TreeID},
-		bytes: res.Bytes,
-		kept:  map[string]fileState{},
+	res, err := src.Fetch(ctx, env, t.request(), stage)
+	if err != nil {
+		return nil, err
 	}
-	f.sums = make(map[string]string, len(res.Files))
+	f := &fetched{entry: res.Entry, bytes: res.Bytes, skipped: res.Skipped, sums: res.Sums}
+	if res.Files == nil {
+		f.state = func(hash string, _ map[string]bool) (*pkgState, error) {
+			return scanState(stage, res.Entry.Rev, res.Entry.Tree, hash)
+		}
+		return f, nil
+	}
+	f.kept = map[string]fileState{}
 	for _, file := range res.Files {
 		if file.Kept {
 			f.kept[file.Path] = t.keep[file.Path]
-		} else if file.Sum != "" {
-			f.sums[file.Path] = file.Sum
 		}
 	}
 	f.state = func(hash string, omit map[string]bool) (*pkgState, error) {
 		return stateOf(stage, res, hash, omit, f.kept)
 	}
-	for _, s := range res.Skipped {
-		f.skipped = append(f.skipped, skippedFile{s.Path, s.Reason})
-	}
 	return f, nil
 }
 
-// revNoun is what a revision of kind is called in messages.
-func revNoun(kind string) string {
-	if kind == project.KindHTTPS {
-		return "content"
-	}
-	return "commit"
+// web returns the workspace's webfetch Client, made on first use.
+func (w *Workspace) web() *webfetch.Client {
+	w.webOnce.Do(func() {
+		w.webc = webfetch.New(webfetch.Options{
+			CacheDir: w.opts.EngineOptions.CacheDir,
+			Warn:     func(msg string) { w.log("warning: %s", msg) },
+		})
+	})
+	return w.webc
 }

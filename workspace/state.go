@@ -18,6 +18,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/source"
 )
 
 // fileState is what ctx wrote for one file of a package.
@@ -209,8 +210,8 @@ func gitMode(m fs.FileMode) fs.FileMode {
 // engine, sizes and mtimes from the disk; the files in omit (withheld by
 // audience rules) are no longer there, and those Materialize kept (not
 // written: the package folder has them) are recorded as kept says.
-func stateOf(dir string, res *gitengine.Result, hash string, omit map[string]bool, kept map[string]fileState) (*pkgState, error) {
-	st := &pkgState{Rev: res.Commit, Tree: res.TreeID, Hash: hash, Files: make([]fileState, 0, len(res.Files))}
+func stateOf(dir string, res *source.Fetched, hash string, omit map[string]bool, kept map[string]fileState) (*pkgState, error) {
+	st := &pkgState{Rev: res.Entry.Rev, Tree: res.Entry.Tree, Hash: hash, Files: make([]fileState, 0, len(res.Files))}
 	for _, f := range res.Files {
 		if omit[f.Path] {
 			continue
@@ -227,7 +228,7 @@ func stateOf(dir string, res *gitengine.Result, hash string, omit map[string]boo
 		if err != nil {
 			return nil, fmt.Errorf("record state: %w", err)
 		}
-		st.Files = append(st.Files, recordFile(f.Path, f.BlobID, fi))
+		st.Files = append(st.Files, recordFile(f.Path, f.Blob, fi))
 	}
 	sort.Slice(st.Files, func(i, j int) bool { return st.Files[i].Path < st.Files[j].Path })
 	return st, nil

@@ -286,7 +286,7 @@ func TestUpdate(t *testing.T) {
 	if readFile(t, filepath.Join(w.pkgDir("notes"), "b.md")) != "# B\n" {
 		t.Fatal("notes not updated on disk")
 	}
-	oldL, _ := lockfile.Parse("old", []byte(before))
+	oldL, _ := project.ParseLock("old", []byte(before))
 	newL := readLock(t, f.project)
 	for a := range oldL.Packages {
 		if (a == "notes") == reflect.DeepEqual(oldL.Packages[a], newL.Packages[a]) {

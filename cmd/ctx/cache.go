@@ -14,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/source"
 	"github.com/ctx-dev/ctx/webfetch"
 )
 
@@ -113,7 +114,7 @@ func runCache(ctx context.Context, opts *cacheOptions) error {
 	if opts.keep == "0" {
 		keep = 0
 	} else if opts.op == "gc" {
-		d, err := project.ParseDuration(opts.keep)
+		d, err := source.ParseDuration(opts.keep)
 		if err != nil {
 			return usageErrorf("cache gc --keep: %w, or 0", err)
 		}
