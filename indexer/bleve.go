@@ -53,16 +53,29 @@ type chunkDoc struct {
 	Nav     string   `json:"nav,omitempty"`
 }
 
-// textAnalyzer analyses the searched fields and queries.
-const textAnalyzer = "ctx_en"
+// textAnalyzer analyses the searched fields and queries; keyTextAnalyzer
+// is the same without stop words, for picking a query's candidates (every
+// chunk has stop words).
+const (
+	textAnalyzer    = "ctx_en"
+	keyTextAnalyzer = "ctx_en_key"
+)
 
 func newMapping() mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
-	// bleve's English analyzer, stop words kept.
+	// bleve's English analyzer (en.AnalyzerName), stop words kept, and
+	// version numbers' shorter forms (versionForms).
 	if err := m.AddCustomAnalyzer(textAnalyzer, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     unitok.Name,
-		"token_filters": []any{en.PossessiveName, lowercase.Name, porter.Name},
+		"token_filters": []any{en.PossessiveName, lowercase.Name, versionFilterName, porter.Name},
+	}); err != nil {
+		panic(err)
+	}
+	if err := m.AddCustomAnalyzer(keyTextAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unitok.Name,
+		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, versionFilterName, porter.Name},
 	}); err != nil {
 		panic(err)
 	}
@@ -230,8 +243,8 @@ func parseLines(s string) (start, end, prefix int) {
 
 // compoundParts returns the parts of the words of text that are joined by
 // dots or underscores (tar.gz, fmt.Errorf, snake_case; not version numbers
-// like 1.2.3), each once, space-separated, at most limit bytes. The English
-// analyzer keeps such a word whole, so "tar" would not find "tar.gz" nor
+// like 1.2.3, v1.2.3 or 1.2.x: versionWord), each once, space-separated,
+// at most limit bytes. The English analyzer keeps such a word whole, so "tar" would not find "tar.gz" nor
 // "Errorf" find "fmt.Errorf": the parts are indexed next to the chunk (not
 // shown in snippets) and added to queries, so either form matches the other.
 func compoundParts(text string, limit int) string {
@@ -278,7 +291,7 @@ func compoundParts(text string, limit int) string {
 		}
 		seen[word] = true
 		parts := strings.FieldsFunc(word, func(r rune) bool { return r == '.' || r == '_' })
-		if !hasLetter(parts) {
+		if !hasLetter(parts) || versionWord(word) {
 			continue
 		}
 		for _, p := range parts {
@@ -385,6 +398,22 @@ func mnemonicBracket(text string, open int) (int, int, bool) {
 		return open, 0, false
 	}
 	return open, j, true
+}
+
+// versionWord reports whether a word joined by dots is a version number
+// (1.2.3, v1.2, 1.2.x): not a compound of parts, but a number whose
+// shorter forms the analyzers index (versionForms).
+func versionWord(word string) bool {
+	w := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(word, "v"), "V"), ".x"), ".X")
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r != '.' && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func hasLetter(parts []string) bool {

@@ -821,9 +821,15 @@ func containsPhrase(tokens, phrase analysis.TokenStream) bool {
 	if len(phrase) == 0 {
 		return true
 	}
-	at := make(map[int]string, len(tokens))
+	// A position may hold several terms: a word and its other forms
+	// (versionForms).
+	type posTerm struct {
+		pos  int
+		term string
+	}
+	at := make(map[posTerm]bool, len(tokens))
 	for _, t := range tokens {
-		at[t.Position] = string(t.Term)
+		at[posTerm{t.Position, string(t.Term)}] = true
 	}
 	first := phrase[0]
 	for _, t := range tokens {
@@ -832,7 +838,7 @@ func containsPhrase(tokens, phrase analysis.TokenStream) bool {
 		}
 		ok := true
 		for _, p := range phrase[1:] {
-			if at[t.Position+p.Position-first.Position] != string(p.Term) {
+			if !at[posTerm{t.Position + p.Position - first.Position, string(p.Term)}] {
 				ok = false
 				break
 			}

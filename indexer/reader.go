@@ -17,7 +17,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
@@ -371,7 +370,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	sort.Strings(terms)
 	// Stop words are scored but do not pick candidates: every chunk has
 	// them. keyTerms are the others (all terms when there are no others).
-	keyAnalyzer, keyTerms := en.AnalyzerName, queryTerms(idx.Mapping().AnalyzerNamed(en.AnalyzerName), positive)
+	keyAnalyzer, keyTerms := keyTextAnalyzer, queryTerms(idx.Mapping().AnalyzerNamed(keyTextAnalyzer), positive)
 	if len(keyTerms) == 0 {
 		keyAnalyzer, keyTerms = textAnalyzer, queryTerms(analyzer, positive)
 	}
@@ -379,7 +378,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	// only, when it has other words (questionTerms).
 	var headOnly map[string]bool
 	if q.ids == nil {
-		headOnly = questionTerms(analyzer, idx.Mapping().AnalyzerNamed(en.AnalyzerName), pq.words)
+		headOnly = questionTerms(analyzer, idx.Mapping().AnalyzerNamed(keyTextAnalyzer), pq.words)
 		for _, p := range pq.phrases { // a phrase's words are asked for as they are
 			for t := range queryTerms(analyzer, p) {
 				delete(headOnly, t)
@@ -534,8 +533,8 @@ func buildQuery(idx bleve.Index, pq parsedQuery, q Query, positive string, score
 		mq := bleve.NewMatchQuery(p)
 		mq.SetField(fText)
 		mq.Analyzer = textAnalyzer
-		if len(idx.Mapping().AnalyzerNamed(en.AnalyzerName).Analyze([]byte(p))) > 0 {
-			mq.Analyzer = en.AnalyzerName
+		if len(idx.Mapping().AnalyzerNamed(keyTextAnalyzer).Analyze([]byte(p))) > 0 {
+			mq.Analyzer = keyTextAnalyzer
 		}
 		mq.SetOperator(query.MatchQueryOperatorAnd)
 		bq.AddMust(mq)

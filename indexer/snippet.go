@@ -39,14 +39,16 @@ func queryTerms(a analysis.Analyzer, q string) map[string]bool {
 // Analysing a chunk is what a snippet costs: the tokenizer's word
 // segmentation, then the token filters on every word. The filters of
 // ctx's analyzers (possessive, lower case, stop words, Porter) each turn
-// one token into at most one, looking at nothing but its term, so a word
-// written the same way always gives the same term: each distinct word is
-// filtered once per search, and its term remembered (most words of a text
-// repeat). With bleve's unicode tokenizer (both analyzers), the words come
-// straight from its segmenter (segment.SegmentWordsDirect: the same words
-// at the same offsets, without a token allocated for each). An analyzer of
-// another shape (char filters, a filter that makes two tokens of one) is
-// run whole.
+// one token into at most one, and the version filter a version number into
+// its forms at the word's position (versionForms), looking at nothing but
+// its term, so a word written the same way always gives the same terms:
+// each distinct word is filtered once per search, and whether one of its
+// terms is a query term remembered (most words of a text repeat). With
+// bleve's unicode tokenizer (both analyzers), the words come straight from
+// its segmenter (segment.SegmentWordsDirect: the same words at the same
+// offsets, without a token allocated for each). An analyzer of another
+// shape (char filters, a filter that makes two words of one, at two
+// positions) is run whole.
 type snippeter struct {
 	a         analysis.Analyzer
 	terms     map[string]bool
@@ -128,7 +130,7 @@ func (s *snippeter) matches(text []byte) []span {
 // reports an error or returns nothing (where the tokenizer stops too). It
 // returns false, and leaves s to segment with the tokenizer or run the
 // analyzer whole, when the words do not add up to the text it consumed or
-// a filter makes more than one token of a word.
+// a filter makes tokens of a word at more than one position.
 func (s *snippeter) segment(text []byte) bool {
 	for start := 0; start < len(text); {
 		var adv int
@@ -156,7 +158,8 @@ func (s *snippeter) segment(text []byte) bool {
 
 // word adds the word text[start:end] to s.spans when it analyses to one of
 // the terms. It returns false, and leaves s to run the analyzer whole, when
-// a filter makes more than one token of it.
+// a filter makes tokens of it at more than one position (a word's forms at
+// its own position, versionForms, are one word).
 func (s *snippeter) word(w []byte, start, end int) bool {
 	id, ok := s.words[string(w)]
 	if !ok {
@@ -166,13 +169,20 @@ func (s *snippeter) word(w []byte, start, end int) bool {
 		for _, f := range s.filters {
 			ts = f.Filter(ts)
 		}
-		if len(ts) > 1 {
-			s.tokenizer, s.direct = nil, false
-			s.spans = s.spans[:0]
-			return false
+		for _, t := range ts {
+			if t.Position != ts[0].Position {
+				s.tokenizer, s.direct = nil, false
+				s.spans = s.spans[:0]
+				return false
+			}
 		}
-		if len(ts) == 1 && s.terms[string(ts[0].Term)] {
-			id = s.termID(string(ts[0].Term)) + 1
+		// Several terms at one position are the forms of one word
+		// (versionForms): it matches when one of them is a query term.
+		for _, t := range ts {
+			if s.terms[string(t.Term)] {
+				id = s.termID(string(t.Term)) + 1
+				break
+			}
 		}
 		s.words[string(w)] = id
 	}

@@ -138,14 +138,19 @@ func TestSnippeterMatches(t *testing.T) {
 	}
 }
 
-// twoTokens makes two tokens of each: the word, and the word with "2".
-type twoTokens struct{}
+// twoTokens makes two tokens of each: the word, and the word with "2",
+// at the next position (two words) or at the word's own (two forms of
+// one word, as versionForms).
+type twoTokens struct{ samePosition bool }
 
-func (twoTokens) Filter(in analysis.TokenStream) analysis.TokenStream {
+func (f twoTokens) Filter(in analysis.TokenStream) analysis.TokenStream {
 	var out analysis.TokenStream
 	for _, t := range in {
 		t2 := *t
 		t2.Term = append(append([]byte(nil), t.Term...), '2')
+		if !f.samePosition {
+			t2.Position++
+		}
 		out = append(out, t, &t2)
 	}
 	return out
@@ -153,7 +158,8 @@ func (twoTokens) Filter(in analysis.TokenStream) analysis.TokenStream {
 
 // TestSnippeterOtherAnalyzers checks the ways around the fast path: a
 // tokenizer other than the unicode one, and a filter that makes two tokens
-// of one (found at the first word, after which the analyzer runs whole).
+// of one at two positions (found at the first word, after which the
+// analyzer runs whole). Two forms at one position stay on the fast path.
 func TestSnippeterOtherAnalyzers(t *testing.T) {
 	t.Parallel()
 	lower := lowercase.NewLowerCaseFilter()
@@ -162,6 +168,7 @@ func TestSnippeterOtherAnalyzers(t *testing.T) {
 	for name, a := range map[string]*analysis.DefaultAnalyzer{
 		"character tokenizer": {Tokenizer: character.NewCharacterTokenizer(func(r rune) bool { return r != ' ' && r != ',' }), TokenFilters: []analysis.TokenFilter{lower}},
 		"two tokens of one":   {Tokenizer: unicode.NewUnicodeTokenizer(), TokenFilters: []analysis.TokenFilter{lower, twoTokens{}}},
+		"two forms of one":    {Tokenizer: unicode.NewUnicodeTokenizer(), TokenFilters: []analysis.TokenFilter{lower, twoTokens{samePosition: true}}},
 	} {
 		s := newSnippeter(a, terms)
 		for round := 1; round <= 2; round++ {
@@ -170,7 +177,7 @@ func TestSnippeterOtherAnalyzers(t *testing.T) {
 				t.Errorf("%s, round %d: matches %v, the analyzer %v", name, round, got, want)
 			}
 		}
-		if s.direct || (s.tokenizer == nil) != (name == "two tokens of one") {
+		if s.direct != (name == "two forms of one") || (s.tokenizer == nil) != (name == "two tokens of one") {
 			t.Errorf("%s: direct %v, tokenizer %v", name, s.direct, s.tokenizer)
 		}
 	}
