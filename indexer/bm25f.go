@@ -489,11 +489,11 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // rescore sets the BM25F score of each candidate for terms (analysed, each
 // once; those in headOnly scored in the head and title fields only) from
 // rdr's postings (through cache, the snapshot's), with the document kinds'
-// prior when kindPrior, navigation chunks' prior (navPrior), the in-link
-// prior (inlinkPrior of inlinks, the counts by chunk key) and the page's share (pageScores), and sorts the
+// prior when kindPrior, navigation chunks' prior (navPrior), the link
+// prior (linkPrior: in-links and hub pages, in links by chunk key) and the page's share (pageScores), and sorts the
 // candidates by it, best first (ties by id, so the order is stable).
 // Candidates must be of rdr's snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, inlinks map[string]int) error {
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64) error {
 	heads, err := cache.headLengths(ctx, rdr)
 	if err != nil {
 		return err
@@ -554,9 +554,11 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 		if n < uint64(len(navs)) && navs[n] {
 			c.score *= navPrior
 		}
-		if len(inlinks) > 0 {
+		if len(links) > 0 {
 			k, _ := splitChunkID(c.ext)
-			c.score *= inlinkPrior(inlinks[k])
+			if f, ok := links[k]; ok {
+				c.score *= f
+			}
 		}
 	}
 	pageScores(cands)

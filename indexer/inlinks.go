@@ -34,10 +34,29 @@ import (
 // index/inlinks.json when the link graph changed (linkGraphInput, recorded
 // in the catalogue's top as InLinks), and a Reader reads that file when it
 // changed (a stat per search).
+//
+// Hub pages (round 5): an overview page that is mostly links to other
+// pages of its package (a section's index.mdx, a list of commands, a
+// "Getting started" that links each step) names every topic it links to
+// and answers none of them. A page with at least hubMinLinks distinct
+// resolved links to other documents of its package, and at least
+// hubLinksPer100 of them per 100 tokens of its text, is a hub (hubPage):
+// its chunks' scores are multiplied by hubPrior, with the in-link prior.
+// The navigation-chunk rule (nav.go) catches a chunk that is a list of
+// links by its lines; this one a page whose links are spread through its
+// prose (Sphinx and MDX overview pages, a toctree and a paragraph per
+// section), from the link graph the in-links are counted from.
 const (
-	inlinkWeight = 0.2
-	inlinkHalf   = 5.0
-	inlinksFile  = "inlinks.json"
+	inlinkWeight   = 0.2
+	inlinkHalf     = 5.0
+	inlinksFile    = "inlinks.json"
+	hubPrior       = 0.7
+	hubMinLinks    = 3
+	hubLinksPer100 = 1.5
+	// inlinksFormat is recorded with the link graph inlinks.json was
+	// counted from (catalogue.InLinks): a file of an older format (no
+	// hubs) is written again at the next Sync.
+	inlinksFormat = "2:"
 )
 
 // inlinkPrior is the factor of a chunk of a document that n other
@@ -49,13 +68,31 @@ func inlinkPrior(n int) float64 {
 	return 1 + inlinkWeight*float64(n)/(float64(n)+inlinkHalf)
 }
 
+// hubPage reports whether a document of tokens tokens (its chunks' text)
+// that links to out other documents of its package is a hub.
+func hubPage(out int, tokens int64) bool {
+	return out >= hubMinLinks && float64(out)*100 >= hubLinksPer100*float64(max(tokens, 1))
+}
+
+// linkPrior is the factor of a chunk of a document that n other documents
+// of its package link to: inlinkPrior(n), × hubPrior for a hub.
+func linkPrior(n int, hub bool) float64 {
+	f := inlinkPrior(n)
+	if hub {
+		f *= hubPrior
+	}
+	return f
+}
+
 // inLinksData is the content of inlinks.json: the link graph it was
-// counted from (linkGraphInput) and, by package and path, the number of
-// other documents of the package that link to each document (those with
-// none left out).
+// counted from (inlinksFormat and linkGraphInput), by package and path
+// the number of other documents of the package that link to each
+// document (those with none left out), and by package the hub pages
+// (hubPage).
 type inLinksData struct {
 	Graph string                    `json:"graph"`
 	Docs  map[string]map[string]int `json:"docs"`
+	Hubs  map[string][]string       `json:"hubs,omitempty"`
 }
 
 // inLinkCounts counts, for every document of g, the other documents of its
@@ -80,11 +117,29 @@ func inLinkCounts(g *graph) map[string]map[string]int {
 	return out
 }
 
+// hubPages lists, by package, the documents of g that are hubs (hubPage),
+// each package's in path order.
+func hubPages(g *graph) map[string][]string {
+	out := map[string][]string{}
+	for _, k := range g.order {
+		to := map[string]bool{}
+		for _, l := range g.out[k] {
+			if l.To != nil && l.To.Package == k.alias && l.To.Path != k.path {
+				to[l.To.Path] = true
+			}
+		}
+		if rec := g.recs[k]; rec != nil && hubPage(len(to), rec.Tokens) {
+			out[k.alias] = append(out[k.alias], k.path)
+		}
+	}
+	return out
+}
+
 // publishInLinks writes inlinks.json for cat when its link graph is not
 // the one the file was counted from (last) or the file is missing, and
 // returns the graph the file now holds. It reads every part of cat then.
 func publishInLinks(d confine.Dir, indexDir string, cat *catalog, last string) (string, error) {
-	graph := linkGraphInput(cat.Packages, cat.Parts)
+	graph := inlinksFormat + linkGraphInput(cat.Packages, cat.Parts)
 	p := filepath.Join(indexDir, inlinksFile)
 	if graph == last {
 		if _, err := os.Stat(p); err == nil {
@@ -94,7 +149,8 @@ func publishInLinks(d confine.Dir, indexDir string, cat *catalog, last string) (
 	if err := cat.loadAllCtx(context.Background(), indexDir); err != nil {
 		return last, fmt.Errorf("indexer: %w", err)
 	}
-	data := inLinksData{Graph: graph, Docs: inLinkCounts(cat.linkGraph())}
+	g := cat.linkGraph()
+	data := inLinksData{Graph: graph, Docs: inLinkCounts(g), Hubs: hubPages(g)}
 	if err := writeJSONAtomic(d, p, data); err != nil {
 		return last, fmt.Errorf("indexer: write %s: %w", inlinksFile, err)
 	}
@@ -111,11 +167,12 @@ func (c *catalog) linkGraph() *graph {
 	return c.graph
 }
 
-// inLinksLocked returns the in-link counts of index/inlinks.json by chunk
-// key (package and path as in chunkID, without the chunk number), read
-// again when the file changed; none when there is no file (an index
-// written before it: every prior is 1).
-func (r *Reader) inLinksLocked() (map[string]int, error) {
+// inLinksLocked returns the link priors (linkPrior) of the documents of
+// index/inlinks.json by chunk key (package and path as in chunkID,
+// without the chunk number), read again when the file changed; a document
+// not in it has prior 1, and so has every document when there is no file
+// (an index written before it).
+func (r *Reader) inLinksLocked() (map[string]float64, error) {
 	p := filepath.Join(r.indexDir(), inlinksFile)
 	if err := confine.New(r.contextDir).Check(p); err != nil {
 		return nil, fmt.Errorf("indexer: %w", err)
@@ -138,10 +195,16 @@ func (r *Reader) inLinksLocked() (map[string]int, error) {
 		}
 		return nil, fmt.Errorf("indexer: %w", err)
 	}
-	inl := map[string]int{}
+	inl := map[string]float64{}
 	for alias, docs := range data.Docs {
 		for path, n := range docs {
-			inl[alias+"\x00"+path] = n
+			inl[alias+"\x00"+path] = linkPrior(n, false)
+		}
+	}
+	for alias, paths := range data.Hubs {
+		for _, path := range paths {
+			k := alias + "\x00" + path
+			inl[k] = linkPrior(data.Docs[alias][path], true)
 		}
 	}
 	r.inl, r.inlStat = inl, st
@@ -149,7 +212,7 @@ func (r *Reader) inLinksLocked() (map[string]int, error) {
 }
 
 // inLinks is inLinksLocked under r.mu.
-func (r *Reader) inLinks() (map[string]int, error) {
+func (r *Reader) inLinks() (map[string]float64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.inLinksLocked()

@@ -220,3 +220,143 @@ func TestRSTLabelsBounded(t *testing.T) {
 		t.Errorf("%d labels, the first %.20q; want %d from l0", len(labels), labels[0], maxLinksPerDoc)
 	}
 }
+
+// TestHubPage: which documents are hubs. A page is one when it links to
+// at least hubMinLinks other documents of its package and to at least
+// hubLinksPer100 of them per 100 tokens; links to itself, to another
+// package, to files that do not exist and external ones do not count, and
+// several links to one page count once.
+func TestHubPage(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		out    int
+		tokens int64
+		want   bool
+	}{
+		{3, 200, true},   // 1.5 per 100
+		{3, 201, false},  // just under
+		{2, 10, false},   // too few links however short
+		{20, 1000, true}, // 2 per 100
+		{20, 2000, false},
+		{3, 0, true},
+	} {
+		if got := hubPage(c.out, c.tokens); got != c.want {
+			t.Errorf("hubPage(%d, %d) = %v, want %v", c.out, c.tokens, got, c.want)
+		}
+	}
+
+	dir := filepath.Join(t.TempDir(), ".context")
+	prose := strings.Repeat("words of a guide that explains the topic at length. ", 60) // 540 tokens
+	writeFiles(t, dir, "d", map[string]string{
+		"p1.md": "# P1\n\ntext\n",
+		"p2.md": "# P2\n\ntext\n",
+		"p3.md": "# P3\n\ntext\n",
+		"p4.md": "# P4\n\ntext\n",
+		// Links through its prose, one a line: not a navigation chunk's
+		// list, a hub by its links per token.
+		"overview.md": "# Overview\n\nStart with [the first](p1.md) step, then read [the second](p2.md) one.\n\n" +
+			"Go on to [the third](p3.md#x) and [the fourth](p4.md).\n",
+		// Four links, one page twice, itself, a missing file and an
+		// external page: one document linked.
+		"few.md": "# Few\n\n[a](p1.md) [b](p1.md#y) [c](few.md) [d](missing.md) [e](https://example.com/p2.md)\n",
+		// Four pages linked from a long guide: under 1.5 per 100 tokens.
+		"guide.md": "# Guide\n\n" + prose + "\n\nSee [one](p1.md), [two](p2.md), [three](p3.md) and [four](p4.md).\n",
+	})
+	if _, err := Sync(context.Background(), dir, []Package{dirPackage(dir, "d")}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var data inLinksData
+	if err := readJSON(filepath.Join(dir, "index", inlinksFile), &data); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string][]string{"d": {"overview.md"}}; !reflect.DeepEqual(data.Hubs, want) {
+		t.Errorf("hubs %v, want %v", data.Hubs, want)
+	}
+}
+
+// TestHubPrior: two pages of the same tokens, one linking to three other
+// pages of its package (a hub), the other to three that do not exist: the
+// hub's score is the other's × hubPrior. The pages it links to have their
+// in-link prior, and neither of the two has one.
+func TestHubPrior(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"a.md":  "# Alpha\n\nlion x [one](p1.md) [two](p2.md) [six](p3.md)\n",
+		"b.md":  "# Bravo\n\nlion x [one](q1.md) [two](q2.md) [six](q3.md)\n",
+		"p1.md": "# P1\n\ntext\n",
+		"p2.md": "# P2\n\ntext\n",
+		"p3.md": "# P3\n\ntext\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{dirPackage(dir, "d")}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	hits, err := r.Search(ctx, Query{Text: "lion"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 || hits[0].Path != "b.md" || hits[1].Path != "a.md" {
+		t.Fatalf("hits %+v, want b.md then a.md", hits)
+	}
+	if got, want := hits[1].Score/hits[0].Score, 0.7; math.Abs(got-want) > 1e-9 {
+		t.Errorf("a.md / b.md = %.9f, want %.9f", got, want)
+	}
+}
+
+// TestInLinksOldFormat: an inlinks.json counted by an older ctx (no hubs;
+// the catalogue records the link graph without inlinksFormat) is written
+// again by the next Sync, though no document changed.
+func TestInLinksOldFormat(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"a.md":  "# Alpha\n\nlion x [one](p1.md) [two](p2.md) [six](p3.md)\n",
+		"p1.md": "# P1\n\ntext\n",
+		"p2.md": "# P2\n\ntext\n",
+		"p3.md": "# P3\n\ntext\n",
+	})
+	ctx := context.Background()
+	sync := func() {
+		t.Helper()
+		if _, err := Sync(ctx, dir, []Package{dirPackage(dir, "d")}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sync()
+	indexDir := filepath.Join(dir, "index")
+	var top map[string]any
+	if err := readJSON(filepath.Join(indexDir, catalogFile), &top); err != nil {
+		t.Fatal(err)
+	}
+	old, ok := top["inLinks"].(string)
+	if !ok || !strings.HasPrefix(old, inlinksFormat) {
+		t.Fatalf("catalogue's inLinks %v, want it to start with %q", top["inLinks"], inlinksFormat)
+	}
+	old = strings.TrimPrefix(old, inlinksFormat)
+	top["inLinks"] = old
+	writeJSONFile(t, filepath.Join(indexDir, catalogFile), top)
+	writeJSONFile(t, filepath.Join(indexDir, inlinksFile), map[string]any{"graph": old, "docs": map[string]any{"d": map[string]int{"p1.md": 1, "p2.md": 1, "p3.md": 1}}})
+
+	sync()
+	var data inLinksData
+	if err := readJSON(filepath.Join(indexDir, inlinksFile), &data); err != nil {
+		t.Fatal(err)
+	}
+	if data.Graph != inlinksFormat+old || !reflect.DeepEqual(data.Hubs, map[string][]string{"d": {"a.md"}}) {
+		t.Errorf("after Sync: graph %q, hubs %v; want %q and a.md", data.Graph, data.Hubs, inlinksFormat+old)
+	}
+}
+
+func writeJSONFile(t *testing.T, p string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

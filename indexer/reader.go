@@ -63,9 +63,9 @@ type Reader struct {
 	timer    *time.Timer
 	catStat  fileStamp
 	cat      *catalog
-	graph    *graph         // the link graph of graphOf (graph.go)
-	graphOf  *catalog       // the catalogue graph was built from
-	inl      map[string]int // in-link counts by chunk key (inlinks.go), of the file inlStat
+	graph    *graph             // the link graph of graphOf (graph.go)
+	graphOf  *catalog           // the catalogue graph was built from
+	inl      map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
 	inlStat  fileStamp
 	closed   bool
 
@@ -414,7 +414,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(terms) == 0 {
 		size = min(limit*20, maxBestScan)
 	}
-	var inl map[string]int // in-link counts (inlinks.go), read at the first rescore
+	var inl map[string]float64 // link priors (inlinks.go), read at the first rescore
 	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
 	keep := func(body []byte) bool {
 		if len(phrases) == 0 && len(excludedPhrases) == 0 {
