@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +371,45 @@ func TestServeMemo(t *testing.T) {
 	clone(c)
 	if c.backendRuns.Load() == runs {
 		t.Error("a repository with objects/info/alternates was answered from memory")
+	}
+}
+
+// TestDaemonCloseStopsIt: after Close no git-daemon of this port is left
+// (`git daemon` ran git-daemon as a child, and killing the git wrapper
+// left the daemon listening, for ever, after every test). Linux: it reads
+// /proc. The daemon's children for a connection (--serve) end with their
+// connection and are not counted.
+func TestDaemonCloseStopsIt(t *testing.T) {
+	t.Parallel()
+	if _, err := os.ReadFile("/proc/self/cmdline"); err != nil {
+		t.Skip("needs /proc")
+	}
+	root, _ := setup(t)
+	d, err := StartDaemon(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := "--port=" + d.URL[strings.LastIndex(d.URL, ":")+1:]
+	daemons := func() []string {
+		var found []string
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			args := strings.Split(string(b), "\x00")
+			if slices.Contains(args, port) && !slices.Contains(args, "--serve") {
+				found = append(found, p)
+			}
+		}
+		return found
+	}
+	if n := len(daemons()); n != 1 {
+		t.Fatalf("%d git-daemon processes with %s while it runs, want 1", n, port)
+	}
+	d.Close()
+	if left := daemons(); len(left) != 0 {
+		t.Errorf("git-daemon left running after Close: %v", left)
 	}
 }

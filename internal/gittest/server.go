@@ -227,19 +227,29 @@ func (w *faultWriter) Flush() {
 	}
 }
 
-// httpBackend is the path of git http-backend, found once a process (a
-// `git --exec-path` for every server was a process each).
-var httpBackend = sync.OnceValues(func() (string, error) {
+// execPath is git's exec path, asked once a process (a `git --exec-path`
+// for every server was a process each).
+var execPath = sync.OnceValues(func() (string, error) {
 	out, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {
 		return "", fmt.Errorf("find git exec path (is git installed?): %w", err)
 	}
-	backend := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
-	if _, err := os.Stat(backend); err != nil {
-		return "", fmt.Errorf("git-http-backend not found: %w", err)
-	}
-	return backend, nil
+	return strings.TrimSpace(string(out)), nil
 })
+
+// gitProgram is the path of one of git's programs (git-http-backend,
+// git-daemon) in its exec path.
+func gitProgram(name string) (string, error) {
+	dir, err := execPath()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, name)
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("%s not found: %w", name, err)
+	}
+	return p, nil
+}
 
 // Serve starts a server for the repositories under root. Close it when done.
 func Serve(root string, o ServeOptions) (*Server, error) {
@@ -247,7 +257,7 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	backend, err := httpBackend()
+	backend, err := gitProgram("git-http-backend")
 	if err != nil {
 		return nil, err
 	}
