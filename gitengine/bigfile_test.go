@@ -51,7 +51,7 @@ func TestBigFileOverHTTPBoundedMemory(t *testing.T) {
 	commit = gittest.MustGit(t, src, "rev-parse", "HEAD")
 	bigID := gittest.MustGit(t, src, "rev-parse", "HEAD:docs/big.bin")
 	gittest.MustGit(t, tmp, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
-	s, err := gittest.Serve(root, gittest.ServeOptions{})
+	s, err := gittest.Serve(root, gittest.ServeOptions{Memo: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,10 +15,30 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// treeAt is the tree id of path p at commit c in the fixture's source.
+// treeAt is the tree id of path p at commit c in the fixture's source
+// (or a blob's id, when p is a file).
 func (f *fixture) treeAt(c, p string) string {
 	f.t.Helper()
-	return f.git("rev-parse", c+":"+p)
+	return f.objectAt(c, p)
+}
+
+// objectsAt holds the answers of objectAt: a commit id names its tree, so
+// the object at a path of it is the same in every copy of the fixture.
+var objectsAt sync.Map // "commit:path" → object id
+
+// objectAt is `git rev-parse c:p` in the fixture's source, asked of git
+// once a process for each full commit id and path.
+func (f *fixture) objectAt(c, p string) string {
+	f.t.Helper()
+	key := c + ":" + p
+	if v, ok := objectsAt.Load(key); ok {
+		return v.(string)
+	}
+	id := f.git("rev-parse", key)
+	if len(c) == 40 {
+		objectsAt.Store(key, id)
+	}
+	return id
 }
 
 // files lists a Result's files (path, blob, mode) without Size.

@@ -92,7 +92,7 @@ func TestMaterializeSubPath(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	const sub = "docs/guides/deep"
-	wantTree := f.git("rev-parse", f.c2+":"+sub)
+	wantTree := f.objectAt(f.c2, sub)
 	for name, url := range urls(t, f) {
 		t.Run(name, func(t *testing.T) {
 			var warns []string
@@ -111,7 +111,7 @@ func TestMaterializeSubPath(t *testing.T) {
 			var got []string
 			for _, file := range res.Files {
 				got = append(got, file.Path)
-				want := f.git("rev-parse", f.c2+":"+sub+"/"+file.Path)
+				want := f.objectAt(f.c2, sub+"/"+file.Path)
 				if file.BlobID != want {
 					t.Errorf("%s: blob %s, want %s", file.Path, file.BlobID, want)
 				}
@@ -306,7 +306,7 @@ func TestMaterializeHave(t *testing.T) {
 			asked := map[string]bool{}
 			req := FetchRequest{URL: url, Commit: f.c2, Ref: "master", Path: sub, Have: func(p, blob string, mode fs.FileMode) bool {
 				asked[p] = true
-				if blob != f.git("rev-parse", f.c2+":"+sub+"/"+p) {
+				if blob != f.objectAt(f.c2, sub+"/"+p) {
 					t.Errorf("%s: asked with blob %s", p, blob)
 				}
 				m, ok := have[p]

@@ -99,8 +99,13 @@ func (f *fixture) commit(msg string, files map[string]string) string {
 	return c
 }
 
+// serve serves the fixture's root. Its fetches are answered from memory
+// when native git has answered the same request from the same repository
+// bytes before in this process (gittest.ServeOptions.Memo): the tests
+// share the fixture, so most of them ask what another already asked.
 func (f *fixture) serve(o gittest.ServeOptions) *gittest.Server {
 	f.t.Helper()
+	o.Memo = true
 	s, err := gittest.Serve(f.root, o)
 	if err != nil {
 		f.t.Fatal(err)

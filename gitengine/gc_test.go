@@ -66,7 +66,7 @@ func storeDir(t *testing.T, o Options) string {
 // blobAt is the blob id of file p at commit c in the fixture's source.
 func (f *fixture) blobAt(c, p string) plumbing.Hash {
 	f.t.Helper()
-	return plumbing.NewHash(f.git("rev-parse", c+":"+p))
+	return plumbing.NewHash(f.objectAt(c, p))
 }
 
 func has(dir string, h plumbing.Hash) bool {
@@ -431,7 +431,7 @@ func TestGCRepacksLargeObjects(t *testing.T) {
 	big := strings.Repeat("a line of a file over the large-object threshold\n", 3*largeObject/49)
 	commit := gittest.NewRepo(t, src, map[string]string{"docs/a.md": "# A\n", "docs/big.txt": big})
 	gittest.MustGit(t, tmp, "clone", "-q", "--bare", src, filepath.Join(root, "repo.git"))
-	s, err := gittest.Serve(root, gittest.ServeOptions{})
+	s, err := gittest.Serve(root, gittest.ServeOptions{Memo: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func TestMaterializeSkipsUnwritableNames(t *testing.T) {
 	needGit(t)
 	root := t.TempDir()
 	repo, commit := hostileNamesRepo(t, root)
-	s, err := gittest.Serve(root, gittest.ServeOptions{})
+	s, err := gittest.Serve(root, gittest.ServeOptions{Memo: true})
 	if err != nil {
 		t.Fatal(err)
 	}

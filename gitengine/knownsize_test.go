@@ -41,7 +41,7 @@ func TestMaterializeKnownSize(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(dest, "a.md")); err != nil {
 		t.Errorf("a.md: %v", err)
 	}
-	if want := f.git("rev-parse", f.c2+":docs/guides/deep/a.md"); asked["a.md"] != want {
+	if want := f.objectAt(f.c2, "docs/guides/deep/a.md"); asked["a.md"] != want {
 		t.Errorf("KnownSize asked about a.md with blob %q, want %s", asked["a.md"], want)
 	}
 }

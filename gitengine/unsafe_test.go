@@ -112,7 +112,7 @@ func TestMaterializeUntrustedTree(t *testing.T) {
 	needGit(t)
 	root := t.TempDir()
 	repo, commit := evilRepo(t, root)
-	s, err := gittest.Serve(root, gittest.ServeOptions{})
+	s, err := gittest.Serve(root, gittest.ServeOptions{Memo: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,13 @@ func StartDaemon(root string, stderr io.Writer) (*Daemon, error) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	cmd := exec.Command("git", "daemon", "--reuseaddr", "--export-all", "--base-path="+root,
+	// git-daemon itself, not `git daemon`: the git wrapper runs it as a
+	// child, and killing the wrapper left the daemon listening.
+	daemon, err := gitProgram("git-daemon")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(daemon, "--reuseaddr", "--export-all", "--base-path="+root,
 		"--listen=127.0.0.1", "--port="+strconv.Itoa(port), root)
 	cmd.Env = Env(noHome())
 	// A nil stderr is /dev/null itself, not a pipe: Close then has nothing

@@ -1,10 +1,12 @@
 package gittest
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -288,5 +290,126 @@ func TestServeReplay(t *testing.T) {
 	s.SetFault(Fault{})
 	if _, err := Git(root, "ls-remote", s.URL+"/other.git"); err == nil {
 		t.Error("a repository never served (nor on disk) was answered")
+	}
+}
+
+// TestServeMemo: with Memo, a fetch another server answered before from a
+// repository with the same bytes (the fixture made again elsewhere) is
+// answered from memory, without git http-backend (the bare clone's
+// config naming another source folder notwithstanding, and under another
+// name too); a repository whose bytes
+// changed (a push), or one that borrows objects from elsewhere
+// (objects/info/alternates), is asked of git again.
+func TestServeMemo(t *testing.T) {
+	t.Parallel()
+	root, commit := setup(t)
+	// The same fixture made again elsewhere: the bare clone's config names
+	// another source folder (its [remote "origin"]), every other byte the same.
+	copyRoot, _ := setup(t)
+	// The memo is the process's: a description no other run has keeps an
+	// earlier run's answers (-count) out of this one.
+	unique := []byte(fmt.Sprintf("%s %d\n", t.Name(), time.Now().UnixNano()))
+	for _, r := range []string{root, copyRoot} {
+		if err := os.WriteFile(filepath.Join(r, "repo.git", "description"), unique, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clone := func(s *Server) string {
+		t.Helper()
+		dst := filepath.Join(t.TempDir(), "clone")
+		MustGit(t, root, "clone", "-q", s.URL+"/repo.git", dst)
+		return MustGit(t, dst, "rev-parse", "HEAD")
+	}
+	serve := func(root string) *Server {
+		t.Helper()
+		s, err := Serve(root, ServeOptions{Memo: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a, b := serve(root), serve(copyRoot)
+	if got := clone(a); got != commit {
+		t.Fatalf("first clone: %s, want %s", got, commit)
+	}
+	if a.backendRuns.Load() == 0 {
+		t.Fatal("the first clone did not reach git http-backend")
+	}
+	if got := clone(b); got != commit || b.backendRuns.Load() != 0 {
+		t.Errorf("the same clone from a copy of the repository: %s, %d runs of git http-backend; want %s, none", got, b.backendRuns.Load(), commit)
+	}
+	// The same bytes under another name answer the same.
+	if err := os.Rename(filepath.Join(copyRoot, "repo.git"), filepath.Join(copyRoot, "other.git")); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "clone")
+	MustGit(t, root, "clone", "-q", b.URL+"/other.git", dst)
+	if got := MustGit(t, dst, "rev-parse", "HEAD"); got != commit || b.backendRuns.Load() != 0 {
+		t.Errorf("the same repository as other.git: %s, %d runs of git http-backend; want %s, none", got, b.backendRuns.Load(), commit)
+	}
+	if err := os.Rename(filepath.Join(copyRoot, "other.git"), filepath.Join(copyRoot, "repo.git")); err != nil {
+		t.Fatal(err)
+	}
+
+	// A new commit pushed to the copy: its bytes changed, so git answers.
+	src := filepath.Join(t.TempDir(), "src")
+	MustGit(t, root, "clone", "-q", filepath.Join(copyRoot, "repo.git"), src)
+	next := Commit(t, src, "next", map[string]string{"new.md": "new\n"})
+	MustGit(t, src, "push", "-q", "origin", "HEAD:master")
+	if got := clone(b); got != next || b.backendRuns.Load() == 0 {
+		t.Errorf("after a push: cloned %s with %d runs of git http-backend; want %s from git", got, b.backendRuns.Load(), next)
+	}
+
+	// A repository borrowing objects: its own bytes do not say what it
+	// serves, so it is never answered from memory.
+	shared := filepath.Join(t.TempDir(), "root")
+	MustGit(t, root, "clone", "-q", "--bare", "--shared", filepath.Join(root, "repo.git"), filepath.Join(shared, "repo.git"))
+	c := serve(shared)
+	clone(c)
+	runs := c.backendRuns.Load()
+	clone(c)
+	if c.backendRuns.Load() == runs {
+		t.Error("a repository with objects/info/alternates was answered from memory")
+	}
+}
+
+// TestDaemonCloseStopsIt: after Close no git-daemon of this port is left
+// (`git daemon` ran git-daemon as a child, and killing the git wrapper
+// left the daemon listening, for ever, after every test). Linux: it reads
+// /proc. The daemon's children for a connection (--serve) end with their
+// connection and are not counted.
+func TestDaemonCloseStopsIt(t *testing.T) {
+	t.Parallel()
+	if _, err := os.ReadFile("/proc/self/cmdline"); err != nil {
+		t.Skip("needs /proc")
+	}
+	root, _ := setup(t)
+	d, err := StartDaemon(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := "--port=" + d.URL[strings.LastIndex(d.URL, ":")+1:]
+	daemons := func() []string {
+		var found []string
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			args := strings.Split(string(b), "\x00")
+			if slices.Contains(args, port) && !slices.Contains(args, "--serve") {
+				found = append(found, p)
+			}
+		}
+		return found
+	}
+	if n := len(daemons()); n != 1 {
+		t.Fatalf("%d git-daemon processes with %s while it runs, want 1", n, port)
+	}
+	d.Close()
+	if left := daemons(); len(left) != 0 {
+		t.Errorf("git-daemon left running after Close: %v", left)
 	}
 }

@@ -53,6 +53,14 @@ type ServeOptions struct {
 	// wait for git under the machine's load counts as the server's
 	// silence. The repositories must not change while it is on.
 	Replay bool
+	// Memo answers an upload-pack request (an advertisement, a pack) from
+	// memory when git http-backend has answered the same request before,
+	// under the same settings, from a repository holding the same bytes
+	// (every file read and hashed per request: a copy of a fixture
+	// elsewhere, in another test of the process, counts as the same). A
+	// kept answer is one native git gave, whole; pushes, static files and
+	// repositories with borrowed objects always reach git.
+	Memo bool
 }
 
 // Server is a smart-HTTP git server on 127.0.0.1: `git http-backend` behind
@@ -74,6 +82,8 @@ type Server struct {
 	fault    atomic.Pointer[faultState]
 	faulted  atomic.Int64
 	replay   sync.Map // replayKey → *recorded (ServeOptions.Replay)
+	// backendRuns counts the requests git http-backend ran for.
+	backendRuns atomic.Int64
 }
 
 // recorded is a response kept for ServeOptions.Replay.
@@ -217,19 +227,39 @@ func (w *faultWriter) Flush() {
 	}
 }
 
+// execPath is git's exec path, asked once a process (a `git --exec-path`
+// for every server was a process each).
+var execPath = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		return "", fmt.Errorf("find git exec path (is git installed?): %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+})
+
+// gitProgram is the path of one of git's programs (git-http-backend,
+// git-daemon) in its exec path.
+func gitProgram(name string) (string, error) {
+	dir, err := execPath()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, name)
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("%s not found: %w", name, err)
+	}
+	return p, nil
+}
+
 // Serve starts a server for the repositories under root. Close it when done.
 func Serve(root string, o ServeOptions) (*Server, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	out, err := exec.Command("git", "--exec-path").Output()
+	backend, err := gitProgram("git-http-backend")
 	if err != nil {
-		return nil, fmt.Errorf("find git exec path (is git installed?): %w", err)
-	}
-	backend := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
-	if _, err := os.Stat(backend); err != nil {
-		return nil, fmt.Errorf("git-http-backend not found: %w", err)
+		return nil, err
 	}
 	filter, anySHA := "true", "true"
 	if o.DisableFilter {
@@ -373,11 +403,20 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if f := s.fault.Load(); f != nil && strings.HasSuffix(clean, "/git-upload-pack") {
 		out = &faultWriter{ResponseWriter: cw, raw: w, f: f, done: r.Context().Done()}
 	}
-	if s.opts.Replay {
+	switch {
+	case s.opts.Replay:
 		s.serveReplay(out, r)
-		return
+	case s.opts.Memo && isUploadPack(clean, r):
+		s.serveMemo(out, r, clean)
+	default:
+		s.runBackend(out, r)
 	}
-	s.backend.ServeHTTP(out, r)
+}
+
+// runBackend answers r with git http-backend.
+func (s *Server) runBackend(w http.ResponseWriter, r *http.Request) {
+	s.backendRuns.Add(1)
+	s.backend.ServeHTTP(w, r)
 }
 
 // serveReplay answers r from the response kept for the same request, run
@@ -396,7 +435,7 @@ func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		rec := httptest.NewRecorder()
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		s.backend.ServeHTTP(rec, r)
+		s.runBackend(rec, r)
 		v, _ = s.replay.LoadOrStore(key, &recorded{status: rec.Code, header: rec.Header().Clone(), body: rec.Body.Bytes()})
 	}
 	resp := v.(*recorded)
@@ -410,6 +449,12 @@ func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
 // isReceivePack reports whether the request is part of a push.
 func isReceivePack(p string, r *http.Request) bool {
 	return strings.HasSuffix(p, "/git-receive-pack") || r.URL.Query().Get("service") == "git-receive-pack"
+}
+
+// isUploadPack reports whether the request is part of a fetch: an
+// upload-pack advertisement or exchange.
+func isUploadPack(p string, r *http.Request) bool {
+	return strings.HasSuffix(p, "/git-upload-pack") || strings.HasSuffix(p, "/info/refs") && r.URL.Query().Get("service") == "git-upload-pack"
 }
 
 // isSmartGit reports whether the request is for the smart HTTP protocol.

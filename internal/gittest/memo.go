@@ -1,0 +1,189 @@
+package gittest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// memoMaxBytes bounds what the process keeps for ServeOptions.Memo: past
+// it, answers are no longer kept (they are still served).
+const memoMaxBytes = 256 << 20
+
+// uploadMemo holds the upload-pack answers git http-backend gave, for the
+// whole process (every Server with Memo on), keyed by memoKey.
+var uploadMemo struct {
+	mu    sync.Mutex
+	m     map[[32]byte]*recorded
+	bytes int64
+}
+
+// serveMemo answers an upload-pack request (ServeOptions.Memo): from
+// memory when git http-backend has answered the same request, under the
+// same settings, from a repository holding the same bytes; else from git,
+// streamed as it comes and kept when whole.
+func (s *Server) serveMemo(w http.ResponseWriter, r *http.Request, clean string) {
+	repo := strings.TrimSuffix(strings.TrimSuffix(clean, "/git-upload-pack"), "/info/refs")
+	dir := filepath.Join(s.root, filepath.FromSlash(repo))
+	state, ok := repoState(dir)
+	if !ok {
+		s.runBackend(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	h := sha256.New()
+	for _, e := range s.backend.Env {
+		if !strings.HasPrefix(e, "GIT_PROJECT_ROOT=") {
+			fmt.Fprintf(h, "%s\x00", e)
+		}
+	}
+	// The repository is named by its bytes, not by its place: the same
+	// fixture served as r0.git and r1.git gives the same answers.
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", r.Method, strings.TrimPrefix(clean, repo), r.URL.RawQuery, r.Header.Get("Content-Type"), r.Header.Get("Content-Encoding"), r.Header.Get("Git-Protocol"))
+	h.Write(state[:])
+	h.Write(body)
+	var key [32]byte
+	h.Sum(key[:0])
+
+	uploadMemo.mu.Lock()
+	rec := uploadMemo.m[key]
+	uploadMemo.mu.Unlock()
+	if rec != nil {
+		for k, vs := range rec.header {
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(rec.status)
+		_, _ = w.Write(rec.body)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	tw := &teeWriter{ResponseWriter: w}
+	s.runBackend(tw, r)
+	if tw.err != nil || tw.status != http.StatusOK {
+		return // cut short, or git failed: ask git again next time
+	}
+	uploadMemo.mu.Lock()
+	defer uploadMemo.mu.Unlock()
+	if uploadMemo.m == nil {
+		uploadMemo.m = map[[32]byte]*recorded{}
+	}
+	if uploadMemo.m[key] == nil && uploadMemo.bytes+int64(tw.buf.Len()) <= memoMaxBytes {
+		uploadMemo.m[key] = &recorded{status: tw.status, header: tw.header, body: tw.buf.Bytes()}
+		uploadMemo.bytes += int64(tw.buf.Len())
+	}
+}
+
+// repoState digests every file under a repository directory (path, mode,
+// content): two repositories with the same digest serve the same answers.
+// It reports false for what its bytes do not describe: a directory that is
+// not there, a symbolic link, borrowed objects (objects/info/alternates).
+func repoState(dir string) ([32]byte, bool) {
+	h := sha256.New()
+	var n [8]byte
+	ok := true
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir():
+			fmt.Fprintf(h, "d %s\x00", rel)
+			return nil
+		case !d.Type().IsRegular(), strings.HasSuffix(rel, "objects/info/alternates"), strings.HasSuffix(rel, "objects/info/http-alternates"):
+			ok = false
+			return fs.SkipAll
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if rel == "config" {
+			b = withoutRemotes(b)
+		}
+		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
+		fmt.Fprintf(h, "f %s %o\x00", rel, info.Mode().Perm())
+		h.Write(n[:])
+		h.Write(b)
+		return nil
+	})
+	var sum [32]byte
+	if err != nil || !ok {
+		return sum, false
+	}
+	h.Sum(sum[:0])
+	return sum, true
+}
+
+// withoutRemotes is a repository's config without its [remote "…"]
+// sections, which upload-pack does not read: a bare clone names the
+// folder it was cloned from there, so two copies of one fixture would
+// otherwise differ by a path.
+func withoutRemotes(config []byte) []byte {
+	var out []byte
+	skip := false
+	for _, l := range bytes.SplitAfter(config, []byte("\n")) {
+		if t := bytes.TrimSpace(l); bytes.HasPrefix(t, []byte("[")) {
+			skip = bytes.HasPrefix(t, []byte("[remote ")) || bytes.HasPrefix(t, []byte("[remote\t"))
+		}
+		if !skip {
+			out = append(out, l...)
+		}
+	}
+	return out
+}
+
+// teeWriter passes a response on and keeps a copy of it, and the first
+// error writing it.
+type teeWriter struct {
+	http.ResponseWriter
+	status int
+	header http.Header
+	buf    bytes.Buffer
+	err    error
+}
+
+func (t *teeWriter) WriteHeader(code int) {
+	if t.status == 0 {
+		t.status, t.header = code, t.Header().Clone()
+	}
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *teeWriter) Write(p []byte) (int, error) {
+	if t.status == 0 {
+		t.WriteHeader(http.StatusOK)
+	}
+	n, err := t.ResponseWriter.Write(p)
+	t.buf.Write(p[:n])
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+	return n, err
+}
+
+func (t *teeWriter) Flush() {
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
