@@ -103,6 +103,11 @@ type Options struct {
 	// Warn receives notes about input (broken front matter with file:line,
 	// skipped binary or oversized files). May be nil.
 	Warn func(msg string)
+
+	// batchDocs, when above 0, is the chunks a batch of the search index
+	// holds at most (batchDocs): tests make a full build of a few files
+	// write several segments.
+	batchDocs int
 }
 
 // SyncReport says what Sync did.

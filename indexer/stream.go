@@ -95,7 +95,7 @@ func StartSync(ctx context.Context, contextDir string, opts Options) (*Stream, e
 		pre: map[string]parseResult{},
 	}
 	if s.p.rebuild {
-		s.w = newWriter(d, indexDir, s.p)
+		s.w = newWriter(d, indexDir, s.p, opts)
 		if err := s.w.open(); err != nil {
 			cancel()
 			lock.Unlock()
@@ -260,7 +260,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 	if streamed {
 		w = s.w
 	} else {
-		w = newWriter(s.d, s.indexDir, p) // p.rebuild when a part of the catalogue could not be read
+		w = newWriter(s.d, s.indexDir, p, s.opts) // p.rebuild when a part of the catalogue could not be read
 	}
 	if err != nil {
 		w.abort()

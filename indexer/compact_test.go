@@ -1,0 +1,109 @@
+package indexer
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+)
+
+// liveSegments is the number of segments of the live bleve directory of
+// contextDir, as a reader opening it sees them.
+func liveSegments(t *testing.T, contextDir string) int {
+	t.Helper()
+	var m meta
+	if err := readJSON(filepath.Join(contextDir, "index", metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := bleve.OpenUsing(filepath.Join(contextDir, "index", m.Bleve), map[string]any{"read_only": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	adv, err := idx.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	snap, ok := rdr.(*scorch.IndexSnapshot)
+	if !ok {
+		t.Fatalf("reader %T, not scorch's", rdr)
+	}
+	return len(snap.Segments())
+}
+
+func searchJSON(t *testing.T, contextDir string, texts ...string) string {
+	t.Helper()
+	r, err := OpenReader(contextDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var all [][]Hit
+	for _, q := range texts {
+		hits, err := r.Search(context.Background(), Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, hits)
+	}
+	b, err := json.Marshal(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestRebuildOneSegment: a full build goes live as one segment, however
+// many batches wrote it (a reader's open and each search pay per segment),
+// with the same hits as a build written in one batch; an incremental Sync
+// after it still adds and finds a new document.
+func TestRebuildOneSegment(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	queries := []string{"how do I roll back a release", "pager escalate", "go style errors", "flamingo", "deploy"}
+
+	one := setupCorpus(t)
+	if _, err := Sync(ctx, one, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	many := setupCorpus(t)
+	rep, err := Sync(ctx, many, testPackages(), Options{batchDocs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Chunks < 4 {
+		t.Fatalf("the corpus has %d chunks; the test needs several batches", rep.Chunks)
+	}
+	if n := liveSegments(t, many); n != 1 {
+		t.Errorf("a full build of %d chunks in batches of one: %d segments live; want 1", rep.Chunks, n)
+	}
+	if a, b := searchJSON(t, one, queries...), searchJSON(t, many, queries...); a != b {
+		t.Errorf("hits of the build in batches of one:\n%s\nof the build in one batch:\n%s", b, a)
+	}
+
+	writeFiles(t, many, "ops", map[string]string{"runbook.md": "# Runbook\n\nThe quokka procedure restarts the fleet.\n"})
+	rep, err = Sync(ctx, many, testPackages(), Options{batchDocs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rebuilt || rep.Added != 1 {
+		t.Errorf("incremental sync: %+v; want one document added, no rebuild", rep)
+	}
+	r, err := OpenReader(many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	hits, err := r.Search(ctx, Query{Text: "quokka"})
+	if err != nil || len(hits) != 1 || hits[0].Path != "runbook.md" {
+		t.Errorf("quokka after the incremental sync: %+v, %v; want runbook.md", hits, err)
+	}
+}
