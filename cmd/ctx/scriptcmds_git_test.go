@@ -347,6 +347,13 @@ func cmdGitCommit(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: git-commit DIR MSG")
 	}
+	if !scriptGitExec {
+		_, err := commitInProcess(ts.MkAbs(args[0]), args[1], ts.Getenv)
+		if !errors.Is(err, errNotInProcess) {
+			ts.Check(err)
+			return
+		}
+	}
 	scriptGit(ts, args[0], "add", "-A")
 	scriptGit(ts, args[0], "commit", "-q", "-m", args[1])
 }
@@ -356,7 +363,15 @@ func cmdGitRev(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 3 {
 		ts.Fatalf("usage: git-rev DIR REV VAR")
 	}
-	id := scriptGit(ts, args[0], "rev-parse", "--verify", args[1]+"^{commit}")
+	id, err := "", errNotInProcess
+	if !scriptGitExec {
+		id, err = revInProcess(ts.MkAbs(args[0]), args[1])
+	}
+	if errors.Is(err, errNotInProcess) {
+		id = scriptGit(ts, args[0], "rev-parse", "--verify", args[1]+"^{commit}")
+	} else {
+		ts.Check(err)
+	}
 	ts.Setenv(args[2], id)
 	ts.Setenv(args[2]+"_SHORT", id[:7])
 }
