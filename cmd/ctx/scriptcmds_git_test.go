@@ -26,7 +26,7 @@ import (
 )
 
 // servers holds each script's git server (one per script).
-var servers sync.Map // *testscript.TestScript → *gittest.Server
+var servers sync.Map // *testscript.TestScript → *scriptServer
 
 // gitScriptCmds are script commands for serving and changing git fixtures:
 //
@@ -132,7 +132,7 @@ func cmdServeGit(ts *testscript.TestScript, neg bool, args []string) {
 	if _, ok := servers.Load(ts); ok {
 		ts.Fatalf("serve-git: a server is already running in this script")
 	}
-	s, err := gittest.Serve(ts.MkAbs(root), o)
+	s, err := serveScriptGit(ts.MkAbs(root), o)
 	ts.Check(err)
 	servers.Store(ts, s)
 	ts.Defer(func() {
@@ -142,12 +142,12 @@ func cmdServeGit(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("GITURL", s.URL)
 }
 
-func server(ts *testscript.TestScript) *gittest.Server {
+func server(ts *testscript.TestScript) *scriptServer {
 	s, ok := servers.Load(ts)
 	if !ok {
 		ts.Fatalf("no git server: run serve-git first")
 	}
-	return s.(*gittest.Server)
+	return s.(*scriptServer)
 }
 
 func cmdCountersReset(ts *testscript.TestScript, neg bool, args []string) {
