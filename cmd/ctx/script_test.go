@@ -154,6 +154,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){}
 	for _, m := range []map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		gitScriptCmds(),
+		fixtureScriptCmds(),
 		registryScriptCmds(),
 		textsafeScriptCmds(),
 		httpsScriptCmds(),
