@@ -120,3 +120,53 @@ func sameTree(t *testing.T, a, b string) {
 		}
 	}
 }
+
+// TestInProcessPushIsGits: git-push leaves the bare repository as `git
+// push` does (the same refs, the same reachable objects, fsck clean), for
+// a new commit, a new branch and a push with nothing new; a push git
+// would refuse (not a fast-forward) is git's.
+func TestInProcessPushIsGits(t *testing.T) {
+	if !gittest.Available() {
+		t.Skip("no git")
+	}
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	gittest.NewRepo(t, src, map[string]string{"a.md": "# a\n"})
+	ours, theirs := filepath.Join(base, "ours.git"), filepath.Join(base, "theirs.git")
+	gittest.MustGit(t, base, "clone", "-q", "--bare", src, ours)
+	gittest.MustGit(t, base, "clone", "-q", "--bare", src, theirs)
+	same := func(step string) {
+		t.Helper()
+		for _, args := range [][]string{
+			{"for-each-ref", "--format=%(objectname) %(refname)"},
+			{"rev-list", "--objects", "--all"},
+			{"fsck", "--full", "--strict"},
+		} {
+			o, th := gittest.MustGit(t, ours, args...), gittest.MustGit(t, theirs, args...)
+			if o != th {
+				t.Errorf("%s: git %v:\nin process:\n%s\ngit push:\n%s", step, args, o, th)
+			}
+		}
+	}
+	push := func(step, branch string) {
+		t.Helper()
+		if err := pushInProcess(src, ours, branch); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		gittest.MustGit(t, src, "push", "-q", theirs, branch)
+		same(step)
+	}
+	gittest.Commit(t, src, "v2", map[string]string{"b.md": "# b\n", "dir/c.md": "# c\n"})
+	gittest.Commit(t, src, "v3", map[string]string{"b.md": "# b changed\n"})
+	push("two new commits", "master")
+	push("nothing new", "master")
+	gittest.MustGit(t, src, "checkout", "-q", "-b", "topic")
+	gittest.Commit(t, src, "topic", map[string]string{"t.md": "# t\n"})
+	push("a new branch", "topic")
+	gittest.MustGit(t, src, "checkout", "-q", "master")
+	gittest.MustGit(t, src, "reset", "-q", "--hard", "HEAD~1")
+	gittest.Commit(t, src, "diverged", map[string]string{"d.md": "# d\n"})
+	if err := pushInProcess(src, ours, "master"); err != errNotInProcess {
+		t.Errorf("a push that is not a fast-forward: %v, want errNotInProcess (git refuses it)", err)
+	}
+}
