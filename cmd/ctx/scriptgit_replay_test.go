@@ -122,21 +122,39 @@ func (s *scriptServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		panic(http.ErrAbortHandler) // git's answer broke off: so does this one
-	}
 	h := resp.Header.Clone()
 	h.Del("Content-Length")
 	h.Del("Date")
-	if key != "" && resp.StatusCode == http.StatusOK {
-		s.kept.LoadOrStore(key, &keptAnswer{header: h, body: out})
-	}
 	for k, vs := range h {
 		cw.Header()[k] = vs
 	}
 	cw.WriteHeader(resp.StatusCode)
-	_, _ = cw.Write(out)
+	// Passed on as git sends it (a client's idle timeout sees git's
+	// first bytes when git sends them), and kept when it is whole.
+	flusher, _ := w.(http.Flusher)
+	var out bytes.Buffer
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(buf)
+		if n > 0 {
+			out.Write(buf[:n])
+			if _, werr := cw.Write(buf[:n]); werr != nil {
+				return // the client hung up: nothing kept
+			}
+			if flusher != nil {
+				flusher.Flush()
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			panic(http.ErrAbortHandler) // git's answer broke off: so does this one
+		}
+	}
+	if key != "" && resp.StatusCode == http.StatusOK {
+		s.kept.LoadOrStore(key, &keptAnswer{header: h, body: out.Bytes()})
+	}
 }
 
 // fetchRepo is the repository folder (relative to the served root) a
