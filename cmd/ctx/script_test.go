@@ -118,6 +118,16 @@ func TestScript(t *testing.T) {
 				"GIT_AUTHOR_DATE":     "2026-01-01T00:00:00Z",
 				"GIT_COMMITTER_DATE":  "2026-01-01T00:00:00Z",
 				"GIT_TERMINAL_PROMPT": "0",
+				// No `git gc --auto` after a push (receive-pack's) or a
+				// commit, and no `git maintenance run --auto`: processes
+				// that find nothing to do in a fixture this small.
+				"GIT_CONFIG_COUNT":   "3",
+				"GIT_CONFIG_KEY_0":   "gc.auto",
+				"GIT_CONFIG_VALUE_0": "0",
+				"GIT_CONFIG_KEY_1":   "maintenance.auto",
+				"GIT_CONFIG_VALUE_1": "false",
+				"GIT_CONFIG_KEY_2":   "receive.autogc",
+				"GIT_CONFIG_VALUE_2": "false",
 				// Each ctx process here is short-lived, and with the default
 				// GOGC its start-up alone collects (a fifth of `ctx version`'s
 				// CPU; the scripts' CPU drops by about a tenth with 400). The
@@ -144,6 +154,7 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){}
 	for _, m := range []map[string]func(ts *testscript.TestScript, neg bool, args []string){
 		gitScriptCmds(),
+		fixtureScriptCmds(),
 		registryScriptCmds(),
 		textsafeScriptCmds(),
 		httpsScriptCmds(),

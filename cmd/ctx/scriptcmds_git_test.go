@@ -26,7 +26,7 @@ import (
 )
 
 // servers holds each script's git server (one per script).
-var servers sync.Map // *testscript.TestScript → *gittest.Server
+var servers sync.Map // *testscript.TestScript → *scriptServer
 
 // gitScriptCmds are script commands for serving and changing git fixtures:
 //
@@ -132,7 +132,7 @@ func cmdServeGit(ts *testscript.TestScript, neg bool, args []string) {
 	if _, ok := servers.Load(ts); ok {
 		ts.Fatalf("serve-git: a server is already running in this script")
 	}
-	s, err := gittest.Serve(ts.MkAbs(root), o)
+	s, err := serveScriptGit(ts.MkAbs(root), o)
 	ts.Check(err)
 	servers.Store(ts, s)
 	ts.Defer(func() {
@@ -142,12 +142,12 @@ func cmdServeGit(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("GITURL", s.URL)
 }
 
-func server(ts *testscript.TestScript) *gittest.Server {
+func server(ts *testscript.TestScript) *scriptServer {
 	s, ok := servers.Load(ts)
 	if !ok {
 		ts.Fatalf("no git server: run serve-git first")
 	}
-	return s.(*gittest.Server)
+	return s.(*scriptServer)
 }
 
 func cmdCountersReset(ts *testscript.TestScript, neg bool, args []string) {
@@ -347,6 +347,13 @@ func cmdGitCommit(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: git-commit DIR MSG")
 	}
+	if !scriptGitExec {
+		_, err := commitInProcess(ts.MkAbs(args[0]), args[1], ts.Getenv)
+		if !errors.Is(err, errNotInProcess) {
+			ts.Check(err)
+			return
+		}
+	}
 	scriptGit(ts, args[0], "add", "-A")
 	scriptGit(ts, args[0], "commit", "-q", "-m", args[1])
 }
@@ -356,7 +363,15 @@ func cmdGitRev(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 3 {
 		ts.Fatalf("usage: git-rev DIR REV VAR")
 	}
-	id := scriptGit(ts, args[0], "rev-parse", "--verify", args[1]+"^{commit}")
+	id, err := "", errNotInProcess
+	if !scriptGitExec {
+		id, err = revInProcess(ts.MkAbs(args[0]), args[1])
+	}
+	if errors.Is(err, errNotInProcess) {
+		id = scriptGit(ts, args[0], "rev-parse", "--verify", args[1]+"^{commit}")
+	} else {
+		ts.Check(err)
+	}
 	ts.Setenv(args[2], id)
 	ts.Setenv(args[2]+"_SHORT", id[:7])
 }
