@@ -26,7 +26,7 @@ import (
 )
 
 // servers holds each script's git server (one per script).
-var servers sync.Map // *testscript.TestScript → *scriptServer
+var servers sync.Map // *testscript.TestScript → *gittest.Server
 
 // gitScriptCmds are script commands for serving and changing git fixtures:
 //
@@ -132,7 +132,11 @@ func cmdServeGit(ts *testscript.TestScript, neg bool, args []string) {
 	if _, ok := servers.Load(ts); ok {
 		ts.Fatalf("serve-git: a server is already running in this script")
 	}
-	s, err := serveScriptGit(ts.MkAbs(root), o)
+	// A fetch git has answered before, from a repository with the same
+	// bytes, is answered from memory (gittest's Memo): a third of the
+	// scripts' requests are such repeats. CTX_SCRIPT_GIT=1 asks git always.
+	o.Memo = !scriptGitExec
+	s, err := gittest.Serve(ts.MkAbs(root), o)
 	ts.Check(err)
 	servers.Store(ts, s)
 	ts.Defer(func() {
@@ -142,12 +146,12 @@ func cmdServeGit(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("GITURL", s.URL)
 }
 
-func server(ts *testscript.TestScript) *scriptServer {
+func server(ts *testscript.TestScript) *gittest.Server {
 	s, ok := servers.Load(ts)
 	if !ok {
 		ts.Fatalf("no git server: run serve-git first")
 	}
-	return s.(*scriptServer)
+	return s.(*gittest.Server)
 }
 
 func cmdCountersReset(ts *testscript.TestScript, neg bool, args []string) {

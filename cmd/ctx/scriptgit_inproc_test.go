@@ -145,6 +145,6 @@ func revInProcess(dir, rev string) (string, error) {
 
 // scriptGitExec (CTX_SCRIPT_GIT=1 in the test's environment) makes
 // git-commit and git-rev run git as before, and serve-git answer every
-// request with git (no replay, scriptServer): every script passes both
+// request with git (no Memo): every script passes both
 // ways.
 var scriptGitExec = os.Getenv("CTX_SCRIPT_GIT") == "1"
