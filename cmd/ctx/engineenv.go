@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
-	"github.com/ctx-dev/ctx/internal/bytesize"
 	"github.com/ctx-dev/ctx/internal/forge"
 	"github.com/ctx-dev/ctx/mcpserver"
+	"github.com/dustin/go-humanize"
 )
 
 // userHome is the user's home folder (HOME), refused as a dir source;
@@ -73,7 +73,7 @@ func (e environment) engineOptions() (gitengine.Options, error) {
 		o.MaxFileSize = n
 	}
 	if v := e.Get("CTX_CACHE_MAX"); v != "" {
-		n, err := bytesize.Parse(v)
+		n, err := humanize.ParseBytes(v)
 		if err != nil || n == 0 || n > math.MaxInt64 {
 			return o, usageErrorf("CTX_CACHE_MAX=%q: not a size (use, say, 2GB, 500MB or 1.5GiB)", v)
 		}

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
-	"github.com/ctx-dev/ctx/internal/bytesize"
 	"github.com/ctx-dev/ctx/internal/embed"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/dustin/go-humanize"
 )
 
 // embedConfig is the user's embedding endpoint, the one rule of where it
@@ -149,7 +149,7 @@ func embedIndex(ctx context.Context, env environment, contextDir string, hint *p
 		return fmt.Errorf("semantic search: %s; the search index is up to date, and search ranks what is not embedded lexically", safetext.Text(err.Error()))
 	}
 	fmt.Fprintf(out, "vectors: %d of %d chunks embedded with %s (%d dims, %s), %d new\n",
-		rep.Vectors, rep.Chunks, safetext.Text(rep.Model), rep.Dims, bytesize.Format(uint64(rep.Bytes)), rep.Embedded)
+		rep.Vectors, rep.Chunks, safetext.Text(rep.Model), rep.Dims, humanize.Bytes(uint64(rep.Bytes)), rep.Embedded)
 	return nil
 }
 
@@ -253,5 +253,5 @@ func semanticStatus(r semanticReport) string {
 	if r.Hybrid {
 		how = "hybrid by default (ctx search --lexical, or embeddings.hybrid off, for words alone)"
 	}
-	return fmt.Sprintf("semantic search: model %s: %d of %d chunks embedded (%s); %s", safetext.Text(r.Model), r.Vectors, r.Chunks, bytesize.Format(uint64(r.Bytes)), how)
+	return fmt.Sprintf("semantic search: model %s: %d of %d chunks embedded (%s); %s", safetext.Text(r.Model), r.Vectors, r.Chunks, humanize.Bytes(uint64(r.Bytes)), how)
 }
