@@ -61,6 +61,12 @@ const (
 	writerBoltTimeout = 30 * time.Second
 	batchBytes        = 4 << 20 // flush a bleve batch at about this much text
 	batchDocs         = 2000
+	// compactMaxChunks bounds the full builds merged into one segment
+	// (compact): merging holds the whole index in memory, which at 10×
+	// the shared corpus (216,610 chunks) raised the build's peak from
+	// 371 to 654 MB; at 1× (21,632 chunks) it costs no more than the
+	// build (bench/README.md, round 5).
+	compactMaxChunks = 50000
 )
 
 // Sync brings the search index, the catalogue and INDEX.md in line with the
@@ -616,6 +622,8 @@ type indexWriter struct {
 	batch       *bleve.Batch
 	pending     int // bytes of text in batch
 	maxDocs     int // chunks a batch holds at most (batchDocs)
+	batches     int // batches written: scorch makes a segment of each
+	chunks      int // chunks added
 	markedDirty bool
 }
 
@@ -708,6 +716,7 @@ func (w *indexWriter) add(r parseResult, out *applied, rep *SyncReport, warn fun
 		}
 		w.pending += len(r.docs[i].Text)
 	}
+	w.chunks += len(r.docs)
 	if w.pending >= batchBytes || w.batch.Size() >= w.maxDocs {
 		return w.flush()
 	}
@@ -735,6 +744,7 @@ func (w *indexWriter) flush() error {
 	// race -race reported in cmd/ctx's in-process runs).
 	w.batch = w.idx.NewBatch()
 	w.pending = 0
+	w.batches++
 	return nil
 }
 
@@ -753,6 +763,12 @@ func (w *indexWriter) compact(ctx context.Context) error {
 	}
 	if err := w.flush(); err != nil {
 		return err
+	}
+	if w.batches <= 1 {
+		return nil // one segment already: most projects, and every small one
+	}
+	if w.chunks > compactMaxChunks {
+		return nil // the merge would hold more than the build itself does
 	}
 	// Closed and opened again, the index holds persisted segments alone,
 	// which are all a merge takes: a segment whose batch has just been
