@@ -108,6 +108,9 @@ type Options struct {
 	// holds at most (batchDocs): tests make a full build of a few files
 	// write several segments.
 	batchDocs int
+	// compactMax, when above 0, replaces compactMaxChunks: tests build a
+	// few chunks and check the bound.
+	compactMax int
 }
 
 // SyncReport says what Sync did.

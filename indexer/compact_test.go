@@ -107,3 +107,28 @@ func TestRebuildOneSegment(t *testing.T) {
 		t.Errorf("quokka after the incremental sync: %+v, %v; want runbook.md", hits, err)
 	}
 }
+
+// TestRebuildTooBigToMerge: a full build over the bound is not merged into
+// one segment (the merge would hold the whole index in memory), and its
+// hits are the same as the merged build's.
+func TestRebuildTooBigToMerge(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	queries := []string{"how do I roll back a release", "pager escalate", "flamingo"}
+
+	merged := setupCorpus(t)
+	if _, err := Sync(ctx, merged, testPackages(), Options{batchDocs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	big := setupCorpus(t)
+	rep, err := Sync(ctx, big, testPackages(), Options{batchDocs: 1, compactMax: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := liveSegments(t, big); n < 2 {
+		t.Errorf("a full build of %d chunks over a bound of 2: %d segment live; want it left in several", rep.Chunks, n)
+	}
+	if a, b := searchJSON(t, merged, queries...), searchJSON(t, big, queries...); a != b {
+		t.Errorf("hits of the build left in segments:\n%s\nof the merged build:\n%s", b, a)
+	}
+}

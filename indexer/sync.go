@@ -604,9 +604,12 @@ func applyPlan(ctx context.Context, w *indexWriter, p *syncPlan, parsed *parsing
 // newWriter is the writer of p: the live directory, or a new generation
 // when p rebuilds. Nothing is opened until open.
 func newWriter(d confine.Dir, indexDir string, p *syncPlan, opts Options) *indexWriter {
-	w := &indexWriter{d: d, indexDir: indexDir, m: p.m, rebuild: p.rebuild, dir: p.m.Bleve, maxDocs: opts.batchDocs}
+	w := &indexWriter{d: d, indexDir: indexDir, m: p.m, rebuild: p.rebuild, dir: p.m.Bleve, maxDocs: opts.batchDocs, compactMax: opts.compactMax}
 	if w.maxDocs <= 0 {
 		w.maxDocs = batchDocs
+	}
+	if w.compactMax <= 0 {
+		w.compactMax = compactMaxChunks
 	}
 	return w
 }
@@ -624,6 +627,7 @@ type indexWriter struct {
 	maxDocs     int // chunks a batch holds at most (batchDocs)
 	batches     int // batches written: scorch makes a segment of each
 	chunks      int // chunks added
+	compactMax  int // chunks a full build merged into one segment holds at most (compactMaxChunks)
 	markedDirty bool
 }
 
@@ -767,7 +771,7 @@ func (w *indexWriter) compact(ctx context.Context) error {
 	if w.batches <= 1 {
 		return nil // one segment already: most projects, and every small one
 	}
-	if w.chunks > compactMaxChunks {
+	if w.chunks > w.compactMax {
 		return nil // the merge would hold more than the build itself does
 	}
 	// Closed and opened again, the index holds persisted segments alone,
