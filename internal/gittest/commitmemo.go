@@ -56,40 +56,19 @@ func commitKey(dir, msg string) (string, bool) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "commit %d:%s\n", len(msg), msg)
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		var data []byte
+	ok := digestFolder(h, dir, func(rel, p string, d fs.DirEntry) ([]byte, error) {
 		switch {
 		case rel == ".git/index":
-			data, err = indexKey(p)
+			return indexKey(p)
 		case d.Type()&fs.ModeSymlink != 0:
-			var target string
-			target, err = os.Readlink(p)
-			data = []byte(target)
+			target, err := os.Readlink(p)
+			return []byte(target), err
 		case d.Type().IsRegular():
-			data, err = os.ReadFile(p)
-		case !d.IsDir():
-			err = fmt.Errorf("%s: a %v", p, d.Type())
+			return os.ReadFile(p)
 		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(h, "%d:%s %v %d:", len(rel), rel, info.Mode(), len(data))
-		h.Write(data)
-		return nil
+		return nil, errNoDigest
 	})
-	if err != nil {
+	if !ok {
 		return "", false
 	}
 	return string(h.Sum(nil)), true

@@ -3,7 +3,6 @@ package gittest
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
@@ -91,44 +90,18 @@ func (s *Server) serveMemo(w http.ResponseWriter, r *http.Request, clean string)
 // not there, a symbolic link, borrowed objects (objects/info/alternates).
 func repoState(dir string) ([32]byte, bool) {
 	h := sha256.New()
-	var n [8]byte
-	ok := true
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.IsDir():
-			fmt.Fprintf(h, "d %s\x00", rel)
-			return nil
-		case !d.Type().IsRegular(), strings.HasSuffix(rel, "objects/info/alternates"), strings.HasSuffix(rel, "objects/info/http-alternates"):
-			ok = false
-			return fs.SkipAll
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
+	ok := digestFolder(h, dir, func(rel, p string, d fs.DirEntry) ([]byte, error) {
+		if !d.Type().IsRegular() || strings.HasSuffix(rel, "objects/info/alternates") || strings.HasSuffix(rel, "objects/info/http-alternates") {
+			return nil, errNoDigest
 		}
 		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
 		if rel == "config" {
 			b = withoutRemotes(b)
 		}
-		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
-		fmt.Fprintf(h, "f %s %o\x00", rel, info.Mode().Perm())
-		h.Write(n[:])
-		h.Write(b)
-		return nil
+		return b, err
 	})
 	var sum [32]byte
-	if err != nil || !ok {
+	if !ok {
 		return sum, false
 	}
 	h.Sum(sum[:0])
