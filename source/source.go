@@ -53,6 +53,19 @@ type Origin struct {
 	Place             string
 }
 
+// Where is how a fetched package's Provenance begins: its source, and
+// its path inside it unless that is the whole source.
+func (o Origin) Where(code func(string) string) []string {
+	var meta []string
+	if o.Source != "" {
+		meta = append(meta, code(o.Source))
+	}
+	if o.Path != "" && o.Path != "." {
+		meta = append(meta, "path "+code(o.Path))
+	}
+	return meta
+}
+
 // Fields are the spec's fields that only some kinds have.
 type Fields uint8
 

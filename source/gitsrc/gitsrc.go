@@ -49,13 +49,7 @@ func (Kind) CheckPin(rev, tree string) []jsonfile.Error {
 // Provenance: its source, path, ref (or the default branch) and short
 // commit.
 func (Kind) Provenance(o source.Origin, code func(string) string) []string {
-	var meta []string
-	if o.Source != "" {
-		meta = append(meta, code(o.Source))
-	}
-	if o.Path != "" && o.Path != "." {
-		meta = append(meta, "path "+code(o.Path))
-	}
+	meta := o.Where(code)
 	if o.Ref != "" {
 		meta = append(meta, "ref "+code(o.Ref))
 	} else if o.Source != "" {

@@ -66,13 +66,7 @@ func (Kind) CheckPin(rev, tree string) []jsonfile.Error {
 
 // Provenance: its URL, path, short content hash and fetch date.
 func (Kind) Provenance(o source.Origin, code func(string) string) []string {
-	var meta []string
-	if o.Source != "" {
-		meta = append(meta, code(o.Source))
-	}
-	if o.Path != "" && o.Path != "." {
-		meta = append(meta, "path "+code(o.Path))
-	}
+	meta := o.Where(code)
 	if o.Rev != "" {
 		meta = append(meta, "content "+code(naming.ShortRev(o.Rev, 7)))
 	}
