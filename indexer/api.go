@@ -120,6 +120,8 @@ type SyncReport struct {
 	IndexTokens                        int    // INDEX.md size in tokens
 	Degraded                           string // "" or what INDEX.md shortened to fit
 	Rebuilt                            bool   // the whole index was rebuilt (asked, or schema version changed)
+
+	merged bool // the rebuild was merged into one segment (tests: scorch's own merger may merge too, when it likes)
 }
 
 // Query length caps: a search takes at most MaxQueryBytes of text and at

@@ -82,6 +82,9 @@ func TestRebuildOneSegment(t *testing.T) {
 	if rep.Chunks < 4 {
 		t.Fatalf("the corpus has %d chunks; the test needs several batches", rep.Chunks)
 	}
+	if !rep.merged {
+		t.Errorf("a full build of %d chunks in batches of one was not merged", rep.Chunks)
+	}
 	if n := liveSegments(t, many); n != 1 {
 		t.Errorf("a full build of %d chunks in batches of one: %d segments live; want 1", rep.Chunks, n)
 	}
@@ -125,8 +128,10 @@ func TestRebuildTooBigToMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := liveSegments(t, big); n < 2 {
-		t.Errorf("a full build of %d chunks over a bound of 2: %d segment live; want it left in several", rep.Chunks, n)
+	// Not the live segments: scorch's background merger may fold five tiny
+	// segments together on its own, whenever it gets to them.
+	if rep.merged {
+		t.Errorf("a full build of %d chunks over a bound of 2 was merged into one segment; want it left as written", rep.Chunks)
 	}
 	if a, b := searchJSON(t, merged, queries...), searchJSON(t, big, queries...); a != b {
 		t.Errorf("hits of the build left in segments:\n%s\nof the merged build:\n%s", b, a)

@@ -590,6 +590,7 @@ func applyPlan(ctx context.Context, w *indexWriter, p *syncPlan, parsed *parsing
 	if err := w.compact(ctx); err != nil {
 		return fail(err)
 	}
+	rep.merged = w.merged
 	if err := w.close(); err != nil {
 		return fail(err)
 	}
@@ -623,11 +624,12 @@ type indexWriter struct {
 	dir         string // the directory written: m.Bleve, or the new generation's
 	idx         bleve.Index
 	batch       *bleve.Batch
-	pending     int // bytes of text in batch
-	maxDocs     int // chunks a batch holds at most (batchDocs)
-	batches     int // batches written: scorch makes a segment of each
-	chunks      int // chunks added
-	compactMax  int // chunks a full build merged into one segment holds at most (compactMaxChunks)
+	pending     int  // bytes of text in batch
+	maxDocs     int  // chunks a batch holds at most (batchDocs)
+	batches     int  // batches written: scorch makes a segment of each
+	chunks      int  // chunks added
+	compactMax  int  // chunks a full build merged into one segment holds at most (compactMaxChunks)
+	merged      bool // compact merged the new generation into one segment
 	markedDirty bool
 }
 
@@ -806,6 +808,7 @@ func (w *indexWriter) compact(ctx context.Context) error {
 	if err := w.idx.Batch(w.idx.NewBatch()); err != nil {
 		return fmt.Errorf("indexer: merge the new search index: %w", err)
 	}
+	w.merged = true
 	return nil
 }
 
