@@ -177,9 +177,15 @@ func (rec *pkgWalk) unmoved(pkg Package) bool {
 // does those it finds: a document gone or no longer a regular file is
 // left out (the stamp then differs from the part's).
 func (rec *pkgWalk) statDocs(pkg Package) []fileStat {
+	// filepath.Join(pkg.Dir, rel) for each document, without cleaning
+	// each joined path again (a tenth of a search process's own CPU on the
+	// shared corpus): a recorded path is a valid fs path (decodeWalks), so
+	// the folder's prefix, cleaned once, joins it as Join would.
+	prefix := filepath.Join(pkg.Dir, "x")
+	prefix = prefix[:len(prefix)-1]
 	files := make([]fileStat, len(rec.docs))
 	for i, rel := range rec.docs {
-		files[i] = fileStat{rel: rel, abs: filepath.Join(pkg.Dir, filepath.FromSlash(rel))}
+		files[i] = fileStat{rel: rel, abs: prefix + filepath.FromSlash(rel)}
 	}
 	return statFiles(files, nil)
 }
