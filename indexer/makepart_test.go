@@ -1,11 +1,13 @@
 package indexer
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +64,47 @@ func TestStatDocsPaths(t *testing.T) {
 			if want := filepath.Join(base, filepath.FromSlash(rels[i])); f.abs != want || f.size != 4 {
 				t.Errorf("folder %q, %q: stat'ed %q (size %d); want %q (size 4)", base, rels[i], f.abs, f.size, want)
 			}
+		}
+	}
+}
+
+// TestTokensCacheLost: the INDEX.md token counts are a cache written
+// without fsync; an empty or torn file (what a power cut may leave) is
+// counted again: the same INDEX.md as with the file intact, and the file
+// is whole again after.
+func TestTokensCacheLost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	render := func(lose string) string {
+		dir := setupCorpus(t)
+		if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if lose != "keep" {
+			if err := os.WriteFile(filepath.Join(dir, "index", tokensFile), []byte(lose), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFiles(t, dir, "ops", map[string]string{"new.md": "# Pangolin procedures\n\nA new page.\n"})
+		if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if memo := readCostMemo(filepath.Join(dir, "index")); len(memo.old) == 0 {
+			t.Errorf("%q: the token cache was not written again", lose)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "INDEX.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	want := render("keep")
+	if !strings.Contains(want, "Pangolin") {
+		t.Fatalf("INDEX.md lacks the new page:\n%s", want)
+	}
+	for _, lose := range []string{"", "{\"schema\":", "\x00\x00\x00\x00"} {
+		if got := render(lose); got != want {
+			t.Errorf("with the token cache %q: INDEX.md\n%s\nwant\n%s", lose, got, want)
 		}
 	}
 }

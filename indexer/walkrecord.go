@@ -331,8 +331,11 @@ func readWalks(indexDir string) map[string]pkgWalk {
 
 // writeWalks replaces the walk record; an error (a read-only project, say)
 // leaves the old one or none, which only costs the next check a full walk.
+// It is a cache (readWalks takes a record that does not decode as none),
+// so it is written with no fsync: a search that writes it does not wait
+// for the disk.
 func writeWalks(contextDir, indexDir string, recs map[string]pkgWalk) {
-	_ = confine.New(contextDir).WriteFileAtomic(filepath.Join(indexDir, walkRecordFile), encodeWalks(recs), 0o644)
+	_ = confine.New(contextDir).WriteCacheAtomic(filepath.Join(indexDir, walkRecordFile), encodeWalks(recs), 0o644)
 }
 
 // freshWalks walks pkgs for Freshness (walkPackages' result): a package
