@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -150,6 +151,7 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 	p := catalogPart{File: hex.EncodeToString(sum[:16]) + ".json", Records: len(recs)}
 	st, listing := newStamp(), sha256.New()
 	valid := true
+	var line []byte
 	for _, r := range recs {
 		valid = valid && utf8.ValidString(r.Path)
 		st.add(r.Path, r.Size, r.ModNS, r.CNS, r.Ino, r.KEP)
@@ -157,7 +159,12 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 		p.Tokens += r.Tokens
 		p.HeadTokens += r.HeadTokens
 		p.TitleTokens += r.TitleTokens
-		fmt.Fprintf(listing, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
+		// The bytes of fmt's "%q %q %q %q\n", without fmt's reflection.
+		line = strconv.AppendQuote(line[:0], r.Path)
+		line = strconv.AppendQuote(append(line, ' '), r.Title)
+		line = strconv.AppendQuote(append(line, ' '), r.Summary)
+		line = strconv.AppendQuote(append(line, ' '), r.Skipped)
+		listing.Write(append(line, '\n'))
 	}
 	p.Stamp = st.sum()
 	if !valid {

@@ -3,6 +3,7 @@ package indexer
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"maps"
 	"path/filepath"
 
@@ -50,10 +51,14 @@ func readCostMemo(indexDir string) *costMemo {
 
 // write replaces tokensFile with the counts this render used, when they
 // are not what was read. It is a cache: a failure to write it is not an
-// error of the render (the next render counts again).
+// error of the render (the next render counts again), and it is written
+// with no fsync (readCostMemo takes a file that does not decode as none).
 func (m *costMemo) write(d confine.Dir, indexDir string) {
 	if !maps.Equal(m.old, m.used) || !maps.Equal(m.oldPieces, m.pieces) {
-		writeJSONAtomic(d, filepath.Join(indexDir, tokensFile), tokensState{Schema: schemaVersion, Counts: m.used, Pieces: m.pieces})
+		b, err := json.Marshal(tokensState{Schema: schemaVersion, Counts: m.used, Pieces: m.pieces})
+		if err == nil {
+			_ = d.WriteCacheAtomic(filepath.Join(indexDir, tokensFile), append(b, '\n'), 0o644)
+		}
 	}
 }
 

@@ -14,6 +14,19 @@ import (
 // directory, fsync and rename, so readers see the old or the new bytes, never
 // a mix. When name already holds exactly data, nothing is written.
 func WriteFile(name string, data []byte, perm fs.FileMode) error {
+	return write(name, data, perm, true)
+}
+
+// WriteCache is WriteFile without the fsyncs of the file and of its
+// directory, for a cache: a file whose every reader takes what does not
+// decode as absent and makes it again, so that losing the new bytes to a
+// power cut (the old file, or an empty one, after it) costs a recount,
+// never a wrong answer. Readers still see the old or the new bytes.
+func WriteCache(name string, data []byte, perm fs.FileMode) error {
+	return write(name, data, perm, false)
+}
+
+func write(name string, data []byte, perm fs.FileMode, sync bool) error {
 	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
@@ -32,9 +45,11 @@ func WriteFile(name string, data []byte, perm fs.FileMode) error {
 		f.Close()
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", name, err)
+	if sync {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return fmt.Errorf("write %s: %w", name, err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
@@ -42,7 +57,9 @@ func WriteFile(name string, data []byte, perm fs.FileMode) error {
 	if err := os.Rename(tmp, name); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	SyncDir(dir)
+	if sync {
+		SyncDir(dir)
+	}
 	return nil
 }
 

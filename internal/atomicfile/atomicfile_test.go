@@ -11,6 +11,17 @@ import (
 // replaces them, and no temp file is left beside it.
 func TestWriteFile(t *testing.T) {
 	t.Parallel()
+	testWrite(t, WriteFile)
+}
+
+// TestWriteCache: the same as WriteFile for readers (it only skips the
+// fsyncs).
+func TestWriteCache(t *testing.T) {
+	t.Parallel()
+	testWrite(t, WriteCache)
+}
+
+func testWrite(t *testing.T, WriteFile func(string, []byte, os.FileMode) error) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "x.json")
 	for _, data := range []string{"one\n", "two, longer\n", "two, longer\n", ""} {

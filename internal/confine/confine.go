@@ -214,6 +214,19 @@ func (d Dir) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {
 	return atomicfile.WriteFile(p, data, perm)
 }
 
+// WriteCacheAtomic writes rel through atomicfile.WriteCache (temp file,
+// rename, no fsync), creating its parent directories: for a cache alone.
+func (d Dir) WriteCacheAtomic(rel string, data []byte, perm fs.FileMode) error {
+	if err := d.check(rel, false); err != nil {
+		return err
+	}
+	p := d.Path(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteCache(p, data, perm)
+}
+
 // WriteFile writes rel in place (os.WriteFile), for files that must keep
 // their identity, such as a lock file.
 func (d Dir) WriteFile(rel string, data []byte, perm fs.FileMode) error {

@@ -1,0 +1,110 @@
+package indexer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMakePartListing: a part's listing hash is the one fmt's %q lines
+// gave (catalogues written before keep their listing), for titles and
+// paths with quotes, controls, non-ASCII and bytes that are not UTF-8.
+func TestMakePartListing(t *testing.T) {
+	recs := []fileRecord{
+		{Path: "a.md", Title: "Plain", Summary: "A summary.", Chunks: 1},
+		{Path: "b \"quoted\" ñ.md", Title: "Tabs\tand\nnewlines é", Summary: "Ünïcödé — ✓ \u200b", Skipped: "too big: ✗ «x»"},
+		{Path: "c\xff\xfe.md", Title: "bad \xc3 utf-8", Summary: "\x00\x7f\\"},
+		{Path: "d.md"},
+	}
+	for i := range recs {
+		part, _, err := makePart("docs", recs[:i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		for _, r := range recs[:i+1] {
+			fmt.Fprintf(h, "%q %q %q %q\n", r.Path, r.Title, r.Summary, r.Skipped)
+		}
+		if want := hex.EncodeToString(h.Sum(nil)[:16]); part.Listing != want {
+			t.Errorf("%d records: listing %s; want %s", i+1, part.Listing, want)
+		}
+	}
+}
+
+// TestStatDocsPaths: the walk record's documents are stat'ed at
+// filepath.Join of the package folder (however it is spelled) and the
+// recorded path.
+func TestStatDocsPaths(t *testing.T) {
+	dir := t.TempDir()
+	rels := []string{"a.md", "sub/b.md", "sub/deeper/c d.md"}
+	for _, rel := range rels {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("# x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "y"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := &pkgWalk{docs: rels}
+	for _, base := range []string{dir, dir + "/", dir + "/./sub/..", dir + "//y/../"} {
+		files := rec.statDocs(Package{Dir: base})
+		if len(files) != len(rels) {
+			t.Fatalf("folder %q: %d documents stat'ed; want %d", base, len(files), len(rels))
+		}
+		for i, f := range files {
+			if want := filepath.Join(base, filepath.FromSlash(rels[i])); f.abs != want || f.size != 4 {
+				t.Errorf("folder %q, %q: stat'ed %q (size %d); want %q (size 4)", base, rels[i], f.abs, f.size, want)
+			}
+		}
+	}
+}
+
+// TestTokensCacheLost: the INDEX.md token counts are a cache written
+// without fsync; an empty or torn file (what a power cut may leave) is
+// counted again: the same INDEX.md as with the file intact, and the file
+// is whole again after.
+func TestTokensCacheLost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	render := func(lose string) string {
+		dir := setupCorpus(t)
+		if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if lose != "keep" {
+			if err := os.WriteFile(filepath.Join(dir, "index", tokensFile), []byte(lose), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFiles(t, dir, "ops", map[string]string{"new.md": "# Pangolin procedures\n\nA new page.\n"})
+		if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if memo := readCostMemo(filepath.Join(dir, "index")); len(memo.old) == 0 {
+			t.Errorf("%q: the token cache was not written again", lose)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "INDEX.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	want := render("keep")
+	if !strings.Contains(want, "Pangolin") {
+		t.Fatalf("INDEX.md lacks the new page:\n%s", want)
+	}
+	for _, lose := range []string{"", "{\"schema\":", "\x00\x00\x00\x00"} {
+		if got := render(lose); got != want {
+			t.Errorf("with the token cache %q: INDEX.md\n%s\nwant\n%s", lose, got, want)
+		}
+	}
+}
