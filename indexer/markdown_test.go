@@ -210,6 +210,13 @@ func TestParseMarkdown(t *testing.T) {
 			summary: "x",
 		},
 		{
+			name:    "HashiCorp anchor aliases are not in the title",
+			file:    "api-docs/agent/check.mdx",
+			in:      "## Register Check ((#register-check))\n\nx\n",
+			title:   "Register Check",
+			summary: "x",
+		},
+		{
 			name:    "MDX export const title when there is no heading",
 			file:    "learn/thinking.mdx",
 			in:      "export const title = \"Thinking in React\";\n\nx\n",
