@@ -217,6 +217,33 @@ func TestParseMarkdown(t *testing.T) {
 			summary: "x",
 		},
 		{
+			name:    "page_title when the first heading is not an H1 (HashiCorp)",
+			file:    "security/security-models/core.mdx",
+			in:      "---\npage_title: Security Models - Consul\ndescription: How Consul is secured.\n---\n\n## Overview\n\nx\n",
+			title:   "Security Models - Consul",
+			summary: "How Consul is secured.",
+		},
+		{
+			name:    "page_title when there is no heading",
+			file:    "docs/x.mdx",
+			in:      "---\npage_title: Some Page\n---\n\nx\n",
+			title:   "Some Page",
+			summary: "x",
+		},
+		{
+			name:    "an H1 wins over page_title",
+			file:    "cli/import/usage.mdx",
+			in:      "---\npage_title: 'Import: Usage'\n---\n\n# Import Usage\n\nx\n",
+			title:   "Import Usage",
+			summary: "x",
+		},
+		{
+			name:    "title wins over page_title",
+			in:      "---\ntitle: The Title\npage_title: Page Title\n---\n\n## Section\n\nx\n",
+			title:   "The Title",
+			summary: "x",
+		},
+		{
 			name:    "MDX export const title when there is no heading",
 			file:    "learn/thinking.mdx",
 			in:      "export const title = \"Thinking in React\";\n\nx\n",
