@@ -87,10 +87,17 @@ func docKind(rel, title string) string {
 	if name := strings.SplitN(path.Base(rel), ".", 2)[0]; name == "NEWS" || name == "HISTORY" {
 		return KindChangelog
 	}
+	// A bare verb in lower case, "migrate" or "upgrade", is how a command's
+	// reference page is named (Vault's commands/operator/migrate.mdx, a
+	// CLI's upgrade.md); a guide is named for the act or its direction
+	// (migration, upgrading, upgrade-to-v3) or, as a project's own file,
+	// in capitals (UPGRADE.md). Its folders and title still count.
+	verb := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	verbName := verb == "migrate" || verb == "upgrade"
 	rel = strings.ToLower(rel)
 	base := path.Base(rel)
 	name := strings.TrimSuffix(base, path.Ext(base))
-	if name == "index" || name == "readme" || name == "_index" {
+	if name == "index" || name == "readme" || name == "_index" || verbName {
 		name = ""
 	}
 	for _, k := range kindFileRE() {

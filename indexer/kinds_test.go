@@ -44,11 +44,17 @@ func TestDocKind(t *testing.T) {
 		{"guide/migrating-from-v4.md", "Migrating from v4", KindMigration},
 		{"docs/moving.md", "Migration guide", KindMigration},
 		{"docs/guides/v2.md", "Upgrading from 1.x", KindMigration},
+		{"docs/upgrading/upgrade-to-1.10.mdx", "Upgrading to 1.10", KindMigration},
+		{"docs/migrate-from-x.md", "Moving over", KindMigration},
+		{"MIGRATE.md", "Migrate", KindMigration},
+		{"docs/upgrade.md", "Upgrade guide", KindMigration}, // a command's name, but its title says it is a guide
 		// not a kind: reference and guide pages about a task
 		{"docs/upgrade-strategy-for-kubernetes-nodes.md", "Upgrade strategy for Kubernetes nodes", ""}, // upgrading nodes is a task, not a version's changes
 		{"docs/database-migrations.md", "Database migrations", ""},                                     // a task too
 		{"pages/common/history.md", "history", ""},                                                     // the shell command
 		{"reference/commandline/history.md", "docker history", ""},
+		{"docs/commands/operator/migrate.mdx", "operator migrate - Command", ""}, // the command's reference (Vault)
+		{"cli/upgrade.md", "upgrade", ""},
 		{"keps/sig-release/1733-release-notes/README.md", "Release Notes Improvements", ""}, // a proposal about release notes
 		{"learn/thinking-in-react.md", "Thinking in React", ""},
 		{"docs/news-feed.md", "Building a news feed", ""},

@@ -258,6 +258,12 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	body := lines[block.End:]
 	s := d.Body
 	p.Title = fm.Title
+	if p.Title == "" && fm.PageTitle != "" && (len(s.Headings) == 0 || s.Headings[0].Level > 1) {
+		// the front matter's page_title, which the site shows as the
+		// page's title, before a section's heading; an H1 says what the
+		// page shows and wins over it.
+		p.Title = fm.PageTitle
+	}
 	if p.Title == "" && len(s.Headings) > 0 {
 		p.Title = markdown.Plain(s.Headings[0].Text)
 	}

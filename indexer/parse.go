@@ -25,11 +25,15 @@ func skipReason(size int64, head []byte) string {
 
 // frontMatter is the metadata ctx reads from a document's front matter.
 type frontMatter struct {
-	Title   string
-	Summary string
-	Tags    []string
-	Type    string
-	Fields  map[string]any // every field, as decoded (see normalizeMeta)
+	Title string
+	// PageTitle is HashiCorp's "page_title", the page's HTML title (often
+	// with the site's section after it: "Import: Usage", "CLI
+	// Configuration - Terraform CLI"); a page's H1 wins over it.
+	PageTitle string
+	Summary   string
+	Tags      []string
+	Type      string
+	Fields    map[string]any // every field, as decoded (see normalizeMeta)
 }
 
 // decodeFrontMatter decodes b (markdown's Decode). Errors carry the 1-based
@@ -42,6 +46,7 @@ func decodeFrontMatter(b markdown.FrontMatter) (frontMatter, error) {
 	var fm frontMatter
 	fm.Fields = m
 	fm.Title = scalar(m["title"])
+	fm.PageTitle = scalar(m["page_title"])
 	fm.Summary = scalar(m["summary"])
 	if fm.Summary == "" {
 		fm.Summary = scalar(m["description"])

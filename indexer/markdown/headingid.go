@@ -10,7 +10,10 @@ import (
 // sites set a heading's anchor by hand at its end: MDX as react.dev writes
 // it, "## Usage {/*usage*/}", and Python-Markdown's attr_list (mkdocs,
 // FastAPI) or Pandoc/kramdown, "## Usage { #usage }", "{#usage .cls}",
-// "{: #usage}". The marker is not a word of the heading: Scan strips it,
+// "{: #usage}". HashiCorp's MDX (Consul, Vault, Terraform) gives a heading
+// more anchors in double parentheses, "## Register Check ((#register-check))"
+// or "((#a, #b))"; the first is its id. The marker is not a word of the
+// heading: Scan strips it,
 // so trails, titles and search see "Usage", and Doc.Section still finds
 // the section by the id ("usage" or "#usage"). reStructuredText headings
 // write code with roles (":mod:`json`", ":func:`~os.path.join`",
@@ -23,6 +26,9 @@ var (
 	// key=value pairs, optionally opened with ":" (attr_list, kramdown).
 	headingIDRE = lazyre.New(`[ \t]*\{(?:/\*[ \t]*([^*{}]*?)[ \t]*\*/|:?[ \t]*((?:(?:[#.][\w\-:.]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"']+))[ \t]*)+))\}[ \t]*$`)
 	idAttrRE    = lazyre.New(`(?:^|[ \t])#([\w\-:.]+)`)
+	// aliasIDRE matches HashiCorp's anchor aliases at the end of a heading:
+	// "((#id))", "((#a, #b))" (one or more #s before each).
+	aliasIDRE   = lazyre.New(`[ \t]*\(\([ \t]*#+([\w\-:.]+)(?:[ \t]*,[ \t]*#+[\w\-:.]+)*[ \t]*\)\)[ \t]*$`)
 	rstRoleRE   = lazyre.New("(?::[\\w\\-+.]+)+:`([^`]+)`")
 	rstTargetRE = lazyre.New(`^(.*?)\s*<([^<>]+)>$`)
 )
@@ -31,6 +37,11 @@ var (
 // heading-ID marker gives ("" when it has none; a marker of classes only,
 // "{.unnumbered}", is stripped with no id).
 func StripHeadingID(text string) (clean, id string) {
+	if strings.Contains(text, "((") {
+		if m := aliasIDRE().FindStringSubmatchIndex(text); m != nil && m[0] > 0 {
+			return strings.TrimRight(text[:m[0]], " \t"), text[m[2]:m[3]]
+		}
+	}
 	if strings.IndexByte(text, '{') < 0 {
 		return text, ""
 	}

@@ -19,6 +19,13 @@ func TestStripHeadingID(t *testing.T) {
 		{"Templates {name}", "Templates {name}", ""}, // no # or .: a word in braces
 		{"{#only-a-marker}", "{#only-a-marker}", ""}, // nothing else: kept
 		{"Plain heading", "Plain heading", ""},
+		{"Register Check ((#register-check))", "Register Check", "register-check"},
+		{"Read Intention ((##read-intention))", "Read Intention", "read-intention"},
+		{"Consul 1.11.0 ((#consul-1-11-0, #v1-11))  ", "Consul 1.11.0", "consul-1-11-0"},
+		{"f(g(x)) ((#fg))", "f(g(x))", "fg"},
+		{"Use ((#x)) here", "Use ((#x)) here", ""},       // not at the end
+		{"Math ((a))", "Math ((a))", ""},                 // no #: words in parentheses
+		{"((#only-an-alias))", "((#only-an-alias))", ""}, // nothing else: kept
 	} {
 		clean, id := StripHeadingID(c.in)
 		if clean != c.clean || id != c.id {
@@ -53,6 +60,33 @@ func TestHeadingIDsStripped(t *testing.T) {
 	}
 	if s, _, ok := d.Section("guide"); !ok || s.StartLine != 1 {
 		t.Errorf("Section(guide) = %+v, %v; want line 1", s, ok)
+	}
+}
+
+// TestHashiCorpAnchorAliases: "## Register Check ((#register-check))"
+// (Consul, Vault) is the heading "Register Check" in the outline, trails
+// and chunks, and the alias, the text or the trail opens its section.
+func TestHashiCorpAnchorAliases(t *testing.T) {
+	t.Parallel()
+	d := ParseFile("api-docs/agent/check.mdx", []byte("---\npage_title: Check - Agent - HTTP API\n---\n\n# Check - Agent HTTP API\n\nIntro.\n\n## Register Check ((#register-check, #register))\n\nRegisters a check.\n\n## Deregister Check ((##deregister))\n\nRemoves it.\n"))
+	var got []string
+	for _, h := range d.Outline() {
+		got = append(got, h.Text)
+	}
+	if want := []string{"Check - Agent HTTP API", "Register Check", "Deregister Check"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("outline = %q, want %q", got, want)
+	}
+	if want := [][]string{{"Check - Agent HTTP API"}, {"Check - Agent HTTP API", "Register Check"}, {"Check - Agent HTTP API", "Deregister Check"}}; !reflect.DeepEqual(d.Trails(), want) {
+		t.Errorf("trails = %q, want %q", d.Trails(), want)
+	}
+	for _, q := range []string{"register-check", "#register-check", "Register Check", "Check - Agent HTTP API > Register Check"} {
+		s, _, ok := d.Section(q)
+		if !ok || s.StartLine != 9 || s.EndLine != 11 {
+			t.Errorf("Section(%q) = %+v, %v; want lines 9-11", q, s, ok)
+		}
+	}
+	if s, _, ok := d.Section("deregister"); !ok || s.StartLine != 13 {
+		t.Errorf("Section(deregister) = %+v, %v; want line 13", s, ok)
 	}
 }
 
