@@ -61,6 +61,10 @@ type Options struct {
 	// netrate.DefaultBytes per IdleTimeout; a zero Window is IdleTimeout;
 	// negative Bytes means no floor, and so does no idle timeout.
 	RateFloor netrate.Floor
+	// clock is what the idle timeout and the rate floor count time in:
+	// nil is the real clock. Tests set one that stands still until their
+	// server's fault is reached (stall_test.go).
+	clock netrate.Clock
 	// MaxFileSize skips files larger than this many bytes, with a warning
 	// naming the file and the limit. 0 means DefaultMaxFileSize; negative
 	// means no limit.

@@ -51,7 +51,7 @@ func cutShort(err error) error {
 // count as a stalled or slow server.
 type watchdog struct {
 	idle   time.Duration
-	timer  *time.Timer
+	timer  netrate.Timer
 	meter  *netrate.Meter
 	cancel context.CancelCauseFunc
 }
@@ -83,9 +83,9 @@ func (e *Engine) watch(ctx context.Context) (context.Context, *watchdog, func())
 	ctx, cancel := context.WithCancelCause(ctx)
 	w := &watchdog{idle: idle, cancel: cancel}
 	if idle > 0 {
-		w.timer = time.AfterFunc(idle, func() { cancel(&StalledError{Idle: idle}) })
+		w.timer = netrate.AfterFunc(e.opts.clock, idle, func() { cancel(&StalledError{Idle: idle}) })
 	}
-	w.meter = netrate.Start(e.floor(idle), func(se *netrate.SlowError) { cancel(se) })
+	w.meter = netrate.StartClock(e.floor(idle), e.opts.clock, func(se *netrate.SlowError) { cancel(se) })
 	w.meter.Arm()
 	ctx = context.WithValue(ctx, watchdogKey{}, w)
 	return ctx, w, func() {

@@ -1,9 +1,13 @@
 package indexer
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -36,55 +40,99 @@ func TestCorpusChunksInSections(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The documents are checked on every core (each alone; the
+		// results are put together in the documents' order below).
+		results := make([]docSections, len(docs))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1) - 1); i < len(docs); i = int(next.Add(1) - 1) {
+					results[i] = checkDocSections(dir, docs[i], pkg.Name() == "rust-book")
+				}
+			}()
+		}
+		wg.Wait()
 		chunks, failed := 0, 0
-		for _, p := range docs {
-			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
-			if err != nil {
-				t.Fatal(err)
+		for i, r := range results {
+			if r.err != nil {
+				t.Fatal(r.err)
 			}
-			if skipReason(int64(len(data)), data) != "" {
-				continue
+			for _, m := range r.angleErrs {
+				t.Errorf("%s/%s%s", pkg.Name(), docs[i], m)
 			}
-			d := markdown.ParseFile(p, data)
-			for _, h := range d.Outline() {
-				if pkg.Name() == "rust-book" && strings.Contains(h.Text, "<") {
-					angleHeads++
-					if !strings.Contains(markdown.Plain(h.Text), "<") {
-						t.Errorf("%s/%s:%d: heading %q has trail text %q, without its <…>", pkg.Name(), p, h.Line, h.Text, markdown.Plain(h.Text))
-					}
-				}
-			}
-			// The chunks of a long section share its trail: Section is
-			// asked once for each trail.
-			type found struct {
-				s  markdown.Section
-				ok bool
-			}
-			sections := map[string]found{}
-			for _, c := range parseDocument(p, data, nil).Chunks {
-				if len(c.Trail) == 0 {
-					continue
-				}
-				chunks++
-				trail := strings.Join(c.Trail, markdown.TrailSep)
-				if pkg.Name() == "rust-book" && strings.Contains(trail, "<") {
-					angle++
-				}
-				f, seen := sections[trail]
-				if !seen {
-					f.s, _, f.ok = d.Section(trail)
-					sections[trail] = f
-				}
-				s, ok := f.s, f.ok
-				if ok && s.StartLine <= c.Start && c.End <= s.EndLine {
-					continue
-				}
+			for _, m := range r.failures {
 				if failed++; failed <= 10 {
-					t.Errorf("%s/%s: chunk lines %d-%d, trail %q: section %+v, found %v", pkg.Name(), p, c.Start, c.End, trail, s, ok)
+					t.Errorf("%s/%s: %s", pkg.Name(), docs[i], m)
 				}
 			}
+			chunks += r.chunks
+			angle += r.angle
+			angleHeads += r.angleHeads
 		}
 		t.Logf("%s: %d documents, %d chunks with a trail, %d not inside their section", pkg.Name(), len(docs), chunks, failed)
 	}
 	t.Logf("rust-book: %d headings and %d chunk trails keep <…>", angleHeads, angle)
+}
+
+// docSections is what TestCorpusChunksInSections found in one document.
+type docSections struct {
+	err               error
+	chunks            int      // chunks with a trail
+	failures          []string // chunks not inside their section
+	angle, angleHeads int      // trails and headings with <…>, when counted
+	angleErrs         []string // headings whose trail text lost its <…>
+}
+
+// checkDocSections checks every chunk of the document p under dir against
+// the section its trail opens (Doc.Section); withAngles counts (and checks)
+// the headings and trails with <…> too.
+func checkDocSections(dir, p string, withAngles bool) (r docSections) {
+	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	if err != nil {
+		r.err = err
+		return r
+	}
+	if skipReason(int64(len(data)), data) != "" {
+		return r
+	}
+	d := markdown.ParseFile(p, data)
+	for _, h := range d.Outline() {
+		if withAngles && strings.Contains(h.Text, "<") {
+			r.angleHeads++
+			if !strings.Contains(markdown.Plain(h.Text), "<") {
+				r.angleErrs = append(r.angleErrs, fmt.Sprintf(":%d: heading %q has trail text %q, without its <…>", h.Line, h.Text, markdown.Plain(h.Text)))
+			}
+		}
+	}
+	// The chunks of a long section share its trail: Section is asked once
+	// for each trail.
+	type found struct {
+		s  markdown.Section
+		ok bool
+	}
+	sections := map[string]found{}
+	for _, c := range parseDocument(p, data, nil).Chunks {
+		if len(c.Trail) == 0 {
+			continue
+		}
+		r.chunks++
+		trail := strings.Join(c.Trail, markdown.TrailSep)
+		if withAngles && strings.Contains(trail, "<") {
+			r.angle++
+		}
+		f, seen := sections[trail]
+		if !seen {
+			f.s, _, f.ok = d.Section(trail)
+			sections[trail] = f
+		}
+		s, ok := f.s, f.ok
+		if ok && s.StartLine <= c.Start && c.End <= s.EndLine {
+			continue
+		}
+		r.failures = append(r.failures, fmt.Sprintf("chunk lines %d-%d, trail %q: section %+v, found %v", c.Start, c.End, trail, s, ok))
+	}
+	return r
 }

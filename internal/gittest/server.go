@@ -119,6 +119,11 @@ type Fault struct {
 	Mode  FaultMode
 	After int64
 	Every time.Duration // FaultDrip: the time between two bytes
+	// Reached, when set, is called each time a response reaches the fault
+	// (its After bytes sent and flushed), before it fails: a test whose
+	// client times the server's silence starts that client's clock there,
+	// so that no wait before the fault counts, however loaded the machine.
+	Reached func()
 }
 
 type faultState struct {
@@ -168,6 +173,9 @@ func (w *faultWriter) Write(p []byte) (int, error) {
 	}
 	w.Flush()
 	w.f.faulted.Add(1)
+	if w.f.Reached != nil {
+		w.f.Reached()
+	}
 	switch w.f.Mode {
 	case FaultDrip:
 		m, err := w.drip(p[n:])

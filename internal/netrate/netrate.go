@@ -27,6 +27,29 @@ import (
 // ctx takes from the idle timeout).
 const DefaultBytes = 1000
 
+// Clock is the time a Meter counts waiting in, and its callers' idle
+// timers: nil is the real clock (time.Now, time.AfterFunc). Tests of a
+// caller give one that stands still until the fault they inject is reached,
+// so that no wait before it, however slow the machine, counts.
+type Clock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is what Clock.AfterFunc returns: a *time.Timer on the real clock.
+type Timer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// AfterFunc is c.AfterFunc, or time.AfterFunc when c is nil.
+func AfterFunc(c Clock, d time.Duration, f func()) Timer {
+	if c == nil {
+		return time.AfterFunc(d, f)
+	}
+	return c.AfterFunc(d, f)
+}
+
 // Floor is a rate floor: at least Bytes in every Window of waiting time.
 type Floor struct {
 	Bytes  int64         // 0 = DefaultBytes; negative = no floor
@@ -61,10 +84,11 @@ const slots = 10
 // Meter measures one transfer against a Floor. Its methods may be called
 // from several goroutines; a nil *Meter (no floor) does nothing.
 type Meter struct {
-	f    Floor
-	slot time.Duration
-	trip func(*SlowError)
-	now  func() time.Time
+	f     Floor
+	slot  time.Duration
+	trip  func(*SlowError)
+	now   func() time.Time
+	clock Clock // nil: the real one
 
 	mu      sync.Mutex
 	counts  [slots]int64  // bytes in each of the last slots, a ring
@@ -72,7 +96,7 @@ type Meter struct {
 	full    int           // slots completed, up to slots
 	inSlot  time.Duration // waiting time in the current slot, before armedAt
 	armedAt time.Time     // zero while disarmed
-	timer   *time.Timer
+	timer   Timer
 	started bool // a byte has come: waiting time counts from then
 	done    bool
 }
@@ -80,11 +104,18 @@ type Meter struct {
 // Start returns a disarmed Meter for f that calls trip once when the
 // transfer falls under the floor (from a timer's goroutine, or from
 // Disarm), never under a lock of the Meter; nil when f sets no floor.
-func Start(f Floor, trip func(*SlowError)) *Meter {
+func Start(f Floor, trip func(*SlowError)) *Meter { return StartClock(f, nil, trip) }
+
+// StartClock is Start on clock c (nil: the real clock).
+func StartClock(f Floor, c Clock, trip func(*SlowError)) *Meter {
 	if !f.On() {
 		return nil
 	}
-	return &Meter{f: f, slot: max(f.Window/slots, time.Millisecond), trip: trip, now: time.Now}
+	now := time.Now
+	if c != nil {
+		now = c.Now
+	}
+	return &Meter{f: f, slot: max(f.Window/slots, time.Millisecond), trip: trip, now: now, clock: c}
 }
 
 // Arm starts counting time: the caller is about to wait on the server.
@@ -99,7 +130,7 @@ func (m *Meter) Arm() {
 	}
 	m.armedAt = m.now()
 	if m.timer == nil {
-		m.timer = time.AfterFunc(m.slot-m.inSlot, m.fire)
+		m.timer = AfterFunc(m.clock, m.slot-m.inSlot, m.fire)
 	} else {
 		m.timer.Reset(m.slot - m.inSlot)
 	}
