@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,12 +8,9 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -447,72 +443,6 @@ func newHTTPServerFor(t *testing.T, token string) (*httpHandler, error) {
 	}
 	defer s.Close()
 	return s.newHTTPHandler(HTTPOptions{Token: token})
-}
-
-// TestRealBinaryHTTP runs `ctx mcp --http :0` with CTX_MCP_TOKEN: it prints
-// its URL on stderr, serves a client, and exits 0 on SIGTERM.
-func TestRealBinaryHTTP(t *testing.T) {
-	t.Parallel()
-	bin := buildCtx(t)
-	p := newProject(t)
-	home := t.TempDir()
-	cmd := exec.Command(bin, "-C", p.dir, "mcp", "--http", ":0")
-	cmd.Env = append(os.Environ(), "CTX_MCP_TOKEN="+testToken, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	var log strings.Builder
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			log.WriteString(sc.Text() + "\n")
-			if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`).FindString(sc.Text()); m != "" {
-				select {
-				case urls <- m:
-				default:
-				}
-			}
-		}
-		exited <- cmd.Wait()
-	}()
-	var url string
-	select {
-	case url = <-urls:
-	case err := <-exited:
-		t.Fatalf("ctx mcp --http exited: %v\n%s", err, log.String())
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("no URL on stderr within a minute")
-	}
-	cs := httpClient(t, &httpServer{url: url}, "2025-11-25")
-	var out SearchOut
-	if res := call(t, cs, "search", map[string]any{"query": "zanzibar"}, &out); res.IsError || len(out.Hits) == 0 {
-		t.Errorf("search: %s", text(res))
-	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("after SIGTERM: %v, want exit 0\n%s", err, log.String())
-		}
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("still running a minute after SIGTERM")
-	}
-	if strings.Contains(log.String(), testToken) {
-		t.Errorf("the token is in the log:\n%s", log.String())
-	}
-	if _, err := os.Stat(filepath.Join(home, ".config", "ctx", "mcp-token")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("with CTX_MCP_TOKEN set, a token file was written: %v", err)
-	}
 }
 
 func TestHTTPConfigFor(t *testing.T) {
