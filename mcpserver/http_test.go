@@ -103,7 +103,7 @@ func httpClient(t *testing.T, h *httpServer, version string) *mcp.ClientSession 
 // and stateless ones with the same tools, from one index reader.
 func TestHTTPSessionsAndStateless(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{})
 	sessions := map[string]*mcp.ClientSession{
 		"2025-03-26": httpClient(t, h, "2025-03-26"),
@@ -188,7 +188,7 @@ func post(t *testing.T, url, token string, headers map[string]string, body strin
 // browser page or a rebound DNS name, or too big, gets.
 func TestHTTPRefusals(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{MaxBodyBytes: 64 << 10})
 	big := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 100<<10) + `"}}`
 	for _, c := range []struct {
@@ -234,7 +234,7 @@ func TestHTTPRefusals(t *testing.T) {
 // cap of 64: 64 sessions, one 503; a DELETE makes room for another.
 func TestHTTPSessionCap(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{})
 	// Before the server stops (cleanups run last first): the client's
 	// connections that were dialled for the burst but never sent a request
@@ -298,7 +298,7 @@ func TestHTTPSessionCap(t *testing.T) {
 // gets its answer, and the open GET streams do not hold the shutdown.
 func TestHTTPShutdown(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	entered, release := make(chan struct{}), make(chan struct{})
 	h := startHTTP(t, p.dir, HTTPOptions{}, func(s *Server) {
 		s.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -522,7 +522,7 @@ func rpcErrorCode(t *testing.T, body []byte) (int, bool) {
 // from a web page's Origin 403.
 func TestHTTPToTheLetter(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{})
 	r := post(t, h.url, testToken, nil, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	body, _ := io.ReadAll(r.Body)
@@ -561,7 +561,7 @@ func TestHTTPToTheLetter(t *testing.T) {
 // stream; when none qualifies, 503 with Retry-After.
 func TestHTTPSessionEviction(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	t.Cleanup(http.DefaultClient.CloseIdleConnections)
 	// None idle long enough: 503.
 	busy := startHTTP(t, p.dir, HTTPOptions{MaxSessions: 2, EvictIdle: time.Hour})
