@@ -87,6 +87,7 @@ func TestInputSchema(t *testing.T) {
 // TestCutTokens: a window stays within its token budget, counted on the
 // whole text, whatever the text; a line over it is cut and says so.
 func TestCutTokens(t *testing.T) {
+	t.Parallel()
 	s, err := New(Options{ProjectDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +137,7 @@ func TestCutTokens(t *testing.T) {
 // Inspector's --strict reports.
 func TestSchemasPortable(t *testing.T) {
 	t.Parallel()
-	cs := connect(t, newProject(t).dir)
+	cs := connect(t, sharedProject(t).dir)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,11 +2,16 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,9 +93,142 @@ func longDoc(n int) string {
 	return b.String()
 }
 
+// newProject writes a fixture project of the test's own, which the test
+// may change.
 func newProject(t testing.TB) *fixture {
 	t.Helper()
-	root := t.TempDir()
+	return newProjectIn(t, t.TempDir())
+}
+
+// shared is the fixture the tests that only read share (sharedProject):
+// built once, on first use (it is indexed: 0.12 s of CPU a project), and
+// checked unchanged once every test has run (TestMain).
+var shared struct {
+	once   sync.Once
+	root   string
+	p      *fixture
+	digest map[string]string
+	skip   string // why the tests that ask for it are skipped
+}
+
+// sharedProject is the package's one read-only fixture project, for a test
+// that changes nothing in it: no file of it written, removed or renamed,
+// no re-index. TestMain fails the run when its files are not what they
+// were when it was built (checkShared).
+func sharedProject(t testing.TB) *fixture {
+	t.Helper()
+	shared.once.Do(func() {
+		root, err := os.MkdirTemp("", "mcpserver-shared-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared.root = root
+		// The fixture has symbolic links: where they cannot be made,
+		// every test that asks for it is skipped, as newProject's are.
+		if err := os.Symlink("x", filepath.Join(root, "probe")); err != nil {
+			shared.skip = fmt.Sprintf("symlinks unavailable: %v", err)
+			return
+		}
+		if err := os.Remove(filepath.Join(root, "probe")); err != nil {
+			t.Fatal(err)
+		}
+		p := newProjectIn(t, root)
+		d, err := treeDigest(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared.p, shared.digest = p, d
+	})
+	if shared.skip != "" {
+		t.Skip(shared.skip)
+	}
+	if shared.p == nil {
+		t.Fatal("the shared fixture project could not be built (see the first test that asked for it)")
+	}
+	return shared.p
+}
+
+// checkShared removes the shared fixture, after checking that no test
+// changed it.
+func checkShared() error {
+	if shared.root == "" {
+		return nil
+	}
+	defer os.RemoveAll(shared.root)
+	if shared.p == nil {
+		return nil
+	}
+	now, err := treeDigest(shared.root)
+	if err != nil {
+		return err
+	}
+	var diffs []string
+	for path, was := range shared.digest {
+		if now[path] != was {
+			diffs = append(diffs, fmt.Sprintf("%s: was %s, now %q", path, was, now[path]))
+		}
+	}
+	for path := range now {
+		if _, ok := shared.digest[path]; !ok {
+			diffs = append(diffs, path+": new")
+		}
+	}
+	if len(diffs) > 0 {
+		sort.Strings(diffs)
+		return fmt.Errorf("a test changed the shared fixture project (use newProject for a test that changes its project):\n%s", strings.Join(diffs, "\n"))
+	}
+	return nil
+}
+
+// treeDigest is every file, folder and link under root by path: its type
+// and permissions, and a file's contents' hash or a link's target.
+func treeDigest(root string) (map[string]string, error) {
+	d := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := e.Info()
+		if err != nil {
+			return err
+		}
+		v := fi.Mode().String()
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			v += " -> " + target
+		case fi.Mode().IsRegular():
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			v += fmt.Sprintf(" %x", sha256.Sum256(data))
+		}
+		rel, _ := filepath.Rel(root, path)
+		if readersOwn(rel) {
+			return nil
+		}
+		d[rel] = v
+		return nil
+	})
+	return d, err
+}
+
+// readersOwn reports whether rel, a path in the shared fixture, is one
+// of the files any index reader writes: its lock file, and the walk record
+// (index/walks.bin), a cache the freshness check writes (indexer's
+// walkrecord.go). A server's reading them is not a change to the project.
+func readersOwn(rel string) bool {
+	dir, name := path.Split(filepath.ToSlash(rel))
+	return dir == "proj/.context/index/" && (name == "walks.bin" || strings.HasPrefix(name, ".bleve-") && strings.HasSuffix(name, ".lock"))
+}
+
+// newProjectIn writes the fixture project under root.
+func newProjectIn(t testing.TB, root string) *fixture {
+	t.Helper()
 	p := &fixture{dir: filepath.Join(root, "proj"), outside: filepath.Join(root, "outside")}
 	p.ctxDir = filepath.Join(p.dir, ".context")
 	pk := filepath.Join(p.ctxDir, "packages")

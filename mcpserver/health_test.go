@@ -11,7 +11,7 @@ import (
 // the MCP endpoint still wants the token.
 func TestHTTPHealth(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{})
 	base := strings.TrimSuffix(h.url, HTTPPath)
 	get := func(method, url string) (int, string) {

@@ -75,7 +75,7 @@ func wireCode(err error) int64 {
 // not valid JSON, so the answer could not be written).
 func TestResourceReadControlChars(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs, done := lineClient(t, p.dir)
 	ctx := context.Background()
 	for _, uri := range []string{
@@ -110,7 +110,7 @@ func TestResourceReadControlChars(t *testing.T) {
 // the URI, as JSON.
 func TestResourceErrorCodes(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	for _, tc := range []struct {
 		uri  string
@@ -227,7 +227,7 @@ func FuzzServerLoop(f *testing.F) {
 // do, and keeps serving.
 func TestSearchQueryCap(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	huge := strings.Repeat("zanzibar ", 100_000)
 	res := call(t, cs, "search", map[string]any{"query": huge}, nil)

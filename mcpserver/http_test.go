@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,12 +8,9 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -107,7 +103,7 @@ func httpClient(t *testing.T, h *httpServer, version string) *mcp.ClientSession 
 // and stateless ones with the same tools, from one index reader.
 func TestHTTPSessionsAndStateless(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{})
 	sessions := map[string]*mcp.ClientSession{
 		"2025-03-26": httpClient(t, h, "2025-03-26"),
@@ -192,7 +188,7 @@ func post(t *testing.T, url, token string, headers map[string]string, body strin
 // browser page or a rebound DNS name, or too big, gets.
 func TestHTTPRefusals(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{MaxBodyBytes: 64 << 10})
 	big := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 100<<10) + `"}}`
 	for _, c := range []struct {
@@ -238,7 +234,7 @@ func TestHTTPRefusals(t *testing.T) {
 // cap of 64: 64 sessions, one 503; a DELETE makes room for another.
 func TestHTTPSessionCap(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{})
 	// Before the server stops (cleanups run last first): the client's
 	// connections that were dialled for the burst but never sent a request
@@ -302,7 +298,7 @@ func TestHTTPSessionCap(t *testing.T) {
 // gets its answer, and the open GET streams do not hold the shutdown.
 func TestHTTPShutdown(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	entered, release := make(chan struct{}), make(chan struct{})
 	h := startHTTP(t, p.dir, HTTPOptions{}, func(s *Server) {
 		s.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -449,72 +445,6 @@ func newHTTPServerFor(t *testing.T, token string) (*httpHandler, error) {
 	return s.newHTTPHandler(HTTPOptions{Token: token})
 }
 
-// TestRealBinaryHTTP runs `ctx mcp --http :0` with CTX_MCP_TOKEN: it prints
-// its URL on stderr, serves a client, and exits 0 on SIGTERM.
-func TestRealBinaryHTTP(t *testing.T) {
-	t.Parallel()
-	bin := buildCtx(t)
-	p := newProject(t)
-	home := t.TempDir()
-	cmd := exec.Command(bin, "-C", p.dir, "mcp", "--http", ":0")
-	cmd.Env = append(os.Environ(), "CTX_MCP_TOKEN="+testToken, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	var log strings.Builder
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			log.WriteString(sc.Text() + "\n")
-			if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`).FindString(sc.Text()); m != "" {
-				select {
-				case urls <- m:
-				default:
-				}
-			}
-		}
-		exited <- cmd.Wait()
-	}()
-	var url string
-	select {
-	case url = <-urls:
-	case err := <-exited:
-		t.Fatalf("ctx mcp --http exited: %v\n%s", err, log.String())
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("no URL on stderr within a minute")
-	}
-	cs := httpClient(t, &httpServer{url: url}, "2025-11-25")
-	var out SearchOut
-	if res := call(t, cs, "search", map[string]any{"query": "zanzibar"}, &out); res.IsError || len(out.Hits) == 0 {
-		t.Errorf("search: %s", text(res))
-	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Errorf("after SIGTERM: %v, want exit 0\n%s", err, log.String())
-		}
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("still running a minute after SIGTERM")
-	}
-	if strings.Contains(log.String(), testToken) {
-		t.Errorf("the token is in the log:\n%s", log.String())
-	}
-	if _, err := os.Stat(filepath.Join(home, ".config", "ctx", "mcp-token")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("with CTX_MCP_TOKEN set, a token file was written: %v", err)
-	}
-}
-
 func TestHTTPConfigFor(t *testing.T) {
 	t.Parallel()
 	const url = "http://127.0.0.1:7420/mcp"
@@ -592,7 +522,7 @@ func rpcErrorCode(t *testing.T, body []byte) (int, bool) {
 // from a web page's Origin 403.
 func TestHTTPToTheLetter(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	h := startHTTP(t, p.dir, HTTPOptions{})
 	r := post(t, h.url, testToken, nil, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	body, _ := io.ReadAll(r.Body)
@@ -631,7 +561,7 @@ func TestHTTPToTheLetter(t *testing.T) {
 // stream; when none qualifies, 503 with Retry-After.
 func TestHTTPSessionEviction(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	t.Cleanup(http.DefaultClient.CloseIdleConnections)
 	// None idle long enough: 503.
 	busy := startHTTP(t, p.dir, HTTPOptions{MaxSessions: 2, EvictIdle: time.Hour})

@@ -16,6 +16,7 @@ import (
 // without it, exactly as `ctx index` does (project.Installed), so the two
 // never rewrite INDEX.md back and forth (issue 10, D2).
 func TestMissingPackageFolderKeepsIndexMD(t *testing.T) {
+	t.Parallel()
 	p := newProject(t)
 	cs := connect(t, p.dir)
 	var lc ListContextsOut

@@ -534,7 +534,7 @@ func testNavAtScale(t testing.TB, n, parts int) {
 // of a long outline join up.
 func TestGetOutline(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	var out GetOutlineOut
 	res := call(t, cs, "get_outline", map[string]any{"package": "guide", "path": "docs/setup.md"}, &out)
@@ -777,7 +777,7 @@ func TestResourcesListDocuments(t *testing.T) {
 
 func TestManifestURIs(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	ctx := context.Background()
 	tl, err := cs.ListResourceTemplates(ctx, nil)

@@ -188,7 +188,7 @@ func TestSearchPathFilter(t *testing.T) {
 // described.
 func TestToolSchemas(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	if n := len(cs.InitializeResult().Instructions); n > 2048 {
 		t.Errorf("instructions are %d bytes, over 2 KB", n)
@@ -283,7 +283,7 @@ func TestToolSchemas(t *testing.T) {
 // range it is refused.
 func TestMaxTokens(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
 	if err != nil {

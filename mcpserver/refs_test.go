@@ -11,7 +11,7 @@ import (
 // ignored; a bad or conflicting reference is a tool error saying why.
 func TestReferencePaths(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	for _, args := range []map[string]any{
 		{"path": "@ctx/guide/docs/setup.md"},

@@ -73,7 +73,7 @@ func randomFrames(n int) []string {
 // writes must be JSON.
 func TestRobustness(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	s, err := New(Options{ProjectDir: p.dir})
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 // its end (echo ... | ctx mcp) still gets every answer.
 func TestAnswersAfterEndOfInput(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	s, err := New(Options{ProjectDir: p.dir})
 	if err != nil {
 		t.Fatal(err)

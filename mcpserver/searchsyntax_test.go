@@ -11,7 +11,7 @@ import (
 // within 2 KB, applies it, and shows each hit's tags.
 func TestSearchSyntaxAndTags(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {

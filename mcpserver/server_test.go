@@ -19,7 +19,7 @@ import (
 
 func TestToolsAndInstructions(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	if got := cs.InitializeResult().Instructions; !strings.Contains(got, "search") || !strings.Contains(got, "nextOffset") {
 		t.Errorf("instructions do not say how to use the tools: %q", got)
@@ -56,7 +56,7 @@ func TestToolsAndInstructions(t *testing.T) {
 
 func TestListContexts(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	var out ListContextsOut
 	res := call(t, cs, "list_contexts", nil, &out)
@@ -138,7 +138,7 @@ func TestListContexts(t *testing.T) {
 
 func TestSearch(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	var out SearchOut
 	res := call(t, cs, "search", map[string]any{"query": "zanzibar"}, &out)
@@ -243,7 +243,7 @@ func TestSearch(t *testing.T) {
 
 func TestGetDocument(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	var d DocumentOut
 	res := call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md"}, &d)
@@ -333,7 +333,7 @@ func TestGetDocument(t *testing.T) {
 
 func TestGetSection(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	var d DocumentOut
 	res := call(t, cs, "get_section", map[string]any{"package": "guide", "path": "docs/setup.md", "heading": "INSTALL"}, &d)
@@ -366,7 +366,7 @@ func TestGetSection(t *testing.T) {
 
 func TestGetOverview(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	want, err := os.ReadFile(filepath.Join(p.ctxDir, "INDEX.md"))
 	if err != nil {
@@ -384,7 +384,7 @@ func TestGetOverview(t *testing.T) {
 
 func TestResources(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	ctx := context.Background()
 	rl, err := cs.ListResources(ctx, nil)
@@ -472,7 +472,7 @@ func TestResources(t *testing.T) {
 // isError, and no answer carries a byte of the files outside.
 func TestContainment(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	hostile := []string{
 		"../x.md",
@@ -535,7 +535,7 @@ func TestContainment(t *testing.T) {
 
 func TestPanicBecomesErrorResult(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir, func(s *Server) {
 		mcp.AddTool(s.MCP(), &mcp.Tool{Name: "boom", Description: "panics"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			panic("kaboom")

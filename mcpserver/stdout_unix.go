@@ -27,6 +27,5 @@ func GuardStdout() (*os.File, error) {
 		return nil, fmt.Errorf("guarding stdout: dup2: %w", err)
 	}
 	os.Stdout = os.Stderr
-	strayPrints()
 	return proto, nil
 }

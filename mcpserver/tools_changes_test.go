@@ -86,7 +86,7 @@ func fixtureChanges(dir string) ChangesFunc {
 // too small for every change lists what fits and says how many there are.
 func TestWhatChanged(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	var out WhatChangedOut
 	res := call(t, cs, "what_changed", map[string]any{"package": "guide"}, &out)
@@ -119,7 +119,7 @@ func TestWhatChanged(t *testing.T) {
 // TestWhatChangedUnavailable: a server without the function says so.
 func TestWhatChangedUnavailable(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir, func(s *Server) { s.changes = nil })
 	res := call(t, cs, "what_changed", nil, nil)
 	if !res.IsError || !strings.Contains(text(res), "not available") {

@@ -360,7 +360,7 @@ func TestReadRelevantRefusesAndNotes(t *testing.T) {
 // answer holds what is outside.
 func TestReadRelevantServesOnlyPackages(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	for _, q := range []string{"zanzibar", secret, "secret", "hidden trick", "wide", "quokka"} {
 		res := call(t, cs, "read_relevant", map[string]any{"query": q, "maxTokens": 4000}, nil)

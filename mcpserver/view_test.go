@@ -28,7 +28,7 @@ const maxToolListTokens = 3500
 // context (each tool's JSON), costs at most maxToolListTokens o200k tokens.
 func TestToolListTokens(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -93,7 +93,7 @@ var viewCalls = []struct {
 // (clientView), every tool's answer is there, within 10,000 o200k tokens.
 func TestClientViewHasAnswer(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	tools := map[string]bool{}
 	for _, c := range viewCalls {
@@ -169,7 +169,7 @@ func TestClientViewSizes(t *testing.T) {
 // absent (models in strict modes send null for what they do not use).
 func TestNullIsAbsent(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	var out SearchOut
 	res := call(t, cs, "search", map[string]any{"query": "zanzibar", "packages": nil, "limit": nil}, &out)
@@ -210,7 +210,7 @@ func TestNullIsAbsent(t *testing.T) {
 // the same way: what was asked, and the nearest path (no internal prefix).
 func TestOneNotFound(t *testing.T) {
 	t.Parallel()
-	p := newProject(t)
+	p := sharedProject(t)
 	cs := connect(t, p.dir)
 	miss := map[string]any{"package": "guide", "path": "docs/setpu.md"}
 	for _, c := range []struct {

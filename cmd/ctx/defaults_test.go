@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -25,7 +24,8 @@ var literalDefault = regexp.MustCompile(`\b0 (=|means) [0-9]|\b[Dd]efault:? [0-9
 // cannot drift apart ("0 = 8" jobs stayed in workspace's doc after the
 // default became 16).
 func TestDocumentedDefaultsNameTheirConstants(t *testing.T) {
-	eachSourceFile(t, parser.ParseComments, func(_ string, fset *token.FileSet, f *ast.File) {
+	t.Parallel()
+	eachSourceFile(t, func(_ string, fset *token.FileSet, f *ast.File) {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				if m := literalDefault.FindString(c.Text); m != "" {

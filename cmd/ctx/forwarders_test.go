@@ -15,7 +15,8 @@ import (
 // lower-cased (func (w *Workspace) Add(…) { return w.add(…) }): rename the
 // implementation to the exported name instead.
 func TestNoExportedForwarders(t *testing.T) {
-	eachSourceFile(t, parser.SkipObjectResolution, func(_ string, fset *token.FileSet, f *ast.File) {
+	t.Parallel()
+	eachSourceFile(t, func(_ string, fset *token.FileSet, f *ast.File) {
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || !fd.Name.IsExported() {

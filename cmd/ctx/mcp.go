@@ -83,6 +83,13 @@ listened on.`,
 	return cmd
 }
 
+// afterStdoutGuard runs right after runMCP has guarded stdout, when set.
+// ctx never sets it: only cmd/ctx's test binary does, started as ctx by
+// TestRealBinaryOverStdio (mcp_process_test.go), to print to os.Stdout and
+// to file descriptor 1 there and prove that the prints miss the protocol
+// stream and land on stderr.
+var afterStdoutGuard func()
+
 func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if opts.http != "" {
 		return runMCPHTTP(ctx, opts)
@@ -99,6 +106,9 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		defer proto.Close()
 		out = proto
 		g.IO.Out = g.IO.ErrOut
+		if afterStdoutGuard != nil {
+			afterStdoutGuard()
+		}
 	}
 	if f, ok := g.IO.In.(*os.File); ok {
 		in = f

@@ -2,7 +2,6 @@ package main
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"strconv"
 	"strings"
@@ -31,7 +30,7 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 		"registry/location.go: os.UserHomeDir":    "expands ~/ in a registry's import (what the user typed comes expanded: ResolveLocal with the command's home)",
 		"bench/crash/main.go: os.Environ":         "a benchmark harness: the environment of the ctx and git processes it starts",
 	}
-	eachSourceFile(t, parser.SkipObjectResolution, func(rel string, fset *token.FileSet, f *ast.File) {
+	eachSourceFile(t, func(rel string, fset *token.FileSet, f *ast.File) {
 		if strings.HasPrefix(rel, "cmd/") {
 			return
 		}
@@ -88,7 +87,7 @@ func TestNoProcessStateInCommands(t *testing.T) {
 		"cmd/ctx/gcstart.go: os.Getenv":       "main: the process's own collector, left alone when the process's GOGC or GOMEMLIMIT is set",
 	}
 	seen := 0
-	eachSourceFile(t, parser.SkipObjectResolution, func(rel string, fset *token.FileSet, f *ast.File) {
+	eachSourceFile(t, func(rel string, fset *token.FileSet, f *ast.File) {
 		if !strings.HasPrefix(rel, "cmd/ctx/") {
 			return
 		}

@@ -17,9 +17,14 @@ import (
 // "ctx" (from the folder it puts on PATH), it is ctx. testscript.Main
 // would do the same, but it also makes `ctx` in a script a process,
 // where the scripts' `ctx` runs in this one (scriptcmds_ctx_test.go) and
-// only `exec ctx` starts a process.
+// only `exec ctx` starts a process. With CTX_TEST_STRAY_PRINTS=1 (set by
+// TestRealBinaryOverStdio only), ctx mcp prints to stdout once it has
+// guarded it (mcp_process_test.go).
 func TestMain(m *testing.M) {
 	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "ctx" {
+		if os.Getenv(strayPrintsEnv) == "1" {
+			afterStdoutGuard = strayPrints
+		}
 		os.Exit(Main())
 	}
 	os.Exit(testtmp.Run(testsRun{m}, testtmp.Root))
@@ -31,6 +36,9 @@ func TestMain(m *testing.M) {
 type testsRun struct{ m *testing.M }
 
 func (r testsRun) Run() int { return runTests(r.m) }
+
+// ctxExe is the test binary as ctx: the link runTests puts on PATH.
+var ctxExe string
 
 // testEnv is the environment of the commands the tests run in process
 // outside scripts (runCtx): the process's PATH, and a HOME and a cache in
@@ -58,7 +66,8 @@ func runTests(m *testing.M) int {
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
-	if err := linkOrCopy(filepath.Join(tmp, name)); err != nil {
+	ctxExe = filepath.Join(tmp, name)
+	if err := linkOrCopy(ctxExe); err != nil {
 		fmt.Fprintf(os.Stderr, "ctx on PATH for the scripts: %v\n", err)
 		return 1
 	}

@@ -11,6 +11,7 @@ import (
 // TestInProcessInitIsGits: git-init's copy is what `git init -q -b
 // BRANCH` writes, file for file.
 func TestInProcessInitIsGits(t *testing.T) {
+	t.Parallel()
 	if !gittest.Available() {
 		t.Skip("no git")
 	}
@@ -38,6 +39,7 @@ func TestInProcessInitIsGits(t *testing.T) {
 // `git clone -q --bare` makes: the same refs (branches, a lightweight and
 // an annotated tag), HEAD, config, objects, git init's files; fsck clean.
 func TestInProcessCloneBareIsGits(t *testing.T) {
+	t.Parallel()
 	if !gittest.Available() {
 		t.Skip("no git")
 	}
@@ -126,6 +128,7 @@ func sameTree(t *testing.T, a, b string) {
 // a new commit, a new branch and a push with nothing new; a push git
 // would refuse (not a fast-forward) is git's.
 func TestInProcessPushIsGits(t *testing.T) {
+	t.Parallel()
 	if !gittest.Available() {
 		t.Skip("no git")
 	}

@@ -17,6 +17,7 @@ import (
 // .git/info/exclude), then again after files are changed, added,
 // removed, made executable and ignored; git-rev's answer is rev-parse's.
 func TestInProcessCommitIsGits(t *testing.T) {
+	t.Parallel()
 	if !gittest.Available() {
 		t.Skip("no git")
 	}
@@ -113,6 +114,7 @@ func TestInProcessCommitIsGits(t *testing.T) {
 // 3339, patterns in .git/info/exclude (go-git's add does not read them), a
 // name go-git refuses, a repository with a hook.
 func TestInProcessCommitLeavesToGit(t *testing.T) {
+	t.Parallel()
 	if !gittest.Available() {
 		t.Skip("no git")
 	}

@@ -7,36 +7,58 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// eachSourceFile parses every non-test Go file of the module (hidden
-// folders and testdata skipped) and calls fn with its slash path relative
-// to the module root. The source checks (defaults, forwarders, environment)
-// share it.
-func eachSourceFile(t *testing.T, mode parser.Mode, fn func(rel string, fset *token.FileSet, f *ast.File)) {
+// sourceFiles is every non-test Go file of the module, parsed once for the
+// source checks (defaults, forwarders, environment), which only read the
+// syntax trees: with comments, without object resolution.
+var sourceFiles struct {
+	once  sync.Once
+	fset  *token.FileSet
+	files []parsedFile
+	err   error
+}
+
+type parsedFile struct {
+	rel string // slash path relative to the module root
+	f   *ast.File
+}
+
+// eachSourceFile calls fn with every non-test Go file of the module
+// (hidden folders and testdata skipped), its slash path relative to the
+// module root and its syntax tree, which fn must not change. The files are
+// parsed once per test binary.
+func eachSourceFile(t *testing.T, fn func(rel string, fset *token.FileSet, f *ast.File)) {
 	t.Helper()
-	root := filepath.Join("..", "..")
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+	sourceFiles.once.Do(func() {
+		root := filepath.Join("..", "..")
+		fset := token.NewFileSet()
+		sourceFiles.err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			sourceFiles.files = append(sourceFiles.files, parsedFile{filepath.ToSlash(rel), f})
 			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, mode)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		fn(filepath.ToSlash(rel), fset, f)
-		return nil
+		})
+		sourceFiles.fset = fset
 	})
-	if err != nil {
-		t.Fatal(err)
+	if sourceFiles.err != nil {
+		t.Fatal(sourceFiles.err)
+	}
+	for _, pf := range sourceFiles.files {
+		fn(pf.rel, sourceFiles.fset, pf.f)
 	}
 }

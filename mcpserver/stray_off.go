@@ -1,6 +1,0 @@
-//go:build !(ctxstraytest && unix)
-
-package mcpserver
-
-// strayPrints does nothing in ctx; see stray_on.go.
-func strayPrints() {}
