@@ -62,11 +62,13 @@ const (
 	// batchBytes and batchDocs bound a bleve batch: scorch analyses the
 	// whole batch (every token of every chunk, with its positions) before
 	// it writes the batch's segment, so a batch's analysis is most of a
-	// full build's peak heap. Halved (from 4 MB, 2,000 chunks), the shared
-	// corpus' build peaks at about 150 MB RSS instead of 210 (issue 31,
-	// bench/README.md), for 22 segments to merge instead of 11.
-	batchBytes = 2 << 20 // flush a bleve batch at about this much text
-	batchDocs  = 1000
+	// full build's peak heap. Halved (1,000 chunks, 2 MB), the shared
+	// corpus' build peaked at about 150 MB RSS instead of 210 for the same
+	// CPU, but at 10× (216,610 chunks: not merged by compact) scorch's own
+	// merger then had twice the segments to fold: +45% CPU, +12% RSS
+	// (bench/README.md, issue 31). So not halved.
+	batchBytes = 4 << 20 // flush a bleve batch at about this much text
+	batchDocs  = 2000
 	// compactMaxChunks bounds the full builds merged into one segment
 	// (compact): merging holds the whole index in memory, which at 10×
 	// the shared corpus (216,610 chunks) raised the build's peak from
