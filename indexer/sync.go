@@ -59,8 +59,16 @@ import (
 
 const (
 	writerBoltTimeout = 30 * time.Second
-	batchBytes        = 4 << 20 // flush a bleve batch at about this much text
-	batchDocs         = 2000
+	// batchBytes and batchDocs bound a bleve batch: scorch analyses the
+	// whole batch (every token of every chunk, with its positions) before
+	// it writes the batch's segment, so a batch's analysis is most of a
+	// full build's peak heap. Halved (1,000 chunks, 2 MB), the shared
+	// corpus' build peaked at about 150 MB RSS instead of 210 for the same
+	// CPU, but at 10× (216,610 chunks: not merged by compact) scorch's own
+	// merger then had twice the segments to fold: +45% CPU, +12% RSS
+	// (bench/README.md, issue 31). So not halved.
+	batchBytes = 4 << 20 // flush a bleve batch at about this much text
+	batchDocs  = 2000
 	// compactMaxChunks bounds the full builds merged into one segment
 	// (compact): merging holds the whole index in memory, which at 10×
 	// the shared corpus (216,610 chunks) raised the build's peak from
@@ -1095,6 +1103,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 	if p.Meta != nil {
 		rec.Meta = encodeMeta(p.Meta).(map[string]any)
 	}
+	rec.detach()
 	rec.Chunks = len(p.Chunks)
 	docs = make([]chunkDoc, len(p.Chunks))
 	kind := docKind(rel, p.Title)

@@ -35,6 +35,8 @@ func main() {
 	keep := flag.String("keep", "", "use (and keep) this work directory instead of a temp one")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the full build to `FILE`")
 	buildOnly := flag.Bool("buildonly", false, "stop after the full build (its time, CPU and peak RSS)")
+	memprofile := flag.String("memprofile", "", "write a heap profile of the full build, taken when its live heap was largest, to `FILE`")
+	allocprofile := flag.String("allocprofile", "", "write an allocation profile of the full build to `FILE`")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -81,6 +83,10 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	var peak *peakHeap
+	if *memprofile != "" {
+		peak = watchPeakHeap()
+	}
 	cpu0 := cpuTime()
 	start := time.Now()
 	rep, err := indexer.Sync(ctx, cdir, pkgs, opts)
@@ -91,6 +97,23 @@ func main() {
 	cpu := cpuTime() - cpu0
 	if *cpuprofile != "" {
 		pprof.StopCPUProfile()
+	}
+	if peak != nil {
+		live := peak.stop()
+		if err := os.WriteFile(*memprofile, peak.profile, 0o644); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("largest live heap after a GC: %d MB (profile in %s)\n", live>>20, *memprofile)
+	}
+	if *allocprofile != "" {
+		f, err := os.Create(*allocprofile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			log.Fatal(err)
+		}
+		f.Close()
 	}
 	fmt.Printf("full build: %v, CPU %v (%d documents, %d chunks, INDEX.md %d tokens, %d warnings) peak RSS %d MB (%s)\n",
 		full.Round(time.Millisecond), cpu.Round(time.Millisecond), rep.Added, rep.Chunks, rep.IndexTokens, warnings, maxRSS()>>20, "load "+loadavg.String())
