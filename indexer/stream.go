@@ -60,11 +60,10 @@ type Stream struct {
 	closed bool
 	wake   chan struct{}
 	done   chan struct{}
-	err    error                    // the first error of the work
-	out    *applied                 // rebuild: what was indexed into w
-	rep    SyncReport               // rebuild: counts of what was indexed
-	pre    map[string]parseResult   // incremental: the files parsed early (preKey)
-	walked map[string]walkedPackage // the walks index made, for Finish's plan (reuse)
+	err    error                  // the first error of the work
+	out    *applied               // rebuild: what was indexed into w
+	rep    SyncReport             // rebuild: counts of what was indexed
+	pre    map[string]parseResult // incremental: the files parsed early (preKey)
 }
 
 // StartSync takes the index's write lock (without waiting: ErrIndexBusy
@@ -93,7 +92,7 @@ func StartSync(ctx context.Context, contextDir string, opts Options) (*Stream, e
 		ctx: sctx, cancel: cancel, contextDir: contextDir, d: d, indexDir: indexDir, opts: opts, warn: warn, lock: lock,
 		p:    readPlanState(indexDir, opts.Rebuild, warn),
 		seen: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{}),
-		pre: map[string]parseResult{}, walked: map[string]walkedPackage{},
+		pre: map[string]parseResult{},
 	}
 	if s.p.rebuild {
 		s.w = newWriter(d, indexDir, s.p, opts)
@@ -170,16 +169,10 @@ func (s *Stream) run() {
 // rebuilding, else into s.pre.
 func (s *Stream) index(pkg Package) error {
 	pkg = withDirs(s.contextDir, []Package{pkg})[0]
-	var notes []string
-	found, err := walkPackage(pkg, func(n string) { notes = append(notes, n) }, nil)
+	found, err := walkPackage(pkg, func(string) {}, nil) // Finish's walk gives the notes
 	if err != nil {
-		return nil // Finish walks it and plans it as Sync does
+		return nil // Finish plans it as Sync does
 	}
-	// Finish plans the package from this walk (its notes are given then),
-	// not from a second one: the records take the stat data read here,
-	// before any file was read, so a file changed since shows to the next
-	// check as changed, as it would after a walk of Finish's own.
-	s.walked[streamWalkKey(pkg)] = walkedPackage{found: found, notes: notes}
 	var old map[string]*fileRecord
 	if !s.p.rebuild {
 		if part, ok := s.p.cat.Parts[pkg.Alias]; ok && part.Stamp == partStamp(found) {
@@ -217,17 +210,6 @@ func (s *Stream) index(pkg Package) error {
 	}
 	return s.ctx.Err()
 }
-
-// reuse gives the walk index made of pkg (its folder, as Finish plans
-// it), if any. Finish calls it after drain: the worker is done.
-func (s *Stream) reuse(pkg Package) (walkedPackage, bool) {
-	w, ok := s.walked[streamWalkKey(pkg)]
-	return w, ok
-}
-
-// streamWalkKey names pkg's walk: its alias and what the walk depends on
-// (walkKey).
-func streamWalkKey(pkg Package) string { return pkg.Alias + "\x00" + walkKey(pkg) }
 
 // drain closes the queue and waits for the worker to finish what landed.
 // first is false when the Stream was drained already (Finish or Abort).
@@ -273,7 +255,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		// What was streamed is the catalogue of the new generation.
 		p.cat = catalog{Schema: schemaVersion, Files: s.out.files}
 	}
-	err = p.planPackages(s.contextDir, pkgs, s.warn, s.reuse)
+	err = p.planPackages(s.contextDir, pkgs, s.warn)
 	var w *indexWriter
 	if streamed {
 		w = s.w

@@ -293,7 +293,7 @@ type job struct {
 // whose folder is missing is noted and planned as empty.
 func planSync(contextDir, indexDir string, pkgs []Package, rebuild bool, warn func(string)) (*syncPlan, error) {
 	p := readPlanState(indexDir, rebuild, warn)
-	return p, p.planPackages(contextDir, pkgs, warn, nil)
+	return p, p.planPackages(contextDir, pkgs, warn)
 }
 
 // readPlanState reads meta.json and the catalogue and decides whether the
@@ -328,9 +328,9 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 //
 // A part of the catalogue that cannot be read makes it a rebuild (noted
 // through warn), planned again from the start.
-func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(string), reuse func(Package) (walkedPackage, bool)) error {
+func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(string)) error {
 	p.pkgs = withDirs(contextDir, pkgs)
-	walks := walkPackages(p.pkgs, reuse)
+	walks := walkPackages(p.pkgs)
 	var notes []string
 	err := p.planAll(walks, func(s string) { notes = append(notes, s) })
 	var pe *partError

@@ -192,19 +192,11 @@ const packageWalkers = 4
 // walkPackages walks every package of pkgs (walkPackage), a few at a time:
 // on a project of hundreds of packages, walking one after another left
 // the other CPUs idle during most of a Sync that changes little. The
-// results are in the order of pkgs. reuse, when not nil, gives a walk
-// already made of a package (a Stream's of a landed one), which is taken
-// instead.
-func walkPackages(pkgs []Package, reuse func(Package) (walkedPackage, bool)) []walkedPackage {
+// results are in the order of pkgs.
+func walkPackages(pkgs []Package) []walkedPackage {
 	out := make([]walkedPackage, len(pkgs))
 	eachPackage(len(pkgs), func(i int) {
 		w := &out[i]
-		if reuse != nil {
-			if done, ok := reuse(pkgs[i]); ok {
-				*w = done
-				return
-			}
-		}
 		w.found, w.err = walkPackage(pkgs[i], func(s string) { w.notes = append(w.notes, s) }, nil)
 	})
 	return out
