@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -135,5 +136,41 @@ func TestRebuildTooBigToMerge(t *testing.T) {
 	}
 	if a, b := searchJSON(t, merged, queries...), searchJSON(t, big, queries...); a != b {
 		t.Errorf("hits of the build left in segments:\n%s\nof the merged build:\n%s", b, a)
+	}
+}
+
+// TestBatchFullHalvedForMergedRebuild: a rebuild that compact will merge
+// writes half batches (half the analysis held at a time); past the bound,
+// and in an incremental sync, batches are whole.
+func TestBatchFullHalvedForMergedRebuild(t *testing.T) {
+	idx, err := bleve.NewMemOnly(bleve.NewIndexMapping())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	for _, c := range []struct {
+		rebuild bool
+		chunks  int
+		pending int
+		want    bool
+	}{
+		{rebuild: true, chunks: 10, pending: batchBytes/2 + 1, want: true},
+		{rebuild: true, chunks: 10, pending: batchBytes/2 - 1, want: false},
+		{rebuild: true, chunks: 101, pending: batchBytes/2 + 1, want: false},
+		{rebuild: true, chunks: 101, pending: batchBytes, want: true},
+		{rebuild: false, chunks: 10, pending: batchBytes/2 + 1, want: false},
+		{rebuild: false, chunks: 10, pending: batchBytes, want: true},
+	} {
+		w := &indexWriter{rebuild: c.rebuild, chunks: c.chunks, pending: c.pending, maxDocs: batchDocs, compactMax: 100, batch: idx.NewBatch()}
+		if got := w.batchFull(); got != c.want {
+			t.Errorf("rebuild %v, %d chunks, %d bytes pending: full %v; want %v", c.rebuild, c.chunks, c.pending, got, c.want)
+		}
+	}
+	w := &indexWriter{rebuild: true, maxDocs: 4, compactMax: 100, batch: idx.NewBatch()}
+	for i := range 2 {
+		w.batch.Index(fmt.Sprint(i), map[string]any{"t": "x"})
+	}
+	if !w.batchFull() {
+		t.Errorf("a rebuild's batch of 2 chunks at 4 a batch is not full; want half of 4")
 	}
 }

@@ -62,11 +62,12 @@ const (
 	// batchBytes and batchDocs bound a bleve batch: scorch analyses the
 	// whole batch (every token of every chunk, with its positions) before
 	// it writes the batch's segment, so a batch's analysis is most of a
-	// full build's peak heap. Halved (1,000 chunks, 2 MB), the shared
-	// corpus' build peaked at about 150 MB RSS instead of 210 for the same
-	// CPU, but at 10× (216,610 chunks: not merged by compact) scorch's own
-	// merger then had twice the segments to fold: +45% CPU, +12% RSS
-	// (bench/README.md, issue 31). So not halved.
+	// full build's peak heap. A rebuild that compact will merge into one
+	// segment writes half batches (batchFull): the shared corpus' build
+	// peaked at about 150 MB RSS instead of 210 for the same CPU. Past
+	// compactMaxChunks they are whole again: at 10× (216,610 chunks, not
+	// merged) half batches all along gave scorch's own merger twice the
+	// segments to fold, +45% CPU and +12% RSS (bench/README.md, issue 31).
 	batchBytes = 4 << 20 // flush a bleve batch at about this much text
 	batchDocs  = 2000
 	// compactMaxChunks bounds the full builds merged into one segment
@@ -751,10 +752,22 @@ func (w *indexWriter) add(r parseResult, out *applied, rep *SyncReport, warn fun
 		w.pending += len(r.docs[i].Text)
 	}
 	w.chunks += len(r.docs)
-	if w.pending >= batchBytes || w.batch.Size() >= w.maxDocs {
+	if w.batchFull() {
 		return w.flush()
 	}
 	return nil
+}
+
+// batchFull reports whether the batch in hand is to be written: at
+// batchBytes of text or maxDocs chunks, or at half of each while a rebuild
+// is small enough for compact to merge it (its segments' count then costs
+// nothing after the build, and half a batch is half the analysis held).
+func (w *indexWriter) batchFull() bool {
+	bytes, docs := batchBytes, w.maxDocs
+	if w.rebuild && w.chunks <= w.compactMax {
+		bytes, docs = bytes/2, max(docs/2, 1)
+	}
+	return w.pending >= bytes || w.batch.Size() >= docs
 }
 
 // deleteChunks deletes chunks from to to-1 of one file.
