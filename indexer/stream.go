@@ -162,6 +162,9 @@ func (s *Stream) run() {
 			s.err = err
 			return
 		}
+		if s.opts.streamed != nil {
+			s.opts.streamed(pkg.Alias)
+		}
 	}
 }
 

@@ -88,6 +88,50 @@ func TestStreamRebuild(t *testing.T) {
 	}
 }
 
+// A file changed after the Stream's worker has read its package is read
+// again by Finish, in a rebuild and in an incremental sync: the worker's
+// walk is not what Finish plans from. (TestStreamRebuild's edit may come
+// before or after the worker's read; here it always comes after.)
+func TestStreamChangedAfterRead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, rebuild := range []bool{true, false} {
+		dir := setupCorpus(t)
+		if !rebuild {
+			if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, "packages", "guides", "style", "go.md")
+			if err := os.WriteFile(p, []byte("# Go style\n\nErrors wrap with the word walrus.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		read := make(chan string, 8)
+		s, err := StartSync(ctx, dir, Options{streamed: func(alias string) { read <- alias }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Landed(Package{Alias: "guides"})
+		if got := <-read; got != "guides" {
+			t.Fatalf("the worker read %q; want guides", got)
+		}
+		p := filepath.Join(dir, "packages", "guides", "style", "go.md")
+		if err := os.WriteFile(p, []byte("# Go style\n\nErrors wrap with the word quokka, said twice: quokka.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		later := time.Now().Add(2 * time.Hour)
+		if err := os.Chtimes(p, later, later); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Finish(ctx, testPackages()); err != nil {
+			t.Fatal(err)
+		}
+		if got := searchPaths(t, dir, "quokka"); len(got) != 1 || got[0] != "guides/style/go.md" {
+			t.Errorf("rebuild %v: search quokka = %v; want the file changed after the worker read it", rebuild, got)
+		}
+	}
+}
+
 // Abort publishes nothing and leaves no directory behind.
 func TestStreamAbort(t *testing.T) {
 	t.Parallel()
