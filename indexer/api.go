@@ -111,9 +111,9 @@ type Options struct {
 	// compactMax, when above 0, replaces compactMaxChunks: tests build a
 	// few chunks and check the bound.
 	compactMax int
-	// streamed, when set, is called by a Stream's worker after it has read
+	// afterRead, when set, is called by a Stream's worker after it has read
 	// a landed package: tests change a file after that read.
-	streamed func(alias string)
+	afterRead func(alias string)
 }
 
 // SyncReport says what Sync did.

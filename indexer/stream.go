@@ -162,8 +162,8 @@ func (s *Stream) run() {
 			s.err = err
 			return
 		}
-		if s.opts.streamed != nil {
-			s.opts.streamed(pkg.Alias)
+		if s.opts.afterRead != nil {
+			s.opts.afterRead(pkg.Alias)
 		}
 	}
 }

@@ -107,7 +107,7 @@ func TestStreamChangedAfterRead(t *testing.T) {
 			}
 		}
 		read := make(chan string, 8)
-		s, err := StartSync(ctx, dir, Options{streamed: func(alias string) { read <- alias }})
+		s, err := StartSync(ctx, dir, Options{afterRead: func(alias string) { read <- alias }})
 		if err != nil {
 			t.Fatal(err)
 		}
