@@ -251,8 +251,8 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 		want[f.Path] = f
 	}
 	p := &patch{}
-	kept := map[string]fileState{}
-	seen := map[string]bool{}
+	kept := make(map[string]fileState, len(st.Files))
+	seen := make(map[string]bool, len(st.Files))
 	err := walkPaths(dir, func(rel string, _ fs.DirEntry) error {
 		if naming.CheckFilePath(rel) != nil {
 			return errNoPatch
