@@ -3,7 +3,9 @@ package workspace
 // Crash safety. Every change to a package goes through the same steps:
 //
 //  1. stage:   Materialize into .tmp/<alias>.new, hash it, write the state it
-//              will have to .tmp/<alias>.state.
+//              will have to .tmp/<alias>.state (not for a patch: its journal
+//              carries what the state changes by, stateDelta, and the state
+//              is written once, in step 3).
 //  2. journal: write .tmp/<alias>.journal (atomically): what the lock and the
 //              manifest will say. From here on the change rolls forward.
 //  3. swap:    packages/<alias> → .tmp/<alias>.old, .tmp/<alias>.new →
