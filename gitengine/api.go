@@ -164,6 +164,12 @@ type FetchRequest struct {
 	// object from the store: in a local repository of loose objects that
 	// is one open and inflate per file. ok false: read it from the store.
 	KnownSize func(path, blobID string) (size int64, ok bool)
+	// Against, when set, is the id of another folder's tree (the other
+	// side of a comparison): ReadTree then lists only the files that
+	// differ from it, and walks no folder whose tree is the same in both,
+	// when the cache holds that tree (Tree.Diffed); else all. Ignored by
+	// Materialize and ReadFile.
+	Against string
 }
 
 // File is one file written by Materialize.

@@ -55,6 +55,7 @@ func (e *Engine) Materialize(ctx context.Context, req FetchRequest, dest string)
 	if _, err := os.Lstat(dest); err == nil {
 		return nil, fmt.Errorf("materialize into %s: it already exists (remove it first)", dest)
 	}
+	req.Against = "" // every file is written
 	g, err := e.gather(ctx, req, false)
 	if err != nil {
 		return nil, err
@@ -136,8 +137,11 @@ type gathered struct {
 	treeID  plumbing.Hash
 	entries []entry
 	skipped []Skipped
-	c       *conn  // nil when nothing was fetched
-	unread  func() // releases the cache's readers lock; nil when none is held
+	// diff is the tree entries were listed against (FetchRequest.Against),
+	// nil when none was asked for; diff.used says it was.
+	diff   *diffBase
+	c      *conn  // nil when nothing was fetched
+	unread func() // releases the cache's readers lock; nil when none is held
 	// closer closes the files st keeps open (newStorage's keep); nil when
 	// none.
 	closer io.Closer
@@ -182,6 +186,9 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 		return nil, err
 	}
 	g := &gathered{r: r, commit: commit}
+	if t := strings.ToLower(strings.TrimSpace(req.Against)); len(t) == 40 && isHex(t) && !file {
+		g.diff = &diffBase{tree: plumbing.NewHash(t)}
+	}
 	if r.local != "" {
 		repo, err := openLocal(r)
 		if err != nil {
@@ -193,7 +200,7 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 			st := newStorage(fst.Filesystem(), true)
 			g.st, g.closer = st, st
 		}
-		if g.treeID, g.entries, g.skipped, err = collect(g.st, r.raw, commit, sub, file); err != nil {
+		if g.treeID, g.entries, g.skipped, err = collect(g.st, r.raw, commit, sub, file, g.diff); err != nil {
 			return nil, err
 		}
 		return g, nil
@@ -207,7 +214,7 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 	if t := strings.ToLower(strings.TrimSpace(req.Tree)); !file && req.Have == nil && len(t) == 40 && isHex(t) {
 		byTree = plumbing.NewHash(t)
 	}
-	g.treeID, g.entries, g.skipped, g.c, byTree, err = e.fill(ctx, r, cst, commit, byTree, req.Ref, sub, file, req.Have)
+	g.treeID, g.entries, g.skipped, g.c, byTree, err = e.fill(ctx, r, cst, commit, byTree, req.Ref, sub, file, req.Have, g.diff)
 	if err == nil {
 		// What gc keeps; failing to note it only costs a fetch later.
 		_ = recordUse(cst, r, commit, sub, byTree, time.Now())
@@ -232,17 +239,17 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 // fetches that tree and everything under it instead, in one request over
 // smart HTTP, and reports the tree it used (else zero); if the server
 // will not send it, or sends it incomplete, it goes the commit's way.
-func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, *conn, plumbing.Hash, error) {
-	treeID, entries, skipped, c, err := e.fillCommit(ctx, r, st, commit, tree, ref, sub, file, have)
+func (e *Engine) fill(ctx context.Context, r *remote, st *filesystem.Storage, commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool, diff *diffBase) (plumbing.Hash, []entry, []Skipped, *conn, plumbing.Hash, error) {
+	treeID, entries, skipped, c, err := e.fillCommit(ctx, r, st, commit, tree, ref, sub, file, have, diff)
 	if err != nil || treeID != tree || st.HasEncodedObject(commit) == nil {
 		tree = plumbing.ZeroHash // the commit's way
 	}
 	return treeID, entries, skipped, c, tree, err
 }
 
-func (e *Engine) fillCommit(ctx context.Context, r *remote, st *filesystem.Storage, commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, *conn, error) {
+func (e *Engine) fillCommit(ctx context.Context, r *remote, st *filesystem.Storage, commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool, diff *diffBase) (plumbing.Hash, []entry, []Skipped, *conn, error) {
 	f := &filling{e: e, ctx: ctx, r: r, st: st}
-	treeID, entries, skipped, err := f.entries(commit, tree, ref, sub, file, have)
+	treeID, entries, skipped, err := f.entries(commit, tree, ref, sub, file, have, diff)
 	if err == nil {
 		err = f.blobs(commit, ref, entries, have)
 	}
@@ -302,7 +309,7 @@ func (f *filling) retry(err error, missing func() bool) bool {
 // entries lists the files below sub: from the tree alone when the cache
 // lacks the commit and the server sends trees by id (one request), else
 // from the commit, fetched when missing.
-func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool) (plumbing.Hash, []entry, []Skipped, error) {
+func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool, have func(path, blobID string, mode fs.FileMode) bool, diff *diffBase) (plumbing.Hash, []entry, []Skipped, error) {
 	byTree := !tree.IsZero() && !file && have == nil && f.r.isHTTP() && f.st.HasEncodedObject(commit) != nil
 	if byTree && f.st.HasEncodedObject(tree) != nil {
 		if err := f.fetchTree(tree, commit); err != nil {
@@ -310,7 +317,7 @@ func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool
 		}
 	}
 	if byTree && f.st.HasEncodedObject(tree) == nil {
-		if treeID, entries, skipped, err := collectTree(f.st, tree); err == nil {
+		if treeID, entries, skipped, err := collectTree(f.st, tree, diff); err == nil {
 			return treeID, entries, skipped, nil
 		}
 	}
@@ -332,7 +339,7 @@ func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool
 			return plumbing.ZeroHash, nil, nil, newError(KindRefNotFound, f.r.raw, "fetch", fmt.Errorf("the server did not send commit %s", commit), "")
 		}
 	}
-	treeID, entries, skipped, err := collect(f.st, f.r.raw, commit, sub, file)
+	treeID, entries, skipped, err := collect(f.st, f.r.raw, commit, sub, file, diff)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A tree is missing from the cache (an interrupted or foreign
 		// store): fetch the whole commit again, offering nothing.
@@ -342,7 +349,7 @@ func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool
 		if err := f.e.fetchCommit(f.ctx, f.c, f.st, commit, ref, true); err != nil {
 			return plumbing.ZeroHash, nil, nil, classifyFetch(f.c, commit, err)
 		}
-		treeID, entries, skipped, err = collect(f.st, f.r.raw, commit, sub, file)
+		treeID, entries, skipped, err = collect(f.st, f.r.raw, commit, sub, file, diff)
 	}
 	return treeID, entries, skipped, err
 }
@@ -430,8 +437,9 @@ func classifyFetch(c *conn, commit plumbing.Hash, err error) error {
 }
 
 // collect walks commit's tree down to sub and lists the entries below it;
-// with file, sub names one file and that is the one entry.
-func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash, sub string, file bool) (plumbing.Hash, []entry, []Skipped, error) {
+// with file, sub names one file and that is the one entry. With diff, only
+// those that differ from diff's tree (walkAll).
+func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash, sub string, file bool, diff *diffBase) (plumbing.Hash, []entry, []Skipped, error) {
 	co, err := object.GetCommit(st, commit)
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
@@ -474,32 +482,66 @@ func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash,
 			}
 		}
 	}
-	return walkAll(st, tree)
+	return walkAll(st, tree, diff)
 }
 
 // collectTree lists the entries below tree (a folder's tree, by id).
-func collectTree(st storer.EncodedObjectStorer, tree plumbing.Hash) (plumbing.Hash, []entry, []Skipped, error) {
+func collectTree(st storer.EncodedObjectStorer, tree plumbing.Hash, diff *diffBase) (plumbing.Hash, []entry, []Skipped, error) {
 	t, err := object.GetTree(st, tree)
 	if err != nil {
 		return plumbing.ZeroHash, nil, nil, err
 	}
-	return walkAll(st, t)
+	return walkAll(st, t, diff)
 }
 
-// walkAll lists the entries below tree, and what it skips.
-func walkAll(st storer.EncodedObjectStorer, tree *object.Tree) (plumbing.Hash, []entry, []Skipped, error) {
+// diffBase is the tree a listing is made against (FetchRequest.Against):
+// used says that st held it and the listing left out what it shares.
+type diffBase struct {
+	tree plumbing.Hash
+	used bool
+}
+
+// walkAll lists the entries below tree, and what it skips; with diff,
+// when st holds diff's tree, only those that differ from it: an entry
+// with the same name, mode and id in diff's tree at the same place (a
+// file, or a folder, whose entries are then not walked) is left out.
+func walkAll(st storer.EncodedObjectStorer, tree *object.Tree, diff *diffBase) (plumbing.Hash, []entry, []Skipped, error) {
 	var entries []entry
 	var skipped []Skipped
-	if err := walk(st, tree, "", 0, &entries, &skipped); err != nil {
+	var other *object.Tree
+	if diff != nil {
+		diff.used = false
+		if st.HasEncodedObject(diff.tree) == nil {
+			t, err := object.GetTree(st, diff.tree)
+			if err != nil {
+				return plumbing.ZeroHash, nil, nil, err
+			}
+			other, diff.used = t, true
+		}
+	}
+	if err := walk(st, tree, other, "", 0, &entries, &skipped); err != nil {
 		return plumbing.ZeroHash, nil, nil, err
 	}
 	return tree.Hash, entries, skipped, nil
 }
 
-func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth int, out *[]entry, skipped *[]Skipped) error {
+// walk lists the entries below tree that other (nil: none) does not hold
+// as they are.
+func walk(st storer.EncodedObjectStorer, tree, other *object.Tree, prefix string, depth int, out *[]entry, skipped *[]Skipped) error {
 	if depth > maxTreeDepth {
 		*skipped = append(*skipped, Skipped{Path: displayPath(prefix), Reason: "folders nested too deep"})
 		return nil
+	}
+	var theirs map[string]object.TreeEntry
+	if other != nil {
+		theirs = make(map[string]object.TreeEntry, len(other.Entries))
+		for _, te := range other.Entries {
+			if _, dup := theirs[te.Name]; !dup {
+				theirs[te.Name] = te
+			} else {
+				theirs[te.Name] = object.TreeEntry{} // a duplicate: nothing is the same as it
+			}
+		}
 	}
 	seen := make(map[string]bool, len(tree.Entries))
 	for _, te := range tree.Entries {
@@ -518,13 +560,26 @@ func walk(st storer.EncodedObjectStorer, tree *object.Tree, prefix string, depth
 			continue
 		}
 		seen[te.Name] = true
+		var sub *object.Tree
+		if o, ok := theirs[te.Name]; ok && o.Mode == te.Mode && !o.Hash.IsZero() {
+			if o.Hash == te.Hash && (te.Mode == filemode.Dir || te.Mode == filemode.Regular || te.Mode == filemode.Deprecated || te.Mode == filemode.Executable || te.Mode == filemode.Symlink) {
+				continue // the same in both: nothing under it differs
+			}
+			if te.Mode == filemode.Dir {
+				t, err := object.GetTree(st, o.Hash)
+				if err != nil {
+					return err
+				}
+				sub = t
+			}
+		}
 		switch te.Mode {
 		case filemode.Dir:
 			t, err := object.GetTree(st, te.Hash)
 			if err != nil {
 				return err
 			}
-			if err := walk(st, t, p+"/", depth+1, out, skipped); err != nil {
+			if err := walk(st, t, sub, p+"/", depth+1, out, skipped); err != nil {
 				return err
 			}
 		case filemode.Submodule:
@@ -736,7 +791,11 @@ type Tree struct {
 	// Bytes is what ReadTree received from the network (0 when all came
 	// from the cache).
 	Bytes int64
-	g     *gathered
+	// Diffed says Files are only those that differ from
+	// FetchRequest.Against's (the cache held that tree): a file with the
+	// same path, mode and blob in both is left out.
+	Diffed bool
+	g      *gathered
 }
 
 // ReadTree makes req's folder present in the cache as Materialize does
@@ -751,7 +810,7 @@ func (e *Engine) ReadTree(ctx context.Context, req FetchRequest) (*Tree, error) 
 		return nil, err
 	}
 	entries, _ := e.dropLarge(g.st, g.entries, req.KnownSize)
-	t := &Tree{Commit: g.commit.String(), TreeID: g.treeID.String(), Bytes: g.bytes(), g: g}
+	t := &Tree{Commit: g.commit.String(), TreeID: g.treeID.String(), Bytes: g.bytes(), g: g, Diffed: g.diff != nil && g.diff.used}
 	for _, en := range entries {
 		if en.mode == filemode.Symlink || !en.mode.IsFile() {
 			continue

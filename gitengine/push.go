@@ -398,6 +398,7 @@ func (e *Engine) remoteCommitTree(ctx context.Context, r *remote, tip plumbing.H
 // writing nothing: what a package at req.Commit holds, to compare local
 // files with.
 func (e *Engine) Files(ctx context.Context, req FetchRequest) ([]File, error) {
+	req.Against = "" // every file
 	g, err := e.gather(ctx, req, false)
 	if err != nil {
 		return nil, err

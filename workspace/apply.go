@@ -236,7 +236,15 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		}
 		err = w.fault("state", t.alias)
 	}
-	if err == nil {
+	var delta *stateDelta
+	switch {
+	case err != nil:
+	case pt != nil:
+		// A patch stages no state: the journal carries what it changes
+		// in the old one, and the swap writes it once, the new files in
+		// place (swapState).
+		delta = deltaOf(t.loc.state, st)
+	default:
 		err = w.writeState(w.tmp(t.alias+".state"), st)
 	}
 	if err == nil {
@@ -261,7 +269,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	j := &journal{Alias: t.alias, Op: opInstall, Entry: &entry, staged: st}
 	if pt != nil {
-		j.Op, j.Patch = opPatch, pt
+		j.Op, j.Patch, j.State = opPatch, pt, delta
 	}
 	if t.addSpec {
 		j.AddSpec, j.AddAllow = t.spec, t.allow

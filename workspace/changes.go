@@ -259,25 +259,56 @@ func (w *Workspace) packageChanges(ctx context.Context, alias string, oe, ne *lo
 			}
 		}
 	}
-	var oldFiles, newFiles []changes.File
-	for _, side := range []struct {
-		e   *lockfile.Entry
-		out *[]changes.File
-	}{{oe, &oldFiles}, {ne, &newFiles}} {
-		if side.e == nil {
-			continue
+	// Two git trees are listed against each other: only the files that
+	// differ (what Compare and withhold look at), no folder the two share
+	// walked. Both sides are, or neither.
+	var oldAgainst, newAgainst string
+	if oe != nil && ne != nil && oe.Kind == project.KindGit && ne.Kind == project.KindGit {
+		oldAgainst, newAgainst = ne.Tree, oe.Tree
+	}
+	var dones []func()
+	defer func() {
+		for _, done := range dones {
+			done()
 		}
-		files, done, err := w.entryFiles(ctx, alias, *side.e, sizes)
+	}()
+	read := func(e *lockfile.Entry, against string) ([]changes.File, string, bool, error) {
+		if e == nil {
+			return nil, "", false, nil
+		}
+		files, tree, diffed, done, err := w.entryFiles(ctx, alias, *e, sizes, against)
 		if err != nil {
-			var u errUnavailable
-			if errors.As(err, &u) || ctx.Err() == nil {
-				p.Status, p.Note = changes.StatusUnavailable, safetext.Clip(err.Error(), 400)
-				return p, nil
-			}
-			return p, err
+			return nil, "", false, err
 		}
-		defer done()
-		*side.out = files
+		dones = append(dones, done)
+		return files, tree, diffed, nil
+	}
+	oldFiles, oldTree, oldDiffed, err := read(oe, oldAgainst)
+	var newFiles []changes.File
+	var newTree string
+	var newDiffed bool
+	if err == nil {
+		newFiles, newTree, newDiffed, err = read(ne, newAgainst)
+	}
+	// Each side was listed against the tree the other has (not only the
+	// one its lock entry names), or neither was: a store that lacked
+	// the other's tree listed its side whole, and the other is read
+	// whole too.
+	if err == nil && (oldDiffed || newDiffed) && !(oldDiffed && newDiffed && oldTree == newAgainst && newTree == oldAgainst) {
+		if oldDiffed {
+			oldFiles, _, _, err = read(oe, "")
+		}
+		if err == nil && newDiffed {
+			newFiles, _, _, err = read(ne, "")
+		}
+	}
+	if err != nil {
+		var u errUnavailable
+		if errors.As(err, &u) || ctx.Err() == nil {
+			p.Status, p.Note = changes.StatusUnavailable, safetext.Clip(err.Error(), 400)
+			return p, nil
+		}
+		return p, err
 	}
 	oldFiles = withhold(oldFiles, newFiles, oe)
 	newFiles = withhold(newFiles, oldFiles, ne)
@@ -329,10 +360,15 @@ func withhold(files, other []changes.File, e *lockfile.Entry) []changes.File {
 // entryFiles lists the files of the package version e pins, from the
 // caches, without touching the package folder. sizes are the blobs' sizes
 // ctx recorded (packageChanges), if any.
-func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Entry, sizes map[string]int64) ([]changes.File, func(), error) {
+//
+// With against (another tree's id), a git package's files are listed
+// only where they differ from that tree's, when the cache holds it
+// (diffed; gitengine's FetchRequest.Against); tree is the folder's tree
+// as found.
+func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Entry, sizes map[string]int64, against string) (files []changes.File, tree string, diffed bool, done func(), err error) {
 	switch e.Kind {
 	case project.KindGit:
-		req := gitengine.FetchRequest{URL: w.fetchURL(e.Source), Commit: e.Rev, Ref: e.Ref, Path: e.Path, Tree: e.Tree}
+		req := gitengine.FetchRequest{URL: w.fetchURL(e.Source), Commit: e.Rev, Ref: e.Ref, Path: e.Path, Tree: e.Tree, Against: against}
 		if sizes != nil {
 			req.KnownSize = func(_, blob string) (int64, bool) {
 				size, ok := sizes[blob]
@@ -341,18 +377,19 @@ func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Ent
 		}
 		tr, err := w.engine().WithLabel(alias).ReadTree(ctx, req)
 		if err != nil {
-			return nil, nil, err
+			return nil, "", false, nil, err
 		}
 		files := make([]changes.File, len(tr.Files))
 		for i, f := range tr.Files {
 			id := f.BlobID
 			files[i] = changes.File{Path: f.Path, ID: id, Read: func() ([]byte, error) { return tr.Read(id) }}
 		}
-		return files, tr.Close, nil
+		return files, tr.TreeID, tr.Diffed, tr.Close, nil
 	case project.KindHTTPS:
-		return w.httpsFiles(ctx, alias, e)
+		files, done, err := w.httpsFiles(ctx, alias, e)
+		return files, "", false, done, err
 	}
-	return nil, nil, errUnavailable{fmt.Sprintf("ctx cannot read a %s source's history", e.Kind)}
+	return nil, "", false, nil, errUnavailable{fmt.Sprintf("ctx cannot read a %s source's history", e.Kind)}
 }
 
 // httpsFiles writes the cached snapshot e pins into a temporary folder, as

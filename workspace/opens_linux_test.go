@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // watchOpens counts, with inotify, the opens of the files (not the
@@ -76,6 +78,37 @@ func TestUpdateOneOf500Opens(t *testing.T) {
 	t.Logf("opens of the package's files: %v", opened)
 	if got := readFile(t, filepath.Join(w.pkgDir("docs"), changed)); got != "# File 123, second edition\n" {
 		t.Errorf("%s = %q", changed, got)
+	}
+	checkClean(t, w)
+}
+
+// TestUpdateWritesStateOnce: a one-file update (a patch) writes the
+// package's state file once, after the changed file is in place (its
+// stamp is the one on disk), not once staged and again refreshed: the
+// journal carries what the state changes by (stateDelta).
+func TestUpdateWritesStateOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := f.add500(t)
+	f.commit("one file", map[string]string{"docs/d3/f123.md": "# File 123, second edition\n"})
+	tmp, state := w.path(project.TmpDir), w.path(project.StateDir)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := gittest.WatchFiles(t, syscall.IN_CLOSE_WRITE, map[string]string{tmp: "tmp", state: "state"})
+	r := f.must(w.Update(bg, nil, UpdateOptions{}))
+	if got := actions(r); got != "docs:updated" {
+		t.Fatalf("update: %s", got)
+	}
+	written := 0
+	for p, n := range c.Count(t) {
+		// atomicfile's temporary names: .docs.state.N.tmp, .docs.json.N.tmp
+		if strings.Contains(p, "/.docs.state.") || strings.Contains(p, "/.docs.json.") {
+			written += n
+		}
+	}
+	if written != 1 {
+		t.Errorf("the update wrote the package's state %d times, want 1", written)
 	}
 	checkClean(t, w)
 }

@@ -251,8 +251,8 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 		want[f.Path] = f
 	}
 	p := &patch{}
-	kept := map[string]fileState{}
-	seen := map[string]bool{}
+	kept := make(map[string]fileState, len(st.Files))
+	seen := make(map[string]bool, len(st.Files))
 	err := walkPaths(dir, func(rel string, _ fs.DirEntry) error {
 		if naming.CheckFilePath(rel) != nil {
 			return errNoPatch
@@ -547,6 +547,78 @@ func (w *Workspace) refreshState(j *journal, st *pkgState) error {
 				return fmt.Errorf("record state: %w", err)
 			}
 			st.Files[i] = st.Files[i].restamp(fi)
+		}
+	}
+	return nil
+}
+
+// stateDelta is what a patch changes in its package's state, carried by
+// the journal (journal.State) so that the state is written once, after
+// the files are in place, not staged in .tmp/ before the journal as well
+// (issue 31): the new state is the old one with the entries of Drop
+// removed and those of Set put in, under Head's fields.
+type stateDelta struct {
+	Head *pkgState   `json:"head"`           // the new state's fields; its Files are not used
+	Set  []fileState `json:"set,omitempty"`  // entries the old state lacks or has otherwise
+	Drop []fileState `json:"drop,omitempty"` // paths the new state lacks (Path alone)
+}
+
+// deltaOf is the delta that makes old next.
+func deltaOf(old, next *pkgState) *stateDelta {
+	head := *next
+	head.Files, head.at = nil, 0
+	d := &stateDelta{Head: &head}
+	was := make(map[string]fileState, len(old.Files))
+	for _, f := range old.Files {
+		was[f.Path] = f
+	}
+	for _, f := range next.Files {
+		if o, ok := was[f.Path]; !ok || o != f {
+			d.Set = append(d.Set, f)
+		}
+		delete(was, f.Path)
+	}
+	for _, f := range old.Files {
+		if _, ok := was[f.Path]; ok {
+			d.Drop = append(d.Drop, fileState{Path: f.Path})
+		}
+	}
+	return d
+}
+
+// apply is the state d makes of base (whose at it keeps), its files
+// sorted by path.
+func (d *stateDelta) apply(base *pkgState) *pkgState {
+	s := *d.Head
+	s.at = base.at
+	gone := make(map[string]bool, len(d.Set)+len(d.Drop))
+	for _, l := range [][]fileState{d.Set, d.Drop} {
+		for _, f := range l {
+			gone[f.Path] = true
+		}
+	}
+	s.Files = make([]fileState, 0, len(base.Files)+len(d.Set))
+	for _, f := range base.Files {
+		if !gone[f.Path] {
+			s.Files = append(s.Files, f)
+		}
+	}
+	s.Files = append(s.Files, d.Set...)
+	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
+	return &s
+}
+
+// check refuses a delta read back from a journal that names a path
+// naming.CheckFilePath refuses, or has no head.
+func (d *stateDelta) check() error {
+	if d.Head == nil {
+		return errors.New("journal: a state change without its head")
+	}
+	for _, l := range [][]fileState{d.Set, d.Drop} {
+		for _, f := range l {
+			if err := naming.CheckFilePath(f.Path); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -645,5 +646,41 @@ func TestPatchEditOfReplacedFile(t *testing.T) {
 	}
 	if readFile(t, edited) != "# Mine\n" {
 		t.Error("the edit is lost")
+	}
+}
+
+// TestStateDelta: the delta a patch's journal carries, read back from its
+// JSON and applied to the old state, is the new state: entries changed,
+// added (one whose name is not UTF-8), dropped and kept, with the new
+// state's fields; applied to the new state (a recovery after the swap put
+// it in place) it is the new state again.
+func TestStateDelta(t *testing.T) {
+	f := func(p, blob string, size int64) fileState {
+		return fileState{Path: p, Blob: blob, Size: size, Mode: 0o644, MTime: size * 7, CTime: size * 9, Ino: uint64(size), Sum: "s" + blob}
+	}
+	old := &pkgState{Rev: "r1", Tree: "t1", Hash: "h1", Audience: "a", AudienceChecked: true,
+		Files: []fileState{f("a.md", "1", 1), f("b.md", "2", 2), f("c/d.md", "3", 3), f("e.md", "4", 4)}, at: 42}
+	next := &pkgState{Rev: "r2", Tree: "t2", Hash: "h2", AudienceChecked: true, Withheld: []string{"w.md"}, RulesNoted: true,
+		Files: []fileState{f("a.md", "1", 1), f("b.md", "5", 5), f("c/e.md", "6", 6), f("e.md", "4", 4), f("\xff.md", "9", 9)}}
+	next.Files[1].Rules = true
+	data, err := json.Marshal(deltaOf(old, next))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d stateDelta
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Set) != 3 || len(d.Drop) != 1 || d.Drop[0].Path != "c/d.md" {
+		t.Errorf("delta %s: want 3 entries set and c/d.md dropped", data)
+	}
+	got := d.apply(old)
+	want := *next
+	want.at = old.at
+	if !reflect.DeepEqual(got, &want) {
+		t.Errorf("applied to the old state:\n got %+v\nwant %+v", got, &want)
+	}
+	if again := d.apply(got); !reflect.DeepEqual(again, &want) {
+		t.Errorf("applied to the new state:\n got %+v\nwant %+v", again, &want)
 	}
 }

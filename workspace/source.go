@@ -106,7 +106,7 @@ func (w *Workspace) fetchTask(ctx context.Context, kind string, t *task, stage s
 		}
 		return f, nil
 	}
-	f.kept = map[string]fileState{}
+	f.kept = make(map[string]fileState, len(t.keep))
 	for _, file := range res.Files {
 		if file.Kept {
 			f.kept[file.Path] = t.keep[file.Path]

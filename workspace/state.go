@@ -320,19 +320,23 @@ const (
 // file was left unread that full would have hashed (on a system with
 // ctimes, always).
 func diff(dir string, st *pkgState, full bool) (out []FileChange, complete bool, err error) {
-	want := map[string]fileState{}
+	// want indexes st.Files by path (an index, not a copy of each entry:
+	// a smaller map to build for a package of many files).
+	var want map[string]int
 	if st != nil {
-		for _, f := range st.Files {
-			want[f.Path] = f
+		want = make(map[string]int, len(st.Files))
+		for i, f := range st.Files {
+			want[f.Path] = i
 		}
 	}
 	complete = true
 	err = walkFiles(dir, func(rel string, fi fs.FileInfo) error {
-		f, ok := want[rel]
+		i, ok := want[rel]
 		if !ok {
 			out = append(out, FileChange{Path: rel, Change: changeAdded})
 			return nil
 		}
+		f := st.Files[i]
 		delete(want, rel)
 		mode := gitMode(fi.Mode())
 		if mode == 0 || (mode&fs.ModeSymlink) != (f.Mode&fs.ModeSymlink) {

@@ -3,7 +3,9 @@ package workspace
 // Crash safety. Every change to a package goes through the same steps:
 //
 //  1. stage:   Materialize into .tmp/<alias>.new, hash it, write the state it
-//              will have to .tmp/<alias>.state.
+//              will have to .tmp/<alias>.state (not for a patch: its journal
+//              carries what the state changes by, stateDelta, and the state
+//              is written once, in step 3).
 //  2. journal: write .tmp/<alias>.journal (atomically): what the lock and the
 //              manifest will say. From here on the change rolls forward.
 //  3. swap:    packages/<alias> → .tmp/<alias>.old, .tmp/<alias>.new →
@@ -62,10 +64,17 @@ type journal struct {
 	AddAllow string               `json:"addAllow,omitempty"` // AddSpec's source leads here, outside the project: allowed in context.local.json (project.Manifest.Allow)
 	DropSpec bool                 `json:"dropSpec,omitempty"` // drop from the manifest
 	Patch    *patch               `json:"patch,omitempty"`    // opPatch: the files that change
+	// State is what opPatch changes in the package's state (patch.go):
+	// nothing is staged in .tmp/<alias>.state before the journal, and
+	// the state is written once, after the files are in place. nil in a
+	// patch journal of an older ctx, which staged the whole state.
+	State *stateDelta `json:"state,omitempty"`
 
-	// staged is the state written to .tmp/<alias>.state with the journal,
-	// in memory (not in the journal's file): swap need not read it back.
-	// nil for a journal read from disk (recovery).
+	// staged is the state the change staged (written to
+	// .tmp/<alias>.state before the journal, or, for a patch with State,
+	// what State makes of the old state), in memory (not in the journal's
+	// file): swap need not read it back nor work it out. nil for a journal
+	// read from disk (recovery).
 	staged *pkgState
 }
 
@@ -188,17 +197,19 @@ func (w *Workspace) swap(j *journal) error {
 // swapState puts the state the change staged (.tmp/<alias>.state) in
 // place, keeping the one it replaces as .tmp/<alias>.oldstate. refresh,
 // when set, first updates the staged state from the disk (written back to
-// .tmp/, so a crash leaves it where recovery looks).
+// .tmp/, so a crash leaves it where recovery looks). A patch with a
+// State stages no file before its journal: its state is State applied
+// to the old state (patchedState), refreshed and written here, once.
 func (w *Workspace) swapState(j *journal, refresh func(*pkgState) error) error {
 	st := w.tmp(j.Alias + ".state")
-	if !exists(st) {
+	if !exists(st) && j.State == nil {
 		return nil
 	}
 	if err := w.fault("swap-state", j.Alias); err != nil {
 		return err
 	}
 	if refresh != nil {
-		s, err := j.stagedState(st)
+		s, err := w.patchedState(j, st)
 		if err == nil {
 			err = refresh(s)
 		}
@@ -221,6 +232,34 @@ func (w *Workspace) swapState(j *journal, refresh func(*pkgState) error) error {
 	return w.fs.Rename(st, w.statePath(j.Alias))
 }
 
+// patchedState is the state j's change staged: in memory (j.staged), else
+// read from st, else, for a patch with State read back from disk, State
+// applied to the old state: .tmp/<alias>.oldstate once the swap moved it
+// there, else .state/<alias>.json (applying it to the new state, once in
+// place, gives the new state again). A package whose old state is gone
+// is scanned (every file hashed), as inspect rebuilds a lost state.
+func (w *Workspace) patchedState(j *journal, st string) (*pkgState, error) {
+	if j.State == nil || j.staged != nil {
+		return j.stagedState(st)
+	}
+	if err := j.State.check(); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	base := w.tmp(j.Alias + ".oldstate")
+	if !exists(base) {
+		base = w.statePath(j.Alias)
+	}
+	old, err := readStateFile(base)
+	if errors.Is(err, fs.ErrNotExist) {
+		h := j.State.Head
+		old, err = scanState(w.pkgDir(j.Alias), h.Rev, h.Tree, h.Hash)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("record state: %w", err)
+	}
+	return j.State.apply(old), nil
+}
+
 // unswap undoes swap (all of it or the part that happened) while the old
 // folder and state are still in .tmp/, then drops the journal and what was
 // staged: the package is as it was before the command. Renames back need no
@@ -229,7 +268,9 @@ func (w *Workspace) unswap(j *journal) error {
 	pkg, old, nw := w.pkgDir(j.Alias), w.tmp(j.Alias+".old"), w.tmp(j.Alias+".new")
 	st, oldState := w.tmp(j.Alias+".state"), w.tmp(j.Alias+".oldstate")
 	if j.Op == opInstall || j.Op == opPatch {
-		if !exists(st) && exists(w.statePath(j.Alias)) {
+		// The state in place is the change's, unless the swap never moved
+		// the old one (a patch with State stages no file before it).
+		if !exists(st) && exists(w.statePath(j.Alias)) && (j.State == nil || exists(oldState)) {
 			if err := w.fs.Rename(w.statePath(j.Alias), st); err != nil {
 				return err
 			}
