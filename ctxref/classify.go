@@ -9,7 +9,6 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/project"
 )
 
 // Class is what a reference points at.
@@ -22,11 +21,21 @@ const (
 	Unknown     Class = "unknown"     // no installed package and no registry context has the name
 )
 
+// Package is what Classify needs of an installed package: the fields of
+// the same names of project.Package (project.Installed). It is its own
+// type so that ctxref, a parser and a scan, does not link the project
+// layer and the source kinds behind it (git, https) for three strings.
+type Package struct {
+	Alias string
+	Dir   string // the folder whose files are the package's
+	Only  string // when set, the one file of Dir that is the package
+}
+
 // Packages is what a reference's name can mean in one project.
 type Packages struct {
 	// Installed maps each name to an installed package (project.Installed):
 	// its alias, and the name of the registry context it was installed from.
-	Installed map[string]project.Package
+	Installed map[string]Package
 	// Pending maps the aliases the manifest has but that are not installed
 	// to why ("not installed: run `ctx install`").
 	Pending map[string]string
@@ -83,7 +92,7 @@ func Classify(refs []Found, pk Packages) []Result {
 
 // docExists reports, as an error saying why not, whether package p has the
 // document rel; roots caches each package's opened folder.
-func docExists(roots map[string]*os.Root, p project.Package, rel string) error {
+func docExists(roots map[string]*os.Root, p Package, rel string) error {
 	if err := naming.CheckServedPath(rel); err != nil {
 		return fmt.Errorf("not a document path: %w", err)
 	}

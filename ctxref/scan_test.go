@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/ctx-dev/ctx/project"
 )
 
 func writeTree(t *testing.T, root string, files map[string]string) {
@@ -142,9 +140,9 @@ func TestClassify(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "outside.md"), filepath.Join(root, "pkgs/api/link.md")); err != nil {
 		t.Fatal(err)
 	}
-	api := project.Package{Alias: "api", Dir: filepath.Join(root, "pkgs/api")}
+	api := Package{Alias: "api", Dir: filepath.Join(root, "pkgs/api")}
 	pk := Packages{
-		Installed: map[string]project.Package{
+		Installed: map[string]Package{
 			"api":            api,
 			"API Guidelines": api, // a registry name of the same source
 			"agents":         {Alias: "agents", Dir: root, Only: "AGENTS.md"},

@@ -15,11 +15,11 @@ import (
 // installed or pending when the manifest has its source and path (under
 // whatever alias), else offered. An alias always wins over a registry name.
 func RefPackages(man project.Manifest, installed []project.Package, reg *registry.Result) ctxref.Packages {
-	pk := ctxref.Packages{Installed: map[string]project.Package{}, Pending: map[string]string{}, Offered: map[string]string{}}
+	pk := ctxref.Packages{Installed: map[string]ctxref.Package{}, Pending: map[string]string{}, Offered: map[string]string{}}
 	byAlias := map[string]project.Package{}
 	for _, p := range installed {
 		byAlias[p.Alias] = p
-		pk.Installed[p.Alias] = p
+		pk.Installed[p.Alias] = refPackage(p)
 	}
 	const pending = "is in the manifest but not installed: run `ctx install`"
 	for _, s := range man.Packages {
@@ -45,7 +45,7 @@ func RefPackages(man project.Manifest, installed []project.Package, reg *registr
 			alias, inManifest := aliases[i]
 			switch p, ok := byAlias[alias]; {
 			case ok:
-				pk.Installed[name] = p
+				pk.Installed[name] = refPackage(p)
 			case inManifest:
 				pk.Pending[name] = pending
 			default:
@@ -54,6 +54,11 @@ func RefPackages(man project.Manifest, installed []project.Package, reg *registr
 		}
 	}
 	return pk
+}
+
+// refPackage is what ctxref.Classify needs of installed package p.
+func refPackage(p project.Package) ctxref.Package {
+	return ctxref.Package{Alias: p.Alias, Dir: p.Dir, Only: p.Only}
 }
 
 // RefSpecs are the specs that install the registry contexts named (as in

@@ -12,7 +12,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/gittest"
 )
 
@@ -20,16 +22,87 @@ import (
 // targets), never following a link; skip names a subtree left out.
 func treeHash(t *testing.T, root, skip string) string {
 	t.Helper()
+	h, _ := hashTree(t, root, skip, nil, nil)
+	return h
+}
+
+// knownSums are the sums of the regular files a treeHash read, by path,
+// each with the file's stamp when it was read (internal/fileid), and at, a
+// time on the file system's clock after every one of those stamps: a later
+// hash of the same tree takes a file whose stamp proves it unchanged since
+// (fileid.Stamp.Proves) for the sum it had, without reading it again. The
+// fingerprint is still of the contents: a file written, replaced or
+// touched since has another ctime and is read.
+type knownSums struct {
+	at   int64
+	sums map[string]knownSum
+}
+
+type knownSum struct {
+	stamp fileid.Stamp
+	sum   [sha256.Size]byte
+}
+
+// recordTree is treeHash that also returns the knownSums of root's files;
+// it writes a marker file into markerDir (which must not be under root, or
+// be under skip) to read the file system's clock after the last stamp.
+func recordTree(t *testing.T, root, skip, markerDir string) (string, *knownSums) {
+	t.Helper()
+	k := &knownSums{sums: map[string]knownSum{}}
+	h, _ := hashTree(t, root, skip, nil, k.sums)
+	var last int64
+	for _, s := range k.sums {
+		last = max(last, s.stamp.CTime, s.stamp.MTime)
+	}
+	if err := os.MkdirAll(markerDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(markerDir, ".known-sums-at")
+	// The file system's clock may be coarse (a tick of some milliseconds,
+	// a second or two on some file systems): the marker is written until
+	// its time is past the last stamp, for at most 5 s, so that every file
+	// recorded can be proven unchanged (a file whose stamp is not before at
+	// is only read again, never taken on trust: past the bound the hashes
+	// are only slower).
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); {
+		if err := os.WriteFile(marker, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Lstat(marker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.at = fi.ModTime().UnixNano(); k.at > last {
+			break
+		}
+	}
+	return h, k
+}
+
+// treeHash is treeHash(t, root, skip), reading only the files whose stamps
+// do not prove them unchanged since k was recorded; it also returns how
+// many files it read.
+func (k *knownSums) treeHash(t *testing.T, root, skip string) (string, int) {
+	t.Helper()
+	return hashTree(t, root, skip, k, nil)
+}
+
+// hashTree is treeHash's walk: known, when set, spares reading the files
+// it proves unchanged; record, when set, gets every regular file's sum and
+// stamp. It returns the fingerprint and how many files it read.
+func hashTree(t *testing.T, root, skip string, known *knownSums, record map[string]knownSum) (string, int) {
+	t.Helper()
 	h := sha256.New()
 	fi, err := os.Lstat(root)
 	if err != nil {
-		return "missing"
+		return "missing", 0
 	}
 	if !fi.IsDir() {
 		data, _ := os.ReadFile(root)
 		fmt.Fprintf(h, "%v %x", fi.Mode(), data)
-		return hex.EncodeToString(h.Sum(nil))
+		return hex.EncodeToString(h.Sum(nil)), 1
 	}
+	reads := 0
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -48,11 +121,23 @@ func treeHash(t *testing.T, root, skip string) string {
 			tgt, _ := os.Readlink(p)
 			fmt.Fprintf(h, "-> %s\n", tgt)
 		case fi.Mode().IsRegular():
+			stamp := fileid.Of(fi)
+			if known != nil {
+				if k, ok := known.sums[p]; ok && k.stamp.Proves(stamp, known.at) {
+					fmt.Fprintf(h, "%x\n", k.sum)
+					return nil
+				}
+			}
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(h, "%x\n", sha256.Sum256(data))
+			reads++
+			sum := sha256.Sum256(data)
+			if record != nil {
+				record[p] = knownSum{stamp: stamp, sum: sum}
+			}
+			fmt.Fprintf(h, "%x\n", sum)
 		default:
 			fmt.Fprintln(h)
 		}
@@ -61,7 +146,50 @@ func treeHash(t *testing.T, root, skip string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), reads
+}
+
+// TestKnownSumsReadOnlyChangedFiles: a tree hashed with its recorded sums
+// is the same fingerprint as treeHash's, reads none of the files left
+// alone, and reads (and sees) a file rewritten since, even one of the same
+// size; the same content written back is the same fingerprint again.
+func TestKnownSumsReadOnlyChangedFiles(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	tree := filepath.Join(root, "tree")
+	gittest.WriteFiles(t, tree, map[string]string{"a.md": "alpha\n", "sub/b.md": "beta\n", "sub/c.md": "gamma\n"})
+	if err := os.Symlink("a.md", filepath.Join(tree, "link")); err != nil {
+		t.Fatal(err)
+	}
+	want, k := recordTree(t, tree, "", filepath.Join(root, "marker"))
+	for p, s := range k.sums {
+		if s.stamp.CTime == 0 {
+			t.Skip("no inode change time on this system: no stamp proves a file unchanged (fileid)")
+		}
+		if s.stamp.CTime >= k.at {
+			t.Fatalf("%s: stamp %+v, clock after the record %d: the file system's clock did not pass the stamps in 5 s", p, s.stamp, k.at)
+		}
+	}
+	if plain := treeHash(t, tree, ""); plain != want {
+		t.Fatalf("recordTree %s, treeHash %s", want, plain)
+	}
+	if got, reads := k.treeHash(t, tree, ""); got != want || reads != 0 {
+		t.Fatalf("unchanged tree: %s after %d reads, want %s after 0", got, reads, want)
+	}
+	a := filepath.Join(tree, "a.md")
+	if err := os.WriteFile(a, []byte("ALPHA\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, reads := k.treeHash(t, tree, "")
+	if got == want || got != treeHash(t, tree, "") || reads != 1 {
+		t.Fatalf("a.md rewritten (same size): %s after %d reads, want treeHash's %s, not %s, after 1", got, reads, treeHash(t, tree, ""), want)
+	}
+	if err := os.WriteFile(a, []byte("alpha\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, reads := k.treeHash(t, tree, ""); got != want || reads != 1 {
+		t.Fatalf("a.md written back: %s after %d reads, want %s after 1", got, reads, want)
+	}
 }
 
 const mcpSession = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}
@@ -121,7 +249,14 @@ func TestNoWriteThroughLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	baseBefore := treeHash(t, base, filepath.Join(base, "cases"))
+	// Its files' sums are kept (knownSums): after each case only a file
+	// whose stamp no longer proves it unchanged is read again.
+	baseBefore, baseKnown := recordTree(t, base, filepath.Join(base, "cases"), filepath.Join(base, "cases"))
+	baseNow := func(t *testing.T) string {
+		t.Helper()
+		h, _ := baseKnown.treeHash(t, base, filepath.Join(base, "cases"))
+		return h
+	}
 
 	dirEntries := []string{".tmp", ".state", "packages", "index", "backup", "packages/docs"}
 	fileEntries := []string{".lock", "INDEX.md", ".gitignore", "index/.write.lock", "index/meta.json", "context.lock", "context.config.json"}
@@ -207,7 +342,7 @@ func TestNoWriteThroughLinks(t *testing.T) {
 					after := map[string]string{
 						"victim":                   treeHash(t, victim, ""),
 						"project outside .context": treeHash(t, proj, ctxDir),
-						"the base folder":          treeHash(t, base, filepath.Join(base, "cases")),
+						"the base folder":          baseNow(t),
 					}
 					for k, v := range before {
 						if after[k] != v {
