@@ -287,9 +287,20 @@ func TestSeparated(t *testing.T) {
 				b.add(accumHit{id: uint64(id), score: sum[id] * coord[c], cnt: c}, size)
 			}
 		}
-		got := b.separated(sum, cnt, coord)
-		if want := separatedByMap(b, sum, cnt, coord); got != want {
+		var touched []uint64 // the chunks with a count, in any order (accumBuffers.touched)
+		for id, c := range cnt {
+			if c > 0 {
+				touched = append(touched, uint64(id))
+			}
+		}
+		rng.Shuffle(len(touched), func(i, j int) { touched[i], touched[j] = touched[j], touched[i] })
+		got := b.separated(sum, cnt, coord, touched, false)
+		want := separatedByMap(b, sum, cnt, coord)
+		if got != want {
 			t.Fatalf("sum %v, cnt %v, size %d: separated %v, want %v", sum, cnt, size, got, want)
+		}
+		if sparse := b.separated(sum, cnt, coord, touched, true); sparse != want {
+			t.Fatalf("sum %v, cnt %v, size %d, touched %v: separated over the touched chunks %v, want %v", sum, cnt, size, touched, sparse, want)
 		}
 		outcomes[got]++
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
@@ -683,7 +684,7 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 		if bestPerDoc && seen[key] {
 			continue
 		}
-		h, body, err := loadHit(rdr, c.ext)
+		h, body, err := loadHitAt(rdr, c.id, c.ext)
 		if err != nil {
 			return nil, err
 		}
@@ -732,22 +733,75 @@ func loadHit(rdr index.IndexReader, id string) (storedHit, []byte, error) {
 		return h, nil, nil
 	}
 	doc.VisitFields(func(f index.Field) {
-		switch f.Name() {
-		case fPackage:
-			h.Package = string(f.Value())
-		case fPath:
-			h.Path = string(f.Value())
-		case fHeading:
-			h.Heading = string(f.Value())
-		case fLines:
-			h.lines = string(f.Value())
-		case fText:
-			body = f.Value()
-		case fTags:
-			h.Tags = append(h.Tags, string(f.Value()))
-		}
+		body = h.set(f.Name(), f.Value(), body)
 	})
 	return h, body, nil
+}
+
+// set keeps stored field name's value (val, copied) in h, or returns
+// val itself when name is fText (else body).
+func (h *storedHit) set(name string, val, body []byte) []byte {
+	switch name {
+	case fPackage:
+		h.Package = string(val)
+	case fPath:
+		h.Path = string(val)
+	case fHeading:
+		h.Heading = string(val)
+	case fLines:
+		h.lines = string(val)
+	case fText:
+		return val
+	case fTags:
+		h.Tags = append(h.Tags, string(val))
+	}
+	return body
+}
+
+// loadHitAt is loadHit for a chunk found by a search of rdr: num is its
+// internal number, ext its id. The stored fields are read at num, in its
+// segment, without loadHit's look-up of ext in the id field (a
+// dictionary look-up in every segment of the index) nor a copy of every
+// field; after checking that the chunk there is ext. An index that is not
+// scorch's, or a chunk that is not there, is read by loadHit.
+func loadHitAt(rdr index.IndexReader, num index.IndexInternalID, ext string) (storedHit, []byte, error) {
+	is, ok := rdr.(*scorch.IndexSnapshot)
+	if !ok {
+		return loadHit(rdr, ext)
+	}
+	n, base := num.Value(), uint64(0)
+	for _, seg := range is.Segments() {
+		count := seg.Segment().Count() // deleted chunks too: the internal numbers' span (chunkNumbers)
+		if n >= base+count {
+			base += count
+			continue
+		}
+		local := n - base
+		id, err := seg.DocID(local)
+		if err != nil {
+			return storedHit{}, nil, fmt.Errorf("indexer: read search hit: %w", err)
+		}
+		if string(id) != ext {
+			break
+		}
+		var h storedHit
+		var body []byte
+		err = seg.VisitDocument(local, func(name string, _ byte, val []byte, _ []uint64) bool {
+			switch name {
+			case "_id":
+			case fText:
+				body = bytes.Clone(val) // val is the segment's buffer
+			default:
+				body = h.set(name, val, body)
+			}
+			return true
+		})
+		if err != nil {
+			return storedHit{}, nil, fmt.Errorf("indexer: read search hit: %w", err)
+		}
+		return h, body, nil
+	}
+	return loadHit(rdr, ext)
 }
 
 func allPhrases(toks analysis.TokenStream, phrases []analysis.TokenStream) bool {
