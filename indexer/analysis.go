@@ -111,9 +111,14 @@ func versionForms(term []byte) [][]byte {
 // only gives back what the stemmer gave for the same bytes.
 const stemFilterType = "ctx_porter"
 
-// stemMemoSize bounds the stems a mapping's filter keeps: the shared
-// corpus has about 90,000 distinct terms; each entry is about 60 bytes.
-const stemMemoSize = 1 << 17
+// stemMemoSize bounds the stems a mapping's filter keeps: the first terms
+// met, most of them a text's frequent words. Small, the memo stays in the
+// processor's cache: analysing the shared corpus on one thread (three
+// alternated rounds in one process) cost 17% less than bleve's porter
+// filter with 4,096 terms, 13% with 1,024, and only 11% with 131,072
+// (the look-ups missed the cache; in a build, where other work shares it,
+// no gain at all: 8.8% of the build's CPU against Porter's 8.6%).
+const stemMemoSize = 1 << 12
 
 // stemMemoMaxLen is the longest term kept in the memo, in bytes: longer
 // ones are rare and mostly unique (identifiers, hashes).
