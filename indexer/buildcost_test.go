@@ -58,9 +58,7 @@ func TestFieldLengthUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	texts := append(append([]string{}, fieldLengthSamples...), string(b), strings.Join(stemSamples, " "))
-	for _, line := range strings.Split(string(b), "\n") {
-		texts = append(texts, line)
-	}
+	texts = append(texts, strings.Split(string(b), "\n")...)
 	for _, text := range texts {
 		if got, want := fieldLength(text), fieldLengthRef(text); got != want {
 			t.Errorf("fieldLength(%.60q) = %d, want %d", text, got, want)
