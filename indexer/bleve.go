@@ -12,7 +12,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	unitok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 )
@@ -61,21 +60,32 @@ const (
 	keyTextAnalyzer = "ctx_en_key"
 )
 
-func newMapping() mapping.IndexMapping {
+// stemFilterName is the analyzers' Porter stemmer: bleve's, with a memo
+// (stemFilterType) of at most stemMemoSize terms in a build's mapping.
+const stemFilterName = "ctx_stem"
+
+func newMapping() mapping.IndexMapping { return mappingWith(stemMemoSize) }
+
+// mappingWith is the index mapping, its stemmer keeping at most stemMemo
+// terms (0: no memo).
+func mappingWith(stemMemo int) mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
+	if err := m.AddCustomTokenFilter(stemFilterName, map[string]any{"type": stemFilterType, "memo": stemMemo}); err != nil {
+		panic(err)
+	}
 	// bleve's English analyzer (en.AnalyzerName), stop words kept, and
 	// version numbers' shorter forms (versionForms).
 	if err := m.AddCustomAnalyzer(textAnalyzer, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     unitok.Name,
-		"token_filters": []any{en.PossessiveName, lowercase.Name, versionFilterName, porter.Name},
+		"token_filters": []any{en.PossessiveName, lowercase.Name, versionFilterName, stemFilterName},
 	}); err != nil {
 		panic(err)
 	}
 	if err := m.AddCustomAnalyzer(keyTextAnalyzer, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     unitok.Name,
-		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, versionFilterName, porter.Name},
+		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, versionFilterName, stemFilterName},
 	}); err != nil {
 		panic(err)
 	}
@@ -146,32 +156,38 @@ func newMapping() mapping.IndexMapping {
 // within a few percent of it, and only the average over all chunks is used.
 func fieldLength(text string) int64 {
 	var n int64
-	var word []byte
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	end := func() {
-		if len(word) > 0 {
-			n++
-			word = word[:0]
-		}
-	}
+	in := false // in a word
 	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
 		switch {
-		case isWord(r):
-			word = append(word, text[i:i+size]...)
-		case len(word) > 0 && (r == '.' || r == '\'' || r == '’') && i+size < len(text):
-			if r2, _ := utf8.DecodeRuneInString(text[i+size:]); isWord(r2) {
-				word = append(word, text[i:i+size]...)
-			} else {
-				end()
+		case isWordRune(r):
+			in = true
+		case in && (r == '.' || r == '\'' || r == '’') && i+size < len(text):
+			if r2, _ := utf8.DecodeRuneInString(text[i+size:]); !isWordRune(r2) {
+				in = false
+				n++
 			}
-		default:
-			end()
+		case in:
+			in = false
+			n++
 		}
 		i += size
 	}
-	end()
+	if in {
+		n++
+	}
 	return n
+}
+
+// isWordRune reports whether r is a letter or a digit (fieldLength).
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r|0x20 && r|0x20 <= 'z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // chunkID names chunk i of a file in the bleve index.

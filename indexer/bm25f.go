@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	index "github.com/blevesearch/bleve_index_api"
@@ -106,9 +107,9 @@ func bm25fTerm(idf float64, fields ...fieldFreq) float64 {
 }
 
 // fieldAnalyzer is textAnalyzer, for counting the heading field's tokens at
-// index time.
+// index time (stateless: its stemmer keeps no memo).
 var fieldAnalyzer = sync.OnceValue(func() analysis.Analyzer {
-	return newMapping().AnalyzerNamed(textAnalyzer)
+	return mappingWith(0).AnalyzerNamed(textAnalyzer)
 })
 
 // headTokens is the number of tokens textAnalyzer makes of head:
@@ -119,6 +120,31 @@ func headTokens(head string) int {
 		return 0
 	}
 	return len(fieldAnalyzer().Analyze([]byte(head)))
+}
+
+// headCount is headTokens(head), counted line by line: the analyzer's
+// words never span a line break (Unicode word segmentation breaks around
+// one), so head's tokens are its lines' tokens. lines holds the counts of
+// the lines met so far: the chunks of one document repeat their title and
+// first headings (processFile keeps one map a document). Text that is not
+// UTF-8 is counted whole: the segmenter stops at its first bad byte.
+func headCount(head string, lines map[string]int) int {
+	if !utf8.ValidString(head) {
+		return headTokens(head)
+	}
+	n := 0
+	for line := range strings.SplitSeq(head, "\n") {
+		if line == "" {
+			continue
+		}
+		c, ok := lines[line]
+		if !ok {
+			c = headTokens(line)
+			lines[line] = c
+		}
+		n += c
+	}
+	return n
 }
 
 // corpusStats are the collection statistics BM25F needs.

@@ -63,6 +63,16 @@ var (
 
 // extractLinks returns the body links of a document: lines are the file's
 // lines, s the structure of lines[base:] (the body after front matter).
+// inlineLinks is inlineLinkRE's matches in l, tried only when l has the
+// "](" every match has (the regexp, which has no literal start, was the
+// most of finding links).
+func inlineLinks(l string) [][]string {
+	if !strings.Contains(l, "](") {
+		return nil
+	}
+	return inlineLinkRE().FindAllStringSubmatch(l, -1)
+}
+
 func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
 	var out []rawLink
 	for i, kind := range s.Kinds {
@@ -92,7 +102,7 @@ func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
 			}
 			out = appendLink(out, LinkWiki, target, line, label)
 		}
-		for _, m := range inlineLinkRE().FindAllStringSubmatch(l, -1) {
+		for _, m := range inlineLinks(l) {
 			if m[1] == "!" {
 				continue
 			}

@@ -1121,8 +1121,9 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 	docs = make([]chunkDoc, len(p.Chunks))
 	kind := docKind(rel, p.Title)
 	docTitle, titleLen := "", 0
+	heads := map[string]int{} // headCount's, for this document
 	if !p.keyTitle {
-		docTitle, titleLen = p.Title, headTokens(p.Title)
+		docTitle, titleLen = p.Title, headCount(p.Title, heads)
 	}
 	for i, c := range p.Chunks {
 		extra := ""
@@ -1134,7 +1135,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 			title = ""
 		}
 		text, head, prefix := searchText(title, c, extra)
-		headLen := headTokens(head)
+		headLen := headCount(head, heads)
 		rec.Tokens += fieldLength(text)
 		rec.HeadTokens += int64(headLen)
 		rec.TitleTokens += int64(titleLen)

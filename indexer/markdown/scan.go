@@ -23,6 +23,41 @@ var (
 	listRE   = lazyre.New(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)`)
 )
 
+// afterIndent returns l without its leading spaces, and whether they were
+// at most three: the indent a block's first character may have. The
+// block regexps are tried only on a line whose first character after it
+// can start their block (fenceLine, atxLine, setextLine; a regexp for
+// every line was a tenth of parsing a document).
+func afterIndent(l string) (string, bool) {
+	t := strings.TrimLeft(l, " ")
+	return t, len(l)-len(t) <= 3
+}
+
+// fenceLine is fenceRE's submatches of l, whose text after its indent is t.
+func fenceLine(t string, indent3 bool, l string) []string {
+	if !indent3 || !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
+		return nil
+	}
+	return fenceRE().FindStringSubmatch(l)
+}
+
+// atxLine is atxRE's submatches of l, whose text after its indent is t.
+func atxLine(t string, indent3 bool, l string) []string {
+	if !indent3 || !strings.HasPrefix(t, "#") {
+		return nil
+	}
+	return atxRE().FindStringSubmatch(l)
+}
+
+// setextLine is setextRE's submatches of l, whose text after its indent is
+// t.
+func setextLine(t string, indent3 bool, l string) []string {
+	if !indent3 || !strings.HasPrefix(t, "=") && !strings.HasPrefix(t, "-") {
+		return nil
+	}
+	return setextRE().FindStringSubmatch(l)
+}
+
 // Kind classifies one body line.
 type Kind uint8
 
@@ -76,13 +111,14 @@ func Scan(lines []string) Body {
 			paraStart = -1
 			continue
 		}
-		if m := fenceRE().FindStringSubmatch(l); m != nil && (m[1][0] == '~' || !strings.Contains(m[2], "`")) {
+		t, indent3 := afterIndent(l)
+		if m := fenceLine(t, indent3, l); m != nil && (m[1][0] == '~' || !strings.Contains(m[2], "`")) {
 			fenceChar, fenceLen = m[1][0], len(m[1])
 			s.Kinds[i] = Code
 			paraStart = -1
 			continue
 		}
-		if t := strings.TrimLeft(l, " "); len(l)-len(t) <= 3 && strings.HasPrefix(t, "<!--") {
+		if indent3 && strings.HasPrefix(t, "<!--") {
 			s.Kinds[i] = Comment
 			if !strings.Contains(t[4:], "-->") {
 				inComment = true
@@ -90,7 +126,7 @@ func Scan(lines []string) Body {
 			paraStart = -1
 			continue
 		}
-		if m := atxRE().FindStringSubmatch(l); m != nil {
+		if m := atxLine(t, indent3, l); m != nil {
 			text, _ := StripHeadingID(strings.TrimSpace(atxEndRE().ReplaceAllString(m[2], "")))
 			s.Kinds[i] = HeadingLine
 			s.Headings = append(s.Headings, Heading{Level: len(m[1]), Text: strings.TrimSpace(text), Line: i})
@@ -98,7 +134,7 @@ func Scan(lines []string) Body {
 			continue
 		}
 		if paraStart >= 0 {
-			if m := setextRE().FindStringSubmatch(l); m != nil {
+			if m := setextLine(t, indent3, l); m != nil {
 				level := 1
 				if m[1][0] == '-' {
 					level = 2
@@ -131,7 +167,7 @@ func setextCandidate(l string) bool {
 	if len(l)-len(t) >= 4 || strings.HasPrefix(l, "\t") {
 		return false
 	}
-	if listRE().MatchString(l) {
+	if len(t) > 0 && (strings.IndexByte("-*+", t[0]) >= 0 || '0' <= t[0] && t[0] <= '9') && listRE().MatchString(l) {
 		return false
 	}
 	switch t[0] {
