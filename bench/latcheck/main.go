@@ -61,7 +61,7 @@ func main() {
 	}
 	groups := []group{{"1-4 words (bench/mcp)", benchmcp.Queries}}
 	for w := 5; w <= 12; w++ {
-		groups = append(groups, group{fmt.Sprintf("%d words", w), longQueries(w, 25)})
+		groups = append(groups, group{fmt.Sprintf("%d words", w), benchmcp.LongQueries(w, 25)})
 	}
 	if *only != "" {
 		groups = slices.DeleteFunc(groups, func(g group) bool { return !strings.HasPrefix(g.name, *only) })
@@ -152,24 +152,6 @@ func main() {
 	for _, t := range all[:min(*slowest, len(all))] {
 		fmt.Printf("  %6.2f ms  %q\n", msf(t.cpu), t.q)
 	}
-}
-
-// longQueries is bench/scale's: n queries of words words each, runs of
-// the words of benchmcp.Queries from a different start each.
-func longQueries(words, n int) []string {
-	var all []string
-	for _, q := range benchmcp.Queries {
-		all = append(all, strings.Fields(q)...)
-	}
-	qs := make([]string, n)
-	for i := range qs {
-		w := make([]string, words)
-		for j := range w {
-			w[j] = all[(i*5+j)%len(all)]
-		}
-		qs[i] = strings.Join(w, " ")
-	}
-	return qs
 }
 
 func cpuTime(who int) time.Duration {

@@ -270,28 +270,9 @@ func pct(ds []time.Duration, p float64) time.Duration {
 	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
 
-// longQueries are n queries of words words each: runs of the words of
-// benchmcp.Queries, one after the other from a different start each (so
-// they mix topics, as a long question often names several things).
-func longQueries(words, n int) []string {
-	var all []string
-	for _, q := range benchmcp.Queries {
-		all = append(all, strings.Fields(q)...)
-	}
-	qs := make([]string, n)
-	for i := range qs {
-		w := make([]string, words)
-		for j := range w {
-			w[j] = all[(i*5+j)%len(all)]
-		}
-		qs[i] = strings.Join(w, " ")
-	}
-	return qs
-}
-
 // searchByLength times, on one Reader of the project in dir (after a first
 // search that opens the index), rounds passes over bench/mcp's queries (one
-// to four words) and over longQueries of 5 to 12 words (25 of each length),
+// to four words) and over benchmcp.LongQueries of 5 to 12 words (25 of each length),
 // and prints each group's p50, p95 and CPU time per search (getrusage:
 // the machine is shared, CPU time moves less than wall time).
 func searchByLength(dir string, rounds int) error {
@@ -312,7 +293,7 @@ func searchByLength(dir string, rounds int) error {
 		groups = append(groups, struct {
 			name string
 			qs   []string
-		}{fmt.Sprintf("%d words", w), longQueries(w, 25)})
+		}{fmt.Sprintf("%d words", w), benchmcp.LongQueries(w, 25)})
 	}
 	fmt.Printf("search by query length, %s, load %s\n", dir, loadavg.String())
 	for _, g := range groups {

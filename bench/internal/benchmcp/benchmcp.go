@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
@@ -151,4 +152,24 @@ func CorpusProject(proj, corpus string) ([]indexer.Package, error) {
 		return nil, err
 	}
 	return p.Installed(read, &lockfile.Lock{}), nil
+}
+
+// LongQueries are n queries of words words each: runs of the words of
+// Queries, one after the other from a different start each (so they mix
+// topics, as a long question often names several things). bench/scale
+// and bench/latcheck time the same ones.
+func LongQueries(words, n int) []string {
+	var all []string
+	for _, q := range Queries {
+		all = append(all, strings.Fields(q)...)
+	}
+	qs := make([]string, n)
+	for i := range qs {
+		w := make([]string, words)
+		for j := range w {
+			w[j] = all[(i*5+j)%len(all)]
+		}
+		qs[i] = strings.Join(w, " ")
+	}
+	return qs
 }
