@@ -245,63 +245,11 @@ func (w *Workspace) packageChanges(ctx context.Context, alias string, oe, ne *lo
 		p.Status = changes.StatusUnchanged
 		return p, nil
 	}
-	var sizes map[string]int64
 	if st == nil && ((oe != nil && oe.Kind == project.KindGit) || (ne != nil && ne.Kind == project.KindGit)) {
 		st, _ = w.readState(alias)
 	}
-	if st != nil {
-		// The blobs ctx installed have the sizes it recorded: the size
-		// limit need not read them from the store.
-		sizes = make(map[string]int64, len(st.Files))
-		for _, f := range st.Files {
-			if f.Mode.IsRegular() {
-				sizes[f.Blob] = f.Size
-			}
-		}
-	}
-	// Two git trees are listed against each other: only the files that
-	// differ (what Compare and withhold look at), no folder the two share
-	// walked. Both sides are, or neither.
-	var oldAgainst, newAgainst string
-	if oe != nil && ne != nil && oe.Kind == project.KindGit && ne.Kind == project.KindGit {
-		oldAgainst, newAgainst = ne.Tree, oe.Tree
-	}
-	var dones []func()
-	defer func() {
-		for _, done := range dones {
-			done()
-		}
-	}()
-	read := func(e *lockfile.Entry, against string) ([]changes.File, string, bool, error) {
-		if e == nil {
-			return nil, "", false, nil
-		}
-		files, tree, diffed, done, err := w.entryFiles(ctx, alias, *e, sizes, against)
-		if err != nil {
-			return nil, "", false, err
-		}
-		dones = append(dones, done)
-		return files, tree, diffed, nil
-	}
-	oldFiles, oldTree, oldDiffed, err := read(oe, oldAgainst)
-	var newFiles []changes.File
-	var newTree string
-	var newDiffed bool
-	if err == nil {
-		newFiles, newTree, newDiffed, err = read(ne, newAgainst)
-	}
-	// Each side was listed against the tree the other has (not only the
-	// one its lock entry names), or neither was: a store that lacked
-	// the other's tree listed its side whole, and the other is read
-	// whole too.
-	if err == nil && (oldDiffed || newDiffed) && !(oldDiffed && newDiffed && oldTree == newAgainst && newTree == oldAgainst) {
-		if oldDiffed {
-			oldFiles, _, _, err = read(oe, "")
-		}
-		if err == nil && newDiffed {
-			newFiles, _, _, err = read(ne, "")
-		}
-	}
+	oldFiles, newFiles, done, err := w.sideFiles(ctx, alias, oe, ne, knownSizes(st))
+	defer done()
 	if err != nil {
 		var u errUnavailable
 		if errors.As(err, &u) || ctx.Err() == nil {
@@ -327,6 +275,78 @@ func (w *Workspace) packageChanges(ctx context.Context, alias string, oe, ne *lo
 		p.Status = changes.StatusUnchanged
 	}
 	return p, nil
+}
+
+// knownSizes are the sizes of the blobs ctx installed, as st recorded
+// them (nil without a state): the size limit need not read them from the
+// store.
+func knownSizes(st *pkgState) map[string]int64 {
+	if st == nil {
+		return nil
+	}
+	sizes := make(map[string]int64, len(st.Files))
+	for _, f := range st.Files {
+		if f.Mode.IsRegular() {
+			sizes[f.Blob] = f.Size
+		}
+	}
+	return sizes
+}
+
+// sideFiles lists the files of the package versions oe and ne pin (either
+// may be nil) for packageChanges; done releases what the listing holds
+// (call it once the files are read, also after an error). Two git trees
+// are listed against each other: only the files that differ (what
+// Compare and withhold look at), no folder the two share walked. Both
+// sides are, or neither.
+func (w *Workspace) sideFiles(ctx context.Context, alias string, oe, ne *lockfile.Entry, sizes map[string]int64) (oldFiles, newFiles []changes.File, done func(), err error) {
+	var dones []func()
+	done = func() {
+		for _, d := range dones {
+			d()
+		}
+	}
+	read := func(e *lockfile.Entry, against string) ([]changes.File, string, bool, error) {
+		if e == nil {
+			return nil, "", false, nil
+		}
+		files, tree, diffed, d, err := w.entryFiles(ctx, alias, *e, sizes, against)
+		if err != nil {
+			return nil, "", false, err
+		}
+		dones = append(dones, d)
+		return files, tree, diffed, nil
+	}
+	var oldAgainst, newAgainst string
+	if oe != nil && ne != nil && oe.Kind == project.KindGit && ne.Kind == project.KindGit {
+		oldAgainst, newAgainst = ne.Tree, oe.Tree
+	}
+	oldFiles, oldTree, oldDiffed, err := read(oe, oldAgainst)
+	if err != nil {
+		return nil, nil, done, err
+	}
+	newFiles, newTree, newDiffed, err := read(ne, newAgainst)
+	if err != nil {
+		return nil, nil, done, err
+	}
+	// Each side was listed against the tree the other has (not only the
+	// one its lock entry names), or neither was: a store that lacked
+	// the other's tree listed its side whole, and the other is read
+	// whole too.
+	if oldDiffed && newDiffed && oldTree == newAgainst && newTree == oldAgainst {
+		return oldFiles, newFiles, done, nil
+	}
+	if oldDiffed {
+		if oldFiles, _, _, err = read(oe, ""); err != nil {
+			return nil, nil, done, err
+		}
+	}
+	if newDiffed {
+		if newFiles, _, _, err = read(ne, ""); err != nil {
+			return nil, nil, done, err
+		}
+	}
+	return oldFiles, newFiles, done, nil
 }
 
 // withhold leaves out of files the documents audience rules kept out of
