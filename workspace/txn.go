@@ -205,6 +205,12 @@ func (w *Workspace) swapState(j *journal, refresh func(*pkgState) error) error {
 	if !exists(st) && j.State == nil {
 		return nil
 	}
+	if j.State != nil && j.staged == nil && !exists(st) && w.stateHasHead(j.Alias, j.State.Head) {
+		// Recovery after the state was written: its stamps are the files'
+		// as the patch left them. Stamping them again from the disk would
+		// vouch for an edit made since the crash.
+		return nil
+	}
 	if err := w.fault("swap-state", j.Alias); err != nil {
 		return err
 	}
@@ -230,6 +236,15 @@ func (w *Workspace) swapState(j *journal, refresh func(*pkgState) error) error {
 		}
 	}
 	return w.fs.Rename(st, w.statePath(j.Alias))
+}
+
+// stateHasHead says the state in place for alias is the one head
+// describes (commit, tree and content hash): a patch's new state, written
+// before a crash. A patch's old state has another content hash unless
+// the patch changed nothing but stamps, which the guard checks again.
+func (w *Workspace) stateHasHead(alias string, head *pkgState) bool {
+	cur, err := readStateFile(w.statePath(alias))
+	return err == nil && cur.Rev == head.Rev && cur.Tree == head.Tree && cur.Hash == head.Hash
 }
 
 // patchedState is the state j's change staged: in memory (j.staged), else
