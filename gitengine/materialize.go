@@ -519,7 +519,15 @@ func walkAll(st storer.EncodedObjectStorer, tree *object.Tree, diff *diffBase) (
 			other, diff.used = t, true
 		}
 	}
-	if err := walk(st, tree, other, "", 0, &entries, &skipped); err != nil {
+	err := walk(st, tree, other, "", 0, &entries, &skipped)
+	if err != nil && other != nil {
+		// A folder of diff's tree is not in st (an interrupted or foreign
+		// store): this tree is listed whole, and the caller reads the
+		// other side whole too (used is false).
+		entries, skipped, diff.used = nil, nil, false
+		err = walk(st, tree, nil, "", 0, &entries, &skipped)
+	}
+	if err != nil {
 		return plumbing.ZeroHash, nil, nil, err
 	}
 	return tree.Hash, entries, skipped, nil
@@ -541,6 +549,15 @@ func walk(st storer.EncodedObjectStorer, tree, other *object.Tree, prefix string
 			} else {
 				theirs[te.Name] = object.TreeEntry{} // a duplicate: nothing is the same as it
 			}
+		}
+		// A name this tree holds twice is not the same as the other's
+		// either: which of its entries is listed is decided below.
+		mine := make(map[string]bool, len(tree.Entries))
+		for _, te := range tree.Entries {
+			if mine[te.Name] {
+				theirs[te.Name] = object.TreeEntry{}
+			}
+			mine[te.Name] = true
 		}
 	}
 	seen := make(map[string]bool, len(tree.Entries))
