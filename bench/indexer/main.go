@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/loadavg"
+	"github.com/ctx-dev/ctx/bench/internal/stat"
 	"github.com/ctx-dev/ctx/indexer"
 )
 
@@ -87,14 +88,14 @@ func main() {
 	if *memprofile != "" {
 		peak = watchPeakHeap()
 	}
-	cpu0 := cpuTime()
+	cpu0 := stat.CPU()
 	start := time.Now()
 	rep, err := indexer.Sync(ctx, cdir, pkgs, opts)
 	if err != nil {
 		log.Fatal(err)
 	}
 	full := time.Since(start)
-	cpu := cpuTime() - cpu0
+	cpu := stat.CPU() - cpu0
 	if *cpuprofile != "" {
 		pprof.StopCPUProfile()
 	}
@@ -212,13 +213,6 @@ func main() {
 	slices.Sort(fresh[1:])
 	fmt.Printf("freshness check (stat of %d files): first %v (loads the catalogue), then median %v\n", files, first.Round(time.Microsecond), fresh[6].Round(time.Microsecond))
 	fmt.Printf("peak RSS (whole run): %d MB\n", maxRSS()>>20)
-}
-
-// cpuTime is the process's user + system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func maxRSS() int64 {

@@ -27,11 +27,11 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 	"github.com/ctx-dev/ctx/bench/internal/loadavg"
+	"github.com/ctx-dev/ctx/bench/internal/stat"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -126,25 +126,25 @@ func main() {
 		var cpus []time.Duration
 		var ms0, ms1 runtime.MemStats
 		runtime.ReadMemStats(&ms0)
-		cpu0, flt0 := cpuTime(syscall.RUSAGE_SELF), minorFaults()
+		cpu0, flt0 := stat.CPU(), stat.MinorFaults()
 		for range *rounds {
 			for i, q := range g.qs {
-				t0 := cpuTime(1) // RUSAGE_THREAD
+				t0 := stat.ThreadCPU()
 				if _, err := r.Search(ctx, indexer.Query{Text: q, Limit: 10, BestPerDocument: i%2 == 1}); err != nil {
 					log.Fatal(err)
 				}
-				d := cpuTime(1) - t0
+				d := stat.ThreadCPU() - t0
 				cpus = append(cpus, d)
 				all = append(all, timed{q, d})
 			}
 		}
-		cpu, flt := cpuTime(syscall.RUSAGE_SELF)-cpu0, minorFaults()-flt0
+		cpu, flt := stat.CPU()-cpu0, stat.MinorFaults()-flt0
 		runtime.ReadMemStats(&ms1)
 		n := len(cpus)
 		total += cpu
 		totalN += n
 		fmt.Printf("%-22s %4d searches  CPU a search %6.2f ms (thread p50 %6.2f, p95 %6.2f)  %7d allocs %6d KB %5d page faults a search\n", g.name, n,
-			msf(cpu/time.Duration(n)), msf(pct(cpus, 0.5)), msf(pct(cpus, 0.95)),
+			msf(cpu/time.Duration(n)), msf(stat.Quantile(cpus, 0.5)), msf(stat.Quantile(cpus, 0.95)),
 			(ms1.Mallocs-ms0.Mallocs)/uint64(n), (ms1.TotalAlloc-ms0.TotalAlloc)/uint64(n)/1024, flt/int64(n))
 	}
 	fmt.Printf("%-22s %4d searches  CPU a search %6.2f ms (load %s)\n", "all", totalN, msf(total/time.Duration(totalN)), loadavg.String())
@@ -152,31 +152,6 @@ func main() {
 	for _, t := range all[:min(*slowest, len(all))] {
 		fmt.Printf("  %6.2f ms  %q\n", msf(t.cpu), t.q)
 	}
-}
-
-func cpuTime(who int) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(who, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func minorFaults() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Minflt
-}
-
-func pct(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
 
 func msf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

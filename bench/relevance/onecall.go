@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+	"github.com/ctx-dev/ctx/bench/internal/stat"
 
-	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/ctx-dev/ctx/mcpserver"
 )
 
 // oneCall measures the one-call answer rate (issue 14): for each query, one
@@ -42,7 +44,7 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 		return n
 	}
 	answered := 0
-	cpu0 := cpuTime()
+	cpu0 := stat.CPU()
 	var tokens []int
 	var took []time.Duration
 	var lines []string
@@ -105,7 +107,7 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 			over++
 		}
 	}
-	cpu := (cpuTime() - cpu0) / time.Duration(len(qs))
+	cpu := (stat.CPU() - cpu0) / time.Duration(len(qs))
 	slices.Sort(took)
 	fmt.Printf("one-call answers, read_relevant maxTokens %d: %d/%d answered (rate %.3f); tokens per answer (o200k, as shown) median %d, max %d; over maxTokens: %d; call time p50 %v, max %v; CPU per call (client and server) %v\n",
 		maxTokens, answered, len(qs), float64(answered)/float64(len(qs)), median, sorted[len(sorted)-1], over,

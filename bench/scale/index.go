@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+	"github.com/ctx-dev/ctx/bench/internal/stat"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -223,7 +224,7 @@ func indexMD(dir string, budget, runs int) (indexMDResult, error) {
 		}
 		ns = append(ns, time.Since(start))
 	}
-	res.render, res.noop = pct(rs, 0.5), pct(ns, 0.5)
+	res.render, res.noop = stat.Quantile(rs, 0.5), stat.Quantile(ns, 0.5)
 	return res, nil
 }
 
@@ -260,16 +261,6 @@ func searchMCP(bin, dir string, n int) ([]time.Duration, error) {
 	return ds[1:], nil
 }
 
-// pct is the p-quantile of sorted ds.
-func pct(ds []time.Duration, p float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(p*float64(len(s))))]
-}
-
 // searchByLength times, on one Reader of the project in dir (after a first
 // search that opens the index), rounds passes over bench/mcp's queries (one
 // to four words) and over benchmcp.LongQueries of 5 to 12 words (25 of each length),
@@ -298,7 +289,7 @@ func searchByLength(dir string, rounds int) error {
 	fmt.Printf("search by query length, %s, load %s\n", dir, loadavg.String())
 	for _, g := range groups {
 		var ds []time.Duration
-		cpu0 := cpuTime()
+		cpu0 := stat.CPU()
 		for range rounds {
 			for i, q := range g.qs {
 				start := time.Now()
@@ -308,9 +299,9 @@ func searchByLength(dir string, rounds int) error {
 				ds = append(ds, time.Since(start))
 			}
 		}
-		cpu := (cpuTime() - cpu0) / time.Duration(len(ds))
+		cpu := (stat.CPU() - cpu0) / time.Duration(len(ds))
 		fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search\n", g.name, len(ds),
-			float64(pct(ds, 0.5).Microseconds())/1000, float64(pct(ds, 0.95).Microseconds())/1000, float64(cpu.Microseconds())/1000)
+			float64(stat.Quantile(ds, 0.5).Microseconds())/1000, float64(stat.Quantile(ds, 0.95).Microseconds())/1000, float64(cpu.Microseconds())/1000)
 	}
 	return nil
 }
@@ -321,17 +312,17 @@ func searchByLength(dir string, rounds int) error {
 // index opened, searched once and closed: a server's search after the
 // Reader closed its idle index), with the minor page faults a search.
 func searchCold(dir string, n, cold int) error {
-	cpu0 := cpuTime()
+	cpu0 := stat.CPU()
 	ds, err := searchInProcess(dir, n)
 	if err != nil {
 		return err
 	}
-	cpu := (cpuTime() - cpu0) / time.Duration(len(ds)+1)
+	cpu := (stat.CPU() - cpu0) / time.Duration(len(ds)+1)
 	fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search (load %s)\n", "short, one Reader", len(ds),
-		msf(pct(ds, 0.5)), msf(pct(ds, 0.95)), msf(cpu), loadavg.String())
+		msf(stat.Quantile(ds, 0.5)), msf(stat.Quantile(ds, 0.95)), msf(cpu), loadavg.String())
 	ctx := context.Background()
 	ds = ds[:0]
-	cpu0, faults0 := cpuTime(), minorFaults()
+	cpu0, faults0 := stat.CPU(), stat.MinorFaults()
 	for i := range cold {
 		start := time.Now()
 		r, err := indexer.OpenReader(filepath.Join(dir, project.DirName))
@@ -345,9 +336,9 @@ func searchCold(dir string, n, cold int) error {
 		}
 		ds = append(ds, time.Since(start))
 	}
-	cpu = (cpuTime() - cpu0) / time.Duration(cold)
+	cpu = (stat.CPU() - cpu0) / time.Duration(cold)
 	fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search, %d page faults a search (load %s)\n", "short, new Reader each", cold,
-		msf(pct(ds, 0.5)), msf(pct(ds, 0.95)), msf(cpu), (minorFaults()-faults0)/int64(cold), loadavg.String())
+		msf(stat.Quantile(ds, 0.5)), msf(stat.Quantile(ds, 0.95)), msf(cpu), (stat.MinorFaults()-faults0)/int64(cold), loadavg.String())
 	return nil
 }
 

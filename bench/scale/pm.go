@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/stat"
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/project"
@@ -129,7 +130,7 @@ func manyPackages(work, bin string, v *vocab, n, runs int) (manyResult, error) {
 			}
 			ds = append(ds, d)
 		}
-		*c.d = pct(ds, 0.5)
+		*c.d = stat.Quantile(ds, 0.5)
 	}
 	return res, nil
 }
@@ -243,6 +244,6 @@ func installVsNative(work, bin string, v *vocab, n, rounds int) (installResult, 
 		}
 		ds = append(ds, d)
 	}
-	res.noop = pct(ds, 0.5)
+	res.noop = stat.Quantile(ds, 0.5)
 	return res, nil
 }

@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/ctx-dev/ctx/bench/internal/stat"
 )
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
@@ -41,8 +43,8 @@ func report(started, ended string, budget, nq int, rows []scaleRow, many *manyRe
 				cell("build", fmt.Sprintf("%.1f s", float64(r.build.Ms)/1000)),
 				cell("build", fmt.Sprintf("%d MB", r.build.RSSMB)),
 				cell("incr", ms(r.incr)),
-				cell("search", ms(pct(r.search, 0.5))+" / "+ms(pct(r.search, 0.95))),
-				cell("mcp", ms(pct(r.mcp, 0.5))+" / "+ms(pct(r.mcp, 0.95))),
+				cell("search", ms(stat.Quantile(r.search, 0.5))+" / "+ms(stat.Quantile(r.search, 0.95))),
+				cell("mcp", ms(stat.Quantile(r.mcp, 0.5))+" / "+ms(stat.Quantile(r.mcp, 0.95))),
 				cell("indexmd", ms(r.md.render)+" / "+ms(r.md.noop)),
 				cell("indexmd", fmt.Sprintf("%d (%d)%s", r.md.tokens, budget, over)))
 		}
@@ -66,7 +68,7 @@ func report(started, ended string, budget, nq int, rows []scaleRow, many *manyRe
 			ncpu = append(ncpu, ms(inst.nativeCPU[i]))
 		}
 		fmt.Fprintf(&b, "`ctx install --frozen` of %d packages from a lock (fresh clone, cold cache, the ctx binary) vs native git one after another, alternating: ctx %s, native %s: **%.2f×** (medians). HTTP requests per install: ctx %d, native %d. CPU time of the install with the server's for it (user + system): ctx %s, native %s. No-op `ctx update` of the %d: %s (median of 5).\n\n",
-			inst.packages, strings.Join(cs, " / "), strings.Join(ns, " / "), float64(pct(inst.native, 0.5))/float64(pct(inst.ctx, 0.5)), inst.ctxRequests, inst.nativeRequests,
+			inst.packages, strings.Join(cs, " / "), strings.Join(ns, " / "), float64(stat.Quantile(inst.native, 0.5))/float64(stat.Quantile(inst.ctx, 0.5)), inst.ctxRequests, inst.nativeRequests,
 			strings.Join(ccpu, " / "), strings.Join(ncpu, " / "), inst.packages, ms(inst.noop))
 	}
 	b.WriteString(goals(rows, many, inst))
@@ -99,8 +101,8 @@ func goals(rows []scaleRow, many *manyResult, inst *installResult) string {
 		}
 		line("build", "full build", "≤ 40 s", fmt.Sprintf("%.1f s", float64(top.build.Ms)/1000), top.build.Ms <= 40000)
 		line("build", "peak RSS of the build", "≤ 600 MB", fmt.Sprintf("%d MB", top.build.RSSMB), top.build.RSSMB <= 600)
-		line("search", "search p95, in-process", "≤ 15 ms", ms(pct(top.search, 0.95)), pct(top.search, 0.95) <= 15*time.Millisecond)
-		line("mcp", "search p95, over MCP", "≤ 20 ms", ms(pct(top.mcp, 0.95)), pct(top.mcp, 0.95) <= 20*time.Millisecond)
+		line("search", "search p95, in-process", "≤ 15 ms", ms(stat.Quantile(top.search, 0.95)), stat.Quantile(top.search, 0.95) <= 15*time.Millisecond)
+		line("mcp", "search p95, over MCP", "≤ 20 ms", ms(stat.Quantile(top.mcp, 0.95)), stat.Quantile(top.mcp, 0.95) <= 20*time.Millisecond)
 		line("incr", "incremental update, one file", "≤ 200 ms", ms(top.incr), top.incr <= 200*time.Millisecond)
 		line("indexmd", "INDEX.md within its budget", "every run", fmt.Sprintf("%d over", top.md.over), top.md.over == 0)
 	}
@@ -113,7 +115,7 @@ func goals(rows []scaleRow, many *manyResult, inst *installResult) string {
 		}
 	}
 	if inst != nil {
-		x := float64(pct(inst.native, 0.5)) / float64(pct(inst.ctx, 0.5))
+		x := float64(stat.Quantile(inst.native, 0.5)) / float64(stat.Quantile(inst.ctx, 0.5))
 		fmt.Fprintf(&b, "| install of %d packages vs native git | ≥ 3× faster | %.2f× | %s |\n", inst.packages, x, verdict(x >= 3))
 		fmt.Fprintf(&b, "| no-op update of %d packages | ≤ 500 ms | %s | %s |\n", inst.packages, ms(inst.noop), verdict(inst.noop <= 500*time.Millisecond))
 	}
@@ -131,10 +133,10 @@ func plotRows(path string, rows []scaleRow) error {
 			rss = append(rss, plotter.XY{X: x, Y: float64(r.build.RSSMB)})
 		}
 		if r.measured["search"] {
-			search = append(search, plotter.XY{X: x, Y: float64(pct(r.search, 0.95).Microseconds()) / 1000})
+			search = append(search, plotter.XY{X: x, Y: float64(stat.Quantile(r.search, 0.95).Microseconds()) / 1000})
 		}
 		if r.measured["mcp"] {
-			mcp = append(mcp, plotter.XY{X: x, Y: float64(pct(r.mcp, 0.95).Microseconds()) / 1000})
+			mcp = append(mcp, plotter.XY{X: x, Y: float64(stat.Quantile(r.mcp, 0.95).Microseconds()) / 1000})
 		}
 	}
 	mk := func(title, y string, lines ...any) (*plot.Plot, error) {

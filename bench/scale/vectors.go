@@ -6,10 +6,10 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+	"github.com/ctx-dev/ctx/bench/internal/stat"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -64,12 +64,12 @@ func vectorsPart(dir string, dims, n int) (vectorsResult, error) {
 	ctxDir := filepath.Join(dir, project.DirName)
 	ctx := context.Background()
 	e := stubEmbedder{dims: dims}
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, start := stat.CPU(), time.Now()
 	rep, err := indexer.EmbedIndex(ctx, ctxDir, e, indexer.EmbedOptions{Group: 4096})
 	if err != nil {
 		return res, err
 	}
-	res.embedMs, res.embedCPU = time.Since(start).Milliseconds(), cpuTime()-cpu0
+	res.embedMs, res.embedCPU = time.Since(start).Milliseconds(), stat.CPU()-cpu0
 	res.vectors, res.bytes = rep.Vectors, rep.Bytes
 	return hybridSearches(res, dir, n)
 }
@@ -89,11 +89,11 @@ func hybridSearches(res vectorsResult, dir string, n int) (vectorsResult, error)
 	if _, err := r.Search(ctx, indexer.Query{Text: "warm up"}); err != nil {
 		return res, err
 	}
-	cpu0, start := cpuTime(), time.Now()
+	cpu0, start := stat.CPU(), time.Now()
 	if _, note, err := r.SearchHybrid(ctx, indexer.Query{Text: "warm up"}, sem); err != nil || note != "" {
 		return res, fmt.Errorf("hybrid: %v %s", err, note)
 	}
-	res.firstHybrid, res.firstHybridCPUTime = time.Since(start), cpuTime()-cpu0
+	res.firstHybrid, res.firstHybridCPUTime = time.Since(start), stat.CPU()-cpu0
 	// Lexical and hybrid alternate query by query (which goes first
 	// alternating too), so that load and caches weigh alike on both.
 	var ds [2][]time.Duration
@@ -106,18 +106,18 @@ func hybridSearches(res vectorsResult, dir string, n int) (vectorsResult, error)
 			if side == 0 {
 				s = nil
 			}
-			cpu0, start := cpuTime(), time.Now()
+			cpu0, start := stat.CPU(), time.Now()
 			if _, _, err := r.SearchHybrid(ctx, q, s); err != nil {
 				return res, err
 			}
 			ds[side] = append(ds[side], time.Since(start))
-			cpu[side] += cpuTime() - cpu0
+			cpu[side] += stat.CPU() - cpu0
 		}
 	}
 	lex, hyb := ds[0], ds[1]
 	lexCPU, hybCPU := cpu[0]/time.Duration(n), cpu[1]/time.Duration(n)
-	res.lexP50, res.lexP95, res.lexCPU = pct(lex, 0.5), pct(lex, 0.95), lexCPU
-	res.hybP50, res.hybP95, res.hybCPU = pct(hyb, 0.5), pct(hyb, 0.95), hybCPU
+	res.lexP50, res.lexP95, res.lexCPU = stat.Quantile(lex, 0.5), stat.Quantile(lex, 0.95), lexCPU
+	res.hybP50, res.hybP95, res.hybCPU = stat.Quantile(hyb, 0.5), stat.Quantile(hyb, 0.95), hybCPU
 	return res, nil
 }
 
@@ -130,22 +130,4 @@ func (v vectorsResult) String() string {
 	return fmt.Sprintf("vectors %d dims: %s; first hybrid search (reads vectors.bin) %s (%s CPU); search p50/p95 lexical %s / %s (%s CPU each), hybrid %s / %s (%s CPU each)",
 		v.dims, made, ms(v.firstHybrid), ms(v.firstHybridCPUTime),
 		ms(v.lexP50), ms(v.lexP95), ms(v.lexCPU), ms(v.hybP50), ms(v.hybP95), ms(v.hybCPU))
-}
-
-// cpuTime is this process's user and system time.
-// minorFaults is the process's minor page faults so far.
-func minorFaults() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Minflt
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
