@@ -179,18 +179,6 @@ func (f *stemFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 	return input
 }
 
-// memoSize is the number of terms in the memo.
-func (f *stemFilter) memoSize() int {
-	n := 0
-	for i := range f.shards {
-		sh := &f.shards[i]
-		sh.mu.RLock()
-		n += len(sh.memo)
-		sh.mu.RUnlock()
-	}
-	return n
-}
-
 // stem is what bleve's porter filter makes of term.
 func (f *stemFilter) stem(term []byte) []byte {
 	if f.shards == nil || len(term) > stemMemoMaxLen {

@@ -155,3 +155,15 @@ func referenceMapping(t *testing.T) mapping.IndexMapping {
 	}
 	return m
 }
+
+// memoSize is the number of terms in the memo.
+func (f *stemFilter) memoSize() int {
+	n := 0
+	for i := range f.shards {
+		sh := &f.shards[i]
+		sh.mu.RLock()
+		n += len(sh.memo)
+		sh.mu.RUnlock()
+	}
+	return n
+}
