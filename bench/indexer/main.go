@@ -88,14 +88,14 @@ func main() {
 	if *memprofile != "" {
 		peak = watchPeakHeap()
 	}
-	cpu0 := stat.CPU()
+	cpu0 := stat.CPU(stat.Process)
 	start := time.Now()
 	rep, err := indexer.Sync(ctx, cdir, pkgs, opts)
 	if err != nil {
 		log.Fatal(err)
 	}
 	full := time.Since(start)
-	cpu := stat.CPU() - cpu0
+	cpu := stat.CPU(stat.Process) - cpu0
 	if *cpuprofile != "" {
 		pprof.StopCPUProfile()
 	}

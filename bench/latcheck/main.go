@@ -126,19 +126,19 @@ func main() {
 		var cpus []time.Duration
 		var ms0, ms1 runtime.MemStats
 		runtime.ReadMemStats(&ms0)
-		cpu0, flt0 := stat.CPU(), stat.MinorFaults()
+		cpu0, flt0 := stat.CPU(stat.Process), stat.MinorFaults()
 		for range *rounds {
 			for i, q := range g.qs {
-				t0 := stat.ThreadCPU()
+				t0 := stat.CPU(stat.Thread)
 				if _, err := r.Search(ctx, indexer.Query{Text: q, Limit: 10, BestPerDocument: i%2 == 1}); err != nil {
 					log.Fatal(err)
 				}
-				d := stat.ThreadCPU() - t0
+				d := stat.CPU(stat.Thread) - t0
 				cpus = append(cpus, d)
 				all = append(all, timed{q, d})
 			}
 		}
-		cpu, flt := stat.CPU()-cpu0, stat.MinorFaults()-flt0
+		cpu, flt := stat.CPU(stat.Process)-cpu0, stat.MinorFaults()-flt0
 		runtime.ReadMemStats(&ms1)
 		n := len(cpus)
 		total += cpu

@@ -48,7 +48,7 @@ func hybridBench(ctx context.Context, dir string, r *indexer.Reader, qs []query,
 		log.Fatal(err)
 	}
 	defer c.Close()
-	start, cpu0 := time.Now(), stat.CPU()
+	start, cpu0 := time.Now(), stat.CPU(stat.Process)
 	last := time.Now()
 	rep, err := indexer.EmbedIndex(ctx, dir, c, indexer.EmbedOptions{Progress: func(done, total int, el time.Duration) {
 		if time.Since(last) > 30*time.Second || done == total {
@@ -61,7 +61,7 @@ func hybridBench(ctx context.Context, dir string, r *indexer.Reader, qs []query,
 		log.Fatal(err)
 	}
 	fmt.Printf("embedded %d chunks (%d kept) of %d with %s, %d dims: %d vectors, %d bytes; %v wall, %v CPU of this process (the server's not counted)\n",
-		rep.Embedded, rep.Reused, rep.Chunks, model, rep.Dims, rep.Vectors, rep.Bytes, time.Since(start).Round(time.Second), (stat.CPU() - cpu0).Round(time.Millisecond))
+		rep.Embedded, rep.Reused, rep.Chunks, model, rep.Dims, rep.Vectors, rep.Bytes, time.Since(start).Round(time.Second), (stat.CPU(stat.Process) - cpu0).Round(time.Millisecond))
 
 	// The queries' vectors, once each.
 	var mu sync.Mutex

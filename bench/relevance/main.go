@@ -99,11 +99,11 @@ func main() {
 	pkgs, qs = keepPackages(pkgs, qs, *only)
 	dir := filepath.Join(tmp, project.DirName)
 	ctx := context.Background()
-	cpu0, start := stat.CPU(), time.Now()
+	cpu0, start := stat.CPU(stat.Process), time.Now()
 	if _, err := indexer.Sync(ctx, dir, pkgs, indexer.Options{}); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("build (full unless -work holds it): %v wall, %v CPU (user+sys)\n", time.Since(start).Round(time.Millisecond), (stat.CPU() - cpu0).Round(time.Millisecond))
+	fmt.Printf("build (full unless -work holds it): %v wall, %v CPU (user+sys)\n", time.Since(start).Round(time.Millisecond), (stat.CPU(stat.Process) - cpu0).Round(time.Millisecond))
 	r, err := indexer.OpenReader(dir)
 	if err != nil {
 		log.Fatal(err)
@@ -220,7 +220,7 @@ func main() {
 func latency(ctx context.Context, r *indexer.Reader, qs []query, n int) {
 	var all []time.Duration
 	best := make([]time.Duration, len(qs))
-	cpu0 := stat.CPU()
+	cpu0 := stat.CPU(stat.Process)
 	for i := 0; i < n; i++ {
 		for j, q := range qs {
 			start := time.Now()
@@ -234,7 +234,7 @@ func latency(ctx context.Context, r *indexer.Reader, qs []query, n int) {
 			}
 		}
 	}
-	cpu := stat.CPU() - cpu0
+	cpu := stat.CPU(stat.Process) - cpu0
 	pct := func(ds []time.Duration, p float64) time.Duration {
 		ds = append([]time.Duration(nil), ds...)
 		sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
@@ -248,7 +248,7 @@ func latency(ctx context.Context, r *indexer.Reader, qs []query, n int) {
 // Reader: what a search costs when the index is opened for it.
 func coldLatency(ctx context.Context, dir string, qs []query, n int) {
 	var all []time.Duration
-	cpu0 := stat.CPU()
+	cpu0 := stat.CPU(stat.Process)
 	for i := 0; i < n; i++ {
 		for j, q := range qs {
 			start := time.Now()
@@ -263,7 +263,7 @@ func coldLatency(ctx context.Context, dir string, qs []query, n int) {
 			all = append(all, time.Since(start))
 		}
 	}
-	cpu := stat.CPU() - cpu0
+	cpu := stat.CPU(stat.Process) - cpu0
 	sort.Slice(all, func(a, b int) bool { return all[a] < all[b] })
 	pct := func(p float64) time.Duration { return all[int(p*float64(len(all)-1))].Round(10 * time.Microsecond) }
 	fmt.Printf("cold (a new Reader each), %d queries × %d: p50 %v p95 %v; CPU (user+sys, GC included) %v per search\n",

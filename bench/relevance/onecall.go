@@ -44,7 +44,7 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 		return n
 	}
 	answered := 0
-	cpu0 := stat.CPU()
+	cpu0 := stat.CPU(stat.Process)
 	var tokens []int
 	var took []time.Duration
 	var lines []string
@@ -107,7 +107,7 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 			over++
 		}
 	}
-	cpu := (stat.CPU() - cpu0) / time.Duration(len(qs))
+	cpu := (stat.CPU(stat.Process) - cpu0) / time.Duration(len(qs))
 	slices.Sort(took)
 	fmt.Printf("one-call answers, read_relevant maxTokens %d: %d/%d answered (rate %.3f); tokens per answer (o200k, as shown) median %d, max %d; over maxTokens: %d; call time p50 %v, max %v; CPU per call (client and server) %v\n",
 		maxTokens, answered, len(qs), float64(answered)/float64(len(qs)), median, sorted[len(sorted)-1], over,

@@ -289,7 +289,7 @@ func searchByLength(dir string, rounds int) error {
 	fmt.Printf("search by query length, %s, load %s\n", dir, loadavg.String())
 	for _, g := range groups {
 		var ds []time.Duration
-		cpu0 := stat.CPU()
+		cpu0 := stat.CPU(stat.Process)
 		for range rounds {
 			for i, q := range g.qs {
 				start := time.Now()
@@ -299,7 +299,7 @@ func searchByLength(dir string, rounds int) error {
 				ds = append(ds, time.Since(start))
 			}
 		}
-		cpu := (stat.CPU() - cpu0) / time.Duration(len(ds))
+		cpu := (stat.CPU(stat.Process) - cpu0) / time.Duration(len(ds))
 		fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search\n", g.name, len(ds),
 			float64(stat.Quantile(ds, 0.5).Microseconds())/1000, float64(stat.Quantile(ds, 0.95).Microseconds())/1000, float64(cpu.Microseconds())/1000)
 	}
@@ -312,17 +312,17 @@ func searchByLength(dir string, rounds int) error {
 // index opened, searched once and closed: a server's search after the
 // Reader closed its idle index), with the minor page faults a search.
 func searchCold(dir string, n, cold int) error {
-	cpu0 := stat.CPU()
+	cpu0 := stat.CPU(stat.Process)
 	ds, err := searchInProcess(dir, n)
 	if err != nil {
 		return err
 	}
-	cpu := (stat.CPU() - cpu0) / time.Duration(len(ds)+1)
+	cpu := (stat.CPU(stat.Process) - cpu0) / time.Duration(len(ds)+1)
 	fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search (load %s)\n", "short, one Reader", len(ds),
 		msf(stat.Quantile(ds, 0.5)), msf(stat.Quantile(ds, 0.95)), msf(cpu), loadavg.String())
 	ctx := context.Background()
 	ds = ds[:0]
-	cpu0, faults0 := stat.CPU(), stat.MinorFaults()
+	cpu0, faults0 := stat.CPU(stat.Process), stat.MinorFaults()
 	for i := range cold {
 		start := time.Now()
 		r, err := indexer.OpenReader(filepath.Join(dir, project.DirName))
@@ -336,7 +336,7 @@ func searchCold(dir string, n, cold int) error {
 		}
 		ds = append(ds, time.Since(start))
 	}
-	cpu = (stat.CPU() - cpu0) / time.Duration(cold)
+	cpu = (stat.CPU(stat.Process) - cpu0) / time.Duration(cold)
 	fmt.Printf("%-22s %4d searches  p50 %6.2f ms  p95 %6.2f ms  CPU %6.2f ms a search, %d page faults a search (load %s)\n", "short, new Reader each", cold,
 		msf(stat.Quantile(ds, 0.5)), msf(stat.Quantile(ds, 0.95)), msf(cpu), (stat.MinorFaults()-faults0)/int64(cold), loadavg.String())
 	return nil

@@ -64,12 +64,12 @@ func vectorsPart(dir string, dims, n int) (vectorsResult, error) {
 	ctxDir := filepath.Join(dir, project.DirName)
 	ctx := context.Background()
 	e := stubEmbedder{dims: dims}
-	cpu0, start := stat.CPU(), time.Now()
+	cpu0, start := stat.CPU(stat.Process), time.Now()
 	rep, err := indexer.EmbedIndex(ctx, ctxDir, e, indexer.EmbedOptions{Group: 4096})
 	if err != nil {
 		return res, err
 	}
-	res.embedMs, res.embedCPU = time.Since(start).Milliseconds(), stat.CPU()-cpu0
+	res.embedMs, res.embedCPU = time.Since(start).Milliseconds(), stat.CPU(stat.Process)-cpu0
 	res.vectors, res.bytes = rep.Vectors, rep.Bytes
 	return hybridSearches(res, dir, n)
 }
@@ -89,11 +89,11 @@ func hybridSearches(res vectorsResult, dir string, n int) (vectorsResult, error)
 	if _, err := r.Search(ctx, indexer.Query{Text: "warm up"}); err != nil {
 		return res, err
 	}
-	cpu0, start := stat.CPU(), time.Now()
+	cpu0, start := stat.CPU(stat.Process), time.Now()
 	if _, note, err := r.SearchHybrid(ctx, indexer.Query{Text: "warm up"}, sem); err != nil || note != "" {
 		return res, fmt.Errorf("hybrid: %v %s", err, note)
 	}
-	res.firstHybrid, res.firstHybridCPUTime = time.Since(start), stat.CPU()-cpu0
+	res.firstHybrid, res.firstHybridCPUTime = time.Since(start), stat.CPU(stat.Process)-cpu0
 	// Lexical and hybrid alternate query by query (which goes first
 	// alternating too), so that load and caches weigh alike on both.
 	var ds [2][]time.Duration
@@ -106,12 +106,12 @@ func hybridSearches(res vectorsResult, dir string, n int) (vectorsResult, error)
 			if side == 0 {
 				s = nil
 			}
-			cpu0, start := stat.CPU(), time.Now()
+			cpu0, start := stat.CPU(stat.Process), time.Now()
 			if _, _, err := r.SearchHybrid(ctx, q, s); err != nil {
 				return res, err
 			}
 			ds[side] = append(ds[side], time.Since(start))
-			cpu[side] += stat.CPU() - cpu0
+			cpu[side] += stat.CPU(stat.Process) - cpu0
 		}
 	}
 	lex, hyb := ds[0], ds[1]

@@ -19,20 +19,21 @@ func Quantile(ds []time.Duration, p float64) time.Duration {
 	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
 
-// CPU is the process's user and system CPU time so far.
-func CPU() time.Duration { return cpu(syscall.RUSAGE_SELF) }
+// Who is whose CPU time CPU reads: the process's or the calling OS
+// thread's.
+type Who int
 
-// rusageThread is Linux's RUSAGE_THREAD (the syscall package does not
-// name it).
-const rusageThread = 1
+const (
+	Process Who = syscall.RUSAGE_SELF
+	// Thread is Linux's RUSAGE_THREAD (the syscall package does not name
+	// it): lock the goroutine to its thread around what it measures.
+	Thread Who = 1
+)
 
-// ThreadCPU is the calling OS thread's user and system CPU time so far
-// (Linux; lock the goroutine to its thread around what it measures).
-func ThreadCPU() time.Duration { return cpu(rusageThread) }
-
-func cpu(who int) time.Duration {
+// CPU is who's user and system CPU time so far.
+func CPU(who Who) time.Duration {
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(who, &ru); err != nil {
+	if err := syscall.Getrusage(int(who), &ru); err != nil {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
