@@ -114,6 +114,10 @@ type fileRecord struct {
 	Labels []string `json:"labels,omitempty"`
 
 	metaDecoded bool // Meta holds Date values (typedMeta), in a Reader's copy only
+	// raw is the record's bytes in the part it was read from (readPart),
+	// which encodePart copies instead of encoding the record again. Whoever
+	// changes a field of a record read from a part sets it to nil.
+	raw []byte
 }
 
 // catalog is the top of the catalogue (catalog.go) and the parts read so

@@ -1097,7 +1097,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 	rec.Hash = hex.EncodeToString(h.Sum(nil)[:16])
 	if old != nil && old.Hash == rec.Hash {
 		r := *old
-		r.Size, r.ModNS, r.KEP = size, modNS, rec.KEP
+		r.Size, r.ModNS, r.KEP, r.raw = size, modNS, rec.KEP, nil
 		return r, nil, true, warnings, nil
 	}
 	if why := skipReason(int64(len(content)), content); why != "" {
