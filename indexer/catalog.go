@@ -199,11 +199,10 @@ func encodePart(alias string, recs []fileRecord) (data []byte, encoded int, err 
 		data, err := json.Marshal(partFile{Schema: schemaVersion, Alias: alias, Files: recs})
 		return append(data, '\n'), len(recs), err
 	}
-	kept, size := 0, 0
+	kept := 0
 	for i := range recs {
 		if recs[i].raw != nil {
 			kept++
-			size += len(recs[i].raw) + 1
 		}
 	}
 	if kept == 0 {
@@ -218,22 +217,26 @@ func encodePart(alias string, recs []fileRecord) (data []byte, encoded int, err 
 	if !ok {
 		return whole()
 	}
-	data = make([]byte, 0, len(head)+size+(len(recs)-kept)*512+3)
-	data = append(append(data, head...), '[')
+	// The records' bytes, the changed ones encoded first, so that the
+	// part is made in a buffer of its size (no copy as it grows).
+	spans := make([][]byte, len(recs))
+	size := len(head) + len(recs) + 3
 	for i := range recs {
+		if spans[i] = recs[i].raw; spans[i] == nil {
+			if spans[i], err = json.Marshal(recs[i]); err != nil {
+				return nil, 0, err
+			}
+			encoded++
+		}
+		size += len(spans[i])
+	}
+	data = make([]byte, 0, size)
+	data = append(append(data, head...), '[')
+	for i, b := range spans {
 		if i > 0 {
 			data = append(data, ',')
 		}
-		if recs[i].raw != nil {
-			data = append(data, recs[i].raw...)
-			continue
-		}
-		b, err := json.Marshal(recs[i])
-		if err != nil {
-			return nil, 0, err
-		}
 		data = append(data, b...)
-		encoded++
 	}
 	data = append(data, "]}\n"...)
 	if checkPartSplice {

@@ -99,6 +99,9 @@ func TestPartPatchEncodesChangedRecords(t *testing.T) {
 	if err != nil || encoded != 1 {
 		t.Fatalf("one record changed: %d records encoded (%v); want 1", encoded, err)
 	}
+	if cap(data) != len(data) {
+		t.Errorf("one record changed: the part is %d bytes in a buffer of %d; want one of its size", len(data), cap(data))
+	}
 	want, err := json.Marshal(partFile{Schema: schemaVersion, Alias: "docs", Files: recs})
 	if err != nil {
 		t.Fatal(err)
