@@ -101,7 +101,7 @@ func (c *catalog) records(indexDir, alias string) ([]fileRecord, error) {
 	if !ok {
 		return nil, nil
 	}
-	recs, err := readPart(indexDir, alias, p)
+	recs, err := readPart(indexDir, alias, p, c.keepRaw)
 	if err != nil {
 		return nil, err
 	}
@@ -126,9 +126,10 @@ func (c *catalog) loadAllCtx(ctx context.Context, indexDir string) error {
 	return nil
 }
 
-// readPart reads the part file of alias that p names. A missing file gives
-// an error wrapping fs.ErrNotExist.
-func readPart(indexDir, alias string, p catalogPart) ([]fileRecord, error) {
+// readPart reads the part file of alias that p names; with keepRaw, each
+// record keeps its bytes in the file (encodePart copies them). A missing
+// file gives an error wrapping fs.ErrNotExist.
+func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord, error) {
 	var pf partFile
 	path := filepath.Join(indexDir, catalogDir, p.File)
 	data, err := os.ReadFile(path)
@@ -141,8 +142,10 @@ func readPart(indexDir, alias string, p catalogPart) ([]fileRecord, error) {
 	if pf.Schema != schemaVersion || pf.Alias != alias || len(pf.Files) != p.Records {
 		return nil, fmt.Errorf("%s: not the catalogue of package %q that %s names (run `ctx index --rebuild` to recreate it)", path, alias, catalogFile)
 	}
-	for i, raw := range recordSpans(data, len(pf.Files)) {
-		pf.Files[i].raw = raw
+	if keepRaw {
+		for i, raw := range recordSpans(data, len(pf.Files)) {
+			pf.Files[i].raw = raw
+		}
 	}
 	return pf.Files, nil
 }

@@ -74,10 +74,30 @@ func TestPartPatchEncodesChangedRecords(t *testing.T) {
 	if _, err := Sync(context.Background(), dir, patchPackages(), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	top := topParts(t, dir)["docs"]
-	recs, err := readPart(filepath.Join(dir, "index"), "docs", top)
+	// A Reader's catalogue keeps the records only (the part's bytes would
+	// stay in memory as long as they do); a Sync's plan keeps the bytes.
+	cat, err := readCatalog(filepath.Join(dir, "index"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	read, err := cat.records(filepath.Join(dir, "index"), "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range read {
+		if r.raw != nil {
+			t.Fatalf("%s: a catalogue read for reading kept the record's bytes", r.Path)
+		}
+	}
+	plan := readPlanState(filepath.Join(dir, "index"), false, func(string) {})
+	recs, err := plan.cat.records(filepath.Join(dir, "index"), "docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.raw == nil {
+			t.Fatalf("%s: read for writing without its bytes", r.Path)
+		}
 	}
 	data, encoded, err := encodePart("docs", recs)
 	if err != nil || encoded != 0 {

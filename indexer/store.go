@@ -136,6 +136,10 @@ type catalog struct {
 
 	Files map[string][]fileRecord `json:"-"` // alias → records sorted by path, of the parts read (records)
 	graph *graph                  // the link graph of Files, all parts read (linkGraph)
+	// keepRaw makes records keep each record's bytes (fileRecord.raw): set
+	// by a Sync's plan, which writes the parts it reads again; a Reader's
+	// catalogue keeps only the records.
+	keepRaw bool
 }
 
 // indexMDState records what INDEX.md was last rendered from.

@@ -309,6 +309,7 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 	}
+	p.cat.keepRaw = true // the parts it reads are written again (encodePart)
 	if p.m.Bleve != "" && !bleveDirRE().MatchString(p.m.Bleve) {
 		warn(fmt.Sprintf("%s names %q as the search index, not one ctx makes; rebuilding the index", filepath.Join(indexDir, metaFile), p.m.Bleve))
 		p.m = meta{}
