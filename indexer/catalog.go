@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -100,7 +101,7 @@ func (c *catalog) records(indexDir, alias string) ([]fileRecord, error) {
 	if !ok {
 		return nil, nil
 	}
-	recs, err := readPart(indexDir, alias, p)
+	recs, err := readPart(indexDir, alias, p, c.keepRaw)
 	if err != nil {
 		return nil, err
 	}
@@ -125,28 +126,141 @@ func (c *catalog) loadAllCtx(ctx context.Context, indexDir string) error {
 	return nil
 }
 
-// readPart reads the part file of alias that p names. A missing file gives
-// an error wrapping fs.ErrNotExist.
-func readPart(indexDir, alias string, p catalogPart) ([]fileRecord, error) {
+// readPart reads the part file of alias that p names; with keepRaw, each
+// record keeps its bytes in the file (encodePart copies them). A missing
+// file gives an error wrapping fs.ErrNotExist.
+func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord, error) {
 	var pf partFile
 	path := filepath.Join(indexDir, catalogDir, p.File)
-	if err := readJSON(path, &pf); err != nil {
+	data, err := os.ReadFile(path)
+	if err != nil {
 		return nil, err
+	}
+	if err := json.Unmarshal(data, &pf); err != nil {
+		return nil, fmt.Errorf("%s: %w (run `ctx index --rebuild` to recreate it)", path, err)
 	}
 	if pf.Schema != schemaVersion || pf.Alias != alias || len(pf.Files) != p.Records {
 		return nil, fmt.Errorf("%s: not the catalogue of package %q that %s names (run `ctx index --rebuild` to recreate it)", path, alias, catalogFile)
 	}
+	if keepRaw {
+		for i, raw := range recordSpans(data, len(pf.Files)) {
+			pf.Files[i].raw = raw
+		}
+	}
 	return pf.Files, nil
+}
+
+// recordSpans returns the bytes of each record in data, a part file that
+// decoded as JSON, in order; nil unless it finds n records. A part holds
+// one array, the records ("files"), each an object: the spans are the
+// objects one level inside the only array of the top object, found by
+// brackets and braces outside strings.
+func recordSpans(data []byte, n int) [][]byte {
+	spans := make([][]byte, 0, n)
+	depth, start, inFiles := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth == 1 && c == '[' {
+				inFiles = true
+			} else if inFiles && depth == 2 && c == '{' {
+				start = i
+			}
+			depth++
+		case '}', ']':
+			depth--
+			if inFiles && depth == 2 && c == '}' {
+				spans = append(spans, data[start:i+1])
+			} else if inFiles && depth == 1 {
+				inFiles = false
+			}
+		}
+	}
+	if len(spans) != n {
+		return nil
+	}
+	return spans
+}
+
+// checkPartSplice makes encodePart check a part it spliced from records'
+// read bytes against encoding/json's encoding of them all (set by the
+// package's tests).
+var checkPartSplice bool
+
+// encodePart encodes alias's records (sorted by path) as a part file:
+// encoding/json's encoding of the partFile, with a record read from a
+// part and not changed since (its raw bytes kept) copied, not encoded
+// again. encoded is how many records were encoded.
+func encodePart(alias string, recs []fileRecord) (data []byte, encoded int, err error) {
+	whole := func() ([]byte, int, error) {
+		data, err := json.Marshal(partFile{Schema: schemaVersion, Alias: alias, Files: recs})
+		return append(data, '\n'), len(recs), err
+	}
+	kept := 0
+	for i := range recs {
+		if recs[i].raw != nil {
+			kept++
+		}
+	}
+	if kept == 0 {
+		return whole()
+	}
+	head, err := json.Marshal(partFile{Schema: schemaVersion, Alias: alias})
+	if err != nil {
+		return nil, 0, err
+	}
+	// {"schema":N,"alias":"A","files":null} → {"schema":N,"alias":"A","files":[
+	head, ok := bytes.CutSuffix(head, []byte("null}"))
+	if !ok {
+		return whole()
+	}
+	// The records' bytes, the changed ones encoded first, so that the
+	// part is made in a buffer of its size (no copy as it grows).
+	spans := make([][]byte, len(recs))
+	size := len(head) + len(recs) + 3
+	for i := range recs {
+		if spans[i] = recs[i].raw; spans[i] == nil {
+			if spans[i], err = json.Marshal(recs[i]); err != nil {
+				return nil, 0, err
+			}
+			encoded++
+		}
+		size += len(spans[i])
+	}
+	data = make([]byte, 0, size)
+	data = append(append(data, head...), '[')
+	for i, b := range spans {
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, b...)
+	}
+	data = append(data, "]}\n"...)
+	if checkPartSplice {
+		want, _, err := whole()
+		if err != nil {
+			return nil, 0, err
+		}
+		if !bytes.Equal(data, want) {
+			return nil, 0, fmt.Errorf("the part of %q spliced from the records read is not their encoding:\n%s\nwant\n%s", alias, data, want)
+		}
+	}
+	return data, encoded, nil
 }
 
 // makePart encodes alias's records (sorted by path) as a part file and
 // describes it.
 func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
-	data, err := json.Marshal(partFile{Schema: schemaVersion, Alias: alias, Files: recs})
+	data, _, err := encodePart(alias, recs)
 	if err != nil {
 		return catalogPart{}, nil, err
 	}
-	data = append(data, '\n')
 	sum := sha256.Sum256(data)
 	p := catalogPart{File: hex.EncodeToString(sum[:16]) + ".json", Records: len(recs)}
 	st, listing := newStamp(), sha256.New()

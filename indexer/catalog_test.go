@@ -42,7 +42,7 @@ func checkPartsLive(t *testing.T, dir string) {
 	want := []string{}
 	for alias, p := range parts {
 		want = append(want, p.File)
-		if _, err := readPart(filepath.Join(dir, "index"), alias, p); err != nil {
+		if _, err := readPart(filepath.Join(dir, "index"), alias, p, false); err != nil {
 			t.Errorf("part of %s: %v", alias, err)
 		}
 	}

@@ -564,7 +564,7 @@ func (g *graph) meta(k docKey) DocMeta {
 func (r *fileRecord) typedMeta() map[string]any {
 	if !r.metaDecoded {
 		r.Meta = decodeMeta(r.Meta).(map[string]any)
-		r.metaDecoded = true
+		r.metaDecoded, r.raw = true, nil
 	}
 	return r.Meta
 }

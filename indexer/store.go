@@ -114,6 +114,10 @@ type fileRecord struct {
 	Labels []string `json:"labels,omitempty"`
 
 	metaDecoded bool // Meta holds Date values (typedMeta), in a Reader's copy only
+	// raw is the record's bytes in the part it was read from (readPart),
+	// which encodePart copies instead of encoding the record again. Whoever
+	// changes a field of a record read from a part sets it to nil.
+	raw []byte
 }
 
 // catalog is the top of the catalogue (catalog.go) and the parts read so
@@ -132,6 +136,10 @@ type catalog struct {
 
 	Files map[string][]fileRecord `json:"-"` // alias → records sorted by path, of the parts read (records)
 	graph *graph                  // the link graph of Files, all parts read (linkGraph)
+	// keepRaw makes records keep each record's bytes (fileRecord.raw): set
+	// by a Sync's plan, which writes the parts it reads again; a Reader's
+	// catalogue keeps only the records.
+	keepRaw bool
 }
 
 // indexMDState records what INDEX.md was last rendered from.

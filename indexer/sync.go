@@ -309,6 +309,7 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 	}
+	p.cat.keepRaw = true // the parts it reads are written again (encodePart)
 	if p.m.Bleve != "" && !bleveDirRE().MatchString(p.m.Bleve) {
 		warn(fmt.Sprintf("%s names %q as the search index, not one ctx makes; rebuilding the index", filepath.Join(indexDir, metaFile), p.m.Bleve))
 		p.m = meta{}
@@ -1097,7 +1098,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 	rec.Hash = hex.EncodeToString(h.Sum(nil)[:16])
 	if old != nil && old.Hash == rec.Hash {
 		r := *old
-		r.Size, r.ModNS, r.KEP = size, modNS, rec.KEP
+		r.Size, r.ModNS, r.KEP, r.raw = size, modNS, rec.KEP, nil
 		return r, nil, true, warnings, nil
 	}
 	if why := skipReason(int64(len(content)), content); why != "" {

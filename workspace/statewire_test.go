@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
+	"unicode/utf8"
 )
 
 // testState is a state of n files, some with names that are not UTF-8
@@ -76,6 +78,55 @@ func BenchmarkReadStateFile(b *testing.B) {
 	}
 	for b.Loop() {
 		if _, err := readStateFile(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// encodeState writes what json.Marshal of the state writes, read back:
+// with every name UTF-8 (its own encoding) and with some that are not
+// (pathBytes), for states with and without files.
+func TestEncodeStateAsMarshal(t *testing.T) {
+	t.Parallel()
+	utf := testState(300)
+	utf.Files = slices.DeleteFunc(utf.Files, func(f fileState) bool { return !utf8.ValidString(f.Path) })
+	for i, st := range []*pkgState{testState(300), utf, {Rev: "c", RulesNoted: true}, {Rev: "c", Files: []fileState{}}} {
+		data, err := encodeState(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want pkgState
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatalf("state %d: %v\n%s", i, err, data)
+		}
+		if err := json.Unmarshal(mustMarshal(t, st), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("state %d encoded as\n%s\nwhich reads as\n%+v\nwant\n%+v", i, data, got, want)
+		}
+	}
+}
+
+// BenchmarkEncodeState encodes the state of a 500-file package (names
+// UTF-8).
+func BenchmarkEncodeState(b *testing.B) {
+	st := testState(500)
+	st.Files = slices.DeleteFunc(st.Files, func(f fileState) bool { return !utf8.ValidString(f.Path) })
+	for b.Loop() {
+		if _, err := encodeState(st); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMarshalState is json.Marshal of the same state, fileState's
+// MarshalJSON one file at a time (what encodeState replaces).
+func BenchmarkMarshalState(b *testing.B) {
+	st := testState(500)
+	st.Files = slices.DeleteFunc(st.Files, func(f fileState) bool { return !utf8.ValidString(f.Path) })
+	for b.Loop() {
+		if _, err := json.Marshal(st); err != nil {
 			b.Fatal(err)
 		}
 	}
