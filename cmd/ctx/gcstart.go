@@ -36,6 +36,7 @@ func deferFirstGC() {
 }
 
 func deferGC() {
+	gcDeferred.Store(true)
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(startHeap)
 	// The sentinel is unreachable from here on: its cleanup runs after the
