@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -36,7 +35,7 @@ var gcDeferred atomic.Bool
 // GOGC or GOMEMLIMIT. The settings are the process's: the command sets
 // them around the build, no library package does.
 func withBuildGC(build func() error) error {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if userSetGC() {
 		return build()
 	}
 	if gcDeferred.Load() {
