@@ -4,6 +4,9 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	unitok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -60,7 +63,8 @@ func mapChunk(m mapping.IndexMapping, id string, c *chunkDoc, title *sharedTitle
 }
 
 // streamable is the analyzer of f when streamField can analyse it: bleve's
-// unicode tokenizer and no character filter, and no term vectors to keep.
+// unicode tokenizer, no character filter, filters that take a token at a
+// time (tokenAtATime), and no term vectors to keep.
 func streamable(f *document.TextField) (*analysis.DefaultAnalyzer, bool) {
 	if !f.Options().IsIndexed() || f.Options().IncludeTermVectors() {
 		return nil, false
@@ -72,7 +76,22 @@ func streamable(f *document.TextField) (*analysis.DefaultAnalyzer, bool) {
 	if _, ok := a.Tokenizer.(*unitok.UnicodeTokenizer); !ok {
 		return nil, false
 	}
+	for _, f := range a.TokenFilters {
+		if !tokenAtATime(f) {
+			return nil, false
+		}
+	}
 	return a, true
+}
+
+// tokenAtATime reports whether f makes of each token what it would make
+// of it in any stream: the filters of the mapping's analyzers.
+func tokenAtATime(f analysis.TokenFilter) bool {
+	switch f.(type) {
+	case *en.PossessiveFilter, *lowercase.LowerCaseFilter, *stop.StopTokensFilter, versionFilter, *stemFilter:
+		return true
+	}
+	return false
 }
 
 // sharedTitle is the analysis of one document's title, made once for all

@@ -195,3 +195,36 @@ func TestMapChunkEqualsBatchIndex(t *testing.T) {
 		t.Fatalf("the shared title's terms: %v", title.freqs)
 	}
 }
+
+// TestStreamableOnlyTokenAtATime: a field's analyzer is run word by word
+// only when each of its filters takes a token at a time: the mapping's
+// text analyzer is, an analyzer with another filter (one that looks at
+// its neighbours) is left to bleve.
+func TestStreamableOnlyTokenAtATime(t *testing.T) {
+	t.Parallel()
+	m := newMapping()
+	a := m.AnalyzerNamed(textAnalyzer).(*analysis.DefaultAnalyzer)
+	f := document.NewTextFieldCustom(fText, nil, []byte("x"), index.IndexField, a)
+	if _, ok := streamable(f); !ok {
+		t.Fatal("the text analyzer is not streamed")
+	}
+	other := *a
+	other.TokenFilters = append(append([]analysis.TokenFilter{}, a.TokenFilters...), neighbourFilter{})
+	if _, ok := streamable(document.NewTextFieldCustom(fText, nil, []byte("x"), index.IndexField, &other)); ok {
+		t.Fatal("an analyzer with a filter of neighbours is streamed")
+	}
+	if _, ok := streamable(document.NewTextFieldCustom(fText, nil, []byte("x"), index.IndexField|index.IncludeTermVectors, a)); ok {
+		t.Fatal("a field with term vectors is streamed")
+	}
+}
+
+// neighbourFilter joins each token with the next (a filter no stream
+// analysis may run a word at a time).
+type neighbourFilter struct{}
+
+func (neighbourFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	for i := 0; i+1 < len(in); i++ {
+		in[i].Term = append(append([]byte(nil), in[i].Term...), in[i+1].Term...)
+	}
+	return in
+}
