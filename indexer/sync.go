@@ -746,8 +746,16 @@ func (w *indexWriter) add(r parseResult, out *applied, rep *SyncReport, warn fun
 		rep.Updated++
 		w.deleteChunks(alias, rel, len(r.docs), r.j.old.Chunks)
 	}
+	var title *sharedTitle // the file's title, analysed once for all its chunks (fields.go)
 	for i := range r.docs {
-		if err := w.batch.Index(chunkID(alias, rel, i), &r.docs[i]); err != nil {
+		if i == 0 || r.docs[i].Title != r.docs[i-1].Title {
+			title = &sharedTitle{}
+		}
+		doc, err := mapChunk(w.idx.Mapping(), chunkID(alias, rel, i), &r.docs[i], title)
+		if err == nil {
+			err = w.batch.IndexAdvanced(doc)
+		}
+		if err != nil {
 			return fmt.Errorf("indexer: index %s/%s: %w", r.j.label, rel, err)
 		}
 		w.pending += len(r.docs[i].Text)

@@ -29,13 +29,20 @@ var (
 // one collects as before from there on, so its peak is the same. It does
 // nothing when the user set GOGC or GOMEMLIMIT, and only once a process.
 func deferFirstGC() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if userSetGC() {
 		return
 	}
 	deferOnce.Do(deferGC)
 }
 
+// userSetGC reports whether the user set the process's collector (GOGC
+// or GOMEMLIMIT), which ctx then leaves alone (deferFirstGC, withBuildGC).
+func userSetGC() bool {
+	return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != ""
+}
+
 func deferGC() {
+	gcDeferred.Store(true)
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(startHeap)
 	// The sentinel is unreachable from here on: its cleanup runs after the

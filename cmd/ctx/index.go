@@ -69,11 +69,20 @@ func runIndex(ctx context.Context, opts *indexOptions) error {
 		budget = w.Manifest().Index.BudgetTokens
 	}
 	errOut := opts.IO.ErrOut
-	rep, err := w.Reindex(ctx, indexer.Options{
-		BudgetTokens: budget,
-		Rebuild:      opts.rebuild,
-		Warn:         func(msg string) { fmt.Fprintf(errOut, "warning: %s\n", safetext.Text(msg)) },
-	})
+	var rep *indexer.SyncReport
+	reindex := func() (err error) {
+		rep, err = w.Reindex(ctx, indexer.Options{
+			BudgetTokens: budget,
+			Rebuild:      opts.rebuild,
+			Warn:         func(msg string) { fmt.Fprintf(errOut, "warning: %s\n", safetext.Text(msg)) },
+		})
+		return err
+	}
+	if opts.rebuild {
+		err = withBuildGC(reindex) // a full build: the collector set for it (gcbuild.go)
+	} else {
+		err = reindex()
+	}
 	if err != nil {
 		return err
 	}
