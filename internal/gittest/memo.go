@@ -23,6 +23,11 @@ var uploadMemo struct {
 	mu    sync.Mutex
 	m     map[[32]byte]*recorded
 	bytes int64
+	// running holds, for each request git http-backend is answering now,
+	// a channel closed when it is done: the same request meanwhile (the
+	// parallel fetches of one test) waits for that answer instead of
+	// starting git again.
+	running map[[32]byte]chan struct{}
 }
 
 // serveMemo answers an upload-pack request (ServeOptions.Memo): from
@@ -56,9 +61,10 @@ func (s *Server) serveMemo(w http.ResponseWriter, r *http.Request, clean string)
 	var key [32]byte
 	h.Sum(key[:0])
 
-	uploadMemo.mu.Lock()
-	rec := uploadMemo.m[key]
-	uploadMemo.mu.Unlock()
+	rec, done, ok := memoClaim(key, r.Context().Done(), s.memoWait.Load())
+	if !ok {
+		return // the client hung up while the same request ran
+	}
 	if rec != nil {
 		for k, vs := range rec.header {
 			w.Header()[k] = vs
@@ -67,6 +73,7 @@ func (s *Server) serveMemo(w http.ResponseWriter, r *http.Request, clean string)
 		_, _ = w.Write(rec.body)
 		return
 	}
+	defer done()
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	tw := &teeWriter{ResponseWriter: w}
 	s.runBackend(tw, r)
@@ -81,6 +88,47 @@ func (s *Server) serveMemo(w http.ResponseWriter, r *http.Request, clean string)
 	if uploadMemo.m[key] == nil && uploadMemo.bytes+int64(tw.buf.Len()) <= memoMaxBytes {
 		uploadMemo.m[key] = &recorded{status: tw.status, header: tw.header, body: tw.buf.Bytes()}
 		uploadMemo.bytes += int64(tw.buf.Len())
+	}
+}
+
+// memoClaim returns the answer kept for key, or, when there is none and
+// no other request with this key is being answered, done: the caller asks
+// git and must call done when it has (kept the answer or not). While the
+// same request is being answered it waits for that (calling wait first, a
+// test's hook, when set) and looks again: an answer git gave that was not
+// kept (cut short, too large) leaves the next waiter to ask git itself.
+// ok is false when cancel closes first.
+func memoClaim(key [32]byte, cancel <-chan struct{}, wait *func()) (rec *recorded, done func(), ok bool) {
+	for {
+		uploadMemo.mu.Lock()
+		if rec := uploadMemo.m[key]; rec != nil {
+			uploadMemo.mu.Unlock()
+			return rec, nil, true
+		}
+		running := uploadMemo.running[key]
+		if running == nil {
+			if uploadMemo.running == nil {
+				uploadMemo.running = map[[32]byte]chan struct{}{}
+			}
+			ch := make(chan struct{})
+			uploadMemo.running[key] = ch
+			uploadMemo.mu.Unlock()
+			return nil, func() {
+				uploadMemo.mu.Lock()
+				delete(uploadMemo.running, key)
+				uploadMemo.mu.Unlock()
+				close(ch)
+			}, true
+		}
+		uploadMemo.mu.Unlock()
+		if wait != nil {
+			(*wait)()
+		}
+		select {
+		case <-running:
+		case <-cancel:
+			return nil, nil, false
+		}
 	}
 }
 
