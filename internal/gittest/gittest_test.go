@@ -3,6 +3,7 @@ package gittest
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/fileid"
 )
 
 func setup(t *testing.T) (root, commit string) {
@@ -503,4 +506,75 @@ func TestServeMemoSharesARunningAnswer(t *testing.T) {
 	if got := s.backendRuns.Load(); got != alone {
 		t.Errorf("%d clones at once ran git http-backend %d times; one alone ran it %d times", n, got, alone)
 	}
+}
+
+// TestRepoStateReadsChangedFilesOnly: the digest of a repository whose
+// files are older than the file system's clock reads none of them again;
+// a file rewritten at the same size and modification time is read again,
+// and the digest moves.
+func TestRepoStateReadsChangedFilesOnly(t *testing.T) {
+	if _, ok := device(mustStat(t, t.TempDir())); !ok {
+		t.Skip("no device numbers on this system: every file is read each time")
+	}
+	root, _ := setup(t)
+	dir := filepath.Join(root, "repo.git")
+	desc := filepath.Join(dir, "description")
+	if err := os.WriteFile(desc, []byte("aaaa\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The clock must have moved past the files' last change (one tick of
+	// it), or no sum can be kept: spin on it, no sleep.
+	newest := int64(0)
+	if err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			newest = max(newest, fileid.Of(info).CTime)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		c, ok := fsClock()
+		if !ok {
+			t.Fatal("no clock reading in the temporary folder")
+		}
+		if c.at > newest {
+			break
+		}
+	}
+	first, ok := repoState(dir)
+	if !ok {
+		t.Fatal("no digest")
+	}
+	reads := stateReads.Load()
+	again, _ := repoState(dir)
+	if again != first || stateReads.Load() != reads {
+		t.Errorf("unchanged repository: digest moved %v, %d files read again; want the same, none", again != first, stateReads.Load()-reads)
+	}
+	// Same size, same mtime: only the ctime says it changed.
+	fi := mustStat(t, desc)
+	if err := os.WriteFile(desc, []byte("bbbb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(desc, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	reads = stateReads.Load()
+	changed, _ := repoState(dir)
+	if changed == first || stateReads.Load()-reads != 1 {
+		t.Errorf("one file rewritten: digest moved %v, %d files read; want moved, 1", changed != first, stateReads.Load()-reads)
+	}
+}
+
+func mustStat(t *testing.T, p string) fs.FileInfo {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
 }

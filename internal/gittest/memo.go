@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/ctx-dev/ctx/internal/fileid"
 )
 
 // memoMaxBytes bounds what the process keeps for ServeOptions.Memo: past
@@ -136,17 +139,39 @@ func memoClaim(key [32]byte, cancel <-chan struct{}, wait *func()) (rec *recorde
 // content): two repositories with the same digest serve the same answers.
 // It reports false for what its bytes do not describe: a directory that is
 // not there, a symbolic link, borrowed objects (objects/info/alternates).
+// A file is read once: its content's sum is kept with its stamp, and while
+// the stamp proves the file unchanged (fileid.Stamp.Proves) the sum is
+// used again (every request of every fetch digests the repository).
 func repoState(dir string) ([32]byte, bool) {
+	clock, clockOK := fsClock()
 	h := sha256.New()
 	ok := digestFolder(h, dir, func(rel, p string, d fs.DirEntry) ([]byte, error) {
 		if !d.Type().IsRegular() || strings.HasSuffix(rel, "objects/info/alternates") || strings.HasSuffix(rel, "objects/info/http-alternates") {
 			return nil, errNoDigest
 		}
+		info, err := d.Info()
+		if err != nil {
+			return nil, err
+		}
+		stamp := fileid.Of(info)
+		if sum, ok := contentSums.get(p, stamp); ok {
+			return sum[:], nil
+		}
+		stateReads.Add(1)
 		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
 		if rel == "config" {
 			b = withoutRemotes(b)
 		}
-		return b, err
+		sum := sha256.Sum256(b)
+		// Kept only when the clock is this file system's: another's may
+		// count in coarser ticks, where a later write keeps the ctime.
+		if dev, ok := device(info); ok && clockOK && dev == clock.dev {
+			contentSums.put(p, stamp, clock.at, sum)
+		}
+		return sum[:], nil
 	})
 	var sum [32]byte
 	if !ok {
@@ -207,4 +232,73 @@ func (t *teeWriter) Flush() {
 	if f, ok := t.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// stateReads counts the files repoState has read, for this package's tests.
+var stateReads atomic.Int64
+
+// contentSums keeps, for the process, the sum of each file repoState read
+// (as it digests it: a config without its remotes), with the file's stamp
+// then and the time before it was taken.
+var contentSums sumMemo
+
+type sumMemo struct {
+	mu sync.Mutex
+	m  map[string]keptSum
+}
+
+type keptSum struct {
+	stamp fileid.Stamp
+	at    int64 // the file system's clock before the stamp was taken
+	sum   [32]byte
+}
+
+// get returns the sum kept for the file at p when its stamp now proves it
+// unchanged since: the same stamp, with a ctime before the clock read
+// before that stamp was taken, so any write since has moved it.
+func (c *sumMemo) get(p string, now fileid.Stamp) ([32]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.m[p]
+	if !ok || !k.stamp.Proves(now, k.at) {
+		return [32]byte{}, false
+	}
+	return k.sum, true
+}
+
+func (c *sumMemo) put(p string, stamp fileid.Stamp, at int64, sum [32]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]keptSum{}
+	}
+	c.m[p] = keptSum{stamp: stamp, at: at, sum: sum}
+}
+
+// clock is a reading of a file system's clock: the modification time
+// of a file written on it (at), and the file system (dev).
+type clock struct {
+	at  int64
+	dev uint64
+}
+
+// fsClock reads the clock of the temporary folder's file system (where
+// the tests' repositories are): a file there whose ctime is before at was
+// last changed before this moment, so a change after it moves its ctime.
+func fsClock() (clock, bool) {
+	f, err := os.CreateTemp("", "gittest-clock-")
+	if err != nil {
+		return clock{}, false
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, err := f.Write([]byte{0}); err != nil {
+		return clock{}, false
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return clock{}, false
+	}
+	dev, ok := device(fi)
+	return clock{at: fi.ModTime().UnixNano(), dev: dev}, ok
 }
