@@ -60,7 +60,10 @@ func TestBigFileOverHTTPBoundedMemory(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dest := filepath.Join(t.TempDir(), "pkg")
 			cmd := exec.Command(os.Args[0], "-test.run=^TestBigFileChild$", "-test.v")
-			cmd.Env = append(os.Environ(), "CTX_BIGFILE_CHILD="+strings.Join([]string{
+			// GOGC=100, Go's default: the child measures the product's
+			// memory, not under the test binaries' collector setting
+			// (testtmp.GCPercent).
+			cmd.Env = append(os.Environ(), "GOGC=100", "CTX_BIGFILE_CHILD="+strings.Join([]string{
 				s.URL + "/repo.git", commit, strconv.FormatInt(tc.limit, 10), dest, t.TempDir()}, "\n"))
 			out, err := cmd.CombinedOutput()
 			if err != nil {

@@ -3,13 +3,17 @@ package gittest
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ctx-dev/ctx/internal/fileid"
 )
 
 func setup(t *testing.T) (root, commit string) {
@@ -412,4 +416,165 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 	if left := daemons(); len(left) != 0 {
 		t.Errorf("git-daemon left running after Close: %v", left)
 	}
+}
+
+// TestServeMemoSharesARunningAnswer: with Memo, fetches that ask the same
+// thing at once (a test's parallel installs) run git http-backend once
+// for each request, as one fetch alone does: the first runs it, the
+// others wait for its answer. The first's run is held until the others
+// wait (or, without the sharing, until they have finished on their own),
+// so the fetches are known to overlap.
+func TestServeMemoSharesARunningAnswer(t *testing.T) {
+	t.Parallel()
+	root, commit := setup(t)
+	// The memo is the process's: a state of the repository no other run
+	// has, so that nothing is answered from an earlier one.
+	describe := func(tag string) {
+		t.Helper()
+		d := []byte(fmt.Sprintf("%s %s %d\n", t.Name(), tag, time.Now().UnixNano()))
+		if err := os.WriteFile(filepath.Join(root, "repo.git", "description"), d, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Serve(root, ServeOptions{Memo: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	clone := func() error {
+		dst, err := os.MkdirTemp(t.TempDir(), "clone")
+		if err != nil {
+			return err
+		}
+		if _, err := Git(root, "clone", "-q", s.URL+"/repo.git", dst); err != nil {
+			return err
+		}
+		if got, err := Git(dst, "rev-parse", "HEAD"); err != nil || got != commit {
+			return fmt.Errorf("cloned %s (%v), want %s", got, err, commit)
+		}
+		return nil
+	}
+	describe("alone")
+	if err := clone(); err != nil {
+		t.Fatal(err)
+	}
+	alone := s.backendRuns.Load()
+
+	describe("together")
+	s.backendRuns.Store(0)
+	const n = 3
+	waits := make(chan struct{}, 64)
+	finished := make(chan struct{}, n)
+	wait := func() {
+		select {
+		case waits <- struct{}{}:
+		default: // later waits, for later requests: not counted
+		}
+	}
+	s.memoWait.Store(&wait)
+	var held atomic.Bool
+	hold := func() {
+		if !held.CompareAndSwap(false, true) {
+			return // only the first run is held
+		}
+		// Held until the n-1 others wait for this run, or (without the
+		// sharing) have finished without it.
+		waited, done := 0, 0
+		for waited < n-1 && done < n-1 {
+			select {
+			case <-waits:
+				waited++
+			case <-finished:
+				done++
+			}
+		}
+	}
+	s.beforeBackend.Store(&hold)
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			err := clone()
+			finished <- struct{}{}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := s.backendRuns.Load(); got != alone {
+		t.Errorf("%d clones at once ran git http-backend %d times; one alone ran it %d times", n, got, alone)
+	}
+}
+
+// TestRepoStateReadsChangedFilesOnly: the digest of a repository whose
+// files are older than the file system's clock reads none of them again;
+// a file rewritten at the same size and modification time is read again,
+// and the digest moves.
+func TestRepoStateReadsChangedFilesOnly(t *testing.T) {
+	if _, ok := device(mustStat(t, t.TempDir())); !ok {
+		t.Skip("no device numbers on this system: every file is read each time")
+	}
+	root, _ := setup(t)
+	dir := filepath.Join(root, "repo.git")
+	desc := filepath.Join(dir, "description")
+	if err := os.WriteFile(desc, []byte("aaaa\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The clock must have moved past the files' last change (one tick of
+	// it), or no sum can be kept: spin on it, no sleep.
+	newest := int64(0)
+	if err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			newest = max(newest, fileid.Of(info).CTime)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		c, ok := fsClock()
+		if !ok {
+			t.Fatal("no clock reading in the temporary folder")
+		}
+		if c.at > newest {
+			break
+		}
+	}
+	first, ok := repoState(dir)
+	if !ok {
+		t.Fatal("no digest")
+	}
+	reads := stateReads.Load()
+	again, _ := repoState(dir)
+	if again != first || stateReads.Load() != reads {
+		t.Errorf("unchanged repository: digest moved %v, %d files read again; want the same, none", again != first, stateReads.Load()-reads)
+	}
+	// Same size, same mtime: only the ctime says it changed.
+	fi := mustStat(t, desc)
+	if err := os.WriteFile(desc, []byte("bbbb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(desc, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	reads = stateReads.Load()
+	changed, _ := repoState(dir)
+	if changed == first || stateReads.Load()-reads != 1 {
+		t.Errorf("one file rewritten: digest moved %v, %d files read; want moved, 1", changed != first, stateReads.Load()-reads)
+	}
+}
+
+func mustStat(t *testing.T, p string) fs.FileInfo {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
 }

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/ctx-dev/ctx/internal/fileid"
 )
 
 // memoMaxBytes bounds what the process keeps for ServeOptions.Memo: past
@@ -23,6 +26,11 @@ var uploadMemo struct {
 	mu    sync.Mutex
 	m     map[[32]byte]*recorded
 	bytes int64
+	// running holds, for each request git http-backend is answering now,
+	// a channel closed when it is done: the same request meanwhile (the
+	// parallel fetches of one test) waits for that answer instead of
+	// starting git again.
+	running map[[32]byte]chan struct{}
 }
 
 // serveMemo answers an upload-pack request (ServeOptions.Memo): from
@@ -56,9 +64,10 @@ func (s *Server) serveMemo(w http.ResponseWriter, r *http.Request, clean string)
 	var key [32]byte
 	h.Sum(key[:0])
 
-	uploadMemo.mu.Lock()
-	rec := uploadMemo.m[key]
-	uploadMemo.mu.Unlock()
+	rec, done, ok := memoClaim(key, r.Context().Done(), s.memoWait.Load())
+	if !ok {
+		return // the client hung up while the same request ran
+	}
 	if rec != nil {
 		for k, vs := range rec.header {
 			w.Header()[k] = vs
@@ -67,6 +76,7 @@ func (s *Server) serveMemo(w http.ResponseWriter, r *http.Request, clean string)
 		_, _ = w.Write(rec.body)
 		return
 	}
+	defer done()
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	tw := &teeWriter{ResponseWriter: w}
 	s.runBackend(tw, r)
@@ -84,21 +94,84 @@ func (s *Server) serveMemo(w http.ResponseWriter, r *http.Request, clean string)
 	}
 }
 
+// memoClaim returns the answer kept for key, or, when there is none and
+// no other request with this key is being answered, done: the caller asks
+// git and must call done when it has (kept the answer or not). While the
+// same request is being answered it waits for that (calling wait first, a
+// test's hook, when set) and looks again: an answer git gave that was not
+// kept (cut short, too large) leaves the next waiter to ask git itself.
+// ok is false when cancel closes first.
+func memoClaim(key [32]byte, cancel <-chan struct{}, wait *func()) (rec *recorded, done func(), ok bool) {
+	for {
+		uploadMemo.mu.Lock()
+		if rec := uploadMemo.m[key]; rec != nil {
+			uploadMemo.mu.Unlock()
+			return rec, nil, true
+		}
+		running := uploadMemo.running[key]
+		if running == nil {
+			if uploadMemo.running == nil {
+				uploadMemo.running = map[[32]byte]chan struct{}{}
+			}
+			ch := make(chan struct{})
+			uploadMemo.running[key] = ch
+			uploadMemo.mu.Unlock()
+			return nil, func() {
+				uploadMemo.mu.Lock()
+				delete(uploadMemo.running, key)
+				uploadMemo.mu.Unlock()
+				close(ch)
+			}, true
+		}
+		uploadMemo.mu.Unlock()
+		if wait != nil {
+			(*wait)()
+		}
+		select {
+		case <-running:
+		case <-cancel:
+			return nil, nil, false
+		}
+	}
+}
+
 // repoState digests every file under a repository directory (path, mode,
 // content): two repositories with the same digest serve the same answers.
 // It reports false for what its bytes do not describe: a directory that is
 // not there, a symbolic link, borrowed objects (objects/info/alternates).
+// A file is read once: its content's sum is kept with its stamp, and while
+// the stamp proves the file unchanged (fileid.Stamp.Proves) the sum is
+// used again (every request of every fetch digests the repository).
 func repoState(dir string) ([32]byte, bool) {
+	clock, clockOK := fsClock()
 	h := sha256.New()
 	ok := digestFolder(h, dir, func(rel, p string, d fs.DirEntry) ([]byte, error) {
 		if !d.Type().IsRegular() || strings.HasSuffix(rel, "objects/info/alternates") || strings.HasSuffix(rel, "objects/info/http-alternates") {
 			return nil, errNoDigest
 		}
+		info, err := d.Info()
+		if err != nil {
+			return nil, err
+		}
+		stamp := fileid.Of(info)
+		if sum, ok := contentSums.get(p, stamp); ok {
+			return sum[:], nil
+		}
+		stateReads.Add(1)
 		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
 		if rel == "config" {
 			b = withoutRemotes(b)
 		}
-		return b, err
+		sum := sha256.Sum256(b)
+		// Kept only when the clock is this file system's: another's may
+		// count in coarser ticks, where a later write keeps the ctime.
+		if dev, ok := device(info); ok && clockOK && dev == clock.dev {
+			contentSums.put(p, stamp, clock.at, sum)
+		}
+		return sum[:], nil
 	})
 	var sum [32]byte
 	if !ok {
@@ -159,4 +232,73 @@ func (t *teeWriter) Flush() {
 	if f, ok := t.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+// stateReads counts the files repoState has read, for this package's tests.
+var stateReads atomic.Int64
+
+// contentSums keeps, for the process, the sum of each file repoState read
+// (as it digests it: a config without its remotes), with the file's stamp
+// then and the time before it was taken.
+var contentSums sumMemo
+
+type sumMemo struct {
+	mu sync.Mutex
+	m  map[string]keptSum
+}
+
+type keptSum struct {
+	stamp fileid.Stamp
+	at    int64 // the file system's clock before the stamp was taken
+	sum   [32]byte
+}
+
+// get returns the sum kept for the file at p when its stamp now proves it
+// unchanged since: the same stamp, with a ctime before the clock read
+// before that stamp was taken, so any write since has moved it.
+func (c *sumMemo) get(p string, now fileid.Stamp) ([32]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.m[p]
+	if !ok || !k.stamp.Proves(now, k.at) {
+		return [32]byte{}, false
+	}
+	return k.sum, true
+}
+
+func (c *sumMemo) put(p string, stamp fileid.Stamp, at int64, sum [32]byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]keptSum{}
+	}
+	c.m[p] = keptSum{stamp: stamp, at: at, sum: sum}
+}
+
+// clock is a reading of a file system's clock: the modification time
+// of a file written on it (at), and the file system (dev).
+type clock struct {
+	at  int64
+	dev uint64
+}
+
+// fsClock reads the clock of the temporary folder's file system (where
+// the tests' repositories are): a file there whose ctime is before at was
+// last changed before this moment, so a change after it moves its ctime.
+func fsClock() (clock, bool) {
+	f, err := os.CreateTemp("", "gittest-clock-")
+	if err != nil {
+		return clock{}, false
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, err := f.Write([]byte{0}); err != nil {
+		return clock{}, false
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return clock{}, false
+	}
+	dev, ok := device(fi)
+	return clock{at: fi.ModTime().UnixNano(), dev: dev}, ok
 }

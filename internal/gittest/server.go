@@ -59,7 +59,9 @@ type ServeOptions struct {
 	// (every file read and hashed per request: a copy of a fixture
 	// elsewhere, in another test of the process, counts as the same). A
 	// kept answer is one native git gave, whole; pushes, static files and
-	// repositories with borrowed objects always reach git.
+	// repositories with borrowed objects always reach git. The same
+	// request arriving while git answers it (parallel fetches) waits for
+	// that answer.
 	Memo bool
 }
 
@@ -84,6 +86,12 @@ type Server struct {
 	replay   sync.Map // replayKey → *recorded (ServeOptions.Replay)
 	// backendRuns counts the requests git http-backend ran for.
 	backendRuns atomic.Int64
+	// memoWait, when set (a test), is called each time a request waits
+	// for the same request's answer from git (ServeOptions.Memo).
+	memoWait atomic.Pointer[func()]
+	// beforeBackend, when set (a test), is called before each run of git
+	// http-backend.
+	beforeBackend atomic.Pointer[func()]
 }
 
 // recorded is a response kept for ServeOptions.Replay.
@@ -424,6 +432,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // runBackend answers r with git http-backend.
 func (s *Server) runBackend(w http.ResponseWriter, r *http.Request) {
 	s.backendRuns.Add(1)
+	if f := s.beforeBackend.Load(); f != nil {
+		(*f)()
+	}
 	s.backend.ServeHTTP(w, r)
 }
 

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -41,9 +42,23 @@ func Main(m M) {
 	os.Exit(Run(m, Root))
 }
 
+// GCPercent is the garbage collector's target that Run sets for the test
+// binary when GOGC is not set: a test binary's heap is small and its life
+// short, and with Go's default of 100 it collected 90–280 times a run
+// (indexer, mcpserver: GODEBUG=gctrace=1), the idle workers of each cycle
+// burning a core a process waits on git or a server (bench/README.md,
+// issue 30 round 8). The processes a test starts (git, ctx, a test
+// binary's child) keep their own setting: a child measuring the
+// product's memory sets GOGC=100 in its environment.
+const GCPercent = 400
+
 // Run is Main without the exit, with the tmpfs root as a parameter (a
 // test of this package points it elsewhere). It returns m.Run's code.
+// Unless GOGC is set, it collects at GCPercent.
 func Run(m M, root string) int {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(GCPercent)
+	}
 	dir, ok := Use(root)
 	if !ok {
 		return m.Run()

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -129,5 +130,41 @@ func TestUseRemovesStaleFolders(t *testing.T) {
 		if _, err := os.Lstat(d); err != nil {
 			t.Errorf("%s was removed: %v", d, err)
 		}
+	}
+}
+
+// gcM is a test binary's m that records the collector's target during
+// the run.
+type gcM struct{ percent int }
+
+func (m *gcM) Run() int {
+	m.percent = debug.SetGCPercent(-1)
+	debug.SetGCPercent(m.percent)
+	return 0
+}
+
+// TestRunSetsGCPercent: with GOGC unset Run collects at GCPercent; a GOGC
+// in the environment (a child measuring the product's memory, or whoever
+// runs the tests) is left as the runtime read it.
+func TestRunSetsGCPercent(t *testing.T) {
+	before := debug.SetGCPercent(-1)
+	debug.SetGCPercent(before)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	t.Setenv("CTX_TEST_TMPDIR", "default")
+
+	t.Setenv("GOGC", "")
+	debug.SetGCPercent(100)
+	m := &gcM{}
+	Run(m, t.TempDir())
+	if m.percent != GCPercent {
+		t.Errorf("GOGC unset: the run collected at %d, want %d", m.percent, GCPercent)
+	}
+
+	t.Setenv("GOGC", "100")
+	debug.SetGCPercent(100)
+	m = &gcM{}
+	Run(m, t.TempDir())
+	if m.percent != 100 {
+		t.Errorf("GOGC=100: the run collected at %d, want 100 (left alone)", m.percent)
 	}
 }
