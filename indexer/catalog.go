@@ -143,11 +143,39 @@ func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord
 		return nil, fmt.Errorf("%s: not the catalogue of package %q that %s names (run `ctx index --rebuild` to recreate it)", path, alias, catalogFile)
 	}
 	if keepRaw {
-		for i, raw := range recordSpans(data, len(pf.Files)) {
-			pf.Files[i].raw = raw
+		spans := recordSpans(data, len(pf.Files))
+		if head, err := partHead(alias); err == nil && spans != nil && isPart(data, head, spans) {
+			for i, raw := range spans {
+				pf.Files[i].raw = raw
+			}
 		}
 	}
 	return pf.Files, nil
+}
+
+// isPart reports whether data is exactly the part that head and the
+// records' bytes make (joinPart): the layout encodePart writes, so that
+// a record's bytes copied from it are that record's encoding. A part
+// laid out otherwise (written by hand, or by another encoder: other
+// keys, spaces, a null record) keeps no bytes and is encoded whole.
+func isPart(data, head []byte, spans [][]byte) bool {
+	if !bytes.HasPrefix(data, head) {
+		return false
+	}
+	pos := len(head)
+	for i, b := range spans {
+		if i > 0 {
+			if pos >= len(data) || data[pos] != ',' {
+				return false
+			}
+			pos++
+		}
+		if !bytes.HasPrefix(data[pos:], b) {
+			return false
+		}
+		pos += len(b)
+	}
+	return string(data[pos:]) == partTail
 }
 
 // recordSpans returns the bytes of each record in data, a part file that
@@ -211,19 +239,13 @@ func encodePart(alias string, recs []fileRecord) (data []byte, encoded int, err 
 	if kept == 0 {
 		return whole()
 	}
-	head, err := json.Marshal(partFile{Schema: schemaVersion, Alias: alias})
+	head, err := partHead(alias)
 	if err != nil {
-		return nil, 0, err
-	}
-	// {"schema":N,"alias":"A","files":null} → {"schema":N,"alias":"A","files":[
-	head, ok := bytes.CutSuffix(head, []byte("null}"))
-	if !ok {
 		return whole()
 	}
 	// The records' bytes, the changed ones encoded first, so that the
 	// part is made in a buffer of its size (no copy as it grows).
 	spans := make([][]byte, len(recs))
-	size := len(head) + len(recs) + 3
 	for i := range recs {
 		if spans[i] = recs[i].raw; spans[i] == nil {
 			if spans[i], err = json.Marshal(recs[i]); err != nil {
@@ -231,17 +253,8 @@ func encodePart(alias string, recs []fileRecord) (data []byte, encoded int, err 
 			}
 			encoded++
 		}
-		size += len(spans[i])
 	}
-	data = make([]byte, 0, size)
-	data = append(append(data, head...), '[')
-	for i, b := range spans {
-		if i > 0 {
-			data = append(data, ',')
-		}
-		data = append(data, b...)
-	}
-	data = append(data, "]}\n"...)
+	data = joinPart(head, spans)
 	if checkPartSplice {
 		want, _, err := whole()
 		if err != nil {
@@ -252,6 +265,43 @@ func encodePart(alias string, recs []fileRecord) (data []byte, encoded int, err 
 		}
 	}
 	return data, encoded, nil
+}
+
+// partTail ends a part file after its last record.
+const partTail = "]}\n"
+
+// partHead is what a part file of alias holds before its first record:
+// encoding/json's encoding of the partFile up to the records' array,
+// {"schema":N,"alias":"A","files":[ .
+func partHead(alias string) ([]byte, error) {
+	head, err := json.Marshal(partFile{Schema: schemaVersion, Alias: alias})
+	if err != nil {
+		return nil, err
+	}
+	// {"schema":N,"alias":"A","files":null} → {"schema":N,"alias":"A","files":[
+	head, ok := bytes.CutSuffix(head, []byte("null}"))
+	if !ok {
+		return nil, fmt.Errorf("a part's head is not encoding/json's: %s", head)
+	}
+	return append(head, '['), nil
+}
+
+// joinPart makes a part file of its head and its records' bytes, in a
+// buffer of its size.
+func joinPart(head []byte, spans [][]byte) []byte {
+	size := len(head) + max(len(spans)-1, 0) + len(partTail)
+	for _, b := range spans {
+		size += len(b)
+	}
+	data := make([]byte, 0, size)
+	data = append(data, head...)
+	for i, b := range spans {
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, b...)
+	}
+	return append(data, partTail...)
 }
 
 // makePart encodes alias's records (sorted by path) as a part file and

@@ -221,3 +221,57 @@ func TestRecordSpans(t *testing.T) {
 		t.Errorf("no records: %d spans", len(spans))
 	}
 }
+
+// TestReadPartKeepsBytesOfItsOwnLayoutOnly: a part keeps its records'
+// bytes only when it is laid out as encodePart writes it; one that decodes
+// to the same count of records but is laid out otherwise (a null record and
+// another array of objects, as a hand-edited or hostile part may be;
+// spaces) keeps none, so the next write encodes it whole rather than
+// copying bytes that are not its records'.
+func TestReadPartKeepsBytesOfItsOwnLayoutOnly(t *testing.T) {
+	indexDir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(indexDir, catalogDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	canonical, err := json.Marshal(partFile{Schema: schemaVersion, Alias: "docs", Files: []fileRecord{{Path: "a.md"}, {Path: "b.md", Title: "B"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	indented, err := json.MarshalIndent(partFile{Schema: schemaVersion, Alias: "docs", Files: []fileRecord{{Path: "a.md"}, {Path: "b.md"}}}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := partHead("docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := string(head) + `null,{"path":"b.md"}],"x":[{"path":"b.md","title":"INJECTED"}]}` + "\n"
+	for _, c := range []struct {
+		name string
+		data string
+		kept bool
+	}{
+		{"its own layout", string(canonical) + "\n", true},
+		{"a null record and another array", hostile, false},
+		{"indented", string(indented) + "\n", false},
+		{"no newline at the end", string(canonical), false},
+	} {
+		if err := os.WriteFile(filepath.Join(indexDir, catalogDir, "p.json"), []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := readPart(indexDir, "docs", catalogPart{File: "p.json", Records: 2}, true)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, r := range recs {
+			if kept := r.raw != nil; kept != c.kept {
+				t.Errorf("%s: record %q kept bytes %v, want %v (%s)", c.name, r.Path, kept, c.kept, r.raw)
+			}
+			if r.raw != nil {
+				if want, _ := json.Marshal(r); !bytes.Equal(r.raw, want) {
+					t.Errorf("%s: record %q kept %s, its encoding is %s", c.name, r.Path, r.raw, want)
+				}
+			}
+		}
+	}
+}
