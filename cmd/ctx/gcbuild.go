@@ -28,25 +28,25 @@ const buildGCPercent = 400
 var gcDeferred atomic.Bool
 
 // withBuildGC runs build with the collector set for a full build: the
-// heap grows to buildHeap between collections, or to twice the live heap
-// (about Go's default) once the live heap is more than half of buildHeap
-// (a bigger corpus), set after each collection; the settings are put back
-// when build returns. It leaves the collector alone when the user set
-// GOGC or GOMEMLIMIT. The settings are the process's: the command sets
-// them around the build, no library package does.
+// heap grows to buildHeap between collections, or to twice the highest
+// live heap a collection left (about Go's default) once that is more than
+// half of buildHeap (a bigger corpus); the settings are put back when
+// build returns. The settings are the process's, so only a process whose
+// main set its collector (deferFirstGC) has them: a build run in another
+// program's process (the tests' in-process ctx, bench harnesses), or
+// with GOGC or GOMEMLIMIT set by the user, keeps the collector as it is.
+// The command sets them around the build, no library package does.
 func withBuildGC(build func() error) error {
-	if userSetGC() {
+	if userSetGC() || !gcDeferred.Load() {
 		return build()
 	}
-	if gcDeferred.Load() {
-		// deferFirstGC's first collection sets Go's defaults: let it come
-		// first, or it would undo the build's settings.
-		select {
-		case <-firstGC:
-		default:
-			runtime.GC()
-			<-firstGC
-		}
+	// deferFirstGC's first collection sets Go's defaults: let it come
+	// first, or it would undo the build's settings.
+	select {
+	case <-firstGC:
+	default:
+		runtime.GC()
+		<-firstGC
 	}
 	g := startBuildGC(buildHeap)
 	defer g.restore()
@@ -57,7 +57,7 @@ func withBuildGC(build func() error) error {
 // buildGC is the collector's settings during a build, and those it
 // found, put back by restore.
 type buildGC struct {
-	heap  int64 // the memory limit set
+	heap  int64 // the memory limit set, raised by afterGC
 	pct   int   // the settings found
 	limit int64
 	mu    sync.Mutex
@@ -82,17 +82,20 @@ func (g *buildGC) restore() {
 	}
 }
 
-// afterGC sets the limit to twice the live heap when that is more than
-// the build's heap (a bigger corpus: the heap may then grow as Go's
-// default lets it, never collecting more often), and reports whether the
-// build's settings still hold.
+// afterGC raises the limit to twice the live heap when that is more than
+// the limit (a bigger corpus: the heap may then grow as Go's default lets
+// it), and reports whether the build's settings still hold. The limit is
+// never lowered: a live heap that shrinks for a while (a batch flushed)
+// and grows again would otherwise meet a limit under what Go's default
+// gives, and collect more often than the default.
 func (g *buildGC) afterGC(live uint64) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.done {
 		return false
 	}
-	debug.SetMemoryLimit(max(g.heap, int64(min(live, math.MaxInt64/2))*2))
+	g.heap = max(g.heap, int64(min(live, math.MaxInt64/2))*2)
+	debug.SetMemoryLimit(g.heap)
 	return true
 }
 

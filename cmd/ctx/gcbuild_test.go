@@ -13,7 +13,8 @@ import (
 // build, after deferFirstGC's first collection (which would undo them),
 // and puts the settings it found back when the build returns, error or
 // not; afterGC raises the limit to twice a live heap past half of it, and
-// sets nothing once the settings are back. It changes the whole process's collector,
+// never lowers it, and sets nothing once the settings are back. It
+// changes the whole process's collector,
 // so it runs in a child process of its own (this test binary again).
 func TestWithBuildGC(t *testing.T) {
 	if os.Getenv("CTX_TEST_BUILD_GC") != "1" {
@@ -53,8 +54,11 @@ func TestWithBuildGC(t *testing.T) {
 	if !g.afterGC(40<<20) || debug.SetMemoryLimit(-1) != 80<<20 {
 		t.Fatal("a live heap of 40 MB under a limit of 64: the limit is not 80 MB")
 	}
-	if !g.afterGC(10<<20) || debug.SetMemoryLimit(-1) != 64<<20 {
-		t.Fatal("a live heap back to 10 MB: the limit is not the build's again")
+	if !g.afterGC(10<<20) || debug.SetMemoryLimit(-1) != 80<<20 {
+		t.Fatal("a live heap back to 10 MB lowered the limit: a heap that grows again would collect more often than Go's default")
+	}
+	if !g.afterGC(50<<20) || debug.SetMemoryLimit(-1) != 100<<20 {
+		t.Fatal("a live heap of 50 MB under a limit of 80: the limit is not 100 MB")
 	}
 	g.restore()
 	if g.afterGC(40 << 20) {
@@ -67,4 +71,30 @@ func TestWithBuildGC(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GOGC %d after a second restore, want 100", got)
 	}
+}
+
+// TestWithBuildGCLeavesOtherProcesses: a build run in a process whose
+// main did not set up ctx's collector (this test binary, whose scripts run
+// ctx in process, maybe two builds at once) leaves the collector as it
+// found it, during the build and after.
+func TestWithBuildGCLeavesOtherProcesses(t *testing.T) {
+	if gcDeferred.Load() {
+		t.Skip("this process set up ctx's collector")
+	}
+	pct := debug.SetGCPercent(-1)
+	debug.SetGCPercent(pct)
+	limit := debug.SetMemoryLimit(-1)
+	check := func(when string) {
+		t.Helper()
+		if got := debug.SetGCPercent(pct); got != pct {
+			t.Errorf("GOGC %d %s, want %d", got, when, pct)
+		}
+		if got := debug.SetMemoryLimit(limit); got != limit {
+			t.Errorf("memory limit %d %s, want %d", got, when, limit)
+		}
+	}
+	if err := withBuildGC(func() error { check("during the build"); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	check("after the build")
 }
