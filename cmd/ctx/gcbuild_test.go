@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"math"
-	"os"
-	"os/exec"
 	"runtime/debug"
 	"testing"
 )
@@ -17,13 +15,7 @@ import (
 // changes the whole process's collector,
 // so it runs in a child process of its own (this test binary again).
 func TestWithBuildGC(t *testing.T) {
-	if os.Getenv("CTX_TEST_BUILD_GC") != "1" {
-		t.Parallel()
-		cmd := exec.Command(os.Args[0], "-test.run=^TestWithBuildGC$", "-test.count=1")
-		cmd.Env = append(withoutGCEnv(os.Environ()), "CTX_TEST_BUILD_GC=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
+	if !inOwnProcess(t, "CTX_TEST_BUILD_GC") {
 		return
 	}
 	deferFirstGC()

@@ -16,13 +16,7 @@ import (
 // the whole process's collector, so it runs in a child process of its own
 // (this test binary again), where no other test allocates meanwhile.
 func TestDeferFirstGC(t *testing.T) {
-	if os.Getenv("CTX_TEST_DEFER_GC") != "1" {
-		t.Parallel()
-		cmd := exec.Command(os.Args[0], "-test.run=^TestDeferFirstGC$", "-test.count=1")
-		cmd.Env = append(withoutGCEnv(os.Environ()), "CTX_TEST_DEFER_GC=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
+	if !inOwnProcess(t, "CTX_TEST_DEFER_GC") {
 		return
 	}
 	deferFirstGC()
@@ -48,6 +42,25 @@ func TestDeferFirstGC(t *testing.T) {
 
 // withoutGCEnv is env without GOGC and GOMEMLIMIT, which deferFirstGC
 // leaves alone.
+// inOwnProcess runs t again in a child process of this test binary, with
+// env set to 1 and neither GOGC nor GOMEMLIMIT (a test of the process's
+// collector: no other test allocates there), and reports whether this is
+// that child, where t does its work; the parent reports the child's
+// failure.
+func inOwnProcess(t *testing.T, env string) bool {
+	t.Helper()
+	if os.Getenv(env) == "1" {
+		return true
+	}
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(withoutGCEnv(os.Environ()), env+"=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	return false
+}
+
 func withoutGCEnv(env []string) []string {
 	var out []string
 	for _, kv := range env {
