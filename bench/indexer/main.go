@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/loadavg"
+	"github.com/ctx-dev/ctx/bench/internal/prof"
 	"github.com/ctx-dev/ctx/bench/internal/stat"
 	"github.com/ctx-dev/ctx/indexer"
 )
@@ -75,15 +76,7 @@ func main() {
 
 	warnings := 0
 	opts := indexer.Options{Warn: func(string) { warnings++ }}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			log.Fatal(err)
-		}
-	}
+	stopProfile := prof.CPU(*cpuprofile)
 	var peak *peakHeap
 	if *memprofile != "" {
 		peak = watchPeakHeap()
@@ -96,9 +89,7 @@ func main() {
 	}
 	full := time.Since(start)
 	cpu := stat.CPU(stat.Process) - cpu0
-	if *cpuprofile != "" {
-		pprof.StopCPUProfile()
-	}
+	stopProfile()
 	if peak != nil {
 		live := peak.stop()
 		if err := os.WriteFile(*memprofile, peak.profile, 0o644); err != nil {

@@ -24,13 +24,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 	"github.com/ctx-dev/ctx/bench/internal/loadavg"
+	"github.com/ctx-dev/ctx/bench/internal/prof"
 	"github.com/ctx-dev/ctx/bench/internal/stat"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
@@ -94,16 +94,7 @@ func main() {
 		}
 		return
 	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			log.Fatal(err)
-		}
-		defer pprof.StopCPUProfile()
-	}
+	defer prof.CPU(*cpuprofile)()
 	if *warm {
 		for _, g := range groups {
 			for i, q := range g.qs {

@@ -20,10 +20,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"slices"
 	"time"
 
+	"github.com/ctx-dev/ctx/bench/internal/prof"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -31,7 +31,7 @@ import (
 func main() {
 	corpus := flag.String("corpus", "/work/shared/corpus", "folder with one sub-folder per package")
 	calls := flag.Int("calls", 2000, "calls per measured operation")
-	prof := flag.String("cpuprofile", "", "write a CPU profile of the measured calls to `FILE`")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measured calls to `FILE`")
 	flag.Parse()
 	ctx := context.Background()
 
@@ -75,14 +75,7 @@ func main() {
 	}
 	fmt.Printf("first query (load the catalogue, resolve every link): %v; %d broken links\n", time.Since(t0).Round(time.Millisecond), len(broken))
 
-	if *prof != "" {
-		f, err := os.Create(*prof)
-		if err != nil {
-			log.Fatal(err)
-		}
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
+	defer prof.CPU(*cpuprofile)()
 	links, back := 0, 0
 	rng := rand.New(rand.NewPCG(1, 2))
 	lat := measure(*calls, func() {

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+	"github.com/ctx-dev/ctx/bench/internal/prof"
 	"github.com/ctx-dev/ctx/bench/internal/stat"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
@@ -162,16 +163,9 @@ func main() {
 	}
 	if *repeat > 0 {
 		if *cpuprofile != "" {
-			f, err := os.Create(*cpuprofile)
-			if err != nil {
-				log.Fatal(err)
-			}
-			if err := pprof.StartCPUProfile(f); err != nil {
-				log.Fatal(err)
-			}
+			stop := prof.CPU(*cpuprofile)
 			latency(ctx, r, qs, *repeat)
-			pprof.StopCPUProfile()
-			f.Close()
+			stop()
 		} else {
 			if *memprofile != "" {
 				runtime.MemProfileRate = 4096

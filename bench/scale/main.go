@@ -55,13 +55,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/loadavg"
+	"github.com/ctx-dev/ctx/bench/internal/prof"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -100,16 +100,7 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("scale: ")
 	if *searchOnly != "" {
-		if *cpuprofile != "" {
-			f, err := os.Create(*cpuprofile)
-			if err != nil {
-				log.Fatal(err)
-			}
-			if err := pprof.StartCPUProfile(f); err != nil {
-				log.Fatal(err)
-			}
-			defer pprof.StopCPUProfile()
-		}
+		defer prof.CPU(*cpuprofile)()
 		if *vecDims != "" {
 			// The project's vectors.bin, already made by a -vectors run
 			// (stub vectors of one of these dimensions): hybrid against
