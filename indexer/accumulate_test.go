@@ -119,14 +119,7 @@ func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int)
 	}
 	defer release()
 	idx := open.idx
-	adv, err := idx.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdr, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rdr := indexReader(t, idx)
 	defer rdr.Close()
 	stats := bm25Stats(idx, open.tokens)
 	// Every term cached at its first search after the first (each query

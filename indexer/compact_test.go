@@ -9,7 +9,23 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	index "github.com/blevesearch/bleve_index_api"
 )
+
+// indexReader is the index reader of idx's present snapshot, for a test
+// to read below bleve's search; the caller closes it before idx.
+func indexReader(t *testing.T, idx bleve.Index) index.IndexReader {
+	t.Helper()
+	adv, err := idx.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rdr
+}
 
 // liveSegments is the number of segments of the live bleve directory of
 // contextDir, as a reader opening it sees them.
@@ -24,14 +40,7 @@ func liveSegments(t *testing.T, contextDir string) int {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	adv, err := idx.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdr, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rdr := indexReader(t, idx)
 	defer rdr.Close()
 	snap, ok := rdr.(*scorch.IndexSnapshot)
 	if !ok {

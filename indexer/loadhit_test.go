@@ -45,14 +45,7 @@ func TestLoadHitAt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	adv, err := open.idx.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdr, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rdr := indexReader(t, open.idx)
 	defer rdr.Close()
 	all, err := rdr.DocIDReaderAll()
 	if err != nil {
