@@ -228,18 +228,7 @@ func TestCrashRecovery(t *testing.T) {
 			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 			oldCommit := readLock(t, f.project).Packages["guides"].Rev
 			newCommit := f.commit("moves", map[string]string{"guides/other.md": "# v2\n", "team/handbook.md": "# v2\n"})
-			w.opts.testHook = func(s, alias string) error {
-				if s == stage && alias == "guides" {
-					return errors.New("killed")
-				}
-				return nil
-			}
-			if _, err := w.Update(bg, nil, UpdateOptions{}); !errors.Is(err, errStopped) {
-				t.Fatalf("update did not stop: %v", err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
+			crashUpdateAt(t, w, stage, "guides")
 			if stage != "locked" {
 				if ents, _ := os.ReadDir(filepath.Join(f.project, project.DirName, ".tmp")); len(ents) == 0 {
 					t.Fatal("the simulated crash left nothing to recover")
@@ -279,5 +268,24 @@ func TestCrashRecovery(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// crashUpdateAt runs an update of w that stops at stage for alias, as a
+// crash there would, and closes w: what it wrote before stays for the
+// next Open to recover.
+func crashUpdateAt(t *testing.T, w *Workspace, stage, alias string) {
+	t.Helper()
+	w.opts.testHook = func(s, a string) error {
+		if s == stage && a == alias {
+			return errors.New("killed")
+		}
+		return nil
+	}
+	if _, err := w.Update(bg, nil, UpdateOptions{}); !errors.Is(err, errStopped) {
+		t.Fatalf("update did not stop: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,18 +22,7 @@ func TestEditAfterCrashStaysAnEdit(t *testing.T) {
 			w := f.open(f.project)
 			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
 			f.commit("moves", map[string]string{"guides/other.md": "# v2\n"})
-			w.opts.testHook = func(s, alias string) error {
-				if s == stage && alias == "guides" {
-					return errors.New("killed")
-				}
-				return nil
-			}
-			if _, err := w.Update(bg, nil, UpdateOptions{}); !errors.Is(err, errStopped) {
-				t.Fatalf("update did not stop: %v", err)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
+			crashUpdateAt(t, w, stage, "guides")
 			if !exists(w.tmp("guides.journal")) {
 				t.Fatal("the simulated crash left no journal to recover")
 			}
