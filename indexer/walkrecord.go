@@ -147,8 +147,10 @@ func (c *recorder) record(pkg Package, w walkedPackage, stamp string, start time
 
 // unmoved reports whether every folder and .gitignore rec's walk read is
 // as it was then, proven by its stamp (fileid.Proves). Those in the
-// package folder are stat'ed through tr (its Tree: each relative to its
-// own folder), the folder itself followed as fs.WalkDir stats its root.
+// package folder are stat'ed through tr (its Tree: from the open folder),
+// the folder itself followed as fs.WalkDir stats its root. A folder of
+// the record that became a link is a stamp that moved: so the documents
+// statDocs stats next are in the folders the walk found.
 func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree) bool {
 	for _, s := range rec.seen {
 		var now fileid.Stamp
@@ -177,11 +179,10 @@ func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree) bool {
 // statDocs stats the documents of rec in the package folder dir, as
 // walkMarkdown does those it finds: a document gone or no longer a
 // regular file is left out (the stamp then differs from the part's).
-// Each is stat'ed through a fileid.Tree, by its name in its own folder
-// (whole paths' lookups were a quarter of a search process's samples), a
-// few runs of the record's (path) order at a time, each run with its own
-// Tree, so that each folder is opened about once. The files' abs is not
-// set: the check compares stamps only.
+// Each is stat'ed from the open package folder (fileid.Tree: whole paths'
+// lookups were a quarter of a search process's samples, and no path is
+// built), a few runs of the record's documents at a time. The files' abs
+// is not set: the check compares stamps only.
 func (rec *pkgWalk) statDocs(dir string) []fileStat {
 	const workers, least = 4, 256 // a run of fewer documents is not worth a goroutine
 	files := make([]fileStat, len(rec.docs))
