@@ -25,19 +25,6 @@ func NewTree(root string) *Tree {
 	return &Tree{root: root}
 }
 
-// Lstat is the stamp of the file at rel (slash-separated, a valid
-// fs.ValidPath under the root; "." is the root, followed as os.Stat
-// follows it) and whether it is a regular file: Lstat(filepath.Join(root,
-// rel)), found from the open root. An error is an *fs.PathError naming
-// the joined path.
-func (t *Tree) Lstat(rel string) (s Stamp, regular bool, err error) {
-	return t.lstat(rel)
-}
-
-// Close releases the root's descriptor. t may be stat'ed with again
-// after, opening it again.
-func (t *Tree) Close() { t.close() }
-
 // join is the path of rel under t's root, for errors and the systems
 // without descriptors.
 func (t *Tree) join(rel string) string {

@@ -8,7 +8,11 @@ import "os"
 // stat'ed by its whole path.
 type tree struct{}
 
-func (t *Tree) lstat(rel string) (Stamp, bool, error) {
+// Lstat is the stamp of the file at rel (slash-separated, a valid
+// fs.ValidPath under the root; "." is the root, followed as os.Stat
+// follows it) and whether it is a regular file: Lstat(filepath.Join(root,
+// rel)), stat'ed by that whole path on this system.
+func (t *Tree) Lstat(rel string) (Stamp, bool, error) {
 	if rel == "." {
 		fi, err := os.Stat(t.root)
 		if err != nil {
@@ -19,4 +23,5 @@ func (t *Tree) lstat(rel string) (Stamp, bool, error) {
 	return Lstat(t.join(rel))
 }
 
-func (t *Tree) close() {}
+// Close releases nothing on this system: no descriptor is held.
+func (t *Tree) Close() {}

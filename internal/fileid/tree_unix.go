@@ -35,7 +35,12 @@ func (t *Tree) rootDir() (int, error) {
 	return t.rootFD, t.rootErr
 }
 
-func (t *Tree) lstat(rel string) (Stamp, bool, error) {
+// Lstat is the stamp of the file at rel (slash-separated, a valid
+// fs.ValidPath under the root; "." is the root, followed as os.Stat
+// follows it) and whether it is a regular file: Lstat(filepath.Join(root,
+// rel)), found from the open root. An error is an *fs.PathError naming
+// the joined path.
+func (t *Tree) Lstat(rel string) (Stamp, bool, error) {
 	fd, err := t.rootDir()
 	if err != nil {
 		return Stamp{}, false, err
@@ -57,7 +62,9 @@ func (t *Tree) lstat(rel string) (Stamp, bool, error) {
 	return unixStamp(st), st.Mode&unix.S_IFMT == unix.S_IFREG, nil
 }
 
-func (t *Tree) close() {
+// Close releases the root's descriptor. t may be stat'ed with again
+// after, opening it again.
+func (t *Tree) Close() {
 	if t.opened && t.rootFD >= 0 {
 		unix.Close(t.rootFD)
 	}
