@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/fileid"
 )
 
 // TestMakePartListing: a part's listing hash is the one fmt's %q lines
@@ -36,33 +39,37 @@ func TestMakePartListing(t *testing.T) {
 	}
 }
 
-// TestStatDocsPaths: the walk record's documents are stat'ed at
-// filepath.Join of the package folder (however it is spelled) and the
-// recorded path.
+// TestStatDocsPaths: the walk record's documents are stat'ed under the
+// package folder however it is spelled, each with the stamp Lstat gives
+// its joined path, and one removed is left out.
 func TestStatDocsPaths(t *testing.T) {
 	dir := t.TempDir()
 	rels := []string{"a.md", "sub/b.md", "sub/deeper/c d.md"}
-	for _, rel := range rels {
+	for i, rel := range rels {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte("# x\n"), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(strings.Repeat("x", i+1)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "y"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rec := &pkgWalk{docs: rels}
+	rec := &pkgWalk{docs: append(slices.Clone(rels), "sub/gone.md")}
 	for _, base := range []string{dir, dir + "/", dir + "/./sub/..", dir + "//y/../"} {
-		files := rec.statDocs(Package{Dir: base})
+		files := rec.statDocs(base)
 		if len(files) != len(rels) {
 			t.Fatalf("folder %q: %d documents stat'ed; want %d", base, len(files), len(rels))
 		}
 		for i, f := range files {
-			if want := filepath.Join(base, filepath.FromSlash(rels[i])); f.abs != want || f.size != 4 {
-				t.Errorf("folder %q, %q: stat'ed %q (size %d); want %q (size 4)", base, rels[i], f.abs, f.size, want)
+			want, _, err := fileid.Lstat(filepath.Join(dir, filepath.FromSlash(rels[i])))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := (fileid.Stamp{Size: f.size, MTime: f.modNS, CTime: f.cns, Ino: f.ino}); f.rel != rels[i] || got != want || got.Size != int64(i+1) {
+				t.Errorf("folder %q, %q: stat'ed %q %+v; want %+v", base, rels[i], f.rel, got, want)
 			}
 		}
 	}

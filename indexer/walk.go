@@ -121,21 +121,27 @@ func statFiles(files []fileStat, found []markdown.Found) []fileStat {
 			out = append(out, f)
 		}
 	}
-	// A README.md's kep.yaml: most are documents too, just stat'ed (a
-	// tenth of the stats of a tree of KEPs); the others are stat'ed now.
-	for i := range out {
-		f := &out[i]
+	kepStamps(out, func(_ string, f *fileStat) *sideStamp { return kepStamp(f.rel, f.abs) })
+	return out
+}
+
+// kepStamps gives each README.md of files (sorted by rel) the stamp of
+// the kep.yaml beside it: most are documents too, just stat'ed (a tenth
+// of the stats of a tree of KEPs); the others are stat'ed by stat (given
+// the kep.yaml's rel and the README's fileStat), nil when there is none.
+func kepStamps(files []fileStat, stat func(kep string, f *fileStat) *sideStamp) {
+	for i := range files {
+		f := &files[i]
 		if !strings.EqualFold(path.Base(f.rel), "README.md") {
 			continue
 		}
 		kep := path.Join(path.Dir(f.rel), KEPMetaFile)
-		if k, ok := slices.BinarySearchFunc(out, kep, func(f fileStat, rel string) int { return strings.Compare(f.rel, rel) }); ok {
-			f.kep = &sideStamp{Size: out[k].size, ModNS: out[k].modNS, CNS: out[k].cns, Ino: out[k].ino}
+		if k, ok := slices.BinarySearchFunc(files, kep, func(f fileStat, rel string) int { return strings.Compare(f.rel, rel) }); ok {
+			f.kep = &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}
 		} else {
-			f.kep = kepStamp(f.rel, f.abs)
+			f.kep = stat(kep, f)
 		}
 	}
-	return out
 }
 
 // WalkOptions are the rules of pkg's walk: none for a locked package (its

@@ -146,19 +146,22 @@ func (c *recorder) record(pkg Package, w walkedPackage, stamp string, start time
 }
 
 // unmoved reports whether every folder and .gitignore rec's walk read is
-// as it was then, proven by its stamp (fileid.Proves).
-func (rec *pkgWalk) unmoved(pkg Package) bool {
+// as it was then, proven by its stamp (fileid.Proves). Those in the
+// package folder are stat'ed through tr (its Tree: from the open folder),
+// the folder itself followed as fs.WalkDir stats its root. A folder of
+// the record that became a link is a stamp that moved: so the documents
+// statDocs stats next are in the folders the walk found.
+func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree) bool {
 	for _, s := range rec.seen {
-		p := filepath.Join(pkg.Dir, filepath.FromSlash(s.path))
-		if s.above {
-			p = filepath.Join(pkg.Project, filepath.FromSlash(s.path))
-		}
-		var fi fs.FileInfo
+		var now fileid.Stamp
 		var err error
-		if s.path == "." && !s.above {
-			fi, err = os.Stat(p) // as fs.WalkDir stats its root
+		if s.above {
+			var fi fs.FileInfo
+			if fi, err = os.Lstat(filepath.Join(pkg.Project, filepath.FromSlash(s.path))); err == nil {
+				now = fileid.Of(fi)
+			}
 		} else {
-			fi, err = os.Lstat(p)
+			now, _, err = tr.Lstat(s.path) // "." follows the folder, as os.Stat
 		}
 		if s.absent {
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -166,28 +169,59 @@ func (rec *pkgWalk) unmoved(pkg Package) bool {
 			}
 			continue
 		}
-		if err != nil || !s.st.Proves(fileid.Of(fi), rec.at) {
+		if err != nil || !s.st.Proves(now, rec.at) {
 			return false
 		}
 	}
 	return true
 }
 
-// statDocs stats the documents of rec in pkg's folder, as walkMarkdown
-// does those it finds: a document gone or no longer a regular file is
-// left out (the stamp then differs from the part's).
-func (rec *pkgWalk) statDocs(pkg Package) []fileStat {
-	// filepath.Join(pkg.Dir, rel) for each document, without cleaning
-	// each joined path again (a tenth of a search process's own CPU on the
-	// shared corpus): a recorded path is a valid fs path (decodeWalks), so
-	// the folder's prefix, cleaned once, joins it as Join would.
-	prefix := filepath.Join(pkg.Dir, "x")
-	prefix = prefix[:len(prefix)-1]
+// statDocs stats the documents of rec in the package folder dir, as
+// walkMarkdown does those it finds: a document gone or no longer a
+// regular file is left out (the stamp then differs from the part's).
+// Each is stat'ed from the open package folder (fileid.Tree: whole paths'
+// lookups were a quarter of a search process's samples, and no path is
+// built), a few runs of the record's documents at a time. The files' abs
+// is not set: the check compares stamps only.
+func (rec *pkgWalk) statDocs(dir string) []fileStat {
+	const workers, least = 4, 256 // a run of fewer documents is not worth a goroutine
 	files := make([]fileStat, len(rec.docs))
-	for i, rel := range rec.docs {
-		files[i] = fileStat{rel: rel, abs: prefix + filepath.FromSlash(rel)}
+	missing := make([]bool, len(rec.docs))
+	runs := max(1, min(workers, len(rec.docs)/least))
+	var wg sync.WaitGroup
+	for k := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tr := fileid.NewTree(dir)
+			defer tr.Close()
+			for i := k * len(rec.docs) / runs; i < (k+1)*len(rec.docs)/runs; i++ {
+				s, regular, err := tr.Lstat(rec.docs[i])
+				if err != nil || !regular {
+					missing[i] = true // removed or replaced since the record was made
+					continue
+				}
+				files[i] = fileStat{rel: rec.docs[i], size: s.Size, modNS: s.MTime, cns: s.CTime, ino: s.Ino}
+			}
+		}()
 	}
-	return statFiles(files, nil)
+	wg.Wait()
+	out := files[:0]
+	for i, f := range files {
+		if !missing[i] {
+			out = append(out, f)
+		}
+	}
+	tr := fileid.NewTree(dir)
+	defer tr.Close()
+	kepStamps(out, func(kep string, _ *fileStat) *sideStamp {
+		s, regular, err := tr.Lstat(kep)
+		if err != nil || !regular {
+			return nil
+		}
+		return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}
+	})
+	return out
 }
 
 // encodeWalks writes the records, sorted by alias.
@@ -358,10 +392,15 @@ func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip f
 			return
 		}
 		part := parts[p.Alias]
-		if rec, ok := recs[p.Alias]; ok && part.File != "" && rec.key == walkKey(p) && rec.stamp == part.Stamp && rec.unmoved(p) {
-			w.found, used[i] = rec.statDocs(p), true
-			r.walks[0].Add(1)
-			return
+		if rec, ok := recs[p.Alias]; ok && part.File != "" && rec.key == walkKey(p) && rec.stamp == part.Stamp {
+			tr := fileid.NewTree(p.Dir)
+			unmoved := rec.unmoved(p, tr)
+			tr.Close()
+			if unmoved {
+				w.found, used[i] = rec.statDocs(p.Dir), true
+				r.walks[0].Add(1)
+				return
+			}
 		}
 		c := &recorder{}
 		recd[i] = c

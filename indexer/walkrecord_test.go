@@ -149,6 +149,26 @@ func TestWalkRecordShortcut(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "lib"},
+		"same size and mtime, written in place": {func(t *testing.T, root string) {
+			p := filepath.Join(root, ".context/packages/lib/a/b/c.md")
+			fi, err := os.Lstat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, p, "# C\n\nA DEEP page.\n")
+			if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}, "lib"},
+		"a folder replaced by a link to its copy": {func(t *testing.T, root string) {
+			b := filepath.Join(root, ".context/packages/lib/a/b")
+			if err := os.Rename(b, filepath.Join(root, "b-copy")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(root, "b-copy"), b); err != nil {
+				t.Fatal(err)
+			}
+		}, "lib"},
 		"new document in a sub-folder": {func(t *testing.T, root string) {
 			writeFile(t, filepath.Join(root, ".context/packages/lib/a/b/new.md"), "# New\n")
 		}, "lib"},

@@ -156,17 +156,12 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 			return usageErrorf("--kind %s: not a source kind; use one of %s", safetext.Quote(k), strings.Join(project.Kinds, ", "))
 		}
 	}
-	proj, r, err := openFreshIndex(ctx, o.globalOptions)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
 	if o.lexical && o.hybrid {
 		return usageErrorf("--lexical and --hybrid: give one")
 	}
 	sem, note, closeSem := searchSemantic(o.Env, o.lexical, o.hybrid)
 	defer closeSem()
-	hits, hnote, err := r.SearchHybrid(ctx, indexer.Query{
+	proj, hits, hnote, err := searchFresh(ctx, o.globalOptions, indexer.Query{
 		Text:            text,
 		Packages:        o.packages,
 		Kinds:           o.kinds,
@@ -254,21 +249,79 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 // index that could not be re-indexed is read as it is, with a warning
 // there. stdout is left to the results.
 func openFreshIndex(ctx context.Context, g *globalOptions) (project.Project, *indexer.Reader, error) {
-	dir, err := g.ProjectDir()
+	dir, proj, r, err := openIndex(g)
 	if err != nil {
 		return project.Project{}, nil, err
 	}
-	proj, err := project.At(dir)
-	if err != nil {
-		return project.Project{}, nil, err
-	}
-	r, err := indexer.OpenReader(proj.Dir())
-	if err != nil {
-		return project.Project{}, nil, err
-	}
-	errOut := g.IO.ErrOut
-	printIndexCheck(errOut, workspace.FreshenIndex(ctx, dir, r, workspace.Options{Log: errOut, Home: g.Env.userHome()}, indexer.Options{}))
+	printIndexCheck(g.IO.ErrOut, freshenIndex(ctx, g, dir, r))
 	return proj, r, nil
+}
+
+// openIndex opens a Reader of the project's index (nothing is read yet).
+func openIndex(g *globalOptions) (dir string, proj project.Project, r *indexer.Reader, err error) {
+	if dir, err = g.ProjectDir(); err != nil {
+		return "", project.Project{}, nil, err
+	}
+	if proj, err = project.At(dir); err != nil {
+		return "", project.Project{}, nil, err
+	}
+	if r, err = indexer.OpenReader(proj.Dir()); err != nil {
+		return "", project.Project{}, nil, err
+	}
+	return dir, proj, r, nil
+}
+
+// freshenIndex is workspace.FreshenIndex of the project in dir, r its
+// index, for the search command: it logs to stderr.
+func freshenIndex(ctx context.Context, g *globalOptions, dir string, r *indexer.Reader) workspace.IndexCheck {
+	return workspace.FreshenIndex(ctx, dir, r, workspace.Options{Log: g.IO.ErrOut, Home: g.Env.userHome()}, indexer.Options{})
+}
+
+// searchFresh runs q (with the semantic half sem, when not nil) on the
+// project's index once it is fresh, as openFreshIndex then SearchHybrid
+// would: the same hits, and the same line on stderr when it re-indexed
+// or could not. A lexical search runs on a Reader of its own while the
+// freshness check runs (they overlap on a second core: the check is most
+// of a search's own time, bench/README.md), and that Reader is closed as
+// soon as its search returns, so a re-index waits for it no longer than
+// the search takes. Its hits are kept only when the check found the
+// index fresh and left it as it was (no re-index, no error); else the
+// search runs again on the index as the check left it. With sem the
+// check comes first, so the endpoint is asked once.
+func searchFresh(ctx context.Context, g *globalOptions, q indexer.Query, sem *indexer.Semantic) (project.Project, []indexer.Hit, string, error) {
+	dir, proj, r, err := openIndex(g)
+	if err != nil {
+		return project.Project{}, nil, "", err
+	}
+	defer r.Close()
+	if sem != nil {
+		printIndexCheck(g.IO.ErrOut, freshenIndex(ctx, g, dir, r))
+		hits, note, err := r.SearchHybrid(ctx, q, sem)
+		return proj, hits, note, err
+	}
+	type result struct {
+		hits []indexer.Hit
+		err  error
+	}
+	early := make(chan result, 1)
+	go func() {
+		r2, err := indexer.OpenReader(proj.Dir())
+		if err != nil {
+			early <- result{err: err}
+			return
+		}
+		hits, err := r2.Search(ctx, q)
+		r2.Close()
+		early <- result{hits, err}
+	}()
+	c := freshenIndex(ctx, g, dir, r)
+	res := <-early
+	printIndexCheck(g.IO.ErrOut, c)
+	if c.Err == nil && c.Report == nil {
+		return proj, res.hits, "", res.err
+	}
+	hits, err := r.Search(ctx, q)
+	return proj, hits, "", err
 }
 
 // printIndexCheck says on w what FreshenIndex did: nothing when the index

@@ -1,9 +1,17 @@
 package fileid
 
-import "syscall"
+import (
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
 
 // times is st's modification and inode change times (unix nanoseconds):
 // the fields' names are the system's.
 func times(st *syscall.Stat_t) (mtime, ctime int64) {
 	return st.Mtimespec.Nano(), st.Ctimespec.Nano()
 }
+
+// dirOpenFlags opens a folder for Tree's fstatat (the system has no
+// O_PATH).
+const dirOpenFlags = unix.O_RDONLY

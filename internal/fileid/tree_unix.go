@@ -1,0 +1,77 @@
+//go:build linux || darwin
+
+package fileid
+
+import (
+	"io/fs"
+
+	"golang.org/x/sys/unix"
+)
+
+// tree is a Tree's open root.
+type tree struct {
+	opened  bool
+	rootFD  int
+	rootErr error
+	st      unix.Stat_t
+}
+
+// rootDir opens the root once (following it, as os.Stat does): O_PATH
+// where the system has it (no read permission needed, as a path's lookup
+// needs none).
+func (t *Tree) rootDir() (int, error) {
+	if !t.opened {
+		t.opened = true
+		for {
+			t.rootFD, t.rootErr = unix.Open(t.root, dirOpenFlags|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if t.rootErr != unix.EINTR {
+				break
+			}
+		}
+		if t.rootErr != nil {
+			t.rootFD, t.rootErr = -1, &fs.PathError{Op: "open", Path: t.root, Err: t.rootErr}
+		}
+	}
+	return t.rootFD, t.rootErr
+}
+
+// Lstat is the stamp of the file at rel (slash-separated, a valid
+// fs.ValidPath under the root; "." is the root, followed as os.Stat
+// follows it) and whether it is a regular file: Lstat(filepath.Join(root,
+// rel)), found from the open root. An error is an *fs.PathError naming
+// the joined path.
+func (t *Tree) Lstat(rel string) (Stamp, bool, error) {
+	fd, err := t.rootDir()
+	if err != nil {
+		return Stamp{}, false, err
+	}
+	st := &t.st
+	if rel == "." {
+		for err = unix.Fstat(fd, st); err == unix.EINTR; err = unix.Fstat(fd, st) {
+		}
+		if err != nil {
+			return Stamp{}, false, &fs.PathError{Op: "stat", Path: t.root, Err: err}
+		}
+	} else {
+		for err = unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW); err == unix.EINTR; err = unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW) {
+		}
+		if err != nil {
+			return Stamp{}, false, &fs.PathError{Op: "lstat", Path: t.join(rel), Err: err}
+		}
+	}
+	return unixStamp(st), st.Mode&unix.S_IFMT == unix.S_IFREG, nil
+}
+
+// Close releases the root's descriptor. t may be stat'ed with again
+// after, opening it again.
+func (t *Tree) Close() {
+	if t.opened && t.rootFD >= 0 {
+		unix.Close(t.rootFD)
+	}
+	t.opened, t.rootFD, t.rootErr = false, -1, nil
+}
+
+// unixStamp is st's stamp, as Of gives it from os.Lstat's fs.FileInfo.
+func unixStamp(st *unix.Stat_t) Stamp {
+	return Stamp{Size: st.Size, MTime: st.Mtim.Nano(), CTime: st.Ctim.Nano(), Ino: uint64(st.Ino)}
+}
