@@ -24,7 +24,7 @@ type exchange struct {
 
 // TestUploadPackAsHTTPBackend: the server's own run of upload-pack
 // (serveUploadPack) answers every request of real git clients (protocol
-// v2 and v0, shallow and filtered over v0, a fetch with haves in each) as
+// v2, and v0 shallow and filtered; a fetch with haves in each) as
 // git http-backend does: the same status, the same headers a client reads
 // (Content-Type, the no-cache ones) and the same body (the same pkt-lines
 // and the same bytes on each side band: where git cuts the pack into
@@ -81,10 +81,9 @@ func TestUploadPackAsHTTPBackend(t *testing.T) {
 	src := filepath.Join(tmp, "src")
 	MustGit(t, tmp, "clone", "-q", filepath.Join(root, "repo.git"), src)
 	for i, args := range [][]string{
-		{"clone", "-q"},
-		{"-c", "protocol.version=0", "clone", "-q"}, // go-git's protocol
-		{"-c", "protocol.version=0", "clone", "-q", "--depth", "1"},
-		{"-c", "protocol.version=0", "clone", "-q", "--filter=blob:none", "--no-checkout"},
+		{"clone", "-q", "--no-checkout"},
+		// go-git's protocol, shallow and filtered as gitengine fetches
+		{"-c", "protocol.version=0", "clone", "-q", "--no-checkout", "--depth", "1", "--filter=blob:none"},
 	} {
 		MustGit(t, tmp, append(args, proxy.URL+"/repo.git", filepath.Join(tmp, fmt.Sprint("c", i)))...)
 	}
