@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,8 +21,9 @@ import (
 // mcpScriptCmds are the script commands that talk to a running `ctx mcp`:
 //
 //	mcp-start DIR
-//	    start `ctx -C DIR mcp` in the background and initialize a session
-//	    over its stdin and stdout (stopped when the script ends).
+//	    start `ctx -C DIR mcp` in the background (in this process, as the
+//	    scripts' ctx; a process with CTX_SCRIPT_EXEC=1) and initialize a
+//	    session over its stdin and stdout (stopped when the script ends).
 //	mcp-call TOOL ARGS-JSON
 //	    call a tool and print the JSON-RPC response on stdout.
 //	mcp-poll TOOL ARGS-JSON REGEXP
@@ -53,21 +56,7 @@ func cmdMCPStart(ts *testscript.TestScript, neg bool, args []string) {
 	if _, ok := liveMCPs.Load(ts); ok {
 		ts.Fatalf("mcp-start: a server is already running in this script")
 	}
-	bin, err := lookPathIn("ctx", ts.Getenv("PATH"))
-	ts.Check(err)
-	cmd := exec.Command(bin, "-C", ts.MkAbs(args[0]), "mcp")
-	cmd.Dir = ts.MkAbs(".")
-	cmd.Env = os.Environ() // then the script's own settings, which win
-	for _, k := range []string{"PATH", "WORK", "TMPDIR", "HOME", "XDG_CONFIG_HOME", "CTX_CACHE", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"} {
-		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
-	}
-	in, err := cmd.StdinPipe()
-	ts.Check(err)
-	out, err := cmd.StdoutPipe()
-	ts.Check(err)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	ts.Check(cmd.Start())
+	in, out, stop := startMCP(ts, ts.MkAbs(args[0]))
 	s := &liveMCP{in: in, lines: make(chan string, 16)}
 	go func() {
 		defer close(s.lines)
@@ -79,7 +68,63 @@ func cmdMCPStart(ts *testscript.TestScript, neg bool, args []string) {
 	}()
 	liveMCPs.Store(ts, s)
 	ts.Defer(func() {
-		in.Close() // end of input: the server exits
+		in.Close()  // end of input: the server ends
+		go func() { // what it still says, unread, must not hold it
+			for range s.lines {
+			}
+		}()
+		ts.Logf("ctx mcp stderr:\n%s", stop())
+		liveMCPs.Delete(ts)
+	})
+	s.request(ts, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "script", "version": "1"}})
+	s.send(ts, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+}
+
+// startMCP starts `ctx -C dir mcp` for a script: in this process, on a
+// goroutine of its own, over pipes, with the script's environment and
+// folder, as the scripts' `ctx` runs (scriptcmds_ctx_test.go: a process
+// start saved); with CTX_SCRIPT_EXEC=1 a process, as before. It returns
+// the server's stdin and stdout, and stop, which waits for the server to
+// end once its stdin is closed (a process that does not within mcpWait is
+// killed) and returns its stderr.
+func startMCP(ts *testscript.TestScript, dir string) (io.WriteCloser, io.Reader, func() string) {
+	var stderr lockedBuffer
+	if !scriptExec {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		wd := ts.MkAbs(".")
+		env := append(scriptEnv(ts), "PWD="+wd)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			code := run(context.Background(), []string{"-C", dir, "mcp"}, &IOStreams{In: inR, Out: outW, ErrOut: &stderr}, env, wd)
+			inR.Close()
+			outW.CloseWithError(fmt.Errorf("ctx mcp ended with exit code %d", code))
+		}()
+		return inW, outR, func() string {
+			select {
+			case <-done:
+			case <-time.After(mcpWait): // a bound on a hang
+				ts.Fatalf("ctx mcp did not end within %v of its stdin's end", mcpWait)
+			}
+			return stderr.String()
+		}
+	}
+	bin, err := lookPathIn("ctx", ts.Getenv("PATH"))
+	ts.Check(err)
+	cmd := exec.Command(bin, "-C", dir, "mcp")
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = os.Environ() // then the script's own settings, which win
+	for _, k := range []string{"PATH", "WORK", "TMPDIR", "HOME", "XDG_CONFIG_HOME", "CTX_CACHE", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	in, err := cmd.StdinPipe()
+	ts.Check(err)
+	out, err := cmd.StdoutPipe()
+	ts.Check(err)
+	cmd.Stderr = &stderr
+	ts.Check(cmd.Start())
+	return in, out, func() string {
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
@@ -88,11 +133,26 @@ func cmdMCPStart(ts *testscript.TestScript, neg bool, args []string) {
 			cmd.Process.Kill()
 			<-done
 		}
-		ts.Logf("ctx mcp stderr:\n%s", stderr.String())
-		liveMCPs.Delete(ts)
-	})
-	s.request(ts, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "script", "version": "1"}})
-	s.send(ts, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+		return stderr.String()
+	}
+}
+
+// lockedBuffer is a buffer safe for the writes of several goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // lookPathIn finds name in the directories of path (the script's PATH,

@@ -84,7 +84,11 @@ type Server struct {
 	fault    atomic.Pointer[faultState]
 	faulted  atomic.Int64
 	replay   sync.Map // replayKey → *recorded (ServeOptions.Replay)
-	// backendRuns counts the requests git http-backend ran for.
+	// viaBackend sends every request through git http-backend, the
+	// fetches too (serveUploadPack): the reference a test compares with.
+	viaBackend bool
+	// backendRuns counts the requests git ran for (http-backend, or
+	// upload-pack alone for a fetch: serveUploadPack).
 	backendRuns atomic.Int64
 	// memoWait, when set (a test), is called each time a request waits
 	// for the same request's answer from git (ServeOptions.Memo).
@@ -429,11 +433,15 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// runBackend answers r with git http-backend.
+// runBackend answers r with git: upload-pack alone for a fetch, as git
+// http-backend runs it (serveUploadPack), else git http-backend.
 func (s *Server) runBackend(w http.ResponseWriter, r *http.Request) {
 	s.backendRuns.Add(1)
 	if f := s.beforeBackend.Load(); f != nil {
 		(*f)()
+	}
+	if s.serveUploadPack(w, r) {
+		return
 	}
 	s.backend.ServeHTTP(w, r)
 }
