@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -13,10 +16,28 @@ import (
 // and arguments are parsed into the options, and nothing else happens.
 func parseOnly(t *testing.T, cmd *cobra.Command, args []string) error {
 	t.Helper()
-	cmd.SetArgs(args)
+	cmd.SetArgs(argsOrNone(args))
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
 	return cmd.Execute()
+}
+
+// TestNoArgumentsIsNotTheProcesssArguments: a command given no arguments
+// in process parses none, whatever the test binary itself was given
+// (cobra falls back to os.Args on nil).
+func TestNoArgumentsIsNotTheProcesssArguments(t *testing.T) {
+	saved := os.Args
+	t.Cleanup(func() { os.Args = saved })
+	os.Args = []string{saved[0], "--no-such-flag-of-ctx"}
+	var got *indexOptions
+	if err := parseOnly(t, newIndexCmd(&globalOptions{}, func(_ context.Context, o *indexOptions) error { got = o; return nil }), nil); err != nil || got == nil {
+		t.Fatalf("index with no arguments: err %v, run called: %v", err, got != nil)
+	}
+	var out, errOut bytes.Buffer
+	streams := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	if code := execute(context.Background(), newRootCmd(&globalOptions{IO: streams}), nil, streams); code != ExitOK {
+		t.Fatalf("ctx with no arguments in process: exit %d, stderr %q", code, errOut.String())
+	}
 }
 
 // The flag → options tables below check that each command's RunE only

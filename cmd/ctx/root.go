@@ -131,12 +131,22 @@ func run(ctx context.Context, args []string, io *IOStreams, env []string, wd str
 	return execute(ctx, newRootCmd(&globalOptions{IO: io, Env: env, Wd: wd}), args, io)
 }
 
+// argsOrNone is args, never nil: cobra reads the process's own arguments
+// (os.Args) when it is given nil, and a run in a test's process (the
+// scripts, the flag tables) must see only the arguments it was given.
+func argsOrNone(args []string) []string {
+	if args == nil {
+		return []string{}
+	}
+	return args
+}
+
 // execute runs root with args and turns its error into an exit code and a
 // line on stderr.
 func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStreams) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	root.SetArgs(args)
+	root.SetArgs(argsOrNone(args))
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
