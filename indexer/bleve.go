@@ -161,6 +161,11 @@ func fieldLength(text string) int64 {
 		r, size := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(text[i:])
+		} else if c := wsClass[r]; c == wsLetter || c == wsDigit {
+			// ASCII letters and digits, most of a text, without a call.
+			in = true
+			i++
+			continue
 		}
 		switch {
 		case isWordRune(r):
