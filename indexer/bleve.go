@@ -274,7 +274,7 @@ func compoundParts(text string, limit int) string {
 	}
 	var b strings.Builder
 	var seen map[string]bool
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	isWord := isWordRune // a letter or a digit
 	i := 0
 	for i < len(text) {
 		// Find a maximal run word([._]word)+ starting at i.
