@@ -117,8 +117,8 @@ const stemFilterType = "ctx_porter"
 // 131,072 only 11% (round 7). In slots (stemFilter), 16,384 missed 156,000
 // of the shared corpus' 3.5 million words where the 4,096 maps missed
 // 471,000, and the stemmer took 17-25% less CPU than with those maps in
-// five of six alternated rounds on one thread (bench/README.md, "The full
-// build's CPU, round 9").
+// four of five alternated rounds on one thread, 2% in the fifth
+// (bench/README.md, "The full build's CPU, round 9").
 const stemMemoSize = 1 << 14
 
 // stemMemoMaxLen is the longest term kept in the memo, in bytes: longer
