@@ -10,6 +10,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/ctx-dev/ctx/internal/confine"
 )
 
 // indexReader is the index reader of idx's present snapshot, for a test
@@ -251,5 +253,29 @@ func TestRebuildPastBoundReleasesMerges(t *testing.T) {
 	queries := []string{"heron river", "page 7", "flamingo"}
 	if a, b := searchJSON(t, one, queries...), searchJSON(t, dir, queries...); a != b {
 		t.Errorf("hits of the build past the bound:\n%s\nof the build in one batch:\n%s", b, a)
+	}
+}
+
+// TestHoldMergesOnlySmallRebuilds: a rebuild holds scorch's merges when
+// its files are at most heldMaxBytes; a bigger one, and an incremental
+// Sync, keep scorch's merges as they go.
+func TestHoldMergesOnlySmallRebuilds(t *testing.T) {
+	t.Parallel()
+	small := []job{{f: fileStat{size: heldMaxBytes / 2}}, {f: fileStat{size: heldMaxBytes / 2}}}
+	big := append(append([]job{}, small...), job{f: fileStat{size: 1}})
+	for _, c := range []struct {
+		rebuild bool
+		jobs    []job
+		want    bool
+	}{
+		{true, small, true},
+		{true, nil, true},
+		{true, big, false},
+		{false, small, false},
+	} {
+		w := newWriter(confine.Dir{}, "", &syncPlan{rebuild: c.rebuild, jobs: c.jobs}, Options{})
+		if w.hold != c.want {
+			t.Errorf("rebuild %v, %d bytes of files: hold %v; want %v", c.rebuild, jobBytes(c.jobs), w.hold, c.want)
+		}
 	}
 }

@@ -622,7 +622,28 @@ func newWriter(d confine.Dir, indexDir string, p *syncPlan, opts Options) *index
 	if w.compactMax <= 0 {
 		w.compactMax = compactMaxChunks
 	}
+	w.hold = p.rebuild && jobBytes(p.jobs) <= heldMaxBytes
 	return w
+}
+
+// heldMaxBytes bounds the files of a rebuild whose merges are held until
+// compact (heldMergePlan): the shared corpus (27 MB, 21,632 chunks) is
+// under it. A bigger build keeps scorch's merges as it goes: at 10× (220
+// MB), holding them until compactMaxChunks and then letting scorch's
+// merger fold the fifty segments held raised the build's peak RSS from
+// 342 to 466 MB in one loaded run (bench/README.md, "The full build's CPU,
+// round 9"). A rebuild whose files are not all planned when its writer
+// opens (a Stream's) is held, and let go at compactMaxChunks
+// (releaseMerges).
+const heldMaxBytes = 32 << 20
+
+// jobBytes is the size of the files jobs read.
+func jobBytes(jobs []job) int64 {
+	var n int64
+	for _, j := range jobs {
+		n += j.f.size
+	}
+	return n
 }
 
 // indexWriter is the bleve index the apply step writes, and its batch.
@@ -640,6 +661,7 @@ type indexWriter struct {
 	chunks      int  // chunks added
 	compactMax  int  // chunks a full build merged into one segment holds at most (compactMaxChunks)
 	merged      bool // compact merged the new generation into one segment
+	hold        bool // hold scorch's merges (heldMergePlan) when the index opens: a small rebuild (heldMaxBytes)
 	held        bool // scorch's merges are held (heldMergePlan): a rebuild compact is to merge
 	foldedSegs  int  // segments scorch's merges of a rebuild took in, compact's included (tests)
 	markedDirty bool
@@ -674,11 +696,15 @@ func (w *indexWriter) openIndex() error {
 		if err := w.d.RemoveAll(p); err != nil {
 			return err
 		}
-		i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{"scorchMergePlanOptions": heldMergePlan()})
+		cfg := map[string]any{}
+		if w.hold {
+			cfg["scorchMergePlanOptions"] = heldMergePlan()
+		}
+		i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, cfg)
 		if err != nil {
 			return err
 		}
-		w.idx, w.held = i, true
+		w.idx, w.held = i, w.hold
 		return nil
 	}
 	if err := w.d.Check(filepath.Join(w.indexDir, w.dir)); err != nil {
