@@ -3,7 +3,7 @@ package indexer
 import (
 	"bytes"
 	"hash/maphash"
-	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
@@ -111,14 +111,15 @@ func versionForms(term []byte) [][]byte {
 // only gives back what the stemmer gave for the same bytes.
 const stemFilterType = "ctx_porter"
 
-// stemMemoSize bounds the stems a mapping's filter keeps: the first terms
-// met, most of them a text's frequent words. Small, the memo stays in the
-// processor's cache: analysing the shared corpus on one thread (three
-// alternated rounds in one process) cost 17% less than bleve's porter
-// filter with 4,096 terms, 13% with 1,024, and only 11% with 131,072
-// (the look-ups missed the cache; in a build, where other work shares it,
-// no gain at all: 8.8% of the build's CPU against Porter's 8.6%).
-const stemMemoSize = 1 << 12
+// stemMemoSize bounds the stems a mapping's filter keeps, in as many
+// slots. Small, the memo stays in the processor's cache: 4,096 terms in
+// sharded maps cost 17% less than bleve's porter filter on one thread,
+// 131,072 only 11% (round 7). In slots (stemFilter), 16,384 missed 156,000
+// of the shared corpus' 3.5 million words where the 4,096 maps missed
+// 471,000, and the stemmer took 17-25% less CPU than with those maps in
+// four of five alternated rounds on one thread, 2% in the fifth
+// (bench/README.md, "The full build's CPU, round 9").
+const stemMemoSize = 1 << 14
 
 // stemMemoMaxLen is the longest term kept in the memo, in bytes: longer
 // ones are rare and mostly unique (identifiers, hashes).
@@ -139,32 +140,35 @@ func init() {
 	}
 }
 
-// stemShards is how many parts the memo is cut into, each with its own
-// lock: scorch analyses documents on every core at once.
-const stemShards = 16
-
-// stemFilter is Porter's stemmer with a bounded memo (stemFilterType). It
-// is safe for concurrent use.
+// stemFilter is Porter's stemmer with a bounded memo (stemFilterType),
+// safe for concurrent use. The memo is a table of slots, a term's slot
+// chosen by its hash: a look-up hashes the term once and compares it with
+// the one entry of its slot, with no lock (scorch analyses documents on
+// every core at once) and no map (the sharded maps' look-ups, a hash for
+// the shard and another for the map under a read lock, were half of the
+// stemmer's CPU in a build). A term stemmed is put in its slot, in place
+// of the term there: the words a text repeats win their slots back.
 type stemFilter struct {
-	seed   maphash.Seed
-	shards []stemShard // nil: no memo
+	seed  maphash.Seed
+	slots []atomic.Pointer[stemEntry] // a power of two of them; nil: no memo
 }
 
-type stemShard struct {
-	mu   sync.RWMutex
-	max  int
-	memo map[string][]byte // term → its stem; nil when the stem is the term
-	_    [64]byte          // a cache line of its own
+// stemEntry is a term and its stem, never written after it is made.
+type stemEntry struct {
+	term []byte
+	stem []byte // nil when the stem is the term
 }
 
-// newStemFilter is a stemmer that keeps at most max terms (0: none).
+// newStemFilter is a stemmer that keeps at most max terms (0: none), in
+// max slots rounded up to a power of two.
 func newStemFilter(max int) *stemFilter {
 	f := &stemFilter{seed: maphash.MakeSeed()}
 	if max > 0 {
-		f.shards = make([]stemShard, stemShards)
-		for i := range f.shards {
-			f.shards[i] = stemShard{max: (max + stemShards - 1) / stemShards, memo: map[string][]byte{}}
+		n := 1
+		for n < max {
+			n <<= 1
 		}
+		f.slots = make([]atomic.Pointer[stemEntry], n)
 	}
 	return f
 }
@@ -181,31 +185,24 @@ func (f *stemFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
 
 // stem is what bleve's porter filter makes of term.
 func (f *stemFilter) stem(term []byte) []byte {
-	if f.shards == nil || len(term) > stemMemoMaxLen {
+	if f.slots == nil || len(term) > stemMemoMaxLen {
 		return porterStem(term)
 	}
-	sh := &f.shards[maphash.Bytes(f.seed, term)%stemShards]
-	sh.mu.RLock()
-	s, ok := sh.memo[string(term)]
-	sh.mu.RUnlock()
-	if ok {
-		if s == nil {
+	slot := &f.slots[maphash.Bytes(f.seed, term)&uint64(len(f.slots)-1)]
+	if e := slot.Load(); e != nil && bytes.Equal(e.term, term) {
+		if e.stem == nil {
 			return term
 		}
 		// A copy: a token's term may be written over in place (the
 		// snippeter reuses its buffer), the memo's never.
-		return append([]byte(nil), s...)
+		return append([]byte(nil), e.stem...)
 	}
-	s = porterStem(term)
-	sh.mu.Lock()
-	if len(sh.memo) < sh.max {
-		if bytes.Equal(s, term) {
-			sh.memo[string(term)] = nil
-		} else {
-			sh.memo[string(term)] = append([]byte(nil), s...)
-		}
+	s := porterStem(term)
+	e := &stemEntry{term: append([]byte(nil), term...)}
+	if !bytes.Equal(s, term) {
+		e.stem = append([]byte(nil), s...)
 	}
-	sh.mu.Unlock()
+	slot.Store(e)
 	return s
 }
 

@@ -124,7 +124,9 @@ type SyncReport struct {
 	Degraded                           string // "" or what INDEX.md shortened to fit
 	Rebuilt                            bool   // the whole index was rebuilt (asked, or schema version changed)
 
-	merged bool // the rebuild was merged into one segment (tests: scorch's own merger may merge too, when it likes)
+	merged     bool // the rebuild was merged into one segment (tests: scorch's own merger may merge too, when it likes)
+	foldedSegs int  // segments scorch's merges of a rebuild took in, compact's included (tests)
+	batches    int  // batches written: scorch made a segment of each (tests)
 }
 
 // Query length caps: a search takes at most MaxQueryBytes of text and at

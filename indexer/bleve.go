@@ -161,6 +161,11 @@ func fieldLength(text string) int64 {
 		r, size := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(text[i:])
+		} else if c := wsClass[r]; c == wsLetter || c == wsDigit {
+			// ASCII letters and digits, most of a text, without a call.
+			in = true
+			i++
+			continue
 		}
 		switch {
 		case isWordRune(r):
@@ -269,7 +274,7 @@ func compoundParts(text string, limit int) string {
 	}
 	var b strings.Builder
 	var seen map[string]bool
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	isWord := isWordRune // a letter or a digit
 	i := 0
 	for i < len(text) {
 		// Find a maximal run word([._]word)+ starting at i.

@@ -139,3 +139,14 @@ func TestInlineLinksPrefilter(t *testing.T) {
 		t.Error("no link found")
 	}
 }
+
+// TestIsWordRuneIsLetterOrDigit: isWordRune, which compoundParts and
+// fieldLength take for "a letter or a digit", is unicode's, on every rune.
+func TestIsWordRuneIsLetterOrDigit(t *testing.T) {
+	t.Parallel()
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := isWordRune(r), unicode.IsLetter(r) || unicode.IsDigit(r); got != want {
+			t.Fatalf("isWordRune(%U) = %v, want %v", r, got, want)
+		}
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"github.com/ctx-dev/ctx/internal/confine"
 )
 
 // indexReader is the index reader of idx's present snapshot, for a test
@@ -181,5 +183,99 @@ func TestBatchFullHalvedForMergedRebuild(t *testing.T) {
 	}
 	if !w.batchFull() {
 		t.Errorf("a rebuild's batch of 2 chunks at 4 a batch is not full; want half of 4")
+	}
+}
+
+// TestRebuildMergesEachSegmentOnce: a rebuild that compact merges holds
+// scorch's merges until then (heldMergePlan) and merges every segment its
+// batches wrote in one task (compactMergePlan): the merges take in each
+// segment once. Under scorch's own plans, its merger folds ten segments
+// at a time as the build goes, and compact ten a task again until one is
+// left, so the segments of a build of more than ten batches were taken in
+// twice or more; the hits are the same.
+func TestRebuildMergesEachSegmentOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	files := map[string]string{}
+	for i := range 14 {
+		files[fmt.Sprintf("many/%02d.md", i)] = fmt.Sprintf("# Page %d\n\nThe heron number %d waits by the river.\n", i, i)
+	}
+	writeFiles(t, dir, "guides", files)
+	rep, err := Sync(ctx, dir, testPackages(), Options{batchDocs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.batches < 12 {
+		t.Fatalf("%d batches; the test needs more than ten segments", rep.batches)
+	}
+	if !rep.merged || rep.foldedSegs != rep.batches {
+		t.Errorf("a rebuild of %d batches: merged %v, its merges took in %d segments; want merged, each of the %d once", rep.batches, rep.merged, rep.foldedSegs, rep.batches)
+	}
+	if n := liveSegments(t, dir); n != 1 {
+		t.Errorf("%d segments live; want 1", n)
+	}
+	one := setupCorpus(t)
+	writeFiles(t, one, "guides", files)
+	if _, err := Sync(ctx, one, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"heron river", "page 7", "how do I roll back a release", "flamingo"}
+	if a, b := searchJSON(t, one, queries...), searchJSON(t, dir, queries...); a != b {
+		t.Errorf("hits of the build in batches of one:\n%s\nof the build in one batch:\n%s", b, a)
+	}
+}
+
+// TestRebuildPastBoundReleasesMerges: a rebuild that outgrows compactMax
+// is given scorch's own merge plan back (compact will not merge it), and
+// its hits are those of the merged build.
+func TestRebuildPastBoundReleasesMerges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	files := map[string]string{}
+	for i := range 14 {
+		files[fmt.Sprintf("many/%02d.md", i)] = fmt.Sprintf("# Page %d\n\nThe heron number %d waits by the river.\n", i, i)
+	}
+	writeFiles(t, dir, "guides", files)
+	rep, err := Sync(ctx, dir, testPackages(), Options{batchDocs: 1, compactMax: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.merged {
+		t.Errorf("a rebuild of %d chunks over a bound of 3 was merged by compact", rep.Chunks)
+	}
+	one := setupCorpus(t)
+	writeFiles(t, one, "guides", files)
+	if _, err := Sync(ctx, one, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"heron river", "page 7", "flamingo"}
+	if a, b := searchJSON(t, one, queries...), searchJSON(t, dir, queries...); a != b {
+		t.Errorf("hits of the build past the bound:\n%s\nof the build in one batch:\n%s", b, a)
+	}
+}
+
+// TestHoldMergesOnlySmallRebuilds: a rebuild holds scorch's merges when
+// its files are at most heldMaxBytes; a bigger one, and an incremental
+// Sync, keep scorch's merges as they go.
+func TestHoldMergesOnlySmallRebuilds(t *testing.T) {
+	t.Parallel()
+	small := []job{{f: fileStat{size: heldMaxBytes / 2}}, {f: fileStat{size: heldMaxBytes / 2}}}
+	big := append(append([]job{}, small...), job{f: fileStat{size: 1}})
+	for _, c := range []struct {
+		rebuild bool
+		jobs    []job
+		want    bool
+	}{
+		{true, small, true},
+		{true, nil, true},
+		{true, big, false},
+		{false, small, false},
+	} {
+		w := newWriter(confine.Dir{}, "", &syncPlan{rebuild: c.rebuild, jobs: c.jobs}, Options{})
+		if w.hold != c.want {
+			t.Errorf("rebuild %v, %d bytes of files: hold %v; want %v", c.rebuild, jobBytes(c.jobs), w.hold, c.want)
+		}
 	}
 }

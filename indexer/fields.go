@@ -154,29 +154,18 @@ const maxSegmentBuf = 1 << 14
 // (streamable), its filters each take a token at a time.
 func streamAnalyze(a *analysis.DefaultAnalyzer, input []byte, freq bool) (int, index.TokenFrequencies) {
 	sb := segmentBufs.Get().(*segmentBuf)
-	vals, types, _, _ := segment.SegmentWordsDirect(input, sb.vals[:0], sb.types[:0])
+	vals, types := segmentWords(input, sb.vals[:0], sb.types[:0])
 	// A text's distinct terms are fewer than its words: the map grows
 	// from a quarter of them, the counts come in blocks.
-	words := 0
-	for _, t := range types {
-		if t != segment.None {
-			words++
-		}
-	}
+	words := len(vals)
 	freqs := make(index.TokenFrequencies, words/4+1)
 	var block []index.TokenFreq
 	var tok analysis.Token
 	one := make(analysis.TokenStream, 1)
-	length, start, pos := 0, 0, 1
+	length := 0
 	for i, v := range vals {
-		end := start + len(v)
-		if types[i] == segment.None {
-			start = end
-			continue
-		}
-		tok = analysis.Token{Term: v, Start: start, End: end, Position: pos, Type: tokenType(types[i])}
-		pos++
-		start = end
+		start := cap(input) - cap(v) // v is input[start:start+len(v)]
+		tok = analysis.Token{Term: v, Start: start, End: start + len(v), Position: i + 1, Type: tokenType(types[i])}
 		one[0] = &tok
 		stream := one
 		for _, tf := range a.TokenFilters {

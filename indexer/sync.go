@@ -600,7 +600,7 @@ func applyPlan(ctx context.Context, w *indexWriter, p *syncPlan, parsed *parsing
 	if err := w.compact(ctx); err != nil {
 		return fail(err)
 	}
-	rep.merged = w.merged
+	rep.merged, rep.foldedSegs, rep.batches = w.merged, w.foldedSegs, w.batches
 	if err := w.close(); err != nil {
 		return fail(err)
 	}
@@ -622,7 +622,28 @@ func newWriter(d confine.Dir, indexDir string, p *syncPlan, opts Options) *index
 	if w.compactMax <= 0 {
 		w.compactMax = compactMaxChunks
 	}
+	w.hold = p.rebuild && jobBytes(p.jobs) <= heldMaxBytes
 	return w
+}
+
+// heldMaxBytes bounds the files of a rebuild whose merges are held until
+// compact (heldMergePlan): the shared corpus (27 MB, 21,632 chunks) is
+// under it. A bigger build keeps scorch's merges as it goes: at 10× (220
+// MB), holding them until compactMaxChunks and then letting scorch's
+// merger fold the fifty segments held raised the build's peak RSS from
+// 342 to 466 MB in one loaded run (bench/README.md, "The full build's CPU,
+// round 9"). A rebuild whose files are not all planned when its writer
+// opens (a Stream's) is held, and let go at compactMaxChunks
+// (releaseMerges).
+const heldMaxBytes = 32 << 20
+
+// jobBytes is the size of the files jobs read.
+func jobBytes(jobs []job) int64 {
+	var n int64
+	for _, j := range jobs {
+		n += j.f.size
+	}
+	return n
 }
 
 // indexWriter is the bleve index the apply step writes, and its batch.
@@ -640,6 +661,9 @@ type indexWriter struct {
 	chunks      int  // chunks added
 	compactMax  int  // chunks a full build merged into one segment holds at most (compactMaxChunks)
 	merged      bool // compact merged the new generation into one segment
+	hold        bool // hold scorch's merges (heldMergePlan) when the index opens: a small rebuild (heldMaxBytes)
+	held        bool // scorch's merges are held (heldMergePlan): a rebuild compact is to merge
+	foldedSegs  int  // segments scorch's merges of a rebuild took in, compact's included (tests)
 	markedDirty bool
 }
 
@@ -672,11 +696,15 @@ func (w *indexWriter) openIndex() error {
 		if err := w.d.RemoveAll(p); err != nil {
 			return err
 		}
-		i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{})
+		cfg := map[string]any{}
+		if w.hold {
+			cfg["scorchMergePlanOptions"] = heldMergePlan()
+		}
+		i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, cfg)
 		if err != nil {
 			return err
 		}
-		w.idx = i
+		w.idx, w.held = i, w.hold
 		return nil
 	}
 	if err := w.d.Check(filepath.Join(w.indexDir, w.dir)); err != nil {
@@ -761,10 +789,83 @@ func (w *indexWriter) add(r parseResult, out *applied, rep *SyncReport, warn fun
 		w.pending += len(r.docs[i].Text)
 	}
 	w.chunks += len(r.docs)
+	if w.held && w.chunks > w.compactMax {
+		return w.releaseMerges()
+	}
 	if w.batchFull() {
 		return w.flush()
 	}
 	return nil
+}
+
+// heldMergePlan is scorch's merge plan while a rebuild is to be merged
+// into one segment by compact: no tier is ever full, so scorch's merger
+// plans nothing and each chunk is merged once, by compact. Under scorch's
+// own plan its merger folded the first ten segments of the shared corpus'
+// build into one, then the next ten, and compact merged those again with
+// the rest: the merges, a tenth of the build's CPU, took in twice the
+// chunks (bench/README.md, "The full build's CPU, round 9").
+func heldMergePlan() map[string]any {
+	return map[string]any{"MaxSegmentsPerTier": 1 << 20, "SegmentsPerMergeTask": 1 << 20, "FloorSegmentSize": 1}
+}
+
+// compactMergePlan is compact's plan: every segment in one merge task.
+// scorch's SingleSegmentMergePlanOptions merges ten segments a task, and
+// merges the merged segments again until one is left.
+func compactMergePlan() *mergeplan.MergePlanOptions {
+	o := mergeplan.SingleSegmentMergePlanOptions
+	o.SegmentsPerMergeTask = 1 << 20
+	return &o
+}
+
+// releaseMerges opens a rebuild that outgrew compactMax again under
+// scorch's own merge plan: compact will not merge it, so its segments are
+// merged as they come, as in any index.
+func (w *indexWriter) releaseMerges() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	w.held = false
+	if err := w.reopen(nil); err != nil {
+		return fmt.Errorf("indexer: open the new search index again: %w", err)
+	}
+	return nil
+}
+
+// reopen closes the index and opens it again with the given scorch merge
+// plan (nil: scorch's own), adding the segments its merges took in to
+// foldedSegs. A closed index holds persisted segments only.
+func (w *indexWriter) reopen(plan map[string]any) error {
+	w.foldedSegs += mergedSegments(w.idx)
+	err := w.idx.Close()
+	w.idx = nil
+	if err != nil {
+		return err
+	}
+	cfg := map[string]any{"bolt_timeout": writerBoltTimeout.String()}
+	if plan != nil {
+		cfg["scorchMergePlanOptions"] = plan
+	}
+	if w.idx, err = bleve.OpenUsing(filepath.Join(w.indexDir, w.dir), cfg); err != nil {
+		return err
+	}
+	w.batch = w.idx.NewBatch()
+	return nil
+}
+
+// mergedSegments is the number of segments scorch's file merges took in
+// since idx was opened (0 when idx is not scorch's).
+func mergedSegments(idx bleve.Index) int {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return 0
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return 0
+	}
+	n, _ := s.StatsMap()["TotFileMergeSegments"].(uint64)
+	return int(n)
 }
 
 // batchFull reports whether the batch in hand is to be written: at
@@ -828,16 +929,11 @@ func (w *indexWriter) compact(ctx context.Context) error {
 	}
 	// Closed and opened again, the index holds persisted segments alone,
 	// which are all a merge takes: a segment whose batch has just been
-	// written may still be in memory in the open one.
-	err := w.idx.Close()
-	w.idx = nil
-	if err != nil {
-		return fmt.Errorf("indexer: close the new search index: %w", err)
-	}
-	if w.idx, err = bleve.OpenUsing(filepath.Join(w.indexDir, w.dir), map[string]any{"bolt_timeout": writerBoltTimeout.String()}); err != nil {
+	// written may still be in memory in the open one. Its merges are held
+	// still: the merger plans compactMergePlan alone.
+	if err := w.reopen(heldMergePlan()); err != nil {
 		return fmt.Errorf("indexer: open the new search index to merge it: %w", err)
 	}
-	w.batch = w.idx.NewBatch()
 	adv, err := w.idx.Advanced()
 	if err != nil {
 		return fmt.Errorf("indexer: merge the new search index: %w", err)
@@ -846,7 +942,7 @@ func (w *indexWriter) compact(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
-	if err := s.ForceMerge(ctx, &mergeplan.SingleSegmentMergePlanOptions); err != nil {
+	if err := s.ForceMerge(ctx, compactMergePlan()); err != nil {
 		return fmt.Errorf("indexer: merge the new search index: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -859,6 +955,7 @@ func (w *indexWriter) compact(ctx context.Context) error {
 		return fmt.Errorf("indexer: merge the new search index: %w", err)
 	}
 	w.merged = true
+	w.foldedSegs += mergedSegments(w.idx)
 	return nil
 }
 
