@@ -105,6 +105,21 @@ func (s fileStamp) same(o fileStamp) bool {
 		s.fi.Size() == o.fi.Size() && s.fi.ModTime().Equal(o.fi.ModTime())
 }
 
+// Published identifies the index version a project has published last
+// (its meta.json: every writer publishes by renaming a new one into
+// place). Two equal values taken at two moments mean no writer published
+// between them.
+type Published struct{ st fileStamp }
+
+// PublishedIndex is the version published now in <contextDir>/index.
+func PublishedIndex(contextDir string) (Published, error) {
+	st, err := stamp(filepath.Join(contextDir, project.IndexDir, metaFile))
+	return Published{st}, err
+}
+
+// Same reports whether p and o name the same published version.
+func (p Published) Same(o Published) bool { return p.st.same(o.st) }
+
 // OpenReader returns a Reader for <contextDir>/index.
 func OpenReader(contextDir string) (*Reader, error) {
 	if contextDir == "" {

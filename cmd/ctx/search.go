@@ -285,8 +285,9 @@ func freshenIndex(ctx context.Context, g *globalOptions, dir string, r *indexer.
 // of a search's own time, bench/README.md), and that Reader is closed as
 // soon as its search returns, so a re-index waits for it no longer than
 // the search takes. Its hits are kept only when the check found the
-// index fresh and left it as it was (no re-index, no error); else the
-// search runs again on the index as the check left it. With sem the
+// index fresh and left it as it was (no re-index, no error) and no other
+// process published a version meanwhile (indexer.PublishedIndex); else
+// the search runs again on the index as the check left it. With sem the
 // check comes first, so the endpoint is asked once.
 func searchFresh(ctx context.Context, g *globalOptions, q indexer.Query, sem *indexer.Semantic) (project.Project, []indexer.Hit, string, error) {
 	dir, proj, r, err := openIndex(g)
@@ -303,6 +304,13 @@ func searchFresh(ctx context.Context, g *globalOptions, q indexer.Query, sem *in
 		hits []indexer.Hit
 		err  error
 	}
+	// The version published before the early search opens the index:
+	// the same version after the check means the early search read the
+	// one the check found fresh (another process, `ctx index` or a
+	// server's re-index, may publish at any moment).
+	published, pubErr := indexer.PublishedIndex(proj.Dir())
+	earlyCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	early := make(chan result, 1)
 	go func() {
 		r2, err := indexer.OpenReader(proj.Dir())
@@ -310,19 +318,38 @@ func searchFresh(ctx context.Context, g *globalOptions, q indexer.Query, sem *in
 			early <- result{err: err}
 			return
 		}
-		hits, err := r2.Search(ctx, q)
+		hits, err := r2.Search(earlyCtx, q)
 		r2.Close()
+		if h, ok := ctx.Value(searchFreshHooksKey{}).(*searchFreshHooks); ok {
+			h.afterEarly()
+		}
 		early <- result{hits, err}
 	}()
+	if h, ok := ctx.Value(searchFreshHooksKey{}).(*searchFreshHooks); ok {
+		h.beforeCheck()
+	}
 	c := freshenIndex(ctx, g, dir, r)
+	fresh := c.Err == nil && c.Report == nil
+	if !fresh {
+		cancel() // its hits will not be kept
+	}
 	res := <-early
 	printIndexCheck(g.IO.ErrOut, c)
-	if c.Err == nil && c.Report == nil {
-		return proj, res.hits, "", res.err
+	if fresh && pubErr == nil {
+		if now, err := indexer.PublishedIndex(proj.Dir()); err == nil && now.Same(published) {
+			return proj, res.hits, "", res.err
+		}
 	}
 	hits, err := r.Search(ctx, q)
 	return proj, hits, "", err
 }
+
+// searchFreshHooks order searchFresh's two halves in a test (a context
+// value, so only that test's search sees them): afterEarly runs once the
+// early search has returned, beforeCheck before the freshness check.
+type searchFreshHooks struct{ afterEarly, beforeCheck func() }
+
+type searchFreshHooksKey struct{}
 
 // printIndexCheck says on w what FreshenIndex did: nothing when the index
 // was fresh, one line when it re-indexed, else a warning that the results
