@@ -1,6 +1,10 @@
 package fileid
 
-import "path/filepath"
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
 
 // Tree stats the files under one folder (its root), for a check that
 // stats thousands of them (the indexer's freshness check): where the
@@ -32,4 +36,31 @@ func (t *Tree) join(rel string) string {
 		return t.root
 	}
 	return filepath.Join(t.root, filepath.FromSlash(rel))
+}
+
+// Lstat is the stamp of the file at rel (slash-separated, under the root;
+// "." is the root, followed as os.Stat follows it) and whether it is a
+// regular file: Lstat(filepath.Join(root, rel)). A rel that is not a
+// valid fs.ValidPath (absolute, with "..", not clean) is refused: from
+// a descriptor it would name a file outside the root.
+func (t *Tree) Lstat(rel string) (Stamp, bool, error) {
+	if !fs.ValidPath(rel) {
+		return Stamp{}, false, &fs.PathError{Op: "lstat", Path: rel, Err: fs.ErrInvalid}
+	}
+	return t.lstat(rel)
+}
+
+// byPath is Lstat by the whole path: the form of a system without
+// fstatat, and where the root cannot be opened for another reason than
+// its absence (too many open files; a folder that can be searched but not
+// read, where darwin opens it to read), as the check stat'ed before Tree.
+func (t *Tree) byPath(rel string) (Stamp, bool, error) {
+	if rel == "." {
+		fi, err := os.Stat(t.root)
+		if err != nil {
+			return Stamp{}, false, err
+		}
+		return Of(fi), fi.Mode().IsRegular(), nil
+	}
+	return Lstat(t.join(rel))
 }

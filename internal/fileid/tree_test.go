@@ -148,3 +148,24 @@ func TestTreeOneDescriptor(t *testing.T) {
 		t.Errorf("%d descriptors left open after Close", n)
 	}
 }
+
+// TestTreeRefusesPathsOutsideRoot: a rel that fs.ValidPath refuses
+// (absolute, "..", unclean) is an error, never a file found from the
+// root's descriptor elsewhere on the machine.
+func TestTreeRefusesPathsOutsideRoot(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "root")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(parent, "outside.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := NewTree(root)
+	defer tr.Close()
+	for _, rel := range []string{"../outside.md", filepath.ToSlash(filepath.Join(parent, "outside.md")), "./x.md", "a//b.md", ""} {
+		if _, _, err := tr.Lstat(rel); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("Lstat(%q): err %v, want fs.ErrInvalid", rel, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@
 package fileid
 
 import (
+	"errors"
 	"io/fs"
 
 	"golang.org/x/sys/unix"
@@ -35,15 +36,15 @@ func (t *Tree) rootDir() (int, error) {
 	return t.rootFD, t.rootErr
 }
 
-// Lstat is the stamp of the file at rel (slash-separated, a valid
-// fs.ValidPath under the root; "." is the root, followed as os.Stat
-// follows it) and whether it is a regular file: Lstat(filepath.Join(root,
-// rel)), found from the open root. An error is an *fs.PathError naming
-// the joined path.
-func (t *Tree) Lstat(rel string) (Stamp, bool, error) {
+// lstat is Lstat from the open root (rel is valid): one fstatat. Where
+// the root cannot be opened though it is there, by the whole path.
+func (t *Tree) lstat(rel string) (Stamp, bool, error) {
 	fd, err := t.rootDir()
 	if err != nil {
-		return Stamp{}, false, err
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+			return Stamp{}, false, err
+		}
+		return t.byPath(rel)
 	}
 	st := &t.st
 	if rel == "." {
