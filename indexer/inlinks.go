@@ -180,12 +180,12 @@ func (r *Reader) inLinksLocked() (map[string]float64, error) {
 	st, err := stamp(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			r.inl, r.inlStat = nil, fileStamp{}
+			r.inl, r.inlStat = nil, FileVersion{}
 			return nil, nil
 		}
 		return nil, fmt.Errorf("indexer: %w", err)
 	}
-	if st.same(r.inlStat) {
+	if st.Same(r.inlStat) {
 		return r.inl, nil
 	}
 	var data inLinksData

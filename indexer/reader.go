@@ -54,7 +54,7 @@ type Reader struct {
 	contextDir string
 
 	mu       sync.Mutex
-	metaStat fileStamp
+	metaStat FileVersion
 	meta     meta
 	idx      *openIndex
 	idxGen   int64
@@ -62,12 +62,12 @@ type Reader struct {
 	users    int // calls using idx right now
 	lastUse  time.Time
 	timer    *time.Timer
-	catStat  fileStamp
+	catStat  FileVersion
 	cat      *catalog
 	graph    *graph             // the link graph of graphOf (graph.go)
 	graphOf  *catalog           // the catalogue graph was built from
 	inl      map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
-	inlStat  fileStamp
+	inlStat  FileVersion
 	closed   bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
@@ -84,41 +84,36 @@ type Reader struct {
 	walkSettle time.Duration
 }
 
-// fileStamp identifies one version of a file that writers replace by
+// FileVersion identifies one version of a file that writers replace by
 // rename: a new file (inode), size or mtime means new content. Size and
 // mtime alone are not enough: two writes within one clock tick can leave
 // both unchanged.
-type fileStamp struct {
+type FileVersion struct {
 	fi os.FileInfo
 }
 
-func stamp(path string) (fileStamp, error) {
+func stamp(path string) (FileVersion, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return fileStamp{}, err
+		return FileVersion{}, err
 	}
-	return fileStamp{fi: fi}, nil
+	return FileVersion{fi: fi}, nil
 }
 
-func (s fileStamp) same(o fileStamp) bool {
+// Same reports whether s and o are the same version of the file (both
+// known).
+func (s FileVersion) Same(o FileVersion) bool {
 	return s.fi != nil && o.fi != nil && os.SameFile(s.fi, o.fi) &&
 		s.fi.Size() == o.fi.Size() && s.fi.ModTime().Equal(o.fi.ModTime())
 }
 
-// Published identifies the index version a project has published last
-// (its meta.json: every writer publishes by renaming a new one into
-// place). Two equal values taken at two moments mean no writer published
+// PublishedIndex is the version of <contextDir>/index published now: its
+// meta.json's (every writer publishes by renaming a new one into place).
+// Two equal versions taken at two moments mean no writer published
 // between them.
-type Published struct{ st fileStamp }
-
-// PublishedIndex is the version published now in <contextDir>/index.
-func PublishedIndex(contextDir string) (Published, error) {
-	st, err := stamp(filepath.Join(contextDir, project.IndexDir, metaFile))
-	return Published{st}, err
+func PublishedIndex(contextDir string) (FileVersion, error) {
+	return stamp(filepath.Join(contextDir, project.IndexDir, metaFile))
 }
-
-// Same reports whether p and o name the same published version.
-func (p Published) Same(o Published) bool { return p.st.same(o.st) }
 
 // OpenReader returns a Reader for <contextDir>/index.
 func OpenReader(contextDir string) (*Reader, error) {
@@ -143,7 +138,7 @@ func (r *Reader) loadMetaLocked() error {
 		}
 		return fmt.Errorf("indexer: %w", err)
 	}
-	if st.same(r.metaStat) {
+	if st.Same(r.metaStat) {
 		return nil
 	}
 	var m meta
@@ -198,7 +193,7 @@ func (r *Reader) acquire() (*openIndex, func(), error) {
 			// old directory) between reading meta.json and opening:
 			// read meta.json again. Every retry follows a writer's
 			// progress, so this ends; the deadline is a backstop.
-			r.metaStat = fileStamp{}
+			r.metaStat = FileVersion{}
 			if errors.Is(err, errIndexMoved) && time.Now().Before(deadline) {
 				if attempt > 2 {
 					time.Sleep(5 * time.Millisecond)
@@ -899,7 +894,7 @@ func (r *Reader) loadCatalogLocked() (*catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.cat != nil && st.same(r.catStat) {
+	if r.cat != nil && st.Same(r.catStat) {
 		return r.cat, nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -924,17 +919,17 @@ func (r *Reader) loadCatalogLocked() (*catalog, error) {
 
 // catalogStamp returns the catalogue's top file and its stat stamp, or
 // ErrNoIndex when there is none.
-func (r *Reader) catalogStamp() (string, fileStamp, error) {
+func (r *Reader) catalogStamp() (string, FileVersion, error) {
 	p := filepath.Join(r.indexDir(), catalogFile)
 	if err := confine.New(r.contextDir).Check(p); err != nil {
-		return "", fileStamp{}, fmt.Errorf("indexer: %w", err)
+		return "", FileVersion{}, fmt.Errorf("indexer: %w", err)
 	}
 	st, err := stamp(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", fileStamp{}, fmt.Errorf("%s: %w", r.contextDir, ErrNoIndex)
+			return "", FileVersion{}, fmt.Errorf("%s: %w", r.contextDir, ErrNoIndex)
 		}
-		return "", fileStamp{}, fmt.Errorf("indexer: %w", err)
+		return "", FileVersion{}, fmt.Errorf("indexer: %w", err)
 	}
 	return p, st, nil
 }
@@ -949,7 +944,7 @@ func (r *Reader) loadCatalogTopLocked() (*catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.cat != nil && st.same(r.catStat) {
+	if r.cat != nil && st.Same(r.catStat) {
 		return r.cat, nil
 	}
 	c, err := readCatalog(r.indexDir())

@@ -292,7 +292,7 @@ var vecCache struct {
 }
 
 type cachedVectors struct {
-	st fileStamp
+	st FileVersion
 	v  *vectorSet
 }
 
@@ -310,7 +310,7 @@ func loadVectors(indexDir string) (*vectorSet, error) {
 	vecCache.Lock()
 	c, ok := vecCache.m[p]
 	vecCache.Unlock()
-	if ok && c.st.same(st) {
+	if ok && c.st.Same(st) {
 		return c.v, nil
 	}
 	data, release, err := mapFile(p)
