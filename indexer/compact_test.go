@@ -186,6 +186,20 @@ func TestBatchFullHalvedForMergedRebuild(t *testing.T) {
 	}
 }
 
+// heronCorpus is the test corpus with 14 more small pages in guides/many
+// (more batches than scorch's ten segments a merge at one page a batch),
+// and those pages.
+func heronCorpus(t *testing.T) (string, map[string]string) {
+	t.Helper()
+	dir := setupCorpus(t)
+	files := map[string]string{}
+	for i := range 14 {
+		files[fmt.Sprintf("many/%02d.md", i)] = fmt.Sprintf("# Page %d\n\nThe heron number %d waits by the river.\n", i, i)
+	}
+	writeFiles(t, dir, "guides", files)
+	return dir, files
+}
+
 // TestRebuildMergesEachSegmentOnce: a rebuild that compact merges holds
 // scorch's merges until then (heldMergePlan) and merges every segment its
 // batches wrote in one task (compactMergePlan): the merges take in each
@@ -196,12 +210,7 @@ func TestBatchFullHalvedForMergedRebuild(t *testing.T) {
 func TestRebuildMergesEachSegmentOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := setupCorpus(t)
-	files := map[string]string{}
-	for i := range 14 {
-		files[fmt.Sprintf("many/%02d.md", i)] = fmt.Sprintf("# Page %d\n\nThe heron number %d waits by the river.\n", i, i)
-	}
-	writeFiles(t, dir, "guides", files)
+	dir, files := heronCorpus(t)
 	rep, err := Sync(ctx, dir, testPackages(), Options{batchDocs: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -232,12 +241,7 @@ func TestRebuildMergesEachSegmentOnce(t *testing.T) {
 func TestRebuildPastBoundReleasesMerges(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := setupCorpus(t)
-	files := map[string]string{}
-	for i := range 14 {
-		files[fmt.Sprintf("many/%02d.md", i)] = fmt.Sprintf("# Page %d\n\nThe heron number %d waits by the river.\n", i, i)
-	}
-	writeFiles(t, dir, "guides", files)
+	dir, files := heronCorpus(t)
 	rep, err := Sync(ctx, dir, testPackages(), Options{batchDocs: 1, compactMax: 3})
 	if err != nil {
 		t.Fatal(err)
