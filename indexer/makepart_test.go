@@ -75,6 +75,44 @@ func TestStatDocsPaths(t *testing.T) {
 	}
 }
 
+// TestStatDocsManyRuns: a record of enough documents to be stat'ed in
+// several runs at once (more than twice statDocs' least a run) gives
+// every present document once, in the record's order, with its stamp,
+// whatever run holds it, and skips the missing ones at the runs' edges
+// and inside them.
+func TestStatDocsManyRuns(t *testing.T) {
+	dir := t.TempDir()
+	var docs, present []string
+	for i := range 1201 {
+		rel := fmt.Sprintf("d%02d/%04d.md", i%7, i)
+		docs = append(docs, rel)
+		if i%97 == 0 || i == 1200 || i == 600 || i == 601 {
+			continue // missing
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Repeat("x", i%13)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		present = append(present, rel)
+	}
+	files := (&pkgWalk{docs: docs}).statDocs(dir)
+	if len(files) != len(present) {
+		t.Fatalf("%d documents stat'ed; want %d", len(files), len(present))
+	}
+	for i, f := range files {
+		want, _, err := fileid.Lstat(filepath.Join(dir, filepath.FromSlash(present[i])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (fileid.Stamp{Size: f.size, MTime: f.modNS, CTime: f.cns, Ino: f.ino}); f.rel != present[i] || got != want {
+			t.Fatalf("document %d: stat'ed %q %+v; want %q %+v", i, f.rel, got, present[i], want)
+		}
+	}
+}
+
 // TestTokensCacheLost: the INDEX.md token counts are a cache written
 // without fsync; an empty or torn file (what a power cut may leave) is
 // counted again: the same INDEX.md as with the file intact, and the file
