@@ -224,6 +224,21 @@ func TestRebuildMergesEachSegmentOnce(t *testing.T) {
 	if n := liveSegments(t, dir); n != 1 {
 		t.Errorf("%d segments live; want 1", n)
 	}
+	// The held plan is the build's alone: the index on disk keeps no merge
+	// plan, so the updates after it are merged under scorch's own.
+	var m meta
+	if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	var stored struct {
+		Config map[string]any `json:"config"`
+	}
+	if err := readJSON(filepath.Join(dir, "index", m.Bleve, "index_meta.json"), &stored); err != nil {
+		t.Fatal(err)
+	}
+	if plan, ok := stored.Config["scorchMergePlanOptions"]; ok {
+		t.Errorf("the published index stores the merge plan %v: every later update would open it with merges held", plan)
+	}
 	one := setupCorpus(t)
 	writeFiles(t, one, "guides", files)
 	if _, err := Sync(ctx, one, testPackages(), Options{}); err != nil {

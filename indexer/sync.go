@@ -696,15 +696,20 @@ func (w *indexWriter) openIndex() error {
 		if err := w.d.RemoveAll(p); err != nil {
 			return err
 		}
-		cfg := map[string]any{}
-		if w.hold {
-			cfg["scorchMergePlanOptions"] = heldMergePlan()
-		}
-		i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, cfg)
+		i, err := bleve.NewUsing(p, newMapping(), scorch.Name, scorch.Name, map[string]any{})
 		if err != nil {
 			return err
 		}
-		w.idx, w.held = i, w.hold
+		w.idx = i
+		if w.hold {
+			// Held by a runtime setting: bleve stores NewUsing's config in
+			// the index (index_meta.json), and every update after the build
+			// would open it with merges held.
+			if err := w.reopen(heldMergePlan()); err != nil {
+				return err
+			}
+			w.held = true
+		}
 		return nil
 	}
 	if err := w.d.Check(filepath.Join(w.indexDir, w.dir)); err != nil {
