@@ -59,7 +59,9 @@ func TestStatDocsPaths(t *testing.T) {
 	}
 	rec := &pkgWalk{docs: append(slices.Clone(rels), "sub/gone.md")}
 	for _, base := range []string{dir, dir + "/", dir + "/./sub/..", dir + "//y/../"} {
-		files := rec.statDocs(base)
+		tr := fileid.NewTree(base)
+		files := rec.statDocs(base, tr)
+		tr.Close()
 		if len(files) != len(rels) {
 			t.Fatalf("folder %q: %d documents stat'ed; want %d", base, len(files), len(rels))
 		}
@@ -98,7 +100,9 @@ func TestStatDocsManyRuns(t *testing.T) {
 		}
 		present = append(present, rel)
 	}
-	files := (&pkgWalk{docs: docs}).statDocs(dir)
+	tr := fileid.NewTree(dir)
+	defer tr.Close()
+	files := (&pkgWalk{docs: docs}).statDocs(dir, tr)
 	if len(files) != len(present) {
 		t.Fatalf("%d documents stat'ed; want %d", len(files), len(present))
 	}

@@ -181,30 +181,36 @@ func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree) bool {
 // regular file is left out (the stamp then differs from the part's).
 // Each is stat'ed from the open package folder (fileid.Tree: whole paths'
 // lookups were a quarter of a search process's samples, and no path is
-// built), a few runs of the record's documents at a time. The files' abs
-// is not set: the check compares stamps only.
-func (rec *pkgWalk) statDocs(dir string) []fileStat {
+// built), a few runs of the record's documents at a time: the first and
+// the kep.yaml files through tr (dir's Tree, which unmoved used), the
+// others each through a Tree of its own. The files' abs is not set: the
+// check compares stamps only.
+func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree) []fileStat {
 	const workers, least = 4, 256 // a run of fewer documents is not worth a goroutine
 	files := make([]fileStat, len(rec.docs))
 	missing := make([]bool, len(rec.docs))
 	runs := max(1, min(workers, len(rec.docs)/least))
+	statRun := func(k int, tr *fileid.Tree) {
+		for i := k * len(rec.docs) / runs; i < (k+1)*len(rec.docs)/runs; i++ {
+			s, regular, err := tr.Lstat(rec.docs[i])
+			if err != nil || !regular {
+				missing[i] = true // removed or replaced since the record was made
+				continue
+			}
+			files[i] = fileStat{rel: rec.docs[i], size: s.Size, modNS: s.MTime, cns: s.CTime, ino: s.Ino}
+		}
+	}
 	var wg sync.WaitGroup
-	for k := range runs {
+	for k := 1; k < runs; k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tr := fileid.NewTree(dir)
-			defer tr.Close()
-			for i := k * len(rec.docs) / runs; i < (k+1)*len(rec.docs)/runs; i++ {
-				s, regular, err := tr.Lstat(rec.docs[i])
-				if err != nil || !regular {
-					missing[i] = true // removed or replaced since the record was made
-					continue
-				}
-				files[i] = fileStat{rel: rec.docs[i], size: s.Size, modNS: s.MTime, cns: s.CTime, ino: s.Ino}
-			}
+			own := fileid.NewTree(dir)
+			defer own.Close()
+			statRun(k, own)
 		}()
 	}
+	statRun(0, tr)
 	wg.Wait()
 	out := files[:0]
 	for i, f := range files {
@@ -212,8 +218,6 @@ func (rec *pkgWalk) statDocs(dir string) []fileStat {
 			out = append(out, f)
 		}
 	}
-	tr := fileid.NewTree(dir)
-	defer tr.Close()
 	kepStamps(out, func(kep string, _ *fileStat) *sideStamp {
 		s, regular, err := tr.Lstat(kep)
 		if err != nil || !regular {
@@ -394,13 +398,13 @@ func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip f
 		part := parts[p.Alias]
 		if rec, ok := recs[p.Alias]; ok && part.File != "" && rec.key == walkKey(p) && rec.stamp == part.Stamp {
 			tr := fileid.NewTree(p.Dir)
-			unmoved := rec.unmoved(p, tr)
-			tr.Close()
-			if unmoved {
-				w.found, used[i] = rec.statDocs(p.Dir), true
+			if rec.unmoved(p, tr) {
+				w.found, used[i] = rec.statDocs(p.Dir, tr), true
+				tr.Close()
 				r.walks[0].Add(1)
 				return
 			}
+			tr.Close()
 		}
 		c := &recorder{}
 		recd[i] = c
