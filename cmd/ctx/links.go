@@ -86,6 +86,9 @@ func openIndexReader(g *globalOptions) (*indexer.Reader, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if err := proj.Check(); err != nil {
+		return nil, "", err
+	}
 	r, err := indexer.OpenReader(proj.Dir())
 	return r, proj.Dir(), err
 }

@@ -265,6 +265,9 @@ func openIndex(g *globalOptions) (dir string, proj project.Project, r *indexer.R
 	if proj, err = project.At(dir); err != nil {
 		return "", project.Project{}, nil, err
 	}
+	if err = proj.Check(); err != nil {
+		return "", project.Project{}, nil, err
+	}
 	if r, err = indexer.OpenReader(proj.Dir()); err != nil {
 		return "", project.Project{}, nil, err
 	}
