@@ -280,6 +280,12 @@ func usageArgs(c *cobra.Command) {
 	if !c.Runnable() && c.HasSubCommands() {
 		c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
 	}
+	if c.SuggestionsMinimumDistance <= 0 {
+		// cobra's own default (findSuggestions'), which SuggestionsFor,
+		// called by noArgs, does not apply: a typo within two letters
+		// ("serach") is suggested, not only a prefix ("instal").
+		c.SuggestionsMinimumDistance = 2
+	}
 	for _, sub := range c.Commands() {
 		usageArgs(sub)
 	}
