@@ -226,6 +226,9 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
+	if errors.Is(err, indexer.ErrUnknownPackage) { // --package nosuch
+		return usageErrorf("search --tags: %s", strings.TrimPrefix(err.Error(), "indexer: "))
+	}
 	if err != nil {
 		return err
 	}
