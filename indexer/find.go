@@ -123,7 +123,9 @@ func describe(v any) string {
 	return fmt.Sprint(v)
 }
 
-// Find returns the documents whose metadata matches q.
+// Find returns the documents whose metadata matches q. A package the index
+// does not have is an error wrapping ErrUnknownPackage that names the
+// indexed ones.
 func (r *Reader) Find(q FindQuery) (FindResult, error) {
 	if err := CheckWhere(q.Where); err != nil {
 		return FindResult{}, fmt.Errorf("indexer: %w", err)
@@ -147,10 +149,8 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 	if err != nil {
 		return FindResult{}, err
 	}
-	for _, a := range q.Packages {
-		if _, ok := g.pkgs[a]; !ok {
-			return FindResult{}, fmt.Errorf("indexer: %q: %w", a, ErrUnknownPackage)
-		}
+	if err := checkPackages(q.Packages, g.aliases()); err != nil {
+		return FindResult{}, err
 	}
 	keys := metaKeys(q.Where)
 	where := prepareWhere(q.Where)

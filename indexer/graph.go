@@ -457,6 +457,15 @@ func (r *Reader) loadGraph() (*graph, error) {
 	return g, err
 }
 
+// aliases lists the graph's packages.
+func (g *graph) aliases() []string {
+	names := make([]string, 0, len(g.pkgs))
+	for a := range g.pkgs {
+		names = append(names, a)
+	}
+	return names
+}
+
 // docOf checks that (alias, p) is an indexed document.
 func (g *graph) docOf(alias, p string) (docKey, error) {
 	k := docKey{alias, strings.TrimPrefix(path.Clean("/"+p), "/")}
@@ -501,15 +510,8 @@ func (r *Reader) BrokenLinks(packages []string) ([]Link, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range packages {
-		if _, ok := g.pkgs[a]; !ok {
-			var names []string
-			for p := range g.pkgs {
-				names = append(names, p)
-			}
-			sort.Strings(names)
-			return nil, fmt.Errorf("indexer: %q: %w (indexed: %s)", a, ErrUnknownPackage, strings.Join(names, ", "))
-		}
+	if err := checkPackages(packages, g.aliases()); err != nil {
+		return nil, err
 	}
 	var out []Link
 	for _, l := range g.broken {

@@ -28,6 +28,20 @@ import (
 // ErrNoIndex is returned (wrapped) when <contextDir>/index has not been built.
 var ErrNoIndex = errors.New("no search index yet: run `ctx index` (or `ctx install`) first")
 
+// checkPackages is nil when every alias of packages is one of indexed, else
+// the error of the first that is not: it wraps ErrUnknownPackage and names
+// the indexed ones, so that a typo is not an empty answer.
+func checkPackages(packages, indexed []string) error {
+	for _, a := range packages {
+		if !slices.Contains(indexed, a) {
+			names := slices.Clone(indexed)
+			slices.Sort(names)
+			return fmt.Errorf("indexer: %q: %w (indexed: %s)", a, ErrUnknownPackage, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
 // ErrUnknownPackage is returned (wrapped) by Documents for an alias the index
 // does not know.
 var ErrUnknownPackage = errors.New("package not in the index")

@@ -17,12 +17,20 @@ type TagCount struct {
 // empty) with the number of documents that carry each, in all and per
 // package, most used first (then by name). A document's tags are its front matter's `tags` and
 // `keywords`, else its inline "Tags: a, b" line, lower-cased; search filters
-// on them (Query.Tags, tag:T) and shows them in hits.
+// on them (Query.Tags, tag:T) and shows them in hits. A package the index
+// does not have is an error wrapping ErrUnknownPackage.
 func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 	r.mu.Lock()
 	cat, err := r.loadCatalogLocked()
 	r.mu.Unlock()
 	if err != nil {
+		return nil, err
+	}
+	indexed := make([]string, 0, len(cat.Packages))
+	for _, p := range cat.Packages {
+		indexed = append(indexed, p.Alias)
+	}
+	if err := checkPackages(packages, indexed); err != nil {
 		return nil, err
 	}
 	counts := map[string]*TagCount{}

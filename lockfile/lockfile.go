@@ -99,11 +99,20 @@ func Parse(name string, data []byte, pin PinCheck) (*Lock, error) {
 		}
 		return l, nil
 	}
+	if head.Version > Version {
+		// A newer ctx wrote it: that is the one problem, whatever its
+		// entries look like (they need not be version 2's), and deleting
+		// it would lose what it locks.
+		return nil, jsonfile.Decode(name, data, &head, jsonfile.Options{
+			AllowUnknown: true,
+			Check: func() []jsonfile.Error {
+				return []jsonfile.Error{{Field: "version", Msg: fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", head.Version, Version)}}
+			},
+			Hint: "a newer ctx wrote it: upgrade ctx (go install github.com/ctx-dev/ctx/cmd/ctx@latest, or a release binary), then run `ctx install`",
+		})
+	}
 	var w wireV2
 	err := decode(name, data, &w, func() []jsonfile.Error {
-		if w.Version > Version {
-			return []jsonfile.Error{{Field: "version", Msg: fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", w.Version, Version)}}
-		}
 		if pin == nil {
 			return nil
 		}

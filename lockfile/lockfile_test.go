@@ -170,6 +170,35 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseNewerVersionAlone: a lock of a newer format is that one
+// problem, with what to do, not also every field this ctx does not know
+// (the entries of a newer format need not look like version 2's).
+func TestParseNewerVersionAlone(t *testing.T) {
+	t.Parallel()
+	data := "{\n  \"version\": 9,\n  \"packages\": {\n    \"a\": {\"source\": \"x\", \"commit\": 5, \"future\": true}\n  }\n}\n"
+	_, err := Parse("context.lock", []byte(data), nil)
+	var l *jsonfile.ErrorList
+	if !errors.As(err, &l) {
+		t.Fatalf("Parse = %v, want a *jsonfile.ErrorList", err)
+	}
+	if len(l.Errors) != 1 {
+		t.Fatalf("%d problems, want the version's alone:\n%v", len(l.Errors), err)
+	}
+	msg := err.Error()
+	for _, w := range []string{"context.lock:2:3: version: format version 9 is newer than this ctx understands (2): upgrade ctx", "go install github.com/ctx-dev/ctx/cmd/ctx@latest"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("error lacks %q:\n%s", w, msg)
+		}
+	}
+	if strings.Contains(msg, "delete it") {
+		t.Errorf("error says to delete a lock a newer ctx wrote:\n%s", msg)
+	}
+	// Not valid JSON: the syntax error, as for any lock.
+	if _, err := Parse("context.lock", []byte(`{"version": 9,,}`), nil); err == nil || !strings.Contains(err.Error(), "invalid JSON") {
+		t.Errorf("Parse of bad JSON = %v, want its syntax error", err)
+	}
+}
+
 func TestHashDir(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

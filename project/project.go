@@ -127,11 +127,27 @@ func (p Project) Name(m *Manifest) (name string, defaulted bool) {
 func (p Project) Check() error {
 	if _, err := os.Stat(p.Path(ManifestName)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: %w (run `ctx init` to start one)", p.root, ErrNoProject)
+			return p.noProject()
 		}
 		return err
 	}
 	return nil
+}
+
+// noProject is the error of a folder with no manifest: it wraps
+// ErrNoProject and says what to do. ctx does not look upward for a project
+// (the project is the folder ctx runs in, or -C), so in a folder inside a
+// project it names that project and how to run there, rather than saying
+// to start a second one inside it.
+func (p Project) noProject() error {
+	for dir := filepath.Dir(p.root); ; dir = filepath.Dir(dir) {
+		if st, err := os.Stat(filepath.Join(dir, DirName, ManifestName)); err == nil && st.Mode().IsRegular() {
+			return fmt.Errorf("%s: %w: it is inside the project at %s: run ctx there, or with -C %s", p.root, ErrNoProject, dir, dir)
+		}
+		if filepath.Dir(dir) == dir {
+			return fmt.Errorf("%s: %w (run `ctx init` to start one)", p.root, ErrNoProject)
+		}
+	}
 }
 
 // ReadManifest reads and parses .context/context.config.json (see
@@ -143,7 +159,7 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	data, err := os.ReadFile(p.Path(ManifestName))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: %w (run `ctx init` to start one)", p.root, ErrNoProject)
+			return nil, p.noProject()
 		}
 		return nil, fmt.Errorf("read manifest: %w", err)
 	}

@@ -98,6 +98,6 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: opts.source, Path: opts.path, Ref: opts.ref,
 		AllowPrivateNetwork: opts.allowPrivate, TTL: opts.ttl, TokenEnv: opts.tokenEnv}
 	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force})
-	p.Done()
+	p.DoneWith(rep)
 	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
 }

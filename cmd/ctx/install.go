@@ -75,7 +75,7 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 	}
 	defer w.Close()
 	rep, err := w.Install(ctx, workspace.InstallOptions{Frozen: opts.frozen, Force: opts.force, AllowOutside: opts.allow})
-	p.Done()
+	p.DoneWith(rep)
 	if opts.verbose && rep != nil {
 		for _, r := range rep.Packages {
 			for _, d := range r.Withheld {

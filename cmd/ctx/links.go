@@ -256,6 +256,9 @@ func runFind(ctx context.Context, o *findOptions) error {
 	}
 	defer r.Close()
 	res, err := r.Find(indexer.FindQuery{Where: where, Packages: o.packages, Tags: o.tags, Limit: o.limit})
+	if errors.Is(err, indexer.ErrUnknownPackage) { // --package nosuch
+		return usageErrorf("find: %s", strings.TrimPrefix(err.Error(), "indexer: "))
+	}
 	if err != nil {
 		return indexError(err, dir)
 	}

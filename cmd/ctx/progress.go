@@ -11,6 +11,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
+	"github.com/ctx-dev/ctx/workspace"
 )
 
 // progress shows per-package transfer progress on stderr.
@@ -98,7 +99,13 @@ func (l logWriter) Write(b []byte) (int, error) {
 
 // Done draws the final state (terminal) or writes the per-package summary
 // lines sorted by alias (plain). Later updates are ignored.
-func (p *progress) Done() {
+func (p *progress) Done() { p.DoneWith(nil) }
+
+// DoneWith is Done after rep, the command's report (nil: none): the plain
+// summary lines leave out the packages rep says were skipped or failed,
+// whose report line says what happened ("nothing to download" would be
+// the wrong news).
+func (p *progress) DoneWith(rep *workspace.Report) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -111,8 +118,18 @@ func (p *progress) Done() {
 		}
 		return
 	}
+	notDone := map[string]bool{}
+	if rep != nil {
+		for _, r := range rep.Packages {
+			if r.Action == workspace.Skipped || r.Action == workspace.Failed {
+				notDone[r.Alias] = true
+			}
+		}
+	}
 	for _, alias := range p.aliases() {
-		fmt.Fprintf(p.w, "%s: %s\n", safetext.Escape(alias), p.pkgs[alias].summary())
+		if !notDone[alias] {
+			fmt.Fprintf(p.w, "%s: %s\n", safetext.Escape(alias), p.pkgs[alias].summary())
+		}
 	}
 }
 

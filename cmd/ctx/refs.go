@@ -391,7 +391,7 @@ func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg
 	defer w.Close()
 	// Each context stands alone: one that cannot be read fails by itself.
 	rep, err := w.Add(ctx, specs, workspace.AddOptions{KeepGoing: true})
-	pr.Done()
+	pr.DoneWith(rep)
 	if rep != nil {
 		for _, p := range rep.Packages {
 			switch p.Action {

@@ -230,6 +230,9 @@ failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 		if c.Name() == "help" || c.Name() == "completion" {
 			exitStatusBelow(c, "Exit status: 0 when printed; 2 for an unknown command or bad arguments.")
 		}
+		if c.Name() == "help" {
+			c.Args = helpTopicArgs
+		}
 	}
 	usageArgs(root)
 	addCompletions(root, g)
@@ -280,6 +283,12 @@ func usageArgs(c *cobra.Command) {
 	if !c.Runnable() && c.HasSubCommands() {
 		c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
 	}
+	if c.SuggestionsMinimumDistance <= 0 {
+		// cobra's own default (findSuggestions'), which SuggestionsFor,
+		// called by noArgs, does not apply: a typo within two letters
+		// ("serach") is suggested, not only a prefix ("instal").
+		c.SuggestionsMinimumDistance = 2
+	}
 	for _, sub := range c.Commands() {
 		usageArgs(sub)
 	}
@@ -300,6 +309,22 @@ func noArgs(c *cobra.Command, args []string) error {
 		return errors.New(msg)
 	}
 	return fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0])
+}
+
+// helpTopicArgs is the argument check of cobra's help command: a topic
+// that names no command is the usage error `ctx TOPIC` would be (with its
+// suggestion), not the root help and exit 0, which cobra's help prints
+// when the root command checks its own arguments (Find leaves that check
+// to it).
+func helpTopicArgs(c *cobra.Command, args []string) error {
+	found, rest, err := c.Root().Find(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 && found.HasAvailableSubCommands() {
+		return usageError(found, noArgs(found, rest)) // pointing to found's help
+	}
+	return nil
 }
 
 // exactArgs wants n arguments, described as what.

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
@@ -225,6 +226,9 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
+	if errors.Is(err, indexer.ErrUnknownPackage) { // --package nosuch
+		return usageErrorf("search --tags: %s", strings.TrimPrefix(err.Error(), "indexer: "))
+	}
 	if err != nil {
 		return err
 	}
@@ -360,12 +364,17 @@ type searchFreshHooksKey struct{}
 func printIndexCheck(w io.Writer, c workspace.IndexCheck) {
 	what := safetext.Escape(strings.Join(c.Stale, ", "))
 	var busy *workspace.BusyError
+	var unreadable *jsonfile.ErrorList
 	switch {
 	case c.Err == nil && c.Report != nil:
 		n := c.Report.Added + c.Report.Updated + c.Report.Removed
 		fmt.Fprintf(w, "re-indexed %s (%d %s changed)\n", what, n, wording.Plural(n, "file", "files"))
 	case c.Err == nil:
 		// fresh
+	case len(c.Stale) == 0 && errors.As(c.Err, &unreadable) && unreadable.Hint != "":
+		// The manifest or the lock does not parse: `ctx index` would fail
+		// on it too; its error says what to do.
+		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files: %s\n", safetext.Text(c.Err.Error()))
 	case len(c.Stale) == 0:
 		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files (%s); run `ctx index`\n", safetext.Text(c.Err.Error()))
 	case errors.As(c.Err, &busy):

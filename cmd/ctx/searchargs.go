@@ -37,7 +37,7 @@ func queryArgs(cmd *cobra.Command, args []string) ([]string, error) {
 			}
 		}
 		if err := cmd.Flags().Set(name, value); err != nil {
-			return nil, fmt.Errorf("invalid argument %q for \"--%s\" flag: %w", value, name, err)
+			return nil, err // pflag's own message, as for a flag before the query
 		}
 	}
 	return query, nil

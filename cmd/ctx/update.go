@@ -67,7 +67,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	defer w.Close()
 	rep, err := w.Update(ctx, opts.aliases, workspace.UpdateOptions{DryRun: opts.dryRun, Force: opts.force, Refresh: opts.refresh, Changes: !opts.dryRun})
 	if p != nil {
-		p.Done()
+		p.DoneWith(rep)
 	}
 	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
 	if rep != nil && !opts.dryRun {
