@@ -114,6 +114,9 @@ type Options struct {
 	// afterRead, when set, is called by a Stream's worker after it has read
 	// a landed package: tests change a file after that read.
 	afterRead func(alias string)
+	// afterOpen, when set, is called by a Stream's worker after it has
+	// tried to open the live directory early (Stream.openEarly); tests.
+	afterOpen func()
 }
 
 // SyncReport says what Sync did.

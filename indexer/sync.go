@@ -689,6 +689,15 @@ func (w *indexWriter) open() error {
 	return nil
 }
 
+// unmarkDirty writes meta.json back as planned (w.m), not dirty: for a
+// live directory open marks dirty and nothing was written into after all
+// (Stream.closeEarly). A failure leaves it dirty: the next Sync rebuilds.
+func (w *indexWriter) unmarkDirty() {
+	if writeJSONAtomic(w.d, filepath.Join(w.indexDir, metaFile), w.m) == nil {
+		w.markedDirty = false
+	}
+}
+
 func (w *indexWriter) openIndex() error {
 	if w.rebuild {
 		w.dir = fmt.Sprintf("bleve-%d", w.m.Generation+1)
