@@ -59,6 +59,7 @@ type Stream struct {
 
 	mu     sync.Mutex
 	queue  []Package
+	expect []string // aliases whose catalogue parts the worker reads before they land (Expect)
 	seen   map[string]bool
 	closed bool
 	// allLanded: no more packages will land (AllLanded); changed: a
@@ -148,6 +149,15 @@ func (s *Stream) run() {
 	}()
 	for {
 		s.mu.Lock()
+		if len(s.queue) == 0 && len(s.expect) > 0 && !s.closed {
+			alias := s.expect[0]
+			s.expect = s.expect[1:]
+			s.mu.Unlock()
+			if !s.p.rebuild {
+				s.p.cat.records(s.indexDir, alias) // an error is index's and Finish's to meet
+			}
+			continue
+		}
 		if len(s.queue) == 0 {
 			closed, all := s.closed, s.allLanded
 			s.mu.Unlock()
@@ -225,6 +235,20 @@ func (s *Stream) index(pkg Package) error {
 	}
 	s.changed = true
 	return s.ctx.Err()
+}
+
+// Expect says that the packages aliases are about to land: while they
+// are fetched, the worker reads their parts of the catalogue, which it
+// reads when they land (on a one-file update of a 500-file package, 280
+// KB decoded off the time between the swap and Finish: issue 31).
+func (s *Stream) Expect(aliases ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expect = append(s.expect, aliases...)
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 }
 
 // AllLanded says that no more packages will land before Finish (the

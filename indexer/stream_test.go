@@ -286,3 +286,48 @@ func TestStreamOpensEarly(t *testing.T) {
 		}
 	}
 }
+
+// Expect has the worker read the parts of packages before they land; a
+// part that cannot be read is met by Finish as before (a rebuild, noted),
+// and an alias the catalogue does not know is harmless.
+func TestStreamExpect(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, corrupt := range []bool{false, true} {
+		dir := setupCorpus(t)
+		if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if corrupt {
+			cat, err := readCatalog(filepath.Join(dir, "index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "index", catalogDir, cat.Parts["ops"].File), []byte("{not json"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
+		var notes []string
+		s, err := StartSync(ctx, dir, Options{Warn: func(m string) { notes = append(notes, m) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Expect("ops", "nosuch")
+		s.Landed(Package{Alias: "ops"})
+		s.AllLanded()
+		rep, err := s.Finish(ctx, testPackages())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Rebuilt != corrupt || (!corrupt && rep.Added != 1) {
+			t.Errorf("corrupt part %v: report %+v", corrupt, rep)
+		}
+		if corrupt && !strings.Contains(strings.Join(notes, "\n"), "rebuilding the index") {
+			t.Errorf("corrupt part: notes %q, want the rebuild noted", notes)
+		}
+		if got := searchPaths(t, dir, "capybara"); len(got) != 1 || got[0] != "ops/new.md" {
+			t.Errorf("corrupt part %v: search capybara = %v", corrupt, got)
+		}
+	}
+}
