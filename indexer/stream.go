@@ -375,9 +375,11 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		p.removed = 0 // streamed documents no reader ever saw
 	}
 	rep := &SyncReport{Rebuilt: p.rebuild, Removed: p.removed}
+	noted := startNoteRecent(s.d, s.indexDir, s.opts)
 	parsed := parseFiles(ctx, p.jobs, s.pre)
 	defer parsed.stop()
 	out, err := applyPlan(ctx, w, p, parsed, rep, s.warn)
+	noted(s.warn)
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +388,6 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		rep.Added, rep.Updated, rep.Unchanged = countRecords(out.files), 0, 0
 		p.cat = last // what publish compares INDEX.md with
 	}
-	noteRecent(s.d, s.indexDir, s.opts, s.warn)
 	if err := publish(s.d, s.contextDir, s.indexDir, p, out, budget, false, rep); err != nil {
 		return nil, err
 	}
