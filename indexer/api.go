@@ -98,7 +98,8 @@ type Options struct {
 	// record), so that the one render shows it: an update's summary
 	// without a second render of INDEX.md (issue 31). An empty list
 	// leaves the record as it is. A record that cannot be written is a
-	// warning.
+	// warning. A Stream's Finish calls it on a goroutine of its own, while
+	// it writes the search index (startNoteRecent).
 	Recent func() []RecentChange
 	// Warn receives notes about input (broken front matter with file:line,
 	// skipped binary or oversized files). May be nil.
@@ -114,6 +115,9 @@ type Options struct {
 	// afterRead, when set, is called by a Stream's worker after it has read
 	// a landed package: tests change a file after that read.
 	afterRead func(alias string)
+	// afterOpen, when set, is called by a Stream's worker after it has
+	// tried to open the live directory early (Stream.openEarly); tests.
+	afterOpen func()
 }
 
 // SyncReport says what Sync did.

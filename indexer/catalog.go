@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
@@ -136,7 +137,7 @@ func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(data, &pf); err != nil {
+	if err := jsonfile.Unmarshal(data, &pf); err != nil {
 		return nil, fmt.Errorf("%s: %w (run `ctx index --rebuild` to recreate it)", path, err)
 	}
 	if pf.Schema != schemaVersion || pf.Alias != alias || len(pf.Files) != p.Records {

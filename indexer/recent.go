@@ -82,6 +82,29 @@ func noteRecent(d confine.Dir, indexDir string, opts Options, warn func(string))
 	}
 }
 
+// startNoteRecent is noteRecent in a goroutine: a Stream's Finish
+// records what changed (opts.Recent waits for the command's summary of the
+// changes) while it writes the search index, since publish is the first to
+// read the record (issue 31). The function it returns waits for it and
+// gives its warning, if any, to warn, on the caller's goroutine. A record
+// written when the index's update then fails is harmless: the command
+// records it again and renders INDEX.md (workspace's NoteChanges, when its
+// report says the index did not note the changes).
+func startNoteRecent(d confine.Dir, indexDir string, opts Options) (wait func(warn func(string))) {
+	var msgs []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		noteRecent(d, indexDir, opts, func(m string) { msgs = append(msgs, m) })
+	}()
+	return func(warn func(string)) {
+		<-done
+		for _, m := range msgs {
+			warn(m)
+		}
+	}
+}
+
 // readRecent reads the record of indexDir; none when missing or unreadable.
 func readRecent(indexDir string) []RecentChange {
 	b, err := os.ReadFile(filepath.Join(indexDir, recentFile))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -98,5 +99,52 @@ func TestSyncRecent(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "INDEX.md")); string(got) != string(md) {
 		t.Errorf("a Sync whose Recent returned nothing changed INDEX.md:\n%s", got)
+	}
+}
+
+// TestStreamRecent: a Stream's Finish records what Options.Recent returns
+// (asked once, on a goroutine of its own while the search index is
+// written) and shows it in its render of INDEX.md; a record that cannot
+// be written is a warning given to Warn, and the update goes on.
+func TestStreamRecent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, blocked := range []bool{false, true} {
+		dir := setupCorpus(t)
+		pkgs := testPackages()
+		if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if blocked {
+			// A folder where the record goes: its write fails.
+			if err := os.Mkdir(filepath.Join(dir, "index", recentFile), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
+		recent := []RecentChange{{Alias: "ops", Summary: "1 document added", Docs: []string{"new.md added"}}}
+		var asked atomic.Int32
+		var notes []string
+		s, err := StartSync(ctx, dir, Options{Recent: func() []RecentChange { asked.Add(1); return recent }, Warn: func(m string) { notes = append(notes, m) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Landed(Package{Alias: "ops"})
+		s.AllLanded()
+		rep, err := s.Finish(ctx, pkgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, err := os.ReadFile(filepath.Join(dir, "INDEX.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "## Recently changed\n\n- `ops`: 1 document added: `new.md added`\n"
+		if asked.Load() != 1 || rep.Added != 1 || strings.Contains(string(md), want) == blocked {
+			t.Errorf("blocked %v: Recent asked %d times, %d added; INDEX.md:\n%s", blocked, asked.Load(), rep.Added, md)
+		}
+		if warned := strings.Contains(strings.Join(notes, "\n"), "INDEX.md does not say what changed"); warned != blocked {
+			t.Errorf("blocked %v: notes %q", blocked, notes)
+		}
 	}
 }

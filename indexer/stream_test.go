@@ -211,3 +211,123 @@ func TestStreamBusy(t *testing.T) {
 		t.Errorf("StartSync = %v, want ErrIndexBusy", err)
 	}
 }
+
+// Once every package has landed (AllLanded) and one changed, the worker
+// opens the live directory for writing while the command commits (the
+// .writing marker, meta.json dirty), and writes nothing into it: a reader
+// still finds the old text after Abort, which puts meta.json back as it
+// was, so the next Sync is incremental, not a rebuild; Finish uses the
+// writer opened early. Without AllLanded nothing is opened.
+func TestStreamOpensEarly(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, finish := range []bool{false, true} {
+		dir := setupCorpus(t)
+		if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
+		read, opened := make(chan string, 8), make(chan bool, 8)
+		s, err := StartSync(ctx, dir, Options{afterRead: func(alias string) { read <- alias }, afterOpen: func() { opened <- true }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Landed(Package{Alias: "ops"})
+		<-read
+		marker := filepath.Join(dir, "index", writingMarker)
+		if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("the index is open for writing before AllLanded: %v", err)
+		}
+		s.AllLanded()
+		<-opened
+		if _, err := os.Stat(marker); err != nil {
+			t.Fatalf("AllLanded: no .writing marker: %v", err)
+		}
+		if m := (meta{}); readJSON(filepath.Join(dir, "index", metaFile), &m) != nil || !m.Dirty {
+			t.Fatal("AllLanded: meta.json not marked dirty")
+		}
+		if !finish {
+			s.Abort()
+			if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("Abort left the .writing marker: %v", err)
+			}
+			var m meta
+			if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil || m.Dirty {
+				t.Errorf("after Abort meta.json is dirty (%v): the next Sync would rebuild", err)
+			}
+			if got := searchPaths(t, dir, "capybara"); len(got) != 0 {
+				t.Errorf("after Abort the landed file is searchable: %v", got)
+			}
+			rep, err := Sync(ctx, dir, testPackages(), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Rebuilt || rep.Added != 1 {
+				t.Errorf("the Sync after Abort: %+v, want 1 added, no rebuild", rep)
+			}
+		} else {
+			rep, err := s.Finish(ctx, testPackages())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Rebuilt || rep.Added != 1 || rep.Updated != 0 {
+				t.Errorf("report = %+v, want 1 added, no rebuild", rep)
+			}
+			var m meta
+			if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil || m.Dirty {
+				t.Errorf("after Finish meta.json is dirty (%v)", err)
+			}
+			if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("Finish left the .writing marker: %v", err)
+			}
+		}
+		if got := searchPaths(t, dir, "capybara"); len(got) != 1 || got[0] != "ops/new.md" {
+			t.Errorf("finish %v: search capybara = %v", finish, got)
+		}
+	}
+}
+
+// Expect has the worker read the parts of packages before they land; a
+// part that cannot be read is met by Finish as before (a rebuild, noted),
+// and an alias the catalogue does not know is harmless.
+func TestStreamExpect(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, corrupt := range []bool{false, true} {
+		dir := setupCorpus(t)
+		if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if corrupt {
+			cat, err := readCatalog(filepath.Join(dir, "index"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "index", catalogDir, cat.Parts["ops"].File), []byte("{not json"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
+		var notes []string
+		s, err := StartSync(ctx, dir, Options{Warn: func(m string) { notes = append(notes, m) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Expect("ops", "nosuch")
+		s.Landed(Package{Alias: "ops"})
+		s.AllLanded()
+		rep, err := s.Finish(ctx, testPackages())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Rebuilt != corrupt || (!corrupt && rep.Added != 1) {
+			t.Errorf("corrupt part %v: report %+v", corrupt, rep)
+		}
+		if corrupt && !strings.Contains(strings.Join(notes, "\n"), "rebuilding the index") {
+			t.Errorf("corrupt part: notes %q, want the rebuild noted", notes)
+		}
+		if got := searchPaths(t, dir, "capybara"); len(got) != 1 || got[0] != "ops/new.md" {
+			t.Errorf("corrupt part %v: search capybara = %v", corrupt, got)
+		}
+	}
+}

@@ -689,6 +689,15 @@ func (w *indexWriter) open() error {
 	return nil
 }
 
+// unmarkDirty writes meta.json back as planned (w.m), not dirty: for a
+// live directory open marks dirty and nothing was written into after all
+// (Stream.closeEarly). A failure leaves it dirty: the next Sync rebuilds.
+func (w *indexWriter) unmarkDirty() {
+	if writeJSONAtomic(w.d, filepath.Join(w.indexDir, metaFile), w.m) == nil {
+		w.markedDirty = false
+	}
+}
+
 func (w *indexWriter) openIndex() error {
 	if w.rebuild {
 		w.dir = fmt.Sprintf("bleve-%d", w.m.Generation+1)
@@ -997,9 +1006,11 @@ func (w *indexWriter) abort() {
 
 // publish writes what readers see, in this order: INDEX.md (when what it is
 // made of changed, or it is missing; not when deferMD: RenderIndexMD does
-// it after), the catalogue (its new parts, then its top), then meta.json,
-// whose atomic rename switches readers to the new data; then it deletes
-// bleve directories and part files that are no longer live.
+// it after) and, at the same time, the catalogue's new parts (named by
+// content: no one reads them before the top names them), then the
+// catalogue's top, then meta.json, whose atomic rename switches readers to
+// the new data; then it deletes bleve directories and part files that are
+// no longer live.
 func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *applied, budget int, deferMD bool, rep *SyncReport) error {
 	parts := make(map[string]catalogPart, len(out.keep)+len(out.files))
 	data := make(map[string][]byte, len(out.files))
@@ -1026,6 +1037,22 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 			newCat.Files[alias] = recs
 		}
 	}
+	// The new parts are written while INDEX.md is rendered and written:
+	// named by their content, they are read by no one until catalog.json
+	// names them, and one a crash leaves unnamed is deleted by the next
+	// publish (removeStaleParts). Each is waited for before anything
+	// returns.
+	partsDone := make(chan error, 1)
+	go func() { partsDone <- writeParts(d, indexDir, parts, data, p.cat.Parts) }()
+	partsErr := func() error {
+		if partsDone == nil {
+			return nil
+		}
+		err := <-partsDone
+		partsDone = nil
+		return err
+	}
+	defer partsErr()
 	if deferMD {
 		// What INDEX.md was last rendered from: the render after sees it
 		// is behind.
@@ -1042,15 +1069,15 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	if newCat.InLinks, err = publishInLinks(d, indexDir, &newCat, p.cat.InLinks); err != nil {
 		return err
 	}
+	if err := partsErr(); err != nil {
+		return fmt.Errorf("indexer: write catalogue: %w", err)
+	}
 
 	// A package's Dir moves with the project: a new one is recorded but
 	// changes nothing a reader sees.
 	pkgsChanged := !slices.EqualFunc(p.cat.Packages, p.pkgs, sameIdentity)
 	if p.rebuild || out.changed || pkgsChanged || !slices.Equal(p.cat.Packages, p.pkgs) || !maps.Equal(parts, p.cat.Parts) ||
 		newCat.IndexMD != p.cat.IndexMD || newCat.Bleve != p.cat.Bleve || newCat.InLinks != p.cat.InLinks {
-		if err := writeParts(d, indexDir, parts, data, p.cat.Parts); err != nil {
-			return fmt.Errorf("indexer: write catalogue: %w", err)
-		}
 		if err := writeJSONAtomic(d, filepath.Join(indexDir, catalogFile), newCat); err != nil {
 			return fmt.Errorf("indexer: write catalogue: %w", err)
 		}

@@ -48,6 +48,9 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 			stream.Landed(indexer.Package{Alias: t.alias, Kind: t.kind()})
 		}
 	})
+	if stream != nil {
+		stream.AllLanded() // the index opens for writing while the lock is committed
+	}
 	var js []*journal
 	for _, t := range ts {
 		if errors.Is(t.res.Err, errStopped) {

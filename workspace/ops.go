@@ -112,6 +112,13 @@ func (w *Workspace) startIndex(ctx context.Context, ts []*task, o indexer.Option
 		}
 		return nil
 	}
+	var fetched []string
+	for _, t := range ts {
+		if t.step == stepInstall {
+			fetched = append(fetched, t.alias)
+		}
+	}
+	s.Expect(fetched...)
 	return s
 }
 

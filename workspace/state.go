@@ -16,6 +16,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/source"
@@ -150,7 +151,7 @@ func readStateFile(p string) (*pkgState, error) {
 		return nil, err
 	}
 	var v stateWire
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := jsonfile.Unmarshal(data, &v); err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	st := v.pkgState
