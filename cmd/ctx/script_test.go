@@ -27,6 +27,10 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(Main())
 	}
+	// Its tests mostly wait (on git and ctx processes, servers, the
+	// network tests' windows): two at once per core, unless -parallel is
+	// given (internal/testtmp).
+	testtmp.SetWaitingParallel()
 	os.Exit(testtmp.Run(testsRun{m}, testtmp.Root))
 }
 

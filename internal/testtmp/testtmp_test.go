@@ -1,9 +1,11 @@
 package testtmp
 
 import (
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -166,5 +168,52 @@ func TestRunSetsGCPercent(t *testing.T) {
 	Run(m, t.TempDir())
 	if m.percent != 100 {
 		t.Errorf("GOGC=100: the run collected at %d, want 100 (left alone)", m.percent)
+	}
+}
+
+// TestSetParallelLeavesAGivenValue: the waiting packages' parallelism is
+// set only when the command line did not give -test.parallel.
+func TestSetParallelLeavesAGivenValue(t *testing.T) {
+	newFS := func(args ...string) *flag.FlagSet {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.Int("test.parallel", 2, "")
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return fs
+	}
+	fs := newFS()
+	if !setParallel(fs, 7) || fs.Lookup("test.parallel").Value.String() != "7" {
+		t.Errorf("no -test.parallel: got %s, want 7", fs.Lookup("test.parallel").Value)
+	}
+	fs = newFS("-test.parallel", "1")
+	if setParallel(fs, 7) || fs.Lookup("test.parallel").Value.String() != "1" {
+		t.Errorf("-test.parallel 1 given: got %s, want 1 (left alone)", fs.Lookup("test.parallel").Value)
+	}
+	fs = flag.NewFlagSet("other", flag.ContinueOnError)
+	if setParallel(fs, 7) {
+		t.Error("a flag set without test.parallel: set")
+	}
+}
+
+// TestSetWaitingParallelOnTheCommandLine: the binary's own -test.parallel
+// is what SetWaitingParallel reads: this binary ran without it unless go
+// test was given -parallel, and then it is left as given.
+func TestSetWaitingParallelOnTheCommandLine(t *testing.T) {
+	f := flag.CommandLine.Lookup("test.parallel")
+	if f == nil {
+		t.Fatal("no test.parallel flag in the test binary")
+	}
+	before := f.Value.String()
+	t.Cleanup(func() { f.Value.Set(before) })
+	given := false
+	flag.CommandLine.Visit(func(v *flag.Flag) { given = given || v.Name == "test.parallel" })
+	SetWaitingParallel()
+	want := strconv.Itoa(WaitingParallel * runtime.GOMAXPROCS(0))
+	if given {
+		want = before
+	}
+	if got := f.Value.String(); got != want {
+		t.Errorf("after SetWaitingParallel: test.parallel %s, want %s (given on the command line: %v)", got, want, given)
 	}
 }
