@@ -28,6 +28,24 @@ type chunk struct {
 	indexed string
 }
 
+// headings returns the headings of p's chunks, each once, in order (a
+// chunk's heading is the last of its trail; a split section's pieces
+// share it).
+func (p parsed) headings() []string {
+	var hs []string
+	seen := map[string]bool{}
+	for _, c := range p.Chunks {
+		if len(c.Trail) == 0 {
+			continue
+		}
+		if h := c.Trail[len(c.Trail)-1]; !seen[h] {
+			seen[h] = true
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}
+
 // body is the chunk's text as search indexes it.
 func (c chunk) body() string {
 	if c.indexed != "" {
