@@ -11,12 +11,13 @@ import (
 
 // Document kinds (issue 27). Documentation sources hold pages about what
 // changed as well as pages about how things are: changelogs, release
-// notes, blog posts, "what's new" pages, migration and upgrade guides.
-// They name every feature of a release, so a question about a feature
+// notes, blog posts, "what's new" pages, migration and upgrade guides,
+// deprecation notices. They name every feature of a release, so a question about a feature
 // finds them as readily as its reference page, and on real documentation
 // sites they often came first. docKind recognises them by path, file
-// name and title; the kind is indexed with each chunk (fDocKind), is the
-// kind: qualifier's document kind (kind:changelog), and ranks the page
+// name, title and headings; the kind is indexed with each chunk
+// (fDocKind), is the kind: qualifier's document kind (kind:changelog),
+// and ranks the page
 // below reference and guide pages (docKindPrior) unless the query asks
 // for what changed (queryAsksForKinds).
 const (
@@ -79,8 +80,6 @@ var (
 			// title that starts with the act names the guide to do it ("Upgrade
 			// strategy" may be a noun's, so only the gerund).
 			{regexp.MustCompile(`^upgrading \S`), KindMigration},
-			// "Breaking changes in 2.0": what to change when moving to it.
-			{regexp.MustCompile(`^breaking changes\b`), KindMigration},
 			// "Deprecated APIs", "Deprecation notices", "Deprecations and
 			// removals", "Feature deprecation notice and plans",
 			// "Deprecated Engine Features": a notice of what is deprecated,

@@ -117,7 +117,6 @@ func TestDocKindFromContent(t *testing.T) {
 		{"migrate/v2-to-v3.md", "V3 Migration Documentation", nil, KindMigration},
 		{"migrate/v3.md", "Migration Documentation", nil, KindMigration},
 		{"docs/migration/v4.md", "Moving to the new API", nil, KindMigration},
-		{"breaking.md", "Breaking changes in 2.0", nil, KindMigration},
 		{"migration/composite.mdx", "Using Composite Types in Ent Schema", nil, ""}, // a database schema migration's feature
 		{"migrations/trigger.mdx", "Using Database Triggers", nil, ""},
 		{"commands/upgrade/plugins.md", "plugins", nil, ""},                       // a command group's reference
