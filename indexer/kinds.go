@@ -165,12 +165,12 @@ func versionGuide(name, title string) bool {
 }
 
 // versionHeadRE matches a heading (lower-cased) that names a release: a
-// version first, written with a "v" or three parts, or two parts followed
-// by nothing, a bracket, a parenthesis or a date ("1.16.0 (June 26,
-// 2023)", "v1.41 API changes", "[2.1] - 2024-01-02", "release 5.2.3
-// (released …)", "3.14"); not a numbered section ("2.1 Containers",
-// "2.1 - Definitions") nor a major version alone ("v0 compatibility").
-var versionHeadRE = lazyre.New(`^\[?(version |release )?(v\d+\.\d+[\w.+-]*|\d+\.\d+\.\d+[\w.+-]*|\d+\.\d+(\.x)?(\]|$| ?\(| [-–—/] \d| \w+ \d))`)
+// version first, written with a "v", or followed by nothing, a bracket, a
+// parenthesis or a date ("1.16.0 (June 26, 2023)", "v1.41 API changes",
+// "[2.1] - 2024-01-02", "release 5.2.3 (released …)", "3.14",
+// "1.16.0-rc1"); not a numbered section ("2.1 Containers", "2.3.1 - A
+// records") nor a major version alone ("v0 compatibility").
+var versionHeadRE = lazyre.New(`^\[?(version |release )?(v\d+\.\d+[\w.+-]*|\d+\.\d+(\.\d+)*(\.x)?([-+.]?[a-z]+[\w.]*)?(\]|$| ?\(| [-–—/:] \d| \w+ \d))`)
 
 // versionHeads is how many of heads name a release (versionHeadRE).
 func versionHeads(heads []string) int {

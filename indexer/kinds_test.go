@@ -87,8 +87,10 @@ func TestDocKindFromContent(t *testing.T) {
 		{"history.rst", "History", []string{"Release 5.2.3 (released Sep 30, 2022)", "Bugs fixed", "Release 5.2.2 (released Sep 27, 2022)", "Release 5.2.1"}, KindChangelog},
 		{"docs/releases.md", "Releases", []string{"[2.1] - 2024-01-02", "[2.0] - 2023-12-01", "[1.9.4] - 2023-11-01"}, KindChangelog},
 		{"docs/changelog.rst", "Changes", versions, KindChangelog},
+		{"CHANGES.md", "Changes", []string{"Release 5.2.0.post0 (released Sep 24, 2022)", "1.16.0-rc1 (June 12, 2023)", "v1.75.0 - 2026-11-06", "3.16.0 / 2026-11-04"}, KindChangelog},
+		{"docs/notes.md", "Notes", []string{"Notes", "1.4.2", "1.4.1", "1.4.0", "Runtime, Tooling, SDK"}, KindChangelog},
 		// numbered sections, a versioned API reference, one version section
-		{"specification.md", "DNS-Based Service Discovery", []string{"0 - About This Document", "1 - Schema Version", "2.1 - Definitions", "2.2 - Records", "2.3 - Service"}, ""},
+		{"specification.md", "DNS-Based Service Discovery", []string{"0 - About This Document", "1 - Schema Version", "2.1 - Definitions", "2.2 - Records", "2.3.1 - A Record", "2.3.2 - SRV Records", "2.3.3 - PTR Record"}, ""},
 		{"api/v1.18.md", "Engine API v1.18", []string{"1. Brief introduction", "2.1 Containers", "2.2 Images", "2.3 Misc", "3.1 Inside docker run"}, ""},
 		{"extend/plugins.md", "Volume plugins", []string{"Volume plugins", "Changelog", "1.13.0", "1.12.0", "Command-line changes", "Create a volume", "Remove a volume", "Protocol"}, ""},
 		{"v0-compatibility.md", "v0 Backwards Compatibility", []string{"v0 compatibility mode", "Using v0 with the CLI", "Using v0 with the SDK"}, ""},

@@ -28,20 +28,13 @@ type chunk struct {
 	indexed string
 }
 
-// headings returns the headings of p's chunks, each once, in order (a
-// chunk's heading is the last of its trail; a split section's pieces
-// share it).
-func (p parsed) headings() []string {
-	var hs []string
-	seen := map[string]bool{}
-	for _, c := range p.Chunks {
-		if len(c.Trail) == 0 {
-			continue
-		}
-		if h := c.Trail[len(c.Trail)-1]; !seen[h] {
-			seen[h] = true
-			hs = append(hs, h)
-		}
+// headingTexts returns the plain text of each heading of d, in order
+// (every heading, also those of sections too short to be chunks of their
+// own), for docKind.
+func headingTexts(d markdown.Doc) []string {
+	hs := make([]string, len(d.Body.Headings))
+	for i, h := range d.Body.Headings {
+		hs[i] = markdown.Plain(h.Text)
 	}
 	return hs
 }
@@ -228,6 +221,7 @@ type parsed struct {
 	Meta    map[string]any // normalised front matter (normalizeMeta)
 	Links   []rawLink      // front matter links, then body links in line order
 	Labels  []string       // the rst labels the document defines (rstLabel)
+	Heads   []string       // every heading's plain text, in order (headingTexts); none for data files
 
 	summaryFromFM bool
 	// keyTitle: the title is a data file's key value (dataTitle), which
@@ -307,6 +301,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		p.Tags = inlineTags(body, s)
 	}
 	p.Type = fm.Type
+	p.Heads = headingTexts(d)
 	p.Chunks = boundChunks(chunksOf(d))
 	for i, c := range p.Chunks {
 		lines := strings.Split(c.Text, "\n")
