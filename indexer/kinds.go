@@ -176,11 +176,31 @@ var versionHeadRE = lazyre.New(`^\[?(version |release )?(v\d+\.\d+[\w.+-]*|\d+\.
 func versionHeads(heads []string) int {
 	n := 0
 	for _, h := range heads {
-		if versionHeadRE().MatchString(strings.ToLower(strings.TrimSpace(h))) {
+		if versionHead(h) {
 			n++
 		}
 	}
 	return n
+}
+
+// versionHead reports whether heading h names a release
+// (versionHeadRE). Most headings do not start with a digit after an
+// optional "[", "v", "version " or "release ", and are told so without
+// the pattern: every heading of every page passes here.
+func versionHead(h string) bool {
+	h = strings.TrimSpace(h)
+	p := strings.TrimPrefix(h, "[")
+	p = strings.ToLower(p[:min(len(p), 10)])
+	for _, w := range []string{"version ", "release ", "v"} {
+		if strings.HasPrefix(p, w) {
+			p = p[len(w):]
+			break
+		}
+	}
+	if p == "" || p[0] < '0' || p[0] > '9' {
+		return false
+	}
+	return versionHeadRE().MatchString(strings.ToLower(h))
 }
 
 // kindQueryRE matches a query word that asks for pages about what

@@ -28,13 +28,16 @@ type chunk struct {
 	indexed string
 }
 
-// headingTexts returns the plain text of each heading of d, in order
-// (every heading, also those of sections too short to be chunks of their
-// own), for docKind.
+// headingTexts returns the text of each heading of d as written, in
+// order (every heading, also those of sections too short to be chunks of
+// their own), for docKind. Not markdown.Plain's: a version heading has
+// little markup ("[1.0.0] - 2017-06-20" keeps its bracket either way),
+// and Plain on every heading of every page costs a build more than the
+// kinds gain.
 func headingTexts(d markdown.Doc) []string {
 	hs := make([]string, len(d.Body.Headings))
 	for i, h := range d.Body.Headings {
-		hs[i] = markdown.Plain(h.Text)
+		hs[i] = h.Text
 	}
 	return hs
 }
