@@ -311,6 +311,52 @@ func TestDocKindPrior(t *testing.T) {
 	}
 }
 
+// TestDocKindFromHeadingsIndexed: a page whose kind only its headings
+// tell (news.md, its sections named for versions) and a deprecation notice
+// known by its title are indexed with their kinds (Sync passes a page's
+// headings to docKind): kind: finds them, and a plain query ranks them
+// below the guide.
+func TestDocKindFromHeadingsIndexed(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"news.md":        "# News\n\n## 1.3.0 (2024-03-01)\n\nThe lion option is renamed.\n\n## 1.2.0 (2024-02-01)\n\nThe lion option is added.\n\n## 1.1.0\n\nFixes.\n",
+		"deprecated.md":  "# Deprecated features\n\n## The lion option\n\nThe lion option is deprecated.\n",
+		"guide/lion.md":  "# The lion option\n\nThe lion option tames lions.\n",
+		"guide/other.md": "# Zebras\n\n## 2.1 Stripes\n\n## 2.2 Hooves\n\n## 2.3 Manes\n\nSections numbered, not versions.\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	paths := func(q string) []string {
+		t.Helper()
+		hits, err := r.Search(ctx, Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ps []string
+		for _, h := range hits {
+			ps = append(ps, h.Path)
+		}
+		return ps
+	}
+	if got := paths("lion kind:changelog"); len(got) != 1 || got[0] != "news.md" {
+		t.Errorf("kind:changelog: %q, want news.md only", got)
+	}
+	if got := paths("lion kind:deprecation"); len(got) != 1 || got[0] != "deprecated.md" {
+		t.Errorf("kind:deprecation: %q, want deprecated.md only", got)
+	}
+	if got := paths("zebras kind:changelog"); len(got) != 0 {
+		t.Errorf("numbered sections taken for versions: %q", got)
+	}
+	if got := paths("lion option"); len(got) == 0 || got[0] != "guide/lion.md" {
+		t.Errorf("lion option: %q, want guide/lion.md first", got)
+	}
+}
+
 // TestQuestionWordsHeadOnly pins how a question's words are scored
 // (questionTerms, rescore), computed by hand. a.md is "# Alpha" over "how
 // zebra", b.md "# How" over "lion zebra": head and title 1 token each,

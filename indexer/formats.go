@@ -50,6 +50,9 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 		p.Title = strings.TrimSuffix(base, path.Ext(base))
 	}
 	p.Summary = markdown.Clip(p.Summary, 300)
+	if !d.Format.IsData() {
+		p.Heads = headingTexts(d)
+	}
 	p.Chunks = boundChunks(chunksOf(d))
 	switch d.Format {
 	case markdown.FormatRST:

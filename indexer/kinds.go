@@ -11,24 +11,26 @@ import (
 
 // Document kinds (issue 27). Documentation sources hold pages about what
 // changed as well as pages about how things are: changelogs, release
-// notes, blog posts, "what's new" pages, migration and upgrade guides.
-// They name every feature of a release, so a question about a feature
+// notes, blog posts, "what's new" pages, migration and upgrade guides,
+// deprecation notices. They name every feature of a release, so a question about a feature
 // finds them as readily as its reference page, and on real documentation
 // sites they often came first. docKind recognises them by path, file
-// name and title; the kind is indexed with each chunk (fDocKind), is the
-// kind: qualifier's document kind (kind:changelog), and ranks the page
+// name, title and headings; the kind is indexed with each chunk
+// (fDocKind), is the kind: qualifier's document kind (kind:changelog),
+// and ranks the page
 // below reference and guide pages (docKindPrior) unless the query asks
 // for what changed (queryAsksForKinds).
 const (
-	KindChangelog = "changelog" // CHANGELOG, NEWS, HISTORY, CHANGES files
-	KindRelease   = "release"   // release notes: releases/, release-notes…
-	KindBlog      = "blog"      // blog posts: blog/, posts/
-	KindWhatsNew  = "whatsnew"  // what's new in a version
-	KindMigration = "migration" // migration and upgrade guides
+	KindChangelog   = "changelog"   // CHANGELOG, NEWS, HISTORY, CHANGES files
+	KindRelease     = "release"     // release notes: releases/, release-notes…
+	KindBlog        = "blog"        // blog posts: blog/, posts/
+	KindWhatsNew    = "whatsnew"    // what's new in a version
+	KindMigration   = "migration"   // migration and upgrade guides
+	KindDeprecation = "deprecation" // deprecation notices: what is deprecated or removed, and when
 )
 
 // DocKinds are the document kinds, for the kind: qualifier and its help.
-var DocKinds = []string{KindChangelog, KindRelease, KindBlog, KindWhatsNew, KindMigration}
+var DocKinds = []string{KindChangelog, KindRelease, KindBlog, KindWhatsNew, KindMigration, KindDeprecation}
 
 // docKindPrior multiplies the score of a chunk of a document of a kind
 // when the query does not ask for such pages (bench/relevance).
@@ -42,10 +44,17 @@ var (
 		"releases": KindRelease, "relnotes": KindRelease,
 		"blog": KindBlog, "blogs": KindBlog, "posts": KindBlog, "_posts": KindBlog,
 		"whatsnew": KindWhatsNew, "whats-new": KindWhatsNew, "whats_new": KindWhatsNew,
-		"migration": KindMigration, "migrations": KindMigration, "migrating": KindMigration,
+		"migrating":       KindMigration,
 		"migration-guide": KindMigration, "migration-guides": KindMigration,
 		"upgrading": KindMigration, "upgrade-guide": KindMigration, "upgrade-guides": KindMigration,
+		"deprecation": KindDeprecation, "deprecations": KindDeprecation,
 	}
+	// Folder names that hold version migration guides as often as pages
+	// about a task of the same name (database schema migrations, a
+	// command's reference): a page in one is a migration guide only when
+	// its name or title names a version or says migrate or upgrade
+	// (versionGuide).
+	kindGuideDirs = map[string]bool{"migrate": true, "migration": true, "migrations": true, "upgrade": true, "upgrades": true}
 	// File names (without extension, lower-cased); compiled on first use.
 	kindFileRE = sync.OnceValue(func() []kindRule {
 		return []kindRule{
@@ -63,10 +72,19 @@ var (
 	// Titles, lower-cased; compiled on first use.
 	kindTitleRE = sync.OnceValue(func() []kindRule {
 		return []kindRule{
-			{regexp.MustCompile(`^(change ?log|changes|release history)$|^(v?\d+(\.\d+)* )?change ?log\b`), KindChangelog},
-			{regexp.MustCompile(`^(.*\brelease notes|release notes (for|of)\b.*|release notes:? v?\d.*|release v?\d+(\.\d+)+)$`), KindRelease},
+			{regexp.MustCompile(`^(change ?log|changes|release history)$|^(v?\d+(\.\d+)* )?change ?log( for .*)?$`), KindChangelog},
+			{regexp.MustCompile(`^(.*\brelease notes|release notes (for|of)\b.*|release notes:? v?\d.*|release v?\d+(\.\d+)+|release announcements?)$`), KindRelease},
 			{regexp.MustCompile(`^what['’]?s new\b`), KindWhatsNew},
 			{regexp.MustCompile(`^(migrating|upgrading) (from|to)\b|^(migration|upgrade|upgrading) guide\b|^.*\b(migration|upgrade) guide$`), KindMigration},
+			// "Upgrading Consul on Kubernetes", "Upgrading your plugin": a
+			// title that starts with the act names the guide to do it ("Upgrade
+			// strategy" may be a noun's, so only the gerund).
+			{regexp.MustCompile(`^upgrading \S`), KindMigration},
+			// "Deprecated APIs", "Deprecation notices", "Deprecations and
+			// removals", "Feature deprecation notice and plans",
+			// "Deprecated Engine Features": a notice of what is deprecated,
+			// not a page that has a deprecated option or section.
+			{regexp.MustCompile(`^(deprecations|deprecated \w+( \w+)?|(feature )?deprecation notices?( .*)?|deprecations? and removals?)$`), KindDeprecation},
 		}
 	})
 )
@@ -78,10 +96,11 @@ type kindRule struct {
 }
 
 // docKind returns the kind of the document at rel (its path inside its
-// package) titled title: one of DocKinds, or "" for reference and guide
-// pages and everything else. The file name is looked at first, then the
-// folders (nearest first), then the title.
-func docKind(rel, title string) string {
+// package) titled title, whose sections are headed heads (each heading
+// once, in order): one of DocKinds, or "" for reference and guide pages
+// and everything else. The file name is looked at first, then the
+// folders (nearest first), then the title, then the headings.
+func docKind(rel, title string, heads []string) string {
 	// NEWS and HISTORY in capitals are a project's changelog; in lower
 	// case they are as likely a page about a command (tldr's history.md).
 	if name := strings.SplitN(path.Base(rel), ".", 2)[0]; name == "NEWS" || name == "HISTORY" {
@@ -94,10 +113,14 @@ func docKind(rel, title string) string {
 	// in capitals (UPGRADE.md). Its folders and title still count.
 	verb := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
 	verbName := verb == "migrate" || verb == "upgrade"
+	// A lower-case "changelog" below the package's top folder whose
+	// headings name no version is a page about a feature of that name (a
+	// release tool's changelog settings), not a project's changelog.
+	featureName := verb == "changelog" && strings.Contains(rel, "/") && versionHeads(heads) == 0
 	rel = strings.ToLower(rel)
 	base := path.Base(rel)
 	name := strings.TrimSuffix(base, path.Ext(base))
-	if name == "index" || name == "readme" || name == "_index" || verbName {
+	if name == "index" || name == "readme" || name == "_index" || verbName || featureName {
 		name = ""
 	}
 	for _, k := range kindFileRE() {
@@ -105,19 +128,79 @@ func docKind(rel, title string) string {
 			return k.kind
 		}
 	}
+	t := strings.ToLower(strings.TrimSpace(title))
 	dirs := strings.Split(path.Dir(rel), "/")
 	for i := len(dirs) - 1; i >= 0; i-- {
 		if k, ok := kindDirs[dirs[i]]; ok {
 			return k
 		}
+		if kindGuideDirs[dirs[i]] && versionGuide(name, t) {
+			return KindMigration
+		}
 	}
-	t := strings.ToLower(strings.TrimSpace(title))
 	for _, k := range kindTitleRE() {
-		if k.re.MatchString(t) {
+		if k.re.MatchString(t) && (!featureName || k.kind != KindChangelog) {
 			return k.kind
 		}
 	}
+	// A page most of whose headings are versions ("1.16.0 (June 26,
+	// 2023)", "v1.41 API changes", "Release 5.2.3") is a changelog,
+	// whatever its name.
+	if n := versionHeads(heads); n >= 3 && 2*n >= len(heads) {
+		return KindChangelog
+	}
 	return ""
+}
+
+// versionGuideRE matches a file name or title (lower-cased) that names a
+// version or the act of moving between versions.
+var versionGuideRE = lazyre.New(`(^|[^a-z0-9.])v?\d+([._-](\d+|x))*($|[^a-z0-9])|migrat|upgrad`)
+
+// versionGuide reports whether a page named name (file name without
+// extension, lower-cased; "" for an index page) titled title
+// (lower-cased) in a folder such as migrate/ or upgrade/ is a guide to
+// move between versions rather than a page about a task of that name.
+func versionGuide(name, title string) bool {
+	return (name != "" && versionGuideRE().MatchString(name)) || versionGuideRE().MatchString(title)
+}
+
+// versionHeadRE matches a heading (lower-cased) that names a release: a
+// version first, written with a "v", or followed by nothing, a bracket, a
+// parenthesis or a date ("1.16.0 (June 26, 2023)", "v1.41 API changes",
+// "[2.1] - 2024-01-02", "release 5.2.3 (released …)", "3.14",
+// "1.16.0-rc1"); not a numbered section ("2.1 Containers", "2.3.1 - A
+// records") nor a major version alone ("v0 compatibility").
+var versionHeadRE = lazyre.New(`^\[?(version |release )?(v\d+\.\d+[\w.+-]*|\d+\.\d+(\.\d+)*(\.x)?([-+.]?[a-z]+[\w.]*)?(\]|$| ?\(| [-–—/:] \d| \w+ \d))`)
+
+// versionHeads is how many of heads name a release (versionHeadRE).
+func versionHeads(heads []string) int {
+	n := 0
+	for _, h := range heads {
+		if versionHead(h) {
+			n++
+		}
+	}
+	return n
+}
+
+// versionHead reports whether heading h names a release
+// (versionHeadRE). Most headings do not start with a digit after an
+// optional "[", "v", "version " or "release ", and are told so without
+// the pattern: every heading of every page passes here.
+func versionHead(h string) bool {
+	h = strings.TrimSpace(h)
+	p := strings.TrimPrefix(h, "[")
+	p = strings.ToLower(p[:min(len(p), 10)])
+	for _, w := range []string{"version ", "release ", "v"} {
+		if strings.HasPrefix(p, w) {
+			p = p[len(w):]
+			break
+		}
+	}
+	if p == "" || p[0] < '0' || p[0] > '9' {
+		return false
+	}
+	return versionHeadRE().MatchString(strings.ToLower(h))
 }
 
 // kindQueryRE matches a query word that asks for pages about what

@@ -13,7 +13,7 @@ func TestDocKind(t *testing.T) {
 	for _, c := range []struct{ path, title, want string }{
 		// changelogs
 		{"CHANGELOG.md", "Changelog", KindChangelog},
-		{"docs/changelog.rst", "Changes", KindChangelog},
+		{"changelog.rst", "Changes", KindChangelog},
 		{"changes.rst", "Changes", KindChangelog},
 		{"CHANGES.txt", "CHANGES", KindChangelog},
 		{"NEWS", "NEWS", KindChangelog},
@@ -62,8 +62,75 @@ func TestDocKind(t *testing.T) {
 		{"docs/changing-the-config.md", "Changing the configuration", ""},
 		{"README.md", "Project", ""},
 	} {
-		if got := docKind(c.path, c.title); got != c.want {
+		if got := docKind(c.path, c.title, nil); got != c.want {
 			t.Errorf("docKind(%q, %q) = %q, want %q", c.path, c.title, got, c.want)
+		}
+	}
+}
+
+// TestDocKindFromContent pins the kinds told by a page's own words (round
+// 10): its headings, a title that names a deprecation notice or the act
+// of upgrading, and the folders (migrate/, upgrade/) whose pages are
+// guides only when they name a version; and the pages that must not be
+// taken for one.
+func TestDocKindFromContent(t *testing.T) {
+	t.Parallel()
+	versions := []string{"1.16.0 (June 26, 2023)", "Bug fixes", "1.15.3 (June 1, 2023)", "Features", "1.15.2"}
+	for _, c := range []struct {
+		path, title string
+		heads       []string
+		want        string
+	}{
+		// a page whose headings are mostly versions, whatever its name
+		{"docs/api/version-history.md", "Engine API version history", []string{"v1.41 API changes", "v1.40 API changes", "V1.39 API changes"}, KindChangelog},
+		{"docs/news.rst", "News", versions, KindChangelog},
+		{"history.rst", "History", []string{"Release 5.2.3 (released Sep 30, 2022)", "Bugs fixed", "Release 5.2.2 (released Sep 27, 2022)", "Release 5.2.1"}, KindChangelog},
+		{"docs/releases.md", "Releases", []string{"[2.1] - 2024-01-02", "[2.0] - 2023-12-01", "[1.9.4] - 2023-11-01"}, KindChangelog},
+		{"docs/changelog.rst", "Changes", versions, KindChangelog},
+		{"CHANGES.md", "Changes", []string{"Release 5.2.0.post0 (released Sep 24, 2022)", "1.16.0-rc1 (June 12, 2023)", "v1.75.0 - 2026-11-06", "3.16.0 / 2026-11-04"}, KindChangelog},
+		{"docs/notes.md", "Notes", []string{"Notes", "1.4.2", "1.4.1", "1.4.0", "Runtime, Tooling, SDK"}, KindChangelog},
+		// numbered sections, a versioned API reference, one version section
+		{"specification.md", "DNS-Based Service Discovery", []string{"0 - About This Document", "1 - Schema Version", "2.1 - Definitions", "2.2 - Records", "2.3.1 - A Record", "2.3.2 - SRV Records", "2.3.3 - PTR Record"}, ""},
+		{"api/v1.18.md", "Engine API v1.18", []string{"1. Brief introduction", "2.1 Containers", "2.2 Images", "2.3 Misc", "3.1 Inside docker run"}, ""},
+		{"extend/plugins.md", "Volume plugins", []string{"Volume plugins", "Changelog", "1.13.0", "1.12.0", "Command-line changes", "Create a volume", "Remove a volume", "Protocol"}, ""},
+		{"v0-compatibility.md", "v0 Backwards Compatibility", []string{"v0 compatibility mode", "Using v0 with the CLI", "Using v0 with the SDK"}, ""},
+		{"docs/supported-versions.md", "Supported versions", []string{"Supported versions", "Versioning scheme"}, ""}, // a table of versions, not a heading per release
+		{"cmd/version.md", "version", []string{"version", "Options", "See also"}, ""},                                 // the version command
+		// a lower-case changelog below the top folder with no version: a feature's page
+		{"customization/changelog.md", "Changelog", []string{"Changelog"}, ""},
+		{"errors/no-history.md", "Changelog has only the latest commit", []string{"Changelog has only the latest commit"}, ""},
+		{"changelog.md", "Changelog", []string{"Changelog"}, KindChangelog},
+		// deprecation notices
+		{"deprecated.md", "Deprecated Engine Features", nil, KindDeprecation},
+		{"deprecations.md", "Deprecated APIs", nil, KindDeprecation},
+		{"deprecations.rst", "Deprecations and Removals", nil, KindDeprecation},
+		{"deprecation/features.md", "Feature Deprecation Notices", nil, KindDeprecation},
+		{"docs/deprecations/template_functions.mdx", "Template Functions", nil, KindDeprecation},
+		{"deprecations.md", "Deprecation notices", nil, KindDeprecation},
+		{"api/cache.md", "Cache API", []string{"Cache API", "Options", "Deprecated"}, ""}, // a page with a Deprecated section
+		{"prop_tgt/DEPRECATION.rst", "DEPRECATION", nil, ""},                              // a property named so
+		{"variable/CMAKE_WARN_DEPRECATED.rst", "CMAKE_WARN_DEPRECATED", nil, ""},
+		{"commands/npm-deprecate.md", "npm-deprecate", nil, ""},
+		{"network/bgp.rst", "MetalLB BGP ControlPlane (deprecated)", nil, ""},
+		// upgrade and migration guides by title and folder
+		{"docs/k8s/upgrade/index.mdx", "Upgrading Consul on Kubernetes Components", nil, KindMigration},
+		{"guides/1.7-plugin-upgrade.mdx", "Upgrading your plugin to be compatible with v1.7.0", nil, KindMigration},
+		{"upgrading_your_network_tutorial.rst", "Upgrading Your Network Components", nil, KindMigration},
+		{"migrate/v2-to-v3.md", "V3 Migration Documentation", nil, KindMigration},
+		{"migrate/v3.md", "Migration Documentation", nil, KindMigration},
+		{"docs/migration/v4.md", "Moving to the new API", nil, KindMigration},
+		{"migration/composite.mdx", "Using Composite Types in Ent Schema", nil, ""}, // a database schema migration's feature
+		{"migrations/trigger.mdx", "Using Database Triggers", nil, ""},
+		{"commands/upgrade/plugins.md", "plugins", nil, ""},                       // a command group's reference
+		{"enterprise/upgrades.mdx", "Automated Upgrades", nil, ""},                // a feature
+		{"upgrade-strategy.md", "Upgrade strategy for Kubernetes nodes", nil, ""}, // a task
+		{"commandline/plugin_upgrade.md", "plugin upgrade", nil, ""},
+		// a version as the file name alone is not a kind: versioned references
+		{"api/v1.24.md", "Engine API v1.24", nil, ""},
+		{"docs/3.6.md", "Configuration", nil, ""},
+	} {
+		if got := docKind(c.path, c.title, c.heads); got != c.want {
+			t.Errorf("docKind(%q, %q, %q) = %q, want %q", c.path, c.title, c.heads, got, c.want)
 		}
 	}
 }

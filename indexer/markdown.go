@@ -28,6 +28,20 @@ type chunk struct {
 	indexed string
 }
 
+// headingTexts returns the text of each heading of d as written, in
+// order (every heading, also those of sections too short to be chunks of
+// their own), for docKind. Not markdown.Plain's: a version heading has
+// little markup ("[1.0.0] - 2017-06-20" keeps its bracket either way),
+// and Plain on every heading of every page costs a build more than the
+// kinds gain.
+func headingTexts(d markdown.Doc) []string {
+	hs := make([]string, len(d.Body.Headings))
+	for i, h := range d.Body.Headings {
+		hs[i] = h.Text
+	}
+	return hs
+}
+
 // body is the chunk's text as search indexes it.
 func (c chunk) body() string {
 	if c.indexed != "" {
@@ -210,6 +224,7 @@ type parsed struct {
 	Meta    map[string]any // normalised front matter (normalizeMeta)
 	Links   []rawLink      // front matter links, then body links in line order
 	Labels  []string       // the rst labels the document defines (rstLabel)
+	Heads   []string       // every heading's plain text, in order (headingTexts); none for data files
 
 	summaryFromFM bool
 	// keyTitle: the title is a data file's key value (dataTitle), which
@@ -289,6 +304,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		p.Tags = inlineTags(body, s)
 	}
 	p.Type = fm.Type
+	p.Heads = headingTexts(d)
 	p.Chunks = boundChunks(chunksOf(d))
 	for i, c := range p.Chunks {
 		lines := strings.Split(c.Text, "\n")

@@ -17,8 +17,8 @@ word; -word or -"a phrase" leaves out passages that have it; the
 qualifiers package:ALIAS, path:PREFIX (a path inside the package, or
 ALIAS/PATH as hits show it), tag:TAG
 and kind:KIND filter: a source kind (git, dir, https) or a document kind
-(changelog, release, blog, whatsnew, migration); several of one qualifier
-match any of them, different qualifiers must all hold; a package: that is
+(changelog, release, blog, whatsnew, migration, deprecation); several
+of one qualifier match any of them, different qualifiers must all hold; a package: that is
 not indexed is an error naming the indexed ones. Anything else is a plain
 word; to search for a word that starts with "-"
 or holds a ":", quote it ("-rf").`

@@ -53,7 +53,7 @@ var bleveDirRE = lazyre.New(`^bleve-[0-9]+$`)
 //
 // schemaVersion covers the catalogue format, the bleve mapping and the
 // parsing and chunking rules: when it changes, Sync rebuilds everything.
-const schemaVersion = 18 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package; 13: titles from the first heading of any level or an MDX export, heading-ID markers and rst roles stripped; 14: navigation chunks (fNav); 15: rst and AsciiDoc links, rst labels; 16: version numbers' shorter forms (versionForms); 17: HashiCorp heading anchor aliases ((#id)) stripped, front matter page_title before a first heading that is not an H1, lower-case "migrate"/"upgrade" file names not a kind; 18: the stemmer with a memo (ctx_stem) in the mapping
+const schemaVersion = 19 // 10: trails keep <…>, drop HTML comments, number duplicates; chunks from markdown.Doc.Chunks; 11: text, rst, AsciiDoc, YAML, JSON and TOML documents; 12: the catalogue in one part file per package; 13: titles from the first heading of any level or an MDX export, heading-ID markers and rst roles stripped; 14: navigation chunks (fNav); 15: rst and AsciiDoc links, rst labels; 16: version numbers' shorter forms (versionForms); 17: HashiCorp heading anchor aliases ((#id)) stripped, front matter page_title before a first heading that is not an H1, lower-case "migrate"/"upgrade" file names not a kind; 18: the stemmer with a memo (ctx_stem) in the mapping; 19: document kinds from headings and titles too (deprecation notices, version-heading changelogs, migrate/ and upgrade/ folders)
 
 const (
 	metaFile    = "meta.json"

@@ -1257,7 +1257,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 	rec.detach()
 	rec.Chunks = len(p.Chunks)
 	docs = make([]chunkDoc, len(p.Chunks))
-	kind := docKind(rel, p.Title)
+	kind := docKind(rel, p.Title, p.Heads)
 	docTitle, titleLen := "", 0
 	heads := map[string]int{} // headCount's, for this document
 	if !p.keyTitle {

@@ -48,11 +48,12 @@ page with several matching sections edges out one with a single one. In
 a question ("how do I ...", "what is ..."), the question words count in
 titles and headings only, so the page is found by what is asked. Pages
 about what changed (changelogs, release notes, blog posts, "what's new",
-migration and upgrade guides, known by path, file name and title) rank
-below reference and guide pages unless the query asks for them
-(changelog, release, upgrade, migrate, "what's new", a version number);
-kind:changelog, kind:release, kind:blog, kind:whatsnew or kind:migration
-searches only them.
+migration and upgrade guides, deprecation notices, known by path, file
+name, title and headings) rank below reference and guide pages unless
+the query asks for them (changelog, release, upgrade, migrate,
+deprecated, "what's new", a version number); kind:changelog,
+kind:release, kind:blog, kind:whatsnew, kind:migration or
+kind:deprecation searches only them.
 Passages that are mostly links to other pages (tables of contents, "See
 also" lists, index pages) rank at half their score: they name a topic
 without answering. A page that many other pages of its package link to
