@@ -160,7 +160,7 @@ func (r *Reader) loadMetaLocked() error {
 		return fmt.Errorf("indexer: %w", err)
 	}
 	if m.Schema != schemaVersion {
-		return fmt.Errorf("indexer: the index in %s has schema %d, this ctx needs %d: run `ctx index`", r.indexDir(), m.Schema, schemaVersion)
+		return oldSchema(r.indexDir(), m.Schema)
 	}
 	r.meta, r.metaStat = m, st
 	return nil
@@ -902,6 +902,13 @@ func termsQuery(field string, values []string, lower bool) query.Query {
 	return bleve.NewDisjunctionQuery(qs...)
 }
 
+// oldSchema is the error of an index that another version of ctx wrote
+// (meta.json's or the catalogue's schema is not schemaVersion): a reader
+// cannot use it, `ctx index` rebuilds it.
+func oldSchema(indexDir string, schema int) error {
+	return fmt.Errorf("indexer: the index in %s has schema %d, this ctx needs %d: run `ctx index`", indexDir, schema, schemaVersion)
+}
+
 // loadCatalogLocked refreshes the cached catalogue when catalog.json changed.
 func (r *Reader) loadCatalogLocked() (*catalog, error) {
 	p, st, err := r.catalogStamp()
@@ -913,6 +920,9 @@ func (r *Reader) loadCatalogLocked() (*catalog, error) {
 	}
 	for attempt := 0; ; attempt++ {
 		c, err := readCatalog(r.indexDir())
+		if err == nil && c.Schema != schemaVersion {
+			return nil, oldSchema(r.indexDir(), c.Schema) // its parts are of that schema too
+		}
 		if err == nil {
 			err = r.loadParts(&c)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -481,4 +482,57 @@ func TestSearchFindsMnemonicWords(t *testing.T) {
 			t.Errorf("%q: snippet %q does not show the page as written", q, hits[0].Snippet)
 		}
 	}
+}
+
+// TestOldSchemaIndexSaysRunIndex: an index an older ctx wrote (meta.json,
+// catalog.json and its parts all of the old schema) is met by every read
+// with the schema's own message, not one about a part that is "not the
+// catalogue" its top names (a query of qualifiers alone, the document
+// list and find read the catalogue before the bleve index).
+func TestOldSchemaIndexSaysRunIndex(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	old := func(p string) {
+		t.Helper()
+		var v map[string]any
+		if err := readJSON(p, &v); err != nil {
+			t.Fatal(err)
+		}
+		v["schema"] = schemaVersion - 1
+		b, _ := json.Marshal(v)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := filepath.Join(dir, "index")
+	old(filepath.Join(idx, metaFile))
+	old(filepath.Join(idx, catalogFile))
+	parts, _ := filepath.Glob(filepath.Join(idx, catalogDir, "*.json"))
+	if len(parts) == 0 {
+		t.Fatal("no catalogue parts")
+	}
+	for _, p := range parts {
+		old(p)
+	}
+	want := fmt.Sprintf("has schema %d, this ctx needs %d: run `ctx index`", schemaVersion-1, schemaVersion)
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s on an old-schema index: %v, want %q", what, err, want)
+		}
+	}
+	for _, q := range []string{"pager", "package:ops", "kind:changelog"} {
+		r, _ := OpenReader(dir)
+		_, err := r.Search(ctx, Query{Text: q})
+		check("search "+q, err)
+		r.Close()
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	_, err := r.Documents("")
+	check("documents", err)
 }

@@ -7,7 +7,7 @@
 // (user + system, from the process's rusage) p50, the minor page faults
 // p50 and the load average before and after.
 //
-//	go -C bench run ./clisearch -project DIR -runs 50 [-query 'pod lifecycle'] [-version=false] OLD NEW ...
+//	go -C bench run ./clisearch -project DIR[,DIR2…] -runs 50 [-query 'pod lifecycle'] [-version=false] OLD NEW ...
 package main
 
 import (
@@ -29,7 +29,7 @@ type sample struct {
 }
 
 func main() {
-	proj := flag.String("project", "", "the ctx project `DIR` to search in (its index built)")
+	proj := flag.String("project", "", "the ctx project `DIR` to search in (its index built); DIR1,DIR2,… gives each binary its own, in order (binaries whose index schemas differ cannot share one)")
 	runs := flag.Int("runs", 50, "runs of each binary and command")
 	query := flag.String("query", "pod lifecycle", "the search's query")
 	version := flag.Bool("version", true, "also time `ctx version` of each binary, alternated with the searches")
@@ -42,9 +42,14 @@ func main() {
 		name string
 		args []string
 	}
+	projs := strings.Split(*proj, ",")
+	if len(projs) != 1 && len(projs) != len(bins) {
+		log.Fatalf("-project names %d folders for %d binaries: give one for all, or one for each", len(projs), len(bins))
+	}
 	var jobs []job
-	for _, b := range bins {
-		jobs = append(jobs, job{b + " search", []string{b, "-C", *proj, "search", *query}})
+	for i, b := range bins {
+		dir := projs[min(i, len(projs)-1)]
+		jobs = append(jobs, job{b + " search", []string{b, "-C", dir, "search", *query}})
 		if *version {
 			jobs = append(jobs, job{b + " version", []string{b, "version"}})
 		}
