@@ -38,10 +38,10 @@ var ErrIndexBusy = errors.New("another ctx process is updating the index")
 //   - Otherwise (an incremental update of the live directory, which readers
 //     read), a landed package is only read and parsed; once every package
 //     has landed (AllLanded) and one changed, the live directory is opened
-//     for writing (openEarly: the .writing marker, meta.json dirty), with
-//     nothing written into it; Finish runs Sync's steps with that writer,
-//     and a file whose stat data is still what was parsed is not read
-//     again. Abort closes the writer and puts meta.json back.
+//     for writing (openEarly: the .writing marker), with nothing written
+//     into it and meta.json not yet marked dirty; Finish runs Sync's steps
+//     with that writer, and a file whose stat data is still what was
+//     parsed is not read again. Abort closes the writer.
 //
 // Landed may be called from several goroutines; a single goroutine does the
 // work, in the order packages land, so bleve keeps one writer.
@@ -267,47 +267,42 @@ func (s *Stream) AllLanded() {
 	}
 }
 
-// openEarly opens the live directory for writing (indexWriter.open: the
-// .writing marker, bleve's open, meta.json marked dirty) once every
-// package has landed (AllLanded) and one of them changed, while the
-// command that streams commits its lock: Finish then finds it open (bleve's
-// open and meta.json's two fsyncs, off a one-file update's critical path:
-// issue 31). Nothing is written into it before Finish, so
-// what readers see changes in Finish only, as before; Abort closes it and
-// puts meta.json back as it was (closeEarly). A failure to open is left to
-// Finish, which opens it as Sync does and reports the error.
+// openEarly opens the live directory for writing (indexWriter.openUnmarked:
+// the .writing marker, bleve's open) once every package has landed
+// (AllLanded) and one of them changed, while the command that streams
+// commits its lock: Finish then finds it open (bleve's open off a
+// one-file update's critical path: issue 31). meta.json is marked dirty
+// only in Finish, before the first write (applyPlan), so a process killed
+// before then leaves an index the next Sync updates, not one it rebuilds;
+// what readers see changes in Finish only, as before. Abort closes it
+// (closeEarly). A failure to open is left to Finish, which opens it as
+// Sync does and reports the error.
 func (s *Stream) openEarly() {
 	if s.w != nil {
 		return
 	}
 	w := newWriter(s.d, s.indexDir, s.p, s.opts)
-	if err := w.open(); err != nil {
+	if err := w.openUnmarked(); err != nil {
 		w.abort()
 		w.removeMarker()
-		if w.markedDirty {
-			w.unmarkDirty()
-		}
 		return
 	}
 	s.w = w
 }
 
 // closeEarly closes the live directory openEarly opened and that nothing
-// was written into: its marker is dropped and meta.json is put back as it
-// was read, not dirty (when that write fails, it stays dirty and the next
-// Sync rebuilds the index, as after an interrupted update).
+// was written into (meta.json was not marked dirty: applyPlan marks it
+// before its first write, and a writer that wrote is aborted, not closed
+// early), and drops its marker.
 func (s *Stream) closeEarly() {
 	w := s.w
 	s.w = nil
 	if w == nil || w.rebuild {
 		return
 	}
-	err := w.idx.Close()
+	w.idx.Close() // nothing was written into it: an error loses nothing
 	w.idx = nil
 	w.removeMarker()
-	if err == nil {
-		w.unmarkDirty()
-	}
 }
 
 // drain closes the queue and waits for the worker to finish what landed.

@@ -214,10 +214,11 @@ func TestStreamBusy(t *testing.T) {
 
 // Once every package has landed (AllLanded) and one changed, the worker
 // opens the live directory for writing while the command commits (the
-// .writing marker, meta.json dirty), and writes nothing into it: a reader
-// still finds the old text after Abort, which puts meta.json back as it
-// was, so the next Sync is incremental, not a rebuild; Finish uses the
-// writer opened early. Without AllLanded nothing is opened.
+// .writing marker), and writes nothing into it nor marks meta.json dirty
+// (a process killed there leaves an index the next Sync updates, not one
+// it rebuilds): a reader still finds the old text after Abort, and the
+// next Sync is incremental; Finish uses the writer opened early. Without
+// AllLanded nothing is opened.
 func TestStreamOpensEarly(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -243,9 +244,10 @@ func TestStreamOpensEarly(t *testing.T) {
 		if _, err := os.Stat(marker); err != nil {
 			t.Fatalf("AllLanded: no .writing marker: %v", err)
 		}
-		if m := (meta{}); readJSON(filepath.Join(dir, "index", metaFile), &m) != nil || !m.Dirty {
-			t.Fatal("AllLanded: meta.json not marked dirty")
+		if m := (meta{}); readJSON(filepath.Join(dir, "index", metaFile), &m) != nil || m.Dirty {
+			t.Fatal("AllLanded: meta.json marked dirty before anything is written: a process killed now would leave an index the next Sync rebuilds")
 		}
+		early := s.w
 		if !finish {
 			s.Abort()
 			if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
@@ -272,6 +274,9 @@ func TestStreamOpensEarly(t *testing.T) {
 			}
 			if rep.Rebuilt || rep.Added != 1 || rep.Updated != 0 {
 				t.Errorf("report = %+v, want 1 added, no rebuild", rep)
+			}
+			if early == nil || s.w != early {
+				t.Error("Finish did not use the writer opened early")
 			}
 			var m meta
 			if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil || m.Dirty {

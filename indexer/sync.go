@@ -581,8 +581,12 @@ func applyPlan(ctx context.Context, w *indexWriter, p *syncPlan, parsed *parsing
 		w.abort()
 		return nil, err
 	}
-	if w.idx == nil && (p.rebuild || len(p.deletes) > 0 || len(p.jobs) > 0) {
-		if err := w.open(); err != nil {
+	if p.rebuild || len(p.deletes) > 0 || len(p.jobs) > 0 {
+		open := w.open
+		if w.idx != nil { // opened early (Stream.openEarly), not marked yet
+			open = w.markDirty
+		}
+		if err := open(); err != nil {
 			return fail(err)
 		}
 	}
@@ -673,11 +677,28 @@ type indexWriter struct {
 // meta.json dirty, since until publish the live directory may hold changes
 // the catalogue does not describe.
 func (w *indexWriter) open() error {
+	if err := w.openUnmarked(); err != nil {
+		return err
+	}
+	return w.markDirty()
+}
+
+// openUnmarked opens the index for writing (the .writing marker, bleve's
+// open) without marking meta.json dirty: Stream.openEarly's, which writes
+// nothing until Finish, so that a process killed before then leaves an
+// index the next Sync updates, not one it rebuilds.
+func (w *indexWriter) openUnmarked() error {
 	if err := w.openIndex(); err != nil {
 		return fmt.Errorf("indexer: %w (run `ctx index --rebuild` if it persists)", err)
 	}
 	w.batch = w.idx.NewBatch()
-	if w.rebuild {
+	return nil
+}
+
+// markDirty marks meta.json dirty before the first write into the live
+// directory (a new generation is not read by anyone: nothing to mark).
+func (w *indexWriter) markDirty() error {
+	if w.rebuild || w.markedDirty {
 		return nil
 	}
 	w.markedDirty = true
@@ -687,15 +708,6 @@ func (w *indexWriter) open() error {
 		return fmt.Errorf("indexer: write %s: %w", metaFile, err)
 	}
 	return nil
-}
-
-// unmarkDirty writes meta.json back as planned (w.m), not dirty: for a
-// live directory open marks dirty and nothing was written into after all
-// (Stream.closeEarly). A failure leaves it dirty: the next Sync rebuilds.
-func (w *indexWriter) unmarkDirty() {
-	if writeJSONAtomic(w.d, filepath.Join(w.indexDir, metaFile), w.m) == nil {
-		w.markedDirty = false
-	}
 }
 
 func (w *indexWriter) openIndex() error {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -88,6 +89,15 @@ func TestKillDuringUpdate(t *testing.T) {
 			}
 			if ents, _ := os.ReadDir(filepath.Join(f.project, project.DirName, ".tmp")); len(ents) != 0 {
 				t.Errorf("leftovers: %v", ents)
+			}
+			// Killed with the lock committed and the index's writer open
+			// (indexer.Stream.AllLanded), nothing written into it: the
+			// next index update is incremental, not a rebuild.
+			if stage == "locked" {
+				rep, err := w2.Reindex(bg, indexer.Options{})
+				if err != nil || rep.Rebuilt {
+					t.Errorf("the index update after a kill at %s: %+v %v, want no rebuild", stage, rep, err)
+				}
 			}
 		})
 	}
