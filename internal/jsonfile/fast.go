@@ -20,13 +20,52 @@ import (
 // encoding/json's message (segmentio's quotes the rest of the input, a
 // whole file), and no input decodes otherwise than encoding/json would
 // decode it when one of the two refuses it (TestUnmarshalAsEncodingJSON).
-// Files a user writes go through Decode instead.
+// Input nested deeper than maxFastDepth goes to encoding/json alone:
+// segmentio has no depth limit (encoding/json stops at 10,000), its time
+// grows with the square of the depth, and at millions it overflows the
+// stack. Files a user writes go through Decode instead.
 func Unmarshal(data []byte, v any) error {
-	if err := segjson.Unmarshal(data, v); err == nil {
-		return nil
+	if shallow(data) {
+		if err := segjson.Unmarshal(data, v); err == nil {
+			return nil
+		}
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
 		rv.Elem().SetZero()
 	}
 	return json.Unmarshal(data, v)
+}
+
+// maxFastDepth bounds the nesting that Unmarshal hands to segmentio; ctx's
+// own files nest a handful of levels deep.
+const maxFastDepth = 64
+
+// shallow reports whether data's arrays and objects nest at most
+// maxFastDepth deep (brackets inside strings are not counted). It does
+// not validate: a broken file is the decoders' to refuse.
+func shallow(data []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			if depth++; depth > maxFastDepth {
+				return false
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return true
 }

@@ -43,6 +43,12 @@ func TestUnmarshalAsEncodingJSON(t *testing.T) {
 		`{"m":{"k":1,"k":2}}`, `{"m":{"k":"v"}}`, `{"t":"yes"}`, `{"unknown":{"deep":[1,2,{"x":null}]},"a":"z"}`,
 		` {"a" : "sp" } `, "", "   ", "\ufeff{}", `{"n":1}` + "\x00", `{"files":[{"p":"q"},]}`,
 		`{"files":[` + strings.Repeat(`{"p":"x","b":"aGk="},`, 300) + `{"p":"end"}]}`,
+		// Deeper than encoding/json's limit (10,000): segmentio decodes it,
+		// slowly (its time grows with the square of the depth), and at
+		// millions overflows the stack.
+		`{"unknown":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
+		`{"unknown":` + strings.Repeat(`{"k":`, 10001) + "1" + strings.Repeat("}", 10001) + `}`,
+		`{"a":"` + strings.Repeat("[", 100) + `"}`, // brackets in a string are not depth
 	}
 	for _, c := range cases {
 		for _, start := range []string{"zero", "filled"} {
@@ -54,10 +60,10 @@ func TestUnmarshalAsEncodingJSON(t *testing.T) {
 			werr := json.Unmarshal([]byte(c), &want)
 			gerr := Unmarshal([]byte(c), &got)
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
-				t.Errorf("%q from %s: error %v; encoding/json: %v", c, start, gerr, werr)
+				t.Errorf("%.200q from %s: error %.200v; encoding/json: %.200v", c, start, gerr, werr)
 			}
 			if werr == nil && !reflect.DeepEqual(got, want) {
-				t.Errorf("%q from %s: %+v; encoding/json: %+v", c, start, got, want)
+				t.Errorf("%.200q from %s: %+v; encoding/json: %+v", c, start, got, want)
 			}
 		}
 	}
