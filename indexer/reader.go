@@ -34,6 +34,9 @@ var ErrNoIndex = errors.New("no search index yet: run `ctx index` (or `ctx insta
 func checkPackages(packages, indexed []string) error {
 	for _, a := range packages {
 		if !slices.Contains(indexed, a) {
+			if len(indexed) == 0 {
+				return fmt.Errorf("indexer: %q: %w (no package is indexed)", a, ErrUnknownPackage)
+			}
 			names := slices.Clone(indexed)
 			slices.Sort(names)
 			return fmt.Errorf("indexer: %q: %w (indexed: %s)", a, ErrUnknownPackage, strings.Join(names, ", "))

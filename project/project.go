@@ -142,7 +142,7 @@ func (p Project) Check() error {
 func (p Project) noProject() error {
 	for dir := filepath.Dir(p.root); ; dir = filepath.Dir(dir) {
 		if st, err := os.Stat(filepath.Join(dir, DirName, ManifestName)); err == nil && st.Mode().IsRegular() {
-			return fmt.Errorf("%s: %w: it is inside the project at %s: run ctx there, or with -C %s", p.root, ErrNoProject, dir, dir)
+			return fmt.Errorf("%s: %w: it is inside the project at %s: run ctx there, or with -C %s (or `ctx init` to start a project of its own here)", p.root, ErrNoProject, dir, dir)
 		}
 		if filepath.Dir(dir) == dir {
 			return fmt.Errorf("%s: %w (run `ctx init` to start one)", p.root, ErrNoProject)
