@@ -108,7 +108,7 @@ func Parse(name string, data []byte, pin PinCheck) (*Lock, error) {
 			Check: func() []jsonfile.Error {
 				return []jsonfile.Error{{Field: "version", Msg: fmt.Sprintf("format version %d is newer than this ctx understands (%d): upgrade ctx", head.Version, Version)}}
 			},
-			Hint: "a newer ctx wrote it: upgrade ctx (go install github.com/ctx-dev/ctx/cmd/ctx@latest, or a release binary), then run `ctx install`",
+			Hint: "a newer ctx wrote it: upgrade ctx (go install github.com/ctx-dev/ctx/cmd/ctx@latest, or a release binary), then run the command again",
 		})
 	}
 	var w wireV2
