@@ -3,6 +3,7 @@ package indexer
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -72,7 +73,7 @@ var (
 	// Titles, lower-cased; compiled on first use.
 	kindTitleRE = sync.OnceValue(func() []kindRule {
 		return []kindRule{
-			{regexp.MustCompile(`^(change ?log|changes|release history)$|^(v?\d+(\.\d+)* )?change ?log( for .*)?$`), KindChangelog},
+			{regexp.MustCompile(`^(change ?log|changes|release history)$|^(v?\d+(\.\d+)* )?change ?log(( for|\s*[-–—:(]| v?\d).*)?$`), KindChangelog},
 			{regexp.MustCompile(`^(.*\brelease notes|release notes (for|of)\b.*|release notes:? v?\d.*|release v?\d+(\.\d+)+|release announcements?)$`), KindRelease},
 			{regexp.MustCompile(`^what['’]?s new\b`), KindWhatsNew},
 			{regexp.MustCompile(`^(migrating|upgrading) (from|to)\b|^(migration|upgrade|upgrading) guide\b|^.*\b(migration|upgrade) guide$`), KindMigration},
@@ -116,7 +117,7 @@ func docKind(rel, title string, heads []string) string {
 	// A lower-case "changelog" below the package's top folder whose
 	// headings name no version is a page about a feature of that name (a
 	// release tool's changelog settings), not a project's changelog.
-	featureName := verb == "changelog" && strings.Contains(rel, "/") && versionHeads(heads) == 0
+	featureName := verb == "changelog" && strings.Contains(rel, "/") && versionHeads(heads) == 0 && !slices.ContainsFunc(heads, dateHeadRE().MatchString)
 	rel = strings.ToLower(rel)
 	base := path.Base(rel)
 	name := strings.TrimSuffix(base, path.Ext(base))
@@ -154,7 +155,11 @@ func docKind(rel, title string, heads []string) string {
 
 // versionGuideRE matches a file name or title (lower-cased) that names a
 // version or the act of moving between versions.
-var versionGuideRE = lazyre.New(`(^|[^a-z0-9.])v?\d+([._-](\d+|x))*($|[^a-z0-9])|migrat|upgrad`)
+var versionGuideRE = lazyre.New(`(^|[^a-z0-9.])(v\d+([._-](\d+|x))*|\d+([._](\d+|x))+)($|[^a-z0-9])|migrat\w* (to|from)\b|upgrad`)
+
+// dateHeadRE matches a heading that is a date ("2024-01-15", "January 15,
+// 2024"): a dated changelog's entries (featureName).
+var dateHeadRE = lazyre.New(`(?i)^(\d{4}-\d{2}-\d{2}|(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4})\b`)
 
 // versionGuide reports whether a page named name (file name without
 // extension, lower-cased; "" for an index page) titled title
@@ -170,7 +175,7 @@ func versionGuide(name, title string) bool {
 // "[2.1] - 2024-01-02", "release 5.2.3 (released …)", "3.14",
 // "1.16.0-rc1"); not a numbered section ("2.1 Containers", "2.3.1 - A
 // records") nor a major version alone ("v0 compatibility").
-var versionHeadRE = lazyre.New(`^\[?(version |release )?(v\d+\.\d+[\w.+-]*|\d+\.\d+(\.\d+)*(\.x)?([-+.]?[a-z]+[\w.]*)?(\]|$| ?\(| [-–—/:] \d| \w+ \d))`)
+var versionHeadRE = lazyre.New(`^\[?(version |release )?(v\d+\.\d+[\w.+-]*|\d+\.\d+(\.\d+)*(\.x)?([-+.]?[a-z]+[\w.]*)?(\]|$| ?\((\d|[a-z]+\.? \d|released)| [-–—/:] \d| (released|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d))`)
 
 // versionHeads is how many of heads name a release (versionHeadRE).
 func versionHeads(heads []string) int {
@@ -191,12 +196,13 @@ func versionHead(h string) bool {
 	h = strings.TrimSpace(h)
 	p := strings.TrimPrefix(h, "[")
 	p = strings.ToLower(p[:min(len(p), 10)])
-	for _, w := range []string{"version ", "release ", "v"} {
+	for _, w := range []string{"version ", "release "} {
 		if strings.HasPrefix(p, w) {
 			p = p[len(w):]
 			break
 		}
 	}
+	p = strings.TrimPrefix(p, "v")
 	if p == "" || p[0] < '0' || p[0] > '9' {
 		return false
 	}

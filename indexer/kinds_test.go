@@ -159,3 +159,45 @@ func TestQueryAsksForKinds(t *testing.T) {
 		}
 	}
 }
+
+// Pages the first form of the content rules got wrong (round 10's second
+// review): dated changelogs, changelog titles with a tail, "Release vX"
+// headings, numbered sections, database migrations.
+func TestDocKindAfterReview(t *testing.T) {
+	for _, c := range []struct {
+		path, title string
+		heads       []string
+		want        string
+	}{
+		// regression: a dated changelog below the top folder lost its kind (file rule before 48b9439)
+		{"docs/changelog.md", "Changelog", []string{"Changelog", "January 15, 2024", "New dashboard", "December 2, 2023", "API keys"}, KindChangelog},
+		{"docs/changelog.md", "Changelog", []string{"2024-01-15", "2023-12-02", "2023-11-03"}, KindChangelog},
+		// Keep a Changelog / changesets layout: versions outnumbered by their Added/Fixed subheadings
+		// titles that named a changelog before 48b9439
+		{"docs/sdk/updates.md", "Changelog: Python SDK", nil, KindChangelog},
+		{"docs/sdk/updates.md", "Changelog - v2.x", nil, KindChangelog},
+		{"docs/sdk/updates.md", "Changelog (2024)", nil, KindChangelog},
+		// "release v1.2.3": the regexp takes it, versionHead's prefilter does not
+		{"docs/history.md", "History", []string{"Release v1.2.3", "Release v1.2.2", "Release v1.2.1", "Release v1.2.0"}, KindChangelog},
+		// numbered sections taken for versions
+		{"docs/faq.md", "FAQ", []string{"1.1 (Linux) Install", "1.2 (macOS) Install", "1.3 (Windows) Install"}, ""},
+		{"docs/guide.md", "Guide", []string{"2.1 Step 1", "2.2 Step 2", "2.3 Step 3"}, ""},
+		// database-migration pages pass the migrations/ gate by saying "migration" or by a number prefix
+		{"docs/migrations/creating.md", "Creating migrations", nil, ""},
+		{"docs/migrations/squashing.md", "Squashing migrations", nil, ""},
+		{"docs/migrations/01-overview.md", "Overview", nil, ""},
+		{"docs/migrate/index.md", "Prisma Migrate", nil, ""},
+	} {
+		if got := docKind(c.path, c.title, c.heads); got != c.want {
+			t.Errorf("docKind(%q, %q, …) = %q, want %q", c.path, c.title, got, c.want)
+		}
+	}
+}
+
+func TestDocKindKeepAChangelogParsed(t *testing.T) {
+	src := "# Project history\n\n## [Unreleased]\n\n## [1.1.0] - 2019-02-15\n\n### Added\n\nx\n\n### Changed\n\nx\n\n### Fixed\n\nx\n\n## [1.0.0] - 2017-06-20\n\n### Added\n\nx\n\n### Changed\n\nx\n\n### Removed\n\nx\n\n## [0.3.0] - 2015-12-03\n\n### Added\n\nx\n\n### Fixed\n\nx\n"
+	p := parseMarkdown("docs/history.md", []byte(src), func(string) {})
+	if got := docKind("docs/history.md", p.Title, p.Heads); got != KindChangelog {
+		t.Errorf("Keep a Changelog page docs/history.md: kind %q (heads %q), want changelog", got, p.Heads)
+	}
+}

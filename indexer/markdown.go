@@ -35,9 +35,20 @@ type chunk struct {
 // and Plain on every heading of every page costs a build more than the
 // kinds gain.
 func headingTexts(d markdown.Doc) []string {
-	hs := make([]string, len(d.Body.Headings))
-	for i, h := range d.Body.Headings {
-		hs[i] = h.Text
+	// Below the shallowest version heading, a changelog's sections
+	// ("Added", "Fixed": Keep a Changelog, changesets) are not counted
+	// against its versions (docKind's ratio).
+	top := 6
+	for _, h := range d.Body.Headings {
+		if h.Level < top && versionHead(h.Text) {
+			top = h.Level
+		}
+	}
+	hs := make([]string, 0, len(d.Body.Headings))
+	for _, h := range d.Body.Headings {
+		if h.Level <= top {
+			hs = append(hs, h.Text)
+		}
 	}
 	return hs
 }
@@ -224,7 +235,7 @@ type parsed struct {
 	Meta    map[string]any // normalised front matter (normalizeMeta)
 	Links   []rawLink      // front matter links, then body links in line order
 	Labels  []string       // the rst labels the document defines (rstLabel)
-	Heads   []string       // every heading's plain text, in order (headingTexts); none for data files
+	Heads   []string       // the headings' text as written, in order, down to the level of the shallowest version heading (headingTexts); none for data files
 
 	summaryFromFM bool
 	// keyTitle: the title is a data file's key value (dataTitle), which
