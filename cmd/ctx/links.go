@@ -13,7 +13,6 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
-	"github.com/ctx-dev/ctx/project"
 )
 
 type linksOptions struct {
@@ -76,21 +75,14 @@ Exit status: 0 done; 1 an error, or --broken found broken links; 2 usage.`,
 	return cmd
 }
 
-// openIndexReader opens the project's index for reading.
+// openIndexReader opens the project's index for reading (openIndex) and
+// returns it with the project's .context folder.
 func openIndexReader(g *globalOptions) (*indexer.Reader, string, error) {
-	dir, err := g.ProjectDir()
+	_, proj, r, err := openIndex(g)
 	if err != nil {
 		return nil, "", err
 	}
-	proj, err := project.At(dir)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := proj.Check(); err != nil {
-		return nil, "", err
-	}
-	r, err := indexer.OpenReader(proj.Dir())
-	return r, proj.Dir(), err
+	return r, proj.Dir(), nil
 }
 
 // indexError says what to do when there is no index yet.
