@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -233,8 +234,13 @@ func (g *graph) resolve(from docKey, rl rawLink, l *Link) (docKey, bool) {
 
 // routeExtensions are the extensions a link without one is tried with: a
 // documentation site's routes name pages without their source's extension
-// (Docusaurus, Next.js and Hugo sites' markdown and MDX, Sphinx's rst).
-var routeExtensions = []string{".md", ".mdx", ".markdown", ".rst", ".adoc"}
+// (Docusaurus, Next.js and Hugo sites' markdown and MDX, Sphinx's rst). They
+// are the page formats' extensions as markdown.ExtensionsOf lists them.
+var routeExtensions = slices.Concat(
+	markdown.ExtensionsOf(markdown.FormatMarkdown),
+	markdown.ExtensionsOf(markdown.FormatRST),
+	markdown.ExtensionsOf(markdown.FormatAsciiDoc),
+)
 
 // siteRoute finds the document of package alias that a site-absolute route
 // names ("/consul/docs/agent/config" for the package's docs/agent/config.mdx):
