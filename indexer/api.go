@@ -118,6 +118,9 @@ type Options struct {
 	// afterOpen, when set, is called by a Stream's worker after it has
 	// tried to open the live directory early (Stream.openEarly); tests.
 	afterOpen func()
+	// writerBolt, when above 0, replaces writerBoltTimeout, the writer's
+	// wait for readers' bolt locks: tests.
+	writerBolt time.Duration
 }
 
 // SyncReport says what Sync did.
