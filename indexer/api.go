@@ -118,6 +118,9 @@ type Options struct {
 	// afterOpen, when set, is called by a Stream's worker after it has
 	// tried to open the live directory early (Stream.openEarly); tests.
 	afterOpen func()
+	// writerBolt, when above 0, replaces writerBoltTimeout, the writer's
+	// wait for readers' bolt locks: tests.
+	writerBolt time.Duration
 }
 
 // SyncReport says what Sync did.
@@ -146,9 +149,11 @@ const (
 var ErrQueryTooLong = errors.New("query too long")
 
 // CheckQuery refuses a query text over MaxQueryBytes bytes or MaxQueryTerms
-// words (runs of non-space characters), leading and trailing space aside. It is the one place the rule lives:
-// Search applies it, and the CLI and the MCP server call it to refuse a
-// query before they do any work.
+// words (runs of non-space characters), leading and trailing space aside
+// (ErrQueryTooLong), and one with a qualifier the query syntax does not
+// take (ErrUnknownKind: checkQualifiers). It is the one place the rules
+// live: Search applies it, and the CLI and the MCP server call it to
+// refuse a query before they do any work.
 func CheckQuery(text string) error {
 	text = strings.TrimSpace(text)
 	if n := len(text); n > MaxQueryBytes {
@@ -157,7 +162,7 @@ func CheckQuery(text string) error {
 	if n := len(strings.Fields(text)); n > MaxQueryTerms {
 		return fmt.Errorf("%w: %d words, more than the %d a search takes; search for a few distinctive words or a phrase, not a whole document", ErrQueryTooLong, n, MaxQueryTerms)
 	}
-	return nil
+	return checkQualifiers(parseQuery(text))
 }
 
 // Query is a search request.

@@ -1,12 +1,16 @@
 package indexer
 
 import (
+	"errors"
+	"fmt"
 	"slices"
-
-	"github.com/blevesearch/bleve/v2/analysis"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/ctx-dev/ctx/internal/suggest"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // QuerySyntax describes the query language, for ctx search --help and the
@@ -19,7 +23,8 @@ ALIAS/PATH as hits show it), tag:TAG
 and kind:KIND filter: a source kind (git, dir, https) or a document kind
 (changelog, release, blog, whatsnew, migration, deprecation); several
 of one qualifier match any of them, different qualifiers must all hold; a package: that is
-not indexed is an error naming the indexed ones. Anything else is a plain
+not indexed, or a kind: that is no kind, is an error naming the ones there
+are. Anything else is a plain
 word; to search for a word that starts with "-"
 or holds a ":", quote it ("-rf").`
 
@@ -113,6 +118,30 @@ func parseQuery(text string) parsedQuery {
 		q.words = append(q.words, tok)
 	}
 	return q
+}
+
+// ErrUnknownKind is returned (wrapped) by CheckQuery and Search for a
+// kind: qualifier whose value is neither a source kind nor a document kind.
+var ErrUnknownKind = errors.New("no such kind")
+
+// checkQualifiers refuses a qualifier of q whose values are a closed set
+// given a value outside it: kind:. (package: is checked against the index,
+// by Search; path: and tag: take any value.) The error names the values
+// there are and those the typo may mean (suggest.For), so that a typo is
+// not an empty answer.
+func checkQualifiers(q parsedQuery) error {
+	for _, k := range q.kinds {
+		if slices.Contains(project.Kinds, k) {
+			continue
+		}
+		hint := ""
+		if s := suggest.For(k, append(slices.Clone(project.Kinds), DocKinds...)); len(s) > 0 {
+			hint = " (did you mean kind:" + strings.Join(s, " or kind:") + "?)"
+		}
+		return fmt.Errorf("%q: %w%s; kind: takes a source kind (%s) or a document kind (%s)",
+			"kind:"+k, ErrUnknownKind, hint, strings.Join(project.Kinds, ", "), strings.Join(DocKinds, ", "))
+	}
+	return nil
 }
 
 // pathPrefix is a path filter's prefix (path:PREFIX, Query.Paths): a path

@@ -104,7 +104,7 @@ func TestQuerySyntax(t *testing.T) {
 		{query: "tag:linux", want: []string{"docs/guide/install.md"}},
 		{query: "tag:SETUP", want: []string{"docs/guide/install.md", "docs/guide/upgrade.md"}},
 		{query: "tool kind:https", want: []string{"ops/runbook.md"}},
-		{query: "tool kind:nothing", want: nil},
+		{query: "tool kind:Changelog", want: nil}, // a document kind: none here
 		{query: "-wizard package:docs", want: []string{"docs/ref/cli.md"}},
 		{query: "tool package:ops", q: Query{Packages: []string{"docs"}}, want: nil},
 		{query: "tool tag:setup", q: Query{Tags: []string{"maintenance"}}, want: []string{"docs/guide/upgrade.md"}},
@@ -147,6 +147,39 @@ func TestSearchUnknownPackage(t *testing.T) {
 		_, err := r.Search(context.Background(), q)
 		if !errors.Is(err, ErrUnknownPackage) || !strings.Contains(err.Error(), `"nosuch"`) || !strings.Contains(err.Error(), "indexed: docs, ops") {
 			t.Errorf("%+v: %v", q, err)
+		}
+	}
+}
+
+// A kind: that is no kind is an error naming the kinds there are and the
+// one a typo is within two letters of, not "no matches"; a kind in another
+// case is that kind.
+func TestSearchUnknownKind(t *testing.T) {
+	t.Parallel()
+	r := openSyntaxFixture(t)
+	for _, tc := range []struct{ text, hint string }{
+		{"tool kind:chnagelog", "did you mean kind:changelog?"},
+		{"tool kind:HTTP", "did you mean kind:https?"},
+		{"tool kind:dir kind:wiki", ""},
+	} {
+		_, err := r.Search(context.Background(), Query{Text: tc.text})
+		if !errors.Is(err, ErrUnknownKind) || !strings.Contains(err.Error(), "git, dir, https") ||
+			!strings.Contains(err.Error(), "changelog, release, blog, whatsnew, migration, deprecation") || !strings.Contains(err.Error(), tc.hint) {
+			t.Errorf("%q: %v, want ErrUnknownKind naming the kinds and %q", tc.text, err, tc.hint)
+		}
+		if tc.hint == "" && err != nil && strings.Contains(err.Error(), "did you mean") {
+			t.Errorf("%q: %v suggests a kind far from the typo", tc.text, err)
+		}
+		if CheckQuery(tc.text) == nil {
+			t.Errorf("%q: CheckQuery accepts it", tc.text)
+		}
+	}
+	for _, text := range []string{"tool kind:HTTPS", "tool kind:dir kind:release", `tool "kind:wiki"`} {
+		if err := CheckQuery(text); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+		if _, err := r.Search(context.Background(), Query{Text: text}); err != nil {
+			t.Errorf("%q: %v", text, err)
 		}
 	}
 }

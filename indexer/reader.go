@@ -352,8 +352,9 @@ func (r *Reader) Close() error {
 // path filter is a path inside a package, or ALIAS/PATH as hits show it.
 // A package (q.Packages, package:) the index does not hold is an error
 // wrapping ErrUnknownPackage that lists the indexed ones. An index that does not exist yet returns an error that
-// says to run `ctx index`; a query over the caps (CheckQuery) is
-// ErrQueryTooLong; nothing else in the text is an error.
+// says to run `ctx index`; a query over the caps is ErrQueryTooLong, a
+// kind: that is no kind ErrUnknownKind (CheckQuery); nothing else in the
+// text is an error.
 //
 // bleve finds the candidates (the words in any order, the filters, the
 // exclusions, every word of each phrase); the best of them by bleve's score

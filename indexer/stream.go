@@ -276,12 +276,15 @@ func (s *Stream) AllLanded() {
 // before then leaves an index the next Sync updates, not one it rebuilds;
 // what readers see changes in Finish only, as before. Abort closes it
 // (closeEarly). A failure to open is left to Finish, which opens it as
-// Sync does and reports the error.
+// Sync does and reports the error. It waits for readers' bolt locks for
+// earlyBoltTimeout only, not the writer's writerBoltTimeout: a reader that
+// holds bolt longer costs Finish's one wait, not two.
 func (s *Stream) openEarly() {
 	if s.w != nil {
 		return
 	}
 	w := newWriter(s.d, s.indexDir, s.p, s.opts)
+	w.boltWait = min(w.boltWait, earlyBoltTimeout)
 	if err := w.openUnmarked(); err != nil {
 		w.abort()
 		w.removeMarker()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/gofrs/flock"
 )
 
@@ -334,5 +335,59 @@ func TestStreamExpect(t *testing.T) {
 		if got := searchPaths(t, dir, "capybara"); len(got) != 1 || got[0] != "ops/new.md" {
 			t.Errorf("corrupt part %v: search capybara = %v", corrupt, got)
 		}
+	}
+}
+
+// A reader that holds bolt's lock when the worker opens the live directory
+// early costs the early open earlyBoltTimeout, not the writer's wait: it
+// gives up (no writer, no .writing marker left), and Finish opens the
+// directory as Sync does once the lock is free. The test's writer waits an
+// hour (Options.writerBolt), so an early open that waited as long as the
+// writer does would hang here, with the lock held until it returns.
+func TestStreamEarlyOpenFallsBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var m meta
+	if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	// A reader's bolt lock: shared, as a read-only open takes it.
+	bolt := flock.New(filepath.Join(dir, "index", m.Bleve, "store", "root.bolt"))
+	if ok, err := lockwait.Shared(ctx, bolt, 0); !ok || err != nil {
+		t.Fatalf("take root.bolt shared: %v %v", ok, err)
+	}
+	defer bolt.Unlock()
+	writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
+	read, opened := make(chan string, 8), make(chan bool, 8)
+	s, err := StartSync(ctx, dir, Options{writerBolt: time.Hour, afterRead: func(alias string) { read <- alias }, afterOpen: func() { opened <- true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Landed(Package{Alias: "ops"})
+	<-read
+	s.AllLanded()
+	<-opened
+	if s.w != nil {
+		t.Fatal("the early open succeeded while a reader held bolt")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "index", writingMarker)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the failed early open left the .writing marker: %v", err)
+	}
+	if err := bolt.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Finish(ctx, testPackages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rebuilt || rep.Added != 1 {
+		t.Errorf("report = %+v, want 1 added, no rebuild", rep)
+	}
+	if got := searchPaths(t, dir, "capybara"); len(got) != 1 || got[0] != "ops/new.md" {
+		t.Errorf("search capybara = %v", got)
 	}
 }

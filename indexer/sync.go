@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -59,6 +60,13 @@ import (
 
 const (
 	writerBoltTimeout = 30 * time.Second
+	// earlyBoltTimeout is the bolt wait of Stream.openEarly's open, which
+	// falls back to Finish's own open (writerBoltTimeout) when a reader
+	// holds bolt that long: the early open is off the critical path, and
+	// with the writer's wait it doubled the worst case to 60 s. A reader
+	// that sees the .writing marker lets go after its current call, which
+	// this covers.
+	earlyBoltTimeout = 250 * time.Millisecond
 	// batchBytes and batchDocs bound a bleve batch: scorch analyses the
 	// whole batch (every token of every chunk, with its positions) before
 	// it writes the batch's segment, so a batch's analysis is most of a
@@ -619,7 +627,7 @@ func applyPlan(ctx context.Context, w *indexWriter, p *syncPlan, parsed *parsing
 // newWriter is the writer of p: the live directory, or a new generation
 // when p rebuilds. Nothing is opened until open.
 func newWriter(d confine.Dir, indexDir string, p *syncPlan, opts Options) *indexWriter {
-	w := &indexWriter{d: d, indexDir: indexDir, m: p.m, rebuild: p.rebuild, dir: p.m.Bleve, maxDocs: opts.batchDocs, compactMax: opts.compactMax}
+	w := &indexWriter{d: d, indexDir: indexDir, m: p.m, rebuild: p.rebuild, dir: p.m.Bleve, maxDocs: opts.batchDocs, compactMax: opts.compactMax, boltWait: cmp.Or(opts.writerBolt, writerBoltTimeout)}
 	if w.maxDocs <= 0 {
 		w.maxDocs = batchDocs
 	}
@@ -669,6 +677,7 @@ type indexWriter struct {
 	held        bool // scorch's merges are held (heldMergePlan): a rebuild compact is to merge
 	foldedSegs  int  // segments scorch's merges of a rebuild took in, compact's included (tests)
 	markedDirty bool
+	boltWait    time.Duration // how long the open waits for readers' bolt locks (writerBoltTimeout; Options.writerBolt, openEarly)
 }
 
 // open creates the new generation's directory (rebuild) or opens the live
@@ -740,12 +749,12 @@ func (w *indexWriter) openIndex() error {
 		return err
 	}
 	i, err := bleve.OpenUsing(filepath.Join(w.indexDir, w.dir), map[string]any{
-		"bolt_timeout":           writerBoltTimeout.String(),
+		"bolt_timeout":           w.boltWait.String(),
 		"scorchMergePlanOptions": incrementalMergePlan(w.m.Chunks),
 	})
 	if err != nil {
 		w.removeMarker()
-		return fmt.Errorf("open %s for writing (a reader kept it open for %v): %w", w.dir, writerBoltTimeout, err)
+		return fmt.Errorf("open %s for writing (a reader kept it open for %v): %w", w.dir, w.boltWait, err)
 	}
 	w.idx = i
 	return nil
@@ -868,7 +877,7 @@ func (w *indexWriter) reopen(plan map[string]any) error {
 	if err != nil {
 		return err
 	}
-	cfg := map[string]any{"bolt_timeout": writerBoltTimeout.String()}
+	cfg := map[string]any{"bolt_timeout": w.boltWait.String()}
 	if plan != nil {
 		cfg["scorchMergePlanOptions"] = plan
 	}

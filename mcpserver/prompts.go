@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
@@ -39,7 +40,9 @@ func (s *Server) askDocs(_ context.Context, req *mcp.GetPromptRequest) (*mcp.Get
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: `ask-docs needs the argument "question": what to find out, for example "how do I rotate the API keys?"`}
 	}
-	if err := indexer.CheckQuery(q); err != nil {
+	// The question's length is a query's (the model searches with it); a
+	// word like kind:Deployment is its own, not a qualifier to refuse.
+	if err := indexer.CheckQuery(q); err != nil && !errors.Is(err, indexer.ErrUnknownKind) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "ask-docs: " + err.Error()}
 	}
 	return &mcp.GetPromptResult{

@@ -40,3 +40,23 @@ func TestSearchSyntaxAndTags(t *testing.T) {
 		t.Errorf(`"error codes" package:api: %+v, want api/errors.md`, out.Hits)
 	}
 }
+
+// TestUnknownKind: a kind: in a query that is no kind, in every tool that
+// takes a query, and a kind argument that is no source kind, are an error
+// result naming the kinds there are and the one the typo is within two
+// letters of, not an empty answer.
+func TestUnknownKind(t *testing.T) {
+	t.Parallel()
+	p := sharedProject(t)
+	cs := connect(t, p.dir)
+	for _, tool := range []string{"search", "read_relevant", "related"} {
+		res := call(t, cs, tool, map[string]any{"query": "widgets kind:chnagelog"}, nil)
+		wantError(t, res, `"kind:chnagelog": no such kind (did you mean kind:changelog?)`, "git, dir, https", "changelog, release, blog")
+	}
+	res := call(t, cs, "search", map[string]any{"query": "widgets", "kind": "gti"}, nil)
+	wantError(t, res, `unknown kind "gti"`, "did you mean git?", "git, dir, https")
+	var out SearchOut
+	if res := call(t, cs, "search", map[string]any{"query": "widgets kind:Changelog"}, &out); res.IsError || len(out.Hits) != 0 {
+		t.Errorf("widgets kind:Changelog: %s, want no hits and no error", text(res))
+	}
+}

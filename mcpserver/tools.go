@@ -17,6 +17,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -168,7 +169,11 @@ func docURI(alias, p string) string {
 // checkKind refuses a kind filter that is not a source kind.
 func checkKind(kind string) error {
 	if kind != "" && !slices.Contains(project.Kinds, kind) {
-		return fmt.Errorf("unknown kind %q: a source kind is one of %s", kind, strings.Join(project.Kinds, ", "))
+		hint := ""
+		if s := suggest.For(kind, project.Kinds); len(s) > 0 {
+			hint = " (did you mean " + strings.Join(s, " or ") + "?)"
+		}
+		return fmt.Errorf("unknown kind %q%s: a source kind is one of %s", kind, hint, strings.Join(project.Kinds, ", "))
 	}
 	return nil
 }

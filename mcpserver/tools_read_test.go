@@ -432,6 +432,11 @@ func TestAskDocsPrompt(t *testing.T) {
 		}
 		last = at
 	}
+	// A question is not a query: a word that looks like a qualifier of no
+	// kind (Kubernetes' kind:Deployment) is the question's.
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "ask-docs", Arguments: map[string]string{"question": "Where is kind:Deployment set?"}}); err != nil {
+		t.Errorf("ask-docs with kind:Deployment in the question: %v", err)
+	}
 	for _, args := range []map[string]string{nil, {"question": "  "}} {
 		if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "ask-docs", Arguments: args}); err == nil || !strings.Contains(err.Error(), `needs the argument "question"`) {
 			t.Errorf("ask-docs %v: err %v, want one naming the missing question", args, err)

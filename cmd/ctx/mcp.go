@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/ctx-dev/ctx/mcpserver"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
@@ -54,8 +55,9 @@ seconds to finish, then it exits 0.
 
 Exit status: 0 when the client closes stdin or the HTTP server is stopped;
 2 for bad flags (an address that is not loopback without --allow-remote);
-1 when the project or the index cannot be opened, or the address cannot be
-listened on.`,
+1 outside a project (the server does not start: run 'ctx init', or give
+the client -C DIR), when the project or the index cannot be opened, or
+when the address cannot be listened on.`,
 		Args: func(c *cobra.Command, args []string) error {
 			if opts.http != "" && len(args) == 1 {
 				return nil // --http ADDR
@@ -95,6 +97,10 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		return runMCPHTTP(ctx, opts)
 	}
 	g := opts.globalOptions
+	dir, err := servedProject(g)
+	if err != nil {
+		return err
+	}
 	var out io.Writer = g.IO.Out
 	var in io.ReadCloser = io.NopCloser(g.IO.In)
 	if f, ok := g.IO.Out.(*os.File); ok && f == os.Stdout {
@@ -116,10 +122,6 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if g.IO.InTTY {
 		fmt.Fprintln(g.IO.ErrOut, "ctx mcp: serving MCP on stdin/stdout for an agent; to connect one, see 'ctx mcp config --client claude|cursor|codex|vscode'. Ctrl-C to stop.")
 	}
-	dir, err := g.ProjectDir()
-	if err != nil {
-		return err
-	}
 	srv, err := mcpserver.New(serverOptions(dir, g))
 	if err != nil {
 		return err
@@ -130,6 +132,31 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 		return nil // the client hung up
 	}
 	return err
+}
+
+// servedProject is the folder of the project ctx mcp serves (-C, else the
+// working folder), checked before anything is served. A folder with
+// neither a manifest (project.Check) nor a lock is no project, and the
+// server could only answer errors there: it does not start, so a client
+// shows a failed server with the reason from stderr. A lock without a
+// manifest (installed packages copied without it) is served.
+func servedProject(g *globalOptions) (string, error) {
+	dir, err := g.ProjectDir()
+	if err != nil {
+		return "", err
+	}
+	proj, err := project.At(dir)
+	if err != nil {
+		return "", err
+	}
+	err = proj.Check()
+	if errors.Is(err, project.ErrNoProject) {
+		if _, lerr := os.Stat(proj.Path(project.LockName)); lerr == nil {
+			return dir, nil
+		}
+		return "", fmt.Errorf("mcp: %w; an MCP client that starts ctx in another folder passes -C DIR, the project's folder ('ctx mcp config' prints a client's configuration)", err)
+	}
+	return dir, err
 }
 
 // runMCPHTTP serves the project over streamable HTTP until SIGINT or
@@ -143,7 +170,7 @@ func runMCPHTTP(ctx context.Context, opts *mcpOptions) error {
 	if opts.maxSessions < 1 {
 		return usageErrorf("mcp: --max-sessions %d: want at least 1", opts.maxSessions)
 	}
-	dir, err := g.ProjectDir()
+	dir, err := servedProject(g)
 	if err != nil {
 		return err
 	}

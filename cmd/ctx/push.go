@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -49,7 +50,9 @@ edits, push says so and creates nothing. Dir and https packages cannot be
 pushed. A branch that exists with other content is refused.
 
 Exit status: 0 when pushed, or nothing to push; 2 for bad arguments; 1 for
-other errors (no access, a refused branch, a failed pull request).`,
+other errors (no access, a refused branch); 1 too when --pr opened no pull
+request (the branch is pushed and stays: the error says why and where to
+open one by hand).`,
 		Args: exactArgs(1, "ALIAS"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.alias = args[0]
@@ -99,29 +102,47 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	if known && res.Base != "" {
 		fmt.Fprintf(out, "compare: %s\n", repo.CompareURL(res.Base, res.Branch))
 	}
+	var prErr error
 	if opts.pr {
-		switch {
-		case !known || repo.Host != forge.GitHub:
-			fmt.Fprintf(opts.IO.ErrOut, "note: ctx opens pull requests on GitHub only: open one for branch %s on the repository's host\n", branch)
-		case res.Base == "":
-			return fmt.Errorf("open a pull request: the remote's default branch is unknown; open it from the compare page")
-		default:
-			fo := opts.forge
-			if fo.Token == "" && fo.Gh == "" {
-				fo = opts.Env.githubOptions()
-			}
-			title, body, _ := strings.Cut(prMessage(opts.message, res), "\n")
-			u, err := forge.OpenPR(ctx, fo, forge.PR{Repo: repo, Base: res.Base, Head: res.Branch, Title: title, Body: strings.TrimSpace(body)})
-			if err != nil {
-				return fmt.Errorf("branch %s was pushed, but %w", res.Branch, err)
-			}
-			fmt.Fprintf(out, "pull request: %s\n", safetext.Escape(u))
-		}
+		prErr = openPR(ctx, opts, res, repo, known)
 	} else if !known {
 		fmt.Fprintf(opts.IO.ErrOut, "note: open a pull (merge) request for branch %s on the repository's host\n", branch)
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "%s stays edited locally; once the branch is merged, `ctx update %s` moves to the merged commit\n", alias, alias)
-	return nil
+	return prErr
+}
+
+// openPR opens the pull request push --pr asks for, of the branch res
+// pushed, and prints its URL. When none can be opened (a host other than
+// GitHub, the remote's default branch unknown, gh and GITHUB_TOKEN missing
+// or refused), the command has not done what was asked: the error says the
+// branch was pushed (it stays), why there is no pull request, and where to
+// open it by hand, and push exits 1, as gh pr create does when it fails.
+func openPR(ctx context.Context, opts *pushOptions, res *workspace.PushResult, repo forge.Repo, known bool) error {
+	branch := safetext.Escape(res.Branch)
+	byHand := fmt.Sprintf("open one for branch %s on the repository's host", branch)
+	if known && res.Base != "" {
+		byHand = "open it by hand: " + repo.CompareURL(res.Base, res.Branch)
+	}
+	var err error
+	switch {
+	case !known || repo.Host != forge.GitHub:
+		err = errors.New("ctx opens pull requests on GitHub only")
+	case res.Base == "":
+		err = errors.New("the remote's default branch is unknown")
+	default:
+		fo := opts.forge
+		if fo.Token == "" && fo.Gh == "" {
+			fo = opts.Env.githubOptions()
+		}
+		title, body, _ := strings.Cut(prMessage(opts.message, res), "\n")
+		var u string
+		if u, err = forge.OpenPR(ctx, fo, forge.PR{Repo: repo, Base: res.Base, Head: res.Branch, Title: title, Body: strings.TrimSpace(body)}); err == nil {
+			fmt.Fprintf(opts.IO.Out, "pull request: %s\n", safetext.Escape(u))
+			return nil
+		}
+	}
+	return fmt.Errorf("branch %s is pushed, but no pull request was opened: %w; %s", branch, err, byHand)
 }
 
 // prMessage is the pull request's title and body: the commit message given,

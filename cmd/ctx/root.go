@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/suggest"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -90,6 +92,22 @@ func (g *globalOptions) ProjectDir() (string, error) {
 		return "", fmt.Errorf("-C %s: not a directory", dir)
 	}
 	return abs, nil
+}
+
+// Project is the project ctx runs in (ProjectDir), checked to exist: an
+// error wrapping project.ErrNoProject, saying what to do, when it does not
+// (project.Check).
+func (g *globalOptions) Project() (dir string, proj project.Project, err error) {
+	if dir, err = g.ProjectDir(); err != nil {
+		return "", project.Project{}, err
+	}
+	if proj, err = project.At(dir); err != nil {
+		return "", project.Project{}, err
+	}
+	if err = proj.Check(); err != nil {
+		return "", project.Project{}, err
+	}
+	return dir, proj, nil
 }
 
 // abs is path made absolute against the working directory (g.Wd), and
@@ -287,7 +305,7 @@ func usageArgs(c *cobra.Command) {
 		// cobra's own default (findSuggestions'), which SuggestionsFor,
 		// called by noArgs, does not apply: a typo within two letters
 		// ("serach") is suggested, not only a prefix ("instal").
-		c.SuggestionsMinimumDistance = 2
+		c.SuggestionsMinimumDistance = suggest.Distance
 	}
 	for _, sub := range c.Commands() {
 		usageArgs(sub)

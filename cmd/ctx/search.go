@@ -15,6 +15,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
@@ -155,7 +156,11 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	}
 	for _, k := range o.kinds {
 		if !slices.Contains(project.Kinds, k) {
-			return usageErrorf("--kind %s: not a source kind; use one of %s", safetext.Quote(k), strings.Join(project.Kinds, ", "))
+			hint := ""
+			if s := suggest.For(k, project.Kinds); len(s) > 0 {
+				hint = " (did you mean " + strings.Join(s, " or ") + "?)"
+			}
+			return usageErrorf("--kind %s: not a source kind%s; use one of %s", safetext.Quote(k), hint, strings.Join(project.Kinds, ", "))
 		}
 	}
 	if o.lexical && o.hybrid {
@@ -264,13 +269,7 @@ func openFreshIndex(ctx context.Context, g *globalOptions) (project.Project, *in
 
 // openIndex opens a Reader of the project's index (nothing is read yet).
 func openIndex(g *globalOptions) (dir string, proj project.Project, r *indexer.Reader, err error) {
-	if dir, err = g.ProjectDir(); err != nil {
-		return "", project.Project{}, nil, err
-	}
-	if proj, err = project.At(dir); err != nil {
-		return "", project.Project{}, nil, err
-	}
-	if err = proj.Check(); err != nil {
+	if dir, proj, err = g.Project(); err != nil {
 		return "", project.Project{}, nil, err
 	}
 	if r, err = indexer.OpenReader(proj.Dir()); err != nil {
