@@ -15,6 +15,7 @@ type tree struct {
 	rootFD  int
 	rootErr error
 	st      unix.Stat_t
+	name    []byte // fstatat's NUL-terminated name, reused (fstatat_raw_linux.go)
 }
 
 // rootDir opens the root once (following it, as os.Stat does): O_PATH
@@ -54,7 +55,7 @@ func (t *Tree) lstat(rel string) (Stamp, bool, error) {
 			return Stamp{}, false, &fs.PathError{Op: "stat", Path: t.root, Err: err}
 		}
 	} else {
-		for err = unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW); err == unix.EINTR; err = unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW) {
+		for err = t.fstatat(fd, rel, st); err == unix.EINTR; err = t.fstatat(fd, rel, st) {
 		}
 		if err != nil {
 			return Stamp{}, false, &fs.PathError{Op: "lstat", Path: t.join(rel), Err: err}
