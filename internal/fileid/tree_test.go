@@ -174,8 +174,7 @@ func TestTreeRefusesPathsOutsideRoot(t *testing.T) {
 // TestTreeOddNames: a name with a NUL is refused, not cut at the NUL (the
 // raw fstatat builds its own C string: "top.md\x00x" must not stat
 // top.md), and a name too long for the system fails as Lstat of the
-// joined path does; a short name after a long one is its own name (the
-// reused buffer).
+// joined path does; a short name after a long one is its own name.
 func TestTreeOddNames(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "top.md"), []byte("x"), 0o644); err != nil {

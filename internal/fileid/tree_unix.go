@@ -15,7 +15,6 @@ type tree struct {
 	rootFD  int
 	rootErr error
 	st      unix.Stat_t
-	name    []byte // fstatat's NUL-terminated name, reused (fstatat_raw_linux.go)
 }
 
 // rootDir opens the root once (following it, as os.Stat does): O_PATH
