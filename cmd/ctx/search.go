@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -199,6 +200,11 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		fmt.Fprintf(o.IO.ErrOut, "no matches for %s\n", safetext.Quote(text))
 		return nil
 	}
+	// One write for all the hits, not one a line (39 system calls for
+	// ten hits); as before, a failed write to stdout is not reported.
+	bw := bufio.NewWriter(out)
+	defer bw.Flush()
+	out = bw
 	for i, h := range hits {
 		if i > 0 {
 			fmt.Fprintln(out)

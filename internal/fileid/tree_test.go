@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -167,5 +168,32 @@ func TestTreeRefusesPathsOutsideRoot(t *testing.T) {
 		if _, _, err := tr.Lstat(rel); !errors.Is(err, fs.ErrInvalid) {
 			t.Errorf("Lstat(%q): err %v, want fs.ErrInvalid", rel, err)
 		}
+	}
+}
+
+// TestTreeOddNames: a name with a NUL is refused, not cut at the NUL (the
+// raw fstatat builds its own C string: "top.md\x00x" must not stat
+// top.md), and a name too long for the system fails as Lstat of the
+// joined path does; a short name after a long one is its own name.
+func TestTreeOddNames(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "top.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := NewTree(root)
+	defer tr.Close()
+	if s, _, err := tr.Lstat("top.md\x00x"); err == nil {
+		t.Errorf(`Tree.Lstat("top.md\x00x") = %+v, nil; want an error`, s)
+	}
+	long := strings.Repeat("n", 300) + ".md"
+	_, _, err := tr.Lstat(long)
+	_, _, wantErr := Lstat(filepath.Join(root, long))
+	if err == nil || wantErr == nil || !errors.Is(err, errors.Unwrap(wantErr)) {
+		t.Errorf("a 303-byte name: Tree.Lstat error %v; Lstat's %v", err, wantErr)
+	}
+	s, regular, err := tr.Lstat("top.md")
+	want, _, _ := Lstat(filepath.Join(root, "top.md"))
+	if err != nil || !regular || s != want {
+		t.Errorf("top.md after a long name: %+v, %v, %v; want %+v", s, regular, err, want)
 	}
 }

@@ -54,7 +54,7 @@ func (t *Tree) lstat(rel string) (Stamp, bool, error) {
 			return Stamp{}, false, &fs.PathError{Op: "stat", Path: t.root, Err: err}
 		}
 	} else {
-		for err = unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW); err == unix.EINTR; err = unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW) {
+		for err = t.fstatat(fd, rel, st); err == unix.EINTR; err = t.fstatat(fd, rel, st) {
 		}
 		if err != nil {
 			return Stamp{}, false, &fs.PathError{Op: "lstat", Path: t.join(rel), Err: err}
