@@ -105,10 +105,33 @@ type accumCache struct {
 }
 
 // accumPostings are a term's postings: chunk numbers, in order, and each
-// one's BM25 score before the query weight.
+// one's BM25 score before the query weight; for a term frequent enough for
+// rescoring's cache (snapshotCache.keep), each one's frequency and text
+// length too, read in the same walk: that cache takes ids and docs as they
+// are, and does not walk the text postings a second time nor copy them
+// (fresh memory, its page faults, was most of a frequent term's first
+// use at 10×).
 type accumPostings struct {
 	ids    []uint32
 	scores []float64
+	docs   []termDoc // nil, or one a posting
+	noDocs bool      // a frequency or length did not fit termDoc: docs not kept
+}
+
+// accumPostingBytes is what accumCache counts for a posting: 12 bytes,
+// and 8 more when its docs are kept (withDocs).
+func accumPostingBytes(withDocs bool) int {
+	if withDocs {
+		return 12 + 8
+	}
+	return 12
+}
+
+// withDocs says whether a term in df of docTotal chunks is frequent
+// enough for rescoring's cache (snapshotCache.keep), so that its
+// accumPostings keep the docs that cache takes.
+func withDocs(df, docTotal uint64) bool {
+	return df*frequentShare >= docTotal
 }
 
 const (
@@ -136,10 +159,27 @@ func (c *accumCache) lookup(rdr index.IndexReader, t *accumTerm, avg float64, do
 	if p := c.terms[t.text]; p != nil {
 		return p, false
 	}
-	if c.bytes+int(t.df)*12 > c.maxBytes {
+	if c.bytes+int(t.df)*accumPostingBytes(withDocs(t.df, docTotal)) > c.maxBytes {
 		return nil, false
 	}
 	return nil, c.searches > 1
+}
+
+// textPostings returns term's postings with their docs when c holds them
+// for rdr's snapshot, else nil.
+func (c *accumCache) textPostings(rdr index.IndexReader, term string) *accumPostings {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rdr != rdr {
+		return nil
+	}
+	if p := c.terms[term]; p != nil && p.docs != nil && len(p.docs) == len(p.ids) {
+		return p
+	}
+	return nil
 }
 
 // begin counts a search of rdr's snapshot (with the statistics avg and
@@ -170,7 +210,10 @@ func (c *accumCache) store(rdr index.IndexReader, term string, avg float64, docT
 	if c.rdr != rdr || c.avg != avg || c.docTotal != docTotal || c.terms[term] != nil {
 		return
 	}
-	n := len(p.ids) * 12
+	if p.noDocs {
+		p.docs = nil
+	}
+	n := len(p.ids)*12 + len(p.docs)*8
 	if c.bytes+n > c.maxBytes {
 		return
 	}
@@ -336,6 +379,9 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 		case !pruned:
 			if keep {
 				p = &accumPostings{ids: make([]uint32, 0, t.df), scores: make([]float64, 0, t.df)}
+				if withDocs(t.df, docTotal) {
+					p.docs = make([]termDoc, 0, t.df)
+				}
 			}
 			err = buf.addAll(ctx, t, avg, &d, p)
 			if err == nil && p != nil {
@@ -549,6 +595,15 @@ func (b *accumBuffers) addAll(ctx context.Context, t *accumTerm, avg float64, d 
 			}
 			keep.ids = append(keep.ids, uint32(id))
 			keep.scores = append(keep.scores, s)
+			if keep.docs != nil && !keep.noDocs {
+				// As snapshotCache.keep reads them.
+				dl := normLength(doc.Norm)
+				if doc.Freq > math.MaxUint32 || dl > math.MaxUint32 {
+					keep.noDocs = true
+				} else {
+					keep.docs = append(keep.docs, termDoc{text: uint32(doc.Freq), dl: uint32(dl)})
+				}
+			}
 			if t.weight != 1.0 {
 				s = s * t.weight
 			}
