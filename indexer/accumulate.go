@@ -102,15 +102,17 @@ type accumCache struct {
 	bytes    int
 	maxBytes int
 	share    uint64 // a term in at least 1/share of the chunks is kept; 0: every term (tests)
+	// rescoring is the same opening's rescoring cache, for which a
+	// term's postings keep their docs (withDocs); nil: never.
+	rescoring *snapshotCache
 }
 
 // accumPostings are a term's postings: chunk numbers, in order, and each
 // one's BM25 score before the query weight; for a term frequent enough for
 // rescoring's cache (snapshotCache.keep), each one's frequency and text
 // length too, read in the same walk: that cache takes ids and docs as they
-// are, and does not walk the text postings a second time nor copy them
-// (fresh memory, its page faults, was most of a frequent term's first
-// use at 10×).
+// are, and does not walk the text postings a second time nor copy the
+// chunk numbers (a frequent term's first use in a snapshot paid both).
 type accumPostings struct {
 	ids    []uint32
 	scores []float64
@@ -118,20 +120,12 @@ type accumPostings struct {
 	noDocs bool      // a frequency or length did not fit termDoc: docs not kept
 }
 
-// accumPostingBytes is what accumCache counts for a posting: 12 bytes,
-// and 8 more when its docs are kept (withDocs).
-func accumPostingBytes(withDocs bool) int {
-	if withDocs {
-		return 12 + 8
-	}
-	return 12
-}
-
-// withDocs says whether a term in df of docTotal chunks is frequent
-// enough for rescoring's cache (snapshotCache.keep), so that its
-// accumPostings keep the docs that cache takes.
-func withDocs(df, docTotal uint64) bool {
-	return df*frequentShare >= docTotal
+// withDocs says whether the postings of term, in df of docTotal chunks,
+// are to keep the docs that rescoring's cache takes (snapshotCache.keep):
+// when the term is frequent enough for that cache and it has room for
+// them (snapshotCache.room). Docs no cache would take are not read.
+func (c *accumCache) withDocs(rdr index.IndexReader, term string, df, docTotal uint64) bool {
+	return c.rescoring != nil && df*frequentShare >= docTotal && c.rescoring.room(rdr, term, df)
 }
 
 const (
@@ -159,7 +153,7 @@ func (c *accumCache) lookup(rdr index.IndexReader, t *accumTerm, avg float64, do
 	if p := c.terms[t.text]; p != nil {
 		return p, false
 	}
-	if c.bytes+int(t.df)*accumPostingBytes(withDocs(t.df, docTotal)) > c.maxBytes {
+	if c.bytes+int(t.df)*12 > c.maxBytes {
 		return nil, false
 	}
 	return nil, c.searches > 1
@@ -214,6 +208,9 @@ func (c *accumCache) store(rdr index.IndexReader, term string, avg float64, docT
 		p.docs = nil
 	}
 	n := len(p.ids)*12 + len(p.docs)*8
+	if c.bytes+n > c.maxBytes && p.docs != nil {
+		p.docs, n = nil, len(p.ids)*12 // the postings fit without them (lookup)
+	}
 	if c.bytes+n > c.maxBytes {
 		return
 	}
@@ -379,7 +376,7 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 		case !pruned:
 			if keep {
 				p = &accumPostings{ids: make([]uint32, 0, t.df), scores: make([]float64, 0, t.df)}
-				if withDocs(t.df, docTotal) {
+				if cache.withDocs(rdr, t.text, t.df, docTotal) {
 					p.docs = make([]termDoc, 0, t.df)
 				}
 			}

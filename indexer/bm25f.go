@@ -248,7 +248,23 @@ func (p *termPostings) bytes() int {
 // newSnapshotCache returns rescoring's cache of an opening whose
 // candidates' cache is accum (or nil).
 func newSnapshotCache(accum *accumCache) *snapshotCache {
-	return &snapshotCache{cacheBytes: cachedPostingsBytes, accum: accum}
+	c := &snapshotCache{cacheBytes: cachedPostingsBytes, accum: accum}
+	if accum != nil {
+		accum.rescoring = c
+	}
+	return c
+}
+
+// room says whether c could keep the postings of term, in df chunks of
+// rdr's snapshot, by what it holds now: not yet kept, and within its
+// bound (a cache of another snapshot is emptied at its next use).
+func (c *snapshotCache) room(rdr index.IndexReader, term string, df uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rdr != rdr {
+		return int(df)*keptPostingBytes <= c.cacheBytes
+	}
+	return c.terms[term] == nil && c.bytes+int(df)*keptPostingBytes <= c.cacheBytes
 }
 
 // of makes c the cache of rdr's snapshot: emptied when it held another's.
