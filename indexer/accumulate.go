@@ -102,13 +102,30 @@ type accumCache struct {
 	bytes    int
 	maxBytes int
 	share    uint64 // a term in at least 1/share of the chunks is kept; 0: every term (tests)
+	// rescoring is the same opening's rescoring cache, for which a
+	// term's postings keep their docs (withDocs); nil: never.
+	rescoring *snapshotCache
 }
 
 // accumPostings are a term's postings: chunk numbers, in order, and each
-// one's BM25 score before the query weight.
+// one's BM25 score before the query weight; for a term frequent enough for
+// rescoring's cache (snapshotCache.keep), each one's frequency and text
+// length too, read in the same walk: that cache takes ids and docs as they
+// are, and does not walk the text postings a second time nor copy the
+// chunk numbers (a frequent term's first use in a snapshot paid both).
 type accumPostings struct {
 	ids    []uint32
 	scores []float64
+	docs   []termDoc // nil, or one a posting
+	noDocs bool      // a frequency or length did not fit termDoc: docs not kept
+}
+
+// withDocs says whether the postings of term, in df of docTotal chunks,
+// are to keep the docs that rescoring's cache takes (snapshotCache.keep):
+// when the term is frequent enough for that cache and it has room for
+// them (snapshotCache.room). Docs no cache would take are not read.
+func (c *accumCache) withDocs(rdr index.IndexReader, term string, df, docTotal uint64) bool {
+	return c.rescoring != nil && df*frequentShare >= docTotal && c.rescoring.room(rdr, term, df)
 }
 
 const (
@@ -142,6 +159,23 @@ func (c *accumCache) lookup(rdr index.IndexReader, t *accumTerm, avg float64, do
 	return nil, c.searches > 1
 }
 
+// textPostings returns term's postings with their docs when c holds them
+// for rdr's snapshot, else nil.
+func (c *accumCache) textPostings(rdr index.IndexReader, term string) *accumPostings {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rdr != rdr {
+		return nil
+	}
+	if p := c.terms[term]; p != nil && p.docs != nil && len(p.docs) == len(p.ids) {
+		return p
+	}
+	return nil
+}
+
 // begin counts a search of rdr's snapshot (with the statistics avg and
 // docTotal).
 func (c *accumCache) begin(rdr index.IndexReader, avg float64, docTotal uint64) {
@@ -170,7 +204,13 @@ func (c *accumCache) store(rdr index.IndexReader, term string, avg float64, docT
 	if c.rdr != rdr || c.avg != avg || c.docTotal != docTotal || c.terms[term] != nil {
 		return
 	}
-	n := len(p.ids) * 12
+	if p.noDocs {
+		p.docs = nil
+	}
+	n := len(p.ids)*12 + len(p.docs)*8
+	if c.bytes+n > c.maxBytes && p.docs != nil {
+		p.docs, n = nil, len(p.ids)*12 // the postings fit without them (lookup)
+	}
 	if c.bytes+n > c.maxBytes {
 		return
 	}
@@ -336,6 +376,9 @@ func accumulate(ctx context.Context, idx bleve.Index, rdr index.IndexReader, pos
 		case !pruned:
 			if keep {
 				p = &accumPostings{ids: make([]uint32, 0, t.df), scores: make([]float64, 0, t.df)}
+				if cache.withDocs(rdr, t.text, t.df, docTotal) {
+					p.docs = make([]termDoc, 0, t.df)
+				}
 			}
 			err = buf.addAll(ctx, t, avg, &d, p)
 			if err == nil && p != nil {
@@ -549,6 +592,15 @@ func (b *accumBuffers) addAll(ctx context.Context, t *accumTerm, avg float64, d 
 			}
 			keep.ids = append(keep.ids, uint32(id))
 			keep.scores = append(keep.scores, s)
+			if keep.docs != nil && !keep.noDocs {
+				// As snapshotCache.keep reads them.
+				dl := normLength(doc.Norm)
+				if doc.Freq > math.MaxUint32 || dl > math.MaxUint32 {
+					keep.noDocs = true
+				} else {
+					keep.docs = append(keep.docs, termDoc{text: uint32(doc.Freq), dl: uint32(dl)})
+				}
+			}
 			if t.weight != 1.0 {
 				s = s * t.weight
 			}

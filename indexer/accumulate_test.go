@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/searcher"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // TestAccumulatedCandidates compares accumulatedCandidates with bleve's own
@@ -327,4 +329,67 @@ func separatedByMap(b accumHeap, sum []float64, cnt []uint16, coord []float64) b
 		}
 	}
 	return loRound > hiExact && loRound > hiRound && loExact > hiRound
+}
+
+// TestCachesShareTextPostings checks that a frequent term kept by both of
+// the snapshot's caches at its first use is read from its text postings
+// once: rescoring's cache takes the chunk numbers and the (frequency,
+// length) pairs the candidates' cache read (the same slices, not a second
+// walk and a second copy), and they are what a walk of the postings gives.
+func TestCachesShareTextPostings(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	rng := rand.New(rand.NewPCG(5, 6))
+	word := zipfWords(rng, []string{"pod", "node", "file", "lion", "zebra", "otter", "heron"})
+	writeFiles(t, dir, "a", zipfDocs(rng, word, 60, 1, 3, 30))
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "a"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	open, release, err := r.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	for _, q := range []string{"node", "pod zebra otter"} {
+		if _, err := r.Search(ctx, Query{Text: q}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open.cache.mu.Lock()
+	p := open.cache.terms["pod"]
+	open.cache.mu.Unlock()
+	open.accum.mu.Lock()
+	a := open.accum.terms["pod"]
+	open.accum.mu.Unlock()
+	if p == nil || a == nil || len(p.text) == 0 {
+		t.Fatalf("%q not kept by both caches: rescoring's %v, the candidates' %v", "pod", p != nil, a != nil)
+	}
+	if &p.text[0] != &a.ids[0] || len(a.docs) != len(p.docs) || &p.docs[0] != &a.docs[0] {
+		t.Errorf("rescoring's cache read %q's text postings again instead of taking the candidates' cache's", "pod")
+	}
+	rdr := indexReader(t, open.idx)
+	defer rdr.Close()
+	tr, err := rdr.TermFieldReader(ctx, []byte("pod"), fText, true, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	var ids []uint32
+	var docs []termDoc
+	if _, err := eachDoc(tr, func(d *index.TermFieldDoc) bool {
+		ids = append(ids, uint32(d.ID.Value()))
+		docs = append(docs, termDoc{text: uint32(d.Freq), dl: uint32(normLength(d.Norm))})
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ids, p.text) || !slices.Equal(docs, p.docs) || p.df != uint64(len(ids)) {
+		t.Errorf("%q's kept text postings differ from its postings: %d kept, %d read", "pod", len(p.text), len(ids))
+	}
 }

@@ -201,6 +201,10 @@ type snapshotCache struct {
 	// cacheBytes bounds the postings held (cachedPostingsBytes; a test
 	// sets 0 to compare with the uncached path).
 	cacheBytes int
+	// accum is the candidates' cache of the same opening: a term it holds
+	// with its docs (accumPostings) is not read from the text postings
+	// again; nil: always read.
+	accum *accumCache
 }
 
 const (
@@ -241,8 +245,26 @@ func (p *termPostings) bytes() int {
 	return 12*len(p.text) + 8*len(p.head) + 8*len(p.title)
 }
 
-func newSnapshotCache() *snapshotCache {
-	return &snapshotCache{cacheBytes: cachedPostingsBytes}
+// newSnapshotCache returns rescoring's cache of an opening whose
+// candidates' cache is accum (or nil).
+func newSnapshotCache(accum *accumCache) *snapshotCache {
+	c := &snapshotCache{cacheBytes: cachedPostingsBytes, accum: accum}
+	if accum != nil {
+		accum.rescoring = c
+	}
+	return c
+}
+
+// room says whether c could keep the postings of term, in df chunks of
+// rdr's snapshot, by what it holds now: not yet kept, and within its
+// bound (a cache of another snapshot is emptied at its next use).
+func (c *snapshotCache) room(rdr index.IndexReader, term string, df uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rdr != rdr {
+		return int(df)*keptPostingBytes <= c.cacheBytes
+	}
+	return c.terms[term] == nil && c.bytes+int(df)*keptPostingBytes <= c.cacheBytes
 }
 
 // of makes c the cache of rdr's snapshot: emptied when it held another's.
@@ -445,23 +467,31 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 		return nil, nil
 	}
 	delete(c.uses, term)
-	p := &termPostings{df: df, text: make([]uint32, 0, df), docs: make([]termDoc, 0, df)}
-	// A count or number that does not fit its slot (never so for a
-	// chunk) keeps nothing.
-	fits, err := eachDoc(text, func(doc *index.TermFieldDoc) bool {
-		dl := normLength(doc.Norm)
-		if doc.Freq > math.MaxUint32 || dl > math.MaxUint32 || doc.ID.Value() > math.MaxUint32 {
-			return false
+	p := &termPostings{df: df}
+	// The candidates' cache read them in this search, with the same
+	// snapshot (accumPostings): taken as they are, shared (neither cache
+	// changes what it keeps).
+	if a := c.accum.textPostings(rdr, term); a != nil && uint64(len(a.ids)) == df {
+		p.text, p.docs = a.ids, a.docs
+	} else {
+		p.text, p.docs = make([]uint32, 0, df), make([]termDoc, 0, df)
+		// A count or number that does not fit its slot (never so for a
+		// chunk) keeps nothing.
+		fits, err := eachDoc(text, func(doc *index.TermFieldDoc) bool {
+			dl := normLength(doc.Norm)
+			if doc.Freq > math.MaxUint32 || dl > math.MaxUint32 || doc.ID.Value() > math.MaxUint32 {
+				return false
+			}
+			p.text = append(p.text, uint32(doc.ID.Value()))
+			p.docs = append(p.docs, termDoc{text: uint32(doc.Freq), dl: uint32(dl)})
+			return true
+		})
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
 		}
-		p.text = append(p.text, uint32(doc.ID.Value()))
-		p.docs = append(p.docs, termDoc{text: uint32(doc.Freq), dl: uint32(dl)})
-		return true
-	})
-	if err != nil {
-		return nil, fmt.Errorf("indexer: read postings of %q: %w", term, err)
-	}
-	if !fits {
-		return nil, nil
+		if !fits {
+			return nil, nil
+		}
 	}
 	head, err := rdr.TermFieldReader(ctx, []byte(term), fHead, true, false, false)
 	if err != nil {
@@ -469,7 +499,7 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 	}
 	defer head.Close()
 	p.head, p.headTF = make([]uint32, 0, head.Count()), make([]uint32, 0, head.Count())
-	fits, err = eachDoc(head, func(doc *index.TermFieldDoc) bool {
+	fits, err := eachDoc(head, func(doc *index.TermFieldDoc) bool {
 		if doc.Freq > math.MaxUint32 || doc.ID.Value() > math.MaxUint32 {
 			return false
 		}

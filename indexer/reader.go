@@ -222,7 +222,8 @@ func (r *Reader) acquire() (*openIndex, func(), error) {
 			}
 			return nil, nil, err
 		}
-		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, titleTokens: r.meta.TitleTokens, cache: newSnapshotCache(), accum: newAccumCache()}
+		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, titleTokens: r.meta.TitleTokens, accum: newAccumCache()}
+		r.idx.cache = newSnapshotCache(r.idx.accum)
 		r.idxGen, r.idxDir = r.meta.Generation, r.meta.Bleve
 		break
 	}
