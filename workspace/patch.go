@@ -59,6 +59,17 @@ type patch struct {
 	Chmod  []fileState `json:"chmod,omitempty"`  // Mode is the new one: 0644 or 0755
 }
 
+// paths lists the files p touches: put, deleted, their mode changed.
+func (p *patch) paths() []string {
+	out := make([]string, 0, len(p.Put)+len(p.Delete)+len(p.Chmod))
+	for _, group := range [][]fileState{p.Put, p.Delete, p.Chmod} {
+		for _, f := range group {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
 // errNoPatch says that a folder cannot be patched: it is swapped whole.
 var errNoPatch = errors.New("cannot patch")
 
