@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
@@ -71,6 +75,7 @@ type Stream struct {
 	out                *applied               // rebuild: what was indexed into w
 	rep                SyncReport             // rebuild: counts of what was indexed
 	pre                map[string]parseResult // incremental: the files parsed early (preKey)
+	touched            map[string][]string    // LandedFiles: the files each package's landing touched
 }
 
 // StartSync takes the index's write lock (without waiting: ErrIndexBusy
@@ -129,6 +134,53 @@ func (s *Stream) Landed(pkg Package) {
 	case s.wake <- struct{}{}:
 	default:
 	}
+}
+
+// LandedFiles is Landed for a package whose landing touched the files
+// touched alone (slash-separated, under the package folder: a patch's
+// files put, deleted or whose mode changed). When the index is updated in
+// place, the worker reads those of them that are documents and does not
+// walk the package: Finish's walk checks every file's stamp, and each
+// early result's against its own, so a file changed otherwise is read
+// there (on a one-file update of a 500-file package, one of its four
+// walks: issue 31). A landing that touched no document leaves the index
+// as it is. When rebuilding, and for a dir source or a one-file package,
+// it is Landed.
+func (s *Stream) LandedFiles(pkg Package, touched []string) {
+	s.mu.Lock()
+	if !s.closed && !s.seen[pkg.Alias] {
+		if s.touched == nil {
+			s.touched = map[string][]string{}
+		}
+		s.touched[pkg.Alias] = append([]string{}, touched...)
+	}
+	s.mu.Unlock()
+	s.Landed(pkg)
+}
+
+// touchedDocs is what index reads of a package that landed through
+// LandedFiles (ok): the documents touched that are still regular files,
+// stat'ed, sorted; doc says one of the touched files is a document.
+func (s *Stream) touchedDocs(pkg Package) (found []fileStat, doc, ok bool) {
+	s.mu.Lock()
+	touched, ok := s.touched[pkg.Alias]
+	s.mu.Unlock()
+	if !ok || s.p.rebuild || pkg.Kind == project.KindDir || pkg.Only != "" {
+		return nil, false, false
+	}
+	files := make([]fileStat, 0, len(touched))
+	for _, rel := range touched {
+		if !markdown.IsDocument(rel) {
+			continue
+		}
+		doc = true
+		if fs.ValidPath(rel) {
+			files = append(files, fileStat{rel: rel, abs: filepath.Join(pkg.Dir, filepath.FromSlash(rel))})
+		}
+	}
+	slices.SortFunc(files, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
+	files = slices.CompactFunc(files, func(a, b fileStat) bool { return a.rel == b.rel })
+	return statFiles(pkg.Dir, files, nil), doc, true
 }
 
 func validAlias(alias string) bool {
@@ -194,13 +246,20 @@ func (s *Stream) run() {
 // rebuilding, else into s.pre.
 func (s *Stream) index(pkg Package) error {
 	pkg = withDirs(s.contextDir, []Package{pkg})[0]
-	found, err := walkPackage(pkg, func(string) {}, nil) // Finish's walk gives the notes
-	if err != nil {
-		return nil // Finish plans it as Sync does
+	found, anyDoc, touched := s.touchedDocs(pkg)
+	if touched && !anyDoc {
+		return nil // no document changed
+	}
+	if !touched {
+		var err error
+		found, err = walkPackage(pkg, func(string) {}, nil) // Finish's walk gives the notes
+		if err != nil {
+			return nil // Finish plans it as Sync does
+		}
 	}
 	var old map[string]*fileRecord
 	if !s.p.rebuild {
-		if part, ok := s.p.cat.Parts[pkg.Alias]; ok && part.Stamp == partStamp(found) {
+		if part, ok := s.p.cat.Parts[pkg.Alias]; ok && !touched && part.Stamp == partStamp(found) {
 			return nil // nothing changed
 		}
 		recs, err := s.p.cat.records(s.indexDir, pkg.Alias)

@@ -391,3 +391,75 @@ func TestStreamEarlyOpenFallsBack(t *testing.T) {
 		t.Errorf("search capybara = %v", got)
 	}
 }
+
+// TestStreamLandedFiles: a package that landed with the files its landing
+// touched (a patch's) is not walked by the worker: it reads the touched
+// documents alone, and Finish's walk reads a file changed otherwise (here
+// before the landing, as a file changed after the worker read is in
+// TestStreamChangedAfterRead). A landing that touched no document leaves
+// the worker nothing to read and nothing to open early.
+func TestStreamLandedFiles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * time.Hour)
+	for rel, body := range map[string]string{
+		"style/go.md": "# Go style\n\nErrors wrap with the word walrus.\n",
+		"deploy.md":   "# Deploying\n\nEvery rollout waits for the quokka.\n",
+	} {
+		p := filepath.Join(dir, "packages", "guides", filepath.FromSlash(rel))
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := make(chan string, 8)
+	s, err := StartSync(ctx, dir, Options{afterRead: func(alias string) { read <- alias }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LandedFiles(Package{Alias: "guides"}, []string{"notes.html", "style/go.md", "gone.md"})
+	s.LandedFiles(Package{Alias: "ops"}, []string{"pager.png"})
+	for range 2 {
+		<-read
+	}
+	var early []string
+	for k := range s.pre {
+		early = append(early, k)
+	}
+	if len(early) != 1 || early[0] != preKey("guides", "style/go.md") {
+		t.Errorf("read early: %q; want guides' style/go.md alone (the package not walked)", early)
+	}
+	if _, err := s.Finish(ctx, testPackages()); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{"walrus": "guides/style/go.md", "quokka": "guides/deploy.md"} {
+		if got := searchPaths(t, dir, q); len(got) != 1 || got[0] != want {
+			t.Errorf("search %s = %v; want %s", q, got, want)
+		}
+	}
+
+	// Only a file that is not a document touched: nothing read early, and
+	// the index is not opened before Finish.
+	s, err = StartSync(ctx, dir, Options{afterRead: func(alias string) { read <- alias }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LandedFiles(Package{Alias: "guides"}, []string{"notes.html"})
+	<-read
+	if len(s.pre) != 0 || s.changed {
+		t.Errorf("a landing that touched no document: read early %d, changed %v; want none", len(s.pre), s.changed)
+	}
+	rep, err := s.Finish(ctx, testPackages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Added+rep.Updated+rep.Removed != 0 {
+		t.Errorf("nothing changed, Finish: %+v", rep)
+	}
+}

@@ -80,21 +80,28 @@ func walkMarkdown(root string, o markdown.WalkOptions, warn func(string)) ([]fil
 	for i, f := range found {
 		files[i] = fileStat{rel: f.Path, abs: filepath.Join(root, filepath.FromSlash(f.Path))}
 	}
-	return statFiles(files, found), nil
+	return statFiles(root, files, found), nil
 }
 
 // statFiles fills in the stat data of files (their rel and abs set,
-// sorted by rel), a few goroutines at a time, and returns those still
-// regular files, in order. found, when not nil, is the walk that found them: the stat data
-// it read are taken as they are.
-func statFiles(files []fileStat, found []markdown.Found) []fileStat {
-	const workers = 4
+// sorted by rel, under root), a few goroutines at a time, and returns
+// those still regular files, in order. found, when not nil, is the walk
+// that found them: the stat data it read are taken as they are. The
+// others are stat'ed from the open root (fileid.Tree, one a goroutine:
+// the kernel looks up the names below root only; a one-file update walks
+// its package twice, issue 31), unless they are too few to pay for the
+// root's open and close.
+func statFiles(root string, files []fileStat, found []markdown.Found) []fileStat {
+	const workers, least = 4, 16 // least: files a goroutine stats for a Tree to pay
+	byTree := len(files) >= workers*least
 	var wg sync.WaitGroup
 	missing := make([]bool, len(files))
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			tr := fileid.NewTree(root)
+			defer tr.Close()
 			for i := w; i < len(files); i += workers {
 				// The walk's own stat data when it read them (a dir
 				// source's walk, for its bound on bytes): a second
@@ -104,7 +111,11 @@ func statFiles(files []fileStat, found []markdown.Found) []fileStat {
 				if found != nil && found[i].Info != nil {
 					s, regular = fileid.Of(found[i].Info), found[i].Info.Mode().IsRegular()
 				} else {
-					s, regular, err = fileid.Lstat(files[i].abs)
+					if byTree {
+						s, regular, err = tr.Lstat(files[i].rel)
+					} else {
+						s, regular, err = fileid.Lstat(files[i].abs)
+					}
 				}
 				if err != nil || !regular {
 					missing[i] = true // removed or replaced since the directory was read

@@ -45,7 +45,11 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 		w.apply(ctx, ts[i], p.force, stamp)
 		if t := ts[i]; stream != nil && t.step == stepInstall && t.j != nil {
 			// Swapped in: its files are where the index reads them.
-			stream.Landed(indexer.Package{Alias: t.alias, Kind: t.kind()})
+			if pkg := (indexer.Package{Alias: t.alias, Kind: t.kind()}); t.j.Patch != nil {
+				stream.LandedFiles(pkg, t.j.Patch.paths()) // the index reads those, not the folder
+			} else {
+				stream.Landed(pkg)
+			}
 		}
 	})
 	if stream != nil {

@@ -44,6 +44,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
@@ -56,6 +57,17 @@ type patch struct {
 	Put    []fileState `json:"put,omitempty"`    // the new file's blob and mode
 	Delete []fileState `json:"delete,omitempty"` // the old file's, when ctx installed it
 	Chmod  []fileState `json:"chmod,omitempty"`  // Mode is the new one: 0644 or 0755
+}
+
+// paths lists the files p touches: put, deleted, their mode changed.
+func (p *patch) paths() []string {
+	out := make([]string, 0, len(p.Put)+len(p.Delete)+len(p.Chmod))
+	for _, group := range [][]fileState{p.Put, p.Delete, p.Chmod} {
+		for _, f := range group {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // errNoPatch says that a folder cannot be patched: it is swapped whole.
@@ -170,30 +182,31 @@ func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error)
 // they were read for the hash and the audience rules. An edit made since
 // the guard looked would otherwise be in the lock's hash.
 func (s stageTree) checkKept() error {
+	tr := fileid.NewTree(s.pkg)
+	defer tr.Close()
 	for _, f := range s.kept {
-		if !asInstalled(s.pkg, f, s.at, "") {
+		if !asInstalled(tr, s.pkg, f, s.at, "") {
 			return changedMeanwhile(f.Path)
 		}
 	}
 	return nil
 }
 
-// asInstalled reports whether the file f of the package folder pkg,
-// recorded in a state written at at, is still what ctx installed (or,
-// when other is not "", holds the blob other): a file whose stat data
-// does not prove it unchanged (proven), or any on a system without
-// ctimes, is hashed. It closes the window between the guard's look, when
-// the command planned, and the change.
-func asInstalled(pkg string, f fileState, at int64, other string) bool {
-	p := in(pkg, f.Path)
-	fi, err := os.Lstat(p)
+// asInstalled reports whether the file f of the package folder pkg
+// (stat'ed through tr, pkg's Tree), recorded in a state written at at, is
+// still what ctx installed (or, when other is not "", holds the blob
+// other): a file whose stat data does not prove it unchanged (proven), or
+// any on a system without ctimes, is hashed. It closes the window between
+// the guard's look, when the command planned, and the change.
+func asInstalled(tr *fileid.Tree, pkg string, f fileState, at int64, other string) bool {
+	fi, err := tr.Info(f.Path)
 	if err != nil || gitMode(fi.Mode()) == 0 {
 		return false // gone, or no file git holds (never read: a FIFO would block)
 	}
 	if gitMode(fi.Mode()) == f.Mode && proven(f, fi, at) {
 		return true
 	}
-	blob, err := blobOf(p, fi)
+	blob, err := blobOf(in(pkg, f.Path), fi)
 	return err == nil && (blob == f.Blob || (other != "" && blob == other))
 }
 
@@ -256,6 +269,8 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 	p := &patch{}
 	kept := make(map[string]int, len(st.Files)) // into olds
 	seen := make(map[string]bool, len(st.Files))
+	tr := fileid.NewTree(dir)
+	defer tr.Close()
 	err := walkPaths(dir, func(rel string, _ fs.DirEntry) error {
 		if naming.CheckFilePath(rel) != nil {
 			return errNoPatch
@@ -271,7 +286,7 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 			of = olds[oi]
 		}
 		clean := known && !changed[rel]
-		if clean && (!ok || of.Blob != nf.Blob || of.Mode != nf.Mode) && !asInstalled(dir, of, t.loc.state.at, nf.Blob) {
+		if clean && (!ok || of.Blob != nf.Blob || of.Mode != nf.Mode) && !asInstalled(tr, dir, of, t.loc.state.at, nf.Blob) {
 			// To be replaced or deleted, found unchanged by the guard
 			// when the command planned (or holding the new version: an
 			// edit sent with ctx push and merged), edited since.

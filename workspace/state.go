@@ -280,10 +280,21 @@ func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
 }
 
 // walkFiles calls fn for every non-directory under dir, in lexical order,
-// never following symbolic links.
+// never following symbolic links. The files are stat'ed from the open
+// folder (fileid.Tree: the kernel looks up the names below dir only, not
+// every folder above it again for each file; the dirty guard's walk of a
+// 500-file package was a tenth of a one-file update's CPU, issue 31).
 func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
+	tr := fileid.NewTree(dir)
+	defer tr.Close()
 	return walkPaths(dir, func(rel string, d fs.DirEntry) error {
-		fi, err := d.Info()
+		var fi fs.FileInfo
+		var err error
+		if rel == "." {
+			fi, err = d.Info() // dir itself, not a folder: not followed
+		} else {
+			fi, err = tr.Info(rel)
+		}
 		if err != nil {
 			return err
 		}

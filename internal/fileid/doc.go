@@ -27,6 +27,9 @@ type Stamp struct {
 
 // Of is fi's stamp.
 func Of(fi fs.FileInfo) Stamp {
+	if i, ok := fi.(*info); ok {
+		return i.stamp
+	}
 	s := Stamp{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
 	s.CTime, s.Ino = Change(fi)
 	return s

@@ -3,7 +3,10 @@ package fileid
 import (
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 )
 
 // Tree stats the files under one folder (its root), for a check that
@@ -41,13 +44,49 @@ func (t *Tree) join(rel string) string {
 // Lstat is the stamp of the file at rel (slash-separated, under the root;
 // "." is the root, followed as os.Stat follows it) and whether it is a
 // regular file: Lstat(filepath.Join(root, rel)). A rel that is not a
-// valid fs.ValidPath (absolute, with "..", not clean) is refused: from
-// a descriptor it would name a file outside the root.
+// valid fs.ValidPath (absolute, with "..", not clean; a name that is not
+// UTF-8 is allowed) is refused: from a descriptor it would name a file
+// outside the root.
 func (t *Tree) Lstat(rel string) (Stamp, bool, error) {
-	if !fs.ValidPath(rel) {
+	if !validRel(rel) {
 		return Stamp{}, false, &fs.PathError{Op: "lstat", Path: rel, Err: fs.ErrInvalid}
 	}
 	return t.lstat(rel)
+}
+
+// Info is os.Lstat of rel under the root (as Lstat: slash-separated,
+// valid, "." the root followed as os.Stat follows it) from the open root:
+// the stat data of a walk that needs a file's mode as well as its stamp
+// (the dirty guard's), with Of and Change reading the stamp it holds. Its
+// Sys is nil.
+func (t *Tree) Info(rel string) (fs.FileInfo, error) {
+	if !validRel(rel) {
+		return nil, &fs.PathError{Op: "lstat", Path: rel, Err: fs.ErrInvalid}
+	}
+	return t.info(rel)
+}
+
+// validRel reports whether rel names a file under the root:
+// fs.ValidPath, but for names that are not UTF-8, which the file systems
+// allow (a Latin-1 name) and which cannot make an element "." or "..".
+func validRel(rel string) bool {
+	return fs.ValidPath(rel) || (!utf8.ValidString(rel) && fs.ValidPath(strings.ToValidUTF8(rel, "x")))
+}
+
+// base is the name Info gives rel: the root's own for ".", as os.Stat's.
+func (t *Tree) base(rel string) string {
+	if rel == "." {
+		return filepath.Base(t.root)
+	}
+	return path.Base(rel)
+}
+
+// infoByPath is Info by the whole path (byPath's form).
+func (t *Tree) infoByPath(rel string) (fs.FileInfo, error) {
+	if rel == "." {
+		return os.Stat(t.root)
+	}
+	return os.Lstat(t.join(rel))
 }
 
 // byPath is Lstat by the whole path: the form of a system without

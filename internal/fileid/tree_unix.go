@@ -39,28 +39,84 @@ func (t *Tree) rootDir() (int, error) {
 // lstat is Lstat from the open root (rel is valid): one fstatat. Where
 // the root cannot be opened though it is there, by the whole path.
 func (t *Tree) lstat(rel string) (Stamp, bool, error) {
+	byPath, err := t.stat(rel)
+	if byPath {
+		return t.byPath(rel)
+	}
+	if err != nil {
+		return Stamp{}, false, err
+	}
+	return unixStamp(&t.st), t.st.Mode&unix.S_IFMT == unix.S_IFREG, nil
+}
+
+// info is Info from the open root (rel is valid), as lstat.
+func (t *Tree) info(rel string) (fs.FileInfo, error) {
+	byPath, err := t.stat(rel)
+	if byPath {
+		return t.infoByPath(rel)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &info{name: t.base(rel), mode: fileMode(uint32(t.st.Mode)), stamp: unixStamp(&t.st)}, nil
+}
+
+// stat reads rel's stat data into t.st: fstat of the root for ".",
+// fstatat from it (not following a final link) for any other. byPath
+// says the root cannot be opened though it is there (lstat's fallback).
+func (t *Tree) stat(rel string) (byPath bool, err error) {
 	fd, err := t.rootDir()
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-			return Stamp{}, false, err
+			return false, err
 		}
-		return t.byPath(rel)
+		return true, nil
 	}
 	st := &t.st
 	if rel == "." {
 		for err = unix.Fstat(fd, st); err == unix.EINTR; err = unix.Fstat(fd, st) {
 		}
 		if err != nil {
-			return Stamp{}, false, &fs.PathError{Op: "stat", Path: t.root, Err: err}
+			return false, &fs.PathError{Op: "stat", Path: t.root, Err: err}
 		}
-	} else {
-		for err = t.fstatat(fd, rel, st); err == unix.EINTR; err = t.fstatat(fd, rel, st) {
-		}
-		if err != nil {
-			return Stamp{}, false, &fs.PathError{Op: "lstat", Path: t.join(rel), Err: err}
-		}
+		return false, nil
 	}
-	return unixStamp(st), st.Mode&unix.S_IFMT == unix.S_IFREG, nil
+	for err = t.fstatat(fd, rel, st); err == unix.EINTR; err = t.fstatat(fd, rel, st) {
+	}
+	if err != nil {
+		return false, &fs.PathError{Op: "lstat", Path: t.join(rel), Err: err}
+	}
+	return false, nil
+}
+
+// fileMode is the fs.FileMode of a stat mode, as the os package gives it
+// (os's fillFileStatFromSys, which it does not export).
+func fileMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	switch m & unix.S_IFMT {
+	case unix.S_IFBLK:
+		mode |= fs.ModeDevice
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	}
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
 }
 
 // Close releases the root's descriptor. t may be stat'ed with again
