@@ -8,13 +8,16 @@ import (
 	"sync"
 )
 
-// startHeap is the heap a process of ctx grows to before its first
-// garbage collection (issue 31): Go's first comes at 4 MB, which the
-// packages' initialisation alone nearly fills, so a search collects once
-// for little (8% of its CPU). 16 MB leaves a search no collection and
-// the peak RSS of an update or a rebuild as it was; 64 MB spared an
-// update its six but raised its peak by 10 MB and a rebuild's by 30
-// (bench/README.md).
+// startHeap is the memory limit a process of ctx runs under until its
+// first garbage collection (issue 31): Go's first comes at a 4 MB heap,
+// which the packages' initialisation alone nearly fills, so a search
+// collects once for little (8% of its CPU). The limit counts all the
+// runtime's memory, not the heap alone, so the first collection comes at
+// a heap of about 7 MB: a search still has none, and the peak RSS of an
+// update or a rebuild is as it was. 64 MB spared an update its
+// collections but raised its peak by 10 MB and a rebuild's by 30, and a
+// limit that let the heap reach 12 MB cost an update more CPU, not less
+// (bench/README.md, rounds 10 and 11).
 const startHeap = 16 << 20
 
 var (
@@ -23,9 +26,9 @@ var (
 	firstGC = make(chan struct{})
 )
 
-// deferFirstGC turns the collector off until the heap reaches startHeap
-// (a memory limit does that), and back to Go's defaults after that first
-// collection: a command that stays under startHeap never collects, a big
+// deferFirstGC turns the collector off until the runtime's memory reaches
+// startHeap (a memory limit does that), and back to Go's defaults after that first
+// collection: a command that stays under it never collects, a big
 // one collects as before from there on, so its peak is the same. It does
 // nothing when the user set GOGC or GOMEMLIMIT, and only once a process.
 func deferFirstGC() {
