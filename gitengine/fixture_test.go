@@ -91,11 +91,12 @@ func buildFixture(t *testing.T, tmp string) [2]string {
 	return [2]string{c1, c2}
 }
 
-// commit makes a new commit in the source and pushes it to the bare copy.
+// commit makes a new commit in the source and publishes it to the bare
+// copy (gittest.Publish: what a push makes of it, without its processes).
 func (f *fixture) commit(msg string, files map[string]string) string {
 	f.t.Helper()
 	c := gittest.Commit(f.t, f.src, msg, files)
-	gittest.MustGit(f.t, f.src, "push", "-q", f.bare, "master")
+	gittest.Publish(f.t, f.src, f.bare, "master", c)
 	return c
 }
 

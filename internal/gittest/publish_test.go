@@ -1,0 +1,62 @@
+package gittest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPublishIsAPush: after Publish, the bare repository is what git push
+// makes of it: its branch is the commit, git fsck finds every object
+// reachable (a 150-file commit: past unpack-objects' limit, where a push
+// keeps a pack), and a clone of it holds src's files. A bare repository
+// with a hook gets a real push, which runs the hook.
+func TestPublishIsAPush(t *testing.T) {
+	if !Available() {
+		t.Skip("git not installed")
+	}
+	t.Parallel()
+	tmp := t.TempDir()
+	src, bare := filepath.Join(tmp, "src"), filepath.Join(tmp, "root.git")
+	NewRepo(t, src, map[string]string{"README.md": "# r\n"})
+	MustGit(t, tmp, "clone", "-q", "--bare", src, bare)
+	files := map[string]string{}
+	for i := 0; i < 150; i++ {
+		files[filepath.ToSlash(filepath.Join("d", string(rune('a'+i%10)), strings.Repeat("p", 1+i/10)+".md"))] = strings.Repeat("line\n", i+1)
+	}
+	c2 := Commit(t, src, "bulk", files)
+	Publish(t, src, bare, "master", c2)
+	c3 := Commit(t, src, "one", map[string]string{"README.md": "# r, changed\n"})
+	Publish(t, src, bare, "master", c3)
+	if got := MustGit(t, bare, "rev-parse", "master"); got != c3 {
+		t.Fatalf("bare's master %s, want %s", got, c3)
+	}
+	MustGit(t, bare, "fsck", "--strict", "--no-dangling", "--connectivity-only")
+	MustGit(t, bare, "fsck", "--strict", "--no-dangling")
+	clone := filepath.Join(tmp, "clone")
+	MustGit(t, tmp, "clone", "-q", bare, clone)
+	if b, err := os.ReadFile(filepath.Join(clone, "d", "c", "ppp.md")); err != nil || string(b) != files["d/c/ppp.md"] {
+		t.Errorf("clone's d/c/ppp.md = %q, %v", b, err)
+	}
+	if got := MustGit(t, clone, "log", "--format=%s"); got != "one\nbulk\ninitial" {
+		t.Errorf("clone's history %q", got)
+	}
+
+	// A hook a push runs: Publish pushes.
+	hook := filepath.Join(bare, "hooks", "post-receive")
+	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch \"$GIT_DIR/hook-ran\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c4 := Commit(t, src, "two", map[string]string{"README.md": "# r, again\n"})
+	Publish(t, src, bare, "master", c4)
+	if _, err := os.Stat(filepath.Join(bare, "hook-ran")); err != nil {
+		t.Errorf("the bare repository's hook did not run: %v", err)
+	}
+	if got := MustGit(t, bare, "rev-parse", "master"); got != c4 {
+		t.Errorf("bare's master %s after the push, want %s", got, c4)
+	}
+}
