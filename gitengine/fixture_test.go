@@ -115,6 +115,19 @@ func (f *fixture) serve(o gittest.ServeOptions) *gittest.Server {
 	return s
 }
 
+// copyBare copies the bare repository to name beside it, under root (as
+// cp -r would, in this process: a copy's files are the same bytes).
+func (f *fixture) copyBare(name string) {
+	f.t.Helper()
+	tr, err := gittest.ReadTree(f.bare)
+	if err == nil {
+		err = tr.WriteAsIs(filepath.Join(f.root, name))
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+}
+
 func (f *fixture) git(args ...string) string {
 	f.t.Helper()
 	return gittest.MustGit(f.t, f.src, args...)
