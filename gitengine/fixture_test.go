@@ -92,11 +92,11 @@ func buildFixture(t *testing.T, tmp string) [2]string {
 }
 
 // commit makes a new commit in the source and publishes it to the bare
-// copy (gittest.Publish: what a push makes of it, without its processes).
+// copy (gittest.Push: in process when it can stand for git push).
 func (f *fixture) commit(msg string, files map[string]string) string {
 	f.t.Helper()
 	c := gittest.Commit(f.t, f.src, msg, files)
-	gittest.Publish(f.t, f.src, f.bare, "master", c)
+	gittest.Push(f.t, f.src, f.bare, "master")
 	return c
 }
 

@@ -36,7 +36,7 @@ func TestOutdatedPerFolder(t *testing.T) {
 	for _, remote := range []bool{true, false} {
 		f := newFixture(t)
 		source := f.upstream
-		push := func(string) {}
+		push := func() {}
 		if remote {
 			root := filepath.Join(f.tmp, "srv")
 			gittest.MustGit(t, f.tmp, "clone", "-q", "--bare", f.upstream, filepath.Join(root, "docs.git"))
@@ -46,7 +46,7 @@ func TestOutdatedPerFolder(t *testing.T) {
 			}
 			defer srv.Close()
 			source = srv.URL + "/docs.git"
-			push = func(c string) { gittest.Publish(t, f.upstream, filepath.Join(root, "docs.git"), "master", c) }
+			push = func() { gittest.Push(t, f.upstream, filepath.Join(root, "docs.git"), "master") }
 		}
 		w := f.open(f.project)
 		f.must(w.Add(bg, []project.PackageSpec{
@@ -57,7 +57,7 @@ func TestOutdatedPerFolder(t *testing.T) {
 		teamFiles := tree(t, w.pkgDir("team"))
 
 		head := f.commit("api only", map[string]string{"guides/api/v2/new.md": "# New\n"})
-		push(head)
+		push()
 		ch, err := w.Outdated(bg, nil)
 		if err != nil || len(ch) != 1 || ch[0].Alias != "api" || ch[0].NewCommit != head {
 			t.Fatalf("remote=%v: outdated = %+v, %v; want api only, at %s", remote, ch, err, head)

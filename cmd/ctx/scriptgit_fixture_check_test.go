@@ -153,7 +153,7 @@ func TestInProcessPushIsGits(t *testing.T) {
 	}
 	push := func(step, branch string) {
 		t.Helper()
-		if err := pushInProcess(src, ours, branch); err != nil {
+		if err := gittest.PushInProcess(src, ours, branch); err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
 		gittest.MustGit(t, src, "push", "-q", theirs, branch)
@@ -169,7 +169,7 @@ func TestInProcessPushIsGits(t *testing.T) {
 	gittest.MustGit(t, src, "checkout", "-q", "master")
 	gittest.MustGit(t, src, "reset", "-q", "--hard", "HEAD~1")
 	gittest.Commit(t, src, "diverged", map[string]string{"d.md": "# d\n"})
-	if err := pushInProcess(src, ours, "master"); err != errNotInProcess {
+	if err := gittest.PushInProcess(src, ours, "master"); err != errNotInProcess {
 		t.Errorf("a push that is not a fast-forward: %v, want errNotInProcess (git refuses it)", err)
 	}
 }

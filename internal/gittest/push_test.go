@@ -7,12 +7,14 @@ import (
 	"testing"
 )
 
-// TestPublishIsAPush: after Publish, the bare repository is what git push
-// makes of it: its branch is the commit, git fsck finds every object
-// reachable (a 150-file commit: past unpack-objects' limit, where a push
-// keeps a pack), and a clone of it holds src's files. A bare repository
-// with a hook gets a real push, which runs the hook.
-func TestPublishIsAPush(t *testing.T) {
+// TestPushInProcess: after Push in process, the bare repository is what
+// git push makes of it: its branch is the commit, git fsck finds every
+// object reachable (a 150-file commit: past unpack-objects' limit, where a
+// push keeps a pack), and a clone of it holds src's files. A bare
+// repository with a hook gets a real push, which runs the hook; a push that
+// is not a fast-forward is git's. (cmd/ctx's TestInProcessPushIsGits
+// compares the in-process push with git's, ref by ref and object by object.)
+func TestPushInProcess(t *testing.T) {
 	if !Available() {
 		t.Skip("git not installed")
 	}
@@ -25,10 +27,14 @@ func TestPublishIsAPush(t *testing.T) {
 	for i := 0; i < 150; i++ {
 		files[filepath.ToSlash(filepath.Join("d", string(rune('a'+i%10)), strings.Repeat("p", 1+i/10)+".md"))] = strings.Repeat("line\n", i+1)
 	}
-	c2 := Commit(t, src, "bulk", files)
-	Publish(t, src, bare, "master", c2)
+	Commit(t, src, "bulk", files)
+	if err := PushInProcess(src, bare, "master"); err != nil {
+		t.Fatal(err)
+	}
 	c3 := Commit(t, src, "one", map[string]string{"README.md": "# r, changed\n"})
-	Publish(t, src, bare, "master", c3)
+	if err := PushInProcess(src, bare, "master"); err != nil {
+		t.Fatal(err)
+	}
 	if got := MustGit(t, bare, "rev-parse", "master"); got != c3 {
 		t.Fatalf("bare's master %s, want %s", got, c3)
 	}
@@ -43,7 +49,15 @@ func TestPublishIsAPush(t *testing.T) {
 		t.Errorf("clone's history %q", got)
 	}
 
-	// A hook a push runs: Publish pushes.
+	// Not a fast-forward: git's (which refuses it).
+	MustGit(t, src, "reset", "-q", "--hard", "HEAD~1")
+	Commit(t, src, "diverged", map[string]string{"d.md": "# d\n"})
+	if err := PushInProcess(src, bare, "master"); err != ErrNotInProcess {
+		t.Errorf("a push that is not a fast-forward: %v, want ErrNotInProcess", err)
+	}
+	MustGit(t, src, "reset", "-q", "--hard", c3)
+
+	// A hook a push runs: Push leaves it to git push.
 	hook := filepath.Join(bare, "hooks", "post-receive")
 	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
 		t.Fatal(err)
@@ -52,7 +66,10 @@ func TestPublishIsAPush(t *testing.T) {
 		t.Fatal(err)
 	}
 	c4 := Commit(t, src, "two", map[string]string{"README.md": "# r, again\n"})
-	Publish(t, src, bare, "master", c4)
+	if err := PushInProcess(src, bare, "master"); err != ErrNotInProcess {
+		t.Errorf("a bare repository with a hook: %v, want ErrNotInProcess", err)
+	}
+	Push(t, src, bare, "master")
 	if _, err := os.Stat(filepath.Join(bare, "hook-ran")); err != nil {
 		t.Errorf("the bare repository's hook did not run: %v", err)
 	}
