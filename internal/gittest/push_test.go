@@ -9,8 +9,8 @@ import (
 
 // TestPushInProcess: after Push in process, the bare repository is what
 // git push makes of it: its branch is the commit, git fsck finds every
-// object reachable (a 150-file commit: past unpack-objects' limit, where a
-// push keeps a pack), and a clone of it holds src's files. A bare
+// object reachable and well formed (a 150-file commit among them), and
+// its history is src's. A bare
 // repository with a hook gets a real push, which runs the hook; a push that
 // is not a fast-forward is git's. (cmd/ctx's TestInProcessPushIsGits
 // compares the in-process push with git's, ref by ref and object by object.)
@@ -38,15 +38,9 @@ func TestPushInProcess(t *testing.T) {
 	if got := MustGit(t, bare, "rev-parse", "master"); got != c3 {
 		t.Fatalf("bare's master %s, want %s", got, c3)
 	}
-	MustGit(t, bare, "fsck", "--strict", "--no-dangling", "--connectivity-only")
 	MustGit(t, bare, "fsck", "--strict", "--no-dangling")
-	clone := filepath.Join(tmp, "clone")
-	MustGit(t, tmp, "clone", "-q", bare, clone)
-	if b, err := os.ReadFile(filepath.Join(clone, "d", "c", "ppp.md")); err != nil || string(b) != files["d/c/ppp.md"] {
-		t.Errorf("clone's d/c/ppp.md = %q, %v", b, err)
-	}
-	if got := MustGit(t, clone, "log", "--format=%s"); got != "one\nbulk\ninitial" {
-		t.Errorf("clone's history %q", got)
+	if got := MustGit(t, bare, "log", "--format=%s", "master"); got != "one\nbulk\ninitial" {
+		t.Errorf("bare's history %q", got)
 	}
 
 	// Not a fast-forward: git's (which refuses it).
