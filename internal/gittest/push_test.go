@@ -3,18 +3,14 @@ package gittest
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
-// TestPushInProcess: after Push in process, the bare repository is what
-// git push makes of it: its branch is the commit, git fsck finds every
-// object reachable and well formed (a 150-file commit among them), and
-// its history is src's. A bare
-// repository with a hook gets a real push, which runs the hook; a push that
-// is not a fast-forward is git's. (cmd/ctx's TestInProcessPushIsGits
-// compares the in-process push with git's, ref by ref and object by object.)
-func TestPushInProcess(t *testing.T) {
+// TestPushLeavesHooksToGit: a push into a bare repository with a hook,
+// or from a work tree with one, is git's (ErrNotInProcess), and Push then
+// runs git push, which runs the hook. (TestInProcessPushIsGits proves the
+// in-process push against git's.)
+func TestPushLeavesHooksToGit(t *testing.T) {
 	if !Available() {
 		t.Skip("git not installed")
 	}
@@ -23,51 +19,84 @@ func TestPushInProcess(t *testing.T) {
 	src, bare := filepath.Join(tmp, "src"), filepath.Join(tmp, "root.git")
 	NewRepo(t, src, map[string]string{"README.md": "# r\n"})
 	MustGit(t, tmp, "clone", "-q", "--bare", src, bare)
-	files := map[string]string{}
-	for i := 0; i < 150; i++ {
-		files[filepath.ToSlash(filepath.Join("d", string(rune('a'+i%10)), strings.Repeat("p", 1+i/10)+".md"))] = strings.Repeat("line\n", i+1)
+	c2 := Commit(t, src, "two", map[string]string{"README.md": "# r, again\n"})
+	hook := func(gitDir, name string) {
+		t.Helper()
+		p := filepath.Join(gitDir, "hooks", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("#!/bin/sh\ntouch \"$GIT_DIR/"+name+"-ran\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	Commit(t, src, "bulk", files)
-	if err := PushInProcess(src, bare, "master"); err != nil {
-		t.Fatal(err)
-	}
-	c3 := Commit(t, src, "one", map[string]string{"README.md": "# r, changed\n"})
-	if err := PushInProcess(src, bare, "master"); err != nil {
-		t.Fatal(err)
-	}
-	if got := MustGit(t, bare, "rev-parse", "master"); got != c3 {
-		t.Fatalf("bare's master %s, want %s", got, c3)
-	}
-	MustGit(t, bare, "fsck", "--strict", "--no-dangling")
-	if got := MustGit(t, bare, "log", "--format=%s", "master"); got != "one\nbulk\ninitial" {
-		t.Errorf("bare's history %q", got)
-	}
-
-	// Not a fast-forward: git's (which refuses it).
-	MustGit(t, src, "reset", "-q", "--hard", "HEAD~1")
-	Commit(t, src, "diverged", map[string]string{"d.md": "# d\n"})
+	hook(filepath.Join(src, ".git"), "pre-push")
 	if err := PushInProcess(src, bare, "master"); err != ErrNotInProcess {
-		t.Errorf("a push that is not a fast-forward: %v, want ErrNotInProcess", err)
+		t.Errorf("from a work tree with a pre-push hook: %v, want ErrNotInProcess", err)
 	}
-	MustGit(t, src, "reset", "-q", "--hard", c3)
-
-	// A hook a push runs: Push leaves it to git push.
-	hook := filepath.Join(bare, "hooks", "post-receive")
-	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
+	if err := os.Remove(filepath.Join(src, ".git", "hooks", "pre-push")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch \"$GIT_DIR/hook-ran\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	c4 := Commit(t, src, "two", map[string]string{"README.md": "# r, again\n"})
+	hook(bare, "post-receive")
 	if err := PushInProcess(src, bare, "master"); err != ErrNotInProcess {
-		t.Errorf("a bare repository with a hook: %v, want ErrNotInProcess", err)
+		t.Errorf("into a bare repository with a hook: %v, want ErrNotInProcess", err)
 	}
 	Push(t, src, bare, "master")
-	if _, err := os.Stat(filepath.Join(bare, "hook-ran")); err != nil {
+	if _, err := os.Stat(filepath.Join(bare, "post-receive-ran")); err != nil {
 		t.Errorf("the bare repository's hook did not run: %v", err)
 	}
-	if got := MustGit(t, bare, "rev-parse", "master"); got != c4 {
-		t.Errorf("bare's master %s after the push, want %s", got, c4)
+	if got := MustGit(t, bare, "rev-parse", "master"); got != c2 {
+		t.Errorf("bare's master %s after the push, want %s", got, c2)
+	}
+}
+
+// TestInProcessPushIsGits: PushInProcess (the scripts' git-push, the
+// fixtures' Push) leaves the bare repository as `git push` does (the same refs, the same reachable objects, fsck clean), for
+// a new commit, a new branch and a push with nothing new; a push git
+// would refuse (not a fast-forward) is git's.
+func TestInProcessPushIsGits(t *testing.T) {
+	t.Parallel()
+	if !Available() {
+		t.Skip("no git")
+	}
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	NewRepo(t, src, map[string]string{"a.md": "# a\n"})
+	ours, theirs := filepath.Join(base, "ours.git"), filepath.Join(base, "theirs.git")
+	MustGit(t, base, "clone", "-q", "--bare", src, ours)
+	MustGit(t, base, "clone", "-q", "--bare", src, theirs)
+	same := func(step string) {
+		t.Helper()
+		for _, args := range [][]string{
+			{"for-each-ref", "--format=%(objectname) %(refname)"},
+			{"rev-list", "--objects", "--all"},
+			{"fsck", "--full", "--strict"},
+		} {
+			o, th := MustGit(t, ours, args...), MustGit(t, theirs, args...)
+			if o != th {
+				t.Errorf("%s: git %v:\nin process:\n%s\ngit push:\n%s", step, args, o, th)
+			}
+		}
+	}
+	push := func(step, branch string) {
+		t.Helper()
+		if err := PushInProcess(src, ours, branch); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		MustGit(t, src, "push", "-q", theirs, branch)
+		same(step)
+	}
+	Commit(t, src, "v2", map[string]string{"b.md": "# b\n", "dir/c.md": "# c\n"})
+	Commit(t, src, "v3", map[string]string{"b.md": "# b changed\n"})
+	push("two new commits", "master")
+	push("nothing new", "master")
+	MustGit(t, src, "checkout", "-q", "-b", "topic")
+	Commit(t, src, "topic", map[string]string{"t.md": "# t\n"})
+	push("a new branch", "topic")
+	MustGit(t, src, "checkout", "-q", "master")
+	MustGit(t, src, "reset", "-q", "--hard", "HEAD~1")
+	Commit(t, src, "diverged", map[string]string{"d.md": "# d\n"})
+	if err := PushInProcess(src, ours, "master"); err != ErrNotInProcess {
+		t.Errorf("a push that is not a fast-forward: %v, want ErrNotInProcess (git refuses it)", err)
 	}
 }
