@@ -3,7 +3,6 @@ package gitengine
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -166,9 +165,7 @@ func TestGCKeepsATreeFetchedWithoutItsCommit(t *testing.T) {
 func TestTreeRefusedOncePerHost(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	if out, err := exec.Command("cp", "-r", f.bare, filepath.Join(f.root, "copy.git")).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v\n%s", err, out)
-	}
+	f.copyBare("copy.git")
 	s := f.serve(gittest.ServeOptions{})
 	ctx := context.Background()
 	e := New(Options{CacheDir: t.TempDir()})

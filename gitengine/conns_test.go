@@ -3,7 +3,6 @@ package gitengine
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -21,9 +20,7 @@ func TestConnectionsReused(t *testing.T) {
 	f := newFixture(t)
 	const n = 6
 	for i := range n {
-		if out, err := exec.Command("cp", "-r", f.bare, filepath.Join(f.root, fmt.Sprintf("r%d.git", i))).CombinedOutput(); err != nil {
-			t.Fatalf("cp: %v\n%s", err, out)
-		}
+		f.copyBare(fmt.Sprintf("r%d.git", i))
 	}
 	// Each response waits, so the fetches of a wave overlap.
 	s := f.serve(gittest.ServeOptions{Latency: 100 * time.Millisecond})

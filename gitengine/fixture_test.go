@@ -91,11 +91,12 @@ func buildFixture(t *testing.T, tmp string) [2]string {
 	return [2]string{c1, c2}
 }
 
-// commit makes a new commit in the source and pushes it to the bare copy.
+// commit makes a new commit in the source and publishes it to the bare
+// copy (gittest.Push: in process when it can stand for git push).
 func (f *fixture) commit(msg string, files map[string]string) string {
 	f.t.Helper()
 	c := gittest.Commit(f.t, f.src, msg, files)
-	gittest.MustGit(f.t, f.src, "push", "-q", f.bare, "master")
+	gittest.Push(f.t, f.src, f.bare, "master")
 	return c
 }
 
@@ -112,6 +113,19 @@ func (f *fixture) serve(o gittest.ServeOptions) *gittest.Server {
 	}
 	f.t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// copyBare copies the bare repository to name beside it, under root (as
+// cp -r would, in this process: a copy's files are the same bytes).
+func (f *fixture) copyBare(name string) {
+	f.t.Helper()
+	tr, err := gittest.ReadTree(f.bare)
+	if err == nil {
+		err = tr.WriteAsIs(filepath.Join(f.root, name))
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
 }
 
 func (f *fixture) git(args ...string) string {

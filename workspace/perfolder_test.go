@@ -46,7 +46,7 @@ func TestOutdatedPerFolder(t *testing.T) {
 			}
 			defer srv.Close()
 			source = srv.URL + "/docs.git"
-			push = func() { f.git("push", "-q", filepath.Join(root, "docs.git"), "master") }
+			push = func() { gittest.Push(t, f.upstream, filepath.Join(root, "docs.git"), "master") }
 		}
 		w := f.open(f.project)
 		f.must(w.Add(bg, []project.PackageSpec{

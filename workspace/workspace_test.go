@@ -270,7 +270,7 @@ func TestUpdate(t *testing.T) {
 
 	// One new commit in other.git: only notes moves.
 	newNotes := gittest.Commit(t, other, "more", map[string]string{"notes/b.md": "# B\n"})
-	gittest.MustGit(t, other, "push", "-q", filepath.Join(root, "other.git"), "master")
+	gittest.Push(t, other, filepath.Join(root, "other.git"), "master")
 	ch, err := w.Outdated(bg, nil)
 	if err != nil || len(ch) != 1 || ch[0].Alias != "notes" || ch[0].NewCommit != newNotes {
 		t.Fatalf("outdated: %+v %v", ch, err)

@@ -10,8 +10,6 @@ import (
 	"sync"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -66,7 +64,7 @@ func cmdGitPush(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: git-push SRC DST BRANCH")
 	}
 	if !scriptGitExec {
-		err := pushInProcess(ts.MkAbs(args[0]), ts.MkAbs(args[1]), args[2])
+		err := gittest.PushInProcess(ts.MkAbs(args[0]), ts.MkAbs(args[1]), args[2])
 		if !errors.Is(err, errNotInProcess) {
 			ts.Check(err)
 			return
@@ -203,84 +201,4 @@ func copyTree(from, to string) error {
 		}
 	}
 	return err
-}
-
-// pushInProcess is `git -C src push -q dst branch` of the work tree src's
-// branch to the bare repository dst when it is a fast-forward (or a new
-// branch): src's objects dst lacks are copied, then dst's branch is set.
-// A push git would refuse, or one into a repository with hooks, is git's.
-func pushInProcess(src, dst, branch string) error {
-	srcGit := filepath.Join(src, ".git")
-	if fi, err := os.Lstat(srcGit); err != nil || !fi.IsDir() || !plainRepo(src) {
-		return errNotInProcess
-	}
-	if fi, err := os.Stat(filepath.Join(dst, "objects")); err != nil || !fi.IsDir() {
-		return errNotInProcess
-	}
-	hooks, _ := os.ReadDir(filepath.Join(dst, "hooks"))
-	for _, h := range hooks {
-		if !strings.HasSuffix(h.Name(), ".sample") {
-			return errNotInProcess
-		}
-	}
-	from, err := git.PlainOpen(src)
-	if err != nil {
-		return errNotInProcess
-	}
-	name := plumbing.NewBranchReferenceName(branch)
-	ref, err := from.Reference(name, true)
-	if err != nil {
-		return errNotInProcess
-	}
-	next, err := from.CommitObject(ref.Hash())
-	if err != nil {
-		return errNotInProcess
-	}
-	to, err := git.PlainOpen(dst)
-	if err != nil {
-		return errNotInProcess
-	}
-	if old, err := to.Reference(name, true); err == nil {
-		if old.Hash() == next.Hash {
-			return nil // everything up to date
-		}
-		prev, err := from.CommitObject(old.Hash())
-		if err != nil {
-			return errNotInProcess
-		}
-		if ok, err := prev.IsAncestor(next); err != nil || !ok {
-			return errNotInProcess // git rejects it (non-fast-forward)
-		}
-	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return errNotInProcess
-	}
-	err = filepath.WalkDir(filepath.Join(srcGit, "objects"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(filepath.Join(srcGit, "objects"), p)
-		if d.IsDir() {
-			if rel == "info" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, "objects", rel), 0o755)
-		}
-		target := filepath.Join(dst, "objects", rel)
-		if _, err := os.Lstat(target); err == nil {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o444)
-	})
-	if err != nil {
-		return err
-	}
-	refFile := filepath.Join(dst, filepath.FromSlash(name.String()))
-	if err := os.MkdirAll(filepath.Dir(refFile), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(refFile, []byte(next.Hash.String()+"\n"), 0o644)
 }

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -25,7 +25,7 @@ import (
 // date that is not RFC 3339) is left to git (errNotInProcess).
 
 // errNotInProcess says a commit or a revision is git's to make.
-var errNotInProcess = errors.New("not in process")
+var errNotInProcess = gittest.ErrNotInProcess
 
 // commitInProcess stages everything in the work tree at dir (git add -A)
 // and commits it with msg, as `git commit -q -m msg` with env's identity
