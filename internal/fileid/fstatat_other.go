@@ -9,3 +9,6 @@ import "golang.org/x/sys/unix"
 func (t *Tree) fstatat(fd int, rel string, st *unix.Stat_t) error {
 	return unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW)
 }
+
+// localFS is false here: fstatat makes no raw calls.
+func localFS(int) bool { return false }

@@ -21,13 +21,19 @@ import (
 // for the call's length: right for an fstatat of a name under a folder
 // already open, which only looks up an inode. When that lookup must read
 // the disk (a cold cache) the P waits for it instead of being handed to
-// another goroutine; the check waits for every stat anyway. Darwin and
-// the other Linux architectures (other system call numbers and Stat_t
-// layouts) keep unix.Fstatat (fstatat_other.go).
+// another goroutine; the check waits for every stat anyway. That holds
+// for a local disk only: on a network or user-space file system (NFS,
+// SMB, 9p, FUSE, virtiofs) a lookup can take seconds, and a P held that
+// long stalls every other goroutine and the collector; there, and where
+// the file system is not known, the stat goes through unix.Fstatat
+// (localFS, t.raw). Darwin and the other Linux architectures (other
+// system call numbers and Stat_t layouts) keep unix.Fstatat
+// (fstatat_other.go).
 func (t *Tree) fstatat(fd int, rel string, st *unix.Stat_t) error {
 	var name [256]byte // NUL-terminated, on the stack
-	if len(rel) >= len(name) || strings.IndexByte(rel, 0) >= 0 {
-		// A long name, or one unix.Fstatat refuses (EINVAL for a NUL).
+	if !t.raw || len(rel) >= len(name) || strings.IndexByte(rel, 0) >= 0 {
+		// Not a local disk, a long name, or one unix.Fstatat refuses
+		// (EINVAL for a NUL).
 		return unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW)
 	}
 	copy(name[:], rel)
@@ -36,4 +42,20 @@ func (t *Tree) fstatat(fd int, rel string, st *unix.Stat_t) error {
 		return e
 	}
 	return nil
+}
+
+// localFS reports whether the folder open as fd is on a local disk file
+// system, whose lookups answer from memory or one local read: ext2/3/4,
+// XFS, Btrfs, F2FS, tmpfs, or overlayfs (a container's root). Anything
+// else, or a failed fstatfs, is not.
+func localFS(fd int) bool {
+	var s unix.Statfs_t
+	if unix.Fstatfs(fd, &s) != nil {
+		return false
+	}
+	switch uint32(s.Type) {
+	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.F2FS_SUPER_MAGIC, unix.TMPFS_MAGIC, unix.OVERLAYFS_SUPER_MAGIC:
+		return true
+	}
+	return false
 }

@@ -14,7 +14,10 @@ type tree struct {
 	opened  bool
 	rootFD  int
 	rootErr error
-	st      unix.Stat_t
+	// raw says the root is on a local disk file system (localFS), where
+	// fstatat makes its stats as raw system calls.
+	raw bool
+	st  unix.Stat_t
 }
 
 // rootDir opens the root once (following it, as os.Stat does): O_PATH
@@ -31,6 +34,8 @@ func (t *Tree) rootDir() (int, error) {
 		}
 		if t.rootErr != nil {
 			t.rootFD, t.rootErr = -1, &fs.PathError{Op: "open", Path: t.root, Err: t.rootErr}
+		} else {
+			t.raw = localFS(t.rootFD)
 		}
 	}
 	return t.rootFD, t.rootErr
@@ -125,7 +130,7 @@ func (t *Tree) Close() {
 	if t.opened && t.rootFD >= 0 {
 		unix.Close(t.rootFD)
 	}
-	t.opened, t.rootFD, t.rootErr = false, -1, nil
+	t.opened, t.rootFD, t.rootErr, t.raw = false, -1, nil, false
 }
 
 // unixStamp is st's stamp, as Of gives it from os.Lstat's fs.FileInfo.
