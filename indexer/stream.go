@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,15 +68,16 @@ type Stream struct {
 	seen   map[string]bool
 	closed bool
 	// allLanded: no more packages will land (AllLanded); changed: a
-	// landed package has files to read (the worker's only)
-	allLanded, changed bool
-	wake               chan struct{}
-	done               chan struct{}
-	err                error                  // the first error of the work
-	out                *applied               // rebuild: what was indexed into w
-	rep                SyncReport             // rebuild: counts of what was indexed
-	pre                map[string]parseResult // incremental: the files parsed early (preKey)
-	touched            map[string][]string    // LandedFiles: the files each package's landing touched
+	// landed package has files to read; earlyTried: openEarly ran, and a
+	// failed early open is Finish's to repeat (the worker's only)
+	allLanded, changed, earlyTried bool
+	wake                           chan struct{}
+	done                           chan struct{}
+	err                            error                  // the first error of the work
+	out                            *applied               // rebuild: what was indexed into w
+	rep                            SyncReport             // rebuild: counts of what was indexed
+	pre                            map[string]parseResult // incremental: the files parsed early (preKey)
+	touched                        map[string][]string    // LandedFiles: the files each package's landing touched
 }
 
 // StartSync takes the index's write lock (without waiting: ErrIndexBusy
@@ -169,18 +171,35 @@ func (s *Stream) touchedDocs(pkg Package) (found []fileStat, doc, ok bool) {
 		return nil, false, false
 	}
 	files := make([]fileStat, 0, len(touched))
+	set := make(map[string]bool, len(touched))
+	for _, rel := range touched {
+		set[rel] = true
+	}
 	for _, rel := range touched {
 		if !markdown.IsDocument(rel) {
 			continue
 		}
 		doc = true
-		if fs.ValidPath(rel) {
+		if fs.ValidPath(rel) && !underTouched(rel, set) {
 			files = append(files, fileStat{rel: rel, abs: filepath.Join(pkg.Dir, filepath.FromSlash(rel))})
 		}
 	}
 	slices.SortFunc(files, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
 	files = slices.CompactFunc(files, func(a, b fileStat) bool { return a.rel == b.rel })
 	return statFiles(pkg.Dir, files, nil), doc, true
+}
+
+// underTouched reports whether a folder above rel is itself among the
+// touched paths: the landing made it something else (a symbolic link, a
+// file), and a stat of rel through it could reach outside the package.
+// Finish's walk, which follows no links, reads what is there instead.
+func underTouched(rel string, touched map[string]bool) bool {
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		if touched[d] {
+			return true
+		}
+	}
+	return false
 }
 
 func validAlias(alias string) bool {
@@ -216,7 +235,7 @@ func (s *Stream) run() {
 			if closed {
 				return
 			}
-			if all && s.changed && !s.p.rebuild && s.w == nil {
+			if all && s.changed && !s.p.rebuild && !s.earlyTried {
 				s.openEarly()
 				if s.opts.afterOpen != nil {
 					s.opts.afterOpen()
@@ -339,9 +358,10 @@ func (s *Stream) AllLanded() {
 // earlyBoltTimeout only, not the writer's writerBoltTimeout: a reader that
 // holds bolt longer costs Finish's one wait, not two.
 func (s *Stream) openEarly() {
-	if s.w != nil {
+	if s.w != nil || s.earlyTried {
 		return
 	}
+	s.earlyTried = true
 	w := newWriter(s.d, s.indexDir, s.p, s.opts)
 	w.boltWait = min(w.boltWait, earlyBoltTimeout)
 	if err := w.openUnmarked(); err != nil {

@@ -392,6 +392,91 @@ func TestStreamEarlyOpenFallsBack(t *testing.T) {
 	}
 }
 
+// An early open that failed is not tried again: AllLanded while the
+// worker still reads the last package (an update's usual order) leaves a
+// wake in the channel, and before earlyTried the worker took it as a
+// reason to open again, so readers met the .writing marker twice before
+// Finish's own open.
+func TestStreamEarlyOpenOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var m meta
+	if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	bolt := flock.New(filepath.Join(dir, "index", m.Bleve, "store", "root.bolt"))
+	if ok, err := lockwait.Shared(ctx, bolt, 0); !ok || err != nil {
+		t.Fatalf("take root.bolt shared: %v %v", ok, err)
+	}
+	defer bolt.Unlock()
+	writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
+	reading, gate := make(chan bool), make(chan bool)
+	opened := make(chan bool, 8)
+	s, err := StartSync(ctx, dir, Options{writerBolt: time.Hour,
+		afterRead: func(string) { reading <- true; <-gate },
+		afterOpen: func() { opened <- true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Landed(Package{Alias: "ops"})
+	<-reading
+	s.AllLanded() // the worker is still in ops: a wake waits for it
+	close(gate)
+	<-opened // the first early open gave up (the reader holds bolt)
+	if err := bolt.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Finish(ctx, testPackages()); err != nil {
+		t.Fatal(err)
+	}
+	if n := 1 + len(opened); n != 1 {
+		t.Errorf("the early open was tried %d times, want once", n)
+	}
+}
+
+// A landing that made a folder a symbolic link (to outside the package)
+// touched the folder and the documents that were in it: the worker reads
+// none of them through the link, and the index holds nothing from outside.
+func TestStreamLandedFilesNotThroughLinks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "go.md"), []byte("# Outside\n\nThe word zeppelin is outside.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	style := filepath.Join(dir, "packages", "guides", "style")
+	if err := os.RemoveAll(style); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, style); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan string, 8)
+	s, err := StartSync(ctx, dir, Options{afterRead: func(a string) { read <- a }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LandedFiles(Package{Alias: "guides"}, []string{"style/go.md", "style"})
+	<-read
+	if len(s.pre) != 0 {
+		t.Errorf("read early through the link: %d files", len(s.pre))
+	}
+	if _, err := s.Finish(ctx, testPackages()); err != nil {
+		t.Fatal(err)
+	}
+	if got := searchPaths(t, dir, "zeppelin"); len(got) != 0 {
+		t.Errorf("search zeppelin = %v; want nothing from outside the package", got)
+	}
+}
+
 // TestStreamLandedFiles: a package that landed with the files its landing
 // touched (a patch's) is not walked by the worker: it reads the touched
 // documents alone, and Finish's walk reads a file changed otherwise (here
