@@ -147,6 +147,12 @@ func openWithGh(ctx context.Context, gh string, pr PR) (string, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
+		if msg := errb.String(); strings.Contains(msg, "already exists") {
+			// gh names the open pull request of the branch on its last line.
+			if f := strings.Fields(msg); len(f) > 0 && strings.HasPrefix(f[len(f)-1], "https://") {
+				return f[len(f)-1], nil
+			}
+		}
 		return "", fmt.Errorf("gh pr create: %w: %s", err, safetext.Clip(strings.TrimSpace(errb.String()), 0))
 	}
 	lines := strings.Fields(out.String())
@@ -157,35 +163,13 @@ func openWithGh(ctx context.Context, gh string, pr PR) (string, error) {
 }
 
 func openWithAPI(ctx context.Context, o Options, pr PR) (string, error) {
-	api := strings.TrimSuffix(o.API, "/")
-	if api == "" {
-		api = DefaultAPI
-	}
 	body, err := json.Marshal(map[string]string{"title": pr.Title, "head": pr.Head, "base": pr.Base, "body": pr.Body})
 	if err != nil {
 		return "", err
 	}
-	u := fmt.Sprintf("%s/repos/%s/%s/pulls", api, url.PathEscape(pr.Repo.Owner), url.PathEscape(pr.Repo.Name))
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("Authorization", "Bearer "+o.Token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	c := o.Client
-	if c == nil {
-		c = &http.Client{Timeout: 30 * time.Second}
-	}
-	resp, err := c.Do(req)
+	status, data, err := o.call(ctx, http.MethodPost, pullsURL(o, pr.Repo), body)
 	if err != nil {
 		return "", fmt.Errorf("open a pull request through the GitHub API: %w", err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
-	if err != nil {
-		return "", fmt.Errorf("open a pull request through the GitHub API: read the answer: %w", err)
 	}
 	var ans struct {
 		HTMLURL string `json:"html_url"`
@@ -195,21 +179,87 @@ func openWithAPI(ctx context.Context, o Options, pr PR) (string, error) {
 		} `json:"errors"`
 	}
 	_ = json.Unmarshal(data, &ans)
-	if resp.StatusCode != http.StatusCreated || ans.HTMLURL == "" {
+	if status != http.StatusCreated || ans.HTMLURL == "" {
 		msg := ans.Message
 		for _, e := range ans.Errors {
 			if e.Message != "" {
 				msg += "; " + e.Message
 			}
 		}
+		if status == http.StatusUnprocessableEntity && strings.Contains(msg, "already exists") {
+			// The branch was pushed before with these edits and its pull
+			// request is open: that is the one asked for.
+			if u, err := openPRFor(ctx, o, pr); err == nil && u != "" {
+				return u, nil
+			}
+		}
 		if msg == "" {
 			msg = "no pull request URL in the answer"
 		}
 		hint := "open it from the compare page"
-		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusNotFound {
+		if status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusNotFound {
 			hint = "check that GITHUB_TOKEN may create pull requests on " + pr.Repo.Owner + "/" + pr.Repo.Name + ", or open it from the compare page"
 		}
-		return "", fmt.Errorf("open a pull request through the GitHub API: %s: %s (%s)", resp.Status, safetext.Clip(msg, 0), hint)
+		return "", fmt.Errorf("open a pull request through the GitHub API: %d %s: %s (%s)", status, http.StatusText(status), safetext.Clip(msg, 0), hint)
 	}
 	return ans.HTMLURL, nil
+}
+
+// openPRFor is the URL of the open pull request from pr.Head into
+// pr.Base, "" when there is none.
+func openPRFor(ctx context.Context, o Options, pr PR) (string, error) {
+	q := url.Values{"head": {pr.Repo.Owner + ":" + pr.Head}, "base": {pr.Base}, "state": {"open"}}
+	status, data, err := o.call(ctx, http.MethodGet, pullsURL(o, pr.Repo)+"?"+q.Encode(), nil)
+	if err != nil {
+		return "", err
+	}
+	var list []struct {
+		HTMLURL string `json:"html_url"`
+	}
+	if status != http.StatusOK || json.Unmarshal(data, &list) != nil || len(list) == 0 {
+		return "", nil
+	}
+	return list[0].HTMLURL, nil
+}
+
+// pullsURL is the API's pull requests of repo.
+func pullsURL(o Options, repo Repo) string {
+	api := strings.TrimSuffix(o.API, "/")
+	if api == "" {
+		api = DefaultAPI
+	}
+	return fmt.Sprintf("%s/repos/%s/%s/pulls", api, url.PathEscape(repo.Owner), url.PathEscape(repo.Name))
+}
+
+// call makes one REST call with o's token and returns the status and the
+// answer (at most maxResponse bytes).
+func (o Options) call(ctx context.Context, method, u string, body []byte) (int, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("Authorization", "Bearer "+o.Token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	c := o.Client
+	if c == nil {
+		c = &http.Client{Timeout: 30 * time.Second}
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
+	if err != nil {
+		return 0, nil, fmt.Errorf("read the answer: %w", err)
+	}
+	return resp.StatusCode, data, nil
 }

@@ -6,6 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -73,6 +76,47 @@ func TestOpenPRRefused(t *testing.T) {
 	}
 	if _, err := OpenPR(context.Background(), Options{API: srv.URL}, PR{Repo: repo}); err == nil || !strings.Contains(err.Error(), "GITHUB_TOKEN") {
 		t.Fatalf("no token: err = %v", err)
+	}
+}
+
+// TestOpenPRExists: a pull request of the branch that is open already
+// (the same edits pushed again) is the answer, through the API and
+// through gh, not an error.
+func TestOpenPRExists(t *testing.T) {
+	t.Parallel()
+	var query string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			query = r.URL.RawQuery
+			io.WriteString(w, `[{"html_url": "https://github.com/acme/handbook/pull/9"}]`)
+			return
+		}
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		io.WriteString(w, `{"message": "Validation Failed", "errors": [{"message": "A pull request already exists for acme:ctx/api-1."}]}`)
+	}))
+	defer srv.Close()
+	repo, _ := Parse("git@github.com:acme/handbook.git")
+	u, err := OpenPR(context.Background(), Options{Token: "tok", API: srv.URL}, PR{Repo: repo, Base: "main", Head: "ctx/api-1"})
+	if err != nil || u != "https://github.com/acme/handbook/pull/9" {
+		t.Fatalf("API: %q, %v", u, err)
+	}
+	if query != "base=main&head=acme%3Actx%2Fapi-1&state=open" {
+		t.Errorf("the lookup's query is %q", query)
+	}
+
+	if runtime.GOOS == "windows" {
+		return
+	}
+	gh := filepath.Join(t.TempDir(), "gh")
+	script := "#!/bin/sh\nif [ \"$1\" = auth ]; then exit 0; fi\n" +
+		"echo 'a pull request for branch \"ctx/api-1\" into branch \"main\" already exists:' >&2\n" +
+		"echo 'https://github.com/acme/handbook/pull/9' >&2\nexit 1\n"
+	if err := os.WriteFile(gh, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	u, err = OpenPR(context.Background(), Options{Gh: gh}, PR{Repo: repo, Base: "main", Head: "ctx/api-1"})
+	if err != nil || u != "https://github.com/acme/handbook/pull/9" {
+		t.Fatalf("gh: %q, %v", u, err)
 	}
 }
 
