@@ -134,12 +134,12 @@ func checkQualifiers(q parsedQuery) error {
 		if slices.Contains(project.Kinds, k) {
 			continue
 		}
-		hint := ""
-		if s := suggest.For(k, append(slices.Clone(project.Kinds), DocKinds...)); len(s) > 0 {
-			hint = " (did you mean kind:" + strings.Join(s, " or kind:") + "?)"
+		var qualified []string
+		for _, name := range slices.Concat(project.Kinds, DocKinds) {
+			qualified = append(qualified, "kind:"+name)
 		}
-		return fmt.Errorf("%q: %w%s; kind: takes a source kind (%s) or a document kind (%s)",
-			"kind:"+k, ErrUnknownKind, hint, strings.Join(project.Kinds, ", "), strings.Join(DocKinds, ", "))
+		return fmt.Errorf("%q: %w%s; kind: takes a source kind (%s) or a document kind (%s); to search for the text itself, quote it: %s",
+			"kind:"+k, ErrUnknownKind, suggest.Hint("kind:"+k, qualified), strings.Join(project.Kinds, ", "), strings.Join(DocKinds, ", "), `"kind:`+k+`"`)
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -39,7 +40,7 @@ func checkPackages(packages, indexed []string) error {
 			}
 			names := slices.Clone(indexed)
 			slices.Sort(names)
-			return fmt.Errorf("indexer: %q: %w (indexed: %s)", a, ErrUnknownPackage, strings.Join(names, ", "))
+			return fmt.Errorf("indexer: %q: %w%s (indexed: %s)", a, ErrUnknownPackage, suggest.Hint(a, names), strings.Join(names, ", "))
 		}
 	}
 	return nil

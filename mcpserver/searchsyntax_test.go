@@ -59,4 +59,8 @@ func TestUnknownKind(t *testing.T) {
 	if res := call(t, cs, "search", map[string]any{"query": "widgets kind:Changelog"}, &out); res.IsError || len(out.Hits) != 0 {
 		t.Errorf("widgets kind:Changelog: %s, want no hits and no error", text(res))
 	}
+	// The kind argument in capitals is that kind, as kind: in a query is.
+	if res := call(t, cs, "search", map[string]any{"query": "widgets", "kind": "GIT"}, &out); res.IsError {
+		t.Errorf("kind GIT: %s, want the git kind", text(res))
+	}
 }

@@ -166,14 +166,12 @@ func docURI(alias, p string) string {
 	return ctxref.Ref{Form: ctxref.FormURI, Name: alias, Path: p}.String()
 }
 
-// checkKind refuses a kind filter that is not a source kind.
-func checkKind(kind string) error {
-	if kind != "" && !slices.Contains(project.Kinds, kind) {
-		hint := ""
-		if s := suggest.For(kind, project.Kinds); len(s) > 0 {
-			hint = " (did you mean " + strings.Join(s, " or ") + "?)"
-		}
-		return fmt.Errorf("unknown kind %q%s: a source kind is one of %s", kind, hint, strings.Join(project.Kinds, ", "))
+// checkKind lower-cases a kind filter (as kind: in a query is) and
+// refuses one that is not a source kind.
+func checkKind(kind *string) error {
+	*kind = strings.ToLower(*kind)
+	if k := *kind; k != "" && !slices.Contains(project.Kinds, k) {
+		return fmt.Errorf("unknown kind %q%s: a source kind is one of %s", k, suggest.Hint(k, project.Kinds), strings.Join(project.Kinds, ", "))
 	}
 	return nil
 }
@@ -211,7 +209,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if err := indexer.CheckQuery(in.Query); err != nil {
 		return nil, SearchOut{}, err
 	}
-	if err := checkKind(in.Kind); err != nil {
+	if err := checkKind(&in.Kind); err != nil {
 		return nil, SearchOut{}, err
 	}
 	if len(in.Path) > indexer.MaxQueryBytes {

@@ -125,7 +125,7 @@ func (in ListContextsIn) listKey() string {
 // check refuses arguments that do not go together or are out of range,
 // saying what to do, and makes depth imply tree (depth 1 by default).
 func (in *ListContextsIn) check() error {
-	if err := checkKind(in.Kind); err != nil {
+	if err := checkKind(&in.Kind); err != nil {
 		return err
 	}
 	if in.Limit < 0 {

@@ -347,6 +347,11 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 	if _, err := o.Env.lookPath(mcpserver.ProjectCommand); cfg.Project && err != nil {
 		fmt.Fprintln(o.IO.ErrOut, mcpserver.NotOnPath(o.client, exe, dir))
 	}
+	if _, err := servedProject(o.globalOptions); err != nil {
+		// The configuration is right for the folder once it is a project;
+		// until then the server it starts exits at once.
+		fmt.Fprintf(o.IO.ErrOut, "note: %s is not a ctx project yet: the server will not start there until it is (ctx init)\n", dir)
+	}
 	return nil
 }
 

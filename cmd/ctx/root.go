@@ -321,10 +321,7 @@ func noArgs(c *cobra.Command, args []string) error {
 	}
 	if c.HasAvailableSubCommands() {
 		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
-		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
-		}
-		return errors.New(msg)
+		return errors.New(msg + suggest.Phrase(c.SuggestionsFor(args[0])))
 	}
 	return fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0])
 }

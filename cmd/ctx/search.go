@@ -155,13 +155,11 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	if err := indexer.CheckQuery(text); err != nil {
 		return usageErrorf("search: %w", err)
 	}
-	for _, k := range o.kinds {
+	for i, k := range o.kinds {
+		k = strings.ToLower(k) // as kind: in the query
+		o.kinds[i] = k
 		if !slices.Contains(project.Kinds, k) {
-			hint := ""
-			if s := suggest.For(k, project.Kinds); len(s) > 0 {
-				hint = " (did you mean " + strings.Join(s, " or ") + "?)"
-			}
-			return usageErrorf("--kind %s: not a source kind%s; use one of %s", safetext.Quote(k), hint, strings.Join(project.Kinds, ", "))
+			return usageErrorf("--kind %s: not a source kind%s; use one of %s", safetext.Quote(k), suggest.Hint(k, project.Kinds), strings.Join(project.Kinds, ", "))
 		}
 	}
 	if o.lexical && o.hybrid {
@@ -202,7 +200,7 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	}
 	// One write for all the hits, not one a line (39 system calls for
 	// ten hits); as before, a failed write to stdout is not reported.
-	bw := bufio.NewWriter(out)
+	bw := bufio.NewWriterSize(out, 64<<10)
 	defer bw.Flush()
 	out = bw
 	for i, h := range hits {

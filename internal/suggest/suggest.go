@@ -6,7 +6,11 @@
 // closed set (the query syntax's kind:, a --kind flag) through For.
 package suggest
 
-import "github.com/spf13/cobra"
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+)
 
 // Distance is how many letters a typo may be from the name it means.
 const Distance = 2
@@ -19,4 +23,19 @@ func For(typed string, names []string) []string {
 		c.AddCommand(&cobra.Command{Use: n, Run: func(*cobra.Command, []string) {}})
 	}
 	return c.SuggestionsFor(typed)
+}
+
+// Hint is the clause an error about typed adds when For finds names it
+// may be a typo of: " (did you mean A or B?)"; "" when it finds none.
+func Hint(typed string, names []string) string {
+	return Phrase(For(typed, names))
+}
+
+// Phrase is Hint's clause for suggestions found otherwise (cobra's for a
+// command): " (did you mean A or B?)", or "" for none.
+func Phrase(suggestions []string) string {
+	if len(suggestions) == 0 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(suggestions, " or ") + "?)"
 }
