@@ -510,10 +510,8 @@ func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, a
 			names = append(names, p.Alias)
 		}
 		for _, ps := range packages {
-			for _, a := range ps {
-				if !aliases[a] {
-					return nil, nil, false, fmt.Errorf("indexer: package %q: %w (indexed: %s)", a, ErrUnknownPackage, strings.Join(names, ", "))
-				}
+			if err := checkPackages(ps, names); err != nil {
+				return nil, nil, false, err
 			}
 		}
 	}
