@@ -39,7 +39,8 @@ uses (see the README's Credentials).
 
 After the push it prints a page to open a pull request on GitHub, GitLab and
 Bitbucket. --pr opens one on GitHub: through gh when it is installed and
-logged in, else through the REST API with GITHUB_TOKEN; it prints its URL.
+logged in, else through the REST API with GITHUB_TOKEN; it prints its URL,
+or the URL of the branch's pull request when one is open already.
 
 The package stays edited locally. Once the branch is merged, ctx update
 ALIAS moves to the merged commit without --force: the local files are that
