@@ -347,21 +347,8 @@ func TestStreamExpect(t *testing.T) {
 func TestStreamEarlyOpenFallsBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := setupCorpus(t)
-	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
-		t.Fatal(err)
-	}
-	var m meta
-	if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil {
-		t.Fatal(err)
-	}
-	// A reader's bolt lock: shared, as a read-only open takes it.
-	bolt := flock.New(filepath.Join(dir, "index", m.Bleve, "store", "root.bolt"))
-	if ok, err := lockwait.Shared(ctx, bolt, 0); !ok || err != nil {
-		t.Fatalf("take root.bolt shared: %v %v", ok, err)
-	}
+	dir, bolt := readerHoldsBolt(t)
 	defer bolt.Unlock()
-	writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
 	read, opened := make(chan string, 8), make(chan bool, 8)
 	s, err := StartSync(ctx, dir, Options{writerBolt: time.Hour, afterRead: func(alias string) { read <- alias }, afterOpen: func() { opened <- true }})
 	if err != nil {
@@ -400,20 +387,8 @@ func TestStreamEarlyOpenFallsBack(t *testing.T) {
 func TestStreamEarlyOpenOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := setupCorpus(t)
-	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
-		t.Fatal(err)
-	}
-	var m meta
-	if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil {
-		t.Fatal(err)
-	}
-	bolt := flock.New(filepath.Join(dir, "index", m.Bleve, "store", "root.bolt"))
-	if ok, err := lockwait.Shared(ctx, bolt, 0); !ok || err != nil {
-		t.Fatalf("take root.bolt shared: %v %v", ok, err)
-	}
+	dir, bolt := readerHoldsBolt(t)
 	defer bolt.Unlock()
-	writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
 	reading, gate := make(chan bool), make(chan bool)
 	opened := make(chan bool, 8)
 	s, err := StartSync(ctx, dir, Options{writerBolt: time.Hour,
@@ -547,4 +522,26 @@ func TestStreamLandedFiles(t *testing.T) {
 	if rep.Added+rep.Updated+rep.Removed != 0 {
 		t.Errorf("nothing changed, Finish: %+v", rep)
 	}
+}
+
+// readerHoldsBolt builds and indexes the test corpus, takes a reader's
+// lock on the index's bolt (shared, as a read-only open takes it), and
+// adds ops/new.md (the word capybara) for an update to index.
+func readerHoldsBolt(t *testing.T) (string, *flock.Flock) {
+	t.Helper()
+	ctx := context.Background()
+	dir := setupCorpus(t)
+	if _, err := Sync(ctx, dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var m meta
+	if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	bolt := flock.New(filepath.Join(dir, "index", m.Bleve, "store", "root.bolt"))
+	if ok, err := lockwait.Shared(ctx, bolt, 0); !ok || err != nil {
+		t.Fatalf("take root.bolt shared: %v %v", ok, err)
+	}
+	writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
+	return dir, bolt
 }
