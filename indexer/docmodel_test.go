@@ -12,6 +12,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,7 +52,7 @@ func FuzzChunksAgreeWithServer(f *testing.F) {
 		Source: "https://example.com/d.git", Ref: "main", Rev: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
 		Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 	}}}
-	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
 		f.Fatal(err)
 	}
 	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir})

@@ -5,12 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
@@ -202,18 +200,6 @@ func decode(name string, data []byte, v any, check func() []jsonfile.Error) erro
 	})
 }
 
-// Read reads and parses the lockfile at path, not checking its entries'
-// kinds (Parse with no PinCheck: for a lock ctx wrote itself; the
-// project's lock is project.ReadLock's). A missing file returns an error
-// wrapping fs.ErrNotExist.
-func Read(path string) (*Lock, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(path, data, nil)
-}
-
 // Marshal returns the canonical bytes: keys sorted, two-space indent, final
 // newline. The same Lock always gives the same bytes. The format is version
 // 1 while every entry is git, else version 2 (l.Version is not looked at).
@@ -256,14 +242,4 @@ func (l *Lock) Marshal() ([]byte, error) {
 		return nil, fmt.Errorf("encode lockfile: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-// Write writes l to path atomically (temp file in the same dir, fsync, rename),
-// and leaves the file untouched when its bytes would not change.
-func Write(path string, l *Lock) error {
-	data, err := l.Marshal()
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, data, 0o644)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,44 +59,6 @@ func TestMarshalDeterministicAndRoundTrip(t *testing.T) {
 	empty, _ := (&Lock{}).Marshal()
 	if string(empty) != "{\n  \"version\": 1,\n  \"packages\": {}\n}\n" {
 		t.Fatalf("empty lock = %q", empty)
-	}
-}
-
-func TestWriteAtomicUnchanged(t *testing.T) {
-	t.Parallel()
-	p := filepath.Join(t.TempDir(), "context.lock")
-	if err := Write(p, sample()); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Unix(1_000_000_000, 0)
-	if err := os.Chtimes(p, old, old); err != nil {
-		t.Fatal(err)
-	}
-	if err := Write(p, sample()); err != nil {
-		t.Fatal(err)
-	}
-	fi, _ := os.Stat(p)
-	if !fi.ModTime().Equal(old) {
-		t.Fatalf("unchanged lock was rewritten (mtime %v)", fi.ModTime())
-	}
-	l := sample()
-	delete(l.Packages, "zeta")
-	if err := Write(p, l); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Read(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Packages) != 1 {
-		t.Fatalf("after write: %d packages", len(got.Packages))
-	}
-	ents, _ := os.ReadDir(filepath.Dir(p))
-	if len(ents) != 1 {
-		t.Fatalf("temp files left: %v", ents)
-	}
-	if _, err := Read(filepath.Join(t.TempDir(), "nope")); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("missing: %v", err)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -253,7 +254,7 @@ func newProjectIn(t testing.TB, root string) *fixture {
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 	}
-	if err := lockfile.Write(filepath.Join(p.ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.Write(filepath.Join(p.ctxDir, project.LockName), lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), p.ctxDir, lockPackages(p.ctxDir, lock), indexer.Options{}); err != nil {

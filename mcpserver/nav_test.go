@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
@@ -35,7 +36,7 @@ func navProject(t testing.TB, pkgs map[string]map[string]string) string {
 			Rev: strings.Repeat("c3", 20), Tree: strings.Repeat("d4", 20), Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
 			Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}
-	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {
@@ -210,7 +211,7 @@ func TestListPagesWhileDocumentsChange(t *testing.T) {
 			if err := os.Remove(filepath.Join(pk, "area-3", "sub-0", "doc-00.md")); err != nil {
 				t.Fatal(err)
 			}
-			l, err := lockfile.Read(filepath.Join(ctxDir, project.LockName))
+			l, err := lockfiletest.Read(filepath.Join(ctxDir, project.LockName))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -756,7 +757,7 @@ func TestResourcesListDocuments(t *testing.T) {
 	}
 	// A new document is listed after the next re-index.
 	writeFile(t, filepath.Join(p.ctxDir, "packages", "api", "new.md"), "# New page\n")
-	l, _ := lockfile.Read(filepath.Join(p.ctxDir, project.LockName))
+	l, _ := lockfiletest.Read(filepath.Join(p.ctxDir, project.LockName))
 	if _, err := indexer.Sync(ctx, p.ctxDir, lockPackages(p.ctxDir, l), indexer.Options{}); err != nil {
 		t.Fatal(err)
 	}

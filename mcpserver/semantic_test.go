@@ -9,7 +9,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/embed"
 	"github.com/ctx-dev/ctx/internal/embed/embedtest"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -21,7 +21,7 @@ func TestSemanticSearch(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	writeFile(t, filepath.Join(p.ctxDir, "packages", "guide", "crontab.md"), "# crontab\n\nThe crontab file lists commands for cron to run at fixed times.\n")
-	lock, err := lockfile.Read(filepath.Join(p.ctxDir, project.LockName))
+	lock, err := lockfiletest.Read(filepath.Join(p.ctxDir, project.LockName))
 	if err != nil {
 		t.Fatal(err)
 	}

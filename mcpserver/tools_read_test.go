@@ -14,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
@@ -80,7 +81,7 @@ func readProject(t testing.TB) string {
 		"handbook": {Kind: lockfile.KindGit, Source: "https://example.com/handbook.git", Ref: "main", Rev: readGitRev, Tree: strings.Repeat("b2", 20), Hash: hash, Updated: upd},
 		"web":      {Kind: project.KindHTTPS, Source: "https://docs.example.com/llms.txt", Rev: readHTTPSRev, Hash: hash, Updated: upd},
 	}}
-	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
 		t.Fatal(err)
 	}
 	proj, err := project.At(dir)

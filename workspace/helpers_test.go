@@ -14,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -143,7 +144,7 @@ func writeFile(t *testing.T, p, content string) {
 
 func readLock(t *testing.T, dir string) *lockfile.Lock {
 	t.Helper()
-	l, err := lockfile.Read(filepath.Join(dir, project.DirName, project.LockName))
+	l, err := lockfiletest.Read(filepath.Join(dir, project.DirName, project.LockName))
 	if err != nil {
 		t.Fatal(err)
 	}

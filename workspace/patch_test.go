@@ -19,7 +19,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/internal/naming"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -464,7 +464,7 @@ func TestPatchHTTPS(t *testing.T) {
 	e := l.Packages["web"]
 	e.Fetched = e.Fetched.Add(-time.Minute)
 	l.Packages["web"] = e
-	if err := lockfile.Write(lp, l); err != nil {
+	if err := lockfiletest.Write(lp, l); err != nil {
 		t.Fatal(err)
 	}
 	if got := actions(f.must(w.Update(bg, nil, UpdateOptions{}))); got != "web:updated" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -167,7 +168,7 @@ func TestFreshCloneInstallReproducesLock(t *testing.T) {
 	e := l.Packages["team"]
 	e.Hash = "h1:" + strings.Repeat("A", 43) + "="
 	l.Packages["team"] = e
-	if err := lockfile.Write(filepath.Join(tampered, project.DirName, project.LockName), l); err != nil {
+	if err := lockfiletest.Write(filepath.Join(tampered, project.DirName, project.LockName), l); err != nil {
 		t.Fatal(err)
 	}
 	wt := f.open(tampered)

@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -260,7 +261,7 @@ func installCorpus(corpus, proj string, dirSource bool) (string, []doc, error) {
 	if len(docs) == 0 {
 		return "", nil, fmt.Errorf("no markdown documents under %s", corpus)
 	}
-	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
 		return "", nil, err
 	}
 	proj2, err := project.At(proj)

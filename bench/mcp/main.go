@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -154,7 +155,7 @@ func installCorpus(corpus, proj string) (string, error) {
 			Rev: strings.Repeat("0", 40), Tree: strings.Repeat("0", 40), Hash: benchHash(alias),
 			Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}
-	if err := lockfile.Write(lockPath, lock); err != nil {
+	if err := lockfiletest.Write(lockPath, lock); err != nil {
 		return "", err
 	}
 	var pkgs []indexer.Package

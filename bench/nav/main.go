@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -263,7 +264,7 @@ func lockAndIndex(dir string, aliases []string) error {
 			Rev: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20), Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
 			Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}
-	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), l); err != nil {
+	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), l); err != nil {
 		return err
 	}
 	proj, err := project.At(dir)

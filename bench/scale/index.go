@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 	"github.com/ctx-dev/ctx/bench/internal/stat"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -70,7 +71,7 @@ func scaleProject(dir string, s int, base int, corpusPkgs []corpusPackage, v *vo
 		gen++
 		add(alias, "https://docs.example/"+alias+".git")
 	}
-	if err := lockfile.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
 		return "", err
 	}
 	desc := fmt.Sprintf("%d packages (%d cut from the corpus, %d generated), %d files, %.0f MB", len(lock.Packages), len(corpusPkgs), gen, files, float64(bytes)/1e6)
@@ -85,7 +86,7 @@ func installedPackages(dir string) ([]indexer.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := lockfile.Read(filepath.Join(dir, project.DirName, project.LockName))
+	l, err := lockfiletest.Read(filepath.Join(dir, project.DirName, project.LockName))
 	if err != nil {
 		return nil, err
 	}

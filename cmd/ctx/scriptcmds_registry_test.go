@@ -17,7 +17,7 @@ import (
 
 	"github.com/ctx-dev/ctx/demo"
 	"github.com/ctx-dev/ctx/indexer"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/wizard"
 	"github.com/ctx-dev/ctx/workspace"
@@ -162,7 +162,7 @@ func TestDemoWithoutGit(t *testing.T) {
 		t.Fatalf("ctx demo exited %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 	ctxDir := filepath.Join(dir, "project", ".context")
-	lock, err := lockfile.Read(filepath.Join(ctxDir, project.LockName))
+	lock, err := lockfiletest.Read(filepath.Join(ctxDir, project.LockName))
 	if err != nil {
 		t.Fatal(err)
 	}
