@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/ctx-dev/ctx/internal/lazyre"
@@ -104,31 +103,6 @@ func answerParts(res *mcp.CallToolResult, structured any) []string {
 		}
 	}
 	return parts
-}
-
-// ClientView is what Claude Code, Codex and OpenCode give the model of a
-// tool result: the JSON of its structuredContent when there is one (they
-// drop the text contents then), else its text contents joined by
-// newlines. addTool's rule makes every ctx answer whole in it; tests and
-// benchmarks read answers through it.
-func ClientView(res *mcp.CallToolResult) string {
-	if res == nil {
-		return ""
-	}
-	if res.StructuredContent != nil {
-		b, err := marshalJSON(res.StructuredContent)
-		if err != nil {
-			return ""
-		}
-		return string(b)
-	}
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // fits reports whether res with structured is within budget o200k tokens

@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/mcpserver/mcpview"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// clientView is ClientView, for a test.
+// clientView is mcpview.ClientView, for a test.
 func clientView(t testing.TB, res *mcp.CallToolResult) string {
 	t.Helper()
-	return ClientView(res)
+	return mcpview.ClientView(res)
 }
 
 // maxToolListTokens is what tools/list may cost a model in o200k tokens,

@@ -11,11 +11,11 @@ import (
 
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 	"github.com/ctx-dev/ctx/bench/internal/stat"
+	"github.com/ctx-dev/ctx/mcpserver"
+	"github.com/ctx-dev/ctx/mcpserver/mcpview"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
-
-	"github.com/ctx-dev/ctx/mcpserver"
 )
 
 // oneCall measures the one-call answer rate (issue 14): for each query, one
@@ -23,7 +23,7 @@ import (
 // server of project proj (in-memory transport). A query is answered when
 // one of the answer's sections is a passage of one of its wanted
 // documents. It prints the rate and the tokens per answer: what a client
-// is shown (mcpserver.ClientView), counted with o200k.
+// is shown (mcpview.ClientView), counted with o200k.
 func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbose bool) error {
 	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: proj, Log: io.Discard})
 	if err != nil {
@@ -115,7 +115,7 @@ func oneCall(ctx context.Context, proj string, qs []query, maxTokens int, verbos
 	return nil
 }
 
-// shown counts what a client is shown of res (mcpserver.ClientView).
+// shown counts what a client is shown of res (mcpview.ClientView).
 func shown(res *mcp.CallToolResult, count func(string) int) (int, error) {
-	return count(mcpserver.ClientView(res)), nil
+	return count(mcpview.ClientView(res)), nil
 }

@@ -1,7 +1,7 @@
 // Command view-bench measures whether read_relevant's answer is in what
 // Claude Code, Codex and OpenCode show the model (issue 26): the JSON of
 // structuredContent when a result has one, else its text contents
-// (mcpserver.ClientView). questions.json holds questions over the shared
+// (mcpview.ClientView). questions.json holds questions over the shared
 // corpus, each with a text of the document that answers it, written before
 // any run; a question counts as answered when that text is in the view.
 //
@@ -28,6 +28,7 @@ import (
 	"github.com/ctx-dev/ctx/bench/internal/benchmcp"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/mcpserver"
+	"github.com/ctx-dev/ctx/mcpserver/mcpview"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
@@ -93,7 +94,7 @@ func main() {
 		if err != nil {
 			log.Fatalf("%q: %v", q.Q, err)
 		}
-		view := mcpserver.ClientView(res)
+		view := mcpview.ClientView(res)
 		var texts []string
 		for _, c := range res.Content {
 			if t, ok := c.(*mcp.TextContent); ok {
