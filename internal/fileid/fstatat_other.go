@@ -10,5 +10,5 @@ func (t *Tree) fstatat(fd int, rel string, st *unix.Stat_t) error {
 	return unix.Fstatat(fd, rel, st, unix.AT_SYMLINK_NOFOLLOW)
 }
 
-// localFS is false here: fstatat makes no raw calls.
-func localFS(int) bool { return false }
+// rawRoot is false here: fstatat makes no raw calls.
+func rawRoot(int, string) (bool, uint64) { return false, 0 }

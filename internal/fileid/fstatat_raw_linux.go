@@ -3,7 +3,11 @@
 package fileid
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -26,7 +30,9 @@ import (
 // SMB, 9p, FUSE, virtiofs) a lookup can take seconds, and a P held that
 // long stalls every other goroutine and the collector; there, and where
 // the file system is not known, the stat goes through unix.Fstatat
-// (localFS, t.raw). Darwin and the other Linux architectures (other
+// (rawRoot, t.raw), as under a root with a file system mounted below it
+// (a lookup crosses mount points). Darwin and the other Linux
+// architectures (other
 // system call numbers and Stat_t layouts) keep unix.Fstatat
 // (fstatat_other.go).
 func (t *Tree) fstatat(fd int, rel string, st *unix.Stat_t) error {
@@ -41,7 +47,74 @@ func (t *Tree) fstatat(fd int, rel string, st *unix.Stat_t) error {
 	if e != 0 {
 		return e
 	}
+	if st.Dev != t.rootDev {
+		t.raw = false // reached another file system (through a link): no more raw calls
+	}
 	return nil
+}
+
+// rawRoot reports whether a Tree rooted at root (open as fd) may make raw
+// stats: its file system is a local disk's (localFS) and no file system is
+// mounted below it (mountsUnder); and the root's device, which every raw
+// answer must keep.
+func rawRoot(fd int, root string) (bool, uint64) {
+	var st unix.Stat_t
+	if !localFS(fd) || unix.Fstat(fd, &st) != nil || mountsUnder(root) {
+		return false, 0
+	}
+	return true, st.Dev
+}
+
+// mountsUnder reports whether a mount point of this process
+// (/proc/self/mountinfo) lies below root, or that cannot be told; one
+// answer per root per process.
+func mountsUnder(root string) bool {
+	if v, ok := mountsUnderRoot.Load(root); ok {
+		return v.(bool)
+	}
+	under := true
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		if data, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+			under = mountPointUnder(string(data), real)
+		}
+	}
+	mountsUnderRoot.Store(root, under)
+	return under
+}
+
+var mountsUnderRoot sync.Map // root → mountsUnder's answer
+
+// mountPointUnder reports whether a mount point of mountinfo (its fifth
+// field, octal-escaped: proc(5)) lies strictly below dir.
+func mountPointUnder(mountinfo, dir string) bool {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	for line := range strings.Lines(mountinfo) {
+		f := strings.Fields(line)
+		if len(f) > 4 && strings.HasPrefix(unescapeMount(f[4]), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeMount undoes mountinfo's escapes of a path: \ooo (space, tab,
+// newline, backslash).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // localFS reports whether the folder open as fd is on a local disk file

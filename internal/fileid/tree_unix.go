@@ -14,10 +14,13 @@ type tree struct {
 	opened  bool
 	rootFD  int
 	rootErr error
-	// raw says the root is on a local disk file system (localFS), where
-	// fstatat makes its stats as raw system calls.
-	raw bool
-	st  unix.Stat_t
+	// raw says the root is on a local disk file system with no mount
+	// below it (rawRoot), where fstatat makes its stats as raw system
+	// calls; rootDev is the root's device, and a raw stat that answers
+	// from another (a folder that became a link elsewhere) turns raw off.
+	raw     bool
+	rootDev uint64
+	st      unix.Stat_t
 }
 
 // rootDir opens the root once (following it, as os.Stat does): O_PATH
@@ -35,7 +38,7 @@ func (t *Tree) rootDir() (int, error) {
 		if t.rootErr != nil {
 			t.rootFD, t.rootErr = -1, &fs.PathError{Op: "open", Path: t.root, Err: t.rootErr}
 		} else {
-			t.raw = localFS(t.rootFD)
+			t.raw, t.rootDev = rawRoot(t.rootFD, t.root)
 		}
 	}
 	return t.rootFD, t.rootErr
@@ -130,7 +133,7 @@ func (t *Tree) Close() {
 	if t.opened && t.rootFD >= 0 {
 		unix.Close(t.rootFD)
 	}
-	t.opened, t.rootFD, t.rootErr, t.raw = false, -1, nil, false
+	t.opened, t.rootFD, t.rootErr, t.raw, t.rootDev = false, -1, nil, false, 0
 }
 
 // unixStamp is st's stamp, as Of gives it from os.Lstat's fs.FileInfo.
