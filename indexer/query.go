@@ -137,8 +137,12 @@ func checkQualifiers(q parsedQuery) error {
 		for _, name := range slices.Concat(project.Kinds, DocKinds) {
 			qualified = append(qualified, "kind:"+name)
 		}
-		return fmt.Errorf("%q: %w%s; kind: takes a source kind (%s) or a document kind (%s); to search for the text itself, quote it: %s",
-			"kind:"+k, ErrUnknownKind, suggest.Hint("kind:"+k, qualified), strings.Join(project.Kinds, ", "), strings.Join(DocKinds, ", "), `"kind:`+k+`"`)
+		quote := ""
+		if !strings.Contains(k, `"`) {
+			quote = `; to search for the text itself, put it in double quotes inside the query: "kind:` + k + `"`
+		}
+		return fmt.Errorf("%q: %w%s; kind: takes a source kind (%s) or a document kind (%s)%s",
+			"kind:"+k, ErrUnknownKind, suggest.Hint("kind:"+k, qualified), strings.Join(project.Kinds, ", "), strings.Join(DocKinds, ", "), quote)
 	}
 	return nil
 }

@@ -415,7 +415,9 @@ func TestStreamEarlyOpenOnce(t *testing.T) {
 
 // A landing that made a folder a symbolic link (to outside the package)
 // touched the folder and the documents that were in it: the worker reads
-// none of them through the link, and the index holds nothing from outside.
+// none of them through the link (what this test checks: s.pre), and the
+// index holds nothing from outside (Finish's walk, which follows no link,
+// sees to that either way).
 func TestStreamLandedFilesNotThroughLinks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

@@ -3,7 +3,7 @@
 // costs while idle.
 //
 // It lays out each folder of -corpus as an installed package of a project
-// in -work (a lock written with lockfile.Write, the index built with
+// in -work (a lock written with lockfiletest.Write, the index built with
 // indexer.Sync), starts the MCP server in process (an in-memory client), and
 // then, -edits times, rewrites one document in place with a new word and
 // times until it is found:

@@ -145,18 +145,29 @@ func servedProject(g *globalOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := servable(dir); err != nil {
+		if errors.Is(err, project.ErrNoProject) {
+			return "", fmt.Errorf("mcp: %w; an MCP client that starts ctx in another folder passes -C DIR, the project's folder ('ctx mcp config' prints a client's configuration)", err)
+		}
+		return "", err
+	}
+	return dir, nil
+}
+
+// servable is why the project at dir cannot be served (project.Check's
+// error), nil when it can: a lock without a manifest is served.
+func servable(dir string) error {
 	proj, err := project.At(dir)
 	if err != nil {
-		return "", err
+		return err
 	}
 	err = proj.Check()
 	if errors.Is(err, project.ErrNoProject) {
 		if _, lerr := os.Stat(proj.Path(project.LockName)); lerr == nil {
-			return dir, nil
+			return nil
 		}
-		return "", fmt.Errorf("mcp: %w; an MCP client that starts ctx in another folder passes -C DIR, the project's folder ('ctx mcp config' prints a client's configuration)", err)
 	}
-	return dir, err
+	return err
 }
 
 // runMCPHTTP serves the project over streamable HTTP until SIGINT or
@@ -347,10 +358,10 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 	if _, err := o.Env.lookPath(mcpserver.ProjectCommand); cfg.Project && err != nil {
 		fmt.Fprintln(o.IO.ErrOut, mcpserver.NotOnPath(o.client, exe, dir))
 	}
-	if _, err := servedProject(o.globalOptions); err != nil {
-		// The configuration is right for the folder once it is a project;
-		// until then the server it starts exits at once.
-		fmt.Fprintf(o.IO.ErrOut, "note: %s is not a ctx project yet: the server will not start there until it is (ctx init)\n", dir)
+	if err := servable(dir); err != nil {
+		// The server this configuration starts would exit at once: say why
+		// (no project yet, or one above this folder to point -C at).
+		fmt.Fprintf(o.IO.ErrOut, "note: the server will not start there: %v\n", err)
 	}
 	return nil
 }

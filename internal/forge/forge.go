@@ -167,7 +167,7 @@ func openWithAPI(ctx context.Context, o Options, pr PR) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	status, data, err := o.call(ctx, http.MethodPost, pullsURL(o, pr.Repo), body)
+	status, statusLine, data, err := o.call(ctx, http.MethodPost, pullsURL(o, pr.Repo), body)
 	if err != nil {
 		return "", fmt.Errorf("open a pull request through the GitHub API: %w", err)
 	}
@@ -200,7 +200,7 @@ func openWithAPI(ctx context.Context, o Options, pr PR) (string, error) {
 		if status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusNotFound {
 			hint = "check that GITHUB_TOKEN may create pull requests on " + pr.Repo.Owner + "/" + pr.Repo.Name + ", or open it from the compare page"
 		}
-		return "", fmt.Errorf("open a pull request through the GitHub API: %d %s: %s (%s)", status, http.StatusText(status), safetext.Clip(msg, 0), hint)
+		return "", fmt.Errorf("open a pull request through the GitHub API: %s: %s (%s)", safetext.Clip(statusLine, 0), safetext.Clip(msg, 0), hint)
 	}
 	return ans.HTMLURL, nil
 }
@@ -209,7 +209,7 @@ func openWithAPI(ctx context.Context, o Options, pr PR) (string, error) {
 // pr.Base, "" when there is none.
 func openPRFor(ctx context.Context, o Options, pr PR) (string, error) {
 	q := url.Values{"head": {pr.Repo.Owner + ":" + pr.Head}, "base": {pr.Base}, "state": {"open"}}
-	status, data, err := o.call(ctx, http.MethodGet, pullsURL(o, pr.Repo)+"?"+q.Encode(), nil)
+	status, _, data, err := o.call(ctx, http.MethodGet, pullsURL(o, pr.Repo)+"?"+q.Encode(), nil)
 	if err != nil {
 		return "", err
 	}
@@ -231,16 +231,16 @@ func pullsURL(o Options, repo Repo) string {
 	return fmt.Sprintf("%s/repos/%s/%s/pulls", api, url.PathEscape(repo.Owner), url.PathEscape(repo.Name))
 }
 
-// call makes one REST call with o's token and returns the status and the
-// answer (at most maxResponse bytes).
-func (o Options) call(ctx context.Context, method, u string, body []byte) (int, []byte, error) {
+// call makes one REST call with o's token and returns the status, its
+// line as the server sent it, and the answer (at most maxResponse bytes).
+func (o Options) call(ctx context.Context, method, u string, body []byte) (int, string, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return 0, nil, err
+		return 0, "", nil, err
 	}
 	req.Header.Set("Accept", "application/vnd.github+json")
 	req.Header.Set("Authorization", "Bearer "+o.Token)
@@ -254,12 +254,12 @@ func (o Options) call(ctx context.Context, method, u string, body []byte) (int, 
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, "", nil, err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	if err != nil {
-		return 0, nil, fmt.Errorf("read the answer: %w", err)
+		return 0, "", nil, fmt.Errorf("read the answer: %w", err)
 	}
-	return resp.StatusCode, data, nil
+	return resp.StatusCode, resp.Status, data, nil
 }

@@ -73,11 +73,16 @@ func TestModuleExpressionsCompile(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		imports := false
+		local := "" // the name the file imports lazyre as
 		for _, im := range f.Imports {
-			imports = imports || im.Path.Value == `"github.com/ctx-dev/ctx/internal/lazyre"`
+			if im.Path.Value == `"github.com/ctx-dev/ctx/internal/lazyre"` {
+				local = "lazyre"
+				if im.Name != nil {
+					local = im.Name.Name
+				}
+			}
 		}
-		if !imports {
+		if local == "" {
 			return nil
 		}
 		files++
@@ -90,7 +95,7 @@ func TestModuleExpressionsCompile(t *testing.T) {
 			if !ok || sel.Sel.Name != "New" {
 				return true
 			}
-			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "lazyre" {
+			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != local {
 				return true
 			}
 			calls++

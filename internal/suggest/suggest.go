@@ -3,7 +3,9 @@
 // Distance letters of it (Levenshtein, ignoring case) or starts with it.
 // The CLI's commands use the rule through cobra itself (cmd/ctx's
 // usageArgs sets SuggestionsMinimumDistance to Distance); a value of a
-// closed set (the query syntax's kind:, a --kind flag) through For.
+// known set (the query syntax's kind:, a --kind flag, an indexed
+// package) through For, and every error's "(did you mean …?)" clause is
+// Hint's or Phrase's.
 package suggest
 
 import (
