@@ -110,16 +110,7 @@ type accumStats struct {
 func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int) accumStats {
 	t.Helper()
 	ctx := context.Background()
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	open, release, err := r.acquire()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	_, open := heldSnapshot(t, dir)
 	idx := open.idx
 	rdr := indexReader(t, idx)
 	defer rdr.Close()
@@ -211,25 +202,8 @@ func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int)
 // a query was as slow as its first when kept at the second use).
 func TestCachesKeepAtFirstUse(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(t.TempDir(), ".context")
-	rng := rand.New(rand.NewPCG(5, 6))
-	word := zipfWords(rng, []string{"pod", "node", "file", "lion", "zebra", "otter", "heron"})
-	writeFiles(t, dir, "a", zipfDocs(rng, word, 60, 1, 3, 30))
 	ctx := context.Background()
-	if _, err := Sync(ctx, dir, []Package{{Alias: "a"}}, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	// Held open: every search is of one snapshot.
-	open, release, err := r.acquire()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	r, open := heldSnapshot(t, zipfIndex(t)) // every search is of one snapshot
 	kept := func(term string) (rescore, accum bool) {
 		open.cache.mu.Lock()
 		rescore = open.cache.terms[term] != nil
@@ -338,24 +312,8 @@ func separatedByMap(b accumHeap, sum []float64, cnt []uint16, coord []float64) b
 // walk and a second copy), and they are what a walk of the postings gives.
 func TestCachesShareTextPostings(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(t.TempDir(), ".context")
-	rng := rand.New(rand.NewPCG(5, 6))
-	word := zipfWords(rng, []string{"pod", "node", "file", "lion", "zebra", "otter", "heron"})
-	writeFiles(t, dir, "a", zipfDocs(rng, word, 60, 1, 3, 30))
 	ctx := context.Background()
-	if _, err := Sync(ctx, dir, []Package{{Alias: "a"}}, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	open, release, err := r.acquire()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	r, open := heldSnapshot(t, zipfIndex(t))
 	for _, q := range []string{"node", "pod zebra otter"} {
 		if _, err := r.Search(ctx, Query{Text: q}); err != nil {
 			t.Fatal(err)
@@ -392,4 +350,35 @@ func TestCachesShareTextPostings(t *testing.T) {
 	if !slices.Equal(ids, p.text) || !slices.Equal(docs, p.docs) || p.df != uint64(len(ids)) {
 		t.Errorf("%q's kept text postings differ from its postings: %d kept, %d read", "pod", len(p.text), len(ids))
 	}
+}
+
+// heldSnapshot opens a Reader of dir and holds its index open until the
+// test ends, so that every search is of one snapshot (its caches).
+func heldSnapshot(t *testing.T, dir string) (*Reader, *openIndex) {
+	t.Helper()
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	open, release, err := r.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	return r, open
+}
+
+// zipfIndex indexes 60 pages of seven words drawn Zipf-like (package a)
+// into a new project and returns its .context folder.
+func zipfIndex(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), ".context")
+	rng := rand.New(rand.NewPCG(5, 6))
+	word := zipfWords(rng, []string{"pod", "node", "file", "lion", "zebra", "otter", "heron"})
+	writeFiles(t, dir, "a", zipfDocs(rng, word, 60, 1, 3, 30))
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "a"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

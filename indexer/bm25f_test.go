@@ -169,14 +169,7 @@ func TestSnapshotCacheSameScores(t *testing.T) {
 	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	r, _ := OpenReader(dir)
-	defer r.Close()
-	// Hold the index open, so that every search is of one snapshot.
-	open, release, err := r.acquire()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	r, open := heldSnapshot(t, dir) // every search is of one snapshot
 	queries := []string{"the pod of a zebra", "node file", "lion", "a tiger and the otter", "koala otter -lynx"}
 	first := map[string][]Hit{}
 	for round := range 4 {

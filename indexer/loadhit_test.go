@@ -35,16 +35,7 @@ func TestLoadHitAt(t *testing.T) {
 	if n := liveSegments(t, dir); n < 3 {
 		t.Fatalf("%d segments; want 3", n)
 	}
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	open, release, err := r.acquire()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
+	_, open := heldSnapshot(t, dir)
 	rdr := indexReader(t, open.idx)
 	defer rdr.Close()
 	all, err := rdr.DocIDReaderAll()
