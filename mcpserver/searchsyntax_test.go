@@ -54,7 +54,7 @@ func TestUnknownKind(t *testing.T) {
 		wantError(t, res, `"kind:chnagelog": no such kind (did you mean kind:changelog?)`, "git, dir, https", "changelog, release, blog")
 	}
 	res := call(t, cs, "search", map[string]any{"query": "widgets", "kind": "gti"}, nil)
-	wantError(t, res, `unknown kind "gti"`, "did you mean git?", "git, dir, https")
+	wantError(t, res, `unknown kind: "gti" is not a source kind`, "did you mean git?", "git, dir, https")
 	var out SearchOut
 	if res := call(t, cs, "search", map[string]any{"query": "widgets kind:Changelog"}, &out); res.IsError || len(out.Hits) != 0 {
 		t.Errorf("widgets kind:Changelog: %s, want no hits and no error", text(res))

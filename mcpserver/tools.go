@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,7 +16,6 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
-	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -166,13 +164,17 @@ func docURI(alias, p string) string {
 	return ctxref.Ref{Form: ctxref.FormURI, Name: alias, Path: p}.String()
 }
 
-// checkKind lower-cases a kind filter (as kind: in a query is) and
-// refuses one that is not a source kind.
+// checkKind makes a kind filter a source kind (project.ParseKind: any
+// case) or refuses it.
 func checkKind(kind *string) error {
-	*kind = strings.ToLower(*kind)
-	if k := *kind; k != "" && !slices.Contains(project.Kinds, k) {
-		return fmt.Errorf("unknown kind %q%s: a source kind is one of %s", k, suggest.Hint(k, project.Kinds), strings.Join(project.Kinds, ", "))
+	if *kind == "" {
+		return nil
 	}
+	k, err := project.ParseKind(*kind)
+	if err != nil {
+		return fmt.Errorf("unknown kind: %w", err)
+	}
+	*kind = k
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/source"
 	"github.com/ctx-dev/ctx/source/dirsrc"
@@ -112,6 +114,17 @@ const (
 
 // Kinds lists the source kinds, in the order help texts name them.
 var Kinds = kinds.Names()
+
+// ParseKind is k as a source kind, in any case ("DIR" is dir, as kind: is
+// in a query), or an error naming the kinds and the one a typo may mean:
+// `"gti" is not a source kind (did you mean git?): use one of git, dir,
+// https`.
+func ParseKind(k string) (string, error) {
+	if l := strings.ToLower(k); slices.Contains(Kinds, l) {
+		return l, nil
+	}
+	return "", fmt.Errorf("%s is not a source kind%s: use one of %s", safetext.Quote(k), suggest.Hint(strings.ToLower(k), Kinds), strings.Join(Kinds, ", "))
+}
 
 // PackageSpec is one package the project wants (source.Spec: the kinds'
 // packages read it too).

@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"slices"
-	"strings"
 
-	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
@@ -86,8 +83,12 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if opts.source == "" {
 		return usageErrorf("add: SOURCE is empty (see 'ctx add --help')")
 	}
-	if opts.kind != "" && !slices.Contains(project.Kinds, opts.kind) {
-		return usageErrorf("add: --kind %s is not a source kind: use %s (see 'ctx add --help')", safetext.Quote(opts.kind), strings.Join(project.Kinds, ", "))
+	if opts.kind != "" {
+		k, err := project.ParseKind(opts.kind)
+		if err != nil {
+			return usageErrorf("add: --kind %w (see 'ctx add --help')", err)
+		}
+		opts.kind = k
 	}
 	p := newProgress(opts.globalOptions)
 	w, err := openWorkspace(opts.globalOptions, p)

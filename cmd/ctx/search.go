@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,7 +15,6 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
@@ -156,10 +154,9 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		return usageErrorf("search: %w", err)
 	}
 	for i, k := range o.kinds {
-		k = strings.ToLower(k) // as kind: in the query
-		o.kinds[i] = k
-		if !slices.Contains(project.Kinds, k) {
-			return usageErrorf("--kind %s: not a source kind%s; use one of %s", safetext.Quote(k), suggest.Hint(k, project.Kinds), strings.Join(project.Kinds, ", "))
+		var err error
+		if o.kinds[i], err = project.ParseKind(k); err != nil {
+			return usageErrorf("--kind %w", err)
 		}
 	}
 	if o.lexical && o.hybrid {
