@@ -120,10 +120,11 @@ var Kinds = kinds.Names()
 // `"gti" is not a source kind (did you mean git?): use one of git, dir,
 // https`.
 func ParseKind(k string) (string, error) {
-	if l := strings.ToLower(k); slices.Contains(Kinds, l) {
+	l := strings.ToLower(k)
+	if slices.Contains(Kinds, l) {
 		return l, nil
 	}
-	return "", fmt.Errorf("%s is not a source kind%s: use one of %s", safetext.Quote(k), suggest.Hint(strings.ToLower(k), Kinds), strings.Join(Kinds, ", "))
+	return "", fmt.Errorf("%s is not a source kind%s: use one of %s", safetext.Quote(k), suggest.Hint(l, Kinds), strings.Join(Kinds, ", "))
 }
 
 // PackageSpec is one package the project wants (source.Spec: the kinds'

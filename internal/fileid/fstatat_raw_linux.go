@@ -66,23 +66,29 @@ func rawRoot(fd int, root string) (bool, uint64) {
 }
 
 // mountsUnder reports whether a mount point of this process
-// (/proc/self/mountinfo) lies below root, or that cannot be told; one
-// answer per root per process.
+// (/proc/self/mountinfo, read once a process) lies below root, or that
+// cannot be told; one answer per root per process.
 func mountsUnder(root string) bool {
 	if v, ok := mountsUnderRoot.Load(root); ok {
 		return v.(bool)
 	}
 	under := true
 	if real, err := filepath.EvalSymlinks(root); err == nil {
-		if data, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
-			under = mountPointUnder(string(data), real)
+		if info, ok := mountInfo(); ok {
+			under = mountPointUnder(info, real)
 		}
 	}
 	mountsUnderRoot.Store(root, under)
 	return under
 }
 
-var mountsUnderRoot sync.Map // root → mountsUnder's answer
+var (
+	mountsUnderRoot sync.Map // root → mountsUnder's answer
+	mountInfo       = sync.OnceValues(func() (string, bool) {
+		data, err := os.ReadFile("/proc/self/mountinfo")
+		return string(data), err == nil
+	})
+)
 
 // mountPointUnder reports whether a mount point of mountinfo (its fifth
 // field, octal-escaped: proc(5)) lies strictly below dir.
