@@ -347,3 +347,64 @@ func FuzzParseFile(f *testing.F) {
 		}
 	})
 }
+
+// TestOutlineAsciiDocTwoLine: Asciidoctor's two-line (setext) section
+// titles, as git's documentation writes every page: a title line
+// underlined with one repeated character of = - ~ ^ + (levels 0 to 4,
+// here 1 to 5), the underline's length within one of the title's, at a
+// block's start and outside delimited blocks. The underline is not a
+// listing (----) or example (====) delimiter then.
+func TestOutlineAsciiDocTwoLine(t *testing.T) {
+	t.Parallel()
+	in := `git-add(1)
+==========
+
+NAME
+----
+git-add - Add file contents to the index
+
+SYNOPSIS
+--------
+[verse]
+'git add' [--verbose | -v]
+
+[[options]]
+OPTIONS
+-------
+Some text.
+----
+a listing, not a title: the line above is not a block's start
+----
+
+Sub Section
+~~~~~~~~~~~
+
+Too short
+----
+listed
+
+.Block title
+------------
+`
+	want := []Heading{
+		{1, "git-add(1)", 1},
+		{2, "NAME", 4},
+		{2, "SYNOPSIS", 8},
+		{2, "OPTIONS", 14},
+		{3, "Sub Section", 21},
+	}
+	d := ParseFile("git-add.adoc", []byte(in))
+	if got := d.Outline(); !reflect.DeepEqual(got, want) {
+		t.Errorf("adoc outline =\n%+v\nwant\n%+v", got, want)
+	}
+	// Underlines are markup; the text after NAME is prose, the lines
+	// inside the listing are code; "[[options]]" (a block anchor) is markup.
+	for _, c := range []struct {
+		line int
+		kind Kind
+	}{{2, HeadingCont}, {5, HeadingCont}, {6, Text}, {13, Comment}, {18, Code}} {
+		if got := d.Body.Kinds[c.line-1]; got != c.kind {
+			t.Errorf("line %d: kind %v, want %v", c.line, got, c.kind)
+		}
+	}
+}
