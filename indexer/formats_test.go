@@ -360,3 +360,68 @@ func BenchmarkParseHostile(b *testing.B) {
 		})
 	}
 }
+
+// TestRSTIndexedProse: search indexes what a reader of an rst page sees
+// (markdown.RSTProse), not its markup: no directive, role or option names,
+// labels, comments or docinfo fields, nor a hyperlink's URI; a
+// directive's shown argument, its content, a caption, a substitution's
+// replacement text and a footnote's text stay. The stored text (what
+// get_section serves) is the file's.
+func TestRSTIndexedProse(t *testing.T) {
+	t.Parallel()
+	in := `:orphan:
+
+.. _zlabel:
+
+Guide
+=====
+
+See :ref:` + "`the fixture page <zfixture>`" + ` and :func:` + "`~pkg.zfunc`" + `, or ` + "`Zsite <https://zurl.example/x>`_" + `.
+
+.. versionadded:: 3.12
+   The zoption flag.
+
+.. code-block:: zlang
+   :caption: zcaption.cmake
+   :linenos:
+
+   zcode()
+
+.. This is a zcomment
+   over two lines.
+
+..
+
+   A quoted zquote.
+
+.. |zsub| replace:: zreplaced text
+.. |zimg| image:: zpath.png
+
+.. [#] A zfootnote.
+
+.. _ztarget: https://zother.example/
+
+.. note:: zadmonition title
+`
+	p := parseDocument("guide.rst", []byte(in), nil)
+	var body strings.Builder
+	for _, c := range p.Chunks {
+		body.WriteString(c.body())
+		body.WriteByte('\n')
+	}
+	got := strings.ToLower(body.String())
+	for _, w := range []string{"orphan", "zlabel", ":ref:", "zfixture", ":func:", "pkg.", "zurl", "versionadded", "code-block", "zlang", "linenos", "zcomment", "over two", "zimg", "zpath", "ztarget", "zother", "note::"} {
+		if strings.Contains(got, w) {
+			t.Errorf("indexed text has %q (markup):\n%s", w, got)
+		}
+	}
+	for _, w := range []string{"the fixture page", "zfunc", "zsite", "3.12", "the zoption flag", "zcaption.cmake", "zcode()", "a quoted zquote", "zreplaced text", "a zfootnote", "zadmonition title"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("indexed text lacks %q:\n%s", w, got)
+		}
+	}
+	// The stored text is the file's.
+	if len(p.Chunks) == 0 || !strings.Contains(p.Chunks[0].Text+p.Chunks[len(p.Chunks)-1].Text, ".. ") {
+		t.Errorf("chunk text lost the file's markup: %+v", p.Chunks)
+	}
+}

@@ -24,8 +24,10 @@ type chunk struct {
 	// Text (0 for the continuation of a split section).
 	headsInText int
 	// indexed is what search indexes of Text when it is not all of it
-	// (dropJSXMarkup); "" when it is.
+	// (dropJSXMarkup, markdown.RSTProse; "" when all of it is markup),
+	// when masked; else search indexes Text.
 	indexed string
+	masked  bool
 }
 
 // headingTexts returns the text of each heading of d as written, in
@@ -55,7 +57,7 @@ func headingTexts(d markdown.Doc) []string {
 
 // body is the chunk's text as search indexes it.
 func (c chunk) body() string {
-	if c.indexed != "" {
+	if c.masked {
 		return c.indexed
 	}
 	return c.Text
@@ -320,7 +322,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	for i, c := range p.Chunks {
 		lines := strings.Split(c.Text, "\n")
 		if kept := dropJSXMarkup(lines, s.Kinds, c.Start-1-block.End); &kept[0] != &lines[0] {
-			p.Chunks[i].indexed = strings.Join(kept, "\n")
+			p.Chunks[i].indexed, p.Chunks[i].masked = strings.Join(kept, "\n"), true
 		}
 	}
 	p.Meta = normalizeMeta(fm.Fields)

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -28,7 +29,7 @@ func TestParseAudit(t *testing.T) {
 		t.Skip("CTX_PARSE_AUDIT not set")
 	}
 	samples, _ := strconv.Atoi(os.Getenv("CTX_PARSE_AUDIT_SAMPLES"))
-	a := audit{counts: map[string]map[string]int{}, samples: map[string][]string{}, max: samples}
+	a := audit{counts: map[string]map[string]int{}, samples: map[string][]string{}, max: samples, outlines: map[string][][2]any{}}
 	for _, root := range strings.Split(roots, ":") {
 		docs, err := markdown.Walk(os.DirFS(root), nil)
 		if err != nil {
@@ -44,9 +45,25 @@ func TestParseAudit(t *testing.T) {
 				t.Fatal(err)
 			}
 			a.doc(f, filepath.Base(root)+"/"+name, b)
+			if f == "rst" {
+				var o [][2]any
+				for _, h := range markdown.ParseFile(name, b).Outline() {
+					o = append(o, [2]any{h.Level, h.Text})
+				}
+				a.outlines[filepath.Join(root, name)] = o
+			}
 		}
 	}
 	a.report(t)
+	if out := os.Getenv("CTX_PARSE_AUDIT_OUTLINES"); out != "" {
+		b, err := json.Marshal(a.outlines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func auditFormat(name string) string {
@@ -67,6 +84,9 @@ type audit struct {
 	counts  map[string]map[string]int // format → defect → count
 	samples map[string][]string       // format/defect → samples
 	max     int
+	// outlines: each rst page's headings (level, text), for a comparison
+	// with docutils (CTX_PARSE_AUDIT_OUTLINES names the JSON file).
+	outlines map[string][][2]any
 }
 
 func (a *audit) add(format, defect, sample string) {
@@ -140,6 +160,9 @@ func (a *audit) doc(f, name string, b []byte) {
 	base := path.Base(name)
 	if p.Title == strings.TrimSuffix(base, path.Ext(base)) {
 		a.add(f, "title=filename", name)
+	}
+	if f != "md" && f != "mdx" && len(markdown.ParseFile(name, b).Body.Headings) == 0 {
+		a.add(f, "no-heading", name)
 	}
 	for k, re := range auditHeadRE {
 		if re.MatchString(p.Title) {

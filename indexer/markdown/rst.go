@@ -3,6 +3,8 @@ package markdown
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // reStructuredText section titles, as docutils reads them: a title line
@@ -112,4 +114,158 @@ func scanRST(lines []string) Body {
 		}
 	}
 	return b
+}
+
+var (
+	// rstDirectiveRE matches an explicit markup start that opens a
+	// directive (".. note::", ".. py:function:: f(x)"; a Sphinx domain's
+	// name has colons) or a substitution definition (".. |name| replace::
+	// text"): the type, the substitution's name, the arguments.
+	rstDirectiveRE = lazyre.New(`^\.\.[ \t]+(?:\|([^|]+)\|[ \t]+)?([\w][\w:.+-]*)::(?:[ \t]+(.*))?$`)
+	// rstFootnoteRE matches a footnote's or a citation's start: ".. [1]",
+	// ".. [#]", ".. [#note]", ".. [CIT2002]".
+	rstFootnoteRE = lazyre.New(`^\.\.[ \t]+\[(?:#?[\w-]*|\*)\](?:[ \t]+(.*))?$`)
+	// rstTargetLineRE matches a hyperlink target: ".. _label:", ".. _name:
+	// https://…", ".. __: …", "__ https://…" (anonymous).
+	rstTargetLineRE = lazyre.New("^(?:\\.\\.[ \\t]+_(?:`[^`]*`|[^:]|\\\\:)*:(?:[ \\t].*)?|__(?:[ \\t].*)?)$")
+	// rstFieldRE matches a field list item: ":name: value".
+	rstFieldRE = lazyre.New(`^:[^:\s][^:]*:(?:[ \t]+(.*))?$`)
+	// rstRefRE matches an inline hyperlink reference with an embedded
+	// URI or alias, "`text <https://…>`_" (or "__"): the reader sees the
+	// text.
+	rstRefRE = lazyre.New("`([^`<]*[^`<\\s])\\s*<[^<>`]+>`__?")
+)
+
+// rstArgNotText are the directives whose argument is a path, a URI, a
+// language or class names, which the page does not show as text
+// (docutils' and Sphinx's); other directives' arguments (an admonition's
+// or a topic's title, a signature, a version) are shown.
+var rstArgNotText = map[string]bool{
+	"image": true, "figure": true, "include": true, "literalinclude": true, "raw": true,
+	"code": true, "code-block": true, "sourcecode": true, "highlight": true,
+	"container": true, "class": true, "role": true, "default-role": true, "only": true,
+	"tabularcolumns": true,
+}
+
+// RSTProse returns the text a reader of rst document lines (Doc.Lines)
+// sees on each line, for search to index: one string per line, "" for a
+// line that is only markup. By docutils' reStructuredText spec (explicit
+// markup blocks, field lists, interpreted text):
+//   - a comment (".. anything else", with its indented block) and a
+//     hyperlink target (".. _label:", ".. _name: URI", "__ URI") are not
+//     shown: "";
+//   - a directive's ".. type::" marker goes, its argument stays (an
+//     admonition's title, a signature, a version), except a path, URI or
+//     language (rstArgNotText); its options (the field list right after
+//     it) go, but for a ":caption:", which is shown; its content is read
+//     as rst (a directive may hold directives);
+//   - a substitution definition keeps its replacement text
+//     (".. |name| replace:: text" is "text"), other substitutions go;
+//   - a footnote or citation keeps its text;
+//   - a field list that opens the document (docinfo, Sphinx's file-wide
+//     ":orphan:", ":tocdepth: 2") goes;
+//   - on every line, interpreted text with a role is what Sphinx shows
+//     (rstRoles: ":ref:`text <label>`" is "text"), and an inline
+//     hyperlink "`text <URI>`_" is "text".
+//
+// An empty comment ("..") is one line: the indented block after it is a
+// block quote, text (the spec).
+func RSTProse(lines []string) []string {
+	out := make([]string, len(lines))
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+	blank := func(l string) bool { return strings.TrimSpace(l) == "" }
+	docinfo := true // before the document's first non-field block
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if docinfo {
+			if indent(l) == 0 && rstFieldRE().MatchString(t) {
+				for i+1 < len(lines) && !blank(lines[i+1]) && (indent(lines[i+1]) > 0 || rstFieldRE().MatchString(strings.TrimSpace(lines[i+1]))) {
+					i++ // the field list, its values' further lines
+				}
+				continue
+			}
+			docinfo = false
+		}
+		if !strings.HasPrefix(t, "..") && !strings.HasPrefix(t, "__ ") && t != "__" {
+			out[i] = rstInline(l)
+			continue
+		}
+		// An explicit markup start: its block is the lines indented more
+		// than the marker, blank lines between them included.
+		at := indent(l)
+		end := i + 1 // one past the block's last line
+		for j := i + 1; j < len(lines); j++ {
+			if blank(lines[j]) {
+				continue
+			}
+			if indent(lines[j]) <= at {
+				break
+			}
+			end = j + 1
+		}
+		switch {
+		case t == "..":
+			continue // an empty comment: its line only
+		case rstTargetLineRE().MatchString(t):
+			i = end - 1
+			continue
+		case rstFootnoteRE().MatchString(t):
+			out[i] = rstInline(rstFootnoteRE().FindStringSubmatch(t)[1])
+			for j := i + 1; j < end; j++ {
+				out[j] = rstInline(lines[j])
+			}
+			i = end - 1
+			continue
+		}
+		m := rstDirectiveRE().FindStringSubmatch(t)
+		if m == nil { // a comment
+			i = end - 1
+			continue
+		}
+		subst, typ, arg := m[1], m[2], m[3]
+		switch {
+		case subst != "" && typ == "replace":
+			out[i] = rstInline(arg)
+		case subst != "":
+			i = end - 1 // an image, a date, a Unicode character: not text
+			continue
+		case !rstArgNotText[typ]:
+			out[i] = rstInline(arg)
+		}
+		// The argument's further lines, then the options, up to the first
+		// blank line; then the content.
+		j := i + 1
+		options := false
+		for ; j < end && !blank(lines[j]); j++ {
+			f := strings.TrimSpace(lines[j])
+			if rstFieldRE().MatchString(f) {
+				options = true
+				if strings.HasPrefix(f, ":caption:") {
+					out[j] = rstInline(strings.TrimSpace(strings.TrimPrefix(f, ":caption:")))
+				}
+				continue
+			}
+			if !options && (subst != "" || !rstArgNotText[typ]) {
+				out[j] = rstInline(lines[j])
+			}
+		}
+		i = j - 1 // the content is rst: the lines that follow are read as any
+	}
+	return out
+}
+
+// rstInline is a line of rst prose as a reader sees it: roles reduced
+// (rstRoles), inline hyperlinks' URIs dropped.
+func rstInline(l string) string {
+	if strings.IndexByte(l, '`') < 0 {
+		return l
+	}
+	if strings.IndexByte(l, '<') >= 0 {
+		l = rstRefRE().ReplaceAllString(l, "$1")
+	}
+	return rstRoles(l)
 }
