@@ -99,13 +99,35 @@ var (
 // not changed.
 func dropJSXMarkup(lines []string, kinds []markdown.Kind, off int) []string {
 	var out []string
-	for j, l := range lines {
-		i := off + j
-		if i < 0 || i >= len(kinds) || kinds[i] != markdown.Text {
+	text := func(j int) bool { i := off + j; return i >= 0 && i < len(kinds) && kinds[i] == markdown.Text }
+	for j := 0; j < len(lines); j++ {
+		l := lines[j]
+		if !text(j) {
 			continue
 		}
 		t := strings.TrimLeft(l, " \t")
 		if t == "" || (t[0] != '<' && !strings.HasPrefix(t, "import") && !strings.HasPrefix(t, "export")) {
+			continue
+		}
+		if end := jsxMultiLine(lines, j, text); end > j {
+			// A tag or an import over several lines: markup, but for
+			// the tag's attribute values of several words.
+			if out == nil {
+				out = slices.Clone(lines)
+			}
+			var words []string
+			if t[0] == '<' {
+				for _, m := range proseAttrRE().FindAllStringSubmatch(strings.Join(lines[j:end+1], "\n"), -1) {
+					if v := strings.TrimSpace(m[1] + m[2]); strings.ContainsAny(v, " \t") {
+						words = append(words, v)
+					}
+				}
+			}
+			for k := j; k <= end; k++ {
+				out[k] = ""
+			}
+			out[j] = strings.Join(words, " ")
+			j = end
 			continue
 		}
 		if jsxTagLineRE().MatchString(l) || esmLineRE().MatchString(t) {
@@ -128,6 +150,71 @@ func dropJSXMarkup(lines []string, kinds []markdown.Kind, off int) []string {
 		return lines
 	}
 	return out
+}
+
+var (
+	// jsxOpenRE matches the start of a component's tag left open on its
+	// line (its attributes follow on the next lines).
+	jsxOpenRE = lazyre.New(`^\s*<[A-Z][\w.]*(?:\s|$)`)
+	// importOpenRE matches an import whose braces close on a later line,
+	// importCloseRE that line.
+	importOpenRE  = lazyre.New(`^import\s+(?:[\w*]+\s*,\s*)?\{[^}]*$`)
+	importCloseRE = lazyre.New(`^\s*\}\s*from\s*["'][^"']+["'];?\s*$`)
+)
+
+// jsxMultiLine returns the last line of the component tag or the import
+// that starts at lines[j] and ends on a later line, or -1 when there is
+// none: a tag ends at the first ">" outside its attributes' braces and
+// quotes, with nothing after it on its line; an import at "} from '…'".
+// Every line must be text (isText), and a tag or import longer than 100
+// lines is not taken for one.
+func jsxMultiLine(lines []string, j int, isText func(int) bool) int {
+	t := strings.TrimLeft(lines[j], " \t")
+	switch {
+	case strings.HasPrefix(t, "import"):
+		if !importOpenRE().MatchString(t) {
+			return -1
+		}
+		for k := j + 1; k < len(lines) && k <= j+100 && isText(k); k++ {
+			if importCloseRE().MatchString(lines[k]) {
+				return k
+			}
+		}
+		return -1
+	case t != "" && t[0] == '<':
+		if !jsxOpenRE().MatchString(t) {
+			return -1
+		}
+	default:
+		return -1
+	}
+	depth, quote := 0, byte(0)
+	for k := j; k < len(lines) && k <= j+100 && isText(k); k++ {
+		l := lines[k]
+		for c := 0; c < len(l); c++ {
+			switch ch := l[c]; {
+			case quote != 0:
+				if ch == quote {
+					quote = 0
+				}
+			case ch == '"' || ch == '\'' || ch == '`':
+				quote = ch
+			case ch == '{':
+				depth++
+			case ch == '}':
+				depth--
+			case ch == '>' && depth == 0:
+				if k == j || strings.TrimSpace(l[c+1:]) != "" {
+					return -1 // on one line (jsxTagLineRE's), or text follows
+				}
+				return k
+			}
+		}
+		if quote == '"' || quote == '\'' {
+			quote = 0 // JSX's string attributes do not span lines
+		}
+	}
+	return -1
 }
 
 var quoteRE = lazyre.New(`^ {0,3}>\s?`)

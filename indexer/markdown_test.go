@@ -581,3 +581,30 @@ func TestJSXMarkupNotIndexed(t *testing.T) {
 	}
 	checkCoverage(t, in, p.Chunks)
 }
+
+// TestJSXMultiLineTagNotIndexed: a component's opening tag whose props
+// span lines (MDX is JSX: an element's attributes may be on lines of
+// their own, as Consul's and Docusaurus' pages write them) and a
+// multi-line import are markup too; a prop of several words stays, as on
+// one line.
+func TestJSXMultiLineTagNotIndexed(t *testing.T) {
+	t.Parallel()
+	in := "# Mesh\n\nimport {\n  Tabs,\n  TabItem,\n} from '@theme/Tabs';\n\nThe zebra mesh prose.\n\n<CodeTabs\n  heading=\"Two zebra words\"\n  keys={[\n    { a: 'zkey' },\n  ]}\n  onClick={() => zfn()}\n>\n\nInside the tabs, zprose.\n\n</CodeTabs>\n\n<iframe\n  src=\"https://zurl.example/x\"\n/>\n"
+	p := parseMarkdown("docs/mesh.mdx", []byte(in), nil)
+	var all strings.Builder
+	for _, c := range p.Chunks {
+		all.WriteString(c.body() + "\n")
+	}
+	text := all.String()
+	for _, want := range []string{"The zebra mesh prose.", "Two zebra words", "Inside the tabs, zprose."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("indexed text lacks %q:\n%s", want, text)
+		}
+	}
+	for _, gone := range []string{"CodeTabs", "zkey", "zfn", "keys=", "TabItem", "@theme", "heading="} {
+		if strings.Contains(text, gone) {
+			t.Errorf("indexed text has %q:\n%s", gone, text)
+		}
+	}
+	checkCoverage(t, in, p.Chunks)
+}
