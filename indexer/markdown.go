@@ -111,13 +111,14 @@ func dropJSXMarkup(lines []string, kinds []markdown.Kind, off int) []string {
 		}
 		if end := jsxMultiLine(lines, j, text); end > j {
 			// A tag or an import over several lines: markup, but for
-			// the tag's attribute values of several words.
+			// the tag's strings of several words (attribute values, and
+			// strings in its expressions: a tab's label).
 			if out == nil {
 				out = slices.Clone(lines)
 			}
 			var words []string
 			if t[0] == '<' {
-				for _, m := range proseAttrRE().FindAllStringSubmatch(strings.Join(lines[j:end+1], "\n"), -1) {
+				for _, m := range jsxStringRE().FindAllStringSubmatch(strings.Join(lines[j:end+1], "\n"), -1) {
 					if v := strings.TrimSpace(m[1] + m[2]); strings.ContainsAny(v, " \t") {
 						words = append(words, v)
 					}
@@ -160,6 +161,8 @@ var (
 	// importCloseRE that line.
 	importOpenRE  = lazyre.New(`^import\s+(?:[\w*]+\s*,\s*)?\{[^}]*$`)
 	importCloseRE = lazyre.New(`^\s*\}\s*from\s*["'][^"']+["'];?\s*$`)
+	// jsxStringRE matches a string in a tag: "…" or '…' on one line.
+	jsxStringRE = lazyre.New(`"([^"\n]*)"|'([^'\n]*)'`)
 )
 
 // jsxMultiLine returns the last line of the component tag or the import

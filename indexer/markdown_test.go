@@ -589,14 +589,14 @@ func TestJSXMarkupNotIndexed(t *testing.T) {
 // one line.
 func TestJSXMultiLineTagNotIndexed(t *testing.T) {
 	t.Parallel()
-	in := "# Mesh\n\nimport {\n  Tabs,\n  TabItem,\n} from '@theme/Tabs';\n\nThe zebra mesh prose.\n\n<CodeTabs\n  heading=\"Two zebra words\"\n  keys={[\n    { a: 'zkey' },\n  ]}\n  onClick={() => zfn()}\n>\n\nInside the tabs, zprose.\n\n</CodeTabs>\n\n<iframe\n  src=\"https://zurl.example/x\"\n/>\n"
+	in := "# Mesh\n\nimport {\n  Tabs,\n  TabItem,\n} from '@theme/Tabs';\n\nThe zebra mesh prose.\n\n<CodeTabs\n  heading=\"Two zebra words\"\n  keys={[\n    { a: 'zkey', label: 'Zebra (AWS Neptune)' },\n  ]}\n  onClick={() => zfn()}\n>\n\nInside the tabs, zprose.\n\n</CodeTabs>\n\n<iframe\n  src=\"https://zurl.example/x\"\n/>\n"
 	p := parseMarkdown("docs/mesh.mdx", []byte(in), nil)
 	var all strings.Builder
 	for _, c := range p.Chunks {
 		all.WriteString(c.body() + "\n")
 	}
 	text := all.String()
-	for _, want := range []string{"The zebra mesh prose.", "Two zebra words", "Inside the tabs, zprose."} {
+	for _, want := range []string{"The zebra mesh prose.", "Two zebra words", "Zebra (AWS Neptune)", "Inside the tabs, zprose."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("indexed text lacks %q:\n%s", want, text)
 		}
