@@ -425,3 +425,46 @@ See :ref:` + "`the fixture page <zfixture>`" + ` and :func:` + "`~pkg.zfunc`" + 
 		t.Errorf("chunk text lost the file's markup: %+v", p.Chunks)
 	}
 }
+
+// TestAsciiDocIndexedProse: search indexes what a reader of an AsciiDoc
+// page sees (markdown.AsciiDocProse): no attribute entries, block
+// attributes or anchors, comments, preprocessor directives (include::,
+// ifdef::), nor a macro's name or target where it shows text.
+func TestAsciiDocIndexedProse(t *testing.T) {
+	t.Parallel()
+	in := `git-zadd(1)
+===========
+:zattr: value
+
+NAME
+----
+git-zadd - Add zfile contents, see linkgit:git-zcommit[1] and link:zpage.html[the zguide].
+
+[[zanchor]]
+[NOTE]
+Also <<zsection,the zsection text>> and https://zurl.example/x[zsite words].
+
+// a zcomment line
+include::zincluded.txt[]
+ifdef::zcond[]
+Conditional zprose.
+endif::zcond[]
+`
+	p := parseDocument("git-zadd.adoc", []byte(in), nil)
+	var body strings.Builder
+	for _, c := range p.Chunks {
+		body.WriteString(c.body())
+		body.WriteByte('\n')
+	}
+	got := body.String()
+	for _, w := range []string{"zattr", "linkgit", "zpage", "zanchor", "NOTE", "zsection,", "zurl", "zcomment", "zincluded", "zcond"} {
+		if strings.Contains(got, w) {
+			t.Errorf("indexed text has %q (markup):\n%s", w, got)
+		}
+	}
+	for _, w := range []string{"Add zfile contents", "git-zcommit", "the zguide", "the zsection text", "zsite words", "Conditional zprose."} {
+		if !strings.Contains(got, w) {
+			t.Errorf("indexed text lacks %q:\n%s", w, got)
+		}
+	}
+}

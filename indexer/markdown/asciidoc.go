@@ -152,3 +152,87 @@ func scanAsciiDoc(lines []string) Body {
 	}
 	return b
 }
+
+var (
+	// adocPreprocRE matches a preprocessor directive's line: include::,
+	// ifdef::, ifndef::, ifeval::, endif:: (Asciidoctor's preprocessor).
+	adocPreprocRE = lazyre.New(`^\\?(?:include|ifdef|ifndef|ifeval|endif)::[^\[]*\[.*\][ \t]*$`)
+	// adocMacroRE matches an inline macro whose name and target are
+	// markup: name:target[text].
+	adocMacroRE = lazyre.New(`\b(link|xref|mailto|image|footnote|footnoteref|kbd|btn|pass|linkgit|anchor|indexterm2?):([^\s\[\]]*)\[([^\]]*)\]`)
+	// adocURLMacroRE matches a URL with a link text: https://…[text].
+	adocURLMacroRE = lazyre.New(`\b((?:https?|ftp|irc)://[^\s\[\]]+)\[([^\]]*)\]`)
+	// adocXrefRE matches a cross reference: <<id>> or <<id,text>>.
+	adocXrefRE = lazyre.New(`<<([^<>,]+)(?:,\s*([^<>]*))?>>`)
+)
+
+// AsciiDocProse returns the text a reader of AsciiDoc document lines
+// (Doc.Lines, b its Body) sees on each line, for search to index: one
+// string per line, "" for a line that is only markup. By Asciidoctor's
+// rules: metadata lines (Comment: attribute entries, block attributes,
+// anchors, comments, delimiters, the header's lines) and preprocessor
+// directives (include::, ifdef::, endif::) are not shown; an inline
+// macro shows its text ("link:page.html[the guide]" is "the guide", a
+// link without text its target; "linkgit:git-commit[1]", git's macro,
+// "git-commit"; an image its alt text), a URL with a text its text, a
+// cross reference "<<id,text>>" its text ("<<id>>" the id).
+func AsciiDocProse(lines []string, b Body) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if i < len(b.Kinds) && b.Kinds[i] == Comment {
+			continue
+		}
+		if i < len(b.Kinds) && b.Kinds[i] == Text && adocPreprocRE().MatchString(l) {
+			continue
+		}
+		if i < len(b.Kinds) && b.Kinds[i] == Code {
+			out[i] = l
+			continue
+		}
+		out[i] = adocInline(l)
+	}
+	return out
+}
+
+// adocInline is a line of AsciiDoc prose as a reader sees it (AsciiDocProse).
+func adocInline(l string) string {
+	if strings.IndexByte(l, '[') >= 0 && strings.IndexByte(l, ':') >= 0 {
+		l = adocMacroRE().ReplaceAllStringFunc(l, func(m string) string {
+			s := adocMacroRE().FindStringSubmatch(m)
+			name, target, text := s[1], s[2], strings.Trim(strings.TrimSpace(s[3]), `"`)
+			switch name {
+			case "linkgit":
+				return target
+			case "footnoteref":
+				if _, t, ok := strings.Cut(text, ","); ok {
+					return strings.TrimSpace(t)
+				}
+				return ""
+			case "image":
+				t, _, _ := strings.Cut(text, ",")
+				return t
+			}
+			if text == "" && (name == "link" || name == "xref" || name == "mailto") {
+				return target
+			}
+			return text
+		})
+		l = adocURLMacroRE().ReplaceAllStringFunc(l, func(m string) string {
+			s := adocURLMacroRE().FindStringSubmatch(m)
+			if t := strings.Trim(strings.TrimSpace(s[2]), `"`); t != "" {
+				return t
+			}
+			return s[1]
+		})
+	}
+	if strings.Contains(l, "<<") {
+		l = adocXrefRE().ReplaceAllStringFunc(l, func(m string) string {
+			s := adocXrefRE().FindStringSubmatch(m)
+			if t := strings.TrimSpace(s[2]); t != "" {
+				return t
+			}
+			return s[1]
+		})
+	}
+	return l
+}
