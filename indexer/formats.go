@@ -60,7 +60,6 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 		setIndexed(p.Chunks, d.Lines, markdown.RSTProse(d.Lines))
 		p.Links, p.Labels = extractRSTLinks(d.Lines)
 	case markdown.FormatAsciiDoc:
-		setIndexed(p.Chunks, d.Lines, markdown.AsciiDocProse(d.Lines, d.Body))
 		p.Links = extractAsciiDocLinks(d.Lines, d.Body)
 	}
 	return p
