@@ -370,7 +370,7 @@ func TestPatchStopAtEveryStep(t *testing.T) {
 // stage it stopped at, "" when the update has fewer than n steps.
 func stopPatchAt(t *testing.T, n int, fail string) (stopped string) {
 	f := newFixture(t)
-	reshapeBase(t, f)
+	f.steps("reshapeBase", func() string { reshapeBase(t, f); return "" })
 	w, err := Open(f.project, f.opts())
 	if err != nil {
 		t.Fatal(err)
@@ -379,8 +379,7 @@ func stopPatchAt(t *testing.T, n int, fail string) (stopped string) {
 	oldRev := readLock(t, f.project).Packages["guides"].Rev
 	pkg := w.pkgDir("guides")
 	oldTree := layout(t, pkg)
-	reshape(t, f)
-	newRev := reshapeTypes(t, f)
+	newRev := f.steps("reshape, reshapeTypes", func() string { reshape(t, f); return reshapeTypes(t, f) })
 	newTree := layout(t, filepath.Join(f.upstream, "guides"))
 	count, journaled := 0, false
 	w.opts.testHook = func(stage, alias string) error {
