@@ -235,6 +235,87 @@ func reshapeTypes(t *testing.T, f *fixture) string {
 	return f.commit("types", nil)
 }
 
+// TestStepsMakeTheStepsRepository: fixture.steps, run again by the same
+// name from the same commit, makes the upstream the repository the steps
+// made (every file of the work tree and of .git, its mode and bytes, and
+// a clean status), returns what they returned, and does not run them.
+func TestStepsMakeTheStepsRepository(t *testing.T) {
+	t.Parallel()
+	name := t.Name() // steps of this test's own: the first run runs them
+	ran := 0
+	do := func(f *fixture) func() string {
+		return func() string {
+			ran++
+			reshapeBase(t, f)
+			reshape(t, f)
+			return reshapeTypes(t, f)
+		}
+	}
+	a, b := newFixture(t), newFixture(t)
+	revA := a.steps(name, do(a))
+	revB := b.steps(name, do(b))
+	if ran != 1 || revA != revB {
+		t.Fatalf("the steps ran %d times (want 1); returned %s, then %s", ran, revA, revB)
+	}
+	if got := b.git("rev-parse", "HEAD"); got != revA {
+		t.Fatalf("HEAD is %s, want %s", got, revA)
+	}
+	if st := b.git("status", "--porcelain"); st != "" {
+		t.Fatalf("status: %q", st)
+	}
+	everything := func(dir string) map[string]string {
+		out := map[string]string{}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || p == dir {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			var b []byte
+			switch {
+			case fi.Mode()&fs.ModeSymlink != 0:
+				s, err := os.Readlink(p)
+				if err != nil {
+					return err
+				}
+				b = []byte(s)
+			case fi.Mode().IsRegular():
+				if b, err = os.ReadFile(p); err != nil {
+					return err
+				}
+			}
+			out[filepath.ToSlash(rel)] = fmt.Sprintf("%v %x", fi.Mode(), b)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// git status refreshed b's index (its stat data): compared without it.
+	ea, eb := everything(a.upstream), everything(b.upstream)
+	delete(ea, ".git/index")
+	delete(eb, ".git/index")
+	if !reflect.DeepEqual(ea, eb) {
+		for k := range ea {
+			if ea[k] != eb[k] {
+				t.Errorf("%s differs", k)
+			}
+		}
+		for k := range eb {
+			if _, ok := ea[k]; !ok {
+				t.Errorf("%s is new", k)
+			}
+		}
+	}
+	if b.git("ls-files", "-s") != a.git("ls-files", "-s") {
+		t.Error("the index stages other entries")
+	}
+}
+
 // TestPatchAddDeleteMode: an update that adds, deletes, changes a mode,
 // turns a file into a folder and a folder into a file, and adds a link
 // leaves exactly the new tree (no folder left behind), rewrites only what
