@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/ctx-dev/ctx/internal/fileid"
-
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
