@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -239,9 +240,13 @@ func reshapeTypes(t *testing.T, f *fixture) string {
 // name from the same commit, makes the upstream the repository the steps
 // made (every file of the work tree and of .git, its mode and bytes, and
 // a clean status), returns what they returned, and does not run them.
+var stepsTestRuns atomic.Int64
+
 func TestStepsMakeTheStepsRepository(t *testing.T) {
 	t.Parallel()
-	name := t.Name() // steps of this test's own: the first run runs them
+	// Steps of this run's own (go test -count=2 runs it again in this
+	// process, whose memo holds the first run's): the first call runs them.
+	name := fmt.Sprintf("%s, run %d", t.Name(), stepsTestRuns.Add(1))
 	ran := 0
 	do := func(f *fixture) func() string {
 		return func() string {
