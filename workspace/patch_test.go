@@ -328,13 +328,12 @@ func TestStepsMakeTheStepsRepository(t *testing.T) {
 func TestPatchAddDeleteMode(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	reshapeBase(t, f)
+	f.steps("reshapeBase", func() string { reshapeBase(t, f); return "" })
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
 	pkg := w.pkgDir("guides")
 	before := idents(t, pkg)
-	reshape(t, f)
-	reshapeTypes(t, f)
+	f.steps("reshape, reshapeTypes", func() string { reshape(t, f); return reshapeTypes(t, f) })
 	f.must(w.Update(bg, nil, UpdateOptions{}))
 	if got, want := layout(t, pkg), layout(t, filepath.Join(f.upstream, "guides")); !reflect.DeepEqual(got, want) {
 		t.Errorf("package:\n%v\nwant the new tree:\n%v", got, want)
@@ -357,15 +356,14 @@ func TestPatchAddDeleteMode(t *testing.T) {
 func TestPatchRollback(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	reshapeBase(t, f)
+	f.steps("reshapeBase", func() string { reshapeBase(t, f); return "" })
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
 	pkg := w.pkgDir("guides")
 	before, ids := layout(t, pkg), idents(t, pkg)
 	stBefore := readFile(t, w.statePath("guides"))
 	lockBefore := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
-	reshape(t, f)
-	reshapeTypes(t, f)
+	f.steps("reshape, reshapeTypes", func() string { reshape(t, f); return reshapeTypes(t, f) })
 	w.opts.testHook = func(stage, alias string) error {
 		if stage == "write:lock" {
 			return &fs.PathError{Op: "write", Path: "lock", Err: syscall.ENOSPC}
