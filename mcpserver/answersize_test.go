@@ -65,10 +65,20 @@ func adversarialDocs() map[string]string {
 }
 
 // adversarialProject is a project whose one package, adv, holds
-// adversarialDocs.
+// adversarialDocs: one for the package, built once, which its tests only
+// read (checkShared).
 func adversarialProject(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "proj")
+	return sharedDir(t, &adversarialShared, adversarialProjectIn)
+}
+
+// adversarialShared is adversarialProject's project, built once: the
+// tests that use it only read it (checked at the end: checkShared).
+var adversarialShared = sharedFixture[string]{name: "adversarialProject"}
+
+// adversarialProjectIn writes adversarialProject's project at dir.
+func adversarialProjectIn(t testing.TB, dir string) {
+	t.Helper()
 	ctxDir := filepath.Join(dir, ".context")
 	docs := adversarialDocs()
 	for rel, content := range docs {
@@ -85,7 +95,6 @@ func adversarialProject(t *testing.T) string {
 	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 // wireTokens counts, with its own o200k tokenizer, what a client shows

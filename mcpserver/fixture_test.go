@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -101,16 +102,70 @@ func newProject(t testing.TB) *fixture {
 	return newProjectIn(t, t.TempDir())
 }
 
-// shared is the fixture the tests that only read share (sharedProject):
-// built once, on first use (it is indexed: 0.12 s of CPU a project), and
-// checked unchanged once every test has run (TestMain).
-var shared struct {
+// sharedFixture is a fixture the tests that only read it share: built
+// once, on first use, under a folder of its own (an index costs 0.05–0.12
+// s of CPU a project), and checked unchanged once every test has run
+// (TestMain, checkShared). V is what the tests get of it.
+type sharedFixture[V any] struct {
+	name   string // for the error that names a test's change
 	once   sync.Once
 	root   string
-	p      *fixture
+	val    V
+	built  bool
 	digest map[string]string
 	skip   string // why the tests that ask for it are skipped
 }
+
+// sharedRoots are the shared fixtures built in this process, for
+// checkShared.
+var sharedRoots struct {
+	mu  sync.Mutex
+	all []sharedCheck
+}
+
+type sharedCheck struct {
+	name, root string
+	digest     map[string]string // nil: not built
+}
+
+// get builds the fixture on first use (build writes it under root and
+// returns what the tests get, or a reason to skip them) and returns it.
+func (s *sharedFixture[V]) get(t testing.TB, build func(t testing.TB, root string) (V, string)) V {
+	t.Helper()
+	s.once.Do(func() {
+		root, err := os.MkdirTemp("", "mcpserver-shared-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.root = root
+		c := sharedCheck{name: s.name, root: root}
+		defer func() {
+			sharedRoots.mu.Lock()
+			sharedRoots.all = append(sharedRoots.all, c)
+			sharedRoots.mu.Unlock()
+		}()
+		v, skip := build(t, root)
+		if skip != "" {
+			s.skip = skip
+			return
+		}
+		d, err := treeDigest(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.val, s.built, s.digest, c.digest = v, true, d, d
+	})
+	if s.skip != "" {
+		t.Skip(s.skip)
+	}
+	if !s.built {
+		t.Fatalf("the shared fixture %s could not be built (see the first test that asked for it)", s.name)
+	}
+	return s.val
+}
+
+// shared is the fixture of sharedProject.
+var shared = sharedFixture[*fixture]{name: "project (sharedProject)"}
 
 // sharedProject is the package's one read-only fixture project, for a test
 // that changes nothing in it: no file of it written, removed or renamed,
@@ -118,65 +173,71 @@ var shared struct {
 // were when it was built (checkShared).
 func sharedProject(t testing.TB) *fixture {
 	t.Helper()
-	shared.once.Do(func() {
-		root, err := os.MkdirTemp("", "mcpserver-shared-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		shared.root = root
+	return shared.get(t, func(t testing.TB, root string) (*fixture, string) {
 		// The fixture has symbolic links: where they cannot be made,
 		// every test that asks for it is skipped, as newProject's are.
 		if err := os.Symlink("x", filepath.Join(root, "probe")); err != nil {
-			shared.skip = fmt.Sprintf("symlinks unavailable: %v", err)
-			return
+			return nil, fmt.Sprintf("symlinks unavailable: %v", err)
 		}
 		if err := os.Remove(filepath.Join(root, "probe")); err != nil {
 			t.Fatal(err)
 		}
-		p := newProjectIn(t, root)
-		d, err := treeDigest(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shared.p, shared.digest = p, d
+		return newProjectIn(t, root), ""
 	})
-	if shared.skip != "" {
-		t.Skip(shared.skip)
-	}
-	if shared.p == nil {
-		t.Fatal("the shared fixture project could not be built (see the first test that asked for it)")
-	}
-	return shared.p
 }
 
-// checkShared removes the shared fixture, after checking that no test
-// changed it.
+// sharedDir is the shared fixture s, built by build, a project folder
+// maker (readProjectIn, navProjectIn, ...), at <root>/proj: the tests that
+// only read it get its path.
+func sharedDir(t testing.TB, s *sharedFixture[string], build func(t testing.TB, dir string)) string {
+	t.Helper()
+	return s.get(t, func(t testing.TB, root string) (string, string) {
+		dir := filepath.Join(root, "proj")
+		build(t, dir)
+		return dir, ""
+	})
+}
+
+// checkShared removes the shared fixtures, after checking that no test
+// changed them.
 func checkShared() error {
-	if shared.root == "" {
+	sharedRoots.mu.Lock()
+	defer sharedRoots.mu.Unlock()
+	var errs []string
+	for _, c := range sharedRoots.all {
+		if err := c.check(); err != nil {
+			errs = append(errs, err.Error())
+		}
+		os.RemoveAll(c.root)
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+func (c sharedCheck) check() error {
+	if c.digest == nil {
 		return nil
 	}
-	defer os.RemoveAll(shared.root)
-	if shared.p == nil {
-		return nil
-	}
-	now, err := treeDigest(shared.root)
+	now, err := treeDigest(c.root)
 	if err != nil {
 		return err
 	}
 	var diffs []string
-	for path, was := range shared.digest {
+	for path, was := range c.digest {
 		if now[path] != was {
 			diffs = append(diffs, fmt.Sprintf("%s: was %s, now %q", path, was, now[path]))
 		}
 	}
 	for path := range now {
-		if _, ok := shared.digest[path]; !ok {
+		if _, ok := c.digest[path]; !ok {
 			diffs = append(diffs, path+": new")
 		}
 	}
 	if len(diffs) > 0 {
 		sort.Strings(diffs)
-		return fmt.Errorf("a test changed the shared fixture project (use newProject for a test that changes its project):\n%s", strings.Join(diffs, "\n"))
+		return fmt.Errorf("a test changed the shared fixture %s (a test that changes its project builds its own):\n%s", c.name, strings.Join(diffs, "\n"))
 	}
 	return nil
 }

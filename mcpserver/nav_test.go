@@ -26,6 +26,27 @@ import (
 func navProject(t testing.TB, pkgs map[string]map[string]string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "proj")
+	navProjectIn(t, dir, pkgs)
+	return dir
+}
+
+// deepShared is navProject's project of deepFiles, shared by the tests
+// that only read it (sharedDeepProject).
+var deepShared = sharedFixture[string]{name: "the deep project (sharedDeepProject)"}
+
+// sharedDeepProject is navProject's project of one package, deep, of
+// deepFiles, built once for the tests that change nothing in it (checked
+// at the end: checkShared).
+func sharedDeepProject(t testing.TB) string {
+	t.Helper()
+	return sharedDir(t, &deepShared, func(t testing.TB, dir string) {
+		navProjectIn(t, dir, map[string]map[string]string{"deep": deepFiles()})
+	})
+}
+
+// navProjectIn writes navProject's project at dir.
+func navProjectIn(t testing.TB, dir string, pkgs map[string]map[string]string) {
+	t.Helper()
 	ctxDir := filepath.Join(dir, ".context")
 	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{}}
 	for alias, files := range pkgs {
@@ -42,7 +63,6 @@ func navProject(t testing.TB, pkgs map[string]map[string]string) string {
 	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 // deepFiles is a package of 5 top folders × 8 sub-folders × 10 documents,
@@ -147,7 +167,7 @@ func pageAll[T any](t testing.TB, cs *mcp.ClientSession, tool string, args map[s
 
 func TestListDocumentsPagesCoverAllOnce(t *testing.T) {
 	t.Parallel()
-	dir := navProject(t, map[string]map[string]string{"deep": deepFiles()})
+	dir := sharedDeepProject(t)
 	cs := connect(t, dir)
 	pages := pageAll(t, cs, "list_contexts", map[string]any{"package": "deep", "maxTokens": 1500},
 		func(o ListContextsOut) string { return o.NextCursor })
@@ -236,7 +256,7 @@ func TestListPagesWhileDocumentsChange(t *testing.T) {
 
 func TestListFiltersAndTree(t *testing.T) {
 	t.Parallel()
-	dir := navProject(t, map[string]map[string]string{"deep": deepFiles()})
+	dir := sharedDeepProject(t)
 	cs := connect(t, dir)
 	list := func(args map[string]any) ListContextsOut {
 		t.Helper()

@@ -48,10 +48,20 @@ Roll back with the previous image when the error rate rises above one percent.
 // readProject is a project with a git package (handbook), an https package
 // (web) and a dir source (docs), indexed. handbook holds adversarial
 // documents: a section of 3,000 lines (walrus) and a line of 1 MB
-// (narwhal).
+// (narwhal). One for the package, built once, which its tests only read
+// (checkShared).
 func readProject(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
+	return sharedDir(t, &readShared, readProjectIn)
+}
+
+// readShared is readProject's project, built once: the tests that use it
+// only read it (checked at the end: checkShared).
+var readShared = sharedFixture[string]{name: "readProject"}
+
+// readProjectIn writes readProject's project at dir.
+func readProjectIn(t testing.TB, dir string) {
+	t.Helper()
 	ctxDir := filepath.Join(dir, project.DirName)
 	pk := filepath.Join(ctxDir, project.PackagesDir)
 	var big strings.Builder
@@ -95,7 +105,6 @@ func readProject(t testing.TB) string {
 	if _, err := indexer.Sync(context.Background(), ctxDir, proj.Installed(m, lock), indexer.Options{}); err != nil {
 		t.Fatalf("indexer.Sync: %v", err)
 	}
-	return dir
 }
 
 // readAnswer is one read_relevant answer as a client sees it.

@@ -52,17 +52,21 @@ func TestDiskFullAtEveryWrite(t *testing.T) {
 func diskFullCell(t *testing.T, cmd string, n int) (fired bool) {
 	f := newFixture(t)
 	if cmd == "update-reshape" {
-		reshapeBase(t, f)
+		f.steps("reshapeBase", func() string { reshapeBase(t, f); return "" })
 	}
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 	oldTree := layout(t, w.pkgDir("guides"))
-	f.commit("upstream moves", map[string]string{"guides/other.md": "# Other v2\n", "team/handbook.md": "# Handbook v2\n"})
-	if cmd == "update-reshape" {
-		// Files added, deleted, a mode, a file for a folder and back.
-		reshape(t, f)
-		reshapeTypes(t, f)
-	}
+	reshaped := cmd == "update-reshape"
+	f.steps(fmt.Sprintf("upstream moves, reshaped %v", reshaped), func() string {
+		f.commit("upstream moves", map[string]string{"guides/other.md": "# Other v2\n", "team/handbook.md": "# Handbook v2\n"})
+		if reshaped {
+			// Files added, deleted, a mode, a file for a folder and back.
+			reshape(t, f)
+			reshapeTypes(t, f)
+		}
+		return ""
+	})
 	newTree := layout(t, filepath.Join(f.upstream, "guides"))
 	if cmd == "install" {
 		f.teammate(func(wm *Workspace) { f.must(wm.Update(bg, nil, UpdateOptions{})) }, project.LockName)

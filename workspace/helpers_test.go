@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -74,6 +75,68 @@ func (f *fixture) open(dir string) *Workspace {
 func (f *fixture) commit(msg string, files map[string]string) string {
 	f.t.Helper()
 	return gittest.Commit(f.t, f.upstream, msg, files)
+}
+
+// upstreamSteps keeps, per process, what a named run of fixture steps
+// made of an upstream repository (work tree and .git, byte for byte) and
+// what the steps returned, by the steps' name and the commit they started
+// from. A matrix whose every cell makes the same upstream history (each
+// step's commits are the same commits in every cell: gittest.Env fixes
+// the identity and the dates) runs the steps in its first cell only.
+var upstreamSteps struct {
+	mu sync.Mutex
+	m  map[string]*upstreamStep
+}
+
+type upstreamStep struct {
+	mu   sync.Mutex
+	tree *gittest.Tree
+	ret  string
+}
+
+// steps runs do, fixture steps that change only the upstream repository
+// (its files and its commits) and give the same result from the same
+// commit, or, when steps of this name have run from the commit the
+// upstream is at in this process, makes the upstream the repository they
+// left (a fresh copy, as gittest.NewRepo's: the engine opens a local
+// upstream anew for each fetch, and keeps nothing of its files) and
+// returns what do returned.
+func (f *fixture) steps(name string, do func() string) string {
+	t := f.t
+	t.Helper()
+	head, err := os.ReadFile(filepath.Join(f.upstream, ".git", "refs", "heads", "master"))
+	if err != nil {
+		return do() // not a state this memo can name
+	}
+	key := name + "\x00" + string(head)
+	upstreamSteps.mu.Lock()
+	if upstreamSteps.m == nil {
+		upstreamSteps.m = map[string]*upstreamStep{}
+	}
+	st := upstreamSteps.m[key]
+	if st == nil {
+		st = &upstreamStep{}
+		upstreamSteps.m[key] = st
+	}
+	upstreamSteps.mu.Unlock()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.tree != nil {
+		if err := os.RemoveAll(f.upstream); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.tree.Write(f.upstream); err != nil {
+			t.Fatal(err)
+		}
+		return st.ret
+	}
+	ret := do()
+	tree, err := gittest.ReadTree(f.upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.tree, st.ret = tree, ret
+	return ret
 }
 
 func (f *fixture) git(args ...string) string {

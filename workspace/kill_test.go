@@ -152,16 +152,18 @@ func TestKillDuringPatch(t *testing.T) {
 		t.Run(c.stage, func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			reshapeBase(t, f)
+			f.steps("reshapeBase", func() string { reshapeBase(t, f); return "" })
 			w := f.open(f.project)
 			f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}, {Source: f.upstream, Path: "team"}}, AddOptions{}))
 			w.Close()
 			before := readLock(t, f.project)
 			pkg := filepath.Join(f.project, project.DirName, project.PackagesDir, "guides")
 			oldTree, ids := layout(t, pkg), idents(t, pkg)
-			f.commit("team moves", map[string]string{"team/handbook.md": "# v2\n"})
-			reshape(t, f)
-			newCommit := reshapeTypes(t, f)
+			newCommit := f.steps("team moves, reshape, reshapeTypes", func() string {
+				f.commit("team moves", map[string]string{"team/handbook.md": "# v2\n"})
+				reshape(t, f)
+				return reshapeTypes(t, f)
+			})
 			newTree := layout(t, filepath.Join(f.upstream, "guides"))
 
 			killUpdateAt(t, f, c.stage, c.fail)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -235,6 +236,91 @@ func reshapeTypes(t *testing.T, f *fixture) string {
 	return f.commit("types", nil)
 }
 
+// TestStepsMakeTheStepsRepository: fixture.steps, run again by the same
+// name from the same commit, makes the upstream the repository the steps
+// made (every file of the work tree and of .git, its mode and bytes, and
+// a clean status), returns what they returned, and does not run them.
+var stepsTestRuns atomic.Int64
+
+func TestStepsMakeTheStepsRepository(t *testing.T) {
+	t.Parallel()
+	// Steps of this run's own (go test -count=2 runs it again in this
+	// process, whose memo holds the first run's): the first call runs them.
+	name := fmt.Sprintf("%s, run %d", t.Name(), stepsTestRuns.Add(1))
+	ran := 0
+	do := func(f *fixture) func() string {
+		return func() string {
+			ran++
+			reshapeBase(t, f)
+			reshape(t, f)
+			return reshapeTypes(t, f)
+		}
+	}
+	a, b := newFixture(t), newFixture(t)
+	revA := a.steps(name, do(a))
+	revB := b.steps(name, do(b))
+	if ran != 1 || revA != revB {
+		t.Fatalf("the steps ran %d times (want 1); returned %s, then %s", ran, revA, revB)
+	}
+	if got := b.git("rev-parse", "HEAD"); got != revA {
+		t.Fatalf("HEAD is %s, want %s", got, revA)
+	}
+	if st := b.git("status", "--porcelain"); st != "" {
+		t.Fatalf("status: %q", st)
+	}
+	everything := func(dir string) map[string]string {
+		out := map[string]string{}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || p == dir {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			var b []byte
+			switch {
+			case fi.Mode()&fs.ModeSymlink != 0:
+				s, err := os.Readlink(p)
+				if err != nil {
+					return err
+				}
+				b = []byte(s)
+			case fi.Mode().IsRegular():
+				if b, err = os.ReadFile(p); err != nil {
+					return err
+				}
+			}
+			out[filepath.ToSlash(rel)] = fmt.Sprintf("%v %x", fi.Mode(), b)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// git status refreshed b's index (its stat data): compared without it.
+	ea, eb := everything(a.upstream), everything(b.upstream)
+	delete(ea, ".git/index")
+	delete(eb, ".git/index")
+	if !reflect.DeepEqual(ea, eb) {
+		for k := range ea {
+			if ea[k] != eb[k] {
+				t.Errorf("%s differs", k)
+			}
+		}
+		for k := range eb {
+			if _, ok := ea[k]; !ok {
+				t.Errorf("%s is new", k)
+			}
+		}
+	}
+	if b.git("ls-files", "-s") != a.git("ls-files", "-s") {
+		t.Error("the index stages other entries")
+	}
+}
+
 // TestPatchAddDeleteMode: an update that adds, deletes, changes a mode,
 // turns a file into a folder and a folder into a file, and adds a link
 // leaves exactly the new tree (no folder left behind), rewrites only what
@@ -242,13 +328,12 @@ func reshapeTypes(t *testing.T, f *fixture) string {
 func TestPatchAddDeleteMode(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	reshapeBase(t, f)
+	f.steps("reshapeBase", func() string { reshapeBase(t, f); return "" })
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
 	pkg := w.pkgDir("guides")
 	before := idents(t, pkg)
-	reshape(t, f)
-	reshapeTypes(t, f)
+	f.steps("reshape, reshapeTypes", func() string { reshape(t, f); return reshapeTypes(t, f) })
 	f.must(w.Update(bg, nil, UpdateOptions{}))
 	if got, want := layout(t, pkg), layout(t, filepath.Join(f.upstream, "guides")); !reflect.DeepEqual(got, want) {
 		t.Errorf("package:\n%v\nwant the new tree:\n%v", got, want)
@@ -271,15 +356,14 @@ func TestPatchAddDeleteMode(t *testing.T) {
 func TestPatchRollback(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	reshapeBase(t, f)
+	f.steps("reshapeBase", func() string { reshapeBase(t, f); return "" })
 	w := f.open(f.project)
 	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "guides"}}, AddOptions{}))
 	pkg := w.pkgDir("guides")
 	before, ids := layout(t, pkg), idents(t, pkg)
 	stBefore := readFile(t, w.statePath("guides"))
 	lockBefore := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
-	reshape(t, f)
-	reshapeTypes(t, f)
+	f.steps("reshape, reshapeTypes", func() string { reshape(t, f); return reshapeTypes(t, f) })
 	w.opts.testHook = func(stage, alias string) error {
 		if stage == "write:lock" {
 			return &fs.PathError{Op: "write", Path: "lock", Err: syscall.ENOSPC}
@@ -370,7 +454,7 @@ func TestPatchStopAtEveryStep(t *testing.T) {
 // stage it stopped at, "" when the update has fewer than n steps.
 func stopPatchAt(t *testing.T, n int, fail string) (stopped string) {
 	f := newFixture(t)
-	reshapeBase(t, f)
+	f.steps("reshapeBase", func() string { reshapeBase(t, f); return "" })
 	w, err := Open(f.project, f.opts())
 	if err != nil {
 		t.Fatal(err)
@@ -379,8 +463,7 @@ func stopPatchAt(t *testing.T, n int, fail string) (stopped string) {
 	oldRev := readLock(t, f.project).Packages["guides"].Rev
 	pkg := w.pkgDir("guides")
 	oldTree := layout(t, pkg)
-	reshape(t, f)
-	newRev := reshapeTypes(t, f)
+	newRev := f.steps("reshape, reshapeTypes", func() string { reshape(t, f); return reshapeTypes(t, f) })
 	newTree := layout(t, filepath.Join(f.upstream, "guides"))
 	count, journaled := 0, false
 	w.opts.testHook = func(stage, alias string) error {

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -26,11 +28,30 @@ type commitMemo struct {
 	hits int // commits replayed from m, for this package's tests
 }
 
+// commitSums keeps the sums of the files commitKey read and replay wrote,
+// with their stamps (sumMemo): a file its stamp proves unchanged since
+// (fileid.Stamp.Proves) is not read again, by the next commit's key or
+// replay. Its own memo: repoState's holds a config without its remotes.
+var commitSums sumMemo
+
+// commitReads counts the files commitKey and replay have read, for this
+// package's tests.
+var commitReads atomic.Int64
+
 // commitResult is the .git folder after the commit (every file, relative
-// to .git) and the new commit id.
+// to .git), the sum of each of its entries' data, and the new commit id.
 type commitResult struct {
-	git *Tree
-	rev string
+	git  *Tree
+	sums [][32]byte
+	rev  string
+}
+
+func newCommitResult(git *Tree, rev string) *commitResult {
+	r := &commitResult{git: git, rev: rev, sums: make([][32]byte, len(git.entries))}
+	for i, e := range git.entries {
+		r.sums[i] = sha256.Sum256(e.data)
+	}
+	return r
 }
 
 // commitKey names the state a commit starts from: the message, every file
@@ -54,6 +75,7 @@ func commitKey(dir, msg string) (string, bool) {
 	if cfg, err := os.ReadFile(filepath.Join(gitDir, "config")); err != nil || bytes.Contains(bytes.ToLower(cfg), []byte("hookspath")) {
 		return "", false
 	}
+	clock, clockOK := fsClock()
 	h := sha256.New()
 	fmt.Fprintf(h, "commit %d:%s\n", len(msg), msg)
 	ok := digestFolder(h, dir, func(rel, p string, d fs.DirEntry) ([]byte, error) {
@@ -64,7 +86,11 @@ func commitKey(dir, msg string) (string, bool) {
 			target, err := os.Readlink(p)
 			return []byte(target), err
 		case d.Type().IsRegular():
-			return os.ReadFile(p)
+			// A file by its content's sum (one a stamp proves is not
+			// read again): a link's data is its target, and the mode
+			// in the entry's line tells the two apart.
+			sum, err := commitSums.sum(p, d, clock, clockOK, nil, &commitReads)
+			return sum[:], err
 		}
 		return nil, errNoDigest
 	})
@@ -150,7 +176,8 @@ func (r *commitResult) replay(dir string) error {
 	}
 	// Files are rewritten in place (os.WriteFile truncates), so the
 	// result's modes are set again where they differ.
-	for _, e := range r.git.entries {
+	var written []int
+	for i, e := range r.git.entries {
 		p := filepath.Join(gitDir, filepath.FromSlash(e.rel))
 		switch {
 		case e.mode.IsDir():
@@ -159,15 +186,42 @@ func (r *commitResult) replay(dir string) error {
 			_ = os.Remove(p)
 			err = os.Symlink(string(e.data), p)
 		default:
-			if old, rerr := os.ReadFile(p); rerr == nil && bytes.Equal(old, e.data) {
+			if r.unchanged(i, p) {
 				continue // unchanged by the commit (most objects)
 			}
 			_ = os.Remove(p) // objects are read-only
-			err = os.WriteFile(p, e.data, e.mode.Perm())
+			if err = os.WriteFile(p, e.data, e.mode.Perm()); err == nil {
+				written = append(written, i)
+			}
 		}
 		if err != nil {
 			return err
 		}
 	}
+	// What was written is kept with its stamp, taken after the clock
+	// is read (so a write after this one moves the ctime past it).
+	clock, clockOK := fsClock()
+	for _, i := range written {
+		p := filepath.Join(gitDir, filepath.FromSlash(r.git.entries[i].rel))
+		if info, err := os.Lstat(p); err == nil {
+			commitSums.keep(p, info, clock, clockOK, r.sums[i])
+		}
+	}
 	return nil
+}
+
+// unchanged reports whether the regular file at p already holds entry i's
+// data: its stamp proves the sum kept for it (commitSums), or its bytes
+// are the entry's.
+func (r *commitResult) unchanged(i int, p string) bool {
+	info, err := os.Lstat(p)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	if sum, ok := commitSums.get(p, fileid.Of(info)); ok {
+		return sum == r.sums[i]
+	}
+	commitReads.Add(1)
+	old, err := os.ReadFile(p)
+	return err == nil && bytes.Equal(old, r.git.entries[i].data)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -107,6 +108,67 @@ func TestCommitWithHooksNotReplayed(t *testing.T) {
 		Commit(t, dir, "hooked", map[string]string{"b.md": "b\n"})
 		if b, _ := os.ReadFile(ran); len(b) != 2*(i+1) {
 			t.Fatalf("after commit %d the hook ran %d times", i+1, len(b)/2)
+		}
+	}
+}
+
+// TestCommitKeyReadsChangedFilesOnly: once the file system's clock has
+// moved past a repository's files, the key of its next commit reads none
+// of them again (their stamps prove their sums, fileid.Stamp.Proves),
+// and a file rewritten at the same size and modification time, in the
+// work tree or in .git, is read again and moves the key: that commit is
+// not replayed from the other state's.
+func TestCommitKeyReadsChangedFilesOnly(t *testing.T) {
+	if !Available() {
+		t.Skip("git not installed")
+	}
+	if _, ok := device(mustStat(t, t.TempDir())); !ok {
+		t.Skip("no device numbers on this system: every file is read each time")
+	}
+	files := map[string]string{"a.md": "aaaa\n", "d/b.md": "b\n", "test": t.Name()}
+	dir := filepath.Join(t.TempDir(), "repo")
+	NewRepo(t, dir, files)
+	clockPast(t, dir)
+	first, ok := commitKey(dir, "next")
+	if !ok {
+		t.Fatal("no key")
+	}
+	reads := commitReads.Load()
+	if again, _ := commitKey(dir, "next"); again != first || commitReads.Load() != reads {
+		t.Errorf("unchanged repository: key moved %v, %d files read again; want the same, none", again != first, commitReads.Load()-reads)
+	}
+	// Same size, same mtime: only the ctime says it changed.
+	for _, rel := range []string{"a.md", ".git/config"} {
+		// Every file kept again with a clock past its last change (the
+		// last round wrote one back).
+		clockPast(t, dir)
+		commitKey(dir, "next")
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		fi := mustStat(t, p)
+		old, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := []byte(strings.ToUpper(string(old)))
+		if string(changed) == string(old) {
+			changed = []byte(strings.Repeat("x", len(old)))
+		}
+		if err := os.WriteFile(p, changed, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		reads = commitReads.Load()
+		moved, _ := commitKey(dir, "next")
+		if moved == first || commitReads.Load()-reads != 1 {
+			t.Errorf("%s rewritten: key moved %v, %d files read; want moved, 1", rel, moved != first, commitReads.Load()-reads)
+		}
+		if err := os.WriteFile(p, old, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := commitKey(dir, "next"); again != first {
+			t.Errorf("%s written back: the key is not the first one", rel)
 		}
 	}
 }

@@ -205,7 +205,7 @@ func Commit(t TB, dir, msg string, files map[string]string) string {
 	rev := MustGit(t, dir, "rev-parse", "HEAD")
 	if ok {
 		if tr, err := ReadTree(filepath.Join(dir, ".git")); err == nil {
-			commits.put(key, &commitResult{git: tr, rev: rev})
+			commits.put(key, newCommitResult(tr, rev))
 		}
 	}
 	return rev

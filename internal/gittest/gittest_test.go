@@ -526,30 +526,7 @@ func TestRepoStateReadsChangedFilesOnly(t *testing.T) {
 	if err := os.WriteFile(desc, []byte("aaaa\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The clock must have moved past the files' last change (one tick of
-	// it), or no sum can be kept: spin on it, no sleep.
-	newest := int64(0)
-	if err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err == nil {
-			newest = max(newest, fileid.Of(info).CTime)
-		}
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		c, ok := fsClock()
-		if !ok {
-			t.Fatal("no clock reading in the temporary folder")
-		}
-		if c.at > newest {
-			break
-		}
-	}
+	clockPast(t, dir)
 	first, ok := repoState(dir)
 	if !ok {
 		t.Fatal("no digest")
@@ -571,6 +548,36 @@ func TestRepoStateReadsChangedFilesOnly(t *testing.T) {
 	changed, _ := repoState(dir)
 	if changed == first || stateReads.Load()-reads != 1 {
 		t.Errorf("one file rewritten: digest moved %v, %d files read; want moved, 1", changed != first, stateReads.Load()-reads)
+	}
+}
+
+// clockPast returns once the file system's clock has moved past the last
+// change of every file under dir (one tick of it), so that a sum kept
+// from now on is proven by the files' stamps: it spins on the clock, no
+// sleep.
+func clockPast(t *testing.T, dir string) {
+	t.Helper()
+	newest := int64(0)
+	if err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			newest = max(newest, fileid.Of(info).CTime)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		c, ok := fsClock()
+		if !ok {
+			t.Fatal("no clock reading in the temporary folder")
+		}
+		if c.at > newest {
+			return
+		}
 	}
 }
 

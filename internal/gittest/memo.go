@@ -149,29 +149,12 @@ func repoState(dir string) ([32]byte, bool) {
 		if !d.Type().IsRegular() || strings.HasSuffix(rel, "objects/info/alternates") || strings.HasSuffix(rel, "objects/info/http-alternates") {
 			return nil, errNoDigest
 		}
-		info, err := d.Info()
-		if err != nil {
-			return nil, err
-		}
-		stamp := fileid.Of(info)
-		if sum, ok := contentSums.get(p, stamp); ok {
-			return sum[:], nil
-		}
-		stateReads.Add(1)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
+		var digest func([]byte) []byte
 		if rel == "config" {
-			b = withoutRemotes(b)
+			digest = withoutRemotes
 		}
-		sum := sha256.Sum256(b)
-		// Kept only when the clock is this file system's: another's may
-		// count in coarser ticks, where a later write keeps the ctime.
-		if dev, ok := device(info); ok && clockOK && dev == clock.dev {
-			contentSums.put(p, stamp, clock.at, sum)
-		}
-		return sum[:], nil
+		sum, err := contentSums.sum(p, d, clock, clockOK, digest, &stateReads)
+		return sum[:], err
 	})
 	var sum [32]byte
 	if !ok {
@@ -264,6 +247,44 @@ func (c *sumMemo) get(p string, now fileid.Stamp) ([32]byte, bool) {
 		return [32]byte{}, false
 	}
 	return k.sum, true
+}
+
+// sum is the sum of the file at p (of what digest, when not nil, makes
+// of its bytes): the one kept while its stamp proves the file unchanged,
+// or else read (counted in reads, when not nil) and kept with its stamp
+// and clock, the file system's clock read before d's stamp was taken
+// (clockOK false: no clock, nothing kept).
+func (c *sumMemo) sum(p string, d fs.DirEntry, clock clock, clockOK bool, digest func([]byte) []byte, reads *atomic.Int64) ([32]byte, error) {
+	info, err := d.Info()
+	if err != nil {
+		return [32]byte{}, err
+	}
+	stamp := fileid.Of(info)
+	if sum, ok := c.get(p, stamp); ok {
+		return sum, nil
+	}
+	if reads != nil {
+		reads.Add(1)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	if digest != nil {
+		b = digest(b)
+	}
+	sum := sha256.Sum256(b)
+	c.keep(p, info, clock, clockOK, sum)
+	return sum, nil
+}
+
+// keep keeps sum for the file at p whose stat data, taken after clock was
+// read, is info. Kept only when the clock is this file system's: another's
+// may count in coarser ticks, where a later write keeps the ctime.
+func (c *sumMemo) keep(p string, info fs.FileInfo, clock clock, clockOK bool, sum [32]byte) {
+	if dev, ok := device(info); ok && clockOK && dev == clock.dev {
+		c.put(p, fileid.Of(info), clock.at, sum)
+	}
 }
 
 func (c *sumMemo) put(p string, stamp fileid.Stamp, at int64, sum [32]byte) {
