@@ -31,11 +31,15 @@ func (f *fetch) get(ctx context.Context, raw string, cond *Item, max int64, fiel
 			Msg:  fmt.Sprintf("not found (the server answered 404 at %s)", at.UTC().Format("2006-01-02 15:04:05 UTC")),
 			Hint: fmt.Sprintf("check the URL; ctx remembers a 404 for an hour and asks again after %s", at.Add(notFoundTTL).UTC().Format("15:04:05 UTC"))}
 	}
+	backoff := f.c.o.backoff
+	if d, ok := ctx.Value(RetryDelay{}).(time.Duration); ok && d > 0 {
+		backoff = d
+	}
 	var err error
 	attempt := 0
 	for attempt < f.lim.Attempts {
 		if attempt > 0 {
-			t := time.NewTimer(f.c.o.backoff << (attempt - 1))
+			t := time.NewTimer(backoff << (attempt - 1))
 			select {
 			case <-ctx.Done():
 				t.Stop()

@@ -71,6 +71,14 @@ const (
 	defaultBackoff         = 500 * time.Millisecond // before the first retry; doubled before each next one
 )
 
+// RetryDelay is a context key: a time.Duration above zero under it
+// (context.WithValue(ctx, RetryDelay{}, d)) is a Fetch's delay before its
+// first retry, doubled before each next one, in place of the Client's
+// (500 ms unless set). It is the seam through which the tests of a caller
+// that makes its own Client (the CLI, run in process by its scripts)
+// shorten the waits; nothing in ctx sets it.
+type RetryDelay struct{}
+
 // Limits bound one Fetch. A zero field takes its default (WithDefaults).
 type Limits struct {
 	MaxBytes        int64         // per document body; 0 = DefaultMaxBytes

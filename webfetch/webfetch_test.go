@@ -930,3 +930,42 @@ func TestProgress(t *testing.T) {
 		t.Errorf("last progress %+v, snapshot of %d items and %d bytes", last, len(snap.Items), snap.BodyBytes)
 	}
 }
+
+// TestRetryWaitsItsBackoff: a retry comes no sooner than its delay after
+// the answer before it, the delay doubling each time: the Client's, or a
+// RetryDelay in the request's context. (Lower bounds only: a timer never
+// fires early, however loaded the machine.)
+func TestRetryWaitsItsBackoff(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var at []time.Time
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		at = append(at, time.Now())
+		mu.Unlock()
+		http.Error(w, "down", http.StatusInternalServerError)
+	})
+	check := func(what string, ctx context.Context, c *Client, first time.Duration) {
+		t.Helper()
+		mu.Lock()
+		at = nil
+		mu.Unlock()
+		if _, err := c.Fetch(ctx, Request{URL: s.URL + "/down.md", AllowPrivate: true}); err == nil {
+			t.Fatalf("%s: a server answering 500 fetched", what)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(at) != DefaultAttempts {
+			t.Fatalf("%s: %d requests, want %d", what, len(at), DefaultAttempts)
+		}
+		for i := 1; i < len(at); i++ {
+			if gap, want := at[i].Sub(at[i-1]), first<<(i-1); gap < want {
+				t.Errorf("%s: retry %d came %v after the answer before it, want at least %v", what, i, gap, want)
+			}
+		}
+	}
+	c := New(Options{CacheDir: t.TempDir(), backoff: 40 * time.Millisecond})
+	t.Cleanup(c.Close)
+	check("the Client's delay", context.Background(), c, 40*time.Millisecond)
+	check("RetryDelay in the context", context.WithValue(context.Background(), RetryDelay{}, 60*time.Millisecond), newClient(t, Options{}), 60*time.Millisecond)
+}

@@ -10,7 +10,9 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/ctx-dev/ctx/webfetch"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -89,7 +91,7 @@ func startBackgroundCtx(ts *testscript.TestScript, neg bool, args []string) {
 	b := &bgRun{args: args, neg: neg, done: make(chan struct{})}
 	wd := ts.MkAbs(".")
 	env := append(scriptEnv(ts), "PWD="+wd)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(scriptContext())
 	v, loaded := bgCtx.LoadOrStore(ts, &[]*bgRun{})
 	runs := v.(*[]*bgRun)
 	*runs = append(*runs, b)
@@ -174,7 +176,20 @@ func runScriptCtx(ts *testscript.TestScript, args []string) (int, error) {
 	wd := ts.MkAbs(".")
 	env := append(scriptEnv(ts), "PWD="+wd)
 	io := &IOStreams{In: strings.NewReader(""), Out: ts.Stdout(), ErrOut: ts.Stderr()}
-	return run(context.Background(), args, io, env, wd), nil
+	return run(scriptContext(), args, io, env, wd), nil
+}
+
+// scriptRetryDelay is the https retries' first delay in the scripts' ctx
+// run in process (webfetch.RetryDelay), for the product's 500 ms: a page
+// answering 500 waits 10 + 20 ms instead of 1.5 s. That a retry waits its
+// delay is webfetch's TestRetryWaitsItsBackoff; the scripts check which
+// pages are retried and what is said. (As a process, with
+// CTX_SCRIPT_EXEC=1 or `exec ctx`, ctx waits the product's delay.)
+const scriptRetryDelay = 10 * time.Millisecond
+
+// scriptContext is the context of a script's ctx run in process.
+func scriptContext() context.Context {
+	return context.WithValue(context.Background(), webfetch.RetryDelay{}, scriptRetryDelay)
 }
 
 // scriptEnv is the script's environment as its exec commands get it (the

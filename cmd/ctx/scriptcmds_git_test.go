@@ -352,7 +352,7 @@ func cmdGitCommit(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: git-commit DIR MSG")
 	}
 	if !scriptGitExec {
-		_, err := commitInProcess(ts.MkAbs(args[0]), args[1], ts.Getenv)
+		_, err := gittest.CommitInProcess(ts.MkAbs(args[0]), args[1], ts.Getenv)
 		if !errors.Is(err, errNotInProcess) {
 			ts.Check(err)
 			return
@@ -369,7 +369,7 @@ func cmdGitRev(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	id, err := "", errNotInProcess
 	if !scriptGitExec {
-		id, err = revInProcess(ts.MkAbs(args[0]), args[1])
+		id, err = gittest.RevInProcess(ts.MkAbs(args[0]), args[1])
 	}
 	if errors.Is(err, errNotInProcess) {
 		id = scriptGit(ts, args[0], "rev-parse", "--verify", args[1]+"^{commit}")

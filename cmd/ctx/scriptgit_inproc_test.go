@@ -1,147 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // The scripts' fixture commits (git-commit) and revisions (git-rev) are
-// made in this process with go-git instead of three git processes (add,
-// commit, rev-parse: ~70 ms of CPU together, ~200 of them in a run of the
-// scripts). They are the same objects git makes (TestInProcessCommitIsGits
-// checks it against git on a tree with every kind of entry): the same
-// tree, author, committer, dates and message, so the same commit id. A
-// repository go-git might not commit as git does (hooks, submodules, a
-// .git that is not a folder, patterns in .git/info/exclude, attributes,
-// config that changes what git stages, a message git would clean up, a
-// date that is not RFC 3339) is left to git (errNotInProcess).
+// made in this process (gittest.CommitInProcess, gittest.RevInProcess),
+// left to git where they might differ (errNotInProcess).
 
 // errNotInProcess says a commit or a revision is git's to make.
 var errNotInProcess = gittest.ErrNotInProcess
-
-// commitInProcess stages everything in the work tree at dir (git add -A)
-// and commits it with msg, as `git commit -q -m msg` with env's identity
-// and dates would; it returns the new commit id.
-func commitInProcess(dir, msg string, env func(string) string) (string, error) {
-	if msg == "" || strings.TrimSpace(msg) != msg || strings.ContainsAny(msg, "\r\n") {
-		return "", errNotInProcess
-	}
-	if !plainRepo(dir) {
-		return "", errNotInProcess
-	}
-	author, err := signature(env, "AUTHOR")
-	if err != nil {
-		return "", err
-	}
-	committer, err := signature(env, "COMMITTER")
-	if err != nil {
-		return "", err
-	}
-	r, err := git.PlainOpen(dir)
-	if err != nil {
-		return "", errNotInProcess
-	}
-	w, err := r.Worktree()
-	if err != nil {
-		return "", errNotInProcess
-	}
-	// What go-git refuses (a name with a control character, say) or
-	// fails at (nothing to commit) is git's to do or to refuse, with its
-	// own words: go-git writes the index and the branch last, so a failed
-	// add or commit leaves at most objects git would write too.
-	if err := w.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		return "", errNotInProcess
-	}
-	h, err := w.Commit(msg+"\n", &git.CommitOptions{All: true, Author: author, Committer: committer})
-	if err != nil {
-		return "", errNotInProcess
-	}
-	return h.String(), nil
-}
-
-// plainRepo reports whether dir is a work tree whose .git is a folder,
-// with no hooks (they could act outside .git), no core.hooksPath and no
-// submodules: one whose commit go-git makes as git does.
-func plainRepo(dir string) bool {
-	gitDir := filepath.Join(dir, ".git")
-	if fi, err := os.Lstat(gitDir); err != nil || !fi.IsDir() {
-		return false
-	}
-	if _, err := os.Lstat(filepath.Join(dir, ".gitmodules")); err == nil {
-		return false
-	}
-	hooks, _ := os.ReadDir(filepath.Join(gitDir, "hooks"))
-	for _, h := range hooks {
-		if !strings.HasSuffix(h.Name(), ".sample") {
-			return false
-		}
-	}
-	cfg, err := os.ReadFile(filepath.Join(gitDir, "config"))
-	if err != nil {
-		return false
-	}
-	cfg = bytes.ToLower(cfg)
-	for _, k := range []string{"hookspath", "autocrlf", "eol", "filemode = false", "symlinks = false", "ignorecase = true", "excludesfile", "attributesfile"} {
-		if bytes.Contains(cfg, []byte(k)) {
-			return false
-		}
-	}
-	if _, err := os.Lstat(filepath.Join(dir, ".gitattributes")); err == nil {
-		return false
-	}
-	// go-git's add does not read .git/info/exclude (git init's has only
-	// comments).
-	exclude, _ := os.ReadFile(filepath.Join(gitDir, "info", "exclude"))
-	for _, line := range strings.Split(string(exclude), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			return false
-		}
-	}
-	return true
-}
-
-// signature is the GIT_<who>_NAME, _EMAIL and _DATE of env as git reads
-// them; errNotInProcess when one is missing or the date is not RFC 3339.
-func signature(env func(string) string, who string) (*object.Signature, error) {
-	name, email, date := env("GIT_"+who+"_NAME"), env("GIT_"+who+"_EMAIL"), env("GIT_"+who+"_DATE")
-	if name == "" || email == "" || date == "" {
-		return nil, errNotInProcess
-	}
-	when, err := time.Parse(time.RFC3339, date)
-	if err != nil {
-		return nil, errNotInProcess
-	}
-	return &object.Signature{Name: name, Email: email, When: when}, nil
-}
-
-// revInProcess is `git rev-parse --verify REV^{commit}` in dir for a
-// revision go-git resolves; errNotInProcess otherwise.
-func revInProcess(dir, rev string) (string, error) {
-	if !plainRepo(dir) {
-		return "", errNotInProcess
-	}
-	r, err := git.PlainOpen(dir)
-	if err != nil {
-		return "", errNotInProcess
-	}
-	h, err := r.ResolveRevision(plumbing.Revision(rev))
-	if err != nil {
-		return "", errNotInProcess
-	}
-	c, err := r.CommitObject(*h)
-	if err != nil {
-		return "", errNotInProcess
-	}
-	return c.Hash.String(), nil
-}
 
 // scriptGitExec (CTX_SCRIPT_GIT=1 in the test's environment) makes
 // git-commit and git-rev run git as before, and serve-git answer every

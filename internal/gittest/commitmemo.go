@@ -78,7 +78,7 @@ func commitKey(dir, msg string) (string, bool) {
 	clock, clockOK := fsClock()
 	h := sha256.New()
 	fmt.Fprintf(h, "commit %d:%s\n", len(msg), msg)
-	ok := digestFolder(h, dir, func(rel, p string, d fs.DirEntry) ([]byte, error) {
+	ok := digestFolder(h, dir, nil, func(rel, p string, d fs.DirEntry) ([]byte, error) {
 		switch {
 		case rel == ".git/index":
 			return indexKey(p)

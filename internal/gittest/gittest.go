@@ -9,6 +9,7 @@ package gittest
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -137,8 +138,9 @@ var repos Cache[string]
 
 // NewRepo creates a non-bare repository at dir (branch master) with files
 // committed in one commit, and returns the commit id. The first repository
-// made from a set of files is made with git; later ones with the same files
-// (up to 1 MiB, into a new or empty dir) are copies of it.
+// made from a set of files is made with git init and commitAll; later ones
+// with the same files (up to 1 MiB, into a new or empty dir) are copies of
+// it.
 func NewRepo(t TB, dir string, files map[string]string) string {
 	t.Helper()
 	build := func(dir string) string {
@@ -150,9 +152,7 @@ func NewRepo(t TB, dir string, files map[string]string) string {
 		// copy of the fixture would write again, and no test uses them.
 		MustGit(t, dir, "init", "-q", "--template=", "-b", "master")
 		WriteFiles(t, dir, files)
-		MustGit(t, dir, "add", "-A")
-		MustGit(t, dir, "commit", "-q", "-m", "initial")
-		return MustGit(t, dir, "rev-parse", "HEAD")
+		return commitAll(t, dir, "initial", "commit", "-q", "-m", "initial")
 	}
 	key, ok := filesKey(files)
 	if ents, err := os.ReadDir(dir); !ok || err == nil && len(ents) > 0 {
@@ -182,11 +182,40 @@ func filesKey(files map[string]string) (string, bool) {
 	return string(h.Sum(nil)), true
 }
 
+// commitAll stages everything in the work tree at dir and commits it with
+// msg, in this process when CommitInProcess makes the commit git would,
+// else with git add -A and git's commitArgs; it returns the commit id.
+func commitAll(t TB, dir, msg string, commitArgs ...string) string {
+	t.Helper()
+	rev, err := CommitInProcess(dir, msg, identity)
+	if err == nil {
+		return rev
+	}
+	if !errors.Is(err, ErrNotInProcess) {
+		t.Fatalf("gittest: commit %q in %s: %v", msg, dir, err)
+	}
+	MustGit(t, dir, "add", "-A")
+	MustGit(t, dir, commitArgs...)
+	return MustGit(t, dir, "rev-parse", "HEAD")
+}
+
+// identity looks up a variable of Env: the fixed author and committer.
+var identity = func() func(string) string {
+	vars := map[string]string{}
+	for _, kv := range Env(noHome()) {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "GIT_") {
+			vars[k] = v
+		}
+	}
+	return func(k string) string { return vars[k] }
+}()
+
 // Commit writes files into the work tree of the repository at dir, commits
-// everything with message msg (git add -A, git commit), and returns the
-// new commit id. The first commit from a given state of a repository is
-// made with git; the same commit from the same state again (another copy
-// of the fixture, in another test) is a copy of what git wrote to .git
+// everything with message msg (git add -A, git commit --allow-empty), and
+// returns the new commit id. The first commit from a given state of a
+// repository is made in process when CommitInProcess can (commitAll), else
+// with git; the same commit from the same state again (another copy of the
+// fixture, in another test) is a copy of what was written to .git
 // (commitMemo), when the repository has no hooks or submodules.
 func Commit(t TB, dir, msg string, files map[string]string) string {
 	t.Helper()
@@ -200,9 +229,7 @@ func Commit(t TB, dir, msg string, files map[string]string) string {
 			return r.rev
 		}
 	}
-	MustGit(t, dir, "add", "-A")
-	MustGit(t, dir, "commit", "-q", "--allow-empty", "-m", msg)
-	rev := MustGit(t, dir, "rev-parse", "HEAD")
+	rev := commitAll(t, dir, msg, "commit", "-q", "--allow-empty", "-m", msg)
 	if ok {
 		if tr, err := ReadTree(filepath.Join(dir, ".git")); err == nil {
 			commits.put(key, newCommitResult(tr, rev))

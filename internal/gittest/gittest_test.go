@@ -1,6 +1,7 @@
 package gittest
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -588,4 +589,45 @@ func mustStat(t *testing.T, p string) fs.FileInfo {
 		t.Fatal(err)
 	}
 	return fi
+}
+
+// TestBytesSentCountedBeforeSent: a server's byte count includes a write's
+// bytes by the time they reach the connection (a client that has read an
+// answer whole finds it counted: TestCacheReuse failed when the count came
+// after), and a write cut short counts what it sent.
+func TestBytesSentCountedBeforeSent(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	under := &peekWriter{n: &n}
+	w := countingWriter{ResponseWriter: under, n: &n}
+	if _, err := w.Write([]byte("abcd")); err != nil {
+		t.Fatal(err)
+	}
+	if under.seen != 4 || n.Load() != 4 {
+		t.Errorf("while written the count was %d, after %d; want 4, 4", under.seen, n.Load())
+	}
+	under.short = true
+	if _, err := w.Write([]byte("efgh")); err == nil {
+		t.Fatal("a short write reported no error")
+	}
+	if n.Load() != 5 {
+		t.Errorf("after a write that sent 1 of 4 bytes the count is %d, want 5", n.Load())
+	}
+}
+
+// peekWriter is a ResponseWriter that notes the count when it is written
+// to; short makes it send one byte and fail.
+type peekWriter struct {
+	http.ResponseWriter
+	n     *atomic.Int64
+	seen  int64
+	short bool
+}
+
+func (p *peekWriter) Write(b []byte) (int, error) {
+	p.seen = p.n.Load()
+	if p.short {
+		return 1, errors.New("connection reset")
+	}
+	return len(b), nil
 }

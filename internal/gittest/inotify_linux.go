@@ -58,20 +58,33 @@ func (w *FileEvents) Count(t testing.TB) map[string]int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for b := buf[:n]; len(b) >= syscall.SizeofInotifyEvent; {
-			var ev syscall.InotifyEvent
-			if err := binary.Read(bytes.NewReader(b[:syscall.SizeofInotifyEvent]), binary.NativeEndian, &ev); err != nil {
-				t.Fatal(err)
+		overflow := false
+		eachInotifyEvent(buf[:n], func(wd int32, mask uint32, name string) {
+			switch {
+			case mask&syscall.IN_Q_OVERFLOW != 0:
+				overflow = true
+			case mask&syscall.IN_ISDIR != 0 || name == "":
+				// a folder's own event, not a file's
+			default:
+				out[path.Join(w.labels[wd], name)]++
 			}
-			name := string(bytes.TrimRight(b[syscall.SizeofInotifyEvent:syscall.SizeofInotifyEvent+int(ev.Len)], "\x00"))
-			b = b[syscall.SizeofInotifyEvent+int(ev.Len):]
-			if ev.Mask&syscall.IN_Q_OVERFLOW != 0 {
-				t.Fatal("inotify: the event queue overflowed")
-			}
-			if ev.Mask&syscall.IN_ISDIR != 0 || name == "" {
-				continue // a folder's own event, not a file's
-			}
-			out[path.Join(w.labels[ev.Wd], name)]++
+		})
+		if overflow {
+			t.Fatal("inotify: the event queue overflowed")
 		}
+	}
+}
+
+// eachInotifyEvent calls fn with each event of buf, as read(2) gave them
+// from an inotify descriptor: its watch, its mask and the file's name in
+// the watched folder ("" for the folder's own).
+func eachInotifyEvent(buf []byte, fn func(wd int32, mask uint32, name string)) {
+	for b := buf; len(b) >= syscall.SizeofInotifyEvent; {
+		var ev syscall.InotifyEvent
+		_ = binary.Read(bytes.NewReader(b[:syscall.SizeofInotifyEvent]), binary.NativeEndian, &ev)
+		end := min(len(b), syscall.SizeofInotifyEvent+int(ev.Len))
+		name := string(bytes.TrimRight(b[syscall.SizeofInotifyEvent:end], "\x00"))
+		b = b[end:]
+		fn(ev.Wd, ev.Mask, name)
 	}
 }

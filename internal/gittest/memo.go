@@ -139,13 +139,23 @@ func memoClaim(key [32]byte, cancel <-chan struct{}, wait *func()) (rec *recorde
 // content): two repositories with the same digest serve the same answers.
 // It reports false for what its bytes do not describe: a directory that is
 // not there, a symbolic link, borrowed objects (objects/info/alternates).
-// A file is read once: its content's sum is kept with its stamp, and while
-// the stamp proves the file unchanged (fileid.Stamp.Proves) the sum is
-// used again (every request of every fetch digests the repository).
+// The digest is made again only when something under the directory may
+// have changed since the last one (stateWatches: where the system tells,
+// and else every time, by walkState).
 func repoState(dir string) ([32]byte, bool) {
+	return stateWatches.digest(dir)
+}
+
+// walkState makes repoState's digest of dir, calling enter (when not nil)
+// with each entry before anything of it is read (digestFolder). A file is
+// read once: its content's sum is kept with its stamp, and while the
+// stamp proves the file unchanged (fileid.Stamp.Proves) the sum is used
+// again.
+func walkState(dir string, enter func(p string, d fs.DirEntry) error) (sum [32]byte, ok bool) {
+	stateWalks.Add(1)
 	clock, clockOK := fsClock()
 	h := sha256.New()
-	ok := digestFolder(h, dir, func(rel, p string, d fs.DirEntry) ([]byte, error) {
+	ok = digestFolder(h, dir, enter, func(rel, p string, d fs.DirEntry) ([]byte, error) {
 		if !d.Type().IsRegular() || strings.HasSuffix(rel, "objects/info/alternates") || strings.HasSuffix(rel, "objects/info/http-alternates") {
 			return nil, errNoDigest
 		}
@@ -156,7 +166,6 @@ func repoState(dir string) ([32]byte, bool) {
 		sum, err := contentSums.sum(p, d, clock, clockOK, digest, &stateReads)
 		return sum[:], err
 	})
-	var sum [32]byte
 	if !ok {
 		return sum, false
 	}
@@ -217,8 +226,9 @@ func (t *teeWriter) Flush() {
 	}
 }
 
-// stateReads counts the files repoState has read, for this package's tests.
-var stateReads atomic.Int64
+// stateReads counts the files repoState has read, and stateWalks its
+// walks of a repository, for this package's tests.
+var stateReads, stateWalks atomic.Int64
 
 // contentSums keeps, for the process, the sum of each file repoState read
 // (as it digests it: a config without its remotes), with the file's stamp

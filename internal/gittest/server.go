@@ -377,9 +377,16 @@ type countingWriter struct {
 	n *atomic.Int64
 }
 
+// Write counts p before it is written: once a client has read these bytes
+// they are counted (the handler's Write may return after the client has
+// read the whole answer and the test has looked at BytesSent); what a
+// failed write did not send is taken off again.
 func (w countingWriter) Write(p []byte) (int, error) {
+	w.n.Add(int64(len(p)))
 	n, err := w.ResponseWriter.Write(p)
-	w.n.Add(int64(n))
+	if n < len(p) {
+		w.n.Add(-int64(len(p) - n))
+	}
 	return n, err
 }
 

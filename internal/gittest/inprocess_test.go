@@ -1,29 +1,29 @@
-package main
+package gittest
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ctx-dev/ctx/internal/gittest"
 )
 
-// TestInProcessCommitIsGits: git-commit's in-process commit makes the
+// TestInProcessCommitIsGits: the in-process commit (Commit's, and
+// cmd/ctx's scripts' git-commit) makes the
 // commit git makes (the same id, so the same tree, identity, dates and
 // message), from a tree with every kind of entry a fixture has (nested
 // folders, a name that sorts between a folder and its files, an
 // executable, a symlink, an empty file, .gitignore'd files and folders,
 // .git/info/exclude), then again after files are changed, added,
-// removed, made executable and ignored; git-rev's answer is rev-parse's.
+// removed, made executable and ignored; RevInProcess's answer is
+// rev-parse's.
 func TestInProcessCommitIsGits(t *testing.T) {
 	t.Parallel()
-	if !gittest.Available() {
+	if !Available() {
 		t.Skip("no git")
 	}
 	home := t.TempDir()
 	env := map[string]string{}
-	for _, kv := range gittest.Env(home) {
+	for _, kv := range Env(home) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
@@ -57,7 +57,7 @@ func TestInProcessCommitIsGits(t *testing.T) {
 		},
 	}
 	for _, dir := range []string{ours, theirs} {
-		gittest.MustGit(t, base, "init", "-q", "-b", "master", dir)
+		MustGit(t, base, "init", "-q", "-b", "master", dir)
 	}
 	for _, st := range steps {
 		for _, dir := range []string{ours, theirs} {
@@ -87,23 +87,23 @@ func TestInProcessCommitIsGits(t *testing.T) {
 				}
 			}
 		}
-		got, err := commitInProcess(ours, st.msg, getenv)
+		got, err := CommitInProcess(ours, st.msg, getenv)
 		if err != nil {
 			t.Fatalf("%s: in process: %v", st.msg, err)
 		}
-		gittest.MustGit(t, theirs, "add", "-A")
-		gittest.MustGit(t, theirs, "commit", "-q", "-m", st.msg)
-		want := gittest.MustGit(t, theirs, "rev-parse", "HEAD")
+		MustGit(t, theirs, "add", "-A")
+		MustGit(t, theirs, "commit", "-q", "-m", st.msg)
+		want := MustGit(t, theirs, "rev-parse", "HEAD")
 		if got != want {
 			t.Errorf("%s: in-process commit %s, git's %s\nours:\n%s\ntheirs:\n%s", st.msg, got, want,
-				gittest.MustGit(t, ours, "ls-tree", "-r", "HEAD"), gittest.MustGit(t, theirs, "ls-tree", "-r", "HEAD"))
+				MustGit(t, ours, "ls-tree", "-r", "HEAD"), MustGit(t, theirs, "ls-tree", "-r", "HEAD"))
 		}
-		rev, err := revInProcess(ours, "HEAD")
+		rev, err := RevInProcess(ours, "HEAD")
 		if err != nil || rev != want {
-			t.Errorf("%s: revInProcess(HEAD) = %q, %v; want %s", st.msg, rev, err, want)
+			t.Errorf("%s: RevInProcess(HEAD) = %q, %v; want %s", st.msg, rev, err, want)
 		}
 		// git reads what go-git wrote: its index agrees with the commit.
-		if out := gittest.MustGit(t, ours, "status", "--porcelain"); out != "" {
+		if out := MustGit(t, ours, "status", "--porcelain"); out != "" {
 			t.Errorf("%s: git status after the in-process commit:\n%s", st.msg, out)
 		}
 	}
@@ -115,28 +115,28 @@ func TestInProcessCommitIsGits(t *testing.T) {
 // name go-git refuses, a repository with a hook.
 func TestInProcessCommitLeavesToGit(t *testing.T) {
 	t.Parallel()
-	if !gittest.Available() {
+	if !Available() {
 		t.Skip("no git")
 	}
 	env := map[string]string{}
-	for _, kv := range gittest.Env(t.TempDir()) {
+	for _, kv := range Env(t.TempDir()) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
 	dir := t.TempDir()
-	gittest.MustGit(t, dir, "init", "-q", "-b", "master")
+	MustGit(t, dir, "init", "-q", "-b", "master")
 	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, msg := range []string{"", " lead", "trail ", "two\nlines"} {
-		if _, err := commitInProcess(dir, msg, func(k string) string { return env[k] }); err != errNotInProcess {
-			t.Errorf("message %q: %v, want errNotInProcess", msg, err)
+		if _, err := CommitInProcess(dir, msg, func(k string) string { return env[k] }); err != ErrNotInProcess {
+			t.Errorf("message %q: %v, want ErrNotInProcess", msg, err)
 		}
 	}
 	rfc := env["GIT_AUTHOR_DATE"]
 	env["GIT_AUTHOR_DATE"] = "@1767225600 +0000"
-	if _, err := commitInProcess(dir, "m", func(k string) string { return env[k] }); err != errNotInProcess {
-		t.Errorf("date %q: %v, want errNotInProcess", env["GIT_AUTHOR_DATE"], err)
+	if _, err := CommitInProcess(dir, "m", func(k string) string { return env[k] }); err != ErrNotInProcess {
+		t.Errorf("date %q: %v, want ErrNotInProcess", env["GIT_AUTHOR_DATE"], err)
 	}
 	env["GIT_AUTHOR_DATE"] = rfc
 	exclude := filepath.Join(dir, ".git", "info", "exclude")
@@ -146,29 +146,29 @@ func TestInProcessCommitLeavesToGit(t *testing.T) {
 	if err := os.WriteFile(exclude, []byte("# comment\n\nexcluded.md\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := commitInProcess(dir, "m", func(k string) string { return env[k] }); err != errNotInProcess {
-		t.Errorf("with info/exclude: %v, want errNotInProcess", err)
+	if _, err := CommitInProcess(dir, "m", func(k string) string { return env[k] }); err != ErrNotInProcess {
+		t.Errorf("with info/exclude: %v, want ErrNotInProcess", err)
 	}
 	if err := os.WriteFile(exclude, []byte("# comment only\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := commitInProcess(dir, "m", func(k string) string { return env[k] }); err != nil {
+	if _, err := CommitInProcess(dir, "m", func(k string) string { return env[k] }); err != nil {
 		t.Errorf("with a comment in info/exclude: %v, want a commit", err)
 	}
 	// A name go-git refuses to read (a control character): git's to commit.
 	if err := os.WriteFile(filepath.Join(dir, "e\x1b[31mred.md"), []byte("r\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := commitInProcess(dir, "m", func(k string) string { return env[k] }); err != errNotInProcess {
-		t.Errorf("with a control character in a name: %v, want errNotInProcess", err)
+	if _, err := CommitInProcess(dir, "m", func(k string) string { return env[k] }); err != ErrNotInProcess {
+		t.Errorf("with a control character in a name: %v, want ErrNotInProcess", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ".git", "hooks", "pre-commit"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := commitInProcess(dir, "m", func(k string) string { return env[k] }); err != errNotInProcess {
-		t.Errorf("with a hook: %v, want errNotInProcess", err)
+	if _, err := CommitInProcess(dir, "m", func(k string) string { return env[k] }); err != ErrNotInProcess {
+		t.Errorf("with a hook: %v, want ErrNotInProcess", err)
 	}
-	if _, err := revInProcess(dir, "HEAD"); err != errNotInProcess {
-		t.Errorf("rev with a hook: %v, want errNotInProcess", err)
+	if _, err := RevInProcess(dir, "HEAD"); err != ErrNotInProcess {
+		t.Errorf("rev with a hook: %v, want ErrNotInProcess", err)
 	}
 }

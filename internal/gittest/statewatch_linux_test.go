@@ -1,0 +1,122 @@
+package gittest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestRepoStateWatchSeesEveryChange: a served repository's digest is made
+// again only after something under it changed, and every kind of change
+// makes it again: a file rewritten in place at the same size and
+// modification time, a mode, a new folder and then a file in it (its
+// watch), a folder above the repository swapped for another, a file
+// removed, a second name made outside the repository and a write through
+// it.
+func TestRepoStateWatchSeesEveryChange(t *testing.T) {
+	t.Parallel()
+	stateWatches.once.Do(stateWatches.init)
+	if stateWatches.fd < 0 {
+		t.Skip("no inotify: every request walks")
+	}
+	root, _ := setup(t)
+	// A copy: the bare clone's objects are hard links to its source's.
+	tr, err := ReadTree(filepath.Join(root, "repo.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := filepath.Join(t.TempDir(), "top")
+	dir := filepath.Join(top, "repo.git")
+	if err := tr.WriteAsIs(dir); err != nil {
+		t.Fatal(err)
+	}
+
+	last, _ := repoState(dir)
+	// same checks the digest is last's without a walk; moved, that it is
+	// made again, by a walk, and differs.
+	same := func(what string) {
+		t.Helper()
+		walks := stateWalks.Load()
+		got, ok := repoState(dir)
+		if !ok || got != last || stateWalks.Load() != walks {
+			t.Errorf("%s: ok %v, digest moved %v, %d walks; want the same digest and no walk", what, ok, got != last, stateWalks.Load()-walks)
+		}
+	}
+	moved := func(what string) {
+		t.Helper()
+		walks := stateWalks.Load()
+		got, ok := repoState(dir)
+		if !ok || got == last || stateWalks.Load() == walks {
+			t.Errorf("%s: ok %v, digest moved %v, %d walks; want a new digest from a walk", what, ok, got != last, stateWalks.Load()-walks)
+		}
+		last = got
+		same(what + ", then nothing")
+	}
+	same("nothing changed")
+
+	desc := filepath.Join(dir, "description")
+	fi, err := os.Stat(desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(desc, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("X"), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(desc, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	moved("a byte written in place, the mtime put back")
+
+	if err := os.Chmod(desc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	moved("a mode")
+
+	if err := os.MkdirAll(filepath.Join(dir, "objects", "zz"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	moved("a new folder")
+	if err := os.WriteFile(filepath.Join(dir, "objects", "zz", "new"), []byte("new"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	moved("a file in the new folder")
+
+	// The folder above swapped for a copy with other bytes: no event
+	// reaches the old folders' watches.
+	other := filepath.Join(t.TempDir(), "other")
+	if err := tr.WriteAsIs(filepath.Join(other, "repo.git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(top, top+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, top); err != nil {
+		t.Fatal(err)
+	}
+	moved("the folder above swapped")
+
+	if err := os.Remove(desc); err != nil {
+		t.Fatal(err)
+	}
+	moved("a file removed")
+
+	// A second name outside the repository, then a write through it.
+	head := filepath.Join(dir, "HEAD")
+	outside := filepath.Join(t.TempDir(), "HEAD")
+	if err := os.Link(head, outside); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	// The digest is the same (the bytes are); a walk may be made.
+	if got, ok := repoState(dir); !ok || got != last {
+		t.Errorf("a second name made outside: ok %v, digest moved %v; want the same", ok, got != last)
+	}
+	if err := os.WriteFile(outside, []byte("ref: refs/heads/other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	moved("a file written through its second name")
+}
