@@ -179,7 +179,7 @@ type File struct {
 	Mode   fs.FileMode // 0644, 0755, or fs.ModeSymlink|0777
 	Size   int64       // 0 for a Kept file that is not a link
 	Kept   bool        // not written: FetchRequest.Have said the caller has it
-	// Sum is lockfile.FileSum of what was written (a file's content, a
+	// Sum is treehash.FileSum of what was written (a file's content, a
 	// link's target), computed as it was written; "" for a Kept file.
 	Sum string
 }

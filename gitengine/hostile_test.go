@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/treehash"
 )
 
 // hostileNamesRepo builds a bare repository whose tree holds names that no
@@ -94,7 +94,7 @@ func TestMaterializeSkipsUnwritableNames(t *testing.T) {
 			if _, err := os.Lstat(filepath.Join(dest, "caf\xe9.md")); err != nil {
 				t.Errorf("non-UTF-8 name not written: %v", err)
 			}
-			if _, err := lockfile.HashDir(dest); err != nil {
+			if _, err := treehash.HashDir(dest); err != nil {
 				t.Errorf("the package does not hash: %v", err)
 			}
 		})

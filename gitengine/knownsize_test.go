@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/treehash"
 )
 
 // TestMaterializeKnownSize: the size limit takes a file's size from
@@ -46,7 +46,7 @@ func TestMaterializeKnownSize(t *testing.T) {
 	}
 }
 
-// TestMaterializeSums: each written file's Sum is lockfile.FileSum of what
+// TestMaterializeSums: each written file's Sum is treehash.FileSum of what
 // is on disk (a link's target for a link), computed as it was written; a
 // Kept file has none.
 func TestMaterializeSums(t *testing.T) {
@@ -67,7 +67,7 @@ func TestMaterializeSums(t *testing.T) {
 			}
 			continue
 		}
-		want, err := lockfile.FileSum(filepath.Join(dest, filepath.FromSlash(file.Path)))
+		want, err := treehash.FileSum(filepath.Join(dest, filepath.FromSlash(file.Path)))
 		if err != nil || file.Sum != want {
 			t.Errorf("%s: Sum %q, on disk %q %v", file.Path, file.Sum, want, err)
 		}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/treehash"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -736,7 +736,7 @@ func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer
 			}
 			return nil, nil, fmt.Errorf("create symlink %s: %w", en.path, err)
 		}
-		files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: fs.ModeSymlink | 0o777, Size: int64(len(target)), Sum: lockfile.SumOf([]byte(target))})
+		files = append(files, File{Path: en.path, BlobID: en.hash.String(), Mode: fs.ModeSymlink | 0o777, Size: int64(len(target)), Sum: treehash.SumOf([]byte(target))})
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	e.progress(Progress{URL: url, Phase: "write", Objects: len(files)})
@@ -758,7 +758,7 @@ func writeBlob(st storer.EncodedObjectStorer, h plumbing.Hash, p string, perm fs
 	if err != nil {
 		return 0, "", err
 	}
-	sum := lockfile.NewSummer()
+	sum := treehash.NewSummer()
 	n, err := io.Copy(io.MultiWriter(f, sum), rd)
 	if cerr := f.Close(); err == nil {
 		err = cerr

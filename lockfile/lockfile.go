@@ -2,10 +2,8 @@ package lockfile
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/treehash"
 	"github.com/go-playground/validator/v10"
 )
 
@@ -22,16 +21,6 @@ var hexRE = lazyre.New(`^[0-9a-f]{40}$`)
 // 40 lower-case hexadecimal digits (a version 1 entry's commit and tree,
 // and a git entry's rev and tree: source/gitsrc).
 func IsObjectID(s string) bool { return hexRE().MatchString(s) }
-
-// ValidHash reports whether s is an "h1:" hash: base64 of 32 bytes.
-func ValidHash(s string) bool {
-	rest, ok := strings.CutPrefix(s, "h1:")
-	if !ok {
-		return false
-	}
-	b, err := base64.StdEncoding.DecodeString(rest)
-	return err == nil && len(b) == 32
-}
 
 // NewValidator returns a validator that knows the tags used by this package
 // and others that share its rules: alias (naming.ValidAlias), relpath
@@ -47,7 +36,7 @@ func NewValidator() *validator.Validate {
 	must(v.RegisterValidation("alias", func(fl validator.FieldLevel) bool { return naming.ValidAlias(fl.Field().String()) }))
 	must(v.RegisterValidation("relpath", func(fl validator.FieldLevel) bool { return naming.CheckFilePath(fl.Field().String()) == nil }))
 	must(v.RegisterValidation("sha1hex", func(fl validator.FieldLevel) bool { return hexRE().MatchString(fl.Field().String()) }))
-	must(v.RegisterValidation("h1", func(fl validator.FieldLevel) bool { return ValidHash(fl.Field().String()) }))
+	must(v.RegisterValidation("h1", func(fl validator.FieldLevel) bool { return treehash.ValidHash(fl.Field().String()) }))
 	return v
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
@@ -163,9 +164,9 @@ func TestAnswerSizes(t *testing.T) {
 		t.Skip("builds a 3 MB index")
 	}
 	cs := connect(t, adversarialProject(t))
-	enc, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		t.Fatal(err)
+	enc := tokens.Codec()
+	if enc == nil {
+		t.Fatal("the o200k codec did not load")
 	}
 	budget := map[int]int{0: DefaultMaxTokens * 4 / 5, MaxMaxTokens: MaxMaxTokens * 4 / 5}
 	withMax := func(args map[string]any, maxTokens int) map[string]any {

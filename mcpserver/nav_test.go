@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tiktoken-go/tokenizer"
 )
 
 // navProject writes a project whose packages hold files (alias → path →
@@ -102,13 +102,7 @@ func deepPaths() []string {
 	return out
 }
 
-var o200k = func() tokenizer.Codec {
-	c, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		panic(err)
-	}
-	return c
-}()
+var o200k = tokens.Codec()
 
 // seenTokens is what a client shows of a tool result (clientView), in
 // o200k tokens.

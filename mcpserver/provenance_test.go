@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tiktoken-go/tokenizer"
 )
 
 // kindsProject has one package of each kind, each with a document that
@@ -286,9 +286,9 @@ func TestMaxTokens(t *testing.T) {
 	t.Parallel()
 	p := sharedProject(t)
 	cs := connect(t, p.dir)
-	enc, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		t.Fatal(err)
+	enc := tokens.Codec()
+	if enc == nil {
+		t.Fatal("the o200k codec did not load")
 	}
 	var small, big DocumentOut
 	res := call(t, cs, "get_document", map[string]any{"package": "big", "path": "long.md", "maxTokens": 1000}, &small)

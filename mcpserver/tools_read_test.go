@@ -13,11 +13,11 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tiktoken-go/tokenizer"
 )
 
 // readRevs are the fixture's locked revisions.
@@ -143,9 +143,9 @@ func readRelevant(t testing.TB, cs *mcp.ClientSession, args map[string]any) read
 // texts, the resource links and _meta's JSON.
 func shownTokens(t testing.TB, a readAnswer) int {
 	t.Helper()
-	codec, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		t.Fatal(err)
+	codec := tokens.Codec()
+	if codec == nil {
+		t.Fatal("the o200k codec did not load")
 	}
 	count := func(s string) int {
 		n, err := codec.Count(s)

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/ctx-dev/ctx/internal/naming"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/treehash"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -181,7 +181,7 @@ func checkTrueToDisk(t *testing.T, w *Workspace) {
 	t.Helper()
 	l := readLock(t, w.root)
 	for alias, e := range l.Packages {
-		h, err := lockfile.HashDir(w.pkgDir(alias))
+		h, err := treehash.HashDir(w.pkgDir(alias))
 		if err != nil {
 			t.Fatalf("%s is locked but not on disk: %v", alias, err)
 		}

@@ -46,7 +46,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/naming"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/treehash"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -145,7 +145,7 @@ func (s stageTree) docs(warn func(dir string, err error)) ([]string, error) {
 }
 
 // hash is the h1: hash of the tree without the files in omit, and each
-// file's sum (lockfile.HashTreeSums). A kept file whose sum the state
+// file's sum (treehash.HashTreeSums). A kept file whose sum the state
 // recorded is not read (checkKept proves it unchanged afterwards), nor is
 // a staged file whose sum the fetch computed as it wrote it.
 func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error) {
@@ -171,7 +171,7 @@ func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error)
 			}
 		}
 	}
-	h, sums, err := lockfile.HashTreeSums(files, known)
+	h, sums, err := treehash.HashTreeSums(files, known)
 	if err != nil {
 		return "", nil, fmt.Errorf("hash %s: %w", s.stage, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/ctx-dev/ctx/internal/treehash"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -122,7 +123,7 @@ func (w *Workspace) Verify() ([]VerifyResult, error) {
 		a := aliases[i]
 		r := VerifyResult{Alias: a, Want: l.Packages[a].Hash}
 		if exists(w.pkgDir(a)) {
-			if h, err := lockfile.HashDir(w.pkgDir(a)); err == nil {
+			if h, err := treehash.HashDir(w.pkgDir(a)); err == nil {
 				r.Got = h
 			} else {
 				w.log("warning: %s: %v", a, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
+	"github.com/ctx-dev/ctx/internal/treehash"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/source"
@@ -37,7 +38,7 @@ type fileState struct {
 	CTime int64  `json:"ctime,omitempty"`
 	Ino   uint64 `json:"ino,omitempty"`
 	// Sum is the file's SHA-256 as the h1: hash reads it
-	// (lockfile.FileSum), so that an update hashes the new tree without
+	// (treehash.FileSum), so that an update hashes the new tree without
 	// reading the files it keeps ("" in state files written before it was
 	// recorded: the file is read).
 	Sum string `json:"sum,omitempty"`
@@ -272,7 +273,7 @@ func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
 			return err
 		}
 		f := recordFile(rel, gitengine.HashBlob(data), fi)
-		f.Sum = lockfile.SumOf(data)
+		f.Sum = treehash.SumOf(data)
 		st.Files = append(st.Files, f)
 		return nil
 	})
@@ -462,7 +463,7 @@ func (w *Workspace) inspect(alias string, locked *lockfile.Entry, full bool) (*l
 		w.log("warning: %s: unreadable state, checking files against the lock: %v", alias, err)
 	}
 	if st == nil && locked != nil {
-		if h, err := lockfile.HashDir(dir); err == nil && h == locked.Hash {
+		if h, err := treehash.HashDir(dir); err == nil && h == locked.Hash {
 			if st, err = scanState(dir, locked.Rev, locked.Tree, locked.Hash); err == nil {
 				// The files are the locked ones: installed under its rules.
 				st.Audience, st.AudienceChecked = locked.Audience, true

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
-	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/internal/treehash"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -58,7 +58,7 @@ func TestAddNestedSubPathDefaultBranchMaster(t *testing.T) {
 		t.Fatalf("installed %v, want %v", got, want)
 	}
 	e := readLock(t, f.project).Packages["v2"]
-	h, _ := lockfile.HashDir(dir)
+	h, _ := treehash.HashDir(dir)
 	if e.Rev != head || e.Tree != f.git("rev-parse", "HEAD:guides/api/v2") || e.Hash != h || e.Path != "guides/api/v2" || e.Source != f.upstream {
 		t.Fatalf("lock entry %+v (hash on disk %s)", e, h)
 	}

@@ -11,18 +11,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Codec is the o200k_base codec, loaded on first use once per process (its
 // vocabulary is compiled into the binary, nothing is downloaded; loading
-// takes a moment, so a caller may start it early); nil when it cannot be
-// loaded. It holds no state of a count.
+// takes a moment, so a caller may start it early). It holds no state of a
+// count. It is codec.NewO200kBase, which tokenizer.Get(O200kBase) returns:
+// Get names all five encodings, so a binary calling it links the four
+// vocabularies ctx never uses as well (about 5 MB of code).
 var Codec = sync.OnceValue(func() tokenizer.Codec {
-	c, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		return nil
-	}
-	return c
+	return codec.NewO200kBase()
 })
 
 // Counter counts o200k tokens, remembering the counts of the pieces it

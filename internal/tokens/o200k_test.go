@@ -125,9 +125,9 @@ func FuzzO200kSplit(f *testing.F) {
 // on text that is not valid UTF-8: a count it gets wrong could let an
 // answer over its budget through.
 func TestPieceCounterExact(t *testing.T) {
-	codec, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		t.Fatal(err)
+	codec := Codec()
+	if codec == nil {
+		t.Fatal("the o200k codec did not load")
 	}
 	texts := append(testTexts(t), "bad \xff\xfe utf-8 \xc3", "\xe2\x82", strings.Repeat("word ", 5000))
 	var c pieceCounter
@@ -156,9 +156,9 @@ func BenchmarkCount(b *testing.B) {
 		b.Skip(err)
 	}
 	text := strings.ToValidUTF8(string(data[:min(len(data), 22_000)]), "")
-	codec, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		b.Fatal(err)
+	codec := Codec()
+	if codec == nil {
+		b.Fatal("the o200k codec did not load")
 	}
 	b.Run("codec", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
@@ -199,9 +199,9 @@ func TestCounter(t *testing.T) {
 // without loading the codec; a piece it does not know loads it; entries
 // that cannot be one piece's count are left out of the seed.
 func TestSeedCountsWithoutTheCodec(t *testing.T) {
-	codec, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		t.Fatal(err)
+	codec := Codec()
+	if codec == nil {
+		t.Fatal("the o200k codec did not load")
 	}
 	load := func() tokenizer.Codec { return codec }
 	before := "# Context index\n\n## docs\n\n- [Page 7](docs/part3/page007.md) — Some documentation text.\n"
@@ -260,9 +260,9 @@ func TestSeedCountsWithoutTheCodec(t *testing.T) {
 // TestOneToken: every piece oneToken counts as one token without the
 // codec (each byte, each run of one to three digits) is one to the codec.
 func TestOneToken(t *testing.T) {
-	codec, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		t.Fatal(err)
+	codec := Codec()
+	if codec == nil {
+		t.Fatal("the o200k codec did not load")
 	}
 	var pieces []string
 	for b := range 127 { // not U+007F, never a piece (o200kNext)
@@ -283,5 +283,19 @@ func TestOneToken(t *testing.T) {
 		if oneToken(p) {
 			t.Errorf("oneToken(%q) = true", p)
 		}
+	}
+}
+
+// TestCodecIsO200kBase: Codec is the library's o200k_base codec (what
+// tokenizer.Get(O200kBase) returns), named through its codec package so
+// that no other vocabulary is linked; the other tests count against it.
+func TestCodecIsO200kBase(t *testing.T) {
+	c := Codec()
+	if c == nil || c.GetName() != string(tokenizer.O200kBase) {
+		t.Fatalf("Codec() = %v, want the %s codec", c, tokenizer.O200kBase)
+	}
+	// "hello world" is two o200k tokens, ids 24912 and 2375.
+	if ids, _, err := c.Encode("hello world"); err != nil || !slices.Equal(ids, []uint{24912, 2375}) {
+		t.Fatalf("Encode(hello world) = %v, %v", ids, err)
 	}
 }

@@ -1,4 +1,10 @@
-package lockfile
+// Package treehash owns the lock's "h1:" hash of a package's files, as
+// go.sum hashes a module (dirhash.Hash1), and each file's sum: lockfile
+// records and checks it (ValidHash), the workspace computes it on install,
+// update and verify, and gitengine sums each file it writes. It imports
+// no ctx package, so that gitengine need not link lockfile (its JSON
+// decoding and validator) for a file's sum.
+package treehash
 
 import (
 	"crypto/sha256"
@@ -114,6 +120,16 @@ func FileSum(p string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(hf.Sum(nil)), nil
+}
+
+// ValidHash reports whether s is an "h1:" hash: base64 of 32 bytes.
+func ValidHash(s string) bool {
+	rest, ok := strings.CutPrefix(s, "h1:")
+	if !ok {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(rest)
+	return err == nil && len(b) == 32
 }
 
 // SumOf is FileSum of a file (or link target) whose bytes are data.
