@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -108,7 +110,12 @@ func (f *fixture) steps(name string, do func() string) string {
 	if err != nil {
 		return do() // not a state this memo can name
 	}
-	key := name + "\x00" + string(head)
+	// The name and the line that calls steps both key the memo: two step
+	// lists given one name by mistake are told apart by their call sites
+	// (a matrix's cells share theirs). Callers start from a clean upstream
+	// (every change committed), so HEAD names the state do starts from.
+	_, file, line, _ := runtime.Caller(1)
+	key := fmt.Sprintf("%s\x00%s:%d\x00%s", name, file, line, head)
 	upstreamSteps.mu.Lock()
 	if upstreamSteps.m == nil {
 		upstreamSteps.m = map[string]*upstreamStep{}
