@@ -2,7 +2,6 @@ package indexer
 
 import (
 	"path"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -57,7 +56,6 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 	p.Chunks = boundChunks(chunksOf(d))
 	switch d.Format {
 	case markdown.FormatRST:
-		setIndexed(p.Chunks, d.Lines, markdown.RSTProse(d.Lines))
 		p.Links, p.Labels = extractRSTLinks(d.Lines)
 	case markdown.FormatAsciiDoc:
 		p.Links = extractAsciiDocLinks(d.Lines, d.Body)
@@ -158,21 +156,4 @@ func cutAt(text string, target int) int {
 		i = target // not UTF-8 (Lines made it valid, so never): cut anyway
 	}
 	return i
-}
-
-// setIndexed sets each chunk's indexed text to its lines of prose (one
-// string per line of lines, as markdown.RSTProse gives them) when they
-// differ from its text. A piece of a line that boundChunks cut keeps its
-// text.
-func setIndexed(cs []chunk, lines, prose []string) {
-	for i, c := range cs {
-		if c.Start < 1 || c.End > len(lines) || c.Start > c.End {
-			continue
-		}
-		ls, ps := lines[c.Start-1:c.End], prose[c.Start-1:c.End]
-		if slices.Equal(ls, ps) || len(c.Text) != len(strings.Join(ls, "\n")) {
-			continue
-		}
-		cs[i].indexed, cs[i].masked = strings.Join(ps, "\n"), true
-	}
 }

@@ -24,7 +24,7 @@ type chunk struct {
 	// Text (0 for the continuation of a split section).
 	headsInText int
 	// indexed is what search indexes of Text when it is not all of it
-	// (dropJSXMarkup, markdown.RSTProse; "" when all of it is markup),
+	// (dropJSXMarkup; "" when all of it is markup),
 	// when masked; else search indexes Text.
 	indexed string
 	masked  bool

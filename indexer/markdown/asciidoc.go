@@ -60,6 +60,9 @@ func adocSetext(l, u string) int {
 	if strings.HasPrefix(l, "//") || adocAttrRE().MatchString(l) || adocBlockRE().MatchString(l) {
 		return 0 // metadata, read before a title is looked for
 	}
+	if adocTitleRE().MatchString(l) {
+		return 0 // a one-line title, which Asciidoctor looks for first
+	}
 	return level
 }
 

@@ -408,3 +408,44 @@ listed
 		}
 	}
 }
+
+// TestAsciiDocSetextEdges: a one-line title is read before a two-line one
+// (Asciidoctor's is_section_title?), so "== Usage" over a listing's
+// delimiter is a title and the listing closes; a line right after prose is
+// not a block's start, so a delimiter under it opens a listing; the
+// underline is the title's length ±1.
+func TestAsciiDocSetextEdges(t *testing.T) {
+	t.Parallel()
+	in := `== Usage
+--------
+$ tool run
+--------
+
+== Next
+
+Prose here.
+Text
+----
+listed
+----
+
+Title
+----
+
+Short
+---
+`
+	want := []Heading{{2, "Usage", 1}, {2, "Next", 6}, {2, "Title", 14}}
+	d := ParseFile("edges.adoc", []byte(in))
+	if got := d.Outline(); !reflect.DeepEqual(got, want) {
+		t.Errorf("adoc outline =\n%+v\nwant\n%+v", got, want)
+	}
+	for _, c := range []struct {
+		line int
+		kind Kind
+	}{{3, Code}, {8, Text}, {11, Code}, {17, Text}} {
+		if got := d.Body.Kinds[c.line-1]; got != c.kind {
+			t.Errorf("line %d: kind %v, want %v", c.line, got, c.kind)
+		}
+	}
+}
