@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -97,7 +96,7 @@ func startMCP(ts *testscript.TestScript, dir string) (io.WriteCloser, io.Reader,
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			code := run(context.Background(), []string{"-C", dir, "mcp"}, &IOStreams{In: inR, Out: outW, ErrOut: &stderr}, env, wd)
+			code := run(scriptContext(), []string{"-C", dir, "mcp"}, &IOStreams{In: inR, Out: outW, ErrOut: &stderr}, env, wd)
 			inR.Close()
 			outW.CloseWithError(fmt.Errorf("ctx mcp ended with exit code %d", code))
 		}()

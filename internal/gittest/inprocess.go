@@ -65,8 +65,9 @@ func CommitInProcess(dir, msg string, env func(string) string) (string, error) {
 }
 
 // plainRepo reports whether dir is a work tree whose .git is a folder,
-// with no hooks (they could act outside .git), no core.hooksPath and no
-// submodules: one whose commit go-git makes as git does.
+// with no hooks (hasHooks: they could act outside .git), no submodules
+// and no config go-git reads otherwise than git (includes among them):
+// one whose commit go-git makes as git does.
 func plainRepo(dir string) bool {
 	gitDir := filepath.Join(dir, ".git")
 	if fi, err := os.Lstat(gitDir); err != nil || !fi.IsDir() {
@@ -75,18 +76,15 @@ func plainRepo(dir string) bool {
 	if _, err := os.Lstat(filepath.Join(dir, ".gitmodules")); err == nil {
 		return false
 	}
-	hooks, _ := os.ReadDir(filepath.Join(gitDir, "hooks"))
-	for _, h := range hooks {
-		if !strings.HasSuffix(h.Name(), ".sample") {
-			return false
-		}
+	if hasHooks(gitDir) {
+		return false
 	}
 	cfg, err := os.ReadFile(filepath.Join(gitDir, "config"))
 	if err != nil {
 		return false
 	}
 	cfg = bytes.ToLower(cfg)
-	for _, k := range []string{"hookspath", "autocrlf", "eol", "filemode = false", "symlinks = false", "ignorecase = true", "excludesfile", "attributesfile"} {
+	for _, k := range []string{"hookspath", "autocrlf", "eol", "filemode = false", "symlinks = false", "ignorecase = true", "excludesfile", "attributesfile", "[include"} {
 		if bytes.Contains(cfg, []byte(k)) {
 			return false
 		}

@@ -63,6 +63,7 @@ type watchedRepo struct {
 	changed bool     // an event since the last walk began
 	sum     [32]byte //
 	id      folderID // the folder walked
+	walks   int      // walks of this folder (a test's count, not the process's)
 }
 
 type folderID struct{ dev, ino uint64 }
@@ -106,6 +107,7 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 		return sum, true
 	}
 	r.valid, r.changed = false, false
+	r.walks++
 	w.mu.Unlock()
 
 	sum, ok := walkState(dir, func(p string, d fs.DirEntry) error {
@@ -126,6 +128,16 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	r.valid = ok && watched && !r.changed && idOK && afterOK && id == after
 	r.sum, r.id = sum, id
 	return sum, ok
+}
+
+// walksOf returns how many times dir's digest has been made by a walk.
+func (w *watchSet) walksOf(dir string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if r := w.repos[dir]; r != nil {
+		return r.walks
+	}
+	return 0
 }
 
 // watch puts a watch for mask's events on p for r; false when the system

@@ -33,21 +33,22 @@ func TestRepoStateWatchSeesEveryChange(t *testing.T) {
 
 	last, _ := repoState(dir)
 	// same checks the digest is last's without a walk; moved, that it is
-	// made again, by a walk, and differs.
+	// made again, by a walk, and differs. Walks are dir's own (the
+	// process's count moves with parallel tests' servers).
 	same := func(what string) {
 		t.Helper()
-		walks := stateWalks.Load()
+		walks := stateWatches.walksOf(dir)
 		got, ok := repoState(dir)
-		if !ok || got != last || stateWalks.Load() != walks {
-			t.Errorf("%s: ok %v, digest moved %v, %d walks; want the same digest and no walk", what, ok, got != last, stateWalks.Load()-walks)
+		if !ok || got != last || stateWatches.walksOf(dir) != walks {
+			t.Errorf("%s: ok %v, digest moved %v, %d walks; want the same digest and no walk", what, ok, got != last, stateWatches.walksOf(dir)-walks)
 		}
 	}
 	moved := func(what string) {
 		t.Helper()
-		walks := stateWalks.Load()
+		walks := stateWatches.walksOf(dir)
 		got, ok := repoState(dir)
-		if !ok || got == last || stateWalks.Load() == walks {
-			t.Errorf("%s: ok %v, digest moved %v, %d walks; want a new digest from a walk", what, ok, got != last, stateWalks.Load()-walks)
+		if !ok || got == last || stateWatches.walksOf(dir) == walks {
+			t.Errorf("%s: ok %v, digest moved %v, %d walks; want a new digest from a walk", what, ok, got != last, stateWatches.walksOf(dir)-walks)
 		}
 		last = got
 		same(what + ", then nothing")
