@@ -23,9 +23,9 @@ type chunk struct {
 	// headsInText is how many of the trail's last headings are lines of
 	// Text (0 for the continuation of a split section).
 	headsInText int
-	// indexed is what search indexes of Text when it is not all of it
-	// (dropJSXMarkup; "" when all of it is markup),
-	// when masked; else search indexes Text.
+	// indexed is what search indexes of Text when masked (dropJSXMarkup
+	// dropped some of it; "" when all of it is markup); else search
+	// indexes Text.
 	indexed string
 	masked  bool
 }

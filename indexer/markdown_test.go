@@ -608,3 +608,25 @@ func TestJSXMultiLineTagNotIndexed(t *testing.T) {
 	}
 	checkCoverage(t, in, p.Chunks)
 }
+
+// TestJSXMarkupOnlyChunkIndexesNothing: a chunk that is only markup (an
+// MDX page of one component) indexes no body, rather than its markup
+// (chunk.masked with an empty indexed text).
+func TestJSXMarkupOnlyChunkIndexesNothing(t *testing.T) {
+	t.Parallel()
+	in := "<Zquux />\n"
+	p := parseMarkdown("docs/page.mdx", []byte(in), nil)
+	found := false
+	for _, c := range p.Chunks {
+		if strings.Contains(c.Text, "Zquux") {
+			found = true
+			if b := c.body(); strings.TrimSpace(b) != "" {
+				t.Errorf("a chunk of markup only indexes %q, want nothing", b)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no chunk holds the markup: %+v", p.Chunks)
+	}
+	checkCoverage(t, in, p.Chunks)
+}
