@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -111,6 +112,9 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	w.mu.Unlock()
 
 	sum, ok := walkState(dir, func(p string, d fs.DirEntry) error {
+		if hook := stateWalkHook.Load(); hook != nil {
+			(*hook)(p)
+		}
 		mask := uint32(fileMask)
 		if d.IsDir() {
 			mask = folderMask
@@ -129,6 +133,11 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	r.sum, r.id = sum, id
 	return sum, ok
 }
+
+// stateWalkHook, when set, is called with each entry a digest's walk
+// enters, before its watch: this package's tests change the repository
+// in the middle of a walk with it.
+var stateWalkHook atomic.Pointer[func(p string)]
 
 // walksOf returns how many times dir's digest has been made by a walk.
 func (w *watchSet) walksOf(dir string) int {

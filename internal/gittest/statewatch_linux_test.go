@@ -121,3 +121,47 @@ func TestRepoStateWatchSeesEveryChange(t *testing.T) {
 	}
 	moved("a file written through its second name")
 }
+
+// TestRepoStateChangeDuringWalk: a change made while a digest's walk runs
+// makes the next request walk again, whatever the walk read of it (not
+// parallel: the hook is the process's).
+func TestRepoStateChangeDuringWalk(t *testing.T) {
+	stateWatches.once.Do(stateWatches.init)
+	if stateWatches.fd < 0 {
+		t.Skip("no inotify: every request walks")
+	}
+	root, _ := setup(t)
+	tr, err := ReadTree(filepath.Join(root, "repo.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "repo.git")
+	if err := tr.WriteAsIs(dir); err != nil {
+		t.Fatal(err)
+	}
+	repoState(dir) // every folder and file watched
+	desc := filepath.Join(dir, "description")
+	if err := os.WriteFile(desc, []byte("before the walk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entered := 0
+	hook := func(string) {
+		if entered++; entered == 1 {
+			if err := os.WriteFile(desc, []byte("during the walk\n"), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	stateWalkHook.Store(&hook)
+	repoState(dir)
+	stateWalkHook.Store(nil)
+	if entered == 0 {
+		t.Fatal("the request did not walk")
+	}
+	walks := stateWatches.walksOf(dir)
+	got, ok := repoState(dir)
+	want, _ := walkState(dir, nil)
+	if !ok || got != want || stateWatches.walksOf(dir) == walks {
+		t.Errorf("after a change during the walk: ok %v, digest is a fresh walk's %v, walked again %v; want all three", ok, got == want, stateWatches.walksOf(dir) != walks)
+	}
+}
