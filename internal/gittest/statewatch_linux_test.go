@@ -15,16 +15,7 @@ import (
 // it.
 func TestRepoStateWatchSeesEveryChange(t *testing.T) {
 	t.Parallel()
-	stateWatches.once.Do(stateWatches.init)
-	if stateWatches.fd < 0 {
-		t.Skip("no inotify: every request walks")
-	}
-	root, _ := setup(t)
-	// A copy: the bare clone's objects are hard links to its source's.
-	tr, err := ReadTree(filepath.Join(root, "repo.git"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := watchedRepoTree(t)
 	top := filepath.Join(t.TempDir(), "top")
 	dir := filepath.Join(top, "repo.git")
 	if err := tr.WriteAsIs(dir); err != nil {
@@ -126,17 +117,8 @@ func TestRepoStateWatchSeesEveryChange(t *testing.T) {
 // makes the next request walk again, whatever the walk read of it (not
 // parallel: the hook is the process's).
 func TestRepoStateChangeDuringWalk(t *testing.T) {
-	stateWatches.once.Do(stateWatches.init)
-	if stateWatches.fd < 0 {
-		t.Skip("no inotify: every request walks")
-	}
-	root, _ := setup(t)
-	tr, err := ReadTree(filepath.Join(root, "repo.git"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join(t.TempDir(), "repo.git")
-	if err := tr.WriteAsIs(dir); err != nil {
+	if err := watchedRepoTree(t).WriteAsIs(dir); err != nil {
 		t.Fatal(err)
 	}
 	repoState(dir) // every folder and file watched
@@ -164,4 +146,21 @@ func TestRepoStateChangeDuringWalk(t *testing.T) {
 	if !ok || got != want || stateWatches.walksOf(dir) == walks {
 		t.Errorf("after a change during the walk: ok %v, digest is a fresh walk's %v, walked again %v; want all three", ok, got == want, stateWatches.walksOf(dir) != walks)
 	}
+}
+
+// watchedRepoTree skips t where there is no inotify, and returns the
+// fixture's bare repository to write a copy of (the bare clone's objects
+// are hard links to its source's, so the tests change a copy).
+func watchedRepoTree(t *testing.T) *Tree {
+	t.Helper()
+	stateWatches.once.Do(stateWatches.init)
+	if stateWatches.fd < 0 {
+		t.Skip("no inotify: every request walks")
+	}
+	root, _ := setup(t)
+	tr, err := ReadTree(filepath.Join(root, "repo.git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
