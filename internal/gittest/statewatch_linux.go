@@ -53,6 +53,9 @@ type watchSet struct {
 	repos map[string]*watchedRepo
 	byWd  map[int32]map[*watchedRepo]bool // the repositories a watch is on
 	buf   []byte
+	// forgets counts forgetAll's calls (a lost event: every repository
+	// walks again), for this package's tests.
+	forgets int
 }
 
 // watchedRepo is one repository folder's digest and what keeps it true.
@@ -134,6 +137,13 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	return sum, ok
 }
 
+// forgetsNow returns how many times every repository was forgotten.
+func (w *watchSet) forgetsNow() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.forgets
+}
+
 // stateWalkHook, when set, is called with each entry a digest's walk
 // enters, before its watch: this package's tests change the repository
 // in the middle of a walk with it.
@@ -197,6 +207,7 @@ func (w *watchSet) drain() {
 }
 
 func (w *watchSet) forgetAll() {
+	w.forgets++
 	for _, r := range w.repos {
 		r.valid, r.changed = false, true
 	}

@@ -28,9 +28,12 @@ func TestRepoStateWatchSeesEveryChange(t *testing.T) {
 	// process's count moves with parallel tests' servers).
 	same := func(what string) {
 		t.Helper()
-		walks := stateWatches.walksOf(dir)
+		walks, forgets := stateWatches.walksOf(dir), stateWatches.forgetsNow()
 		got, ok := repoState(dir)
-		if !ok || got != last || stateWatches.walksOf(dir) != walks {
+		// A lost event (the queue overflowed: parallel tests' servers
+		// write a lot) makes every repository walk, by design.
+		walked := stateWatches.walksOf(dir) != walks && stateWatches.forgetsNow() == forgets
+		if !ok || got != last || walked {
 			t.Errorf("%s: ok %v, digest moved %v, %d walks; want the same digest and no walk", what, ok, got != last, stateWatches.walksOf(dir)-walks)
 		}
 	}
