@@ -4,8 +4,11 @@ package gittest
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -27,22 +30,31 @@ import (
 // again), as does a lost event (the queue's overflow), a watch the system
 // refused (its limit), and a repository folder that is not the one walked
 // any more (its device and inode, looked at on each request: a folder
-// above it renamed). What it does not see: a write through a shared memory
+// above it renamed). Only those events are asked for: the ones sent when
+// a file's last reference goes (a write's close, IN_CLOSE_WRITE; a
+// removed file's inode freed, IN_DELETE_SELF and IN_IGNORED) come late
+// when another reference outlived the change (a child process forked
+// meanwhile holds every open file until its exec closes them, and the
+// tests start processes all the time), and would make a walk for nothing
+// (TestRepoStateLateEventIsNoChange). The change they follow has its own
+// event, made in the system call: IN_MODIFY, IN_ATTRIB (a link count). What it does not see: a write through a shared memory
 // mapping (git writes no repository file so), or by another machine on a
 // network file system (the tests' repositories are in their temporary
 // folders).
 var stateWatches watchSet
 
 // folderMask is every event that changes what a folder's walk would
-// find; fileMask, a file's mode or content (IN_ATTRIB: also a name made
-// or removed elsewhere).
+// find (IN_DELETE_SELF: the repository's own folder removed, which no
+// other watch sees; it may come late, a walk for nothing); fileMask, a
+// file's mode or content (IN_ATTRIB: also a name made or removed, here
+// or elsewhere).
 const (
-	folderMask = syscall.IN_MODIFY | syscall.IN_ATTRIB | syscall.IN_CLOSE_WRITE |
+	folderMask = syscall.IN_MODIFY | syscall.IN_ATTRIB |
 		syscall.IN_CREATE | syscall.IN_DELETE | syscall.IN_DELETE_SELF |
 		syscall.IN_MOVE_SELF | syscall.IN_MOVED_FROM | syscall.IN_MOVED_TO |
 		syscall.IN_ONLYDIR | syscall.IN_DONT_FOLLOW
-	fileMask = syscall.IN_MODIFY | syscall.IN_ATTRIB | syscall.IN_CLOSE_WRITE |
-		syscall.IN_DELETE_SELF | syscall.IN_MOVE_SELF | syscall.IN_DONT_FOLLOW
+	fileMask = syscall.IN_MODIFY | syscall.IN_ATTRIB | syscall.IN_MOVE_SELF |
+		syscall.IN_DONT_FOLLOW
 )
 
 type watchSet struct {
@@ -51,11 +63,8 @@ type watchSet struct {
 
 	mu    sync.Mutex
 	repos map[string]*watchedRepo
-	byWd  map[int32]map[*watchedRepo]bool // the repositories a watch is on
+	byWd  map[int32]*watchOn // what each watch is on
 	buf   []byte
-	// forgets counts forgetAll's calls (a lost event: every repository
-	// walks again), for this package's tests.
-	forgets int
 }
 
 // watchedRepo is one repository folder's digest and what keeps it true.
@@ -63,14 +72,56 @@ type watchedRepo struct {
 	walk sync.Mutex // one walk of the folder at a time
 
 	// Under watchSet.mu:
-	valid   bool     // sum is the folder's digest now, as far as the events say
-	changed bool     // an event since the last walk began
-	sum     [32]byte //
-	id      folderID // the folder walked
-	walks   int      // walks of this folder (a test's count, not the process's)
+	valid   bool         // sum is the folder's digest now, as far as the events say
+	changed bool         // an event since the last walk began
+	sum     [32]byte     //
+	id      folderID     // the folder walked
+	why     walkReason   // what made sum unusable since the last walk began ("" while nothing did)
+	walks   []walkReason // each walk of this folder's reason (a test's count, not the process's)
+}
+
+// spoil marks r's digest unusable for why, the first reason since its
+// last walk began being the one kept. Under watchSet.mu.
+func (r *watchedRepo) spoil(why walkReason) {
+	r.valid = false
+	if r.why.what == "" {
+		r.why = why
+	}
 }
 
 type folderID struct{ dev, ino uint64 }
+
+// watchOn is one watch: the path it was put on (the last, for a second
+// name) and the repositories it serves.
+type watchOn struct {
+	path  string
+	file  bool // a file's watch, not a folder's
+	repos map[*watchedRepo]bool
+}
+
+// walkReason says why a digest was made by a walk: the first thing since
+// the walk before it that made the kept digest unusable. Kept for this
+// package's tests, so that an unexpected walk explains itself.
+type walkReason struct {
+	what string // "first", "event", "lost events", "watch refused", "walk failed", "folder replaced"
+	path string // the event's watch and name, the refused path
+	mask uint32 // the event's
+	err  error  // the refused watch's, the failed read's
+}
+
+func (r walkReason) String() string {
+	s := r.what
+	if r.path != "" {
+		s += " " + r.path
+	}
+	if r.mask != 0 {
+		s += fmt.Sprintf(" (mask %#x)", r.mask)
+	}
+	if r.err != nil {
+		s += ": " + r.err.Error()
+	}
+	return s
+}
 
 func (w *watchSet) init() {
 	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
@@ -79,7 +130,7 @@ func (w *watchSet) init() {
 	}
 	w.fd = fd
 	w.repos = map[string]*watchedRepo{}
-	w.byWd = map[int32]map[*watchedRepo]bool{}
+	w.byWd = map[int32]*watchOn{}
 	w.buf = make([]byte, 64<<10)
 }
 
@@ -93,7 +144,7 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	w.mu.Lock()
 	r := w.repos[dir]
 	if r == nil {
-		r = &watchedRepo{}
+		r = &watchedRepo{why: walkReason{what: "first"}}
 		w.repos[dir] = r
 	}
 	w.mu.Unlock()
@@ -101,7 +152,7 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	r.walk.Lock()
 	defer r.walk.Unlock()
 	// The folder's watch before its identity and anything of it is read.
-	watched := w.watch(dir, folderMask, r)
+	refused := w.watch(dir, folderMask, r)
 	id, idOK := folderIdentity(dir)
 	w.mu.Lock()
 	w.drain()
@@ -110,8 +161,11 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 		w.mu.Unlock()
 		return sum, true
 	}
-	r.valid, r.changed = false, false
-	r.walks++
+	if r.why.what == "" {
+		r.why = walkReason{what: "folder replaced", path: dir}
+	}
+	r.walks = append(r.walks, r.why)
+	r.valid, r.changed, r.why = false, false, walkReason{}
 	w.mu.Unlock()
 
 	sum, ok := walkState(dir, func(p string, d fs.DirEntry) error {
@@ -122,8 +176,8 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 		if d.IsDir() {
 			mask = folderMask
 		}
-		if !w.watch(p, mask, r) {
-			watched = false
+		if why := w.watch(p, mask, r); why != nil && refused == nil {
+			refused = why
 		}
 		return nil
 	})
@@ -132,16 +186,18 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.drain()
-	r.valid = ok && watched && !r.changed && idOK && afterOK && id == after
+	switch {
+	case r.changed: // r.why says which event
+	case !ok:
+		r.why = walkReason{what: "walk failed", path: dir}
+	case refused != nil:
+		r.why = *refused
+	case !idOK || !afterOK || id != after:
+		r.why = walkReason{what: "folder replaced", path: dir}
+	}
+	r.valid = r.why.what == ""
 	r.sum, r.id = sum, id
 	return sum, ok
-}
-
-// forgetsNow returns how many times every repository was forgotten.
-func (w *watchSet) forgetsNow() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.forgets
 }
 
 // stateWalkHook, when set, is called with each entry a digest's walk
@@ -149,32 +205,33 @@ func (w *watchSet) forgetsNow() int {
 // in the middle of a walk with it.
 var stateWalkHook atomic.Pointer[func(p string)]
 
-// walksOf returns how many times dir's digest has been made by a walk.
-func (w *watchSet) walksOf(dir string) int {
+// walksOf returns the reason of each walk that made dir's digest, in order.
+func (w *watchSet) walksOf(dir string) []walkReason {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if r := w.repos[dir]; r != nil {
-		return r.walks
+		return slices.Clone(r.walks)
 	}
-	return 0
+	return nil
 }
 
-// watch puts a watch for mask's events on p for r; false when the system
-// refuses (a watch limit reached, the entry gone).
-func (w *watchSet) watch(p string, mask uint32, r *watchedRepo) bool {
+// watch puts a watch for mask's events on p for r; the reason to walk
+// again when the system refuses (a watch limit reached, the entry gone).
+func (w *watchSet) watch(p string, mask uint32, r *watchedRepo) *walkReason {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	wd, err := syscall.InotifyAddWatch(w.fd, p, mask)
 	if err != nil {
-		return false
+		return &walkReason{what: "watch refused", path: p, err: err}
 	}
 	on := w.byWd[int32(wd)]
 	if on == nil {
-		on = map[*watchedRepo]bool{}
+		on = &watchOn{repos: map[*watchedRepo]bool{}}
 		w.byWd[int32(wd)] = on
 	}
-	on[r] = true
-	return true
+	on.path, on.file = p, mask&syscall.IN_ONLYDIR == 0
+	on.repos[r] = true
+	return nil
 }
 
 // drain reads the events queued so far: each marks the repositories its
@@ -184,32 +241,40 @@ func (w *watchSet) drain() {
 		n, err := syscall.Read(w.fd, w.buf)
 		if err != nil || n <= 0 {
 			if err != nil && !errors.Is(err, syscall.EAGAIN) && !errors.Is(err, syscall.EINTR) {
-				w.forgetAll() // cannot tell what changed
+				w.forgetAll(walkReason{what: "lost events", err: err}) // cannot tell what changed
 			}
 			if errors.Is(err, syscall.EINTR) {
 				continue
 			}
 			return
 		}
-		eachInotifyEvent(w.buf[:n], func(wd int32, mask uint32, _ string) {
+		eachInotifyEvent(w.buf[:n], func(wd int32, mask uint32, name string) {
 			if mask&syscall.IN_Q_OVERFLOW != 0 {
-				w.forgetAll()
+				w.forgetAll(walkReason{what: "lost events", mask: mask})
 				return
 			}
-			for r := range w.byWd[wd] {
-				r.valid, r.changed = false, true
+			on := w.byWd[wd]
+			if on == nil {
+				return
 			}
 			if mask&syscall.IN_IGNORED != 0 {
-				delete(w.byWd, wd) // the folder is gone: its watch with it
+				delete(w.byWd, wd) // the entry is gone: its watch with it
+				if on.file {
+					return // a removed file's inode freed, maybe late: its IN_ATTRIB came at the removal
+				}
+			}
+			for r := range on.repos {
+				r.changed = true
+				r.spoil(walkReason{what: "event", path: filepath.Join(on.path, name), mask: mask})
 			}
 		})
 	}
 }
 
-func (w *watchSet) forgetAll() {
-	w.forgets++
+func (w *watchSet) forgetAll(why walkReason) {
 	for _, r := range w.repos {
-		r.valid, r.changed = false, true
+		r.changed = true
+		r.spoil(why)
 	}
 }
 
