@@ -1,6 +1,7 @@
 package gittest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -32,14 +33,7 @@ func TestRepoStateWatchSeesEveryChange(t *testing.T) {
 		t.Helper()
 		n := len(stateWatches.walksOf(dir))
 		got, ok := repoState(dir)
-		var walked []walkReason
-		for _, why := range stateWatches.walksOf(dir)[n:] {
-			// A lost event (the queue overflowed: parallel tests' servers
-			// write a lot) makes every repository walk, by design.
-			if why.what != "lost events" {
-				walked = append(walked, why)
-			}
-		}
+		walked := unexpectedWalks(t, stateWatches.walksOf(dir)[n:])
 		if !ok || got != last || len(walked) > 0 {
 			t.Errorf("%s: ok %v, digest moved %v, walked for %v; want the same digest and no walk", what, ok, got != last, walked)
 		}
@@ -157,6 +151,9 @@ func TestRepoStateChangeDuringWalk(t *testing.T) {
 	if !ok || got != want || len(walked) != 1 {
 		t.Fatalf("after a change during the walk: ok %v, digest is a fresh walk's %v, walked for %v; want all three", ok, got == want, walked)
 	}
+	if len(unexpectedWalks(t, walked)) == 0 {
+		t.Skip("the system forced the walk: the change's event is not what it shows")
+	}
 	if why := walked[0]; why.what != "event" || why.path != desc {
 		t.Errorf("the walk after a change during the walk was for %v; want an event on %s", why, desc)
 	}
@@ -208,7 +205,7 @@ func TestRepoStateLateEventIsNoChange(t *testing.T) {
 		release()
 		n = len(stateWatches.walksOf(dir))
 		got, ok = repoState(dir)
-		if walked := stateWatches.walksOf(dir)[n:]; !ok || got != last || len(walked) > 0 {
+		if walked := unexpectedWalks(t, stateWatches.walksOf(dir)[n:]); !ok || got != last || len(walked) > 0 {
 			t.Errorf("%s, then the last reference closed: ok %v, digest moved %v, walked for %v; want the same digest and no walk", what, ok, got != last, walked)
 		}
 	}
@@ -241,4 +238,22 @@ func TestRepoStateLateEventIsNoChange(t *testing.T) {
 			t.Fatal(err)
 		}
 	}, func() { syscall.Close(held) })
+}
+
+// unexpectedWalks returns the walks of walked that nothing explains but a
+// fault: a walk forced by the system is by design, and logged (events lost
+// when the queue overflowed, as parallel tests' servers write a lot; a
+// watch refused at the user's limit, as the whole suite's processes hold
+// watches).
+func unexpectedWalks(t *testing.T, walked []walkReason) []walkReason {
+	t.Helper()
+	var out []walkReason
+	for _, why := range walked {
+		if why.what == "lost events" || why.what == "watch refused" && errors.Is(why.err, syscall.ENOSPC) {
+			t.Logf("a walk the system forced: %v", why)
+			continue
+		}
+		out = append(out, why)
+	}
+	return out
 }
