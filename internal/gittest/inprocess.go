@@ -57,7 +57,9 @@ func CommitInProcess(dir, msg string, env func(string) string) (string, error) {
 	if err := w.AddWithOptions(&git.AddOptions{All: true}); err != nil {
 		return "", ErrNotInProcess
 	}
-	h, err := w.Commit(msg+"\n", &git.CommitOptions{All: true, Author: author, Committer: committer})
+	// No CommitOptions.All: the add above staged every change, and All
+	// walks the work tree again (a second Status of every file).
+	h, err := w.Commit(msg+"\n", &git.CommitOptions{Author: author, Committer: committer})
 	if err != nil {
 		return "", ErrNotInProcess
 	}
