@@ -305,6 +305,11 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 		"GIT_CONFIG_KEY_3=http.receivepack",
 		"GIT_CONFIG_VALUE_3=" + fmt.Sprint(o.ReceivePack),
 	}
+	// The test process's malloc setting (testtmp.GlibcTunables) reaches
+	// the git it starts here too: this environment is not inherited.
+	if v := os.Getenv("GLIBC_TUNABLES"); v != "" {
+		env = append(env, "GLIBC_TUNABLES="+v)
+	}
 	stderr := o.Stderr
 	if stderr == nil {
 		stderr = io.Discard

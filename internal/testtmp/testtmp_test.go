@@ -217,3 +217,31 @@ func TestSetWaitingParallelOnTheCommandLine(t *testing.T) {
 		t.Errorf("after SetWaitingParallel: test.parallel %s, want %s (given on the command line: %v)", got, want, given)
 	}
 }
+
+// envM is a test binary's m that records an environment variable during
+// the run (what the processes it starts inherit).
+type envM struct{ key, value string }
+
+func (m *envM) Run() int {
+	m.value = os.Getenv(m.key)
+	return 0
+}
+
+// TestRunSetsGlibcTunables: with GLIBC_TUNABLES unset, the processes a test
+// starts run with GlibcTunables; a value in the environment (whoever runs
+// the tests) is left alone.
+func TestRunSetsGlibcTunables(t *testing.T) {
+	t.Setenv("CTX_TEST_TMPDIR", "default")
+	t.Setenv("GLIBC_TUNABLES", "")
+	m := &envM{key: "GLIBC_TUNABLES"}
+	Run(m, t.TempDir())
+	if m.value != GlibcTunables {
+		t.Errorf("GLIBC_TUNABLES unset: the run had %q, want %q", m.value, GlibcTunables)
+	}
+	t.Setenv("GLIBC_TUNABLES", "glibc.malloc.check=0")
+	m = &envM{key: "GLIBC_TUNABLES"}
+	Run(m, t.TempDir())
+	if m.value != "glibc.malloc.check=0" {
+		t.Errorf("GLIBC_TUNABLES given: the run had %q, want it left alone", m.value)
+	}
+}
