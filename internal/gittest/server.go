@@ -307,7 +307,7 @@ func Serve(root string, o ServeOptions) (*Server, error) {
 	}
 	// The test process's malloc setting (testtmp.GlibcTunables) reaches
 	// the git it starts here too: this environment is not inherited.
-	if v := os.Getenv("GLIBC_TUNABLES"); v != "" {
+	if v := processEnv("GLIBC_TUNABLES"); v != "" {
 		env = append(env, "GLIBC_TUNABLES="+v)
 	}
 	stderr := o.Stderr

@@ -79,7 +79,7 @@ func (s *Server) serveUploadPack(w http.ResponseWriter, r *http.Request) bool {
 		"GIT_EXEC_PATH="+exe,
 		"GIT_COMMITTER_NAME=anonymous",
 		"GIT_COMMITTER_EMAIL=anonymous@http."+remoteHost(r),
-		"PATH="+exe+string(filepath.ListSeparator)+processPath())
+		"PATH="+exe+string(filepath.ListSeparator)+processEnv("PATH"))
 	gitProtocol := r.Header.Get("Git-Protocol")
 	if gitProtocol != "" {
 		cmd.Env = append(cmd.Env, "GIT_PROTOCOL="+gitProtocol)
@@ -104,11 +104,12 @@ func (s *Server) serveUploadPack(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// processPath is this process's PATH (through Env, the one reader of the
-// process's environment here).
-func processPath() string {
+// processEnv is this process's value of the environment variable name
+// (through Env, the one reader of the process's environment here; not
+// HOME, XDG_CONFIG_HOME or GIT_*, which Env replaces or drops).
+func processEnv(name string) string {
 	for _, kv := range Env(noHome()) {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
 			return v
 		}
 	}
