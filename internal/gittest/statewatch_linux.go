@@ -37,10 +37,10 @@ import (
 // meanwhile holds every open file until its exec closes them, and the
 // tests start processes all the time), and would make a walk for nothing
 // (TestRepoStateLateEventIsNoChange). The change they follow has its own
-// event, made in the system call: IN_MODIFY, IN_ATTRIB (a link count). What it does not see: a write through a shared memory
-// mapping (git writes no repository file so), or by another machine on a
-// network file system (the tests' repositories are in their temporary
-// folders).
+// event, made in the system call: IN_MODIFY, IN_ATTRIB (a link count).
+// What it does not see: a write through a shared memory mapping (git
+// writes no repository file so), or by another machine on a network file
+// system (the tests' repositories are in their temporary folders).
 var stateWatches watchSet
 
 // folderMask is every event that changes what a folder's walk would
