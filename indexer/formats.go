@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -39,9 +40,13 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 			p.Title = markdown.Plain(h.Text)
 			break
 		}
-		p.Summary = sectionSummary(d.Lines, d.Body)
+		shown := d.Lines
+		if d.Format == markdown.FormatRST {
+			shown = rstShown(d.RST())
+		}
+		p.Summary = sectionSummary(shown, d.Body)
 		if p.Summary == "" {
-			p.Summary = firstParagraph(d.Lines, d.Body)
+			p.Summary = firstParagraph(shown, d.Body)
 		}
 		p.Tags = inlineTags(d.Lines, d.Body)
 	}
@@ -56,7 +61,8 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 	p.Chunks = boundChunks(chunksOf(d))
 	switch d.Format {
 	case markdown.FormatRST:
-		p.Links, p.Labels = extractRSTLinks(d.Lines)
+		setIndexed(p.Chunks, d.Lines, rstShown(d.RST()))
+		p.Links, p.Labels = extractRSTLinks(d.RST())
 	case markdown.FormatAsciiDoc:
 		p.Links = extractAsciiDocLinks(d.Lines, d.Body)
 	}
@@ -156,4 +162,30 @@ func cutAt(text string, target int) int {
 		i = target // not UTF-8 (Lines made it valid, so never): cut anyway
 	}
 	return i
+}
+
+// rstShown is each line of an rst document as its reader sees it
+// (markdown.RSTLine.Shown: markup not shown is "", code as written).
+func rstShown(rst []markdown.RSTLine) []string {
+	out := make([]string, len(rst))
+	for i, l := range rst {
+		out[i] = l.Shown
+	}
+	return out
+}
+
+// setIndexed sets each chunk's indexed text to its lines as shown (one
+// string per line of lines) when they differ from its text. A piece of a
+// line that boundChunks cut keeps its text.
+func setIndexed(cs []chunk, lines, shown []string) {
+	for i, c := range cs {
+		if c.Start < 1 || c.End > len(lines) || c.Start > c.End {
+			continue
+		}
+		ls, ps := lines[c.Start-1:c.End], shown[c.Start-1:c.End]
+		if slices.Equal(ls, ps) || len(c.Text) != len(strings.Join(ls, "\n")) {
+			continue
+		}
+		cs[i].indexed, cs[i].masked = strings.Join(ps, "\n"), true
+	}
 }

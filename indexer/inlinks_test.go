@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -42,7 +43,7 @@ func TestExtractRSTLinks(t *testing.T) {
 		"    :ref:`nor-this`\n" + // 23
 		"\n" + // 24
 		".. _Other Label:\n" // 25
-	links, labels := extractRSTLinks(splitLines(doc))
+	links, labels := extractRSTLinks(markdown.ReadRST(splitLines(doc)))
 	want := []rawLink{
 		{Type: LinkMarkdown, Target: "tutorial/index", Line: 5, Label: "the tutorial"},
 		{Type: LinkMarkdown, Target: "/api", Line: 5},
@@ -215,7 +216,7 @@ func TestRSTLabelsBounded(t *testing.T) {
 		lines = append(lines, ".. _l"+itoa(i)+":")
 	}
 	lines = append([]string{".. _" + strings.Repeat("x", 3000) + ":"}, lines...)
-	_, labels := extractRSTLinks(lines)
+	_, labels := extractRSTLinks(markdown.ReadRST(lines))
 	if len(labels) != maxLinksPerDoc || labels[0] != "l0" {
 		t.Errorf("%d labels, the first %.20q; want %d from l0", len(labels), labels[0], maxLinksPerDoc)
 	}

@@ -158,7 +158,7 @@ func ParseFile(name string, content []byte) Doc {
 	d := Doc{Format: f, Lines: Lines(content)}
 	switch f {
 	case FormatRST:
-		d.Body = scanRST(d.Lines)
+		d.rst, d.Body = readRST(d.Lines)
 	case FormatAsciiDoc:
 		d.Body = scanAsciiDoc(d.Lines)
 	case FormatYAML, FormatJSON, FormatTOML:
