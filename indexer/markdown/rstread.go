@@ -74,8 +74,10 @@ type RSTLine struct {
 	// it links to).
 	Option, Entry bool
 	// Label is the name of the internal hyperlink target (".. _name:")
-	// this line defines, as written.
-	Label string
+	// this line defines, as written; Phrase says it was written in
+	// backquotes (".. _`a phrase`:").
+	Label  string
+	Phrase bool
 	// Refs are the interpreted text and hyperlink references that start
 	// on this line.
 	Refs []RSTRef
@@ -439,6 +441,7 @@ func rstExplicit(t string, n int, line *RSTLine, blankNext bool) rstBlock {
 		if strings.HasPrefix(rest, "_`") {
 			if j := strings.Index(rest[2:], "`:"); j >= 0 {
 				name, ok = rest[2:2+j], true
+				line.Phrase = true
 				rest = rest[2+j+2:]
 			}
 		} else {
@@ -519,6 +522,11 @@ func rstAngle(s string) (title, target string, ok bool) {
 	}
 	return strings.TrimSpace(s[:j]), target, true
 }
+
+// RSTInline is text (one line, or a paragraph's lines joined by "\n")
+// with its inline markup as a reader sees it: interpreted text with a
+// role is its text, a hyperlink reference its text (rstInline).
+func RSTInline(text string) string { return rstInline(text, func(int, RSTRef) {}) }
 
 // rstInlineText sets line's Shown to text with its inline markup reduced
 // and adds its references; it returns the Shown text.
@@ -705,6 +713,10 @@ func rstInline(s string, ref func(at int, r RSTRef)) string {
 		last = to
 	}
 	var dead [4]bool // per kind: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
+	// fresh is where the text after a start-string without an end-string
+	// begins: docutils reads it as a new text, where markup may start.
+	fresh := -1
+	startOK := func(i int) bool { return i == fresh || rstStartOK(s, i) }
 	// findEnd returns the end-string's offset for kind k's content
 	// starting at from, -1 if none: delim preceded by non-white space
 	// (escapes aside), then end rules.
@@ -734,13 +746,17 @@ func rstInline(s string, ref func(at int, r RSTRef)) string {
 		switch {
 		case c == '`' && i+1 < len(s) && s[i+1] == '`':
 			// An inline literal: written as is.
-			if dead[1] || !rstStartOK(s, i) || spaceAt(s, i+2) || rstQuoted(s, i, i+2) {
+			if !startOK(i) || spaceAt(s, i+2) || rstQuoted(s, i, i+2) {
 				i += 2
 				continue
 			}
-			j := findEnd(1, i+2, "``", false)
+			j := -1
+			if !dead[1] {
+				j = findEnd(1, i+2, "``", false)
+			}
 			if j < 0 {
 				i += 2
+				fresh = i
 				continue
 			}
 			i = j + 2
@@ -750,13 +766,17 @@ func rstInline(s string, ref func(at int, r RSTRef)) string {
 				k, d = 3, "**"
 			}
 			at := i + len(d)
-			if dead[k] || !rstStartOK(s, i) || spaceAt(s, at) || rstQuoted(s, i, at) {
+			if !startOK(i) || spaceAt(s, at) || rstQuoted(s, i, at) {
 				i = at
 				continue
 			}
-			j := findEnd(k, at, d, true)
+			j := -1
+			if !dead[k] {
+				j = findEnd(k, at, d, true)
+			}
 			if j < 0 {
 				i = at
+				fresh = i
 				continue
 			}
 			i = j + len(d) // emphasis: its words as written, no markup inside
@@ -775,14 +795,18 @@ func rstInline(s string, ref func(at int, r RSTRef)) string {
 				}
 				role, tick = s[i+1:i+1+k], i+2+k
 			}
-			if dead[0] || !rstStartOK(s, start) || spaceAt(s, tick+1) || s[tick+1] == '`' || rstQuoted(s, start, tick+1) {
-				i = tick + 1
+			if !startOK(start) || spaceAt(s, tick+1) || s[tick+1] == '`' || rstQuoted(s, start, tick+1) {
+				if start < tick {
+					i = tick // the backquote may start interpreted text with no role
+				} else {
+					i = tick + 1
+				}
 				continue
 			}
 			// The end: a backquote preceded by non-white space, with a
 			// suffix (":role:", "__", "_" or none) then an end rule.
 			end, after, link := -1, 0, false
-			for from := tick + 1; ; {
+			for from := tick + 1; !dead[0]; {
 				j := findEnd(0, from-1, "`", true)
 				if j < 0 || j <= tick {
 					break
@@ -816,6 +840,7 @@ func rstInline(s string, ref func(at int, r RSTRef)) string {
 			}
 			if end < 0 {
 				i = tick + 1
+				fresh = i
 				continue
 			}
 			content := s[tick+1 : end]
