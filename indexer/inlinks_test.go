@@ -43,7 +43,7 @@ func TestExtractRSTLinks(t *testing.T) {
 		"    :ref:`nor-this`\n" + // 23
 		"\n" + // 24
 		".. _Other Label:\n" // 25
-	links, labels := extractRSTLinks(markdown.ReadRST(splitLines(doc)))
+	links, labels := extractRSTLinks(markdown.ParseFile("guide.rst", []byte(doc)).RST())
 	want := []rawLink{
 		{Type: LinkMarkdown, Target: "tutorial/index", Line: 5, Label: "the tutorial"},
 		{Type: LinkMarkdown, Target: "/api", Line: 5},
@@ -216,7 +216,7 @@ func TestRSTLabelsBounded(t *testing.T) {
 		lines = append(lines, ".. _l"+itoa(i)+":")
 	}
 	lines = append([]string{".. _" + strings.Repeat("x", 3000) + ":"}, lines...)
-	_, labels := extractRSTLinks(markdown.ReadRST(lines))
+	_, labels := extractRSTLinks(markdown.ParseFile("labels.rst", []byte(strings.Join(lines, "\n"))).RST())
 	if len(labels) != maxLinksPerDoc || labels[0] != "l0" {
 		t.Errorf("%d labels, the first %.20q; want %d from l0", len(labels), labels[0], maxLinksPerDoc)
 	}

@@ -46,7 +46,7 @@ import (
 // is "text", "name_" is "name"), inline literals, emphasis and
 // substitutions are left as written (their words are the reader's).
 
-// RSTKind is what a line of an rst document is to its reader (ReadRST).
+// RSTKind is what a line of an rst document is to its reader (Doc.RST).
 type RSTKind uint8
 
 // The kinds of rst lines.
@@ -90,12 +90,6 @@ type RSTRef struct {
 	Target string // the target written in it (":ref:`x <target>`", "`x <URI>`_"); "" when none is
 	Titled bool   // Text is a title written before the target ("x <target>")
 	Link   bool   // a hyperlink reference ("`…`_", "name_")
-}
-
-// ReadRST reads rst document lines (Doc.Lines).
-func ReadRST(lines []string) []RSTLine {
-	out, _ := readRST(lines)
-	return out
 }
 
 // rstCodeDirectives are the directives whose content is code or data, not
@@ -215,204 +209,239 @@ func rstSimpleName(s string) int {
 	return n
 }
 
-// readRST is ReadRST, with the Body scanRST gives (the same titles and
-// levels as before; every line inside an explicit markup or literal block
-// is Code).
+// rstReader is readRST's state.
+type rstReader struct {
+	lines      []string
+	out        []RSTLine
+	b          Body
+	styles     []rstStyle
+	stack      []rstBlock
+	pendingLit int  // the indent of a paragraph that ended with "::": a literal block may follow; -1 when none
+	atStart    bool // a title may start here
+	docinfo    int  // 0: before the first element; 1: after the first title; 2: over
+	para       int  // the first line of the current text block, -1 when none
+}
+
+// rstStyle is a title's adornment: its character, and whether it has an
+// overline. Each style is a level, in the order they first appear.
+type rstStyle struct {
+	c    byte
+	over bool
+}
+
+// readRST reads rst document lines (Doc.Lines): each line as its reader
+// sees it (Doc.RST), and the Body (titles and levels as docutils finds
+// them; every line inside an explicit markup or literal block is Code).
 func readRST(lines []string) ([]RSTLine, Body) {
-	out := make([]RSTLine, len(lines))
-	b := Body{Kinds: make([]Kind, len(lines))}
-	type style struct {
-		c    byte
-		over bool
-	}
-	var styles []style
-	level := func(s style) int {
-		for i, e := range styles {
-			if e == s {
-				return i + 1
-			}
-		}
-		styles = append(styles, s)
-		return len(styles)
-	}
-	blank := func(i int) bool { return i < 0 || i >= len(lines) || strings.TrimSpace(lines[i]) == "" }
-	width := func(l string) int { return utf8.RuneCountInString(strings.TrimSpace(l)) }
-	var stack []rstBlock
-	pendingLit := -1 // the indent of a paragraph that ended with "::": a literal block may follow
-	atStart := true  // a title may start here
-	docinfo := 0     // 0: before the first element; 1: after the first title; 2: over
-	para := -1       // the first line of the current text block, -1 when none
-	flush := func(end int) {
-		if para >= 0 {
-			rstInlineLines(lines[para:end], out[para:end])
-			para = -1
-		}
-	}
+	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, atStart: true, para: -1}
 	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if blank(i) {
-			flush(i)
-			b.Kinds[i] = Blank
-			atStart = true
-			if n := len(stack); n > 0 {
-				if stack[n-1].empty {
-					stack = stack[:n-1]
-				} else {
-					stack[n-1].head = false
-				}
-			}
-			continue
-		}
-		n := rstIndent(l)
-		depth := len(stack)
-		for len(stack) > 0 && n <= stack[len(stack)-1].indent {
-			stack = stack[:len(stack)-1]
-		}
-		if k := len(stack); k > 0 {
-			stack[k-1].empty = false
-		}
-		if pendingLit >= 0 {
-			if n > pendingLit {
-				stack = append(stack, rstBlock{indent: pendingLit, kind: bCode})
-			}
-			pendingLit = -1
-		}
-		if len(stack) != depth {
-			flush(i)
-		}
-		t := strings.TrimSpace(l)
-		if k := len(stack); k > 0 {
-			top := &stack[k-1]
-			out[i].Directive = top.directive
-			b.Kinds[i] = Code
-			atStart = false
-			switch {
-			case top.kind == bCode && !top.head:
-				flush(i)
-				out[i].Kind, out[i].Shown = RSTCode, l
-				continue
-			case top.kind == bMarkup:
-				flush(i)
-				out[i].Kind = RSTMarkup
-				if top.replace {
-					out[i].Shown = l
-					rstInlineLines(lines[i:i+1], out[i:i+1])
-					out[i].Kind = RSTMarkup
-				}
-				continue
-			case top.head:
-				flush(i)
-				out[i].Kind = RSTMarkup
-				if name, body, ok := rstField(t); ok {
-					out[i].Option = true
-					if name == "caption" {
-						rstInlineText(body, &out[i])
-					}
-				} else if top.directive == "toctree" {
-					rstEntry(t, &out[i]) // entries right after the marker, with no options
-				} else if top.kind == bCode {
-					out[i].Kind, out[i].Shown = RSTCode, l // code right after the marker: kept
-				} else if top.argShown {
-					rstInlineText(l, &out[i])
-				}
-				continue
-			case top.directive == "toctree":
-				flush(i)
-				out[i].Kind = RSTMarkup
-				rstEntry(t, &out[i])
-				continue
-			case rstHiddenContent[top.directive]:
-				flush(i)
-				out[i].Kind = RSTMarkup
-				continue
-			}
-		} else {
-			// Outside every block: a section title may start here.
-			start := atStart
-			atStart = false
-			if c := rstAdornment(l); c != 0 && start && i+2 < len(lines) && !blank(i+1) && rstAdornment(lines[i+1]) == 0 &&
-				strings.TrimRight(lines[i+2], " \t") == strings.TrimRight(l, " \t") && longEnough(len(strings.TrimRight(l, " \t")), width(lines[i+1])) {
-				flush(i)
-				b.Kinds[i], b.Kinds[i+1], b.Kinds[i+2] = HeadingCont, HeadingLine, HeadingCont
-				text := rstInlineText(strings.TrimSpace(lines[i+1]), &out[i+1])
-				b.Headings = append(b.Headings, Heading{Level: min(level(style{c, true}), 6), Text: text, Line: i})
-				out[i] = RSTLine{Kind: RSTTitle, Shown: l}
-				out[i+1].Kind = RSTTitle
-				out[i+2] = RSTLine{Kind: RSTTitle, Shown: lines[i+2]}
-				i += 2
-				atStart = true
-				if docinfo == 0 {
-					docinfo = 1
-				} else {
-					docinfo = 2
-				}
-				continue
-			}
-			if start && n == 0 && rstAdornment(l) == 0 && i+1 < len(lines) {
-				if c := rstAdornment(lines[i+1]); c != 0 && longEnough(len(strings.TrimRight(lines[i+1], " \t")), width(l)) {
-					flush(i)
-					b.Kinds[i], b.Kinds[i+1] = HeadingLine, HeadingCont
-					text := rstInlineText(strings.TrimSpace(l), &out[i])
-					b.Headings = append(b.Headings, Heading{Level: min(level(style{c, false}), 6), Text: text, Line: i})
-					out[i].Kind = RSTTitle
-					out[i+1] = RSTLine{Kind: RSTTitle, Shown: lines[i+1]}
-					i++
-					atStart = true
-					if docinfo == 0 {
-						docinfo = 1
-					} else {
-						docinfo = 2
-					}
-					continue
-				}
-			}
-			b.Kinds[i] = Text
-			if docinfo < 2 && n == 0 && para < 0 {
-				if _, _, ok := rstField(t); ok {
-					out[i].Kind = RSTMarkup
-					b.Kinds[i] = Code
-					stack = append(stack, rstBlock{indent: 0, kind: bMarkup})
-					continue
-				}
-				if !rstMarkupStart(t) && !strings.HasPrefix(t, "__ ") && t != "__" {
-					docinfo = 2
-				}
-			}
-		}
-		// rst body: explicit markup, or text.
-		if rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ") {
-			flush(i)
-			if len(stack) == 0 {
-				b.Kinds[i] = Code
-			}
-			stack = append(stack, rstExplicit(t, n, &out[i], i+1 < len(lines) && blank(i+1)))
-			continue
-		}
-		out[i].Kind = RSTProse
-		if para < 0 {
-			para = i
-		}
-		if t == "::" {
-			out[i].Shown = ""
-		}
-		if strings.HasSuffix(t, "::") {
-			pendingLit = n
+		i = r.line(i)
+	}
+	r.flush(len(lines))
+	return r.out, r.b
+}
+
+func (r *rstReader) blank(i int) bool {
+	return i < 0 || i >= len(r.lines) || strings.TrimSpace(r.lines[i]) == ""
+}
+
+func (r *rstReader) level(s rstStyle) int {
+	for i, e := range r.styles {
+		if e == s {
+			return min(i+1, 6)
 		}
 	}
-	flush(len(lines))
-	// A "::" line alone shows nothing (the spec's expanded form).
-	for i := range out {
-		if out[i].Kind == RSTProse && strings.TrimSpace(lines[i]) == "::" {
-			out[i].Shown = ""
+	r.styles = append(r.styles, s)
+	return min(len(r.styles), 6)
+}
+
+// flush reduces the inline markup of the text block that ends before end.
+func (r *rstReader) flush(end int) {
+	if r.para >= 0 {
+		rstInlineLines(r.lines[r.para:end], r.out[r.para:end])
+		r.para = -1
+	}
+}
+
+// line reads line i and returns the last line it read (a title reads its
+// underline).
+func (r *rstReader) line(i int) int {
+	l := r.lines[i]
+	if r.blank(i) {
+		r.flush(i)
+		r.b.Kinds[i] = Blank
+		r.atStart = true
+		if n := len(r.stack); n > 0 {
+			if r.stack[n-1].empty {
+				r.stack = r.stack[:n-1]
+			} else {
+				r.stack[n-1].head = false
+			}
+		}
+		return i
+	}
+	n := rstIndent(l)
+	depth := len(r.stack)
+	for len(r.stack) > 0 && n <= r.stack[len(r.stack)-1].indent {
+		r.stack = r.stack[:len(r.stack)-1]
+	}
+	if k := len(r.stack); k > 0 {
+		r.stack[k-1].empty = false
+	}
+	if r.pendingLit >= 0 {
+		if n > r.pendingLit {
+			r.stack = append(r.stack, rstBlock{indent: r.pendingLit, kind: bCode})
+		}
+		r.pendingLit = -1
+	}
+	if len(r.stack) != depth {
+		r.flush(i)
+	}
+	t := strings.TrimSpace(l)
+	if len(r.stack) > 0 {
+		if r.inBlock(i, t) {
+			return i
+		}
+	} else {
+		if end := r.title(i, n); end >= 0 {
+			return end
+		}
+		if r.docinfoField(i, n, t) {
+			return i
 		}
 	}
-	return out, b
+	r.body(i, n, t)
+	return i
+}
+
+// inBlock reads line i (trimmed t) inside the innermost open block, and
+// reports whether it is done: false for a line of rst content, which
+// body reads.
+func (r *rstReader) inBlock(i int, t string) bool {
+	l, out := r.lines[i], &r.out[i]
+	top := &r.stack[len(r.stack)-1]
+	out.Directive = top.directive
+	r.b.Kinds[i] = Code
+	r.atStart = false
+	switch {
+	case top.kind == bCode && !top.head:
+		out.Kind, out.Shown = RSTCode, l
+	case top.kind == bMarkup:
+		out.Kind = RSTMarkup
+		if top.replace {
+			rstInlineText(l, out)
+		}
+	case top.head:
+		out.Kind = RSTMarkup
+		if name, body, ok := rstField(t); ok {
+			out.Option = true
+			if name == "caption" {
+				rstInlineText(body, out)
+			}
+		} else if top.directive == "toctree" {
+			rstEntry(t, out) // entries right after the marker, with no options
+		} else if top.kind == bCode {
+			out.Kind, out.Shown = RSTCode, l // code right after the marker: kept
+		} else if top.argShown {
+			rstInlineText(l, out)
+		}
+	case top.directive == "toctree":
+		out.Kind = RSTMarkup
+		rstEntry(t, out)
+	case rstHiddenContent[top.directive]:
+		out.Kind = RSTMarkup
+	default:
+		return false
+	}
+	r.flush(i)
+	return true
+}
+
+// title reads a section title at line i (indent n) outside every block,
+// and returns its last line; -1 when there is none.
+func (r *rstReader) title(i, n int) int {
+	lines, l := r.lines, r.lines[i]
+	start := r.atStart
+	r.atStart = false
+	if !start {
+		return -1
+	}
+	width := func(l string) int { return utf8.RuneCountInString(strings.TrimSpace(l)) }
+	text, at, end, st := -1, -1, -1, rstStyle{}
+	if c := rstAdornment(l); c != 0 && i+2 < len(lines) && !r.blank(i+1) && rstAdornment(lines[i+1]) == 0 &&
+		strings.TrimRight(lines[i+2], " \t") == strings.TrimRight(l, " \t") && longEnough(len(strings.TrimRight(l, " \t")), width(lines[i+1])) {
+		text, at, end, st = i+1, i, i+2, rstStyle{c, true}
+	} else if n == 0 && rstAdornment(l) == 0 && i+1 < len(lines) {
+		if c := rstAdornment(lines[i+1]); c != 0 && longEnough(len(strings.TrimRight(lines[i+1], " \t")), width(l)) {
+			text, at, end, st = i, i, i+1, rstStyle{c, false}
+		}
+	}
+	if text < 0 {
+		return -1
+	}
+	r.flush(i)
+	for j := at; j <= end; j++ {
+		r.b.Kinds[j] = HeadingCont
+		r.out[j] = RSTLine{Kind: RSTTitle, Shown: lines[j]}
+	}
+	r.b.Kinds[text] = HeadingLine
+	h := rstInlineText(strings.TrimSpace(lines[text]), &r.out[text])
+	r.b.Headings = append(r.b.Headings, Heading{Level: r.level(st), Text: h, Line: at})
+	r.atStart = true
+	r.docinfo = min(r.docinfo+1, 2) // docinfo may follow the first title only
+	return end
+}
+
+// docinfoField reads line i (indent n, trimmed t) outside every block as
+// a field of the docinfo, if it is one: a field list that is the
+// document's first element or the first after its first title.
+func (r *rstReader) docinfoField(i, n int, t string) bool {
+	r.b.Kinds[i] = Text
+	if r.docinfo >= 2 || n != 0 || r.para >= 0 {
+		return false
+	}
+	if _, _, ok := rstField(t); ok {
+		r.out[i].Kind = RSTMarkup
+		r.b.Kinds[i] = Code
+		r.stack = append(r.stack, rstBlock{indent: 0, kind: bMarkup})
+		return true
+	}
+	if !rstMarkupStart(t) && !strings.HasPrefix(t, "__ ") && t != "__" {
+		r.docinfo = 2 // comments and targets may come before it
+	}
+	return false
+}
+
+// body reads line i (indent n, trimmed t) as rst body: explicit markup,
+// or text (a paragraph's line; one that ends with "::" announces a
+// literal block; "::" alone shows nothing, the spec's expanded form).
+func (r *rstReader) body(i, n int, t string) {
+	if rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ") {
+		r.flush(i)
+		if len(r.stack) == 0 {
+			r.b.Kinds[i] = Code
+		}
+		r.stack = append(r.stack, rstExplicit(t, n, &r.out[i]))
+		return
+	}
+	r.out[i].Kind = RSTProse
+	if t == "::" {
+		r.flush(i) // a text block of its own, shown as nothing
+		r.para = -1
+		r.pendingLit = n
+		return
+	}
+	if r.para < 0 {
+		r.para = i
+	}
+	if strings.HasSuffix(t, "::") {
+		r.pendingLit = n
+	}
 }
 
 // rstExplicit reads an explicit markup start (trimmed line t, at indent n)
-// into line and returns the block it opens. blankNext: the next line is
-// blank (".." alone is then an empty comment).
-func rstExplicit(t string, n int, line *RSTLine, blankNext bool) rstBlock {
+// into line and returns the block it opens.
+func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 	line.Kind = RSTMarkup
 	blk := rstBlock{indent: n, kind: bMarkup}
 	if t == "__" || strings.HasPrefix(t, "__ ") {
@@ -422,7 +451,6 @@ func rstExplicit(t string, n int, line *RSTLine, blankNext bool) rstBlock {
 	switch {
 	case rest == "":
 		blk.empty = true // ".." alone: a comment, empty when a blank line follows
-		_ = blankNext
 		return blk
 	case rest[0] == '[':
 		// A footnote (".. [1]", ".. [#]", ".. [#name]", ".. [*]") or a citation.
@@ -703,193 +731,203 @@ func rstInline(s string, ref func(at int, r RSTRef)) string {
 	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
 		return s
 	}
-	var b strings.Builder
-	last := 0 // s[last:] is not yet written
-	emit := func(from, to int, shown string) {
-		b.WriteString(s[last:from])
-		shown = strings.ReplaceAll(shown, "\n", " ")
-		b.WriteString(shown)
-		b.WriteString(strings.Repeat("\n", strings.Count(s[from:to], "\n")))
-		last = to
-	}
-	var dead [4]bool // per kind: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
-	// fresh is where the text after a start-string without an end-string
-	// begins: docutils reads it as a new text, where markup may start.
-	fresh := -1
-	startOK := func(i int) bool { return i == fresh || rstStartOK(s, i) }
-	// findEnd returns the end-string's offset for kind k's content
-	// starting at from, -1 if none: delim preceded by non-white space
-	// (escapes aside), then end rules.
-	findEnd := func(k int, from int, delim string, escapable bool) int {
-		for j := from + 1; j+len(delim) <= len(s); j++ {
-			if s[j:j+len(delim)] != delim {
-				continue
-			}
-			if r, _ := utf8.DecodeLastRuneInString(s[:j]); unicode.IsSpace(r) {
-				continue
-			}
-			if escapable && escaped(s, j) {
-				continue
-			}
-			if k == 0 {
-				return j // its suffix is checked by the caller
-			}
-			if rstEndOK(s, j+len(delim)) {
-				return j
-			}
-		}
-		dead[k] = true
-		return -1
-	}
+	in := &rstInliner{s: s, ref: ref, fresh: -1}
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '`' && i+1 < len(s) && s[i+1] == '`':
-			// An inline literal: written as is.
-			if !startOK(i) || spaceAt(s, i+2) || rstQuoted(s, i, i+2) {
-				i += 2
-				continue
-			}
-			j := -1
-			if !dead[1] {
-				j = findEnd(1, i+2, "``", false)
-			}
-			if j < 0 {
-				i += 2
-				fresh = i
-				continue
-			}
-			i = j + 2
+			i = in.delimited(i, 1, "``", false) // an inline literal: as written
+		case c == '*' && i+1 < len(s) && s[i+1] == '*':
+			i = in.delimited(i, 3, "**", true) // strong: as written, no markup inside
 		case c == '*':
-			k, d := 2, "*"
-			if i+1 < len(s) && s[i+1] == '*' {
-				k, d = 3, "**"
-			}
-			at := i + len(d)
-			if !startOK(i) || spaceAt(s, at) || rstQuoted(s, i, at) {
-				i = at
-				continue
-			}
-			j := -1
-			if !dead[k] {
-				j = findEnd(k, at, d, true)
-			}
-			if j < 0 {
-				i = at
-				fresh = i
-				continue
-			}
-			i = j + len(d) // emphasis: its words as written, no markup inside
+			i = in.delimited(i, 2, "*", true) // emphasis
 		case c == ':' || c == '`':
-			// Interpreted text, with a role before (":role:`x`") or after
-			// ("`x`:role:"), or a phrase reference ("`x`_", "`x <URI>`_").
-			start, role := i, ""
-			tick := i
-			if c == ':' {
-				k := rstSimpleName(s[i+1:])
-				if k == 0 || i+2+k >= len(s) || s[i+1+k] != ':' || s[i+2+k] != '`' {
-					// A name inside this one ends where it does: no role
-					// starts before its end either.
-					i += 1 + k
-					continue
-				}
-				role, tick = s[i+1:i+1+k], i+2+k
-			}
-			if !startOK(start) || spaceAt(s, tick+1) || s[tick+1] == '`' || rstQuoted(s, start, tick+1) {
-				if start < tick {
-					i = tick // the backquote may start interpreted text with no role
-				} else {
-					i = tick + 1
-				}
-				continue
-			}
-			// The end: a backquote preceded by non-white space, with a
-			// suffix (":role:", "__", "_" or none) then an end rule.
-			end, after, link := -1, 0, false
-			for from := tick + 1; !dead[0]; {
-				j := findEnd(0, from-1, "`", true)
-				if j < 0 || j <= tick {
-					break
-				}
-				if j == tick+1 {
-					from = j + 1
-					continue
-				}
-				p := j + 1
-				if role == "" && p < len(s) && s[p] == ':' {
-					if k := rstSimpleName(s[p+1:]); k > 0 && p+1+k < len(s) && s[p+1+k] == ':' && rstEndOK(s, p+2+k) {
-						role, end, after = s[p+1:p+1+k], j, p+2+k
-						break
-					}
-				}
-				if p < len(s) && s[p] == '_' {
-					q := p + 1
-					if q < len(s) && s[q] == '_' {
-						q++
-					}
-					if rstEndOK(s, q) {
-						end, after, link = j, q, true
-						break
-					}
-				}
-				if rstEndOK(s, p) {
-					end, after = j, p
-					break
-				}
-				from = j + 1
-			}
-			if end < 0 {
-				i = tick + 1
-				fresh = i
-				continue
-			}
-			content := s[tick+1 : end]
-			var r RSTRef
-			switch {
-			case link && role == "":
-				r = RSTRef{Text: content, Link: true}
-				if t, tg, ok := rstAngle(content); ok {
-					r.Text, r.Target, r.Titled = t, tg, t != ""
-					if t == "" {
-						r.Text = tg
-					}
-				}
-			case role != "":
-				r.Role = role
-				r.Text, r.Target, r.Titled = rstRoleText(content)
-			default:
-				// The default role: its words as written.
-				i = after
-				continue
-			}
-			ref(start, r)
-			emit(start, after, r.Text)
-			i = after
-		case c == '_' && i > last && i > 0:
-			// A reference to a name: "name_", "name__".
-			q := i + 1
-			if q < len(s) && s[q] == '_' {
-				q++
-			}
-			if !rstEndOK(s, q) || escaped(s, i) {
-				i = q
-				continue
-			}
-			st := rstNameBefore(s, last, i)
-			if st < 0 {
-				i = q
-				continue
-			}
-			ref(st, RSTRef{Text: s[st:i], Link: true})
-			emit(st, q, s[st:i])
-			i = q
+			i = in.interpreted(i)
+		case c == '_' && i > in.last && i > 0:
+			i = in.name(i)
 		default:
 			i++
 		}
 	}
-	if last == 0 {
+	if in.last == 0 {
 		return s
 	}
-	b.WriteString(s[last:])
-	return b.String()
+	in.b.WriteString(s[in.last:])
+	return in.b.String()
+}
+
+// rstInliner is rstInline's state.
+type rstInliner struct {
+	s    string
+	ref  func(at int, r RSTRef)
+	b    strings.Builder
+	last int     // s[last:] is not yet written
+	dead [4]bool // per kind, no end-string is left: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
+	// fresh is where the text after a start-string without an end-string
+	// begins: docutils reads it as a new text, where markup may start.
+	fresh int
+}
+
+// emit writes s[last:from], then shown in place of s[from:to], keeping
+// its line ends.
+func (in *rstInliner) emit(from, to int, shown string) {
+	in.b.WriteString(in.s[in.last:from])
+	in.b.WriteString(strings.ReplaceAll(shown, "\n", " "))
+	in.b.WriteString(strings.Repeat("\n", strings.Count(in.s[from:to], "\n")))
+	in.last = to
+}
+
+func (in *rstInliner) startOK(i int) bool { return i == in.fresh || rstStartOK(in.s, i) }
+
+// findEnd returns the offset of the first delim after from that may end
+// kind k's content: preceded by non-white space, not escaped (when
+// escapable), then an end rule (for interpreted text, its caller checks
+// the suffix first); -1 when there is none, and kind k is then dead.
+func (in *rstInliner) findEnd(k, from int, delim string, escapable bool) int {
+	s := in.s
+	for j := from + 1; j+len(delim) <= len(s); j++ {
+		if s[j:j+len(delim)] != delim {
+			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(s[:j]); unicode.IsSpace(r) {
+			continue
+		}
+		if escapable && escaped(s, j) {
+			continue
+		}
+		if k == 0 || rstEndOK(s, j+len(delim)) {
+			return j
+		}
+	}
+	in.dead[k] = true
+	return -1
+}
+
+// delimited skips the inline literal, emphasis or strong text (kind k)
+// that starts at i with delim, written as is: no markup inside it. It
+// returns where reading goes on.
+func (in *rstInliner) delimited(i, k int, delim string, escapable bool) int {
+	at := i + len(delim)
+	if !in.startOK(i) || spaceAt(in.s, at) || rstQuoted(in.s, i, at) {
+		return at
+	}
+	j := -1
+	if !in.dead[k] {
+		j = in.findEnd(k, at, delim, escapable)
+	}
+	if j < 0 {
+		in.fresh = at
+		return at
+	}
+	return j + len(delim)
+}
+
+// interpreted reads interpreted text at i, with a role before
+// (":role:`x`") or after ("`x`:role:"), or a phrase reference ("`x`_",
+// "`x <URI>`_"), and returns where reading goes on.
+func (in *rstInliner) interpreted(i int) int {
+	s := in.s
+	start, role, tick := i, "", i
+	if s[i] == ':' {
+		k := rstSimpleName(s[i+1:])
+		if k == 0 || i+2+k >= len(s) || s[i+1+k] != ':' || s[i+2+k] != '`' {
+			// A name inside this one ends where it does: no role starts
+			// before its end either.
+			return i + 1 + k
+		}
+		role, tick = s[i+1:i+1+k], i+2+k
+	}
+	if !in.startOK(start) || spaceAt(s, tick+1) || s[tick+1] == '`' || rstQuoted(s, start, tick+1) {
+		if start < tick {
+			return tick // the backquote may start interpreted text with no role
+		}
+		return tick + 1
+	}
+	end, after, suffix, link := in.interpretedEnd(tick, role == "")
+	if end < 0 {
+		in.fresh = tick + 1
+		return tick + 1
+	}
+	if suffix != "" {
+		role = suffix
+	}
+	content := s[tick+1 : end]
+	var r RSTRef
+	switch {
+	case link:
+		r = RSTRef{Text: content, Link: true}
+		if t, tg, ok := rstAngle(content); ok {
+			r.Text, r.Target, r.Titled = t, tg, t != ""
+			if t == "" {
+				r.Text = tg
+			}
+		}
+	case role != "":
+		r.Role = role
+		r.Text, r.Target, r.Titled = rstRoleText(content)
+	default:
+		return after // the default role: its words as written
+	}
+	in.ref(start, r)
+	in.emit(start, after, r.Text)
+	return after
+}
+
+// interpretedEnd finds the end of interpreted text whose start-string is
+// the backquote at tick: a backquote preceded by non-white space, then a
+// suffix (a role when suffixOK, "__", "_" or none), then an end rule. It
+// returns the backquote's offset (-1 when none), where the suffix ends,
+// the suffix's role and whether it is a hyperlink reference.
+func (in *rstInliner) interpretedEnd(tick int, suffixOK bool) (end, after int, role string, link bool) {
+	s := in.s
+	for from := tick + 1; !in.dead[0]; {
+		j := in.findEnd(0, from-1, "`", true)
+		if j < 0 {
+			break
+		}
+		if j == tick+1 {
+			from = j + 1
+			continue
+		}
+		p := j + 1
+		if suffixOK && p < len(s) && s[p] == ':' {
+			if k := rstSimpleName(s[p+1:]); k > 0 && p+1+k < len(s) && s[p+1+k] == ':' && rstEndOK(s, p+2+k) {
+				return j, p + 2 + k, s[p+1 : p+1+k], false
+			}
+		}
+		if suffixOK && p < len(s) && s[p] == '_' {
+			q := p + 1
+			if q < len(s) && s[q] == '_' {
+				q++
+			}
+			if rstEndOK(s, q) {
+				return j, q, "", true
+			}
+		}
+		if rstEndOK(s, p) {
+			return j, p, "", false
+		}
+		from = j + 1
+	}
+	return -1, 0, "", false
+}
+
+// name reads a reference to a name ("name_", "name__") whose "_" is at i,
+// and returns where reading goes on.
+func (in *rstInliner) name(i int) int {
+	s := in.s
+	q := i + 1
+	if q < len(s) && s[q] == '_' {
+		q++
+	}
+	if !rstEndOK(s, q) || escaped(s, i) {
+		return q
+	}
+	st := rstNameBefore(s, in.last, i)
+	if st < 0 {
+		return q
+	}
+	in.ref(st, RSTRef{Text: s[st:i], Link: true})
+	in.emit(st, q, s[st:i])
+	return q
 }

@@ -58,7 +58,7 @@ See :ref:`+"`the page <zfixture>`"+`.
    Zadvanced use <zadv/index>
 
 .. note:: zadmonition title`, "\n")
-	r := ReadRST(lines)
+	r := readRSTLines(lines)
 	want := map[int]string{
 		0:  "4|",                     // :orphan: (docinfo)
 		2:  "4|",                     // .. _zlabel:
@@ -107,7 +107,7 @@ func TestReadRSTReviewDefects(t *testing.T) {
 	t.Parallel()
 	// 1. "..." is not explicit markup (".." then white space is): a
 	// doctest's continuation, or prose.
-	r := ReadRST([]string{">>> for i in range(2):", "...     zprint(i)", "", "... and zellipsis prose.", "", "...zdots"})
+	r := readRSTLines([]string{">>> for i in range(2):", "...     zprint(i)", "", "... and zellipsis prose.", "", "...zdots"})
 	for _, i := range []int{1, 3, 5} {
 		if r[i].Kind != RSTProse || r[i].Shown == "" {
 			t.Errorf("ellipsis line %d: %+v, want prose", i+1, r[i])
@@ -116,7 +116,7 @@ func TestReadRSTReviewDefects(t *testing.T) {
 	// 2. A literal block after "::" and a code directive's content are
 	// code, kept as written, never read as rst.
 	lit := []string{"Write this::", "", "    .. zdirective:: zarg", "    :ref:`zliteral <zlabel2>`", "", ".. code-block:: rst", "", "   .. note:: zcodenote", "   :func:`~a.zcodefunc`", "", "After."}
-	r = ReadRST(lit)
+	r = readRSTLines(lit)
 	for _, i := range []int{2, 3, 7, 8} {
 		if r[i].Kind != RSTCode || r[i].Shown != lit[i] || len(r[i].Refs) != 0 {
 			t.Errorf("code line %d: %+v, want code as written", i+1, r[i])
@@ -127,14 +127,14 @@ func TestReadRSTReviewDefects(t *testing.T) {
 	}
 	// 3. ".." with indented text at once after it is a comment; after a
 	// blank line, the indented text is a block quote.
-	r = ReadRST([]string{"..", "   zhidden comment", "   zhidden2", "", "..", "", "   zquote"})
+	r = readRSTLines([]string{"..", "   zhidden comment", "   zhidden2", "", "..", "", "   zquote"})
 	if r[1].Shown != "" || r[2].Shown != "" || r[1].Kind != RSTMarkup || r[6].Kind != RSTProse || r[6].Shown != "   zquote" {
 		t.Errorf("comments: %+v", r)
 	}
 	// 4. Nested directives: read in one pass (BenchmarkRSTHostile in
 	// package indexer: linear), each content at its depth.
 	nest := strings.Split(".. note::\n\n   .. warning:: zwarn\n\n      .. tip::\n\n         ztip\n\n         .. code-block:: py\n\n            :ref:`zcode`\n\n   zback\nzout", "\n")
-	r = ReadRST(nest)
+	r = readRSTLines(nest)
 	for i, w := range map[int]string{0: "4|", 2: "4|zwarn", 4: "4|", 6: "1|         ztip", 8: "4|", 10: "3|            :ref:`zcode`", 12: "1|   zback", 13: "1|zout"} {
 		if got := rstView(r[i]); got != w {
 			t.Errorf("nested line %d %q: %q, want %q", i+1, nest[i], got, w)
@@ -170,8 +170,14 @@ func TestRSTInlineRules(t *testing.T) {
 		}
 	}
 	// Markup spans a paragraph's lines: each line keeps its place.
-	r := ReadRST([]string{"See :ref:`broken", "over lines <zt>` here.", "Next"})
+	r := readRSTLines([]string{"See :ref:`broken", "over lines <zt>` here.", "Next"})
 	if r[0].Shown != "See broken over lines" || r[1].Shown != " here." || len(r[0].Refs) != 1 || r[0].Refs[0].Target != "zt" {
 		t.Errorf("a role over two lines: %+v", r)
 	}
+}
+
+// readRSTLines is readRST's lines.
+func readRSTLines(lines []string) []RSTLine {
+	out, _ := readRST(lines)
+	return out
 }
