@@ -90,22 +90,6 @@ func dirPackage(contextDir, alias string) Package {
 	return Package{Alias: alias, Kind: project.KindDir, Source: "./" + alias, Dir: filepath.Join(contextDir, "packages", alias)}
 }
 
-func splitLines(s string) []string {
-	var out []string
-	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] != '\n' {
-			i++
-		}
-		out = append(out, s[:i])
-		if i < len(s) {
-			i++
-		}
-		s = s[i:]
-	}
-	return out
-}
-
 // TestSiteLinks resolves what documentation sites write: a site-absolute
 // route without extension ("/site/docs/agent/config" to
 // docs/agent/config.mdx), a folder's index.mdx, rst's :doc: (relative and
