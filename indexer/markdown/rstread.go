@@ -326,6 +326,9 @@ func (r *rstReader) inBlock(i int, t string) bool {
 	switch {
 	case top.kind == bCode && !top.head:
 		out.Kind, out.Shown = RSTCode, l
+		if top.directive == "parsed-literal" {
+			rstInlineText(l, out) // code whose inline markup is parsed
+		}
 	case top.kind == bMarkup:
 		out.Kind = RSTMarkup
 		if top.replace {
@@ -425,18 +428,78 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	r.out[i].Kind = RSTProse
+	first := r.para < 0
 	if t == "::" {
 		r.flush(i) // a text block of its own, shown as nothing
 		r.para = -1
 		r.pendingLit = n
 		return
 	}
-	if r.para < 0 {
+	if first {
 		r.para = i
 	}
 	if strings.HasSuffix(t, "::") {
+		// The literal block is indented more than the paragraph's left
+		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
+		if first {
+			r.pendingLit = rstTextCol(r.lines[i])
+		}
 	}
+}
+
+// rstTextCol is the column where the text of line l starts after its
+// indent and any list markers ("* ", "- ", "+ ", "1. ", "#. ", "(a) ",
+// "a) ", each followed by white space).
+func rstTextCol(l string) int {
+	col, i := 0, 0
+	for {
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			if l[i] == '\t' {
+				col = col/8*8 + 8
+			} else {
+				col++
+			}
+			i++
+		}
+		m := rstListMarker(l[i:])
+		if m == 0 || i+m >= len(l) || (l[i+m] != ' ' && l[i+m] != '\t') {
+			return col
+		}
+		i += m
+		col += m
+	}
+}
+
+// rstListMarker is the length of the bullet or enumerator at the start of
+// s, 0 when there is none: "*", "-", "+"; a number, "#", one letter or a
+// Roman numeral, followed by "." or ")" or between "(" and ")".
+func rstListMarker(s string) int {
+	if s == "" {
+		return 0
+	}
+	switch s[0] {
+	case '*', '-', '+':
+		return 1
+	}
+	open := 0
+	if s[0] == '(' {
+		open = 1
+	}
+	e := open
+	for e < len(s) && e-open < 8 && (s[e] >= '0' && s[e] <= '9' || strings.IndexByte("ivxlcdmIVXLCDM", s[e]) >= 0) {
+		e++
+	}
+	if e == open && e < len(s) && (s[e] == '#' || s[e] >= 'a' && s[e] <= 'z' || s[e] >= 'A' && s[e] <= 'Z') {
+		e++
+	}
+	if e == open || e >= len(s) {
+		return 0
+	}
+	if s[e] == ')' || open == 0 && s[e] == '.' {
+		return e + 1
+	}
+	return 0
 }
 
 // rstExplicit reads an explicit markup start (trimmed line t, at indent n)

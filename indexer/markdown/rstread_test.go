@@ -181,3 +181,18 @@ func readRSTLines(lines []string) []RSTLine {
 	out, _ := readRST(lines)
 	return out
 }
+
+// TestReadRSTListLiteral: a literal block after a list item's "::" is
+// indented more than the item's text, not its bullet (SQLAlchemy's
+// list-tables: "* - ::" then "  - :ref:`x`" is the next cell, prose); a
+// parsed-literal is code whose inline markup is read.
+func TestReadRSTListLiteral(t *testing.T) {
+	t.Parallel()
+	lines := strings.Split(".. list-table::\n\n    * - ::\n\n          code()\n\n      - :ref:`zcell <x>`\n\n#. Then::\n\n      more()\n\n   (a) item\n\n.. parsed-literal::\n\n   f(`GET`_ :ref:`ROOT <r>`)", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{4: "3|          code()", 6: "1|      - zcell", 10: "3|      more()", 12: "1|   (a) item", 16: "3|   f(GET ROOT)"} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+}
