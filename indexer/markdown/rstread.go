@@ -9,7 +9,7 @@ import (
 // The one reStructuredText reader (readRST): what a reader of an rst page
 // sees on each line, by the docutils spec
 // (https://docutils.sourceforge.io/docs/ref/rst/restructuredtext.html).
-// The outline (scanRST's Body), the indexed text and the summary
+// The outline (Body), the indexed text and the summary
 // (RSTLine.Shown) and the links and labels (RSTLine.Refs, Label, the
 // toctree's entries) all come from it, so no rst rule is written twice.
 //
@@ -37,7 +37,7 @@ import (
 //   - docinfo: a field list that is the document's first element, or the
 //     first after its first title (":orphan:", ":tocdepth: 2"), is not
 //     shown;
-//   - a section title (scanRST's rules) only outside every block.
+//   - a section title (rst.go's rules) only outside every block.
 //
 // Inline markup (rstInline), in each text block (a paragraph's lines
 // together) by the spec's recognition rules: interpreted text with a role

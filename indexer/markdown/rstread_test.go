@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// rstView is one line of ReadRST's result, short: "kind|shown".
+// rstView is one line of readRST's result, short: "kind|shown".
 func rstView(l RSTLine) string {
 	return fmt.Sprintf("%d|%s", l.Kind, l.Shown)
 }
