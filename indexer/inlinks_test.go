@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -42,7 +43,7 @@ func TestExtractRSTLinks(t *testing.T) {
 		"    :ref:`nor-this`\n" + // 23
 		"\n" + // 24
 		".. _Other Label:\n" // 25
-	links, labels := extractRSTLinks(splitLines(doc))
+	links, labels := extractRSTLinks(markdown.ParseFile("guide.rst", []byte(doc)).RST())
 	want := []rawLink{
 		{Type: LinkMarkdown, Target: "tutorial/index", Line: 5, Label: "the tutorial"},
 		{Type: LinkMarkdown, Target: "/api", Line: 5},
@@ -87,22 +88,6 @@ func TestExtractAsciiDocLinks(t *testing.T) {
 // dirPackage is a dir source of the files writeFiles wrote for alias.
 func dirPackage(contextDir, alias string) Package {
 	return Package{Alias: alias, Kind: project.KindDir, Source: "./" + alias, Dir: filepath.Join(contextDir, "packages", alias)}
-}
-
-func splitLines(s string) []string {
-	var out []string
-	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] != '\n' {
-			i++
-		}
-		out = append(out, s[:i])
-		if i < len(s) {
-			i++
-		}
-		s = s[i:]
-	}
-	return out
 }
 
 // TestSiteLinks resolves what documentation sites write: a site-absolute
@@ -215,7 +200,7 @@ func TestRSTLabelsBounded(t *testing.T) {
 		lines = append(lines, ".. _l"+itoa(i)+":")
 	}
 	lines = append([]string{".. _" + strings.Repeat("x", 3000) + ":"}, lines...)
-	_, labels := extractRSTLinks(lines)
+	_, labels := extractRSTLinks(markdown.ParseFile("labels.rst", []byte(strings.Join(lines, "\n"))).RST())
 	if len(labels) != maxLinksPerDoc || labels[0] != "l0" {
 		t.Errorf("%d labels, the first %.20q; want %d from l0", len(labels), labels[0], maxLinksPerDoc)
 	}

@@ -358,7 +358,7 @@ func mdxTitle(lines []string, s markdown.Body) string {
 // format). name is used for the fallback title and in warnings; warn may
 // be nil.
 func parseMarkdown(name string, content []byte, warn func(string)) parsed {
-	d := markdown.Parse(content)
+	d := markdown.ParseFile(name, content) // an .mdx page's headings without their JSX
 	lines := d.Lines
 	p := parsed{Lines: len(lines)}
 	var fm frontMatter

@@ -55,7 +55,14 @@ type Doc struct {
 	// data file's structure cannot be read: it does not parse. The
 	// document is then text without headings.
 	Err error
+	// rst is each line as an rst reader sees it (readRST), for an rst
+	// document; see RST.
+	rst []RSTLine
 }
+
+// RST returns each line of an rst document as its reader sees it (the
+// reader that also gave its outline: readRST); nil for other formats.
+func (d Doc) RST() []RSTLine { return d.rst }
 
 // Parse splits markdown content into lines and finds its front matter and
 // structure. ParseFile parses a document of any format by its name.

@@ -116,10 +116,17 @@ func (f Format) MIMEType() string {
 	return "text/plain"
 }
 
+// IsMDX reports whether the file named p is MDX (.mdx, in any case): a
+// markdown document whose tags are JSX (ParseFile).
+func IsMDX(p string) bool { return strings.EqualFold(path.Ext(p), ".mdx") }
+
 // ParseFile parses the document named name (its format is FormatOf(name);
 // a name that is not a document's is read as text): its lines (Lines, the
 // same for every format), and its structure by format:
-//   - markdown: front matter and markdown headings (Parse);
+//   - markdown: front matter and markdown headings (Parse); in MDX
+//     (IsMDX) a heading's JSX tags are markup, not its text
+//     ("## Methods <EnterpriseAlert inline />" is "Methods": dropJSXTags),
+//     so its title, trail and Section agree;
 //   - text: none;
 //   - reStructuredText: section titles, underlined or over- and
 //     underlined; each adornment style is a level, in the order they first
@@ -140,12 +147,18 @@ func ParseFile(name string, content []byte) Doc {
 		f = FormatText
 	}
 	if f == FormatMarkdown {
-		return Parse(content)
+		d := Parse(content)
+		if IsMDX(name) {
+			for i, h := range d.Body.Headings {
+				d.Body.Headings[i].Text = dropJSXTags(h.Text)
+			}
+		}
+		return d
 	}
 	d := Doc{Format: f, Lines: Lines(content)}
 	switch f {
 	case FormatRST:
-		d.Body = scanRST(d.Lines)
+		d.rst, d.Body = readRST(d.Lines)
 	case FormatAsciiDoc:
 		d.Body = scanAsciiDoc(d.Lines)
 	case FormatYAML, FormatJSON, FormatTOML:

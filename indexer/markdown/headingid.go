@@ -17,8 +17,8 @@ import (
 // so trails, titles and search see "Usage", and Doc.Section still finds
 // the section by the id ("usage" or "#usage"). reStructuredText headings
 // write code with roles (":mod:`json`", ":func:`~os.path.join`",
-// ":ref:`the guide <guide-label>`"); scanRST reduces each to the text
-// Sphinx shows ("json", "join", "the guide").
+// ":ref:`the guide <guide-label>`"); the rst reader (readRST, rstInline)
+// reduces each to the text Sphinx shows ("json", "join", "the guide").
 
 var (
 	// headingIDRE matches a heading-ID marker at the end of a heading's
@@ -28,9 +28,7 @@ var (
 	idAttrRE    = lazyre.New(`(?:^|[ \t])#([\w\-:.]+)`)
 	// aliasIDRE matches HashiCorp's anchor aliases at the end of a heading:
 	// "((#id))", "((#a, #b))" (one or more #s before each).
-	aliasIDRE   = lazyre.New(`[ \t]*\(\([ \t]*#+([\w\-:.]+)(?:[ \t]*,[ \t]*#+[\w\-:.]+)*[ \t]*\)\)[ \t]*$`)
-	rstRoleRE   = lazyre.New("(?::[\\w\\-+.]+)+:`([^`]+)`")
-	rstTargetRE = lazyre.New(`^(.*?)\s*<([^<>]+)>$`)
+	aliasIDRE = lazyre.New(`[ \t]*\(\([ \t]*#+([\w\-:.]+)(?:[ \t]*,[ \t]*#+[\w\-:.]+)*[ \t]*\)\)[ \t]*$`)
 )
 
 // StripHeadingID splits a heading's text into its words and the id its
@@ -59,32 +57,6 @@ func StripHeadingID(text string) (clean, id string) {
 		}
 	}
 	return clean, id
-}
-
-// rstRoles reduces the interpreted text with roles in an rst heading to
-// what Sphinx shows: ":ref:`text <target>`" is "text", ":func:`~a.b`" is
-// "b", ":mod:`!x`" and ":mod:`x`" are "x".
-func rstRoles(text string) string {
-	if strings.IndexByte(text, '`') < 0 || strings.IndexByte(text, ':') < 0 {
-		return text
-	}
-	return rstRoleRE().ReplaceAllStringFunc(text, func(m string) string {
-		v := rstRoleRE().FindStringSubmatch(m)[1]
-		if t := rstTargetRE().FindStringSubmatch(v); t != nil {
-			if t[1] != "" {
-				return t[1]
-			}
-			v = t[2]
-		}
-		v = strings.TrimPrefix(v, "!")
-		if strings.HasPrefix(v, "~") {
-			v = v[1:]
-			if i := strings.LastIndexByte(v, '.'); i >= 0 && i+1 < len(v) {
-				v = v[i+1:]
-			}
-		}
-		return v
-	})
 }
 
 // headingID returns the id that outline heading h (1-based Line) sets with

@@ -152,3 +152,24 @@ func Clip(s string, n int) string {
 	}
 	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
+
+// jsxTagRE matches a JSX tag in MDX text: an element's start, end or
+// self-closing tag (any name: in MDX every "<name" opens JSX) or a
+// fragment's ("<>", "</>").
+var jsxTagRE = lazyre.New(`</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>|</?>`)
+
+// dropJSXTags returns an MDX heading's text without its JSX tags, outside
+// code spans; an element's children stay ("Status <Badge>beta</Badge>" is
+// "Status beta"). A heading that is only tags is kept as written.
+func dropJSXTags(s string) string {
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
+	out := strings.Join(strings.Fields(outsideCode(s, func(t string) string {
+		return jsxTagRE().ReplaceAllString(t, " ")
+	})), " ")
+	if out == "" {
+		return s
+	}
+	return out
+}

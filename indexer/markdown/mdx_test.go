@@ -1,0 +1,45 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMDXHeadingJSX: in an .mdx file a heading's JSX elements are markup
+// (Consul's "## Methods to Specify Namespace <EnterpriseAlert inline />"):
+// the outline, the trails and Section see the heading's words only, and
+// Section finds the section by them. In .md, "<Foo>" and "Option<T>" are
+// text and stay.
+func TestMDXHeadingJSX(t *testing.T) {
+	t.Parallel()
+	src := "# Namespaces <EnterpriseAlert />\n\nIntro.\n\n" +
+		"## Methods to Specify Namespace <EnterpriseAlert inline />\n\nBody one.\n\n" +
+		"## Status <Badge theme=\"beta\">beta</Badge> and `<Code/>`\n\nBody two.\n\n" +
+		"## Option<T> <Foo>\n\nBody three.\n"
+	mdx := ParseFile("docs/ns.mdx", []byte(src))
+	var got []string
+	for _, h := range mdx.Outline() {
+		got = append(got, h.Text)
+	}
+	want := []string{"Namespaces", "Methods to Specify Namespace", "Status beta and `<Code/>`", "Option"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf(".mdx outline = %q, want %q", got, want)
+	}
+	trails := mdx.Trails()
+	if len(trails) < 2 || strings.Join(trails[1], TrailSep) != "Namespaces > Methods to Specify Namespace" {
+		t.Errorf(".mdx trails = %q", trails)
+	}
+	s, _, ok := mdx.Section("Namespaces > Methods to Specify Namespace")
+	if !ok || s.StartLine != 5 {
+		t.Errorf(".mdx Section by trail = %+v, %v; want the heading on line 5", s, ok)
+	}
+	md := ParseFile("docs/ns.md", []byte(src))
+	got = got[:0]
+	for _, h := range md.Outline() {
+		got = append(got, Plain(h.Text))
+	}
+	want = []string{"Namespaces <EnterpriseAlert />", "Methods to Specify Namespace <EnterpriseAlert inline />", "Status <Badge theme=\"beta\">beta</Badge> and `<Code/>`", "Option<T> <Foo>"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf(".md outline = %q, want %q", got, want)
+	}
+}

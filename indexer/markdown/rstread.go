@@ -1,0 +1,996 @@
+package markdown
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The one reStructuredText reader (readRST): what a reader of an rst page
+// sees on each line, by the docutils spec
+// (https://docutils.sourceforge.io/docs/ref/rst/restructuredtext.html).
+// The outline (Body), the indexed text and the summary
+// (RSTLine.Shown) and the links and labels (RSTLine.Refs, Label, the
+// toctree's entries) all come from it, so no rst rule is written twice.
+//
+// Block level, one pass over the lines with a stack of open blocks (each
+// line pushes at most one, so the pass is linear however deep blocks
+// nest); a block holds the lines indented more than its marker:
+//   - explicit markup blocks, started by ".." and white space at the
+//     line's indent: a footnote or citation (".. [1] text", shown), a
+//     hyperlink target (".. _name:", ".. _name: URI", ".. __: URI", and
+//     "__ URI"), a substitution definition (".. |name| type:: data"; a
+//     "replace::" shows its text, where it is referred to), a directive
+//     (".. type:: arguments", its options, its content), else a comment.
+//     ".." alone and then a blank line is an empty comment that takes no
+//     block; ".." with indented text at once after it is a comment.
+//     "..." and "..text" are not explicit markup (text);
+//   - a directive's arguments are shown except for a path, URI, language,
+//     class or index entry (rstArgHidden); its options (the field list
+//     before its first blank line) are not, but for ":caption:"; its
+//     content is rst, read as any (a directive may hold directives), but
+//     for the code directives (rstCodeDirectives), whose content is code,
+//     and a toctree's, whose entries are links (shown: an entry's own
+//     title);
+//   - a literal block: the lines indented more than a paragraph that ends
+//     with "::" (code: kept as written, for search);
+//   - docinfo: a field list that is the document's first element, or the
+//     first after its first title (":orphan:", ":tocdepth: 2"), is not
+//     shown;
+//   - a section title (rst.go's rules) only outside every block.
+//
+// Inline markup (rstInline), in each text block (a paragraph's lines
+// together) by the spec's recognition rules: interpreted text with a role
+// shows its text (":ref:`the guide <label>`" is "the guide",
+// ":func:`~a.b`" is "b"), a hyperlink reference its text ("`text <URI>`_"
+// is "text", "name_" is "name"), inline literals, emphasis and
+// substitutions are left as written (their words are the reader's).
+
+// RSTKind is what a line of an rst document is to its reader (Doc.RST).
+type RSTKind uint8
+
+// The kinds of rst lines.
+const (
+	RSTBlank  RSTKind = iota
+	RSTProse          // text: a paragraph, a list, a block quote, a table, a footnote, a directive's rst content
+	RSTTitle          // a section title or its adornment
+	RSTCode           // a literal block or a code directive's content, kept as written
+	RSTMarkup         // not shown as written: a directive's marker and options, a comment, a target, a substitution definition, docinfo, a toctree entry
+)
+
+// RSTLine is one line of an rst document as its reader sees it.
+type RSTLine struct {
+	Kind RSTKind
+	// Shown is the text a reader sees of the line: prose and titles with
+	// their inline markup reduced, a code line as written; of a markup
+	// line its shown part (an admonition's title, a caption, a footnote's
+	// text, a toctree entry's own title), else "".
+	Shown string
+	// Directive is the type, in lower case, of the innermost directive
+	// whose marker, option or content the line is ("" outside them).
+	Directive string
+	// Option marks a directive's option line; Entry a toctree's entry
+	// (its one Ref is the link: Text the entry's own title, Target what
+	// it links to).
+	Option, Entry bool
+	// Label is the name of the internal hyperlink target (".. _name:")
+	// this line defines, as written; Phrase says it was written in
+	// backquotes (".. _`a phrase`:").
+	Label  string
+	Phrase bool
+	// Refs are the interpreted text and hyperlink references that start
+	// on this line.
+	Refs []RSTRef
+}
+
+// RSTRef is one piece of interpreted text or a hyperlink reference.
+type RSTRef struct {
+	Role   string // "ref", "doc", "py:func"…; "" for a hyperlink reference or the default role
+	Text   string // what the reader sees
+	Target string // the target written in it (":ref:`x <target>`", "`x <URI>`_"); "" when none is
+	Titled bool   // Text is a title written before the target ("x <target>")
+	Link   bool   // a hyperlink reference ("`…`_", "name_")
+}
+
+// rstCodeDirectives are the directives whose content is code or data, not
+// rst: kept as written.
+var rstCodeDirectives = map[string]bool{
+	"code": true, "code-block": true, "sourcecode": true, "literalinclude": true, "highlight": true,
+	"parsed-literal": true, "doctest": true, "testcode": true, "testoutput": true, "testsetup": true,
+	"testcleanup": true, "ipython": true, "jupyter-execute": true, "math": true, "raw": true,
+	"productionlist": true, "prompt": true, "code-cell": true, "graphviz": true, "digraph": true,
+	"graph": true, "mermaid": true, "plantuml": true, "csv-table": true,
+}
+
+// rstArgHidden are the directives whose argument the page does not show
+// as text: a path, URI, language, class names, a condition, index entries.
+// Other directives' arguments (an admonition's or a topic's title, a
+// signature, a version) are shown.
+var rstArgHidden = map[string]bool{
+	"image": true, "figure": true, "include": true, "literalinclude": true, "raw": true,
+	"code": true, "code-block": true, "sourcecode": true, "highlight": true, "container": true,
+	"class": true, "rst-class": true, "cssclass": true, "role": true, "default-role": true,
+	"only": true, "tabularcolumns": true, "index": true, "meta": true, "toctree": true,
+	"currentmodule": true, "module": true, "py:module": true, "py:currentmodule": true,
+}
+
+// rstHiddenContent are the directives whose content is not shown.
+var rstHiddenContent = map[string]bool{"index": true, "meta": true}
+
+// Block kinds of readRST's stack.
+const (
+	bRST    = iota // content read as rst (a directive's, a footnote's)
+	bCode          // a literal block, a code directive's content
+	bMarkup        // a comment, a target, a substitution definition, a docinfo field: nothing shown
+)
+
+type rstBlock struct {
+	indent    int // the marker's indent: the block holds the lines indented more
+	kind      int
+	directive string
+	head      bool // a directive's arguments and options: before its first blank line
+	argShown  bool // its arguments' further lines are shown
+	replace   bool // a substitution's "replace::" text: shown
+	empty     bool // ".." alone: a blank line right after ends it
+}
+
+// rstIndent is the column of l's first non-blank character, tabs to the
+// next multiple of 8 (docutils').
+func rstIndent(l string) int {
+	n := 0
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case ' ':
+			n++
+		case '\t':
+			n = n/8*8 + 8
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// rstMarkupStart reports whether trimmed line t starts explicit markup:
+// ".." then white space or the line's end.
+func rstMarkupStart(t string) bool {
+	return t == ".." || len(t) > 2 && t[0] == '.' && t[1] == '.' && (t[2] == ' ' || t[2] == '\t')
+}
+
+// rstField returns the body of a field list item ":name: body", ok false
+// when t is not one: a name that is not empty, does not start with white
+// space, ends before the first unescaped ":" followed by white space or
+// the end.
+func rstField(t string) (name, body string, ok bool) {
+	if len(t) < 3 || t[0] != ':' || t[1] == ' ' || t[1] == '\t' || t[1] == ':' {
+		return "", "", false
+	}
+	for i := 1; i < len(t); i++ {
+		switch t[i] {
+		case '\\':
+			i++
+		case '`':
+			return "", "", false // a role (":ref:`x`"), not a field
+		case ':':
+			if i+1 == len(t) || t[i+1] == ' ' || t[i+1] == '\t' {
+				if t[i-1] == ' ' {
+					return "", "", false
+				}
+				return t[1:i], strings.TrimSpace(t[i+1:]), true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// rstSimpleName returns the length of the reference name (docutils'
+// simplename: words joined by single "-", ".", "_", "+" or ":") at the
+// start of s, 0 when there is none.
+func rstSimpleName(s string) int {
+	n, sep := 0, true // sep: the previous character was a separator (or the start)
+	for n < len(s) {
+		r, w := utf8.DecodeRuneInString(s[n:])
+		switch {
+		case r != '_' && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)):
+			sep = false
+		case !sep && strings.ContainsRune("-._+:", r):
+			sep = true
+		default:
+			if sep && n > 0 {
+				return n - 1
+			}
+			return n
+		}
+		n += w
+	}
+	if sep && n > 0 {
+		return n - 1
+	}
+	return n
+}
+
+// rstReader is readRST's state.
+type rstReader struct {
+	lines      []string
+	out        []RSTLine
+	b          Body
+	styles     []rstStyle
+	stack      []rstBlock
+	pendingLit int  // the indent of a paragraph that ended with "::": a literal block may follow; -1 when none
+	atStart    bool // a title may start here
+	docinfo    int  // 0: before the first element; 1: after the first title; 2: over
+	para       int  // the first line of the current text block, -1 when none
+}
+
+// rstStyle is a title's adornment: its character, and whether it has an
+// overline. Each style is a level, in the order they first appear.
+type rstStyle struct {
+	c    byte
+	over bool
+}
+
+// readRST reads rst document lines (Doc.Lines): each line as its reader
+// sees it (Doc.RST), and the Body (titles and levels as docutils finds
+// them; every line inside an explicit markup or literal block is Code).
+func readRST(lines []string) ([]RSTLine, Body) {
+	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, atStart: true, para: -1}
+	for i := 0; i < len(lines); i++ {
+		i = r.line(i)
+	}
+	r.flush(len(lines))
+	return r.out, r.b
+}
+
+func (r *rstReader) blank(i int) bool {
+	return i < 0 || i >= len(r.lines) || strings.TrimSpace(r.lines[i]) == ""
+}
+
+func (r *rstReader) level(s rstStyle) int {
+	for i, e := range r.styles {
+		if e == s {
+			return min(i+1, 6)
+		}
+	}
+	r.styles = append(r.styles, s)
+	return min(len(r.styles), 6)
+}
+
+// flush reduces the inline markup of the text block that ends before end.
+func (r *rstReader) flush(end int) {
+	if r.para >= 0 {
+		rstInlineLines(r.lines[r.para:end], r.out[r.para:end])
+		r.para = -1
+	}
+}
+
+// line reads line i and returns the last line it read (a title reads its
+// underline).
+func (r *rstReader) line(i int) int {
+	l := r.lines[i]
+	if r.blank(i) {
+		r.flush(i)
+		r.b.Kinds[i] = Blank
+		r.atStart = true
+		if n := len(r.stack); n > 0 {
+			if r.stack[n-1].empty {
+				r.stack = r.stack[:n-1]
+			} else {
+				r.stack[n-1].head = false
+			}
+		}
+		return i
+	}
+	n := rstIndent(l)
+	depth := len(r.stack)
+	for len(r.stack) > 0 && n <= r.stack[len(r.stack)-1].indent {
+		r.stack = r.stack[:len(r.stack)-1]
+	}
+	if k := len(r.stack); k > 0 {
+		r.stack[k-1].empty = false
+	}
+	if r.pendingLit >= 0 {
+		if n > r.pendingLit {
+			r.stack = append(r.stack, rstBlock{indent: r.pendingLit, kind: bCode})
+		}
+		r.pendingLit = -1
+	}
+	if len(r.stack) != depth {
+		r.flush(i)
+	}
+	t := strings.TrimSpace(l)
+	if len(r.stack) > 0 {
+		if r.inBlock(i, t) {
+			return i
+		}
+	} else {
+		if end := r.title(i, n); end >= 0 {
+			return end
+		}
+		if r.docinfoField(i, n, t) {
+			return i
+		}
+	}
+	r.body(i, n, t)
+	return i
+}
+
+// inBlock reads line i (trimmed t) inside the innermost open block, and
+// reports whether it is done: false for a line of rst content, which
+// body reads.
+func (r *rstReader) inBlock(i int, t string) bool {
+	l, out := r.lines[i], &r.out[i]
+	top := &r.stack[len(r.stack)-1]
+	out.Directive = top.directive
+	r.b.Kinds[i] = Code
+	r.atStart = false
+	switch {
+	case top.kind == bCode && !top.head:
+		out.Kind, out.Shown = RSTCode, l
+		if top.directive == "parsed-literal" {
+			rstInlineText(l, out) // code whose inline markup is parsed
+		}
+	case top.kind == bMarkup:
+		out.Kind = RSTMarkup
+		if top.replace {
+			rstInlineText(l, out)
+		}
+	case top.head:
+		out.Kind = RSTMarkup
+		if name, body, ok := rstField(t); ok {
+			out.Option = true
+			if name == "caption" {
+				rstInlineText(body, out)
+			}
+		} else if top.directive == "toctree" {
+			rstEntry(t, out) // entries right after the marker, with no options
+		} else if top.kind == bCode {
+			out.Kind, out.Shown = RSTCode, l // code right after the marker: kept
+		} else if top.argShown {
+			rstInlineText(l, out)
+		}
+	case top.directive == "toctree":
+		out.Kind = RSTMarkup
+		rstEntry(t, out)
+	case rstHiddenContent[top.directive]:
+		out.Kind = RSTMarkup
+	default:
+		return false
+	}
+	r.flush(i)
+	return true
+}
+
+// title reads a section title at line i (indent n) outside every block,
+// and returns its last line; -1 when there is none.
+func (r *rstReader) title(i, n int) int {
+	lines, l := r.lines, r.lines[i]
+	start := r.atStart
+	r.atStart = false
+	if !start {
+		return -1
+	}
+	width := func(l string) int { return utf8.RuneCountInString(strings.TrimSpace(l)) }
+	text, at, end, st := -1, -1, -1, rstStyle{}
+	if c := rstAdornment(l); c != 0 && i+2 < len(lines) && !r.blank(i+1) && rstAdornment(lines[i+1]) == 0 &&
+		strings.TrimRight(lines[i+2], " \t") == strings.TrimRight(l, " \t") && longEnough(len(strings.TrimRight(l, " \t")), width(lines[i+1])) {
+		text, at, end, st = i+1, i, i+2, rstStyle{c, true}
+	} else if n == 0 && rstAdornment(l) == 0 && i+1 < len(lines) {
+		if c := rstAdornment(lines[i+1]); c != 0 && longEnough(len(strings.TrimRight(lines[i+1], " \t")), width(l)) {
+			text, at, end, st = i, i, i+1, rstStyle{c, false}
+		}
+	}
+	if text < 0 {
+		return -1
+	}
+	r.flush(i)
+	for j := at; j <= end; j++ {
+		r.b.Kinds[j] = HeadingCont
+		r.out[j] = RSTLine{Kind: RSTTitle, Shown: lines[j]}
+	}
+	r.b.Kinds[text] = HeadingLine
+	h := rstInlineText(strings.TrimSpace(lines[text]), &r.out[text])
+	r.b.Headings = append(r.b.Headings, Heading{Level: r.level(st), Text: h, Line: at})
+	r.atStart = true
+	r.docinfo = min(r.docinfo+1, 2) // docinfo may follow the first title only
+	return end
+}
+
+// docinfoField reads line i (indent n, trimmed t) outside every block as
+// a field of the docinfo, if it is one: a field list that is the
+// document's first element or the first after its first title.
+func (r *rstReader) docinfoField(i, n int, t string) bool {
+	r.b.Kinds[i] = Text
+	if r.docinfo >= 2 || n != 0 || r.para >= 0 {
+		return false
+	}
+	if _, _, ok := rstField(t); ok {
+		r.out[i].Kind = RSTMarkup
+		r.b.Kinds[i] = Code
+		r.stack = append(r.stack, rstBlock{indent: 0, kind: bMarkup})
+		return true
+	}
+	if !rstMarkupStart(t) && !strings.HasPrefix(t, "__ ") && t != "__" {
+		r.docinfo = 2 // comments and targets may come before it
+	}
+	return false
+}
+
+// body reads line i (indent n, trimmed t) as rst body: explicit markup,
+// or text (a paragraph's line; one that ends with "::" announces a
+// literal block; "::" alone shows nothing, the spec's expanded form).
+func (r *rstReader) body(i, n int, t string) {
+	if rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ") {
+		r.flush(i)
+		if len(r.stack) == 0 {
+			r.b.Kinds[i] = Code
+		}
+		r.stack = append(r.stack, rstExplicit(t, n, &r.out[i]))
+		return
+	}
+	r.out[i].Kind = RSTProse
+	first := r.para < 0
+	if t == "::" {
+		r.flush(i) // a text block of its own, shown as nothing
+		r.para = -1
+		r.pendingLit = n
+		return
+	}
+	if first {
+		r.para = i
+	}
+	if strings.HasSuffix(t, "::") {
+		// The literal block is indented more than the paragraph's left
+		// edge: in a list item ("* - ::"), where its text starts.
+		r.pendingLit = n
+		if first {
+			r.pendingLit = rstTextCol(r.lines[i])
+		}
+	}
+}
+
+// rstTextCol is the column where the text of line l starts after its
+// indent and any list markers ("* ", "- ", "+ ", "1. ", "#. ", "(a) ",
+// "a) ", each followed by white space).
+func rstTextCol(l string) int {
+	col, i := 0, 0
+	for {
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			if l[i] == '\t' {
+				col = col/8*8 + 8
+			} else {
+				col++
+			}
+			i++
+		}
+		m := rstListMarker(l[i:])
+		if m == 0 || i+m >= len(l) || (l[i+m] != ' ' && l[i+m] != '\t') {
+			return col
+		}
+		i += m
+		col += m
+	}
+}
+
+// rstListMarker is the length of the bullet or enumerator at the start of
+// s, 0 when there is none: "*", "-", "+"; a number, "#", one letter or a
+// Roman numeral, followed by "." or ")" or between "(" and ")".
+func rstListMarker(s string) int {
+	if s == "" {
+		return 0
+	}
+	switch s[0] {
+	case '*', '-', '+':
+		return 1
+	}
+	open := 0
+	if s[0] == '(' {
+		open = 1
+	}
+	e := open
+	for e < len(s) && e-open < 8 && (s[e] >= '0' && s[e] <= '9' || strings.IndexByte("ivxlcdmIVXLCDM", s[e]) >= 0) {
+		e++
+	}
+	if e == open && e < len(s) && (s[e] == '#' || s[e] >= 'a' && s[e] <= 'z' || s[e] >= 'A' && s[e] <= 'Z') {
+		e++
+	}
+	if e == open || e >= len(s) {
+		return 0
+	}
+	if s[e] == ')' || open == 0 && s[e] == '.' {
+		return e + 1
+	}
+	return 0
+}
+
+// rstExplicit reads an explicit markup start (trimmed line t, at indent n)
+// into line and returns the block it opens.
+func rstExplicit(t string, n int, line *RSTLine) rstBlock {
+	line.Kind = RSTMarkup
+	blk := rstBlock{indent: n, kind: bMarkup}
+	if t == "__" || strings.HasPrefix(t, "__ ") {
+		return blk // an anonymous target
+	}
+	rest := strings.TrimSpace(t[2:])
+	switch {
+	case rest == "":
+		blk.empty = true // ".." alone: a comment, empty when a blank line follows
+		return blk
+	case rest[0] == '[':
+		// A footnote (".. [1]", ".. [#]", ".. [#name]", ".. [*]") or a citation.
+		if j := strings.IndexByte(rest, ']'); j > 1 && (j+1 == len(rest) || rest[j+1] == ' ' || rest[j+1] == '\t') {
+			label := rest[1:j]
+			if label == "*" || label == "#" || strings.TrimLeft(label, "0123456789") == "" ||
+				(label[0] == '#' && rstSimpleName(label[1:]) == len(label)-1) || rstSimpleName(label) == len(label) {
+				line.Kind = RSTProse
+				rstInlineText(strings.TrimSpace(rest[j+1:]), line)
+				return rstBlock{indent: n, kind: bRST}
+			}
+		}
+	case rest[0] == '_':
+		// A hyperlink target: "_name: URI", "_`a name`: URI", "__: URI".
+		name, ok := "", false
+		if strings.HasPrefix(rest, "_`") {
+			if j := strings.Index(rest[2:], "`:"); j >= 0 {
+				name, ok = rest[2:2+j], true
+				line.Phrase = true
+				rest = rest[2+j+2:]
+			}
+		} else {
+			for j := 1; j < len(rest); j++ {
+				if rest[j] == '\\' {
+					j++
+					continue
+				}
+				if rest[j] == ':' && (j+1 == len(rest) || rest[j+1] == ' ' || rest[j+1] == '\t') {
+					name, ok = rest[1:j], true
+					rest = rest[j+1:]
+					break
+				}
+			}
+		}
+		if ok {
+			if name != "_" && name != "" && strings.TrimSpace(rest) == "" {
+				line.Label = name
+			}
+			return blk
+		}
+	case rest[0] == '|':
+		// A substitution definition: "|name| type:: data".
+		if j := strings.IndexByte(rest[1:], '|'); j > 0 {
+			def := strings.TrimSpace(rest[j+2:])
+			if k := strings.Index(def, "::"); k > 0 && rstSimpleName(def) == k {
+				if strings.ToLower(def[:k]) == "replace" {
+					blk.replace = true
+					rstInlineText(strings.TrimSpace(def[k+2:]), line)
+				}
+				return blk
+			}
+		}
+	}
+	// A directive: "type:: arguments".
+	if k := rstSimpleName(rest); k > 0 && strings.HasPrefix(rest[k:], "::") && (len(rest) == k+2 || rest[k+2] == ' ' || rest[k+2] == '\t') {
+		typ := strings.ToLower(rest[:k])
+		line.Directive = typ
+		blk = rstBlock{indent: n, kind: bRST, directive: typ, head: true, argShown: !rstArgHidden[typ]}
+		if rstCodeDirectives[typ] {
+			blk.kind = bCode
+		}
+		if blk.argShown {
+			rstInlineText(strings.TrimSpace(rest[k+2:]), line)
+		}
+		return blk
+	}
+	return blk // a comment
+}
+
+// rstEntry reads toctree entry t ("target" or "Title <target>") into
+// line: shown is its own title, if any (the page shows the target's
+// title); its one Ref is the link.
+func rstEntry(t string, line *RSTLine) {
+	line.Entry = true
+	r := RSTRef{Target: t, Link: true}
+	if title, target, ok := rstAngle(t); ok {
+		r.Text, r.Target, r.Titled = title, target, title != ""
+		line.Shown = title
+	}
+	line.Refs = append(line.Refs, r)
+}
+
+// rstAngle splits "title <target>" (a role's or a toctree entry's text):
+// ok false when s has no target in angle brackets at its end.
+func rstAngle(s string) (title, target string, ok bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasSuffix(s, ">") {
+		return "", "", false
+	}
+	j := strings.LastIndexByte(s, '<')
+	if j < 0 || j+2 > len(s)-1 || (j > 0 && s[j-1] != ' ' && s[j-1] != '\n') {
+		return "", "", false
+	}
+	target = s[j+1 : len(s)-1]
+	if target == "" || strings.ContainsAny(target, "<>") {
+		return "", "", false
+	}
+	return strings.TrimSpace(s[:j]), target, true
+}
+
+// RSTInline is text (one line, or a paragraph's lines joined by "\n")
+// with its inline markup as a reader sees it: interpreted text with a
+// role is its text, a hyperlink reference its text (rstInline).
+func RSTInline(text string) string { return rstInline(text, func(int, RSTRef) {}) }
+
+// rstInlineText sets line's Shown to text with its inline markup reduced
+// and adds its references; it returns the Shown text.
+func rstInlineText(text string, line *RSTLine) string {
+	line.Shown = rstInline(text, func(_ int, r RSTRef) { line.Refs = append(line.Refs, r) })
+	return line.Shown
+}
+
+// rstInlineLines reduces the inline markup of a text block (lines, one
+// paragraph's, whose RSTLines are out): markup may span its lines. Each
+// line's Shown is its text as shown; a reference is on the line it
+// starts on.
+func rstInlineLines(lines []string, out []RSTLine) {
+	if len(lines) == 1 {
+		rstInlineText(lines[0], &out[0])
+		return
+	}
+	s := strings.Join(lines, "\n")
+	starts := make([]int, len(lines)) // each line's offset in s
+	for i, off := 1, len(lines[0])+1; i < len(lines); i++ {
+		starts[i] = off
+		off += len(lines[i]) + 1
+	}
+	li := 0
+	shown := rstInline(s, func(at int, r RSTRef) {
+		for li+1 < len(starts) && starts[li+1] <= at {
+			li++
+		}
+		out[li].Refs = append(out[li].Refs, r)
+	})
+	for i, p := range strings.Split(shown, "\n") {
+		if i < len(out) {
+			out[i].Shown = p
+		}
+	}
+}
+
+// rstStartOK reports whether inline markup may start at s[i]: at the
+// text's start, or after white space, an opening bracket or quote or a
+// delimiter (rule 1); not after a backslash (rule 7).
+func rstStartOK(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	if r == '\\' {
+		return false
+	}
+	return unicode.IsSpace(r) || strings.ContainsRune("\"'(<[{-/:", r) ||
+		r > 127 && unicode.In(r, unicode.Ps, unicode.Pi, unicode.Pf, unicode.Pd, unicode.Po)
+}
+
+// rstEndOK reports whether inline markup may end before s[j]: at the
+// text's end, or before white space, a closing bracket or quote or a
+// delimiter (rule 4).
+func rstEndOK(s string, j int) bool {
+	if j >= len(s) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[j:])
+	return unicode.IsSpace(r) || strings.ContainsRune("\"')>]}-/:\\.,;!?", r) ||
+		r > 127 && unicode.In(r, unicode.Pe, unicode.Pi, unicode.Pf, unicode.Pd, unicode.Po)
+}
+
+// rstQuoted reports rule 5: a start-string between a matching opening and
+// closing bracket or quote ("(*)", "'`'") is text.
+func rstQuoted(s string, i, after int) bool {
+	if i == 0 || after >= len(s) {
+		return false
+	}
+	o, _ := utf8.DecodeLastRuneInString(s[:i])
+	c, _ := utf8.DecodeRuneInString(s[after:])
+	switch o {
+	case '"', '\'':
+		return c == o
+	case '(':
+		return c == ')'
+	case '[':
+		return c == ']'
+	case '{':
+		return c == '}'
+	case '<':
+		return c == '>'
+	}
+	return false
+}
+
+// spaceAt reports whether s has no character at j or white space there.
+func spaceAt(s string, j int) bool {
+	if j >= len(s) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[j:])
+	return unicode.IsSpace(r)
+}
+
+// rstNameChar reports whether r is a character of a reference name's
+// words (a letter, digit or mark; not "_").
+func rstNameChar(r rune) bool {
+	return r != '_' && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r))
+}
+
+// rstNameBefore returns where the reference name that ends at s[i] (a
+// "name_" reference's "_") starts, -1 when none does: the leftmost start,
+// after last and at most maxRefName bytes back, where inline markup may
+// start (rule 1) and a simple name runs to i. One walk back, one forward.
+func rstNameBefore(s string, last, i int) int {
+	m, sep := i, false
+	for m > last && i-m < maxRefName {
+		r, w := utf8.DecodeLastRuneInString(s[:m])
+		if rstNameChar(r) {
+			sep = false
+		} else if !sep && m < i && strings.ContainsRune("-._+:", r) {
+			sep = true
+		} else {
+			break
+		}
+		m -= w
+	}
+	if sep {
+		m++ // a name does not start with a separator
+	}
+	for p := m; p < i; {
+		r, w := utf8.DecodeRuneInString(s[p:])
+		if rstNameChar(r) && (p == m || strings.IndexByte("-._+:", s[p-1]) >= 0) && rstStartOK(s, p) {
+			return p
+		}
+		p += w
+	}
+	return -1
+}
+
+// escaped reports whether s[i] follows an odd number of backslashes.
+func escaped(s string, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// rstRoleText is what Sphinx shows of a role's content v: "text <target>"
+// shows text (the target when text is empty), "~a.b" shows "b", "!x"
+// shows "x".
+func rstRoleText(v string) (text, target string, titled bool) {
+	if t, tg, ok := rstAngle(v); ok {
+		if t != "" {
+			return t, tg, true
+		}
+		v = tg
+	}
+	target = v
+	v = strings.TrimPrefix(v, "!")
+	if strings.HasPrefix(v, "~") {
+		v = v[1:]
+		if i := strings.LastIndexByte(v, '.'); i >= 0 && i+1 < len(v) {
+			v = v[i+1:]
+		}
+	}
+	return v, strings.TrimPrefix(strings.TrimPrefix(target, "!"), "~"), false
+}
+
+// maxRefName bounds how far back a "name_" reference's name is looked for.
+const maxRefName = 256
+
+// rstInline returns text s (one text block; lines joined by "\n") with
+// its interpreted text and hyperlink references as a reader sees them,
+// calling ref with each one's offset in s. Each piece of markup keeps its
+// line ends, so s and the result have as many lines. Linear: the first
+// start-string of a kind that has no end-string means no later one of
+// that kind has one (the end's rules look only at its neighbours), so
+// that kind is not looked for again.
+func rstInline(s string, ref func(at int, r RSTRef)) string {
+	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
+		return s
+	}
+	in := &rstInliner{s: s, ref: ref, fresh: -1}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '`' && i+1 < len(s) && s[i+1] == '`':
+			i = in.delimited(i, 1, "``", false) // an inline literal: as written
+		case c == '*' && i+1 < len(s) && s[i+1] == '*':
+			i = in.delimited(i, 3, "**", true) // strong: as written, no markup inside
+		case c == '*':
+			i = in.delimited(i, 2, "*", true) // emphasis
+		case c == ':' || c == '`':
+			i = in.interpreted(i)
+		case c == '_' && i > in.last && i > 0:
+			i = in.name(i)
+		default:
+			i++
+		}
+	}
+	if in.last == 0 {
+		return s
+	}
+	in.b.WriteString(s[in.last:])
+	return in.b.String()
+}
+
+// rstInliner is rstInline's state.
+type rstInliner struct {
+	s    string
+	ref  func(at int, r RSTRef)
+	b    strings.Builder
+	last int     // s[last:] is not yet written
+	dead [4]bool // per kind, no end-string is left: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
+	// fresh is where the text after a start-string without an end-string
+	// begins: docutils reads it as a new text, where markup may start.
+	fresh int
+}
+
+// emit writes s[last:from], then shown in place of s[from:to], keeping
+// its line ends.
+func (in *rstInliner) emit(from, to int, shown string) {
+	in.b.WriteString(in.s[in.last:from])
+	in.b.WriteString(strings.ReplaceAll(shown, "\n", " "))
+	in.b.WriteString(strings.Repeat("\n", strings.Count(in.s[from:to], "\n")))
+	in.last = to
+}
+
+func (in *rstInliner) startOK(i int) bool { return i == in.fresh || rstStartOK(in.s, i) }
+
+// findEnd returns the offset of the first delim after from that may end
+// kind k's content: preceded by non-white space, not escaped (when
+// escapable), then an end rule (for interpreted text, its caller checks
+// the suffix first); -1 when there is none, and kind k is then dead.
+func (in *rstInliner) findEnd(k, from int, delim string, escapable bool) int {
+	s := in.s
+	for j := from + 1; j+len(delim) <= len(s); j++ {
+		if s[j:j+len(delim)] != delim {
+			continue
+		}
+		if r, _ := utf8.DecodeLastRuneInString(s[:j]); unicode.IsSpace(r) {
+			continue
+		}
+		if escapable && escaped(s, j) {
+			continue
+		}
+		if k == 0 || rstEndOK(s, j+len(delim)) {
+			return j
+		}
+	}
+	in.dead[k] = true
+	return -1
+}
+
+// delimited skips the inline literal, emphasis or strong text (kind k)
+// that starts at i with delim, written as is: no markup inside it. It
+// returns where reading goes on.
+func (in *rstInliner) delimited(i, k int, delim string, escapable bool) int {
+	at := i + len(delim)
+	if !in.startOK(i) || spaceAt(in.s, at) || rstQuoted(in.s, i, at) {
+		return at
+	}
+	j := -1
+	if !in.dead[k] {
+		j = in.findEnd(k, at, delim, escapable)
+	}
+	if j < 0 {
+		in.fresh = at
+		return at
+	}
+	return j + len(delim)
+}
+
+// interpreted reads interpreted text at i, with a role before
+// (":role:`x`") or after ("`x`:role:"), or a phrase reference ("`x`_",
+// "`x <URI>`_"), and returns where reading goes on.
+func (in *rstInliner) interpreted(i int) int {
+	s := in.s
+	start, role, tick := i, "", i
+	if s[i] == ':' {
+		k := rstSimpleName(s[i+1:])
+		if k == 0 || i+2+k >= len(s) || s[i+1+k] != ':' || s[i+2+k] != '`' {
+			// A name inside this one ends where it does: no role starts
+			// before its end either.
+			return i + 1 + k
+		}
+		role, tick = s[i+1:i+1+k], i+2+k
+	}
+	if !in.startOK(start) || spaceAt(s, tick+1) || s[tick+1] == '`' || rstQuoted(s, start, tick+1) {
+		if start < tick {
+			return tick // the backquote may start interpreted text with no role
+		}
+		return tick + 1
+	}
+	end, after, suffix, link := in.interpretedEnd(tick, role == "")
+	if end < 0 {
+		in.fresh = tick + 1
+		return tick + 1
+	}
+	if suffix != "" {
+		role = suffix
+	}
+	content := s[tick+1 : end]
+	var r RSTRef
+	switch {
+	case link:
+		r = RSTRef{Text: content, Link: true}
+		if t, tg, ok := rstAngle(content); ok {
+			r.Text, r.Target, r.Titled = t, tg, t != ""
+			if t == "" {
+				r.Text = tg
+			}
+		}
+	case role != "":
+		r.Role = role
+		r.Text, r.Target, r.Titled = rstRoleText(content)
+	default:
+		return after // the default role: its words as written
+	}
+	in.ref(start, r)
+	in.emit(start, after, r.Text)
+	return after
+}
+
+// interpretedEnd finds the end of interpreted text whose start-string is
+// the backquote at tick: a backquote preceded by non-white space, then a
+// suffix (a role when suffixOK, "__", "_" or none), then an end rule. It
+// returns the backquote's offset (-1 when none), where the suffix ends,
+// the suffix's role and whether it is a hyperlink reference.
+func (in *rstInliner) interpretedEnd(tick int, suffixOK bool) (end, after int, role string, link bool) {
+	s := in.s
+	for from := tick + 1; !in.dead[0]; {
+		j := in.findEnd(0, from-1, "`", true)
+		if j < 0 {
+			break
+		}
+		if j == tick+1 {
+			from = j + 1
+			continue
+		}
+		p := j + 1
+		if suffixOK && p < len(s) && s[p] == ':' {
+			if k := rstSimpleName(s[p+1:]); k > 0 && p+1+k < len(s) && s[p+1+k] == ':' && rstEndOK(s, p+2+k) {
+				return j, p + 2 + k, s[p+1 : p+1+k], false
+			}
+		}
+		if suffixOK && p < len(s) && s[p] == '_' {
+			q := p + 1
+			if q < len(s) && s[q] == '_' {
+				q++
+			}
+			if rstEndOK(s, q) {
+				return j, q, "", true
+			}
+		}
+		if rstEndOK(s, p) {
+			return j, p, "", false
+		}
+		from = j + 1
+	}
+	return -1, 0, "", false
+}
+
+// name reads a reference to a name ("name_", "name__") whose "_" is at i,
+// and returns where reading goes on.
+func (in *rstInliner) name(i int) int {
+	s := in.s
+	q := i + 1
+	if q < len(s) && s[q] == '_' {
+		q++
+	}
+	if !rstEndOK(s, q) || escaped(s, i) {
+		return q
+	}
+	st := rstNameBefore(s, in.last, i)
+	if st < 0 {
+		return q
+	}
+	in.ref(st, RSTRef{Text: s[st:i], Link: true})
+	in.emit(st, q, s[st:i])
+	return q
+}

@@ -1,0 +1,117 @@
+package indexer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestMDXHeadingJSXIndexed: an .mdx page's title and chunk trails drop the
+// JSX of its headings (markdown.ParseFile, the model the MCP server's
+// Doc.Section reads), while an .md page keeps "<Foo>" as text.
+func TestMDXHeadingJSXIndexed(t *testing.T) {
+	t.Parallel()
+	src := "# Namespaces <EnterpriseAlert />\n\nIntro text here.\n\n## Methods to Specify Namespace <EnterpriseAlert inline />\n\nBody one is long enough to be a chunk of its own, with words.\n"
+	p := parseDocument("api/ns.mdx", []byte(src), nil)
+	if p.Title != "Namespaces" {
+		t.Errorf(".mdx title = %q, want Namespaces", p.Title)
+	}
+	var trails []string
+	for _, c := range p.Chunks {
+		trails = append(trails, strings.Join(c.Trail, " > "))
+	}
+	if got := strings.Join(trails, "|"); !strings.Contains(got, "Namespaces > Methods to Specify Namespace") || strings.Contains(got, "Enterprise") {
+		t.Errorf(".mdx trails = %q", trails)
+	}
+	if p := parseDocument("api/ns.md", []byte(src), nil); p.Title != "Namespaces <EnterpriseAlert />" {
+		t.Errorf(".md title = %q, want the tag kept", p.Title)
+	}
+}
+
+// indexedBody is what search indexes of a parsed page's chunks, joined.
+func indexedBody(p parsed) string {
+	var b strings.Builder
+	for _, c := range p.Chunks {
+		b.WriteString(c.body())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestRSTIndexedProse: search indexes an rst page's text with its inline
+// markup as a reader sees it (roles and hyperlinks as their text: no role
+// names, labels or URIs), its code as written (a literal block, a code
+// directive's content), and its markup lines (directives, options,
+// comments) as written with their inline markup reduced (rstIndexed).
+// The stored text (what get_section serves) is the file's; the summary is
+// the prose as shown.
+func TestRSTIndexedProse(t *testing.T) {
+	t.Parallel()
+	in := `Guide
+=====
+
+See :ref:` + "`the fixture page <zfixture>`" + ` and :func:` + "`~pkg.zfunc`" + `, or ` + "`Zsite <https://zurl.example/x>`_" + `
+and zref_ and ` + "`zphrase words`_" + `, :ref:` + "`broken over\ntwo lines <zbroken>`" + `.
+
+Write this::
+
+    :ref:` + "`zliteral <zlabel2>`" + `
+
+.. code-block:: rst
+
+   :func:` + "`~a.zcodefunc`" + `
+
+.. note:: see :doc:` + "`the zdoc <zdocpath>`" + `
+`
+	p := parseDocument("guide.rst", []byte(in), nil)
+	got := indexedBody(p)
+	for _, w := range []string{"zfixture", ":func:`~pkg", "zurl", "zref_", "zwords`", "zbroken", "zdocpath"} {
+		if strings.Contains(got, w) {
+			t.Errorf("indexed text has %q (markup):\n%s", w, got)
+		}
+	}
+	for _, w := range []string{"the fixture page", "zfunc", "Zsite", "zref and", "zphrase words", "broken over", ":ref:`zliteral <zlabel2>`", ":func:`~a.zcodefunc`", ".. note:: see the zdoc", ".. code-block:: rst"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("indexed text lacks %q:\n%s", w, got)
+		}
+	}
+	if len(p.Chunks) == 0 || !strings.Contains(p.Chunks[0].Text, ":ref:`the fixture page <zfixture>`") {
+		t.Errorf("chunk text lost the file's markup: %+v", p.Chunks)
+	}
+	if strings.Contains(p.Summary, ":ref:") || !strings.Contains(p.Summary, "the fixture page") {
+		t.Errorf("summary = %q, want the prose as shown", p.Summary)
+	}
+}
+
+// rstHostile are rst pages of about n bytes built to be slow: directives
+// nested one in another, a long line of unclosed or unmatched inline
+// markup, and many short references.
+func rstHostile(n int) map[string]string {
+	var nested strings.Builder
+	for d := 0; nested.Len() < n; d++ {
+		ind := strings.Repeat(" ", d%2000*3)
+		nested.WriteString(ind + ".. note:: x\n\n" + ind + "   text :ref:`a <b>` more\n\n")
+	}
+	return map[string]string{
+		"nested":   nested.String(),
+		"unclosed": "P\n=\n\n" + strings.Repeat(":a:`x ``y *z **w `v <u> ", n/24),
+		"ticks":    "P\n=\n\n" + strings.Repeat("`a`b", n/4),
+		"names":    "P\n=\n\n" + strings.Repeat(strings.Repeat("a-", 200)+"a_ ", n/403),
+		"roles":    strings.Repeat(":a:b:c:d:e:f:g:h:i:j:k:l:m:n:o:p:", n/32),
+	}
+}
+
+// BenchmarkRSTHostile parses the hostile rst pages at 0.5, 1 and 2 MB:
+// ns/op should double with the size (round 12's filter took 8.9 s on the
+// 2 MB nested page).
+func BenchmarkRSTHostile(b *testing.B) {
+	for _, size := range []int{1 << 19, 1 << 20, 2 << 20} {
+		for name, s := range rstHostile(size) {
+			b.Run(fmt.Sprintf("%s-%dKB", name, size>>10), func(b *testing.B) {
+				for range b.N {
+					parseDocument(name+".rst", []byte(s), nil)
+				}
+			})
+		}
+	}
+}
