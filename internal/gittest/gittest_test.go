@@ -416,20 +416,32 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 		}
 		return found
 	}
-	// parent is the /proc/PID/cmdline of the parent of /proc/PID/cmdline's.
-	parent := func(p string) string {
-		b, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
+	// parent is the /proc/PID/cmdline of the parent of /proc/PID/cmdline's;
+	// false when the process is gone (its stat unreadable).
+	parent := func(p string) (string, bool) {
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
+		if err != nil {
+			return "", false
+		}
 		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])) // after "PID (comm)": state, ppid…
 		if len(f) < 2 {
-			return ""
+			return "", false
 		}
-		return "/proc/" + f[1] + "/cmdline"
+		return "/proc/" + f[1] + "/cmdline", true
 	}
 	all, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	var running, seen []string
 	for _, p := range daemons(all) {
-		pp := parent(p)
-		cmd, _ := os.ReadFile(p)
+		// A process that exits between these reads (a connection's fork,
+		// StartDaemon's probe's) is not a second daemon: skipped.
+		pp, ok := parent(p)
+		if !ok {
+			continue
+		}
+		cmd, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
 		parentCmd, _ := os.ReadFile(pp)
 		if !bytes.Equal(cmd, parentCmd) { // not a fork of the daemon before its exec
 			running = append(running, p)
