@@ -45,7 +45,8 @@ var stateWatches watchSet
 
 // folderMask is every event that changes what a folder's walk would
 // find (IN_DELETE_SELF: the repository's own folder removed, which no
-// other watch sees; it may come late, a walk for nothing); fileMask, a
+// other watch sees; it may come late, a walk for nothing; a subfolder's
+// is not heeded, drain); fileMask, a
 // file's mode or content (IN_ATTRIB: also a name made or removed, here
 // or elsewhere).
 const (
@@ -69,6 +70,7 @@ type watchSet struct {
 
 // watchedRepo is one repository folder's digest and what keeps it true.
 type watchedRepo struct {
+	dir  string     // the repository's folder, as served
 	walk sync.Mutex // one walk of the folder at a time
 
 	// Under watchSet.mu:
@@ -144,7 +146,7 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	w.mu.Lock()
 	r := w.repos[dir]
 	if r == nil {
-		r = &watchedRepo{why: walkReason{what: "first"}}
+		r = &watchedRepo{dir: dir, why: walkReason{what: "first"}}
 		w.repos[dir] = r
 	}
 	w.mu.Unlock()
@@ -257,6 +259,7 @@ func (w *watchSet) drain() {
 			if on == nil {
 				return
 			}
+			gone := mask&(syscall.IN_DELETE_SELF|syscall.IN_IGNORED) != 0
 			if mask&syscall.IN_IGNORED != 0 {
 				delete(w.byWd, wd) // the entry is gone: its watch with it
 				if on.file {
@@ -264,6 +267,11 @@ func (w *watchSet) drain() {
 				}
 			}
 			for r := range on.repos {
+				if gone && on.path != r.dir {
+					// A removed subfolder's inode freed, maybe late: its
+					// parent's IN_DELETE came at the removal.
+					continue
+				}
 				r.changed = true
 				r.spoil(walkReason{what: "event", path: filepath.Join(on.path, name), mask: mask})
 			}

@@ -177,8 +177,8 @@ func watchedRepoTree(t *testing.T) *Tree {
 }
 
 // TestRepoStateLateEventIsNoChange: the events the kernel sends when a
-// file's last reference goes (a write's close, a removed file's inode
-// freed) come late when another reference outlived the change: a child
+// file's last reference goes (a write's close, a removed file's or
+// folder's inode freed) come late when another reference outlived the change: a child
 // process forked meanwhile holds every open file until its exec closes
 // them, and parallel tests start processes all the time. Such an event
 // says nothing changed after the walk, so it must not make the next
@@ -192,6 +192,10 @@ func TestRepoStateLateEventIsNoChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	desc := filepath.Join(dir, "description")
+	sub := filepath.Join(dir, "objects", "zz")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	last, _ := repoState(dir)
 	check := func(what string, change, release func()) {
 		t.Helper()
@@ -235,6 +239,23 @@ func TestRepoStateLateEventIsNoChange(t *testing.T) {
 		}
 		f.Close()
 		if err := os.Remove(desc); err != nil {
+			t.Fatal(err)
+		}
+	}, func() { syscall.Close(held) })
+
+	// A folder's IN_DELETE_SELF and IN_IGNORED come when its inode is
+	// freed: late, when a descriptor of it (a child's copy, a process's
+	// working folder) outlived its removal.
+	check("a folder removed, another reference open", func() {
+		f, err := os.Open(sub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if held, err = syscall.Dup(int(f.Fd())); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if err := os.Remove(sub); err != nil {
 			t.Fatal(err)
 		}
 	}, func() { syscall.Close(held) })
