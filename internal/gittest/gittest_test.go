@@ -446,7 +446,7 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 		if !bytes.Equal(cmd, parentCmd) { // not a fork of the daemon before its exec
 			running = append(running, p)
 		}
-		seen = append(seen, fmt.Sprintf("%s (parent %s)", p, pp))
+		seen = append(seen, fmt.Sprintf("%s %q (parent %s %q)", p, cmd, pp, parentCmd))
 	}
 	if len(running) != 1 {
 		t.Fatalf("%d git-daemon processes with %s while it runs, not a copy of their parent, want 1: %v", len(running), port, seen)

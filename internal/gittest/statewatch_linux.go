@@ -38,9 +38,15 @@ import (
 // tests start processes all the time), and would make a walk for nothing
 // (TestRepoStateLateEventIsNoChange). The change they follow has its own
 // event, made in the system call: IN_MODIFY, IN_ATTRIB (a link count).
-// What it does not see: a write through a shared memory mapping (git
-// writes no repository file so), or by another machine on a network file
+// What it does not see: a write through a shared memory mapping (no
+// IN_MODIFY; only the close's IN_CLOSE_WRITE, not asked for, if any) or
+// by io_submit (no IN_MODIFY), neither of which git or the tests use for
+// a repository file; or a write by another machine on a network file
 // system (the tests' repositories are in their temporary folders).
+// A removed subfolder's own events (IN_DELETE_SELF, IN_IGNORED) come late
+// too, like a file's, and are not heeded: its parent's IN_DELETE is made
+// at the removal. The repository folder's own are (no other watch sees
+// its removal; its identity, looked at on each request, does too).
 var stateWatches watchSet
 
 // folderMask is every event that changes what a folder's walk would
