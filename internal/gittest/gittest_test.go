@@ -402,8 +402,11 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 	}
 	t.Cleanup(func() { d.Close() }) // a failed check leaves no daemon (Close again is a no-op)
 	port := "--port=" + d.URL[strings.LastIndex(d.URL, ":")+1:]
-	daemons := func(procs []string) []string {
+	// daemons returns the procs (/proc/PID/cmdline) of a daemon of this
+	// port, not a connection's --serve, and the command line read of each.
+	daemons := func(procs []string) ([]string, map[string][]byte) {
 		var found []string
+		cmds := map[string][]byte{}
 		for _, p := range procs {
 			b, err := os.ReadFile(p)
 			if err != nil {
@@ -412,9 +415,10 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 			args := strings.Split(string(b), "\x00")
 			if slices.Contains(args, port) && !slices.Contains(args, "--serve") {
 				found = append(found, p)
+				cmds[p] = b
 			}
 		}
-		return found
+		return found, cmds
 	}
 	// parent is the /proc/PID/cmdline of the parent of /proc/PID/cmdline's;
 	// false when the process is gone (its stat unreadable).
@@ -431,17 +435,17 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 	}
 	all, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	var running, seen []string
-	for _, p := range daemons(all) {
-		// A process that exits between these reads (a connection's fork,
-		// StartDaemon's probe's) is not a second daemon: skipped.
+	found, cmds := daemons(all)
+	for _, p := range found {
+		// A process that exits after its command line was read (a
+		// connection's fork, StartDaemon's probe's) is not a second
+		// daemon: skipped. The command line compared is the one read
+		// (not read again: a fork may have exec'd its --serve since).
 		pp, ok := parent(p)
 		if !ok {
 			continue
 		}
-		cmd, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
+		cmd := cmds[p]
 		parentCmd, _ := os.ReadFile(pp)
 		if !bytes.Equal(cmd, parentCmd) { // not a fork of the daemon before its exec
 			running = append(running, p)
@@ -455,7 +459,7 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 	// The daemon found while it ran, by its process id: once Close has
 	// freed the port, another test binary on the machine may start a
 	// git-daemon on the same port, which is not this one left running.
-	if left := daemons(running); len(left) != 0 {
+	if left, _ := daemons(running); len(left) != 0 {
 		t.Errorf("git-daemon left running after Close: %v", left)
 	}
 }
