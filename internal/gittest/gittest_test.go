@@ -388,8 +388,10 @@ func TestServeMemo(t *testing.T) {
 // (StartDaemon's probe) that has not yet become --serve: until its exec
 // it is a copy of the daemon, its command line its parent's, and after
 // Close it may still be one (3 failures in 24 loaded runs counted it).
-// The git wrapper's daemon is its child with another command line:
-// counted.
+// Its command line is the one read when it was found (it may exec its
+// --serve before a second read), and a process gone before its parent is
+// read is skipped. The git wrapper's daemon is its child with another
+// command line: counted.
 func TestDaemonCloseStopsIt(t *testing.T) {
 	t.Parallel()
 	if _, err := os.ReadFile("/proc/self/cmdline"); err != nil {
