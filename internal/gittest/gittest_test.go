@@ -388,8 +388,10 @@ func TestServeMemo(t *testing.T) {
 // (StartDaemon's probe) that has not yet become --serve: until its exec
 // it is a copy of the daemon, its command line its parent's, and after
 // Close it may still be one (3 failures in 24 loaded runs counted it).
-// The git wrapper's daemon is its child with another command line:
-// counted.
+// Its command line is the one read when it was found (it may exec its
+// --serve before a second read), and a process gone before its parent is
+// read is skipped. The git wrapper's daemon is its child with another
+// command line: counted.
 func TestDaemonCloseStopsIt(t *testing.T) {
 	t.Parallel()
 	if _, err := os.ReadFile("/proc/self/cmdline"); err != nil {
@@ -402,8 +404,11 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 	}
 	t.Cleanup(func() { d.Close() }) // a failed check leaves no daemon (Close again is a no-op)
 	port := "--port=" + d.URL[strings.LastIndex(d.URL, ":")+1:]
-	daemons := func(procs []string) []string {
+	// daemons returns the procs (/proc/PID/cmdline) of a daemon of this
+	// port, not a connection's --serve, and the command line read of each.
+	daemons := func(procs []string) ([]string, map[string][]byte) {
 		var found []string
+		cmds := map[string][]byte{}
 		for _, p := range procs {
 			b, err := os.ReadFile(p)
 			if err != nil {
@@ -412,29 +417,42 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 			args := strings.Split(string(b), "\x00")
 			if slices.Contains(args, port) && !slices.Contains(args, "--serve") {
 				found = append(found, p)
+				cmds[p] = b
 			}
 		}
-		return found
+		return found, cmds
 	}
-	// parent is the /proc/PID/cmdline of the parent of /proc/PID/cmdline's.
-	parent := func(p string) string {
-		b, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
+	// parent is the /proc/PID/cmdline of the parent of /proc/PID/cmdline's;
+	// false when the process is gone (its stat unreadable).
+	parent := func(p string) (string, bool) {
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
+		if err != nil {
+			return "", false
+		}
 		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])) // after "PID (comm)": state, ppid…
 		if len(f) < 2 {
-			return ""
+			return "", false
 		}
-		return "/proc/" + f[1] + "/cmdline"
+		return "/proc/" + f[1] + "/cmdline", true
 	}
 	all, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	var running, seen []string
-	for _, p := range daemons(all) {
-		pp := parent(p)
-		cmd, _ := os.ReadFile(p)
+	found, cmds := daemons(all)
+	for _, p := range found {
+		// A process that exits after its command line was read (a
+		// connection's fork, StartDaemon's probe's) is not a second
+		// daemon: skipped. The command line compared is the one read
+		// (not read again: a fork may have exec'd its --serve since).
+		pp, ok := parent(p)
+		if !ok {
+			continue
+		}
+		cmd := cmds[p]
 		parentCmd, _ := os.ReadFile(pp)
 		if !bytes.Equal(cmd, parentCmd) { // not a fork of the daemon before its exec
 			running = append(running, p)
 		}
-		seen = append(seen, fmt.Sprintf("%s (parent %s)", p, pp))
+		seen = append(seen, fmt.Sprintf("%s %q (parent %s %q)", p, cmd, pp, parentCmd))
 	}
 	if len(running) != 1 {
 		t.Fatalf("%d git-daemon processes with %s while it runs, not a copy of their parent, want 1: %v", len(running), port, seen)
@@ -443,7 +461,7 @@ func TestDaemonCloseStopsIt(t *testing.T) {
 	// The daemon found while it ran, by its process id: once Close has
 	// freed the port, another test binary on the machine may start a
 	// git-daemon on the same port, which is not this one left running.
-	if left := daemons(running); len(left) != 0 {
+	if left, _ := daemons(running); len(left) != 0 {
 		t.Errorf("git-daemon left running after Close: %v", left)
 	}
 }

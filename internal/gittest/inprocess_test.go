@@ -31,10 +31,11 @@ func TestInProcessCommitIsGits(t *testing.T) {
 	base := t.TempDir()
 	ours, theirs := filepath.Join(base, "ours"), filepath.Join(base, "theirs")
 	steps := []struct {
-		msg   string
-		write map[string]string // "" removes
-		exec  []string
-		links map[string]string
+		msg    string
+		write  map[string]string // "" removes
+		exec   []string
+		links  map[string]string
+		unexec []string
 	}{
 		{
 			msg: "v1",
@@ -54,6 +55,21 @@ func TestInProcessCommitIsGits(t *testing.T) {
 				"docs/guide/intro.md": "# intro\n",
 			},
 			exec: []string{"a/new.md"},
+		},
+		{
+			msg:   "v3 modes and kinds",
+			write: map[string]string{"a/z/deep.md": "", "a/b.md": "", "link.md": "", "x/y/z/w.md": "w\n", "a-b/c.md": "c2\n"},
+			exec:  []string{"README.md"},
+			links: map[string]string{"a/b.md": "../README.md", "link.md": "a-b/c.md"},
+		},
+		{
+			msg:    "v4 exec bits off, link to file",
+			write:  map[string]string{"link.md": "", "dangling": "", "x/y/z/w.md": ""},
+			unexec: []string{"run.sh", "README.md"},
+		},
+		{
+			msg:   "v5 link back to file",
+			write: map[string]string{"link.md": "now a file\n", "dangling": "also a file\n"},
 		},
 	}
 	for _, dir := range []string{ours, theirs} {
@@ -78,6 +94,11 @@ func TestInProcessCommitIsGits(t *testing.T) {
 			}
 			for _, name := range st.exec {
 				if err := os.Chmod(filepath.Join(dir, name), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, name := range st.unexec {
+				if err := os.Chmod(filepath.Join(dir, name), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

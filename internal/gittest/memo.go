@@ -152,7 +152,6 @@ func repoState(dir string) ([32]byte, bool) {
 // stamp proves the file unchanged (fileid.Stamp.Proves) the sum is used
 // again.
 func walkState(dir string, enter func(p string, d fs.DirEntry) error) (sum [32]byte, ok bool) {
-	stateWalks.Add(1)
 	clock, clockOK := fsClock()
 	h := sha256.New()
 	ok = digestFolder(h, dir, enter, func(rel, p string, d fs.DirEntry) ([]byte, error) {
@@ -226,9 +225,9 @@ func (t *teeWriter) Flush() {
 	}
 }
 
-// stateReads counts the files repoState has read, and stateWalks its
-// walks of a repository, for this package's tests.
-var stateReads, stateWalks atomic.Int64
+// stateReads counts the files repoState has read, for this package's tests
+// (a walk's reason, each repository's: stateWatches.walksOf).
+var stateReads atomic.Int64
 
 // contentSums keeps, for the process, the sum of each file repoState read
 // (as it digests it: a config without its remotes), with the file's stamp

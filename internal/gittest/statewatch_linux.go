@@ -38,14 +38,21 @@ import (
 // tests start processes all the time), and would make a walk for nothing
 // (TestRepoStateLateEventIsNoChange). The change they follow has its own
 // event, made in the system call: IN_MODIFY, IN_ATTRIB (a link count).
-// What it does not see: a write through a shared memory mapping (git
-// writes no repository file so), or by another machine on a network file
+// What it does not see: a write through a shared memory mapping (no
+// IN_MODIFY; only the close's IN_CLOSE_WRITE, not asked for, if any) or
+// by io_submit (no IN_MODIFY), neither of which git or the tests use for
+// a repository file; or a write by another machine on a network file
 // system (the tests' repositories are in their temporary folders).
+// A removed subfolder's own events (IN_DELETE_SELF, IN_IGNORED) come late
+// too, like a file's, and are not heeded: its parent's IN_DELETE is made
+// at the removal. The repository folder's own are (no other watch sees
+// its removal; its identity, looked at on each request, does too).
 var stateWatches watchSet
 
 // folderMask is every event that changes what a folder's walk would
 // find (IN_DELETE_SELF: the repository's own folder removed, which no
-// other watch sees; it may come late, a walk for nothing); fileMask, a
+// other watch sees; it may come late, a walk for nothing; a subfolder's
+// is not heeded, drain); fileMask, a
 // file's mode or content (IN_ATTRIB: also a name made or removed, here
 // or elsewhere).
 const (
@@ -69,24 +76,14 @@ type watchSet struct {
 
 // watchedRepo is one repository folder's digest and what keeps it true.
 type watchedRepo struct {
+	dir  string     // the repository's folder, as served
 	walk sync.Mutex // one walk of the folder at a time
 
 	// Under watchSet.mu:
-	valid   bool         // sum is the folder's digest now, as far as the events say
-	changed bool         // an event since the last walk began
-	sum     [32]byte     //
-	id      folderID     // the folder walked
-	why     walkReason   // what made sum unusable since the last walk began ("" while nothing did)
-	walks   []walkReason // each walk of this folder's reason (a test's count, not the process's)
-}
-
-// spoil marks r's digest unusable for why, the first reason since its
-// last walk began being the one kept. Under watchSet.mu.
-func (r *watchedRepo) spoil(why walkReason) {
-	r.valid = false
-	if r.why.what == "" {
-		r.why = why
-	}
+	sum   [32]byte     // the folder's digest when why is unset
+	id    folderID     // the folder walked
+	why   walkReason   // what made sum unusable since the last walk began (unset while nothing did)
+	walks []walkReason // each walk of this folder's reason (a test's count, not the process's)
 }
 
 type folderID struct{ dev, ino uint64 }
@@ -103,11 +100,21 @@ type watchOn struct {
 // the walk before it that made the kept digest unusable. Kept for this
 // package's tests, so that an unexpected walk explains itself.
 type walkReason struct {
-	what string // "first", "event", "lost events", "watch refused", "walk failed", "folder replaced"
+	what string // one of the reason constants; "" unset
 	path string // the event's watch and name, the refused path
 	mask uint32 // the event's
 	err  error  // the refused watch's, the failed read's
 }
+
+// A walk's reasons (walkReason.what).
+const (
+	reasonFirst          = "first"
+	reasonEvent          = "event"
+	reasonLostEvents     = "lost events"
+	reasonWatchRefused   = "watch refused"
+	reasonWalkFailed     = "walk failed"
+	reasonFolderReplaced = "folder replaced"
+)
 
 func (r walkReason) String() string {
 	s := r.what
@@ -144,7 +151,7 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	w.mu.Lock()
 	r := w.repos[dir]
 	if r == nil {
-		r = &watchedRepo{why: walkReason{what: "first"}}
+		r = &watchedRepo{dir: dir, why: walkReason{what: reasonFirst}}
 		w.repos[dir] = r
 	}
 	w.mu.Unlock()
@@ -156,16 +163,16 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	id, idOK := folderIdentity(dir)
 	w.mu.Lock()
 	w.drain()
-	if r.valid && idOK && id == r.id {
+	if r.why.what == "" && idOK && id == r.id {
 		sum := r.sum
 		w.mu.Unlock()
 		return sum, true
 	}
 	if r.why.what == "" {
-		r.why = walkReason{what: "folder replaced", path: dir}
+		r.why = walkReason{what: reasonFolderReplaced, path: dir}
 	}
 	r.walks = append(r.walks, r.why)
-	r.valid, r.changed, r.why = false, false, walkReason{}
+	r.why = walkReason{} // set again by an event during the walk
 	w.mu.Unlock()
 
 	sum, ok := walkState(dir, func(p string, d fs.DirEntry) error {
@@ -187,15 +194,14 @@ func (w *watchSet) digest(dir string) ([32]byte, bool) {
 	defer w.mu.Unlock()
 	w.drain()
 	switch {
-	case r.changed: // r.why says which event
+	case r.why.what != "": // an event during the walk
 	case !ok:
-		r.why = walkReason{what: "walk failed", path: dir}
+		r.why = walkReason{what: reasonWalkFailed, path: dir}
 	case refused != nil:
 		r.why = *refused
 	case !idOK || !afterOK || id != after:
-		r.why = walkReason{what: "folder replaced", path: dir}
+		r.why = walkReason{what: reasonFolderReplaced, path: dir}
 	}
-	r.valid = r.why.what == ""
 	r.sum, r.id = sum, id
 	return sum, ok
 }
@@ -222,7 +228,7 @@ func (w *watchSet) watch(p string, mask uint32, r *watchedRepo) *walkReason {
 	defer w.mu.Unlock()
 	wd, err := syscall.InotifyAddWatch(w.fd, p, mask)
 	if err != nil {
-		return &walkReason{what: "watch refused", path: p, err: err}
+		return &walkReason{what: reasonWatchRefused, path: p, err: err}
 	}
 	on := w.byWd[int32(wd)]
 	if on == nil {
@@ -234,14 +240,15 @@ func (w *watchSet) watch(p string, mask uint32, r *watchedRepo) *walkReason {
 	return nil
 }
 
-// drain reads the events queued so far: each marks the repositories its
-// watch is on changed; a lost event, every repository. Under w.mu.
+// drain reads the events queued so far: each gives the repositories its
+// watch is on a reason to walk (when none has one yet); a lost event,
+// every repository. Under w.mu.
 func (w *watchSet) drain() {
 	for {
 		n, err := syscall.Read(w.fd, w.buf)
 		if err != nil || n <= 0 {
 			if err != nil && !errors.Is(err, syscall.EAGAIN) && !errors.Is(err, syscall.EINTR) {
-				w.forgetAll(walkReason{what: "lost events", err: err}) // cannot tell what changed
+				w.forgetAll(walkReason{what: reasonLostEvents, err: err}) // cannot tell what changed
 			}
 			if errors.Is(err, syscall.EINTR) {
 				continue
@@ -250,13 +257,14 @@ func (w *watchSet) drain() {
 		}
 		eachInotifyEvent(w.buf[:n], func(wd int32, mask uint32, name string) {
 			if mask&syscall.IN_Q_OVERFLOW != 0 {
-				w.forgetAll(walkReason{what: "lost events", mask: mask})
+				w.forgetAll(walkReason{what: reasonLostEvents, mask: mask})
 				return
 			}
 			on := w.byWd[wd]
 			if on == nil {
 				return
 			}
+			gone := mask&(syscall.IN_DELETE_SELF|syscall.IN_IGNORED) != 0
 			if mask&syscall.IN_IGNORED != 0 {
 				delete(w.byWd, wd) // the entry is gone: its watch with it
 				if on.file {
@@ -264,8 +272,14 @@ func (w *watchSet) drain() {
 				}
 			}
 			for r := range on.repos {
-				r.changed = true
-				r.spoil(walkReason{what: "event", path: filepath.Join(on.path, name), mask: mask})
+				if gone && on.path != r.dir {
+					// A removed subfolder's inode freed, maybe late: its
+					// parent's IN_DELETE came at the removal.
+					continue
+				}
+				if r.why.what == "" { // the first reason since the last walk began is kept
+					r.why = walkReason{what: reasonEvent, path: filepath.Join(on.path, name), mask: mask}
+				}
 			}
 		})
 	}
@@ -273,8 +287,9 @@ func (w *watchSet) drain() {
 
 func (w *watchSet) forgetAll(why walkReason) {
 	for _, r := range w.repos {
-		r.changed = true
-		r.spoil(why)
+		if r.why.what == "" {
+			r.why = why
+		}
 	}
 }
 
