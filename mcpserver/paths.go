@@ -344,13 +344,24 @@ func abs(x int) int {
 // limit+1: only cells within limit of the diagonal are computed, and a
 // row whose cells, and the previous row's, all exceed limit ends it.
 func osa(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
+	// A path's runes and the three rows fit on the stack (nearestPath
+	// measures the wanted path against every path of a package: two heap
+	// slices per path were most of its allocations); longer strings
+	// spill to the heap by append and make, as before.
+	var raBuf, rbBuf [osaStack]rune
+	var rowBuf [3 * (osaStack + 1)]int
+	ra, rb := appendRunes(raBuf[:0], a), appendRunes(rbBuf[:0], b)
 	n, m := len(ra), len(rb)
 	if abs(n-m) > limit {
 		return limit + 1
 	}
 	inf := limit + 1
-	buf := make([]int, 3*(m+1))
+	var buf []int
+	if 3*(m+1) <= len(rowBuf) {
+		buf = rowBuf[:3*(m+1)]
+	} else {
+		buf = make([]int, 3*(m+1))
+	}
 	prev2, prev, cur := buf[:m+1], buf[m+1:2*(m+1)], buf[2*(m+1):]
 	for j := range prev {
 		prev[j] = min(j, inf)
@@ -429,6 +440,19 @@ func nearest(want string, candidates []string, n int) []string {
 		out = append(out, all[i].s)
 	}
 	return out
+}
+
+// osaStack is the length in runes up to which osa keeps its work on the
+// stack.
+const osaStack = 128
+
+// appendRunes appends the runes of s to dst ([]rune(s) without a new
+// slice when dst has room).
+func appendRunes(dst []rune, s string) []rune {
+	for _, r := range s {
+		dst = append(dst, r)
+	}
+	return dst
 }
 
 // editDistance is osa's distance between a and b with no limit.

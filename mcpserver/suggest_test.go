@@ -96,13 +96,10 @@ func typoHits(t *testing.T, rng *rand.Rand, paths []string, tries int) (hits int
 	return hits
 }
 
-// TestNearestPathManyReadmes: among hundreds of README.md files in nested
-// folders (as k8s-keps: keps/sig-x/NNNN-name/README.md), a one-character
-// typo anywhere in the folder part or in the base name finds the right
-// path first in at least 95% of cases.
-func TestNearestPathManyReadmes(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewSource(14))
+// readmeLayout is a k8s-keps-like layout drawn from rng: some 600 folders
+// keps/sig-x/NNNN-name/ with a README.md each (one in ten a design.md
+// too) and each sig's README.md, sorted.
+func readmeLayout(rng *rand.Rand) []string {
 	words := strings.Fields("pod node api storage network volume scheduler quota priority topology device dynamic resource allocation server side apply watch cache admission policy webhook token service account graceful shutdown memory swap cpu manager")
 	sigs := strings.Fields("sig-api-machinery sig-apps sig-auth sig-autoscaling sig-cli sig-cloud-provider sig-cluster-lifecycle sig-instrumentation sig-network sig-node sig-release sig-scheduling sig-storage sig-testing sig-windows")
 	seen := map[string]bool{}
@@ -126,6 +123,38 @@ func TestNearestPathManyReadmes(t *testing.T) {
 		paths = append(paths, "keps/"+s+"/README.md")
 	}
 	slices.Sort(paths)
+	return paths
+}
+
+// BenchmarkNearestPath: one nearestPath call (a typo in a folder's name
+// or a base name) over readmeLayout's ~680 paths.
+func BenchmarkNearestPath(b *testing.B) {
+	rng := rand.New(rand.NewSource(14))
+	paths := readmeLayout(rng)
+	var typos []string
+	for i := range 64 {
+		p := paths[rng.Intn(len(paths))]
+		dir, _ := path.Split(p)
+		if i%2 == 0 {
+			typos = append(typos, typo(rng, p, 0, len(dir)-1))
+		} else {
+			typos = append(typos, typo(rng, p, len(dir), len(p)))
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		nearestPath(typos[i%len(typos)], paths, 3)
+	}
+}
+
+// TestNearestPathManyReadmes: among hundreds of README.md files in nested
+// folders (as k8s-keps: keps/sig-x/NNNN-name/README.md), a one-character
+// typo anywhere in the folder part or in the base name finds the right
+// path first in at least 95% of cases.
+func TestNearestPathManyReadmes(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewSource(14))
+	paths := readmeLayout(rng)
 	const tries = 500
 	hits := typoHits(t, rng, paths, tries)
 	t.Logf("%d paths: right path first for %d of %d typos", len(paths), hits, tries)
