@@ -42,7 +42,13 @@ func TestExtractRSTLinks(t *testing.T) {
 		"\n" + // 22
 		"    :ref:`nor-this`\n" + // 23
 		"\n" + // 24
-		".. _Other Label:\n" // 25
+		".. _Other Label:\n" + // 25
+		"\n" + // 26
+		"No space: :ref:`flush process<session_flushing>`, :doc:`Other<other/page>`.\n" + // 27
+		"\n" + // 28
+		".. toctree::\n" + // 29
+		"\n" + // 30
+		"   First<first/page>\n" // 31
 	links, labels := extractRSTLinks(markdown.ParseFile("guide.rst", []byte(doc)).RST())
 	want := []rawLink{
 		{Type: LinkMarkdown, Target: "tutorial/index", Line: 5, Label: "the tutorial"},
@@ -53,6 +59,9 @@ func TestExtractRSTLinks(t *testing.T) {
 		{Type: LinkMarkdown, Target: "faq.html", Line: 7, Label: "the FAQ"},
 		{Type: LinkMarkdown, Target: "quickstart", Line: 12},
 		{Type: LinkMarkdown, Target: "advanced/index", Line: 13, Label: "Advanced use"},
+		{Type: LinkRef, Target: "session_flushing", Line: 27, Label: "flush process"},
+		{Type: LinkMarkdown, Target: "other/page", Line: 27, Label: "Other"},
+		{Type: LinkMarkdown, Target: "first/page", Line: 31, Label: "First"},
 	}
 	if !reflect.DeepEqual(links, want) {
 		g, _ := json.MarshalIndent(links, "", " ")

@@ -132,6 +132,7 @@ type rstBlock struct {
 	argShown  bool // its arguments' further lines are shown
 	replace   bool // a substitution's "replace::" text: shown
 	empty     bool // ".." alone: a blank line right after ends it
+	target    bool // a hyperlink target: a blank line ends it (docutils' until_blank)
 }
 
 // rstIndent is the column of l's first non-blank character, tabs to the
@@ -272,7 +273,7 @@ func (r *rstReader) line(i int) int {
 		r.b.Kinds[i] = Blank
 		r.atStart = true
 		if n := len(r.stack); n > 0 {
-			if r.stack[n-1].empty {
+			if r.stack[n-1].empty || r.stack[n-1].target {
 				r.stack = r.stack[:n-1]
 			} else {
 				r.stack[n-1].head = false
@@ -347,6 +348,9 @@ func (r *rstReader) inBlock(i int, t string) bool {
 			out.Kind, out.Shown = RSTCode, l // code right after the marker: kept
 		} else if top.argShown {
 			rstInlineText(l, out)
+			if strings.HasSuffix(t, "::") {
+				r.pendingLit = rstIndent(l)
+			}
 		}
 	case top.directive == "toctree":
 		out.Kind = RSTMarkup
@@ -508,6 +512,7 @@ func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 	line.Kind = RSTMarkup
 	blk := rstBlock{indent: n, kind: bMarkup}
 	if t == "__" || strings.HasPrefix(t, "__ ") {
+		blk.target = true
 		return blk // an anonymous target
 	}
 	rest := strings.TrimSpace(t[2:])
@@ -552,6 +557,7 @@ func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 			if name != "_" && name != "" && strings.TrimSpace(rest) == "" {
 				line.Label = name
 			}
+			blk.target = true
 			return blk
 		}
 	case rest[0] == '|':
@@ -589,7 +595,7 @@ func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 func rstEntry(t string, line *RSTLine) {
 	line.Entry = true
 	r := RSTRef{Target: t, Link: true}
-	if title, target, ok := rstAngle(t); ok {
+	if title, target, ok := rstAngle(t, true); ok {
 		r.Text, r.Target, r.Titled = title, target, title != ""
 		line.Shown = title
 	}
@@ -598,13 +604,13 @@ func rstEntry(t string, line *RSTLine) {
 
 // rstAngle splits "title <target>" (a role's or a toctree entry's text):
 // ok false when s has no target in angle brackets at its end.
-func rstAngle(s string) (title, target string, ok bool) {
+func rstAngle(s string, sphinx bool) (title, target string, ok bool) {
 	s = strings.TrimSpace(s)
 	if !strings.HasSuffix(s, ">") {
 		return "", "", false
 	}
 	j := strings.LastIndexByte(s, '<')
-	if j < 0 || j+2 > len(s)-1 || (j > 0 && s[j-1] != ' ' && s[j-1] != '\n') {
+	if j < 0 || j+2 > len(s)-1 || (j > 0 && s[j-1] != ' ' && s[j-1] != '\n' && (!sphinx || s[j-1] == '\\')) {
 		return "", "", false
 	}
 	target = s[j+1 : len(s)-1]
@@ -762,8 +768,8 @@ func escaped(s string, i int) bool {
 // rstRoleText is what Sphinx shows of a role's content v: "text <target>"
 // shows text (the target when text is empty), "~a.b" shows "b", "!x"
 // shows "x".
-func rstRoleText(v string) (text, target string, titled bool) {
-	if t, tg, ok := rstAngle(v); ok {
+func rstRoleText(role, v string) (text, target string, titled bool) {
+	if t, tg, ok := rstAngle(v, role == "ref" || role == "doc" || role == "std:ref" || role == "std:doc"); ok {
 		if t != "" {
 			return t, tg, true
 		}
@@ -919,7 +925,7 @@ func (in *rstInliner) interpreted(i int) int {
 	switch {
 	case link:
 		r = RSTRef{Text: content, Link: true}
-		if t, tg, ok := rstAngle(content); ok {
+		if t, tg, ok := rstAngle(content, false); ok {
 			r.Text, r.Target, r.Titled = t, tg, t != ""
 			if t == "" {
 				r.Text = tg
@@ -927,7 +933,7 @@ func (in *rstInliner) interpreted(i int) int {
 		}
 	case role != "":
 		r.Role = role
-		r.Text, r.Target, r.Titled = rstRoleText(content)
+		r.Text, r.Target, r.Titled = rstRoleText(role, content)
 	default:
 		return after // the default role: its words as written
 	}

@@ -196,3 +196,35 @@ func TestReadRSTListLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRSTReview13b: the defects the review of round 13's reader found
+// (/work/review13b.txt D1–D3), each by the docutils/Sphinx spec.
+func TestReadRSTReview13b(t *testing.T) {
+	t.Parallel()
+	// D1. Sphinx's explicit_title_re takes "title<target>" with no space
+	// for ref and doc; a hyperlink needs the space (docutils), and other
+	// roles keep their text (CMake's :genex:`$<TARGET_OBJECTS>`).
+	for _, c := range []struct{ in, want string }{
+		{":ref:`flush process<session_flushing>` x", "flush process x"},
+		{":doc:`Other<other/page>` x", "Other x"},
+		{":genex:`$<TARGET_OBJECTS>` x", "$<TARGET_OBJECTS> x"},
+		{"`web<https://w.example/>`_ x", "web<https://w.example/> x"},
+	} {
+		if got := RSTInline(c.in); got != c.want {
+			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// D2. A directive's head text ending in "::" opens a literal block.
+	r := readRSTLines([]string{".. note:: Note head", "   text lines::", "", "       literal :ref:`zinvented <zinv>` x = foo_", "", "   After."})
+	if r[3].Kind != RSTCode || len(r[3].Refs) != 0 || r[5].Kind == RSTCode {
+		t.Errorf("literal after a directive's head: %+v / %+v", r[3], r[5])
+	}
+	// D3. A hyperlink target ends at a blank line: what follows, indented,
+	// is a block quote with its references.
+	for _, head := range []string{".. _x:", "__ https://a.example/"} {
+		r = readRSTLines([]string{head, "", "   Quote :ref:`bq <bqt>`."})
+		if r[2].Kind != RSTProse || r[2].Shown != "   Quote bq." || len(r[2].Refs) != 1 || r[2].Refs[0].Target != "bqt" {
+			t.Errorf("after %q: %+v", head, r[2])
+		}
+	}
+}
