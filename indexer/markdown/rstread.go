@@ -125,14 +125,14 @@ const (
 )
 
 type rstBlock struct {
-	indent    int // the marker's indent: the block holds the lines indented more
-	kind      int
-	directive string
-	head      bool // a directive's arguments and options: before its first blank line
-	argShown  bool // its arguments' further lines are shown
-	replace   bool // a substitution's "replace::" text: shown
-	empty     bool // ".." alone: a blank line right after ends it
-	target    bool // a hyperlink target: a blank line ends it (docutils' until_blank)
+	indent     int // the marker's indent: the block holds the lines indented more
+	kind       int
+	directive  string
+	head       bool // a directive's arguments and options: before its first blank line
+	argShown   bool // its arguments' further lines are shown
+	replace    bool // a substitution's "replace::" text: shown
+	empty      bool // ".." alone: a blank line right after ends it
+	untilBlank bool // a hyperlink target or a doctest block: a blank line ends it (docutils' until_blank)
 }
 
 // rstIndent is the column of l's first non-blank character, tabs to the
@@ -273,7 +273,7 @@ func (r *rstReader) line(i int) int {
 		r.b.Kinds[i] = Blank
 		r.atStart = true
 		if n := len(r.stack); n > 0 {
-			if r.stack[n-1].empty || r.stack[n-1].target {
+			if r.stack[n-1].empty || r.stack[n-1].untilBlank {
 				r.stack = r.stack[:n-1]
 			} else {
 				r.stack[n-1].head = false
@@ -439,6 +439,13 @@ func (r *rstReader) body(i, n int, t string) {
 		r.pendingLit = n
 		return
 	}
+	if first && (t == ">>>" || strings.HasPrefix(t, ">>> ")) {
+		// A doctest block: literal until the next blank line.
+		r.out[i].Kind, r.out[i].Shown = RSTCode, r.lines[i]
+		r.b.Kinds[i] = Code
+		r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
+		return
+	}
 	if first {
 		r.para = i
 	}
@@ -512,7 +519,7 @@ func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 	line.Kind = RSTMarkup
 	blk := rstBlock{indent: n, kind: bMarkup}
 	if t == "__" || strings.HasPrefix(t, "__ ") {
-		blk.target = true
+		blk.untilBlank = true
 		return blk // an anonymous target
 	}
 	rest := strings.TrimSpace(t[2:])
@@ -557,7 +564,7 @@ func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 			if name != "_" && name != "" && strings.TrimSpace(rest) == "" {
 				line.Label = name
 			}
-			blk.target = true
+			blk.untilBlank = true
 			return blk
 		}
 	case rest[0] == '|':

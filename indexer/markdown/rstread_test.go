@@ -106,9 +106,16 @@ See :ref:`+"`the page <zfixture>`"+`.
 func TestReadRSTReviewDefects(t *testing.T) {
 	t.Parallel()
 	// 1. "..." is not explicit markup (".." then white space is): a
-	// doctest's continuation, or prose.
-	r := readRSTLines([]string{">>> for i in range(2):", "...     zprint(i)", "", "... and zellipsis prose.", "", "...zdots"})
-	for _, i := range []int{1, 3, 5} {
+	// doctest's continuation (a doctest block is literal up to a blank
+	// line), or prose.
+	doct := []string{">>> for i in range(2):", "...     zprint(i) home_username_.bashrc", "", "... and zellipsis prose.", "", "...zdots"}
+	r := readRSTLines(doct)
+	for _, i := range []int{0, 1} {
+		if r[i].Kind != RSTCode || r[i].Shown != doct[i] || len(r[i].Refs) != 0 {
+			t.Errorf("doctest line %d: %+v, want code as written", i+1, r[i])
+		}
+	}
+	for _, i := range []int{3, 5} {
 		if r[i].Kind != RSTProse || r[i].Shown == "" {
 			t.Errorf("ellipsis line %d: %+v, want prose", i+1, r[i])
 		}
