@@ -895,7 +895,8 @@ func (in *rstInliner) delimited(i, k int, delim string, escapable bool) int {
 		in.fresh = at
 		return at
 	}
-	return j + len(delim)
+	in.fresh = j + len(delim) // docutils reads what follows as a new text
+	return in.fresh
 }
 
 // interpreted reads interpreted text at i, with a role before
@@ -919,10 +920,14 @@ func (in *rstInliner) interpreted(i int) int {
 		}
 		return tick + 1
 	}
-	end, after, suffix, link := in.interpretedEnd(tick, role == "")
+	end, after, suffix, link := in.interpretedEnd(tick)
 	if end < 0 {
 		in.fresh = tick + 1
 		return tick + 1
+	}
+	in.fresh = after // docutils reads what follows as a new text
+	if role != "" && (suffix != "" || link) {
+		return after // a role and a suffix: docutils' "problematic", as written
 	}
 	if suffix != "" {
 		role = suffix
@@ -951,10 +956,12 @@ func (in *rstInliner) interpreted(i int) int {
 
 // interpretedEnd finds the end of interpreted text whose start-string is
 // the backquote at tick: a backquote preceded by non-white space, then a
-// suffix (a role when suffixOK, "__", "_" or none), then an end rule. It
-// returns the backquote's offset (-1 when none), where the suffix ends,
-// the suffix's role and whether it is a hyperlink reference.
-func (in *rstInliner) interpretedEnd(tick int, suffixOK bool) (end, after int, role string, link bool) {
+// suffix (a role, "__", "_" or none), then an end rule. It returns the
+// backquote's offset (-1 when none), where the suffix ends, the suffix's
+// role and whether it is a hyperlink reference. A suffix is an end even
+// after a role prefix (docutils then reports a mismatch; its caller keeps
+// the text as written).
+func (in *rstInliner) interpretedEnd(tick int) (end, after int, role string, link bool) {
 	s := in.s
 	for from := tick + 1; !in.dead[0]; {
 		j := in.findEnd(0, from-1, "`", true)
@@ -966,12 +973,12 @@ func (in *rstInliner) interpretedEnd(tick int, suffixOK bool) (end, after int, r
 			continue
 		}
 		p := j + 1
-		if suffixOK && p < len(s) && s[p] == ':' {
+		if p < len(s) && s[p] == ':' {
 			if k := rstSimpleName(s[p+1:]); k > 0 && p+1+k < len(s) && s[p+1+k] == ':' && rstEndOK(s, p+2+k) {
 				return j, p + 2 + k, s[p+1 : p+1+k], false
 			}
 		}
-		if suffixOK && p < len(s) && s[p] == '_' {
+		if p < len(s) && s[p] == '_' {
 			q := p + 1
 			if q < len(s) && s[q] == '_' {
 				q++
@@ -1005,5 +1012,6 @@ func (in *rstInliner) name(i int) int {
 	}
 	in.ref(st, RSTRef{Text: s[st:i], Link: true})
 	in.emit(st, q, s[st:i])
+	in.fresh = q // docutils reads what follows as a new text
 	return q
 }

@@ -171,6 +171,14 @@ func TestRSTInlineRules(t *testing.T) {
 		{"(:ref:`par <p>`)", "(par)"},
 		{":ref:`open never closes", ":ref:`open never closes"},
 		{"`default` role", "`default` role"},
+		// R2: a role and a suffix are docutils' mismatch, kept as written;
+		// later markup is still read.
+		{":ref:`x23 <t23>`_ then `y23 <https://y23.example/>`_", ":ref:`x23 <t23>`_ then y23"},
+		{":ref:`x`:term: then :ref:`z <zt>`", ":ref:`x`:term: then z"},
+		// R3: markup right after other markup starts a new text.
+		{":ref:`a1`:ref:`b1`", "a1b1"},
+		{"``x``:ref:`y`", "``x``y"},
+		{"a_:ref:`y`", "ay"},
 	} {
 		if got := RSTInline(c.in); got != c.want {
 			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
