@@ -428,7 +428,11 @@ func (r *rstReader) body(i, n int, t string) {
 		if len(r.stack) == 0 {
 			r.b.Kinds[i] = Code
 		}
-		r.stack = append(r.stack, rstExplicit(t, n, &r.out[i]))
+		blk := rstExplicit(t, n, &r.out[i])
+		if blk.directive != "" || blk.kind == bRST {
+			r.docinfo = 2 // only comments, targets and substitutions may come before docinfo
+		}
+		r.stack = append(r.stack, blk)
 		return
 	}
 	r.out[i].Kind = RSTProse
