@@ -241,7 +241,8 @@ func TestReadRSTReview13b(t *testing.T) {
 		if r[2].Kind != RSTProse || r[2].Shown != "   Quote bq." || len(r[2].Refs) != 1 || r[2].Refs[0].Target != "bqt" {
 			t.Errorf("after %q: %+v", head, r[2])
 		}
-	} // R4. Only comments, targets and substitution definitions may come
+	}
+	// R4. Only comments, targets and substitution definitions may come
 	// before docinfo: a field list after a directive is body text.
 	r = readRSTLines([]string{"Title", "=====", "", ".. note:: zn", "", ":zfield: zval"})
 	if r[5].Kind != RSTProse || !strings.Contains(r[5].Shown, "zval") {
