@@ -83,6 +83,20 @@ Write this::
 	}
 }
 
+// TestRSTCommentIndexed: an rst comment is not shown (the summary lacks
+// it) but search indexes it, as every markup line, as written: indexing
+// markup lines as shown moved ranks both ways (rstIndexed, DESIGN).
+func TestRSTCommentIndexed(t *testing.T) {
+	t.Parallel()
+	p := parseDocument("c.rst", []byte("Title\n=====\n\nzprose words.\n\n..\n   zhidden comment\n"), nil)
+	if got := indexedBody(p); !strings.Contains(got, "zhidden comment") || !strings.Contains(got, "zprose words") {
+		t.Errorf("indexed text = %q, want the prose and the comment as written", got)
+	}
+	if strings.Contains(p.Summary, "zhidden") || !strings.Contains(p.Summary, "zprose") {
+		t.Errorf("summary = %q, want the prose without the comment", p.Summary)
+	}
+}
+
 // rstHostile are rst pages of about n bytes built to be slow: directives
 // nested one in another, a long line of unclosed or unmatched inline
 // markup, and many short references.

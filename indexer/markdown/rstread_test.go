@@ -132,8 +132,10 @@ func TestReadRSTReviewDefects(t *testing.T) {
 	if r[10].Kind != RSTProse {
 		t.Errorf("after the code: %+v", r[10])
 	}
-	// 3. ".." with indented text at once after it is a comment; after a
-	// blank line, the indented text is a block quote.
+	// 3. ".." with indented text at once after it is a comment, shown as
+	// nothing (outline, summary); after a blank line, the indented text
+	// is a block quote. Search still indexes a comment's words, as every
+	// markup line, as written (rstIndexed; TestRSTCommentIndexed).
 	r = readRSTLines([]string{"..", "   zhidden comment", "   zhidden2", "", "..", "", "   zquote"})
 	if r[1].Shown != "" || r[2].Shown != "" || r[1].Kind != RSTMarkup || r[6].Kind != RSTProse || r[6].Shown != "   zquote" {
 		t.Errorf("comments: %+v", r)
