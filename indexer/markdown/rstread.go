@@ -233,6 +233,19 @@ type rstStyle struct {
 // readRST reads rst document lines (Doc.Lines): each line as its reader
 // sees it (Doc.RST), and the Body (titles and levels as docutils finds
 // them; every line inside an explicit markup or literal block is Code).
+// rstWork, when a test sets it, counts the reader's steps (bytes and
+// blocks looked at), so a test can bound its work per byte without a
+// clock (TestRSTLinearWork). Nil otherwise; set only by a test that does
+// not run in parallel.
+var rstWork *int
+
+// rstWorked adds n steps to rstWork, if set.
+func rstWorked(n int) {
+	if rstWork != nil {
+		*rstWork += n
+	}
+}
+
 func readRST(lines []string) ([]RSTLine, Body) {
 	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, atStart: true, para: -1}
 	for i := 0; i < len(lines); i++ {
@@ -286,6 +299,7 @@ func (r *rstReader) line(i int) int {
 	for len(r.stack) > 0 && n <= r.stack[len(r.stack)-1].indent {
 		r.stack = r.stack[:len(r.stack)-1]
 	}
+	rstWorked(1 + len(l) + depth - len(r.stack))
 	if k := len(r.stack); k > 0 {
 		r.stack[k-1].empty = false
 	}
@@ -757,6 +771,7 @@ func rstNameBefore(s string, last, i int) int {
 	if sep {
 		m++ // a name does not start with a separator
 	}
+	rstWorked(2 * (i - m))
 	for p := m; p < i; {
 		r, w := utf8.DecodeRuneInString(s[p:])
 		if rstNameChar(r) && (p == m || strings.IndexByte("-._+:", s[p-1]) >= 0) && rstStartOK(s, p) {
@@ -811,6 +826,7 @@ func rstInline(s string, ref func(at int, r RSTRef)) string {
 	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
 		return s
 	}
+	rstWorked(len(s))
 	in := &rstInliner{s: s, ref: ref, fresh: -1}
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -876,9 +892,11 @@ func (in *rstInliner) findEnd(k, from int, delim string, escapable bool) int {
 			continue
 		}
 		if k == 0 || rstEndOK(s, j+len(delim)) {
+			rstWorked(j - from)
 			return j
 		}
 	}
+	rstWorked(len(s) - from)
 	in.dead[k] = true
 	return -1
 }
@@ -911,6 +929,7 @@ func (in *rstInliner) interpreted(i int) int {
 	start, role, tick := i, "", i
 	if s[i] == ':' {
 		k := rstSimpleName(s[i+1:])
+		rstWorked(k)
 		if k == 0 || i+2+k >= len(s) || s[i+1+k] != ':' || s[i+2+k] != '`' {
 			// A name inside this one ends where it does: no role starts
 			// before its end either.

@@ -255,3 +255,45 @@ func TestReadRSTReview13b(t *testing.T) {
 		t.Errorf("docinfo after a target: %+v", r[5])
 	}
 }
+
+// rstHostilePages are rst pages of about n bytes built to be slow (as
+// package indexer's BenchmarkRSTHostile's): directives nested one in
+// another, a long line of unclosed or unmatched inline markup, many
+// short references, many role-like names.
+func rstHostilePages(n int) map[string]string {
+	var nested strings.Builder
+	for d := 0; nested.Len() < n; d++ {
+		ind := strings.Repeat(" ", d%2000*3)
+		nested.WriteString(ind + ".. note:: x\n\n" + ind + "   text :ref:`a <b>` more\n\n")
+	}
+	return map[string]string{
+		"nested":   nested.String(),
+		"unclosed": "P\n=\n\n" + strings.Repeat(":a:`x ``y *z **w `v <u> ", n/24),
+		"ticks":    "P\n=\n\n" + strings.Repeat("`a`b", n/4),
+		"names":    "P\n=\n\n" + strings.Repeat(strings.Repeat("a-", 200)+"a_ ", n/403),
+		"roles":    strings.Repeat(":a:b:c:d:e:f:g:h:i:j:k:l:m:n:o:p:", n/32),
+		"para":     "P\n=\n\n" + strings.Repeat(":ref:`x\n*y ``z `w <u>\n", n/24),
+	}
+}
+
+// TestRSTLinearWork: the reader's steps per byte (rstWork: bytes and
+// blocks looked at, no clock) at 128 KB are within 2× of those at 32 KB
+// on each hostile page: a quadratic reader has 4× the steps per byte.
+// Not parallel: it sets rstWork.
+func TestRSTLinearWork(t *testing.T) {
+	perByte := func(s string) float64 {
+		n := 0
+		rstWork = &n
+		defer func() { rstWork = nil }()
+		readRST(strings.Split(s, "\n"))
+		return float64(n) / float64(len(s))
+	}
+	small, big := rstHostilePages(32<<10), rstHostilePages(128<<10)
+	for name, s := range small {
+		a, b := perByte(s), perByte(big[name])
+		if a == 0 || b > 2*a {
+			t.Errorf("%s: %.2f steps a byte at 128 KB, %.2f at 32 KB: not linear", name, b, a)
+		}
+		t.Logf("%s: %.2f steps a byte at 32 KB, %.2f at 128 KB", name, a, b)
+	}
+}
