@@ -89,6 +89,27 @@ var (
 	proseAttrRE = lazyre.New(`[\w:-]+\s*=\s*(?:"([^"]*)"|'([^']*)')`)
 )
 
+// mdxHeadingLines returns kept (a chunk's lines as indexed; lines as
+// written, body lines from off) with each .mdx heading line that has a
+// tag replaced by its heading's text as markdown.ParseFile dropped its
+// JSX (dropJSXTags: the one owner), so search and the snippet agree with
+// the title and the trail. kept itself is not changed when it is lines.
+func mdxHeadingLines(kept, lines []string, hs []markdown.Heading, off int) []string {
+	for _, h := range hs {
+		j := h.Line - off
+		if j < 0 || j >= len(lines) || !strings.Contains(lines[j], "<") {
+			continue
+		}
+		t := strings.TrimLeft(lines[j], " \t")
+		marks := t[:len(t)-len(strings.TrimLeft(t, "#"))]
+		if &kept[0] == &lines[0] {
+			kept = slices.Clone(lines)
+		}
+		kept[j] = strings.TrimSpace(marks + " " + h.Text)
+	}
+	return kept
+}
+
 // dropJSXMarkup returns lines (body lines from off, whose kinds are kinds
 // [off:]) with the lines that are only JSX markup emptied: a component's
 // opening, closing or self-closing tag on a line of its own, an MDX import
@@ -411,7 +432,11 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	p.Chunks = boundChunks(chunksOf(d))
 	for i, c := range p.Chunks {
 		lines := strings.Split(c.Text, "\n")
-		if kept := dropJSXMarkup(lines, s.Kinds, c.Start-1-block.End); &kept[0] != &lines[0] {
+		kept := dropJSXMarkup(lines, s.Kinds, c.Start-1-block.End)
+		if markdown.IsMDX(name) {
+			kept = mdxHeadingLines(kept, lines, s.Headings, c.Start-1-block.End)
+		}
+		if &kept[0] != &lines[0] {
 			p.Chunks[i].indexed, p.Chunks[i].masked = strings.Join(kept, "\n"), true
 		}
 	}

@@ -23,7 +23,10 @@ func TestMDXHeadingJSXIndexed(t *testing.T) {
 	if got := strings.Join(trails, "|"); !strings.Contains(got, "Namespaces > Methods to Specify Namespace") || strings.Contains(got, "Enterprise") {
 		t.Errorf(".mdx trails = %q", trails)
 	}
-	if p := parseDocument("api/ns.md", []byte(src), nil); p.Title != "Namespaces <EnterpriseAlert />" {
+	if got := indexedBody(p); strings.Contains(got, "Enterprise") || !strings.Contains(got, "## Methods to Specify Namespace") {
+		t.Errorf(".mdx indexed text has the heading's JSX or lost the heading:\n%s", got)
+	}
+	if p := parseDocument("api/ns.md", []byte(src), nil); p.Title != "Namespaces <EnterpriseAlert />" || !strings.Contains(indexedBody(p), "<EnterpriseAlert inline />") {
 		t.Errorf(".md title = %q, want the tag kept", p.Title)
 	}
 }
