@@ -188,7 +188,7 @@ func rstIndexed(rst []markdown.RSTLine, lines []string) []string {
 	for i, l := range rst {
 		out[i] = l.Shown
 		if l.Kind == markdown.RSTMarkup {
-			out[i] = markdown.RSTInline(lines[i])
+			out[i] = markdown.RSTInline(lines[i], nil)
 		}
 	}
 	return out

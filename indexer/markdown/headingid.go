@@ -17,7 +17,7 @@ import (
 // so trails, titles and search see "Usage", and Doc.Section still finds
 // the section by the id ("usage" or "#usage"). reStructuredText headings
 // write code with roles (":mod:`json`", ":func:`~os.path.join`",
-// ":ref:`the guide <guide-label>`"); the rst reader (readRST, rstInline)
+// ":ref:`the guide <guide-label>`"); the rst reader (readRST, RSTInline)
 // reduces each to the text Sphinx shows ("json", "join", "the guide").
 
 var (

@@ -100,8 +100,8 @@ func TestRSTRolesInTitles(t *testing.T) {
 		{":py:class:`!Path` objects", "Path objects"},
 		{"No roles: `code` here", "No roles: `code` here"},
 	} {
-		if got := rstInline(c.in, func(int, RSTRef) {}); got != c.want {
-			t.Errorf("rstInline(%q) = %q, want %q", c.in, got, c.want)
+		if got := RSTInline(c.in, nil); got != c.want {
+			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	d := ParseFile("json.rst", []byte(":mod:`json` --- JSON encoder\n=============================\n\nText.\n"))

@@ -39,7 +39,7 @@ import (
 //     shown;
 //   - a section title (rst.go's rules) only outside every block.
 //
-// Inline markup (rstInline), in each text block (a paragraph's lines
+// Inline markup (RSTInline), in each text block (a paragraph's lines
 // together) by the spec's recognition rules: interpreted text with a role
 // shows its text (":ref:`the guide <label>`" is "the guide",
 // ":func:`~a.b`" is "b"), a hyperlink reference its text ("`text <URI>`_"
@@ -645,15 +645,10 @@ func rstAngle(s string, sphinx bool) (title, target string, ok bool) {
 	return strings.TrimSpace(s[:j]), target, true
 }
 
-// RSTInline is text (one line, or a paragraph's lines joined by "\n")
-// with its inline markup as a reader sees it: interpreted text with a
-// role is its text, a hyperlink reference its text (rstInline).
-func RSTInline(text string) string { return rstInline(text, func(int, RSTRef) {}) }
-
 // rstInlineText sets line's Shown to text with its inline markup reduced
 // and adds its references; it returns the Shown text.
 func rstInlineText(text string, line *RSTLine) string {
-	line.Shown = rstInline(text, func(_ int, r RSTRef) { line.Refs = append(line.Refs, r) })
+	line.Shown = RSTInline(text, func(_ int, r RSTRef) { line.Refs = append(line.Refs, r) })
 	return line.Shown
 }
 
@@ -673,7 +668,7 @@ func rstInlineLines(lines []string, out []RSTLine) {
 		off += len(lines[i]) + 1
 	}
 	li := 0
-	shown := rstInline(s, func(at int, r RSTRef) {
+	shown := RSTInline(s, func(at int, r RSTRef) {
 		for li+1 < len(starts) && starts[li+1] <= at {
 			li++
 		}
@@ -815,16 +810,20 @@ func rstRoleText(role, v string) (text, target string, titled bool) {
 // maxRefName bounds how far back a "name_" reference's name is looked for.
 const maxRefName = 256
 
-// rstInline returns text s (one text block; lines joined by "\n") with
-// its interpreted text and hyperlink references as a reader sees them,
-// calling ref with each one's offset in s. Each piece of markup keeps its
+// RSTInline returns text s (one line, or a text block's lines joined by
+// "\n") with its inline markup as a reader sees it (interpreted text with
+// a role is its text, a hyperlink reference its text), calling ref, when
+// not nil, with each one's offset in s. Each piece of markup keeps its
 // line ends, so s and the result have as many lines. Linear: the first
 // start-string of a kind that has no end-string means no later one of
 // that kind has one (the end's rules look only at its neighbours), so
 // that kind is not looked for again.
-func rstInline(s string, ref func(at int, r RSTRef)) string {
+func RSTInline(s string, ref func(at int, r RSTRef)) string {
 	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
 		return s
+	}
+	if ref == nil {
+		ref = func(int, RSTRef) {}
 	}
 	rstWorked(len(s))
 	in := &rstInliner{s: s, ref: ref, fresh: -1}
@@ -852,7 +851,7 @@ func rstInline(s string, ref func(at int, r RSTRef)) string {
 	return in.b.String()
 }
 
-// rstInliner is rstInline's state.
+// rstInliner is RSTInline's state.
 type rstInliner struct {
 	s    string
 	ref  func(at int, r RSTRef)

@@ -182,7 +182,7 @@ func TestRSTInlineRules(t *testing.T) {
 		{"``x``:ref:`y`", "``x``y"},
 		{"a_:ref:`y`", "ay"},
 	} {
-		if got := RSTInline(c.in); got != c.want {
+		if got := RSTInline(c.in, nil); got != c.want {
 			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -227,7 +227,7 @@ func TestReadRSTReview13b(t *testing.T) {
 		{":genex:`$<TARGET_OBJECTS>` x", "$<TARGET_OBJECTS> x"},
 		{"`web<https://w.example/>`_ x", "web<https://w.example/> x"},
 	} {
-		if got := RSTInline(c.in); got != c.want {
+		if got := RSTInline(c.in, nil); got != c.want {
 			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
