@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -97,38 +96,5 @@ func TestRSTCommentIndexed(t *testing.T) {
 	}
 	if strings.Contains(p.Summary, "zhidden") || !strings.Contains(p.Summary, "zprose") {
 		t.Errorf("summary = %q, want the prose without the comment", p.Summary)
-	}
-}
-
-// rstHostile are rst pages of about n bytes built to be slow: directives
-// nested one in another, a long line of unclosed or unmatched inline
-// markup, and many short references.
-func rstHostile(n int) map[string]string {
-	var nested strings.Builder
-	for d := 0; nested.Len() < n; d++ {
-		ind := strings.Repeat(" ", d%2000*3)
-		nested.WriteString(ind + ".. note:: x\n\n" + ind + "   text :ref:`a <b>` more\n\n")
-	}
-	return map[string]string{
-		"nested":   nested.String(),
-		"unclosed": "P\n=\n\n" + strings.Repeat(":a:`x ``y *z **w `v <u> ", n/24),
-		"ticks":    "P\n=\n\n" + strings.Repeat("`a`b", n/4),
-		"names":    "P\n=\n\n" + strings.Repeat(strings.Repeat("a-", 200)+"a_ ", n/403),
-		"roles":    strings.Repeat(":a:b:c:d:e:f:g:h:i:j:k:l:m:n:o:p:", n/32),
-	}
-}
-
-// BenchmarkRSTHostile parses the hostile rst pages at 0.5, 1 and 2 MB:
-// ns/op should double with the size (round 12's filter took 8.9 s on the
-// 2 MB nested page).
-func BenchmarkRSTHostile(b *testing.B) {
-	for _, size := range []int{1 << 19, 1 << 20, 2 << 20} {
-		for name, s := range rstHostile(size) {
-			b.Run(fmt.Sprintf("%s-%dKB", name, size>>10), func(b *testing.B) {
-				for range b.N {
-					parseDocument(name+".rst", []byte(s), nil)
-				}
-			})
-		}
 	}
 }

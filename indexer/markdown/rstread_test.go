@@ -256,8 +256,8 @@ func TestReadRSTReview13b(t *testing.T) {
 	}
 }
 
-// rstHostilePages are rst pages of about n bytes built to be slow (as
-// package indexer's BenchmarkRSTHostile's): directives nested one in
+// rstHostilePages are rst pages of about n bytes built to be slow
+// (TestRSTLinearWork, BenchmarkRSTHostile): directives nested one in
 // another, a long line of unclosed or unmatched inline markup, many
 // short references, many role-like names.
 func rstHostilePages(n int) map[string]string {
@@ -295,5 +295,20 @@ func TestRSTLinearWork(t *testing.T) {
 			t.Errorf("%s: %.2f steps a byte at 128 KB, %.2f at 32 KB: not linear", name, b, a)
 		}
 		t.Logf("%s: %.2f steps a byte at 32 KB, %.2f at 128 KB", name, a, b)
+	}
+}
+
+// BenchmarkRSTHostile parses the hostile rst pages at 0.5, 1 and 2 MB and
+// reads them (ParseFile, Doc.RST): ns/op should double with the size
+// (round 12's filter took 8.9 s on the 2 MB nested page).
+func BenchmarkRSTHostile(b *testing.B) {
+	for _, size := range []int{1 << 19, 1 << 20, 2 << 20} {
+		for name, s := range rstHostilePages(size) {
+			b.Run(fmt.Sprintf("%s-%dKB", name, size>>10), func(b *testing.B) {
+				for range b.N {
+					ParseFile(name+".rst", []byte(s)).RST()
+				}
+			})
+		}
 	}
 }
