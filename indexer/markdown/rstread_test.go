@@ -215,7 +215,8 @@ func TestReadRSTListLiteral(t *testing.T) {
 }
 
 // TestReadRSTReview13b: the defects the review of round 13's reader found
-// (/work/review13b.txt D1–D3), each by the docutils/Sphinx spec.
+// (D1–D3 in docs/DESIGN.md's rst paragraph), each by the docutils/Sphinx
+// spec.
 func TestReadRSTReview13b(t *testing.T) {
 	t.Parallel()
 	// D1. Sphinx's explicit_title_re takes "title<target>" with no space
