@@ -59,6 +59,7 @@ func parseDocument(name string, content []byte, warn func(string)) parsed {
 		p.Heads = headingTexts(d)
 	}
 	p.Chunks = boundChunks(chunksOf(d))
+	markNav(p.Chunks, d.RST())
 	switch d.Format {
 	case markdown.FormatRST:
 		setIndexed(p.Chunks, d.Lines, rstIndexed(d.RST(), d.Lines))

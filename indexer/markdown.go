@@ -28,6 +28,8 @@ type chunk struct {
 	// indexes Text.
 	indexed string
 	masked  bool
+	// nav: the chunk is navigation (markNav).
+	nav bool
 }
 
 // headingTexts returns the text of each heading of d as written, in
@@ -430,6 +432,7 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	p.Type = fm.Type
 	p.Heads = headingTexts(d)
 	p.Chunks = boundChunks(chunksOf(d))
+	markNav(p.Chunks, nil)
 	for i, c := range p.Chunks {
 		lines := strings.Split(c.Text, "\n")
 		kept := dropJSXMarkup(lines, s.Kinds, c.Start-1-block.End)

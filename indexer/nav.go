@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
@@ -36,20 +37,19 @@ const (
 )
 
 var (
-	// navLinkREs match a link as the formats write it, each tried on a
-	// line that has its trigger (one regular expression of all of them
-	// cost a third of a full build): markdown inline and reference links;
-	// autolinks, AsciiDoc <<anchor,text>> cross references and an HTML or
-	// JSX tag with an href (<a href=…>, <Card href=… />); rst roles
-	// (:doc:, :ref:) and hyperlink references (`text <url>`_, `name`_);
-	// AsciiDoc link:, linkgit: and xref: macros.
+	// navLinkREs match a link as the formats other than rst write it,
+	// each tried on a line that has its trigger (one regular expression
+	// of all of them cost a third of a full build): markdown inline and
+	// reference links; autolinks, AsciiDoc <<anchor,text>> cross
+	// references and an HTML or JSX tag with an href (<a href=…>,
+	// <Card href=… />); AsciiDoc link:, linkgit: and xref: macros. An rst
+	// page's links are its reader's (navRST).
 	navLinkREs = []struct {
 		trigger string
 		re      func() *regexp.Regexp
 	}{
 		{"[", lazyre.New(`!?\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])`)},
 		{"<", lazyre.New(`<https?://[^>\s]+>|<<[^>]+>>|<[A-Za-z][\w.]*\s[^<>]*href\s*=[^<>]*>`)},
-		{"`", lazyre.New(":(?:doc|ref|any|term):`[^`]*`|`[^`]+`__?")},
 		{":", lazyre.New(`(?:link|linkgit|xref):[^\s\[]+\[[^\]]*\]`)},
 	}
 	// navTagRE matches an HTML or JSX tag (closing tags too).
@@ -69,7 +69,7 @@ func navChunk(text string) bool {
 	}
 	lines, links := 0, 0
 	prevCounted, prevLink := false, false // the line before, for an underline
-	fence, toctree := "", false
+	fence := ""
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
 		if fence != "" {
@@ -80,16 +80,6 @@ func navChunk(text string) bool {
 			}
 			prevCounted = false
 			continue
-		}
-		if toctree {
-			if t == "" || l[0] == ' ' || l[0] == '\t' {
-				if t != "" {
-					lines++
-					links++
-				}
-				continue
-			}
-			toctree = false
 		}
 		switch {
 		case t == "":
@@ -111,12 +101,6 @@ func navChunk(text string) bool {
 			}
 			prevCounted = false
 			continue
-		case strings.HasPrefix(t, ".. toctree::"):
-			toctree = true
-			lines++
-			links++
-			prevCounted = false
-			continue
 		}
 		link, markup := navLinkLine(t)
 		if markup {
@@ -129,10 +113,88 @@ func navChunk(text string) bool {
 		}
 		prevCounted, prevLink = true, link
 	}
+	return navDense(links, lines)
+}
+
+// navDense reports whether a chunk of lines counted lines, links of them
+// link lines, is navigation.
+func navDense(links, lines int) bool {
 	return links >= navMinLinks && float64(links) >= navShare*float64(lines)
 }
 
-// navUnderline reports whether t (trimmed) is an rst or setext heading's
+// markNav sets each chunk's nav: navRST of its lines for an rst page (rst,
+// the page's lines as its reader sees them: markdown.Doc.RST), navChunk
+// of its text for the other formats (rst nil).
+func markNav(cs []chunk, rst []markdown.RSTLine) {
+	for i, c := range cs {
+		if rst == nil {
+			cs[i].nav = navChunk(c.Text)
+		} else if c.Start >= 1 && c.Start <= c.End && c.End <= len(rst) {
+			cs[i].nav = navRST(rst[c.Start-1 : c.End])
+		}
+	}
+}
+
+// navRST is navChunk for the lines of an rst page as its reader sees them
+// (markdown.readRST, the one owner of rst's rules): a toctree (its marker
+// and each entry) and a line of text whose references lead elsewhere
+// (markdown.RSTRef.Leads) with at most navWordsPerLink words per
+// reference outside them are link lines; titles, blank lines and markup
+// (a directive's marker and options, comments, hyperlink targets,
+// substitution definitions, docinfo) do not count; code (a literal block,
+// a code directive) counts as text.
+func navRST(rst []markdown.RSTLine) bool {
+	lines, links := 0, 0
+	for _, l := range rst {
+		switch {
+		case l.Entry || l.Kind == markdown.RSTMarkup && l.Directive == "toctree" && !l.Option:
+			lines++
+			links++
+		case l.Kind == markdown.RSTCode:
+			lines++
+		case l.Kind == markdown.RSTProse:
+			lines++
+			if navRSTLinkLine(l) {
+				links++
+			}
+		}
+	}
+	return navDense(links, lines)
+}
+
+// navRSTLinkLine reports whether rst line l (text) is a link line: it
+// starts references that lead elsewhere, and outside their text (and a
+// list marker) it has at most navWordsPerLink words per reference.
+func navRSTLinkLine(l markdown.RSTLine) bool {
+	n, inLinks := 0, 0
+	for _, r := range l.Refs {
+		if r.Leads() {
+			n++
+			inLinks += navWords(r.Text)
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	t := strings.TrimSpace(l.Shown)
+	if t != "" && strings.IndexAny(t[:1], "-*+#0123456789") == 0 {
+		t = navListRE().ReplaceAllString(t, "")
+	}
+	return navWords(t)-inLinks <= navWordsPerLink*n
+}
+
+// navWords counts the words of s that hold a letter or a digit.
+func navWords(s string) int {
+	words := 0
+	for _, w := range strings.Fields(s) {
+		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			words++
+		}
+	}
+	return words
+}
+
+// navUnderline reports whether t (trimmed) is a setext (or AsciiDoc) title's
 // underline: three or more of one punctuation character.
 func navUnderline(t string) bool {
 	if len(t) < 3 || !strings.ContainsRune("=-~^\"'*+#`:.", rune(t[0])) {
@@ -143,7 +205,7 @@ func navUnderline(t string) bool {
 
 // navMaybeLink reports whether line may hold a link of navLinkREs.
 func navMaybeLink(line string) bool {
-	for _, m := range [...]string{"](", "][", "<http", "<<", "href", "`_", ":doc:`", ":ref:`", ":any:`", ":term:`", "link:", "linkgit:", "xref:"} {
+	for _, m := range [...]string{"](", "][", "<http", "<<", "href", "link:", "linkgit:", "xref:"} {
 		if strings.Contains(line, m) {
 			return true
 		}
@@ -155,9 +217,6 @@ func navMaybeLink(line string) bool {
 // when too few lines could be links for text to be navigation (most
 // chunks of prose and code).
 func navMaybe(text string) bool {
-	if strings.Contains(text, ".. toctree::") {
-		return true
-	}
 	lines, maybe := 0, 0
 	for l := range strings.SplitSeq(text, "\n") {
 		t := strings.TrimSpace(l)
@@ -209,12 +268,7 @@ func navLinkLine(line string) (link, markup bool) {
 	if hasTag {
 		outside = navTagRE().ReplaceAllString(outside, " ")
 	}
-	words := 0
-	for _, w := range strings.Fields(outside) {
-		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-			words++
-		}
-	}
+	words := navWords(outside)
 	if n == 0 {
 		return false, words == 0 && hasTag
 	}

@@ -1299,7 +1299,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		rec.HeadTokens += int64(headLen)
 		rec.TitleTokens += int64(titleLen)
 		nav := ""
-		if navChunk(c.Text) {
+		if c.nav {
 			nav = navTerm
 		}
 		docs[i] = chunkDoc{

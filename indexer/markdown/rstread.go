@@ -92,6 +92,19 @@ type RSTRef struct {
 	Link   bool   // a hyperlink reference ("`…`_", "name_")
 }
 
+// Leads reports whether r leads its reader to another page or place: a
+// hyperlink reference (a toctree entry's too) or a cross-reference role
+// to a document, a label, a glossary term or any of them (":doc:",
+// ":ref:", ":term:", ":any:", with or without the "std:" domain). An API
+// role (":func:`open`") names code more than it leads anywhere.
+func (r RSTRef) Leads() bool {
+	switch strings.TrimPrefix(r.Role, "std:") {
+	case "doc", "ref", "term", "any":
+		return true
+	}
+	return r.Link
+}
+
 // rstCodeDirectives are the directives whose content is code or data, not
 // rst: kept as written.
 var rstCodeDirectives = map[string]bool{

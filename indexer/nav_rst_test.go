@@ -1,0 +1,37 @@
+package indexer
+
+import "testing"
+
+// TestNavRST pins which chunks of rst pages are navigation, as the rst
+// reader sees their lines (markdown.Doc.RST): toctree entries, cross-
+// reference roles and hyperlink references are links; targets, comments
+// and directives' markers are markup; a literal block's lines are code
+// (text, whatever roles they hold).
+func TestNavRST(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"toctree-only index page", "Patterns\n========\n\n.. toctree::\n   :maxdepth: 2\n\n   packages\n   appfactories\n   appdispatch\n   urlprocessors\n", true},
+		{"toctree with titles", "Guides\n======\n\n.. toctree::\n   :caption: Contents\n\n   Installing <install>\n   The tutorial <tutorial/index>\n", true},
+		{"list of doc refs", "See also\n--------\n\n* :doc:`/how-to/fixtures`\n* :ref:`usefixtures`\n* `pytest-xdist <https://pypi.org/project/pytest-xdist/>`_\n", true},
+		{"refs split over lines", "See also\n--------\n\n* :doc:`the fixtures\n  guide </how-to/fixtures>`\n* :ref:`using\n  fixtures <usefixtures>`\n* :doc:`plugins`\n", true},
+		{"references with their targets", "Related\n=======\n\n* `Python`_\n* `Go`_\n* Rust_\n\n.. _Python: https://www.python.org/\n.. _Go: https://go.dev/\n.. _Rust: https://www.rust-lang.org/\n", true},
+		// not navigation
+		{"prose with many inline links", "Install\n=======\n\nRun the :doc:`installer <install>` and then read the :ref:`configuration <config>`\npage, which explains every option that the server reads at start-up, and\nthe defaults that suit most projects; see `tuning`_ and :doc:`deploy`. The\nserver then starts, reads its :ref:`settings`, and listens on its port.\n", false},
+		{"a page of hyperlink targets", "Links\n=====\n\n.. _Python: https://www.python.org/\n.. _Go: https://go.dev/\n.. _Rust: https://www.rust-lang.org/\n.. _Zig: https://ziglang.org/\n", false},
+		{"roles in a literal block", "Example\n=======\n\nWrite this::\n\n   * :doc:`one`\n   * :doc:`two`\n   * :doc:`three`\n", false},
+		{"roles in a comment", "Notes\n=====\n\nThe options are read once.\n\n..\n   * :doc:`one`\n   * :doc:`two`\n   * :doc:`three`\n   * :doc:`four`\n", false},
+		{"api roles", "Functions\n=========\n\n* :func:`open` opens a file\n* :func:`close` closes it\n* :class:`File` is the file\n", false},
+	} {
+		p := parseDocument("page.rst", []byte(c.text), nil)
+		got := false
+		for _, ch := range p.Chunks {
+			got = got || ch.nav
+		}
+		if got != c.want {
+			t.Errorf("%s: navigation = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
