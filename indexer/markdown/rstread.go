@@ -234,6 +234,11 @@ type rstReader struct {
 	atStart    bool // a title may start here
 	docinfo    int  // 0: before the first element; 1: after the first title; 2: over
 	para       int  // the first line of the current text block, -1 when none
+	// paraFirst, when not "", is the text block's first line's text: an
+	// explicit markup line's shown part (a directive's argument, a
+	// footnote's text, a replacement text), which the lines after it
+	// continue.
+	paraFirst string
 }
 
 // rstStyle is a title's adornment: its character, and whether it has an
@@ -283,10 +288,39 @@ func (r *rstReader) level(s rstStyle) int {
 }
 
 // flush reduces the inline markup of the text block that ends before end.
+// A paragraph that ends with "::" shows ":" ("Paragraph::" is
+// "Paragraph:"), or nothing after white space ("Paragraph ::" is
+// "Paragraph"): the spec's expanded form of the literal block marker.
 func (r *rstReader) flush(end int) {
-	if r.para >= 0 {
-		rstInlineLines(r.lines[r.para:end], r.out[r.para:end])
-		r.para = -1
+	if r.para < 0 {
+		return
+	}
+	ls := r.lines[r.para:end]
+	if r.paraFirst != "" {
+		ls = append([]string{r.paraFirst}, ls[1:]...)
+		r.paraFirst = ""
+	}
+	out := r.out[r.para:end]
+	rstInlineLines(ls, out)
+	r.para = -1
+	last := &out[len(out)-1]
+	if !strings.HasSuffix(strings.TrimRight(ls[len(ls)-1], " \t"), "::") {
+		return
+	}
+	if shown := strings.TrimRight(last.Shown, " \t"); strings.HasSuffix(shown, "::") {
+		shown = shown[:len(shown)-2]
+		if t := strings.TrimRight(shown, " \t"); t != shown || t == "" {
+			last.Shown = t
+		} else {
+			last.Shown = shown + ":"
+		}
+	}
+}
+
+// textLine adds line i to the current text block, or starts one.
+func (r *rstReader) textLine(i int) {
+	if r.para < 0 {
+		r.para = i
 	}
 }
 
@@ -360,7 +394,8 @@ func (r *rstReader) inBlock(i int, t string) bool {
 	case top.kind == bMarkup:
 		out.Kind = RSTMarkup
 		if top.replace {
-			rstInlineText(l, out)
+			r.textLine(i) // the replacement text's further lines
+			return true
 		}
 	case top.head:
 		out.Kind = RSTMarkup
@@ -374,10 +409,13 @@ func (r *rstReader) inBlock(i int, t string) bool {
 		} else if top.kind == bCode {
 			out.Kind, out.Shown = RSTCode, l // code right after the marker: kept
 		} else if top.argShown {
-			rstInlineText(l, out)
+			// The head's lines are one text block with the marker's
+			// argument: a role may span them.
+			r.textLine(i)
 			if strings.HasSuffix(t, "::") {
 				r.pendingLit = rstIndent(l)
 			}
+			return true
 		}
 	case top.directive == "toctree":
 		out.Kind = RSTMarkup
@@ -455,11 +493,14 @@ func (r *rstReader) body(i, n int, t string) {
 		if len(r.stack) == 0 {
 			r.b.Kinds[i] = Code
 		}
-		blk := rstExplicit(t, n, &r.out[i])
+		blk, head := rstExplicit(t, n, &r.out[i])
 		if blk.directive != "" || blk.kind == bRST {
 			r.docinfo = 2 // only comments, targets and substitutions may come before docinfo
 		}
 		r.stack = append(r.stack, blk)
+		if head != "" {
+			r.para, r.paraFirst = i, head
+		}
 		return
 	}
 	r.out[i].Kind = RSTProse
@@ -545,19 +586,22 @@ func rstListMarker(s string) int {
 }
 
 // rstExplicit reads an explicit markup start (trimmed line t, at indent n)
-// into line and returns the block it opens.
-func rstExplicit(t string, n int, line *RSTLine) rstBlock {
+// into line and returns the block it opens, and its shown part (a
+// footnote's text, a directive's shown argument, a replacement text), the
+// first line of a text block that the block's next lines may continue; ""
+// when nothing is shown.
+func rstExplicit(t string, n int, line *RSTLine) (rstBlock, string) {
 	line.Kind = RSTMarkup
 	blk := rstBlock{indent: n, kind: bMarkup}
 	if t == "__" || strings.HasPrefix(t, "__ ") {
 		blk.untilBlank = true
-		return blk // an anonymous target
+		return blk, "" // an anonymous target
 	}
 	rest := strings.TrimSpace(t[2:])
 	switch {
 	case rest == "":
 		blk.empty = true // ".." alone: a comment, empty when a blank line follows
-		return blk
+		return blk, ""
 	case rest[0] == '[':
 		// A footnote (".. [1]", ".. [#]", ".. [#name]", ".. [*]") or a citation.
 		if j := strings.IndexByte(rest, ']'); j > 1 && (j+1 == len(rest) || rest[j+1] == ' ' || rest[j+1] == '\t') {
@@ -565,8 +609,7 @@ func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 			if label == "*" || label == "#" || strings.TrimLeft(label, "0123456789") == "" ||
 				(label[0] == '#' && rstSimpleName(label[1:]) == len(label)-1) || rstSimpleName(label) == len(label) {
 				line.Kind = RSTProse
-				rstInlineText(strings.TrimSpace(rest[j+1:]), line)
-				return rstBlock{indent: n, kind: bRST}
+				return rstBlock{indent: n, kind: bRST}, strings.TrimSpace(rest[j+1:])
 			}
 		}
 	case rest[0] == '_':
@@ -596,18 +639,19 @@ func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 				line.Label = name
 			}
 			blk.untilBlank = true
-			return blk
+			return blk, ""
 		}
 	case rest[0] == '|':
 		// A substitution definition: "|name| type:: data".
 		if j := strings.IndexByte(rest[1:], '|'); j > 0 {
 			def := strings.TrimSpace(rest[j+2:])
 			if k := strings.Index(def, "::"); k > 0 && rstSimpleName(def) == k {
+				head := ""
 				if strings.ToLower(def[:k]) == "replace" {
 					blk.replace = true
-					rstInlineText(strings.TrimSpace(def[k+2:]), line)
+					head = strings.TrimSpace(def[k+2:])
 				}
-				return blk
+				return blk, head
 			}
 		}
 	}
@@ -620,11 +664,11 @@ func rstExplicit(t string, n int, line *RSTLine) rstBlock {
 			blk.kind = bCode
 		}
 		if blk.argShown {
-			rstInlineText(strings.TrimSpace(rest[k+2:]), line)
+			return blk, strings.TrimSpace(rest[k+2:])
 		}
-		return blk
+		return blk, ""
 	}
-	return blk // a comment
+	return blk, "" // a comment
 }
 
 // rstEntry reads toctree entry t ("target" or "Title <target>") into
@@ -833,7 +877,7 @@ const maxRefName = 256
 // that kind is not looked for again.
 func RSTInline(s string, ref func(at int, r RSTRef)) string {
 	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
-		return s
+		return rstUnescape(s)
 	}
 	if ref == nil {
 		ref = func(int, RSTRef) {}
@@ -858,10 +902,44 @@ func RSTInline(s string, ref func(at int, r RSTRef)) string {
 		}
 	}
 	if in.last == 0 {
+		return rstUnescape(s)
+	}
+	in.b.WriteString(rstUnescape(s[in.last:]))
+	return in.b.String()
+}
+
+// rstUnescape returns text s as docutils shows it: a backslash escapes
+// the character after it ("\*" is "*", "\\" is "\"), an escaped space
+// or tab vanishes with its backslash ("H\ :sub:`2`\ O" is "H2O"), and
+// a backslash before a line end or at the end vanishes (the line end
+// stays: each line keeps its place; docutils joins the lines' words).
+func rstUnescape(s string) string {
+	i := strings.IndexByte(s, '\\')
+	if i < 0 {
 		return s
 	}
-	in.b.WriteString(s[in.last:])
-	return in.b.String()
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 == len(s) {
+			break
+		}
+		switch n := s[i+1]; n {
+		case ' ', '\t':
+			i++
+		case '\n':
+		default:
+			b.WriteByte(n)
+			i++
+		}
+	}
+	return b.String()
 }
 
 // rstInliner is RSTInline's state.
@@ -876,12 +954,24 @@ type rstInliner struct {
 	fresh int
 }
 
-// emit writes s[last:from], then shown in place of s[from:to], keeping
-// its line ends.
+// emit writes s[last:from] (its escapes as shown: rstUnescape), then
+// shown in place of s[from:to], keeping its line ends (a line end and the
+// white space around it in shown are one space).
 func (in *rstInliner) emit(from, to int, shown string) {
-	in.b.WriteString(in.s[in.last:from])
-	in.b.WriteString(strings.ReplaceAll(shown, "\n", " "))
+	in.b.WriteString(rstUnescape(in.s[in.last:from]))
+	if strings.IndexByte(shown, '\n') >= 0 {
+		shown = strings.Join(strings.Fields(shown), " ")
+	}
+	in.b.WriteString(shown)
 	in.b.WriteString(strings.Repeat("\n", strings.Count(in.s[from:to], "\n")))
+	in.last = to
+}
+
+// keep writes s[last:from] as emit does, then s[from:to] as written (an
+// inline literal, whose backslashes are its text).
+func (in *rstInliner) keep(from, to int) {
+	in.b.WriteString(rstUnescape(in.s[in.last:from]))
+	in.b.WriteString(in.s[from:to])
 	in.last = to
 }
 
@@ -930,6 +1020,9 @@ func (in *rstInliner) delimited(i, k int, delim string, escapable bool) int {
 		return at
 	}
 	in.fresh = j + len(delim) // docutils reads what follows as a new text
+	if k == 1 {
+		in.keep(i, in.fresh)
+	}
 	return in.fresh
 }
 
@@ -984,6 +1077,7 @@ func (in *rstInliner) interpreted(i int) int {
 	default:
 		return after // the default role: its words as written
 	}
+	r.Text = rstUnescape(r.Text)
 	in.ref(start, r)
 	in.emit(start, after, r.Text)
 	return after
@@ -1045,8 +1139,8 @@ func (in *rstInliner) name(i int) int {
 	if st < 0 {
 		return q
 	}
-	in.ref(st, RSTRef{Text: s[st:i], Link: true})
-	in.emit(st, q, s[st:i])
+	in.ref(st, RSTRef{Text: rstUnescape(s[st:i]), Link: true})
+	in.emit(st, q, rstUnescape(s[st:i]))
 	in.fresh = q // docutils reads what follows as a new text
 	return q
 }

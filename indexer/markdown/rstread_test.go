@@ -161,14 +161,14 @@ func TestRSTInlineRules(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{":ref:`the guide <guide>` and :func:`~os.path.join`", "the guide and join"},
 		{"`x`:ref: and `y <https://u>`_ and `z`__", "x and y and z"},
-		{"a:ref:`x` stays", "a:ref:`x` stays"},                     // rule 1: a letter before the role
-		{":ref:` x` stays", ":ref:` x` stays"},                     // rule 2: white space after the start
-		{"'`' and \"`\" stay", "'`' and \"`\" stay"},               // rule 5: quoted
-		{"\\:ref:`x` and :ref:`y\\`", "\\:ref:`x` and :ref:`y\\`"}, // rule 7: escaped
-		{"``:ref:`lit``` stays", "``:ref:`lit``` stays"},           // an inline literal holds no markup
-		{"``:ref:`lit` `` is read", "``lit `` is read"},            // an end-string after white space is none: the rest is new text
-		{"a:ref:`x`_ is a link", "a:ref:x is a link"},              // no role (rule 1), but a phrase reference
-		{"*:ref:`em`* stays", "*:ref:`em`* stays"},                 // nor does emphasis
+		{"a:ref:`x` stays", "a:ref:`x` stays"},                 // rule 1: a letter before the role
+		{":ref:` x` stays", ":ref:` x` stays"},                 // rule 2: white space after the start
+		{"'`' and \"`\" stay", "'`' and \"`\" stay"},           // rule 5: quoted
+		{"\\:ref:`x` and :ref:`y\\`", ":ref:`x` and :ref:`y`"}, // rule 7: escaped, shown without the backslash
+		{"``:ref:`lit``` stays", "``:ref:`lit``` stays"},       // an inline literal holds no markup
+		{"``:ref:`lit` `` is read", "``lit `` is read"},        // an end-string after white space is none: the rest is new text
+		{"a:ref:`x`_ is a link", "a:ref:x is a link"},          // no role (rule 1), but a phrase reference
+		{"*:ref:`em`* stays", "*:ref:`em`* stays"},             // nor does emphasis
 		{"pip_ and a-b.c_, and_not_ref", "pip and a-b.c, and_not_ref"},
 		{"(:ref:`par <p>`)", "(par)"},
 		{":ref:`open never closes", ":ref:`open never closes"},
@@ -274,6 +274,10 @@ func rstHostilePages(n int) map[string]string {
 		"names":    "P\n=\n\n" + strings.Repeat(strings.Repeat("a-", 200)+"a_ ", n/403),
 		"roles":    strings.Repeat(":a:b:c:d:e:f:g:h:i:j:k:l:m:n:o:p:", n/32),
 		"para":     "P\n=\n\n" + strings.Repeat(":ref:`x\n*y ``z `w <u>\n", n/24),
+		// one directive head of many lines (one text block), escapes and
+		// a footnote's text block
+		"heads":    ".. note:: :ref:`x\n" + strings.Repeat("   a\\ b :ref:`c \\` d\\\n", n/24),
+		"footnote": ".. [#] `a <b>`_\n" + strings.Repeat("   \\*x* ``y\\`` `z\n", n/22),
 	}
 }
 

@@ -1,0 +1,70 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReadRSTHeadBlock: a directive's head (its arguments, or the first
+// paragraph of an admonition's content written on its marker line) and a
+// footnote's first lines are one text block, so a role or a hyperlink
+// reference split over them is one inline span (docutils).
+func TestReadRSTHeadBlock(t *testing.T) {
+	t.Parallel()
+	lines := strings.Split(".. note:: see :ref:`the\n   long label <zlabel>` here\n   and `a site\n   <https://z.example/>`_.\n\n   Body.\n\n.. [#] A :doc:`split\n   doc <zdoc>` note.\n\n.. versionchanged:: 3.1\n   :ref:`zver\n   <zv>` now.", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{0: "4|see the long label", 1: "4| here", 2: "4|   and a site", 3: "4|.", 5: "1|   Body.", 7: "1|A split doc", 8: "1| note.", 10: "4|3.1", 11: "4|   zver", 12: "4| now."} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+	for i, w := range map[int]string{0: "zlabel", 2: "https://z.example/", 7: "zdoc", 11: "zv"} {
+		if len(r[i].Refs) != 1 || r[i].Refs[0].Target != w {
+			t.Errorf("line %d refs %+v, want one to %q", i+1, r[i].Refs, w)
+		}
+	}
+	for _, i := range []int{1, 3, 8, 12} {
+		if len(r[i].Refs) != 0 {
+			t.Errorf("line %d refs %+v, want none (on the line they start)", i+1, r[i].Refs)
+		}
+	}
+	// An option ends the head's text block; a blank line ends it.
+	r = readRSTLines([]string{".. admonition:: A :ref:`zopt", "   :class: tip", "", "   <zx>` rest"})
+	if r[0].Shown != "A :ref:`zopt" || len(r[0].Refs) != 0 || !r[1].Option {
+		t.Errorf("an option ends the head: %+v", r[:2])
+	}
+}
+
+// TestReadRSTEscapes: backslash escapes are shown as docutils shows them
+// ("\*" is "*", "\`" is "`", "\\" is "\", a backslash and white space
+// vanish), but in inline literals and code, which keep them; a paragraph
+// that ends with "::" shows ":" ("Paragraph::" is "Paragraph:"), or
+// nothing after white space ("Paragraph ::" is "Paragraph"), and "::"
+// alone shows nothing (the spec's expanded form).
+func TestReadRSTEscapes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{`a \*not emphasis\* b`, "a *not emphasis* b"},
+		{"an \\`x\\` tick", "an `x` tick"},
+		{`back\\slash`, `back\slash`},
+		{"un\\ joined and H\\ :sub:`2`\\ O", "unjoined and H2O"},
+		{"``lit \\* kept`` \\*", "``lit \\* kept`` *"},
+		{":ref:`a\\_b <t>` x", "a_b x"},
+		{`name\_ is text`, "name_ is text"},
+	} {
+		if got := RSTInline(c.in, nil); got != c.want {
+			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	lines := strings.Split("Title \\*x\\*\n=========\n\nParagraph::\n\n   code \\* kept\n\nSpaced ::\n\n   more\n\n::\n\n   last\n\nMid:: line\ngoes on.\n\nAn \\* escape\\\nover lines.", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{0: "2|Title *x*", 3: "1|Paragraph:", 5: "3|   code \\* kept", 7: "1|Spaced", 11: "1|", 13: "3|   last", 15: "1|Mid:: line", 16: "1|goes on.", 18: "1|An * escape", 19: "1|over lines."} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+	_, b := readRST(lines)
+	if len(b.Headings) != 1 || b.Headings[0].Text != "Title *x*" {
+		t.Errorf("headings %+v, want the title unescaped", b.Headings)
+	}
+}
