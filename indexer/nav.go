@@ -136,51 +136,93 @@ func markNav(cs []chunk, rst []markdown.RSTLine) {
 }
 
 // navRST is navChunk for the lines of an rst page as its reader sees them
-// (markdown.readRST, the one owner of rst's rules): a toctree (its marker
-// and each entry) and a line of text whose references lead elsewhere
-// (markdown.RSTRef.Leads) with at most navWordsPerLink words per
-// reference outside them are link lines; titles, blank lines and markup
-// (a directive's marker and options, comments, hyperlink targets,
-// substitution definitions, docinfo) do not count; code (a literal block,
-// a code directive) counts as text.
+// (markdown.readRST, the one owner of rst's rules). A toctree's marker and
+// entries are link lines. The other lines that show something or hold
+// references count in text blocks (a paragraph's lines, a list item's;
+// each line of markup or code alone): a block's lines are link lines when its references lead
+// elsewhere (markdown.RSTRef.Leads) and its words outside them are at
+// most navWordsPerLink per reference (a paragraph wrapped so that
+// references start its lines is prose, not a list of links). Titles,
+// blank lines and markup that shows nothing (a directive's options,
+// comments, hyperlink targets, substitution definitions, docinfo) do not
+// count; code counts as text unless it holds references (a
+// parsed-literal synopsis whose lines link to the page's sections). A
+// chunk whose counted lines are all a toctree's is navigation however
+// short (a section that is one toctree).
 func navRST(rst []markdown.RSTLine) bool {
-	lines, links := 0, 0
-	for _, l := range rst {
-		switch {
-		case l.Entry || l.Kind == markdown.RSTMarkup && l.Directive == "toctree" && !l.Option:
+	lines, links, toc := 0, 0, 0
+	for i := 0; i < len(rst); {
+		l := rst[i]
+		if navTOC(l) {
 			lines++
 			links++
-		case l.Kind == markdown.RSTCode:
-			lines++
-		case l.Kind == markdown.RSTProse:
-			lines++
-			if navRSTLinkLine(l) {
-				links++
+			toc++
+			i++
+			continue
+		}
+		if !navShows(l) {
+			i++
+			continue
+		}
+		j := i + 1
+		if l.Kind == markdown.RSTProse {
+			for j < len(rst) && rst[j].Kind == l.Kind && !navItem(rst[j]) {
+				j++
 			}
 		}
+		lines += j - i
+		if navRSTLinks(rst[i:j]) {
+			links += j - i
+		}
+		i = j
 	}
-	return navDense(links, lines)
+	return navDense(links, lines) || toc > 0 && toc == lines
 }
 
-// navRSTLinkLine reports whether rst line l (text) is a link line: it
-// starts references that lead elsewhere, and outside their text (and a
-// list marker) it has at most navWordsPerLink words per reference.
-func navRSTLinkLine(l markdown.RSTLine) bool {
-	n, inLinks := 0, 0
-	for _, r := range l.Refs {
-		if r.Leads() {
-			n++
-			inLinks += navWords(r.Text)
-		}
-	}
-	if n == 0 {
-		return false
-	}
+// navItem reports whether l starts a list item (a bullet or an
+// enumerator, as navListRE reads one).
+func navItem(l markdown.RSTLine) bool {
 	t := strings.TrimSpace(l.Shown)
-	if t != "" && strings.IndexAny(t[:1], "-*+#0123456789") == 0 {
-		t = navListRE().ReplaceAllString(t, "")
+	return t != "" && strings.IndexAny(t[:1], "-*+#0123456789") == 0 && navListRE().MatchString(t)
+}
+
+// navTOC reports whether l is a toctree's marker or entry.
+func navTOC(l markdown.RSTLine) bool {
+	return l.Entry || l.Kind == markdown.RSTMarkup && l.Directive == "toctree" && !l.Option
+}
+
+// navShows reports whether l counts for navRST: text, code, or markup that
+// shows something or holds references (an admonition's title, a
+// "seealso::" with its references on its marker line).
+func navShows(l markdown.RSTLine) bool {
+	switch l.Kind {
+	case markdown.RSTProse, markdown.RSTCode:
+		return true
+	case markdown.RSTMarkup:
+		return len(l.Refs) > 0 || strings.TrimSpace(l.Shown) != ""
 	}
-	return navWords(t)-inLinks <= navWordsPerLink*n
+	return false
+}
+
+// navRSTLinks reports whether the text block ls is links: references that
+// lead elsewhere, and outside their text (and list markers) at most
+// navWordsPerLink words per reference.
+func navRSTLinks(ls []markdown.RSTLine) bool {
+	n, words := 0, 0
+	for _, l := range ls {
+		for _, r := range l.Refs {
+			if r.Leads() {
+				n++
+				words -= navWords(r.Text)
+			}
+		}
+		t := strings.TrimSpace(l.Shown)
+		if t != "" && strings.IndexAny(t[:1], "-*+#0123456789") == 0 {
+			t = navListRE().ReplaceAllString(t, "")
+		}
+		words += navWords(t)
+	}
+	return n > 0 && words <= navWordsPerLink*n
 }
 
 // navWords counts the words of s that hold a letter or a digit.
