@@ -153,23 +153,150 @@ func Clip(s string, n int) string {
 	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
 
-// jsxTagRE matches a JSX tag in MDX text: an element's start, end or
-// self-closing tag (any name: in MDX every "<name" opens JSX) or a
-// fragment's ("<>", "</>").
-var jsxTagRE = lazyre.New(`</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>|</?>`)
-
 // dropJSXTags returns an MDX heading's text without its JSX tags, outside
 // code spans; an element's children stay ("Status <Badge>beta</Badge>" is
 // "Status beta"). A heading that is only tags is kept as written.
+//
+// A tag is read as JSX reads it (jsxTagEnd): an element's start, end or
+// self-closing tag (any name: in MDX every "<name" opens JSX) or a
+// fragment's ("<>", "</>"), its attributes' strings and expressions
+// skipped whole, so a ">" inside them does not end it
+// ('<Badge text="a > b" />', "show={x > 1}", "icon={<Icon />}"). Written
+// here: no maintained Go package parses JSX fragments (esbuild's parser
+// is internal and reads whole modules). One pass: a code span's run of
+// backticks without a closing run of its length means no later one has
+// one, a tag that is not one is skipped to where it failed, and a tag
+// that never closes (MDX would not compile it) ends the search: the rest
+// is text.
 func dropJSXTags(s string) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
-	out := strings.Join(strings.Fields(outsideCode(s, func(t string) string {
-		return jsxTagRE().ReplaceAllString(t, " ")
-	})), " ")
+	var b strings.Builder
+	text := 0
+	var deadRun map[int]bool // code span run lengths with no closing run left
+scan:
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '`':
+			n := backticks(s, i)
+			i += n
+			if deadRun[n] {
+				continue
+			}
+			if c := closingRun(s, i, n); c >= 0 {
+				i = c + n
+			} else {
+				if deadRun == nil {
+					deadRun = map[int]bool{}
+				}
+				deadRun[n] = true
+			}
+		case '<':
+			end, at := jsxTagEnd(s, i)
+			switch {
+			case end > 0:
+				b.WriteString(s[text:i])
+				b.WriteByte(' ')
+				i, text = end, end
+			case end < 0:
+				break scan
+			default:
+				i = max(i+1, at)
+			}
+		default:
+			i++
+		}
+	}
+	b.WriteString(s[text:])
+	out := strings.Join(strings.Fields(b.String()), " ")
 	if out == "" {
 		return s
 	}
 	return out
+}
+
+// closingRun returns where the first run of exactly n backticks at or
+// after from starts, -1 when there is none.
+func closingRun(s string, from, n int) int {
+	for j := from; j < len(s); {
+		if s[j] != '`' {
+			j++
+			continue
+		}
+		m := backticks(s, j)
+		if m == n {
+			return j
+		}
+		j += m
+	}
+	return -1
+}
+
+// jsxTagEnd reads a JSX tag at s[i] ("<"): it returns the offset after
+// its ">", or 0 and where reading stopped when s[i:] is not a tag (no
+// name, a "<" among its attributes), or -1 when the tag never closes.
+func jsxTagEnd(s string, i int) (end, at int) {
+	j := i + 1
+	if j < len(s) && s[j] == '/' {
+		j++
+	}
+	if j < len(s) && s[j] == '>' {
+		return j + 1, 0 // a fragment
+	}
+	if j >= len(s) || !(s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+		return 0, j
+	}
+	for j < len(s) && (s[j] == '_' || s[j] == '.' || s[j] == ':' || s[j] == '-' ||
+		s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+		j++
+	}
+	if j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '/' && s[j] != '>' {
+		return 0, j // "<a+b": not a tag
+	}
+	for j < len(s) {
+		switch c := s[j]; c {
+		case '>':
+			return j + 1, 0
+		case '<':
+			return 0, j
+		case '"', '\'':
+			k := strings.IndexByte(s[j+1:], c)
+			if k < 0 {
+				return -1, 0
+			}
+			j += k + 2
+		case '{':
+			if j = jsxBraceEnd(s, j); j < 0 {
+				return -1, 0
+			}
+		default:
+			j++
+		}
+	}
+	return -1, 0
+}
+
+// jsxBraceEnd returns the offset after the "}" that closes the JSX
+// expression whose "{" is s[i] (braces nest; strings and template
+// literals are skipped), -1 when none does.
+func jsxBraceEnd(s string, i int) int {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch c := s[j]; c {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return j + 1
+			}
+		case '"', '\'', '`':
+			k := strings.IndexByte(s[j+1:], c)
+			if k < 0 {
+				return -1
+			}
+			j += k + 1
+		}
+	}
+	return -1
 }

@@ -43,3 +43,28 @@ func TestMDXHeadingJSX(t *testing.T) {
 		t.Errorf(".md outline = %q, want %q", got, want)
 	}
 }
+
+// TestMDXHeadingJSXAttributes: a JSX tag whose attributes hold ">" (in a
+// string, in an expression, a tag inside an expression) is dropped whole
+// from an .mdx heading; in .md, "Option<T>" and "a > b" stay text. An
+// unclosed tag is text (MDX would not compile it).
+func TestMDXHeadingJSXAttributes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{`Title <Badge text="a > b" />`, "Title"},
+		{`Limits <Tooltip content={x > 1 ? 'many' : "one"}>hover</Tooltip>`, "Limits hover"},
+		{`Icon <Card icon={<Icon name="a>b" />} title='x > y'/> end`, "Icon end"},
+		{"Nested <A b={{c: \"}\", d: `>`}}>kids</A>", "Nested kids"},
+		{`Open <Badge text="never closed`, `Open <Badge text="never closed`},
+		{`a > b <X/> c`, "a > b c"},
+	} {
+		d := ParseFile("p.mdx", []byte("## "+c.in+"\n"))
+		if got := d.Outline()[0].Text; got != c.want {
+			t.Errorf(".mdx heading %q = %q, want %q", c.in, got, c.want)
+		}
+	}
+	d := ParseFile("p.md", []byte("## Option<T> and a > b <Badge text=\"x > y\" />\n"))
+	if got := d.Outline()[0].Text; got != `Option<T> and a > b <Badge text="x > y" />` {
+		t.Errorf(".md heading = %q, want it as written", got)
+	}
+}
