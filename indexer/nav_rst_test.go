@@ -41,3 +41,27 @@ func TestNavRST(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseRSTNav: any rst or MDX page parses into chunks of its lines,
+// and the navigation test (markNav: navRST on the rst reader's lines)
+// reads them without failing.
+func FuzzParseRSTNav(f *testing.F) {
+	for _, s := range []string{
+		"Patterns\n========\n\n.. toctree::\n   :maxdepth: 2\n\n   packages\n   Title <target>\n",
+		"* :doc:`a\n  b <c>`\n* `x`_\n* y_\n\n.. _x: https://x.example/\n",
+		".. parsed-literal::\n\n  f(`A`_ <x>)\n\n.. seealso:: :ref:`z`\n",
+		"## A <B t=\"a > b\" /> z\n\n- [a](b)\n- [c](d)\n- [e](f)\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, name := range []string{"f.rst", "f.mdx"} {
+			p := parseDocument(name, []byte(s), nil)
+			for _, c := range p.Chunks {
+				if c.Start < 1 || c.End > p.Lines || c.Start > c.End {
+					t.Fatalf("%s: chunk %d-%d of %d lines", name, c.Start, c.End, p.Lines)
+				}
+			}
+		}
+	})
+}

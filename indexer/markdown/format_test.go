@@ -327,12 +327,26 @@ func FuzzParseFile(f *testing.F) {
 		kepYAML, "{\"a\": {\"b\": [1, 2]}, \"c\": 3}", "[1, 2]", "a = 1\n[t]\nb = 2\n[[u]]\n",
 		"Title\n=====\n\n----\nSub\n----\n", "= T\n\n== S\n----\n== x\n----\n", "- a\n- b\n", "&a [*a, *a]",
 		"a: &x {b: 1}\nc: *x\n", "\xff\xfe", "{\"a\":1}garbage",
+		// rst: a directive's head over lines, escapes, "::", a footnote
+		".. note:: see :ref:`the\n   long <x>` here\n\n.. [#] A `b\n   <c>`_\n\nPara\\ *x*\\ \\`::\n\n   code\n\n::\n\n  lit\n",
+		// MDX: JSX tags with ">" in their attributes
+		"## A <B t=\"a > b\" c={x > 1 ? `>` : {y: '}'}} d={<E f=\">\" />}/> z\n\n# <C {\n",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, name := range []string{"f.yaml", "f.json", "f.toml", "f.rst", "f.adoc", "f.txt"} {
+		for _, name := range []string{"f.yaml", "f.json", "f.toml", "f.rst", "f.adoc", "f.txt", "f.mdx", "f.md"} {
 			d := ParseFile(name, []byte(s))
+			if name == "f.rst" {
+				if len(d.RST()) != len(d.Lines) {
+					t.Fatalf("%s: %d rst lines for %d lines", name, len(d.RST()), len(d.Lines))
+				}
+				for i, l := range d.RST() {
+					if strings.Contains(l.Shown, "\n") {
+						t.Fatalf("%s: line %d shown over lines: %q", name, i+1, l.Shown)
+					}
+				}
+			}
 			last := 0
 			for _, h := range d.Outline() {
 				if h.Line < 1 || h.Line > len(d.Lines) || h.Line < last || h.Level < 1 || h.Level > 6 {

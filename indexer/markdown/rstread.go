@@ -44,7 +44,13 @@ import (
 // shows its text (":ref:`the guide <label>`" is "the guide",
 // ":func:`~a.b`" is "b"), a hyperlink reference its text ("`text <URI>`_"
 // is "text", "name_" is "name"), inline literals, emphasis and
-// substitutions are left as written (their words are the reader's).
+// substitutions are left as written (their words are the reader's);
+// backslash escapes are shown as docutils shows them (rstUnescape), but in
+// inline literals. A text block is a paragraph's lines, or an explicit
+// markup line's shown part (a directive's argument, a footnote's text, a
+// replacement text) with the lines that continue it (a directive's head,
+// to its first option or blank line). A paragraph that ends with "::"
+// shows ":" ("Paragraph::"), or nothing after white space.
 
 // RSTKind is what a line of an rst document is to its reader (Doc.RST).
 type RSTKind uint8
