@@ -180,16 +180,17 @@ func rstShown(rst []markdown.RSTLine) []string {
 // roles and hyperlink references as their text, code as written), and a
 // markup line (a directive and its options, a comment, a target, a
 // substitution definition, docinfo) as written, its inline markup
-// reduced. Indexing markup lines as shown (""), which is what a reader
-// sees, moved ranks both ways (10 queries better, 8 worse over nine
-// sets, round 13: bench/relevance/round13-rstmarkup.patch); their inline
-// markup reduced, 4 better and 2 worse.
+// reduced and its backslashes kept (markdown.RSTInlineWritten). Indexing
+// markup lines as shown (""), which is what a reader sees, moved ranks
+// both ways (10 queries better, 8 worse over nine sets, round 13:
+// bench/relevance/round13-rstmarkup.patch); their inline markup reduced,
+// 4 better and 2 worse.
 func rstIndexed(rst []markdown.RSTLine, lines []string) []string {
 	out := make([]string, len(rst))
 	for i, l := range rst {
 		out[i] = l.Shown
 		if l.Kind == markdown.RSTMarkup {
-			out[i] = markdown.RSTInline(lines[i], nil)
+			out[i] = markdown.RSTInlineWritten(lines[i])
 		}
 	}
 	return out

@@ -882,14 +882,26 @@ const maxRefName = 256
 // that kind has one (the end's rules look only at its neighbours), so
 // that kind is not looked for again.
 func RSTInline(s string, ref func(at int, r RSTRef)) string {
+	return rstInline(s, ref, rstUnescape)
+}
+
+// RSTInlineWritten is RSTInline with backslashes kept as written, for
+// markup lines that search indexes as written (a comment, a directive's
+// options: docutils reads no escapes there; "C:\dir" stays).
+func RSTInlineWritten(s string) string {
+	return rstInline(s, nil, func(t string) string { return t })
+}
+
+// rstInline is RSTInline with text's escapes read by unescape.
+func rstInline(s string, ref func(at int, r RSTRef), unescape func(string) string) string {
 	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
-		return rstUnescape(s)
+		return unescape(s)
 	}
 	if ref == nil {
 		ref = func(int, RSTRef) {}
 	}
 	rstWorked(len(s))
-	in := &rstInliner{s: s, ref: ref, fresh: -1}
+	in := &rstInliner{s: s, ref: ref, fresh: -1, unescape: unescape}
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -908,9 +920,9 @@ func RSTInline(s string, ref func(at int, r RSTRef)) string {
 		}
 	}
 	if in.last == 0 {
-		return rstUnescape(s)
+		return unescape(s)
 	}
-	in.b.WriteString(rstUnescape(s[in.last:]))
+	in.b.WriteString(unescape(s[in.last:]))
 	return in.b.String()
 }
 
@@ -950,11 +962,12 @@ func rstUnescape(s string) string {
 
 // rstInliner is RSTInline's state.
 type rstInliner struct {
-	s    string
-	ref  func(at int, r RSTRef)
-	b    strings.Builder
-	last int     // s[last:] is not yet written
-	dead [4]bool // per kind, no end-string is left: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
+	s        string
+	ref      func(at int, r RSTRef)
+	unescape func(string) string // rstUnescape, or as written
+	b        strings.Builder
+	last     int     // s[last:] is not yet written
+	dead     [4]bool // per kind, no end-string is left: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
 	// fresh is where the text after a start-string without an end-string
 	// begins: docutils reads it as a new text, where markup may start.
 	fresh int
@@ -964,7 +977,7 @@ type rstInliner struct {
 // shown in place of s[from:to], keeping its line ends (a line end and the
 // white space around it in shown are one space).
 func (in *rstInliner) emit(from, to int, shown string) {
-	in.b.WriteString(rstUnescape(in.s[in.last:from]))
+	in.b.WriteString(in.unescape(in.s[in.last:from]))
 	if strings.IndexByte(shown, '\n') >= 0 {
 		shown = strings.Join(strings.Fields(shown), " ")
 	}
@@ -976,7 +989,7 @@ func (in *rstInliner) emit(from, to int, shown string) {
 // keep writes s[last:from] as emit does, then s[from:to] as written (an
 // inline literal, whose backslashes are its text).
 func (in *rstInliner) keep(from, to int) {
-	in.b.WriteString(rstUnescape(in.s[in.last:from]))
+	in.b.WriteString(in.unescape(in.s[in.last:from]))
 	in.b.WriteString(in.s[from:to])
 	in.last = to
 }
@@ -1083,7 +1096,7 @@ func (in *rstInliner) interpreted(i int) int {
 	default:
 		return after // the default role: its words as written
 	}
-	r.Text = rstUnescape(r.Text)
+	r.Text = in.unescape(r.Text)
 	in.ref(start, r)
 	in.emit(start, after, r.Text)
 	return after
@@ -1145,8 +1158,8 @@ func (in *rstInliner) name(i int) int {
 	if st < 0 {
 		return q
 	}
-	in.ref(st, RSTRef{Text: rstUnescape(s[st:i]), Link: true})
-	in.emit(st, q, rstUnescape(s[st:i]))
+	in.ref(st, RSTRef{Text: in.unescape(s[st:i]), Link: true})
+	in.emit(st, q, in.unescape(s[st:i]))
 	in.fresh = q // docutils reads what follows as a new text
 	return q
 }

@@ -68,3 +68,13 @@ func TestReadRSTEscapes(t *testing.T) {
 		t.Errorf("headings %+v, want the title unescaped", b.Headings)
 	}
 }
+
+// TestRSTInlineWritten: markup lines are indexed as written, their
+// backslashes kept (docutils reads no escapes in a comment or an
+// option), their inline markup reduced.
+func TestRSTInlineWritten(t *testing.T) {
+	t.Parallel()
+	if got := RSTInlineWritten(":file: C:\\dir\\x :ref:`a\\_b <t>`"); got != `:file: C:\dir\x a\_b` {
+		t.Errorf("RSTInlineWritten = %q", got)
+	}
+}
