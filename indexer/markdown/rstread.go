@@ -882,18 +882,18 @@ const maxRefName = 256
 // that kind has one (the end's rules look only at its neighbours), so
 // that kind is not looked for again.
 func RSTInline(s string, ref func(at int, r RSTRef)) string {
-	return rstInline(s, ref, rstUnescape)
+	return rstReduce(s, ref, rstUnescape)
 }
 
 // RSTInlineWritten is RSTInline with backslashes kept as written, for
 // markup lines that search indexes as written (a comment, a directive's
 // options: docutils reads no escapes there; "C:\dir" stays).
 func RSTInlineWritten(s string) string {
-	return rstInline(s, nil, func(t string) string { return t })
+	return rstReduce(s, nil, func(t string) string { return t })
 }
 
-// rstInline is RSTInline with text's escapes read by unescape.
-func rstInline(s string, ref func(at int, r RSTRef), unescape func(string) string) string {
+// rstReduce is RSTInline with text's escapes read by unescape.
+func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string) string) string {
 	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
 		return unescape(s)
 	}
