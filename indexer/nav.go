@@ -139,9 +139,9 @@ func markNav(cs []chunk, rst []markdown.RSTLine) {
 // (markdown.readRST, the one owner of rst's rules). A toctree's marker and
 // entries are link lines. The other lines that show something or hold
 // references count in text blocks (a paragraph's lines, a list item's;
-// each line of markup or code alone): a block's lines are link lines when its references lead
-// elsewhere (markdown.RSTRef.Leads) and its words outside them are at
-// most navWordsPerLink per reference (a paragraph wrapped so that
+// each line of markup or code alone): a block's lines are link lines
+// when its references lead elsewhere (markdown.RSTRef.Leads) and its
+// words outside them are at most navWordsPerLink per reference (a paragraph wrapped so that
 // references start its lines is prose, not a list of links). Titles,
 // blank lines and markup that shows nothing (a directive's options,
 // comments, hyperlink targets, substitution definitions, docinfo) do not
