@@ -158,10 +158,11 @@ func kepStamps(files []fileStat, stat func(kep string, f *fileStat) *sideStamp) 
 // none.
 func kepOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool), stat func(kep string) *sideStamp) *sideStamp {
 	r := rel(i)
-	if !strings.EqualFold(path.Base(r), "README.md") {
+	base := r[strings.LastIndexByte(r, '/')+1:] // path.Base of a clean path
+	if !strings.EqualFold(base, "README.md") {
 		return nil
 	}
-	kep := path.Join(path.Dir(r), KEPMetaFile)
+	kep := r[:len(r)-len(base)] + KEPMetaFile // path.Join(path.Dir(r), KEPMetaFile), in one allocation
 	if k := sort.Search(n, func(k int) bool { return rel(k) >= kep }); k < n && rel(k) == kep {
 		if s, ok := listed(k); ok {
 			return s
