@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/fileid"
 )
 
@@ -41,7 +42,7 @@ func TestMakePartListing(t *testing.T) {
 
 // TestStatDocsPaths: the walk record's documents are stat'ed under the
 // package folder however it is spelled, each with the stamp Lstat gives
-// its joined path, and one removed is left out.
+// its joined path, and one removed is not there.
 func TestStatDocsPaths(t *testing.T) {
 	dir := t.TempDir()
 	rels := []string{"a.md", "sub/b.md", "sub/deeper/c d.md"}
@@ -60,18 +61,18 @@ func TestStatDocsPaths(t *testing.T) {
 	rec := &pkgWalk{docs: append(slices.Clone(rels), "sub/gone.md")}
 	for _, base := range []string{dir, dir + "/", dir + "/./sub/..", dir + "//y/../"} {
 		tr := fileid.NewTree(base)
-		files := rec.statDocs(base, tr)
+		stamps, there := rec.docStamps(base, tr)
 		tr.Close()
-		if len(files) != len(rels) {
-			t.Fatalf("folder %q: %d documents stat'ed; want %d", base, len(files), len(rels))
+		if len(stamps) != len(rec.docs) || there[len(rels)] {
+			t.Fatalf("folder %q: %d stamps, the gone document there %v; want %d, false", base, len(stamps), there[len(rels)], len(rec.docs))
 		}
-		for i, f := range files {
+		for i, got := range stamps[:len(rels)] {
 			want, _, err := fileid.Lstat(filepath.Join(dir, filepath.FromSlash(rels[i])))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := (fileid.Stamp{Size: f.size, MTime: f.modNS, CTime: f.cns, Ino: f.ino}); f.rel != rels[i] || got != want || got.Size != int64(i+1) {
-				t.Errorf("folder %q, %q: stat'ed %q %+v; want %+v", base, rels[i], f.rel, got, want)
+			if !there[i] || got != want || got.Size != int64(i+1) {
+				t.Errorf("folder %q, %q: stat'ed %+v (there %v); want %+v", base, rels[i], got, there[i], want)
 			}
 		}
 	}
@@ -102,19 +103,101 @@ func TestStatDocsManyRuns(t *testing.T) {
 	}
 	tr := fileid.NewTree(dir)
 	defer tr.Close()
-	files := (&pkgWalk{docs: docs}).statDocs(dir, tr)
-	if len(files) != len(present) {
-		t.Fatalf("%d documents stat'ed; want %d", len(files), len(present))
-	}
-	for i, f := range files {
-		want, _, err := fileid.Lstat(filepath.Join(dir, filepath.FromSlash(present[i])))
+	stamps, there := (&pkgWalk{docs: docs}).docStamps(dir, tr)
+	var got []string
+	for i, d := range docs {
+		if !there[i] {
+			continue
+		}
+		got = append(got, d)
+		want, _, err := fileid.Lstat(filepath.Join(dir, filepath.FromSlash(d)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := (fileid.Stamp{Size: f.size, MTime: f.modNS, CTime: f.cns, Ino: f.ino}); f.rel != present[i] || got != want {
-			t.Fatalf("document %d: stat'ed %q %+v; want %q %+v", i, f.rel, got, present[i], want)
+		if stamps[i] != want {
+			t.Fatalf("document %d, %q: stat'ed %+v; want %+v", i, d, stamps[i], want)
 		}
 	}
+	if !slices.Equal(got, present) {
+		t.Fatalf("documents there: %d; want %d (%q…)", len(got), len(present), present[:3])
+	}
+}
+
+// TestStatDocsStampIsTheWalks: the stamp statDocs gives from the walk
+// record is partStamp of what a full walk finds, kep.yaml files beside
+// README.md included (kepStamps' rule), for the record as it was made
+// and after each kind of change: one that keeps the stamps equal (none)
+// and those that move it (an edit, a kep.yaml edited, a document gone, a
+// kep.yaml gone, a kep.yaml replaced by a link).
+func TestStatDocsStampIsTheWalks(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, rel := range []string{"README.md", "kep.yaml", "a/README.md", "a/kep.yaml", "a/b/x.md", "b/README.md", "c/Readme.md", "c/kep.yaml", "c/z.md"} {
+		write(rel, rel)
+	}
+	walk := func() ([]fileStat, string) {
+		t.Helper()
+		found, err := walkMarkdown(dir, markdown.WalkOptions{}, func(s string) { t.Fatal(s) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return found, partStamp(found)
+	}
+	found, _ := walk()
+	rec := &pkgWalk{}
+	for _, f := range found {
+		rec.docs = append(rec.docs, f.rel)
+	}
+	check := func(step string) {
+		t.Helper()
+		tr := fileid.NewTree(dir)
+		defer tr.Close()
+		_, want := walk()
+		if got := rec.statDocs(dir, tr); got != want {
+			t.Errorf("%s: statDocs' stamp %s; the walk's %s", step, got, want)
+		}
+	}
+	check("as recorded")
+	prev := rec.statDocs(dir, fileid.NewTree(dir))
+	moved := func(step string) {
+		t.Helper()
+		check(step)
+		tr := fileid.NewTree(dir)
+		defer tr.Close()
+		now := rec.statDocs(dir, tr)
+		if now == prev {
+			t.Errorf("%s: the stamp did not move", step)
+		}
+		prev = now
+	}
+	write("a/kep.yaml", "edited kep")
+	moved("a kep.yaml edited")
+	write("a/b/x.md", "edited document")
+	moved("a document edited")
+	if err := os.Remove(filepath.Join(dir, "c", "z.md")); err != nil {
+		t.Fatal(err)
+	}
+	moved("a document gone")
+	if err := os.Remove(filepath.Join(dir, "kep.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	moved("a kep.yaml gone")
+	if err := os.Symlink("README.md", filepath.Join(dir, "c", "kep.yaml.new")); err != nil {
+		t.Skip(err)
+	}
+	if err := os.Rename(filepath.Join(dir, "c", "kep.yaml.new"), filepath.Join(dir, "c", "kep.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	moved("a kep.yaml replaced by a link")
 }
 
 // TestTokensCacheLost: the INDEX.md token counts are a cache written

@@ -1105,6 +1105,9 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 // filesMatch compares the stat data of a package's files (w, its walk)
 // with its part of the catalogue (partStamp; no part: no files).
 func filesMatch(w walkedPackage, part catalogPart) bool {
+	if w.stamp != "" {
+		return part.File != "" && w.stamp == part.Stamp
+	}
 	found, err := w.found, w.err
 	if err != nil && !isNotExist(err) {
 		return false

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -137,22 +137,38 @@ func statFiles(root string, files []fileStat, found []markdown.Found) []fileStat
 }
 
 // kepStamps gives each README.md of files (sorted by rel) the stamp of
-// the kep.yaml beside it: most are documents too, just stat'ed (a tenth
-// of the stats of a tree of KEPs); the others are stat'ed by stat (given
-// the kep.yaml's rel and the README's fileStat), nil when there is none.
+// the kep.yaml beside it (kepOf): most are documents too, just stat'ed
+// (a tenth of the stats of a tree of KEPs); the others are stat'ed by
+// stat (given the kep.yaml's rel and the README's fileStat), nil when
+// there is none.
 func kepStamps(files []fileStat, stat func(kep string, f *fileStat) *sideStamp) {
+	rel := func(k int) string { return files[k].rel }
 	for i := range files {
 		f := &files[i]
-		if !strings.EqualFold(path.Base(f.rel), "README.md") {
-			continue
-		}
-		kep := path.Join(path.Dir(f.rel), KEPMetaFile)
-		if k, ok := slices.BinarySearchFunc(files, kep, func(f fileStat, rel string) int { return strings.Compare(f.rel, rel) }); ok {
-			f.kep = &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}
-		} else {
-			f.kep = stat(kep, f)
+		f.kep = kepOf(i, len(files), rel, func(k int) (*sideStamp, bool) {
+			return &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}, true
+		}, func(kep string) *sideStamp { return stat(kep, f) })
+	}
+}
+
+// kepOf is the stamp of the kep.yaml beside the i-th of n documents
+// sorted by path (rel(i)), when that one is a README.md, else nil: the
+// stamp listed(k) gives when the kep.yaml is the k-th document and
+// listed has it, else stat's (given the kep.yaml's rel), nil when there is
+// none.
+func kepOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool), stat func(kep string) *sideStamp) *sideStamp {
+	r := rel(i)
+	base := r[strings.LastIndexByte(r, '/')+1:] // path.Base of a clean path
+	if !strings.EqualFold(base, "README.md") {
+		return nil
+	}
+	kep := r[:len(r)-len(base)] + KEPMetaFile // path.Join(path.Dir(r), KEPMetaFile), in one allocation
+	if k := sort.Search(n, func(k int) bool { return rel(k) >= kep }); k < n && rel(k) == kep {
+		if s, ok := listed(k); ok {
+			return s
 		}
 	}
+	return stat(kep)
 }
 
 // WalkOptions are the rules of pkg's walk: none for a locked package (its
@@ -201,6 +217,9 @@ type walkedPackage struct {
 	found []fileStat
 	err   error
 	notes []string
+	// stamp is partStamp(found) when found is not kept: the freshness
+	// check's documents stat'ed from the walk record (statDocs).
+	stamp string
 }
 
 // packageWalkers is how many packages walkPackages walks at a time.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/confine"
@@ -177,27 +178,54 @@ func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree) bool {
 }
 
 // statDocs stats the documents of rec in the package folder dir, as
-// walkMarkdown does those it finds: a document gone or no longer a
-// regular file is left out (the stamp then differs from the part's).
+// walkMarkdown does those it finds, and gives the stamp of those it found
+// with their kep.yaml files (partStamp's of the same fileStats, kepStamps'
+// rule): a document gone or no longer a regular file is left out (the
+// stamp then differs from the part's). No fileStat is kept: the check
+// compares the stamp only, and a package's thousands of fileStats were
+// the check's largest allocation (each new page of memory is a page
+// fault, ~15 µs on the VM of bench/README.md).
+func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree) string {
+	stamps, there := rec.docStamps(dir, tr)
+	st := newStamp()
+	rel := func(k int) string { return rec.docs[k] }
+	listed := func(k int) (*sideStamp, bool) {
+		s := stamps[k]
+		return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}, there[k]
+	}
+	kepStat := func(kep string) *sideStamp {
+		s, regular, err := tr.Lstat(kep)
+		if err != nil || !regular {
+			return nil
+		}
+		return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}
+	}
+	for i, d := range rec.docs {
+		if there[i] {
+			s := stamps[i]
+			st.add(d, s.Size, s.MTime, s.CTime, s.Ino, kepOf(i, len(rec.docs), rel, listed, kepStat))
+		}
+	}
+	return st.sum()
+}
+
+// docStamps stats the documents of rec in the package folder dir: each
+// one's stamp, in the record's order, and whether it is there as a
+// regular file (removed or replaced since the record was made: not).
 // Each is stat'ed from the open package folder (fileid.Tree: whole paths'
 // lookups were a quarter of a search process's samples, and no path is
-// built), a few runs of the record's documents at a time: the first and
-// the kep.yaml files through tr (dir's Tree, which unmoved used), the
-// others each through a Tree of its own. The files' abs is not set: the
-// check compares stamps only.
-func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree) []fileStat {
+// built), a few runs of the record's documents at a time: the first
+// through tr (dir's Tree, which unmoved used), the others each through a
+// Tree of its own.
+func (rec *pkgWalk) docStamps(dir string, tr *fileid.Tree) ([]fileid.Stamp, []bool) {
 	const workers, least = 4, 256 // a run of fewer documents is not worth a goroutine
-	files := make([]fileStat, len(rec.docs))
-	missing := make([]bool, len(rec.docs))
+	stamps := make([]fileid.Stamp, len(rec.docs))
+	there := make([]bool, len(rec.docs))
 	runs := max(1, min(workers, len(rec.docs)/least))
 	statRun := func(k int, tr *fileid.Tree) {
 		for i := k * len(rec.docs) / runs; i < (k+1)*len(rec.docs)/runs; i++ {
 			s, regular, err := tr.Lstat(rec.docs[i])
-			if err != nil || !regular {
-				missing[i] = true // removed or replaced since the record was made
-				continue
-			}
-			files[i] = fileStat{rel: rec.docs[i], size: s.Size, modNS: s.MTime, cns: s.CTime, ino: s.Ino}
+			stamps[i], there[i] = s, err == nil && regular
 		}
 	}
 	var wg sync.WaitGroup
@@ -212,20 +240,7 @@ func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree) []fileStat {
 	}
 	statRun(0, tr)
 	wg.Wait()
-	out := files[:0]
-	for i, f := range files {
-		if !missing[i] {
-			out = append(out, f)
-		}
-	}
-	kepStamps(out, func(kep string, _ *fileStat) *sideStamp {
-		s, regular, err := tr.Lstat(kep)
-		if err != nil || !regular {
-			return nil
-		}
-		return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}
-	})
-	return out
+	return stamps, there
 }
 
 // encodeWalks writes the records, sorted by alias.
@@ -276,14 +291,17 @@ func encodeWalks(recs map[string]pkgWalk) []byte {
 var errWalkRecord = errors.New("indexer: walk record unreadable")
 
 // decodeWalks reads what encodeWalks wrote; any fault, a path that is not
-// a clean relative one (fs.ValidPath) included, is errWalkRecord.
+// a clean relative one (fs.ValidPath) included, is errWalkRecord. The
+// records' strings are b's bytes, not a copy of them (a search's second
+// largest allocation was that copy: 200 KB on the shared corpus), so b
+// is decodeWalks' from then on: no caller writes it after.
 func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 	v := walkRecordVersion()
 	if !bytes.HasPrefix(b, []byte(v)) {
 		return nil, errWalkRecord
 	}
 	b = b[len(v):]
-	all := string(b) // one copy: the paths are slices of it
+	all := unsafe.String(unsafe.SliceData(b), len(b)) // the paths are slices of it
 	bad := false
 	uv := func() uint64 {
 		n, k := binary.Uvarint(b)
@@ -399,7 +417,7 @@ func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip f
 		if rec, ok := recs[p.Alias]; ok && part.File != "" && rec.key == walkKey(p) && rec.stamp == part.Stamp {
 			tr := fileid.NewTree(p.Dir)
 			if rec.unmoved(p, tr) {
-				w.found, used[i] = rec.statDocs(p.Dir, tr), true
+				w.stamp, used[i] = rec.statDocs(p.Dir, tr), true
 				tr.Close()
 				r.walks[0].Add(1)
 				return
