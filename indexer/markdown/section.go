@@ -85,11 +85,9 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	hs := d.Outline()
 	want := normHeading(heading)
 	wantParts := trailKey([]string{heading})
-	t := m.trailIndex(d)
-	idx, byTrail := -1, false
-	if i, ok := t.byKey[strings.Join(wantParts, "\x00")]; ok {
-		idx, byTrail = i, true
-	}
+	keys := m.trailKeys(d)
+	idx := slices.IndexFunc(keys, func(k []string) bool { return slices.Equal(k, wantParts) })
+	byTrail := idx >= 0
 	if idx < 0 {
 		idx = m.texts(d).find(want)
 	}
@@ -98,7 +96,7 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 		idx = slices.IndexFunc(m.headingIDs(d), func(id *string) bool { return id != nil && *id == want })
 	}
 	if idx < 0 && len(wantParts) > 1 {
-		idx = slices.IndexFunc(t.keys, func(k []string) bool {
+		idx = slices.IndexFunc(keys, func(k []string) bool {
 			return len(k) >= len(wantParts) && slices.Equal(k[len(k)-len(wantParts):], wantParts)
 		})
 		if idx < 0 {
@@ -126,8 +124,8 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 // Body must not change once Section has been called (ParseFile's MDX
 // headings are rewritten before).
 type sectionMemo struct {
-	trailOnce sync.Once
-	trail     trailIndex
+	trailOnce    sync.Once
+	trails, keys [][]string // Doc.trails
 
 	textOnce sync.Once
 	text     headingTexts
@@ -139,22 +137,9 @@ type sectionMemo struct {
 	spans    [][2]int // per heading, the first and last line of the chunks named for it; {0, 0} when none
 }
 
-// trailIndex is the Doc's trails (Doc.trails), their keys, and each key
-// (its parts joined by NUL) to its heading: trails makes keys unique.
-type trailIndex struct {
-	trails, keys [][]string
-	byKey        map[string]int
-}
-
-func (m *sectionMemo) trailIndex(d Doc) *trailIndex {
-	m.trailOnce.Do(func() {
-		m.trail.trails, m.trail.keys = d.trails()
-		m.trail.byKey = make(map[string]int, len(m.trail.keys))
-		for i, k := range m.trail.keys {
-			m.trail.byKey[strings.Join(k, "\x00")] = i
-		}
-	})
-	return &m.trail
+func (m *sectionMemo) trailKeys(d Doc) [][]string {
+	m.trailOnce.Do(func() { m.trails, m.keys = d.trails() })
+	return m.keys
 }
 
 // headingTexts is each heading's text and Plain text (what a heading
@@ -200,7 +185,8 @@ func (m *sectionMemo) headingIDs(d Doc) []*string {
 func (m *sectionMemo) chunkSpans(d Doc) [][2]int {
 	m.spanOnce.Do(func() {
 		m.spans = make([][2]int, len(d.Body.Headings))
-		for _, c := range d.chunksWith(m.trailIndex(d).trails) {
+		m.trailKeys(d)
+		for _, c := range d.chunksWith(m.trails) {
 			if c.Heading < 0 {
 				continue
 			}
