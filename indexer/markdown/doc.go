@@ -58,6 +58,10 @@ type Doc struct {
 	// rst is each line as an rst reader sees it (readRST), for an rst
 	// document; see RST.
 	rst []RSTLine
+	// memo holds what Section derives from the structure, built on first
+	// use and shared by the Doc's copies (Parse and ParseFile make it; see
+	// sectionMemo).
+	memo *sectionMemo
 }
 
 // RST returns each line of an rst document as its reader sees it (the
@@ -67,7 +71,7 @@ func (d Doc) RST() []RSTLine { return d.rst }
 // Parse splits markdown content into lines and finds its front matter and
 // structure. ParseFile parses a document of any format by its name.
 func Parse(content []byte) Doc {
-	d := Doc{Format: FormatMarkdown, Lines: Lines(content)}
+	d := Doc{Format: FormatMarkdown, Lines: Lines(content), memo: &sectionMemo{}}
 	d.FrontMatter, d.FrontMatterErr = FindFrontMatter(d.Lines)
 	d.Body = Scan(d.Lines[d.FrontMatter.End:])
 	return d

@@ -155,7 +155,7 @@ func ParseFile(name string, content []byte) Doc {
 		}
 		return d
 	}
-	d := Doc{Format: f, Lines: Lines(content)}
+	d := Doc{Format: f, Lines: Lines(content), memo: &sectionMemo{}}
 	switch f {
 	case FormatRST:
 		d.rst, d.Body = readRST(d.Lines)

@@ -3,6 +3,7 @@ package markdown
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Section is a heading's extent in a document, in 1-based file lines.
@@ -42,12 +43,6 @@ func normHeading(h string) string {
 	return strings.ToLower(strings.Join(strings.Fields(h), " "))
 }
 
-// matches reports whether heading text t is want (normalised): as written,
-// or as its Plain text (what a heading trail shows).
-func matches(t, want string) bool {
-	return normHeading(t) == want || normHeading(Plain(t)) == want
-}
-
 // trailKey normalises a heading trail: each part split at ">" is
 // normalised, so "A>B", "a > b" and "A  >  B" are the same trail.
 func trailKey(parts []string) []string {
@@ -83,35 +78,29 @@ func trailKey(parts []string) []string {
 //
 // It returns the outline too, for hints when nothing matches.
 func (d Doc) Section(heading string) (Section, []Heading, bool) {
+	m := d.memo
+	if m == nil {
+		m = &sectionMemo{} // a Doc not made by Parse or ParseFile
+	}
 	hs := d.Outline()
 	want := normHeading(heading)
 	wantParts := trailKey([]string{heading})
-	trails, keys := d.trails()
-	find := func(match func(i int) bool) int {
-		for i := range hs {
-			if match(i) {
-				return i
-			}
-		}
-		return -1
-	}
-	idx := find(func(i int) bool { return slices.Equal(keys[i], wantParts) })
+	keys := m.trailKeys(d)
+	idx := slices.IndexFunc(keys, func(k []string) bool { return slices.Equal(k, wantParts) })
 	byTrail := idx >= 0
 	if idx < 0 {
-		idx = find(func(i int) bool { return matches(hs[i].Text, want) })
+		idx = m.texts(d).find(want)
 	}
 	if idx < 0 {
 		// 2b. the heading whose heading-ID marker ({#id}, {/*id*/}) is heading
-		idx = find(func(i int) bool { id := d.headingID(hs[i]); return id != "" && normHeading(id) == want })
+		idx = slices.IndexFunc(m.headingIDs(d), func(id *string) bool { return id != nil && *id == want })
 	}
 	if idx < 0 && len(wantParts) > 1 {
-		idx = find(func(i int) bool {
-			t := keys[i]
-			return len(t) >= len(wantParts) && slices.Equal(t[len(t)-len(wantParts):], wantParts)
+		idx = slices.IndexFunc(keys, func(k []string) bool {
+			return len(k) >= len(wantParts) && slices.Equal(k[len(k)-len(wantParts):], wantParts)
 		})
 		if idx < 0 {
-			last := wantParts[len(wantParts)-1]
-			idx = find(func(i int) bool { return matches(hs[i].Text, last) })
+			idx = m.texts(d).find(wantParts[len(wantParts)-1])
 		}
 	}
 	if idx < 0 {
@@ -119,13 +108,97 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	}
 	s := d.extent(hs, idx)
 	if byTrail && hs[idx].Level <= ChunkLevel {
-		for _, c := range d.chunksWith(trails) {
-			if c.Heading == idx {
-				s.StartLine, s.EndLine = min(s.StartLine, c.StartLine), max(s.EndLine, c.EndLine)
-			}
+		if sp := m.chunkSpans(d)[idx]; sp[0] > 0 {
+			s.StartLine, s.EndLine = min(s.StartLine, sp[0]), max(s.EndLine, sp[1])
 		}
 	}
 	return s, hs, true
+}
+
+// sectionMemo is what Section looks headings up by, derived from a Doc's
+// structure: each part is built on its first use, once (sync.Once, so the
+// MCP server's concurrent readers of one Doc are safe), and then shared by
+// every copy of the Doc. Before it, every Section call rebuilt every
+// heading's trail (and the chunks, and each heading's normalised text),
+// so Section of each of a page's n trails was quadratic. A Doc's Lines and
+// Body must not change once Section has been called (ParseFile's MDX
+// headings are rewritten before).
+type sectionMemo struct {
+	trailOnce    sync.Once
+	trails, keys [][]string // Doc.trails
+
+	textOnce sync.Once
+	text     headingTexts
+
+	idOnce sync.Once
+	ids    []*string // per heading, its heading-ID marker's id normalised; nil when it has none
+
+	spanOnce sync.Once
+	spans    [][2]int // per heading, the first and last line of the chunks named for it; {0, 0} when none
+}
+
+func (m *sectionMemo) trailKeys(d Doc) [][]string {
+	m.trailOnce.Do(func() { m.trails, m.keys = d.trails() })
+	return m.keys
+}
+
+// headingTexts is each heading's text and Plain text (what a heading
+// trail shows), normalised (normHeading).
+type headingTexts struct{ norm, plain []string }
+
+// find returns the first heading whose text, as written or as its Plain
+// text, is want (normalised), or -1.
+func (h *headingTexts) find(want string) int {
+	for i := range h.norm {
+		if h.norm[i] == want || h.plain[i] == want {
+			return i
+		}
+	}
+	return -1
+}
+
+func (m *sectionMemo) texts(d Doc) *headingTexts {
+	m.textOnce.Do(func() {
+		hs := d.Body.Headings
+		m.text = headingTexts{norm: make([]string, len(hs)), plain: make([]string, len(hs))}
+		for i, h := range hs {
+			m.text.norm[i], m.text.plain[i] = normHeading(h.Text), normHeading(Plain(h.Text))
+		}
+	})
+	return &m.text
+}
+
+func (m *sectionMemo) headingIDs(d Doc) []*string {
+	m.idOnce.Do(func() {
+		hs := d.Outline()
+		m.ids = make([]*string, len(hs))
+		for i, h := range hs {
+			if id := d.headingID(h); id != "" {
+				n := normHeading(id)
+				m.ids[i] = &n
+			}
+		}
+	})
+	return m.ids
+}
+
+func (m *sectionMemo) chunkSpans(d Doc) [][2]int {
+	m.spanOnce.Do(func() {
+		m.spans = make([][2]int, len(d.Body.Headings))
+		m.trailKeys(d)
+		for _, c := range d.chunksWith(m.trails) {
+			if c.Heading < 0 {
+				continue
+			}
+			sp := &m.spans[c.Heading]
+			if sp[0] == 0 {
+				*sp = [2]int{c.StartLine, c.EndLine}
+			} else {
+				sp[0], sp[1] = min(sp[0], c.StartLine), max(sp[1], c.EndLine)
+			}
+		}
+	})
+	return m.spans
 }
 
 // Sections returns the section of every heading of the outline, in order:
