@@ -34,7 +34,10 @@ type Heading struct {
 	Line  int    // the heading's line (for setext, its first text line; for an overlined rst title, the overline); see Scan and Doc.Outline for the base
 }
 
-// Doc is a document split into lines, with its structure.
+// Doc is a document split into lines, with its structure. A Doc from
+// Parse or ParseFile is read-only: its fields and their slices must not
+// change (Section keeps what it derives from them, shared by the Doc's
+// copies); parse again for other content.
 type Doc struct {
 	// Format is the document's format (ParseFile); Parse's is markdown.
 	Format Format
@@ -71,9 +74,10 @@ func (d Doc) RST() []RSTLine { return d.rst }
 // Parse splits markdown content into lines and finds its front matter and
 // structure. ParseFile parses a document of any format by its name.
 func Parse(content []byte) Doc {
-	d := Doc{Format: FormatMarkdown, Lines: Lines(content), memo: &sectionMemo{}}
+	d := Doc{Format: FormatMarkdown, Lines: Lines(content)}
 	d.FrontMatter, d.FrontMatterErr = FindFrontMatter(d.Lines)
 	d.Body = Scan(d.Lines[d.FrontMatter.End:])
+	d.memo = newSectionMemo(d)
 	return d
 }
 

@@ -155,7 +155,7 @@ func ParseFile(name string, content []byte) Doc {
 		}
 		return d
 	}
-	d := Doc{Format: f, Lines: Lines(content), memo: &sectionMemo{}}
+	d := Doc{Format: f, Lines: Lines(content)}
 	switch f {
 	case FormatRST:
 		d.rst, d.Body = readRST(d.Lines)
@@ -166,6 +166,7 @@ func ParseFile(name string, content []byte) Doc {
 	default:
 		d.Body = scanText(d.Lines)
 	}
+	d.memo = newSectionMemo(d)
 	return d
 }
 

@@ -79,8 +79,8 @@ func trailKey(parts []string) []string {
 // It returns the outline too, for hints when nothing matches.
 func (d Doc) Section(heading string) (Section, []Heading, bool) {
 	m := d.memo
-	if m == nil {
-		m = &sectionMemo{} // a Doc not made by Parse or ParseFile
+	if m == nil || !m.of(d) {
+		m = &sectionMemo{} // a Doc not made by Parse or ParseFile, or changed since
 	}
 	hs := d.Outline()
 	want := normHeading(heading)
@@ -116,14 +116,17 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 }
 
 // sectionMemo is what Section looks headings up by, derived from a Doc's
-// structure: each part is built on its first use, once (sync.Once, so the
-// MCP server's concurrent readers of one Doc are safe), and then shared by
-// every copy of the Doc. Before it, every Section call rebuilt every
-// heading's trail (and the chunks, and each heading's normalised text),
-// so Section of each of a page's n trails was quadratic. A Doc's Lines and
-// Body must not change once Section has been called (ParseFile's MDX
-// headings are rewritten before).
+// structure: each part is built on its first use, once (sync.Once: a Doc
+// may be read from several goroutines), and then shared by every copy of
+// the Doc. Before it, every Section call rebuilt every heading's trail
+// (and the chunks, and each heading's normalised text), so Section of each
+// of a page's n trails was quadratic. A Doc is read-only (see Doc); a copy
+// whose Lines, headings, front matter or format were reassigned is not the
+// Doc the memo was made for (built), and Section then works without it.
+// An edit in place is not seen: it breaks Doc's rule.
 type sectionMemo struct {
+	built docShape // the Doc it is for (newSectionMemo)
+
 	trailOnce    sync.Once
 	trails, keys [][]string // Doc.trails
 
@@ -235,3 +238,30 @@ func (d Doc) extent(hs []Heading, idx int) Section {
 	}
 	return s
 }
+
+// docShape identifies the structure a sectionMemo was made for: a Doc
+// whose Lines or Headings were reassigned or appended to, or whose front
+// matter or format changed, is not the same (edits in place are not seen).
+type docShape struct {
+	lines  *string
+	nLines int
+	heads  *Heading
+	nHeads int
+	fmEnd  int
+	format Format
+}
+
+func first[T any](s []T) *T {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
+}
+
+func shapeOf(d Doc) docShape {
+	return docShape{first(d.Lines), len(d.Lines), first(d.Body.Headings), len(d.Body.Headings), d.FrontMatter.End, d.Format}
+}
+
+func newSectionMemo(d Doc) *sectionMemo { return &sectionMemo{built: shapeOf(d)} }
+
+func (m *sectionMemo) of(d Doc) bool { return m.built == shapeOf(d) }

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -165,7 +166,7 @@ func TestSectionAsBefore(t *testing.T) {
 	for i := range 100 {
 		checkSectionsAsBefore(t, fmt.Sprint("random ", i), Parse([]byte(genDoc(rng))), 1)
 	}
-	idDoc := "# Guide {#guide}\n\ntext\n\n## Usage {#use}\n\nmore text\n\nSetext {#setext}\n---\n\n## Usage\n\n### Deep {/*deep*/}\n"
+	idDoc := "# Guide {#Guide_ID}\n\ntext\n\n## Usage {#use}\n\nmore text\n\nSetext {#setext}\n---\n\n## Usage\n\n### Deep {/*deep*/}\n"
 	checkSectionsAsBefore(t, "ids.md", Parse([]byte(idDoc)), 1)
 	checkSectionsAsBefore(t, "x.mdx", ParseFile("x.mdx", []byte("# A <Alert />\n\n## B <X inline/>\n\ntext\n")), 1)
 	checkSectionsAsBefore(t, "x.rst", ParseFile("x.rst", []byte("Title\n=====\n\nSub\n---\n\ntext\n\nSub\n---\n")), 1)
@@ -194,8 +195,8 @@ func TestSectionAsBefore(t *testing.T) {
 	}
 }
 
-// TestSectionConcurrentReaders: goroutines that share one Doc (as the MCP
-// server's readers do) build its memo at once and all get the answers
+// TestSectionConcurrentReaders: goroutines that share one Doc build its
+// memo at once and all get the answers
 // sectionRef gives; run it with -race.
 func TestSectionConcurrentReaders(t *testing.T) {
 	t.Parallel()
@@ -223,4 +224,55 @@ func TestSectionConcurrentReaders(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
+}
+
+// TestSectionCopyChanged: a copy of a Doc whose content was reassigned
+// after a Section call (against Doc's rule) is not answered from the
+// memo of the Doc it was copied from: no stale answer, no panic from a
+// memo built half for each.
+func TestSectionCopyChanged(t *testing.T) {
+	a := Parse([]byte("# Alpha\n\ntext\n\n## Beta\n\nmore\n"))
+	b := Parse([]byte("# Gamma\n\n## Delta\n\nx\n\n## Beta\n\ny\n"))
+	a.Section("Alpha")
+	c := a
+	c.Lines, c.Body = b.Lines, b.Body
+	checkSectionsAsBefore(t, "reassigned copy", c, 1)
+
+	d := Parse([]byte("# A\n\n## B\n\n### C\n\ntext\n"))
+	d.Section("A > B > C") // the trail keys only
+	d2 := Parse([]byte("# A\n\ntext\n"))
+	d.Lines, d.Body = d2.Lines, d2.Body
+	checkSectionsAsBefore(t, "shrunk", d, 1)
+
+	e := Parse([]byte("# A\n\ntext\n\n# B\n\nmore\n"))
+	e.Section("A")
+	e.Body.Headings = append(e.Body.Headings, Heading{Level: 1, Text: "C", Line: 6})
+	checkSectionsAsBefore(t, "heading appended", e, 1)
+
+	g := Parse([]byte("# Guide {#Guide_ID}\n\ntext\n"))
+	g.Section("guide_id")
+	g.Format = FormatText
+	checkSectionsAsBefore(t, "format changed", g, 1)
+}
+
+// FuzzSectionAsBefore: Section answers every query of any page, in every
+// format, as sectionRef (the code before the memo) does.
+func FuzzSectionAsBefore(f *testing.F) {
+	f.Add("# Guide {#Guide_ID}\n\ntext\n\n## Usage {#use}\n\nmore\n\nSetext {#My_Setext}\n---\n\n## Usage\n\n### Deep {/*deep*/}\n", "my_setext")
+	f.Add("# A <Alert />\n\n## B <X inline/>\n\ntext\n", "B")
+	f.Add("Title\n=====\n\nSub\n---\n\ntext\n\nSub\n---\n", "Title > Sub (2)")
+	f.Add("a: 1\nb:\n  c: 2\na2: 3\n", "b")
+	f.Add("= T\n\n== A\n\ntext\n\n=== B\n\n== A\n", "A > B")
+	f.Fuzz(func(t *testing.T, s, q string) {
+		for _, name := range []string{"f.md", "f.mdx", "f.rst", "f.adoc", "f.yaml", "f.toml"} {
+			d := ParseFile(name, []byte(s))
+			for _, q := range append(sectionQueries(d, 1), q) {
+				ws, whs, wok := d.sectionRef(q)
+				got, hs, ok := d.Section(q)
+				if got != ws || ok != wok || !reflect.DeepEqual(hs, whs) {
+					t.Fatalf("%s: Section(%q) = %+v %v; before %+v %v", name, q, got, ok, ws, wok)
+				}
+			}
+		}
+	})
 }
