@@ -36,14 +36,10 @@ type sideStamp struct {
 	Ino   uint64 `json:"ino,omitempty"`
 }
 
-// kepStamp stats the kep.yaml beside a README.md at abs (rel inside the
-// package); nil when rel is not a README.md or there is no regular
-// kep.yaml (a symbolic link is not followed).
-func kepStamp(rel, abs string) *sideStamp {
-	if !strings.EqualFold(path.Base(rel), "README.md") {
-		return nil
-	}
-	s, regular, err := fileid.Lstat(filepath.Join(filepath.Dir(abs), KEPMetaFile))
+// sideOf is the stamp of a side file as fileid.Lstat or Tree.Lstat gave
+// it: nil when there is none or it is not a regular file (a symbolic link
+// is not followed).
+func sideOf(s fileid.Stamp, regular bool, err error) *sideStamp {
 	if err != nil || !regular {
 		return nil
 	}
@@ -132,37 +128,37 @@ func statFiles(root string, files []fileStat, found []markdown.Found) []fileStat
 			out = append(out, f)
 		}
 	}
-	kepStamps(out, func(_ string, f *fileStat) *sideStamp { return kepStamp(f.rel, f.abs) })
+	kepStamps(out, func(kep string) *sideStamp {
+		return sideOf(fileid.Lstat(filepath.Join(root, filepath.FromSlash(kep))))
+	})
 	return out
 }
 
 // kepStamps gives each README.md of files (sorted by rel) the stamp of
 // the kep.yaml beside it (kepOf): most are documents too, just stat'ed
 // (a tenth of the stats of a tree of KEPs); the others are stat'ed by
-// stat (given the kep.yaml's rel and the README's fileStat), nil when
-// there is none.
-func kepStamps(files []fileStat, stat func(kep string, f *fileStat) *sideStamp) {
+// stat (given the kep.yaml's rel), nil when there is none.
+func kepStamps(files []fileStat, stat func(kep string) *sideStamp) {
 	rel := func(k int) string { return files[k].rel }
+	listed := func(k int) (*sideStamp, bool) {
+		return &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}, true
+	}
 	for i := range files {
-		f := &files[i]
-		f.kep = kepOf(i, len(files), rel, func(k int) (*sideStamp, bool) {
-			return &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}, true
-		}, func(kep string) *sideStamp { return stat(kep, f) })
+		files[i].kep = kepOf(i, len(files), rel, listed, stat)
 	}
 }
 
-// kepOf is the stamp of the kep.yaml beside the i-th of n documents
-// sorted by path (rel(i)), when that one is a README.md, else nil: the
-// stamp listed(k) gives when the kep.yaml is the k-th document and
-// listed has it, else stat's (given the kep.yaml's rel), nil when there is
-// none.
+// kepOf is the one rule of which kep.yaml belongs to a document: for the
+// i-th of n documents sorted by path (rel(i)), when it is a README.md (in
+// any case), the stamp of the kep.yaml beside it, else nil. The stamp is
+// listed(k)'s when the kep.yaml is the k-th document and listed has it,
+// else stat's (given the kep.yaml's rel), nil when there is none.
 func kepOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool), stat func(kep string) *sideStamp) *sideStamp {
 	r := rel(i)
-	base := r[strings.LastIndexByte(r, '/')+1:] // path.Base of a clean path
-	if !strings.EqualFold(base, "README.md") {
+	if !strings.EqualFold(path.Base(r), "README.md") {
 		return nil
 	}
-	kep := r[:len(r)-len(base)] + KEPMetaFile // path.Join(path.Dir(r), KEPMetaFile), in one allocation
+	kep := path.Join(path.Dir(r), KEPMetaFile)
 	if k := sort.Search(n, func(k int) bool { return rel(k) >= kep }); k < n && rel(k) == kep {
 		if s, ok := listed(k); ok {
 			return s
@@ -217,8 +213,9 @@ type walkedPackage struct {
 	found []fileStat
 	err   error
 	notes []string
-	// stamp is partStamp(found) when found is not kept: the freshness
-	// check's documents stat'ed from the walk record (statDocs).
+	// stamp is partStamp(found) when found is not kept (found is then
+	// nil): the freshness check's documents stat'ed from the walk record
+	// (statDocs). Only filesMatch reads either.
 	stamp string
 }
 

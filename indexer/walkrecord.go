@@ -190,16 +190,12 @@ func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree) string {
 	st := newStamp()
 	rel := func(k int) string { return rec.docs[k] }
 	listed := func(k int) (*sideStamp, bool) {
-		s := stamps[k]
-		return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}, there[k]
-	}
-	kepStat := func(kep string) *sideStamp {
-		s, regular, err := tr.Lstat(kep)
-		if err != nil || !regular {
-			return nil
+		if !there[k] {
+			return nil, false
 		}
-		return &sideStamp{Size: s.Size, ModNS: s.MTime, CNS: s.CTime, Ino: s.Ino}
+		return sideOf(stamps[k], true, nil), true
 	}
+	kepStat := func(kep string) *sideStamp { return sideOf(tr.Lstat(kep)) }
 	for i, d := range rec.docs {
 		if there[i] {
 			s := stamps[i]
@@ -293,8 +289,9 @@ var errWalkRecord = errors.New("indexer: walk record unreadable")
 // decodeWalks reads what encodeWalks wrote; any fault, a path that is not
 // a clean relative one (fs.ValidPath) included, is errWalkRecord. The
 // records' strings are b's bytes, not a copy of them (a search's second
-// largest allocation was that copy: 200 KB on the shared corpus), so b
-// is decodeWalks' from then on: no caller writes it after.
+// largest allocation was that copy: 200 KB on the shared corpus, ~40 page
+// faults), so b must not change while the records are used: readWalks
+// hands over the buffer it read and never touches again.
 func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 	v := walkRecordVersion()
 	if !bytes.HasPrefix(b, []byte(v)) {
@@ -378,7 +375,7 @@ func readWalks(indexDir string) map[string]pkgWalk {
 	if err != nil {
 		return nil
 	}
-	recs, err := decodeWalks(b)
+	recs, err := decodeWalks(b) // b is the records' from now on (decodeWalks)
 	if err != nil {
 		return nil
 	}
