@@ -1,6 +1,9 @@
 package indexer
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNavRST pins which chunks of rst pages are navigation, as the rst
 // reader sees their lines (markdown.Doc.RST): toctree entries, cross-
@@ -64,4 +67,24 @@ func FuzzParseRSTNav(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMarkNavLinearWork: markNav's steps (navWork: lines and the bytes
+// of their shown text that navRST reads) stay within a constant per
+// byte of the page, for one long line cut into many chunks. Not
+// parallel: it sets navWork.
+func TestMarkNavLinearWork(t *testing.T) {
+	for _, n := range []int{1 << 16, 1 << 18, 1 << 20} {
+		text := "T\n=\n\n" + strings.Repeat("word ", n/5) + "\n"
+		w := 0
+		navWork = &w
+		p := parseDocument("p.rst", []byte(text), nil)
+		navWork = nil
+		if len(p.Chunks) < 2 {
+			t.Fatalf("%d bytes: %d chunks, want the long line cut into several", n, len(p.Chunks))
+		}
+		if w > 4*len(text) {
+			t.Errorf("%d bytes in %d chunks: markNav took %d steps, want at most %d", len(text), len(p.Chunks), w, 4*len(text))
+		}
+	}
 }
