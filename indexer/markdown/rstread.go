@@ -133,6 +133,35 @@ var rstArgHidden = map[string]bool{
 	"currentmodule": true, "module": true, "py:module": true, "py:currentmodule": true,
 }
 
+// rstRawHead reports whether directive typ's arguments are raw text,
+// shown as written with their backslashes: math (LaTeX; docutils'
+// math directive), the code directives, and Sphinx's object
+// descriptions (a signature: strip_signature_backslash is off by
+// default), named alone or with a domain ("py:function").
+func rstRawHead(typ string) bool {
+	return rstRawHeads[typ] || strings.Contains(typ, ":")
+}
+
+var rstRawHeads = map[string]bool{
+	"math": true, "code": true, "code-block": true, "sourcecode": true, "highlight": true, "raw": true,
+	// Sphinx's object descriptions in the default (py) domain and std's.
+	"function": true, "data": true, "class": true, "exception": true, "method": true,
+	"classmethod": true, "staticmethod": true, "attribute": true, "property": true,
+	"decorator": true, "decoratormethod": true, "type": true,
+	"option": true, "cmdoption": true, "envvar": true, "program": true, "describe": true, "object": true,
+}
+
+// rstRawRole reports whether role's text is raw (docutils 0.19's
+// roles.py: code, math and raw take nodes.unescape(text, True), the text
+// with its backslashes); role names are case-insensitive.
+func rstRawRole(role string) bool {
+	switch strings.ToLower(role) {
+	case "code", "math", "raw":
+		return true
+	}
+	return false
+}
+
 // rstHiddenContent are the directives whose content is not shown.
 var rstHiddenContent = map[string]bool{"index": true, "meta": true}
 
@@ -245,6 +274,9 @@ type rstReader struct {
 	// footnote's text, a replacement text), which the lines after it
 	// continue.
 	paraFirst string
+	// paraRaw: the text block is a raw directive head (rstRawHead),
+	// shown as written, with no inline markup and its backslashes.
+	paraRaw bool
 }
 
 // rstStyle is a title's adornment: its character, and whether it has an
@@ -307,8 +339,15 @@ func (r *rstReader) flush(end int) {
 		r.paraFirst = ""
 	}
 	out := r.out[r.para:end]
-	rstInlineLines(ls, out)
 	r.para = -1
+	if r.paraRaw {
+		r.paraRaw = false
+		for k := range out {
+			out[k].Shown = ls[k]
+		}
+		return
+	}
+	rstInlineLines(ls, out)
 	last := &out[len(out)-1]
 	if !strings.HasSuffix(strings.TrimRight(ls[len(ls)-1], " \t"), "::") {
 		return
@@ -417,6 +456,9 @@ func (r *rstReader) inBlock(i int, t string) bool {
 		} else if top.argShown {
 			// The head's lines are one text block with the marker's
 			// argument: a role may span them.
+			if r.para < 0 {
+				r.paraRaw = rstRawHead(top.directive)
+			}
 			r.textLine(i)
 			if strings.HasSuffix(t, "::") {
 				r.pendingLit = rstIndent(l)
@@ -505,7 +547,7 @@ func (r *rstReader) body(i, n int, t string) {
 		}
 		r.stack = append(r.stack, blk)
 		if head != "" {
-			r.para, r.paraFirst = i, head
+			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)
 		}
 		return
 	}
@@ -1096,7 +1138,11 @@ func (in *rstInliner) interpreted(i int) int {
 	default:
 		return after // the default role: its words as written
 	}
-	r.Text = in.unescape(r.Text)
+	if rstRawRole(r.Role) {
+		r.Text = content // as written: no title, target or escapes
+	} else {
+		r.Text = in.unescape(r.Text)
+	}
 	in.ref(start, r)
 	in.emit(start, after, r.Text)
 	return after

@@ -78,3 +78,27 @@ func TestRSTInlineWritten(t *testing.T) {
 		t.Errorf("RSTInlineWritten = %q", got)
 	}
 }
+
+// TestReadRSTRawText: the roles whose text is raw (docutils 0.19's
+// roles.py: code, math, raw, names case-insensitive) and the heads of
+// math, code and object-description directives keep their backslashes,
+// as docutils and Sphinx show them (checked against docutils 0.19).
+func TestReadRSTRawText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"A :math:`\\sigma^2 = \\frac{1}{n}` b", "A \\sigma^2 = \\frac{1}{n} b"},
+		{":code:`re.sub(r'\\d', x)` and :CODE:`a\\_b`", "re.sub(r'\\d', x) and a\\_b"},
+		{":ref:`a\\_b <t>` x", "a_b x"},
+	} {
+		if got := RSTInline(c.in, nil); got != c.want {
+			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	lines := strings.Split(".. math:: \\alpha + \\beta \\\\ \\gamma\n\n.. function:: print(*objects, sep=' ', end='\\n')\n\n.. py:method:: f(a='\\t',\n   b='\\n')\n\n.. note:: An \\*escape\\*.", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{0: "4|\\alpha + \\beta \\\\ \\gamma", 2: "4|print(*objects, sep=' ', end='\\n')", 4: "4|f(a='\\t',", 5: "4|   b='\\n')", 7: "4|An *escape*."} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+}
