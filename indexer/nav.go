@@ -159,8 +159,9 @@ var navWork *int
 // navRST is navChunk for the lines of an rst page as its reader sees them
 // (markdown.readRST, the one owner of rst's rules). A toctree's marker and
 // entries are link lines. The other lines that show something or hold
-// references count in text blocks (a paragraph's lines, a list item's;
-// each line of markup or code alone): a block's lines are link lines
+// references count in text blocks (a paragraph's lines, a list item's,
+// a directive's head and the lines that continue it, as the reader marks
+// them: markdown.RSTLine.Cont; each other line of markup or code alone): a block's lines are link lines
 // when its references lead elsewhere (markdown.RSTRef.Leads) and its
 // words outside them are at most navWordsPerLink per reference (a paragraph wrapped so that
 // references start its lines is prose, not a list of links). Titles,
@@ -191,10 +192,8 @@ func navRST(rst []markdown.RSTLine) bool {
 			continue
 		}
 		j := i + 1
-		if l.Kind == markdown.RSTProse {
-			for j < len(rst) && rst[j].Kind == l.Kind && !navItem(rst[j]) {
-				j++
-			}
+		for j < len(rst) && !navItem(rst[j]) && (rst[j].Cont || l.Kind == markdown.RSTProse && rst[j].Kind == l.Kind) {
+			j++
 		}
 		lines += j - i
 		if navRSTLinks(rst[i:j]) {

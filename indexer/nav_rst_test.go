@@ -32,6 +32,7 @@ func TestNavRST(t *testing.T) {
 		{"roles in a comment", "Notes\n=====\n\nThe options are read once.\n\n..\n   * :doc:`one`\n   * :doc:`two`\n   * :doc:`three`\n   * :doc:`four`\n", false},
 		{"wrapped prose with references", "Attribute Events\n----------------\n\nAttribute events are triggered as things occur on individual attributes of\nORM mapped objects.  These events form the basis for things like\n:ref:`custom validation functions <simple_validators>` as well as\n:ref:`backref handlers <relationships_backref>`.\n\n.. seealso::\n\n  :ref:`mapping_attributes_toplevel`\n", false},
 		{"code block", "Usage\n=====\n\n.. code-block:: python\n\n   open(`a`_)\n   close(`b`_)\n   read(`c`_)\n", false},
+		{"a wrapped admonition head with references", "Attribute Events\n================\n\n.. note:: Attribute events are triggered as things occur on attributes\n   :ref:`custom validation functions <simple_validators>` as well as\n   :ref:`backref handlers <relationships_backref>` and also\n   :ref:`other handlers <other>` which are\n   :ref:`described here <desc>`.\n", false},
 		{"api roles", "Functions\n=========\n\n* :func:`open` opens a file\n* :func:`close` closes it\n* :class:`File` is the file\n", false},
 	} {
 		p := parseDocument("page.rst", []byte(c.text), nil)
@@ -86,5 +87,25 @@ func TestMarkNavLinearWork(t *testing.T) {
 		if w > 4*len(text) {
 			t.Errorf("%d bytes in %d chunks: markNav took %d steps, want at most %d", len(text), len(p.Chunks), w, 4*len(text))
 		}
+	}
+}
+
+// TestRSTIndexedHeadBlock: a directive's head wrapped over lines is
+// indexed as one block (markdown.RSTLine.Cont), so a role that spans its
+// lines is its text, not its halves as written.
+func TestRSTIndexedHeadBlock(t *testing.T) {
+	t.Parallel()
+	text := "T\n=\n\n.. note:: see :ref:`the\n   long label <zlabel>` here\n"
+	p := parseDocument("p.rst", []byte(text), nil)
+	got := ""
+	for _, c := range p.Chunks {
+		if c.masked {
+			got += c.indexed
+		} else {
+			got += c.Text // indexed as written
+		}
+	}
+	if strings.Contains(got, "`") || strings.Contains(got, "<zlabel>") || !strings.Contains(got, "long label") {
+		t.Errorf("indexed %q, want the role reduced to its text", got)
 	}
 }

@@ -79,6 +79,11 @@ type RSTLine struct {
 	// (its one Ref is the link: Text the entry's own title, Target what
 	// it links to).
 	Option, Entry bool
+	// Cont marks a line that continues the text block of the line above
+	// (a paragraph's further lines; a directive's head, a footnote's or
+	// a replacement text's lines after their marker's): a role may span
+	// them, so they are read as one block.
+	Cont bool
 	// Label is the name of the internal hyperlink target (".. _name:")
 	// this line defines, as written; Phrase says it was written in
 	// backquotes (".. _`a phrase`:").
@@ -340,6 +345,9 @@ func (r *rstReader) flush(end int) {
 	}
 	out := r.out[r.para:end]
 	r.para = -1
+	for k := 1; k < len(out); k++ {
+		out[k].Cont = true
+	}
 	if r.paraRaw {
 		r.paraRaw = false
 		for k := range out {

@@ -28,6 +28,11 @@ func TestReadRSTHeadBlock(t *testing.T) {
 			t.Errorf("line %d refs %+v, want none (on the line they start)", i+1, r[i].Refs)
 		}
 	}
+	for i, w := range map[int]bool{0: false, 1: true, 2: true, 3: true, 5: false, 7: false, 8: true, 10: false, 11: true, 12: true} {
+		if r[i].Cont != w {
+			t.Errorf("line %d %q: Cont %v, want %v", i+1, lines[i], r[i].Cont, w)
+		}
+	}
 	// An option ends the head's text block; a blank line ends it.
 	r = readRSTLines([]string{".. admonition:: A :ref:`zopt", "   :class: tip", "", "   <zx>` rest"})
 	if r[0].Shown != "A :ref:`zopt" || len(r[0].Refs) != 0 || !r[1].Option {
