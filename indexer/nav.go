@@ -224,6 +224,12 @@ func navShows(l markdown.RSTLine) bool {
 	case markdown.RSTProse, markdown.RSTCode:
 		return true
 	case markdown.RSTMarkup:
+		// Outside a directive the only markup lines that show text are a
+		// substitution definition's replacement text, which does not count;
+		// a toctree's options (its :caption:) do not either.
+		if l.Directive == "" || l.Directive == "toctree" && l.Option {
+			return false
+		}
 		return len(l.Refs) > 0 || strings.TrimSpace(l.Shown) != ""
 	}
 	return false
