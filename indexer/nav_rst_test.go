@@ -30,6 +30,7 @@ func TestNavRST(t *testing.T) {
 		{"prose with many inline links", "Install\n=======\n\nRun the :doc:`installer <install>` and then read the :ref:`configuration <config>`\npage, which explains every option that the server reads at start-up, and\nthe defaults that suit most projects; see `tuning`_ and :doc:`deploy`. The\nserver then starts, reads its :ref:`settings`, and listens on its port.\n", false},
 		{"a page of hyperlink targets", "Links\n=====\n\n.. _Python: https://www.python.org/\n.. _Go: https://go.dev/\n.. _Rust: https://www.rust-lang.org/\n.. _Zig: https://ziglang.org/\n", false},
 		{"roles in a literal block", "Example\n=======\n\nWrite this::\n\n   * :doc:`one`\n   * :doc:`two`\n   * :doc:`three`\n", false},
+		{"roles in a quoted literal block", "Example\n=======\n\nWrite this::\n\n> * :doc:`one`\n> * :doc:`two`\n> * :doc:`three`\n", false},
 		{"roles in a comment", "Notes\n=====\n\nThe options are read once.\n\n..\n   * :doc:`one`\n   * :doc:`two`\n   * :doc:`three`\n   * :doc:`four`\n", false},
 		{"wrapped prose with references", "Attribute Events\n----------------\n\nAttribute events are triggered as things occur on individual attributes of\nORM mapped objects.  These events form the basis for things like\n:ref:`custom validation functions <simple_validators>` as well as\n:ref:`backref handlers <relationships_backref>`.\n\n.. seealso::\n\n  :ref:`mapping_attributes_toplevel`\n", false},
 		{"code block", "Usage\n=====\n\n.. code-block:: python\n\n   open(`a`_)\n   close(`b`_)\n   read(`c`_)\n", false},

@@ -138,6 +138,12 @@ var rstArgHidden = map[string]bool{
 	"currentmodule": true, "module": true, "py:module": true, "py:currentmodule": true,
 }
 
+// rstQuoteChar reports whether c may start a quoted literal block: a
+// printable 7-bit character that is not a letter or a digit.
+func rstQuoteChar(c byte) bool {
+	return c > ' ' && c < 0x7f && !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9')
+}
+
 // rstRawHead reports whether directive typ's arguments are raw text,
 // shown as written with their backslashes: math (LaTeX; docutils'
 // math directive), the code directives, and Sphinx's object
@@ -406,6 +412,11 @@ func (r *rstReader) line(i int) int {
 	if r.pendingLit >= 0 {
 		if n > r.pendingLit {
 			r.stack = append(r.stack, rstBlock{indent: r.pendingLit, kind: bCode})
+		} else if t := strings.TrimLeft(l, " \t"); n == r.pendingLit && t != "" && rstQuoteChar(t[0]) {
+			// A quoted literal block: unindented lines that start with a
+			// non-alphanumeric printable 7-bit character, up to a blank
+			// line (docutils' QuotedLiteralBlock).
+			r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
 		}
 		r.pendingLit = -1
 	}

@@ -107,3 +107,18 @@ func TestReadRSTRawText(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRSTQuotedLiteral: after "::", unindented lines that start with
+// a non-alphanumeric printable character are a quoted literal block, up
+// to a blank line (docutils 0.19: "> * :doc:`one`" and ".. note:: x"
+// are literal_block).
+func TestReadRSTQuotedLiteral(t *testing.T) {
+	t.Parallel()
+	lines := strings.Split("Write this::\n\n> * :doc:`one`\n> two\n\nAfter.\n\nAnd::\n\n.. note:: x\n\nplain::\n\nplain", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{0: "1|Write this:", 2: "3|> * :doc:`one`", 3: "3|> two", 5: "1|After.", 9: "3|.. note:: x", 13: "1|plain"} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+}
