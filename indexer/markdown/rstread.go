@@ -993,6 +993,7 @@ func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string) strin
 // a backslash before a line end or at the end vanishes (the line end
 // stays: each line keeps its place; docutils joins the lines' words).
 func rstUnescape(s string) string {
+	rstWorked(len(s))
 	i := strings.IndexByte(s, '\\')
 	if i < 0 {
 		return s
@@ -1038,6 +1039,7 @@ type rstInliner struct {
 // shown in place of s[from:to], keeping its line ends (a line end and the
 // white space around it in shown are one space).
 func (in *rstInliner) emit(from, to int, shown string) {
+	rstWorked(to - in.last + len(shown)) // Fields, Count and the copies
 	in.b.WriteString(in.unescape(in.s[in.last:from]))
 	if strings.IndexByte(shown, '\n') >= 0 {
 		shown = strings.Join(strings.Fields(shown), " ")
@@ -1050,6 +1052,7 @@ func (in *rstInliner) emit(from, to int, shown string) {
 // keep writes s[last:from] as emit does, then s[from:to] as written (an
 // inline literal, whose backslashes are its text).
 func (in *rstInliner) keep(from, to int) {
+	rstWorked(to - in.last)
 	in.b.WriteString(in.unescape(in.s[in.last:from]))
 	in.b.WriteString(in.s[from:to])
 	in.last = to
