@@ -105,15 +105,32 @@ type RSTRef struct {
 
 // Leads reports whether r leads its reader to another page or place: a
 // hyperlink reference (a toctree entry's too) or a cross-reference role
-// to a document, a label, a glossary term or any of them (":doc:",
-// ":ref:", ":term:", ":any:", with or without the "std:" domain). An API
-// role (":func:`open`") names code more than it leads anywhere.
+// (XRef). An API role (":func:`open`") names code more than it leads
+// anywhere.
 func (r RSTRef) Leads() bool {
-	switch strings.TrimPrefix(r.Role, "std:") {
-	case "doc", "ref", "term", "any":
-		return true
+	kind, _ := r.XRef()
+	return kind != "" || r.Link
+}
+
+// XRef returns the kind of cross-reference r's role is, the one list of
+// them: "doc", "ref", "numref", "term" or "any", with or without the
+// "std:" domain, role names case-insensitive (docutils lower-cases them);
+// external says it names another project's (Sphinx's ":external:ref:",
+// ":external+inv:doc:"). Kind is "" for any other role.
+func (r RSTRef) XRef() (kind string, external bool) {
+	role := strings.ToLower(r.Role)
+	if strings.HasPrefix(role, "external:") || strings.HasPrefix(role, "external+") {
+		i := strings.IndexByte(role, ':')
+		if i < 0 {
+			return "", false
+		}
+		role, external = role[i+1:], true
 	}
-	return r.Link
+	switch role = strings.TrimPrefix(role, "std:"); role {
+	case "doc", "ref", "numref", "term", "any":
+		return role, external
+	}
+	return "", false
 }
 
 // rstCodeDirectives are the directives whose content is code or data, not
@@ -914,7 +931,8 @@ func escaped(s string, i int) bool {
 // shows text (the target when text is empty), "~a.b" shows "b", "!x"
 // shows "x".
 func rstRoleText(role, v string) (text, target string, titled bool) {
-	if t, tg, ok := rstAngle(v, role == "ref" || role == "doc" || role == "std:ref" || role == "std:doc"); ok {
+	kind, _ := RSTRef{Role: role}.XRef()
+	if t, tg, ok := rstAngle(v, kind == "ref" || kind == "doc"); ok {
 		if t != "" {
 			return t, tg, true
 		}

@@ -122,3 +122,20 @@ func TestReadRSTQuotedLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestRSTRefXRef: the one list of cross-reference roles, with their
+// domain, case-folded, and Sphinx's external ones.
+func TestRSTRefXRef(t *testing.T) {
+	t.Parallel()
+	for role, want := range map[string]string{"ref": "ref/false", "std:doc": "doc/false", "REF": "ref/false", "numref": "numref/false",
+		"external:ref": "ref/true", "external+python:std:doc": "doc/true", "func": "/false", "py:func": "/false", "external": "/false", "": "/false"} {
+		kind, ext := RSTRef{Role: role}.XRef()
+		got := kind + "/" + map[bool]string{true: "true", false: "false"}[ext]
+		if got != want {
+			t.Errorf("XRef(%q) = %s, want %s", role, got, want)
+		}
+		if leads := (RSTRef{Role: role}).Leads(); leads != (kind != "") {
+			t.Errorf("Leads(%q) = %v", role, leads)
+		}
+	}
+}
