@@ -380,17 +380,32 @@ func (r *rstReader) flush(end int) {
 	}
 	rstInlineLines(ls, out)
 	last := &out[len(out)-1]
-	if !strings.HasSuffix(strings.TrimRight(ls[len(ls)-1], " \t"), "::") {
+	lit, spaced := rstLiteralMarker(ls[len(ls)-1])
+	if !lit {
 		return
 	}
 	if shown := strings.TrimRight(last.Shown, " \t"); strings.HasSuffix(shown, "::") {
 		shown = shown[:len(shown)-2]
-		if t := strings.TrimRight(shown, " \t"); t != shown || t == "" {
-			last.Shown = t
+		if spaced {
+			last.Shown = strings.TrimRight(shown, " \t")
 		} else {
 			last.Shown = shown + ":"
 		}
 	}
+}
+
+// rstLiteralMarker reports whether line (as written) ends with the
+// literal block marker "::" (docutils: `(?<!\\)(\\\\)*::$`, so not after
+// an odd run of backslashes), and whether white space, or nothing, comes
+// before it ("Paragraph ::", "Text\ ::", "::": the marker then shows
+// nothing; else it shows ":").
+func rstLiteralMarker(line string) (lit, spaced bool) {
+	t := strings.TrimRight(line, " \t")
+	if !strings.HasSuffix(t, "::") || escaped(t, len(t)-2) {
+		return false, false
+	}
+	t = t[:len(t)-2]
+	return true, t == "" || t[len(t)-1] == ' ' || t[len(t)-1] == '\t'
 }
 
 // textLine adds line i to the current text block, or starts one.
@@ -496,7 +511,7 @@ func (r *rstReader) inBlock(i int, t string) bool {
 				r.paraRaw = rstRawHead(top.directive)
 			}
 			r.textLine(i)
-			if strings.HasSuffix(t, "::") {
+			if lit, _ := rstLiteralMarker(t); lit {
 				r.pendingLit = rstIndent(l)
 			}
 			return true
@@ -605,7 +620,7 @@ func (r *rstReader) body(i, n int, t string) {
 	if first {
 		r.para = i
 	}
-	if strings.HasSuffix(t, "::") {
+	if lit, _ := rstLiteralMarker(t); lit {
 		// The literal block is indented more than the paragraph's left
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n

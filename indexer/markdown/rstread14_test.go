@@ -139,3 +139,18 @@ func TestRSTRefXRef(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRSTLiteralMarker: "::" ends a paragraph with a literal block
+// only after an even run of backslashes, decided on the line as written
+// (docutils 0.19: "colon:\::" shows "colon:::" and the indented line is a
+// block quote; "Text\ ::" shows "Text"; "Two\\::" shows "Two\:").
+func TestReadRSTLiteralMarker(t *testing.T) {
+	t.Parallel()
+	lines := strings.Split("Ends with colon:\\::\n\n   indented\n\nText\\ ::\n\n   code\n\nTwo\\\\::\n\n   code", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{0: "1|Ends with colon:::", 2: "1|   indented", 4: "1|Text", 6: "3|   code", 8: "1|Two\\:", 10: "3|   code"} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+}
