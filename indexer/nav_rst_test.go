@@ -3,6 +3,8 @@ package indexer
 import (
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
 // TestNavRST pins which chunks of rst pages are navigation, as the rst
@@ -64,9 +66,20 @@ func FuzzParseRSTNav(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, name := range []string{"f.rst", "f.mdx"} {
 			p := parseDocument(name, []byte(s), nil)
+			rst := markdown.ParseFile(name, []byte(s)).RST()
 			for _, c := range p.Chunks {
 				if c.Start < 1 || c.End > p.Lines || c.Start > c.End {
 					t.Fatalf("%s: chunk %d-%d of %d lines", name, c.Start, c.End, p.Lines)
+				}
+				// markNav judged every chunk, once per line range: its nav
+				// is navRST of its lines (an rst page's reader lines).
+				if rst != nil {
+					if c.End > len(rst) {
+						t.Fatalf("%s: chunk %d-%d past the reader's %d lines", name, c.Start, c.End, len(rst))
+					}
+					if want := navRST(rst[c.Start-1 : c.End]); c.nav != want {
+						t.Fatalf("%s: chunk %d-%d nav %v, navRST %v", name, c.Start, c.End, c.nav, want)
+					}
 				}
 			}
 		}
