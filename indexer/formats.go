@@ -185,13 +185,30 @@ func rstShown(rst []markdown.RSTLine) []string {
 // both ways (10 queries better, 8 worse over nine sets, round 13:
 // bench/relevance/round13-rstmarkup.patch); their inline markup reduced,
 // 4 better and 2 worse.
+//
+// A markup line and the lines that continue its text block
+// (markdown.RSTLine.Cont: a directive's head wrapped over lines) are
+// reduced as one block, so a role that spans them is its text.
 func rstIndexed(rst []markdown.RSTLine, lines []string) []string {
 	out := make([]string, len(rst))
-	for i, l := range rst {
-		out[i] = l.Shown
-		if l.Kind == markdown.RSTMarkup {
-			out[i] = markdown.RSTInlineWritten(lines[i])
+	for i := 0; i < len(rst); {
+		out[i] = rst[i].Shown
+		if rst[i].Kind != markdown.RSTMarkup {
+			i++
+			continue
 		}
+		j := i + 1
+		for j < len(rst) && rst[j].Cont {
+			out[j] = rst[j].Shown
+			j++
+		}
+		w := strings.Split(markdown.RSTInlineWritten(strings.Join(lines[i:j], "\n")), "\n")
+		for k := i; k < j && k-i < len(w); k++ {
+			if rst[k].Kind == markdown.RSTMarkup {
+				out[k] = w[k-i]
+			}
+		}
+		i = j
 	}
 	return out
 }

@@ -48,7 +48,9 @@ func TestExtractRSTLinks(t *testing.T) {
 		"\n" + // 28
 		".. toctree::\n" + // 29
 		"\n" + // 30
-		"   First<first/page>\n" // 31
+		"   First<first/page>\n" + // 31
+		"\n" + // 32
+		"See :numref:`fig-one`, :REF:`Up`, :external:ref:`py-label` and :external+py:doc:`tut`.\n" // 33
 	links, labels := extractRSTLinks(markdown.ParseFile("guide.rst", []byte(doc)).RST())
 	want := []rawLink{
 		{Type: LinkMarkdown, Target: "tutorial/index", Line: 5, Label: "the tutorial"},
@@ -62,6 +64,8 @@ func TestExtractRSTLinks(t *testing.T) {
 		{Type: LinkRef, Target: "session_flushing", Line: 27, Label: "flush process"},
 		{Type: LinkMarkdown, Target: "other/page", Line: 27, Label: "Other"},
 		{Type: LinkMarkdown, Target: "first/page", Line: 31, Label: "First"},
+		{Type: LinkRef, Target: "fig-one", Line: 33},
+		{Type: LinkRef, Target: "up", Line: 33},
 	}
 	if !reflect.DeepEqual(links, want) {
 		g, _ := json.MarshalIndent(links, "", " ")

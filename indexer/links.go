@@ -249,6 +249,7 @@ func extractRSTLinks(rst []markdown.RSTLine) (out []rawLink, labels []string) {
 			}
 		}
 		for _, r := range l.Refs {
+			kind, external := r.XRef()
 			label := ""
 			if r.Titled {
 				label = r.Text
@@ -258,11 +259,11 @@ func extractRSTLinks(rst []markdown.RSTLine) (out []rawLink, labels []string) {
 				if r.Target != "self" && !strings.ContainsAny(r.Target, "*?") {
 					out = appendLink(out, LinkMarkdown, r.Target, line, label)
 				}
-			case r.Role == "ref" || r.Role == "std:ref":
+			case !external && (kind == "ref" || kind == "numref"):
 				if target := rstLabel(r.Target); target != "" && len(target) <= 2048 {
 					out = append(out, rawLink{Type: LinkRef, Target: target, Line: line, Label: collapseSpace(label)})
 				}
-			case r.Role == "doc" || r.Role == "std:doc":
+			case !external && kind == "doc":
 				out = appendLink(out, LinkMarkdown, strings.TrimSpace(r.Target), line, label)
 			case r.Link && r.Target != "" && !strings.HasSuffix(r.Target, "_"):
 				// not a reference to a named target ("`x <name_>`_")

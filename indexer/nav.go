@@ -125,21 +125,43 @@ func navDense(links, lines int) bool {
 // markNav sets each chunk's nav: navRST of its lines for an rst page (rst,
 // the page's lines as its reader sees them: markdown.Doc.RST), navChunk
 // of its text for the other formats (rst nil).
+//
+// An rst chunk's nav is decided once per distinct line range: the pieces
+// of one long line (boundChunks) share their range, and navRST reads the
+// whole range, so judging each piece alone is quadratic in the line.
 func markNav(cs []chunk, rst []markdown.RSTLine) {
+	type span struct{ start, end int }
+	seen := map[span]bool{}
 	for i, c := range cs {
 		if rst == nil {
 			cs[i].nav = navChunk(c.Text)
-		} else if c.Start >= 1 && c.Start <= c.End && c.End <= len(rst) {
-			cs[i].nav = navRST(rst[c.Start-1 : c.End])
+			continue
 		}
+		if c.Start < 1 || c.Start > c.End || c.End > len(rst) {
+			continue
+		}
+		k := span{c.Start, c.End}
+		nav, ok := seen[k]
+		if !ok {
+			nav = navRST(rst[c.Start-1 : c.End])
+			seen[k] = nav
+		}
+		cs[i].nav = nav
 	}
 }
+
+// navWork, when a test sets it, counts navRST's steps (lines and the
+// bytes of their shown text), so that a test bounds markNav's work per
+// byte of the page without a clock (TestMarkNavLinearWork). Nil
+// otherwise; set only by a test that does not run in parallel.
+var navWork *int
 
 // navRST is navChunk for the lines of an rst page as its reader sees them
 // (markdown.readRST, the one owner of rst's rules). A toctree's marker and
 // entries are link lines. The other lines that show something or hold
-// references count in text blocks (a paragraph's lines, a list item's;
-// each line of markup or code alone): a block's lines are link lines
+// references count in text blocks (a paragraph's lines, a list item's,
+// a directive's head and the lines that continue it, as the reader marks
+// them: markdown.RSTLine.Cont; each other line of markup or code alone): a block's lines are link lines
 // when its references lead elsewhere (markdown.RSTRef.Leads) and its
 // words outside them are at most navWordsPerLink per reference (a paragraph wrapped so that
 // references start its lines is prose, not a list of links). Titles,
@@ -151,6 +173,11 @@ func markNav(cs []chunk, rst []markdown.RSTLine) {
 // short (a section that is one toctree).
 func navRST(rst []markdown.RSTLine) bool {
 	lines, links, toc := 0, 0, 0
+	if navWork != nil {
+		for _, l := range rst {
+			*navWork += 1 + len(l.Shown)
+		}
+	}
 	for i := 0; i < len(rst); {
 		l := rst[i]
 		if navTOC(l) {
@@ -165,10 +192,8 @@ func navRST(rst []markdown.RSTLine) bool {
 			continue
 		}
 		j := i + 1
-		if l.Kind == markdown.RSTProse {
-			for j < len(rst) && rst[j].Kind == l.Kind && !navItem(rst[j]) {
-				j++
-			}
+		for j < len(rst) && !navItem(rst[j]) && (rst[j].Cont || l.Kind == markdown.RSTProse && rst[j].Kind == l.Kind) {
+			j++
 		}
 		lines += j - i
 		if navRSTLinks(rst[i:j]) {
@@ -199,6 +224,12 @@ func navShows(l markdown.RSTLine) bool {
 	case markdown.RSTProse, markdown.RSTCode:
 		return true
 	case markdown.RSTMarkup:
+		// Outside a directive the only markup lines that show text are a
+		// substitution definition's replacement text, which does not count;
+		// a toctree's options (its :caption:) do not either.
+		if l.Directive == "" || l.Directive == "toctree" && l.Option {
+			return false
+		}
 		return len(l.Refs) > 0 || strings.TrimSpace(l.Shown) != ""
 	}
 	return false

@@ -79,6 +79,11 @@ type RSTLine struct {
 	// (its one Ref is the link: Text the entry's own title, Target what
 	// it links to).
 	Option, Entry bool
+	// Cont marks a line that continues the text block of the line above
+	// (a paragraph's further lines; a directive's head, a footnote's or
+	// a replacement text's lines after their marker's): a role may span
+	// them, so they are read as one block.
+	Cont bool
 	// Label is the name of the internal hyperlink target (".. _name:")
 	// this line defines, as written; Phrase says it was written in
 	// backquotes (".. _`a phrase`:").
@@ -100,15 +105,32 @@ type RSTRef struct {
 
 // Leads reports whether r leads its reader to another page or place: a
 // hyperlink reference (a toctree entry's too) or a cross-reference role
-// to a document, a label, a glossary term or any of them (":doc:",
-// ":ref:", ":term:", ":any:", with or without the "std:" domain). An API
-// role (":func:`open`") names code more than it leads anywhere.
+// (XRef). An API role (":func:`open`") names code more than it leads
+// anywhere.
 func (r RSTRef) Leads() bool {
-	switch strings.TrimPrefix(r.Role, "std:") {
-	case "doc", "ref", "term", "any":
-		return true
+	kind, _ := r.XRef()
+	return kind != "" || r.Link
+}
+
+// XRef returns the kind of cross-reference r's role is, the one list of
+// them: "doc", "ref", "numref", "term" or "any", with or without the
+// "std:" domain, role names case-insensitive (docutils lower-cases them);
+// external says it names another project's (Sphinx's ":external:ref:",
+// ":external+inv:doc:"). Kind is "" for any other role.
+func (r RSTRef) XRef() (kind string, external bool) {
+	role := strings.ToLower(r.Role)
+	if strings.HasPrefix(role, "external:") || strings.HasPrefix(role, "external+") {
+		i := strings.IndexByte(role, ':')
+		if i < 0 {
+			return "", false
+		}
+		role, external = role[i+1:], true
 	}
-	return r.Link
+	switch role = strings.TrimPrefix(role, "std:"); role {
+	case "doc", "ref", "numref", "term", "any":
+		return role, external
+	}
+	return "", false
 }
 
 // rstCodeDirectives are the directives whose content is code or data, not
@@ -131,6 +153,41 @@ var rstArgHidden = map[string]bool{
 	"class": true, "rst-class": true, "cssclass": true, "role": true, "default-role": true,
 	"only": true, "tabularcolumns": true, "index": true, "meta": true, "toctree": true,
 	"currentmodule": true, "module": true, "py:module": true, "py:currentmodule": true,
+}
+
+// rstQuoteChar reports whether c may start a quoted literal block: a
+// printable 7-bit character that is not a letter or a digit.
+func rstQuoteChar(c byte) bool {
+	return c > ' ' && c < 0x7f && !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9')
+}
+
+// rstRawHead reports whether directive typ's arguments are raw text,
+// shown as written with their backslashes: math (LaTeX; docutils'
+// math directive), the code directives, and Sphinx's object
+// descriptions (a signature: strip_signature_backslash is off by
+// default), named alone or with a domain ("py:function").
+func rstRawHead(typ string) bool {
+	return rstRawHeads[typ] || strings.Contains(typ, ":")
+}
+
+var rstRawHeads = map[string]bool{
+	"math": true, "code": true, "code-block": true, "sourcecode": true, "highlight": true, "raw": true,
+	// Sphinx's object descriptions in the default (py) domain and std's.
+	"function": true, "data": true, "class": true, "exception": true, "method": true,
+	"classmethod": true, "staticmethod": true, "attribute": true, "property": true,
+	"decorator": true, "decoratormethod": true, "type": true,
+	"option": true, "cmdoption": true, "envvar": true, "program": true, "describe": true, "object": true,
+}
+
+// rstRawRole reports whether role's text is raw (docutils 0.19's
+// roles.py: code, math and raw take nodes.unescape(text, True), the text
+// with its backslashes); role names are case-insensitive.
+func rstRawRole(role string) bool {
+	switch strings.ToLower(role) {
+	case "code", "math", "raw":
+		return true
+	}
+	return false
 }
 
 // rstHiddenContent are the directives whose content is not shown.
@@ -245,6 +302,9 @@ type rstReader struct {
 	// footnote's text, a replacement text), which the lines after it
 	// continue.
 	paraFirst string
+	// paraRaw: the text block is a raw directive head (rstRawHead),
+	// shown as written, with no inline markup and its backslashes.
+	paraRaw bool
 }
 
 // rstStyle is a title's adornment: its character, and whether it has an
@@ -307,20 +367,45 @@ func (r *rstReader) flush(end int) {
 		r.paraFirst = ""
 	}
 	out := r.out[r.para:end]
-	rstInlineLines(ls, out)
 	r.para = -1
+	for k := 1; k < len(out); k++ {
+		out[k].Cont = true
+	}
+	if r.paraRaw {
+		r.paraRaw = false
+		for k := range out {
+			out[k].Shown = ls[k]
+		}
+		return
+	}
+	rstInlineLines(ls, out)
 	last := &out[len(out)-1]
-	if !strings.HasSuffix(strings.TrimRight(ls[len(ls)-1], " \t"), "::") {
+	lit, spaced := rstLiteralMarker(ls[len(ls)-1])
+	if !lit {
 		return
 	}
 	if shown := strings.TrimRight(last.Shown, " \t"); strings.HasSuffix(shown, "::") {
 		shown = shown[:len(shown)-2]
-		if t := strings.TrimRight(shown, " \t"); t != shown || t == "" {
-			last.Shown = t
+		if spaced {
+			last.Shown = strings.TrimRight(shown, " \t")
 		} else {
 			last.Shown = shown + ":"
 		}
 	}
+}
+
+// rstLiteralMarker reports whether line (as written) ends with the
+// literal block marker "::" (docutils: `(?<!\\)(\\\\)*::$`, so not after
+// an odd run of backslashes), and whether white space, or nothing, comes
+// before it ("Paragraph ::", "Text\ ::", "::": the marker then shows
+// nothing; else it shows ":").
+func rstLiteralMarker(line string) (lit, spaced bool) {
+	t := strings.TrimRight(line, " \t")
+	if !strings.HasSuffix(t, "::") || escaped(t, len(t)-2) {
+		return false, false
+	}
+	t = t[:len(t)-2]
+	return true, t == "" || t[len(t)-1] == ' ' || t[len(t)-1] == '\t'
 }
 
 // textLine adds line i to the current text block, or starts one.
@@ -359,6 +444,11 @@ func (r *rstReader) line(i int) int {
 	if r.pendingLit >= 0 {
 		if n > r.pendingLit {
 			r.stack = append(r.stack, rstBlock{indent: r.pendingLit, kind: bCode})
+		} else if t := strings.TrimLeft(l, " \t"); n == r.pendingLit && t != "" && rstQuoteChar(t[0]) {
+			// A quoted literal block: unindented lines that start with a
+			// non-alphanumeric printable 7-bit character, up to a blank
+			// line (docutils' QuotedLiteralBlock).
+			r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
 		}
 		r.pendingLit = -1
 	}
@@ -417,8 +507,11 @@ func (r *rstReader) inBlock(i int, t string) bool {
 		} else if top.argShown {
 			// The head's lines are one text block with the marker's
 			// argument: a role may span them.
+			if r.para < 0 {
+				r.paraRaw = rstRawHead(top.directive)
+			}
 			r.textLine(i)
-			if strings.HasSuffix(t, "::") {
+			if lit, _ := rstLiteralMarker(t); lit {
 				r.pendingLit = rstIndent(l)
 			}
 			return true
@@ -505,7 +598,7 @@ func (r *rstReader) body(i, n int, t string) {
 		}
 		r.stack = append(r.stack, blk)
 		if head != "" {
-			r.para, r.paraFirst = i, head
+			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)
 		}
 		return
 	}
@@ -527,7 +620,7 @@ func (r *rstReader) body(i, n int, t string) {
 	if first {
 		r.para = i
 	}
-	if strings.HasSuffix(t, "::") {
+	if lit, _ := rstLiteralMarker(t); lit {
 		// The literal block is indented more than the paragraph's left
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
@@ -853,7 +946,8 @@ func escaped(s string, i int) bool {
 // shows text (the target when text is empty), "~a.b" shows "b", "!x"
 // shows "x".
 func rstRoleText(role, v string) (text, target string, titled bool) {
-	if t, tg, ok := rstAngle(v, role == "ref" || role == "doc" || role == "std:ref" || role == "std:doc"); ok {
+	kind, _ := RSTRef{Role: role}.XRef()
+	if t, tg, ok := rstAngle(v, kind == "ref" || kind == "doc"); ok {
 		if t != "" {
 			return t, tg, true
 		}
@@ -932,6 +1026,7 @@ func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string) strin
 // a backslash before a line end or at the end vanishes (the line end
 // stays: each line keeps its place; docutils joins the lines' words).
 func rstUnescape(s string) string {
+	rstWorked(len(s))
 	i := strings.IndexByte(s, '\\')
 	if i < 0 {
 		return s
@@ -977,6 +1072,7 @@ type rstInliner struct {
 // shown in place of s[from:to], keeping its line ends (a line end and the
 // white space around it in shown are one space).
 func (in *rstInliner) emit(from, to int, shown string) {
+	rstWorked(to - in.last + len(shown)) // Fields, Count and the copies
 	in.b.WriteString(in.unescape(in.s[in.last:from]))
 	if strings.IndexByte(shown, '\n') >= 0 {
 		shown = strings.Join(strings.Fields(shown), " ")
@@ -989,6 +1085,7 @@ func (in *rstInliner) emit(from, to int, shown string) {
 // keep writes s[last:from] as emit does, then s[from:to] as written (an
 // inline literal, whose backslashes are its text).
 func (in *rstInliner) keep(from, to int) {
+	rstWorked(to - in.last)
 	in.b.WriteString(in.unescape(in.s[in.last:from]))
 	in.b.WriteString(in.s[from:to])
 	in.last = to
@@ -1096,7 +1193,11 @@ func (in *rstInliner) interpreted(i int) int {
 	default:
 		return after // the default role: its words as written
 	}
-	r.Text = in.unescape(r.Text)
+	if rstRawRole(r.Role) {
+		r.Text = content // as written: no title, target or escapes
+	} else {
+		r.Text = in.unescape(r.Text)
+	}
 	in.ref(start, r)
 	in.emit(start, after, r.Text)
 	return after

@@ -28,6 +28,11 @@ func TestReadRSTHeadBlock(t *testing.T) {
 			t.Errorf("line %d refs %+v, want none (on the line they start)", i+1, r[i].Refs)
 		}
 	}
+	for i, w := range map[int]bool{0: false, 1: true, 2: true, 3: true, 5: false, 7: false, 8: true, 10: false, 11: true, 12: true} {
+		if r[i].Cont != w {
+			t.Errorf("line %d %q: Cont %v, want %v", i+1, lines[i], r[i].Cont, w)
+		}
+	}
 	// An option ends the head's text block; a blank line ends it.
 	r = readRSTLines([]string{".. admonition:: A :ref:`zopt", "   :class: tip", "", "   <zx>` rest"})
 	if r[0].Shown != "A :ref:`zopt" || len(r[0].Refs) != 0 || !r[1].Option {
@@ -76,5 +81,76 @@ func TestRSTInlineWritten(t *testing.T) {
 	t.Parallel()
 	if got := RSTInlineWritten(":file: C:\\dir\\x :ref:`a\\_b <t>`"); got != `:file: C:\dir\x a\_b` {
 		t.Errorf("RSTInlineWritten = %q", got)
+	}
+}
+
+// TestReadRSTRawText: the roles whose text is raw (docutils 0.19's
+// roles.py: code, math, raw, names case-insensitive) and the heads of
+// math, code and object-description directives keep their backslashes,
+// as docutils and Sphinx show them (checked against docutils 0.19).
+func TestReadRSTRawText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"A :math:`\\sigma^2 = \\frac{1}{n}` b", "A \\sigma^2 = \\frac{1}{n} b"},
+		{":code:`re.sub(r'\\d', x)` and :CODE:`a\\_b`", "re.sub(r'\\d', x) and a\\_b"},
+		{":ref:`a\\_b <t>` x", "a_b x"},
+	} {
+		if got := RSTInline(c.in, nil); got != c.want {
+			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	lines := strings.Split(".. math:: \\alpha + \\beta \\\\ \\gamma\n\n.. function:: print(*objects, sep=' ', end='\\n')\n\n.. py:method:: f(a='\\t',\n   b='\\n')\n\n.. note:: An \\*escape\\*.", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{0: "4|\\alpha + \\beta \\\\ \\gamma", 2: "4|print(*objects, sep=' ', end='\\n')", 4: "4|f(a='\\t',", 5: "4|   b='\\n')", 7: "4|An *escape*."} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+}
+
+// TestReadRSTQuotedLiteral: after "::", unindented lines that start with
+// a non-alphanumeric printable character are a quoted literal block, up
+// to a blank line (docutils 0.19: "> * :doc:`one`" and ".. note:: x"
+// are literal_block).
+func TestReadRSTQuotedLiteral(t *testing.T) {
+	t.Parallel()
+	lines := strings.Split("Write this::\n\n> * :doc:`one`\n> two\n\nAfter.\n\nAnd::\n\n.. note:: x\n\nplain::\n\nplain", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{0: "1|Write this:", 2: "3|> * :doc:`one`", 3: "3|> two", 5: "1|After.", 9: "3|.. note:: x", 13: "1|plain"} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+}
+
+// TestRSTRefXRef: the one list of cross-reference roles, with their
+// domain, case-folded, and Sphinx's external ones.
+func TestRSTRefXRef(t *testing.T) {
+	t.Parallel()
+	for role, want := range map[string]string{"ref": "ref/false", "std:doc": "doc/false", "REF": "ref/false", "numref": "numref/false",
+		"external:ref": "ref/true", "external+python:std:doc": "doc/true", "func": "/false", "py:func": "/false", "external": "/false", "": "/false"} {
+		kind, ext := RSTRef{Role: role}.XRef()
+		got := kind + "/" + map[bool]string{true: "true", false: "false"}[ext]
+		if got != want {
+			t.Errorf("XRef(%q) = %s, want %s", role, got, want)
+		}
+		if leads := (RSTRef{Role: role}).Leads(); leads != (kind != "") {
+			t.Errorf("Leads(%q) = %v", role, leads)
+		}
+	}
+}
+
+// TestReadRSTLiteralMarker: "::" ends a paragraph with a literal block
+// only after an even run of backslashes, decided on the line as written
+// (docutils 0.19: "colon:\::" shows "colon:::" and the indented line is a
+// block quote; "Text\ ::" shows "Text"; "Two\\::" shows "Two\:").
+func TestReadRSTLiteralMarker(t *testing.T) {
+	t.Parallel()
+	lines := strings.Split("Ends with colon:\\::\n\n   indented\n\nText\\ ::\n\n   code\n\nTwo\\\\::\n\n   code", "\n")
+	r := readRSTLines(lines)
+	for i, w := range map[int]string{0: "1|Ends with colon:::", 2: "1|   indented", 4: "1|Text", 6: "3|   code", 8: "1|Two\\:", 10: "3|   code"} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
 	}
 }
