@@ -189,7 +189,7 @@ func Clip(s string, n int) string {
 // code spans; an element's children stay ("Status <Badge>beta</Badge>" is
 // "Status beta"). A heading that is only tags is kept as written.
 //
-// A tag is read as JSX reads it (jsxTagEnd): an element's start, end or
+// A tag is read as JSX reads it (JSXTagEnd): an element's start, end or
 // self-closing tag (any name: in MDX every "<name" opens JSX) or a
 // fragment's ("<>", "</>"), its attributes' strings and expressions
 // skipped whole, so a ">" inside them does not end it
@@ -216,7 +216,7 @@ scan:
 			}
 			i, _ = spans.at(i)
 		case '<':
-			end, at := jsxTagEnd(s, i)
+			end, at := JSXTagEnd(s, i)
 			switch {
 			case end > 0:
 				b.WriteString(s[text:i])
@@ -239,10 +239,13 @@ scan:
 	return out
 }
 
-// jsxTagEnd reads a JSX tag at s[i] ("<"): it returns the offset after
+// JSXTagEnd reads a JSX tag at s[i] ("<"): it returns the offset after
 // its ">", or 0 and where reading stopped when s[i:] is not a tag (no
 // name, a "<" among its attributes), or -1 when the tag never closes.
-func jsxTagEnd(s string, i int) (end, at int) {
+// Its attributes may span lines (a component's props, one a line): the
+// one reader of a tag for an MDX heading (dropJSXTags) and for a page's
+// tags over several lines (the indexer's jsxMultiLine).
+func JSXTagEnd(s string, i int) (end, at int) {
 	j := i + 1
 	if j < len(s) && s[j] == '/' {
 		j++
@@ -257,7 +260,7 @@ func jsxTagEnd(s string, i int) (end, at int) {
 		s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
 		j++
 	}
-	if j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '/' && s[j] != '>' {
+	if j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' && s[j] != '/' && s[j] != '>' {
 		return 0, j // "<a+b": not a tag
 	}
 	for j < len(s) {
