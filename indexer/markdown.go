@@ -190,8 +190,9 @@ var (
 
 // jsxMultiLine returns the last line of the component tag or the import
 // that starts at lines[j] and ends on a later line, or -1 when there is
-// none: a tag ends at the first ">" outside its attributes' braces and
-// quotes, with nothing after it on its line; an import at "} from '…'".
+// none: a tag is read as JSX reads it (markdown.JSXTagEnd, the reader of
+// an MDX heading's tags too) and must end with nothing after its ">" on
+// its line; an import ends at "} from '…'".
 // Every line must be text (isText), and a tag or import longer than 100
 // lines is not taken for one.
 func jsxMultiLine(lines []string, j int, isText func(int) bool) int {
@@ -214,33 +215,24 @@ func jsxMultiLine(lines []string, j int, isText func(int) bool) int {
 	default:
 		return -1
 	}
-	depth, quote := 0, byte(0)
-	for k := j; k < len(lines) && k <= j+100 && isText(k); k++ {
-		l := lines[k]
-		for c := 0; c < len(l); c++ {
-			switch ch := l[c]; {
-			case quote != 0:
-				if ch == quote {
-					quote = 0
-				}
-			case ch == '"' || ch == '\'' || ch == '`':
-				quote = ch
-			case ch == '{':
-				depth++
-			case ch == '}':
-				depth--
-			case ch == '>' && depth == 0:
-				if k == j || strings.TrimSpace(l[c+1:]) != "" {
-					return -1 // on one line (jsxTagLineRE's), or text follows
-				}
-				return k
-			}
-		}
-		if quote == '"' || quote == '\'' {
-			quote = 0 // JSX's string attributes do not span lines
-		}
+	at := len(lines[j]) - len(t) // the tag's "<"
+	if end, _ := markdown.JSXTagEnd(lines[j], at); end >= 0 {
+		return -1 // ends on its line (jsxTagLineRE's), or is not a tag
 	}
-	return -1
+	last := j
+	for last+1 < len(lines) && last+1 <= j+100 && isText(last+1) {
+		last++
+	}
+	tag := strings.Join(lines[j:last+1], "\n")
+	end, _ := markdown.JSXTagEnd(tag, at)
+	if end <= 0 {
+		return -1
+	}
+	k := j + strings.Count(tag[:end], "\n")
+	if strings.TrimSpace(tag[end:end+strings.IndexByte(tag[end:]+"\n", '\n')]) != "" {
+		return -1 // text follows
+	}
+	return k
 }
 
 var quoteRE = lazyre.New(`^ {0,3}>\s?`)

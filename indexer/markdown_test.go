@@ -609,6 +609,31 @@ func TestJSXMultiLineTagNotIndexed(t *testing.T) {
 	checkCoverage(t, in, p.Chunks)
 }
 
+// TestJSXMultiLineTagReadAsJSX: a tag over several lines is read by the
+// reader of an MDX heading's tags (markdown.JSXTagEnd), as JSX reads it:
+// a string attribute may span lines, and a ">" in it does not end the
+// tag (read line by line, the tag seemed to end on its third line, with
+// text after it, so it was not taken for markup).
+func TestJSXMultiLineTagReadAsJSX(t *testing.T) {
+	t.Parallel()
+	in := "# Mesh\n\n<Zcallout\n  title='a \"quoted\n  > zword'\n  kind=\"znote\"\n>\n\nThe zebra prose.\n\n</Zcallout>\n"
+	p := parseMarkdown("docs/mesh.mdx", []byte(in), nil)
+	var all strings.Builder
+	for _, c := range p.Chunks {
+		all.WriteString(c.body() + "\n")
+	}
+	text := all.String()
+	if !strings.Contains(text, "The zebra prose.") {
+		t.Errorf("indexed text lacks the prose:\n%s", text)
+	}
+	for _, gone := range []string{"Zcallout", "znote", "kind="} {
+		if strings.Contains(text, gone) {
+			t.Errorf("indexed text has %q:\n%s", gone, text)
+		}
+	}
+	checkCoverage(t, in, p.Chunks)
+}
+
 // TestJSXMarkupOnlyChunkIndexesNothing: a chunk that is only markup (an
 // MDX page of one component) indexes no body, rather than its markup
 // (chunk.masked with an empty indexed text).

@@ -81,45 +81,77 @@ func dropHTML(s string) string {
 }
 
 // outsideCode returns s with f applied to each stretch outside its code
-// spans; the spans, backticks included, are kept as they are. A code span
-// (CommonMark) opens with a run of backticks and closes at the next run of
-// the same length; a run that is never closed is text.
+// spans (codeSpans); the spans, backticks included, are kept as they are.
 func outsideCode(s string, f func(string) string) string {
 	if strings.IndexByte(s, '`') < 0 {
 		return f(s)
 	}
 	var b strings.Builder
 	text := 0 // start of the current stretch of text
+	spans := newCodeSpans(s)
 	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			i++
-			continue
+		k := strings.IndexByte(s[i:], '`')
+		if k < 0 {
+			break
 		}
-		n := backticks(s, i)
-		closeAt := -1
-		for j := i + n; j < len(s); {
-			if s[j] != '`' {
-				j++
-				continue
-			}
-			m := backticks(s, j)
-			if m == n {
-				closeAt = j
-				break
-			}
-			j += m
+		i += k
+		end, span := spans.at(i)
+		if span {
+			b.WriteString(f(s[text:i]))
+			b.WriteString(s[i:end])
+			text = end
 		}
-		if closeAt < 0 {
-			i += n // no closing run: these backticks are text
-			continue
-		}
-		b.WriteString(f(s[text:i]))
-		b.WriteString(s[i : closeAt+n])
-		i = closeAt + n
-		text = i
+		i = end
 	}
 	b.WriteString(f(s[text:]))
 	return b.String()
+}
+
+// codeSpans reads a string's code spans, the one owner of their rule
+// (CommonMark): a run of n backticks opens a span that closes at the next
+// run of exactly n backticks; a run with no such run after it is text.
+// One pass records the runs' starts by length; then each length's cursor
+// only moves forward (at's calls come in the order of the string), so
+// the whole read is linear however many runs of distinct lengths are
+// left unclosed (review14b R3: scanning ahead from each run was N^1.5).
+type codeSpans struct {
+	s    string
+	runs map[int][]int // run length -> starts of the runs of that length, in order
+	next map[int]int   // run length -> index in runs of the first run after the last read
+}
+
+func newCodeSpans(s string) *codeSpans {
+	c := &codeSpans{s: s, runs: map[int][]int{}, next: map[int]int{}}
+	codeWorked(len(s))
+	for i := 0; i < len(s); {
+		k := strings.IndexByte(s[i:], '`')
+		if k < 0 {
+			break
+		}
+		i += k
+		n := backticks(s, i)
+		c.runs[n] = append(c.runs[n], i)
+		i += n
+	}
+	return c
+}
+
+// at reads the run of backticks at s[i], at or after the last run read:
+// it returns the offset after the code span the run opens, and true, or
+// the offset after the run, and false, when it opens none (its backticks
+// are text).
+func (c *codeSpans) at(i int) (end int, span bool) {
+	n := backticks(c.s, i)
+	starts, k := c.runs[n], c.next[n]
+	for k < len(starts) && starts[k] <= i {
+		k++
+		codeWorked(1)
+	}
+	c.next[n] = k
+	if k == len(starts) {
+		return i + n, false
+	}
+	return starts[k] + n, true
 }
 
 // backticks is the length of the run of backticks at s[i].
@@ -157,43 +189,34 @@ func Clip(s string, n int) string {
 // code spans; an element's children stay ("Status <Badge>beta</Badge>" is
 // "Status beta"). A heading that is only tags is kept as written.
 //
-// A tag is read as JSX reads it (jsxTagEnd): an element's start, end or
+// A tag is read as JSX reads it (JSXTagEnd): an element's start, end or
 // self-closing tag (any name: in MDX every "<name" opens JSX) or a
 // fragment's ("<>", "</>"), its attributes' strings and expressions
 // skipped whole, so a ">" inside them does not end it
 // ('<Badge text="a > b" />', "show={x > 1}", "icon={<Icon />}"). Written
 // here: no maintained Go package parses JSX fragments (esbuild's parser
-// is internal and reads whole modules). One pass: a code span's run of
-// backticks without a closing run of its length means no later one has
-// one, a tag that is not one is skipped to where it failed, and a tag
-// that never closes (MDX would not compile it) ends the search: the rest
-// is text.
+// is internal and reads whole modules). One pass: code spans are read
+// by codeSpans, a tag that is not one is skipped to where it failed, and
+// a tag that never closes (MDX would not compile it) ends the search: the
+// rest is text.
 func dropJSXTags(s string) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
+	codeWorked(len(s))
 	var b strings.Builder
 	text := 0
-	var deadRun map[int]bool // code span run lengths with no closing run left
+	var spans *codeSpans // read at the first backtick
 scan:
 	for i := 0; i < len(s); {
 		switch s[i] {
 		case '`':
-			n := backticks(s, i)
-			i += n
-			if deadRun[n] {
-				continue
+			if spans == nil {
+				spans = newCodeSpans(s)
 			}
-			if c := closingRun(s, i, n); c >= 0 {
-				i = c + n
-			} else {
-				if deadRun == nil {
-					deadRun = map[int]bool{}
-				}
-				deadRun[n] = true
-			}
+			i, _ = spans.at(i)
 		case '<':
-			end, at := jsxTagEnd(s, i)
+			end, at := JSXTagEnd(s, i)
 			switch {
 			case end > 0:
 				b.WriteString(s[text:i])
@@ -216,27 +239,13 @@ scan:
 	return out
 }
 
-// closingRun returns where the first run of exactly n backticks at or
-// after from starts, -1 when there is none.
-func closingRun(s string, from, n int) int {
-	for j := from; j < len(s); {
-		if s[j] != '`' {
-			j++
-			continue
-		}
-		m := backticks(s, j)
-		if m == n {
-			return j
-		}
-		j += m
-	}
-	return -1
-}
-
-// jsxTagEnd reads a JSX tag at s[i] ("<"): it returns the offset after
+// JSXTagEnd reads a JSX tag at s[i] ("<"): it returns the offset after
 // its ">", or 0 and where reading stopped when s[i:] is not a tag (no
 // name, a "<" among its attributes), or -1 when the tag never closes.
-func jsxTagEnd(s string, i int) (end, at int) {
+// Its attributes may span lines (a component's props, one a line): the
+// one reader of a tag for an MDX heading (dropJSXTags) and for a page's
+// tags over several lines (the indexer's jsxMultiLine).
+func JSXTagEnd(s string, i int) (end, at int) {
 	j := i + 1
 	if j < len(s) && s[j] == '/' {
 		j++
@@ -251,7 +260,7 @@ func jsxTagEnd(s string, i int) (end, at int) {
 		s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
 		j++
 	}
-	if j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '/' && s[j] != '>' {
+	if j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' && s[j] != '/' && s[j] != '>' {
 		return 0, j // "<a+b": not a tag
 	}
 	for j < len(s) {
@@ -299,4 +308,17 @@ func jsxBraceEnd(s string, i int) int {
 		}
 	}
 	return -1
+}
+
+// codeWork, when a test sets it, counts the code-span scanners' steps
+// (bytes and backtick runs looked at), so a test can bound their work per
+// byte without a clock (TestCodeSpanLinearWork). Nil otherwise; set only
+// by a test that does not run in parallel.
+var codeWork *int
+
+// codeWorked adds n steps to codeWork, if set.
+func codeWorked(n int) {
+	if codeWork != nil {
+		*codeWork += n
+	}
 }

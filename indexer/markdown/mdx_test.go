@@ -68,3 +68,33 @@ func TestMDXHeadingJSXAttributes(t *testing.T) {
 		t.Errorf(".md heading = %q, want it as written", got)
 	}
 }
+
+// TestCodeSpanLinearWork: the code-span scanners' steps (codeWork) stay
+// within a constant per byte of a heading, for the hostile one of
+// review14b R3: an .mdx heading with a JSX tag, then unclosed backtick
+// runs of 1, 2, …, k backticks each followed by a letter, then a "<" that
+// is text (so Plain scans the spans too, on the trail). Not parallel: it
+// sets codeWork.
+func TestCodeSpanLinearWork(t *testing.T) {
+	for _, size := range []int{1 << 16, 1 << 18} {
+		var b strings.Builder
+		b.WriteString("# Top\n\n## <X/> ")
+		for k := 1; b.Len() < size; k++ {
+			b.WriteString(strings.Repeat("`", k))
+			b.WriteByte('x')
+		}
+		b.WriteString(" 1<2\n\nBody.\n")
+		src := b.String()
+		w := 0
+		codeWork = &w
+		d := ParseFile("docs/h.mdx", []byte(src))
+		trails := d.Trails()
+		codeWork = nil
+		if len(trails) != 2 || !strings.HasSuffix(trails[1][1], "…") {
+			t.Fatalf("%d bytes: trails %d, want the heading's, clipped", len(src), len(trails))
+		}
+		if w > 4*len(src) {
+			t.Errorf("%d bytes: the code-span scanners took %d steps (%.1f a byte), want at most %d", len(src), w, float64(w)/float64(len(src)), 4*len(src))
+		}
+	}
+}
