@@ -228,6 +228,20 @@ func rstIndent(l string) int {
 	return n
 }
 
+// rstColumn is the column after text s, which starts at column n: tabs
+// to the next multiple of 8 and a character (not a byte) a column, as
+// docutils counts.
+func rstColumn(n int, s string) int {
+	for _, c := range s {
+		if c == '\t' {
+			n = n/8*8 + 8
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
 // rstMarkupStart reports whether trimmed line t starts explicit markup:
 // ".." then white space or the line's end.
 func rstMarkupStart(t string) bool {
@@ -983,13 +997,13 @@ func RSTInline(s string, ref func(at int, r RSTRef)) string {
 // markup lines that search indexes as written (a comment, a directive's
 // options: docutils reads no escapes there; "C:\dir" stays).
 func RSTInlineWritten(s string) string {
-	return rstReduce(s, nil, func(t string) string { return t })
+	return rstReduce(s, nil, func(t string, _ int) string { return t })
 }
 
 // rstReduce is RSTInline with text's escapes read by unescape.
-func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string) string) string {
+func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string, int) string) string {
 	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
-		return unescape(s)
+		return unescape(s, 0)
 	}
 	if ref == nil {
 		ref = func(int, RSTRef) {}
@@ -1014,18 +1028,21 @@ func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string) strin
 		}
 	}
 	if in.last == 0 {
-		return unescape(s)
+		return unescape(s, 0)
 	}
-	in.b.WriteString(unescape(s[in.last:]))
+	in.b.WriteString(in.unesc(in.last, len(s)))
 	return in.b.String()
 }
 
 // rstUnescape returns text s as docutils shows it: a backslash escapes
 // the character after it ("\*" is "*", "\\" is "\"), an escaped space
-// or tab vanishes with its backslash ("H\ :sub:`2`\ O" is "H2O"), and
-// a backslash before a line end or at the end vanishes (the line end
-// stays: each line keeps its place; docutils joins the lines' words).
-func rstUnescape(s string) string {
+// vanishes with its backslash ("H\ :sub:`2`\ O" is "H2O"), an escaped
+// tab is its spaces but one (docutils expands tabs, to the next multiple
+// of 8 columns from the line's start, before it reads escapes), and a
+// backslash before a line end or at the end vanishes (the line end stays:
+// each line keeps its place; docutils joins the lines' words).
+// col is the column s starts at in its line.
+func rstUnescape(s string, col int) string {
 	rstWorked(len(s))
 	i := strings.IndexByte(s, '\\')
 	if i < 0 {
@@ -1044,7 +1061,17 @@ func rstUnescape(s string) string {
 			break
 		}
 		switch n := s[i+1]; n {
-		case ' ', '\t':
+		case ' ':
+			i++
+		case '\t':
+			// The backslash's column c, the tab's c+1: it runs to the next
+			// multiple of 8, and the escape takes its first space.
+			ls := strings.LastIndexByte(s[:i], '\n') + 1
+			c := rstColumn(0, s[ls:i])
+			if ls == 0 {
+				c = rstColumn(col, s[:i])
+			}
+			b.WriteString(strings.Repeat(" ", (c+1)/8*8+8-c-2))
 			i++
 		case '\n':
 		default:
@@ -1059,13 +1086,39 @@ func rstUnescape(s string) string {
 type rstInliner struct {
 	s        string
 	ref      func(at int, r RSTRef)
-	unescape func(string) string // rstUnescape, or as written
-	b        strings.Builder
-	last     int     // s[last:] is not yet written
-	dead     [4]bool // per kind, no end-string is left: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
+	unescape func(string, int) string // rstUnescape, or as written
+	// colAt, col: the column of s[colAt] in its line (unesc's memo; it
+	// is asked for columns left to right, so their cost is linear).
+	colAt, col int
+	b          strings.Builder
+	last       int     // s[last:] is not yet written
+	dead       [4]bool // per kind, no end-string is left: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
 	// fresh is where the text after a start-string without an end-string
 	// begins: docutils reads it as a new text, where markup may start.
 	fresh int
+}
+
+// unesc returns s[from:to] with its escapes as shown (unescape).
+func (in *rstInliner) unesc(from, to int) string {
+	return in.unescapeAt(in.s[from:to], from)
+}
+
+// unescapeAt returns t, which starts at s[at], with its escapes as
+// shown; the column is looked for only when t holds a tab.
+func (in *rstInliner) unescapeAt(t string, at int) string {
+	if strings.IndexByte(t, '\t') < 0 {
+		return in.unescape(t, 0)
+	}
+	if at < in.colAt {
+		in.colAt, in.col = 0, 0
+	}
+	if ls := strings.LastIndexByte(in.s[in.colAt:at], '\n'); ls >= 0 {
+		in.colAt, in.col = in.colAt+ls+1, 0
+	}
+	rstWorked(at - in.colAt)
+	in.col = rstColumn(in.col, in.s[in.colAt:at])
+	in.colAt = at
+	return in.unescape(t, in.col)
 }
 
 // emit writes s[last:from] (its escapes as shown: rstUnescape), then
@@ -1073,7 +1126,7 @@ type rstInliner struct {
 // white space around it in shown are one space).
 func (in *rstInliner) emit(from, to int, shown string) {
 	rstWorked(to - in.last + len(shown)) // Fields, Count and the copies
-	in.b.WriteString(in.unescape(in.s[in.last:from]))
+	in.b.WriteString(in.unesc(in.last, from))
 	if strings.IndexByte(shown, '\n') >= 0 {
 		shown = strings.Join(strings.Fields(shown), " ")
 	}
@@ -1086,7 +1139,7 @@ func (in *rstInliner) emit(from, to int, shown string) {
 // inline literal, whose backslashes are its text).
 func (in *rstInliner) keep(from, to int) {
 	rstWorked(to - in.last)
-	in.b.WriteString(in.unescape(in.s[in.last:from]))
+	in.b.WriteString(in.unesc(in.last, from))
 	in.b.WriteString(in.s[from:to])
 	in.last = to
 }
@@ -1196,7 +1249,16 @@ func (in *rstInliner) interpreted(i int) int {
 	if rstRawRole(r.Role) {
 		r.Text = content // as written: no title, target or escapes
 	} else {
-		r.Text = in.unescape(r.Text)
+		in.b.WriteString(in.unesc(in.last, start)) // the text before, first: columns left to right
+		in.last = start
+		r.Text = in.unescapeAt(r.Text, tick+1)
+		// The target's escapes are read as the text's (docutils' refuri,
+		// Sphinx's XRefRole); an embedded URI's white space is dropped
+		// (docutils joins its lines' parts).
+		r.Target = in.unescapeAt(r.Target, tick+1)
+		if link && r.Target != "" {
+			r.Target = strings.Join(strings.Fields(r.Target), "")
+		}
 	}
 	in.ref(start, r)
 	in.emit(start, after, r.Text)
@@ -1259,8 +1321,9 @@ func (in *rstInliner) name(i int) int {
 	if st < 0 {
 		return q
 	}
-	in.ref(st, RSTRef{Text: in.unescape(s[st:i]), Link: true})
-	in.emit(st, q, in.unescape(s[st:i]))
+	text := in.unesc(st, i) // a name holds no backslash or tab
+	in.ref(st, RSTRef{Text: text, Link: true})
+	in.emit(st, q, text)
 	in.fresh = q // docutils reads what follows as a new text
 	return q
 }
