@@ -613,6 +613,9 @@ func (r *rstReader) body(i, n int, t string) {
 		r.stack = append(r.stack, blk)
 		if head != "" {
 			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)
+			if lit, _ := rstLiteralMarker(head); lit && blk.kind == bRST {
+				r.pendingLit = r.contentIndent(i, n)
+			}
 		}
 		return
 	}
@@ -642,6 +645,34 @@ func (r *rstReader) body(i, n int, t string) {
 			r.pendingLit = rstTextCol(r.lines[i])
 		}
 	}
+}
+
+// maxContentScan bounds how many lines contentIndent looks at, so the
+// reader stays linear however directives nest.
+const maxContentScan = 64
+
+// contentIndent is the indent of the rst content of the directive or
+// footnote whose marker is line i (at indent n): the least indent of its
+// lines after the marker (docutils removes it; a paragraph on the marker
+// line, ".. note:: Example::", is at that indent, so a literal block
+// after it is the lines indented more). -1 when it has none; it looks at
+// the first maxContentScan lines only.
+func (r *rstReader) contentIndent(i, n int) int {
+	m := -1
+	for j := i + 1; j < len(r.lines) && j <= i+maxContentScan; j++ {
+		if r.blank(j) {
+			continue
+		}
+		k := rstIndent(r.lines[j])
+		rstWorked(1 + k)
+		if k <= n {
+			break
+		}
+		if m < 0 || k < m {
+			m = k
+		}
+	}
+	return m
 }
 
 // rstTextCol is the column where the text of line l starts after its

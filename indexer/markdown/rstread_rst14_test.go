@@ -36,3 +36,32 @@ func TestRSTEscapedTab(t *testing.T) {
 		}
 	}
 }
+
+// TestRSTDirectiveHeadLiteral: a paragraph on a directive's (or a
+// footnote's) marker line
+// that ends with "::" announces a literal block, as any paragraph does:
+// the lines indented more than the content's least indent (docutils
+// 0.19), or a quoted block at that indent.
+func TestRSTDirectiveHeadLiteral(t *testing.T) {
+	t.Parallel()
+	r := readRSTLines([]string{".. note:: Example::", "", "      code *x*", "", "     four", "", "   three."})
+	for i, w := range map[int]string{0: "4|Example:", 2: "3|      code *x*", 4: "3|     four", 6: "1|   three."} {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d: %q, want %q", i+1, got, w)
+		}
+	}
+	// The content's least indent is the code's: no literal block (docutils
+	// warns "Literal block expected; none found").
+	r = readRSTLines([]string{".. note:: Example::", "", "   code"})
+	if got := rstView(r[2]); got != "1|   code" {
+		t.Errorf("no literal block: %q, want prose", got)
+	}
+	r = readRSTLines([]string{".. [1] Example::", "", "      code", "", "   more"})
+	if got := rstView(r[2]); got != "3|      code" {
+		t.Errorf("a footnote's literal block: %q, want code", got)
+	}
+	r = readRSTLines([]string{".. note:: Example::", "", "   > quoted"})
+	if got := rstView(r[2]); got != "3|   > quoted" {
+		t.Errorf("a quoted literal block: %q, want code", got)
+	}
+}
