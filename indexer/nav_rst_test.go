@@ -28,6 +28,7 @@ func TestNavRST(t *testing.T) {
 		{"see also on the marker line", "Notes\n=====\n\n.. seealso:: :doc:`one`,\n   :doc:`two`,\n   :ref:`three`\n", true},
 		{"references with their targets", "Related\n=======\n\n* `Python`_\n* `Go`_\n* Rust_\n\n.. _Python: https://www.python.org/\n.. _Go: https://go.dev/\n.. _Rust: https://www.rust-lang.org/\n", true},
 		{"one-entry toctree with a caption", "Policies\n========\n\n.. toctree::\n   :caption: Policies of 3.8\n\n   CMP0067: Honor language standard. </policy/CMP0067>\n", true},
+		{"lettered items without blank lines", "Parts\n=====\n\n(a) :doc:`one`\n(b) :doc:`two`\n(c) :doc:`three`\n(d) :doc:`four`\n(e) this item is a long sentence of plain words with no link at all here\n", true},
 		// not navigation
 		{"prose with many inline links", "Install\n=======\n\nRun the :doc:`installer <install>` and then read the :ref:`configuration <config>`\npage, which explains every option that the server reads at start-up, and\nthe defaults that suit most projects; see `tuning`_ and :doc:`deploy`. The\nserver then starts, reads its :ref:`settings`, and listens on its port.\n", false},
 		{"a page of hyperlink targets", "Links\n=====\n\n.. _Python: https://www.python.org/\n.. _Go: https://go.dev/\n.. _Rust: https://www.rust-lang.org/\n.. _Zig: https://ziglang.org/\n", false},

@@ -79,6 +79,11 @@ type RSTLine struct {
 	// (its one Ref is the link: Text the entry's own title, Target what
 	// it links to).
 	Option, Entry bool
+	// Item marks a line that starts a list item (a bullet or an
+	// enumerator, rstListMarker, where docutils starts one: not inside
+	// a paragraph). A list item's lines are a text block of their own: a
+	// role does not span two items.
+	Item bool
 	// Cont marks a line that continues the text block of the line above
 	// (a paragraph's further lines; a directive's head, a footnote's or
 	// a replacement text's lines after their marker's): a role may span
@@ -311,6 +316,7 @@ type rstReader struct {
 	atStart    bool // a title may start here
 	docinfo    int  // 0: before the first element; 1: after the first title; 2: over
 	para       int  // the first line of the current text block, -1 when none
+	paraItem   int  // the indent of the list item starting the text block; -1: none
 	// paraFirst, when not "", is the text block's first line's text: an
 	// explicit markup line's shown part (a directive's argument, a
 	// footnote's text, a replacement text), which the lines after it
@@ -345,7 +351,7 @@ func rstWorked(n int) {
 }
 
 func readRST(lines []string) ([]RSTLine, Body) {
-	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, atStart: true, para: -1}
+	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, atStart: true, para: -1, paraItem: -1}
 	for i := 0; i < len(lines); i++ {
 		i = r.line(i)
 	}
@@ -381,7 +387,7 @@ func (r *rstReader) flush(end int) {
 		r.paraFirst = ""
 	}
 	out := r.out[r.para:end]
-	r.para = -1
+	r.para, r.paraItem = -1, -1
 	for k := 1; k < len(out); k++ {
 		out[k].Cont = true
 	}
@@ -620,6 +626,11 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	r.out[i].Kind = RSTProse
+	if r.paraItem >= 0 && n <= r.paraItem {
+		// Not indented into the list item: another item, or the list
+		// ends (docutils: "unexpected unindent").
+		r.flush(i)
+	}
 	first := r.para < 0
 	if t == "::" {
 		r.flush(i) // a text block of its own, shown as nothing
@@ -636,6 +647,9 @@ func (r *rstReader) body(i, n int, t string) {
 	}
 	if first {
 		r.para = i
+		if m := rstListMarker(t); m > 0 && (m == len(t) || t[m] == ' ' || t[m] == '\t') {
+			r.out[i].Item, r.paraItem = true, n
+		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {
 		// The literal block is indented more than the paragraph's left
@@ -693,14 +707,15 @@ func rstTextCol(l string) int {
 		if m == 0 || i+m >= len(l) || (l[i+m] != ' ' && l[i+m] != '\t') {
 			return col
 		}
+		col += utf8.RuneCountInString(l[i : i+m])
 		i += m
-		col += m
 	}
 }
 
 // rstListMarker is the length of the bullet or enumerator at the start of
-// s, 0 when there is none: "*", "-", "+"; a number, "#", one letter or a
-// Roman numeral, followed by "." or ")" or between "(" and ")".
+// s, 0 when there is none: "*", "-", "+", "•", "‣", "⁃"; a number, "#",
+// one letter or a Roman numeral, followed by "." or ")" or between "("
+// and ")". The one rule of list markers (RSTLine.Item).
 func rstListMarker(s string) int {
 	if s == "" {
 		return 0
@@ -708,6 +723,11 @@ func rstListMarker(s string) int {
 	switch s[0] {
 	case '*', '-', '+':
 		return 1
+	}
+	for _, b := range [...]string{"•", "‣", "⁃"} {
+		if strings.HasPrefix(s, b) {
+			return len(b)
+		}
 	}
 	open := 0
 	if s[0] == '(' {

@@ -65,3 +65,37 @@ func TestRSTDirectiveHeadLiteral(t *testing.T) {
 		t.Errorf("a quoted literal block: %q, want code", got)
 	}
 }
+
+// TestRSTListItems: the reader owns "this line starts a list item"
+// (RSTLine.Item, by rstListMarker): items written without blank lines
+// between them are text blocks of their own, so a role does not span two
+// (docutils 0.19: "* see :ref:`a" is a start-string without an end, and
+// "b <x>`" the next item's text); a marker inside a paragraph, or
+// indented into an item, continues it; a line not indented into an item
+// ends it.
+func TestRSTListItems(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"* see :ref:`a", "* b <x>`", "",
+		"(a) one", "(b) two", "", "i) x", "ii) y", "", "• z", "‣ y", "",
+		"Text", "* b", "", "* a", "  * b", "", "* a", "b", "", "1. a", "   more", "#. c",
+	}
+	r := readRSTLines(lines)
+	items := map[int]bool{0: true, 1: true, 3: true, 4: true, 6: true, 7: true, 9: true, 10: true, 15: true, 18: true, 21: true, 23: true}
+	for i := range lines {
+		if r[i].Item != items[i] {
+			t.Errorf("line %d %q: Item %v, want %v", i+1, lines[i], r[i].Item, items[i])
+		}
+	}
+	if len(r[0].Refs)+len(r[1].Refs) != 0 || r[0].Shown != "* see :ref:`a" || r[1].Shown != "* b <x>`" {
+		t.Errorf("a role spans two items: %+v %+v", r[0], r[1])
+	}
+	for i, w := range map[int]bool{1: false, 4: false, 13: true, 16: true, 19: false, 22: true, 23: false} {
+		if r[i].Cont != w {
+			t.Errorf("line %d %q: Cont %v, want %v", i+1, lines[i], r[i].Cont, w)
+		}
+	}
+	if got := rstTextCol("• a::"); got != 2 {
+		t.Errorf("rstTextCol(• a::) = %d, want 2 (a column a character)", got)
+	}
+}
