@@ -173,7 +173,8 @@ var navWork *int
 // count; code counts as text unless it holds references (a
 // parsed-literal synopsis whose lines link to the page's sections). A
 // chunk whose counted lines are all a toctree's is navigation however
-// short (a section that is one toctree).
+// short (a section that is one toctree). A ":hidden:" toctree does not
+// count: a reader of the page sees nothing of it.
 func navRST(rst []markdown.RSTLine) bool {
 	lines, links, toc := 0, 0, 0
 	if navWork != nil {
@@ -207,8 +208,12 @@ func navRST(rst []markdown.RSTLine) bool {
 	return navDense(links, lines) || toc > 0 && toc == lines
 }
 
-// navTOC reports whether l is a toctree's marker or entry.
+// navTOC reports whether l is a toctree's marker or entry, of a toctree
+// the page shows (not ":hidden:", markdown.RSTLine.Hidden).
 func navTOC(l markdown.RSTLine) bool {
+	if l.Hidden {
+		return false
+	}
 	return l.Entry || l.Kind == markdown.RSTMarkup && l.Directive == "toctree" && !l.Option
 }
 
@@ -216,6 +221,9 @@ func navTOC(l markdown.RSTLine) bool {
 // shows something or holds references (an admonition's title, a
 // "seealso::" with its references on its marker line).
 func navShows(l markdown.RSTLine) bool {
+	if l.Hidden {
+		return false // a hidden toctree: the page shows nothing of it
+	}
 	switch l.Kind {
 	case markdown.RSTProse, markdown.RSTCode:
 		return true

@@ -39,6 +39,8 @@ func TestNavRST(t *testing.T) {
 		{"code block", "Usage\n=====\n\n.. code-block:: python\n\n   open(`a`_)\n   close(`b`_)\n   read(`c`_)\n", false},
 		{"a wrapped admonition head with references", "Attribute Events\n================\n\n.. note:: Attribute events are triggered as things occur on attributes\n   :ref:`custom validation functions <simple_validators>` as well as\n   :ref:`backref handlers <relationships_backref>` and also\n   :ref:`other handlers <other>` which are\n   :ref:`described here <desc>`.\n", false},
 		{"a page of substitution definitions", "Subs\n====\n\n.. |a| replace:: :doc:`one`\n.. |b| replace:: :doc:`two`\n.. |c| replace:: :doc:`three`\n.. |d| replace:: plain\n.. |e| replace:: text\n", false},
+		{"a hidden toctree", "Guide\n=====\n\nThis guide explains how the parts fit.\n\n.. toctree::\n   :hidden:\n\n   install\n   tutorial\n   reference\n   faq\n", false},
+		{"a hidden toctree alone", "Guide\n=====\n\n.. toctree::\n   :maxdepth: 2\n   :hidden:\n\n   install\n   tutorial\n", false},
 		{"api roles", "Functions\n=========\n\n* :func:`open` opens a file\n* :func:`close` closes it\n* :class:`File` is the file\n", false},
 	} {
 		p := parseDocument("page.rst", []byte(c.text), nil)

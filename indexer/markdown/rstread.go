@@ -79,6 +79,11 @@ type RSTLine struct {
 	// (its one Ref is the link: Text the entry's own title, Target what
 	// it links to).
 	Option, Entry bool
+	// Hidden marks the marker, options and entries of a toctree with the
+	// ":hidden:" option: its page shows nothing of it (an entry's Shown is
+	// ""), though its entries still link the pages (Sphinx's sidebar and
+	// its next and previous links).
+	Hidden bool
 	// Item marks a line that starts a list item (a bullet or an
 	// enumerator, rstListMarker, where docutils starts one: not inside
 	// a paragraph). A list item's lines are a text block of their own: a
@@ -214,6 +219,8 @@ type rstBlock struct {
 	replace    bool // a substitution's "replace::" text: shown
 	empty      bool // ".." alone: a blank line right after ends it
 	untilBlank bool // a hyperlink target or a doctest block: a blank line ends it (docutils' until_blank)
+	at         int  // a directive's marker line
+	hidden     bool // a toctree with the ":hidden:" option
 }
 
 // rstIndent is the column of l's first non-blank character, tabs to the
@@ -498,7 +505,7 @@ func (r *rstReader) line(i int) int {
 func (r *rstReader) inBlock(i int, t string) bool {
 	l, out := r.lines[i], &r.out[i]
 	top := &r.stack[len(r.stack)-1]
-	out.Directive = top.directive
+	out.Directive, out.Hidden = top.directive, top.hidden
 	r.b.Kinds[i] = Code
 	r.atStart = false
 	switch {
@@ -520,8 +527,17 @@ func (r *rstReader) inBlock(i int, t string) bool {
 			if name == "caption" {
 				rstInlineText(body, out)
 			}
+			if name == "hidden" && top.directive == "toctree" {
+				top.hidden = true
+				for j := top.at; j <= i; j++ {
+					r.out[j].Hidden = true // its marker and options so far
+				}
+			}
 		} else if top.directive == "toctree" {
 			rstEntry(t, out) // entries right after the marker, with no options
+			if top.hidden {
+				out.Shown = ""
+			}
 		} else if top.kind == bCode {
 			out.Kind, out.Shown = RSTCode, l // code right after the marker: kept
 		} else if top.argShown {
@@ -539,6 +555,9 @@ func (r *rstReader) inBlock(i int, t string) bool {
 	case top.directive == "toctree":
 		out.Kind = RSTMarkup
 		rstEntry(t, out)
+		if top.hidden {
+			out.Shown = "" // the page shows nothing of a hidden toctree
+		}
 	case rstHiddenContent[top.directive]:
 		out.Kind = RSTMarkup
 	default:
@@ -616,6 +635,7 @@ func (r *rstReader) body(i, n int, t string) {
 		if blk.directive != "" || blk.kind == bRST {
 			r.docinfo = 2 // only comments, targets and substitutions may come before docinfo
 		}
+		blk.at = i
 		r.stack = append(r.stack, blk)
 		if head != "" {
 			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)

@@ -99,3 +99,23 @@ func TestRSTListItems(t *testing.T) {
 		t.Errorf("rstTextCol(• a::) = %d, want 2 (a column a character)", got)
 	}
 }
+
+// TestRSTHiddenToctree: a ":hidden:" toctree shows nothing on its page
+// (its entries' titles are not shown), its marker, options and entries
+// are marked Hidden, and its entries keep their links (Sphinx's sidebar).
+func TestRSTHiddenToctree(t *testing.T) {
+	t.Parallel()
+	lines := []string{".. toctree::", "   :maxdepth: 1", "   :hidden:", "", "   Install it <install>", "", "Text.", "", ".. toctree::", "", "   Shown <shown>"}
+	r := readRSTLines(lines)
+	for i := 0; i <= 4; i++ {
+		if !r[i].Hidden && i != 3 {
+			t.Errorf("line %d %q: not Hidden", i+1, lines[i])
+		}
+	}
+	if r[4].Shown != "" || !r[4].Entry || len(r[4].Refs) != 1 || r[4].Refs[0].Target != "install" {
+		t.Errorf("hidden entry: %+v, want no shown text and its link", r[4])
+	}
+	if r[6].Hidden || r[8].Hidden || r[10].Hidden || r[10].Shown != "Shown" {
+		t.Errorf("a shown toctree: %+v %+v", r[8], r[10])
+	}
+}
