@@ -667,7 +667,7 @@ func (r *rstReader) body(i, n int, t string) {
 	}
 	if first {
 		r.para = i
-		if m := rstListMarker(t); m > 0 && (m == len(t) || t[m] == ' ' || t[m] == '\t') {
+		if r.item(i, n, t) {
 			r.out[i].Item, r.paraItem = true, n
 		}
 	}
@@ -707,6 +707,46 @@ func (r *rstReader) contentIndent(i, n int) int {
 		}
 	}
 	return m
+}
+
+// rstItemMarker is the length of the list marker that starts trimmed
+// line t, followed by white space or the line's end; 0 when none does.
+func rstItemMarker(t string) int {
+	if m := rstListMarker(t); m > 0 && (m == len(t) || t[m] == ' ' || t[m] == '\t') {
+		return m
+	}
+	return 0
+}
+
+// item reports whether line i (indent n, trimmed t), the first of a text
+// block, starts a list item: a bullet, or an enumerator whose next line
+// is blank, indented more or another enumerated item (docutils'
+// is_enumerated_list_item: "1. When a\nvalue b" is a paragraph).
+func (r *rstReader) item(i, n int, t string) bool {
+	m := rstItemMarker(t)
+	if m == 0 {
+		return false
+	}
+	if rstBullet(t[:m]) || r.blank(i+1) {
+		return true
+	}
+	next := r.lines[i+1]
+	k := rstIndent(next)
+	if k != n {
+		return k > n
+	}
+	nt := strings.TrimSpace(next)
+	mk := rstItemMarker(nt)
+	return mk > 0 && !rstBullet(nt[:mk])
+}
+
+// rstBullet reports whether list marker m is a bullet, not an enumerator.
+func rstBullet(m string) bool {
+	switch m {
+	case "*", "-", "+", "•", "‣", "⁃":
+		return true
+	}
+	return false
 }
 
 // rstTextCol is the column where the text of line l starts after its
@@ -1325,9 +1365,11 @@ func (in *rstInliner) interpreted(i int) int {
 		r.Text = in.unescapeAt(r.Text, tick+1)
 		// The target's escapes are read as the text's (docutils' refuri,
 		// Sphinx's XRefRole); an embedded URI's white space is dropped
-		// (docutils joins its lines' parts).
+		// (docutils joins its lines' parts), not a reference name's
+		// ("`x <a name_>`_").
+		named := strings.HasSuffix(r.Target, "_") && !escaped(r.Target, len(r.Target)-1)
 		r.Target = in.unescapeAt(r.Target, tick+1)
-		if link && r.Target != "" {
+		if link && r.Target != "" && !named {
 			r.Target = strings.Join(strings.Fields(r.Target), "")
 		}
 	}

@@ -11,6 +11,7 @@ func TestRSTTargetEscapes(t *testing.T) {
 		{"`x <http://x.example/a\\_b>`_", "http://x.example/a_b"},
 		{"`x <http://x.example/a\n   b>`_", "http://x.example/ab"},
 		{":ref:`x <a\\_b>`", "a_b"},
+		{"`x <a\n   name_>`_", "a\n   name_"}, // a reference name, not a URI: as written
 	} {
 		var got []RSTRef
 		RSTInline(c.in, func(_ int, r RSTRef) { got = append(got, r) })
@@ -72,13 +73,16 @@ func TestRSTDirectiveHeadLiteral(t *testing.T) {
 // (docutils 0.19: "* see :ref:`a" is a start-string without an end, and
 // "b <x>`" the next item's text); a marker inside a paragraph, or
 // indented into an item, continues it; a line not indented into an item
-// ends it.
+// ends it; an enumerator whose next line is not indented, blank or
+// another enumerated item starts a paragraph ("A. Einstein was").
 func TestRSTListItems(t *testing.T) {
 	t.Parallel()
 	lines := []string{
 		"* see :ref:`a", "* b <x>`", "",
 		"(a) one", "(b) two", "", "i) x", "ii) y", "", "• z", "‣ y", "",
-		"Text", "* b", "", "* a", "  * b", "", "* a", "b", "", "1. a", "   more", "#. c",
+		"Text", "* b", "", "* a", "  * b", "", "* a", "b", "", "1. a", "   more", "#. c", "",
+		// an enumerator whose next line is not indented: a paragraph
+		"1. When a", "value b", "2. x",
 	}
 	r := readRSTLines(lines)
 	items := map[int]bool{0: true, 1: true, 3: true, 4: true, 6: true, 7: true, 9: true, 10: true, 15: true, 18: true, 21: true, 23: true}
@@ -90,7 +94,7 @@ func TestRSTListItems(t *testing.T) {
 	if len(r[0].Refs)+len(r[1].Refs) != 0 || r[0].Shown != "* see :ref:`a" || r[1].Shown != "* b <x>`" {
 		t.Errorf("a role spans two items: %+v %+v", r[0], r[1])
 	}
-	for i, w := range map[int]bool{1: false, 4: false, 13: true, 16: true, 19: false, 22: true, 23: false} {
+	for i, w := range map[int]bool{1: false, 4: false, 13: true, 16: true, 19: false, 22: true, 23: false, 26: true, 27: true} {
 		if r[i].Cont != w {
 			t.Errorf("line %d %q: Cont %v, want %v", i+1, lines[i], r[i].Cont, w)
 		}
