@@ -763,8 +763,8 @@ func rstTextCol(l string) int {
 			}
 			i++
 		}
-		m := rstListMarker(l[i:])
-		if m == 0 || i+m >= len(l) || (l[i+m] != ' ' && l[i+m] != '\t') {
+		m := rstItemMarker(l[i:])
+		if m == 0 || i+m >= len(l) {
 			return col
 		}
 		col += utf8.RuneCountInString(l[i : i+m])
