@@ -54,7 +54,8 @@ var (
 	}
 	// navTagRE matches an HTML or JSX tag (closing tags too).
 	navTagRE = lazyre.New(`</?[A-Za-z][\w.]*(?:\s[^<>]*)?/?>`)
-	// navListRE matches a list item's marker.
+	// navListRE matches a markdown list item's marker (navLinkLine; an rst
+	// page's are its reader's, markdown.RSTLine.Item).
 	navListRE = lazyre.New(`^(?:[-*+]|\d+[.)]|#\.)\s+`)
 )
 
@@ -161,16 +162,19 @@ var navWork *int
 // entries are link lines. The other lines that show something or hold
 // references count in text blocks (a paragraph's lines, a list item's,
 // a directive's head and the lines that continue it, as the reader marks
-// them: markdown.RSTLine.Cont; each other line of markup or code alone): a block's lines are link lines
-// when its references lead elsewhere (markdown.RSTRef.Leads) and its
-// words outside them are at most navWordsPerLink per reference (a paragraph wrapped so that
-// references start its lines is prose, not a list of links). Titles,
+// them: markdown.RSTLine.Cont, and a list item's start, RSTLine.Item;
+// each other line of markup or code alone): a block's lines are link
+// lines when its references lead elsewhere (markdown.RSTRef.Leads) and
+// its words outside them (and a list item's marker) are at most
+// navWordsPerLink per reference (a paragraph wrapped so that references
+// start its lines is prose, not a list of links). Titles,
 // blank lines and markup that shows nothing (a directive's options,
 // comments, hyperlink targets, substitution definitions, docinfo) do not
 // count; code counts as text unless it holds references (a
 // parsed-literal synopsis whose lines link to the page's sections). A
 // chunk whose counted lines are all a toctree's is navigation however
-// short (a section that is one toctree).
+// short (a section that is one toctree). A ":hidden:" toctree does not
+// count: a reader of the page sees nothing of it.
 func navRST(rst []markdown.RSTLine) bool {
 	lines, links, toc := 0, 0, 0
 	if navWork != nil {
@@ -192,7 +196,7 @@ func navRST(rst []markdown.RSTLine) bool {
 			continue
 		}
 		j := i + 1
-		for j < len(rst) && !navItem(rst[j]) && (rst[j].Cont || l.Kind == markdown.RSTProse && rst[j].Kind == l.Kind) {
+		for j < len(rst) && !rst[j].Item && (rst[j].Cont || l.Kind == markdown.RSTProse && rst[j].Kind == l.Kind) {
 			j++
 		}
 		lines += j - i
@@ -204,15 +208,12 @@ func navRST(rst []markdown.RSTLine) bool {
 	return navDense(links, lines) || toc > 0 && toc == lines
 }
 
-// navItem reports whether l starts a list item (a bullet or an
-// enumerator, as navListRE reads one).
-func navItem(l markdown.RSTLine) bool {
-	t := strings.TrimSpace(l.Shown)
-	return t != "" && strings.IndexAny(t[:1], "-*+#0123456789") == 0 && navListRE().MatchString(t)
-}
-
-// navTOC reports whether l is a toctree's marker or entry.
+// navTOC reports whether l is a toctree's marker or entry, of a toctree
+// the page shows (not ":hidden:", markdown.RSTLine.Hidden).
 func navTOC(l markdown.RSTLine) bool {
+	if l.Hidden {
+		return false
+	}
 	return l.Entry || l.Kind == markdown.RSTMarkup && l.Directive == "toctree" && !l.Option
 }
 
@@ -220,6 +221,9 @@ func navTOC(l markdown.RSTLine) bool {
 // shows something or holds references (an admonition's title, a
 // "seealso::" with its references on its marker line).
 func navShows(l markdown.RSTLine) bool {
+	if l.Hidden {
+		return false // a hidden toctree: the page shows nothing of it
+	}
 	switch l.Kind {
 	case markdown.RSTProse, markdown.RSTCode:
 		return true
@@ -248,8 +252,13 @@ func navRSTLinks(ls []markdown.RSTLine) bool {
 			}
 		}
 		t := strings.TrimSpace(l.Shown)
-		if t != "" && strings.IndexAny(t[:1], "-*+#0123456789") == 0 {
-			t = navListRE().ReplaceAllString(t, "")
+		if l.Item {
+			// The list marker the reader found, before the item's text.
+			if k := strings.IndexAny(t, " \t"); k >= 0 {
+				t = t[k:]
+			} else {
+				t = ""
+			}
 		}
 		words += navWords(t)
 	}

@@ -28,6 +28,7 @@ func TestNavRST(t *testing.T) {
 		{"see also on the marker line", "Notes\n=====\n\n.. seealso:: :doc:`one`,\n   :doc:`two`,\n   :ref:`three`\n", true},
 		{"references with their targets", "Related\n=======\n\n* `Python`_\n* `Go`_\n* Rust_\n\n.. _Python: https://www.python.org/\n.. _Go: https://go.dev/\n.. _Rust: https://www.rust-lang.org/\n", true},
 		{"one-entry toctree with a caption", "Policies\n========\n\n.. toctree::\n   :caption: Policies of 3.8\n\n   CMP0067: Honor language standard. </policy/CMP0067>\n", true},
+		{"lettered items without blank lines", "Parts\n=====\n\n(a) :doc:`one`\n(b) :doc:`two`\n(c) :doc:`three`\n(d) :doc:`four`\n(e) this item is a long sentence of plain words with no link at all here\n", true},
 		// not navigation
 		{"prose with many inline links", "Install\n=======\n\nRun the :doc:`installer <install>` and then read the :ref:`configuration <config>`\npage, which explains every option that the server reads at start-up, and\nthe defaults that suit most projects; see `tuning`_ and :doc:`deploy`. The\nserver then starts, reads its :ref:`settings`, and listens on its port.\n", false},
 		{"a page of hyperlink targets", "Links\n=====\n\n.. _Python: https://www.python.org/\n.. _Go: https://go.dev/\n.. _Rust: https://www.rust-lang.org/\n.. _Zig: https://ziglang.org/\n", false},
@@ -38,6 +39,8 @@ func TestNavRST(t *testing.T) {
 		{"code block", "Usage\n=====\n\n.. code-block:: python\n\n   open(`a`_)\n   close(`b`_)\n   read(`c`_)\n", false},
 		{"a wrapped admonition head with references", "Attribute Events\n================\n\n.. note:: Attribute events are triggered as things occur on attributes\n   :ref:`custom validation functions <simple_validators>` as well as\n   :ref:`backref handlers <relationships_backref>` and also\n   :ref:`other handlers <other>` which are\n   :ref:`described here <desc>`.\n", false},
 		{"a page of substitution definitions", "Subs\n====\n\n.. |a| replace:: :doc:`one`\n.. |b| replace:: :doc:`two`\n.. |c| replace:: :doc:`three`\n.. |d| replace:: plain\n.. |e| replace:: text\n", false},
+		{"a hidden toctree", "Guide\n=====\n\nThis guide explains how the parts fit.\n\n.. toctree::\n   :hidden:\n\n   install\n   tutorial\n   reference\n   faq\n", false},
+		{"a hidden toctree alone", "Guide\n=====\n\n.. toctree::\n   :maxdepth: 2\n   :hidden:\n\n   install\n   tutorial\n", false},
 		{"api roles", "Functions\n=========\n\n* :func:`open` opens a file\n* :func:`close` closes it\n* :class:`File` is the file\n", false},
 	} {
 		p := parseDocument("page.rst", []byte(c.text), nil)

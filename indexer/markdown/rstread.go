@@ -79,6 +79,16 @@ type RSTLine struct {
 	// (its one Ref is the link: Text the entry's own title, Target what
 	// it links to).
 	Option, Entry bool
+	// Hidden marks the marker, options and entries of a toctree with the
+	// ":hidden:" option: its page shows nothing of it (an entry's Shown is
+	// ""), though its entries still link the pages (Sphinx's sidebar and
+	// its next and previous links).
+	Hidden bool
+	// Item marks a line that starts a list item (a bullet or an
+	// enumerator, rstListMarker, where docutils starts one: not inside
+	// a paragraph). A list item's lines are a text block of their own: a
+	// role does not span two items.
+	Item bool
 	// Cont marks a line that continues the text block of the line above
 	// (a paragraph's further lines; a directive's head, a footnote's or
 	// a replacement text's lines after their marker's): a role may span
@@ -209,6 +219,8 @@ type rstBlock struct {
 	replace    bool // a substitution's "replace::" text: shown
 	empty      bool // ".." alone: a blank line right after ends it
 	untilBlank bool // a hyperlink target or a doctest block: a blank line ends it (docutils' until_blank)
+	at         int  // a directive's marker line
+	hidden     bool // a toctree with the ":hidden:" option
 }
 
 // rstIndent is the column of l's first non-blank character, tabs to the
@@ -223,6 +235,20 @@ func rstIndent(l string) int {
 			n = n/8*8 + 8
 		default:
 			return n
+		}
+	}
+	return n
+}
+
+// rstColumn is the column after text s, which starts at column n: tabs
+// to the next multiple of 8 and a character (not a byte) a column, as
+// docutils counts.
+func rstColumn(n int, s string) int {
+	for _, c := range s {
+		if c == '\t' {
+			n = n/8*8 + 8
+		} else {
+			n++
 		}
 	}
 	return n
@@ -297,6 +323,7 @@ type rstReader struct {
 	atStart    bool // a title may start here
 	docinfo    int  // 0: before the first element; 1: after the first title; 2: over
 	para       int  // the first line of the current text block, -1 when none
+	paraItem   int  // the indent of the list item starting the text block; -1: none
 	// paraFirst, when not "", is the text block's first line's text: an
 	// explicit markup line's shown part (a directive's argument, a
 	// footnote's text, a replacement text), which the lines after it
@@ -331,7 +358,7 @@ func rstWorked(n int) {
 }
 
 func readRST(lines []string) ([]RSTLine, Body) {
-	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, atStart: true, para: -1}
+	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, atStart: true, para: -1, paraItem: -1}
 	for i := 0; i < len(lines); i++ {
 		i = r.line(i)
 	}
@@ -367,7 +394,7 @@ func (r *rstReader) flush(end int) {
 		r.paraFirst = ""
 	}
 	out := r.out[r.para:end]
-	r.para = -1
+	r.para, r.paraItem = -1, -1
 	for k := 1; k < len(out); k++ {
 		out[k].Cont = true
 	}
@@ -478,7 +505,7 @@ func (r *rstReader) line(i int) int {
 func (r *rstReader) inBlock(i int, t string) bool {
 	l, out := r.lines[i], &r.out[i]
 	top := &r.stack[len(r.stack)-1]
-	out.Directive = top.directive
+	out.Directive, out.Hidden = top.directive, top.hidden
 	r.b.Kinds[i] = Code
 	r.atStart = false
 	switch {
@@ -500,8 +527,17 @@ func (r *rstReader) inBlock(i int, t string) bool {
 			if name == "caption" {
 				rstInlineText(body, out)
 			}
+			if name == "hidden" && top.directive == "toctree" {
+				top.hidden = true
+				for j := top.at; j <= i; j++ {
+					r.out[j].Hidden = true // its marker and options so far
+				}
+			}
 		} else if top.directive == "toctree" {
 			rstEntry(t, out) // entries right after the marker, with no options
+			if top.hidden {
+				out.Shown = ""
+			}
 		} else if top.kind == bCode {
 			out.Kind, out.Shown = RSTCode, l // code right after the marker: kept
 		} else if top.argShown {
@@ -519,6 +555,9 @@ func (r *rstReader) inBlock(i int, t string) bool {
 	case top.directive == "toctree":
 		out.Kind = RSTMarkup
 		rstEntry(t, out)
+		if top.hidden {
+			out.Shown = "" // the page shows nothing of a hidden toctree
+		}
 	case rstHiddenContent[top.directive]:
 		out.Kind = RSTMarkup
 	default:
@@ -596,13 +635,22 @@ func (r *rstReader) body(i, n int, t string) {
 		if blk.directive != "" || blk.kind == bRST {
 			r.docinfo = 2 // only comments, targets and substitutions may come before docinfo
 		}
+		blk.at = i
 		r.stack = append(r.stack, blk)
 		if head != "" {
 			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)
+			if lit, _ := rstLiteralMarker(head); lit && blk.kind == bRST {
+				r.pendingLit = r.contentIndent(i, n)
+			}
 		}
 		return
 	}
 	r.out[i].Kind = RSTProse
+	if r.paraItem >= 0 && n <= r.paraItem {
+		// Not indented into the list item: another item, or the list
+		// ends (docutils: "unexpected unindent").
+		r.flush(i)
+	}
 	first := r.para < 0
 	if t == "::" {
 		r.flush(i) // a text block of its own, shown as nothing
@@ -619,6 +667,9 @@ func (r *rstReader) body(i, n int, t string) {
 	}
 	if first {
 		r.para = i
+		if r.item(i, n, t) {
+			r.out[i].Item, r.paraItem = true, n
+		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {
 		// The literal block is indented more than the paragraph's left
@@ -628,6 +679,74 @@ func (r *rstReader) body(i, n int, t string) {
 			r.pendingLit = rstTextCol(r.lines[i])
 		}
 	}
+}
+
+// maxContentScan bounds how many lines contentIndent looks at, so the
+// reader stays linear however directives nest.
+const maxContentScan = 64
+
+// contentIndent is the indent of the rst content of the directive or
+// footnote whose marker is line i (at indent n): the least indent of its
+// lines after the marker (docutils removes it; a paragraph on the marker
+// line, ".. note:: Example::", is at that indent, so a literal block
+// after it is the lines indented more). -1 when it has none; it looks at
+// the first maxContentScan lines only.
+func (r *rstReader) contentIndent(i, n int) int {
+	m := -1
+	for j := i + 1; j < len(r.lines) && j <= i+maxContentScan; j++ {
+		if r.blank(j) {
+			continue
+		}
+		k := rstIndent(r.lines[j])
+		rstWorked(1 + k)
+		if k <= n {
+			break
+		}
+		if m < 0 || k < m {
+			m = k
+		}
+	}
+	return m
+}
+
+// rstItemMarker is the length of the list marker that starts trimmed
+// line t, followed by white space or the line's end; 0 when none does.
+func rstItemMarker(t string) int {
+	if m := rstListMarker(t); m > 0 && (m == len(t) || t[m] == ' ' || t[m] == '\t') {
+		return m
+	}
+	return 0
+}
+
+// item reports whether line i (indent n, trimmed t), the first of a text
+// block, starts a list item: a bullet, or an enumerator whose next line
+// is blank, indented more or another enumerated item (docutils'
+// is_enumerated_list_item: "1. When a\nvalue b" is a paragraph).
+func (r *rstReader) item(i, n int, t string) bool {
+	m := rstItemMarker(t)
+	if m == 0 {
+		return false
+	}
+	if rstBullet(t[:m]) || r.blank(i+1) {
+		return true
+	}
+	next := r.lines[i+1]
+	k := rstIndent(next)
+	if k != n {
+		return k > n
+	}
+	nt := strings.TrimSpace(next)
+	mk := rstItemMarker(nt)
+	return mk > 0 && !rstBullet(nt[:mk])
+}
+
+// rstBullet reports whether list marker m is a bullet, not an enumerator.
+func rstBullet(m string) bool {
+	switch m {
+	case "*", "-", "+", "•", "‣", "⁃":
+		return true
+	}
+	return false
 }
 
 // rstTextCol is the column where the text of line l starts after its
@@ -644,18 +763,19 @@ func rstTextCol(l string) int {
 			}
 			i++
 		}
-		m := rstListMarker(l[i:])
-		if m == 0 || i+m >= len(l) || (l[i+m] != ' ' && l[i+m] != '\t') {
+		m := rstItemMarker(l[i:])
+		if m == 0 || i+m >= len(l) {
 			return col
 		}
+		col += utf8.RuneCountInString(l[i : i+m])
 		i += m
-		col += m
 	}
 }
 
 // rstListMarker is the length of the bullet or enumerator at the start of
-// s, 0 when there is none: "*", "-", "+"; a number, "#", one letter or a
-// Roman numeral, followed by "." or ")" or between "(" and ")".
+// s, 0 when there is none: "*", "-", "+", "•", "‣", "⁃"; a number, "#",
+// one letter or a Roman numeral, followed by "." or ")" or between "("
+// and ")". The one rule of list markers (RSTLine.Item).
 func rstListMarker(s string) int {
 	if s == "" {
 		return 0
@@ -663,6 +783,11 @@ func rstListMarker(s string) int {
 	switch s[0] {
 	case '*', '-', '+':
 		return 1
+	}
+	for _, b := range [...]string{"•", "‣", "⁃"} {
+		if strings.HasPrefix(s, b) {
+			return len(b)
+		}
 	}
 	open := 0
 	if s[0] == '(' {
@@ -983,13 +1108,13 @@ func RSTInline(s string, ref func(at int, r RSTRef)) string {
 // markup lines that search indexes as written (a comment, a directive's
 // options: docutils reads no escapes there; "C:\dir" stays).
 func RSTInlineWritten(s string) string {
-	return rstReduce(s, nil, func(t string) string { return t })
+	return rstReduce(s, nil, func(t string, _ int) string { return t })
 }
 
 // rstReduce is RSTInline with text's escapes read by unescape.
-func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string) string) string {
+func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string, int) string) string {
 	if strings.IndexByte(s, '`') < 0 && strings.IndexByte(s, '_') < 0 {
-		return unescape(s)
+		return unescape(s, 0)
 	}
 	if ref == nil {
 		ref = func(int, RSTRef) {}
@@ -1014,18 +1139,21 @@ func rstReduce(s string, ref func(at int, r RSTRef), unescape func(string) strin
 		}
 	}
 	if in.last == 0 {
-		return unescape(s)
+		return unescape(s, 0)
 	}
-	in.b.WriteString(unescape(s[in.last:]))
+	in.b.WriteString(in.unesc(in.last, len(s)))
 	return in.b.String()
 }
 
 // rstUnescape returns text s as docutils shows it: a backslash escapes
 // the character after it ("\*" is "*", "\\" is "\"), an escaped space
-// or tab vanishes with its backslash ("H\ :sub:`2`\ O" is "H2O"), and
-// a backslash before a line end or at the end vanishes (the line end
-// stays: each line keeps its place; docutils joins the lines' words).
-func rstUnescape(s string) string {
+// vanishes with its backslash ("H\ :sub:`2`\ O" is "H2O"), an escaped
+// tab is its spaces but one (docutils expands tabs, to the next multiple
+// of 8 columns from the line's start, before it reads escapes), and a
+// backslash before a line end or at the end vanishes (the line end stays:
+// each line keeps its place; docutils joins the lines' words).
+// col is the column s starts at in its line.
+func rstUnescape(s string, col int) string {
 	rstWorked(len(s))
 	i := strings.IndexByte(s, '\\')
 	if i < 0 {
@@ -1044,7 +1172,17 @@ func rstUnescape(s string) string {
 			break
 		}
 		switch n := s[i+1]; n {
-		case ' ', '\t':
+		case ' ':
+			i++
+		case '\t':
+			// The backslash's column c, the tab's c+1: it runs to the next
+			// multiple of 8, and the escape takes its first space.
+			ls := strings.LastIndexByte(s[:i], '\n') + 1
+			c := rstColumn(0, s[ls:i])
+			if ls == 0 {
+				c = rstColumn(col, s[:i])
+			}
+			b.WriteString(strings.Repeat(" ", (c+1)/8*8+8-c-2))
 			i++
 		case '\n':
 		default:
@@ -1059,13 +1197,39 @@ func rstUnescape(s string) string {
 type rstInliner struct {
 	s        string
 	ref      func(at int, r RSTRef)
-	unescape func(string) string // rstUnescape, or as written
-	b        strings.Builder
-	last     int     // s[last:] is not yet written
-	dead     [4]bool // per kind, no end-string is left: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
+	unescape func(string, int) string // rstUnescape, or as written
+	// colAt, col: the column of s[colAt] in its line (unesc's memo; it
+	// is asked for columns left to right, so their cost is linear).
+	colAt, col int
+	b          strings.Builder
+	last       int     // s[last:] is not yet written
+	dead       [4]bool // per kind, no end-string is left: 0 `interpreted`, 1 ``literal``, 2 *emphasis*, 3 **strong**
 	// fresh is where the text after a start-string without an end-string
 	// begins: docutils reads it as a new text, where markup may start.
 	fresh int
+}
+
+// unesc returns s[from:to] with its escapes as shown (unescape).
+func (in *rstInliner) unesc(from, to int) string {
+	return in.unescapeAt(in.s[from:to], from)
+}
+
+// unescapeAt returns t, which starts at s[at], with its escapes as
+// shown; the column is looked for only when t holds a tab.
+func (in *rstInliner) unescapeAt(t string, at int) string {
+	if strings.IndexByte(t, '\t') < 0 {
+		return in.unescape(t, 0)
+	}
+	if at < in.colAt {
+		in.colAt, in.col = 0, 0
+	}
+	if ls := strings.LastIndexByte(in.s[in.colAt:at], '\n'); ls >= 0 {
+		in.colAt, in.col = in.colAt+ls+1, 0
+	}
+	rstWorked(at - in.colAt)
+	in.col = rstColumn(in.col, in.s[in.colAt:at])
+	in.colAt = at
+	return in.unescape(t, in.col)
 }
 
 // emit writes s[last:from] (its escapes as shown: rstUnescape), then
@@ -1073,7 +1237,7 @@ type rstInliner struct {
 // white space around it in shown are one space).
 func (in *rstInliner) emit(from, to int, shown string) {
 	rstWorked(to - in.last + len(shown)) // Fields, Count and the copies
-	in.b.WriteString(in.unescape(in.s[in.last:from]))
+	in.b.WriteString(in.unesc(in.last, from))
 	if strings.IndexByte(shown, '\n') >= 0 {
 		shown = strings.Join(strings.Fields(shown), " ")
 	}
@@ -1086,7 +1250,7 @@ func (in *rstInliner) emit(from, to int, shown string) {
 // inline literal, whose backslashes are its text).
 func (in *rstInliner) keep(from, to int) {
 	rstWorked(to - in.last)
-	in.b.WriteString(in.unescape(in.s[in.last:from]))
+	in.b.WriteString(in.unesc(in.last, from))
 	in.b.WriteString(in.s[from:to])
 	in.last = to
 }
@@ -1196,7 +1360,18 @@ func (in *rstInliner) interpreted(i int) int {
 	if rstRawRole(r.Role) {
 		r.Text = content // as written: no title, target or escapes
 	} else {
-		r.Text = in.unescape(r.Text)
+		in.b.WriteString(in.unesc(in.last, start)) // the text before, first: columns left to right
+		in.last = start
+		r.Text = in.unescapeAt(r.Text, tick+1)
+		// The target's escapes are read as the text's (docutils' refuri,
+		// Sphinx's XRefRole); an embedded URI's white space is dropped
+		// (docutils joins its lines' parts), not a reference name's
+		// ("`x <a name_>`_").
+		named := strings.HasSuffix(r.Target, "_") && !escaped(r.Target, len(r.Target)-1)
+		r.Target = in.unescapeAt(r.Target, tick+1)
+		if link && r.Target != "" && !named {
+			r.Target = strings.Join(strings.Fields(r.Target), "")
+		}
 	}
 	in.ref(start, r)
 	in.emit(start, after, r.Text)
@@ -1259,8 +1434,9 @@ func (in *rstInliner) name(i int) int {
 	if st < 0 {
 		return q
 	}
-	in.ref(st, RSTRef{Text: in.unescape(s[st:i]), Link: true})
-	in.emit(st, q, in.unescape(s[st:i]))
+	text := in.unesc(st, i) // a name holds no backslash or tab
+	in.ref(st, RSTRef{Text: text, Link: true})
+	in.emit(st, q, text)
 	in.fresh = q // docutils reads what follows as a new text
 	return q
 }

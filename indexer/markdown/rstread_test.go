@@ -262,10 +262,14 @@ func TestReadRSTReview13b(t *testing.T) {
 // another, a long line of unclosed or unmatched inline markup, many
 // short references, many role-like names.
 func rstHostilePages(n int) map[string]string {
-	var nested strings.Builder
+	var nested, lit strings.Builder
 	for d := 0; nested.Len() < n; d++ {
 		ind := strings.Repeat(" ", d%2000*3)
 		nested.WriteString(ind + ".. note:: x\n\n" + ind + "   text :ref:`a <b>` more\n\n")
+	}
+	for d := 0; lit.Len() < n; d++ {
+		// heads that end with "::": each looks ahead for its content's indent
+		lit.WriteString(strings.Repeat(" ", d%2000*3) + ".. note:: x::\n\n")
 	}
 	return map[string]string{
 		"nested":   nested.String(),
@@ -278,6 +282,11 @@ func rstHostilePages(n int) map[string]string {
 		// a footnote's text block
 		"heads":    ".. note:: :ref:`x\n" + strings.Repeat("   a\\ b :ref:`c \\` d\\\n", n/24),
 		"footnote": ".. [#] `a <b>`_\n" + strings.Repeat("   \\*x* ``y\\`` `z\n", n/22),
+		// escaped tabs between references on one line (their columns),
+		// and list items with no blank lines between them
+		"nestedlit": lit.String(),
+		"tabs":      "P\n=\n\n" + strings.Repeat("a\\\t:ref:`x\\\ty <z>` ", n/20),
+		"items":     strings.Repeat("* :ref:`a\n(b) x <y>`\n", n/22),
 	}
 }
 
