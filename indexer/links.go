@@ -58,7 +58,6 @@ var (
 	autoLinkRE   = lazyre.New(`<(https?://[^\s<>]+)>`)
 	refDefRE     = lazyre.New(`^ {0,3}\[([^\]]+)\]:\s*(<[^<>]*>|\S+)`)
 	wikiLinkRE   = lazyre.New(`\[\[([^\[\]|\n]+)(?:\|([^\[\]\n]+))?\]\]`)
-	codeSpanRE   = lazyre.New("`+[^`]*`+")
 )
 
 // extractLinks returns the body links of a document: lines are the file's
@@ -84,9 +83,7 @@ func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
 			continue
 		}
 		line := base + i + 1
-		if strings.Contains(l, "`") {
-			l = codeSpanRE().ReplaceAllStringFunc(l, func(c string) string { return strings.Repeat(" ", len(c)) })
-		}
+		l = markdown.BlankCodeSpans(l)
 		if m := refDefRE().FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[1], "^") {
 			out = appendLink(out, LinkMarkdown, m[2], line, m[1])
 			continue

@@ -24,7 +24,8 @@ func TestExtractLinks(t *testing.T) {
 		"![an image](img.png) [mail](mailto:a@b.c) [top](#top) `[code](no.md)`\n" + // 12
 		"<https://github.com/o/r/blob/main/docs/a.md>\n" + // 13
 		"```\n[fenced](no.md)\n```\n" + // 14-16
-		"[own]: ch04-01-what-is-ownership.html#the-stack\n" // 17
+		"[own]: ch04-01-what-is-ownership.html#the-stack\n" + // 17
+		"``[spanned](no.md)`` and `a [unequal](yes.md) `` (runs of unequal length close nothing)\n" // 18
 	p := parseMarkdown("f.md", []byte(doc), nil)
 	want := []rawLink{
 		{Type: "depends_on", Target: "adr-1", Line: 3, Label: "the first ADR", Wiki: true},
@@ -35,6 +36,7 @@ func TestExtractLinks(t *testing.T) {
 		{Type: LinkMarkdown, Target: "https://x.example/a", Line: 11, Label: "[1]"},
 		{Type: LinkMarkdown, Target: "https://github.com/o/r/blob/main/docs/a.md", Line: 13},
 		{Type: LinkMarkdown, Target: "ch04-01-what-is-ownership.html#the-stack", Line: 17, Label: "own"},
+		{Type: LinkMarkdown, Target: "yes.md", Line: 18, Label: "unequal"},
 	}
 	if !reflect.DeepEqual(p.Links, want) {
 		g, _ := json.MarshalIndent(p.Links, "", " ")

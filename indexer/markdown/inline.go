@@ -107,6 +107,32 @@ func outsideCode(s string, f func(string) string) string {
 	return b.String()
 }
 
+// BlankCodeSpans returns s with each of its code spans (codeSpans),
+// backticks included, replaced by as many spaces, so the text's offsets
+// stay: what a link reader must not look into.
+func BlankCodeSpans(s string) string {
+	if strings.IndexByte(s, '`') < 0 {
+		return s
+	}
+	b := []byte(s)
+	spans := newCodeSpans(s)
+	for i := 0; i < len(s); {
+		k := strings.IndexByte(s[i:], '`')
+		if k < 0 {
+			break
+		}
+		i += k
+		end, span := spans.at(i)
+		if span {
+			for j := i; j < end; j++ {
+				b[j] = ' '
+			}
+		}
+		i = end
+	}
+	return string(b)
+}
+
 // codeSpans reads a string's code spans, the one owner of their rule
 // (CommonMark): a run of n backticks opens a span that closes at the next
 // run of exactly n backticks; a run with no such run after it is text.

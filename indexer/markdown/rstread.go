@@ -242,8 +242,10 @@ func rstIndent(l string) int {
 
 // rstColumn is the column after text s, which starts at column n: tabs
 // to the next multiple of 8 and a character (not a byte) a column, as
-// docutils counts.
+// docutils counts. Its work is counted (rstWorked): callers must not
+// count a line's columns again from its start for each tab.
 func rstColumn(n int, s string) int {
+	rstWorked(len(s))
 	for _, c := range s {
 		if c == '\t' {
 			n = n/8*8 + 8
@@ -1162,6 +1164,7 @@ func rstUnescape(s string, col int) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	b.WriteString(s[:i])
+	pos, pc := 0, col // pc is the column of s[pos]: columns are counted on from the last tab, not from the line's start (linear on a line of many tabs)
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c != '\\' {
@@ -1177,11 +1180,11 @@ func rstUnescape(s string, col int) string {
 		case '\t':
 			// The backslash's column c, the tab's c+1: it runs to the next
 			// multiple of 8, and the escape takes its first space.
-			ls := strings.LastIndexByte(s[:i], '\n') + 1
-			c := rstColumn(0, s[ls:i])
-			if ls == 0 {
-				c = rstColumn(col, s[:i])
+			if ls := strings.LastIndexByte(s[pos:i], '\n'); ls >= 0 {
+				pos, pc = pos+ls+1, 0
 			}
+			c := rstColumn(pc, s[pos:i])
+			pos, pc = i, c
 			b.WriteString(strings.Repeat(" ", (c+1)/8*8+8-c-2))
 			i++
 		case '\n':
@@ -1226,7 +1229,6 @@ func (in *rstInliner) unescapeAt(t string, at int) string {
 	if ls := strings.LastIndexByte(in.s[in.colAt:at], '\n'); ls >= 0 {
 		in.colAt, in.col = in.colAt+ls+1, 0
 	}
-	rstWorked(at - in.colAt)
 	in.col = rstColumn(in.col, in.s[in.colAt:at])
 	in.colAt = at
 	return in.unescape(t, in.col)
@@ -1368,7 +1370,11 @@ func (in *rstInliner) interpreted(i int) int {
 		// (docutils joins its lines' parts), not a reference name's
 		// ("`x <a name_>`_").
 		named := strings.HasSuffix(r.Target, "_") && !escaped(r.Target, len(r.Target)-1)
-		r.Target = in.unescapeAt(r.Target, tick+1)
+		at := tick + 1 // the target's offset in s: after the content's last '<' when titled
+		if k := strings.LastIndexByte(content, '<'); r.Titled && k >= 0 {
+			at += k + 1
+		}
+		r.Target = in.unescapeAt(r.Target, at)
 		if link && r.Target != "" && !named {
 			r.Target = strings.Join(strings.Fields(r.Target), "")
 		}

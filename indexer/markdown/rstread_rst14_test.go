@@ -12,6 +12,7 @@ func TestRSTTargetEscapes(t *testing.T) {
 		{"`x <http://x.example/a\n   b>`_", "http://x.example/ab"},
 		{":ref:`x <a\\_b>`", "a_b"},
 		{"`x <a\n   name_>`_", "a\n   name_"}, // a reference name, not a URI: as written
+		{"`x <a\\\tb_>`_", "a b_"},            // the tab's column is the target's (5 → 8; docutils' name "a b")
 	} {
 		var got []RSTRef
 		RSTInline(c.in, func(_ int, r RSTRef) { got = append(got, r) })

@@ -287,6 +287,8 @@ func rstHostilePages(n int) map[string]string {
 		"nestedlit": lit.String(),
 		"tabs":      "P\n=\n\n" + strings.Repeat("a\\\t:ref:`x\\\ty <z>` ", n/20),
 		"items":     strings.Repeat("* :ref:`a\n(b) x <y>`\n", n/22),
+		// escaped tabs on one line with no markup (one text to unescape)
+		"tabline": "P\n=\n\n" + strings.Repeat("a\\\tb ", n/5),
 	}
 }
 
