@@ -88,21 +88,11 @@ func outsideCode(s string, f func(string) string) string {
 	}
 	var b strings.Builder
 	text := 0 // start of the current stretch of text
-	spans := newCodeSpans(s)
-	for i := 0; i < len(s); {
-		k := strings.IndexByte(s[i:], '`')
-		if k < 0 {
-			break
-		}
-		i += k
-		end, span := spans.at(i)
-		if span {
-			b.WriteString(f(s[text:i]))
-			b.WriteString(s[i:end])
-			text = end
-		}
-		i = end
-	}
+	eachCodeSpan(s, func(start, end int) {
+		b.WriteString(f(s[text:start]))
+		b.WriteString(s[start:end])
+		text = end
+	})
 	b.WriteString(f(s[text:]))
 	return b.String()
 }
@@ -115,6 +105,17 @@ func BlankCodeSpans(s string) string {
 		return s
 	}
 	b := []byte(s)
+	eachCodeSpan(s, func(start, end int) {
+		for j := start; j < end; j++ {
+			b[j] = ' '
+		}
+	})
+	return string(b)
+}
+
+// eachCodeSpan calls span with the start and end of each code span of s
+// (codeSpans), backticks included, in order.
+func eachCodeSpan(s string, span func(start, end int)) {
 	spans := newCodeSpans(s)
 	for i := 0; i < len(s); {
 		k := strings.IndexByte(s[i:], '`')
@@ -122,15 +123,12 @@ func BlankCodeSpans(s string) string {
 			break
 		}
 		i += k
-		end, span := spans.at(i)
-		if span {
-			for j := i; j < end; j++ {
-				b[j] = ' '
-			}
+		end, ok := spans.at(i)
+		if ok {
+			span(i, end)
 		}
 		i = end
 	}
-	return string(b)
 }
 
 // codeSpans reads a string's code spans, the one owner of their rule
