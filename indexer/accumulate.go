@@ -40,8 +40,9 @@ import (
 //     the same way) and sums the matching ones in that order, from 0: the
 //     order the terms are read in here; the sum is then multiplied by the
 //     coordination factor m/n;
-//   - ties are broken by the order bleve collects chunks in, the internal
-//     document number.
+//   - ties at the cut are settled by chunk key (rankOrder), as Search
+//     settles bleve's own (searchCut): best finds every chunk tied with
+//     the size-th.
 //
 // Past DisjunctionHeapTakeover terms, bleve sums a chunk's terms in the
 // order its heap pops them, which depends on the merge's history. Two
@@ -435,11 +436,14 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 	// the order is total, so the chunks may be offered in any order.
 	best := make(accumHeap, 0, size)
 	total := len(buf.touched) // each chunk with a count once
+	// dropped is the best score of the chunks left out: those that are not
+	// offered score below the heap's worst, which only rises.
+	dropped := math.Inf(-1)
 	if buf.sparse() {
 		for _, id := range buf.touched {
 			c := cnt[id]
 			if s := sum[id] * coord[c]; len(best) < size || s >= best[0].score {
-				best.add(accumHit{id: id, score: s, cnt: c}, size)
+				dropped = max(dropped, best.add(accumHit{id: id, score: s, cnt: c}, size))
 			}
 		}
 	} else {
@@ -449,7 +453,7 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 				continue
 			}
 			if s := sum[id] * coord[c]; len(best) < size || s >= best[0].score {
-				best.add(accumHit{id: id, score: s, cnt: c}, size)
+				dropped = max(dropped, best.add(accumHit{id: id, score: s, cnt: c}, size))
 			}
 		}
 	}
@@ -458,6 +462,17 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 	}
 	if !exactOrder && !best.separated(sum, cnt, coord, buf.touched, buf.sparse()) {
 		return nil, nil
+	}
+	if len(best) == size && dropped == best[0].score {
+		// Chunks left out tie with the worst kept: all of them, the kept
+		// ones that score above them, cut by chunk key (rankOrder).
+		cut := best[0].score
+		best = slices.DeleteFunc(best, func(h accumHit) bool { return h.score == cut })
+		buf.eachScored(func(id uint64, c uint16) {
+			if s := sum[id] * coord[c]; s == cut {
+				best = append(best, accumHit{id: id, score: s, cnt: c})
+			}
+		})
 	}
 	slices.SortFunc(best, func(x, y accumHit) int { return x.compare(y) })
 	res := &bleve.SearchResult{Total: uint64(total)}
@@ -469,7 +484,23 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 		}
 		res.Hits = append(res.Hits, &search.DocumentMatch{IndexInternalID: id, ID: ext, Score: h.score})
 	}
+	res.Hits = settleCut(res.Hits, size)
 	return res, nil
+}
+
+// eachScored calls fn with each chunk that has a count, in no set order.
+func (buf *accumBuffers) eachScored(fn func(id uint64, c uint16)) {
+	if buf.sparse() { // the chunks with a count, each once
+		for _, id := range buf.touched {
+			fn(id, buf.cnt[id])
+		}
+		return
+	}
+	for id, c := range buf.cnt[:buf.hi] {
+		if c != 0 {
+			fn(uint64(id), c)
+		}
+	}
 }
 
 // searcherOrder is the order bleve's disjunction keeps its searchers in:
@@ -749,15 +780,18 @@ func (h accumHit) compare(o accumHit) int {
 // accumHeap is a heap of at most size hits, the worst on top.
 type accumHeap []accumHit
 
-func (b *accumHeap) add(h accumHit, size int) {
+// add offers h to b, and returns the score of the hit it drops when full
+// (h, or the worst it held), else −Inf.
+func (b *accumHeap) add(h accumHit, size int) float64 {
 	s := *b
 	if len(s) == size {
 		if h.compare(s[0]) >= 0 {
-			return
+			return h.score
 		}
+		dropped := s[0].score
 		s[0] = h
 		s.down(0)
-		return
+		return dropped
 	}
 	s = append(s, h)
 	for i := len(s) - 1; i > 0; {
@@ -769,6 +803,7 @@ func (b *accumHeap) add(h accumHit, size int) {
 		i = p
 	}
 	*b = s
+	return math.Inf(-1)
 }
 
 func (b accumHeap) down(i int) {

@@ -19,7 +19,8 @@ import (
 )
 
 // TestAccumulatedCandidates compares accumulatedCandidates with bleve's own
-// search for the same query, hit for hit: the same chunks in the same
+// search for the same query (its ties at the cut settled, searchCut), hit
+// for hit: the same chunks in the same
 // order, the same scores bit for bit, the same total. The corpora are
 // generated (Zipf-distributed words, stop words among them, documents of
 // very different lengths), indexed in several batches and updated (so
@@ -151,7 +152,7 @@ func compareAccumulated(t *testing.T, dir string, queries []string, sizes []int)
 			bq.AddShould(mq)
 			req := bleve.NewSearchRequestOptions(bq, size, 0, false)
 			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
-			want, err := idx.SearchInContext(ctx, req)
+			want, err := searchCut(ctx, idx, req, size) // ties at the cut settled as Search's are
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -547,7 +547,7 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // rdr's postings (through cache, the snapshot's), with the document kinds'
 // prior when kindPrior, navigation chunks' prior (navPrior), the link
 // prior (linkPrior: in-links and hub pages, in links by chunk key) and the page's share (pageScores), and sorts the
-// candidates by it, best first (ties by id, so the order is stable).
+// candidates by it, best first (rankOrder: ties by chunk key).
 // Candidates must be of rdr's snapshot.
 func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64) error {
 	heads, err := cache.headLengths(ctx, rdr)
@@ -618,15 +618,7 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 		}
 	}
 	pageScores(cands)
-	slices.SortStableFunc(cands, func(a, b *candidate) int {
-		if a.score != b.score {
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		}
-		return compareIDs(a.ext, b.ext)
-	})
+	slices.SortFunc(cands, func(a, b *candidate) int { return rankOrder(a.score, a.ext, b.score, b.ext) })
 	return nil
 }
 
@@ -848,19 +840,6 @@ func pageScores(cands []*candidate) {
 			c.score += pageShare * b.first
 		}
 	}
-}
-
-// compareIDs orders chunk ids by package, path, then chunk number.
-func compareIDs(a, b string) int {
-	pa, na := splitChunkID(a)
-	pb, nb := splitChunkID(b)
-	if pa != pb {
-		if pa < pb {
-			return -1
-		}
-		return 1
-	}
-	return na - nb
 }
 
 func splitChunkID(id string) (string, int) {

@@ -31,8 +31,9 @@ import (
 //     a term's score: BM25's idf·tf·k1/(tf + k1·(1−b+b·dl/avgdl)) is below
 //     idf·k1, times the term's query weight idf·norm; below the size-th
 //     score of the conjunction, no such chunk is among the best size;
-//   - ties are broken by the order bleve collects chunks in (the index's),
-//     which both keep.
+//   - ties at the cut are settled by chunk key (searchCut, rankOrder),
+//     alike in both: every chunk tied with the size-th of the
+//     conjunction holds every term, since it scores above the bound.
 //
 // TestCandidateShortcuts compares both ways on an index where the
 // shortcut is taken, and bench/relevance's -dump compares every hit byte
@@ -78,7 +79,7 @@ func allTermCandidates(ctx context.Context, idx bleve.Index, rdr index.IndexRead
 	mq.SetOperator(query.MatchQueryOperatorAnd)
 	req := bleve.NewSearchRequestOptions(mq, size, 0, false)
 	req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
-	res, err := idx.SearchInContext(ctx, req)
+	res, err := searchCut(ctx, idx, req, size)
 	if err != nil {
 		return nil, false, err
 	}

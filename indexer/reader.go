@@ -646,8 +646,8 @@ func pathMatches(p, alias, path string, aliases map[string]bool) bool {
 	return ok && a == alias && aliases[a] && strings.HasPrefix(path, rest)
 }
 
-// candidates returns bleve's best size chunks for bq (in id order when
-// byID); for a plain query, the same candidates from fewer chunks when
+// candidates returns bleve's best size chunks for bq, ties at the cut
+// settled by chunk key (searchCut; in id order when byID); for a plain query, the same candidates from fewer chunks when
 // that is provably so (candidates.go).
 func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.IndexReader, bq query.Query, plain bool, positive, keyAnalyzer string, keyTerms, size int, stats *search.BM25Stats, byID bool, cache *accumCache) (*bleve.SearchResult, error) {
 	if plain {
@@ -675,12 +675,17 @@ func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.Inde
 		}
 	}
 	req := bleve.NewSearchRequestOptions(bq, size, 0, false)
+	var res *bleve.SearchResult
+	var err error
 	if byID {
-		req.SortBy([]string{"_id"})
-	} else if stats != nil {
-		req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
+		req.SortBy([]string{"_id"}) // a total order of its own
+		res, err = idx.SearchInContext(ctx, req)
+	} else {
+		if stats != nil {
+			req.PreSearchData = map[string]any{search.BM25PreSearchDataKey: stats}
+		}
+		res, err = searchCut(ctx, idx, req, size)
 	}
-	res, err := idx.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("indexer: search: %w", err)
 	}

@@ -147,7 +147,7 @@ func (r *Reader) semanticHalf(ctx context.Context, q Query, s *Semantic, depth i
 	for i := range sem {
 		sem[i].Score = float64(sim[sem[i].id])
 	}
-	slices.SortStableFunc(sem, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
+	slices.SortFunc(sem, func(a, b Hit) int { return rankOrder(a.Score, a.id, b.Score, b.id) })
 	return sem, "", nil
 }
 
