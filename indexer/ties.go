@@ -70,7 +70,7 @@ func settleCut(hits []*search.DocumentMatch, size int) []*search.DocumentMatch {
 // searchCut is bleve's search of req for its best size chunks, by score,
 // with ties at the cut settled by rankOrder (settleCut): it asks for one
 // more than size, and while the last it got ties with the size-th and
-// bleve has more, for twice as many.
+// bleve has more, for twice as many (at most all bleve has).
 func searchCut(ctx context.Context, idx bleve.Index, req *bleve.SearchRequest, size int) (*bleve.SearchResult, error) {
 	for n := size + 1; ; n *= 2 {
 		req.Size = n
@@ -81,7 +81,7 @@ func searchCut(ctx context.Context, idx bleve.Index, req *bleve.SearchRequest, s
 		if len(res.Hits) <= size {
 			return res, nil
 		}
-		if res.Hits[len(res.Hits)-1].Score != res.Hits[size-1].Score || uint64(len(res.Hits)) >= res.Total {
+		if res.Hits[len(res.Hits)-1].Score != res.Hits[size-1].Score || len(res.Hits) < n || uint64(len(res.Hits)) >= res.Total {
 			res.Hits = settleCut(res.Hits, size)
 			return res, nil
 		}
