@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -84,11 +85,14 @@ type RSTLine struct {
 	// ""), though its entries still link the pages (Sphinx's sidebar and
 	// its next and previous links).
 	Hidden bool
-	// Item marks a line that starts a list item (a bullet or an
-	// enumerator, rstListMarker, where docutils starts one: not inside
-	// a paragraph). A list item's lines are a text block of their own: a
-	// role does not span two items.
-	Item bool
+	// Item is the list marker, as written, of a line that starts a list
+	// item ("*", "1.", "(a)"; "" on other lines): a bullet, or an
+	// enumerator where docutils starts an item (rstItem: not inside a
+	// paragraph, and the next line blank, indented or the next item of
+	// the same list). The line's Shown starts with it, after its indent.
+	// A list item's lines are a text block of their own: a role does not
+	// span two items.
+	Item string
 	// Cont marks a line that continues the text block of the line above
 	// (a paragraph's further lines; a directive's head, a footnote's or
 	// a replacement text's lines after their marker's): a role may span
@@ -321,11 +325,12 @@ type rstReader struct {
 	b          Body
 	styles     []rstStyle
 	stack      []rstBlock
-	pendingLit int  // the indent of a paragraph that ended with "::": a literal block may follow; -1 when none
-	atStart    bool // a title may start here
-	docinfo    int  // 0: before the first element; 1: after the first title; 2: over
-	para       int  // the first line of the current text block, -1 when none
-	paraItem   int  // the indent of the list item starting the text block; -1: none
+	pendingLit int       // the indent of a paragraph that ended with "::": a literal block may follow; -1 when none
+	atStart    bool      // a title may start here
+	docinfo    int       // 0: before the first element; 1: after the first title; 2: over
+	para       int       // the first line of the current text block, -1 when none
+	paraItem   int       // the indent of the list item starting the text block; -1: none
+	enums      []rstList // the open enumerated lists, innermost last
 	// paraFirst, when not "", is the text block's first line's text: an
 	// explicit markup line's shown part (a directive's argument, a
 	// footnote's text, a replacement text), which the lines after it
@@ -592,6 +597,7 @@ func (r *rstReader) title(i, n int) int {
 		return -1
 	}
 	r.flush(i)
+	r.enums = r.enums[:0]
 	for j := at; j <= end; j++ {
 		r.b.Kinds[j] = HeadingCont
 		r.out[j] = RSTLine{Kind: RSTTitle, Shown: lines[j]}
@@ -630,6 +636,7 @@ func (r *rstReader) docinfoField(i, n int, t string) bool {
 func (r *rstReader) body(i, n int, t string) {
 	if rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ") {
 		r.flush(i)
+		r.endLists(n)
 		if len(r.stack) == 0 {
 			r.b.Kinds[i] = Code
 		}
@@ -669,15 +676,15 @@ func (r *rstReader) body(i, n int, t string) {
 	}
 	if first {
 		r.para = i
-		if r.item(i, n, t) {
-			r.out[i].Item, r.paraItem = true, n
+		if m := r.item(i, n, t); m != "" {
+			r.out[i].Item, r.paraItem = m, n
 		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {
 		// The literal block is indented more than the paragraph's left
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
-		if first {
+		if first && r.out[i].Item != "" {
 			r.pendingLit = rstTextCol(r.lines[i])
 		}
 	}
@@ -720,35 +727,292 @@ func rstItemMarker(t string) int {
 	return 0
 }
 
-// item reports whether line i (indent n, trimmed t), the first of a text
-// block, starts a list item: a bullet, or an enumerator whose next line
-// is blank, indented more or another enumerated item (docutils'
-// is_enumerated_list_item: "1. When a\nvalue b" is a paragraph).
-func (r *rstReader) item(i, n int, t string) bool {
+// rstList is an open enumerated list (docutils' EnumeratedList state):
+// the next item at its indent must have its format, its sequence and the
+// next ordinal, or "#" (then every later one must).
+type rstList struct {
+	indent int
+	format byte   // '.' ("1."), ')' ("1)") or '(' ("(1)")
+	seq    byte   // the list's sequence (rstSeq; an auto list's is arabic)
+	next   string // the ordinal the next item must have, in decimal
+	auto   bool   // an item was "#": only "#" may follow
+}
+
+// item returns the list marker of line i (indent n, trimmed t), the first
+// of a text block, when it starts a list item ("" when not): a bullet, or
+// an enumerator where docutils starts an item (states.py, Body.enumerator
+// and EnumeratedList.enumerator): the next item of the open list at this
+// indent (the same format, its sequence, the next ordinal, or "#"), else
+// the first of a new list; either way only when its ordinal is valid and
+// its next line is blank, indented, outside its block or starts with the
+// next enumerator (is_enumerated_list_item: "1. a⏎3. b" and "A. Einstein
+// was⏎a smart man" are paragraphs).
+func (r *rstReader) item(i, n int, t string) string {
+	r.endLists(n + 1)
+	var top *rstList
+	if k := len(r.enums); k > 0 && r.enums[k-1].indent == n {
+		top = &r.enums[k-1]
+	}
 	m := rstItemMarker(t)
-	if m == 0 {
+	e, ok := rstEnumerator(t[:m])
+	if m == 0 || !ok {
+		r.endLists(n)
+		return t[:m] // a bullet, or no item
+	}
+	if top != nil {
+		seq, ord := rstSeq(e.text, top.seq)
+		if e.format == top.format && (seq == '#' || seq == top.seq && !top.auto && ord == top.next) && r.enumItem(i, n, e.format, seq, ord) {
+			top.auto = top.auto || seq == '#'
+			top.next = rstIncr(ord)
+			return t[:m]
+		}
+	}
+	r.endLists(n) // a different enumeration: a new list, if any
+	seq, ord := rstSeq(e.text, 0)
+	if !r.enumItem(i, n, e.format, seq, ord) {
+		return ""
+	}
+	l := rstList{indent: n, format: e.format, seq: seq, next: rstIncr(ord), auto: seq == '#'}
+	if l.auto {
+		l.seq = '1'
+	}
+	r.enums = append(r.enums, l)
+	return t[:m]
+}
+
+// endLists ends the open enumerated lists at indent n or more.
+func (r *rstReader) endLists(n int) {
+	for len(r.enums) > 0 && r.enums[len(r.enums)-1].indent >= n {
+		r.enums = r.enums[:len(r.enums)-1]
+	}
+}
+
+// enumItem is docutils' is_enumerated_list_item for the enumerator of
+// line i (indent n) with the given format, sequence and ordinal: the
+// ordinal is valid, and the next line is blank, indented more, outside
+// the item's block (indented less: docutils' end of input) or starts with
+// the next enumerator or "#" in the same format, then white space.
+func (r *rstReader) enumItem(i, n int, format, seq byte, ord string) bool {
+	if ord == "" {
 		return false
 	}
-	if rstBullet(t[:m]) || r.blank(i+1) {
+	if r.blank(i + 1) {
 		return true
 	}
 	next := r.lines[i+1]
-	k := rstIndent(next)
-	if k != n {
-		return k > n
-	}
-	nt := strings.TrimSpace(next)
-	mk := rstItemMarker(nt)
-	return mk > 0 && !rstBullet(nt[:mk])
-}
-
-// rstBullet reports whether list marker m is a bullet, not an enumerator.
-func rstBullet(m string) bool {
-	switch m {
-	case "*", "-", "+", "•", "‣", "⁃":
+	if rstIndent(next) != n {
 		return true
 	}
-	return false
+	nt := strings.TrimSpace(next)
+	rstWorked(len(ord) + 8)
+	starts := func(enum string) bool {
+		m := rstWrapEnum(enum, format)
+		return len(nt) > len(m) && strings.HasPrefix(nt, m) && (nt[len(m)] == ' ' || nt[len(m)] == '\t')
+	}
+	if starts("#") {
+		return true
+	}
+	enum := rstMakeEnum(rstIncr(ord), seq)
+	return enum != "" && starts(enum)
+}
+
+// rstWrapEnum writes enumerator text enum in format ("1" in '(' is "(1)").
+func rstWrapEnum(enum string, format byte) string {
+	if format == '(' {
+		return "(" + enum + ")"
+	}
+	return enum + string(format)
+}
+
+// rstEnum is an enumerator as written: its text without its format
+// ("iv" of "(iv)"), and its format: '.' ("1."), ')' ("1)") or '('
+// ("(1)").
+type rstEnum struct {
+	text   string
+	format byte
+}
+
+// rstEnumerator reads the enumerator at the start of s (docutils'
+// enumerator pattern): "#", a number, one letter, or a Roman numeral's
+// letters all lower or all upper case; then "." or ")", or between "("
+// and ")". It returns the length of the enumerator.
+func rstEnumerator(s string) (e rstEnum, ok bool) {
+	open := 0
+	if s != "" && s[0] == '(' {
+		open = 1
+	}
+	k := open
+	digit := func(c byte) bool { return '0' <= c && c <= '9' }
+	switch {
+	case k >= len(s):
+		return e, false
+	case s[k] == '#':
+		k++
+	case digit(s[k]):
+		for k < len(s) && digit(s[k]) {
+			k++
+		}
+	case 'a' <= s[k] && s[k] <= 'z' || 'A' <= s[k] && s[k] <= 'Z':
+		k++
+		// One letter, else a Roman numeral's letters in one case.
+		roman := "ivxlcdm"
+		if s[open] < 'a' {
+			roman = "IVXLCDM"
+		}
+		if k < len(s) && strings.IndexByte(roman, s[k]) >= 0 && strings.IndexByte(roman, s[open]) >= 0 {
+			for k < len(s) && strings.IndexByte(roman, s[k]) >= 0 {
+				k++
+			}
+		}
+	default:
+		return e, false
+	}
+	if k >= len(s) || !(s[k] == ')' || open == 0 && s[k] == '.') {
+		return e, false
+	}
+	e.text, e.format = s[open:k], s[k]
+	if open == 1 {
+		e.format = '('
+	}
+	return e, k+1 == len(s)
+}
+
+// rstSeq returns the sequence of enumerator text ('#' auto, '1' arabic,
+// 'a' and 'A' alphabetic, 'i' and 'I' Roman) and its ordinal in decimal
+// ("" when it is not a valid numeral: docutils' ordinal None), as
+// docutils' parse_enumerator: "#" is auto (ordinal 1); expected, when
+// not 0, is tried first; "i" and "I" are Roman; else the first sequence
+// of arabic, lower and upper alphabetic, lower and upper Roman that the
+// text matches ("v" is alphabetic, 22).
+func rstSeq(text string, expected byte) (seq byte, ord string) {
+	if text == "#" {
+		return '#', "1"
+	}
+	switch {
+	case expected != 0 && rstSeqMatch(expected, text):
+		seq = expected
+	case text == "i" || text == "I":
+		seq = text[0]
+	default:
+		for _, q := range [...]byte{'1', 'a', 'A', 'i', 'I'} {
+			if rstSeqMatch(q, text) {
+				seq = q
+				break
+			}
+		}
+	}
+	switch seq {
+	case '1':
+		if ord = strings.TrimLeft(text, "0"); ord == "" {
+			ord = "0"
+		}
+	case 'a', 'A':
+		ord = strconv.Itoa(int(text[0]|0x20-'a') + 1)
+	case 'i', 'I':
+		if v := rstFromRoman(strings.ToUpper(text)); v > 0 {
+			ord = strconv.Itoa(v)
+		}
+	}
+	return seq, ord
+}
+
+// rstSeqMatch reports whether text is written in sequence seq (docutils'
+// sequencepats, whole).
+func rstSeqMatch(seq byte, text string) bool {
+	set := ""
+	switch seq {
+	case '1':
+		set = "0123456789"
+	case 'a', 'A':
+		return len(text) == 1 && (seq == 'a') == (text[0] >= 'a') && unicode.IsLetter(rune(text[0]))
+	case 'i':
+		set = "ivxlcdm"
+	case 'I':
+		set = "IVXLCDM"
+	}
+	return text != "" && strings.Trim(text, set) == ""
+}
+
+// rstRomans are the Roman numerals' values, largest first.
+var rstRomans = [...]struct {
+	s string
+	v int
+}{{"M", 1000}, {"CM", 900}, {"D", 500}, {"CD", 400}, {"C", 100}, {"XC", 90}, {"L", 50}, {"XL", 40}, {"X", 10}, {"IX", 9}, {"V", 5}, {"IV", 4}, {"I", 1}}
+
+// rstToRoman writes v (1 to 4,999, docutils' roman.toRoman; "" out of
+// that range) as an upper-case Roman numeral.
+func rstToRoman(v int) string {
+	if v < 1 || v > 4999 {
+		return ""
+	}
+	var b strings.Builder
+	for _, r := range rstRomans {
+		for ; v >= r.v; v -= r.v {
+			b.WriteString(r.s)
+		}
+	}
+	return b.String()
+}
+
+// rstFromRoman is the value of upper-case Roman numeral s, 0 when it is
+// not one as docutils' roman.fromRoman reads them (its pattern,
+// M{0,4}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3}), accepts
+// exactly the numerals toRoman writes).
+func rstFromRoman(s string) int {
+	if len(s) > len("MMMMDCCCLXXXVIII") {
+		return 0
+	}
+	v, rest := 0, s
+	for _, r := range rstRomans {
+		for strings.HasPrefix(rest, r.s) {
+			v, rest = v+r.v, rest[len(r.s):]
+		}
+	}
+	if rest != "" || rstToRoman(v) != s {
+		return 0
+	}
+	return v
+}
+
+// rstIncr is decimal number d plus one.
+func rstIncr(d string) string {
+	b := []byte(d)
+	for k := len(b) - 1; k >= 0; k-- {
+		if b[k] < '9' {
+			b[k]++
+			return string(b)
+		}
+		b[k] = '0'
+	}
+	return "1" + string(b)
+}
+
+// rstMakeEnum writes ordinal ord (decimal) in sequence seq (docutils'
+// make_enumerator); "" when the sequence has no such ordinal (past "z",
+// past 4,999 in Roman numerals).
+func rstMakeEnum(ord string, seq byte) string {
+	switch seq {
+	case '#':
+		return "#"
+	case '1':
+		return ord
+	}
+	v, err := strconv.Atoi(ord)
+	if err != nil {
+		return ""
+	}
+	switch seq {
+	case 'a', 'A':
+		if v > 26 {
+			return ""
+		}
+		return string(rune(seq) + rune(v) - 1)
+	case 'i':
+		return strings.ToLower(rstToRoman(v))
+	case 'I':
+		return rstToRoman(v)
+	}
+	return ""
 }
 
 // rstTextCol is the column where the text of line l starts after its
@@ -774,39 +1038,29 @@ func rstTextCol(l string) int {
 	}
 }
 
-// rstListMarker is the length of the bullet or enumerator at the start of
-// s, 0 when there is none: "*", "-", "+", "•", "‣", "⁃"; a number, "#",
-// one letter or a Roman numeral, followed by "." or ")" or between "("
-// and ")". The one rule of list markers (RSTLine.Item).
+// rstBullets are rst's bullet list markers (docutils' bullet pattern,
+// [-+*\u2022\u2023\u2043]): their one list.
+var rstBullets = [...]string{"*", "-", "+", "•", "‣", "⁃"}
+
+// rstListMarker is the length of the bullet (rstBullets) or enumerator
+// (rstEnumerator) at the start of s, 0 when there is none. The one rule
+// of list markers (RSTLine.Item).
 func rstListMarker(s string) int {
-	if s == "" {
-		return 0
-	}
-	switch s[0] {
-	case '*', '-', '+':
-		return 1
-	}
-	for _, b := range [...]string{"•", "‣", "⁃"} {
+	for _, b := range rstBullets {
 		if strings.HasPrefix(s, b) {
 			return len(b)
 		}
 	}
-	open := 0
-	if s[0] == '(' {
-		open = 1
-	}
-	e := open
-	for e < len(s) && e-open < 8 && (s[e] >= '0' && s[e] <= '9' || strings.IndexByte("ivxlcdmIVXLCDM", s[e]) >= 0) {
-		e++
-	}
-	if e == open && e < len(s) && (s[e] == '#' || s[e] >= 'a' && s[e] <= 'z' || s[e] >= 'A' && s[e] <= 'Z') {
-		e++
-	}
-	if e == open || e >= len(s) {
-		return 0
-	}
-	if s[e] == ')' || open == 0 && s[e] == '.' {
-		return e + 1
+	for k := 0; k < len(s); k++ {
+		if c := s[k]; c == '.' || c == ')' {
+			if _, ok := rstEnumerator(s[:k+1]); ok {
+				return k + 1
+			}
+			return 0
+		}
+		if k > 0 && !(s[k] >= '0' && s[k] <= '9' || s[k] >= 'a' && s[k] <= 'z' || s[k] >= 'A' && s[k] <= 'Z' || s[k] == '#') {
+			return 0
+		}
 	}
 	return 0
 }
