@@ -339,6 +339,9 @@ type rstReader struct {
 	// paraRaw: the text block is a raw directive head (rstRawHead),
 	// shown as written, with no inline markup and its backslashes.
 	paraRaw bool
+	// least is each line's content indent (contentIndents), built on
+	// first use.
+	least []int32
 }
 
 // rstStyle is a title's adornment: its character, and whether it has an
@@ -538,7 +541,11 @@ func (r *rstReader) inBlock(i int, t string) bool {
 				top.hidden = true
 				for j := top.at; j <= i; j++ {
 					r.out[j].Hidden = true // its marker and options so far
+					r.out[j].Shown = ""    // a caption before ":hidden:"
 				}
+			}
+			if top.hidden {
+				out.Shown = "" // a caption after it: the page shows none
 			}
 		} else if top.directive == "toctree" {
 			rstEntry(t, out) // entries right after the marker, with no options
@@ -690,32 +697,47 @@ func (r *rstReader) body(i, n int, t string) {
 	}
 }
 
-// maxContentScan bounds how many lines contentIndent looks at, so the
-// reader stays linear however directives nest.
-const maxContentScan = 64
-
 // contentIndent is the indent of the rst content of the directive or
-// footnote whose marker is line i (at indent n): the least indent of its
-// lines after the marker (docutils removes it; a paragraph on the marker
-// line, ".. note:: Example::", is at that indent, so a literal block
-// after it is the lines indented more). -1 when it has none; it looks at
-// the first maxContentScan lines only.
+// footnote whose marker is line i (at indent n, the line's own): the
+// least indent of the lines after the marker up to the first non-blank
+// line indented n or less (docutils' get_first_known_indented removes
+// it; a paragraph on the marker line, ".. note:: Example::", is at that
+// indent, so a literal block after it is the lines indented more). -1
+// when it has none. The least indents of every line's block are found
+// once, on first use, in one pass (contentIndents), so a page of many
+// nested heads stays linear however long their blocks are.
 func (r *rstReader) contentIndent(i, n int) int {
-	m := -1
-	for j := i + 1; j < len(r.lines) && j <= i+maxContentScan; j++ {
-		if r.blank(j) {
+	if r.least == nil {
+		r.least = contentIndents(r.lines)
+	}
+	return int(r.least[i])
+}
+
+// contentIndents returns, for each line i, the least indent of the
+// non-blank lines after it up to the first non-blank line indented no
+// more than it (-1 when there are none; -1 for a blank line). One pass
+// back with a stack: after line i+1 is read, the stack holds the lines
+// after i whose indent is less than every non-blank line's between i
+// and them (the prefix minima of the indents after i, least last), so
+// the block of line i ends at the first of them indented no more than
+// it, and its least indent is the last one popped.
+func contentIndents(lines []string) []int32 {
+	least := make([]int32, len(lines))
+	var stack []int32 // indents, non-increasing from the bottom
+	for i := len(lines) - 1; i >= 0; i-- {
+		least[i] = -1
+		if strings.TrimSpace(lines[i]) == "" {
 			continue
 		}
-		k := rstIndent(r.lines[j])
-		rstWorked(1 + k)
-		if k <= n {
-			break
+		n := int32(rstIndent(lines[i]))
+		rstWorked(1 + int(n))
+		for len(stack) > 0 && stack[len(stack)-1] > n {
+			least[i] = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
 		}
-		if m < 0 || k < m {
-			m = k
-		}
+		stack = append(stack, n)
 	}
-	return m
+	return least
 }
 
 // rstItemMarker is the length of the list marker that starts trimmed

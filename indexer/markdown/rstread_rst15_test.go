@@ -37,7 +37,7 @@ func TestRSTEnumeratedItems(t *testing.T) {
 		{"A.\nB. x", []int{0, 1}},
 		{"h. a\ni. b\nj. c", []int{0, 1, 2}}, // "i" alphabetic in an alphabetic list
 		{"H. a\nI. b\nJ. c", []int{0, 1, 2}},
-		{"I. a\nJ. b", nil}, // "I" alone is Roman: "II." must follow
+		{"I. a\nJ. b", nil},  // "I" alone is Roman: "II." must follow
 		{"v. a\nvi. b", nil}, // "v" alone is alphabetic (22): "w." must follow
 		{"ix. a\nx. b", []int{0, 1}},
 		{"i. a\nii. b\niii. c\niv. d", []int{0, 1, 2, 3}},
