@@ -75,7 +75,7 @@ func TestRSTDirectiveHeadLiteral(t *testing.T) {
 // "b <x>`" the next item's text); a marker inside a paragraph, or
 // indented into an item, continues it; a line not indented into an item
 // ends it; an enumerator whose next line is not indented, blank or
-// another enumerated item starts a paragraph ("A. Einstein was").
+// the next enumerator (TestRSTEnumeratedItems) starts a paragraph ("A. Einstein was").
 func TestRSTListItems(t *testing.T) {
 	t.Parallel()
 	lines := []string{
