@@ -813,7 +813,9 @@ func (r *rstReader) endLists(n int) {
 // line i (indent n) with the given format, sequence and ordinal: the
 // ordinal is valid, and the next line is blank, indented more, outside
 // the item's block (indented less: docutils' end of input) or starts with
-// the next enumerator or "#" in the same format, then white space.
+// the next enumerator or "#" in the same format, then white space; when
+// the sequence has no next enumerator (make_enumerator: past "z", past
+// 4,999), only a blank, indented or outside line.
 func (r *rstReader) enumItem(i, n int, format, seq byte, ord string) bool {
 	if ord == "" {
 		return false
@@ -831,11 +833,9 @@ func (r *rstReader) enumItem(i, n int, format, seq byte, ord string) bool {
 		m := rstWrapEnum(enum, format)
 		return len(nt) > len(m) && strings.HasPrefix(nt, m) && (nt[len(m)] == ' ' || nt[len(m)] == '\t')
 	}
-	if starts("#") {
-		return true
-	}
+	// No next ordinal ("z." is the last letter): not "#" either.
 	enum := rstMakeEnum(rstIncr(ord), seq)
-	return enum != "" && starts(enum)
+	return enum != "" && (starts(enum) || starts("#"))
 }
 
 // rstWrapEnum writes enumerator text enum in format ("1" in '(' is "(1)").

@@ -42,6 +42,7 @@ func TestRSTEnumeratedItems(t *testing.T) {
 		{"ix. a\nx. b", []int{0, 1}},
 		{"i. a\nii. b\niii. c\niv. d", []int{0, 1, 2, 3}},
 		{"z. a\nfoo", nil},
+		{"z. a\n#. b", nil}, // no ordinal after "z": "#" does not follow it either
 		{"z. a\n", []int{0}},
 		{"y. a\nz. b", []int{0, 1}},
 		{"iiii. a\n\nx", nil}, // not a Roman numeral
