@@ -481,10 +481,13 @@ func (r *rstReader) line(i int) int {
 	if r.pendingLit >= 0 {
 		if n > r.pendingLit {
 			r.stack = append(r.stack, rstBlock{indent: r.pendingLit, kind: bCode})
-		} else if t := strings.TrimLeft(l, " \t"); n == r.pendingLit && t != "" && rstQuoteChar(t[0]) {
+		} else if t := strings.TrimLeft(l, " \t"); n == r.pendingLit && t != "" && rstQuoteChar(t[0]) && r.blank(i-1) {
 			// A quoted literal block: unindented lines that start with a
 			// non-alphanumeric printable 7-bit character, up to a blank
-			// line (docutils' QuotedLiteralBlock).
+			// line (docutils' QuotedLiteralBlock), after a blank line
+			// (without one the line goes on with the paragraph, whose
+			// "::" is then not its end: docutils 0.19 shows "a::⏎(b) x"
+			// as one paragraph).
 			r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
 		}
 		r.pendingLit = -1

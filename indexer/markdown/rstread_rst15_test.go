@@ -165,3 +165,28 @@ func TestRSTHeadLiteralFar(t *testing.T) {
 		}
 	}
 }
+
+// TestRSTQuotedLiteralAfterBlank: a quoted literal block follows its
+// "::" paragraph after a blank line; without one the line goes on with
+// the paragraph (docutils 0.19: "a::⏎(b) x" is one paragraph, "a::",
+// "(b) x"; "a::⏎⏎(b) x" a paragraph "a:" and a literal_block; the same in
+// a list item and in a note's head).
+func TestRSTQuotedLiteralAfterBlank(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"a::\n(b) x", []string{"1|a::", "1|(b) x"}},
+		{"* a::\n  (b) x", []string{"1|* a::", "1|  (b) x"}},
+		{".. note:: E::\n   (b) x", []string{"4|E::", "4|   (b) x"}},
+		{"a::\n\n(b) x", []string{"1|a:", "0|", "3|(b) x"}},
+	} {
+		r := readRSTLines(strings.Split(c.in, "\n"))
+		for i, w := range c.want {
+			if got := rstView(r[i]); got != w {
+				t.Errorf("%q line %d: %q, want %q", c.in, i+1, got, w)
+			}
+		}
+	}
+}
