@@ -87,7 +87,7 @@ type RSTLine struct {
 	Hidden bool
 	// Item is the list marker, as written, of a line that starts a list
 	// item ("*", "1.", "(a)"; "" on other lines): a bullet, or an
-	// enumerator where docutils starts an item (rstItem: not inside a
+	// enumerator where docutils starts an item (rstReader.item: not inside a
 	// paragraph, and the next line blank, indented or the next item of
 	// the same list). The line's Shown starts with it, after its indent.
 	// A list item's lines are a text block of their own: a role does not
@@ -860,7 +860,7 @@ type rstEnum struct {
 // rstEnumerator reads the enumerator at the start of s (docutils'
 // enumerator pattern): "#", a number, one letter, or a Roman numeral's
 // letters all lower or all upper case; then "." or ")", or between "("
-// and ")". It returns the length of the enumerator.
+// and ")". ok is false when s is not one enumerator, whole.
 func rstEnumerator(s string) (e rstEnum, ok bool) {
 	open := 0
 	if s != "" && s[0] == '(' {
@@ -914,11 +914,14 @@ func rstSeq(text string, expected byte) (seq byte, ord string) {
 		return '#', "1"
 	}
 	switch {
-	case expected != 0 && rstSeqMatch(expected, text):
-		seq = expected
+	case expected != 0:
+		if rstSeqMatch(expected, text) {
+			seq = expected
+		}
 	case text == "i" || text == "I":
 		seq = text[0]
-	default:
+	}
+	if seq == 0 {
 		for _, q := range [...]byte{'1', 'a', 'A', 'i', 'I'} {
 			if rstSeqMatch(q, text) {
 				seq = q
@@ -948,8 +951,10 @@ func rstSeqMatch(seq byte, text string) bool {
 	switch seq {
 	case '1':
 		set = "0123456789"
-	case 'a', 'A':
-		return len(text) == 1 && (seq == 'a') == (text[0] >= 'a') && unicode.IsLetter(rune(text[0]))
+	case 'a':
+		return len(text) == 1 && 'a' <= text[0] && text[0] <= 'z'
+	case 'A':
+		return len(text) == 1 && 'A' <= text[0] && text[0] <= 'Z'
 	case 'i':
 		set = "ivxlcdm"
 	case 'I':
