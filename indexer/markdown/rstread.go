@@ -330,6 +330,7 @@ type rstReader struct {
 	docinfo    int       // 0: before the first element; 1: after the first title; 2: over
 	para       int       // the first line of the current text block, -1 when none
 	paraItem   int       // the indent of the list item starting the text block; -1: none
+	paraEdge   int       // the text block's left edge: its first line's indent, a list item's text column
 	enums      []rstList // the open enumerated lists, innermost last
 	// paraFirst, when not "", is the text block's first line's text: an
 	// explicit markup line's shown part (a directive's argument, a
@@ -665,9 +666,14 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	r.out[i].Kind = RSTProse
-	if r.paraItem >= 0 && n <= r.paraItem {
-		// Not indented into the list item: another item, or the list
-		// ends (docutils: "unexpected unindent").
+	if r.para >= 0 && r.paraFirst == "" && (n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem) {
+		// A text block's lines are flush with its left edge (a list
+		// item's: its text's column): a line indented more starts a
+		// block of its own (docutils: a definition after a one-line
+		// paragraph, else "unexpected indentation" and a block quote;
+		// after an item's marker with no text, the item's content), one
+		// indented less ends the block it was in (not indented into a
+		// list item: another item, or the list ends).
 		r.flush(i)
 	}
 	first := r.para < 0
@@ -685,9 +691,10 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	if first {
-		r.para = i
+		r.para, r.paraEdge = i, n
 		if m := r.item(i, n, t); m != "" {
 			r.out[i].Item, r.paraItem = m, n
+			r.paraEdge = rstTextCol(r.lines[i])
 		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {

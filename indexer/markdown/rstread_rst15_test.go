@@ -190,3 +190,46 @@ func TestRSTQuotedLiteralAfterBlank(t *testing.T) {
 		}
 	}
 }
+
+// TestRSTTextBlockEdge: a text block's lines are flush with its left
+// edge (a list item's: its text's column); a line indented more or less
+// starts another block, where an item may start (docutils 0.19: "a⏎   b"
+// is a definition list, "x⏎y⏎   z" a paragraph and a block quote, "1. a⏎
+// ␣␣␣␣b" a definition in the item, "1. a⏎   b" one paragraph, "1. a⏎   - b"
+// one paragraph "a - b"; nested bullets written without blank lines, as
+// in SQLAlchemy's migration_14.rst, are items at every level).
+func TestRSTTextBlockEdge(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		lines string
+		items []int // the lines that start items
+		cont  []int // the lines that continue the text block above
+	}{
+		{"a\n   b", nil, nil},
+		{"x\ny\n   z", nil, []int{1}},
+		{"1. a\n    b", []int{0}, nil},
+		{"1. a\n   b", []int{0}, []int{1}},
+		{"1. a\n   - b", []int{0}, []int{1}},
+		{"1. a\n    - b", []int{0, 1}, nil},
+		{"- a\n - b", []int{0, 1}, nil},
+		{"* a\n    * b\n        * c\n    * d", []int{0, 1, 2, 3}, nil},
+		{"4.\n  h. w", []int{0, 1}, nil},
+		{"text\n  1. a\nb", []int{1}, nil},
+		{".. note::\n\n   1. a\n       - b\n   text\n   more", []int{2, 3}, []int{5}},
+	} {
+		lines := strings.Split(c.lines, "\n")
+		r := readRSTLines(lines)
+		var items, cont []int
+		for i, l := range r {
+			if l.Item != "" {
+				items = append(items, i)
+			}
+			if l.Cont {
+				cont = append(cont, i)
+			}
+		}
+		if !slices.Equal(items, c.items) || !slices.Equal(cont, c.cont) {
+			t.Errorf("%q: items %v, continued %v; want %v, %v (docutils 0.19)", c.lines, items, cont, c.items, c.cont)
+		}
+	}
+}
