@@ -196,7 +196,7 @@ func navRST(rst []markdown.RSTLine) bool {
 			continue
 		}
 		j := i + 1
-		for j < len(rst) && !rst[j].Item && (rst[j].Cont || l.Kind == markdown.RSTProse && rst[j].Kind == l.Kind) {
+		for j < len(rst) && rst[j].Item == "" && (rst[j].Cont || l.Kind == markdown.RSTProse && rst[j].Kind == l.Kind) {
 			j++
 		}
 		lines += j - i
@@ -251,16 +251,9 @@ func navRSTLinks(ls []markdown.RSTLine) bool {
 				words -= navWords(r.Text)
 			}
 		}
-		t := strings.TrimSpace(l.Shown)
-		if l.Item {
-			// The list marker the reader found, before the item's text.
-			if k := strings.IndexAny(t, " \t"); k >= 0 {
-				t = t[k:]
-			} else {
-				t = ""
-			}
-		}
-		words += navWords(t)
+		// Not the list marker the reader found (Item), which starts the
+		// item's shown text.
+		words += navWords(strings.TrimPrefix(strings.TrimSpace(l.Shown), l.Item))
 	}
 	return n > 0 && words <= navWordsPerLink*n
 }

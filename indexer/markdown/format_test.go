@@ -329,6 +329,9 @@ func FuzzParseFile(f *testing.F) {
 		"a: &x {b: 1}\nc: *x\n", "\xff\xfe", "{\"a\":1}garbage",
 		// rst: a directive's head over lines, escapes, "::", a footnote
 		".. note:: see :ref:`the\n   long <x>` here\n\n.. [#] A `b\n   <c>`_\n\nPara\\ *x*\\ \\`::\n\n   code\n\n::\n\n  lit\n",
+		// rst: enumerated lists (the next enumerator decides), a head's
+		// literal block, a hidden toctree's caption
+		"1. a\n3. b\n\nh. a\ni. b\nj. c\n\n(#) x\n(#) y\n\n.. note:: E::\n\n      c\n   t\n\n.. toctree::\n   :caption: C\n   :hidden:\n\n   x\n",
 		// MDX: JSX tags with ">" in their attributes
 		"## A <B t=\"a > b\" c={x > 1 ? `>` : {y: '}'}} d={<E f=\">\" />}/> z\n\n# <C {\n",
 	} {
@@ -344,6 +347,9 @@ func FuzzParseFile(f *testing.F) {
 				for i, l := range d.RST() {
 					if strings.Contains(l.Shown, "\n") {
 						t.Fatalf("%s: line %d shown over lines: %q", name, i+1, l.Shown)
+					}
+					if l.Item != "" && !strings.HasPrefix(strings.TrimSpace(l.Shown), l.Item) {
+						t.Fatalf("%s: line %d's item marker %q does not start its shown text %q", name, i+1, l.Item, l.Shown)
 					}
 				}
 			}

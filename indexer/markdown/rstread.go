@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -84,11 +85,14 @@ type RSTLine struct {
 	// ""), though its entries still link the pages (Sphinx's sidebar and
 	// its next and previous links).
 	Hidden bool
-	// Item marks a line that starts a list item (a bullet or an
-	// enumerator, rstListMarker, where docutils starts one: not inside
-	// a paragraph). A list item's lines are a text block of their own: a
-	// role does not span two items.
-	Item bool
+	// Item is the list marker, as written, of a line that starts a list
+	// item ("*", "1.", "(a)"; "" on other lines): a bullet, or an
+	// enumerator where docutils starts an item (rstReader.item: not inside a
+	// paragraph, and the next line blank, indented or the next item of
+	// the same list). The line's Shown starts with it, after its indent.
+	// A list item's lines are a text block of their own: a role does not
+	// span two items.
+	Item string
 	// Cont marks a line that continues the text block of the line above
 	// (a paragraph's further lines; a directive's head, a footnote's or
 	// a replacement text's lines after their marker's): a role may span
@@ -321,11 +325,13 @@ type rstReader struct {
 	b          Body
 	styles     []rstStyle
 	stack      []rstBlock
-	pendingLit int  // the indent of a paragraph that ended with "::": a literal block may follow; -1 when none
-	atStart    bool // a title may start here
-	docinfo    int  // 0: before the first element; 1: after the first title; 2: over
-	para       int  // the first line of the current text block, -1 when none
-	paraItem   int  // the indent of the list item starting the text block; -1: none
+	pendingLit int       // the indent of a paragraph that ended with "::": a literal block may follow; -1 when none
+	atStart    bool      // a title may start here
+	docinfo    int       // 0: before the first element; 1: after the first title; 2: over
+	para       int       // the first line of the current text block, -1 when none
+	paraItem   int       // the indent of the list item starting the text block; -1: none
+	paraEdge   int       // the text block's left edge: its first line's indent, a list item's text column
+	enums      []rstList // the open enumerated lists, innermost last
 	// paraFirst, when not "", is the text block's first line's text: an
 	// explicit markup line's shown part (a directive's argument, a
 	// footnote's text, a replacement text), which the lines after it
@@ -334,6 +340,9 @@ type rstReader struct {
 	// paraRaw: the text block is a raw directive head (rstRawHead),
 	// shown as written, with no inline markup and its backslashes.
 	paraRaw bool
+	// least is each line's content indent (contentIndents), built on
+	// first use.
+	least []int32
 }
 
 // rstStyle is a title's adornment: its character, and whether it has an
@@ -473,10 +482,13 @@ func (r *rstReader) line(i int) int {
 	if r.pendingLit >= 0 {
 		if n > r.pendingLit {
 			r.stack = append(r.stack, rstBlock{indent: r.pendingLit, kind: bCode})
-		} else if t := strings.TrimLeft(l, " \t"); n == r.pendingLit && t != "" && rstQuoteChar(t[0]) {
+		} else if t := strings.TrimLeft(l, " \t"); n == r.pendingLit && t != "" && rstQuoteChar(t[0]) && r.blank(i-1) {
 			// A quoted literal block: unindented lines that start with a
 			// non-alphanumeric printable 7-bit character, up to a blank
-			// line (docutils' QuotedLiteralBlock).
+			// line (docutils' QuotedLiteralBlock), after a blank line
+			// (without one the line goes on with the paragraph, whose
+			// "::" is then not its end: docutils 0.19 shows "a::⏎(b) x"
+			// as one paragraph).
 			r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
 		}
 		r.pendingLit = -1
@@ -533,7 +545,11 @@ func (r *rstReader) inBlock(i int, t string) bool {
 				top.hidden = true
 				for j := top.at; j <= i; j++ {
 					r.out[j].Hidden = true // its marker and options so far
+					r.out[j].Shown = ""    // a caption before ":hidden:"
 				}
+			}
+			if top.hidden {
+				out.Shown = "" // a caption after it: the page shows none
 			}
 		} else if top.directive == "toctree" {
 			rstEntry(t, out) // entries right after the marker, with no options
@@ -592,6 +608,7 @@ func (r *rstReader) title(i, n int) int {
 		return -1
 	}
 	r.flush(i)
+	r.enums = r.enums[:0]
 	for j := at; j <= end; j++ {
 		r.b.Kinds[j] = HeadingCont
 		r.out[j] = RSTLine{Kind: RSTTitle, Shown: lines[j]}
@@ -630,6 +647,7 @@ func (r *rstReader) docinfoField(i, n int, t string) bool {
 func (r *rstReader) body(i, n int, t string) {
 	if rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ") {
 		r.flush(i)
+		r.endLists(n)
 		if len(r.stack) == 0 {
 			r.b.Kinds[i] = Code
 		}
@@ -648,9 +666,14 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	r.out[i].Kind = RSTProse
-	if r.paraItem >= 0 && n <= r.paraItem {
-		// Not indented into the list item: another item, or the list
-		// ends (docutils: "unexpected unindent").
+	if r.para >= 0 && r.paraFirst == "" && (n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem) {
+		// A text block's lines are flush with its left edge (a list
+		// item's: its text's column): a line indented more starts a
+		// block of its own (docutils: a definition after a one-line
+		// paragraph, else "unexpected indentation" and a block quote;
+		// after an item's marker with no text, the item's content), one
+		// indented less ends the block it was in (not indented into a
+		// list item: another item, or the list ends).
 		r.flush(i)
 	}
 	first := r.para < 0
@@ -668,47 +691,63 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	if first {
-		r.para = i
-		if r.item(i, n, t) {
-			r.out[i].Item, r.paraItem = true, n
+		r.para, r.paraEdge = i, n
+		if m := r.item(i, n, t); m != "" {
+			r.out[i].Item, r.paraItem = m, n
+			r.paraEdge = rstTextCol(r.lines[i])
 		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {
 		// The literal block is indented more than the paragraph's left
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
-		if first {
+		if first && r.out[i].Item != "" {
 			r.pendingLit = rstTextCol(r.lines[i])
 		}
 	}
 }
 
-// maxContentScan bounds how many lines contentIndent looks at, so the
-// reader stays linear however directives nest.
-const maxContentScan = 64
-
 // contentIndent is the indent of the rst content of the directive or
-// footnote whose marker is line i (at indent n): the least indent of its
-// lines after the marker (docutils removes it; a paragraph on the marker
-// line, ".. note:: Example::", is at that indent, so a literal block
-// after it is the lines indented more). -1 when it has none; it looks at
-// the first maxContentScan lines only.
+// footnote whose marker is line i (at indent n, the line's own): the
+// least indent of the lines after the marker up to the first non-blank
+// line indented n or less (docutils' get_first_known_indented removes
+// it; a paragraph on the marker line, ".. note:: Example::", is at that
+// indent, so a literal block after it is the lines indented more). -1
+// when it has none. The least indents of every line's block are found
+// once, on first use, in one pass (contentIndents), so a page of many
+// nested heads stays linear however long their blocks are.
 func (r *rstReader) contentIndent(i, n int) int {
-	m := -1
-	for j := i + 1; j < len(r.lines) && j <= i+maxContentScan; j++ {
-		if r.blank(j) {
+	if r.least == nil {
+		r.least = contentIndents(r.lines)
+	}
+	return int(r.least[i])
+}
+
+// contentIndents returns, for each line i, the least indent of the
+// non-blank lines after it up to the first non-blank line indented no
+// more than it (-1 when there are none; -1 for a blank line). One pass
+// back with a stack: after line i+1 is read, the stack holds the lines
+// after i whose indent is less than every non-blank line's between i
+// and them (the prefix minima of the indents after i, least last), so
+// the block of line i ends at the first of them indented no more than
+// it, and its least indent is the last one popped.
+func contentIndents(lines []string) []int32 {
+	least := make([]int32, len(lines))
+	var stack []int32 // indents, non-increasing from the bottom
+	for i := len(lines) - 1; i >= 0; i-- {
+		least[i] = -1
+		if strings.TrimSpace(lines[i]) == "" {
 			continue
 		}
-		k := rstIndent(r.lines[j])
-		rstWorked(1 + k)
-		if k <= n {
-			break
+		n := int32(rstIndent(lines[i]))
+		rstWorked(1 + int(n))
+		for len(stack) > 0 && stack[len(stack)-1] > n {
+			least[i] = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
 		}
-		if m < 0 || k < m {
-			m = k
-		}
+		stack = append(stack, n)
 	}
-	return m
+	return least
 }
 
 // rstItemMarker is the length of the list marker that starts trimmed
@@ -720,35 +759,297 @@ func rstItemMarker(t string) int {
 	return 0
 }
 
-// item reports whether line i (indent n, trimmed t), the first of a text
-// block, starts a list item: a bullet, or an enumerator whose next line
-// is blank, indented more or another enumerated item (docutils'
-// is_enumerated_list_item: "1. When a\nvalue b" is a paragraph).
-func (r *rstReader) item(i, n int, t string) bool {
+// rstList is an open enumerated list (docutils' EnumeratedList state):
+// the next item at its indent must have its format, its sequence and the
+// next ordinal, or "#" (then every later one must).
+type rstList struct {
+	indent int
+	format byte   // '.' ("1."), ')' ("1)") or '(' ("(1)")
+	seq    byte   // the list's sequence (rstSeq; an auto list's is arabic)
+	next   string // the ordinal the next item must have, in decimal
+	auto   bool   // an item was "#": only "#" may follow
+}
+
+// item returns the list marker of line i (indent n, trimmed t), the first
+// of a text block, when it starts a list item ("" when not): a bullet, or
+// an enumerator where docutils starts an item (states.py, Body.enumerator
+// and EnumeratedList.enumerator): the next item of the open list at this
+// indent (the same format, its sequence, the next ordinal, or "#"), else
+// the first of a new list; either way only when its ordinal is valid and
+// its next line is blank, indented, outside its block or starts with the
+// next enumerator (is_enumerated_list_item: "1. a⏎3. b" and "A. Einstein
+// was⏎a smart man" are paragraphs).
+func (r *rstReader) item(i, n int, t string) string {
+	r.endLists(n + 1)
+	var top *rstList
+	if k := len(r.enums); k > 0 && r.enums[k-1].indent == n {
+		top = &r.enums[k-1]
+	}
 	m := rstItemMarker(t)
-	if m == 0 {
+	e, ok := rstEnumerator(t[:m])
+	if m == 0 || !ok {
+		r.endLists(n)
+		return t[:m] // a bullet, or no item
+	}
+	if top != nil {
+		seq, ord := rstSeq(e.text, top.seq)
+		if e.format == top.format && (seq == '#' || seq == top.seq && !top.auto && ord == top.next) && r.enumItem(i, n, e.format, seq, ord) {
+			top.auto = top.auto || seq == '#'
+			top.next = rstIncr(ord)
+			return t[:m]
+		}
+	}
+	r.endLists(n) // a different enumeration: a new list, if any
+	seq, ord := rstSeq(e.text, 0)
+	if !r.enumItem(i, n, e.format, seq, ord) {
+		return ""
+	}
+	l := rstList{indent: n, format: e.format, seq: seq, next: rstIncr(ord), auto: seq == '#'}
+	if l.auto {
+		l.seq = '1'
+	}
+	r.enums = append(r.enums, l)
+	return t[:m]
+}
+
+// endLists ends the open enumerated lists at indent n or more.
+func (r *rstReader) endLists(n int) {
+	for len(r.enums) > 0 && r.enums[len(r.enums)-1].indent >= n {
+		r.enums = r.enums[:len(r.enums)-1]
+	}
+}
+
+// enumItem is docutils' is_enumerated_list_item for the enumerator of
+// line i (indent n) with the given format, sequence and ordinal: the
+// ordinal is valid, and the next line is blank, indented more, outside
+// the item's block (indented less: docutils' end of input) or starts with
+// the next enumerator or "#" in the same format, then white space; when
+// the sequence has no next enumerator (make_enumerator: past "z", past
+// 4,999), only a blank, indented or outside line.
+func (r *rstReader) enumItem(i, n int, format, seq byte, ord string) bool {
+	if ord == "" {
 		return false
 	}
-	if rstBullet(t[:m]) || r.blank(i+1) {
+	if r.blank(i + 1) {
 		return true
 	}
 	next := r.lines[i+1]
-	k := rstIndent(next)
-	if k != n {
-		return k > n
-	}
-	nt := strings.TrimSpace(next)
-	mk := rstItemMarker(nt)
-	return mk > 0 && !rstBullet(nt[:mk])
-}
-
-// rstBullet reports whether list marker m is a bullet, not an enumerator.
-func rstBullet(m string) bool {
-	switch m {
-	case "*", "-", "+", "•", "‣", "⁃":
+	if rstIndent(next) != n {
 		return true
 	}
-	return false
+	nt := strings.TrimSpace(next)
+	rstWorked(len(ord) + 8)
+	starts := func(enum string) bool {
+		m := rstWrapEnum(enum, format)
+		return len(nt) > len(m) && strings.HasPrefix(nt, m) && (nt[len(m)] == ' ' || nt[len(m)] == '\t')
+	}
+	// No next ordinal ("z." is the last letter): not "#" either.
+	enum := rstMakeEnum(rstIncr(ord), seq)
+	return enum != "" && (starts(enum) || starts("#"))
+}
+
+// rstWrapEnum writes enumerator text enum in format ("1" in '(' is "(1)").
+func rstWrapEnum(enum string, format byte) string {
+	if format == '(' {
+		return "(" + enum + ")"
+	}
+	return enum + string(format)
+}
+
+// rstEnum is an enumerator as written: its text without its format
+// ("iv" of "(iv)"), and its format: '.' ("1."), ')' ("1)") or '('
+// ("(1)").
+type rstEnum struct {
+	text   string
+	format byte
+}
+
+// rstEnumerator reads the enumerator at the start of s (docutils'
+// enumerator pattern): "#", a number, one letter, or a Roman numeral's
+// letters all lower or all upper case; then "." or ")", or between "("
+// and ")". ok is false when s is not one enumerator, whole.
+func rstEnumerator(s string) (e rstEnum, ok bool) {
+	open := 0
+	if s != "" && s[0] == '(' {
+		open = 1
+	}
+	k := open
+	digit := func(c byte) bool { return '0' <= c && c <= '9' }
+	switch {
+	case k >= len(s):
+		return e, false
+	case s[k] == '#':
+		k++
+	case digit(s[k]):
+		for k < len(s) && digit(s[k]) {
+			k++
+		}
+	case 'a' <= s[k] && s[k] <= 'z' || 'A' <= s[k] && s[k] <= 'Z':
+		k++
+		// One letter, else a Roman numeral's letters in one case.
+		roman := "ivxlcdm"
+		if s[open] < 'a' {
+			roman = "IVXLCDM"
+		}
+		if k < len(s) && strings.IndexByte(roman, s[k]) >= 0 && strings.IndexByte(roman, s[open]) >= 0 {
+			for k < len(s) && strings.IndexByte(roman, s[k]) >= 0 {
+				k++
+			}
+		}
+	default:
+		return e, false
+	}
+	if k >= len(s) || !(s[k] == ')' || open == 0 && s[k] == '.') {
+		return e, false
+	}
+	e.text, e.format = s[open:k], s[k]
+	if open == 1 {
+		e.format = '('
+	}
+	return e, k+1 == len(s)
+}
+
+// rstSeq returns the sequence of enumerator text ('#' auto, '1' arabic,
+// 'a' and 'A' alphabetic, 'i' and 'I' Roman) and its ordinal in decimal
+// ("" when it is not a valid numeral: docutils' ordinal None), as
+// docutils' parse_enumerator: "#" is auto (ordinal 1); expected, when
+// not 0, is tried first; "i" and "I" are Roman; else the first sequence
+// of arabic, lower and upper alphabetic, lower and upper Roman that the
+// text matches ("v" is alphabetic, 22).
+func rstSeq(text string, expected byte) (seq byte, ord string) {
+	if text == "#" {
+		return '#', "1"
+	}
+	switch {
+	case expected != 0:
+		if rstSeqMatch(expected, text) {
+			seq = expected
+		}
+	case text == "i" || text == "I":
+		seq = text[0]
+	}
+	if seq == 0 {
+		for _, q := range [...]byte{'1', 'a', 'A', 'i', 'I'} {
+			if rstSeqMatch(q, text) {
+				seq = q
+				break
+			}
+		}
+	}
+	switch seq {
+	case '1':
+		if ord = strings.TrimLeft(text, "0"); ord == "" {
+			ord = "0"
+		}
+	case 'a', 'A':
+		ord = strconv.Itoa(int(text[0]|0x20-'a') + 1)
+	case 'i', 'I':
+		if v := rstFromRoman(strings.ToUpper(text)); v > 0 {
+			ord = strconv.Itoa(v)
+		}
+	}
+	return seq, ord
+}
+
+// rstSeqMatch reports whether text is written in sequence seq (docutils'
+// sequencepats, whole).
+func rstSeqMatch(seq byte, text string) bool {
+	set := ""
+	switch seq {
+	case '1':
+		set = "0123456789"
+	case 'a':
+		return len(text) == 1 && 'a' <= text[0] && text[0] <= 'z'
+	case 'A':
+		return len(text) == 1 && 'A' <= text[0] && text[0] <= 'Z'
+	case 'i':
+		set = "ivxlcdm"
+	case 'I':
+		set = "IVXLCDM"
+	}
+	return text != "" && strings.Trim(text, set) == ""
+}
+
+// rstRomans are the Roman numerals' values, largest first.
+var rstRomans = [...]struct {
+	s string
+	v int
+}{{"M", 1000}, {"CM", 900}, {"D", 500}, {"CD", 400}, {"C", 100}, {"XC", 90}, {"L", 50}, {"XL", 40}, {"X", 10}, {"IX", 9}, {"V", 5}, {"IV", 4}, {"I", 1}}
+
+// rstToRoman writes v (1 to 4,999, docutils' roman.toRoman; "" out of
+// that range) as an upper-case Roman numeral.
+func rstToRoman(v int) string {
+	if v < 1 || v > 4999 {
+		return ""
+	}
+	var b strings.Builder
+	for _, r := range rstRomans {
+		for ; v >= r.v; v -= r.v {
+			b.WriteString(r.s)
+		}
+	}
+	return b.String()
+}
+
+// rstFromRoman is the value of upper-case Roman numeral s, 0 when it is
+// not one as docutils' roman.fromRoman reads them (its pattern,
+// M{0,4}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3}), accepts
+// exactly the numerals toRoman writes).
+func rstFromRoman(s string) int {
+	if len(s) > len("MMMMDCCCLXXXVIII") {
+		return 0
+	}
+	v, rest := 0, s
+	for _, r := range rstRomans {
+		for strings.HasPrefix(rest, r.s) {
+			v, rest = v+r.v, rest[len(r.s):]
+		}
+	}
+	if rest != "" || rstToRoman(v) != s {
+		return 0
+	}
+	return v
+}
+
+// rstIncr is decimal number d plus one.
+func rstIncr(d string) string {
+	b := []byte(d)
+	for k := len(b) - 1; k >= 0; k-- {
+		if b[k] < '9' {
+			b[k]++
+			return string(b)
+		}
+		b[k] = '0'
+	}
+	return "1" + string(b)
+}
+
+// rstMakeEnum writes ordinal ord (decimal) in sequence seq (docutils'
+// make_enumerator); "" when the sequence has no such ordinal (past "z",
+// past 4,999 in Roman numerals).
+func rstMakeEnum(ord string, seq byte) string {
+	switch seq {
+	case '#':
+		return "#"
+	case '1':
+		return ord
+	}
+	v, err := strconv.Atoi(ord)
+	if err != nil {
+		return ""
+	}
+	switch seq {
+	case 'a', 'A':
+		if v > 26 {
+			return ""
+		}
+		return string(rune(seq) + rune(v) - 1)
+	case 'i':
+		return strings.ToLower(rstToRoman(v))
+	case 'I':
+		return rstToRoman(v)
+	}
+	return ""
 }
 
 // rstTextCol is the column where the text of line l starts after its
@@ -774,39 +1075,29 @@ func rstTextCol(l string) int {
 	}
 }
 
-// rstListMarker is the length of the bullet or enumerator at the start of
-// s, 0 when there is none: "*", "-", "+", "•", "‣", "⁃"; a number, "#",
-// one letter or a Roman numeral, followed by "." or ")" or between "("
-// and ")". The one rule of list markers (RSTLine.Item).
+// rstBullets are rst's bullet list markers (docutils' bullet pattern,
+// [-+*\u2022\u2023\u2043]): their one list.
+var rstBullets = [...]string{"*", "-", "+", "•", "‣", "⁃"}
+
+// rstListMarker is the length of the bullet (rstBullets) or enumerator
+// (rstEnumerator) at the start of s, 0 when there is none. The one rule
+// of list markers (RSTLine.Item).
 func rstListMarker(s string) int {
-	if s == "" {
-		return 0
-	}
-	switch s[0] {
-	case '*', '-', '+':
-		return 1
-	}
-	for _, b := range [...]string{"•", "‣", "⁃"} {
+	for _, b := range rstBullets {
 		if strings.HasPrefix(s, b) {
 			return len(b)
 		}
 	}
-	open := 0
-	if s[0] == '(' {
-		open = 1
-	}
-	e := open
-	for e < len(s) && e-open < 8 && (s[e] >= '0' && s[e] <= '9' || strings.IndexByte("ivxlcdmIVXLCDM", s[e]) >= 0) {
-		e++
-	}
-	if e == open && e < len(s) && (s[e] == '#' || s[e] >= 'a' && s[e] <= 'z' || s[e] >= 'A' && s[e] <= 'Z') {
-		e++
-	}
-	if e == open || e >= len(s) {
-		return 0
-	}
-	if s[e] == ')' || open == 0 && s[e] == '.' {
-		return e + 1
+	for k := 0; k < len(s); k++ {
+		if c := s[k]; c == '.' || c == ')' {
+			if _, ok := rstEnumerator(s[:k+1]); ok {
+				return k + 1
+			}
+			return 0
+		}
+		if k > 0 && !(s[k] >= '0' && s[k] <= '9' || s[k] >= 'a' && s[k] <= 'z' || s[k] >= 'A' && s[k] <= 'Z' || s[k] == '#') {
+			return 0
+		}
 	}
 	return 0
 }

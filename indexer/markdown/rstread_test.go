@@ -271,7 +271,15 @@ func rstHostilePages(n int) map[string]string {
 		// heads that end with "::": each looks ahead for its content's indent
 		lit.WriteString(strings.Repeat(" ", d%2000*3) + ".. note:: x::\n\n")
 	}
+	var enums strings.Builder
+	for d := 0; enums.Len() < n; d++ {
+		// enumerated items each checked against the next line's
+		// enumerator: long ordinals, Roman numerals, "#", nested lists
+		enums.WriteString(fmt.Sprintf("%s%d. :ref:`a\n(%s) b\n#. c\n", strings.Repeat("9", 60), d, strings.ToLower(rstToRoman(d%4999+1))))
+		enums.WriteString(strings.Repeat(" ", d%200) + "i. x\n")
+	}
 	return map[string]string{
+		"enums":    enums.String(),
 		"nested":   nested.String(),
 		"unclosed": "P\n=\n\n" + strings.Repeat(":a:`x ``y *z **w `v <u> ", n/24),
 		"ticks":    "P\n=\n\n" + strings.Repeat("`a`b", n/4),
