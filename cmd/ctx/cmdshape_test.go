@@ -268,3 +268,12 @@ func TestNoStateBetweenCommands(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNewRootCmd: the command tree run builds for every command (in
+// process, the scripts' every `ctx` line).
+func BenchmarkNewRootCmd(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		newRootCmd(&globalOptions{IO: &IOStreams{}})
+	}
+}
