@@ -224,3 +224,56 @@ func TestRefsOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestNoStateBetweenCommands: two in-process commands in a row, the second
+// with other flags (or none), see only their own flags: a boolean, a
+// string slice (pflag appends to a slice it has set once, so a tree reset
+// by Set(DefValue) would keep the first run's values) and the persistent
+// --chdir; and a command run twice sees its own run's context (cobra gives
+// a sub-command its parent's context only while it has none, so a shared
+// tree hands the second run the first's, cancelled). run builds a new
+// command tree each time; this test fails if a tree, or an options struct,
+// is ever shared between runs, even with every flag reset.
+func TestNoStateBetweenCommands(t *testing.T) {
+	dirA, dirB, dirC := t.TempDir(), t.TempDir(), t.TempDir()
+	runIn := func(wd string, args ...string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), args, &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, testEnv, wd)
+		return code, out.String(), errOut.String()
+	}
+	if code, _, errOut := runIn(dirC, "init"); code != ExitOK {
+		t.Fatalf("init: exit %d, stderr %q", code, errOut)
+	}
+	for round := range 2 { // twice: the first pair may build what the second reuses
+		if code, out, errOut := runIn(dirB, "version", "--json"); code != ExitOK || !strings.HasPrefix(out, "{") {
+			t.Fatalf("round %d: version --json: exit %d, stdout %q, stderr %q", round, code, out, errOut)
+		}
+		if code, out, errOut := runIn(dirB, "version"); code != ExitOK || !strings.HasPrefix(out, "ctx ") {
+			t.Fatalf("round %d: version after version --json: exit %d, stdout %q (want the plain line), stderr %q", round, code, out, errOut)
+		}
+		if code, _, errOut := runIn(dirB, "search", "--kind", "bogus", "q"); code != ExitUsage || !strings.Contains(errOut, `"bogus"`) {
+			t.Fatalf("round %d: search --kind bogus: exit %d, stderr %q", round, code, errOut)
+		}
+		if code, _, errOut := runIn(dirB, "search", "--kind", "nope", "q"); code != ExitUsage || !strings.Contains(errOut, `"nope"`) || strings.Contains(errOut, "bogus") {
+			t.Fatalf("round %d: search --kind nope after --kind bogus: exit %d, stderr %q (want only nope)", round, code, errOut)
+		}
+		if code, _, errOut := runIn(dirB, "-C", dirA, "search", "q"); code != ExitError || !strings.Contains(errOut, dirA) {
+			t.Fatalf("round %d: -C A search: exit %d, stderr %q (want %s named)", round, code, errOut, dirA)
+		}
+		if code, _, errOut := runIn(dirB, "search", "q"); code != ExitError || !strings.Contains(errOut, dirB) || strings.Contains(errOut, dirA) || strings.Contains(errOut, "kind") {
+			t.Fatalf("round %d: search with no flags after -C A and --kind: exit %d, stderr %q (want %s, no --kind)", round, code, errOut, dirB)
+		}
+		if code, _, errOut := runIn(dirB, "-C", dirC, "index"); code != ExitOK {
+			t.Fatalf("round %d: index: exit %d, stderr %q", round, code, errOut)
+		}
+	}
+}
+
+// BenchmarkNewRootCmd: the command tree run builds for every command (in
+// process, the scripts' every `ctx` line).
+func BenchmarkNewRootCmd(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		newRootCmd(&globalOptions{IO: &IOStreams{}})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -50,11 +51,13 @@ func versionOf(bi *debug.BuildInfo) binVersion {
 	return v
 }
 
-// currentVersion is this binary's binVersion.
-func currentVersion() binVersion {
+// currentVersion is this binary's binVersion, read once: the build info
+// does not change while the process runs, and every command tree
+// (newRootCmd, built per in-process command) asks for it.
+var currentVersion = sync.OnceValue(func() binVersion {
 	bi, _ := debug.ReadBuildInfo()
 	return versionOf(bi)
-}
+})
 
 // String is the one line `ctx --version` and `ctx version` print.
 func (v binVersion) String() string {
