@@ -114,10 +114,12 @@ func TestShortcutsLongQueries(t *testing.T) {
 	searches := 0
 	step := 1
 	if testtmp.Race {
-		// every third query under the race detector (153 s of indexer's
-		// 479 s, round 15): 3 and 13 are coprime, so the 40 queries still
-		// take every length, and 3 is odd, so both BestPerDocument values.
+		// every third query's length under the race detector (153 s of
+		// indexer's 479 s, round 15): 3 and 13 are coprime, so the 40
+		// queries still take every length, and 3 is odd, so both
+		// BestPerDocument values (their words are other draws).
 		step = 3
+		t.Logf("under -race: 40 of the 120 queries")
 	}
 	for i := 0; i < 120; i += step {
 		var q []string

@@ -70,6 +70,7 @@ func TestIndexNeverOverBudget(t *testing.T) {
 	runs := 40
 	if testing.Short() || testtmp.Race { // under -race: 109 s of indexer's 479 s (round 15)
 		runs = 8
+		t.Logf("%d corpora (-short or -race), not 40", runs)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	levelsSeen := map[bool]bool{}

@@ -232,8 +232,9 @@ func TestRefsOptions(t *testing.T) {
 // --chdir; and a command run twice sees its own run's context (cobra gives
 // a sub-command its parent's context only while it has none, so a shared
 // tree hands the second run the first's, cancelled). run builds a new
-// command tree each time; this test fails if a tree, or an options struct,
-// is ever shared between runs, even with every flag reset.
+// command tree each time; this test fails on a tree shared between runs
+// unless every flag and every command's context is reset (fields set from
+// positional arguments, such as links' path, it does not check).
 func TestNoStateBetweenCommands(t *testing.T) {
 	dirA, dirB, dirC := t.TempDir(), t.TempDir(), t.TempDir()
 	runIn := func(wd string, args ...string) (int, string, string) {
