@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -292,6 +293,26 @@ func rstField(t string) (name, body string, ok bool) {
 	return "", "", false
 }
 
+// rstOptionMarker is docutils' option_marker: an option list item's
+// options ("-a", "+b", "--long=ARG", "/V", separated by ", ") then two
+// spaces or the line's end.
+var rstOptionMarker = func() *regexp.Regexp {
+	arg := `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)`
+	opt := `((-|\+)[a-zA-Z0-9]( ?` + arg + `)?|(--|/)[a-zA-Z0-9][a-zA-Z0-9_-]*([ =]` + arg + `)?)`
+	return regexp.MustCompile(`^` + opt + `(, ` + opt + `)*(  +| ?$)`)
+}()
+
+// rstIndentedBody reports whether trimmed line t starts a field list
+// item (rstField), a line block's line ("| ", "|") or an option list
+// item (rstOptionMarker): docutils reads their bodies with
+// get_first_known_indented, every line after it indented more.
+func rstIndentedBody(t string) bool {
+	if _, _, ok := rstField(t); ok {
+		return true
+	}
+	return t == "|" || strings.HasPrefix(t, "| ") || rstOptionMarker.MatchString(t)
+}
+
 // rstSimpleName returns the length of the reference name (docutils'
 // simplename: words joined by single "-", ".", "_", "+" or ":") at the
 // start of s, 0 when there is none.
@@ -330,7 +351,7 @@ type rstReader struct {
 	docinfo    int       // 0: before the first element; 1: after the first title; 2: over
 	para       int       // the first line of the current text block, -1 when none
 	paraItem   int       // the indent of the list item starting the text block; -1: none
-	paraEdge   int       // the text block's left edge: its first line's indent, a list item's text column
+	paraEdge   int       // the text block's left edge: its first line's indent, a list item's text column; -1: none (rstIndentedBody)
 	enums      []rstList // the open enumerated lists, innermost last
 	// paraFirst, when not "", is the text block's first line's text: an
 	// explicit markup line's shown part (a directive's argument, a
@@ -666,14 +687,18 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	r.out[i].Kind = RSTProse
-	if r.para >= 0 && r.paraFirst == "" && (n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem) {
+	if r.para >= 0 && r.paraFirst == "" && (r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem) {
 		// A text block's lines are flush with its left edge (a list
 		// item's: its text's column): a line indented more starts a
 		// block of its own (docutils: a definition after a one-line
 		// paragraph, else "unexpected indentation" and a block quote;
 		// after an item's marker with no text, the item's content), one
 		// indented less ends the block it was in (not indented into a
-		// list item: another item, or the list ends).
+		// list item: another item, or the list ends). A field's body, a
+		// line block's line and an option's description have no edge
+		// (paraEdge -1): docutils reads them with
+		// get_first_known_indented, so every line indented more than
+		// their marker goes on with them.
 		r.flush(i)
 	}
 	first := r.para < 0
@@ -695,6 +720,8 @@ func (r *rstReader) body(i, n int, t string) {
 		if m := r.item(i, n, t); m != "" {
 			r.out[i].Item, r.paraItem = m, n
 			r.paraEdge = rstTextCol(r.lines[i])
+		} else if rstIndentedBody(t) {
+			r.paraItem, r.paraEdge = n, -1
 		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {

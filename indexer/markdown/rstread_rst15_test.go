@@ -216,6 +216,12 @@ func TestRSTTextBlockEdge(t *testing.T) {
 		{"4.\n  h. w", []int{0, 1}, nil},
 		{"text\n  1. a\nb", []int{1}, nil},
 		{".. note::\n\n   1. a\n       - b\n   text\n   more", []int{2, 3}, []int{5}},
+		// A field's body, a line block's line and an option's description
+		// go on through any deeper line (docutils'
+		// get_first_known_indented), so a role may span them.
+		{".. function:: f(x)\n\n   :param x: see :ref:`the\n      long <x>` here", nil, []int{3}},
+		{"| a line with :ref:`the\n    long <x>`\n| next", nil, []int{1}},
+		{"--foo=bar  the :ref:`a\n   b <x>` option\n-q  quiet", nil, []int{1}},
 	} {
 		lines := strings.Split(c.lines, "\n")
 		r := readRSTLines(lines)
@@ -230,6 +236,31 @@ func TestRSTTextBlockEdge(t *testing.T) {
 		}
 		if !slices.Equal(items, c.items) || !slices.Equal(cont, c.cont) {
 			t.Errorf("%q: items %v, continued %v; want %v, %v (docutils 0.19)", c.lines, items, cont, c.items, c.cont)
+		}
+	}
+}
+
+// TestRSTFieldRoleWrapped: a role wrapped across a field body's lines, a
+// line block's line and an option's description is read as one role, its
+// link kept (docutils 0.19: one paragraph each, "see the long here").
+func TestRSTFieldRoleWrapped(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ lines, shown string }{
+		{".. function:: f(x)\n\n   :param x: see :ref:`the\n      long <x>` here", "f(x) :param x: see the long here"},
+		{"| a line with :ref:`the\n    long <x>`", "| a line with the long"},
+		{"--foo=bar  the :ref:`the\n   long <x>` option", "--foo=bar  the the long option"},
+	} {
+		r := readRSTLines(strings.Split(c.lines, "\n"))
+		var refs []RSTRef
+		var shown []string
+		for _, l := range r {
+			refs = append(refs, l.Refs...)
+			if s := strings.TrimSpace(l.Shown); s != "" {
+				shown = append(shown, s)
+			}
+		}
+		if got := strings.Join(shown, " "); got != c.shown || len(refs) != 1 || refs[0].Target != "x" || strings.Join(strings.Fields(refs[0].Text), " ") != "the long" {
+			t.Errorf("%q: shown %q, refs %+v; want %q and one ref to x", c.lines, got, refs, c.shown)
 		}
 	}
 }
