@@ -719,7 +719,7 @@ func (r *rstReader) body(i, n int, t string) {
 		r.para, r.paraEdge = i, n
 		if m := r.item(i, n, t); m != "" {
 			r.out[i].Item, r.paraItem = m, n
-			r.paraEdge = rstTextCol(r.lines[i])
+			r.paraEdge = r.textCol(i)
 		} else if rstIndentedBody(t) {
 			r.paraItem, r.paraEdge = n, -1
 		}
@@ -729,7 +729,7 @@ func (r *rstReader) body(i, n int, t string) {
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
 		if first && r.out[i].Item != "" {
-			r.pendingLit = rstTextCol(r.lines[i])
+			r.pendingLit = r.textCol(i)
 		}
 	}
 }
@@ -1079,26 +1079,36 @@ func rstMakeEnum(ord string, seq byte) string {
 	return ""
 }
 
-// rstTextCol is the column where the text of line l starts after its
-// indent and any list markers ("* ", "- ", "+ ", "1. ", "#. ", "(a) ",
-// "a) ", each followed by white space).
-func rstTextCol(l string) int {
-	col, i := 0, 0
-	for {
-		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-			if l[i] == '\t' {
+// textCol is the column where the text of line i, which starts a list
+// item, begins after its indent and its list markers ("* ", "1. ",
+// "(a) ", each followed by white space): after the first, a bullet always
+// (docutils starts a bullet item there), an enumerator only where
+// docutils starts an item there (enumItem at its column: the next line
+// blank, indented more, outside its block or the next enumerator; "- 2.
+// see⏎  more" is one item whose text is "2. see more").
+func (r *rstReader) textCol(i int) int {
+	l := r.lines[i]
+	col, k := 0, 0
+	for first := true; ; first = false {
+		for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+			if l[k] == '\t' {
 				col = col/8*8 + 8
 			} else {
 				col++
 			}
-			i++
+			k++
 		}
-		m := rstItemMarker(l[i:])
-		if m == 0 || i+m >= len(l) {
+		m := rstItemMarker(l[k:])
+		if m == 0 || k+m >= len(l) {
 			return col
 		}
-		col += utf8.RuneCountInString(l[i : i+m])
-		i += m
+		if e, ok := rstEnumerator(l[k : k+m]); ok && !first {
+			if seq, ord := rstSeq(e.text, 0); !r.enumItem(i, col, e.format, seq, ord) {
+				return col
+			}
+		}
+		col += utf8.RuneCountInString(l[k : k+m])
+		k += m
 	}
 }
 

@@ -222,6 +222,23 @@ func TestRSTTextBlockEdge(t *testing.T) {
 		{".. function:: f(x)\n\n   :param x: see :ref:`the\n      long <x>` here", nil, []int{3}},
 		{"| a line with :ref:`the\n    long <x>`\n| next", nil, []int{1}},
 		{"--foo=bar  the :ref:`a\n   b <x>` option\n-q  quiet", nil, []int{1}},
+		// An enumerator after an item's marker on the same line starts an
+		// item only by docutils' is_enumerated_list_item: the next line at
+		// its column and not the next enumerator makes it text, the outer
+		// item's (docutils: "- 2. see ..." one item, one paragraph).
+		{"- 2. see :ref:`the\n  long <x>`", []int{0}, []int{1}},
+		{"1. A. Einstein was a :ref:`smart\n   man <x>`", []int{0}, []int{1}},
+		{"* v. 2 adds :ref:`a\n  b <x>`", []int{0}, []int{1}},
+		{"- 1. * a\n  b", []int{0}, []int{1}},
+		{"- * 1. a\n    b", []int{0}, []int{1}},
+		{"- z. x\n  y", []int{0}, []int{1}},
+		// ...and an item where the next line is deeper, the next
+		// enumerator, outside its block or the end: the edge after it.
+		{"- 2. a\n     b", []int{0}, []int{1}},
+		{"- 1. * a\n     b", []int{0}, nil},
+		{"- * a\n  b", []int{0}, nil},
+		{"- a. x\n  b. y", []int{0, 1}, nil},
+		{"- 1. a\n- b", []int{0, 1}, nil},
 	} {
 		lines := strings.Split(c.lines, "\n")
 		r := readRSTLines(lines)
