@@ -705,6 +705,7 @@ func (r *rstReader) body(i, n int, t string) {
 	if t == "::" {
 		r.flush(i) // a text block of its own, shown as nothing
 		r.para = -1
+		r.endLists(n) // a paragraph: it ends the lists at its indent
 		r.pendingLit = n
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRSTEnumeratedItems: an enumerator starts a list item only where
@@ -29,6 +30,7 @@ func TestRSTEnumeratedItems(t *testing.T) {
 		{"(i) x\n(ii) y", []int{0, 1}},
 		{"(i) x\n(iii) y", nil},
 		{"#. a\n#. b", []int{0, 1}},
+		{"h. a\n\n::\n\n   code\n\ni. b\nj. c", []int{0}}, // "::" alone ends the list: "i." Roman, then "j." not its next
 		{"#. a\n2. b", nil},
 		{"#. a\nb", nil},
 		{"1. a\n#. b", []int{0, 1}},
@@ -104,9 +106,16 @@ func TestRSTItemMarker(t *testing.T) {
 // letter, a Roman numeral in one case, "#"; not "1a." nor "Iv.").
 func TestRSTListMarkerOwner(t *testing.T) {
 	t.Parallel()
-	for _, b := range rstBullets {
-		if rstListMarker(b+" x") != len(b) {
-			t.Errorf("bullet %q is not a list marker", b)
+	// docutils' bullet pattern, [-+*\u2022\u2023\u2043], written here on
+	// its own (not rstBullets), and characters that are not bullets.
+	for _, b := range "-+*\u2022\u2023\u2043" {
+		if got := rstListMarker(string(b) + " x"); got != utf8.RuneLen(b) {
+			t.Errorf("bullet %q: rstListMarker = %d, want %d", b, got, utf8.RuneLen(b))
+		}
+	}
+	for _, b := range "·–—=○◦#" {
+		if got := rstListMarker(string(b) + " x"); got != 0 {
+			t.Errorf("%q is not a bullet: rstListMarker = %d, want 0", b, got)
 		}
 	}
 	for s, w := range map[string]int{"1. x": 2, "(a) x": 3, "iv) x": 3, "IV. x": 3, "#. x": 2, "(#) x": 3, "1a. x": 0, "Iv. x": 0, "ab. x": 0, "(1. x": 0, "12345678901. x": 12, ". x": 0} {
