@@ -681,7 +681,7 @@ func (r *rstReader) body(i, n int, t string) {
 		if head != "" {
 			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)
 			if lit, _ := rstLiteralMarker(head); lit && blk.kind == bRST {
-				r.pendingLit = r.contentIndent(i, n)
+				r.pendingLit = r.contentIndent(i)
 			}
 		}
 		return
@@ -736,15 +736,15 @@ func (r *rstReader) body(i, n int, t string) {
 }
 
 // contentIndent is the indent of the rst content of the directive or
-// footnote whose marker is line i (at indent n, the line's own): the
-// least indent of the lines after the marker up to the first non-blank
-// line indented n or less (docutils' get_first_known_indented removes
+// footnote whose marker is line i: the least indent of the lines after
+// the marker up to the first non-blank line indented no more than the
+// marker's line (docutils' get_first_known_indented removes
 // it; a paragraph on the marker line, ".. note:: Example::", is at that
 // indent, so a literal block after it is the lines indented more). -1
 // when it has none. The least indents of every line's block are found
 // once, on first use, in one pass (contentIndents), so a page of many
 // nested heads stays linear however long their blocks are.
-func (r *rstReader) contentIndent(i, n int) int {
+func (r *rstReader) contentIndent(i int) int {
 	if r.least == nil {
 		r.least = contentIndents(r.lines)
 	}
@@ -756,12 +756,13 @@ func (r *rstReader) contentIndent(i, n int) int {
 // more than it (-1 when there are none; -1 for a blank line). One pass
 // back with a stack: after line i+1 is read, the stack holds the lines
 // after i whose indent is less than every non-blank line's between i
-// and them (the prefix minima of the indents after i, least last), so
-// the block of line i ends at the first of them indented no more than
-// it, and its least indent is the last one popped.
+// and them (the prefix minima of the indents after i, least last), one
+// line an indent, so the block of line i ends at the first of them
+// indented no more than it, and its least indent is the last one popped
+// that is indented more.
 func contentIndents(lines []string) []int32 {
 	least := make([]int32, len(lines))
-	var stack []int32 // indents, non-increasing from the bottom
+	var stack []int32 // distinct indents, the least at the bottom
 	for i := len(lines) - 1; i >= 0; i-- {
 		least[i] = -1
 		if strings.TrimSpace(lines[i]) == "" {
@@ -769,8 +770,10 @@ func contentIndents(lines []string) []int32 {
 		}
 		n := int32(rstIndent(lines[i]))
 		rstWorked(1 + int(n))
-		for len(stack) > 0 && stack[len(stack)-1] > n {
-			least[i] = stack[len(stack)-1]
+		for len(stack) > 0 && stack[len(stack)-1] >= n {
+			if stack[len(stack)-1] > n {
+				least[i] = stack[len(stack)-1]
+			}
 			stack = stack[:len(stack)-1]
 		}
 		stack = append(stack, n)

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -287,6 +288,43 @@ func TestRSTFieldRoleWrapped(t *testing.T) {
 		}
 		if got := strings.Join(shown, " "); got != c.shown || len(refs) != 1 || refs[0].Target != "x" || strings.Join(strings.Fields(refs[0].Text), " ") != "the long" {
 			t.Errorf("%q: shown %q, refs %+v; want %q and one ref to x", c.lines, got, refs, c.shown)
+		}
+	}
+}
+
+// TestContentIndents: the one backward pass gives, for every line, the
+// least indent of the lines after it up to the first indented no more
+// than it, as the definition read forward does, on pages of random
+// indents and blank lines.
+func TestContentIndents(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(15, 2))
+	for page := 0; page < 300; page++ {
+		lines := make([]string, rnd.IntN(20))
+		for j := range lines {
+			if rnd.IntN(5) > 0 {
+				lines[j] = strings.Repeat(" ", rnd.IntN(7)) + "x"
+			}
+		}
+		got := contentIndents(lines)
+		for i, l := range lines {
+			want := -1
+			if strings.TrimSpace(l) != "" {
+				for _, m := range lines[i+1:] {
+					if strings.TrimSpace(m) == "" {
+						continue
+					}
+					if rstIndent(m) <= rstIndent(l) {
+						break
+					}
+					if want < 0 || rstIndent(m) < want {
+						want = rstIndent(m)
+					}
+				}
+			}
+			if int(got[i]) != want {
+				t.Fatalf("%q line %d: %d, want %d", lines, i, got[i], want)
+			}
 		}
 	}
 }
