@@ -302,15 +302,26 @@ var rstOptionMarker = func() *regexp.Regexp {
 	return regexp.MustCompile(`^` + opt + `(, ` + opt + `)*(  +| ?$)`)
 }()
 
-// rstIndentedBody reports whether trimmed line t starts a field list
-// item (rstField), a line block's line ("| ", "|") or an option list
-// item (rstOptionMarker): docutils reads their bodies with
-// get_first_known_indented, every line after it indented more.
-func rstIndentedBody(t string) bool {
-	if _, _, ok := rstField(t); ok {
-		return true
+// rstLineBlock reports whether trimmed line t is a line block's line
+// ("| ", "|"): its text goes on through every line after it indented
+// more (docutils: a line block's line is inline text, never blocks).
+func rstLineBlock(t string) bool {
+	return t == "|" || strings.HasPrefix(t, "| ")
+}
+
+// rstIndentedBody returns the text after the marker of trimmed line t,
+// ok when t starts a field list item (rstField) or an option list item
+// (rstOptionMarker): docutils reads their bodies with
+// get_first_known_indented, the text after the marker then every line
+// after it indented more, their least indent removed.
+func rstIndentedBody(t string) (body string, ok bool) {
+	if _, body, ok := rstField(t); ok {
+		return body, true
 	}
-	return t == "|" || strings.HasPrefix(t, "| ") || rstOptionMarker.MatchString(t)
+	if m := rstOptionMarker.FindString(t); m != "" {
+		return strings.TrimSpace(t[len(m):]), true
+	}
+	return "", false
 }
 
 // rstSimpleName returns the length of the reference name (docutils'
@@ -351,7 +362,7 @@ type rstReader struct {
 	docinfo    int       // 0: before the first element; 1: after the first title; 2: over
 	para       int       // the first line of the current text block, -1 when none
 	paraItem   int       // the indent of the list item starting the text block; -1: none
-	paraEdge   int       // the text block's left edge: its first line's indent, a list item's text column; -1: none (rstIndentedBody)
+	paraEdge   int       // the text block's left edge: its first line's indent, a list item's text column (rstIndentedBody: the least indent after it); -1: none (rstLineBlock)
 	enums      []rstList // the open enumerated lists, innermost last
 	// paraFirst, when not "", is the text block's first line's text: an
 	// explicit markup line's shown part (a directive's argument, a
@@ -694,11 +705,12 @@ func (r *rstReader) body(i, n int, t string) {
 		// paragraph, else "unexpected indentation" and a block quote;
 		// after an item's marker with no text, the item's content), one
 		// indented less ends the block it was in (not indented into a
-		// list item: another item, or the list ends). A field's body, a
-		// line block's line and an option's description have no edge
-		// (paraEdge -1): docutils reads them with
-		// get_first_known_indented, so every line indented more than
-		// their marker goes on with them.
+		// list item: another item, or the list ends). A field's body
+		// and an option's description with text on their marker's line:
+		// the edge is the least indent of the lines after it (docutils
+		// reads them with get_first_known_indented, which removes it). A
+		// line block's line has no edge (-1): every line indented more
+		// than its marker goes on with its text.
 		r.flush(i)
 	}
 	first := r.para < 0
@@ -721,8 +733,10 @@ func (r *rstReader) body(i, n int, t string) {
 		if m := r.item(i, n, t); m != "" {
 			r.out[i].Item, r.paraItem = m, n
 			r.paraEdge = r.textCol(i)
-		} else if rstIndentedBody(t) {
+		} else if rstLineBlock(t) {
 			r.paraItem, r.paraEdge = n, -1
+		} else if body, ok := rstIndentedBody(t); ok && body != "" {
+			r.paraItem, r.paraEdge = n, r.contentIndent(i)
 		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {

@@ -232,6 +232,16 @@ func TestRSTTextBlockEdge(t *testing.T) {
 		{".. function:: f(x)\n\n   :param x: see :ref:`the\n      long <x>` here", nil, []int{3}},
 		{"| a line with :ref:`the\n    long <x>`\n| next", nil, []int{1}},
 		{"--foo=bar  the :ref:`a\n   b <x>` option\n-q  quiet", nil, []int{1}},
+		// ...flush with their least indent (docutils removes it): deeper
+		// is a block of its own; a field with no text on its marker's
+		// line holds blocks read as any (pytest's reference.rst).
+		{"intro\n\n:f: see a\n     b\n   c", nil, nil},
+		{"intro\n\n:f: see a\n   b\n     c", nil, []int{3}},
+		{"intro\n\n:keyword bool strict:\n    * If a :ref:`x\n      y <z>`\n    * If b", []int{3, 5}, []int{4}},
+		// A line block's line is inline text: any deeper line goes on
+		// with it, and no item starts there.
+		{"| qa\n (a) qb\n   B. qc", nil, []int{1, 2}},
+		{"|\n  ii. qb\n        (1) qc", nil, []int{1, 2}},
 		// An enumerator after an item's marker on the same line starts an
 		// item only by docutils' is_enumerated_list_item: the next line at
 		// its column and not the next enumerator makes it text, the outer
