@@ -737,6 +737,8 @@ func (r *rstReader) body(i, n int, t string) {
 			r.paraItem, r.paraEdge = n, -1
 		} else if body, ok := rstIndentedBody(t); ok && body != "" {
 			r.paraItem, r.paraEdge = n, r.contentIndent(i)
+		} else if _, _, ok := rstField(t); ok {
+			r.paraItem = n // a field with no text: a line at its indent ends it
 		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {

@@ -238,6 +238,11 @@ func TestRSTTextBlockEdge(t *testing.T) {
 		{"intro\n\n:f: see a\n     b\n   c", nil, nil},
 		{"intro\n\n:f: see a\n   b\n     c", nil, []int{3}},
 		{"intro\n\n:keyword bool strict:\n    * If a :ref:`x\n      y <z>`\n    * If b", []int{3, 5}, []int{4}},
+		// A line at a field's indent ends it, never continues it
+		// (docutils: another field, or the list ends); an option with no
+		// description is text (docutils: "-a b. qb" one paragraph).
+		{"intro\n\n:f:\n2. qb\n   qc\n   z. qd", []int{3}, []int{4, 5}},
+		{"intro\n\n-a\nb. qb\n   qc", nil, []int{3}},
 		// A line block's line is inline text: any deeper line goes on
 		// with it, and no item starts there.
 		{"| qa\n (a) qb\n   B. qc", nil, []int{1, 2}},
