@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -292,6 +293,37 @@ func rstField(t string) (name, body string, ok bool) {
 	return "", "", false
 }
 
+// rstOptionMarker is docutils' option_marker: an option list item's
+// options ("-a", "+b", "--long=ARG", "/V", separated by ", ") then two
+// spaces or the line's end.
+var rstOptionMarker = func() *regexp.Regexp {
+	arg := `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)`
+	opt := `((-|\+)[a-zA-Z0-9]( ?` + arg + `)?|(--|/)[a-zA-Z0-9][a-zA-Z0-9_-]*([ =]` + arg + `)?)`
+	return regexp.MustCompile(`^` + opt + `(, ` + opt + `)*(  +| ?$)`)
+}()
+
+// rstLineBlock reports whether trimmed line t is a line block's line
+// ("| ", "|"): its text goes on through every line after it indented
+// more (docutils: a line block's line is inline text, never blocks).
+func rstLineBlock(t string) bool {
+	return t == "|" || strings.HasPrefix(t, "| ")
+}
+
+// rstIndentedBody returns the text after the marker of trimmed line t,
+// ok when t starts a field list item (rstField) or an option list item
+// (rstOptionMarker): docutils reads their bodies with
+// get_first_known_indented, the text after the marker then every line
+// after it indented more, their least indent removed.
+func rstIndentedBody(t string) (body string, ok bool) {
+	if _, body, ok := rstField(t); ok {
+		return body, true
+	}
+	if m := rstOptionMarker.FindString(t); m != "" {
+		return strings.TrimSpace(t[len(m):]), true
+	}
+	return "", false
+}
+
 // rstSimpleName returns the length of the reference name (docutils'
 // simplename: words joined by single "-", ".", "_", "+" or ":") at the
 // start of s, 0 when there is none.
@@ -330,7 +362,7 @@ type rstReader struct {
 	docinfo    int       // 0: before the first element; 1: after the first title; 2: over
 	para       int       // the first line of the current text block, -1 when none
 	paraItem   int       // the indent of the list item starting the text block; -1: none
-	paraEdge   int       // the text block's left edge: its first line's indent, a list item's text column
+	paraEdge   int       // the text block's left edge: its first line's indent, a list item's text column (rstIndentedBody: the least indent after it); -1: none (rstLineBlock)
 	enums      []rstList // the open enumerated lists, innermost last
 	// paraFirst, when not "", is the text block's first line's text: an
 	// explicit markup line's shown part (a directive's argument, a
@@ -660,26 +692,32 @@ func (r *rstReader) body(i, n int, t string) {
 		if head != "" {
 			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)
 			if lit, _ := rstLiteralMarker(head); lit && blk.kind == bRST {
-				r.pendingLit = r.contentIndent(i, n)
+				r.pendingLit = r.contentIndent(i)
 			}
 		}
 		return
 	}
 	r.out[i].Kind = RSTProse
-	if r.para >= 0 && r.paraFirst == "" && (n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem) {
+	if r.para >= 0 && r.paraFirst == "" && (r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem) {
 		// A text block's lines are flush with its left edge (a list
 		// item's: its text's column): a line indented more starts a
 		// block of its own (docutils: a definition after a one-line
 		// paragraph, else "unexpected indentation" and a block quote;
 		// after an item's marker with no text, the item's content), one
 		// indented less ends the block it was in (not indented into a
-		// list item: another item, or the list ends).
+		// list item: another item, or the list ends). A field's body
+		// and an option's description with text on their marker's line:
+		// the edge is the least indent of the lines after it (docutils
+		// reads them with get_first_known_indented, which removes it). A
+		// line block's line has no edge (-1): every line indented more
+		// than its marker goes on with its text.
 		r.flush(i)
 	}
 	first := r.para < 0
 	if t == "::" {
 		r.flush(i) // a text block of its own, shown as nothing
 		r.para = -1
+		r.endLists(n) // a paragraph: it ends the lists at its indent
 		r.pendingLit = n
 		return
 	}
@@ -694,7 +732,13 @@ func (r *rstReader) body(i, n int, t string) {
 		r.para, r.paraEdge = i, n
 		if m := r.item(i, n, t); m != "" {
 			r.out[i].Item, r.paraItem = m, n
-			r.paraEdge = rstTextCol(r.lines[i])
+			r.paraEdge = r.textCol(i)
+		} else if rstLineBlock(t) {
+			r.paraItem, r.paraEdge = n, -1
+		} else if body, ok := rstIndentedBody(t); ok && body != "" {
+			r.paraItem, r.paraEdge = n, r.contentIndent(i)
+		} else if _, _, ok := rstField(t); ok {
+			r.paraItem = n // a field with no text: a line at its indent ends it
 		}
 	}
 	if lit, _ := rstLiteralMarker(t); lit {
@@ -702,21 +746,21 @@ func (r *rstReader) body(i, n int, t string) {
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
 		if first && r.out[i].Item != "" {
-			r.pendingLit = rstTextCol(r.lines[i])
+			r.pendingLit = r.textCol(i)
 		}
 	}
 }
 
 // contentIndent is the indent of the rst content of the directive or
-// footnote whose marker is line i (at indent n, the line's own): the
-// least indent of the lines after the marker up to the first non-blank
-// line indented n or less (docutils' get_first_known_indented removes
+// footnote whose marker is line i: the least indent of the lines after
+// the marker up to the first non-blank line indented no more than the
+// marker's line (docutils' get_first_known_indented removes
 // it; a paragraph on the marker line, ".. note:: Example::", is at that
 // indent, so a literal block after it is the lines indented more). -1
 // when it has none. The least indents of every line's block are found
 // once, on first use, in one pass (contentIndents), so a page of many
 // nested heads stays linear however long their blocks are.
-func (r *rstReader) contentIndent(i, n int) int {
+func (r *rstReader) contentIndent(i int) int {
 	if r.least == nil {
 		r.least = contentIndents(r.lines)
 	}
@@ -728,12 +772,13 @@ func (r *rstReader) contentIndent(i, n int) int {
 // more than it (-1 when there are none; -1 for a blank line). One pass
 // back with a stack: after line i+1 is read, the stack holds the lines
 // after i whose indent is less than every non-blank line's between i
-// and them (the prefix minima of the indents after i, least last), so
-// the block of line i ends at the first of them indented no more than
-// it, and its least indent is the last one popped.
+// and them (the prefix minima of the indents after i, least last), one
+// line an indent, so the block of line i ends at the first of them
+// indented no more than it, and its least indent is the last one popped
+// that is indented more.
 func contentIndents(lines []string) []int32 {
 	least := make([]int32, len(lines))
-	var stack []int32 // indents, non-increasing from the bottom
+	var stack []int32 // distinct indents, the least at the bottom
 	for i := len(lines) - 1; i >= 0; i-- {
 		least[i] = -1
 		if strings.TrimSpace(lines[i]) == "" {
@@ -741,8 +786,10 @@ func contentIndents(lines []string) []int32 {
 		}
 		n := int32(rstIndent(lines[i]))
 		rstWorked(1 + int(n))
-		for len(stack) > 0 && stack[len(stack)-1] > n {
-			least[i] = stack[len(stack)-1]
+		for len(stack) > 0 && stack[len(stack)-1] >= n {
+			if stack[len(stack)-1] > n {
+				least[i] = stack[len(stack)-1]
+			}
 			stack = stack[:len(stack)-1]
 		}
 		stack = append(stack, n)
@@ -1052,26 +1099,36 @@ func rstMakeEnum(ord string, seq byte) string {
 	return ""
 }
 
-// rstTextCol is the column where the text of line l starts after its
-// indent and any list markers ("* ", "- ", "+ ", "1. ", "#. ", "(a) ",
-// "a) ", each followed by white space).
-func rstTextCol(l string) int {
-	col, i := 0, 0
-	for {
-		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-			if l[i] == '\t' {
+// textCol is the column where the text of line i, which starts a list
+// item, begins after its indent and its list markers ("* ", "1. ",
+// "(a) ", each followed by white space): after the first, a bullet always
+// (docutils starts a bullet item there), an enumerator only where
+// docutils starts an item there (enumItem at its column: the next line
+// blank, indented more, outside its block or the next enumerator; "- 2.
+// see⏎  more" is one item whose text is "2. see more").
+func (r *rstReader) textCol(i int) int {
+	l := r.lines[i]
+	col, k := 0, 0
+	for first := true; ; first = false {
+		for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+			if l[k] == '\t' {
 				col = col/8*8 + 8
 			} else {
 				col++
 			}
-			i++
+			k++
 		}
-		m := rstItemMarker(l[i:])
-		if m == 0 || i+m >= len(l) {
+		m := rstItemMarker(l[k:])
+		if m == 0 || k+m >= len(l) {
 			return col
 		}
-		col += utf8.RuneCountInString(l[i : i+m])
-		i += m
+		if e, ok := rstEnumerator(l[k : k+m]); ok && !first {
+			if seq, ord := rstSeq(e.text, 0); !r.enumItem(i, col, e.format, seq, ord) {
+				return col
+			}
+		}
+		col += utf8.RuneCountInString(l[k : k+m])
+		k += m
 	}
 }
 

@@ -100,8 +100,8 @@ func TestRSTListItems(t *testing.T) {
 			t.Errorf("line %d %q: Cont %v, want %v", i+1, lines[i], r[i].Cont, w)
 		}
 	}
-	if got := rstTextCol("• a::"); got != 2 {
-		t.Errorf("rstTextCol(• a::) = %d, want 2 (a column a character)", got)
+	if got := (&rstReader{lines: []string{"• a::"}}).textCol(0); got != 2 {
+		t.Errorf("textCol(• a::) = %d, want 2 (a column a character)", got)
 	}
 }
 

@@ -2,9 +2,11 @@ package markdown
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRSTEnumeratedItems: an enumerator starts a list item only where
@@ -29,6 +31,7 @@ func TestRSTEnumeratedItems(t *testing.T) {
 		{"(i) x\n(ii) y", []int{0, 1}},
 		{"(i) x\n(iii) y", nil},
 		{"#. a\n#. b", []int{0, 1}},
+		{"h. a\n\n::\n\n   code\n\ni. b\nj. c", []int{0}}, // "::" alone ends the list: "i." Roman, then "j." not its next
 		{"#. a\n2. b", nil},
 		{"#. a\nb", nil},
 		{"1. a\n#. b", []int{0, 1}},
@@ -104,9 +107,16 @@ func TestRSTItemMarker(t *testing.T) {
 // letter, a Roman numeral in one case, "#"; not "1a." nor "Iv.").
 func TestRSTListMarkerOwner(t *testing.T) {
 	t.Parallel()
-	for _, b := range rstBullets {
-		if rstListMarker(b+" x") != len(b) {
-			t.Errorf("bullet %q is not a list marker", b)
+	// docutils' bullet pattern, [-+*\u2022\u2023\u2043], written here on
+	// its own (not rstBullets), and characters that are not bullets.
+	for _, b := range "-+*\u2022\u2023\u2043" {
+		if got := rstListMarker(string(b) + " x"); got != utf8.RuneLen(b) {
+			t.Errorf("bullet %q: rstListMarker = %d, want %d", b, got, utf8.RuneLen(b))
+		}
+	}
+	for _, b := range "·–—=○◦#" {
+		if got := rstListMarker(string(b) + " x"); got != 0 {
+			t.Errorf("%q is not a bullet: rstListMarker = %d, want 0", b, got)
 		}
 	}
 	for s, w := range map[string]int{"1. x": 2, "(a) x": 3, "iv) x": 3, "IV. x": 3, "#. x": 2, "(#) x": 3, "1a. x": 0, "Iv. x": 0, "ab. x": 0, "(1. x": 0, "12345678901. x": 12, ". x": 0} {
@@ -216,6 +226,44 @@ func TestRSTTextBlockEdge(t *testing.T) {
 		{"4.\n  h. w", []int{0, 1}, nil},
 		{"text\n  1. a\nb", []int{1}, nil},
 		{".. note::\n\n   1. a\n       - b\n   text\n   more", []int{2, 3}, []int{5}},
+		// A field's body, a line block's line and an option's description
+		// go on through any deeper line (docutils'
+		// get_first_known_indented), so a role may span them.
+		{".. function:: f(x)\n\n   :param x: see :ref:`the\n      long <x>` here", nil, []int{3}},
+		{"| a line with :ref:`the\n    long <x>`\n| next", nil, []int{1}},
+		{"--foo=bar  the :ref:`a\n   b <x>` option\n-q  quiet", nil, []int{1}},
+		// ...flush with their least indent (docutils removes it): deeper
+		// is a block of its own; a field with no text on its marker's
+		// line holds blocks read as any (pytest's reference.rst).
+		{"intro\n\n:f: see a\n     b\n   c", nil, nil},
+		{"intro\n\n:f: see a\n   b\n     c", nil, []int{3}},
+		{"intro\n\n:keyword bool strict:\n    * If a :ref:`x\n      y <z>`\n    * If b", []int{3, 5}, []int{4}},
+		// A line at a field's indent ends it, never continues it
+		// (docutils: another field, or the list ends); an option with no
+		// description is text (docutils: "-a b. qb" one paragraph).
+		{"intro\n\n:f:\n2. qb\n   qc\n   z. qd", []int{3}, []int{4, 5}},
+		{"intro\n\n-a\nb. qb\n   qc", nil, []int{3}},
+		// A line block's line is inline text: any deeper line goes on
+		// with it, and no item starts there.
+		{"| qa\n (a) qb\n   B. qc", nil, []int{1, 2}},
+		{"|\n  ii. qb\n        (1) qc", nil, []int{1, 2}},
+		// An enumerator after an item's marker on the same line starts an
+		// item only by docutils' is_enumerated_list_item: the next line at
+		// its column and not the next enumerator makes it text, the outer
+		// item's (docutils: "- 2. see ..." one item, one paragraph).
+		{"- 2. see :ref:`the\n  long <x>`", []int{0}, []int{1}},
+		{"1. A. Einstein was a :ref:`smart\n   man <x>`", []int{0}, []int{1}},
+		{"* v. 2 adds :ref:`a\n  b <x>`", []int{0}, []int{1}},
+		{"- 1. * a\n  b", []int{0}, []int{1}},
+		{"- * 1. a\n    b", []int{0}, []int{1}},
+		{"- z. x\n  y", []int{0}, []int{1}},
+		// ...and an item where the next line is deeper, the next
+		// enumerator, outside its block or the end: the edge after it.
+		{"- 2. a\n     b", []int{0}, []int{1}},
+		{"- 1. * a\n     b", []int{0}, nil},
+		{"- * a\n  b", []int{0}, nil},
+		{"- a. x\n  b. y", []int{0, 1}, nil},
+		{"- 1. a\n- b", []int{0, 1}, nil},
 	} {
 		lines := strings.Split(c.lines, "\n")
 		r := readRSTLines(lines)
@@ -230,6 +278,68 @@ func TestRSTTextBlockEdge(t *testing.T) {
 		}
 		if !slices.Equal(items, c.items) || !slices.Equal(cont, c.cont) {
 			t.Errorf("%q: items %v, continued %v; want %v, %v (docutils 0.19)", c.lines, items, cont, c.items, c.cont)
+		}
+	}
+}
+
+// TestRSTFieldRoleWrapped: a role wrapped across a field body's lines, a
+// line block's line and an option's description is read as one role, its
+// link kept (docutils 0.19: one paragraph each, "see the long here").
+func TestRSTFieldRoleWrapped(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ lines, shown string }{
+		{".. function:: f(x)\n\n   :param x: see :ref:`the\n      long <x>` here", "f(x) :param x: see the long here"},
+		{"| a line with :ref:`the\n    long <x>`", "| a line with the long"},
+		{"--foo=bar  the :ref:`the\n   long <x>` option", "--foo=bar  the the long option"},
+	} {
+		r := readRSTLines(strings.Split(c.lines, "\n"))
+		var refs []RSTRef
+		var shown []string
+		for _, l := range r {
+			refs = append(refs, l.Refs...)
+			if s := strings.TrimSpace(l.Shown); s != "" {
+				shown = append(shown, s)
+			}
+		}
+		if got := strings.Join(shown, " "); got != c.shown || len(refs) != 1 || refs[0].Target != "x" || strings.Join(strings.Fields(refs[0].Text), " ") != "the long" {
+			t.Errorf("%q: shown %q, refs %+v; want %q and one ref to x", c.lines, got, refs, c.shown)
+		}
+	}
+}
+
+// TestContentIndents: the one backward pass gives, for every line, the
+// least indent of the lines after it up to the first indented no more
+// than it, as the definition read forward does, on pages of random
+// indents and blank lines.
+func TestContentIndents(t *testing.T) {
+	t.Parallel()
+	rnd := rand.New(rand.NewPCG(15, 2))
+	for page := 0; page < 300; page++ {
+		lines := make([]string, rnd.IntN(20))
+		for j := range lines {
+			if rnd.IntN(5) > 0 {
+				lines[j] = strings.Repeat(" ", rnd.IntN(7)) + "x"
+			}
+		}
+		got := contentIndents(lines)
+		for i, l := range lines {
+			want := -1
+			if strings.TrimSpace(l) != "" {
+				for _, m := range lines[i+1:] {
+					if strings.TrimSpace(m) == "" {
+						continue
+					}
+					if rstIndent(m) <= rstIndent(l) {
+						break
+					}
+					if want < 0 || rstIndent(m) < want {
+						want = rstIndent(m)
+					}
+				}
+			}
+			if int(got[i]) != want {
+				t.Fatalf("%q line %d: %d, want %d", lines, i, got[i], want)
+			}
 		}
 	}
 }

@@ -295,6 +295,9 @@ func rstHostilePages(n int) map[string]string {
 		"nestedlit": lit.String(),
 		"tabs":      "P\n=\n\n" + strings.Repeat("a\\\t:ref:`x\\\ty <z>` ", n/20),
 		"items":     strings.Repeat("* :ref:`a\n(b) x <y>`\n", n/22),
+		// enumerators nested on one line after a bullet, each checked
+		// against the next line (textCol)
+		"inline": strings.Repeat("- "+strings.Repeat("99999999. ", 40)+":ref:`x\n y <z>`\n", n/412),
 		// escaped tabs on one line with no markup (one text to unescape)
 		"tabline": "P\n=\n\n" + strings.Repeat("a\\\tb ", n/5),
 	}
