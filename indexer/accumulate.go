@@ -509,37 +509,47 @@ func (buf *accumBuffers) settleRun(rdr index.IndexReader, coord []float64, cut f
 		if err != nil || !tiedAtCut(s, cut) {
 			return
 		}
-		iid := index.NewIndexInternalID(nil, id)
 		var ext string
-		if ext, err = rdr.ExternalID(iid); err == nil {
-			h.add(&search.DocumentMatch{IndexInternalID: iid, ID: ext, Score: s}, k)
+		if ext, err = rdr.ExternalID(index.NewIndexInternalID(nil, id)); err == nil {
+			h.add(keyedHit{id: id, ext: ext, score: s}, k)
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(h, func(a, b *search.DocumentMatch) int { return compareIDs(a.ID, b.ID) })
-	return h, nil
+	slices.SortFunc(h, func(a, b keyedHit) int { return compareIDs(a.ext, b.ext) })
+	run := make([]*search.DocumentMatch, len(h))
+	for i, x := range h {
+		run[i] = &search.DocumentMatch{IndexInternalID: index.NewIndexInternalID(nil, x.id), ID: x.ext, Score: x.score}
+	}
+	return run, nil
 }
 
-// keyHeap is a heap of at most k matches by chunk key (compareIDs), the
-// last on top.
-type keyHeap []*search.DocumentMatch
+// keyedHit is a chunk of a run tied at a cut, with its id.
+type keyedHit struct {
+	id    uint64
+	ext   string
+	score float64
+}
+
+// keyHeap is a heap of at most k hits by chunk key (compareIDs), the last
+// on top.
+type keyHeap []keyedHit
 
 // add offers m to h, which keeps the first k by key.
-func (h *keyHeap) add(m *search.DocumentMatch, k int) {
+func (h *keyHeap) add(m keyedHit, k int) {
 	s := *h
 	if len(s) == k {
-		if k == 0 || compareIDs(m.ID, s[0].ID) >= 0 {
+		if k == 0 || compareIDs(m.ext, s[0].ext) >= 0 {
 			return
 		}
 		s[0] = m
 		for i := 0; ; {
 			l, w := 2*i+1, i
-			if l < len(s) && compareIDs(s[l].ID, s[w].ID) > 0 {
+			if l < len(s) && compareIDs(s[l].ext, s[w].ext) > 0 {
 				w = l
 			}
-			if r := l + 1; r < len(s) && compareIDs(s[r].ID, s[w].ID) > 0 {
+			if r := l + 1; r < len(s) && compareIDs(s[r].ext, s[w].ext) > 0 {
 				w = r
 			}
 			if w == i {
@@ -552,7 +562,7 @@ func (h *keyHeap) add(m *search.DocumentMatch, k int) {
 	s = append(s, m)
 	for i := len(s) - 1; i > 0; {
 		p := (i - 1) / 2
-		if compareIDs(s[p].ID, s[i].ID) >= 0 {
+		if compareIDs(s[p].ext, s[i].ext) >= 0 {
 			break
 		}
 		s[p], s[i] = s[i], s[p]

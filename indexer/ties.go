@@ -101,18 +101,20 @@ func settleCut(hits []*search.DocumentMatch, size int) []*search.DocumentMatch {
 
 // searchCut is bleve's search of req for its best size chunks, by score,
 // with the run tied at the cut settled by chunk key (settleCut): it asks
-// for one more than size, and while the last it got ties with the size-th
-// (tiedAtCut) and bleve has more, for tieGrowth times as many, at most all
-// bleve has. Doubling took eight searches for 20,000 tied chunks; asking
-// for all at once would, for a short run tied at the cut among 60,000
-// matches, keep and name every match.
+// for one more than size; when the last it got ties with the size-th
+// (tiedAtCut) and bleve has more, for tieProbe times as many; when the
+// last of those ties too, for all bleve has. Doubling took eight searches
+// for 20,000 tied chunks (bleve keeps and names every hit it is asked
+// for: 25 MB a search); asking for all at once after the first would,
+// for a short run tied at the cut among 60,000 matches, keep and name
+// every match.
 func searchCut(ctx context.Context, idx bleve.Index, req *bleve.SearchRequest, size int) (*bleve.SearchResult, error) {
 	if size <= 0 {
 		req.Size = 0
 		return idx.SearchInContext(ctx, req)
 	}
-	for n := uint64(size) + 1; ; n *= tieGrowth {
-		req.Size = int(n)
+	req.Size = size + 1
+	for probe := 0; ; probe++ {
 		res, err := idx.SearchInContext(ctx, req)
 		if err != nil {
 			return nil, err
@@ -122,10 +124,14 @@ func searchCut(ctx context.Context, idx bleve.Index, req *bleve.SearchRequest, s
 			res.Hits = settleCut(res.Hits, size)
 			return res, nil
 		}
-		n = min(n, res.Total/tieGrowth+1) // n·tieGrowth ≥ Total: all of them
+		if probe == 0 && uint64(req.Size)*tieProbe < res.Total {
+			req.Size *= tieProbe
+		} else {
+			req.Size = int(min(res.Total, math.MaxInt))
+		}
 	}
 }
 
-// tieGrowth is how many times more hits searchCut asks for while the
-// last it got ties at the cut.
-const tieGrowth = 8
+// tieProbe is how many times more hits searchCut asks for, before all,
+// when the first it got ends in a tie at the cut.
+const tieProbe = 8
