@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"math"
@@ -532,43 +533,30 @@ type keyedHit struct {
 	score float64
 }
 
-// keyHeap is a heap of at most k hits by chunk key (compareIDs), the last
-// on top.
+// keyHeap is a heap of hits by chunk key (compareIDs), the last on top
+// (container/heap).
 type keyHeap []keyedHit
+
+func (h keyHeap) Len() int           { return len(h) }
+func (h keyHeap) Less(i, j int) bool { return compareIDs(h[i].ext, h[j].ext) > 0 }
+func (h keyHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *keyHeap) Push(x any)        { *h = append(*h, x.(keyedHit)) }
+func (h *keyHeap) Pop() any {
+	s := *h
+	x := s[len(s)-1]
+	*h = s[:len(s)-1]
+	return x
+}
 
 // add offers m to h, which keeps the first k by key.
 func (h *keyHeap) add(m keyedHit, k int) {
-	s := *h
-	if len(s) == k {
-		if k == 0 || compareIDs(m.ext, s[0].ext) >= 0 {
-			return
-		}
-		s[0] = m
-		for i := 0; ; {
-			l, w := 2*i+1, i
-			if l < len(s) && compareIDs(s[l].ext, s[w].ext) > 0 {
-				w = l
-			}
-			if r := l + 1; r < len(s) && compareIDs(s[r].ext, s[w].ext) > 0 {
-				w = r
-			}
-			if w == i {
-				return
-			}
-			s[i], s[w] = s[w], s[i]
-			i = w
-		}
+	switch {
+	case len(*h) < k:
+		heap.Push(h, m)
+	case k > 0 && compareIDs(m.ext, (*h)[0].ext) < 0:
+		(*h)[0] = m
+		heap.Fix(h, 0)
 	}
-	s = append(s, m)
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if compareIDs(s[p].ext, s[i].ext) >= 0 {
-			break
-		}
-		s[p], s[i] = s[i], s[p]
-		i = p
-	}
-	*h = s
 }
 
 // eachScored calls fn with each chunk that has a count, in no set order.
