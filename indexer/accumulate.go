@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"math"
@@ -40,9 +41,10 @@ import (
 //     the same way) and sums the matching ones in that order, from 0: the
 //     order the terms are read in here; the sum is then multiplied by the
 //     coordination factor m/n;
-//   - ties at the cut are settled by chunk key (rankOrder), as Search
-//     settles bleve's own (searchCut): best finds every chunk tied with
-//     the size-th.
+//   - ties at the cut are settled by chunk key, as Search settles
+//     bleve's own (searchCut, settleCut): best finds every chunk tied with
+//     the size-th within rounding (tiedAtCut) and keeps the first of them
+//     by key (settleRun).
 //
 // Past DisjunctionHeapTakeover terms, bleve sums a chunk's terms in the
 // order its heap pops them, which depends on the merge's history. Two
@@ -50,8 +52,10 @@ import (
 // (u the unit round-off); for m ≤ 2 they do not differ at all (addition
 // commutes). So the best size here are bleve's when every chunk in them
 // outscores every chunk out of them by more than that margin, or both
-// chunks' scores are exact; when not (a near tie with three terms or more
-// at the cut), accumulatedCandidates says so and bleve's search runs.
+// chunks' scores are exact, and no rounded score is near the edge of the
+// run tied at the cut (separated); when not (a near tie with three terms
+// or more at the cut), accumulatedCandidates says so and bleve's search
+// runs.
 //
 // Pruning (exact, MaxScore-like): after the rarer terms, a chunk that has
 // none of them can score at most |R|/n · Σ ub over the remaining terms R
@@ -437,12 +441,13 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 	best := make(accumHeap, 0, size)
 	total := len(buf.touched) // each chunk with a count once
 	// dropped is the best score of the chunks left out: those that are not
-	// offered score below the heap's worst, which only rises.
+	// offered score below the heap's worst, which only rises, by more
+	// than tiedAtCut's margin.
 	dropped := math.Inf(-1)
 	if buf.sparse() {
 		for _, id := range buf.touched {
 			c := cnt[id]
-			if s := sum[id] * coord[c]; len(best) < size || s >= best[0].score {
+			if s := sum[id] * coord[c]; len(best) < size || s >= best[0].score*(1-2*accumSlack) {
 				dropped = max(dropped, best.add(accumHit{id: id, score: s, cnt: c}, size))
 			}
 		}
@@ -452,7 +457,7 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 			if c == 0 {
 				continue
 			}
-			if s := sum[id] * coord[c]; len(best) < size || s >= best[0].score {
+			if s := sum[id] * coord[c]; len(best) < size || s >= best[0].score*(1-2*accumSlack) {
 				dropped = max(dropped, best.add(accumHit{id: id, score: s, cnt: c}, size))
 			}
 		}
@@ -463,18 +468,23 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 	if !exactOrder && !best.separated(sum, cnt, coord, buf.touched, buf.sparse()) {
 		return nil, nil
 	}
-	if len(best) == size && dropped == best[0].score {
-		// Chunks left out tie with the worst kept: all of them, the kept
-		// ones that score above them, cut by chunk key (rankOrder).
-		cut := best[0].score
-		best = slices.DeleteFunc(best, func(h accumHit) bool { return h.score == cut })
-		buf.eachScored(func(id uint64, c uint16) {
-			if s := sum[id] * coord[c]; s == cut {
-				best = append(best, accumHit{id: id, score: s, cnt: c})
-			}
-		})
-	}
 	slices.SortFunc(best, func(x, y accumHit) int { return x.compare(y) })
+	var run []*search.DocumentMatch // the chunks chosen from the run tied at the cut, by chunk key
+	if len(best) == size && tiedAtCut(dropped, best[size-1].score) {
+		// Chunks left out tie with the worst kept (tiedAtCut): of the
+		// run of them all, the best size−above by chunk key (settleCut's
+		// choice), above being the kept chunks that score above the run.
+		cut := best[size-1].score
+		above := 0
+		for above < size && !tiedAtCut(best[above].score, cut) {
+			above++
+		}
+		best = best[:above]
+		var err error
+		if run, err = buf.settleRun(rdr, coord, cut, size-above); err != nil {
+			return nil, err
+		}
+	}
 	res := &bleve.SearchResult{Total: uint64(total)}
 	for _, h := range best {
 		id := index.NewIndexInternalID(nil, h.id)
@@ -484,8 +494,69 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 		}
 		res.Hits = append(res.Hits, &search.DocumentMatch{IndexInternalID: id, ID: ext, Score: h.score})
 	}
-	res.Hits = settleCut(res.Hits, size)
+	res.Hits = append(res.Hits, run...)
 	return res, nil
+}
+
+// settleRun returns the first k by chunk key (compareIDs) of the scored
+// chunks tied with cut (tiedAtCut), in that order: a heap of k by key,
+// the last on top, not a match for every chunk of the run (20,000 tied
+// chunks were 8 MB a search).
+func (buf *accumBuffers) settleRun(rdr index.IndexReader, coord []float64, cut float64, k int) ([]*search.DocumentMatch, error) {
+	var h keyHeap
+	var err error
+	buf.eachScored(func(id uint64, c uint16) {
+		s := buf.sum[id] * coord[c]
+		if err != nil || !tiedAtCut(s, cut) {
+			return
+		}
+		var ext string
+		if ext, err = rdr.ExternalID(index.NewIndexInternalID(nil, id)); err == nil {
+			h.add(keyedHit{id: id, ext: ext, score: s}, k)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(h, func(a, b keyedHit) int { return compareIDs(a.ext, b.ext) })
+	run := make([]*search.DocumentMatch, len(h))
+	for i, x := range h {
+		run[i] = &search.DocumentMatch{IndexInternalID: index.NewIndexInternalID(nil, x.id), ID: x.ext, Score: x.score}
+	}
+	return run, nil
+}
+
+// keyedHit is a chunk of a run tied at a cut, with its id.
+type keyedHit struct {
+	id    uint64
+	ext   string
+	score float64
+}
+
+// keyHeap is a heap of hits by chunk key (compareIDs), the last on top
+// (container/heap).
+type keyHeap []keyedHit
+
+func (h keyHeap) Len() int           { return len(h) }
+func (h keyHeap) Less(i, j int) bool { return compareIDs(h[i].ext, h[j].ext) > 0 }
+func (h keyHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *keyHeap) Push(x any)        { *h = append(*h, x.(keyedHit)) }
+func (h *keyHeap) Pop() any {
+	s := *h
+	x := s[len(s)-1]
+	*h = s[:len(s)-1]
+	return x
+}
+
+// add offers m to h, which keeps the first k by key.
+func (h *keyHeap) add(m keyedHit, k int) {
+	switch {
+	case len(*h) < k:
+		heap.Push(h, m)
+	case k > 0 && compareIDs(m.ext, (*h)[0].ext) < 0:
+		(*h)[0] = m
+		heap.Fix(h, 0)
+	}
 }
 
 // eachScored calls fn with each chunk that has a count, in no set order.
@@ -827,7 +898,10 @@ func (b accumHeap) down(i int) {
 // cnt, are the best whatever order each chunk's terms were added in: every
 // chunk in b beats every chunk out of it by more than the rounding of
 // another order, unless both chunks' scores are exact (at most two terms
-// added).
+// added); and the run tied at the cut (tiedAtCut) is the same with
+// bleve's sums: no chunk but the cut's is within 3·accumSlack of the
+// cut's score unless both scores are exact (another order's rounding
+// could move it across the run's edge).
 func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64, touched []uint64, sparse bool) bool {
 	if len(b) == 0 {
 		return true
@@ -839,7 +913,16 @@ func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64, touch
 	worst := b[0]
 	// The lowest in b, exact and not; the highest out of it, likewise.
 	loExact, loRound := math.Inf(1), math.Inf(1)
+	cut := worst.score
+	// near: a chunk (not the cut's) whose score, or the cut's, is
+	// rounded, within 3·accumSlack of the cut.
+	near := func(s float64, c uint16) bool {
+		return (c > 2 || worst.cnt > 2) && math.Abs(s-cut) <= 3*accumSlack*cut
+	}
 	for _, h := range b {
+		if h.id != worst.id && near(h.score, h.cnt) {
+			return false
+		}
 		if h.cnt <= 2 {
 			loExact = min(loExact, h.score)
 		} else {
@@ -851,6 +934,9 @@ func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64, touch
 		s := sum[id] * coord[c]
 		if (accumHit{id: id, score: s}).compare(worst) <= 0 {
 			return // in b
+		}
+		if near(s, c) {
+			hiRound = math.Inf(1) // not separated
 		}
 		if c <= 2 {
 			hiExact = max(hiExact, s)

@@ -279,7 +279,8 @@ func TestSeparated(t *testing.T) {
 	}
 }
 
-// separatedByMap is accumHeap.separated as defined: b's chunks in a map.
+// separatedByMap is accumHeap.separated as defined: b's chunks in a map,
+// the cut's chunk the worst of them.
 func separatedByMap(b accumHeap, sum []float64, cnt []uint16, coord []float64) bool {
 	in := map[uint64]bool{}
 	loExact, loRound := math.Inf(1), math.Inf(1)
@@ -301,6 +302,23 @@ func separatedByMap(b accumHeap, sum []float64, cnt []uint16, coord []float64) b
 			hiExact = max(hiExact, s)
 		} else {
 			hiRound = max(hiRound, s*(1+accumSlack))
+		}
+	}
+	// The run tied at the cut: no rounded score (the cut's, or another
+	// chunk's) within 3·accumSlack of the cut's, but the cut's own.
+	if len(b) == 0 {
+		return true
+	}
+	worst := b[0]
+	for _, h := range b {
+		if h.compare(worst) > 0 {
+			worst = h
+		}
+	}
+	for id, c := range cnt {
+		s := sum[id] * coord[c]
+		if c != 0 && uint64(id) != worst.id && (c > 2 || worst.cnt > 2) && math.Abs(s-worst.score) <= 3*accumSlack*worst.score {
+			return false
 		}
 	}
 	return loRound > hiExact && loRound > hiRound && loExact > hiRound
