@@ -1,11 +1,12 @@
 package markdown
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ctx-dev/ctx/internal/lazyre"
 )
 
 // The one reStructuredText reader (readRST): what a reader of an rst page
@@ -296,11 +297,14 @@ func rstField(t string) (name, body string, ok bool) {
 // rstOptionMarker is docutils' option_marker: an option list item's
 // options ("-a", "+b", "--long=ARG", "/V", separated by ", ") then two
 // spaces or the line's end.
-var rstOptionMarker = func() *regexp.Regexp {
-	arg := `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)`
-	opt := `((-|\+)[a-zA-Z0-9]( ?` + arg + `)?|(--|/)[a-zA-Z0-9][a-zA-Z0-9_-]*([ =]` + arg + `)?)`
-	return regexp.MustCompile(`^` + opt + `(, ` + opt + `)*(  +| ?$)`)
-}()
+var rstOptionMarker = lazyre.New(`^` + rstOption + `(, ` + rstOption + `)*(  +| ?$)`)
+
+// rstOption is one option of docutils' option_marker, rstOptionArg its
+// argument.
+const (
+	rstOptionArg = `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)`
+	rstOption    = `((-|\+)[a-zA-Z0-9]( ?` + rstOptionArg + `)?|(--|/)[a-zA-Z0-9][a-zA-Z0-9_-]*([ =]` + rstOptionArg + `)?)`
+)
 
 // rstLineBlock reports whether trimmed line t is a line block's line
 // ("| ", "|"): its text goes on through every line after it indented
@@ -318,7 +322,7 @@ func rstIndentedBody(t string) (body string, ok bool) {
 	if _, body, ok := rstField(t); ok {
 		return body, true
 	}
-	if m := rstOptionMarker.FindString(t); m != "" {
+	if m := rstOptionMarker().FindString(t); m != "" {
 		return strings.TrimSpace(t[len(m):]), true
 	}
 	return "", false
