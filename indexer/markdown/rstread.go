@@ -741,6 +741,18 @@ func (r *rstReader) body(i, n int, t string) {
 			r.paraItem, r.paraEdge = n, -1
 		} else if body, ok := rstIndentedBody(t); ok && body != "" {
 			r.paraItem, r.paraEdge = n, r.contentIndent(i)
+			// A body whose text starts a nested block is read as that
+			// block at the body's least indent (docutils: ":a: - x⏎
+			// more" is "x" | "more"): a bullet's item goes on through
+			// its text column; a line block, field or option through any
+			// deeper line.
+			if least := r.paraEdge; least >= 0 {
+				if m := rstItemMarker(body); m > 0 && strings.IndexByte("-+*", body[0]) >= 0 {
+					r.paraItem, r.paraEdge = least, least+len(body)-len(strings.TrimLeft(body[m:], " \t"))
+				} else if _, nested := rstIndentedBody(body); nested || rstLineBlock(body) {
+					r.paraItem, r.paraEdge = least, -1
+				}
+			}
 		} else if _, _, ok := rstField(t); ok {
 			r.paraItem = n // a field with no text: a line at its indent ends it
 		}

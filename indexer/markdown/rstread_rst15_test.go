@@ -238,6 +238,16 @@ func TestRSTTextBlockEdge(t *testing.T) {
 		{"intro\n\n:f: see a\n     b\n   c", nil, nil},
 		{"intro\n\n:f: see a\n   b\n     c", nil, []int{3}},
 		{"intro\n\n:keyword bool strict:\n    * If a :ref:`x\n      y <z>`\n    * If b", []int{3, 5}, []int{4}},
+		// A field's or option's text that starts a nested block (a
+		// bullet, a line block, another field or option) ends that block
+		// at the body's least indent (docutils 0.19: "x" | "more"; the
+		// review of fix15b), and a bulleted body's item goes on through
+		// its own text column (napoleon's ":returns: - the ...").
+		{"Para.\n\n:a: - x\n     more", nil, nil},
+		{"Para.\n\n:a: | x\n     more", nil, nil},
+		{"Para.\n\n:a: :b: c\n     more", nil, nil},
+		{"Para.\n\n-a  -b  x\n     more", nil, nil},
+		{"Para.\n\n:returns: - the :ref:`first\n             thing` here\n           - second", []int{4}, []int{3}},
 		// A line at a field's indent ends it, never continues it
 		// (docutils: another field, or the list ends); an option with no
 		// description is text (docutils: "-a b. qb" one paragraph).
