@@ -442,7 +442,7 @@ func (buf *accumBuffers) best(rdr index.IndexReader, coord []float64, size int, 
 	total := len(buf.touched) // each chunk with a count once
 	// dropped is the best score of the chunks left out: those that are not
 	// offered score below the heap's worst, which only rises, by more
-	// than tiedAtCut's margin.
+	// than 2·accumSlack (twice tiedAtCut's margin).
 	dropped := math.Inf(-1)
 	if buf.sparse() {
 		for _, id := range buf.touched {
@@ -899,9 +899,10 @@ func (b accumHeap) down(i int) {
 // chunk in b beats every chunk out of it by more than the rounding of
 // another order, unless both chunks' scores are exact (at most two terms
 // added); and the run tied at the cut (tiedAtCut) is the same with
-// bleve's sums: no chunk but the cut's is within 3·accumSlack of the
-// cut's score unless both scores are exact (another order's rounding
-// could move it across the run's edge).
+// bleve's sums: when a chunk out of b is within 3·accumSlack of the cut's
+// score, no chunk but the cut's is, unless both scores are exact (another
+// order's rounding could move it across the run's edge; with none out of
+// b that near, the run is b's own chunks, kept whatever their order).
 func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64, touched []uint64, sparse bool) bool {
 	if len(b) == 0 {
 		return true
@@ -919,9 +920,10 @@ func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64, touch
 	near := func(s float64, c uint16) bool {
 		return (c > 2 || worst.cnt > 2) && math.Abs(s-cut) <= 3*accumSlack*cut
 	}
+	nearIn := false // a chunk of b but the cut's is near
 	for _, h := range b {
 		if h.id != worst.id && near(h.score, h.cnt) {
-			return false
+			nearIn = true
 		}
 		if h.cnt <= 2 {
 			loExact = min(loExact, h.score)
@@ -935,7 +937,7 @@ func (b accumHeap) separated(sum []float64, cnt []uint16, coord []float64, touch
 		if (accumHit{id: id, score: s}).compare(worst) <= 0 {
 			return // in b
 		}
-		if near(s, c) {
+		if near(s, c) || nearIn && math.Abs(s-cut) <= 3*accumSlack*cut {
 			hiRound = math.Inf(1) // not separated
 		}
 		if c <= 2 {

@@ -305,7 +305,8 @@ func separatedByMap(b accumHeap, sum []float64, cnt []uint16, coord []float64) b
 		}
 	}
 	// The run tied at the cut: no rounded score (the cut's, or another
-	// chunk's) within 3·accumSlack of the cut's, but the cut's own.
+	// chunk's) out of b within 3·accumSlack of the cut's, and none in b
+	// but the cut's own when any chunk out of b is that near.
 	if len(b) == 0 {
 		return true
 	}
@@ -315,11 +316,23 @@ func separatedByMap(b accumHeap, sum []float64, cnt []uint16, coord []float64) b
 			worst = h
 		}
 	}
+	nearIn, nearOut, nearOutRounded := false, false, false
 	for id, c := range cnt {
 		s := sum[id] * coord[c]
-		if c != 0 && uint64(id) != worst.id && (c > 2 || worst.cnt > 2) && math.Abs(s-worst.score) <= 3*accumSlack*worst.score {
-			return false
+		if c == 0 || uint64(id) == worst.id || math.Abs(s-worst.score) > 3*accumSlack*worst.score {
+			continue
 		}
+		rounded := c > 2 || worst.cnt > 2
+		switch {
+		case in[uint64(id)]:
+			nearIn = nearIn || rounded
+		default:
+			nearOut = true
+			nearOutRounded = nearOutRounded || rounded
+		}
+	}
+	if nearOutRounded || nearIn && nearOut {
+		return false
 	}
 	return loRound > hiExact && loRound > hiRound && loExact > hiRound
 }

@@ -72,7 +72,7 @@ func tiedAtCut(s, cut float64) bool {
 }
 
 // settleCut returns the best size of hits (best first by score, holding
-// every chunk tied with the size-th, tiedAtCut) in rankOrder's choice: the
+// every chunk tied with the size-th, tiedAtCut) by chunk key (compareIDs): the
 // run of chunks tied at the cut is sorted by chunk id alone (their scores
 // differ, if at all, by rounding, which depends on bleve's order), and
 // its first ones kept. Hits above the run stay in bleve's order (score,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 )
 
@@ -253,5 +254,110 @@ func TestRankOrderNaN(t *testing.T) {
 	}
 	if rankOrder(math.NaN(), "x", math.NaN(), "x") != 0 {
 		t.Error("rankOrder(NaN, x, NaN, x) != 0")
+	}
+}
+
+// TestSearchCutAsAll: searchCut(size), with its probes, keeps what
+// settleCut keeps of all of bleve's hits, for every size from 1 to 320,
+// on scores tied within rounding (11 and 14 words, past bleve's 10-term
+// heap takeover): the one test that fails when searchCut's stop check is
+// exact (the review of fix15a, round 15).
+func TestSearchCutAsAll(t *testing.T) {
+	words := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november")
+	var b strings.Builder
+	for i := range 150 {
+		fmt.Fprintf(&b, "## Part %d\n\n%s zeta.\n\n", i, strings.Join(words, " "))
+	}
+	others := map[string]string{}
+	seed := uint32(7)
+	for d := range 6 {
+		var e strings.Builder
+		for i := range 80 {
+			fmt.Fprintf(&e, "## Other %d\n\n", i)
+			for _, w := range words {
+				seed = seed*1664525 + 1013904223
+				if seed>>29 < 3 {
+					e.WriteString(w + " ")
+				} else {
+					e.WriteString("filler ")
+				}
+			}
+			e.WriteString("\n\n")
+		}
+		others[fmt.Sprintf("c%d.md", d)] = e.String()
+	}
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{"a.md": b.String(), "b.md": b.String()})
+	writeFiles(t, dir, "d", others)
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var m meta
+	if err := readJSON(filepath.Join(dir, "index", metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := bleve.OpenUsing(filepath.Join(dir, "index", m.Bleve), map[string]any{"read_only": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	ids := func(h []*search.DocumentMatch) []string {
+		var out []string
+		for _, x := range h {
+			out = append(out, x.ID)
+		}
+		return out
+	}
+	for _, nw := range []int{11, 14} {
+		mk := func(n int) *bleve.SearchRequest {
+			mq := bleve.NewMatchQuery(strings.Join(words[:nw], " "))
+			mq.SetField(fText)
+			mq.Analyzer = textAnalyzer
+			return bleve.NewSearchRequestOptions(mq, n, 0, false)
+		}
+		all, err := idx.Search(mk(100000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for size := 1; size <= 320; size++ {
+			want := ids(settleCut(append([]*search.DocumentMatch(nil), all.Hits...), size))
+			res, err := searchCut(context.Background(), idx, mk(size), size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(res.Hits); !reflect.DeepEqual(got, want) {
+				bad++
+				if bad < 3 {
+					t.Errorf("%d words size %d: searchCut differs from settleCut of all", nw, size)
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%d words: %d sizes differ", nw, bad)
+		}
+	}
+}
+
+// TestSettleCutNoChain: a hit is tied with the cut's score, never through
+// another tied hit: of a, a(1+0.9e-9) and a(1+1.8e-9), size 1 cuts at the
+// best, tied with the middle one only (the middle one kept, by key); size
+// 2 cuts at the middle one, tied with both (the first two by key). The
+// lowest may so be kept over the best: rounding, not rank.
+func TestSettleCutNoChain(t *testing.T) {
+	a := 2.0
+	for size, want := range map[int][]string{1: {"b.md"}, 2: {"a.md", "b.md"}} {
+		hits := []*search.DocumentMatch{
+			{ID: chunkID("d", "c.md", 0), Score: a * (1 + 1.8e-9)},
+			{ID: chunkID("d", "b.md", 0), Score: a * (1 + 0.9e-9)},
+			{ID: chunkID("d", "a.md", 0), Score: a},
+		}
+		var got []string
+		for _, h := range settleCut(hits, size) {
+			got = append(got, h.ID[2:6])
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("size %d: %v; want %v", size, got, want)
+		}
 	}
 }
