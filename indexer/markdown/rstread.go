@@ -297,14 +297,11 @@ func rstField(t string) (name, body string, ok bool) {
 // rstOptionMarker is docutils' option_marker: an option list item's
 // options ("-a", "+b", "--long=ARG", "/V", separated by ", ") then two
 // spaces or the line's end.
-var rstOptionMarker = lazyre.New(`^` + rstOption + `(, ` + rstOption + `)*(  +| ?$)`)
-
-// rstOption is one option of docutils' option_marker, rstOptionArg its
-// argument.
-const (
-	rstOptionArg = `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)`
-	rstOption    = `((-|\+)[a-zA-Z0-9]( ?` + rstOptionArg + `)?|(--|/)[a-zA-Z0-9][a-zA-Z0-9_-]*([ =]` + rstOptionArg + `)?)`
-)
+var rstOptionMarker = lazyre.New(`^` +
+	// one option: "-a", "+b", "-a ARG", "--long=ARG", "/V"; ARG a word or <…>
+	`((-|\+)[a-zA-Z0-9]( ?` + `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)` + `)?|(--|/)[a-zA-Z0-9][a-zA-Z0-9_-]*([ =]` + `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)` + `)?)` +
+	// more, after ", "; then two spaces or the line's end
+	`(, ` + `((-|\+)[a-zA-Z0-9]( ?` + `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)` + `)?|(--|/)[a-zA-Z0-9][a-zA-Z0-9_-]*([ =]` + `([a-zA-Z][a-zA-Z0-9_-]*|<[^<>]+>)` + `)?)` + `)*(  +| ?$)`)
 
 // rstLineBlock reports whether trimmed line t is a line block's line
 // ("| ", "|"): its text goes on through every line after it indented
