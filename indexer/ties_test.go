@@ -44,31 +44,9 @@ func TestTiesAnyInternalOrder(t *testing.T) {
 		// (issue 27, round 15's review). Two documents of identical
 		// sections of 14 words and zeta, and six others with a third of
 		// those words at random; queries of 11, 14 and 15 of the words.
-		words := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november")
-		var b strings.Builder
-		for i := range 150 {
-			fmt.Fprintf(&b, "## Part %d\n\n%s zeta.\n\n", i, strings.Join(words, " "))
-		}
-		others := map[string]string{}
-		seed := uint32(7)
-		for d := range 6 {
-			var e strings.Builder
-			for i := range 80 {
-				fmt.Fprintf(&e, "## Other %d\n\n", i)
-				for _, w := range words {
-					seed = seed*1664525 + 1013904223
-					if seed>>29 < 3 {
-						e.WriteString(w + " ")
-					} else {
-						e.WriteString("filler ")
-					}
-				}
-				e.WriteString("\n\n")
-			}
-			others[fmt.Sprintf("c%d.md", d)] = e.String()
-		}
+		words, same, others := roundingCorpus()
 		all := strings.Join(words, " ")
-		tiesBothWays(t, b.String(), others, []string{strings.Join(words[:11], " "), all, all + " zeta"}, []int{10})
+		tiesBothWays(t, same, others, []string{strings.Join(words[:11], " "), all, all + " zeta"}, []int{10})
 	})
 }
 
@@ -263,31 +241,9 @@ func TestRankOrderNaN(t *testing.T) {
 // heap takeover): the one test that fails when searchCut's stop check is
 // exact (the review of fix15a, round 15).
 func TestSearchCutAsAll(t *testing.T) {
-	words := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november")
-	var b strings.Builder
-	for i := range 150 {
-		fmt.Fprintf(&b, "## Part %d\n\n%s zeta.\n\n", i, strings.Join(words, " "))
-	}
-	others := map[string]string{}
-	seed := uint32(7)
-	for d := range 6 {
-		var e strings.Builder
-		for i := range 80 {
-			fmt.Fprintf(&e, "## Other %d\n\n", i)
-			for _, w := range words {
-				seed = seed*1664525 + 1013904223
-				if seed>>29 < 3 {
-					e.WriteString(w + " ")
-				} else {
-					e.WriteString("filler ")
-				}
-			}
-			e.WriteString("\n\n")
-		}
-		others[fmt.Sprintf("c%d.md", d)] = e.String()
-	}
+	words, same, others := roundingCorpus()
 	dir := filepath.Join(t.TempDir(), ".context")
-	writeFiles(t, dir, "d", map[string]string{"a.md": b.String(), "b.md": b.String()})
+	writeFiles(t, dir, "d", map[string]string{"a.md": same, "b.md": same})
 	writeFiles(t, dir, "d", others)
 	if _, err := Sync(context.Background(), dir, []Package{{Alias: "d"}}, Options{}); err != nil {
 		t.Fatal(err)
@@ -360,4 +316,34 @@ func TestSettleCutNoChain(t *testing.T) {
 			t.Errorf("size %d: %v; want %v", size, got, want)
 		}
 	}
+}
+
+// roundingCorpus is the corpus of ties within rounding: the 14 words,
+// same (150 identical sections of them and zeta, for a.md and b.md), and
+// six other pages with about a third of the words at random.
+func roundingCorpus() (words []string, same string, others map[string]string) {
+	words = strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november")
+	var b strings.Builder
+	for i := range 150 {
+		fmt.Fprintf(&b, "## Part %d\n\n%s zeta.\n\n", i, strings.Join(words, " "))
+	}
+	others = map[string]string{}
+	seed := uint32(7)
+	for d := range 6 {
+		var e strings.Builder
+		for i := range 80 {
+			fmt.Fprintf(&e, "## Other %d\n\n", i)
+			for _, w := range words {
+				seed = seed*1664525 + 1013904223
+				if seed>>29 < 3 {
+					e.WriteString(w + " ")
+				} else {
+					e.WriteString("filler ")
+				}
+			}
+			e.WriteString("\n\n")
+		}
+		others[fmt.Sprintf("c%d.md", d)] = e.String()
+	}
+	return words, b.String(), others
 }
