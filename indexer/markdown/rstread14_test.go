@@ -1,9 +1,6 @@
 package markdown
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestReadRSTHeadBlock: a directive's head (its arguments, or the first
 // paragraph of an admonition's content written on its marker line) and a
@@ -11,13 +8,7 @@ import (
 // reference split over them is one inline span (docutils).
 func TestReadRSTHeadBlock(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split(".. note:: see :ref:`the\n   long label <zlabel>` here\n   and `a site\n   <https://z.example/>`_.\n\n   Body.\n\n.. [#] A :doc:`split\n   doc <zdoc>` note.\n\n.. versionchanged:: 3.1\n   :ref:`zver\n   <zv>` now.", "\n")
-	r := readRSTLines(lines)
-	for i, w := range map[int]string{0: "4|see the long label", 1: "4| here", 2: "4|   and a site", 3: "4|.", 5: "1|   Body.", 7: "1|A split doc", 8: "1| note.", 10: "4|3.1", 11: "4|   zver", 12: "4| now."} {
-		if got := rstView(r[i]); got != w {
-			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
-		}
-	}
+	lines, r := checkRSTShown(t, ".. note:: see :ref:`the\n   long label <zlabel>` here\n   and `a site\n   <https://z.example/>`_.\n\n   Body.\n\n.. [#] A :doc:`split\n   doc <zdoc>` note.\n\n.. versionchanged:: 3.1\n   :ref:`zver\n   <zv>` now.", map[int]string{0: "4|see the long label", 1: "4| here", 2: "4|   and a site", 3: "4|.", 5: "1|   Body.", 7: "1|A split doc", 8: "1| note.", 10: "4|3.1", 11: "4|   zver", 12: "4| now."})
 	for i, w := range map[int]string{0: "zlabel", 2: "https://z.example/", 7: "zdoc", 11: "zv"} {
 		if len(r[i].Refs) != 1 || r[i].Refs[0].Target != w {
 			t.Errorf("line %d refs %+v, want one to %q", i+1, r[i].Refs, w)
@@ -61,13 +52,7 @@ func TestReadRSTEscapes(t *testing.T) {
 			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	lines := strings.Split("Title \\*x\\*\n=========\n\nParagraph::\n\n   code \\* kept\n\nSpaced ::\n\n   more\n\n::\n\n   last\n\nMid:: line\ngoes on.\n\nAn \\* escape\\\nover lines.", "\n")
-	r := readRSTLines(lines)
-	for i, w := range map[int]string{0: "2|Title *x*", 3: "1|Paragraph:", 5: "3|   code \\* kept", 7: "1|Spaced", 11: "1|", 13: "3|   last", 15: "1|Mid:: line", 16: "1|goes on.", 18: "1|An * escape", 19: "1|over lines."} {
-		if got := rstView(r[i]); got != w {
-			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
-		}
-	}
+	lines, _ := checkRSTShown(t, "Title \\*x\\*\n=========\n\nParagraph::\n\n   code \\* kept\n\nSpaced ::\n\n   more\n\n::\n\n   last\n\nMid:: line\ngoes on.\n\nAn \\* escape\\\nover lines.", map[int]string{0: "2|Title *x*", 3: "1|Paragraph:", 5: "3|   code \\* kept", 7: "1|Spaced", 11: "1|", 13: "3|   last", 15: "1|Mid:: line", 16: "1|goes on.", 18: "1|An * escape", 19: "1|over lines."})
 	_, b := readRST(lines)
 	if len(b.Headings) != 1 || b.Headings[0].Text != "Title *x*" {
 		t.Errorf("headings %+v, want the title unescaped", b.Headings)
@@ -99,13 +84,7 @@ func TestReadRSTRawText(t *testing.T) {
 			t.Errorf("RSTInline(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	lines := strings.Split(".. math:: \\alpha + \\beta \\\\ \\gamma\n\n.. function:: print(*objects, sep=' ', end='\\n')\n\n.. py:method:: f(a='\\t',\n   b='\\n')\n\n.. note:: An \\*escape\\*.", "\n")
-	r := readRSTLines(lines)
-	for i, w := range map[int]string{0: "4|\\alpha + \\beta \\\\ \\gamma", 2: "4|print(*objects, sep=' ', end='\\n')", 4: "4|f(a='\\t',", 5: "4|   b='\\n')", 7: "4|An *escape*."} {
-		if got := rstView(r[i]); got != w {
-			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
-		}
-	}
+	checkRSTShown(t, ".. math:: \\alpha + \\beta \\\\ \\gamma\n\n.. function:: print(*objects, sep=' ', end='\\n')\n\n.. py:method:: f(a='\\t',\n   b='\\n')\n\n.. note:: An \\*escape\\*.", map[int]string{0: "4|\\alpha + \\beta \\\\ \\gamma", 2: "4|print(*objects, sep=' ', end='\\n')", 4: "4|f(a='\\t',", 5: "4|   b='\\n')", 7: "4|An *escape*."})
 }
 
 // TestReadRSTQuotedLiteral: after "::", unindented lines that start with
@@ -114,13 +93,7 @@ func TestReadRSTRawText(t *testing.T) {
 // are literal_block).
 func TestReadRSTQuotedLiteral(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split("Write this::\n\n> * :doc:`one`\n> two\n\nAfter.\n\nAnd::\n\n.. note:: x\n\nplain::\n\nplain", "\n")
-	r := readRSTLines(lines)
-	for i, w := range map[int]string{0: "1|Write this:", 2: "3|> * :doc:`one`", 3: "3|> two", 5: "1|After.", 9: "3|.. note:: x", 13: "1|plain"} {
-		if got := rstView(r[i]); got != w {
-			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
-		}
-	}
+	checkRSTShown(t, "Write this::\n\n> * :doc:`one`\n> two\n\nAfter.\n\nAnd::\n\n.. note:: x\n\nplain::\n\nplain", map[int]string{0: "1|Write this:", 2: "3|> * :doc:`one`", 3: "3|> two", 5: "1|After.", 9: "3|.. note:: x", 13: "1|plain"})
 }
 
 // TestRSTRefXRef: the one list of cross-reference roles, with their
@@ -146,11 +119,5 @@ func TestRSTRefXRef(t *testing.T) {
 // block quote; "Text\ ::" shows "Text"; "Two\\::" shows "Two\:").
 func TestReadRSTLiteralMarker(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split("Ends with colon:\\::\n\n   indented\n\nText\\ ::\n\n   code\n\nTwo\\\\::\n\n   code", "\n")
-	r := readRSTLines(lines)
-	for i, w := range map[int]string{0: "1|Ends with colon:::", 2: "1|   indented", 4: "1|Text", 6: "3|   code", 8: "1|Two\\:", 10: "3|   code"} {
-		if got := rstView(r[i]); got != w {
-			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
-		}
-	}
+	checkRSTShown(t, "Ends with colon:\\::\n\n   indented\n\nText\\ ::\n\n   code\n\nTwo\\\\::\n\n   code", map[int]string{0: "1|Ends with colon:::", 2: "1|   indented", 4: "1|Text", 6: "3|   code", 8: "1|Two\\:", 10: "3|   code"})
 }

@@ -11,6 +11,21 @@ func rstView(l RSTLine) string {
 	return fmt.Sprintf("%d|%s", l.Kind, l.Shown)
 }
 
+// checkRSTShown reads page's lines and checks the wanted ones' rstView,
+// by line index; it returns the lines and what the reader made of them,
+// for the test's further checks.
+func checkRSTShown(t *testing.T, page string, want map[int]string) ([]string, []RSTLine) {
+	t.Helper()
+	lines := strings.Split(page, "\n")
+	r := readRSTLines(lines)
+	for i, w := range want {
+		if got := rstView(r[i]); got != w {
+			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
+		}
+	}
+	return lines, r
+}
+
 // TestReadRSTShown: what a reader of an rst page sees on each line, by the
 // docutils spec: docinfo, targets, comments, substitution images and
 // options are not shown; a directive's shown argument, a caption, its
@@ -18,15 +33,15 @@ func rstView(l RSTLine) string {
 // written; labels and toctree entries are read for the links.
 func TestReadRSTShown(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split(`:orphan:
+	page := `:orphan:
 
 .. _zlabel:
-.. _`+"`a zphrase`"+`:
+.. _` + "`a zphrase`" + `:
 
 Guide
 =====
 
-See :ref:`+"`the page <zfixture>`"+`.
+See :ref:` + "`the page <zfixture>`" + `.
 
 .. versionadded:: 3.12
    The zoption flag.
@@ -57,8 +72,7 @@ See :ref:`+"`the page <zfixture>`"+`.
    zintro
    Zadvanced use <zadv/index>
 
-.. note:: zadmonition title`, "\n")
-	r := readRSTLines(lines)
+.. note:: zadmonition title`
 	want := map[int]string{
 		0:  "4|",                     // :orphan: (docinfo)
 		2:  "4|",                     // .. _zlabel:
@@ -84,11 +98,7 @@ See :ref:`+"`the page <zfixture>`"+`.
 		37: "4|Zadvanced use",     //
 		39: "4|zadmonition title", //
 	}
-	for i, w := range want {
-		if got := rstView(r[i]); got != w {
-			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
-		}
-	}
+	_, r := checkRSTShown(t, page, want)
 	if r[2].Label != "zlabel" || r[2].Phrase || r[3].Label != "a zphrase" || !r[3].Phrase || r[31].Label != "" {
 		t.Errorf("labels: %+v %+v %+v", r[2], r[3], r[31])
 	}
@@ -142,13 +152,8 @@ func TestReadRSTReviewDefects(t *testing.T) {
 	}
 	// 4. Nested directives: read in one pass (BenchmarkRSTHostile in
 	// package indexer: linear), each content at its depth.
-	nest := strings.Split(".. note::\n\n   .. warning:: zwarn\n\n      .. tip::\n\n         ztip\n\n         .. code-block:: py\n\n            :ref:`zcode`\n\n   zback\nzout", "\n")
-	r = readRSTLines(nest)
-	for i, w := range map[int]string{0: "4|", 2: "4|zwarn", 4: "4|", 6: "1|         ztip", 8: "4|", 10: "3|            :ref:`zcode`", 12: "1|   zback", 13: "1|zout"} {
-		if got := rstView(r[i]); got != w {
-			t.Errorf("nested line %d %q: %q, want %q", i+1, nest[i], got, w)
-		}
-	}
+	_, r = checkRSTShown(t, ".. note::\n\n   .. warning:: zwarn\n\n      .. tip::\n\n         ztip\n\n         .. code-block:: py\n\n            :ref:`zcode`\n\n   zback\nzout",
+		map[int]string{0: "4|", 2: "4|zwarn", 4: "4|", 6: "1|         ztip", 8: "4|", 10: "3|            :ref:`zcode`", 12: "1|   zback", 13: "1|zout"})
 	if r[6].Directive != "tip" || r[10].Directive != "code-block" || r[12].Directive != "note" || r[13].Directive != "" {
 		t.Errorf("nested directives: %q %q %q %q", r[6].Directive, r[10].Directive, r[12].Directive, r[13].Directive)
 	}
@@ -205,13 +210,7 @@ func readRSTLines(lines []string) []RSTLine {
 // parsed-literal is code whose inline markup is read.
 func TestReadRSTListLiteral(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split(".. list-table::\n\n    * - ::\n\n          code()\n\n      - :ref:`zcell <x>`\n\n#. Then::\n\n      more()\n\n   (a) item\n\n.. parsed-literal::\n\n   f(`GET`_ :ref:`ROOT <r>`)", "\n")
-	r := readRSTLines(lines)
-	for i, w := range map[int]string{4: "3|          code()", 6: "1|      - zcell", 10: "3|      more()", 12: "1|   (a) item", 16: "3|   f(GET ROOT)"} {
-		if got := rstView(r[i]); got != w {
-			t.Errorf("line %d %q: %q, want %q", i+1, lines[i], got, w)
-		}
-	}
+	checkRSTShown(t, ".. list-table::\n\n    * - ::\n\n          code()\n\n      - :ref:`zcell <x>`\n\n#. Then::\n\n      more()\n\n   (a) item\n\n.. parsed-literal::\n\n   f(`GET`_ :ref:`ROOT <r>`)", map[int]string{4: "3|          code()", 6: "1|      - zcell", 10: "3|      more()", 12: "1|   (a) item", 16: "3|   f(GET ROOT)"})
 }
 
 // TestReadRSTReview13b: the defects the review of round 13's reader found
