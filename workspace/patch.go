@@ -150,7 +150,7 @@ func (s stageTree) docs(warn func(dir string, err error)) ([]string, error) {
 // a staged file whose sum the fetch computed as it wrote it.
 func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error) {
 	files := map[string]string{}
-	err := walkPaths(s.stage, func(rel string, _ fs.DirEntry) error {
+	err := treehash.WalkFiles(s.stage, func(rel string, _ fs.DirEntry) error {
 		files[rel] = s.stage
 		return nil
 	})
@@ -271,7 +271,7 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 	seen := make(map[string]bool, len(st.Files))
 	tr := fileid.NewTree(dir)
 	defer tr.Close()
-	err := walkPaths(dir, func(rel string, _ fs.DirEntry) error {
+	err := treehash.WalkFiles(dir, func(rel string, _ fs.DirEntry) error {
 		if naming.CheckFilePath(rel) != nil {
 			return errNoPatch
 		}
