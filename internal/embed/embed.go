@@ -335,7 +335,7 @@ func (c *Client) once(ctx context.Context, body []byte, n int) (_ [][]float32, w
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
 		return nil, 0, &Error{URL: c.shown, Msg: status + ": " + safetext.Quote(strings.TrimSpace(string(msg)))}
 	}
-	r := &meteredReader{r: io.LimitReader(resp.Body, c.o.MaxAnswer+1), idle: idle, d: c.o.Idle, m: meter}
+	r := &netrate.Reader{R: io.LimitReader(resp.Body, c.o.MaxAnswer+1), Meter: meter, Idle: idle, IdleAfter: c.o.Idle}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, 0, c.transportError(ctx, err)
@@ -429,26 +429,6 @@ func (c *Client) transportError(ctx context.Context, err error) error {
 	}
 	temp := errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF)
 	return &Error{URL: c.shown, Msg: "cannot reach it", Err: err, temp: temp}
-}
-
-// meteredReader restarts the idle timer on every read that brings bytes
-// and measures the reads against the rate floor.
-type meteredReader struct {
-	r    io.Reader
-	idle *time.Timer
-	d    time.Duration
-	m    *netrate.Meter
-}
-
-func (r *meteredReader) Read(p []byte) (int, error) {
-	r.m.Arm()
-	n, err := r.r.Read(p)
-	r.m.Add(n)
-	r.m.Disarm()
-	if n > 0 {
-		r.idle.Reset(r.d)
-	}
-	return n, err
 }
 
 // cut returns s cut to at most n bytes at a rune boundary.

@@ -18,6 +18,7 @@ package netrate
 
 import (
 	"fmt"
+	"io"
 	"sync"
 	"time"
 )
@@ -234,4 +235,37 @@ func (m *Meter) advance() *SlowError {
 		m.counts[m.cur] = 0
 	}
 	return nil
+}
+
+// Reader is a transfer's body read under its watch, the one way the https
+// fetcher and the embedder read a body: each read is timed against Meter
+// (Arm, Add, Disarm: the time the caller spends on what arrived is not
+// counted; nil: no floor), and a read that brings bytes restarts Idle, the
+// caller's idle timeout, for IdleAfter, then tells OnRead (when set) how
+// many. Err is the last error a read returned but io.EOF, for a caller
+// that must tell it from an error of where it copies the body to.
+type Reader struct {
+	R         io.Reader
+	Meter     *Meter
+	Idle      Timer
+	IdleAfter time.Duration
+	OnRead    func(n int)
+	Err       error
+}
+
+func (r *Reader) Read(p []byte) (int, error) {
+	r.Meter.Arm()
+	n, err := r.R.Read(p)
+	r.Meter.Add(n)
+	r.Meter.Disarm()
+	if n > 0 {
+		r.Idle.Reset(r.IdleAfter)
+		if r.OnRead != nil {
+			r.OnRead(n)
+		}
+	}
+	if err != nil && err != io.EOF {
+		r.Err = err
+	}
+	return n, err
 }

@@ -1,9 +1,13 @@
 package netrate
 
 import (
+	"errors"
+	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -162,5 +166,60 @@ func TestRealClock(t *testing.T) {
 		time.Sleep(time.Millisecond)
 		fast.Add(100) // each read alone meets the floor of any window it is in
 		fast.Disarm()
+	}
+}
+
+// resets is a Timer that records its resets.
+type resets []time.Duration
+
+func (r *resets) Reset(d time.Duration) bool { *r = append(*r, d); return true }
+func (r *resets) Stop() bool                 { return true }
+
+// errAfter reads its text, then fails with err instead of io.EOF.
+type errAfter struct {
+	r   io.Reader
+	err error
+}
+
+func (e errAfter) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		err = e.err
+	}
+	return n, err
+}
+
+// Reader, the https fetcher's and the embedder's body: a read that brings
+// bytes restarts the idle timer and is told to OnRead; the bytes count
+// towards the floor; an error that is not io.EOF is kept in Err.
+func TestReader(t *testing.T) {
+	t.Parallel()
+	var idle resets
+	var told []int
+	var slow *SlowError
+	m := Start(Floor{Bytes: 1 << 20, Window: time.Hour}, func(se *SlowError) { slow = se })
+	defer m.Stop()
+	r := &Reader{R: iotest.OneByteReader(strings.NewReader("abc")), Meter: m, Idle: &idle, IdleAfter: time.Minute, OnRead: func(n int) { told = append(told, n) }}
+	data, err := io.ReadAll(r)
+	if err != nil || string(data) != "abc" || r.Err != nil {
+		t.Fatalf("ReadAll = %q, %v; Err %v", data, err, r.Err)
+	}
+	if !slices.Equal(idle, []time.Duration{time.Minute, time.Minute, time.Minute}) || !slices.Equal(told, []int{1, 1, 1}) {
+		t.Errorf("idle resets %v, told %v; want one each for each of the 3 bytes", idle, told)
+	}
+	m.mu.Lock()
+	got := m.counts[m.cur]
+	m.mu.Unlock()
+	if got != 3 || slow != nil {
+		t.Errorf("meter counted %d bytes (want 3), tripped %v", got, slow)
+	}
+	cut := errors.New("connection reset")
+	idle = nil
+	r = &Reader{R: errAfter{strings.NewReader("xy"), cut}, Idle: &idle, IdleAfter: time.Second}
+	if _, err := io.ReadAll(r); !errors.Is(err, cut) || !errors.Is(r.Err, cut) {
+		t.Errorf("a failing body: %v, Err %v; want both %v", err, r.Err, cut)
+	}
+	if len(idle) != 1 {
+		t.Errorf("idle resets %v, want one (a read of 2 bytes)", idle)
 	}
 }
