@@ -76,14 +76,10 @@ func hostIs(raw, host string) bool {
 // once makes one request (following redirects). retry says whether another
 // attempt may succeed.
 func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, field, what string, withToken bool) (it Item, notModified, retry bool, err error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	idle := time.AfterFunc(f.lim.Timeout, func() { cancel(errStalled) })
-	defer idle.Stop()
-	// The rate floor (internal/netrate's rule) over the body: at least
-	// netrate.DefaultBytes in every Limits.Timeout.
-	meter := netrate.Start(netrate.Floor{Window: f.lim.Timeout}, func(se *netrate.SlowError) { cancel(se) })
-	defer meter.Stop()
+	// The idle timeout, and the rate floor (internal/netrate's rule) over
+	// the body: at least netrate.DefaultBytes in every Limits.Timeout.
+	ctx, watch := netrate.StartWatch(ctx, f.lim.Timeout, errStalled)
+	defer watch.Stop()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
@@ -137,7 +133,7 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 	if resp.ContentLength > max {
 		return it, false, false, limitError(raw, what, resp.ContentLength, true, max, field)
 	}
-	body := &netrate.Reader{R: resp.Body, Meter: meter, Idle: idle, IdleAfter: f.lim.Timeout, OnRead: func(n int) { f.progress(n, false) }}
+	body := watch.Body(resp.Body, func(n int) { f.progress(n, false) })
 	blob, n, err := f.c.storeBlob(body, max)
 	f.body.Add(min(n, max))
 	if err == nil {

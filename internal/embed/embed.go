@@ -303,12 +303,8 @@ var errStalled = errors.New("the endpoint stopped answering")
 
 // once makes one request. wait is the server's Retry-After, when it gave one.
 func (c *Client) once(ctx context.Context, body []byte, n int) (_ [][]float32, wait time.Duration, _ error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	idle := time.AfterFunc(c.o.Idle, func() { cancel(errStalled) })
-	defer idle.Stop()
-	meter := netrate.Start(netrate.Floor{Window: c.o.Idle}, func(se *netrate.SlowError) { cancel(se) })
-	defer meter.Stop()
+	ctx, watch := netrate.StartWatch(ctx, c.o.Idle, errStalled)
+	defer watch.Stop()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
@@ -335,7 +331,7 @@ func (c *Client) once(ctx context.Context, body []byte, n int) (_ [][]float32, w
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
 		return nil, 0, &Error{URL: c.shown, Msg: status + ": " + safetext.Quote(strings.TrimSpace(string(msg)))}
 	}
-	r := &netrate.Reader{R: io.LimitReader(resp.Body, c.o.MaxAnswer+1), Meter: meter, Idle: idle, IdleAfter: c.o.Idle}
+	r := watch.Body(io.LimitReader(resp.Body, c.o.MaxAnswer+1), nil)
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, 0, c.transportError(ctx, err)

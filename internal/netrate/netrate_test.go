@@ -1,6 +1,7 @@
 package netrate
 
 import (
+	"context"
 	"errors"
 	"io"
 	"slices"
@@ -189,7 +190,7 @@ func (e errAfter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Reader, the https fetcher's and the embedder's body: a read that brings
+// Reader, a body read under a Watch: a read that brings
 // bytes restarts the idle timer and is told to OnRead; the bytes count
 // towards the floor; an error that is not io.EOF is kept in Err.
 func TestReader(t *testing.T) {
@@ -199,7 +200,7 @@ func TestReader(t *testing.T) {
 	var slow *SlowError
 	m := Start(Floor{Bytes: 1 << 20, Window: time.Hour}, func(se *SlowError) { slow = se })
 	defer m.Stop()
-	r := &Reader{R: iotest.OneByteReader(strings.NewReader("abc")), Meter: m, Idle: &idle, IdleAfter: time.Minute, OnRead: func(n int) { told = append(told, n) }}
+	r := &Reader{r: iotest.OneByteReader(strings.NewReader("abc")), meter: m, idle: &idle, after: time.Minute, onRead: func(n int) { told = append(told, n) }}
 	data, err := io.ReadAll(r)
 	if err != nil || string(data) != "abc" || r.Err != nil {
 		t.Fatalf("ReadAll = %q, %v; Err %v", data, err, r.Err)
@@ -215,11 +216,39 @@ func TestReader(t *testing.T) {
 	}
 	cut := errors.New("connection reset")
 	idle = nil
-	r = &Reader{R: errAfter{strings.NewReader("xy"), cut}, Idle: &idle, IdleAfter: time.Second}
+	r = &Reader{r: errAfter{strings.NewReader("xy"), cut}, idle: &idle, after: time.Second}
 	if _, err := io.ReadAll(r); !errors.Is(err, cut) || !errors.Is(r.Err, cut) {
 		t.Errorf("a failing body: %v, Err %v; want both %v", err, r.Err, cut)
 	}
 	if len(idle) != 1 {
 		t.Errorf("idle resets %v, want one (a read of 2 bytes)", idle)
+	}
+}
+
+// A Watch's context ends with the caller's error when nothing arrives for
+// its idle timeout, and with context.Canceled once stopped; its body reads
+// what it wraps.
+func TestWatch(t *testing.T) {
+	t.Parallel()
+	stalled := errors.New("stalled")
+	ctx, w := StartWatch(context.Background(), time.Millisecond, stalled)
+	<-ctx.Done()
+	if got := context.Cause(ctx); got != stalled {
+		t.Errorf("idle: cause %v, want %v", got, stalled)
+	}
+	w.Stop()
+
+	ctx, w = StartWatch(context.Background(), time.Hour, stalled)
+	n := 0
+	data, err := io.ReadAll(w.Body(strings.NewReader("abc"), func(k int) { n += k }))
+	if err != nil || string(data) != "abc" || n != 3 {
+		t.Errorf("Body: %q %v, told %d", data, err, n)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("ended before Stop: %v", context.Cause(ctx))
+	}
+	w.Stop()
+	if !errors.Is(context.Cause(ctx), context.Canceled) {
+		t.Errorf("after Stop: cause %v, want context.Canceled", context.Cause(ctx))
 	}
 }
