@@ -15,9 +15,10 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -81,11 +82,7 @@ func HashTree(files map[string]string) (string, error) {
 // dirhash.Hash1, because Hash1 reads every file itself and cannot be given
 // a sum.
 func HashTreeSums(files map[string]string, known map[string]string) (string, map[string]string, error) {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(files))
 	sums := make(map[string]string, len(names))
 	h := sha256.New()
 	for _, name := range names {
