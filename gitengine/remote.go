@@ -267,18 +267,28 @@ func (c *conn) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	wctx, _, stop := c.e.watch(ctx)
-	adv, err := sess.AdvertisedReferencesContext(wctx)
-	stop()
+	adv, err := c.advertised(ctx, sess)
 	if err != nil {
-		_ = sess.Close()
-		return stalled(wctx, err)
+		return err
 	}
 	if c.sess != nil {
 		_ = c.sess.Close()
 	}
 	c.sess, c.adv, c.used = sess, adv, false
 	return nil
+}
+
+// advertised reads a new session's advertisement, within the engine's stall
+// watch; when that fails it closes sess.
+func (c *conn) advertised(ctx context.Context, sess transport.Session) (*packp.AdvRefs, error) {
+	wctx, _, stop := c.e.watch(ctx)
+	adv, err := sess.AdvertisedReferencesContext(wctx)
+	stop()
+	if err != nil {
+		_ = sess.Close()
+		return nil, stalled(wctx, err)
+	}
+	return adv, nil
 }
 
 // uploadPack sends one request. Over HTTP every request is independent; the
@@ -299,12 +309,9 @@ func (c *conn) openReceive(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	wctx, _, stop := c.e.watch(ctx)
-	adv, err := sess.AdvertisedReferencesContext(wctx)
-	stop()
+	adv, err := c.advertised(ctx, sess)
 	if err != nil {
-		_ = sess.Close()
-		return stalled(wctx, err)
+		return err
 	}
 	if c.rsess != nil {
 		_ = c.rsess.Close()

@@ -11,9 +11,10 @@ import (
 	"fmt"
 	"hash"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -353,11 +354,7 @@ func writeParts(d confine.Dir, indexDir string, parts map[string]catalogPart, da
 	if err := d.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	aliases := make([]string, 0, len(data))
-	for a := range data {
-		aliases = append(aliases, a)
-	}
-	sort.Strings(aliases)
+	aliases := slices.Sorted(maps.Keys(data))
 	for _, a := range aliases {
 		p := parts[a]
 		if o, ok := old[a]; ok && o.File == p.File {

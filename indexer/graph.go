@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -352,11 +353,7 @@ func (g *graph) resolveWiki(from docKey, t string, l *Link) (docKey, bool) {
 	if ks := g.byBase[from.alias][base]; len(ks) > 0 {
 		return ks[0], true
 	}
-	aliases := make([]string, 0, len(g.byBase))
-	for a := range g.byBase {
-		aliases = append(aliases, a)
-	}
-	sort.Strings(aliases)
+	aliases := slices.Sorted(maps.Keys(g.byBase))
 	for _, a := range aliases {
 		if ks := g.byBase[a][base]; len(ks) > 0 {
 			return ks[0], true
@@ -479,11 +476,7 @@ func (g *graph) docOf(alias, p string) (docKey, error) {
 		return k, nil
 	}
 	if _, ok := g.pkgs[alias]; !ok {
-		names := make([]string, 0, len(g.pkgs))
-		for a := range g.pkgs {
-			names = append(names, a)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(g.pkgs))
 		return k, fmt.Errorf("indexer: %q: %w (indexed: %s)", alias, ErrUnknownPackage, strings.Join(names, ", "))
 	}
 	hint := ""

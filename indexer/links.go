@@ -1,8 +1,9 @@
 package indexer
 
 import (
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -137,11 +138,7 @@ func appendLink(out []rawLink, typ, target string, line int, label string) []raw
 // line reported for them (the front matter's first line: yaml.v2 does not
 // say where a key is).
 func frontMatterLinks(m map[string]any, line int) []rawLink {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	var out []rawLink
 	for _, k := range keys {
 		switch k {

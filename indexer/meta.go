@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -211,12 +212,7 @@ func decodeKEPMeta(b []byte) (map[string]any, error) {
 
 // metaKeys returns m's keys, sorted.
 func metaKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }
 
 // readSide reads a file read with a document, refusing one over max bytes

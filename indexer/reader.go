@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -1098,11 +1099,7 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 			stale[a] = true
 		}
 	}
-	f := Freshness{BuiltAt: builtAt}
-	for a := range stale {
-		f.Stale = append(f.Stale, a)
-	}
-	sort.Strings(f.Stale)
+	f := Freshness{BuiltAt: builtAt, Stale: slices.Sorted(maps.Keys(stale))}
 	f.Fresh = len(f.Stale) == 0
 	return f, nil
 }

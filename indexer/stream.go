@@ -87,19 +87,9 @@ func StartSync(ctx context.Context, contextDir string, opts Options) (*Stream, e
 	warn := opts.warnFunc()
 	d := confine.New(contextDir)
 	indexDir := filepath.Join(contextDir, project.IndexDir)
-	if err := d.MkdirAll(indexDir, 0o755); err != nil {
-		return nil, fmt.Errorf("indexer: create index directory: %w", err)
-	}
-	if err := d.Check(filepath.Join(indexDir, lockFile)); err != nil {
-		return nil, fmt.Errorf("indexer: %w", err)
-	}
-	lock := flock.New(filepath.Join(indexDir, lockFile))
-	ok, err := lock.TryLock()
+	lock, err := lockIndex(ctx, d, indexDir, 0, warn)
 	if err != nil {
-		return nil, fmt.Errorf("indexer: lock %s: %w", indexDir, err)
-	}
-	if !ok {
-		return nil, fmt.Errorf("indexer: %s: %w", indexDir, ErrIndexBusy)
+		return nil, err
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	s := &Stream{

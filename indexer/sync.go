@@ -108,7 +108,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	// checked first).
 	d := confine.New(contextDir)
 	indexDir := filepath.Join(contextDir, project.IndexDir)
-	lock, err := lockIndex(ctx, d, indexDir, warn)
+	lock, err := lockIndex(ctx, d, indexDir, lockwait.Forever, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func RenderIndexMD(ctx context.Context, contextDir string, opts Options) (*SyncR
 		return &SyncReport{IndexTokens: cat.IndexMD.Tokens, Degraded: cat.IndexMD.Degraded}, nil
 	}
 	d := confine.New(contextDir)
-	lock, err := lockIndex(ctx, d, indexDir, warn)
+	lock, err := lockIndex(ctx, d, indexDir, lockwait.Forever, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -241,9 +241,11 @@ func withDirs(contextDir string, pkgs []Package) []Package {
 }
 
 // lockIndex creates indexDir and takes the one writer's flock on its
-// .write.lock, waiting (with a note through warn) while another process
-// holds it, until ctx ends. The caller unlocks it.
-func lockIndex(ctx context.Context, d confine.Dir, indexDir string, warn func(string)) (*flock.Flock, error) {
+// .write.lock. While another process holds it, lockIndex waits up to wait
+// (lockwait's bounds: lockwait.Forever waits until ctx ends), with a note
+// through warn; with wait <= 0 it does not wait, and a lock still held is
+// ErrIndexBusy. The caller unlocks it.
+func lockIndex(ctx context.Context, d confine.Dir, indexDir string, wait time.Duration, warn func(string)) (*flock.Flock, error) {
 	if err := d.MkdirAll(indexDir, 0o755); err != nil {
 		return nil, fmt.Errorf("indexer: create index directory: %w", err)
 	}
@@ -255,11 +257,14 @@ func lockIndex(ctx context.Context, d confine.Dir, indexDir string, warn func(st
 	if err != nil {
 		return nil, fmt.Errorf("indexer: lock %s: %w", indexDir, err)
 	}
-	if !ok {
+	if !ok && wait > 0 {
 		warn("waiting for another ctx process that is updating " + indexDir + " …")
-		if ok, err = lockwait.Exclusive(ctx, lock, lockwait.Forever); !ok {
+		if ok, err = lockwait.Exclusive(ctx, lock, wait); err != nil {
 			return nil, fmt.Errorf("indexer: wait for another ctx updating %s: %w", indexDir, err)
 		}
+	}
+	if !ok {
+		return nil, fmt.Errorf("indexer: %s: %w", indexDir, ErrIndexBusy)
 	}
 	return lock, nil
 }

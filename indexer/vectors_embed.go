@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -346,11 +347,7 @@ func (old *vectorSet) byKeyAndDoc() (map[[keyLen]byte]int, map[string][]int) {
 // same text), and returns the chunks left to embed.
 func planEmbed(cat *catalog, withReader func(func(index.IndexReader) error) error, old, next *vectorSet, byKey map[[keyLen]byte]int, oldDoc map[string][]int, rep *EmbedReport) ([]pending, error) {
 	var todo []pending
-	aliases := make([]string, 0, len(cat.Files))
-	for a := range cat.Files {
-		aliases = append(aliases, a)
-	}
-	slices.Sort(aliases)
+	aliases := slices.Sorted(maps.Keys(cat.Files))
 	err := withReader(func(rdr index.IndexReader) error {
 		for _, alias := range aliases {
 			for _, rec := range cat.Files[alias] {

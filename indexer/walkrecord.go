@@ -5,9 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -241,11 +242,7 @@ func (rec *pkgWalk) docStamps(dir string, tr *fileid.Tree) ([]fileid.Stamp, []bo
 
 // encodeWalks writes the records, sorted by alias.
 func encodeWalks(recs map[string]pkgWalk) []byte {
-	aliases := make([]string, 0, len(recs))
-	for a := range recs {
-		aliases = append(aliases, a)
-	}
-	sort.Strings(aliases)
+	aliases := slices.Sorted(maps.Keys(recs))
 	b := []byte(walkRecordVersion())
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))

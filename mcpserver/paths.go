@@ -287,7 +287,7 @@ func nearestPath(want string, paths []string, n int) []string {
 	wantElems := strings.Count(lw, "/") + 1
 	wantBase := path.Base(lw)
 	wantDir := strings.TrimSuffix(lw, path.Ext(lw))
-	// limit shrinks to 2×best+1 as better paths turn up (nothing past it
+	// limit shrinks to noiseOver(best) as better paths turn up (nothing past it
 	// is shown), so most distances stop after a few characters.
 	limit := max(3, utf8.RuneCountInString(lw)/3)
 	var all []scored
@@ -308,7 +308,7 @@ func nearestPath(want string, paths []string, n int) []string {
 		}
 		if d <= limit {
 			all = append(all, scored{p, d, osa(wantBase, path.Base(lp), len(lw)+len(lp))})
-			limit = min(limit, 2*d+1)
+			limit = min(limit, noiseOver(d))
 		}
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -321,12 +321,22 @@ func nearestPath(want string, paths []string, n int) []string {
 		}
 		return a.p < b.p
 	})
+	return bestFirst(all, n, func(c scored) int { return c.d }, func(c scored) string { return c.p })
+}
+
+// noiseOver is the distance past which a "did you mean" candidate is much
+// worse than the best one, at best: noise, never shown.
+func noiseOver(best int) int { return 2*best + 1 }
+
+// bestFirst is the cut of a "did you mean" list sorted best first: the
+// names of up to n candidates, none much worse than the first (noiseOver).
+func bestFirst[T any](sorted []T, n int, dist func(T) int, name func(T) string) []string {
 	var out []string
-	for i := 0; i < len(all) && i < n; i++ {
-		if i > 0 && all[i].d > 2*all[0].d+1 {
-			break // much worse than the best: noise
+	for i, c := range sorted {
+		if i >= n || i > 0 && dist(c) > noiseOver(dist(sorted[0])) {
+			break
 		}
-		out = append(out, all[i].p)
+		out = append(out, name(c))
 	}
 	return out
 }
@@ -432,14 +442,7 @@ func nearest(want string, candidates []string, n int) []string {
 		}
 		return all[i].s < all[j].s
 	})
-	var out []string
-	for i := 0; i < len(all) && i < n; i++ {
-		if i > 0 && all[i].d > 2*all[0].d+1 {
-			break // much worse than the best: noise
-		}
-		out = append(out, all[i].s)
-	}
-	return out
+	return bestFirst(all, n, func(c scored) int { return c.d }, func(c scored) string { return c.s })
 }
 
 // osaStack is the length in runes up to which osa keeps its work on the

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,36 @@ func TestServedRule(t *testing.T) {
 		if got := served(p); got != want {
 			t.Errorf("served(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// bestFirst is the one cut of both "did you mean" lists (nearest's names,
+// nearestPath's paths): at most n, and none past noiseOver of the best.
+func TestBestFirst(t *testing.T) {
+	t.Parallel()
+	type c struct {
+		s string
+		d int
+	}
+	dist := func(x c) int { return x.d }
+	name := func(x c) string { return x.s }
+	sorted := []c{{"a", 1}, {"b", 2}, {"c", 3}, {"d", 4}}
+	for _, tc := range []struct {
+		n    int
+		want []string
+	}{{0, nil}, {2, []string{"a", "b"}}, {9, []string{"a", "b", "c"}}} {
+		if got := bestFirst(sorted, tc.n, dist, name); !slices.Equal(got, tc.want) {
+			t.Errorf("bestFirst(n=%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	if got := bestFirst([]c{{"x", 0}, {"y", 1}, {"z", 2}}, 3, dist, name); !slices.Equal(got, []string{"x", "y"}) {
+		t.Errorf("best 0: %q, want x and y (2 > 2×0+1)", got)
+	}
+	// Both callers cut so: an exact name leaves out one two edits off.
+	if got := nearest("guide", []string{"guide", "guido", "gxidx"}, 3); !slices.Equal(got, []string{"guide", "guido"}) {
+		t.Errorf("nearest = %q, want guide and guido", got)
+	}
+	if got := nearestPath("docs/setup.md", []string{"docs/setup.md", "docs/setap.md", "docs/sxtap.md"}, 3); !slices.Equal(got, []string{"docs/setup.md", "docs/setap.md"}) {
+		t.Errorf("nearestPath = %q, want docs/setup.md and docs/setap.md", got)
 	}
 }

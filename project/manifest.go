@@ -194,11 +194,7 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 		Validator: manifestValidator(),
 		Message:   manifestMessage,
 		Check: func() []jsonfile.Error {
-			errs := uniqueAliases(m.Packages)
-			for i, p := range m.Packages {
-				errs = append(errs, kinds.CheckSpec(p, fmt.Sprintf("packages[%d].", i))...)
-			}
-			return errs
+			return checkPackages(m.Packages)
 		},
 		Hint: manifestHint(name),
 	})
@@ -222,6 +218,17 @@ func manifestMessage(fe validator.FieldError) string {
 		return val + " is not an environment variable name (letters, digits and '_', not starting with a digit)"
 	}
 	return lockfile.ValidationMessage(fe)
+}
+
+// checkPackages is the check of a list of package specs, the manifest's
+// and context.local.json's alike: aliases unique (uniqueAliases), each
+// spec by its kind's rules (kinds.CheckSpec), fields named packages[i].….
+func checkPackages(pkgs []PackageSpec) []jsonfile.Error {
+	errs := uniqueAliases(pkgs)
+	for i, p := range pkgs {
+		errs = append(errs, kinds.CheckSpec(p, fmt.Sprintf("packages[%d].", i))...)
+	}
+	return errs
 }
 
 // uniqueAliases reports each package whose alias an earlier one has.
@@ -312,10 +319,7 @@ func ParseLocal(name string, data []byte) (*LocalFile, error) {
 		Validator: manifestValidator(),
 		Message:   manifestMessage,
 		Check: func() []jsonfile.Error {
-			errs := uniqueAliases(f.Packages)
-			for i, p := range f.Packages {
-				errs = append(errs, kinds.CheckSpec(p, fmt.Sprintf("packages[%d].", i))...)
-			}
+			errs := checkPackages(f.Packages)
 			first := map[string]int{}
 			for i, a := range f.Allow {
 				field := fmt.Sprintf("allow[%d]", i)

@@ -383,3 +383,23 @@ func TestGitMetadataContainment(t *testing.T) {
 		m.Allow = nil
 	}
 }
+
+// The manifest and context.local.json check their packages by one rule
+// (checkPackages): a repeated alias and a spec its kind refuses are
+// reported alike, at their packages[i] field.
+func TestPackagesCheckedAlike(t *testing.T) {
+	const pkgs = `"packages": [
+  {"alias": "a", "source": "https://example.com/a.git"},
+  {"alias": "a", "source": "https://example.com/b.git"},
+  {"alias": "d", "kind": "dir", "source": "docs", "ref": "main"}
+]`
+	_, merr := ParseManifest(ManifestName, []byte(`{"version": 1, `+pkgs+`}`))
+	_, lerr := ParseLocal(LocalName, []byte(`{`+pkgs+`}`))
+	for _, want := range []string{`packages[1].alias: alias "a" is already used by packages[0]`, "packages[2].ref"} {
+		for name, err := range map[string]error{"manifest": merr, "local": lerr} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", name, err, want)
+			}
+		}
+	}
+}

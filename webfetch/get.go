@@ -76,14 +76,10 @@ func hostIs(raw, host string) bool {
 // once makes one request (following redirects). retry says whether another
 // attempt may succeed.
 func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, field, what string, withToken bool) (it Item, notModified, retry bool, err error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	idle := time.AfterFunc(f.lim.Timeout, func() { cancel(errStalled) })
-	defer idle.Stop()
-	// The rate floor (internal/netrate's rule) over the body: at least
-	// netrate.DefaultBytes in every Limits.Timeout.
-	meter := netrate.Start(netrate.Floor{Window: f.lim.Timeout}, func(se *netrate.SlowError) { cancel(se) })
-	defer meter.Stop()
+	// The idle timeout, and the rate floor (internal/netrate's rule) over
+	// the body: at least netrate.DefaultBytes in every Limits.Timeout.
+	ctx, watch := netrate.StartWatch(ctx, f.lim.Timeout, errStalled)
+	defer watch.Stop()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
@@ -137,7 +133,7 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 	if resp.ContentLength > max {
 		return it, false, false, limitError(raw, what, resp.ContentLength, true, max, field)
 	}
-	body := &idleReader{r: resp.Body, t: idle, d: f.lim.Timeout, m: meter, read: func(n int) { f.progress(n, false) }}
+	body := watch.Body(resp.Body, func(n int) { f.progress(n, false) })
 	blob, n, err := f.c.storeBlob(body, max)
 	f.body.Add(min(n, max))
 	if err == nil {
@@ -146,8 +142,8 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 	switch {
 	case errors.Is(err, errTooBig):
 		return it, false, false, limitError(raw, what, 0, false, max, field)
-	case err != nil && body.err != nil:
-		err, retry = f.transportError(ctx, raw, body.err)
+	case err != nil && body.Err != nil:
+		err, retry = f.transportError(ctx, raw, body.Err)
 		return it, false, retry, err
 	case err != nil:
 		return it, false, false, fmt.Errorf("fetch %s: %w", shown, err)
@@ -156,36 +152,6 @@ func (f *fetch) once(ctx context.Context, raw string, cond *Item, max int64, fie
 		URL: raw, FinalURL: resp.Request.URL.String(), ContentType: resp.Header.Get("Content-Type"),
 		Blob: blob, Size: n, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
 	}, false, false, nil
-}
-
-// idleReader restarts the request's idle timer on every read that brings
-// bytes, measures the reads against the rate floor, and keeps the read
-// error apart from the cache's.
-type idleReader struct {
-	r   io.Reader
-	t   *time.Timer
-	d   time.Duration
-	m   *netrate.Meter
-	err error
-	// read, when set, is told of each read's bytes.
-	read func(n int)
-}
-
-func (r *idleReader) Read(p []byte) (int, error) {
-	r.m.Arm()
-	n, err := r.r.Read(p)
-	r.m.Add(n)
-	r.m.Disarm()
-	if n > 0 {
-		r.t.Reset(r.d)
-		if r.read != nil {
-			r.read(n)
-		}
-	}
-	if err != nil && err != io.EOF {
-		r.err = err
-	}
-	return n, err
 }
 
 // transportError words an error of the client or of a body read; retry

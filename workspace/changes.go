@@ -9,9 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -192,11 +193,7 @@ func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set
 		}
 		aliases = want
 	}
-	names := make([]string, 0, len(aliases))
-	for a := range aliases {
-		names = append(names, a)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(aliases))
 	for _, a := range names {
 		if dirs[a] {
 			set.Packages = append(set.Packages, changes.Package{Alias: a, Kind: project.KindDir, Status: changes.StatusLive, Documents: []changes.Document{}})

@@ -150,7 +150,7 @@ func (s stageTree) docs(warn func(dir string, err error)) ([]string, error) {
 // a staged file whose sum the fetch computed as it wrote it.
 func (s stageTree) hash(omit map[string]bool) (string, map[string]string, error) {
 	files := map[string]string{}
-	err := walkPaths(s.stage, func(rel string, _ fs.DirEntry) error {
+	err := treehash.WalkFiles(s.stage, func(rel string, _ fs.DirEntry) error {
 		files[rel] = s.stage
 		return nil
 	})
@@ -271,7 +271,7 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 	seen := make(map[string]bool, len(st.Files))
 	tr := fileid.NewTree(dir)
 	defer tr.Close()
-	err := walkPaths(dir, func(rel string, _ fs.DirEntry) error {
+	err := treehash.WalkFiles(dir, func(rel string, _ fs.DirEntry) error {
 		if naming.CheckFilePath(rel) != nil {
 			return errNoPatch
 		}
@@ -398,6 +398,20 @@ func execBit(perm, want fs.FileMode) fs.FileMode {
 	return perm &^ 0o111
 }
 
+// movePatched moves one file of a patch (from and to are OS paths under
+// .context/), making to's folder first, then stops at the test hook of
+// stage: every move of patchForward (patch-out, patch-in) and of patchBack
+// (patch-back).
+func (w *Workspace) movePatched(from, to, stage, alias string) error {
+	if err := w.fs.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	if err := w.fs.Rename(from, to); err != nil {
+		return err
+	}
+	return w.hook(stage, alias)
+}
+
 // patchForward does j's patch to the package folder (see the top of this
 // file). It is idempotent: recovery runs it again.
 func (w *Workspace) patchForward(j *journal) error {
@@ -421,13 +435,7 @@ func (w *Workspace) patchForward(j *journal) error {
 		if err := w.fault("patch-out", j.Alias); err != nil {
 			return err
 		}
-		if err := w.fs.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		if err := w.fs.Rename(from, to); err != nil {
-			return err
-		}
-		return w.hook("patch-out", j.Alias)
+		return w.movePatched(from, to, "patch-out", j.Alias)
 	}
 	for _, f := range p.Delete {
 		if err := out(f.Path, true); err != nil {
@@ -456,13 +464,7 @@ func (w *Workspace) patchForward(j *journal) error {
 		if err := w.fault("patch-in", j.Alias); err != nil {
 			return err
 		}
-		if err := w.fs.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		if err := w.fs.Rename(from, to); err != nil {
-			return err
-		}
-		if err := w.hook("patch-in", j.Alias); err != nil {
+		if err := w.movePatched(from, to, "patch-in", j.Alias); err != nil {
 			return err
 		}
 	}
@@ -510,13 +512,7 @@ func (w *Workspace) patchBack(j *journal) error {
 		if !exists(from) || exists(to) {
 			return nil
 		}
-		if err := w.fs.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		if err := w.fs.Rename(from, to); err != nil {
-			return err
-		}
-		return w.hook("patch-back", j.Alias)
+		return w.movePatched(from, to, "patch-back", j.Alias)
 	}
 	for _, f := range p.Put {
 		if !exists(in(nw, f.Path)) {

@@ -50,6 +50,23 @@ func newWorkspace(projectDir string, o Options) (*Workspace, error) {
 	return &Workspace{root: p.Root(), proj: p, opts: o, fs: confine.New(p.Dir())}, nil
 }
 
+// openExisting is what Open and OpenReadOnly check before anything else:
+// projectDir is a ctx project (project.Check), and .context/ holds no
+// symbolic link where ctx keeps its own entries (checkLinks).
+func openExisting(projectDir string, o Options) (*Workspace, error) {
+	w, err := newWorkspace(projectDir, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.proj.Check(); err != nil {
+		return nil, err
+	}
+	if err := w.checkLinks(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
 // checkLinks refuses a project where .context/ itself or one of the
 // entries ctx keeps in it is a symbolic link (a cloned repository can
 // commit one), naming every such link at once.
@@ -107,14 +124,8 @@ func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
 // Options.LockWait for another ctx working in the project, then finishes
 // (or undoes) whatever an interrupted command left in .context/.tmp/.
 func Open(projectDir string, o Options) (*Workspace, error) {
-	w, err := newWorkspace(projectDir, o)
+	w, err := openExisting(projectDir, o)
 	if err != nil {
-		return nil, err
-	}
-	if err := w.proj.Check(); err != nil {
-		return nil, err
-	}
-	if err := w.checkLinks(); err != nil {
 		return nil, err
 	}
 	if err := w.lock(); err != nil {
@@ -150,17 +161,11 @@ func Open(projectDir string, o Options) (*Workspace, error) {
 // not be true to the disk.) Methods that change the project fail on a
 // Workspace opened this way.
 func OpenReadOnly(projectDir string, o Options) (*Workspace, error) {
-	w, err := newWorkspace(projectDir, o)
+	w, err := openExisting(projectDir, o)
 	if err != nil {
 		return nil, err
 	}
 	w.fs = w.fs.ReadOnly()
-	if err := w.proj.Check(); err != nil {
-		return nil, err
-	}
-	if err := w.checkLinks(); err != nil {
-		return nil, err
-	}
 	note, interrupted := w.changeInProgress()
 	if interrupted {
 		o.LockWait = time.Nanosecond // try the lock once: a reader never waits

@@ -3,8 +3,10 @@ package workspace
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/ctx-dev/ctx/internal/treehash"
@@ -75,12 +77,7 @@ func (w *Workspace) aliases(l *lockfile.Lock) []string {
 			seen[a] = true
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for a := range seen {
-		out = append(out, a)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // Status returns the dirty packages only, sorted by alias.
@@ -113,11 +110,7 @@ func (w *Workspace) Verify() ([]VerifyResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	aliases := make([]string, 0, len(l.Packages))
-	for a := range l.Packages {
-		aliases = append(aliases, a)
-	}
-	sort.Strings(aliases)
+	aliases := slices.Sorted(maps.Keys(l.Packages))
 	out := make([]VerifyResult, len(aliases))
 	parallel(len(aliases), w.opts.Jobs, func(i int) {
 		a := aliases[i]

@@ -280,15 +280,16 @@ func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
 	return st, err
 }
 
-// walkFiles calls fn for every non-directory under dir, in lexical order,
-// never following symbolic links. The files are stat'ed from the open
+// walkFiles is treehash.WalkFiles (every non-directory under dir, in
+// lexical order, never following symbolic links) with each file's stat
+// data. The files are stat'ed from the open
 // folder (fileid.Tree: the kernel looks up the names below dir only, not
 // every folder above it again for each file; the dirty guard's walk of a
 // 500-file package was a tenth of a one-file update's CPU, issue 31).
 func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
 	tr := fileid.NewTree(dir)
 	defer tr.Close()
-	return walkPaths(dir, func(rel string, d fs.DirEntry) error {
+	return treehash.WalkFiles(dir, func(rel string, d fs.DirEntry) error {
 		var fi fs.FileInfo
 		var err error
 		if rel == "." {
@@ -300,24 +301,6 @@ func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
 			return err
 		}
 		return fn(rel, fi)
-	})
-}
-
-// walkPaths is walkFiles for a caller that needs no stat data: a file's
-// name and type come from reading its folder, with no lstat a file.
-func walkPaths(dir string, fn func(rel string, d fs.DirEntry) error) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		return fn(filepath.ToSlash(rel), d)
 	})
 }
 

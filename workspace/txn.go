@@ -134,6 +134,20 @@ func (w *Workspace) writeJournal(j *journal) error {
 	return w.fs.WriteFileAtomic(w.tmp(j.Alias+".journal"), append(data, '\n'), 0o644)
 }
 
+// setAside moves a package's folder pkg to old (.tmp/<alias>.old),
+// removing whatever an earlier change left there: the first step of
+// replacing the folder (an install) or removing it, with the fault point
+// "swap-old" between the two.
+func (w *Workspace) setAside(alias, pkg, old string) error {
+	if err := w.fs.RemoveAll(old); err != nil {
+		return err
+	}
+	if err := w.fault("swap-old", alias); err != nil {
+		return err
+	}
+	return w.fs.Rename(pkg, old)
+}
+
 // swap does step 3 for j. It is idempotent: recovery runs it again.
 func (w *Workspace) swap(j *journal) error {
 	pkg, old, nw := w.pkgDir(j.Alias), w.tmp(j.Alias+".old"), w.tmp(j.Alias+".new")
@@ -142,13 +156,7 @@ func (w *Workspace) swap(j *journal) error {
 	case opInstall:
 		if exists(nw) {
 			if exists(pkg) {
-				if err := w.fs.RemoveAll(old); err != nil {
-					return err
-				}
-				if err := w.fault("swap-old", j.Alias); err != nil {
-					return err
-				}
-				if err := w.fs.Rename(pkg, old); err != nil {
+				if err := w.setAside(j.Alias, pkg, old); err != nil {
 					return err
 				}
 			}
@@ -174,13 +182,7 @@ func (w *Workspace) swap(j *journal) error {
 		return w.swapState(j, func(st *pkgState) error { return w.refreshState(j, st) })
 	case opRemove:
 		if exists(pkg) {
-			if err := w.fs.RemoveAll(old); err != nil {
-				return err
-			}
-			if err := w.fault("swap-old", j.Alias); err != nil {
-				return err
-			}
-			if err := w.fs.Rename(pkg, old); err != nil {
+			if err := w.setAside(j.Alias, pkg, old); err != nil {
 				return err
 			}
 			atomicfile.SyncDir(filepath.Dir(pkg))

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
@@ -123,12 +124,7 @@ var configKeys = map[string]setting{
 
 // settingNames lists configKeys in order.
 func settingNames() []string {
-	keys := make([]string, 0, len(configKeys))
-	for k := range configKeys {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(configKeys))
 }
 
 // readUserConfig reads the user's config file at path; a missing file is

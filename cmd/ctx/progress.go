@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -134,12 +135,7 @@ func (p *progress) DoneWith(rep *workspace.Report) {
 }
 
 func (p *progress) aliases() []string {
-	as := make([]string, 0, len(p.pkgs))
-	for a := range p.pkgs {
-		as = append(as, a)
-	}
-	sort.Strings(as)
-	return as
+	return slices.Sorted(maps.Keys(p.pkgs))
 }
 
 // totals sums what was received (objects of the trees and blobs phases;

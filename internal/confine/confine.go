@@ -204,19 +204,19 @@ func (d Dir) Rename(from, to string) error {
 // WriteFileAtomic writes rel through atomicfile.WriteFile (temp file,
 // fsync, rename), creating its parent directories.
 func (d Dir) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {
-	if err := d.check(rel, false); err != nil {
-		return err
-	}
-	p := d.Path(rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(p, data, perm)
+	return d.writeReplacing(rel, data, perm, atomicfile.WriteFile)
 }
 
 // WriteCacheAtomic writes rel through atomicfile.WriteCache (temp file,
 // rename, no fsync), creating its parent directories: for a cache alone.
 func (d Dir) WriteCacheAtomic(rel string, data []byte, perm fs.FileMode) error {
+	return d.writeReplacing(rel, data, perm, atomicfile.WriteCache)
+}
+
+// writeReplacing checks rel (no link on its way, not read-only), creates
+// its parent directories and writes it with write, one of atomicfile's
+// (a temp file renamed over rel).
+func (d Dir) writeReplacing(rel string, data []byte, perm fs.FileMode, write func(string, []byte, fs.FileMode) error) error {
 	if err := d.check(rel, false); err != nil {
 		return err
 	}
@@ -224,7 +224,7 @@ func (d Dir) WriteCacheAtomic(rel string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteCache(p, data, perm)
+	return write(p, data, perm)
 }
 
 // WriteFile writes rel in place (os.WriteFile), for files that must keep

@@ -34,6 +34,7 @@ func TestDirRefusesLinks(t *testing.T) {
 	d := New(root)
 	for name, err := range map[string]error{
 		"write under":   d.WriteFileAtomic("index/meta.json", []byte("x"), 0o644),
+		"cache under":   d.WriteCacheAtomic("index/walks.bin", []byte("x"), 0o644),
 		"mkdir under":   d.MkdirAll("index/bleve-1", 0o755),
 		"remove under":  d.RemoveAll("index/f"),
 		"rename under":  d.Rename("index/f", "g"),
@@ -76,7 +77,19 @@ func TestDirRefusesLinks(t *testing.T) {
 	if err := d.ReadOnly().WriteFileAtomic("x", nil, 0o644); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("read-only write: got %v", err)
 	}
+	if err := d.ReadOnly().WriteCacheAtomic("x", nil, 0o644); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("read-only cache write: got %v", err)
+	}
+	// Both atomic writes make the parent folders.
 	if err := d.WriteFileAtomic("sub/x", []byte("ok"), 0o644); err != nil {
 		t.Errorf("plain write: %v", err)
+	}
+	if err := d.WriteCacheAtomic("sub2/y", []byte("ok"), 0o644); err != nil {
+		t.Errorf("plain cache write: %v", err)
+	}
+	for _, p := range []string{"sub/x", "sub2/y"} {
+		if data, err := os.ReadFile(filepath.Join(root, p)); err != nil || string(data) != "ok" {
+			t.Errorf("%s: %q %v", p, data, err)
+		}
 	}
 }

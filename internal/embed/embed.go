@@ -303,12 +303,8 @@ var errStalled = errors.New("the endpoint stopped answering")
 
 // once makes one request. wait is the server's Retry-After, when it gave one.
 func (c *Client) once(ctx context.Context, body []byte, n int) (_ [][]float32, wait time.Duration, _ error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	idle := time.AfterFunc(c.o.Idle, func() { cancel(errStalled) })
-	defer idle.Stop()
-	meter := netrate.Start(netrate.Floor{Window: c.o.Idle}, func(se *netrate.SlowError) { cancel(se) })
-	defer meter.Stop()
+	ctx, watch := netrate.StartWatch(ctx, c.o.Idle, errStalled)
+	defer watch.Stop()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
@@ -335,7 +331,7 @@ func (c *Client) once(ctx context.Context, body []byte, n int) (_ [][]float32, w
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
 		return nil, 0, &Error{URL: c.shown, Msg: status + ": " + safetext.Quote(strings.TrimSpace(string(msg)))}
 	}
-	r := &meteredReader{r: io.LimitReader(resp.Body, c.o.MaxAnswer+1), idle: idle, d: c.o.Idle, m: meter}
+	r := watch.Body(io.LimitReader(resp.Body, c.o.MaxAnswer+1), nil)
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, 0, c.transportError(ctx, err)
@@ -429,26 +425,6 @@ func (c *Client) transportError(ctx context.Context, err error) error {
 	}
 	temp := errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF)
 	return &Error{URL: c.shown, Msg: "cannot reach it", Err: err, temp: temp}
-}
-
-// meteredReader restarts the idle timer on every read that brings bytes
-// and measures the reads against the rate floor.
-type meteredReader struct {
-	r    io.Reader
-	idle *time.Timer
-	d    time.Duration
-	m    *netrate.Meter
-}
-
-func (r *meteredReader) Read(p []byte) (int, error) {
-	r.m.Arm()
-	n, err := r.r.Read(p)
-	r.m.Add(n)
-	r.m.Disarm()
-	if n > 0 {
-		r.idle.Reset(r.d)
-	}
-	return n, err
 }
 
 // cut returns s cut to at most n bytes at a rune boundary.

@@ -2,9 +2,10 @@
 // the git engine and the https fetcher apply: a transfer that moves fewer
 // than Floor.Bytes over a Floor.Window of the time it spends waiting on the
 // server is given up with a *SlowError, as curl's --speed-limit and
-// --speed-time do. The idle timeout (nothing at all for a while) stays the
-// caller's; the floor catches the server that sends a byte now and then,
-// which an idle timeout never trips on.
+// --speed-time do. The idle timeout (nothing at all for a while) is the
+// caller's, in its words (a Watch runs both for an http request); the
+// floor catches the server that sends a byte now and then, which an idle
+// timeout never trips on.
 //
 // The window slides: it is checked every Window/10 of waiting time over the
 // last Window of it. The clock starts with the first byte: the wait for a
@@ -17,7 +18,9 @@
 package netrate
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 )
@@ -234,4 +237,73 @@ func (m *Meter) advance() *SlowError {
 		m.counts[m.cur] = 0
 	}
 	return nil
+}
+
+// Watch is one request's watch, the https fetcher's and the embedder's:
+// its context ends with the caller's stalled error when nothing arrives
+// for the idle timeout (the caller's rule, in its words), and with a
+// *SlowError when the body moves less than the floor (DefaultBytes) in a
+// window of that timeout (this package's). gitengine has its own, on its
+// Clock and with its per-operation watchdog.
+type Watch struct {
+	cancel context.CancelCauseFunc
+	idle   *time.Timer
+	after  time.Duration
+	meter  *Meter
+}
+
+// StartWatch starts a Watch of ctx with the idle timeout idle. The request
+// is made with the context it returns, its body read through Body; Stop
+// ends the watch and the context.
+func StartWatch(ctx context.Context, idle time.Duration, stalled error) (context.Context, *Watch) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	w := &Watch{cancel: cancel, after: idle}
+	w.idle = time.AfterFunc(idle, func() { cancel(stalled) })
+	w.meter = Start(Floor{Window: idle}, func(se *SlowError) { cancel(se) })
+	return ctx, w
+}
+
+// Body is r read under the watch; onRead, when not nil, is told of each
+// read's bytes.
+func (w *Watch) Body(r io.Reader, onRead func(n int)) *Reader {
+	return &Reader{r: r, meter: w.meter, idle: w.idle, after: w.after, onRead: onRead}
+}
+
+// Stop ends the watch: the floor, the idle timer, then the context.
+func (w *Watch) Stop() {
+	w.meter.Stop()
+	w.idle.Stop()
+	w.cancel(nil)
+}
+
+// Reader is a body read under a Watch: each read is timed against the
+// meter (Arm, Add, Disarm: the time the caller spends on what arrived is
+// not counted), and a read that brings bytes restarts the idle timer,
+// then tells onRead how many. Err is the last error a read returned but
+// io.EOF, for a caller that must tell it from an error of where it copies
+// the body to.
+type Reader struct {
+	r      io.Reader
+	meter  *Meter
+	idle   Timer
+	after  time.Duration
+	onRead func(n int)
+	Err    error
+}
+
+func (r *Reader) Read(p []byte) (int, error) {
+	r.meter.Arm()
+	n, err := r.r.Read(p)
+	r.meter.Add(n)
+	r.meter.Disarm()
+	if n > 0 {
+		r.idle.Reset(r.after)
+		if r.onRead != nil {
+			r.onRead(n)
+		}
+	}
+	if err != nil && err != io.EOF {
+		r.Err = err
+	}
+	return n, err
 }

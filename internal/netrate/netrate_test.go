@@ -1,9 +1,14 @@
 package netrate
 
 import (
+	"context"
+	"errors"
+	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -162,5 +167,88 @@ func TestRealClock(t *testing.T) {
 		time.Sleep(time.Millisecond)
 		fast.Add(100) // each read alone meets the floor of any window it is in
 		fast.Disarm()
+	}
+}
+
+// resets is a Timer that records its resets.
+type resets []time.Duration
+
+func (r *resets) Reset(d time.Duration) bool { *r = append(*r, d); return true }
+func (r *resets) Stop() bool                 { return true }
+
+// errAfter reads its text, then fails with err instead of io.EOF.
+type errAfter struct {
+	r   io.Reader
+	err error
+}
+
+func (e errAfter) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		err = e.err
+	}
+	return n, err
+}
+
+// Reader, a body read under a Watch: a read that brings
+// bytes restarts the idle timer and is told to OnRead; the bytes count
+// towards the floor; an error that is not io.EOF is kept in Err.
+func TestReader(t *testing.T) {
+	t.Parallel()
+	var idle resets
+	var told []int
+	var slow *SlowError
+	m := Start(Floor{Bytes: 1 << 20, Window: time.Hour}, func(se *SlowError) { slow = se })
+	defer m.Stop()
+	r := &Reader{r: iotest.OneByteReader(strings.NewReader("abc")), meter: m, idle: &idle, after: time.Minute, onRead: func(n int) { told = append(told, n) }}
+	data, err := io.ReadAll(r)
+	if err != nil || string(data) != "abc" || r.Err != nil {
+		t.Fatalf("ReadAll = %q, %v; Err %v", data, err, r.Err)
+	}
+	if !slices.Equal(idle, []time.Duration{time.Minute, time.Minute, time.Minute}) || !slices.Equal(told, []int{1, 1, 1}) {
+		t.Errorf("idle resets %v, told %v; want one each for each of the 3 bytes", idle, told)
+	}
+	m.mu.Lock()
+	got := m.counts[m.cur]
+	m.mu.Unlock()
+	if got != 3 || slow != nil {
+		t.Errorf("meter counted %d bytes (want 3), tripped %v", got, slow)
+	}
+	cut := errors.New("connection reset")
+	idle = nil
+	r = &Reader{r: errAfter{strings.NewReader("xy"), cut}, idle: &idle, after: time.Second}
+	if _, err := io.ReadAll(r); !errors.Is(err, cut) || !errors.Is(r.Err, cut) {
+		t.Errorf("a failing body: %v, Err %v; want both %v", err, r.Err, cut)
+	}
+	if len(idle) != 1 {
+		t.Errorf("idle resets %v, want one (a read of 2 bytes)", idle)
+	}
+}
+
+// A Watch's context ends with the caller's error when nothing arrives for
+// its idle timeout, and with context.Canceled once stopped; its body reads
+// what it wraps.
+func TestWatch(t *testing.T) {
+	t.Parallel()
+	stalled := errors.New("stalled")
+	ctx, w := StartWatch(context.Background(), time.Millisecond, stalled)
+	<-ctx.Done()
+	if got := context.Cause(ctx); got != stalled {
+		t.Errorf("idle: cause %v, want %v", got, stalled)
+	}
+	w.Stop()
+
+	ctx, w = StartWatch(context.Background(), time.Hour, stalled)
+	n := 0
+	data, err := io.ReadAll(w.Body(strings.NewReader("abc"), func(k int) { n += k }))
+	if err != nil || string(data) != "abc" || n != 3 {
+		t.Errorf("Body: %q %v, told %d", data, err, n)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("ended before Stop: %v", context.Cause(ctx))
+	}
+	w.Stop()
+	if !errors.Is(context.Cause(ctx), context.Canceled) {
+		t.Errorf("after Stop: cause %v, want context.Canceled", context.Cause(ctx))
 	}
 }

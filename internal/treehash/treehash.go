@@ -15,9 +15,10 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -27,18 +28,8 @@ import (
 // never followed). Directories themselves and file modes are not part of it.
 func HashDir(dir string) (string, error) {
 	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		files[filepath.ToSlash(rel)] = dir
+	err := WalkFiles(dir, func(rel string, _ fs.DirEntry) error {
+		files[rel] = dir
 		return nil
 	})
 	if err != nil {
@@ -49,6 +40,27 @@ func HashDir(dir string) (string, error) {
 		return "", fmt.Errorf("hash %s: %w", dir, err)
 	}
 	return h, nil
+}
+
+// WalkFiles calls fn for each file HashDir hashes under dir: every entry
+// that is not a directory (a symbolic link is one, never followed), in
+// lexical order, named by its slash-separated path relative to dir. Its
+// name and type come from reading its folder, with no lstat a file. The
+// first error, the walk's or fn's, ends it.
+func WalkFiles(dir string, fn func(rel string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		return fn(filepath.ToSlash(rel), d)
+	})
 }
 
 // HashTree returns the "h1:" hash HashDir would give a folder holding the
@@ -70,11 +82,7 @@ func HashTree(files map[string]string) (string, error) {
 // dirhash.Hash1, because Hash1 reads every file itself and cannot be given
 // a sum.
 func HashTreeSums(files map[string]string, known map[string]string) (string, map[string]string, error) {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(files))
 	sums := make(map[string]string, len(names))
 	h := sha256.New()
 	for _, name := range names {

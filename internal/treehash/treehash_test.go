@@ -1,9 +1,13 @@
 package treehash
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,5 +115,43 @@ func TestHashTreeSums(t *testing.T) {
 	known["b/c.md"] = SumOf([]byte("other"))
 	if h3, _, _ := HashTreeSums(files, known); h3 == want {
 		t.Fatal("the known sum was not used")
+	}
+}
+
+// TestWalkFiles: the files HashDir hashes, by slash path in lexical order:
+// a link (to a folder too) is a file and never followed, folders are not
+// named, and fn's error ends the walk.
+func TestWalkFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, p := range []string{"a/b", "a/c", "empty"} {
+		if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"a/b/x.md", "a/c/y.md", "top.md"} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a", filepath.Join(dir, "dirlink")); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err := WalkFiles(dir, func(rel string, d fs.DirEntry) error {
+		got = append(got, rel+":"+strconv.FormatBool(d.Type()&fs.ModeSymlink != 0))
+		return nil
+	})
+	want := []string{"a/b/x.md:false", "a/c/y.md:false", "dirlink:true", "top.md:false"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("WalkFiles = %q, %v; want %q", got, err, want)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := WalkFiles(dir, func(string, fs.DirEntry) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Errorf("fn's error: %v after %d files, want stop after 1", err, n)
+	}
+	if err := WalkFiles(filepath.Join(dir, "missing"), func(string, fs.DirEntry) error { return nil }); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing folder: %v", err)
 	}
 }
