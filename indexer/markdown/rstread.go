@@ -206,6 +206,21 @@ func rstRawRole(role string) bool {
 	return false
 }
 
+// rstNoArgs are the directives of rst content that take no arguments
+// (docutils 0.19's admonitions but "admonition", compound, epigraph,
+// highlights, pull-quote, header, footer; Sphinx's seealso, todo, hlist,
+// glossary): docutils' parse_directive_block reads the lines after their
+// marker, before the options, as content, so content may start on the
+// line after the marker with no blank line between (".. note::⏎
+// 1. a⏎ 2. b", indented, is a list). A directive with arguments reads
+// those lines, to the first blank line, as its arguments and options.
+var rstNoArgs = map[string]bool{
+	"attention": true, "caution": true, "danger": true, "error": true, "hint": true, "important": true,
+	"note": true, "tip": true, "warning": true, "compound": true, "epigraph": true, "highlights": true,
+	"pull-quote": true, "header": true, "footer": true, "seealso": true, "todo": true, "hlist": true,
+	"glossary": true,
+}
+
 // rstHiddenContent are the directives whose content is not shown.
 var rstHiddenContent = map[string]bool{"index": true, "meta": true}
 
@@ -226,6 +241,7 @@ type rstBlock struct {
 	empty      bool // ".." alone: a blank line right after ends it
 	untilBlank bool // a hyperlink target or a doctest block: a blank line ends it (docutils' until_blank)
 	at         int  // a directive's marker line
+	content    bool // a directive of rstNoArgs whose content started before its first blank line
 	hidden     bool // a toctree with the ":hidden:" option
 }
 
@@ -307,22 +323,46 @@ var rstOptionMarker = lazyre.New(`^` +
 // ("| ", "|"): its text goes on through every line after it indented
 // more (docutils: a line block's line is inline text, never blocks).
 func rstLineBlock(t string) bool {
-	return t == "|" || strings.HasPrefix(t, "| ")
+	return t == "|" || strings.HasPrefix(t, "| ") || strings.HasPrefix(t, "|\t")
 }
 
 // rstIndentedBody returns the text after the marker of trimmed line t,
 // ok when t starts a field list item (rstField) or an option list item
 // (rstOptionMarker): docutils reads their bodies with
 // get_first_known_indented, the text after the marker then every line
-// after it indented more, their least indent removed.
-func rstIndentedBody(t string) (body string, ok bool) {
+// after it indented more, their least indent removed. col is t's column
+// in its line: docutils expands tabs before it reads a line, so an
+// option then a tab ("-v⏎verbose", "-v" and six spaces) has a
+// description.
+func rstIndentedBody(t string, col int) (body string, ok bool) {
 	if _, body, ok := rstField(t); ok {
 		return body, true
+	}
+	if strings.IndexByte(t, '\t') >= 0 {
+		t = rstDetab(t, col)
 	}
 	if m := rstOptionMarker().FindString(t); m != "" {
 		return strings.TrimSpace(t[len(m):]), true
 	}
 	return "", false
+}
+
+// rstDetab is s, which starts at column col, with its tabs expanded to
+// the next multiple of 8 columns (rstColumn's rule).
+func rstDetab(s string, col int) string {
+	var b strings.Builder
+	for {
+		j := strings.IndexByte(s, '\t')
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		c := rstColumn(col, s[:j])
+		col = c/8*8 + 8
+		b.WriteString(s[:j])
+		b.WriteString(strings.Repeat(" ", col-c))
+		s = s[j+1:]
+	}
 }
 
 // rstSimpleName returns the length of the reference name (docutils'
@@ -370,6 +410,9 @@ type rstReader struct {
 	// footnote's text, a replacement text), which the lines after it
 	// continue.
 	paraFirst string
+	// paraTerm: the text block is a definition list's term ending in
+	// "::", shown as written.
+	paraTerm bool
 	// paraRaw: the text block is a raw directive head (rstRawHead),
 	// shown as written, with no inline markup and its backslashes.
 	paraRaw bool
@@ -439,6 +482,8 @@ func (r *rstReader) flush(end int) {
 	}
 	out := r.out[r.para:end]
 	r.para, r.paraItem = -1, -1
+	term := r.paraTerm
+	r.paraTerm = false
 	for k := 1; k < len(out); k++ {
 		out[k].Cont = true
 	}
@@ -452,7 +497,7 @@ func (r *rstReader) flush(end int) {
 	rstInlineLines(ls, out)
 	last := &out[len(out)-1]
 	lit, spaced := rstLiteralMarker(ls[len(ls)-1])
-	if !lit {
+	if !lit || term {
 		return
 	}
 	if shown := strings.TrimRight(last.Shown, " \t"); strings.HasSuffix(shown, "::") {
@@ -497,9 +542,13 @@ func (r *rstReader) line(i int) int {
 		if n := len(r.stack); n > 0 {
 			if r.stack[n-1].empty || r.stack[n-1].untilBlank {
 				r.stack = r.stack[:n-1]
-			} else {
-				r.stack[n-1].head = false
 			}
+		}
+		// A blank line ends the head of every open directive (a head
+		// holds blocks only as rstNoArgs' content, so the heads still on
+		// are the top ones: each is ended once).
+		for k := len(r.stack) - 1; k >= 0 && r.stack[k].head; k-- {
+			r.stack[k].head = false
 		}
 		return i
 	}
@@ -591,6 +640,11 @@ func (r *rstReader) inBlock(i int, t string) bool {
 			}
 		} else if top.kind == bCode {
 			out.Kind, out.Shown = RSTCode, l // code right after the marker: kept
+		} else if rstNoArgs[top.directive] && (top.content || r.para < 0) {
+			// Content right after the marker, which had no text: rst,
+			// read as any (with text there, these lines go on with it).
+			top.content = true
+			return false
 		} else if top.argShown {
 			// The head's lines are one text block with the marker's
 			// argument: a role may span them.
@@ -723,20 +777,45 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	if first && (t == ">>>" || strings.HasPrefix(t, ">>> ")) {
-		// A doctest block: literal until the next blank line.
+		// A doctest block: literal until the next blank line. It ends
+		// the enumerated lists at its indent (docutils: "h. a⏎⏎>>> x⏎⏎i.
+		// b" has one list, "i." is Roman after it).
+		r.endLists(n)
 		r.out[i].Kind, r.out[i].Shown = RSTCode, r.lines[i]
 		r.b.Kinds[i] = Code
 		r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
 		return
 	}
+	term := false // a text block that may be a definition list's term
 	if first {
 		r.para, r.paraEdge = i, n
+		term = true
 		if m := r.item(i, n, t); m != "" {
 			r.out[i].Item, r.paraItem = m, n
-			r.paraEdge = r.textCol(i)
+			col, k := r.textCol(i)
+			r.paraEdge = col
+			// A field, option or line block on the item's marker line
+			// ("- :a: x", "1. | x", "* -v  x") is read as on a line of its
+			// own at the item's text column: a line at that column ends it
+			// (docutils: "Field list ends without a blank line"), a deeper
+			// one goes on (its body: the least indent of the lines after
+			// the marker's, if deeper than the text column, else the next
+			// line's).
+			rest := r.lines[i][k:]
+			if rstLineBlock(rest) {
+				r.paraItem, r.paraEdge, term = col, -1, false
+			} else if body, ok := rstIndentedBody(rest, col); ok {
+				r.paraItem, term = col, false
+				if body != "" {
+					if r.paraEdge = r.contentIndent(i); r.paraEdge <= col && !r.blank(i+1) {
+						r.paraEdge = rstIndent(r.lines[i+1])
+					}
+				}
+			}
 		} else if rstLineBlock(t) {
-			r.paraItem, r.paraEdge = n, -1
-		} else if body, ok := rstIndentedBody(t); ok && body != "" {
+			r.paraItem, r.paraEdge, term = n, -1, false
+		} else if body, ok := rstIndentedBody(t, n); ok && body != "" {
+			term = false
 			r.paraItem, r.paraEdge = n, r.contentIndent(i)
 			// A body whose text starts a nested block is read as that
 			// block at the body's least indent (docutils: ":a: - x⏎
@@ -746,20 +825,26 @@ func (r *rstReader) body(i, n int, t string) {
 			if least := r.paraEdge; least >= 0 {
 				if m := rstItemMarker(body); m > 0 && strings.IndexByte("-+*", body[0]) >= 0 {
 					r.paraItem, r.paraEdge = least, least+len(body)-len(strings.TrimLeft(body[m:], " \t"))
-				} else if _, nested := rstIndentedBody(body); nested || rstLineBlock(body) {
+				} else if _, nested := rstIndentedBody(body, least); nested || rstLineBlock(body) {
 					r.paraItem, r.paraEdge = least, -1
 				}
 			}
 		} else if _, _, ok := rstField(t); ok {
-			r.paraItem = n // a field with no text: a line at its indent ends it
+			r.paraItem, term = n, false // a field with no text: a line at its indent ends it
 		}
 	}
-	if lit, _ := rstLiteralMarker(t); lit {
+	if lit, _ := rstLiteralMarker(t); lit && term && !r.blank(i+1) && rstIndent(r.lines[i+1]) > r.paraEdge {
+		// A one-line paragraph (or item's text) then a line indented
+		// more, no blank line between: a definition list's term, shown
+		// as written (docutils: "Blank line missing before literal block
+		// (after the "::")? Interpreted as a definition list item.").
+		r.paraTerm = true
+	} else if lit {
 		// The literal block is indented more than the paragraph's left
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
 		if first && r.out[i].Item != "" {
-			r.pendingLit = r.textCol(i)
+			r.pendingLit, _ = r.textCol(i)
 		}
 	}
 }
@@ -1119,9 +1204,8 @@ func rstMakeEnum(ord string, seq byte) string {
 // docutils starts an item there (enumItem at its column: the next line
 // blank, indented more, outside its block or the next enumerator; "- 2.
 // see⏎  more" is one item whose text is "2. see more").
-func (r *rstReader) textCol(i int) int {
+func (r *rstReader) textCol(i int) (col, k int) {
 	l := r.lines[i]
-	col, k := 0, 0
 	for first := true; ; first = false {
 		for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
 			if l[k] == '\t' {
@@ -1133,11 +1217,11 @@ func (r *rstReader) textCol(i int) int {
 		}
 		m := rstItemMarker(l[k:])
 		if m == 0 || k+m >= len(l) {
-			return col
+			return col, k
 		}
 		if e, ok := rstEnumerator(l[k : k+m]); ok && !first {
 			if seq, ord := rstSeq(e.text, 0); !r.enumItem(i, col, e.format, seq, ord) {
-				return col
+				return col, k
 			}
 		}
 		col += utf8.RuneCountInString(l[k : k+m])

@@ -34,7 +34,7 @@ func TestRSTLeft16(t *testing.T) {
 		{"note bullets", ".. note::\n   - a\n   - b", // <note><bullet_list> two list_items
 			[]string{"4|||", "1|-||   - a", "1|-||   - b"}},
 		{"note text", ".. note::\n   text :ref:`x\n   y <z>`", // <note><paragraph>text x y
-			[]string{"4|||", "1|||   text x", "1||+|   y"}},
+			[]string{"4|||", "1|||   text x y", "1||+|"}}, // a role's text is shown on the line it starts on
 		{"note directive", ".. note::\n   .. code-block:: py\n\n      x\n\n   after", // <note> the code block, then a paragraph
 			[]string{"4|||", "4|||", "0|||", "3|||      x", "0|||", "1|||   after"}},
 		{"note then option", ".. note::\n   text\n   :class: x\n\n   more", // <note classes="x"> paragraphs "text", "more"
@@ -68,6 +68,12 @@ func TestRSTLeft16(t *testing.T) {
 		// 3. An option then a tab: docutils expands tabs first.
 		{"option tab", "-v\tverbose\n\tmore\n-w\tx\n\n-x\ty", // <option_list> -v "verbose more", -w "x"; then -x "y"
 			[]string{"1|||-v\tverbose", "1||+|\tmore", "1|||-w\tx", "0|||", "1|||-x\ty"}},
+		{"line block tab", "|\tline\n  more", // <line> line more
+			[]string{"1||||\tline", "1||+|  more"}},
+		{"option tab column", "a\n\n  -abcdef\tx\n    more", // tabs from the line's start: "-a bcdef", 7 spaces, <description> x more
+			[]string{"1|||a", "0|||", "1|||  -abcdef\tx", "1||+|    more"}},
+		{"no option tab", "-abcdef\tx\n  more", // one space: <term> -abcdef x <definition> more
+			[]string{"1|||-abcdef\tx", "1|||  more"}},
 		// 4. A doctest block ends the open enumerated lists at its indent:
 		// "h. a⏎⏎>>> x⏎⏎i. b⏎j. c" is an item, the doctest, then the
 		// paragraph "i. b j. c" ("i." Roman, "j." not its next).
