@@ -549,6 +549,7 @@ func (r *rstReader) line(i int) int {
 		// are the top ones: each is ended once).
 		for k := len(r.stack) - 1; k >= 0 && r.stack[k].head; k-- {
 			r.stack[k].head = false
+			rstWorked(1)
 		}
 		return i
 	}
