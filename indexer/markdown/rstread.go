@@ -733,7 +733,12 @@ func (r *rstReader) docinfoField(i, n int, t string) bool {
 // or text (a paragraph's line; one that ends with "::" announces a
 // literal block; "::" alone shows nothing, the spec's expanded form).
 func (r *rstReader) body(i, n int, t string) {
-	if rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ") {
+	// cont: the line goes on with the open text block (see the edge
+	// below). Whatever it starts with, it is then that block's text:
+	// docutils reads a paragraph's next lines as its text, so "para⏎..
+	// note:: x", "para⏎>>> x" and "::⏎>>> x" are each one paragraph.
+	cont := r.para >= 0 && (r.paraFirst != "" || !(r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem))
+	if !cont && (rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ")) {
 		r.flush(i)
 		r.endLists(n)
 		if len(r.stack) == 0 {
@@ -754,7 +759,7 @@ func (r *rstReader) body(i, n int, t string) {
 		return
 	}
 	r.out[i].Kind = RSTProse
-	if r.para >= 0 && r.paraFirst == "" && (r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem) {
+	if r.para >= 0 && !cont {
 		// A text block's lines are flush with its left edge (a list
 		// item's: its text's column): a line indented more starts a
 		// block of its own (docutils: a definition after a one-line
@@ -770,8 +775,11 @@ func (r *rstReader) body(i, n int, t string) {
 		r.flush(i)
 	}
 	first := r.para < 0
-	if t == "::" {
-		r.flush(i) // a text block of its own, shown as nothing
+	if t == "::" && first && (r.blank(i+1) || rstIndent(r.lines[i+1]) < n) {
+		// "::" alone, a paragraph of its own (a blank or shallower line
+		// next; a deeper one makes it a term, one at its indent its
+		// paragraph's next line), shown as nothing
+		r.flush(i)
 		r.para = -1
 		r.endLists(n) // a paragraph: it ends the lists at its indent
 		r.pendingLit = n

@@ -88,8 +88,27 @@ func TestRSTLeft16(t *testing.T) {
 			[]string{"1|||a::", "1|||   b", "0|||", "1|||   c"}},
 		{"item term", "- a::\n    b", // <list_item><definition_list><term> a::
 			[]string{"1|-||- a::", "1|||    b"}},
+		{"colons term", "::\n   b", // <term> :: <definition> b
+			[]string{"1|||::", "1|||   b"}},
 		{"two lines then literal", "x\na::\n   b", // <paragraph> x a: <literal_block> b
 			[]string{"1|||x", "1||+|a:", "3|||   b"}},
+		// Found by the random pages below: a paragraph's next line at its
+		// edge is its text, whatever it starts with (explicit markup, a
+		// doctest, "::"), in an item, a footnote and a line block too.
+		{"para markup", "para\n.. note:: x", // <paragraph> para .. note:: x
+			[]string{"1|||para", "1||+|.. note:: x"}},
+		{"para doctest", "para\n>>> x", // <paragraph> para >>> x
+			[]string{"1|||para", "1||+|>>> x"}},
+		{"colons doctest", "::\n>>> x", // <paragraph> :: >>> x
+			[]string{"1|||::", "1||+|>>> x"}},
+		{"item markup", "- a\n  .. note:: x", // <list_item><paragraph> a .. note:: x
+			[]string{"1|-||- a", "1||+|  .. note:: x"}},
+		{"footnote markup", ".. [1] x\n   .. note:: y", // <footnote><paragraph> x .. note:: y
+			[]string{"1|||x", "1||+|   .. note:: y"}},
+		{"line block markup", "| a\n  .. note:: y", // <line> a .. note:: y
+			[]string{"1|||| a", "1||+|  .. note:: y"}},
+		{"field ends", ":f: a\n.. note:: y\n\nx\n\n:g: b\n.. note:: z", // a field at its indent ends: <note>
+			[]string{"4|||", "4|||y", "0|||", "1|||x", "0|||", "1|||:g: b", "4|||z"}},
 	} {
 		lines := strings.Split(c.page, "\n")
 		r := readRSTLines(lines)
