@@ -410,9 +410,10 @@ type rstReader struct {
 	// footnote's text, a replacement text), which the lines after it
 	// continue.
 	paraFirst string
-	// paraTerm: the text block is a definition list's term ending in
-	// "::", shown as written.
-	paraTerm bool
+	// paraAsIs: the text block is a definition list's term or a line
+	// block's line, whose "::" is text, shown as written (no literal
+	// block after it).
+	paraAsIs bool
 	// paraRaw: the text block is a raw directive head (rstRawHead),
 	// shown as written, with no inline markup and its backslashes.
 	paraRaw bool
@@ -482,8 +483,8 @@ func (r *rstReader) flush(end int) {
 	}
 	out := r.out[r.para:end]
 	r.para, r.paraItem = -1, -1
-	term := r.paraTerm
-	r.paraTerm = false
+	asIs := r.paraAsIs
+	r.paraAsIs = false
 	for k := 1; k < len(out); k++ {
 		out[k].Cont = true
 	}
@@ -497,7 +498,7 @@ func (r *rstReader) flush(end int) {
 	rstInlineLines(ls, out)
 	last := &out[len(out)-1]
 	lit, spaced := rstLiteralMarker(ls[len(ls)-1])
-	if !lit || term {
+	if !lit || asIs {
 		return
 	}
 	if shown := strings.TrimRight(last.Shown, " \t"); strings.HasSuffix(shown, "::") {
@@ -812,7 +813,7 @@ func (r *rstReader) body(i, n int, t string) {
 			// line's).
 			rest := r.lines[i][k:]
 			if rstLineBlock(rest) {
-				r.paraItem, r.paraEdge, term = col, -1, false
+				r.paraItem, r.paraEdge, r.paraAsIs = col, -1, true
 			} else if body, ok := rstIndentedBody(rest, col); ok {
 				r.paraItem, term = col, false
 				if body != "" {
@@ -822,7 +823,7 @@ func (r *rstReader) body(i, n int, t string) {
 				}
 			}
 		} else if rstLineBlock(t) {
-			r.paraItem, r.paraEdge, term = n, -1, false
+			r.paraItem, r.paraEdge, r.paraAsIs = n, -1, true
 		} else if body, ok := rstIndentedBody(t, n); ok && body != "" {
 			term = false
 			r.paraItem, r.paraEdge = n, r.contentIndent(i)
@@ -835,7 +836,7 @@ func (r *rstReader) body(i, n int, t string) {
 				if m := rstItemMarker(body); m > 0 && strings.IndexByte("-+*", body[0]) >= 0 {
 					r.paraItem, r.paraEdge = least, least+len(body)-len(strings.TrimLeft(body[m:], " \t"))
 				} else if _, nested := rstIndentedBody(body, least); nested || rstLineBlock(body) {
-					r.paraItem, r.paraEdge = least, -1
+					r.paraItem, r.paraEdge, r.paraAsIs = least, -1, rstLineBlock(body)
 				}
 			}
 		} else if _, _, ok := rstField(t); ok {
@@ -847,8 +848,8 @@ func (r *rstReader) body(i, n int, t string) {
 		// more, no blank line between: a definition list's term, shown
 		// as written (docutils: "Blank line missing before literal block
 		// (after the "::")? Interpreted as a definition list item.").
-		r.paraTerm = true
-	} else if lit {
+		r.paraAsIs = true
+	} else if lit && !r.paraAsIs {
 		// The literal block is indented more than the paragraph's left
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n

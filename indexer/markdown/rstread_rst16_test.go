@@ -107,6 +107,12 @@ func TestRSTLeft16(t *testing.T) {
 			[]string{"1|||x", "1||+|   .. note:: y"}},
 		{"line block markup", "| a\n  .. note:: y", // <line> a .. note:: y
 			[]string{"1|||| a", "1||+|  .. note:: y"}},
+		// A line block's line is inline text: its "::" is text, shown as
+		// written, and announces no literal block.
+		{"line block colons", "| a\n  b::\n\n   c", // <line> a b:: ; <block_quote> c
+			[]string{"1|||| a", "1||+|  b::", "0|||", "1|||   c"}},
+		{"item line block colons", "- | a::\n\n    b", // <list_item><line_block><line> a:: ; <block_quote> b
+			[]string{"1|-||- | a::", "0|||", "1|||    b"}},
 		{"field ends", ":f: a\n.. note:: y\n\nx\n\n:g: b\n.. note:: z", // a field at its indent ends: <note>
 			[]string{"4|||", "4|||y", "0|||", "1|||x", "0|||", "1|||:g: b", "4|||z"}},
 	} {
