@@ -414,6 +414,10 @@ type rstReader struct {
 	// block's line, whose "::" is text, shown as written (no literal
 	// block after it).
 	paraAsIs bool
+	// paraHead: the text block started on an explicit markup line (a
+	// directive's head, a footnote's text, a replacement text) and goes
+	// on through its block's lines.
+	paraHead bool
 	// paraRaw: the text block is a raw directive head (rstRawHead),
 	// shown as written, with no inline markup and its backslashes.
 	paraRaw bool
@@ -482,7 +486,7 @@ func (r *rstReader) flush(end int) {
 		r.paraFirst = ""
 	}
 	out := r.out[r.para:end]
-	r.para, r.paraItem = -1, -1
+	r.para, r.paraItem, r.paraHead = -1, -1, false
 	asIs := r.paraAsIs
 	r.paraAsIs = false
 	for k := 1; k < len(out); k++ {
@@ -738,7 +742,7 @@ func (r *rstReader) body(i, n int, t string) {
 	// below). Whatever it starts with, it is then that block's text:
 	// docutils reads a paragraph's next lines as its text, so "para⏎..
 	// note:: x", "para⏎>>> x" and "::⏎>>> x" are each one paragraph.
-	cont := r.para >= 0 && (r.paraFirst != "" || !(r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem))
+	cont := r.para >= 0 && (r.paraHead || !(r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem))
 	if !cont && (rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ")) {
 		r.flush(i)
 		r.endLists(n)
@@ -751,14 +755,41 @@ func (r *rstReader) body(i, n int, t string) {
 		}
 		blk.at = i
 		r.stack = append(r.stack, blk)
+		if head != "" && rstNoArgs[blk.directive] && !rstMarkupStart(head) && head != "::" && !strings.HasPrefix(head, ">>>") {
+			// The text on the marker's line of a directive that takes no
+			// arguments is its content's first line (parse_directive_block),
+			// at the content's indent (get_first_known_indented: the
+			// least indent of the lines after it): ".. note:: 1. a⏎   2.
+			// b" is a list, ".. note:: a⏎     b" a term and its
+			// definition.
+			c := r.contentIndent(i)
+			if c < 0 {
+				c = n + 3
+			}
+			r.stack[len(r.stack)-1].content = true
+			r.text(i, c, head, head, c)
+			r.paraFirst = head
+			r.out[i].Kind = RSTMarkup
+			return
+		}
 		if head != "" {
-			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)
+			r.para, r.paraFirst, r.paraRaw, r.paraHead = i, head, rstRawHead(blk.directive), true
 			if lit, _ := rstLiteralMarker(head); lit && blk.kind == bRST {
 				r.pendingLit = r.contentIndent(i)
 			}
 		}
 		return
 	}
+	r.text(i, n, t, r.lines[i], 0)
+}
+
+// text reads line i (indent n, trimmed t) as text, which goes on with the
+// open text block (cont) or starts one: a paragraph's line, a list item,
+// a field, an option, a line block's line, a doctest. s is the line's
+// text from column col (the whole line, or the text on a directive's
+// marker line).
+func (r *rstReader) text(i, n int, t, s string, col0 int) {
+	cont := r.para >= 0 && (r.paraHead || !(r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem))
 	r.out[i].Kind = RSTProse
 	if r.para >= 0 && !cont {
 		// A text block's lines are flush with its left edge (a list
@@ -802,7 +833,7 @@ func (r *rstReader) body(i, n int, t string) {
 		term = true
 		if m := r.item(i, n, t); m != "" {
 			r.out[i].Item, r.paraItem = m, n
-			col, k := r.textCol(i)
+			col, k := r.textCol(i, s, col0)
 			r.paraEdge = col
 			// A field, option or line block on the item's marker line
 			// ("- :a: x", "1. | x", "* -v  x") is read as on a line of its
@@ -811,7 +842,7 @@ func (r *rstReader) body(i, n int, t string) {
 			// one goes on (its body: the least indent of the lines after
 			// the marker's, if deeper than the text column, else the next
 			// line's).
-			rest := r.lines[i][k:]
+			rest := s[k:]
 			if rstLineBlock(rest) {
 				r.paraItem, r.paraEdge, r.paraAsIs = col, -1, true
 			} else if body, ok := rstIndentedBody(rest, col); ok {
@@ -854,7 +885,7 @@ func (r *rstReader) body(i, n int, t string) {
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
 		if first && r.out[i].Item != "" {
-			r.pendingLit, _ = r.textCol(i)
+			r.pendingLit, _ = r.textCol(i, s, col0)
 		}
 	}
 }
@@ -1214,8 +1245,10 @@ func rstMakeEnum(ord string, seq byte) string {
 // docutils starts an item there (enumItem at its column: the next line
 // blank, indented more, outside its block or the next enumerator; "- 2.
 // see⏎  more" is one item whose text is "2. see more").
-func (r *rstReader) textCol(i int) (col, k int) {
-	l := r.lines[i]
+//
+// l is the line's text from column col (the whole line, or the text on a
+// directive's marker line); k is where its text starts in l.
+func (r *rstReader) textCol(i int, l string, col int) (_, k int) {
 	for first := true; ; first = false {
 		for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
 			if l[k] == '\t' {

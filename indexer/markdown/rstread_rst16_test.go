@@ -41,6 +41,16 @@ func TestRSTLeft16(t *testing.T) {
 			[]string{"4|||", "1|||   text", "4|||", "0|||", "1|||   more"}},
 		{"seealso nested", ".. seealso::\n   .. note::\n      - a\n\n   - b\n   - c", // Sphinx's seealso takes no arguments
 			[]string{"4|||", "4|||", "1|-||      - a", "0|||", "1|-||   - b", "1|-||   - c"}},
+		// Its marker line's text is its content's first line, at the
+		// content's indent (the least indent of the lines after it).
+		{"note head items", ".. note:: 1. a\n   2. b", // <note><enumerated_list> two list_items
+			[]string{"4|1.||1. a", "1|2.||   2. b"}},
+		{"note head deeper", ".. note:: a\n     b", // <note><paragraph> a b
+			[]string{"4|||a", "1||+|     b"}},
+		{"note head edge", ".. note:: x\n   y\n    * -v  z\n   1. | w", // <paragraph> x y; <block_quote><bullet_list>; <enumerated_list><line_block>
+			[]string{"4|||x", "1||+|   y", "1|*||    * -v  z", "1|1.||   1. | w"}},
+		{"note head bullet", ".. note:: - a\n     b\n   c", // <bullet_list><list_item> a b; <paragraph> c
+			[]string{"4|-||- a", "1||+|     b", "1|||   c"}},
 		// A directive with arguments reads its lines up to a blank one as
 		// arguments (versionadded's second argument is shown as text); a
 		// code directive's there is an error in docutils ("maximum 1
