@@ -279,12 +279,14 @@ func rstHostilePages(n int) map[string]string {
 	}
 	var noargs strings.Builder
 	for d := 0; noargs.Len() < n; d++ {
-		// directives with content at once after their marker, nested (each
+		// directives with content at once after their marker (or on it),
+		// nested (each
 		// head still open), items with fields and options after tabs on
 		// their marker lines, one-line terms; a blank line now and then
 		// ends every head
 		ind := strings.Repeat(" ", d%2000*3)
 		noargs.WriteString(ind + ".. note::\n" + ind + "   - :a: x\t-v\ty\n" + ind + "       b::\n" + ind + "         c\n")
+		noargs.WriteString(ind + "   .. tip:: 1. - :a: x\n" + ind + "      2. y\n")
 		if d%50 == 49 {
 			noargs.WriteString("\n")
 		}
