@@ -242,6 +242,7 @@ type rstBlock struct {
 	untilBlank bool // a hyperlink target or a doctest block: a blank line ends it (docutils' until_blank)
 	at         int  // a directive's marker line
 	content    bool // a directive of rstNoArgs whose content started before its first blank line
+	quote      byte // a quoted literal block's quote character: it holds the lines at its indent that start with it
 	hidden     bool // a toctree with the ":hidden:" option
 }
 
@@ -563,6 +564,13 @@ func (r *rstReader) line(i int) int {
 	for len(r.stack) > 0 && n <= r.stack[len(r.stack)-1].indent {
 		r.stack = r.stack[:len(r.stack)-1]
 	}
+	if k := len(r.stack); k > 0 && r.stack[k-1].quote != 0 && (n != r.stack[k-1].indent+1 || l[len(l)-len(strings.TrimLeft(l, " \t"))] != r.stack[k-1].quote) {
+		// A quoted literal block ends at a line indented otherwise or
+		// starting with another character (docutils: "Inconsistent
+		// literal block quoting", "Unexpected indentation"), which is
+		// read as any.
+		r.stack = r.stack[:k-1]
+	}
 	rstWorked(1 + len(l) + depth - len(r.stack))
 	if k := len(r.stack); k > 0 {
 		r.stack[k-1].empty = false
@@ -577,7 +585,7 @@ func (r *rstReader) line(i int) int {
 			// (without one the line goes on with the paragraph, whose
 			// "::" is then not its end: docutils 0.19 shows "a::⏎(b) x"
 			// as one paragraph).
-			r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
+			r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true, quote: t[0]})
 		}
 		r.pendingLit = -1
 	}

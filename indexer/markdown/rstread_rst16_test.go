@@ -123,6 +123,12 @@ func TestRSTLeft16(t *testing.T) {
 			[]string{"1|||| a", "1||+|  b::", "0|||", "1|||   c"}},
 		{"item line block colons", "- | a::\n\n    b", // <list_item><line_block><line> a:: ; <block_quote> b
 			[]string{"1|-||- | a::", "0|||", "1|||    b"}},
+		// A quoted literal block holds the lines at its indent that
+		// start with its quote character.
+		{"quoted ends", "a::\n\n> x\n> y\n- z", // <literal_block> > x > y; "Inconsistent literal block quoting."; <bullet_list>
+			[]string{"1|||a:", "0|||", "3|||> x", "3|||> y", "1|-||- z"}},
+		{"quoted deeper", "a::\n\n> x\n    y", // <literal_block> > x; "Unexpected indentation."; <block_quote> y
+			[]string{"1|||a:", "0|||", "3|||> x", "1|||    y"}},
 		{"field ends", ":f: a\n.. note:: y\n\nx\n\n:g: b\n.. note:: z", // a field at its indent ends: <note>
 			[]string{"4|||", "4|||y", "0|||", "1|||x", "0|||", "1|||:g: b", "4|||z"}},
 	} {
