@@ -35,6 +35,10 @@ import (
 //     for the code directives (rstCodeDirectives), whose content is code,
 //     and a toctree's, whose entries are links (shown: an entry's own
 //     title);
+//   - a directive that takes no arguments (rstNoArgs: a note, a
+//     seealso) has content at once after its marker, and the text on its
+//     marker line is that content's first line (docutils'
+//     parse_directive_block);
 //   - a literal block: the lines indented more than a paragraph that ends
 //     with "::" (code: kept as written, for search);
 //   - docinfo: a field list that is the document's first element, or the
@@ -52,8 +56,11 @@ import (
 // inline literals. A text block is a paragraph's lines, or an explicit
 // markup line's shown part (a directive's argument, a footnote's text, a
 // replacement text) with the lines that continue it (a directive's head,
-// to its first option or blank line). A paragraph that ends with "::"
-// shows ":" ("Paragraph::"), or nothing after white space.
+// to its first option or blank line). A line that goes on with a text
+// block is its text, whatever it starts with ("para⏎.. note:: x" is one
+// paragraph). A paragraph that ends with "::" shows ":" ("Paragraph::"),
+// or nothing after white space; a one-line one with a deeper line next
+// is a definition list's term, shown as written.
 
 // RSTKind is what a line of an rst document is to its reader (Doc.RST).
 type RSTKind uint8
