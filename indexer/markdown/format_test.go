@@ -332,6 +332,10 @@ func FuzzParseFile(f *testing.F) {
 		// rst: enumerated lists (the next enumerator decides), a head's
 		// literal block, a hidden toctree's caption
 		"1. a\n3. b\n\nh. a\ni. b\nj. c\n\n(#) x\n(#) y\n\n.. note:: E::\n\n      c\n   t\n\n.. toctree::\n   :caption: C\n   :hidden:\n\n   x\n",
+		// rst: content at once after (and on) a no-argument directive's
+		// marker, fields and options on items' marker lines, tabs after
+		// options, terms ending in "::", markup inside a paragraph
+		".. note::\n   1. a\n   2. b\n.. tip:: - :a: x\n     y\n\n- :p: q\n  r\n* -v\tw\n\n-v\tx\n\ta::\n\t   b\n\npara\n.. note:: x\n>>> y\n\n| a::\n\n   c\n",
 		// MDX: JSX tags with ">" in their attributes
 		"## A <B t=\"a > b\" c={x > 1 ? `>` : {y: '}'}} d={<E f=\">\" />}/> z\n\n# <C {\n",
 	} {

@@ -35,6 +35,10 @@ import (
 //     for the code directives (rstCodeDirectives), whose content is code,
 //     and a toctree's, whose entries are links (shown: an entry's own
 //     title);
+//   - a directive that takes no arguments (rstNoArgs: a note, a
+//     seealso) has content at once after its marker, and the text on its
+//     marker line is that content's first line (docutils'
+//     parse_directive_block);
 //   - a literal block: the lines indented more than a paragraph that ends
 //     with "::" (code: kept as written, for search);
 //   - docinfo: a field list that is the document's first element, or the
@@ -52,8 +56,11 @@ import (
 // inline literals. A text block is a paragraph's lines, or an explicit
 // markup line's shown part (a directive's argument, a footnote's text, a
 // replacement text) with the lines that continue it (a directive's head,
-// to its first option or blank line). A paragraph that ends with "::"
-// shows ":" ("Paragraph::"), or nothing after white space.
+// to its first option or blank line). A line that goes on with a text
+// block is its text, whatever it starts with ("para⏎.. note:: x" is one
+// paragraph). A paragraph that ends with "::" shows ":" ("Paragraph::"),
+// or nothing after white space; a one-line one with a deeper line next
+// is a definition list's term, shown as written.
 
 // RSTKind is what a line of an rst document is to its reader (Doc.RST).
 type RSTKind uint8
@@ -206,6 +213,21 @@ func rstRawRole(role string) bool {
 	return false
 }
 
+// rstNoArgs are the directives of rst content that take no arguments
+// (docutils 0.19's admonitions but "admonition", compound, epigraph,
+// highlights, pull-quote, header, footer; Sphinx's seealso, todo, hlist,
+// glossary): docutils' parse_directive_block reads the lines after their
+// marker, before the options, as content, so content may start on the
+// line after the marker with no blank line between (".. note::⏎
+// 1. a⏎ 2. b", indented, is a list). A directive with arguments reads
+// those lines, to the first blank line, as its arguments and options.
+var rstNoArgs = map[string]bool{
+	"attention": true, "caution": true, "danger": true, "error": true, "hint": true, "important": true,
+	"note": true, "tip": true, "warning": true, "compound": true, "epigraph": true, "highlights": true,
+	"pull-quote": true, "header": true, "footer": true, "seealso": true, "todo": true, "hlist": true,
+	"glossary": true,
+}
+
 // rstHiddenContent are the directives whose content is not shown.
 var rstHiddenContent = map[string]bool{"index": true, "meta": true}
 
@@ -226,6 +248,8 @@ type rstBlock struct {
 	empty      bool // ".." alone: a blank line right after ends it
 	untilBlank bool // a hyperlink target or a doctest block: a blank line ends it (docutils' until_blank)
 	at         int  // a directive's marker line
+	content    bool // a directive of rstNoArgs whose content started before its first blank line
+	quote      byte // a quoted literal block's quote character: it holds the lines at its indent that start with it
 	hidden     bool // a toctree with the ":hidden:" option
 }
 
@@ -307,22 +331,46 @@ var rstOptionMarker = lazyre.New(`^` +
 // ("| ", "|"): its text goes on through every line after it indented
 // more (docutils: a line block's line is inline text, never blocks).
 func rstLineBlock(t string) bool {
-	return t == "|" || strings.HasPrefix(t, "| ")
+	return t == "|" || strings.HasPrefix(t, "| ") || strings.HasPrefix(t, "|\t")
 }
 
 // rstIndentedBody returns the text after the marker of trimmed line t,
 // ok when t starts a field list item (rstField) or an option list item
 // (rstOptionMarker): docutils reads their bodies with
 // get_first_known_indented, the text after the marker then every line
-// after it indented more, their least indent removed.
-func rstIndentedBody(t string) (body string, ok bool) {
+// after it indented more, their least indent removed. col is t's column
+// in its line: docutils expands tabs before it reads a line, so an
+// option then a tab ("-v⏎verbose", "-v" and six spaces) has a
+// description.
+func rstIndentedBody(t string, col int) (body string, ok bool) {
 	if _, body, ok := rstField(t); ok {
 		return body, true
+	}
+	if strings.IndexByte(t, '\t') >= 0 {
+		t = rstDetab(t, col)
 	}
 	if m := rstOptionMarker().FindString(t); m != "" {
 		return strings.TrimSpace(t[len(m):]), true
 	}
 	return "", false
+}
+
+// rstDetab is s, which starts at column col, with its tabs expanded to
+// the next multiple of 8 columns (rstColumn's rule).
+func rstDetab(s string, col int) string {
+	var b strings.Builder
+	for {
+		j := strings.IndexByte(s, '\t')
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		c := rstColumn(col, s[:j])
+		col = c/8*8 + 8
+		b.WriteString(s[:j])
+		b.WriteString(strings.Repeat(" ", col-c))
+		s = s[j+1:]
+	}
 }
 
 // rstSimpleName returns the length of the reference name (docutils'
@@ -370,6 +418,14 @@ type rstReader struct {
 	// footnote's text, a replacement text), which the lines after it
 	// continue.
 	paraFirst string
+	// paraAsIs: the text block is a definition list's term or a line
+	// block's line, whose "::" is text, shown as written (no literal
+	// block after it).
+	paraAsIs bool
+	// paraHead: the text block started on an explicit markup line (a
+	// directive's head, a footnote's text, a replacement text) and goes
+	// on through its block's lines.
+	paraHead bool
 	// paraRaw: the text block is a raw directive head (rstRawHead),
 	// shown as written, with no inline markup and its backslashes.
 	paraRaw bool
@@ -438,7 +494,9 @@ func (r *rstReader) flush(end int) {
 		r.paraFirst = ""
 	}
 	out := r.out[r.para:end]
-	r.para, r.paraItem = -1, -1
+	r.para, r.paraItem, r.paraHead = -1, -1, false
+	asIs := r.paraAsIs
+	r.paraAsIs = false
 	for k := 1; k < len(out); k++ {
 		out[k].Cont = true
 	}
@@ -452,7 +510,7 @@ func (r *rstReader) flush(end int) {
 	rstInlineLines(ls, out)
 	last := &out[len(out)-1]
 	lit, spaced := rstLiteralMarker(ls[len(ls)-1])
-	if !lit {
+	if !lit || asIs {
 		return
 	}
 	if shown := strings.TrimRight(last.Shown, " \t"); strings.HasSuffix(shown, "::") {
@@ -497,9 +555,14 @@ func (r *rstReader) line(i int) int {
 		if n := len(r.stack); n > 0 {
 			if r.stack[n-1].empty || r.stack[n-1].untilBlank {
 				r.stack = r.stack[:n-1]
-			} else {
-				r.stack[n-1].head = false
 			}
+		}
+		// A blank line ends the head of every open directive (a head
+		// holds blocks only as rstNoArgs' content, so the heads still on
+		// are the top ones: each is ended once).
+		for k := len(r.stack) - 1; k >= 0 && r.stack[k].head; k-- {
+			r.stack[k].head = false
+			rstWorked(1)
 		}
 		return i
 	}
@@ -507,6 +570,13 @@ func (r *rstReader) line(i int) int {
 	depth := len(r.stack)
 	for len(r.stack) > 0 && n <= r.stack[len(r.stack)-1].indent {
 		r.stack = r.stack[:len(r.stack)-1]
+	}
+	if k := len(r.stack); k > 0 && r.stack[k-1].quote != 0 && (n != r.stack[k-1].indent+1 || l[len(l)-len(strings.TrimLeft(l, " \t"))] != r.stack[k-1].quote) {
+		// A quoted literal block ends at a line indented otherwise or
+		// starting with another character (docutils: "Inconsistent
+		// literal block quoting", "Unexpected indentation"), which is
+		// read as any.
+		r.stack = r.stack[:k-1]
 	}
 	rstWorked(1 + len(l) + depth - len(r.stack))
 	if k := len(r.stack); k > 0 {
@@ -522,7 +592,7 @@ func (r *rstReader) line(i int) int {
 			// (without one the line goes on with the paragraph, whose
 			// "::" is then not its end: docutils 0.19 shows "a::⏎(b) x"
 			// as one paragraph).
-			r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
+			r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true, quote: t[0]})
 		}
 		r.pendingLit = -1
 	}
@@ -591,6 +661,11 @@ func (r *rstReader) inBlock(i int, t string) bool {
 			}
 		} else if top.kind == bCode {
 			out.Kind, out.Shown = RSTCode, l // code right after the marker: kept
+		} else if rstNoArgs[top.directive] && (top.content || r.para < 0) {
+			// Content right after the marker, which had no text: rst,
+			// read as any (with text there, these lines go on with it).
+			top.content = true
+			return false
 		} else if top.argShown {
 			// The head's lines are one text block with the marker's
 			// argument: a role may span them.
@@ -678,7 +753,12 @@ func (r *rstReader) docinfoField(i, n int, t string) bool {
 // or text (a paragraph's line; one that ends with "::" announces a
 // literal block; "::" alone shows nothing, the spec's expanded form).
 func (r *rstReader) body(i, n int, t string) {
-	if rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ") {
+	// cont: the line goes on with the open text block (see the edge
+	// below). Whatever it starts with, it is then that block's text:
+	// docutils reads a paragraph's next lines as its text, so "para⏎..
+	// note:: x", "para⏎>>> x" and "::⏎>>> x" are each one paragraph.
+	cont := r.para >= 0 && (r.paraHead || !(r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem))
+	if !cont && (rstMarkupStart(t) || t == "__" || strings.HasPrefix(t, "__ ")) {
 		r.flush(i)
 		r.endLists(n)
 		if len(r.stack) == 0 {
@@ -690,16 +770,43 @@ func (r *rstReader) body(i, n int, t string) {
 		}
 		blk.at = i
 		r.stack = append(r.stack, blk)
+		if head != "" && rstNoArgs[blk.directive] && !rstMarkupStart(head) && head != "::" && !strings.HasPrefix(head, ">>>") {
+			// The text on the marker's line of a directive that takes no
+			// arguments is its content's first line (parse_directive_block),
+			// at the content's indent (get_first_known_indented: the
+			// least indent of the lines after it): ".. note:: 1. a⏎   2.
+			// b" is a list, ".. note:: a⏎     b" a term and its
+			// definition.
+			c := r.contentIndent(i)
+			if c < 0 {
+				c = n + 3
+			}
+			r.stack[len(r.stack)-1].content = true
+			r.text(i, c, head, head, c)
+			r.paraFirst = head
+			r.out[i].Kind = RSTMarkup
+			return
+		}
 		if head != "" {
-			r.para, r.paraFirst, r.paraRaw = i, head, rstRawHead(blk.directive)
+			r.para, r.paraFirst, r.paraRaw, r.paraHead = i, head, rstRawHead(blk.directive), true
 			if lit, _ := rstLiteralMarker(head); lit && blk.kind == bRST {
 				r.pendingLit = r.contentIndent(i)
 			}
 		}
 		return
 	}
+	r.text(i, n, t, r.lines[i], 0)
+}
+
+// text reads line i (indent n, trimmed t) as text, which goes on with the
+// open text block (cont) or starts one: a paragraph's line, a list item,
+// a field, an option, a line block's line, a doctest. s is the line's
+// text from column col (the whole line, or the text on a directive's
+// marker line).
+func (r *rstReader) text(i, n int, t, s string, col0 int) {
+	cont := r.para >= 0 && (r.paraHead || !(r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem))
 	r.out[i].Kind = RSTProse
-	if r.para >= 0 && r.paraFirst == "" && (r.paraEdge >= 0 && n != r.paraEdge || r.paraItem >= 0 && n <= r.paraItem) {
+	if r.para >= 0 && !cont {
 		// A text block's lines are flush with its left edge (a list
 		// item's: its text's column): a line indented more starts a
 		// block of its own (docutils: a definition after a one-line
@@ -715,28 +822,56 @@ func (r *rstReader) body(i, n int, t string) {
 		r.flush(i)
 	}
 	first := r.para < 0
-	if t == "::" {
-		r.flush(i) // a text block of its own, shown as nothing
+	if t == "::" && first && (r.blank(i+1) || rstIndent(r.lines[i+1]) < n) {
+		// "::" alone, a paragraph of its own (a blank or shallower line
+		// next; a deeper one makes it a term, one at its indent its
+		// paragraph's next line), shown as nothing
+		r.flush(i)
 		r.para = -1
 		r.endLists(n) // a paragraph: it ends the lists at its indent
 		r.pendingLit = n
 		return
 	}
 	if first && (t == ">>>" || strings.HasPrefix(t, ">>> ")) {
-		// A doctest block: literal until the next blank line.
+		// A doctest block: literal until the next blank line. It ends
+		// the enumerated lists at its indent (docutils: "h. a⏎⏎>>> x⏎⏎i.
+		// b" has one list, "i." is Roman after it).
+		r.endLists(n)
 		r.out[i].Kind, r.out[i].Shown = RSTCode, r.lines[i]
 		r.b.Kinds[i] = Code
 		r.stack = append(r.stack, rstBlock{indent: n - 1, kind: bCode, untilBlank: true})
 		return
 	}
+	term := false // a text block that may be a definition list's term
 	if first {
 		r.para, r.paraEdge = i, n
+		term = true
 		if m := r.item(i, n, t); m != "" {
 			r.out[i].Item, r.paraItem = m, n
-			r.paraEdge = r.textCol(i)
+			col, k := r.textCol(i, s, col0)
+			r.paraEdge = col
+			// A field, option or line block on the item's marker line
+			// ("- :a: x", "1. | x", "* -v  x") is read as on a line of its
+			// own at the item's text column: a line at that column ends it
+			// (docutils: "Field list ends without a blank line"), a deeper
+			// one goes on (its body: the least indent of the lines after
+			// the marker's, if deeper than the text column, else the next
+			// line's).
+			rest := s[k:]
+			if rstLineBlock(rest) {
+				r.paraItem, r.paraEdge, r.paraAsIs = col, -1, true
+			} else if body, ok := rstIndentedBody(rest, col); ok {
+				r.paraItem, term = col, false
+				if body != "" {
+					if r.paraEdge = r.contentIndent(i); r.paraEdge <= col && !r.blank(i+1) {
+						r.paraEdge = rstIndent(r.lines[i+1])
+					}
+				}
+			}
 		} else if rstLineBlock(t) {
-			r.paraItem, r.paraEdge = n, -1
-		} else if body, ok := rstIndentedBody(t); ok && body != "" {
+			r.paraItem, r.paraEdge, r.paraAsIs = n, -1, true
+		} else if body, ok := rstIndentedBody(t, n); ok && body != "" {
+			term = false
 			r.paraItem, r.paraEdge = n, r.contentIndent(i)
 			// A body whose text starts a nested block is read as that
 			// block at the body's least indent (docutils: ":a: - x⏎
@@ -746,20 +881,26 @@ func (r *rstReader) body(i, n int, t string) {
 			if least := r.paraEdge; least >= 0 {
 				if m := rstItemMarker(body); m > 0 && strings.IndexByte("-+*", body[0]) >= 0 {
 					r.paraItem, r.paraEdge = least, least+len(body)-len(strings.TrimLeft(body[m:], " \t"))
-				} else if _, nested := rstIndentedBody(body); nested || rstLineBlock(body) {
-					r.paraItem, r.paraEdge = least, -1
+				} else if _, nested := rstIndentedBody(body, least); nested || rstLineBlock(body) {
+					r.paraItem, r.paraEdge, r.paraAsIs = least, -1, rstLineBlock(body)
 				}
 			}
 		} else if _, _, ok := rstField(t); ok {
-			r.paraItem = n // a field with no text: a line at its indent ends it
+			r.paraItem, term = n, false // a field with no text: a line at its indent ends it
 		}
 	}
-	if lit, _ := rstLiteralMarker(t); lit {
+	if lit, _ := rstLiteralMarker(t); lit && term && !r.blank(i+1) && rstIndent(r.lines[i+1]) > r.paraEdge {
+		// A one-line paragraph (or item's text) then a line indented
+		// more, no blank line between: a definition list's term, shown
+		// as written (docutils: "Blank line missing before literal block
+		// (after the "::")? Interpreted as a definition list item.").
+		r.paraAsIs = true
+	} else if lit && !r.paraAsIs {
 		// The literal block is indented more than the paragraph's left
 		// edge: in a list item ("* - ::"), where its text starts.
 		r.pendingLit = n
 		if first && r.out[i].Item != "" {
-			r.pendingLit = r.textCol(i)
+			r.pendingLit, _ = r.textCol(i, s, col0)
 		}
 	}
 }
@@ -1119,9 +1260,10 @@ func rstMakeEnum(ord string, seq byte) string {
 // docutils starts an item there (enumItem at its column: the next line
 // blank, indented more, outside its block or the next enumerator; "- 2.
 // see⏎  more" is one item whose text is "2. see more").
-func (r *rstReader) textCol(i int) int {
-	l := r.lines[i]
-	col, k := 0, 0
+//
+// l is the line's text from column col (the whole line, or the text on a
+// directive's marker line); k is where its text starts in l.
+func (r *rstReader) textCol(i int, l string, col int) (_, k int) {
 	for first := true; ; first = false {
 		for k < len(l) && (l[k] == ' ' || l[k] == '\t') {
 			if l[k] == '\t' {
@@ -1133,11 +1275,11 @@ func (r *rstReader) textCol(i int) int {
 		}
 		m := rstItemMarker(l[k:])
 		if m == 0 || k+m >= len(l) {
-			return col
+			return col, k
 		}
 		if e, ok := rstEnumerator(l[k : k+m]); ok && !first {
 			if seq, ord := rstSeq(e.text, 0); !r.enumItem(i, col, e.format, seq, ord) {
-				return col
+				return col, k
 			}
 		}
 		col += utf8.RuneCountInString(l[k : k+m])

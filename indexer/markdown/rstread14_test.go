@@ -5,10 +5,11 @@ import "testing"
 // TestReadRSTHeadBlock: a directive's head (its arguments, or the first
 // paragraph of an admonition's content written on its marker line) and a
 // footnote's first lines are one text block, so a role or a hyperlink
-// reference split over them is one inline span (docutils).
+// reference split over them is one inline span (docutils). An
+// admonition's lines after its marker are its content (prose; rst16).
 func TestReadRSTHeadBlock(t *testing.T) {
 	t.Parallel()
-	lines, r := checkRSTShown(t, ".. note:: see :ref:`the\n   long label <zlabel>` here\n   and `a site\n   <https://z.example/>`_.\n\n   Body.\n\n.. [#] A :doc:`split\n   doc <zdoc>` note.\n\n.. versionchanged:: 3.1\n   :ref:`zver\n   <zv>` now.", map[int]string{0: "4|see the long label", 1: "4| here", 2: "4|   and a site", 3: "4|.", 5: "1|   Body.", 7: "1|A split doc", 8: "1| note.", 10: "4|3.1", 11: "4|   zver", 12: "4| now."})
+	lines, r := checkRSTShown(t, ".. note:: see :ref:`the\n   long label <zlabel>` here\n   and `a site\n   <https://z.example/>`_.\n\n   Body.\n\n.. [#] A :doc:`split\n   doc <zdoc>` note.\n\n.. versionchanged:: 3.1\n   :ref:`zver\n   <zv>` now.", map[int]string{0: "4|see the long label", 1: "1| here", 2: "1|   and a site", 3: "1|.", 5: "1|   Body.", 7: "1|A split doc", 8: "1| note.", 10: "4|3.1", 11: "4|   zver", 12: "4| now."})
 	for i, w := range map[int]string{0: "zlabel", 2: "https://z.example/", 7: "zdoc", 11: "zv"} {
 		if len(r[i].Refs) != 1 || r[i].Refs[0].Target != w {
 			t.Errorf("line %d refs %+v, want one to %q", i+1, r[i].Refs, w)

@@ -100,7 +100,7 @@ func TestRSTListItems(t *testing.T) {
 			t.Errorf("line %d %q: Cont %v, want %v", i+1, lines[i], r[i].Cont, w)
 		}
 	}
-	if got := (&rstReader{lines: []string{"• a::"}}).textCol(0); got != 2 {
+	if got, _ := (&rstReader{lines: []string{"• a::"}}).textCol(0, "• a::", 0); got != 2 {
 		t.Errorf("textCol(• a::) = %d, want 2 (a column a character)", got)
 	}
 }

@@ -189,7 +189,7 @@ func TestRSTQuotedLiteralAfterBlank(t *testing.T) {
 	}{
 		{"a::\n(b) x", []string{"1|a::", "1|(b) x"}},
 		{"* a::\n  (b) x", []string{"1|* a::", "1|  (b) x"}},
-		{".. note:: E::\n   (b) x", []string{"4|E::", "4|   (b) x"}},
+		{".. note:: E::\n   (b) x", []string{"4|E::", "1|   (b) x"}}, // a note's content (rst16): prose
 		{"a::\n\n(b) x", []string{"1|a:", "0|", "3|(b) x"}},
 	} {
 		r := readRSTLines(strings.Split(c.in, "\n"))

@@ -277,7 +277,22 @@ func rstHostilePages(n int) map[string]string {
 		enums.WriteString(fmt.Sprintf("%s%d. :ref:`a\n(%s) b\n#. c\n", strings.Repeat("9", 60), d, strings.ToLower(rstToRoman(d%4999+1))))
 		enums.WriteString(strings.Repeat(" ", d%200) + "i. x\n")
 	}
+	var noargs strings.Builder
+	for d := 0; noargs.Len() < n; d++ {
+		// directives with content at once after their marker (or on it),
+		// nested (each
+		// head still open), items with fields and options after tabs on
+		// their marker lines, one-line terms; a blank line now and then
+		// ends every head
+		ind := strings.Repeat(" ", d%2000*3)
+		noargs.WriteString(ind + ".. note::\n" + ind + "   - :a: x\t-v\ty\n" + ind + "       b::\n" + ind + "         c\n")
+		noargs.WriteString(ind + "   .. tip:: 1. - :a: x\n" + ind + "      2. y\n")
+		if d%50 == 49 {
+			noargs.WriteString("\n")
+		}
+	}
 	return map[string]string{
+		"noargs":   noargs.String(),
 		"enums":    enums.String(),
 		"nested":   nested.String(),
 		"unclosed": "P\n=\n\n" + strings.Repeat(":a:`x ``y *z **w `v <u> ", n/24),
