@@ -323,7 +323,7 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 	}
 	top := "# Context index\n\n"
 	if len(pkgs) == 0 {
-		top += "No packages are installed. Add one with `ctx add`, or run `ctx install`.\n"
+		top += "No packages are installed. `ctx list` shows the project's packages: run `ctx install` for those not installed, and restore a dir source listed as missing (its file or folder is gone).\n"
 	} else {
 		where := "under `packages/<alias>/` next to this file"
 		switch live {

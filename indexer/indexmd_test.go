@@ -149,7 +149,9 @@ func TestIndexDegradesInSteps(t *testing.T) {
 func TestIndexEmpty(t *testing.T) {
 	t.Parallel()
 	out, info := renderIndex(nil, nil, 500, "")
-	if !strings.Contains(out, "No packages are installed") || info.Degraded != "" {
+	// Not `ctx add`: a dir source whose folder is gone also leaves INDEX.md
+	// empty, and adding it again is not the fix.
+	if !strings.Contains(out, "No packages are installed") || strings.Contains(out, "ctx add") || !strings.Contains(out, "missing") || info.Degraded != "" {
 		t.Errorf("empty INDEX.md = %q", out)
 	}
 }

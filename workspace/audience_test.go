@@ -147,7 +147,8 @@ func TestAudienceNoRulesLockUnchanged(t *testing.T) {
 
 // A package installed by a ctx that did not apply rules (its state has no
 // audienceChecked) is installed again only when it has rules; the other
-// is left as it is, edits included, and its state notes the check.
+// is left as it is, edits included (skipped: it is dirty at its locked
+// commit), and its state notes the check.
 func TestAudienceOlderState(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -169,8 +170,11 @@ func TestAudienceOlderState(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(w.pkgDir("g"), "other.md"), "# Edited\n")
 	r := f.must(w.Install(bg, InstallOptions{}))
-	if actions(r) != "g:unchanged mixed:installed" {
+	if actions(r) != "g:skipped mixed:installed" {
 		t.Errorf("install over older states: %s", actions(r))
+	}
+	if got := readFile(t, filepath.Join(w.pkgDir("g"), "other.md")); got != "# Edited\n" {
+		t.Errorf("g's edit: %q", got)
 	}
 	if _, err := os.Stat(filepath.Join(w.pkgDir("mixed"), "for-services.md")); err == nil {
 		t.Error("for-services.md is still installed for proj-a")

@@ -233,12 +233,30 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 	return w.writeManifest(&m)
 }
 
-// checkLive warns, at install, about a dir spec that is missing (then
-// there is nothing to index until it is back). One that is refused
-// (project.Refused) is reported by Install.
+// checkLive warns about a dir spec that is missing (then there is nothing
+// to index until it is back): at install, index and search
+// (warnMissingDirs). One that is refused (project.Refused) is reported by
+// Install and ctx index.
 func (w *Workspace) checkLive(s *project.PackageSpec) {
-	if err := w.checkDirSource(s); err != nil {
+	err := w.checkDirSource(s)
+	var missing *MissingSourceError
+	if errors.As(err, &missing) {
+		// add's advice (give another path) is not for a spec already there.
+		err = fmt.Errorf("%s does not exist: a dir source: restore it, or `ctx remove %s`; nothing of it is indexed", safetext.Quote(missing.Source), s.Alias)
+	}
+	if err != nil {
 		w.log("warning: %s: %v", s.Alias, err)
+	}
+}
+
+// warnMissingDirs is checkLive for each dir source of the manifest: ctx
+// index and the search's freshness check say, each time, that one is gone
+// (project.Installed leaves it out, so the index alone would not).
+func (w *Workspace) warnMissingDirs() {
+	for i := range w.manifest.Packages {
+		if s := &w.manifest.Packages[i]; isDir(s) {
+			w.checkLive(s)
+		}
 	}
 }
 

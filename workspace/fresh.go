@@ -31,7 +31,8 @@ type IndexCheck struct {
 // under the project lock, tried once: a reader does not wait for another
 // ctx. io are Reindex's options. A missing index, or one this ctx cannot
 // read at all, is left alone (nothing to check against): the read reports
-// it, and ctx index builds it.
+// it, and ctx index builds it. A dir source that is missing is warned
+// about (warnMissingDirs) on every call, fresh or not.
 func FreshenIndex(ctx context.Context, projectDir string, r *indexer.Reader, o Options, io indexer.Options) IndexCheck {
 	rd, err := newWorkspace(projectDir, o)
 	if err != nil {
@@ -41,6 +42,7 @@ func FreshenIndex(ctx context.Context, projectDir string, r *indexer.Reader, o O
 	if err := rd.loadManifest(); err != nil {
 		return IndexCheck{Err: err}
 	}
+	rd.warnMissingDirs()
 	pkgs, err := rd.indexPackages()
 	if err != nil {
 		return IndexCheck{Err: err}
@@ -60,6 +62,6 @@ func FreshenIndex(ctx context.Context, projectDir string, r *indexer.Reader, o O
 		return c
 	}
 	defer w.Close()
-	c.Report, c.Err = w.Reindex(ctx, io)
+	c.Report, c.Err = w.reindex(ctx, io)
 	return c
 }

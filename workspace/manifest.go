@@ -112,7 +112,11 @@ func DefaultAlias(source, p string) string {
 	}
 	if u, err := url.Parse(source); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
 		// An https document or archive is named for its file without the
-		// extension; an index (llms.txt, index.html, a folder) for its host.
+		// extension; an index (llms.txt, index.html, the site's root) for
+		// its host, without the port.
+		if strings.Trim(u.Path, "/") == "" {
+			return naming.AliasFrom(u.Hostname())
+		}
 		base := strings.ToLower(path.Base(strings.TrimRight(u.Path, "/")))
 		if ext := webdoc.Ext(base); ext != "" {
 			switch base = strings.TrimSuffix(base, ext); base {

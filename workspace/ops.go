@@ -160,8 +160,17 @@ func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream, o ind
 	return rep
 }
 
-// Reindex brings INDEX.md and the search index up to date with the packages.
+// Reindex brings INDEX.md and the search index up to date with the
+// packages, first warning about each dir source that is missing
+// (warnMissingDirs).
 func (w *Workspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
+	w.warnMissingDirs()
+	return w.reindex(ctx, o)
+}
+
+// reindex is Reindex without the warnings (FreshenIndex gives them
+// whether or not it re-indexes).
+func (w *Workspace) reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
 	pkgs, err := w.indexPackages()
 	if err != nil {
 		return nil, err

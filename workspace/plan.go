@@ -195,7 +195,8 @@ func (t *task) upToDate(force bool) bool {
 }
 
 // checkDirty is the dirty-state guard's check for a task that replaces or
-// deletes the package's files. It compares every file's content with what
+// deletes the package's files (and, for install, one it leaves at its
+// locked commit: see planInstall). It compares every file's content with what
 // ctx installed, reading those whose stat data does not prove them
 // unchanged (diff with full: on a system without ctimes, every file, since
 // an edit may keep the size and set the mtime back). A dirty package is Skipped with its
@@ -319,9 +320,10 @@ func (w *Workspace) packageDirs() []string {
 // changed ones, removes the ones the lock no longer lists (and lock entries
 // the manifest no longer lists), and resolves and locks manifest packages the
 // lock lacks or whose source, path or ref changed. A package installed at its
-// locked commit is left alone even with local edits, unless Force (then it is
-// backed up and restored). A dirty package is never switched or removed
-// without Force: it is Skipped with its DirtyFiles. A folder under packages/
+// locked commit with local edits is left alone but Skipped with its
+// DirtyFiles (it does not match the lock), unless Force (then it is backed
+// up and restored). A dirty package is never switched or removed without
+// Force: it is Skipped with its DirtyFiles. A folder under packages/
 // that ctx did not install is left alone with a warning. Dir sources are
 // not installed (they are live): install only warns when one is missing or
 // outside the project. A local source the containment rule refuses
@@ -438,6 +440,17 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 	w.resolveTasks(ctx, ts)
 	p := &plan{tasks: ts, force: o.Force, frozen: o.Frozen}
 	w.decide(ctx, p)
+	// Install makes the packages match the lock: one at its locked commit
+	// with local edits does not, so it is not "unchanged" (nor does a
+	// --frozen run pass on it): the guard skips it as it skips a dirty
+	// package it would replace (with Force, decide already plans its
+	// restore). Update and outdated leave such a package Unchanged: they
+	// only move packages.
+	parallel(len(ts), w.opts.Jobs, func(i int) {
+		if t := ts[i]; t.step == stepNone && t.res.Action == Unchanged && t.loc != nil {
+			w.checkDirty(ctx, t, o.Force)
+		}
+	})
 	return p, nil
 }
 

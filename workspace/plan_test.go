@@ -113,7 +113,8 @@ func TestPlanMatchesRun(t *testing.T) {
 	writeFile(t, filepath.Join(w.pkgDir("mine"), "v2", "intro.md"), "# Intro\n\nmine\n")
 	writeFile(t, filepath.Join(w.pkgDir("edited"), "v2", "intro.md"), "# Intro\n\nmine too\n")
 	// gone and edited leave the manifest: install removes gone and keeps
-	// edited, which has local edits.
+	// edited, which has local edits; mine, edited at its locked commit, is
+	// skipped (it does not match the lock).
 	m := w.Manifest()
 	m.Packages = m.Packages[:0]
 	for _, s := range w.Manifest().Packages {
@@ -130,7 +131,7 @@ func TestPlanMatchesRun(t *testing.T) {
 		plan func() (*plan, error)
 		want string
 	}{
-		{"install", func() (*plan, error) { return w.planInstall(bg, InstallOptions{}) }, "edited:skipped gone:removed keep:unchanged mine:unchanged"},
+		{"install", func() (*plan, error) { return w.planInstall(bg, InstallOptions{}) }, "edited:skipped gone:removed keep:unchanged mine:skipped"},
 		{"remove", func() (*plan, error) { return w.planRemove([]string{"mine", "keep"}, RemoveOptions{}) }, "keep:removed mine:skipped"},
 	} {
 		p, err := c.plan()

@@ -366,6 +366,10 @@ func TestDefaultAlias(t *testing.T) {
 		{"https://example.com/dl/handbook.tar.gz", "", "handbook"},
 		{"https://docs.example.com/llms.txt", "", "docs.example.com"},
 		{"https://docs.example.com/v2/index.html", "", "docs.example.com"},
+		// A site's root: its host, without the port (not the port).
+		{"http://127.0.0.1:18716/", "", "127.0.0.1"},
+		{"https://wiki.corp:8443", "", "wiki.corp"},
+		{"https://docs.example.com/", "", "docs.example.com"},
 	} {
 		if got := DefaultAlias(tc[0], tc[1]); got != tc[2] {
 			t.Errorf("DefaultAlias(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])

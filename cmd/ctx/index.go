@@ -32,7 +32,9 @@ project's above it) ignore, and no symbolic link is followed; one past its
 bounds (100,000 files and folders or 1 GiB of documents, unless its spec's
 limits.maxFiles and limits.maxTotalBytes say otherwise) stops the index
 with an error. A dir source of the committed manifest that leads outside
-the project is refused: neither indexed nor served.
+the project is refused: neither indexed nor served. One whose file or folder
+is gone is warned about (as install and search do) and has nothing
+indexed until it is back.
 
 With an embedding endpoint configured (see 'ctx config'), index then
 embeds the chunks that have no vector yet (document text is sent to that

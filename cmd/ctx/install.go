@@ -39,10 +39,12 @@ in .context/context.local.json (git-ignored, never committed), then it
 installs. ctx add of such a path records this for you.
 
 --frozen is for CI: when the manifest and the lock disagree it fails, naming
-the entries, and it never writes the lock.
+the entries, and it never writes the lock; a package with local edits makes
+it exit 3 (below), so CI does not pass on tampered files.
 
-A package with local edits under .context/packages/ALIAS is not touched: its
-files are listed and the others go on. --force first copies the local files
+A package with local edits under .context/packages/ALIAS is not touched,
+even at its locked commit: it is skipped, its files are listed and the others
+go on. --force first copies the local files
 to a backup folder (printed) and then proceeds.
 
 Documents whose front matter audience rules (ctx_include, ctx_exclude) do

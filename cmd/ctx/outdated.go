@@ -38,7 +38,8 @@ when everything is current; expired: the TTL ran out, the content did not
 change).
 
 Exit status: 0 whether or not something is outdated; 1 when a ref could not
-be resolved; 2 for bad arguments.`,
+be resolved (the packages that could are still listed, and the others are
+named on stderr); 2 for bad arguments.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.aliases = args
 			if runF != nil {
@@ -57,19 +58,24 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 		return err
 	}
 	defer w.Close()
-	changes, err := w.Outdated(ctx, opts.aliases)
-	if err != nil {
-		return err
-	}
+	// Outdated returns what it found and the joined errors of the packages
+	// it could not resolve: the others are still printed (one broken
+	// package must not hide the rest), then the error is returned (exit 1).
+	changes, resolveErr := w.Outdated(ctx, opts.aliases)
 	if changes == nil {
 		changes = []workspace.Change{}
 	}
 	if opts.json {
-		return writeJSON(opts.IO.Out, changes)
+		if err := writeJSON(opts.IO.Out, changes); err != nil {
+			return err
+		}
+		return resolveErr
 	}
 	if len(changes) == 0 {
-		fmt.Fprintln(opts.IO.ErrOut, "all packages are up to date")
-		return nil
+		if resolveErr == nil {
+			fmt.Fprintln(opts.IO.ErrOut, "all packages are up to date")
+		}
+		return resolveErr
 	}
 	tw := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ALIAS\tREF\tLOCKED\tLATEST")
@@ -91,5 +97,8 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Escape(c.Alias), safetext.Escape(ref), old, latest)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return resolveErr
 }

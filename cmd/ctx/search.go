@@ -359,6 +359,30 @@ type searchFreshHooks struct{ afterEarly, beforeCheck func() }
 
 type searchFreshHooksKey struct{}
 
+// reindexedFiles says what a re-index did to the files: "1 file changed",
+// "2 files removed", "1 file changed, 1 added" (a removed file is not
+// "changed").
+func reindexedFiles(r *indexer.SyncReport) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		verb string
+	}{{r.Updated, "changed"}, {r.Added, "added"}, {r.Removed, "removed"}} {
+		if c.n == 0 {
+			continue
+		}
+		if len(parts) == 0 {
+			parts = append(parts, fmt.Sprintf("%d %s %s", c.n, wording.Plural(c.n, "file", "files"), c.verb))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.verb))
+		}
+	}
+	if len(parts) == 0 {
+		return "0 files changed"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // printIndexCheck says on w what FreshenIndex did: nothing when the index
 // was fresh, one line when it re-indexed, else a warning that the results
 // may be stale, why, and what to do.
@@ -368,8 +392,7 @@ func printIndexCheck(w io.Writer, c workspace.IndexCheck) {
 	var unreadable *jsonfile.ErrorList
 	switch {
 	case c.Err == nil && c.Report != nil:
-		n := c.Report.Added + c.Report.Updated + c.Report.Removed
-		fmt.Fprintf(w, "re-indexed %s (%d %s changed)\n", what, n, wording.Plural(n, "file", "files"))
+		fmt.Fprintf(w, "re-indexed %s (%s)\n", what, reindexedFiles(c.Report))
 	case c.Err == nil:
 		// fresh
 	case len(c.Stale) == 0 && errors.As(c.Err, &unreadable) && unreadable.Hint != "":
