@@ -3,8 +3,10 @@ package indexer
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,7 +25,7 @@ func TestLockIndexWait(t *testing.T) {
 	indexDir := filepath.Join(contextDir, "index")
 	d := confine.New(contextDir)
 
-	// A free lock is taken (and indexDir made), whatever the wait.
+	// A free lock is taken (and indexDir made) at once.
 	l, err := lockIndex(context.Background(), d, indexDir, 0, func(s string) { t.Errorf("note on a free lock: %s", s) })
 	if err != nil {
 		t.Fatalf("free lock: %v", err)
@@ -62,22 +64,68 @@ func TestLockIndexWait(t *testing.T) {
 		}
 	}
 
-	// A holder that lets go is waited for.
+	// A holder that lets go is waited for: it lets go only after the note
+	// (so the first try has failed and the wait is what takes the lock),
+	// and a little later, so a wait cut short gives ErrIndexBusy here.
 	other := flock.New(filepath.Join(indexDir, lockFile))
 	l.Unlock()
 	if ok, err := other.TryLock(); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
+	noted := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		got, err := lockIndex(context.Background(), d, indexDir, lockwait.Forever, func(string) {})
+		got, err := lockIndex(context.Background(), d, indexDir, lockwait.Forever, func(string) { close(noted) })
 		if got != nil {
 			got.Unlock()
 		}
 		done <- err
 	}()
+	select {
+	case <-noted:
+	case err := <-done:
+		t.Fatalf("forever, held: returned without waiting: %v", err)
+	}
+	time.Sleep(120 * time.Millisecond) // past two of lockwait's polls; the test holds without it
 	other.Unlock()
 	if err := <-done; err != nil {
 		t.Errorf("forever, holder let go: %v", err)
+	}
+}
+
+// Sync waits for another process's index lock (a note, then the index),
+// where StartSync would be ErrIndexBusy (TestStreamBusy).
+func TestSyncWaitsForTheLock(t *testing.T) {
+	t.Parallel()
+	dir := setupCorpus(t)
+	indexDir := filepath.Join(dir, "index")
+	if err := os.MkdirAll(indexDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := flock.New(filepath.Join(indexDir, lockFile))
+	if ok, err := other.TryLock(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	noted := make(chan struct{})
+	var once sync.Once
+	warn := func(s string) {
+		if strings.Contains(s, "waiting for another ctx process") {
+			once.Do(func() { close(noted) })
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Sync(context.Background(), dir, testPackages(), Options{Warn: warn})
+		done <- err
+	}()
+	select {
+	case <-noted:
+	case err := <-done:
+		t.Fatalf("Sync with the lock held returned without waiting: %v", err)
+	}
+	time.Sleep(120 * time.Millisecond) // past two of lockwait's polls
+	other.Unlock()
+	if err := <-done; err != nil {
+		t.Fatalf("Sync with the lock let go: %v", err)
 	}
 }
