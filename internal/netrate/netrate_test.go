@@ -200,7 +200,17 @@ func TestReader(t *testing.T) {
 	var slow *SlowError
 	m := Start(Floor{Bytes: 1 << 20, Window: time.Hour}, func(se *SlowError) { slow = se })
 	defer m.Stop()
-	r := &Reader{r: iotest.OneByteReader(strings.NewReader("abc")), meter: m, idle: &idle, after: time.Minute, onRead: func(n int) { told = append(told, n) }}
+	// The meter is disarmed when the caller is told: the time it spends on
+	// what arrived is not waiting.
+	armed := 0
+	r := &Reader{r: iotest.OneByteReader(strings.NewReader("abc")), meter: m, idle: &idle, after: time.Minute, onRead: func(n int) {
+		told = append(told, n)
+		m.mu.Lock()
+		if !m.armedAt.IsZero() {
+			armed++
+		}
+		m.mu.Unlock()
+	}}
 	data, err := io.ReadAll(r)
 	if err != nil || string(data) != "abc" || r.Err != nil {
 		t.Fatalf("ReadAll = %q, %v; Err %v", data, err, r.Err)
@@ -211,8 +221,8 @@ func TestReader(t *testing.T) {
 	m.mu.Lock()
 	got := m.counts[m.cur]
 	m.mu.Unlock()
-	if got != 3 || slow != nil {
-		t.Errorf("meter counted %d bytes (want 3), tripped %v", got, slow)
+	if got != 3 || slow != nil || armed != 0 {
+		t.Errorf("meter counted %d bytes (want 3), tripped %v, armed while the caller was told %d times (want 0)", got, slow, armed)
 	}
 	cut := errors.New("connection reset")
 	idle = nil
@@ -250,5 +260,12 @@ func TestWatch(t *testing.T) {
 	w.Stop()
 	if !errors.Is(context.Cause(ctx), context.Canceled) {
 		t.Errorf("after Stop: cause %v, want context.Canceled", context.Cause(ctx))
+	}
+	// Stop stopped the idle timer and the floor's meter.
+	w.meter.mu.Lock()
+	meterDone := w.meter.done
+	w.meter.mu.Unlock()
+	if w.idle.Stop() || !meterDone {
+		t.Errorf("after Stop: idle timer still running or meter not done (%v)", meterDone)
 	}
 }
