@@ -281,7 +281,7 @@ func (p *plan) report() *Report {
 // or ref (whether or not local edits hold them back), sorted by alias: what
 // outdated prints. Refs that could not be resolved are errors.
 func (p *plan) changes() ([]Change, error) {
-	var out []Change
+	out := []Change{} // not nil: what resolved, also when nothing is outdated
 	var errs []error
 	for _, t := range p.tasks {
 		if t.resolveErr != nil {
@@ -445,11 +445,20 @@ func (w *Workspace) planInstall(ctx context.Context, o InstallOptions) (*plan, e
 	// --frozen run pass on it): the guard skips it as it skips a dirty
 	// package it would replace (with Force, decide already plans its
 	// restore). Update and outdated leave such a package Unchanged: they
-	// only move packages.
+	// only move packages. On a system without ctimes the guard's full
+	// check hashes every file: a plain install (the git hooks' on every
+	// pull) takes status's answer (files whose size or mtime moved) for a
+	// package where that found nothing; --frozen, the check CI relies on,
+	// always looks in full.
 	parallel(len(ts), w.opts.Jobs, func(i int) {
-		if t := ts[i]; t.step == stepNone && t.res.Action == Unchanged && t.loc != nil {
-			w.checkDirty(ctx, t, o.Force)
+		t := ts[i]
+		if t.step != stepNone || t.res.Action != Unchanged || t.loc == nil {
+			return
 		}
+		if !o.Frozen && !t.loc.complete && !t.loc.dirty() {
+			return
+		}
+		w.checkDirty(ctx, t, o.Force)
 	})
 	return p, nil
 }

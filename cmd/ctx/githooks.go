@@ -93,8 +93,13 @@ func runHook(ctx context.Context, opts *hookOptions) error {
 			since = "" // no earlier lock to name: install, list nothing
 		}
 	}
+	// A partial install (a package skipped: dirty, no access) has said
+	// why on stderr; the others were installed, so their summary follows.
 	if err := runInstall(ctx, &installOptions{globalOptions: opts.globalOptions}); err != nil {
-		return note(err)
+		var xe *exitError
+		if !errors.As(err, &xe) || xe.code != ExitPartial || xe.err != nil {
+			return note(err)
+		}
 	}
 	if since == "" {
 		return nil

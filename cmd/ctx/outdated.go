@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -61,9 +60,11 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 	// Outdated returns what it found and the joined errors of the packages
 	// it could not resolve: the others are still printed (one broken
 	// package must not hide the rest), then the error is returned (exit 1).
+	// A nil list is an error that stopped the whole command (a bad lock,
+	// an unknown alias): nothing goes to stdout.
 	changes, resolveErr := w.Outdated(ctx, opts.aliases)
 	if changes == nil {
-		changes = []workspace.Change{}
+		return resolveErr
 	}
 	if opts.json {
 		if err := writeJSON(opts.IO.Out, changes); err != nil {

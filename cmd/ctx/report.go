@@ -174,7 +174,8 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	}
 	if dirty {
 		fmt.Fprintf(errOut, "ctx: packages with local edits were left as they are (files marked M modified, A added, D deleted).\n"+
-			"  To proceed: move the edits to the package's repository or undo them, then run the command again;\n"+
+			"  To proceed: undo them, or send them upstream (`ctx push ALIAS` for a git package; once merged, `ctx update ALIAS`\n"+
+			"  takes them without --force), then run the command again;\n"+
 			"  or run it again with --force, which first copies the local files to a backup folder and prints where.\n")
 	}
 	fmt.Fprintf(errOut, "ctx: %d of %d packages not done: %s\n", len(bad), len(pkgs), strings.Join(bad, ", "))
