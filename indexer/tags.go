@@ -1,9 +1,61 @@
 package indexer
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/suggest"
 )
+
+// ErrUnknownTag is returned (wrapped) by Search for a tag filter of which
+// no tag is an indexed document's: a typo is an error naming the nearest
+// tags, not an empty answer.
+var ErrUnknownTag = errors.New("no indexed document has this tag")
+
+// tagKey is the form a tag is stored and filtered in: lower-cased, without
+// surrounding space.
+func tagKey(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+
+// checkTags is nil when tags (one filter: any of them) is empty or holds a
+// tag of an indexed document (Tags), else an error wrapping ErrUnknownTag
+// that names them and the tags they may be typos of (suggest's rule). A
+// filter with one known tag among unknown ones searches: its answer is
+// not empty for a typo alone.
+func (r *Reader) checkTags(tags []string) error {
+	if len(tags) == 0 {
+		return nil
+	}
+	all, err := r.Tags(nil)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(all))
+	for i, c := range all {
+		names[i] = c.Tag
+	}
+	var unknown, near []string
+	for _, t := range tags {
+		k := tagKey(t)
+		if slices.Contains(names, k) {
+			return nil
+		}
+		if q := strconv.Quote(k); !slices.Contains(unknown, q) {
+			unknown = append(unknown, q)
+		}
+		for _, s := range suggest.For(k, names) {
+			if !slices.Contains(near, s) {
+				near = append(near, s)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("indexer: tag %s: %w (no indexed document has a tag)", strings.Join(unknown, " or "), ErrUnknownTag)
+	}
+	return fmt.Errorf("indexer: tag %s: %w%s", strings.Join(unknown, " or "), ErrUnknownTag, suggest.Phrase(near))
+}
 
 // TagCount is one tag, the number of documents that carry it, and that
 // number per package.

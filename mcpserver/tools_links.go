@@ -357,9 +357,9 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	start := indexer.DocRef{Package: in.Package, Path: in.Path}
 	scores := map[[2]string]float64{}
 	if byQuery {
-		hits, err := r.Search(ctx, indexer.Query{Text: in.Query, Limit: relatedSearchCandidate, BestPerDocument: true})
+		hits, _, err := s.searchHybrid(ctx, r, indexer.Query{Text: in.Query, Limit: relatedSearchCandidate, BestPerDocument: true}, true)
 		if err != nil {
-			return nil, RelatedOut{}, fmt.Errorf("search failed: %w", err)
+			return nil, RelatedOut{}, err
 		}
 		for _, h := range hits {
 			if !served(h.Path) {
