@@ -28,6 +28,24 @@ func (r *Reader) checkTags(tags []string) error {
 	if len(tags) == 0 {
 		return nil
 	}
+	r.mu.Lock()
+	cat, err := r.loadCatalogLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, t := range tags {
+		want[tagKey(t)] = true
+	}
+	known := false
+	docTags(cat, nil, func(_, t string) bool {
+		known = want[t]
+		return !known
+	})
+	if known {
+		return nil
+	}
 	all, err := r.Tags(nil)
 	if err != nil {
 		return err
@@ -39,9 +57,6 @@ func (r *Reader) checkTags(tags []string) error {
 	var unknown, near []string
 	for _, t := range tags {
 		k := tagKey(t)
-		if slices.Contains(names, k) {
-			return nil
-		}
 		if q := strconv.Quote(k); !slices.Contains(unknown, q) {
 			unknown = append(unknown, q)
 		}
@@ -86,25 +101,16 @@ func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 		return nil, err
 	}
 	counts := map[string]*TagCount{}
-	for alias, recs := range cat.Files {
-		if len(packages) > 0 && !slices.Contains(packages, alias) {
-			continue
+	docTags(cat, packages, func(alias, t string) bool {
+		c := counts[t]
+		if c == nil {
+			c = &TagCount{Tag: t, Packages: map[string]int{}}
+			counts[t] = c
 		}
-		for _, rec := range recs {
-			if rec.Skipped != "" {
-				continue
-			}
-			for _, t := range rec.Tags {
-				c := counts[t]
-				if c == nil {
-					c = &TagCount{Tag: t, Packages: map[string]int{}}
-					counts[t] = c
-				}
-				c.Count++
-				c.Packages[alias]++
-			}
-		}
-	}
+		c.Count++
+		c.Packages[alias]++
+		return true
+	})
 	out := make([]TagCount, 0, len(counts))
 	for _, c := range counts {
 		out = append(out, *c)
@@ -116,4 +122,25 @@ func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 		return strings.Compare(a.Tag, b.Tag)
 	})
 	return out, nil
+}
+
+// docTags calls yield with each tag of each indexed document of packages
+// (every package when none), and its package, until yield returns false.
+// A document skipped at indexing has none.
+func docTags(cat *catalog, packages []string, yield func(alias, tag string) bool) {
+	for alias, recs := range cat.Files {
+		if len(packages) > 0 && !slices.Contains(packages, alias) {
+			continue
+		}
+		for _, rec := range recs {
+			if rec.Skipped != "" {
+				continue
+			}
+			for _, t := range rec.Tags {
+				if !yield(alias, t) {
+					return
+				}
+			}
+		}
+	}
 }
