@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/naming"
@@ -69,6 +70,12 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 			c, err = repo.CommitObject(*h)
 		}
 	}
+	if errors.Is(err, io.EOF) {
+		// go-git's ResolveRevision ends a walk to a parent that is not
+		// there (HEAD~N past the first commit, HEAD^2 of no merge) in
+		// io.EOF: say how far the history goes instead.
+		return nil, fmt.Errorf("revision %s names a parent that does not exist: %s (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), historyLength(repo, rev))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("revision %s: %w (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), err)
 	}
@@ -92,6 +99,38 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 		return nil, err
 	}
 	return &AtRevision{Commit: c.Hash.String(), When: c.Committer.When, Data: data}, nil
+}
+
+// maxHistoryCount bounds the commits historyLength counts.
+const maxHistoryCount = 1000
+
+// historyLength says how many commits the first-parent line of rev's base
+// (what comes before its first ~ or ^) has, and its first commit: "the
+// history of HEAD has only 1 commit (71fe90275b00)".
+func historyLength(repo *git.Repository, rev string) string {
+	base := rev
+	if i := strings.IndexAny(rev, "~^"); i > 0 {
+		base = rev[:i]
+	}
+	h, err := repo.ResolveRevision(plumbing.Revision(base))
+	if err != nil {
+		return fmt.Sprintf("%s: %v", safetext.Quote(base), err)
+	}
+	c, err := repo.CommitObject(*h)
+	n := 1
+	for err == nil && c.NumParents() > 0 && n <= maxHistoryCount {
+		c, err = c.Parent(0)
+		n++
+	}
+	switch {
+	case err != nil:
+		return fmt.Sprintf("the history of %s: %v", safetext.Quote(base), err)
+	case n > maxHistoryCount:
+		return fmt.Sprintf("the history of %s has over %d commits on its first-parent line", safetext.Quote(base), maxHistoryCount)
+	case n == 1:
+		return fmt.Sprintf("the history of %s has only 1 commit (%s)", safetext.Quote(base), c.Hash.String()[:12])
+	}
+	return fmt.Sprintf("the history of %s has %d commits on its first-parent line, the first %s", safetext.Quote(base), n, c.Hash.String()[:12])
 }
 
 // relIn is file's slash path inside root (both resolved through links).

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
@@ -57,6 +58,29 @@ func TestReadAtRevision(t *testing.T) {
 	}
 	if _, err := ReadAtRevision(dir, lock, "no-such"); err == nil {
 		t.Error("a revision that is not there was found")
+	}
+	// Past the first commit (audit16 finding 2): not go-git's bare "EOF",
+	// but how long the history is, and its first commit.
+	first := func() string {
+		cmd := exec.Command("git", "rev-list", "--max-parents=0", "HEAD")
+		cmd.Dir = dir
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b[:12])
+	}()
+	for _, rev := range []string{"HEAD~3", "HEAD~9", "main~5", "HEAD^2", "v1~1"} {
+		_, err := ReadAtRevision(dir, lock, rev)
+		if err == nil || strings.Contains(err.Error(), "EOF") || !strings.Contains(err.Error(), first) {
+			t.Errorf("%s: %v; want no EOF, and the first commit %s named", rev, err, first)
+		}
+	}
+	if _, err := ReadAtRevision(dir, lock, "HEAD~3"); err == nil || !strings.Contains(err.Error(), "3 commits") {
+		t.Errorf("HEAD~3 of 3 commits: %v; want the 3 commits named", err)
+	}
+	if _, err := ReadAtRevision(dir, lock, "v1~1"); err == nil || !strings.Contains(err.Error(), "1 commit ") {
+		t.Errorf("v1~1: %v; want v1's 1 commit named", err)
 	}
 	out := t.TempDir()
 	if _, err := ReadAtRevision(out, filepath.Join(out, "x"), "HEAD"); !errors.Is(err, ErrNoRepository) {

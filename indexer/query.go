@@ -147,6 +147,28 @@ func checkQualifiers(q parsedQuery) error {
 	return nil
 }
 
+// Filters names the kinds of filter q has, its own and its text's
+// qualifiers: "package", "kind", "tag", "path", in that order, each once;
+// none for words alone. A note on an empty answer names them.
+func (q Query) Filters() []string {
+	pq := parseQuery(strings.TrimSpace(q.Text))
+	var f []string
+	for _, c := range []struct {
+		name string
+		n    int
+	}{
+		{"package", len(q.Packages) + len(pq.packages)},
+		{"kind", len(q.Kinds) + len(pq.kinds) + len(pq.docKinds)},
+		{"tag", len(q.Tags) + len(pq.tags)},
+		{"path", len(q.Paths) + len(pq.paths)},
+	} {
+		if c.n > 0 {
+			f = append(f, c.name)
+		}
+	}
+	return f
+}
+
 // pathPrefix is a path filter's prefix (path:PREFIX, Query.Paths): a path
 // inside the package, so a leading "/" is dropped.
 func pathPrefix(s string) string { return strings.TrimPrefix(s, "/") }

@@ -493,9 +493,15 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 // qualifiers of packages) the packages of those kinds; none when no
 // indexed package is of those kinds. A package filter that names a
 // package the index does not have is ErrUnknownPackage, naming the
-// indexed ones. aliases are the indexed packages, when a package or path
+// indexed ones; a tag filter (q's, or the tag: qualifiers) of which no
+// tag is an indexed document's is ErrUnknownTag (checkTags). aliases are the indexed packages, when a package or path
 // filter is set (a path may start with its alias, as hits show it).
 func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, aliases map[string]bool, none bool, err error) {
+	for _, tags := range [][]string{q.Tags, pq.tags} {
+		if err := r.checkTags(tags); err != nil {
+			return nil, nil, false, err
+		}
+	}
 	packages = [][]string{q.Packages, pq.packages}
 	if len(q.Packages)+len(pq.packages)+len(q.Paths)+len(pq.paths) > 0 {
 		r.mu.Lock()
@@ -900,7 +906,7 @@ func termsQuery(field string, values []string, lower bool) query.Query {
 	var qs []query.Query
 	for _, v := range values {
 		if lower {
-			v = strings.ToLower(strings.TrimSpace(v))
+			v = tagKey(v)
 		}
 		t := bleve.NewTermQuery(v)
 		t.SetField(field)

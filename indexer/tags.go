@@ -1,9 +1,76 @@
 package indexer
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/suggest"
 )
+
+// ErrUnknownTag is returned (wrapped) by Search for a tag filter of which
+// no tag is an indexed document's: a typo is an error naming the nearest
+// tags, not an empty answer.
+var ErrUnknownTag = errors.New("no indexed document has this tag")
+
+// tagKey is the form a tag is stored and filtered in: lower-cased, without
+// surrounding space.
+func tagKey(t string) string { return strings.ToLower(strings.TrimSpace(t)) }
+
+// checkTags is nil when tags (one filter: any of them) is empty or holds a
+// tag of an indexed document (Tags), else an error wrapping ErrUnknownTag
+// that names them and the tags they may be typos of (suggest's rule). A
+// filter with one known tag among unknown ones searches: its answer is
+// not empty for a typo alone.
+func (r *Reader) checkTags(tags []string) error {
+	if len(tags) == 0 {
+		return nil
+	}
+	r.mu.Lock()
+	cat, err := r.loadCatalogLocked()
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, t := range tags {
+		want[tagKey(t)] = true
+	}
+	known := false
+	docTags(cat, nil, func(_, t string) bool {
+		known = want[t]
+		return !known
+	})
+	if known {
+		return nil
+	}
+	all, err := r.Tags(nil)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(all))
+	for i, c := range all {
+		names[i] = c.Tag
+	}
+	var unknown, near []string
+	for _, t := range tags {
+		k := tagKey(t)
+		if q := strconv.Quote(k); !slices.Contains(unknown, q) {
+			unknown = append(unknown, q)
+		}
+		for _, s := range suggest.For(k, names) {
+			if !slices.Contains(near, s) {
+				near = append(near, s)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("indexer: tag %s: %w (no indexed document has a tag)", strings.Join(unknown, " or "), ErrUnknownTag)
+	}
+	return fmt.Errorf("indexer: tag %s: %w%s", strings.Join(unknown, " or "), ErrUnknownTag, suggest.Phrase(near))
+}
 
 // TagCount is one tag, the number of documents that carry it, and that
 // number per package.
@@ -34,25 +101,16 @@ func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 		return nil, err
 	}
 	counts := map[string]*TagCount{}
-	for alias, recs := range cat.Files {
-		if len(packages) > 0 && !slices.Contains(packages, alias) {
-			continue
+	docTags(cat, packages, func(alias, t string) bool {
+		c := counts[t]
+		if c == nil {
+			c = &TagCount{Tag: t, Packages: map[string]int{}}
+			counts[t] = c
 		}
-		for _, rec := range recs {
-			if rec.Skipped != "" {
-				continue
-			}
-			for _, t := range rec.Tags {
-				c := counts[t]
-				if c == nil {
-					c = &TagCount{Tag: t, Packages: map[string]int{}}
-					counts[t] = c
-				}
-				c.Count++
-				c.Packages[alias]++
-			}
-		}
-	}
+		c.Count++
+		c.Packages[alias]++
+		return true
+	})
 	out := make([]TagCount, 0, len(counts))
 	for _, c := range counts {
 		out = append(out, *c)
@@ -64,4 +122,25 @@ func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 		return strings.Compare(a.Tag, b.Tag)
 	})
 	return out, nil
+}
+
+// docTags calls yield with each tag of each indexed document of packages
+// (every package when none), and its package, until yield returns false.
+// A document skipped at indexing has none.
+func docTags(cat *catalog, packages []string, yield func(alias, tag string) bool) {
+	for alias, recs := range cat.Files {
+		if len(packages) > 0 && !slices.Contains(packages, alias) {
+			continue
+		}
+		for _, rec := range recs {
+			if rec.Skipped != "" {
+				continue
+			}
+			for _, t := range rec.Tags {
+				if !yield(alias, t) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -101,13 +101,18 @@ func pathOrder(a, b string) int {
 	return strings.Compare(strings.ReplaceAll(a, "/", "\x00"), strings.ReplaceAll(b, "/", "\x00"))
 }
 
-// errTooSmall is the error for a budget that holds no item at all.
+// errTooSmall is the error for a budget that holds no item at all: need is
+// the o200k tokens of the smallest answer that holds one, which may use
+// headroomPercent of maxTokens (tokenBudget), so the maxTokens it names is
+// enough for that answer. It is given a token more than need: an answer
+// whose note names its budget (search's) may take one for the digits of a
+// larger maxTokens (o200k makes a token of up to 3 digits).
 func errTooSmall(maxTokens, need int) error {
 	if maxTokens == 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	return fmt.Errorf("maxTokens %d is too small for one item of this listing, which needs about %d tokens: give maxTokens %d or more (at most %d)",
-		maxTokens, need, min(need*100/headroomPercent+1, MaxMaxTokens), MaxMaxTokens)
+	return fmt.Errorf("maxTokens %d is too small for one item of this listing: an answer with one is about %d tokens, and an answer may use %d%% of maxTokens: give maxTokens %d or more (at most %d)",
+		maxTokens, need, headroomPercent, min((need+1)*100/headroomPercent+1, MaxMaxTokens), MaxMaxTokens)
 }
 
 // fitPage returns how many of n items (at most limit) the page can hold
@@ -120,8 +125,16 @@ func errTooSmall(maxTokens, need int) error {
 func (s *Server) fitPage(budget, maxTokens, n, limit int, cost func(i int) int, build func(k int) (*mcp.CallToolResult, any)) (int, error) {
 	res, out := build(0)
 	used := s.answerTokens(res, out)
+	// tooSmall names the answer with one item, counted whole (with none
+	// when there is none to give): what the advised maxTokens must hold.
+	tooSmall := func() error {
+		if n == 0 || limit <= 0 {
+			return errTooSmall(maxTokens, used)
+		}
+		return errTooSmall(maxTokens, s.answerTokens(build(1)))
+	}
 	if used > budget {
-		return 0, errTooSmall(maxTokens, used)
+		return 0, tooSmall()
 	}
 	k := 0
 	for k < n && k < limit {
@@ -131,6 +144,9 @@ func (s *Server) fitPage(budget, maxTokens, n, limit int, cost func(i int) int, 
 		}
 		used += c
 		k++
+	}
+	if k == 0 && n > 0 && limit > 0 {
+		k = 1 // the estimate is over the whole by a token or so: count one whole
 	}
 	for k > 0 {
 		res, out = build(k)
@@ -143,7 +159,7 @@ func (s *Server) fitPage(budget, maxTokens, n, limit int, cost func(i int) int, 
 		k = min(k-1, k*budget/got)
 	}
 	if k == 0 && n > 0 && limit > 0 {
-		return 0, errTooSmall(maxTokens, used+cost(0))
+		return 0, tooSmall()
 	}
 	return k, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -242,7 +243,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	}
 	hits, semNote, err := s.searchHybrid(ctx, r, q, in.Lexical)
 	if err != nil {
-		return nil, SearchOut{}, fmt.Errorf("search failed: %w", err)
+		return nil, SearchOut{}, err
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
 	for _, h := range hits {
@@ -254,13 +255,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			Score: math.Round(h.Score*1000) / 1000, Tags: h.Tags, Snippet: h.Snippet, More: h.More, URI: docURI(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
-		n := "no matches."
-		if len(in.Packages) > 0 || len(in.Tags) > 0 || in.Kind != "" || in.Path != "" {
-			n += " Try without the package, kind, tag or path filters,"
-		} else {
-			n += " Try"
-		}
-		out.Note = n + " other words, or get_overview to see what is there."
+		out.Note = searchNoMatchNote(q)
 	}
 	out, err = s.fitHits(out, budget, in.MaxTokens)
 	if err != nil {
@@ -639,15 +634,39 @@ func (s *Server) countTokens(text string) int {
 // embedding endpoint and lexical is false; note says in one line why the
 // semantic half was left out when it was.
 func (s *Server) searchHybrid(ctx context.Context, r *indexer.Reader, q indexer.Query, lexical bool) ([]indexer.Hit, string, error) {
+	var hits []indexer.Hit
+	var note string
+	var err error
 	if lexical {
-		hits, err := r.Search(ctx, q)
-		return hits, "", err
+		hits, err = r.Search(ctx, q)
+	} else {
+		hits, note, err = r.SearchHybrid(ctx, q, s.sem)
+		if s.semNote != "" && note == "" {
+			note = s.semNote
+		}
 	}
-	hits, note, err := r.SearchHybrid(ctx, q, s.sem)
-	if s.semNote != "" && note == "" {
-		note = s.semNote
+	switch {
+	case errors.Is(err, indexer.ErrUnknownTag), errors.Is(err, indexer.ErrUnknownPackage):
+		// A filter's typo (tag:, package:), not a failure.
+		what := "list_contexts lists the packages"
+		if errors.Is(err, indexer.ErrUnknownTag) {
+			what = "list_tags lists the tags"
+		}
+		return nil, "", fmt.Errorf("%s; %s", strings.TrimPrefix(err.Error(), "indexer: "), what)
+	case err != nil:
+		return nil, "", fmt.Errorf("search failed: %w", err)
 	}
-	return hits, note, err
+	return hits, note, nil
+}
+
+// searchNoMatchNote is the note of a search with no hits (search,
+// read_relevant): it names the filters the search had (q.Filters: the
+// arguments and the query's qualifiers), which may be what left nothing.
+func searchNoMatchNote(q indexer.Query) string {
+	if f := q.Filters(); len(f) > 0 {
+		return "no matches. Try without the " + wording.List(f, "and") + " " + wording.Plural(len(f), "filter", "filters") + ", other words, or get_overview to see what is there."
+	}
+	return "no matches. Try other words, or get_overview to see what is there."
 }
 
 // joinNotes joins the non-empty of a and b with "; ".

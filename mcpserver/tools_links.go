@@ -279,6 +279,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	// matter. The page is asked for again with that limit, so its cursor is
 	// the indexer's.
 	full := res.Documents
+	asked := len(full)
 	at := func(k int, lean bool) FindDocumentsOut {
 		o := out
 		o.Documents = slices.Clone(full[:k])
@@ -313,10 +314,16 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	full = res.Documents
 	out.FindResult = res
 	out = at(min(k, len(full)), lean)
-	out.Note = fmt.Sprintf("%d documents on this page to fit the default budget of %d tokens; the next page has the others (nextCursor)", len(out.Documents), DefaultMaxTokens)
-	if lean {
-		out.Note += "; front matter left out (and titles, summaries and tags shortened): get_metadata shows a document's"
+	var notes []string
+	if k < asked && out.NextCursor != "" {
+		notes = append(notes, fmt.Sprintf("%d of %d documents on this page to fit the default budget of %d tokens; the next page has the others (nextCursor)", len(out.Documents), out.Total, DefaultMaxTokens))
 	}
+	if lean {
+		// get_metadata has the same budget: a front matter too large here
+		// alone is too large there; its lines are at the document's top.
+		notes = append(notes, "front matter left out (and titles, summaries and tags shortened): get_metadata shows a document's, or get_document its first lines when it is over get_metadata's budget too")
+	}
+	out.Note = strings.Join(notes, "; ")
 	return nil, out, nil
 }
 
@@ -350,9 +357,9 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	start := indexer.DocRef{Package: in.Package, Path: in.Path}
 	scores := map[[2]string]float64{}
 	if byQuery {
-		hits, err := r.Search(ctx, indexer.Query{Text: in.Query, Limit: relatedSearchCandidate, BestPerDocument: true})
+		hits, _, err := s.searchHybrid(ctx, r, indexer.Query{Text: in.Query, Limit: relatedSearchCandidate, BestPerDocument: true}, true)
 		if err != nil {
-			return nil, RelatedOut{}, fmt.Errorf("search failed: %w", err)
+			return nil, RelatedOut{}, err
 		}
 		for _, h := range hits {
 			if !served(h.Path) {

@@ -152,9 +152,10 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, nil, err
 	}
-	hits, semNote, err := s.searchHybrid(ctx, r, indexer.Query{Text: in.Query, Packages: in.Packages, Limit: readCandidates}, false)
+	q := indexer.Query{Text: in.Query, Packages: in.Packages, Limit: readCandidates}
+	hits, semNote, err := s.searchHybrid(ctx, r, q, false)
 	if err != nil {
-		return nil, nil, fmt.Errorf("search failed: %w", err)
+		return nil, nil, err
 	}
 	warn = joinNotes(warn, semNote)
 	// What the answer holds besides its passages, the note included.
@@ -167,10 +168,8 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		switch {
 		case len(ps) == 0 && out.Truncated:
 			out.Note = fmt.Sprintf("matching sections were found, but none fits in maxTokens %d: give a larger maxTokens (default %d), or use search and get_section.", cmp.Or(in.MaxTokens, DefaultMaxTokens), DefaultMaxTokens)
-		case len(ps) == 0 && len(in.Packages) > 0:
-			out.Note = "no matches. Try without the package filter, other words, or get_overview to see what is there."
 		case len(ps) == 0:
-			out.Note = "no matches. Try other words, or get_overview to see what is there."
+			out.Note = searchNoMatchNote(q)
 		case out.Truncated:
 			out.Note = noteTruncated
 		default:

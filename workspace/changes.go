@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -36,6 +37,9 @@ type ChangesOptions struct {
 	// whose lock is the old side. "" = the lock as last committed when the
 	// lock differs from it, else the lock before ctx last rewrote it.
 	Since string
+	// SinceName is how the caller's user gives Since, in errors and notes:
+	// "--since" (ctx changes) when "", "since" (the MCP tool's argument).
+	SinceName string
 	// LastChange makes the old side the lock before ctx last changed it
 	// (what an update just replaced), whatever git has; Since must be "".
 	LastChange bool
@@ -83,7 +87,9 @@ func (w *Workspace) keepPrevious(data []byte) {
 // project's git history, or by default the committed lock when the lock
 // on disk differs from it, else the lock before ctx last rewrote it.
 // nil with a note when there is none.
-func (w *Workspace) oldLock(cur []byte, since string, last bool) (*lockfile.Lock, *changes.Set, error) {
+func (w *Workspace) oldLock(cur []byte, o ChangesOptions) (*lockfile.Lock, *changes.Set, error) {
+	since, last := o.Since, o.LastChange
+	name := cmp.Or(o.SinceName, "--since")
 	set := &changes.Set{}
 	lockPath := w.path(project.LockName)
 	parse := func(what string, data []byte) (*lockfile.Lock, error) {
@@ -100,7 +106,7 @@ func (w *Workspace) oldLock(cur []byte, since string, last bool) (*lockfile.Lock
 			set.Since = since
 			return &lockfile.Lock{Packages: map[string]lockfile.Entry{}}, set, nil // every package is new since
 		case err != nil:
-			return nil, nil, fmt.Errorf("--since: %w", err)
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 		set.Since, set.SinceCommit = since, at.Commit
 		l, err := parse(fmt.Sprintf("at %s (%s)", safetext.Quote(since), at.Commit[:12]), at.Data)
@@ -124,7 +130,7 @@ func (w *Workspace) oldLock(cur []byte, since string, last bool) (*lockfile.Lock
 		return l, set, err
 	}
 	set.Since = "none"
-	set.Note = "no earlier lock to compare with: the lock is as last committed and ctx kept none from before it; name one with --since (HEAD~1, a tag, a date)"
+	set.Note = "no earlier lock to compare with: the lock is as last committed and ctx kept none from before it; name one with " + name + " (HEAD~1, a tag, a date)"
 	if err != nil && !errors.Is(err, gitengine.ErrNotAtRevision) && !errors.Is(err, gitengine.ErrNoRepository) {
 		set.Note += " (git history: " + err.Error() + ")"
 	}
@@ -163,7 +169,7 @@ func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set
 			return nil, err
 		}
 	}
-	old, set, err := w.oldLock(cur, o.Since, o.LastChange)
+	old, set, err := w.oldLock(cur, o)
 	if err != nil {
 		return nil, err
 	}

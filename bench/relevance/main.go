@@ -314,10 +314,11 @@ func writeDump(ctx context.Context, r *indexer.Reader, qs []query, file string) 
 		for _, f := range dumpForms {
 			f.Text = t
 			hits, err := r.Search(ctx, f)
-			if errors.Is(err, indexer.ErrUnknownPackage) && slices.Contains(dumpSyntax, t) {
+			if (errors.Is(err, indexer.ErrUnknownPackage) || errors.Is(err, indexer.ErrUnknownTag)) && slices.Contains(dumpSyntax, t) {
 				// A qualifier naming a package of the shared corpus, on
-				// another corpus (the Debian set's): the error is the
-				// result.
+				// another corpus (the Debian set's), or a tag no document
+				// has (tag:nothing-tagged, ErrUnknownTag since fixA16):
+				// the error is the result.
 				out = append(out, entry{t + " → " + err.Error(), f.Limit, f.BestPerDocument, nil})
 				continue
 			}

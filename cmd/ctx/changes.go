@@ -171,7 +171,7 @@ func mcpChanges(g *globalOptions) mcpserver.ChangesFunc {
 			return nil, err
 		}
 		defer w.Close()
-		o := workspace.ChangesOptions{Since: since}
+		o := workspace.ChangesOptions{Since: since, SinceName: "since"}
 		if alias != "" {
 			o.Aliases = []string{alias}
 		}

@@ -164,19 +164,23 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	}
 	sem, note, closeSem := searchSemantic(o.Env, o.lexical, o.hybrid)
 	defer closeSem()
-	proj, hits, hnote, err := searchFresh(ctx, o.globalOptions, indexer.Query{
+	q := indexer.Query{
 		Text:            text,
 		Packages:        o.packages,
 		Kinds:           o.kinds,
 		Tags:            o.tags,
 		Limit:           o.limit,
 		BestPerDocument: !o.allChunks,
-	}, sem)
+	}
+	proj, hits, hnote, err := searchFresh(ctx, o.globalOptions, q, sem)
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
 	if errors.Is(err, indexer.ErrUnknownPackage) { // package:nosuch, --package nosuch
 		return usageErrorf("search: %s", strings.TrimPrefix(err.Error(), "indexer: "))
+	}
+	if errors.Is(err, indexer.ErrUnknownTag) { // tag:nosuch, --tag nosuch
+		return usageErrorf("search: %s; `ctx search --tags` lists the tags", strings.TrimPrefix(err.Error(), "indexer: "))
 	}
 	if err != nil {
 		return err
@@ -192,7 +196,11 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		return enc.Encode(hits)
 	}
 	if len(hits) == 0 {
-		fmt.Fprintf(o.IO.ErrOut, "no matches for %s\n", safetext.Quote(text))
+		fmt.Fprintf(o.IO.ErrOut, "no matches for %s", safetext.Quote(text))
+		if f := q.Filters(); len(f) > 0 {
+			fmt.Fprintf(o.IO.ErrOut, " with the %s %s: try without %s, or other words", wording.List(f, "and"), wording.Plural(len(f), "filter", "filters"), wording.Plural(len(f), "it", "them"))
+		}
+		fmt.Fprintln(o.IO.ErrOut)
 		return nil
 	}
 	// One write for all the hits, not one a line (39 system calls for
