@@ -346,3 +346,63 @@ func codeWorked(n int) {
 		*codeWork += n
 	}
 }
+
+// Highlight returns s, a stretch of a document's text from the start of a
+// line or a word, as a search snippet shows it: each of marks (byte
+// ranges of s, in order, not overlapping, none inside markup) between
+// ** and **, and the source's own markup that would read as a mark or
+// show as text dropped, so ** means a match and only that: emphasis
+// markers (** and __, as Plain drops them) outside code spans, and an
+// ATX heading's opening #s (atxLine). A mark inside a code span marks
+// the whole span, outside its backquotes (inside them ** would render as
+// text); the span is marked once.
+func Highlight(s string, marks [][2]int) string {
+	var code [][2]int
+	if strings.IndexByte(s, '`') >= 0 {
+		eachCodeSpan(s, func(start, end int) { code = append(code, [2]int{start, end}) })
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 4*len(marks))
+	pos, ci := 0, 0
+	for _, m := range marks {
+		for ci < len(code) && code[ci][1] <= m[0] {
+			ci++
+		}
+		if ci < len(code) && code[ci][0] <= m[0] && m[1] <= code[ci][1] {
+			m = code[ci]
+		}
+		if m[0] < pos {
+			continue // a second match in a code span already marked
+		}
+		b.WriteString(shownText(s[pos:m[0]], pos == 0))
+		b.WriteString("**")
+		b.WriteString(shownText(s[m[0]:m[1]], false))
+		b.WriteString("**")
+		pos = m[1]
+	}
+	b.WriteString(shownText(s[pos:], pos == 0))
+	return b.String()
+}
+
+// shownText is Highlight's treatment of the text between marks (and of a
+// mark): emphasis markers outside code spans go, and the opening #s of
+// an ATX heading at the start of each of its lines (of the first only
+// when lineStart).
+func shownText(s string, lineStart bool) string {
+	if strings.IndexByte(s, '#') >= 0 {
+		lines := strings.SplitAfter(s, "\n")
+		for i, l := range lines {
+			if i == 0 && !lineStart {
+				continue
+			}
+			if t, indent3 := afterIndent(l); atxLine(t, indent3, strings.TrimSuffix(l, "\n")) != nil {
+				lines[i] = strings.TrimLeft(strings.TrimLeft(t, "#"), " \t")
+			}
+		}
+		s = strings.Join(lines, "")
+	}
+	if strings.Contains(s, "**") || strings.Contains(s, "__") {
+		s = outsideCode(s, emph.Replace)
+	}
+	return s
+}
