@@ -251,13 +251,15 @@ func (s *snippeter) snippet(text []byte) string {
 			to--
 		}
 	}
+	// Highlight reads the code spans from the start of from's line.
+	line := bytes.LastIndexByte(text[:from], '\n') + 1
 	s.marks = s.marks[:0]
 	for _, m := range matches {
 		if m.start >= from && m.end <= to {
-			s.marks = append(s.marks, [2]int{m.start - from, m.end - from})
+			s.marks = append(s.marks, [2]int{m.start - line, m.end - line})
 		}
 	}
-	out := strings.Join(strings.Fields(markdown.Highlight(string(text[from:to]), s.marks)), " ")
+	out := strings.Join(strings.Fields(markdown.Highlight(string(text[line:to]), from-line, s.marks)), " ")
 	if from > 0 {
 		out = "… " + out
 	}
