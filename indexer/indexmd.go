@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"cmp"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -48,7 +47,7 @@ type pkgSection struct {
 	memo   *costMemo       // nil: none
 	tc     *tokens.Counter // the render's
 	pkg    Package
-	base   string // prefix of its documents' paths: "" for a locked package, where a dir source is from INDEX.md ("../docs/")
+	base   string // where a dir source is from INDEX.md ("../docs/", dirBase; "" for a locked package): its header's, not its documents' paths
 	docs   []fileRecord
 	indeg  map[string]int // path → links from other documents (nil: none)
 	header string
@@ -80,7 +79,9 @@ func (s *pkgSection) entries(level int) []string {
 
 // docLine is d's line at level (levelFull, levelSentence or levelTitles).
 func (s *pkgSection) docLine(d fileRecord, level int) string {
-	l := "- " + safetext.Escape(d.Title) + " (" + codeSpan(s.base+d.Path) + ")"
+	// The path in the package, for every kind: what get_document and the
+	// other tools take (a dir source's folder is in its header).
+	l := "- " + safetext.Escape(d.Title) + " (" + codeSpan(d.Path) + ")"
 	sum := d.Summary
 	if level == levelSentence {
 		sum = firstSentence(sum)
@@ -92,14 +93,9 @@ func (s *pkgSection) docLine(d fileRecord, level int) string {
 }
 
 // folderLine is g's line at level (levelSamples or levelFolders), its
-// count in the words one and many. The package's root folder is named as
-// the base ("../docs/"), or "./".
+// count in the words one and many; the package's root folder is "./".
 func (s *pkgSection) folderLine(g group, level int, one, many string) string {
-	dir := s.base + g.label
-	if g.label == "./" {
-		dir = cmp.Or(s.base, "./")
-	}
-	l := fmt.Sprintf("- %s — %s", codeSpan(dir), wording.Count(g.n, one, many))
+	l := fmt.Sprintf("- %s — %s", codeSpan(g.label), wording.Count(g.n, one, many))
 	if level == levelSamples {
 		if g.n == 1 {
 			l += ": " + safetext.Escape(g.samples[0])
@@ -381,8 +377,8 @@ func provenance(p Package, base string) []string {
 }
 
 // renderIndexMemo writes INDEX.md for the packages, within budget tokens
-// as counted by o200k. from is INDEX.md's folder: a dir source's documents
-// are shown relative to it (dirBase). It degrades package by package,
+// as counted by o200k. from is INDEX.md's folder: a dir source's folder
+// is shown relative to it (dirBase). It degrades package by package,
 // always shortening the currently largest section by one level, and says
 // in the file what it shortened. The output depends only on its input. It
 // takes the token counts of sections from memo, and adds the ones it
@@ -434,9 +430,9 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		switch live {
 		case 0:
 		case len(pkgs):
-			where = "read in place from the project, at the paths shown (relative to this file)"
+			where = "read in place from the project, each from the folder its header shows (relative to this file)"
 		default:
-			where += "; live sources are read in place, at the paths shown (relative to this file)"
+			where += "; live sources are read in place, each from the folder its header shows (relative to this file)"
 		}
 		top += fmt.Sprintf("%s, %s, %s. "+
 			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",

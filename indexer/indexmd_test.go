@@ -389,7 +389,7 @@ func TestIndexUsesItsBudget(t *testing.T) {
 		{"flat", Package{Alias: "flat", Kind: "git", Source: "https://example.com/flat.git", Rev: strings.Repeat("a", 40)}, flat,
 			[]string{"(`page0750.md`)\n", "(`page0000.md`)\n", "- `./` — ", "more documents"}},
 		{"flat dir source", Package{Alias: "notes", Kind: "dir", Source: "docs", Dir: "/p/docs"}, flat,
-			[]string{"(`../docs/page0750.md`)\n", "- `../docs/` — "}},
+			[]string{"(`page0750.md`)\n", "- `./` — ", "`../docs/` · live"}},
 		{"tree", Package{Alias: "big", Kind: "git", Source: "https://example.com/big.git", Rev: strings.Repeat("b", 40)}, tree,
 			[]string{"(`area0/sub0/page0000.md`)\n", "- `area29/` — "}},
 	} {
@@ -416,5 +416,30 @@ func TestIndexUsesItsBudget(t *testing.T) {
 				t.Errorf("the note does not say what was shortened (%q):\n%.1000s", info.Degraded, out)
 			}
 		})
+	}
+}
+
+// TestIndexDirPathsAreThePackages (audit16, finding 7): INDEX.md names a
+// dir source's documents by their path in the package, as get_document
+// and the other tools take them (they refuse "../docs/notes.md"); the
+// package's header says where its folder is, relative to INDEX.md.
+func TestIndexDirPathsAreThePackages(t *testing.T) {
+	t.Parallel()
+	pkgs := []Package{
+		{Alias: "docs", Kind: "dir", Source: "docs", Dir: "/p/docs"},
+		{Alias: "agents", Kind: "dir", Source: "AGENTS.md", Dir: "/p", Only: "AGENTS.md"},
+	}
+	files := map[string][]fileRecord{
+		"docs":   {{Path: "guide/notes.md", Title: "Notes", Summary: "Narwhal facts."}},
+		"agents": {{Path: "AGENTS.md", Title: "Agents"}},
+	}
+	out, _ := renderIndex(pkgs, files, 8000, "/p/.context")
+	for _, w := range []string{"- Notes (`guide/notes.md`): Narwhal facts.\n", "- Agents (`AGENTS.md`)\n", "`../docs/` · live", "`../AGENTS.md` · live"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "(`../") {
+		t.Errorf("a document named by its path from .context/:\n%s", out)
 	}
 }
