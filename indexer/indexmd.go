@@ -113,20 +113,30 @@ func (s *pkgSection) folderLine(g group, level int, one, many string) string {
 // large package is not cut to a few sample titles while most of the
 // budget is unused (audit16 finding 10).
 
-// ranked returns the indexes of s's documents, most linked-to first, then
-// by path.
+// ranked returns the indexes of s's documents, most linked-to first,
+// then spread over the folders (the first document of each folder by
+// path, then the second of each…), then by path: titles that do not all
+// fit show every folder before a second title of one.
 func (s *pkgSection) ranked() []int {
 	if s.rank == nil {
 		s.rank = make([]int, len(s.docs))
 		for i := range s.rank {
 			s.rank[i] = i
 		}
+		sort.Slice(s.rank, func(a, b int) bool { return s.docs[s.rank[a]].Path < s.docs[s.rank[b]].Path })
+		nth := make([]int, len(s.docs)) // a document's place in its folder, by path
+		seen := map[string]int{}
+		for _, i := range s.rank {
+			dir := path.Dir(s.docs[i].Path)
+			nth[i] = seen[dir]
+			seen[dir]++
+		}
 		sort.SliceStable(s.rank, func(a, b int) bool {
 			da, db := s.docs[s.rank[a]], s.docs[s.rank[b]]
 			if na, nb := s.indeg[da.Path], s.indeg[db.Path]; na != nb {
 				return na > nb
 			}
-			return da.Path < db.Path
+			return nth[s.rank[a]] < nth[s.rank[b]]
 		})
 	}
 	return s.rank
@@ -555,7 +565,7 @@ func layout(top string, secs []*pkgSection, budget, target int, tc *tokens.Count
 	byLevel := map[int][]string{}
 	for i, s := range secs[:shown] {
 		if some[i] > 0 {
-			n := fmt.Sprintf("%s: titles of %d of %d documents (the most linked-to first), the others counted per folder", s.pkg.Alias, some[i], len(s.docs))
+			n := fmt.Sprintf("%s: titles of %d of %d documents (the most linked-to first, then over its folders), the others counted per folder", s.pkg.Alias, some[i], len(s.docs))
 			note = append(note, n)
 			degraded = append(degraded, n)
 		} else if levels[i] != levelFull {
