@@ -98,13 +98,14 @@ func TestSyncDirSources(t *testing.T) {
 		t.Errorf("search quokka = %+v, %v; want a project-docs hit", hits, err)
 	}
 
-	// INDEX.md links a dir source's documents from its own folder and says
-	// it is live.
+	// INDEX.md names a dir source's folder from its own (in the header),
+	// its documents by their path in the package (as the tools take
+	// them), and says it is live.
 	md, err := os.ReadFile(filepath.Join(ctxDir, project.IndexName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"`../docs/guide.md`", "`../AGENTS.md`", "`../docs/` · live from the project (no commit)", "(`lib.md`)"} {
+	for _, want := range []string{"(`guide.md`)", "`../AGENTS.md` · live", "(`AGENTS.md`)", "`../docs/` · live from the project (no commit)", "(`lib.md`)"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("INDEX.md lacks %q:\n%s", want, md)
 		}

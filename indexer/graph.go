@@ -222,9 +222,10 @@ func (g *graph) resolve(from docKey, rl rawLink, l *Link) (docKey, bool) {
 		}
 	}
 	if found {
-		if !ok && l.Status == LinkBroken && strings.HasPrefix(t, "/") && pkg.Kind == project.KindDir {
-			// A dir source's place in a repository is unknown: "/x" may
-			// be rooted anywhere above it.
+		if !ok && l.Status == LinkBroken && strings.HasPrefix(t, "/") && (pkg.Kind == project.KindDir || pkg.Kind == project.KindHTTPS) {
+			// A dir source's place in a repository, and an https
+			// source's on its site, are unknown: "/x" may be rooted
+			// anywhere above it.
 			l.Status, l.Reason = LinkExternal, ""
 		}
 		return k, ok
@@ -378,13 +379,14 @@ func fileExists(p Package, rel string) bool {
 	return err == nil
 }
 
-// sourceKey identifies a package's repository (naming.RepoKey), or the
-// folder of a dir source; "" for an https source (its pages have no
-// repository paths).
+// sourceKey identifies a package's repository (naming.RepoKey), the
+// folder of a dir source, or the URL of an https source (an archive's
+// paths, or the pages installed beside an llms.txt, are the tree its
+// relative links walk).
 func sourceKey(p Package) string {
 	switch p.Kind {
 	case project.KindHTTPS:
-		return ""
+		return "https:" + p.Source
 	case project.KindDir:
 		return "dir:" + filepath.ToSlash(p.Dir)
 	}

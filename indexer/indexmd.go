@@ -47,12 +47,13 @@ type pkgSection struct {
 	memo   *costMemo       // nil: none
 	tc     *tokens.Counter // the render's
 	pkg    Package
-	base   string // prefix of its documents' paths: "" for a locked package, where a dir source is from INDEX.md ("../docs/")
+	base   string // where a dir source is from INDEX.md ("../docs/", dirBase; "" for a locked package): its header's, not its documents' paths
 	docs   []fileRecord
 	indeg  map[string]int // path → links from other documents (nil: none)
 	header string
 	lines  [numLevels][]string
 	cost   [numLevels]int // tokens; -1 not yet computed
+	rank   []int          // ranked's answer; nil: not yet computed
 }
 
 func (s *pkgSection) entries(level int) []string {
@@ -63,33 +64,143 @@ func (s *pkgSection) entries(level int) []string {
 	switch level {
 	case levelFull, levelSentence, levelTitles:
 		for _, d := range s.docs {
-			l := "- " + safetext.Escape(d.Title) + " (" + codeSpan(s.base+d.Path) + ")"
-			sum := d.Summary
-			if level == levelSentence {
-				sum = firstSentence(sum)
-			}
-			if level != levelTitles && sum != "" && sum != d.Title {
-				l += ": " + safetext.Escape(sum)
-			}
-			out = append(out, l+"\n")
+			out = append(out, s.docLine(d, level))
 		}
 	case levelSamples, levelFolders:
 		for _, g := range folderGroups(s.docs, s.indeg) {
-			l := fmt.Sprintf("- %s — %s", codeSpan(strings.TrimSuffix(s.base+g.label, "./")), wording.Count(g.n, "document", "documents"))
-			if level == levelSamples {
-				if g.n == 1 {
-					l += ": " + safetext.Escape(g.samples[0])
-				} else {
-					l += ", e.g. " + safetext.Escape(strings.Join(g.samples, "; "))
-				}
-			}
-			out = append(out, l+"\n")
+			out = append(out, s.folderLine(g, level, "document", "documents"))
 		}
 	case levelNone:
 		out = []string{}
 	}
 	s.lines[level] = out
 	return out
+}
+
+// docLine is d's line at level (levelFull, levelSentence or levelTitles).
+func (s *pkgSection) docLine(d fileRecord, level int) string {
+	// The path in the package, for every kind: what get_document and the
+	// other tools take (a dir source's folder is in its header).
+	l := "- " + safetext.Escape(d.Title) + " (" + codeSpan(d.Path) + ")"
+	sum := d.Summary
+	if level == levelSentence {
+		sum = firstSentence(sum)
+	}
+	if level != levelTitles && sum != "" && sum != d.Title {
+		l += ": " + safetext.Escape(sum)
+	}
+	return l + "\n"
+}
+
+// folderLine is g's line at level (levelSamples or levelFolders), its
+// count in the words one and many; the package's root folder is "./".
+func (s *pkgSection) folderLine(g group, level int, one, many string) string {
+	l := fmt.Sprintf("- %s — %s", codeSpan(g.label), wording.Count(g.n, one, many))
+	if level == levelSamples {
+		if g.n == 1 {
+			l += ": " + safetext.Escape(g.samples[0])
+		} else {
+			l += ", e.g. " + safetext.Escape(strings.Join(g.samples, "; "))
+		}
+	}
+	return l + "\n"
+}
+
+// The "some titles" form of a section, for a package whose titles do not
+// all fit: the title lines (levelTitles) of its k most linked-to
+// documents (then by path), in path order, then the others counted per
+// folder. layout gives it what the levels leave of the budget, so a
+// large package is not cut to a few sample titles while most of the
+// budget is unused (audit16 finding 10).
+
+// ranked returns the indexes of s's documents, most linked-to first,
+// then spread over the folders (the first document of each folder by
+// path, then the second of each…), then by path: titles that do not all
+// fit show every folder before a second title of one.
+func (s *pkgSection) ranked() []int {
+	if s.rank == nil {
+		s.rank = make([]int, len(s.docs))
+		for i := range s.rank {
+			s.rank[i] = i
+		}
+		sort.Slice(s.rank, func(a, b int) bool { return s.docs[s.rank[a]].Path < s.docs[s.rank[b]].Path })
+		nth := make([]int, len(s.docs)) // a document's place in its folder, by path
+		seen := map[string]int{}
+		for _, i := range s.rank {
+			dir := path.Dir(s.docs[i].Path)
+			nth[i] = seen[dir]
+			seen[dir]++
+		}
+		sort.SliceStable(s.rank, func(a, b int) bool {
+			da, db := s.docs[s.rank[a]], s.docs[s.rank[b]]
+			if na, nb := s.indeg[da.Path], s.indeg[db.Path]; na != nb {
+				return na > nb
+			}
+			return nth[s.rank[a]] < nth[s.rank[b]]
+		})
+	}
+	return s.rank
+}
+
+// someEntries is the section's lines with the titles of its k most
+// linked-to documents.
+func (s *pkgSection) someEntries(k int) []string {
+	rank := s.ranked()
+	shown := make([]bool, len(s.docs))
+	for _, i := range rank[:k] {
+		shown[i] = true
+	}
+	var out, rest []string
+	var others []fileRecord
+	for i, d := range s.docs {
+		if shown[i] {
+			out = append(out, s.docLine(d, levelTitles))
+		} else {
+			others = append(others, d)
+		}
+	}
+	for _, g := range folderGroups(others, nil) {
+		rest = append(rest, s.folderLine(g, levelFolders, "more document", "more documents"))
+	}
+	return append(out, rest...)
+}
+
+// someCost is the tokens of the section with k titles (someEntries),
+// counted exactly.
+func (s *pkgSection) someCost(k int) int {
+	n := s.tc.Count(s.header) + 1 // and the blank line after the list
+	for _, l := range s.someEntries(k) {
+		n += s.tc.Count(l)
+	}
+	return n
+}
+
+// mostTitles returns the largest k below the number of documents whose
+// section (someEntries) costs at most limit tokens, or 0. It counts the
+// title lines in rank order only until they alone are over limit.
+func (s *pkgSection) mostTitles(limit int) int {
+	rank := s.ranked()
+	n, hi := s.tc.Count(s.header)+1, 0
+	for hi < len(rank)-1 {
+		n += s.tc.Count(s.docLine(s.docs[rank[hi]], levelTitles))
+		if n > limit {
+			break
+		}
+		hi++
+	}
+	lo := 0 // someCost(lo) <= limit is not assumed: checked below
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if s.someCost(mid) <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo > 0 && s.someCost(lo) > limit {
+		return 0
+	}
+	return lo
 }
 
 // costOf returns the tokens of the section at level, or limit+1 when it is
@@ -276,8 +387,8 @@ func provenance(p Package, base string) []string {
 }
 
 // renderIndexMemo writes INDEX.md for the packages, within budget tokens
-// as counted by o200k. from is INDEX.md's folder: a dir source's documents
-// are shown relative to it (dirBase). It degrades package by package,
+// as counted by o200k. from is INDEX.md's folder: a dir source's folder
+// is shown relative to it (dirBase). It degrades package by package,
 // always shortening the currently largest section by one level, and says
 // in the file what it shortened. The output depends only on its input. It
 // takes the token counts of sections from memo, and adds the ones it
@@ -329,9 +440,9 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		switch live {
 		case 0:
 		case len(pkgs):
-			where = "read in place from the project, at the paths shown (relative to this file)"
+			where = "read in place from the project, each from the folder its header shows (relative to this file)"
 		default:
-			where += "; live sources are read in place, at the paths shown (relative to this file)"
+			where += "; live sources are read in place, each from the folder its header shows (relative to this file)"
 		}
 		top += fmt.Sprintf("%s, %s, %s. "+
 			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",
@@ -415,6 +526,24 @@ func layout(top string, secs []*pkgSection, budget, target int, tc *tokens.Count
 		levels[up]--
 	}
 
+	// What the levels leave goes to the packages shown by folder counts:
+	// as many of their titles as fit (someEntries), in order.
+	some := make([]int, len(secs))
+	const someNote = 16 // its mention in the note grows by "titles of K of N documents…"
+	if left := target - total(); left > someNote {
+		for i, s := range secs {
+			if levels[i] < levelSamples || levels[i] == levelNone || left <= someNote {
+				continue
+			}
+			cur := s.costOf(levels[i], target)
+			k := s.mostTitles(cur + left - someNote)
+			if k > samplesShown(s, levels[i]) {
+				some[i] = k
+				left -= s.someCost(k) - cur + someNote
+			}
+		}
+	}
+
 	// Still too big (very many packages, tiny budget): list as many
 	// package headers as fit.
 	shown := len(secs)
@@ -435,7 +564,11 @@ func layout(top string, secs []*pkgSection, budget, target int, tc *tokens.Count
 	var degraded []string
 	byLevel := map[int][]string{}
 	for i, s := range secs[:shown] {
-		if levels[i] != levelFull {
+		if some[i] > 0 {
+			n := fmt.Sprintf("%s: titles of %d of %d documents (the most linked-to first, then over its folders), the others counted per folder", s.pkg.Alias, some[i], len(s.docs))
+			note = append(note, n)
+			degraded = append(degraded, n)
+		} else if levels[i] != levelFull {
 			byLevel[levels[i]] = append(byLevel[levels[i]], s.pkg.Alias)
 		}
 	}
@@ -465,6 +598,9 @@ func layout(top string, secs []*pkgSection, budget, target int, tc *tokens.Count
 	for i, s := range secs[:shown] {
 		b.WriteString(s.header)
 		es := s.entries(levels[i])
+		if some[i] > 0 {
+			es = s.someEntries(some[i])
+		}
 		for _, l := range es {
 			b.WriteString(l)
 		}
@@ -474,6 +610,18 @@ func layout(top string, secs []*pkgSection, budget, target int, tc *tokens.Count
 	}
 	out := strings.TrimRight(b.String(), "\n") + "\n"
 	return out, strings.Join(degraded, "; ")
+}
+
+// samplesShown is how many titles s names at level.
+func samplesShown(s *pkgSection, level int) int {
+	if level != levelSamples {
+		return 0
+	}
+	n := 0
+	for _, g := range folderGroups(s.docs, s.indeg) {
+		n += len(g.samples)
+	}
+	return n
 }
 
 // hardCut keeps the longest prefix of whole lines that fits budget with a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,7 +127,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 	}{
 		{fullTokens * 7 / 10, "big: summaries cut to their first sentence"},
 		{fullTokens / 5, "big: titles only"},
-		{800, "big: document counts per folder"},
+		{800, "big: titles of "}, // as many as fit, then folder counts (audit16 finding 10)
 	}
 	for _, s := range steps {
 		out, info := renderIndex(pkgs, files, s.budget, "")
@@ -141,7 +142,7 @@ func TestIndexDegradesInSteps(t *testing.T) {
 		}
 	}
 	out, _ := renderIndex(pkgs, files, 800, "")
-	if !strings.Contains(out, "- `area0/` — 58 documents") {
+	if !regexp.MustCompile("(?m)^- `area1/` — 5[0-6] more documents$").MatchString(out) {
 		t.Errorf("folder counts missing:\n%s", out)
 	}
 }
@@ -362,5 +363,86 @@ func TestIndexMDKeepsPieces(t *testing.T) {
 	got, _ := renderIndexMemo(cat.Packages, cat.Files, DefaultBudgetTokens, dir, &costMemo{used: map[string]int{}, oldPieces: memo.oldPieces}, nil)
 	if got != want {
 		t.Fatalf("the render seeded with the kept pieces differs:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestIndexUsesItsBudget (audit16, finding 10): a package too big for its
+// titles gets as many of them as fit (the most linked-to first, with
+// their paths), the others counted per folder, so INDEX.md uses most of
+// its budget: 800 documents in one folder got 164 of 8,000 tokens (3
+// titles), 1,500 in 30×7 folders 1,859. Never over, always the same, and
+// a package's root folder is named, never an empty code span.
+func TestIndexUsesItsBudget(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(9, 10))
+	flat, tree := make([]fileRecord, 800), make([]fileRecord, 1500)
+	for i := range flat {
+		flat[i] = fileRecord{Path: fmt.Sprintf("page%04d.md", i), Title: randText(r, 6, 6) + fmt.Sprint(i), Summary: randText(r, 60, 100)}
+	}
+	flat[700].Links = []rawLink{{Type: LinkMarkdown, Target: "page0750.md", Line: 3}}
+	for i := range tree {
+		tree[i] = fileRecord{Path: fmt.Sprintf("area%d/sub%d/page%04d.md", i%30, i/30%7, i), Title: randText(r, 6, 6) + fmt.Sprint(i), Summary: randText(r, 60, 100)}
+	}
+	for _, tt := range []struct {
+		name  string
+		pkg   Package
+		docs  []fileRecord
+		wants []string
+	}{
+		{"flat", Package{Alias: "flat", Kind: "git", Source: "https://example.com/flat.git", Rev: strings.Repeat("a", 40)}, flat,
+			[]string{"(`page0750.md`)\n", "(`page0000.md`)\n", "- `./` — ", "more documents"}},
+		{"flat dir source", Package{Alias: "notes", Kind: "dir", Source: "docs", Dir: "/p/docs"}, flat,
+			[]string{"(`page0750.md`)\n", "- `./` — ", "`../docs/` · live"}},
+		{"tree", Package{Alias: "big", Kind: "git", Source: "https://example.com/big.git", Rev: strings.Repeat("b", 40)}, tree,
+			[]string{"(`area0/sub0/page0000.md`)\n", "(`area29/sub6/page0209.md`)\n", "- `area29/` — "}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string][]fileRecord{tt.pkg.Alias: tt.docs}
+			const budget = 8000
+			out, info := renderIndex([]Package{tt.pkg}, files, budget, "/p/.context")
+			n := o200kCount(out)
+			if n > budget || n < budget*3/4 {
+				t.Errorf("INDEX.md has %d tokens of %d (%s):\n%.2000s", n, budget, info.Degraded, out)
+			}
+			if again, _ := renderIndex([]Package{tt.pkg}, files, budget, "/p/.context"); again != out {
+				t.Error("two renders differ")
+			}
+			if strings.Contains(out, "``") {
+				t.Errorf("an empty code span:\n%.2000s", out)
+			}
+			for _, w := range tt.wants {
+				if !strings.Contains(out, w) {
+					t.Errorf("lacks %q:\n%.3000s", w, out)
+				}
+			}
+			if !strings.Contains(out, "Shortened to fit the budget") || !strings.Contains(info.Degraded, tt.pkg.Alias+": titles of ") {
+				t.Errorf("the note does not say what was shortened (%q):\n%.1000s", info.Degraded, out)
+			}
+		})
+	}
+}
+
+// TestIndexDirPathsAreThePackages (audit16, finding 7): INDEX.md names a
+// dir source's documents by their path in the package, as get_document
+// and the other tools take them (they refuse "../docs/notes.md"); the
+// package's header says where its folder is, relative to INDEX.md.
+func TestIndexDirPathsAreThePackages(t *testing.T) {
+	t.Parallel()
+	pkgs := []Package{
+		{Alias: "docs", Kind: "dir", Source: "docs", Dir: "/p/docs"},
+		{Alias: "agents", Kind: "dir", Source: "AGENTS.md", Dir: "/p", Only: "AGENTS.md"},
+	}
+	files := map[string][]fileRecord{
+		"docs":   {{Path: "guide/notes.md", Title: "Notes", Summary: "Narwhal facts."}},
+		"agents": {{Path: "AGENTS.md", Title: "Agents"}},
+	}
+	out, _ := renderIndex(pkgs, files, 8000, "/p/.context")
+	for _, w := range []string{"- Notes (`guide/notes.md`): Narwhal facts.\n", "- Agents (`AGENTS.md`)\n", "`../docs/` · live", "`../AGENTS.md` · live"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "(`../") {
+		t.Errorf("a document named by its path from .context/:\n%s", out)
 	}
 }

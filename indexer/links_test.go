@@ -334,3 +334,56 @@ func FuzzExtractLinks(f *testing.F) {
 		}
 	})
 }
+
+// TestHTTPSPackageLinksResolve (audit16, finding 4): the documents of an
+// https package (an archive of docs here) link to each other by relative
+// paths; those links resolve, and one to a missing document is broken, as
+// in a git package. A site-absolute link that finds nothing is external,
+// not broken: the archive's place on its site is unknown (as a dir
+// source's in its repository).
+func TestHTTPSPackageLinksResolve(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	ctxDir := filepath.Join(root, ".context")
+	files := map[string]string{
+		"arch/a.md":     "# A\n\nSee [B](sub/b.md) and [nothing](nope.md) and [site](/elsewhere.md).\n",
+		"arch/sub/b.md": "# B\n\nBack to [A](../a.md).\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs := []Package{{Alias: "arch", Kind: project.KindHTTPS, Source: "https://docs.example/docs.tar.gz",
+		Rev: "sha256:" + strings.Repeat("0123456789abcdef", 4), Dir: filepath.Join(root, "arch")}}
+	if _, err := Sync(context.Background(), ctxDir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(ctxDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	out, back, err := r.Links("arch", "a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"link resolved arch/sub/b.md", "link broken nope.md", "link external /elsewhere.md"}
+	if got := linkStrings(out, false); !reflect.DeepEqual(got, want) {
+		t.Errorf("a.md links:\n got %q\nwant %q", got, want)
+	}
+	if got := linkStrings(back, true); !reflect.DeepEqual(got, []string{"link resolved arch/sub/b.md"}) {
+		t.Errorf("a.md backlinks: %q", got)
+	}
+	broken, err := r.BrokenLinks(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(broken) != 1 {
+		t.Errorf("broken links: %d, want 1 (a.md's nope.md)", len(broken))
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/segment"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
 )
 
 // Snippets are cut by ctx itself rather than by bleve's highlighter: that
@@ -62,6 +64,7 @@ type snippeter struct {
 	segs  [][]byte // reused by segment.SegmentWordsDirect
 	types []int
 	spans []span
+	marks [][2]int       // the window's matches, for markdown.Highlight
 	tok   analysis.Token // reused by word
 	one   analysis.TokenStream
 }
@@ -248,23 +251,18 @@ func (s *snippeter) snippet(text []byte) string {
 			to--
 		}
 	}
-	var b strings.Builder
-	if from > 0 {
-		b.WriteString("… ")
-	}
-	pos := from
+	// Highlight reads the code spans from the start of from's line.
+	line := bytes.LastIndexByte(text[:from], '\n') + 1
+	s.marks = s.marks[:0]
 	for _, m := range matches {
-		if m.start < from || m.end > to {
-			continue
+		if m.start >= from && m.end <= to {
+			s.marks = append(s.marks, [2]int{m.start - line, m.end - line})
 		}
-		b.Write(text[pos:m.start])
-		b.WriteString("**")
-		b.Write(text[m.start:m.end])
-		b.WriteString("**")
-		pos = m.end
 	}
-	b.Write(text[pos:to])
-	out := strings.Join(strings.Fields(b.String()), " ")
+	out := strings.Join(strings.Fields(markdown.Highlight(string(text[line:to]), from-line, s.marks)), " ")
+	if from > 0 {
+		out = "… " + out
+	}
 	if to < len(text) {
 		out += " …"
 	}

@@ -335,3 +335,32 @@ func FuzzSnippet(f *testing.F) {
 func snippet(a analysis.Analyzer, text string, terms map[string]bool) string {
 	return newSnippeter(a, terms).snippet([]byte(text))
 }
+
+// TestSnippetBoldIsOnlyAMatch (audit16, finding 8): in a snippet, `**`
+// marks a match and nothing else. The document's own bold goes (a bold
+// word that did not match looked matched, one that did came out as
+// "****staging****"), so do a heading's opening #s, and a match inside a
+// code span marks the whole span from outside its backquotes (inside,
+// the marks render as text); emphasis inside a code span is code and stays.
+func TestSnippetBoldIsOnlyAMatch(t *testing.T) {
+	t.Parallel()
+	a := newMapping().AnalyzerNamed("en")
+	text := "2. The image is deployed to **staging** and the smoke tests run."
+	if got := snippet(a, text, queryTerms(a, "image")); strings.Contains(got, "**staging**") {
+		t.Errorf("query image: %q marks staging, which did not match", got)
+	}
+	if got := snippet(a, text, queryTerms(a, "staging")); got != "2. The image is deployed to **staging** and the smoke tests run." {
+		t.Errorf("query staging: %q", got)
+	}
+	for _, tt := range []struct{ text, query, want string }{
+		{"# Rolling back a bad deploy\n\nRun it.", "rollback deploy", "Rolling back a bad **deploy** Run it."},
+		{"Intro.\n\n## After the rollback\n\nCheck __the__ graphs.", "rollback", "Intro. After the **rollback** Check the graphs."},
+		{"Run `deployctl rollback SERVICE` now, or `**kwargs` rollback.", "rollback", "Run **`deployctl rollback SERVICE`** now, or `**kwargs` **rollback**."},
+		{"- **Operations lead** investigates; **Communications lead** updates.", "operations lead",
+			"- **Operations** **lead** investigates; Communications **lead** updates."},
+	} {
+		if got := snippet(a, tt.text, queryTerms(a, tt.query)); got != tt.want {
+			t.Errorf("query %q in %q:\n got %q\nwant %q", tt.query, tt.text, got, tt.want)
+		}
+	}
+}

@@ -346,3 +346,79 @@ func codeWorked(n int) {
 		*codeWork += n
 	}
 }
+
+// Highlight returns s[from:], a stretch of a document's text, as a search
+// snippet shows it; s starts at the start of a line, so that its code
+// spans pair as in the document. Each of marks (byte ranges of s at or
+// after from, in order, not overlapping, none inside markup) is put
+// between ** and **, and the source's own markup that would read as a
+// mark or show as text goes, so ** means a match and only that: emphasis
+// markers (** and __, as Plain drops them) outside code spans, and an ATX
+// heading's opening #s (atxLine). A mark inside a code span marks the
+// whole span (from from on), outside its backquotes, where ** would show
+// as text; the span is marked once.
+func Highlight(s string, from int, marks [][2]int) string {
+	var code [][2]int // the code spans, cut at from
+	if strings.IndexByte(s, '`') >= 0 {
+		eachCodeSpan(s, func(start, end int) {
+			if end > from {
+				code = append(code, [2]int{max(start, from), end})
+			}
+		})
+	}
+	var b strings.Builder
+	b.Grow(len(s) - from + 4*len(marks))
+	pos := from
+	// text writes s[pos:end] as shown: code spans as they are, the text
+	// between them by shownText.
+	ci := 0
+	text := func(end int) {
+		for ; ci < len(code) && code[ci][0] < end; ci++ {
+			if code[ci][1] <= pos {
+				continue
+			}
+			b.WriteString(shownText(s, pos, code[ci][0]))
+			b.WriteString(s[code[ci][0]:code[ci][1]])
+			pos = code[ci][1]
+		}
+		b.WriteString(shownText(s, pos, end))
+		pos = end
+	}
+	for _, m := range marks {
+		for _, c := range code {
+			if c[0] <= m[0] && m[1] <= c[1] {
+				m = c
+				break
+			}
+		}
+		if m[0] < pos {
+			continue // a second match in a code span already marked
+		}
+		text(m[0])
+		b.WriteString("**")
+		text(m[1])
+		b.WriteString("**")
+	}
+	text(len(s))
+	return b.String()
+}
+
+// shownText is Highlight's treatment of s[start:end], text outside code
+// spans: emphasis markers go, and the opening #s of an ATX heading at the
+// start of each of its lines.
+func shownText(s string, start, end int) string {
+	t := s[start:end]
+	if strings.IndexByte(t, '#') >= 0 {
+		lines := strings.SplitAfter(t, "\n")
+		for i, l := range lines {
+			if i == 0 && start > 0 && s[start-1] != '\n' {
+				continue // not the start of a line
+			}
+			if u, indent3 := afterIndent(l); atxLine(u, indent3, strings.TrimSuffix(l, "\n")) != nil {
+				lines[i] = strings.TrimLeft(strings.TrimLeft(u, "#"), " \t")
+			}
+		}
+		t = strings.Join(lines, "")
+	}
+	return emph.Replace(t)
+}
