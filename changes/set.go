@@ -39,6 +39,9 @@ type Set struct {
 	// it came from git history.
 	SinceCommit string    `json:"sinceCommit,omitempty"`
 	Packages    []Package `json:"packages"`
+	// Unchanged counts the packages left out of Packages because no
+	// document of theirs changed (a package asked for by name is listed).
+	Unchanged int `json:"unchanged,omitempty"`
 	// Note is set when there was no old lock to compare with.
 	Note string `json:"note,omitempty"`
 }

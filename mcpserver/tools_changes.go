@@ -53,11 +53,12 @@ type PackageChange struct {
 
 // WhatChangedOut is what_changed's output.
 type WhatChangedOut struct {
-	Since    string          `json:"since"`
-	Packages []PackageChange `json:"packages"`
-	Changes  []Changed       `json:"changes"`
-	Total    int             `json:"total"`
-	Note     string          `json:"note,omitempty"`
+	Since     string          `json:"since"`
+	Packages  []PackageChange `json:"packages"`
+	Unchanged int             `json:"unchanged,omitempty" jsonschema:"packages with no document changed, not listed"`
+	Changes   []Changed       `json:"changes"`
+	Total     int             `json:"total"`
+	Note      string          `json:"note,omitempty"`
 }
 
 func (s *Server) addChangesTool() {
@@ -81,7 +82,7 @@ func (s *Server) whatChanged(ctx context.Context, _ *mcp.CallToolRequest, in Wha
 	if err != nil {
 		return nil, WhatChangedOut{}, err
 	}
-	out := WhatChangedOut{Since: set.Since, Packages: []PackageChange{}, Note: set.Note}
+	out := WhatChangedOut{Since: set.Since, Packages: []PackageChange{}, Unchanged: set.Unchanged, Note: set.Note}
 	var all []Changed
 	for _, p := range set.Packages {
 		out.Packages = append(out.Packages, PackageChange{Package: p.Alias, From: naming.ShortRev(p.OldRev, 12), To: naming.ShortRev(p.NewRev, 12), Summary: p.Summary()})

@@ -221,6 +221,19 @@ func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set
 		}
 		set.Packages = append(set.Packages, p)
 	}
+	// Unchanged packages are counted, not listed, unless asked for by
+	// name: after a one-package update of a project of fifty, one row.
+	if len(o.Aliases) == 0 {
+		kept := set.Packages[:0]
+		for _, p := range set.Packages {
+			if p.Status == changes.StatusUnchanged {
+				set.Unchanged++
+				continue
+			}
+			kept = append(kept, p)
+		}
+		set.Packages = kept
+	}
 	if set.Packages == nil {
 		set.Packages = []changes.Package{}
 	}

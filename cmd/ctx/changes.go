@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
@@ -102,9 +103,14 @@ func printChanges(out, errOut io.Writer, set *changes.Set) {
 	if set.SinceCommit != "" && !strings.Contains(since, "HEAD (") {
 		since += " (" + shortSHA(set.SinceCommit) + ")"
 	}
-	if len(set.Packages) > 0 {
+	if len(set.Packages) > 0 || set.Unchanged > 0 {
 		fmt.Fprintf(out, "since %s\n", safetext.Escape(since))
 	}
+	defer func() {
+		if set.Unchanged > 0 {
+			fmt.Fprintln(out, wording.Count(set.Unchanged, "package", "packages")+" unchanged")
+		}
+	}()
 	for _, p := range set.Packages {
 		revs := ""
 		if p.OldRev != "" || p.NewRev != "" {
