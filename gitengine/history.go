@@ -76,6 +76,13 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 		// io.EOF: say how far the history goes instead.
 		return nil, fmt.Errorf("revision %s names a parent that does not exist: %s (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), historyLength(repo, rev))
 	}
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		// A shallow clone (CI's default) lacks the commits before its
+		// cut: say so, and how to fetch them.
+		if sh, serr := repo.Storer.Shallow(); serr == nil && len(sh) > 0 {
+			return nil, fmt.Errorf("revision %s: the clone is shallow, so the commits before %s were not fetched (run `git fetch --deepen=N` or `git fetch --unshallow`, then again)", safetext.Quote(rev), sh[0].String()[:12])
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("revision %s: %w (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), err)
 	}

@@ -82,6 +82,17 @@ func TestReadAtRevision(t *testing.T) {
 	if _, err := ReadAtRevision(dir, lock, "v1~1"); err == nil || !strings.Contains(err.Error(), "1 commit ") {
 		t.Errorf("v1~1: %v; want v1's 1 commit named", err)
 	}
+	// A shallow clone (CI's --depth 1) lacks HEAD~1: it says so, and how
+	// to fetch it, not go-git's "object not found".
+	shallow := filepath.Join(t.TempDir(), "shallow")
+	git("2026-04-01T00:00:00Z", "clone", "-q", "--depth", "1", "file://"+dir, shallow)
+	slock := filepath.Join(shallow, "proj", ".context", "context.lock")
+	if _, err := ReadAtRevision(shallow, slock, "HEAD"); err != nil {
+		t.Errorf("shallow HEAD: %v", err)
+	}
+	if _, err := ReadAtRevision(shallow, slock, "HEAD~1"); err == nil || !strings.Contains(err.Error(), "shallow") || !strings.Contains(err.Error(), "--unshallow") {
+		t.Errorf("shallow HEAD~1: %v; want the shallow clone named, with --unshallow", err)
+	}
 	out := t.TempDir()
 	if _, err := ReadAtRevision(out, filepath.Join(out, "x"), "HEAD"); !errors.Is(err, ErrNoRepository) {
 		t.Errorf("outside a repository: %v", err)
