@@ -50,6 +50,8 @@ func TestRSTReview16(t *testing.T) {
 			[]want{{"4|||", false}, {"1|||   text", false}, {"1|||     :class: v", false}}},
 		{"deeper field first", ".. note::\n     :class: v\n   text", // <note><block_quote><field_list> class v; "Block quote ends without a blank line"; <paragraph> text
 			[]want{{"4|||", false}, {"1|||     :class: v", false}, {"1|||   text", false}}},
+		{"field above the content's indent", ".. note::\n   :class: v\n\n text", // the block unindented by 1: <note><block_quote><field_list> class v; <paragraph> text
+			[]want{{"4|||", false}, {"1|||   :class: v", false}, {"0|||", false}, {"1||| text", false}}},
 		{"marker text then field", ".. note:: a\n     :class: x", // the lines unindented by 5: "a", ":class: x": <note classes="x"><paragraph> a
 			[]want{{"4|||a", false}, {"4|||", true}}},
 		// 3. An option with no description on an item's marker line is
