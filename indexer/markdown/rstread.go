@@ -216,7 +216,7 @@ func rstRawRole(role string) bool {
 // rstNoArgs are the directives of rst content that take no arguments
 // (docutils 0.19's admonitions but "admonition", compound, epigraph,
 // highlights, pull-quote, header, footer; Sphinx's seealso, todo, hlist,
-// glossary): docutils' parse_directive_block reads the lines after their
+// glossary, acks): docutils' parse_directive_block reads the lines after their
 // marker, before the options, as content, so content may start on the
 // line after the marker with no blank line between (".. note::⏎
 // 1. a⏎ 2. b", indented, is a list). A directive with arguments reads
@@ -225,7 +225,17 @@ var rstNoArgs = map[string]bool{
 	"attention": true, "caution": true, "danger": true, "error": true, "hint": true, "important": true,
 	"note": true, "tip": true, "warning": true, "compound": true, "epigraph": true, "highlights": true,
 	"pull-quote": true, "header": true, "footer": true, "seealso": true, "todo": true, "hlist": true,
-	"glossary": true,
+	"glossary": true, "acks": true,
+}
+
+// rstNoOptions are the directives of rstNoArgs that take no options
+// either (docutils 0.19's epigraph, highlights and pull-quote, BlockQuote
+// with no option_spec, header and footer; Sphinx's acks, whose
+// option_spec is empty): parse_directive_block reads every line after
+// the marker as content, so ".. epigraph::⏎   :author: x" is a field
+// list, shown.
+var rstNoOptions = map[string]bool{
+	"epigraph": true, "highlights": true, "pull-quote": true, "header": true, "footer": true, "acks": true,
 }
 
 // rstHiddenContent are the directives whose content is not shown.
@@ -408,6 +418,7 @@ type rstReader struct {
 	stack      []rstBlock
 	pendingLit int       // the indent of a paragraph that ended with "::": a literal block may follow; -1 when none
 	atStart    bool      // a title may start here
+	lastBlank  int       // the last blank line read; -1 when none
 	docinfo    int       // 0: before the first element; 1: after the first title; 2: over
 	para       int       // the first line of the current text block, -1 when none
 	paraItem   int       // the indent of the list item starting the text block; -1: none
@@ -458,7 +469,7 @@ func rstWorked(n int) {
 }
 
 func readRST(lines []string) ([]RSTLine, Body) {
-	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, atStart: true, para: -1, paraItem: -1}
+	r := &rstReader{lines: lines, out: make([]RSTLine, len(lines)), b: Body{Kinds: make([]Kind, len(lines))}, pendingLit: -1, lastBlank: -1, atStart: true, para: -1, paraItem: -1}
 	for i := 0; i < len(lines); i++ {
 		i = r.line(i)
 	}
@@ -557,13 +568,11 @@ func (r *rstReader) line(i int) int {
 				r.stack = r.stack[:n-1]
 			}
 		}
-		// A blank line ends the head of every open directive (a head
-		// holds blocks only as rstNoArgs' content, so the heads still on
-		// are the top ones: each is ended once).
-		for k := len(r.stack) - 1; k >= 0 && r.stack[k].head; k-- {
-			r.stack[k].head = false
-			rstWorked(1)
-		}
+		// A blank line ends the head of every open directive, however
+		// deep in it (a footnote, a comment, a nested directive in a
+		// note's content): inBlock ends a head when it next reads a line
+		// in it (lastBlank after its marker).
+		r.lastBlank = i
 		return i
 	}
 	n := rstIndent(l)
@@ -622,6 +631,9 @@ func (r *rstReader) line(i int) int {
 func (r *rstReader) inBlock(i int, t string) bool {
 	l, out := r.lines[i], &r.out[i]
 	top := &r.stack[len(r.stack)-1]
+	if top.head && r.lastBlank > top.at {
+		top.head = false // a blank line since its marker (docutils: the arguments and options end there)
+	}
 	out.Directive, out.Hidden = top.directive, top.hidden
 	r.b.Kinds[i] = Code
 	r.atStart = false
@@ -639,7 +651,11 @@ func (r *rstReader) inBlock(i int, t string) bool {
 		}
 	case top.head:
 		out.Kind = RSTMarkup
-		if name, body, ok := rstField(t); ok {
+		if name, body, ok := rstField(t); ok && !rstNoOptions[top.directive] && !(rstNoArgs[top.directive] && rstIndent(l) != r.contentIndent(top.at)) {
+			// An option: a field at the content's indent (docutils'
+			// parse_directive_options matches a field marker at the start
+			// of a line of the block get_first_known_indented unindents;
+			// one indented more, in a note's content, is a field list).
 			out.Option = true
 			if name == "caption" {
 				rstInlineText(body, out)
@@ -860,13 +876,15 @@ func (r *rstReader) text(i, n int, t, s string, col0 int) {
 			rest := s[k:]
 			if rstLineBlock(rest) {
 				r.paraItem, r.paraEdge, r.paraAsIs = col, -1, true
-			} else if body, ok := rstIndentedBody(rest, col); ok {
+			} else if body, ok := rstIndentedBody(rest, col); ok && body != "" {
 				r.paraItem, term = col, false
-				if body != "" {
-					if r.paraEdge = r.contentIndent(i); r.paraEdge <= col && !r.blank(i+1) {
-						r.paraEdge = rstIndent(r.lines[i+1])
-					}
+				if r.paraEdge = r.contentIndent(i); r.paraEdge <= col && !r.blank(i+1) {
+					r.paraEdge = rstIndent(r.lines[i+1])
 				}
+			} else if _, _, ok := rstField(rest); ok {
+				// a field with no text (an option with none is text: "* -v⏎
+				// x" is one paragraph, as at the top level)
+				r.paraItem, term = col, false
 			}
 		} else if rstLineBlock(t) {
 			r.paraItem, r.paraEdge, r.paraAsIs = n, -1, true
@@ -879,8 +897,9 @@ func (r *rstReader) text(i, n int, t, s string, col0 int) {
 			// its text column; a line block, field or option through any
 			// deeper line.
 			if least := r.paraEdge; least >= 0 {
-				if m := rstItemMarker(body); m > 0 && strings.IndexByte("-+*", body[0]) >= 0 {
-					r.paraItem, r.paraEdge = least, least+len(body)-len(strings.TrimLeft(body[m:], " \t"))
+				if m := rstItemMarker(body); m > 0 && rstBullet(body) == m {
+					// its text column: the bullet (one character) and the white space after it
+					r.paraItem, r.paraEdge = least, least+1+len(body[m:])-len(strings.TrimLeft(body[m:], " \t"))
 				} else if _, nested := rstIndentedBody(body, least); nested || rstLineBlock(body) {
 					r.paraItem, r.paraEdge, r.paraAsIs = least, -1, rstLineBlock(body)
 				}
@@ -1291,14 +1310,23 @@ func (r *rstReader) textCol(i int, l string, col int) (_, k int) {
 // [-+*\u2022\u2023\u2043]): their one list.
 var rstBullets = [...]string{"*", "-", "+", "•", "‣", "⁃"}
 
-// rstListMarker is the length of the bullet (rstBullets) or enumerator
-// (rstEnumerator) at the start of s, 0 when there is none. The one rule
-// of list markers (RSTLine.Item).
-func rstListMarker(s string) int {
+// rstBullet is the length in bytes of the bullet (rstBullets, one
+// character each) at the start of s, 0 when there is none.
+func rstBullet(s string) int {
 	for _, b := range rstBullets {
 		if strings.HasPrefix(s, b) {
 			return len(b)
 		}
+	}
+	return 0
+}
+
+// rstListMarker is the length of the bullet (rstBullets) or enumerator
+// (rstEnumerator) at the start of s, 0 when there is none. The one rule
+// of list markers (RSTLine.Item).
+func rstListMarker(s string) int {
+	if b := rstBullet(s); b > 0 {
+		return b
 	}
 	for k := 0; k < len(s); k++ {
 		if c := s[k]; c == '.' || c == ')' {
