@@ -1,6 +1,8 @@
 // Package suggest owns the typo-suggestion rule: cobra's, with a distance
 // of two. A name is suggested for what was typed when it is within
-// Distance letters of it (Levenshtein, ignoring case) or starts with it.
+// Distance letters of it (Levenshtein, ignoring case) or starts with it
+// (when MinPrefix letters or more were typed); at most Max, the closest
+// first.
 // The CLI's commands use the rule through cobra itself (cmd/ctx's
 // usageArgs sets SuggestionsMinimumDistance to Distance); a value of a
 // known set (the query syntax's kind:, a --kind flag, an indexed
