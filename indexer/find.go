@@ -125,7 +125,8 @@ func describe(v any) string {
 
 // Find returns the documents whose metadata matches q. A package the index
 // does not have is an error wrapping ErrUnknownPackage that names the
-// indexed ones.
+// indexed ones; then a tag filter no indexed document has is one wrapping
+// ErrUnknownTag (checkTags), as in Search.
 func (r *Reader) Find(q FindQuery) (FindResult, error) {
 	if err := CheckWhere(q.Where); err != nil {
 		return FindResult{}, fmt.Errorf("indexer: %w", err)
@@ -144,12 +145,20 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 		off = n
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	g, _, err := r.graphLocked()
+	if err == nil {
+		err = checkPackages(q.Packages, g.aliases())
+	}
+	r.mu.Unlock()
 	if err != nil {
 		return FindResult{}, err
 	}
-	if err := checkPackages(q.Packages, g.aliases()); err != nil {
+	if err := r.checkTags(q.Tags); err != nil { // it takes r.mu itself
+		return FindResult{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if g, _, err = r.graphLocked(); err != nil {
 		return FindResult{}, err
 	}
 	keys := metaKeys(q.Where)

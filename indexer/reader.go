@@ -493,15 +493,10 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 // qualifiers of packages) the packages of those kinds; none when no
 // indexed package is of those kinds. A package filter that names a
 // package the index does not have is ErrUnknownPackage, naming the
-// indexed ones; a tag filter (q's, or the tag: qualifiers) of which no
-// tag is an indexed document's is ErrUnknownTag (checkTags). aliases are the indexed packages, when a package or path
+// indexed ones; then a tag filter (q's, or the tag: qualifiers) of which
+// no tag is an indexed document's is ErrUnknownTag (checkTags). aliases are the indexed packages, when a package or path
 // filter is set (a path may start with its alias, as hits show it).
 func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, aliases map[string]bool, none bool, err error) {
-	for _, tags := range [][]string{q.Tags, pq.tags} {
-		if err := r.checkTags(tags); err != nil {
-			return nil, nil, false, err
-		}
-	}
 	packages = [][]string{q.Packages, pq.packages}
 	if len(q.Packages)+len(pq.packages)+len(q.Paths)+len(pq.paths) > 0 {
 		r.mu.Lock()
@@ -520,6 +515,12 @@ func (r *Reader) packageFilters(q Query, pq parsedQuery) (packages [][]string, a
 			if err := checkPackages(ps, names); err != nil {
 				return nil, nil, false, err
 			}
+		}
+	}
+	// After the packages: a tag is looked for in the packages there are.
+	for _, tags := range [][]string{q.Tags, pq.tags} {
+		if err := r.checkTags(tags); err != nil {
+			return nil, nil, false, err
 		}
 	}
 	for _, kinds := range [][]string{q.Kinds, pq.kinds} {

@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -54,6 +55,55 @@ func TestQueryFilters(t *testing.T) {
 	} {
 		if got := tc.q.Filters(); !slices.Equal(got, tc.want) {
 			t.Errorf("%+v: Filters() = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestUnknownTagFindAndOrder (review of fixA16, 5-6): Find answers a tag
+// no document has with the same ErrUnknownTag as Search; an unknown
+// package is named before an unknown tag; a tag with a space is
+// suggested whole.
+func TestUnknownTagFindAndOrder(t *testing.T) {
+	t.Parallel()
+	r := openSyntaxFixture(t)
+	ctx := context.Background()
+	if _, err := r.Find(FindQuery{Tags: []string{"setpu"}}); !errors.Is(err, ErrUnknownTag) || !strings.Contains(err.Error(), "did you mean setup?") {
+		t.Errorf("Find tag setpu: %v; want ErrUnknownTag, did you mean setup", err)
+	}
+	if res, err := r.Find(FindQuery{Tags: []string{"Setup"}}); err != nil || res.Total != 2 {
+		t.Errorf("Find tag Setup: %+v, %v; want 2 documents", res, err)
+	}
+	if _, err := r.Find(FindQuery{Tags: []string{"setpu"}, Packages: []string{"nosuch"}}); !errors.Is(err, ErrUnknownPackage) {
+		t.Errorf("Find tag setpu, package nosuch: %v; want ErrUnknownPackage first", err)
+	}
+	for _, q := range []Query{
+		{Text: "tool", Tags: []string{"setpu"}, Packages: []string{"nosuch"}},
+		{Text: "tool tag:setpu package:nosuch"},
+	} {
+		if _, err := r.Search(ctx, q); !errors.Is(err, ErrUnknownPackage) {
+			t.Errorf("%q %v %v: %v; want ErrUnknownPackage first", q.Text, q.Tags, q.Packages, err)
+		}
+	}
+
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "docs", map[string]string{
+		"start.md": "---\ntags: [Getting Started, api]\n---\n# Start\n\nStart here.\n",
+	})
+	if _, err := Sync(ctx, dir, []Package{{Alias: "docs"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r2, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	for typed, want := range map[string]string{
+		"getting":        `(did you mean getting started?)`,
+		"geting started": `(did you mean getting started?)`,
+		"a":              `(did you mean api?)`,
+	} {
+		if _, err := r2.Search(ctx, Query{Text: "start", Tags: []string{typed}}); !errors.Is(err, ErrUnknownTag) || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("tag %q: %v; want ErrUnknownTag ending %s", typed, err, want)
 		}
 	}
 }

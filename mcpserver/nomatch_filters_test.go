@@ -34,4 +34,8 @@ func TestNoMatchNamesFilters(t *testing.T) {
 		wantError(t, call(t, cs, "search", args, nil), `tag "onbaording": no indexed document has this tag (did you mean onboarding?)`, "list_tags")
 	}
 	wantError(t, call(t, cs, "read_relevant", map[string]any{"query": "install tag:onbaording"}, nil), "did you mean onboarding?")
+	// find_documents as search (review of fixA16, 5); an unknown package
+	// is named before an unknown tag (6).
+	wantError(t, call(t, cs, "find_documents", map[string]any{"tag": "onbaording"}, nil), `tag "onbaording": no indexed document has this tag (did you mean onboarding?)`, "list_tags")
+	wantError(t, call(t, cs, "search", map[string]any{"query": "install", "tags": []string{"onbaording"}, "packages": []string{"nosuch"}}, nil), `"nosuch"`, "list_contexts")
 }

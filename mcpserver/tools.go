@@ -646,17 +646,26 @@ func (s *Server) searchHybrid(ctx context.Context, r *indexer.Reader, q indexer.
 		}
 	}
 	switch {
-	case errors.Is(err, indexer.ErrUnknownTag), errors.Is(err, indexer.ErrUnknownPackage):
-		// A filter's typo (tag:, package:), not a failure.
-		what := "list_contexts lists the packages"
-		if errors.Is(err, indexer.ErrUnknownTag) {
-			what = "list_tags lists the tags"
-		}
-		return nil, "", fmt.Errorf("%s; %s", strings.TrimPrefix(err.Error(), "indexer: "), what)
+	case filterTypo(err) != nil:
+		return nil, "", filterTypo(err)
 	case err != nil:
 		return nil, "", fmt.Errorf("search failed: %w", err)
 	}
 	return hits, note, nil
+}
+
+// filterTypo is err as a filter's typo (an unknown tag or package: a
+// mistake of the caller, not a failure), naming the tool that lists what
+// there is; nil for any other err.
+func filterTypo(err error) error {
+	what := "list_contexts lists the packages"
+	switch {
+	case errors.Is(err, indexer.ErrUnknownTag):
+		what = "list_tags lists the tags"
+	case !errors.Is(err, indexer.ErrUnknownPackage):
+		return nil
+	}
+	return fmt.Errorf("%s; %s", strings.TrimPrefix(err.Error(), "indexer: "), what)
 }
 
 // searchNoMatchNote is the note of a search with no hits (search,

@@ -268,7 +268,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	res, err := r.Find(q)
 	if err != nil {
-		return nil, FindDocumentsOut{}, err
+		return nil, FindDocumentsOut{}, cmp.Or(filterTypo(err), err)
 	}
 	out := FindDocumentsOut{FindResult: res, Warning: warn}
 	budget, _ := tokenBudget(0)

@@ -158,35 +158,74 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		return nil, nil, err
 	}
 	warn = joinNotes(warn, semNote)
-	// What the answer holds besides its passages, the note included.
-	out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
-	base, _ := s.renderPassages(nil, out)
-	ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(base, nil))
-	out.Truncated = truncated
-	var res *mcp.CallToolResult
-	render := func() {
-		switch {
-		case len(ps) == 0 && out.Truncated:
-			out.Note = fmt.Sprintf("matching sections were found, but none fits in maxTokens %d: give a larger maxTokens (default %d), or use search and get_section.", cmp.Or(in.MaxTokens, DefaultMaxTokens), DefaultMaxTokens)
-		case len(ps) == 0:
-			out.Note = searchNoMatchNote(q)
-		case out.Truncated:
-			out.Note = noteTruncated
-		default:
-			out.Note = ""
+	// answer is the answer within maxTokens' budget, how many passages it
+	// holds, and whether it fits at all (not even the note may).
+	answer := func(maxTokens int, advice string) (*mcp.CallToolResult, int, bool) {
+		budget, _ := tokenBudget(maxTokens)
+		// What the answer holds besides its passages, the note included.
+		out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
+		base, _ := s.renderPassages(nil, out)
+		ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(base, nil))
+		out.Truncated = truncated
+		var res *mcp.CallToolResult
+		render := func() {
+			switch {
+			case len(ps) == 0 && out.Truncated:
+				out.Note = fmt.Sprintf("matching sections were found, but none fits in maxTokens %d: %s; search and get_section read any section.", cmp.Or(maxTokens, DefaultMaxTokens), advice)
+			case len(ps) == 0:
+				out.Note = searchNoMatchNote(q)
+			case out.Truncated:
+				out.Note = noteTruncated
+			default:
+				out.Note = ""
+			}
+			res, out = s.renderPassages(ps, out)
 		}
-		res, out = s.renderPassages(ps, out)
-	}
-	render()
-	// The passages were counted piece by piece; count the answer whole
-	// and drop the last passages while it is over the budget.
-	for len(ps) > 0 && s.answerTokens(res, nil) > budget {
-		ps = ps[:len(ps)-1]
-		out.Truncated = true
 		render()
+		// The passages were counted piece by piece; count the answer whole
+		// and drop the last passages while it is over the budget.
+		for len(ps) > 0 && s.answerTokens(res, nil) > budget {
+			ps = ps[:len(ps)-1]
+			out.Truncated = true
+			render()
+		}
+		return res, len(ps), s.answerTokens(res, nil) <= budget && !(len(ps) == 0 && out.Truncated)
 	}
-	if n := s.answerTokens(res, nil); n > budget {
-		return nil, nil, errTooSmall(in.MaxTokens, n) // not even the note fits
+	res, _, ok := answer(in.MaxTokens, "")
+	if ok {
+		return res, nil, nil
+	}
+	if len(hits) == 0 {
+		return nil, nil, errTooSmall(in.MaxTokens, s.answerTokens(res, nil)) // not even the note fits
+	}
+	// No passage fits (or not even the note): advise the smallest
+	// maxTokens whose answer holds one, found by trying, since a passage
+	// is cut to what is free (readMinShare), not a fixed size.
+	holds := func(m int) bool {
+		_, n, ok := answer(m, "")
+		return ok && n > 0
+	}
+	cur := cmp.Or(in.MaxTokens, DefaultMaxTokens)
+	hi := min(max(2*cur, 128), MaxMaxTokens)
+	for !holds(hi) && hi < MaxMaxTokens {
+		hi = min(2*hi, MaxMaxTokens)
+	}
+	advice := fmt.Sprintf("no maxTokens up to %d holds one", MaxMaxTokens)
+	if holds(hi) {
+		lo := cur // holds none
+		for lo+1 < hi {
+			mid := (lo + hi) / 2
+			if holds(mid) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		advice = fmt.Sprintf("give maxTokens %d or more (an answer with the first passage)", hi)
+	}
+	res, _, _ = answer(in.MaxTokens, advice)
+	if s.answerTokens(res, nil) > budget { // not even the note fits
+		return nil, nil, fmt.Errorf("maxTokens %d is too small for this answer: matching sections were found; %s", cur, advice)
 	}
 	return res, nil, nil
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +45,74 @@ func TestTooSmallAdviceSuffices(t *testing.T) {
 			if again := call(t, cs, c.tool, args, nil); again.IsError {
 				t.Errorf("%s: maxTokens %d said %q; with %d: %s", c.tool, small, m[0], n, text(again))
 			}
+		}
+	}
+}
+
+// TestTooSmallAdviceEveryBudget (review of fixA16, 3-4): for every budget
+// from 1 to 300 on each tool with a budget, an advised maxTokens gives an
+// answer (read_relevant: one holding a passage, not "none fits"), and
+// every budget at or above the first that gives one gives one too: advice
+// that is a token short, or a listing that fails again above the advice,
+// shows here.
+func TestTooSmallAdviceEveryBudget(t *testing.T) {
+	t.Parallel()
+	p := sharedProject(t)
+	cs := connect(t, p.dir)
+	advice := regexp.MustCompile(`give maxTokens (\d+) or more`)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"search", map[string]any{"query": "install"}},
+		{"list_contexts", map[string]any{"package": "guide"}},
+		{"get_outline", map[string]any{"package": "guide", "path": "docs/setup.md"}},
+		{"list_tags", map[string]any{}},
+		{"related", map[string]any{"query": "install"}},
+		{"what_changed", map[string]any{"package": "guide"}},
+		{"read_relevant", map[string]any{"query": "install"}},
+	} {
+		works := map[int]bool{}
+		try := func(m int) (bool, string) {
+			args := map[string]any{"maxTokens": m}
+			for k, v := range c.args {
+				args[k] = v
+			}
+			res := call(t, cs, c.tool, args, nil)
+			got := text(res)
+			ok := !res.IsError && !strings.Contains(got, "none fits")
+			works[m] = ok
+			return ok, got
+		}
+		first := 0
+		for m := 1; m <= 300; m++ {
+			ok, got := try(m)
+			if ok {
+				if first == 0 {
+					first = m
+				}
+				continue
+			}
+			if first != 0 {
+				t.Errorf("%s: maxTokens %d works, %d above it does not: %.200s", c.tool, first, m, got)
+				break
+			}
+			a := advice.FindStringSubmatch(got)
+			if a == nil {
+				t.Errorf("%s maxTokens %d: no answer and no maxTokens advised: %.200s", c.tool, m, got)
+				break
+			}
+			n, _ := strconv.Atoi(a[1])
+			if done, seen := works[n]; seen && done {
+				continue
+			}
+			if ok, again := try(n); !ok {
+				t.Errorf("%s: maxTokens %d advised %d; with it: %.200s", c.tool, m, n, again)
+				break
+			}
+		}
+		if first == 0 {
+			t.Errorf("%s: no budget up to 300 works", c.tool)
 		}
 	}
 }

@@ -251,6 +251,9 @@ func runFind(ctx context.Context, o *findOptions) error {
 	if errors.Is(err, indexer.ErrUnknownPackage) { // --package nosuch
 		return usageErrorf("find: %s", strings.TrimPrefix(err.Error(), "indexer: "))
 	}
+	if errors.Is(err, indexer.ErrUnknownTag) { // --tag nosuch
+		return usageErrorf("find: %s; `ctx search --tags` lists the tags", strings.TrimPrefix(err.Error(), "indexer: "))
+	}
 	if err != nil {
 		return indexError(err, dir)
 	}
