@@ -585,9 +585,9 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		switch live {
 		case 0:
 		case len(pkgs):
-			where = "read in place from the project, each from the folder its header shows (relative to this file)"
+			where = "read in place from the project, each from the folder (or file) its header shows (relative to this file)"
 		default:
-			where += "; live sources are read in place, each from the folder its header shows (relative to this file)"
+			where += "; live sources are read in place, each from the folder (or file) its header shows (relative to this file)"
 		}
 		top += fmt.Sprintf("%s, %s, %s. "+
 			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",
