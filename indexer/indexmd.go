@@ -147,7 +147,7 @@ func (s *pkgSection) ranked() []int {
 	return s.rank
 }
 
-// allGroups is folderGroups of all of s's documents (computed once:
+// allGroups is the groups of all of s's documents (computed once:
 // entries and samplesShown both read it).
 func (s *pkgSection) allGroups() []group {
 	if s.groups == nil {
@@ -298,19 +298,10 @@ type group struct {
 // samplesPerGroup is how many titles levelSamples shows per folder.
 const samplesPerGroup = 3
 
-// folderGroups counts documents per folder, at the deepest folder depth
-// that still gives at most 40 groups (so a package with one folder per
-// document is summarised by its upper folders). A folder's sample titles
-// are its most linked-to documents (indeg, by path) when any is linked
-// to, so that they are the ones INDEX.md keeps longest.
-func folderGroups(docs []fileRecord, indeg map[string]int) []group {
-	return newFolderIndex(docs).groups(nil, indeg)
-}
-
-// maxFolderDepth is the deepest folder depth folderGroups counts at.
+// maxFolderDepth is the deepest folder depth groups counts at.
 const maxFolderDepth = 6
 
-// folderIndex is documents' folders at each depth folderGroups tries,
+// folderIndex is documents' folders at each depth groups tries,
 // built once, so that the groups of a subset (the documents a "some
 // titles" section does not show) cost no copy of the documents and no
 // second split of their paths: the counts per folder are the whole
@@ -402,9 +393,13 @@ func newFolderIndex(docs []fileRecord) *folderIndex {
 	return x
 }
 
-// groups is folderGroups of the documents not shown (shown nil: all of
-// them). With shown, the groups have no sample titles (someEntries'
-// folder lines name none) and indeg must be nil.
+// groups counts the documents not shown (shown nil: all of them) per
+// folder, at the deepest folder depth that still gives at most 40 groups
+// (so a package with one folder per document is summarised by its upper
+// folders). A folder's sample titles are its most linked-to documents
+// (indeg, by path) when any is linked to, so that they are the ones
+// INDEX.md keeps longest. With shown, the groups have no sample titles
+// (someEntries' folder lines name none) and indeg must be nil.
 func (x *folderIndex) groups(shown []bool, indeg map[string]int) []group {
 	const maxGroups = 40
 	var best []group

@@ -165,7 +165,7 @@ func TestFolderGroups(t *testing.T) {
 		docs = append(docs, fileRecord{Path: fmt.Sprintf("keps/sig-%d/%d-kep/README.md", i%10, i)})
 	}
 	docs = append(docs, fileRecord{Path: "README.md"})
-	g := folderGroups(docs, nil)
+	g := newFolderIndex(docs).groups(nil, nil)
 	// depth 2 gives 10 sig folders (+ top level); depth 3 would give 100.
 	if len(g) != 11 || g[0].label != "./" || g[1].label != "keps/sig-0/" || g[1].n != 10 {
 		t.Errorf("groups = %+v", g)
@@ -174,7 +174,7 @@ func TestFolderGroups(t *testing.T) {
 
 // TestFolderIndexSubset: the groups of the documents a "some titles"
 // section does not show, from the whole set's folder index, are
-// folderGroups of those documents copied out (without sample titles).
+// the groups of those documents copied out (without sample titles).
 func TestFolderIndexSubset(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
@@ -194,7 +194,7 @@ func TestFolderIndexSubset(t *testing.T) {
 				rest = append(rest, docs[i])
 			}
 		}
-		want := folderGroups(rest, nil)
+		want := newFolderIndex(rest).groups(nil, nil)
 		for i := range want {
 			want[i].samples = nil
 		}
