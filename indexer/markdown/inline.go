@@ -336,6 +336,7 @@ func jsxBraceEnd(s string, i int) int {
 }
 
 // codeWork, when a test sets it, counts the code-span scanners' steps
+// (and Highlight's search for each mark's code span)
 // (bytes and backtick runs looked at), so a test can bound their work per
 // byte without a clock (TestCodeSpanLinearWork). Nil otherwise; set only
 // by a test that does not run in parallel.
@@ -400,7 +401,9 @@ func Highlight(s string, from int, marks [][2]int) string {
 	}
 	cj := 0 // the code spans before cj end at or before the marks' starts
 	for _, m := range marks {
+		codeWorked(1)
 		for cj < len(code) && code[cj][1] <= m[0] {
+			codeWorked(1)
 			cj++
 		}
 		if cj < len(code) && code[cj][0] <= m[0] && m[1] <= code[cj][1] {
