@@ -336,10 +336,10 @@ func jsxBraceEnd(s string, i int) int {
 }
 
 // codeWork, when a test sets it, counts the code-span scanners' steps
-// (and Highlight's search for each mark's code span)
-// (bytes and backtick runs looked at), so a test can bound their work per
-// byte without a clock (TestCodeSpanLinearWork). Nil otherwise; set only
-// by a test that does not run in parallel.
+// (bytes and backtick runs looked at; in Highlight, the marks and the
+// code spans passed finding theirs), so a test can bound their work per
+// byte without a clock (TestCodeSpanLinearWork, TestHighlightLinearWork).
+// Nil otherwise; set only by a test that does not run in parallel.
 var codeWork *int
 
 // codeWorked adds n steps to codeWork, if set.
