@@ -355,10 +355,11 @@ func codeWorked(n int) {
 // after from, in order, not overlapping, none inside markup) is put
 // between ** and **, and the source's own markup that would read as a
 // mark or show as text goes, so ** means a match and only that: emphasis
-// markers (** and __, as Plain drops them) outside code spans, and an ATX
-// heading's opening #s (atxLine). A mark inside a code span marks the
-// whole span (from from on), outside its backquotes, where ** would show
-// as text; the span is marked once.
+// markers outside code spans (**, and __ where CommonMark could read it
+// as one: shownText), and an ATX heading's opening #s (atxLine, on the
+// whole line). A mark inside a code span marks the whole span (from from
+// on), outside its backquotes, where ** would show as text; the span is
+// marked once. A mark that starts where the one before ends joins it.
 func Highlight(s string, from int, marks [][2]int) string {
 	var code [][2]int // the code spans, cut at from
 	if strings.IndexByte(s, '`') >= 0 {
