@@ -17,6 +17,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/webdoc"
 )
 
 // The link graph. Links are kept as written in the catalogue (links.go)
@@ -286,6 +287,9 @@ func (g *graph) locate(key, rp string, l *Link) (k docKey, ok, found bool) {
 			l.Status = LinkFile
 			return docKey{}, false, true
 		}
+		if !wholeTree(p) {
+			continue // a page or an llms.txt's pages: the rest of the site is not here
+		}
 		l.Status, l.Reason = LinkBroken, "no such document in "+p.Alias
 		return docKey{}, false, true
 	}
@@ -377,6 +381,16 @@ func fileExists(p Package, rel string) bool {
 	}
 	_, err := os.Lstat(filepath.Join(p.Dir, filepath.FromSlash(rel)))
 	return err == nil
+}
+
+// wholeTree reports whether a package holds its source's whole tree, so a
+// link that finds nothing in it is broken: not for an https source other
+// than an archive (one page, or the pages an llms.txt names: the site's
+// other pages are not installed, as a git package installed from one file
+// holds none of its repository's others), whose form webdoc.Detect tells
+// as the fetch did.
+func wholeTree(p Package) bool {
+	return p.Kind != project.KindHTTPS || webdoc.Detect(p.Source, "") == webdoc.FormArchive
 }
 
 // sourceKey identifies a package's repository (naming.RepoKey), the

@@ -54,6 +54,11 @@ type pkgSection struct {
 	lines  [numLevels][]string
 	cost   [numLevels]int // tokens; -1 not yet computed
 	rank   []int          // ranked's answer; nil: not yet computed
+	// titleCost[k] is the tokens of the title lines of rank[:k]
+	// (titlesCost), extended as needed.
+	titleCost []int
+	folders   *folderIndex // folderIdx's answer; nil: not yet built
+	groups    []group      // allGroups' answer; nil: not yet computed
 }
 
 func (s *pkgSection) entries(level int) []string {
@@ -67,7 +72,7 @@ func (s *pkgSection) entries(level int) []string {
 			out = append(out, s.docLine(d, level))
 		}
 	case levelSamples, levelFolders:
-		for _, g := range folderGroups(s.docs, s.indeg) {
+		for _, g := range s.allGroups() {
 			out = append(out, s.folderLine(g, level, "document", "documents"))
 		}
 	case levelNone:
@@ -142,35 +147,69 @@ func (s *pkgSection) ranked() []int {
 	return s.rank
 }
 
+// allGroups is the groups of all of s's documents (computed once:
+// entries and samplesShown both read it).
+func (s *pkgSection) allGroups() []group {
+	if s.groups == nil {
+		s.groups = s.folderIdx().groups(nil, s.indeg)
+	}
+	return s.groups
+}
+
+// folderIdx is s's documents' folders, built once (someCost runs at each
+// step of mostTitles' search).
+func (s *pkgSection) folderIdx() *folderIndex {
+	if s.folders == nil {
+		s.folders = newFolderIndex(s.docs)
+	}
+	return s.folders
+}
+
+// shownOf marks the k most linked-to documents (ranked).
+func (s *pkgSection) shownOf(k int) []bool {
+	shown := make([]bool, len(s.docs))
+	for _, i := range s.ranked()[:k] {
+		shown[i] = true
+	}
+	return shown
+}
+
 // someEntries is the section's lines with the titles of its k most
 // linked-to documents.
 func (s *pkgSection) someEntries(k int) []string {
-	rank := s.ranked()
-	shown := make([]bool, len(s.docs))
-	for _, i := range rank[:k] {
-		shown[i] = true
-	}
-	var out, rest []string
-	var others []fileRecord
+	shown := s.shownOf(k)
+	var out []string
 	for i, d := range s.docs {
 		if shown[i] {
 			out = append(out, s.docLine(d, levelTitles))
-		} else {
-			others = append(others, d)
 		}
 	}
-	for _, g := range folderGroups(others, nil) {
-		rest = append(rest, s.folderLine(g, levelFolders, "more document", "more documents"))
+	for _, g := range s.folderIdx().groups(shown, nil) {
+		out = append(out, s.folderLine(g, levelFolders, "more document", "more documents"))
 	}
-	return append(out, rest...)
+	return out
+}
+
+// titlesCost is the tokens of the title lines of the k most linked-to
+// documents (ranked): a prefix sum, each line counted once.
+func (s *pkgSection) titlesCost(k int) int {
+	if s.titleCost == nil {
+		s.titleCost = []int{0}
+	}
+	rank := s.ranked()
+	for n := len(s.titleCost) - 1; n < k; n++ {
+		s.titleCost = append(s.titleCost, s.titleCost[n]+s.tc.Count(s.docLine(s.docs[rank[n]], levelTitles)))
+	}
+	return s.titleCost[k]
 }
 
 // someCost is the tokens of the section with k titles (someEntries),
-// counted exactly.
+// counted exactly: the title lines' counts are summed once (titlesCost),
+// the folder lines of the others counted.
 func (s *pkgSection) someCost(k int) int {
-	n := s.tc.Count(s.header) + 1 // and the blank line after the list
-	for _, l := range s.someEntries(k) {
-		n += s.tc.Count(l)
+	n := s.tc.Count(s.header) + 1 + s.titlesCost(k) // and the blank line after the list
+	for _, g := range s.folderIdx().groups(s.shownOf(k), nil) {
+		n += s.tc.Count(s.folderLine(g, levelFolders, "more document", "more documents"))
 	}
 	return n
 }
@@ -180,12 +219,8 @@ func (s *pkgSection) someCost(k int) int {
 // title lines in rank order only until they alone are over limit.
 func (s *pkgSection) mostTitles(limit int) int {
 	rank := s.ranked()
-	n, hi := s.tc.Count(s.header)+1, 0
-	for hi < len(rank)-1 {
-		n += s.tc.Count(s.docLine(s.docs[rank[hi]], levelTitles))
-		if n > limit {
-			break
-		}
+	head, hi := s.tc.Count(s.header)+1, 0
+	for hi < len(rank)-1 && head+s.titlesCost(hi+1) <= limit {
 		hi++
 	}
 	lo := 0 // someCost(lo) <= limit is not assumed: checked below
@@ -263,62 +298,167 @@ type group struct {
 // samplesPerGroup is how many titles levelSamples shows per folder.
 const samplesPerGroup = 3
 
-// folderGroups counts documents per folder, at the deepest folder depth
-// that still gives at most 40 groups (so a package with one folder per
-// document is summarised by its upper folders). A folder's sample titles
-// are its most linked-to documents (indeg, by path) when any is linked
-// to, so that they are the ones INDEX.md keeps longest.
-func folderGroups(docs []fileRecord, indeg map[string]int) []group {
-	const maxGroups = 40
-	var best []group
-	for depth := 1; depth <= 6; depth++ {
-		counts := map[string]int{}
-		members := map[string][]int{}
-		deeper := false
-		for i, d := range docs {
-			dir := path.Dir(d.Path)
-			parts := []string{}
-			if dir != "." {
-				parts = strings.Split(dir, "/")
-			}
-			if len(parts) > depth {
-				parts = parts[:depth]
-				deeper = true
-			}
-			label := "./"
-			if len(parts) > 0 {
-				label = strings.Join(parts, "/") + "/"
-			}
-			counts[label]++
-			members[label] = append(members[label], i)
+// maxFolderDepth is the deepest folder depth groups counts at.
+const maxFolderDepth = 6
+
+// folderIndex is documents' folders at each depth groups tries,
+// built once, so that the groups of a subset (the documents a "some
+// titles" section does not show) cost no copy of the documents and no
+// second split of their paths: the counts per folder are the whole
+// set's, less the documents left out.
+type folderIndex struct {
+	docs   []fileRecord
+	parts  []int         // per document, its folder's depth ("." is 0)
+	depths []folderDepth // depth 1, 2…: up to the first no document is deeper than
+}
+
+// folderDepth is the folders at one depth.
+type folderDepth struct {
+	labels  []string // "a/b/" or "./", sorted
+	of      []int    // per document, its folder's index in labels
+	members []int    // per label, its documents (in order): members[start[l]:start[l+1]]
+	start   []int
+}
+
+func newFolderIndex(docs []fileRecord) *folderIndex {
+	x := &folderIndex{docs: docs, parts: make([]int, len(docs))}
+	dirs := make([]string, len(docs))
+	for i, d := range docs {
+		dirs[i] = path.Dir(d.Path)
+		if dirs[i] != "." {
+			x.parts[i] = strings.Count(dirs[i], "/") + 1
 		}
-		if best != nil && len(counts) > maxGroups {
+	}
+	for depth := 1; depth <= maxFolderDepth; depth++ {
+		ids := map[string]int{}
+		var labels []string
+		of := make([]int, len(docs))
+		deeper := false
+		for i, dir := range dirs {
+			pre := dir // dir's first depth elements
+			if x.parts[i] > depth {
+				deeper = true
+				n := 0
+				for k := 0; k < len(dir); k++ {
+					if dir[k] == '/' {
+						if n++; n == depth {
+							pre = dir[:k]
+							break
+						}
+					}
+				}
+			}
+			id, ok := ids[pre]
+			if !ok {
+				id = len(labels)
+				ids[pre] = id
+				label := "./"
+				if pre != "." {
+					label = pre + "/"
+				}
+				labels = append(labels, label)
+			}
+			of[i] = id
+		}
+		// Sort the labels; renumber.
+		order := make([]int, len(labels))
+		for k := range order {
+			order[k] = k
+		}
+		sort.Slice(order, func(a, b int) bool { return labels[order[a]] < labels[order[b]] })
+		re := make([]int, len(labels))
+		fd := folderDepth{labels: make([]string, len(labels)), of: of, start: make([]int, len(labels)+1)}
+		for k, old := range order {
+			re[old] = k
+			fd.labels[k] = labels[old]
+		}
+		for i := range of {
+			of[i] = re[of[i]]
+			fd.start[of[i]+1]++
+		}
+		for k := range fd.labels {
+			fd.start[k+1] += fd.start[k]
+		}
+		fd.members = make([]int, len(docs))
+		next := append([]int(nil), fd.start[:len(fd.labels)]...)
+		for i, l := range of {
+			fd.members[next[l]] = i
+			next[l]++
+		}
+		x.depths = append(x.depths, fd)
+		if !deeper {
 			break
 		}
-		best = best[:0]
-		for l, n := range counts {
-			// Titles spread over the folder (the first few by path are
-			// often not typical: "!", "$", "%" in a list of commands).
-			m := members[l]
-			if linked := mostLinked(docs, m, indeg); linked != nil {
-				m = linked
-			}
-			var samples []string
-			for k := 0; k < min(samplesPerGroup, len(m)); k++ {
-				idx := k
-				if len(m) > samplesPerGroup && indeg[docs[m[0]].Path] == 0 {
-					idx = (k + 1) * len(m) / (samplesPerGroup + 1)
-				}
-				samples = append(samples, markdown.Clip(docs[m[idx]].Title, 60))
-			}
-			best = append(best, group{l, n, samples})
+	}
+	return x
+}
+
+// groups counts the documents not shown (shown nil: all of them) per
+// folder, at the deepest folder depth that still gives at most 40 groups
+// (so a package with one folder per document is summarised by its upper
+// folders). A folder's sample titles are its most linked-to documents
+// (indeg, by path) when any is linked to, so that they are the ones
+// INDEX.md keeps longest. With shown, the groups have no sample titles
+// (someEntries' folder lines name none) and indeg must be nil.
+func (x *folderIndex) groups(shown []bool, indeg map[string]int) []group {
+	const maxGroups = 40
+	var best []group
+	for depth, fd := range x.depths {
+		left := make([]int, len(fd.labels)) // documents not shown per folder
+		deeper := false
+		for l := range fd.labels {
+			left[l] = fd.start[l+1] - fd.start[l]
 		}
-		sort.Slice(best, func(i, j int) bool { return best[i].label < best[j].label })
+		for i, p := range x.parts {
+			if shown != nil && shown[i] {
+				left[fd.of[i]]--
+			} else if p > depth+1 {
+				deeper = true
+			}
+		}
+		n := 0
+		for _, c := range left {
+			if c > 0 {
+				n++
+			}
+		}
+		if depth > 0 && n > maxGroups {
+			break
+		}
+		best = make([]group, 0, n)
+		for l, label := range fd.labels {
+			if left[l] == 0 {
+				continue
+			}
+			g := group{label: label, n: left[l]}
+			if shown == nil {
+				g.samples = x.samples(fd.members[fd.start[l]:fd.start[l+1]], indeg)
+			}
+			best = append(best, g)
+		}
 		if !deeper {
 			break
 		}
 	}
 	return best
+}
+
+// samples are a folder's sample titles: titles spread over the folder
+// (the first few by path are often not typical: "!", "$", "%" in a list
+// of commands), or its most linked-to documents' when any is linked to.
+func (x *folderIndex) samples(m []int, indeg map[string]int) []string {
+	if linked := mostLinked(x.docs, m, indeg); linked != nil {
+		m = linked
+	}
+	var samples []string
+	for k := 0; k < min(samplesPerGroup, len(m)); k++ {
+		idx := k
+		if len(m) > samplesPerGroup && indeg[x.docs[m[0]].Path] == 0 {
+			idx = (k + 1) * len(m) / (samplesPerGroup + 1)
+		}
+		samples = append(samples, markdown.Clip(x.docs[m[idx]].Title, 60))
+	}
+	return samples
 }
 
 // mostLinked returns the members (indexes into docs) ordered by in-degree,
@@ -440,9 +580,9 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		switch live {
 		case 0:
 		case len(pkgs):
-			where = "read in place from the project, each from the folder its header shows (relative to this file)"
+			where = "read in place from the project, each from the folder (or file) its header shows (relative to this file)"
 		default:
-			where += "; live sources are read in place, each from the folder its header shows (relative to this file)"
+			where += "; live sources are read in place, each from the folder (or file) its header shows (relative to this file)"
 		}
 		top += fmt.Sprintf("%s, %s, %s. "+
 			"Search them with the `search` MCP tool or `ctx search QUERY`; read one with `get_document`.\n\n",
@@ -618,7 +758,7 @@ func samplesShown(s *pkgSection, level int) int {
 		return 0
 	}
 	n := 0
-	for _, g := range folderGroups(s.docs, s.indeg) {
+	for _, g := range s.allGroups() {
 		n += len(g.samples)
 	}
 	return n

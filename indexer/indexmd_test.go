@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -164,10 +165,43 @@ func TestFolderGroups(t *testing.T) {
 		docs = append(docs, fileRecord{Path: fmt.Sprintf("keps/sig-%d/%d-kep/README.md", i%10, i)})
 	}
 	docs = append(docs, fileRecord{Path: "README.md"})
-	g := folderGroups(docs, nil)
+	g := newFolderIndex(docs).groups(nil, nil)
 	// depth 2 gives 10 sig folders (+ top level); depth 3 would give 100.
 	if len(g) != 11 || g[0].label != "./" || g[1].label != "keps/sig-0/" || g[1].n != 10 {
 		t.Errorf("groups = %+v", g)
+	}
+}
+
+// TestFolderIndexSubset: the groups of the documents a "some titles"
+// section does not show, from the whole set's folder index, are
+// the groups of those documents copied out (without sample titles).
+func TestFolderIndexSubset(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	for run := 0; run < 200; run++ {
+		var docs []fileRecord
+		for i := 0; i < 1+r.IntN(300); i++ {
+			p := "x.md"
+			for d := r.IntN(8); d > 0; d-- {
+				p = fmt.Sprintf("f%d/%s", r.IntN(1+r.IntN(12)), p)
+			}
+			docs = append(docs, fileRecord{Path: fmt.Sprintf("%s%d", p, i), Title: fmt.Sprint(i)})
+		}
+		shown := make([]bool, len(docs))
+		var rest []fileRecord
+		for i := range docs {
+			if shown[i] = r.IntN(3) == 0; !shown[i] {
+				rest = append(rest, docs[i])
+			}
+		}
+		want := newFolderIndex(rest).groups(nil, nil)
+		for i := range want {
+			want[i].samples = nil
+		}
+		got := newFolderIndex(docs).groups(shown, nil)
+		if len(got) != len(want) || (len(got) > 0 && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("run %d: groups of the unshown\n got %+v\nwant %+v", run, got, want)
+		}
 	}
 }
 

@@ -343,47 +343,63 @@ func FuzzExtractLinks(f *testing.F) {
 // source's in its repository).
 func TestHTTPSPackageLinksResolve(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	ctxDir := filepath.Join(root, ".context")
-	files := map[string]string{
-		"arch/a.md":     "# A\n\nSee [B](sub/b.md) and [nothing](nope.md) and [site](/elsewhere.md).\n",
-		"arch/sub/b.md": "# B\n\nBack to [A](../a.md).\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pkgs := []Package{{Alias: "arch", Kind: project.KindHTTPS, Source: "https://docs.example/docs.tar.gz",
-		Rev: "sha256:" + strings.Repeat("0123456789abcdef", 4), Dir: filepath.Join(root, "arch")}}
-	if _, err := Sync(context.Background(), ctxDir, pkgs, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := OpenReader(ctxDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	out, back, err := r.Links("arch", "a.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"link resolved arch/sub/b.md", "link broken nope.md", "link external /elsewhere.md"}
-	if got := linkStrings(out, false); !reflect.DeepEqual(got, want) {
-		t.Errorf("a.md links:\n got %q\nwant %q", got, want)
-	}
-	if got := linkStrings(back, true); !reflect.DeepEqual(got, []string{"link resolved arch/sub/b.md"}) {
-		t.Errorf("a.md backlinks: %q", got)
-	}
-	broken, err := r.BrokenLinks(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(broken) != 1 {
-		t.Errorf("broken links: %d, want 1 (a.md's nope.md)", len(broken))
+	// Only an archive holds its source's whole tree: a link that finds
+	// nothing in a page's or an llms.txt's package names a page of the
+	// site that is not installed (external), as in a git package installed
+	// from one file.
+	for _, c := range []struct {
+		source, nope string
+		broken       int
+	}{
+		{"https://docs.example/docs.tar.gz", "link broken nope.md", 1},
+		{"https://docs.example/guide/a.md", "link external nope.md", 0},
+		{"https://docs.example/llms.txt", "link external nope.md", 0},
+	} {
+		t.Run(c.source, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			ctxDir := filepath.Join(root, ".context")
+			files := map[string]string{
+				"arch/a.md":     "# A\n\nSee [B](sub/b.md) and [nothing](nope.md) and [site](/elsewhere.md).\n",
+				"arch/sub/b.md": "# B\n\nBack to [A](../a.md).\n",
+			}
+			for name, body := range files {
+				p := filepath.Join(root, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pkgs := []Package{{Alias: "arch", Kind: project.KindHTTPS, Source: c.source,
+				Rev: "sha256:" + strings.Repeat("0123456789abcdef", 4), Dir: filepath.Join(root, "arch")}}
+			if _, err := Sync(context.Background(), ctxDir, pkgs, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			r, err := OpenReader(ctxDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			out, back, err := r.Links("arch", "a.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"link resolved arch/sub/b.md", c.nope, "link external /elsewhere.md"}
+			if got := linkStrings(out, false); !reflect.DeepEqual(got, want) {
+				t.Errorf("a.md links:\n got %q\nwant %q", got, want)
+			}
+			if got := linkStrings(back, true); !reflect.DeepEqual(got, []string{"link resolved arch/sub/b.md"}) {
+				t.Errorf("a.md backlinks: %q", got)
+			}
+			broken, err := r.BrokenLinks(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(broken) != c.broken {
+				t.Errorf("broken links: %d, want %d", len(broken), c.broken)
+			}
+		})
 	}
 }

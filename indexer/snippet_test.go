@@ -358,6 +358,13 @@ func TestSnippetBoldIsOnlyAMatch(t *testing.T) {
 		{"Run `deployctl rollback SERVICE` now, or `**kwargs` rollback.", "rollback", "Run **`deployctl rollback SERVICE`** now, or `**kwargs` **rollback**."},
 		{"- **Operations lead** investigates; **Communications lead** updates.", "operations lead",
 			"- **Operations** **lead** investigates; Communications **lead** updates."},
+		// The window starts inside a code span: its backquotes pair from
+		// the start of the line, so the span's closing one pairs with
+		// nothing after it and the match is marked as text.
+		{"Intro `" + strings.Repeat("filler ", 40) + "end` and then the rollback happens here `x`.", "rollback",
+			"… filler filler filler filler end` and then the **rollback** happens here `x`."},
+		// Adjacent matches make one mark.
+		{"Read the 日本語 guide.", "日本語", "Read the **日本語** guide."},
 	} {
 		if got := snippet(a, tt.text, queryTerms(a, tt.query)); got != tt.want {
 			t.Errorf("query %q in %q:\n got %q\nwant %q", tt.query, tt.text, got, tt.want)

@@ -28,3 +28,38 @@ func TestHighlight(t *testing.T) {
 		t.Errorf("from 2: got %q\nwant %q", got, want)
 	}
 }
+
+// TestHighlightKeepsText: a # or __ that is not markup stays next to a
+// mark (the whole line decides an ATX heading; an intraword __ is not
+// emphasis), and adjacent marks make one (no "****").
+func TestHighlightKeepsText(t *testing.T) {
+	t.Parallel()
+	mark := func(s string, words ...string) [][2]int {
+		var ms [][2]int
+		from := 0
+		for _, w := range words {
+			i := from + strings.Index(s[from:], w)
+			ms = append(ms, [2]int{i, i + len(w)})
+			from = i + len(w)
+		}
+		return ms
+	}
+	for _, c := range []struct {
+		s     string
+		words []string
+		want  string
+	}{
+		{"#include <stdio.h>", []string{"include"}, "#**include** <stdio.h>"},
+		{"# include files", []string{"include"}, "**include** files"},
+		{"  ## include files", []string{"include"}, "**include** files"},
+		{"my__init__x and __bold__ text", []string{"init"}, "my__**init**__x and bold text"},
+		{"snake__case__name", nil, "snake__case__name"},
+		{"日本語の文書", []string{"日", "本", "語"}, "**日本語**の文書"},
+		{"a `x` `y` b", []string{"x", "y"}, "a **`x`** **`y`** b"},
+		{"ab", []string{"a", "b"}, "**ab**"},
+	} {
+		if got := Highlight(c.s, 0, mark(c.s, c.words...)); got != c.want {
+			t.Errorf("Highlight(%q, %q):\n got %q\nwant %q", c.s, c.words, got, c.want)
+		}
+	}
+}

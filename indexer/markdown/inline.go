@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/internal/lazyre"
@@ -335,9 +336,10 @@ func jsxBraceEnd(s string, i int) int {
 }
 
 // codeWork, when a test sets it, counts the code-span scanners' steps
-// (bytes and backtick runs looked at), so a test can bound their work per
-// byte without a clock (TestCodeSpanLinearWork). Nil otherwise; set only
-// by a test that does not run in parallel.
+// (bytes and backtick runs looked at; in Highlight, the marks and the
+// code spans passed finding theirs), so a test can bound their work per
+// byte without a clock (TestCodeSpanLinearWork, TestHighlightLinearWork).
+// Nil otherwise; set only by a test that does not run in parallel.
 var codeWork *int
 
 // codeWorked adds n steps to codeWork, if set.
@@ -353,10 +355,11 @@ func codeWorked(n int) {
 // after from, in order, not overlapping, none inside markup) is put
 // between ** and **, and the source's own markup that would read as a
 // mark or show as text goes, so ** means a match and only that: emphasis
-// markers (** and __, as Plain drops them) outside code spans, and an ATX
-// heading's opening #s (atxLine). A mark inside a code span marks the
-// whole span (from from on), outside its backquotes, where ** would show
-// as text; the span is marked once.
+// markers outside code spans (**, and __ where CommonMark could read it
+// as one: shownText), and an ATX heading's opening #s (atxLine, on the
+// whole line). A mark inside a code span marks the whole span (from from
+// on), outside its backquotes, where ** would show as text; the span is
+// marked once. A mark that starts where the one before ends joins it.
 func Highlight(s string, from int, marks [][2]int) string {
 	var code [][2]int // the code spans, cut at from
 	if strings.IndexByte(s, '`') >= 0 {
@@ -384,41 +387,131 @@ func Highlight(s string, from int, marks [][2]int) string {
 		b.WriteString(shownText(s, pos, end))
 		pos = end
 	}
-	for _, m := range marks {
-		for _, c := range code {
-			if c[0] <= m[0] && m[1] <= c[1] {
-				m = c
-				break
-			}
+	// pend is the mark not yet written: one that starts where it ends
+	// joins it (adjacent matches, as CJK ideographs are, make one mark,
+	// not "****").
+	pend := [2]int{-1, -1}
+	flush := func() {
+		if pend[0] >= 0 {
+			text(pend[0])
+			b.WriteString("**")
+			text(pend[1])
+			b.WriteString("**")
+			pend[0] = -1
 		}
-		if m[0] < pos {
-			continue // a second match in a code span already marked
-		}
-		text(m[0])
-		b.WriteString("**")
-		text(m[1])
-		b.WriteString("**")
 	}
+	cj := 0 // the code spans before cj end at or before the marks' starts
+	for _, m := range marks {
+		codeWorked(1)
+		for cj < len(code) && code[cj][1] <= m[0] {
+			codeWorked(1)
+			cj++
+		}
+		if cj < len(code) && code[cj][0] <= m[0] && m[1] <= code[cj][1] {
+			m = code[cj]
+		}
+		end := pos
+		if pend[0] >= 0 {
+			end = pend[1]
+		}
+		switch {
+		case m[0] < end:
+			continue // a second match in a code span already marked
+		case m[0] == end && pend[0] >= 0:
+			pend[1] = m[1]
+			continue
+		}
+		flush()
+		pend = m
+	}
+	flush()
 	text(len(s))
 	return b.String()
 }
 
 // shownText is Highlight's treatment of s[start:end], text outside code
-// spans: emphasis markers go, and the opening #s of an ATX heading at the
-// start of each of its lines.
+// spans: emphasis markers go (** always, __ where CommonMark could read
+// it as emphasis: not inside a word, as in foo__bar, judged on s, not on
+// the piece), and the opening #s of an ATX heading (the whole line of s
+// tested, not the piece before a mark) at the start of each of its lines.
 func shownText(s string, start, end int) string {
 	t := s[start:end]
 	if strings.IndexByte(t, '#') >= 0 {
 		lines := strings.SplitAfter(t, "\n")
+		at := start
 		for i, l := range lines {
+			lineAt := at
+			at += len(l)
 			if i == 0 && start > 0 && s[start-1] != '\n' {
 				continue // not the start of a line
 			}
-			if u, indent3 := afterIndent(l); atxLine(u, indent3, strings.TrimSuffix(l, "\n")) != nil {
+			whole := s[lineAt:]
+			if nl := strings.IndexByte(whole, '\n'); nl >= 0 {
+				whole = whole[:nl]
+			}
+			if u, indent3 := afterIndent(whole); atxLine(u, indent3, whole) != nil {
+				u, _ := afterIndent(l)
 				lines[i] = strings.TrimLeft(strings.TrimLeft(u, "#"), " \t")
 			}
 		}
 		t = strings.Join(lines, "")
+		if !strings.Contains(t, "**") && !strings.Contains(t, "__") {
+			return t
+		}
+		return stripEmph(t, s[:start], s[end:])
 	}
-	return emph.Replace(t)
+	if !strings.Contains(t, "**") && !strings.Contains(t, "__") {
+		return t
+	}
+	return stripEmph(t, s[:start], s[end:])
+}
+
+// stripEmph drops the ** of t, and each __ that CommonMark's flanking
+// rules let open or close emphasis (before and after are the text around
+// t, for the neighbours at its ends), leftmost first as emph.Replace
+// does; an intraword __ (foo__bar, __init__'s inside a word) stays.
+func stripEmph(t, before, after string) string {
+	var b strings.Builder
+	b.Grow(len(t))
+	last := 0
+	for i := 0; i+1 < len(t); {
+		switch t[i : i+2] {
+		case "**":
+		case "__":
+			var prev, next rune = ' ', ' ' // the start or end of text: white space
+			if i > 0 {
+				prev, _ = utf8.DecodeLastRuneInString(t[:i])
+			} else if before != "" {
+				prev, _ = utf8.DecodeLastRuneInString(before)
+			}
+			if i+2 < len(t) {
+				next, _ = utf8.DecodeRuneInString(t[i+2:])
+			} else if after != "" {
+				next, _ = utf8.DecodeRuneInString(after)
+			}
+			if !underscoreEmph(prev, next) {
+				i += 2
+				continue
+			}
+		default:
+			i++
+			continue
+		}
+		b.WriteString(t[last:i])
+		i += 2
+		last = i
+	}
+	b.WriteString(t[last:])
+	return b.String()
+}
+
+// underscoreEmph reports whether a __ between prev and next can open or
+// close emphasis (CommonMark's left- and right-flanking delimiter runs,
+// and its rule for _).
+func underscoreEmph(prev, next rune) bool {
+	punct := func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
+	prevSpace, nextSpace := unicode.IsSpace(prev), unicode.IsSpace(next)
+	left := !nextSpace && (!punct(next) || prevSpace || punct(prev))
+	right := !prevSpace && (!punct(prev) || nextSpace || punct(next))
+	return left && (!right || punct(prev)) || right && (!left || punct(next))
 }

@@ -98,3 +98,32 @@ func TestCodeSpanLinearWork(t *testing.T) {
 		}
 	}
 }
+
+// TestHighlightLinearWork: Highlight finds each mark's code span from a
+// cursor (the marks are in order), so its steps (codeWork: the spans
+// scanned and those passed per mark) stay within a constant per byte for
+// a line of many code spans and as many marks; a rescan of the spans
+// from the first per mark was quadratic. Not parallel: it sets codeWork.
+func TestHighlightLinearWork(t *testing.T) {
+	for _, n := range []int{1 << 10, 1 << 13} {
+		var b strings.Builder
+		var marks [][2]int
+		for i := 0; i < n; i++ {
+			b.WriteString("`c` ")
+			at := b.Len()
+			b.WriteString("word ")
+			marks = append(marks, [2]int{at, at + 4})
+		}
+		src := b.String()
+		w := 0
+		codeWork = &w
+		out := Highlight(src, 0, marks)
+		codeWork = nil
+		if strings.Count(out, "**word**") != n {
+			t.Fatalf("%d marks: %d marked", n, strings.Count(out, "**word**"))
+		}
+		if w > 4*len(src) {
+			t.Errorf("%d marks over %d bytes: %d steps (%.1f a byte), want at most %d", n, len(src), w, float64(w)/float64(len(src)), 4*len(src))
+		}
+	}
+}
