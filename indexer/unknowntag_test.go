@@ -98,8 +98,8 @@ func TestUnknownTagFindAndOrder(t *testing.T) {
 	}
 	defer r2.Close()
 	for typed, want := range map[string]string{
-		"getting":        `(did you mean getting started?)`,
-		"geting started": `(did you mean getting started?)`,
+		"getting":        `(did you mean "getting started"?)`,
+		"geting started": `(did you mean "getting started"?)`,
 		"a":              `(did you mean api?)`,
 	} {
 		if _, err := r2.Search(ctx, Query{Text: "start", Tags: []string{typed}}); !errors.Is(err, ErrUnknownTag) || !strings.HasSuffix(err.Error(), want) {

@@ -37,7 +37,7 @@ func TestFindUnknownTagIsUsageError(t *testing.T) {
 		t.Errorf("find --tag 'Getting Started': exit %d, stdout %q, stderr %q; want guide.md", code, out, errOut)
 	}
 	code, out, errOut := do("find", "title=Guide", "--tag", "getting")
-	if code != ExitUsage || out != "" || !strings.Contains(errOut, `tag "getting"`) || !strings.Contains(errOut, "did you mean getting started?") {
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, `tag "getting"`) || !strings.Contains(errOut, `did you mean "getting started"?`) {
 		t.Errorf("find --tag getting: exit %d, stdout %q, stderr %q; want exit 2 suggesting getting started", code, out, errOut)
 	}
 }

@@ -12,6 +12,7 @@ package suggest
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -62,7 +63,7 @@ func For(typed string, names []string) []string {
 	c.SuggestionsMinimumDistance = -1
 	for _, n := range c.SuggestionsFor(et) {
 		prefix[n] = true
-		dist[n] = len(strings.ToLower(n)) - len(strings.ToLower(et))
+		dist[n] = utf8.RuneCountInString(strings.ToLower(n)) - utf8.RuneCountInString(strings.ToLower(et))
 	}
 	for d := Distance; d >= 0; d-- {
 		c.SuggestionsMinimumDistance = d
@@ -107,5 +108,13 @@ func Phrase(suggestions []string) string {
 	if len(suggestions) > Max {
 		suggestions = suggestions[:Max]
 	}
-	return " (did you mean " + strings.Join(suggestions, " or ") + "?)"
+	// A name with a space is quoted, so "a or b" reads as one name.
+	shown := make([]string, len(suggestions))
+	for i, n := range suggestions {
+		shown[i] = n
+		if strings.ContainsAny(n, " \t") {
+			shown[i] = strconv.Quote(n)
+		}
+	}
+	return " (did you mean " + strings.Join(shown, " or ") + "?)"
 }

@@ -80,3 +80,17 @@ func TestForCapsClosestFirst(t *testing.T) {
 		t.Errorf("Phrase of 20 = %q, want at most %d names", p, Max)
 	}
 }
+
+// A prefix's distance counts letters, not bytes (日本 → 日本語 is one
+// letter away), and a suggested name with a space is quoted in the phrase.
+func TestForLettersAndPhraseQuotes(t *testing.T) {
+	if got := For("日本", []string{"日本語"}); !slices.Equal(got, []string{"日本語"}) {
+		t.Errorf("For(日本) = %q, want 日本語", got)
+	}
+	if got := For("ca", []string{"café"}); !slices.Equal(got, []string{"café"}) {
+		t.Errorf("For(ca) = %q, want café", got)
+	}
+	if got, want := Phrase([]string{"getting started", "api"}), ` (did you mean "getting started" or api?)`; got != want {
+		t.Errorf("Phrase = %q, want %q", got, want)
+	}
+}
