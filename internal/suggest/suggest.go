@@ -50,7 +50,6 @@ func For(typed string, names []string) []string {
 		return nil // every control byte is in use: no suggestion rather than a wrong one
 	}
 	enc := strings.NewReplacer(" ", string(sep))
-	dec := strings.NewReplacer(string(sep), " ")
 	et := enc.Replace(typed)
 	c := &cobra.Command{}
 	for _, n := range names {
@@ -86,9 +85,6 @@ func For(typed string, names []string) []string {
 	slices.SortStableFunc(out, func(a, b string) int { return dist[enc.Replace(a)] - dist[enc.Replace(b)] })
 	if len(out) > Max {
 		out = out[:Max]
-	}
-	for i, n := range out {
-		out[i] = dec.Replace(enc.Replace(n))
 	}
 	return out
 }
