@@ -74,13 +74,18 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 		// go-git's ResolveRevision ends a walk to a parent that is not
 		// there (HEAD~N past the first commit, HEAD^2 of no merge) in
 		// io.EOF: say how far the history goes instead.
-		return nil, fmt.Errorf("revision %s names a parent that does not exist: %s (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), historyLength(repo, rev))
+		return nil, fmt.Errorf("revision %s names a parent that does not exist: %s (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), missingParent(repo, rev))
 	}
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A shallow clone (CI's default) lacks the commits before its
-		// cut: say so, and how to fetch them.
+		// cut: say so, where the line asked for ends, and how to fetch
+		// the rest.
 		if sh, serr := repo.Storer.Shallow(); serr == nil && len(sh) > 0 {
-			return nil, fmt.Errorf("revision %s: the clone is shallow, so the commits before %s were not fetched (run `git fetch --deepen=N` or `git fetch --unshallow`, then again)", safetext.Quote(rev), sh[0].String()[:12])
+			cut := "the commits before " + sh[0].String()[:12] + " were not fetched"
+			if base, c, ok := walkedLine(repo, rev); ok {
+				cut = fmt.Sprintf("the first-parent line of %s ends at %s, whose parents were not fetched", safetext.Quote(base), lineEnd(repo, c).Hash.String()[:12])
+			}
+			return nil, fmt.Errorf("revision %s: the clone is shallow: %s (run `git fetch --deepen=N` or `git fetch --unshallow`, then again)", safetext.Quote(rev), cut)
 		}
 	}
 	if err != nil {
@@ -111,14 +116,65 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 // maxHistoryCount bounds the commits historyLength counts.
 const maxHistoryCount = 1000
 
-// historyLength says how many commits the first-parent line of rev's base
-// (what comes before its first ~ or ^) has, and its first commit: "the
-// history of HEAD has only 1 commit (71fe90275b00)".
-func historyLength(repo *git.Repository, rev string) string {
-	base := rev
-	if i := strings.IndexAny(rev, "~^"); i > 0 {
-		base = rev[:i]
+// walkedLine splits rev into the longest start that names a commit (cut
+// before a ~ or ^) and that commit: the line rev walks when it goes past
+// the history there is (HEAD^2 for HEAD^2~9). ok is false when not even
+// rev's base (what comes before its first ~ or ^) does.
+func walkedLine(repo *git.Repository, rev string) (base string, c *object.Commit, ok bool) {
+	for i := len(rev) - 1; i > 0; i-- {
+		if rev[i] != '~' && rev[i] != '^' {
+			continue
+		}
+		h, err := repo.ResolveRevision(plumbing.Revision(rev[:i]))
+		if err != nil {
+			continue
+		}
+		if c, err := repo.CommitObject(*h); err == nil {
+			return rev[:i], c, true
+		}
 	}
+	return "", nil, false
+}
+
+// lineEnd is the last commit of c's first-parent line that this
+// repository holds: its first commit, or where a shallow clone cut it.
+func lineEnd(repo *git.Repository, c *object.Commit) *object.Commit {
+	for n := 0; c.NumParents() > 0 && n < maxHistoryCount; n++ {
+		p, err := c.Parent(0)
+		if err != nil {
+			break
+		}
+		c = p
+	}
+	return c
+}
+
+// missingParent says why rev names a parent that does not exist, of the
+// line rev walks (walkedLine): a ^N past its commit's parents names them;
+// otherwise how long that line is (historyLength).
+func missingParent(repo *git.Repository, rev string) string {
+	base, c, ok := walkedLine(repo, rev)
+	if !ok {
+		base = rev
+		if i := strings.IndexAny(rev, "~^"); i > 0 {
+			base = rev[:i]
+		}
+		return historyLength(repo, base)
+	}
+	if step := rev[len(base):]; step[0] == '^' && len(step) > 1 && step[1] >= '2' && step[1] <= '9' && c.NumParents() > 0 {
+		parents := "parents"
+		if c.NumParents() == 1 {
+			parents = "parent"
+		}
+		return fmt.Sprintf("%s (%s) has %d %s; %s", safetext.Quote(base), c.Hash.String()[:12], c.NumParents(), parents, historyLength(repo, base))
+	}
+	return historyLength(repo, base)
+}
+
+// historyLength says how many commits the first-parent line of base has,
+// and its first commit: "the history of HEAD has only 1 commit
+// (71fe90275b00)".
+func historyLength(repo *git.Repository, base string) string {
 	h, err := repo.ResolveRevision(plumbing.Revision(base))
 	if err != nil {
 		return fmt.Sprintf("%s: %v", safetext.Quote(base), err)

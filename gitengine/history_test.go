@@ -98,3 +98,67 @@ func TestReadAtRevision(t *testing.T) {
 		t.Errorf("outside a repository: %v", err)
 	}
 }
+
+// TestReadAtRevisionCompoundLine (left17, 1): a compound revision that
+// goes past the first commit, or past a shallow clone's end, is described
+// by the line it walks (the first-parent line of HEAD^2 for HEAD^2~9), not
+// by the first-parent line of HEAD.
+func TestReadAtRevisionCompoundLine(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = gittest.Env(t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	lock := filepath.Join(dir, "context.lock")
+	commit := func(content string) {
+		t.Helper()
+		if err := os.WriteFile(lock, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", "-A")
+		git("commit", "-q", "-m", content)
+	}
+	// main: c1 c2 c3, then a merge of side (c1 s1..s5): HEAD's
+	// first-parent line has 4 commits, HEAD^2's 6.
+	git("init", "-q", "-b", "main")
+	commit("c1")
+	git("checkout", "-q", "-b", "side")
+	for _, s := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		commit(s)
+	}
+	git("checkout", "-q", "main")
+	commit("c2")
+	commit("c3")
+	git("merge", "-q", "--no-ff", "-s", "ours", "-m", "merge", "side")
+	c1 := git("rev-parse", "--short=12", "HEAD~3")
+	_, err := ReadAtRevision(dir, lock, "HEAD^2~9")
+	if err == nil || !strings.Contains(err.Error(), `the history of "HEAD^2" has 6 commits`) || !strings.Contains(err.Error(), c1) {
+		t.Errorf("HEAD^2~9: %v; want HEAD^2's line of 6 commits, the first %s", err, c1)
+	}
+	_, err = ReadAtRevision(dir, lock, "HEAD~1^2")
+	if err == nil || !strings.Contains(err.Error(), `"HEAD~1" (`) || !strings.Contains(err.Error(), "has 1 parent") {
+		t.Errorf("HEAD~1^2: %v; want HEAD~1's one parent named", err)
+	}
+	// Cloned at depth 3: M, c3, s5, c2, s4; c2 and s4 are shallow.
+	shallow := filepath.Join(t.TempDir(), "shallow")
+	git("clone", "-q", "--depth", "3", "file://"+dir, shallow)
+	s4 := git("rev-parse", "--short=12", "side~1")
+	_, err = ReadAtRevision(shallow, filepath.Join(shallow, "context.lock"), "HEAD^2~5")
+	if err == nil || !strings.Contains(err.Error(), `the first-parent line of "HEAD^2" ends at `+s4) || !strings.Contains(err.Error(), "--unshallow") {
+		t.Errorf("shallow HEAD^2~5: %v; want HEAD^2's line, cut at %s", err, s4)
+	}
+	c2 := git("rev-parse", "--short=12", "main~2")
+	_, err = ReadAtRevision(shallow, filepath.Join(shallow, "context.lock"), "HEAD~5")
+	if err == nil || !strings.Contains(err.Error(), `the first-parent line of "HEAD" ends at `+c2) {
+		t.Errorf("shallow HEAD~5: %v; want HEAD's line, cut at %s", err, c2)
+	}
+}

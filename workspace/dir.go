@@ -242,11 +242,32 @@ func (w *Workspace) checkLive(s *project.PackageSpec) {
 	var missing *MissingSourceError
 	if errors.As(err, &missing) {
 		// add's advice (give another path) is not for a spec already there.
-		err = fmt.Errorf("%s does not exist: a dir source: restore it, or `ctx remove %s`; nothing of it is indexed", safetext.Quote(missing.Source), s.Alias)
+		err = missingDirAdvice(w.proj, s, missing.Source)
 	}
 	if err != nil {
 		w.log("warning: %s: %v", s.Alias, err)
 	}
+}
+
+// missingDirAdvice is the warning for dir spec s whose folder (source)
+// does not exist, with advice that fits where it was: inside the project
+// (a branch without it, a rename) it can be restored; outside it, in the
+// committed manifest, it is most often another machine's path, which ctx
+// would not read here even if it existed (project.CheckSource), so it is
+// removed, or kept in its user's own local file; outside it and of this
+// machine only, it most often moved. The path does not exist, so no link
+// of its own can lead elsewhere: inside or outside is said of the path.
+func missingDirAdvice(p project.Project, s *project.PackageSpec, source string) error {
+	q := safetext.Quote(source)
+	if _, in := naming.RelIn(p.Root(), p.SourcePath(source)); in {
+		return fmt.Errorf("%s does not exist: a dir source: restore it, or `ctx remove %s`; nothing of it is indexed", q, s.Alias)
+	}
+	if !s.Local {
+		return fmt.Errorf("%s does not exist on this machine: a dir source outside the project, in the committed %s (another machine's path?): to drop it, `ctx remove %s` and commit; whoever uses it can keep it in their own %s instead (`ctx add PATH` there); nothing of it is indexed",
+			q, project.Rel(project.ManifestName), s.Alias, project.Rel(project.LocalName))
+	}
+	return fmt.Errorf("%s does not exist: a dir source outside the project, of this machine only (%s): if it moved, `ctx remove %s`, then `ctx add NEW-PATH`; else mount or restore it, or `ctx remove %s`; nothing of it is indexed",
+		q, project.Rel(project.LocalName), s.Alias, s.Alias)
 }
 
 // warnMissingDirs is checkLive for each dir source of the manifest: ctx

@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/ctx-dev/ctx/internal/lazyre"
@@ -430,10 +429,12 @@ func Highlight(s string, from int, marks [][2]int) string {
 }
 
 // shownText is Highlight's treatment of s[start:end], text outside code
-// spans: emphasis markers go (** always, __ where CommonMark could read
-// it as emphasis: not inside a word, as in foo__bar, judged on s, not on
-// the piece), and the opening #s of an ATX heading (the whole line of s
-// tested, not the piece before a mark) at the start of each of its lines.
+// spans: ** goes (it would read as a mark), and the opening #s of an ATX
+// heading (the whole line of s tested, not the piece before a mark) at
+// the start of each of its lines. __ stays, paired or not: it never reads
+// as the mark ** to one reading the text, and what CommonMark takes for
+// emphasis (__init__ alone, __init next to a match) is, in docs, most
+// often a dunder identifier written outside a code span.
 func shownText(s string, start, end int) string {
 	t := s[start:end]
 	if strings.IndexByte(t, '#') >= 0 {
@@ -455,63 +456,6 @@ func shownText(s string, start, end int) string {
 			}
 		}
 		t = strings.Join(lines, "")
-		if !strings.Contains(t, "**") && !strings.Contains(t, "__") {
-			return t
-		}
-		return stripEmph(t, s[:start], s[end:])
 	}
-	if !strings.Contains(t, "**") && !strings.Contains(t, "__") {
-		return t
-	}
-	return stripEmph(t, s[:start], s[end:])
-}
-
-// stripEmph drops the ** of t, and each __ that CommonMark's flanking
-// rules let open or close emphasis (before and after are the text around
-// t, for the neighbours at its ends), leftmost first as emph.Replace
-// does; an intraword __ (foo__bar, __init__'s inside a word) stays.
-func stripEmph(t, before, after string) string {
-	var b strings.Builder
-	b.Grow(len(t))
-	last := 0
-	for i := 0; i+1 < len(t); {
-		switch t[i : i+2] {
-		case "**":
-		case "__":
-			var prev, next rune = ' ', ' ' // the start or end of text: white space
-			if i > 0 {
-				prev, _ = utf8.DecodeLastRuneInString(t[:i])
-			} else if before != "" {
-				prev, _ = utf8.DecodeLastRuneInString(before)
-			}
-			if i+2 < len(t) {
-				next, _ = utf8.DecodeRuneInString(t[i+2:])
-			} else if after != "" {
-				next, _ = utf8.DecodeRuneInString(after)
-			}
-			if !underscoreEmph(prev, next) {
-				i += 2
-				continue
-			}
-		default:
-			i++
-			continue
-		}
-		b.WriteString(t[last:i])
-		i += 2
-		last = i
-	}
-	b.WriteString(t[last:])
-	return b.String()
-}
-
-// underscoreEmph reports whether a __ between prev and next can open or
-// close emphasis (CommonMark's left- and right-flanking delimiter runs,
-// and its rule for _).
-func underscoreEmph(prev, next rune) bool {
-	punct := func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
-	prevSpace, nextSpace := unicode.IsSpace(prev), unicode.IsSpace(next)
-	left := !nextSpace && (!punct(next) || prevSpace || punct(prev))
-	right := !prevSpace && (!punct(prev) || nextSpace || punct(next))
-	return left && (!right || punct(prev)) || right && (!left || punct(next))
+	return strings.ReplaceAll(t, "**", "")
 }

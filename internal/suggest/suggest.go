@@ -6,7 +6,7 @@
 // The CLI's commands use the rule through cobra itself (cmd/ctx's
 // usageArgs sets SuggestionsMinimumDistance to Distance); a value of a
 // known set (the query syntax's kind:, a --kind flag, an indexed
-// package) through For, and every error's "(did you mean …?)" clause is
+// package) through For (several typed together: ForAll), and every error's "(did you mean …?)" clause is
 // Hint's or Phrase's.
 package suggest
 
@@ -113,4 +113,26 @@ func Phrase(suggestions []string) string {
 		}
 	}
 	return " (did you mean " + strings.Join(shown, " or ") + "?)"
+}
+
+// ForAll is For of several typed values that one error names together
+// (unknown tags of one filter): the closest suggestion of each, in the
+// order typed, then the second of each, and so on, without repeats, at
+// most Max. Each typo keeps its best match however many the one before it
+// has; git and cobra name only the first unknown command or option, so
+// there is no other rule to follow.
+func ForAll(typed []string, names []string) []string {
+	each := make([][]string, len(typed))
+	for i, t := range typed {
+		each[i] = For(t, names)
+	}
+	var out []string
+	for rank := 0; rank < Max && len(out) < Max; rank++ {
+		for _, s := range each {
+			if rank < len(s) && len(out) < Max && !slices.Contains(out, s[rank]) {
+				out = append(out, s[rank])
+			}
+		}
+	}
+	return out
 }

@@ -94,3 +94,23 @@ func TestForLettersAndPhraseQuotes(t *testing.T) {
 		t.Errorf("Phrase = %q, want %q", got, want)
 	}
 }
+
+// TestForAll (left17, 2): several unknown values in one error (tag:a
+// tag:b) each keep their closest suggestion, however many the one typed
+// first has: the first of each in the order typed, then the second of
+// each, and so on, at most Max. Before, the first value's five filled the
+// list and the second's only suggestion was cut.
+func TestForAll(t *testing.T) {
+	t.Parallel()
+	names := []string{"python", "python2", "python3", "pythons", "pythonic", "docker"}
+	got := ForAll([]string{"pytho", "dokcer"}, names)
+	if want := []string{"python", "docker", "python2", "python3", "pythons"}; !slices.Equal(got, want) {
+		t.Errorf("ForAll(pytho, dokcer) = %q, want %q", got, want)
+	}
+	if got, want := ForAll([]string{"dokcer", "dockr"}, names), []string{"docker"}; !slices.Equal(got, want) {
+		t.Errorf("ForAll(dokcer, dockr) = %q, want %q (once)", got, want)
+	}
+	if got := ForAll(nil, names); len(got) != 0 {
+		t.Errorf("ForAll() = %q, want none", got)
+	}
+}
