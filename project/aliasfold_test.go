@@ -5,14 +5,14 @@ import (
 	"testing"
 )
 
-// TestRed17AliasesOneFolder (red17 finding 9): an alias is a folder name
+// TestAliasesOneFolder (red17 finding 9): an alias is a folder name
 // under .context/packages (naming.ValidAlias). "docs" and "DOCS" are one
 // folder on macOS and Windows (naming.AliasFrom lower-cases for this very
 // reason), and so are "docs." and "docs" on Windows; "con" and "nul.md"
 // are devices there. The manifest accepts all of them, so two packages of
 // a committed manifest share (and replace) one folder on a teammate's
 // machine.
-func TestRed17AliasesOneFolder(t *testing.T) {
+func TestAliasesOneFolder(t *testing.T) {
 	for _, pair := range [][2]string{{"docs", "DOCS"}, {"docs", "docs."}} {
 		data := fmt.Sprintf(`{"packages":[{"alias":%q,"kind":"https","source":"https://a.example/a.md"},{"alias":%q,"kind":"https","source":"https://b.example/b.md"}]}`, pair[0], pair[1])
 		if _, err := ParseManifest("context.config.json", []byte(data)); err == nil {
