@@ -8,6 +8,10 @@ import (
 // MaxAlias is the longest alias, in bytes.
 const MaxAlias = 64
 
+// AliasRule says what ValidAlias accepts, for messages that refuse an
+// alias.
+const AliasRule = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit, not ending with '.', and not a Windows device name such as con, aux or nul.md"
+
 // fallbackAlias is what AliasFrom gives a name with nothing usable in it.
 const fallbackAlias = "context"
 
