@@ -754,7 +754,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	eng := w.engine()
 	for i := range specs {
 		s := cleanSpec(specs[i])
-		where := safetext.Clip(s.Source, 0)
+		where := safetext.Clip(naming.RedactURL(s.Source), 0)
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
 		}
