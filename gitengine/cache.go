@@ -277,7 +277,7 @@ func recordUse(st *filesystem.Storage, r *remote, commit plumbing.Hash, sub stri
 	if err != nil {
 		u = &useFile{}
 	}
-	u.URL = redactURL(r.raw)
+	u.URL = naming.RedactURL(r.raw)
 	c, t := commit.String(), ""
 	if !tree.IsZero() {
 		t = tree.String()

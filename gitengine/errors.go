@@ -8,22 +8,11 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
-
-// redactURL removes credentials from a URL with a scheme. scp-like URLs
-// (git@host:path) keep their user name, which is not a secret.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" || u.User == nil {
-		return raw
-	}
-	u.User = nil
-	s := u.String()
-	return strings.Replace(s, "://", "://***@", 1)
-}
 
 // secretsOf returns the credential strings embedded in raw, to scrub from
 // error messages that might quote them.
@@ -75,7 +64,7 @@ func newError(kind Kind, rawURL, op string, err error, hint string) *Error {
 	if hint == "" {
 		hint = defaultHint(kind)
 	}
-	return &Error{Kind: kind, URL: redactURL(rawURL), Op: op, Hint: hint, Err: scrub(err, secretsOf(rawURL))}
+	return &Error{Kind: kind, URL: naming.RedactURL(rawURL), Op: op, Hint: hint, Err: scrub(err, secretsOf(rawURL))}
 }
 
 func defaultHint(k Kind) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
@@ -71,7 +72,7 @@ func (e *Engine) fetchCommit(ctx context.Context, c *conn, st *filesystem.Storag
 		phase = "blobs"
 	}
 	if !full && !hasFilter(c.adv) {
-		e.warn(fmt.Sprintf("%s: the server does not support partial fetches (filter); fetching the whole snapshot at depth 1", redactURL(c.r.raw)))
+		e.warn(fmt.Sprintf("%s: the server does not support partial fetches (filter); fetching the whole snapshot at depth 1", naming.RedactURL(c.r.raw)))
 	}
 	err := e.fetchDepth(ctx, c, st, commit, 1, phase, full)
 	if err == nil {
@@ -89,7 +90,7 @@ func (e *Engine) fetchCommit(ctx context.Context, c *conn, st *filesystem.Storag
 			return classify(c.r.raw, "fetch", derr, c.sentCreds)
 		}
 		if st.HasEncodedObject(commit) == nil {
-			e.warn(fmt.Sprintf("%s: commit %s is not a branch or tag tip and the server serves only tips; fetched %d commits of %s to find it", redactURL(c.r.raw), commit, depth, ref))
+			e.warn(fmt.Sprintf("%s: commit %s is not a branch or tag tip and the server serves only tips; fetched %d commits of %s to find it", naming.RedactURL(c.r.raw), commit, depth, ref))
 			return nil
 		}
 	}
@@ -196,7 +197,7 @@ func (e *Engine) receivePack(ctx context.Context, c *conn, st *filesystem.Storag
 		return cutShort(stalled(wctx, err))
 	}
 	defer resp.Close()
-	pr := &progressReader{r: resp, e: e, url: redactURL(c.r.raw), phase: phase, w: w}
+	pr := &progressReader{r: resp, e: e, url: naming.RedactURL(c.r.raw), phase: phase, w: w}
 	if !c.r.isHTTP() {
 		pr.total = &c.received // HTTP bytes are counted by the round tripper
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/treehash"
 	git "github.com/go-git/go-git/v5"
@@ -417,7 +418,7 @@ func (f *filling) blobs(commit plumbing.Hash, ref string, entries []entry, have 
 		err = f.e.fetchBlobs(f.ctx, f.c, f.st, missing)
 	}
 	if err != nil && f.c.refused(err, false) {
-		f.e.warn(fmt.Sprintf("%s: the server will not send single files by id; fetching the whole snapshot of %s instead", redactURL(f.r.raw), commit))
+		f.e.warn(fmt.Sprintf("%s: the server will not send single files by id; fetching the whole snapshot of %s instead", naming.RedactURL(f.r.raw), commit))
 		err = f.e.fetchCommit(f.ctx, f.c, f.st, commit, ref, true)
 	}
 	if err != nil {
@@ -676,7 +677,7 @@ func (e *Engine) writeEntries(ctx context.Context, st storer.EncodedObjectStorer
 		}
 		return nil
 	}
-	url := redactURL(r.raw)
+	url := naming.RedactURL(r.raw)
 	for i, en := range entries {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -51,7 +52,7 @@ func (e *Engine) advertised(ctx context.Context, r *remote) (*Remote, error) {
 		}
 		defer c.close()
 		rem := remoteFromAdv(c)
-		e.progress(Progress{URL: redactURL(r.raw), Phase: "refs", Objects: len(rem.Refs), Bytes: c.received.Load()})
+		e.progress(Progress{URL: naming.RedactURL(r.raw), Phase: "refs", Objects: len(rem.Refs), Bytes: c.received.Load()})
 		return rem, nil
 	})
 	if err != nil {
@@ -70,7 +71,7 @@ func refsKey(r *remote) string {
 // remoteFromAdv turns an advertisement into a Remote.
 func remoteFromAdv(c *conn) *Remote {
 	adv := c.adv
-	rem := &Remote{URL: redactURL(c.r.raw)}
+	rem := &Remote{URL: naming.RedactURL(c.r.raw)}
 	for name, h := range adv.References {
 		if name == "HEAD" {
 			continue

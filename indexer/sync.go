@@ -219,7 +219,7 @@ func sortedPackages(pkgs []Package) ([]Package, error) {
 	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
 	for i, p := range pkgs {
 		if !naming.ValidAlias(p.Alias) {
-			return nil, fmt.Errorf("indexer: invalid package alias %q: an alias is 1–64 of [A-Za-z0-9._-], starting with a letter or digit", p.Alias)
+			return nil, fmt.Errorf("indexer: invalid package alias %q: an alias is %s", p.Alias, naming.AliasRule)
 		}
 		if i > 0 && pkgs[i-1].Alias == p.Alias {
 			return nil, fmt.Errorf("indexer: package alias %q given twice", p.Alias)

@@ -46,7 +46,7 @@ func ValidationMessage(fe validator.FieldError) string {
 	val := safetext.Quote(fmt.Sprint(fe.Value()))
 	switch fe.Tag() {
 	case "alias":
-		return fmt.Sprintf("%s is not a valid alias (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit)", val)
+		return fmt.Sprintf("%s is not a valid alias (%s)", val, naming.AliasRule)
 	case "relpath":
 		return fmt.Sprintf("%s must be a clean relative path inside the repository (no leading '/', no '..', no '.git', no trailing '/')", val)
 	case "sha1hex":

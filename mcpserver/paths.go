@@ -77,7 +77,7 @@ func checkAlias(a string) error {
 		return errors.New("empty package alias: call list_contexts to see the installed packages")
 	}
 	if !naming.ValidAlias(a) {
-		return fmt.Errorf("%q is not a package alias (1-64 letters, digits, '.', '_' or '-', starting with a letter or digit): call list_contexts to see the installed packages", a)
+		return fmt.Errorf("%q is not a package alias (%s): call list_contexts to see the installed packages", a, naming.AliasRule)
 	}
 	return nil
 }

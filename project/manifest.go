@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -231,7 +232,9 @@ func checkPackages(pkgs []PackageSpec) []jsonfile.Error {
 	return errs
 }
 
-// uniqueAliases reports each package whose alias an earlier one has.
+// uniqueAliases reports each package whose alias an earlier one has, or
+// names the same folder on macOS and Windows (naming.AliasKey: "DOCS" and
+// "docs").
 func uniqueAliases(pkgs []PackageSpec) []jsonfile.Error {
 	var errs []jsonfile.Error
 	first := map[string]int{}
@@ -239,14 +242,15 @@ func uniqueAliases(pkgs []PackageSpec) []jsonfile.Error {
 		if p.Alias == "" {
 			continue
 		}
-		if j, dup := first[p.Alias]; dup {
-			errs = append(errs, jsonfile.Error{
-				Field: fmt.Sprintf("packages[%d].alias", i),
-				Msg:   fmt.Sprintf("alias %s is already used by packages[%d]; aliases must be unique", safetext.Quote(p.Alias), j),
-			})
+		if j, dup := first[naming.AliasKey(p.Alias)]; dup {
+			msg := fmt.Sprintf("alias %s is already used by packages[%d]; aliases must be unique", safetext.Quote(p.Alias), j)
+			if other := pkgs[j].Alias; other != p.Alias {
+				msg = fmt.Sprintf("alias %s is the folder of packages[%d] (%s) on macOS and Windows, which ignore case; aliases must differ in more than case", safetext.Quote(p.Alias), j, safetext.Quote(other))
+			}
+			errs = append(errs, jsonfile.Error{Field: fmt.Sprintf("packages[%d].alias", i), Msg: msg})
 			continue
 		}
-		first[p.Alias] = i
+		first[naming.AliasKey(p.Alias)] = i
 	}
 	return errs
 }

@@ -182,9 +182,16 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	m.Allow = lf.Allow
 	var dups []string
 	for _, s := range lf.Packages {
-		if _, ok := m.Spec(s.Alias); ok {
-			dups = append(dups, fmt.Sprintf("alias %s is in both %s and %s: remove it from one of them (%s is committed, %s is yours alone)",
-				safetext.Quote(s.Alias), Rel(ManifestName), Rel(LocalName), Rel(ManifestName), Rel(LocalName)))
+		for _, c := range m.Packages {
+			if naming.AliasKey(c.Alias) != naming.AliasKey(s.Alias) {
+				continue
+			}
+			what := "alias " + safetext.Quote(s.Alias) + " is"
+			if c.Alias != s.Alias { // one folder on macOS and Windows
+				what = fmt.Sprintf("aliases %s and %s (one folder where case is ignored) are", safetext.Quote(c.Alias), safetext.Quote(s.Alias))
+			}
+			dups = append(dups, fmt.Sprintf("%s in both %s and %s: remove it from one of them (%s is committed, %s is yours alone)",
+				what, Rel(ManifestName), Rel(LocalName), Rel(ManifestName), Rel(LocalName)))
 		}
 	}
 	if len(dups) > 0 {

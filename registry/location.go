@@ -119,6 +119,9 @@ func ParseLocation(s string) (Location, error) {
 	if s == "" {
 		return Location{}, errors.New("empty registry location: pass a file, an https URL or a git repository")
 	}
+	if err := refuseCredentials(s); err != nil {
+		return Location{}, err
+	}
 	if rest, ok := strings.CutPrefix(s, "git+"); ok {
 		return parseGit(rest)
 	}
@@ -171,6 +174,25 @@ func ParseLocation(s string) (Location, error) {
 		return Location{Kind: KindFile, URL: filepath.Join(abs, DefaultFileName)}, nil
 	}
 	return Location{Kind: KindFile, URL: abs}, nil
+}
+
+// refuseCredentials refuses a location URL that carries credentials: a
+// password, or any user info in an http(s) URL (a token as the user name).
+// A registry's location is saved in the committed manifest and in the
+// user's config and printed in notes and errors, so a secret in it would
+// leak; git's own credentials (a helper, CTX_GIT_TOKEN) serve a private
+// hub instead. An ssh user name (ssh://git@host/…, git@host:…) is not a
+// secret and stays.
+func refuseCredentials(s string) error {
+	raw := strings.TrimPrefix(s, "git+")
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return nil
+	}
+	if _, hasPass := u.User.Password(); !hasPass && u.Scheme != "http" && u.Scheme != "https" {
+		return nil
+	}
+	return fmt.Errorf("registry location %s carries credentials, which would be saved in the manifest and printed: use a git repository location, so your git credentials apply (a credential helper, or CTX_GIT_TOKEN), or a URL that needs none", safetext.Quote(naming.RedactURL(raw)))
 }
 
 // ResolveLocal returns location with a relative local path made relative to

@@ -39,7 +39,6 @@ func TestParseLocation(t *testing.T) {
 		{"https://git.example/acme/hub.git", Location{Kind: KindGit, URL: "https://git.example/acme/hub.git", File: DefaultFileName}},
 		{"https://git.example/acme/hub.git@v1#x.json", Location{Kind: KindGit, URL: "https://git.example/acme/hub.git", File: "x.json", Ref: "v1"}},
 		{"https://git.example/acme/hub#@v1", Location{Kind: KindGit, URL: "https://git.example/acme/hub", File: DefaultFileName, Ref: "v1"}},
-		{"https://user@git.example/acme/hub.git", Location{Kind: KindGit, URL: "https://user@git.example/acme/hub.git", File: DefaultFileName}},
 		{"git+https://git.example/acme/hub", Location{Kind: KindGit, URL: "https://git.example/acme/hub", File: DefaultFileName}},
 		{"git@github.com:acme/hub.git#reg/nocaap-registry.json", Location{Kind: KindGit, URL: "git@github.com:acme/hub.git", File: "reg/nocaap-registry.json"}},
 		// scp-like without '@' or '.' in the host: git and go-git dial ssh,
@@ -72,6 +71,30 @@ func TestParseLocation(t *testing.T) {
 		if _, err := ParseLocation(bad); err == nil {
 			t.Errorf("ParseLocation(%q) succeeded, want an error", bad)
 		}
+	}
+	// Credentials in a location would be saved in the manifest and printed
+	// (red17 finding 10): refused, and the error does not quote them.
+	for _, bad := range []string{
+		"https://alice:s3cretPW@hub.example/reg.json",
+		"https://ghp_T0KEN123@github.com/acme/hub",
+		"https://user@git.example/acme/hub.git",
+		"git+https://bob:s3cretPW@git.example/acme/hub#reg.json",
+		"ssh://git:s3cretPW@host/acme/hub.git",
+	} {
+		_, err := ParseLocation(bad)
+		if err == nil || !strings.Contains(err.Error(), "carries credentials") {
+			t.Errorf("ParseLocation(%q) = %v, want a credentials error", bad, err)
+			continue
+		}
+		for _, secret := range []string{"s3cretPW", "T0KEN123", "user@"} {
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("ParseLocation(%q): the error quotes %q: %v", bad, secret, err)
+			}
+		}
+	}
+	// An ssh user name is not a secret.
+	if _, err := ParseLocation("ssh://git@host/acme/hub.git"); err != nil {
+		t.Errorf("ssh://git@…: %v", err)
 	}
 }
 

@@ -68,7 +68,7 @@ func refPackage(p project.Package) ctxref.Package {
 func RefSpecs(man project.Manifest, reg *registry.Result, names []string) []project.PackageSpec {
 	taken := map[string]bool{}
 	for _, p := range man.Packages {
-		taken[p.Alias] = true
+		taken[naming.AliasKey(p.Alias)] = true
 	}
 	byName := map[string]registry.Context{}
 	for _, c := range reg.Contexts {

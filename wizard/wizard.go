@@ -258,7 +258,7 @@ func choose(contexts []registry.Entry, installed map[int]string, flagged map[int
 func plan(man project.Manifest, contexts []registry.Entry, installed map[int]string, selected map[int]bool, interactive bool, sum *Summary, o Options) []project.PackageSpec {
 	taken := map[string]bool{}
 	for _, p := range man.Packages {
-		taken[p.Alias] = true
+		taken[naming.AliasKey(p.Alias)] = true
 	}
 	var specs []project.PackageSpec
 	for i, c := range contexts {
@@ -575,13 +575,14 @@ func accessReason(err error) string {
 }
 
 // uniqueAlias returns alias, or when it is taken the first free
-// naming.NumberedAlias of it, and marks the result taken.
+// naming.NumberedAlias of it, and marks the result taken. taken holds
+// naming.AliasKey of each alias.
 func uniqueAlias(alias string, taken map[string]bool) string {
 	out := alias
-	for n := 2; taken[out]; n++ {
+	for n := 2; taken[naming.AliasKey(out)]; n++ {
 		out = naming.NumberedAlias(alias, n)
 	}
-	taken[out] = true
+	taken[naming.AliasKey(out)] = true
 	return out
 }
 

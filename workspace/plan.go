@@ -747,14 +747,14 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	var probs []string
 	taken := map[string]bool{}
 	for _, s := range m.Packages {
-		taken[s.Alias] = true
+		taken[naming.AliasKey(s.Alias)] = true
 	}
 	withAdded := m // the manifest with the dir specs of this Add so far
 	withAdded.Packages = slices.Clone(m.Packages)
 	eng := w.engine()
 	for i := range specs {
 		s := cleanSpec(specs[i])
-		where := safetext.Clip(s.Source, 0)
+		where := safetext.Clip(naming.RedactURL(s.Source), 0)
 		if where == "" {
 			where = fmt.Sprintf("package %d", i+1)
 		}
@@ -798,11 +798,11 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			bad(errors.New(strings.Join(msgs, "\n")))
 			continue
 		}
-		if taken[s.Alias] {
-			bad(fmt.Errorf("%s: alias %s is already used; choose another with --alias", where, safetext.Quote(s.Alias)))
+		if taken[naming.AliasKey(s.Alias)] {
+			bad(fmt.Errorf("%s: alias %s is already used (aliases that differ only in case are one folder on macOS and Windows); choose another with --alias", where, safetext.Quote(s.Alias)))
 			continue
 		}
-		taken[s.Alias] = true
+		taken[naming.AliasKey(s.Alias)] = true
 		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true, eng: eng.WithLabel(s.Alias)}
 		if isDir(&s) {
 			if err := w.checkDirSource(&s); err != nil {

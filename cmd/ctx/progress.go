@@ -155,16 +155,16 @@ func (pp *pkgProgress) totals() (objects int, bytes int64, files int) {
 	return objects, bytes, files
 }
 
-// summary is "12 objects, 34 KB" ("3 documents, 34 KB" for an https
-// source) or "nothing to download", plus ", N files" once files were
-// written.
+// summary is "12 objects, 34 KB" ("3 downloads, 34 KB" for an https
+// source: pages, or one archive whatever it holds) or "nothing to
+// download", plus ", N files" once files were written.
 func (pp *pkgProgress) summary() string {
 	objs, bytes, files := pp.totals()
 	s := "nothing to download"
 	if objs > 0 || bytes > 0 {
 		noun, nouns := "object", "objects"
 		if _, ok := pp.phases[gitengine.PhaseDownload]; ok {
-			noun, nouns = "document", "documents"
+			noun, nouns = "download", "downloads"
 		}
 		s = fmt.Sprintf("%d %s, %s", objs, wording.Plural(objs, noun, nouns), formatBytes(bytes))
 	}

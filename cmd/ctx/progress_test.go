@@ -54,7 +54,7 @@ func TestProgressTTY(t *testing.T) {
 
 // An https source's fetch draws its line at a terminal from its first
 // request (before any byte: a slow server shows at once), counted in
-// documents.
+// downloads (pages, or one archive).
 func TestProgressTTYDownload(t *testing.T) {
 	t.Parallel()
 	var buf strings.Builder
@@ -65,7 +65,7 @@ func TestProgressTTYDownload(t *testing.T) {
 	}
 	p.now = func() time.Time { return time.Now().Add(time.Hour) }
 	p.Update("docs", gitengine.Progress{Phase: gitengine.PhaseDownload, Objects: 1, Bytes: 2048})
-	if out := buf.String(); !strings.Contains(out, "download 1 document, 2 KB") {
+	if out := buf.String(); !strings.Contains(out, "download 1 download, 2 KB") {
 		t.Errorf("frame after a body:\n%q", out)
 	}
 	p.Done()

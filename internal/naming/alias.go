@@ -8,16 +8,23 @@ import (
 // MaxAlias is the longest alias, in bytes.
 const MaxAlias = 64
 
+// AliasRule says what ValidAlias accepts, for messages that refuse an
+// alias.
+const AliasRule = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit, not ending with '.', and not a Windows device name such as con, aux or nul.md"
+
 // fallbackAlias is what AliasFrom gives a name with nothing usable in it.
 const fallbackAlias = "context"
 
 // ValidAlias reports whether s can name a package: 1–64 of [A-Za-z0-9._-],
-// starting with a letter or digit. An alias is a folder name under
-// .context/packages, so nothing else is allowed: no separator, no leading
-// dot (".", "..", ".git" and hidden folders are impossible), nothing that
-// needs quoting in a shell or a URL.
+// starting with a letter or digit and not ending with a dot. An alias is a
+// folder name under .context/packages, so nothing else is allowed: no
+// separator, no leading dot (".", "..", ".git" and hidden folders are
+// impossible), nothing that needs quoting in a shell or a URL, no trailing
+// dot (Windows drops it: "docs." is the folder "docs"), and no Windows
+// device name (CON, PRN, AUX, NUL, COM1–9, LPT1–9, with or without an
+// extension: "nul.md" too), which Windows opens as a device, not a folder.
 func ValidAlias(s string) bool {
-	if s == "" || len(s) > MaxAlias || !isAlnum(s[0]) {
+	if s == "" || len(s) > MaxAlias || !isAlnum(s[0]) || s[len(s)-1] == '.' {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
@@ -25,7 +32,28 @@ func ValidAlias(s string) bool {
 			return false
 		}
 	}
-	return true
+	return !isDeviceName(s)
+}
+
+// AliasKey is what two aliases are compared by: two aliases with the same
+// key are one folder on macOS and Windows, whose default file systems
+// ignore case ("DOCS" and "docs"), so a project may not have both. For a
+// valid alias it is the alias lower-cased.
+func AliasKey(alias string) string {
+	return strings.ToLower(alias)
+}
+
+// isDeviceName reports whether s, up to its first dot, is a name Windows
+// reserves for a device, in any case.
+func isDeviceName(s string) bool {
+	base, _, _ := strings.Cut(s, ".")
+	switch strings.ToLower(base) {
+	case "con", "prn", "aux", "nul",
+		"com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8", "com9",
+		"lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9":
+		return true
+	}
+	return false
 }
 
 // AliasFrom derives an alias from a name (a registry context's name, a
@@ -33,7 +61,8 @@ func ValidAlias(s string) bool {
 // that differ only in case are one folder on macOS and Windows), keeps
 // [a-z0-9._-], folds each run of other characters into one '-', drops
 // everything before the first letter or digit, cuts the result to 64 bytes
-// and drops trailing '-' and '.'; when nothing is left it is "context".
+// and drops trailing '-' and '.'; when nothing is left it is "context". A
+// Windows device name gets "-2" after its base ("con-2", "nul-2.md").
 // ValidAlias(AliasFrom(s)) holds for every s.
 func AliasFrom(name string) string {
 	var b strings.Builder
@@ -54,13 +83,16 @@ func AliasFrom(name string) string {
 			break
 		}
 	}
-	s := b.String()
-	if len(s) > MaxAlias {
-		s = s[:MaxAlias]
-	}
-	s = strings.TrimRight(s, "-.")
+	s := strings.TrimRight(cut(b.String(), MaxAlias), "-.")
 	if s == "" {
 		return fallbackAlias
+	}
+	if isDeviceName(s) { // "con" → "con-2", "nul.md" → "nul-2.md"
+		base, ext, _ := strings.Cut(s, ".")
+		s = base + "-2"
+		if ext != "" {
+			s = strings.TrimRight(cut(s+"."+ext, MaxAlias), "-.")
+		}
 	}
 	return s
 }
@@ -74,6 +106,14 @@ func NumberedAlias(alias string, n int) string {
 		alias = strings.TrimRight(alias[:MaxAlias-len(suffix)], "-.")
 	}
 	return alias + suffix
+}
+
+// cut is s cut to at most n bytes.
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }
 
 func isAlnum(c byte) bool {

@@ -11,6 +11,9 @@ func TestValidAlias(t *testing.T) {
 		"api": true, "A1": true, "a.b_c-d": true, "9": true, strings.Repeat("x", 64): true,
 		"": false, ".": false, "..": false, ".git": false, "_a": false, "-a": false, "a/b": false, `a\b`: false,
 		"a b": false, "a%2f": false, "ä": false, "a\x00": false, strings.Repeat("x", 65): false,
+		// Windows: a trailing dot is dropped, and device names open devices.
+		"docs.": false, "a..": false, "con": false, "CON": false, "Aux": false, "nul.md": false, "com1": false, "lpt9.txt": false, "prn.a.b": false,
+		"com10": true, "console": true, "con-2": true, "nul-2.md": true, "acon": true, "lpt": true,
 	} {
 		if got := ValidAlias(s); got != want {
 			t.Errorf("ValidAlias(%q) = %v, want %v", s, got, want)
@@ -25,12 +28,20 @@ func TestAliasFrom(t *testing.T) {
 		"Platform Guide": "platform-guide", "API  v2!": "api-v2", "docs.go": "docs.go", "---": "context",
 		"Ünïcode": "n-code", "": "context", "_internal": "internal", "__init__ docs": "init__-docs",
 		".hidden": "hidden", "My Docs": "my-docs", "a--b": "a--b", "v1.": "v1",
+		"CON": "con-2", "nul.md": "nul-2.md", "Aux!": "aux-2", "com1.": "com1-2", "console": "console",
 		long:                           strings.TrimRight(strings.ToLower(strings.ReplaceAll(long, " ", "-"))[:64], "-"),
 		strings.Repeat("x", 63) + ".y": strings.Repeat("x", 63),
 	} {
 		if got := AliasFrom(in); got != want {
 			t.Errorf("AliasFrom(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestAliasKey(t *testing.T) {
+	t.Parallel()
+	if AliasKey("DOCS") != AliasKey("docs") || AliasKey("Api-2") != AliasKey("api-2") || AliasKey("a") == AliasKey("b") {
+		t.Error("AliasKey must fold case, and only case")
 	}
 }
 

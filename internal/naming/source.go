@@ -122,3 +122,16 @@ func RepoKey(addr string) string {
 	s = strings.TrimSuffix(strings.TrimRight(s, "/"), ".git")
 	return strings.TrimRight(s, "/")
 }
+
+// RedactURL is raw as a message may show it: a URL with a scheme loses its
+// user info, shown as "***@" (a token is often the user name, which
+// url.URL.Redacted keeps); scp-like URLs (git@host:path) keep their user
+// name, which is not a secret. Anything else is raw unchanged.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	return strings.Replace(u.String(), "://", "://***@", 1)
+}

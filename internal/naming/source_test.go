@@ -168,3 +168,18 @@ func TestRepoKey(t *testing.T) {
 		t.Error("different repositories share a key")
 	}
 }
+
+func TestRedactURL(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"https://tok@github.com/o/r.git":      "https://***@github.com/o/r.git",
+		"https://alice:pw@hub.example/r.json": "https://***@hub.example/r.json",
+		"git@github.com:o/r.git":              "git@github.com:o/r.git",
+		"https://github.com/o/r.git":          "https://github.com/o/r.git",
+		"/local/path":                         "/local/path",
+	} {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
