@@ -279,7 +279,8 @@ func (p Project) Live(m *Manifest) []Package {
 }
 
 // Refused returns an error for each local source of m (a dir source, or a
-// git repository on this machine) that CheckSource refuses, naming its
+// git repository on this machine), and each https spec asking for a token
+// or the private network, that CheckSource refuses, naming its
 // entry (Manifest.Where). ctx install and ctx index report them and exit
 // non-zero; the MCP server warns on stderr; install and update fetch
 // nothing of a refused git source.
@@ -418,7 +419,8 @@ var ErrOutside = errors.New("outside the project")
 // spec asks for a token or the private network the user has not allowed.
 var ErrNotAllowed = errors.New("not allowed")
 
-// CheckSource is the one containment rule of local sources: a dir source,
+// CheckSource is the one containment rule of sources, above all of local
+// ones: a dir source,
 // or a git source whose source is a local path or a file:// URL
 // (naming.LocalPath). It resolves the source's path (SourcePath) through
 // every symbolic link and returns where it leads, or an error when, for a
