@@ -88,3 +88,25 @@ func TestCheckSourceWeb(t *testing.T) {
 		}
 	}
 }
+
+// AddAllowWeb merges into the entry for the same origin and variable, and
+// the allowances are written to context.local.json only.
+func TestAllowWebWritten(t *testing.T) {
+	m := &Manifest{Packages: []PackageSpec{{Alias: "wiki", Kind: KindHTTPS, Source: "https://w.example/a.md", TokenEnv: "T"}}}
+	m.AddAllowWeb(WebAllow{Origin: "https://w.example:443", TokenEnv: "T"})
+	m.AddAllowWeb(WebAllow{Origin: "https://w.example:443", TokenEnv: "T", PrivateNetwork: true})
+	m.AddAllowWeb(WebAllow{Origin: "https://w.example:443", TokenEnv: "U"})
+	want := []WebAllow{{Origin: "https://w.example:443", TokenEnv: "T", PrivateNetwork: true}, {Origin: "https://w.example:443", TokenEnv: "U"}}
+	if !reflect.DeepEqual(m.AllowWeb, want) || !m.HasLocal() {
+		t.Fatalf("AllowWeb = %+v", m.AllowWeb)
+	}
+	committed, _ := MarshalManifest(m)
+	own, _ := MarshalLocal(m)
+	if strings.Contains(string(committed), "allowWeb") || !strings.Contains(string(own), `"allowWeb"`) {
+		t.Errorf("committed:\n%s\nlocal:\n%s", committed, own)
+	}
+	f, err := ParseLocal(Rel(LocalName), own)
+	if err != nil || !reflect.DeepEqual(f.AllowWeb, want) {
+		t.Errorf("read back: %+v, %v", f, err)
+	}
+}

@@ -1,6 +1,7 @@
 package httpsrc
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/ctx-dev/ctx/source"
@@ -37,5 +38,45 @@ func TestRed17CommittedAllowPrivateNetwork(t *testing.T) {
 	r, err := webRequest(source.Env{}, source.Request{Alias: "meta", Spec: spec})
 	if err == nil && r.AllowPrivate {
 		t.Fatalf("a committed spec turns the private-network guard off for %s; only the user's own setting should", spec.Source)
+	}
+}
+
+// The way out of TestRed17CommittedTokenEnv: the rule the workspace gives
+// (Env.Check: project.CheckSource with the user's allowances) lets it
+// through, and its refusal is the error; the user's own spec (Local)
+// needs no allowance.
+func TestCommittedTokenEnvAllowed(t *testing.T) {
+	getenv := func(name string) (string, bool) { return "tok-" + name, true }
+	spec := &source.Spec{Alias: "wiki", Kind: "https", Source: "http://127.0.0.1:8080/wiki.md", TokenEnv: "WIKI_TOKEN", AllowPrivateNetwork: true}
+	refused := errors.New("refused by the rule")
+	var asked []string
+	check := func(ok bool) func(source.Spec) error {
+		return func(s source.Spec) error {
+			asked = append(asked, s.Alias)
+			if ok {
+				return nil
+			}
+			return refused
+		}
+	}
+	r, err := webRequest(source.Env{Getenv: getenv, Check: check(true)}, source.Request{Alias: "wiki", Spec: spec})
+	if err != nil || r.Token != "tok-WIKI_TOKEN" || !r.AllowPrivate {
+		t.Errorf("allowed: token %q, private %t, %v", r.Token, r.AllowPrivate, err)
+	}
+	r, err = webRequest(source.Env{Getenv: getenv, Check: check(false)}, source.Request{Alias: "wiki", Spec: spec})
+	if !errors.Is(err, refused) || r.Token != "" || r.AllowPrivate {
+		t.Errorf("refused: token %q, private %t, %v", r.Token, r.AllowPrivate, err)
+	}
+	if len(asked) != 2 {
+		t.Errorf("the rule was asked %d times, want 2", len(asked))
+	}
+	plain := &source.Spec{Alias: "pub", Kind: "https", Source: "https://docs.example.com/a.md"}
+	if r, err := webRequest(source.Env{Getenv: getenv, Check: check(false)}, source.Request{Alias: "pub", Spec: plain}); err != nil || r.Token != "" || r.AllowPrivate || len(asked) != 2 {
+		t.Errorf("a spec that asks for nothing: %+v, %v (asked %d)", r, err, len(asked))
+	}
+	local := *spec
+	local.Local = true
+	if r, err := webRequest(source.Env{Getenv: getenv}, source.Request{Alias: "wiki", Spec: &local}); err != nil || r.Token != "tok-WIKI_TOKEN" || !r.AllowPrivate {
+		t.Errorf("the user's own spec: token %q, private %t, %v", r.Token, r.AllowPrivate, err)
 	}
 }
