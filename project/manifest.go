@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -42,6 +44,11 @@ type Manifest struct {
 	// outside the project that the committed manifest may name
 	// (CheckSource).
 	Allow []string `json:"-"`
+	// AllowWeb is the user's allowances, from .context/context.local.json,
+	// of what a committed https spec may ask of this machine: to send an
+	// environment variable as a token, or to reach the private network,
+	// each bound to the origin the spec names (CheckSource).
+	AllowWeb []WebAllow `json:"-"`
 
 	lines map[string]int // alias → line of its entry in the committed manifest (ReadManifest)
 }
@@ -66,6 +73,99 @@ func (m *Manifest) AddAllow(path string) {
 	if !m.Allows(path) {
 		m.Allow = append(m.Allow, path)
 	}
+}
+
+// WebAllow is one of the user's allowances for committed https specs
+// (Manifest.AllowWeb; "allowWeb" in .context/context.local.json): the
+// environment variable TokenEnv may be sent as a bearer token to Origin,
+// and, when PrivateNetwork, Origin may be on a loopback, private or
+// link-local address. Origin is WebAllowFor's: scheme://host:port, in
+// lower case, the port always written.
+type WebAllow struct {
+	Origin         string `json:"origin"`
+	TokenEnv       string `json:"tokenEnv,omitempty" validate:"omitempty,envname"`
+	PrivateNetwork bool   `json:"privateNetwork,omitempty"`
+}
+
+// What says what w allows, for messages ("your environment variable
+// WIKI_TOKEN and the private network").
+func (w WebAllow) What() string {
+	var parts []string
+	if w.TokenEnv != "" {
+		parts = append(parts, "your environment variable "+w.TokenEnv)
+	}
+	if w.PrivateNetwork {
+		parts = append(parts, "the private network (loopback, private and link-local addresses)")
+	}
+	return strings.Join(parts, " and ")
+}
+
+// AllowsWeb reports whether the user allowed what want asks (WebAllowFor):
+// its token variable by an entry of AllowWeb for the same origin and
+// variable, the private network by one for the same origin. A nil m
+// allows nothing.
+func (m *Manifest) AllowsWeb(want WebAllow) bool {
+	if m == nil {
+		return false
+	}
+	token, private := want.TokenEnv == "", !want.PrivateNetwork
+	for _, a := range m.AllowWeb {
+		if a.Origin != want.Origin {
+			continue
+		}
+		token = token || a.TokenEnv == want.TokenEnv
+		private = private || a.PrivateNetwork
+	}
+	return token && private
+}
+
+// AddAllowWeb records want in AllowWeb: merged into the entry for its
+// origin and variable when there is one.
+func (m *Manifest) AddAllowWeb(want WebAllow) {
+	for i, a := range m.AllowWeb {
+		if a.Origin == want.Origin && a.TokenEnv == want.TokenEnv {
+			m.AllowWeb[i].PrivateNetwork = a.PrivateNetwork || want.PrivateNetwork
+			return
+		}
+	}
+	m.AllowWeb = append(m.AllowWeb, want)
+}
+
+// WebAllowFor is what https spec s asks of this machine beyond a plain
+// fetch: its tokenEnv and allowPrivateNetwork, bound to the origin of its
+// source (scheme://host:port, lower case, the scheme's port written when
+// the URL has none). ok is false when it asks neither, or s is no https
+// spec with a URL.
+func WebAllowFor(s PackageSpec) (want WebAllow, ok bool) {
+	if s.KindOf() != KindHTTPS || (s.TokenEnv == "" && !s.AllowPrivateNetwork) {
+		return WebAllow{}, false
+	}
+	origin, err := webOrigin(s.Source)
+	if err != nil {
+		return WebAllow{}, false
+	}
+	return WebAllow{Origin: origin, TokenEnv: s.TokenEnv, PrivateNetwork: s.AllowPrivateNetwork}, true
+}
+
+// webOrigin is raw's origin as WebAllow keeps it: scheme://host:port.
+func webOrigin(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", err
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	switch {
+	case scheme != "http" && scheme != "https":
+		return "", fmt.Errorf("%s is not an http or https URL", safetext.Quote(raw))
+	case u.Hostname() == "":
+		return "", fmt.Errorf("%s has no host", safetext.Quote(raw))
+	case port == "" && scheme == "https":
+		port = "443"
+	case port == "":
+		port = "80"
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), nil
 }
 
 // Where names a package's entry in messages: the file it is in, with the
@@ -274,12 +374,13 @@ func MarshalManifest(m *Manifest) ([]byte, error) {
 type LocalFile struct {
 	Packages []PackageSpec `json:"packages" validate:"dive"`
 	Allow    []string      `json:"allow,omitempty"`
+	AllowWeb []WebAllow    `json:"allowWeb,omitempty" validate:"dive"`
 }
 
 // MarshalLocal encodes m's local packages (Local) and its allowances as
 // .context/context.local.json, in the form MarshalManifest writes.
 func MarshalLocal(m *Manifest) ([]byte, error) {
-	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow}
+	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow, AllowWeb: m.AllowWeb}
 	for _, s := range m.Packages {
 		if s.Local {
 			c.Packages = append(c.Packages, s)
@@ -291,7 +392,7 @@ func MarshalLocal(m *Manifest) ([]byte, error) {
 // HasLocal reports whether m has a local package or an allowance: what
 // .context/context.local.json holds.
 func (m *Manifest) HasLocal() bool {
-	if len(m.Allow) > 0 {
+	if len(m.Allow) > 0 || len(m.AllowWeb) > 0 {
 		return true
 	}
 	for _, s := range m.Packages {
@@ -315,7 +416,8 @@ func encodeJSON(v any) ([]byte, error) {
 
 // ParseLocal parses and validates .context/context.local.json (name in
 // messages): {"packages": [...], "allow": [...]}, each spec by the
-// manifest's rules, each allowance a clean absolute path, once. The specs
+// manifest's rules, each allowance a clean absolute path, once, each
+// "allowWeb" entry by checkAllowWeb. The specs
 // come back with Local set.
 func ParseLocal(name string, data []byte) (*LocalFile, error) {
 	var f LocalFile
@@ -336,7 +438,7 @@ func ParseLocal(name string, data []byte) (*LocalFile, error) {
 					first[a] = i
 				}
 			}
-			return errs
+			return append(errs, checkAllowWeb(f.AllowWeb)...)
 		},
 		Hint: fmt.Sprintf("fix %s by hand, or delete it (it holds only your own sources and allowances: add them again with `ctx add` and `ctx install --allow-outside`)", name),
 	})
@@ -350,4 +452,33 @@ func ParseLocal(name string, data []byte) (*LocalFile, error) {
 		f.Packages[i].Local = true
 	}
 	return &f, nil
+}
+
+// checkAllowWeb checks context.local.json's "allowWeb" (fields named
+// allowWeb[i].…): each origin as WebAllowFor writes it, each entry
+// allowing something, and each origin and variable once.
+func checkAllowWeb(as []WebAllow) []jsonfile.Error {
+	var errs []jsonfile.Error
+	first := map[WebAllow]int{}
+	for i, a := range as {
+		field := fmt.Sprintf("allowWeb[%d]", i)
+		key := WebAllow{Origin: a.Origin, TokenEnv: a.TokenEnv}
+		switch o, err := webOrigin(a.Origin); {
+		case err != nil || o != a.Origin:
+			want := ""
+			if err == nil {
+				want = " (write it " + safetext.Quote(o) + ")"
+			}
+			errs = append(errs, jsonfile.Error{Field: field + ".origin", Msg: safetext.Quote(a.Origin) + " is not an origin as ctx writes it: scheme://host:port, in lower case, with the port" + want + "; `ctx install --allow-outside ALIAS` writes it"})
+		case a.TokenEnv == "" && !a.PrivateNetwork:
+			errs = append(errs, jsonfile.Error{Field: field, Msg: "allows nothing: give tokenEnv, privateNetwork or both, or delete the entry"})
+		default:
+			if j, dup := first[key]; dup {
+				errs = append(errs, jsonfile.Error{Field: field, Msg: fmt.Sprintf("origin %s and tokenEnv %s are already allowWeb[%d]; list each once", safetext.Quote(a.Origin), safetext.Quote(a.TokenEnv), j)})
+			} else {
+				first[key] = i
+			}
+		}
+	}
+	return errs
 }

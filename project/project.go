@@ -179,7 +179,7 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Allow = lf.Allow
+	m.Allow, m.AllowWeb = lf.Allow, lf.AllowWeb
 	var dups []string
 	for _, s := range lf.Packages {
 		for _, c := range m.Packages {
@@ -286,7 +286,8 @@ func (p Project) Live(m *Manifest) []Package {
 }
 
 // Refused returns an error for each local source of m (a dir source, or a
-// git repository on this machine) that CheckSource refuses, naming its
+// git repository on this machine), and each https spec asking for a token
+// or the private network, that CheckSource refuses, naming its
 // entry (Manifest.Where). ctx install and ctx index report them and exit
 // non-zero; the MCP server warns on stderr; install and update fetch
 // nothing of a refused git source.
@@ -421,7 +422,12 @@ const (
 // source resolves outside the project and is not allowed.
 var ErrOutside = errors.New("outside the project")
 
-// CheckSource is the one containment rule of local sources: a dir source,
+// ErrNotAllowed is what CheckSource's error wraps when a committed https
+// spec asks for a token or the private network the user has not allowed.
+var ErrNotAllowed = errors.New("not allowed")
+
+// CheckSource is the one containment rule of sources, above all of local
+// ones: a dir source,
 // or a git source whose source is a local path or a file:// URL
 // (naming.LocalPath). It resolves the source's path (SourcePath) through
 // every symbolic link and returns where it leads, or an error when, for a
@@ -433,11 +439,29 @@ var ErrOutside = errors.New("outside the project")
 // with a clone, and must never make ctx read the user's own files. A path
 // that does not exist is returned as it is (nothing to read; Present is
 // false). A source that is not local (a URL; an https source) gives "".
+// A committed https spec is refused (ErrNotAllowed) when it asks for a
+// token from the user's environment or for the private network
+// (WebAllowFor) and m's AllowWeb does not allow that for its origin: the
+// committed manifest must never make ctx send the user's secrets to a host
+// of its choosing, nor reach the user's own network.
 // m may be nil: no allowances.
 func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 	kind := s.KindOf()
 	if kind == KindHTTPS {
-		return "", nil
+		want, asks := WebAllowFor(s)
+		if !asks || s.Local || m.AllowsWeb(want) {
+			return "", nil
+		}
+		var what []string
+		if want.TokenEnv != "" {
+			what = append(what, "to send your environment variable "+want.TokenEnv+" as a token to "+safetext.Quote(want.Origin))
+		}
+		if want.PrivateNetwork {
+			what = append(what, "to reach "+safetext.Quote(want.Origin)+" on the private network (allowPrivateNetwork)")
+		}
+		return "", fmt.Errorf("it asks %s, and %s is committed: a clone must never make ctx send your secrets to a host it names or reach your own network, so it is %w and nothing is sent. "+
+			"If you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed, for that host only)",
+			strings.Join(what, " and "), Rel(ManifestName), ErrNotAllowed, s.Alias, Rel(LocalName))
 	}
 	if _, ok := naming.LocalPath(s.Source); !ok {
 		return "", nil

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -36,6 +37,23 @@ type Env struct {
 	// Progress reports a fetch's progress for alias; nil: none.
 	Progress func(alias string, p gitengine.Progress)
 	Manifest string // the manifest's name as messages give it
+	// Check is the containment rule (project.CheckSource, with the
+	// user's allowances) for a spec: an https Fetcher asks it before it
+	// sends a token or lets a request reach the private network. nil:
+	// only a Local spec may ask for either.
+	Check func(Spec) error
+}
+
+// Allowed asks env's Check whether s may use what it asks of this machine
+// (an https spec's tokenEnv and allowPrivateNetwork).
+func (env Env) Allowed(s Spec) error {
+	if env.Check != nil {
+		return env.Check(s)
+	}
+	if s.Local {
+		return nil
+	}
+	return errors.New("a committed spec's tokenEnv and allowPrivateNetwork need your allowance in context.local.json, and none was given")
 }
 
 // Request is the package a Fetcher resolves or fetches.

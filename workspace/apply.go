@@ -279,7 +279,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		j.Op, j.Patch, j.State = opPatch, pt, delta
 	}
 	if t.addSpec {
-		j.AddSpec, j.AddAllow = t.spec, t.allow
+		j.AddSpec, j.AddAllow, j.AddAllowWeb = t.spec, t.allow, t.allowWeb
 	}
 	if !w.applyJournal(t, j, "install", func() { w.discardStage(t.alias) }) {
 		return

@@ -201,12 +201,15 @@ func (w *Workspace) placeGitSource(s project.PackageSpec) (string, error) {
 // committed), that the manifest's packages named by aliases may lead
 // outside the project: each must be a source on this machine (a dir
 // source, or a git repository named by a path or a file:// URL) that
-// project.CheckSource refuses as outside; where it leads is allowed (again
-// is no error). An alias that is not one is an error, and nothing is
-// recorded.
+// project.CheckSource refuses as outside, where it leads is then allowed;
+// or an https source that asks for a token from the user's environment or
+// for the private network (project.ErrNotAllowed), which is then allowed
+// for its origin only (project.WebAllowFor). Again is no error. An alias
+// that is neither is an error, and nothing is recorded.
 func (w *Workspace) AllowOutside(aliases []string) error {
 	m := w.Manifest()
 	m.Allow = append([]string(nil), m.Allow...)
+	m.AllowWeb = append([]project.WebAllow(nil), m.AllowWeb...)
 	var probs []string
 	for _, a := range aliases {
 		s, ok := m.Spec(a)
@@ -214,8 +217,15 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			probs = append(probs, fmt.Sprintf("--allow-outside %s: no package %s in %s (see `ctx list`)", safetext.Quote(a), safetext.Quote(a), project.Rel(project.ManifestName)))
 			continue
 		}
-		if _, err := w.proj.CheckSource(nil, s); !errors.Is(err, project.ErrOutside) {
-			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
+		_, err := w.proj.CheckSource(nil, s)
+		if errors.Is(err, project.ErrNotAllowed) {
+			want, _ := project.WebAllowFor(s)
+			m.AddAllowWeb(want)
+			w.log("%s: %s at %s is allowed in %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), project.Rel(project.LocalName))
+			continue
+		}
+		if !errors.Is(err, project.ErrOutside) {
+			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
 			continue
 		}
 		s.Local = true

@@ -55,9 +55,10 @@ type task struct {
 	target   *lockfile.Entry      // install exactly this (commit known, hash verified)
 	resolve  bool                 // resolve spec.Ref to its newest commit
 	remove   bool
-	addSpec  bool   // Add: record spec in the manifest on success
-	allow    string // Add: spec's local source leads here, outside the project: allow it with the spec (journal.AddAllow)
-	dropSpec bool   // Remove: drop spec from the manifest
+	addSpec  bool              // Add: record spec in the manifest on success
+	allow    string            // Add: spec's local source leads here, outside the project: allow it with the spec (journal.AddAllow)
+	allowWeb *project.WebAllow // Add: what the typed https spec asks (its token, the private network), allowed with the spec (journal.AddAllowWeb)
+	dropSpec bool              // Remove: drop spec from the manifest
 
 	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
 
@@ -727,6 +728,10 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 				w.log("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.allow), project.Rel(project.LocalName), t.alias)
 			}
+			if t.allowWeb != nil && t.j != nil {
+				w.log("%s: %s at %s allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
+					t.alias, t.allowWeb.What(), safetext.Quote(t.allowWeb.Origin), project.Rel(project.LocalName), t.alias)
+			}
 		}
 	}
 	return rep, err
@@ -820,12 +825,16 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			withAdded.Packages = append(withAdded.Packages, s)
 			t.resolve = false
 		} else {
-			allow, err := w.placeGitSource(s)
-			if err != nil {
-				bad(fmt.Errorf("%s: %w", where, err))
-				continue
+			if want, asks := project.WebAllowFor(s); asks && !s.Local && !w.manifest.AllowsWeb(want) {
+				t.allowWeb = &want // the user typed it: allowed with the spec
+			} else if s.KindOf() != project.KindHTTPS {
+				allow, err := w.placeGitSource(s)
+				if err != nil {
+					bad(fmt.Errorf("%s: %w", where, err))
+					continue
+				}
+				t.allow = allow
 			}
-			t.allow = allow
 			if e, ok := l.Packages[s.Alias]; ok {
 				t.locked = &e
 			}

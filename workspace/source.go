@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/source"
@@ -45,20 +44,30 @@ func (t *task) kind() string {
 }
 
 // fetcher returns the Fetcher of kind (source/kinds), with what it is
-// given of the workspace: eng is the task's Engine.
-func (w *Workspace) fetcher(kind string, eng *gitengine.Engine) (source.Fetcher, source.Env, error) {
+// given of the workspace for task t: its Engine, and the containment rule
+// (project.CheckSource) with the user's allowances and the one Add records
+// with t's spec (t.allowWeb).
+func (w *Workspace) fetcher(kind string, t *task) (source.Fetcher, source.Env, error) {
 	k, ok := kinds.Of(kind)
 	f, isF := k.(source.Fetcher)
 	if !ok || !isF {
 		return nil, source.Env{}, fmt.Errorf("ctx cannot fetch a %s source", kind)
 	}
 	env := source.Env{
-		Git:      eng,
+		Git:      t.eng,
 		Web:      w.web,
 		FetchURL: w.fetchURL,
 		Getenv:   w.opts.Getenv,
 		Progress: w.opts.Progress,
 		Manifest: project.Rel(project.ManifestName),
+		Check: func(s source.Spec) error {
+			m := w.manifest // nothing writes it while tasks fetch (commit comes after)
+			if t.allowWeb != nil {
+				m.AllowWeb = append(append([]project.WebAllow(nil), m.AllowWeb...), *t.allowWeb)
+			}
+			_, err := w.proj.CheckSource(&m, s)
+			return err
+		},
 	}
 	return f, env, nil
 }
@@ -79,7 +88,7 @@ func (t *task) request() source.Request {
 // resolveTask resolves t through its kind's Fetcher: t.rev (and, for git,
 // t.refName).
 func (w *Workspace) resolveTask(ctx context.Context, t *task) error {
-	f, env, err := w.fetcher(t.kind(), t.eng)
+	f, env, err := w.fetcher(t.kind(), t)
 	if err != nil {
 		return err
 	}
@@ -91,7 +100,7 @@ func (w *Workspace) resolveTask(ctx context.Context, t *task) error {
 // fetchTask fetches t.want into stage through the Fetcher of kind
 // (t.kind(), but for an old lock entry of Changes its own).
 func (w *Workspace) fetchTask(ctx context.Context, kind string, t *task, stage string) (*fetched, error) {
-	src, env, err := w.fetcher(kind, t.eng)
+	src, env, err := w.fetcher(kind, t)
 	if err != nil {
 		return nil, err
 	}

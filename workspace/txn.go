@@ -62,8 +62,11 @@ type journal struct {
 	AddSpec  *project.PackageSpec `json:"addSpec,omitempty"`  // add to the manifest
 	AddLocal bool                 `json:"addLocal,omitempty"` // AddSpec goes to context.local.json (PackageSpec.Local)
 	AddAllow string               `json:"addAllow,omitempty"` // AddSpec's source leads here, outside the project: allowed in context.local.json (project.Manifest.Allow)
-	DropSpec bool                 `json:"dropSpec,omitempty"` // drop from the manifest
-	Patch    *patch               `json:"patch,omitempty"`    // opPatch: the files that change
+	// AddAllowWeb is what AddSpec (an https spec the user typed) asks of
+	// this machine: allowed in context.local.json (project.Manifest.AllowWeb).
+	AddAllowWeb *project.WebAllow `json:"addAllowWeb,omitempty"`
+	DropSpec    bool              `json:"dropSpec,omitempty"` // drop from the manifest
+	Patch       *patch            `json:"patch,omitempty"`    // opPatch: the files that change
 	// State is what opPatch changes in the package's state (patch.go):
 	// nothing is staged in .tmp/<alias>.state before the journal, and
 	// the state is written once, after the files are in place. nil in a
@@ -360,6 +363,11 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		}
 		if j.AddAllow != "" && !m.Allows(j.AddAllow) {
 			m.AddAllow(j.AddAllow)
+			manifestChanged = true
+		}
+		if a := j.AddAllowWeb; a != nil && !m.AllowsWeb(*a) {
+			m.AllowWeb = append([]project.WebAllow(nil), m.AllowWeb...)
+			m.AddAllowWeb(*a)
 			manifestChanged = true
 		}
 		if j.DropSpec {

@@ -38,6 +38,15 @@ into it. If you put it there yourself (a sibling checkout such as
 in .context/context.local.json (git-ignored, never committed), then it
 installs. ctx add of such a path records this for you.
 
+An https source of the committed manifest with tokenEnv (a variable of
+your environment sent as a token) or allowPrivateNetwork (loopback,
+private and link-local addresses) is refused the same way, and nothing is
+sent: a clone, or a git pull with ctx's hooks, must not make ctx send your
+secrets to a host it names or reach your own network. --allow-outside
+ALIAS allows what it asks for the scheme, host and port of its URL only
+(recorded in .context/context.local.json as "allowWeb"); ctx add with
+--token-env or --allow-private-network records this for you.
+
 --frozen is for CI: when the manifest and the lock disagree it fails, naming
 the entries, and it never writes the lock; a package with local edits makes
 it exit 3 (below), so CI does not pass on tampered files.
@@ -65,7 +74,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
 	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", false, "name the documents audience rules withhold")
-	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project (recorded in .context/context.local.json; repeatable)")
+	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project, or its https tokenEnv and allowPrivateNetwork for its host (recorded in .context/context.local.json; repeatable)")
 	return cmd
 }
 

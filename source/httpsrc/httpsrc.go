@@ -92,7 +92,15 @@ var _ source.Fetcher = Kind{}
 // webRequest is the request of req's spec, without Prev.
 func webRequest(env source.Env, req source.Request) (webfetch.Request, error) {
 	s := req.Spec
-	r := webfetch.Request{URL: s.Source, Form: webdoc.Detect(s.Source, ""), AllowPrivate: s.AllowPrivateNetwork}
+	r := webfetch.Request{URL: s.Source, Form: webdoc.Detect(s.Source, "")}
+	if s.TokenEnv != "" || s.AllowPrivateNetwork {
+		// A committed spec's are the user's only where the user allowed
+		// them (project.CheckSource): nothing is sent otherwise.
+		if err := env.Allowed(*s); err != nil {
+			return r, err
+		}
+		r.AllowPrivate = s.AllowPrivateNetwork
+	}
 	if l := s.Limits; l != nil {
 		r.Limits = webfetch.Limits{MaxBytes: l.MaxBytes, MaxArchiveBytes: l.MaxArchiveBytes, MaxPages: l.MaxPages, MaxRedirects: l.MaxRedirects}
 		if l.Timeout != "" {
