@@ -184,6 +184,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	wo := wizard.Options{
 		Registry:         reg,
 		RegistryLocation: location,
+		FromManifest:     o.registry == "" && manifestRegistry != "",
 		Select:           o.selects,
 		Tags:             o.tags,
 		All:              o.all,
