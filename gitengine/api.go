@@ -31,9 +31,17 @@ type Options struct {
 	// else os.UserCacheDir()/ctx/git. The package reads no environment.
 	CacheDir string
 	// Token, when set, is the password sent (as user x-access-token) to
-	// https remotes, and loopback test servers, whose URL carries no
-	// credentials. cmd/ctx sets it from $CTX_GIT_TOKEN.
+	// the remotes of TokenHosts whose URL carries no credentials, over
+	// https (or plain http to a loopback test server): to no other host,
+	// whoever names it (a manifest, a registry), nor after a redirect to
+	// another origin (go-git drops it). cmd/ctx sets it from
+	// $CTX_GIT_TOKEN.
 	Token string
+	// TokenHosts are the hosts Token is for, each "host" (any port) or
+	// "host:port" (see CheckTokenHost), compared without case. Empty:
+	// Token is sent to no host, and the first http(s) remote says so once
+	// (Warn). cmd/ctx sets it from $CTX_GIT_TOKEN_HOSTS.
+	TokenHosts []string
 	// SSHDir holds known_hosts and the keys id_ed25519 and id_rsa used for
 	// ssh remotes. cmd/ctx sets it to ~/.ssh. Empty means no keys and no
 	// known hosts, so every ssh remote fails with KindHostKey.

@@ -72,7 +72,7 @@ func defaultHint(k Kind) string {
 	case KindNotFound:
 		return "check the URL; if the repository is private, check that your credentials can see it"
 	case KindAuthRequired:
-		return "set CTX_GIT_TOKEN, configure a git credential helper, or put credentials in the URL"
+		return "set CTX_GIT_TOKEN (with CTX_GIT_TOKEN_HOSTS naming the host), configure a git credential helper, or put credentials in the URL"
 	case KindAuthFailed:
 		return "the credentials were refused: check CTX_GIT_TOKEN, your git credential helper, or the credentials in the URL"
 	case KindHostKey:

@@ -18,6 +18,8 @@ type memory struct {
 	// wanted by id (FetchRequest.Tree): later fetches go the commit's way
 	// at once instead of paying the refused request again.
 	treeRefused sync.Map
+	// tokenUnbound warns once that Options.Token is bound to no host.
+	tokenUnbound sync.Once
 	// transport is the HTTP transport of every request the Engine makes
 	// (httpTransport): its own, so that connections to a host are reused
 	// by as many fetches as run at once, not two (http.DefaultTransport

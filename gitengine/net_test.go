@@ -48,6 +48,7 @@ func TestAuth(t *testing.T) {
 		ts := f.serve(gittest.ServeOptions{BasicAuth: "x-access-token:tok123"})
 		good, bad := o, o
 		good.Token, bad.Token = "tok123", "bad-token"
+		good.TokenHosts, bad.TokenHosts = []string{"127.0.0.1"}, []string{"127.0.0.1"}
 		if err := New(good).CheckAccess(ctx, ts.URL+"/repo.git"); err != nil {
 			t.Errorf("CTX_GIT_TOKEN: %v", err)
 		}

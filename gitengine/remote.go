@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -165,8 +166,13 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 	cred, ok := e.credentialFill(ctx, r)
 	if !ok {
 		ge := classify(r.raw, op, err, c.sentCreds)
-		if tokenTried {
+		switch {
+		case tokenTried:
 			ge.Hint = "the server refused CTX_GIT_TOKEN: check the token and its scopes, or configure a git credential helper"
+		case e.opts.Token != "" && len(e.opts.TokenHosts) == 0:
+			ge.Hint = fmt.Sprintf("CTX_GIT_TOKEN is sent to no host until CTX_GIT_TOKEN_HOSTS names it: set CTX_GIT_TOKEN_HOSTS=%s if the token is for this host, or configure a git credential helper", r.ep.Host)
+		case e.opts.Token != "":
+			ge.Hint = fmt.Sprintf("CTX_GIT_TOKEN is not sent to %s (not in CTX_GIT_TOKEN_HOSTS): add the host there if the token is for it, or configure a git credential helper", safetext.Quote(r.ep.Host))
 		}
 		return nil, ge
 	}
@@ -186,20 +192,86 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 }
 
 // initHTTP sets up c's HTTP client and the first credentials to try: the
-// URL's, else Options.Token (over https, or to a loopback test server). It
-// reports whether the token is what c sends.
+// URL's, else Options.Token when c's host is one of Options.TokenHosts
+// (over https, or to a loopback test server). It reports whether the
+// token is what c sends.
 func (c *conn) initHTTP() (tokenTried bool) {
 	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: c.e.mem.httpTransport(), n: &c.received}})
-	token := c.e.opts.Token
 	switch {
 	case c.r.user != "" || c.r.pass != "":
 		c.auth = &githttp.BasicAuth{Username: c.r.user, Password: c.r.pass}
-	case token != "" && (c.r.ep.Protocol == "https" || isLoopback(c.r.ep.Host)):
-		c.auth = &githttp.BasicAuth{Username: "x-access-token", Password: token}
+	case c.e.tokenFor(c.r):
+		c.auth = &githttp.BasicAuth{Username: "x-access-token", Password: c.e.opts.Token}
 		tokenTried = true
 	}
 	c.sentCreds = c.auth != nil
 	return tokenTried
+}
+
+// tokenFor reports whether Options.Token goes to r: an https remote (or
+// plain http to a loopback test server) whose host is one of
+// Options.TokenHosts. A token bound to no host warns once.
+func (e *Engine) tokenFor(r *remote) bool {
+	if e.opts.Token == "" || !(r.ep.Protocol == "https" || isLoopback(r.ep.Host)) {
+		return false
+	}
+	if len(e.opts.TokenHosts) == 0 {
+		e.mem.tokenUnbound.Do(func() {
+			e.warn("CTX_GIT_TOKEN is set but bound to no host, so it is sent to none: set CTX_GIT_TOKEN_HOSTS to the hosts it is for (say CTX_GIT_TOKEN_HOSTS=github.com, or host:port)")
+		})
+		return false
+	}
+	port := r.ep.Port
+	if port == 0 {
+		port = 443
+		if r.ep.Protocol == "http" {
+			port = 80
+		}
+	}
+	return tokenHostMatch(e.opts.TokenHosts, r.ep.Host, port)
+}
+
+// tokenHostMatch reports whether host (an Endpoint's, maybe bracketed)
+// and port match one of hosts: "host" any
+// port, "host:port" that port; without case.
+func tokenHostMatch(hosts []string, host string, port int) bool {
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	for _, h := range hosts {
+		h = strings.ToLower(strings.TrimSpace(h))
+		name, p, err := net.SplitHostPort(h)
+		if err != nil { // no port
+			if strings.Trim(h, "[]") == host {
+				return true
+			}
+			continue
+		}
+		if name == host && p == strconv.Itoa(port) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckTokenHost reports what is wrong with h as an entry of
+// Options.TokenHosts: it must be a host name or address, with an optional
+// :port, and nothing else (no scheme, user, path or wildcard).
+func CheckTokenHost(h string) error {
+	h = strings.TrimSpace(h)
+	if strings.Contains(h, "://") {
+		return fmt.Errorf("%s is not a host: write the host name alone (github.com, git.corp.example:8443), no scheme", safetext.Quote(h))
+	}
+	name := h
+	if n, p, err := net.SplitHostPort(h); err == nil {
+		if v, err := strconv.Atoi(p); err != nil || v < 1 || v > 65535 {
+			return fmt.Errorf("%s: the port must be a number from 1 to 65535", safetext.Quote(h))
+		}
+		name = n
+	}
+	name = strings.Trim(name, "[]")
+	if name == "" || strings.ContainsAny(name, "/@*?#\\ \t") {
+		return fmt.Errorf("%s is not a host: write the host name alone (github.com, git.corp.example:8443), no scheme, user, path or wildcard", safetext.Quote(h))
+	}
+	return nil
 }
 
 // Skipping the advertisement

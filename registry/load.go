@@ -145,6 +145,9 @@ func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) 
 	if err != nil {
 		return nil, err
 	}
+	if probs := loc.localRepoProblems(reg, data); len(probs) > 0 {
+		return nil, &ParseError{Errors: probs}
+	}
 	if unknown := UnknownFields(data); len(unknown) > 0 {
 		st.warn("registry %s: ignoring unknown fields %s (a typo?)", loc.shown(), safetext.Clip(strings.Join(unknown, ", "), 0))
 	}

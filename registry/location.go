@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
@@ -392,10 +393,52 @@ func isGitDir(dir string) bool {
 	return errH == nil && errO == nil && fi.IsDir()
 }
 
+// onThisMachine reports whether l is the user's own: a file, or a git
+// repository named by a path or a file:// URL (naming.IsLocal). A registry
+// that is not (read over http, or from a remote git repository) is someone
+// else's text: it may not name a repository or a registry on this machine.
+func (l Location) onThisMachine() bool {
+	return l.Kind == KindFile || (l.Kind == KindGit && naming.IsLocal(l.URL))
+}
+
+// notHereMsg is why a registry read over the network may not name a
+// repository or a registry on this machine.
+const notHereMsg = "a registry read over the network may not name a path on this machine (its readers would install their own files on its word)"
+
+// localRepoProblems lists the git contexts of reg, read from l, whose
+// repository is on this machine (naming.IsLocal, after a relative one is
+// resolved against l) while l is not: each a problem at
+// contexts[i].repo, at its place in data.
+func (l Location) localRepoProblems(reg *Registry, data []byte) []Problem {
+	if l.onThisMachine() {
+		return nil
+	}
+	var probs []Problem
+	for i, c := range reg.Contexts {
+		if c.KindOf() != KindGitSource || !naming.IsLocal(l.resolveRepo(c.Repo)) {
+			continue
+		}
+		field := fmt.Sprintf("contexts[%d].repo", i)
+		pos := jsonfile.Find(data, jsonfile.SplitPath(field))
+		probs = append(probs, Problem{File: l.String(), Line: pos.Line, Col: pos.Col, Field: field,
+			Msg: fmt.Sprintf("%s is a repository on this machine: %s; name one its readers can fetch (https://, ssh://, git@host:path, or a path relative to the registry: ./x, ../x)", safetext.Quote(c.Repo), notHereMsg)})
+	}
+	return probs
+}
+
 // resolve returns the location ref names when read from inside l: absolute
 // locations as they are, relative ones against l's folder (same repository
-// and ref for a git registry).
+// and ref for a git registry). A registry read over the network may not
+// import one on this machine.
 func (l Location) resolve(ref string) (Location, error) {
+	next, err := l.resolveRef(ref)
+	if err == nil && next.onThisMachine() && !l.onThisMachine() {
+		return Location{}, fmt.Errorf("%s is a registry on this machine: %s; import one by its URL", safetext.Quote(ref), notHereMsg)
+	}
+	return next, err
+}
+
+func (l Location) resolveRef(ref string) (Location, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return Location{}, errors.New("empty import")

@@ -79,6 +79,11 @@ type Options struct {
 	Registry *registry.Result
 	// RegistryLocation is saved in the manifest (when not empty and different).
 	RegistryLocation string
+	// FromManifest: the registry is the one the committed manifest names,
+	// not one the user gave (--registry, CTX_REGISTRY, their config), so
+	// its repositories on this machine outside the project are not
+	// allowed for the user (workspace.AddOptions.NoAllowOutside).
+	FromManifest bool
 	// Prompter nil means non-interactive: the selection comes from Select,
 	// Tags and All, and at least one of them must be given.
 	Prompter Prompter
@@ -331,7 +336,7 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 	if len(specs) > 0 {
 		// Transfer progress is the workspace's to show (Options.Progress).
 		fmt.Fprintf(o.Log, "installing %d %s\n", len(specs), wording.Plural(len(specs), "package", "packages"))
-		rep, err := ws.Add(ctx, specs, workspace.AddOptions{})
+		rep, err := ws.Add(ctx, specs, workspace.AddOptions{NoAllowOutside: o.FromManifest})
 		if err != nil {
 			return sum, fmt.Errorf("install: %w", err)
 		}

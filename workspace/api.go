@@ -209,6 +209,11 @@ type AddOptions struct {
 	// reported Failed with why, instead of an error that adds nothing:
 	// for a batch from a registry (ctx refs --fetch).
 	KeepGoing bool
+	// NoAllowOutside: the specs are not the user's own choice (a registry
+	// the committed manifest names), so a git source on this machine
+	// outside the project is that spec's failure, saying what to do,
+	// instead of being allowed in context.local.json as ctx add's is.
+	NoAllowOutside bool
 }
 
 // InstallOptions configure Install.

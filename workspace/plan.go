@@ -833,6 +833,11 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 					bad(fmt.Errorf("%s: %w", where, err))
 					continue
 				}
+				if allow != "" && o.NoAllowOutside {
+					ts = append(ts, &task{alias: s.Alias, spec: &s, resolveErr: fmt.Errorf("%s leads outside the project (to %s), and you did not name it: the registry the manifest names did, and a path on this machine is allowed only on your word; if it is yours, add it with `ctx add %s`, or name the registry yourself (--registry)",
+						where, safetext.Quote(allow), safetext.Clip(s.Source, 0))})
+					continue
+				}
 				t.allow = allow
 			}
 			if e, ok := l.Packages[s.Alias]; ok {

@@ -34,7 +34,11 @@ func (e environment) userHome() string {
 //	CTX_CACHE_MAX     the size the git stores of the cache keep within: after an
 //	                  install or update, gc runs while they are larger (2GB,
 //	                  500MB, 1.5GiB; unset: no limit)
-//	CTX_GIT_TOKEN     the token sent to https remotes whose URL has no credentials
+//	CTX_GIT_TOKEN     the token sent to https remotes whose URL has no credentials,
+//	                  on the hosts of CTX_GIT_TOKEN_HOSTS only
+//	CTX_GIT_TOKEN_HOSTS the hosts CTX_GIT_TOKEN is for, separated by commas
+//	                  (github.com,git.corp.example:8443; see gitengine.CheckTokenHost);
+//	                  unset: the token goes to no host (gitengine warns once)
 //	SSH_AUTH_SOCK     the ssh agent tried first for ssh remotes
 //	HOME              ~/.ssh holds known_hosts and the keys id_ed25519, id_rsa
 //	CTX_REGISTRY      the default registry of 'ctx setup' (see defaultRegistry)
@@ -54,6 +58,15 @@ func (e environment) engineOptions() (gitengine.Options, error) {
 		SSHAgent: e.Get("SSH_AUTH_SOCK"),
 		// git credential runs in the command's environment.
 		CredentialEnv: e,
+	}
+	for _, h := range strings.Split(e.Get("CTX_GIT_TOKEN_HOSTS"), ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if err := gitengine.CheckTokenHost(h); err != nil {
+			return o, usageErrorf("CTX_GIT_TOKEN_HOSTS: %v (a list separated by commas: CTX_GIT_TOKEN_HOSTS=github.com,git.corp.example)", err)
+		}
+		o.TokenHosts = append(o.TokenHosts, h)
 	}
 	if home, err := e.userHomeDir(); err == nil {
 		o.SSHDir = filepath.Join(home, ".ssh")

@@ -390,7 +390,9 @@ func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg
 	}
 	defer w.Close()
 	// Each context stands alone: one that cannot be read fails by itself.
-	rep, err := w.Add(ctx, specs, workspace.AddOptions{KeepGoing: true})
+	// A registry the committed manifest names is not the user's word for a
+	// path on this machine (as at ctx setup).
+	rep, err := w.Add(ctx, specs, workspace.AddOptions{KeepGoing: true, NoAllowOutside: opts.registry == "" && man.Registry != ""})
 	pr.DoneWith(rep)
 	if rep != nil {
 		for _, p := range rep.Packages {

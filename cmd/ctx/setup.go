@@ -184,6 +184,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	wo := wizard.Options{
 		Registry:         reg,
 		RegistryLocation: location,
+		FromManifest:     o.registry == "" && manifestRegistry != "",
 		Select:           o.selects,
 		Tags:             o.tags,
 		All:              o.all,
@@ -239,7 +240,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		}
 	}
 	if len(sum.Unavailable) > 0 {
-		fmt.Fprintf(errOut, "ctx: %d %s not installed: %s cannot be read (why is above): check %s source in the registry, and your git credentials (or CTX_GIT_TOKEN) for a private repository, then run ctx setup again\n",
+		fmt.Fprintf(errOut, "ctx: %d %s not installed: %s cannot be read (why is above): check %s source in the registry, and your git credentials (or CTX_GIT_TOKEN with CTX_GIT_TOKEN_HOSTS) for a private repository, then run ctx setup again\n",
 			len(sum.Unavailable), wording.Plural(len(sum.Unavailable), "context", "contexts"), wording.Plural(len(sum.Unavailable), "it", "they"), wording.Plural(len(sum.Unavailable), "its", "each one's"))
 		return partial()
 	}
