@@ -91,12 +91,32 @@ func sameSpec(s *project.PackageSpec, e *lockfile.Entry) bool {
 
 func (t *task) fail(err error) {
 	err = diskFull(err)
+	err = movesOn(err, t.alias)
 	t.step = stepNone
 	if noAccess(err) {
 		t.res.Action, t.res.Reason, t.res.Err = Skipped, SkipNoAccess, err
 		return
 	}
 	t.res.Action, t.res.Err = Failed, err
+}
+
+// movesOn adds to gitengine's error for a commit the repository no longer
+// has (a lock's, after a force-push) what moves the package on.
+func movesOn(err error, alias string) error {
+	if gitengine.KindOf(err) != gitengine.KindCommitNotFound {
+		return err
+	}
+	hint := fmt.Sprintf("`ctx update %s` locks its ref's newest commit", alias)
+	ge, ok := err.(*gitengine.Error)
+	if !ok {
+		return fmt.Errorf("%w (%s)", err, hint)
+	}
+	c := *ge
+	if c.Hint != "" {
+		hint = c.Hint + "; " + hint
+	}
+	c.Hint = hint
+	return &c
 }
 
 func (t *task) specSource() string {
