@@ -170,8 +170,18 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		return
 	}
 	t.loc = loc
+	// An update that moves the lock reports the lock's pair, old → new:
+	// what the user reviews and commits, as changes and the lock diff say
+	// (audit17 #7); what was on disk, when another commit (a pull brought
+	// the lock, no install followed), is said beside it. Else the report
+	// is what the files on disk move from.
+	moving := t.target == nil && t.locked != nil
 	if loc.state != nil && loc.present {
-		t.res.OldCommit = loc.state.Rev
+		if !moving {
+			t.res.OldCommit = loc.state.Rev
+		} else if loc.state.Rev != t.locked.Rev {
+			t.res.InstalledCommit = loc.state.Rev
+		}
 	}
 	if t.remove {
 		t.res.NewCommit = ""
@@ -195,7 +205,7 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		return
 	}
 	t.step, t.res.Action = stepInstall, Updated
-	if !loc.present || t.res.OldCommit == "" || t.res.OldCommit == t.want {
+	if (!moving && !loc.present) || t.res.OldCommit == "" || t.res.OldCommit == t.want {
 		t.res.Action = Installed
 	}
 	w.checkDirty(ctx, t, force)
