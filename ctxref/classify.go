@@ -19,6 +19,7 @@ const (
 	Installable Class = "installable" // the registry offers the context; it is not installed
 	Missing     Class = "missing"     // the package is known, the document is not there (or cannot be)
 	Unknown     Class = "unknown"     // no installed package and no registry context has the name
+	Withheld    Class = "withheld"    // the package has the document, but audience rules kept it out of this project's install: not missing
 )
 
 // Package is what Classify needs of an installed package: the fields of
@@ -29,6 +30,10 @@ type Package struct {
 	Alias string
 	Dir   string // the folder whose files are the package's
 	Only  string // when set, the one file of Dir that is the package
+	// Withheld, when set, says whether audience rules kept the document
+	// rel out of the install, and why (project.Package's Withholds and
+	// WithheldNote).
+	Withheld func(rel string) (why string, ok bool)
 }
 
 // Packages is what a reference's name can mean in one project.
@@ -56,7 +61,8 @@ type Result struct {
 // Classify says what each reference points at, in order: a name of an
 // installed package is Resolved when the package has the document (a
 // regular file, through os.Root on the package's folder: no link leaves
-// it; of a single-file dir source, only its file) and Missing otherwise; a
+// it; of a single-file dir source, only its file), Withheld when audience
+// rules kept it out of the install, and Missing otherwise; a
 // pending name is Missing; an offered one Installable; anything else
 // Unknown. A path that naming.CheckServedPath refuses is Missing.
 func Classify(refs []Found, pk Packages) []Result {
@@ -76,6 +82,9 @@ func Classify(refs []Found, pk Packages) []Result {
 			r.Package, r.Class = p.Alias, Resolved
 			if err := docExists(roots, p, f.Path); err != nil {
 				r.Class, r.Reason = Missing, err.Error()
+				if why, ok := withheld(p, f.Path); ok {
+					r.Class, r.Reason = Withheld, why
+				}
 			}
 		} else if why, ok := pk.Pending[f.Name]; ok {
 			r.Class, r.Reason = Missing, fmt.Sprintf("package %s %s", name, why)
@@ -88,6 +97,13 @@ func Classify(refs []Found, pk Packages) []Result {
 		out[i] = r
 	}
 	return out
+}
+
+func withheld(p Package, rel string) (string, bool) {
+	if p.Withheld == nil {
+		return "", false
+	}
+	return p.Withheld(rel)
 }
 
 // docExists reports, as an error saying why not, whether package p has the

@@ -232,8 +232,12 @@ const (
 	KindHostKey           // ssh host key unknown or changed
 	KindNetwork           // DNS, connection refused, timeout, TLS
 	KindRefused           // server refused the request (e.g. a non-tip SHA want)
-	KindRefNotFound       // the ref or commit does not exist in the repository
+	KindRefNotFound       // the ref (or a commit id given as a ref) does not exist in the repository
 	KindPathNotFound      // the sub-path does not exist at that commit
+	// KindCommitNotFound: the repository does not have a commit ctx asked
+	// for by id (a lock's): its history was rewritten since, or the commit
+	// deleted. Not a ref problem: `git ls-remote` lists refs, not commits.
+	KindCommitNotFound
 )
 
 func (k Kind) String() string {
@@ -254,6 +258,8 @@ func (k Kind) String() string {
 		return "ref not found"
 	case KindPathNotFound:
 		return "path not found"
+	case KindCommitNotFound:
+		return "commit not in the repository"
 	}
 	return "git error"
 }

@@ -248,8 +248,8 @@ func TestMaterializeMissing(t *testing.T) {
 				t.Errorf("../etc: %v", err)
 			}
 			_, err = e.Materialize(ctx, FetchRequest{URL: url, Commit: strings.Repeat("ab", 20), Path: "docs"}, dest)
-			if k := KindOf(err); k != KindRefNotFound {
-				t.Errorf("unknown commit: kind %v, err %v", k, err)
+			if k := KindOf(err); k != KindCommitNotFound || strings.Contains(err.Error(), "ls-remote") {
+				t.Errorf("unknown commit: kind %v, err %v; want commit not in the repository, no ls-remote advice", k, err)
 			}
 			if _, err := os.Lstat(dest); err == nil {
 				t.Errorf("dest exists after failed Materialize")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/netrate"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -87,6 +88,18 @@ func defaultHint(k Kind) string {
 		return "check the path; it is relative to the repository root"
 	}
 	return ""
+}
+
+// commitGone is the error for a commit, asked for by id, that the
+// repository at rawURL does not have (or would not send): the one wording
+// of a lock's commit lost to a force-push. The caller knows what moves on
+// (workspace: `ctx update ALIAS`); hint adds what gitengine knows more.
+func commitGone(rawURL string, commit plumbing.Hash, cause error, hint string) *Error {
+	err := fmt.Errorf("%s: its history was rewritten since it was locked (a force-push?), or the commit deleted", commit)
+	if cause != nil {
+		err = fmt.Errorf("%w (%w)", err, cause)
+	}
+	return newError(KindCommitNotFound, rawURL, "fetch", err, hint)
 }
 
 // classify turns a transport or protocol error into an *Error.

@@ -98,18 +98,20 @@ func (e *Engine) fetchCommit(ctx context.Context, c *conn, st *filesystem.Storag
 }
 
 func (e *Engine) refusedError(c *conn, commit plumbing.Hash, ref string, err error) error {
-	kind := KindRefused
-	hint := "the server only serves branch and tag tips: ask its administrator to set uploadpack.allowReachableSHA1InWant, or pin a tip"
+	var deep string
+	if ref != "" {
+		deep = fmt.Sprintf("it was not found within %d commits of %s either", deepenMax, ref)
+	}
 	if c.r.isHTTP() {
 		// Smart HTTP serves any reachable commit, so a refusal means the
 		// commit is not (or no longer) reachable from any ref.
-		kind = KindRefNotFound
-		hint = "the commit is not reachable from any branch or tag of the remote (force-pushed away?); run `ctx update` to move to a current commit"
+		return commitGone(c.r.raw, commit, err, deep)
 	}
-	if ref != "" {
-		hint += fmt.Sprintf("; it was not found within %d commits of %s either", deepenMax, ref)
+	hint := "the server only serves branch and tag tips: ask its administrator to set uploadpack.allowReachableSHA1InWant, or pin a tip"
+	if deep != "" {
+		hint += "; " + deep
 	}
-	return newError(kind, c.r.raw, "fetch", fmt.Errorf("commit %s: %w", commit, err), hint)
+	return newError(KindRefused, c.r.raw, "fetch", fmt.Errorf("commit %s: %w", commit, err), hint)
 }
 
 // refHash finds the advertised tip of ref: its name as given (HEAD), else

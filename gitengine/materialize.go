@@ -337,7 +337,7 @@ func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool
 			return plumbing.ZeroHash, nil, nil, classifyFetch(f.c, commit, err)
 		}
 		if f.st.HasEncodedObject(commit) != nil {
-			return plumbing.ZeroHash, nil, nil, newError(KindRefNotFound, f.r.raw, "fetch", fmt.Errorf("the server did not send commit %s", commit), "")
+			return plumbing.ZeroHash, nil, nil, commitGone(f.r.raw, commit, errors.New("the server did not send it"), "")
 		}
 	}
 	treeID, entries, skipped, err := collect(f.st, f.r.raw, commit, sub, file, diff)
@@ -444,7 +444,7 @@ func collect(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash,
 	co, err := object.GetCommit(st, commit)
 	if err != nil {
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			return plumbing.ZeroHash, nil, nil, newError(KindRefNotFound, rawURL, "fetch", fmt.Errorf("commit %s not found", commit), "")
+			return plumbing.ZeroHash, nil, nil, commitGone(rawURL, commit, nil, "")
 		}
 		return plumbing.ZeroHash, nil, nil, newError(KindOther, rawURL, "fetch", fmt.Errorf("read commit %s: %w", commit, err), "")
 	}

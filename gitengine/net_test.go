@@ -349,8 +349,8 @@ func TestRequestsPerFetch(t *testing.T) {
 	// advertisement is retried with one, and the error is the usual one.
 	s.ResetCounters()
 	_, err = New(Options{CacheDir: t.TempDir()}).Materialize(ctx, FetchRequest{URL: url, Commit: strings.Repeat("ab", 20), Path: "docs"}, filepath.Join(t.TempDir(), "c"))
-	if KindOf(err) != KindRefNotFound {
-		t.Errorf("unreachable commit: %v (kind %v), want ref not found", err, KindOf(err))
+	if KindOf(err) != KindCommitNotFound || strings.Contains(err.Error(), "ls-remote") {
+		t.Errorf("unreachable commit: %v (kind %v), want commit not in the repository, no ls-remote advice", err, KindOf(err))
 	}
 
 	store := filepath.Join(home, "creds")

@@ -62,7 +62,7 @@ func (e *Engine) TreeOf(ctx context.Context, req FetchRequest) (string, error) {
 func subTree(st storer.EncodedObjectStorer, rawURL string, commit plumbing.Hash, sub string) (string, error) {
 	co, err := object.GetCommit(st, commit)
 	if err != nil {
-		return "", newError(KindRefNotFound, rawURL, "fetch", fmt.Errorf("commit %s not found: %w", commit, err), "")
+		return "", commitGone(rawURL, commit, err, "")
 	}
 	id := co.TreeHash
 	if sub == "" {

@@ -59,6 +59,7 @@ const (
 	LinkBroken   = "broken"   // to nothing
 	LinkFile     = "file"     // to an existing file that is not a document
 	LinkExternal = "external" // outside every installed package: not checked
+	LinkWithheld = "withheld" // to a document the package has, that audience rules kept out of this project's install
 )
 
 // DocRef names a document. (The jsonschema tags describe the fields in
@@ -76,10 +77,10 @@ type Link struct {
 	Line   int     `json:"line" jsonschema:"the link's line in that document, 1-based"`
 	Target string  `json:"target" jsonschema:"the link's target as written"`
 	Label  string  `json:"label,omitempty" jsonschema:"the link's text"`
-	Status string  `json:"status" jsonschema:"resolved (to an installed document), broken (to nothing), file (to a file that is not a document) or external (not checked)"`
+	Status string  `json:"status" jsonschema:"resolved (to an installed document), broken (to nothing), file (to a file that is not a document), withheld (to a document audience rules keep out of this project: not broken) or external (not checked)"`
 	To     *DocRef `json:"to,omitempty" jsonschema:"the document it leads to, when resolved"`
 	Anchor string  `json:"anchor,omitempty" jsonschema:"the target's #fragment"`
-	Reason string  `json:"reason,omitempty" jsonschema:"why a broken link is broken"`
+	Reason string  `json:"reason,omitempty" jsonschema:"why a broken link is broken, or a withheld one withheld"`
 }
 
 type docKey struct{ alias, path string }
@@ -283,6 +284,12 @@ func (g *graph) locate(key, rp string, l *Link) (k docKey, ok, found bool) {
 		if k, ok := g.document(p.Alias, rel, dirWanted); ok {
 			return k, true, true
 		}
+		if p.Withheld != "" {
+			if doc, ok := docPath(rel, dirWanted, p.Withholds); ok {
+				l.Status, l.Reason = LinkWithheld, p.WithheldNote(doc)
+				return docKey{}, false, true
+			}
+		}
 		if rel != "" && !dirWanted && fileExists(p, rel) {
 			l.Status = LinkFile
 			return docKey{}, false, true
@@ -299,42 +306,50 @@ func (g *graph) locate(key, rp string, l *Link) (k docKey, ok, found bool) {
 // document finds the document rel names in package alias: itself, its .md
 // source when it is an .html page, or the README.md / index.md of a folder.
 func (g *graph) document(alias, rel string, dirWanted bool) (docKey, bool) {
-	try := func(p string) (docKey, bool) {
-		k := docKey{alias, p}
-		_, ok := g.recs[k]
-		return k, ok
-	}
+	p, ok := docPath(rel, dirWanted, func(p string) bool {
+		_, ok := g.recs[docKey{alias, p}]
+		return ok
+	})
+	return docKey{alias, p}, ok
+}
+
+// docPath is the one rule of which document path a link's target rel
+// names, given which paths are documents (has): itself, its source when it
+// is an .html page, its source without an extension (a site's route), or a
+// folder's README.md / index.md. The installed documents use it
+// (document), and so do the ones audience rules withheld (locate).
+func docPath(rel string, dirWanted bool, has func(string) bool) (string, bool) {
 	if !dirWanted && rel != "" {
-		if k, ok := try(rel); ok {
-			return k, true
+		if has(rel) {
+			return rel, true
 		}
 		switch ext := path.Ext(rel); strings.ToLower(ext) {
 		case ".html", ".htm":
 			base := strings.TrimSuffix(rel, ext)
 			for _, e := range routeExtensions {
-				if k, ok := try(base + e); ok {
-					return k, true
+				if has(base + e) {
+					return base + e, true
 				}
 			}
 			if path.Base(base) == "index" {
-				if k, ok := try(path.Join(path.Dir(base), "README.md")); ok {
-					return k, true
+				if p := path.Join(path.Dir(base), "README.md"); has(p) {
+					return p, true
 				}
 			}
 		case "":
 			for _, e := range routeExtensions {
-				if k, ok := try(rel + e); ok {
-					return k, true
+				if has(rel + e) {
+					return rel + e, true
 				}
 			}
 		}
 	}
 	for _, n := range []string{"README.md", "readme.md", "index.md", "_index.md", "index.mdx", "index.rst", "index.adoc"} {
-		if k, ok := try(path.Join(rel, n)); ok {
-			return k, true
+		if p := path.Join(rel, n); has(p) {
+			return p, true
 		}
 	}
-	return docKey{}, false
+	return "", false
 }
 
 // resolveWiki resolves a [[wikilink]] target.

@@ -57,13 +57,6 @@ func ValidationMessage(fe validator.FieldError) string {
 	return ""
 }
 
-func hint(name string, data []byte) string {
-	if bytes.Contains(data, []byte("\n<<<<<<< ")) || bytes.HasPrefix(data, []byte("<<<<<<< ")) {
-		return fmt.Sprintf("it has git merge conflict markers: take one side with `git checkout --theirs %s` (or --ours) and run `ctx install`, or delete it and run `ctx install` to lock again", name)
-	}
-	return fmt.Sprintf("restore it with `git checkout %s`, or delete it and run `ctx install` to lock again", name)
-}
-
 // Parse parses a lockfile's bytes; name is used in error messages
 // ("context.lock:3:14: …"). All problems are reported at once. Both
 // format versions are read (see the package doc). pin checks each
@@ -185,7 +178,9 @@ func decode(name string, data []byte, v any, check func() []jsonfile.Error) erro
 		Validator: lockValidator(),
 		Message:   ValidationMessage,
 		Check:     check,
-		Hint:      hint(name, data),
+		Hint:      fmt.Sprintf("restore it with `git checkout %s`, or delete it and run `ctx install` to lock again", name),
+		// The lock is ctx's to write: either side, completed by install.
+		ConflictHint: fmt.Sprintf("take one side with `git checkout --theirs %s` (or --ours), then run `ctx install`: it locks what the manifest names and the side lacks", name),
 	})
 }
 

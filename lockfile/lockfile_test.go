@@ -71,7 +71,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown", "{\n  \"version\": 1,\n  \"pkgs\": {}\n}", []string{`context.lock:3:3: unknown field "pkgs"`}},
 		{"time", "{\"version\": 1, \"packages\": {\"a\": {\n  \"updated\": \"yesterday\"}}}", []string{`context.lock:2:14: packages[a].updated: "yesterday" is not a time`}},
 		{"duplicate", "{\n  \"version\": 1,\n  \"packages\": {\n    \"a\": {},\n    \"a\": {}\n  }\n}", []string{`context.lock:5:5: packages: duplicate key "a" (first at 4:5; keep only one)`}},
-		{"conflict", "{\n<<<<<<< HEAD\n  \"version\": 1,\n=======\n>>>>>>> x\n}", []string{"context.lock:2:1: invalid JSON: invalid character '<'", "merge conflict markers", "git checkout --theirs context.lock"}},
+		{"conflict", "{\n<<<<<<< HEAD\n  \"version\": 1,\n=======\n>>>>>>> x\n}", []string{"context.lock:2:1: git merge conflict markers", "git checkout --theirs context.lock", "ctx install"}},
 		{"trailing", "{\"version\": 1} {}", []string{"after the top-level object"}},
 		// Windows' short name of .git: gitengine never wrote there, and the
 		// lock no longer accepts it either (naming.CheckFilePath).

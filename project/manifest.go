@@ -298,6 +298,10 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 			return checkPackages(m.Packages)
 		},
 		Hint: manifestHint(name),
+		// Each side lists the packages its branch added: both are wanted,
+		// so neither --ours nor --theirs, and git refuses a checkout of an
+		// unmerged path.
+		ConflictHint: fmt.Sprintf("edit %s to keep both sides' packages (each a whole entry) and delete the marker lines, then `git add` it and run `ctx install` to lock the packages the other side added", name),
 	})
 	if err != nil {
 		return nil, err

@@ -85,7 +85,12 @@ func TestManifestErrorModel(t *testing.T) {
 		want       []string
 	}{
 		{"syntax", "{\n  \"packages\": [\n    {\"alias\": \"a\",}\n  ]\n}", []string{
-			`context.config.json:3:19: invalid JSON: invalid character '}'`}},
+			`context.config.json:3:19: invalid JSON: invalid character '}'`, "fix context.config.json by hand"}},
+		// audit17 #1: git refuses `git checkout FILE` on an unmerged path,
+		// and each side holds packages its branch added.
+		{"conflict", "{\n  \"packages\": [\n    {\n<<<<<<< HEAD\n      \"alias\": \"a\",\n=======\n      \"alias\": \"b\",\n>>>>>>> 12a1714\n      \"source\": \"x\"\n    }\n  ]\n}\n", []string{
+			`context.config.json:4:1: git merge conflict markers`,
+			"keep both sides' packages", "run `ctx install`"}},
 		{"duplicate key", "{\n  \"registry\": \"r\",\n  \"Registry\": \"s\"\n}", []string{
 			`context.config.json:3:3: duplicate key "Registry" (first at 2:3; keep only one)`}},
 		{"unknown field", "{\n  \"index\": {\"budget\": 500}\n}", []string{

@@ -15,6 +15,7 @@
 package project
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -111,6 +112,10 @@ func (p Project) Path(elem ...string) string {
 
 // PackageDir is packages/<alias>/.
 func (p Project) PackageDir(alias string) string { return p.Path(PackagesDir, alias) }
+
+// StatePath is the file where workspace records what it installed of
+// alias: .state/<alias>.json.
+func (p Project) StatePath(alias string) string { return p.Path(StateDir, alias+".json") }
 
 // Name is the project's name, as audience rules (audience) match
 // it: the manifest's "project", or, when that is unset, the project
@@ -252,6 +257,37 @@ type Package struct {
 	// package.
 	MaxFiles int
 	MaxBytes int64
+	// Withheld lists the documents (paths in the package, one a line:
+	// Package stays comparable) audience rules kept out of its install,
+	// and Audience the project name they were applied for (the lock's): a
+	// link or a reference to one is withheld, not broken (Withholds). Read
+	// from what ctx installed (.state/<alias>.json's "withheld"), only
+	// when the lock counts some.
+	Withheld string
+	Audience string
+}
+
+// WithheldNote says why the document doc of p (one it Withholds) is not
+// here: the one wording of a link's and a reference's "withheld" class.
+func (p Package) WithheldNote(doc string) string {
+	who := "this project"
+	if p.Audience != "" {
+		who = "project " + safetext.Quote(p.Audience)
+	}
+	return fmt.Sprintf("%s/%s is withheld for %s by its audience rules (ctx install -v names them)", p.Alias, doc, who)
+}
+
+// Withholds reports whether audience rules kept the document rel (a path
+// in the package) out of p's install.
+func (p Package) Withholds(rel string) bool {
+	for rest := p.Withheld; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if line == rel {
+			return true
+		}
+	}
+	return false
 }
 
 // IsInstalled reports whether alias's package folder, packages/<alias>,
@@ -261,6 +297,24 @@ type Package struct {
 func (p Project) IsInstalled(alias string) bool {
 	_, err := os.Lstat(p.PackageDir(alias))
 	return err == nil
+}
+
+// withheld reads the documents audience rules kept out of alias's install,
+// as workspace recorded them in its state file (its "withheld"); nil when
+// the file cannot be read (the links and references to them then look
+// broken, as before any install recorded them).
+func (p Project) withheld(alias string) []string {
+	data, err := os.ReadFile(p.StatePath(alias))
+	if err != nil {
+		return nil
+	}
+	var st struct {
+		Withheld []string `json:"withheld"`
+	}
+	if json.Unmarshal(data, &st) != nil {
+		return nil
+	}
+	return st.Withheld
 }
 
 // SourcePath is where a local source (a dir source, or a git repository
@@ -642,7 +696,11 @@ func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 		if kind == "" {
 			kind = KindGit
 		}
-		out = append(out, Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Fetched: e.Fetched, Dir: p.PackageDir(alias)})
+		pkg := Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Fetched: e.Fetched, Dir: p.PackageDir(alias)}
+		if e.Withheld > 0 {
+			pkg.Withheld, pkg.Audience = strings.Join(p.withheld(alias), "\n"), e.Audience
+		}
+		out = append(out, pkg)
 	}
 	if m != nil {
 		for _, pkg := range p.Live(m) {

@@ -58,7 +58,16 @@ func RefPackages(man project.Manifest, installed []project.Package, reg *registr
 
 // refPackage is what ctxref.Classify needs of installed package p.
 func refPackage(p project.Package) ctxref.Package {
-	return ctxref.Package{Alias: p.Alias, Dir: p.Dir, Only: p.Only}
+	r := ctxref.Package{Alias: p.Alias, Dir: p.Dir, Only: p.Only}
+	if p.Withheld != "" {
+		r.Withheld = func(rel string) (string, bool) {
+			if !p.Withholds(rel) {
+				return "", false
+			}
+			return p.WithheldNote(rel), true
+		}
+	}
+	return r
 }
 
 // RefSpecs are the specs that install the registry contexts named (as in

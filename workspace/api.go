@@ -144,14 +144,18 @@ func (r SkipReason) String() string { return string(r) }
 // PackageResult is what one command did to one package. Its Err does not
 // name the alias: whoever prints the result does, once.
 type PackageResult struct {
-	Alias      string
-	Action     Action
-	OldCommit  string   // "" when newly installed
-	NewCommit  string   // "" when removed
-	Err        error    // for Failed, and for Skipped with SkipNoAccess
-	DirtyFiles []string // for Skipped because dirty: "M path", "A path", "D path"
-	Backup     string   // with --force: the folder the whole local package was copied to (deleted files listed in <Backup>.deleted.txt)
-	Bytes      int64    // received from the network
+	Alias     string
+	Action    Action
+	OldCommit string // "" when newly installed; an update's: the lock's (the lock diff's old side)
+	NewCommit string // "" when removed
+	// InstalledCommit is, for an update, the commit on disk when it is not
+	// the lock's OldCommit (a pull brought a new lock, or an install
+	// failed); "" otherwise.
+	InstalledCommit string
+	Err             error    // for Failed, and for Skipped with SkipNoAccess
+	DirtyFiles      []string // for Skipped because dirty: "M path", "A path", "D path"
+	Backup          string   // with --force: the folder the whole local package was copied to (deleted files listed in <Backup>.deleted.txt)
+	Bytes           int64    // received from the network
 	// Reason is why the package was Skipped.
 	Reason SkipReason
 	// Withheld lists the documents audience rules kept out of an install,
@@ -271,6 +275,10 @@ type PackageInfo struct {
 	Withheld   int    `json:"withheld"`          // documents audience rules keep out (from the lock)
 	Local      bool   `json:"local,omitempty"`   // a dir source of .context/context.local.json: the user's own, not committed
 	Refused    string `json:"refused,omitempty"` // why a local source is neither fetched, indexed nor served (project.Refused)
+	// InstalledCommit is the revision ctx installed in the package's
+	// folder (.state) when it is not the lock's Commit: a pull or checkout
+	// brought another lock and no `ctx install` followed. "" otherwise.
+	InstalledCommit string `json:"installedCommit,omitempty"`
 }
 
 // FileChange is one file of a package that differs from what ctx installed.
@@ -282,7 +290,12 @@ type FileChange struct {
 // PackageStatus lists the local changes of one dirty package.
 type PackageStatus struct {
 	Alias string       `json:"alias"`
-	Files []FileChange `json:"files"` // sorted by path
+	Files []FileChange `json:"files"` // sorted by path; empty when the package is only behind
+	// InstalledCommit and LockedCommit are set when ctx installed another
+	// revision than the lock's (a pull brought a new lock: `ctx install`
+	// moves it); both "" otherwise.
+	InstalledCommit string `json:"installedCommit,omitempty"`
+	LockedCommit    string `json:"lockedCommit,omitempty"`
 }
 
 // VerifyResult compares one locked package's files with its content hash.
@@ -295,4 +308,9 @@ type VerifyResult struct {
 	// one ctx installed: h1: does not cover modes, and a mode change is a
 	// local edit as status reports it.
 	Modes []string `json:"modes,omitempty"`
+	// InstalledCommit is the revision ctx installed (.state) when the
+	// files do not match and it is not the lock's (LockedCommit): the
+	// files are another commit's, not edited; `ctx install` moves them.
+	InstalledCommit string `json:"installedCommit,omitempty"`
+	LockedCommit    string `json:"lockedCommit,omitempty"`
 }

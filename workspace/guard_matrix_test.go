@@ -137,9 +137,22 @@ func guardCell(t *testing.T, e guardEdit, cmd string) {
 	before := snapshot(t, dir)
 	lockBefore := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
 
-	st, err := w.Status()
+	all, err := w.Status()
+	var st []PackageStatus // the edited packages; after a pull, others are behind the lock
+	behind := 0
+	for _, s := range all {
+		if len(s.Files) > 0 {
+			st = append(st, s)
+		}
+		if s.InstalledCommit != "" {
+			behind++
+		}
+	}
 	if err != nil || len(st) != 1 || st[0].Alias != "guides" || !namesFile(st[0].Files, e.path) {
-		t.Fatalf("status: %+v %v", st, err)
+		t.Fatalf("status: %+v %v", all, err)
+	}
+	if moved := cmd == "install-lock-moved"; moved != (behind > 0) {
+		t.Fatalf("status after a pull that moved the lock (%v): %d behind, %+v", moved, behind, all)
 	}
 
 	run := func(force bool) *Report {

@@ -92,12 +92,32 @@ func sameSpec(s *project.PackageSpec, e *lockfile.Entry) bool {
 
 func (t *task) fail(err error) {
 	err = diskFull(err)
+	err = movesOn(err, t.alias)
 	t.step = stepNone
 	if noAccess(err) {
 		t.res.Action, t.res.Reason, t.res.Err = Skipped, SkipNoAccess, err
 		return
 	}
 	t.res.Action, t.res.Err = Failed, err
+}
+
+// movesOn adds to gitengine's error for a commit the repository no longer
+// has (a lock's, after a force-push) what moves the package on.
+func movesOn(err error, alias string) error {
+	if gitengine.KindOf(err) != gitengine.KindCommitNotFound {
+		return err
+	}
+	hint := fmt.Sprintf("`ctx update %s` locks its ref's newest commit", alias)
+	ge, ok := err.(*gitengine.Error)
+	if !ok {
+		return fmt.Errorf("%w (%s)", err, hint)
+	}
+	c := *ge
+	if c.Hint != "" {
+		hint = c.Hint + "; " + hint
+	}
+	c.Hint = hint
+	return &c
 }
 
 func (t *task) specSource() string {
@@ -151,8 +171,18 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		return
 	}
 	t.loc = loc
+	// An update that moves the lock reports the lock's pair, old → new:
+	// what the user reviews and commits, as changes and the lock diff say
+	// (audit17 #7); what was on disk, when another commit (a pull brought
+	// the lock, no install followed), is said beside it. Else the report
+	// is what the files on disk move from.
+	moving := t.target == nil && t.locked != nil
 	if loc.state != nil && loc.present {
-		t.res.OldCommit = loc.state.Rev
+		if !moving {
+			t.res.OldCommit = loc.state.Rev
+		} else if loc.state.Rev != t.locked.Rev {
+			t.res.InstalledCommit = loc.state.Rev
+		}
 	}
 	if t.remove {
 		t.res.NewCommit = ""
@@ -176,7 +206,7 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		return
 	}
 	t.step, t.res.Action = stepInstall, Updated
-	if !loc.present || t.res.OldCommit == "" || t.res.OldCommit == t.want {
+	if (!moving && !loc.present) || t.res.OldCommit == "" || t.res.OldCommit == t.want {
 		t.res.Action = Installed
 	}
 	w.checkDirty(ctx, t, force)

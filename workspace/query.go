@@ -52,10 +52,25 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 		} else {
 			p.Installed = w.proj.IsInstalled(alias)
 		}
+		if p.Installed && p.Locked {
+			p.InstalledCommit = w.behind(alias, p.Commit)
+		}
 		out = append(out, *p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Alias < out[j].Alias })
 	return out, nil
+}
+
+// behind returns the revision ctx installed in alias's folder (its
+// .state) when it is not locked, the lock's: a pull or checkout brought
+// another lock and no `ctx install` followed. "" when they agree, or when
+// no state is recorded (nothing to tell by).
+func (w *Workspace) behind(alias, locked string) string {
+	st, err := w.readState(alias)
+	if err != nil || st.Rev == "" || st.Rev == locked {
+		return ""
+	}
+	return st.Rev
 }
 
 // Refused is the manifest's local sources that the containment rule
@@ -80,7 +95,9 @@ func (w *Workspace) aliases(l *lockfile.Lock) []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// Status returns the dirty packages only, sorted by alias.
+// Status returns the dirty packages, and those ctx installed at another
+// revision than the lock's (behind the lock: InstalledCommit), sorted by
+// alias.
 func (w *Workspace) Status() ([]PackageStatus, error) {
 	l, err := w.readLock()
 	if err != nil {
@@ -96,8 +113,15 @@ func (w *Workspace) Status() ([]PackageStatus, error) {
 		if err != nil {
 			return nil, err
 		}
-		if loc.dirty() {
-			out = append(out, PackageStatus{Alias: a, Files: loc.changes})
+		s := PackageStatus{Alias: a, Files: loc.changes}
+		if locked != nil && loc.present && loc.state != nil && loc.state.Rev != "" && loc.state.Rev != locked.Rev {
+			s.InstalledCommit, s.LockedCommit = loc.state.Rev, locked.Rev
+		}
+		if loc.dirty() || s.InstalledCommit != "" {
+			if s.Files == nil {
+				s.Files = []FileChange{}
+			}
+			out = append(out, s)
 		}
 	}
 	return out, nil
@@ -126,6 +150,11 @@ func (w *Workspace) Verify() ([]VerifyResult, error) {
 			r.Modes = w.modeChanges(a)
 		}
 		r.OK = r.Got != "" && r.Got == r.Want && len(r.Modes) == 0
+		if !r.OK && r.Got != "" {
+			if rev := w.behind(a, l.Packages[a].Rev); rev != "" {
+				r.InstalledCommit, r.LockedCommit = rev, l.Packages[a].Rev
+			}
+		}
 		out[i] = r
 	})
 	return out, nil

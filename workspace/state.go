@@ -129,7 +129,7 @@ type pkgState struct {
 }
 
 func (w *Workspace) pkgDir(alias string) string    { return w.path(project.PackagesDir, alias) }
-func (w *Workspace) statePath(alias string) string { return w.path(project.StateDir, alias+".json") }
+func (w *Workspace) statePath(alias string) string { return w.proj.StatePath(alias) }
 
 func (w *Workspace) readState(alias string) (*pkgState, error) {
 	return readStateFile(w.statePath(alias))

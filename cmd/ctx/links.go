@@ -40,7 +40,9 @@ With --backlinks, show the documents that link to it instead. With --broken,
 list every link that points into an installed package at nothing, as
 FILE:LINE, and exit 1 when there is any (for CI); --package ALIAS (repeat
 or comma-separate) checks only the links of those packages. Links that
-leave every installed package are not checked.
+leave every installed package are not checked. A link to a document that
+audience rules kept out of this project's install is "withheld", not
+broken: --broken does not list it.
 
 The document is named by its package alias and its path inside the
 package, as search hits show it.

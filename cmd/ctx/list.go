@@ -37,8 +37,13 @@ neither indexed nor served; so is a committed git source that is a
 repository on this machine outside the project, unless you allowed it
 (ctx install --allow-outside ALIAS).
 
+A package whose files are another commit's than the lock's (a git pull or
+checkout brought a new lock and no ctx install followed) is "behind the
+lock (installed SHA): run ctx install"; COMMIT is the lock's.
+
 --json prints an array of {alias, kind, source, path, ref, commit,
-installed, locked, inManifest, withheld, local, refused}.
+installed, locked, inManifest, withheld, local, refused, installedCommit};
+installedCommit only when it is not the lock's commit.
 
 Exit status: 0 when listed (whatever the packages' states); 2 for bad
 arguments; 1 when the manifest or the lock cannot be read.`,
@@ -112,6 +117,8 @@ func packageState(p workspace.PackageInfo) string {
 		return "not locked (run ctx install)"
 	case !p.Installed:
 		return "not installed (run ctx install)"
+	case p.InstalledCommit != "":
+		return "behind the lock (installed " + shortSHA(p.InstalledCommit) + "): run ctx install"
 	case p.Withheld == 1:
 		return "installed, 1 document withheld (audience rules)"
 	case p.Withheld > 1:

@@ -58,6 +58,8 @@ Each reference is printed as FILE:LINE:COL CLASS REFERENCE, CLASS one of
   installable   the registry offers the context; it is not installed
   missing       the package is known, the document is not there
   unknown       neither an installed package nor a registry context
+  withheld      the package has the document, but audience rules kept it
+                out of this project's install (not missing: --check passes)
 The registry is --registry, else the manifest's, else $CTX_REGISTRY, else
 your default ('ctx config get registry'); it is read only when a name is
 not installed.
@@ -69,7 +71,7 @@ says what --fetch would install and changes nothing. --check is for CI: it
 lists the missing and unknown references and fails when there are any.
 --json prints {references: [{file, line, col, text, name, path, class,
 package, context, reason}], summary: {found, files, resolved, installable,
-missing, unknown, installed, failed}}.
+missing, unknown, withheld, installed, failed}}.
 
 Exit status: 0 done; 1 with --check when a reference is missing or
 unknown, and for other errors; 3 when --fetch installed some contexts
@@ -104,6 +106,7 @@ type refsSummary struct {
 	Installable int                `json:"installable"`
 	Missing     int                `json:"missing"`
 	Unknown     int                `json:"unknown"`
+	Withheld    int                `json:"withheld"`            // audience rules kept the document out of this project: not missing
 	Installed   []string           `json:"installed,omitempty"` // contexts --fetch installed
 	Failed      []refsFetchFailure `json:"failed,omitempty"`
 }
@@ -249,6 +252,8 @@ func summarize(res []ctxref.Result, files int) refsSummary {
 			s.Missing++
 		case ctxref.Unknown:
 			s.Unknown++
+		case ctxref.Withheld:
+			s.Withheld++
 		}
 	}
 	return s
@@ -294,7 +299,7 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir s
 // the missing and unknown ones.
 func printRefs(opts *refsOptions, res []ctxref.Result) {
 	for _, r := range res {
-		if opts.check && (r.Class == ctxref.Resolved || r.Class == ctxref.Installable) {
+		if opts.check && (r.Class == ctxref.Resolved || r.Class == ctxref.Installable || r.Class == ctxref.Withheld) {
 			continue
 		}
 		line := fmt.Sprintf("%s %s %s", safetext.Escape(r.Where()), r.Class, safetext.Escape(r.Text))
@@ -310,9 +315,13 @@ func printRefs(opts *refsOptions, res []ctxref.Result) {
 
 func printRefsSummary(opts *refsOptions, s refsSummary, haveRegistry bool) {
 	w := opts.IO.ErrOut
-	fmt.Fprintf(w, "refs: %d %s in %d %s: %d resolved, %d installable, %d missing, %d unknown\n",
+	withheld := ""
+	if s.Withheld > 0 {
+		withheld = fmt.Sprintf(", %d withheld (audience rules: not missing)", s.Withheld)
+	}
+	fmt.Fprintf(w, "refs: %d %s in %d %s: %d resolved, %d installable, %d missing, %d unknown%s\n",
 		s.Found, wording.Plural(s.Found, "reference", "references"), s.Files, wording.Plural(s.Files, "file", "files"),
-		s.Resolved, s.Installable, s.Missing, s.Unknown)
+		s.Resolved, s.Installable, s.Missing, s.Unknown, withheld)
 	if len(s.Installed) > 0 || len(s.Failed) > 0 {
 		fmt.Fprintf(w, "refs: fetched: %d installed (%s), %d failed\n", len(s.Installed), safetext.Text(strings.Join(s.Installed, ", ")), len(s.Failed))
 		for _, f := range s.Failed {

@@ -129,7 +129,11 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 		case workspace.Installed:
 			fmt.Fprintf(out, "%s %s %s\n", p.Alias, installed, shortSHA(p.NewCommit))
 		case workspace.Updated:
-			fmt.Fprintf(out, "%s %s%s → %s\n", p.Alias, would, shortSHA(p.OldCommit), shortSHA(p.NewCommit))
+			was := ""
+			if p.InstalledCommit != "" {
+				was = " (installed was " + shortSHA(p.InstalledCommit) + ")"
+			}
+			fmt.Fprintf(out, "%s %s%s → %s%s\n", p.Alias, would, shortSHA(p.OldCommit), shortSHA(p.NewCommit), was)
 		case workspace.Unchanged:
 			c := p.NewCommit
 			if c == "" {

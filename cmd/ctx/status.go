@@ -28,6 +28,11 @@ listed), and those files, marked as git status --short does:
   	A path   added
   	D path   deleted
 
+A package ctx installed at another commit than the lock's (a git pull or
+checkout brought a new lock and no ctx install followed) is named too:
+
+  ALIAS: behind the lock: installed SHA, locked SHA (run ctx install)
+
 Like git status, it exits 0 whether or not there are edits (1 only when it
 cannot tell). In CI, use ctx verify, which exits non-zero when the installed
 files do not match the lock.
@@ -35,8 +40,9 @@ files do not match the lock.
 With an embedding endpoint configured, a first line says how much of the
 index is embedded, with which model.
 
---json prints {edits, semantic}: edits an array of {alias, files: [{path,
-change}]}, [] when clean; semantic {on, hybrid, model, chunks, embedded,
+--json prints {edits, behind, semantic}: edits an array of {alias, files:
+[{path, change}]}, [] when clean; behind an array of {alias,
+installedCommit, lockedCommit}, [] when every package is at the lock's; semantic {on, hybrid, model, chunks, embedded,
 bytes, problem}: whether an endpoint is configured, whether search is
 hybrid by default, and how many of the index's chunks have a vector.
 
@@ -64,24 +70,39 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	if err != nil {
 		return err
 	}
-	if st == nil {
-		st = []workspace.PackageStatus{}
+	type behind struct {
+		Alias           string `json:"alias"`
+		InstalledCommit string `json:"installedCommit"`
+		LockedCommit    string `json:"lockedCommit"`
+	}
+	edits, late := []workspace.PackageStatus{}, []behind{}
+	for _, p := range st {
+		if p.InstalledCommit != "" {
+			late = append(late, behind{p.Alias, p.InstalledCommit, p.LockedCommit})
+		}
+		if len(p.Files) > 0 {
+			edits = append(edits, workspace.PackageStatus{Alias: p.Alias, Files: p.Files})
+		}
 	}
 	sem := semanticState(opts.Env, w.Dir())
 	if opts.json {
 		return writeJSON(opts.IO.Out, struct {
 			Edits    []workspace.PackageStatus `json:"edits"`
+			Behind   []behind                  `json:"behind"`
 			Semantic semanticReport            `json:"semantic"`
-		}{st, sem})
+		}{edits, late, sem})
 	}
 	if line := semanticStatus(sem); line != "" {
 		fmt.Fprintln(opts.IO.Out, line)
 	}
-	if len(st) == 0 {
+	for _, b := range late {
+		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (run ctx install)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit))
+	}
+	if len(edits) == 0 {
 		fmt.Fprintln(opts.IO.Out, "no local edits")
 		return nil
 	}
-	for _, p := range st {
+	for _, p := range edits {
 		fmt.Fprintln(opts.IO.Out, safetext.Escape(p.Alias))
 		for _, f := range p.Files {
 			fmt.Fprintf(opts.IO.Out, "\t%s\n", changeLine(f))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -26,13 +27,16 @@ dir sources are not locked) and compares the result with the content hash
 
   ALIAS ok h1:…
   ALIAS mismatch: lock h1:…, disk h1:…
+  ALIAS behind the lock: installed SHA, locked SHA (the files are another
+        commit's, not edited: ctx install moves them)
   ALIAS mode changed: PATH… (a file's mode is not the one installed)
   ALIAS not installed
 
 Exit status: 0 when every package matches; 1 when any does not (use it in
 CI); 2 for bad arguments.
 
---json prints an array of {alias, want, got, ok, modes}.`,
+--json prints an array of {alias, want, got, ok, modes, installedCommit,
+lockedCommit} (the last two for a package behind the lock).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -58,10 +62,13 @@ func runVerify(ctx context.Context, opts *verifyOptions) error {
 	if res == nil {
 		res = []workspace.VerifyResult{}
 	}
-	bad := 0
+	bad, install := 0, 0 // install: fixed by a plain ctx install (behind the lock, not installed)
 	for _, r := range res {
 		if !r.OK {
 			bad++
+			if r.Got == "" || r.InstalledCommit != "" {
+				install++
+			}
 		}
 	}
 	if opts.json {
@@ -76,6 +83,8 @@ func runVerify(ctx context.Context, opts *verifyOptions) error {
 				fmt.Fprintf(opts.IO.Out, "%s ok %s\n", r.Alias, r.Got)
 			case r.Got == "":
 				fmt.Fprintf(opts.IO.Out, "%s not installed\n", r.Alias)
+			case r.InstalledCommit != "":
+				fmt.Fprintf(opts.IO.Out, "%s behind the lock: installed %s, locked %s\n", r.Alias, shortSHA(r.InstalledCommit), shortSHA(r.LockedCommit))
 			case r.Got == r.Want:
 				fmt.Fprintf(opts.IO.Out, "%s mode changed: %s\n", r.Alias, strings.Join(r.Modes, ", "))
 			default:
@@ -84,9 +93,18 @@ func runVerify(ctx context.Context, opts *verifyOptions) error {
 		}
 	}
 	if bad > 0 {
+		// Two causes, two ways out: files of another commit (or none)
+		// want a plain install; files that differ from what ctx installed
+		// are edits, which install keeps unless --force.
+		var why []string
+		if install > 0 {
+			why = append(why, fmt.Sprintf("%s not at the locked commit (behind the lock, or not installed): run ctx install", wording.Count(install, "package", "packages")))
+		}
+		if n := bad - install; n > 0 {
+			why = append(why, fmt.Sprintf("%s with files that differ from what ctx installed: see ctx status for local edits; ctx install --force restores the locked files (backing up the edits)", wording.Count(n, "package", "packages")))
+		}
 		return &exitError{code: ExitError, err: fmt.Errorf(
-			"%d of %d packages do not match the lock: see ctx status for local edits; ctx install --force restores the locked files (backing up the edits)",
-			bad, len(res))}
+			"%d of %d packages do not match the lock: %s", bad, len(res), strings.Join(why, "; "))}
 	}
 	return nil
 }

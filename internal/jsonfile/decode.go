@@ -99,6 +99,17 @@ type Options struct {
 	AllowUnknown bool
 	// Hint is added to the error: what to do.
 	Hint string
+	// ConflictHint replaces Hint when the file holds git's merge-conflict
+	// markers ([ConflictMarkers]): what to do fits how the kind of file
+	// is merged. "" keeps Hint.
+	ConflictHint string
+}
+
+// ConflictMarkers reports whether data holds git's merge-conflict markers:
+// a line that starts with "<<<<<<< " (git merge's, or a rebase's, left
+// in a file it could not merge).
+func ConflictMarkers(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("<<<<<<< ")) || bytes.Contains(data, []byte("\n<<<<<<< "))
 }
 
 // Decode decodes data, the contents of file, into v (a non-nil pointer) and
@@ -120,6 +131,12 @@ func Decode(file string, data []byte, v any, o Options) error {
 		return &ErrorList{Errors: errs, Hint: o.Hint}
 	}
 	if e, ok := syntaxCheck(data); !ok {
+		if ConflictMarkers(data) {
+			e.Msg = "git merge conflict markers (<<<<<<<, =======, >>>>>>>): the file was left unmerged"
+			if o.ConflictHint != "" {
+				o.Hint = o.ConflictHint
+			}
+		}
 		return fail([]Error{e})
 	}
 	w := newWalker(data)
