@@ -371,15 +371,24 @@ func SpecOf(c registry.Context, alias string) project.PackageSpec {
 }
 
 // installedAliases maps the index of each registry context the manifest
-// already has (same repository and path) to its alias.
+// already has to its alias: the package of the same repository, path and
+// ref, else (a package whose ref was changed since) the one of the same
+// repository and path when the registry offers that folder at one ref only.
 func installedAliases(man project.Manifest, contexts []registry.Entry) map[int]string {
-	byKey := map[string]string{}
+	byRef, byKey := map[string]string{}, map[string]string{}
 	for _, p := range man.Packages {
+		byRef[registry.ContextRefKey(p.Source, p.Path, p.Ref)] = p.Alias
 		byKey[registry.ContextKey(p.Source, p.Path)] = p.Alias
+	}
+	refs := map[string]int{}
+	for _, c := range contexts {
+		refs[c.Key()]++
 	}
 	out := map[int]string{}
 	for i, c := range contexts {
-		if alias, ok := byKey[c.Key()]; ok {
+		if alias, ok := byRef[registry.ContextRefKey(c.Source(), c.Path, c.Ref)]; ok {
+			out[i] = alias
+		} else if alias, ok := byKey[c.Key()]; ok && refs[c.Key()] == 1 {
 			out[i] = alias
 		}
 	}
