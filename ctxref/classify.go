@@ -42,6 +42,9 @@ type Packages struct {
 	// Offered maps each name a registry context is cited by (its name and
 	// the alias it installs as) to the context's name.
 	Offered map[string]string
+	// Unreadable maps the name of an offered context that cannot be read
+	// (its repository does not exist, say: setup's access check) to why.
+	Unreadable map[string]string
 }
 
 // Result is one reference and what it points at.
@@ -57,8 +60,8 @@ type Result struct {
 // installed package is Resolved when the package has the document (a
 // regular file, through os.Root on the package's folder: no link leaves
 // it; of a single-file dir source, only its file) and Missing otherwise; a
-// pending name is Missing; an offered one Installable; anything else
-// Unknown. A path that naming.CheckServedPath refuses is Missing.
+// pending name is Missing; an offered one Installable, or Missing when it
+// is Unreadable; anything else Unknown. A path that naming.CheckServedPath refuses is Missing.
 func Classify(refs []Found, pk Packages) []Result {
 	roots := map[string]*os.Root{}
 	defer func() {
@@ -81,6 +84,9 @@ func Classify(refs []Found, pk Packages) []Result {
 			r.Class, r.Reason = Missing, fmt.Sprintf("package %s %s", name, why)
 		} else if c, ok := pk.Offered[f.Name]; ok {
 			r.Class, r.Context = Installable, c
+			if why, bad := pk.Unreadable[c]; bad {
+				r.Class, r.Reason = Missing, fmt.Sprintf("registry context %s cannot be read: %s", safetext.Quote(c), why)
+			}
 		} else {
 			r.Class = Unknown
 			r.Reason = fmt.Sprintf("no installed package and no registry context is named %s", name)
