@@ -267,7 +267,7 @@ type walker struct {
 	// mistyped lists the paths of values of the wrong type: json.Unmarshal
 	// skips them and decodes the rest; the rules' word on them is dropped.
 	mistyped []string
-	broken  bool // the token stream failed: stop
+	broken   bool // the token stream failed: stop
 }
 
 type unknownField struct {
