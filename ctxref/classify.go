@@ -47,6 +47,9 @@ type Packages struct {
 	// Offered maps each name a registry context is cited by (its name and
 	// the alias it installs as) to the context's name.
 	Offered map[string]string
+	// Unreadable maps the name of an offered context that cannot be read
+	// (its repository does not exist, say: setup's access check) to why.
+	Unreadable map[string]string
 }
 
 // Result is one reference and what it points at.
@@ -62,9 +65,10 @@ type Result struct {
 // installed package is Resolved when the package has the document (a
 // regular file, through os.Root on the package's folder: no link leaves
 // it; of a single-file dir source, only its file), Withheld when audience
-// rules kept it out of the install, and Missing otherwise; a
-// pending name is Missing; an offered one Installable; anything else
-// Unknown. A path that naming.CheckServedPath refuses is Missing.
+// rules kept it out of the install, and Missing otherwise; a pending name
+// is Missing; an offered one Installable, or Missing when it is
+// Unreadable; anything else Unknown. A path that naming.CheckServedPath
+// refuses is Missing.
 func Classify(refs []Found, pk Packages) []Result {
 	roots := map[string]*os.Root{}
 	defer func() {
@@ -90,6 +94,9 @@ func Classify(refs []Found, pk Packages) []Result {
 			r.Class, r.Reason = Missing, fmt.Sprintf("package %s %s", name, why)
 		} else if c, ok := pk.Offered[f.Name]; ok {
 			r.Class, r.Context = Installable, c
+			if why, bad := pk.Unreadable[c]; bad {
+				r.Class, r.Reason = Missing, fmt.Sprintf("registry context %s cannot be read: %s", safetext.Quote(c), why)
+			}
 		} else {
 			r.Class = Unknown
 			r.Reason = fmt.Sprintf("no installed package and no registry context is named %s", name)

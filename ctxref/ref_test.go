@@ -131,3 +131,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// An offered context that cannot be read is Missing, with why (audit17
+// finding 16), not Installable.
+func TestClassifyUnreadableOffered(t *testing.T) {
+	t.Parallel()
+	refs := []Found{{Match: Match{Ref: Ref{Name: "gone", Path: "x.md"}}}, {Match: Match{Ref: Ref{Name: "ok", Path: "y.md"}}}}
+	pk := Packages{Offered: map[string]string{"gone": "gone", "ok": "ok"}, Unreadable: map[string]string{"gone": "repository not found"}}
+	res := Classify(refs, pk)
+	if res[0].Class != Missing || !strings.Contains(res[0].Reason, "repository not found") || res[1].Class != Installable {
+		t.Errorf("got %+v", res)
+	}
+}

@@ -12,7 +12,8 @@ import (
 
 // CheckReport is what Check found in a registry and its imports.
 type CheckReport struct {
-	// Loaded lists every registry read, in order, each once.
+	// Loaded lists every registry read, each once: the valid ones in
+	// order, then the invalid imports (an invalid root comes first).
 	Loaded []Location
 	// Contexts counts the contexts of the merged registry.
 	Contexts int
@@ -32,6 +33,9 @@ type checkState struct {
 	res  *CheckReport
 	data map[string][]byte // each registry's bytes, by Location.Key
 	path []Location        // the registries being walked, root first
+	// invalid lists the registries read that are not valid: read all
+	// the same (CheckReport.Loaded counts them).
+	invalid []Location
 }
 
 // at records a problem at field of the registry at loc.
@@ -63,6 +67,7 @@ func (c *checkState) cycle(loc Location, field string, next Location) {
 func (c *checkState) imported(loc Location, field string, next Location, err error) {
 	var pe *ParseError
 	if errors.As(err, &pe) {
+		c.invalid = append(c.invalid, next)
 		c.at(loc, field, fmt.Sprintf("import %s is not a valid registry (its problems follow)", next.shown()))
 		c.res.Problems = append(c.res.Problems, pe.Errors...)
 		return
@@ -91,13 +96,14 @@ func (l *Loader) Check(ctx context.Context, location string) (*CheckReport, erro
 	if err == nil {
 		err = st.walk(ctx, root, reg, 0)
 	}
-	rep.Loaded, rep.Contexts, rep.Warnings = st.res.Loaded, len(st.res.Contexts), st.res.Warnings
+	rep.Loaded, rep.Contexts, rep.Warnings = append(st.res.Loaded, st.check.invalid...), len(st.res.Contexts), st.res.Warnings
 	if cerr := ctx.Err(); cerr != nil {
 		return rep, cerr
 	}
 	var pe *ParseError
 	switch {
 	case errors.As(err, &pe):
+		rep.Loaded = append([]Location{root}, rep.Loaded...) // read, but not valid
 		rep.Problems = append(pe.Errors, rep.Problems...)
 	case err != nil:
 		rep.Problems = append([]Problem{{File: root.String(), Msg: safetext.Clip(err.Error(), 0)}}, rep.Problems...)

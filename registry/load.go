@@ -63,7 +63,8 @@ type Result struct {
 	Description string
 	Root        Location
 	// Contexts in order: the root's, then each import's (depth first), with
-	// duplicates (same repository and path) merged into the first.
+	// duplicates (same repository, path and ref) merged into the first; at
+	// most MaxContexts.
 	Contexts []Entry
 	// Loaded lists every registry read, in order, each once.
 	Loaded []Location
@@ -107,6 +108,7 @@ func (l *Loader) LoadLocation(ctx context.Context, root Location) (*Result, erro
 	if err := st.walk(ctx, root, reg, 0); err != nil {
 		return nil, err
 	}
+	st.warnBounds()
 	return st.res, nil
 }
 
@@ -117,6 +119,7 @@ type loadState struct {
 	seen   map[string]bool // Location.Key of registries read or being read
 	byKey  map[string]int  // ContextKey -> index in res.Contexts
 	byName map[string]int  // lower-case name -> index
+	bounds loadBounds      // what the load's limits left out (bounds.go)
 
 	// check: Check's strict load, where what Load warns of is a problem
 	// at its place in the file (see check.go).
@@ -169,8 +172,11 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 			c.Repo = loc.resolveRepo(c.Repo)
 		}
 		e := Entry{Context: c, From: loc.String()}
-		key := e.Key()
+		key := mergeKey(e)
 		if i, dup := st.byKey[key]; dup {
+			if st.sameFileTwice(loc, ci, i, c) {
+				continue
+			}
 			first := &st.res.Contexts[i]
 			first.Tags = mergeTags(first.Tags, c.Tags)
 			if first.Description == "" {
@@ -187,6 +193,9 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 			}
 			st.warn("registry %s: context %s (%s) has the name of a different context from %s; keeping the first (rename one of them)",
 				loc.shown(), safetext.Quote(c.Name), safetext.Clip(c.Source(), 0), safetext.Clip(st.res.Contexts[i].From, 0))
+			continue
+		}
+		if !st.keepContext(loc) {
 			continue
 		}
 		st.byKey[key] = len(st.res.Contexts)
@@ -218,7 +227,10 @@ func (st *loadState) walk(ctx context.Context, loc Location, reg *Registry, dept
 				st.check.at(loc, field, fmt.Sprintf("import %s is deeper than the import depth limit (%d)", next.shown(), st.max))
 				continue
 			}
-			st.warn("registry %s: import %s not loaded: the import depth limit (%d) is reached", loc.shown(), next.shown(), st.max)
+			st.tooDeep(loc, next)
+			continue
+		}
+		if !st.mayRead(loc, field, next) {
 			continue
 		}
 		sub, err := st.read(ctx, next)

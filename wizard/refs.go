@@ -1,6 +1,8 @@
 package wizard
 
 import (
+	"context"
+
 	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
@@ -93,4 +95,27 @@ func RefSpecs(man project.Manifest, reg *registry.Result, names []string) []proj
 		}
 	}
 	return specs
+}
+
+// RefsUnreadable checks access to the registry contexts named (as in
+// ctxref.Result.Context), each repository once, as setup does before it
+// installs, and returns why each one that cannot be read cannot, by name
+// (ctxref.Packages.Unreadable).
+func RefsUnreadable(ctx context.Context, access AccessChecker, reg *registry.Result, names []string) map[string]string {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var idx []int
+	for i, c := range reg.Contexts {
+		if want[c.Name] {
+			delete(want, c.Name)
+			idx = append(idx, i)
+		}
+	}
+	out := map[string]string{}
+	for i, why := range checkAccess(ctx, access, reg.Contexts, idx, Options{}) {
+		out[reg.Contexts[i].Name] = why
+	}
+	return out
 }

@@ -287,21 +287,36 @@ func plan(man project.Manifest, contexts []registry.Entry, installed map[int]str
 	return specs
 }
 
+// saveRegistryOf writes o.RegistryLocation as the manifest's registry,
+// saying so when it replaces another.
+func saveRegistryOf(ws Workspace, man project.Manifest, o Options) error {
+	if err := ws.SetRegistry(o.RegistryLocation); err != nil {
+		return err
+	}
+	if man.Registry != "" {
+		fmt.Fprintf(o.Log, "registry: %s → %s\n", safetext.Clip(man.Registry, 0), safetext.Clip(o.RegistryLocation, 0))
+	}
+	return nil
+}
+
 // apply asks for confirmation at a terminal (unless o.Yes), then changes
 // the project: the registry, the removals, the additions, the index.
 func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []project.PackageSpec, sum *Summary, o Options) (*Summary, error) {
 	saveRegistry := o.RegistryLocation != "" && o.RegistryLocation != man.Registry
 	if len(specs) == 0 && len(sum.Removed) == 0 {
+		if len(sum.Unavailable) > 0 {
+			fmt.Fprintln(o.Log, "Nothing installed: the chosen contexts cannot be read.")
+			if saveRegistry && man.Registry != "" {
+				fmt.Fprintf(o.Log, "registry not saved: nothing was installed from %s; the manifest keeps %s\n", safetext.Clip(o.RegistryLocation, 0), safetext.Clip(man.Registry, 0))
+			}
+			return sum, nil
+		}
 		if saveRegistry {
-			if err := ws.SetRegistry(o.RegistryLocation); err != nil {
+			if err := saveRegistryOf(ws, man, o); err != nil {
 				return nil, err
 			}
 		}
-		if len(sum.Unavailable) > 0 {
-			fmt.Fprintln(o.Out, "Nothing installed: the chosen contexts cannot be read.")
-		} else {
-			fmt.Fprintln(o.Out, "Nothing to change.")
-		}
+		fmt.Fprintln(o.Out, "Nothing to change.")
 		return sum, nil
 	}
 	if o.Prompter != nil && !o.Yes {
@@ -322,7 +337,7 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 
 	// From here on the project changes.
 	if saveRegistry {
-		if err := ws.SetRegistry(o.RegistryLocation); err != nil {
+		if err := saveRegistryOf(ws, man, o); err != nil {
 			return nil, err
 		}
 	}
@@ -376,15 +391,24 @@ func SpecOf(c registry.Context, alias string) project.PackageSpec {
 }
 
 // installedAliases maps the index of each registry context the manifest
-// already has (same repository and path) to its alias.
+// already has to its alias: the package of the same repository, path and
+// ref, else (a package whose ref was changed since) the one of the same
+// repository and path when the registry offers that folder at one ref only.
 func installedAliases(man project.Manifest, contexts []registry.Entry) map[int]string {
-	byKey := map[string]string{}
+	byRef, byKey := map[string]string{}, map[string]string{}
 	for _, p := range man.Packages {
+		byRef[registry.ContextRefKey(p.Source, p.Path, p.Ref)] = p.Alias
 		byKey[registry.ContextKey(p.Source, p.Path)] = p.Alias
+	}
+	refs := map[string]int{}
+	for _, c := range contexts {
+		refs[c.Key()]++
 	}
 	out := map[int]string{}
 	for i, c := range contexts {
-		if alias, ok := byKey[c.Key()]; ok {
+		if alias, ok := byRef[registry.ContextRefKey(c.Source(), c.Path, c.Ref)]; ok {
+			out[i] = alias
+		} else if alias, ok := byKey[c.Key()]; ok && refs[c.Key()] == 1 {
 			out[i] = alias
 		}
 	}

@@ -55,8 +55,9 @@ read; files over 16 MiB are skipped with a warning.
 
 Each reference is printed as FILE:LINE:COL CLASS REFERENCE, CLASS one of
   resolved      an installed package has the document
-  installable   the registry offers the context; it is not installed
-  missing       the package is known, the document is not there
+  installable   the registry offers the context and it can be read; it is not installed
+  missing       the package is known, the document is not there (or the
+                registry's context cannot be read: why is shown)
   unknown       neither an installed package nor a registry context
   withheld      the package has the document, but audience rules kept it
                 out of this project's install (not missing: --check passes)
@@ -159,6 +160,7 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 		fmt.Fprintf(errOut, "warning: %s\n", safetext.Text(w))
 	}
 
+	var unreadable map[string]string // offered contexts that cannot be read, by name
 	classify := func(reg *registry.Result) ([]ctxref.Result, error) {
 		l, err := proj.ReadLock()
 		if errors.Is(err, fs.ErrNotExist) {
@@ -170,7 +172,9 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 		if m, err := proj.ReadManifest(); err == nil {
 			man = m
 		}
-		return ctxref.Classify(scan.Refs, wizard.RefPackages(*man, proj.Installed(man, l), reg)), nil
+		pk := wizard.RefPackages(*man, proj.Installed(man, l), reg)
+		pk.Unreadable = unreadable
+		return ctxref.Classify(scan.Refs, pk), nil
 	}
 	res, err := classify(nil)
 	if err != nil {
@@ -179,12 +183,27 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 	// The registry is read only when a name is not installed.
 	var reg *registry.Result
 	if countClass(res, ctxref.Unknown) > 0 {
-		if reg, err = loadRefsRegistry(ctx, opts, man.Registry, dir); err != nil {
+		var access wizard.AccessChecker
+		if reg, access, err = loadRefsRegistry(ctx, opts, man.Registry, dir); err != nil {
 			return err
 		}
 		if reg != nil {
 			if res, err = classify(reg); err != nil {
 				return err
+			}
+		}
+		// An offered context is installable only when it can be read, as
+		// setup checks before it installs: one whose repository is gone is
+		// missing, with why, and --check fails on it.
+		if names := installableContexts(res); len(names) > 0 {
+			fmt.Fprintf(errOut, "checking access to %d registry %s\n", len(names), wording.Plural(len(names), "context", "contexts"))
+			if unreadable = wizard.RefsUnreadable(ctx, access, reg, names); len(unreadable) > 0 {
+				if res, err = classify(reg); err != nil {
+					return err
+				}
+			}
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
 			}
 		}
 	}
@@ -194,8 +213,15 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 		if err := fetchRefs(ctx, opts, *man, reg, res, &sum); err != nil {
 			return err
 		}
-		if !opts.dryRun && len(sum.Installed) > 0 {
-			// What the fetch installed now resolves (or is missing).
+		if !opts.dryRun && len(sum.Installed)+len(sum.Failed) > 0 {
+			// What the fetch installed now resolves (or is missing); what
+			// it could not install is missing, with why.
+			for _, f := range sum.Failed {
+				if unreadable == nil {
+					unreadable = map[string]string{}
+				}
+				unreadable[f.Context] = f.Reason
+			}
 			if res, err = classify(reg); err != nil {
 				return err
 			}
@@ -229,6 +255,21 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 	return nil
 }
 
+// installableContexts lists the registry contexts of the installable
+// references, each once, sorted.
+func installableContexts(res []ctxref.Result) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range res {
+		if r.Class == ctxref.Installable && !seen[r.Context] {
+			seen[r.Context] = true
+			names = append(names, r.Context)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
 // countClass counts the results of class c.
 func countClass(res []ctxref.Result, c ctxref.Class) int {
 	n := 0
@@ -260,8 +301,9 @@ func summarize(res []ctxref.Result, files int) refsSummary {
 }
 
 // loadRefsRegistry loads the registry of --registry, else the manifest's,
-// else the user's default; nil when there is none.
-func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir string) (*registry.Result, error) {
+// else the user's default; nil when there is none. It returns as well
+// the git engine that read it, to check access to its contexts.
+func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir string) (*registry.Result, wizard.AccessChecker, error) {
 	location := opts.registry
 	if location == "" {
 		location = manifestReg
@@ -269,16 +311,16 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir s
 	if location == "" {
 		def, _, err := opts.Env.defaultRegistry()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		location = def
 	}
 	if location == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	wo, err := workspaceOptions(opts.globalOptions, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	loader := &registry.Loader{
 		Git:  wo.Engine,
@@ -288,11 +330,11 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir s
 	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, opts.Env.userHome()))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("refs: read the registry %s to look up the names that are not installed: %w (fix access, or pass --registry LOCATION)", safetext.Quote(location), err)
+		return nil, nil, fmt.Errorf("refs: read the registry %s to look up the names that are not installed: %w (fix access, or pass --registry LOCATION)", safetext.Quote(location), err)
 	}
-	return reg, nil
+	return reg, wo.Engine, nil
 }
 
 // printRefs writes one line per reference to stdout, with --check only
@@ -323,7 +365,11 @@ func printRefsSummary(opts *refsOptions, s refsSummary, haveRegistry bool) {
 		s.Found, wording.Plural(s.Found, "reference", "references"), s.Files, wording.Plural(s.Files, "file", "files"),
 		s.Resolved, s.Installable, s.Missing, s.Unknown, withheld)
 	if len(s.Installed) > 0 || len(s.Failed) > 0 {
-		fmt.Fprintf(w, "refs: fetched: %d installed (%s), %d failed\n", len(s.Installed), safetext.Text(strings.Join(s.Installed, ", ")), len(s.Failed))
+		installed := ""
+		if len(s.Installed) > 0 {
+			installed = " (" + safetext.Text(strings.Join(s.Installed, ", ")) + ")"
+		}
+		fmt.Fprintf(w, "refs: fetched: %d installed%s, %d failed\n", len(s.Installed), installed, len(s.Failed))
 		for _, f := range s.Failed {
 			fmt.Fprintf(w, "refs: %s (alias %s) failed: %s\n", safetext.Quote(f.Context), f.Alias, safetext.Text(f.Reason))
 		}
@@ -340,15 +386,7 @@ func printRefsSummary(opts *refsOptions, s refsSummary, haveRegistry bool) {
 // of them all, so workspace fetches up to 16 at once), after a
 // confirmation; with --dry-run it only says what it would install.
 func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg *registry.Result, res []ctxref.Result, sum *refsSummary) error {
-	var names []string
-	seen := map[string]bool{}
-	for _, r := range res {
-		if r.Class == ctxref.Installable && !seen[r.Context] {
-			seen[r.Context] = true
-			names = append(names, r.Context)
-		}
-	}
-	sort.Strings(names)
+	names := installableContexts(res)
 	specs := wizard.RefSpecs(man, reg, names)
 	if len(specs) != len(names) { // an installable name is the registry's
 		return fmt.Errorf("refs: %d of the contexts %s are not in the registry any more: run ctx refs again", len(names)-len(specs), strings.Join(names, ", "))

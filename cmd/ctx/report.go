@@ -69,7 +69,15 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 // when the user interrupted it (exit 130), else err from workspace, else
 // partial() when some package was skipped or failed (exit 3).
 func finishReport(ctx context.Context, g *globalOptions, root string, rep *workspace.Report, err error, dryRun bool) error {
-	perr := printReport(g, root, rep, dryRun)
+	return finishReportForcing(ctx, g, root, rep, err, dryRun, "")
+}
+
+// finishReportForcing is finishReport for a command without --force (setup):
+// the advice for packages with local edits names forceVia, a command line
+// with %s for their aliases ("ctx remove %s --force"), instead of "run it
+// again with --force".
+func finishReportForcing(ctx context.Context, g *globalOptions, root string, rep *workspace.Report, err error, dryRun bool, forceVia string) error {
+	perr := printReport(g, root, rep, dryRun, forceVia)
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
@@ -104,7 +112,7 @@ func shortSHA(c string) string {
 //
 // With dryRun: "ALIAS would install SHA", "ALIAS would move OLD → NEW",
 // "ALIAS would remove".
-func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bool) error {
+func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bool, forceVia string) error {
 	if rep == nil {
 		return nil
 	}
@@ -115,7 +123,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	if dryRun {
 		installed, removed, would = "would install", "would remove", "would move "
 	}
-	var bad []string
+	var bad, dirtyAliases []string
 	dirty := false
 	for _, p := range pkgs {
 		p.Alias = safetext.Escape(p.Alias)
@@ -150,6 +158,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			}
 			if len(p.DirtyFiles) > 0 || p.Reason == workspace.SkipDirty {
 				dirty = true
+				dirtyAliases = append(dirtyAliases, p.Alias)
 			}
 		case workspace.Failed:
 			bad = append(bad, p.Alias)
@@ -177,10 +186,14 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 		return nil
 	}
 	if dirty {
+		force := "run it again with --force"
+		if forceVia != "" {
+			force = "run `" + fmt.Sprintf(forceVia, strings.Join(dirtyAliases, " ")) + "`"
+		}
 		fmt.Fprintf(errOut, "ctx: packages with local edits were left as they are (files marked M modified, A added, D deleted).\n"+
 			"  To proceed: undo them, or send them upstream (`ctx push ALIAS` for a git package; once merged, `ctx update ALIAS`\n"+
 			"  takes them without --force), then run the command again;\n"+
-			"  or run it again with --force, which first copies the local files to a backup folder and prints where.\n")
+			"  or %s, which first copies the local files to a backup folder and prints where.\n", force)
 	}
 	fmt.Fprintf(errOut, "ctx: %d of %d packages not done: %s\n", len(bad), len(pkgs), strings.Join(bad, ", "))
 	return partial()

@@ -114,9 +114,12 @@ func ConflictMarkers(data []byte) bool {
 
 // Decode decodes data, the contents of file, into v (a non-nil pointer) and
 // checks it as Options says. It returns nil or an *ErrorList holding every
-// problem found, each with a line ≥ 1 inside data. Rules and Check run only
-// when every value decoded (no type errors), so that they see what the file
-// says.
+// problem found, each with a line ≥ 1 inside data. A value of the wrong JSON
+// type (or a number out of range) is one problem among others: the rest is
+// decoded, and rules and Check run on it, but what they say of a field
+// that did not decode (or of what is inside it) is left out, since they
+// see the field empty, not what the file says. A value a custom decoder
+// refuses stops there: rules and Check do not run.
 func Decode(file string, data []byte, v any, o Options) error {
 	fail := func(errs []Error) error {
 		for i := range errs {
@@ -151,7 +154,7 @@ func Decode(file string, data []byte, v any, o Options) error {
 		return fail(errs)
 	}
 	root := Offset(data, skip(data, 0))
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := json.Unmarshal(data, v); err != nil && !(len(w.mistyped) > 0 && isTypeError(err)) {
 		// The walk above should have found it; say it anyway.
 		errs = append(errs, Error{Line: root.Line, Col: root.Col, Msg: strings.TrimPrefix(err.Error(), "json: ")})
 		return fail(errs)
@@ -164,6 +167,9 @@ func Decode(file string, data []byte, v any, o Options) error {
 	}
 	if o.Validator != nil {
 		for _, e := range RuleErrors(o.Validator.Struct(v), o.Message) {
+			if w.within(e.Field) {
+				continue
+			}
 			p := at(e.Field)
 			e.Line, e.Col = p.Line, p.Col
 			errs = append(errs, e)
@@ -171,6 +177,9 @@ func Decode(file string, data []byte, v any, o Options) error {
 	}
 	if o.Check != nil {
 		for _, e := range o.Check() {
+			if w.within(e.Field) {
+				continue
+			}
 			if e.Line <= 0 {
 				p := at(e.Field)
 				e.Line, e.Col = p.Line, p.Col
@@ -272,7 +281,10 @@ type walker struct {
 	errs    []Error
 	unknown []unknownField
 	bad     bool // a value would not decode: skip the rules
-	broken  bool // the token stream failed: stop
+	// mistyped lists the paths of values of the wrong type: json.Unmarshal
+	// skips them and decodes the rest; the rules' word on them is dropped.
+	mistyped []string
+	broken   bool // the token stream failed: stop
 }
 
 type unknownField struct {
@@ -293,7 +305,24 @@ func (w *walker) add(off int64, field, msg string) {
 
 func (w *walker) mismatch(off int64, field string, t reflect.Type, found string) {
 	w.add(off, field, fmt.Sprintf("expected %s, found a JSON %s", typeName(t), found))
-	w.bad = true
+	w.mistyped = append(w.mistyped, field)
+}
+
+// within reports whether field is a value of the wrong type, or inside one.
+func (w *walker) within(field string) bool {
+	for _, p := range w.mistyped {
+		if p == "" || field == p || strings.HasPrefix(field, p+".") || strings.HasPrefix(field, p+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// isTypeError reports whether err is only json.Unmarshal's word for a
+// value of the wrong type (it decodes the rest).
+func isTypeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
 }
 
 // value reads one value at path; t is the Go type it decodes into (nil:
@@ -375,7 +404,7 @@ func (w *walker) number(off int64, path string, t reflect.Type, s string) {
 			msg = fmt.Sprintf("%s is out of range", safetext.Clip(s, 0))
 		}
 		w.add(off, path, msg)
-		w.bad = true
+		w.mistyped = append(w.mistyped, path)
 	}
 }
 
