@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -541,7 +542,11 @@ func (w *Workspace) updateTasks(aliases []string, refresh bool) ([]*task, error)
 		return t
 	})
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), project.Rel(project.ManifestName))
+		var known []string
+		for _, s := range m.Packages {
+			known = append(known, s.Alias)
+		}
+		return nil, unknownPackages(unknown, known, project.Rel(project.ManifestName))
 	}
 	return ts, nil
 }
@@ -704,7 +709,11 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 		return t
 	})
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in this project (see `ctx list`)", safetext.QuoteList(unknown))
+		known := slices.Collect(maps.Keys(l.Packages))
+		for _, s := range m.Packages {
+			known = append(known, s.Alias)
+		}
+		return nil, unknownPackages(unknown, known, "this project")
 	}
 	if len(ts) == 0 {
 		return nil, errors.New("name the packages to remove (see `ctx list`)")

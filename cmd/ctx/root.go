@@ -13,6 +13,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -186,6 +187,9 @@ func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStre
 		return ee.code
 	}
 	fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(err.Error()))
+	if errors.Is(err, workspace.ErrUnknownPackage) {
+		return ExitUsage // a mistyped alias is a bad argument, whichever command got it
+	}
 	return ExitError
 }
 
