@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/webdoc"
 )
@@ -506,14 +507,22 @@ func (g *graph) docOf(alias, p string) (docKey, error) {
 	if _, ok := g.recs[k]; ok {
 		return k, nil
 	}
-	if _, ok := g.pkgs[alias]; !ok {
-		names := slices.Sorted(maps.Keys(g.pkgs))
-		return k, fmt.Errorf("indexer: %q: %w (indexed: %s)", alias, ErrUnknownPackage, strings.Join(names, ", "))
+	if err := checkPackages([]string{alias}, g.aliases()); err != nil {
+		return k, err
 	}
 	hint := ""
 	b := strings.ToLower(strings.TrimSuffix(path.Base(k.path), path.Ext(k.path)))
 	if ks := g.byBase[alias][b]; len(ks) > 0 {
-		hint = fmt.Sprintf("; did you mean %s?", ks[0].path)
+		hint = fmt.Sprintf(" (did you mean %s?)", ks[0].path)
+	} else {
+		var paths []string // a typo in the path: the package's documents (suggest, as for a package)
+		for d := range g.recs {
+			if d.alias == alias {
+				paths = append(paths, d.path)
+			}
+		}
+		slices.Sort(paths)
+		hint = suggest.Hint(k.path, paths)
 	}
 	return k, fmt.Errorf("indexer: %s/%s: %w%s", alias, k.path, ErrUnknownDocument, hint)
 }

@@ -270,3 +270,21 @@ func TestSuggestPathsTool(t *testing.T) {
 		t.Error("get_document built an index: the walk was not tested")
 	}
 }
+
+// TestNotFoundNeverSuggestsItself (audit17 finding 15): a document not
+// found when it was read but there when the suggestions are looked up (an
+// update replacing it in between) is not offered as its own "did you
+// mean"; the others still are.
+func TestNotFoundNeverSuggestsItself(t *testing.T) {
+	t.Parallel()
+	dir := docProject(t, map[string]string{"runbooks/zebra.md": "# Zebra\n", "runbooks/zebras.md": "# Zebras\n"})
+	var srv *Server
+	connect(t, dir, func(s *Server) { srv = s })
+	err := srv.docNotFound(srv.snapshot(), "d", "runbooks/zebra.md", "runbooks/zebra.md", nil)
+	if err == nil || strings.Contains(err.Error(), `"runbooks/zebra.md"?`) || strings.Contains(err.Error(), `Did you mean "runbooks/zebra.md"`) {
+		t.Errorf("suggests the path asked for: %v", err)
+	}
+	if err == nil || !strings.Contains(err.Error(), `runbooks/zebras.md`) {
+		t.Errorf("the other document is not suggested: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -409,7 +410,10 @@ func (s *Server) docNotFound(snap snapshot, alias, p, clean string, cause error)
 	if cause != nil && cause.Error() != errNotFound.Error() {
 		msg = fmt.Sprintf("document %q not found in package %q: %v.", p, alias, cause)
 	}
-	if dym := didYouMean(s.suggestPaths(snap, alias, clean)); dym != "" {
+	// The path asked for is never its own suggestion: it is there now
+	// only when it was missing for a moment (a file being replaced).
+	near := slices.DeleteFunc(s.suggestPaths(snap, alias, clean), func(q string) bool { return q == clean })
+	if dym := didYouMean(near); dym != "" {
 		msg += dym
 	} else {
 		msg += fmt.Sprintf(" Call list_contexts with package %q to see its documents, or search.", alias)

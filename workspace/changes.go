@@ -193,7 +193,7 @@ func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set
 		want := map[string]bool{}
 		for _, a := range o.Aliases {
 			if !aliases[a] {
-				return nil, fmt.Errorf("no package %s in the lock, then or now, nor in %s (ctx list shows them)", safetext.Quote(a), project.Rel(project.ManifestName))
+				return nil, unknownPackages([]string{a}, slices.Collect(maps.Keys(aliases)), "the lock, then or now, nor in "+project.Rel(project.ManifestName))
 			}
 			want[a] = true
 		}

@@ -23,7 +23,8 @@ import (
 // the shebang of a hook that exists (so that an `exit` in it cannot skip
 // ctx, and everything of the user's still runs after it), in a new hook
 // otherwise; running it again replaces the block in place. A failing ctx
-// never fails the hook: the block ends in `|| true`.
+// never fails the hook: the block ends in `|| true`, and with no ctx on
+// git's PATH it says so on stderr.
 
 // GitHooks are the hooks ctx keeps.
 var GitHooks = []string{"post-merge", "post-checkout"}
@@ -41,14 +42,18 @@ type HookEdit struct {
 }
 
 // hookBlock is the block of hook for a project at rel (slash path from
-// the work tree's top, where git runs hooks; "" = the top).
+// the work tree's top, where git runs hooks; "" = the top; no quote or
+// line end: InstallGitHooks checks). With no ctx on git's PATH the block
+// prints a note on stderr (a failing install is a note, never a failed
+// git command): the pull or checkout did not bring .context/ in step.
 func hookBlock(hook, rel string) string {
-	dir := ""
+	dir, cd := "", ""
 	if rel != "" {
-		dir = "-C '" + rel + "' "
+		dir, cd = "-C '"+rel+"' ", "-C "+rel+" "
 	}
 	return hookBegin + "\n" +
-		"if command -v ctx >/dev/null 2>&1; then ctx " + dir + "hook " + hook + " \"$@\" || true; fi\n" +
+		"if command -v ctx >/dev/null 2>&1; then ctx " + dir + "hook " + hook + " \"$@\" || true; " +
+		"else echo 'ctx hook: ctx is not on PATH, so .context/ was not brought in step with the lock: run ctx " + cd + "install' >&2; fi\n" +
 		hookEnd + "\n"
 }
 

@@ -18,14 +18,16 @@ package workspace
 // "patch") records the changes:
 //
 //	Put     files moved in from the stage .tmp/<alias>.new: added or changed
-//	        (whatever is at the path first goes to .tmp/<alias>.old)
+//	        (whatever is at the path is kept in .tmp/<alias>.old first: a
+//	        file by a hard link, so the new one is renamed over it)
 //	Delete  files moved to .tmp/<alias>.old
 //	Chmod   files whose executable bit alone changes, changed in place
 //
 // patchForward (swap's part for a patch) does them in this order: deleted
 // files out, folders that emptied and that the new tree has no use for
-// removed, the replaced files out, the new ones in (one rename each, atomic
-// per file), the modes; then the state of the files it touched is recorded
+// removed, then for each new file the old one at its path linked into
+// .old and the new one renamed over it (one rename each, atomic per file:
+// a reader finds the old file or the new one, never none), the modes; then the state of the files it touched is recorded
 // from the disk (only theirs: the others keep their entries). Each step is
 // skipped when it is already done, so recovery can run it again after a
 // crash at any point and finish the change. patchBack (unswap's part)
@@ -41,6 +43,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/atomicfile"
@@ -422,8 +425,9 @@ func (w *Workspace) patchForward(j *journal) error {
 	}
 	// out moves what is at rel in the package to .old, once: when .old
 	// has it, a deleted file was moved out before (a folder of the new
-	// tree may be at its path now); a replaced one was too, and nothing
-	// should be at its path until the new file comes in.
+	// tree may be at its path now); a replaced one that is not a regular
+	// file was too (see keep), and nothing should be at its path until
+	// the new file comes in.
 	out := func(rel string, deleted bool) error {
 		from, to := in(pkg, rel), in(old, rel)
 		if !exists(from) || (deleted && exists(to)) {
@@ -449,17 +453,47 @@ func (w *Workspace) patchForward(j *journal) error {
 	if err := w.removeEmpty(pkg, ancestors(p.Delete, needed)); err != nil {
 		return err
 	}
-	for _, f := range p.Put {
-		if exists(in(nw, f.Path)) {
-			if err := out(f.Path, false); err != nil {
+	// keep puts what is at rel in the package into .old before the new
+	// file replaces it. A regular file is hard-linked there, so that the
+	// rename of the new file over it is the one step in which the path
+	// changes: a reader (ctx mcp's get_document, an editor) finds the old
+	// file or the new one, never none (audit17 finding 15). Anything else
+	// (a folder, a symbolic link: neither may be renamed over), or a file
+	// on a file system without hard links, is moved out as a deleted one
+	// is, and the path is empty until the new file comes in.
+	keep := func(rel string) error {
+		from, to := in(pkg, rel), in(old, rel)
+		fi, err := os.Lstat(from)
+		if err != nil || !fi.Mode().IsRegular() {
+			return out(rel, false)
+		}
+		if ti, err := os.Lstat(to); err == nil {
+			if os.SameFile(fi, ti) {
+				return nil // linked before
+			}
+			return out(rel, false) // both exist: out says so
+		}
+		if err := w.fault("patch-out", j.Alias); err != nil {
+			return err
+		}
+		if err := w.fs.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		if err := w.fs.Link(from, to); err != nil {
+			if !noHardLinks(err) {
 				return err
 			}
+			return out(rel, false)
 		}
+		return w.hook("patch-out", j.Alias)
 	}
 	for _, f := range p.Put {
 		from, to := in(nw, f.Path), in(pkg, f.Path)
 		if !exists(from) {
 			continue // moved in before
+		}
+		if err := keep(f.Path); err != nil {
+			return err
 		}
 		if err := w.fault("patch-in", j.Alias); err != nil {
 			return err
@@ -484,6 +518,14 @@ func (w *Workspace) patchForward(j *journal) error {
 	}
 	syncDirs(pkg, p)
 	return nil
+}
+
+// noHardLinks reports whether err, from os.Link, says that the file
+// system makes no hard links (or no more to that file), rather than that
+// the link failed for a reason a move would fail for as well.
+func noHardLinks(err error) bool {
+	return errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.EPERM) ||
+		errors.Is(err, syscall.EMLINK) || errors.Is(err, syscall.EXDEV)
 }
 
 // patchBack undoes what patchForward did of j's patch: the modes set back,

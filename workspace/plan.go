@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -232,9 +233,9 @@ func (t *task) upToDate(force bool) bool {
 // unchanged (diff with full: on a system without ctimes, every file, since
 // an edit may keep the size and set the mtime back). A dirty package is Skipped with its
 // files listed unless force; with force, execute backs it up first. A
-// package whose local files are exactly the files of the git commit it is
-// about to get (edits sent with ctx push and merged upstream) loses
-// nothing: it goes on, neither skipped nor backed up.
+// package whose changed files are all as the git commit it is about to
+// get has them (edits sent with ctx push and merged upstream: holdsTarget)
+// loses nothing: it goes on, neither skipped nor backed up.
 func (w *Workspace) checkDirty(ctx context.Context, t *task, force bool) {
 	loc := t.loc
 	if loc.present && loc.state != nil && !loc.complete {
@@ -258,45 +259,51 @@ func (w *Workspace) checkDirty(ctx context.Context, t *task, force bool) {
 	}
 }
 
-// holdsTarget reports whether the package's folder holds exactly the files
-// (paths, contents, modes) of the git commit t installs, as gitengine.Files
-// lists them. Any doubt (an error, a fetch that fails) is a no: the guard
+// holdsTarget reports whether every file the guard found changed
+// (t.loc.changes) is as the git commit t installs has it, as
+// gitengine.Files lists them: a modified, added or re-moded file has that
+// commit's content and mode, a deleted one is not in it. Edits sent with
+// ctx push and merged upstream then lose nothing, also when the upstream
+// moved on after the merge (audit17 finding 5): the files nobody changed
+// locally are updated as usual, and planPatch replaces or deletes one only
+// when it is still what ctx installed or the new version. Any doubt (an
+// error, a fetch that fails, changes not fully known) is a no: the guard
 // stands.
 func (w *Workspace) holdsTarget(ctx context.Context, t *task) bool {
 	req := gitengine.FetchRequest{URL: w.fetchURL(t.specSource()), Commit: t.want, Ref: t.refName, Path: t.specPath()}
 	if req.Ref == "" && t.spec != nil {
 		req.Ref = t.spec.Ref
 	}
-	if t.eng == nil {
+	if t.eng == nil || !t.loc.complete {
 		return false
 	}
 	want, err := t.eng.Files(ctx, req)
 	if err != nil {
 		return false
 	}
-	dir := w.pkgDir(t.alias)
-	n := 0
 	files := make(map[string]gitengine.File, len(want))
 	for _, f := range want {
 		files[f.Path] = f
 	}
-	err = walkFiles(dir, func(rel string, fi fs.FileInfo) error {
-		f, ok := files[rel]
-		if !ok || gitMode(fi.Mode()) != f.Mode || fi.Size() != f.Size {
-			return errDiffers
+	dir := w.pkgDir(t.alias)
+	tr := fileid.NewTree(dir)
+	defer tr.Close()
+	for _, c := range t.loc.changes {
+		f, ok := files[c.Path]
+		fi, err := tr.Info(c.Path)
+		if errors.Is(err, fs.ErrNotExist) && !ok {
+			continue // deleted here and there
 		}
-		blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
+		if err != nil || !ok || gitMode(fi.Mode()) != f.Mode || fi.Size() != f.Size {
+			return false
+		}
+		blob, err := blobOf(in(dir, c.Path), fi)
 		if err != nil || blob != f.BlobID {
-			return errDiffers
+			return false
 		}
-		n++
-		return nil
-	})
-	return err == nil && n == len(files)
+	}
+	return true
 }
-
-// errDiffers stops holdsTarget's walk at the first difference.
-var errDiffers = errors.New("differs")
 
 // report is what the plan says will happen, without doing it (--dry-run).
 func (p *plan) report() *Report {
@@ -566,7 +573,11 @@ func (w *Workspace) updateTasks(aliases []string, refresh bool) ([]*task, error)
 		return t
 	})
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in %s (see `ctx list`)", safetext.QuoteList(unknown), project.Rel(project.ManifestName))
+		var known []string
+		for _, s := range m.Packages {
+			known = append(known, s.Alias)
+		}
+		return nil, unknownPackages(unknown, known, project.Rel(project.ManifestName))
 	}
 	return ts, nil
 }
@@ -729,7 +740,11 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 		return t
 	})
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no package %s in this project (see `ctx list`)", safetext.QuoteList(unknown))
+		known := slices.Collect(maps.Keys(l.Packages))
+		for _, s := range m.Packages {
+			known = append(known, s.Alias)
+		}
+		return nil, unknownPackages(unknown, known, "this project")
 	}
 	if len(ts) == 0 {
 		return nil, errors.New("name the packages to remove (see `ctx list`)")

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -59,7 +61,11 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 	e, locked := l.Packages[alias]
 	switch {
 	case !inManifest && !locked:
-		return nil, fmt.Errorf("no package %s in this project (see `ctx list`)", safetext.Quote(alias))
+		known := slices.Collect(maps.Keys(l.Packages))
+		for _, s := range w.manifest.Packages {
+			known = append(known, s.Alias)
+		}
+		return nil, unknownPackages([]string{alias}, known, "this project")
 	case inManifest && spec.KindOf() == project.KindDir:
 		return nil, fmt.Errorf("%s is a dir source: its files are your project's own, so commit them in your project's repository; ctx push sends edits of git packages", safetext.Quote(alias))
 	case inManifest && spec.KindOf() == project.KindHTTPS, locked && !e.IsGit():

@@ -40,6 +40,36 @@ func projectAliases(g *globalOptions) []string {
 	return out
 }
 
+// indexWords lists, for completion, the index's tags (tags) or the
+// documents of package alias as ALIAS/PATH: nothing when there is no index
+// or the alias is not in it. It never refreshes the index.
+func indexWords(g *globalOptions, tags bool, alias string) []string {
+	r, _, err := openIndexReader(g)
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	var out []string
+	if tags {
+		tc, err := r.Tags(nil)
+		if err != nil {
+			return nil
+		}
+		for _, t := range tc {
+			out = append(out, t.Tag)
+		}
+		return out
+	}
+	docs, err := r.Documents(alias)
+	if err != nil {
+		return nil
+	}
+	for _, d := range docs {
+		out = append(out, d.Package+"/"+d.Path)
+	}
+	return out
+}
+
 // registryWords lists what setup's --select (names) or --tags (tags, when
 // tags) can take: the contexts of the registry setup would read (the
 // command line's --registry, else the manifest's, else the user's default),
@@ -107,7 +137,8 @@ func listWords(words []string, toComplete string) []string {
 
 // addCompletions makes the shell completion (ctx completion) offer what
 // each argument and flag takes: package aliases, --client and --kind
-// values, config keys, and setup's registry context names and tags. It is set on the commands of root by path.
+// values, config keys, the index's tags and documents, and setup's
+// registry context names and tags. It is set on the commands of root by path.
 func addCompletions(root *cobra.Command, g *globalOptions) {
 	none := cobra.ShellCompDirectiveNoFileComp
 	aliases := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -120,14 +151,40 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 		return projectAliases(g), none
 	}
 	document := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		if len(args) > 0 || strings.Contains(toComplete, "/") {
+		if len(args) > 0 {
 			return nil, none
+		}
+		if alias, _, ok := strings.Cut(toComplete, "/"); ok {
+			return indexWords(g, false, alias), none
 		}
 		var out []string
 		for _, a := range projectAliases(g) {
 			out = append(out, a+"/")
 		}
 		return out, none | cobra.ShellCompDirectiveNoSpace
+	}
+	tags := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return listWords(indexWords(g, true, ""), toComplete), none
+	}
+	// search's flags after the first query word are arguments to cobra
+	// (queryArgs parses them): a word after --package, --tag or --kind
+	// is completed as the flag's value, any other as query (nothing).
+	// cobra drops such a flag's name from args, so the word before the
+	// one completed is read from the command line as given.
+	query := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		raw := g.args
+		if len(args) == 0 || len(raw) < 2 || raw[len(raw)-1] != toComplete {
+			return nil, none
+		}
+		switch raw[len(raw)-2] {
+		case "--package":
+			return listWords(projectAliases(g), toComplete), none
+		case "--tag":
+			return tags(c, args, toComplete)
+		case "--kind":
+			return listWords(project.Kinds, toComplete), none
+		}
+		return nil, none
 	}
 	values := func(vs ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) { return vs, none }
@@ -150,7 +207,7 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 			}
 		}
 		switch c.CommandPath() {
-		case "ctx update", "ctx outdated", "ctx remove":
+		case "ctx update", "ctx outdated", "ctx remove", "ctx changes":
 			c.ValidArgsFunction = aliases
 		case "ctx push":
 			c.ValidArgsFunction = firstAlias
@@ -162,6 +219,10 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 		case "ctx search", "ctx find":
 			flag("package", aliases)
 			flag("kind", values(project.Kinds...))
+			flag("tag", tags)
+			if c.CommandPath() == "ctx search" {
+				c.ValidArgsFunction = query
+			}
 		case "ctx add":
 			flag("kind", values(project.Kinds...))
 		case "ctx mcp config":

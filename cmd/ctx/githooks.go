@@ -150,5 +150,9 @@ func gitHooksStep(ctx context.Context, g *globalOptions, root string, flag bool,
 		}
 		fmt.Fprintf(g.IO.ErrOut, "%s git hook %s\n", e.Action, safetext.Escape(e.Path))
 	}
+	if _, err := g.Env.lookPath("ctx"); err != nil {
+		// The hooks run `ctx` from git's PATH: without it they only say so.
+		fmt.Fprintln(g.IO.ErrOut, "warning: ctx is not on PATH here, so the hooks will install nothing (each says \"ctx is not on PATH\" on a pull or checkout): put ctx on the PATH git runs with (a GUI git client's may differ)")
+	}
 	return nil
 }

@@ -127,6 +127,9 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 			links = back
 		}
 	}
+	if errors.Is(err, indexer.ErrUnknownPackage) || errors.Is(err, indexer.ErrUnknownDocument) { // nosuch/x.md, api/nosuch.md
+		return usageErrorf("links: %s", strings.TrimPrefix(err.Error(), "indexer: "))
+	}
 	if err != nil {
 		return indexError(err, dir)
 	}

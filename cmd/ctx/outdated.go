@@ -61,7 +61,7 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 	// it could not resolve: the others are still printed (one broken
 	// package must not hide the rest), then the error is returned (exit 1).
 	// A nil list is an error that stopped the whole command (a bad lock,
-	// an unknown alias): nothing goes to stdout.
+	// an unknown alias, exit 2): nothing goes to stdout.
 	changes, resolveErr := w.Outdated(ctx, opts.aliases)
 	if changes == nil {
 		return resolveErr

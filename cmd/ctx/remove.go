@@ -27,7 +27,7 @@ others go on; --force first copies the local files to a backup folder
 (printed) and then removes the package.
 
 Exit status: 0 when done; 3 when some packages were skipped (local edits);
-2 for bad arguments; 1 for other errors (an unknown alias, say).`,
+2 for bad arguments (an unknown alias, say); 1 for other errors.`,
 		Args: minArgs(1, "ALIAS"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.aliases = args

@@ -13,6 +13,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -69,6 +70,10 @@ type globalOptions struct {
 	// (Main: os.Getwd); "" = unknown, and a relative path is an error.
 	Wd  string
 	Dir string // -C: run as if started in this directory
+	// args is the command line as run was given it: the completion of
+	// search's query words (addCompletions) reads the word before the one
+	// it completes, which cobra drops when it names a flag.
+	args []string
 	// ctx is the running command's context (set before it runs), for
 	// waits that do not take one: the project lock's (workspaceOptions).
 	ctx context.Context
@@ -146,7 +151,7 @@ func Main() int {
 // run runs ctx with args in the environment env and the working directory
 // wd (absolute; "" = unknown) and returns the exit code.
 func run(ctx context.Context, args []string, io *IOStreams, env []string, wd string) int {
-	return execute(ctx, newRootCmd(&globalOptions{IO: io, Env: env, Wd: wd}), args, io)
+	return execute(ctx, newRootCmd(&globalOptions{IO: io, Env: env, Wd: wd, args: args}), args, io)
 }
 
 // argsOrNone is args, never nil: cobra reads the process's own arguments
@@ -186,6 +191,9 @@ func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStre
 		return ee.code
 	}
 	fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(err.Error()))
+	if errors.Is(err, workspace.ErrUnknownPackage) {
+		return ExitUsage // a mistyped alias is a bad argument, whichever command got it
+	}
 	return ExitError
 }
 

@@ -201,6 +201,18 @@ func (d Dir) Rename(from, to string) error {
 	return os.Rename(d.Path(from), d.Path(to))
 }
 
+// Link makes to a hard link of the file from (not a link: a symbolic link
+// is refused, as os.Link may follow it), both inside d.
+func (d Dir) Link(from, to string) error {
+	if err := d.check(from, false); err != nil {
+		return err
+	}
+	if err := d.check(to, false); err != nil {
+		return err
+	}
+	return os.Link(d.Path(from), d.Path(to))
+}
+
 // WriteFileAtomic writes rel through atomicfile.WriteFile (temp file,
 // fsync, rename), creating its parent directories.
 func (d Dir) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {

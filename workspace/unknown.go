@@ -1,0 +1,38 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/suggest"
+)
+
+// ErrUnknownPackage is wrapped by every error about a package alias the
+// project does not have (update, outdated, remove, push, changes): a bad
+// argument, which the command line reports with exit code 2.
+var ErrUnknownPackage = errors.New("no such package")
+
+// unknownPackageError is unknownPackages' error: it says which aliases,
+// where ctx looked, the names they may be a typo of (internal/suggest, as
+// search's --package says it), and where to look.
+type unknownPackageError struct{ msg string }
+
+func (e *unknownPackageError) Error() string        { return e.msg }
+func (e *unknownPackageError) Is(target error) bool { return target == ErrUnknownPackage }
+
+// unknownPackages is the one error for typed aliases none of known is:
+// "no package "x" (did you mean y?) in WHERE; see `ctx list`", where names
+// what was looked in, such as .context/context.config.json.
+func unknownPackages(typed, known []string, where string) error {
+	known = slices.Clone(known)
+	slices.Sort(known)
+	known = slices.Compact(known)
+	named := make([]string, len(typed))
+	for i, a := range typed {
+		named[i] = safetext.Quote(a) + suggest.Hint(a, known)
+	}
+	return &unknownPackageError{msg: fmt.Sprintf("no package %s in %s; see `ctx list`", strings.Join(named, ", "), where)}
+}
