@@ -104,13 +104,13 @@ func packageState(p workspace.PackageInfo) string {
 		}
 		switch {
 		case p.Refused != "":
-			return "refused: outside the project, not served (ctx install says why)"
+			return "refused, not served (ctx install says why)"
 		case p.Installed:
 			return "live" + local
 		}
 		return "missing (the file or folder does not exist)" + local
 	case p.Refused != "":
-		return "refused: outside the project, not fetched (ctx install says why)"
+		return "refused, not fetched (ctx install says why)"
 	case !p.InManifest:
 		return "not in manifest (ctx install removes it)"
 	case !p.Locked:
