@@ -168,6 +168,10 @@ func ParseLocation(s string) (Location, error) {
 		}
 		return Location{}, fmt.Errorf("registry %s: %w (pass a file, a folder, an https URL or a git repository)", safetext.Clip(s, 0), safetext.ClipPathError(err))
 	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// A FIFO or a device (/dev/stdin) would block or never end.
+		return Location{}, fmt.Errorf("registry %s is not a regular file: pass a file, a folder, an https URL or a git repository", safetext.Clip(s, 0))
+	}
 	if fi.IsDir() {
 		if isGitDir(abs) {
 			return Location{Kind: KindGit, URL: abs, File: DefaultFileName}, nil
