@@ -169,6 +169,8 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 		switch {
 		case tokenTried:
 			ge.Hint = "the server refused CTX_GIT_TOKEN: check the token and its scopes, or configure a git credential helper"
+		case e.opts.Token != "" && !tokenScheme(r):
+			ge.Hint = "CTX_GIT_TOKEN is sent over https only (or plain http to this machine), and this remote is plain http: use its https URL, or configure a git credential helper"
 		case e.opts.Token != "" && len(e.opts.TokenHosts) == 0:
 			ge.Hint = fmt.Sprintf("CTX_GIT_TOKEN is sent to no host until CTX_GIT_TOKEN_HOSTS names it: set CTX_GIT_TOKEN_HOSTS=%s if the token is for this host, or configure a git credential helper", r.ep.Host)
 		case e.opts.Token != "":
@@ -212,7 +214,7 @@ func (c *conn) initHTTP() (tokenTried bool) {
 // plain http to a loopback test server) whose host is one of
 // Options.TokenHosts. A token bound to no host warns once.
 func (e *Engine) tokenFor(r *remote) bool {
-	if e.opts.Token == "" || !(r.ep.Protocol == "https" || isLoopback(r.ep.Host)) {
+	if e.opts.Token == "" || !tokenScheme(r) {
 		return false
 	}
 	if len(e.opts.TokenHosts) == 0 {
@@ -229,6 +231,12 @@ func (e *Engine) tokenFor(r *remote) bool {
 		}
 	}
 	return tokenHostMatch(e.opts.TokenHosts, r.ep.Host, port)
+}
+
+// tokenScheme reports whether r's scheme may carry Options.Token: https,
+// or plain http to a loopback test server.
+func tokenScheme(r *remote) bool {
+	return r.ep.Protocol == "https" || isLoopback(r.ep.Host)
 }
 
 // tokenHostMatch reports whether host (an Endpoint's, maybe bracketed)

@@ -168,6 +168,10 @@ func ParseLocation(s string) (Location, error) {
 		}
 		return Location{}, fmt.Errorf("registry %s: %w (pass a file, a folder, an https URL or a git repository)", safetext.Clip(s, 0), safetext.ClipPathError(err))
 	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// A FIFO or a device (/dev/stdin) would block or never end.
+		return Location{}, fmt.Errorf("registry %s is not a regular file: pass a file, a folder, an https URL or a git repository", safetext.Clip(s, 0))
+	}
 	if fi.IsDir() {
 		if isGitDir(abs) {
 			return Location{Kind: KindGit, URL: abs, File: DefaultFileName}, nil
@@ -193,7 +197,7 @@ func refuseCredentials(s string) error {
 	if _, hasPass := u.User.Password(); !hasPass && u.Scheme != "http" && u.Scheme != "https" {
 		return nil
 	}
-	return fmt.Errorf("registry location %s carries credentials, which would be saved in the manifest and printed: use a git repository location, so your git credentials apply (a credential helper, or CTX_GIT_TOKEN), or a URL that needs none", safetext.Quote(naming.RedactURL(raw)))
+	return fmt.Errorf("registry location %s carries credentials, which would be saved in the manifest and printed: use a git repository location, so your git credentials apply (a credential helper, or CTX_GIT_TOKEN with CTX_GIT_TOKEN_HOSTS naming the host), or a URL that needs none", safetext.Quote(naming.RedactURL(raw)))
 }
 
 // ResolveLocal returns location with a relative local path made relative to

@@ -879,8 +879,17 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 					continue
 				}
 				if allow != "" && o.NoAllowOutside {
-					ts = append(ts, &task{alias: s.Alias, spec: &s, resolveErr: fmt.Errorf("%s leads outside the project (to %s), and you did not name it: the registry the manifest names did, and a path on this machine is allowed only on your word; if it is yours, add it with `ctx add %s`, or name the registry yourself (--registry)",
-						where, safetext.Quote(allow), safetext.Clip(s.Source, 0))})
+					// The command installs this very package: same path, ref and alias.
+					add := "ctx add " + safetext.Clip(s.Source, 0)
+					if s.Path != "" {
+						add += " --path " + safetext.Clip(s.Path, 0)
+					}
+					if s.Ref != "" {
+						add += " --ref " + safetext.Clip(s.Ref, 0)
+					}
+					add += " --alias " + safetext.Clip(s.Alias, 0)
+					ts = append(ts, &task{alias: s.Alias, spec: &s, resolveErr: fmt.Errorf("%s leads outside the project (to %s), and you did not name it: the registry the manifest names did, and a path on this machine is allowed only on your word; if it is yours, add it with `%s`, or name the registry yourself (--registry)",
+						where, safetext.Quote(allow), add)})
 					continue
 				}
 				t.allow = allow
