@@ -197,7 +197,7 @@ func refuseCredentials(s string) error {
 	if _, hasPass := u.User.Password(); !hasPass && u.Scheme != "http" && u.Scheme != "https" {
 		return nil
 	}
-	return fmt.Errorf("registry location %s carries credentials, which would be saved in the manifest and printed: use a git repository location, so your git credentials apply (a credential helper, or CTX_GIT_TOKEN with CTX_GIT_TOKEN_HOSTS naming the host), or a URL that needs none", safetext.Quote(naming.RedactURL(raw)))
+	return fmt.Errorf("registry location %s carries credentials, which ctx does not save in the manifest or print: use a git repository location, so your git credentials apply (a credential helper, or CTX_GIT_TOKEN with CTX_GIT_TOKEN_HOSTS naming the host), or a URL that needs none (if the manifest's \"registry\" already holds them, take them out and revoke the token: the manifest is committed)", safetext.Quote(naming.RedactURL(raw)))
 }
 
 // ResolveLocal returns location with a relative local path made relative to
