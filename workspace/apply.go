@@ -10,6 +10,7 @@ import (
 	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/source/kinds"
 )
@@ -189,7 +190,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	t.res.Bytes = f.bytes
 	for _, s := range f.skipped {
-		w.log("%s: skipped %s (%s)", t.alias, s.Path, s.Reason)
+		w.log("%s: skipped %s (%s)", t.alias, safetext.Clip(s.Path, 0), s.Reason)
 	}
 	// The new tree: the stage, and the files of the package folder the
 	// fetch did not write (kept: the same blob and mode as installed).
