@@ -290,4 +290,10 @@ type VerifyResult struct {
 	// one ctx installed: h1: does not cover modes, and a mode change is a
 	// local edit as status reports it.
 	Modes []string `json:"modes,omitempty"`
+	// LockHash is set on a mismatch with no local edits at the lock's
+	// revision: the files hash to what ctx recorded when it installed
+	// that revision, and the lock names another hash (the lock was
+	// edited, or the source changed under the same revision): neither
+	// status nor install --force changes that, the lock is what differs.
+	LockHash bool `json:"lockHash,omitempty"`
 }

@@ -214,7 +214,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	if err == nil {
 		hash, sums, err = tree.hash(omit)
 	}
-	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && hash != t.target.Hash)) {
+	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && !t.relock && hash != t.target.Hash)) {
 		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", kinds.RevNoun(f.entry.Kind), naming.ShortRev(t.want, 12), hash, t.target.Hash, t.alias)
 	}
 	if err == nil {
@@ -271,7 +271,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	entry.Audience, entry.Withheld = lockAud, len(aud.withheld)
 	if t.target != nil {
 		entry = *t.target
-		if reapplied {
+		if reapplied || t.relock && hash != entry.Hash {
 			entry.Hash, entry.Audience, entry.Withheld, entry.Updated = hash, lockAud, len(aud.withheld), stamp
 		}
 	}
