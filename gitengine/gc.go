@@ -16,6 +16,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/lockwait"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -758,7 +759,7 @@ func (k *keeper) commit(c plumbing.Hash, sub string) bool {
 
 // walkTrees keeps tree t and every tree below it.
 func (k *keeper) walkTrees(t plumbing.Hash, depth int) {
-	if k.trees[t] || depth > maxTreeDepth {
+	if k.trees[t] || depth > naming.MaxDepth {
 		return
 	}
 	k.trees[t] = true
@@ -776,7 +777,7 @@ func (k *keeper) walkTrees(t plumbing.Hash, depth int) {
 
 // walkBlobs keeps the blobs below tree t.
 func (k *keeper) walkBlobs(t plumbing.Hash, depth int) {
-	if k.blobTrees[t] || depth > maxTreeDepth {
+	if k.blobTrees[t] || depth > naming.MaxDepth {
 		return
 	}
 	k.blobTrees[t] = true

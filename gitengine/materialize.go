@@ -25,9 +25,6 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
-// maxTreeDepth bounds folder nesting in a repository.
-const maxTreeDepth = 256
-
 // openLocal opens a repository on this machine directly with go-git: local
 // paths and file:// URLs need neither a git binary nor a transport, and
 // their objects are read in place (no copy into the cache).
@@ -537,7 +534,7 @@ func walkAll(st storer.EncodedObjectStorer, tree *object.Tree, diff *diffBase) (
 // walk lists the entries below tree that other (nil: none) does not hold
 // as they are.
 func walk(st storer.EncodedObjectStorer, tree, other *object.Tree, prefix string, depth int, out *[]entry, skipped *[]Skipped) error {
-	if depth > maxTreeDepth {
+	if depth > naming.MaxDepth {
 		*skipped = append(*skipped, Skipped{Path: displayPath(prefix), Reason: "folders nested too deep"})
 		return nil
 	}
@@ -567,7 +564,7 @@ func walk(st storer.EncodedObjectStorer, tree, other *object.Tree, prefix string
 		skip := func(reason string) { *skipped = append(*skipped, Skipped{Path: displayPath(p), Reason: reason}) }
 		why := nameProblem(te.Name)
 		if why == "" {
-			why = pathProblem(p)
+			why = naming.PathProblem(p)
 		}
 		if why != "" {
 			skip(why)

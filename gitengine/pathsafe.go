@@ -10,11 +10,6 @@ import (
 // maxSymlinkTarget bounds a symlink target read from a repository.
 const maxSymlinkTarget = 4096
 
-// maxPathLen bounds a path inside a package (bytes), well below Linux's
-// PATH_MAX of 4096 so that the package folder's own path, staging folders
-// and backups fit in front of it.
-const maxPathLen = 1024
-
 // safeName reports whether name, one entry of a git tree, can be written as
 // one path component on any common file system without escaping its folder
 // or touching git metadata; see nameProblem.
@@ -34,15 +29,6 @@ func nameProblem(name string) string {
 		return "unsafe path"
 	case strings.Contains(name, "\n"):
 		return "name contains a newline"
-	}
-	return ""
-}
-
-// pathProblem says why p, a slash-separated path inside the package made of
-// names nameProblem accepts, must not be written ("" when it may).
-func pathProblem(p string) string {
-	if len(p) > maxPathLen {
-		return fmt.Sprintf("path too long (over %d bytes)", maxPathLen)
 	}
 	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -101,7 +102,7 @@ func (e *Engine) Push(ctx context.Context, req PushRequest) (*PushResult, error)
 	edits := map[string]treeEdit{}
 	for _, ch := range req.Changes {
 		p, ok := cleanSubPath(ch.Path)
-		if !ok || p == "" || pathProblem(p) != "" {
+		if !ok || p == "" || naming.PathProblem(p) != "" {
 			return nil, newError(KindOther, req.URL, "push", fmt.Errorf("path %s is not a safe relative path", safetext.Quote(ch.Path)), "")
 		}
 		if sub != "" {
@@ -202,7 +203,7 @@ type treeEdit struct {
 // no edit reaches are kept by id. It returns the new tree's id and whether
 // it is empty (then nothing was written: the parent drops the entry).
 func editTree(src, dst storer.EncodedObjectStorer, h plumbing.Hash, edits map[string]treeEdit, depth int) (plumbing.Hash, bool, error) {
-	if depth > maxTreeDepth {
+	if depth > naming.MaxDepth {
 		return plumbing.ZeroHash, false, errors.New("folders nested too deep")
 	}
 	var entries []object.TreeEntry

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -480,6 +481,38 @@ var ErrOutside = errors.New("outside the project")
 // spec asks for a token or the private network the user has not allowed.
 var ErrNotAllowed = errors.New("not allowed")
 
+// ErrIgnored is what CheckSource's error wraps when a committed dir
+// source inside the project is what its .gitignore files ignore.
+var ErrIgnored = errors.New("ignored by the project's .gitignore")
+
+// checkPrivate is CheckSource's rule for a dir source that resolves to
+// real, rel inside the project root (resolved: root): ctx's own folder
+// (.context, or a folder in it) is no source, and a committed one (not
+// Local) may not be, or be inside, what the project's .gitignore files
+// ignore (markdown.IgnoredPath, from the root down, as git reads them):
+// those are the user's own files (secrets.yaml, config/), never in a
+// clone, so a committed manifest may not make ctx index and serve them;
+// the user keeps such a source in .context/context.local.json.
+func (p Project) checkPrivate(s PackageSpec, root, rel, real string) error {
+	if s.KindOf() != KindDir || rel == "." {
+		return nil
+	}
+	slash := filepath.ToSlash(rel)
+	if slash == DirName || strings.HasPrefix(slash, DirName+"/") {
+		return fmt.Errorf("%s is in %s, ctx's own folder (the manifest, the lock, installed packages): no dir source; name a folder of documents", safetext.Quote(s.Source), DirName)
+	}
+	if s.Local {
+		return nil
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !markdown.IgnoredPath(os.DirFS(root), slash, fi.IsDir()) {
+		return nil
+	}
+	return fmt.Errorf("%s is %w, and %s is committed: a clone never has it, and must never make ctx read your own files, so nothing of it is read or served. "+
+		"If it is your own source, keep it local: `ctx remove %s`, then `ctx add %s` (recorded in %s, which is not committed)",
+		safetext.Quote(s.Source), ErrIgnored, Rel(ManifestName), s.Alias, safetext.Quote(s.Source), Rel(LocalName))
+}
+
 // CheckSource is the one containment rule of sources, above all of local
 // ones: a dir source,
 // or a git source whose source is a local path or a file:// URL
@@ -558,6 +591,9 @@ func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 			}
 		}
 		if leads == "" {
+			if err := p.checkPrivate(s, root, rel, real); err != nil {
+				return "", err
+			}
 			return filepath.Join(p.root, rel), nil
 		}
 		via = " (its git metadata leads to " + safetext.Quote(leads) + ": .git, commondir, objects/info/alternates or a symbolic link in them)"

@@ -28,7 +28,8 @@ const (
 // takes its default.
 type ArchiveLimits struct {
 	// MaxFiles is how many entries the archive may hold, of any kind and
-	// in the sub-path or not (default DefaultMaxFiles).
+	// in the sub-path or not, and how many files and folders Extract may
+	// make (default DefaultMaxFiles).
 	MaxFiles int
 	// MaxBytes is how many uncompressed bytes Extract reads in all
 	// (default DefaultMaxBytes): for a zip, what it decompresses of the
@@ -99,8 +100,10 @@ type entry struct {
 //   - a sub that matches nothing.
 //
 // Skipped with a reason: symbolic and hard links (never written, as they
-// could point outside dir), files larger than lim.MaxFileBytes, and tar
-// entries of other types.
+// could point outside dir), files larger than lim.MaxFileBytes, a path
+// too long or too deep to write (naming.PathProblem, as gitengine skips
+// one), and tar entries of other types. The files written and the folders
+// they make together may not pass lim.MaxFiles either (an error).
 //
 // When every entry lies under one top-level folder (as in GitHub's and
 // most release tarballs: repo-v1.2/...), that folder is dropped: the files
@@ -129,7 +132,7 @@ func Extract(r io.ReaderAt, size int64, format string, sub string, dir string, l
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	plan, skipped, err := choose(entries, sub)
+	plan, skipped, err := choose(entries, sub, lim.MaxFiles)
 	if err != nil {
 		return 0, 0, skipped, err
 	}
@@ -294,11 +297,12 @@ type planned struct {
 // and says where each goes: plan is indexed like entries (out "" for an
 // entry not written). Links and other skipped entries in sub are returned
 // as skipped.
-func choose(entries []entry, sub string) (plan []planned, skipped []Skipped, err error) {
+func choose(entries []entry, sub string, maxFiles int) (plan []planned, skipped []Skipped, err error) {
 	top := singleTop(entries)
 	plan = make([]planned, len(entries))
 	matched := false
 	seen := map[string]bool{}
+	folders := map[string]bool{} // the folders the planned files make
 	var tops []string
 	for i, e := range entries {
 		if e.kind == entryIgnore {
@@ -332,11 +336,21 @@ func choose(entries []entry, sub string) (plan []planned, skipped []Skipped, err
 			skipped = append(skipped, Skipped{Path: out, Reason: e.reason})
 			continue
 		}
+		if why := naming.PathProblem(out); why != "" {
+			skipped = append(skipped, Skipped{Path: out, Reason: why})
+			continue
+		}
 		if seen[out] {
 			return nil, skipped, fmt.Errorf("archive entry %s appears twice; ctx refuses such an archive", safetext.Quote(e.name))
 		}
 		seen[out] = true
 		plan[i] = planned{out: out}
+		for d := path.Dir(out); d != "." && !folders[d]; d = path.Dir(d) {
+			folders[d] = true
+		}
+		if len(seen)+len(folders) > maxFiles {
+			return nil, skipped, fmt.Errorf("archive would make more than %d files and folders (the limit); it is not a documentation archive, or raise the source's file limit", maxFiles)
+		}
 	}
 	if len(seen) > 0 || len(skipped) > 0 {
 		return plan, skipped, nil

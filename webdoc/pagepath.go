@@ -61,6 +61,10 @@ func PagePath(u *url.URL) (string, error) {
 		stem += "-" + hex.EncodeToString(sum[:4])
 	}
 	p = parent + stem + ext
+	if why := naming.PathProblem(p); why != "" {
+		return "", fmt.Errorf("page %s cannot be installed: %s; ctx installs a page at its URL path, so give a URL with a shorter path",
+			safetext.Quote(u.Redacted()), why)
+	}
 	if err := naming.CheckServedPath(p); err != nil {
 		return "", fmt.Errorf("page %s cannot be installed: %w; ctx installs a page at its URL path, so give a URL whose path has no such element",
 			safetext.Quote(u.Redacted()), err)

@@ -313,4 +313,10 @@ type VerifyResult struct {
 	// files are another commit's, not edited; `ctx install` moves them.
 	InstalledCommit string `json:"installedCommit,omitempty"`
 	LockedCommit    string `json:"lockedCommit,omitempty"`
+	// LockHash is set on a mismatch with no local edits at the lock's
+	// revision: the files hash to what ctx recorded when it installed
+	// that revision, and the lock names another hash (the lock was
+	// edited, or the source changed under the same revision): neither
+	// status nor install --force changes that, the lock is what differs.
+	LockHash bool `json:"lockHash,omitempty"`
 }

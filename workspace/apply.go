@@ -10,6 +10,7 @@ import (
 	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/source/kinds"
 )
@@ -189,7 +190,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	t.res.Bytes = f.bytes
 	for _, s := range f.skipped {
-		w.log("%s: skipped %s (%s)", t.alias, s.Path, s.Reason)
+		w.log("%s: skipped %s (%s)", t.alias, safetext.Clip(s.Path, 0), s.Reason)
 	}
 	// The new tree: the stage, and the files of the package folder the
 	// fetch did not write (kept: the same blob and mode as installed).
@@ -213,7 +214,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	if err == nil {
 		hash, sums, err = tree.hash(omit)
 	}
-	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && hash != t.target.Hash)) {
+	if err == nil && t.target != nil && (f.entry.Tree != t.target.Tree || (!reapplied && !t.relock && hash != t.target.Hash)) {
 		err = fmt.Errorf("the files at %s %s hash to %s, but the lock says %s: the source changed under the same revision or the lock was edited; run `ctx update %s` to lock what the source has now", kinds.RevNoun(f.entry.Kind), naming.ShortRev(t.want, 12), hash, t.target.Hash, t.alias)
 	}
 	if err == nil {
@@ -270,7 +271,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	entry.Audience, entry.Withheld = lockAud, len(aud.withheld)
 	if t.target != nil {
 		entry = *t.target
-		if reapplied {
+		if reapplied || t.relock && hash != entry.Hash {
 			entry.Hash, entry.Audience, entry.Withheld, entry.Updated = hash, lockAud, len(aud.withheld), stamp
 		}
 	}

@@ -151,10 +151,11 @@ func pathErr(err error) error {
 // project.CheckSource (the one containment rule): a source that leads
 // inside the project goes to the committed manifest; one outside it is the
 // user's own, so it is marked Local (.context/context.local.json, never
-// committed: a clone cannot name one). A filesystem root or the home
-// folder is refused, and so is a path inside the project that is a
-// symbolic link (or goes through one) to outside it: ctx never follows a
-// link out of the project.
+// committed: a clone cannot name one), and so is one the project's
+// .gitignore ignores (project.ErrIgnored: a clone never has it). A
+// filesystem root or the home folder is refused, and so is a path inside
+// the project that is a symbolic link (or goes through one) to outside
+// it: ctx never follows a link out of the project.
 func (w *Workspace) placeDirSource(s *project.PackageSpec) error {
 	local := *s
 	local.Local = true
@@ -164,6 +165,10 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) error {
 	}
 	s.Local = false
 	if _, err := w.proj.CheckSource(&w.manifest, *s); err == nil {
+		return nil
+	} else if errors.Is(err, project.ErrIgnored) {
+		s.Local = true
+		w.log("%s: %s is ignored by the project's .gitignore (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
 		return nil
 	} else if !errors.Is(err, project.ErrOutside) {
 		return err

@@ -54,6 +54,7 @@ type task struct {
 	spec     *project.PackageSpec // from the manifest (or Add); nil when only locked or on disk
 	locked   *lockfile.Entry      // the lock's entry, if any
 	target   *lockfile.Entry      // install exactly this (commit known, hash verified)
+	relock   bool                 // Update: target's hash is re-derived, not verified (pinTargets)
 	resolve  bool                 // resolve spec.Ref to its newest commit
 	remove   bool
 	addSpec  bool              // Add: record spec in the manifest on success
@@ -214,16 +215,20 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 }
 
 // upToDate reports whether the package on disk is the one wanted: the same
-// commit and tree, and (with force) no local edits to restore.
+// commit, tree and content hash as the lock entry (the state records the
+// hash the files had when installed: a lock whose hash was edited, or
+// came from a source that changed under the same revision, is installed
+// again, and the install says the hashes differ), and (with force) no
+// local edits to restore.
 func (t *task) upToDate(force bool) bool {
 	loc := t.loc
 	if !loc.present || loc.state == nil || loc.state.Rev != t.want || (force && loc.dirty()) || t.audienceStale {
 		return false
 	}
 	if t.target != nil {
-		return loc.state.Tree == t.target.Tree
+		return loc.state.Tree == t.target.Tree && loc.state.Hash == t.target.Hash
 	}
-	return t.locked != nil && t.locked.Source == t.spec.Source && t.locked.Path == t.spec.Path && t.locked.Tree == loc.state.Tree
+	return t.locked != nil && t.locked.Source == t.spec.Source && t.locked.Path == t.spec.Path && t.locked.Tree == loc.state.Tree && t.locked.Hash == loc.state.Hash
 }
 
 // checkDirty is the dirty-state guard's check for a task that replaces or
@@ -603,10 +608,13 @@ func namedTasks(aliases []string, mk func(alias string) *task) (ts []*task, unkn
 
 // pinTargets turns resolved tasks whose newest commit is the locked one into
 // exact installs of the lock entry, so an unchanged package moves nothing.
+// The entry's hash is what update re-derives (relock): one the files do
+// not have (an edited lock) is replaced, not an error update itself
+// would advise running update for.
 func pinTargets(ts []*task) {
 	for _, t := range ts {
 		if t.resolveErr == nil && sameSpec(t.spec, t.locked) && t.rev == t.locked.Rev {
-			t.target = t.locked
+			t.target, t.relock = t.locked, true
 		}
 	}
 }

@@ -155,9 +155,19 @@ func (w *Workspace) Verify() ([]VerifyResult, error) {
 				r.InstalledCommit, r.LockedCommit = rev, l.Packages[a].Rev
 			}
 		}
+		if r.Got != "" && r.Got != r.Want {
+			r.LockHash = w.installedAs(a, l.Packages[a].Rev, r.Got)
+		}
 		out[i] = r
 	})
 	return out, nil
+}
+
+// installedAs reports whether alias's state says ctx installed revision
+// rev and its files hashed to hash then.
+func (w *Workspace) installedAs(alias, rev, hash string) bool {
+	st, err := w.readState(alias)
+	return err == nil && st.Rev == rev && st.Hash == hash
 }
 
 // modeChanges lists the files of alias whose git mode differs from the one

@@ -29,6 +29,8 @@ dir sources are not locked) and compares the result with the content hash
   ALIAS mismatch: lock h1:…, disk h1:…
   ALIAS behind the lock: installed SHA, locked SHA (the files are another
         commit's, not edited: ctx install moves them)
+  ALIAS mismatch: lock h1:…, disk h1:… (the files as installed at the
+      locked revision: the lock's hash is not theirs; ctx update ALIAS)
   ALIAS mode changed: PATH… (a file's mode is not the one installed)
   ALIAS not installed
 
@@ -36,7 +38,8 @@ Exit status: 0 when every package matches; 1 when any does not (use it in
 CI); 2 for bad arguments.
 
 --json prints an array of {alias, want, got, ok, modes, installedCommit,
-lockedCommit} (the last two for a package behind the lock).`,
+lockedCommit, lockHash} (installedCommit and lockedCommit for a package
+behind the lock).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -87,12 +90,17 @@ func runVerify(ctx context.Context, opts *verifyOptions) error {
 				fmt.Fprintf(opts.IO.Out, "%s behind the lock: installed %s, locked %s\n", r.Alias, shortSHA(r.InstalledCommit), shortSHA(r.LockedCommit))
 			case r.Got == r.Want:
 				fmt.Fprintf(opts.IO.Out, "%s mode changed: %s\n", r.Alias, strings.Join(r.Modes, ", "))
+			case r.LockHash:
+				fmt.Fprintf(opts.IO.Out, "%s mismatch: lock %s, disk %s (the files as installed at the locked revision: the lock's hash is not theirs)\n", r.Alias, r.Want, r.Got)
 			default:
 				fmt.Fprintf(opts.IO.Out, "%s mismatch: lock %s, disk %s\n", r.Alias, r.Want, r.Got)
 			}
 		}
 	}
 	if bad > 0 {
+		if err := lockHashAdvice(res, bad); err != nil {
+			return &exitError{code: ExitError, err: err}
+		}
 		// Two causes, two ways out: files of another commit (or none)
 		// want a plain install; files that differ from what ctx installed
 		// are edits, which install keeps unless --force.
@@ -107,4 +115,23 @@ func runVerify(ctx context.Context, opts *verifyOptions) error {
 			"%d of %d packages do not match the lock: %s", bad, len(res), strings.Join(why, "; "))}
 	}
 	return nil
+}
+
+// lockHashAdvice is verify's advice when every package that does not
+// match has its files as installed at the locked revision and the lock
+// names another hash (VerifyResult.LockHash): the lock is what differs,
+// so status (no local edits) and install --force (unchanged files) would
+// change nothing. nil otherwise.
+func lockHashAdvice(res []workspace.VerifyResult, bad int) error {
+	var aliases []string
+	for _, r := range res {
+		if !r.OK {
+			if !r.LockHash {
+				return nil
+			}
+			aliases = append(aliases, safetext.Escape(r.Alias))
+		}
+	}
+	return fmt.Errorf("%d of %d packages do not match the lock: their files are as installed at the locked revision, but the lock's hash is not theirs (the lock was edited, or the source changed under the same revision): restore the lock from git, or run `ctx update %s` to lock what the source has",
+		bad, len(res), strings.Join(aliases, " "))
 }

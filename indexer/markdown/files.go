@@ -226,12 +226,26 @@ func (o WalkOptions) seenDir(p string, d fs.DirEntry) {
 // safe) of the dir source fsys is one its .gitignore files ignore, as
 // WalkWith with Gitignore decides: the MCP server serves none of them.
 func Ignored(fsys fs.FS, above *Above, rel string) bool {
+	return ignoredIn(fsys, above, rel, false)
+}
+
+// IgnoredPath reports whether rel (slash-separated, checked safe), a
+// folder when dir, is ignored by the .gitignore files of the tree fsys,
+// from its root down, as git reads them: project.CheckSource asks it of a
+// committed dir source, which may not name what git leaves out of a
+// clone.
+func IgnoredPath(fsys fs.FS, rel string, dir bool) bool {
+	return ignoredIn(fsys, nil, rel, dir)
+}
+
+// ignoredIn is Ignored, with rel's last element a folder when dir.
+func ignoredIn(fsys fs.FS, above *Above, rel string, dir bool) bool {
 	ign := newIgnoreStack(above, nil)
 	ign.enter(fsys, ".", nil)
 	elems := strings.Split(rel, "/")
 	for i := range elems {
 		p := strings.Join(elems[:i+1], "/")
-		isDir := i < len(elems)-1
+		isDir := i < len(elems)-1 || dir
 		if ign.ignored(p, isDir) {
 			return true
 		}

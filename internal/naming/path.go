@@ -168,3 +168,28 @@ func fsBase(el string) string {
 	}, base)
 	return strings.ToLower(base)
 }
+
+// MaxPath bounds a path inside a package (bytes), well below Linux's
+// PATH_MAX of 4096 so that the package folder's own path, staging folders
+// and backups fit in front of it.
+const MaxPath = 1024
+
+// MaxDepth bounds how many folders deep a path inside a package may be
+// (a git tree's nesting as well): with MaxPath it bounds the folders one
+// entry of a repository or an archive, or one page of an llms.txt, makes.
+const MaxDepth = 256
+
+// PathProblem says why p, a slash-separated path inside a package whose
+// elements are checked otherwise, must not be written ("" when it may):
+// longer than MaxPath bytes, or in more than MaxDepth folders. It is the
+// one bound of gitengine (a tree entry skipped), webdoc (an archive entry
+// skipped, an llms.txt page refused) and a push's paths.
+func PathProblem(p string) string {
+	switch {
+	case len(p) > MaxPath:
+		return fmt.Sprintf("path too long (over %d bytes)", MaxPath)
+	case strings.Count(p, "/") > MaxDepth:
+		return fmt.Sprintf("folders nested too deep (over %d)", MaxDepth)
+	}
+	return ""
+}

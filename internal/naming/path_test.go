@@ -140,3 +140,19 @@ func FuzzCleanSubPath(f *testing.F) {
 		}
 	})
 }
+
+func TestPathProblem(t *testing.T) {
+	for _, tc := range []struct {
+		p, want string
+	}{
+		{"a/b.md", ""},
+		{strings.Repeat("a/", 256) + "x.md", ""},
+		{strings.Repeat("a/", 257) + "x.md", "folders nested too deep (over 256)"},
+		{strings.Repeat("x", 1024), ""},
+		{strings.Repeat("x", 1025), "path too long (over 1024 bytes)"},
+	} {
+		if got := PathProblem(tc.p); got != tc.want {
+			t.Errorf("PathProblem(%d bytes, %d folders) = %q; want %q", len(tc.p), strings.Count(tc.p, "/"), got, tc.want)
+		}
+	}
+}
