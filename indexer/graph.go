@@ -102,17 +102,24 @@ type graph struct {
 	// labels maps, per package, an rst label to the first document (by
 	// path) that defines it: the targets of :ref: links.
 	labels map[string]map[string]docKey
+	// withheld is, per package, the documents audience rules kept out
+	// of its install (project.Package.WithheldSet, taken once: a scan of
+	// Withheld per unresolved link is quadratic).
+	withheld map[string]map[string]bool
 }
 
 // buildGraph resolves the links of every document in files.
 func buildGraph(pkgs []Package, files map[string][]fileRecord) *graph {
 	g := &graph{pkgs: map[string]Package{}, recs: map[docKey]*fileRecord{}, bySrc: map[string][]Package{},
 		byBase: map[string]map[string][]docKey{}, out: map[docKey][]Link{}, in: map[docKey][]Link{}, withKey: map[string][]docKey{},
-		labels: map[string]map[string]docKey{}}
+		labels: map[string]map[string]docKey{}, withheld: map[string]map[string]bool{}}
 	aliases := make([]string, 0, len(pkgs))
 	for _, p := range pkgs {
 		g.pkgs[p.Alias] = p
 		aliases = append(aliases, p.Alias)
+		if set := p.WithheldSet(); set != nil {
+			g.withheld[p.Alias] = set
+		}
 		if k := sourceKey(p); k != "" {
 			g.bySrc[k] = append(g.bySrc[k], p)
 		}
@@ -285,8 +292,8 @@ func (g *graph) locate(key, rp string, l *Link) (k docKey, ok, found bool) {
 		if k, ok := g.document(p.Alias, rel, dirWanted); ok {
 			return k, true, true
 		}
-		if p.Withheld != "" {
-			if doc, ok := docPath(rel, dirWanted, p.Withholds); ok {
+		if set := g.withheld[p.Alias]; set != nil {
+			if doc, ok := docPath(rel, dirWanted, func(d string) bool { return set[d] }); ok {
 				l.Status, l.Reason = LinkWithheld, p.WithheldNote(doc)
 				return docKey{}, false, true
 			}

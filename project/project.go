@@ -279,7 +279,8 @@ func (p Package) WithheldNote(doc string) string {
 }
 
 // Withholds reports whether audience rules kept the document rel (a path
-// in the package) out of p's install.
+// in the package) out of p's install. It scans Withheld: for many lookups
+// (every unresolved link of a package), take WithheldSet once.
 func (p Package) Withholds(rel string) bool {
 	for rest := p.Withheld; rest != ""; {
 		var line string
@@ -289,6 +290,19 @@ func (p Package) Withholds(rel string) bool {
 		}
 	}
 	return false
+}
+
+// WithheldSet is Withheld as a set: Withholds(rel) is WithheldSet()[rel].
+// nil when nothing is withheld.
+func (p Package) WithheldSet() map[string]bool {
+	if p.Withheld == "" {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, line := range strings.Split(p.Withheld, "\n") {
+		set[line] = true
+	}
+	return set
 }
 
 // IsInstalled reports whether alias's package folder, packages/<alias>,
