@@ -49,11 +49,15 @@ type HookEdit struct {
 func hookBlock(hook, rel string) string {
 	dir, cd := "", ""
 	if rel != "" {
-		dir, cd = "-C '"+rel+"' ", "-C "+rel+" "
+		// cd is dir inside the note's single quotes ('\'' ends them, puts
+		// a quote, opens them again), so the note's command can be pasted.
+		dir, cd = "-C '"+rel+"' ", "-C '\\''"+rel+"'\\'' "
 	}
+	// printf, not echo: dash's echo reads a backslash in the path as an
+	// escape (\c ends the note).
 	return hookBegin + "\n" +
 		"if command -v ctx >/dev/null 2>&1; then ctx " + dir + "hook " + hook + " \"$@\" || true; " +
-		"else echo 'ctx hook: ctx is not on PATH, so .context/ was not brought in step with the lock: run ctx " + cd + "install' >&2; fi\n" +
+		"else printf '%s\\n' 'ctx hook: ctx is not on PATH, so .context/ was not brought in step with the lock: run ctx " + cd + "install' >&2; fi\n" +
 		hookEnd + "\n"
 }
 

@@ -213,6 +213,21 @@ func asInstalled(tr *fileid.Tree, pkg string, f fileState, at int64, other strin
 	return err == nil && (blob == f.Blob || (other != "" && blob == other))
 }
 
+// holdsBlob reports whether the file rel of the package folder pkg is
+// nf, the new tree's version of it (inNew: the new tree has rel), by content
+// and mode.
+func holdsBlob(tr *fileid.Tree, pkg, rel string, nf fileState, inNew bool) bool {
+	if !inNew {
+		return false
+	}
+	fi, err := tr.Info(rel)
+	if err != nil || gitMode(fi.Mode()) == 0 || gitMode(fi.Mode()) != nf.Mode {
+		return false
+	}
+	blob, err := blobOf(in(pkg, rel), fi)
+	return err == nil && blob == nf.Blob
+}
+
 func changedMeanwhile(path string) error {
 	return fmt.Errorf("%s changed while ctx was updating the package (nothing was changed: run the command again)", path)
 }
@@ -287,6 +302,14 @@ func (w *Workspace) planPatch(t *task, st *pkgState) (*patch, *pkgState, error) 
 		oi, known := old[rel]
 		if known {
 			of = olds[oi]
+		}
+		if !known && !changed[rel] && !holdsBlob(tr, dir, rel, nf, ok) {
+			// Not a file ctx installed, nor one the guard found (an added
+			// file the merged-push exception passed holds the new
+			// version): made or edited since the guard looked, while the
+			// new version was fetched. Deleting or replacing it would lose
+			// it without a backup (review17d).
+			return changedMeanwhile(rel)
 		}
 		clean := known && !changed[rel]
 		if clean && (!ok || of.Blob != nf.Blob || of.Mode != nf.Mode) && !asInstalled(tr, dir, of, t.loc.state.at, nf.Blob) {
