@@ -34,3 +34,22 @@ func TestReview17aAllowWebRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// review17a: a committed spec whose URL has a port but no host name
+// (http://:18771/x.md: Go dials this machine) asked for a token and the
+// private network and was let through, since WebAllowFor found no origin
+// and CheckSource took that for "asks nothing": the token went to a
+// loopback port and the guard was lifted. The rule fails closed.
+func TestReview17aNoHostFailsClosed(t *testing.T) {
+	p := Project{root: t.TempDir()}
+	for _, src := range []string{"http://:18771/x.md", "https://:443/x.md"} {
+		for _, s := range []PackageSpec{
+			{Alias: "x", Kind: KindHTTPS, Source: src, TokenEnv: "GITHUB_TOKEN"},
+			{Alias: "x", Kind: KindHTTPS, Source: src, AllowPrivateNetwork: true},
+		} {
+			if _, err := p.CheckSource(&Manifest{}, s); err == nil {
+				t.Errorf("CheckSource(%s, tokenEnv %q, private %t): allowed", src, s.TokenEnv, s.AllowPrivateNetwork)
+			}
+		}
+	}
+}

@@ -312,7 +312,7 @@ func (c *Client) start(r Request) (*fetch, string, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, "", &Error{Kind: KindScheme, URL: shownURL(r.URL), Msg: "only http and https URLs can be fetched", Hint: "use an https:// URL, or a git or dir source"}
 	}
-	if u.Host == "" {
+	if u.Hostname() == "" { // http://:8080/ has a Host but no host name: it would dial this machine
 		return nil, "", &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "the URL has no host", Hint: "write it as https://host/path"}
 	}
 	if u.User != nil {

@@ -1007,3 +1007,16 @@ func TestRetryWaitsItsBackoff(t *testing.T) {
 	check("the Client's delay", context.Background(), c, 40*time.Millisecond)
 	check("RetryDelay in the context", context.WithValue(context.Background(), RetryDelay{}, 60*time.Millisecond), newClient(t, Options{}), 60*time.Millisecond)
 }
+
+// review17a: http://:PORT/ has a Host (":PORT") but no host name, and Go
+// dials this machine: refused as a URL with no host, nothing sent.
+func TestNoHostNameRefused(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "# Local\n") })
+	_, port, _ := strings.Cut(strings.TrimPrefix(s.URL, "http://"), ":")
+	c := newClient(t, Options{CacheDir: t.TempDir()})
+	fetchErr(t, c, Request{URL: "http://:" + port + "/x.md", Token: "t0k", AllowPrivate: true}, KindOther, "no host")
+	if n := s.n.Load(); n != 0 {
+		t.Errorf("the local server saw %d requests, want 0", n)
+	}
+}
