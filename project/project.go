@@ -502,8 +502,17 @@ var ErrNotAllowed = errors.New("not allowed")
 func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 	kind := s.KindOf()
 	if kind == KindHTTPS {
-		want, asks := WebAllowFor(s)
-		if !asks || s.Local || m.AllowsWeb(want) {
+		if s.Local || (s.TokenEnv == "" && !s.AllowPrivateNetwork) {
+			return "", nil
+		}
+		want, ok := WebAllowFor(s)
+		if !ok {
+			// Fail closed: a URL with no origin to bind an allowance to
+			// (http://:8080/ dials this machine) asks for both all the same.
+			return "", fmt.Errorf("it asks for a token or the private network, and its source %s has no host to allow them for, so nothing is sent: write the URL with its host (https://host/path)",
+				safetext.Quote(s.Source))
+		}
+		if m.AllowsWeb(want) {
 			return "", nil
 		}
 		var what []string
