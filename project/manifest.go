@@ -50,6 +50,10 @@ type Manifest struct {
 	// each bound to the origin the spec names (CheckSource).
 	AllowWeb []WebAllow `json:"-"`
 
+	// Warnings are what ReadManifest found worth saying that is no error
+	// (context.local.json not ignored by git), for the caller to show.
+	Warnings []string `json:"-"`
+
 	lines map[string]int // alias → line of its entry in the committed manifest (ReadManifest)
 }
 

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -180,6 +181,9 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", Rel(LocalName), err)
 	}
+	if err := p.checkLocalUntracked(m); err != nil {
+		return nil, err
+	}
 	lf, err := ParseLocal(Rel(LocalName), local)
 	if err != nil {
 		return nil, err
@@ -204,6 +208,32 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	}
 	m.Packages = append(m.Packages, lf.Packages...)
 	return m, nil
+}
+
+// checkLocalUntracked refuses .context/context.local.json when the
+// project's git repository tracks it: its allowances and packages are the
+// user's word only while the file is the user's own, and a teammate can
+// commit it (`git add -f` passes .context/.gitignore), after which every
+// clone and pull would bring the teammate's allowances. The file is left
+// as it is. When git does not track it but no ignore file ignores it
+// either, m.Warnings says so (the next `git add -A` would commit it). A
+// project outside any git repository is not checked. Called only when the
+// file exists (its cost: bench/README.md "fixD17").
+func (p Project) checkLocalUntracked(m *Manifest) error {
+	st, err := gitengine.FileStatus(p.root, p.Path(LocalName))
+	if err != nil {
+		return fmt.Errorf("%s: cannot tell whether git tracks it, so its allowances and packages are not used: %w", Rel(LocalName), err)
+	}
+	if st.Tracked {
+		return fmt.Errorf("%s is tracked by git: it came from a commit, not from you, so ctx uses none of its allowances or packages; "+
+			"check what it holds (it may allow a teammate's source to read your files or send your tokens), then run `git rm --cached %s` "+
+			"(the file stays on disk) and commit that", Rel(LocalName), Rel(LocalName))
+	}
+	if st.InRepository && !st.Ignored {
+		m.Warnings = append(m.Warnings, fmt.Sprintf("%s is not ignored by git: add the line /%s to %s, or your next `git add -A` commits your allowances for everyone",
+			Rel(LocalName), LocalName, Rel(GitignoreName)))
+	}
+	return nil
 }
 
 // ReadLock reads and parses .context/context.lock with ParseLock

@@ -5,14 +5,14 @@ import (
 	"testing"
 )
 
-// review17a: what `ctx install --allow-outside` and `ctx add` record
+// What `ctx install --allow-outside` and `ctx add` record
 // (WebAllowFor) must be read back by ParseLocal; else ctx writes a
 // context.local.json that every later command refuses ("not an origin as
 // ctx writes it: … `ctx install --allow-outside ALIAS` writes it"), and
 // the file's other allowances and local packages are lost to the user
 // until it is edited by hand. An IPv6 link-local source with a zone
 // (http://[fe80::1%25eth0]:8080/) is a committed manifest's to name.
-func TestReview17aAllowWebRoundTrip(t *testing.T) {
+func TestAllowWebRoundTrip(t *testing.T) {
 	for _, src := range []string{
 		"http://[fe80::1%25lo]:18771/x.md",
 		"https://[fe80::1%25eth0]/llms.txt",
@@ -35,12 +35,12 @@ func TestReview17aAllowWebRoundTrip(t *testing.T) {
 	}
 }
 
-// review17a: a committed spec whose URL has a port but no host name
+// A committed spec whose URL has a port but no host name
 // (http://:18771/x.md: Go dials this machine) asked for a token and the
 // private network and was let through, since WebAllowFor found no origin
 // and CheckSource took that for "asks nothing": the token went to a
 // loopback port and the guard was lifted. The rule fails closed.
-func TestReview17aNoHostFailsClosed(t *testing.T) {
+func TestWebAllowNoHostFailsClosed(t *testing.T) {
 	p := Project{root: t.TempDir()}
 	for _, src := range []string{"http://:18771/x.md", "https://:443/x.md"} {
 		for _, s := range []PackageSpec{
