@@ -126,7 +126,7 @@ func (s *Server) snapshot() snapshot {
 	// context.local.json git tracks) serves no dir source. Said once on
 	// stderr, again when it changes.
 	var msgs []string
-	if err != nil {
+	if err != nil && !errors.Is(err, project.ErrNoProject) {
 		msgs = append(msgs, "no dir source served: "+err.Error())
 	}
 	if m != nil {
