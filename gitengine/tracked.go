@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/util"
 	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
@@ -61,7 +62,10 @@ func FileStatus(dir, file string) (TrackStatus, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		err = nil // a new repository: nothing tracked yet
 	case err == nil:
-		st.Tracked, err = indexHas(data, rel)
+		var idLen int
+		if idLen, err = objectIDLen(repo); err == nil {
+			st.Tracked, err = indexHas(data, rel, idLen)
+		}
 	}
 	if err != nil {
 		return st, fmt.Errorf("read the git index of %s: %w", safetext.Clip(root, 0), err)
@@ -80,7 +84,7 @@ var errIndex = errors.New("malformed or unsupported git index")
 // decoder (index.Decoder): it builds every entry of the index and checks
 // its hash, 33 ms of CPU for 20,000 files, on every ctx search (issue
 // 31; bench/README.md "fixD17"). The tests check the two agree.
-func indexHas(data []byte, rel string) (bool, error) {
+func indexHas(data []byte, rel string, idLen int) (bool, error) {
 	if len(data) < 12 || string(data[:4]) != "DIRC" {
 		return false, errIndex
 	}
@@ -89,14 +93,14 @@ func indexHas(data []byte, rel string) (bool, error) {
 	if version < 2 || version > 4 {
 		return false, fmt.Errorf("%w: version %d", errIndex, version)
 	}
-	const header = 62 // ctime, mtime, dev, ino, mode, uid, gid, size, object id (SHA-1), flags
+	header := 40 + idLen + 2 // ctime, mtime, dev, ino, mode, uid, gid, size, object id (SHA-1 or SHA-256), flags
 	off := 12
 	var prev []byte // v4: the previous name, which the next one shares a prefix with
 	for i := uint32(0); i < count; i++ {
 		if off+header > len(data) {
 			return false, errIndex
 		}
-		flags := binary.BigEndian.Uint16(data[off+60 : off+62])
+		flags := binary.BigEndian.Uint16(data[off+header-2 : off+header])
 		start := off + header
 		if flags&0x4000 != 0 { // extended flags (version 3 and later)
 			start += 2
@@ -138,6 +142,22 @@ func indexHas(data []byte, rel string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// objectIDLen is the length of an object id in repo's index entries:
+// 20 (SHA-1), or 32 in a repository whose objectFormat is sha256.
+func objectIDLen(repo *git.Repository) (int, error) {
+	cfg, err := repo.Config()
+	if err != nil {
+		return 0, err
+	}
+	switch cfg.Extensions.ObjectFormat {
+	case "", config.SHA1:
+		return 20, nil
+	case config.SHA256:
+		return 32, nil
+	}
+	return 0, fmt.Errorf("%w: object format %s", errIndex, safetext.Quote(string(cfg.Extensions.ObjectFormat)))
 }
 
 // varint decodes the index's offset encoding of a number (v4 names: how

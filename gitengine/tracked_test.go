@@ -126,19 +126,39 @@ func TestIndexHasAgreesWithGoGit(t *testing.T) {
 			t.Fatalf("v%s: go-git read %d entries", v, len(idx.Entries))
 		}
 		for _, e := range idx.Entries {
-			if ok, err := indexHas(data, e.Name); !ok || err != nil {
+			if ok, err := indexHas(data, e.Name, 20); !ok || err != nil {
 				t.Errorf("v%s: %.40s not found: %v", v, e.Name, err)
 			}
 		}
 		for _, name := range absent {
-			if ok, err := indexHas(data, name); ok || err != nil {
+			if ok, err := indexHas(data, name, 20); ok || err != nil {
 				t.Errorf("v%s: %.40q found: %v", v, name, err)
 			}
 		}
 	}
 	for _, bad := range [][]byte{nil, []byte("DIRC"), []byte("DIRC\x00\x00\x00\x05\x00\x00\x00\x01"), []byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01short")} {
-		if _, err := indexHas(bad, "a"); err == nil {
+		if _, err := indexHas(bad, "a", 20); err == nil {
 			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// A SHA-256 repository's index entries hold 32-byte object ids: a tracked
+// file there is found, or FileStatus errs (this go-git opens no SHA-256
+// repository), never misread as untracked.
+func TestFileStatusSHA256(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	dir := t.TempDir()
+	if _, err := gittest.Git(dir, "init", "-q", "--object-format=sha256", "-b", "main"); err != nil {
+		t.Skip("git without SHA-256 repositories:", err)
+	}
+	gittest.WriteFiles(t, dir, map[string]string{"a.md": "a", ".context/context.local.json": "{}", "z/z.md": "z"})
+	gittest.MustGit(t, dir, "add", "-A")
+	for name, want := range map[string]bool{".context/context.local.json": true, "a.md": true, "z/z.md": true, "b.md": false} {
+		st, err := FileStatus(dir, filepath.Join(dir, filepath.FromSlash(name)))
+		if err == nil && st.Tracked != want {
+			t.Errorf("%s: %+v %v, want tracked %v", name, st, err, want)
 		}
 	}
 }
