@@ -119,22 +119,27 @@ func (s *Server) snapshot() snapshot {
 		return s.snap
 	}
 	var snap snapshot
-	m, _ := s.proj.ReadManifest()
+	m, err := s.proj.ReadManifest()
+	// A local source project.CheckSource refuses (a committed one outside
+	// the project) is not served: Live leaves a dir source out, and
+	// install never fetches a git one; a manifest that cannot be read (a
+	// context.local.json git tracks) serves no dir source. Said once on
+	// stderr, again when it changes.
+	var msgs []string
+	if err != nil && !errors.Is(err, project.ErrNoProject) {
+		msgs = append(msgs, "no dir source served: "+err.Error())
+	}
 	if m != nil {
-		// A local source project.CheckSource refuses (a committed one
-		// outside the project) is not served: Live leaves a dir source out,
-		// and install never fetches a git one. Said once on stderr, again
-		// when it changes.
-		var msgs []string
+		msgs = append(msgs, m.Warnings...)
 		for _, err := range s.proj.Refused(m) {
-			msgs = append(msgs, err.Error())
+			msgs = append(msgs, "source not served: "+err.Error())
 		}
-		if said := strings.Join(msgs, "\n"); said != s.refusedSaid {
-			for _, msg := range msgs {
-				s.log.Warn("source not served: " + msg)
-			}
-			s.refusedSaid = said
+	}
+	if said := strings.Join(msgs, "\n"); said != s.refusedSaid {
+		for _, msg := range msgs {
+			s.log.Warn(msg)
 		}
+		s.refusedSaid = said
 	}
 	l, err := s.proj.ReadLock()
 	switch {

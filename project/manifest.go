@@ -50,6 +50,10 @@ type Manifest struct {
 	// each bound to the origin the spec names (CheckSource).
 	AllowWeb []WebAllow `json:"-"`
 
+	// Warnings are what ReadManifest found worth saying that is no error
+	// (context.local.json not ignored by git), for the caller to show.
+	Warnings []string `json:"-"`
+
 	lines map[string]int // alias → line of its entry in the committed manifest (ReadManifest)
 }
 
@@ -165,7 +169,11 @@ func webOrigin(raw string) (string, error) {
 	case port == "":
 		port = "80"
 	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), nil
+	host := strings.ToLower(u.Hostname())
+	if zone := strings.IndexByte(host, '%'); zone >= 0 {
+		host = host[:zone] + "%25" + host[zone+1:] // an IPv6 zone, written as a URL writes it, so that the origin parses again
+	}
+	return scheme + "://" + net.JoinHostPort(host, port), nil
 }
 
 // Where names a package's entry in messages: the file it is in, with the

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -181,6 +182,9 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", Rel(LocalName), err)
 	}
+	if err := p.checkLocalUntracked(m); err != nil {
+		return nil, err
+	}
 	lf, err := ParseLocal(Rel(LocalName), local)
 	if err != nil {
 		return nil, err
@@ -205,6 +209,32 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	}
 	m.Packages = append(m.Packages, lf.Packages...)
 	return m, nil
+}
+
+// checkLocalUntracked refuses .context/context.local.json when the
+// project's git repository tracks it: its allowances and packages are the
+// user's word only while the file is the user's own, and a teammate can
+// commit it (`git add -f` passes .context/.gitignore), after which every
+// clone and pull would bring the teammate's allowances. The file is left
+// as it is. When git does not track it but no ignore file ignores it
+// either, m.Warnings says so (the next `git add -A` would commit it). A
+// project outside any git repository is not checked. Called only when the
+// file exists (its cost: bench/README.md "fixD17").
+func (p Project) checkLocalUntracked(m *Manifest) error {
+	st, err := gitengine.FileStatus(p.root, p.Path(LocalName))
+	if err != nil {
+		return fmt.Errorf("%s: cannot tell whether git tracks it, so its allowances and packages are not used: %w", Rel(LocalName), err)
+	}
+	if st.Tracked {
+		return fmt.Errorf("%s is tracked by git: it came from a commit, not from you, so ctx uses none of its allowances or packages; "+
+			"check what it holds (it may allow a teammate's source to read your files or send your tokens), then run `git rm --cached %s` "+
+			"(the file stays on disk) and commit that", Rel(LocalName), Rel(LocalName))
+	}
+	if st.InRepository && !st.Ignored {
+		m.Warnings = append(m.Warnings, fmt.Sprintf("%s is not ignored by git: add the line /%s to %s, or your next `git add -A` commits your allowances for everyone",
+			Rel(LocalName), LocalName, Rel(GitignoreName)))
+	}
+	return nil
 }
 
 // ReadLock reads and parses .context/context.lock with ParseLock
@@ -549,8 +579,17 @@ func (p Project) checkPrivate(s PackageSpec, root, rel, real string) error {
 func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 	kind := s.KindOf()
 	if kind == KindHTTPS {
-		want, asks := WebAllowFor(s)
-		if !asks || s.Local || m.AllowsWeb(want) {
+		if s.Local || (s.TokenEnv == "" && !s.AllowPrivateNetwork) {
+			return "", nil
+		}
+		want, ok := WebAllowFor(s)
+		if !ok {
+			// Fail closed: a URL with no origin to bind an allowance to
+			// (http://:8080/ dials this machine) asks for both all the same.
+			return "", fmt.Errorf("it asks for a token or the private network, and its source %s has no host to allow them for, so nothing is sent: write the URL with its host (https://host/path)",
+				safetext.Quote(s.Source))
+		}
+		if m.AllowsWeb(want) {
 			return "", nil
 		}
 		var what []string

@@ -9,7 +9,9 @@
 //     Limits.MaxRedirects are followed;
 //   - loopback, private, link-local, unspecified and multicast addresses are
 //     refused at dial time, after DNS and on every redirect, unless
-//     Request.AllowPrivate;
+//     Request.AllowPrivate, which covers Request.URL's scheme and host
+//     only (a redirect elsewhere, and an llms.txt index's pages there,
+//     are guarded);
 //   - a body is refused over its size limit, by Content-Length before
 //     reading and by counting while reading;
 //   - a request whose server sends nothing for Limits.Timeout fails; 5xx
@@ -157,7 +159,7 @@ type Request struct {
 	URL          string
 	Form         string // FormDocument, FormLLMS, FormArchive; "" = inferred from the URL
 	Token        string // sent as Authorization: Bearer to the host of URL only; never in errors, logs, cache keys or files
-	AllowPrivate bool   // allow loopback, private and link-local addresses
+	AllowPrivate bool   // allow loopback, private and link-local addresses for the scheme and host of URL (not a redirect elsewhere)
 	Limits       Limits
 	Prev         *Snapshot // the locked snapshot, for If-None-Match / If-Modified-Since; nil = unconditional
 	// Progress, when set, is called when a request starts and as body bytes
@@ -207,7 +209,7 @@ type Snapshot struct {
 type Client struct {
 	o       Options
 	guarded *http.Transport // refuses non-public addresses
-	open    *http.Transport // for sources with AllowPrivate
+	open    *http.Transport // for sources with AllowPrivate, to their own origin (originTransport)
 	sweep   sync.Once       // stale .incoming-* files removed, once per Client
 
 	holdOnce sync.Once    // the cache's shared lock taken (hold)
@@ -310,7 +312,7 @@ func (c *Client) start(r Request) (*fetch, string, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, "", &Error{Kind: KindScheme, URL: shownURL(r.URL), Msg: "only http and https URLs can be fetched", Hint: "use an https:// URL, or a git or dir source"}
 	}
-	if u.Host == "" {
+	if u.Hostname() == "" { // http://:8080/ has a Host but no host name: it would dial this machine
 		return nil, "", &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: "the URL has no host", Hint: "write it as https://host/path"}
 	}
 	if u.User != nil {
@@ -330,9 +332,12 @@ func (c *Client) start(r Request) (*fetch, string, error) {
 		return nil, "", &Error{Kind: KindOther, URL: shownURL(r.URL), Msg: fmt.Sprintf("unknown form %s", shownURL(form)), Hint: "use document, llms or archive"}
 	}
 	f := &fetch{c: c, r: r, lim: r.Limits.WithDefaults(), origHost: strings.ToLower(u.Host)}
-	tr := c.guarded
+	var tr http.RoundTripper = c.guarded
 	if r.AllowPrivate {
-		tr = c.open
+		// The allowance is the source's origin's (the user's, bound to
+		// it): a redirect or an llms.txt page elsewhere goes through the
+		// guard, as the token goes only to that host.
+		tr = originTransport{open: c.open, guarded: c.guarded, scheme: strings.ToLower(u.Scheme), host: f.origHost}
 	}
 	f.http = &http.Client{Transport: countingTransport{tr, &f.requests}, CheckRedirect: f.checkRedirect}
 	return f, form, nil
@@ -401,6 +406,20 @@ func (c *Client) fetch(ctx context.Context, r Request) (*Snapshot, error) {
 	s.Requests = int(f.requests.Load())
 	s.BodyBytes = f.body.Load()
 	return s, nil
+}
+
+// originTransport sends a request to the source's own scheme and host
+// (Request.URL's, as written) through open, and any other through guarded.
+type originTransport struct {
+	open, guarded http.RoundTripper
+	scheme, host  string
+}
+
+func (t originTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if strings.EqualFold(req.URL.Scheme, t.scheme) && strings.EqualFold(req.URL.Host, t.host) {
+		return t.open.RoundTrip(req)
+	}
+	return t.guarded.RoundTrip(req)
 }
 
 // countingTransport counts the requests sent, redirects included.

@@ -546,7 +546,10 @@ func TestTokenOnlyToOriginalHost(t *testing.T) {
 			io.WriteString(w, "origin\n")
 		}
 	})
-	c := newClient(t, Options{})
+	// other stands for a public host: a source's private-network
+	// allowance is its origin's only (TestPrivateAllowanceIsTheOrigins).
+	otherAddr := netip.MustParseAddrPort(strings.TrimPrefix(other.URL, "http://"))
+	c := newClient(t, Options{public: func(ap netip.AddrPort) bool { return ap == otherAddr }})
 	fetchOK(t, c, Request{URL: origin.URL + "/here.md", Token: "t0k", AllowPrivate: true})
 	if got := origin.header("Authorization"); got != "Bearer t0k" {
 		t.Errorf("redirect on the same host: Authorization %q, want the token", got)
@@ -554,6 +557,41 @@ func TestTokenOnlyToOriginalHost(t *testing.T) {
 	fetchOK(t, c, Request{URL: origin.URL + "/away.md", Token: "t0k", AllowPrivate: true})
 	if got := other.header("Authorization"); got != "" {
 		t.Errorf("redirect to another host: Authorization %q sent there", got)
+	}
+}
+
+// The private-network allowance is for the source's origin (the user
+// allowed it for that scheme, host and port: project.WebAllowFor): a
+// redirect from there to another private address, or an llms.txt index
+// redirected there with its pages, goes through the guard (review17a: an
+// open redirect on the allowed host reached 169.254.169.254).
+func TestPrivateAllowanceIsTheOrigins(t *testing.T) {
+	t.Parallel()
+	metadata := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/llms.txt" {
+			io.WriteString(w, "# Meta\n\n- [role](/role.md)\n")
+			return
+		}
+		io.WriteString(w, "# Role\n\nsecret\n")
+	})
+	allowed := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/hop.md":
+			http.Redirect(w, r, metadata.URL+"/role.md", http.StatusFound)
+		case "/llms.txt":
+			http.Redirect(w, r, metadata.URL+"/llms.txt", http.StatusFound)
+		case "/here.md":
+			http.Redirect(w, r, "/a.md", http.StatusFound)
+		default:
+			io.WriteString(w, "# A\n\nmine\n")
+		}
+	})
+	c := newClient(t, Options{CacheDir: t.TempDir()})
+	fetchOK(t, c, Request{URL: allowed.URL + "/here.md", AllowPrivate: true})
+	fetchErr(t, c, Request{URL: allowed.URL + "/hop.md", AllowPrivate: true}, KindPrivate, "loopback")
+	fetchErr(t, c, Request{URL: allowed.URL + "/llms.txt", AllowPrivate: true}, KindPrivate, "loopback")
+	if n := metadata.n.Load(); n != 0 {
+		t.Errorf("the other private server saw %d requests, want 0", n)
 	}
 }
 
@@ -968,4 +1006,17 @@ func TestRetryWaitsItsBackoff(t *testing.T) {
 	t.Cleanup(c.Close)
 	check("the Client's delay", context.Background(), c, 40*time.Millisecond)
 	check("RetryDelay in the context", context.WithValue(context.Background(), RetryDelay{}, 60*time.Millisecond), newClient(t, Options{}), 60*time.Millisecond)
+}
+
+// review17a: http://:PORT/ has a Host (":PORT") but no host name, and Go
+// dials this machine: refused as a URL with no host, nothing sent.
+func TestNoHostNameRefused(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "# Local\n") })
+	_, port, _ := strings.Cut(strings.TrimPrefix(s.URL, "http://"), ":")
+	c := newClient(t, Options{CacheDir: t.TempDir()})
+	fetchErr(t, c, Request{URL: "http://:" + port + "/x.md", Token: "t0k", AllowPrivate: true}, KindOther, "no host")
+	if n := s.n.Load(); n != 0 {
+		t.Errorf("the local server saw %d requests, want 0", n)
+	}
 }

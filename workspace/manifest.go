@@ -20,6 +20,9 @@ func (w *Workspace) loadManifest() error {
 	if err != nil {
 		return err
 	}
+	for _, msg := range m.Warnings {
+		w.log("warning: %s", msg)
+	}
 	w.manifest = *m
 	return nil
 }

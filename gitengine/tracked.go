@@ -1,0 +1,213 @@
+package gitengine
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/util"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/format/config"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// TrackStatus is what the git repository that holds a file says of it
+// (FileStatus).
+type TrackStatus struct {
+	InRepository bool // the file is inside a git work tree
+	Tracked      bool // the repository's index has an entry for it: git tracks it, whatever .gitignore says
+	Ignored      bool // a .gitignore from the work tree's root down to the file's folder, or .git/info/exclude, ignores it
+}
+
+// FileStatus says whether git tracks file (a path on this machine, inside
+// dir's git work tree, found upwards from dir as ReadAtRevision finds it)
+// and whether the repository's ignore files ignore it. Not inside a git
+// work tree (or a bare repository) is a zero TrackStatus and no error.
+// It reads the names in the repository's index up to file's (indexHas)
+// and, for Ignored, only the .gitignore files on the file's own path and
+// .git/info/exclude (not the user's global excludes file). An index that
+// cannot be read is an error: the caller cannot tell.
+func FileStatus(dir, file string) (TrackStatus, error) {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		if errors.Is(err, git.ErrRepositoryNotExists) {
+			return TrackStatus{}, nil
+		}
+		return TrackStatus{}, fmt.Errorf("open the git repository of %s: %w", safetext.Clip(dir, 0), err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return TrackStatus{}, nil // a bare repository: no work tree holds the file
+	}
+	root := wt.Filesystem.Root()
+	rel, err := relIn(root, file)
+	if err != nil {
+		return TrackStatus{}, err
+	}
+	st := TrackStatus{InRepository: true}
+	fsys, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem })
+	if !ok {
+		return st, fmt.Errorf("read the git index of %s: not a repository on disk", safetext.Clip(root, 0))
+	}
+	data, err := util.ReadFile(fsys.Filesystem(), "index")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		err = nil // a new repository: nothing tracked yet
+	case err == nil:
+		var idLen int
+		if idLen, err = objectIDLen(repo); err == nil {
+			st.Tracked, err = indexHas(data, rel, idLen)
+		}
+	}
+	if err != nil {
+		return st, fmt.Errorf("read the git index of %s: %w", safetext.Clip(root, 0), err)
+	}
+	st.Ignored = ignored(root, rel)
+	return st, nil
+}
+
+// errIndex: the index is not in a form indexHas reads.
+var errIndex = errors.New("malformed or unsupported git index")
+
+// indexHas reports whether the git index data (versions 2 to 4, as git
+// writes them: Documentation/gitformat-index.txt) has an entry named rel,
+// at any stage. It reads the entries' names in place and stops at the
+// first one past rel (git sorts them by name, bytewise). Not go-git's
+// decoder (index.Decoder): it builds every entry of the index and checks
+// its hash, 33 ms of CPU for 20,000 files, on every ctx search (issue
+// 31; bench/README.md "fixD17"). The tests check the two agree.
+func indexHas(data []byte, rel string, idLen int) (bool, error) {
+	if len(data) < 12 || string(data[:4]) != "DIRC" {
+		return false, errIndex
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	count := binary.BigEndian.Uint32(data[8:12])
+	if version < 2 || version > 4 {
+		return false, fmt.Errorf("%w: version %d", errIndex, version)
+	}
+	header := 40 + idLen + 2 // ctime, mtime, dev, ino, mode, uid, gid, size, object id (SHA-1 or SHA-256), flags
+	off := 12
+	var prev []byte // v4: the previous name, which the next one shares a prefix with
+	for i := uint32(0); i < count; i++ {
+		if off+header > len(data) {
+			return false, errIndex
+		}
+		flags := binary.BigEndian.Uint16(data[off+header-2 : off+header])
+		start := off + header
+		if flags&0x4000 != 0 { // extended flags (version 3 and later)
+			start += 2
+		}
+		if start > len(data) {
+			return false, errIndex
+		}
+		var name []byte
+		if version == 4 {
+			strip, n := varint(data[start:])
+			if n == 0 || strip > uint64(len(prev)) {
+				return false, errIndex
+			}
+			end := bytes.IndexByte(data[start+n:], 0)
+			if end < 0 {
+				return false, errIndex
+			}
+			keep := len(prev) - int(strip)
+			name = append(prev[:keep:keep], data[start+n:start+n+end]...)
+			prev = name
+			off = start + n + end + 1
+		} else {
+			l := int(flags & 0x0fff)
+			if l == 0x0fff { // too long for the field: NUL-terminated
+				l = bytes.IndexByte(data[start:], 0)
+			}
+			if l < 0 || start+l > len(data) {
+				return false, errIndex
+			}
+			name = data[start : start+l]
+			size := start - off + l
+			off += size + 8 - size%8
+		}
+		switch c := strings.Compare(string(name), rel); {
+		case c == 0:
+			return true, nil
+		case c > 0:
+			return false, nil
+		}
+	}
+	return false, nil
+}
+
+// objectIDLen is the length of an object id in repo's index entries:
+// 20 (SHA-1), or 32 in a repository whose objectFormat is sha256.
+func objectIDLen(repo *git.Repository) (int, error) {
+	cfg, err := repo.Config()
+	if err != nil {
+		return 0, err
+	}
+	switch cfg.Extensions.ObjectFormat {
+	case "", config.SHA1:
+		return 20, nil
+	case config.SHA256:
+		return 32, nil
+	}
+	return 0, fmt.Errorf("%w: object format %s", errIndex, safetext.Quote(string(cfg.Extensions.ObjectFormat)))
+}
+
+// varint decodes the index's offset encoding of a number (v4 names: how
+// many bytes of the previous name to drop); n is 0 when b ends first.
+func varint(b []byte) (v uint64, n int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	v = uint64(c & 0x7f)
+	n = 1
+	for c&0x80 != 0 {
+		if n >= len(b) || n > 9 {
+			return 0, 0
+		}
+		c = b[n]
+		n++
+		v = ((v + 1) << 7) | uint64(c&0x7f)
+	}
+	return v, n
+}
+
+// ignored reports whether the ignore files on rel's path (root's
+// .gitignore, each folder's down to rel's, and .git/info/exclude) ignore
+// rel, with go-git's gitignore matcher.
+func ignored(root, rel string) bool {
+	parts := strings.Split(rel, "/")
+	ps := readIgnore(filepath.Join(root, ".git", "info", "exclude"), nil)
+	for i := 0; i < len(parts); i++ {
+		ps = append(ps, readIgnore(filepath.Join(root, filepath.FromSlash(strings.Join(append(parts[:i:i], ".gitignore"), "/"))), parts[:i])...)
+	}
+	return gitignore.NewMatcher(ps).Match(parts, false)
+}
+
+// readIgnore reads the patterns of one ignore file (none when it cannot be
+// read), for a file in the folder domain.
+func readIgnore(name string, domain []string) []gitignore.Pattern {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(l, domain))
+	}
+	return ps
+}
