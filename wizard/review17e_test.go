@@ -33,3 +33,31 @@ func TestReview17eRefChangedTwoRefsNoDuplicate(t *testing.T) {
 		}
 	}
 }
+
+// review17e: the ref matching of installedAliases had no test (a mutation
+// that drops the byRef map passed every test of wizard and cmd/ctx's
+// setup/refs/reg scripts). Two packages of one folder at two refs, both
+// offered: each is installed under its own alias, and nothing is added.
+func TestReview17eTwoRefsEachInstalled(t *testing.T) {
+	t.Parallel()
+	const repo = "https://git.example/handbook.git"
+	man := project.Manifest{Packages: []project.PackageSpec{
+		{Alias: "hb1", Source: repo, Path: "docs", Ref: "v1"},
+		{Alias: "hb", Source: repo, Path: "docs", Ref: "main"},
+	}}
+	reg := &registry.Result{Name: "hub", Contexts: []registry.Entry{
+		{Context: registry.Context{Name: "handbook", Description: "current", Repo: repo, Path: "docs", Ref: "main"}},
+		{Context: registry.Context{Name: "handbook-v1", Description: "release 1", Repo: repo, Path: "docs", Ref: "v1"}},
+	}}
+	got := installedAliases(man, reg.Contexts)
+	if got[0] != "hb" || got[1] != "hb1" {
+		t.Errorf("installedAliases = %v, want 0:hb 1:hb1", got)
+	}
+	ws := &fakeWorkspace{man: man}
+	if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: reg, Select: []string{"handbook", "handbook-v1"}, Yes: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ws.added) > 0 {
+		t.Errorf("added %+v: both were installed", ws.added)
+	}
+}
