@@ -197,7 +197,10 @@ func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.
 		n := countRepos(contexts, toCheck)
 		fmt.Fprintf(o.Log, "checking access to %d %s\n", n, wording.Plural(n, "repository", "repositories"))
 	}
-	denied := checkAccess(ctx, access, contexts, toCheck, o)
+	denied := map[int]string{}
+	for i, err := range checkAccess(ctx, access, contexts, toCheck, o) {
+		denied[i] = accessReason(err)
+	}
 	if stop != nil {
 		n := len(denied)
 		if n == 0 {
@@ -530,8 +533,8 @@ func accessKey(source string) string {
 }
 
 // checkAccess checks each distinct repository once, in parallel, and returns
-// for each context index that cannot be read the reason.
-func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.Entry, idx []int, o Options) map[int]string {
+// for each context index that cannot be read the check's error.
+func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.Entry, idx []int, o Options) map[int]error {
 	byRepo := map[string][]int{}
 	var repos []string
 	for _, i := range idx {
@@ -553,7 +556,7 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 	if https == nil {
 		https = HTTPAccess{AllowPrivate: o.AllowPrivate}
 	}
-	reasons := make([]string, len(repos))
+	reasons := make([]error, len(repos))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, jobs)
 	for n, key := range repos {
@@ -570,14 +573,14 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 				check = https
 			}
 			if err := check.CheckAccess(cctx, c.Source()); err != nil {
-				reasons[n] = accessReason(err)
+				reasons[n] = err
 			}
 		}()
 	}
 	wg.Wait()
-	out := map[int]string{}
+	out := map[int]error{}
 	for n, key := range repos {
-		if reasons[n] == "" {
+		if reasons[n] == nil {
 			continue
 		}
 		for _, i := range byRepo[key] {
@@ -585,6 +588,24 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 		}
 	}
 	return out
+}
+
+// definiteDenial reports whether a failed access check is the server's
+// answer that the source cannot be read (no such repository or page,
+// credentials wanted or refused, a path or ref that is not there, an
+// address or scheme ctx refuses), not a failure to ask (offline, a refused
+// connection, a timeout, an error ctx cannot classify).
+func definiteDenial(err error) bool {
+	switch webfetch.KindOf(err) {
+	case webfetch.KindNotFound, webfetch.KindAuth, webfetch.KindPrivate, webfetch.KindScheme:
+		return true
+	}
+	switch gitengine.KindOf(err) {
+	case gitengine.KindNotFound, gitengine.KindAuthRequired, gitengine.KindAuthFailed,
+		gitengine.KindRefNotFound, gitengine.KindPathNotFound, gitengine.KindCommitNotFound:
+		return true
+	}
+	return false
 }
 
 func accessReason(err error) string {
