@@ -395,24 +395,40 @@ func SpecOf(c registry.Context, alias string) project.PackageSpec {
 
 // installedAliases maps the index of each registry context the manifest
 // already has to its alias: the package of the same repository, path and
-// ref, else (a package whose ref was changed since) the one of the same
-// repository and path when the registry offers that folder at one ref only.
+// ref; else, for a package whose ref was changed since (no context has
+// its ref), the context of the same repository and path when the registry
+// offers that folder at one ref only, or, when it offers several, the one
+// whose name gives the package's alias. A package matches one context at
+// most, so its folder is not installed a second time under a new alias.
 func installedAliases(man project.Manifest, contexts []registry.Entry) map[int]string {
-	byRef, byKey := map[string]string{}, map[string]string{}
-	for _, p := range man.Packages {
-		byRef[registry.ContextRefKey(p.Source, p.Path, p.Ref)] = p.Alias
-		byKey[registry.ContextKey(p.Source, p.Path)] = p.Alias
-	}
 	refs := map[string]int{}
-	for _, c := range contexts {
+	byRef := map[string][]int{}
+	for i, c := range contexts {
 		refs[c.Key()]++
+		k := registry.ContextRefKey(c.Source(), c.Path, c.Ref)
+		byRef[k] = append(byRef[k], i)
 	}
 	out := map[int]string{}
-	for i, c := range contexts {
-		if alias, ok := byRef[registry.ContextRefKey(c.Source(), c.Path, c.Ref)]; ok {
-			out[i] = alias
-		} else if alias, ok := byKey[c.Key()]; ok && refs[c.Key()] == 1 {
-			out[i] = alias
+	var moved []project.PackageSpec // packages whose ref no context has
+	for _, p := range man.Packages {
+		if idx, ok := byRef[registry.ContextRefKey(p.Source, p.Path, p.Ref)]; ok {
+			for _, i := range idx {
+				out[i] = p.Alias
+			}
+		} else {
+			moved = append(moved, p)
+		}
+	}
+	for _, p := range moved {
+		key := registry.ContextKey(p.Source, p.Path)
+		for i, c := range contexts {
+			if _, taken := out[i]; taken || c.Key() != key {
+				continue
+			}
+			if refs[key] == 1 || naming.AliasKey(naming.AliasFrom(c.Name)) == naming.AliasKey(p.Alias) {
+				out[i] = p.Alias
+				break
+			}
 		}
 	}
 	return out

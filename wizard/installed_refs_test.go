@@ -8,14 +8,14 @@ import (
 	"github.com/ctx-dev/ctx/registry"
 )
 
-// review17e: a package installed from a registry context at ref "main";
+// (review17e) a package installed from a registry context at ref "main";
 // the registry now offers the same folder at two refs ("handbook" at v2,
 // "handbook-v1" at v1). The installed package matches neither by ref, and
 // the one-ref fallback is off, so `setup --select handbook` installs a
 // second package of the same folder, "handbook-2", next to "handbook":
 // the same documents twice in the index. The context whose name is the
 // installed alias should be taken as installed (its ref changed).
-func TestReview17eRefChangedTwoRefsNoDuplicate(t *testing.T) {
+func TestRefChangedTwoRefsNoDuplicate(t *testing.T) {
 	t.Parallel()
 	const repo = "https://git.example/handbook.git"
 	man := project.Manifest{Packages: []project.PackageSpec{{Alias: "handbook", Source: repo, Path: "docs", Ref: "main"}}}
@@ -34,11 +34,11 @@ func TestReview17eRefChangedTwoRefsNoDuplicate(t *testing.T) {
 	}
 }
 
-// review17e: the ref matching of installedAliases had no test (a mutation
+// (review17e) the ref matching of installedAliases had no test (a mutation
 // that drops the byRef map passed every test of wizard and cmd/ctx's
 // setup/refs/reg scripts). Two packages of one folder at two refs, both
 // offered: each is installed under its own alias, and nothing is added.
-func TestReview17eTwoRefsEachInstalled(t *testing.T) {
+func TestTwoRefsEachInstalled(t *testing.T) {
 	t.Parallel()
 	const repo = "https://git.example/handbook.git"
 	man := project.Manifest{Packages: []project.PackageSpec{
