@@ -338,12 +338,9 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		return nil, ErrInterrupted
 	}
 
-	// From here on the project changes.
-	if saveRegistry {
-		if err := saveRegistryOf(ws, man, o); err != nil {
-			return nil, err
-		}
-	}
+	// From here on the project changes. The registry is saved after the
+	// removals and additions, and only when one of them changed the
+	// project: a setup whose every choice failed keeps the manifest's.
 	if len(sum.Removed) > 0 {
 		rep, err := ws.Remove(ctx, sum.Removed, workspace.RemoveOptions{})
 		if err != nil {
@@ -356,9 +353,23 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		fmt.Fprintf(o.Log, "installing %d %s\n", len(specs), wording.Plural(len(specs), "package", "packages"))
 		rep, err := ws.Add(ctx, specs, workspace.AddOptions{NoAllowOutside: o.FromManifest})
 		if err != nil {
+			if saveRegistry && changedAny(sum.RemoveReport) {
+				if serr := saveRegistryOf(ws, man, o); serr != nil {
+					return sum, errors.Join(fmt.Errorf("install: %w", err), serr)
+				}
+			}
 			return sum, fmt.Errorf("install: %w", err)
 		}
 		sum.AddReport = rep
+	}
+	if saveRegistry {
+		if changedAny(sum.AddReport, sum.RemoveReport) {
+			if err := saveRegistryOf(ws, man, o); err != nil {
+				return sum, err
+			}
+		} else if man.Registry != "" {
+			fmt.Fprintf(o.Log, "registry not saved: nothing was installed from %s; the manifest keeps %s\n", safetext.Clip(o.RegistryLocation, 0), safetext.Clip(man.Registry, 0))
+		}
 	}
 	sum.Index = indexOf(sum.AddReport, sum.RemoveReport)
 	if sum.Index == nil {
@@ -369,6 +380,23 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		sum.Index = idx
 	}
 	return sum, nil
+}
+
+// changedAny reports whether a package of the reports is in the project
+// as asked (installed, updated, linked, unchanged or removed), not skipped
+// or failed.
+func changedAny(reps ...*workspace.Report) bool {
+	for _, r := range reps {
+		if r == nil {
+			continue
+		}
+		for _, p := range r.Packages {
+			if p.Action != workspace.Skipped && p.Action != workspace.Failed {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func indexOf(reps ...*workspace.Report) *indexer.SyncReport {
