@@ -2,6 +2,7 @@ package wizard
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ctx-dev/ctx/project"
@@ -59,5 +60,30 @@ func TestTwoRefsEachInstalled(t *testing.T) {
 	}
 	if len(ws.added) > 0 {
 		t.Errorf("added %+v: both were installed", ws.added)
+	}
+}
+
+// (review17e) The same, when no offered ref is named as the package: which
+// context it became is not known, so none is installed beside it (the same
+// documents twice), and the log says why and what to do.
+func TestRefChangedTwoRefsNoNameMatchNotInstalled(t *testing.T) {
+	t.Parallel()
+	const repo = "https://git.example/handbook.git"
+	man := project.Manifest{Packages: []project.PackageSpec{{Alias: "handbook", Source: repo, Path: "docs", Ref: "main"}}}
+	reg := &registry.Result{Name: "hub", Contexts: []registry.Entry{
+		{Context: registry.Context{Name: "hb-current", Description: "current", Repo: repo, Path: "docs", Ref: "v2"}},
+		{Context: registry.Context{Name: "hb-old", Description: "release 1", Repo: repo, Path: "docs", Ref: "v1"}},
+		{Context: registry.Context{Name: "other", Description: "another folder", Repo: repo, Path: "api", Ref: "v2"}},
+	}}
+	ws := &fakeWorkspace{man: man}
+	var log strings.Builder
+	if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: reg, Select: []string{"hb-current", "other"}, Yes: true, Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ws.added) != 1 || ws.added[0].Path != "api" {
+		t.Errorf("added %+v, want only other", ws.added)
+	}
+	if !strings.Contains(log.String(), `"hb-current" not installed: the project has its folder as handbook at ref "main"`) {
+		t.Errorf("log %q does not say why hb-current was not installed", log.String())
 	}
 }

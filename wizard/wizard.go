@@ -268,9 +268,18 @@ func plan(man project.Manifest, contexts []registry.Entry, installed map[int]str
 	for _, p := range man.Packages {
 		taken[naming.AliasKey(p.Alias)] = true
 	}
+	moved := movedFolders(man, installed)
 	var specs []project.PackageSpec
 	for i, c := range contexts {
 		if _, inst := installed[i]; inst || !selected[i] {
+			continue
+		}
+		if p, ok := moved[c.Key()]; ok {
+			// The folder is installed at a ref the registry no longer
+			// offers, and none of its refs is named as the package: not
+			// a second copy of the same documents.
+			fmt.Fprintf(o.Log, "%s not installed: the project has its folder as %s at ref %s, which the registry no longer offers (run `ctx remove %s`, then setup, to take the registry's)\n",
+				safetext.Quote(c.Name), p.Alias, safetext.Quote(p.Ref), p.Alias)
 			continue
 		}
 		alias := uniqueAlias(naming.AliasFrom(c.Name), taken)
@@ -457,6 +466,22 @@ func installedAliases(man project.Manifest, contexts []registry.Entry) map[int]s
 				out[i] = p.Alias
 				break
 			}
+		}
+	}
+	return out
+}
+
+// movedFolders maps the folder (registry.ContextKey) of each package that
+// matches no registry context (installedAliases) to it.
+func movedFolders(man project.Manifest, installed map[int]string) map[string]project.PackageSpec {
+	matched := map[string]bool{}
+	for _, alias := range installed {
+		matched[naming.AliasKey(alias)] = true
+	}
+	out := map[string]project.PackageSpec{}
+	for _, p := range man.Packages {
+		if !matched[naming.AliasKey(p.Alias)] && p.Kind != project.KindDir {
+			out[registry.ContextKey(p.Source, p.Path)] = p
 		}
 	}
 	return out
