@@ -99,9 +99,11 @@ func RefSpecs(man project.Manifest, reg *registry.Result, names []string) []proj
 
 // RefsUnreadable checks access to the registry contexts named (as in
 // ctxref.Result.Context), each repository once, as setup does before it
-// installs, and returns why each one that cannot be read cannot, by name
-// (ctxref.Packages.Unreadable).
-func RefsUnreadable(ctx context.Context, access AccessChecker, reg *registry.Result, names []string) map[string]string {
+// installs. It returns why each one the server says cannot be read cannot,
+// by name (ctxref.Packages.Unreadable), and apart from those why each one
+// whose check could not be made failed (offline, a timeout): those are not
+// known to be unreadable, so they stay installable.
+func RefsUnreadable(ctx context.Context, access AccessChecker, reg *registry.Result, names []string) (unreadable, unchecked map[string]string) {
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
@@ -113,9 +115,13 @@ func RefsUnreadable(ctx context.Context, access AccessChecker, reg *registry.Res
 			idx = append(idx, i)
 		}
 	}
-	out := map[string]string{}
-	for i, why := range checkAccess(ctx, access, reg.Contexts, idx, Options{}) {
-		out[reg.Contexts[i].Name] = why
+	unreadable, unchecked = map[string]string{}, map[string]string{}
+	for i, err := range checkAccess(ctx, access, reg.Contexts, idx, Options{}) {
+		if definiteDenial(err) {
+			unreadable[reg.Contexts[i].Name] = accessReason(err)
+		} else {
+			unchecked[reg.Contexts[i].Name] = accessReason(err)
+		}
 	}
-	return out
+	return unreadable, unchecked
 }

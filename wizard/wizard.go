@@ -197,7 +197,10 @@ func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.
 		n := countRepos(contexts, toCheck)
 		fmt.Fprintf(o.Log, "checking access to %d %s\n", n, wording.Plural(n, "repository", "repositories"))
 	}
-	denied := checkAccess(ctx, access, contexts, toCheck, o)
+	denied := map[int]string{}
+	for i, err := range checkAccess(ctx, access, contexts, toCheck, o) {
+		denied[i] = accessReason(err)
+	}
 	if stop != nil {
 		n := len(denied)
 		if n == 0 {
@@ -265,9 +268,18 @@ func plan(man project.Manifest, contexts []registry.Entry, installed map[int]str
 	for _, p := range man.Packages {
 		taken[naming.AliasKey(p.Alias)] = true
 	}
+	moved := movedFolders(man, installed)
 	var specs []project.PackageSpec
 	for i, c := range contexts {
 		if _, inst := installed[i]; inst || !selected[i] {
+			continue
+		}
+		if p, ok := moved[c.Key()]; ok {
+			// The folder is installed at a ref the registry no longer
+			// offers, and none of its refs is named as the package: not
+			// a second copy of the same documents.
+			fmt.Fprintf(o.Log, "%s not installed: the project has its folder as %s at ref %s, which the registry no longer offers (run `ctx remove %s`, then setup, to take the registry's)\n",
+				safetext.Quote(c.Name), p.Alias, safetext.Quote(p.Ref), p.Alias)
 			continue
 		}
 		alias := uniqueAlias(naming.AliasFrom(c.Name), taken)
@@ -335,12 +347,9 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		return nil, ErrInterrupted
 	}
 
-	// From here on the project changes.
-	if saveRegistry {
-		if err := saveRegistryOf(ws, man, o); err != nil {
-			return nil, err
-		}
-	}
+	// From here on the project changes. The registry is saved after the
+	// removals and additions, and only when one of them changed the
+	// project: a setup whose every choice failed keeps the manifest's.
 	if len(sum.Removed) > 0 {
 		rep, err := ws.Remove(ctx, sum.Removed, workspace.RemoveOptions{})
 		if err != nil {
@@ -353,9 +362,23 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		fmt.Fprintf(o.Log, "installing %d %s\n", len(specs), wording.Plural(len(specs), "package", "packages"))
 		rep, err := ws.Add(ctx, specs, workspace.AddOptions{NoAllowOutside: o.FromManifest})
 		if err != nil {
+			if saveRegistry && changedAny(sum.RemoveReport) {
+				if serr := saveRegistryOf(ws, man, o); serr != nil {
+					return sum, errors.Join(fmt.Errorf("install: %w", err), serr)
+				}
+			}
 			return sum, fmt.Errorf("install: %w", err)
 		}
 		sum.AddReport = rep
+	}
+	if saveRegistry {
+		if changedAny(sum.AddReport, sum.RemoveReport) {
+			if err := saveRegistryOf(ws, man, o); err != nil {
+				return sum, err
+			}
+		} else if man.Registry != "" {
+			fmt.Fprintf(o.Log, "registry not saved: nothing was installed from %s; the manifest keeps %s\n", safetext.Clip(o.RegistryLocation, 0), safetext.Clip(man.Registry, 0))
+		}
 	}
 	sum.Index = indexOf(sum.AddReport, sum.RemoveReport)
 	if sum.Index == nil {
@@ -366,6 +389,23 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		sum.Index = idx
 	}
 	return sum, nil
+}
+
+// changedAny reports whether a package of the reports is in the project
+// as asked (installed, updated, linked, unchanged or removed), not skipped
+// or failed.
+func changedAny(reps ...*workspace.Report) bool {
+	for _, r := range reps {
+		if r == nil {
+			continue
+		}
+		for _, p := range r.Packages {
+			if p.Action != workspace.Skipped && p.Action != workspace.Failed {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func indexOf(reps ...*workspace.Report) *indexer.SyncReport {
@@ -392,24 +432,56 @@ func SpecOf(c registry.Context, alias string) project.PackageSpec {
 
 // installedAliases maps the index of each registry context the manifest
 // already has to its alias: the package of the same repository, path and
-// ref, else (a package whose ref was changed since) the one of the same
-// repository and path when the registry offers that folder at one ref only.
+// ref; else, for a package whose ref was changed since (no context has
+// its ref), the context of the same repository and path when the registry
+// offers that folder at one ref only, or, when it offers several, the one
+// whose name gives the package's alias. A package matches one context at
+// most, so its folder is not installed a second time under a new alias.
 func installedAliases(man project.Manifest, contexts []registry.Entry) map[int]string {
-	byRef, byKey := map[string]string{}, map[string]string{}
-	for _, p := range man.Packages {
-		byRef[registry.ContextRefKey(p.Source, p.Path, p.Ref)] = p.Alias
-		byKey[registry.ContextKey(p.Source, p.Path)] = p.Alias
-	}
 	refs := map[string]int{}
-	for _, c := range contexts {
+	byRef := map[string][]int{}
+	for i, c := range contexts {
 		refs[c.Key()]++
+		k := registry.ContextRefKey(c.Source(), c.Path, c.Ref)
+		byRef[k] = append(byRef[k], i)
 	}
 	out := map[int]string{}
-	for i, c := range contexts {
-		if alias, ok := byRef[registry.ContextRefKey(c.Source(), c.Path, c.Ref)]; ok {
-			out[i] = alias
-		} else if alias, ok := byKey[c.Key()]; ok && refs[c.Key()] == 1 {
-			out[i] = alias
+	var moved []project.PackageSpec // packages whose ref no context has
+	for _, p := range man.Packages {
+		if idx, ok := byRef[registry.ContextRefKey(p.Source, p.Path, p.Ref)]; ok {
+			for _, i := range idx {
+				out[i] = p.Alias
+			}
+		} else {
+			moved = append(moved, p)
+		}
+	}
+	for _, p := range moved {
+		key := registry.ContextKey(p.Source, p.Path)
+		for i, c := range contexts {
+			if _, taken := out[i]; taken || c.Key() != key {
+				continue
+			}
+			if refs[key] == 1 || naming.AliasKey(naming.AliasFrom(c.Name)) == naming.AliasKey(p.Alias) {
+				out[i] = p.Alias
+				break
+			}
+		}
+	}
+	return out
+}
+
+// movedFolders maps the folder (registry.ContextKey) of each package that
+// matches no registry context (installedAliases) to it.
+func movedFolders(man project.Manifest, installed map[int]string) map[string]project.PackageSpec {
+	matched := map[string]bool{}
+	for _, alias := range installed {
+		matched[naming.AliasKey(alias)] = true
+	}
+	out := map[string]project.PackageSpec{}
+	for _, p := range man.Packages {
+		if !matched[naming.AliasKey(p.Alias)] && p.Kind != project.KindDir {
+			out[registry.ContextKey(p.Source, p.Path)] = p
 		}
 	}
 	return out
@@ -530,8 +602,8 @@ func accessKey(source string) string {
 }
 
 // checkAccess checks each distinct repository once, in parallel, and returns
-// for each context index that cannot be read the reason.
-func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.Entry, idx []int, o Options) map[int]string {
+// for each context index that cannot be read the check's error.
+func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.Entry, idx []int, o Options) map[int]error {
 	byRepo := map[string][]int{}
 	var repos []string
 	for _, i := range idx {
@@ -553,7 +625,7 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 	if https == nil {
 		https = HTTPAccess{AllowPrivate: o.AllowPrivate}
 	}
-	reasons := make([]string, len(repos))
+	reasons := make([]error, len(repos))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, jobs)
 	for n, key := range repos {
@@ -570,14 +642,14 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 				check = https
 			}
 			if err := check.CheckAccess(cctx, c.Source()); err != nil {
-				reasons[n] = accessReason(err)
+				reasons[n] = err
 			}
 		}()
 	}
 	wg.Wait()
-	out := map[int]string{}
+	out := map[int]error{}
 	for n, key := range repos {
-		if reasons[n] == "" {
+		if reasons[n] == nil {
 			continue
 		}
 		for _, i := range byRepo[key] {
@@ -585,6 +657,24 @@ func checkAccess(ctx context.Context, access AccessChecker, contexts []registry.
 		}
 	}
 	return out
+}
+
+// definiteDenial reports whether a failed access check is the server's
+// answer that the source cannot be read (no such repository or page,
+// credentials wanted or refused, a path or ref that is not there, an
+// address or scheme ctx refuses), not a failure to ask (offline, a refused
+// connection, a timeout, an error ctx cannot classify).
+func definiteDenial(err error) bool {
+	switch webfetch.KindOf(err) {
+	case webfetch.KindNotFound, webfetch.KindAuth, webfetch.KindPrivate, webfetch.KindScheme:
+		return true
+	}
+	switch gitengine.KindOf(err) {
+	case gitengine.KindNotFound, gitengine.KindAuthRequired, gitengine.KindAuthFailed,
+		gitengine.KindRefNotFound, gitengine.KindPathNotFound, gitengine.KindCommitNotFound:
+		return true
+	}
+	return false
 }
 
 func accessReason(err error) string {

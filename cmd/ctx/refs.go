@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -197,13 +199,21 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 		// missing, with why, and --check fails on it.
 		if names := installableContexts(res); len(names) > 0 {
 			fmt.Fprintf(errOut, "checking access to %d registry %s\n", len(names), wording.Plural(len(names), "context", "contexts"))
-			if unreadable = wizard.RefsUnreadable(ctx, access, reg, names); len(unreadable) > 0 {
+			var unchecked map[string]string
+			if unreadable, unchecked = wizard.RefsUnreadable(ctx, access, reg, names); len(unreadable) > 0 {
 				if res, err = classify(reg); err != nil {
 					return err
 				}
 			}
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
+			}
+			// A check that could not be made (offline, a timeout) says
+			// nothing about the context: it stays installable, once warned.
+			if len(unchecked) > 0 {
+				ns := slices.Sorted(maps.Keys(unchecked))
+				fmt.Fprintf(errOut, "warning: access to %d registry %s not checked (%s: %s); listed as installable\n",
+					len(ns), wording.Plural(len(ns), "context was", "contexts were"), safetext.Quote(ns[0]), safetext.Text(unchecked[ns[0]]))
 			}
 		}
 	}
@@ -249,8 +259,14 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 		return partial()
 	}
 	if opts.check && sum.Missing+sum.Unknown > 0 {
-		return &exitError{code: ExitError, err: fmt.Errorf("refs --check: %d %s missing or unknown (listed above): fix the %s, add the packages they name, or run `ctx refs --fetch`",
-			sum.Missing+sum.Unknown, wording.Plural(sum.Missing+sum.Unknown, "reference is", "references are"), wording.Plural(sum.Missing+sum.Unknown, "reference", "references"))}
+		n := sum.Missing + sum.Unknown
+		what := "fix the " + wording.Plural(n, "reference", "references") + ", add the packages they name, or run `ctx refs --fetch`"
+		if len(unreadable) > 0 {
+			// a fetch cannot install a context that cannot be read
+			what = "fix the " + wording.Plural(n, "reference", "references") + ", add the packages they name, or make the registry contexts that cannot be read readable"
+		}
+		return &exitError{code: ExitError, err: fmt.Errorf("refs --check: %d %s missing or unknown (listed above): %s",
+			n, wording.Plural(n, "reference is", "references are"), what)}
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -118,7 +119,8 @@ func ConflictMarkers(data []byte) bool {
 // type (or a number out of range) is one problem among others: the rest is
 // decoded, and rules and Check run on it, but what they say of a field
 // that did not decode (or of what is inside it) is left out, since they
-// see the field empty, not what the file says. A value a custom decoder
+// see the field empty, not what the file says; so is what Check says of
+// the other fields of a struct holding such a value. A value a custom decoder
 // refuses stops there: rules and Check do not run.
 func Decode(file string, data []byte, v any, o Options) error {
 	fail := func(errs []Error) error {
@@ -177,7 +179,9 @@ func Decode(file string, data []byte, v any, o Options) error {
 	}
 	if o.Check != nil {
 		for _, e := range o.Check() {
-			if w.within(e.Field) {
+			// A check spans fields: one of a struct that has a value of
+			// the wrong type may read that value as empty.
+			if w.within(e.Field) || w.besideMistyped(e.Field) {
 				continue
 			}
 			if e.Line <= 0 {
@@ -312,6 +316,22 @@ func (w *walker) mismatch(off int64, field string, t reflect.Type, found string)
 func (w *walker) within(field string) bool {
 	for _, p := range w.mistyped {
 		if p == "" || field == p || strings.HasPrefix(field, p+".") || strings.HasPrefix(field, p+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// besideMistyped reports whether field is in a struct (or the root) one of
+// whose own fields is a value of the wrong type.
+func (w *walker) besideMistyped(field string) bool {
+	segs := SplitPath(field)
+	if len(segs) == 0 {
+		return false
+	}
+	for _, p := range w.mistyped {
+		ps := SplitPath(p)
+		if len(ps) > 0 && slices.Equal(ps[:len(ps)-1], segs[:len(segs)-1]) {
 			return true
 		}
 	}

@@ -190,3 +190,21 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A check spans fields: what it says of a struct that holds a value of the
+// wrong type is dropped (it may read that value as empty), what it says of
+// another struct is kept (review17e).
+func TestDecodeCheckBesideMistyped(t *testing.T) {
+	t.Parallel()
+	data := `{"name": "a", "child": {"source": "s", "n": "x"}, "entries": {"e": {"source": "t"}}}`
+	_, err := decode(data, Options{Check: func() []Error {
+		return []Error{{Field: "child.source", Msg: "needs n"}, {Field: "entries[e].source", Msg: "kept"}}
+	}})
+	if err == nil {
+		t.Fatal("no error for a mistyped n")
+	}
+	got := err.Error()
+	if !strings.Contains(got, "child.n: expected") || strings.Contains(got, "needs n") || !strings.Contains(got, "entries[e].source: kept") {
+		t.Fatalf("got\n%v\nwant the type error and the other struct's problem only", got)
+	}
+}
