@@ -83,6 +83,17 @@ func TestListRefsAndResolve(t *testing.T) {
 					t.Errorf("Resolve(%q): err %v (kind %v), want ref not found", ref, err, KindOf(err))
 				}
 			}
+			// A full commit id the repository lacks (a pinned commit a
+			// force-push removed) is a gone commit, as a lock's is: a
+			// local repository says so at resolve, a remote's fetch does.
+			gone := strings.Repeat("d", 40)
+			if got, err := e.Resolve(ctx, url, gone); err != nil {
+				if KindOf(err) != KindCommitNotFound || strings.Contains(err.Error(), "ls-remote") {
+					t.Errorf("Resolve(gone id): err %v (kind %v), want commit not found", err, KindOf(err))
+				}
+			} else if got.Commit != gone {
+				t.Errorf("Resolve(gone id) = %+v", got)
+			}
 		})
 	}
 }

@@ -228,7 +228,7 @@ func resolveIn(rem *Remote, rawURL, ref string, warn func(string), lookup func(p
 		}
 		return commitOf(hits[0]), nil
 	}
-	if isHex(ref) && len(ref) >= 4 && len(ref) <= 40 {
+	if IsCommitID(ref) {
 		ref = strings.ToLower(ref)
 		if len(ref) == 40 {
 			return Resolved{Commit: ref}, nil
@@ -282,6 +282,14 @@ func refsHint(rem *Remote) string {
 		return "" // newError's default hint
 	}
 	return "give a branch, tag or commit of the repository; it has: " + strings.Join(names, ", ")
+}
+
+// IsCommitID reports whether ref has the form of a full or abbreviated
+// commit id (4 to 40 hex digits), which Resolve takes for one when no
+// branch or tag has that name: a manifest's ref pinned to a commit.
+func IsCommitID(ref string) bool {
+	ref = strings.TrimSpace(ref)
+	return isHex(ref) && len(ref) >= 4 && len(ref) <= 40
 }
 
 func isHex(s string) bool {
@@ -351,6 +359,10 @@ func checkCommit(st storer.EncodedObjectStorer, rawURL string, res Resolved) (Re
 	for i := 0; i < 16; i++ {
 		obj, err := st.EncodedObject(plumbing.AnyObject, h)
 		if err != nil {
+			if res.Ref == "" && i == 0 {
+				// a commit id given as the ref: gone as a lock's is
+				return Resolved{}, commitGone(rawURL, h, nil, "")
+			}
 			return Resolved{}, newError(KindRefNotFound, rawURL, "resolve", fmt.Errorf("commit %s not found", res.Commit), "")
 		}
 		switch obj.Type() {

@@ -309,8 +309,10 @@ type VerifyResult struct {
 	// local edit as status reports it.
 	Modes []string `json:"modes,omitempty"`
 	// InstalledCommit is the revision ctx installed (.state) when the
-	// files do not match and it is not the lock's (LockedCommit): the
-	// files are another commit's, not edited; `ctx install` moves them.
+	// files do not match, it is not the lock's (LockedCommit) and the
+	// files are as ctx installed them at that revision (hash and modes):
+	// another commit's, not edited; `ctx install` moves them. Empty when
+	// they were edited too (install skips them as dirty: local edits).
 	InstalledCommit string `json:"installedCommit,omitempty"`
 	LockedCommit    string `json:"lockedCommit,omitempty"`
 	// LockHash is set on a mismatch with no local edits at the lock's

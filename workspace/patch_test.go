@@ -750,7 +750,7 @@ func TestStateDelta(t *testing.T) {
 	}
 	old := &pkgState{Rev: "r1", Tree: "t1", Hash: "h1", Audience: "a", AudienceChecked: true,
 		Files: []fileState{f("a.md", "1", 1), f("b.md", "2", 2), f("c/d.md", "3", 3), f("e.md", "4", 4)}, at: 42}
-	next := &pkgState{Rev: "r2", Tree: "t2", Hash: "h2", AudienceChecked: true, Withheld: []string{"w.md"}, RulesNoted: true,
+	next := &pkgState{Rev: "r2", Tree: "t2", Hash: "h2", AudienceChecked: true, StateHead: project.StateHead{Withheld: []string{"w.md"}}, RulesNoted: true,
 		Files: []fileState{f("a.md", "1", 1), f("b.md", "5", 5), f("c/e.md", "6", 6), f("e.md", "4", 4), f("\xff.md", "9", 9)}}
 	next.Files[1].Rules = true
 	data, err := json.Marshal(deltaOf(old, next))

@@ -94,7 +94,7 @@ func sameSpec(s *project.PackageSpec, e *lockfile.Entry) bool {
 
 func (t *task) fail(err error) {
 	err = diskFull(err)
-	err = movesOn(err, t.alias)
+	err = movesOn(err, t.alias, t.spec)
 	t.step = stepNone
 	if noAccess(err) {
 		t.res.Action, t.res.Reason, t.res.Err = Skipped, SkipNoAccess, err
@@ -104,12 +104,23 @@ func (t *task) fail(err error) {
 }
 
 // movesOn adds to gitengine's error for a commit the repository no longer
-// has (a lock's, after a force-push) what moves the package on.
-func movesOn(err error, alias string) error {
+// has (a lock's, after a force-push) what moves the package on: `ctx
+// update` when the manifest's ref (spec's) is a branch or tag; when it pins a
+// commit id, update would resolve that same commit, so the way out is a
+// new ref in the manifest.
+func movesOn(err error, alias string, spec *project.PackageSpec) error {
 	if gitengine.KindOf(err) != gitengine.KindCommitNotFound {
 		return err
 	}
 	hint := fmt.Sprintf("`ctx update %s` locks its ref's newest commit", alias)
+	if spec != nil && gitengine.IsCommitID(spec.Ref) {
+		file := project.ManifestName
+		if spec.Local {
+			file = project.LocalName
+		}
+		hint = fmt.Sprintf("the manifest pins %s to commit %s: set its \"ref\" in %s to a commit, branch or tag the repository has, then run `ctx update %s`",
+			alias, safetext.Quote(spec.Ref), project.Rel(file), alias)
+	}
 	ge, ok := err.(*gitengine.Error)
 	if !ok {
 		return fmt.Errorf("%w (%s)", err, hint)

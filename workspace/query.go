@@ -67,7 +67,16 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 // no state is recorded (nothing to tell by).
 func (w *Workspace) behind(alias, locked string) string {
 	st, err := w.readState(alias)
-	if err != nil || st.Rev == "" || st.Rev == locked {
+	if err != nil {
+		return ""
+	}
+	return st.behind(locked)
+}
+
+// behind is the revision st records when it is not locked (the one rule
+// of "behind the lock"); "" when they agree or st records none.
+func (st *pkgState) behind(locked string) string {
+	if st == nil || st.Rev == "" || st.Rev == locked {
 		return ""
 	}
 	return st.Rev
@@ -114,8 +123,10 @@ func (w *Workspace) Status() ([]PackageStatus, error) {
 			return nil, err
 		}
 		s := PackageStatus{Alias: a, Files: loc.changes}
-		if locked != nil && loc.present && loc.state != nil && loc.state.Rev != "" && loc.state.Rev != locked.Rev {
-			s.InstalledCommit, s.LockedCommit = loc.state.Rev, locked.Rev
+		if locked != nil && loc.present {
+			if rev := loc.state.behind(locked.Rev); rev != "" {
+				s.InstalledCommit, s.LockedCommit = rev, locked.Rev
+			}
 		}
 		if loc.dirty() || s.InstalledCommit != "" {
 			if s.Files == nil {
@@ -150,8 +161,11 @@ func (w *Workspace) Verify() ([]VerifyResult, error) {
 			r.Modes = w.modeChanges(a)
 		}
 		r.OK = r.Got != "" && r.Got == r.Want && len(r.Modes) == 0
-		if !r.OK && r.Got != "" {
-			if rev := w.behind(a, l.Packages[a].Rev); rev != "" {
+		// Behind the lock only when the files are as ctx installed them
+		// at the installed revision (a plain install moves them on);
+		// edited files too are local edits, which install skips as dirty.
+		if !r.OK && r.Got != "" && len(r.Modes) == 0 {
+			if rev := w.behind(a, l.Packages[a].Rev); rev != "" && w.installedAs(a, rev, r.Got) {
 				r.InstalledCommit, r.LockedCommit = rev, l.Packages[a].Rev
 			}
 		}

@@ -102,6 +102,10 @@ func (f fileState) restamp(fi fs.FileInfo) fileState {
 
 // pkgState is .context/.state/<alias>.json: what is installed.
 type pkgState struct {
+	// StateHead comes first: its "withheld" (the documents audience
+	// rules kept out, sorted) is the file's first key, which
+	// project.ReadStateHead reads without the records.
+	project.StateHead
 	Rev   string      `json:"commit"`
 	Tree  string      `json:"tree"`
 	Hash  string      `json:"hash"`
@@ -109,13 +113,13 @@ type pkgState struct {
 	// The audience rules the files were installed under (workspace's
 	// audience.go): Audience is the project name they were applied for
 	// when some document has rules (the lock entry's Audience),
-	// AudienceIgnored says the spec ignored rules that exist, Withheld
-	// lists the documents kept out; AudienceChecked is false in a state
-	// written before ctx applied rules, whose package is installed again.
-	Audience        string   `json:"audience,omitempty"`
-	AudienceIgnored bool     `json:"audienceIgnored,omitempty"`
-	AudienceChecked bool     `json:"audienceChecked,omitempty"`
-	Withheld        []string `json:"withheld,omitempty"`
+	// AudienceIgnored says the spec ignored rules that exist (the
+	// documents kept out are StateHead's Withheld); AudienceChecked is
+	// false in a state written before ctx applied rules, whose package is
+	// installed again.
+	Audience        string `json:"audience,omitempty"`
+	AudienceIgnored bool   `json:"audienceIgnored,omitempty"`
+	AudienceChecked bool   `json:"audienceChecked,omitempty"`
 	// RulesNoted says every file's Rules was recorded (states written
 	// before were not: every document is read for its rules).
 	RulesNoted bool `json:"rulesNoted,omitempty"`

@@ -7,14 +7,17 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ctx-dev/ctx/project"
 )
 
 // testState is a state of n files, some with names that are not UTF-8
 // (written as pathBytes), some with the fields of older states left out.
 func testState(n int) *pkgState {
-	st := &pkgState{Rev: "c", Tree: "t", Hash: "h1:x", Audience: "team", Withheld: []string{"w.md"}}
+	st := &pkgState{Rev: "c", Tree: "t", Hash: "h1:x", Audience: "team", StateHead: project.StateHead{Withheld: []string{"w.md"}}}
 	for i := range n {
 		f := fileState{Path: fmt.Sprintf("docs/part%d/page%03d.md", i%10, i), Blob: "b", Size: int64(i), Mode: 0o644, MTime: int64(7 * i), CTime: int64(i), Ino: uint64(i), Sum: "s", Rules: i%2 == 0}
 		if i%97 == 0 {
@@ -128,6 +131,35 @@ func BenchmarkMarshalState(b *testing.B) {
 	for b.Loop() {
 		if _, err := json.Marshal(st); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestStateWithheldFirst: both encodings write "withheld" as the state
+// file's first key (null when nothing is withheld), so project's
+// ReadStateHead reads it without the files' records, and reads what was
+// written.
+func TestStateWithheldFirst(t *testing.T) {
+	dir := t.TempDir()
+	for i, st := range []*pkgState{
+		{Rev: "c", Hash: "h", StateHead: project.StateHead{Withheld: []string{"w.md", "x/y.md"}}, Files: []fileState{{Path: "a.md", Blob: "b"}}},
+		{Rev: "c", Hash: "h", StateHead: project.StateHead{Withheld: []string{"w.md"}}, Files: []fileState{{Path: "bad\xff.md", Blob: "b"}}},
+		{Rev: "c", Hash: "h"},
+	} {
+		data, err := encodeState(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(data), `{"withheld":`) {
+			t.Fatalf("state %d: %.60s: withheld is not the first key", i, data)
+		}
+		p := filepath.Join(dir, fmt.Sprint(i, ".json"))
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h, err := project.ReadStateHead(p)
+		if err != nil || !slices.Equal(h.Withheld, st.Withheld) {
+			t.Fatalf("state %d: ReadStateHead = %v, %v; want %v", i, h.Withheld, err, st.Withheld)
 		}
 	}
 }

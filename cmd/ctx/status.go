@@ -95,8 +95,18 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	if line := semanticStatus(sem); line != "" {
 		fmt.Fprintln(opts.IO.Out, line)
 	}
+	edited := map[string]bool{}
+	for _, p := range edits {
+		edited[p.Alias] = true
+	}
 	for _, b := range late {
-		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (run ctx install)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit))
+		// An edited package is skipped by a plain install (dirty): its
+		// way out is --force, which backs the edits up.
+		advice := "run ctx install"
+		if edited[b.Alias] {
+			advice = "with local edits, which ctx install skips: ctx install --force backs them up and installs the locked files"
+		}
+		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (%s)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit), advice)
 	}
 	if len(edits) == 0 {
 		fmt.Fprintln(opts.IO.Out, "no local edits")
