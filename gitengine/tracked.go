@@ -1,14 +1,11 @@
 package gitengine
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -16,25 +13,23 @@ import (
 	"github.com/go-git/go-billy/v5/util"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/format/config"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // TrackStatus is what the git repository that holds a file says of it
 // (FileStatus).
 type TrackStatus struct {
-	InRepository bool // the file is inside a git work tree
-	Tracked      bool // the repository's index has an entry for it: git tracks it, whatever .gitignore says
-	Ignored      bool // a .gitignore from the work tree's root down to the file's folder, or .git/info/exclude, ignores it
+	InRepository bool   // the file is inside a git work tree
+	Tracked      bool   // the repository's index has an entry for it: git tracks it, whatever .gitignore says
+	Root, Rel    string // the work tree's root (links resolved), and the file's slash path in it, when InRepository
 }
 
 // FileStatus says whether git tracks file (a path on this machine, inside
-// dir's git work tree, found upwards from dir as ReadAtRevision finds it)
-// and whether the repository's ignore files ignore it. Not inside a git
-// work tree (or a bare repository) is a zero TrackStatus and no error.
-// It reads the names in the repository's index up to file's (indexHas)
-// and, for Ignored, only the .gitignore files on the file's own path and
-// .git/info/exclude (not the user's global excludes file). An index that
-// cannot be read is an error: the caller cannot tell.
+// dir's git work tree, found upwards from dir as ReadAtRevision finds it),
+// and where the work tree is (whether its ignore files ignore the file is
+// markdown.IgnoredPath's to say). Not inside a git work tree (or a bare
+// repository) is a zero TrackStatus and no error. It reads the names in
+// the repository's index up to file's (indexHas). An index that cannot be
+// read is an error: the caller cannot tell.
 func FileStatus(dir, file string) (TrackStatus, error) {
 	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
@@ -52,7 +47,7 @@ func FileStatus(dir, file string) (TrackStatus, error) {
 	if err != nil {
 		return TrackStatus{}, err
 	}
-	st := TrackStatus{InRepository: true}
+	st := TrackStatus{InRepository: true, Root: root, Rel: rel}
 	fsys, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem })
 	if !ok {
 		return st, fmt.Errorf("read the git index of %s: not a repository on disk", safetext.Clip(root, 0))
@@ -70,7 +65,6 @@ func FileStatus(dir, file string) (TrackStatus, error) {
 	if err != nil {
 		return st, fmt.Errorf("read the git index of %s: %w", safetext.Clip(root, 0), err)
 	}
-	st.Ignored = ignored(root, rel)
 	return st, nil
 }
 
@@ -178,36 +172,4 @@ func varint(b []byte) (v uint64, n int) {
 		v = ((v + 1) << 7) | uint64(c&0x7f)
 	}
 	return v, n
-}
-
-// ignored reports whether the ignore files on rel's path (root's
-// .gitignore, each folder's down to rel's, and .git/info/exclude) ignore
-// rel, with go-git's gitignore matcher.
-func ignored(root, rel string) bool {
-	parts := strings.Split(rel, "/")
-	ps := readIgnore(filepath.Join(root, ".git", "info", "exclude"), nil)
-	for i := 0; i < len(parts); i++ {
-		ps = append(ps, readIgnore(filepath.Join(root, filepath.FromSlash(strings.Join(append(parts[:i:i], ".gitignore"), "/"))), parts[:i])...)
-	}
-	return gitignore.NewMatcher(ps).Match(parts, false)
-}
-
-// readIgnore reads the patterns of one ignore file (none when it cannot be
-// read), for a file in the folder domain.
-func readIgnore(name string, domain []string) []gitignore.Pattern {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		l := sc.Text()
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(l, domain))
-	}
-	return ps
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // FileStatus tells a tracked file (even one a .gitignore lists: `git add
-// -f`) from an untracked one, and an ignored untracked one from one the
-// next `git add -A` would take; outside a repository it is all false.
+// -f`) from an untracked one, and says where it is in the work tree;
+// outside a repository it is all zero.
 func TestFileStatus(t *testing.T) {
 	t.Parallel()
 	needGit(t)
@@ -33,7 +33,6 @@ func TestFileStatus(t *testing.T) {
 		}
 	}
 	write(local, "{}")
-	write(filepath.Join(ctxDir, "other.json"), "{}")
 
 	// Not a repository.
 	if st, err := FileStatus(proj, local); err != nil || st != (TrackStatus{}) {
@@ -41,24 +40,18 @@ func TestFileStatus(t *testing.T) {
 	}
 
 	gittest.MustGit(t, dir, "init", "-q", "-b", "main")
-	// In a repository, not tracked, nothing ignores it.
-	if st, err := FileStatus(proj, local); err != nil || st != (TrackStatus{InRepository: true}) {
-		t.Fatalf("untracked, not ignored: %+v %v", st, err)
+	// In a repository, not tracked; where it is in the work tree.
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Ignored by .context/.gitignore (the project's own, below the
-	// repository's root), as ctx init writes it.
-	write(filepath.Join(ctxDir, ".gitignore"), "# ctx\n/context.local.json\n")
-	if st, err := FileStatus(proj, local); err != nil || st != (TrackStatus{InRepository: true, Ignored: true}) {
-		t.Fatalf("untracked, ignored: %+v %v", st, err)
+	if st, err := FileStatus(proj, local); err != nil || st != (TrackStatus{InRepository: true, Root: root, Rel: "proj/.context/context.local.json"}) {
+		t.Fatalf("untracked: %+v %v", st, err)
 	}
-	if st, err := FileStatus(proj, filepath.Join(ctxDir, "other.json")); err != nil || st.Ignored {
-		t.Fatalf("a file the pattern does not name: %+v %v", st, err)
-	}
-	// Ignored by the root's .gitignore instead.
-	write(filepath.Join(ctxDir, ".gitignore"), "")
+	// Ignored by the root's .gitignore: still not tracked.
 	write(filepath.Join(dir, ".gitignore"), "context.local.json\n")
-	if st, err := FileStatus(proj, local); err != nil || !st.Ignored {
-		t.Fatalf("ignored by the root's .gitignore: %+v %v", st, err)
+	if st, err := FileStatus(proj, local); err != nil || st.Tracked || !st.InRepository {
+		t.Fatalf("ignored, untracked: %+v %v", st, err)
 	}
 	// Force-added and committed: tracked, whatever the ignore files say.
 	gittest.MustGit(t, dir, "add", "-A")

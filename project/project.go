@@ -217,8 +217,9 @@ func (p Project) ReadManifest() (*Manifest, error) {
 // user's word only while the file is the user's own, and a teammate can
 // commit it (`git add -f` passes .context/.gitignore), after which every
 // clone and pull would bring the teammate's allowances. The file is left
-// as it is. When git does not track it but no ignore file ignores it
-// either, m.Warnings says so (the next `git add -A` would commit it). A
+// as it is. When git does not track it but no .gitignore from the work
+// tree's root down ignores it either (markdown.IgnoredPath, the rule dir
+// sources use), m.Warnings says so (the next `git add -A` would commit it). A
 // project outside any git repository is not checked. Called only when the
 // file exists (its cost: bench/README.md "fixD17").
 func (p Project) checkLocalUntracked(m *Manifest) error {
@@ -231,7 +232,7 @@ func (p Project) checkLocalUntracked(m *Manifest) error {
 			"check what it holds (it may allow a teammate's source to read your files or send your tokens), then run `git rm --cached %s` "+
 			"(the file stays on disk) and commit that", Rel(LocalName), Rel(LocalName))
 	}
-	if st.InRepository && !st.Ignored {
+	if st.InRepository && !markdown.IgnoredPath(os.DirFS(st.Root), st.Rel, false) {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%s is not ignored by git: add the line /%s to %s, or your next `git add -A` commits your allowances for everyone",
 			Rel(LocalName), LocalName, Rel(GitignoreName)))
 	}
