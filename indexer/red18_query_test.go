@@ -94,3 +94,24 @@ func hitPaths(t *testing.T, r *Reader, ctx context.Context, text string) []strin
 	slices.Sort(got)
 	return got
 }
+
+// TestRed18IndexMDTitleBacktick (red18 finding 6): a title with an odd
+// backtick opened a code span that the entry's path closed, so INDEX.md
+// showed the path as plain text and "backtick and ](http://x) and (" as
+// code. An unbalanced backtick of a title or a folder's sample title is
+// written escaped; balanced code spans stay as they are.
+func TestRed18IndexMDTitleBacktick(t *testing.T) {
+	t.Parallel()
+	s := &pkgSection{docs: []fileRecord{{Path: "b.md", Title: "Title with `backtick and ](http://x)", Summary: "some `summary"}, {Path: "c.md", Title: "The `kubectl` command"}}}
+	got := s.docLine(s.docs[0], levelFull)
+	if want := "- Title with \\`backtick and ](http://x) (`b.md`): some \\`summary\n"; got != want {
+		t.Errorf("docLine = %q, want %q", got, want)
+	}
+	if got, want := s.docLine(s.docs[1], levelTitles), "- The `kubectl` command (`c.md`)\n"; got != want {
+		t.Errorf("docLine = %q, want %q", got, want)
+	}
+	g := group{label: "d/", n: 1, samples: []string{"odd ` title"}}
+	if got, want := s.folderLine(g, levelSamples, "document", "documents"), "- `d/` — 1 document: odd \\` title\n"; got != want {
+		t.Errorf("folderLine = %q, want %q", got, want)
+	}
+}
