@@ -86,13 +86,13 @@ func (s *pkgSection) entries(level int) []string {
 func (s *pkgSection) docLine(d fileRecord, level int) string {
 	// The path in the package, for every kind: what get_document and the
 	// other tools take (a dir source's folder is in its header).
-	l := "- " + safetext.Escape(d.Title) + " (" + codeSpan(d.Path) + ")"
+	l := "- " + inlineText(d.Title) + " (" + codeSpan(d.Path) + ")"
 	sum := d.Summary
 	if level == levelSentence {
 		sum = firstSentence(sum)
 	}
 	if level != levelTitles && sum != "" && sum != d.Title {
-		l += ": " + safetext.Escape(sum)
+		l += ": " + inlineText(sum)
 	}
 	return l + "\n"
 }
@@ -102,10 +102,14 @@ func (s *pkgSection) docLine(d fileRecord, level int) string {
 func (s *pkgSection) folderLine(g group, level int, one, many string) string {
 	l := fmt.Sprintf("- %s — %s", codeSpan(g.label), wording.Count(g.n, one, many))
 	if level == levelSamples {
+		samples := make([]string, len(g.samples))
+		for i, t := range g.samples {
+			samples[i] = inlineText(t)
+		}
 		if g.n == 1 {
-			l += ": " + safetext.Escape(g.samples[0])
+			l += ": " + samples[0]
 		} else {
-			l += ", e.g. " + safetext.Escape(strings.Join(g.samples, "; "))
+			l += ", e.g. " + strings.Join(samples, "; ")
 		}
 	}
 	return l + "\n"
@@ -479,6 +483,18 @@ func mostLinked(docs []fileRecord, members []int, indeg map[string]int) []int {
 // codeSpan renders s, escaped by safetext.Escape, as a markdown code span
 // whose fence is longer than any run of backquotes in it (CommonMark), so that
 // no name can end the span early or be read as a link: "a`b" is “a`b“.
+// inlineText is a title or summary as INDEX.md writes it in an entry:
+// escaped (safetext), and with its backticks escaped when they are odd in
+// number, so that one cannot open a code span the entry's path would close
+// (red18 finding 6); balanced code spans stay.
+func inlineText(s string) string {
+	s = safetext.Escape(s)
+	if strings.Count(s, "`")%2 == 1 {
+		s = strings.ReplaceAll(s, "`", "\\`")
+	}
+	return s
+}
+
 func codeSpan(s string) string {
 	s = safetext.Escape(s)
 	longest, run := 0, 0

@@ -624,8 +624,7 @@ func searchFilters(pq parsedQuery, q Query, packages [][]string, aliases map[str
 			continue
 		}
 		var qs []query.Query
-		for _, p := range paths {
-			p = pathPrefix(p)
+		for _, p := range uncoveredPrefixes(paths, aliases) {
 			pre := bleve.NewPrefixQuery(p)
 			pre.SetField(fPath)
 			qs = append(qs, pre)
@@ -639,6 +638,45 @@ func searchFilters(pq parsedQuery, q Query, packages [][]string, aliases map[str
 		filters = append(filters, bleve.NewDisjunctionQuery(qs...))
 	}
 	return filters
+}
+
+// uncoveredPrefixes are the path filters of one list (pathPrefix'ed) that
+// no other one covers: a prefix of p, in both of p's forms (pathMatches),
+// matches all p does, so p adds nothing to the answer; it would add a
+// prefix query expanded over every path it matches (red18 finding 2: 999
+// `path:/` made one search expand the whole path field 999 times). What
+// is kept is one of each, and no kept one starts with another in the form
+// both have, so the expansion is bounded by about the number of paths,
+// whatever the query. A covering q holds p's ALIAS/PATH form too only when
+// q reaches into the alias (holds its "/") or p has no such form.
+func uncoveredPrefixes(paths []string, aliases map[string]bool) []string {
+	ps := make([]string, 0, len(paths))
+	for _, p := range paths {
+		ps = append(ps, pathPrefix(p))
+	}
+	slices.SortFunc(ps, func(a, b string) int {
+		if d := len(a) - len(b); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	ps = slices.Compact(ps)
+	kept := ps[:0]
+	for _, p := range ps {
+		alias, _, hasForm := strings.Cut(p, "/")
+		hasForm = hasForm && aliases[alias]
+		covered := false
+		for _, q := range kept {
+			if strings.HasPrefix(p, q) && (strings.Contains(q, "/") || !hasForm) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
 
 // pathMatches reports whether the document path of package alias is

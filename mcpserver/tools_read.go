@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -538,6 +539,22 @@ func (p *passage) header(n int) string {
 	return b.String()
 }
 
+// headerRE matches a line in the form of a passage's header ("[n]
+// package/path:first-last", header).
+var headerRE = lazyre.New(`^\[[0-9]+\] [^\n]*/[^\n]*:[0-9]+-[0-9]+`)
+
+// unforged is a passage's line l as sent: one in the form of a header gets
+// a backslash in front (Markdown's escape of "[", which renders the same),
+// so that a document cannot forge a passage of another package, at another
+// revision, inside its own (red18 finding 5). The answer's last count
+// (answerTokens) covers the byte it adds.
+func unforged(l string) string {
+	if len(l) > 0 && l[0] == '[' && headerRE().MatchString(l) {
+		return `\` + l
+	}
+	return l
+}
+
 // whole reports whether p sends its whole section.
 func (p *passage) whole() bool {
 	return p.from == p.sec[0] && p.to == p.sec[1] && p.cutText == ""
@@ -578,14 +595,21 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		var b strings.Builder
 		b.WriteString(p.header(i + 1))
 		b.WriteByte('\n')
+		last := p.to
 		if p.cutText != "" {
-			for _, l := range p.rd.doc.Lines[p.from-1 : p.to-1] {
-				b.WriteString(l)
+			last--
+		}
+		for j, l := range p.rd.doc.Lines[p.from-1 : last] {
+			if j > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(p.cutText)
-		} else {
-			b.WriteString(strings.Join(p.rd.doc.Lines[p.from-1:p.to], "\n"))
+			b.WriteString(unforged(l))
+		}
+		if p.cutText != "" {
+			if last >= p.from {
+				b.WriteByte('\n')
+			}
+			b.WriteString(unforged(p.cutText))
 		}
 		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()}, p.link())
 		out.Sections = append(out.Sections, p.meta())

@@ -22,6 +22,10 @@ const (
 	DefaultMaxFiles     = 10_000
 	DefaultMaxBytes     = 500 << 20
 	DefaultMaxFileBytes = 10 << 20
+
+	// CeilingMaxFiles is the most a source may raise MaxFiles to (the
+	// manifest's limits.maxFiles; red18 finding 3): 10 times the default.
+	CeilingMaxFiles = 100_000
 )
 
 // ArchiveLimits bounds what Extract reads from an archive. A zero field
@@ -46,6 +50,7 @@ func (l ArchiveLimits) withDefaults() ArchiveLimits {
 	if l.MaxFiles <= 0 {
 		l.MaxFiles = DefaultMaxFiles
 	}
+	l.MaxFiles = min(l.MaxFiles, CeilingMaxFiles)
 	if l.MaxBytes <= 0 {
 		l.MaxBytes = DefaultMaxBytes
 	}

@@ -30,6 +30,7 @@ package webfetch
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"github.com/gofrs/flock"
 	"net/http"
@@ -71,6 +72,18 @@ const (
 	DefaultMaxRedirects    = 5
 	DefaultAttempts        = 3
 	defaultBackoff         = 500 * time.Millisecond // before the first retry; doubled before each next one
+)
+
+// The ceilings of the limits a source may set (Limits.Problems): a manifest
+// is a teammate's word, and ctx's git hooks install what it says on a pull,
+// unattended, so raising a limit stops at 20–25 times its default (red18
+// finding 3: "timeout": "8760h" held a pull for as long as the commit said).
+const (
+	CeilingMaxBytes        = 256 << 20
+	CeilingMaxArchiveBytes = 2 << 30
+	CeilingMaxPages        = 5_000
+	CeilingTimeout         = 10 * time.Minute
+	CeilingMaxRedirects    = 20
 )
 
 // RetryDelay is a context key: a time.Duration above zero under it
@@ -136,20 +149,44 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-func (l Limits) check() error {
+// LimitProblem is one limit out of range: Field is its manifest field
+// (maxBytes, timeout, …).
+type LimitProblem struct {
+	Field, Msg string
+}
+
+// Problems lists the limits of l out of range: negative, or over their
+// ceiling (Ceiling*). A zero field is its default, which is within.
+func (l Limits) Problems() []LimitProblem {
+	var out []LimitProblem
+	num := func(field string, v, ceiling int64, unit string) {
+		switch {
+		case v < 0:
+			out = append(out, LimitProblem{field, fmt.Sprintf("%s is %d: it must be positive", field, v)})
+		case v > ceiling:
+			out = append(out, LimitProblem{field, fmt.Sprintf("%s is %d: it may be at most %d%s, the most a source may raise it to", field, v, ceiling, unit)})
+		}
+	}
+	num(fieldMaxBytes, l.MaxBytes, CeilingMaxBytes, " (256 MiB)")
+	num(fieldMaxArchiveBytes, l.MaxArchiveBytes, CeilingMaxArchiveBytes, " (2 GiB)")
+	num(fieldMaxPages, int64(l.MaxPages), CeilingMaxPages, "")
+	num(fieldMaxRedirects, int64(l.MaxRedirects), CeilingMaxRedirects, "")
 	switch {
-	case l.MaxBytes < 0:
-		return fmt.Errorf("%s is %d: it must be positive", fieldMaxBytes, l.MaxBytes)
-	case l.MaxArchiveBytes < 0:
-		return fmt.Errorf("%s is %d: it must be positive", fieldMaxArchiveBytes, l.MaxArchiveBytes)
-	case l.MaxPages < 0:
-		return fmt.Errorf("%s is %d: it must be positive", fieldMaxPages, l.MaxPages)
 	case l.Timeout < 0:
-		return fmt.Errorf("%s is %s: it must be positive", fieldTimeout, l.Timeout)
-	case l.MaxRedirects < 0:
-		return fmt.Errorf("%s is %d: it must be positive", fieldMaxRedirects, l.MaxRedirects)
-	case l.Attempts < 0:
-		return fmt.Errorf("attempts is %d: it must be positive", l.Attempts)
+		out = append(out, LimitProblem{fieldTimeout, fmt.Sprintf("%s is %s: it must be positive", fieldTimeout, l.Timeout)})
+	case l.Timeout > CeilingTimeout:
+		out = append(out, LimitProblem{fieldTimeout, fmt.Sprintf("%s is %s: it may be at most %s, the most a source may raise it to", fieldTimeout, l.Timeout, CeilingTimeout)})
+	}
+	if l.Attempts < 0 {
+		out = append(out, LimitProblem{"attempts", fmt.Sprintf("attempts is %d: it must be positive", l.Attempts)})
+	}
+	return out
+}
+
+// check is Problems' first, as an error.
+func (l Limits) check() error {
+	if p := l.Problems(); len(p) > 0 {
+		return errors.New(p[0].Msg)
 	}
 	return nil
 }

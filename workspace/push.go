@@ -72,6 +72,20 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 		return nil, fmt.Errorf("%s is an https source: ctx cannot push to a web site; send the edit to the site's owners (ctx push sends edits of git packages)", safetext.Quote(alias))
 	case !locked:
 		return nil, fmt.Errorf("%s is not locked: run `ctx install` first", safetext.Quote(alias))
+	case !inManifest:
+		// The lock alone names where edits would go: nothing the user
+		// or the manifest chose (red18).
+		return nil, fmt.Errorf("%s is locked but not in the manifest, so nothing names where its edits should go: add it back with `ctx add`, or run `ctx install`, which removes it", safetext.Quote(alias))
+	case !sameSpec(&spec, &e):
+		// A push goes where the manifest says, as an install does: a lock
+		// that names another source (a teammate's edit of a file nobody
+		// reviews) must not redirect the user's edits (red18).
+		return nil, fmt.Errorf("%s: the lock (source %s, path %s, ref %s) differs from the manifest (source %s, path %s, ref %s), and ctx pushes only where the manifest says: run `ctx install` first, which installs what the manifest names, then push",
+			safetext.Quote(alias), safetext.Quote(e.Source), safetext.Quote(e.Path), safetext.Quote(e.Ref), safetext.Quote(spec.Source), safetext.Quote(spec.Path), safetext.Quote(spec.Ref))
+	}
+	if _, err := w.proj.CheckSource(&w.manifest, spec); err != nil {
+		// Where a push may write is where an install may read from.
+		return nil, fmt.Errorf("%s: %w", safetext.Quote(alias), err)
 	}
 	loc, err := w.inspect(alias, &e, true)
 	if err != nil {

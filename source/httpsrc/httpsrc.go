@@ -44,8 +44,22 @@ func (Kind) CheckSpec(s source.Spec) []jsonfile.Error {
 	if u, err := url.Parse(s.Source); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		errs = append(errs, jsonfile.Error{Field: "source", Msg: safetext.Quote(s.Source) + " is not an http or https URL"})
 	}
-	if s.Limits != nil && s.Limits.MaxTotalBytes != 0 {
-		errs = append(errs, jsonfile.Error{Field: "limits.maxTotalBytes", Msg: "only a dir source has maxTotalBytes (an https source has maxBytes per document and maxArchiveBytes)"})
+	if l := s.Limits; l != nil {
+		if l.MaxTotalBytes != 0 {
+			errs = append(errs, jsonfile.Error{Field: "limits.maxTotalBytes", Msg: "only a dir source has maxTotalBytes (an https source has maxBytes per document and maxArchiveBytes)"})
+		}
+		// Each limit has a ceiling, webfetch's and webdoc's: a manifest
+		// may raise one, not lift it (red18 finding 3).
+		wl := webfetch.Limits{MaxBytes: l.MaxBytes, MaxArchiveBytes: l.MaxArchiveBytes, MaxPages: l.MaxPages, MaxRedirects: l.MaxRedirects}
+		if d, err := source.ParseDuration(l.Timeout); l.Timeout != "" && err == nil {
+			wl.Timeout = d
+		}
+		for _, p := range wl.Problems() {
+			errs = append(errs, jsonfile.Error{Field: "limits." + p.Field, Msg: p.Msg})
+		}
+		if l.MaxFiles > webdoc.CeilingMaxFiles {
+			errs = append(errs, jsonfile.Error{Field: "limits.maxFiles", Msg: fmt.Sprintf("maxFiles is %d: it may be at most %d, the most a source may raise it to", l.MaxFiles, webdoc.CeilingMaxFiles)})
+		}
 	}
 	return append(errs, source.Foreign(s, source.FieldTTL|source.FieldAllowPrivateNetwork|source.FieldTokenEnv|source.FieldLimits)...)
 }
