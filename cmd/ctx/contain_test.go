@@ -251,6 +251,10 @@ func TestNoWriteThroughLinks(t *testing.T) {
 	}
 	// Its files' sums are kept (knownSums): after each case only a file
 	// whose stamp no longer proves it unchanged is read again.
+	// It is checked once each entry's cases have all run (a walk of the
+	// base folder after every case was a sixth of this test's CPU; the
+	// cases run at once, so one case's check could see another's change
+	// anyway).
 	baseBefore, baseKnown := recordTree(t, base, filepath.Join(base, "cases"), filepath.Join(base, "cases"))
 	baseNow := func(t *testing.T) string {
 		t.Helper()
@@ -279,88 +283,95 @@ func TestNoWriteThroughLinks(t *testing.T) {
 	for _, entry := range append(dirEntries, fileEntries...) {
 		isDir := n < len(dirEntries)
 		n++
-		for _, kind := range []string{"relative", "dotdot", "absolute"} {
-			for _, cmd := range commands {
-				name := fmt.Sprintf("%s/%s/%s", entry, kind, strings.Join(cmd, "_"))
-				// Each case is a parallel subtest in a folder of its own
-				// (-test.parallel bounds how many run at once).
-				t.Run(name, func(t *testing.T) {
-					t.Parallel()
-					dir := filepath.Join(base, "cases", strings.NewReplacer("/", "_", ".", "_").Replace(name))
-					proj := filepath.Join(dir, "p")
-					victim := filepath.Join(dir, "victim")
-					if err := os.MkdirAll(dir, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := tmplTree.WriteAsIs(proj); err != nil {
-						t.Fatal(err)
-					}
-					if isDir {
-						gittest.WriteFiles(t, victim, map[string]string{"keep.txt": "victim's own file\n", "sub/x.md": "# X\n"})
-					} else {
-						gittest.WriteFiles(t, dir, map[string]string{"victim": "victim's own file\n"})
-					}
-					link := filepath.Join(proj, ".context", filepath.FromSlash(entry))
-					if err := os.RemoveAll(link); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					var to string
-					switch kind {
-					case "relative":
-						to, _ = filepath.Rel(filepath.Dir(link), victim)
-					case "dotdot":
-						to = ".."
-					case "absolute":
-						to = victim
-					}
-					if err := os.Symlink(to, link); err != nil {
-						t.Fatal(err)
-					}
-					if cmd[0] == "init" {
-						// init meets the link in a .context/ without a manifest.
-						os.Remove(filepath.Join(proj, ".context", "context.config.json"))
-					}
-					if cmd[0] == "remove" && entry != "packages" && entry != "packages/docs" {
-						os.WriteFile(filepath.Join(proj, ".context", "packages", "docs", "a.md"), []byte("local edit\n"), 0o644)
-					}
-					ctxDir := filepath.Join(proj, ".context")
-					before := map[string]string{
-						"victim":                   treeHash(t, victim, ""),
-						"project outside .context": treeHash(t, proj, ctxDir),
-						"the base folder":          baseBefore,
-					}
-					args := append([]string{"-C", proj}, cmd...)
-					in := ""
-					if cmd[0] == "mcp" {
-						in = mcpSession
-					}
-					code, _, stderr := runCtx(in, args...)
-					var probs []string
-					after := map[string]string{
-						"victim":                   treeHash(t, victim, ""),
-						"project outside .context": treeHash(t, proj, ctxDir),
-						"the base folder":          baseNow(t),
-					}
-					for k, v := range before {
-						if after[k] != v {
-							probs = append(probs, k+" changed")
+		// The entry's cases are parallel subtests of this one: its cleanup
+		// runs once they are all done.
+		t.Run(entry, func(t *testing.T) {
+			t.Cleanup(func() {
+				if baseNow(t) != baseBefore {
+					t.Errorf("%s: the base folder (the repository and the template, outside the cases' folders) changed during this entry's cases", entry)
+				}
+			})
+			for _, kind := range []string{"relative", "dotdot", "absolute"} {
+				for _, cmd := range commands {
+					name := fmt.Sprintf("%s/%s/%s", entry, kind, strings.Join(cmd, "_"))
+					// Each case is a parallel subtest in a folder of its own
+					// (-test.parallel bounds how many run at once).
+					t.Run(kind+"/"+strings.Join(cmd, "_"), func(t *testing.T) {
+						t.Parallel()
+						dir := filepath.Join(base, "cases", strings.NewReplacer("/", "_", ".", "_").Replace(name))
+						proj := filepath.Join(dir, "p")
+						victim := filepath.Join(dir, "victim")
+						if err := os.MkdirAll(dir, 0o755); err != nil {
+							t.Fatal(err)
 						}
-					}
-					if _, err := os.Lstat(filepath.Join(ctxDir, "context.config.json")); err != nil && cmd[0] != "init" {
-						probs = append(probs, "the manifest is gone")
-					}
-					if code != 0 && code != 3 && !strings.Contains(stderr, "symbolic link") &&
-						!strings.Contains(stderr, "no search index") && !strings.Contains(stderr, "do not match the lock") {
-						probs = append(probs, fmt.Sprintf("exit %d without naming the link", code))
-					}
-					if len(probs) > 0 {
-						t.Errorf("%s -> %s: ctx %s: %s\nstderr: %s", entry, to, strings.Join(cmd, " "), strings.Join(probs, "; "), stderr)
-					}
-				})
+						if err := tmplTree.WriteAsIs(proj); err != nil {
+							t.Fatal(err)
+						}
+						if isDir {
+							gittest.WriteFiles(t, victim, map[string]string{"keep.txt": "victim's own file\n", "sub/x.md": "# X\n"})
+						} else {
+							gittest.WriteFiles(t, dir, map[string]string{"victim": "victim's own file\n"})
+						}
+						link := filepath.Join(proj, ".context", filepath.FromSlash(entry))
+						if err := os.RemoveAll(link); err != nil {
+							t.Fatal(err)
+						}
+						if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+							t.Fatal(err)
+						}
+						var to string
+						switch kind {
+						case "relative":
+							to, _ = filepath.Rel(filepath.Dir(link), victim)
+						case "dotdot":
+							to = ".."
+						case "absolute":
+							to = victim
+						}
+						if err := os.Symlink(to, link); err != nil {
+							t.Fatal(err)
+						}
+						if cmd[0] == "init" {
+							// init meets the link in a .context/ without a manifest.
+							os.Remove(filepath.Join(proj, ".context", "context.config.json"))
+						}
+						if cmd[0] == "remove" && entry != "packages" && entry != "packages/docs" {
+							os.WriteFile(filepath.Join(proj, ".context", "packages", "docs", "a.md"), []byte("local edit\n"), 0o644)
+						}
+						ctxDir := filepath.Join(proj, ".context")
+						before := map[string]string{
+							"victim":                   treeHash(t, victim, ""),
+							"project outside .context": treeHash(t, proj, ctxDir),
+						}
+						args := append([]string{"-C", proj}, cmd...)
+						in := ""
+						if cmd[0] == "mcp" {
+							in = mcpSession
+						}
+						code, _, stderr := runCtx(in, args...)
+						var probs []string
+						after := map[string]string{
+							"victim":                   treeHash(t, victim, ""),
+							"project outside .context": treeHash(t, proj, ctxDir),
+						}
+						for k, v := range before {
+							if after[k] != v {
+								probs = append(probs, k+" changed")
+							}
+						}
+						if _, err := os.Lstat(filepath.Join(ctxDir, "context.config.json")); err != nil && cmd[0] != "init" {
+							probs = append(probs, "the manifest is gone")
+						}
+						if code != 0 && code != 3 && !strings.Contains(stderr, "symbolic link") &&
+							!strings.Contains(stderr, "no search index") && !strings.Contains(stderr, "do not match the lock") {
+							probs = append(probs, fmt.Sprintf("exit %d without naming the link", code))
+						}
+						if len(probs) > 0 {
+							t.Errorf("%s -> %s: ctx %s: %s\nstderr: %s", entry, to, strings.Join(cmd, " "), strings.Join(probs, "; "), stderr)
+						}
+					})
+				}
 			}
-		}
+		})
 	}
 }
