@@ -32,13 +32,14 @@ type GetLinksIn struct {
 
 // GetLinksOut is get_links' output.
 type GetLinksOut struct {
-	Package   string         `json:"package" jsonschema:"the document's package alias"`
-	Path      string         `json:"path" jsonschema:"the document's path inside the package"`
-	Links     []indexer.Link `json:"links" jsonschema:"the document's links, in the order they appear"`
-	Backlinks []indexer.Link `json:"backlinks" jsonschema:"the links of other documents to this one"`
-	Truncated bool           `json:"truncated,omitempty" jsonschema:"some links or backlinks were left out (see note)"`
-	Note      string         `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
-	Warning   string         `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	Package    string         `json:"package" jsonschema:"the document's package alias"`
+	Path       string         `json:"path" jsonschema:"the document's path inside the package"`
+	Links      []indexer.Link `json:"links" jsonschema:"the document's links, in the order they appear"`
+	Backlinks  []indexer.Link `json:"backlinks" jsonschema:"the links of other documents to this one"`
+	Truncated  bool           `json:"truncated,omitempty" jsonschema:"some links or backlinks were left out (see note)"`
+	NextOffset int            `json:"nextOffset,omitempty"`
+	Note       string         `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
+	Warning    string         `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 // GetMetadataIn is get_metadata's input.
@@ -98,6 +99,7 @@ type RelatedOut struct {
 	Documents []RelatedDoc   `json:"documents" jsonschema:"the linked documents, nearest first, then by the query's score"`
 	Total     int            `json:"total" jsonschema:"neighbours found, before the budget"`
 	Truncated bool           `json:"truncated,omitempty" jsonschema:"some neighbours were left out to fit maxTokens"`
+	Note      string         `json:"note,omitempty"`
 	Warning   string         `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
