@@ -146,10 +146,12 @@ func TestFindDocumentsEmptySaysWhy(t *testing.T) {
 			t.Errorf("note %q does not say %q", out.Note, want)
 		}
 	}
+	out = FindDocumentsOut{}
 	res = call(t, cs, "find_documents", map[string]any{"where": map[string]any{"type": "nosuch"}}, &out)
 	if res.IsError || out.Total != 0 || !strings.Contains(out.Note, "no document matches") || strings.Contains(out.Note, "no document has the field") {
 		t.Errorf("find_documents type=nosuch: note %q", out.Note)
 	}
+	out = FindDocumentsOut{}
 	res = call(t, cs, "find_documents", map[string]any{"where": map[string]any{"type": "runbook"}}, &out)
 	if res.IsError || out.Total != 2 || out.Note != "" {
 		t.Errorf("find_documents type=runbook: %s", text(res))
