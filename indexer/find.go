@@ -3,6 +3,7 @@ package indexer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -192,6 +193,26 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 		res.NextCursor = strconv.Itoa(off + len(res.Documents))
 	}
 	return res, nil
+}
+
+// Fields returns the names a where filter can match: each front-matter
+// key that some indexed document has, and title, type and tags (the
+// catalogue's), sorted. A filter's key not among them matches nothing.
+func (r *Reader) Fields() ([]string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g, _, err := r.graphLocked()
+	if err != nil {
+		return nil, err
+	}
+	names := []string{"tags", "title", "type"}
+	for k := range g.withKey {
+		if !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 func anyTag(have, want []string) bool {

@@ -120,11 +120,13 @@ type DocumentOut struct {
 
 func boolp(b bool) *bool { return &b }
 
-// readOnly is every tool's annotations: read-only, not destructive, over a
-// closed world (idempotentHint, which the spec reads only when a tool is
-// not read-only, is left out: tools/list is paid on every turn).
+// readOnly is every tool's annotations: read-only and idempotent, over a
+// closed world. destructiveHint, which the spec reads only when a tool is
+// not read-only, is left out: tools/list is paid on every turn.
+// idempotentHint is true because the SDK (v1.8) always writes it, and
+// false would say something untrue to a client that reads it anyway.
 func readOnly(title string) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, DestructiveHint: boolp(false), OpenWorldHint: boolp(false)}
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: boolp(false)}
 }
 
 // Bounds of the tools' numeric inputs (their input schemas' minimum and

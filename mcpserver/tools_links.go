@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/suggest"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,21 +31,51 @@ const (
 type GetLinksIn struct {
 	Package string `json:"package" jsonschema:"package alias"`
 	Path    string `json:"path" jsonschema:"document path in the package"`
+	Offset  int    `json:"offset,omitempty" jsonschema:"nextOffset of the previous page"`
 }
 
 // GetLinksOut is get_links' output.
 type GetLinksOut struct {
-	Package   string         `json:"package" jsonschema:"the document's package alias"`
-	Path      string         `json:"path" jsonschema:"the document's path inside the package"`
-	Links     []indexer.Link `json:"links" jsonschema:"the document's links, in the order they appear"`
-	Backlinks []indexer.Link `json:"backlinks" jsonschema:"the links of other documents to this one"`
-	Truncated bool           `json:"truncated,omitempty" jsonschema:"some links or backlinks were left out (see note)"`
-	Note      string         `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
-	Warning   string         `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	Package    string    `json:"package" jsonschema:"the document's package alias"`
+	Path       string    `json:"path" jsonschema:"the document's path inside the package"`
+	Links      []LinkRow `json:"links" jsonschema:"the document's links, in the order they appear"`
+	Backlinks  []LinkRow `json:"backlinks" jsonschema:"the links of other documents to this one"`
+	Truncated  bool      `json:"truncated,omitempty" jsonschema:"some links or backlinks are on later pages (see note)"`
+	NextOffset int       `json:"nextOffset,omitempty" jsonschema:"give it as offset for the next page; none on the last"`
+	Note       string    `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
+	Warning    string    `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+}
+
+// LinkRow is a link as get_links answers it. The document asked about is
+// the answer's package and path, so a link leaves out its from and a
+// backlink its to: they would repeat it on every row (39% of the answer
+// for a document with 71 links and 15 backlinks).
+type LinkRow struct {
+	indexer.Link
+	From *indexer.DocRef `json:"from,omitempty" jsonschema:"the document the link is in (backlinks)"`
+	To   *indexer.DocRef `json:"to,omitempty" jsonschema:"the document it leads to, when resolved (links)"`
+}
+
+// linkRows is get_links' rows of l: links (back false) without their
+// from, backlinks without their to.
+func linkRows(l []indexer.Link, back bool) []LinkRow {
+	rows := make([]LinkRow, len(l))
+	for i := range l {
+		rows[i] = LinkRow{Link: l[i]}
+		if back {
+			rows[i].From = &l[i].From
+		} else {
+			rows[i].To = l[i].To
+		}
+	}
+	return rows
 }
 
 // GetMetadataIn is get_metadata's input.
-type GetMetadataIn = GetLinksIn
+type GetMetadataIn struct {
+	Package string `json:"package" jsonschema:"package alias"`
+	Path    string `json:"path" jsonschema:"document path in the package"`
+}
 
 // GetMetadataOut is get_metadata's output.
 type GetMetadataOut struct {
@@ -98,6 +131,7 @@ type RelatedOut struct {
 	Documents []RelatedDoc   `json:"documents" jsonschema:"the linked documents, nearest first, then by the query's score"`
 	Total     int            `json:"total" jsonschema:"neighbours found, before the budget"`
 	Truncated bool           `json:"truncated,omitempty" jsonschema:"some neighbours were left out to fit maxTokens"`
+	Note      string         `json:"note,omitempty" jsonschema:"why none were found, or how many were left out and how to see them"`
 	Warning   string         `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
@@ -107,7 +141,7 @@ func (s *Server) addLinkTools() {
 		Description: "A document's links and backlinks (markdown, [[wikilinks]], typed front-matter links such as " +
 			"depends_on), each with type, line, target, status and the document it resolves to.",
 		Annotations: readOnly("Links and backlinks"),
-	}, nil, s.getLinks)
+	}, map[string]bound{"offset": offsetBound}, s.getLinks)
 	addTool(s, &mcp.Tool{
 		Name: "get_metadata",
 		Description: "A document's typed front matter (a KEP README includes its kep.yaml), title, summary, tags, " +
@@ -117,7 +151,7 @@ func (s *Server) addLinkTools() {
 	addTool(s, &mcp.Tool{
 		Name: "find_documents",
 		Description: "Find documents by front-matter fields, such as where = {\"status\": \"implementable\", " +
-			"\"creation-date\": {\"$gt\": \"2023-01-01\"}}. Pages: call again with `cursor` = nextCursor.",
+			"\"creation-date\": {\"$gt\": \"2023-01-01\"}}.",
 		Annotations: readOnly("Find documents by metadata"),
 	}, map[string]bound{"limit": {min: 1, max: indexer.MaxFindLimit}}, s.findDocuments)
 	addTool(s, &mcp.Tool{
@@ -147,16 +181,29 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 	if err != nil {
 		return nil, GetLinksOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
+	total := max(len(out), len(back))
+	off := in.Offset
+	if off > 0 && off >= total {
+		return nil, GetLinksOut{}, fmt.Errorf("offset %d is past the end: %s has %s and %s", off, in.Path,
+			wording.Count(len(out), "link", "links"), wording.Count(len(back), "backlink", "backlinks"))
+	}
+	nOut, nBack := len(out), len(back)
+	out, back = out[min(off, nOut):], back[min(off, nBack):]
 	budget, _ := tokenBudget(0)
 	at := func(k int) GetLinksOut {
-		res := GetLinksOut{Package: in.Package, Path: in.Path, Links: firstN(out, k), Backlinks: firstN(back, k), Warning: warn}
+		res := GetLinksOut{Package: in.Package, Path: in.Path, Links: linkRows(firstN(out, k), false), Backlinks: linkRows(firstN(back, k), true), Warning: warn}
 		if len(res.Links) < len(out) || len(res.Backlinks) < len(back) {
 			res.Truncated = true
-			res.Note = fmt.Sprintf("%d of %d links and %d of %d backlinks shown: at most %d of each", len(res.Links), len(out), len(res.Backlinks), len(back), k)
-			if k < maxLinksListed {
-				res.Note += fmt.Sprintf(" fit the default budget of %d tokens", DefaultMaxTokens)
+			res.Note = fmt.Sprintf("%d of %d links and %d of %d backlinks shown from offset %d", len(res.Links), nOut, len(res.Backlinks), nBack, off)
+			if k == 0 {
+				res.Note += fmt.Sprintf(": not one fits the default budget of %d tokens; `ctx links` in a terminal lists them all", DefaultMaxTokens)
+				return res
 			}
-			res.Note += "; `ctx links` in a terminal lists them all"
+			if k < maxLinksListed {
+				res.Note += fmt.Sprintf(" (all that fit the default budget of %d tokens)", DefaultMaxTokens)
+			}
+			res.NextOffset = off + k
+			res.Note += fmt.Sprintf(": call again with offset=%d for the next", res.NextOffset)
 		}
 		return res
 	}
@@ -165,12 +212,12 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 		return nil, o, nil
 	}
 	k, err := fitJSON(s, budget, 0, n, n, func(i int) any {
-		var pair []indexer.Link
+		var pair []LinkRow
 		if i < len(out) {
-			pair = append(pair, out[i])
+			pair = append(pair, linkRows(out[i:i+1], false)...)
 		}
 		if i < len(back) {
-			pair = append(pair, back[i])
+			pair = append(pair, linkRows(back[i:i+1], true)...)
 		}
 		return pair
 	}, at)
@@ -227,7 +274,7 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	if err != nil {
 		return nil, GetMetadataOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
-	res := GetMetadataOut{DocMeta: m, URI: docURI(m.Package, m.Path), Warning: warn}
+	res := GetMetadataOut{DocMeta: shownOnce(m), URI: docURI(m.Package, m.Path), Warning: warn}
 	budget, _ := tokenBudget(0)
 	if !s.fitsJSON(res, budget) {
 		// Front matter over the budget: it is in the document's first lines.
@@ -235,6 +282,48 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 		res.Note = fmt.Sprintf("the front matter is left out (and the title, summary and tags shortened): it is over the default budget of %d tokens; read it with get_document (it is at the top of the document)", DefaultMaxTokens)
 	}
 	return nil, res, nil
+}
+
+// shownOnce is d with its front matter (Meta) less the fields d gives
+// already as Title, Summary, Type and Tags (the same value; tags as a
+// set): an agent reads each once. Meta is copied, not changed.
+func shownOnce(d indexer.DocMeta) indexer.DocMeta {
+	if len(d.Meta) == 0 {
+		return d
+	}
+	same := func(k string, v any) bool {
+		switch k {
+		case "title":
+			return v == d.Title
+		case "summary":
+			return v == d.Summary
+		case "type":
+			return v == d.Type
+		case "tags":
+			l, ok := v.([]any)
+			if !ok || len(l) != len(d.Tags) {
+				return false
+			}
+			for _, e := range l {
+				if s, ok := e.(string); !ok || !slices.Contains(d.Tags, s) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	m := make(map[string]any, len(d.Meta))
+	for k, v := range d.Meta {
+		if !same(k, v) {
+			m[k] = v
+		}
+	}
+	if len(m) == 0 {
+		m = nil
+	}
+	d.Meta = m
+	return d
 }
 
 // leanMeta leaves out d's front matter and shortens its title, summary
@@ -270,7 +359,14 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, FindDocumentsOut{}, cmp.Or(filterTypo(err), err)
 	}
+	for i := range res.Documents {
+		res.Documents[i] = shownOnce(res.Documents[i])
+	}
 	out := FindDocumentsOut{FindResult: res, Warning: warn}
+	if res.Total == 0 {
+		out.Note = noDocumentNote(r, in.Where)
+		return nil, out, nil
+	}
 	budget, _ := tokenBudget(0)
 	if s.fitsJSON(out, budget) {
 		return nil, out, nil
@@ -311,6 +407,9 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	if res, err = r.Find(q); err != nil {
 		return nil, FindDocumentsOut{}, err
 	}
+	for i := range res.Documents {
+		res.Documents[i] = shownOnce(res.Documents[i])
+	}
 	full = res.Documents
 	out.FindResult = res
 	out = at(min(k, len(full)), lean)
@@ -325,6 +424,42 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	out.Note = strings.Join(notes, "; ")
 	return nil, out, nil
+}
+
+// noDocumentNote is the note of a find_documents answer with no document:
+// it says so, and names each key of where that no indexed document has,
+// with the field it may be a typo of (suggest.Hint) or, when there is
+// none, the first few fields in use.
+func noDocumentNote(r *indexer.Reader, where map[string]any) string {
+	note := "no document matches the filter"
+	fields, err := r.Fields()
+	if err != nil {
+		return note
+	}
+	var keys []string
+	for k := range where {
+		if !strings.Contains(k, ".") && !slices.Contains(fields, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	hinted := false
+	for _, k := range keys {
+		h := suggest.Hint(k, fields)
+		hinted = hinted || h != ""
+		note += fmt.Sprintf("; no document has the field %s%s", safetext.Quote(k), h)
+	}
+	switch {
+	case len(keys) > 0 && !hinted:
+		const shown = 12
+		note += "; fields in use: " + strings.Join(firstN(fields, shown), ", ")
+		if len(fields) > shown {
+			note += fmt.Sprintf(" and %d more", len(fields)-shown)
+		}
+	case len(keys) == 0:
+		note += ": try other values; get_metadata shows a document's fields and values"
+	}
+	return note
 }
 
 func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in RelatedIn) (*mcp.CallToolResult, RelatedOut, error) {
@@ -400,10 +535,18 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 		}
 		docs = append(docs, d)
 	}
+	if len(docs) == 0 {
+		out.Note = fmt.Sprintf("no document links to or from %s within %s: search for its topic instead", start.Path, wording.Count(hops, "link", "links"))
+	}
 	at := func(k int) RelatedOut {
 		o := out
 		o.Documents = firstN(docs, k)
-		o.Truncated = k < len(docs)
+		if o.Truncated = k < len(docs); o.Truncated {
+			o.Note = fmt.Sprintf("%d of %d shown to fit maxTokens %d: give a larger maxTokens (up to %d)", k, len(docs), in.maxTokens(), MaxMaxTokens)
+			if hops > 1 {
+				o.Note += " or hops 1"
+			}
+		}
 		return o
 	}
 	if o := at(len(docs)); s.fitsJSON(o, budget) {

@@ -105,7 +105,7 @@ type ListContextsOut struct {
 
 const listContextsDescription = "List the installed documentation packages and the project's own docs (dir, live): alias, kind, " +
 	"source, commit, documents, index freshness. With `package`: its documents (path, title, lines, size, modified), or with `tree` " +
-	"its folders below `prefix`. Pages: call again with `cursor` = nextCursor."
+	"its folders below `prefix`."
 
 func (s *Server) addListTool() {
 	addTool(s, &mcp.Tool{

@@ -73,7 +73,7 @@ type GetOutlineOut struct {
 }
 
 const getOutlineDescription = "A document's headings: level, line, the section's last line and size in tokens. Read one with " +
-	"get_section, or get_document with offset = line, limit = endLine - line + 1. Pages: call again with `cursor` = nextCursor."
+	"get_section, or get_document with offset = line, limit = endLine - line + 1."
 
 func (s *Server) getOutline(ctx context.Context, _ *mcp.CallToolRequest, in GetOutlineIn) (*mcp.CallToolResult, GetOutlineOut, error) {
 	if in.Depth < 0 || in.Depth > 6 {
@@ -206,7 +206,7 @@ type ListTagsOut struct {
 }
 
 const listTagsDescription = "The tags of the installed documents, most used first, with their documents in all and per " +
-	"package; search filters on them. Pages: call again with `cursor` = nextCursor."
+	"package; search filters on them."
 
 func (s *Server) listTags(ctx context.Context, req *mcp.CallToolRequest, in ListTagsIn) (*mcp.CallToolResult, ListTagsOut, error) {
 	if in.Limit < 0 {

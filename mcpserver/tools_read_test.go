@@ -399,8 +399,8 @@ func TestReadRelevantListed(t *testing.T) {
 	if len(tl.Description) > 2048 {
 		t.Errorf("description is %d bytes, over 2 KB", len(tl.Description))
 	}
-	if a := tl.Annotations; a == nil || !a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
-		t.Errorf("annotations %+v: want read-only, not destructive", a)
+	if a := tl.Annotations; a == nil || !a.ReadOnlyHint || a.DestructiveHint != nil {
+		t.Errorf("annotations %+v: want read-only (and no destructiveHint: the spec reads it only when not read-only)", a)
 	}
 }
 

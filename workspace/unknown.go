@@ -20,7 +20,10 @@ var ErrUnknownPackage = errors.New("no such package")
 // search's --package says it), and where to look.
 type unknownPackageError struct{ msg string }
 
-func (e *unknownPackageError) Error() string        { return e.msg }
+// cliListing is where unknownPackageError's message sends the user.
+const cliListing = "see `ctx list`"
+
+func (e *unknownPackageError) Error() string        { return e.msg + "; " + cliListing }
 func (e *unknownPackageError) Is(target error) bool { return target == ErrUnknownPackage }
 
 // unknownPackages is the one error for typed aliases none of known is:
@@ -34,5 +37,17 @@ func unknownPackages(typed, known []string, where string) error {
 	for i, a := range typed {
 		named[i] = safetext.Quote(a) + suggest.Hint(a, known)
 	}
-	return &unknownPackageError{msg: fmt.Sprintf("no package %s in %s; see `ctx list`", strings.Join(named, ", "), where)}
+	return &unknownPackageError{msg: fmt.Sprintf("no package %s in %s", strings.Join(named, ", "), where)}
+}
+
+// UnknownPackageMessage is err's message, when err is about an unknown
+// package alias, for a caller whose user lists packages otherwise than
+// with `ctx list` (the MCP server: "call list_contexts …"): listing in
+// its place. ok is false for any other error.
+func UnknownPackageMessage(err error, listing string) (msg string, ok bool) {
+	var u *unknownPackageError
+	if !errors.As(err, &u) {
+		return "", false
+	}
+	return u.msg + "; " + listing, true
 }

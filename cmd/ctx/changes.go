@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -181,6 +182,10 @@ func mcpChanges(g *globalOptions) mcpserver.ChangesFunc {
 		if alias != "" {
 			o.Aliases = []string{alias}
 		}
-		return w.Changes(ctx, o)
+		set, err := w.Changes(ctx, o)
+		if msg, ok := workspace.UnknownPackageMessage(err, "call list_contexts to see what is installed"); ok {
+			return nil, errors.New(msg) // an agent has list_contexts, not a terminal's `ctx list`
+		}
+		return set, err
 	}
 }

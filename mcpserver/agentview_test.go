@@ -1,0 +1,231 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// What an agent reads (agent18): the JSON a client shows the model must
+// hold what the agent needs, once.
+
+// agentViewProject is a project of one package "hub": a document with
+// manyLinks external links and one link to a page, a page three
+// documents link to, a lone document with no link either way, and two
+// documents with front matter.
+func agentViewProject(t *testing.T, manyLinks int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "proj")
+	ctxDir := filepath.Join(dir, ".context")
+	pk := filepath.Join(ctxDir, "packages", "hub")
+	var many strings.Builder
+	many.WriteString("# Many links\n\nSee [the page](page.md).\n\n")
+	for i := range manyLinks {
+		fmt.Fprintf(&many, "- [release note %d](https://example.com/releases/v1.%d.0/notes)\n", i, i)
+	}
+	files := map[string]string{
+		"many.md":  many.String(),
+		"page.md":  "# Page\n\nA page.\n",
+		"a.md":     "# A\n\n[page](page.md)\n",
+		"b.md":     "# B\n\n[page](page.md)\n",
+		"lone.md":  "# Lone\n\nNo links at all.\n",
+		"rb.md":    "---\ntitle: Roll back\nsummary: Return to the last good release.\ntags: [deploy, incident]\ntype: runbook\nowner: sre\n---\n# Roll back\n\nSteps.\n",
+		"rb2.md":   "---\ntitle: Deploy\ntype: runbook\nstatus: active\n---\n# Deploy\n\nSteps.\n",
+		"notes.md": "# Notes\n\nPlain.\n",
+	}
+	for rel, content := range files {
+		writeFile(t, filepath.Join(pk, rel), content)
+	}
+	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{
+		"hub": {Source: "https://example.com/hub.git", Ref: "main", Rev: strings.Repeat("c3", 20), Tree: strings.Repeat("d4", 20),
+			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
+	}}
+	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// structured is a result's structuredContent as generic JSON.
+func structured(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestGetLinksPages: a document with more links than the default budget
+// holds is read whole over MCP, page by page (offset = nextOffset), and no
+// row repeats the document asked about: a link has no "from", a backlink
+// no "to".
+func TestGetLinksPages(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 600))
+	seen := map[string]bool{}
+	args := map[string]any{"package": "hub", "path": "many.md"}
+	for page := 0; ; page++ {
+		if page > 20 {
+			t.Fatal("no end after 20 pages")
+		}
+		var out GetLinksOut
+		res := call(t, cs, "get_links", args, &out)
+		if res.IsError {
+			t.Fatalf("get_links %v: %s", args, text(res))
+		}
+		raw := structured(t, res.StructuredContent)
+		for _, l := range raw["links"].([]any) {
+			m := l.(map[string]any)
+			if _, ok := m["from"]; ok {
+				t.Fatalf("a link repeats the document it is in: %v", m)
+			}
+			seen[m["target"].(string)] = true
+		}
+		if out.NextOffset == 0 {
+			if out.Truncated {
+				t.Errorf("last page truncated: %s", out.Note)
+			}
+			break
+		}
+		if !strings.Contains(out.Note, fmt.Sprintf("offset=%d", out.NextOffset)) {
+			t.Errorf("the note does not say how to read on: %q", out.Note)
+		}
+		args["offset"] = out.NextOffset
+	}
+	if len(seen) != 601 {
+		t.Errorf("read %d distinct links over the pages, want 601", len(seen))
+	}
+
+	res := call(t, cs, "get_links", map[string]any{"package": "hub", "path": "page.md"}, nil)
+	raw := structured(t, res.StructuredContent)
+	back := raw["backlinks"].([]any)
+	if len(back) != 3 {
+		t.Fatalf("page.md backlinks: %s", text(res))
+	}
+	for _, l := range back {
+		m := l.(map[string]any)
+		if _, ok := m["to"]; ok {
+			t.Errorf("a backlink repeats the document it leads to: %v", m)
+		}
+		if _, ok := m["from"]; !ok {
+			t.Errorf("a backlink without its document: %v", m)
+		}
+	}
+	wantError(t, call(t, cs, "get_links", map[string]any{"package": "hub", "path": "page.md", "offset": 9}, nil), "offset 9", "3")
+}
+
+// TestFindDocumentsEmptySaysWhy: a filter that matches nothing says so,
+// and names a field no document has, with the field it may be a typo of.
+func TestFindDocumentsEmptySaysWhy(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	var out FindDocumentsOut
+	res := call(t, cs, "find_documents", map[string]any{"where": map[string]any{"tpye": "runbook"}}, &out)
+	if res.IsError || out.Total != 0 {
+		t.Fatalf("find_documents tpye: %s", text(res))
+	}
+	for _, want := range []string{"no document matches", `no document has the field "tpye"`, "did you mean type"} {
+		if !strings.Contains(out.Note, want) {
+			t.Errorf("note %q does not say %q", out.Note, want)
+		}
+	}
+	out = FindDocumentsOut{}
+	res = call(t, cs, "find_documents", map[string]any{"where": map[string]any{"type": "nosuch"}}, &out)
+	if res.IsError || out.Total != 0 || !strings.Contains(out.Note, "no document matches") || strings.Contains(out.Note, "no document has the field") {
+		t.Errorf("find_documents type=nosuch: note %q", out.Note)
+	}
+	out = FindDocumentsOut{}
+	res = call(t, cs, "find_documents", map[string]any{"where": map[string]any{"type": "runbook"}}, &out)
+	if res.IsError || out.Total != 2 || out.Note != "" {
+		t.Errorf("find_documents type=runbook: %s", text(res))
+	}
+}
+
+// TestMetaNotRepeated: get_metadata's and find_documents' front matter
+// (meta) leaves out what the answer already gives as title, summary, tags
+// and type, and keeps the rest.
+func TestMetaNotRepeated(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	res := call(t, cs, "get_metadata", map[string]any{"package": "hub", "path": "rb.md"}, nil)
+	m := structured(t, res.StructuredContent)
+	meta, _ := m["meta"].(map[string]any)
+	if m["title"] != "Roll back" || m["type"] != "runbook" || meta["owner"] != "sre" {
+		t.Fatalf("get_metadata: %s", text(res))
+	}
+	for _, k := range []string{"title", "summary", "tags", "type"} {
+		if _, ok := meta[k]; ok {
+			t.Errorf("get_metadata: meta repeats %s: %v", k, meta)
+		}
+	}
+	res = call(t, cs, "find_documents", map[string]any{"where": map[string]any{"type": "runbook"}}, nil)
+	docs := structured(t, res.StructuredContent)["documents"].([]any)
+	if len(docs) != 2 {
+		t.Fatalf("find_documents: %s", text(res))
+	}
+	for _, d := range docs {
+		meta, _ := d.(map[string]any)["meta"].(map[string]any)
+		for _, k := range []string{"title", "summary", "tags", "type"} {
+			if _, ok := meta[k]; ok {
+				t.Errorf("find_documents: meta repeats %s: %v", k, meta)
+			}
+		}
+	}
+	// A field the filter names is still matched in the front matter.
+	var out FindDocumentsOut
+	if res := call(t, cs, "find_documents", map[string]any{"where": map[string]any{"owner": "sre"}}, &out); res.IsError || out.Total != 1 {
+		t.Errorf("find_documents owner=sre: %s", text(res))
+	}
+}
+
+// TestRelatedSaysWhy: related with no neighbours says why and what to do
+// instead; one cut to fit says how many are left out and how to see them.
+func TestRelatedSaysWhy(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	var rel RelatedOut
+	res := call(t, cs, "related", map[string]any{"package": "hub", "path": "lone.md"}, &rel)
+	if res.IsError || rel.Total != 0 || !strings.Contains(rel.Note, "no document links to or from lone.md") || !strings.Contains(rel.Note, "search") {
+		t.Errorf("related lone.md: %s", text(res))
+	}
+	res = call(t, cs, "related", map[string]any{"package": "hub", "path": "page.md", "maxTokens": 120}, &rel)
+	if res.IsError || !rel.Truncated || !strings.Contains(rel.Note, fmt.Sprintf("of %d", rel.Total)) || !strings.Contains(rel.Note, "maxTokens") {
+		t.Errorf("related page.md cut: %s", text(res))
+	}
+}
+
+// TestAnnotationsLean: every tool is read-only and idempotent, and sends
+// no hint the spec reads only for a tool that is not read-only
+// (destructiveHint), which tools/list would pay for on every turn.
+func TestAnnotationsLean(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, sharedProject(t).dir)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		b, _ := json.Marshal(tool.Annotations)
+		a := string(b)
+		if !strings.Contains(a, `"readOnlyHint":true`) || strings.Contains(a, "destructiveHint") || strings.Contains(a, `"idempotentHint":false`) {
+			t.Errorf("%s annotations: %s", tool.Name, a)
+		}
+	}
+}
