@@ -3,13 +3,16 @@ package gitengine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/netguard"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
 	"golang.org/x/crypto/ssh"
@@ -59,6 +62,18 @@ func (e *Engine) allows(origin string, ok bool) bool {
 	return ok && e.guard.Allowed != nil && e.guard.Allowed(origin)
 }
 
+// Origin is the origin (netguard.Origin: scheme://host:port) of the git
+// remote url as a Guard is asked about it, the one the user's allowances
+// name; ok is false for a repository on this machine or a URL that does
+// not parse.
+func Origin(url string) (string, bool) {
+	r, err := parseRemote(url)
+	if err != nil || r.local != "" {
+		return "", false
+	}
+	return remoteOrigin(r)
+}
+
 // remoteOrigin is r's origin as the user's allowances name it.
 func remoteOrigin(r *remote) (string, bool) {
 	return netguard.Origin(r.ep.Protocol, r.ep.Host, r.ep.Port)
@@ -82,10 +97,10 @@ type PrivateError struct {
 }
 
 func (e *PrivateError) Error() string {
-	if e.Host == "" || e.Host == e.Addr.Addr.String() {
-		return e.Addr.Error() + ", on the private network: refused"
+	if h := strings.Trim(e.Host, "[]"); h == "" || h == e.Addr.Addr.String() {
+		return e.Addr.Error()
 	}
-	return e.Host + " resolves to " + e.Addr.Error() + ", on the private network: refused"
+	return fmt.Sprintf("%s resolves to %s, a %s address", safetext.Quote(e.Host), e.Addr.Addr, e.Addr.What)
 }
 
 func (e *PrivateError) Unwrap() error { return e.Addr }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -151,29 +151,29 @@ func WebAllowFor(s PackageSpec) (want WebAllow, ok bool) {
 	return WebAllow{Origin: origin, TokenEnv: s.TokenEnv, PrivateNetwork: s.AllowPrivateNetwork}, true
 }
 
-// webOrigin is raw's origin as WebAllow keeps it: scheme://host:port.
+// webOrigin is raw's origin as WebAllow keeps it: scheme://host:port
+// (netguard.Origin, the form gitengine.Origin gives a git remote's), for
+// an http, https, ssh or git URL.
 func webOrigin(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", err
 	}
 	scheme := strings.ToLower(u.Scheme)
-	port := u.Port()
-	switch {
-	case scheme != "http" && scheme != "https":
-		return "", fmt.Errorf("%s is not an http or https URL", safetext.Quote(raw))
-	case u.Hostname() == "":
+	if netguard.DefaultPort(scheme) == 0 {
+		return "", fmt.Errorf("%s is not an http, https, ssh or git URL", safetext.Quote(raw))
+	}
+	port := 0
+	if p := u.Port(); p != "" {
+		if port, err = strconv.Atoi(p); err != nil {
+			return "", fmt.Errorf("%s has no valid port", safetext.Quote(raw))
+		}
+	}
+	origin, ok := netguard.Origin(scheme, u.Hostname(), port)
+	if !ok {
 		return "", fmt.Errorf("%s has no host", safetext.Quote(raw))
-	case port == "" && scheme == "https":
-		port = "443"
-	case port == "":
-		port = "80"
 	}
-	host := strings.ToLower(u.Hostname())
-	if zone := strings.IndexByte(host, '%'); zone >= 0 {
-		host = host[:zone] + "%25" + host[zone+1:] // an IPv6 zone, written as a URL writes it, so that the origin parses again
-	}
-	return scheme + "://" + net.JoinHostPort(host, port), nil
+	return origin, nil
 }
 
 // Where names a package's entry in messages: the file it is in, with the

@@ -208,7 +208,13 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 			wo.Prompter = surveyprompt.New(in, term, term)
 		}
 	}
-	sum, err := wizard.Run(ctx, lazy, engine, wo)
+	var access wizard.AccessChecker = engine
+	if wo.FromManifest {
+		// Not the user's registry: its repositories are checked off the
+		// private network, as they will be fetched (netguard18).
+		access = engine.Guarded(ws.ManifestRegistryGuard())
+	}
+	sum, err := wizard.Run(ctx, lazy, access, wo)
 	p.Done()
 	var ue *wizard.UsageError
 	switch {
