@@ -49,12 +49,26 @@ type Manifest struct {
 	// environment variable as a token, or to reach the private network,
 	// each bound to the origin the spec names (CheckSource).
 	AllowWeb []WebAllow `json:"-"`
+	// UserRegistry is the registry location the user named (`ctx setup
+	// --registry`, CTX_REGISTRY, their config), from
+	// .context/context.local.json: while the committed Registry is the
+	// same, it is the user's word, not a teammate's (UsersRegistry).
+	UserRegistry string `json:"-"`
 
 	// Warnings are what ReadManifest found worth saying that is no error
 	// (context.local.json not ignored by git), for the caller to show.
 	Warnings []string `json:"-"`
 
 	lines map[string]int // alias → line of its entry in the committed manifest (ReadManifest)
+}
+
+// UsersRegistry reports whether the registry the manifest names is the
+// user's own choice: the location the user last named for this project
+// (UserRegistry). One a clone or a pull brings is a teammate's: what it
+// reads and offers is held to the committed manifest's rule (on this
+// machine only inside the project, off the private network).
+func (m *Manifest) UsersRegistry() bool {
+	return m != nil && m.Registry != "" && m.Registry == m.UserRegistry
 }
 
 // Allows reports whether the user allowed the committed manifest to name
@@ -387,12 +401,14 @@ type LocalFile struct {
 	Packages []PackageSpec `json:"packages" validate:"dive"`
 	Allow    []string      `json:"allow,omitempty"`
 	AllowWeb []WebAllow    `json:"allowWeb,omitempty" validate:"dive"`
+	// Registry is the registry location the user named last (Manifest.UserRegistry).
+	Registry string `json:"registry,omitempty"`
 }
 
 // MarshalLocal encodes m's local packages (Local) and its allowances as
 // .context/context.local.json, in the form MarshalManifest writes.
 func MarshalLocal(m *Manifest) ([]byte, error) {
-	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow, AllowWeb: m.AllowWeb}
+	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow, AllowWeb: m.AllowWeb, Registry: m.UserRegistry}
 	for _, s := range m.Packages {
 		if s.Local {
 			c.Packages = append(c.Packages, s)
@@ -404,7 +420,7 @@ func MarshalLocal(m *Manifest) ([]byte, error) {
 // HasLocal reports whether m has a local package or an allowance: what
 // .context/context.local.json holds.
 func (m *Manifest) HasLocal() bool {
-	if len(m.Allow) > 0 || len(m.AllowWeb) > 0 {
+	if len(m.Allow) > 0 || len(m.AllowWeb) > 0 || m.UserRegistry != "" {
 		return true
 	}
 	for _, s := range m.Packages {

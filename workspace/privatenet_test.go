@@ -186,3 +186,25 @@ func TestAddRecordsPrivateNetwork(t *testing.T) {
 		t.Fatalf("the teammate, allowed: %s", actions(r))
 	}
 }
+
+// TestManifestRegistryOutsidePath (red17 finding 5, kept when the scripts
+// moved to a registry the user named): a repository on this machine
+// outside the project that the manifest's registry offers
+// (NoAllowOutside) fails with the ctx add to run, and nothing is allowed.
+func TestManifestRegistryOutsidePath(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := f.open(f.project)
+	r, err := w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team", Alias: "hb"}}, AddOptions{NoAllowOutside: true})
+	if err == nil {
+		for _, p := range r.Packages {
+			err = p.Err
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "leads outside the project") || !strings.Contains(err.Error(), "ctx add "+f.upstream+" --path team --alias hb") {
+		t.Fatalf("add from the manifest's registry: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.project, project.DirName, project.LocalName)); err == nil {
+		t.Fatal("the manifest's registry allowed something")
+	}
+}
