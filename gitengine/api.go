@@ -110,6 +110,7 @@ type Engine struct {
 	opts  Options
 	label string  // reported with the calls made through this Engine (WithLabel)
 	mem   *memory // shared by every Engine WithLabel derives
+	guard *Guard  // nil: the calls' remotes may be anywhere (Guarded)
 }
 
 // New returns an Engine with nothing remembered yet.
@@ -238,6 +239,10 @@ const (
 	// for by id (a lock's): its history was rewritten since, or the commit
 	// deleted. Not a ref problem: `git ls-remote` lists refs, not commits.
 	KindCommitNotFound
+	// KindPrivate: a guarded call's remote is on the private network
+	// (loopback, private, link-local...) and its origin is not allowed
+	// (Guarded; the error is a *PrivateError).
+	KindPrivate
 )
 
 func (k Kind) String() string {
@@ -258,6 +263,8 @@ func (k Kind) String() string {
 		return "ref not found"
 	case KindPathNotFound:
 		return "path not found"
+	case KindPrivate:
+		return "private network refused"
 	case KindCommitNotFound:
 		return "commit not in the repository"
 	}

@@ -80,6 +80,8 @@ func defaultHint(k Kind) string {
 		return "verify the host's key and add it to ~/.ssh/known_hosts (ssh-keyscan HOST >> ~/.ssh/known_hosts)"
 	case KindNetwork:
 		return "check your network connection, proxy and the host name, then retry"
+	case KindPrivate:
+		return "a repository someone else named reaches your private network only where you allowed its origin (\"allowWeb\" in .context/context.local.json)"
 	case KindRefused:
 		return "the server refused the request; ask its administrator to enable uploadpack.allowReachableSHA1InWant, or pin a commit that is a branch or tag tip"
 	case KindRefNotFound:
@@ -115,7 +117,10 @@ func classify(rawURL, op string, err error, sentCreds bool) *Error {
 	var revoked *knownhosts.RevokedError
 	var stall *StalledError
 	var slow *netrate.SlowError
+	var private *PrivateError
 	switch {
+	case errors.As(err, &private):
+		return newError(KindPrivate, rawURL, op, private, "")
 	case errors.As(err, &stall):
 		return newError(KindNetwork, rawURL, op, stall, "retry later; if the server is only slow, raise the idle timeout (CTX_NET_TIMEOUT, e.g. 2m)")
 	case errors.As(err, &slow):

@@ -28,6 +28,10 @@ type memory struct {
 	// most requests).
 	transportOnce sync.Once
 	transport     *http.Transport
+	// guarded is the transport of a guarded call's requests to origins
+	// the Guard does not allow (guardedDirect).
+	guardedOnce sync.Once
+	guarded     *http.Transport
 }
 
 // maxIdlePerHost is how many idle connections to one host an Engine

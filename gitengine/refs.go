@@ -45,7 +45,7 @@ func (e *Engine) ListRefs(ctx context.Context, rawURL string) (*Remote, error) {
 // remote, concurrently or one after another, share one request. The
 // result is shared: do not modify it.
 func (e *Engine) advertised(ctx context.Context, r *remote) (*Remote, error) {
-	rem, err := e.mem.refs.do(ctx, refsKey(r), func() (*Remote, error) {
+	rem, err := e.mem.refs.do(ctx, refsKey(r)+e.guardKey(r), func() (*Remote, error) {
 		c, err := e.connect(ctx, r, "list refs")
 		if err != nil {
 			return nil, err
@@ -63,7 +63,7 @@ func (e *Engine) advertised(ctx context.Context, r *remote) (*Remote, error) {
 
 // refsKey is the key of r's advertisement in the Engine's memory: the
 // repository (cacheKey) and the credentials the URL carries, which may
-// see different refs.
+// see different refs (and, for a guarded call, guardKey).
 func refsKey(r *remote) string {
 	return cacheKey(r) + "\x00" + r.user + "\x00" + r.pass
 }

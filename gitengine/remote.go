@@ -67,18 +67,19 @@ func (r *remote) isHTTP() bool { return r.ep.Protocol == "http" || r.ep.Protocol
 // conn is an upload-pack conversation with a remote: its advertisement and
 // what is needed to send requests.
 type conn struct {
-	e         *Engine
-	r         *remote
-	tr        transport.Transport
-	auth      transport.AuthMethod
-	sess      transport.UploadPackSession
-	receive   bool                         // a receive-pack conversation (push): rsess, not sess
-	rsess     transport.ReceivePackSession // when receive
-	adv       *packp.AdvRefs
-	used      bool         // for stateful protocols, a session serves one request
-	assumed   bool         // adv was not read but assumed (see assume)
-	received  atomic.Int64 // bytes received from the network
-	sentCreds bool
+	e            *Engine
+	r            *remote
+	tr           transport.Transport
+	auth         transport.AuthMethod
+	sess         transport.UploadPackSession
+	receive      bool                         // a receive-pack conversation (push): rsess, not sess
+	rsess        transport.ReceivePackSession // when receive
+	adv          *packp.AdvRefs
+	used         bool         // for stateful protocols, a session serves one request
+	assumed      bool         // adv was not read but assumed (see assume)
+	received     atomic.Int64 // bytes received from the network
+	sentCreds    bool
+	guardRefused atomic.Pointer[PrivateError] // the Guard's refusal, if a request met one
 }
 
 // countingTransport counts response body bytes of every HTTP request.
@@ -133,7 +134,15 @@ func (e *Engine) connectReceive(ctx context.Context, r *remote, op string) (*con
 func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, error) {
 	r := c.r
 	if !r.isHTTP() {
-		tr, err := client.NewClient(r.ep)
+		guarded := !e.allows(remoteOrigin(r))
+		if guarded && r.ep.Protocol == "git" {
+			pinned, err := pinGit(ctx, r)
+			if err != nil {
+				return nil, e.refusal(r, op, err)
+			}
+			c.r = pinned
+		}
+		tr, err := client.NewClient(c.r.ep)
 		if err != nil {
 			return nil, newError(KindOther, r.raw, op, err, "")
 		}
@@ -143,10 +152,16 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 			if err != nil {
 				return nil, classify(r.raw, op, err, false)
 			}
+			if guarded {
+				guardAuth(auth, r.ep.Host, &c.guardRefused)
+			}
 			c.auth = auth
 			c.sentCreds = true
 		}
 		if err := c.open(ctx); err != nil {
+			if perr := c.private(op, err); perr != nil {
+				return nil, perr
+			}
 			return nil, classify(r.raw, op, err, c.sentCreds)
 		}
 		return c, nil
@@ -156,6 +171,9 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 	err := c.open(ctx)
 	if err == nil {
 		return c, nil
+	}
+	if perr := c.private(op, err); perr != nil {
+		return nil, perr
 	}
 	authErr := errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed)
 	urlCreds := r.user != "" || r.pass != ""
@@ -198,7 +216,11 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 // (over https, or to a loopback test server). It reports whether the
 // token is what c sends.
 func (c *conn) initHTTP() (tokenTried bool) {
-	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: c.e.mem.httpTransport(), n: &c.received}})
+	var base http.RoundTripper = c.e.mem.httpTransport()
+	if c.e.guard != nil {
+		base = guardedTransport{e: c.e, open: c.e.mem.httpTransport(), direct: c.e.mem.guardedDirect(), refused: &c.guardRefused}
+	}
+	c.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: base, n: &c.received}})
 	switch {
 	case c.r.user != "" || c.r.pass != "":
 		c.auth = &githttp.BasicAuth{Username: c.r.user, Password: c.r.pass}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -49,12 +49,26 @@ type Manifest struct {
 	// environment variable as a token, or to reach the private network,
 	// each bound to the origin the spec names (CheckSource).
 	AllowWeb []WebAllow `json:"-"`
+	// UserRegistry is the registry location the user named (`ctx setup
+	// --registry`, CTX_REGISTRY, their config), from
+	// .context/context.local.json: while the committed Registry is the
+	// same, it is the user's word, not a teammate's (UsersRegistry).
+	UserRegistry string `json:"-"`
 
 	// Warnings are what ReadManifest found worth saying that is no error
 	// (context.local.json not ignored by git), for the caller to show.
 	Warnings []string `json:"-"`
 
 	lines map[string]int // alias → line of its entry in the committed manifest (ReadManifest)
+}
+
+// UsersRegistry reports whether the registry the manifest names is the
+// user's own choice: the location the user last named for this project
+// (UserRegistry). One a clone or a pull brings is a teammate's: what it
+// reads and offers is held to the committed manifest's rule (on this
+// machine only inside the project, off the private network).
+func (m *Manifest) UsersRegistry() bool {
+	return m != nil && m.Registry != "" && m.Registry == m.UserRegistry
 }
 
 // Allows reports whether the user allowed the committed manifest to name
@@ -151,29 +165,29 @@ func WebAllowFor(s PackageSpec) (want WebAllow, ok bool) {
 	return WebAllow{Origin: origin, TokenEnv: s.TokenEnv, PrivateNetwork: s.AllowPrivateNetwork}, true
 }
 
-// webOrigin is raw's origin as WebAllow keeps it: scheme://host:port.
+// webOrigin is raw's origin as WebAllow keeps it: scheme://host:port
+// (netguard.Origin, the form gitengine.Origin gives a git remote's), for
+// an http, https, ssh or git URL.
 func webOrigin(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", err
 	}
 	scheme := strings.ToLower(u.Scheme)
-	port := u.Port()
-	switch {
-	case scheme != "http" && scheme != "https":
-		return "", fmt.Errorf("%s is not an http or https URL", safetext.Quote(raw))
-	case u.Hostname() == "":
+	if netguard.DefaultPort(scheme) == 0 {
+		return "", fmt.Errorf("%s is not an http, https, ssh or git URL", safetext.Quote(raw))
+	}
+	port := 0
+	if p := u.Port(); p != "" {
+		if port, err = strconv.Atoi(p); err != nil {
+			return "", fmt.Errorf("%s has no valid port", safetext.Quote(raw))
+		}
+	}
+	origin, ok := netguard.Origin(scheme, u.Hostname(), port)
+	if !ok {
 		return "", fmt.Errorf("%s has no host", safetext.Quote(raw))
-	case port == "" && scheme == "https":
-		port = "443"
-	case port == "":
-		port = "80"
 	}
-	host := strings.ToLower(u.Hostname())
-	if zone := strings.IndexByte(host, '%'); zone >= 0 {
-		host = host[:zone] + "%25" + host[zone+1:] // an IPv6 zone, written as a URL writes it, so that the origin parses again
-	}
-	return scheme + "://" + net.JoinHostPort(host, port), nil
+	return origin, nil
 }
 
 // Where names a package's entry in messages: the file it is in, with the
@@ -387,12 +401,14 @@ type LocalFile struct {
 	Packages []PackageSpec `json:"packages" validate:"dive"`
 	Allow    []string      `json:"allow,omitempty"`
 	AllowWeb []WebAllow    `json:"allowWeb,omitempty" validate:"dive"`
+	// Registry is the registry location the user named last (Manifest.UserRegistry).
+	Registry string `json:"registry,omitempty"`
 }
 
 // MarshalLocal encodes m's local packages (Local) and its allowances as
 // .context/context.local.json, in the form MarshalManifest writes.
 func MarshalLocal(m *Manifest) ([]byte, error) {
-	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow, AllowWeb: m.AllowWeb}
+	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow, AllowWeb: m.AllowWeb, Registry: m.UserRegistry}
 	for _, s := range m.Packages {
 		if s.Local {
 			c.Packages = append(c.Packages, s)
@@ -404,7 +420,7 @@ func MarshalLocal(m *Manifest) ([]byte, error) {
 // HasLocal reports whether m has a local package or an allowance: what
 // .context/context.local.json holds.
 func (m *Manifest) HasLocal() bool {
-	if len(m.Allow) > 0 || len(m.AllowWeb) > 0 {
+	if len(m.Allow) > 0 || len(m.AllowWeb) > 0 || m.UserRegistry != "" {
 		return true
 	}
 	for _, s := range m.Packages {

@@ -190,7 +190,7 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Allow, m.AllowWeb = lf.Allow, lf.AllowWeb
+	m.Allow, m.AllowWeb, m.UserRegistry = lf.Allow, lf.AllowWeb, lf.Registry
 	var dups []string
 	for _, s := range lf.Packages {
 		for _, c := range m.Packages {

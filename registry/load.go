@@ -2,16 +2,20 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
@@ -37,6 +41,40 @@ type Loader struct {
 	Warn func(msg string)
 	// Note receives one line per registry read. May be nil.
 	Note func(msg string)
+	// Confine, when set, is the project root, and the registry is one the
+	// user did not name (the committed manifest's): as the manifest's own
+	// sources, a registry it reads on this machine (the root or an
+	// import, a file or a local git repository) must resolve, through
+	// every link, inside Confine, and one read over http(s) may not reach
+	// the private network (internal/netguard, at dial time; HTTP must be
+	// nil). The caller gives Git guarded (gitengine.Engine.Guarded).
+	Confine string
+}
+
+// confineHint is what to do about a registry Confine refuses.
+const confineHint = "the committed manifest names this registry, not you, and a clone may not make ctx read your files or reach your private network; if you trust it, name it yourself: ctx setup --registry LOCATION"
+
+// confined returns why Confine refuses loc, on this machine, or nil.
+func (l *Loader) confined(loc Location) error {
+	if l.Confine == "" || !loc.onThisMachine() {
+		return nil
+	}
+	p := loc.URL
+	if loc.Kind == KindGit {
+		p, _ = naming.LocalPath(loc.URL)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return nil // nothing there to read: the read says so
+	}
+	root, err := filepath.EvalSymlinks(l.Confine)
+	if err != nil {
+		root = l.Confine
+	}
+	if naming.Within(root, real) {
+		return nil
+	}
+	return fmt.Errorf("registry %s is outside the project (%s) (%s)", loc.shown(), safetext.Quote(real), confineHint)
 }
 
 // Entry is one context of the merged registry.
@@ -268,6 +306,9 @@ func mergeTags(a, b []string) []string {
 
 // fetch returns the bytes of the registry file at loc.
 func (l *Loader) fetch(ctx context.Context, loc Location) ([]byte, error) {
+	if err := l.confined(loc); err != nil {
+		return nil, err
+	}
 	switch loc.Kind {
 	case KindFile:
 		f, err := os.Open(loc.URL)
@@ -297,6 +338,10 @@ func (l *Loader) fetchHTTP(ctx context.Context, loc Location) ([]byte, error) {
 	client := l.HTTP
 	if client == nil {
 		client = &http.Client{Timeout: 30 * time.Second}
+		if l.Confine != "" {
+			d := &net.Dialer{Timeout: 30 * time.Second, Control: netguard.Control(nil)}
+			client.Transport = &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: 10 * time.Second} // no proxy: it would be dialed instead, around the guard
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc.URL, nil)
 	if err != nil {
@@ -305,6 +350,10 @@ func (l *Loader) fetchHTTP(ctx context.Context, loc Location) ([]byte, error) {
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "ctx")
 	resp, err := client.Do(req)
+	var private *netguard.AddrError
+	if errors.As(err, &private) {
+		return nil, fmt.Errorf("fetch registry %s: private network refused: %w (%s)", loc.shown(), private, confineHint)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fetch registry: %w (check the URL and your network)", err)
 	}

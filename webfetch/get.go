@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
+
+	"github.com/ctx-dev/ctx/internal/netguard"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/netrate"
@@ -162,7 +164,7 @@ func (f *fetch) transportError(ctx context.Context, raw string, err error) (_ er
 	if errors.As(err, &fe) { // from checkRedirect
 		return fe, false
 	}
-	var pe *privateAddrError
+	var pe *netguard.AddrError
 	if errors.As(err, &pe) {
 		host := "the host"
 		var ue *url.Error
@@ -172,7 +174,7 @@ func (f *fetch) transportError(ctx context.Context, raw string, err error) (_ er
 			}
 		}
 		return &Error{Kind: KindPrivate, URL: shown,
-			Msg:  fmt.Sprintf("%s resolves to %s, a %s address: refused", host, pe.addr, pe.what),
+			Msg:  fmt.Sprintf("%s resolves to %s, a %s address: refused", host, pe.Addr, pe.What),
 			Hint: "if the source is meant to be on a private network, add it with `ctx add --allow-private-network`"}, false
 	}
 	// A stall, like a transfer too slow, is not tried again: that would

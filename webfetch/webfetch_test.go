@@ -201,41 +201,6 @@ func TestRedirectSchemeRefused(t *testing.T) {
 	}
 }
 
-func TestClassifyAddr(t *testing.T) {
-	t.Parallel()
-	for addr, want := range map[string]string{
-		"127.0.0.1":            "loopback",
-		"127.8.9.10":           "loopback",
-		"::1":                  "loopback",
-		"::ffff:127.0.0.1":     "loopback",
-		"10.1.2.3":             "private",
-		"172.16.0.1":           "private",
-		"192.168.1.1":          "private",
-		"100.100.100.200":      "private",
-		"fd00::1":              "private",
-		"::ffff:10.0.0.1":      "private",
-		"64:ff9b::a00:1":       "private",
-		"169.254.169.254":      "link-local",
-		"fe80::1":              "link-local",
-		"0.0.0.0":              "unspecified",
-		"0.1.2.3":              "unspecified",
-		"::":                   "unspecified",
-		"224.0.0.1":            "link-local",
-		"ff02::1":              "link-local",
-		"239.1.2.3":            "multicast",
-		"ff05::1":              "multicast",
-		"ff01::1":              "multicast",
-		"8.8.8.8":              "",
-		"2001:4860:4860::8888": "",
-		"::ffff:93.184.216.34": "",
-		"64:ff9b::5db8:d822":   "",
-	} {
-		if got := classifyAddr(netip.MustParseAddr(addr)); got != want {
-			t.Errorf("classifyAddr(%s) = %q, want %q", addr, got, want)
-		}
-	}
-}
-
 func TestPrivateNetworkRefused(t *testing.T) {
 	t.Parallel()
 	private := serve(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "internal\n") })

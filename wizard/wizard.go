@@ -305,7 +305,7 @@ func saveRegistryOf(ws Workspace, man project.Manifest, o Options) error {
 	if err := ws.SetRegistry(o.RegistryLocation); err != nil {
 		return err
 	}
-	if man.Registry != "" {
+	if man.Registry != "" && man.Registry != o.RegistryLocation {
 		fmt.Fprintf(o.Log, "registry: %s → %s\n", safetext.Clip(man.Registry, 0), safetext.Clip(o.RegistryLocation, 0))
 	}
 	return nil
@@ -314,7 +314,9 @@ func saveRegistryOf(ws Workspace, man project.Manifest, o Options) error {
 // apply asks for confirmation at a terminal (unless o.Yes), then changes
 // the project: the registry, the removals, the additions, the index.
 func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []project.PackageSpec, sum *Summary, o Options) (*Summary, error) {
-	saveRegistry := o.RegistryLocation != "" && o.RegistryLocation != man.Registry
+	// The user's registry is saved also when the manifest names it
+	// already, as theirs (project.Manifest.UsersRegistry).
+	saveRegistry := o.RegistryLocation != "" && (o.RegistryLocation != man.Registry || (!o.FromManifest && !man.UsersRegistry()))
 	if len(specs) == 0 && len(sum.Removed) == 0 {
 		if len(sum.Unavailable) > 0 {
 			fmt.Fprintln(o.Log, "Nothing installed: the chosen contexts cannot be read.")

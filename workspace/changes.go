@@ -411,7 +411,11 @@ func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Ent
 				return size, ok
 			}
 		}
-		tr, err := w.engine().WithLabel(alias).ReadTree(ctx, req)
+		var spec *project.PackageSpec
+		if s, ok := w.manifest.Spec(alias); ok && s.Source == e.Source {
+			spec = &s
+		}
+		tr, err := w.gitEngine(w.engine(), alias, spec).ReadTree(ctx, req)
 		if err != nil {
 			return nil, "", false, nil, err
 		}

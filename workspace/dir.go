@@ -80,6 +80,8 @@ func (w *Workspace) InferKind(ctx context.Context, eng *gitengine.Engine, source
 	switch err := eng.CheckAccess(ctx, source); gitengine.KindOf(err) {
 	case gitengine.KindAuthRequired, gitengine.KindAuthFailed:
 		return project.KindGit, nil
+	case gitengine.KindPrivate:
+		return "", err // a guarded probe: neither kind may reach it
 	default:
 		if err == nil {
 			return project.KindGit, nil
@@ -209,7 +211,9 @@ func (w *Workspace) placeGitSource(s project.PackageSpec) (string, error) {
 // project.CheckSource refuses as outside, where it leads is then allowed;
 // or an https source that asks for a token from the user's environment or
 // for the private network (project.ErrNotAllowed), which is then allowed
-// for its origin only (project.WebAllowFor). Again is no error. An alias
+// for its origin only (project.WebAllowFor); or a git source on the
+// network, whose origin may then be on the private network
+// (project.GitPrivateAllow). Again is no error. An alias
 // that is neither is an error, and nothing is recorded.
 func (w *Workspace) AllowOutside(aliases []string) error {
 	m := w.Manifest()
@@ -223,6 +227,11 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			continue
 		}
 		_, err := w.proj.CheckSource(nil, s)
+		if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
+			m.AddAllowWeb(want)
+			w.log("%s: %s at %s is allowed in %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), project.Rel(project.LocalName))
+			continue
+		}
 		if errors.Is(err, project.ErrNotAllowed) {
 			want, _ := project.WebAllowFor(s)
 			m.AddAllowWeb(want)
@@ -230,7 +239,7 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			continue
 		}
 		if !errors.Is(err, project.ErrOutside) {
-			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
+			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project, a committed git source on the network, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
 			continue
 		}
 		s.Local = true

@@ -80,10 +80,12 @@ func (w *Workspace) ignoreLocal() error {
 	return w.fs.WriteFileAtomic(project.GitignoreName, data, 0o644)
 }
 
-// SetRegistry records the registry URL in the manifest.
+// SetRegistry records the registry URL in the manifest, and, as the
+// user's own choice (project.Manifest.UsersRegistry), in
+// context.local.json: the wizard calls it for a registry the user named.
 func (w *Workspace) SetRegistry(url string) error {
 	m := w.Manifest()
-	m.Registry = url
+	m.Registry, m.UserRegistry = url, url
 	return w.writeManifest(&m)
 }
 

@@ -44,14 +44,15 @@ func noAccess(err error) bool {
 }
 
 // attachEngine gives each task the operation's Engine, labelled with its
-// alias, unless they have it already.
+// alias and guarded as its spec's word allows (gitEngine), unless they
+// have it already.
 func (w *Workspace) attachEngine(ts []*task) {
 	if len(ts) == 0 || ts[0].eng != nil {
 		return
 	}
 	eng := w.engine()
 	for _, t := range ts {
-		t.eng = eng.WithLabel(t.alias)
+		t.eng = w.gitEngine(eng, t.alias, t.spec)
 	}
 }
 

@@ -841,7 +841,11 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			ts = append(ts, &task{alias: alias, spec: &s, resolveErr: err})
 		}
 		if s.Kind == "" && s.Source != "" {
-			kind, err := w.InferKind(ctx, eng, s.Source)
+			probe := eng
+			if o.NoAllowOutside {
+				probe = w.registryEngine(eng, s)
+			}
+			kind, err := w.InferKind(ctx, probe, s.Source)
 			if err != nil {
 				bad(err) // it names the source
 				continue
@@ -898,20 +902,16 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 					continue
 				}
 				if allow != "" && o.NoAllowOutside {
-					// The command installs this very package: same path, ref and alias.
-					add := "ctx add " + safetext.Clip(s.Source, 0)
-					if s.Path != "" {
-						add += " --path " + safetext.Clip(s.Path, 0)
-					}
-					if s.Ref != "" {
-						add += " --ref " + safetext.Clip(s.Ref, 0)
-					}
-					add += " --alias " + safetext.Clip(s.Alias, 0)
 					ts = append(ts, &task{alias: s.Alias, spec: &s, resolveErr: fmt.Errorf("%s leads outside the project (to %s), and you did not name it: the registry the manifest names did, and a path on this machine is allowed only on your word; if it is yours, add it with `%s`, or name the registry yourself (--registry)",
-						where, safetext.Quote(allow), add)})
+						where, safetext.Quote(allow), addCommand(s))})
 					continue
 				}
 				t.allow = allow
+				if o.NoAllowOutside {
+					t.eng = w.registryEngine(eng, s)
+				} else if want, private := w.privateAllow(ctx, s); private {
+					t.allowWeb = &want // the user's word: allowed with the spec
+				}
 			}
 			if e, ok := l.Packages[s.Alias]; ok {
 				t.locked = &e
@@ -927,4 +927,17 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	p := &plan{tasks: ts, force: o.Force}
 	w.decide(ctx, p)
 	return p, nil
+}
+
+// addCommand is the `ctx add` that adds s as it is: same source, path, ref
+// and alias (the advice when the user's word is what s lacks).
+func addCommand(s project.PackageSpec) string {
+	add := "ctx add " + safetext.Clip(s.Source, 0)
+	if s.Path != "" {
+		add += " --path " + safetext.Clip(s.Path, 0)
+	}
+	if s.Ref != "" {
+		add += " --ref " + safetext.Clip(s.Ref, 0)
+	}
+	return add + " --alias " + safetext.Clip(s.Alias, 0)
 }

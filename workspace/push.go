@@ -117,7 +117,11 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 		}
 		msg += "\n"
 	}
-	eng := w.engine().WithLabel(alias)
+	var named *project.PackageSpec
+	if inManifest {
+		named = &spec
+	}
+	eng := w.gitEngine(w.engine(), alias, named)
 	url := w.fetchURL(e.Source)
 	pr, err := eng.Push(ctx, gitengine.PushRequest{
 		URL: url, Commit: e.Rev, Ref: e.Ref, Path: e.Path,

@@ -82,9 +82,10 @@ func registryWords(g *globalOptions, c *cobra.Command, tags bool) []string {
 		return nil
 	}
 	var manifest string
+	users := false
 	if proj, err := project.At(dir); err == nil {
 		if m, err := proj.ReadManifest(); err == nil {
-			manifest = m.Registry
+			manifest, users = m.Registry, m.UsersRegistry()
 		}
 	}
 	location, _, err := registryLocation(g.Env, flag, manifest)
@@ -99,6 +100,9 @@ func registryWords(g *globalOptions, c *cobra.Command, tags bool) []string {
 	defer cancel()
 	wo := workspace.Options{Log: io.Discard, EngineOptions: eo, Getenv: g.Env.Lookup, Home: g.Env.userHome(), Context: ctx}
 	loader := &registry.Loader{Git: workspace.NewEngine(wo)}
+	if flag == "" && manifest != "" && !users {
+		confineRegistry(loader, workspace.NewEngine(wo), dir)
+	}
 	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
 	if err != nil {
 		return nil

@@ -186,7 +186,7 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 	var reg *registry.Result
 	if countClass(res, ctxref.Unknown) > 0 {
 		var access wizard.AccessChecker
-		if reg, access, err = loadRefsRegistry(ctx, opts, man.Registry, dir); err != nil {
+		if reg, access, err = loadRefsRegistry(ctx, opts, man, dir); err != nil {
 			return err
 		}
 		if reg != nil {
@@ -319,7 +319,8 @@ func summarize(res []ctxref.Result, files int) refsSummary {
 // loadRefsRegistry loads the registry of --registry, else the manifest's,
 // else the user's default; nil when there is none. It returns as well
 // the git engine that read it, to check access to its contexts.
-func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir string) (*registry.Result, wizard.AccessChecker, error) {
+func loadRefsRegistry(ctx context.Context, opts *refsOptions, man *project.Manifest, dir string) (*registry.Result, wizard.AccessChecker, error) {
+	manifestReg := man.Registry
 	location := opts.registry
 	if location == "" {
 		location = manifestReg
@@ -343,6 +344,10 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir s
 		Warn: func(m string) { fmt.Fprintf(wo.Log, "warning: %s\n", safetext.Text(m)) },
 		Note: func(string) {},
 	}
+	var access wizard.AccessChecker = wo.Engine
+	if opts.registry == "" && manifestReg != "" && !man.UsersRegistry() {
+		access = confineRegistry(loader, wo.Engine, dir) // its contexts are checked as they would be fetched
+	}
 	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, opts.Env.userHome()))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -350,7 +355,7 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, manifestReg, dir s
 		}
 		return nil, nil, fmt.Errorf("refs: read the registry %s to look up the names that are not installed: %w (fix access, or pass --registry LOCATION)", safetext.Quote(location), err)
 	}
-	return reg, wo.Engine, nil
+	return reg, access, nil
 }
 
 // printRefs writes one line per reference to stdout, with --check only
@@ -454,8 +459,9 @@ func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg
 	defer w.Close()
 	// Each context stands alone: one that cannot be read fails by itself.
 	// A registry the committed manifest names is not the user's word for a
-	// path on this machine (as at ctx setup).
-	rep, err := w.Add(ctx, specs, workspace.AddOptions{KeepGoing: true, NoAllowOutside: opts.registry == "" && man.Registry != ""})
+	// path on this machine or the private network (as at ctx setup), unless
+	// the user named it (project.Manifest.UsersRegistry).
+	rep, err := w.Add(ctx, specs, workspace.AddOptions{KeepGoing: true, NoAllowOutside: opts.registry == "" && man.Registry != "" && !man.UsersRegistry()})
 	pr.DoneWith(rep)
 	if rep != nil {
 		for _, p := range rep.Packages {

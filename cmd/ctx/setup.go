@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -115,6 +116,16 @@ func registryLocation(env environment, flag, manifest string) (location, from st
 	return env.defaultRegistry()
 }
 
+// confineRegistry makes l read a registry the committed manifest names
+// (the user did not name it: no --registry) under the manifest's own rule
+// (netguard18): on this machine only inside the project at root, and off
+// the private network (registry.Loader.Confine; eng guarded, returned).
+func confineRegistry(l *registry.Loader, eng *gitengine.Engine, root string) *gitengine.Engine {
+	g := eng.Guarded(gitengine.Guard{Hint: "the committed manifest names this registry, not you, and a clone may not make ctx reach your private network; if you trust it, name it yourself: ctx setup --registry LOCATION"})
+	l.Confine, l.Git = root, g
+	return g
+}
+
 func runSetup(ctx context.Context, opts *setupOptions) error {
 	g, o := opts.globalOptions, opts
 	dir, err := g.ProjectDir()
@@ -162,6 +173,14 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "warning: %s\n", safetext.Text(m)) },
 		Note: func(m string) { fmt.Fprintf(wsOpts.Log, "%s\n", safetext.Text(m)) },
 	}
+	fromManifest := false // the committed manifest's registry, not one the user named
+	if o.registry == "" && manifestRegistry != "" {
+		man := ws.Manifest() // ws is open: it named the registry
+		fromManifest = !man.UsersRegistry()
+	}
+	if fromManifest {
+		confineRegistry(loader, engine, dir)
+	}
 	// A relative local registry path is taken from the project directory,
 	// like ctx add's SOURCE, and saved as given.
 	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
@@ -184,7 +203,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	wo := wizard.Options{
 		Registry:         reg,
 		RegistryLocation: location,
-		FromManifest:     o.registry == "" && manifestRegistry != "",
+		FromManifest:     fromManifest,
 		Select:           o.selects,
 		Tags:             o.tags,
 		All:              o.all,
@@ -208,7 +227,13 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 			wo.Prompter = surveyprompt.New(in, term, term)
 		}
 	}
-	sum, err := wizard.Run(ctx, lazy, engine, wo)
+	var access wizard.AccessChecker = engine
+	if wo.FromManifest {
+		// Not the user's registry: its repositories are checked off the
+		// private network, as they will be fetched (netguard18).
+		access = engine.Guarded(ws.ManifestRegistryGuard())
+	}
+	sum, err := wizard.Run(ctx, lazy, access, wo)
 	p.Done()
 	var ue *wizard.UsageError
 	switch {

@@ -1,0 +1,243 @@
+package gitengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/ctx-dev/ctx/internal/netguard"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+	"golang.org/x/crypto/ssh"
+)
+
+// Guard keeps the remotes of an Engine's calls off the private network
+// (loopback, private, link-local and the other addresses
+// internal/netguard refuses), but for the origins the caller allows: for
+// a remote someone else named (a committed manifest, a registry the user
+// did not name), whose allowance is the user's (project's rule). It is
+// checked where the address is known:
+//   - http(s): at dial time, after DNS, on every request and redirect
+//     (a redirect from an allowed origin to another is guarded); through
+//     a proxy (the environment's), the request's host is resolved and
+//     checked before it is sent, as the proxy dials it;
+//   - ssh: on the address the connection reached, before the host key is
+//     accepted, so no credential is offered to a refused address;
+//   - git://: go-git's transport dials by itself, so the host is resolved
+//     and checked first, and the connection pinned to the address checked
+//     (the protocol's host= then names that address).
+//
+// A call that needs no network (a commit in the object cache) reaches
+// nothing and is not checked.
+type Guard struct {
+	// Allowed reports whether origin (netguard.Origin's
+	// scheme://host:port) may be reached on the private network; nil
+	// allows none.
+	Allowed func(origin string) bool
+	// Hint is what a refused call's error says to do (how to allow it).
+	Hint string
+}
+
+// Guarded returns an Engine that shares e's options, label and memory and
+// keeps its calls' remotes off the private network but where g allows.
+func (e *Engine) Guarded(g Guard) *Engine {
+	c := *e
+	c.guard = &g
+	return &c
+}
+
+// allows reports whether the call may reach origin on the private
+// network: an unguarded Engine's always, a guarded one's where Allowed.
+func (e *Engine) allows(origin string, ok bool) bool {
+	if e.guard == nil {
+		return true
+	}
+	return ok && e.guard.Allowed != nil && e.guard.Allowed(origin)
+}
+
+// Origin is the origin (netguard.Origin: scheme://host:port) of the git
+// remote url as a Guard is asked about it, the one the user's allowances
+// name; ok is false for a repository on this machine or a URL that does
+// not parse.
+func Origin(url string) (string, bool) {
+	r, err := parseRemote(url)
+	if err != nil || r.local != "" {
+		return "", false
+	}
+	return remoteOrigin(r)
+}
+
+// remoteOrigin is r's origin as the user's allowances name it.
+func remoteOrigin(r *remote) (string, bool) {
+	return netguard.Origin(r.ep.Protocol, r.ep.Host, r.ep.Port)
+}
+
+// guardKey is what a guarded call adds to the key of a remembered
+// answer (refsKey): an answer got where the network was open is not one
+// where it is closed.
+func (e *Engine) guardKey(r *remote) string {
+	if e.guard == nil || e.allows(remoteOrigin(r)) {
+		return ""
+	}
+	return "\x00guarded"
+}
+
+// PrivateError is why a guarded call did not reach its remote: the
+// address it would have reached is on the private network.
+type PrivateError struct {
+	Host string // as the URL names it
+	Addr *netguard.AddrError
+}
+
+func (e *PrivateError) Error() string {
+	if h := strings.Trim(e.Host, "[]"); h == "" || h == e.Addr.Addr.String() {
+		return e.Addr.Error()
+	}
+	return fmt.Sprintf("%s resolves to %s, a %s address", safetext.Quote(e.Host), e.Addr.Addr, e.Addr.What)
+}
+
+func (e *PrivateError) Unwrap() error { return e.Addr }
+
+// privateOf returns err as a *PrivateError for host when it is the
+// guard's refusal.
+func privateOf(host string, err error) error {
+	var pe *PrivateError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	var ae *netguard.AddrError
+	if errors.As(err, &ae) {
+		return &PrivateError{Host: host, Addr: ae}
+	}
+	return err
+}
+
+// guardedTransport is the HTTP transport of a guarded call: an allowed
+// origin's requests go through open as an unguarded call's, the others
+// through direct (no proxy, netguard.Control at dial time) or, when the
+// environment's proxy takes the request, through open once the host
+// resolves to public addresses only. refused keeps the guard's refusal
+// for the conn, whatever go-git makes of the error.
+type guardedTransport struct {
+	e       *Engine
+	open    *http.Transport
+	direct  *http.Transport
+	refused *atomic.Pointer[PrivateError]
+}
+
+func (t guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	port := 0
+	if p := req.URL.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err == nil {
+			port = n
+		}
+	}
+	if t.e.allows(netguard.Origin(req.URL.Scheme, req.URL.Hostname(), port)) {
+		return t.open.RoundTrip(req)
+	}
+	base := t.direct
+	if t.open.Proxy != nil {
+		if p, err := t.open.Proxy(req); err == nil && p != nil {
+			if _, err := netguard.Resolve(req.Context(), req.URL.Hostname()); err != nil {
+				return nil, t.refuse(req.URL.Hostname(), err)
+			}
+			base = t.open
+		}
+	}
+	resp, err := base.RoundTrip(req)
+	if err != nil {
+		return nil, t.refuse(req.URL.Hostname(), err)
+	}
+	return resp, nil
+}
+
+func (t guardedTransport) refuse(host string, err error) error {
+	err = privateOf(host, err)
+	var pe *PrivateError
+	if errors.As(err, &pe) {
+		t.refused.CompareAndSwap(nil, pe)
+	}
+	return err
+}
+
+// guardedDirect returns the memory's transport for guarded requests: as
+// httpTransport, without a proxy, refusing the private network at dial
+// time.
+func (m *memory) guardedDirect() *http.Transport {
+	m.guardedOnce.Do(func() {
+		m.guarded = m.httpTransport().Clone()
+		m.guarded.Proxy = nil
+		d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: netguard.Control(nil)}
+		m.guarded.DialContext = d.DialContext
+	})
+	return m.guarded
+}
+
+// guardSSH wraps an ssh host key check so that a connection to a refused
+// address ends before its host key is accepted (and so before any key
+// signs anything); refused keeps the refusal.
+func guardSSH(host string, check ssh.HostKeyCallback, refused *atomic.Pointer[PrivateError]) ssh.HostKeyCallback {
+	return func(hostname string, remote net.Addr, key ssh.PublicKey) error {
+		if err := netguard.Check(remote.String(), nil); err != nil {
+			pe := privateOf(host, err).(*PrivateError)
+			refused.CompareAndSwap(nil, pe)
+			return pe
+		}
+		return check(hostname, remote, key)
+	}
+}
+
+// pinGit resolves r's host for a git:// connection and returns r with its
+// endpoint pinned to the address checked, or the refusal.
+func pinGit(ctx context.Context, r *remote) (*remote, error) {
+	a, err := netguard.Resolve(ctx, r.ep.Host)
+	if err != nil {
+		return nil, privateOf(r.ep.Host, err)
+	}
+	pinned, ep := *r, *r.ep
+	ep.Host = a.String()
+	pinned.ep = &ep
+	return &pinned, nil
+}
+
+// guardAuth makes auth's host key check refuse a connection that reached
+// the private network (guardSSH).
+func guardAuth(auth transport.AuthMethod, host string, refused *atomic.Pointer[PrivateError]) {
+	switch a := auth.(type) {
+	case *gitssh.PublicKeys:
+		a.HostKeyCallback = guardSSH(host, a.HostKeyCallback, refused)
+	case *gitssh.PublicKeysCallback:
+		a.HostKeyCallback = guardSSH(host, a.HostKeyCallback, refused)
+	}
+}
+
+// private returns the guard's refusal of c's remote as the call's error,
+// when err (or a request of c) met it; nil otherwise.
+func (c *conn) private(op string, err error) *Error {
+	pe := c.guardRefused.Load()
+	if pe == nil && !errors.As(err, &pe) {
+		return nil
+	}
+	return c.e.refusal(c.r, op, pe)
+}
+
+// refusal is the error of a call the Guard refused: KindPrivate, with the
+// Guard's hint.
+func (e *Engine) refusal(r *remote, op string, err error) *Error {
+	var pe *PrivateError
+	if !errors.As(err, &pe) {
+		return classify(r.raw, op, err, false) // the lookup failed: no refusal
+	}
+	hint := ""
+	if e.guard != nil {
+		hint = e.guard.Hint
+	}
+	return newError(KindPrivate, r.raw, op, pe, hint)
+}

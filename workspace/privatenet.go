@@ -1,0 +1,82 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/netguard"
+	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// gitEngine is eng labelled with alias for the git fetches of spec s (nil:
+// a lock entry the manifest no longer names), kept off the private network
+// but where project's rule allows (Manifest.PrivateAllowed: anywhere for
+// the user's own spec, for a committed one only the origins the user
+// allowed); a refusal says where the spec is and how to allow it.
+func (w *Workspace) gitEngine(eng *gitengine.Engine, alias string, s *project.PackageSpec) *gitengine.Engine {
+	e := eng.WithLabel(alias)
+	if s != nil && s.Local {
+		return e
+	}
+	m := w.manifest
+	where := project.Rel(project.LockName) + ": package " + safetext.Quote(alias)
+	if s != nil {
+		where = m.Where(*s)
+	}
+	return e.Guarded(gitengine.Guard{
+		Allowed: func(origin string) bool { return m.PrivateAllowed(s, origin) },
+		Hint: fmt.Sprintf("%s is committed, and a clone may reach your private network (loopback, private and link-local addresses) only at an origin you allowed; "+
+			"if you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed, for that origin only)",
+			where, alias, project.Rel(project.LocalName)),
+	})
+}
+
+// registryEngine is eng for the specs of a registry the user did not name
+// (AddOptions.NoAllowOutside: the manifest's): kept off the private
+// network but where the user allowed, as a committed spec's.
+func (w *Workspace) registryEngine(eng *gitengine.Engine, s project.PackageSpec) *gitengine.Engine {
+	g := w.ManifestRegistryGuard()
+	g.Hint = fmt.Sprintf("you did not name it: the registry the manifest names did, and your private network is reached only on your word; if it is yours, add it with `%s`, or name the registry yourself (--registry)",
+		addCommand(s))
+	return eng.WithLabel(s.Alias).Guarded(g)
+}
+
+// ManifestRegistryGuard is the Guard of what the registry the committed
+// manifest names (not one the user named: setup or refs --fetch without
+// --registry) makes ctx reach: the registry itself and the repositories it
+// offers (setup's access checks), off the private network but at the
+// origins the user allowed (project.Manifest.PrivateAllowed, as a
+// committed spec's).
+func (w *Workspace) ManifestRegistryGuard() gitengine.Guard {
+	m := w.manifest
+	return gitengine.Guard{
+		Allowed: func(origin string) bool { return m.PrivateAllowed(nil, origin) },
+		Hint:    "you did not name it: the registry the manifest names did, and your private network is reached only on your word; name the registry yourself (--registry)",
+	}
+}
+
+// privateAllow is what `ctx add` of git spec s (the user typed it, or a
+// registry the user named offered it) records so that the committed spec
+// keeps reaching its host on the private network (project.GitPrivateAllow),
+// when its host is there (internal/netguard's rule, after DNS); ok is false
+// for a public host, one that does not resolve, or a spec that needs none.
+func (w *Workspace) privateAllow(ctx context.Context, s project.PackageSpec) (project.WebAllow, bool) {
+	want, ok := project.GitPrivateAllow(s)
+	if !ok || s.Local || w.manifest.AllowsWeb(want) {
+		return project.WebAllow{}, false
+	}
+	u, err := url.Parse(want.Origin)
+	if err != nil {
+		return project.WebAllow{}, false
+	}
+	_, err = netguard.Resolve(ctx, u.Hostname())
+	var ae *netguard.AddrError
+	if !errors.As(err, &ae) {
+		return project.WebAllow{}, false
+	}
+	return want, true
+}
