@@ -261,6 +261,17 @@ type Change struct {
 	Expired bool `json:"expired,omitempty"`
 }
 
+// OutdatedReport is what Outdated found: the changes, sorted by alias, and
+// the packages it could not check.
+type OutdatedReport struct {
+	Changes []Change
+	// Failed are the packages that could not be resolved or were refused,
+	// each Failed or Skipped (no access) with its Err, as Update reports
+	// them.
+	Failed  []PackageResult
+	Checked int // the packages asked about (dir sources are never outdated)
+}
+
 // PackageInfo describes one package of the manifest or the lock.
 type PackageInfo struct {
 	Alias      string `json:"alias"`

@@ -333,18 +333,22 @@ func (p *plan) report() *Report {
 
 // changes lists the tasks whose lock entry the plan moves to another commit
 // or ref (whether or not local edits hold them back), sorted by alias: what
-// outdated prints. Refs that could not be resolved are errors.
-func (p *plan) changes() ([]Change, error) {
-	out := []Change{} // not nil: what resolved, also when nothing is outdated
-	var errs []error
+// outdated prints. A task that could not be resolved (or that the trust
+// rule refused) is in Failed as update reports it (decideTask's rule: a
+// repository that cannot be read is Skipped, no access), so the others
+// are still listed.
+func (p *plan) changes() *OutdatedReport {
+	out := &OutdatedReport{Changes: []Change{}, Checked: len(p.tasks)} // not nil: what resolved, also when nothing is outdated
 	for _, t := range p.tasks {
 		if t.resolveErr != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", t.alias, t.resolveErr))
+			t.res.Alias = t.alias
+			t.fail(t.resolveErr)
+			out.Failed = append(out.Failed, t.res)
 			continue
 		}
 		if sameSpec(t.spec, t.locked) && t.rev == t.locked.Rev {
 			if t.revalidated {
-				out = append(out, Change{Alias: t.alias, Ref: t.spec.Ref, OldCommit: t.rev, NewCommit: t.rev, Expired: true})
+				out.Changes = append(out.Changes, Change{Alias: t.alias, Ref: t.spec.Ref, OldCommit: t.rev, NewCommit: t.rev, Expired: true})
 			}
 			continue
 		}
@@ -352,9 +356,9 @@ func (p *plan) changes() ([]Change, error) {
 		if t.locked != nil {
 			c.OldCommit = t.locked.Rev
 		}
-		out = append(out, c)
+		out.Changes = append(out.Changes, c)
 	}
-	return out, errors.Join(errs...)
+	return out
 }
 
 // packageDirs lists the folders under packages/ that could be packages.
@@ -713,13 +717,16 @@ func (w *Workspace) keepUnchangedFolders(ctx context.Context, ts []*task) {
 
 // Outdated reports what Update would change for the named packages (all when
 // none), sorted by alias: the lock entries its plan moves, including those
-// of dirty packages that Update would skip. It changes nothing on disk.
-func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
+// of dirty packages that Update would skip, and the packages it could not
+// resolve (Failed or Skipped, as Update would report them). It changes
+// nothing on disk. An error is one that stops the whole command (a bad
+// lock, an unknown alias).
+func (w *Workspace) Outdated(ctx context.Context, aliases []string) (*OutdatedReport, error) {
 	p, err := w.resolveUpdate(ctx, aliases, false)
 	if err != nil {
 		return nil, err
 	}
-	return p.changes()
+	return p.changes(), nil
 }
 
 // Remove drops packages from the manifest, the lock and disk. A dirty package
