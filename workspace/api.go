@@ -290,6 +290,9 @@ type PackageInfo struct {
 	// folder (.state) when it is not the lock's Commit: a pull or checkout
 	// brought another lock and no `ctx install` followed. "" otherwise.
 	InstalledCommit string `json:"installedCommit,omitempty"`
+	// Edited is set for a package behind the lock (InstalledCommit) that
+	// also has local edits, which a plain install skips (as status says).
+	Edited bool `json:"edited,omitempty"`
 }
 
 // FileChange is one file of a package that differs from what ctx installed.

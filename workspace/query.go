@@ -53,7 +53,7 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 			p.Installed = w.proj.IsInstalled(alias)
 		}
 		if p.Installed && p.Locked {
-			p.InstalledCommit = w.behind(alias, p.Commit)
+			p.InstalledCommit, p.Edited = w.behindEdited(alias, p.Commit)
 		}
 		out = append(out, *p)
 	}
@@ -71,6 +71,21 @@ func (w *Workspace) behind(alias, locked string) string {
 		return ""
 	}
 	return st.behind(locked)
+}
+
+// behindEdited is behind, and for a package behind the lock whether it
+// also has local edits (status's rule: the files differ from what ctx
+// installed). Only a package behind is diffed, so list stays cheap.
+func (w *Workspace) behindEdited(alias, locked string) (rev string, edited bool) {
+	if rev = w.behind(alias, locked); rev == "" {
+		return "", false
+	}
+	loc, err := w.inspect(alias, nil, false)
+	if err != nil {
+		w.log("warning: %v", err)
+		return rev, false
+	}
+	return rev, loc.dirty()
 }
 
 // behind is the revision st records when it is not locked (the one rule
