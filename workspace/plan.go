@@ -106,25 +106,20 @@ func (t *task) fail(err error) {
 // movesOn adds to gitengine's error for a commit the repository no longer
 // has (a lock's, after a force-push) what moves the package on: `ctx
 // update` when the manifest's ref (spec's) is a branch or tag; when it pins a
-// commit id, update would resolve that same commit, so the way out is a
-// new ref in the manifest.
+// commit id, update would resolve that same commit, so the error is the
+// pin's (pinGone): the way out is a new ref in the manifest.
 func movesOn(err error, alias string, spec *project.PackageSpec) error {
 	if gitengine.KindOf(err) != gitengine.KindCommitNotFound {
 		return err
 	}
-	hint := fmt.Sprintf("`ctx update %s` locks its ref's newest commit", alias)
+	var ge *gitengine.Error
+	if !errors.As(err, &ge) {
+		return err
+	}
 	if spec != nil && gitengine.IsCommitID(spec.Ref) {
-		file := project.ManifestName
-		if spec.Local {
-			file = project.LocalName
-		}
-		hint = fmt.Sprintf("the manifest pins %s to commit %s: set its \"ref\" in %s to a commit, branch or tag the repository has, then run `ctx update %s`",
-			alias, safetext.Quote(spec.Ref), project.Rel(file), alias)
+		return &pinGone{alias: alias, spec: spec, err: ge}
 	}
-	ge, ok := err.(*gitengine.Error)
-	if !ok {
-		return fmt.Errorf("%w (%s)", err, hint)
-	}
+	hint := fmt.Sprintf("`ctx update %s` locks its ref's newest commit", alias)
 	c := *ge
 	if c.Hint != "" {
 		hint = c.Hint + "; " + hint
@@ -132,6 +127,28 @@ func movesOn(err error, alias string, spec *project.PackageSpec) error {
 	c.Hint = hint
 	return &c
 }
+
+// pinGone is a commit the manifest pins (its ref is a commit id) that the
+// repository does not have (a force-push, a deleted commit): it says so
+// first, and the way out, a ref the repository has; not gitengine's
+// "fetch URL: …", which speaks of a locked commit. Unwrap keeps
+// gitengine's error (its kind, KindCommitNotFound).
+type pinGone struct {
+	alias string
+	spec  *project.PackageSpec
+	err   *gitengine.Error
+}
+
+func (e *pinGone) Error() string {
+	file := project.ManifestName
+	if e.spec.Local {
+		file = project.LocalName
+	}
+	return fmt.Sprintf("the manifest pins %s to commit %s, which the repository %s does not have (its history was rewritten, or the commit deleted): set its \"ref\" in %s to a commit, branch or tag the repository has, then run `ctx update %s`",
+		e.alias, safetext.Quote(e.spec.Ref), safetext.Clip(e.err.URL, 0), project.Rel(file), e.alias)
+}
+
+func (e *pinGone) Unwrap() error { return e.err }
 
 func (t *task) specSource() string {
 	if t.target != nil {
