@@ -112,14 +112,15 @@ func movesOn(err error, alias string, spec *project.PackageSpec) error {
 	if gitengine.KindOf(err) != gitengine.KindCommitNotFound {
 		return err
 	}
-	var ge *gitengine.Error
-	if !errors.As(err, &ge) {
-		return err
-	}
-	if spec != nil && gitengine.IsCommitID(spec.Ref) {
-		return &pinGone{alias: alias, spec: spec, err: ge}
+	var gone *gitengine.Error
+	if spec != nil && gitengine.IsCommitID(spec.Ref) && errors.As(err, &gone) {
+		return &pinGone{alias: alias, spec: spec, err: gone}
 	}
 	hint := fmt.Sprintf("`ctx update %s` locks its ref's newest commit", alias)
+	ge, ok := err.(*gitengine.Error)
+	if !ok {
+		return fmt.Errorf("%w (%s)", err, hint)
+	}
 	c := *ge
 	if c.Hint != "" {
 		hint = c.Hint + "; " + hint
