@@ -119,6 +119,28 @@ func (w *Workspace) aliases(l *lockfile.Lock) []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
+// CheckPackages returns the one error for an alias the project does not
+// know (unknownPackages: exit 2, a typo's likely meaning), for a command
+// that asked another source first (links asks the index); nil when the
+// manifest, the lock or an installed folder knows every alias.
+func (w *Workspace) CheckPackages(aliases []string) error {
+	l, err := w.readLock()
+	if err != nil {
+		return err
+	}
+	known := w.aliases(l)
+	var unknown []string
+	for _, a := range aliases {
+		if !slices.Contains(known, a) {
+			unknown = append(unknown, a)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return unknownPackages(unknown, known, "this project")
+}
+
 // Status returns the dirty packages, and those ctx installed at another
 // revision than the lock's (behind the lock: InstalledCommit), sorted by
 // alias.
