@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // MaxName is the longest path element, in bytes (the limit of ext4, APFS
@@ -46,7 +48,7 @@ func CheckFilePath(p string) error {
 // (.git, .state, hidden files and folders are never served).
 func CheckServedPath(p string) error {
 	if err := checkPath(p, servedPath); err != nil {
-		return fmt.Errorf("path %q %w", p, err)
+		return fmt.Errorf("path %s %w", safetext.Quote(p), err) // clipped: a URL's path can be long
 	}
 	return nil
 }
