@@ -185,7 +185,7 @@ const MaxDepth = 256
 // elements are checked otherwise, must not be written ("" when it may):
 // longer than MaxPath bytes, or in more than MaxDepth folders. It is the
 // one bound of gitengine (a tree entry skipped), webdoc (an archive entry
-// skipped, an llms.txt page refused) and a push's paths.
+// or an llms.txt page skipped: Layout) and a push's paths.
 func PathProblem(p string) string {
 	switch {
 	case len(p) > MaxPath:
