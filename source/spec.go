@@ -46,7 +46,7 @@ type Spec struct {
 type Limits struct {
 	MaxBytes        int64  `json:"maxBytes,omitempty" validate:"omitempty,min=1"`        // per document
 	MaxArchiveBytes int64  `json:"maxArchiveBytes,omitempty" validate:"omitempty,min=1"` // an archive, downloaded and unpacked
-	MaxFiles        int    `json:"maxFiles,omitempty" validate:"omitempty,min=1"`        // files in an archive; dir: files and folders walked (DefaultDirMaxFiles)
+	MaxFiles        int    `json:"maxFiles,omitempty" validate:"omitempty,min=1"`        // files and the folders they make in an archive or an llms.txt's pages (webdoc.Layout); dir: files and folders walked (DefaultDirMaxFiles)
 	MaxTotalBytes   int64  `json:"maxTotalBytes,omitempty" validate:"omitempty,min=1"`   // dir: all its documents together (DefaultDirMaxBytes)
 	MaxPages        int    `json:"maxPages,omitempty" validate:"omitempty,min=1"`        // pages an llms.txt index links
 	Timeout         string `json:"timeout,omitempty" validate:"omitempty,ttl"`           // per request

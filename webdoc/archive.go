@@ -306,8 +306,8 @@ func choose(entries []entry, sub string, maxFiles int) (plan []planned, skipped 
 	top := singleTop(entries)
 	plan = make([]planned, len(entries))
 	matched := false
-	seen := map[string]bool{}
-	folders := map[string]bool{} // the folders the planned files make
+	layout := NewLayout(maxFiles)
+	written := 0
 	var tops []string
 	for i, e := range entries {
 		if e.kind == entryIgnore {
@@ -341,23 +341,21 @@ func choose(entries []entry, sub string, maxFiles int) (plan []planned, skipped 
 			skipped = append(skipped, Skipped{Path: out, Reason: e.reason})
 			continue
 		}
-		if why := naming.PathProblem(out); why != "" {
-			skipped = append(skipped, Skipped{Path: out, Reason: why})
-			continue
-		}
-		if seen[out] {
+		if layout.Has(out) {
 			return nil, skipped, fmt.Errorf("archive entry %s appears twice; ctx refuses such an archive", safetext.Quote(e.name))
 		}
-		seen[out] = true
-		plan[i] = planned{out: out}
-		for d := path.Dir(out); d != "." && !folders[d]; d = path.Dir(d) {
-			folders[d] = true
+		skip, over := layout.Add(out)
+		if skip != "" {
+			skipped = append(skipped, Skipped{Path: out, Reason: skip})
+			continue
 		}
-		if len(seen)+len(folders) > maxFiles {
+		if over {
 			return nil, skipped, fmt.Errorf("archive would make more than %d files and folders (the limit); it is not a documentation archive, or raise the source's file limit", maxFiles)
 		}
+		written++
+		plan[i] = planned{out: out}
 	}
-	if len(seen) > 0 || len(skipped) > 0 {
+	if written > 0 || len(skipped) > 0 {
 		return plan, skipped, nil
 	}
 	where := "the archive"

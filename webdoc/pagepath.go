@@ -33,6 +33,8 @@ import (
 // saying why not (a NUL byte, a backslash or ".git" in the path, an element
 // longer than naming.MaxName). A hidden element (one starting with ".") is
 // refused too: the indexer and the MCP server never read hidden files.
+// Whether a path is too long or too deep to write is a Layout's to say
+// (naming.PathProblem: the page is skipped, as an archive's entry is).
 //
 // Two different URLs can still give one path (/guide.html and /guide);
 // the caller decides what to do when pages collide.
@@ -61,10 +63,6 @@ func PagePath(u *url.URL) (string, error) {
 		stem += "-" + hex.EncodeToString(sum[:4])
 	}
 	p = parent + stem + ext
-	if why := naming.PathProblem(p); why != "" {
-		return "", fmt.Errorf("page %s cannot be installed: %s; ctx installs a page at its URL path, so give a URL with a shorter path",
-			safetext.Quote(u.Redacted()), why)
-	}
 	if err := naming.CheckServedPath(p); err != nil {
 		return "", fmt.Errorf("page %s cannot be installed: %w; ctx installs a page at its URL path, so give a URL whose path has no such element",
 			safetext.Quote(u.Redacted()), err)

@@ -261,6 +261,17 @@ type Change struct {
 	Expired bool `json:"expired,omitempty"`
 }
 
+// OutdatedReport is what Outdated found: the changes, sorted by alias, and
+// the packages it could not check.
+type OutdatedReport struct {
+	Changes []Change
+	// Failed are the packages that could not be resolved or were refused,
+	// each Failed or Skipped (no access) with its Err, as Update reports
+	// them.
+	Failed  []PackageResult
+	Checked int // the packages asked about (dir sources are never outdated)
+}
+
 // PackageInfo describes one package of the manifest or the lock.
 type PackageInfo struct {
 	Alias      string `json:"alias"`
@@ -279,6 +290,9 @@ type PackageInfo struct {
 	// folder (.state) when it is not the lock's Commit: a pull or checkout
 	// brought another lock and no `ctx install` followed. "" otherwise.
 	InstalledCommit string `json:"installedCommit,omitempty"`
+	// Edited is set for a package behind the lock (InstalledCommit) that
+	// also has local edits, which a plain install skips (as status says).
+	Edited bool `json:"edited,omitempty"`
 }
 
 // FileChange is one file of a package that differs from what ctx installed.

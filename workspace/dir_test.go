@@ -137,7 +137,7 @@ func TestDirSourceLifecycle(t *testing.T) {
 	if _, err := w.Update(bg, []string{"docs"}, UpdateOptions{}); err != nil {
 		t.Fatalf("update docs: %v", err)
 	}
-	if ch, err := w.Outdated(bg, nil); err != nil || len(ch) != 0 {
+	if ch, err := outdatedOf(w); err != nil || len(ch) != 0 {
 		t.Fatalf("outdated = %v, %v", ch, err)
 	}
 	if v, err := w.Verify(); err != nil || len(v) != 1 || !v[0].OK {

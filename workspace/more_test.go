@@ -68,7 +68,7 @@ func TestOutdatedUnlockedAndRefChange(t *testing.T) {
 	if err := w.writeManifest(&m); err != nil {
 		t.Fatal(err)
 	}
-	ch, err := w.Outdated(bg, nil)
+	ch, err := outdatedOf(w)
 	if err != nil || len(ch) != 2 || ch[0].Alias != "new" || ch[0].OldCommit != "" || ch[1].Alias != "team" || ch[1].NewCommit != head || ch[1].Ref != "v1" {
 		t.Fatalf("outdated: %+v %v", ch, err)
 	}

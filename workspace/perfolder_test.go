@@ -58,7 +58,7 @@ func TestOutdatedPerFolder(t *testing.T) {
 
 		head := f.commit("api only", map[string]string{"guides/api/v2/new.md": "# New\n"})
 		push()
-		ch, err := w.Outdated(bg, nil)
+		ch, err := outdatedOf(w)
 		if err != nil || len(ch) != 1 || ch[0].Alias != "api" || ch[0].NewCommit != head {
 			t.Fatalf("remote=%v: outdated = %+v, %v; want api only, at %s", remote, ch, err, head)
 		}
@@ -77,7 +77,7 @@ func TestOutdatedPerFolder(t *testing.T) {
 			t.Fatalf("remote=%v: team's files changed", remote)
 		}
 		// Up to date now: nothing is outdated, update changes nothing.
-		if ch, err := w.Outdated(bg, nil); err != nil || len(ch) != 0 {
+		if ch, err := outdatedOf(w); err != nil || len(ch) != 0 {
 			t.Fatalf("remote=%v: outdated after update = %+v, %v", remote, ch, err)
 		}
 	}

@@ -106,21 +106,17 @@ func (t *task) fail(err error) {
 // movesOn adds to gitengine's error for a commit the repository no longer
 // has (a lock's, after a force-push) what moves the package on: `ctx
 // update` when the manifest's ref (spec's) is a branch or tag; when it pins a
-// commit id, update would resolve that same commit, so the way out is a
-// new ref in the manifest.
+// commit id, update would resolve that same commit, so the error is the
+// pin's (pinGone): the way out is a new ref in the manifest.
 func movesOn(err error, alias string, spec *project.PackageSpec) error {
 	if gitengine.KindOf(err) != gitengine.KindCommitNotFound {
 		return err
 	}
-	hint := fmt.Sprintf("`ctx update %s` locks its ref's newest commit", alias)
-	if spec != nil && gitengine.IsCommitID(spec.Ref) {
-		file := project.ManifestName
-		if spec.Local {
-			file = project.LocalName
-		}
-		hint = fmt.Sprintf("the manifest pins %s to commit %s: set its \"ref\" in %s to a commit, branch or tag the repository has, then run `ctx update %s`",
-			alias, safetext.Quote(spec.Ref), project.Rel(file), alias)
+	var gone *gitengine.Error
+	if spec != nil && gitengine.IsCommitID(spec.Ref) && errors.As(err, &gone) {
+		return &pinGone{alias: alias, spec: spec, err: gone}
 	}
+	hint := fmt.Sprintf("`ctx update %s` locks its ref's newest commit", alias)
 	ge, ok := err.(*gitengine.Error)
 	if !ok {
 		return fmt.Errorf("%w (%s)", err, hint)
@@ -132,6 +128,28 @@ func movesOn(err error, alias string, spec *project.PackageSpec) error {
 	c.Hint = hint
 	return &c
 }
+
+// pinGone is a commit the manifest pins (its ref is a commit id) that the
+// repository does not have (a force-push, a deleted commit): it says so
+// first, and the way out, a ref the repository has; not gitengine's
+// "fetch URL: …", which speaks of a locked commit. Unwrap keeps
+// gitengine's error (its kind, KindCommitNotFound).
+type pinGone struct {
+	alias string
+	spec  *project.PackageSpec
+	err   *gitengine.Error
+}
+
+func (e *pinGone) Error() string {
+	file := project.ManifestName
+	if e.spec.Local {
+		file = project.LocalName
+	}
+	return fmt.Sprintf("the manifest pins %s to commit %s, which the repository %s does not have (its history was rewritten, or the commit deleted): set its \"ref\" in %s to a commit, branch or tag the repository has, then run `ctx update %s`",
+		e.alias, safetext.Quote(e.spec.Ref), safetext.Clip(e.err.URL, 0), project.Rel(file), e.alias)
+}
+
+func (e *pinGone) Unwrap() error { return e.err }
 
 func (t *task) specSource() string {
 	if t.target != nil {
@@ -333,18 +351,22 @@ func (p *plan) report() *Report {
 
 // changes lists the tasks whose lock entry the plan moves to another commit
 // or ref (whether or not local edits hold them back), sorted by alias: what
-// outdated prints. Refs that could not be resolved are errors.
-func (p *plan) changes() ([]Change, error) {
-	out := []Change{} // not nil: what resolved, also when nothing is outdated
-	var errs []error
+// outdated prints. A task that could not be resolved (or that the trust
+// rule refused) is in Failed as update reports it (decideTask's rule: a
+// repository that cannot be read is Skipped, no access), so the others
+// are still listed.
+func (p *plan) changes() *OutdatedReport {
+	out := &OutdatedReport{Changes: []Change{}, Checked: len(p.tasks)} // not nil: what resolved, also when nothing is outdated
 	for _, t := range p.tasks {
 		if t.resolveErr != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", t.alias, t.resolveErr))
+			t.res.Alias = t.alias
+			t.fail(t.resolveErr)
+			out.Failed = append(out.Failed, t.res)
 			continue
 		}
 		if sameSpec(t.spec, t.locked) && t.rev == t.locked.Rev {
 			if t.revalidated {
-				out = append(out, Change{Alias: t.alias, Ref: t.spec.Ref, OldCommit: t.rev, NewCommit: t.rev, Expired: true})
+				out.Changes = append(out.Changes, Change{Alias: t.alias, Ref: t.spec.Ref, OldCommit: t.rev, NewCommit: t.rev, Expired: true})
 			}
 			continue
 		}
@@ -352,9 +374,9 @@ func (p *plan) changes() ([]Change, error) {
 		if t.locked != nil {
 			c.OldCommit = t.locked.Rev
 		}
-		out = append(out, c)
+		out.Changes = append(out.Changes, c)
 	}
-	return out, errors.Join(errs...)
+	return out
 }
 
 // packageDirs lists the folders under packages/ that could be packages.
@@ -713,13 +735,16 @@ func (w *Workspace) keepUnchangedFolders(ctx context.Context, ts []*task) {
 
 // Outdated reports what Update would change for the named packages (all when
 // none), sorted by alias: the lock entries its plan moves, including those
-// of dirty packages that Update would skip. It changes nothing on disk.
-func (w *Workspace) Outdated(ctx context.Context, aliases []string) ([]Change, error) {
+// of dirty packages that Update would skip, and the packages it could not
+// resolve (Failed or Skipped, as Update would report them). It changes
+// nothing on disk. An error is one that stops the whole command (a bad
+// lock, an unknown alias).
+func (w *Workspace) Outdated(ctx context.Context, aliases []string) (*OutdatedReport, error) {
 	p, err := w.resolveUpdate(ctx, aliases, false)
 	if err != nil {
 		return nil, err
 	}
-	return p.changes()
+	return p.changes(), nil
 }
 
 // Remove drops packages from the manifest, the lock and disk. A dirty package

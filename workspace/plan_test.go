@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func TestUpdateDryRunMatchesRun(t *testing.T) {
 	writeFile(t, filepath.Join(w.pkgDir("dirtysame"), "a.md"), "# A, mine\n")
 	lockBefore := readFile(t, filepath.Join(f.project, project.DirName, project.LockName))
 
-	changes, err := w.Outdated(bg, nil)
+	changes, err := outdatedOf(w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,4 +157,18 @@ func TestPlanMatchesRun(t *testing.T) {
 	if exists(w.pkgDir("gone")) || exists(w.pkgDir("keep")) || !exists(w.pkgDir("mine")) || !exists(w.pkgDir("edited")) {
 		t.Fatal("the runs did not do what they reported")
 	}
+}
+
+// outdatedOf is w.Outdated of every package as changes and one error:
+// the command's, or the failed packages' errors.
+func outdatedOf(w *Workspace) ([]Change, error) {
+	rep, err := w.Outdated(bg, nil)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, p := range rep.Failed {
+		errs = append(errs, fmt.Errorf("%s: %w", p.Alias, p.Err))
+	}
+	return rep.Changes, errors.Join(errs...)
 }

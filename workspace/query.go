@@ -53,7 +53,7 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 			p.Installed = w.proj.IsInstalled(alias)
 		}
 		if p.Installed && p.Locked {
-			p.InstalledCommit = w.behind(alias, p.Commit)
+			p.InstalledCommit, p.Edited = w.behindEdited(alias, p.Commit)
 		}
 		out = append(out, *p)
 	}
@@ -71,6 +71,21 @@ func (w *Workspace) behind(alias, locked string) string {
 		return ""
 	}
 	return st.behind(locked)
+}
+
+// behindEdited is behind, and for a package behind the lock whether it
+// also has local edits (status's rule: the files differ from what ctx
+// installed). Only a package behind is diffed, so list stays cheap.
+func (w *Workspace) behindEdited(alias, locked string) (rev string, edited bool) {
+	if rev = w.behind(alias, locked); rev == "" {
+		return "", false
+	}
+	loc, err := w.inspect(alias, nil, false)
+	if err != nil {
+		w.log("warning: %v", err)
+		return rev, false
+	}
+	return rev, loc.dirty()
 }
 
 // behind is the revision st records when it is not locked (the one rule
@@ -102,6 +117,28 @@ func (w *Workspace) aliases(l *lockfile.Lock) []string {
 		}
 	}
 	return slices.Sorted(maps.Keys(seen))
+}
+
+// CheckPackages returns the one error for an alias the project does not
+// know (unknownPackages: exit 2, a typo's likely meaning), for a command
+// that asked another source first (links asks the index); nil when the
+// manifest, the lock or an installed folder knows every alias.
+func (w *Workspace) CheckPackages(aliases []string) error {
+	l, err := w.readLock()
+	if err != nil {
+		return err
+	}
+	known := w.aliases(l)
+	var unknown []string
+	for _, a := range aliases {
+		if !slices.Contains(known, a) {
+			unknown = append(unknown, a)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return unknownPackages(unknown, known, "this project")
 }
 
 // Status returns the dirty packages, and those ctx installed at another

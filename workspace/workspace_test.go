@@ -265,14 +265,14 @@ func TestUpdate(t *testing.T) {
 	if readFile(t, lockPath) != before || !fi1.ModTime().Equal(fi0.ModTime()) {
 		t.Fatal("lock rewritten by an update that changed nothing")
 	}
-	if ch, err := w.Outdated(bg, nil); err != nil || len(ch) != 0 {
+	if ch, err := outdatedOf(w); err != nil || len(ch) != 0 {
 		t.Fatalf("outdated: %+v %v", ch, err)
 	}
 
 	// One new commit in other.git: only notes moves.
 	newNotes := gittest.Commit(t, other, "more", map[string]string{"notes/b.md": "# B\n"})
 	gittest.Push(t, other, filepath.Join(root, "other.git"), "master")
-	ch, err := w.Outdated(bg, nil)
+	ch, err := outdatedOf(w)
 	if err != nil || len(ch) != 1 || ch[0].Alias != "notes" || ch[0].NewCommit != newNotes {
 		t.Fatalf("outdated: %+v %v", ch, err)
 	}

@@ -171,16 +171,28 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 		return listWords(indexWords(g, true, ""), toComplete), none
 	}
 	// search's flags after the first query word are arguments to cobra
-	// (queryArgs parses them): a word after --package, --tag or --kind
-	// is completed as the flag's value, any other as query (nothing).
-	// cobra drops such a flag's name from args, so the word before the
-	// one completed is read from the command line as given.
+	// (queryArgs parses them): a word after --package, --tag or --kind,
+	// or after "--package=" in the same word, is completed as the flag's
+	// value, any other (and any after "--") as query (nothing). cobra drops such a flag's name
+	// from args, so the word before the one completed is read from the
+	// command line as given. A short flag there (-p, -t) is query syntax
+	// (NOT p), as queryArgs reads it, so nothing is offered after it: an
+	// alias completed there would be searched as a word. For
+	// "--package=VALUE" the values are offered bare, as cobra does for a
+	// flag before the query: bash and zsh put the "--package=" back.
 	query := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		raw := g.args
-		if len(args) == 0 || len(raw) < 2 || raw[len(raw)-1] != toComplete {
+		if len(args) == 0 || len(raw) < 2 || slices.Contains(raw[:len(raw)-1], "--") {
+			return nil, none // after "--" every word is query
+		}
+		// cobra hands over the value alone for "--package=VALUE".
+		flag, last := raw[len(raw)-2], raw[len(raw)-1]
+		if name, v, ok := strings.Cut(last, "="); ok && strings.HasPrefix(name, "--") && v == toComplete {
+			flag = name
+		} else if last != toComplete {
 			return nil, none
 		}
-		switch raw[len(raw)-2] {
+		switch flag {
 		case "--package":
 			return listWords(projectAliases(g), toComplete), none
 		case "--tag":

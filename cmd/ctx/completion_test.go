@@ -103,3 +103,49 @@ func TestCompletionRegistry(t *testing.T) {
 		}
 	}
 }
+
+// After search's first query word, a long flag's value is completed in
+// both forms queryArgs reads (--package VALUE, --package=VALUE: cobra
+// hands over the value alone, and bash and zsh put "--package=" back);
+// a short flag there (-p, -t) is query syntax (NOT p), and every word
+// after "--" is query, so nothing is offered for them.
+func TestCompletionAfterQuery(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".context"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := `{"index": {}, "packages": [{"alias": "api", "source": "https://git.example/api.git"}, {"alias": "notes", "kind": "dir", "source": "./notes"}]}`
+	if err := os.WriteFile(filepath.Join(dir, ".context", "context.config.json"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "foo", "--package", ""}, "api notes"},
+		{[]string{"search", "foo", "bar", "--package="}, "api notes"},
+		{[]string{"search", "foo", "--package=n"}, "api notes"}, // the shell filters by the prefix
+		{[]string{"search", "foo", "--package=api,"}, "api,notes"},
+		{[]string{"search", "foo", "--kind="}, "git dir https"},
+		{[]string{"search", "--package="}, "api notes"},
+		{[]string{"search", "foo", "-p", ""}, ""},
+		{[]string{"search", "foo", "-t", ""}, ""},
+		{[]string{"search", "foo", "--", "--package="}, ""},
+		{[]string{"search", "foo", "--", "--package", ""}, ""},
+		{[]string{"search", "foo", "--limit="}, ""},
+	} {
+		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("complete %q: exit %d: %s", tc.args, code, stderr)
+		}
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if line != "" && !strings.HasPrefix(line, ":") {
+				got = append(got, strings.SplitN(line, "\t", 2)[0])
+			}
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("complete %q = %q, want %q", tc.args, g, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
+	"github.com/ctx-dev/ctx/workspace"
 )
 
 type linksOptions struct {
@@ -87,6 +88,21 @@ func openIndexReader(g *globalOptions) (*indexer.Reader, string, error) {
 	return r, proj.Dir(), nil
 }
 
+// checkPackages is workspace's CheckPackages for the project, opened
+// read-only: its unknown-alias error, or nil (also when the project cannot
+// be read: the caller's own error then stands).
+func checkPackages(g *globalOptions, aliases ...string) error {
+	w, err := openWorkspaceReadOnly(g)
+	if err != nil {
+		return nil
+	}
+	defer w.Close()
+	if err := w.CheckPackages(aliases); errors.Is(err, workspace.ErrUnknownPackage) {
+		return err
+	}
+	return nil
+}
+
 // indexError says what to do when there is no index yet.
 func indexError(err error, dir string) error {
 	if errors.Is(err, indexer.ErrNoIndex) {
@@ -122,6 +138,14 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 		}
 		var out, back []indexer.Link
 		out, back, err = r.Links(alias, p)
+		if errors.Is(err, indexer.ErrUnknownPackage) {
+			// An alias the project does not know is the same bad
+			// argument as for update or remove, with their wording; one
+			// it knows and the index lacks is the index's to say.
+			if perr := checkPackages(o.globalOptions, alias); perr != nil {
+				return perr
+			}
+		}
 		links = out
 		if o.backlinks {
 			links = back

@@ -39,11 +39,14 @@ repository on this machine outside the project, unless you allowed it
 
 A package whose files are another commit's than the lock's (a git pull or
 checkout brought a new lock and no ctx install followed) is "behind the
-lock (installed SHA): run ctx install"; COMMIT is the lock's.
+lock (installed SHA): run ctx install"; COMMIT is the lock's. When it also
+has local edits, which a plain install skips, it says so and names
+ctx install --force (which backs them up), as ctx status does.
 
 --json prints an array of {alias, kind, source, path, ref, commit,
-installed, locked, inManifest, withheld, local, refused, installedCommit};
-installedCommit only when it is not the lock's commit.
+installed, locked, inManifest, withheld, local, refused, installedCommit,
+edited}; installedCommit only when it is not the lock's commit, edited
+(true) only for such a package with local edits.
 
 Exit status: 0 when listed (whatever the packages' states); 2 for bad
 arguments; 1 when the manifest or the lock cannot be read.`,
@@ -117,8 +120,10 @@ func packageState(p workspace.PackageInfo) string {
 		return "not locked (run ctx install)"
 	case !p.Installed:
 		return "not installed (run ctx install)"
+	case p.InstalledCommit != "" && p.Edited:
+		return "behind the lock (installed " + shortSHA(p.InstalledCommit) + "), " + behindAdvice(true)
 	case p.InstalledCommit != "":
-		return "behind the lock (installed " + shortSHA(p.InstalledCommit) + "): run ctx install"
+		return "behind the lock (installed " + shortSHA(p.InstalledCommit) + "): " + behindAdvice(false)
 	case p.Withheld == 1:
 		return "installed, 1 document withheld (audience rules)"
 	case p.Withheld > 1:

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -36,9 +37,10 @@ again within the TTL).
 when everything is current; expired: the TTL ran out, the content did not
 change).
 
-Exit status: 0 whether or not something is outdated; 1 when a ref could not
-be resolved (the packages that could are still listed, and the others are
-named on stderr); 2 for bad arguments.`,
+Exit status: 0 whether or not something is outdated; 3 when some package
+could not be checked (a ref that cannot be resolved, an entry ctx refuses):
+the others are still listed, and each failure is named on stderr as update
+names it; 1 for an error that stops the command; 2 for bad arguments.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.aliases = args
 			if runF != nil {
@@ -57,26 +59,42 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 		return err
 	}
 	defer w.Close()
-	// Outdated returns what it found and the joined errors of the packages
-	// it could not resolve: the others are still printed (one broken
-	// package must not hide the rest), then the error is returned (exit 1).
-	// A nil list is an error that stopped the whole command (a bad lock,
-	// an unknown alias, exit 2): nothing goes to stdout.
-	changes, resolveErr := w.Outdated(ctx, opts.aliases)
-	if changes == nil {
-		return resolveErr
+	// Outdated returns what it found and the packages it could not check:
+	// the others are still printed (one broken or refused package must not
+	// hide the rest), then each failure is reported as update reports it
+	// (printProblem, notDone: exit 3). An error is one that stopped the
+	// whole command (a bad lock, an unknown alias, exit 2): nothing goes to
+	// stdout.
+	rep, err := w.Outdated(ctx, opts.aliases)
+	if err != nil {
+		return err
 	}
+	if err := printOutdated(opts, rep.Changes, len(rep.Failed) == 0); err != nil {
+		return err
+	}
+	if len(rep.Failed) == 0 {
+		return nil
+	}
+	var bad []string
+	for _, p := range rep.Failed {
+		p.Alias = safetext.Escape(p.Alias)
+		bad = append(bad, p.Alias)
+		printProblem(opts.IO.ErrOut, p)
+	}
+	return notDone(opts.IO.ErrOut, bad, rep.Checked)
+}
+
+// printOutdated prints changes as a table or JSON; with none, the table
+// says so on stderr when every package was checked (allChecked).
+func printOutdated(opts *outdatedOptions, changes []workspace.Change, allChecked bool) error {
 	if opts.json {
-		if err := writeJSON(opts.IO.Out, changes); err != nil {
-			return err
-		}
-		return resolveErr
+		return writeJSON(opts.IO.Out, changes)
 	}
 	if len(changes) == 0 {
-		if resolveErr == nil {
+		if allChecked {
 			fmt.Fprintln(opts.IO.ErrOut, "all packages are up to date")
 		}
-		return resolveErr
+		return nil
 	}
 	tw := tabwriter.NewWriter(opts.IO.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ALIAS\tREF\tLOCKED\tLATEST")
@@ -98,8 +116,5 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Escape(c.Alias), safetext.Escape(ref), old, latest)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return resolveErr
+	return tw.Flush()
 }

@@ -150,26 +150,12 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			fmt.Fprintf(out, "%s %s unchanged\n", p.Alias, shortSHA(c))
 		case workspace.Removed:
 			fmt.Fprintf(out, "%s %s\n", p.Alias, removed)
-		case workspace.Skipped:
+		case workspace.Skipped, workspace.Failed:
 			bad = append(bad, p.Alias)
-			fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, safetext.Text(p.Why()))
-			for _, f := range p.DirtyFiles {
-				fmt.Fprintf(errOut, "\t%s\n", safetext.Escape(f))
-			}
-			if len(p.DirtyFiles) > 0 || p.Reason == workspace.SkipDirty {
+			if printProblem(errOut, p) {
 				dirty = true
 				dirtyAliases = append(dirtyAliases, p.Alias)
 			}
-		case workspace.Failed:
-			bad = append(bad, p.Alias)
-			msg := "unknown error"
-			switch {
-			case errors.Is(p.Err, context.Canceled):
-				msg = "interrupted: nothing of it was installed"
-			case p.Err != nil:
-				msg = safetext.Text(p.Err.Error())
-			}
-			fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, msg)
 		default:
 			fmt.Fprintf(out, "%s %s\n", p.Alias, p.Action)
 		}
@@ -195,7 +181,36 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			"  takes them without --force), then run the command again;\n"+
 			"  or %s, which first copies the local files to a backup folder and prints where.\n", force)
 	}
-	fmt.Fprintf(errOut, "ctx: %d of %d packages not done: %s\n", len(bad), len(pkgs), strings.Join(bad, ", "))
+	return notDone(errOut, bad, len(pkgs))
+}
+
+// printProblem writes why p (its alias escaped) was skipped or failed to
+// errOut, with its modified files; it says whether p was skipped for local
+// edits.
+func printProblem(errOut io.Writer, p workspace.PackageResult) (dirty bool) {
+	if p.Action == workspace.Skipped {
+		fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, safetext.Text(p.Why()))
+		for _, f := range p.DirtyFiles {
+			fmt.Fprintf(errOut, "\t%s\n", safetext.Escape(f))
+		}
+		return len(p.DirtyFiles) > 0 || p.Reason == workspace.SkipDirty
+	}
+	msg := "unknown error"
+	switch {
+	case errors.Is(p.Err, context.Canceled):
+		msg = "interrupted: nothing of it was installed"
+	case p.Err != nil:
+		msg = safetext.Text(p.Err.Error())
+	}
+	fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, msg)
+	return false
+}
+
+// notDone ends a command some of whose total packages (bad, their aliases
+// escaped) were skipped or failed: one line naming them, and partial()
+// (exit 3).
+func notDone(errOut io.Writer, bad []string, total int) error {
+	fmt.Fprintf(errOut, "ctx: %d of %d packages not done: %s\n", len(bad), total, strings.Join(bad, ", "))
 	return partial()
 }
 

@@ -100,13 +100,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		edited[p.Alias] = true
 	}
 	for _, b := range late {
-		// An edited package is skipped by a plain install (dirty): its
-		// way out is --force, which backs the edits up.
-		advice := "run ctx install"
-		if edited[b.Alias] {
-			advice = "with local edits, which ctx install skips: ctx install --force backs them up and installs the locked files"
-		}
-		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (%s)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit), advice)
+		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (%s)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit), behindAdvice(edited[b.Alias]))
 	}
 	if len(edits) == 0 {
 		fmt.Fprintln(opts.IO.Out, "no local edits")
@@ -137,4 +131,14 @@ func changeLine(f workspace.FileChange) string {
 		return "M " + f.Path + " (mode)"
 	}
 	return "? " + f.Path + " (" + safetext.Escape(f.Change) + ")"
+}
+
+// behindAdvice is what moves a package behind the lock on (status, list):
+// a plain install, or, when it also has local edits (which a plain install
+// skips as dirty), --force, which backs the edits up.
+func behindAdvice(edited bool) string {
+	if edited {
+		return "with local edits, which ctx install skips: ctx install --force backs them up and installs the locked files"
+	}
+	return "run ctx install"
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // MaxName is the longest path element, in bytes (the limit of ext4, APFS
@@ -46,7 +48,7 @@ func CheckFilePath(p string) error {
 // (.git, .state, hidden files and folders are never served).
 func CheckServedPath(p string) error {
 	if err := checkPath(p, servedPath); err != nil {
-		return fmt.Errorf("path %q %w", p, err)
+		return fmt.Errorf("path %s %w", safetext.Quote(p), err) // clipped: a URL's path can be long
 	}
 	return nil
 }
@@ -183,7 +185,7 @@ const MaxDepth = 256
 // elements are checked otherwise, must not be written ("" when it may):
 // longer than MaxPath bytes, or in more than MaxDepth folders. It is the
 // one bound of gitengine (a tree entry skipped), webdoc (an archive entry
-// skipped, an llms.txt page refused) and a push's paths.
+// or an llms.txt page skipped: Layout) and a push's paths.
 func PathProblem(p string) string {
 	switch {
 	case len(p) > MaxPath:

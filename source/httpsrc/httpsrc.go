@@ -226,7 +226,11 @@ func (Kind) Fetch(ctx context.Context, env source.Env, r source.Request, stage s
 	if snap.Form == webfetch.FormArchive {
 		err = extract(c, r, snap, stage, f)
 	} else {
-		err = pages(c, snap, stage, f)
+		maxFiles := 0
+		if r.Spec != nil && r.Spec.Limits != nil {
+			maxFiles = r.Spec.Limits.MaxFiles
+		}
+		err = pages(c, snap, stage, maxFiles, f)
 	}
 	if err != nil {
 		return nil, err
@@ -235,15 +239,20 @@ func (Kind) Fetch(ctx context.Context, env source.Env, r source.Request, stage s
 }
 
 // pages writes each item of a document or an llms.txt snapshot as a
-// markdown page at its webdoc.PagePath. A page whose path another took is
-// skipped.
-func pages(c *webfetch.Client, snap *webfetch.Snapshot, stage string, f *source.Fetched) error {
-	root, err := os.OpenRoot(stage)
-	if err != nil {
-		return err
+// markdown page at its webdoc.PagePath. Where the pages go follows an
+// archive's rules (webdoc.Layout, planned before anything is written): a
+// page whose path is too long or too deep is skipped with its reason, and
+// the pages with the folders they make may not pass maxFiles (the
+// source's limit, or webdoc.DefaultMaxFiles). A page whose path another
+// took is skipped. When every page is skipped, the source fails.
+func pages(c *webfetch.Client, snap *webfetch.Snapshot, stage string, maxFiles int, f *source.Fetched) error {
+	type page struct {
+		it  webfetch.Item
+		u   *url.URL
+		rel string
 	}
-	defer root.Close()
-	taken := map[string]bool{}
+	layout := webdoc.NewLayout(maxFiles)
+	var todo []page
 	for _, it := range snap.Items {
 		final := it.FinalURL
 		if final == "" {
@@ -257,25 +266,45 @@ func pages(c *webfetch.Client, snap *webfetch.Snapshot, stage string, f *source.
 		if err != nil {
 			return err
 		}
-		if taken[rel] {
+		if layout.Has(rel) {
 			f.Skipped = append(f.Skipped, source.Skipped{Path: rel, Reason: "another page of " + safetext.Quote(final) + " has this path"})
 			continue
 		}
-		taken[rel] = true
-		body, err := blob(c, it)
+		skip, over := layout.Add(rel)
+		if skip != "" {
+			f.Skipped = append(f.Skipped, source.Skipped{Path: rel, Reason: skip})
+			continue
+		}
+		if over {
+			return fmt.Errorf("the pages of %s would make more than %d files and folders (the limit); raise the source's \"maxFiles\" limit if they are all wanted",
+				safetext.Quote(naming.RedactURL(snap.URL)), layout.Max())
+		}
+		todo = append(todo, page{it, u, rel})
+	}
+	if len(todo) == 0 && len(f.Skipped) > 0 {
+		s := f.Skipped[0]
+		return fmt.Errorf("no page of %s can be installed: %s: %s", safetext.Quote(naming.RedactURL(snap.URL)), safetext.Clip(s.Path, 0), s.Reason)
+	}
+	root, err := os.OpenRoot(stage)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, p := range todo {
+		body, err := blob(c, p.it)
 		if err != nil {
 			return err
 		}
-		md, err := webdoc.Convert(u, it.ContentType, body)
+		md, err := webdoc.Convert(p.u, p.it.ContentType, body)
 		if err != nil {
 			return err
 		}
-		if dir := path.Dir(rel); dir != "." {
+		if dir := path.Dir(p.rel); dir != "." {
 			if err := root.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
 		}
-		if err := root.WriteFile(rel, md, 0o644); err != nil {
+		if err := root.WriteFile(p.rel, md, 0o644); err != nil {
 			return err
 		}
 	}

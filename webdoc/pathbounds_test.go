@@ -83,21 +83,42 @@ func TestArchivePathBounds(t *testing.T) {
 }
 
 // TestPagePathBounds: an llms.txt page's URL path over naming.PathProblem's
-// bounds is refused with a message that quotes at most 200 bytes of any
-// one value (the URL, the path, an element).
+// bounds gets its path from PagePath (one that quotes at most 200 bytes of
+// any one value when it is refused otherwise), and the Layout the pages are
+// planned in skips it with the reason, as an archive's entry is; a path
+// 256 folders deep is written. The pages and their folders count against
+// the Layout's limit.
 func TestPagePathBounds(t *testing.T) {
+	l := NewLayout(0)
 	for _, p := range []string{"/" + strings.Repeat("a/", 300) + "p.md", "/" + strings.Repeat("long", 300) + ".md", "/" + strings.Repeat("x/", 2000) + "p.md"} {
 		u, _ := url.Parse("https://docs.example" + p)
-		_, err := PagePath(u)
-		if err == nil {
-			t.Fatalf("PagePath(%d bytes) accepted", len(p))
+		rel, err := PagePath(u)
+		if err != nil {
+			if len(err.Error()) > 900 {
+				t.Errorf("the error quotes too much (%d bytes): %.300s…", len(err.Error()), err)
+			}
+			continue // an element longer than naming.MaxName: refused as before
 		}
-		if len(err.Error()) > 900 {
-			t.Errorf("the error quotes too much (%d bytes): %.300s…", len(err.Error()), err)
+		if skip, _ := l.Add(rel); skip == "" {
+			t.Fatalf("Layout.Add(%d bytes, %d folders) accepted", len(rel), strings.Count(rel, "/"))
 		}
 	}
+	if l.Has("a/p.md") || len(l.files)+len(l.folders) != 0 {
+		t.Fatalf("a skipped page was recorded: %d files, %d folders", len(l.files), len(l.folders))
+	}
 	u, _ := url.Parse("https://docs.example/" + strings.Repeat("b/", 256) + "p.md")
-	if _, err := PagePath(u); err != nil {
+	rel, err := PagePath(u)
+	if err != nil {
 		t.Fatalf("256 folders deep: %v", err)
+	}
+	if skip, over := l.Add(rel); skip != "" || over {
+		t.Fatalf("256 folders deep: skip %q, over %t", skip, over)
+	}
+	small := NewLayout(4)
+	for i, p := range []string{"a/b/one.md", "a/two.md", "c/three.md"} {
+		skip, over := small.Add(p)
+		if skip != "" || over != (i == 2) { // 1+2, 2+2, then 3 files and 3 folders
+			t.Fatalf("Add(%q) = %q, %t", p, skip, over)
+		}
 	}
 }
