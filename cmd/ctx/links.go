@@ -87,6 +87,18 @@ func openIndexReader(g *globalOptions) (*indexer.Reader, string, error) {
 	return r, proj.Dir(), nil
 }
 
+// openFreshIndexReader is openIndexReader after the check search makes
+// (openFreshIndex): links and find answer from the packages' files as they
+// are, a dir source edited in place included, not from the index as the
+// last install left it (a broken link just written passed --broken).
+func openFreshIndexReader(ctx context.Context, g *globalOptions) (*indexer.Reader, string, error) {
+	proj, r, err := openFreshIndex(ctx, g)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, proj.Dir(), nil
+}
+
 // indexError says what to do when there is no index yet.
 func indexError(err error, dir string) error {
 	if errors.Is(err, indexer.ErrNoIndex) {
@@ -104,7 +116,7 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 	case !o.broken && o.path == "":
 		return usageErrorf("links needs a document, as in: ctx links rust-book/ch04-01-what-is-ownership.md (or --broken)")
 	}
-	r, dir, err := openIndexReader(o.globalOptions)
+	r, dir, err := openFreshIndexReader(ctx, o.globalOptions)
 	if err != nil {
 		return err
 	}
@@ -247,7 +259,7 @@ func runFind(ctx context.Context, o *findOptions) error {
 	if err := indexer.CheckWhere(where); err != nil {
 		return usageErrorf("%w", err)
 	}
-	r, dir, err := openIndexReader(o.globalOptions)
+	r, dir, err := openFreshIndexReader(ctx, o.globalOptions)
 	if err != nil {
 		return err
 	}
