@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/wizard"
@@ -133,19 +136,26 @@ func runInit(ctx context.Context, opts *initOptions) error {
 }
 
 // newProjectDocs is workspace.ProjectDocs of w's project, without the
-// ones its manifest has already (by alias or source), and how many it found.
+// ones its manifest has already (by source), and how many it found. A doc
+// whose alias another package took (a git package added with --path docs)
+// gets the next free one (naming.UniqueAlias, as setup's contexts do):
+// the alias alone does not make it in the manifest.
 func newProjectDocs(w *workspace.Workspace) ([]project.PackageSpec, int) {
 	m := w.Manifest()
+	taken := map[string]bool{}
+	sources := map[string]bool{}
+	for _, p := range m.Packages {
+		taken[naming.AliasKey(p.Alias)] = true
+		sources[path.Clean(filepath.ToSlash(p.Source))] = true
+	}
 	var out []project.PackageSpec
 	all := workspace.ProjectDocs(w.Root())
 	for _, s := range all {
-		have := false
-		for _, p := range m.Packages {
-			have = have || p.Alias == s.Alias || p.Source == s.Source
+		if sources[path.Clean(filepath.ToSlash(s.Source))] {
+			continue
 		}
-		if !have {
-			out = append(out, s)
-		}
+		s.Alias = naming.UniqueAlias(s.Alias, taken)
+		out = append(out, s)
 	}
 	return out, len(all)
 }
