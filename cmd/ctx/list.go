@@ -19,9 +19,10 @@ type listOptions struct {
 func newListCmd(g *globalOptions, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:     "list [--json]",
-		Aliases: []string{"ls"},
-		Short:   "List the project's context packages",
+		Use:        "list [--json]",
+		Aliases:    []string{"ls"},
+		SuggestFor: []string{"info", "show"}, // commandSuggestions
+		Short:      "List the project's context packages",
 		Long: `List shows every package of the manifest and the lock, sorted by alias:
 its kind (git, dir or https), source, path, ref, locked revision (a git
 commit or an https content hash; none for a dir source, which is live),

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -329,9 +330,22 @@ func noArgs(c *cobra.Command, args []string) error {
 	}
 	if c.HasAvailableSubCommands() {
 		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
-		return errors.New(msg + suggest.Phrase(c.SuggestionsFor(args[0])))
+		return errors.New(msg + suggest.Phrase(commandSuggestions(c, args[0])))
 	}
 	return fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0])
+}
+
+// commandSuggestions is what c suggests for the unknown command typed: the
+// command whose SuggestFor names it (the word of npm, cargo or go for
+// what the command does: uninstall is remove, not the install two letters
+// away), else cobra's typo suggestions.
+func commandSuggestions(c *cobra.Command, typed string) []string {
+	for _, sub := range c.Commands() {
+		if slices.Contains(sub.SuggestFor, strings.ToLower(typed)) {
+			return []string{sub.Name()}
+		}
+	}
+	return c.SuggestionsFor(typed)
 }
 
 // helpTopicArgs is the argument check of cobra's help command: a topic
