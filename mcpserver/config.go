@@ -140,4 +140,3 @@ func tomlString(s string) string {
 	_ = enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
 }
-
