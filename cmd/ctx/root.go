@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -16,6 +17,7 @@ import (
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -218,7 +220,7 @@ failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = c.Context() }
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError(c, err)
+		return usageError(c, flagValueError(err))
 	})
 	root.AddCommand(
 		newInitCmd(g, nil),
@@ -276,6 +278,34 @@ func exitStatusBelow(c *cobra.Command, text string) {
 	c.Long = strings.TrimRight(c.Long, "\n") + "\n\n" + text
 	for _, sub := range c.Commands() {
 		exitStatusBelow(sub, text)
+	}
+}
+
+// flagValueError words a flag's value that did not parse as what the flag
+// takes ("--limit: "abc" is not a whole number"), in place of pflag's Go
+// words (strconv.ParseInt: parsing "abc": invalid syntax); a flag type of
+// ctx's own keeps its message after the flag's name. Any other error is
+// returned as it is.
+func flagValueError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) {
+		return err
+	}
+	name, value := "--"+ive.GetFlag().Name, safetext.Quote(ive.GetValue())
+	var ne *strconv.NumError
+	if !errors.As(err, &ne) {
+		return fmt.Errorf("%s: %w", name, errors.Unwrap(ive))
+	}
+	typ := ive.GetFlag().Value.Type()
+	switch {
+	case typ == "bool":
+		return fmt.Errorf("%s: %s is not true or false (a switch: give --%s alone, or --%s=false)", name, value, ive.GetFlag().Name, ive.GetFlag().Name)
+	case errors.Is(ne.Err, strconv.ErrRange):
+		return fmt.Errorf("%s: %s is too large", name, value)
+	case strings.HasPrefix(typ, "int") || strings.HasPrefix(typ, "uint"):
+		return fmt.Errorf("%s: %s is not a whole number", name, value)
+	default:
+		return fmt.Errorf("%s: %s is not a number", name, value)
 	}
 }
 
