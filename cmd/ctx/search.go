@@ -174,6 +174,9 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	}
 	proj, hits, hnote, err := searchFresh(ctx, o.globalOptions, q, sem)
 	if errors.Is(err, indexer.ErrNoIndex) {
+		if hasNoPackages(proj) {
+			return errors.New(noPackagesYet + ", then search")
+		}
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
 	if errors.Is(err, indexer.ErrUnknownPackage) { // package:nosuch, --package nosuch
@@ -194,6 +197,10 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(hits)
+	}
+	if len(hits) == 0 && hasNoPackages(proj) {
+		fmt.Fprintf(o.IO.ErrOut, "no matches for %s: %s\n", safetext.Quote(text), noPackagesYet)
+		return nil
 	}
 	if len(hits) == 0 {
 		fmt.Fprintf(o.IO.ErrOut, "no matches for %s", safetext.Quote(text))

@@ -78,6 +78,12 @@ func runVerify(ctx context.Context, opts *verifyOptions) error {
 		if err := writeJSON(opts.IO.Out, res); err != nil {
 			return err
 		}
+	} else if len(res) == 0 {
+		if m := w.Manifest(); len(m.Packages) == 0 {
+			fmt.Fprintln(opts.IO.ErrOut, noPackagesYet)
+		} else {
+			fmt.Fprintln(opts.IO.ErrOut, "nothing to verify: dir sources are live (indexed in place, not locked)")
+		}
 	} else {
 		for _, r := range res {
 			r.Alias = safetext.Escape(r.Alias)
