@@ -65,7 +65,9 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		Args: noArgs,
 	}
 	info := &cobra.Command{
-		Use:   "info [--json]",
+		Use: "info [--json]",
+		Example: `  ctx cache info
+  ctx cache info --json`,
 		Short: "Show the cache folder and the size of each remote's store",
 		Long: `Info prints the cache folder, then one line per git remote (by its URL,
 credentials redacted): its size, pack files, objects in packs, loose
@@ -79,7 +81,9 @@ read.`,
 	infoOpts := &cacheOptions{globalOptions: g, op: "info"}
 	info.Flags().BoolVar(&infoOpts.json, "json", false, "print JSON")
 	gc := &cobra.Command{
-		Use:   "gc [--dry-run] [--keep DURATION]",
+		Use: "gc [--dry-run] [--keep DURATION]",
+		Example: `  ctx cache gc --dry-run
+  ctx cache gc --keep 7d`,
 		Short: "Drop what no recent install used, and repack",
 		Long: `Gc collects each remote's store: commits used within the keep period
 stay, with their trees and the files under the paths they were used for,

@@ -35,7 +35,10 @@ type initOptions struct {
 func newInitCmd(g *globalOptions, runF func(context.Context, *initOptions) error) *cobra.Command {
 	opts := &initOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "init [--registry URL] [--project NAME] [--project-docs] [--agents-md] [--git-hooks]",
+		Use: "init [--registry URL] [--project NAME] [--project-docs] [--agents-md] [--git-hooks]",
+		Example: `  ctx init
+  ctx init --project-docs --agents-md --git-hooks
+  ctx init --registry https://github.com/acme/ctx-hub --project payments`,
 		Short: "Create .context/ in this project",
 		Long: `Init creates .context/ in the project directory (the working directory,
 or the one given with -C): the manifest context.config.json and a .gitignore

@@ -20,7 +20,11 @@ type installOptions struct {
 func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions) error) *cobra.Command {
 	opts := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "install [--frozen] [--force] [-v] [--allow-outside ALIAS]",
+		Use: "install [--frozen] [--force] [-v] [--allow-outside ALIAS]",
+		Example: `  ctx install
+  ctx install --frozen        # in CI: fail when the lock and the manifest disagree
+  ctx install --force         # back up local edits, then install the locked files
+  ctx install --allow-outside handbook`,
 		Short: "Install exactly what the lockfile names",
 		Long: `Install makes .context/packages match context.lock exactly: it installs
 missing packages at their locked revisions (a git commit, or the content

@@ -21,7 +21,9 @@ type listOptions struct {
 func newListCmd(g *globalOptions, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:        "list [--json]",
+		Use: "list [--json]",
+		Example: `  ctx list
+  ctx ls --json`,
 		Aliases:    []string{"ls"},
 		SuggestFor: []string{"info", "show"}, // commandSuggestions
 		Short:      "List the project's context packages",

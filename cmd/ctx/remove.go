@@ -15,7 +15,9 @@ type removeOptions struct {
 func newRemoveCmd(g *globalOptions, runF func(context.Context, *removeOptions) error) *cobra.Command {
 	opts := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:     "remove ALIAS... [--force]",
+		Use: "remove ALIAS... [--force]",
+		Example: `  ctx remove api
+  ctx rm api guide --force    # back up local edits first`,
 		Aliases: []string{"rm"},
 		// what npm, cargo and go call it (commandSuggestions)
 		SuggestFor: []string{"uninstall", "delete", "del", "un"},

@@ -19,7 +19,10 @@ type updateOptions struct {
 func newUpdateCmd(g *globalOptions, runF func(context.Context, *updateOptions) error) *cobra.Command {
 	opts := &updateOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:        "update [ALIAS...] [--dry-run] [--force] [--refresh]",
+		Use: "update [ALIAS...] [--dry-run] [--force] [--refresh]",
+		Example: `  ctx update
+  ctx update api --dry-run
+  ctx update --refresh        # ask https sources now, within their TTL`,
 		SuggestFor: []string{"upgrade", "up"}, // commandSuggestions
 		Short:      "Move packages to the newest revisions of their sources",
 		Long: `Update resolves each package's source (all packages, or the ALIASes named)

@@ -19,7 +19,9 @@ type verifyOptions struct {
 func newVerifyCmd(g *globalOptions, runF func(context.Context, *verifyOptions) error) *cobra.Command {
 	opts := &verifyOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "verify [--json]",
+		Use: "verify [--json]",
+		Example: `  ctx verify
+  ctx verify --json`,
 		Short: "Check installed files against the lockfile's hashes",
 		Long: `Verify hashes the installed files of every locked package (git or https;
 dir sources are not locked) and compares the result with the content hash
