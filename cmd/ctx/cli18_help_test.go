@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// TestCli18EveryCommandHasAnExample: cli18 finding 5. As gh, cargo and npm
+// TestCli18EveryCommandHasAnExample: cli18 finding 9. As gh, cargo and npm
 // do, each runnable ctx command's --help ends with examples to paste,
 // and each parses (21 commands had none: install, update, status, ...). cobra's own
 // help and completion commands are not ctx's to write, and a hidden

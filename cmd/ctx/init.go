@@ -133,8 +133,11 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	if err := gitHooksStep(ctx, opts.globalOptions, w.Root(), opts.gitHooks, prompter); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then commit %s/%s and %s/%s\n",
-		project.DirName, project.ManifestName, project.DirName, project.LockName)
+	// The whole folder: its .gitignore (which ctx wrote) keeps out what is
+	// generated and context.local.json, and is committed with the manifest
+	// and the lock, so that a clone's git status stays clean.
+	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then `git add %s` and commit (its .gitignore keeps out what ctx generates)\n",
+		project.DirName)
 	return nil
 }
 
