@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -221,9 +220,7 @@ func cacheInfo(ctx context.Context, opts *cacheOptions, eng *gitengine.Engine, e
 		}
 		out.HTTPS.Bytes, out.HTTPS.Snapshots, out.HTTPS.Blobs, out.HTTPS.LastUsed = web.Bytes, web.Snapshots, web.Blobs, when(web.LastUsed)
 		out.Vectors = vec
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(opts.IO.Out, out)
 	}
 	fmt.Fprintf(opts.IO.Out, "cache %s\n", safetext.Text(eo.CacheDir))
 	tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)

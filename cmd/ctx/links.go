@@ -162,9 +162,7 @@ func printLinks(w io.Writer, links []indexer.Link, asJSON, back bool) error {
 		if links == nil {
 			links = []indexer.Link{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(links)
+		return writeJSON(w, links)
 	}
 	for _, l := range links {
 		from := safetext.Escape(l.From.Package + "/" + l.From.Path)
@@ -275,9 +273,7 @@ func runFind(ctx context.Context, o *findOptions) error {
 		return indexError(err, dir)
 	}
 	if o.json {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res.Documents)
+		return writeJSON(o.IO.Out, res.Documents)
 	}
 	for _, d := range res.Documents {
 		fmt.Fprintf(o.IO.Out, "%s\t%s\n", safetext.Escape(d.Package+"/"+d.Path), safetext.Escape(d.Title))

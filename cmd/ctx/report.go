@@ -224,12 +224,13 @@ func displayPath(root, p string) string {
 	return p
 }
 
-// writeJSON writes v to w as indented JSON with a final newline.
+// writeJSON writes v to w as indented JSON with a final newline: every
+// command's --json. <, > and & are written as they are ("Options > Routing",
+// a URL's query), not as \u003e: the output is read by scripts and people,
+// never pasted into HTML (the manifest and the lock are written alike).
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -194,9 +193,7 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		if hits == nil {
 			hits = []indexer.Hit{}
 		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(hits)
+		return writeJSON(out, hits)
 	}
 	if len(hits) == 0 && hasNoPackages(proj) {
 		fmt.Fprintf(o.IO.ErrOut, "no matches for %s: %s\n", safetext.Quote(text), noPackagesYet)
@@ -255,9 +252,7 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 		return err
 	}
 	if o.json {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(tags)
+		return writeJSON(o.IO.Out, tags)
 	}
 	if len(tags) == 0 {
 		fmt.Fprintln(o.IO.ErrOut, "no tagged documents")
