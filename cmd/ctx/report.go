@@ -206,8 +206,8 @@ func printSyncReport(w io.Writer, r *indexer.SyncReport) {
 	if r.Rebuilt {
 		fmt.Fprintln(w, "index: rebuilt from scratch")
 	}
-	fmt.Fprintf(w, "index: %d added, %d updated, %d removed, %d unchanged; %d chunks; INDEX.md %d tokens\n",
-		r.Added, r.Updated, r.Removed, r.Unchanged, r.Chunks, r.IndexTokens)
+	fmt.Fprintf(w, "index: %d added, %d updated, %d removed, %d unchanged; %s; INDEX.md %s\n",
+		r.Added, r.Updated, r.Removed, r.Unchanged, wording.Count(r.Chunks, "chunk", "chunks"), wording.Count(r.IndexTokens, "token", "tokens"))
 	if r.Degraded != "" {
 		fmt.Fprintf(w, "index: INDEX.md shortened to fit its budget: %s (use ctx search to find the rest)\n", r.Degraded)
 	}
