@@ -14,6 +14,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
@@ -394,11 +395,18 @@ func helpTopicArgs(c *cobra.Command, args []string) error {
 	return nil
 }
 
-// exactArgs wants n arguments, described as what.
-func exactArgs(n int, what string) cobra.PositionalArgs {
+// exactArgs wants n arguments, described as what: one phrase for all, or
+// a name for each.
+func exactArgs(n int, what ...string) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if len(args) < n {
-			return fmt.Errorf("%s: missing %s (usage: %s)", c.Name(), what, c.UseLine())
+			// what names each argument, or all of them in one: the
+			// ones missing, not the ones given (set KEY: missing VALUE).
+			missing := what
+			if len(what) == n {
+				missing = what[len(args):]
+			}
+			return fmt.Errorf("%s: missing %s (usage: %s)", c.Name(), wording.List(missing, "and"), c.UseLine())
 		}
 		if len(args) > n {
 			return fmt.Errorf("%s: too many arguments: %s (usage: %s)", c.Name(), strings.Join(args[n:], " "), c.UseLine())
