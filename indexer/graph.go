@@ -278,7 +278,7 @@ func (g *graph) locate(key, rp string, l *Link) (k docKey, ok, found bool) {
 	if key == "" || rp == ".." || strings.HasPrefix(rp, "../") {
 		return docKey{}, false, false
 	}
-	for _, p := range g.bySrc[key] {
+	for _, p := range ownFirst(g.bySrc[key], l.From.Package) {
 		rel := rp
 		if sub := strings.Trim(p.Path, "/"); sub != "" && sub != "." {
 			if rp != sub && !strings.HasPrefix(rp, sub+"/") {
@@ -309,6 +309,21 @@ func (g *graph) locate(key, rp string, l *Link) (k docKey, ok, found bool) {
 		return docKey{}, false, true
 	}
 	return docKey{}, false, false
+}
+
+// ownFirst is pkgs (the packages of one source) with the one whose alias
+// is own first, so that a link between packages of one source that
+// overlap is looked up in its own package first, and a broken one's
+// reason names that package, not another copy of the folder.
+func ownFirst(pkgs []Package, own string) []Package {
+	i := slices.IndexFunc(pkgs, func(p Package) bool { return p.Alias == own })
+	if i <= 0 {
+		return pkgs
+	}
+	out := make([]Package, 0, len(pkgs))
+	out = append(out, pkgs[i])
+	out = append(out, pkgs[:i]...)
+	return append(out, pkgs[i+1:]...)
 }
 
 // document finds the document rel names in package alias: itself, its .md

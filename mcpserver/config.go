@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // Clients are the MCP clients ClientConfig knows, by name.
@@ -81,7 +83,7 @@ func ConfigFor(client, exe, projectDir string) (ClientConfig, error) {
 func NotOnPath(client, exe, projectDir string) string {
 	mine := ""
 	if client == "claude" {
-		mine = fmt.Sprintf(", or, for yourself only: claude mcp add --scope user ctx -- %s", shellJoin([]string{exe, "mcp", "-C", projectDir}))
+		mine = fmt.Sprintf(", or, for yourself only: claude mcp add --scope user ctx -- %s", safetext.ShellJoin([]string{exe, "mcp", "-C", projectDir}))
 	}
 	return fmt.Sprintf("note: ctx is not on your PATH (this one is %s): add its folder to PATH, or install ctx where PATH finds it (go install github.com/ctx-dev/ctx/cmd/ctx@latest)%s", exe, mine)
 }
@@ -99,7 +101,7 @@ func HTTPConfigFor(client, url, token string) (ClientConfig, error) {
 		return ClientConfig{
 			Text: jsonText(map[string]any{"mcpServers": map[string]any{"ctx": map[string]any{"type": "http", "url": url, "headers": headers}}}),
 			Where: fmt.Sprintf("Claude Code: run: claude mcp add --scope user --transport http ctx %s --header %s (or merge this into mcpServers of ~/.claude.json).",
-				shellJoin([]string{url}), shellJoin([]string{"Authorization: " + header})) + secret,
+				safetext.ShellJoin([]string{url}), safetext.ShellJoin([]string{"Authorization: " + header})) + secret,
 		}, nil
 	case "cursor":
 		return ClientConfig{
@@ -137,17 +139,4 @@ func tomlString(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// shellJoin quotes args for a POSIX shell where needed.
-func shellJoin(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@+,") == "" {
-			q[i] = a
-		} else {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(q, " ")
 }

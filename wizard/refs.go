@@ -91,7 +91,7 @@ func RefSpecs(man project.Manifest, reg *registry.Result, names []string) []proj
 	for _, n := range names {
 		if c, ok := byName[n]; ok {
 			delete(byName, n)
-			specs = append(specs, SpecOf(c, uniqueAlias(naming.AliasFrom(n), taken)))
+			specs = append(specs, SpecOf(c, naming.UniqueAlias(naming.AliasFrom(n), taken)))
 		}
 	}
 	return specs

@@ -282,7 +282,7 @@ func plan(man project.Manifest, contexts []registry.Entry, installed map[int]str
 				safetext.Quote(c.Name), p.Alias, safetext.Quote(p.Ref), p.Alias)
 			continue
 		}
-		alias := uniqueAlias(naming.AliasFrom(c.Name), taken)
+		alias := naming.UniqueAlias(naming.AliasFrom(c.Name), taken)
 		spec := SpecOf(c.Context, alias)
 		spec.AllowPrivateNetwork = o.AllowPrivate && spec.Kind == project.KindHTTPS
 		specs = append(specs, spec)
@@ -693,18 +693,6 @@ func accessReason(err error) string {
 		return ge.Kind.String()
 	}
 	return err.Error()
-}
-
-// uniqueAlias returns alias, or when it is taken the first free
-// naming.NumberedAlias of it, and marks the result taken. taken holds
-// naming.AliasKey of each alias.
-func uniqueAlias(alias string, taken map[string]bool) string {
-	out := alias
-	for n := 2; taken[naming.AliasKey(out)]; n++ {
-		out = naming.NumberedAlias(alias, n)
-	}
-	taken[naming.AliasKey(out)] = true
-	return out
 }
 
 func changeQuestion(s *Summary) string {

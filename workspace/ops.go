@@ -154,6 +154,12 @@ func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream, o ind
 			rep, err = indexer.Sync(ctx, w.Dir(), pkgs, o)
 		}
 	}
+	if errors.Is(err, context.Canceled) {
+		// Ctrl-C: the packages are in place; the next search or server
+		// re-indexes them (FreshenIndex), or ctx index does.
+		w.log("warning: the index was not updated: interrupted (the next `ctx search` or `ctx index` brings it up to date)")
+		return nil
+	}
 	if err != nil {
 		w.log("warning: the index was not updated: %v (run `ctx index` to retry)", err)
 		return nil

@@ -2,6 +2,13 @@ package main
 
 import (
 	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
 
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
@@ -25,8 +32,9 @@ type addOptions struct {
 func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force]",
-		Short: "Add a context package: a git repository, a local file or folder, or https documents",
+		Use:        "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force]",
+		SuggestFor: []string{"get"}, // go get; commandSuggestions
+		Short:      "Add a context package: a git repository, a local file or folder, or https documents",
 		Long: `Add records a package in the manifest. A git or https package is fetched
 into .context/packages/ALIAS/ and pinned in the lock; a dir package (a local
 file or folder) is indexed and served in place, never copied or locked.
@@ -96,9 +104,55 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		return err
 	}
 	defer w.Close()
+	if base, ref, ok := refSuffix(w.Root(), opts.source); ok && opts.ref == "" && (opts.kind == "" || opts.kind == project.KindGit) {
+		return usageErrorf("add: %s: ctx takes the ref as a flag, not after @: ctx add %s --ref %s (with your other flags)",
+			safetext.Quote(opts.source), safetext.ShellJoin([]string{base}), safetext.ShellJoin([]string{ref}))
+	}
 	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: opts.source, Path: opts.path, Ref: opts.ref,
 		AllowPrivateNetwork: opts.allowPrivate, TTL: opts.ttl, TokenEnv: opts.tokenEnv}
 	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force})
 	p.DoneWith(rep)
 	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
+}
+
+// refSuffix splits a SOURCE@REF as go get, npm and cargo write a version
+// (../handbook@v1.2, https://github.com/acme/handbook@main) into the
+// source and the ref, when that is what it is: REF has no '/' or ':'
+// (git@host:path and https://user@host/path are sources), a URL has a
+// path before the '@', and a local SOURCE@REF does not exist while SOURCE
+// does (a folder may be called a@b). root is what a relative path is
+// relative to.
+func refSuffix(root, source string) (base, ref string, ok bool) {
+	i := strings.LastIndex(source, "@")
+	if i <= 0 || i == len(source)-1 || naming.IsSCPLike(source) {
+		return "", "", false
+	}
+	base, ref = source[:i], source[i+1:]
+	if strings.ContainsAny(ref, "/:\\") || strings.HasSuffix(base, "/") {
+		return "", "", false
+	}
+	if naming.HasScheme(source) {
+		u, err := url.Parse(base)
+		if err != nil || u.User != nil || strings.Trim(u.Path, "/") == "" {
+			return "", "", false
+		}
+		if u.Scheme != "file" {
+			return base, ref, true
+		}
+		local := filepath.FromSlash(u.Path)
+		return base, ref, !exists(local+"@"+ref) && exists(local)
+	}
+	at := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	return base, ref, !exists(at(source)) && exists(at(base))
+}
+
+// exists says whether something is at p.
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

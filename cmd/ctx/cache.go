@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -65,7 +64,9 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		Args: noArgs,
 	}
 	info := &cobra.Command{
-		Use:   "info [--json]",
+		Use: "info [--json]",
+		Example: `  ctx cache info
+  ctx cache info --json`,
 		Short: "Show the cache folder and the size of each remote's store",
 		Long: `Info prints the cache folder, then one line per git remote (by its URL,
 credentials redacted): its size, pack files, objects in packs, loose
@@ -79,7 +80,9 @@ read.`,
 	infoOpts := &cacheOptions{globalOptions: g, op: "info"}
 	info.Flags().BoolVar(&infoOpts.json, "json", false, "print JSON")
 	gc := &cobra.Command{
-		Use:   "gc [--dry-run] [--keep DURATION]",
+		Use: "gc [--dry-run] [--keep DURATION]",
+		Example: `  ctx cache gc --dry-run
+  ctx cache gc --keep 7d`,
 		Short: "Drop what no recent install used, and repack",
 		Long: `Gc collects each remote's store: commits used within the keep period
 stay, with their trees and the files under the paths they were used for,
@@ -217,9 +220,7 @@ func cacheInfo(ctx context.Context, opts *cacheOptions, eng *gitengine.Engine, e
 		}
 		out.HTTPS.Bytes, out.HTTPS.Snapshots, out.HTTPS.Blobs, out.HTTPS.LastUsed = web.Bytes, web.Snapshots, web.Blobs, when(web.LastUsed)
 		out.Vectors = vec
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(opts.IO.Out, out)
 	}
 	fmt.Fprintf(opts.IO.Out, "cache %s\n", safetext.Text(eo.CacheDir))
 	tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)

@@ -26,7 +26,11 @@ type changesOptions struct {
 func newChangesCmd(g *globalOptions, runF func(context.Context, *changesOptions) error) *cobra.Command {
 	opts := &changesOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "changes [ALIAS...] [--since REV] [--json]",
+		Use: "changes [ALIAS...] [--since REV] [--json]",
+		Example: `  ctx changes
+  ctx changes api --since HEAD~1
+  ctx changes --since 2026-11-01 --summary
+  ctx changes --json`,
 		Short: "Show which documents and sections changed",
 		Long: `Changes lists what changed in the packages' documents (all packages, or
 the ALIASes named) between an earlier lock and the lock now: documents

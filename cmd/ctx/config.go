@@ -194,12 +194,13 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
   ctx config unset registry`,
 		Args: noArgs,
 	}
-	sub := func(op, use, short string, args cobra.PositionalArgs) *cobra.Command {
+	sub := func(op, use, short, example string, args cobra.PositionalArgs) *cobra.Command {
 		return &cobra.Command{
-			Use:   use,
-			Short: short,
-			Long:  short + ".\n\n" + configExitStatus[op],
-			Args:  args,
+			Use:     use,
+			Short:   short,
+			Example: example,
+			Long:    short + ".\n\n" + configExitStatus[op],
+			Args:    args,
 			RunE: func(c *cobra.Command, args []string) error {
 				opts := &configOptions{globalOptions: g, op: op, key: args[0]}
 				if len(args) > 1 {
@@ -213,9 +214,11 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		}
 	}
 	cmd.AddCommand(
-		sub("get", "get KEY", "Print a setting (its CTX_ environment variable counts)", exactArgs(1, "KEY")),
-		sub("set", "set KEY VALUE", "Save a setting", exactArgs(2, "KEY and VALUE")),
-		sub("unset", "unset KEY", "Remove a setting", exactArgs(1, "KEY")),
+		sub("get", "get KEY", "Print a setting (its CTX_ environment variable counts)",
+			"  ctx config get registry\n  ctx config get embeddings.url", exactArgs(1, "KEY")),
+		sub("set", "set KEY VALUE", "Save a setting",
+			"  ctx config set registry https://github.com/acme/ctx-hub\n  ctx config set embeddings.hybrid true", exactArgs(2, "KEY", "VALUE")),
+		sub("unset", "unset KEY", "Remove a setting", "  ctx config unset registry", exactArgs(1, "KEY")),
 	)
 	return cmd
 }

@@ -22,7 +22,9 @@ type demoOptions struct {
 func newDemoCmd(g *globalOptions, runF func(context.Context, *demoOptions) error) *cobra.Command {
 	opts := &demoOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "demo [--dir DIR]",
+		Use: "demo [--dir DIR]",
+		Example: `  ctx demo
+  ctx demo --dir /tmp/ctx-demo`,
 		Short: "Run the whole flow on a built-in demo hub (no network)",
 		Long: `Demo shows ctx working end to end with no network and no configuration.
 

@@ -19,7 +19,10 @@ type indexOptions struct {
 func newIndexCmd(g *globalOptions, runF func(context.Context, *indexOptions) error) *cobra.Command {
 	opts := &indexOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "index [--rebuild] [--budget N]",
+		Use: "index [--rebuild] [--budget N]",
+		Example: `  ctx index
+  ctx index --rebuild
+  ctx index --budget 4000`,
 		Short: "Bring INDEX.md and the search index up to date",
 		Long: fmt.Sprintf(`Index re-indexes the files of the installed packages that changed since
 the last run, drops packages that are gone, and writes .context/INDEX.md

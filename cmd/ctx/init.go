@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/wizard"
@@ -32,7 +35,10 @@ type initOptions struct {
 func newInitCmd(g *globalOptions, runF func(context.Context, *initOptions) error) *cobra.Command {
 	opts := &initOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "init [--registry URL] [--project NAME] [--project-docs] [--agents-md] [--git-hooks]",
+		Use: "init [--registry URL] [--project NAME] [--project-docs] [--agents-md] [--git-hooks]",
+		Example: `  ctx init
+  ctx init --project-docs --agents-md --git-hooks
+  ctx init --registry https://github.com/acme/ctx-hub --project payments`,
 		Short: "Create .context/ in this project",
 		Long: `Init creates .context/ in the project directory (the working directory,
 or the one given with -C): the manifest context.config.json and a .gitignore
@@ -127,25 +133,35 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	if err := gitHooksStep(ctx, opts.globalOptions, w.Root(), opts.gitHooks, prompter); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then commit %s/%s and %s/%s\n",
-		project.DirName, project.ManifestName, project.DirName, project.LockName)
+	// The whole folder: its .gitignore (which ctx wrote) keeps out what is
+	// generated and context.local.json, and is committed with the manifest
+	// and the lock, so that a clone's git status stays clean.
+	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then `git add %s` and commit (its .gitignore keeps out what ctx generates)\n",
+		project.DirName)
 	return nil
 }
 
 // newProjectDocs is workspace.ProjectDocs of w's project, without the
-// ones its manifest has already (by alias or source), and how many it found.
+// ones its manifest has already (by source), and how many it found. A doc
+// whose alias another package took (a git package added with --path docs)
+// gets the next free one (naming.UniqueAlias, as setup's contexts do):
+// the alias alone does not make it in the manifest.
 func newProjectDocs(w *workspace.Workspace) ([]project.PackageSpec, int) {
 	m := w.Manifest()
+	taken := map[string]bool{}
+	sources := map[string]bool{}
+	for _, p := range m.Packages {
+		taken[naming.AliasKey(p.Alias)] = true
+		sources[path.Clean(filepath.ToSlash(p.Source))] = true
+	}
 	var out []project.PackageSpec
 	all := workspace.ProjectDocs(w.Root())
 	for _, s := range all {
-		have := false
-		for _, p := range m.Packages {
-			have = have || p.Alias == s.Alias || p.Source == s.Source
+		if sources[path.Clean(filepath.ToSlash(s.Source))] {
+			continue
 		}
-		if !have {
-			out = append(out, s)
-		}
+		s.Alias = naming.UniqueAlias(s.Alias, taken)
+		out = append(out, s)
 	}
 	return out, len(all)
 }

@@ -20,7 +20,11 @@ type installOptions struct {
 func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions) error) *cobra.Command {
 	opts := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "install [--frozen] [--force] [-v] [--allow-outside ALIAS]",
+		Use: "install [--frozen] [--force] [-v] [--allow-outside ALIAS]",
+		Example: `  ctx install
+  ctx install --frozen        # in CI: fail when the lock and the manifest disagree
+  ctx install --force         # back up local edits, then install the locked files
+  ctx install --allow-outside handbook`,
 		Short: "Install exactly what the lockfile names",
 		Long: `Install makes .context/packages match context.lock exactly: it installs
 missing packages at their locked revisions (a git commit, or the content
@@ -63,7 +67,7 @@ applies the rules again. This is routing, not access control.
 
 Exit status: 0 when done; 3 when some packages were skipped (local edits, no
 access) or failed; 2 for bad arguments; 1 for other errors.`,
-		Args: noArgs,
+		Args: installArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -97,4 +101,15 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
 	trimCache(ctx, opts.globalOptions)
 	return err
+}
+
+// installArgs refuses arguments as noArgs does, and says what `npm install
+// PKG` would have meant: ctx install takes what the lock names, and ctx
+// add adds a package.
+func installArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s takes no arguments: it installs what the lock names; to add a package, run ctx add %s",
+		c.CommandPath(), safetext.ShellJoin(args[:1]))
 }

@@ -103,6 +103,18 @@ func checkPackages(g *globalOptions, aliases ...string) error {
 	return nil
 }
 
+// openFreshIndexReader is openIndexReader after the check search makes
+// (openFreshIndex): links and find answer from the packages' files as they
+// are, a dir source edited in place included, not from the index as the
+// last install left it (a broken link just written passed --broken).
+func openFreshIndexReader(ctx context.Context, g *globalOptions) (*indexer.Reader, string, error) {
+	proj, r, err := openFreshIndex(ctx, g)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, proj.Dir(), nil
+}
+
 // indexError says what to do when there is no index yet.
 func indexError(err error, dir string) error {
 	if errors.Is(err, indexer.ErrNoIndex) {
@@ -120,7 +132,7 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 	case !o.broken && o.path == "":
 		return usageErrorf("links needs a document, as in: ctx links rust-book/ch04-01-what-is-ownership.md (or --broken)")
 	}
-	r, dir, err := openIndexReader(o.globalOptions)
+	r, dir, err := openFreshIndexReader(ctx, o.globalOptions)
 	if err != nil {
 		return err
 	}
@@ -174,9 +186,7 @@ func printLinks(w io.Writer, links []indexer.Link, asJSON, back bool) error {
 		if links == nil {
 			links = []indexer.Link{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(links)
+		return writeJSON(w, links)
 	}
 	for _, l := range links {
 		from := safetext.Escape(l.From.Package + "/" + l.From.Path)
@@ -271,7 +281,7 @@ func runFind(ctx context.Context, o *findOptions) error {
 	if err := indexer.CheckWhere(where); err != nil {
 		return usageErrorf("%w", err)
 	}
-	r, dir, err := openIndexReader(o.globalOptions)
+	r, dir, err := openFreshIndexReader(ctx, o.globalOptions)
 	if err != nil {
 		return err
 	}
@@ -287,9 +297,7 @@ func runFind(ctx context.Context, o *findOptions) error {
 		return indexError(err, dir)
 	}
 	if o.json {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res.Documents)
+		return writeJSON(o.IO.Out, res.Documents)
 	}
 	for _, d := range res.Documents {
 		fmt.Fprintf(o.IO.Out, "%s\t%s\n", safetext.Escape(d.Package+"/"+d.Path), safetext.Escape(d.Title))

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"text/tabwriter"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -19,9 +21,12 @@ type listOptions struct {
 func newListCmd(g *globalOptions, runF func(context.Context, *listOptions) error) *cobra.Command {
 	opts := &listOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:     "list [--json]",
-		Aliases: []string{"ls"},
-		Short:   "List the project's context packages",
+		Use: "list [--json]",
+		Example: `  ctx list
+  ctx ls --json`,
+		Aliases:    []string{"ls"},
+		SuggestFor: []string{"info", "show"}, // commandSuggestions
+		Short:      "List the project's context packages",
 		Long: `List shows every package of the manifest and the lock, sorted by alias:
 its kind (git, dir or https), source, path, ref, locked revision (a git
 commit or an https content hash; none for a dir source, which is live),
@@ -79,7 +84,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 		return writeJSON(opts.IO.Out, pkgs)
 	}
 	if len(pkgs) == 0 {
-		fmt.Fprintln(opts.IO.ErrOut, "no packages yet: add one with ctx add SOURCE --path DIR")
+		fmt.Fprintln(opts.IO.ErrOut, noPackagesYet)
 		return nil
 	}
 	name, defaulted := w.ProjectName()
@@ -137,4 +142,20 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// noPackagesYet is what a command says in a project with no packages
+// (hasNoPackages): list, verify and search alike.
+const noPackagesYet = "no packages yet: add one with ctx add SOURCE (a git URL, a local file or folder, or an https URL)"
+
+// hasNoPackages says whether proj's manifest (with context.local.json's)
+// and its lock name no package. A file that cannot be read is not
+// "none": the command's own reading says what is wrong with it.
+func hasNoPackages(proj project.Project) bool {
+	m, err := proj.ReadManifest()
+	if err != nil || len(m.Packages) > 0 {
+		return false
+	}
+	l, err := proj.ReadLock()
+	return errors.Is(err, fs.ErrNotExist) || (err == nil && len(l.Packages) == 0)
 }

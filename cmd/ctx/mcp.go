@@ -28,7 +28,10 @@ type mcpOptions struct {
 func newMCPCmd(g *globalOptions, runF func(context.Context, *mcpOptions) error) *cobra.Command {
 	opts := &mcpOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "mcp [--http [ADDR]]",
+		Use: "mcp [--http [ADDR]]",
+		Example: `  ctx mcp                     # stdio, as an agent starts it
+  ctx mcp --http              # 127.0.0.1:7420, token from ctx mcp token
+  ctx mcp config --client claude`,
 		Short: "Serve the context read-only to agents over MCP (stdio, or HTTP with --http)",
 		Long: `Serve the project's installed context packages read-only over the Model
 Context Protocol on stdin/stdout. Point your agent at it with
@@ -221,7 +224,9 @@ type mcpTokenOptions struct {
 func newMCPTokenCmd(g *globalOptions, runF func(context.Context, *mcpTokenOptions) error) *cobra.Command {
 	opts := &mcpTokenOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "token [--rotate]",
+		Use: "token [--rotate]",
+		Example: `  ctx mcp token
+  ctx mcp token --rotate`,
 		Short: "Print the bearer token of 'ctx mcp --http' (--rotate: replace it)",
 		Long: `Print the bearer token that every request to 'ctx mcp --http' must carry
 (Authorization: Bearer TOKEN). It is made on first use and kept in your user
@@ -287,7 +292,10 @@ type mcpConfigOptions struct {
 func newMCPConfigCmd(g *globalOptions, runF func(context.Context, *mcpConfigOptions) error) *cobra.Command {
 	opts := &mcpConfigOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "config --client claude|cursor|codex|vscode [--http[=ADDR]]",
+		Use: "config --client claude|cursor|codex|vscode [--http[=ADDR]]",
+		Example: `  ctx mcp config --client claude > .mcp.json
+  ctx mcp config --client vscode
+  ctx mcp config --client cursor --http`,
 		Short: "Print the configuration that makes an MCP client start ctx mcp for this project",
 		Long: `Print the configuration that makes an MCP client start 'ctx mcp' for this
 project over stdio, on stdout, and where to put it on stderr. Claude Code's

@@ -20,7 +20,9 @@ type outdatedOptions struct {
 func newOutdatedCmd(g *globalOptions, runF func(context.Context, *outdatedOptions) error) *cobra.Command {
 	opts := &outdatedOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "outdated [ALIAS...] [--json]",
+		Use: "outdated [ALIAS...] [--json]",
+		Example: `  ctx outdated
+  ctx outdated api --json`,
 		Short: "Show what update would change",
 		Long: `Outdated resolves each package's source (all packages, or the ALIASes
 named) and lists those whose newest revision differs from the locked one:

@@ -27,7 +27,9 @@ type pushOptions struct {
 func newPushCmd(g *globalOptions, runF func(context.Context, *pushOptions) error) *cobra.Command {
 	opts := &pushOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "push ALIAS [--branch BRANCH] [--message MESSAGE] [--pr] [--dry-run]",
+		Use: "push ALIAS [--branch BRANCH] [--message MESSAGE] [--pr] [--dry-run]",
+		Example: `  ctx push api --dry-run
+  ctx push api --message "Fix the auth example" --pr`,
 		Short: "Send a package's local edits upstream as a branch",
 		Long: `Push sends the local edits of a git package (what ctx status lists:
 modified, added and deleted files, modes) to its repository: one commit whose

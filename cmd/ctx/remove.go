@@ -15,9 +15,13 @@ type removeOptions struct {
 func newRemoveCmd(g *globalOptions, runF func(context.Context, *removeOptions) error) *cobra.Command {
 	opts := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:     "remove ALIAS... [--force]",
+		Use: "remove ALIAS... [--force]",
+		Example: `  ctx remove api
+  ctx rm api guide --force    # back up local edits first`,
 		Aliases: []string{"rm"},
-		Short:   "Remove context packages",
+		// what npm, cargo and go call it (commandSuggestions)
+		SuggestFor: []string{"uninstall", "delete", "del", "un"},
+		Short:      "Remove context packages",
 		Long: `Remove drops each ALIAS from the manifest and the lock and deletes
 .context/packages/ALIAS. A dir source is only dropped from the manifest:
 its file or folder is yours and is never touched.

@@ -221,8 +221,8 @@ func printSyncReport(w io.Writer, r *indexer.SyncReport) {
 	if r.Rebuilt {
 		fmt.Fprintln(w, "index: rebuilt from scratch")
 	}
-	fmt.Fprintf(w, "index: %d added, %d updated, %d removed, %d unchanged; %d chunks; INDEX.md %d tokens\n",
-		r.Added, r.Updated, r.Removed, r.Unchanged, r.Chunks, r.IndexTokens)
+	fmt.Fprintf(w, "index: %d added, %d updated, %d removed, %d unchanged; %s; INDEX.md %s\n",
+		r.Added, r.Updated, r.Removed, r.Unchanged, wording.Count(r.Chunks, "chunk", "chunks"), wording.Count(r.IndexTokens, "token", "tokens"))
 	if r.Degraded != "" {
 		fmt.Fprintf(w, "index: INDEX.md shortened to fit its budget: %s (use ctx search to find the rest)\n", r.Degraded)
 	}
@@ -239,12 +239,13 @@ func displayPath(root, p string) string {
 	return p
 }
 
-// writeJSON writes v to w as indented JSON with a final newline.
+// writeJSON writes v to w as indented JSON with a final newline: every
+// command's --json. <, > and & are written as they are ("Options > Routing",
+// a URL's query), not as \u003e: the output is read by scripts and people,
+// never pasted into HTML (the manifest and the lock are written alike).
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -8,13 +8,17 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -217,7 +221,7 @@ failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = c.Context() }
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError(c, err)
+		return usageError(c, flagValueError(err))
 	})
 	root.AddCommand(
 		newInitCmd(g, nil),
@@ -278,6 +282,34 @@ func exitStatusBelow(c *cobra.Command, text string) {
 	}
 }
 
+// flagValueError words a flag's value that did not parse as what the flag
+// takes ("--limit: "abc" is not a whole number"), in place of pflag's Go
+// words (strconv.ParseInt: parsing "abc": invalid syntax); a flag type of
+// ctx's own keeps its message after the flag's name. Any other error is
+// returned as it is.
+func flagValueError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) {
+		return err
+	}
+	name, value := "--"+ive.GetFlag().Name, safetext.Quote(ive.GetValue())
+	var ne *strconv.NumError
+	if !errors.As(err, &ne) {
+		return fmt.Errorf("%s: %w", name, errors.Unwrap(ive))
+	}
+	typ := ive.GetFlag().Value.Type()
+	switch {
+	case typ == "bool":
+		return fmt.Errorf("%s: %s is not true or false (a switch: give --%s alone, or --%s=false)", name, value, ive.GetFlag().Name, ive.GetFlag().Name)
+	case errors.Is(ne.Err, strconv.ErrRange):
+		return fmt.Errorf("%s: %s is too large", name, value)
+	case strings.HasPrefix(typ, "int") || strings.HasPrefix(typ, "uint"):
+		return fmt.Errorf("%s: %s is not a whole number", name, value)
+	default:
+		return fmt.Errorf("%s: %s is not a number", name, value)
+	}
+}
+
 // usageError makes err, a mistake in c's flags or arguments, a usage error
 // (exit 2) that points to c's help.
 func usageError(c *cobra.Command, err error) error {
@@ -329,9 +361,22 @@ func noArgs(c *cobra.Command, args []string) error {
 	}
 	if c.HasAvailableSubCommands() {
 		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
-		return errors.New(msg + suggest.Phrase(c.SuggestionsFor(args[0])))
+		return errors.New(msg + suggest.Phrase(commandSuggestions(c, args[0])))
 	}
 	return fmt.Errorf("%s takes no arguments, got %q", c.CommandPath(), args[0])
+}
+
+// commandSuggestions is what c suggests for the unknown command typed: the
+// command whose SuggestFor names it (the word of npm, cargo or go for
+// what the command does: uninstall is remove, not the install two letters
+// away), else cobra's typo suggestions.
+func commandSuggestions(c *cobra.Command, typed string) []string {
+	for _, sub := range c.Commands() {
+		if slices.Contains(sub.SuggestFor, strings.ToLower(typed)) {
+			return []string{sub.Name()}
+		}
+	}
+	return c.SuggestionsFor(typed)
 }
 
 // helpTopicArgs is the argument check of cobra's help command: a topic
@@ -350,11 +395,18 @@ func helpTopicArgs(c *cobra.Command, args []string) error {
 	return nil
 }
 
-// exactArgs wants n arguments, described as what.
-func exactArgs(n int, what string) cobra.PositionalArgs {
+// exactArgs wants n arguments, described as what: one phrase for all, or
+// a name for each.
+func exactArgs(n int, what ...string) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if len(args) < n {
-			return fmt.Errorf("%s: missing %s (usage: %s)", c.Name(), what, c.UseLine())
+			// what names each argument, or all of them in one: the
+			// ones missing, not the ones given (set KEY: missing VALUE).
+			missing := what
+			if len(what) == n {
+				missing = what[len(args):]
+			}
+			return fmt.Errorf("%s: missing %s (usage: %s)", c.Name(), wording.List(missing, "and"), c.UseLine())
 		}
 		if len(args) > n {
 			return fmt.Errorf("%s: too many arguments: %s (usage: %s)", c.Name(), strings.Join(args[n:], " "), c.UseLine())

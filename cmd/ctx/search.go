@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -174,6 +173,9 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	}
 	proj, hits, hnote, err := searchFresh(ctx, o.globalOptions, q, sem)
 	if errors.Is(err, indexer.ErrNoIndex) {
+		if hasNoPackages(proj) {
+			return errors.New(noPackagesYet + ", then search")
+		}
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
 	if errors.Is(err, indexer.ErrUnknownPackage) { // package:nosuch, --package nosuch
@@ -191,9 +193,11 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		if hits == nil {
 			hits = []indexer.Hit{}
 		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(hits)
+		return writeJSON(out, hits)
+	}
+	if len(hits) == 0 && hasNoPackages(proj) {
+		fmt.Fprintf(o.IO.ErrOut, "no matches for %s: %s\n", safetext.Quote(text), noPackagesYet)
+		return nil
 	}
 	if len(hits) == 0 {
 		fmt.Fprintf(o.IO.ErrOut, "no matches for %s", safetext.Quote(text))
@@ -248,9 +252,7 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 		return err
 	}
 	if o.json {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(tags)
+		return writeJSON(o.IO.Out, tags)
 	}
 	if len(tags) == 0 {
 		fmt.Fprintln(o.IO.ErrOut, "no tagged documents")

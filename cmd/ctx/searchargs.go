@@ -37,7 +37,7 @@ func queryArgs(cmd *cobra.Command, args []string) ([]string, error) {
 			}
 		}
 		if err := cmd.Flags().Set(name, value); err != nil {
-			return nil, err // pflag's own message, as for a flag before the query
+			return nil, flagValueError(err) // the message of a flag before the query
 		}
 	}
 	return query, nil

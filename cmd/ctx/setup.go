@@ -281,7 +281,7 @@ func printRegistry(w io.Writer, reg *registry.Result) {
 	if reg.Description != "" {
 		fmt.Fprintf(w, ": %s", e(reg.Description))
 	}
-	fmt.Fprintf(w, " (%d contexts from %d registries)\n", len(reg.Contexts), len(reg.Loaded))
+	fmt.Fprintf(w, " (%s from %s)\n", wording.Count(len(reg.Contexts), "context", "contexts"), wording.Count(len(reg.Loaded), "registry", "registries"))
 	for _, c := range reg.Contexts {
 		src := c.Source()
 		if c.KindOf() != registry.KindGitSource {

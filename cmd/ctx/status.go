@@ -17,7 +17,9 @@ type statusOptions struct {
 func newStatusCmd(g *globalOptions, runF func(context.Context, *statusOptions) error) *cobra.Command {
 	opts := &statusOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "status [--json]",
+		Use: "status [--json]",
+		Example: `  ctx status
+  ctx status --json`,
 		Short: "Show packages with local edits",
 		Long: `Status lists the packages whose files under .context/packages/ALIAS differ
 from what ctx installed (dir sources are the project's own files, and not

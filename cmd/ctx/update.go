@@ -19,8 +19,12 @@ type updateOptions struct {
 func newUpdateCmd(g *globalOptions, runF func(context.Context, *updateOptions) error) *cobra.Command {
 	opts := &updateOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "update [ALIAS...] [--dry-run] [--force] [--refresh]",
-		Short: "Move packages to the newest revisions of their sources",
+		Use: "update [ALIAS...] [--dry-run] [--force] [--refresh]",
+		Example: `  ctx update
+  ctx update api --dry-run
+  ctx update --refresh        # ask https sources now, within their TTL`,
+		SuggestFor: []string{"upgrade", "up"}, // commandSuggestions
+		Short:      "Move packages to the newest revisions of their sources",
 		Long: `Update resolves each package's source (all packages, or the ALIASes named)
 to its newest revision (a git ref's newest commit; an https source's current
 content), installs what moved and rewrites those entries of the lock. Dir

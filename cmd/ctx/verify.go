@@ -19,7 +19,9 @@ type verifyOptions struct {
 func newVerifyCmd(g *globalOptions, runF func(context.Context, *verifyOptions) error) *cobra.Command {
 	opts := &verifyOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "verify [--json]",
+		Use: "verify [--json]",
+		Example: `  ctx verify
+  ctx verify --json`,
 		Short: "Check installed files against the lockfile's hashes",
 		Long: `Verify hashes the installed files of every locked package (git or https;
 dir sources are not locked) and compares the result with the content hash
@@ -77,6 +79,12 @@ func runVerify(ctx context.Context, opts *verifyOptions) error {
 	if opts.json {
 		if err := writeJSON(opts.IO.Out, res); err != nil {
 			return err
+		}
+	} else if len(res) == 0 {
+		if m := w.Manifest(); len(m.Packages) == 0 {
+			fmt.Fprintln(opts.IO.ErrOut, noPackagesYet)
+		} else {
+			fmt.Fprintln(opts.IO.ErrOut, "nothing to verify: dir sources are live (indexed in place, not locked)")
 		}
 	} else {
 		for _, r := range res {

@@ -90,7 +90,9 @@ type versionOptions struct {
 func newVersionCmd(g *globalOptions, runF func(context.Context, *versionOptions) error) *cobra.Command {
 	opts := &versionOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "version [--json]",
+		Use: "version [--json]",
+		Example: `  ctx version
+  ctx version --json`,
 		Short: "Print which build of ctx this is",
 		Long: `Version prints the version of ctx (the module version it was installed at,
 or "(devel)" for a build from a checkout), the VCS commit and time it was

@@ -108,6 +108,19 @@ func NumberedAlias(alias string, n int) string {
 	return alias + suffix
 }
 
+// UniqueAlias returns alias, or when it is taken the first free
+// NumberedAlias of it, and marks the result taken. taken holds AliasKey of
+// each alias. It is the one rule for an alias that must not collide: setup's
+// contexts, refs' fetches and init's project docs.
+func UniqueAlias(alias string, taken map[string]bool) string {
+	out := alias
+	for n := 2; taken[AliasKey(out)]; n++ {
+		out = NumberedAlias(alias, n)
+	}
+	taken[AliasKey(out)] = true
+	return out
+}
+
 // cut is s cut to at most n bytes.
 func cut(s string, n int) string {
 	if len(s) > n {

@@ -104,3 +104,22 @@ func TestShortRev(t *testing.T) {
 		}
 	}
 }
+
+// TestUniqueAlias: a free alias is kept; a taken one, also in another
+// case (one folder on macOS and Windows), gets the next free number; the
+// result is marked taken.
+func TestUniqueAlias(t *testing.T) {
+	taken := map[string]bool{AliasKey("docs"): true, AliasKey("Docs-2"): true}
+	if got := UniqueAlias("guide", taken); got != "guide" {
+		t.Errorf("UniqueAlias(guide) = %q", got)
+	}
+	if got := UniqueAlias("DOCS", taken); got != "DOCS-3" {
+		t.Errorf("UniqueAlias(DOCS) = %q, want DOCS-3", got)
+	}
+	if got := UniqueAlias("docs", taken); got != "docs-4" {
+		t.Errorf("UniqueAlias(docs) again = %q, want docs-4", got)
+	}
+	if !taken[AliasKey("guide")] {
+		t.Error("guide not marked taken")
+	}
+}

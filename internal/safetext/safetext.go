@@ -250,3 +250,18 @@ func appendHex(dst []byte, v uint32, digits int) []byte {
 	}
 	return dst
 }
+
+// ShellJoin quotes args for a POSIX shell where needed, for a command a
+// message asks the user to paste: a word of plain characters as it is,
+// any other in single quotes.
+func ShellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@+,") == "" {
+			q[i] = a
+		} else {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
+}
