@@ -241,3 +241,30 @@ func (e *Engine) refusal(r *remote, op string, err error) *Error {
 	}
 	return newError(KindPrivate, r.raw, op, pe, hint)
 }
+
+// cacheLookup bounds guardCache's look-up of a host name: offline, the
+// cache still answers after at most this long.
+const cacheLookup = 3 * time.Second
+
+// guardCache refuses a guarded call's read of the object cache for a
+// remote whose origin the Guard does not allow and whose host is on the
+// private network (review18c): the cache is the user's, shared by every
+// project, and a commit fetched there on the user's word (another
+// project's ctx add) is not for a repository someone else named to have
+// without a request. The host is judged as a dial would judge it
+// (netguard.Resolve: a literal address, or every address of a name). A
+// name that does not resolve (offline) is not refused here: the cache
+// answers what it has, and a fetch meets the dial-time guard.
+func (e *Engine) guardCache(ctx context.Context, r *remote) error {
+	if e.guard == nil || e.allows(remoteOrigin(r)) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, cacheLookup)
+	defer cancel()
+	_, err := netguard.Resolve(ctx, r.ep.Host)
+	var ae *netguard.AddrError
+	if !errors.As(err, &ae) {
+		return nil
+	}
+	return e.refusal(r, "fetch", privateOf(r.ep.Host, err))
+}
