@@ -142,16 +142,7 @@ func (t guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.e.allows(netguard.Origin(req.URL.Scheme, req.URL.Hostname(), port)) {
 		return t.open.RoundTrip(req)
 	}
-	base := t.direct
-	if t.open.Proxy != nil {
-		if p, err := t.open.Proxy(req); err == nil && p != nil {
-			if _, err := netguard.Resolve(req.Context(), req.URL.Hostname()); err != nil {
-				return nil, t.refuse(req.URL.Hostname(), err)
-			}
-			base = t.open
-		}
-	}
-	resp, err := base.RoundTrip(req)
+	resp, err := netguard.Transport{Open: t.open, Direct: t.direct}.RoundTrip(req)
 	if err != nil {
 		return nil, t.refuse(req.URL.Hostname(), err)
 	}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -148,4 +149,29 @@ func DefaultPort(scheme string) int {
 		return 9418
 	}
 	return 0
+}
+
+// Transport is an http.RoundTripper that keeps every request (each
+// redirect too) off the private network: sent through open's proxy (the
+// environment's) when it takes the request, once the request's host
+// resolves to public addresses only (checked, not pinned: the proxy
+// resolves again); else through direct, whose dialer must refuse the
+// private network at dial time (Control). The one rule of a guarded
+// request through a proxy: gitengine's guarded remotes and the registry
+// the committed manifest names both use it.
+type Transport struct {
+	Open   *http.Transport // proxied requests (its Proxy decides)
+	Direct *http.Transport // the others; Proxy nil, dialer with Control
+}
+
+func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.Open != nil && t.Open.Proxy != nil {
+		if p, err := t.Open.Proxy(req); err == nil && p != nil {
+			if _, err := Resolve(req.Context(), req.URL.Hostname()); err != nil {
+				return nil, err
+			}
+			return t.Open.RoundTrip(req)
+		}
+	}
+	return t.Direct.RoundTrip(req)
 }
