@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -250,12 +251,25 @@ func (e *Engine) guardCache(ctx context.Context, r *remote) error {
 	if e.guard == nil || e.allows(remoteOrigin(r)) {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, cacheLookup)
-	defer cancel()
-	_, err := netguard.Resolve(ctx, r.ep.Host)
-	var ae *netguard.AddrError
-	if !errors.As(err, &ae) {
+	host := strings.ToLower(r.ep.Host)
+	v, _ := e.mem.cacheHosts.LoadOrStore(host, &cacheHost{})
+	h := v.(*cacheHost)
+	h.once.Do(func() { // one look-up a host in the Engine's lifetime
+		ctx, cancel := context.WithTimeout(ctx, cacheLookup)
+		defer cancel()
+		_, err := netguard.Resolve(ctx, host)
+		if ae := (*netguard.AddrError)(nil); errors.As(err, &ae) {
+			h.refused = err
+		}
+	})
+	if h.refused == nil {
 		return nil
 	}
-	return e.refusal(r, "fetch", privateOf(r.ep.Host, err))
+	return e.refusal(r, "fetch", privateOf(r.ep.Host, h.refused))
+}
+
+// cacheHost is guardCache's verdict on a host, found once.
+type cacheHost struct {
+	once    sync.Once
+	refused error // netguard's refusal, or nil
 }
