@@ -100,3 +100,27 @@ func TestReview17fUntrackedAfterGitignoreEdit(t *testing.T) {
 		t.Error("a committed dir source git does not track (its .gitignore line negated by the same commit) is accepted: served from the user's disk")
 	}
 }
+
+// TestReview17fCommittedGitSourceOwnStash: a committed git source may name
+// the project's own repository ("." or "./") at any ref: refs/stash (the
+// user's stashed, never-committed edits) or an unpushed local branch is
+// installed, indexed and served (checked by hand with the binary: `ctx
+// search` finds the stashed text). Neither is in a clone: the same class
+// as finding 6. At least refs/stash and refs outside refs/heads, refs/tags
+// and refs/remotes should need the user's allowance.
+func TestReview17fCommittedGitSourceOwnStash(t *testing.T) {
+	root := t.TempDir()
+	review17fWrite(t, root, "docs/a.md", "# A\n")
+	p, err := At(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{".", "./"} {
+		s := PackageSpec{Alias: "st", Kind: KindGit, Source: src, Path: "docs", Ref: "refs/stash"} // committed
+		if _, err := p.CheckSource(&Manifest{}, s); err == nil {
+			t.Errorf("a committed git source %q at refs/stash (the user's stashed edits) is accepted", src)
+		} else {
+			t.Logf("%q: %v", src, err)
+		}
+	}
+}
