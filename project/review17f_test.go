@@ -22,15 +22,34 @@ func review17fWrite(t *testing.T, root, rel, s string) {
 	}
 }
 
+// review17fGit runs git in dir, with no user or system configuration.
+func review17fGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
 // TestReview17fCommittedGitSourceIgnored: checkPrivate only looks at dir
 // sources. A committed git source whose source is a local path inside the
 // project (CheckSource's other kind) may name an ignored nested
 // repository (a private clone the user keeps in the work tree and
 // ignores): `ctx install` installs and indexes it, MCP serves it.
 func TestReview17fCommittedGitSourceIgnored(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
 	root := t.TempDir()
 	review17fWrite(t, root, ".gitignore", "private/\n")
 	review17fWrite(t, root, "private/p.md", "# P\n\nsecret\n")
+	// track18: the project and the private clone in it are git
+	// repositories (the hole this test names; outside git the manifest is
+	// the user's own).
+	review17fGit(t, root, "init", "-q", "-b", "main")
+	review17fGit(t, filepath.Join(root, "private"), "init", "-q", "-b", "main")
 	p, err := At(root)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +68,11 @@ func TestReview17fCommittedGitSourceIgnored(t *testing.T) {
 // name it; the walk of a committed "." serves it too (checked by hand:
 // MCP get_document root/excluded.yaml returns its text).
 func TestReview17fInfoExclude(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
 	root := t.TempDir()
+	review17fGit(t, root, "init", "-q", "-b", "main") // track18: a git repository, whose info/exclude this is
 	review17fWrite(t, root, ".git/info/exclude", "secrets.yaml\n")
 	review17fWrite(t, root, "secrets.yaml", "db_password: hunter2\n")
 	p, err := At(root)

@@ -160,7 +160,7 @@ func (w *Workspace) apply(ctx context.Context, t *task, force bool, stamp time.T
 		j := &journal{Alias: t.alias, Op: opRemove, DropSpec: t.dropSpec}
 		w.applyJournal(t, j, "remove", nil)
 	case stepLink:
-		w.applyJournal(t, &journal{Alias: t.alias, Op: opLink, AddSpec: t.spec, AddLocal: t.spec.Local}, "add", nil)
+		w.applyJournal(t, &journal{Alias: t.alias, Op: opLink, AddSpec: t.spec, AddLocal: t.spec.Local, AddAllowInside: t.allowIn}, "add", nil)
 	case stepForget:
 		w.applyJournal(t, &journal{Alias: t.alias, Op: opForget, DropSpec: true}, "remove", nil)
 	}

@@ -60,7 +60,11 @@ type task struct {
 	addSpec  bool              // Add: record spec in the manifest on success
 	allow    string            // Add: spec's local source leads here, outside the project: allow it with the spec (journal.AddAllow)
 	allowWeb *project.WebAllow // Add: what the typed https spec asks (its token, the private network), allowed with the spec (journal.AddAllowWeb)
-	dropSpec bool              // Remove: drop spec from the manifest
+	// allowIn, at Add: the typed dir spec inside the project may serve
+	// its files git does not track, allowed with the spec
+	// (journal.AddAllowInside).
+	allowIn  *project.InsideAllow
+	dropSpec bool // Remove: drop spec from the manifest
 
 	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
 
@@ -878,10 +882,12 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
-			if err := w.placeDirSource(&s); err != nil {
+			allowIn, err := w.placeDirSource(&s)
+			if err != nil {
 				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
+			t.allowIn = allowIn
 			if err := w.proj.Overlap(&withAdded, s); err != nil {
 				bad(err)
 				continue
