@@ -236,3 +236,22 @@ func varint(b []byte) (v uint64, n int) {
 	}
 	return v, n
 }
+
+// IndexFile is the path of the index of the git work tree dir is in (found
+// upwards, as FileStatus finds it), or "" when dir is in none (or the
+// repository is not on disk): whoever keeps what TrackedUnder said
+// watches its stamp, since `git add` rewrites it.
+func IndexFile(dir string) string {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return ""
+	}
+	if _, err := repo.Worktree(); err != nil {
+		return ""
+	}
+	fsys, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem })
+	if !ok {
+		return ""
+	}
+	return fsys.Filesystem().Join(fsys.Filesystem().Root(), "index")
+}

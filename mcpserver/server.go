@@ -53,6 +53,11 @@ type Server struct {
 	proj    project.Project // what it reads: the lock, the manifest, the layout
 	ctxDir  string          // <project>/.context
 	pkgsDir string          // <project>/.context/packages
+	// gitIndex is the project's git index file ("" outside git), found
+	// once (gitIndexOnce): its stamp is in the snapshot's and the
+	// sentinel's (gitIndexStamp).
+	gitIndex     string
+	gitIndexOnce sync.Once
 	log     *slog.Logger
 	logOut  io.Writer // where log goes (Options.Log)
 	srv     *mcp.Server

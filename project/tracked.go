@@ -296,3 +296,8 @@ func (p Project) InsideAllowFor(s PackageSpec) (InsideAllow, bool) {
 	}
 	return insideAllowFor(s, rel), true
 }
+
+// GitIndexFile is the path of the git index of the project's work tree
+// ("" outside git): what a committed dir source serves changes with it
+// (the MCP server re-reads the manifest when its stamp moves).
+func (p Project) GitIndexFile() string { return gitengine.IndexFile(p.root) }
