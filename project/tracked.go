@@ -132,7 +132,7 @@ func (p Project) checkShared(m *Manifest, s PackageSpec, root, rel, real string)
 		scope = "this path and ref"
 	}
 	refuse := func(what string) error {
-		return fmt.Errorf("%s %s, and %s is committed: a clone never has it, and must never make ctx read your own files or history, so it is %w and nothing of it is read or served. "+
+		return fmt.Errorf("%s %s, and %s, which names it, is committed: a commit must never make ctx read your own files or history, so it is %w: nothing of it is read or served. "+
 			"If you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed, for %s only)",
 			safetext.Quote(s.Source), what, Rel(ManifestName), ErrUntracked, s.Alias, Rel(LocalName), scope)
 	}
@@ -151,7 +151,7 @@ func (p Project) checkShared(m *Manifest, s PackageSpec, root, rel, real string)
 	if kind == KindDir {
 		switch {
 		case len(names) == 0:
-			return nil, refuse("is not tracked by git (nothing in it is: new, ignored or excluded)")
+			return nil, refuse("is not tracked by git, nor is anything in it (new, ignored or excluded)")
 		case len(names) == 1 && names[0] == "":
 			return nil, nil // one tracked file
 		}

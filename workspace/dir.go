@@ -233,7 +233,7 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			if want.Ref != "" {
 				what = "its ref " + safetext.Quote(want.Ref)
 			}
-			w.log("%s: %s (%s) may serve %s: allowed in %s (git-ignored, not committed)", a, safetext.Quote(s.Source), want.Path, what, project.Rel(project.LocalName))
+			w.log("%s: %s may serve %s: allowed in %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, project.Rel(project.LocalName))
 			continue
 		}
 		_, err := w.proj.CheckSource(nil, s)

@@ -796,6 +796,10 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 				w.log("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.allow), project.Rel(project.LocalName), t.alias)
 			}
+			if t.allowIn != nil && t.j != nil {
+				w.log("%s: %s may serve its files git does not track: allowed for you in %s (git-ignored, not committed); a clone of the project serves only the tracked ones until its user allows it too (`ctx install --allow-outside %s`)",
+					t.alias, safetext.Quote(t.spec.Source), project.Rel(project.LocalName), t.alias)
+			}
 			if t.allowWeb != nil && t.j != nil {
 				w.log("%s: %s at %s allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, t.allowWeb.What(), safetext.Quote(t.allowWeb.Origin), project.Rel(project.LocalName), t.alias)
