@@ -58,11 +58,11 @@ type Server struct {
 	// sentinel's (gitIndexStamp).
 	gitIndex     string
 	gitIndexOnce sync.Once
-	log     *slog.Logger
-	logOut  io.Writer // where log goes (Options.Log)
-	srv     *mcp.Server
-	sem     *indexer.Semantic // Options.Semantic
-	semNote string            // Options.SemanticNote
+	log          *slog.Logger
+	logOut       io.Writer // where log goes (Options.Log)
+	srv          *mcp.Server
+	sem          *indexer.Semantic // Options.Semantic
+	semNote      string            // Options.SemanticNote
 	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound
