@@ -218,8 +218,8 @@ func (p Project) ReadManifest() (*Manifest, error) {
 // commit it (`git add -f` passes .context/.gitignore), after which every
 // clone and pull would bring the teammate's allowances. The file is left
 // as it is. When git does not track it but no .gitignore from the work
-// tree's root down ignores it either (markdown.IgnoredPath, the rule dir
-// sources use), m.Warnings says so (the next `git add -A` would commit it). A
+// tree's root down ignores it either (markdown.IgnoredPath),
+// m.Warnings says so (the next `git add -A` would commit it). A
 // project outside any git repository is not checked. Called only when the
 // file exists (its cost: bench/README.md "fixD17").
 func (p Project) checkLocalUntracked(m *Manifest) error {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
@@ -154,7 +155,8 @@ func pathErr(err error) error {
 // user who typed it, returned to be recorded with it; one outside it is
 // the user's own, so it is marked Local (.context/context.local.json,
 // never committed: a clone cannot name one), and so is one of which git
-// tracks nothing (project.ErrUntracked: a clone never has it). A
+// tracks nothing that a .gitignore ignores (a clone never has it; one git
+// does not track yet, new files, is committed with the allowance). A
 // filesystem root or the home folder is refused, and so is a path inside
 // the project that is a symbolic link (or goes through one) to outside
 // it: ctx never follows a link out of the project.
@@ -172,8 +174,16 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow
 		}
 		return nil, nil
 	} else if errors.Is(err, project.ErrUntracked) {
+		// New files (not ignored) are most often about to be committed:
+		// the committed manifest, allowed for this user until git tracks
+		// them. What a .gitignore ignores stays the user's own. Where it
+		// is recorded is a convenience, not the trust rule (checkShared).
+		want, ok := w.proj.InsideAllowFor(*s)
+		if ok && !w.gitIgnored(want.Path, real) {
+			return &want, nil
+		}
 		s.Local = true
-		w.log("%s: git tracks nothing of %s (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
+		w.log("%s: %s is ignored by git (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
 		return nil, nil
 	} else if !errors.Is(err, project.ErrOutside) {
 		return nil, err
@@ -185,6 +195,18 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow
 	s.Local = true
 	w.log("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
 	return nil, nil
+}
+
+// gitIgnored reports whether the project's .gitignore files, from its root
+// down, ignore rel (a slash path from the resolved project root), which
+// leads to real: where `ctx add` records a dir source git does not track.
+func (w *Workspace) gitIgnored(rel, real string) bool {
+	root, err := filepath.EvalSymlinks(w.root)
+	if err != nil {
+		root = w.root
+	}
+	fi, err := os.Stat(real)
+	return err == nil && markdown.IgnoredPath(os.DirFS(root), rel, fi.IsDir())
 }
 
 // placeGitSource decides, at `ctx add`, whether git spec s, when its

@@ -25,7 +25,7 @@ func TestAddIgnoredDirSourceIsLocal(t *testing.T) {
 	if got := actions(r); got != "notes:linked" {
 		t.Fatalf("add = %s", got)
 	}
-	if !strings.Contains(f.log.String(), "git tracks nothing of \"notes\" (a clone never has it): recorded as your own source in .context/context.local.json") {
+	if !strings.Contains(f.log.String(), "\"notes\" is ignored by git (a clone never has it): recorded as your own source in .context/context.local.json") {
 		t.Fatalf("no note for an ignored source; log:\n%s", f.log)
 	}
 	if committed := readFile(t, filepath.Join(f.project, project.DirName, project.ManifestName)); strings.Contains(committed, "notes") {

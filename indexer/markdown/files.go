@@ -237,9 +237,8 @@ func Ignored(fsys fs.FS, above *Above, rel string) bool {
 
 // IgnoredPath reports whether rel (slash-separated, checked safe), a
 // folder when dir, is ignored by the .gitignore files of the tree fsys,
-// from its root down, as git reads them: project.CheckSource asks it of a
-// committed dir source, which may not name what git leaves out of a
-// clone.
+// from its root down, as git reads them: project asks it of
+// context.local.json, which git should ignore (checkLocalUntracked).
 func IgnoredPath(fsys fs.FS, rel string, dir bool) bool {
 	return ignoredIn(fsys, nil, rel, dir)
 }
