@@ -50,18 +50,17 @@ func FileStatus(dir, file string) (TrackStatus, error) {
 func TrackedUnder(dir, path string) (st TrackStatus, names []string, err error) {
 	st, data, idLen, err := readIndex(dir, path)
 	if err == nil && data != nil {
-		prefix := st.Rel + "/"
+		prefix, self := []byte(st.Rel+"/"), []byte(st.Rel)
 		if st.Rel == "." || st.Rel == "" {
-			prefix = ""
+			prefix, self = nil, nil
 		}
 		err = eachIndexName(data, idLen, func(name []byte) bool {
-			n := string(name)
 			switch {
-			case n == st.Rel:
+			case self != nil && bytes.Equal(name, self):
 				names = append(names, "")
-			case strings.HasPrefix(n, prefix):
-				names = append(names, n[len(prefix):])
-			case n > prefix:
+			case bytes.HasPrefix(name, prefix):
+				names = append(names, string(name[len(prefix):]))
+			case bytes.Compare(name, prefix) > 0:
 				return false
 			}
 			return true
