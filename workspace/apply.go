@@ -280,7 +280,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		j.Op, j.Patch, j.State = opPatch, pt, delta
 	}
 	if t.addSpec {
-		j.AddSpec, j.AddAllow, j.AddAllowWeb = t.spec, t.allow, t.allowWeb
+		j.AddSpec, j.AddAllow, j.AddAllowWeb, j.AddAllowInside = t.spec, t.allow, t.allowWeb, t.allowIn
 	}
 	if !w.applyJournal(t, j, "install", func() { w.discardStage(t.alias) }) {
 		return

@@ -796,9 +796,13 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 				w.log("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.allow), project.Rel(project.LocalName), t.alias)
 			}
-			if t.allowIn != nil && t.j != nil {
-				w.log("%s: %s may serve its files git does not track: allowed for you in %s (git-ignored, not committed); a clone of the project serves only the tracked ones until its user allows it too (`ctx install --allow-outside %s`)",
-					t.alias, safetext.Quote(t.spec.Source), project.Rel(project.LocalName), t.alias)
+			if a := t.allowIn; a != nil && t.j != nil {
+				what := "its files git does not track"
+				if a.Ref != "" {
+					what = "ref " + safetext.Quote(a.Ref) + ", which git does not share"
+				}
+				w.log("%s: %s may serve %s: allowed for you in %s (git-ignored, not committed); a clone of the project serves only what git shares until its user allows it too (`ctx install --allow-outside %s`)",
+					t.alias, safetext.Quote(t.spec.Source), what, project.Rel(project.LocalName), t.alias)
 			}
 			if t.allowWeb != nil && t.j != nil {
 				w.log("%s: %s at %s allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
@@ -901,6 +905,10 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		} else {
 			if want, asks := project.WebAllowFor(s); asks && !s.Local && !w.manifest.AllowsWeb(want) {
 				t.allowWeb = &want // the user typed it: allowed with the spec
+			} else if want, ok := w.proj.InsideAllowFor(s); ok && !s.Local && !o.NoAllowOutside {
+				if !w.manifest.AllowsInside(want) {
+					t.allowIn = &want // the user typed it: the project's own repository at a ref no remote has, allowed with the spec
+				}
 			} else if s.KindOf() != project.KindHTTPS {
 				allow, err := w.placeGitSource(s)
 				if err != nil {
