@@ -57,15 +57,23 @@ type LinkRow struct {
 }
 
 // linkRows is get_links' rows of l: links (back false) without their
-// from, backlinks without their to.
+// from, backlinks without their to. A label and a title are clipped as a
+// listing clips a title (clipTitle): neither is bounded in a document, and
+// a row over the budget alone would end the pages there (a target is at
+// most 2048 bytes, the indexer's bound). The index's links are not changed.
 func linkRows(l []indexer.Link, back bool) []LinkRow {
 	rows := make([]LinkRow, len(l))
 	for i := range l {
 		rows[i] = LinkRow{Link: l[i]}
+		rows[i].Label = clipTitle(l[i].Label)
 		if back {
-			rows[i].From = &l[i].From
-		} else {
-			rows[i].To = l[i].To
+			from := l[i].From
+			from.Title = clipTitle(from.Title)
+			rows[i].From = &from
+		} else if l[i].To != nil {
+			to := *l[i].To
+			to.Title = clipTitle(to.Title)
+			rows[i].To = &to
 		}
 	}
 	return rows
