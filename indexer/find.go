@@ -196,9 +196,11 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 }
 
 // Fields returns the names a where filter can match: each front-matter
-// key that some indexed document has, and title, type and tags (the
-// catalogue's), sorted. A filter's key not among them matches nothing.
-func (r *Reader) Fields() ([]string, error) {
+// key that some indexed document has (of packages, when any are named:
+// a filter on other packages' fields matches nothing there), and title,
+// type and tags (the catalogue's), sorted. A filter's key not among them
+// matches nothing.
+func (r *Reader) Fields(packages []string) ([]string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	g, _, err := r.graphLocked()
@@ -206,8 +208,11 @@ func (r *Reader) Fields() ([]string, error) {
 		return nil, err
 	}
 	names := []string{"tags", "title", "type"}
-	for k := range g.withKey {
-		if !slices.Contains(names, k) {
+	for k, docs := range g.withKey {
+		if slices.Contains(names, k) {
+			continue
+		}
+		if len(packages) == 0 || slices.ContainsFunc(docs, func(d docKey) bool { return contains(packages, d.alias) }) {
 			names = append(names, k)
 		}
 	}

@@ -372,7 +372,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	out := FindDocumentsOut{FindResult: res, Warning: warn}
 	if res.Total == 0 {
-		out.Note = noDocumentNote(r, in.Where)
+		out.Note = noDocumentNote(r, in.Where, q.Packages)
 		return nil, out, nil
 	}
 	budget, _ := tokenBudget(0)
@@ -435,12 +435,12 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 }
 
 // noDocumentNote is the note of a find_documents answer with no document:
-// it says so, and names each key of where that no indexed document has,
-// with the field it may be a typo of (suggest.Hint) or, when there is
-// none, the first few fields in use.
-func noDocumentNote(r *indexer.Reader, where map[string]any) string {
+// it says so, and names each key of where that no indexed document (of
+// packages, when named) has, with the field it may be a typo of
+// (suggest.Hint) or, when there is none, the first few fields in use.
+func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) string {
 	note := "no document matches the filter"
-	fields, err := r.Fields()
+	fields, err := r.Fields(packages)
 	if err != nil {
 		return note
 	}
@@ -451,11 +451,15 @@ func noDocumentNote(r *indexer.Reader, where map[string]any) string {
 		}
 	}
 	slices.Sort(keys)
+	of := ""
+	if len(packages) > 0 {
+		of = " of package " + strings.Join(packages, ", ")
+	}
 	hinted := false
 	for _, k := range keys {
 		h := suggest.Hint(k, fields)
 		hinted = hinted || h != ""
-		note += fmt.Sprintf("; no document has the field %s%s", safetext.Quote(k), h)
+		note += fmt.Sprintf("; no document%s has the field %s%s", of, safetext.Quote(k), h)
 	}
 	switch {
 	case len(keys) > 0 && !hinted:
