@@ -207,9 +207,16 @@ func (r *Reader) Fields(packages []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.fields(packages), nil
+}
+
+// fields is Fields on g: one pass over the keys (a front matter's keys
+// may be as many as the documents).
+func (g *graph) fields(packages []string) []string {
 	names := []string{"tags", "title", "type"}
 	for k, docs := range g.withKey {
-		if slices.Contains(names, k) {
+		switch k {
+		case "tags", "title", "type":
 			continue
 		}
 		if len(packages) == 0 || slices.ContainsFunc(docs, func(d docKey) bool { return contains(packages, d.alias) }) {
@@ -217,7 +224,7 @@ func (r *Reader) Fields(packages []string) ([]string, error) {
 		}
 	}
 	slices.Sort(names)
-	return names, nil
+	return names
 }
 
 func anyTag(have, want []string) bool {
