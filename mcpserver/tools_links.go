@@ -455,16 +455,25 @@ func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) 
 	if len(packages) > 0 {
 		of = " of package " + strings.Join(packages, ", ")
 	}
+	// A field's name is a document's front-matter key: escaped and
+	// clipped (safetext.Clip) as any text a package wrote.
+	shownNames := func(names []string) []string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = safetext.Clip(n, 0)
+		}
+		return out
+	}
 	hinted := false
 	for _, k := range keys {
-		h := suggest.Hint(k, fields)
+		h := suggest.Phrase(shownNames(suggest.For(k, fields)))
 		hinted = hinted || h != ""
 		note += fmt.Sprintf("; no document%s has the field %s%s", of, safetext.Quote(k), h)
 	}
 	switch {
 	case len(keys) > 0 && !hinted:
 		const shown = 12
-		note += "; fields in use: " + strings.Join(firstN(fields, shown), ", ")
+		note += "; fields in use: " + strings.Join(shownNames(firstN(fields, shown)), ", ")
 		if len(fields) > shown {
 			note += fmt.Sprintf(" and %d more", len(fields)-shown)
 		}
