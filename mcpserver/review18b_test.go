@@ -306,3 +306,20 @@ func TestReviewNoMatchNoteFieldNames(t *testing.T) {
 		t.Errorf("note of %d bytes, answer %d tokens (budget %d): a key's length is not bounded", len(out.Note), n, budget)
 	}
 }
+
+// TestReviewNoMatchNoteNested: a dotted key whose first part no document
+// has ("spce.owner" for "spec.owner") is named as unknown like a plain
+// key; one whose first part is a field ("spec.nosuch") is not.
+func TestReviewNoMatchNoteNested(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, linksProject(t, map[string]string{"a.md": "---\nspec:\n  owner: sre\n---\n# A\n"}))
+	var out FindDocumentsOut
+	call(t, cs, "find_documents", map[string]any{"where": map[string]any{"spce.owner": "sre"}}, &out)
+	if out.Total != 0 || !strings.Contains(out.Note, `"spce.owner"`) || !strings.Contains(out.Note, "spec") {
+		t.Errorf("spce.owner: total %d, note %q: want the key named, with spec", out.Total, out.Note)
+	}
+	call(t, cs, "find_documents", map[string]any{"where": map[string]any{"spec.nosuch": "sre"}}, &out)
+	if out.Total != 0 || !strings.Contains(out.Note, "try other values") {
+		t.Errorf("spec.nosuch: total %d, note %q", out.Total, out.Note)
+	}
+}
