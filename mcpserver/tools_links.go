@@ -446,7 +446,9 @@ func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) 
 	}
 	var keys []string
 	for k := range where {
-		if !strings.Contains(k, ".") && !slices.Contains(fields, k) {
+		// "a.b" reaches into a (or is a key of its own): unknown when
+		// neither a nor a.b is a field.
+		if head, _, _ := strings.Cut(k, "."); !slices.Contains(fields, k) && !slices.Contains(fields, head) {
 			keys = append(keys, k)
 		}
 	}
@@ -466,7 +468,8 @@ func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) 
 	}
 	hinted := false
 	for _, k := range keys {
-		h := suggest.Phrase(shownNames(suggest.For(k, fields)))
+		head, _, _ := strings.Cut(k, ".")
+		h := suggest.Phrase(shownNames(suggest.For(head, fields)))
 		hinted = hinted || h != ""
 		note += fmt.Sprintf("; no document%s has the field %s%s", of, safetext.Quote(k), h)
 	}
