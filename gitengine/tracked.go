@@ -31,68 +31,133 @@ type TrackStatus struct {
 // the repository's index up to file's (indexHas). An index that cannot be
 // read is an error: the caller cannot tell.
 func FileStatus(dir, file string) (TrackStatus, error) {
+	st, data, idLen, err := readIndex(dir, file)
+	if err == nil && data != nil {
+		st.Tracked, err = indexHas(data, st.Rel, idLen)
+	}
+	return st, indexErr(st, err)
+}
+
+// TrackedUnder says which files at or under path (a file or folder on this
+// machine, inside dir's git work tree, found as FileStatus finds it) git
+// tracks: names holds their slash paths relative to path ("" for path
+// itself when git tracks it as a file), sorted; st.Tracked is whether
+// there is any. A gitlink (a submodule) is a name like any other. Not
+// inside a git work tree is a zero TrackStatus, no names and no error.
+// It reads the index once, its names up to the last one under path
+// (eachIndexName): the rule of what a committed dir source may serve
+// (project), on a folder of 20,000 files as cheap as FileStatus.
+func TrackedUnder(dir, path string) (st TrackStatus, names []string, err error) {
+	st, data, idLen, err := readIndex(dir, path)
+	if err == nil && data != nil {
+		prefix, self := []byte(st.Rel+"/"), []byte(st.Rel)
+		if st.Rel == "." || st.Rel == "" {
+			prefix, self = nil, nil
+		}
+		err = eachIndexName(data, idLen, func(name []byte) bool {
+			switch {
+			case self != nil && bytes.Equal(name, self):
+				names = append(names, "")
+			case bytes.HasPrefix(name, prefix):
+				names = append(names, string(name[len(prefix):]))
+			case bytes.Compare(name, prefix) > 0:
+				return false
+			}
+			return true
+		})
+		st.Tracked = len(names) > 0
+	}
+	if err != nil {
+		return st, nil, indexErr(st, err)
+	}
+	return st, names, nil
+}
+
+// indexErr says err was met reading the index of st's work tree (nil:
+// nil; before the work tree was found: err as it is).
+func indexErr(st TrackStatus, err error) error {
+	if err == nil || !st.InRepository {
+		return err
+	}
+	return fmt.Errorf("read the git index of %s: %w", safetext.Clip(st.Root, 0), err)
+}
+
+// readIndex opens the git repository holding file (found upwards from dir)
+// and reads its index: the data (nil when the repository has none yet, or
+// file is in no work tree) and the length of its object ids. st says
+// whether and where file is in a work tree.
+func readIndex(dir, file string) (st TrackStatus, data []byte, idLen int, err error) {
 	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) {
-			return TrackStatus{}, nil
+			return TrackStatus{}, nil, 0, nil
 		}
-		return TrackStatus{}, fmt.Errorf("open the git repository of %s: %w", safetext.Clip(dir, 0), err)
+		return TrackStatus{}, nil, 0, fmt.Errorf("open the git repository of %s: %w", safetext.Clip(dir, 0), err)
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
-		return TrackStatus{}, nil // a bare repository: no work tree holds the file
+		return TrackStatus{}, nil, 0, nil // a bare repository: no work tree holds the file
 	}
 	root := wt.Filesystem.Root()
 	rel, err := relIn(root, file)
 	if err != nil {
-		return TrackStatus{}, err
+		return TrackStatus{}, nil, 0, err
 	}
-	st := TrackStatus{InRepository: true, Root: root, Rel: rel}
+	st = TrackStatus{InRepository: true, Root: root, Rel: rel}
 	fsys, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem })
 	if !ok {
-		return st, fmt.Errorf("read the git index of %s: not a repository on disk", safetext.Clip(root, 0))
+		return st, nil, 0, errors.New("not a repository on disk")
 	}
-	data, err := util.ReadFile(fsys.Filesystem(), "index")
+	data, err = util.ReadFile(fsys.Filesystem(), "index")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		err = nil // a new repository: nothing tracked yet
-	case err == nil:
-		var idLen int
-		if idLen, err = objectIDLen(repo); err == nil {
-			st.Tracked, err = indexHas(data, rel, idLen)
-		}
+		return st, nil, 0, nil // a new repository: nothing tracked yet
+	case err != nil:
+		return st, nil, 0, err
 	}
-	if err != nil {
-		return st, fmt.Errorf("read the git index of %s: %w", safetext.Clip(root, 0), err)
+	if idLen, err = objectIDLen(repo); err != nil {
+		return st, nil, 0, err
 	}
-	return st, nil
+	return st, data, idLen, nil
 }
 
 // errIndex: the index is not in a form indexHas reads.
 var errIndex = errors.New("malformed or unsupported git index")
 
-// indexHas reports whether the git index data (versions 2 to 4, as git
-// writes them: Documentation/gitformat-index.txt) has an entry named rel,
-// at any stage. It reads the entries' names in place and stops at the
-// first one past rel (git sorts them by name, bytewise). Not go-git's
-// decoder (index.Decoder): it builds every entry of the index and checks
-// its hash, 33 ms of CPU for 20,000 files, on every ctx search (issue
-// 31; bench/README.md "fixD17"). The tests check the two agree.
+// indexHas reports whether the git index data has an entry named rel, at
+// any stage (eachIndexName, stopping at the first name past rel). Not
+// go-git's decoder (index.Decoder): it builds every entry of the index
+// and checks its hash, 33 ms of CPU for 20,000 files, on every ctx search
+// (issue 31; bench/README.md "fixD17"). The tests check the two agree.
 func indexHas(data []byte, rel string, idLen int) (bool, error) {
+	found := false
+	err := eachIndexName(data, idLen, func(name []byte) bool {
+		c := strings.Compare(string(name), rel)
+		found = c == 0
+		return c < 0
+	})
+	return found, err
+}
+
+// eachIndexName calls f with the name of each entry of the git index data
+// (versions 2 to 4, as git writes them: Documentation/gitformat-index.txt),
+// in the index's order (by name, bytewise), until f returns false. It
+// reads the names in place; name is valid only during the call.
+func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
 	if len(data) < 12 || string(data[:4]) != "DIRC" {
-		return false, errIndex
+		return errIndex
 	}
 	version := binary.BigEndian.Uint32(data[4:8])
 	count := binary.BigEndian.Uint32(data[8:12])
 	if version < 2 || version > 4 {
-		return false, fmt.Errorf("%w: version %d", errIndex, version)
+		return fmt.Errorf("%w: version %d", errIndex, version)
 	}
 	header := 40 + idLen + 2 // ctime, mtime, dev, ino, mode, uid, gid, size, object id (SHA-1 or SHA-256), flags
 	off := 12
 	var prev []byte // v4: the previous name, which the next one shares a prefix with
 	for i := uint32(0); i < count; i++ {
 		if off+header > len(data) {
-			return false, errIndex
+			return errIndex
 		}
 		flags := binary.BigEndian.Uint16(data[off+header-2 : off+header])
 		start := off + header
@@ -100,17 +165,17 @@ func indexHas(data []byte, rel string, idLen int) (bool, error) {
 			start += 2
 		}
 		if start > len(data) {
-			return false, errIndex
+			return errIndex
 		}
 		var name []byte
 		if version == 4 {
 			strip, n := varint(data[start:])
 			if n == 0 || strip > uint64(len(prev)) {
-				return false, errIndex
+				return errIndex
 			}
 			end := bytes.IndexByte(data[start+n:], 0)
 			if end < 0 {
-				return false, errIndex
+				return errIndex
 			}
 			keep := len(prev) - int(strip)
 			name = append(prev[:keep:keep], data[start+n:start+n+end]...)
@@ -122,20 +187,17 @@ func indexHas(data []byte, rel string, idLen int) (bool, error) {
 				l = bytes.IndexByte(data[start:], 0)
 			}
 			if l < 0 || start+l > len(data) {
-				return false, errIndex
+				return errIndex
 			}
 			name = data[start : start+l]
 			size := start - off + l
 			off += size + 8 - size%8
 		}
-		switch c := strings.Compare(string(name), rel); {
-		case c == 0:
-			return true, nil
-		case c > 0:
-			return false, nil
+		if !f(name) {
+			return nil
 		}
 	}
-	return false, nil
+	return nil
 }
 
 // objectIDLen is the length of an object id in repo's index entries:
@@ -172,4 +234,23 @@ func varint(b []byte) (v uint64, n int) {
 		v = ((v + 1) << 7) | uint64(c&0x7f)
 	}
 	return v, n
+}
+
+// IndexFile is the path of the index of the git work tree dir is in (found
+// upwards, as FileStatus finds it), or "" when dir is in none (or the
+// repository is not on disk): whoever keeps what TrackedUnder said
+// watches its stamp, since `git add` rewrites it.
+func IndexFile(dir string) string {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return ""
+	}
+	if _, err := repo.Worktree(); err != nil {
+		return ""
+	}
+	fsys, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem })
+	if !ok {
+		return ""
+	}
+	return fsys.Filesystem().Join(fsys.Filesystem().Root(), "index")
 }

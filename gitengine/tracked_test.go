@@ -155,3 +155,37 @@ func TestFileStatusSHA256(t *testing.T) {
 		}
 	}
 }
+
+// TrackedUnder lists what `git ls-files` lists under a folder (index
+// versions 2 and 4), relative to it; a file is "" when tracked; outside a
+// repository, nothing and no error.
+func TestTrackedUnder(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	dir := t.TempDir()
+	if st, names, err := TrackedUnder(dir, dir); err != nil || st.InRepository || names != nil {
+		t.Fatalf("outside a repository: %+v %v %v", st, names, err)
+	}
+	gittest.MustGit(t, dir, "init", "-q", "-b", "main")
+	gittest.WriteFiles(t, dir, map[string]string{"docs/a.md": "a", "docs/sub/b.md": "b", "docs-x/c.md": "c", "docs0.md": "d", "doc.md": "e", "docs/new.md": "n"})
+	gittest.MustGit(t, dir, "add", "docs/a.md", "docs/sub/b.md", "docs-x/c.md", "docs0.md", "doc.md")
+	for _, v := range []string{"2", "4"} {
+		gittest.MustGit(t, dir, "update-index", "--index-version", v)
+		for _, c := range []struct{ path, want string }{
+			{"docs", "a.md,sub/b.md"}, {"docs/sub", "b.md"}, {"docs/a.md", ""}, {"docs/new.md", "-"}, {"nothing", "-"},
+			{".", "doc.md,docs-x/c.md,docs/a.md,docs/sub/b.md,docs0.md"},
+		} {
+			st, names, err := TrackedUnder(dir, filepath.Join(dir, filepath.FromSlash(c.path)))
+			got := strings.Join(names, ",")
+			if names == nil {
+				got = "-"
+			}
+			if err != nil || !st.InRepository || got != c.want || st.Tracked != (names != nil) {
+				t.Errorf("index v%s, %s: %+v %q %v; want %q", v, c.path, st, got, err, c.want)
+			}
+			if ls := strings.TrimSpace(gittest.MustGit(t, dir, "ls-files", "--", c.path)); (ls == "") != (names == nil) {
+				t.Errorf("index v%s, %s: git ls-files says %q", v, c.path, ls)
+			}
+		}
+	}
+}

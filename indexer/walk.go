@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -177,6 +178,9 @@ func WalkOptions(pkg Package) markdown.WalkOptions {
 		return markdown.WalkOptions{}
 	}
 	o := markdown.WalkOptions{Gitignore: true, MaxFiles: pkg.MaxFiles, MaxBytes: pkg.MaxBytes}
+	if pkg.Tracked != nil {
+		o.Keep = pkg.Tracked.Has
+	}
 	if rel, err := filepath.Rel(pkg.Project, pkg.Dir); pkg.Project != "" && err == nil && rel != "." {
 		o.Above = &markdown.Above{FS: os.DirFS(pkg.Project), Path: filepath.ToSlash(rel)}
 	}
@@ -192,7 +196,21 @@ func walkPackage(pkg Package, warn func(string), seen func(markdown.Seen)) ([]fi
 	if pkg.Only == "" {
 		o := WalkOptions(pkg)
 		o.Seen = seen
-		return walkMarkdown(pkg.Dir, o, warn)
+		held := 0
+		if keep := o.Keep; keep != nil {
+			o.Keep = func(rel string) bool {
+				if keep(rel) {
+					return true
+				}
+				held++
+				return false
+			}
+		}
+		found, err := walkMarkdown(pkg.Dir, o, warn)
+		if held > 0 && err == nil {
+			warn(heldBack(pkg, held))
+		}
+		return found, err
 	}
 	f := fileStat{rel: pkg.Only, abs: filepath.Join(pkg.Dir, pkg.Only)}
 	fi, err := os.Lstat(f.abs)
@@ -205,6 +223,18 @@ func walkPackage(pkg Package, warn func(string), seen func(markdown.Seen)) ([]fi
 	f.size, f.modNS = fi.Size(), fi.ModTime().UnixNano()
 	f.cns, f.ino = fileid.Change(fi)
 	return []fileStat{f}, nil
+}
+
+// heldBack is the one warning of a committed dir source whose documents
+// git does not track (project.Tracked): how many the walk held back, and
+// the two ways to serve them.
+func heldBack(pkg Package, n int) string {
+	docs := "documents"
+	if n == 1 {
+		docs = "document"
+	}
+	return fmt.Sprintf("%s: %d %s git does not track held back (the committed manifest names this source: only tracked files are served); `git add` them, or serve all its files: `ctx install --allow-outside %s`",
+		pkg.Alias, n, docs, pkg.Alias)
 }
 
 // walkedPackage is one package's walk (walkPackage): its documents, the
@@ -267,6 +297,7 @@ func label(pkg Package) string {
 func sameIdentity(a, b Package) bool {
 	a.Dir, b.Dir = "", ""
 	a.Project, b.Project = "", ""
+	a.Tracked, b.Tracked = nil, nil
 	if a.Kind == "" {
 		a.Kind = project.KindGit
 	}

@@ -78,14 +78,20 @@ type pkgWalk struct {
 }
 
 // walkKey names what a package's walk depends on besides its files: its
-// folder and its walk's options (WalkOptions).
+// folder, its walk's options (WalkOptions) and the files git tracks of a
+// committed dir source (project.Tracked's key: a `git add` is a new key,
+// so a full walk).
 func walkKey(pkg Package) string {
 	o := WalkOptions(pkg)
 	above := ""
 	if o.Above != nil {
 		above = pkg.Project + "\x00" + o.Above.Path
 	}
-	return strings.Join([]string{pkg.Dir, pkg.Only, above, boolStr(o.Gitignore), i64s(int64(o.MaxFiles)), i64s(o.MaxBytes)}, "\x00")
+	tracked := ""
+	if pkg.Tracked != nil {
+		tracked = pkg.Tracked.Key()
+	}
+	return strings.Join([]string{pkg.Dir, pkg.Only, above, boolStr(o.Gitignore), i64s(int64(o.MaxFiles)), i64s(o.MaxBytes), tracked}, "\x00")
 }
 
 func boolStr(b bool) string {

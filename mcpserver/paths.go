@@ -113,7 +113,7 @@ type pkgFiles struct {
 	live        bool                 // a dir source
 	walk        markdown.WalkOptions // a dir source's walk rules (indexer.WalkOptions): what it serves is what is indexed
 	packagesDir string               // locked packages: .context/packages
-	alias       string               // locked packages: the alias
+	alias       string               // the alias
 }
 
 // readDocument reads rel of a package through os.Root on its folder, so that
@@ -130,6 +130,9 @@ func readDocument(pf pkgFiles, rel string) ([]byte, error) {
 	defer pr.Close()
 	if pf.walk.Gitignore && pf.only == "" && markdown.Ignored(pr.FS(), pf.walk.Above, rel) {
 		return nil, fmt.Errorf("%s is ignored by a .gitignore of this dir source, so it is not served: %w", rel, errNotFound)
+	}
+	if pf.walk.Keep != nil && pf.only == "" && !pf.walk.Keep(rel) {
+		return nil, fmt.Errorf("%s is not tracked by git, and the committed manifest names this dir source, so it is not served until it is (`git add` it), or until you allow the source (`ctx install --allow-outside %s`): %w", rel, pf.alias, errNotFound)
 	}
 	fi, err := pr.Stat(rel)
 	if err != nil {

@@ -53,11 +53,16 @@ type Server struct {
 	proj    project.Project // what it reads: the lock, the manifest, the layout
 	ctxDir  string          // <project>/.context
 	pkgsDir string          // <project>/.context/packages
-	log     *slog.Logger
-	logOut  io.Writer // where log goes (Options.Log)
-	srv     *mcp.Server
-	sem     *indexer.Semantic // Options.Semantic
-	semNote string            // Options.SemanticNote
+	// gitIndex is the project's git index file ("" outside git), found
+	// once (gitIndexOnce): its stamp is in the snapshot's and the
+	// sentinel's (gitIndexStamp).
+	gitIndex     string
+	gitIndexOnce sync.Once
+	log          *slog.Logger
+	logOut       io.Writer // where log goes (Options.Log)
+	srv          *mcp.Server
+	sem          *indexer.Semantic // Options.Semantic
+	semNote      string            // Options.SemanticNote
 	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound

@@ -44,7 +44,7 @@ func (s snapshot) unusable() bool { return s.lock == nil && len(s.live) == 0 }
 // file), else packages/<alias>.
 func (s *Server) files(snap snapshot, alias string) pkgFiles {
 	if p, ok := snap.live[alias]; ok {
-		return pkgFiles{dir: p.Dir, only: p.Only, live: true, walk: indexer.WalkOptions(p)}
+		return pkgFiles{dir: p.Dir, only: p.Only, live: true, walk: indexer.WalkOptions(p), alias: alias}
 	}
 	return pkgFiles{dir: filepath.Join(s.pkgsDir, alias), packagesDir: s.pkgsDir, alias: alias}
 }
@@ -112,7 +112,7 @@ func (a stamps) same(b stamps) bool {
 // hand). A manifest that cannot be read gives no dir sources (ctx index and
 // ctx install report why).
 func (s *Server) snapshot() snapshot {
-	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName))}
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName)), s.gitIndexStamp()}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.snapValid && st.same(s.snapStamp) {
@@ -177,6 +177,18 @@ func (s *Server) snapshot() snapshot {
 	return snap
 }
 
+// gitIndexStamp is the stamp of the project's git index (the zero stamp
+// outside git): a `git add` changes which files a committed dir source
+// serves (project.Tracked), so it is a change of the snapshot and of the
+// sentinel, as an edit of the manifest is. The index's path is found once.
+func (s *Server) gitIndexStamp() stamp {
+	s.gitIndexOnce.Do(func() { s.gitIndex = s.proj.GitIndexFile() })
+	if s.gitIndex == "" {
+		return stamp{}
+	}
+	return statStamp(s.gitIndex)
+}
+
 // reader returns the index reader, opening it on first use.
 func (s *Server) reader() (*indexer.Reader, error) {
 	s.mu.Lock()
@@ -211,7 +223,7 @@ type freshState struct {
 // the package folders (a package is replaced by renaming a new folder into
 // place). A handful of stats, against Freshness's walk of every file.
 func (s *Server) sentinel(snap snapshot) stamps {
-	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName))}
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName)), s.gitIndexStamp()}
 	for _, a := range snap.aliases {
 		if _, live := snap.live[a]; !live {
 			st = append(st, statStamp(filepath.Join(s.pkgsDir, a)))

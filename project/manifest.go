@@ -54,6 +54,10 @@ type Manifest struct {
 	// .context/context.local.json: while the committed Registry is the
 	// same, it is the user's word, not a teammate's (UsersRegistry).
 	UserRegistry string `json:"-"`
+	// AllowInside is the user's allowances, from
+	// .context/context.local.json, for committed sources inside the
+	// project to read what git does not share (CheckSource, checkShared).
+	AllowInside []InsideAllow `json:"-"`
 
 	// Warnings are what ReadManifest found worth saying that is no error
 	// (context.local.json not ignored by git), for the caller to show.
@@ -398,9 +402,10 @@ func MarshalManifest(m *Manifest) ([]byte, error) {
 // the manifest's packages shape, and the user's allowances (see
 // Manifest.Allow).
 type LocalFile struct {
-	Packages []PackageSpec `json:"packages" validate:"dive"`
-	Allow    []string      `json:"allow,omitempty"`
-	AllowWeb []WebAllow    `json:"allowWeb,omitempty" validate:"dive"`
+	Packages    []PackageSpec `json:"packages" validate:"dive"`
+	Allow       []string      `json:"allow,omitempty"`
+	AllowWeb    []WebAllow    `json:"allowWeb,omitempty" validate:"dive"`
+	AllowInside []InsideAllow `json:"allowInside,omitempty" validate:"dive"`
 	// Registry is the registry location the user named last (Manifest.UserRegistry).
 	Registry string `json:"registry,omitempty"`
 }
@@ -408,7 +413,7 @@ type LocalFile struct {
 // MarshalLocal encodes m's local packages (Local) and its allowances as
 // .context/context.local.json, in the form MarshalManifest writes.
 func MarshalLocal(m *Manifest) ([]byte, error) {
-	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow, AllowWeb: m.AllowWeb, Registry: m.UserRegistry}
+	c := LocalFile{Packages: []PackageSpec{}, Allow: m.Allow, AllowWeb: m.AllowWeb, AllowInside: m.AllowInside, Registry: m.UserRegistry}
 	for _, s := range m.Packages {
 		if s.Local {
 			c.Packages = append(c.Packages, s)
@@ -420,7 +425,7 @@ func MarshalLocal(m *Manifest) ([]byte, error) {
 // HasLocal reports whether m has a local package or an allowance: what
 // .context/context.local.json holds.
 func (m *Manifest) HasLocal() bool {
-	if len(m.Allow) > 0 || len(m.AllowWeb) > 0 || m.UserRegistry != "" {
+	if len(m.Allow) > 0 || len(m.AllowWeb) > 0 || len(m.AllowInside) > 0 || m.UserRegistry != "" {
 		return true
 	}
 	for _, s := range m.Packages {
@@ -464,6 +469,17 @@ func ParseLocal(name string, data []byte) (*LocalFile, error) {
 					errs = append(errs, jsonfile.Error{Field: field, Msg: fmt.Sprintf("%s is already allow[%d]; list each path once", safetext.Quote(a), j)})
 				default:
 					first[a] = i
+				}
+			}
+			firstIn := map[InsideAllow]int{}
+			for i, a := range f.AllowInside {
+				field := fmt.Sprintf("allowInside[%d].path", i)
+				if msg := checkInsideAllow(a); msg != "" {
+					errs = append(errs, jsonfile.Error{Field: field, Msg: msg})
+				} else if j, dup := firstIn[a]; dup {
+					errs = append(errs, jsonfile.Error{Field: field, Msg: fmt.Sprintf("%s is already allowInside[%d]; list each once", safetext.Quote(a.Path), j)})
+				} else {
+					firstIn[a] = i
 				}
 			}
 			return append(errs, checkAllowWeb(f.AllowWeb)...)

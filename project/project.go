@@ -190,7 +190,7 @@ func (p Project) ReadManifest() (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Allow, m.AllowWeb, m.UserRegistry = lf.Allow, lf.AllowWeb, lf.Registry
+	m.Allow, m.AllowWeb, m.AllowInside, m.UserRegistry = lf.Allow, lf.AllowWeb, lf.AllowInside, lf.Registry
 	var dups []string
 	for _, s := range lf.Packages {
 		for _, c := range m.Packages {
@@ -218,8 +218,8 @@ func (p Project) ReadManifest() (*Manifest, error) {
 // commit it (`git add -f` passes .context/.gitignore), after which every
 // clone and pull would bring the teammate's allowances. The file is left
 // as it is. When git does not track it but no .gitignore from the work
-// tree's root down ignores it either (markdown.IgnoredPath, the rule dir
-// sources use), m.Warnings says so (the next `git add -A` would commit it). A
+// tree's root down ignores it either (markdown.IgnoredPath),
+// m.Warnings says so (the next `git add -A` would commit it). A
 // project outside any git repository is not checked. Called only when the
 // file exists (its cost: bench/README.md "fixD17").
 func (p Project) checkLocalUntracked(m *Manifest) error {
@@ -285,6 +285,12 @@ type Package struct {
 	// not): the project's .gitignore files above Dir apply to its walk.
 	// Like Dir, it moves with the project.
 	Project string
+	// Tracked, when not nil, is what a committed dir source inside the
+	// project may serve: the files of Dir git tracks (checkShared); the
+	// others are held back. nil: all its files (the user's own source,
+	// one allowed, one outside git). Not part of its identity (the walk
+	// of its files follows it; the indexer's walk record keys by it).
+	Tracked *Tracked `json:"-"`
 	// MaxFiles and MaxBytes bound a dir source's walk (the files and
 	// folders walked, its documents' bytes together); 0 for a locked
 	// package.
@@ -462,7 +468,7 @@ func (p Project) live(m *Manifest, git bool) ([]Package, []*SourceError) {
 		if !git && s.KindOf() != KindDir {
 			continue
 		}
-		dir, err := p.CheckSource(m, s)
+		dir, tracked, err := p.checkSource(m, s)
 		if err == nil && s.KindOf() == KindDir {
 			var at dirPlace
 			if at, err = overlap(taken, s, dir); err == nil {
@@ -476,7 +482,7 @@ func (p Project) live(m *Manifest, git bool) ([]Package, []*SourceError) {
 		if s.KindOf() != KindDir {
 			continue
 		}
-		pkg := Package{Alias: s.Alias, Kind: KindDir, Source: s.Source, Dir: dir, Local: s.Local,
+		pkg := Package{Alias: s.Alias, Kind: KindDir, Source: s.Source, Dir: dir, Local: s.Local, Tracked: tracked,
 			MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes}
 		if l := s.Limits; l != nil && l.MaxFiles > 0 {
 			pkg.MaxFiles = l.MaxFiles
@@ -569,38 +575,6 @@ var ErrOutside = errors.New("outside the project")
 // spec asks for a token or the private network the user has not allowed.
 var ErrNotAllowed = errors.New("not allowed")
 
-// ErrIgnored is what CheckSource's error wraps when a committed dir
-// source inside the project is what its .gitignore files ignore.
-var ErrIgnored = errors.New("ignored by the project's .gitignore")
-
-// checkPrivate is CheckSource's rule for a dir source that resolves to
-// real, rel inside the project root (resolved: root): ctx's own folder
-// (.context, or a folder in it) is no source, and a committed one (not
-// Local) may not be, or be inside, what the project's .gitignore files
-// ignore (markdown.IgnoredPath, from the root down, as git reads them):
-// those are the user's own files (secrets.yaml, config/), never in a
-// clone, so a committed manifest may not make ctx index and serve them;
-// the user keeps such a source in .context/context.local.json.
-func (p Project) checkPrivate(s PackageSpec, root, rel, real string) error {
-	if s.KindOf() != KindDir || rel == "." {
-		return nil
-	}
-	slash := filepath.ToSlash(rel)
-	if slash == DirName || strings.HasPrefix(slash, DirName+"/") {
-		return fmt.Errorf("%s is in %s, ctx's own folder (the manifest, the lock, installed packages): no dir source; name a folder of documents", safetext.Quote(s.Source), DirName)
-	}
-	if s.Local {
-		return nil
-	}
-	fi, err := os.Stat(real)
-	if err != nil || !markdown.IgnoredPath(os.DirFS(root), slash, fi.IsDir()) {
-		return nil
-	}
-	return fmt.Errorf("%s is %w, and %s is committed: a clone never has it, and must never make ctx read your own files, so nothing of it is read or served. "+
-		"If it is your own source, keep it local: `ctx remove %s`, then `ctx add %s` (recorded in %s, which is not committed)",
-		safetext.Quote(s.Source), ErrIgnored, Rel(ManifestName), s.Alias, safetext.Quote(s.Source), Rel(LocalName))
-}
-
 // CheckSource is the one containment rule of sources, above all of local
 // ones: a dir source,
 // or a git source whose source is a local path or a file:// URL
@@ -621,20 +595,27 @@ func (p Project) checkPrivate(s PackageSpec, root, rel, real string) error {
 // of its choosing, nor reach the user's own network.
 // m may be nil: no allowances.
 func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
+	dir, _, err := p.checkSource(m, s)
+	return dir, err
+}
+
+// checkSource is CheckSource, with the files a committed dir source inside
+// the project may serve (checkShared; nil: all).
+func (p Project) checkSource(m *Manifest, s PackageSpec) (string, *Tracked, error) {
 	kind := s.KindOf()
 	if kind == KindHTTPS {
 		if s.Local || (s.TokenEnv == "" && !s.AllowPrivateNetwork) {
-			return "", nil
+			return "", nil, nil
 		}
 		want, ok := WebAllowFor(s)
 		if !ok {
 			// Fail closed: a URL with no origin to bind an allowance to
 			// (http://:8080/ dials this machine) asks for both all the same.
-			return "", fmt.Errorf("it asks for a token or the private network, and its source %s has no host to allow them for, so nothing is sent: write the URL with its host (https://host/path)",
+			return "", nil, fmt.Errorf("it asks for a token or the private network, and its source %s has no host to allow them for, so nothing is sent: write the URL with its host (https://host/path)",
 				safetext.Quote(s.Source))
 		}
 		if m.AllowsWeb(want) {
-			return "", nil
+			return "", nil, nil
 		}
 		var what []string
 		if want.TokenEnv != "" {
@@ -643,20 +624,20 @@ func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 		if want.PrivateNetwork {
 			what = append(what, "to reach "+safetext.Quote(want.Origin)+" on the private network (allowPrivateNetwork)")
 		}
-		return "", fmt.Errorf("it asks %s, and %s is committed: a clone must never make ctx send your secrets to a host it names or reach your own network, so it is %w and nothing is sent. "+
+		return "", nil, fmt.Errorf("it asks %s, and %s is committed: a clone must never make ctx send your secrets to a host it names or reach your own network, so it is %w and nothing is sent. "+
 			"If you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed, for that host only)",
 			strings.Join(what, " and "), Rel(ManifestName), ErrNotAllowed, s.Alias, Rel(LocalName))
 	}
 	if _, ok := naming.LocalPath(s.Source); !ok {
-		return "", nil
+		return "", nil, nil
 	}
 	target := p.SourcePath(s.Source)
 	real, err := filepath.EvalSymlinks(target)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return target, nil
+			return target, nil, nil
 		}
-		return "", fmt.Errorf("%s cannot be resolved: %w", safetext.Quote(s.Source), err)
+		return "", nil, fmt.Errorf("%s cannot be resolved: %w", safetext.Quote(s.Source), err)
 	}
 	via := ""
 	if real != target {
@@ -664,11 +645,11 @@ func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 	}
 	if kind == KindDir {
 		if real == filepath.VolumeName(real)+string(filepath.Separator) {
-			return "", fmt.Errorf("%s is a filesystem root%s: a dir source is a folder of documents, not a whole disk; name the folder that holds them", safetext.Quote(s.Source), via)
+			return "", nil, fmt.Errorf("%s is a filesystem root%s: a dir source is a folder of documents, not a whole disk; name the folder that holds them", safetext.Quote(s.Source), via)
 		}
 		if p.home != "" {
 			if h, err := filepath.EvalSymlinks(p.home); err == nil && h == real {
-				return "", fmt.Errorf("%s is your home folder%s: a dir source is a folder of documents, not all your files; name the folder that holds them", safetext.Quote(s.Source), via)
+				return "", nil, fmt.Errorf("%s is your home folder%s: a dir source is a folder of documents, not all your files; name the folder that holds them", safetext.Quote(s.Source), via)
 			}
 		}
 	}
@@ -684,29 +665,30 @@ func (p Project) CheckSource(m *Manifest, s PackageSpec) (string, error) {
 		leads = ""
 		if kind == KindGit {
 			if leads, err = gitLeads(root, real); err != nil {
-				return "", fmt.Errorf("git repository %s cannot be checked: %w", safetext.Quote(s.Source), err)
+				return "", nil, fmt.Errorf("git repository %s cannot be checked: %w", safetext.Quote(s.Source), err)
 			}
 		}
 		if leads == "" {
-			if err := p.checkPrivate(s, root, rel, real); err != nil {
-				return "", err
+			tracked, err := p.checkShared(m, s, root, rel, real)
+			if err != nil {
+				return "", nil, err
 			}
-			return filepath.Join(p.root, rel), nil
+			return filepath.Join(p.root, rel), tracked, nil
 		}
 		via = " (its git metadata leads to " + safetext.Quote(leads) + ": .git, commondir, objects/info/alternates or a symbolic link in them)"
 	}
 	if s.Local || m.Allows(leads) {
-		return leads, nil
+		return leads, nil, nil
 	}
 	if kind == KindDir {
-		return "", fmt.Errorf("%s%s is %w, and %s is committed: a clone must never make ctx read files outside it, so nothing of it is read or served. "+
+		return "", nil, fmt.Errorf("%s%s is %w, and %s is committed: a clone must never make ctx read files outside it, so nothing of it is read or served. "+
 			"If it is your own source, keep it local: `ctx remove %s`, then `ctx add %s` (a source outside the project goes to %s, which is not committed)",
 			safetext.Quote(s.Source), via, ErrOutside, Rel(ManifestName), s.Alias, safetext.Quote(real), Rel(LocalName))
 	}
 	if via == "" && real != s.Source {
 		via = " (" + safetext.Quote(real) + ")"
 	}
-	return "", fmt.Errorf("git repository %s%s is %w, and %s is committed: a clone must never make ctx copy a repository of yours into it, so nothing of it is fetched or served. "+
+	return "", nil, fmt.Errorf("git repository %s%s is %w, and %s is committed: a clone must never make ctx copy a repository of yours into it, so nothing of it is fetched or served. "+
 		"If you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed)",
 		safetext.Quote(s.Source), via, ErrOutside, Rel(ManifestName), s.Alias, Rel(LocalName))
 }

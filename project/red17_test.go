@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
 )
 
 // TestRed17CommittedDirSourceIgnored (red17 finding 6): the committed
@@ -14,9 +16,14 @@ import (
 // the user's own, never in a clone. The walk drops "a pattern that would
 // ignore the folder itself" since "the folder was named on purpose", so
 // they are indexed, listed in INDEX.md and served by the MCP server. Only
-// the user's own spec (Local) may name what git ignores.
+// the user's own spec (Local) may name what git ignores (track18: what git
+// does not track, in a git repository).
 func TestRed17CommittedDirSourceIgnored(t *testing.T) {
+	if !gittest.Available() {
+		t.Skip("no git")
+	}
 	root := t.TempDir()
+	gittest.MustGit(t, root, "init", "-q", "-b", "main")
 	write := func(rel, s string) {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -29,6 +36,7 @@ func TestRed17CommittedDirSourceIgnored(t *testing.T) {
 	write(".gitignore", "secrets.yaml\nconfig/\n")
 	write("secrets.yaml", "db_password: hunter2\n")
 	write("config/prod.yaml", "api_key: x\n")
+	gittest.MustGit(t, root, "add", "-A")
 	p, err := At(root)
 	if err != nil {
 		t.Fatal(err)
@@ -41,13 +49,18 @@ func TestRed17CommittedDirSourceIgnored(t *testing.T) {
 	}
 }
 
-// TestCommittedDirSourcePrivate: what the project's .gitignore files
-// ignore (at the root or in a folder above the source, negations as git
-// reads them) is refused to a committed dir source with ErrIgnored and
-// the way out; the user's own spec (Local) may name it; a source git keeps
-// is accepted; ctx's own folder is no source for anyone.
+// TestCommittedDirSourcePrivate: what git does not track (here: what the
+// project's .gitignore files ignore, at the root or in a folder above the
+// source, negations as git reads them) is refused to a committed dir
+// source with ErrUntracked and the way out; the user's own spec (Local)
+// may name it; a source git keeps is accepted; ctx's own folder is no
+// source for anyone.
 func TestCommittedDirSourcePrivate(t *testing.T) {
+	if !gittest.Available() {
+		t.Skip("no git")
+	}
 	root := t.TempDir()
+	gittest.MustGit(t, root, "init", "-q", "-b", "main")
 	write := func(rel, s string) {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -71,6 +84,7 @@ func TestCommittedDirSourcePrivate(t *testing.T) {
 	if err := os.Symlink("config", filepath.Join(root, "cfglink")); err != nil {
 		t.Fatal(err)
 	}
+	gittest.MustGit(t, root, "add", "-A")
 	p, err := At(root)
 	if err != nil {
 		t.Fatal(err)
@@ -94,10 +108,10 @@ func TestCommittedDirSourcePrivate(t *testing.T) {
 	} {
 		s := PackageSpec{Alias: "s", Kind: KindDir, Source: tc.src}
 		_, err := p.CheckSource(&Manifest{}, s)
-		if got := errors.Is(err, ErrIgnored); got != tc.refused {
+		if got := errors.Is(err, ErrUntracked); got != tc.refused {
 			t.Errorf("committed %s: err = %v; want refused: %v", tc.src, err, tc.refused)
 		}
-		if tc.refused && !strings.Contains(err.Error(), "ctx remove s`, then `ctx add") {
+		if tc.refused && !strings.Contains(err.Error(), "ctx install --allow-outside s`") {
 			t.Errorf("committed %s: no way out in %v", tc.src, err)
 		}
 		s.Local = true

@@ -160,7 +160,7 @@ func (w *Workspace) apply(ctx context.Context, t *task, force bool, stamp time.T
 		j := &journal{Alias: t.alias, Op: opRemove, DropSpec: t.dropSpec}
 		w.applyJournal(t, j, "remove", nil)
 	case stepLink:
-		w.applyJournal(t, &journal{Alias: t.alias, Op: opLink, AddSpec: t.spec, AddLocal: t.spec.Local}, "add", nil)
+		w.applyJournal(t, &journal{Alias: t.alias, Op: opLink, AddSpec: t.spec, AddLocal: t.spec.Local, AddAllowInside: t.allowIn}, "add", nil)
 	case stepForget:
 		w.applyJournal(t, &journal{Alias: t.alias, Op: opForget, DropSpec: true}, "remove", nil)
 	}
@@ -280,7 +280,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		j.Op, j.Patch, j.State = opPatch, pt, delta
 	}
 	if t.addSpec {
-		j.AddSpec, j.AddAllow, j.AddAllowWeb = t.spec, t.allow, t.allowWeb
+		j.AddSpec, j.AddAllow, j.AddAllowWeb, j.AddAllowInside = t.spec, t.allow, t.allowWeb, t.allowIn
 	}
 	if !w.applyJournal(t, j, "install", func() { w.discardStage(t.alias) }) {
 		return

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
@@ -151,37 +152,63 @@ func pathErr(err error) error {
 
 // placeDirSource decides, at `ctx add`, where dir spec s is recorded, by
 // project.CheckSource (the one containment rule): a source that leads
-// inside the project goes to the committed manifest; one outside it is the
-// user's own, so it is marked Local (.context/context.local.json, never
-// committed: a clone cannot name one), and so is one the project's
-// .gitignore ignores (project.ErrIgnored: a clone never has it). A
+// inside the project goes to the committed manifest, with the allowance
+// to serve its files git does not track (project.InsideAllowFor) for the
+// user who typed it, returned to be recorded with it; one outside it is
+// the user's own, so it is marked Local (.context/context.local.json,
+// never committed: a clone cannot name one), and so is one of which git
+// tracks nothing that a .gitignore ignores (a clone never has it; one git
+// does not track yet, new files, is committed with the allowance). A
 // filesystem root or the home folder is refused, and so is a path inside
 // the project that is a symbolic link (or goes through one) to outside
 // it: ctx never follows a link out of the project.
-func (w *Workspace) placeDirSource(s *project.PackageSpec) error {
+func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow, error) {
 	local := *s
 	local.Local = true
 	real, err := w.proj.CheckSource(&w.manifest, local)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.Local = false
-	if _, err := w.proj.CheckSource(&w.manifest, *s); err == nil {
-		return nil
-	} else if errors.Is(err, project.ErrIgnored) {
+	if _, err := w.proj.CheckSource(nil, *s); err == nil {
+		if want, ok := w.proj.InsideAllowFor(*s); ok && !w.manifest.AllowsInside(want) {
+			return &want, nil
+		}
+		return nil, nil
+	} else if errors.Is(err, project.ErrUntracked) {
+		// New files (not ignored) are most often about to be committed:
+		// the committed manifest, allowed for this user until git tracks
+		// them. What a .gitignore ignores stays the user's own. Where it
+		// is recorded is a convenience, not the trust rule (checkShared).
+		want, ok := w.proj.InsideAllowFor(*s)
+		if ok && !w.gitIgnored(want.Path, real) {
+			return &want, nil
+		}
 		s.Local = true
-		w.log("%s: %s is ignored by the project's .gitignore (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
-		return nil
+		w.log("%s: %s is ignored by git (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
+		return nil, nil
 	} else if !errors.Is(err, project.ErrOutside) {
-		return err
+		return nil, err
 	}
 	if typed := w.proj.SourcePath(s.Source); naming.Within(w.root, typed) {
-		return fmt.Errorf("%s is a symbolic link (or goes through one) to %s, outside the project: ctx does not follow a link out of the project; to use it as your own source, add %s itself (it is then kept in %s, not committed)",
+		return nil, fmt.Errorf("%s is a symbolic link (or goes through one) to %s, outside the project: ctx does not follow a link out of the project; to use it as your own source, add %s itself (it is then kept in %s, not committed)",
 			safetext.Quote(s.Source), safetext.Quote(real), safetext.Quote(real), project.Rel(project.LocalName))
 	}
 	s.Local = true
 	w.log("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
-	return nil
+	return nil, nil
+}
+
+// gitIgnored reports whether the project's .gitignore files, from its root
+// down, ignore rel (a slash path from the resolved project root), which
+// leads to real: where `ctx add` records a dir source git does not track.
+func (w *Workspace) gitIgnored(rel, real string) bool {
+	root, err := filepath.EvalSymlinks(w.root)
+	if err != nil {
+		root = w.root
+	}
+	fi, err := os.Stat(real)
+	return err == nil && markdown.IgnoredPath(os.DirFS(root), rel, fi.IsDir())
 }
 
 // placeGitSource decides, at `ctx add`, whether git spec s, when its
@@ -226,6 +253,15 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			probs = append(probs, fmt.Sprintf("--allow-outside %s: no package %s in %s (see `ctx list`)", safetext.Quote(a), safetext.Quote(a), project.Rel(project.ManifestName)))
 			continue
 		}
+		if want, ok := w.proj.InsideAllowFor(s); ok {
+			m.AddAllowInside(want)
+			what := "its files git does not track"
+			if want.Ref != "" {
+				what = "its ref " + safetext.Quote(want.Ref)
+			}
+			w.log("%s: %s may serve %s: allowed in %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, project.Rel(project.LocalName))
+			continue
+		}
 		_, err := w.proj.CheckSource(nil, s)
 		if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
 			m.AddAllowWeb(want)
@@ -239,7 +275,7 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			continue
 		}
 		if !errors.Is(err, project.ErrOutside) {
-			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project, a committed git source on the network, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
+			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project or holding what git does not share, a committed git source on the network, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
 			continue
 		}
 		s.Local = true

@@ -60,7 +60,11 @@ type task struct {
 	addSpec  bool              // Add: record spec in the manifest on success
 	allow    string            // Add: spec's local source leads here, outside the project: allow it with the spec (journal.AddAllow)
 	allowWeb *project.WebAllow // Add: what the typed https spec asks (its token, the private network), allowed with the spec (journal.AddAllowWeb)
-	dropSpec bool              // Remove: drop spec from the manifest
+	// allowIn, at Add: the typed dir spec inside the project may serve
+	// its files git does not track, allowed with the spec
+	// (journal.AddAllowInside).
+	allowIn  *project.InsideAllow
+	dropSpec bool // Remove: drop spec from the manifest
 
 	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
 
@@ -817,6 +821,14 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 				w.log("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.allow), project.Rel(project.LocalName), t.alias)
 			}
+			if a := t.allowIn; a != nil && t.j != nil {
+				what := "its files git does not track"
+				if a.Ref != "" {
+					what = "ref " + safetext.Quote(a.Ref) + ", which git does not share"
+				}
+				w.log("%s: %s may serve %s: allowed for you in %s (git-ignored, not committed); a clone of the project serves only what git shares until its user allows it too (`ctx install --allow-outside %s`)",
+					t.alias, safetext.Quote(t.spec.Source), what, project.Rel(project.LocalName), t.alias)
+			}
 			if t.allowWeb != nil && t.j != nil {
 				w.log("%s: %s at %s allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, t.allowWeb.What(), safetext.Quote(t.allowWeb.Origin), project.Rel(project.LocalName), t.alias)
@@ -907,10 +919,12 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
-			if err := w.placeDirSource(&s); err != nil {
+			allowIn, err := w.placeDirSource(&s)
+			if err != nil {
 				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
+			t.allowIn = allowIn
 			if err := w.proj.Overlap(&withAdded, s); err != nil {
 				bad(err)
 				continue
@@ -920,6 +934,10 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		} else {
 			if want, asks := project.WebAllowFor(s); asks && !s.Local && !w.manifest.AllowsWeb(want) {
 				t.allowWeb = &want // the user typed it: allowed with the spec
+			} else if want, ok := w.proj.InsideAllowFor(s); ok && !s.Local && !o.NoAllowOutside {
+				if !w.manifest.AllowsInside(want) {
+					t.allowIn = &want // the user typed it: the project's own repository at a ref no remote has, allowed with the spec
+				}
 			} else if s.KindOf() != project.KindHTTPS {
 				allow, err := w.placeGitSource(s)
 				if err != nil {

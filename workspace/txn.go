@@ -65,8 +65,12 @@ type journal struct {
 	// AddAllowWeb is what AddSpec (an https spec the user typed) asks of
 	// this machine: allowed in context.local.json (project.Manifest.AllowWeb).
 	AddAllowWeb *project.WebAllow `json:"addAllowWeb,omitempty"`
-	DropSpec    bool              `json:"dropSpec,omitempty"` // drop from the manifest
-	Patch       *patch            `json:"patch,omitempty"`    // opPatch: the files that change
+	// AddAllowInside lets AddSpec (a dir spec the user typed, inside the
+	// project) serve its files git does not track: allowed in
+	// context.local.json (project.Manifest.AllowInside).
+	AddAllowInside *project.InsideAllow `json:"addAllowInside,omitempty"`
+	DropSpec       bool                 `json:"dropSpec,omitempty"` // drop from the manifest
+	Patch          *patch               `json:"patch,omitempty"`    // opPatch: the files that change
 	// State is what opPatch changes in the package's state (patch.go):
 	// nothing is staged in .tmp/<alias>.state before the journal, and
 	// the state is written once, after the files are in place. nil in a
@@ -368,6 +372,11 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		if a := j.AddAllowWeb; a != nil && !m.AllowsWeb(*a) {
 			m.AllowWeb = append([]project.WebAllow(nil), m.AllowWeb...)
 			m.AddAllowWeb(*a)
+			manifestChanged = true
+		}
+		if a := j.AddAllowInside; a != nil && !m.AllowsInside(*a) {
+			m.AllowInside = append([]project.InsideAllow(nil), m.AllowInside...)
+			m.AddAllowInside(*a)
 			manifestChanged = true
 		}
 		if j.DropSpec {

@@ -42,6 +42,14 @@ into it. If you put it there yourself (a sibling checkout such as
 in .context/context.local.json (git-ignored, never committed), then it
 installs. ctx add of such a path records this for you.
 
+Inside the project, a source of the committed manifest reads only what git
+shares: a dir source serves the files git tracks (the others are held
+back, with a warning), one of which git tracks nothing is refused, and so
+is a repository inside the project that git does not track or a ref of it
+no remote has (refs/stash, an unpushed branch). --allow-outside ALIAS
+allows it for its path (and ref), as "allowInside"; ctx add of a dir
+source records this for you.
+
 An https source of the committed manifest with tokenEnv (a variable of
 your environment sent as a token) or allowPrivateNetwork (loopback,
 private and link-local addresses) is refused the same way, and nothing is
@@ -78,7 +86,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
 	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", false, "name the documents audience rules withhold")
-	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project, its git host on your private network, or its https tokenEnv and allowPrivateNetwork for its host (recorded in .context/context.local.json; repeatable)")
+	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project, its git host on your private network, its files or ref git does not share inside it, or its https tokenEnv and allowPrivateNetwork for its host (recorded in .context/context.local.json; repeatable)")
 	return cmd
 }
 

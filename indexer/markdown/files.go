@@ -71,6 +71,12 @@ type WalkOptions struct {
 	// pattern that would ignore the folder itself or a folder above it is
 	// left out: the folder was named on purpose.
 	Above *Above
+	// Keep, when not nil, is asked of each document the other rules
+	// find (its slash path): one it refuses is left out. A committed dir
+	// source serves only the files git tracks (project.Tracked); the
+	// walk's caller counts what Keep refused. Whatever decides it is part
+	// of the walk's key, not its Seen.
+	Keep func(rel string) bool
 	// Seen, when not nil, is told what the walk's result depends on
 	// besides the documents' own stat data, each when the walk reads it:
 	// every folder it enters, with its Lstat taken before its entries are
@@ -189,7 +195,7 @@ func WalkInfo(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]Fo
 		} else if d.IsDir() {
 			o.seenDir(p, d)
 		}
-		if d.Type().IsRegular() && IsDocument(p) {
+		if d.Type().IsRegular() && IsDocument(p) && (o.Keep == nil || o.Keep(p)) {
 			f := Found{Path: p}
 			if o.MaxBytes > 0 {
 				if fi, err := d.Info(); err == nil {
@@ -231,9 +237,8 @@ func Ignored(fsys fs.FS, above *Above, rel string) bool {
 
 // IgnoredPath reports whether rel (slash-separated, checked safe), a
 // folder when dir, is ignored by the .gitignore files of the tree fsys,
-// from its root down, as git reads them: project.CheckSource asks it of a
-// committed dir source, which may not name what git leaves out of a
-// clone.
+// from its root down, as git reads them: project asks it of
+// context.local.json, which git should ignore (checkLocalUntracked).
 func IgnoredPath(fsys fs.FS, rel string, dir bool) bool {
 	return ignoredIn(fsys, nil, rel, dir)
 }
