@@ -30,7 +30,10 @@ import (
 //     a proxy (the environment's), the request's host is resolved and
 //     checked before it is sent, as the proxy dials it;
 //   - ssh: on the address the connection reached, before the host key is
-//     accepted, so no credential is offered to a refused address;
+//     accepted, so no credential is offered to a refused address; through
+//     the environment's SOCKS proxy (Options.Proxy: ALL_PROXY, which
+//     go-git follows) the connection reaches the proxy, so the remote's
+//     host is resolved and checked first, as for http;
 //   - git://: go-git's transport dials by itself, so the host is resolved
 //     and checked first, and the connection pinned to the address checked
 //     (the protocol's host= then names that address).
@@ -172,11 +175,37 @@ func (m *memory) guardedDirect() *http.Transport {
 	return m.guarded
 }
 
+// sshProxy returns the address of the environment's proxy (Options.Proxy)
+// a guarded ssh call to r goes through, "" for a direct one. Through the
+// proxy the connection lands on the proxy's address, not the remote's, so
+// r's host is checked here first, as netguard.Transport checks an http
+// request's (resolved, checked, not pinned: the proxy resolves again);
+// the error is the refusal, or the failed look-up.
+func (e *Engine) sshProxy(ctx context.Context, r *remote) (string, error) {
+	port := r.ep.Port
+	if port <= 0 {
+		port = netguard.DefaultPort("ssh")
+	}
+	via := e.opts.Proxy.Via(net.JoinHostPort(r.ep.Host, strconv.Itoa(port)))
+	if via == "" {
+		return "", nil
+	}
+	if _, err := netguard.Resolve(ctx, r.ep.Host); err != nil {
+		return "", privateOf(r.ep.Host, err)
+	}
+	return via, nil
+}
+
 // guardSSH wraps an ssh host key check so that a connection to a refused
 // address ends before its host key is accepted (and so before any key
-// signs anything); refused keeps the refusal.
-func guardSSH(host string, check ssh.HostKeyCallback, refused *atomic.Pointer[PrivateError]) ssh.HostKeyCallback {
+// signs anything); refused keeps the refusal. A connection that landed on
+// the proxy at via (sshProxy, which checked the host) is not refused for
+// the proxy's address.
+func guardSSH(host, via string, check ssh.HostKeyCallback, refused *atomic.Pointer[PrivateError]) ssh.HostKeyCallback {
 	return func(hostname string, remote net.Addr, key ssh.PublicKey) error {
+		if via != "" && netguard.IsProxy(context.Background(), via, remote) {
+			return check(hostname, remote, key)
+		}
 		if err := netguard.Check(remote.String(), nil); err != nil {
 			pe := privateOf(host, err).(*PrivateError)
 			refused.CompareAndSwap(nil, pe)
@@ -201,12 +230,12 @@ func pinGit(ctx context.Context, r *remote) (*remote, error) {
 
 // guardAuth makes auth's host key check refuse a connection that reached
 // the private network (guardSSH).
-func guardAuth(auth transport.AuthMethod, host string, refused *atomic.Pointer[PrivateError]) {
+func guardAuth(auth transport.AuthMethod, host, via string, refused *atomic.Pointer[PrivateError]) {
 	switch a := auth.(type) {
 	case *gitssh.PublicKeys:
-		a.HostKeyCallback = guardSSH(host, a.HostKeyCallback, refused)
+		a.HostKeyCallback = guardSSH(host, via, a.HostKeyCallback, refused)
 	case *gitssh.PublicKeysCallback:
-		a.HostKeyCallback = guardSSH(host, a.HostKeyCallback, refused)
+		a.HostKeyCallback = guardSSH(host, via, a.HostKeyCallback, refused)
 	}
 }
 
