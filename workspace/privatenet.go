@@ -80,3 +80,20 @@ func (w *Workspace) privateAllow(ctx context.Context, s project.PackageSpec) (pr
 	}
 	return want, true
 }
+
+// PrivateNotAllowed returns those of aliases whose committed git spec
+// reaches its host on the private network at an origin the user has not
+// allowed (privateAllow's rule: what `ctx install --allow-outside ALIAS`
+// would record), in the order given. Setup says so when it changes
+// nothing: naming the registry allows only what setup adds.
+func (w *Workspace) PrivateNotAllowed(ctx context.Context, aliases []string) []string {
+	var out []string
+	for _, a := range aliases {
+		if s, ok := w.manifest.Spec(a); ok {
+			if _, need := w.privateAllow(ctx, s); need {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
