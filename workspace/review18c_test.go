@@ -1,8 +1,10 @@
 package workspace
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -39,5 +41,27 @@ func TestCommittedPrivateSourceNotFromCache(t *testing.T) {
 	}
 	if _, err := os.Stat(wo.pkgDir("hb")); err == nil {
 		t.Error("the private repository's files landed in a project whose user never allowed its origin")
+	}
+}
+
+// TestLockOnlyRefusalHint (fixN18): a lock entry the manifest does not
+// name (ctx changes --since over a package removed since) is refused on
+// the private network as a committed spec is; its hint must not name
+// `ctx install --allow-outside ALIAS`, which takes only the manifest's
+// aliases, but what works: the origin to allow in context.local.json.
+func TestLockOnlyRefusalHint(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	url, _ := f.serveUpstream()
+	w := f.open(f.project)
+	defer w.Close()
+	_, err := w.gitEngine(w.engine(), "gone", nil, url).ListRefs(bg, url)
+	var ge *gitengine.Error
+	if !errors.As(err, &ge) || ge.Kind != gitengine.KindPrivate {
+		t.Fatalf("a lock-only entry on loopback: %v, want refused (private network)", err)
+	}
+	origin, _ := gitengine.Origin(url)
+	if strings.Contains(ge.Hint, "--allow-outside gone") || !strings.Contains(ge.Hint, `{"origin": "`+origin+`", "privateNetwork": true}`) {
+		t.Errorf("hint %q: want the origin %s to allow in %s, not install --allow-outside of an alias the manifest does not name", ge.Hint, origin, project.Rel(project.LocalName))
 	}
 }
