@@ -59,7 +59,7 @@ func codeSpansOf(s string) []string {
 // still leave one open for the path's to close: runs of different lengths
 // ("`x```": a run of 1 and one of 3), an author's escaped backtick ("\`"
 // counts, yet is no run), and a title and a summary each with an
-// unmatched "``", which pair across the path. The path must stay a code
+// unmatched pair of backticks, which pair across the path. The path must stay a code
 // span of its own in every entry; a title's own balanced code span stays.
 func TestReview18aIndexMDBackticks(t *testing.T) {
 	t.Parallel()
