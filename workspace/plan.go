@@ -243,8 +243,12 @@ func (t *task) upToDate(force bool) bool {
 	// A git commit is its content, whatever URL it came from: a source
 	// that names the locked commit from another URL (or the same in
 	// another form) is relocked, its files left as they are, edits and
-	// all (review18a: push asks for an install first).
-	return t.locked != nil && (t.locked.Source == t.spec.Source || t.kind() == project.KindGit) && t.locked.Path == t.spec.Path && t.locked.Tree == loc.state.Tree && t.locked.Hash == loc.state.Hash
+	// all (review18a: push asks for an install first). Not when the ref
+	// is a full commit id, which resolves without the remote saying it
+	// has it: that is fetched, as before.
+	sameSource := t.locked != nil && (t.locked.Source == t.spec.Source ||
+		t.kind() == project.KindGit && !(len(t.spec.Ref) == 40 && gitengine.IsCommitID(t.spec.Ref)))
+	return sameSource && t.locked.Path == t.spec.Path && t.locked.Tree == loc.state.Tree && t.locked.Hash == loc.state.Hash
 }
 
 // checkDirty is the dirty-state guard's check for a task that replaces or
