@@ -791,7 +791,7 @@ func layout(top string, secs []*pkgSection, budget, target int, tc *tokens.Count
 	}
 	if shown < len(secs) {
 		note = append(note, fmt.Sprintf("%s not shown (`ctx list` lists them)", wording.Count(len(secs)-shown, "more package", "more packages")))
-		degraded = append(degraded, fmt.Sprintf("%d packages not shown", len(secs)-shown))
+		degraded = append(degraded, wording.Count(len(secs)-shown, "package", "packages")+" not shown")
 	}
 
 	var b strings.Builder

@@ -9,6 +9,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/forge"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -97,7 +98,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	dest := branch + " of " + safetext.Escape(naming.RedactURL(res.Source))
 	switch {
 	case opts.dryRun:
-		fmt.Fprintf(out, "%s: would push %d files onto %s as branch %s\n", alias, len(res.Files), shortSHA(res.Parent), dest)
+		fmt.Fprintf(out, "%s: would push %s onto %s as branch %s\n", alias, wording.Count(len(res.Files), "file", "files"), shortSHA(res.Parent), dest)
 		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was pushed")
 		return nil
 	case res.Existed:
