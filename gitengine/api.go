@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -49,6 +50,14 @@ type Options struct {
 	// SSHAgent is the socket of the ssh agent tried first for ssh remotes;
 	// "" for none. cmd/ctx sets it from $SSH_AUTH_SOCK.
 	SSHAgent string
+	// Proxy is the environment's ALL_PROXY and NO_PROXY, which go-git's
+	// ssh transport follows (x/net/proxy reads them itself): a guarded
+	// ssh call through the proxy checks the remote's host before it
+	// dials (resolved, checked, not pinned: the proxy resolves again, as
+	// netguard.Transport does for http), and accepts the proxy's own
+	// address where the connection lands. cmd/ctx sets it from
+	// $ALL_PROXY/$all_proxy and $NO_PROXY/$no_proxy.
+	Proxy netguard.Proxy
 	// CredentialEnv is the environment of the `git credential` runs that
 	// ask git's credential helpers; nil means this process's environment.
 	CredentialEnv []string

@@ -65,6 +65,9 @@ func cacheKey(r *remote) string {
 // The store keeps each pack file open once read (see newStorage's keep):
 // close it (st.Close) before unlock.
 func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *filesystem.Storage, unlock func(), err error) {
+	if err := e.guardCache(ctx, r); err != nil {
+		return nil, nil, err
+	}
 	root, err := e.cacheRoot()
 	if err != nil {
 		return nil, nil, err

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -29,7 +30,10 @@ import (
 //     a proxy (the environment's), the request's host is resolved and
 //     checked before it is sent, as the proxy dials it;
 //   - ssh: on the address the connection reached, before the host key is
-//     accepted, so no credential is offered to a refused address;
+//     accepted, so no credential is offered to a refused address; through
+//     the environment's SOCKS proxy (Options.Proxy: ALL_PROXY, which
+//     go-git follows) the connection reaches the proxy, so the remote's
+//     host is resolved and checked first, as for http;
 //   - git://: go-git's transport dials by itself, so the host is resolved
 //     and checked first, and the connection pinned to the address checked
 //     (the protocol's host= then names that address).
@@ -142,16 +146,7 @@ func (t guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.e.allows(netguard.Origin(req.URL.Scheme, req.URL.Hostname(), port)) {
 		return t.open.RoundTrip(req)
 	}
-	base := t.direct
-	if t.open.Proxy != nil {
-		if p, err := t.open.Proxy(req); err == nil && p != nil {
-			if _, err := netguard.Resolve(req.Context(), req.URL.Hostname()); err != nil {
-				return nil, t.refuse(req.URL.Hostname(), err)
-			}
-			base = t.open
-		}
-	}
-	resp, err := base.RoundTrip(req)
+	resp, err := netguard.Transport{Open: t.open, Direct: t.direct}.RoundTrip(req)
 	if err != nil {
 		return nil, t.refuse(req.URL.Hostname(), err)
 	}
@@ -180,11 +175,37 @@ func (m *memory) guardedDirect() *http.Transport {
 	return m.guarded
 }
 
+// sshProxy returns the address of the environment's proxy (Options.Proxy)
+// a guarded ssh call to r goes through, "" for a direct one. Through the
+// proxy the connection lands on the proxy's address, not the remote's, so
+// r's host is checked here first, as netguard.Transport checks an http
+// request's (resolved, checked, not pinned: the proxy resolves again);
+// the error is the refusal, or the failed look-up.
+func (e *Engine) sshProxy(ctx context.Context, r *remote) (string, error) {
+	port := r.ep.Port
+	if port <= 0 {
+		port = netguard.DefaultPort("ssh")
+	}
+	via := e.opts.Proxy.Via(net.JoinHostPort(r.ep.Host, strconv.Itoa(port)))
+	if via == "" {
+		return "", nil
+	}
+	if _, err := netguard.Resolve(ctx, r.ep.Host); err != nil {
+		return "", privateOf(r.ep.Host, err)
+	}
+	return via, nil
+}
+
 // guardSSH wraps an ssh host key check so that a connection to a refused
 // address ends before its host key is accepted (and so before any key
-// signs anything); refused keeps the refusal.
-func guardSSH(host string, check ssh.HostKeyCallback, refused *atomic.Pointer[PrivateError]) ssh.HostKeyCallback {
+// signs anything); refused keeps the refusal. A connection that landed on
+// the proxy at via (sshProxy, which checked the host) is not refused for
+// the proxy's address.
+func guardSSH(host, via string, check ssh.HostKeyCallback, refused *atomic.Pointer[PrivateError]) ssh.HostKeyCallback {
 	return func(hostname string, remote net.Addr, key ssh.PublicKey) error {
+		if via != "" && netguard.IsProxy(context.Background(), via, remote) {
+			return check(hostname, remote, key)
+		}
 		if err := netguard.Check(remote.String(), nil); err != nil {
 			pe := privateOf(host, err).(*PrivateError)
 			refused.CompareAndSwap(nil, pe)
@@ -209,12 +230,12 @@ func pinGit(ctx context.Context, r *remote) (*remote, error) {
 
 // guardAuth makes auth's host key check refuse a connection that reached
 // the private network (guardSSH).
-func guardAuth(auth transport.AuthMethod, host string, refused *atomic.Pointer[PrivateError]) {
+func guardAuth(auth transport.AuthMethod, host, via string, refused *atomic.Pointer[PrivateError]) {
 	switch a := auth.(type) {
 	case *gitssh.PublicKeys:
-		a.HostKeyCallback = guardSSH(host, a.HostKeyCallback, refused)
+		a.HostKeyCallback = guardSSH(host, via, a.HostKeyCallback, refused)
 	case *gitssh.PublicKeysCallback:
-		a.HostKeyCallback = guardSSH(host, a.HostKeyCallback, refused)
+		a.HostKeyCallback = guardSSH(host, via, a.HostKeyCallback, refused)
 	}
 }
 
@@ -240,4 +261,44 @@ func (e *Engine) refusal(r *remote, op string, err error) *Error {
 		hint = e.guard.Hint
 	}
 	return newError(KindPrivate, r.raw, op, pe, hint)
+}
+
+// cacheLookup bounds guardCache's look-up of a host name: offline, the
+// cache still answers after at most this long.
+const cacheLookup = 3 * time.Second
+
+// guardCache refuses a guarded call's read of the object cache for a
+// remote whose origin the Guard does not allow and whose host is on the
+// private network (review18c): the cache is the user's, shared by every
+// project, and a commit fetched there on the user's word (another
+// project's ctx add) is not for a repository someone else named to have
+// without a request. The host is judged as a dial would judge it
+// (netguard.Resolve: a literal address, or every address of a name). A
+// name that does not resolve (offline) is not refused here: the cache
+// answers what it has, and a fetch meets the dial-time guard.
+func (e *Engine) guardCache(ctx context.Context, r *remote) error {
+	if e.guard == nil || e.allows(remoteOrigin(r)) {
+		return nil
+	}
+	host := strings.ToLower(r.ep.Host)
+	v, _ := e.mem.cacheHosts.LoadOrStore(host, &cacheHost{})
+	h := v.(*cacheHost)
+	h.once.Do(func() { // one look-up a host in the Engine's lifetime
+		ctx, cancel := context.WithTimeout(ctx, cacheLookup)
+		defer cancel()
+		_, err := netguard.Resolve(ctx, host)
+		if ae := (*netguard.AddrError)(nil); errors.As(err, &ae) {
+			h.refused = err
+		}
+	})
+	if h.refused == nil {
+		return nil
+	}
+	return e.refusal(r, "fetch", privateOf(r.ep.Host, h.refused))
+}
+
+// cacheHost is guardCache's verdict on a host, found once.
+type cacheHost struct {
+	once    sync.Once
+	refused error // netguard's refusal, or nil
 }

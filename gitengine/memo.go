@@ -32,6 +32,9 @@ type memory struct {
 	// the Guard does not allow (guardedDirect).
 	guardedOnce sync.Once
 	guarded     *http.Transport
+	// cacheHosts holds guardCache's verdict on each host (*cacheHost),
+	// so that a run looks a host up once however many packages it has.
+	cacheHosts sync.Map
 }
 
 // maxIdlePerHost is how many idle connections to one host an Engine

@@ -153,7 +153,11 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 				return nil, classify(r.raw, op, err, false)
 			}
 			if guarded {
-				guardAuth(auth, r.ep.Host, &c.guardRefused)
+				via, err := e.sshProxy(ctx, r)
+				if err != nil {
+					return nil, e.refusal(r, op, err)
+				}
+				guardAuth(auth, r.ep.Host, via, &c.guardRefused)
 			}
 			c.auth = auth
 			c.sentCreds = true

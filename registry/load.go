@@ -339,8 +339,15 @@ func (l *Loader) fetchHTTP(ctx context.Context, loc Location) ([]byte, error) {
 	if client == nil {
 		client = &http.Client{Timeout: 30 * time.Second}
 		if l.Confine != "" {
+			// The environment's proxy, as an unconfined read has it, once the
+			// host resolves to public addresses; else a direct dial checked
+			// at dial time (netguard.Transport, gitengine's rule too).
+			open := http.DefaultTransport.(*http.Transport).Clone()
+			direct := open.Clone()
+			direct.Proxy = nil
 			d := &net.Dialer{Timeout: 30 * time.Second, Control: netguard.Control(nil)}
-			client.Transport = &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: 10 * time.Second} // no proxy: it would be dialed instead, around the guard
+			direct.DialContext = d.DialContext
+			client.Transport = netguard.Transport{Open: open, Direct: direct}
 		}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc.URL, nil)

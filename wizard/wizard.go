@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -65,6 +66,9 @@ type Workspace interface {
 	Add(ctx context.Context, specs []project.PackageSpec, o workspace.AddOptions) (*workspace.Report, error)
 	Remove(ctx context.Context, aliases []string, o workspace.RemoveOptions) (*workspace.Report, error)
 	Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error)
+	// PrivateNotAllowed returns those of aliases whose committed git
+	// host is on the private network and not allowed by the user.
+	PrivateNotAllowed(ctx context.Context, aliases []string) []string
 }
 
 // AccessChecker checks whether the user can read a source: a git
@@ -172,7 +176,35 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		return nil, err
 	}
 	specs := plan(man, contexts, installed, selected, interactive, sum, o)
-	return apply(ctx, ws, man, specs, sum, o)
+	sum, err = apply(ctx, ws, man, specs, sum, o)
+	if err == nil && !o.FromManifest && len(specs) == 0 && len(sum.Removed) == 0 && len(sum.Unavailable) == 0 {
+		notePrivate(ctx, ws, installed, o)
+	}
+	return sum, err
+}
+
+// notePrivate tells the user who named the registry and changed nothing
+// that the packages the manifest already names with a git host on the
+// private network are not allowed by this setup (it allows only what it
+// adds: review18c), and what to run.
+func notePrivate(ctx context.Context, ws Workspace, installed map[int]string, o Options) {
+	var aliases []string
+	for _, a := range installed {
+		if !slices.Contains(aliases, a) {
+			aliases = append(aliases, a)
+		}
+	}
+	sort.Strings(aliases)
+	need := ws.PrivateNotAllowed(ctx, aliases)
+	if len(need) == 0 {
+		return
+	}
+	cmd := "ctx install"
+	for _, a := range need {
+		cmd += " --allow-outside " + a
+	}
+	fmt.Fprintf(o.Log, "note: the manifest already names %s, on your private network and not allowed here (setup allows only what it adds): if you trust %s, run `%s`\n",
+		wording.List(need, "and"), wording.Plural(len(need), "it", "them"), cmd)
 }
 
 // checkWanted checks access to the contexts not installed: all of them at

@@ -52,6 +52,7 @@ type fakeWorkspace struct {
 	added    []project.PackageSpec
 	removed  []string
 	registry string
+	private  map[string]bool // PrivateNotAllowed's answer
 }
 
 func (w *fakeWorkspace) Manifest() project.Manifest { return w.man }
@@ -77,6 +78,15 @@ func (w *fakeWorkspace) Remove(ctx context.Context, aliases []string, o workspac
 		rep.Packages = append(rep.Packages, workspace.PackageResult{Alias: a, Action: workspace.Removed})
 	}
 	return rep, nil
+}
+func (w *fakeWorkspace) PrivateNotAllowed(ctx context.Context, aliases []string) []string {
+	var out []string
+	for _, a := range aliases {
+		if w.private[a] {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 func (w *fakeWorkspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
 	w.calls = append(w.calls, "Reindex")
@@ -368,6 +378,38 @@ func TestAccessKey(t *testing.T) {
 	for _, p := range apart {
 		if accessKey(p[0]) == accessKey(p[1]) {
 			t.Errorf("%q and %q share one check: %q", p[0], p[1], accessKey(p[0]))
+		}
+	}
+}
+
+// TestNothingToChangeNamesPrivate (fixN18): a setup that changes nothing,
+// with a registry the user named, says which packages the manifest
+// already names are on the private network and not allowed, and the
+// install to run; not for the manifest's own registry, nor when none is.
+func TestNothingToChangeNamesPrivate(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name         string
+		private      map[string]bool
+		fromManifest bool
+		want         string
+	}{
+		{"private", map[string]bool{"api": true, "manual": true}, false, "the manifest already names api, on your private network and not allowed here (setup allows only what it adds): if you trust it, run `ctx install --allow-outside api`\n"},
+		{"public", nil, false, ""},
+		{"manifest's registry", map[string]bool{"api": true}, true, ""},
+	} {
+		ws := &fakeWorkspace{man: installedAPI(), private: c.private}
+		var out, log bytes.Buffer
+		_, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "old", FromManifest: c.fromManifest, Select: []string{"api"}, Out: &out, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != "Nothing to change.\n" {
+			t.Errorf("%s: out %q, want Nothing to change.", c.name, out.String())
+		}
+		got, _ := strings.CutPrefix(log.String(), "note: ")
+		if got != c.want {
+			t.Errorf("%s: log %q, want %q", c.name, log.String(), c.want)
 		}
 	}
 }

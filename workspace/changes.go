@@ -415,7 +415,7 @@ func (w *Workspace) entryFiles(ctx context.Context, alias string, e lockfile.Ent
 		if s, ok := w.manifest.Spec(alias); ok && s.Source == e.Source {
 			spec = &s
 		}
-		tr, err := w.gitEngine(w.engine(), alias, spec).ReadTree(ctx, req)
+		tr, err := w.gitEngine(w.engine(), alias, spec, e.Source).ReadTree(ctx, req)
 		if err != nil {
 			return nil, "", false, nil, err
 		}

@@ -52,7 +52,11 @@ func (w *Workspace) attachEngine(ts []*task) {
 	}
 	eng := w.engine()
 	for _, t := range ts {
-		t.eng = w.gitEngine(eng, t.alias, t.spec)
+		locked := ""
+		if t.locked != nil {
+			locked = t.locked.Source
+		}
+		t.eng = w.gitEngine(eng, t.alias, t.spec, locked)
 	}
 }
 

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -13,26 +14,41 @@ import (
 )
 
 // gitEngine is eng labelled with alias for the git fetches of spec s (nil:
-// a lock entry the manifest no longer names), kept off the private network
-// but where project's rule allows (Manifest.PrivateAllowed: anywhere for
-// the user's own spec, for a committed one only the origins the user
-// allowed); a refusal says where the spec is and how to allow it.
-func (w *Workspace) gitEngine(eng *gitengine.Engine, alias string, s *project.PackageSpec) *gitengine.Engine {
+// a lock entry the manifest does not name, whose source is locked), kept
+// off the private network but where project's rule allows
+// (Manifest.PrivateAllowed: anywhere for the user's own spec, for a
+// committed one only the origins the user allowed); a refusal says where
+// the spec is and how to allow it.
+func (w *Workspace) gitEngine(eng *gitengine.Engine, alias string, s *project.PackageSpec, locked string) *gitengine.Engine {
 	e := eng.WithLabel(alias)
 	if s != nil && s.Local {
 		return e
 	}
 	m := w.manifest
-	where := project.Rel(project.LockName) + ": package " + safetext.Quote(alias)
-	if s != nil {
-		where = m.Where(*s)
-	}
 	return e.Guarded(gitengine.Guard{
 		Allowed: func(origin string) bool { return m.PrivateAllowed(s, origin) },
-		Hint: fmt.Sprintf("%s is committed, and a clone may reach your private network (loopback, private and link-local addresses) only at an origin you allowed; "+
-			"if you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed, for that origin only)",
-			where, alias, project.Rel(project.LocalName)),
+		Hint:    privateHint(m, alias, s, locked),
 	})
+}
+
+// privateHint is what a committed spec's refusal on the private network
+// says to do: `ctx install --allow-outside ALIAS`, which records the
+// manifest spec's origin; for a lock entry the manifest does not name
+// (that command does not take it, or records another source's origin),
+// the allowWeb entry to write for the locked source's origin.
+func privateHint(m project.Manifest, alias string, s *project.PackageSpec, locked string) string {
+	const why = "a clone may reach your private network (loopback, private and link-local addresses) only at an origin you allowed"
+	if s != nil {
+		return fmt.Sprintf("%s is committed, and %s; if you put it there yourself, allow it: `ctx install --allow-outside %s` (recorded in %s, which is not committed, for that origin only)",
+			m.Where(*s), why, alias, project.Rel(project.LocalName))
+	}
+	entry := "its origin"
+	if origin, ok := gitengine.Origin(locked); ok {
+		q, _ := json.Marshal(origin)
+		entry = fmt.Sprintf(`{"origin": %s, "privateNetwork": true}`, q)
+	}
+	return fmt.Sprintf("%s: package %s is committed in the lock but not named with this source in %s, and %s; `ctx install --allow-outside` takes the manifest's packages only: if you trust this source, add %s to \"allowWeb\" in %s (not committed)",
+		project.Rel(project.LockName), safetext.Quote(alias), project.Rel(project.ManifestName), why, entry, project.Rel(project.LocalName))
 }
 
 // registryEngine is eng for the specs of a registry the user did not name
@@ -79,4 +95,21 @@ func (w *Workspace) privateAllow(ctx context.Context, s project.PackageSpec) (pr
 		return project.WebAllow{}, false
 	}
 	return want, true
+}
+
+// PrivateNotAllowed returns those of aliases whose committed git spec
+// reaches its host on the private network at an origin the user has not
+// allowed (privateAllow's rule: what `ctx install --allow-outside ALIAS`
+// would record), in the order given. Setup says so when it changes
+// nothing: naming the registry allows only what setup adds.
+func (w *Workspace) PrivateNotAllowed(ctx context.Context, aliases []string) []string {
+	var out []string
+	for _, a := range aliases {
+		if s, ok := w.manifest.Spec(a); ok {
+			if _, need := w.privateAllow(ctx, s); need {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }

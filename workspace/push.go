@@ -121,7 +121,7 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 	if inManifest {
 		named = &spec
 	}
-	eng := w.gitEngine(w.engine(), alias, named)
+	eng := w.gitEngine(w.engine(), alias, named, e.Source)
 	url := w.fetchURL(e.Source)
 	pr, err := eng.Push(ctx, gitengine.PushRequest{
 		URL: url, Commit: e.Rev, Ref: e.Ref, Path: e.Path,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/forge"
+	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/dustin/go-humanize"
 )
@@ -40,6 +42,10 @@ func (e environment) userHome() string {
 //	                  (github.com,git.corp.example:8443; see gitengine.CheckTokenHost);
 //	                  unset: the token goes to no host (gitengine warns once)
 //	SSH_AUTH_SOCK     the ssh agent tried first for ssh remotes
+//	ALL_PROXY, NO_PROXY (or all_proxy, no_proxy) the SOCKS proxy go-git's ssh
+//	                  transport dials through (x/net/proxy reads them too):
+//	                  gitengine's guard checks a guarded ssh remote's host
+//	                  before it goes through the proxy
 //	HOME              ~/.ssh holds known_hosts and the keys id_ed25519, id_rsa
 //	CTX_REGISTRY      the default registry of 'ctx setup' (see defaultRegistry)
 //	GITHUB_TOKEN, PATH (gh)                ctx push --pr (see githubOptions)
@@ -56,6 +62,9 @@ func (e environment) engineOptions() (gitengine.Options, error) {
 		CacheDir: e.Get("CTX_CACHE"),
 		Token:    e.Get("CTX_GIT_TOKEN"),
 		SSHAgent: e.Get("SSH_AUTH_SOCK"),
+		// As x/net/proxy reads them (the upper case first), since go-git's
+		// ssh transport dials with it.
+		Proxy: netguard.Proxy{All: cmp.Or(e.Get("ALL_PROXY"), e.Get("all_proxy")), No: cmp.Or(e.Get("NO_PROXY"), e.Get("no_proxy"))},
 		// git credential runs in the command's environment.
 		CredentialEnv: e,
 	}

@@ -367,3 +367,10 @@ func (l *lazyWorkspace) Reindex(ctx context.Context, o indexer.Options) (*indexe
 	}
 	return ws.Reindex(ctx, o)
 }
+
+func (l *lazyWorkspace) PrivateNotAllowed(ctx context.Context, aliases []string) []string {
+	if l.ws == nil {
+		return nil // no project yet: the manifest names nothing
+	}
+	return l.ws.PrivateNotAllowed(ctx, aliases)
+}

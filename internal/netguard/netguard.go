@@ -3,9 +3,11 @@
 // shared (carrier-grade NAT), unspecified or multicast address (Classify),
 // checked where the address is known for sure, at dial time after DNS
 // (Control), so a host name that resolves to 127.0.0.1 is refused as the
-// literal is. webfetch (https sources) and gitengine (git remotes) both
-// call it; whose word lifts it (the user's allowance, by origin) is
-// project's, and the callers carry the answer here.
+// literal is (through a proxy, the host is checked before the request:
+// Transport for http, Proxy for ssh). webfetch (https sources) and
+// gitengine (git remotes) both call it; whose word lifts it (the user's
+// allowance, by origin) is project's, and the callers carry the answer
+// here.
 package netguard
 
 import (
@@ -13,10 +15,14 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/net/proxy"
 )
 
 // AddrError is what Control returns for an address the guard refuses.
@@ -148,4 +154,103 @@ func DefaultPort(scheme string) int {
 		return 9418
 	}
 	return 0
+}
+
+// Transport is an http.RoundTripper that keeps every request (each
+// redirect too) off the private network: sent through open's proxy (the
+// environment's) when it takes the request, once the request's host
+// resolves to public addresses only (checked, not pinned: the proxy
+// resolves again); else through direct, whose dialer must refuse the
+// private network at dial time (Control). The one rule of a guarded
+// request through a proxy: gitengine's guarded remotes and the registry
+// the committed manifest names both use it.
+type Transport struct {
+	Open   *http.Transport // proxied requests (its Proxy decides)
+	Direct *http.Transport // the others; Proxy nil, dialer with Control
+}
+
+func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.Open != nil && t.Open.Proxy != nil {
+		if p, err := t.Open.Proxy(req); err == nil && p != nil {
+			if _, err := Resolve(req.Context(), req.URL.Hostname()); err != nil {
+				return nil, err
+			}
+			return t.Open.RoundTrip(req)
+		}
+	}
+	return t.Direct.RoundTrip(req)
+}
+
+// Proxy is the environment's proxy of connections that are not HTTP
+// requests (ssh): ALL_PROXY and NO_PROXY as golang.org/x/net/proxy reads
+// them (go-git's ssh transport dials with proxy.Dial, which does). cmd/ctx
+// reads the variables; the packages below it take them here.
+type Proxy struct {
+	All string // ALL_PROXY (else all_proxy): the proxy's URL
+	No  string // NO_PROXY (else no_proxy): the hosts reached directly
+}
+
+// Via returns the address (host:port) of the proxy that x/net/proxy's
+// environment dialer sends a connection to addr (host:port) through, or
+// "" when it dials addr directly. It asks x/net's own rule
+// (proxy.FromURL, PerHost) with dialers that record the address they are
+// asked for and dial nothing.
+func (p Proxy) Via(addr string) string {
+	if p.All == "" {
+		return ""
+	}
+	u, err := url.Parse(p.All)
+	if err != nil {
+		return ""
+	}
+	var asked string
+	record := recordDialer(func(a string) { asked = a })
+	via, err := proxy.FromURL(u, record)
+	if err != nil {
+		return ""
+	}
+	d := via
+	if p.No != "" {
+		ph := proxy.NewPerHost(via, recordDialer(func(string) { asked = "" }))
+		ph.AddFromString(p.No)
+		d = ph
+	}
+	_, _ = d.Dial("tcp", addr)
+	return asked
+}
+
+// recordDialer is a proxy.Dialer that tells the address it is asked to
+// dial and dials nothing.
+type recordDialer func(addr string)
+
+func (r recordDialer) Dial(_, addr string) (net.Conn, error) {
+	r(addr)
+	return nil, errors.New("netguard: recorded, not dialed")
+}
+
+// IsProxy reports whether remote (the address a connection reached) is
+// the proxy at via (Via's answer: host:port, the host a name or an
+// address): the same port, and an address of the host.
+func IsProxy(ctx context.Context, via string, remote net.Addr) bool {
+	host, port, err := net.SplitHostPort(via)
+	if err != nil {
+		return false
+	}
+	ap, err := netip.ParseAddrPort(remote.String())
+	if err != nil || strconv.Itoa(int(ap.Port())) != port {
+		return false
+	}
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return a.Unmap() == ap.Addr().Unmap()
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return false
+	}
+	for _, a := range addrs {
+		if a.Unmap() == ap.Addr().Unmap() {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package netguard
 import (
 	"context"
 	"errors"
+	"net"
 	"net/netip"
 	"testing"
 )
@@ -76,6 +77,53 @@ func TestOrigin(t *testing.T) {
 		got, ok := Origin(c.scheme, c.host, c.port)
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("Origin(%q, %q, %d) = %q, %v; want %q", c.scheme, c.host, c.port, got, ok, c.want)
+		}
+	}
+}
+
+// TestProxyVia: Via answers as x/net/proxy's environment dialer (go-git's
+// ssh transport) chooses: the proxy's address, or "" for a direct dial
+// (no ALL_PROXY, one that does not parse or has a scheme x/net does not
+// know, or a host NO_PROXY names).
+func TestProxyVia(t *testing.T) {
+	for _, c := range []struct {
+		p          Proxy
+		addr, want string
+	}{
+		{Proxy{}, "git.example.com:22", ""},
+		{Proxy{All: "socks5://127.0.0.1:1080"}, "git.example.com:22", "127.0.0.1:1080"},
+		{Proxy{All: "socks5h://proxy.corp:1080"}, "10.1.2.3:22", "proxy.corp:1080"},
+		{Proxy{All: "socks5://127.0.0.1:1080", No: "git.example.com"}, "git.example.com:22", ""},
+		{Proxy{All: "socks5://127.0.0.1:1080", No: "*.example.com"}, "git.example.com:22", ""},
+		// x/net's rule, not net/http's: a bare domain is that host only.
+		{Proxy{All: "socks5://127.0.0.1:1080", No: "example.com"}, "git.example.com:22", "127.0.0.1:1080"},
+		{Proxy{All: "socks5://127.0.0.1:1080", No: "10.0.0.0/8"}, "10.1.2.3:22", ""},
+		{Proxy{All: "socks5://127.0.0.1:1080", No: "10.0.0.0/8"}, "git.example.com:22", "127.0.0.1:1080"},
+		{Proxy{All: "gopher://127.0.0.1:70"}, "git.example.com:22", ""},
+		{Proxy{All: "socks5://%zz"}, "git.example.com:22", ""},
+	} {
+		if got := c.p.Via(c.addr); got != c.want {
+			t.Errorf("%+v.Via(%s) = %q, want %q", c.p, c.addr, got, c.want)
+		}
+	}
+}
+
+func TestIsProxy(t *testing.T) {
+	ctx := context.Background()
+	at := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1080}
+	for _, c := range []struct {
+		via  string
+		want bool
+	}{
+		{"127.0.0.1:1080", true},
+		{"127.0.0.1:1081", false},
+		{"127.0.0.2:1080", false},
+		{"[::ffff:127.0.0.1]:1080", true},
+		{"localhost:1080", true},
+		{"no port", false},
+	} {
+		if got := IsProxy(ctx, c.via, at); got != c.want {
+			t.Errorf("IsProxy(%q, %s) = %v, want %v", c.via, at, got, c.want)
 		}
 	}
 }
