@@ -59,7 +59,11 @@ func TrackedUnder(dir, path string) (st TrackStatus, names []string, err error) 
 			case self != nil && bytes.Equal(name, self):
 				names = append(names, "")
 			case bytes.HasPrefix(name, prefix):
-				names = append(names, string(name[len(prefix):]))
+				// A sparse index's folder entry ("dir/", skip-worktree)
+				// is no file: path itself is not tracked by it.
+				if len(name) > len(prefix) {
+					names = append(names, string(name[len(prefix):]))
+				}
 			case bytes.Compare(name, prefix) > 0:
 				return false
 			}
