@@ -145,3 +145,20 @@ func TestReview18eBadDotGitFile(t *testing.T) {
 		t.Fatalf("TrackedUnder under a bad .git file: %v, want an error naming the gitdir: line", err)
 	}
 }
+
+// A ".git" file naming a git directory that is gone (a worktree removed
+// under it): an error, not "nothing tracked" (FileStatus would then call
+// a committed context.local.json the user's own).
+func TestReview18eGoneGitDir(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: /nonexistent/fixE18a/worktrees/x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := FileStatus(dir, filepath.Join(dir, "f.md")); err == nil || st.Tracked {
+		t.Fatalf("FileStatus under a .git file naming a missing git directory = %+v, %v; want an error", st, err)
+	}
+	if got := IndexFile(dir); got != "" {
+		t.Fatalf("IndexFile = %q, want \"\"", got)
+	}
+}

@@ -120,8 +120,8 @@ func readIndex(dir, file string) (st TrackStatus, data []byte, idLen int, err er
 // (DetectDotGit) find it: the nearest folder, from dir (its folder when
 // dir is a file) upwards, with a ".git" entry; and its git directory:
 // that ".git" folder, or what the "gitdir:" line of a ".git" file names
-// (a linked worktree's or a submodule's: DotGit). root is "" (and no
-// error) when dir is in no work tree. root is dir's path as given (made
+// (a linked worktree's or a submodule's: DotGit), which must be a folder.
+// root is "" (and no error) when dir is in no work tree. root is dir's path as given (made
 // absolute), not resolved: relIn resolves both.
 func workTreeGitDir(dir string) (root, gitDir string, err error) {
 	path, err := filepath.Abs(dir)
@@ -134,6 +134,11 @@ func workTreeGitDir(dir string) (root, gitDir string, err error) {
 	for {
 		gitDir, err := DotGit(path)
 		if err == nil {
+			// A git directory that is gone (a removed worktree's) is not
+			// "nothing tracked": the caller cannot tell.
+			if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+				return "", "", fmt.Errorf("%s leads to %s, which is not a git directory", safetext.Clip(filepath.Join(path, ".git"), 0), safetext.Clip(gitDir, 0))
+			}
 			return path, gitDir, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
