@@ -6,12 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/go-git/go-billy/v5"
-	"github.com/go-git/go-billy/v5/util"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
@@ -59,7 +58,11 @@ func TrackedUnder(dir, path string) (st TrackStatus, names []string, err error) 
 			case self != nil && bytes.Equal(name, self):
 				names = append(names, "")
 			case bytes.HasPrefix(name, prefix):
-				names = append(names, string(name[len(prefix):]))
+				// A sparse index's folder entry ("dir/", skip-worktree)
+				// is no file: path itself is not tracked by it.
+				if len(name) > len(prefix) {
+					names = append(names, string(name[len(prefix):]))
+				}
 			case bytes.Compare(name, prefix) > 0:
 				return false
 			}
@@ -82,43 +85,121 @@ func indexErr(st TrackStatus, err error) error {
 	return fmt.Errorf("read the git index of %s: %w", safetext.Clip(st.Root, 0), err)
 }
 
-// readIndex opens the git repository holding file (found upwards from dir)
-// and reads its index: the data (nil when the repository has none yet, or
-// file is in no work tree) and the length of its object ids. st says
-// whether and where file is in a work tree.
+// readIndex finds the git work tree holding file (upwards from dir:
+// workTreeGitDir) and reads its index: the data (nil when the repository
+// has none yet, or file is in no work tree) and the length of its object
+// ids. st says whether and where file is in a work tree. It does not open
+// the repository with go-git, which refuses repositories git reads
+// (extensions.worktreeConfig, set by `git sparse-checkout` and `git
+// config --worktree`: go-git issue 1943): it reads only the two files it
+// needs, the index and the common config's extensions.objectFormat.
 func readIndex(dir, file string) (st TrackStatus, data []byte, idLen int, err error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		if errors.Is(err, git.ErrRepositoryNotExists) {
-			return TrackStatus{}, nil, 0, nil
-		}
-		return TrackStatus{}, nil, 0, fmt.Errorf("open the git repository of %s: %w", safetext.Clip(dir, 0), err)
+	root, gitDir, err := workTreeGitDir(dir)
+	if err != nil || root == "" {
+		return TrackStatus{}, nil, 0, err
 	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return TrackStatus{}, nil, 0, nil // a bare repository: no work tree holds the file
-	}
-	root := wt.Filesystem.Root()
 	rel, err := relIn(root, file)
 	if err != nil {
 		return TrackStatus{}, nil, 0, err
 	}
 	st = TrackStatus{InRepository: true, Root: root, Rel: rel}
-	fsys, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem })
-	if !ok {
-		return st, nil, 0, errors.New("not a repository on disk")
-	}
-	data, err = util.ReadFile(fsys.Filesystem(), "index")
+	data, err = os.ReadFile(filepath.Join(gitDir, "index"))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return st, nil, 0, nil // a new repository: nothing tracked yet
 	case err != nil:
 		return st, nil, 0, err
 	}
-	if idLen, err = objectIDLen(repo); err != nil {
+	if idLen, err = objectIDLen(gitDir); err != nil {
 		return st, nil, 0, err
 	}
 	return st, data, idLen, nil
+}
+
+// workTreeGitDir finds the git work tree holding dir as git and go-git
+// (DetectDotGit) find it: the nearest folder, from dir (its folder when
+// dir is a file) upwards, with a ".git" entry; and its git directory:
+// that ".git" folder, or what the "gitdir:" line of a ".git" file names
+// (a linked worktree's or a submodule's: DotGit), which must be a folder.
+// root is "" (and no error) when dir is in no work tree. root is dir's path as given (made
+// absolute), not resolved: relIn resolves both.
+func workTreeGitDir(dir string) (root, gitDir string, err error) {
+	path, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", err
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		path = filepath.Dir(path)
+	}
+	for {
+		gitDir, err := DotGit(path)
+		if err == nil {
+			// A git directory that is gone (a removed worktree's) is not
+			// "nothing tracked": the caller cannot tell.
+			if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+				return "", "", fmt.Errorf("%s leads to %s, which is not a git directory", safetext.Clip(filepath.Join(path, ".git"), 0), safetext.Clip(gitDir, 0))
+			}
+			return path, gitDir, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", "", err
+		}
+		up := filepath.Dir(path)
+		if up == path {
+			return "", "", nil
+		}
+		path = up
+	}
+}
+
+// DotGit is the git directory of the work tree whose top folder is dir:
+// dir/.git when it is a folder; when it is a file, the path its
+// "gitdir: " line names (relative to dir unless absolute), as git writes
+// it for a linked worktree or a submodule. No dir/.git: an error
+// satisfying errors.Is(err, fs.ErrNotExist). The path is not checked.
+func DotGit(dir string) (string, error) {
+	p := filepath.Join(dir, ".git")
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", err
+	}
+	if fi.IsDir() {
+		return p, nil
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if target = strings.TrimSpace(target); !ok || target == "" {
+		return "", fmt.Errorf("%s is a file with no \"gitdir: \" line", safetext.Clip(p, 0))
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	return target, nil
+}
+
+// commonDir is the repository's common git directory for gitDir: the
+// folder its "commondir" file names (a linked worktree's, relative to
+// gitDir unless absolute), else gitDir itself. It holds the config.
+func commonDir(gitDir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return gitDir, nil
+	case err != nil:
+		return "", err
+	}
+	c := strings.TrimSpace(string(b))
+	if c == "" {
+		return gitDir, nil
+	}
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gitDir, c)
+	}
+	return c, nil
 }
 
 // errIndex: the index is not in a form indexHas reads.
@@ -139,10 +220,19 @@ func indexHas(data []byte, rel string, idLen int) (bool, error) {
 	return found, err
 }
 
+// errSplitIndex: the index is split (core.splitIndex, `git update-index
+// --split-index`): most entries are in a sharedindex file its "link"
+// extension names, which eachIndexName does not read. Failing is safe: a
+// caller that cannot tell what git tracks serves nothing it cannot vouch for.
+var errSplitIndex = errors.New("this repository uses a split index (core.splitIndex), which ctx does not read: run `git update-index --no-split-index` (and `git config core.splitIndex false`) in it")
+
 // eachIndexName calls f with the name of each entry of the git index data
 // (versions 2 to 4, as git writes them: Documentation/gitformat-index.txt),
 // in the index's order (by name, bytewise), until f returns false. It
-// reads the names in place; name is valid only during the call.
+// reads the names in place; name is valid only during the call. It then
+// steps over the remaining entries (no name is built) to the extensions:
+// a split index (a "link" extension) is errSplitIndex, whatever f was
+// given, since its entries are only the changes to a shared index.
 func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
 	if len(data) < 12 || string(data[:4]) != "DIRC" {
 		return errIndex
@@ -154,6 +244,7 @@ func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
 	}
 	header := 40 + idLen + 2 // ctime, mtime, dev, ino, mode, uid, gid, size, object id (SHA-1 or SHA-256), flags
 	off := 12
+	more := true
 	var prev []byte // v4: the previous name, which the next one shares a prefix with
 	for i := uint32(0); i < count; i++ {
 		if off+header > len(data) {
@@ -170,16 +261,18 @@ func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
 		var name []byte
 		if version == 4 {
 			strip, n := varint(data[start:])
-			if n == 0 || strip > uint64(len(prev)) {
+			if n == 0 || more && strip > uint64(len(prev)) {
 				return errIndex
 			}
 			end := bytes.IndexByte(data[start+n:], 0)
 			if end < 0 {
 				return errIndex
 			}
-			keep := len(prev) - int(strip)
-			name = append(prev[:keep:keep], data[start+n:start+n+end]...)
-			prev = name
+			if more {
+				keep := len(prev) - int(strip)
+				name = append(prev[:keep:keep], data[start+n:start+n+end]...)
+				prev = name
+			}
 			off = start + n + end + 1
 		} else {
 			l := int(flags & 0x0fff)
@@ -193,27 +286,54 @@ func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
 			size := start - off + l
 			off += size + 8 - size%8
 		}
-		if !f(name) {
-			return nil
+		if more {
+			more = f(name)
 		}
+	}
+	// The extensions: a 4-byte signature, a 4-byte size, the data; then
+	// the checksum (one object id).
+	for end := len(data) - idLen; off+8 <= end; {
+		sig, size := string(data[off:off+4]), binary.BigEndian.Uint32(data[off+4:off+8])
+		if sig == "link" {
+			return errSplitIndex
+		}
+		if uint64(size) > uint64(end-off-8) {
+			return errIndex
+		}
+		off += 8 + int(size)
 	}
 	return nil
 }
 
-// objectIDLen is the length of an object id in repo's index entries:
-// 20 (SHA-1), or 32 in a repository whose objectFormat is sha256.
-func objectIDLen(repo *git.Repository) (int, error) {
-	cfg, err := repo.Config()
+// objectIDLen is the length of an object id in the index entries of the
+// repository whose git directory is gitDir: 20 (SHA-1), or 32 when its
+// common config's extensions.objectFormat is sha256. A missing config is
+// SHA-1, as git reads it.
+func objectIDLen(gitDir string) (int, error) {
+	common, err := commonDir(gitDir)
 	if err != nil {
 		return 0, err
 	}
-	switch cfg.Extensions.ObjectFormat {
-	case "", config.SHA1:
+	f, err := os.Open(filepath.Join(common, "config"))
+	if errors.Is(err, fs.ErrNotExist) {
 		return 20, nil
-	case config.SHA256:
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	cfg := config.New()
+	if err := config.NewDecoder(f).Decode(cfg); err != nil {
+		return 0, fmt.Errorf("read %s: %w", safetext.Clip(f.Name(), 0), err)
+	}
+	format := cfg.Section("extensions").Option("objectformat")
+	switch strings.ToLower(format) {
+	case "", string(config.SHA1):
+		return 20, nil
+	case string(config.SHA256):
 		return 32, nil
 	}
-	return 0, fmt.Errorf("%w: object format %s", errIndex, safetext.Quote(string(cfg.Extensions.ObjectFormat)))
+	return 0, fmt.Errorf("%w: object format %s", errIndex, safetext.Quote(format))
 }
 
 // varint decodes the index's offset encoding of a number (v4 names: how
@@ -237,20 +357,13 @@ func varint(b []byte) (v uint64, n int) {
 }
 
 // IndexFile is the path of the index of the git work tree dir is in (found
-// upwards, as FileStatus finds it), or "" when dir is in none (or the
-// repository is not on disk): whoever keeps what TrackedUnder said
-// watches its stamp, since `git add` rewrites it.
+// upwards, as FileStatus finds it), or "" when dir is in none: whoever
+// keeps what TrackedUnder said watches its stamp, since `git add`
+// rewrites it.
 func IndexFile(dir string) string {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
+	root, gitDir, err := workTreeGitDir(dir)
+	if err != nil || root == "" {
 		return ""
 	}
-	if _, err := repo.Worktree(); err != nil {
-		return ""
-	}
-	fsys, ok := repo.Storer.(interface{ Filesystem() billy.Filesystem })
-	if !ok {
-		return ""
-	}
-	return fsys.Filesystem().Join(fsys.Filesystem().Root(), "index")
+	return filepath.Join(gitDir, "index")
 }

@@ -141,6 +141,15 @@ func readDocument(pf pkgFiles, rel string) ([]byte, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%s is a folder, not a document: %w", rel, errNotFound)
 	}
+	// A dir source serves what its walk indexes, which never follows a
+	// symbolic link: git tracks a link, not what it points to, so a
+	// committed link must not serve an untracked or ignored file
+	// (review18e).
+	if pf.live {
+		if li, err := pr.Lstat(rel); err != nil || li.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a symbolic link: a dir source serves only regular files, as its index does: %w", rel, errNotFound)
+		}
+	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file: %w", rel, errNotFound)
 	}

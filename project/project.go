@@ -695,30 +695,19 @@ func (p Project) checkSource(m *Manifest, s PackageSpec) (string, *Tracked, erro
 
 // gitLeads returns where the git metadata of the repository at dir
 // (resolved, absolute, inside root) leads outside root, as go-git, which
-// reads it, follows each: its git directory (dir/.git, the target of a
-// "gitdir:" file there, or dir itself when bare), the common directory a
+// reads it, follows each: its git directory (gitengine.DotGit: dir/.git,
+// or the target of a "gitdir:" file there; dir itself when bare), the common directory a
 // "commondir" file names, the object stores objects/info/alternates names
 // (an absolute path, or one relative to objects/info as git reads it, or
 // to the git directory as go-git does), and the target of any symbolic
 // link inside them. "" when all of it is inside root.
 func gitLeads(root, dir string) (string, error) {
-	gitdir := filepath.Join(dir, ".git")
-	fi, err := os.Lstat(gitdir)
+	gitdir, err := gitengine.DotGit(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		gitdir = dir // bare
 	case err != nil:
 		return "", err
-	case fi.Mode().IsRegular():
-		b, err := os.ReadFile(gitdir)
-		if err != nil {
-			return "", err
-		}
-		line, _, _ := strings.Cut(strings.TrimPrefix(string(b), "gitdir: "), "\n")
-		if line = strings.TrimSpace(line); !filepath.IsAbs(line) {
-			line = filepath.Join(dir, line)
-		}
-		gitdir = line
 	}
 	var out string
 	seen := map[string]bool{}

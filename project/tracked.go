@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -153,7 +154,19 @@ func (p Project) checkShared(m *Manifest, s PackageSpec, root, rel, real string)
 		case len(names) == 0:
 			return nil, refuse("is not tracked by git, nor is anything in it (new, ignored or excluded)")
 		case len(names) == 1 && names[0] == "":
-			return nil, nil // one tracked file
+			if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+				return nil, nil // one tracked file
+			}
+			// A folder the project's index holds as one entry: a
+			// submodule (gitlink). What its own git tracks is shared.
+			sub, subNames, err := gitengine.TrackedUnder(real, real)
+			if err != nil {
+				return nil, fmt.Errorf("%s: cannot tell which of its files git tracks, so nothing of it is read: %w", safetext.Quote(s.Source), err)
+			}
+			if !sub.InRepository || sub.Root == st.Root || len(subNames) == 0 {
+				return nil, refuse("is a submodule of which git tracks nothing here")
+			}
+			return newTracked(subNames), nil
 		}
 		return newTracked(names), nil
 	}
