@@ -142,7 +142,25 @@ type SyncReport struct {
 const (
 	MaxQueryBytes = 8 << 10
 	MaxQueryTerms = 1000
+	// MaxQueryFilters bounds each filter list of a Query (packages, kinds,
+	// tags, paths): an MCP client's 60,000 tags cost 5.3 s of CPU
+	// (review18a), each one a term query of its own.
+	MaxQueryFilters = 100
 )
+
+// checkFilters refuses a Query with more than MaxQueryFilters values in
+// one of its filter lists (ErrQueryTooLong).
+func checkFilters(q Query) error {
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"packages", len(q.Packages)}, {"kinds", len(q.Kinds)}, {"tags", len(q.Tags)}, {"paths", len(q.Paths)}} {
+		if f.n > MaxQueryFilters {
+			return fmt.Errorf("%w: %d %s, more than the %d a search takes; name a few, or none for all", ErrQueryTooLong, f.n, f.name, MaxQueryFilters)
+		}
+	}
+	return nil
+}
 
 // ErrQueryTooLong is returned (wrapped) by CheckQuery and Search for a query
 // over the caps.

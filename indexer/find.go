@@ -196,23 +196,35 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 }
 
 // Fields returns the names a where filter can match: each front-matter
-// key that some indexed document has, and title, type and tags (the
-// catalogue's), sorted. A filter's key not among them matches nothing.
-func (r *Reader) Fields() ([]string, error) {
+// key that some indexed document has (of packages, when any are named:
+// a filter on other packages' fields matches nothing there), and title,
+// type and tags (the catalogue's), sorted. A filter's key not among them
+// matches nothing.
+func (r *Reader) Fields(packages []string) ([]string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	g, _, err := r.graphLocked()
 	if err != nil {
 		return nil, err
 	}
+	return g.fields(packages), nil
+}
+
+// fields is Fields on g: one pass over the keys (a front matter's keys
+// may be as many as the documents).
+func (g *graph) fields(packages []string) []string {
 	names := []string{"tags", "title", "type"}
-	for k := range g.withKey {
-		if !slices.Contains(names, k) {
+	for k, docs := range g.withKey {
+		switch k {
+		case "tags", "title", "type":
+			continue
+		}
+		if len(packages) == 0 || slices.ContainsFunc(docs, func(d docKey) bool { return contains(packages, d.alias) }) {
 			names = append(names, k)
 		}
 	}
 	slices.Sort(names)
-	return names, nil
+	return names
 }
 
 func anyTag(have, want []string) bool {

@@ -480,21 +480,70 @@ func mostLinked(docs []fileRecord, members []int, indeg map[string]int) []int {
 	return out
 }
 
+// inlineText is a title or summary as INDEX.md writes it in an entry:
+// escaped (safetext), and with every backtick string that no later one of
+// the same length closes within s escaped (CommonMark's code-span rule),
+// so that none can open a code span the entry's path, or a later title or
+// summary, would close (red18 finding 6; review18a: an even number of
+// backticks, "`x```", leaves one open too); s's own code spans stay. An
+// author's backslash escape is kept as it is.
+func inlineText(s string) string {
+	s = safetext.Escape(s)
+	if !strings.Contains(s, "`") {
+		return s
+	}
+	run := func(i int) int {
+		n := 0
+		for i+n < len(s) && s[i+n] == '`' {
+			n++
+		}
+		return n
+	}
+	// closer is where the backtick string of length n that closes one
+	// opened before from starts, or -1.
+	closer := func(from, n int) int {
+		for j := from; j < len(s); {
+			if s[j] != '`' {
+				j++
+				continue
+			}
+			m := run(j)
+			if m == n {
+				return j
+			}
+			j += m
+		}
+		return -1
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && strings.IndexByte(asciiPunct, s[i+1]) >= 0:
+			b.WriteString(s[i : i+2])
+			i += 2
+		case s[i] == '`':
+			n := run(i)
+			if end := closer(i+n, n); end >= 0 {
+				b.WriteString(s[i : end+n])
+				i = end + n
+				continue
+			}
+			b.WriteString(strings.Repeat("\\`", n))
+			i += n
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// asciiPunct is CommonMark's ASCII punctuation: what a backslash escapes.
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
 // codeSpan renders s, escaped by safetext.Escape, as a markdown code span
 // whose fence is longer than any run of backquotes in it (CommonMark), so that
 // no name can end the span early or be read as a link: "a`b" is “a`b“.
-// inlineText is a title or summary as INDEX.md writes it in an entry:
-// escaped (safetext), and with its backticks escaped when they are odd in
-// number, so that one cannot open a code span the entry's path would close
-// (red18 finding 6); balanced code spans stay.
-func inlineText(s string) string {
-	s = safetext.Escape(s)
-	if strings.Count(s, "`")%2 == 1 {
-		s = strings.ReplaceAll(s, "`", "\\`")
-	}
-	return s
-}
-
 func codeSpan(s string) string {
 	s = safetext.Escape(s)
 	longest, run := 0, 0
@@ -742,7 +791,7 @@ func layout(top string, secs []*pkgSection, budget, target int, tc *tokens.Count
 	}
 	if shown < len(secs) {
 		note = append(note, fmt.Sprintf("%s not shown (`ctx list` lists them)", wording.Count(len(secs)-shown, "more package", "more packages")))
-		degraded = append(degraded, fmt.Sprintf("%d packages not shown", len(secs)-shown))
+		degraded = append(degraded, wording.Count(len(secs)-shown, "package", "packages")+" not shown")
 	}
 
 	var b strings.Builder

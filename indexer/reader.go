@@ -371,6 +371,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if err := CheckQuery(text); err != nil {
 		return nil, fmt.Errorf("indexer: %w", err)
 	}
+	if err := checkFilters(q); err != nil {
+		return nil, fmt.Errorf("indexer: %w", err)
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultSearchLimit

@@ -54,19 +54,32 @@ func (r *Reader) checkTags(tags []string) error {
 	for i, c := range all {
 		names[i] = c.Tag
 	}
+	// The tags named, and matched against the known ones for a
+	// suggestion, are the first few: Query.Tags has no bound of its own
+	// (an MCP client's array), and the error goes to a model (review18a:
+	// 60,000 tags made a 720 KB error, de-duplicated in quadratic time).
+	const shown = 10
 	var unknown, keys []string
+	seen := map[string]bool{}
 	for _, t := range tags {
 		k := tagKey(t)
-		if q := strconv.Quote(k); !slices.Contains(unknown, q) {
-			unknown = append(unknown, q)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if len(keys) < shown {
+			unknown = append(unknown, strconv.Quote(k))
 			keys = append(keys, k)
 		}
 	}
-	near := suggest.ForAll(keys, names)
-	if len(names) == 0 {
-		return fmt.Errorf("indexer: tag %s: %w (no indexed document has a tag)", strings.Join(unknown, " or "), ErrUnknownTag)
+	list := strings.Join(unknown, " or ")
+	if more := len(seen) - len(keys); more > 0 {
+		list += fmt.Sprintf(" or %d more", more)
 	}
-	return fmt.Errorf("indexer: tag %s: %w%s", strings.Join(unknown, " or "), ErrUnknownTag, suggest.Phrase(near))
+	if len(names) == 0 {
+		return fmt.Errorf("indexer: tag %s: %w (no indexed document has a tag)", list, ErrUnknownTag)
+	}
+	return fmt.Errorf("indexer: tag %s: %w%s", list, ErrUnknownTag, suggest.Phrase(suggest.ForAll(keys, names)))
 }
 
 // TagCount is one tag, the number of documents that carry it, and that

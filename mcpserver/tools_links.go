@@ -57,15 +57,23 @@ type LinkRow struct {
 }
 
 // linkRows is get_links' rows of l: links (back false) without their
-// from, backlinks without their to.
+// from, backlinks without their to. A label and a title are clipped as a
+// listing clips a title (clipTitle): neither is bounded in a document, and
+// a row over the budget alone would end the pages there (a target is at
+// most 2048 bytes, the indexer's bound). The index's links are not changed.
 func linkRows(l []indexer.Link, back bool) []LinkRow {
 	rows := make([]LinkRow, len(l))
 	for i := range l {
 		rows[i] = LinkRow{Link: l[i]}
+		rows[i].Label = clipTitle(l[i].Label)
 		if back {
-			rows[i].From = &l[i].From
-		} else {
-			rows[i].To = l[i].To
+			from := l[i].From
+			from.Title = clipTitle(from.Title)
+			rows[i].From = &from
+		} else if l[i].To != nil {
+			to := *l[i].To
+			to.Title = clipTitle(to.Title)
+			rows[i].To = &to
 		}
 	}
 	return rows
@@ -364,7 +372,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	out := FindDocumentsOut{FindResult: res, Warning: warn}
 	if res.Total == 0 {
-		out.Note = noDocumentNote(r, in.Where)
+		out.Note = noDocumentNote(r, in.Where, q.Packages)
 		return nil, out, nil
 	}
 	budget, _ := tokenBudget(0)
@@ -427,32 +435,48 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 }
 
 // noDocumentNote is the note of a find_documents answer with no document:
-// it says so, and names each key of where that no indexed document has,
-// with the field it may be a typo of (suggest.Hint) or, when there is
-// none, the first few fields in use.
-func noDocumentNote(r *indexer.Reader, where map[string]any) string {
+// it says so, and names each key of where that no indexed document (of
+// packages, when named) has, with the field it may be a typo of
+// (suggest.Hint) or, when there is none, the first few fields in use.
+func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) string {
 	note := "no document matches the filter"
-	fields, err := r.Fields()
+	fields, err := r.Fields(packages)
 	if err != nil {
 		return note
 	}
 	var keys []string
 	for k := range where {
-		if !strings.Contains(k, ".") && !slices.Contains(fields, k) {
+		// "a.b" reaches into a (or is a key of its own): unknown when
+		// neither a nor a.b is a field.
+		if head, _, _ := strings.Cut(k, "."); !slices.Contains(fields, k) && !slices.Contains(fields, head) {
 			keys = append(keys, k)
 		}
 	}
 	slices.Sort(keys)
+	of := ""
+	if len(packages) > 0 {
+		of = " of package " + strings.Join(packages, ", ")
+	}
+	// A field's name is a document's front-matter key: escaped and
+	// clipped (safetext.Clip) as any text a package wrote.
+	shownNames := func(names []string) []string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = safetext.Clip(n, 0)
+		}
+		return out
+	}
 	hinted := false
 	for _, k := range keys {
-		h := suggest.Hint(k, fields)
+		head, _, _ := strings.Cut(k, ".")
+		h := suggest.Phrase(shownNames(suggest.For(head, fields)))
 		hinted = hinted || h != ""
-		note += fmt.Sprintf("; no document has the field %s%s", safetext.Quote(k), h)
+		note += fmt.Sprintf("; no document%s has the field %s%s", of, safetext.Quote(k), h)
 	}
 	switch {
 	case len(keys) > 0 && !hinted:
 		const shown = 12
-		note += "; fields in use: " + strings.Join(firstN(fields, shown), ", ")
+		note += "; fields in use: " + strings.Join(shownNames(firstN(fields, shown)), ", ")
 		if len(fields) > shown {
 			note += fmt.Sprintf(" and %d more", len(fields)-shown)
 		}

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
@@ -541,18 +544,44 @@ func (p *passage) header(n int) string {
 
 // headerRE matches a line in the form of a passage's header ("[n]
 // package/path:first-last", header).
-var headerRE = lazyre.New(`^\[[0-9]+\] [^\n]*/[^\n]*:[0-9]+-[0-9]+`)
+var headerRE = lazyre.New(`^\[[0-9]+\]\s+[^\n]*/[^\n]*:[0-9]+-[0-9]+`)
 
 // unforged is a passage's line l as sent: one in the form of a header gets
 // a backslash in front (Markdown's escape of "[", which renders the same),
 // so that a document cannot forge a passage of another package, at another
-// revision, inside its own (red18 finding 5). The answer's last count
-// (answerTokens) covers the byte it adds.
+// revision, inside its own (red18 finding 5). What a model reads as a
+// header is one too: after leading blanks or invisible format characters
+// (a zero-width space), in look-alike characters (full-width brackets and
+// digits: the line's NFKC form), and after a Unicode line separator, which
+// markdown.Lines does not split on but a model reads as a line end
+// (review18a). The answer's last count (answerTokens) covers the bytes it
+// adds.
 func unforged(l string) string {
-	if len(l) > 0 && l[0] == '[' && headerRE().MatchString(l) {
-		return `\` + l
+	if !strings.ContainsRune(l, '[') && !hasNonASCII(l) {
+		return l // no bracket, nor anything that reads as one
 	}
-	return l
+	var b strings.Builder
+	start := 0
+	for i, r := range l {
+		if r == '\u2028' || r == '\u2029' || r == '\u0085' {
+			b.WriteString(markForged(l[start:i]))
+			b.WriteRune(r)
+			start = i + utf8.RuneLen(r)
+		}
+	}
+	b.WriteString(markForged(l[start:]))
+	return b.String()
+}
+
+// markForged is s with a backslash in front when, read as a model reads
+// it (leading blanks and format characters dropped, NFKC), it has a
+// header's form.
+func markForged(s string) string {
+	v := norm.NFKC.String(strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }))
+	if strings.HasPrefix(v, "[") && headerRE().MatchString(v) {
+		return `\` + s
+	}
+	return s
 }
 
 // whole reports whether p sends its whole section.
@@ -621,4 +650,10 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		_ = json.Unmarshal(b, &res.Meta)
 	}
 	return res, out
+}
+
+// hasNonASCII reports whether s has a byte outside ASCII (where a
+// look-alike of "[" or an invisible character could be).
+func hasNonASCII(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0
 }

@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -80,12 +81,16 @@ func ParseDuration(s string) (time.Duration, error) {
 	var d time.Duration
 	var err error
 	if n, unit := strings.TrimRight(s, "dw"), strings.TrimLeft(s, "0123456789"); n != s && (unit == "d" || unit == "w") {
-		var k int
-		k, err = strconv.Atoi(n)
-		d = time.Duration(k) * 24 * time.Hour
+		day := 24 * time.Hour
 		if unit == "w" {
-			d *= 7
+			day *= 7
 		}
+		var k int64
+		k, err = strconv.ParseInt(n, 10, 64)
+		if k > math.MaxInt64/int64(day) {
+			k = 0 // more than a duration holds: not one (review18a: it wrapped)
+		}
+		d = time.Duration(k) * day
 	} else {
 		d, err = time.ParseDuration(s)
 	}

@@ -145,7 +145,7 @@ func (w *Workspace) apply(ctx context.Context, t *task, force bool, stamp time.T
 	switch t.step {
 	case stepLock:
 		e := *t.locked
-		e.Ref, e.Updated = t.spec.Ref, stamp
+		e.Source, e.Ref, e.Updated = t.spec.Source, t.spec.Ref, stamp
 		t.j = &journal{Alias: t.alias, Op: opLock, Entry: &e}
 		if err := w.writeJournal(t.j); err != nil {
 			t.j = nil

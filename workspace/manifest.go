@@ -56,6 +56,20 @@ func (w *Workspace) writeManifest(m *project.Manifest) error {
 	return nil
 }
 
+// ensureGitignore writes .context/.gitignore (project.Gitignore) when it
+// is missing: a clone of a project that committed only the manifest and
+// the lock has none, nor has one whose file was deleted, and README's
+// `git add .context` is safe only while it keeps out what ctx generates.
+// A .gitignore that exists is the user's to keep (ignoreLocal adds the
+// one line ctx needs). Called by Open under the project lock, so every
+// command that changes the project brings it back.
+func (w *Workspace) ensureGitignore() error {
+	if _, err := os.Lstat(w.path(project.GitignoreName)); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return w.fs.WriteFileAtomic(project.GitignoreName, []byte(project.Gitignore), 0o644)
+}
+
 // ignoreLocal makes sure .context/.gitignore lists context.local.json (a
 // project from before it existed has a .gitignore without it).
 func (w *Workspace) ignoreLocal() error {

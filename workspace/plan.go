@@ -235,7 +235,8 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		t.res.Action = Unchanged
 		t.res.Withheld, t.res.Audience = loc.state.Withheld, loc.state.Audience
 		if t.target == nil && !sameSpec(t.spec, t.locked) {
-			// Only the ref changed, to one that names the same commit.
+			// Only the ref, or a git source's URL, changed, to one that
+			// names the same commit.
 			t.step, t.res.Action = stepLock, Updated
 		}
 		return
@@ -261,7 +262,15 @@ func (t *task) upToDate(force bool) bool {
 	if t.target != nil {
 		return loc.state.Tree == t.target.Tree && loc.state.Hash == t.target.Hash
 	}
-	return t.locked != nil && t.locked.Source == t.spec.Source && t.locked.Path == t.spec.Path && t.locked.Tree == loc.state.Tree && t.locked.Hash == loc.state.Hash
+	// A git commit is its content, whatever URL it came from: a source
+	// that names the locked commit from another URL (or the same in
+	// another form) is relocked, its files left as they are, edits and
+	// all (review18a: push asks for an install first). Not when the ref
+	// is a full commit id, which resolves without the remote saying it
+	// has it: that is fetched, as before.
+	sameSource := t.locked != nil && (t.locked.Source == t.spec.Source ||
+		t.kind() == project.KindGit && !(len(t.spec.Ref) == 40 && gitengine.IsCommitID(t.spec.Ref)))
+	return sameSource && t.locked.Path == t.spec.Path && t.locked.Tree == loc.state.Tree && t.locked.Hash == loc.state.Hash
 }
 
 // checkDirty is the dirty-state guard's check for a task that replaces or

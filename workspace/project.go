@@ -137,6 +137,9 @@ func Open(projectDir string, o Options) (*Workspace, error) {
 			w.Close()
 		}
 	}()
+	if err := w.ensureGitignore(); err != nil {
+		return nil, err
+	}
 	if err := w.loadManifest(); err != nil {
 		return nil, err
 	}

@@ -119,7 +119,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 // (../handbook@v1.2, https://github.com/acme/handbook@main) into the
 // source and the ref, when that is what it is: REF has no '/' or ':'
 // (git@host:path and https://user@host/path are sources), a URL has a
-// path before the '@', and a local SOURCE@REF does not exist while SOURCE
+// path before the '@' and no query or fragment after it, and a local SOURCE@REF does not exist while SOURCE
 // does (a folder may be called a@b). root is what a relative path is
 // relative to.
 func refSuffix(root, source string) (base, ref string, ok bool) {
@@ -132,6 +132,11 @@ func refSuffix(root, source string) (base, ref string, ok bool) {
 		return "", "", false
 	}
 	if naming.HasScheme(source) {
+		// The '@' of a ref ends the path: one in the query or the
+		// fragment (?from=me@example) is part of the URL.
+		if whole, err := url.Parse(source); err != nil || whole.RawQuery != "" || whole.ForceQuery || whole.Fragment != "" {
+			return "", "", false
+		}
 		u, err := url.Parse(base)
 		if err != nil || u.User != nil || strings.Trim(u.Path, "/") == "" {
 			return "", "", false

@@ -80,7 +80,8 @@ read.`,
 	infoOpts := &cacheOptions{globalOptions: g, op: "info"}
 	info.Flags().BoolVar(&infoOpts.json, "json", false, "print JSON")
 	gc := &cobra.Command{
-		Use: "gc [--dry-run] [--keep DURATION]",
+		Use:        "gc [--dry-run] [--keep DURATION]",
+		SuggestFor: []string{"clean", "clear", "prune"}, // npm cache clean; commandSuggestions
 		Example: `  ctx cache gc --dry-run
   ctx cache gc --keep 7d`,
 		Short: "Drop what no recent install used, and repack",

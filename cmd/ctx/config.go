@@ -213,12 +213,14 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 			},
 		}
 	}
+	unset := sub("unset", "unset KEY", "Remove a setting", "  ctx config unset registry", exactArgs(1, "KEY"))
+	unset.SuggestFor = []string{"delete", "del", "remove", "rm"} // npm config delete; commandSuggestions
 	cmd.AddCommand(
 		sub("get", "get KEY", "Print a setting (its CTX_ environment variable counts)",
 			"  ctx config get registry\n  ctx config get embeddings.url", exactArgs(1, "KEY")),
 		sub("set", "set KEY VALUE", "Save a setting",
 			"  ctx config set registry https://github.com/acme/ctx-hub\n  ctx config set embeddings.hybrid true", exactArgs(2, "KEY", "VALUE")),
-		sub("unset", "unset KEY", "Remove a setting", "  ctx config unset registry", exactArgs(1, "KEY")),
+		unset,
 	)
 	return cmd
 }

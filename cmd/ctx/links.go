@@ -48,7 +48,9 @@ broken: --broken does not list it.
 The document is named by its package alias and its path inside the
 package, as search hits show it.
 
-Exit status: 0 done; 1 an error, or --broken found broken links; 2 usage.`,
+Exit status: 0 done; 1 an error, or --broken found broken links, or could
+not bring the index up to date with changed files (another ctx holds the
+project, or it is read-only: their links are not checked); 2 usage.`,
 		Example: `  ctx links rust-book/ch04-01-what-is-ownership.md
   ctx links --backlinks rust-book/ch04-01-what-is-ownership.md
   ctx links --broken
@@ -107,12 +109,16 @@ func checkPackages(g *globalOptions, aliases ...string) error {
 // (openFreshIndex): links and find answer from the packages' files as they
 // are, a dir source edited in place included, not from the index as the
 // last install left it (a broken link just written passed --broken).
-func openFreshIndexReader(ctx context.Context, g *globalOptions) (*indexer.Reader, string, error) {
-	proj, r, err := openFreshIndex(ctx, g)
+// It returns the check too: a Stale one with Err is an index that could
+// not be brought up to date (its warning is printed).
+func openFreshIndexReader(ctx context.Context, g *globalOptions) (*indexer.Reader, string, workspace.IndexCheck, error) {
+	dir, proj, r, err := openIndex(g)
 	if err != nil {
-		return nil, "", err
+		return nil, "", workspace.IndexCheck{}, err
 	}
-	return r, proj.Dir(), nil
+	c := freshenIndex(ctx, g, dir, r)
+	printIndexCheck(g.IO.ErrOut, c)
+	return r, proj.Dir(), c, nil
 }
 
 // indexError says what to do when there is no index yet.
@@ -132,7 +138,7 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 	case !o.broken && o.path == "":
 		return usageErrorf("links needs a document, as in: ctx links rust-book/ch04-01-what-is-ownership.md (or --broken)")
 	}
-	r, dir, err := openFreshIndexReader(ctx, o.globalOptions)
+	r, dir, check, err := openFreshIndexReader(ctx, o.globalOptions)
 	if err != nil {
 		return err
 	}
@@ -175,6 +181,12 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 	if o.broken && len(links) > 0 {
 		fmt.Fprintf(o.IO.ErrOut, "%d %s\n", len(links), wording.Plural(len(links), "broken link", "broken links"))
 		return &exitError{code: ExitError}
+	}
+	if o.broken && len(check.Stale) > 0 && check.Err != nil {
+		// --broken is a check (a hook's, CI's): files it could not read
+		// into the index are not checked, so it does not pass.
+		return fmt.Errorf("links --broken: the index could not be brought up to date with the files of %s (the warning above), so their links are not checked; run it again when `ctx index` can run",
+			safetext.Escape(strings.Join(check.Stale, ", ")))
 	}
 	return nil
 }
@@ -281,7 +293,7 @@ func runFind(ctx context.Context, o *findOptions) error {
 	if err := indexer.CheckWhere(where); err != nil {
 		return usageErrorf("%w", err)
 	}
-	r, dir, err := openFreshIndexReader(ctx, o.globalOptions)
+	r, dir, _, err := openFreshIndexReader(ctx, o.globalOptions)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/forge"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -91,15 +93,18 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 		fmt.Fprintf(out, "\t%s\n", changeLine(f))
 	}
 	branch := safetext.Escape(res.Branch)
+	// Where it goes, said every time: the manifest names it, and a commit
+	// may change the manifest (red18 left that open; review18a).
+	dest := branch + " of " + safetext.Escape(naming.RedactURL(res.Source))
 	switch {
 	case opts.dryRun:
-		fmt.Fprintf(out, "%s: would push %d files onto %s as branch %s\n", alias, len(res.Files), shortSHA(res.Parent), branch)
+		fmt.Fprintf(out, "%s: would push %s onto %s as branch %s\n", alias, wording.Count(len(res.Files), "file", "files"), shortSHA(res.Parent), dest)
 		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was pushed")
 		return nil
 	case res.Existed:
 		fmt.Fprintf(out, "%s: branch %s already holds these edits (%s): nothing pushed\n", alias, branch, shortSHA(res.Commit))
 	default:
-		fmt.Fprintf(out, "%s: pushed %s to branch %s\n", alias, shortSHA(res.Commit), branch)
+		fmt.Fprintf(out, "%s: pushed %s to branch %s\n", alias, shortSHA(res.Commit), dest)
 	}
 	repo, known := forge.Parse(res.Source)
 	if known && res.Base != "" {
