@@ -249,4 +249,9 @@ type Freshness struct {
 	// or none this ctx can read (another schema's): every alias is stale.
 	BuiltAt time.Time
 	Stale   []string // aliases whose files changed, were added or removed since the index was built
+	// Held says, one line a package in pkgs' order, how many documents
+	// git does not track the check's walk held back in each committed
+	// dir source (the warning Sync gives: the same every check while no
+	// file is added or tracked; from the walk record, without a walk).
+	Held []string
 }

@@ -1149,6 +1149,11 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	}
 	f := Freshness{BuiltAt: builtAt, Stale: slices.Sorted(maps.Keys(stale))}
 	f.Fresh = len(f.Stale) == 0
+	for i, w := range walks {
+		if w.held > 0 {
+			f.Held = append(f.Held, heldBack(pkgs[i], w.held))
+		}
+	}
 	return f, nil
 }
 

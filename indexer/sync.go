@@ -410,6 +410,9 @@ func (p *syncPlan) planPackage(pkg Package, w walkedPackage, warn func(string)) 
 	for _, n := range w.notes {
 		warn(n)
 	}
+	if w.held > 0 {
+		warn(heldBack(pkg, w.held))
+	}
 	found, err := w.found, w.err
 	switch {
 	case isNotExist(err) && pkg.Kind == project.KindDir:

@@ -191,8 +191,12 @@ func WalkOptions(pkg Package) markdown.WalkOptions {
 // not nil, told what the walk read: markdown.WalkOptions.Seen), or, for a
 // single-file package (pkg.Only), that one file when it is a document
 // (markdown.IsDocument) and a regular file (a symbolic link is not
-// followed). A missing file or folder gives fs.ErrNotExist.
-func walkPackage(pkg Package, warn func(string), seen func(markdown.Seen)) ([]fileStat, error) {
+// followed). A missing file or folder gives fs.ErrNotExist. held is how
+// many documents git does not track the walk held back (a committed dir
+// source's, project.Tracked): not warned about here, the caller says it
+// (heldBack), so that the freshness check can record it and say it again
+// from its walk record without a walk (walkrecord.go).
+func walkPackage(pkg Package, warn func(string), seen func(markdown.Seen)) (found []fileStat, held int, err error) {
 	if pkg.Only == "" {
 		o := WalkOptions(pkg)
 		o.Seen = seen
@@ -207,22 +211,22 @@ func walkPackage(pkg Package, warn func(string), seen func(markdown.Seen)) ([]fi
 			}
 		}
 		found, err := walkMarkdown(pkg.Dir, o, warn)
-		if held > 0 && err == nil {
-			warn(heldBack(pkg, held))
+		if err != nil {
+			held = 0
 		}
-		return found, err
+		return found, held, err
 	}
 	f := fileStat{rel: pkg.Only, abs: filepath.Join(pkg.Dir, pkg.Only)}
 	fi, err := os.Lstat(f.abs)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !fi.Mode().IsRegular() || !markdown.IsDocument(pkg.Only) {
-		return nil, nil
+		return nil, 0, nil
 	}
 	f.size, f.modNS = fi.Size(), fi.ModTime().UnixNano()
 	f.cns, f.ino = fileid.Change(fi)
-	return []fileStat{f}, nil
+	return []fileStat{f}, 0, nil
 }
 
 // heldBack is the one warning of a committed dir source whose documents
@@ -238,11 +242,13 @@ func heldBack(pkg Package, n int) string {
 }
 
 // walkedPackage is one package's walk (walkPackage): its documents, the
-// error, and the notes the walk gave, in order.
+// error, the notes the walk gave, in order, and how many documents it
+// held back (said after the notes: heldBack).
 type walkedPackage struct {
 	found []fileStat
 	err   error
 	notes []string
+	held  int
 	// stamp is partStamp(found) when found is not kept (found is then
 	// nil): the freshness check's documents stat'ed from the walk record
 	// (statDocs). Only filesMatch reads either.
@@ -260,7 +266,7 @@ func walkPackages(pkgs []Package) []walkedPackage {
 	out := make([]walkedPackage, len(pkgs))
 	eachPackage(len(pkgs), func(i int) {
 		w := &out[i]
-		w.found, w.err = walkPackage(pkgs[i], func(s string) { w.notes = append(w.notes, s) }, nil)
+		w.found, w.held, w.err = walkPackage(pkgs[i], func(s string) { w.notes = append(w.notes, s) }, nil)
 	})
 	return out
 }

@@ -33,6 +33,11 @@ import (
 // shows in its own stat data, as before) and compares them with the
 // part's stamp, as after a full walk. A folder or .gitignore that moved,
 // a part rebuilt since, a walk with a warning: the full walk, as before.
+// How many documents git does not track the walk held back (a committed
+// dir source's: heldBack) is recorded too, not taken for a warning: the
+// tracked set is in the record's key (walkKey) and an untracked document
+// added or removed moves its folder's stamp, so while the record holds
+// the count does too, and the check says it again without a walk.
 //
 // A folder changed in the same tick of the file system's clock as its
 // recorded stamp was taken can keep every field of it; fileid.Proves
@@ -55,7 +60,7 @@ const walkRecordSettle = 3 * time.Second
 // walkRecordMagic opens the file; the version after it changes with the
 // format, and with the schema and the document extensions (what a walk
 // finds) the file must be made again.
-const walkRecordMagic = "ctx-walks 1\n"
+const walkRecordMagic = "ctx-walks 2\n"
 
 // seenStat is one folder or .gitignore a recorded walk read: its path
 // (slash-separated, in the package folder, or in the project for a
@@ -75,6 +80,7 @@ type pkgWalk struct {
 	at    int64  // unix nanoseconds: a stamp proves nothing unless its ctime is before this
 	seen  []seenStat
 	docs  []string // the documents found, sorted
+	held  int      // documents the walk held back (walkPackage)
 }
 
 // walkKey names what a package's walk depends on besides its files: its
@@ -150,7 +156,7 @@ func (c *recorder) record(pkg Package, w walkedPackage, stamp string, start time
 	for i, f := range w.found {
 		docs[i] = f.rel
 	}
-	return pkgWalk{alias: pkg.Alias, key: walkKey(pkg), stamp: stamp, at: at, seen: c.seen, docs: docs}, true
+	return pkgWalk{alias: pkg.Alias, key: walkKey(pkg), stamp: stamp, at: at, seen: c.seen, docs: docs, held: w.held}, true
 }
 
 // unmoved reports whether every folder and .gitignore rec's walk read is
@@ -282,6 +288,7 @@ func encodeWalks(recs map[string]pkgWalk) []byte {
 		for _, d := range r.docs {
 			str(d)
 		}
+		num(int64(r.held))
 	}
 	return b
 }
@@ -354,6 +361,9 @@ func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 		for i := range r.docs {
 			r.docs[i] = str()
 		}
+		held := num()
+		bad = bad || held < 0 || held > int64(len(all)) // a count, no larger than the file: a corrupt one is no record
+		r.held = int(held)
 		for _, p := range r.docs {
 			bad = bad || !fs.ValidPath(p) || p == "."
 		}
@@ -410,14 +420,14 @@ func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip f
 	eachPackage(len(pkgs), func(i int) {
 		p, w := pkgs[i], &walks[i]
 		if p.Only != "" || skip(i) {
-			w.found, w.err = walkPackage(p, func(s string) { w.notes = append(w.notes, s) }, nil)
+			w.found, w.held, w.err = walkPackage(p, func(s string) { w.notes = append(w.notes, s) }, nil)
 			return
 		}
 		part := parts[p.Alias]
 		if rec, ok := recs[p.Alias]; ok && part.File != "" && rec.key == walkKey(p) && rec.stamp == part.Stamp {
 			tr := fileid.NewTree(p.Dir)
 			if rec.unmoved(p, tr) {
-				w.stamp, used[i] = rec.statDocs(p.Dir, tr), true
+				w.stamp, w.held, used[i] = rec.statDocs(p.Dir, tr), rec.held, true
 				tr.Close()
 				r.walks[0].Add(1)
 				return
@@ -427,7 +437,7 @@ func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip f
 		c := &recorder{}
 		recd[i] = c
 		r.walks[1].Add(1)
-		w.found, w.err = walkPackage(p, func(s string) { w.notes = append(w.notes, s) }, c.add)
+		w.found, w.held, w.err = walkPackage(p, func(s string) { w.notes = append(w.notes, s) }, c.add)
 	})
 	next := map[string]pkgWalk{}
 	added := false

@@ -162,6 +162,12 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // TestAnswersAfterEndOfInput: a client that writes its requests and closes
 // its end (echo ... | ctx mcp) still gets every answer.
 func TestAnswersAfterEndOfInput(t *testing.T) {

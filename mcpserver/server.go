@@ -76,6 +76,7 @@ type Server struct {
 	snapStamp   stamps // the lock, packages/ and the manifest when snap was taken
 	snapValid   bool
 	refusedSaid string // the refused dir sources last logged (snapshot)
+	heldSaid    string // the held-back documents last logged (sayHeld)
 	fresh       freshState
 	job         *reindexJob    // the re-index running, or nil
 	md          mdState        // INDEX.md's render after re-indexes (reindex.go)

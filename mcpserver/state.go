@@ -303,6 +303,7 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	}
 	f, err := s.freshness(r, snap.pkgs)
 	if err == nil && f.Fresh {
+		s.sayHeld(f.Held)
 		s.setFresh(sent, gen, true)
 		s.syncMu.Unlock()
 		return ""
@@ -310,6 +311,24 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	job = s.startReindex(snap, sent, gen, f.Stale)
 	s.syncMu.Unlock()
 	return s.await(ctx, req, job)
+}
+
+// sayHeld logs the warnings of a fresh check's held-back documents
+// (indexer.Freshness.Held: a committed dir source's documents git does not
+// track) on stderr, once, and again when they change, as snapshot does a
+// refused source; a re-index's Sync says them itself. They are not in the
+// tools' warning: that one says the index may be stale, and it is not.
+func (s *Server) sayHeld(held []string) {
+	said := strings.Join(held, "\n")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if said == s.heldSaid {
+		return
+	}
+	s.heldSaid = said
+	for _, h := range held {
+		s.log.Warn(h)
+	}
 }
 
 func (s *Server) setFresh(sent stamps, gen uint64, fresh bool) {
@@ -323,6 +342,9 @@ func (s *Server) setFresh(sent stamps, gen uint64, fresh bool) {
 func (s *Server) backgroundCheck(r *indexer.Reader, snap snapshot, sent stamps) {
 	defer s.bg.Done()
 	f, err := s.freshness(r, snap.pkgs)
+	if err == nil && f.Fresh {
+		s.sayHeld(f.Held)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.fresh.sentinel.same(sent) {

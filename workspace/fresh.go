@@ -13,6 +13,10 @@ type IndexCheck struct {
 	// built (added, edited, deleted; or packages added or removed); none
 	// when the index was fresh or could not be checked.
 	Stale []string
+	// Held is the check's warnings of documents git does not track held
+	// back in committed dir sources (indexer.Freshness.Held), when no
+	// re-index ran (a re-index warns of them itself, on Options.Log).
+	Held []string
 	// Report is the re-index's, when one ran and succeeded.
 	Report *indexer.SyncReport
 	// Err says why the index could not be checked, or, with Stale, why it
@@ -52,13 +56,13 @@ func FreshenIndex(ctx context.Context, projectDir string, r *indexer.Reader, o O
 		return IndexCheck{Err: err}
 	}
 	if f.Fresh || f.BuiltAt.IsZero() {
-		return IndexCheck{}
+		return IndexCheck{Held: f.Held}
 	}
 	c := IndexCheck{Stale: f.Stale}
 	o.LockWait = time.Nanosecond // try the lock once, as OpenReadOnly does
 	w, err := Open(projectDir, o)
 	if err != nil {
-		c.Err = err
+		c.Err, c.Held = err, f.Held
 		return c
 	}
 	defer w.Close()

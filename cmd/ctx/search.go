@@ -395,8 +395,15 @@ func reindexedFiles(r *indexer.SyncReport) string {
 
 // printIndexCheck says on w what FreshenIndex did: nothing when the index
 // was fresh, one line when it re-indexed, else a warning that the results
-// may be stale, why, and what to do.
+// may be stale, why, and what to do; after it, the warning of each
+// committed dir source whose documents git does not track were held back
+// (IndexCheck.Held: a teammate's new document is not "no matches" alone).
 func printIndexCheck(w io.Writer, c workspace.IndexCheck) {
+	defer func() {
+		for _, h := range c.Held {
+			fmt.Fprintf(w, "warning: %s\n", safetext.Text(h))
+		}
+	}()
 	what := safetext.Escape(strings.Join(c.Stale, ", "))
 	var busy *workspace.BusyError
 	var unreadable *jsonfile.ErrorList
