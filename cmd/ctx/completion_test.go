@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// Completion offers package aliases, --client and --kind values and config
-// keys, not only command names (cobra's __complete, as the shells call it).
-func TestCompletion(t *testing.T) {
+// completionProject is a project whose manifest has a git package "api"
+// and a dir package "notes", nothing installed.
+func completionProject(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, ".context"), 0o755); err != nil {
 		t.Fatal(err)
@@ -18,6 +19,13 @@ func TestCompletion(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".context", "context.config.json"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// Completion offers package aliases, --client and --kind values and config
+// keys, not only command names (cobra's __complete, as the shells call it).
+func TestCompletion(t *testing.T) {
+	dir := completionProject(t)
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -110,14 +118,7 @@ func TestCompletionRegistry(t *testing.T) {
 // a short flag there (-p, -t) is query syntax (NOT p), and every word
 // after "--" is query, so nothing is offered for them.
 func TestCompletionAfterQuery(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, ".context"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	manifest := `{"index": {}, "packages": [{"alias": "api", "source": "https://git.example/api.git"}, {"alias": "notes", "kind": "dir", "source": "./notes"}]}`
-	if err := os.WriteFile(filepath.Join(dir, ".context", "context.config.json"), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := completionProject(t)
 	for _, tc := range []struct {
 		args []string
 		want string
