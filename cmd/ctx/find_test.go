@@ -89,3 +89,43 @@ func TestPlantedManifestAbove(t *testing.T) {
 		t.Errorf("the new project's manifest: %s, %v; want the docs added as \"docs\"", data, err)
 	}
 }
+
+// A path inside the project is shown from where the user stands (the
+// start folder, when it is inside the project); any other as it is; and a
+// typed relative path is taken from there and kept from the root.
+func TestPathsFromWhereTheUserStands(t *testing.T) {
+	root := filepath.FromSlash("/p")
+	backup := filepath.Join(root, ".context", "backup", "x")
+	for _, c := range []struct{ start, p, want string }{
+		{"", backup, filepath.FromSlash(".context/backup/x")},
+		{root, backup, filepath.FromSlash(".context/backup/x")},
+		{filepath.Join(root, "src", "deep"), backup, filepath.FromSlash("../../.context/backup/x")},
+		{filepath.Join(root, "src"), filepath.FromSlash("/elsewhere/y"), filepath.FromSlash("/elsewhere/y")},
+		{filepath.FromSlash("/q"), backup, filepath.FromSlash(".context/backup/x")},
+	} {
+		g := &globalOptions{start: c.start}
+		if got := g.displayPath(root, c.p); got != c.want {
+			t.Errorf("from %q: displayPath(%s) = %s, want %s", c.start, c.p, got, c.want)
+		}
+	}
+	g := &globalOptions{start: filepath.Join(root, "src"), root: root}
+	for typed, want := range map[string]string{
+		"./notes":                "src/notes",
+		".":                      "src",
+		"../docs/":               "docs",
+		"../../out":              "../out",
+		"https://x.example/a":    "https://x.example/a",
+		"git@host:a/b.git":       "git@host:a/b.git",
+		"~/notes":                "~/notes",
+		"":                       "",
+		filepath.Join(root, "a"): filepath.Join(root, "a"),
+	} {
+		if got, err := g.typedPath(typed); err != nil || got != want {
+			t.Errorf("typedPath(%q) = %q, %v; want %q", typed, got, err, want)
+		}
+	}
+	g.start = root // at the root, nothing is rewritten
+	if got, _ := g.typedPath("./docs/"); got != "./docs/" {
+		t.Errorf("typedPath at the root = %q, want it as typed", got)
+	}
+}
