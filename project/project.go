@@ -143,14 +143,21 @@ func (p Project) Check() error {
 }
 
 // noProject is the error of a folder with no manifest: it wraps
-// ErrNoProject and says what to do. ctx does not look upward for a project
-// (the project is the folder ctx runs in, or -C), so in a folder inside a
-// project it names that project and how to run there, rather than saying
-// to start a second one inside it.
+// ErrNoProject and says what to do. When a project above was passed over
+// (Find stops at the top of a git work tree without a manifest; a caller
+// may also check a folder without Find) it names that project and how to
+// run there, rather than saying to start a second one inside it.
 func (p Project) noProject() error {
-	for dir := filepath.Dir(p.root); ; dir = filepath.Dir(dir) {
-		if st, err := os.Stat(filepath.Join(dir, DirName, ManifestName)); err == nil && st.Mode().IsRegular() {
+	gitTop := ""
+	for dir := p.root; ; dir = filepath.Dir(dir) {
+		if dir != p.root && hasManifest(dir) {
+			if gitTop != "" {
+				return fmt.Errorf("%s: %w: it is inside the project at %s, but in the git repository at %s, which ctx takes for a project of its own: run ctx in %s, or with -C %s (or `ctx init` to start a project of its own here)", p.root, ErrNoProject, dir, gitTop, dir, dir)
+			}
 			return fmt.Errorf("%s: %w: it is inside the project at %s: run ctx there, or with -C %s (or `ctx init` to start a project of its own here)", p.root, ErrNoProject, dir, dir)
+		}
+		if gitTop == "" && isWorkTreeTop(dir) {
+			gitTop = dir
 		}
 		if filepath.Dir(dir) == dir {
 			return fmt.Errorf("%s: %w (run `ctx init` to start one)", p.root, ErrNoProject)

@@ -39,8 +39,8 @@ func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) 
 into .context/packages/ALIAS/ and pinned in the lock; a dir package (a local
 file or folder) is indexed and served in place, never copied or locked.
 
-SOURCE is one of (a relative path is taken from the project directory, the
-working directory or -C DIR, as git -C does):
+SOURCE is one of (a relative path is taken from where you stand, the
+working directory or -C DIR, and kept relative to the project's root):
   a git URL (https://, ssh://, git@host:repo, file://) or the path of a
   local repository                                   kind git
   the path of any other local file or folder         kind dir
@@ -104,11 +104,15 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		return err
 	}
 	defer w.Close()
-	if base, ref, ok := refSuffix(w.Root(), opts.source); ok && opts.ref == "" && (opts.kind == "" || opts.kind == project.KindGit) {
+	if base, ref, ok := refSuffix(opts.start, opts.source); ok && opts.ref == "" && (opts.kind == "" || opts.kind == project.KindGit) {
 		return usageErrorf("add: %s: ctx takes the ref as a flag, not after @: ctx add %s --ref %s (with your other flags)",
 			safetext.Quote(opts.source), safetext.ShellJoin([]string{base}), safetext.ShellJoin([]string{ref}))
 	}
-	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: opts.source, Path: opts.path, Ref: opts.ref,
+	source, err := opts.typedPath(opts.source) // from where the user stands, kept relative to the root
+	if err != nil {
+		return err
+	}
+	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: source, Path: opts.path, Ref: opts.ref,
 		AllowPrivateNetwork: opts.allowPrivate, TTL: opts.ttl, TokenEnv: opts.tokenEnv}
 	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force})
 	p.DoneWith(rep)
@@ -121,7 +125,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 // (git@host:path and https://user@host/path are sources), a URL has a
 // path before the '@' and no query or fragment after it, and a local SOURCE@REF does not exist while SOURCE
 // does (a folder may be called a@b). root is what a relative path is
-// relative to.
+// relative to (the start folder: where the user typed it).
 func refSuffix(root, source string) (base, ref string, ok bool) {
 	i := strings.LastIndex(source, "@")
 	if i <= 0 || i == len(source)-1 || naming.IsSCPLike(source) {

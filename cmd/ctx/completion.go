@@ -81,6 +81,9 @@ func registryWords(g *globalOptions, c *cobra.Command, tags bool) []string {
 	if err != nil {
 		return nil
 	}
+	if flag, err = g.typedPath(flag); err != nil { // as setup reads it
+		return nil
+	}
 	var manifest string
 	users := false
 	if proj, err := project.At(dir); err == nil {

@@ -288,9 +288,9 @@ func runConfig(ctx context.Context, opts *configOptions) error {
 
 // settableRegistry checks the registry location opts.value and returns it
 // as saved: a relative local path made absolute (from -C or the working
-// directory), as the setting applies in every project.
+// directory: StartDir), as the setting applies in every project.
 func settableRegistry(opts *configOptions) (string, error) {
-	dir, err := opts.ProjectDir()
+	dir, err := opts.StartDir()
 	if err != nil {
 		return "", err
 	}

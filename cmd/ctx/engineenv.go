@@ -128,6 +128,20 @@ func (e environment) lockWait() (time.Duration, error) {
 	return d, nil
 }
 
+// ceilings reads CTX_CEILING_DIRECTORIES, git's GIT_CEILING_DIRECTORIES
+// for ctx: absolute folders, separated as in PATH, that the search for
+// the project (project.Find) does not go up into; an entry that is not
+// absolute is skipped, as git does.
+func (e environment) ceilings() []string {
+	var dirs []string
+	for _, d := range filepath.SplitList(e.Get("CTX_CEILING_DIRECTORIES")) {
+		if filepath.IsAbs(d) {
+			dirs = append(dirs, filepath.Clean(d))
+		}
+	}
+	return dirs
+}
+
 // userConfigPath is the user's config file: os.UserConfigDir()/ctx/config.json.
 func (e environment) userConfigPath() (string, error) {
 	d, err := e.userConfigDir()

@@ -85,10 +85,14 @@ hook cannot be added; 2 for bad arguments; 130 when interrupted at a prompt
 }
 
 func runInit(ctx context.Context, opts *initOptions) error {
-	dir, err := opts.ProjectDir()
+	// ctx init does not walk up: the project is made in the start folder,
+	// nested in an enclosing one if there is one (as git init and npm init
+	// do), which is then named (DESIGN.md, "Finding the project").
+	dir, err := opts.StartDir()
 	if err != nil {
 		return err
 	}
+	enclosing, _ := opts.ProjectDir() // a refused one is not named
 	wo, err := workspaceOptions(opts.globalOptions, nil)
 	if err != nil {
 		return err
@@ -103,7 +107,11 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	} else {
 		w, err = workspace.Init(dir, workspace.InitOptions{Registry: opts.registry, Project: opts.project}, wo)
 		if err == nil {
-			fmt.Fprintf(opts.IO.ErrOut, "created %s\n", displayPath(dir, w.Dir()))
+			opts.root = dir // from here on, this command's project
+			fmt.Fprintf(opts.IO.ErrOut, "created %s\n", opts.displayPath(dir, w.Dir()))
+			if enclosing != "" && enclosing != dir {
+				fmt.Fprintf(opts.IO.ErrOut, "note: %s is inside the project at %s: ctx here and in the folders below now works on this new project (the inner one wins)\n", dir, enclosing)
+			}
 		}
 	}
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -49,7 +50,7 @@ documents, and says what each one points at:
   ctx://packages/ALIAS/PATH      the MCP server's document URI
 
 It reads docs/, specs/, README.md, CLAUDE.md and AGENTS.md (those that
-exist), or the PATHs given (relative to the project directory; a folder is
+exist), or the PATHs given (relative to where you stand; a folder is
 walked for documents: markdown, text, rst, AsciiDoc, YAML, JSON and TOML
 files; a file is read whatever its name). Files that
 .gitignore ignores, hidden folders, .git, node_modules and .context are not
@@ -154,7 +155,16 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 	if err != nil {
 		return err
 	}
-	scan, err := ctxref.Scan(dir, opts.paths, ctxref.Limits{})
+	paths := make([]string, len(opts.paths))
+	for i, p := range opts.paths {
+		if paths[i], err = opts.typedPath(p); err != nil { // from where the user stands
+			return err
+		}
+	}
+	if opts.registry, err = opts.typedPath(opts.registry); err != nil {
+		return err
+	}
+	scan, err := ctxref.Scan(dir, paths, ctxref.Limits{})
 	if err != nil {
 		return fmt.Errorf("refs: %w", err)
 	}
@@ -365,6 +375,7 @@ func printRefs(opts *refsOptions, res []ctxref.Result) {
 		if opts.check && (r.Class == ctxref.Resolved || r.Class == ctxref.Installable || r.Class == ctxref.Withheld) {
 			continue
 		}
+		r.File = filepath.ToSlash(opts.displayPath(opts.root, filepath.Join(opts.root, filepath.FromSlash(r.File)))) // from where the user stands
 		line := fmt.Sprintf("%s %s %s", safetext.Escape(r.Where()), r.Class, safetext.Escape(r.Text))
 		switch {
 		case r.Class == ctxref.Installable:

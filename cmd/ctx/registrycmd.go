@@ -76,7 +76,7 @@ type registryProblemJSON struct {
 }
 
 func runRegistryCheck(ctx context.Context, opts *registryCheckOptions) error {
-	dir, err := opts.ProjectDir()
+	dir, err := opts.StartDir() // LOCATION is typed: from where the user stands
 	if err != nil {
 		return err
 	}

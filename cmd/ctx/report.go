@@ -131,7 +131,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			fmt.Fprintf(errOut, "%s: %d %s withheld: not for project %s (audience rules; ctx install -v names them)\n", p.Alias, n, wording.Plural(n, "document", "documents"), safetext.Quote(p.Audience))
 		}
 		if p.Backup != "" {
-			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, safetext.Escape(displayPath(root, p.Backup)))
+			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, safetext.Escape(g.displayPath(root, p.Backup)))
 		}
 		switch p.Action {
 		case workspace.Installed:
@@ -228,12 +228,19 @@ func printSyncReport(w io.Writer, r *indexer.SyncReport) {
 	}
 }
 
-// displayPath shows p relative to the project directory when it is inside it.
-func displayPath(root, p string) string {
-	if root == "" || !filepath.IsAbs(p) {
+// displayPath shows p, when it is inside the project at root, relative
+// to the folder the user stands in (StartDir, when it is inside the
+// project; else root): "../.context/backup/x" from a subfolder, so that
+// it can be pasted there. Any other path is shown as it is.
+func (g *globalOptions) displayPath(root, p string) string {
+	if root == "" || !filepath.IsAbs(p) || !naming.Within(root, p) {
 		return p
 	}
-	if rel, ok := naming.RelIn(root, p); ok {
+	from := root
+	if g.start != "" && naming.Within(root, g.start) {
+		from = g.start
+	}
+	if rel, err := filepath.Rel(from, p); err == nil {
 		return rel
 	}
 	return p

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -74,6 +75,11 @@ type globalOptions struct {
 	// (Main: os.Getwd); "" = unknown, and a relative path is an error.
 	Wd  string
 	Dir string // -C: run as if started in this directory
+	// find are project.Find's seams (tests simulate another user's
+	// files); start and root are StartDir and the project found from it,
+	// once ProjectDir has found it.
+	find        project.FindOptions
+	start, root string
 	// args is the command line as run was given it: the completion of
 	// search's query words (addCompletions) reads the word before the one
 	// it completes, which cobra drops when it names a flag.
@@ -83,8 +89,11 @@ type globalOptions struct {
 	ctx context.Context
 }
 
-// ProjectDir is the absolute project directory (-C, else the working dir).
-func (g *globalOptions) ProjectDir() (string, error) {
+// StartDir is the absolute folder ctx starts in: -C DIR (made absolute
+// against the working directory), else the working directory. `ctx init`
+// makes its project there, a path the user types is relative to it
+// (typedPath), and the project is found from it upward (ProjectDir).
+func (g *globalOptions) StartDir() (string, error) {
 	dir := g.Dir
 	if dir == "" {
 		dir = "."
@@ -101,6 +110,56 @@ func (g *globalOptions) ProjectDir() (string, error) {
 		return "", fmt.Errorf("-C %s: not a directory", dir)
 	}
 	return abs, nil
+}
+
+// ProjectDir is the absolute root of the project the command works on:
+// project.Find from StartDir upward (the first folder with a manifest, not
+// past a git work tree's top or a ceiling of CTX_CEILING_DIRECTORIES, one
+// above the start refused when another user owns it), found once per
+// command; the start folder itself when there is none, whose check then
+// says "no ctx project here" (DESIGN.md, "Finding the project").
+func (g *globalOptions) ProjectDir() (string, error) {
+	if g.root != "" {
+		return g.root, nil
+	}
+	start, err := g.StartDir()
+	if err != nil {
+		return "", err
+	}
+	fo := g.find
+	fo.Ceilings = g.Env.ceilings()
+	root, err := project.Find(start, fo)
+	if err != nil {
+		return "", err
+	}
+	g.start, g.root = start, root
+	return root, nil
+}
+
+// typedPath is path, as the user typed it in a command's argument or flag,
+// as ctx keeps it: a relative local path (not a URL, an scp-like address,
+// ~/, or absolute: naming.IsLocalPath) is taken from the start folder,
+// where the user stands, and made relative to the project root, which
+// every path a project keeps is relative to (`ctx add ./docs` in proj/sub
+// is "sub/docs"). Anything else, and any path when the start is the root,
+// is returned as typed. The one owner of that rule (DESIGN.md, "Finding
+// the project").
+func (g *globalOptions) typedPath(path string) (string, error) {
+	if path == "" || !naming.IsLocalPath(path) || filepath.IsAbs(path) || path == "~" || strings.HasPrefix(path, "~/") {
+		return path, nil
+	}
+	root, err := g.ProjectDir()
+	if err != nil {
+		return "", err
+	}
+	if g.start == root {
+		return path, nil
+	}
+	rel, err := filepath.Rel(root, filepath.Join(g.start, path))
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // Project is the project ctx runs in (ProjectDir), checked to exist: an

@@ -119,14 +119,17 @@ func TestScript(t *testing.T) {
 				return err
 			}
 			for k, v := range map[string]string{
-				"HOME":                home,
-				"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-				"CTX_CACHE":           filepath.Join(work, ".cache"),
-				"GIT_CONFIG_NOSYSTEM": "1",
-				"GIT_AUTHOR_NAME":     "ctx test",
-				"GIT_AUTHOR_EMAIL":    "test@ctx.invalid",
-				"GIT_COMMITTER_NAME":  "ctx test",
-				"GIT_COMMITTER_EMAIL": "test@ctx.invalid",
+				"HOME":            home,
+				"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+				"CTX_CACHE":       filepath.Join(work, ".cache"),
+				// The search for the project stops at $WORK: a stray
+				// manifest above it (in /tmp) is not the scripts' business.
+				"CTX_CEILING_DIRECTORIES": filepath.Dir(work),
+				"GIT_CONFIG_NOSYSTEM":     "1",
+				"GIT_AUTHOR_NAME":         "ctx test",
+				"GIT_AUTHOR_EMAIL":        "test@ctx.invalid",
+				"GIT_COMMITTER_NAME":      "ctx test",
+				"GIT_COMMITTER_EMAIL":     "test@ctx.invalid",
 				// Fixed dates keep commit ids stable across runs.
 				"GIT_AUTHOR_DATE":     "2026-01-01T00:00:00Z",
 				"GIT_COMMITTER_DATE":  "2026-01-01T00:00:00Z",

@@ -132,6 +132,9 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.registry, err = g.typedPath(o.registry); err != nil { // from where the user stands
+		return err
+	}
 	errOut := g.IO.ErrOut
 	p := newProgress(g)
 	defer p.Done()
