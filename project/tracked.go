@@ -195,7 +195,7 @@ func unsharedRef(dir, ref string) string {
 	if gitengine.IsCommitID(ref) && len(ref) == 40 || isFullSHA256(ref) {
 		return ""
 	}
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	repo, err := gitengine.PlainOpen(dir, false)
 	if err != nil {
 		// Fail closed: a ref ctx cannot look up is not known to be
 		// shared (this was "" until left19; install failed to open it
