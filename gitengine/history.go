@@ -46,7 +46,7 @@ func isDate(rev string) bool {
 // dir is in (its .git found upwards). Errors wrap ErrNoRepository (no
 // repository there) or ErrNotAtRevision (the commit has no such file).
 func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, err := PlainOpen(dir, true)
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) {
 			return nil, fmt.Errorf("%s: %w", safetext.Clip(dir, 0), ErrNoRepository)

@@ -29,7 +29,7 @@ import (
 // paths and file:// URLs need neither a git binary nor a transport, and
 // their objects are read in place (no copy into the cache).
 func openLocal(r *remote) (*git.Repository, error) {
-	repo, err := git.PlainOpenWithOptions(r.local, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	repo, err := PlainOpen(r.local, false)
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) {
 			return nil, newError(KindNotFound, r.raw, "open", fmt.Errorf("no git repository at %s", safetext.Clip(r.local, 0)), "check the path; it must be a git repository (a folder with .git, or a bare repository)")

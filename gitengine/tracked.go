@@ -113,6 +113,9 @@ func readIndex(dir, file string) (st TrackStatus, data []byte, idLen int, err er
 	if idLen, err = objectIDLen(gitDir); err != nil {
 		return st, nil, 0, err
 	}
+	if data, err = unsplit(gitDir, data, idLen); err != nil {
+		return st, nil, 0, err
+	}
 	return st, data, idLen, nil
 }
 
@@ -224,7 +227,7 @@ func indexHas(data []byte, rel string, idLen int) (bool, error) {
 // --split-index`): most entries are in a sharedindex file its "link"
 // extension names, which eachIndexName does not read. Failing is safe: a
 // caller that cannot tell what git tracks serves nothing it cannot vouch for.
-var errSplitIndex = errors.New("this repository uses a split index (core.splitIndex), which ctx does not read: run `git update-index --no-split-index` (and `git config core.splitIndex false`) in it")
+var errSplitIndex = errors.New("this repository's index is split (core.splitIndex) and its shared index (a sharedindex.* file of its git folder) is missing: run `git update-index --no-split-index` (and `git config core.splitIndex false`) in it")
 
 // eachIndexName calls f with the name of each entry of the git index data
 // (versions 2 to 4, as git writes them: Documentation/gitformat-index.txt),
@@ -294,11 +297,11 @@ func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
 	// the checksum (one object id).
 	for end := len(data) - idLen; off+8 <= end; {
 		sig, size := string(data[off:off+4]), binary.BigEndian.Uint32(data[off+4:off+8])
-		if sig == "link" {
-			return errSplitIndex
-		}
 		if uint64(size) > uint64(end-off-8) {
 			return errIndex
+		}
+		if sig == "link" {
+			return &splitError{link: data[off+8 : off+8+int(size)]}
 		}
 		off += 8 + int(size)
 	}

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/tokens"
@@ -249,7 +250,12 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		if err != nil {
 			return nil, nil, err
 		}
+		ctx, cancel := context.WithTimeoutCause(ctx, s.callBound(), errCallBound)
+		defer cancel()
 		res, out, err := h(ctx, req, in)
+		if errors.Is(context.Cause(ctx), errCallBound) && (err != nil || res != nil && res.IsError) {
+			return nil, nil, fmt.Errorf("%s: stopped after %s, the most one call may take: narrow the query (fewer words or qualifiers; a package, path or tag filter) or ask for less (a smaller limit); if the index was being rebuilt, call again in a moment", t.Name, s.callBound())
+		}
 		if err != nil {
 			return nil, nil, capError(err)
 		}
@@ -283,6 +289,23 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		return res, nil, nil
 	})
 }
+
+// DefaultCallTimeout is the most one tool call may take (Server.callTimeout
+// unless a test sets it): every call runs under a context that ends then,
+// and a call that ends on it answers a tool error saying what to narrow.
+// The bounds on inputs (query words, filters, limits) keep the known
+// expensive calls far below it; this one stops what they miss. The
+// handlers that search or read the index stop with the context (bleve's
+// SearchInContext; indexFor checks it after waiting on a re-index, which
+// goes on); the in-memory graph and catalog reads after it are linear in
+// the corpus.
+const DefaultCallTimeout = 30 * time.Second
+
+// errCallBound is the cause of a call's context at its bound.
+var errCallBound = errors.New("the tool call took too long")
+
+// callBound is s's bound of one tool call.
+func (s *Server) callBound() time.Duration { return cmp.Or(s.callTimeout, DefaultCallTimeout) }
 
 // capError keeps a tool error within the default budget: errors are short
 // (a value they quote is clipped, they name at most a few suggestions), and

@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/tokens"
@@ -66,6 +67,9 @@ type Server struct {
 	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound
+	// callTimeout is the bound of one tool call (0: DefaultCallTimeout;
+	// tests set a tiny one).
+	callTimeout time.Duration
 	// optional are each tool's optional input properties (addTool; set in
 	// New, read only after), for dropNulls.
 	optional map[string]map[string]bool

@@ -390,6 +390,9 @@ func (s *Server) indexFor(ctx context.Context, req mcp.Request, p string, aliase
 		}
 	}
 	warn := s.freshen(ctx, req, snap)
+	if err := ctx.Err(); err != nil {
+		return snap, nil, warn, err // the call's bound, or its client's cancel: the tool stops here
+	}
 	r, err := s.reader()
 	return snap, r, warn, err
 }

@@ -187,16 +187,20 @@ func (p Project) checkShared(m *Manifest, s PackageSpec, root, rel, real string)
 // edits), any other name under refs/ but refs/heads, refs/tags and
 // refs/remotes, a branch no remote has and an abbreviated commit id (it
 // can match any object, a dropped stash too) are not. A ref that names
-// nothing in the repository is left to install to report.
+// nothing in the repository is left to install to report; a repository
+// ctx cannot open is not shared (fail closed).
 func unsharedRef(dir, ref string) string {
 	ref = strings.TrimSpace(ref)
 	q := safetext.Quote(ref)
 	if gitengine.IsCommitID(ref) && len(ref) == 40 || isFullSHA256(ref) {
 		return ""
 	}
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	repo, err := gitengine.PlainOpen(dir, false)
 	if err != nil {
-		return "" // no repository there: install says so
+		// Fail closed: a ref ctx cannot look up is not known to be
+		// shared (this was "" until left19; install failed to open it
+		// too, but that was luck, not a rule).
+		return "is a repository on this machine that ctx cannot open (" + safetext.Clip(err.Error(), 0) + "), so it cannot tell whether its ref is shared: fix the repository (`git status` in it says what is wrong)"
 	}
 	has := func(name string) bool {
 		_, err := repo.Storer.Reference(plumbing.ReferenceName(name))

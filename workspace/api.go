@@ -66,6 +66,11 @@ type Options struct {
 	// Context, when set, ends Open's wait for the project lock when it
 	// ends (the command's context: Ctrl-C); nil = context.Background().
 	Context context.Context
+	// FetchTimeout bounds each network step of a package (resolving its
+	// ref, fetching its files) in total, beside the idle timeout and the
+	// rate floor (internal/netrate): 0 = netrate.DefaultTotal, negative =
+	// no bound (tests). cmd/ctx sets it from $CTX_FETCH_TIMEOUT.
+	FetchTimeout time.Duration
 	// Home is the user's home folder, refused as a dir source
 	// (project.WithHome); "" = not known.
 	Home string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/source"
@@ -92,9 +93,37 @@ func (w *Workspace) resolveTask(ctx context.Context, t *task) error {
 	if err != nil {
 		return err
 	}
+	ctx, done := w.fetchBound(ctx, t.kind())
+	defer done()
 	r, err := f.Resolve(ctx, env, t.request())
 	t.rev, t.refName, t.revalidated, t.carry = r.Rev, r.Ref, r.Revalidated, r.Carry
-	return err
+	return w.overBound(ctx, err)
+}
+
+// fetchBound bounds one network step of a package (resolving its ref, or
+// fetching its files) by Options.FetchTimeout (internal/netrate's total
+// bound, the rule's owner): a server that trickles above the rate floor
+// would otherwise hold an install, and the hooks' git pull, for days. A
+// dir source reads the disk and is not bounded. Every transport of the
+// git kind runs under the context (http(s), ssh, git://, and the local
+// file transport, which go-git reads in process).
+func (w *Workspace) fetchBound(ctx context.Context, kind string) (context.Context, context.CancelFunc) {
+	if kind == project.KindDir {
+		return ctx, func() {}
+	}
+	return netrate.WithTotal(ctx, w.opts.FetchTimeout)
+}
+
+// overBound is err, or, when ctx ended on its total bound, the error that
+// says so and how to raise it (whatever the transport made of the
+// cancellation).
+func (w *Workspace) overBound(ctx context.Context, err error) error {
+	te := netrate.Total(ctx)
+	if err == nil || te == nil {
+		return err
+	}
+	more := min(2*te.Bound, netrate.CeilingTotal)
+	return fmt.Errorf("%w: if the server is slow but working, raise the bound with CTX_FETCH_TIMEOUT (say CTX_FETCH_TIMEOUT=%s; at most %s)", te, more, netrate.CeilingTotal)
 }
 
 // fetchTask fetches t.want into stage through the Fetcher of kind
@@ -104,9 +133,11 @@ func (w *Workspace) fetchTask(ctx context.Context, kind string, t *task, stage s
 	if err != nil {
 		return nil, err
 	}
+	ctx, done := w.fetchBound(ctx, kind)
+	defer done()
 	res, err := src.Fetch(ctx, env, t.request(), stage)
 	if err != nil {
-		return nil, err
+		return nil, w.overBound(ctx, err)
 	}
 	f := &fetched{entry: res.Entry, bytes: res.Bytes, skipped: res.Skipped, sums: res.Sums}
 	if res.Files == nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/forge"
 	"github.com/ctx-dev/ctx/internal/netguard"
+	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/dustin/go-humanize"
 )
@@ -30,6 +31,10 @@ func (e environment) userHome() string {
 //	                  before that package fails (a Go duration: 30s, 2m; 0 = no limit;
 //	                  unset: gitengine.DefaultIdleTimeout); also the window of the
 //	                  rate floor (internal/netrate: 1,000 bytes in each)
+//	CTX_FETCH_TIMEOUT the longest each network step of one package (resolving
+//	                  its ref, fetching its files) may take in total (a Go
+//	                  duration up to netrate.CeilingTotal; unset:
+//	                  netrate.DefaultTotal; see fetchTimeout)
 //	CTX_MAX_FILE_SIZE skip files larger than this many bytes, with a warning
 //	                  (-1 = no limit; unset: gitengine.DefaultMaxFileSize)
 //	CTX_CACHE         the shared object cache (default os.UserCacheDir()/ctx/git)
@@ -140,6 +145,20 @@ func (e environment) ceilings() []string {
 		}
 	}
 	return dirs
+}
+
+// fetchTimeout reads CTX_FETCH_TIMEOUT: the total bound of each network
+// step of one package (0 when unset: netrate.DefaultTotal).
+func (e environment) fetchTimeout() (time.Duration, error) {
+	v := e.Get("CTX_FETCH_TIMEOUT")
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 || d > netrate.CeilingTotal {
+		return 0, usageErrorf("CTX_FETCH_TIMEOUT=%q: not a positive duration up to %s (use, say, 1h; unset, a package's fetch may take %s)", v, netrate.CeilingTotal, netrate.DefaultTotal)
+	}
+	return d, nil
 }
 
 // userConfigPath is the user's config file: os.UserConfigDir()/ctx/config.json.

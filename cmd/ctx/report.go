@@ -56,7 +56,11 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 	if err != nil {
 		return workspace.Options{}, err
 	}
-	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo, Getenv: g.Env.Lookup, Home: g.Env.userHome(), LockWait: wait, Context: g.ctx}
+	total, err := g.Env.fetchTimeout()
+	if err != nil {
+		return workspace.Options{}, err
+	}
+	o := workspace.Options{Log: g.IO.ErrOut, EngineOptions: eo, Getenv: g.Env.Lookup, Home: g.Env.userHome(), LockWait: wait, Context: g.ctx, FetchTimeout: total}
 	if p != nil {
 		o.Progress = p.Update
 		o.Log = p.Log()

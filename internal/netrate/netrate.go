@@ -19,6 +19,7 @@ package netrate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -306,4 +307,48 @@ func (r *Reader) Read(p []byte) (int, error) {
 		r.Err = err
 	}
 	return n, err
+}
+
+// The total bound of one package's fetch (red18 finding 4): the floor
+// lets a server that sends 34 bytes a second go on for as long as the
+// body's size allows (days for a 10 MiB document), so a fetch also ends
+// after a total time, whatever it moves. npm bounds a request by a total
+// time (fetch-timeout, 5 minutes); cargo and go modules have only their
+// floors and idle timeouts. A package is many requests (an llms.txt's
+// pages, a git negotiation and its pack), hence a longer default; the
+// user raises it (cmd/ctx: CTX_FETCH_TIMEOUT) up to CeilingTotal.
+const (
+	DefaultTotal = 30 * time.Minute
+	CeilingTotal = 24 * time.Hour
+)
+
+// TotalError is why a fetch was given up: it went on for longer than
+// Bound.
+type TotalError struct{ Bound time.Duration }
+
+func (e *TotalError) Error() string {
+	return fmt.Sprintf("the fetch went on for longer than %s, the most one package's fetch may take (a server that sends slowly, or a very large source)", e.Bound)
+}
+
+// WithTotal returns ctx bounded to d from now, ending with a *TotalError
+// as its cause; d = 0 is DefaultTotal, negative is no bound.
+func WithTotal(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d < 0 {
+		return context.WithCancel(ctx)
+	}
+	if d == 0 {
+		d = DefaultTotal
+	}
+	return context.WithTimeoutCause(ctx, d, &TotalError{Bound: d})
+}
+
+// Total returns the *TotalError that ended ctx, or nil: the error to
+// report for a fetch made under WithTotal's context whatever error the
+// transport made of the cancellation.
+func Total(ctx context.Context) *TotalError {
+	var te *TotalError
+	if errors.As(context.Cause(ctx), &te) {
+		return te
+	}
+	return nil
 }

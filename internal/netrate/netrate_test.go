@@ -269,3 +269,29 @@ func TestWatch(t *testing.T) {
 		t.Errorf("after Stop: idle timer still running or meter not done (%v)", meterDone)
 	}
 }
+
+// WithTotal's bound: d, DefaultTotal for 0, none for a negative d; the
+// context ends with a *TotalError that Total finds.
+func TestWithTotal(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := WithTotal(context.Background(), 0)
+	dl, ok := ctx.Deadline()
+	cancel()
+	if !ok || time.Until(dl) < DefaultTotal-time.Minute || time.Until(dl) > DefaultTotal {
+		t.Fatalf("WithTotal(0): deadline %v, %v; want DefaultTotal from now", dl, ok)
+	}
+	ctx, cancel = WithTotal(context.Background(), -1)
+	if _, ok := ctx.Deadline(); ok {
+		t.Fatal("WithTotal(-1) has a deadline")
+	}
+	cancel()
+	if Total(ctx) != nil {
+		t.Fatal("a context cancelled by its caller reports a TotalError")
+	}
+	ctx, cancel = WithTotal(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	if te := Total(ctx); te == nil || te.Bound != time.Nanosecond || !strings.Contains(te.Error(), "longer than 1ns") {
+		t.Fatalf("Total = %v; want the bound of 1ns", te)
+	}
+}

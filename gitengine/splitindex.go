@@ -1,0 +1,161 @@
+package gitengine
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/ctx-dev/ctx/internal/safetext"
+)
+
+// splitError is eachIndexName's error for a split index (a "link"
+// extension: core.splitIndex): link is the extension's data. It is
+// errSplitIndex (errors.Is).
+type splitError struct{ link []byte }
+
+func (e *splitError) Error() string { return errSplitIndex.Error() }
+func (e *splitError) Unwrap() error { return errSplitIndex }
+
+// unsplit returns the index data of the work tree whose git directory is
+// gitDir as one index holding every name (left19; until then a split
+// index was refused): data itself unless it is split (core.splitIndex,
+// Documentation/gitformat-index.txt, "Split index"), else an index of the
+// names of the shared index (sharedindex.<id>, in gitDir or the common
+// directory) its delete bitmap keeps, and those the split index adds
+// (its entries after the replaced ones; a replaced entry keeps its name),
+// sorted. Only names are read (the rest of each entry is zero), which is
+// all eachIndexName reads. It looks only when gitDir holds a sharedindex
+// file, so an index that is not split costs one folder listing; a split
+// one whose shared index is gone is errSplitIndex's error, saying so.
+func unsplit(gitDir string, data []byte, idLen int) ([]byte, error) {
+	if m, _ := filepath.Glob(filepath.Join(gitDir, "sharedindex.*")); len(m) == 0 {
+		return data, nil
+	}
+	var split [][]byte
+	err := eachIndexName(data, idLen, func(n []byte) bool {
+		split = append(split, slices.Clone(n))
+		return true
+	})
+	var se *splitError
+	if !errors.As(err, &se) {
+		return data, err
+	}
+	link := se.link
+	if len(link) < idLen {
+		return nil, fmt.Errorf("%w: a short link extension", errIndex)
+	}
+	name := "sharedindex." + hex.EncodeToString(link[:idLen])
+	shared, err := os.ReadFile(filepath.Join(gitDir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		if common, cerr := commonDir(gitDir); cerr == nil && common != gitDir {
+			shared, err = os.ReadFile(filepath.Join(common, name))
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the shared index of a split index (core.splitIndex): %w", safetext.ClipPathError(err))
+	}
+	del, rest, err := ewahBits(link[idLen:])
+	if err != nil {
+		return nil, err
+	}
+	rep, _, err := ewahBits(rest)
+	if err != nil {
+		return nil, err
+	}
+	replaced := 0
+	for _, b := range rep {
+		if b {
+			replaced++
+		}
+	}
+	if replaced > len(split) {
+		return nil, fmt.Errorf("%w: the split index replaces %d entries and holds %d", errIndex, replaced, len(split))
+	}
+	var names [][]byte
+	i := 0
+	err = eachIndexName(shared, idLen, func(n []byte) bool {
+		if i >= len(del) || !del[i] {
+			names = append(names, slices.Clone(n))
+		}
+		i++
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	names = append(names, split[replaced:]...)
+	slices.SortFunc(names, func(a, b []byte) int { return bytesCompare(a, b) })
+	names = slices.CompactFunc(names, func(a, b []byte) bool { return bytesCompare(a, b) == 0 })
+	return namesIndex(names, idLen), nil
+}
+
+func bytesCompare(a, b []byte) int { return slices.Compare(a, b) }
+
+// namesIndex is an index (version 2) of names, every other field zero,
+// and a zero checksum: what eachIndexName reads.
+func namesIndex(names [][]byte, idLen int) []byte {
+	b := make([]byte, 12, 12+len(names)*(48+idLen))
+	copy(b, "DIRC")
+	binary.BigEndian.PutUint32(b[4:], 2)
+	binary.BigEndian.PutUint32(b[8:], uint32(len(names)))
+	for _, n := range names {
+		start := len(b)
+		b = append(b, make([]byte, 40+idLen)...)
+		b = binary.BigEndian.AppendUint16(b, uint16(min(len(n), 0x0fff)))
+		b = append(b, n...)
+		size := len(b) - start
+		b = append(b, make([]byte, 8-size%8)...)
+	}
+	return append(b, make([]byte, idLen)...)
+}
+
+// ewahBits decodes one EWAH bitmap as git writes it (ewah/ewah_io.c: the
+// bit count, the number of 64-bit words, the words, the position of the
+// last run-length word; all big-endian): bit i of the bitmap is bits[i].
+// Each run-length word holds a running bit (bit 0), a run length in words
+// (bits 1–32) and the number of literal words that follow it (bits
+// 33–63). rest is what follows the bitmap.
+func ewahBits(b []byte) (bits []bool, rest []byte, err error) {
+	bad := fmt.Errorf("%w: a malformed bitmap in the split index's link extension", errIndex)
+	if len(b) < 8 {
+		return nil, nil, bad
+	}
+	n := binary.BigEndian.Uint32(b[0:4])
+	words := binary.BigEndian.Uint32(b[4:8])
+	if uint64(words)*8+12 > uint64(len(b)) || uint64(n) > uint64(words)*64 {
+		return nil, nil, bad
+	}
+	w := func(k uint32) uint64 { return binary.BigEndian.Uint64(b[8+8*k:]) }
+	bits = make([]bool, n)
+	pos := uint64(0)
+	for k := uint32(0); k < words; {
+		rlw := w(k)
+		k++
+		run, lit := (rlw>>1)&0xffffffff, uint32(rlw>>33)
+		if rlw&1 != 0 {
+			for p := pos; p < min(pos+run*64, uint64(n)); p++ {
+				bits[p] = true
+			}
+		}
+		pos += run * 64
+		if lit > words-k {
+			return nil, nil, bad
+		}
+		for ; lit > 0; lit-- {
+			v := w(k)
+			k++
+			for c := uint64(0); c < 64; c++ {
+				if v&(1<<c) != 0 && pos+c < uint64(n) {
+					bits[pos+c] = true
+				}
+			}
+			pos += 64
+		}
+	}
+	return bits, b[8+8*int(words)+4:], nil
+}
