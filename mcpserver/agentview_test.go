@@ -156,6 +156,21 @@ func TestFindDocumentsEmptySaysWhy(t *testing.T) {
 	if res.IsError || out.Total != 2 || out.Note != "" {
 		t.Errorf("find_documents type=runbook: %s", text(res))
 	}
+	// The fields looked at are those of the documents the call's other
+	// filters keep: rb2.md has status, but no document tagged deploy does.
+	out = FindDocumentsOut{}
+	res = call(t, cs, "find_documents", map[string]any{"tag": "deploy", "where": map[string]any{"status": "active"}}, &out)
+	if res.IsError || out.Total != 0 {
+		t.Fatalf("find_documents tag=deploy status=active: %s", text(res))
+	}
+	for _, want := range []string{`no document tagged deploy has the field "status"`, "fields in use: owner,"} {
+		if !strings.Contains(out.Note, want) {
+			t.Errorf("tag deploy, status: note %q does not say %q", out.Note, want)
+		}
+	}
+	if strings.Contains(out.Note, "try other values") {
+		t.Errorf("tag deploy, status: note %q sends the agent to other values of a field no document of the tag has", out.Note)
+	}
 }
 
 // TestMetaNotRepeated: get_metadata's and find_documents' front matter

@@ -372,7 +372,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	out := FindDocumentsOut{FindResult: res, Warning: warn}
 	if res.Total == 0 {
-		out.Note = noDocumentNote(r, in.Where, q.Packages)
+		out.Note = noDocumentNote(r, in.Where, q.Packages, q.Tags)
 		return nil, out, nil
 	}
 	budget, _ := tokenBudget(0)
@@ -435,12 +435,13 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 }
 
 // noDocumentNote is the note of a find_documents answer with no document:
-// it says so, and names each key of where that no indexed document (of
-// packages, when named) has, with the field it may be a typo of
-// (suggest.Hint) or, when there is none, the first few fields in use.
-func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) string {
+// it says so, and names each key of where that no indexed document the
+// other filters keep (of packages, tagged one of tags, when named) has,
+// with the field it may be a typo of (suggest.Hint) or, when there is
+// none, the first few fields in use.
+func noDocumentNote(r *indexer.Reader, where map[string]any, packages, tags []string) string {
 	note := "no document matches the filter"
-	fields, err := r.Fields(packages)
+	fields, err := r.Fields(packages, tags)
 	if err != nil {
 		return note
 	}
@@ -465,6 +466,9 @@ func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) 
 			out[i] = safetext.Clip(n, 0)
 		}
 		return out
+	}
+	if len(tags) > 0 {
+		of += " tagged " + strings.Join(shownNames(tags), " or ")
 	}
 	hinted := false
 	for _, k := range keys {
