@@ -73,7 +73,7 @@ func structured(t *testing.T, v any) map[string]any {
 }
 
 // TestGetLinksPages: a document with more links than the default budget
-// holds is read whole over MCP, page by page (offset = nextOffset), and no
+// holds is read whole over MCP, page by page (cursor = nextCursor), and no
 // row repeats the document asked about: a link has no "from", a backlink
 // no "to".
 func TestGetLinksPages(t *testing.T) {
@@ -98,16 +98,16 @@ func TestGetLinksPages(t *testing.T) {
 			}
 			seen[m["target"].(string)] = true
 		}
-		if out.NextOffset == 0 {
+		if out.NextCursor == "" {
 			if out.Truncated {
 				t.Errorf("last page truncated: %s", out.Note)
 			}
 			break
 		}
-		if !strings.Contains(out.Note, fmt.Sprintf("offset=%d", out.NextOffset)) {
+		if !strings.Contains(out.Note, "cursor = nextCursor") {
 			t.Errorf("the note does not say how to read on: %q", out.Note)
 		}
-		args["offset"] = out.NextOffset
+		args["cursor"] = out.NextCursor
 	}
 	if len(seen) != 601 {
 		t.Errorf("read %d distinct links over the pages, want 601", len(seen))
@@ -128,7 +128,36 @@ func TestGetLinksPages(t *testing.T) {
 			t.Errorf("a backlink without its document: %v", m)
 		}
 	}
-	wantError(t, call(t, cs, "get_links", map[string]any{"package": "hub", "path": "page.md", "offset": 9}, nil), "offset 9", "3")
+}
+
+// TestGetLinksCursorIndexChanged: get_links pages with an opaque cursor
+// tied to the links it pages; when the document's links change between
+// pages (the index is live), the next page is refused with what happened
+// and what to do, not sent with links repeated or skipped.
+func TestGetLinksCursorIndexChanged(t *testing.T) {
+	t.Parallel()
+	before := connect(t, agentViewProject(t, 600))
+	after := connect(t, agentViewProject(t, 601)) // many.md with one link more
+	args := map[string]any{"package": "hub", "path": "many.md"}
+	res := call(t, before, "get_links", args, nil)
+	raw := structured(t, res.StructuredContent)
+	next, ok := raw["nextCursor"].(string)
+	if res.IsError || !ok || next == "" {
+		t.Fatalf("get_links many.md, first page: no nextCursor in %.300s", text(res))
+	}
+	if !strings.Contains(raw["note"].(string), "nextCursor") {
+		t.Errorf("the note does not say how to read on: %q", raw["note"])
+	}
+	args["cursor"] = next
+	// The same index: the next page.
+	if res := call(t, before, "get_links", args, nil); res.IsError {
+		t.Fatalf("get_links with its own cursor: %s", text(res))
+	}
+	// The links changed: refused, with what to do.
+	wantError(t, call(t, after, "get_links", args, nil), "many.md", "changed", "without cursor")
+	// Another document's cursor, or one this server did not give.
+	wantError(t, call(t, before, "get_links", map[string]any{"package": "hub", "path": "page.md", "cursor": next}, nil), "another listing")
+	wantError(t, call(t, before, "get_links", map[string]any{"package": "hub", "path": "page.md", "cursor": "bm9wZQ"}, nil), "not one this server gave")
 }
 
 // TestFindDocumentsEmptySaysWhy: a filter that matches nothing says so,
