@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,6 +42,7 @@ func agentViewProject(t *testing.T, manyLinks int) string {
 		"rb.md":    "---\ntitle: Roll back\nsummary: Return to the last good release.\ntags: [deploy, incident]\ntype: runbook\nowner: sre\n---\n# Roll back\n\nSteps.\n",
 		"rb2.md":   "---\ntitle: Deploy\ntype: runbook\nstatus: active\n---\n# Deploy\n\nSteps.\n",
 		"notes.md": "# Notes\n\nPlain.\n",
+		"desc.md":  "---\ndescription: How the page links back.\naudience: ops\n---\n# Desc\n\n[a](a.md) and [b](b.md).\n",
 	}
 	for rel, content := range files {
 		writeFile(t, filepath.Join(pk, rel), content)
@@ -232,6 +234,16 @@ func TestMetaNotRepeated(t *testing.T) {
 			}
 		}
 	}
+	// description is the summary when there is no summary: not repeated.
+	res = call(t, cs, "get_metadata", map[string]any{"package": "hub", "path": "desc.md"}, nil)
+	m = structured(t, res.StructuredContent)
+	meta, _ = m["meta"].(map[string]any)
+	if m["summary"] != "How the page links back." || meta["audience"] != "ops" {
+		t.Fatalf("get_metadata desc.md: %s", text(res))
+	}
+	if _, ok := meta["description"]; ok {
+		t.Errorf("get_metadata desc.md: meta repeats the summary as description: %v", meta)
+	}
 	// A field the filter names is still matched in the front matter.
 	var out FindDocumentsOut
 	if res := call(t, cs, "find_documents", map[string]any{"where": map[string]any{"owner": "sre"}}, &out); res.IsError || out.Total != 1 {
@@ -252,6 +264,21 @@ func TestRelatedSaysWhy(t *testing.T) {
 	res = call(t, cs, "related", map[string]any{"package": "hub", "path": "page.md", "maxTokens": 120}, &rel)
 	if res.IsError || !rel.Truncated || !strings.Contains(rel.Note, fmt.Sprintf("of %d", rel.Total)) || !strings.Contains(rel.Note, "maxTokens") {
 		t.Errorf("related page.md cut: %s", text(res))
+	}
+	// Scores are shown as search shows them: three decimals, not the
+	// 17 digits of a float64.
+	res = call(t, cs, "related", map[string]any{"query": "page"}, &rel)
+	scored := 0
+	for _, d := range rel.Documents {
+		if d.Score != 0 {
+			scored++
+		}
+		if d.Score != math.Round(d.Score*1000)/1000 {
+			t.Errorf("related page: %s's score %v has more than three decimals", d.Path, d.Score)
+		}
+	}
+	if res.IsError || scored == 0 {
+		t.Errorf("related page: no neighbour with a score: %s", text(res))
 	}
 }
 

@@ -266,7 +266,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		}
 		rev, live := snap.revOf(h.Package)
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: naming.ShortRev(rev, 12), Live: live,
-			Score: math.Round(h.Score*1000) / 1000, Tags: h.Tags, Snippet: h.Snippet, More: h.More, URI: docURI(h.Package, h.Path)})
+			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, URI: docURI(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
 		out.Note = searchNoMatchNote(q)
@@ -769,3 +769,7 @@ func joinNotes(a, b string) string {
 	}
 	return a + "; " + b
 }
+
+// shownScore is a search score as an answer shows it: three decimals
+// (a float64's 17 digits cost tokens and say nothing more).
+func shownScore(f float64) float64 { return math.Round(f*1000) / 1000 }

@@ -345,6 +345,11 @@ func shownOnce(d indexer.DocMeta) indexer.DocMeta {
 			return v == d.Title
 		case "summary":
 			return v == d.Summary
+		case "description":
+			// The indexer's summary is the description when there is no
+			// summary (decodeFrontMatter).
+			_, hasSummary := d.Meta["summary"]
+			return !hasSummary && v == d.Summary
 		case "type":
 			return v == d.Type
 		case "tags":
@@ -597,7 +602,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 			continue
 		}
 		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: clipTitle(n.Title), Distance: n.Distance, Via: n.Via,
-			Score: scores[[2]string{n.Package, n.Path}], URI: docURI(n.Package, n.Path)}
+			Score: shownScore(scores[[2]string{n.Package, n.Path}]), URI: docURI(n.Package, n.Path)}
 		if m, err := r.Metadata(n.Package, n.Path); err == nil {
 			d.Summary = m.Summary
 		}
