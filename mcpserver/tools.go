@@ -92,7 +92,7 @@ func (in GetSectionIn) maxTokens() int { return in.MaxTokens }
 // GetOverviewIn is get_overview's input.
 type GetOverviewIn struct {
 	Offset    int `json:"offset,omitempty" jsonschema:"first line, 1-based (nextOffset of the previous page)"`
-	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000; without offset or maxTokens: 2000, an outline when over)"`
+	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000; with no argument 2000, an outline if over)"`
 }
 
 // overviewTokens is get_overview's budget when it is called with neither

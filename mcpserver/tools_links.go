@@ -205,7 +205,10 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 		res := GetLinksOut{Package: in.Package, Path: in.Path, Links: linkRows(firstN(out, k), false), Backlinks: linkRows(firstN(back, k), true), Warning: warn}
 		if len(res.Links) < len(out) || len(res.Backlinks) < len(back) {
 			res.Truncated = true
-			res.Note = fmt.Sprintf("%d of %d links and %d of %d backlinks shown from number %d", len(res.Links), nOut, len(res.Backlinks), nBack, off+1)
+			res.Note = fmt.Sprintf("%d of %d links and %d of %d backlinks shown", len(res.Links), nOut, len(res.Backlinks), nBack)
+			if off > 0 {
+				res.Note += fmt.Sprintf(", after the first %d of each", off)
+			}
 			if k == 0 {
 				res.Note += fmt.Sprintf(": not one fits the default budget of %d tokens; `ctx links` in a terminal lists them all", DefaultMaxTokens)
 				return res
