@@ -89,4 +89,6 @@ func TestOverviewFirstAnswerSmall(t *testing.T) {
 			t.Errorf("get_overview maxTokens %d does not read %s's entries", MaxMaxTokens, a)
 		}
 	}
+	// An offset past the end is an error, as get_document's.
+	wantError(t, call(t, cs, "get_overview", map[string]any{"offset": 100000}, nil), "offset 100000 is past the end", "INDEX.md has")
 }

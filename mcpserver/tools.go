@@ -639,6 +639,9 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 	if err != nil {
 		return nil, nil, err
 	}
+	if out.StartLine == 0 && len(lines) > 0 {
+		return nil, nil, fmt.Errorf("offset %d is past the end: INDEX.md has %d lines", in.Offset, len(lines))
+	}
 	return windowResult(out, "INDEX.md"), nil, nil
 }
 
