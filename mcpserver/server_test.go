@@ -21,7 +21,7 @@ func TestToolsAndInstructions(t *testing.T) {
 	t.Parallel()
 	p := sharedProject(t)
 	cs := connect(t, p.dir)
-	if got := cs.InitializeResult().Instructions; !strings.Contains(got, "search") || !strings.Contains(got, "nextOffset") {
+	if got := cs.InitializeResult().Instructions; !strings.Contains(got, "search") || !strings.Contains(got, "nextOffset") || !strings.Contains(got, "nextCursor") {
 		t.Errorf("instructions do not say how to use the tools: %q", got)
 	}
 	res, err := cs.ListTools(context.Background(), nil)
