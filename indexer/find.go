@@ -196,30 +196,34 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 }
 
 // Fields returns the names a where filter can match: each front-matter
-// key that some indexed document has (of packages, when any are named:
-// a filter on other packages' fields matches nothing there), and title,
-// type and tags (the catalogue's), sorted. A filter's key not among them
+// key that some indexed document has (of packages, when any are named,
+// and with one of tags, when any are named: a filter on the fields of
+// documents the other filters leave out matches nothing), and title, type
+// and tags (the catalogue's), sorted. A filter's key not among them
 // matches nothing.
-func (r *Reader) Fields(packages []string) ([]string, error) {
+func (r *Reader) Fields(packages, tags []string) ([]string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	g, _, err := r.graphLocked()
 	if err != nil {
 		return nil, err
 	}
-	return g.fields(packages), nil
+	return g.fields(packages, tags), nil
 }
 
 // fields is Fields on g: one pass over the keys (a front matter's keys
 // may be as many as the documents).
-func (g *graph) fields(packages []string) []string {
+func (g *graph) fields(packages, tags []string) []string {
+	kept := func(d docKey) bool {
+		return (len(packages) == 0 || contains(packages, d.alias)) && (len(tags) == 0 || anyTag(g.recs[d].Tags, tags))
+	}
 	names := []string{"tags", "title", "type"}
 	for k, docs := range g.withKey {
 		switch k {
 		case "tags", "title", "type":
 			continue
 		}
-		if len(packages) == 0 || slices.ContainsFunc(docs, func(d docKey) bool { return contains(packages, d.alias) }) {
+		if (len(packages) == 0 && len(tags) == 0) || slices.ContainsFunc(docs, kept) {
 			names = append(names, k)
 		}
 	}

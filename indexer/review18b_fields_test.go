@@ -27,12 +27,12 @@ func fieldsGraph(n int, unique bool) *graph {
 // and tags, and only the named packages' keys when some are named.
 func TestReviewFieldsScope(t *testing.T) {
 	g := fieldsGraph(4, true)
-	all := g.fields(nil)
+	all := g.fields(nil, nil)
 	want := []string{"area", "date", "key-0", "key-1", "key-2", "key-3", "kind", "owner", "status", "tags", "title", "type"}
 	if !slices.Equal(all, want) {
 		t.Errorf("fields(nil) = %q, want %q", all, want)
 	}
-	if got := g.fields([]string{"b"}); slices.Contains(got, "key-0") || !slices.Contains(got, "key-1") {
+	if got := g.fields([]string{"b"}, nil); slices.Contains(got, "key-0") || !slices.Contains(got, "key-1") {
 		t.Errorf("fields(b) = %q: key-0 is a's, key-1 b's", got)
 	}
 }
@@ -45,7 +45,7 @@ func BenchmarkFields20000(b *testing.B) {
 		for _, pk := range [][]string{nil, {"b"}} {
 			b.Run(fmt.Sprintf("unique=%v/packages=%v", unique, pk), func(b *testing.B) {
 				for b.Loop() {
-					g.fields(pk)
+					g.fields(pk, nil)
 				}
 			})
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,6 +42,7 @@ func agentViewProject(t *testing.T, manyLinks int) string {
 		"rb.md":    "---\ntitle: Roll back\nsummary: Return to the last good release.\ntags: [deploy, incident]\ntype: runbook\nowner: sre\n---\n# Roll back\n\nSteps.\n",
 		"rb2.md":   "---\ntitle: Deploy\ntype: runbook\nstatus: active\n---\n# Deploy\n\nSteps.\n",
 		"notes.md": "# Notes\n\nPlain.\n",
+		"desc.md":  "---\ndescription: How the page links back.\naudience: ops\n---\n# Desc\n\n[a](a.md) and [b](b.md).\n",
 	}
 	for rel, content := range files {
 		writeFile(t, filepath.Join(pk, rel), content)
@@ -73,7 +75,7 @@ func structured(t *testing.T, v any) map[string]any {
 }
 
 // TestGetLinksPages: a document with more links than the default budget
-// holds is read whole over MCP, page by page (offset = nextOffset), and no
+// holds is read whole over MCP, page by page (cursor = nextCursor), and no
 // row repeats the document asked about: a link has no "from", a backlink
 // no "to".
 func TestGetLinksPages(t *testing.T) {
@@ -98,16 +100,16 @@ func TestGetLinksPages(t *testing.T) {
 			}
 			seen[m["target"].(string)] = true
 		}
-		if out.NextOffset == 0 {
+		if out.NextCursor == "" {
 			if out.Truncated {
 				t.Errorf("last page truncated: %s", out.Note)
 			}
 			break
 		}
-		if !strings.Contains(out.Note, fmt.Sprintf("offset=%d", out.NextOffset)) {
+		if !strings.Contains(out.Note, "cursor = nextCursor") {
 			t.Errorf("the note does not say how to read on: %q", out.Note)
 		}
-		args["offset"] = out.NextOffset
+		args["cursor"] = out.NextCursor
 	}
 	if len(seen) != 601 {
 		t.Errorf("read %d distinct links over the pages, want 601", len(seen))
@@ -128,7 +130,36 @@ func TestGetLinksPages(t *testing.T) {
 			t.Errorf("a backlink without its document: %v", m)
 		}
 	}
-	wantError(t, call(t, cs, "get_links", map[string]any{"package": "hub", "path": "page.md", "offset": 9}, nil), "offset 9", "3")
+}
+
+// TestGetLinksCursorIndexChanged: get_links pages with an opaque cursor
+// tied to the links it pages; when the document's links change between
+// pages (the index is live), the next page is refused with what happened
+// and what to do, not sent with links repeated or skipped.
+func TestGetLinksCursorIndexChanged(t *testing.T) {
+	t.Parallel()
+	before := connect(t, agentViewProject(t, 600))
+	after := connect(t, agentViewProject(t, 601)) // many.md with one link more
+	args := map[string]any{"package": "hub", "path": "many.md"}
+	res := call(t, before, "get_links", args, nil)
+	raw := structured(t, res.StructuredContent)
+	next, ok := raw["nextCursor"].(string)
+	if res.IsError || !ok || next == "" {
+		t.Fatalf("get_links many.md, first page: no nextCursor in %.300s", text(res))
+	}
+	if !strings.Contains(raw["note"].(string), "nextCursor") {
+		t.Errorf("the note does not say how to read on: %q", raw["note"])
+	}
+	args["cursor"] = next
+	// The same index: the next page.
+	if res := call(t, before, "get_links", args, nil); res.IsError {
+		t.Fatalf("get_links with its own cursor: %s", text(res))
+	}
+	// The links changed: refused, with what to do.
+	wantError(t, call(t, after, "get_links", args, nil), "many.md", "changed", "without cursor")
+	// Another document's cursor, or one this server did not give.
+	wantError(t, call(t, before, "get_links", map[string]any{"package": "hub", "path": "page.md", "cursor": next}, nil), "another listing")
+	wantError(t, call(t, before, "get_links", map[string]any{"package": "hub", "path": "page.md", "cursor": "bm9wZQ"}, nil), "not one this server gave")
 }
 
 // TestFindDocumentsEmptySaysWhy: a filter that matches nothing says so,
@@ -155,6 +186,21 @@ func TestFindDocumentsEmptySaysWhy(t *testing.T) {
 	res = call(t, cs, "find_documents", map[string]any{"where": map[string]any{"type": "runbook"}}, &out)
 	if res.IsError || out.Total != 2 || out.Note != "" {
 		t.Errorf("find_documents type=runbook: %s", text(res))
+	}
+	// The fields looked at are those of the documents the call's other
+	// filters keep: rb2.md has status, but no document tagged deploy does.
+	out = FindDocumentsOut{}
+	res = call(t, cs, "find_documents", map[string]any{"tag": "deploy", "where": map[string]any{"status": "active"}}, &out)
+	if res.IsError || out.Total != 0 {
+		t.Fatalf("find_documents tag=deploy status=active: %s", text(res))
+	}
+	for _, want := range []string{`no document tagged deploy has the field "status"`, "fields in use: owner,"} {
+		if !strings.Contains(out.Note, want) {
+			t.Errorf("tag deploy, status: note %q does not say %q", out.Note, want)
+		}
+	}
+	if strings.Contains(out.Note, "try other values") {
+		t.Errorf("tag deploy, status: note %q sends the agent to other values of a field no document of the tag has", out.Note)
 	}
 }
 
@@ -188,6 +234,16 @@ func TestMetaNotRepeated(t *testing.T) {
 			}
 		}
 	}
+	// description is the summary when there is no summary: not repeated.
+	res = call(t, cs, "get_metadata", map[string]any{"package": "hub", "path": "desc.md"}, nil)
+	m = structured(t, res.StructuredContent)
+	meta, _ = m["meta"].(map[string]any)
+	if m["summary"] != "How the page links back." || meta["audience"] != "ops" {
+		t.Fatalf("get_metadata desc.md: %s", text(res))
+	}
+	if _, ok := meta["description"]; ok {
+		t.Errorf("get_metadata desc.md: meta repeats the summary as description: %v", meta)
+	}
 	// A field the filter names is still matched in the front matter.
 	var out FindDocumentsOut
 	if res := call(t, cs, "find_documents", map[string]any{"where": map[string]any{"owner": "sre"}}, &out); res.IsError || out.Total != 1 {
@@ -208,6 +264,21 @@ func TestRelatedSaysWhy(t *testing.T) {
 	res = call(t, cs, "related", map[string]any{"package": "hub", "path": "page.md", "maxTokens": 120}, &rel)
 	if res.IsError || !rel.Truncated || !strings.Contains(rel.Note, fmt.Sprintf("of %d", rel.Total)) || !strings.Contains(rel.Note, "maxTokens") {
 		t.Errorf("related page.md cut: %s", text(res))
+	}
+	// Scores are shown as search shows them: three decimals, not the
+	// 17 digits of a float64.
+	res = call(t, cs, "related", map[string]any{"query": "page"}, &rel)
+	scored := 0
+	for _, d := range rel.Documents {
+		if d.Score != 0 {
+			scored++
+		}
+		if d.Score != math.Round(d.Score*1000)/1000 {
+			t.Errorf("related page: %s's score %v has more than three decimals", d.Path, d.Score)
+		}
+	}
+	if res.IsError || scored == 0 {
+		t.Errorf("related page: no neighbour with a score: %s", text(res))
 	}
 }
 

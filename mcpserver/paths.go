@@ -70,14 +70,19 @@ func checkRelPathOnce(p string) error {
 	return nil
 }
 
+// listAdvice is what an agent is told to do to see the installed packages:
+// the one wording of every tool's unknown or missing package (what_changed's
+// through ChangesFunc).
+const listAdvice = "call list_contexts to see the installed packages"
+
 // checkAlias refuses what is not a valid alias (naming.ValidAlias): no
 // package can have it, and it must never reach the file system.
 func checkAlias(a string) error {
 	if a == "" {
-		return errors.New("empty package alias: call list_contexts to see the installed packages")
+		return errors.New("empty package alias: " + listAdvice)
 	}
 	if !naming.ValidAlias(a) {
-		return fmt.Errorf("%q is not a package alias (%s): call list_contexts to see the installed packages", a, naming.AliasRule)
+		return fmt.Errorf("%q is not a package alias (%s): %s", a, naming.AliasRule, listAdvice)
 	}
 	return nil
 }
@@ -90,7 +95,7 @@ func checkAlias(a string) error {
 func refTarget(alias, p string) (string, string, error) {
 	if !ctxref.IsRef(p) {
 		if alias == "" {
-			return "", "", errors.New("empty package alias: give package and path, or a reference as path (@ctx/<alias>/<path> or ctx://packages/<alias>/<path>); call list_contexts to see the installed packages")
+			return "", "", errors.New("empty package alias: give package and path, or a reference as path (@ctx/<alias>/<path> or ctx://packages/<alias>/<path>); " + listAdvice)
 		}
 		return alias, p, nil
 	}

@@ -223,8 +223,8 @@ func TestToolSchemas(t *testing.T) {
 		"get_outline.depth": {0, 6}, "get_outline.maxTokens": {0, MaxMaxTokens},
 		"list_tags.limit": {0, maxListLimit}, "list_tags.maxTokens": {0, MaxMaxTokens},
 		"read_relevant.maxTokens": {0, MaxMaxTokens},
-		"find_documents.limit":    {1, indexer.MaxFindLimit}, "get_links.offset": {0, 0},
-		"related.hops": {1, indexer.MaxHops}, "related.maxTokens": {0, MaxMaxTokens},
+		"find_documents.limit":    {1, indexer.MaxFindLimit},
+		"related.hops":            {1, indexer.MaxHops}, "related.maxTokens": {0, MaxMaxTokens},
 		"what_changed.maxTokens": {0, MaxMaxTokens},
 	}
 	arrays := 0

@@ -46,9 +46,9 @@ func linksProject(t *testing.T, files map[string]string) string {
 
 // TestReviewGetLinksPagesProperty: over random link sets (links and
 // backlinks of different counts, duplicate links on one line, long
-// targets and labels), reading get_links page by page from offset 0 to the
-// page without nextOffset gives every link and every backlink exactly
-// once; each page stays within the default budget; nextOffset is absent
+// targets and labels), reading get_links page by page from the first to the
+// page without nextCursor gives every link and every backlink exactly
+// once; each page stays within the default budget; nextCursor is absent
 // exactly on the last page.
 func TestReviewGetLinksPagesProperty(t *testing.T) {
 	t.Parallel()
@@ -109,18 +109,17 @@ func TestReviewGetLinksPagesProperty(t *testing.T) {
 					from := m["from"].(map[string]any)
 					gotBack = append(gotBack, fmt.Sprintf("%v|%v|%v", from["path"], m["line"], m["target"]))
 				}
-				next, has := raw["nextOffset"]
+				next, has := raw["nextCursor"].(string)
 				if !has {
 					if raw["truncated"] == true {
-						t.Fatalf("page %d: truncated with no nextOffset: %v", page, raw["note"])
+						t.Fatalf("page %d: truncated with no nextCursor: %v", page, raw["note"])
 					}
 					break
 				}
-				nf, _ := next.(float64)
-				if int(nf) <= argInt(args["offset"]) {
-					t.Fatalf("page %d: nextOffset %v does not move on from %v", page, next, args["offset"])
+				if next == args["cursor"] {
+					t.Fatalf("page %d: nextCursor %v does not move on", page, next)
 				}
-				args["offset"] = int(nf)
+				args["cursor"] = next
 			}
 			if !slices.Equal(gotLinks, wantLinks) {
 				t.Errorf("links over the pages: %d rows, want %d (each once, in order)", len(gotLinks), len(wantLinks))
@@ -130,11 +129,6 @@ func TestReviewGetLinksPagesProperty(t *testing.T) {
 			}
 		})
 	}
-}
-
-func argInt(v any) int {
-	i, _ := v.(int)
-	return i
 }
 
 // TestReviewGetLinksPastAHugeLink: a link whose row alone is over the
@@ -165,14 +159,14 @@ func TestReviewGetLinksPastAHugeLink(t *testing.T) {
 		for _, l := range raw["backlinks"].([]any) {
 			seenBack = append(seenBack, l.(map[string]any)["from"].(map[string]any)["path"].(string))
 		}
-		next, ok := raw["nextOffset"].(float64)
+		next, ok := raw["nextCursor"].(string)
 		if !ok {
 			if raw["truncated"] == true {
-				t.Logf("page %d ends with truncated and no nextOffset: %v", page, raw["note"])
+				t.Logf("page %d ends with truncated and no nextCursor: %v", page, raw["note"])
 			}
 			break
 		}
-		args["offset"] = int(next)
+		args["cursor"] = next
 	}
 	for _, want := range []string{"https://example.com/last", "big.md", "https://example.com/after-big"} {
 		if !slices.Contains(seen, want) {
@@ -184,29 +178,33 @@ func TestReviewGetLinksPastAHugeLink(t *testing.T) {
 	}
 }
 
-// TestReviewGetLinksBadOffsets: a negative offset is refused in ctx's
-// words; an offset past the end (also a huge one) says the counts; an
-// offset on a document with no links at all is past the end too.
-func TestReviewGetLinksBadOffsets(t *testing.T) {
+// TestReviewGetLinksBadCursors: a cursor that is not one get_links gave,
+// or one for a position the links do not have (past the end, the first
+// page, a document with no links at all), is refused with what to do.
+func TestReviewGetLinksBadCursors(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, linksProject(t, map[string]string{"doc.md": "# Doc\n\n[a](https://example.com/a)\n", "lone.md": "# Lone\n"}))
+	forged := func(path, after string) string {
+		return encodeCursor(linksListing(GetLinksIn{Package: "hub", Path: path}), after)
+	}
 	for _, tc := range []struct {
-		path   string
-		offset any
-		want   string
+		path, cursor, want string
 	}{
-		{"doc.md", -1, "offset"},
-		{"doc.md", 1, "past the end"},
-		{"doc.md", 1 << 53, "past the end"},
-		{"lone.md", 3, "past the end"},
+		{"doc.md", "-1", "not one this server gave"},
+		{"doc.md", forged("doc.md", "x"), "not one this server gave"},
+		{"doc.md", forged("doc.md", "0123456789abcdef:1"), "changed since the previous page"},
+		{"doc.md", forged("doc.md", "0123456789abcdef:9007199254740992"), "changed since the previous page"},
+		{"lone.md", forged("lone.md", linksState(nil, nil)+":3"), "changed since the previous page"},
+		{"lone.md", forged("lone.md", linksState(nil, nil)+":0"), "changed since the previous page"},
+		{"lone.md", forged("doc.md", linksState(nil, nil)+":1"), "another listing"},
 	} {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_links", Arguments: map[string]any{"package": "hub", "path": tc.path, "offset": tc.offset}})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_links", Arguments: map[string]any{"package": "hub", "path": tc.path, "cursor": tc.cursor}})
 		if err != nil {
-			t.Errorf("offset %v: protocol error %v", tc.offset, err)
+			t.Errorf("cursor %v: protocol error %v", tc.cursor, err)
 			continue
 		}
-		if !res.IsError || !strings.Contains(text(res), tc.want) {
-			t.Errorf("offset %v on %s: isError=%v %q, want an error with %q", tc.offset, tc.path, res.IsError, text(res), tc.want)
+		if !res.IsError || !strings.Contains(text(res), tc.want) || !strings.Contains(text(res), "without cursor") {
+			t.Errorf("cursor %v on %s: isError=%v %q, want an error with %q", tc.cursor, tc.path, res.IsError, text(res), tc.want)
 		}
 	}
 }

@@ -415,13 +415,13 @@ func (s *Server) checkPackage(snap snapshot, alias string) error {
 		return snap.lockErr
 	}
 	if !snap.has(alias) {
-		msg := fmt.Sprintf("unknown package %q.", alias)
+		msg := fmt.Sprintf("unknown package %q: %s.", alias, listAdvice)
 		if dym := didYouMean(nearest(alias, snap.aliases, 3)); dym != "" {
 			msg += dym
 		} else {
 			msg += " Installed packages: " + strings.Join(snap.aliases, ", ") + "."
 		}
-		return notFound(msg + " Call list_contexts to see what is installed.")
+		return notFound(msg)
 	}
 	return nil
 }

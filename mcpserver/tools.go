@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,8 +92,15 @@ func (in GetSectionIn) maxTokens() int { return in.MaxTokens }
 // GetOverviewIn is get_overview's input.
 type GetOverviewIn struct {
 	Offset    int `json:"offset,omitempty" jsonschema:"first line, 1-based (nextOffset of the previous page)"`
-	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000; with no argument 2000, an outline if over)"`
 }
+
+// overviewTokens is get_overview's budget when it is called with neither
+// maxTokens nor offset, an agent's first call: INDEX.md whole when it
+// fits, else its outline (overviewOutline). A project of a few packages
+// fits; one of hundreds of documents costs about 8,000 tokens whole
+// (INDEX.md's own budget), before the agent has asked anything.
+const overviewTokens = 2000
 
 func (in GetOverviewIn) maxTokens() int { return in.MaxTokens }
 
@@ -116,6 +124,9 @@ type DocumentOut struct {
 	NextOffset int    `json:"nextOffset,omitempty"` // 0 when there is nothing more
 	Truncated  bool   `json:"truncated"`
 	Note       string `json:"note,omitempty"`
+	// Outline says that Text is not a window of lines but the document's
+	// outline (get_overview's first answer on a large project).
+	Outline bool `json:"outline,omitempty"`
 }
 
 func boolp(b bool) *bool { return &b }
@@ -255,7 +266,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		}
 		rev, live := snap.revOf(h.Package)
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: naming.ShortRev(rev, 12), Live: live,
-			Score: math.Round(h.Score*1000) / 1000, Tags: h.Tags, Snippet: h.Snippet, More: h.More, URI: docURI(h.Package, h.Path)})
+			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, URI: docURI(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
 		out.Note = searchNoMatchNote(q)
@@ -445,6 +456,10 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	case out.TotalLines == 0:
 		foot = fmt.Sprintf("[ctx: %s is empty]", what)
 		desc = "empty"
+	case out.Outline:
+		desc = fmt.Sprintf("outline of %d lines", out.TotalLines)
+		foot = fmt.Sprintf("[ctx: %s's outline (its %d lines are over this answer's %d tokens); truncated: read a package's part with offset=its line, or from the top with maxTokens (up to %d)]",
+			what, out.TotalLines, overviewTokens, MaxMaxTokens)
 	case out.StartLine == 0:
 		foot = fmt.Sprintf("[ctx: nothing at offset; %s has %d lines]", what, out.TotalLines)
 		desc = fmt.Sprintf("%d lines", out.TotalLines)
@@ -611,11 +626,74 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 	if warn != "" {
 		out.Note = warn
 	}
+	if in.MaxTokens == 0 && in.Offset == 0 {
+		first, _ := tokenBudget(overviewTokens)
+		if w, err := s.cutWindow(out, "INDEX.md", lines, 1, len(lines), 0, first); err == nil && !w.Truncated {
+			return windowResult(w, "INDEX.md"), nil, nil
+		}
+		if res, ok := s.overviewOutline(out, data, first); ok {
+			return res, nil, nil
+		}
+	}
 	out, err = s.cutWindow(out, "INDEX.md", lines, max(in.Offset, 1), len(lines), 0, budget)
 	if err != nil {
 		return nil, nil, err
 	}
+	if out.StartLine == 0 && len(lines) > 0 {
+		return nil, nil, fmt.Errorf("offset %d is past the end: INDEX.md has %d lines", in.Offset, len(lines))
+	}
 	return windowResult(out, "INDEX.md"), nil, nil
+}
+
+// overviewOutline is get_overview's first answer when INDEX.md is over
+// budget: its lines before the first package, then each package's heading
+// (with the offset that reads its part) and the line under it (where it
+// is read from, its revision, its document count), as many packages as
+// fit, and how many are left out. ok is false when INDEX.md has no
+// package heading or not even its top fits (the caller sends a window).
+func (s *Server) overviewOutline(out DocumentOut, data []byte, budget int) (*mcp.CallToolResult, bool) {
+	d := markdown.Parse(data)
+	var pkgs []markdown.Heading
+	for _, h := range d.Outline() {
+		if h.Level == 2 {
+			pkgs = append(pkgs, h)
+		}
+	}
+	if len(pkgs) == 0 {
+		return nil, false
+	}
+	top := strings.TrimRight(strings.Join(d.Lines[:pkgs[0].Line-1], "\n"), "\n")
+	parts := make([]string, len(pkgs))
+	for i, h := range pkgs {
+		part := fmt.Sprintf("%s (offset=%d)", d.Lines[h.Line-1], h.Line)
+		end := len(d.Lines)
+		if i+1 < len(pkgs) {
+			end = pkgs[i+1].Line - 1
+		}
+		for _, l := range d.Lines[h.Line:end] { // the first line of its body
+			if strings.TrimSpace(l) != "" {
+				part += "\n" + l
+				break
+			}
+		}
+		parts[i] = part
+	}
+	out.Outline, out.Truncated = true, true
+	render := func(k int) *mcp.CallToolResult {
+		o := out
+		o.Text = top + "\n\n" + strings.Join(parts[:k], "\n\n")
+		if k < len(parts) {
+			o.Text += fmt.Sprintf("\n\n… and %d more packages: list_contexts lists them all", len(parts)-k)
+		}
+		return windowResult(o, "INDEX.md")
+	}
+	fits := func(k int) bool { return s.answerTokens(render(k), nil) <= budget }
+	if !fits(0) {
+		return nil, false
+	}
+	// The most packages that fit (more packages, a longer answer).
+	k := sort.Search(len(parts), func(k int) bool { return !fits(k + 1) })
+	return render(k), true
 }
 
 // countTokens counts BPE tokens (o200k), loading the tokenizer on first use.
@@ -694,3 +772,7 @@ func joinNotes(a, b string) string {
 	}
 	return a + "; " + b
 }
+
+// shownScore is a search score as an answer shows it: three decimals
+// (a float64's 17 digits cost tokens and say nothing more).
+func shownScore(f float64) float64 { return math.Round(f*1000) / 1000 }

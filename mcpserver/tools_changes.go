@@ -18,7 +18,9 @@ import (
 
 // ChangesFunc finds what changed in the package alias ("" = every package)
 // since the project's git revision since ("" = the default earlier lock).
-type ChangesFunc func(ctx context.Context, alias, since string) (*changes.Set, error)
+// An unknown alias's error ends with listing, the server's advice on how
+// to see the installed packages (listAdvice), not a terminal command.
+type ChangesFunc func(ctx context.Context, alias, since, listing string) (*changes.Set, error)
 
 // WhatChangedIn is what_changed's input.
 type WhatChangedIn struct {
@@ -78,7 +80,7 @@ func (s *Server) whatChanged(ctx context.Context, _ *mcp.CallToolRequest, in Wha
 	if err != nil {
 		return nil, WhatChangedOut{}, err
 	}
-	set, err := s.changes(ctx, in.Package, in.Since)
+	set, err := s.changes(ctx, in.Package, in.Since, listAdvice)
 	if err != nil {
 		return nil, WhatChangedOut{}, err
 	}

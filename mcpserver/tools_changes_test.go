@@ -19,7 +19,7 @@ import (
 // section worded otherwise, no many/ documents, long.md shorter),
 // compared by package changes as workspace.Changes compares them.
 func fixtureChanges(dir string) ChangesFunc {
-	return func(ctx context.Context, alias, since string) (*changes.Set, error) {
+	return func(ctx context.Context, alias, since, _ string) (*changes.Set, error) {
 		if since != "" {
 			return nil, fmt.Errorf("revision %q: not in this test's history", since)
 		}

@@ -3,10 +3,14 @@ package mcpserver
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
@@ -31,7 +35,7 @@ const (
 type GetLinksIn struct {
 	Package string `json:"package" jsonschema:"package alias"`
 	Path    string `json:"path" jsonschema:"document path in the package"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"nextOffset of the previous page"`
+	Cursor  string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
 
 // GetLinksOut is get_links' output.
@@ -41,7 +45,7 @@ type GetLinksOut struct {
 	Links      []LinkRow `json:"links" jsonschema:"the document's links, in the order they appear"`
 	Backlinks  []LinkRow `json:"backlinks" jsonschema:"the links of other documents to this one"`
 	Truncated  bool      `json:"truncated,omitempty" jsonschema:"some links or backlinks are on later pages (see note)"`
-	NextOffset int       `json:"nextOffset,omitempty" jsonschema:"give it as offset for the next page; none on the last"`
+	NextCursor string    `json:"nextCursor,omitempty" jsonschema:"give it as cursor for the next page; none on the last"`
 	Note       string    `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
 	Warning    string    `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
@@ -149,7 +153,7 @@ func (s *Server) addLinkTools() {
 		Description: "A document's links and backlinks (markdown, [[wikilinks]], typed front-matter links such as " +
 			"depends_on), each with type, line, target, status and the document it resolves to.",
 		Annotations: readOnly("Links and backlinks"),
-	}, map[string]bound{"offset": offsetBound}, s.getLinks)
+	}, nil, s.getLinks)
 	addTool(s, &mcp.Tool{
 		Name: "get_metadata",
 		Description: "A document's typed front matter (a KEP README includes its kep.yaml), title, summary, tags, " +
@@ -189,11 +193,10 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 	if err != nil {
 		return nil, GetLinksOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
-	total := max(len(out), len(back))
-	off := in.Offset
-	if off > 0 && off >= total {
-		return nil, GetLinksOut{}, fmt.Errorf("offset %d is past the end: %s has %s and %s", off, in.Path,
-			wording.Count(len(out), "link", "links"), wording.Count(len(back), "backlink", "backlinks"))
+	state := linksState(out, back)
+	off, err := linksOffset(in, state, max(len(out), len(back)))
+	if err != nil {
+		return nil, GetLinksOut{}, err
 	}
 	nOut, nBack := len(out), len(back)
 	out, back = out[min(off, nOut):], back[min(off, nBack):]
@@ -202,7 +205,10 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 		res := GetLinksOut{Package: in.Package, Path: in.Path, Links: linkRows(firstN(out, k), false), Backlinks: linkRows(firstN(back, k), true), Warning: warn}
 		if len(res.Links) < len(out) || len(res.Backlinks) < len(back) {
 			res.Truncated = true
-			res.Note = fmt.Sprintf("%d of %d links and %d of %d backlinks shown from offset %d", len(res.Links), nOut, len(res.Backlinks), nBack, off)
+			res.Note = fmt.Sprintf("%d of %d links and %d of %d backlinks shown", len(res.Links), nOut, len(res.Backlinks), nBack)
+			if off > 0 {
+				res.Note += fmt.Sprintf(", after the first %d of each", off)
+			}
 			if k == 0 {
 				res.Note += fmt.Sprintf(": not one fits the default budget of %d tokens; `ctx links` in a terminal lists them all", DefaultMaxTokens)
 				return res
@@ -210,8 +216,8 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 			if k < maxLinksListed {
 				res.Note += fmt.Sprintf(" (all that fit the default budget of %d tokens)", DefaultMaxTokens)
 			}
-			res.NextOffset = off + k
-			res.Note += fmt.Sprintf(": call again with offset=%d for the next", res.NextOffset)
+			res.NextCursor = encodeCursor(linksListing(in), fmt.Sprintf("%s:%d", state, off+k))
+			res.Note += ": call again with cursor = nextCursor for the next"
 		}
 		return res
 	}
@@ -233,6 +239,43 @@ func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetL
 		k = 0 // not one link fits: the note says how many there are
 	}
 	return nil, at(k), nil
+}
+
+// linksListing is get_links' listing key (listingKey): its cursor is for
+// this document's links only.
+func linksListing(in GetLinksIn) string {
+	return listingKey("get_links", in.Package, in.Path)
+}
+
+// linksState identifies what get_links pages: a hash of the document's
+// links and backlinks as the index has them. A cursor carries it with the
+// position of the next page, so that a page read after the links changed
+// (the index is live: an edit of the document, or of one linking to it)
+// is refused rather than sent with links repeated or skipped.
+func linksState(out, back []indexer.Link) string {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	_ = enc.Encode(out)
+	_ = enc.Encode(back)
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// linksOffset is the position get_links' cursor continues from (0 on the
+// first page), checked against the links' state now and their count n.
+func linksOffset(in GetLinksIn, state string, n int) (int, error) {
+	after, started, err := decodeCursor(in.Cursor, linksListing(in))
+	if err != nil || !started {
+		return 0, err
+	}
+	was, pos, _ := strings.Cut(after, ":")
+	off, err := strconv.Atoi(pos)
+	if err != nil || was == "" {
+		return 0, fmt.Errorf("cursor %s is not one this server gave for %s: call again without cursor to start over", safetext.Quote(in.Cursor), in.Path)
+	}
+	if was != state || off <= 0 || off >= n {
+		return 0, fmt.Errorf("the links of %s changed since the previous page (the index was updated): call again without cursor to start over", in.Path)
+	}
+	return off, nil
 }
 
 // firstN is the first n elements of l (all when it has fewer), never nil.
@@ -305,6 +348,11 @@ func shownOnce(d indexer.DocMeta) indexer.DocMeta {
 			return v == d.Title
 		case "summary":
 			return v == d.Summary
+		case "description":
+			// The indexer's summary is the description when there is no
+			// summary (decodeFrontMatter).
+			_, hasSummary := d.Meta["summary"]
+			return !hasSummary && v == d.Summary
 		case "type":
 			return v == d.Type
 		case "tags":
@@ -372,7 +420,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	out := FindDocumentsOut{FindResult: res, Warning: warn}
 	if res.Total == 0 {
-		out.Note = noDocumentNote(r, in.Where, q.Packages)
+		out.Note = noDocumentNote(r, in.Where, q.Packages, q.Tags)
 		return nil, out, nil
 	}
 	budget, _ := tokenBudget(0)
@@ -435,12 +483,13 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 }
 
 // noDocumentNote is the note of a find_documents answer with no document:
-// it says so, and names each key of where that no indexed document (of
-// packages, when named) has, with the field it may be a typo of
-// (suggest.Hint) or, when there is none, the first few fields in use.
-func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) string {
+// it says so, and names each key of where that no indexed document the
+// other filters keep (of packages, tagged one of tags, when named) has,
+// with the field it may be a typo of (suggest.Hint) or, when there is
+// none, the first few fields in use.
+func noDocumentNote(r *indexer.Reader, where map[string]any, packages, tags []string) string {
 	note := "no document matches the filter"
-	fields, err := r.Fields(packages)
+	fields, err := r.Fields(packages, tags)
 	if err != nil {
 		return note
 	}
@@ -465,6 +514,9 @@ func noDocumentNote(r *indexer.Reader, where map[string]any, packages []string) 
 			out[i] = safetext.Clip(n, 0)
 		}
 		return out
+	}
+	if len(tags) > 0 {
+		of += " tagged " + strings.Join(shownNames(tags), " or ")
 	}
 	hinted := false
 	for _, k := range keys {
@@ -553,7 +605,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 			continue
 		}
 		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: clipTitle(n.Title), Distance: n.Distance, Via: n.Via,
-			Score: scores[[2]string{n.Package, n.Path}], URI: docURI(n.Package, n.Path)}
+			Score: shownScore(scores[[2]string{n.Package, n.Path}]), URI: docURI(n.Package, n.Path)}
 		if m, err := r.Metadata(n.Package, n.Path); err == nil {
 			d.Summary = m.Summary
 		}

@@ -46,7 +46,8 @@ import (
 //     sorted by their hits' rank.
 //
 // A passage is sent as one text content (a header line, then its lines as
-// they are in the file) and a resource_link to its document; a last text
+// they are in the file), followed by a resource_link to its document when
+// it is the document's first passage (a document is linked once); a last text
 // holds the note and the stale-index warning, when there are any. There
 // is no structuredContent (addTool: Claude Code would show its JSON and
 // drop the texts): each passage's metadata (package, path, heading trail,
@@ -265,7 +266,7 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 		}
 		lo, hi := p.sec[0], p.sec[1]
 		for _, o := range a.ps {
-			if o == p || o.hit.Package != p.hit.Package || o.hit.Path != p.hit.Path {
+			if o == p || !p.sameDoc(o) {
 				continue
 			}
 			if o.to < p.from {
@@ -336,7 +337,7 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 	}
 	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, kind: a.snap.kindOf(h.Package)}
 	p.commit, _ = a.snap.revOf(h.Package)
-	p.fixed = s.passageOverhead(p)
+	p.fixed = s.passageOverhead(p, !slices.ContainsFunc(a.ps, p.sameDoc))
 	room := roomFor(p.fixed)
 	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
 		p.from, p.to, p.tokens = sec[0], sec[1], n
@@ -602,20 +603,31 @@ func (p *passage) link() *mcp.ResourceLink {
 	return &mcp.ResourceLink{URI: docURI(p.hit.Package, p.hit.Path), Name: p.hit.Path, MIMEType: markdown.FormatOf(p.hit.Path).MIMEType()}
 }
 
+// sameDoc reports whether o is a passage of p's document.
+func (p *passage) sameDoc(o *passage) bool {
+	return o.hit.Package == p.hit.Package && o.hit.Path == p.hit.Path
+}
+
 // passageOverhead estimates the tokens a passage adds besides its lines:
-// its header, its metadata in _meta and its resource link.
-func (s *Server) passageOverhead(p *passage) int {
+// its header, its metadata in _meta and, when linked (the first passage of
+// its document), its resource link.
+func (s *Server) passageOverhead(p *passage, linked bool) int {
 	p.from, p.to = p.sec[0], p.sec[1] // a part's header and metadata are a little longer
 	h := p.header(99) + " · part of lines 99999-99999"
 	m := p.meta()
 	m.Section = p.sec
 	b, _ := marshalJSON(m)
-	lb, _ := marshalJSON(p.link()) // as answerTokens counts a link
-	return s.countTokens(h) + s.countTokens(string(b)) + s.countTokens(string(lb)) + 6
+	n := s.countTokens(h) + s.countTokens(string(b)) + 6
+	if linked {
+		lb, _ := marshalJSON(p.link()) // as answerTokens counts a link
+		n += s.countTokens(string(lb))
+	}
+	return n
 }
 
 // renderPassages builds the answer of ps: per passage a text (header and
-// lines) and a resource link, then a text with the warning and the note
+// lines), and a resource link after a document's first passage, then a
+// text with the warning and the note
 // (when there are any); out gets their metadata and is the answer's _meta.
 func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallToolResult, ReadRelevantOut) {
 	res := &mcp.CallToolResult{Content: []mcp.Content{}}
@@ -640,7 +652,10 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 			}
 			b.WriteString(unforged(p.cutText))
 		}
-		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()}, p.link())
+		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()})
+		if !slices.ContainsFunc(ps[:i], p.sameDoc) {
+			res.Content = append(res.Content, p.link())
+		}
 		out.Sections = append(out.Sections, p.meta())
 	}
 	if tail := strings.TrimSpace(out.Warning + "\n" + out.Note); tail != "" {

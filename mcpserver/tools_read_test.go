@@ -112,6 +112,9 @@ type readAnswer struct {
 	res   *mcp.CallToolResult
 	out   ReadRelevantOut
 	texts []string // the text of each section (header line first)
+	// links[i] is the resource link after section i's text: its
+	// document's, when no section before it is of the same document, and
+	// nil when one is (a document is linked once).
 	links []*mcp.ResourceLink
 }
 
@@ -126,15 +129,34 @@ func readRelevant(t testing.TB, cs *mcp.ClientSession, args map[string]any) read
 		switch c := c.(type) {
 		case *mcp.TextContent:
 			a.texts = append(a.texts, c.Text)
+			a.links = append(a.links, nil)
 		case *mcp.ResourceLink:
-			a.links = append(a.links, c)
+			if len(a.texts) == 0 || a.links[len(a.texts)-1] != nil {
+				t.Fatalf("read_relevant %v: a resource link %s that follows no section's text", args, c.URI)
+			}
+			a.links[len(a.texts)-1] = c
 		}
 	}
 	if len(a.texts) == len(a.out.Sections)+1 && len(a.out.Sections) > 0 {
 		a.texts = a.texts[:len(a.out.Sections)] // the last one is the note and warning
+		a.links = a.links[:len(a.out.Sections)]
 	}
-	if len(a.out.Sections) > 0 && (len(a.texts) != len(a.out.Sections) || len(a.links) != len(a.out.Sections)) {
-		t.Fatalf("%d sections, %d texts, %d resource links: want one text and one link per section", len(a.out.Sections), len(a.texts), len(a.links))
+	if len(a.out.Sections) > 0 && len(a.texts) != len(a.out.Sections) {
+		t.Fatalf("%d sections, %d texts: want one text per section", len(a.out.Sections), len(a.texts))
+	}
+	// One link per document, after its first section.
+	linked := map[string]bool{}
+	for i, sec := range a.out.Sections {
+		uri := docURI(sec.Package, sec.Path)
+		switch l := a.links[i]; {
+		case !linked[uri] && l == nil:
+			t.Fatalf("read_relevant %v: section %d (%s) is its document's first, with no resource link", args, i+1, uri)
+		case !linked[uri] && l.URI != uri:
+			t.Fatalf("read_relevant %v: section %d links %s, want %s", args, i+1, l.URI, uri)
+		case linked[uri] && l != nil:
+			t.Fatalf("read_relevant %v: section %d links %s again: a document is linked once, after its first section", args, i+1, uri)
+		}
+		linked[uri] = true
 	}
 	return a
 }
@@ -159,7 +181,9 @@ func shownTokens(t testing.TB, a readAnswer) int {
 		n += count(x)
 	}
 	for _, l := range a.links {
-		n += count(l.URI + " " + l.Name + " " + l.MIMEType)
+		if l != nil {
+			n += count(l.URI + " " + l.Name + " " + l.MIMEType)
+		}
 	}
 	meta := maps.Clone(a.res.Meta)
 	delete(meta, mcp.MetaKeyServerInfo)
@@ -233,9 +257,6 @@ func TestReadRelevantWholeSectionsInRankOrder(t *testing.T) {
 		if want := fmt.Sprintf("[%d] %s/%s:%d-%d · %s", i+1, sec.Package, sec.Path, sec.Lines[0], sec.Lines[1], sec.Heading); !strings.HasPrefix(header, want) {
 			t.Errorf("header %q, want it to start with %q", header, want)
 		}
-		if a.links[i].URI != docURI(sec.Package, sec.Path) {
-			t.Errorf("resource link %s, want %s", a.links[i].URI, docURI(sec.Package, sec.Path))
-		}
 	}
 	// The section a heading trail opens is the one get_section reads.
 	for _, sec := range a.out.Sections {
@@ -259,6 +280,24 @@ func TestReadRelevantWholeSectionsInRankOrder(t *testing.T) {
 	}
 	if len(deploy) == 0 {
 		t.Fatalf("no deploy.md section in %+v", a.out.Sections)
+	}
+}
+
+// TestReadRelevantLinksEachDocumentOnce: two sections of one document
+// (deploy.md's Canary and Rollback both match) come with one resource link
+// to it, after the first; readRelevant checks the rule on every answer.
+func TestReadRelevantLinksEachDocumentOnce(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, readProject(t))
+	a := readRelevant(t, cs, map[string]any{"query": "error rate"})
+	n := 0
+	for _, sec := range a.out.Sections {
+		if sec.Path == "deploy.md" {
+			n++
+		}
+	}
+	if n < 2 {
+		t.Fatalf("want two sections of deploy.md, got %+v", a.out.Sections)
 	}
 }
 

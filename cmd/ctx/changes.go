@@ -176,7 +176,7 @@ func printUpdateSummary(ctx context.Context, g *globalOptions, w *workspace.Work
 // mcpChanges answers the MCP tool what_changed: workspace.Changes on the
 // project opened read-only for the call.
 func mcpChanges(g *globalOptions) mcpserver.ChangesFunc {
-	return func(ctx context.Context, alias, since string) (*changes.Set, error) {
+	return func(ctx context.Context, alias, since, listing string) (*changes.Set, error) {
 		w, err := openWorkspaceReadOnly(g)
 		if err != nil {
 			return nil, err
@@ -187,7 +187,7 @@ func mcpChanges(g *globalOptions) mcpserver.ChangesFunc {
 			o.Aliases = []string{alias}
 		}
 		set, err := w.Changes(ctx, o)
-		if msg, ok := workspace.UnknownPackageMessage(err, "call list_contexts to see what is installed"); ok {
+		if msg, ok := workspace.UnknownPackageMessage(err, listing); ok {
 			return nil, errors.New(msg) // an agent has list_contexts, not a terminal's `ctx list`
 		}
 		return set, err
