@@ -30,7 +30,22 @@ var _ wizard.Prompter = (*Prompter)(nil)
 // New returns a Prompter reading keys from in and drawing on out (stderr,
 // normally: prompts are not results). errOut receives survey's own errors.
 func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer) *Prompter {
-	return &Prompter{in: in, out: out, err: errOut}
+	return &Prompter{in: eofCancels{in}, out: out, err: errOut}
+}
+
+// eofCancels reads keys from a terminal with Ctrl-D (end of input) turned
+// into Ctrl-C: survey takes Ctrl-D for Enter, so at "Install …? (Y/n)" it
+// answered the default, yes; a user who ends the input means to stop.
+type eofCancels struct{ terminal.FileReader }
+
+func (r eofCancels) Read(p []byte) (int, error) {
+	n, err := r.FileReader.Read(p)
+	for i, b := range p[:n] {
+		if b == terminal.KeyEndTransmission {
+			p[i] = terminal.KeyInterrupt
+		}
+	}
+	return n, err
 }
 
 func (p *Prompter) stdio() survey.AskOpt { return survey.WithStdio(p.in, p.out, p.err) }

@@ -7,6 +7,7 @@
 package ptytest
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -95,5 +96,61 @@ func TestMultiSelectAndConfirmOnPTY(t *testing.T) {
 		if !strings.Contains(screen, want) {
 			t.Errorf("screen lacks %q:\n%s", want, screen)
 		}
+	}
+}
+
+// console opens a pseudo-terminal of cols×rows with a vt10x screen on it.
+func console(t *testing.T, cols, rows int) (*expect.Console, vt10x.Terminal) {
+	t.Helper()
+	pty, tty, err := pseudotty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	if err := pseudotty.Setsize(tty, &pseudotty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		t.Fatal(err)
+	}
+	term := vt10x.New(vt10x.WithWriter(tty), vt10x.WithSize(cols, rows))
+	// The timeout only bounds a broken test; no assertion depends on time.
+	c, err := expect.NewConsole(expect.WithStdin(pty), expect.WithStdout(term), expect.WithCloser(pty, tty), expect.WithDefaultTimeout(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, term
+}
+
+// TestCtrlDCancels: Ctrl-D (end of input) at a prompt cancels, as Ctrl-C
+// does. survey reads it as Enter: at "Install …? (Y/n)" it installed.
+func TestCtrlDCancels(t *testing.T) {
+	t.Parallel()
+	for _, prompt := range []string{"confirm", "multiselect"} {
+		t.Run(prompt, func(t *testing.T) {
+			t.Parallel()
+			c, term := console(t, 100, 30)
+			done := make(chan error, 1)
+			go func() {
+				_, err := c.ExpectString("Go on?")
+				if err == nil {
+					_, err = c.Send("\x04")
+				}
+				if err == nil {
+					_, err = c.ExpectEOF()
+				}
+				done <- err
+			}()
+			p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty())
+			var err error
+			var got any
+			if prompt == "confirm" {
+				got, err = p.Confirm("Go on?", true)
+			} else {
+				got, err = p.MultiSelect("Go on?", []wizard.Choice{{Name: "a", Installed: true}, {Name: "b"}}, []int{0})
+			}
+			c.Tty().Close()
+			<-done
+			if !errors.Is(err, wizard.ErrInterrupted) {
+				t.Fatalf("Ctrl-D: got %v, %v; want wizard.ErrInterrupted\nscreen:\n%s", got, err, expect.StripTrailingEmptyLines(term.String()))
+			}
+		})
 	}
 }
