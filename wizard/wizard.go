@@ -753,6 +753,11 @@ func accessReason(err error) string {
 		// setup's own flag, not add's (webfetch's hint)
 		return we.Msg + " (if the source is meant to be on a private network, run ctx setup with --allow-private-network)"
 	}
+	if errors.As(err, &we) && we.Kind == webfetch.KindAuth {
+		// webfetch's hint is to set the source's "tokenEnv", which a
+		// registry may not give: the user adds such a source.
+		return we.Msg + " (the server wants credentials, and a registry cannot name a token: add it yourself with `ctx add " + we.URL + " --token-env VAR`, VAR an environment variable holding the token)"
+	}
 	var ge *gitengine.Error
 	if errors.As(err, &ge) {
 		if ge.Hint != "" {

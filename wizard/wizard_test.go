@@ -14,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
+	"github.com/ctx-dev/ctx/webfetch"
 	"github.com/ctx-dev/ctx/workspace"
 )
 
@@ -531,5 +532,18 @@ func TestLongChangeQuestion(t *testing.T) {
 	want := "Install 500 packages (ctx000, ctx001, ctx002, ctx003, ctx004 and 495 more) and remove old?"
 	if got != want {
 		t.Errorf("question %q, want %q", got, want)
+	}
+}
+
+// TestHTTPAuthReasonNamesAdd: an https context that wants credentials
+// says what works from setup (add it yourself with a token variable), not
+// to set the source's "tokenEnv", which a registry may not give.
+func TestHTTPAuthReasonNamesAdd(t *testing.T) {
+	t.Parallel()
+	err := &webfetch.Error{Kind: webfetch.KindAuth, URL: "https://wiki.example/doc.md", Msg: "HTTP 401 Unauthorized",
+		Hint: `the server wants credentials: set the source's "tokenEnv" to the name of an environment variable holding a token`}
+	got := accessReason(err)
+	if !strings.Contains(got, "ctx add https://wiki.example/doc.md --token-env VAR") || strings.Contains(got, `"tokenEnv"`) {
+		t.Errorf("reason %q", got)
 	}
 }
