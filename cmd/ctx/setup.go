@@ -55,9 +55,11 @@ fresh project runs 'ctx setup' with no flags.
 
 At a terminal (stdin and stderr), setup checks which repositories you can
 read, shows a list (installed packages pre-checked; unreadable ones listed
-but not offered), asks for confirmation, installs, and summarises. Ctrl-C
-changes nothing. An https context on a private or loopback address is
-refused (an unreadable one) unless --allow-private-network.
+but not offered), asks for confirmation (no by default when it removes),
+installs, and summarises. Ctrl-C or Ctrl-D at a prompt changes nothing;
+Ctrl-C while installing keeps (and reports) what was installed. An https
+context on a private or loopback address is refused (an unreadable one)
+unless --allow-private-network.
 Without a terminal, the choice comes from --select, --tags or --all, and
 setup only adds.
 
