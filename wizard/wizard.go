@@ -166,9 +166,12 @@ func Run(ctx context.Context, ws Workspace, access AccessChecker, o Options) (*S
 		return nil, &UsageError{Msg: "no terminal to ask which contexts to install: choose with --select NAME,..., --tags TAG,... or --all (contexts: " +
 			escapedList(o.Registry.Names()) + ")"}
 	}
-	denied := checkWanted(ctx, access, contexts, installed, flagged, o)
+	denied, unsure := checkWanted(ctx, access, contexts, installed, flagged, o)
 	if ctx.Err() != nil {
 		return nil, ErrInterrupted
+	}
+	if interactive && len(denied) == len(contexts) {
+		return nil, noneReadable(contexts, denied, unsure, o)
 	}
 	sum := &Summary{}
 	selected, err := choose(contexts, installed, flagged, denied, sum, o)
@@ -207,10 +210,27 @@ func notePrivate(ctx context.Context, ws Workspace, installed map[int]string, o 
 		wording.List(need, "and"), wording.Plural(len(need), "it", "them"), cmd)
 }
 
+// noneReadable is the error of a setup at a terminal none of whose
+// contexts can be offered (none installed, none readable), after a line
+// per context saying why: credentials when every server answered no
+// (definiteDenial), else the network, since some could not be asked.
+func noneReadable(contexts []registry.Entry, denied map[int]string, unsure int, o Options) error {
+	for i, c := range contexts {
+		fmt.Fprintf(o.Log, "%s: cannot read %s: %s\n", safetext.Escape(c.Name), safetext.Escape(c.Source()), safetext.Text(denied[i]))
+	}
+	if unsure > 0 {
+		return fmt.Errorf("none of the registry's contexts can be offered: %d of %d could not be checked (why is above): check your network connection and proxy, then run ctx setup again",
+			unsure, len(contexts))
+	}
+	return errors.New("none of the registry's contexts can be read with your credentials (why is above): check your git credentials (or CTX_GIT_TOKEN with CTX_GIT_TOKEN_HOSTS) and try again")
+}
+
 // checkWanted checks access to the contexts not installed: all of them at
 // a terminal (to show what is reachable), else only those about to be
-// installed. It returns why each one that cannot be read cannot.
-func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.Entry, installed map[int]string, flagged map[int]bool, o Options) map[int]string {
+// installed. It returns why each one that cannot be read cannot, and how
+// many of those are failures to ask rather than the server's no
+// (definiteDenial).
+func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.Entry, installed map[int]string, flagged map[int]bool, o Options) (map[int]string, int) {
 	interactive := o.Prompter != nil
 	var toCheck []int
 	for i := range contexts {
@@ -230,8 +250,12 @@ func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.
 		fmt.Fprintf(o.Log, "checking access to %d %s\n", n, wording.Plural(n, "repository", "repositories"))
 	}
 	denied := map[int]string{}
+	unsure := 0
 	for i, err := range checkAccess(ctx, access, contexts, toCheck, o) {
 		denied[i] = accessReason(err)
+		if !definiteDenial(err) {
+			unsure++
+		}
 	}
 	if stop != nil {
 		n := len(denied)
@@ -241,7 +265,7 @@ func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.
 			stop(fmt.Sprintf("%d of %d contexts cannot be read (why is shown beside each)", n, len(toCheck)))
 		}
 	}
-	return denied
+	return denied, unsure
 }
 
 // choose returns the contexts the project should have: the user's pick at
@@ -357,6 +381,12 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 			}
 			return sum, nil
 		}
+		if man.Registry == "" && len(man.Packages) == 0 {
+			// No project yet (or an empty one): choosing nothing
+			// creates nothing, as cancelling does.
+			fmt.Fprintln(o.Out, "Nothing chosen: nothing changed.")
+			return sum, nil
+		}
 		if saveRegistry {
 			if err := saveRegistryOf(ws, man, o); err != nil {
 				return nil, err
@@ -366,7 +396,10 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		return sum, nil
 	}
 	if o.Prompter != nil && !o.Yes {
-		ok, err := o.Prompter.Confirm(changeQuestion(sum), true)
+		// A change that removes packages defaults to no: in the list, ←
+		// unchecks every installed context, and Enter, Enter would
+		// remove them all.
+		ok, err := o.Prompter.Confirm(changeQuestion(sum), len(sum.Removed) == 0)
 		if err != nil {
 			return nil, err
 		}
@@ -395,15 +428,18 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		// Transfer progress is the workspace's to show (Options.Progress).
 		fmt.Fprintf(o.Log, "installing %d %s\n", len(specs), wording.Plural(len(specs), "package", "packages"))
 		rep, err := ws.Add(ctx, specs, workspace.AddOptions{NoAllowOutside: o.FromManifest})
+		// Interrupted (Ctrl-C), the report says what landed: it is in the
+		// project (manifest and lock agree), reported, and the registry
+		// saved with it, so that `ctx setup` goes on from there.
+		sum.AddReport = rep
 		if err != nil {
-			if saveRegistry && changedAny(sum.RemoveReport) {
+			if saveRegistry && changedAny(sum.AddReport, sum.RemoveReport) {
 				if serr := saveRegistryOf(ws, man, o); serr != nil {
 					return sum, errors.Join(fmt.Errorf("install: %w", err), serr)
 				}
 			}
 			return sum, fmt.Errorf("install: %w", err)
 		}
-		sum.AddReport = rep
 	}
 	if saveRegistry {
 		if changedAny(sum.AddReport, sum.RemoveReport) {
@@ -717,6 +753,11 @@ func accessReason(err error) string {
 		// setup's own flag, not add's (webfetch's hint)
 		return we.Msg + " (if the source is meant to be on a private network, run ctx setup with --allow-private-network)"
 	}
+	if errors.As(err, &we) && we.Kind == webfetch.KindAuth {
+		// webfetch's hint is to set the source's "tokenEnv", which a
+		// registry may not give: the user adds such a source.
+		return we.Msg + " (the server wants credentials, and a registry cannot name a token: add it yourself with `ctx add " + we.URL + " --token-env VAR`, VAR an environment variable holding the token)"
+	}
 	var ge *gitengine.Error
 	if errors.As(err, &ge) {
 		if ge.Hint != "" {
@@ -730,11 +771,26 @@ func accessReason(err error) string {
 func changeQuestion(s *Summary) string {
 	var parts []string
 	if len(s.Added) > 0 {
-		parts = append(parts, "install "+strings.Join(s.Added, ", "))
+		parts = append(parts, "install "+someOf(s.Added))
 	}
 	if len(s.Removed) > 0 {
-		parts = append(parts, "remove "+strings.Join(s.Removed, ", "))
+		parts = append(parts, "remove "+someOf(s.Removed))
 	}
 	q := strings.Join(parts, " and ")
 	return strings.ToUpper(q[:1]) + q[1:] + "?"
+}
+
+// questionNames is how many aliases a confirmation names before "and N
+// more": → in the list checks every context, and a question of 500 names
+// hid the "(Y/n)" a screen below.
+const questionNames = 5
+
+// someOf is aliases for a question: all of them when few, else their
+// number and the first questionNames.
+func someOf(aliases []string) string {
+	if len(aliases) <= questionNames+1 {
+		return strings.Join(aliases, ", ")
+	}
+	return fmt.Sprintf("%s (%s and %d more)", wording.Count(len(aliases), "package", "packages"),
+		strings.Join(aliases[:questionNames], ", "), len(aliases)-questionNames)
 }

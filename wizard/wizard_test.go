@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
+	"github.com/ctx-dev/ctx/webfetch"
 	"github.com/ctx-dev/ctx/workspace"
 )
 
@@ -24,6 +26,7 @@ type fakePrompter struct {
 	shown     []Choice
 	pre       []int
 	questions []string
+	defaults  []bool // each question's default answer
 	spinners  []string
 }
 
@@ -34,6 +37,7 @@ func (f *fakePrompter) MultiSelect(msg string, choices []Choice, pre []int) ([]i
 
 func (f *fakePrompter) Confirm(msg string, def bool) (bool, error) {
 	f.questions = append(f.questions, msg)
+	f.defaults = append(f.defaults, def)
 	if f.confirm != nil {
 		return false, f.confirm
 	}
@@ -53,6 +57,9 @@ type fakeWorkspace struct {
 	removed  []string
 	registry string
 	private  map[string]bool // PrivateNotAllowed's answer
+	// interruptAfter > 0: Add installs that many specs, then stops as
+	// Ctrl-C does (the rest failed with context.Canceled, the error too).
+	interruptAfter int
 }
 
 func (w *fakeWorkspace) Manifest() project.Manifest { return w.man }
@@ -65,8 +72,15 @@ func (w *fakeWorkspace) Add(ctx context.Context, specs []project.PackageSpec, o 
 	w.calls = append(w.calls, "Add")
 	w.added = append(w.added, specs...)
 	rep := &workspace.Report{}
-	for _, s := range specs {
+	for i, s := range specs {
+		if w.interruptAfter > 0 && i >= w.interruptAfter {
+			rep.Packages = append(rep.Packages, workspace.PackageResult{Alias: s.Alias, Action: workspace.Failed, Err: context.Canceled})
+			continue
+		}
 		rep.Packages = append(rep.Packages, workspace.PackageResult{Alias: s.Alias, Action: workspace.Installed, NewCommit: strings.Repeat("c", 40)})
+	}
+	if w.interruptAfter > 0 && len(specs) > w.interruptAfter {
+		return rep, context.Canceled
 	}
 	return rep, nil
 }
@@ -411,5 +425,125 @@ func TestNothingToChangeNamesPrivate(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s: log %q, want %q", c.name, log.String(), c.want)
 		}
+	}
+}
+
+// TestRemovalDefaultsToNo: a confirmation that removes packages defaults
+// to no (← in the list unchecks every installed context: Enter, Enter
+// removed them all); one that only installs keeps yes.
+func TestRemovalDefaultsToNo(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		pick []int
+		q    string
+		def  bool
+	}{
+		{"remove", nil, "Remove api?", false},
+		{"install and remove", []int{0}, "Install platform-guide and remove api?", false},
+		{"install", []int{0, 1}, "Install platform-guide?", true},
+	} {
+		ws := &fakeWorkspace{man: installedAPI()}
+		p := &fakePrompter{answer: true, pick: func([]Choice, []int) ([]int, error) { return c.pick, nil }}
+		if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), Prompter: p}); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.questions) != 1 || p.questions[0] != c.q || p.defaults[0] != c.def {
+			t.Errorf("%s: asked %q default %v, want %q default %v", c.name, p.questions, p.defaults, c.q, c.def)
+		}
+	}
+}
+
+// TestInterruptedInstallKeepsWhatLanded: Ctrl-C while setup installs
+// leaves the packages already installed (the workspace's report says
+// which); setup reports them, and saves the registry, so that `ctx setup`
+// goes on from there.
+func TestInterruptedInstallKeepsWhatLanded(t *testing.T) {
+	t.Parallel()
+	ws := &fakeWorkspace{interruptAfter: 1}
+	sum, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "hub.json", All: true})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if sum == nil || sum.AddReport == nil || len(sum.AddReport.Packages) != 3 || sum.AddReport.Packages[0].Action != workspace.Installed {
+		t.Fatalf("summary %+v: want the partial report of the install", sum)
+	}
+	if ws.registry != "hub.json" {
+		t.Errorf("registry %q not saved although a package was installed", ws.registry)
+	}
+}
+
+// TestNothingChosenInAFreshFolder: at a terminal where there is no
+// project, choosing nothing creates nothing (no registry saved, which
+// would create .context/).
+func TestNothingChosenInAFreshFolder(t *testing.T) {
+	t.Parallel()
+	ws := &fakeWorkspace{}
+	p := &fakePrompter{answer: true, pick: func([]Choice, []int) ([]int, error) { return nil, nil }}
+	var out bytes.Buffer
+	if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "hub.json", Prompter: p, Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ws.calls) != 0 {
+		t.Errorf("workspace changed: %v", ws.calls)
+	}
+	if out.String() != "Nothing chosen: nothing changed.\n" {
+		t.Errorf("out %q", out.String())
+	}
+}
+
+// netDown fails every check as an unreachable host does.
+type netDown struct{}
+
+func (netDown) CheckAccess(ctx context.Context, url string) error {
+	return &gitengine.Error{Kind: gitengine.KindNetwork, URL: url, Op: "list refs"}
+}
+
+// TestNoneReachableSaysWhy: when no context can be offered, the error
+// says why: credentials when the servers refused, the network when they
+// could not be asked (it blamed credentials when offline).
+func TestNoneReachableSaysWhy(t *testing.T) {
+	t.Parallel()
+	deny := &fakeAccess{deny: map[string]bool{"https://git.example/platform.git": true, "https://git.example/api.git": true, "https://git.example/secret.git": true}}
+	for _, c := range []struct {
+		name   string
+		access AccessChecker
+		want   string
+	}{
+		{"offline", netDown{}, "could not be checked"},
+		{"refused", deny, "credentials"},
+	} {
+		p := &fakePrompter{answer: true, pick: func([]Choice, []int) ([]int, error) { return nil, errors.New("prompter reached") }}
+		_, err := Run(context.Background(), &fakeWorkspace{}, c.access, Options{Registry: testRegistry(), Prompter: p})
+		if err == nil || !strings.Contains(err.Error(), c.want) || p.shown != nil {
+			t.Errorf("%s: err %v (list shown: %v), want one naming %q", c.name, err, p.shown != nil, c.want)
+		}
+	}
+}
+
+// TestLongChangeQuestion: the confirmation names at most a few packages.
+func TestLongChangeQuestion(t *testing.T) {
+	t.Parallel()
+	var names []string
+	for i := range 500 {
+		names = append(names, fmt.Sprintf("ctx%03d", i))
+	}
+	got := changeQuestion(&Summary{Added: names, Removed: []string{"old"}})
+	want := "Install 500 packages (ctx000, ctx001, ctx002, ctx003, ctx004 and 495 more) and remove old?"
+	if got != want {
+		t.Errorf("question %q, want %q", got, want)
+	}
+}
+
+// TestHTTPAuthReasonNamesAdd: an https context that wants credentials
+// says what works from setup (add it yourself with a token variable), not
+// to set the source's "tokenEnv", which a registry may not give.
+func TestHTTPAuthReasonNamesAdd(t *testing.T) {
+	t.Parallel()
+	err := &webfetch.Error{Kind: webfetch.KindAuth, URL: "https://wiki.example/doc.md", Msg: "HTTP 401 Unauthorized",
+		Hint: `the server wants credentials: set the source's "tokenEnv" to the name of an environment variable holding a token`}
+	got := accessReason(err)
+	if !strings.Contains(got, "ctx add https://wiki.example/doc.md --token-env VAR") || strings.Contains(got, `"tokenEnv"`) {
+		t.Errorf("reason %q", got)
 	}
 }

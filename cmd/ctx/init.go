@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/wizard"
-	"github.com/ctx-dev/ctx/wizard/surveyprompt"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -181,18 +179,7 @@ func initPrompter(opts *initOptions) wizard.Prompter {
 	if opts.prompter != nil {
 		return opts.prompter
 	}
-	interactive := opts.IO.InTTY && opts.IO.ErrTTY
-	if opts.interactive != nil {
-		interactive = *opts.interactive
-	}
-	if interactive {
-		in, okIn := opts.IO.In.(*os.File)
-		term, okErr := opts.IO.ErrOut.(*os.File)
-		if okIn && okErr {
-			return surveyprompt.New(in, term, term)
-		}
-	}
-	return nil
+	return terminalPrompter(opts.globalOptions, opts.interactive)
 }
 
 // offerProjectDocs asks through p which of docs to add (all pre-checked);

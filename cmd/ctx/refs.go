@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -21,7 +20,6 @@ import (
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
 	"github.com/ctx-dev/ctx/wizard"
-	"github.com/ctx-dev/ctx/wizard/surveyprompt"
 	"github.com/ctx-dev/ctx/workspace"
 )
 
@@ -438,12 +436,8 @@ func fetchRefs(ctx context.Context, opts *refsOptions, man project.Manifest, reg
 	}
 	if !opts.yes {
 		p := opts.prompter
-		if p == nil && opts.IO.InTTY && opts.IO.ErrTTY {
-			in, okIn := opts.IO.In.(*os.File)
-			term, okErr := opts.IO.ErrOut.(*os.File)
-			if okIn && okErr {
-				p = surveyprompt.New(in, term, term)
-			}
+		if p == nil {
+			p = terminalPrompter(opts.globalOptions, nil)
 		}
 		if p == nil {
 			return usageErrorf("refs --fetch: would install %s; there is no terminal to confirm: pass --yes (see 'ctx refs --help')", what)

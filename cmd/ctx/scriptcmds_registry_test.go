@@ -331,3 +331,25 @@ func TestSetupInteractive(t *testing.T) {
 		t.Errorf("practices not installed: %v", err)
 	}
 }
+
+// TestSetupDumbTerminalNoPrompts: at a terminal with TERM=dumb (an Emacs
+// shell), setup does not prompt (survey's list moves the cursor and
+// colours), says why, and goes on as without a terminal: exit 2 naming the
+// flags.
+func TestSetupDumbTerminalNoPrompts(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	reg := filepath.Join(tmp, "reg.json")
+	if err := os.WriteFile(reg, []byte(`{"name": "t", "contexts": [{"name": "a", "description": "A", "repo": "./a"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := environment{"HOME=" + filepath.Join(tmp, "home"), "CTX_CACHE=" + filepath.Join(tmp, "cache"), "TERM=dumb"}
+	var out, errOut bytes.Buffer
+	yes := true
+	g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut, InTTY: true, ErrTTY: true}, Env: env, Wd: tmp, Dir: tmp}
+	err := runSetup(context.Background(), &setupOptions{globalOptions: g, registry: reg, interactive: &yes})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != ExitUsage || !strings.Contains(errOut.String(), "TERM=dumb: no prompts") {
+		t.Errorf("err %v, stderr:\n%s\nwant exit %d and a note on TERM=dumb", err, errOut.String(), ExitUsage)
+	}
+}

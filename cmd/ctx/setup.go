@@ -55,9 +55,11 @@ fresh project runs 'ctx setup' with no flags.
 
 At a terminal (stdin and stderr), setup checks which repositories you can
 read, shows a list (installed packages pre-checked; unreadable ones listed
-but not offered), asks for confirmation, installs, and summarises. Ctrl-C
-changes nothing. An https context on a private or loopback address is
-refused (an unreadable one) unless --allow-private-network.
+but not offered), asks for confirmation (no by default when it removes),
+installs, and summarises. Ctrl-C or Ctrl-D at a prompt changes nothing;
+Ctrl-C while installing keeps (and reports) what was installed. An https
+context on a private or loopback address is refused (an unreadable one)
+unless --allow-private-network.
 Without a terminal, the choice comes from --select, --tags or --all, and
 setup only adds.
 
@@ -215,20 +217,10 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		Out:              g.IO.Out,
 		Log:              wsOpts.Log,
 	}
-	// The prompts draw on stderr and read the terminal's answers: both must
-	// be the terminal.
-	interactive := g.IO.InTTY && g.IO.ErrTTY
-	if o.interactive != nil {
-		interactive = *o.interactive
-	}
 	if o.prompter != nil {
 		wo.Prompter = o.prompter
-	} else if interactive {
-		in, okIn := g.IO.In.(*os.File)
-		term, okErr := g.IO.ErrOut.(*os.File)
-		if okIn && okErr {
-			wo.Prompter = surveyprompt.New(in, term, term)
-		}
+	} else if p := terminalPrompter(g, o.interactive); p != nil {
+		wo.Prompter = p
 	}
 	var access wizard.AccessChecker = engine
 	if wo.FromManifest {
@@ -274,6 +266,31 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		return partial()
 	}
 	return nil
+}
+
+// terminalPrompter is the terminal's Prompter when ctx may ask: stdin and
+// stderr are a terminal (the prompts draw on stderr and read the answers),
+// or force says so, and the terminal is not TERM=dumb (survey's lists move
+// the cursor and colour; a dumb terminal, an Emacs shell, showed escapes:
+// it is told once, and the command goes on as without a terminal). Else nil.
+func terminalPrompter(g *globalOptions, force *bool) wizard.Prompter {
+	interactive := g.IO.InTTY && g.IO.ErrTTY
+	if force != nil {
+		interactive = *force
+	}
+	if !interactive {
+		return nil
+	}
+	if g.Env.Get("TERM") == "dumb" {
+		fmt.Fprintln(g.IO.ErrOut, "note: TERM=dumb: no prompts (they need a terminal that moves the cursor); the command goes on as without a terminal")
+		return nil
+	}
+	in, okIn := g.IO.In.(*os.File)
+	term, okErr := g.IO.ErrOut.(*os.File)
+	if !okIn || !okErr {
+		return nil
+	}
+	return surveyprompt.New(in, term, term)
 }
 
 // printRegistry writes one line per context: name, source, tags,

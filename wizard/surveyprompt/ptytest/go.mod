@@ -8,6 +8,7 @@ require (
 	github.com/creack/pty v1.1.17
 	github.com/ctx-dev/ctx v0.0.0
 	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
+	golang.org/x/sys v0.49.0
 )
 
 require (
@@ -76,7 +77,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/net v0.60.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect

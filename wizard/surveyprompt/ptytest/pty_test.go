@@ -7,7 +7,10 @@
 package ptytest
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +19,7 @@ import (
 	expect "github.com/Netflix/go-expect"
 	pseudotty "github.com/creack/pty"
 	"github.com/hinshun/vt10x"
+	"golang.org/x/sys/unix"
 
 	"github.com/ctx-dev/ctx/wizard"
 	"github.com/ctx-dev/ctx/wizard/surveyprompt"
@@ -95,5 +99,135 @@ func TestMultiSelectAndConfirmOnPTY(t *testing.T) {
 		if !strings.Contains(screen, want) {
 			t.Errorf("screen lacks %q:\n%s", want, screen)
 		}
+	}
+}
+
+// console opens a pseudo-terminal of cols×rows with a vt10x screen on it.
+func console(t *testing.T, cols, rows int) (*expect.Console, vt10x.Terminal) {
+	t.Helper()
+	pty, tty, err := pseudotty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	term := vt10x.New(vt10x.WithWriter(tty), vt10x.WithSize(cols, rows))
+	// The timeout only bounds a broken test; no assertion depends on time.
+	c, err := expect.NewConsole(expect.WithStdin(pty), expect.WithStdout(term), expect.WithCloser(pty, tty), expect.WithDefaultTimeout(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	// The prompts' terminal is the console's own (its Tty).
+	if err := pseudotty.Setsize(c.Tty(), &pseudotty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		t.Fatal(err)
+	}
+	return c, term
+}
+
+// sendRaw sends keys once the prompt reads the terminal raw: survey draws
+// a prompt before it leaves the line discipline's cooked mode, where
+// Ctrl-D and Ctrl-C are the kernel's, not keys. It waits for that state,
+// not for a time.
+func sendRaw(c *expect.Console, keys string) error {
+	fd := int(c.Tty().Fd())
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		st, err := unix.IoctlGetTermios(fd, getTermios)
+		if err != nil {
+			return err
+		}
+		if st.Lflag&unix.ICANON == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			return errors.New("the prompt never set the terminal raw")
+		}
+		runtime.Gosched()
+	}
+	_, err := c.Send(keys)
+	return err
+}
+
+// TestCtrlDCancels: Ctrl-D (end of input) at a prompt cancels, as Ctrl-C
+// does. survey reads it as Enter: at "Install …? (Y/n)" it installed.
+func TestCtrlDCancels(t *testing.T) {
+	t.Parallel()
+	for _, prompt := range []string{"confirm", "multiselect"} {
+		t.Run(prompt, func(t *testing.T) {
+			t.Parallel()
+			c, term := console(t, 100, 30)
+			done := make(chan error, 1)
+			go func() {
+				_, err := c.ExpectString("Go on?")
+				if err == nil {
+					err = sendRaw(c, "\x04")
+				}
+				if err != nil {
+					c.Tty().Close() // unblock the prompt under test
+				}
+				if err == nil {
+					_, err = c.ExpectEOF()
+				}
+				done <- err
+			}()
+			p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty())
+			var err error
+			var got any
+			if prompt == "confirm" {
+				got, err = p.Confirm("Go on?", true)
+			} else {
+				got, err = p.MultiSelect("Go on?", []wizard.Choice{{Name: "a", Installed: true}, {Name: "b"}}, []int{0})
+			}
+			c.Tty().Close()
+			<-done
+			if !errors.Is(err, wizard.ErrInterrupted) {
+				t.Fatalf("Ctrl-D: got %v, %v; want wizard.ErrInterrupted\nscreen:\n%s", got, err, expect.StripTrailingEmptyLines(term.String()))
+			}
+		})
+	}
+}
+
+// TestSmallTerminalKeepsQuestionOnScreen: on a terminal of 60×20, fifty
+// contexts with long descriptions show the question and the cursor; a
+// page of 15 options of three wrapped lines each pushed both off the top.
+func TestSmallTerminalKeepsQuestionOnScreen(t *testing.T) {
+	t.Parallel()
+	c, term := console(t, 60, 20)
+	var choices []wizard.Choice
+	for i := range 50 {
+		choices = append(choices, wizard.Choice{Name: fmt.Sprintf("ctx%02d-with-a-rather-long-name", i), Tags: []string{"ops"},
+			Description: strings.Repeat("a long description of what is inside ", 4) + fmt.Sprint(i)})
+	}
+	done := make(chan error, 1)
+	go func() {
+		// Cancel as soon as the list is being drawn; the whole first
+		// frame is on the screen once the prompt has returned.
+		_, err := c.ExpectString("ctx01-with")
+		if err == nil {
+			err = sendRaw(c, "\x03")
+		}
+		if err != nil {
+			c.Tty().Close() // unblock the prompt under test
+		}
+		done <- err
+	}()
+	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty())
+	_, err := p.MultiSelect("Which contexts?", choices, nil)
+	if serr := <-done; serr != nil {
+		t.Fatalf("terminal script: %v", serr)
+	}
+	if !errors.Is(err, wizard.ErrInterrupted) {
+		t.Fatalf("MultiSelect: %v", err)
+	}
+	c.Tty().Close()
+	if _, err := c.ExpectEOF(); err != nil {
+		t.Fatal(err)
+	}
+	screen := term.String()
+	var question, cursor bool
+	for _, line := range strings.Split(screen, "\n") {
+		question = question || strings.HasPrefix(line, "? Which contexts?")
+		cursor = cursor || strings.HasPrefix(line, "> [ ]  ctx00-with")
+	}
+	if !question || !cursor {
+		t.Errorf("question on screen: %v, cursor on screen: %v\nscreen:\n%s", question, cursor, expect.StripTrailingEmptyLines(screen))
 	}
 }
