@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -282,23 +283,15 @@ func printRegistry(w io.Writer, reg *registry.Result) {
 		fmt.Fprintf(w, ": %s", e(reg.Description))
 	}
 	fmt.Fprintf(w, " (%s from %s)\n", wording.Count(len(reg.Contexts), "context", "contexts"), wording.Count(len(reg.Loaded), "registry", "registries"))
+	// A table as list and outdated print (cli18 finding 19): the columns
+	// of list that a registry entry has, then its tags and description.
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tSOURCE\tPATH\tREF\tTAGS\tDESCRIPTION")
 	for _, c := range reg.Contexts {
-		src := c.Source()
-		if c.KindOf() != registry.KindGitSource {
-			src = c.KindOf() + " " + src
-		}
-		if c.Path != "" {
-			src += " path=" + c.Path
-		}
-		if c.Ref != "" {
-			src += " ref=" + c.Ref
-		}
-		tags := ""
-		if len(c.Tags) > 0 {
-			tags = " [" + strings.Join(c.Tags, ",") + "]"
-		}
-		fmt.Fprintf(w, "%s%s  %s  — %s\n", e(c.Name), e(tags), e(src), e(c.Description))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e(c.Name), e(c.KindOf()), e(c.Source()),
+			e(orDash(c.Path)), e(orDash(c.Ref)), e(orDash(strings.Join(c.Tags, ","))), e(c.Description))
 	}
+	tw.Flush()
 }
 
 // lazyWorkspace is the project as the wizard sees it: when there is no
