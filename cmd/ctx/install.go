@@ -20,7 +20,7 @@ type installOptions struct {
 func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions) error) *cobra.Command {
 	opts := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "install [--frozen] [--force] [-v] [--allow-outside ALIAS]",
+		Use: "install [--frozen] [--force] [--verbose] [--allow-outside ALIAS]",
 		Example: `  ctx install
   ctx install --frozen        # in CI: fail when the lock and the manifest disagree
   ctx install --force         # back up local edits, then install the locked files
@@ -70,7 +70,7 @@ to a backup folder (printed) and then proceeds.
 
 Documents whose front matter audience rules (ctx_include, ctx_exclude) do
 not name this project are never installed: install says how many per
-package, and -v names them. After the manifest's "project" changes, install
+package, and --verbose names them. After the manifest's "project" changes, install
 applies the rules again. This is routing, not access control.
 
 Exit status: 0 when done; 3 when some packages were skipped (local edits, no
@@ -85,7 +85,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	}
 	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
-	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", false, "name the documents audience rules withhold")
+	cmd.Flags().BoolVar(&opts.verbose, "verbose", false, "name the documents audience rules withhold")
 	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project, its git host on your private network, its files or ref git does not share inside it, or its https tokenEnv and allowPrivateNetwork for its host (recorded in .context/context.local.json; repeatable)")
 	return cmd
 }

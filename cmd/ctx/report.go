@@ -128,7 +128,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	for _, p := range pkgs {
 		p.Alias = safetext.Escape(p.Alias)
 		if n := len(p.Withheld); n > 0 && (p.Action == workspace.Installed || p.Action == workspace.Updated) {
-			fmt.Fprintf(errOut, "%s: %d %s withheld: not for project %s (audience rules; ctx install -v names them)\n", p.Alias, n, wording.Plural(n, "document", "documents"), safetext.Quote(p.Audience))
+			fmt.Fprintf(errOut, "%s: %d %s withheld: not for project %s (audience rules; ctx install --verbose names them)\n", p.Alias, n, wording.Plural(n, "document", "documents"), safetext.Quote(p.Audience))
 		}
 		if p.Backup != "" {
 			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, safetext.Escape(displayPath(root, p.Backup)))

@@ -221,7 +221,7 @@ failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = c.Context() }
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError(c, flagValueError(err))
+		return usageError(c, versionFlagError(c, flagValueError(err)))
 	})
 	root.AddCommand(
 		newInitCmd(g, nil),
@@ -308,6 +308,28 @@ func flagValueError(err error) error {
 	default:
 		return fmt.Errorf("%s: %s is not a number", name, value)
 	}
+}
+
+// versionFlagError says what -v and -V are where err is pflag's unknown
+// -v (a command's verbose, as cargo and go have it) or -V (cargo's
+// version): ctx's -v is the version at the top, as npm's, and detail is
+// --verbose (cli18 finding 17). Any other error is returned as it is.
+func versionFlagError(c *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) {
+		return err
+	}
+	short := ne.GetSpecifiedShortnames() != "" // -v, or in a group (-fv)
+	switch name := ne.GetSpecifiedName(); {
+	case short && name == "v" && c.HasParent():
+		if c.Flags().Lookup("verbose") != nil {
+			return fmt.Errorf("-v is ctx's version (ctx -v); for %s's detail give --verbose", c.Name())
+		}
+		return fmt.Errorf("-v is ctx's version (ctx -v); %s has no -v", c.CommandPath())
+	case short && name == "V":
+		return errors.New("-V: ctx's version is ctx -v or ctx --version")
+	}
+	return err
 }
 
 // usageError makes err, a mistake in c's flags or arguments, a usage error
