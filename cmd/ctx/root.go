@@ -301,6 +301,8 @@ func flagValueError(err error) error {
 	switch {
 	case typ == "bool":
 		return fmt.Errorf("%s: %s is not true or false (a switch: give --%s alone, or --%s=false)", name, value, ive.GetFlag().Name, ive.GetFlag().Name)
+	case errors.Is(ne.Err, strconv.ErrRange) && strings.HasPrefix(ive.GetValue(), "-"):
+		return fmt.Errorf("%s: %s is too small", name, value)
 	case errors.Is(ne.Err, strconv.ErrRange):
 		return fmt.Errorf("%s: %s is too large", name, value)
 	case strings.HasPrefix(typ, "int") || strings.HasPrefix(typ, "uint"):
