@@ -104,7 +104,9 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		return err
 	}
 	defer w.Close()
-	if base, ref, ok := refSuffix(w.Root(), opts.source); ok && opts.ref == "" && (opts.kind == "" || opts.kind == project.KindGit) {
+	// An https document's URL (llms.txt@v2) has no ref to give: it is
+	// fetched as typed.
+	if base, ref, ok := refSuffix(w.Root(), opts.source); ok && opts.ref == "" && (opts.kind == "" && !workspace.DocumentURL(base) || opts.kind == project.KindGit) {
 		return usageErrorf("add: %s: ctx takes the ref as a flag, not after @: ctx add %s --ref %s (with your other flags)",
 			safetext.Quote(opts.source), safetext.ShellJoin([]string{base}), safetext.ShellJoin([]string{ref}))
 	}
