@@ -208,6 +208,10 @@ func (r *Report) Partial() bool {
 // AddOptions configure Add.
 type AddOptions struct {
 	Force bool
+	// DryRun reports what Add would do (the plan: each spec resolved,
+	// Installed or Linked, or why not) and changes nothing: no fetch, no
+	// manifest, lock, package or index write.
+	DryRun bool
 	// KeepGoing makes a spec that cannot be added (its source missing or
 	// unreadable, a bad field, its alias taken) that spec's failure alone,
 	// reported Failed with why, instead of an error that adds nothing:
@@ -224,6 +228,9 @@ type AddOptions struct {
 type InstallOptions struct {
 	Frozen bool // fail when manifest and lock disagree; never write the lock
 	Force  bool // back up dirty files, then proceed
+	// DryRun reports what Install would do (the plan) and changes
+	// nothing; it cannot record AllowOutside (an error).
+	DryRun bool
 	// AllowOutside names packages whose local sources outside the project
 	// the user allows (AllowOutside), recorded before installing.
 	AllowOutside []string
@@ -247,6 +254,8 @@ type UpdateOptions struct {
 // RemoveOptions configure Remove.
 type RemoveOptions struct {
 	Force bool
+	// DryRun reports what Remove would do (the plan) and changes nothing.
+	DryRun bool
 }
 
 // Change is one package Update would move (or did move).

@@ -419,9 +419,12 @@ func (w *Workspace) packageDirs() []string {
 // (project.Refused: a committed dir or git source outside the project that
 // the user has not allowed) is reported Failed, and nothing of it is
 // fetched; o.AllowOutside first records the user's allowances
-// (AllowOutside).
+// (AllowOutside). With DryRun the report is the plan and nothing changes.
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	if len(o.AllowOutside) > 0 {
+		if o.DryRun {
+			return nil, errors.New("--allow-outside records an allowance, which a dry run does not write: run the install without --dry-run, or the dry run without --allow-outside")
+		}
 		if err := w.AllowOutside(o.AllowOutside); err != nil {
 			return nil, err
 		}
@@ -430,8 +433,10 @@ func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, err
 	if err != nil {
 		return nil, err
 	}
-	rep, err := w.execute(ctx, p)
-	if err == nil {
+	var rep *Report
+	if o.DryRun {
+		rep = p.report()
+	} else if rep, err = w.execute(ctx, p); err == nil {
 		w.noteCacheUse(ctx, p)
 	}
 	if rep != nil {
@@ -764,11 +769,14 @@ func (w *Workspace) Outdated(ctx context.Context, aliases []string) (*OutdatedRe
 // is Skipped (and stays in the manifest) unless Force. A dir source is only
 // dropped from the manifest: its file or folder is the user's and is never
 // touched. An alias the project does not know is an error, before anything
-// changes.
+// changes. With DryRun the report is the plan and nothing changes.
 func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
 	p, err := w.planRemove(aliases, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.DryRun {
+		return p.report(), nil
 	}
 	return w.execute(ctx, p)
 }
@@ -817,11 +825,16 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 // reported Skipped (no access) or Failed. A spec without a kind gets
 // InferKind's (recorded in the manifest unless git). A dir spec must name an
 // existing file or folder; it is only recorded (Linked) and indexed in place,
-// with a warning when it is an absolute path outside the project.
+// with a warning when it is an absolute path outside the project. With
+// DryRun the report is the plan (refs resolved, nothing fetched) and
+// nothing changes.
 func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
 	p, err := w.planAdd(ctx, specs, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.DryRun {
+		return p.report(), nil
 	}
 	rep, err := w.execute(ctx, p)
 	if err == nil {

@@ -23,6 +23,7 @@ type addOptions struct {
 	ref    string
 	kind   string
 	force  bool
+	dryRun bool
 	// https sources
 	allowPrivate bool
 	ttl          string
@@ -32,7 +33,7 @@ type addOptions struct {
 func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:        "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force]",
+		Use:        "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force] [--dry-run]",
 		SuggestFor: []string{"get"}, // go get; commandSuggestions
 		Short:      "Add a context package: a git repository, a local file or folder, or https documents",
 		Long: `Add records a package in the manifest. A git or https package is fetched
@@ -60,13 +61,19 @@ the project is your own: it is kept in .context/context.local.json
 never names one. A filesystem root or your home folder is refused, and so
 is a file or folder of the project that is a symbolic link to outside it.
 
+--dry-run checks SOURCE and resolves its ref as add does, prints what it
+would add (ALIAS would install SHA, or ALIAS would link) and changes
+nothing: it fetches no files and writes no manifest, lock, package, index
+or cache.
+
 Exit status: 0 when added; 3 when the package could not be fetched (no
 access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 		Example: `  ctx add https://github.com/acme/handbook --path docs/api --alias api
   ctx add ../handbook --ref v1.2.0
   ctx add ./docs --alias project-docs
   ctx add ./AGENTS.md
-  ctx add ~/notes`,
+  ctx add ~/notes
+  ctx add ../handbook --dry-run   # the alias, kind and commit it would add; changes nothing`,
 		Args: exactArgs(1, "SOURCE (a git URL, a local file, folder or repository, or an http(s) URL)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.source = args[0]
@@ -81,6 +88,7 @@ access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().StringVar(&opts.alias, "alias", "", "the package's name `ALIAS` in this project (default: from the path or repository)")
 	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `REF` (default: the remote's default branch)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be added; change nothing")
 	cmd.Flags().BoolVar(&opts.allowPrivate, "allow-private-network", false, "https: allow loopback, private and link-local addresses (saved as allowPrivateNetwork)")
 	cmd.Flags().StringVar(&opts.ttl, "ttl", "", "https: how long fetched content is trusted before update re-checks it, a `DURATION` such as 12h or 7d (default 7d)")
 	cmd.Flags().StringVar(&opts.tokenEnv, "token-env", "", "https: send the environment variable `NAME`'s value as a bearer token (the name is saved, never the token)")
@@ -99,6 +107,9 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		opts.kind = k
 	}
 	p := newProgress(opts.globalOptions)
+	if opts.dryRun {
+		p = nil // nothing is fetched
+	}
 	w, err := openWorkspace(opts.globalOptions, p)
 	if err != nil {
 		return err
@@ -112,9 +123,11 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	}
 	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: opts.source, Path: opts.path, Ref: opts.ref,
 		AllowPrivateNetwork: opts.allowPrivate, TTL: opts.ttl, TokenEnv: opts.tokenEnv}
-	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force})
-	p.DoneWith(rep)
-	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
+	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force, DryRun: opts.dryRun})
+	if p != nil {
+		p.DoneWith(rep)
+	}
+	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
 }
 
 // refSuffix splits a SOURCE@REF as go get, npm and cargo write a version

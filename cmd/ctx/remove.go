@@ -10,14 +10,16 @@ type removeOptions struct {
 	*globalOptions
 	aliases []string // the ALIAS arguments
 	force   bool
+	dryRun  bool
 }
 
 func newRemoveCmd(g *globalOptions, runF func(context.Context, *removeOptions) error) *cobra.Command {
 	opts := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "remove ALIAS... [--force]",
+		Use: "remove ALIAS... [--force] [--dry-run]",
 		Example: `  ctx remove api
-  ctx rm api guide --force    # back up local edits first`,
+  ctx rm api guide --force    # back up local edits first
+  ctx remove api --dry-run    # what it would remove; changes nothing`,
 		Aliases: []string{"rm"},
 		// what npm, cargo and go call it (commandSuggestions)
 		SuggestFor: []string{"uninstall", "delete", "del", "un"},
@@ -28,7 +30,8 @@ its file or folder is yours and is never touched.
 
 A package with local edits is not removed: its files are listed and the
 others go on; --force first copies the local files to a backup folder
-(printed) and then removes the package.
+(printed) and then removes the package. --dry-run prints what remove
+would do (ALIAS would remove, or why not) and changes nothing.
 
 Exit status: 0 when done; 3 when some packages were skipped (local edits);
 2 for bad arguments (an unknown alias, say); 1 for other errors.`,
@@ -42,6 +45,7 @@ Exit status: 0 when done; 3 when some packages were skipped (local edits);
 		},
 	}
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then remove anyway")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be removed; change nothing")
 	return cmd
 }
 
@@ -51,7 +55,7 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 		return err
 	}
 	defer w.Close()
-	rep, err := w.Remove(ctx, opts.aliases, workspace.RemoveOptions{Force: opts.force})
-	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
+	rep, err := w.Remove(ctx, opts.aliases, workspace.RemoveOptions{Force: opts.force, DryRun: opts.dryRun})
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
 	return err
 }

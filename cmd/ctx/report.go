@@ -84,6 +84,9 @@ func finishReportForcing(ctx context.Context, g *globalOptions, root string, rep
 	if err != nil {
 		return err
 	}
+	if dryRun {
+		fmt.Fprintln(g.IO.ErrOut, "dry run: nothing was changed")
+	}
 	return perr
 }
 
@@ -110,8 +113,10 @@ func shortSHA(c string) string {
 //	ALIAS SHA unchanged
 //	ALIAS removed
 //
+//	ALIAS linked
+//
 // With dryRun: "ALIAS would install SHA", "ALIAS would move OLD → NEW",
-// "ALIAS would remove".
+// "ALIAS would remove", "ALIAS would link".
 func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bool, forceVia string) error {
 	if rep == nil {
 		return nil
@@ -119,9 +124,9 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 	pkgs := append([]workspace.PackageResult(nil), rep.Packages...)
 	sort.SliceStable(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
 	out, errOut := g.IO.Out, g.IO.ErrOut
-	installed, removed, would := "installed", "removed", ""
+	installed, removed, linked, would := "installed", "removed", "linked", ""
 	if dryRun {
-		installed, removed, would = "would install", "would remove", "would move "
+		installed, removed, linked, would = "would install", "would remove", "would link", "would move "
 	}
 	var bad, dirtyAliases []string
 	dirty := false
@@ -150,6 +155,8 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			fmt.Fprintf(out, "%s %s unchanged\n", p.Alias, shortSHA(c))
 		case workspace.Removed:
 			fmt.Fprintf(out, "%s %s\n", p.Alias, removed)
+		case workspace.Linked:
+			fmt.Fprintf(out, "%s %s\n", p.Alias, linked)
 		case workspace.Skipped, workspace.Failed:
 			bad = append(bad, p.Alias)
 			if printProblem(errOut, p) {

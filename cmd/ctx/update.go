@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
@@ -76,9 +75,6 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
 	if rep != nil && !opts.dryRun {
 		printUpdateSummary(ctx, opts.globalOptions, w, rep)
-	}
-	if err == nil && opts.dryRun {
-		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was changed")
 	}
 	if !opts.dryRun {
 		trimCache(ctx, opts.globalOptions)
