@@ -155,6 +155,22 @@ func (e *pinGone) Error() string {
 
 func (e *pinGone) Unwrap() error { return e.err }
 
+// kindRef is the kind and ref a report names for t: its spec's, else its
+// lock entry's; "" and "" for a folder ctx installed that nothing names.
+func (t *task) kindRef() (kind, ref string) {
+	switch {
+	case t.spec != nil:
+		return t.spec.KindOf(), t.spec.Ref
+	case t.locked != nil:
+		kind = t.locked.Kind
+		if t.locked.IsGit() {
+			kind = project.KindGit
+		}
+		return kind, t.locked.Ref
+	}
+	return "", ""
+}
+
 func (t *task) specSource() string {
 	if t.target != nil {
 		return t.target.Source
@@ -179,6 +195,7 @@ func (w *Workspace) decide(ctx context.Context, p *plan) {
 
 func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 	t.res.Alias = t.alias
+	t.res.Kind, t.res.Ref = t.kindRef()
 	if t.locked != nil {
 		t.res.OldCommit = t.locked.Rev
 	}
@@ -444,7 +461,8 @@ func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, err
 		// served (project.Installed leaves it out): it fails the install.
 		m := w.Manifest()
 		for _, e := range w.proj.Refused(&m) {
-			rep.Packages = append(rep.Packages, PackageResult{Alias: e.Alias, Action: Failed, Err: e})
+			s, _ := m.Spec(e.Alias)
+			rep.Packages = append(rep.Packages, PackageResult{Alias: e.Alias, Kind: s.KindOf(), Ref: s.Ref, Action: Failed, Err: e})
 		}
 	}
 	return rep, err

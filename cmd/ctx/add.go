@@ -24,6 +24,7 @@ type addOptions struct {
 	kind   string
 	force  bool
 	dryRun bool
+	json   bool
 	// https sources
 	allowPrivate bool
 	ttl          string
@@ -33,7 +34,7 @@ type addOptions struct {
 func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:        "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force] [--dry-run]",
+		Use:        "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force] [--dry-run] [--json]",
 		SuggestFor: []string{"get"}, // go get; commandSuggestions
 		Short:      "Add a context package: a git repository, a local file or folder, or https documents",
 		Long: `Add records a package in the manifest. A git or https package is fetched
@@ -89,6 +90,7 @@ access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `REF` (default: the remote's default branch)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be added; change nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	cmd.Flags().BoolVar(&opts.allowPrivate, "allow-private-network", false, "https: allow loopback, private and link-local addresses (saved as allowPrivateNetwork)")
 	cmd.Flags().StringVar(&opts.ttl, "ttl", "", "https: how long fetched content is trusted before update re-checks it, a `DURATION` such as 12h or 7d (default 7d)")
 	cmd.Flags().StringVar(&opts.tokenEnv, "token-env", "", "https: send the environment variable `NAME`'s value as a bearer token (the name is saved, never the token)")
@@ -127,7 +129,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if p != nil {
 		p.DoneWith(rep)
 	}
-	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
+	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
 }
 
 // refSuffix splits a SOURCE@REF as go get, npm and cargo write a version

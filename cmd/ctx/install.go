@@ -14,6 +14,7 @@ type installOptions struct {
 	frozen  bool
 	force   bool
 	dryRun  bool
+	json    bool
 	verbose bool
 	allow   []string // --allow-outside ALIAS
 }
@@ -21,7 +22,7 @@ type installOptions struct {
 func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions) error) *cobra.Command {
 	opts := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "install [--frozen] [--force] [--dry-run] [--verbose] [--allow-outside ALIAS]",
+		Use: "install [--frozen] [--force] [--dry-run] [--json] [--verbose] [--allow-outside ALIAS]",
 		Example: `  ctx install
   ctx install --frozen        # in CI: fail when the lock and the manifest disagree
   ctx install --force         # back up local edits, then install the locked files
@@ -92,6 +93,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would change; change nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	cmd.Flags().BoolVar(&opts.verbose, "verbose", false, "name the documents audience rules withhold")
 	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project, its git host on your private network, its files or ref git does not share inside it, or its https tokenEnv and allowPrivateNetwork for its host (recorded in .context/context.local.json; repeatable)")
 	return cmd
@@ -121,7 +123,7 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 			}
 		}
 	}
-	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
 	if !opts.dryRun {
 		trimCache(ctx, opts.globalOptions)
 	}

@@ -11,12 +11,13 @@ type removeOptions struct {
 	aliases []string // the ALIAS arguments
 	force   bool
 	dryRun  bool
+	json    bool
 }
 
 func newRemoveCmd(g *globalOptions, runF func(context.Context, *removeOptions) error) *cobra.Command {
 	opts := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "remove ALIAS... [--force] [--dry-run]",
+		Use: "remove ALIAS... [--force] [--dry-run] [--json]",
 		Example: `  ctx remove api
   ctx rm api guide --force    # back up local edits first
   ctx remove api --dry-run    # what it would remove; changes nothing`,
@@ -46,6 +47,7 @@ Exit status: 0 when done; 3 when some packages were skipped (local edits);
 	}
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then remove anyway")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be removed; change nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	return cmd
 }
 
@@ -56,6 +58,6 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 	}
 	defer w.Close()
 	rep, err := w.Remove(ctx, opts.aliases, workspace.RemoveOptions{Force: opts.force, DryRun: opts.dryRun})
-	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
 	return err
 }
