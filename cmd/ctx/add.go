@@ -89,6 +89,7 @@ access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().StringVar(&opts.alias, "alias", "", "the package's name `ALIAS` in this project (default: from the path or repository)")
 	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `REF` (default: the remote's default branch)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
+	quietFlag(cmd, g)
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be added; change nothing")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	cmd.Flags().BoolVar(&opts.allowPrivate, "allow-private-network", false, "https: allow loopback, private and link-local addresses (saved as allowPrivateNetwork)")

@@ -92,6 +92,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	}
 	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
+	quietFlag(cmd, g)
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would change; change nothing")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	cmd.Flags().BoolVar(&opts.verbose, "verbose", false, "name the documents audience rules withhold")

@@ -61,6 +61,9 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 		o.Progress = p.Update
 		o.Log = p.Log()
 	}
+	if g.quiet {
+		o.Log = warningsOnly{g.IO.ErrOut}
+	}
 	o.Engine = workspace.NewEngine(o) // the command's one Engine
 	return o, nil
 }
@@ -89,7 +92,7 @@ func finishReport(ctx context.Context, g *globalOptions, root string, rep *works
 		return err
 	}
 	if o.dryRun {
-		fmt.Fprintln(g.IO.ErrOut, "dry run: nothing was changed")
+		fmt.Fprintln(g.notes(), "dry run: nothing was changed")
 	}
 	return perr
 }
@@ -130,7 +133,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, o reportO
 	dryRun, forceVia := o.dryRun, o.forceVia
 	pkgs := append([]workspace.PackageResult(nil), rep.Packages...)
 	sort.SliceStable(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
-	out, errOut := g.IO.Out, g.IO.ErrOut
+	out, errOut, notes := g.IO.Out, g.IO.ErrOut, g.notes()
 	if o.json {
 		if err := writeJSON(out, reportJSON(root, pkgs)); err != nil {
 			return err
@@ -146,7 +149,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, o reportO
 	for _, p := range pkgs {
 		p.Alias = safetext.Escape(p.Alias)
 		if n := len(p.Withheld); n > 0 && (p.Action == workspace.Installed || p.Action == workspace.Updated) {
-			fmt.Fprintf(errOut, "%s: %d %s withheld: not for project %s (audience rules; ctx install --verbose names them)\n", p.Alias, n, wording.Plural(n, "document", "documents"), safetext.Quote(p.Audience))
+			fmt.Fprintf(notes, "%s: %d %s withheld: not for project %s (audience rules; ctx install --verbose names them)\n", p.Alias, n, wording.Plural(n, "document", "documents"), safetext.Quote(p.Audience))
 		}
 		if p.Backup != "" {
 			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, safetext.Escape(displayPath(root, p.Backup)))
@@ -181,10 +184,10 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, o reportO
 		}
 	}
 	if rep.Index != nil {
-		printSyncReport(errOut, rep.Index)
+		printSyncReport(notes, rep.Index)
 		if ix := rep.Index; !dryRun && ix.Added+ix.Updated > 0 {
 			if _, on, _, _ := embedConfig(g.Env); on {
-				fmt.Fprintln(errOut, "semantic search: the new and changed passages are embedded by `ctx index`; until then search ranks them by their words")
+				fmt.Fprintln(notes, "semantic search: the new and changed passages are embedded by `ctx index`; until then search ranks them by their words")
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -81,6 +82,37 @@ type globalOptions struct {
 	// ctx is the running command's context (set before it runs), for
 	// waits that do not take one: the project lock's (workspaceOptions).
 	ctx context.Context
+	// quiet (-q, quietFlag): stderr gets only warnings and errors, no
+	// progress and no notes.
+	quiet bool
+}
+
+// quietFlag gives c -q/--quiet (a command that prints progress: add,
+// install, update, setup): stderr gets warnings and errors only, as
+// cargo's and git's -q.
+func quietFlag(c *cobra.Command, g *globalOptions) {
+	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings and errors on stderr: no progress, no notes")
+}
+
+// notes is where a command writes what is neither a result nor a problem
+// (an index summary, a count of withheld documents): stderr, or nowhere
+// with -q.
+func (g *globalOptions) notes() io.Writer {
+	if g.quiet {
+		return io.Discard
+	}
+	return g.IO.ErrOut
+}
+
+// warningsOnly passes on the notes a workspace logs that are warnings
+// (each logged with one write, starting "warning:"), for -q.
+type warningsOnly struct{ w io.Writer }
+
+func (q warningsOnly) Write(b []byte) (int, error) {
+	if !bytes.HasPrefix(b, []byte("warning:")) {
+		return len(b), nil
+	}
+	return q.w.Write(b)
 }
 
 // ProjectDir is the absolute project directory (-C, else the working dir).

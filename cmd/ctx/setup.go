@@ -99,6 +99,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, regist
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
 	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
+	quietFlag(cmd, g)
 	f.BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
 	f.BoolVar(&opts.allowPrivate, "allow-private-network", false, "let https contexts be on loopback, private or link-local addresses (an intranet wiki); saved in their specs")
 	return cmd

@@ -54,6 +54,7 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 			return runUpdate(cmd.Context(), opts)
 		},
 	}
+	quietFlag(cmd, g)
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would change; change nothing")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
