@@ -125,6 +125,9 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 		}
 	}
 	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
+	if err == nil && rep != nil {
+		noteNoPackages(opts.globalOptions, w, len(rep.Packages))
+	}
 	if !opts.dryRun {
 		trimCache(ctx, opts.globalOptions)
 	}

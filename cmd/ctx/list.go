@@ -144,6 +144,19 @@ func orDash(s string) string {
 	return s
 }
 
+// noteNoPackages writes noPackagesYet to g's notes when the command did
+// nothing (reported is how many packages it reported on) in a project
+// whose manifest has no package: install, update, outdated and status say
+// so, as list does, rather than nothing or "all up to date". It reports
+// whether it did.
+func noteNoPackages(g *globalOptions, w *workspace.Workspace, reported int) bool {
+	if reported == 0 && len(w.Manifest().Packages) == 0 {
+		fmt.Fprintln(g.notes(), noPackagesYet)
+		return true
+	}
+	return false
+}
+
 // noPackagesYet is what a command says in a project with no packages
 // (hasNoPackages): list, verify and search alike.
 const noPackagesYet = "no packages yet: add one with ctx add SOURCE (a git URL, a local file or folder, or an https URL)"

@@ -71,6 +71,9 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 	if err != nil {
 		return err
 	}
+	if !opts.json && noteNoPackages(opts.globalOptions, w, rep.Checked) {
+		return nil // not "all packages are up to date"
+	}
 	if err := printOutdated(opts, rep.Changes, len(rep.Failed) == 0); err != nil {
 		return err
 	}

@@ -77,6 +77,9 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 		p.DoneWith(rep)
 	}
 	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
+	if err == nil && rep != nil {
+		noteNoPackages(opts.globalOptions, w, len(rep.Packages))
+	}
 	if rep != nil && !opts.dryRun {
 		out := opts.IO.Out
 		if opts.json {
