@@ -1003,7 +1003,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		ts = append(ts, t)
 	}
 	if len(probs) > 0 {
-		return nil, errors.New(strings.Join(probs, "\n"))
+		return nil, &badSpecError{msg: strings.Join(probs, "\n")}
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	w.resolveTasks(ctx, ts) // not the specs KeepGoing failed: they resolve nothing

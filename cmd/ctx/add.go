@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 
@@ -67,8 +69,11 @@ would add (ALIAS would install SHA, or ALIAS would link) and changes
 nothing: it fetches no files and writes no manifest, lock, package, index
 or cache.
 
-Exit status: 0 when added; 3 when the package could not be fetched (no
-access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
+Exit status: 0 when added; 2 for bad arguments, among them what you typed
+that is not there (SOURCE, its --ref or --path, an alias already used);
+3 when the repository could not be read (not found or no access, the
+network: nothing is added), as install and update report it; 1 for other
+errors.`,
 		Example: `  ctx add https://github.com/acme/handbook --path docs/api --alias api
   ctx add ../handbook --ref v1.2.0
   ctx add ./docs --alias project-docs
@@ -130,7 +135,25 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if p != nil {
 		p.DoneWith(rep)
 	}
-	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
+	if typo(rep, err) {
+		return &exitError{code: ExitUsage} // said on stderr, as any failed package
+	}
+	return err
+}
+
+// typo reports whether add's one package failed (err the partial exit)
+// because the --ref or --path the user typed is not in the repository: a
+// bad argument (exit 2), not a failure to fetch (exit 3, as install and
+// update report a repository they cannot read).
+func typo(rep *workspace.Report, err error) bool {
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != ExitPartial || rep == nil || len(rep.Packages) != 1 {
+		return false
+	}
+	p := rep.Packages[0]
+	k := gitengine.KindOf(p.Err)
+	return p.Action == workspace.Failed && (k == gitengine.KindRefNotFound || k == gitengine.KindPathNotFound)
 }
 
 // refSuffix splits a SOURCE@REF as go get, npm and cargo write a version

@@ -227,8 +227,8 @@ func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStre
 		return ee.code
 	}
 	fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(err.Error()))
-	if errors.Is(err, workspace.ErrUnknownPackage) {
-		return ExitUsage // a mistyped alias is a bad argument, whichever command got it
+	if errors.Is(err, workspace.ErrUnknownPackage) || errors.Is(err, workspace.ErrBadSpec) {
+		return ExitUsage // a mistyped alias, or a source to add that is not there: a bad argument
 	}
 	return ExitError
 }
