@@ -144,10 +144,10 @@ func (r SkipReason) String() string { return string(r) }
 // PackageResult is what one command did to one package. Its Err does not
 // name the alias: whoever prints the result does, once.
 type PackageResult struct {
-	Alias  string
-	Kind   string // the spec's kind (project.KindGit, KindDir, KindHTTPS), else the lock entry's
-	Ref    string // the spec's ref, else the lock entry's; "" for the default branch
-	Action Action
+	Alias     string
+	Kind      string // the spec's kind (project.KindGit, KindDir, KindHTTPS), else the lock entry's
+	Ref       string // the spec's ref, else the lock entry's; "" for the default branch
+	Action    Action
 	OldCommit string // "" when newly installed; an update's: the lock's (the lock diff's old side)
 	NewCommit string // "" when removed
 	// InstalledCommit is, for an update, the commit on disk when it is not
