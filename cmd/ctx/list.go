@@ -97,7 +97,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	fmt.Fprintln(tw, "ALIAS\tKIND\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
 	for _, p := range pkgs {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Escape(p.Alias), safetext.Escape(p.Kind), safetext.Escape(p.Source),
-			safetext.Escape(orDash(p.Path)), safetext.Escape(orDash(p.Ref)),
+			safetext.Escape(orDash(p.Path)), safetext.Escape(refCell(p.Kind, p.Ref)),
 			orDash(shortSHA(p.Commit)), packageState(p))
 	}
 	return tw.Flush()
@@ -135,6 +135,20 @@ func packageState(p workspace.PackageInfo) string {
 		return fmt.Sprintf("installed, %d documents withheld (audience rules)", p.Withheld)
 	}
 	return "installed"
+}
+
+// refCell is a package's ref as the tables show it (list, outdated, setup
+// --list): the ref, "(default branch)" for a git package that names none,
+// "-" for a kind that has no ref (dir, https) (cli18 finding 19: list said
+// "-" where outdated said "(default branch)").
+func refCell(kind, ref string) string {
+	switch {
+	case kind != project.KindGit:
+		return "-"
+	case ref == "":
+		return "(default branch)"
+	}
+	return ref
 }
 
 func orDash(s string) string {

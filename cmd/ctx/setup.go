@@ -290,7 +290,7 @@ func printRegistry(w io.Writer, reg *registry.Result) {
 	fmt.Fprintln(tw, "NAME\tKIND\tSOURCE\tPATH\tREF\tTAGS\tDESCRIPTION")
 	for _, c := range reg.Contexts {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e(c.Name), e(c.KindOf()), e(c.Source()),
-			e(orDash(c.Path)), e(orDash(c.Ref)), e(orDash(strings.Join(c.Tags, ","))), e(c.Description))
+			e(orDash(c.Path)), e(refCell(c.KindOf(), c.Ref)), e(orDash(strings.Join(c.Tags, ","))), e(c.Description))
 	}
 	tw.Flush()
 }
