@@ -150,6 +150,8 @@ func (r SkipReason) String() string { return string(r) }
 // name the alias: whoever prints the result does, once.
 type PackageResult struct {
 	Alias     string
+	Kind      string // the spec's kind (project.KindGit, KindDir, KindHTTPS), else the lock entry's
+	Ref       string // the spec's ref, else the lock entry's; "" for the default branch
 	Action    Action
 	OldCommit string // "" when newly installed; an update's: the lock's (the lock diff's old side)
 	NewCommit string // "" when removed
@@ -213,6 +215,10 @@ func (r *Report) Partial() bool {
 // AddOptions configure Add.
 type AddOptions struct {
 	Force bool
+	// DryRun reports what Add would do (the plan: each spec resolved,
+	// Installed or Linked, or why not) and changes nothing: no fetch, no
+	// manifest, lock, package or index write.
+	DryRun bool
 	// KeepGoing makes a spec that cannot be added (its source missing or
 	// unreadable, a bad field, its alias taken) that spec's failure alone,
 	// reported Failed with why, instead of an error that adds nothing:
@@ -229,6 +235,9 @@ type AddOptions struct {
 type InstallOptions struct {
 	Frozen bool // fail when manifest and lock disagree; never write the lock
 	Force  bool // back up dirty files, then proceed
+	// DryRun reports what Install would do (the plan) and changes
+	// nothing; it cannot record AllowOutside (an error).
+	DryRun bool
 	// AllowOutside names packages whose local sources outside the project
 	// the user allows (AllowOutside), recorded before installing.
 	AllowOutside []string
@@ -252,6 +261,8 @@ type UpdateOptions struct {
 // RemoveOptions configure Remove.
 type RemoveOptions struct {
 	Force bool
+	// DryRun reports what Remove would do (the plan) and changes nothing.
+	DryRun bool
 }
 
 // Change is one package Update would move (or did move).

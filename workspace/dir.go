@@ -72,7 +72,7 @@ func (w *Workspace) InferKind(ctx context.Context, eng *gitengine.Engine, source
 	if forges[strings.ToLower(u.Hostname())] && strings.Count(p, "/") == 2 {
 		return project.KindGit, nil
 	}
-	if webdoc.Detect(source, "") != webdoc.FormDocument || webdoc.Ext(p) != "" {
+	if DocumentURL(source) {
 		return project.KindHTTPS, nil
 	}
 	if eng == nil {
@@ -92,6 +92,19 @@ func (w *Workspace) InferKind(ctx context.Context, eng *gitengine.Engine, source
 		}
 		return project.KindHTTPS, nil
 	}
+}
+
+// DocumentURL reports whether source is an http(s) URL of a document or
+// an archive by its name (.md, .markdown, .txt, .html, .htm, llms.txt,
+// .tar.gz, .tgz, .zip): kind https without asking its server (InferKind's
+// rule), a source that has no ref.
+func DocumentURL(source string) bool {
+	u, err := url.Parse(source)
+	if err != nil || !strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https") {
+		return false
+	}
+	p := strings.ToLower(strings.TrimRight(u.Path, "/"))
+	return webdoc.Detect(source, "") != webdoc.FormDocument || webdoc.Ext(p) != ""
 }
 
 // isGitRepo reports whether dir is a git repository: a work tree with .git

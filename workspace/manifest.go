@@ -56,22 +56,16 @@ func (w *Workspace) writeManifest(m *project.Manifest) error {
 	return nil
 }
 
-// ensureGitignore writes .context/.gitignore (project.Gitignore) when it
-// is missing: a clone of a project that committed only the manifest and
-// the lock has none, nor has one whose file was deleted, and README's
-// `git add .context` is safe only while it keeps out what ctx generates.
-// A .gitignore that exists is the user's to keep (ignoreLocal adds the
-// one line ctx needs). Called by Open under the project lock, so every
-// command that changes the project brings it back.
-func (w *Workspace) ensureGitignore() error {
-	if _, err := os.Lstat(w.path(project.GitignoreName)); !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return w.fs.WriteFileAtomic(project.GitignoreName, []byte(project.Gitignore), 0o644)
-}
-
 // ignoreLocal makes sure .context/.gitignore lists context.local.json (a
-// project from before it existed has a .gitignore without it).
+// project from before it existed has a .gitignore without it, and a merge
+// may bring one back), and writes the whole file (project.Gitignore) when
+// it is missing: a clone of a project that committed only the manifest and
+// the lock has none, nor has one whose file was deleted, and README's `git
+// add .context` is safe only while it keeps out what ctx generates and the
+// user's own context.local.json. A .gitignore that exists is the user's to
+// keep: only the one line ctx needs is added. Called by Open under the
+// project lock, so every command that changes the project brings it back,
+// and by writeManifest before it writes context.local.json.
 func (w *Workspace) ignoreLocal() error {
 	line := "/" + project.LocalName
 	data, err := os.ReadFile(w.path(project.GitignoreName))

@@ -155,6 +155,22 @@ func (e *pinGone) Error() string {
 
 func (e *pinGone) Unwrap() error { return e.err }
 
+// kindRef is the kind and ref a report names for t: its spec's, else its
+// lock entry's; "" and "" for a folder ctx installed that nothing names.
+func (t *task) kindRef() (kind, ref string) {
+	switch {
+	case t.spec != nil:
+		return t.spec.KindOf(), t.spec.Ref
+	case t.locked != nil:
+		kind = t.locked.Kind
+		if t.locked.IsGit() {
+			kind = project.KindGit
+		}
+		return kind, t.locked.Ref
+	}
+	return "", ""
+}
+
 func (t *task) specSource() string {
 	if t.target != nil {
 		return t.target.Source
@@ -179,6 +195,7 @@ func (w *Workspace) decide(ctx context.Context, p *plan) {
 
 func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 	t.res.Alias = t.alias
+	t.res.Kind, t.res.Ref = t.kindRef()
 	if t.locked != nil {
 		t.res.OldCommit = t.locked.Rev
 	}
@@ -419,9 +436,12 @@ func (w *Workspace) packageDirs() []string {
 // (project.Refused: a committed dir or git source outside the project that
 // the user has not allowed) is reported Failed, and nothing of it is
 // fetched; o.AllowOutside first records the user's allowances
-// (AllowOutside).
+// (AllowOutside). With DryRun the report is the plan and nothing changes.
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	if len(o.AllowOutside) > 0 {
+		if o.DryRun {
+			return nil, errors.New("--allow-outside records an allowance, which a dry run does not write: run the install without --dry-run, or the dry run without --allow-outside")
+		}
 		if err := w.AllowOutside(o.AllowOutside); err != nil {
 			return nil, err
 		}
@@ -430,8 +450,10 @@ func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, err
 	if err != nil {
 		return nil, err
 	}
-	rep, err := w.execute(ctx, p)
-	if err == nil {
+	var rep *Report
+	if o.DryRun {
+		rep = p.report()
+	} else if rep, err = w.execute(ctx, p); err == nil {
 		w.noteCacheUse(ctx, p)
 	}
 	if rep != nil {
@@ -439,7 +461,8 @@ func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, err
 		// served (project.Installed leaves it out): it fails the install.
 		m := w.Manifest()
 		for _, e := range w.proj.Refused(&m) {
-			rep.Packages = append(rep.Packages, PackageResult{Alias: e.Alias, Action: Failed, Err: e})
+			s, _ := m.Spec(e.Alias)
+			rep.Packages = append(rep.Packages, PackageResult{Alias: e.Alias, Kind: s.KindOf(), Ref: s.Ref, Action: Failed, Err: e})
 		}
 	}
 	return rep, err
@@ -764,11 +787,14 @@ func (w *Workspace) Outdated(ctx context.Context, aliases []string) (*OutdatedRe
 // is Skipped (and stays in the manifest) unless Force. A dir source is only
 // dropped from the manifest: its file or folder is the user's and is never
 // touched. An alias the project does not know is an error, before anything
-// changes.
+// changes. With DryRun the report is the plan and nothing changes.
 func (w *Workspace) Remove(ctx context.Context, aliases []string, o RemoveOptions) (*Report, error) {
 	p, err := w.planRemove(aliases, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.DryRun {
+		return p.report(), nil
 	}
 	return w.execute(ctx, p)
 }
@@ -817,11 +843,16 @@ func (w *Workspace) planRemove(aliases []string, o RemoveOptions) (*plan, error)
 // reported Skipped (no access) or Failed. A spec without a kind gets
 // InferKind's (recorded in the manifest unless git). A dir spec must name an
 // existing file or folder; it is only recorded (Linked) and indexed in place,
-// with a warning when it is an absolute path outside the project.
+// with a warning when it is an absolute path outside the project. With
+// DryRun the report is the plan (refs resolved, nothing fetched) and
+// nothing changes.
 func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*Report, error) {
 	p, err := w.planAdd(ctx, specs, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.DryRun {
+		return p.report(), nil
 	}
 	rep, err := w.execute(ctx, p)
 	if err == nil {
@@ -972,7 +1003,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		ts = append(ts, t)
 	}
 	if len(probs) > 0 {
-		return nil, errors.New(strings.Join(probs, "\n"))
+		return nil, &badSpecError{msg: strings.Join(probs, "\n")}
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	w.resolveTasks(ctx, ts) // not the specs KeepGoing failed: they resolve nothing

@@ -137,7 +137,7 @@ func Open(projectDir string, o Options) (*Workspace, error) {
 			w.Close()
 		}
 	}()
-	if err := w.ensureGitignore(); err != nil {
+	if err := w.ignoreLocal(); err != nil {
 		return nil, err
 	}
 	if err := w.loadManifest(); err != nil {

@@ -15,6 +15,17 @@ import (
 // argument, which the command line reports with exit code 2.
 var ErrUnknownPackage = errors.New("no such package")
 
+// ErrBadSpec is wrapped by Add's error for specs it cannot add as given
+// (a source that does not exist, a bad field, an alias already used):
+// the user's input, which the command line reports with exit code 2.
+var ErrBadSpec = errors.New("bad package spec")
+
+// badSpecError is that error: its message is the problems, one a line.
+type badSpecError struct{ msg string }
+
+func (e *badSpecError) Error() string        { return e.msg }
+func (e *badSpecError) Is(target error) bool { return target == ErrBadSpec }
+
 // unknownPackageError is unknownPackages' error: it says which aliases,
 // where ctx looked, the names they may be a typo of (internal/suggest, as
 // search's --package says it), and where to look.

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 
@@ -23,6 +25,8 @@ type addOptions struct {
 	ref    string
 	kind   string
 	force  bool
+	dryRun bool
+	json   bool
 	// https sources
 	allowPrivate bool
 	ttl          string
@@ -32,7 +36,7 @@ type addOptions struct {
 func newAddCmd(g *globalOptions, runF func(context.Context, *addOptions) error) *cobra.Command {
 	opts := &addOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:        "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force]",
+		Use:        "add SOURCE [--kind git|dir|https] [--path PATH] [--alias ALIAS] [--ref REF] [--force] [--dry-run] [--json]",
 		SuggestFor: []string{"get"}, // go get; commandSuggestions
 		Short:      "Add a context package: a git repository, a local file or folder, or https documents",
 		Long: `Add records a package in the manifest. A git or https package is fetched
@@ -60,13 +64,22 @@ the project is your own: it is kept in .context/context.local.json
 never names one. A filesystem root or your home folder is refused, and so
 is a file or folder of the project that is a symbolic link to outside it.
 
-Exit status: 0 when added; 3 when the package could not be fetched (no
-access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
+--dry-run checks SOURCE and resolves its ref as add does, prints what it
+would add (ALIAS would install SHA, or ALIAS would link) and changes
+nothing: it fetches no files and writes no manifest, lock, package, index
+or cache.
+
+Exit status: 0 when added; 2 for bad arguments, among them what you typed
+that is not there (SOURCE, its --ref or --path, an alias already used);
+3 when the repository could not be read (not found or no access, the
+network: nothing is added), as install and update report it; 1 for other
+errors.`,
 		Example: `  ctx add https://github.com/acme/handbook --path docs/api --alias api
   ctx add ../handbook --ref v1.2.0
   ctx add ./docs --alias project-docs
   ctx add ./AGENTS.md
-  ctx add ~/notes`,
+  ctx add ~/notes
+  ctx add ../handbook --dry-run   # the alias, kind and commit it would add; changes nothing`,
 		Args: exactArgs(1, "SOURCE (a git URL, a local file, folder or repository, or an http(s) URL)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.source = args[0]
@@ -81,6 +94,9 @@ access, say: nothing is added); 2 for bad arguments; 1 for other errors.`,
 	cmd.Flags().StringVar(&opts.alias, "alias", "", "the package's name `ALIAS` in this project (default: from the path or repository)")
 	cmd.Flags().StringVar(&opts.ref, "ref", "", "branch, tag or commit `REF` (default: the remote's default branch)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing packages/ALIAS folder, backing up its files first")
+	quietFlag(cmd, g)
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be added; change nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	cmd.Flags().BoolVar(&opts.allowPrivate, "allow-private-network", false, "https: allow loopback, private and link-local addresses (saved as allowPrivateNetwork)")
 	cmd.Flags().StringVar(&opts.ttl, "ttl", "", "https: how long fetched content is trusted before update re-checks it, a `DURATION` such as 12h or 7d (default 7d)")
 	cmd.Flags().StringVar(&opts.tokenEnv, "token-env", "", "https: send the environment variable `NAME`'s value as a bearer token (the name is saved, never the token)")
@@ -99,12 +115,17 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		opts.kind = k
 	}
 	p := newProgress(opts.globalOptions)
+	if opts.dryRun {
+		p = nil // nothing is fetched
+	}
 	w, err := openWorkspace(opts.globalOptions, p)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	if base, ref, ok := refSuffix(opts.start, opts.source); ok && opts.ref == "" && (opts.kind == "" || opts.kind == project.KindGit) {
+	// An https document's URL (llms.txt@v2) has no ref to give: it is
+	// fetched as typed.
+	if base, ref, ok := refSuffix(opts.start, opts.source); ok && opts.ref == "" && (opts.kind == "" && !workspace.DocumentURL(base) || opts.kind == project.KindGit) {
 		return usageErrorf("add: %s: ctx takes the ref as a flag, not after @: ctx add %s --ref %s (with your other flags)",
 			safetext.Quote(opts.source), safetext.ShellJoin([]string{base}), safetext.ShellJoin([]string{ref}))
 	}
@@ -114,9 +135,29 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	}
 	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: source, Path: opts.path, Ref: opts.ref,
 		AllowPrivateNetwork: opts.allowPrivate, TTL: opts.ttl, TokenEnv: opts.tokenEnv}
-	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force})
-	p.DoneWith(rep)
-	return finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
+	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force, DryRun: opts.dryRun})
+	if p != nil {
+		p.DoneWith(rep)
+	}
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
+	if typo(rep, err) {
+		return &exitError{code: ExitUsage} // said on stderr, as any failed package
+	}
+	return err
+}
+
+// typo reports whether add's one package failed (err the partial exit)
+// because the --ref or --path the user typed is not in the repository: a
+// bad argument (exit 2), not a failure to fetch (exit 3, as install and
+// update report a repository they cannot read).
+func typo(rep *workspace.Report, err error) bool {
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != ExitPartial || rep == nil || len(rep.Packages) != 1 {
+		return false
+	}
+	p := rep.Packages[0]
+	k := gitengine.KindOf(p.Err)
+	return p.Action == workspace.Failed && (k == gitengine.KindRefNotFound || k == gitengine.KindPathNotFound)
 }
 
 // refSuffix splits a SOURCE@REF as go get, npm and cargo write a version

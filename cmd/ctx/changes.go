@@ -153,7 +153,7 @@ func printChanges(out, errOut io.Writer, set *changes.Set) {
 // changed; run ctx changes api"), as the update worked it out
 // (UpdateOptions.Changes: recorded in INDEX.md by the index's render,
 // else here). It never fails the update: a problem is a note on stderr.
-func printUpdateSummary(ctx context.Context, g *globalOptions, w *workspace.Workspace, rep *workspace.Report) {
+func printUpdateSummary(ctx context.Context, g *globalOptions, out io.Writer, w *workspace.Workspace, rep *workspace.Report) {
 	if rep.ChangesErr != nil {
 		fmt.Fprintf(g.IO.ErrOut, "note: what changed in the documents is not known: %s\n", safetext.Text(rep.ChangesErr.Error()))
 		return
@@ -163,7 +163,7 @@ func printUpdateSummary(ctx context.Context, g *globalOptions, w *workspace.Work
 		return
 	}
 	for _, l := range workspace.ChangesSummary(set) {
-		fmt.Fprintln(g.IO.Out, safetext.Escape(l))
+		fmt.Fprintln(out, safetext.Escape(l))
 	}
 	if rep.ChangesNoted {
 		return

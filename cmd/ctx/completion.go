@@ -21,6 +21,13 @@ const registryCompletionTimeout = 5 * time.Second
 // projectAliases lists the aliases of the project's manifest (-C's, else
 // the working directory's), for completion: nothing when there is none.
 func projectAliases(g *globalOptions) []string {
+	return projectAliasesOf(g, nil, nil)
+}
+
+// projectAliasesOf is projectAliases of the packages keep accepts (nil:
+// all), less those already typed (cli18 finding 16: what the command can
+// act on, once).
+func projectAliasesOf(g *globalOptions, typed []string, keep func(project.PackageSpec) bool) []string {
 	dir, err := g.ProjectDir()
 	if err != nil {
 		return nil
@@ -35,10 +42,19 @@ func projectAliases(g *globalOptions) []string {
 	}
 	var out []string
 	for _, s := range m.Packages {
-		out = append(out, s.Alias)
+		if (keep == nil || keep(s)) && !slices.Contains(typed, s.Alias) {
+			out = append(out, s.Alias)
+		}
 	}
 	return out
 }
+
+// notDir is a package that is not a dir source: one update, outdated and
+// changes act on (a dir source is live, never locked).
+func notDir(s project.PackageSpec) bool { return s.KindOf() != project.KindDir }
+
+// isGit is a git package: the only kind push acts on.
+func isGit(s project.PackageSpec) bool { return s.KindOf() == project.KindGit }
 
 // indexWords lists, for completion, the index's tags (tags) or the
 // documents of package alias as ALIAS/PATH: nothing when there is no index
@@ -151,11 +167,18 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 	aliases := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		return projectAliases(g), none
 	}
-	firstAlias := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	// aliasArgs completes the ALIAS arguments of a command that acts on
+	// the packages keep accepts, each once.
+	aliasArgs := func(keep func(project.PackageSpec) bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return projectAliasesOf(g, args, keep), none
+		}
+	}
+	gitAlias := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, none
 		}
-		return projectAliases(g), none
+		return projectAliasesOf(g, nil, isGit), none
 	}
 	document := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
@@ -226,10 +249,12 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 			}
 		}
 		switch c.CommandPath() {
-		case "ctx update", "ctx outdated", "ctx remove", "ctx changes":
-			c.ValidArgsFunction = aliases
+		case "ctx update", "ctx outdated", "ctx changes":
+			c.ValidArgsFunction = aliasArgs(notDir)
+		case "ctx remove":
+			c.ValidArgsFunction = aliasArgs(nil)
 		case "ctx push":
-			c.ValidArgsFunction = firstAlias
+			c.ValidArgsFunction = gitAlias
 		case "ctx links":
 			c.ValidArgsFunction = document
 			flag("package", aliases)

@@ -3,19 +3,20 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// completionProject is a project whose manifest has a git package "api"
-// and a dir package "notes", nothing installed.
+// completionProject is a project whose manifest has a git package "api",
+// a dir package "notes" and an https package "page", nothing installed.
 func completionProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, ".context"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	manifest := `{"index": {}, "packages": [{"alias": "api", "source": "https://git.example/api.git"}, {"alias": "notes", "kind": "dir", "source": "./notes"}]}`
+	manifest := `{"index": {}, "packages": [{"alias": "api", "source": "https://git.example/api.git"}, {"alias": "notes", "kind": "dir", "source": "./notes"}, {"alias": "page", "kind": "https", "source": "https://docs.example/page.md"}]}`
 	if err := os.WriteFile(filepath.Join(dir, ".context", "context.config.json"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -28,15 +29,26 @@ func TestCompletion(t *testing.T) {
 	dir := completionProject(t)
 	for _, tc := range []struct {
 		args []string
-		want []string
+		want []string // exactly, in any order
 	}{
-		{[]string{"update", ""}, []string{"api", "notes"}},
+		// cli18 finding 16: only what the command can act on: update,
+		// outdated and changes not a dir source (live, never locked),
+		// push only a git package, and not an alias already typed.
+		{[]string{"update", ""}, []string{"api", "page"}},
+		{[]string{"update", "api", ""}, []string{"page"}},
+		{[]string{"outdated", ""}, []string{"api", "page"}},
+		{[]string{"changes", ""}, []string{"api", "page"}},
+		{[]string{"push", ""}, []string{"api"}},
+		{[]string{"push", "api", ""}, nil},
+		{[]string{"remove", ""}, []string{"api", "notes", "page"}},
+		{[]string{"remove", "notes", ""}, []string{"api", "page"}},
 		{[]string{"remove", "a"}, []string{"api"}},
-		{[]string{"links", ""}, []string{"api/", "notes/"}},
-		{[]string{"search", "--package", ""}, []string{"api", "notes"}},
+		{[]string{"install", "--allow-outside", ""}, []string{"api", "notes", "page"}},
+		{[]string{"links", ""}, []string{"api/", "notes/", "page/"}},
+		{[]string{"search", "--package", ""}, []string{"api", "notes", "page"}},
 		{[]string{"mcp", "config", "--client", ""}, []string{"claude", "cursor", "codex", "vscode"}},
 		{[]string{"add", "--kind", ""}, []string{"git", "dir", "https"}},
-		{[]string{"config", "get", ""}, []string{"registry"}},
+		{[]string{"config", "get", ""}, []string{"registry", "embeddings.url", "embeddings.model", "embeddings.hybrid"}},
 	} {
 		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, tc.args...)...)
 		if code != 0 {
@@ -44,18 +56,15 @@ func TestCompletion(t *testing.T) {
 		}
 		var got []string
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			if line != "" && !strings.HasPrefix(line, ":") {
-				got = append(got, strings.SplitN(line, "\t", 2)[0])
+			// The shell keeps what starts with the word typed.
+			if w := strings.SplitN(line, "\t", 2)[0]; line != "" && !strings.HasPrefix(line, ":") && strings.HasPrefix(w, tc.args[len(tc.args)-1]) {
+				got = append(got, w)
 			}
 		}
-		for _, w := range tc.want {
-			found := false
-			for _, g := range got {
-				found = found || g == w
-			}
-			if !found {
-				t.Errorf("complete %q: %q lacks %q", tc.args, got, w)
-			}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(tc.want))
+		if !slices.Equal(got, want) {
+			t.Errorf("complete %q: got %q, want %q", tc.args, got, want)
 		}
 	}
 }
@@ -123,12 +132,12 @@ func TestCompletionAfterQuery(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"search", "foo", "--package", ""}, "api notes"},
-		{[]string{"search", "foo", "bar", "--package="}, "api notes"},
-		{[]string{"search", "foo", "--package=n"}, "api notes"}, // the shell filters by the prefix
-		{[]string{"search", "foo", "--package=api,"}, "api,notes"},
+		{[]string{"search", "foo", "--package", ""}, "api notes page"},
+		{[]string{"search", "foo", "bar", "--package="}, "api notes page"},
+		{[]string{"search", "foo", "--package=n"}, "api notes page"}, // the shell filters by the prefix
+		{[]string{"search", "foo", "--package=api,"}, "api,notes api,page"},
 		{[]string{"search", "foo", "--kind="}, "git dir https"},
-		{[]string{"search", "--package="}, "api notes"},
+		{[]string{"search", "--package="}, "api notes page"},
 		{[]string{"search", "foo", "-p", ""}, ""},
 		{[]string{"search", "foo", "-t", ""}, ""},
 		{[]string{"search", "foo", "--", "--package="}, ""},

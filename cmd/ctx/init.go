@@ -125,7 +125,7 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	}
 	if len(docs) > 0 {
 		rep, err := w.Add(ctx, docs, workspace.AddOptions{})
-		if err := finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false); err != nil {
+		if err := finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{}); err != nil {
 			return err
 		}
 	} else if opts.projectDocs && found > 0 {

@@ -13,6 +13,8 @@ type installOptions struct {
 	*globalOptions
 	frozen  bool
 	force   bool
+	dryRun  bool
+	json    bool
 	verbose bool
 	allow   []string // --allow-outside ALIAS
 }
@@ -20,10 +22,11 @@ type installOptions struct {
 func newInstallCmd(g *globalOptions, runF func(context.Context, *installOptions) error) *cobra.Command {
 	opts := &installOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "install [--frozen] [--force] [-v] [--allow-outside ALIAS]",
+		Use: "install [--frozen] [--force] [--dry-run] [--json] [--verbose] [--allow-outside ALIAS]",
 		Example: `  ctx install
   ctx install --frozen        # in CI: fail when the lock and the manifest disagree
   ctx install --force         # back up local edits, then install the locked files
+  ctx install --dry-run       # what it would install, switch and remove; changes nothing
   ctx install --allow-outside handbook`,
 		Short: "Install exactly what the lockfile names",
 		Long: `Install makes .context/packages match context.lock exactly: it installs
@@ -59,6 +62,10 @@ ALIAS allows what it asks for the scheme, host and port of its URL only
 (recorded in .context/context.local.json as "allowWeb"); ctx add with
 --token-env or --allow-private-network records this for you.
 
+--dry-run prints what install would do (ALIAS would install SHA, would
+move OLD → NEW, would remove) and changes nothing: it fetches nothing and
+writes no lock, package, index or cache.
+
 --frozen is for CI: when the manifest and the lock disagree it fails, naming
 the entries, and it never writes the lock; a package with local edits makes
 it exit 3 (below), so CI does not pass on tampered files.
@@ -70,7 +77,7 @@ to a backup folder (printed) and then proceeds.
 
 Documents whose front matter audience rules (ctx_include, ctx_exclude) do
 not name this project are never installed: install says how many per
-package, and -v names them. After the manifest's "project" changes, install
+package, and --verbose names them. After the manifest's "project" changes, install
 applies the rules again. This is routing, not access control.
 
 Exit status: 0 when done; 3 when some packages were skipped (local edits, no
@@ -85,20 +92,31 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 	}
 	cmd.Flags().BoolVar(&opts.frozen, "frozen", false, "fail when the manifest and the lock disagree; never write the lock (for CI)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
-	cmd.Flags().BoolVarP(&opts.verbose, "verbose", "v", false, "name the documents audience rules withhold")
+	quietFlag(cmd, g)
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would change; change nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
+	cmd.Flags().BoolVar(&opts.verbose, "verbose", false, "name the documents audience rules withhold")
 	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project, its git host on your private network, its files or ref git does not share inside it, or its https tokenEnv and allowPrivateNetwork for its host (recorded in .context/context.local.json; repeatable)")
 	return cmd
 }
 
 func runInstall(ctx context.Context, opts *installOptions) error {
+	if opts.dryRun && len(opts.allow) > 0 {
+		return usageErrorf("install: --allow-outside records an allowance, which --dry-run does not write: give one of them")
+	}
 	p := newProgress(opts.globalOptions)
+	if opts.dryRun {
+		p = nil // nothing is fetched
+	}
 	w, err := openWorkspace(opts.globalOptions, p)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	rep, err := w.Install(ctx, workspace.InstallOptions{Frozen: opts.frozen, Force: opts.force, AllowOutside: opts.allow})
-	p.DoneWith(rep)
+	rep, err := w.Install(ctx, workspace.InstallOptions{Frozen: opts.frozen, Force: opts.force, DryRun: opts.dryRun, AllowOutside: opts.allow})
+	if p != nil {
+		p.DoneWith(rep)
+	}
 	if opts.verbose && rep != nil {
 		for _, r := range rep.Packages {
 			for _, d := range r.Withheld {
@@ -106,8 +124,13 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 			}
 		}
 	}
-	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
-	trimCache(ctx, opts.globalOptions)
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
+	if err == nil && rep != nil {
+		noteNoPackages(opts.globalOptions, w, len(rep.Packages))
+	}
+	if !opts.dryRun {
+		trimCache(ctx, opts.globalOptions)
+	}
 	return err
 }
 

@@ -97,7 +97,7 @@ func runList(ctx context.Context, opts *listOptions) error {
 	fmt.Fprintln(tw, "ALIAS\tKIND\tSOURCE\tPATH\tREF\tCOMMIT\tSTATE")
 	for _, p := range pkgs {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", safetext.Escape(p.Alias), safetext.Escape(p.Kind), safetext.Escape(p.Source),
-			safetext.Escape(orDash(p.Path)), safetext.Escape(orDash(p.Ref)),
+			safetext.Escape(orDash(p.Path)), safetext.Escape(refCell(p.Kind, p.Ref)),
 			orDash(shortSHA(p.Commit)), packageState(p))
 	}
 	return tw.Flush()
@@ -137,11 +137,38 @@ func packageState(p workspace.PackageInfo) string {
 	return "installed"
 }
 
+// refCell is a package's ref as the tables show it (list, outdated, setup
+// --list): the ref, "(default branch)" for a git package that names none,
+// "-" for a kind that has no ref (dir, https) (cli18 finding 19: list said
+// "-" where outdated said "(default branch)").
+func refCell(kind, ref string) string {
+	switch {
+	case kind != project.KindGit:
+		return "-"
+	case ref == "":
+		return "(default branch)"
+	}
+	return ref
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
+}
+
+// noteNoPackages writes noPackagesYet to g's notes when the command did
+// nothing (reported is how many packages it reported on) in a project
+// whose manifest has no package: install, update, outdated and status say
+// so, as list does, rather than nothing or "all up to date". It reports
+// whether it did.
+func noteNoPackages(g *globalOptions, w *workspace.Workspace, reported int) bool {
+	if reported == 0 && len(w.Manifest().Packages) == 0 {
+		fmt.Fprintln(g.notes(), noPackagesYet)
+		return true
+	}
+	return false
 }
 
 // noPackagesYet is what a command says in a project with no packages

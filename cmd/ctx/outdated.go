@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -71,6 +72,9 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 	if err != nil {
 		return err
 	}
+	if !opts.json && noteNoPackages(opts.globalOptions, w, rep.Checked) {
+		return nil // not "all packages are up to date"
+	}
 	if err := printOutdated(opts, rep.Changes, len(rep.Failed) == 0); err != nil {
 		return err
 	}
@@ -105,13 +109,11 @@ func printOutdated(opts *outdatedOptions, changes []workspace.Change, allChecked
 		if old == "" {
 			old = "-"
 		}
-		ref := c.Ref
-		switch {
-		case strings.HasPrefix(c.NewCommit, "sha256:"):
-			ref = "-" // an https source has no ref
-		case ref == "":
-			ref = "(default branch)"
+		kind := project.KindGit
+		if strings.HasPrefix(c.NewCommit, "sha256:") {
+			kind = project.KindHTTPS // a content hash: an https source, which has no ref
 		}
+		ref := refCell(kind, c.Ref)
 		latest := shortSHA(c.NewCommit)
 		if c.Expired {
 			latest = "unchanged (TTL expired)"

@@ -51,7 +51,11 @@ var phaseOrder = map[string]int{"refs": 0, "trees": 1, "blobs": 2, gitengine.Pha
 // phaseSteps is how many steps the bar has: a git fetch's four phases.
 const phaseSteps = 4
 
+// newProgress is the progress of g's command: none with -q (g.quiet).
 func newProgress(g *globalOptions) *progress {
+	if g.quiet {
+		return &progress{w: io.Discard, pkgs: map[string]*pkgProgress{}, now: time.Now}
+	}
 	return &progress{w: g.IO.ErrOut, tty: g.IO.ErrTTY, pkgs: map[string]*pkgProgress{}, now: time.Now}
 }
 

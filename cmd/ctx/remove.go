@@ -10,14 +10,17 @@ type removeOptions struct {
 	*globalOptions
 	aliases []string // the ALIAS arguments
 	force   bool
+	dryRun  bool
+	json    bool
 }
 
 func newRemoveCmd(g *globalOptions, runF func(context.Context, *removeOptions) error) *cobra.Command {
 	opts := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "remove ALIAS... [--force]",
+		Use: "remove ALIAS... [--force] [--dry-run] [--json]",
 		Example: `  ctx remove api
-  ctx rm api guide --force    # back up local edits first`,
+  ctx rm api guide --force    # back up local edits first
+  ctx remove api --dry-run    # what it would remove; changes nothing`,
 		Aliases: []string{"rm"},
 		// what npm, cargo and go call it (commandSuggestions)
 		SuggestFor: []string{"uninstall", "delete", "del", "un"},
@@ -28,7 +31,8 @@ its file or folder is yours and is never touched.
 
 A package with local edits is not removed: its files are listed and the
 others go on; --force first copies the local files to a backup folder
-(printed) and then removes the package.
+(printed) and then removes the package. --dry-run prints what remove
+would do (ALIAS would remove, or why not) and changes nothing.
 
 Exit status: 0 when done; 3 when some packages were skipped (local edits);
 2 for bad arguments (an unknown alias, say); 1 for other errors.`,
@@ -42,6 +46,8 @@ Exit status: 0 when done; 3 when some packages were skipped (local edits);
 		},
 	}
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then remove anyway")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be removed; change nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	return cmd
 }
 
@@ -51,7 +57,7 @@ func runRemove(ctx context.Context, opts *removeOptions) error {
 		return err
 	}
 	defer w.Close()
-	rep, err := w.Remove(ctx, opts.aliases, workspace.RemoveOptions{Force: opts.force})
-	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, false)
+	rep, err := w.Remove(ctx, opts.aliases, workspace.RemoveOptions{Force: opts.force, DryRun: opts.dryRun})
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
 	return err
 }

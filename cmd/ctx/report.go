@@ -65,28 +65,38 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 		o.Progress = p.Update
 		o.Log = p.Log()
 	}
+	if g.quiet {
+		o.Log = warningsOnly{g.IO.ErrOut}
+	}
 	o.Engine = workspace.NewEngine(o) // the command's one Engine
 	return o, nil
+}
+
+// reportOptions say how finishReport prints a command's report.
+type reportOptions struct {
+	dryRun bool // the report is a plan: "would install", and a closing note
+	json   bool // stdout gets the packages as JSON (packageJSON), not lines
+	// forceVia, for a command without --force (setup): the advice for
+	// packages with local edits names this command line, with %s for
+	// their aliases ("ctx remove %s --force"), instead of "run it again
+	// with --force".
+	forceVia string
 }
 
 // finishReport prints rep and returns the command's error: the context's
 // when the user interrupted it (exit 130), else err from workspace, else
 // partial() when some package was skipped or failed (exit 3).
-func finishReport(ctx context.Context, g *globalOptions, root string, rep *workspace.Report, err error, dryRun bool) error {
-	return finishReportForcing(ctx, g, root, rep, err, dryRun, "")
-}
-
-// finishReportForcing is finishReport for a command without --force (setup):
-// the advice for packages with local edits names forceVia, a command line
-// with %s for their aliases ("ctx remove %s --force"), instead of "run it
-// again with --force".
-func finishReportForcing(ctx context.Context, g *globalOptions, root string, rep *workspace.Report, err error, dryRun bool, forceVia string) error {
-	perr := printReport(g, root, rep, dryRun, forceVia)
+// A dry run ends with "dry run: nothing was changed" on stderr.
+func finishReport(ctx context.Context, g *globalOptions, root string, rep *workspace.Report, err error, o reportOptions) error {
+	perr := printReport(g, root, rep, o)
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
 	}
 	if err != nil {
 		return err
+	}
+	if o.dryRun {
+		fmt.Fprintln(g.notes(), "dry run: nothing was changed")
 	}
 	return perr
 }
@@ -114,25 +124,36 @@ func shortSHA(c string) string {
 //	ALIAS SHA unchanged
 //	ALIAS removed
 //
+//	ALIAS linked
+//
+// With o.json, stdout gets reportJSON instead.
+//
 // With dryRun: "ALIAS would install SHA", "ALIAS would move OLD → NEW",
-// "ALIAS would remove".
-func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bool, forceVia string) error {
+// "ALIAS would remove", "ALIAS would link".
+func printReport(g *globalOptions, root string, rep *workspace.Report, o reportOptions) error {
 	if rep == nil {
 		return nil
 	}
+	dryRun, forceVia := o.dryRun, o.forceVia
 	pkgs := append([]workspace.PackageResult(nil), rep.Packages...)
 	sort.SliceStable(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
-	out, errOut := g.IO.Out, g.IO.ErrOut
-	installed, removed, would := "installed", "removed", ""
+	out, errOut, notes := g.IO.Out, g.IO.ErrOut, g.notes()
+	if o.json {
+		if err := writeJSON(out, reportJSON(root, pkgs)); err != nil {
+			return err
+		}
+		out = io.Discard // the lines below say it again; stderr keeps its notes
+	}
+	installed, removed, linked, would := "installed", "removed", "linked", ""
 	if dryRun {
-		installed, removed, would = "would install", "would remove", "would move "
+		installed, removed, linked, would = "would install", "would remove", "would link", "would move "
 	}
 	var bad, dirtyAliases []string
 	dirty := false
 	for _, p := range pkgs {
 		p.Alias = safetext.Escape(p.Alias)
 		if n := len(p.Withheld); n > 0 && (p.Action == workspace.Installed || p.Action == workspace.Updated) {
-			fmt.Fprintf(errOut, "%s: %d %s withheld: not for project %s (audience rules; ctx install -v names them)\n", p.Alias, n, wording.Plural(n, "document", "documents"), safetext.Quote(p.Audience))
+			fmt.Fprintf(notes, "%s: %d %s withheld: not for project %s (audience rules; ctx install --verbose names them)\n", p.Alias, n, wording.Plural(n, "document", "documents"), safetext.Quote(p.Audience))
 		}
 		if p.Backup != "" {
 			fmt.Fprintf(errOut, "%s: local edits backed up to %s\n", p.Alias, safetext.Escape(g.displayPath(root, p.Backup)))
@@ -154,6 +175,8 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 			fmt.Fprintf(out, "%s %s unchanged\n", p.Alias, shortSHA(c))
 		case workspace.Removed:
 			fmt.Fprintf(out, "%s %s\n", p.Alias, removed)
+		case workspace.Linked:
+			fmt.Fprintf(out, "%s %s\n", p.Alias, linked)
 		case workspace.Skipped, workspace.Failed:
 			bad = append(bad, p.Alias)
 			if printProblem(errOut, p) {
@@ -165,10 +188,10 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, dryRun bo
 		}
 	}
 	if rep.Index != nil {
-		printSyncReport(errOut, rep.Index)
+		printSyncReport(notes, rep.Index)
 		if ix := rep.Index; !dryRun && ix.Added+ix.Updated > 0 {
 			if _, on, _, _ := embedConfig(g.Env); on {
-				fmt.Fprintln(errOut, "semantic search: the new and changed passages are embedded by `ctx index`; until then search ranks them by their words")
+				fmt.Fprintln(notes, "semantic search: the new and changed passages are embedded by `ctx index`; until then search ranks them by their words")
 			}
 		}
 	}
@@ -199,15 +222,62 @@ func printProblem(errOut io.Writer, p workspace.PackageResult) (dirty bool) {
 		}
 		return len(p.DirtyFiles) > 0 || p.Reason == workspace.SkipDirty
 	}
-	msg := "unknown error"
+	fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, safetext.Text(failure(p)))
+	return false
+}
+
+// failure is why p failed, in words: its error's, or that the user
+// interrupted it.
+func failure(p workspace.PackageResult) string {
 	switch {
 	case errors.Is(p.Err, context.Canceled):
-		msg = "interrupted: nothing of it was installed"
+		return "interrupted: nothing of it was installed"
 	case p.Err != nil:
-		msg = safetext.Text(p.Err.Error())
+		return p.Err.Error()
 	}
-	fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, msg)
-	return false
+	return "unknown error"
+}
+
+// packageJSON is one package of the --json of add, install, update and
+// remove (reportJSON): the names list, status and outdated use (alias,
+// kind, ref, oldCommit, newCommit, installedCommit), what happened to it
+// (state: installed, updated, unchanged, removed, linked, skipped or
+// failed; with --dry-run, what would), and why not.
+type packageJSON struct {
+	Alias           string   `json:"alias"`
+	Kind            string   `json:"kind,omitempty"`
+	Ref             string   `json:"ref,omitempty"`
+	State           string   `json:"state"`
+	OldCommit       string   `json:"oldCommit,omitempty"`
+	NewCommit       string   `json:"newCommit,omitempty"`
+	InstalledCommit string   `json:"installedCommit,omitempty"`
+	Reason          string   `json:"reason,omitempty"`     // skipped: "dirty" or "no access"
+	Error           string   `json:"error,omitempty"`      // skipped for no access, or failed
+	DirtyFiles      []string `json:"dirtyFiles,omitempty"` // "M path", "A path", "D path"
+	Backup          string   `json:"backup,omitempty"`     // with --force: where the local edits were copied
+	Withheld        []string `json:"withheld,omitempty"`   // documents audience rules kept out
+}
+
+// reportJSON is pkgs as --json prints them: an array, sorted by alias,
+// never null.
+func reportJSON(root string, pkgs []workspace.PackageResult) []packageJSON {
+	out := make([]packageJSON, 0, len(pkgs))
+	for _, p := range pkgs {
+		j := packageJSON{Alias: p.Alias, Kind: p.Kind, Ref: p.Ref, State: string(p.Action),
+			OldCommit: p.OldCommit, NewCommit: p.NewCommit, InstalledCommit: p.InstalledCommit,
+			Reason: string(p.Reason), DirtyFiles: p.DirtyFiles, Withheld: p.Withheld}
+		if p.Backup != "" {
+			j.Backup = pathFrom(root, root, p.Backup)
+		}
+		switch {
+		case p.Action == workspace.Failed:
+			j.Error = failure(p)
+		case p.Err != nil:
+			j.Error = p.Err.Error()
+		}
+		out = append(out, j)
+	}
+	return out
 }
 
 // notDone ends a command some of whose total packages (bad, their aliases
@@ -237,12 +307,20 @@ func printSyncReport(w io.Writer, r *indexer.SyncReport) {
 // project; else root): "../.context/backup/x" from a subfolder, so that
 // it can be pasted there. Any other path is shown as it is.
 func (g *globalOptions) displayPath(root, p string) string {
-	if root == "" || !filepath.IsAbs(p) || !naming.Within(root, p) {
-		return p
-	}
 	from := root
 	if g.start != "" && naming.Within(root, g.start) {
 		from = g.start
+	}
+	return pathFrom(root, from, p)
+}
+
+// pathFrom shows p, when it is inside the project at root, relative to
+// from (a folder inside the project); any other path as it is. --json
+// shows paths from the root (pathFrom(root, root, p)), the same from any
+// folder.
+func pathFrom(root, from, p string) string {
+	if root == "" || !filepath.IsAbs(p) || !naming.Within(root, p) {
+		return p
 	}
 	if rel, err := filepath.Rel(from, p); err == nil {
 		return rel

@@ -21,7 +21,7 @@ func TestDirtyAdviceNamesAForceThatExists(t *testing.T) {
 	} {
 		var out, errOut bytes.Buffer
 		g := &globalOptions{IO: &IOStreams{Out: &out, ErrOut: &errOut}}
-		if err := finishReportForcing(context.Background(), g, t.TempDir(), rep, nil, false, tt.via); err == nil {
+		if err := finishReport(context.Background(), g, t.TempDir(), rep, nil, reportOptions{forceVia: tt.via}); err == nil {
 			t.Error("no error for a skipped package")
 		}
 		if s := errOut.String(); !strings.Contains(s, tt.want) || strings.Contains(s, tt.not) {

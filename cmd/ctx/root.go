@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -87,6 +88,37 @@ type globalOptions struct {
 	// ctx is the running command's context (set before it runs), for
 	// waits that do not take one: the project lock's (workspaceOptions).
 	ctx context.Context
+	// quiet (-q, quietFlag): stderr gets only warnings and errors, no
+	// progress and no notes.
+	quiet bool
+}
+
+// quietFlag gives c -q/--quiet (a command that prints progress: add,
+// install, update, setup): stderr gets warnings and errors only, as
+// cargo's and git's -q.
+func quietFlag(c *cobra.Command, g *globalOptions) {
+	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings and errors on stderr: no progress, no notes")
+}
+
+// notes is where a command writes what is neither a result nor a problem
+// (an index summary, a count of withheld documents): stderr, or nowhere
+// with -q.
+func (g *globalOptions) notes() io.Writer {
+	if g.quiet {
+		return io.Discard
+	}
+	return g.IO.ErrOut
+}
+
+// warningsOnly passes on the notes a workspace logs that are warnings
+// (each logged with one write, starting "warning:"), for -q.
+type warningsOnly struct{ w io.Writer }
+
+func (q warningsOnly) Write(b []byte) (int, error) {
+	if !bytes.HasPrefix(b, []byte("warning:")) {
+		return len(b), nil
+	}
+	return q.w.Write(b)
 }
 
 // StartDir is the absolute folder ctx starts in: -C DIR (made absolute
@@ -254,8 +286,8 @@ func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStre
 		return ee.code
 	}
 	fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(err.Error()))
-	if errors.Is(err, workspace.ErrUnknownPackage) {
-		return ExitUsage // a mistyped alias is a bad argument, whichever command got it
+	if errors.Is(err, workspace.ErrUnknownPackage) || errors.Is(err, workspace.ErrBadSpec) {
+		return ExitUsage // a mistyped alias, or a source to add that is not there: a bad argument
 	}
 	return ExitError
 }
@@ -280,7 +312,7 @@ failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = c.Context() }
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError(c, flagValueError(err))
+		return usageError(c, versionFlagError(c, flagValueError(err)))
 	})
 	root.AddCommand(
 		newInitCmd(g, nil),
@@ -360,6 +392,8 @@ func flagValueError(err error) error {
 	switch {
 	case typ == "bool":
 		return fmt.Errorf("%s: %s is not true or false (a switch: give --%s alone, or --%s=false)", name, value, ive.GetFlag().Name, ive.GetFlag().Name)
+	case errors.Is(ne.Err, strconv.ErrRange) && strings.HasPrefix(ive.GetValue(), "-"):
+		return fmt.Errorf("%s: %s is too small", name, value)
 	case errors.Is(ne.Err, strconv.ErrRange):
 		return fmt.Errorf("%s: %s is too large", name, value)
 	case strings.HasPrefix(typ, "int") || strings.HasPrefix(typ, "uint"):
@@ -367,6 +401,28 @@ func flagValueError(err error) error {
 	default:
 		return fmt.Errorf("%s: %s is not a number", name, value)
 	}
+}
+
+// versionFlagError says what -v and -V are where err is pflag's unknown
+// -v (a command's verbose, as cargo and go have it) or -V (cargo's
+// version): ctx's -v is the version at the top, as npm's, and detail is
+// --verbose (cli18 finding 17). Any other error is returned as it is.
+func versionFlagError(c *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) {
+		return err
+	}
+	short := ne.GetSpecifiedShortnames() != "" // -v, or in a group (-fv)
+	switch name := ne.GetSpecifiedName(); {
+	case short && name == "v" && c.HasParent():
+		if c.Flags().Lookup("verbose") != nil {
+			return fmt.Errorf("-v is ctx's version (ctx -v); for %s's detail give --verbose", c.Name())
+		}
+		return fmt.Errorf("-v is ctx's version (ctx -v); %s has no -v", c.CommandPath())
+	case short && name == "V":
+		return errors.New("-V: ctx's version is ctx -v or ctx --version")
+	}
+	return err
 }
 
 // usageError makes err, a mistake in c's flags or arguments, a usage error

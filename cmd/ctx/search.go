@@ -172,10 +172,12 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		BestPerDocument: !o.allChunks,
 	}
 	proj, hits, hnote, err := searchFresh(ctx, o.globalOptions, q, sem)
+	if errors.Is(err, indexer.ErrNoIndex) && hasNoPackages(proj) {
+		// Nothing to search, and nothing failed: the answer of an empty
+		// index (no matches, and how to add a package), exit 0.
+		hits, err = nil, nil
+	}
 	if errors.Is(err, indexer.ErrNoIndex) {
-		if hasNoPackages(proj) {
-			return errors.New(noPackagesYet + ", then search")
-		}
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
 	if errors.Is(err, indexer.ErrUnknownPackage) { // package:nosuch, --package nosuch

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -100,6 +101,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, regist
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
 	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
+	quietFlag(cmd, g)
 	f.BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
 	f.BoolVar(&opts.allowPrivate, "allow-private-network", false, "let https contexts be on loopback, private or link-local addresses (an intranet wiki); saved in their specs")
 	return cmd
@@ -248,7 +250,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		}
 	}
 	// setup has no --force: a package it would remove is forced by remove.
-	rerr := finishReportForcing(ctx, g, dir, rep, err, false, "ctx remove %s --force")
+	rerr := finishReport(ctx, g, dir, rep, err, reportOptions{forceVia: "ctx remove %s --force"})
 	for _, u := range sum.Unavailable {
 		fmt.Fprintf(errOut, "%s: skipped: cannot read %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
 	}
@@ -302,23 +304,15 @@ func printRegistry(w io.Writer, reg *registry.Result) {
 		fmt.Fprintf(w, ": %s", e(reg.Description))
 	}
 	fmt.Fprintf(w, " (%s from %s)\n", wording.Count(len(reg.Contexts), "context", "contexts"), wording.Count(len(reg.Loaded), "registry", "registries"))
+	// A table as list and outdated print (cli18 finding 19): the columns
+	// of list that a registry entry has, then its tags and description.
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tSOURCE\tPATH\tREF\tTAGS\tDESCRIPTION")
 	for _, c := range reg.Contexts {
-		src := c.Source()
-		if c.KindOf() != registry.KindGitSource {
-			src = c.KindOf() + " " + src
-		}
-		if c.Path != "" {
-			src += " path=" + c.Path
-		}
-		if c.Ref != "" {
-			src += " ref=" + c.Ref
-		}
-		tags := ""
-		if len(c.Tags) > 0 {
-			tags = " [" + strings.Join(c.Tags, ",") + "]"
-		}
-		fmt.Fprintf(w, "%s%s  %s  — %s\n", e(c.Name), e(tags), e(src), e(c.Description))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e(c.Name), e(c.KindOf()), e(c.Source()),
+			e(orDash(c.Path)), e(refCell(c.KindOf(), c.Ref)), e(orDash(strings.Join(c.Tags, ","))), e(c.Description))
 	}
+	tw.Flush()
 }
 
 // lazyWorkspace is the project as the wizard sees it: when there is no

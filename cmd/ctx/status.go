@@ -87,6 +87,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		}
 	}
 	sem := semanticState(opts.Env, w.Dir())
+	if !opts.json && noteNoPackages(opts.globalOptions, w, len(st)) {
+		return nil // not "no local edits"
+	}
 	if opts.json {
 		return writeJSON(opts.IO.Out, struct {
 			Edits    []workspace.PackageStatus `json:"edits"`

@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"io"
 
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
@@ -12,6 +12,7 @@ type updateOptions struct {
 	*globalOptions
 	aliases []string // the ALIAS arguments
 	dryRun  bool
+	json    bool
 	force   bool
 	refresh bool
 }
@@ -19,7 +20,7 @@ type updateOptions struct {
 func newUpdateCmd(g *globalOptions, runF func(context.Context, *updateOptions) error) *cobra.Command {
 	opts := &updateOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "update [ALIAS...] [--dry-run] [--force] [--refresh]",
+		Use: "update [ALIAS...] [--dry-run] [--force] [--refresh] [--json]",
 		Example: `  ctx update
   ctx update api --dry-run
   ctx update --refresh        # ask https sources now, within their TTL`,
@@ -53,7 +54,9 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 			return runUpdate(cmd.Context(), opts)
 		},
 	}
+	quietFlag(cmd, g)
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would change; change nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then overwrite them")
 	cmd.Flags().BoolVar(&opts.refresh, "refresh", false, "ask https sources' servers now, even within their TTL")
 	return cmd
@@ -73,12 +76,16 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	if p != nil {
 		p.DoneWith(rep)
 	}
-	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, opts.dryRun)
-	if rep != nil && !opts.dryRun {
-		printUpdateSummary(ctx, opts.globalOptions, w, rep)
+	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
+	if err == nil && rep != nil {
+		noteNoPackages(opts.globalOptions, w, len(rep.Packages))
 	}
-	if err == nil && opts.dryRun {
-		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was changed")
+	if rep != nil && !opts.dryRun {
+		out := opts.IO.Out
+		if opts.json {
+			out = io.Discard // stdout is the JSON; INDEX.md still records what changed
+		}
+		printUpdateSummary(ctx, opts.globalOptions, out, w, rep)
 	}
 	if !opts.dryRun {
 		trimCache(ctx, opts.globalOptions)
