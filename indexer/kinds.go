@@ -75,6 +75,10 @@ var (
 		return []kindRule{
 			{regexp.MustCompile(`^(change ?log|changes|release history)$|^(v?\d+(\.\d+)* )?change ?log(( for|\s*[-–—:(]| v?\d).*)?$`), KindChangelog},
 			{regexp.MustCompile(`^(.*\brelease notes|release notes (for|of)\b.*|release notes:? v?\d.*|release v?\d+(\.\d+)+|release announcements?)$`), KindRelease},
+			// "CoreDNS-1.5.0 Release", "Kubernetes v1.30 release": a
+			// project's name, a version and "release" names the release's
+			// announcement.
+			{regexp.MustCompile(`^[\w.]+[-_ ]v?\d+(\.\d+)+ release$`), KindRelease},
 			{regexp.MustCompile(`^what['’]?s new\b`), KindWhatsNew},
 			{regexp.MustCompile(`^(migrating|upgrading) (from|to)\b|^(migration|upgrade|upgrading) guide\b|^.*\b(migration|upgrade) guide$`), KindMigration},
 			// "Upgrading Consul on Kubernetes", "Upgrading your plugin": a
@@ -150,7 +154,27 @@ func docKind(rel, title string, heads []string) string {
 	if n := versionHeads(heads); n >= 3 && 2*n >= len(heads) {
 		return KindChangelog
 	}
+	// A page titled with a version ("containerd 2.0", "Go 1.22") that
+	// has a "What's new" section is the version's what's-new page.
+	if titleVersionRE().MatchString(t) && slices.ContainsFunc(heads, whatsNewHead) {
+		return KindWhatsNew
+	}
 	return ""
+}
+
+// titleVersionRE matches a title (lower-cased) that names a version.
+var titleVersionRE = lazyre.New(`(^|[^\w.])v?\d+\.\d+(\.\d+)*($|[^\w.])`)
+
+// whatsNewHead reports whether heading h is a "What's new" heading: the
+// title rule of KindWhatsNew (kindTitleRE) applied to it.
+func whatsNewHead(h string) bool {
+	h = strings.ToLower(strings.TrimSpace(h))
+	for _, k := range kindTitleRE() {
+		if k.kind == KindWhatsNew {
+			return k.re.MatchString(h)
+		}
+	}
+	return false
 }
 
 // versionGuideRE matches a file name or title (lower-cased) that names a

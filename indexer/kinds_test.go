@@ -27,6 +27,8 @@ func TestDocKind(t *testing.T) {
 		{"docs/relnotes/2.39.0.adoc", "Git v2.39 Release Notes", KindRelease},
 		{"docs/v3.md", "Release notes for v3", KindRelease},
 		{"docs/release.md", "Release 2.1.0", KindRelease},
+		{"notes/coredns-1.5.0.md", "CoreDNS-1.5.0 Release", KindRelease},
+		{"docs/k8s.md", "Kubernetes v1.30 release", KindRelease},
 		// blog posts
 		{"blog/2023/03/16/introducing-react-dev.md", "Introducing react.dev", KindBlog},
 		{"_posts/2020-01-02-hello.md", "Hello", KindBlog},
@@ -95,7 +97,13 @@ func TestDocKindFromContent(t *testing.T) {
 		{"extend/plugins.md", "Volume plugins", []string{"Volume plugins", "Changelog", "1.13.0", "1.12.0", "Command-line changes", "Create a volume", "Remove a volume", "Protocol"}, ""},
 		{"v0-compatibility.md", "v0 Backwards Compatibility", []string{"v0 compatibility mode", "Using v0 with the CLI", "Using v0 with the SDK"}, ""},
 		{"docs/supported-versions.md", "Supported versions", []string{"Supported versions", "Versioning scheme"}, ""}, // a table of versions, not a heading per release
-		{"cmd/version.md", "version", []string{"version", "Options", "See also"}, ""},                                 // the version command
+		// a version's page with a "What's new" section
+		{"docs/containerd-2.0.md", "containerd 2.0", []string{"containerd 2.0", "What's new", "Transfer service is now stable", "What's breaking"}, KindWhatsNew},
+		{"docs/go1.22.md", "Go 1.22", []string{"Go 1.22", "What’s new in the toolchain"}, KindWhatsNew},
+		{"api/v2.md", "API v2.0", []string{"API v2.0", "Endpoints", "New fields"}, ""},                  // a version's reference, no what's-new section
+		{"docs/features.md", "Features", []string{"Features", "What's new", "Roadmap"}, ""},             // no version in the title
+		{"docs/release-process.md", "Cutting a release", []string{"Cutting a release", "Tag v1.2"}, ""}, // not a release's announcement
+		{"cmd/version.md", "version", []string{"version", "Options", "See also"}, ""},                   // the version command
 		// a lower-case changelog below the top folder with no version: a feature's page
 		{"customization/changelog.md", "Changelog", []string{"Changelog"}, ""},
 		{"errors/no-history.md", "Changelog has only the latest commit", []string{"Changelog has only the latest commit"}, ""},
