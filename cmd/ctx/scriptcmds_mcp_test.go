@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -104,7 +105,7 @@ func startMCP(ts *testscript.TestScript, dir string) (io.WriteCloser, io.Reader,
 			select {
 			case <-done:
 			case <-time.After(mcpWait): // a bound on a hang
-				ts.Fatalf("ctx mcp did not end within %v of its stdin's end", mcpWait)
+				ts.Fatalf("ctx mcp did not end within %v of its stdin's end; its stderr:\n%s\nthe goroutines of this process (the server's among them):\n%s", mcpWait, stderr.String(), allStacks())
 			}
 			return stderr.String()
 		}
@@ -134,6 +135,30 @@ func startMCP(ts *testscript.TestScript, dir string) (io.WriteCloser, io.Reader,
 		}
 		return stderr.String()
 	}
+}
+
+// allStacks is every goroutine's stack in this process: what a server
+// that hangs in it (the in-process ctx mcp) was doing, for the failure's
+// message.
+func allStacks() string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// hangStacks is allStacks for a bound that ran out, when the server runs
+// in this process ("" when it is a process of its own: its stderr is
+// logged when the script ends).
+func hangStacks() string {
+	if scriptExec {
+		return ""
+	}
+	return "\nthe goroutines of this process (the server's among them):\n" + allStacks()
 }
 
 // lockedBuffer is a buffer safe for the writes of several goroutines.
@@ -189,7 +214,7 @@ func (s *liveMCP) request(ts *testscript.TestScript, method string, params any) 
 				return line
 			}
 		case <-timeout:
-			ts.Fatalf("ctx mcp did not answer %s within %v", method, mcpWait)
+			ts.Fatalf("ctx mcp did not answer %s within %v%s", method, mcpWait, hangStacks())
 		}
 	}
 }
@@ -233,7 +258,7 @@ func cmdMCPPoll(ts *testscript.TestScript, neg bool, args []string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("%s %s: no answer matched %q within %v; the last:\n%s", args[0], args[1], args[2], mcpWait, resp)
+			ts.Fatalf("%s %s: no answer matched %q within %v; the last:\n%s%s", args[0], args[1], args[2], mcpWait, resp, hangStacks())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
