@@ -105,7 +105,7 @@ func startMCP(ts *testscript.TestScript, dir string) (io.WriteCloser, io.Reader,
 			select {
 			case <-done:
 			case <-time.After(mcpWait): // a bound on a hang
-				ts.Fatalf("ctx mcp did not end within %v of its stdin's end; its stderr:\n%s\nthe goroutines of this process (the server's among them):\n%s", mcpWait, stderr.String(), allStacks())
+				deferredFatal(ts, "ctx mcp did not end within %v of its stdin's end; its stderr:\n%s\nthe goroutines of this process (the server's among them):\n%s", mcpWait, stderr.String(), allStacks())
 			}
 			return stderr.String()
 		}
@@ -132,10 +132,23 @@ func startMCP(ts *testscript.TestScript, dir string) (io.WriteCloser, io.Reader,
 		case <-time.After(mcpWait):
 			cmd.Process.Kill()
 			<-done
+			deferredFatal(ts, "ctx mcp did not end within %v of its stdin's end (killed); its stderr:\n%s", mcpWait, stderr.String())
 		}
 		return stderr.String()
 	}
 }
+
+// deferredFatal fails the script from a function it deferred (ts.Defer),
+// where ts.Fatalf cannot: its panic is caught only while a line runs, so
+// there it crashed the whole test binary ("panic: fail now!"), and every
+// later test with it.
+func deferredFatal(ts *testscript.TestScript, format string, args ...any) {
+	ts.Value(scriptTKey{}).(testscript.T).Fatal("FAIL: " + fmt.Sprintf(format, args...))
+}
+
+// scriptTKey keys the script's testscript.T in its Values (TestScript's
+// Setup).
+type scriptTKey struct{}
 
 // allStacks is every goroutine's stack in this process: what a server
 // that hangs in it (the in-process ctx mcp) was doing, for the failure's
