@@ -93,6 +93,14 @@ type Options struct {
 	// Sync of any kind, renders it; SyncReport's IndexTokens and Degraded
 	// are then the last render's. For ctx mcp's re-index of an edit.
 	DeferIndexMD bool
+	// Packages, when set, is called by Sync once it holds the index's
+	// lock, and what it returns is indexed instead of Sync's pkgs: the
+	// project as it is after any other writer of the index has finished.
+	// For ctx mcp, whose re-index starts from a view read earlier: a
+	// `ctx add` or `git add` since (another ctx writes the manifest and
+	// the lock before it takes the index's lock) must not be undone by
+	// the server's older view.
+	Packages func() []Package
 	// Recent, when set, is called before INDEX.md is rendered, and what it
 	// returns is recorded as what the last update changed (NoteRecent's
 	// record), so that the one render shows it: an update's summary

@@ -113,6 +113,11 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		return nil, err
 	}
 	defer lock.Unlock()
+	if opts.Packages != nil {
+		if pkgs, err = sortedPackages(opts.Packages()); err != nil {
+			return nil, err
+		}
+	}
 
 	p, err := planSync(contextDir, indexDir, pkgs, opts.Rebuild, warn)
 	if err != nil {

@@ -45,7 +45,11 @@ func (j *reindexJob) failed() string {
 // startReindex starts a re-index of snap's packages (stale names what
 // changed; gen is the watch's change count before the check that found
 // them) in the background and returns it. The caller holds syncMu, and no
-// job is running.
+// job is running. Once the re-index holds the index's lock it reads the
+// project again (indexer.Options.Packages) and indexes that view, recorded
+// with its own sentinel: another ctx that changed the project since snap
+// was read (`ctx add` writes the manifest and the lock, then its index)
+// is not undone by the older view.
 func (s *Server) startReindex(snap snapshot, sent stamps, gen uint64, stale []string) *reindexJob {
 	job := &reindexJob{what: "the index", started: time.Now(), done: make(chan struct{})}
 	if len(stale) > 0 {
@@ -62,6 +66,12 @@ func (s *Server) startReindex(snap snapshot, sent stamps, gen uint64, stale []st
 			BudgetTokens: s.budget(),
 			Warn:         func(msg string) { s.log.Warn(msg) },
 			DeferIndexMD: true,
+			Packages: func() []indexer.Package {
+				if now := s.snapshot(); !now.unusable() {
+					snap, sent = now, s.sentinel(now)
+				}
+				return snap.pkgs
+			},
 		})
 		s.mu.Lock()
 		s.job, job.err = nil, err

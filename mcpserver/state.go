@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -28,6 +29,12 @@ type snapshot struct {
 	// live holds the manifest's dir sources that the lock does not pin,
 	// present or not (project.Project.Live): served in place.
 	live map[string]indexer.Package
+	// stamps are the project files' stamps taken before this view was read
+	// (the lock, packages/, the manifest, context.local.json, the git
+	// index): the start of its sentinel, so that a change after the read
+	// (a `git add` between a call's snapshot and its freshness check) is
+	// a change the next call sees.
+	stamps stamps
 }
 
 func (s snapshot) has(alias string) bool {
@@ -173,6 +180,7 @@ func (s *Server) snapshot() snapshot {
 	}
 	sort.Strings(snap.aliases)
 	s.rewatchLocked(snap)
+	snap.stamps = st
 	s.snap, s.snapStamp, s.snapValid = snap, st, true
 	return snap
 }
@@ -221,9 +229,12 @@ type freshState struct {
 
 // sentinel is a cheap fingerprint of what an install changes: the lock and
 // the package folders (a package is replaced by renaming a new folder into
-// place). A handful of stats, against Freshness's walk of every file.
+// place). A handful of stats, against Freshness's walk of every file. Its
+// project files' stamps are snap's own (taken before snap was read), not
+// new ones: a check of snap recorded against newer stamps would hide the
+// change between them (dir_tracked's poll under load, issue 30).
 func (s *Server) sentinel(snap snapshot) stamps {
-	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName)), s.gitIndexStamp()}
+	st := slices.Clone(snap.stamps)
 	for _, a := range snap.aliases {
 		if _, live := snap.live[a]; !live {
 			st = append(st, statStamp(filepath.Join(s.pkgsDir, a)))

@@ -56,6 +56,86 @@ type projectWatch struct {
 	dirs     map[string]bool   // folders watched; only the watch loop changes it after start
 	maxDirs  int               // at most this many folders
 	degraded atomic.Bool       // some folder could not be watched
+
+	// The watcher's events and errors as pump read them, for the loop
+	// (guarded by qmu); wake is signalled when some are added, ended
+	// once the watcher's channels are closed.
+	qmu    sync.Mutex
+	queue  []watchItem
+	ended  bool
+	wake   chan struct{} // capacity 1
+	pumped chan struct{} // closed when pump returns
+}
+
+// watchItem is one event or error of the watcher.
+type watchItem struct {
+	ev  fsnotify.Event
+	err error
+}
+
+// maxQueue bounds the events pump holds for a busy loop; past it they are
+// dropped for one overflow error, as the kernel's own queue does (the loop
+// then re-checks everything).
+const maxQueue = 1 << 16
+
+// pump reads the watcher's channels at once, whatever the loop is doing,
+// into pw.queue. fsnotify (v1.9.0 and v1.10.1 alike) sends an error
+// (IN_MOVE_SELF of a folder already gone: "invalid argument") while it
+// holds the mutex that its Close and Add take: a watcher whose channels
+// nobody reads then never closes. The loop cannot be that reader: it takes
+// Server.mu, which snapshot holds while rewatchLocked closes the old
+// watcher, and it calls Add itself (follow). A server then hung at its
+// end (flake19: "ctx mcp did not end within 1m of its stdin's end").
+func (pw *projectWatch) pump() {
+	defer close(pw.pumped)
+	evs, errs := pw.w.Events, pw.w.Errors
+	for evs != nil || errs != nil {
+		var it watchItem
+		select {
+		case ev, ok := <-evs:
+			if !ok {
+				evs = nil
+				continue
+			}
+			it.ev = ev
+		case err, ok := <-errs:
+			if !ok {
+				errs = nil
+				continue
+			}
+			it.err = err
+		}
+		pw.qmu.Lock()
+		switch {
+		case len(pw.queue) < maxQueue:
+			pw.queue = append(pw.queue, it)
+		case len(pw.queue) == maxQueue:
+			pw.queue = append(pw.queue, watchItem{err: fsnotify.ErrEventOverflow})
+		}
+		pw.qmu.Unlock()
+		pw.signal()
+	}
+	pw.qmu.Lock()
+	pw.ended = true
+	pw.qmu.Unlock()
+	pw.signal()
+}
+
+func (pw *projectWatch) signal() {
+	select {
+	case pw.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the items pump has read since the last take, and whether
+// the watcher's channels have ended.
+func (pw *projectWatch) take() ([]watchItem, bool) {
+	pw.qmu.Lock()
+	defer pw.qmu.Unlock()
+	q := pw.queue
+	pw.queue = nil
+	return q, pw.ended
 }
 
 // liveState is the server's side of the watch (guarded by Server.mu).
@@ -105,7 +185,7 @@ func (s *Server) rewatchLocked(snap snapshot) {
 		return
 	}
 	if s.live.watch != nil {
-		s.live.watch.w.Close() // its loop ends when Events closes
+		s.live.watch.w.Close() // pump drains it; its loop ends when pump does
 		s.live.watch = nil
 		s.live.gen++ // what changed while no watch ran is looked for
 	}
@@ -119,11 +199,16 @@ func (s *Server) rewatchLocked(snap snapshot) {
 		return
 	}
 	pw := &projectWatch{key: key, w: w, ctxDir: s.ctxDir, pkgsDir: s.pkgsDir, only: map[string]string{}, dirs: map[string]bool{},
-		maxDirs: cmp.Or(s.live.maxDirs, maxWatchDirs)}
+		maxDirs: cmp.Or(s.live.maxDirs, maxWatchDirs), wake: make(chan struct{}, 1), pumped: make(chan struct{})}
+	s.live.loops.Add(1)
+	go func() {
+		defer s.live.loops.Done()
+		pw.pump() // before any Add: fsnotify's reader may send from the first one
+	}()
 	if err := pw.add(s.ctxDir); err != nil {
 		s.live.failed, s.live.didFail = key, true
 		s.log.Warn("cannot watch "+s.ctxDir+"; changes are found by comparing files at request time", "error", err)
-		w.Close()
+		w.Close() // pump drains it, then ends
 		return
 	}
 	pw.trees = append(pw.trees, s.pkgsDir)
@@ -292,24 +377,27 @@ func (s *Server) watchLoop(pw *projectWatch) {
 	for {
 		select {
 		case <-s.life.Done():
-			pw.w.Close()
+			pw.w.Close() // pump drains it meanwhile
+			<-pw.pumped
 			return
-		case ev, ok := <-pw.w.Events:
-			if !ok {
+		case <-pw.wake:
+			items, ended := pw.take()
+			for _, it := range items {
+				if it.err != nil {
+					// An overflow drops events: re-check everything.
+					s.log.Warn("watching the project", "error", it.err)
+					changed()
+					continue
+				}
+				if !pw.relevant(it.ev) {
+					continue
+				}
+				pw.follow(s, it.ev)
+				changed()
+			}
+			if ended {
 				return
 			}
-			if !pw.relevant(ev) {
-				continue
-			}
-			pw.follow(s, ev)
-			changed()
-		case err, ok := <-pw.w.Errors:
-			if !ok {
-				return
-			}
-			// An overflow drops events: re-check everything.
-			s.log.Warn("watching the project", "error", err)
-			changed()
 		case <-settle.C:
 			burst = time.Time{}
 			s.live.loops.Add(1) // the loop's own count is held: Close has not passed Wait

@@ -113,6 +113,7 @@ func TestScript(t *testing.T) {
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
+			env.Values[scriptTKey{}] = env.T() // deferredFatal's
 			work := env.WorkDir
 			home := filepath.Join(work, ".home")
 			if err := os.MkdirAll(home, 0o755); err != nil {

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -104,7 +105,7 @@ func startMCP(ts *testscript.TestScript, dir string) (io.WriteCloser, io.Reader,
 			select {
 			case <-done:
 			case <-time.After(mcpWait): // a bound on a hang
-				ts.Fatalf("ctx mcp did not end within %v of its stdin's end", mcpWait)
+				deferredFatal(ts, "ctx mcp did not end within %v of its stdin's end; its stderr:\n%s\nthe goroutines of this process (the server's among them):\n%s", mcpWait, stderr.String(), allStacks())
 			}
 			return stderr.String()
 		}
@@ -131,9 +132,46 @@ func startMCP(ts *testscript.TestScript, dir string) (io.WriteCloser, io.Reader,
 		case <-time.After(mcpWait):
 			cmd.Process.Kill()
 			<-done
+			deferredFatal(ts, "ctx mcp did not end within %v of its stdin's end (killed); its stderr:\n%s", mcpWait, stderr.String())
 		}
 		return stderr.String()
 	}
+}
+
+// deferredFatal fails the script from a function it deferred (ts.Defer),
+// where ts.Fatalf cannot: its panic is caught only while a line runs, so
+// there it crashed the whole test binary ("panic: fail now!"), and every
+// later test with it.
+func deferredFatal(ts *testscript.TestScript, format string, args ...any) {
+	ts.Value(scriptTKey{}).(testscript.T).Fatal("FAIL: " + fmt.Sprintf(format, args...))
+}
+
+// scriptTKey keys the script's testscript.T in its Values (TestScript's
+// Setup).
+type scriptTKey struct{}
+
+// allStacks is every goroutine's stack in this process: what a server
+// that hangs in it (the in-process ctx mcp) was doing, for the failure's
+// message.
+func allStacks() string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// hangStacks is allStacks for a bound that ran out, when the server runs
+// in this process ("" when it is a process of its own: its stderr is
+// logged when the script ends).
+func hangStacks() string {
+	if scriptExec {
+		return ""
+	}
+	return "\nthe goroutines of this process (the server's among them):\n" + allStacks()
 }
 
 // lockedBuffer is a buffer safe for the writes of several goroutines.
@@ -189,7 +227,7 @@ func (s *liveMCP) request(ts *testscript.TestScript, method string, params any) 
 				return line
 			}
 		case <-timeout:
-			ts.Fatalf("ctx mcp did not answer %s within %v", method, mcpWait)
+			ts.Fatalf("ctx mcp did not answer %s within %v%s", method, mcpWait, hangStacks())
 		}
 	}
 }
@@ -233,7 +271,7 @@ func cmdMCPPoll(ts *testscript.TestScript, neg bool, args []string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("%s %s: no answer matched %q within %v; the last:\n%s", args[0], args[1], args[2], mcpWait, resp)
+			ts.Fatalf("%s %s: no answer matched %q within %v; the last:\n%s%s", args[0], args[1], args[2], mcpWait, resp, hangStacks())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
