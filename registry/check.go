@@ -36,12 +36,36 @@ type checkState struct {
 	// invalid lists the registries read that are not valid: read all
 	// the same (CheckReport.Loaded counts them).
 	invalid []Location
+	// unplaced lists, per registry (Location.Key), the problems that at
+	// recorded without their place yet (indexes in res.Problems): place
+	// finds them all in one reading of each file.
+	unplaced map[string][]int
 }
 
-// at records a problem at field of the registry at loc.
+// at records a problem at field of the registry at loc; its line and
+// column are found by place.
 func (c *checkState) at(loc Location, field, msg string) {
-	pos := jsonfile.Find(c.data[loc.Key()], jsonfile.SplitPath(field))
-	c.res.Problems = append(c.res.Problems, Problem{File: loc.String(), Line: pos.Line, Col: pos.Col, Field: field, Msg: msg})
+	if c.unplaced == nil {
+		c.unplaced = map[string][]int{}
+	}
+	c.unplaced[loc.Key()] = append(c.unplaced[loc.Key()], len(c.res.Problems))
+	c.res.Problems = append(c.res.Problems, Problem{File: loc.String(), Field: field, Msg: msg})
+}
+
+// place gives the problems at recorded their line and column: one
+// reading of each registry whatever the number of its problems (a Find
+// per problem read a file of 10,000 contexts 10,000 times, red19).
+func (c *checkState) place() {
+	for key, idx := range c.unplaced {
+		paths := make([][]string, len(idx))
+		for i, pi := range idx {
+			paths[i] = jsonfile.SplitPath(c.res.Problems[pi].Field)
+		}
+		for i, pos := range jsonfile.Positions(c.data[key], paths) {
+			c.res.Problems[idx[i]].Line, c.res.Problems[idx[i]].Col = pos.Line, pos.Col
+		}
+	}
+	c.unplaced = nil
 }
 
 // cycle records a problem when the import at field of loc leads back to
@@ -96,6 +120,7 @@ func (l *Loader) Check(ctx context.Context, location string) (*CheckReport, erro
 	if err == nil {
 		err = st.walk(ctx, root, reg, 0)
 	}
+	st.check.place()
 	rep.Loaded, rep.Contexts, rep.Warnings = append(st.res.Loaded, st.check.invalid...), len(st.res.Contexts), st.res.Warnings
 	if cerr := ctx.Err(); cerr != nil {
 		return rep, cerr
