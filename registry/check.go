@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/jsonfile"
@@ -86,6 +87,16 @@ func (c *checkState) cycle(loc Location, field string, next Location) {
 	}
 }
 
+// listed is a file's problems as Check reports them: those pe lists,
+// then, when it left some out (jsonfile.MaxErrors), one that counts them.
+func listed(loc Location, pe *ParseError) []Problem {
+	ps := slices.Clone(pe.Errors)
+	if pe.More > 0 {
+		ps = append(ps, Problem{File: loc.String(), Msg: fmt.Sprintf("… and %d more problems", pe.More)})
+	}
+	return ps
+}
+
 // imported records an import that could not be read or is invalid: the
 // import's line, then, for an invalid file, each of its own problems.
 func (c *checkState) imported(loc Location, field string, next Location, err error) {
@@ -93,7 +104,7 @@ func (c *checkState) imported(loc Location, field string, next Location, err err
 	if errors.As(err, &pe) {
 		c.invalid = append(c.invalid, next)
 		c.at(loc, field, fmt.Sprintf("import %s is not a valid registry (its problems follow)", next.shown()))
-		c.res.Problems = append(c.res.Problems, pe.Errors...)
+		c.res.Problems = append(c.res.Problems, listed(next, pe)...)
 		return
 	}
 	c.at(loc, field, fmt.Sprintf("import %s cannot be read: %s", next.shown(), safetext.Clip(err.Error(), 0)))
@@ -129,7 +140,7 @@ func (l *Loader) Check(ctx context.Context, location string) (*CheckReport, erro
 	switch {
 	case errors.As(err, &pe):
 		rep.Loaded = append([]Location{root}, rep.Loaded...) // read, but not valid
-		rep.Problems = append(pe.Errors, rep.Problems...)
+		rep.Problems = append(listed(root, pe), rep.Problems...)
 	case err != nil:
 		rep.Problems = append([]Problem{{File: root.String(), Msg: safetext.Clip(err.Error(), 0)}}, rep.Problems...)
 	}
