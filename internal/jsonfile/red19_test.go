@@ -124,14 +124,15 @@ func TestRed19ManyProblemsLinear(t *testing.T) {
 }
 
 // TestRed19PositionsOnePass: Positions finds many paths in one reading,
-// each as Find does (the longest existing prefix for a missing one).
+// each as it finds one alone (the longest existing prefix for a missing
+// one); TestRed19PositionsAsOldFind compares it with the old Find.
 func TestRed19PositionsOnePass(t *testing.T) {
 	data := []byte("{\n \"a\": [\n  {\"b\": 1},\n  {\"c\": {\"d\": 2}}\n ],\n \"e\": \"x\"\n}")
 	paths := [][]string{{"a", "0", "b"}, {"a", "1", "c", "d"}, {"e"}, {"a", "1", "zz"}, {"a", "7"}, {"q"}, {}}
 	got := jsonfile.Positions(data, paths)
 	for i, p := range paths {
-		if want := jsonfile.Find(data, p); got[i] != want {
-			t.Errorf("Positions(%q) = %v, Find = %v", p, got[i], want)
+		if want := jsonfile.Positions(data, [][]string{p})[0]; got[i] != want {
+			t.Errorf("Positions of %q among others = %v, alone = %v", p, got[i], want)
 		}
 	}
 }
