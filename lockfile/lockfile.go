@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"sort"
 	"sync"
 	"time"
 
@@ -70,7 +73,7 @@ func Parse(name string, data []byte, pin PinCheck) (*Lock, error) {
 	_ = json.Unmarshal(data, &head) // a bad file gets its errors from the strict decode below
 	if head.Version <= Version1 {
 		var w wireV1
-		if err := decode(name, data, &w, func() []jsonfile.Error { return nil }); err != nil {
+		if err := decode(name, data, &w, func() []jsonfile.Error { return caseAliases(slices.Collect(maps.Keys(w.Packages))) }); err != nil {
 			return nil, err
 		}
 		l := &Lock{Version: w.Version, Packages: make(map[string]Entry, len(w.Packages))}
@@ -93,10 +96,11 @@ func Parse(name string, data []byte, pin PinCheck) (*Lock, error) {
 	}
 	var w wireV2
 	err := decode(name, data, &w, func() []jsonfile.Error {
+		errs := caseAliases(slices.Collect(maps.Keys(w.Packages)))
 		if pin == nil {
-			return nil
+			return errs
 		}
-		return checkPins(w.Packages, pin)
+		return append(errs, checkPins(w.Packages, pin)...)
 	})
 	if err != nil {
 		return nil, err
@@ -148,6 +152,27 @@ type wireEntryV2 struct {
 	LastModified string    `json:"lastModified,omitempty"`
 	Fetched      time.Time `json:"fetched,omitzero"`
 	Updated      time.Time `json:"updated"`
+}
+
+// caseAliases reports the aliases that are one folder on macOS and
+// Windows with another (naming.AliasKey: "PUB" and "pub"), as the
+// manifest does (project's uniqueAliases): a lock with both would make
+// install remove one package's folder as the other (red19). Each is
+// named beside the first of its group in sorted order.
+func caseAliases(aliases []string) []jsonfile.Error {
+	sort.Strings(aliases)
+	first := map[string]string{}
+	var errs []jsonfile.Error
+	for _, a := range aliases {
+		k := naming.AliasKey(a)
+		if f, dup := first[k]; dup {
+			errs = append(errs, jsonfile.Error{Field: fmt.Sprintf("packages[%s]", a),
+				Msg: fmt.Sprintf("alias %s is the folder of %s on macOS and Windows, which ignore case; aliases must differ in more than case", safetext.Quote(a), safetext.Quote(f))})
+			continue
+		}
+		first[k] = a
+	}
+	return errs
 }
 
 // PinCheck checks a version 2 entry's kind and what it pins (its rev and

@@ -207,12 +207,18 @@ func (m *Manifest) Where(s PackageSpec) string {
 	return Rel(ManifestName) + ": package " + safetext.Quote(s.Alias)
 }
 
-// packageLines finds the line of each package's entry in data.
+// packageLines finds the line of each package's entry in data, in one
+// reading of it (jsonfile.Positions: one Find per package cost 24 s of
+// CPU for 4,000 packages in every command, red19).
 func packageLines(data []byte, pkgs []PackageSpec) map[string]int {
+	paths := make([][]string, len(pkgs))
+	for i := range pkgs {
+		paths[i] = []string{"packages", strconv.Itoa(i)}
+	}
 	out := make(map[string]int, len(pkgs))
-	for i, s := range pkgs {
-		if pos := jsonfile.Find(data, []string{"packages", strconv.Itoa(i)}); pos.Valid() {
-			out[s.Alias] = pos.Line
+	for i, pos := range jsonfile.Positions(data, paths) {
+		if pos.Valid() {
+			out[pkgs[i].Alias] = pos.Line
 		}
 	}
 	return out

@@ -418,14 +418,20 @@ func (l Location) localRepoProblems(reg *Registry, data []byte) []Problem {
 		return nil
 	}
 	var probs []Problem
+	var paths [][]string
 	for i, c := range reg.Contexts {
 		if c.KindOf() != KindGitSource || !naming.IsLocal(l.resolveRepo(c.Repo)) {
 			continue
 		}
 		field := fmt.Sprintf("contexts[%d].repo", i)
-		pos := jsonfile.Find(data, jsonfile.SplitPath(field))
-		probs = append(probs, Problem{File: l.String(), Line: pos.Line, Col: pos.Col, Field: field,
+		paths = append(paths, jsonfile.SplitPath(field))
+		probs = append(probs, Problem{File: l.String(), Field: field,
 			Msg: fmt.Sprintf("%s is a repository on this machine: %s; name one its readers can fetch (https://, ssh://, git@host:path, or a path relative to the registry: ./x, ../x)", safetext.Quote(c.Repo), notHereMsg)})
+	}
+	// One reading of the file for every position (a Find per context
+	// read it once each: 10,000 contexts, red19).
+	for i, pos := range jsonfile.Positions(data, paths) {
+		probs[i].Line, probs[i].Col = pos.Line, pos.Col
 	}
 	return probs
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -66,31 +67,152 @@ func SplitPath(p string) []string {
 	return segs
 }
 
-// Find returns the position of the member at path (object keys and array
-// indices as decimal strings). When the path does not exist in full, it
-// returns the position of its longest existing prefix (for a missing
-// required field: the object that lacks it). A document that does not parse
-// gives the zero Pos.
-func Find(data []byte, path []string) Pos {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	f := finder{dec: dec, data: data, target: path, best: -1}
-	start := skip(data, 0)
-	if err := f.value(nil); err != nil && f.best < 0 {
-		return Pos{}
+// Positions returns, for each path (object keys and array indices as
+// decimal strings), the position of the member at it; when the path does
+// not exist in full, the position of its longest existing prefix (for a
+// missing required field: the object that lacks it). A document that does
+// not parse gives the zero Pos for a path none of which was found before
+// the error. It reads data once whatever the number of paths (red19: the
+// Find it replaces read a file once per problem, n² for n problems — 35
+// s of CPU for a 43 KB lock). Its work grows
+// with the document and the paths, not their product; the walk keeps one
+// frame per level, never a copy of the path per member (a document
+// 10,000 levels deep).
+func Positions(data []byte, paths [][]string) []Pos {
+	lines := newLineIndex(data)
+	root := &pathNode{off: -1}
+	for _, p := range paths {
+		n := root
+		for _, seg := range p {
+			n = n.child(seg)
+		}
 	}
-	if f.best < 0 {
-		return Offset(data, start)
+	ok := walkPositions(data, root)
+	out := make([]Pos, len(paths))
+	for i, p := range paths {
+		n, off := root, int64(-1)
+		for _, seg := range p {
+			if n = n.children[seg]; n == nil || n.off < 0 {
+				break
+			}
+			off = n.off
+		}
+		switch {
+		case off >= 0:
+			out[i] = lines.pos(off)
+		case ok:
+			out[i] = lines.pos(skip(data, 0))
+		}
 	}
-	return Offset(data, f.bestOff)
+	return out
 }
 
-type finder struct {
-	dec     *json.Decoder
-	data    []byte
-	target  []string
-	best    int // length of the longest matched prefix
-	bestOff int64
-	done    bool
+// pathNode is one segment of the paths Positions looks for: the offset of
+// the first member found at it (-1: not found), and the segments below.
+type pathNode struct {
+	off      int64
+	children map[string]*pathNode
+}
+
+func (n *pathNode) child(seg string) *pathNode {
+	if n.children == nil {
+		n.children = map[string]*pathNode{}
+	}
+	c := n.children[seg]
+	if c == nil {
+		c = &pathNode{off: -1}
+		n.children[seg] = c
+	}
+	return c
+}
+
+// walkPositions reads data once and sets the offset of each node of the
+// tree under root at the first member found at its path. It reports
+// whether the document read to its end.
+func walkPositions(data []byte, root *pathNode) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		node  *pathNode // nil: no path looked for goes below
+		array bool
+		i     int
+	}
+	var stack []frame
+	open := func(tok json.Token, node *pathNode) {
+		if d, ok := tok.(json.Delim); ok {
+			stack = append(stack, frame{node: node, array: d == '['})
+		}
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return false
+	}
+	open(tok, root)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if !dec.More() {
+			if _, err := dec.Token(); err != nil { // the closing delimiter
+				return false
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		off := skip(data, dec.InputOffset())
+		var child *pathNode
+		if top.array {
+			if top.node != nil && top.node.children != nil {
+				child = top.node.children[strconv.Itoa(top.i)]
+			}
+			top.i++
+		} else {
+			k, err := dec.Token()
+			if err != nil {
+				return false
+			}
+			if key, _ := k.(string); top.node != nil && top.node.children != nil {
+				child = top.node.children[key]
+			}
+		}
+		if child != nil && child.off < 0 {
+			child.off = off
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		open(tok, child)
+	}
+	return true
+}
+
+// lineIndex holds the offsets of a document's newlines, to turn byte
+// offsets into positions without counting from the start each time.
+type lineIndex struct {
+	size int
+	nl   []int
+}
+
+func newLineIndex(data []byte) *lineIndex {
+	ix := &lineIndex{size: len(data)}
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			break
+		}
+		ix.nl = append(ix.nl, i+j)
+		i += j + 1
+	}
+	return ix
+}
+
+// pos is what Offset returns for off, in log(lines) steps.
+func (ix *lineIndex) pos(off int64) Pos {
+	o := int(max(0, min(off, int64(ix.size))))
+	line := sort.SearchInts(ix.nl, o) // the newlines before o
+	start := 0
+	if line > 0 {
+		start = ix.nl[line-1] + 1
+	}
+	return Pos{Line: line + 1, Col: o - start + 1}
 }
 
 // skip moves past white space and one separator (',' or ':').
@@ -104,66 +226,4 @@ func skip(data []byte, off int64) int64 {
 		}
 	}
 	return off
-}
-
-func (f *finder) match(path []string, off int64) {
-	if len(path) > len(f.target) || len(path) <= f.best {
-		return
-	}
-	for i := range path {
-		if path[i] != f.target[i] {
-			return
-		}
-	}
-	f.best, f.bestOff = len(path), off
-	if len(path) == len(f.target) {
-		f.done = true
-	}
-}
-
-func (f *finder) value(path []string) error {
-	tok, err := f.dec.Token()
-	if err != nil {
-		return err
-	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return nil
-	}
-	switch d {
-	case '{':
-		for f.dec.More() && !f.done {
-			off := skip(f.data, f.dec.InputOffset())
-			k, err := f.dec.Token()
-			if err != nil {
-				return err
-			}
-			key, _ := k.(string)
-			child := append(path[:len(path):len(path)], key)
-			f.match(child, off)
-			if f.done {
-				return nil
-			}
-			if err := f.value(child); err != nil {
-				return err
-			}
-		}
-	case '[':
-		for i := 0; f.dec.More() && !f.done; i++ {
-			off := skip(f.data, f.dec.InputOffset())
-			child := append(path[:len(path):len(path)], strconv.Itoa(i))
-			f.match(child, off)
-			if f.done {
-				return nil
-			}
-			if err := f.value(child); err != nil {
-				return err
-			}
-		}
-	}
-	if f.done {
-		return nil
-	}
-	_, err = f.dec.Token() // closing delimiter
-	return err
 }

@@ -31,8 +31,8 @@ func TestFind(t *testing.T) {
 		{"packages[a.b]", Pos{8, 5}},
 		{"nothing", Pos{1, 1}},
 	} {
-		if got := Find([]byte(doc), SplitPath(tc.path)); got != tc.want {
-			t.Errorf("Find(%s) = %v, want %v", tc.path, got, tc.want)
+		if got := Positions([]byte(doc), [][]string{SplitPath(tc.path)})[0]; got != tc.want {
+			t.Errorf("Positions(%s) = %v, want %v", tc.path, got, tc.want)
 		}
 	}
 }
