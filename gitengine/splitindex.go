@@ -59,11 +59,18 @@ func unsplit(gitDir string, data []byte, idLen int) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the shared index of a split index (core.splitIndex): %w", safetext.ClipPathError(err))
 	}
-	del, rest, err := ewahBits(link[idLen:])
+	var base [][]byte
+	if err := eachIndexName(shared, idLen, func(n []byte) bool {
+		base = append(base, slices.Clone(n))
+		return true
+	}); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	del, rest, err := ewahBits(link[idLen:], len(base))
 	if err != nil {
 		return nil, err
 	}
-	rep, _, err := ewahBits(rest)
+	rep, _, err := ewahBits(rest, len(base))
 	if err != nil {
 		return nil, err
 	}
@@ -77,16 +84,10 @@ func unsplit(gitDir string, data []byte, idLen int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: the split index replaces %d entries and holds %d", errIndex, replaced, len(split))
 	}
 	var names [][]byte
-	i := 0
-	err = eachIndexName(shared, idLen, func(n []byte) bool {
-		if i >= len(del) || !del[i] {
-			names = append(names, slices.Clone(n))
+	for i, n := range base {
+		if !del[i] {
+			names = append(names, n)
 		}
-		i++
-		return true
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	names = append(names, split[replaced:]...)
 	slices.SortFunc(names, func(a, b []byte) int { return bytesCompare(a, b) })
@@ -116,45 +117,67 @@ func namesIndex(names [][]byte, idLen int) []byte {
 
 // ewahBits decodes one EWAH bitmap as git writes it (ewah/ewah_io.c: the
 // bit count, the number of 64-bit words, the words, the position of the
-// last run-length word; all big-endian): bit i of the bitmap is bits[i].
-// Each run-length word holds a running bit (bit 0), a run length in words
-// (bits 1–32) and the number of literal words that follow it (bits
-// 33–63). rest is what follows the bitmap.
-func ewahBits(b []byte) (bits []bool, rest []byte, err error) {
-	bad := fmt.Errorf("%w: a malformed bitmap in the split index's link extension", errIndex)
-	if len(b) < 8 {
-		return nil, nil, bad
+// last run-length word; all big-endian) over size positions (the shared
+// index's entries): bit i of the bitmap is bits[i], and a bit set at size
+// or past it is an error, as in git (merge_base_index: "exceeds base index
+// size"). Each run-length word holds a running bit (bit 0), a run length
+// in words (bits 1–32) and the number of literal words that follow it
+// (bits 33–63); the bit count is not checked against the words, since a
+// run of zeros covers more bits than its words (ewah_set at 300 on an
+// empty bitmap: two words), and not used: bits is sized by size, so a
+// hostile count allocates nothing. rest is what follows the bitmap.
+func ewahBits(b []byte, size int) (bits []bool, rest []byte, err error) {
+	bad := func(why string) error {
+		return fmt.Errorf("%w: a malformed bitmap in the split index's link extension (%s)", errIndex, why)
 	}
-	n := binary.BigEndian.Uint32(b[0:4])
+	if len(b) < 8 {
+		return nil, nil, bad("short")
+	}
 	words := binary.BigEndian.Uint32(b[4:8])
-	if uint64(words)*8+12 > uint64(len(b)) || uint64(n) > uint64(words)*64 {
-		return nil, nil, bad
+	if uint64(words)*8+12 > uint64(len(b)) {
+		return nil, nil, bad("more words than the extension holds")
 	}
 	w := func(k uint32) uint64 { return binary.BigEndian.Uint64(b[8+8*k:]) }
-	bits = make([]bool, n)
+	limit := uint64(size)
+	bits = make([]bool, size)
+	set := func(p uint64) error {
+		if p >= limit {
+			return bad(fmt.Sprintf("a bit at %d, past the shared index's %d entries", p, size))
+		}
+		bits[p] = true
+		return nil
+	}
+	// pos stops at limit: past it any set bit is an error, and it cannot
+	// wrap however long the runs.
 	pos := uint64(0)
 	for k := uint32(0); k < words; {
 		rlw := w(k)
 		k++
 		run, lit := (rlw>>1)&0xffffffff, uint32(rlw>>33)
-		if rlw&1 != 0 {
-			for p := pos; p < min(pos+run*64, uint64(n)); p++ {
+		end := min(pos+run*64, limit)
+		if rlw&1 != 0 && run > 0 {
+			if pos+run*64 > limit {
+				return nil, nil, bad(fmt.Sprintf("a run of set bits past the shared index's %d entries", size))
+			}
+			for p := pos; p < end; p++ {
 				bits[p] = true
 			}
 		}
-		pos += run * 64
+		pos = end
 		if lit > words-k {
-			return nil, nil, bad
+			return nil, nil, bad("more literal words than the bitmap holds")
 		}
 		for ; lit > 0; lit-- {
 			v := w(k)
 			k++
 			for c := uint64(0); c < 64; c++ {
-				if v&(1<<c) != 0 && pos+c < uint64(n) {
-					bits[pos+c] = true
+				if v&(1<<c) != 0 {
+					if err := set(pos + c); err != nil {
+						return nil, nil, err
+					}
 				}
 			}
-			pos += 64
+			pos = min(pos+64, limit)
 		}
 	}
 	return bits, b[8+8*int(words)+4:], nil

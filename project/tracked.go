@@ -196,6 +196,9 @@ func unsharedRef(dir, ref string) string {
 		return ""
 	}
 	repo, err := gitengine.PlainOpen(dir, false)
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return "is not a git repository (no .git in it, and not a bare repository), so ctx cannot tell whether its ref is shared: name a repository's folder as a git source, or a folder of documents as a dir source"
+	}
 	if err != nil {
 		// Fail closed: a ref ctx cannot look up is not known to be
 		// shared (this was "" until left19; install failed to open it

@@ -13,6 +13,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/webdoc"
@@ -78,7 +79,16 @@ func (w *Workspace) InferKind(ctx context.Context, eng *gitengine.Engine, source
 	if eng == nil {
 		eng = w.engine()
 	}
-	switch err := eng.CheckAccess(ctx, source); gitengine.KindOf(err) {
+	// The probe is a network step as a fetch is: under the same total
+	// bound (fetchBound), so that a server trickling its answer cannot
+	// hold `ctx add` (review19b).
+	bctx, done := w.fetchBound(ctx, project.KindGit)
+	defer done()
+	err = eng.CheckAccess(bctx, source)
+	if err != nil && netrate.Total(bctx) != nil {
+		return "", w.overBound(bctx, err)
+	}
+	switch gitengine.KindOf(err) {
 	case gitengine.KindAuthRequired, gitengine.KindAuthFailed:
 		return project.KindGit, nil
 	case gitengine.KindPrivate:
