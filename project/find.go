@@ -49,6 +49,9 @@ func Find(start string, o FindOptions) (string, error) {
 	start = filepath.Clean(start)
 	for dir := start; ; dir = filepath.Dir(dir) {
 		if hasManifest(dir) {
+			if holder := contextHolder(dir); holder != "" {
+				dir = holder // a copy inside a project's .context/ is no project
+			}
 			if dir != start {
 				if err := o.check(start, dir); err != nil {
 					return "", err
@@ -61,6 +64,24 @@ func Find(start string, o FindOptions) (string, error) {
 		}
 		if up := filepath.Dir(dir); up == dir || slices.Contains(o.Ceilings, up) {
 			return start, nil
+		}
+	}
+}
+
+// contextHolder is the project whose .context/ folder holds dir, the
+// outermost one, or "" when dir is in none: a manifest there is a copy (an
+// installed package's repository carries its own .context/, a backup
+// keeps it), which ctx neither made nor trusts, not a project. Only a
+// path with a .context part costs a look (Find).
+func contextHolder(dir string) string {
+	holder := ""
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		up := filepath.Dir(d)
+		if up == d {
+			return holder
+		}
+		if filepath.Base(d) == DirName && hasManifest(up) {
+			holder = up
 		}
 	}
 }

@@ -42,6 +42,8 @@ func TestFind(t *testing.T) {
 		"p/ctxonly/.context/", "p/ctxonly/x/",
 		"p/lockonly/.context/context.lock",
 		"p/dirmanifest/.context/context.config.json/",
+		"p/.context/packages/hb/.context/context.config.json", "p/.context/packages/hb/docs/",
+		"p/inner/.context/backup/hb-1/.context/context.config.json",
 	)
 	for _, c := range []struct{ start, want string }{
 		{"p", "p"},                   // the start itself
@@ -54,6 +56,11 @@ func TestFind(t *testing.T) {
 		{"p/lockonly", "p"},          // nor a lock alone
 		{"p/dirmanifest", "p"},       // nor a folder named as the manifest
 		{".", "."},                   // the base has .git and no manifest
+		// A manifest inside a project's .context/ (an installed package's
+		// repository carried one; a backup keeps it) is a copy, no project.
+		{"p/.context/packages/hb/docs", "p"},
+		{"p/.context/packages/hb", "p"},
+		{"p/inner/.context/backup/hb-1", "p/inner"},
 	} {
 		got, err := Find(filepath.Join(base, c.start), FindOptions{})
 		if err != nil {

@@ -144,7 +144,7 @@ func (w *Workspace) checkLocal(source string) error {
 	_, err := os.Stat(w.proj.SourcePath(source))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return &MissingSourceError{Source: source, Root: w.root}
+		return &MissingSourceError{Source: source, From: w.root}
 	case err != nil:
 		return fmt.Errorf("%s cannot be read: %w", safetext.Quote(source), pathErr(err))
 	}
@@ -156,11 +156,13 @@ func (w *Workspace) checkLocal(source string) error {
 // registry) words its own from Source.
 type MissingSourceError struct {
 	Source string // as given
-	Root   string // the project root it is relative to
+	// From is the folder Source is relative to: the project root, or
+	// where the user typed it (cmd/ctx add sets both to what was typed).
+	From string
 }
 
 func (e *MissingSourceError) Error() string {
-	return fmt.Sprintf("%s does not exist: create it, or give the path of an existing file, folder or repository (relative to the project root %s, or absolute), or a URL", safetext.Quote(e.Source), e.Root)
+	return fmt.Sprintf("%s does not exist: create it, or give the path of an existing file, folder or repository (relative to %s, or absolute), or a URL", safetext.Quote(e.Source), e.From)
 }
 
 // pathErr is err without the path a *fs.PathError repeats (it may be long:

@@ -890,7 +890,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	}
 	m := w.Manifest()
 	var ts []*task
-	var probs []string
+	var probs []error
 	taken := map[string]bool{}
 	for _, s := range m.Packages {
 		taken[naming.AliasKey(s.Alias)] = true
@@ -908,7 +908,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		// Add, or with KeepGoing that spec's failure alone.
 		bad := func(err error) {
 			if !o.KeepGoing {
-				probs = append(probs, err.Error())
+				probs = append(probs, err)
 				return
 			}
 			alias := s.Alias
@@ -1003,7 +1003,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 		ts = append(ts, t)
 	}
 	if len(probs) > 0 {
-		return nil, &badSpecError{msg: strings.Join(probs, "\n")}
+		return nil, &badSpecError{errors.Join(probs...)} // one a line; errors.As reaches each (cmd/ctx add rewords a MissingSourceError)
 	}
 	sort.Slice(ts, func(i, j int) bool { return ts[i].alias < ts[j].alias })
 	w.resolveTasks(ctx, ts) // not the specs KeepGoing failed: they resolve nothing

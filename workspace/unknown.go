@@ -20,10 +20,12 @@ var ErrUnknownPackage = errors.New("no such package")
 // the user's input, which the command line reports with exit code 2.
 var ErrBadSpec = errors.New("bad package spec")
 
-// badSpecError is that error: its message is the problems, one a line.
-type badSpecError struct{ msg string }
+// badSpecError is that error: the problems (errors.Join: one a line),
+// each reachable by errors.As.
+type badSpecError struct{ err error }
 
-func (e *badSpecError) Error() string        { return e.msg }
+func (e *badSpecError) Error() string        { return e.err.Error() }
+func (e *badSpecError) Unwrap() error        { return e.err }
 func (e *badSpecError) Is(target error) bool { return target == ErrBadSpec }
 
 // unknownPackageError is unknownPackages' error: it says which aliases,

@@ -136,6 +136,11 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	spec := project.PackageSpec{Alias: opts.alias, Kind: opts.kind, Source: source, Path: opts.path, Ref: opts.ref,
 		AllowPrivateNetwork: opts.allowPrivate, TTL: opts.ttl, TokenEnv: opts.tokenEnv}
 	rep, err := w.Add(ctx, []project.PackageSpec{spec}, workspace.AddOptions{Force: opts.force, DryRun: opts.dryRun})
+	var missing *workspace.MissingSourceError
+	if errors.As(err, &missing) && missing.Source == source && opts.start != "" {
+		// The path as typed, and the folder it was typed in (typedPath).
+		missing.Source, missing.From = opts.source, opts.start
+	}
 	if p != nil {
 		p.DoneWith(rep)
 	}

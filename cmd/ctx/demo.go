@@ -97,7 +97,10 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	}
 
 	fmt.Fprintf(out, "\n2. ctx -C %s setup --registry %s --all\n", project, hub.Registry)
-	pg := &globalOptions{IO: opts.IO, Dir: project}
+	// The demo's project is this folder, which setup makes: no walk up
+	// (DESIGN.md, "Finding the project"), which would take a project
+	// enclosing --dir, the user's own, for it.
+	pg := &globalOptions{IO: opts.IO, Dir: project, start: project, root: project}
 	noPrompt := false
 	if err := runSetup(ctx, &setupOptions{globalOptions: pg, registry: hub.Registry, all: true, yes: true, interactive: &noPrompt}); err != nil {
 		return fmt.Errorf("demo setup: %w", err)

@@ -144,7 +144,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 // shows a failed server with the reason from stderr. A lock without a
 // manifest (installed packages copied without it) is served.
 func servedProject(g *globalOptions) (string, error) {
-	dir, err := g.ProjectDir()
+	dir, err := mcpDir(g)
 	if err != nil {
 		return "", err
 	}
@@ -155,6 +155,22 @@ func servedProject(g *globalOptions) (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+// mcpDir is the folder ctx mcp (and its configuration) serves: the start
+// folder itself when it can be served there (a lock without a manifest is
+// no marker for the walk up, which would pass it for a project above),
+// else the project found from it (ProjectDir).
+func mcpDir(g *globalOptions) (string, error) {
+	start, err := g.StartDir()
+	if err != nil {
+		return "", err
+	}
+	if servable(start) == nil {
+		g.start, g.root = start, start
+		return start, nil
+	}
+	return g.ProjectDir()
 }
 
 // servable is why the project at dir cannot be served (project.Check's
@@ -346,7 +362,7 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 		fmt.Fprintln(o.IO.ErrOut, cfg.Where)
 		return nil
 	}
-	dir, err := o.ProjectDir()
+	dir, err := mcpDir(o.globalOptions)
 	if err != nil {
 		return err
 	}
