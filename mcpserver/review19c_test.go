@@ -1,11 +1,17 @@
 package mcpserver
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
 )
 
 // TestReview19cOverviewOffsetReadsOnePackage: the outline says "read a
@@ -72,5 +78,43 @@ func TestReview19cOverviewManyPackages(t *testing.T) {
 	}
 	if more, _ := strconv.Atoi(m[1]); named+more != len(aliases) {
 		t.Errorf("the outline names %d packages and says %d more; %d are installed", named, more, len(aliases))
+	}
+}
+
+// TestReview19cGetLinksCursorSurvivesReindex: a get_links cursor is
+// refused when the document's links changed, not when the index was
+// rebuilt around them: after an edit of a document many.md does not link
+// to, and after the title of the document it links to changed (no link
+// moved, none was added or removed), the next page still follows.
+func TestReview19cGetLinksCursorSurvivesReindex(t *testing.T) {
+	t.Parallel()
+	dir := agentViewProject(t, 600)
+	ctxDir := filepath.Join(dir, ".context")
+	args := map[string]any{"package": "hub", "path": "many.md"}
+	cs := connect(t, dir)
+	res := call(t, cs, "get_links", args, nil)
+	_ = cs.Close()
+	next, ok := structured(t, res.StructuredContent)["nextCursor"].(string)
+	if res.IsError || !ok {
+		t.Fatalf("first page: no nextCursor: %.300s", text(res))
+	}
+	args["cursor"] = next
+	for _, edit := range []struct{ what, file, content string }{
+		{"an edit of a document with no link to or from many.md", "lone.md", "# Lone\n\nStill no links, more words.\n"},
+		{"a new title of the document many.md links to", "page.md", "# The page, renamed\n\nA page.\n"},
+	} {
+		writeFile(t, filepath.Join(ctxDir, "packages", "hub", edit.file), edit.content)
+		lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{ // agentViewProject's
+			"hub": {Source: "https://example.com/hub.git", Ref: "main", Rev: strings.Repeat("c3", 20), Tree: strings.Repeat("d4", 20),
+				Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
+		}}
+		if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		cs := connect(t, dir)
+		if res := call(t, cs, "get_links", args, nil); res.IsError {
+			t.Errorf("after %s, the cursor of page 1 is refused: %s", edit.what, text(res))
+		}
+		_ = cs.Close()
 	}
 }
