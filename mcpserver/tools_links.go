@@ -248,15 +248,20 @@ func linksListing(in GetLinksIn) string {
 }
 
 // linksState identifies what get_links pages: a hash of the document's
-// links and backlinks as the index has them. A cursor carries it with the
-// position of the next page, so that a page read after the links changed
-// (the index is live: an edit of the document, or of one linking to it)
-// is refused rather than sent with links repeated or skipped.
+// links and backlinks as the index has them, each by where it is (the
+// document it is in, its line) and what it is (its type, its target). A
+// cursor carries it with the position of the next page, so that a page
+// read after the links changed (the index is live: an edit of the
+// document, or of one linking to it) is refused rather than sent with
+// links repeated or skipped. What may change without moving a link (a
+// title, whether a target resolves) is left out: a new title of a linked
+// document does not refuse the next page.
 func linksState(out, back []indexer.Link) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	_ = enc.Encode(out)
-	_ = enc.Encode(back)
+	for _, l := range slices.Concat(out, []indexer.Link{{}}, back) {
+		_ = enc.Encode([]any{l.From.Package, l.From.Path, l.Line, l.Type, l.Target})
+	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
