@@ -118,3 +118,28 @@ func TestReview19cGetLinksCursorSurvivesReindex(t *testing.T) {
 		_ = cs.Close()
 	}
 }
+
+// TestReview19cGetLinksForgedPosition: a cursor with this document's
+// state but a position the server never gives (0, or past the end) is
+// refused as not the server's, not with "the links changed (the index was
+// updated)", which did not happen.
+func TestReview19cGetLinksForgedPosition(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 600))
+	in := GetLinksIn{Package: "hub", Path: "many.md"}
+	res := call(t, cs, "get_links", map[string]any{"package": in.Package, "path": in.Path}, nil)
+	next, _ := structured(t, res.StructuredContent)["nextCursor"].(string)
+	after, ok, err := decodeCursor(next, linksListing(in))
+	state, _, cut := strings.Cut(after, ":")
+	if err != nil || !ok || !cut {
+		t.Fatalf("first page's cursor %q: %v", next, err)
+	}
+	for _, pos := range []string{"0", "-3", "100000"} {
+		c := encodeCursor(linksListing(in), state+":"+pos)
+		res := call(t, cs, "get_links", map[string]any{"package": in.Package, "path": in.Path, "cursor": c}, nil)
+		wantError(t, res, "not one this server gave")
+		if strings.Contains(text(res), "changed") {
+			t.Errorf("position %s: %s", pos, text(res))
+		}
+	}
+}
