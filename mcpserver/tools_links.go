@@ -274,10 +274,11 @@ func linksOffset(in GetLinksIn, state string, n int) (int, error) {
 	}
 	was, pos, _ := strings.Cut(after, ":")
 	off, err := strconv.Atoi(pos)
-	if err != nil || was == "" {
+	if err != nil || was == "" || off <= 0 || (was == state && off >= n) {
+		// The same links with a position past them: not a page it gave.
 		return 0, fmt.Errorf("cursor %s is not one this server gave for %s: call again without cursor to start over", safetext.Quote(in.Cursor), in.Path)
 	}
-	if was != state || off <= 0 || off >= n {
+	if was != state || off >= n {
 		return 0, fmt.Errorf("the links of %s changed since the previous page (the index was updated): call again without cursor to start over", in.Path)
 	}
 	return off, nil
