@@ -218,7 +218,7 @@ func TestToolSchemas(t *testing.T) {
 		"search.limit": {1, MaxSearchLimit}, "search.maxTokens": {0, MaxMaxTokens},
 		"get_document.offset": {0, 0}, "get_document.limit": {0, 0}, "get_document.maxTokens": {0, MaxMaxTokens},
 		"get_section.offset": {0, 0}, "get_section.maxTokens": {0, MaxMaxTokens},
-		"get_overview.offset": {0, 0}, "get_overview.maxTokens": {0, MaxMaxTokens},
+		"get_overview.offset": {0, 0}, "get_overview.limit": {0, 0}, "get_overview.maxTokens": {0, MaxMaxTokens},
 		"list_contexts.limit": {0, maxListLimit}, "list_contexts.depth": {0, maxTreeDepth}, "list_contexts.maxTokens": {0, MaxMaxTokens},
 		"get_outline.depth": {0, 6}, "get_outline.maxTokens": {0, MaxMaxTokens},
 		"list_tags.limit": {0, maxListLimit}, "list_tags.maxTokens": {0, MaxMaxTokens},

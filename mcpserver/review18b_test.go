@@ -180,7 +180,9 @@ func TestReviewGetLinksPastAHugeLink(t *testing.T) {
 
 // TestReviewGetLinksBadCursors: a cursor that is not one get_links gave,
 // or one for a position the links do not have (past the end, the first
-// page, a document with no links at all), is refused with what to do.
+// page, a document with no links at all), is refused with what to do: a
+// position the same links never give is not the server's (review19c);
+// another state is links that changed.
 func TestReviewGetLinksBadCursors(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, linksProject(t, map[string]string{"doc.md": "# Doc\n\n[a](https://example.com/a)\n", "lone.md": "# Lone\n"}))
@@ -194,8 +196,8 @@ func TestReviewGetLinksBadCursors(t *testing.T) {
 		{"doc.md", forged("doc.md", "x"), "not one this server gave"},
 		{"doc.md", forged("doc.md", "0123456789abcdef:1"), "changed since the previous page"},
 		{"doc.md", forged("doc.md", "0123456789abcdef:9007199254740992"), "changed since the previous page"},
-		{"lone.md", forged("lone.md", linksState(nil, nil)+":3"), "changed since the previous page"},
-		{"lone.md", forged("lone.md", linksState(nil, nil)+":0"), "changed since the previous page"},
+		{"lone.md", forged("lone.md", linksState(nil, nil)+":3"), "not one this server gave"},
+		{"lone.md", forged("lone.md", linksState(nil, nil)+":0"), "not one this server gave"},
 		{"lone.md", forged("doc.md", linksState(nil, nil)+":1"), "another listing"},
 	} {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_links", Arguments: map[string]any{"package": "hub", "path": tc.path, "cursor": tc.cursor}})

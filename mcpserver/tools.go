@@ -92,6 +92,7 @@ func (in GetSectionIn) maxTokens() int { return in.MaxTokens }
 // GetOverviewIn is get_overview's input.
 type GetOverviewIn struct {
 	Offset    int `json:"offset,omitempty" jsonschema:"first line, 1-based (nextOffset of the previous page)"`
+	Limit     int `json:"limit,omitempty" jsonschema:"at most this many lines"`
 	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000; with no argument 2000, an outline if over)"`
 }
 
@@ -152,7 +153,7 @@ func (s *Server) addTools() {
 		Name:        "get_overview",
 		Description: "The catalogue of all installed documentation (INDEX.md): titles and summaries. Read it first to see what exists.",
 		Annotations: readOnly("Documentation overview"),
-	}, map[string]bound{"offset": offsetBound, "maxTokens": maxTokensBound}, s.getOverview)
+	}, map[string]bound{"offset": offsetBound, "limit": {min: 0}, "maxTokens": maxTokensBound}, s.getOverview)
 	addTool(s, &mcp.Tool{
 		Name: "search",
 		Description: "Full-text search of the installed documentation: passages with package, path, heading trail, lines, " +
@@ -458,7 +459,7 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 		desc = "empty"
 	case out.Outline:
 		desc = fmt.Sprintf("outline of %d lines", out.TotalLines)
-		foot = fmt.Sprintf("[ctx: %s's outline (its %d lines are over this answer's %d tokens); truncated: read a package's part with offset=its line, or from the top with maxTokens (up to %d)]",
+		foot = fmt.Sprintf("[ctx: %s's outline (its %d lines are over this answer's %d tokens); truncated: read a package's part with its offset and limit, or from the top with maxTokens (up to %d)]",
 			what, out.TotalLines, overviewTokens, MaxMaxTokens)
 	case out.StartLine == 0:
 		foot = fmt.Sprintf("[ctx: nothing at offset; %s has %d lines]", what, out.TotalLines)
@@ -626,16 +627,16 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 	if warn != "" {
 		out.Note = warn
 	}
-	if in.MaxTokens == 0 && in.Offset == 0 {
+	if in.MaxTokens == 0 && in.Offset == 0 && in.Limit == 0 {
 		first, _ := tokenBudget(overviewTokens)
 		if w, err := s.cutWindow(out, "INDEX.md", lines, 1, len(lines), 0, first); err == nil && !w.Truncated {
 			return windowResult(w, "INDEX.md"), nil, nil
 		}
-		if res, ok := s.overviewOutline(out, data, first); ok {
+		if res, ok := s.overviewOutline(out, data, len(s.snapshot().aliases), first); ok {
 			return res, nil, nil
 		}
 	}
-	out, err = s.cutWindow(out, "INDEX.md", lines, max(in.Offset, 1), len(lines), 0, budget)
+	out, err = s.cutWindow(out, "INDEX.md", lines, max(in.Offset, 1), len(lines), in.Limit, budget)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -647,11 +648,12 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 
 // overviewOutline is get_overview's first answer when INDEX.md is over
 // budget: its lines before the first package, then each package's heading
-// (with the offset that reads its part) and the line under it (where it
-// is read from, its revision, its document count), as many packages as
-// fit, and how many are left out. ok is false when INDEX.md has no
+// (with the offset and limit that read its part, and only it) and the line
+// under it (where it is read from, its revision, its document count), as
+// many packages as fit, and how many of the installed packages it leaves out (INDEX.md
+// itself may list only some). ok is false when INDEX.md has no
 // package heading or not even its top fits (the caller sends a window).
-func (s *Server) overviewOutline(out DocumentOut, data []byte, budget int) (*mcp.CallToolResult, bool) {
+func (s *Server) overviewOutline(out DocumentOut, data []byte, installed, budget int) (*mcp.CallToolResult, bool) {
 	d := markdown.Parse(data)
 	var pkgs []markdown.Heading
 	for _, h := range d.Outline() {
@@ -665,11 +667,11 @@ func (s *Server) overviewOutline(out DocumentOut, data []byte, budget int) (*mcp
 	top := strings.TrimRight(strings.Join(d.Lines[:pkgs[0].Line-1], "\n"), "\n")
 	parts := make([]string, len(pkgs))
 	for i, h := range pkgs {
-		part := fmt.Sprintf("%s (offset=%d)", d.Lines[h.Line-1], h.Line)
 		end := len(d.Lines)
 		if i+1 < len(pkgs) {
 			end = pkgs[i+1].Line - 1
 		}
+		part := fmt.Sprintf("%s (offset=%d, limit=%d)", d.Lines[h.Line-1], h.Line, end-h.Line+1)
 		for _, l := range d.Lines[h.Line:end] { // the first line of its body
 			if strings.TrimSpace(l) != "" {
 				part += "\n" + l
@@ -682,8 +684,8 @@ func (s *Server) overviewOutline(out DocumentOut, data []byte, budget int) (*mcp
 	render := func(k int) *mcp.CallToolResult {
 		o := out
 		o.Text = top + "\n\n" + strings.Join(parts[:k], "\n\n")
-		if k < len(parts) {
-			o.Text += fmt.Sprintf("\n\n… and %d more packages: list_contexts lists them all", len(parts)-k)
+		if more := max(installed, len(parts)) - k; more > 0 {
+			o.Text += fmt.Sprintf("\n\n… and %d more packages: list_contexts lists them all", more)
 		}
 		return windowResult(o, "INDEX.md")
 	}

@@ -248,15 +248,20 @@ func linksListing(in GetLinksIn) string {
 }
 
 // linksState identifies what get_links pages: a hash of the document's
-// links and backlinks as the index has them. A cursor carries it with the
-// position of the next page, so that a page read after the links changed
-// (the index is live: an edit of the document, or of one linking to it)
-// is refused rather than sent with links repeated or skipped.
+// links and backlinks as the index has them, each by where it is (the
+// document it is in, its line) and what it is (its type, its target). A
+// cursor carries it with the position of the next page, so that a page
+// read after the links changed (the index is live: an edit of the
+// document, or of one linking to it) is refused rather than sent with
+// links repeated or skipped. What may change without moving a link (a
+// title, whether a target resolves) is left out: a new title of a linked
+// document does not refuse the next page.
 func linksState(out, back []indexer.Link) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	_ = enc.Encode(out)
-	_ = enc.Encode(back)
+	for _, l := range slices.Concat(out, []indexer.Link{{}}, back) {
+		_ = enc.Encode([]any{l.From.Package, l.From.Path, l.Line, l.Type, l.Target})
+	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
@@ -269,10 +274,11 @@ func linksOffset(in GetLinksIn, state string, n int) (int, error) {
 	}
 	was, pos, _ := strings.Cut(after, ":")
 	off, err := strconv.Atoi(pos)
-	if err != nil || was == "" {
+	if err != nil || was == "" || off <= 0 || (was == state && off >= n) {
+		// The same links with a position past them: not a page it gave.
 		return 0, fmt.Errorf("cursor %s is not one this server gave for %s: call again without cursor to start over", safetext.Quote(in.Cursor), in.Path)
 	}
-	if was != state || off <= 0 || off >= n {
+	if was != state || off >= n {
 		return 0, fmt.Errorf("the links of %s changed since the previous page (the index was updated): call again without cursor to start over", in.Path)
 	}
 	return off, nil
