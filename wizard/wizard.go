@@ -419,10 +419,18 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 	// project: a setup whose every choice failed keeps the manifest's.
 	if len(sum.Removed) > 0 {
 		rep, err := ws.Remove(ctx, sum.Removed, workspace.RemoveOptions{})
-		if err != nil {
-			return sum, fmt.Errorf("remove %s: %w", strings.Join(sum.Removed, ", "), err)
-		}
+		// Interrupted once committed, the report says what was removed:
+		// reported, and the registry saved, as for an install below.
 		sum.RemoveReport = rep
+		if err != nil {
+			err = fmt.Errorf("remove %s: %w", strings.Join(sum.Removed, ", "), err)
+			if saveRegistry && changedAny(sum.RemoveReport) {
+				if serr := saveRegistryOf(ws, man, o); serr != nil {
+					return sum, errors.Join(err, serr)
+				}
+			}
+			return sum, err
+		}
 	}
 	if len(specs) > 0 {
 		// Transfer progress is the workspace's to show (Options.Progress).

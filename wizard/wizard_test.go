@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,6 +61,9 @@ type fakeWorkspace struct {
 	// interruptAfter > 0: Add installs that many specs, then stops as
 	// Ctrl-C does (the rest failed with context.Canceled, the error too).
 	interruptAfter int
+	// interruptRemove: Remove removes, then stops as Ctrl-C after the
+	// commit does (workspace.execute: the report and context.Canceled).
+	interruptRemove bool
 }
 
 func (w *fakeWorkspace) Manifest() project.Manifest { return w.man }
@@ -90,6 +94,9 @@ func (w *fakeWorkspace) Remove(ctx context.Context, aliases []string, o workspac
 	rep := &workspace.Report{}
 	for _, a := range aliases {
 		rep.Packages = append(rep.Packages, workspace.PackageResult{Alias: a, Action: workspace.Removed})
+	}
+	if w.interruptRemove {
+		return rep, context.Canceled
 	}
 	return rep, nil
 }
@@ -545,5 +552,28 @@ func TestHTTPAuthReasonNamesAdd(t *testing.T) {
 	got := accessReason(err)
 	if !strings.Contains(got, "ctx add https://wiki.example/doc.md --token-env VAR") || strings.Contains(got, `"tokenEnv"`) {
 		t.Errorf("reason %q", got)
+	}
+}
+
+// TestInterruptedRemovalKeepsWhatLanded: Ctrl-C once the removal is
+// committed (workspace.execute returns its report with the error) is
+// reported, and the registry saved, as an interrupted install is; the
+// report was dropped and the registry not saved (review19d).
+func TestInterruptedRemovalKeepsWhatLanded(t *testing.T) {
+	t.Parallel()
+	ws := &fakeWorkspace{man: installedAPI(), interruptRemove: true}
+	p := &fakePrompter{answer: true, pick: func([]Choice, []int) ([]int, error) { return []int{0}, nil }}
+	sum, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "hub.json", Prompter: p})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if sum == nil || sum.RemoveReport == nil || len(sum.RemoveReport.Packages) != 1 || sum.RemoveReport.Packages[0].Action != workspace.Removed {
+		t.Fatalf("summary %+v: want the report of the removal", sum)
+	}
+	if ws.registry != "hub.json" {
+		t.Errorf("registry %q not saved although a package was removed", ws.registry)
+	}
+	if slices.Contains(ws.calls, "Add") {
+		t.Errorf("installed after the interrupt: %v", ws.calls)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/terminal"
@@ -192,7 +193,13 @@ func textWidth(s string) int {
 	return w
 }
 
+// A combining mark (é written as e and U+0301) or a format character
+// (a zero-width joiner) takes none, so a cut never leaves a mark without
+// its character.
 func runeWidth(r rune) int {
+	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
+		return 0
+	}
 	switch width.LookupRune(r).Kind() {
 	case width.EastAsianWide, width.EastAsianFullwidth:
 		return 2
