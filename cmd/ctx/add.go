@@ -118,7 +118,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if opts.dryRun {
 		p = nil // nothing is fetched
 	}
-	w, err := openWorkspace(opts.globalOptions, p)
+	w, err := openWorkspaceFor(opts.globalOptions, p, opts.dryRun)
 	if err != nil {
 		return err
 	}

@@ -108,7 +108,7 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 	if opts.dryRun {
 		p = nil // nothing is fetched
 	}
-	w, err := openWorkspace(opts.globalOptions, p)
+	w, err := openWorkspaceFor(opts.globalOptions, p, opts.dryRun)
 	if err != nil {
 		return err
 	}
