@@ -320,7 +320,7 @@ func (p Package) WithheldNote(doc string) string {
 	if p.Audience != "" {
 		who = "project " + safetext.Quote(p.Audience)
 	}
-	return fmt.Sprintf("%s/%s is withheld for %s by its audience rules (ctx install -v names them)", p.Alias, doc, who)
+	return fmt.Sprintf("%s/%s is withheld for %s by its audience rules (ctx install --verbose names them)", p.Alias, doc, who)
 }
 
 // Withholds reports whether audience rules kept the document rel (a path

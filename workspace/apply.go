@@ -190,7 +190,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	}
 	t.res.Bytes = f.bytes
 	for _, s := range f.skipped {
-		w.log("%s: skipped %s (%s)", t.alias, safetext.Clip(s.Path, 0), s.Reason)
+		w.log("warning: %s: skipped %s (%s)", t.alias, safetext.Clip(s.Path, 0), s.Reason)
 	}
 	// The new tree: the stage, and the files of the package folder the
 	// fetch did not write (kept: the same blob and mode as installed).

@@ -66,8 +66,10 @@ is a file or folder of the project that is a symbolic link to outside it.
 
 --dry-run checks SOURCE and resolves its ref as add does, prints what it
 would add (ALIAS would install SHA, or ALIAS would link) and changes
-nothing: it fetches no files and writes no manifest, lock, package, index
-or cache.
+nothing in the project: it writes no manifest, lock, package or index. A
+git source's files are not fetched (its ref is asked of the remote); an
+https source is downloaded, its content id being the hash of what the
+server sends, and kept in the shared cache as outdated keeps it.
 
 Exit status: 0 when added; 2 for bad arguments, among them what you typed
 that is not there (SOURCE, its --ref or --path, an alias already used);
@@ -118,7 +120,7 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 	if opts.dryRun {
 		p = nil // nothing is fetched
 	}
-	w, err := openWorkspace(opts.globalOptions, p)
+	w, err := openWorkspaceFor(opts.globalOptions, p, opts.dryRun)
 	if err != nil {
 		return err
 	}

@@ -63,8 +63,10 @@ ALIAS allows what it asks for the scheme, host and port of its URL only
 --token-env or --allow-private-network records this for you.
 
 --dry-run prints what install would do (ALIAS would install SHA, would
-move OLD → NEW, would remove) and changes nothing: it fetches nothing and
-writes no lock, package, index or cache.
+move OLD → NEW, would remove) and changes nothing in the project: it
+writes no lock, package or index, and fetches no git files; an https
+package the lock does not pin yet is downloaded to learn its content id
+(kept in the shared cache, as outdated keeps it).
 
 --frozen is for CI: when the manifest and the lock disagree it fails, naming
 the entries, and it never writes the lock; a package with local edits makes
@@ -108,7 +110,7 @@ func runInstall(ctx context.Context, opts *installOptions) error {
 	if opts.dryRun {
 		p = nil // nothing is fetched
 	}
-	w, err := openWorkspace(opts.globalOptions, p)
+	w, err := openWorkspaceFor(opts.globalOptions, p, opts.dryRun)
 	if err != nil {
 		return err
 	}

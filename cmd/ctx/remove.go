@@ -52,7 +52,7 @@ Exit status: 0 when done; 3 when some packages were skipped (local edits);
 }
 
 func runRemove(ctx context.Context, opts *removeOptions) error {
-	w, err := openWorkspace(opts.globalOptions, nil)
+	w, err := openWorkspaceFor(opts.globalOptions, nil, opts.dryRun)
 	if err != nil {
 		return err
 	}

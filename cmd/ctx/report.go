@@ -21,6 +21,16 @@ import (
 // notes to stderr and, when p is not nil, per-package transfer progress.
 // workspaceOptions also makes the command's one gitengine Engine.
 func openWorkspace(g *globalOptions, p *progress) (*workspace.Workspace, error) {
+	return openWorkspaceFor(g, p, false)
+}
+
+// openWorkspaceFor is openWorkspace, or for a dry run (which changes
+// nothing: not even the .gitignore every Open restores)
+// openWorkspaceReadOnly.
+func openWorkspaceFor(g *globalOptions, p *progress, dryRun bool) (*workspace.Workspace, error) {
+	if dryRun {
+		return openWorkspaceReadOnly(g)
+	}
 	dir, err := g.ProjectDir()
 	if err != nil {
 		return nil, err

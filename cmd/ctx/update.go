@@ -67,7 +67,7 @@ func runUpdate(ctx context.Context, opts *updateOptions) error {
 	if !opts.dryRun {
 		p = newProgress(opts.globalOptions)
 	}
-	w, err := openWorkspace(opts.globalOptions, p)
+	w, err := openWorkspaceFor(opts.globalOptions, p, opts.dryRun)
 	if err != nil {
 		return err
 	}
