@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -67,7 +68,8 @@ is a file or folder of the project that is a symbolic link to outside it.
 --dry-run checks SOURCE and resolves its ref as add does, prints what it
 would add (ALIAS would install SHA, or ALIAS would link) and changes
 nothing in the project: it writes no manifest, lock, package or index. A
-git source's files are not fetched (its ref is asked of the remote); an
+git source's files are not fetched (its ref is asked of the remote, so
+--path is not checked: the dry run says so); an
 https source is downloaded, its content id being the hash of what the
 server sends, and kept in the shared cache as outdated keeps it.
 
@@ -147,6 +149,12 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		p.DoneWith(rep)
 	}
 	err = finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{dryRun: opts.dryRun, json: opts.json})
+	if opts.dryRun && opts.path != "" && rep != nil && len(rep.Packages) == 1 && rep.Packages[0].Kind == project.KindGit && rep.Packages[0].Action == workspace.Installed {
+		// A dry run asks the remote for its refs only: the tree that
+		// would show whether PATH is there is not fetched.
+		fmt.Fprintf(opts.notes(), "%s: --path %s not checked: a dry run fetches no files (the add itself fails if the commit has no such path)\n",
+			safetext.Escape(rep.Packages[0].Alias), safetext.Quote(opts.path))
+	}
 	if typo(rep, err) {
 		return &exitError{code: ExitUsage} // said on stderr, as any failed package
 	}
