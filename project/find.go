@@ -48,7 +48,7 @@ var ErrNotOwned = errors.New("owned by another user")
 func Find(start string, o FindOptions) (string, error) {
 	start = filepath.Clean(start)
 	for dir := start; ; dir = filepath.Dir(dir) {
-		if hasManifest(dir) {
+		if HasManifest(dir) {
 			if holder := contextHolder(dir); holder != "" {
 				dir = holder // a copy inside a project's .context/ is no project
 			}
@@ -80,15 +80,16 @@ func contextHolder(dir string) string {
 		if up == d {
 			return holder
 		}
-		if filepath.Base(d) == DirName && hasManifest(up) {
+		if filepath.Base(d) == DirName && HasManifest(up) {
 			holder = up
 		}
 	}
 }
 
-// hasManifest reports whether dir is a project: its manifest is a regular
-// file (the one marker Find and noProject look for).
-func hasManifest(dir string) bool {
+// HasManifest reports whether dir is a project: its manifest is a regular
+// file (the one marker Find, noProject and the git hooks' lines
+// (workspace.InstallGitHooks) look for).
+func HasManifest(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, DirName, ManifestName))
 	return err == nil && st.Mode().IsRegular()
 }
