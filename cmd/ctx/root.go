@@ -160,6 +160,7 @@ func (g *globalOptions) ProjectDir() (string, error) {
 	}
 	fo := g.find
 	fo.Ceilings = g.Env.ceilings()
+	fo.SudoUID = g.Env.sudoUID()
 	root, err := project.Find(start, fo)
 	if err != nil {
 		return "", err
