@@ -18,6 +18,12 @@ type FindOptions struct {
 	Owner func(fi fs.FileInfo) (uid int, known bool)
 	// UID is the running user's id; nil: os.Getuid.
 	UID func() int
+	// SudoUID is the id of the user who ran ctx through sudo (SUDO_UID,
+	// read by cmd/ctx; 0: none). When ctx runs as root, a project owned
+	// by that user is accepted too, as git's safe.directory does: `sudo
+	// ctx …` in a subfolder of the user's own project works on it. Not
+	// running as root it is ignored (anyone can set SUDO_UID).
+	SudoUID int
 	// Ceilings are absolute, clean folders the walk does not go up into
 	// (CTX_CEILING_DIRECTORIES, git's GIT_CEILING_DIRECTORIES): a folder
 	// below one is looked at, the ceiling and what is above it are not.
@@ -48,7 +54,7 @@ var ErrNotOwned = errors.New("owned by another user")
 func Find(start string, o FindOptions) (string, error) {
 	start = filepath.Clean(start)
 	for dir := start; ; dir = filepath.Dir(dir) {
-		if hasManifest(dir) {
+		if HasManifest(dir) {
 			if holder := contextHolder(dir); holder != "" {
 				dir = holder // a copy inside a project's .context/ is no project
 			}
@@ -80,15 +86,16 @@ func contextHolder(dir string) string {
 		if up == d {
 			return holder
 		}
-		if filepath.Base(d) == DirName && hasManifest(up) {
+		if filepath.Base(d) == DirName && HasManifest(up) {
 			holder = up
 		}
 	}
 }
 
-// hasManifest reports whether dir is a project: its manifest is a regular
-// file (the one marker Find and noProject look for).
-func hasManifest(dir string) bool {
+// HasManifest reports whether dir is a project: its manifest is a regular
+// file (the one marker Find, noProject and the git hooks' lines
+// (workspace.InstallGitHooks) look for).
+func HasManifest(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, DirName, ManifestName))
 	return err == nil && st.Mode().IsRegular()
 }
@@ -118,7 +125,7 @@ func (o FindOptions) check(start, dir string) error {
 			return err
 		}
 		who, known := owner(fi)
-		if !known || who == me || who == 0 {
+		if !known || who == me || who == 0 || (me == 0 && o.SudoUID > 0 && who == o.SudoUID) {
 			continue
 		}
 		return fmt.Errorf("%s: %w: the project above it, at %s, is %w (%s is user %d's, not yours): ctx does not take a project another user could have put there; if you trust it, run ctx with -C %s (or `ctx init` to start a project of its own here)",

@@ -138,6 +138,30 @@ func TestFindOwner(t *testing.T) {
 	}
 }
 
+// `sudo ctx …` in a subfolder of the user's own project (fixA19): running
+// as root, an owner equal to SUDO_UID (FindOptions.SudoUID) is accepted,
+// as git's safe.directory does; not running as root, SUDO_UID is ignored
+// (anyone can set it).
+func TestFindOwnerSudo(t *testing.T) {
+	base := findTree(t, "home/u/proj/.context/context.config.json", "home/u/proj/sub/")
+	root := filepath.Join(base, "home", "u", "proj")
+	start := filepath.Join(root, "sub")
+	users := func(fs.FileInfo) (int, bool) { return 1000, true }
+	asRoot := func() int { return 0 }
+	if got, err := Find(start, FindOptions{Owner: users, UID: asRoot, SudoUID: 1000}); err != nil || got != root {
+		t.Errorf("sudo by the owner: Find = %s, %v; want %s", got, err, root)
+	}
+	if _, err := Find(start, FindOptions{Owner: users, UID: asRoot}); !errors.Is(err, ErrNotOwned) {
+		t.Errorf("root without SUDO_UID: Find err = %v; want ErrNotOwned", err)
+	}
+	if _, err := Find(start, FindOptions{Owner: users, UID: asRoot, SudoUID: 1001}); !errors.Is(err, ErrNotOwned) {
+		t.Errorf("sudo by another user: Find err = %v; want ErrNotOwned", err)
+	}
+	if _, err := Find(start, FindOptions{Owner: users, UID: func() int { return 1001 }, SudoUID: 1000}); !errors.Is(err, ErrNotOwned) {
+		t.Errorf("SUDO_UID set by a user who is not root: Find err = %v; want ErrNotOwned", err)
+	}
+}
+
 // The real owner of a file the test made is the running user's: Find
 // takes the project above (the default FindOptions).
 func TestFindOwnerReal(t *testing.T) {

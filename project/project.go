@@ -150,7 +150,7 @@ func (p Project) Check() error {
 func (p Project) noProject() error {
 	gitTop := ""
 	for dir := p.root; ; dir = filepath.Dir(dir) {
-		if dir != p.root && hasManifest(dir) {
+		if dir != p.root && HasManifest(dir) {
 			if gitTop != "" {
 				return fmt.Errorf("%s: %w: it is inside the project at %s, but in the git repository at %s, which ctx takes for a project of its own: run ctx in %s, or with -C %s (or `ctx init` to start a project of its own here)", p.root, ErrNoProject, dir, gitTop, dir, dir)
 			}

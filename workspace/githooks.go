@@ -14,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // Git hooks (issue 32): `ctx init --git-hooks` puts a short block in the
@@ -41,24 +42,64 @@ type HookEdit struct {
 	Action string // "created", "added to", "updated", "current"
 }
 
-// hookBlock is the block of hook for a project at rel (slash path from
-// the work tree's top, where git runs hooks; "" = the top; no quote or
-// line end: InstallGitHooks checks). With no ctx on git's PATH the block
-// prints a note on stderr (a failing install is a note, never a failed
-// git command): the pull or checkout did not bring .context/ in step.
-func hookBlock(hook, rel string) string {
-	dir, cd := "", ""
+// hookLine is the line of hook's block for the project at rel (slash
+// path from the work tree's top, where git runs hooks; "" = the top; no
+// quote or line end: InstallGitHooks checks). A monorepo's block holds one
+// line per project (round 19: ctx init nests), each keyed by its -C folder
+// (hookLineRel). A line runs only while its folder holds a manifest, so a
+// removed project's leftover line does nothing (it would otherwise walk up
+// to the project above and install that one twice). With no ctx on git's
+// PATH the line prints a note on stderr (a failing install is a note,
+// never a failed git command): the pull or checkout did not bring
+// .context/ in step. The line's status is 0 whatever happens (git
+// checkout exits with post-checkout's status).
+func hookLine(hook, rel string) string {
+	dir, cd, manifest := "", "", project.Rel(project.ManifestName)
 	if rel != "" {
 		// cd is dir inside the note's single quotes ('\'' ends them, puts
 		// a quote, opens them again), so the note's command can be pasted.
-		dir, cd = "-C '"+rel+"' ", "-C '\\''"+rel+"'\\'' "
+		dir, cd, manifest = "-C '"+rel+"' ", "-C '\\''"+rel+"'\\'' ", rel+"/"+manifest
 	}
 	// printf, not echo: dash's echo reads a backslash in the path as an
 	// escape (\c ends the note).
-	return hookBegin + "\n" +
+	return "if [ -f '" + manifest + "' ]; then " +
 		"if command -v ctx >/dev/null 2>&1; then ctx " + dir + "hook " + hook + " \"$@\" || true; " +
-		"else printf '%s\\n' 'ctx hook: ctx is not on PATH, so .context/ was not brought in step with the lock: run ctx " + cd + "install' >&2; fi\n" +
-		hookEnd + "\n"
+		"else printf '%s\\n' 'ctx hook: ctx is not on PATH, so .context/ was not brought in step with the lock: run ctx " + cd + "install' >&2; fi; fi\n"
+}
+
+// hookLineRel is the project folder a line of ctx's block runs ctx in
+// (its -C, "" for none), and whether the line is one of ctx's (this
+// round's hookLine, or the one-line block of earlier rounds, which has no
+// manifest check: both run "then ctx [-C 'DIR'] hook").
+func hookLineRel(line string) (string, bool) {
+	_, after, ok := strings.Cut(line, "then ctx ")
+	if !ok {
+		return "", false
+	}
+	if strings.HasPrefix(after, "hook ") {
+		return "", true
+	}
+	after, ok = strings.CutPrefix(after, "-C '")
+	if !ok {
+		return "", false
+	}
+	rel, after, ok := strings.Cut(after, "'")
+	if !ok || !strings.HasPrefix(after, " hook ") {
+		return "", false
+	}
+	return rel, true
+}
+
+// hookBlock is the block of hook with the lines of the projects at rels
+// (hookLine), between the markers.
+func hookBlock(hook string, rels ...string) string {
+	var b strings.Builder
+	b.WriteString(hookBegin + "\n")
+	for _, rel := range rels {
+		b.WriteString(hookLine(hook, rel))
+	}
+	b.WriteString(hookEnd + "\n")
+	return b.String()
 }
 
 // InstallGitHooks adds ctx's block to the post-merge and post-checkout
@@ -79,6 +120,10 @@ func InstallGitHooks(ctx context.Context, root string, env []string) ([]HookEdit
 	if strings.ContainsAny(rel, "'\n") {
 		return nil, fmt.Errorf("the project's path %s has a quote or a line end, which a hook cannot name safely: add `ctx -C DIR hook post-merge \"$@\"` to your hooks yourself", safetext.Quote(rel))
 	}
+	// live: a project's line is kept while its folder holds a manifest.
+	live := func(rel string) bool {
+		return project.HasManifest(filepath.Join(top, filepath.FromSlash(rel)))
+	}
 	type plan struct {
 		edit HookEdit
 		data []byte
@@ -87,7 +132,6 @@ func InstallGitHooks(ctx context.Context, root string, env []string) ([]HookEdit
 	var plans []plan
 	for _, h := range GitHooks {
 		p := filepath.Join(hooks, h)
-		block := hookBlock(h, rel)
 		e := HookEdit{Hook: h, Path: p}
 		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			return nil, fmt.Errorf("%s is a symbolic link (a hook shared with other repositories?): add `ctx hook %s \"$@\" || true` to what it points to yourself", safetext.Clip(p, 0), h)
@@ -97,7 +141,7 @@ func InstallGitHooks(ctx context.Context, root string, env []string) ([]HookEdit
 		perm := fs.FileMode(0o755)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			e.Action, data = "created", []byte("#!/bin/sh\n"+block)
+			e.Action, data = "created", []byte("#!/bin/sh\n"+hookBlock(h, rel))
 		case err != nil:
 			return nil, err
 		default:
@@ -109,7 +153,7 @@ func InstallGitHooks(ctx context.Context, root string, env []string) ([]HookEdit
 				return nil, fmt.Errorf("%s is not executable, so git does not run it: make it executable (chmod +x) or remove it, then run this again", safetext.Clip(p, 0))
 			}
 			perm = fi.Mode().Perm()
-			if data, e.Action, err = addHookBlock(p, cur, block); err != nil {
+			if data, e.Action, err = addHookBlock(p, cur, h, rel, live); err != nil {
 				return nil, err
 			}
 		}
@@ -135,9 +179,14 @@ func InstallGitHooks(ctx context.Context, root string, env []string) ([]HookEdit
 	return out, nil
 }
 
-// addHookBlock puts block into a hook's content cur: in place of the block
-// there, else right after its shebang line.
-func addHookBlock(p string, cur []byte, block string) ([]byte, string, error) {
+// addHookBlock puts the line of hook for the project at rel (hookLine)
+// into a hook's content cur: in ctx's block there, in place of that
+// project's line or after the other projects' lines, else in a new block
+// right after the shebang line. Another project's line is kept, rewritten
+// as hookLine writes it now, while live(its folder) (its folder holds a
+// manifest), and dropped when not (a project removed or moved); a line of
+// the block that is not ctx's is kept as it is.
+func addHookBlock(p string, cur []byte, hook, rel string, live func(rel string) bool) ([]byte, string, error) {
 	lines := strings.SplitAfter(string(cur), "\n")
 	begin, end := -1, -1
 	for i, l := range lines {
@@ -158,16 +207,39 @@ func addHookBlock(p string, cur []byte, block string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("%s:%d: %q without its %q: fix or remove the ctx lines, then run this again", safetext.Clip(p, 0), begin+1, hookBegin, hookEnd)
 	}
 	if begin >= 0 {
+		var b strings.Builder
+		b.WriteString(hookBegin + "\n")
+		own := false
+		for _, l := range lines[begin+1 : end] {
+			r, ok := hookLineRel(l)
+			switch {
+			case !ok:
+				b.WriteString(l) // not ctx's: the user's, kept
+			case r == rel:
+				if !own {
+					b.WriteString(hookLine(hook, rel))
+				}
+				own = true
+			case live(r):
+				b.WriteString(hookLine(hook, r))
+			}
+		}
+		if !own {
+			b.WriteString(hookLine(hook, rel))
+		}
+		b.WriteString(hookEnd + "\n")
+		block := b.String()
 		old := strings.Join(lines[begin:end+1], "")
 		if strings.TrimRight(old, "\n") == strings.TrimRight(block, "\n") {
 			return cur, "current", nil
 		}
-		var b bytes.Buffer
-		b.WriteString(strings.Join(lines[:begin], ""))
-		b.WriteString(block)
-		b.WriteString(strings.Join(lines[end+1:], ""))
-		return b.Bytes(), "updated", nil
+		var out bytes.Buffer
+		out.WriteString(strings.Join(lines[:begin], ""))
+		out.WriteString(block)
+		out.WriteString(strings.Join(lines[end+1:], ""))
+		return out.Bytes(), "updated", nil
 	}
+	block := hookBlock(hook, rel)
 	first := strings.TrimRight(lines[0], "\r\n")
 	if !strings.HasPrefix(first, "#!") {
 		// No shebang: git runs it with sh.

@@ -147,6 +147,18 @@ func (e environment) ceilings() []string {
 	return dirs
 }
 
+// sudoUID reads SUDO_UID, the id of the user who ran ctx through sudo,
+// for project.FindOptions.SudoUID (which honours it only when ctx runs
+// as root); 0 when unset or not a number, as git ignores one it cannot
+// read.
+func (e environment) sudoUID() int {
+	n, err := strconv.Atoi(e.Get("SUDO_UID"))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
 // fetchTimeout reads CTX_FETCH_TIMEOUT: the total bound of each network
 // step of one package (0 when unset: netrate.DefaultTotal).
 func (e environment) fetchTimeout() (time.Duration, error) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,6 +75,24 @@ func TestPlantedManifestAbove(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, project.DirName)); err == nil {
 		t.Errorf("a project was made in %s", work)
 	}
+	// `sudo ctx` by the project's owner (SUDO_UID=1001, running as root):
+	// taken, as git does; SUDO_UID from a user who is not root: refused.
+	sudoIn := func(uid int, sudoUID string) (int, string) {
+		var out, errOut bytes.Buffer
+		io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+		g := &globalOptions{IO: io, Env: append(slices.Clone(testEnv), "SUDO_UID="+sudoUID), Wd: work,
+			find: project.FindOptions{Owner: planter, UID: func() int { return uid }}}
+		return execute(context.Background(), newRootCmd(g), []string{"list"}, io), errOut.String()
+	}
+	if code, errOut := sudoIn(0, "1001"); code != ExitOK {
+		t.Errorf("sudo ctx list by the project's owner: exit %d, stderr %q; want it to work", code, errOut)
+	}
+	if code, errOut := sudoIn(0, "1002"); code == ExitOK || !strings.Contains(errOut, "owned by another user") {
+		t.Errorf("sudo ctx list by another user: exit %d, stderr %q; want the refusal", code, errOut)
+	}
+	if code, errOut := sudoIn(1000, "1001"); code == ExitOK || !strings.Contains(errOut, "owned by another user") {
+		t.Errorf("SUDO_UID set by a user who is not root: exit %d, stderr %q; want the refusal", code, errOut)
+	}
 	// -C to the project itself: the user chose it.
 	if code, _, errOut := ctxIn(work, "-C", planted, "list"); code != ExitOK {
 		t.Errorf("ctx -C %s list: exit %d, stderr %q; want it to work", planted, code, errOut)
@@ -107,6 +126,11 @@ func TestPathsFromWhereTheUserStands(t *testing.T) {
 		if got := g.displayPath(root, c.p); got != c.want {
 			t.Errorf("from %q: displayPath(%s) = %s, want %s", c.start, c.p, got, c.want)
 		}
+	}
+	// typedPath reads the folders on disk (links resolved): a real tree.
+	root = t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	g := &globalOptions{start: filepath.Join(root, "src"), root: root}
 	for typed, want := range map[string]string{

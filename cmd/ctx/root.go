@@ -160,6 +160,7 @@ func (g *globalOptions) ProjectDir() (string, error) {
 	}
 	fo := g.find
 	fo.Ceilings = g.Env.ceilings()
+	fo.SudoUID = g.Env.sudoUID()
 	root, err := project.Find(start, fo)
 	if err != nil {
 		return "", err
@@ -173,9 +174,11 @@ func (g *globalOptions) ProjectDir() (string, error) {
 // ~/, or absolute: naming.IsLocalPath) is taken from the start folder,
 // where the user stands, and made relative to the project root, which
 // every path a project keeps is relative to (`ctx add ./docs` in proj/sub
-// is "sub/docs"). Anything else, and any path when the start is the root,
-// is returned as typed. The one owner of that rule (DESIGN.md, "Finding
-// the project").
+// is "sub/docs"). It is read as the kernel reads it: from the physical
+// start folder (links resolved: `..` in a linked folder is its target's
+// parent), relative to the physical root. Anything else, and any path
+// when the start is the root, is returned as typed. The one owner of that
+// rule (DESIGN.md, "Finding the project").
 func (g *globalOptions) typedPath(path string) (string, error) {
 	if path == "" || !naming.IsLocalPath(path) || filepath.IsAbs(path) || path == "~" || strings.HasPrefix(path, "~/") {
 		return path, nil
@@ -187,7 +190,18 @@ func (g *globalOptions) typedPath(path string) (string, error) {
 	if g.start == root {
 		return path, nil
 	}
-	rel, err := filepath.Rel(root, filepath.Join(g.start, path))
+	// As the kernel reads it: from the physical start (in a folder reached
+	// through a symbolic link, `..` is the link target's parent, what `ls
+	// ..` lists), made relative to the physical root (macOS's /tmp is
+	// /private/tmp: both sides resolved, so they compare).
+	start, err := filepath.EvalSymlinks(g.start)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	rel, err := filepath.Rel(root, filepath.Join(start, path))
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
