@@ -78,6 +78,15 @@ type Options struct {
 	// netrate.DefaultBytes per IdleTimeout; a zero Window is IdleTimeout;
 	// negative Bytes means no floor, and so does no idle timeout.
 	RateFloor netrate.Floor
+	// Total bounds each network operation (a ref advertisement, one
+	// upload-pack request and its answer, a push) whatever it moves
+	// (internal/netrate's total bound, the rule's owner): a server that
+	// trickles just above the rate floor would otherwise hold it for days.
+	// Every caller of the engine is under it (push, update's checks,
+	// Changes' old side, the wizard's access checks, a git registry),
+	// besides the workspace's bound on a package's whole step. 0 means
+	// netrate.DefaultTotal; negative means no bound.
+	Total time.Duration
 	// clock is what the idle timeout and the rate floor count time in:
 	// nil is the real clock. Tests set one that stands still until their
 	// server's fault is reached (stall_test.go).

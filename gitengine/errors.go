@@ -117,12 +117,15 @@ func classify(rawURL, op string, err error, sentCreds bool) *Error {
 	var revoked *knownhosts.RevokedError
 	var stall *StalledError
 	var slow *netrate.SlowError
+	var total *netrate.TotalError
 	var private *PrivateError
 	switch {
 	case errors.As(err, &private):
 		return newError(KindPrivate, rawURL, op, private, "")
 	case errors.As(err, &stall):
 		return newError(KindNetwork, rawURL, op, stall, "retry later; if the server is only slow, raise the idle timeout (CTX_NET_TIMEOUT, e.g. 2m)")
+	case errors.As(err, &total):
+		return newError(KindNetwork, rawURL, op, total, total.Hint())
 	case errors.As(err, &slow):
 		return newError(KindNetwork, rawURL, op, slow, fmt.Sprintf("retry later; to allow a slower link, raise CTX_NET_TIMEOUT (e.g. 2m): a transfer must move %d bytes in each CTX_NET_TIMEOUT", slow.Floor.Bytes))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

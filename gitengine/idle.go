@@ -80,6 +80,7 @@ func (e *Engine) watch(ctx context.Context) (context.Context, *watchdog, func())
 	if idle == 0 {
 		idle = DefaultIdleTimeout
 	}
+	ctx, cancelTotal := netrate.WithTotal(ctx, e.opts.Total)
 	ctx, cancel := context.WithCancelCause(ctx)
 	w := &watchdog{idle: idle, cancel: cancel}
 	if idle > 0 {
@@ -92,6 +93,7 @@ func (e *Engine) watch(ctx context.Context) (context.Context, *watchdog, func())
 		w.disarm()
 		w.meter.Stop()
 		cancel(nil)
+		cancelTotal()
 	}
 }
 
@@ -131,17 +133,20 @@ func (w *watchdog) disarm() {
 }
 
 // timedOut reports whether err gave up on a server for its time (a
-// *StalledError, or a *netrate.SlowError): such a failure is reported,
-// never retried, so one network operation costs at most one idle timeout
-// (or one window of the rate floor).
+// *StalledError, a *netrate.SlowError or a *netrate.TotalError): such a
+// failure is reported, never retried, so one network operation costs at
+// most one idle timeout (or one window of the rate floor, or the total
+// bound).
 func timedOut(err error) bool {
 	var se *StalledError
 	var slow *netrate.SlowError
-	return errors.As(err, &se) || errors.As(err, &slow)
+	var total *netrate.TotalError
+	return errors.As(err, &se) || errors.As(err, &slow) || errors.As(err, &total)
 }
 
-// stalled returns err, or the *StalledError or *netrate.SlowError behind
-// it when ctx was given up by its watchdog (the transports report that as
+// stalled returns err, or the *StalledError, *netrate.SlowError or
+// *netrate.TotalError behind it when ctx was given up by its watchdog or
+// its total bound (the transports report that as
 // a cancelled context, a closed connection or a broken pipe).
 func stalled(ctx context.Context, err error) error {
 	if err == nil {

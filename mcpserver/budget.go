@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/lazyre"
@@ -252,9 +253,14 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		}
 		ctx, cancel := context.WithTimeoutCause(ctx, s.callBound(), errCallBound)
 		defer cancel()
+		waited := new(atomic.Bool) // the bound ended while the call waited on the index (spentOnIndex)
+		ctx = context.WithValue(ctx, indexWaitKey{}, waited)
 		res, out, err := h(ctx, req, in)
 		if errors.Is(context.Cause(ctx), errCallBound) && (err != nil || res != nil && res.IsError) {
-			return nil, nil, fmt.Errorf("%s: stopped after %s, the most one call may take: narrow the query (fewer words or qualifiers; a package, path or tag filter) or ask for less (a smaller limit); if the index was being rebuilt, call again in a moment", t.Name, s.callBound())
+			if waited.Load() {
+				return nil, nil, fmt.Errorf("%s: stopped after %s, the most one call may take: the index is being brought up to date (the packages changed; it goes on in the background): call again in a moment", t.Name, s.callBound())
+			}
+			return nil, nil, fmt.Errorf("%s: stopped after %s, the most one call may take: narrow the query (fewer words or qualifiers; a package, path or tag filter) or ask for less (a smaller limit)", t.Name, s.callBound())
 		}
 		if err != nil {
 			return nil, nil, capError(err)

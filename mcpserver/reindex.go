@@ -44,7 +44,7 @@ func (j *reindexJob) failed() string {
 
 // startReindex starts a re-index of snap's packages (stale names what
 // changed; gen is the watch's change count before the check that found
-// them) in the background and returns it. The caller holds syncMu, and no
+// them) in the background and returns it. The caller holds syncMu (lockSync), and no
 // job is running. Once the re-index holds the index's lock it reads the
 // project again (indexer.Options.Packages) and indexes that view, recorded
 // with its own sentinel: another ctx that changed the project since snap
@@ -196,6 +196,7 @@ func (s *Server) awaitIndexMD(ctx context.Context) string {
 		select {
 		case <-run.done:
 		case <-ctx.Done():
+			spentOnIndex(ctx)
 			return ""
 		}
 	}
@@ -206,6 +207,7 @@ func (s *Server) awaitIndexMD(ctx context.Context) string {
 // waits it sends notifications/progress to a client that asked for them.
 func (s *Server) await(ctx context.Context, req mcp.Request, job *reindexJob) string {
 	progress := progressSender(req)
+	ended := ctx.Err() != nil // the bound was spent before: not on the index
 	tick := time.NewTicker(progressEvery)
 	defer tick.Stop()
 	for n := 0; ; n++ {
@@ -217,6 +219,9 @@ func (s *Server) await(ctx context.Context, req mcp.Request, job *reindexJob) st
 			}
 			return ""
 		case <-ctx.Done():
+			if !ended {
+				spentOnIndex(ctx)
+			}
 			return job.inProgress()
 		case <-tick.C:
 		}

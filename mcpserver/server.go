@@ -92,7 +92,10 @@ type Server struct {
 	life context.Context
 	stop context.CancelFunc
 
-	syncMu sync.Mutex // one freshness check and re-index start at a time
+	// syncMu is one freshness check and re-index start at a time: a
+	// channel of one slot, so that a call waiting for it gives up when
+	// its context ends (lockSync), which a sync.Mutex cannot.
+	syncMu chan struct{}
 	// changes is Options.Changes.
 	changes ChangesFunc
 	// counts holds the counts of the last large texts counted.
@@ -155,7 +158,8 @@ func New(opts Options) (*Server, error) {
 		renderMD: indexer.RenderIndexMD,
 		// INDEX.md may be behind the catalogue (a server stopped between
 		// a re-index and its render): the first read of it checks.
-		md: mdState{dirty: true},
+		md:     mdState{dirty: true},
+		syncMu: make(chan struct{}, 1),
 		freshness: func(r *indexer.Reader, pkgs []indexer.Package) (indexer.Freshness, error) {
 			return r.Freshness(pkgs)
 		},

@@ -119,9 +119,9 @@ func TestReindexReadsTheProjectUnderTheIndexLock(t *testing.T) {
 	old := s.snapshot()
 	gittest.MustGit(t, root, "add", "docs/new.md")
 	indexLive(t, root) // the other ctx, done before the server's re-index takes the lock
-	s.syncMu.Lock()
+	s.lockSync(context.Background())
 	job := s.startReindex(old, s.sentinel(old), 0, nil)
-	s.syncMu.Unlock()
+	s.unlockSync()
 	<-job.done
 	if job.err != nil {
 		t.Fatal(job.err)

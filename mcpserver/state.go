@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
@@ -289,12 +290,14 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	s.mu.Unlock()
 
 	// One check-and-start at a time; a call that waited re-checks first.
-	s.syncMu.Lock()
+	if !s.lockSync(ctx) {
+		return ""
+	}
 	s.mu.Lock()
 	job, gen := s.job, s.live.gen
 	if job == nil && s.fresh.fresh && s.fresh.sentinel.same(sent) && s.fresh.gen == gen {
 		s.mu.Unlock() // the call this one waited for found it fresh
-		s.syncMu.Unlock()
+		s.unlockSync()
 		return ""
 	}
 	// Only the watch saw changes since the index last matched the disk:
@@ -304,24 +307,72 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	onlyWatched := s.fresh.fresh && s.fresh.sentinel.same(sent) && s.watchingLocked()
 	s.mu.Unlock()
 	if job != nil {
-		s.syncMu.Unlock()
+		s.unlockSync()
 		return s.await(ctx, req, job)
 	}
 	if onlyWatched {
 		job = s.startReindex(snap, sent, gen, nil)
-		s.syncMu.Unlock()
+		s.unlockSync()
 		return s.await(ctx, req, job)
 	}
-	f, err := s.freshness(r, snap.pkgs)
-	if err == nil && f.Fresh {
-		s.sayHeld(f.Held)
-		s.setFresh(sent, gen, true)
-		s.syncMu.Unlock()
+	// The walk runs detached, as a re-index does: a call whose bound ends
+	// first answers then, and the walk's finding (fresh, or the re-index
+	// it starts) serves the next call.
+	started := make(chan *reindexJob, 1)
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		f, err := s.freshness(r, snap.pkgs)
+		var job *reindexJob
+		if err == nil && f.Fresh {
+			s.sayHeld(f.Held)
+			s.setFresh(sent, gen, true)
+		} else {
+			job = s.startReindex(snap, sent, gen, f.Stale)
+		}
+		s.unlockSync()
+		started <- job
+	}()
+	select {
+	case job := <-started:
+		if job == nil {
+			return ""
+		}
+		return s.await(ctx, req, job)
+	case <-ctx.Done():
+		spentOnIndex(ctx)
 		return ""
 	}
-	job = s.startReindex(snap, sent, gen, f.Stale)
-	s.syncMu.Unlock()
-	return s.await(ctx, req, job)
+}
+
+// lockSync takes syncMu, or gives up when ctx ends first (false).
+func (s *Server) lockSync(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	select {
+	case s.syncMu <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		spentOnIndex(ctx)
+		return false
+	}
+}
+
+// unlockSync releases syncMu.
+func (s *Server) unlockSync() { <-s.syncMu }
+
+// indexWaitKey is the context key of a call's indexWait (addTool).
+type indexWaitKey struct{}
+
+// spentOnIndex records that ctx, a tool call's, ended while the call waited
+// on the index (a freshness walk, another call's check, a re-index,
+// INDEX.md's render), so that its answer says to call again, not to
+// narrow the query.
+func spentOnIndex(ctx context.Context) {
+	if w, ok := ctx.Value(indexWaitKey{}).(*atomic.Bool); ok && ctx.Err() != nil {
+		w.Store(true)
+	}
 }
 
 // sayHeld logs the warnings of a fresh check's held-back documents

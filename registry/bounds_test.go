@@ -66,15 +66,21 @@ func TestLoadDepthWarningsCounted(t *testing.T) {
 	}
 }
 
-// The contexts kept are bounded, with one warning.
+// The contexts kept are bounded, all registries together, with one
+// warning. (One file of more than MaxContexts is refused by Parse:
+// TestRed19ContextsPastTheLimitRefusedBeforeDecoding.)
 func TestLoadBoundsContexts(t *testing.T) {
 	t.Parallel()
-	var cs []string
-	for i := range MaxContexts + 5 {
+	var cs, more []string
+	for i := range MaxContexts - 5 {
 		cs = append(cs, fmt.Sprintf("c%d=https://h/c%d.git", i, i))
 	}
+	for i := range 10 {
+		more = append(more, fmt.Sprintf("m%d=https://h/m%d.git", i, i))
+	}
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "r.json"), reg("r", nil, cs...))
+	writeFile(t, filepath.Join(dir, "r.json"), reg("r", []string{"i.json"}, cs...))
+	writeFile(t, filepath.Join(dir, "i.json"), reg("i", nil, more...))
 	var rec recorder
 	res, err := rec.loader().Load(context.Background(), filepath.Join(dir, "r.json"))
 	if err != nil {

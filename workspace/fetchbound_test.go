@@ -2,52 +2,14 @@ package workspace
 
 import (
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/project"
 )
-
-// trickler answers every request with a body it sends a byte at a time,
-// fast enough for the rate floor (1,000 bytes in each 30 s) and the idle
-// timeout, for as long as the client reads or until the test ends (then
-// it stops short, so that a build without the total bound ends too, with
-// another error).
-func trickler(t *testing.T, contentType, first string) *httptest.Server {
-	done := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", contentType)
-		w.Header().Set("Content-Length", "10000000")
-		w.WriteHeader(http.StatusOK)
-		w.Write([]byte(first))
-		fl := w.(http.Flusher)
-		fl.Flush()
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		stop := time.After(20 * time.Second)
-		for {
-			select {
-			case <-r.Context().Done():
-				return
-			case <-done:
-				return
-			case <-stop:
-				return
-			case <-tick.C:
-				if _, err := w.Write([]byte("a")); err != nil {
-					return
-				}
-				fl.Flush()
-			}
-		}
-	}))
-	t.Cleanup(func() { close(done); srv.Close() })
-	return srv
-}
 
 // left19 item 1 (red18 finding 4): a server that sends just above the
 // rate floor held a package's fetch for as long as the body's size
@@ -74,7 +36,7 @@ func TestFetchHasATotalBound(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			srv := trickler(t, c.ct, c.first)
+			srv := gittest.Trickler(t, c.ct, c.first)
 			o := f.opts()
 			o.FetchTimeout = 300 * time.Millisecond
 			w, err := Open(f.project, o)

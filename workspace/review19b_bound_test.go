@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -18,7 +19,7 @@ import (
 func TestAddKindProbeHasATotalBound(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := trickler(t, "application/x-git-upload-pack-advertisement", "fff0")
+	srv := gittest.Trickler(t, "application/x-git-upload-pack-advertisement", "fff0")
 	o := f.opts()
 	o.FetchTimeout = 300 * time.Millisecond
 	w, err := Open(f.project, o)

@@ -122,8 +122,7 @@ func (w *Workspace) overBound(ctx context.Context, err error) error {
 	if err == nil || te == nil {
 		return err
 	}
-	more := min(2*te.Bound, netrate.CeilingTotal)
-	return fmt.Errorf("%w: if the server is slow but working, raise the bound with CTX_FETCH_TIMEOUT (say CTX_FETCH_TIMEOUT=%s; at most %s)", te, more, netrate.CeilingTotal)
+	return fmt.Errorf("%w: %s", te, te.Hint())
 }
 
 // fetchTask fetches t.want into stage through the Fetcher of kind

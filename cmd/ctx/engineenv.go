@@ -32,9 +32,11 @@ func (e environment) userHome() string {
 //	                  unset: gitengine.DefaultIdleTimeout); also the window of the
 //	                  rate floor (internal/netrate: 1,000 bytes in each)
 //	CTX_FETCH_TIMEOUT the longest each network step of one package (resolving
-//	                  its ref, fetching its files) may take in total (a Go
-//	                  duration up to netrate.CeilingTotal; unset:
-//	                  netrate.DefaultTotal; see fetchTimeout)
+//	                  its ref, fetching its files), and each network
+//	                  operation of the git engine (gitengine.Options.Total),
+//	                  may take in total (a Go duration up to
+//	                  netrate.CeilingTotal; unset: netrate.DefaultTotal; see
+//	                  fetchTimeout)
 //	CTX_MAX_FILE_SIZE skip files larger than this many bytes, with a warning
 //	                  (-1 = no limit; unset: gitengine.DefaultMaxFileSize)
 //	CTX_CACHE         the shared object cache (default os.UserCacheDir()/ctx/git)
@@ -116,6 +118,14 @@ func (e environment) engineOptions() (gitengine.Options, error) {
 			o.IdleTimeout = -1
 		}
 	}
+	// The same bound as each network step of a package's (workspace's
+	// FetchTimeout), on every network operation of the engine: push,
+	// update's checks, changes, the wizard's and a git registry's.
+	total, err := e.fetchTimeout()
+	if err != nil {
+		return o, err
+	}
+	o.Total = total
 	return o, nil
 }
 

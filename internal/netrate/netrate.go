@@ -330,6 +330,11 @@ func (e *TotalError) Error() string {
 	return fmt.Sprintf("the fetch went on for longer than %s, the most one package's fetch may take (a server that sends slowly, or a very large source)", e.Bound)
 }
 
+// Hint says how to raise the bound, for the error a user reads.
+func (e *TotalError) Hint() string {
+	return fmt.Sprintf("if the server is slow but working, raise the bound with CTX_FETCH_TIMEOUT (say CTX_FETCH_TIMEOUT=%s; at most %s)", min(2*e.Bound, CeilingTotal), CeilingTotal)
+}
+
 // WithTotal returns ctx bounded to d from now, ending with a *TotalError
 // as its cause; d = 0 is DefaultTotal, negative is no bound.
 func WithTotal(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
