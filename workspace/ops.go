@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/webfetch"
 )
 
@@ -171,18 +172,23 @@ func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream, o ind
 
 // warnIndexInterrupted says that Ctrl-C stopped the index's update after
 // the packages were in place. ctx index builds it, as the next install,
-// update or setup does (indexStale); a search re-indexes only an index
+// update or setup does (IndexStale); a search re-indexes only an index
 // that exists (FreshenIndex), so it is not named.
 func (w *Workspace) warnIndexInterrupted() {
 	w.log("warning: the index was not updated: interrupted (run `ctx index`)")
 }
 
-// indexStale reports whether the search index is missing or does not match
-// the installed packages: indexer.Reader.Freshness over the packages the
-// indexer is given, the check ctx search and the MCP server run (a stat of
-// every file). A check that fails counts as stale: the sync that follows
-// says why.
-func (w *Workspace) indexStale() bool {
+// IndexStale reports whether INDEX.md or the search index is missing, or
+// the index does not match the installed packages: indexer.Reader.Freshness
+// over the packages the indexer is given, the check ctx search and the MCP
+// server run (a stat of every file). A check that fails counts as stale:
+// the sync that follows says why. An install, update or setup with nothing
+// to change re-indexes when it is stale, so that the re-run an interrupt
+// asks for finishes the job.
+func (w *Workspace) IndexStale() bool {
+	if !exists(w.path(project.IndexName)) {
+		return true
+	}
 	pkgs, err := w.indexPackages()
 	if err != nil {
 		return true

@@ -382,6 +382,14 @@ func (l *lazyWorkspace) Reindex(ctx context.Context, o indexer.Options) (*indexe
 	return ws.Reindex(ctx, o)
 }
 
+func (l *lazyWorkspace) IndexStale() bool {
+	ws, err := l.open()
+	if err != nil {
+		return true // Reindex then says why
+	}
+	return ws.IndexStale()
+}
+
 func (l *lazyWorkspace) PrivateNotAllowed(ctx context.Context, aliases []string) []string {
 	if l.ws == nil {
 		return nil // no project yet: the manifest names nothing
