@@ -178,6 +178,17 @@ func (w *Workspace) warnIndexInterrupted() {
 	w.log("warning: the index was not updated: interrupted (run `ctx index`)")
 }
 
+// IndexMissing reports whether INDEX.md or the search index (its
+// meta.json, which every writer publishes last) is missing: a first build
+// that was interrupted, or never ran.
+func (w *Workspace) IndexMissing() bool {
+	if !exists(w.path(project.IndexName)) {
+		return true
+	}
+	_, err := indexer.PublishedIndex(w.Dir())
+	return err != nil
+}
+
 // IndexStale reports whether INDEX.md or the search index is missing, or
 // the index does not match the installed packages: indexer.Reader.Freshness
 // over the packages the indexer is given, the check ctx search and the MCP
@@ -186,7 +197,7 @@ func (w *Workspace) warnIndexInterrupted() {
 // to change re-indexes when it is stale, so that the re-run an interrupt
 // asks for finishes the job.
 func (w *Workspace) IndexStale() bool {
-	if !exists(w.path(project.IndexName)) {
+	if w.IndexMissing() {
 		return true
 	}
 	pkgs, err := w.indexPackages()
