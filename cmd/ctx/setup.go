@@ -258,7 +258,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		return rerr
 	}
 	if lazy.ws != nil {
-		if err := agentsStep(g, lazy.ws.Root(), o.agentsMD, wo.Prompter, ""); err != nil {
+		if err := agentsStep(g, lazy.ws.Root(), o.agentsMD, wo.Prompter, "", "the packages stay installed"); err != nil {
 			return err
 		}
 	}
