@@ -66,6 +66,9 @@ type Workspace interface {
 	Add(ctx context.Context, specs []project.PackageSpec, o workspace.AddOptions) (*workspace.Report, error)
 	Remove(ctx context.Context, aliases []string, o workspace.RemoveOptions) (*workspace.Report, error)
 	Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error)
+	// IndexStale reports whether the index is missing or out of date
+	// (workspace.Workspace.IndexStale).
+	IndexStale() bool
 	// PrivateNotAllowed returns those of aliases whose committed git
 	// host is on the private network and not allowed by the user.
 	PrivateNotAllowed(ctx context.Context, aliases []string) []string
@@ -393,6 +396,15 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 			}
 		}
 		fmt.Fprintln(o.Out, "Nothing to change.")
+		// An interrupted run left the packages in place and the index
+		// behind: this re-run finishes it.
+		if len(man.Packages) > 0 && ws.IndexStale() {
+			idx, err := ws.Reindex(ctx, indexer.Options{BudgetTokens: man.Index.BudgetTokens})
+			if err != nil {
+				return sum, fmt.Errorf("index: %w (run `ctx index` to retry)", err)
+			}
+			sum.Index = idx
+		}
 		return sum, nil
 	}
 	if o.Prompter != nil && !o.Yes {

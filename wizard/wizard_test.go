@@ -64,6 +64,7 @@ type fakeWorkspace struct {
 	// interruptRemove: Remove removes, then stops as Ctrl-C after the
 	// commit does (workspace.execute: the report and context.Canceled).
 	interruptRemove bool
+	stale           bool // IndexStale's answer
 }
 
 func (w *fakeWorkspace) Manifest() project.Manifest { return w.man }
@@ -108,6 +109,10 @@ func (w *fakeWorkspace) PrivateNotAllowed(ctx context.Context, aliases []string)
 		}
 	}
 	return out
+}
+func (w *fakeWorkspace) IndexStale() bool {
+	w.calls = append(w.calls, "IndexStale")
+	return w.stale
 }
 func (w *fakeWorkspace) Reindex(ctx context.Context, o indexer.Options) (*indexer.SyncReport, error) {
 	w.calls = append(w.calls, "Reindex")
@@ -575,5 +580,27 @@ func TestInterruptedRemovalKeepsWhatLanded(t *testing.T) {
 	}
 	if slices.Contains(ws.calls, "Add") {
 		t.Errorf("installed after the interrupt: %v", ws.calls)
+	}
+}
+
+// TestNothingToChangeFinishesTheIndex (review19d): a setup re-run after an
+// interrupt left the packages in place but the index missing or behind
+// has nothing to change, and builds the index; with a fresh index it
+// does not re-index.
+func TestNothingToChangeFinishesTheIndex(t *testing.T) {
+	t.Parallel()
+	for _, stale := range []bool{true, false} {
+		ws := &fakeWorkspace{man: installedAPI(), stale: stale}
+		var out, log bytes.Buffer
+		sum, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "old", Select: []string{"api"}, Out: &out, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != "Nothing to change.\n" {
+			t.Errorf("stale=%v: out %q", stale, out.String())
+		}
+		if got := slices.Contains(ws.calls, "Reindex"); got != stale || (sum.Index != nil) != stale {
+			t.Errorf("stale=%v: calls %v, index %+v", stale, ws.calls, sum.Index)
+		}
 	}
 }

@@ -78,8 +78,16 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 			changed = true
 		}
 	}
-	if err := ctx.Err(); err != nil {
+	if err := w.hook("committed", ""); err != nil {
 		abortIndex(stream)
+		return rep, err // a simulated crash after the commit
+	}
+	if err := ctx.Err(); err != nil {
+		// Ctrl-C after the commit: the packages are in place, the index
+		// is not (a first build leaves none); the next install, update
+		// or setup builds it (IndexStale), as ctx index does.
+		abortIndex(stream)
+		w.warnIndexInterrupted()
 		return rep, err
 	}
 	if sum != nil {
@@ -91,7 +99,7 @@ func (w *Workspace) execute(ctx context.Context, p *plan) (*Report, error) {
 		}
 		go sum.work(ctx, w, rep, states)
 	}
-	if changed || !exists(w.path(project.IndexName)) {
+	if changed || w.IndexStale() {
 		rep.Index = w.syncIndex(ctx, stream, iopts)
 	} else {
 		abortIndex(stream)

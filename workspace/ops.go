@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/webfetch"
 )
 
@@ -159,9 +160,7 @@ func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream, o ind
 		}
 	}
 	if errors.Is(err, context.Canceled) {
-		// Ctrl-C: the packages are in place; the next search or server
-		// re-indexes them (FreshenIndex), or ctx index does.
-		w.log("warning: the index was not updated: interrupted (the next `ctx search` or `ctx index` brings it up to date)")
+		w.warnIndexInterrupted()
 		return nil
 	}
 	if err != nil {
@@ -169,6 +168,49 @@ func (w *Workspace) syncIndex(ctx context.Context, stream *indexer.Stream, o ind
 		return nil
 	}
 	return rep
+}
+
+// warnIndexInterrupted says that Ctrl-C stopped the index's update after
+// the packages were in place. ctx index builds it, as the next install,
+// update or setup does (IndexStale); a search re-indexes only an index
+// that exists (FreshenIndex), so it is not named.
+func (w *Workspace) warnIndexInterrupted() {
+	w.log("warning: the index was not updated: interrupted (run `ctx index`)")
+}
+
+// IndexMissing reports whether INDEX.md or the search index (its
+// meta.json, which every writer publishes last) is missing: a first build
+// that was interrupted, or never ran.
+func (w *Workspace) IndexMissing() bool {
+	if !exists(w.path(project.IndexName)) {
+		return true
+	}
+	_, err := indexer.PublishedIndex(w.Dir())
+	return err != nil
+}
+
+// IndexStale reports whether INDEX.md or the search index is missing, or
+// the index does not match the installed packages: indexer.Reader.Freshness
+// over the packages the indexer is given, the check ctx search and the MCP
+// server run (a stat of every file). A check that fails counts as stale:
+// the sync that follows says why. An install, update or setup with nothing
+// to change re-indexes when it is stale, so that the re-run an interrupt
+// asks for finishes the job.
+func (w *Workspace) IndexStale() bool {
+	if w.IndexMissing() {
+		return true
+	}
+	pkgs, err := w.indexPackages()
+	if err != nil {
+		return true
+	}
+	r, err := indexer.OpenReader(w.Dir())
+	if err != nil {
+		return true
+	}
+	defer r.Close()
+	f, err := r.Freshness(pkgs)
+	return err != nil || !f.Fresh
 }
 
 // Reindex brings INDEX.md and the search index up to date with the

@@ -28,7 +28,9 @@ with an error.`
 // asking when p (a terminal's prompter) is not nil, else not at all, and
 // then, when hint is set and the block is missing or old, it says which
 // flag does it.
-func agentsStep(g *globalOptions, root string, flag bool, p wizard.Prompter, hint string) error {
+// Ctrl-C or Ctrl-D at its question is an interrupt (exit 130): nothing
+// of the agent file changes, and kept says what the command did stays.
+func agentsStep(g *globalOptions, root string, flag bool, p wizard.Prompter, hint, kept string) error {
 	errOut := g.IO.ErrOut
 	if !flag {
 		edits, err := workspace.PlanAgentsMD(root)
@@ -58,7 +60,10 @@ func agentsStep(g *globalOptions, root string, flag bool, p wizard.Prompter, hin
 			verb = "Update"
 		}
 		ok, err := p.Confirm(fmt.Sprintf("%s a pointer to %s/%s and `ctx mcp` in %s, for coding agents?", verb, project.DirName, project.IndexName, agentsName(todo[0])), true)
-		if errors.Is(err, wizard.ErrInterrupted) || (err == nil && !ok) {
+		if errors.Is(err, wizard.ErrInterrupted) {
+			return &exitError{code: ExitInterrupted, err: fmt.Errorf("interrupted: no agent file changed; %s", kept)}
+		}
+		if !ok && err == nil {
 			fmt.Fprintln(errOut, "no agent file changed")
 			return nil
 		}

@@ -133,7 +133,7 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	} else if opts.projectDocs {
 		fmt.Fprintln(opts.IO.ErrOut, "no project docs found (looked for docs/, AGENTS.md, CLAUDE.md, README.md, adr/, docs/adr/)")
 	}
-	if err := agentsStep(opts.globalOptions, w.Root(), opts.agentsMD, prompter, "`ctx init --agents-md`"); err != nil {
+	if err := agentsStep(opts.globalOptions, w.Root(), opts.agentsMD, prompter, "`ctx init --agents-md`", "the project stays"); err != nil {
 		return err
 	}
 	if err := gitHooksStep(ctx, opts.globalOptions, w.Root(), opts.gitHooks, prompter); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,6 +106,32 @@ func TestInitOffersAgentsMD(t *testing.T) {
 	got, log := run("no", no)
 	if got != user || len(no.confirms) != 1 || !strings.Contains(no.confirms[0], "Add a pointer to .context/INDEX.md and `ctx mcp` in AGENTS.md") || !strings.Contains(log, "no agent file changed") {
 		t.Errorf("no: AGENTS.md %q, asked %q\n%s", got, no.confirms, log)
+	}
+
+	// Ctrl-C (or Ctrl-D) at the question is an interrupt, as the README's
+	// exit codes say (review19d): 130, the file as it was, the project kept.
+	{
+		proj := filepath.Join(tmp, "stop")
+		if err := os.MkdirAll(proj, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		agents := filepath.Join(proj, "AGENTS.md")
+		if err := os.WriteFile(agents, []byte(user), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut bytes.Buffer
+		g := &globalOptions{IO: &IOStreams{In: bytes.NewReader(nil), Out: &out, ErrOut: &errOut}, Env: env, Wd: tmp, Dir: proj}
+		err := runInit(context.Background(), &initOptions{globalOptions: g, prompter: &scriptedPrompter{stop: true}})
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != ExitInterrupted || !strings.Contains(err.Error(), "no agent file changed; the project stays") {
+			t.Errorf("stop: %v\n%s", err, errOut.String())
+		}
+		if got, _ := os.ReadFile(agents); string(got) != user {
+			t.Errorf("stop: AGENTS.md %q", got)
+		}
+		if _, err := os.Stat(filepath.Join(proj, ".context", "context.config.json")); err != nil {
+			t.Errorf("stop: the project is gone: %v", err)
+		}
 	}
 
 	yes := &scriptedPrompter{}

@@ -202,6 +202,7 @@ type scriptedPrompter struct {
 	shown    []wizard.Choice
 	checked  []string // names pre-checked when shown
 	deny     bool     // answer no to every Confirm
+	stop     bool     // Ctrl-C at every Confirm
 	confirms []string // the questions Confirm was asked
 }
 
@@ -225,6 +226,9 @@ func (p *scriptedPrompter) MultiSelect(msg string, choices []wizard.Choice, sele
 }
 func (p *scriptedPrompter) Confirm(msg string, _ bool) (bool, error) {
 	p.confirms = append(p.confirms, msg)
+	if p.stop {
+		return false, wizard.ErrInterrupted
+	}
 	return !p.deny, nil
 }
 func (p *scriptedPrompter) Spinner(string) func(string) { return func(string) {} }

@@ -258,7 +258,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		return rerr
 	}
 	if lazy.ws != nil {
-		if err := agentsStep(g, lazy.ws.Root(), o.agentsMD, wo.Prompter, ""); err != nil {
+		if err := agentsStep(g, lazy.ws.Root(), o.agentsMD, wo.Prompter, "", "the packages stay installed"); err != nil {
 			return err
 		}
 	}
@@ -380,6 +380,14 @@ func (l *lazyWorkspace) Reindex(ctx context.Context, o indexer.Options) (*indexe
 		return nil, err
 	}
 	return ws.Reindex(ctx, o)
+}
+
+func (l *lazyWorkspace) IndexStale() bool {
+	ws, err := l.open()
+	if err != nil {
+		return true // Reindex then says why
+	}
+	return ws.IndexStale()
 }
 
 func (l *lazyWorkspace) PrivateNotAllowed(ctx context.Context, aliases []string) []string {

@@ -42,9 +42,14 @@ files do not match the lock.
 With an embedding endpoint configured, a first line says how much of the
 index is embedded, with which model.
 
---json prints {edits, behind, semantic}: edits an array of {alias, files:
+A project whose packages are not indexed (no INDEX.md or no search index:
+an install interrupted before its index was built) is said too, with the
+command that builds it (ctx index; a re-run of ctx install does it as well).
+
+--json prints {edits, behind, indexMissing, semantic}: edits an array of {alias, files:
 [{path, change}]}, [] when clean; behind an array of {alias,
-installedCommit, lockedCommit}, [] when every package is at the lock's; semantic {on, hybrid, model, chunks, embedded,
+installedCommit, lockedCommit}, [] when every package is at the lock's;
+indexMissing true when the packages are not indexed; semantic {on, hybrid, model, chunks, embedded,
 bytes, problem}: whether an endpoint is configured, whether search is
 hybrid by default, and how many of the index's chunks have a vector.
 
@@ -87,18 +92,23 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		}
 	}
 	sem := semanticState(opts.Env, w.Dir())
+	noIndex := len(w.Manifest().Packages) > 0 && w.IndexMissing()
 	if !opts.json && noteNoPackages(opts.globalOptions, w, len(st)) {
 		return nil // not "no local edits"
 	}
 	if opts.json {
 		return writeJSON(opts.IO.Out, struct {
-			Edits    []workspace.PackageStatus `json:"edits"`
-			Behind   []behind                  `json:"behind"`
-			Semantic semanticReport            `json:"semantic"`
-		}{edits, late, sem})
+			Edits        []workspace.PackageStatus `json:"edits"`
+			Behind       []behind                  `json:"behind"`
+			IndexMissing bool                      `json:"indexMissing"`
+			Semantic     semanticReport            `json:"semantic"`
+		}{edits, late, noIndex, sem})
 	}
 	if line := semanticStatus(sem); line != "" {
 		fmt.Fprintln(opts.IO.Out, line)
+	}
+	if noIndex {
+		fmt.Fprintln(opts.IO.Out, "no index: the packages are not indexed (an install interrupted?): run `ctx index`")
 	}
 	edited := map[string]bool{}
 	for _, p := range edits {
