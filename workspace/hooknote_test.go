@@ -53,18 +53,18 @@ func TestHookLineNeedsManifest(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	bin := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "ran")
-	if err := os.WriteFile(filepath.Join(bin, "ctx"), []byte("#!/bin/sh\necho \"$@\" >> '"+marker+"'\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	// ctx is a shell function (command -v finds it): an executable this
+	// process wrote and a child then execs can fail with "text file busy"
+	// while a parallel test forks (golang/go#22315).
+	fakeCtx := "ctx() { echo \"$@\" >> '" + marker + "'; }\n"
 	top := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(top, "gone"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(sh, "-c", hookBlock("post-checkout", "gone", ""), "hook", "0")
+	cmd := exec.Command(sh, "-c", fakeCtx+hookBlock("post-checkout", "gone", ""), "hook", "0")
 	cmd.Dir = top
-	cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin"}
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the hook failed: %v: %s", err, out)
 	}
@@ -78,9 +78,9 @@ func TestHookLineNeedsManifest(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(top, project.DirName, project.ManifestName), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd = exec.Command(sh, "-c", hookBlock("post-checkout", "gone", ""), "hook", "0")
+	cmd = exec.Command(sh, "-c", fakeCtx+hookBlock("post-checkout", "gone", ""), "hook", "0")
 	cmd.Dir = top
-	cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin"}
+	cmd.Env = []string{"PATH=/usr/bin:/bin"}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the hook failed: %v: %s", err, out)
 	}

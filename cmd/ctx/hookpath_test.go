@@ -52,7 +52,10 @@ func TestGitHooksWithoutCtxOnPath(t *testing.T) {
 		if !c.warn {
 			continue
 		}
-		hook := exec.Command(filepath.Join(proj, ".git", "hooks", "post-checkout"), "a", "b", "1")
+		// Through sh, as its #!/bin/sh line says: exec'ing a file this
+		// process just wrote can fail with "text file busy" while a
+		// parallel test forks (golang/go#22315).
+		hook := exec.Command("/bin/sh", filepath.Join(proj, ".git", "hooks", "post-checkout"), "a", "b", "1")
 		hook.Dir, hook.Env = proj, []string{"PATH=" + noCtx}
 		var stderr bytes.Buffer
 		hook.Stderr = &stderr
