@@ -153,13 +153,8 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 	if err != nil {
 		return err
 	}
-	paths := make([]string, len(opts.paths))
-	for i, p := range opts.paths {
-		if paths[i], err = opts.typedPath(p); err != nil { // from where the user stands
-			return err
-		}
-	}
-	if opts.registry, err = opts.typedPath(opts.registry); err != nil {
+	paths, err := refsTypedPaths(opts)
+	if err != nil {
 		return err
 	}
 	scan, err := ctxref.Scan(dir, paths, ctxref.Limits{})
@@ -266,17 +261,43 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 	if len(sum.Failed) > 0 {
 		return partial()
 	}
-	if opts.check && sum.Missing+sum.Unknown > 0 {
-		n := sum.Missing + sum.Unknown
-		what := "fix the " + wording.Plural(n, "reference", "references") + ", add the packages they name, or run `ctx refs --fetch`"
-		if len(unreadable) > 0 {
-			// a fetch cannot install a context that cannot be read
-			what = "fix the " + wording.Plural(n, "reference", "references") + ", add the packages they name, or make the registry contexts that cannot be read readable"
-		}
-		return &exitError{code: ExitError, err: fmt.Errorf("refs --check: %d %s missing or unknown (listed above): %s",
-			n, wording.Plural(n, "reference is", "references are"), what)}
+	if opts.check {
+		return refsCheck(sum, len(unreadable) > 0)
 	}
 	return nil
+}
+
+// refsTypedPaths reads refs' PATH arguments and --registry (in place) from
+// where the user stands (typedPath).
+func refsTypedPaths(opts *refsOptions) ([]string, error) {
+	paths := make([]string, len(opts.paths))
+	var err error
+	for i, p := range opts.paths {
+		if paths[i], err = opts.typedPath(p); err != nil {
+			return nil, err
+		}
+	}
+	if opts.registry, err = opts.typedPath(opts.registry); err != nil {
+		return nil, err
+	}
+	return paths, nil
+}
+
+// refsCheck is --check's verdict on sum: an error (exit 1) naming what to
+// do when any reference is missing or unknown. unreadable says some
+// registry context cannot be read (a fetch cannot install it).
+func refsCheck(sum refsSummary, unreadable bool) error {
+	n := sum.Missing + sum.Unknown
+	if n == 0 {
+		return nil
+	}
+	what := "fix the " + wording.Plural(n, "reference", "references") + ", add the packages they name, or run `ctx refs --fetch`"
+	if unreadable {
+		// a fetch cannot install a context that cannot be read
+		what = "fix the " + wording.Plural(n, "reference", "references") + ", add the packages they name, or make the registry contexts that cannot be read readable"
+	}
+	return &exitError{code: ExitError, err: fmt.Errorf("refs --check: %d %s missing or unknown (listed above): %s",
+		n, wording.Plural(n, "reference is", "references are"), what)}
 }
 
 // installableContexts lists the registry contexts of the installable
