@@ -29,6 +29,8 @@ func TestDocKind(t *testing.T) {
 		{"docs/release.md", "Release 2.1.0", KindRelease},
 		{"notes/coredns-1.5.0.md", "CoreDNS-1.5.0 Release", KindRelease},
 		{"docs/k8s.md", "Kubernetes v1.30 release", KindRelease},
+		{"docs/team.md", "Kubernetes v1.30 release team", ""}, // a name, a version and "release", then more: not the announcement
+		{"docs/release.md", "Go release", ""},                 // no version
 		// blog posts
 		{"blog/2023/03/16/introducing-react-dev.md", "Introducing react.dev", KindBlog},
 		{"_posts/2020-01-02-hello.md", "Hello", KindBlog},
