@@ -196,6 +196,7 @@ type snapshotCache struct {
 	navs     []bool            // whether the chunk is navigation (navChunk), by internal document number
 	navsOK   bool              // navs was read
 	names    map[string]bool   // aliases asked about: whether each is a name (nameInIndex)
+	aliases  []string          // the packages' aliases (packageAliases); nil: not read
 	terms    map[string]*termPostings
 	uses     map[string]int // frequent terms not kept yet: searches that had them
 	bytes    int            // held by terms
@@ -275,7 +276,7 @@ func (c *snapshotCache) of(rdr index.IndexReader) {
 		c.rdr, c.searches, c.heads, c.terms, c.uses, c.bytes = rdr, 0, nil, nil, nil, 0
 		c.kinds, c.kindsOK = nil, false
 		c.navs, c.navsOK = nil, false
-		c.names = nil
+		c.names, c.aliases = nil, nil
 	}
 }
 

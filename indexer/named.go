@@ -70,6 +70,58 @@ func isName(in, out, pkg, chunks int) bool {
 	return in > out && out*nameOutsideShare <= chunks-pkg
 }
 
+// namedPackage returns the package that words (the query's, as written)
+// name (namedPackage) when its alias is a name in rdr's snapshot
+// (nameInIndex), else "". The aliases are the snapshot's (the fPackage
+// dictionary: a few terms, no catalogue to read).
+func (c *snapshotCache) namedPackage(ctx context.Context, rdr index.IndexReader, a analysis.Analyzer, words []string) (string, error) {
+	if len(words) == 0 {
+		return "", nil
+	}
+	aliases, err := c.packageAliases(rdr)
+	if err != nil {
+		return "", err
+	}
+	named := namedPackage(words, aliases)
+	if named == "" {
+		return "", nil
+	}
+	ok, err := c.nameInIndex(ctx, rdr, a, named)
+	if !ok || err != nil {
+		return "", err
+	}
+	return named, nil
+}
+
+// packageAliases returns the aliases of the packages in rdr's snapshot,
+// read once a snapshot from the fPackage dictionary.
+func (c *snapshotCache) packageAliases(rdr index.IndexReader) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.of(rdr)
+	if c.aliases != nil {
+		return c.aliases, nil
+	}
+	dict, err := rdr.FieldDict(fPackage)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read the packages: %w", err)
+	}
+	defer dict.Close()
+	aliases := []string{}
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			return nil, fmt.Errorf("indexer: read the packages: %w", err)
+		}
+		if e == nil {
+			break
+		}
+		aliases = append(aliases, e.Term)
+	}
+	c.aliases = aliases
+	return aliases, nil
+}
+
 // nameInIndex says whether alias is a name in rdr's snapshot (isName),
 // read once a snapshot for each alias asked about: the alias analysed by
 // a (all its terms in one chunk), and its package's chunks (fPackage).

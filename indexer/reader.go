@@ -383,10 +383,6 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if err != nil || none {
 		return nil, err
 	}
-	named, err := r.namedPackage(q, pq)
-	if err != nil {
-		return nil, err
-	}
 	open, release, err := r.acquire()
 	if err != nil {
 		return nil, err
@@ -444,13 +440,10 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	defer rdr.Close()
 	docs, _ := idx.DocCount()
-	if named != "" && q.ids == nil {
-		ok, err := open.cache.nameInIndex(ctx, rdr, analyzer, named)
-		if err != nil {
+	named := ""
+	if q.ids == nil && len(q.Packages)+len(pq.packages) == 0 {
+		if named, err = open.cache.namedPackage(ctx, rdr, analyzer, pq.words); err != nil {
 			return nil, err
-		}
-		if !ok {
-			named = ""
 		}
 	}
 	// Candidates: bleve's best size chunks (in id order when nothing is
@@ -502,27 +495,6 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		size = min(size*4, maxBestScan)
 	}
-}
-
-// namedPackage is the package the query's words name (namedPackage)
-// when q and its qualifiers filter no package: "" when none is named.
-// Whether the word is a name in the index is the search's to ask
-// (snapshotCache.nameInIndex).
-func (r *Reader) namedPackage(q Query, pq parsedQuery) (string, error) {
-	if len(q.Packages)+len(pq.packages) > 0 || len(pq.words) == 0 {
-		return "", nil
-	}
-	r.mu.Lock()
-	cat, err := r.loadCatalogLocked()
-	r.mu.Unlock()
-	if err != nil {
-		return "", err
-	}
-	names := make([]string, 0, len(cat.Packages))
-	for _, p := range cat.Packages {
-		names = append(names, p.Alias)
-	}
-	return namedPackage(pq.words, names), nil
 }
 
 // packageFilters returns the package filters of a search: q's, the
