@@ -70,11 +70,11 @@ func isName(in, out, pkg, chunks int) bool {
 	return in > out && out*nameOutsideShare <= chunks-pkg
 }
 
-// namedPackage returns the package that words (the query's, as written)
+// packageNamed returns the package that words (the query's, as written)
 // name (namedPackage) when its alias is a name in rdr's snapshot
 // (nameInIndex), else "". The aliases are the snapshot's (the fPackage
 // dictionary: a few terms, no catalogue to read).
-func (c *snapshotCache) namedPackage(ctx context.Context, rdr index.IndexReader, a analysis.Analyzer, words []string) (string, error) {
+func (c *snapshotCache) packageNamed(ctx context.Context, rdr index.IndexReader, a analysis.Analyzer, words []string) (string, error) {
 	if len(words) == 0 {
 		return "", nil
 	}

@@ -80,8 +80,8 @@ func TestNamedPackagePrior(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".context")
 	// acme's page says "acme", no other chunk does: a name. "api" is
-	// in the api package's page and in one of security's two: most
-	// chunks that hold it are not the api package's, so not a name.
+	// in the api package's page and in one of security's two: half the
+	// chunks that hold it are another package's, so not a name.
 	writeFiles(t, dir, "acme", map[string]string{"p.md": "# Zoo\n\nlion cage at acme\n"})
 	writeFiles(t, dir, "zoo", map[string]string{"p.md": "# Zoo\n\nlion cage\n"})
 	writeFiles(t, dir, "api", map[string]string{"ref.md": "# Reference\n\nthe api lists endpoints\n"})

@@ -494,14 +494,14 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 
 // priors reads what rescore ranks by besides the query's words: the link
 // priors (inLinks) and the package the query names
-// (snapshotCache.namedPackage; none when q or the query's qualifiers
+// (snapshotCache.packageNamed; none when q or the query's qualifiers
 // filter packages).
 func (r *Reader) priors(ctx context.Context, cache *snapshotCache, rdr index.IndexReader, a analysis.Analyzer, q Query, pq parsedQuery) (map[string]float64, string, error) {
 	inl, err := r.inLinks()
 	if err != nil || len(q.Packages)+len(pq.packages) > 0 {
 		return inl, "", err
 	}
-	named, err := cache.namedPackage(ctx, rdr, a, pq.words)
+	named, err := cache.packageNamed(ctx, rdr, a, pq.words)
 	return inl, named, err
 }
 
