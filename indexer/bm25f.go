@@ -355,30 +355,38 @@ func postingSet(ctx context.Context, rdr index.IndexReader, field string, terms 
 // dictionary and postings. A chunk with none (or a value that is not a
 // number) has length 0.
 func readHeadLengths(ctx context.Context, rdr index.IndexReader) ([]uint32, error) {
-	dict, err := rdr.FieldDict(fHeadLen)
-	if err != nil {
-		return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
-	}
-	defer dict.Close()
 	lens := []uint32{}
-	for {
-		e, err := dict.Next()
-		if err != nil {
-			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
-		}
-		if e == nil {
-			return lens, nil
-		}
-		n, err := strconv.ParseUint(e.Term, 10, 32)
+	err := eachTerm(rdr, fHeadLen, func(term string) error {
+		n, err := strconv.ParseUint(term, 10, 32)
 		if err != nil || n == 0 {
-			continue
+			return nil
 		}
-		err = eachPosting(ctx, rdr, e.Term, fHeadLen, func(id uint64) {
+		return eachPosting(ctx, rdr, term, fHeadLen, func(id uint64) {
 			lens = grow(lens, id)
 			lens[id] = uint32(n)
 		})
-		if err != nil {
-			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+	}
+	return lens, nil
+}
+
+// eachTerm calls fn with every term of field's dictionary in rdr, until
+// fn returns an error (then eachTerm returns it).
+func eachTerm(rdr index.IndexReader, field string, fn func(term string) error) error {
+	dict, err := rdr.FieldDict(field)
+	if err != nil {
+		return err
+	}
+	defer dict.Close()
+	for {
+		e, err := dict.Next()
+		if err != nil || e == nil {
+			return err
+		}
+		if err := fn(e.Term); err != nil {
+			return err
 		}
 	}
 }

@@ -102,21 +102,13 @@ func (c *snapshotCache) packageAliases(rdr index.IndexReader) ([]string, error) 
 	if c.aliases != nil {
 		return c.aliases, nil
 	}
-	dict, err := rdr.FieldDict(fPackage)
+	aliases := []string{}
+	err := eachTerm(rdr, fPackage, func(term string) error {
+		aliases = append(aliases, term)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("indexer: read the packages: %w", err)
-	}
-	defer dict.Close()
-	aliases := []string{}
-	for {
-		e, err := dict.Next()
-		if err != nil {
-			return nil, fmt.Errorf("indexer: read the packages: %w", err)
-		}
-		if e == nil {
-			break
-		}
-		aliases = append(aliases, e.Term)
 	}
 	c.aliases = aliases
 	return aliases, nil
