@@ -137,4 +137,16 @@ func TestNamedPackagePrior(t *testing.T) {
 			t.Errorf("nameInIndex(%q) = %v, want %v", alias, ok, want)
 		}
 	}
+
+	// The index changes under the open Reader: zoo gets a page that
+	// says "acme" too. Half the chunks that hold it are now zoo's, so
+	// the new snapshot's "acme" is no name: no prior.
+	writeFiles(t, dir, "zoo", map[string]string{"acme.md": "# Visitors\n\nacme sends visitors\n"})
+	if _, err := Sync(ctx, dir, []Package{{Alias: "acme"}, {Alias: "api"}, {Alias: "security"}, {Alias: "zoo"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	plain, filtered = searchScores(t, r, "lion acme", all)
+	if plain["zoo/p.md"] == 0 || plain["zoo/p.md"] != filtered["zoo/p.md"] {
+		t.Errorf("after the update, zoo's page scored %.9f, %.9f with every package filtered: want the same, not 0", plain["zoo/p.md"], filtered["zoo/p.md"])
+	}
 }
