@@ -195,6 +195,8 @@ type snapshotCache struct {
 	kindsOK  bool              // kinds was read
 	navs     []bool            // whether the chunk is navigation (navChunk), by internal document number
 	navsOK   bool              // navs was read
+	names    map[string]bool   // aliases asked about: whether each is a name (nameInIndex)
+	aliases  []string          // the packages' aliases (packageAliases); nil: not read
 	terms    map[string]*termPostings
 	uses     map[string]int // frequent terms not kept yet: searches that had them
 	bytes    int            // held by terms
@@ -274,6 +276,7 @@ func (c *snapshotCache) of(rdr index.IndexReader) {
 		c.rdr, c.searches, c.heads, c.terms, c.uses, c.bytes = rdr, 0, nil, nil, nil, 0
 		c.kinds, c.kindsOK = nil, false
 		c.navs, c.navsOK = nil, false
+		c.names, c.aliases = nil, nil
 	}
 }
 
@@ -352,30 +355,38 @@ func postingSet(ctx context.Context, rdr index.IndexReader, field string, terms 
 // dictionary and postings. A chunk with none (or a value that is not a
 // number) has length 0.
 func readHeadLengths(ctx context.Context, rdr index.IndexReader) ([]uint32, error) {
-	dict, err := rdr.FieldDict(fHeadLen)
-	if err != nil {
-		return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
-	}
-	defer dict.Close()
 	lens := []uint32{}
-	for {
-		e, err := dict.Next()
-		if err != nil {
-			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
-		}
-		if e == nil {
-			return lens, nil
-		}
-		n, err := strconv.ParseUint(e.Term, 10, 32)
+	err := eachTerm(rdr, fHeadLen, func(term string) error {
+		n, err := strconv.ParseUint(term, 10, 32)
 		if err != nil || n == 0 {
-			continue
+			return nil
 		}
-		err = eachPosting(ctx, rdr, e.Term, fHeadLen, func(id uint64) {
+		return eachPosting(ctx, rdr, term, fHeadLen, func(id uint64) {
 			lens = grow(lens, id)
 			lens[id] = uint32(n)
 		})
-		if err != nil {
-			return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read heading lengths: %w", err)
+	}
+	return lens, nil
+}
+
+// eachTerm calls fn with every term of field's dictionary in rdr, until
+// fn returns an error (then eachTerm returns it).
+func eachTerm(rdr index.IndexReader, field string, fn func(term string) error) error {
+	dict, err := rdr.FieldDict(field)
+	if err != nil {
+		return err
+	}
+	defer dict.Close()
+	for {
+		e, err := dict.Next()
+		if err != nil || e == nil {
+			return err
+		}
+		if err := fn(e.Term); err != nil {
+			return err
 		}
 	}
 }
@@ -545,11 +556,13 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // rescore sets the BM25F score of each candidate for terms (analysed, each
 // once; those in headOnly scored in the head and title fields only) from
 // rdr's postings (through cache, the snapshot's), with the document kinds'
-// prior when kindPrior, navigation chunks' prior (navPrior), the link
+// prior when kindPrior, navigation chunks' prior (navPrior), the prior of
+// the packages the query does not name (namedPackagePrior, when named is
+// the alias of the one it names), the link
 // prior (linkPrior: in-links and hub pages, in links by chunk key) and the page's share (pageScores), and sorts the
 // candidates by it, best first (rankOrder: ties by chunk key).
 // Candidates must be of rdr's snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64) error {
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string) error {
 	heads, err := cache.headLengths(ctx, rdr)
 	if err != nil {
 		return err
@@ -609,6 +622,9 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 		}
 		if n < uint64(len(navs)) && navs[n] {
 			c.score *= navPrior
+		}
+		if named != "" && !strings.HasPrefix(c.ext, named+"\x00") {
+			c.score *= namedPackagePrior
 		}
 		if len(links) > 0 {
 			k, _ := splitChunkID(c.ext)

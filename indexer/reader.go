@@ -450,6 +450,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		size = min(limit*20, maxBestScan)
 	}
 	var inl map[string]float64 // link priors (inlinks.go), read at the first rescore
+	named := ""                // the package the query names (priors)
 	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
 	keep := func(body []byte) bool {
 		if len(phrases) == 0 && len(excludedPhrases) == 0 {
@@ -475,11 +476,11 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		if len(terms) > 0 {
 			if inl == nil {
-				if inl, err = r.inLinks(); err != nil {
+				if inl, named, err = r.priors(ctx, open.cache, rdr, analyzer, q, pq); err != nil {
 					return nil, err
 				}
 			}
-			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
 				return nil, err
 			}
 		}
@@ -489,6 +490,19 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		size = min(size*4, maxBestScan)
 	}
+}
+
+// priors reads what rescore ranks by besides the query's words: the link
+// priors (inLinks) and the package the query names
+// (snapshotCache.packageNamed; none when q or the query's qualifiers
+// filter packages).
+func (r *Reader) priors(ctx context.Context, cache *snapshotCache, rdr index.IndexReader, a analysis.Analyzer, q Query, pq parsedQuery) (map[string]float64, string, error) {
+	inl, err := r.inLinks()
+	if err != nil || len(q.Packages)+len(pq.packages) > 0 {
+		return inl, "", err
+	}
+	named, err := cache.packageNamed(ctx, rdr, a, pq.words)
+	return inl, named, err
 }
 
 // packageFilters returns the package filters of a search: q's, the

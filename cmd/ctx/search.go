@@ -59,6 +59,11 @@ without answering. A page that many other pages of its package link to
 ranks a little higher (at most x1.2): it is the canonical page of its
 topic. An overview page that links to other pages of its package
 throughout its text (3 or more, 1.5 links per 100 words) ranks at 0.7.
+A query that names one installed package by its alias ("profile coredns
+CPU usage") ranks the other packages' passages at 0.7 of their score,
+when the alias is a name in the index (most passages that hold it are
+that package's, at most 1 in 50 of the others' hold it): an alias that
+is a topic word every package uses ("api", "security") is left a word.
 
 With an embedding endpoint configured (ctx config set embeddings.url,
 embeddings.model; see 'ctx config'), search fuses the passages whose
