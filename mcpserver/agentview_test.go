@@ -300,3 +300,40 @@ func TestAnnotationsLean(t *testing.T) {
 		}
 	}
 }
+
+// TestHitsNameTheirDocumentOnce (agent20): a search hit and a related
+// document name their document by package and path, which every document
+// tool takes, and carry no "uri" that repeats them (13-20% of those
+// answers); search's description gives the resource URI's form once.
+func TestHitsNameTheirDocumentOnce(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	for _, c := range []struct {
+		tool, list string
+		args       map[string]any
+	}{
+		{"search", "hits", map[string]any{"query": "page"}},
+		{"related", "documents", map[string]any{"package": "hub", "path": "page.md"}},
+	} {
+		res := call(t, cs, c.tool, c.args, nil)
+		items, _ := structured(t, res.StructuredContent)[c.list].([]any)
+		if res.IsError || len(items) == 0 {
+			t.Fatalf("%s: %s", c.tool, text(res))
+		}
+		for _, it := range items {
+			m := it.(map[string]any)
+			if _, ok := m["uri"]; ok || m["package"] != "hub" || m["path"] == "" {
+				t.Errorf("%s: item %v: want package and path, no uri", c.tool, m)
+			}
+		}
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name == "search" && !strings.Contains(tool.Description, "ctx://packages/<package>/<path>") {
+			t.Errorf("search's description does not give the resource URI of a hit: %s", tool.Description)
+		}
+	}
+}

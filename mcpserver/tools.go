@@ -56,7 +56,6 @@ type SearchHit struct {
 	Tags    []string `json:"tags,omitempty" jsonschema:"the document's tags"`
 	Snippet string   `json:"snippet" jsonschema:"text of the passage around the matches, which are in **bold**"`
 	More    int      `json:"more,omitempty" jsonschema:"other matching passages of this document (allPassages with its path lists them)"`
-	URI     string   `json:"uri" jsonschema:"the document's resource URI"`
 }
 
 // SearchOut is search's output.
@@ -157,7 +156,8 @@ func (s *Server) addTools() {
 	addTool(s, &mcp.Tool{
 		Name: "search",
 		Description: "Full-text search of the installed documentation: passages with package, path, heading trail, lines, " +
-			"commit, tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset). " +
+			"commit, tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
+			"its resource is ctx://packages/<package>/<path>, each path element percent-encoded. " +
 			"Query syntax (read_relevant's too): " + strings.Join(strings.Fields(indexer.QuerySyntax), " "),
 		Annotations: readOnly("Search documentation"),
 	}, map[string]bound{"limit": {min: 1, max: MaxSearchLimit}, "maxTokens": maxTokensBound}, s.search)
@@ -267,7 +267,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		}
 		rev, live := snap.revOf(h.Package)
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: naming.ShortRev(rev, 12), Live: live,
-			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, URI: docURI(h.Package, h.Path)})
+			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More})
 	}
 	if len(hits) == 0 {
 		out.Note = searchNoMatchNote(q)

@@ -134,7 +134,6 @@ type RelatedDoc struct {
 	Distance int      `json:"distance" jsonschema:"how many links away from the start"`
 	Via      []string `json:"via" jsonschema:"the link types that lead to it: >type from the nearer document, <type to it"`
 	Score    float64  `json:"score,omitempty" jsonschema:"the query's best search score in the document"`
-	URI      string   `json:"uri" jsonschema:"the document's resource URI"`
 }
 
 // RelatedOut is related's output.
@@ -611,7 +610,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 			continue
 		}
 		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: clipTitle(n.Title), Distance: n.Distance, Via: n.Via,
-			Score: shownScore(scores[[2]string{n.Package, n.Path}]), URI: docURI(n.Package, n.Path)}
+			Score: shownScore(scores[[2]string{n.Package, n.Path}])}
 		if m, err := r.Metadata(n.Package, n.Path); err == nil {
 			d.Summary = m.Summary
 		}
