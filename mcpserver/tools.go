@@ -63,6 +63,9 @@ type SearchOut struct {
 	Hits    []SearchHit `json:"hits" jsonschema:"the passages found, best first"`
 	Note    string      `json:"note,omitempty" jsonschema:"what to know about the hits: none found, or cut to fit the budget"`
 	Warning string      `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	// Unmatched are the query's words no document has (a typo, or a term
+	// the documents do not use): the hits match the other words.
+	Unmatched []string `json:"unmatched,omitempty" jsonschema:"query words no document has (a typo?); the hits match the other words"`
 }
 
 // GetDocumentIn is get_document's input.
@@ -261,6 +264,9 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, err
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
+	if out.Unmatched, err = r.Unmatched(ctx, in.Query); err != nil {
+		return nil, SearchOut{}, err
+	}
 	for _, h := range hits {
 		if !served(h.Path) {
 			continue // a hidden file the index holds is never served
