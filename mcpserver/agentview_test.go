@@ -337,3 +337,18 @@ func TestHitsNameTheirDocumentOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownArgumentNamesTheArguments (agent20): a call with an argument
+// the tool does not take says which, what the tool takes, and the nearest
+// to a typo; the SDK's words ("validating root: unexpected additional
+// properties") named neither.
+func TestUnknownArgumentNamesTheArguments(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "hub", "file": "page.md"}, nil),
+		`get_document does not take the argument "file"; it takes package, path, offset, limit, section, maxTokens.`)
+	wantError(t, call(t, cs, "search", map[string]any{"qurey": "page", "limt": 3}, nil),
+		`search does not take the arguments "limt" and "qurey" (did you mean limit or query?); it takes query,`)
+	wantError(t, call(t, cs, "get_overview", map[string]any{"offset": 7}, nil),
+		`get_overview does not take the argument "offset"; it takes package, cursor, maxTokens.`)
+}
