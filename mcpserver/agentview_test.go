@@ -352,3 +352,35 @@ func TestUnknownArgumentNamesTheArguments(t *testing.T) {
 	wantError(t, call(t, cs, "get_overview", map[string]any{"offset": 7}, nil),
 		`get_overview does not take the argument "offset"; it takes package, cursor, maxTokens.`)
 }
+
+// TestMetaShownLean (agent20): get_metadata and find_documents show a
+// revision short, as every other tool does (they showed its 40 digits on
+// every document), and leave out front-matter fields that are null.
+func TestMetaShownLean(t *testing.T) {
+	t.Parallel()
+	dir := agentViewProject(t, 1)
+	ctxDir := filepath.Join(dir, ".context")
+	writeFile(t, filepath.Join(ctxDir, "packages", "hub", "kep.md"), "---\ntitle: A KEP\nstatus: implementable\nreplaces: null\nsee-also:\n---\n# A KEP\n\nText.\n")
+	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{ // agentViewProject's
+		"hub": {Source: "https://example.com/hub.git", Ref: "main", Rev: strings.Repeat("c3", 20), Tree: strings.Repeat("d4", 20),
+			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
+	}}
+	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, dir)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_metadata", map[string]any{"package": "hub", "path": "kep.md"}},
+		{"find_documents", map[string]any{"where": map[string]any{"status": "implementable"}}},
+	} {
+		res := call(t, cs, c.tool, c.args, nil)
+		view := clientView(t, res)
+		if res.IsError || !strings.Contains(view, `"status":"implementable"`) || !strings.Contains(view, `"commit":"`+strings.Repeat("c3", 6)+`"`) ||
+			strings.Contains(view, strings.Repeat("c3", 7)) || strings.Contains(view, "null") || strings.Contains(view, "replaces") {
+			t.Errorf("%s: want a 12-digit commit and no null field: %s", c.tool, view)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -340,10 +341,15 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	return nil, res, nil
 }
 
-// shownOnce is d with its front matter (Meta) less the fields d gives
-// already as Title, Summary, Type and Tags (the same value; tags as a
-// set): an agent reads each once. Meta is copied, not changed.
+// shownOnce is d as an agent reads it: its front matter (Meta) less the
+// fields d gives already as Title, Summary, Type and Tags (the same
+// value; tags as a set), so each is read once, and less the fields that
+// are null (a KEP's "replaces: null": nothing to read; agent20); its
+// commit short, as every tool shows a revision (naming.ShortRev; agent20:
+// the full 40 digits on every document of find_documents). Meta is
+// copied, not changed.
 func shownOnce(d indexer.DocMeta) indexer.DocMeta {
+	d.Commit = naming.ShortRev(d.Commit, 12)
 	if len(d.Meta) == 0 {
 		return d
 	}
@@ -376,7 +382,7 @@ func shownOnce(d indexer.DocMeta) indexer.DocMeta {
 	}
 	m := make(map[string]any, len(d.Meta))
 	for k, v := range d.Meta {
-		if !same(k, v) {
+		if v != nil && !same(k, v) {
 			m[k] = v
 		}
 	}
