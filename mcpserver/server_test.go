@@ -91,7 +91,7 @@ func TestListContexts(t *testing.T) {
 	if setup == nil {
 		t.Fatalf("docs/setup.md not listed: %+v", docs.Documents)
 	}
-	if setup.Title != "Setup guide" || setup.Size != int64(len(setupDoc)) || docs.URIPrefix+setup.Path != "ctx://packages/guide/docs/setup.md" || setup.Modified.IsZero() {
+	if setup.Title != "Setup guide" || setup.Size != int64(len(setupDoc)) || docs.URIPrefix+setup.Path != "ctx://packages/guide/docs/setup.md" || !setup.Modified.IsZero() { // a git package: no modified (agent20)
 		t.Errorf("setup doc = %+v", setup)
 	}
 
