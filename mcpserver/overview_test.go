@@ -190,3 +190,24 @@ func TestOverviewPagesStable(t *testing.T) {
 	wantError(t, call(t, cs, "get_overview", map[string]any{"cursor": cursors[0], "maxTokens": 600}, nil),
 		"package beta's part changed since the previous page", "without cursor")
 }
+
+// TestOverviewTooSmall (agent20): a maxTokens too small for a page of the
+// catalogue says which maxTokens holds one (it said "the budget of -32
+// tokens" once the cursor was reserved), and that maxTokens reads a page.
+func TestOverviewTooSmall(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, overviewProject(t, 40, "alpha", "beta"))
+	for _, args := range []map[string]any{{"maxTokens": 40}, {"package": "beta", "maxTokens": 60}} {
+		res := call(t, cs, "get_overview", args, nil)
+		m := regexp.MustCompile(`is too small for a page of INDEX.md.*give maxTokens (\d+) or more`).FindStringSubmatch(text(res))
+		if !res.IsError || m == nil {
+			t.Errorf("get_overview %v: %s", args, text(res))
+			continue
+		}
+		args["maxTokens"], _ = strconv.Atoi(m[1])
+		var page DocumentOut
+		if res := call(t, cs, "get_overview", args, &page); res.IsError || page.Text == "" {
+			t.Errorf("get_overview %v, as the error said: %s", args, text(res))
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -165,10 +166,20 @@ func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in G
 	}
 	// The footer and _meta of a page that is cut carry its cursor in place
 	// of nextOffset: the text gets that much less.
-	sample := overviewCursor(in.Package, now, len(lines))
-	w, err := s.cutWindow(out, what, lines, from, len(lines), 0, budget-2*s.countTokens(sample)-4)
+	reserve := 2*s.countTokens(overviewCursor(in.Package, now, len(lines))) + 4
+	w, err := s.cutWindow(out, what, lines, from, len(lines), 0, budget)
+	if err == nil && w.Truncated {
+		w, err = s.cutWindow(out, what, lines, from, len(lines), 0, budget-reserve)
+	}
 	if err != nil {
-		return nil, nil, err
+		// What comes with a page as cutWindow counts it (footer, link,
+		// _meta), the cursor, and a few tokens of text.
+		frame := out
+		n := len(lines)
+		fill(&frame, window{StartLine: n, EndLine: n, NextOffset: n, Truncated: true, CutLine: true})
+		need := (s.answerTokens(windowResult(frame, what), nil)+reserve+16)*100/headroomPercent + 1
+		return nil, nil, fmt.Errorf("maxTokens %d is too small for a page of %s: what comes with its text (footer, cursor, link) takes most of it; give maxTokens %d or more (up to %d)",
+			cmp.Or(in.MaxTokens, DefaultMaxTokens), what, need, MaxMaxTokens)
 	}
 	if w.Truncated {
 		w.NextCursor, w.NextOffset = overviewCursor(in.Package, now, w.NextOffset), 0
