@@ -305,6 +305,8 @@ func TestAnnotationsLean(t *testing.T) {
 // document name their document by package and path, which every document
 // tool takes, and carry no "uri" that repeats them (13-20% of those
 // answers); search's description gives the resource URI's form once.
+// get_metadata and get_outline do not echo one for the document asked
+// about either.
 func TestHitsNameTheirDocumentOnce(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, agentViewProject(t, 1))
@@ -325,6 +327,12 @@ func TestHitsNameTheirDocumentOnce(t *testing.T) {
 			if _, ok := m["uri"]; ok || m["package"] != "hub" || m["path"] == "" {
 				t.Errorf("%s: item %v: want package and path, no uri", c.tool, m)
 			}
+		}
+	}
+	for _, tool := range []string{"get_metadata", "get_outline"} {
+		res := call(t, cs, tool, map[string]any{"package": "hub", "path": "page.md"}, nil)
+		if m := structured(t, res.StructuredContent); res.IsError || m["path"] != "page.md" || m["uri"] != nil {
+			t.Errorf("%s: want path, no uri: %s", tool, text(res))
 		}
 	}
 	tools, err := cs.ListTools(context.Background(), nil)

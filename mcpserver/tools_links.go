@@ -93,7 +93,6 @@ type GetMetadataIn struct {
 // GetMetadataOut is get_metadata's output.
 type GetMetadataOut struct {
 	indexer.DocMeta
-	URI     string `json:"uri" jsonschema:"the document's resource URI"`
 	Note    string `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
 	Warning string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
@@ -331,7 +330,7 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	if err != nil {
 		return nil, GetMetadataOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
-	res := GetMetadataOut{DocMeta: shownOnce(m), URI: docURI(m.Package, m.Path), Warning: warn}
+	res := GetMetadataOut{DocMeta: shownOnce(m), Warning: warn}
 	budget, _ := tokenBudget(0)
 	if !s.fitsJSON(res, budget) {
 		// Front matter over the budget: it is in the document's first lines.
