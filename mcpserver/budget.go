@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -403,6 +404,7 @@ func (s *Server) unknownArgsText(tool, list, was string) string {
 	if len(names) == 0 || len(takes) == 0 {
 		return was
 	}
+	slices.Sort(names) // the SDK lists them in map order
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = strconv.Quote(n)
