@@ -72,6 +72,10 @@ func TestReview19cOverviewManyPackages(t *testing.T) {
 	if more, _ := strconv.Atoi(m[1]); named+more != len(aliases) {
 		t.Errorf("the outline names %d packages and says %d more; %d are installed", named, more, len(aliases))
 	}
+	// agent20: a package INDEX.md leaves out (its own budget) is read with
+	// list_contexts, and get_overview says so.
+	wantError(t, call(t, cs, "get_overview", map[string]any{"package": "pkg299"}, nil),
+		`INDEX.md has no part for package "pkg299"`, `call list_contexts with package "pkg299"`)
 }
 
 // TestReview19cGetLinksCursorSurvivesReindex: a get_links cursor is
