@@ -97,6 +97,48 @@ func (s *pkgSection) docLine(d fileRecord, level int) string {
 	return l + "\n"
 }
 
+// EntryTitle is an INDEX.md line as its title form (levelTitles) shows
+// it: a document's line (docLine: "- Title (`path`): summary") without
+// its summary; any other line (a folder's count, prose) as it is. It reads
+// what docLine writes, for a reader of INDEX.md that shows fewer words
+// (the MCP server's outline).
+func EntryTitle(line string) string {
+	if !strings.HasPrefix(line, "- ") {
+		return line
+	}
+	for i := 2; ; {
+		j := strings.Index(line[i:], " (`")
+		if j < 0 {
+			return line
+		}
+		open := i + j + 2 // the code span's first backtick
+		n := 0
+		for open+n < len(line) && line[open+n] == '`' {
+			n++
+		}
+		// The span closes at the next run of exactly n backticks.
+		for k := open + n; k < len(line); {
+			if line[k] != '`' {
+				k++
+				continue
+			}
+			m := 0
+			for k+m < len(line) && line[k+m] == '`' {
+				m++
+			}
+			if m == n {
+				end := k + m
+				if end < len(line) && line[end] == ')' && (end+1 == len(line) || strings.HasPrefix(line[end+1:], ": ")) {
+					return line[:end+1]
+				}
+				break
+			}
+			k += m
+		}
+		i = open
+	}
+}
+
 // folderLine is g's line at level (levelSamples or levelFolders), its
 // count in the words one and many; the package's root folder is "./".
 func (s *pkgSection) folderLine(g group, level int, one, many string) string {

@@ -300,3 +300,95 @@ func TestAnnotationsLean(t *testing.T) {
 		}
 	}
 }
+
+// TestHitsNameTheirDocumentOnce (agent20): a search hit and a related
+// document name their document by package and path, which every document
+// tool takes, and carry no "uri" that repeats them (13-20% of those
+// answers); search's description gives the resource URI's form once.
+// get_metadata and get_outline do not echo one for the document asked
+// about either.
+func TestHitsNameTheirDocumentOnce(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	for _, c := range []struct {
+		tool, list string
+		args       map[string]any
+	}{
+		{"search", "hits", map[string]any{"query": "page"}},
+		{"related", "documents", map[string]any{"package": "hub", "path": "page.md"}},
+	} {
+		res := call(t, cs, c.tool, c.args, nil)
+		items, _ := structured(t, res.StructuredContent)[c.list].([]any)
+		if res.IsError || len(items) == 0 {
+			t.Fatalf("%s: %s", c.tool, text(res))
+		}
+		for _, it := range items {
+			m := it.(map[string]any)
+			if _, ok := m["uri"]; ok || m["package"] != "hub" || m["path"] == "" {
+				t.Errorf("%s: item %v: want package and path, no uri", c.tool, m)
+			}
+		}
+	}
+	for _, tool := range []string{"get_metadata", "get_outline"} {
+		res := call(t, cs, tool, map[string]any{"package": "hub", "path": "page.md"}, nil)
+		if m := structured(t, res.StructuredContent); res.IsError || m["path"] != "page.md" || m["uri"] != nil {
+			t.Errorf("%s: want path, no uri: %s", tool, text(res))
+		}
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name == "search" && !strings.Contains(tool.Description, "ctx://packages/<package>/<path>") {
+			t.Errorf("search's description does not give the resource URI of a hit: %s", tool.Description)
+		}
+	}
+}
+
+// TestUnknownArgumentNamesTheArguments (agent20): a call with an argument
+// the tool does not take says which, what the tool takes, and the nearest
+// to a typo; the SDK's words ("validating root: unexpected additional
+// properties") named neither.
+func TestUnknownArgumentNamesTheArguments(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "hub", "file": "page.md"}, nil),
+		`get_document does not take the argument "file"; it takes package, path, offset, limit, section, maxTokens.`)
+	wantError(t, call(t, cs, "search", map[string]any{"qurey": "page", "limt": 3}, nil),
+		`search does not take the arguments "limt" and "qurey" (did you mean limit or query?); it takes query,`)
+	wantError(t, call(t, cs, "get_overview", map[string]any{"offset": 7}, nil),
+		`get_overview does not take the argument "offset"; it takes package, cursor, maxTokens.`)
+}
+
+// TestMetaShownLean (agent20): get_metadata and find_documents show a
+// revision short, as every other tool does (they showed its 40 digits on
+// every document), and leave out front-matter fields that are null.
+func TestMetaShownLean(t *testing.T) {
+	t.Parallel()
+	dir := agentViewProject(t, 1)
+	ctxDir := filepath.Join(dir, ".context")
+	writeFile(t, filepath.Join(ctxDir, "packages", "hub", "kep.md"), "---\ntitle: A KEP\nstatus: implementable\nreplaces: null\nsee-also:\n---\n# A KEP\n\nText.\n")
+	lock := &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{ // agentViewProject's
+		"hub": {Source: "https://example.com/hub.git", Ref: "main", Rev: strings.Repeat("c3", 20), Tree: strings.Repeat("d4", 20),
+			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
+	}}
+	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, dir)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_metadata", map[string]any{"package": "hub", "path": "kep.md"}},
+		{"find_documents", map[string]any{"where": map[string]any{"status": "implementable"}}},
+	} {
+		res := call(t, cs, c.tool, c.args, nil)
+		view := clientView(t, res)
+		if res.IsError || !strings.Contains(view, `"status":"implementable"`) || !strings.Contains(view, `"commit":"`+strings.Repeat("c3", 6)+`"`) ||
+			strings.Contains(view, strings.Repeat("c3", 7)) || strings.Contains(view, "null") || strings.Contains(view, "replaces") {
+			t.Errorf("%s: want a 12-digit commit and no null field: %s", c.tool, view)
+		}
+	}
+}

@@ -8,13 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/lazyre"
+	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/tokens"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -233,6 +237,12 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 		s.optional = map[string]map[string]bool{}
 	}
 	s.optional[t.Name] = optionalProps(t.InputSchema)
+	if s.args == nil {
+		s.args = map[string][]string{}
+	}
+	if js, ok := t.InputSchema.(*jsonschema.Schema); ok && js != nil {
+		s.args[t.Name] = js.PropertyOrder
+	}
 	structuredOut := reflect.TypeFor[Out]() != reflect.TypeFor[any]()
 	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		s.warm.Do(func() {
@@ -376,10 +386,44 @@ func inputSchema[In any](bounds map[string]bound) (*jsonschema.Schema, error) {
 // /properties/limit: maximum: 500/1 is greater than 50.000000").
 var rangeError = lazyre.New(`^validating "arguments": .*validating /properties/([A-Za-z]+): (?:minimum|maximum): (-?[0-9]+)(?:/1)? is `)
 
+// quotedName is one name of the SDK's list of unknown arguments (Go's %q
+// of each).
+var quotedName = lazyre.New(`"(?:[^"\\]|\\.)*"`)
+
+// unknownArgsText is the error of a call to tool with the arguments list
+// (the SDK's list of their names, each quoted) it does not take; was, the
+// SDK's words, when list does not read.
+func (s *Server) unknownArgsText(tool, list, was string) string {
+	var names []string
+	for _, q := range quotedName().FindAllString(list, -1) {
+		if n, err := strconv.Unquote(q); err == nil {
+			names = append(names, n)
+		}
+	}
+	takes := s.args[tool]
+	if len(names) == 0 || len(takes) == 0 {
+		return was
+	}
+	slices.Sort(names) // the SDK lists them in map order
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return fmt.Sprintf("%s does not take %s %s%s; it takes %s.", tool, wording.Plural(len(names), "the argument", "the arguments"),
+		wording.List(quoted, "and"), suggest.Phrase(suggest.ForAll(names, takes)), strings.Join(takes, ", "))
+}
+
+// unknownArgs matches the SDK's message for arguments the input schema
+// does not have (jsonschema-go: `validating "arguments": validating root:
+// unexpected additional properties ["file"]`).
+var unknownArgs = lazyre.New(`^validating "arguments": validating root: unexpected additional properties \[(.*)\]\s*$`)
+
 // explainRange is a receiving middleware: a tools/call refused because a
 // number is outside its range (the input schema's minimum and maximum,
 // checked by the SDK before the handler) is answered as ctx words such an
-// error: "limit 500 is out of range: give 1 to 50".
+// error: "limit 500 is out of range: give 1 to 50". One refused for an
+// argument the tool does not take names the arguments it does, and the
+// nearest to each typed (agent20: the SDK's words named neither).
 func (s *Server) explainRange(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -390,6 +434,10 @@ func (s *Server) explainRange(next mcp.MethodHandler) mcp.MethodHandler {
 		tc, ok := r.Content[0].(*mcp.TextContent)
 		call, _ := req.(*mcp.CallToolRequest)
 		if !ok || call == nil || call.Params == nil {
+			return res, err
+		}
+		if m := unknownArgs().FindStringSubmatch(tc.Text); m != nil {
+			tc.Text = s.unknownArgsText(call.Params.Name, m[1], tc.Text)
 			return res, err
 		}
 		m := rangeError().FindStringSubmatch(tc.Text)

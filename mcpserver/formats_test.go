@@ -113,7 +113,7 @@ func TestServeFormats(t *testing.T) {
 		t.Fatalf("search: %s", text(res))
 	}
 	h := out.Hits[0]
-	if h.Path != "keps/2000/kep.yaml" || h.Heading != "title" || h.Lines != [2]int{1, 15} || h.URI != "ctx://packages/specs/keps/2000/kep.yaml" {
+	if h.Path != "keps/2000/kep.yaml" || h.Heading != "title" || h.Lines != [2]int{1, 15} {
 		t.Errorf("search hit = %+v, want kep.yaml title lines 1-15", h)
 	}
 	var d DocumentOut

@@ -73,6 +73,10 @@ type Server struct {
 	// optional are each tool's optional input properties (addTool; set in
 	// New, read only after), for dropNulls.
 	optional map[string]map[string]bool
+	// args are each tool's input properties in the schema's order
+	// (addTool; set in New, read only after), for explainRange's unknown
+	// argument.
+	args map[string][]string
 
 	mu          sync.Mutex // guards the fields below
 	rd          *indexer.Reader

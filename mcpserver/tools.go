@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,7 +55,6 @@ type SearchHit struct {
 	Tags    []string `json:"tags,omitempty" jsonschema:"the document's tags"`
 	Snippet string   `json:"snippet" jsonschema:"text of the passage around the matches, which are in **bold**"`
 	More    int      `json:"more,omitempty" jsonschema:"other matching passages of this document (allPassages with its path lists them)"`
-	URI     string   `json:"uri" jsonschema:"the document's resource URI"`
 }
 
 // SearchOut is search's output.
@@ -64,6 +62,9 @@ type SearchOut struct {
 	Hits    []SearchHit `json:"hits" jsonschema:"the passages found, best first"`
 	Note    string      `json:"note,omitempty" jsonschema:"what to know about the hits: none found, or cut to fit the budget"`
 	Warning string      `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	// Unmatched are the query's words no document has (a typo, or a term
+	// the documents do not use): the hits match the other words.
+	Unmatched []string `json:"unmatched,omitempty" jsonschema:"query words no document has (a typo?); the hits match the other words"`
 }
 
 // GetDocumentIn is get_document's input.
@@ -89,22 +90,6 @@ type GetSectionIn struct {
 
 func (in GetSectionIn) maxTokens() int { return in.MaxTokens }
 
-// GetOverviewIn is get_overview's input.
-type GetOverviewIn struct {
-	Offset    int `json:"offset,omitempty" jsonschema:"first line, 1-based (nextOffset of the previous page)"`
-	Limit     int `json:"limit,omitempty" jsonschema:"at most this many lines"`
-	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000; with no argument 2000, an outline if over)"`
-}
-
-// overviewTokens is get_overview's budget when it is called with neither
-// maxTokens nor offset, an agent's first call: INDEX.md whole when it
-// fits, else its outline (overviewOutline). A project of a few packages
-// fits; one of hundreds of documents costs about 8,000 tokens whole
-// (INDEX.md's own budget), before the agent has asked anything.
-const overviewTokens = 2000
-
-func (in GetOverviewIn) maxTokens() int { return in.MaxTokens }
-
 // DocumentOut is a window of a document (get_document, get_section,
 // get_overview). These tools have no structured output: the answer's
 // content is the window's text, a footer line that says where the window
@@ -123,6 +108,7 @@ type DocumentOut struct {
 	EndLine    int    `json:"endLine"`
 	TotalLines int    `json:"totalLines"`
 	NextOffset int    `json:"nextOffset,omitempty"` // 0 when there is nothing more
+	NextCursor string `json:"nextCursor,omitempty"` // get_overview: the cursor of the next page, in place of nextOffset
 	Truncated  bool   `json:"truncated"`
 	Note       string `json:"note,omitempty"`
 	// Outline says that Text is not a window of lines but the document's
@@ -149,15 +135,12 @@ var (
 )
 
 func (s *Server) addTools() {
-	addTool(s, &mcp.Tool{
-		Name:        "get_overview",
-		Description: "The catalogue of all installed documentation (INDEX.md): titles and summaries. Read it first to see what exists.",
-		Annotations: readOnly("Documentation overview"),
-	}, map[string]bound{"offset": offsetBound, "limit": {min: 0}, "maxTokens": maxTokensBound}, s.getOverview)
+	s.addOverviewTool()
 	addTool(s, &mcp.Tool{
 		Name: "search",
 		Description: "Full-text search of the installed documentation: passages with package, path, heading trail, lines, " +
-			"commit, tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset). " +
+			"commit, tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
+			"its resource is ctx://packages/<package>/<path>, each path element percent-encoded. " +
 			"Query syntax (read_relevant's too): " + strings.Join(strings.Fields(indexer.QuerySyntax), " "),
 		Annotations: readOnly("Search documentation"),
 	}, map[string]bound{"limit": {min: 1, max: MaxSearchLimit}, "maxTokens": maxTokensBound}, s.search)
@@ -261,13 +244,16 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, err
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
+	if out.Unmatched, err = r.Unmatched(ctx, in.Query); err != nil {
+		return nil, SearchOut{}, err
+	}
 	for _, h := range hits {
 		if !served(h.Path) {
 			continue // a hidden file the index holds is never served
 		}
 		rev, live := snap.revOf(h.Package)
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: naming.ShortRev(rev, 12), Live: live,
-			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, URI: docURI(h.Package, h.Path)})
+			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More})
 	}
 	if len(hits) == 0 {
 		out.Note = searchNoMatchNote(q)
@@ -459,7 +445,7 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 		desc = "empty"
 	case out.Outline:
 		desc = fmt.Sprintf("outline of %d lines", out.TotalLines)
-		foot = fmt.Sprintf("[ctx: %s's outline (its %d lines are over this answer's %d tokens); truncated: read a package's part with its offset and limit, or from the top with maxTokens (up to %d)]",
+		foot = fmt.Sprintf("[ctx: %s's outline (its %d lines are over this answer's %d tokens); truncated: read a package's part with package=<alias>, or all of it from the top with maxTokens (up to %d)]",
 			what, out.TotalLines, overviewTokens, MaxMaxTokens)
 	case out.StartLine == 0:
 		foot = fmt.Sprintf("[ctx: nothing at offset; %s has %d lines]", what, out.TotalLines)
@@ -467,7 +453,10 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	default:
 		desc = fmt.Sprintf("lines %d-%d of %d", out.StartLine, out.EndLine, out.TotalLines)
 		foot = fmt.Sprintf("[ctx: %s, %s", what, desc)
-		if out.Truncated {
+		switch {
+		case out.Truncated && out.NextCursor != "":
+			foot += fmt.Sprintf("; truncated: call again with cursor=%q for more", out.NextCursor)
+		case out.Truncated:
 			foot += fmt.Sprintf("; truncated: call again with offset=%d for more", out.NextOffset)
 		}
 		foot += "]"
@@ -611,91 +600,6 @@ func (s *Server) readIndexMD(ctx context.Context, req mcp.Request) ([]byte, stri
 		return nil, "", fmt.Errorf("no INDEX.md yet (%w): run `ctx index`", err)
 	}
 	return data, warn, nil
-}
-
-func (s *Server) getOverview(ctx context.Context, req *mcp.CallToolRequest, in GetOverviewIn) (*mcp.CallToolResult, any, error) {
-	budget, err := tokenBudget(in.MaxTokens)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, warn, err := s.readIndexMD(ctx, req)
-	if err != nil {
-		return nil, nil, err
-	}
-	lines := markdown.Lines(data)
-	out := DocumentOut{Path: "INDEX.md", URI: "ctx://index", TotalLines: len(lines)}
-	if warn != "" {
-		out.Note = warn
-	}
-	if in.MaxTokens == 0 && in.Offset == 0 && in.Limit == 0 {
-		first, _ := tokenBudget(overviewTokens)
-		if w, err := s.cutWindow(out, "INDEX.md", lines, 1, len(lines), 0, first); err == nil && !w.Truncated {
-			return windowResult(w, "INDEX.md"), nil, nil
-		}
-		if res, ok := s.overviewOutline(out, data, len(s.snapshot().aliases), first); ok {
-			return res, nil, nil
-		}
-	}
-	out, err = s.cutWindow(out, "INDEX.md", lines, max(in.Offset, 1), len(lines), in.Limit, budget)
-	if err != nil {
-		return nil, nil, err
-	}
-	if out.StartLine == 0 && len(lines) > 0 {
-		return nil, nil, fmt.Errorf("offset %d is past the end: INDEX.md has %d lines", in.Offset, len(lines))
-	}
-	return windowResult(out, "INDEX.md"), nil, nil
-}
-
-// overviewOutline is get_overview's first answer when INDEX.md is over
-// budget: its lines before the first package, then each package's heading
-// (with the offset and limit that read its part, and only it) and the line
-// under it (where it is read from, its revision, its document count), as
-// many packages as fit, and how many of the installed packages it leaves out (INDEX.md
-// itself may list only some). ok is false when INDEX.md has no
-// package heading or not even its top fits (the caller sends a window).
-func (s *Server) overviewOutline(out DocumentOut, data []byte, installed, budget int) (*mcp.CallToolResult, bool) {
-	d := markdown.Parse(data)
-	var pkgs []markdown.Heading
-	for _, h := range d.Outline() {
-		if h.Level == 2 {
-			pkgs = append(pkgs, h)
-		}
-	}
-	if len(pkgs) == 0 {
-		return nil, false
-	}
-	top := strings.TrimRight(strings.Join(d.Lines[:pkgs[0].Line-1], "\n"), "\n")
-	parts := make([]string, len(pkgs))
-	for i, h := range pkgs {
-		end := len(d.Lines)
-		if i+1 < len(pkgs) {
-			end = pkgs[i+1].Line - 1
-		}
-		part := fmt.Sprintf("%s (offset=%d, limit=%d)", d.Lines[h.Line-1], h.Line, end-h.Line+1)
-		for _, l := range d.Lines[h.Line:end] { // the first line of its body
-			if strings.TrimSpace(l) != "" {
-				part += "\n" + l
-				break
-			}
-		}
-		parts[i] = part
-	}
-	out.Outline, out.Truncated = true, true
-	render := func(k int) *mcp.CallToolResult {
-		o := out
-		o.Text = top + "\n\n" + strings.Join(parts[:k], "\n\n")
-		if more := max(installed, len(parts)) - k; more > 0 {
-			o.Text += fmt.Sprintf("\n\n… and %d more packages: list_contexts lists them all", more)
-		}
-		return windowResult(o, "INDEX.md")
-	}
-	fits := func(k int) bool { return s.answerTokens(render(k), nil) <= budget }
-	if !fits(0) {
-		return nil, false
-	}
-	// The most packages that fit (more packages, a longer answer).
-	k := sort.Search(len(parts), func(k int) bool { return !fits(k + 1) })
-	return render(k), true
 }
 
 // countTokens counts BPE tokens (o200k), loading the tokenizer on first use.

@@ -42,7 +42,8 @@ type Changed struct {
 	Lines   [2]int `json:"lines,omitzero"`
 	Commit  string `json:"commit,omitempty"` // the revision it is from, short
 	Diff    string `json:"diff,omitempty"`
-	URI     string `json:"uri,omitempty"` // none for a removed document
+	// No uri (agent20): package and path name the document, as in a
+	// search hit.
 }
 
 // PackageChange is one package's line of what_changed.
@@ -92,8 +93,6 @@ func (s *Server) whatChanged(ctx context.Context, _ *mcp.CallToolRequest, in Wha
 			c := Changed{Package: p.Alias, Path: d.Path, Change: d.Change, From: d.From, Commit: naming.ShortRev(p.NewRev, 12)}
 			if d.Change == changes.Removed {
 				c.Commit = naming.ShortRev(p.OldRev, 12)
-			} else {
-				c.URI = docURI(p.Alias, d.Path)
 			}
 			if len(d.Sections) == 0 {
 				all = append(all, c)

@@ -108,7 +108,7 @@ func TestWhatChanged(t *testing.T) {
 	}
 	c := out.Changes[0]
 	if c.Package != "guide" || c.Path != "docs/setup.md" || c.Heading != "Setup > Install" || c.Commit != "a1a1a1a1a1a1" ||
-		c.URI != "ctx://packages/guide/docs/setup.md" || !strings.Contains(c.Diff, "+Run the installer.") || c.Lines != [2]int{9, 11} {
+		strings.Contains(text(res), `"uri"`) || !strings.Contains(c.Diff, "+Run the installer.") || c.Lines != [2]int{9, 11} {
 		t.Errorf("got %+v", c)
 	}
 

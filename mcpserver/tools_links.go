@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -92,7 +93,6 @@ type GetMetadataIn struct {
 // GetMetadataOut is get_metadata's output.
 type GetMetadataOut struct {
 	indexer.DocMeta
-	URI     string `json:"uri" jsonschema:"the document's resource URI"`
 	Note    string `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
 	Warning string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
@@ -134,7 +134,6 @@ type RelatedDoc struct {
 	Distance int      `json:"distance" jsonschema:"how many links away from the start"`
 	Via      []string `json:"via" jsonschema:"the link types that lead to it: >type from the nearer document, <type to it"`
 	Score    float64  `json:"score,omitempty" jsonschema:"the query's best search score in the document"`
-	URI      string   `json:"uri" jsonschema:"the document's resource URI"`
 }
 
 // RelatedOut is related's output.
@@ -331,7 +330,7 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	if err != nil {
 		return nil, GetMetadataOut{}, s.indexDocErr(in.Package, in.Path, err)
 	}
-	res := GetMetadataOut{DocMeta: shownOnce(m), URI: docURI(m.Package, m.Path), Warning: warn}
+	res := GetMetadataOut{DocMeta: shownOnce(m), Warning: warn}
 	budget, _ := tokenBudget(0)
 	if !s.fitsJSON(res, budget) {
 		// Front matter over the budget: it is in the document's first lines.
@@ -341,10 +340,15 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	return nil, res, nil
 }
 
-// shownOnce is d with its front matter (Meta) less the fields d gives
-// already as Title, Summary, Type and Tags (the same value; tags as a
-// set): an agent reads each once. Meta is copied, not changed.
+// shownOnce is d as an agent reads it: its front matter (Meta) less the
+// fields d gives already as Title, Summary, Type and Tags (the same
+// value; tags as a set), so each is read once, and less the fields that
+// are null (a KEP's "replaces: null": nothing to read; agent20); its
+// commit short, as every tool shows a revision (naming.ShortRev; agent20:
+// the full 40 digits on every document of find_documents). Meta is
+// copied, not changed.
 func shownOnce(d indexer.DocMeta) indexer.DocMeta {
+	d.Commit = naming.ShortRev(d.Commit, 12)
 	if len(d.Meta) == 0 {
 		return d
 	}
@@ -377,7 +381,7 @@ func shownOnce(d indexer.DocMeta) indexer.DocMeta {
 	}
 	m := make(map[string]any, len(d.Meta))
 	for k, v := range d.Meta {
-		if !same(k, v) {
+		if v != nil && !same(k, v) {
 			m[k] = v
 		}
 	}
@@ -611,7 +615,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 			continue
 		}
 		d := RelatedDoc{Package: n.Package, Path: n.Path, Title: clipTitle(n.Title), Distance: n.Distance, Via: n.Via,
-			Score: shownScore(scores[[2]string{n.Package, n.Path}]), URI: docURI(n.Package, n.Path)}
+			Score: shownScore(scores[[2]string{n.Package, n.Path}])}
 		if m, err := r.Metadata(n.Package, n.Path); err == nil {
 			d.Summary = m.Summary
 		}

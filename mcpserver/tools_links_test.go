@@ -96,9 +96,9 @@ func TestLinkTools(t *testing.T) {
 	if res.IsError || rel.Start.Path != "ch04-01-what-is-ownership.md" || rel.Total != 2 {
 		t.Errorf("related by query: %s", text(res))
 	}
-	res = call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 160}, &rel)
+	res = call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 140}, &rel)
 	if res.IsError || !rel.Truncated || len(rel.Documents) != 1 {
-		t.Errorf("related within 160 tokens: %s", text(res))
+		t.Errorf("related within 140 tokens: %s", text(res))
 	}
 	// A budget too small for one document is an error saying what is needed.
 	wantError(t, call(t, cs, "related", map[string]any{"package": "book", "path": "ch05-01-structs.md", "maxTokens": 80}, nil), "too small", "give maxTokens")

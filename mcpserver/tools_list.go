@@ -19,6 +19,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // list_contexts (issue 14): the packages, or one package's documents or
@@ -72,10 +73,11 @@ type DocInfo struct {
 	Lines int    `json:"lines,omitempty" jsonschema:"its number of lines"`
 	// Modified is when the document last changed, as far as ctx knows
 	// (fetchedAt): a dir source's file mtime; an https package's fetch
-	// time; for a git package the file's mtime, which is its install
-	// time: the lock records the commit, not its time, and a document's
-	// last commit would take a walk of the repository's history.
-	Modified time.Time `json:"modified"`
+	// time. A git package's documents have none (agent20): their files'
+	// mtime is the install's time, which a model read as "changed today";
+	// the lock records the commit, not its time, and a document's last
+	// commit would take a walk of the repository's history.
+	Modified time.Time `json:"modified,omitzero" jsonschema:"when it last changed (a dir source's file) or was fetched (https); none for git"`
 }
 
 // FolderInfo is one folder of a package's tree (list_contexts with tree).
@@ -104,7 +106,7 @@ type ListContextsOut struct {
 }
 
 const listContextsDescription = "List the installed documentation packages and the project's own docs (dir, live): alias, kind, " +
-	"source, commit, documents, index freshness. With `package`: its documents (path, title, lines, size, modified), or with `tree` " +
+	"source, commit, documents, index freshness. With `package`: its documents (path, title, lines, size, modified unless git), or with `tree` " +
 	"its folders below `prefix`."
 
 func (s *Server) addListTool() {
@@ -244,12 +246,18 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	head.URIPrefix = strings.TrimSuffix(docURI(in.Package, "x"), "x")
 	var all []DocInfo
 	fetched := snap.fetchedAt(in.Package)
+	modified := func(t time.Time) time.Time {
+		if snap.kindOf(in.Package) == project.KindGit {
+			return time.Time{}
+		}
+		return cmp.Or(fetched, t.UTC().Truncate(time.Second))
+	}
 	if docsErr == nil {
 		for _, d := range docs {
 			if !served(d.Path) {
 				continue // never served, so never listed (.git, hidden folders)
 			}
-			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: cmp.Or(fetched, d.Modified.Truncate(time.Second))})
+			all = append(all, DocInfo{Path: d.Path, Title: clipTitle(d.Title), Size: d.Size, Lines: d.Lines, Modified: modified(d.Modified)})
 		}
 	} else {
 		// No catalogue: list the files on disk.
@@ -260,7 +268,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			if err != nil {
 				continue
 			}
-			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: cmp.Or(fetched, fi.ModTime().UTC().Truncate(time.Second))})
+			all = append(all, DocInfo{Path: p, Size: fi.Size(), Modified: modified(fi.ModTime())})
 		}
 	}
 	matched := all[:0:0]

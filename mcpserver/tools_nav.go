@@ -60,7 +60,6 @@ type OutlineHeading struct {
 type GetOutlineOut struct {
 	Package    string           `json:"package" jsonschema:"the package alias"`
 	Path       string           `json:"path" jsonschema:"the document's path inside the package"`
-	URI        string           `json:"uri" jsonschema:"the document's resource URI"`
 	TotalLines int              `json:"totalLines" jsonschema:"the document's number of lines"`
 	Tokens     int              `json:"tokens" jsonschema:"about the o200k tokens of the whole document"`
 	Headings   []OutlineHeading `json:"headings" jsonschema:"the headings on this page, in order"`
@@ -97,7 +96,7 @@ func (s *Server) getOutline(ctx context.Context, _ *mcp.CallToolRequest, in GetO
 		return nil, GetOutlineOut{}, err
 	}
 	heads, total := s.outline(doc, in.Depth)
-	head := GetOutlineOut{Package: alias, Path: clean, URI: docURI(alias, clean), TotalLines: len(doc.Lines), Tokens: total, Total: len(heads), Headings: []OutlineHeading{}}
+	head := GetOutlineOut{Package: alias, Path: clean, TotalLines: len(doc.Lines), Tokens: total, Total: len(heads), Headings: []OutlineHeading{}}
 	if len(heads) == 0 {
 		head.Note = "no headings"
 		if in.Depth < 6 {

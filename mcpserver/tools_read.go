@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,6 +19,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -107,6 +109,9 @@ type ReadRelevantOut struct {
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"matching passages were left out or sent in part to stay within maxTokens"`
 	Note      string `json:"note,omitempty" jsonschema:"what was left out, and how to read it"`
 	Warning   string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	// Unmatched are the query's words no indexed document has
+	// (indexer.Reader.Unmatched); the last text says so.
+	Unmatched []string `json:"unmatched,omitempty"`
 }
 
 func (s *Server) addReadTools() {
@@ -163,12 +168,16 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		return nil, nil, err
 	}
 	warn = joinNotes(warn, semNote)
+	unmatched, err := r.Unmatched(ctx, in.Query)
+	if err != nil {
+		return nil, nil, err
+	}
 	// answer is the answer within maxTokens' budget, how many passages it
 	// holds, and whether it fits at all (not even the note may).
 	answer := func(maxTokens int, advice string) (*mcp.CallToolResult, int, bool) {
 		budget, _ := tokenBudget(maxTokens)
 		// What the answer holds besides its passages, the note included.
-		out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
+		out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated, Unmatched: unmatched}
 		base, _ := s.renderPassages(nil, out)
 		ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(base, nil))
 		out.Truncated = truncated
@@ -658,13 +667,32 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		}
 		out.Sections = append(out.Sections, p.meta())
 	}
-	if tail := strings.TrimSpace(out.Warning + "\n" + out.Note); tail != "" {
+	if tail := strings.TrimSpace(out.Warning + "\n" + unmatchedNote(out.Unmatched, len(ps) > 0) + "\n" + out.Note); tail != "" {
 		res.Content = append(res.Content, &mcp.TextContent{Text: tail})
 	}
 	if b, err := marshalJSON(out); err == nil {
 		_ = json.Unmarshal(b, &res.Meta)
 	}
 	return res, out
+}
+
+// unmatchedNote says which of a query's words no document has
+// (indexer.Reader.Unmatched), so that an agent tells a typo or an absent
+// term from a weak match; "" when every word is there. found says the
+// answer has passages, which then match the other words.
+func unmatchedNote(words []string, found bool) string {
+	if len(words) == 0 {
+		return ""
+	}
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	n := "no document has the " + wording.Plural(len(words), "word ", "words ") + wording.List(q, "or") + " (a typo?)"
+	if found {
+		n += ": the sections above match the other words"
+	}
+	return n + "."
 }
 
 // hasNonASCII reports whether s has a byte outside ASCII (where a

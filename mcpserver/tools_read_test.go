@@ -492,3 +492,32 @@ func TestAskDocsPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmatchedWordsSaid (agent20): read_relevant and search say which of
+// the query's words no document has, so that an agent tells a typo or an
+// absent term from a weak match; a query whose words are all there says
+// nothing of the kind.
+func TestUnmatchedWordsSaid(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	res := call(t, cs, "read_relevant", map[string]any{"query": "how do I roll back the pagge"}, nil)
+	view := clientView(t, res)
+	if res.IsError || !strings.Contains(view, `no document has the word "pagge" (a typo?): the sections above match the other words.`) || !strings.Contains(view, "[1] hub/rb.md") {
+		t.Errorf("read_relevant with a typo: %s", view)
+	}
+	res = call(t, cs, "read_relevant", map[string]any{"query": "zanzibar qwxzv"}, nil)
+	if view := clientView(t, res); res.IsError || !strings.Contains(view, `no document has the words "zanzibar" or "qwxzv" (a typo?).`) {
+		t.Errorf("read_relevant with no word found: %s", view)
+	}
+	res = call(t, cs, "read_relevant", map[string]any{"query": "how do I roll back"}, nil)
+	if view := clientView(t, res); res.IsError || strings.Contains(view, "no document has") {
+		t.Errorf("read_relevant, every word found: %s", view)
+	}
+	var out SearchOut
+	if res := call(t, cs, "search", map[string]any{"query": "roll back pagge"}, &out); res.IsError || !slices.Equal(out.Unmatched, []string{"pagge"}) || len(out.Hits) == 0 {
+		t.Errorf("search with a typo: %s", clientView(t, res))
+	}
+	if res := call(t, cs, "search", map[string]any{"query": "roll back"}, &out); res.IsError || strings.Contains(clientView(t, res), "unmatched") {
+		t.Errorf("search, every word found: %s", clientView(t, res))
+	}
+}

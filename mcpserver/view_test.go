@@ -234,7 +234,9 @@ func TestOneNotFound(t *testing.T) {
 }
 
 // TestModified: a listed document's modified is its fetch time for an
-// https package and its file's mtime for a dir source.
+// https package and its file's mtime for a dir source; a git package's
+// documents have none (agent20: it was the install's time, on every
+// document, which reads as "changed today").
 func TestModified(t *testing.T) {
 	t.Parallel()
 	dir := kindsProject(t)
@@ -251,5 +253,9 @@ func TestModified(t *testing.T) {
 		if got := out.Documents[0].Modified; !got.Equal(want) {
 			t.Errorf("%s: modified %v, want %v", alias, got, want)
 		}
+	}
+	res := call(t, cs, "list_contexts", map[string]any{"package": "gitpkg"}, nil)
+	if view := clientView(t, res); res.IsError || !strings.Contains(view, `"path":`) || strings.Contains(view, "modified") {
+		t.Errorf("gitpkg: want documents with no modified: %s", view)
 	}
 }

@@ -1,0 +1,75 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Unmatched returns the words of a query (its plain words, then the words
+// of its phrases, as typed, each once) that no indexed chunk
+// holds in its text, its heading or its document's title: a typo, or a
+// term the documents do not use. A search ranks on the other words and
+// cannot say so itself; this lets an answer tell "no such word" from a
+// weak match. A stop word ("how", "the": the key analyzer drops it) is
+// never unmatched, nor is a word that stems to a held one.
+// The check is over the whole index, not a search's filters: a word that
+// only other packages hold is not reported.
+func (r *Reader) Unmatched(ctx context.Context, text string) ([]string, error) {
+	pq := parseQuery(text)
+	var words []string
+	seen := map[string]bool{}
+	for _, w := range append(append([]string(nil), pq.words...), strings.Fields(strings.Join(pq.phrases, " "))...) {
+		if k := strings.ToLower(w); !seen[k] {
+			seen[k] = true
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return nil, nil
+	}
+	open, release, err := r.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	adv, err := open.idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: unmatched words: %w", err)
+	}
+	rdr, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: unmatched words: %w", err)
+	}
+	defer rdr.Close()
+	analyzer := open.idx.Mapping().AnalyzerNamed(textAnalyzer)
+	key := open.idx.Mapping().AnalyzerNamed(keyTextAnalyzer)
+	var out []string
+	for _, w := range words {
+		terms := queryTerms(analyzer, w)
+		if len(terms) == 0 || len(queryTerms(key, w)) == 0 {
+			continue
+		}
+		found := false
+		for t := range terms {
+			for _, field := range []string{fText, fHead, fTitle} {
+				tr, err := rdr.TermFieldReader(ctx, []byte(t), field, false, false, false)
+				if err != nil {
+					return nil, fmt.Errorf("indexer: unmatched words: %w", err)
+				}
+				n := tr.Count()
+				_ = tr.Close()
+				if found = n > 0; found {
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
