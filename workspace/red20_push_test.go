@@ -67,7 +67,49 @@ func TestRed20PushAfterRedirect(t *testing.T) {
 	if err == nil {
 		t.Fatalf("push succeeded (%+v); want an error naming both repositories", res)
 	}
-	if !strings.Contains(err.Error(), upstream) || !strings.Contains(err.Error(), evil) {
-		t.Errorf("error %q does not name where the files came from and where the manifest now points", err)
+	if !strings.Contains(err.Error(), upstream) || !strings.Contains(err.Error(), evil) || !strings.Contains(err.Error(), "--to") {
+		t.Errorf("error %q does not name where the files came from, where the manifest now points, and the way on (--to)", err)
+	}
+	// --to naming another source is no word for this one.
+	if _, err := w2.Push(bg, "guides", PushOptions{To: upstream}); err == nil || !strings.Contains(err.Error(), "names neither") {
+		t.Errorf("push --to the old source: err %v, want a refusal", err)
+	}
+	// The user's word: the push goes to the new source, and the next
+	// push needs no --to.
+	if _, err := w2.Push(bg, "guides", PushOptions{To: evil}); err != nil {
+		t.Fatalf("push --to %s: %v", evil, err)
+	}
+	if branches := gittest.MustGit(t, filepath.Join(root, "evil.git"), "branch", "--list", "ctx/*"); strings.TrimSpace(branches) == "" {
+		t.Errorf("push --to did not push to %s", evil)
+	}
+	writeFile(t, filepath.Join(pkg, "x.md"), "# X\n\nmy second edit\n")
+	if _, err := w2.Push(bg, "guides", PushOptions{}); err != nil {
+		t.Errorf("a push after push --to: %v", err)
+	}
+}
+
+// TestRed20PushAfterOwnSourceChange: a source the user moves with ctx add
+// (here: the package added again from another repository, and updated)
+// is where its files came from: push needs no --to.
+func TestRed20PushAfterOwnSourceChange(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	root := filepath.Join(f.tmp, "srv")
+	for _, name := range []string{"docs.git", "moved.git"} {
+		gittest.MustGit(t, f.tmp, "clone", "-q", "--bare", f.upstream, filepath.Join(root, name))
+	}
+	srv, err := gittest.Serve(root, gittest.ServeOptions{ReceivePack: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	w := f.open(f.project)
+	defer w.Close()
+	f.must(w.Add(bg, []project.PackageSpec{{Alias: "guides", Source: srv.URL + "/docs.git", Path: "guides"}}, AddOptions{}))
+	f.must(w.Remove(bg, []string{"guides"}, RemoveOptions{}))
+	f.must(w.Add(bg, []project.PackageSpec{{Alias: "guides", Source: srv.URL + "/moved.git", Path: "guides"}}, AddOptions{}))
+	writeFile(t, filepath.Join(f.project, project.DirName, project.PackagesDir, "guides", "x.md"), "# X\n\nedit\n")
+	if _, err := w.Push(bg, "guides", PushOptions{}); err != nil {
+		t.Fatalf("push after the user's own move: %v", err)
 	}
 }
