@@ -278,3 +278,67 @@ func TestRed20DamagedPackSaysWhere(t *testing.T) {
 		t.Errorf("error %q does not name the store %s", err, store)
 	}
 }
+
+// TestRed20CommitsRecordNotThroughALink (red20 finding 6): a store's
+// ctx-commits was appended to with os.OpenFile, which follows a symbolic
+// link: whoever can write the shared cache links it to a file of the
+// user's (~/.bashrc, a config) and every fetch of that remote appends a
+// line to it. The record must not be written through a link that leaves
+// the store; the fetch itself goes on (the record only picks haves).
+func TestRed20CommitsRecordNotThroughALink(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.serve(gittest.ServeOptions{})
+	url := s.URL + "/repo.git"
+	cache := t.TempDir()
+	ctx := context.Background()
+	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c1, Path: "src"}, filepath.Join(t.TempDir(), "a")); err != nil {
+		t.Fatal(err)
+	}
+	store := storeOf(t, cache)
+	victim := filepath.Join(t.TempDir(), "bashrc")
+	const mine = "alias ll='ls -l'\n"
+	if err := os.WriteFile(victim, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(store, "ctx-commits")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(store, "ctx-commits")); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(t.TempDir(), "b")
+	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides/deep"}, dest); err != nil {
+		t.Fatalf("Materialize: %v", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != mine {
+		t.Errorf("a fetch wrote through the store's ctx-commits link into %s: %q", victim, b)
+	}
+}
+
+// TestRed20HugeUseRecordBounded (red20 finding 7): ctx-used.json was read
+// whole (os.ReadFile) by every fetch (recordUse), by NoteUse, cache info
+// and gc: a junk one of N bytes (sparse: no disk) took N of memory in each.
+// A record larger than any ctx writes is refused unread (a fetch replaces
+// it, as it replaces one it cannot parse).
+func TestRed20HugeUseRecordBounded(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, useFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(256 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = readUses(dir)
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+		t.Errorf("reading a 256 MiB junk ctx-used.json allocated %d MiB; want it bounded", got>>20)
+	}
+	if err == nil || !strings.Contains(err.Error(), useFileName) {
+		t.Errorf("a junk record: err %v, want one naming it", err)
+	}
+}
