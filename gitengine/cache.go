@@ -226,9 +226,15 @@ func knownCommits(st *filesystem.Storage) []plumbing.Hash {
 }
 
 // recordCommit appends c to the cache's list of fetched commits.
+// The file is opened through an os.Root on the store: a link in a shared
+// cache that leads out of the store is not written through (red20).
 func recordCommit(st *filesystem.Storage, c plumbing.Hash) error {
-	p := filepath.Join(st.Filesystem().Root(), "ctx-commits")
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	root, err := os.OpenRoot(st.Filesystem().Root())
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, err := root.OpenFile("ctx-commits", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
@@ -243,6 +249,10 @@ func recordCommit(st *filesystem.Storage, c plumbing.Hash) error {
 // commits installs, updates and reads used, each with its sub-paths and
 // when it was last used. gc keeps what was used within its keep period.
 const useFileName = "ctx-used.json"
+
+// maxUseFile bounds ctx-used.json: 16 MiB, about 100,000 uses (a commit
+// and sub-path each, about 150 bytes).
+const maxUseFile = 16 << 20
 
 // useFile is the content of ctx-used.json. It is rewritten whole
 // (atomicfile.WriteFile) under the fetch lock.
@@ -263,13 +273,29 @@ type use struct {
 
 // readUses reads dir's ctx-used.json: an empty record when there is none;
 // an error when it cannot be read or parsed.
+//
+// A record over maxUseFile is refused unread: ctx never writes one that
+// large, and a junk one in a shared cache (sparse: no disk) cost its size
+// in memory in every fetch (red20).
 func readUses(dir string) (*useFile, error) {
-	data, err := os.ReadFile(filepath.Join(dir, useFileName))
+	f, err := os.Open(filepath.Join(dir, useFileName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return &useFile{}, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	var data []byte
+	fi, err := f.Stat()
+	if err == nil && fi.Size() <= maxUseFile {
+		data, err = io.ReadAll(io.LimitReader(f, maxUseFile+1))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > maxUseFile || len(data) > maxUseFile {
+		return nil, fmt.Errorf("%s: over %d MiB, more than ctx writes: it is not read (a fetch replaces it)", filepath.Join(dir, useFileName), maxUseFile>>20)
 	}
 	var u useFile
 	if err := json.Unmarshal(data, &u); err != nil {
