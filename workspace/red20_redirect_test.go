@@ -1,0 +1,62 @@
+package workspace
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// TestRed20AddRedirectToAnotherPrivateOrigin (round 18's leftover,
+// red20): ctx add of a URL the user typed records an allowance for the
+// origin typed (when it is on the private network), but the fetch may be
+// redirected to another origin. The next install on the same machine
+// checks that redirect against the allowances, so add must not succeed
+// where install then fails: either add refuses the redirect as install
+// does, or install takes what add took.
+func TestRed20AddRedirectToAnotherPrivateOrigin(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	target, _ := f.serveUpstream()
+	hop := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, strings.TrimSuffix(target, "/up.git")+r.URL.Path[len("/moved"):]+"?"+r.URL.RawQuery, http.StatusMovedPermanently)
+	}))
+	defer hop.Close()
+	typed := hop.URL + "/moved/up.git"
+	w := f.open(f.project)
+	_, addErr := w.Add(bg, []project.PackageSpec{{Alias: "api", Source: typed, Path: "guides"}}, AddOptions{})
+	w.Close()
+	if addErr != nil {
+		if gitengine.KindOf(addErr) != gitengine.KindPrivate {
+			t.Fatalf("add refused, but not as a private-network redirect: %v", addErr)
+		}
+		t.Logf("add refused: %v", addErr)
+		return // add refused what install would refuse
+	}
+	// Added: the same user's next install (the package folder gone, as
+	// on a fresh clone of their own project) must take it too.
+	if err := os.RemoveAll(w.pkgDir("api")); err != nil {
+		t.Fatal(err)
+	}
+	o := f.opts()
+	o.EngineOptions.CacheDir = filepath.Join(f.tmp, "cache2") // a fresh clone's machine: the cache does not answer
+	w, err := Open(f.project, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	r, err := w.Install(bg, InstallOptions{})
+	if err == nil {
+		for _, p := range r.Packages {
+			err = p.Err
+		}
+	}
+	if err != nil {
+		t.Fatalf("ctx add %s succeeded, then install on the same machine failed: %v", typed, err)
+	}
+}
