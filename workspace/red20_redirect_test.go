@@ -2,9 +2,9 @@ package workspace
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -29,9 +29,15 @@ func TestRed20AddRedirectToAnotherPrivateOrigin(t *testing.T) {
 	defer hop.Close()
 	typed := hop.URL + "/moved/up.git"
 	w := f.open(f.project)
-	_, addErr := w.Add(bg, []project.PackageSpec{{Alias: "api", Source: typed, Path: "guides"}}, AddOptions{})
+	rep, addErr := w.Add(bg, []project.PackageSpec{{Alias: "api", Source: typed, Path: "guides"}}, AddOptions{})
 	w.Close()
+	if addErr == nil && rep != nil && len(rep.Packages) == 1 {
+		addErr = rep.Packages[0].Err
+	}
 	if addErr != nil {
+		if !strings.Contains(addErr.Error(), "redirected to") || !strings.Contains(addErr.Error(), strings.TrimSuffix(target, "/up.git")) {
+			t.Errorf("add's refusal %q does not name the redirect and where it went", addErr)
+		}
 		if gitengine.KindOf(addErr) != gitengine.KindPrivate {
 			t.Fatalf("add refused, but not as a private-network redirect: %v", addErr)
 		}
