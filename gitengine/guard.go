@@ -276,6 +276,11 @@ func (e *Engine) refusal(r *remote, op string, err error) *Error {
 	if e.guard != nil {
 		hint = e.guard.Hint
 	}
+	if pe.Redirect != "" {
+		// The Guard's hint is how to allow the origin named, which is not
+		// the one refused (red20).
+		hint = "an allowance is for the origin a source names, not for where its server redirects; if you trust " + safetext.Quote(pe.Redirect) + ", name that repository's URL in the package yourself (`ctx add URL`)"
+	}
 	return newError(KindPrivate, r.raw, op, pe, hint)
 }
 

@@ -68,8 +68,6 @@ func (w *Workspace) addEngine(eng *gitengine.Engine, s project.PackageSpec) *git
 	m := w.manifest
 	return e.Guarded(gitengine.Guard{
 		Allowed: func(origin string) bool { return origin == typed || m.PrivateAllowed(&s, origin) },
-		Hint: fmt.Sprintf("ctx add allows your private network at the origin you typed (%s) only, as an install does: if you trust where the server sends you, add that repository's URL itself",
-			safetext.Quote(typed)),
 	})
 }
 

@@ -42,6 +42,20 @@ func TestRed20AddRedirectToAnotherPrivateOrigin(t *testing.T) {
 			t.Fatalf("add refused, but not as a private-network redirect: %v", addErr)
 		}
 		t.Logf("add refused: %v", addErr)
+		// A committed spec at the typed origin, allowed: install's refusal
+		// of the redirect names it, and not the allowance the user has.
+		writeCommitted(t, f.project, project.PackageSpec{Alias: "api", Source: typed, Path: "guides"})
+		w = f.open(f.project)
+		allowPrivateNetwork(t, w, "api")
+		w.Close()
+		w = f.open(f.project)
+		r, _ := w.Install(bg, InstallOptions{})
+		if len(r.Packages) != 1 || r.Packages[0].Err == nil {
+			t.Fatalf("install of the allowed origin that redirects: %+v", r.Packages)
+		}
+		if msg := r.Packages[0].Err.Error(); !strings.Contains(msg, "redirected to") || strings.Contains(msg, "--allow-outside") {
+			t.Errorf("install's refusal of the redirect: %s\nwant it to name the redirect, and not the allowance the user has", msg)
+		}
 		return // add refused what install would refuse
 	}
 	// Added: the same user's next install (the package folder gone, as
