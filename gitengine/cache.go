@@ -81,7 +81,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		if ok, err := rl.TryRLock(); err != nil || !ok {
 			return nil, nil, fmt.Errorf("the cache %s is being collected", dir)
 		}
-		return newStorage(osfs.New(dir), true), func() { _ = rl.Unlock() }, nil
+		return newCacheStorage(dir, true), func() { _ = rl.Unlock() }, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
@@ -90,7 +90,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 	if ok, err := lockwait.Exclusive(ctx, fl, lockwait.Forever); !ok {
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
-	return newStorage(osfs.New(dir), true), func() { _ = fl.Unlock() }, nil
+	return newCacheStorage(dir, true), func() { _ = fl.Unlock() }, nil
 }
 
 // The lock files beside a remote's folder (see the layout above).
@@ -124,22 +124,51 @@ func newStorage(fs billy.Filesystem, keep bool) *filesystem.Storage {
 	return filesystem.NewStorageWithOptions(idxFS{fs}, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: largeObject, KeepDescriptors: keep})
 }
 
+// newCacheStorage opens the store of a remote in the cache (newStorage),
+// without objects/info/alternates: ctx never writes one, objects of
+// another folder are not the remote's, and one that names the store itself
+// made go-git recurse until the stack overflowed (red20).
+func newCacheStorage(dir string, keep bool) *filesystem.Storage {
+	return newStorage(noAlternates{osfs.New(dir)}, keep)
+}
+
+// noAlternates is a store's file system without objects/info/alternates.
+type noAlternates struct{ billy.Filesystem }
+
+func (f noAlternates) Open(name string) (billy.File, error) {
+	if filepath.ToSlash(filepath.Clean(name)) == "objects/info/alternates" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return f.Filesystem.Open(name)
+}
+
 // idxFS reads a pack's index (a .idx file) whole when go-git opens it:
 // go-git's idxfile decoder reads it a few bytes at a time (about 300
 // read(2) calls for a pack of 50 objects), and the storage reads every
-// index again after each fetch adds a pack (Reindex).
+// index again after each fetch adds a pack (Reindex). An index over
+// maxWholeIdx is handed over as a file, so that a junk one (sparse: it
+// costs no disk) costs no memory before go-git checks its size (red20: 1
+// GiB of one took 2.1 GB).
 type idxFS struct{ billy.Filesystem }
+
+// maxWholeIdx is the largest index read whole: 16 MiB, about 580,000
+// objects, far more than a store of documentation holds.
+const maxWholeIdx = 16 << 20
 
 func (f idxFS) Open(name string) (billy.File, error) {
 	file, err := f.Filesystem.Open(name)
 	if err != nil || !strings.HasSuffix(name, ".idx") {
 		return file, err
 	}
-	defer file.Close()
 	fi, err := f.Filesystem.Stat(name)
-	if err != nil {
-		return nil, err
+	if err != nil || fi.Size() > maxWholeIdx {
+		if err != nil {
+			file.Close()
+			return nil, err
+		}
+		return file, nil
 	}
+	defer file.Close()
 	data, err := io.ReadAll(bufio.NewReaderSize(file, int(min(max(fi.Size()+1, 512), 1<<20))))
 	if err != nil {
 		return nil, err
@@ -197,9 +226,15 @@ func knownCommits(st *filesystem.Storage) []plumbing.Hash {
 }
 
 // recordCommit appends c to the cache's list of fetched commits.
+// The file is opened through an os.Root on the store: a link in a shared
+// cache that leads out of the store is not written through (red20).
 func recordCommit(st *filesystem.Storage, c plumbing.Hash) error {
-	p := filepath.Join(st.Filesystem().Root(), "ctx-commits")
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	root, err := os.OpenRoot(st.Filesystem().Root())
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, err := root.OpenFile("ctx-commits", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
@@ -214,6 +249,10 @@ func recordCommit(st *filesystem.Storage, c plumbing.Hash) error {
 // commits installs, updates and reads used, each with its sub-paths and
 // when it was last used. gc keeps what was used within its keep period.
 const useFileName = "ctx-used.json"
+
+// maxUseFile bounds ctx-used.json: 16 MiB, about 100,000 uses (a commit
+// and sub-path each, about 150 bytes).
+const maxUseFile = 16 << 20
 
 // useFile is the content of ctx-used.json. It is rewritten whole
 // (atomicfile.WriteFile) under the fetch lock.
@@ -234,13 +273,29 @@ type use struct {
 
 // readUses reads dir's ctx-used.json: an empty record when there is none;
 // an error when it cannot be read or parsed.
+//
+// A record over maxUseFile is refused unread: ctx never writes one that
+// large, and a junk one in a shared cache (sparse: no disk) cost its size
+// in memory in every fetch (red20).
 func readUses(dir string) (*useFile, error) {
-	data, err := os.ReadFile(filepath.Join(dir, useFileName))
+	f, err := os.Open(filepath.Join(dir, useFileName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return &useFile{}, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	var data []byte
+	fi, err := f.Stat()
+	if err == nil && fi.Size() <= maxUseFile {
+		data, err = io.ReadAll(io.LimitReader(f, maxUseFile+1))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > maxUseFile || len(data) > maxUseFile {
+		return nil, fmt.Errorf("%s: over %d MiB, more than ctx writes: it is not read (a fetch replaces it)", filepath.Join(dir, useFileName), maxUseFile>>20)
 	}
 	var u useFile
 	if err := json.Unmarshal(data, &u); err != nil {
@@ -336,7 +391,7 @@ func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
 		return nil
 	}
 	defer fl.Unlock()
-	st := newStorage(osfs.New(dir), false)
+	st := newCacheStorage(dir, false)
 	var tree plumbing.Hash
 	if st.HasEncodedObject(plumbing.NewHash(commit)) != nil {
 		// Installed from a lock by its tree (FetchRequest.Tree)?

@@ -17,7 +17,6 @@ import (
 	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
-	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
@@ -365,7 +364,7 @@ func (e *Engine) gcRemote(ctx context.Context, root, key string, o GCOptions) (G
 	defer unlock()
 	res.BytesBefore = inspectRemote(root, key).Bytes
 	cutoff := o.Now.Add(-o.Keep)
-	st := newStorage(osfs.New(dir), false)
+	st := newCacheStorage(dir, false)
 
 	kp := keptByUses(st, dir, cutoff)
 	res.Warning, res.Commits = kp.warning, kp.commits

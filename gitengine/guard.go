@@ -98,13 +98,20 @@ func (e *Engine) guardKey(r *remote) string {
 type PrivateError struct {
 	Host string // as the URL names it
 	Addr *netguard.AddrError
+	// Redirect is the origin a server redirected the call to, when the
+	// refused request was such a redirect ("" otherwise).
+	Redirect string
 }
 
 func (e *PrivateError) Error() string {
+	msg := fmt.Sprintf("%s resolves to %s, a %s address", safetext.Quote(e.Host), e.Addr.Addr, e.Addr.What)
 	if h := strings.Trim(e.Host, "[]"); h == "" || h == e.Addr.Addr.String() {
-		return e.Addr.Error()
+		msg = e.Addr.Error()
 	}
-	return fmt.Sprintf("%s resolves to %s, a %s address", safetext.Quote(e.Host), e.Addr.Addr, e.Addr.What)
+	if e.Redirect != "" {
+		msg = "the server redirected to " + safetext.Quote(e.Redirect) + ": " + msg
+	}
+	return msg
 }
 
 func (e *PrivateError) Unwrap() error { return e.Addr }
@@ -148,15 +155,24 @@ func (t guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := netguard.Transport{Open: t.open, Direct: t.direct}.RoundTrip(req)
 	if err != nil {
-		return nil, t.refuse(req.URL.Hostname(), err)
+		redirect := ""
+		if req.Response != nil { // http.Client's redirect (Request.Response)
+			redirect, _ = netguard.Origin(req.URL.Scheme, req.URL.Hostname(), port)
+		}
+		return nil, t.refuse(req.URL.Hostname(), redirect, err)
 	}
 	return resp, nil
 }
 
-func (t guardedTransport) refuse(host string, err error) error {
+func (t guardedTransport) refuse(host, redirect string, err error) error {
 	err = privateOf(host, err)
 	var pe *PrivateError
 	if errors.As(err, &pe) {
+		if redirect != "" {
+			c := *pe
+			c.Redirect = redirect
+			pe, err = &c, &c
+		}
 		t.refused.CompareAndSwap(nil, pe)
 	}
 	return err
@@ -259,6 +275,11 @@ func (e *Engine) refusal(r *remote, op string, err error) *Error {
 	hint := ""
 	if e.guard != nil {
 		hint = e.guard.Hint
+	}
+	if pe.Redirect != "" {
+		// The Guard's hint is how to allow the origin named, which is not
+		// the one refused (red20).
+		hint = "an allowance is for the origin a source names, not for where its server redirects; if you trust " + safetext.Quote(pe.Redirect) + ", name that repository's URL in the package yourself (`ctx add URL`)"
 	}
 	return newError(KindPrivate, r.raw, op, pe, hint)
 }

@@ -225,7 +225,7 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 		g.close()
 		return nil, err
 	}
-	g.st = cst
+	g.st = verified(cst)
 	return g, nil
 }
 
@@ -315,7 +315,7 @@ func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool
 		}
 	}
 	if byTree && f.st.HasEncodedObject(tree) == nil {
-		if treeID, entries, skipped, err := collectTree(f.st, tree, diff); err == nil {
+		if treeID, entries, skipped, err := collectTree(verified(f.st), tree, diff); err == nil {
 			return treeID, entries, skipped, nil
 		}
 	}
@@ -337,7 +337,7 @@ func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool
 			return plumbing.ZeroHash, nil, nil, commitGone(f.r.raw, commit, errors.New("the server did not send it"), "")
 		}
 	}
-	treeID, entries, skipped, err := collect(f.st, f.r.raw, commit, sub, file, diff)
+	treeID, entries, skipped, err := collect(verified(f.st), f.r.raw, commit, sub, file, diff)
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A tree is missing from the cache (an interrupted or foreign
 		// store): fetch the whole commit again, offering nothing.
@@ -347,7 +347,7 @@ func (f *filling) entries(commit, tree plumbing.Hash, ref, sub string, file bool
 		if err := f.e.fetchCommit(f.ctx, f.c, f.st, commit, ref, true); err != nil {
 			return plumbing.ZeroHash, nil, nil, classifyFetch(f.c, commit, err)
 		}
-		treeID, entries, skipped, err = collect(f.st, f.r.raw, commit, sub, file, diff)
+		treeID, entries, skipped, err = collect(verified(f.st), f.r.raw, commit, sub, file, diff)
 	}
 	return treeID, entries, skipped, err
 }

@@ -387,7 +387,7 @@ func (e *Engine) remoteCommitTree(ctx context.Context, r *remote, tip plumbing.H
 			return plumbing.ZeroHash, err
 		}
 	}
-	co, err := object.GetCommit(st, tip)
+	co, err := object.GetCommit(verified(st), tip)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}

@@ -54,7 +54,7 @@ func (e *Engine) TreeOf(ctx context.Context, req FetchRequest) (string, error) {
 			return "", classifyFetch(c, commit, err)
 		}
 	}
-	return subTree(st, r.raw, commit, sub)
+	return subTree(verified(st), r.raw, commit, sub)
 }
 
 // subTree walks commit's tree down to sub and returns the id of the tree

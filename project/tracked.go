@@ -230,10 +230,73 @@ func unsharedRef(dir, ref string) string {
 	default:
 		return ""
 	}
-	if remoteHas(repo, branch) {
+	tracking, holds := remoteHolds(repo, branch)
+	switch {
+	case holds:
 		return ""
+	case len(tracking) > 0:
+		return "names branch " + safetext.Quote(branch) + " of a repository on this machine, whose tip has commits no remote has (" + safetext.Clip(strings.Join(tracking, ", "), 0) + " does not hold it): unpushed work is not shared"
 	}
 	return "names branch " + safetext.Quote(branch) + " of a repository on this machine, which no remote has (no refs/remotes/*/" + safetext.Clip(branch, 0) + "): unpushed work is not shared"
+}
+
+// maxTipWalk bounds the commits remoteHolds reads below a remote-tracking
+// branch while it looks for the local tip.
+const maxTipWalk = 10_000
+
+// remoteHolds names the remote-tracking branches of branch in repo
+// (REMOTE/branch) and reports whether one of them holds the local
+// branch's tip: points at it, or at a commit it is an ancestor of (the
+// local branch is behind), within maxTipWalk commits. A branch with
+// commits no remote has is ahead: its tip is unpushed work (round 18's
+// leftover, red20: before, any remote-tracking branch of that name made
+// the local tip shared). A local branch that is missing (the ref names
+// nothing) is left to install to report, as held.
+func remoteHolds(repo *git.Repository, branch string) ([]string, bool) {
+	local, err := repo.Storer.Reference(plumbing.ReferenceName("refs/heads/" + branch))
+	if err != nil {
+		return nil, remoteHas(repo, branch)
+	}
+	iter, err := repo.Storer.IterReferences()
+	if err != nil {
+		return nil, false
+	}
+	var tracking []plumbing.Hash
+	var names []string
+	_ = iter.ForEach(func(r *plumbing.Reference) error {
+		rest, ok := strings.CutPrefix(r.Name().String(), "refs/remotes/")
+		if _, name, ok2 := strings.Cut(rest, "/"); ok && ok2 && name == branch && r.Type() == plumbing.HashReference {
+			tracking = append(tracking, r.Hash())
+			names = append(names, rest)
+		}
+		return nil
+	})
+	tip := local.Hash()
+	for _, h := range tracking {
+		if h == tip {
+			return names, true
+		}
+	}
+	// Behind? Walk below the remote-tracking tips for the local one.
+	seen := map[plumbing.Hash]bool{}
+	queue := append([]plumbing.Hash(nil), tracking...)
+	for len(queue) > 0 && len(seen) < maxTipWalk {
+		h := queue[0]
+		queue = queue[1:]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		if h == tip {
+			return names, true
+		}
+		c, err := repo.CommitObject(h)
+		if err != nil {
+			continue // a shallow clone's edge
+		}
+		queue = append(queue, c.ParentHashes...)
+	}
+	return names, false
 }
 
 // unsharedRefName is unsharedRef's rule that needs no repository: a name

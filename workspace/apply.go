@@ -232,6 +232,9 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 	if err == nil {
 		st, err = f.state(hash, omit)
 	}
+	if err == nil && t.spec != nil {
+		st.Source = t.spec.Source
+	}
 	var pt *patch
 	if err == nil {
 		st.Audience, st.AudienceIgnored, st.AudienceChecked, st.Withheld = lockAud, aud.rules && name == "", true, aud.withheld

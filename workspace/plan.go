@@ -953,7 +953,7 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			continue
 		}
 		taken[naming.AliasKey(s.Alias)] = true
-		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true, eng: eng.WithLabel(s.Alias)}
+		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true, eng: w.addEngine(eng, s)}
 		if isDir(&s) {
 			if err := w.checkDirSource(&s); err != nil {
 				bad(fmt.Errorf("%s: %w", where, err))

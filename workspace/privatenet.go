@@ -51,6 +51,26 @@ func privateHint(m project.Manifest, alias string, s *project.PackageSpec, locke
 		project.Rel(project.LockName), safetext.Quote(alias), project.Rel(project.ManifestName), why, entry, project.Rel(project.LocalName))
 }
 
+// addEngine is eng for a git spec the user typed (ctx add): the user's
+// word is for the origin typed, on the private network too (privateAllow
+// records it with the spec), not for where its server redirects. A
+// redirect to another origin on the private network is refused, as the
+// next install of the added spec refuses it (red20, round 18's leftover:
+// add followed it and recorded the typed origin only, so the same user's
+// next install without the cache failed, with advice that changed
+// nothing). A spec on this machine is not guarded.
+func (w *Workspace) addEngine(eng *gitengine.Engine, s project.PackageSpec) *gitengine.Engine {
+	e := eng.WithLabel(s.Alias)
+	typed, ok := gitengine.Origin(s.Source)
+	if s.Local || !ok || s.KindOf() != project.KindGit {
+		return e
+	}
+	m := w.manifest
+	return e.Guarded(gitengine.Guard{
+		Allowed: func(origin string) bool { return origin == typed || m.PrivateAllowed(&s, origin) },
+	})
+}
+
 // registryEngine is eng for the specs of a registry the user did not name
 // (AddOptions.NoAllowOutside: the manifest's): kept off the private
 // network but where the user allowed, as a committed spec's.

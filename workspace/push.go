@@ -23,6 +23,10 @@ type PushOptions struct {
 	Message string // the commit message; "" = a line naming the package and its files
 	Author  gitengine.Signature
 	DryRun  bool // build the commit and name the branch; push nothing
+	// To confirms a destination other than the source the package's
+	// files were installed from: it must be the source the manifest and
+	// the lock name now. After such a push, the package's edits go there.
+	To string
 }
 
 // PushResult is what Push did for one package.
@@ -97,6 +101,12 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 	if loc.state == nil {
 		return nil, fmt.Errorf("%s: ctx does not know what it installed (no state in %s), so it cannot tell your edits apart: copy your files aside, run `ctx install --force`, copy them back, then push", safetext.Quote(alias), project.Rel(project.StateDir))
 	}
+	if from := loc.state.Source; from != "" && naming.RepoKey(from) != naming.RepoKey(e.Source) && o.To != e.Source {
+		// The manifest and the lock were pointed elsewhere together
+		// since the install (a pull brings both): as a pull never changes
+		// where git push goes, only the user's word does (red20).
+		return nil, &RedirectedError{Alias: alias, From: from, To: e.Source, Given: o.To}
+	}
 	res := &PushResult{Alias: alias, Source: e.Source, Parent: e.Rev, Files: loc.changes}
 	if res.Files == nil {
 		res.Files = []FileChange{}
@@ -132,10 +142,36 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 		return nil, err
 	}
 	res.Branch, res.Commit, res.Unchanged, res.Existed, res.Pushed = pr.Branch, pr.Commit, pr.Unchanged, pr.Existed, pr.Pushed
+	if o.To == e.Source && !o.DryRun && loc.state.Source != e.Source {
+		// The user's word holds for the next pushes: the state says
+		// where the edits go now (not when opened read-only).
+		st := *loc.state
+		st.Source = e.Source
+		_ = w.writeState(w.statePath(alias), &st)
+	}
 	if !res.Unchanged {
 		res.Base = w.baseBranch(ctx, eng, url, e.Ref)
 	}
 	return res, nil
+}
+
+// RedirectedError is a push to a source other than the one the package's
+// files were installed from: the manifest and the lock were changed
+// together since (PushOptions.To confirms the new one).
+type RedirectedError struct {
+	Alias string
+	From  string // where the files came from
+	To    string // what the manifest and the lock name now
+	Given string // PushOptions.To, when it names neither
+}
+
+func (e *RedirectedError) Error() string {
+	msg := fmt.Sprintf("%s: its files were installed from %s, but the manifest and the lock now name %s (a commit, or an edit, changed both since): ctx push sends your edits only where the files came from unless you say so. Check the change (git log -p .context/), then run `ctx push %s --to %s` to push there",
+		safetext.Quote(e.Alias), safetext.Quote(naming.RedactURL(e.From)), safetext.Quote(naming.RedactURL(e.To)), e.Alias, safetext.Quote(naming.RedactURL(e.To)))
+	if e.Given != "" {
+		msg += fmt.Sprintf(" (--to %s names neither)", safetext.Quote(naming.RedactURL(e.Given)))
+	}
+	return msg
 }
 
 // pathOr is p, or "the repository root" for "".

@@ -110,6 +110,14 @@ type pkgState struct {
 	Tree  string      `json:"tree"`
 	Hash  string      `json:"hash"`
 	Files []fileState `json:"files"` // sorted by path
+	// Source is the source the files were fetched from (the manifest's
+	// spelling, as the lock has it): where ctx push sends their edits.
+	// A commit that points the manifest and the lock elsewhere together
+	// leaves it, and push asks for the user's word for a repository of
+	// another identity (naming.RepoKey: another spelling of the same one
+	// is no redirect; red20). "" in a state written before, or rebuilt by
+	// a scan: not known.
+	Source string `json:"source,omitempty"`
 	// The audience rules the files were installed under (workspace's
 	// audience.go): Audience is the project name they were applied for
 	// when some document has rules (the lock entry's Audience),

@@ -21,6 +21,7 @@ type pushOptions struct {
 	message string
 	pr      bool
 	dryRun  bool
+	to      string // the source the user confirms (workspace.PushOptions.To)
 	// forge is how --pr reaches GitHub (gh, GITHUB_TOKEN, the API's URL);
 	// runPush fills it from the environment when Token and Gh are empty.
 	forge forge.Options
@@ -29,7 +30,7 @@ type pushOptions struct {
 func newPushCmd(g *globalOptions, runF func(context.Context, *pushOptions) error) *cobra.Command {
 	opts := &pushOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "push ALIAS [--branch BRANCH] [--message MESSAGE] [--pr] [--dry-run]",
+		Use: "push ALIAS [--branch BRANCH] [--message MESSAGE] [--pr] [--dry-run] [--to SOURCE]",
 		Example: `  ctx push api --dry-run
   ctx push api --message "Fix the auth example" --pr`,
 		Short: "Send a package's local edits upstream as a branch",
@@ -54,6 +55,12 @@ commit's files, so nothing is lost.
 edits, push says so and creates nothing. Dir and https packages cannot be
 pushed. A branch that exists with other content is refused.
 
+Edits go back to the source the package's files were installed from. When
+the manifest and the lock were pointed at another source together since
+(a pull brings both), push refuses and names both: check the change, then
+--to SOURCE (the source they name now) pushes there, and later pushes go
+there too.
+
 Exit status: 0 when pushed, or nothing to push; 2 for bad arguments; 1 for
 other errors (no access, a refused branch); 1 too when --pr opened no pull
 request (the branch is pushed and stays: the error says why and where to
@@ -71,6 +78,7 @@ open one by hand).`,
 	cmd.Flags().StringVar(&opts.message, "message", "", "the commit `MESSAGE` (default: the package and its files)")
 	cmd.Flags().BoolVar(&opts.pr, "pr", false, "open a pull request on GitHub (gh, or GITHUB_TOKEN)")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print the files and the branch; push nothing")
+	cmd.Flags().StringVar(&opts.to, "to", "", "push to `SOURCE`, which the manifest names now, though the files were installed from another")
 	return cmd
 }
 
@@ -80,7 +88,7 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 		return err
 	}
 	defer w.Close()
-	res, err := w.Push(ctx, opts.alias, workspace.PushOptions{Branch: opts.branch, Message: opts.message, Author: gitAuthor(ctx, opts.globalOptions), DryRun: opts.dryRun})
+	res, err := w.Push(ctx, opts.alias, workspace.PushOptions{Branch: opts.branch, Message: opts.message, Author: gitAuthor(ctx, opts.globalOptions), DryRun: opts.dryRun, To: opts.to})
 	if err != nil {
 		return err
 	}

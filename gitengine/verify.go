@@ -1,0 +1,135 @@
+package gitengine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// The cache is shared (CTX_CACHE may be a folder several users or projects
+// write), so what a remote's store holds is not trusted by its id: an
+// object read from it is checked against its id, as git checks what it
+// receives (transfer.fsckObjects) and as objects are named in the first
+// place. A store ctx wrote itself always passes: ctx indexes every pack it
+// fetches by the hashes of what it inflated (pack.go). (red20: a writer of
+// the cache planted objects under the ids of a commit, and ctx installed
+// them, and locked them, as that commit's files.)
+
+// verified reads the objects of the cache's store st (in dir) through
+// checks: commits, trees and tags are read whole and hashed before they
+// are returned; a blob's reader hashes what it reads and fails at its end
+// when the content is not the blob's. An object the store's index lists
+// but cannot read (a pack cut short) is reported as damaged, not as
+// missing.
+func verified(st *filesystem.Storage) storer.EncodedObjectStorer {
+	return verifiedStore{Storage: st, dir: st.Filesystem().Root()}
+}
+
+type verifiedStore struct {
+	*filesystem.Storage
+	dir string
+}
+
+// CacheDamagedError is an object of a remote's store in the cache that is
+// not what its id names, or that its index lists and cannot be read.
+type CacheDamagedError struct {
+	Dir    string // the remote's store
+	Object string // the object's id
+	Why    string
+}
+
+func (e *CacheDamagedError) Error() string {
+	return fmt.Sprintf("the cache's store %s: object %s %s (the store was damaged, or written by someone else): delete that folder, and ctx fetches again what it needs; if several users share CTX_CACHE, give each their own", e.Dir, e.Object, e.Why)
+}
+
+func (s verifiedStore) damaged(h plumbing.Hash, why string) error {
+	return &CacheDamagedError{Dir: s.dir, Object: h.String(), Why: why}
+}
+
+func (s verifiedStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	obj, err := s.Storage.EncodedObject(t, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) && s.Storage.HasEncodedObject(h) == nil {
+		// Listed, but unreadable: go-git says "not found" for a pack cut
+		// short, and a fetch would not replace it (the index still lists
+		// it). An object of another type than asked is not found, as before.
+		if t == plumbing.AnyObject {
+			return nil, s.damaged(h, "is listed but cannot be read")
+		}
+		if _, aerr := s.Storage.EncodedObject(plumbing.AnyObject, h); errors.Is(aerr, plumbing.ErrObjectNotFound) {
+			return nil, s.damaged(h, "is listed but cannot be read")
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if obj.Type() == plumbing.BlobObject {
+		return &verifiedBlob{EncodedObject: obj, id: h, s: s}, nil
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, s.damaged(h, "cannot be read: "+err.Error())
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, s.damaged(h, "cannot be read: "+err.Error())
+	}
+	if got := plumbing.ComputeHash(obj.Type(), data); got != h {
+		return nil, s.damaged(h, fmt.Sprintf("is a %s whose content hashes to %s", obj.Type(), got))
+	}
+	mo := &plumbing.MemoryObject{}
+	mo.SetType(obj.Type())
+	if _, err := mo.Write(data); err != nil {
+		return nil, err
+	}
+	return mo, nil
+}
+
+// verifiedBlob is a blob of the cache whose reader checks its content.
+type verifiedBlob struct {
+	plumbing.EncodedObject
+	id plumbing.Hash // asked for (a loose object's Hash is computed from its content)
+	s  verifiedStore
+}
+
+func (b *verifiedBlob) Hash() plumbing.Hash { return b.id }
+
+func (b *verifiedBlob) Reader() (io.ReadCloser, error) {
+	rd, err := b.EncodedObject.Reader()
+	if err != nil {
+		return nil, b.s.damaged(b.id, "cannot be read: "+err.Error())
+	}
+	return &hashingReader{rc: rd, h: plumbing.NewHasher(plumbing.BlobObject, b.Size()), b: b}, nil
+}
+
+// hashingReader hashes what it reads; at the end it fails when the blob's
+// content was not the one its id names (or not of its size).
+type hashingReader struct {
+	rc io.ReadCloser
+	h  plumbing.Hasher
+	n  int64
+	b  *verifiedBlob
+}
+
+func (r *hashingReader) Read(p []byte) (int, error) {
+	n, err := r.rc.Read(p)
+	r.h.Write(p[:n])
+	r.n += int64(n)
+	if errors.Is(err, io.EOF) {
+		if r.n != r.b.Size() {
+			return n, r.b.s.damaged(r.b.id, fmt.Sprintf("holds %d bytes, not the %d its header says", r.n, r.b.Size()))
+		}
+		if got := r.h.Sum(); got != r.b.id {
+			return n, r.b.s.damaged(r.b.id, "is a blob whose content hashes to "+got.String())
+		}
+	} else if err != nil {
+		return n, r.b.s.damaged(r.b.id, "cannot be read: "+err.Error())
+	}
+	return n, err
+}
+
+func (r *hashingReader) Close() error { return r.rc.Close() }
