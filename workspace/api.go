@@ -236,7 +236,7 @@ type InstallOptions struct {
 	Frozen bool // fail when manifest and lock disagree; never write the lock
 	Force  bool // back up dirty files, then proceed
 	// DryRun reports what Install would do (the plan) and changes
-	// nothing; it cannot record AllowOutside (an error).
+	// nothing; with AllowOutside it plans as if allowed, recording nothing.
 	DryRun bool
 	// AllowOutside names packages whose local sources outside the project
 	// the user allows (AllowOutside), recorded before installing.

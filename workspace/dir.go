@@ -268,6 +268,17 @@ func (w *Workspace) placeGitSource(s project.PackageSpec) (string, error) {
 // (project.GitPrivateAllow). Again is no error. An alias
 // that is neither is an error, and nothing is recorded.
 func (w *Workspace) AllowOutside(aliases []string) error {
+	return w.allowOutside(aliases, false)
+}
+
+// allowOutside is AllowOutside; with dryRun (install --dry-run) the
+// allowances are made in memory only, for the plan that follows, and
+// each note says it would be allowed: nothing is written.
+func (w *Workspace) allowOutside(aliases []string, dryRun bool) error {
+	allowed := "is allowed in"
+	if dryRun {
+		allowed = "would be allowed in"
+	}
 	m := w.Manifest()
 	m.Allow = append([]string(nil), m.Allow...)
 	m.AllowWeb = append([]project.WebAllow(nil), m.AllowWeb...)
@@ -284,19 +295,19 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			if want.Ref != "" {
 				what = "its ref " + safetext.Quote(want.Ref)
 			}
-			w.log("%s: %s may serve %s: allowed in %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, project.Rel(project.LocalName))
+			w.log("%s: %s may serve %s: %s %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, strings.TrimPrefix(allowed, "is "), project.Rel(project.LocalName))
 			continue
 		}
 		_, err := w.proj.CheckSource(nil, s)
 		if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
 			m.AddAllowWeb(want)
-			w.log("%s: %s at %s is allowed in %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), project.Rel(project.LocalName))
+			w.log("%s: %s at %s %s %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), allowed, project.Rel(project.LocalName))
 			continue
 		}
 		if errors.Is(err, project.ErrNotAllowed) {
 			want, _ := project.WebAllowFor(s)
 			m.AddAllowWeb(want)
-			w.log("%s: %s at %s is allowed in %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), project.Rel(project.LocalName))
+			w.log("%s: %s at %s %s %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), allowed, project.Rel(project.LocalName))
 			continue
 		}
 		if !errors.Is(err, project.ErrOutside) {
@@ -310,10 +321,14 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			continue
 		}
 		m.AddAllow(real)
-		w.log("%s: %s is allowed in %s (git-ignored, not committed)", a, safetext.Quote(real), project.Rel(project.LocalName))
+		w.log("%s: %s %s %s (git-ignored, not committed)", a, safetext.Quote(real), allowed, project.Rel(project.LocalName))
 	}
 	if len(probs) > 0 {
 		return errors.New(strings.Join(probs, "\n"))
+	}
+	if dryRun {
+		w.manifest = m // Manifest made m a copy of its own
+		return nil
 	}
 	return w.writeManifest(&m)
 }

@@ -436,13 +436,12 @@ func (w *Workspace) packageDirs() []string {
 // (project.Refused: a committed dir or git source outside the project that
 // the user has not allowed) is reported Failed, and nothing of it is
 // fetched; o.AllowOutside first records the user's allowances
-// (AllowOutside). With DryRun the report is the plan and nothing changes.
+// (AllowOutside). With DryRun the report is the plan and nothing changes:
+// the allowances are the plan's, in memory, and not recorded.
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	if len(o.AllowOutside) > 0 {
-		if o.DryRun {
-			return nil, errors.New("--allow-outside records an allowance, which a dry run does not write: run the install without --dry-run, or the dry run without --allow-outside")
-		}
-		if err := w.AllowOutside(o.AllowOutside); err != nil {
+		// A dry run plans with the allowances made in memory only.
+		if err := w.allowOutside(o.AllowOutside, o.DryRun); err != nil {
 			return nil, err
 		}
 	}
