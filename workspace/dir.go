@@ -210,7 +210,7 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow
 			return &want, nil
 		}
 		s.Local = true
-		w.log("%s: %s is ignored by git (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
+		w.notice("%s: %s is ignored by git (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
 		return nil, nil
 	} else if !errors.Is(err, project.ErrOutside) {
 		return nil, err
@@ -220,7 +220,7 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow
 			safetext.Quote(s.Source), safetext.Quote(real), safetext.Quote(real), project.Rel(project.LocalName))
 	}
 	s.Local = true
-	w.log("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
+	w.notice("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
 	return nil, nil
 }
 
@@ -295,19 +295,19 @@ func (w *Workspace) allowOutside(aliases []string, dryRun bool) error {
 			if want.Ref != "" {
 				what = "its ref " + safetext.Quote(want.Ref)
 			}
-			w.log("%s: %s may serve %s: %s %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, strings.TrimPrefix(allowed, "is "), project.Rel(project.LocalName))
+			w.notice("%s: %s may serve %s: %s %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, strings.TrimPrefix(allowed, "is "), project.Rel(project.LocalName))
 			continue
 		}
 		_, err := w.proj.CheckSource(nil, s)
 		if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
 			m.AddAllowWeb(want)
-			w.log("%s: %s at %s %s %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), allowed, project.Rel(project.LocalName))
+			w.notice("%s: %s at %s %s %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), allowed, project.Rel(project.LocalName))
 			continue
 		}
 		if errors.Is(err, project.ErrNotAllowed) {
 			want, _ := project.WebAllowFor(s)
 			m.AddAllowWeb(want)
-			w.log("%s: %s at %s %s %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), allowed, project.Rel(project.LocalName))
+			w.notice("%s: %s at %s %s %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), allowed, project.Rel(project.LocalName))
 			continue
 		}
 		if !errors.Is(err, project.ErrOutside) {
@@ -321,7 +321,7 @@ func (w *Workspace) allowOutside(aliases []string, dryRun bool) error {
 			continue
 		}
 		m.AddAllow(real)
-		w.log("%s: %s %s %s (git-ignored, not committed)", a, safetext.Quote(real), allowed, project.Rel(project.LocalName))
+		w.notice("%s: %s %s %s (git-ignored, not committed)", a, safetext.Quote(real), allowed, project.Rel(project.LocalName))
 	}
 	if len(probs) > 0 {
 		return errors.New(strings.Join(probs, "\n"))

@@ -857,7 +857,7 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 	if err == nil {
 		for _, t := range p.tasks {
 			if t.allow != "" && t.j != nil {
-				w.log("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
+				w.notice("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.allow), project.Rel(project.LocalName), t.alias)
 			}
 			if a := t.allowIn; a != nil && t.j != nil {
@@ -865,11 +865,11 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 				if a.Ref != "" {
 					what = "ref " + safetext.Quote(a.Ref) + ", which git does not share"
 				}
-				w.log("%s: %s may serve %s: allowed for you in %s (git-ignored, not committed); a clone of the project serves only what git shares until its user allows it too (`ctx install --allow-outside %s`)",
+				w.notice("%s: %s may serve %s: allowed for you in %s (git-ignored, not committed); a clone of the project serves only what git shares until its user allows it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.spec.Source), what, project.Rel(project.LocalName), t.alias)
 			}
 			if t.allowWeb != nil && t.j != nil {
-				w.log("%s: %s at %s allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
+				w.notice("%s: %s at %s allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, t.allowWeb.What(), safetext.Quote(t.allowWeb.Origin), project.Rel(project.LocalName), t.alias)
 			}
 		}

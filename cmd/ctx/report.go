@@ -76,6 +76,10 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 		o.Log = p.Log()
 	}
 	if g.quiet {
+		// -q drops notes, never warnings nor the notices a user must see
+		// (workspace.Options.Notice: an allowance recorded, a recovery).
+		// (-q's progress writes nowhere, so nothing is drawn to clear.)
+		o.Notice = g.IO.ErrOut
 		o.Log = warningsOnly{g.IO.ErrOut}
 	}
 	o.Engine = workspace.NewEngine(o) // the command's one Engine

@@ -95,9 +95,11 @@ type globalOptions struct {
 
 // quietFlag gives c -q/--quiet (a command that prints progress: add,
 // install, update, setup): stderr gets warnings and errors only, as
-// cargo's and git's -q.
+// cargo's and git's -q, and the notices the workspace must not keep from
+// the user (workspace.Options.Notice: an allowance it records, a recovered
+// change): they say what ctx now trusts, or changed unasked, not progress.
 func quietFlag(c *cobra.Command, g *globalOptions) {
-	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings and errors on stderr: no progress, no notes")
+	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings, errors and allowances recorded on stderr: no progress, no other notes")
 }
 
 // notes is where a command writes what is neither a result nor a problem
