@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
@@ -282,6 +284,7 @@ func (w *Workspace) allowOutside(aliases []string, dryRun bool) error {
 	m := w.Manifest()
 	m.Allow = append([]string(nil), m.Allow...)
 	m.AllowWeb = append([]project.WebAllow(nil), m.AllowWeb...)
+	m.AllowInside = append([]project.InsideAllow(nil), m.AllowInside...)
 	var probs []string
 	for _, a := range aliases {
 		s, ok := m.Spec(a)
@@ -289,39 +292,24 @@ func (w *Workspace) allowOutside(aliases []string, dryRun bool) error {
 			probs = append(probs, fmt.Sprintf("--allow-outside %s: no package %s in %s (see `ctx list`)", safetext.Quote(a), safetext.Quote(a), project.Rel(project.ManifestName)))
 			continue
 		}
-		if want, ok := w.proj.InsideAllowFor(s); ok {
-			m.AddAllowInside(want)
-			what := "its files git does not track"
-			if want.Ref != "" {
-				what = "its ref " + safetext.Quote(want.Ref)
-			}
-			w.notice("%s: %s may serve %s: %s %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, strings.TrimPrefix(allowed, "is "), project.Rel(project.LocalName))
-			continue
-		}
-		_, err := w.proj.CheckSource(nil, s)
-		if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
-			m.AddAllowWeb(want)
-			w.notice("%s: %s at %s %s %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), allowed, project.Rel(project.LocalName))
-			continue
-		}
-		if errors.Is(err, project.ErrNotAllowed) {
-			want, _ := project.WebAllowFor(s)
-			m.AddAllowWeb(want)
-			w.notice("%s: %s at %s %s %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), allowed, project.Rel(project.LocalName))
-			continue
-		}
-		if !errors.Is(err, project.ErrOutside) {
-			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project or holding what git does not share, a committed git source on the network, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
-			continue
-		}
-		s.Local = true
-		real, err := w.proj.CheckSource(nil, s)
+		al, err := w.allowanceFor(s)
 		if err != nil {
 			probs = append(probs, fmt.Sprintf("--allow-outside %s: %v", safetext.Quote(a), err))
 			continue
 		}
-		m.AddAllow(real)
-		w.notice("%s: %s %s %s (git-ignored, not committed)", a, safetext.Quote(real), allowed, project.Rel(project.LocalName))
+		al.addTo(&m)
+		switch {
+		case al.inside != nil:
+			what := "its files git does not track"
+			if al.inside.Ref != "" {
+				what = "its ref " + safetext.Quote(al.inside.Ref)
+			}
+			w.notice("%s: %s may serve %s: %s %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, strings.TrimPrefix(allowed, "is "), project.Rel(project.LocalName))
+		case al.web != nil:
+			w.notice("%s: %s at %s %s %s (git-ignored, not committed)", a, al.web.What(), safetext.Quote(al.web.Origin), allowed, project.Rel(project.LocalName))
+		default:
+			w.notice("%s: %s %s %s (git-ignored, not committed)", a, safetext.Quote(al.path), allowed, project.Rel(project.LocalName))
+		}
 	}
 	if len(probs) > 0 {
 		return errors.New(strings.Join(probs, "\n"))
@@ -331,6 +319,103 @@ func (w *Workspace) allowOutside(aliases []string, dryRun bool) error {
 		return nil
 	}
 	return w.writeManifest(&m)
+}
+
+// allowance is what AllowOutside records for one package of the
+// manifest (allowanceFor): one of inside, web or path.
+type allowance struct {
+	inside *project.InsideAllow // project.InsideAllowFor's
+	web    *project.WebAllow    // project.GitPrivateAllow's or project.WebAllowFor's
+	// gitNet: web is a network git source's (project.GitPrivateAllow),
+	// which needs the allowance only when its host is on the private network.
+	gitNet bool
+	path   string // where a local source outside the project leads
+}
+
+func (a allowance) addTo(m *project.Manifest) {
+	switch {
+	case a.inside != nil:
+		m.AddAllowInside(*a.inside)
+	case a.web != nil:
+		m.AddAllowWeb(*a.web)
+	default:
+		m.AddAllow(a.path)
+	}
+}
+
+func (a allowance) allowedBy(m *project.Manifest) bool {
+	switch {
+	case a.inside != nil:
+		return m.AllowsInside(*a.inside)
+	case a.web != nil:
+		return m.AllowsWeb(*a.web)
+	}
+	return m.Allows(a.path)
+}
+
+// allowanceFor is what --allow-outside records for the manifest's spec s
+// (AllowOutside, the one rule of it): an allowance to read, inside the
+// project, what git does not share; the private network (or a token) for
+// a committed git or https source's origin; or where a committed local
+// source outside the project leads. An error says why there is nothing
+// to allow.
+func (w *Workspace) allowanceFor(s project.PackageSpec) (allowance, error) {
+	if want, ok := w.proj.InsideAllowFor(s); ok {
+		return allowance{inside: &want}, nil
+	}
+	_, err := w.proj.CheckSource(nil, s)
+	if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
+		return allowance{web: &want, gitNet: true}, nil
+	}
+	if errors.Is(err, project.ErrNotAllowed) {
+		want, _ := project.WebAllowFor(s)
+		return allowance{web: &want}, nil
+	}
+	if !errors.Is(err, project.ErrOutside) {
+		return allowance{}, fmt.Errorf("%s is not a committed local source outside the project or holding what git does not share, a committed git source on the network, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(s.Source))
+	}
+	s.Local = true
+	real, err := w.proj.CheckSource(nil, s)
+	if err != nil {
+		return allowance{}, err
+	}
+	return allowance{path: real}, nil
+}
+
+// Unallowed lists, for completion, the manifest's packages that need an
+// allowance (allowanceFor) the user has not given: those `ctx install
+// --allow-outside` makes sense for. A network git source counts only when
+// its host is a private address as written (localhost, 10.0.0.1): a name
+// is not resolved here.
+func (w *Workspace) Unallowed() []string {
+	m := w.Manifest()
+	var out []string
+	for _, s := range m.Packages {
+		if s.Local {
+			continue // the user's own: nothing to allow
+		}
+		al, err := w.allowanceFor(s)
+		if err != nil || al.allowedBy(&m) || (al.gitNet && !privateLiteral(al.web.Origin)) {
+			continue
+		}
+		out = append(out, s.Alias)
+	}
+	return out
+}
+
+// privateLiteral says whether origin's host is, as written, on the
+// private network (netguard.Classify): "localhost" or such an address.
+func privateLiteral(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && netguard.Classify(a) != ""
 }
 
 // checkLive warns about a dir spec that is missing (then there is nothing
