@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -133,6 +134,59 @@ func isGitRepo(dir string) bool {
 	}
 	fi, err := os.Stat(filepath.Join(dir, "HEAD"))
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// NotRepositoryError is add's error for a local path given as a git
+// source (--kind git) that is an existing file or folder but no git
+// repository (isGitRepo, InferKind's rule). Sub, when not "", is the
+// path from the repository that holds it, so that the repository and
+// --path can be named.
+type NotRepositoryError struct {
+	Source string // as given (cmd/ctx add sets what was typed)
+	File   bool   // a file, not a folder
+	Sub    string // slash path inside the enclosing repository, or ""
+}
+
+func (e *NotRepositoryError) Error() string {
+	what := "a folder"
+	if e.File {
+		what = "a file"
+	}
+	msg := fmt.Sprintf("%s is %s, not a git repository (--kind git)", safetext.Quote(e.Source), what)
+	src := filepath.ToSlash(filepath.Clean(e.Source))
+	if repo, ok := strings.CutSuffix(src, "/"+e.Sub); ok && e.Sub != "" && repo != "" {
+		if e.File {
+			return fmt.Sprintf("%s: it is in the repository %s; a package is a folder of it: ctx add %s --path %s (its folder), or drop --kind git to add the file itself, read in place",
+				msg, safetext.Quote(repo), safetext.ShellJoin([]string{repo}), safetext.ShellJoin([]string{path.Dir(e.Sub)}))
+		}
+		return fmt.Sprintf("%s: it is a folder of the repository %s: ctx add %s --path %s, or drop --kind git to add the folder itself, read in place",
+			msg, safetext.Quote(repo), safetext.ShellJoin([]string{repo}), safetext.ShellJoin([]string{e.Sub}))
+	}
+	return msg + ": name a repository (a folder with .git, or a bare one), or drop --kind git to add it as a dir source, read in place"
+}
+
+// checkLocalRepo is nil when the local path source (relative to the
+// root) is a git repository, or does not exist (then the fetch says so);
+// else a *NotRepositoryError, naming the repository that holds it if any.
+func (w *Workspace) checkLocalRepo(source string) error {
+	p := w.proj.SourcePath(source)
+	fi, err := os.Stat(p)
+	if err != nil || isGitRepo(p) {
+		return nil
+	}
+	e := &NotRepositoryError{Source: source, File: !fi.IsDir()}
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if isGitRepo(d) {
+			if rel, ok := naming.RelIn(d, p); ok {
+				e.Sub = filepath.ToSlash(rel)
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return e
 }
 
 // checkDirSource reports whether a dir spec's file or folder exists, with

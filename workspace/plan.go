@@ -928,6 +928,14 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			}
 			s.Kind = kind
 		}
+		if s.Kind == project.KindGit && naming.IsLocalPath(s.Source) {
+			// --kind git on a path that is no repository: what was typed
+			// is wrong (ErrBadSpec), not a repository that cannot be read.
+			if err := w.checkLocalRepo(s.Source); err != nil {
+				bad(err) // it names the source
+				continue
+			}
+		}
 		if s.Kind == project.KindGit {
 			s.Kind = "" // git needs no kind in the manifest
 		}
