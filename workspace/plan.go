@@ -877,6 +877,34 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 	return rep, err
 }
 
+// addKind settles the kind of spec s for Add: inferred when it names
+// none (InferKind, probing with a registry's guard when registry), and
+// "" for git (git needs no kind in the manifest). A local path given as
+// git that is no repository is an error naming the source: what was
+// typed is wrong (ErrBadSpec), not a repository that cannot be read.
+func (w *Workspace) addKind(ctx context.Context, eng *gitengine.Engine, s *project.PackageSpec, registry bool) error {
+	if s.Kind == "" && s.Source != "" {
+		probe := eng
+		if registry {
+			probe = w.registryEngine(eng, *s)
+		}
+		kind, err := w.InferKind(ctx, probe, s.Source)
+		if err != nil {
+			return err
+		}
+		s.Kind = kind
+	}
+	if s.Kind == project.KindGit && naming.IsLocalPath(s.Source) {
+		if err := w.checkLocalRepo(s.Source); err != nil {
+			return err
+		}
+	}
+	if s.Kind == project.KindGit {
+		s.Kind = ""
+	}
+	return nil
+}
+
 // planAdd plans add: each spec (alias defaulted) checked, resolved and
 // installed, and recorded in the manifest once installed.
 func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o AddOptions) (*plan, error) {
@@ -916,28 +944,9 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			}
 			ts = append(ts, &task{alias: alias, spec: &s, resolveErr: err})
 		}
-		if s.Kind == "" && s.Source != "" {
-			probe := eng
-			if o.NoAllowOutside {
-				probe = w.registryEngine(eng, s)
-			}
-			kind, err := w.InferKind(ctx, probe, s.Source)
-			if err != nil {
-				bad(err) // it names the source
-				continue
-			}
-			s.Kind = kind
-		}
-		if s.Kind == project.KindGit && naming.IsLocalPath(s.Source) {
-			// --kind git on a path that is no repository: what was typed
-			// is wrong (ErrBadSpec), not a repository that cannot be read.
-			if err := w.checkLocalRepo(s.Source); err != nil {
-				bad(err) // it names the source
-				continue
-			}
-		}
-		if s.Kind == project.KindGit {
-			s.Kind = "" // git needs no kind in the manifest
+		if err := w.addKind(ctx, eng, &s, o.NoAllowOutside); err != nil {
+			bad(err) // it names the source
+			continue
 		}
 		if isDir(&s) && naming.IsLocalPath(s.Source) {
 			s.Source = cleanDirSource(s.Source)
