@@ -322,15 +322,11 @@ func (w *Workspace) placeGitSource(s project.PackageSpec) (string, error) {
 // for its origin only (project.WebAllowFor); or a git source on the
 // network, whose origin may then be on the private network
 // (project.GitPrivateAllow). Again is no error. An alias
-// that is neither is an error, and nothing is recorded.
-func (w *Workspace) AllowOutside(aliases []string) error {
-	return w.allowOutside(aliases, false)
-}
-
-// allowOutside is AllowOutside; with dryRun (install --dry-run) the
-// allowances are made in memory only, for the plan that follows, and
-// each note says it would be allowed: nothing is written.
-func (w *Workspace) allowOutside(aliases []string, dryRun bool) error {
+// that is neither is an error, and nothing is recorded. With dryRun
+// (install --dry-run) the allowances are made in memory only, for the
+// plan that follows, and each note says it would be allowed: nothing is
+// written.
+func (w *Workspace) AllowOutside(aliases []string, dryRun bool) error {
 	allowed := "is allowed in"
 	if dryRun {
 		allowed = "would be allowed in"

@@ -441,7 +441,7 @@ func (w *Workspace) packageDirs() []string {
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	if len(o.AllowOutside) > 0 {
 		// A dry run plans with the allowances made in memory only.
-		if err := w.allowOutside(o.AllowOutside, o.DryRun); err != nil {
+		if err := w.AllowOutside(o.AllowOutside, o.DryRun); err != nil {
 			return nil, err
 		}
 	}
