@@ -27,7 +27,7 @@ type changesOptions struct {
 func newChangesCmd(g *globalOptions, runF func(context.Context, *changesOptions) error) *cobra.Command {
 	opts := &changesOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "changes [ALIAS...] [--since REV] [--json]",
+		Use: "changes [ALIAS...] [--since REV] [--json] [--summary]",
 		Example: `  ctx changes
   ctx changes api --since HEAD~1
   ctx changes --since 2026-11-01 --summary
