@@ -107,6 +107,10 @@ func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
 	if err := w.checkLinks(); err != nil {
 		return nil, err
 	}
+	if fi, err := os.Lstat(w.proj.Dir()); err == nil && !fi.IsDir() {
+		// mkdir would say "not a directory" of the folder it cannot make.
+		return nil, fmt.Errorf("%s is a file, not a folder: ctx keeps the project in the folder %s; move or remove the file, then run ctx init again", project.DirName, project.DirName+"/")
+	}
 	if err := w.fs.MkdirAll(".", 0o755); err != nil {
 		return nil, fmt.Errorf("init: %w", err)
 	}
