@@ -110,21 +110,29 @@ func TestCompletionAllowOutside(t *testing.T) {
 		{[]string{"install", "--allow-outside", ""}, "lan out tok"},
 		{[]string{"install", "--allow-outside", "out", "--allow-outside", ""}, "lan tok"},
 	} {
-		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, tc.args...)...)
-		if code != 0 {
-			t.Fatalf("complete %q: exit %d: %s", tc.args, code, stderr)
-		}
-		var got []string
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			if line != "" && !strings.HasPrefix(line, ":") {
-				got = append(got, strings.SplitN(line, "\t", 2)[0])
-			}
-		}
+		got := completeWords(t, dir, tc.args)
 		slices.Sort(got)
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("complete %q: got %q, want %q", tc.args, g, tc.want)
 		}
 	}
+}
+
+// completeWords is what `ctx -C dir __complete args...` offers, in order:
+// each line's word, without the directive line (":4").
+func completeWords(t *testing.T, dir string, args []string) []string {
+	t.Helper()
+	code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, args...)...)
+	if code != 0 {
+		t.Fatalf("complete %q: exit %d: %s", args, code, stderr)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line != "" && !strings.HasPrefix(line, ":") {
+			got = append(got, strings.SplitN(line, "\t", 2)[0])
+		}
+	}
+	return got
 }
 
 // setup's --select completes the registry's context names (one item of the
@@ -151,17 +159,7 @@ func TestCompletionRegistry(t *testing.T) {
 	write("other.json", `{"name": "other", "contexts": [{"name": "design", "description": "Design", "repo": "https://git.example/design.git"}]}`)
 	complete := func(args ...string) []string {
 		t.Helper()
-		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, args...)...)
-		if code != 0 {
-			t.Fatalf("complete %q: exit %d: %s", args, code, stderr)
-		}
-		var got []string
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			if line != "" && !strings.HasPrefix(line, ":") {
-				got = append(got, strings.SplitN(line, "\t", 2)[0])
-			}
-		}
-		return got
+		return completeWords(t, dir, args)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -202,16 +200,7 @@ func TestCompletionAfterQuery(t *testing.T) {
 		{[]string{"search", "foo", "--", "--package", ""}, ""},
 		{[]string{"search", "foo", "--limit="}, ""},
 	} {
-		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, tc.args...)...)
-		if code != 0 {
-			t.Fatalf("complete %q: exit %d: %s", tc.args, code, stderr)
-		}
-		var got []string
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			if line != "" && !strings.HasPrefix(line, ":") {
-				got = append(got, strings.SplitN(line, "\t", 2)[0])
-			}
-		}
+		got := completeWords(t, dir, tc.args)
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("complete %q = %q, want %q", tc.args, g, tc.want)
 		}

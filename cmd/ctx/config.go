@@ -263,26 +263,19 @@ func runConfig(ctx context.Context, opts *configOptions) error {
 	if !ok {
 		return usageErrorf("config %s: unknown setting %s: the settings are %s", opts.op, safetext.Quote(opts.key), strings.Join(settingNames(), ", "))
 	}
-	path, err := opts.Env.userConfigPath()
-	if err != nil {
-		return err
-	}
-	c, err := readUserConfig(path)
+	path, c, err := opts.userConfig()
 	if err != nil {
 		return err
 	}
 	switch opts.op {
 	case "get":
-		v, from := key.get(c), path
-		if e := strings.TrimSpace(opts.Env.Get(key.env)); e != "" {
-			v, from = e, key.env
-		}
+		v, env := key.value(opts, c)
 		if v == "" {
 			return fmt.Errorf("%s is not set: set it with 'ctx config set %s %s' (or %s)", opts.key, opts.key, key.arg, key.env)
 		}
 		fmt.Fprintln(opts.IO.Out, safetext.Text(v))
-		if from != path {
-			fmt.Fprintf(opts.IO.ErrOut, "(from %s)\n", from)
+		if env {
+			fmt.Fprintf(opts.IO.ErrOut, "(from %s)\n", key.env)
 		}
 		return nil
 	case "set":
@@ -308,32 +301,43 @@ func runConfig(ctx context.Context, opts *configOptions) error {
 	return nil
 }
 
+// userConfig reads the user's config file: its path and what it holds.
+func (opts *configOptions) userConfig() (string, *userConfig, error) {
+	path, err := opts.Env.userConfigPath()
+	if err != nil {
+		return "", nil, err
+	}
+	c, err := readUserConfig(path)
+	return path, c, err
+}
+
+// value is the setting's value as get prints it: its environment
+// variable's when set (env true), else the file's (c).
+func (s setting) value(opts *configOptions, c *userConfig) (v string, env bool) {
+	if e := strings.TrimSpace(opts.Env.Get(s.env)); e != "" {
+		return e, true
+	}
+	return s.get(c), false
+}
+
 // runConfigList prints each setting with a value as KEY=VALUE on stdout,
 // the value get prints (its environment variable first); where a value
 // comes from the environment is said on stderr, as get says it.
 func runConfigList(opts *configOptions) error {
-	path, err := opts.Env.userConfigPath()
-	if err != nil {
-		return err
-	}
-	c, err := readUserConfig(path)
+	path, c, err := opts.userConfig()
 	if err != nil {
 		return err
 	}
 	n := 0
 	for _, name := range settingNames() {
 		key := configKeys[name]
-		v := key.get(c)
-		e := strings.TrimSpace(opts.Env.Get(key.env))
-		if e != "" {
-			v = e
-		}
+		v, env := key.value(opts, c)
 		if v == "" {
 			continue
 		}
 		n++
 		fmt.Fprintf(opts.IO.Out, "%s=%s\n", name, safetext.Text(v))
-		if e != "" {
+		if env {
 			fmt.Fprintf(opts.IO.ErrOut, "(%s from %s)\n", name, key.env)
 		}
 	}
