@@ -342,7 +342,7 @@ func (w *Workspace) AllowOutside(aliases []string, dryRun bool) error {
 			probs = append(probs, fmt.Sprintf("--allow-outside %s: no package %s in %s (see `ctx list`)", safetext.Quote(a), safetext.Quote(a), project.Rel(project.ManifestName)))
 			continue
 		}
-		al, err := w.allowanceFor(s)
+		al, err := allowanceFor(w.proj, s)
 		if err != nil {
 			probs = append(probs, fmt.Sprintf("--allow-outside %s: %v", safetext.Quote(a), err))
 			continue
@@ -409,11 +409,11 @@ func (a allowance) allowedBy(m *project.Manifest) bool {
 // a committed git or https source's origin; or where a committed local
 // source outside the project leads. An error says why there is nothing
 // to allow.
-func (w *Workspace) allowanceFor(s project.PackageSpec) (allowance, error) {
-	if want, ok := w.proj.InsideAllowFor(s); ok {
+func allowanceFor(p project.Project, s project.PackageSpec) (allowance, error) {
+	if want, ok := p.InsideAllowFor(s); ok {
 		return allowance{inside: &want}, nil
 	}
-	_, err := w.proj.CheckSource(nil, s)
+	_, err := p.CheckSource(nil, s)
 	if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
 		return allowance{web: &want, gitNet: true}, nil
 	}
@@ -425,27 +425,28 @@ func (w *Workspace) allowanceFor(s project.PackageSpec) (allowance, error) {
 		return allowance{}, fmt.Errorf("%s is not a committed local source outside the project or holding what git does not share, a committed git source on the network, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(s.Source))
 	}
 	s.Local = true
-	real, err := w.proj.CheckSource(nil, s)
+	real, err := p.CheckSource(nil, s)
 	if err != nil {
 		return allowance{}, err
 	}
 	return allowance{path: real}, nil
 }
 
-// Unallowed lists, for completion, the manifest's packages that need an
+// Unallowed lists, for completion, the packages of p's manifest m (as
+// ReadManifest reads it, the user's allowances merged) that need an
 // allowance (allowanceFor) the user has not given: those `ctx install
 // --allow-outside` makes sense for. A network git source counts only when
 // its host is a private address as written (localhost, 10.0.0.1): a name
-// is not resolved here.
-func (w *Workspace) Unallowed() []string {
-	m := w.Manifest()
+// is not resolved here. It reads; it opens no Workspace (which may
+// finish an interrupted change), as a shell's completion must not write.
+func Unallowed(p project.Project, m *project.Manifest) []string {
 	var out []string
 	for _, s := range m.Packages {
 		if s.Local {
 			continue // the user's own: nothing to allow
 		}
-		al, err := w.allowanceFor(s)
-		if err != nil || al.allowedBy(&m) || (al.gitNet && !privateLiteral(al.web.Origin)) {
+		al, err := allowanceFor(p, s)
+		if err != nil || al.allowedBy(m) || (al.gitNet && !privateLiteral(al.web.Origin)) {
 			continue
 		}
 		out = append(out, s.Alias)

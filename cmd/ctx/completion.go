@@ -181,14 +181,18 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 		if err != nil {
 			return nil, none
 		}
-		w, err := workspace.OpenReadOnly(dir, workspace.Options{Home: g.Env.userHome()})
+		proj, err := project.At(dir)
 		if err != nil {
 			return nil, none
 		}
-		defer w.Close()
+		proj = proj.WithHome(g.Env.userHome())
+		m, err := proj.ReadManifest()
+		if err != nil {
+			return nil, none
+		}
 		typed, _ := c.Flags().GetStringArray("allow-outside")
 		var out []string
-		for _, a := range w.Unallowed() {
+		for _, a := range workspace.Unallowed(proj, m) {
 			if !slices.Contains(typed, a) {
 				out = append(out, a)
 			}
