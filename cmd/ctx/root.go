@@ -100,7 +100,7 @@ type globalOptions struct {
 // the user (workspace.Options.Notice: an allowance it records, a recovered
 // change): they say what ctx now trusts, or changed unasked, not progress.
 func quietFlag(c *cobra.Command, g *globalOptions) {
-	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings, errors and allowances recorded on stderr: no progress, no other notes")
+	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings, errors and notices (an allowance recorded, a recovery) on stderr: no progress, no other notes")
 }
 
 // notes is where a command writes what is neither a result nor a problem
