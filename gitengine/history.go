@@ -24,6 +24,19 @@ var ErrNoRepository = errors.New("not inside a git repository")
 // ErrNotAtRevision: the file does not exist at the revision.
 var ErrNotAtRevision = errors.New("no such file at that revision")
 
+// ErrBadRevision: the revision names nothing in the repository (no such
+// branch, tag or commit; a parent past the first commit): the user's
+// input, which the command line reports with exit code 2.
+var ErrBadRevision = errors.New("no such revision")
+
+// badRevisionError is an error about the revision given, which
+// errors.Is finds as ErrBadRevision; its message is err's.
+type badRevisionError struct{ err error }
+
+func (e *badRevisionError) Error() string        { return e.err.Error() }
+func (e *badRevisionError) Unwrap() error        { return e.err }
+func (e *badRevisionError) Is(target error) bool { return target == ErrBadRevision }
+
 // AtRevision is a file of a project's own history (ReadAtRevision).
 type AtRevision struct {
 	Commit string    // the commit the revision named
@@ -74,7 +87,7 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 		// go-git's ResolveRevision ends a walk to a parent that is not
 		// there (HEAD~N past the first commit, HEAD^2 of no merge) in
 		// io.EOF: say how far the history goes instead.
-		return nil, fmt.Errorf("revision %s names a parent that does not exist: %s (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), missingParent(repo, rev))
+		return nil, &badRevisionError{fmt.Errorf("revision %s names a parent that does not exist: %s (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), missingParent(repo, rev))}
 	}
 	if errors.Is(err, plumbing.ErrObjectNotFound) {
 		// A shallow clone (CI's default) lacks the commits before its
@@ -89,7 +102,11 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("revision %s: %w (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), err)
+		err = fmt.Errorf("revision %s: %w (name a commit, branch, tag, HEAD~N or a date YYYY-MM-DD)", safetext.Quote(rev), err)
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			err = &badRevisionError{err}
+		}
+		return nil, err
 	}
 	f, err := c.File(rel)
 	if err != nil {

@@ -97,6 +97,11 @@ func CheckHTTPAddr(addr string, allowRemote bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--http %q: want HOST:PORT or :PORT (like %s, or :0 for a free port): %w", addr, DefaultHTTPAddr, err)
 	}
+	// A port is a number of 0–65535 or a service name (net.Listen's
+	// rule); one out of range is what was typed wrong, not a port in use.
+	if n, err := strconv.Atoi(port); err == nil && (n < 0 || n > 65535) {
+		return "", fmt.Errorf("--http %q: the port must be 0–65535 (like %s, or :0 for a free port)", addr, DefaultHTTPAddr)
+	}
 	if host == "" {
 		host = "127.0.0.1"
 	}

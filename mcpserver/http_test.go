@@ -377,6 +377,11 @@ func TestCheckHTTPAddr(t *testing.T) {
 		{"0.0.0.0:7420", "0.0.0.0:7420", true, ""},
 		{"example.com:80", "", false, "not a loopback"},
 		{"7420", "", false, "want HOST:PORT"},
+		// cli20: a port out of range is a bad flag, not a port in use.
+		{":99999", "", false, "the port must be 0–65535"},
+		{"127.0.0.1:-1", "", false, "the port must be 0–65535"},
+		{":65535", "127.0.0.1:65535", false, ""},
+		{":http", "127.0.0.1:http", false, ""},
 	} {
 		got, err := CheckHTTPAddr(c.in, c.remote)
 		if c.err != "" {

@@ -23,6 +23,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
@@ -594,7 +595,7 @@ func flagSelection(contexts []registry.Entry, o Options) (map[int]bool, error) {
 	}
 	if len(unknown) > 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("--select: no context named %s in the registry; valid names: %s",
-			safetext.QuoteList(unknown), escapedList(o.Registry.Names()))}
+			hinted(unknown, o.Registry.Names()), escapedList(o.Registry.Names()))}
 	}
 	var unknownTags []string
 	for _, tag := range splitList(o.Tags) {
@@ -612,7 +613,7 @@ func flagSelection(contexts []registry.Entry, o Options) (map[int]bool, error) {
 	}
 	if len(unknownTags) > 0 {
 		return nil, &UsageError{Msg: fmt.Sprintf("--tags: no context is tagged %s; tags in the registry: %s",
-			safetext.QuoteList(unknownTags), escapedList(allTags(contexts)))}
+			hinted(unknownTags, allTags(contexts)), escapedList(allTags(contexts)))}
 	}
 	if o.All {
 		for i := range contexts {
@@ -647,6 +648,17 @@ func escapeEach(xs []string) []string {
 }
 
 // escapedList joins xs with ", ", each escaped by safetext.Escape.
+// hinted lists the typed names none of known is, each quoted with the
+// names it may be a typo of (internal/suggest, as an unknown alias is
+// said): `"handbok" (did you mean handbook?)`.
+func hinted(typed, known []string) string {
+	out := make([]string, len(typed))
+	for i, t := range typed {
+		out[i] = safetext.Quote(t) + safetext.Escape(suggest.Hint(t, known))
+	}
+	return strings.Join(out, ", ")
+}
+
 func escapedList(xs []string) string { return strings.Join(escapeEach(xs), ", ") }
 
 func allTags(contexts []registry.Entry) []string {

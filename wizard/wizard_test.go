@@ -283,6 +283,18 @@ func TestNonInteractive(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+	// cli20: a typo of a name or a tag is answered as an unknown alias
+	// is (internal/suggest), not only with the whole list.
+	t.Run("typo of a name or tag", func(t *testing.T) {
+		_, err := Run(context.Background(), &fakeWorkspace{}, &fakeAccess{}, Options{Registry: testRegistry(), Select: []string{"secrte"}})
+		if err == nil || !strings.Contains(err.Error(), `no context named "secrte" (did you mean secret?) in the registry`) {
+			t.Fatalf("err = %v", err)
+		}
+		_, err = Run(context.Background(), &fakeWorkspace{}, &fakeAccess{}, Options{Registry: testRegistry(), Tags: []string{"backnd"}})
+		if err == nil || !strings.Contains(err.Error(), `no context is tagged "backnd" (did you mean backend?);`) {
+			t.Fatalf("err = %v", err)
+		}
+	})
 	t.Run("unknown tag", func(t *testing.T) {
 		_, err := Run(context.Background(), &fakeWorkspace{}, &fakeAccess{}, Options{Registry: testRegistry(), Tags: []string{"frontend"}})
 		if err == nil || !strings.Contains(err.Error(), "tags in the registry: backend, http, security") {

@@ -52,6 +52,11 @@ type Options struct {
 	// and Progress.
 	EngineOptions gitengine.Options
 	Log           io.Writer // notes and warnings (stderr); nil = discard
+	// Notice gets the notes a user must see even when the command is
+	// quiet (-q keeps them, as it keeps warnings): an allowance recorded
+	// in context.local.json, a source kept there as the user's own, the
+	// recovery of an interrupted change. nil = Log.
+	Notice io.Writer
 	// Progress, when set, receives per-package transfer progress of the
 	// Engines made from these Options.
 	Progress func(alias string, p gitengine.Progress)
@@ -236,7 +241,7 @@ type InstallOptions struct {
 	Frozen bool // fail when manifest and lock disagree; never write the lock
 	Force  bool // back up dirty files, then proceed
 	// DryRun reports what Install would do (the plan) and changes
-	// nothing; it cannot record AllowOutside (an error).
+	// nothing; with AllowOutside it plans as if allowed, recording nothing.
 	DryRun bool
 	// AllowOutside names packages whose local sources outside the project
 	// the user allows (AllowOutside), recorded before installing.

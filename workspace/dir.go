@@ -5,14 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/netip"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
@@ -133,6 +136,59 @@ func isGitRepo(dir string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// NotRepositoryError is add's error for a local path given as a git
+// source (--kind git) that is an existing file or folder but no git
+// repository (isGitRepo, InferKind's rule). Sub, when not "", is the
+// path from the repository that holds it, so that the repository and
+// --path can be named.
+type NotRepositoryError struct {
+	Source string // as given (cmd/ctx add sets what was typed)
+	File   bool   // a file, not a folder
+	Sub    string // slash path inside the enclosing repository, or ""
+}
+
+func (e *NotRepositoryError) Error() string {
+	what := "a folder"
+	if e.File {
+		what = "a file"
+	}
+	msg := fmt.Sprintf("%s is %s, not a git repository (--kind git)", safetext.Quote(e.Source), what)
+	src := filepath.ToSlash(filepath.Clean(e.Source))
+	if repo, ok := strings.CutSuffix(src, "/"+e.Sub); ok && e.Sub != "" && repo != "" {
+		if e.File {
+			return fmt.Sprintf("%s: it is in the repository %s; a package is a folder of it: ctx add %s --path %s (its folder), or drop --kind git to add the file itself, read in place",
+				msg, safetext.Quote(repo), safetext.ShellJoin([]string{repo}), safetext.ShellJoin([]string{path.Dir(e.Sub)}))
+		}
+		return fmt.Sprintf("%s: it is a folder of the repository %s: ctx add %s --path %s, or drop --kind git to add the folder itself, read in place",
+			msg, safetext.Quote(repo), safetext.ShellJoin([]string{repo}), safetext.ShellJoin([]string{e.Sub}))
+	}
+	return msg + ": name a repository (a folder with .git, or a bare one), or drop --kind git to add it as a dir source, read in place"
+}
+
+// checkLocalRepo is nil when the local path source (relative to the
+// root) is a git repository, or does not exist (then the fetch says so);
+// else a *NotRepositoryError, naming the repository that holds it if any.
+func (w *Workspace) checkLocalRepo(source string) error {
+	p := w.proj.SourcePath(source)
+	fi, err := os.Stat(p)
+	if err != nil || isGitRepo(p) {
+		return nil
+	}
+	e := &NotRepositoryError{Source: source, File: !fi.IsDir()}
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if isGitRepo(d) {
+			if rel, ok := naming.RelIn(d, p); ok {
+				e.Sub = filepath.ToSlash(rel)
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return e
+}
+
 // checkDirSource reports whether a dir spec's file or folder exists, with
 // an error saying what to do when it does not.
 func (w *Workspace) checkDirSource(s *project.PackageSpec) error { return w.checkLocal(s.Source) }
@@ -210,7 +266,7 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow
 			return &want, nil
 		}
 		s.Local = true
-		w.log("%s: %s is ignored by git (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
+		w.notice("%s: %s is ignored by git (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
 		return nil, nil
 	} else if !errors.Is(err, project.ErrOutside) {
 		return nil, err
@@ -220,7 +276,7 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow
 			safetext.Quote(s.Source), safetext.Quote(real), safetext.Quote(real), project.Rel(project.LocalName))
 	}
 	s.Local = true
-	w.log("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
+	w.notice("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
 	return nil, nil
 }
 
@@ -266,11 +322,19 @@ func (w *Workspace) placeGitSource(s project.PackageSpec) (string, error) {
 // for its origin only (project.WebAllowFor); or a git source on the
 // network, whose origin may then be on the private network
 // (project.GitPrivateAllow). Again is no error. An alias
-// that is neither is an error, and nothing is recorded.
-func (w *Workspace) AllowOutside(aliases []string) error {
+// that is neither is an error, and nothing is recorded. With dryRun
+// (install --dry-run) the allowances are made in memory only, for the
+// plan that follows, and each note says it would be allowed: nothing is
+// written.
+func (w *Workspace) AllowOutside(aliases []string, dryRun bool) error {
+	allowed := "is allowed in"
+	if dryRun {
+		allowed = "would be allowed in"
+	}
 	m := w.Manifest()
 	m.Allow = append([]string(nil), m.Allow...)
 	m.AllowWeb = append([]project.WebAllow(nil), m.AllowWeb...)
+	m.AllowInside = append([]project.InsideAllow(nil), m.AllowInside...)
 	var probs []string
 	for _, a := range aliases {
 		s, ok := m.Spec(a)
@@ -278,44 +342,131 @@ func (w *Workspace) AllowOutside(aliases []string) error {
 			probs = append(probs, fmt.Sprintf("--allow-outside %s: no package %s in %s (see `ctx list`)", safetext.Quote(a), safetext.Quote(a), project.Rel(project.ManifestName)))
 			continue
 		}
-		if want, ok := w.proj.InsideAllowFor(s); ok {
-			m.AddAllowInside(want)
-			what := "its files git does not track"
-			if want.Ref != "" {
-				what = "its ref " + safetext.Quote(want.Ref)
-			}
-			w.log("%s: %s may serve %s: allowed in %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, project.Rel(project.LocalName))
-			continue
-		}
-		_, err := w.proj.CheckSource(nil, s)
-		if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
-			m.AddAllowWeb(want)
-			w.log("%s: %s at %s is allowed in %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), project.Rel(project.LocalName))
-			continue
-		}
-		if errors.Is(err, project.ErrNotAllowed) {
-			want, _ := project.WebAllowFor(s)
-			m.AddAllowWeb(want)
-			w.log("%s: %s at %s is allowed in %s (git-ignored, not committed)", a, want.What(), safetext.Quote(want.Origin), project.Rel(project.LocalName))
-			continue
-		}
-		if !errors.Is(err, project.ErrOutside) {
-			probs = append(probs, fmt.Sprintf("--allow-outside %s: %s is not a committed local source outside the project or holding what git does not share, a committed git source on the network, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(a), safetext.Quote(s.Source)))
-			continue
-		}
-		s.Local = true
-		real, err := w.proj.CheckSource(nil, s)
+		al, err := allowanceFor(w.proj, s)
 		if err != nil {
 			probs = append(probs, fmt.Sprintf("--allow-outside %s: %v", safetext.Quote(a), err))
 			continue
 		}
-		m.AddAllow(real)
-		w.log("%s: %s is allowed in %s (git-ignored, not committed)", a, safetext.Quote(real), project.Rel(project.LocalName))
+		al.addTo(&m)
+		switch {
+		case al.inside != nil:
+			what := "its files git does not track"
+			if al.inside.Ref != "" {
+				what = "its ref " + safetext.Quote(al.inside.Ref)
+			}
+			w.notice("%s: %s may serve %s: %s %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, strings.TrimPrefix(allowed, "is "), project.Rel(project.LocalName))
+		case al.web != nil:
+			w.notice("%s: %s at %s %s %s (git-ignored, not committed)", a, al.web.What(), safetext.Quote(al.web.Origin), allowed, project.Rel(project.LocalName))
+		default:
+			w.notice("%s: %s %s %s (git-ignored, not committed)", a, safetext.Quote(al.path), allowed, project.Rel(project.LocalName))
+		}
 	}
 	if len(probs) > 0 {
 		return errors.New(strings.Join(probs, "\n"))
 	}
+	if dryRun {
+		w.manifest = m // Manifest made m a copy of its own
+		return nil
+	}
 	return w.writeManifest(&m)
+}
+
+// allowance is what AllowOutside records for one package of the
+// manifest (allowanceFor): one of inside, web or path.
+type allowance struct {
+	inside *project.InsideAllow // project.InsideAllowFor's
+	web    *project.WebAllow    // project.GitPrivateAllow's or project.WebAllowFor's
+	// gitNet: web is a network git source's (project.GitPrivateAllow),
+	// which needs the allowance only when its host is on the private network.
+	gitNet bool
+	path   string // where a local source outside the project leads
+}
+
+func (a allowance) addTo(m *project.Manifest) {
+	switch {
+	case a.inside != nil:
+		m.AddAllowInside(*a.inside)
+	case a.web != nil:
+		m.AddAllowWeb(*a.web)
+	default:
+		m.AddAllow(a.path)
+	}
+}
+
+func (a allowance) allowedBy(m *project.Manifest) bool {
+	switch {
+	case a.inside != nil:
+		return m.AllowsInside(*a.inside)
+	case a.web != nil:
+		return m.AllowsWeb(*a.web)
+	}
+	return m.Allows(a.path)
+}
+
+// allowanceFor is what --allow-outside records for the manifest's spec s
+// (AllowOutside, the one rule of it): an allowance to read, inside the
+// project, what git does not share; the private network (or a token) for
+// a committed git or https source's origin; or where a committed local
+// source outside the project leads. An error says why there is nothing
+// to allow.
+func allowanceFor(p project.Project, s project.PackageSpec) (allowance, error) {
+	if want, ok := p.InsideAllowFor(s); ok {
+		return allowance{inside: &want}, nil
+	}
+	_, err := p.CheckSource(nil, s)
+	if want, ok := project.GitPrivateAllow(s); ok && err == nil && !s.Local {
+		return allowance{web: &want, gitNet: true}, nil
+	}
+	if errors.Is(err, project.ErrNotAllowed) {
+		want, _ := project.WebAllowFor(s)
+		return allowance{web: &want}, nil
+	}
+	if !errors.Is(err, project.ErrOutside) {
+		return allowance{}, fmt.Errorf("%s is not a committed local source outside the project or holding what git does not share, a committed git source on the network, nor a committed https source with tokenEnv or allowPrivateNetwork: there is nothing to allow", safetext.Quote(s.Source))
+	}
+	s.Local = true
+	real, err := p.CheckSource(nil, s)
+	if err != nil {
+		return allowance{}, err
+	}
+	return allowance{path: real}, nil
+}
+
+// Unallowed lists, for completion, the packages of p's manifest m (as
+// ReadManifest reads it, the user's allowances merged) that need an
+// allowance (allowanceFor) the user has not given: those `ctx install
+// --allow-outside` makes sense for. A network git source counts only when
+// its host is a private address as written (localhost, 10.0.0.1): a name
+// is not resolved here. It reads; it opens no Workspace (which may
+// finish an interrupted change), as a shell's completion must not write.
+func Unallowed(p project.Project, m *project.Manifest) []string {
+	var out []string
+	for _, s := range m.Packages {
+		if s.Local {
+			continue // the user's own: nothing to allow
+		}
+		al, err := allowanceFor(p, s)
+		if err != nil || al.allowedBy(m) || (al.gitNet && !privateLiteral(al.web.Origin)) {
+			continue
+		}
+		out = append(out, s.Alias)
+	}
+	return out
+}
+
+// privateLiteral says whether origin's host is, as written, on the
+// private network (netguard.Classify): "localhost" or such an address.
+func privateLiteral(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && netguard.Classify(a) != ""
 }
 
 // checkLive warns about a dir spec that is missing (then there is nothing

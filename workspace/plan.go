@@ -436,13 +436,12 @@ func (w *Workspace) packageDirs() []string {
 // (project.Refused: a committed dir or git source outside the project that
 // the user has not allowed) is reported Failed, and nothing of it is
 // fetched; o.AllowOutside first records the user's allowances
-// (AllowOutside). With DryRun the report is the plan and nothing changes.
+// (AllowOutside). With DryRun the report is the plan and nothing changes:
+// the allowances are the plan's, in memory, and not recorded.
 func (w *Workspace) Install(ctx context.Context, o InstallOptions) (*Report, error) {
 	if len(o.AllowOutside) > 0 {
-		if o.DryRun {
-			return nil, errors.New("--allow-outside records an allowance, which a dry run does not write: run the install without --dry-run, or the dry run without --allow-outside")
-		}
-		if err := w.AllowOutside(o.AllowOutside); err != nil {
+		// A dry run plans with the allowances made in memory only.
+		if err := w.AllowOutside(o.AllowOutside, o.DryRun); err != nil {
 			return nil, err
 		}
 	}
@@ -858,7 +857,7 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 	if err == nil {
 		for _, t := range p.tasks {
 			if t.allow != "" && t.j != nil {
-				w.log("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
+				w.notice("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.allow), project.Rel(project.LocalName), t.alias)
 			}
 			if a := t.allowIn; a != nil && t.j != nil {
@@ -866,16 +865,44 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 				if a.Ref != "" {
 					what = "ref " + safetext.Quote(a.Ref) + ", which git does not share"
 				}
-				w.log("%s: %s may serve %s: allowed for you in %s (git-ignored, not committed); a clone of the project serves only what git shares until its user allows it too (`ctx install --allow-outside %s`)",
+				w.notice("%s: %s may serve %s: allowed for you in %s (git-ignored, not committed); a clone of the project serves only what git shares until its user allows it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.spec.Source), what, project.Rel(project.LocalName), t.alias)
 			}
 			if t.allowWeb != nil && t.j != nil {
-				w.log("%s: %s at %s allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
+				w.notice("%s: %s at %s allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, t.allowWeb.What(), safetext.Quote(t.allowWeb.Origin), project.Rel(project.LocalName), t.alias)
 			}
 		}
 	}
 	return rep, err
+}
+
+// addKind settles the kind of spec s for Add: inferred when it names
+// none (InferKind, probing with a registry's guard when registry), and
+// "" for git (git needs no kind in the manifest). A local path given as
+// git that is no repository is an error naming the source: what was
+// typed is wrong (ErrBadSpec), not a repository that cannot be read.
+func (w *Workspace) addKind(ctx context.Context, eng *gitengine.Engine, s *project.PackageSpec, registry bool) error {
+	if s.Kind == "" && s.Source != "" {
+		probe := eng
+		if registry {
+			probe = w.registryEngine(eng, *s)
+		}
+		kind, err := w.InferKind(ctx, probe, s.Source)
+		if err != nil {
+			return err
+		}
+		s.Kind = kind
+	}
+	if s.Kind == project.KindGit && naming.IsLocalPath(s.Source) {
+		if err := w.checkLocalRepo(s.Source); err != nil {
+			return err
+		}
+	}
+	if s.Kind == project.KindGit {
+		s.Kind = ""
+	}
+	return nil
 }
 
 // planAdd plans add: each spec (alias defaulted) checked, resolved and
@@ -917,20 +944,9 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			}
 			ts = append(ts, &task{alias: alias, spec: &s, resolveErr: err})
 		}
-		if s.Kind == "" && s.Source != "" {
-			probe := eng
-			if o.NoAllowOutside {
-				probe = w.registryEngine(eng, s)
-			}
-			kind, err := w.InferKind(ctx, probe, s.Source)
-			if err != nil {
-				bad(err) // it names the source
-				continue
-			}
-			s.Kind = kind
-		}
-		if s.Kind == project.KindGit {
-			s.Kind = "" // git needs no kind in the manifest
+		if err := w.addKind(ctx, eng, &s, o.NoAllowOutside); err != nil {
+			bad(err) // it names the source
+			continue
 		}
 		if isDir(&s) && naming.IsLocalPath(s.Source) {
 			s.Source = cleanDirSource(s.Source)

@@ -18,7 +18,7 @@ import (
 // server calls it, as a user would; the rule has no test switch.
 func allowPrivateNetwork(t *testing.T, w *Workspace, aliases ...string) {
 	t.Helper()
-	if err := w.AllowOutside(aliases); err != nil {
+	if err := w.AllowOutside(aliases, false); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -30,6 +30,14 @@ func (w *Workspace) log(format string, args ...any) {
 	fmt.Fprintln(w.opts.Log, safetext.Text(fmt.Sprintf(format, args...)))
 }
 
+// notice logs a note -q keeps (Options.Notice): one that records what the
+// user trusts, or a change ctx made that they did not ask for.
+func (w *Workspace) notice(format string, args ...any) {
+	w.logMu.Lock()
+	defer w.logMu.Unlock()
+	fmt.Fprintln(w.opts.Notice, safetext.Text(fmt.Sprintf(format, args...)))
+}
+
 func (w *Workspace) path(elem ...string) string { return w.proj.Path(elem...) }
 
 func newWorkspace(projectDir string, o Options) (*Workspace, error) {
@@ -46,6 +54,9 @@ func newWorkspace(projectDir string, o Options) (*Workspace, error) {
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
+	}
+	if o.Notice == nil {
+		o.Notice = o.Log
 	}
 	return &Workspace{root: p.Root(), proj: p, opts: o, fs: confine.New(p.Dir())}, nil
 }
@@ -95,6 +106,10 @@ func Init(projectDir string, io InitOptions, o Options) (*Workspace, error) {
 	}
 	if err := w.checkLinks(); err != nil {
 		return nil, err
+	}
+	if fi, err := os.Lstat(w.proj.Dir()); err == nil && !fi.IsDir() {
+		// mkdir would say "not a directory" of the folder it cannot make.
+		return nil, fmt.Errorf("%s is a file, not a folder: ctx keeps the project in the folder %s; move or remove the file, then run ctx init again", project.DirName, project.DirName+"/")
 	}
 	if err := w.fs.MkdirAll(".", 0o755); err != nil {
 		return nil, fmt.Errorf("init: %w", err)

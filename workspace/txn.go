@@ -462,7 +462,7 @@ func (w *Workspace) recover() error {
 		js = append(js, &j)
 	}
 	for _, j := range js {
-		w.log("recovering an interrupted %s of %s", j.Op, j.Alias)
+		w.notice("recovering an interrupted %s of %s", j.Op, j.Alias)
 		if err := w.swap(j); err != nil {
 			return fmt.Errorf("recover %s: %w (fix the problem and run ctx again; nothing was lost: see %s)", j.Alias, err, w.path(project.TmpDir))
 		}

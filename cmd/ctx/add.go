@@ -145,6 +145,10 @@ func runAdd(ctx context.Context, opts *addOptions) error {
 		// The path as typed, and the folder it was typed in (typedPath).
 		missing.Source, missing.From = opts.source, opts.start
 	}
+	var notRepo *workspace.NotRepositoryError
+	if errors.As(err, &notRepo) && notRepo.Source == source {
+		notRepo.Source = opts.source // the repository it names is then as typed too
+	}
 	if p != nil {
 		p.DoneWith(rep)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/changes"
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/mcpserver"
@@ -26,7 +27,7 @@ type changesOptions struct {
 func newChangesCmd(g *globalOptions, runF func(context.Context, *changesOptions) error) *cobra.Command {
 	opts := &changesOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "changes [ALIAS...] [--since REV] [--json]",
+		Use: "changes [ALIAS...] [--since REV] [--json] [--summary]",
 		Example: `  ctx changes
   ctx changes api --since HEAD~1
   ctx changes --since 2026-11-01 --summary
@@ -53,7 +54,7 @@ newRev, status, note, documents: [{path, change, from, binary, sections:
 [{trail, change, startLine, endLine, diff, cut}]}]}]}.
 
 Exit status: 0; 1 when the earlier lock cannot be read; 2 for bad
-arguments.`,
+arguments (an unknown ALIAS, a --since REV that names nothing).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.aliases = args
 			if runF != nil {
@@ -78,6 +79,9 @@ func runChanges(ctx context.Context, opts *changesOptions) error {
 	}
 	defer w.Close()
 	set, err := w.Changes(ctx, workspace.ChangesOptions{Aliases: opts.aliases, Since: opts.since})
+	if errors.Is(err, gitengine.ErrBadRevision) {
+		return &exitError{code: ExitUsage, err: err} // --since names nothing: a bad argument
+	}
 	if err != nil {
 		return err
 	}

@@ -174,6 +174,31 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 			return projectAliasesOf(g, args, keep), none
 		}
 	}
+	// unallowed completes --allow-outside: the packages that need an
+	// allowance not given yet (workspace.Unallowed), each once.
+	unallowed := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		dir, err := g.ProjectDir()
+		if err != nil {
+			return nil, none
+		}
+		proj, err := project.At(dir)
+		if err != nil {
+			return nil, none
+		}
+		proj = proj.WithHome(g.Env.userHome())
+		m, err := proj.ReadManifest()
+		if err != nil {
+			return nil, none
+		}
+		typed, _ := c.Flags().GetStringArray("allow-outside")
+		var out []string
+		for _, a := range workspace.Unallowed(proj, m) {
+			if !slices.Contains(typed, a) {
+				out = append(out, a)
+			}
+		}
+		return out, none
+	}
 	gitAlias := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, none
@@ -259,7 +284,7 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 			c.ValidArgsFunction = document
 			flag("package", aliases)
 		case "ctx install":
-			flag("allow-outside", aliases)
+			flag("allow-outside", unallowed)
 		case "ctx search", "ctx find":
 			flag("package", aliases)
 			flag("kind", values(project.Kinds...))

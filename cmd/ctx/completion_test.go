@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -43,7 +44,8 @@ func TestCompletion(t *testing.T) {
 		{[]string{"remove", ""}, []string{"api", "notes", "page"}},
 		{[]string{"remove", "notes", ""}, []string{"api", "page"}},
 		{[]string{"remove", "a"}, []string{"api"}},
-		{[]string{"install", "--allow-outside", ""}, []string{"api", "notes", "page"}},
+		// None of them needs an allowance (TestCompletionAllowOutside).
+		{[]string{"install", "--allow-outside", ""}, nil},
 		{[]string{"links", ""}, []string{"api/", "notes/", "page/"}},
 		{[]string{"search", "--package", ""}, []string{"api", "notes", "page"}},
 		{[]string{"mcp", "config", "--client", ""}, []string{"claude", "cursor", "codex", "vscode"}},
@@ -67,6 +69,70 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("complete %q: got %q, want %q", tc.args, got, want)
 		}
 	}
+}
+
+// cli19 left: install --allow-outside completed every alias. It offers
+// only the packages that need an allowance not given yet (what
+// AllowOutside would record), each once: a committed local source
+// outside the project, an https source with tokenEnv, a git source on a
+// private address as written; not a public git or https source, a dir
+// source inside, nor one already allowed in context.local.json.
+func TestCompletionAllowOutside(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "proj")
+	for _, d := range []string{filepath.Join(dir, ".context"), filepath.Join(dir, "notes"), filepath.Join(base, "out"), filepath.Join(base, "out2")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	manifest := `{"index": {}, "packages": [
+  {"alias": "api", "source": "https://git.example/api.git"},
+  {"alias": "lan", "source": "http://10.0.0.5/lan.git"},
+  {"alias": "notes", "kind": "dir", "source": "./notes"},
+  {"alias": "page", "kind": "https", "source": "https://docs.example/page.md"},
+  {"alias": "tok", "kind": "https", "source": "https://docs.example/tok.md", "tokenEnv": "DOCS_TOKEN"},
+  {"alias": "out", "kind": "dir", "source": "../out"},
+  {"alias": "out2", "kind": "dir", "source": "../out2"}]}`
+	real, err := filepath.EvalSymlinks(filepath.Join(base, "out2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := `{"allow": [` + strconv.Quote(real) + `]}`
+	for name, data := range map[string]string{"context.config.json": manifest, "context.local.json": local} {
+		if err := os.WriteFile(filepath.Join(dir, ".context", name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"install", "--allow-outside", ""}, "lan out tok"},
+		{[]string{"install", "--allow-outside", "out", "--allow-outside", ""}, "lan tok"},
+	} {
+		got := completeWords(t, dir, tc.args)
+		slices.Sort(got)
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("complete %q: got %q, want %q", tc.args, g, tc.want)
+		}
+	}
+}
+
+// completeWords is what `ctx -C dir __complete args...` offers, in order:
+// each line's word, without the directive line (":4").
+func completeWords(t *testing.T, dir string, args []string) []string {
+	t.Helper()
+	code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, args...)...)
+	if code != 0 {
+		t.Fatalf("complete %q: exit %d: %s", args, code, stderr)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line != "" && !strings.HasPrefix(line, ":") {
+			got = append(got, strings.SplitN(line, "\t", 2)[0])
+		}
+	}
+	return got
 }
 
 // setup's --select completes the registry's context names (one item of the
@@ -93,17 +159,7 @@ func TestCompletionRegistry(t *testing.T) {
 	write("other.json", `{"name": "other", "contexts": [{"name": "design", "description": "Design", "repo": "https://git.example/design.git"}]}`)
 	complete := func(args ...string) []string {
 		t.Helper()
-		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, args...)...)
-		if code != 0 {
-			t.Fatalf("complete %q: exit %d: %s", args, code, stderr)
-		}
-		var got []string
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			if line != "" && !strings.HasPrefix(line, ":") {
-				got = append(got, strings.SplitN(line, "\t", 2)[0])
-			}
-		}
-		return got
+		return completeWords(t, dir, args)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -144,16 +200,7 @@ func TestCompletionAfterQuery(t *testing.T) {
 		{[]string{"search", "foo", "--", "--package", ""}, ""},
 		{[]string{"search", "foo", "--limit="}, ""},
 	} {
-		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, tc.args...)...)
-		if code != 0 {
-			t.Fatalf("complete %q: exit %d: %s", tc.args, code, stderr)
-		}
-		var got []string
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			if line != "" && !strings.HasPrefix(line, ":") {
-				got = append(got, strings.SplitN(line, "\t", 2)[0])
-			}
-		}
+		got := completeWords(t, dir, tc.args)
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("complete %q = %q, want %q", tc.args, g, tc.want)
 		}

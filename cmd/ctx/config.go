@@ -191,6 +191,7 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
   ctx config set embeddings.url http://localhost:11434/v1
   ctx config set embeddings.model nomic-embed-text
   ctx config get registry
+  ctx config list
   ctx config unset registry`,
 		Args: noArgs,
 	}
@@ -214,6 +215,22 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		}
 	}
 	unset := sub("unset", "unset KEY", "Remove a setting", "  ctx config unset registry", exactArgs(1, "KEY"))
+	// list, as npm config list, gh config list and git config --list.
+	list := &cobra.Command{
+		Use:        "list",
+		Short:      "Print every setting that has a value",
+		Long:       "Print every setting that has a value, one KEY=VALUE a line (its CTX_ environment variable counts, as for get).\n\n" + configExitStatus["list"],
+		Example:    "  ctx config list",
+		Args:       noArgs,
+		SuggestFor: []string{"ls", "show"},
+		RunE: func(c *cobra.Command, args []string) error {
+			opts := &configOptions{globalOptions: g, op: "list"}
+			if runF != nil {
+				return runF(c.Context(), opts)
+			}
+			return runConfig(c.Context(), opts)
+		},
+	}
 	unset.SuggestFor = []string{"delete", "del", "remove", "rm"} // npm config delete; commandSuggestions
 	cmd.AddCommand(
 		sub("get", "get KEY", "Print a setting (its CTX_ environment variable counts)",
@@ -221,6 +238,7 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 		sub("set", "set KEY VALUE", "Save a setting",
 			"  ctx config set registry https://github.com/acme/ctx-hub\n  ctx config set embeddings.hybrid true", exactArgs(2, "KEY", "VALUE")),
 		unset,
+		list,
 	)
 	return cmd
 }
@@ -230,6 +248,7 @@ var configExitStatus = map[string]string{
 	"get":   "Exit status: 0 when the setting is printed; 1 when it is not set or the\nfile cannot be read; 2 for an unknown setting or bad arguments.",
 	"set":   "Exit status: 0 when saved; 2 for an unknown setting, a value that is not\none, or bad arguments; 1 when the file cannot be written.",
 	"unset": "Exit status: 0 when removed (or not set); 2 for an unknown setting or bad\narguments; 1 when the file cannot be written.",
+	"list":  "Exit status: 0 when printed (also when nothing is set); 1 when the file\ncannot be read; 2 for bad arguments.",
 }
 
 const configFileHelp = `the file ctx/config.json in your user config folder (on Linux
@@ -237,30 +256,26 @@ $XDG_CONFIG_HOME or ~/.config, on macOS ~/Library/Application Support, on
 Windows %AppData%).`
 
 func runConfig(ctx context.Context, opts *configOptions) error {
+	if opts.op == "list" {
+		return runConfigList(opts)
+	}
 	key, ok := configKeys[opts.key]
 	if !ok {
 		return usageErrorf("config %s: unknown setting %s: the settings are %s", opts.op, safetext.Quote(opts.key), strings.Join(settingNames(), ", "))
 	}
-	path, err := opts.Env.userConfigPath()
-	if err != nil {
-		return err
-	}
-	c, err := readUserConfig(path)
+	path, c, err := opts.userConfig()
 	if err != nil {
 		return err
 	}
 	switch opts.op {
 	case "get":
-		v, from := key.get(c), path
-		if e := strings.TrimSpace(opts.Env.Get(key.env)); e != "" {
-			v, from = e, key.env
-		}
+		v, env := key.value(opts, c)
 		if v == "" {
 			return fmt.Errorf("%s is not set: set it with 'ctx config set %s %s' (or %s)", opts.key, opts.key, key.arg, key.env)
 		}
 		fmt.Fprintln(opts.IO.Out, safetext.Text(v))
-		if from != path {
-			fmt.Fprintf(opts.IO.ErrOut, "(from %s)\n", from)
+		if env {
+			fmt.Fprintf(opts.IO.ErrOut, "(from %s)\n", key.env)
 		}
 		return nil
 	case "set":
@@ -282,6 +297,52 @@ func runConfig(ctx context.Context, opts *configOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "%s set to %s in %s\n", opts.key, safetext.Text(key.get(c)), path)
 	} else {
 		fmt.Fprintf(opts.IO.ErrOut, "%s unset in %s\n", opts.key, path)
+	}
+	return nil
+}
+
+// userConfig reads the user's config file: its path and what it holds.
+func (opts *configOptions) userConfig() (string, *userConfig, error) {
+	path, err := opts.Env.userConfigPath()
+	if err != nil {
+		return "", nil, err
+	}
+	c, err := readUserConfig(path)
+	return path, c, err
+}
+
+// value is the setting's value as get prints it: its environment
+// variable's when set (env true), else the file's (c).
+func (s setting) value(opts *configOptions, c *userConfig) (v string, env bool) {
+	if e := strings.TrimSpace(opts.Env.Get(s.env)); e != "" {
+		return e, true
+	}
+	return s.get(c), false
+}
+
+// runConfigList prints each setting with a value as KEY=VALUE on stdout,
+// the value get prints (its environment variable first); where a value
+// comes from the environment is said on stderr, as get says it.
+func runConfigList(opts *configOptions) error {
+	path, c, err := opts.userConfig()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, name := range settingNames() {
+		key := configKeys[name]
+		v, env := key.value(opts, c)
+		if v == "" {
+			continue
+		}
+		n++
+		fmt.Fprintf(opts.IO.Out, "%s=%s\n", name, safetext.Text(v))
+		if env {
+			fmt.Fprintf(opts.IO.ErrOut, "(%s from %s)\n", name, key.env)
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "no settings in %s: the settings are %s ('ctx config set KEY VALUE')\n", path, strings.Join(settingNames(), ", "))
 	}
 	return nil
 }

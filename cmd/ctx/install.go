@@ -66,7 +66,8 @@ ALIAS allows what it asks for the scheme, host and port of its URL only
 move OLD → NEW, would remove) and changes nothing in the project: it
 writes no lock, package or index, and fetches no git files; an https
 package the lock does not pin yet is downloaded to learn its content id
-(kept in the shared cache, as outdated keeps it).
+(kept in the shared cache, as outdated keeps it). With --allow-outside it
+says what would be allowed and plans as if it were; nothing is recorded.
 
 --frozen is for CI: when the manifest and the lock disagree it fails, naming
 the entries, and it never writes the lock; a package with local edits makes
@@ -103,9 +104,6 @@ access) or failed; 2 for bad arguments; 1 for other errors.`,
 }
 
 func runInstall(ctx context.Context, opts *installOptions) error {
-	if opts.dryRun && len(opts.allow) > 0 {
-		return usageErrorf("install: --allow-outside records an allowance, which --dry-run does not write: give one of them")
-	}
 	p := newProgress(opts.globalOptions)
 	if opts.dryRun {
 		p = nil // nothing is fetched

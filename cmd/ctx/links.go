@@ -6,13 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/workspace"
 )
 
@@ -137,6 +141,8 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 		return usageErrorf("--package goes with --broken (see 'ctx links --help')")
 	case !o.broken && o.path == "":
 		return usageErrorf("links needs a document, as in: ctx links rust-book/ch04-01-what-is-ownership.md (or --broken)")
+	case !o.broken && isFilePath(o.path):
+		return filePathError(o.globalOptions, o.path)
 	}
 	r, dir, check, err := openFreshIndexReader(ctx, o.globalOptions)
 	if err != nil {
@@ -189,6 +195,62 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 			safetext.Escape(strings.Join(check.Stale, ", ")))
 	}
 	return nil
+}
+
+// isFilePath says whether a document argument is a file path as a shell
+// writes one (./x, ../x, /x, ~/x), never ALIAS/PATH: an alias is no such
+// word (naming's alias rule).
+func isFilePath(arg string) bool {
+	first, _, _ := strings.Cut(filepath.ToSlash(arg), "/")
+	return first == "." || first == ".." || first == "" || first == "~" || filepath.IsAbs(arg)
+}
+
+// filePathError is the usage error for a file path where links takes
+// ALIAS/PATH: the document's ALIAS/PATH when a package of the project
+// holds that file (a dir source's folder, or an installed package's),
+// else how to name one.
+func filePathError(g *globalOptions, arg string) error {
+	const takes = "links takes ALIAS/PATH, a package's alias then the path inside it, as search hits show it"
+	if doc := documentOf(g, arg); doc != "" {
+		return usageErrorf("%s is a file path; %s: ctx links %s", safetext.Quote(arg), takes, safetext.ShellJoin([]string{doc}))
+	}
+	return usageErrorf("%s is a file path, in no package of this project; %s (see `ctx list`)", safetext.Quote(arg), takes)
+}
+
+// documentOf is ALIAS/PATH of the file typed as arg (read from where the
+// user stands, typedPath) in the package whose folder holds it, or "".
+func documentOf(g *globalOptions, arg string) string {
+	typed, err := g.typedPath(arg)
+	if err != nil || strings.HasPrefix(typed, "~") {
+		return ""
+	}
+	_, proj, err := g.Project()
+	if err != nil {
+		return ""
+	}
+	abs := typed
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(proj.Root(), filepath.FromSlash(typed))
+	}
+	m, err := proj.ReadManifest()
+	if err != nil {
+		return ""
+	}
+	l, err := proj.ReadLock()
+	if errors.Is(err, fs.ErrNotExist) {
+		l, err = &lockfile.Lock{Packages: map[string]lockfile.Entry{}}, nil
+	}
+	if err != nil {
+		return ""
+	}
+	for _, p := range proj.Installed(m, l) {
+		rel, ok := naming.RelIn(p.Dir, abs)
+		if !ok || rel == "." || (p.Only != "" && rel != p.Only) {
+			continue
+		}
+		return p.Alias + "/" + filepath.ToSlash(rel)
+	}
+	return ""
 }
 
 // printLinks prints one link a line: FILE:LINE, type, target, and where it

@@ -48,7 +48,8 @@ documents, and says what each one points at:
   ctx://packages/ALIAS/PATH      the MCP server's document URI
 
 It reads docs/, specs/, README.md, CLAUDE.md and AGENTS.md (those that
-exist), or the PATHs given (relative to where you stand; a folder is
+exist) at the project's root, the folder you stand in when it is below the
+root (as git grep does), or the PATHs given (relative to where you stand; a folder is
 walked for documents: markdown, text, rst, AsciiDoc, YAML, JSON and TOML
 files; a file is read whatever its name). Files that
 .gitignore ignores, hidden folders, .git, node_modules and .context are not
@@ -268,13 +269,25 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 }
 
 // refsTypedPaths reads refs' PATH arguments and --registry (in place) from
-// where the user stands (typedPath).
+// where the user stands (typedPath). With no PATH in a subfolder of the
+// project, the PATH is that folder, as git grep and go test read where
+// you stand; at the root (or inside .context) it is none: the default
+// folders (ctxref.DefaultPaths).
 func refsTypedPaths(opts *refsOptions) ([]string, error) {
-	paths := make([]string, len(opts.paths))
+	typed := opts.paths
+	if len(typed) == 0 {
+		typed = []string{"."}
+	}
+	paths := make([]string, len(typed))
 	var err error
-	for i, p := range opts.paths {
+	for i, p := range typed {
 		if paths[i], err = opts.typedPath(p); err != nil {
 			return nil, err
+		}
+	}
+	if len(opts.paths) == 0 {
+		if first, _, _ := strings.Cut(paths[0], "/"); paths[0] == "." || first == project.DirName || first == ".." {
+			paths = nil
 		}
 	}
 	if opts.registry, err = opts.typedPath(opts.registry); err != nil {

@@ -76,6 +76,10 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 		o.Log = p.Log()
 	}
 	if g.quiet {
+		// -q drops notes, never warnings nor the notices a user must see
+		// (workspace.Options.Notice: an allowance recorded, a recovery).
+		// (-q's progress writes nowhere, so nothing is drawn to clear.)
+		o.Notice = g.IO.ErrOut
 		o.Log = warningsOnly{g.IO.ErrOut}
 	}
 	o.Engine = workspace.NewEngine(o) // the command's one Engine
@@ -149,7 +153,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, o reportO
 	sort.SliceStable(pkgs, func(i, j int) bool { return pkgs[i].Alias < pkgs[j].Alias })
 	out, errOut, notes := g.IO.Out, g.IO.ErrOut, g.notes()
 	if o.json {
-		if err := writeJSON(out, reportJSON(root, pkgs)); err != nil {
+		if err := writeJSON(out, reportJSON(root, pkgs, dryRun)); err != nil {
 			return err
 		}
 		out = io.Discard // the lines below say it again; stderr keeps its notes
@@ -252,7 +256,9 @@ func failure(p workspace.PackageResult) string {
 // remove (reportJSON): the names list, status and outdated use (alias,
 // kind, ref, oldCommit, newCommit, installedCommit), what happened to it
 // (state: installed, updated, unchanged, removed, linked, skipped or
-// failed; with --dry-run, what would), and why not.
+// failed; with --dry-run, what would happen: "would install", "would
+// update", "would remove", "would link", "would skip", as the text lines
+// say it, never a state that claims a change), and why not.
 type packageJSON struct {
 	Alias           string   `json:"alias"`
 	Kind            string   `json:"kind,omitempty"`
@@ -268,12 +274,27 @@ type packageJSON struct {
 	Withheld        []string `json:"withheld,omitempty"`   // documents audience rules kept out
 }
 
+// dryRunStates are the states of a dry run's --json (reportJSON): what
+// the command would do. unchanged is true of the plan too, and failed is
+// the dry run's own failure (it exits 3 as the real run would).
+var dryRunStates = map[workspace.Action]string{
+	workspace.Installed: "would install",
+	workspace.Updated:   "would update",
+	workspace.Removed:   "would remove",
+	workspace.Linked:    "would link",
+	workspace.Skipped:   "would skip",
+}
+
 // reportJSON is pkgs as --json prints them: an array, sorted by alias,
-// never null.
-func reportJSON(root string, pkgs []workspace.PackageResult) []packageJSON {
+// never null; a dry run's states say what would happen (dryRunStates).
+func reportJSON(root string, pkgs []workspace.PackageResult, dryRun bool) []packageJSON {
 	out := make([]packageJSON, 0, len(pkgs))
 	for _, p := range pkgs {
-		j := packageJSON{Alias: p.Alias, Kind: p.Kind, Ref: p.Ref, State: string(p.Action),
+		state := string(p.Action)
+		if s, ok := dryRunStates[p.Action]; ok && dryRun {
+			state = s
+		}
+		j := packageJSON{Alias: p.Alias, Kind: p.Kind, Ref: p.Ref, State: state,
 			OldCommit: p.OldCommit, NewCommit: p.NewCommit, InstalledCommit: p.InstalledCommit,
 			Reason: string(p.Reason), DirtyFiles: p.DirtyFiles, Withheld: p.Withheld}
 		if p.Backup != "" {

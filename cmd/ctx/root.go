@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -95,9 +96,11 @@ type globalOptions struct {
 
 // quietFlag gives c -q/--quiet (a command that prints progress: add,
 // install, update, setup): stderr gets warnings and errors only, as
-// cargo's and git's -q.
+// cargo's and git's -q, and the notices the workspace must not keep from
+// the user (workspace.Options.Notice: an allowance it records, a recovered
+// change): they say what ctx now trusts, or changed unasked, not progress.
 func quietFlag(c *cobra.Command, g *globalOptions) {
-	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings and errors on stderr: no progress, no notes")
+	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings, errors and notices (an allowance recorded, a recovery) on stderr: no progress, no other notes")
 }
 
 // notes is where a command writes what is neither a result nor a problem
@@ -134,12 +137,17 @@ func (g *globalOptions) StartDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Said as git and go say it, the folder and not the system call; an
+	// error (exit 1, as go -C's), not a usage error: the flag is well
+	// formed, the folder is not there (pm_usage.txtar).
 	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", fmt.Errorf("-C %s: %w", dir, err)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("-C %s: not a directory", dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("-C %s: no such folder", safetext.Quote(dir))
+	case err != nil:
+		return "", fmt.Errorf("-C %s: %w", safetext.Quote(dir), pathErrText(err))
+	case !fi.IsDir():
+		return "", fmt.Errorf("-C %s: not a folder (-C takes the folder to run in)", safetext.Quote(dir))
 	}
 	return abs, nil
 }
@@ -524,6 +532,25 @@ func helpTopicArgs(c *cobra.Command, args []string) error {
 	return nil
 }
 
+// pathErrText is err without the path an *fs.PathError repeats (the
+// caller names it as typed).
+func pathErrText(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// cmdName is c's path without the program's name ("config get"), as a
+// usage error names the command.
+func cmdName(c *cobra.Command) string {
+	if !c.HasParent() {
+		return c.Name()
+	}
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+}
+
 // exactArgs wants n arguments, described as what: one phrase for all, or
 // a name for each.
 func exactArgs(n int, what ...string) cobra.PositionalArgs {
@@ -535,10 +562,10 @@ func exactArgs(n int, what ...string) cobra.PositionalArgs {
 			if len(what) == n {
 				missing = what[len(args):]
 			}
-			return fmt.Errorf("%s: missing %s (usage: %s)", c.Name(), wording.List(missing, "and"), c.UseLine())
+			return fmt.Errorf("%s: missing %s (usage: %s)", cmdName(c), wording.List(missing, "and"), c.UseLine())
 		}
 		if len(args) > n {
-			return fmt.Errorf("%s: too many arguments: %s (usage: %s)", c.Name(), strings.Join(args[n:], " "), c.UseLine())
+			return fmt.Errorf("%s: too many arguments: %s (usage: %s)", cmdName(c), strings.Join(args[n:], " "), c.UseLine())
 		}
 		return nil
 	}
@@ -548,7 +575,7 @@ func exactArgs(n int, what ...string) cobra.PositionalArgs {
 func minArgs(n int, what string) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		if len(args) < n {
-			return fmt.Errorf("%s: missing %s (usage: %s)", c.Name(), what, c.UseLine())
+			return fmt.Errorf("%s: missing %s (usage: %s)", cmdName(c), what, c.UseLine())
 		}
 		return nil
 	}

@@ -249,6 +249,14 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 	}
 	defer r.Close()
 	tags, err := r.Tags(o.packages)
+	if errors.Is(err, indexer.ErrNoIndex) && hasNoPackages(proj) {
+		// Nothing indexed, and nothing failed: the answer of an empty
+		// index, as search gives it (exit 0); an alias is still unknown.
+		if perr := checkPackages(o.globalOptions, o.packages...); perr != nil {
+			return perr
+		}
+		tags, err = nil, nil
+	}
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
@@ -259,7 +267,14 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 		return err
 	}
 	if o.json {
+		if tags == nil {
+			tags = []indexer.TagCount{}
+		}
 		return writeJSON(o.IO.Out, tags)
+	}
+	if len(tags) == 0 && hasNoPackages(proj) {
+		fmt.Fprintln(o.IO.ErrOut, "no tagged documents: "+noPackagesYet)
+		return nil
 	}
 	if len(tags) == 0 {
 		fmt.Fprintln(o.IO.ErrOut, "no tagged documents")

@@ -43,7 +43,7 @@ type setupOptions struct {
 func newSetupCmd(g *globalOptions, runF func(context.Context, *setupOptions) error) *cobra.Command {
 	opts := &setupOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags TAG,...] [--all] [--yes] [--agents-md]",
+		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags TAG,...] [--all] [--yes] [--agents-md] [--list]",
 		Short: "Pick context packages from a registry",
 		Long: fmt.Sprintf(`Setup reads a registry (the list of context packages your organisation
 offers), lets you choose, and installs your choice into .context/ (created
