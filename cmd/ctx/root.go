@@ -161,6 +161,7 @@ func (g *globalOptions) ProjectDir() (string, error) {
 	fo := g.find
 	fo.Ceilings = g.Env.ceilings()
 	fo.SudoUID = g.Env.sudoUID()
+	fo.Home = g.Env.userHome()
 	root, err := project.Find(start, fo)
 	if err != nil {
 		return "", err
