@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -324,7 +325,7 @@ failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringVarP(&g.Dir, "chdir", "C", "", "run as if ctx was started in `DIR`")
-	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = c.Context() }
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = commandContext(c, g.Env) }
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, versionFlagError(c, flagValueError(err)))
@@ -553,4 +554,26 @@ func minArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// commandContext is the context c runs under: its own, carrying the
+// command's one bound of network time (netrate.WithBudget,
+// CTX_FETCH_TIMEOUT, own20), which every fetch, probe and push of the
+// command draws on, so that a command of k network operations cannot take
+// k bounds. Not `ctx mcp`: a server that runs for days makes separate
+// fetches (what_changed's reads of trees), each bounded on its own. An
+// invalid CTX_FETCH_TIMEOUT sets no budget here: the commands that fetch
+// refuse it (engineOptions, workspaceOptions), the others do not read it.
+func commandContext(c *cobra.Command, env environment) context.Context {
+	ctx := c.Context()
+	if c.Name() == "mcp" && c.HasParent() && !c.Parent().HasParent() {
+		return ctx
+	}
+	d, err := env.fetchTimeout()
+	if err != nil {
+		return ctx
+	}
+	ctx = netrate.WithBudget(ctx, d)
+	c.SetContext(ctx)
+	return ctx
 }
