@@ -160,8 +160,10 @@ func New(opts Options) (*Server, error) {
 		// a re-index and its render): the first read of it checks.
 		md:     mdState{dirty: true},
 		syncMu: make(chan struct{}, 1),
+		// The freshness walk runs in the background (freshen): it ends
+		// with the server, not with the call that started it.
 		freshness: func(r *indexer.Reader, pkgs []indexer.Package) (indexer.Freshness, error) {
-			return r.Freshness(pkgs)
+			return r.FreshnessContext(life, pkgs)
 		},
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "ctx", Title: "ctx context packages", Version: version},
