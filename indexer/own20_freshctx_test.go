@@ -80,3 +80,26 @@ func TestWalkInfoStopsWithItsContext(t *testing.T) {
 		t.Errorf("WalkInfo without a context = %d, %v; want 4", len(all), err)
 	}
 }
+
+// own20: the reads of the graph and the catalogue an MCP call makes after
+// indexFor (find_documents, related, list_tags) went through the whole
+// corpus whatever the call's context said: they now stop with it.
+func TestGraphReadsStopWithTheirContext(t *testing.T) {
+	t.Parallel()
+	r := linkFixture(t)
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Find(done, FindQuery{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Find = %v; want context.Canceled", err)
+	}
+	if _, err := r.Neighbours(done, "notes", "sub/b.md", 2); !errors.Is(err, context.Canceled) {
+		t.Errorf("Neighbours = %v; want context.Canceled", err)
+	}
+	if _, err := r.Tags(done, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("Tags = %v; want context.Canceled", err)
+	}
+	// Live, they answer.
+	if res, err := r.Find(context.Background(), FindQuery{}); err != nil || res.Total == 0 {
+		t.Errorf("Find = %+v, %v", res, err)
+	}
+}

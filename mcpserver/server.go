@@ -38,6 +38,10 @@ type Options struct {
 	// Home is the user's home folder, never served as a dir source
 	// (project.WithHome); "" = not known.
 	Home string
+	// CallTimeout is the most one tool call may take: 0 is
+	// DefaultCallTimeout; New refuses one that is negative or over
+	// MaxCallTimeout (cmd/ctx: ctx mcp --call-timeout).
+	CallTimeout time.Duration
 	// Changes answers what_changed (workspace.Changes, from cmd/ctx); nil:
 	// the tool says it is not available.
 	Changes ChangesFunc
@@ -142,20 +146,24 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
 	proj = proj.WithHome(opts.Home)
+	if opts.CallTimeout < 0 || opts.CallTimeout > MaxCallTimeout {
+		return nil, fmt.Errorf("mcpserver: call timeout %s: not between 0 and %s", opts.CallTimeout, MaxCallTimeout)
+	}
 	life, stop := context.WithCancel(context.Background())
 	s := &Server{
-		life:     life,
-		stop:     stop,
-		proj:     proj,
-		ctxDir:   proj.Dir(),
-		pkgsDir:  proj.Path(project.PackagesDir),
-		changes:  opts.Changes,
-		log:      slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
-		logOut:   w,
-		sem:      opts.Semantic,
-		semNote:  opts.SemanticNote,
-		sync:     indexer.Sync,
-		renderMD: indexer.RenderIndexMD,
+		callTimeout: opts.CallTimeout,
+		life:        life,
+		stop:        stop,
+		proj:        proj,
+		ctxDir:      proj.Dir(),
+		pkgsDir:     proj.Path(project.PackagesDir),
+		changes:     opts.Changes,
+		log:         slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		logOut:      w,
+		sem:         opts.Semantic,
+		semNote:     opts.SemanticNote,
+		sync:        indexer.Sync,
+		renderMD:    indexer.RenderIndexMD,
 		// INDEX.md may be behind the catalogue (a server stopped between
 		// a re-index and its render): the first read of it checks.
 		md:     mdState{dirty: true},

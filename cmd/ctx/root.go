@@ -400,11 +400,14 @@ func flagValueError(err error) error {
 		return err
 	}
 	name, value := "--"+ive.GetFlag().Name, safetext.Quote(ive.GetValue())
+	typ := ive.GetFlag().Value.Type()
+	if typ == "duration" { // time.ParseDuration's "time: invalid duration"
+		return fmt.Errorf("%s: %s is not a duration (give, say, 30s, 2m or 1h)", name, value)
+	}
 	var ne *strconv.NumError
 	if !errors.As(err, &ne) {
 		return fmt.Errorf("%s: %w", name, errors.Unwrap(ive))
 	}
-	typ := ive.GetFlag().Value.Type()
 	switch {
 	case typ == "bool":
 		return fmt.Errorf("%s: %s is not true or false (a switch: give --%s alone, or --%s=false)", name, value, ive.GetFlag().Name, ive.GetFlag().Name)

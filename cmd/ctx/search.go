@@ -243,7 +243,7 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 		return err
 	}
 	defer r.Close()
-	tags, err := r.Tags(o.packages)
+	tags, err := r.Tags(ctx, o.packages)
 	if errors.Is(err, indexer.ErrNoIndex) {
 		return fmt.Errorf("no search index in %s: run `ctx index` (or `ctx install`) first", proj.Dir())
 	}
