@@ -33,9 +33,9 @@ func TestIndexFilesAreBounded(t *testing.T) {
 		return dir, m[0]
 	}
 	for _, c := range []struct {
-		name string
+		name  string
 		plant func(t *testing.T, p string)
-		say  string
+		say   string
 	}{
 		{"a sparse file over the bound", func(t *testing.T, p string) {
 			if err := os.WriteFile(p, nil, 0o644); err != nil {
