@@ -1,10 +1,11 @@
+//go:build unix
+
 package gitengine
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,9 +20,6 @@ import (
 // a regular file of at most MaxIndexSize, else an error naming it.
 func TestIndexFilesAreBounded(t *testing.T) {
 	t.Parallel()
-	if runtime.GOOS == "windows" {
-		t.Skip("links, fifos and /dev/zero")
-	}
 	split := func(t *testing.T) (dir, shared string) {
 		dir = review18eRepo(t)
 		gittest.MustGit(t, dir, "config", "core.splitIndex", "true")
