@@ -369,17 +369,13 @@ type budget struct {
 // every operation made under it (WithTotal): d = 0 is DefaultTotal,
 // negative is none (ctx itself).
 func WithBudget(ctx context.Context, d time.Duration) context.Context {
-	return withBudget(ctx, d, time.Now)
-}
-
-func withBudget(ctx context.Context, d time.Duration, now func() time.Time) context.Context {
 	if d < 0 {
 		return ctx
 	}
 	if d == 0 {
 		d = DefaultTotal
 	}
-	return context.WithValue(ctx, budgetKey{}, &budget{bound: d, now: now})
+	return context.WithValue(ctx, budgetKey{}, &budget{bound: d, now: time.Now})
 }
 
 // start begins an operation on b: a context that ends, with a *TotalError

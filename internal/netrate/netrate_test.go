@@ -306,7 +306,8 @@ func TestBudgetSharedByOperations(t *testing.T) {
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
-	ctx := withBudget(context.Background(), time.Hour, now)
+	ctx := WithBudget(context.Background(), time.Hour)
+	ctx.Value(budgetKey{}).(*budget).now = now // before any operation: no race
 
 	// 40 minutes, then two at once for 15: 55 spent, 5 left.
 	_, end := WithTotal(ctx, time.Minute) // d is not used under a budget
