@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -50,10 +49,10 @@ func unsplit(gitDir string, data []byte, idLen int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: a short link extension", errIndex)
 	}
 	name := "sharedindex." + hex.EncodeToString(link[:idLen])
-	shared, err := os.ReadFile(filepath.Join(gitDir, name))
+	shared, err := readIndexFile(filepath.Join(gitDir, name))
 	if errors.Is(err, fs.ErrNotExist) {
 		if common, cerr := commonDir(gitDir); cerr == nil && common != gitDir {
-			shared, err = os.ReadFile(filepath.Join(common, name))
+			shared, err = readIndexFile(filepath.Join(common, name))
 		}
 	}
 	if err != nil {

@@ -103,7 +103,7 @@ func readIndex(dir, file string) (st TrackStatus, data []byte, idLen int, err er
 		return TrackStatus{}, nil, 0, err
 	}
 	st = TrackStatus{InRepository: true, Root: root, Rel: rel}
-	data, err = os.ReadFile(filepath.Join(gitDir, "index"))
+	data, err = readIndexFile(filepath.Join(gitDir, "index"))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return st, nil, 0, nil // a new repository: nothing tracked yet

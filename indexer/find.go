@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -124,11 +125,16 @@ func describe(v any) string {
 	return fmt.Sprint(v)
 }
 
+// ctxEvery is how many items a reader's walk of the corpus (Find,
+// Neighbours, Tags) goes between two checks of its context.
+const ctxEvery = 256
+
 // Find returns the documents whose metadata matches q. A package the index
 // does not have is an error wrapping ErrUnknownPackage that names the
 // indexed ones; then a tag filter no indexed document has is one wrapping
-// ErrUnknownTag (checkTags), as in Search.
-func (r *Reader) Find(q FindQuery) (FindResult, error) {
+// ErrUnknownTag (checkTags), as in Search. The walk of the candidates stops
+// with ctx's error when ctx ends (an MCP call's bound, own20).
+func (r *Reader) Find(ctx context.Context, q FindQuery) (FindResult, error) {
 	if err := CheckWhere(q.Where); err != nil {
 		return FindResult{}, fmt.Errorf("indexer: %w", err)
 	}
@@ -165,7 +171,10 @@ func (r *Reader) Find(q FindQuery) (FindResult, error) {
 	keys := metaKeys(q.Where)
 	where := prepareWhere(q.Where)
 	res := FindResult{Documents: []DocMeta{}}
-	for _, k := range g.candidates(where) {
+	for i, k := range g.candidates(where) {
+		if i%ctxEvery == 0 && ctx.Err() != nil {
+			return FindResult{}, ctx.Err()
+		}
 		if len(q.Packages) > 0 && !contains(q.Packages, k.alias) {
 			continue
 		}

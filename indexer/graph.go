@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -659,8 +660,9 @@ type Neighbour struct {
 const MaxHops = 2
 
 // Neighbours walks the links of a document in both directions, up to hops
-// (1 or 2) away, nearest first, then by package and path.
-func (r *Reader) Neighbours(alias, p string, hops int) ([]Neighbour, error) {
+// (1 or 2) away, nearest first, then by package and path. It stops with
+// ctx's error when ctx ends (a hub's second ring is most of a corpus).
+func (r *Reader) Neighbours(ctx context.Context, alias, p string, hops int) ([]Neighbour, error) {
 	if hops < 1 || hops > MaxHops {
 		return nil, fmt.Errorf("indexer: hops %d: walk 1 or %d links away", hops, MaxHops)
 	}
@@ -677,7 +679,10 @@ func (r *Reader) Neighbours(alias, p string, hops int) ([]Neighbour, error) {
 	frontier := []docKey{start}
 	for d := 1; d <= hops; d++ {
 		var next []docKey
-		for _, k := range frontier {
+		for i, k := range frontier {
+			if i%ctxEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			step := func(to docKey, how string) {
 				if dd, ok := dist[to]; ok && dd < d {
 					return

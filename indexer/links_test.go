@@ -222,7 +222,7 @@ func TestLinkGraph(t *testing.T) {
 	if _, _, err := r.Links("book", "ch04-01-what-is-ownership"); err == nil || !strings.Contains(err.Error(), "did you mean ch04-01-what-is-ownership.md") {
 		t.Errorf("unknown document: %v", err)
 	}
-	ns, err := r.Neighbours("notes", "sub/b.md", 2)
+	ns, err := r.Neighbours(context.Background(), "notes", "sub/b.md", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestFindOperators(t *testing.T) {
 		if err := json.Unmarshal([]byte(tt.where), &where); err != nil {
 			t.Fatal(err)
 		}
-		res, err := r.Find(FindQuery{Where: where})
+		res, err := r.Find(context.Background(), FindQuery{Where: where})
 		if err != nil {
 			t.Errorf("%s: %v", tt.where, err)
 			continue
@@ -277,11 +277,11 @@ func TestFindOperators(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tt.where, got, tt.want)
 		}
 	}
-	res, err := r.Find(FindQuery{Where: map[string]any{"kep-number": map[string]any{"$exists": true}}, Limit: 1})
+	res, err := r.Find(context.Background(), FindQuery{Where: map[string]any{"kep-number": map[string]any{"$exists": true}}, Limit: 1})
 	if err != nil || len(res.Documents) != 1 || res.NextCursor != "1" || res.Total != 2 {
 		t.Fatalf("page 1: %+v %v", res, err)
 	}
-	res, err = r.Find(FindQuery{Where: map[string]any{"kep-number": map[string]any{"$exists": true}}, Limit: 1, Cursor: res.NextCursor})
+	res, err = r.Find(context.Background(), FindQuery{Where: map[string]any{"kep-number": map[string]any{"$exists": true}}, Limit: 1, Cursor: res.NextCursor})
 	if err != nil || len(res.Documents) != 1 || res.NextCursor != "" || res.Documents[0].Path != "sig-node/135-seccomp/README.md" {
 		t.Fatalf("page 2: %+v %v", res, err)
 	}
@@ -294,7 +294,7 @@ func TestFindOperators(t *testing.T) {
 	} {
 		var w map[string]any
 		json.Unmarshal([]byte(where), &w)
-		if _, err := r.Find(FindQuery{Where: w}); err == nil || !strings.Contains(err.Error(), msg) {
+		if _, err := r.Find(context.Background(), FindQuery{Where: w}); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: error %v, want %q", where, err, msg)
 		}
 	}

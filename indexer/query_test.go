@@ -187,7 +187,7 @@ func TestSearchUnknownKind(t *testing.T) {
 func TestTags(t *testing.T) {
 	t.Parallel()
 	r := openSyntaxFixture(t)
-	tags, err := r.Tags(nil)
+	tags, err := r.Tags(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestTags(t *testing.T) {
 	if !reflect.DeepEqual(tags, want) {
 		t.Errorf("Tags: %v, want %v", tags, want)
 	}
-	if tags, _ := r.Tags([]string{"ops"}); len(tags) != 0 {
+	if tags, _ := r.Tags(context.Background(), []string{"ops"}); len(tags) != 0 {
 		t.Errorf("Tags(ops): %v, want none", tags)
 	}
 	hits, err := r.Search(context.Background(), Query{Text: "linux wizard"})
@@ -228,7 +228,7 @@ func TestTagsPerPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	tags, err := r.Tags(nil)
+	tags, err := r.Tags(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestTagsPerPackage(t *testing.T) {
 	if !reflect.DeepEqual(tags, want) {
 		t.Errorf("Tags = %v, want %v", tags, want)
 	}
-	tags, _ = r.Tags([]string{"b"})
+	tags, _ = r.Tags(context.Background(), []string{"b"})
 	if want := []TagCount{{"api", 1, map[string]int{"b": 1}}, {"grpc", 1, map[string]int{"b": 1}}}; !reflect.DeepEqual(tags, want) {
 		t.Errorf("Tags(b) = %v, want %v", tags, want)
 	}

@@ -1118,6 +1118,14 @@ func (r *Reader) Documents(alias string) ([]Document, error) {
 // ctx with another schema, or one whose update was interrupted, is not an
 // error: it is reported as not fresh with every alias stale (Sync fixes it).
 func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
+	return r.FreshnessContext(context.Background(), pkgs)
+}
+
+// FreshnessContext is Freshness, stopped with ctx's error when ctx ends
+// during the walk (checked at each package and each entry of its walk; no
+// walk record is written of a walk cut short): the MCP server's check,
+// which runs in the background, ends with the server.
+func (r *Reader) FreshnessContext(ctx context.Context, pkgs []Package) (Freshness, error) {
 	r.mu.Lock()
 	cat, err := r.loadCatalogTopLocked()
 	var builtAt time.Time
@@ -1145,10 +1153,13 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 	stale := map[string]bool{}
 	want := map[string]bool{}
 	pkgs = withDirs(r.contextDir, pkgs)
-	walks := r.freshWalks(pkgs, cat.Parts, func(i int) bool {
+	walks := r.freshWalks(ctx, pkgs, cat.Parts, func(i int) bool {
 		ip, ok := indexed[pkgs[i].Alias]
 		return !ok || !sameIdentity(ip, pkgs[i])
 	})
+	if err := ctx.Err(); err != nil {
+		return Freshness{}, err
+	}
 	for i, p := range pkgs {
 		want[p.Alias] = true
 		ip, ok := indexed[p.Alias]

@@ -261,7 +261,7 @@ func (s *Stream) index(pkg Package) error {
 	}
 	if !touched {
 		var err error
-		found, _, err = walkPackage(pkg, func(string) {}, nil) // Finish's walk gives the notes
+		found, _, err = walkPackage(context.Background(), pkg, func(string) {}, nil) // Finish's walk gives the notes
 		if err != nil {
 			return nil // Finish plans it as Sync does
 		}

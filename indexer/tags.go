@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -46,7 +47,7 @@ func (r *Reader) checkTags(tags []string) error {
 	if known {
 		return nil
 	}
-	all, err := r.Tags(nil)
+	all, err := r.Tags(context.Background(), nil)
 	if err != nil {
 		return err
 	}
@@ -95,8 +96,12 @@ type TagCount struct {
 // package, most used first (then by name). A document's tags are its front matter's `tags` and
 // `keywords`, else its inline "Tags: a, b" line, lower-cased; search filters
 // on them (Query.Tags, tag:T) and shows them in hits. A package the index
-// does not have is an error wrapping ErrUnknownPackage.
-func (r *Reader) Tags(packages []string) ([]TagCount, error) {
+// does not have is an error wrapping ErrUnknownPackage. The count stops
+// with ctx's error when ctx ends.
+func (r *Reader) Tags(ctx context.Context, packages []string) ([]TagCount, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	cat, err := r.loadCatalogLocked()
 	r.mu.Unlock()
@@ -111,7 +116,14 @@ func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 		return nil, err
 	}
 	counts := map[string]*TagCount{}
+	n := 0
+	stopped := false
 	docTags(cat, packages, func(alias, t string) bool {
+		if n%ctxEvery == 0 && ctx.Err() != nil {
+			stopped = true
+			return false
+		}
+		n++
 		c := counts[t]
 		if c == nil {
 			c = &TagCount{Tag: t, Packages: map[string]int{}}
@@ -121,6 +133,9 @@ func (r *Reader) Tags(packages []string) ([]TagCount, error) {
 		c.Packages[alias]++
 		return true
 	})
+	if stopped {
+		return nil, ctx.Err()
+	}
 	out := make([]TagCount, 0, len(counts))
 	for _, c := range counts {
 		out = append(out, *c)

@@ -67,13 +67,13 @@ func TestUnknownTagFindAndOrder(t *testing.T) {
 	t.Parallel()
 	r := openSyntaxFixture(t)
 	ctx := context.Background()
-	if _, err := r.Find(FindQuery{Tags: []string{"setpu"}}); !errors.Is(err, ErrUnknownTag) || !strings.Contains(err.Error(), "did you mean setup?") {
+	if _, err := r.Find(context.Background(), FindQuery{Tags: []string{"setpu"}}); !errors.Is(err, ErrUnknownTag) || !strings.Contains(err.Error(), "did you mean setup?") {
 		t.Errorf("Find tag setpu: %v; want ErrUnknownTag, did you mean setup", err)
 	}
-	if res, err := r.Find(FindQuery{Tags: []string{"Setup"}}); err != nil || res.Total != 2 {
+	if res, err := r.Find(context.Background(), FindQuery{Tags: []string{"Setup"}}); err != nil || res.Total != 2 {
 		t.Errorf("Find tag Setup: %+v, %v; want 2 documents", res, err)
 	}
-	if _, err := r.Find(FindQuery{Tags: []string{"setpu"}, Packages: []string{"nosuch"}}); !errors.Is(err, ErrUnknownPackage) {
+	if _, err := r.Find(context.Background(), FindQuery{Tags: []string{"setpu"}, Packages: []string{"nosuch"}}); !errors.Is(err, ErrUnknownPackage) {
 		t.Errorf("Find tag setpu, package nosuch: %v; want ErrUnknownPackage first", err)
 	}
 	for _, q := range []Query{

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -196,10 +197,10 @@ func WalkOptions(pkg Package) markdown.WalkOptions {
 // source's, project.Tracked): not warned about here, the caller says it
 // (heldBack), so that the freshness check can record it and say it again
 // from its walk record without a walk (walkrecord.go).
-func walkPackage(pkg Package, warn func(string), seen func(markdown.Seen)) (found []fileStat, held int, err error) {
+func walkPackage(ctx context.Context, pkg Package, warn func(string), seen func(markdown.Seen)) (found []fileStat, held int, err error) {
 	if pkg.Only == "" {
 		o := WalkOptions(pkg)
-		o.Seen = seen
+		o.Seen, o.Context = seen, ctx
 		held := 0
 		if keep := o.Keep; keep != nil {
 			o.Keep = func(rel string) bool {
@@ -266,7 +267,7 @@ func walkPackages(pkgs []Package) []walkedPackage {
 	out := make([]walkedPackage, len(pkgs))
 	eachPackage(len(pkgs), func(i int) {
 		w := &out[i]
-		w.found, w.held, w.err = walkPackage(pkgs[i], func(s string) { w.notes = append(w.notes, s) }, nil)
+		w.found, w.held, w.err = walkPackage(context.Background(), pkgs[i], func(s string) { w.notes = append(w.notes, s) }, nil)
 	})
 	return out
 }

@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"io/fs"
@@ -410,7 +411,7 @@ func writeWalks(contextDir, indexDir string, recs map[string]pkgWalk) {
 // recorded documents stat'ed; the others are walked in full, and each
 // that matches its part (parts) is recorded for the next check. skip(i)
 // says a package is stale whatever its files: no record is made of it.
-func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip func(i int) bool) []walkedPackage {
+func (r *Reader) freshWalks(ctx context.Context, pkgs []Package, parts map[string]catalogPart, skip func(i int) bool) []walkedPackage {
 	start := time.Now()
 	indexDir := r.indexDir()
 	recs := readWalks(indexDir)
@@ -419,8 +420,11 @@ func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip f
 	used := make([]bool, len(pkgs))
 	eachPackage(len(pkgs), func(i int) {
 		p, w := pkgs[i], &walks[i]
+		if w.err = ctx.Err(); w.err != nil {
+			return
+		}
 		if p.Only != "" || skip(i) {
-			w.found, w.held, w.err = walkPackage(p, func(s string) { w.notes = append(w.notes, s) }, nil)
+			w.found, w.held, w.err = walkPackage(ctx, p, func(s string) { w.notes = append(w.notes, s) }, nil)
 			return
 		}
 		part := parts[p.Alias]
@@ -437,8 +441,11 @@ func (r *Reader) freshWalks(pkgs []Package, parts map[string]catalogPart, skip f
 		c := &recorder{}
 		recd[i] = c
 		r.walks[1].Add(1)
-		w.found, w.held, w.err = walkPackage(p, func(s string) { w.notes = append(w.notes, s) }, c.add)
+		w.found, w.held, w.err = walkPackage(ctx, p, func(s string) { w.notes = append(w.notes, s) }, c.add)
 	})
+	if ctx.Err() != nil {
+		return walks // stopped: no record of a walk cut short
+	}
 	next := map[string]pkgWalk{}
 	added := false
 	for i, p := range pkgs {

@@ -306,16 +306,23 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 	})
 }
 
-// DefaultCallTimeout is the most one tool call may take (Server.callTimeout
-// unless a test sets it): every call runs under a context that ends then,
+// DefaultCallTimeout is the most one tool call may take (unless
+// Options.CallTimeout, ctx mcp --call-timeout, says otherwise, up to
+// MaxCallTimeout): every call runs under a context that ends then,
 // and a call that ends on it answers a tool error saying what to narrow.
 // The bounds on inputs (query words, filters, limits) keep the known
 // expensive calls far below it; this one stops what they miss. The
 // handlers that search or read the index stop with the context (bleve's
 // SearchInContext; indexFor checks it after waiting on a re-index, which
-// goes on); the in-memory graph and catalog reads after it are linear in
-// the corpus.
+// goes on; the graph and catalog reads after it, Find, Neighbours and
+// Tags, check it as they go; list_contexts' freshness walk runs under it).
 const DefaultCallTimeout = 30 * time.Second
+
+// MaxCallTimeout is the longest call bound a user may set: clients wait
+// for a tool's answer a bounded time of their own (Codex's
+// tool_timeout_sec, 60 s by default), and a call that outlives its
+// client's wait holds the index's readers for nothing.
+const MaxCallTimeout = 10 * time.Minute
 
 // errCallBound is the cause of a call's context at its bound.
 var errCallBound = errors.New("the tool call took too long")

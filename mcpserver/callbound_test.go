@@ -26,9 +26,13 @@ func TestToolCallHasATimeBound(t *testing.T) {
 		{"get_links", map[string]any{"package": "guide", "path": "README.md"}},
 		{"related", map[string]any{"package": "guide", "path": "README.md"}},
 		{"find_documents", map[string]any{"where": map[string]any{"tags": "api"}}},
+		{"list_tags", map[string]any{}},
 	} {
 		wantError(t, call(t, cs, c.tool, c.args, nil), c.tool+": stopped after 1ns, the most one call may take", "narrow the query")
 	}
+	// list_contexts walked every package's files in the foreground,
+	// whatever its bound (own20): it stops with it too.
+	wantError(t, call(t, cs, "list_contexts", map[string]any{}, nil), "list_contexts: stopped after 1ns, the most one call may take")
 }
 
 // The bound ends the handler's context: a handler that works until its
@@ -67,5 +71,34 @@ func TestToolCallBoundEndsTheWork(t *testing.T) {
 	case <-ended:
 	default:
 		t.Fatal("the answer was sent while the handler still ran")
+	}
+}
+
+// own20: the call bound is set by Options.CallTimeout (ctx mcp
+// --call-timeout); 0 is DefaultCallTimeout; a negative or too long one is
+// refused by New.
+func TestCallTimeoutOption(t *testing.T) {
+	t.Parallel()
+	dir := sharedProject(t).dir
+	s, err := New(Options{ProjectDir: dir, CallTimeout: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if s.callBound() != time.Nanosecond {
+		t.Errorf("callBound = %s, want 1ns", s.callBound())
+	}
+	d, err := New(Options{ProjectDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if d.callBound() != DefaultCallTimeout {
+		t.Errorf("callBound = %s, want the default", d.callBound())
+	}
+	for _, bad := range []time.Duration{-time.Second, MaxCallTimeout + time.Second} {
+		if _, err := New(Options{ProjectDir: dir, CallTimeout: bad}); err == nil {
+			t.Errorf("New with a call timeout of %s: no error", bad)
+		}
 	}
 }

@@ -99,7 +99,7 @@ func (s *Server) readIndexResource(ctx context.Context, req *mcp.ReadResourceReq
 
 // manifestPage is the JSON of the page of the manifest that starts after
 // the cursor's alias (the first page for none), within budget o200k tokens.
-func (s *Server) manifestPage(cur string, budget int) ([]byte, error) {
+func (s *Server) manifestPage(ctx context.Context, cur string, budget int) ([]byte, error) {
 	listing := listingKey("manifest")
 	from, started, err := decodeCursor(cur, listing)
 	if err != nil {
@@ -124,7 +124,7 @@ func (s *Server) manifestPage(cur string, budget int) ([]byte, error) {
 		}
 		if r, err := s.reader(); err != nil {
 			m.Index.Error = err.Error()
-		} else if f, err := r.Freshness(snap.pkgs); err != nil {
+		} else if f, err := r.FreshnessContext(ctx, snap.pkgs); err != nil {
 			m.Index.Error = err.Error()
 		} else {
 			m.Index = ManifestIndex{Fresh: f.Fresh, BuiltAt: f.BuiltAt, Stale: f.Stale}
@@ -175,7 +175,7 @@ func (s *Server) readManifest(ctx context.Context, req *mcp.ReadResourceRequest)
 		return nil, resourceError(uri, fmt.Errorf("manifest URI %q: %v: the manifest takes one parameter, cursor (the nextCursor of the previous page)", uri, err))
 	}
 	budget, _ := tokenBudget(0)
-	data, err := s.manifestPage(q.Get("cursor"), budget)
+	data, err := s.manifestPage(ctx, q.Get("cursor"), budget)
 	if err != nil {
 		return nil, resourceError(uri, err)
 	}

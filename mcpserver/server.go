@@ -38,6 +38,10 @@ type Options struct {
 	// Home is the user's home folder, never served as a dir source
 	// (project.WithHome); "" = not known.
 	Home string
+	// CallTimeout is the most one tool call may take: 0 is
+	// DefaultCallTimeout; New refuses one that is negative or over
+	// MaxCallTimeout (cmd/ctx: ctx mcp --call-timeout).
+	CallTimeout time.Duration
 	// Changes answers what_changed (workspace.Changes, from cmd/ctx); nil:
 	// the tool says it is not available.
 	Changes ChangesFunc
@@ -146,26 +150,32 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("mcpserver: %w", err)
 	}
 	proj = proj.WithHome(opts.Home)
+	if opts.CallTimeout < 0 || opts.CallTimeout > MaxCallTimeout {
+		return nil, fmt.Errorf("mcpserver: call timeout %s: not between 0 and %s", opts.CallTimeout, MaxCallTimeout)
+	}
 	life, stop := context.WithCancel(context.Background())
 	s := &Server{
-		life:     life,
-		stop:     stop,
-		proj:     proj,
-		ctxDir:   proj.Dir(),
-		pkgsDir:  proj.Path(project.PackagesDir),
-		changes:  opts.Changes,
-		log:      slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
-		logOut:   w,
-		sem:      opts.Semantic,
-		semNote:  opts.SemanticNote,
-		sync:     indexer.Sync,
-		renderMD: indexer.RenderIndexMD,
+		callTimeout: opts.CallTimeout,
+		life:        life,
+		stop:        stop,
+		proj:        proj,
+		ctxDir:      proj.Dir(),
+		pkgsDir:     proj.Path(project.PackagesDir),
+		changes:     opts.Changes,
+		log:         slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		logOut:      w,
+		sem:         opts.Semantic,
+		semNote:     opts.SemanticNote,
+		sync:        indexer.Sync,
+		renderMD:    indexer.RenderIndexMD,
 		// INDEX.md may be behind the catalogue (a server stopped between
 		// a re-index and its render): the first read of it checks.
 		md:     mdState{dirty: true},
 		syncMu: make(chan struct{}, 1),
+		// The freshness walk runs in the background (freshen): it ends
+		// with the server, not with the call that started it.
 		freshness: func(r *indexer.Reader, pkgs []indexer.Package) (indexer.Freshness, error) {
-			return r.Freshness(pkgs)
+			return r.FreshnessContext(life, pkgs)
 		},
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "ctx", Title: "ctx context packages", Version: version},

@@ -324,10 +324,13 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 		defer s.bg.Done()
 		f, err := s.freshness(r, snap.pkgs)
 		var job *reindexJob
-		if err == nil && f.Fresh {
+		switch {
+		case s.life.Err() != nil:
+			// The server is closing: the walk was stopped, nothing to start.
+		case err == nil && f.Fresh:
 			s.sayHeld(f.Held)
 			s.setFresh(sent, gen, true)
-		} else {
+		default:
 			job = s.startReindex(snap, sent, gen, f.Stale)
 		}
 		s.unlockSync()

@@ -421,7 +421,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	if in.Tag != "" {
 		q.Tags = []string{in.Tag}
 	}
-	res, err := r.Find(q)
+	res, err := r.Find(ctx, q)
 	if err != nil {
 		return nil, FindDocumentsOut{}, cmp.Or(filterTypo(err), err)
 	}
@@ -470,7 +470,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 		}
 	}
 	q.Limit = k
-	if res, err = r.Find(q); err != nil {
+	if res, err = r.Find(ctx, q); err != nil {
 		return nil, FindDocumentsOut{}, err
 	}
 	for i := range res.Documents {
@@ -595,7 +595,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 			return nil, RelatedOut{Documents: []RelatedDoc{}, Warning: warn}, errors.New("no document matches the query: try other words, or give package and path")
 		}
 	}
-	ns, err := r.Neighbours(start.Package, start.Path, hops)
+	ns, err := r.Neighbours(ctx, start.Package, start.Path, hops)
 	if err != nil {
 		return nil, RelatedOut{}, s.indexDocErr(start.Package, start.Path, err)
 	}

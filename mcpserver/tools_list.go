@@ -182,7 +182,11 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 	head.Warning = s.freshen(ctx, req, snap)
 	fresh := map[string]bool{}
 	if r, err := s.reader(); err == nil {
-		if f, err := r.Freshness(snap.pkgs); err == nil {
+		f, err := r.FreshnessContext(ctx, snap.pkgs)
+		if ctx.Err() != nil {
+			return nil, ListContextsOut{}, context.Cause(ctx) // the call's bound (addTool says so)
+		}
+		if err == nil {
 			head.IndexFresh = f.Fresh
 			stale := map[string]bool{}
 			for _, a := range f.Stale {

@@ -228,7 +228,7 @@ func (s *Server) listTags(ctx context.Context, req *mcp.CallToolRequest, in List
 	if in.Package != "" {
 		only = []string{in.Package}
 	}
-	counts, err := r.Tags(only)
+	counts, err := r.Tags(ctx, only)
 	if err != nil {
 		return nil, ListTagsOut{}, err
 	}

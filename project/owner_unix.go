@@ -7,11 +7,12 @@ import (
 	"syscall"
 )
 
-// fileOwner is the user id that owns fi (Find's ownership rule).
-func fileOwner(fi fs.FileInfo) (uid int, known bool) {
+// systemOwner is what the system says of the file at path (fi its
+// os.Lstat) for Find's ownership rule (trust): its owner, group and mode.
+func systemOwner(_ string, fi fs.FileInfo) ownerFacts {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return 0, false
+		return ownerFacts{}
 	}
-	return int(st.Uid), true
+	return ownerFacts{known: true, uid: int(st.Uid), gid: int(st.Gid), modes: true, mode: fi.Mode()}
 }

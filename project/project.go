@@ -151,6 +151,9 @@ func (p Project) noProject() error {
 	gitTop := ""
 	for dir := p.root; ; dir = filepath.Dir(dir) {
 		if dir != p.root && HasManifest(dir) {
+			if phys := physical(p.root); !naming.Within(physical(dir), phys) {
+				return fmt.Errorf("%s: %w: it is reached through a symbolic link, and its own folder, %s, is not inside the project at %s (ctx goes up the physical folders, as git does): run ctx there, or with -C %s (or `ctx init` to start a project of its own here)", p.root, ErrNoProject, phys, dir, dir)
+			}
 			if gitTop != "" {
 				return fmt.Errorf("%s: %w: it is inside the project at %s, but in the git repository at %s, which ctx takes for a project of its own: run ctx in %s, or with -C %s (or `ctx init` to start a project of its own here)", p.root, ErrNoProject, dir, gitTop, dir, dir)
 			}

@@ -74,7 +74,9 @@ type Options struct {
 	// FetchTimeout bounds each network step of a package (resolving its
 	// ref, fetching its files) in total, beside the idle timeout and the
 	// rate floor (internal/netrate): 0 = netrate.DefaultTotal, negative =
-	// no bound (tests). cmd/ctx sets it from $CTX_FETCH_TIMEOUT.
+	// no bound (tests). cmd/ctx sets it from $CTX_FETCH_TIMEOUT. A context
+	// carrying a command's budget (netrate.WithBudget, which cmd/ctx puts
+	// on every command's but ctx mcp's) bounds the steps together instead.
 	FetchTimeout time.Duration
 	// Home is the user's home folder, refused as a dir source
 	// (project.WithHome); "" = not known.

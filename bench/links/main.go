@@ -100,7 +100,7 @@ func main() {
 	found := 0
 	i := 0
 	lat = measure(*calls, func() {
-		res, err := r.Find(indexer.FindQuery{Where: wheres[i%len(wheres)], Limit: 50})
+		res, err := r.Find(context.Background(), indexer.FindQuery{Where: wheres[i%len(wheres)], Limit: 50})
 		if err != nil {
 			log.Fatal(err)
 		}

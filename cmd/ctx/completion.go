@@ -67,7 +67,7 @@ func indexWords(g *globalOptions, tags bool, alias string) []string {
 	defer r.Close()
 	var out []string
 	if tags {
-		tc, err := r.Tags(nil)
+		tc, err := r.Tags(context.Background(), nil)
 		if err != nil {
 			return nil
 		}

@@ -31,10 +31,12 @@ func (e environment) userHome() string {
 //	                  before that package fails (a Go duration: 30s, 2m; 0 = no limit;
 //	                  unset: gitengine.DefaultIdleTimeout); also the window of the
 //	                  rate floor (internal/netrate: 1,000 bytes in each)
-//	CTX_FETCH_TIMEOUT the longest each network step of one package (resolving
-//	                  its ref, fetching its files), and each network
-//	                  operation of the git engine (gitengine.Options.Total),
-//	                  may take in total (a Go duration up to
+//	CTX_FETCH_TIMEOUT the longest a command's network operations (resolving
+//	                  refs, fetching files, every network operation of the
+//	                  git engine) may take together (commandContext's
+//	                  budget; gitengine.Options.Total and
+//	                  workspace.Options.FetchTimeout without one, as in
+//	                  ctx mcp) (a Go duration up to
 //	                  netrate.CeilingTotal; unset: netrate.DefaultTotal; see
 //	                  fetchTimeout)
 //	CTX_MAX_FILE_SIZE skip files larger than this many bytes, with a warning
@@ -169,8 +171,8 @@ func (e environment) sudoUID() int {
 	return n
 }
 
-// fetchTimeout reads CTX_FETCH_TIMEOUT: the total bound of each network
-// step of one package (0 when unset: netrate.DefaultTotal).
+// fetchTimeout reads CTX_FETCH_TIMEOUT: the total bound of a command's
+// network time (0 when unset: netrate.DefaultTotal).
 func (e environment) fetchTimeout() (time.Duration, error) {
 	v := e.Get("CTX_FETCH_TIMEOUT")
 	if v == "" {
@@ -178,7 +180,7 @@ func (e environment) fetchTimeout() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 || d > netrate.CeilingTotal {
-		return 0, usageErrorf("CTX_FETCH_TIMEOUT=%q: not a positive duration up to %s (use, say, 1h; unset, a package's fetch may take %s)", v, netrate.CeilingTotal, netrate.DefaultTotal)
+		return 0, usageErrorf("CTX_FETCH_TIMEOUT=%q: not a positive duration up to %s (use, say, 1h; unset, a command's fetches may take %s together)", v, netrate.CeilingTotal, netrate.DefaultTotal)
 	}
 	return d, nil
 }

@@ -40,7 +40,7 @@ func TestPlantedManifestAbove(t *testing.T) {
 		t.Fatal(err)
 	}
 	var plantedFiles []fs.FileInfo
-	for _, p := range []string{filepath.Dir(manifest), manifest} {
+	for _, p := range []string{planted, filepath.Dir(manifest), manifest} { // the folder, .context/ and the manifest
 		fi, err := os.Lstat(p)
 		if err != nil {
 			t.Fatal(err)

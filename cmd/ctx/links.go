@@ -360,7 +360,7 @@ func runFind(ctx context.Context, o *findOptions) error {
 		return err
 	}
 	defer r.Close()
-	res, err := r.Find(indexer.FindQuery{Where: where, Packages: o.packages, Tags: o.tags, Limit: o.limit})
+	res, err := r.Find(ctx, indexer.FindQuery{Where: where, Packages: o.packages, Tags: o.tags, Limit: o.limit})
 	if errors.Is(err, indexer.ErrUnknownPackage) { // --package nosuch
 		return usageErrorf("find: %s", strings.TrimPrefix(err.Error(), "indexer: "))
 	}

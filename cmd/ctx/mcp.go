@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/project"
@@ -23,6 +24,7 @@ type mcpOptions struct {
 	http        string // --http: the address to listen on ("" = stdio)
 	allowRemote bool
 	maxSessions int
+	callTimeout time.Duration // --call-timeout: the bound of one tool call
 }
 
 func newMCPCmd(g *globalOptions, runF func(context.Context, *mcpOptions) error) *cobra.Command {
@@ -56,6 +58,10 @@ closed. GET http://ADDR/healthz answers "ok" with no token (a container's
 health check; it says nothing of the documents). SIGINT or SIGTERM stops the server: requests in flight get 5
 seconds to finish, then it exits 0.
 
+Every tool call is bounded by --call-timeout (default 30s, at most 10m): a
+call that runs out answers an error saying what to narrow, or, when it was
+waiting for the index to be brought up to date, to call again.
+
 Exit status: 0 when the client closes stdin or the HTTP server is stopped;
 2 for bad flags (an address that is not loopback without --allow-remote);
 1 outside a project (the server does not start: run 'ctx init', or give
@@ -74,6 +80,9 @@ when the address cannot be listened on.`,
 			if opts.http == "" && (cmd.Flags().Changed("allow-remote") || cmd.Flags().Changed("max-sessions")) {
 				return usageErrorf("mcp: --allow-remote and --max-sessions need --http (see 'ctx mcp --help')")
 			}
+			if opts.callTimeout <= 0 || opts.callTimeout > mcpserver.MaxCallTimeout {
+				return usageErrorf("mcp: --call-timeout %s: not a positive duration up to %s (use, say, 1m; the default is %s)", opts.callTimeout, mcpserver.MaxCallTimeout, mcpserver.DefaultCallTimeout)
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -84,6 +93,7 @@ when the address cannot be listened on.`,
 	cmd.Flags().Lookup("http").NoOptDefVal = mcpserver.DefaultHTTPAddr
 	cmd.Flags().BoolVar(&opts.allowRemote, "allow-remote", false, "with --http: allow an address that is not loopback")
 	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "with --http: the most sessions open at once (`N`)")
+	cmd.Flags().DurationVar(&opts.callTimeout, "call-timeout", mcpserver.DefaultCallTimeout, "the most one tool call may take (`DURATION`, up to "+mcpserver.MaxCallTimeout.String()+")")
 	cmd.AddCommand(newMCPConfigCmd(g, nil), newMCPTokenCmd(g, nil))
 	return cmd
 }
@@ -125,7 +135,7 @@ func runMCP(ctx context.Context, opts *mcpOptions) error {
 	if g.IO.InTTY {
 		fmt.Fprintln(g.IO.ErrOut, "ctx mcp: serving MCP on stdin/stdout for an agent; to connect one, see 'ctx mcp config --client claude|cursor|codex|vscode'. Ctrl-C to stop.")
 	}
-	srv, err := mcpserver.New(serverOptions(dir, g))
+	srv, err := mcpserver.New(serverOptions(dir, opts))
 	if err != nil {
 		return err
 	}
@@ -208,7 +218,7 @@ func runMCPHTTP(ctx context.Context, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(serverOptions(dir, g))
+	srv, err := mcpserver.New(serverOptions(dir, opts))
 	if err != nil {
 		return err
 	}
@@ -392,7 +402,8 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 
 // serverOptions are the server's options: the project, the log, and the
 // user's embedding endpoint (searchSemantic) unless embeddings.hybrid is off.
-func serverOptions(dir string, g *globalOptions) mcpserver.Options {
+func serverOptions(dir string, opts *mcpOptions) mcpserver.Options {
+	g := opts.globalOptions
 	sem, note, _ := searchSemantic(g.Env, false, false) // the client lives as long as the process
-	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: g.Env.userHome(), Changes: mcpChanges(g), Semantic: sem, SemanticNote: note}
+	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: g.Env.userHome(), Changes: mcpChanges(g), Semantic: sem, SemanticNote: note, CallTimeout: opts.callTimeout}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -169,6 +170,7 @@ func (g *globalOptions) ProjectDir() (string, error) {
 	fo := g.find
 	fo.Ceilings = g.Env.ceilings()
 	fo.SudoUID = g.Env.sudoUID()
+	fo.Home = g.Env.userHome()
 	root, err := project.Find(start, fo)
 	if err != nil {
 		return "", err
@@ -331,7 +333,7 @@ failed: each command's help says when); 130 when interrupted (Ctrl-C).`,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().StringVarP(&g.Dir, "chdir", "C", "", "run as if ctx was started in `DIR`")
-	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = c.Context() }
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { g.ctx = commandContext(c, g.Env) }
 	// Flag errors are usage errors (exit 2), and say where to look.
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(c, versionFlagError(c, flagValueError(err)))
@@ -406,11 +408,14 @@ func flagValueError(err error) error {
 		return err
 	}
 	name, value := "--"+ive.GetFlag().Name, safetext.Quote(ive.GetValue())
+	typ := ive.GetFlag().Value.Type()
+	if typ == "duration" { // time.ParseDuration's "time: invalid duration"
+		return fmt.Errorf("%s: %s is not a duration (give, say, 30s, 2m or 1h)", name, value)
+	}
 	var ne *strconv.NumError
 	if !errors.As(err, &ne) {
 		return fmt.Errorf("%s: %w", name, errors.Unwrap(ive))
 	}
-	typ := ive.GetFlag().Value.Type()
 	switch {
 	case typ == "bool":
 		return fmt.Errorf("%s: %s is not true or false (a switch: give --%s alone, or --%s=false)", name, value, ive.GetFlag().Name, ive.GetFlag().Name)
@@ -579,4 +584,26 @@ func minArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// commandContext is the context c runs under: its own, carrying the
+// command's one bound of network time (netrate.WithBudget,
+// CTX_FETCH_TIMEOUT, own20), which every fetch, probe and push of the
+// command draws on, so that a command of k network operations cannot take
+// k bounds. Not `ctx mcp`: a server that runs for days makes separate
+// fetches (what_changed's reads of trees), each bounded on its own. An
+// invalid CTX_FETCH_TIMEOUT sets no budget here: the commands that fetch
+// refuse it (engineOptions, workspaceOptions), the others do not read it.
+func commandContext(c *cobra.Command, env environment) context.Context {
+	ctx := c.Context()
+	if c.Name() == "mcp" && c.HasParent() && !c.Parent().HasParent() {
+		return ctx
+	}
+	d, err := env.fetchTimeout()
+	if err != nil {
+		return ctx
+	}
+	ctx = netrate.WithBudget(ctx, d)
+	c.SetContext(ctx)
+	return ctx
 }

@@ -248,7 +248,7 @@ func runListTags(ctx context.Context, o *searchOptions) error {
 		return err
 	}
 	defer r.Close()
-	tags, err := r.Tags(o.packages)
+	tags, err := r.Tags(ctx, o.packages)
 	if errors.Is(err, indexer.ErrNoIndex) && hasNoPackages(proj) {
 		// Nothing indexed, and nothing failed: the answer of an empty
 		// index, as search gives it (exit 0); an alias is still unknown.

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -85,6 +86,9 @@ type WalkOptions struct {
 	// have not moved, and of .gitignore files that have not, finds the
 	// same documents (the indexer's walk record).
 	Seen func(Seen)
+	// Context, when not nil, ends the walk with its error once it is done
+	// (checked at every entry): a freshness check the MCP server stops.
+	Context context.Context
 }
 
 // Seen is one folder or .gitignore a walk read (WalkOptions.Seen): its
@@ -154,6 +158,9 @@ func WalkInfo(fsys fs.FS, o WalkOptions, warn func(dir string, err error)) ([]Fo
 	ign := newIgnoreStack(o.Above, o.Seen)
 	seen, total := 0, int64(0)
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if o.Context != nil && o.Context.Err() != nil {
+			return o.Context.Err()
+		}
 		if err != nil {
 			if d == nil {
 				return err // the root cannot be stat'ed

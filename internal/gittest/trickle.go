@@ -3,6 +3,7 @@ package gittest
 import (
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,8 +21,16 @@ type Cleaner interface {
 // "fff0" (a pkt-line header that promises a long line) hold a ref
 // advertisement open.
 func Trickler(t Cleaner, contentType, first string) *httptest.Server {
+	srv, _ := CountingTrickler(t, contentType, first)
+	return srv
+}
+
+// CountingTrickler is Trickler, with a count of the requests it was sent.
+func CountingTrickler(t Cleaner, contentType, first string) (*httptest.Server, func() int64) {
 	done := make(chan struct{})
+	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
 		w.Header().Set("Content-Type", contentType)
 		w.Header().Set("Content-Length", "10000000")
 		w.WriteHeader(http.StatusOK)
@@ -48,5 +57,5 @@ func Trickler(t Cleaner, contentType, first string) *httptest.Server {
 		}
 	}))
 	t.Cleanup(func() { close(done); srv.Close() })
-	return srv
+	return srv, n.Load
 }

@@ -309,24 +309,38 @@ func (r *Reader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// The total bound of one package's fetch (red18 finding 4): the floor
+// The total bound of a command's fetches (red18 finding 4): the floor
 // lets a server that sends 34 bytes a second go on for as long as the
-// body's size allows (days for a 10 MiB document), so a fetch also ends
+// body's size allows (days for a 10 MiB document), so fetching also ends
 // after a total time, whatever it moves. npm bounds a request by a total
 // time (fetch-timeout, 5 minutes); cargo and go modules have only their
-// floors and idle timeouts. A package is many requests (an llms.txt's
-// pages, a git negotiation and its pack), hence a longer default; the
-// user raises it (cmd/ctx: CTX_FETCH_TIMEOUT) up to CeilingTotal.
+// floors and idle timeouts. A command is many requests (an llms.txt's
+// pages, a git negotiation and its pack, several packages), hence a longer
+// default; the user raises it (cmd/ctx: CTX_FETCH_TIMEOUT) up to
+// CeilingTotal.
+//
+// The bound is the whole command's (WithBudget, own20): every network
+// operation made under its context (WithTotal) draws on one budget of
+// network time, so that a command of k operations cannot take k bounds.
+// Without a budget in the context (a library caller, a long-running
+// server's separate requests) each operation has a bound of its own.
 const (
 	DefaultTotal = 30 * time.Minute
 	CeilingTotal = 24 * time.Hour
 )
 
 // TotalError is why a fetch was given up: it went on for longer than
-// Bound.
-type TotalError struct{ Bound time.Duration }
+// Bound, the bound of one operation, or with Command, of all the network
+// operations of the command together.
+type TotalError struct {
+	Bound   time.Duration
+	Command bool
+}
 
 func (e *TotalError) Error() string {
+	if e.Command {
+		return fmt.Sprintf("the command's fetches went on for longer than %s together, the most one command's network time may be (a server that sends slowly, or very large sources)", e.Bound)
+	}
 	return fmt.Sprintf("the fetch went on for longer than %s, the most one package's fetch may take (a server that sends slowly, or a very large source)", e.Bound)
 }
 
@@ -335,9 +349,69 @@ func (e *TotalError) Hint() string {
 	return fmt.Sprintf("if the server is slow but working, raise the bound with CTX_FETCH_TIMEOUT (say CTX_FETCH_TIMEOUT=%s; at most %s)", min(2*e.Bound, CeilingTotal), CeilingTotal)
 }
 
-// WithTotal returns ctx bounded to d from now, ending with a *TotalError
-// as its cause; d = 0 is DefaultTotal, negative is no bound.
+// budgetKey is the context key of a command's *budget.
+type budgetKey struct{}
+
+// budget is one command's bound of network time: the time during which at
+// least one operation drawing on it runs (operations in parallel count
+// once), at most bound.
+type budget struct {
+	bound time.Duration
+	now   func() time.Time // time.Now; a test's clock
+
+	mu    sync.Mutex
+	spent time.Duration // the busy periods that ended
+	busy  int           // operations running
+	since time.Time     // when the current busy period began
+}
+
+// WithBudget returns ctx carrying one total bound d of network time for
+// every operation made under it (WithTotal): d = 0 is DefaultTotal,
+// negative is none (ctx itself).
+func WithBudget(ctx context.Context, d time.Duration) context.Context {
+	if d < 0 {
+		return ctx
+	}
+	if d == 0 {
+		d = DefaultTotal
+	}
+	return context.WithValue(ctx, budgetKey{}, &budget{bound: d, now: time.Now})
+}
+
+// start begins an operation on b: a context that ends, with a *TotalError
+// as its cause, when b is spent (at once when it already is), and the
+// function that ends the operation.
+func (b *budget) start(ctx context.Context) (context.Context, context.CancelFunc) {
+	b.mu.Lock()
+	now := b.now()
+	if b.busy == 0 {
+		b.since = now
+	}
+	b.busy++
+	left := b.bound - b.spent - now.Sub(b.since)
+	b.mu.Unlock()
+	ctx, cancel := context.WithTimeoutCause(ctx, left, &TotalError{Bound: b.bound, Command: true})
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			b.mu.Lock()
+			if b.busy--; b.busy == 0 {
+				b.spent += b.now().Sub(b.since)
+			}
+			b.mu.Unlock()
+		})
+		cancel()
+	}
+}
+
+// WithTotal returns ctx bounded for one network operation: by the
+// command's budget when ctx carries one (WithBudget; d is then not
+// used), else to d from now, d = 0 being DefaultTotal and negative no
+// bound. The context ends with a *TotalError as its cause.
 func WithTotal(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if b, ok := ctx.Value(budgetKey{}).(*budget); ok {
+		return b.start(ctx)
+	}
 	if d < 0 {
 		return context.WithCancel(ctx)
 	}

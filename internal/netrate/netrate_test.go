@@ -295,3 +295,56 @@ func TestWithTotal(t *testing.T) {
 		t.Fatalf("Total = %v; want the bound of 1ns", te)
 	}
 }
+
+// own20: a command's budget (WithBudget) bounds all its operations
+// together: two operations one after the other share the bound, two at
+// once count their common time once, and an operation begun when the
+// budget is spent ends at once, with a *TotalError naming the command.
+func TestBudgetSharedByOperations(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
+	ctx := WithBudget(context.Background(), time.Hour)
+	ctx.Value(budgetKey{}).(*budget).now = now // before any operation: no race
+
+	// 40 minutes, then two at once for 15: 55 spent, 5 left.
+	_, end := WithTotal(ctx, time.Minute) // d is not used under a budget
+	advance(40 * time.Minute)
+	end()
+	end() // twice is once
+	c1, end1 := WithTotal(ctx, 0)
+	c2, end2 := WithTotal(c1, 0) // nested: the workspace's step around the engine's operation
+	advance(15 * time.Minute)
+	if c1.Err() != nil || c2.Err() != nil {
+		t.Fatalf("ended within the budget: %v, %v", context.Cause(c1), context.Cause(c2))
+	}
+	end2()
+	end1()
+	advance(time.Hour) // time with no operation running is not network time
+	c3, end3 := WithTotal(ctx, 0)
+	dl, ok := c3.Deadline()
+	if left := time.Until(dl); !ok || left > 5*time.Minute || left < 4*time.Minute {
+		t.Fatalf("the third operation's deadline is %v away (%v); want the 5 minutes left", left, ok)
+	}
+	advance(5 * time.Minute)
+	end3()
+	c4, end4 := WithTotal(ctx, 0)
+	defer end4()
+	<-c4.Done() // spent: at once
+	te := Total(c4)
+	if te == nil || !te.Command || te.Bound != time.Hour || !strings.Contains(te.Error(), "the command's fetches went on for longer than 1h0m0s together") {
+		t.Fatalf("Total = %v; want the command's bound of 1h", te)
+	}
+	// Without a budget, each operation has its own bound; a negative
+	// budget is none.
+	if got := WithBudget(context.Background(), -1); got.Value(budgetKey{}) != nil {
+		t.Error("WithBudget(-1) set a budget")
+	}
+	c5, end5 := WithTotal(context.Background(), time.Hour)
+	defer end5()
+	if dl, _ := c5.Deadline(); time.Until(dl) < 59*time.Minute {
+		t.Errorf("without a budget, the operation's own bound: %v away", time.Until(dl))
+	}
+}
