@@ -21,10 +21,22 @@ func TestNamedPackage(t *testing.T) {
 		{"send consul metrics to prometheus", ""},          // two named: no prior
 		{"consult the logs", ""},                           // a word, not a part of one
 		{"access logs in JSON", ""},
+		// Marked up as a model or a user writes a name: code, quotes,
+		// emphasis, brackets.
+		{"`traefik` access logs", "traefik"},
+		{"“Consul” health checks", "consul"},
+		{"*traefik*'s access logs", "traefik"},
+		{"[consul] and {prometheus}", ""}, // two named
+		{"`traefik`'s middleware", "traefik"},
+		{"traefik-ish logs", ""}, // another word
 	} {
 		if got := namedPackage(splitWords(c.q), aliases); got != c.want {
 			t.Errorf("namedPackage(%q) = %q, want %q", c.q, got, c.want)
 		}
+	}
+	// An alias may end with '-' or '_' (naming.ValidAlias): kept.
+	if got := namedPackage([]string{"`tools-`", "setup"}, []string{"tools-", "tools"}); got != "tools-" {
+		t.Errorf("namedPackage(`tools-`) = %q, want tools-", got)
 	}
 	if got := namedPackage([]string{"consul"}, []string{"consul"}); got != "" {
 		t.Errorf("one package: %q, want none", got)
