@@ -162,3 +162,66 @@ func TestNamedPackagePrior(t *testing.T) {
 		t.Errorf("after the update, zoo's page scored %.9f, %.9f with every package filtered: want the same, not 0", plain["zoo/p.md"], filtered["zoo/p.md"])
 	}
 }
+
+// TestNamedCacheOfSnapshot: what a snapshotCache read of one snapshot
+// (the packages, whether an alias is a name) is not the answer for
+// another: asked with a new snapshot's reader, the cache reads it anew.
+func TestNamedCacheOfSnapshot(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "acme", map[string]string{"p.md": "# Zoo\n\nlion cage at acme\n"})
+	writeFiles(t, dir, "zoo", map[string]string{"p.md": "# Zoo\n\nlion cage\n"})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "acme"}, {Alias: "zoo"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// ask reads the packages and whether "acme" is a name through cache
+	// (the current opening's when nil), with the current snapshot.
+	ask := func(cache *snapshotCache) (*snapshotCache, []string, bool) {
+		t.Helper()
+		open, release, err := r.acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		adv, err := open.idx.Advanced()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rdr, err := adv.Reader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rdr.Close()
+		if cache == nil {
+			cache = open.cache
+		}
+		aliases, err := cache.packageAliases(rdr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := cache.nameInIndex(ctx, rdr, open.idx.Mapping().AnalyzerNamed(textAnalyzer), "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cache, aliases, ok
+	}
+	cache, aliases, ok := ask(nil)
+	if !ok || len(aliases) != 2 {
+		t.Fatalf("first index: packages %v, acme a name %v; want 2 packages, a name", aliases, ok)
+	}
+	// A third package, and zoo's page that says "acme": no longer a name.
+	writeFiles(t, dir, "zoo", map[string]string{"acme.md": "# Visitors\n\nacme sends visitors\n"})
+	writeFiles(t, dir, "new", map[string]string{"p.md": "# New\n\nnew lions\n"})
+	if _, err := Sync(ctx, dir, []Package{{Alias: "acme"}, {Alias: "new"}, {Alias: "zoo"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, aliases, ok = ask(cache); ok || len(aliases) != 3 {
+		t.Errorf("the first opening's cache with the new snapshot: packages %v, acme a name %v; want 3 packages, no name", aliases, ok)
+	}
+}
