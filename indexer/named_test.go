@@ -225,3 +225,32 @@ func TestNamedCacheOfSnapshot(t *testing.T) {
 		t.Errorf("the first opening's cache with the new snapshot: packages %v, acme a name %v; want 3 packages, no name", aliases, ok)
 	}
 }
+
+// TestNamedPackagePriorAliases: the named package is the alias as
+// indexed (its case kept: "Acme" named by "acme"), and an alias that
+// begins another ("acme", "acme-tools") names only its own package.
+func TestNamedPackagePriorAliases(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "Acme", map[string]string{"p.md": "# Zoo\n\nlion cage at acme\n"})
+	writeFiles(t, dir, "Acme-tools", map[string]string{"p.md": "# Zoo\n\nlion cage\n"})
+	writeFiles(t, dir, "zoo", map[string]string{"p.md": "# Zoo\n\nlion cage\n"})
+	all := []string{"Acme", "Acme-tools", "zoo"}
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "Acme"}, {Alias: "Acme-tools"}, {Alias: "zoo"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	plain, filtered := searchScores(t, r, "lion ACME", all)
+	if len(plain) != 3 {
+		t.Fatalf("hits %v, want the three pages", plain)
+	}
+	for page, want := range map[string]float64{"Acme/p.md": 1, "Acme-tools/p.md": 0.7, "zoo/p.md": 0.7} {
+		if got := plain[page] / filtered[page]; math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s scored %.3f of its score with every package filtered, want %.1f", page, got, want)
+		}
+	}
+}
