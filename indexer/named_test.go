@@ -136,8 +136,14 @@ func TestNamedPackagePrior(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		adv, _ := open.idx.Advanced()
-		rdr, _ := adv.Reader()
+		adv, err := open.idx.Advanced()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rdr, err := adv.Reader()
+		if err != nil {
+			t.Fatal(err)
+		}
 		ok, err := open.cache.nameInIndex(ctx, rdr, open.idx.Mapping().AnalyzerNamed(textAnalyzer), alias)
 		rdr.Close()
 		release()
