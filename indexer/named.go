@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	index "github.com/blevesearch/bleve_index_api"
@@ -37,17 +38,19 @@ const (
 
 // namedPackage returns the alias of the one package of aliases (the
 // indexed packages) that a word of the query (words, as written) names,
-// case aside and with a possessive "'s" dropped ("Consul", "traefik's"),
-// or "" when no package, or more than one, is named, or there is only one
-// package. Whether the word is a name in the index is nameInIndex's.
+// case aside, with the marks around it (punctuation, quotes, code or
+// emphasis marks: "`traefik`", "“Consul”") and a possessive "'s" dropped
+// ("traefik's"), or "" when no package, or more than one, is named, or
+// there is only one package. Whether the word is a name in the index is
+// nameInIndex's.
 func namedPackage(words, aliases []string) string {
 	if len(aliases) < 2 {
 		return ""
 	}
 	named := ""
 	for _, w := range words {
-		w = strings.ToLower(strings.Trim(w, `"'?!.,;:()`))
-		w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+		w = strings.ToLower(strings.TrimFunc(w, markAround))
+		w = strings.TrimFunc(strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"), markAround)
 		for _, a := range aliases {
 			if w != strings.ToLower(a) {
 				continue
@@ -59,6 +62,14 @@ func namedPackage(words, aliases []string) string {
 		}
 	}
 	return named
+}
+
+// markAround says whether r, at either end of a query word, is a mark
+// around the word rather than a part of an alias: any rune but a letter,
+// a digit, '-' and '_' (an alias starts with a letter or a digit, may end
+// with '-' or '_', never with '.': naming.ValidAlias).
+func markAround(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_'
 }
 
 // isName says whether an alias, as the query's word, names its package

@@ -21,10 +21,22 @@ func TestNamedPackage(t *testing.T) {
 		{"send consul metrics to prometheus", ""},          // two named: no prior
 		{"consult the logs", ""},                           // a word, not a part of one
 		{"access logs in JSON", ""},
+		// Marked up as a model or a user writes a name: code, quotes,
+		// emphasis, brackets.
+		{"`traefik` access logs", "traefik"},
+		{"“Consul” health checks", "consul"},
+		{"*traefik*'s access logs", "traefik"},
+		{"[consul] and {prometheus}", ""}, // two named
+		{"`traefik`'s middleware", "traefik"},
+		{"traefik-ish logs", ""}, // another word
 	} {
 		if got := namedPackage(splitWords(c.q), aliases); got != c.want {
 			t.Errorf("namedPackage(%q) = %q, want %q", c.q, got, c.want)
 		}
+	}
+	// An alias may end with '-' or '_' (naming.ValidAlias): kept.
+	if got := namedPackage([]string{"`tools-`", "setup"}, []string{"tools-", "tools"}); got != "tools-" {
+		t.Errorf("namedPackage(`tools-`) = %q, want tools-", got)
 	}
 	if got := namedPackage([]string{"consul"}, []string{"consul"}); got != "" {
 		t.Errorf("one package: %q, want none", got)
@@ -124,8 +136,14 @@ func TestNamedPackagePrior(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		adv, _ := open.idx.Advanced()
-		rdr, _ := adv.Reader()
+		adv, err := open.idx.Advanced()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rdr, err := adv.Reader()
+		if err != nil {
+			t.Fatal(err)
+		}
 		ok, err := open.cache.nameInIndex(ctx, rdr, open.idx.Mapping().AnalyzerNamed(textAnalyzer), alias)
 		rdr.Close()
 		release()
@@ -148,5 +166,97 @@ func TestNamedPackagePrior(t *testing.T) {
 	plain, filtered = searchScores(t, r, "lion acme", all)
 	if plain["zoo/p.md"] == 0 || plain["zoo/p.md"] != filtered["zoo/p.md"] {
 		t.Errorf("after the update, zoo's page scored %.9f, %.9f with every package filtered: want the same, not 0", plain["zoo/p.md"], filtered["zoo/p.md"])
+	}
+}
+
+// TestNamedCacheOfSnapshot: what a snapshotCache read of one snapshot
+// (the packages, whether an alias is a name) is not the answer for
+// another: asked with a new snapshot's reader, the cache reads it anew.
+func TestNamedCacheOfSnapshot(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "acme", map[string]string{"p.md": "# Zoo\n\nlion cage at acme\n"})
+	writeFiles(t, dir, "zoo", map[string]string{"p.md": "# Zoo\n\nlion cage\n"})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "acme"}, {Alias: "zoo"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// ask reads the packages and whether "acme" is a name through cache
+	// (the current opening's when nil), with the current snapshot.
+	ask := func(cache *snapshotCache) (*snapshotCache, []string, bool) {
+		t.Helper()
+		open, release, err := r.acquire()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		adv, err := open.idx.Advanced()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rdr, err := adv.Reader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rdr.Close()
+		if cache == nil {
+			cache = open.cache
+		}
+		aliases, err := cache.packageAliases(rdr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := cache.nameInIndex(ctx, rdr, open.idx.Mapping().AnalyzerNamed(textAnalyzer), "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cache, aliases, ok
+	}
+	cache, aliases, ok := ask(nil)
+	if !ok || len(aliases) != 2 {
+		t.Fatalf("first index: packages %v, acme a name %v; want 2 packages, a name", aliases, ok)
+	}
+	// A third package, and zoo's page that says "acme": no longer a name.
+	writeFiles(t, dir, "zoo", map[string]string{"acme.md": "# Visitors\n\nacme sends visitors\n"})
+	writeFiles(t, dir, "new", map[string]string{"p.md": "# New\n\nnew lions\n"})
+	if _, err := Sync(ctx, dir, []Package{{Alias: "acme"}, {Alias: "new"}, {Alias: "zoo"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, aliases, ok = ask(cache); ok || len(aliases) != 3 {
+		t.Errorf("the first opening's cache with the new snapshot: packages %v, acme a name %v; want 3 packages, no name", aliases, ok)
+	}
+}
+
+// TestNamedPackagePriorAliases: the named package is the alias as
+// indexed (its case kept: "Acme" named by "acme"), and an alias that
+// begins another ("acme", "acme-tools") names only its own package.
+func TestNamedPackagePriorAliases(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "Acme", map[string]string{"p.md": "# Zoo\n\nlion cage at acme\n"})
+	writeFiles(t, dir, "Acme-tools", map[string]string{"p.md": "# Zoo\n\nlion cage\n"})
+	writeFiles(t, dir, "zoo", map[string]string{"p.md": "# Zoo\n\nlion cage\n"})
+	all := []string{"Acme", "Acme-tools", "zoo"}
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "Acme"}, {Alias: "Acme-tools"}, {Alias: "zoo"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	plain, filtered := searchScores(t, r, "lion ACME", all)
+	if len(plain) != 3 {
+		t.Fatalf("hits %v, want the three pages", plain)
+	}
+	for page, want := range map[string]float64{"Acme/p.md": 1, "Acme-tools/p.md": 0.7, "zoo/p.md": 0.7} {
+		if got := plain[page] / filtered[page]; math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s scored %.3f of its score with every package filtered, want %.1f", page, got, want)
+		}
 	}
 }
