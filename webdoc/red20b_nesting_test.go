@@ -46,3 +46,34 @@ func TestRed20bNestedQuotesBounded(t *testing.T) {
 		})
 	}
 }
+
+// An ordered list's start number indents every line of the list by its
+// width: it is bounded too, as nesting is.
+func TestRed20bListStartBounded(t *testing.T) {
+	u, _ := url.Parse("https://docs.example.com/page.html")
+	page := strings.Repeat(`<ol start="999999999999999999"><li>x`, 8) + strings.Repeat("<li>item</li>", 2000) + strings.Repeat("</li></ol>", 8)
+	md, err := Convert(u, "text/html", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(md), "999999999999999999") {
+		t.Errorf("the list's start is kept as sent")
+	}
+	if len(md) > 8*len(page) {
+		t.Errorf("a %d-byte page became %d bytes of markdown", len(page), len(md))
+	}
+}
+
+// Nesting within the bound is laid out as before.
+func TestRed20bShallowNestingKept(t *testing.T) {
+	u, _ := url.Parse("https://docs.example.com/page.html")
+	md, err := Convert(u, "text/html", []byte(`<blockquote><p>quoted</p><ul><li>one<ul><li>two</li></ul></li></ul></blockquote><ol start="3"><li>three</li></ol>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"> quoted", ">   - two", "3. three"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("no %q in:\n%s", want, md)
+		}
+	}
+}
