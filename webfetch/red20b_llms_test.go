@@ -56,3 +56,19 @@ func TestRed20bLLMSTotalBounded(t *testing.T) {
 		t.Errorf("no warning names the bound: %q", warnings)
 	}
 }
+
+// An index whose first page alone passes the total bound fails, naming
+// the bound, as an archive over it does.
+func TestRed20bLLMSFirstPageOverTotal(t *testing.T) {
+	t.Parallel()
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/llms.txt" {
+			io.WriteString(w, "- [A](/a.md)\n- [B](/b.md)\n")
+			return
+		}
+		io.WriteString(w, strings.Repeat("y", 40<<10))
+	})
+	c := newClient(t, Options{})
+	fetchErr(t, c, Request{URL: s.URL + "/llms.txt", AllowPrivate: true,
+		Limits: Limits{MaxBytes: 64 << 10, MaxArchiveBytes: 32 << 10}}, KindLimit, "maxArchiveBytes", "32768")
+}
