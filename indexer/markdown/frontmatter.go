@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/lazyre"
