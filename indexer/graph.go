@@ -653,11 +653,16 @@ func (r *Reader) Metadata(alias, p string) (DocMeta, error) {
 type Neighbour struct {
 	DocRef
 	Distance int      `json:"distance"` // links away (1 or 2)
-	Via      []string `json:"via"`      // the types of the links that reached it (">type" outgoing, "<type" backlink)
+	Via      []string `json:"via"`      // the types of the links that reached it (">type" outgoing, "<type" backlink), the first MaxVia
 }
 
 // MaxHops bounds Neighbours.
 const MaxHops = 2
+
+// MaxVia bounds a neighbour's Via: a front-matter key is a link's type, so
+// a document could reach another by 2,000 types, each step of the walk
+// scanning them all (red20b finding 5).
+const MaxVia = 16
 
 // Neighbours walks the links of a document in both directions, up to hops
 // (1 or 2) away, nearest first, then by package and path. It stops with
@@ -691,7 +696,7 @@ func (r *Reader) Neighbours(ctx context.Context, alias, p string, hops int) ([]N
 					dist[to] = d
 					next = append(next, to)
 				}
-				if !contains(via[to], how) {
+				if len(via[to]) < MaxVia && !contains(via[to], how) {
 					via[to] = append(via[to], how)
 				}
 			}

@@ -132,7 +132,7 @@ type RelatedDoc struct {
 	Title    string   `json:"title,omitempty" jsonschema:"the document's title"`
 	Summary  string   `json:"summary,omitempty" jsonschema:"the document's summary"`
 	Distance int      `json:"distance" jsonschema:"how many links away from the start"`
-	Via      []string `json:"via" jsonschema:"the link types that lead to it: >type from the nearer document, <type to it"`
+	Via      []string `json:"via" jsonschema:"the link types that lead to it (the first 16): >type from the nearer document, <type to it"`
 	Score    float64  `json:"score,omitempty" jsonschema:"the query's best search score in the document"`
 }
 

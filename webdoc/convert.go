@@ -31,6 +31,9 @@ import (
 //     header or of a <meta> tag is decoded to UTF-8; script, style and nav
 //     elements (and the page's head) are dropped; tables become markdown
 //     tables; relative links and images are made absolute against pageURL;
+//     what the page asks of the converter is bounded first (tame: table
+//     spans, blockquotes and lists nested more than 8 deep, which are
+//     kept as plain blocks, an ordered list's start);
 //   - any other type (none, application/octet-stream, ...) is decided by
 //     the URL's extension (.md, .markdown, .mdx, .txt: kept; .html, .htm:
 //     converted) and else by sniffing the body as net/http does (HTML:
@@ -126,6 +129,7 @@ func convertHTML(pageURL *url.URL, contentType string, body []byte) ([]byte, err
 	if err != nil {
 		return nil, fmt.Errorf("parse html: %w", err)
 	}
+	tame(doc) // table spans and nesting within what the converter can lay out
 	conv := converter.NewConverter(converter.WithPlugins(
 		base.NewBasePlugin(),
 		commonmark.NewCommonmarkPlugin(),

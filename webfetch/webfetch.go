@@ -97,7 +97,7 @@ type RetryDelay struct{}
 // Limits bound one Fetch. A zero field takes its default (WithDefaults).
 type Limits struct {
 	MaxBytes        int64         // per document body; 0 = DefaultMaxBytes
-	MaxArchiveBytes int64         // archive download; 0 = DefaultMaxArchiveBytes (extraction bounds are webdoc's)
+	MaxArchiveBytes int64         // archive download, or an llms.txt index and its pages together; 0 = DefaultMaxArchiveBytes (extraction bounds are webdoc's)
 	MaxPages        int           // llms.txt: linked pages fetched; 0 = DefaultMaxPages
 	Timeout         time.Duration // per request: the longest the server may send nothing, and the window of the rate floor; 0 = DefaultTimeout
 	MaxRedirects    int           // 0 = DefaultMaxRedirects

@@ -18,7 +18,7 @@ import (
 
 // Data files (YAML, JSON, TOML) are read with maintained parsers that give
 // positions: go.yaml.in/yaml/v3's nodes, encoding/json's decoder offsets,
-// go-toml's unstable (syntax) parser. yaml.v2 and BurntSushi/toml, which
+// go-toml's unstable (syntax) parser. yaml.v2 and go-toml's decoder, which
 // decode front matter, do not say where a key is. The parsers run on the
 // normalised lines joined with "\n", so their lines are Lines' lines.
 

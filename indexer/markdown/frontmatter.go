@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/ctx-dev/ctx/internal/lazyre"
+	"github.com/pelletier/go-toml/v2"
 	"gopkg.in/yaml.v2"
 )
 
@@ -72,10 +73,7 @@ func FindFrontMatter(lines []string) (FrontMatter, error) {
 	return FrontMatter{}, fmt.Errorf("line 1: TOML front matter opened with +++ but never closed (add a closing +++ line)")
 }
 
-var (
-	yamlLineRE = lazyre.New(`line (\d+)`)
-	tomlLineRE = lazyre.New(`[Ll]ine (\d+)`)
-)
+var yamlLineRE = lazyre.New(`line (\d+)`)
 
 // Decode decodes the block's YAML, TOML or JSON into its top-level keys
 // (nil when there is no block). An error says what is wrong and starts with
@@ -97,15 +95,20 @@ func (b FrontMatter) Decode() (map[string]any, error) {
 			return nil, fmt.Errorf("line %d: invalid YAML front matter: %s", line, msg)
 		}
 	case "toml":
-		if _, err := toml.Decode(b.Raw, &m); err != nil {
+		// go-toml/v2, whose parser bounds nesting at 10,000 levels:
+		// BurntSushi/toml v0.3.1's recursion overflowed the stack on a
+		// million nested arrays, which ends the process (red20b finding 1).
+		if err := toml.Unmarshal([]byte(b.Raw), &m); err != nil {
 			line := b.First + 1
-			msg := err.Error()
-			if sm := tomlLineRE().FindStringSubmatch(msg); sm != nil {
-				n, _ := strconv.Atoi(sm[1])
-				line = b.First + n
+			msg := strings.TrimPrefix(err.Error(), "toml: ")
+			var de *toml.DecodeError
+			if errors.As(err, &de) {
+				row, _ := de.Position()
+				line = b.First + row
 			}
 			return nil, fmt.Errorf("line %d: invalid TOML front matter: %s", line, msg)
 		}
+		m = tomlTimes(m).(map[string]any)
 	case "json":
 		dec := json.NewDecoder(strings.NewReader(b.Raw))
 		if err := dec.Decode(&m); err != nil {
@@ -118,6 +121,31 @@ func (b FrontMatter) Decode() (map[string]any, error) {
 		}
 	}
 	return m, nil
+}
+
+// tomlTimes replaces go-toml's local dates and date-times (which carry no
+// zone) with time.Time values in UTC, as a TOML offset date-time and a
+// YAML timestamp decode, so that a date in front matter is a date
+// whichever format wrote it; a local time of day becomes its text. The
+// nesting is bounded by go-toml's parser.
+func tomlTimes(v any) any {
+	switch v := v.(type) {
+	case toml.LocalDate:
+		return v.AsTime(time.UTC)
+	case toml.LocalDateTime:
+		return v.AsTime(time.UTC)
+	case toml.LocalTime:
+		return v.String()
+	case []any:
+		for i, e := range v {
+			v[i] = tomlTimes(e)
+		}
+	case map[string]any:
+		for k, e := range v {
+			v[k] = tomlTimes(e)
+		}
+	}
+	return v
 }
 
 // KeyLine is the 1-based file line of the block's top-level key (the first
