@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,6 +18,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -703,7 +703,7 @@ func unmatchedNote(words []string, more int, found bool) string {
 	}
 	q := make([]string, len(words), len(words)+1)
 	for i, w := range words {
-		q[i] = strconv.Quote(w)
+		q[i] = safetext.Quote(w) // the client's words: bounded
 	}
 	if more > 0 {
 		q = append(q, fmt.Sprintf("%d more", more))
