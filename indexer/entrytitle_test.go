@@ -10,7 +10,7 @@ func TestEntryTitle(t *testing.T) {
 	s := &pkgSection{}
 	for _, d := range []fileRecord{
 		{Path: "a.md", Title: "Plain", Summary: "A summary: with a colon (and parens)."},
-		{Path: "b c.md", Title: "The `Option<T>` type (`x`)", Summary: "See (`y`): more."},
+		{Path: "b c.md", Title: "The `Option<T>` type (`x`)", Summary: "See (`y`) more: (`z`)."},
 		{Path: "`tick`.md", Title: "Ticks", Summary: "s"},
 		{Path: "d.md", Title: "No summary"},
 	} {
@@ -20,6 +20,23 @@ func TestEntryTitle(t *testing.T) {
 			l := s.docLine(d, level)
 			if got := EntryTitle(l[:len(l)-1]); got != want {
 				t.Errorf("EntryTitle(%q) = %q, want %q", l, got, want)
+			}
+		}
+	}
+	// A line that reads two ways is kept whole (review20-agent20): a title
+	// with "(`make`): " of its own was cut there, and the outline showed
+	// "make" as the document's path; a summary with one could be read as
+	// the path the same way.
+	for _, d := range []fileRecord{
+		{Path: "run.md", Title: "Run (`make`): build", Summary: "How to build."},
+		{Path: "run.md", Title: "Run (`make`): build"},
+		{Path: "b.md", Title: "B", Summary: "See (`y`): more."},
+	} {
+		for _, level := range []int{levelFull, levelSentence, levelTitles} {
+			l := s.docLine(d, level)
+			l = l[:len(l)-1]
+			if got := EntryTitle(l); got != l {
+				t.Errorf("EntryTitle(%q) = %q, want it whole", l, got)
 			}
 		}
 	}

@@ -101,15 +101,20 @@ func (s *pkgSection) docLine(d fileRecord, level int) string {
 // it: a document's line (docLine: "- Title (`path`): summary") without
 // its summary; any other line (a folder's count, prose) as it is. It reads
 // what docLine writes, for a reader of INDEX.md that shows fewer words
-// (the MCP server's outline).
+// (the MCP server's outline). A title or a summary may hold a code span
+// in parentheses followed by ": " too: a line with more than one place
+// where the path's span may end is kept whole (review20-agent20: a title
+// "Run (`make`): build" was cut after "make", which then read as the
+// document's path).
 func EntryTitle(line string) string {
 	if !strings.HasPrefix(line, "- ") {
 		return line
 	}
+	cut := -1 // where the one title form ends
 	for i := 2; ; {
 		j := strings.Index(line[i:], " (`")
 		if j < 0 {
-			return line
+			break
 		}
 		open := i + j + 2 // the code span's first backtick
 		n := 0
@@ -129,7 +134,10 @@ func EntryTitle(line string) string {
 			if m == n {
 				end := k + m
 				if end < len(line) && line[end] == ')' && (end+1 == len(line) || strings.HasPrefix(line[end+1:], ": ")) {
-					return line[:end+1]
+					if cut >= 0 {
+						return line // two readings: keep it whole
+					}
+					cut = end + 1
 				}
 				break
 			}
@@ -137,6 +145,10 @@ func EntryTitle(line string) string {
 		}
 		i = open
 	}
+	if cut < 0 {
+		return line
+	}
+	return line[:cut]
 }
 
 // folderLine is g's line at level (levelSamples or levelFolders), its

@@ -359,6 +359,14 @@ func TestUnknownArgumentNamesTheArguments(t *testing.T) {
 		`search does not take the arguments "limt" and "qurey" (did you mean limit or query?); it takes query,`)
 	wantError(t, call(t, cs, "get_overview", map[string]any{"offset": 7}, nil),
 		`get_overview does not take the argument "offset"; it takes package, cursor, maxTokens.`)
+	// A name ctx did not choose is quoted within bounds (safetext.Quote;
+	// review20-agent20: a 3,000-byte name was echoed whole).
+	long := strings.Repeat("x", 3000)
+	res := call(t, cs, "get_overview", map[string]any{long: 1}, nil)
+	wantError(t, res, `get_overview does not take the argument "xxx`, "…(2800 more bytes); it takes package, cursor, maxTokens.")
+	if n := len(text(res)); n > 400 {
+		t.Errorf("the error of a 3,000-byte argument name is %d bytes", n)
+	}
 }
 
 // TestMetaShownLean (agent20): get_metadata and find_documents show a

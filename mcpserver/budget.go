@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/lazyre"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -414,7 +415,7 @@ func (s *Server) unknownArgsText(tool, list, was string) string {
 	slices.Sort(names) // the SDK lists them in map order
 	quoted := make([]string, len(names))
 	for i, n := range names {
-		quoted[i] = strconv.Quote(n)
+		quoted[i] = safetext.Quote(n) // a client's name: bounded
 	}
 	return fmt.Sprintf("%s does not take %s %s%s; it takes %s.", tool, wording.Plural(len(names), "the argument", "the arguments"),
 		wording.List(quoted, "and"), suggest.Phrase(suggest.ForAll(names, takes)), strings.Join(takes, ", "))

@@ -65,6 +65,8 @@ type SearchOut struct {
 	// Unmatched are the query's words no document has (a typo, or a term
 	// the documents do not use): the hits match the other words.
 	Unmatched []string `json:"unmatched,omitempty" jsonschema:"query words no document has (a typo?); the hits match the other words"`
+	// UnmatchedMore counts those past the first maxUnmatchedShown.
+	UnmatchedMore int `json:"unmatchedMore,omitempty" jsonschema:"how many more query words no document has"`
 }
 
 // GetDocumentIn is get_document's input.
@@ -244,9 +246,11 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, err
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
-	if out.Unmatched, err = r.Unmatched(ctx, in.Query); err != nil {
+	unmatched, err := r.Unmatched(ctx, in.Query)
+	if err != nil {
 		return nil, SearchOut{}, err
 	}
+	out.Unmatched, out.UnmatchedMore = shownUnmatched(unmatched)
 	for _, h := range hits {
 		if !served(h.Path) {
 			continue // a hidden file the index holds is never served

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -19,6 +18,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -111,7 +111,8 @@ type ReadRelevantOut struct {
 	Warning   string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 	// Unmatched are the query's words no indexed document has
 	// (indexer.Reader.Unmatched); the last text says so.
-	Unmatched []string `json:"unmatched,omitempty"`
+	Unmatched     []string `json:"unmatched,omitempty"`
+	UnmatchedMore int      `json:"unmatchedMore,omitempty"` // past the first maxUnmatchedShown
 }
 
 func (s *Server) addReadTools() {
@@ -177,7 +178,8 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	answer := func(maxTokens int, advice string) (*mcp.CallToolResult, int, bool) {
 		budget, _ := tokenBudget(maxTokens)
 		// What the answer holds besides its passages, the note included.
-		out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated, Unmatched: unmatched}
+		out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
+		out.Unmatched, out.UnmatchedMore = shownUnmatched(unmatched)
 		base, _ := s.renderPassages(nil, out)
 		ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(base, nil))
 		out.Truncated = truncated
@@ -667,7 +669,7 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		}
 		out.Sections = append(out.Sections, p.meta())
 	}
-	if tail := strings.TrimSpace(out.Warning + "\n" + unmatchedNote(out.Unmatched, len(ps) > 0) + "\n" + out.Note); tail != "" {
+	if tail := strings.TrimSpace(out.Warning + "\n" + unmatchedNote(out.Unmatched, out.UnmatchedMore, len(ps) > 0) + "\n" + out.Note); tail != "" {
 		res.Content = append(res.Content, &mcp.TextContent{Text: tail})
 	}
 	if b, err := marshalJSON(out); err == nil {
@@ -676,19 +678,37 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 	return res, out
 }
 
+// maxUnmatchedShown is how many of a query's unmatched words an answer
+// names; the rest are counted (review20-agent20: the hundreds of words of
+// a pasted log line, each named, took more than the answer's budget, and
+// a query that matched was refused as "maxTokens is too small").
+const maxUnmatchedShown = 10
+
+// shownUnmatched is words (indexer.Reader.Unmatched) as an answer names
+// them: the first maxUnmatchedShown, and how many more there are.
+func shownUnmatched(words []string) ([]string, int) {
+	if len(words) <= maxUnmatchedShown {
+		return words, 0
+	}
+	return words[:maxUnmatchedShown], len(words) - maxUnmatchedShown
+}
+
 // unmatchedNote says which of a query's words no document has
-// (indexer.Reader.Unmatched), so that an agent tells a typo or an absent
-// term from a weak match; "" when every word is there. found says the
-// answer has passages, which then match the other words.
-func unmatchedNote(words []string, found bool) string {
+// (shownUnmatched: words, and more not named), so that an agent tells a
+// typo or an absent term from a weak match; "" when every word is there.
+// found says the answer has passages, which then match the other words.
+func unmatchedNote(words []string, more int, found bool) string {
 	if len(words) == 0 {
 		return ""
 	}
-	q := make([]string, len(words))
+	q := make([]string, len(words), len(words)+1)
 	for i, w := range words {
-		q[i] = strconv.Quote(w)
+		q[i] = safetext.Quote(w) // the client's words: bounded
 	}
-	n := "no document has the " + wording.Plural(len(words), "word ", "words ") + wording.List(q, "or") + " (a typo?)"
+	if more > 0 {
+		q = append(q, fmt.Sprintf("%d more", more))
+	}
+	n := "no document has the " + wording.Plural(len(words)+more, "word ", "words ") + wording.List(q, "or") + " (a typo?)"
 	if found {
 		n += ": the sections above match the other words"
 	}

@@ -521,3 +521,30 @@ func TestUnmatchedWordsSaid(t *testing.T) {
 		t.Errorf("search, every word found: %s", clientView(t, res))
 	}
 }
+
+// TestUnmatchedWordsBounded (review20-agent20): a query of many words no
+// document has (an agent pasting a log line or a stack trace) names the
+// first few of them and counts the rest: the whole list, in read_relevant's
+// text and its _meta, or in search's JSON, cost more than the answer's
+// budget, so that a query which matched ("page") was refused as "maxTokens
+// is too small".
+func TestUnmatchedWordsBounded(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	words := make([]string, 300)
+	for i := range words {
+		words[i] = fmt.Sprintf("zqx%c%c%c", 'a'+i/26/26%26, 'a'+i/26%26, 'a'+i%26)
+	}
+	query := strings.Join(words, " ") + " page"
+	var out SearchOut
+	res := call(t, cs, "search", map[string]any{"query": query, "maxTokens": 1500}, &out)
+	if res.IsError || len(out.Hits) == 0 || !slices.Equal(out.Unmatched, words[:maxUnmatchedShown]) || out.UnmatchedMore != 300-maxUnmatchedShown {
+		t.Errorf("search with 300 unknown words: %.600s", clientView(t, res))
+	}
+	res = call(t, cs, "read_relevant", map[string]any{"query": query, "maxTokens": 1500}, nil)
+	view := clientView(t, res)
+	want := fmt.Sprintf(`"%s" or %d more (a typo?): the sections above match the other words.`, words[maxUnmatchedShown-1], 300-maxUnmatchedShown)
+	if res.IsError || !strings.Contains(view, want) || strings.Contains(view, words[maxUnmatchedShown]) {
+		t.Errorf("read_relevant with 300 unknown words: want %q in\n%.1500s", want, view)
+	}
+}
