@@ -177,7 +177,12 @@ type RedirectedError struct {
 func (e *RedirectedError) Error() string {
 	msg := fmt.Sprintf("%s: its edits go to %s (where you added it from, or last pushed it with --to), but the manifest and the lock now name %s (a commit, or an edit, changed both since): ctx push sends your edits elsewhere only on your word. Check the change (git log -p .context/), then run `ctx push %s --to %s` to push there",
 		safetext.Quote(e.Alias), safetext.Quote(naming.RedactURL(e.From)), safetext.Quote(naming.RedactURL(e.To)), e.Alias, safetext.Quote(naming.RedactURL(e.To)))
-	if e.Given != "" {
+	switch {
+	case e.Given == "":
+	case naming.RepoKey(e.Given) == naming.RepoKey(e.From):
+		// Not "neither" (review of red20): it names where edits went.
+		msg += fmt.Sprintf(" (--to %s names where its edits went before, but push sends them only to the source the manifest names: to keep pushing there, point the package back at it with `ctx add`)", safetext.Quote(naming.RedactURL(e.Given)))
+	default:
 		msg += fmt.Sprintf(" (--to %s names neither)", safetext.Quote(naming.RedactURL(e.Given)))
 	}
 	return msg
