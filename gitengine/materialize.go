@@ -116,7 +116,7 @@ func (e *Engine) dropLarge(st storer.EncodedObjectStorer, entries []entry, known
 			if !ok {
 				size, err = st.EncodedObjectSize(en.hash)
 			}
-			if err == nil && size > limit {
+			if err == nil && size > limit && (ok || blobSizeTrusted(st, en.hash)) {
 				skipped = append(skipped, Skipped{Path: displayPath(en.path), Reason: fmt.Sprintf("file of %d bytes is over the size limit of %d bytes (CTX_MAX_FILE_SIZE)", size, limit)})
 				continue
 			}
