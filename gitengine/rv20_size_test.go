@@ -49,3 +49,39 @@ func TestRV20ForgedSizeDoesNotDropAFile(t *testing.T) {
 		t.Errorf("error %q does not name the cache's store %s", err, store)
 	}
 }
+
+// TestRV20ForgedLinkSizeDoesNotDropALink (review of red20): readTarget
+// took a link's blob over 4 KiB from its header alone as an unsafe link
+// and skipped it: a forged object under a link's id left the link out of
+// the install with no error. Such a size is believed only from the blob
+// its id names.
+func TestRV20ForgedLinkSizeDoesNotDropALink(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.serve(gittest.ServeOptions{})
+	url := s.URL + "/repo.git"
+	const sub = "docs/guides/deep"
+	cache := t.TempDir()
+	ctx := context.Background()
+	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c1, Path: "src"}, filepath.Join(t.TempDir(), "src")); err != nil {
+		t.Fatal(err)
+	}
+	store := storeOf(t, cache)
+	plantObject(t, store, f.objectAt(f.c2, sub+"/link.md"), "blob", []byte(strings.Repeat("x", 5000)))
+	dest := filepath.Join(t.TempDir(), "deep")
+	res, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Ref: "master", Path: sub}, dest)
+	if err == nil {
+		for _, sk := range res.Skipped {
+			if sk.Path == "link.md" {
+				t.Fatalf("link.md was skipped (%s) for the size of a forged object in the cache", sk.Reason)
+			}
+		}
+		if target, _ := os.Readlink(filepath.Join(dest, "link.md")); target != "a.md" {
+			t.Fatalf("link.md -> %q", target)
+		}
+		return
+	}
+	if !strings.Contains(err.Error(), store) {
+		t.Errorf("error %q does not name the cache's store %s", err, store)
+	}
+}

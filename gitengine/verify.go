@@ -144,15 +144,21 @@ func blobSizeTrusted(st storer.EncodedObjectStorer, h plumbing.Hash) bool {
 	if _, ok := st.(verifiedStore); !ok {
 		return true
 	}
+	return drainBlob(st, h) == nil
+}
+
+// drainBlob reads blob h of st to its end: the error of a verified store's
+// check, if any.
+func drainBlob(st storer.EncodedObjectStorer, h plumbing.Hash) error {
 	obj, err := st.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
-		return false
+		return err
 	}
 	rd, err := obj.Reader()
 	if err != nil {
-		return false
+		return err
 	}
 	defer rd.Close()
 	_, err = io.Copy(io.Discard, rd)
-	return err == nil
+	return err
 }
