@@ -918,7 +918,10 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			ts = append(ts, &task{alias: alias, spec: &s, resolveErr: err})
 		}
 		if s.Kind == "" && s.Source != "" {
-			probe := eng
+			// The probe is guarded as the fetch is (addEngine): a
+			// redirect to another private origin reaches nothing
+			// (review of red20).
+			probe := w.addEngine(eng, s)
 			if o.NoAllowOutside {
 				probe = w.registryEngine(eng, s)
 			}
