@@ -133,3 +133,32 @@ func (r *hashingReader) Read(p []byte) (int, error) {
 }
 
 func (r *hashingReader) Close() error { return r.rc.Close() }
+
+// blobSizeTrusted reports whether the size st's header gives for blob h can be
+// trusted (dropLarge skips a file for it): always for a store that is not
+// the cache's; for the cache's (verified), when the object read whole is
+// the blob h names. A forged object under a file's id is then not a reason
+// to leave the file out: the file is kept, and writing it fails naming the
+// store (review of red20). Only files over the size limit are read.
+func blobSizeTrusted(st storer.EncodedObjectStorer, h plumbing.Hash) bool {
+	if _, ok := st.(verifiedStore); !ok {
+		return true
+	}
+	return drainBlob(st, h) == nil
+}
+
+// drainBlob reads blob h of st to its end: the error of a verified store's
+// check, if any.
+func drainBlob(st storer.EncodedObjectStorer, h plumbing.Hash) error {
+	obj, err := st.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return err
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	_, err = io.Copy(io.Discard, rd)
+	return err
+}

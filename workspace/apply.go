@@ -233,7 +233,7 @@ func (w *Workspace) applyInstall(ctx context.Context, t *task, force bool, stamp
 		st, err = f.state(hash, omit)
 	}
 	if err == nil && t.spec != nil {
-		st.Source = t.spec.Source
+		st.Source = pushSource(t)
 	}
 	var pt *patch
 	if err == nil {
@@ -351,4 +351,20 @@ func (w *Workspace) backupDirty(t *task, force bool, stamp time.Time) bool {
 	}
 	t.res.Backup = dir
 	return true
+}
+
+// pushSource is where the new state of t's package says ctx push sends
+// its edits (pkgState.Source): the source the user typed (ctx add) or the
+// first install's; an install of another repository that the manifest
+// and the lock name since (a teammate's commit, a relock) keeps the one
+// before, as a pull keeps git's remote: the user's word moves it (ctx
+// add, push --to). Review of red20: each install wrote the manifest's
+// source, so a redirect that also moved the revision sent the user's
+// next push to the new repository unasked.
+func pushSource(t *task) string {
+	if t.addSpec || t.loc == nil || t.loc.state == nil || t.loc.state.Source == "" ||
+		naming.RepoKey(t.loc.state.Source) == naming.RepoKey(t.spec.Source) {
+		return t.spec.Source
+	}
+	return t.loc.state.Source
 }

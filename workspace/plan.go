@@ -884,7 +884,9 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 // typed is wrong (ErrBadSpec), not a repository that cannot be read.
 func (w *Workspace) addKind(ctx context.Context, eng *gitengine.Engine, s *project.PackageSpec, registry bool) error {
 	if s.Kind == "" && s.Source != "" {
-		probe := eng
+		// The probe is guarded as the fetch is (addEngine): a redirect
+		// to another private origin reaches nothing (review of red20).
+		probe := w.addEngine(eng, *s)
 		if registry {
 			probe = w.registryEngine(eng, *s)
 		}

@@ -101,11 +101,18 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 	if loc.state == nil {
 		return nil, fmt.Errorf("%s: ctx does not know what it installed (no state in %s), so it cannot tell your edits apart: copy your files aside, run `ctx install --force`, copy them back, then push", safetext.Quote(alias), project.Rel(project.StateDir))
 	}
-	if from := loc.state.Source; from != "" && naming.RepoKey(from) != naming.RepoKey(e.Source) && o.To != e.Source {
+	// --to names a repository, as the check it answers does (RepoKey): the
+	// error's advice shows the source redacted (review of red20).
+	confirmed := o.To != "" && naming.RepoKey(o.To) == naming.RepoKey(e.Source)
+	if from := loc.state.Source; from != "" && naming.RepoKey(from) != naming.RepoKey(e.Source) && !confirmed {
 		// The manifest and the lock were pointed elsewhere together
-		// since the install (a pull brings both): as a pull never changes
-		// where git push goes, only the user's word does (red20).
+		// since (a pull brings both): as a pull never changes where git
+		// push goes, only the user's word does (red20).
 		return nil, &RedirectedError{Alias: alias, From: from, To: e.Source, Given: o.To}
+	}
+	if o.To != "" && !confirmed {
+		return nil, fmt.Errorf("%s: --to %s is not the source the manifest names (%s), and ctx push sends edits only there: to push elsewhere, point the package at that repository with `ctx add`",
+			safetext.Quote(alias), safetext.Quote(naming.RedactURL(o.To)), safetext.Quote(naming.RedactURL(e.Source)))
 	}
 	res := &PushResult{Alias: alias, Source: e.Source, Parent: e.Rev, Files: loc.changes}
 	if res.Files == nil {
@@ -142,12 +149,14 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 		return nil, err
 	}
 	res.Branch, res.Commit, res.Unchanged, res.Existed, res.Pushed = pr.Branch, pr.Commit, pr.Unchanged, pr.Existed, pr.Pushed
-	if o.To == e.Source && !o.DryRun && loc.state.Source != e.Source {
+	if confirmed && !o.DryRun && loc.state.Source != e.Source {
 		// The user's word holds for the next pushes: the state says
 		// where the edits go now (not when opened read-only).
 		st := *loc.state
 		st.Source = e.Source
-		_ = w.writeState(w.statePath(alias), &st)
+		if err := w.writeState(w.statePath(alias), &st); err != nil {
+			w.log("warning: %s: could not record that its edits go to %s (%v): the next push asks for --to again", alias, naming.RedactURL(e.Source), err)
+		}
 	}
 	if !res.Unchanged {
 		res.Base = w.baseBranch(ctx, eng, url, e.Ref)
@@ -166,9 +175,14 @@ type RedirectedError struct {
 }
 
 func (e *RedirectedError) Error() string {
-	msg := fmt.Sprintf("%s: its files were installed from %s, but the manifest and the lock now name %s (a commit, or an edit, changed both since): ctx push sends your edits only where the files came from unless you say so. Check the change (git log -p .context/), then run `ctx push %s --to %s` to push there",
+	msg := fmt.Sprintf("%s: its edits go to %s (where you added it from, or last pushed it with --to), but the manifest and the lock now name %s (a commit, or an edit, changed both since): ctx push sends your edits elsewhere only on your word. Check the change (git log -p .context/), then run `ctx push %s --to %s` to push there",
 		safetext.Quote(e.Alias), safetext.Quote(naming.RedactURL(e.From)), safetext.Quote(naming.RedactURL(e.To)), e.Alias, safetext.Quote(naming.RedactURL(e.To)))
-	if e.Given != "" {
+	switch {
+	case e.Given == "":
+	case naming.RepoKey(e.Given) == naming.RepoKey(e.From):
+		// Not "neither" (review of red20): it names where edits went.
+		msg += fmt.Sprintf(" (--to %s names where its edits went before, but push sends them only to the source the manifest names: to keep pushing there, point the package back at it with `ctx add`)", safetext.Quote(naming.RedactURL(e.Given)))
+	default:
 		msg += fmt.Sprintf(" (--to %s names neither)", safetext.Quote(naming.RedactURL(e.Given)))
 	}
 	return msg

@@ -70,9 +70,13 @@ func TestRed20PushAfterRedirect(t *testing.T) {
 	if !strings.Contains(err.Error(), upstream) || !strings.Contains(err.Error(), evil) || !strings.Contains(err.Error(), "--to") {
 		t.Errorf("error %q does not name where the files came from, where the manifest now points, and the way on (--to)", err)
 	}
-	// --to naming another source is no word for this one.
-	if _, err := w2.Push(bg, "guides", PushOptions{To: upstream}); err == nil || !strings.Contains(err.Error(), "names neither") {
-		t.Errorf("push --to the old source: err %v, want a refusal", err)
+	// --to naming another source is no word for this one (review of
+	// red20: the old one is named as such, not as "neither").
+	if _, err := w2.Push(bg, "guides", PushOptions{To: upstream}); err == nil || !strings.Contains(err.Error(), "names where its edits went before") {
+		t.Errorf("push --to the old source: err %v, want a refusal saying it names where the edits went", err)
+	}
+	if _, err := w2.Push(bg, "guides", PushOptions{To: upstream + "-other"}); err == nil || !strings.Contains(err.Error(), "names neither") {
+		t.Errorf("push --to a third source: err %v, want a refusal", err)
 	}
 	// The user's word: the push goes to the new source, and the next
 	// push needs no --to.

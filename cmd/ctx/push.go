@@ -55,11 +55,12 @@ commit's files, so nothing is lost.
 edits, push says so and creates nothing. Dir and https packages cannot be
 pushed. A branch that exists with other content is refused.
 
-Edits go back to the source the package's files were installed from. When
-the manifest and the lock were pointed at another source together since
-(a pull brings both), push refuses and names both: check the change, then
---to SOURCE (the source they name now) pushes there, and later pushes go
-there too.
+Edits go back to the source you added the package from (or its first
+install's). When the manifest and the lock were pointed at another
+repository together since (a pull brings both, and install follows),
+push refuses and names both: check the change, then --to SOURCE (the
+source they name now) pushes there, and later pushes go there too. A
+--to naming another repository than the manifest's is refused.
 
 Exit status: 0 when pushed, or nothing to push; 2 for bad arguments; 1 for
 other errors (no access, a refused branch); 1 too when --pr opened no pull
@@ -78,7 +79,7 @@ open one by hand).`,
 	cmd.Flags().StringVar(&opts.message, "message", "", "the commit `MESSAGE` (default: the package and its files)")
 	cmd.Flags().BoolVar(&opts.pr, "pr", false, "open a pull request on GitHub (gh, or GITHUB_TOKEN)")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print the files and the branch; push nothing")
-	cmd.Flags().StringVar(&opts.to, "to", "", "push to `SOURCE`, which the manifest names now, though the files were installed from another")
+	cmd.Flags().StringVar(&opts.to, "to", "", "push to `SOURCE`, which the manifest names now, though the package was added from another")
 	return cmd
 }
 
