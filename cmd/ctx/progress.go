@@ -11,13 +11,15 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/spinner"
+	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/workspace"
 )
 
 // progress shows per-package transfer progress on stderr.
 //
-// When stderr is a terminal it draws one line per package, sorted by alias,
+// When stderr is a terminal that moves the cursor (stderrDraws) it draws one line per package, sorted by alias,
 // with a bar through the fetch phases (refs, trees, blobs, write), redrawn
 // in place at most every redrawEvery. Otherwise it writes plain lines: a
 // "fetching ALIAS…" line when a package's first transfer starts and, from
@@ -35,6 +37,8 @@ type progress struct {
 	last  time.Time
 	now   func() time.Time
 	done  bool
+	sym   termenv.Symbols  // the terminal's (Spin)
+	spin  *spinner.Spinner // turning (Spin), nil when not
 }
 
 type pkgProgress struct {
@@ -56,7 +60,27 @@ func newProgress(g *globalOptions) *progress {
 	if g.quiet {
 		return &progress{w: io.Discard, pkgs: map[string]*pkgProgress{}, now: time.Now}
 	}
-	return &progress{w: g.IO.ErrOut, tty: g.IO.ErrTTY, pkgs: map[string]*pkgProgress{}, now: time.Now}
+	return &progress{w: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
+		sym: termenv.SymbolsFor(termenv.UTF8(g.Env.Get))}
+}
+
+// Spin shows message with a spinner while something slow runs before any
+// transfer (a registry and its imports), on a terminal only; notes written
+// through Log meanwhile go above it. stop clears it.
+func (p *progress) Spin(message string) (stop func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.tty || p.done || p.spin != nil {
+		return func() {}
+	}
+	s := spinner.Start(p.w, p.sym, message)
+	p.spin = s
+	return func() {
+		p.mu.Lock()
+		p.spin = nil
+		p.mu.Unlock()
+		s.Stop(true, "")
+	}
 }
 
 // Update records p for alias; it is workspace.Options.Progress.
@@ -95,6 +119,9 @@ func (l logWriter) Write(b []byte) (int, error) {
 	p := l.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.spin != nil {
+		return p.spin.Write(b)
+	}
 	if p.tty && p.drawn > 0 {
 		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.drawn)
 		p.drawn = 0

@@ -16,6 +16,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
+	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
@@ -61,9 +62,11 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer // results only
 	ErrOut io.Writer // errors, warnings, progress
-	// InTTY and ErrTTY report whether stdin / stderr are terminals: the wizard
-	// prompts only when stdin is one, progress bars draw only when stderr is.
-	InTTY, ErrTTY bool
+	// InTTY, OutTTY and ErrTTY report whether stdin / stdout / stderr
+	// are terminals: the wizard prompts only when stdin is one and it can
+	// draw on stderr or stdout (terminalPrompter), progress bars draw
+	// only when stderr is (globalOptions.stderrDraws).
+	InTTY, OutTTY, ErrTTY bool
 }
 
 // globalOptions are the flags every command accepts, and what a command
@@ -98,6 +101,13 @@ type globalOptions struct {
 // cargo's and git's -q.
 func quietFlag(c *cobra.Command, g *globalOptions) {
 	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings and errors on stderr: no progress, no notes")
+}
+
+// stderrDraws reports whether stderr is a terminal that moves the cursor
+// (termenv.Dumb): progress bars and spinners are drawn in place; else a
+// command writes plain lines.
+func (g *globalOptions) stderrDraws() bool {
+	return g.IO.ErrTTY && !termenv.Dumb(g.Env.Get)
 }
 
 // notes is where a command writes what is neither a result nor a problem
@@ -242,6 +252,7 @@ func systemIO() *IOStreams {
 		Out:    os.Stdout,
 		ErrOut: os.Stderr,
 		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
+		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 }

@@ -231,7 +231,7 @@ func (p *scriptedPrompter) Confirm(msg string, _ bool) (bool, error) {
 	}
 	return !p.deny, nil
 }
-func (p *scriptedPrompter) Spinner(string) func(string) { return func(string) {} }
+func (p *scriptedPrompter) Spinner(string) func(bool, string) { return func(bool, string) {} }
 
 // TestSetupInteractive runs ctx setup's interactive path with a scripted
 // prompter over the demo hub plus a context whose repository does not exist:

@@ -14,6 +14,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
@@ -190,7 +191,11 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	// A relative local registry path is taken from the project directory,
 	// like ctx add's SOURCE, and saved as given.
+	// A registry's imports are read one after the other, each maybe a
+	// clone: at a terminal a spinner says what ctx is waiting for.
+	stopSpin := p.Spin("Reading the registry " + safetext.Clip(location, 0))
 	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
+	stopSpin()
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -270,29 +275,35 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	return nil
 }
 
-// terminalPrompter is the terminal's Prompter when ctx may ask: stdin and
-// stderr are a terminal (the prompts draw on stderr and read the answers),
-// or force says so, and the terminal is not TERM=dumb (survey's lists move
-// the cursor and colour; a dumb terminal, an Emacs shell, showed escapes:
-// it is told once, and the command goes on as without a terminal). Else nil.
+// terminalPrompter is the terminal's Prompter when ctx may ask: stdin is
+// a terminal (the answers) and so is stderr, where the prompts draw, or
+// else stdout (`ctx setup 2>log` at a terminal still asks, drawing on
+// stdout, as gh and npm's prompts do); or force says so. The terminal
+// must move the cursor (termenv.Dumb: survey's lists move it and colour;
+// a dumb terminal, an Emacs shell, showed escapes: it is told once, and
+// the command goes on as without a terminal). Else nil.
 func terminalPrompter(g *globalOptions, force *bool) wizard.Prompter {
-	interactive := g.IO.InTTY && g.IO.ErrTTY
+	interactive := g.IO.InTTY && (g.IO.ErrTTY || g.IO.OutTTY)
 	if force != nil {
 		interactive = *force
 	}
 	if !interactive {
 		return nil
 	}
-	if g.Env.Get("TERM") == "dumb" {
-		fmt.Fprintln(g.IO.ErrOut, "note: TERM=dumb: no prompts (they need a terminal that moves the cursor); the command goes on as without a terminal")
+	if termenv.Dumb(g.Env.Get) {
+		fmt.Fprintf(g.IO.ErrOut, "note: %s: no prompts (they need a terminal that moves the cursor); the command goes on as without a terminal\n", termenv.Why(g.Env.Get))
 		return nil
+	}
+	draw := g.IO.ErrOut
+	if !g.IO.ErrTTY && g.IO.OutTTY {
+		draw = g.IO.Out
 	}
 	in, okIn := g.IO.In.(*os.File)
-	term, okErr := g.IO.ErrOut.(*os.File)
-	if !okIn || !okErr {
+	term, okTerm := draw.(*os.File)
+	if !okIn || !okTerm {
 		return nil
 	}
-	return surveyprompt.New(in, term, term)
+	return surveyprompt.New(in, term, term, surveyprompt.Options{UTF8: termenv.UTF8(g.Env.Get)})
 }
 
 // printRegistry writes one line per context: name, source, tags,
