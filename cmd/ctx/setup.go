@@ -55,10 +55,11 @@ The registry is --registry, else the manifest's, else $CTX_REGISTRY, else
 your default ('ctx config set registry LOCATION'): with a default set, a
 fresh project runs 'ctx setup' with no flags.
 
-At a terminal (stdin and stderr), setup checks which repositories you can
-read, shows a list (installed packages pre-checked; unreadable ones listed
-but not offered), asks for confirmation (no by default when it removes),
-installs, and summarises. Ctrl-C or Ctrl-D at a prompt changes nothing;
+At a terminal (stdin, and stderr or stdout; not TERM=dumb), setup checks
+which repositories you can read, shows a list (installed packages
+pre-checked; unreadable ones listed but not offered), asks for confirmation
+(no by default when it removes, also with --yes), installs, and summarises.
+Ctrl-C, Ctrl-D or Esc at a prompt changes nothing;
 Ctrl-C while installing keeps (and reports) what was installed. An https
 context on a private or loopback address is refused (an unreadable one)
 unless --allow-private-network.
@@ -100,7 +101,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, regist
 	f.StringSliceVar(&opts.selects, "select", nil, "install the contexts named `NAME` (comma-separated or repeated)")
 	f.StringSliceVar(&opts.tags, "tags", nil, "install every context tagged `TAG` (comma-separated or repeated)")
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
-	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
+	f.BoolVar(&opts.yes, "yes", false, "do not ask before installing (a removal, chosen in the list at a terminal, still asks)")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
 	quietFlag(cmd, g)
 	f.BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
