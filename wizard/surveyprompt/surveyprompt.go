@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -114,16 +115,10 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 	if len(opts) == 0 {
 		return nil, errors.New("none of the registry's contexts can be read with your credentials: check your git credentials and try again")
 	}
-	cols, rows := p.size()
-	pageSize := pageFor(rows, cols, message)
-	// Each option on one line (the last column left free), so that
-	// survey's page is what the screen shows.
-	room := cols - 1 - optionIndent
-	if cols > 0 {
-		for k := range opts {
-			opts[k] = clip(opts[k], room, p.sym.Ellipsis)
-		}
-	}
+	// The page and the cut of each line fit the terminal: now, and again
+	// when it is resized while the list is up (watchResize).
+	full := slices.Clone(opts)
+	var room int // columns an option may take; < 0 when the width is unknown
 	prompt := &survey.MultiSelect{
 		Message: message,
 		Options: opts,
@@ -131,16 +126,35 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 		Help:    "space toggles, enter accepts; unchecking an installed context removes it",
 		Description: func(label string, i int) string {
 			d := choices[index[i]].Description
-			if cols <= 0 {
+			if room < 0 {
 				return d
 			}
 			// What is left of the line after the option and " - ".
 			return clip(d, room-textWidth(label)-3, p.sym.Ellipsis)
 		},
-		PageSize: pageSize,
 	}
+	fit := func() {
+		cols, rows := p.size()
+		prompt.PageSize = pageFor(rows, cols, message)
+		// Each option on one line (the last column left free), so that
+		// survey's page is what the screen shows.
+		room = cols - 1 - optionIndent
+		if cols <= 0 {
+			room = -1
+		}
+		for k := range full {
+			if room < 0 {
+				opts[k] = full[k]
+			} else {
+				opts[k] = clip(full[k], room, p.sym.Ellipsis)
+			}
+		}
+	}
+	fit()
+	in, stop := watchResize(p.in, fit)
+	defer stop()
 	var answer []int
-	if err := survey.AskOne(prompt, &answer, p.stdio()); err != nil {
+	if err := survey.AskOne(prompt, &answer, survey.WithStdio(in, p.out, p.err)); err != nil {
 		return nil, mapErr(err)
 	}
 	out := make([]int, len(answer))

@@ -9,6 +9,7 @@ package ptytest
 import (
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -301,5 +302,62 @@ func TestASCIITerminal(t *testing.T) {
 	}
 	if strings.ContainsFunc(screen, func(r rune) bool { return r > 127 }) {
 		t.Errorf("screen has non-ASCII characters:\n%s", screen)
+	}
+}
+
+// TestResizeDuringList: a terminal made smaller while the list is up
+// (100×30 to 60×12) gets a list drawn again for the new size: the page
+// fits under the question and each line is cut to the new width. survey
+// kept the page and the cuts of the size it started with, so the
+// question went off the top (wiz20). Not parallel: the resize is a
+// SIGWINCH to this process, which every list on screen would take.
+func TestResizeDuringList(t *testing.T) {
+	c, term := console(t, 100, 30)
+	var choices []wizard.Choice
+	for i := range 50 {
+		choices = append(choices, wizard.Choice{Name: fmt.Sprintf("ctx%02d-with-a-rather-long-name", i), Tags: []string{"ops"},
+			Description: strings.Repeat("a long description of what is inside ", 4) + fmt.Sprint(i)})
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.ExpectString("ctx01-with")
+		if err == nil {
+			err = pseudotty.Setsize(c.Tty(), &pseudotty.Winsize{Cols: 60, Rows: 12})
+		}
+		if err == nil {
+			term.Resize(60, 12)
+			err = unix.Kill(os.Getpid(), unix.SIGWINCH)
+		}
+		if err == nil {
+			// The descriptions cut for 60 columns: the list drawn again.
+			_, err = c.ExpectString("descri…")
+		}
+		// Cancel; the whole frame is on the screen once the prompt has
+		// returned. (Also when the list was not drawn again: the test
+		// then fails on the script's error.)
+		if serr := sendRaw(c, "\x03"); err == nil {
+			err = serr
+		}
+		done <- err
+	}()
+	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty(), surveyprompt.Options{UTF8: true})
+	_, err := p.MultiSelect("Which contexts?", choices, nil)
+	serr := <-done
+	c.Tty().Close()
+	c.ExpectEOF()
+	screen := expect.StripTrailingEmptyLines(term.String())
+	if serr != nil {
+		t.Fatalf("terminal script: %v\nscreen:\n%s", serr, screen)
+	}
+	if !errors.Is(err, wizard.ErrInterrupted) {
+		t.Fatalf("MultiSelect: %v", err)
+	}
+	var question, cursor bool
+	for _, line := range strings.Split(screen, "\n") {
+		question = question || strings.HasPrefix(line, "? Which contexts?")
+		cursor = cursor || strings.HasPrefix(line, "> [ ]  ctx00-with")
+	}
+	if !question || !cursor {
+		t.Errorf("after the resize, question on screen: %v, cursor on screen: %v\nscreen:\n%s", question, cursor, screen)
 	}
 }
