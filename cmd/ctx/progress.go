@@ -29,16 +29,17 @@ import (
 //
 // Update may be called from several goroutines at once.
 type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	tty   bool
-	pkgs  map[string]*pkgProgress
-	drawn int // lines currently drawn (tty)
-	last  time.Time
-	now   func() time.Time
-	done  bool
-	sym   termenv.Symbols  // the terminal's (Spin)
-	spin  *spinner.Spinner // turning (Spin), nil when not
+	mu     sync.Mutex
+	w      io.Writer
+	tty    bool
+	pkgs   map[string]*pkgProgress
+	drawn  int // lines currently drawn (tty)
+	last   time.Time
+	now    func() time.Time
+	done   bool
+	sym    termenv.Symbols  // the terminal's (Spin)
+	spin   *spinner.Spinner // turning (Spin), nil when not
+	paused int              // Pause calls not resumed
 }
 
 type pkgProgress struct {
@@ -65,21 +66,48 @@ func newProgress(g *globalOptions) *progress {
 }
 
 // Spin shows message with a spinner while something slow runs before any
-// transfer (a registry and its imports), on a terminal only; notes written
-// through Log meanwhile go above it. stop clears it.
-func (p *progress) Spin(message string) (stop func()) {
+// transfer (a registry and its imports, setup's access checks), on a
+// terminal only; notes written through Log meanwhile go above it, and it
+// stops while git asks at the terminal (Pause). stop clears it and prints
+// final, when not empty, marked by ok (spinner.Spinner.Stop).
+func (p *progress) Spin(message string) (stop func(ok bool, final string)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty || p.done || p.spin != nil {
-		return func() {}
+		return func(bool, string) {}
 	}
 	s := spinner.Start(p.w, p.sym, message)
+	s.SetPaused(p.paused > 0)
 	p.spin = s
-	return func() {
+	return func(ok bool, final string) {
 		p.mu.Lock()
 		p.spin = nil
 		p.mu.Unlock()
-		s.Stop(true, "")
+		s.Stop(ok, final)
+	}
+}
+
+// Pause stops drawing (the spinner, the bars) until resume: it is
+// gitengine.Options.Prompting, called while `git credential fill` may ask
+// at the terminal, whose question a redraw hid. Pauses nest (fetches run
+// in parallel); drawing goes on after the last resume.
+func (p *progress) Pause() (resume func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused++
+	if p.spin != nil {
+		p.spin.SetPaused(true)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.paused--
+			if p.spin != nil {
+				p.spin.SetPaused(p.paused > 0)
+			}
+		})
 	}
 }
 
@@ -100,7 +128,7 @@ func (p *progress) Update(alias string, pr gitengine.Progress) {
 	}
 	pp.phase = pr.Phase
 	pp.phases[pr.Phase] = pr
-	if p.tty {
+	if p.tty && p.paused == 0 {
 		if t := p.now(); p.drawn == 0 || t.Sub(p.last) >= redrawEvery {
 			p.last = t
 			p.redraw(false)

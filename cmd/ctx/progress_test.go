@@ -91,7 +91,7 @@ func TestProgressDumbTerminal(t *testing.T) {
 		var buf strings.Builder
 		p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: env})
 		p.Update("a", gitengine.Progress{Phase: "trees", Objects: 1})
-		p.Spin("Reading the registry")()
+		p.Spin("Reading the registry")(true, "")
 		p.Done()
 		if out := buf.String(); strings.Contains(out, "\x1b") || !strings.Contains(out, "fetching a") {
 			t.Errorf("%v: progress %q, want plain lines", env, out)
@@ -112,7 +112,7 @@ func TestProgressSpin(t *testing.T) {
 		p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: c.env})
 		stop := p.Spin("Reading")
 		p.Log().Write([]byte("note: imports x\n"))
-		stop()
+		stop(true, "")
 		p.Done()
 		out := buf.String()
 		if !strings.Contains(out, "\r\x1b[K"+c.frame) || !strings.Contains(out, "\r\x1b[Knote: imports x\n") || !strings.HasSuffix(out, "\r\x1b[K") {
@@ -137,4 +137,38 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// TestProgressPause: while git may ask at the terminal (Pause, the
+// engine's Prompting), the bars are not redrawn and the spinner is
+// cleared; after the last resume they draw again (wiz20).
+func TestProgressPause(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: environment{"TERM=xterm"}})
+	stop := p.Spin("Checking access")
+	r1, r2 := p.Pause(), p.Pause()
+	before := buf.String()
+	if !strings.HasSuffix(before, "\r\x1b[K") {
+		t.Errorf("spinner's line not cleared: %q", before)
+	}
+	p.Update("a", gitengine.Progress{Phase: "trees", Objects: 1})
+	if got := buf.String(); got != before {
+		t.Errorf("drawn while paused: %q", strings.TrimPrefix(got, before))
+	}
+	r1()
+	r1() // once
+	if p.paused != 1 {
+		t.Errorf("%d pauses held after one of two resumed, want 1", p.paused)
+	}
+	r2()
+	if p.paused != 0 {
+		t.Errorf("%d pauses held after both resumed", p.paused)
+	}
+	stop(true, "")
+	p.Update("a", gitengine.Progress{Phase: "blobs", Objects: 2})
+	if got := buf.String(); !strings.Contains(got, "a [") {
+		t.Errorf("bars not drawn after the resume: %q", got)
+	}
+	p.Done()
 }

@@ -196,7 +196,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	// clone: at a terminal a spinner says what ctx is waiting for.
 	stopSpin := p.Spin("Reading the registry " + safetext.Clip(location, 0))
 	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
-	stopSpin()
+	stopSpin(true, "")
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -227,8 +227,8 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	if o.prompter != nil {
 		wo.Prompter = o.prompter
-	} else if p := terminalPrompter(g, o.interactive); p != nil {
-		wo.Prompter = p
+	} else if tp := terminalPrompter(g, o.interactive); tp != nil {
+		wo.Prompter = spinThrough{tp, p}
 	}
 	var access wizard.AccessChecker = engine
 	if wo.FromManifest {
@@ -305,6 +305,21 @@ func terminalPrompter(g *globalOptions, force *bool) wizard.Prompter {
 		return nil
 	}
 	return surveyprompt.New(in, term, term, surveyprompt.Options{UTF8: termenv.UTF8(g.Env.Get)})
+}
+
+// spinThrough is a Prompter whose spinner (setup's access checks) is the
+// command's progress's when that draws on stderr, so that it stops while
+// git asks at the terminal for credentials (progress.Pause).
+type spinThrough struct {
+	wizard.Prompter
+	p *progress
+}
+
+func (s spinThrough) Spinner(message string) func(ok bool, final string) {
+	if !s.p.tty {
+		return s.Prompter.Spinner(message)
+	}
+	return s.p.Spin(message)
 }
 
 // printRegistry writes one line per context: name, source, tags,

@@ -13,13 +13,15 @@ import (
 
 // Spinner redraws "FRAME message" in place every tick until Stop.
 type Spinner struct {
-	w    io.Writer
-	sym  termenv.Symbols
-	msg  string
-	mu   sync.Mutex
-	done chan struct{}
-	wg   sync.WaitGroup
-	once sync.Once
+	w   io.Writer
+	sym termenv.Symbols
+	msg string
+	mu  sync.Mutex
+	// paused: not drawn (git asks at the terminal: SetPaused).
+	paused bool
+	done   chan struct{}
+	wg     sync.WaitGroup
+	once   sync.Once
 }
 
 // tick is how often the frame turns.
@@ -39,15 +41,34 @@ func (s *Spinner) run() {
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for i := 0; ; i++ {
-		s.mu.Lock()
-		fmt.Fprintf(s.w, "\r\x1b[K%s %s", s.sym.Frames[i%len(s.sym.Frames)], s.msg)
-		s.mu.Unlock()
+		s.draw(i)
 		select {
 		case <-s.done:
 			return
 		case <-t.C:
 		}
 	}
+}
+
+// draw draws frame i, unless paused.
+func (s *Spinner) draw(i int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.paused {
+		fmt.Fprintf(s.w, "\r\x1b[K%s %s", s.sym.Frames[i%len(s.sym.Frames)], s.msg)
+	}
+}
+
+// SetPaused stops drawing, the line cleared (paused), or draws again from
+// the next tick: while another program asks at the terminal (git's
+// "Username for …"), a line redrawn every tick hid its question.
+func (s *Spinner) SetPaused(paused bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if paused && !s.paused {
+		io.WriteString(s.w, "\r\x1b[K")
+	}
+	s.paused = paused
 }
 
 // Write writes b (whole lines: a note, a warning) above the spinner: the

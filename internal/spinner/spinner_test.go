@@ -67,3 +67,26 @@ func TestWriteAbove(t *testing.T) {
 		t.Errorf("note not on a line of its own: %q", got)
 	}
 }
+
+// TestPaused: a paused spinner draws nothing (its line cleared once);
+// resumed, it draws again.
+func TestPaused(t *testing.T) {
+	t.Parallel()
+	var b buffer
+	s := Start(&b, termenv.SymbolsFor(true), "reading")
+	s.SetPaused(true)
+	before := b.String()
+	if !strings.HasSuffix(before, "\r\x1b[K") {
+		t.Errorf("paused without clearing the line: %q", before)
+	}
+	s.draw(3)
+	if got := b.String(); got != before {
+		t.Errorf("paused spinner drew %q", strings.TrimPrefix(got, before))
+	}
+	s.SetPaused(false)
+	s.draw(3)
+	if got := b.String(); !strings.HasSuffix(got, "⠸ reading") {
+		t.Errorf("resumed spinner did not draw: %q", got)
+	}
+	s.Stop(true, "")
+}
