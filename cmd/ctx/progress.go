@@ -62,7 +62,7 @@ func newProgress(g *globalOptions) *progress {
 		return &progress{w: io.Discard, pkgs: map[string]*pkgProgress{}, now: time.Now}
 	}
 	return &progress{w: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
-		sym: termenv.SymbolsFor(termenv.UTF8(g.Env.Get))}
+		sym: termenv.SymbolsFor(g.terminal().UTF8())}
 }
 
 // Spin shows message with a spinner while something slow runs before any

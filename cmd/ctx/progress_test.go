@@ -82,7 +82,7 @@ func TestFormatBytes(t *testing.T) {
 }
 
 // TestProgressDumbTerminal: at a terminal that does not move the cursor
-// (TERM=dumb, or TERM unset outside Windows: termenv.Dumb) the progress
+// (TERM=dumb, or TERM unset outside Windows: termenv.Env.Dumb) the progress
 // is plain lines, not bars redrawn with escapes an Emacs shell shows as
 // text (wiz20).
 func TestProgressDumbTerminal(t *testing.T) {

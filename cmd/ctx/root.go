@@ -104,11 +104,14 @@ func quietFlag(c *cobra.Command, g *globalOptions) {
 }
 
 // stderrDraws reports whether stderr is a terminal that moves the cursor
-// (termenv.Dumb): progress bars and spinners are drawn in place; else a
-// command writes plain lines.
+// (termenv.Env.Dumb): progress bars and spinners are drawn in place;
+// else a command writes plain lines.
 func (g *globalOptions) stderrDraws() bool {
-	return g.IO.ErrTTY && !termenv.Dumb(g.Env.Get)
+	return g.IO.ErrTTY && !g.terminal().Dumb()
 }
+
+// terminal is what the terminal can show, from the command's environment.
+func (g *globalOptions) terminal() termenv.Env { return termenv.Of(g.Env.Get) }
 
 // notes is where a command writes what is neither a result nor a problem
 // (an index summary, a count of withheld documents): stderr, or nowhere

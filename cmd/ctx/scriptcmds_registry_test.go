@@ -363,7 +363,7 @@ func TestSetupDumbTerminalNoPrompts(t *testing.T) {
 // prompts can draw on stderr or, with stderr redirected (`ctx setup
 // 2>log`), on stdout; it said "no terminal" then (wiz20). A terminal
 // that does not move the cursor gets no prompts: TERM=dumb, or TERM unset
-// outside Windows (termenv.Dumb), each named in the note.
+// outside Windows (termenv.Env.Dumb), each named in the note.
 func TestTerminalPrompterWhere(t *testing.T) {
 	t.Parallel()
 	f, err := os.Open(os.DevNull)

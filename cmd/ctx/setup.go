@@ -14,7 +14,6 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
@@ -280,7 +279,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 // a terminal (the answers) and so is stderr, where the prompts draw, or
 // else stdout (`ctx setup 2>log` at a terminal still asks, drawing on
 // stdout, as gh and npm's prompts do); or force says so. The terminal
-// must move the cursor (termenv.Dumb: survey's lists move it and colour;
+// must move the cursor (termenv.Env.Dumb: survey's lists move it and colour;
 // a dumb terminal, an Emacs shell, showed escapes: it is told once, and
 // the command goes on as without a terminal). Else nil.
 func terminalPrompter(g *globalOptions, force *bool) wizard.Prompter {
@@ -291,8 +290,8 @@ func terminalPrompter(g *globalOptions, force *bool) wizard.Prompter {
 	if !interactive {
 		return nil
 	}
-	if termenv.Dumb(g.Env.Get) {
-		fmt.Fprintf(g.IO.ErrOut, "note: %s: no prompts (they need a terminal that moves the cursor); the command goes on as without a terminal\n", termenv.Why(g.Env.Get))
+	if g.terminal().Dumb() {
+		fmt.Fprintf(g.IO.ErrOut, "note: %s: no prompts (they need a terminal that moves the cursor); the command goes on as without a terminal\n", g.terminal().Why())
 		return nil
 	}
 	draw := g.IO.ErrOut
@@ -304,7 +303,7 @@ func terminalPrompter(g *globalOptions, force *bool) wizard.Prompter {
 	if !okIn || !okTerm {
 		return nil
 	}
-	return surveyprompt.New(in, term, term, surveyprompt.Options{UTF8: termenv.UTF8(g.Env.Get)})
+	return surveyprompt.New(in, term, term, surveyprompt.Options{UTF8: g.terminal().UTF8()})
 }
 
 // spinThrough is a Prompter whose spinner (setup's access checks) is the

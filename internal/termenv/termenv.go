@@ -12,25 +12,32 @@ import (
 // Getenv reads one variable of the environment ("" when unset).
 type Getenv func(key string) string
 
+// Env is the environment a terminal is described from.
+type Env struct {
+	Getenv Getenv
+	GOOS   string // runtime.GOOS
+}
+
+// Of is the environment getenv reads, on this system.
+func Of(getenv Getenv) Env { return Env{Getenv: getenv, GOOS: runtime.GOOS} }
+
 // Dumb reports whether the terminal cannot move the cursor: TERM=dumb
 // (an Emacs shell, some editors' panes), or TERM unset outside Windows,
 // as git's is_terminal_dumb (`env -i`, a service's pty). On Windows TERM
 // is normally unset and the console draws survey's prompts itself.
-func Dumb(getenv Getenv) bool { return dumb(getenv, runtime.GOOS) }
-
-func dumb(getenv Getenv, goos string) bool {
-	switch getenv("TERM") {
+func (e Env) Dumb() bool {
+	switch e.Getenv("TERM") {
 	case "dumb":
 		return true
 	case "":
-		return goos != "windows"
+		return e.GOOS != "windows"
 	}
 	return false
 }
 
 // Why is what Dumb found, for a note ("TERM=dumb", "TERM is not set").
-func Why(getenv Getenv) string {
-	if t := getenv("TERM"); t != "" {
+func (e Env) Why() string {
+	if t := e.Getenv("TERM"); t != "" {
 		return "TERM=" + t
 	}
 	return "TERM is not set"
@@ -41,14 +48,12 @@ func Why(getenv Getenv) string {
 // LC_CTYPE and LANG that is set (POSIX's order), names UTF-8. None set is
 // the C locale, ASCII. On Windows the console is written in UTF-16 (Go's
 // os.File does), so any character shows.
-func UTF8(getenv Getenv) bool { return utf8(getenv, runtime.GOOS) }
-
-func utf8(getenv Getenv, goos string) bool {
-	if goos == "windows" {
+func (e Env) UTF8() bool {
+	if e.GOOS == "windows" {
 		return true
 	}
 	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		if v := getenv(k); v != "" {
+		if v := e.Getenv(k); v != "" {
 			// "en_US.UTF-8", "C.UTF-8", "de_DE.utf8", "en_US.UTF-8@euro"
 			v = strings.ToLower(v)
 			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
@@ -73,7 +78,7 @@ var (
 )
 
 // SymbolsFor is the terminal's symbols: Unicode when it takes UTF-8
-// (UTF8), else ASCII.
+// (Env.UTF8), else ASCII.
 func SymbolsFor(utf8 bool) Symbols {
 	if utf8 {
 		return unicodeSymbols

@@ -25,14 +25,14 @@ func TestDumb(t *testing.T) {
 		{env("TERM", "xterm-256color"), "linux", false},
 		{env("TERM", "screen"), "linux", false},
 	} {
-		if got := dumb(c.env, c.goos); got != c.want {
+		if got := (Env{c.env, c.goos}).Dumb(); got != c.want {
 			t.Errorf("dumb(TERM=%q, %s) = %v, want %v", c.env("TERM"), c.goos, got, c.want)
 		}
 	}
-	if got := Why(env()); got != "TERM is not set" {
+	if got := (Env{env(), "linux"}).Why(); got != "TERM is not set" {
 		t.Errorf("Why(unset) = %q", got)
 	}
-	if got := Why(env("TERM", "dumb")); got != "TERM=dumb" {
+	if got := (Env{env("TERM", "dumb"), "linux"}).Why(); got != "TERM=dumb" {
 		t.Errorf("Why(dumb) = %q", got)
 	}
 }
@@ -57,7 +57,7 @@ func TestUTF8(t *testing.T) {
 		{env(), "windows", true},
 		{env("LANG", "C"), "windows", true},
 	} {
-		if got := utf8(c.env, c.goos); got != c.want {
+		if got := (Env{c.env, c.goos}).UTF8(); got != c.want {
 			t.Errorf("utf8(LC_ALL=%q LC_CTYPE=%q LANG=%q, %s) = %v, want %v", c.env("LC_ALL"), c.env("LC_CTYPE"), c.env("LANG"), c.goos, got, c.want)
 		}
 	}

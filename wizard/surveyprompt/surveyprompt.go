@@ -34,7 +34,7 @@ var _ wizard.Prompter = (*Prompter)(nil)
 
 // Options are how the terminal draws.
 type Options struct {
-	// UTF8: the terminal takes UTF-8 (termenv.UTF8); else the marks,
+	// UTF8: the terminal takes UTF-8 (termenv.Env.UTF8); else the marks,
 	// the spinner and the cut of a long line are ASCII.
 	UTF8 bool
 }
