@@ -216,11 +216,7 @@ func TestSmallTerminalKeepsQuestionOnScreen(t *testing.T) {
 
 func smallTerminal(t *testing.T, cols, rows int) {
 	c, term := console(t, cols, rows)
-	var choices []wizard.Choice
-	for i := range 50 {
-		choices = append(choices, wizard.Choice{Name: fmt.Sprintf("ctx%02d-with-a-rather-long-name", i), Tags: []string{"ops"},
-			Description: strings.Repeat("a long description of what is inside ", 4) + fmt.Sprint(i)})
-	}
+	choices := longChoices()
 	done := make(chan error, 1)
 	go func() {
 		// Cancel as soon as the list is being drawn; the whole first
@@ -246,7 +242,23 @@ func smallTerminal(t *testing.T, cols, rows int) {
 	if _, err := c.ExpectEOF(); err != nil {
 		t.Fatal(err)
 	}
-	screen := term.String()
+	questionAndCursor(t, term.String())
+}
+
+// longChoices are fifty contexts with long descriptions.
+func longChoices() []wizard.Choice {
+	var choices []wizard.Choice
+	for i := range 50 {
+		choices = append(choices, wizard.Choice{Name: fmt.Sprintf("ctx%02d-with-a-rather-long-name", i), Tags: []string{"ops"},
+			Description: strings.Repeat("a long description of what is inside ", 4) + fmt.Sprint(i)})
+	}
+	return choices
+}
+
+// questionAndCursor fails t unless the screen shows the question of
+// longChoices' list and its cursor on the first option.
+func questionAndCursor(t *testing.T, screen string) {
+	t.Helper()
 	var question, cursor bool
 	for _, line := range strings.Split(screen, "\n") {
 		question = question || strings.HasPrefix(line, "? Which contexts?")
@@ -313,11 +325,7 @@ func TestASCIITerminal(t *testing.T) {
 // SIGWINCH to this process, which every list on screen would take.
 func TestResizeDuringList(t *testing.T) {
 	c, term := console(t, 100, 30)
-	var choices []wizard.Choice
-	for i := range 50 {
-		choices = append(choices, wizard.Choice{Name: fmt.Sprintf("ctx%02d-with-a-rather-long-name", i), Tags: []string{"ops"},
-			Description: strings.Repeat("a long description of what is inside ", 4) + fmt.Sprint(i)})
-	}
+	choices := longChoices()
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.ExpectString("ctx01-with")
@@ -352,12 +360,5 @@ func TestResizeDuringList(t *testing.T) {
 	if !errors.Is(err, wizard.ErrInterrupted) {
 		t.Fatalf("MultiSelect: %v", err)
 	}
-	var question, cursor bool
-	for _, line := range strings.Split(screen, "\n") {
-		question = question || strings.HasPrefix(line, "? Which contexts?")
-		cursor = cursor || strings.HasPrefix(line, "> [ ]  ctx00-with")
-	}
-	if !question || !cursor {
-		t.Errorf("after the resize, question on screen: %v, cursor on screen: %v\nscreen:\n%s", question, cursor, screen)
-	}
+	questionAndCursor(t, screen)
 }
