@@ -232,6 +232,15 @@ func smallTerminal(t *testing.T, cols, rows int) {
 	}()
 	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty(), surveyprompt.Options{UTF8: true})
 	_, err := p.MultiSelect("Which contexts?", choices, nil)
+	cancelled(t, c, done, err)
+	questionAndCursor(t, term.String())
+}
+
+// cancelled fails t unless the terminal script sent to done succeeded
+// and the prompt returned err, a cancel; then it closes the terminal and
+// reads what is left of the screen.
+func cancelled(t *testing.T, c *expect.Console, done <-chan error, err error) {
+	t.Helper()
 	if serr := <-done; serr != nil {
 		t.Fatalf("terminal script: %v", serr)
 	}
@@ -242,7 +251,6 @@ func smallTerminal(t *testing.T, cols, rows int) {
 	if _, err := c.ExpectEOF(); err != nil {
 		t.Fatal(err)
 	}
-	questionAndCursor(t, term.String())
 }
 
 // longChoices are fifty contexts with long descriptions.
@@ -296,16 +304,7 @@ func TestASCIITerminal(t *testing.T) {
 	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty(), surveyprompt.Options{UTF8: false})
 	p.Spinner("Checking access")(false, "1 of 2 contexts cannot be read")
 	_, err := p.MultiSelect("Which contexts?", choices, nil)
-	if serr := <-done; serr != nil {
-		t.Fatalf("terminal script: %v", serr)
-	}
-	if !errors.Is(err, wizard.ErrInterrupted) {
-		t.Fatalf("MultiSelect: %v", err)
-	}
-	c.Tty().Close()
-	if _, err := c.ExpectEOF(); err != nil {
-		t.Fatal(err)
-	}
+	cancelled(t, c, done, err)
 	screen := expect.StripTrailingEmptyLines(term.String())
 	for _, want := range []string{"x 1 of 2 contexts cannot be read", "x secret - cannot be installed: authentication required", "service..."} {
 		if !strings.Contains(screen, want) {
