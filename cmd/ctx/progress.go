@@ -98,6 +98,9 @@ func (p *progress) Pause() (resume func()) {
 	if p.spin != nil {
 		p.spin.SetPaused(true)
 	}
+	// The bars drawn stay where they are, and git's question goes below
+	// them: the next frame is drawn below it, not over it.
+	p.drawn = 0
 	var once sync.Once
 	return func() {
 		once.Do(func() {

@@ -170,5 +170,14 @@ func TestProgressPause(t *testing.T) {
 	if got := buf.String(); !strings.Contains(got, "a [") {
 		t.Errorf("bars not drawn after the resume: %q", got)
 	}
+	// Bars drawn before a pause are left above git's question; the frame
+	// after it is drawn below, not moved up over the question.
+	mark := len(buf.String())
+	p.Pause()()
+	p.now = func() time.Time { return time.Now().Add(time.Hour) }
+	p.Update("a", gitengine.Progress{Phase: "write", Objects: 2})
+	if got := buf.String()[mark:]; !strings.Contains(got, "a [") || strings.Contains(got, "\x1b[1A") {
+		t.Errorf("frame after a pause: %q, want one drawn below", got)
+	}
 	p.Done()
 }
