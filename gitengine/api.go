@@ -61,6 +61,12 @@ type Options struct {
 	// CredentialEnv is the environment of the `git credential` runs that
 	// ask git's credential helpers; nil means this process's environment.
 	CredentialEnv []string
+	// Prompting, when set, is called before `git credential fill`, which
+	// asks at the terminal when no helper answers ("Username for …"), and
+	// the function it returns after: the caller stops drawing on the
+	// terminal meanwhile (a spinner redrawn over git's question hid it).
+	// It may be called from several goroutines at once.
+	Prompting func() (resume func())
 	// Progress, when set, is called as objects arrive. It may be called from
 	// several goroutines at once (one per concurrent fetch).
 	Progress func(Progress)

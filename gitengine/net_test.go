@@ -71,9 +71,16 @@ func TestAuth(t *testing.T) {
 		if err := os.WriteFile(store, []byte("http://alice:s3cret-pass@"+host+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		// New commands: an Engine remembers the answer it got.
-		if err := New(o).CheckAccess(ctx, plain); err != nil {
+		// New commands: an Engine remembers the answer it got. The
+		// caller stops drawing while git may ask at the terminal.
+		var asked, resumed int
+		po := o
+		po.Prompting = func() func() { asked++; return func() { resumed++ } }
+		if err := New(po).CheckAccess(ctx, plain); err != nil {
 			t.Errorf("with a credential helper: %v", err)
+		}
+		if asked != 1 || resumed != 1 {
+			t.Errorf("Prompting called %d times, resumed %d, around one git credential fill", asked, resumed)
 		}
 		// A stored credential the server refuses is rejected (erased).
 		if err := os.WriteFile(store, []byte("http://alice:stale@"+host+"\n"), 0o600); err != nil {

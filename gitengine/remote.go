@@ -507,6 +507,10 @@ func (e *Engine) credentialFill(ctx context.Context, r *remote) (credential, boo
 		host = fmt.Sprintf("%s:%d", host, r.ep.Port)
 	}
 	in := credential{protocol: r.ep.Protocol, host: host, path: strings.TrimPrefix(r.ep.Path, "/")}
+	if e.opts.Prompting != nil {
+		resume := e.opts.Prompting()
+		defer resume()
+	}
 	out, err := e.credentialRun(ctx, "fill", in.input())
 	if err != nil {
 		return credential{}, false

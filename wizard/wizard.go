@@ -55,8 +55,9 @@ type Prompter interface {
 	// Confirm asks a yes/no question.
 	Confirm(message string, def bool) (bool, error)
 	// Spinner shows message with an activity indicator until stop is called;
-	// stop prints final (when not empty) in its place.
-	Spinner(message string) (stop func(final string))
+	// stop prints final (when not empty) in its place, marked as what went
+	// well (ok) or not.
+	Spinner(message string) (stop func(ok bool, final string))
 }
 
 // Workspace is what the wizard needs of an open project
@@ -98,7 +99,7 @@ type Options struct {
 	Select   []string // context names
 	Tags     []string // every context with any of these tags
 	All      bool     // every context
-	Yes      bool     // do not ask for confirmation
+	Yes      bool     // do not ask before installing (a removal still asks)
 	// AllowPrivate lets https contexts be on loopback, private and
 	// link-local addresses: the access check allows them, and their specs
 	// say so (allowPrivateNetwork).
@@ -245,7 +246,7 @@ func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.
 			toCheck = append(toCheck, i)
 		}
 	}
-	var stop func(string)
+	var stop func(bool, string)
 	if interactive && len(toCheck) > 0 {
 		n := countRepos(contexts, toCheck)
 		stop = o.Prompter.Spinner(fmt.Sprintf("Checking access to %d %s", n, wording.Plural(n, "repository", "repositories")))
@@ -264,9 +265,10 @@ func checkWanted(ctx context.Context, access AccessChecker, contexts []registry.
 	if stop != nil {
 		n := len(denied)
 		if n == 0 {
-			stop("All repositories are reachable")
+			stop(true, "All repositories are reachable")
 		} else {
-			stop(fmt.Sprintf("%d of %d contexts cannot be read (why is shown beside each)", n, len(toCheck)))
+			// Not a check mark: the check found contexts it cannot read.
+			stop(false, fmt.Sprintf("%d of %d contexts cannot be read (why is shown beside each)", n, len(toCheck)))
 		}
 	}
 	return denied, unsure
@@ -371,7 +373,8 @@ func saveRegistryOf(ws Workspace, man project.Manifest, o Options) error {
 	return nil
 }
 
-// apply asks for confirmation at a terminal (unless o.Yes), then changes
+// apply asks for confirmation at a terminal (unless o.Yes and nothing is
+// removed), then changes
 // the project: the registry, the removals, the additions, the index.
 func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []project.PackageSpec, sum *Summary, o Options) (*Summary, error) {
 	// The user's registry is saved also when the manifest names it
@@ -408,10 +411,13 @@ func apply(ctx context.Context, ws Workspace, man project.Manifest, specs []proj
 		}
 		return sum, nil
 	}
-	if o.Prompter != nil && !o.Yes {
+	if o.Prompter != nil && (!o.Yes || len(sum.Removed) > 0) {
 		// A change that removes packages defaults to no: in the list, ←
 		// unchecks every installed context, and Enter, Enter would
-		// remove them all.
+		// remove them all. It is asked also with --yes (o.Yes), which
+		// skips the question of additions only: as apt's -y stops before
+		// removing an essential package, and a removal is only ever
+		// chosen at a terminal, where the user is to answer.
 		ok, err := o.Prompter.Confirm(changeQuestion(sum), len(sum.Removed) == 0)
 		if err != nil {
 			return nil, err

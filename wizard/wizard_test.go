@@ -29,6 +29,7 @@ type fakePrompter struct {
 	questions []string
 	defaults  []bool // each question's default answer
 	spinners  []string
+	stops     []string // each spinner's final line, "ok: " or "not ok: " first
 }
 
 func (f *fakePrompter) MultiSelect(msg string, choices []Choice, pre []int) ([]int, error) {
@@ -45,9 +46,15 @@ func (f *fakePrompter) Confirm(msg string, def bool) (bool, error) {
 	return f.answer, nil
 }
 
-func (f *fakePrompter) Spinner(msg string) func(string) {
+func (f *fakePrompter) Spinner(msg string) func(bool, string) {
 	f.spinners = append(f.spinners, msg)
-	return func(string) {}
+	return func(ok bool, final string) {
+		mark := "not ok: "
+		if ok {
+			mark = "ok: "
+		}
+		f.stops = append(f.stops, mark+final)
+	}
 }
 
 // fakeWorkspace records every change.
@@ -474,6 +481,60 @@ func TestRemovalDefaultsToNo(t *testing.T) {
 		}
 		if len(p.questions) != 1 || p.questions[0] != c.q || p.defaults[0] != c.def {
 			t.Errorf("%s: asked %q default %v, want %q default %v", c.name, p.questions, p.defaults, c.q, c.def)
+		}
+	}
+}
+
+// TestYesStillAsksBeforeRemoving: --yes at a terminal skips the question
+// of a change that only installs, not of one that removes: ← in the list
+// unchecks every installed context, and Enter then removed them all with
+// no question (wiz20). As apt's -y, which still stops before removing an
+// essential package; a removal is never chosen by flags (without a
+// terminal setup only adds), so the user is there to answer.
+func TestYesStillAsksBeforeRemoving(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		pick []int
+		q    []string
+	}{
+		{"remove", nil, []string{"Remove api?"}},
+		{"install and remove", []int{0}, []string{"Install platform-guide and remove api?"}},
+		{"install", []int{0, 1}, nil},
+	} {
+		ws := &fakeWorkspace{man: installedAPI()}
+		p := &fakePrompter{answer: false, pick: func([]Choice, []int) ([]int, error) { return c.pick, nil }}
+		if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), Prompter: p, Yes: true}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(p.questions, c.q) {
+			t.Errorf("%s with --yes: asked %q, want %q", c.name, p.questions, c.q)
+		}
+		if c.q != nil && (ws.removed != nil || ws.added != nil) {
+			t.Errorf("%s with --yes, answered no: removed %v, added %v", c.name, ws.removed, ws.added)
+		}
+		if c.q == nil && len(ws.added) != 1 {
+			t.Errorf("%s with --yes: added %v, want platform-guide without a question", c.name, ws.added)
+		}
+	}
+}
+
+// TestAccessCheckMark: the access check's last line is marked as what
+// went well only when every repository is reachable; "3 of 4 cannot be
+// read" had a check mark (wiz20).
+func TestAccessCheckMark(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		deny map[string]bool
+		want string
+	}{
+		{nil, "ok: All repositories are reachable"},
+		{map[string]bool{"https://git.example/secret.git": true}, "not ok: 1 of 2 contexts cannot be read (why is shown beside each)"},
+	} {
+		p := &fakePrompter{answer: false, pick: func([]Choice, []int) ([]int, error) { return nil, ErrInterrupted }}
+		Run(context.Background(), &fakeWorkspace{man: installedAPI()}, &fakeAccess{deny: c.deny}, Options{Registry: testRegistry(), Prompter: p})
+		if !reflect.DeepEqual(p.stops, []string{c.want}) {
+			t.Errorf("spinner ended %q, want %q", p.stops, c.want)
 		}
 	}
 }

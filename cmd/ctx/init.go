@@ -173,7 +173,7 @@ func newProjectDocs(w *workspace.Workspace) ([]project.PackageSpec, int) {
 }
 
 // initPrompter is the prompter of init's questions: opts.prompter, else
-// the terminal's when stdin and stderr are one (or opts.interactive says
+// the terminal's when ctx may ask there (terminalPrompter; or opts.interactive says
 // so), else nil: no questions.
 func initPrompter(opts *initOptions) wizard.Prompter {
 	if opts.prompter != nil {

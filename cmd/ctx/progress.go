@@ -11,13 +11,15 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/spinner"
+	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/workspace"
 )
 
 // progress shows per-package transfer progress on stderr.
 //
-// When stderr is a terminal it draws one line per package, sorted by alias,
+// When stderr is a terminal that moves the cursor (stderrDraws) it draws one line per package, sorted by alias,
 // with a bar through the fetch phases (refs, trees, blobs, write), redrawn
 // in place at most every redrawEvery. Otherwise it writes plain lines: a
 // "fetching ALIAS…" line when a package's first transfer starts and, from
@@ -27,14 +29,17 @@ import (
 //
 // Update may be called from several goroutines at once.
 type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	tty   bool
-	pkgs  map[string]*pkgProgress
-	drawn int // lines currently drawn (tty)
-	last  time.Time
-	now   func() time.Time
-	done  bool
+	mu     sync.Mutex
+	w      io.Writer
+	tty    bool
+	pkgs   map[string]*pkgProgress
+	drawn  int // lines currently drawn (tty)
+	last   time.Time
+	now    func() time.Time
+	done   bool
+	sym    termenv.Symbols  // the terminal's (Spin)
+	spin   *spinner.Spinner // turning (Spin), nil when not
+	paused int              // Pause calls not resumed
 }
 
 type pkgProgress struct {
@@ -56,7 +61,57 @@ func newProgress(g *globalOptions) *progress {
 	if g.quiet {
 		return &progress{w: io.Discard, pkgs: map[string]*pkgProgress{}, now: time.Now}
 	}
-	return &progress{w: g.IO.ErrOut, tty: g.IO.ErrTTY, pkgs: map[string]*pkgProgress{}, now: time.Now}
+	return &progress{w: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
+		sym: termenv.SymbolsFor(g.terminal().UTF8())}
+}
+
+// Spin shows message with a spinner while something slow runs before any
+// transfer (a registry and its imports, setup's access checks), on a
+// terminal only; notes written through Log meanwhile go above it, and it
+// stops while git asks at the terminal (Pause). stop clears it and prints
+// final, when not empty, marked by ok (spinner.Spinner.Stop).
+func (p *progress) Spin(message string) (stop func(ok bool, final string)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.tty || p.done || p.spin != nil {
+		return func(bool, string) {}
+	}
+	s := spinner.Start(p.w, p.sym, message)
+	s.SetPaused(p.paused > 0)
+	p.spin = s
+	return func(ok bool, final string) {
+		p.mu.Lock()
+		p.spin = nil
+		p.mu.Unlock()
+		s.Stop(ok, final)
+	}
+}
+
+// Pause stops drawing (the spinner, the bars) until resume: it is
+// gitengine.Options.Prompting, called while `git credential fill` may ask
+// at the terminal, whose question a redraw hid. Pauses nest (fetches run
+// in parallel); drawing goes on after the last resume.
+func (p *progress) Pause() (resume func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused++
+	if p.spin != nil {
+		p.spin.SetPaused(true)
+	}
+	// The bars drawn stay where they are, and git's question goes below
+	// them: the next frame is drawn below it, not over it.
+	p.drawn = 0
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.paused--
+			if p.spin != nil {
+				p.spin.SetPaused(p.paused > 0)
+			}
+		})
+	}
 }
 
 // Update records p for alias; it is workspace.Options.Progress.
@@ -76,7 +131,7 @@ func (p *progress) Update(alias string, pr gitengine.Progress) {
 	}
 	pp.phase = pr.Phase
 	pp.phases[pr.Phase] = pr
-	if p.tty {
+	if p.tty && p.paused == 0 {
 		if t := p.now(); p.drawn == 0 || t.Sub(p.last) >= redrawEvery {
 			p.last = t
 			p.redraw(false)
@@ -95,6 +150,9 @@ func (l logWriter) Write(b []byte) (int, error) {
 	p := l.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.spin != nil {
+		return p.spin.Write(b)
+	}
 	if p.tty && p.drawn > 0 {
 		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.drawn)
 		p.drawn = 0

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func TestProgressPlain(t *testing.T) {
 func TestProgressTTY(t *testing.T) {
 	t.Parallel()
 	var buf strings.Builder
-	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}})
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: environment{"TERM=xterm"}})
 	now := time.Unix(0, 0)
 	p.now = func() time.Time { return now }
 	p.Update("b", gitengine.Progress{Phase: "trees", Objects: 1})
@@ -58,7 +59,7 @@ func TestProgressTTY(t *testing.T) {
 func TestProgressTTYDownload(t *testing.T) {
 	t.Parallel()
 	var buf strings.Builder
-	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}})
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: environment{"TERM=xterm"}})
 	p.Update("docs", gitengine.Progress{Phase: gitengine.PhaseDownload})
 	if out := buf.String(); !strings.Contains(out, "docs [==========          ] download nothing to download") {
 		t.Errorf("first frame:\n%q", out)
@@ -78,4 +79,105 @@ func TestFormatBytes(t *testing.T) {
 			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// TestProgressDumbTerminal: at a terminal that does not move the cursor
+// (TERM=dumb, or TERM unset outside Windows: termenv.Env.Dumb) the progress
+// is plain lines, not bars redrawn with escapes an Emacs shell shows as
+// text (wiz20).
+func TestProgressDumbTerminal(t *testing.T) {
+	t.Parallel()
+	for _, env := range []environment{{"TERM=dumb"}, {}} {
+		var buf strings.Builder
+		p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: env})
+		p.Update("a", gitengine.Progress{Phase: "trees", Objects: 1})
+		p.Spin("Reading the registry")(true, "")
+		p.Done()
+		if out := buf.String(); strings.Contains(out, "\x1b") || !strings.Contains(out, "fetching a") {
+			t.Errorf("%v: progress %q, want plain lines", env, out)
+		}
+	}
+}
+
+// TestProgressSpin: at a terminal, Spin turns until stopped, and a note
+// written meanwhile through Log starts on a cleared line; in a locale
+// without UTF-8 the frames are ASCII (wiz20).
+func TestProgressSpin(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		env   environment
+		frame string
+	}{{environment{"TERM=xterm", "LANG=en_US.UTF-8"}, "⠋ Reading"}, {environment{"TERM=xterm", "LANG=C"}, "| Reading"}} {
+		var buf syncBuffer
+		p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: c.env})
+		stop := p.Spin("Reading")
+		p.Log().Write([]byte("note: imports x\n"))
+		stop(true, "")
+		p.Done()
+		out := buf.String()
+		if !strings.Contains(out, "\r\x1b[K"+c.frame) || !strings.Contains(out, "\r\x1b[Knote: imports x\n") || !strings.HasSuffix(out, "\r\x1b[K") {
+			t.Errorf("%v: %q", c.env, out)
+		}
+	}
+}
+
+// syncBuffer is a strings.Builder for writers on several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// TestProgressPause: while git may ask at the terminal (Pause, the
+// engine's Prompting), the bars are not redrawn and the spinner is
+// cleared; after the last resume they draw again (wiz20).
+func TestProgressPause(t *testing.T) {
+	t.Parallel()
+	var buf syncBuffer
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: environment{"TERM=xterm"}})
+	stop := p.Spin("Checking access")
+	r1, r2 := p.Pause(), p.Pause()
+	before := buf.String()
+	if !strings.HasSuffix(before, "\r\x1b[K") {
+		t.Errorf("spinner's line not cleared: %q", before)
+	}
+	p.Update("a", gitengine.Progress{Phase: "trees", Objects: 1})
+	if got := buf.String(); got != before {
+		t.Errorf("drawn while paused: %q", strings.TrimPrefix(got, before))
+	}
+	r1()
+	r1() // once
+	if p.paused != 1 {
+		t.Errorf("%d pauses held after one of two resumed, want 1", p.paused)
+	}
+	r2()
+	if p.paused != 0 {
+		t.Errorf("%d pauses held after both resumed", p.paused)
+	}
+	stop(true, "")
+	p.Update("a", gitengine.Progress{Phase: "blobs", Objects: 2})
+	if got := buf.String(); !strings.Contains(got, "a [") {
+		t.Errorf("bars not drawn after the resume: %q", got)
+	}
+	// Bars drawn before a pause are left above git's question; the frame
+	// after it is drawn below, not moved up over the question.
+	mark := len(buf.String())
+	p.Pause()()
+	p.now = func() time.Time { return time.Now().Add(time.Hour) }
+	p.Update("a", gitengine.Progress{Phase: "write", Objects: 2})
+	if got := buf.String()[mark:]; !strings.Contains(got, "a [") || strings.Contains(got, "\x1b[1A") {
+		t.Errorf("frame after a pause: %q, want one drawn below", got)
+	}
+	p.Done()
 }

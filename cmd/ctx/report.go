@@ -74,6 +74,7 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 	if p != nil {
 		o.Progress = p.Update
 		o.Log = p.Log()
+		o.EngineOptions.Prompting = p.Pause
 	}
 	if g.quiet {
 		// -q drops notes, never warnings nor the notices a user must see

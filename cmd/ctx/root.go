@@ -18,6 +18,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
+	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
@@ -63,9 +64,11 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer // results only
 	ErrOut io.Writer // errors, warnings, progress
-	// InTTY and ErrTTY report whether stdin / stderr are terminals: the wizard
-	// prompts only when stdin is one, progress bars draw only when stderr is.
-	InTTY, ErrTTY bool
+	// InTTY, OutTTY and ErrTTY report whether stdin / stdout / stderr
+	// are terminals: the wizard prompts only when stdin is one and it can
+	// draw on stderr or stdout (terminalPrompter), progress bars draw
+	// only when stderr is (globalOptions.stderrDraws).
+	InTTY, OutTTY, ErrTTY bool
 }
 
 // globalOptions are the flags every command accepts, and what a command
@@ -103,6 +106,16 @@ type globalOptions struct {
 func quietFlag(c *cobra.Command, g *globalOptions) {
 	c.Flags().BoolVarP(&g.quiet, "quiet", "q", false, "print only warnings, errors and notices (an allowance recorded, a recovery) on stderr: no progress, no other notes")
 }
+
+// stderrDraws reports whether stderr is a terminal that moves the cursor
+// (termenv.Env.Dumb): progress bars and spinners are drawn in place;
+// else a command writes plain lines.
+func (g *globalOptions) stderrDraws() bool {
+	return g.IO.ErrTTY && !g.terminal().Dumb()
+}
+
+// terminal is what the terminal can show, from the command's environment.
+func (g *globalOptions) terminal() termenv.Env { return termenv.Of(g.Env.Get) }
 
 // notes is where a command writes what is neither a result nor a problem
 // (an index summary, a count of withheld documents): stderr, or nowhere
@@ -252,6 +265,7 @@ func systemIO() *IOStreams {
 		Out:    os.Stdout,
 		ErrOut: os.Stderr,
 		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
+		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 }

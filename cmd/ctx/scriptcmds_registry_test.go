@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -231,7 +232,7 @@ func (p *scriptedPrompter) Confirm(msg string, _ bool) (bool, error) {
 	}
 	return !p.deny, nil
 }
-func (p *scriptedPrompter) Spinner(string) func(string) { return func(string) {} }
+func (p *scriptedPrompter) Spinner(string) func(bool, string) { return func(bool, string) {} }
 
 // TestSetupInteractive runs ctx setup's interactive path with a scripted
 // prompter over the demo hub plus a context whose repository does not exist:
@@ -355,5 +356,50 @@ func TestSetupDumbTerminalNoPrompts(t *testing.T) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != ExitUsage || !strings.Contains(errOut.String(), "TERM=dumb: no prompts") {
 		t.Errorf("err %v, stderr:\n%s\nwant exit %d and a note on TERM=dumb", err, errOut.String(), ExitUsage)
+	}
+}
+
+// TestTerminalPrompterWhere: setup asks when stdin is a terminal and the
+// prompts can draw on stderr or, with stderr redirected (`ctx setup
+// 2>log`), on stdout; it said "no terminal" then (wiz20). A terminal
+// that does not move the cursor gets no prompts: TERM=dumb, or TERM unset
+// outside Windows (termenv.Env.Dumb), each named in the note.
+func TestTerminalPrompterWhere(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type tc struct {
+		name            string
+		in, out, errTTY bool
+		env             environment
+		prompts         bool
+		note            string
+	}
+	cases := []tc{
+		{"all three", true, true, true, environment{"TERM=xterm"}, true, ""},
+		{"stderr redirected", true, true, false, environment{"TERM=xterm"}, true, ""},
+		{"stdout redirected", true, false, true, environment{"TERM=xterm"}, true, ""},
+		{"both redirected", true, false, false, environment{"TERM=xterm"}, false, ""},
+		{"stdin redirected", false, true, true, environment{"TERM=xterm"}, false, ""},
+		{"dumb", true, true, true, environment{"TERM=dumb"}, false, "note: TERM=dumb: no prompts"},
+	}
+	if runtime.GOOS != "windows" {
+		cases = append(cases, tc{"TERM unset", true, true, true, environment{}, false, "note: TERM is not set: no prompts"})
+	}
+	for _, c := range cases {
+		errOut, err := os.CreateTemp(t.TempDir(), "stderr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &globalOptions{IO: &IOStreams{In: f, Out: f, ErrOut: errOut, InTTY: c.in, OutTTY: c.out, ErrTTY: c.errTTY}, Env: c.env}
+		p := terminalPrompter(g, nil)
+		errOut.Close()
+		note, _ := os.ReadFile(errOut.Name())
+		if (p != nil) != c.prompts || !strings.Contains(string(note), c.note) {
+			t.Errorf("%s: prompter %v, stderr %q; want prompts %v, note %q", c.name, p != nil, note, c.prompts, c.note)
+		}
 	}
 }

@@ -54,10 +54,11 @@ The registry is --registry, else the manifest's, else $CTX_REGISTRY, else
 your default ('ctx config set registry LOCATION'): with a default set, a
 fresh project runs 'ctx setup' with no flags.
 
-At a terminal (stdin and stderr), setup checks which repositories you can
-read, shows a list (installed packages pre-checked; unreadable ones listed
-but not offered), asks for confirmation (no by default when it removes),
-installs, and summarises. Ctrl-C or Ctrl-D at a prompt changes nothing;
+At a terminal (stdin, and stderr or stdout; not TERM=dumb), setup checks
+which repositories you can read, shows a list (installed packages
+pre-checked; unreadable ones listed but not offered), asks for confirmation
+(no by default when it removes, also with --yes), installs, and summarises.
+Ctrl-C, Ctrl-D or Esc at a prompt changes nothing;
 Ctrl-C while installing keeps (and reports) what was installed. An https
 context on a private or loopback address is refused (an unreadable one)
 unless --allow-private-network.
@@ -99,7 +100,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, regist
 	f.StringSliceVar(&opts.selects, "select", nil, "install the contexts named `NAME` (comma-separated or repeated)")
 	f.StringSliceVar(&opts.tags, "tags", nil, "install every context tagged `TAG` (comma-separated or repeated)")
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
-	f.BoolVar(&opts.yes, "yes", false, "do not ask for confirmation")
+	f.BoolVar(&opts.yes, "yes", false, "do not ask before installing (a removal, chosen in the list at a terminal, still asks)")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
 	quietFlag(cmd, g)
 	f.BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
@@ -190,7 +191,11 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	// A relative local registry path is taken from the project directory,
 	// like ctx add's SOURCE, and saved as given.
+	// A registry's imports are read one after the other, each maybe a
+	// clone: at a terminal a spinner says what ctx is waiting for.
+	stopSpin := p.Spin("Reading the registry " + safetext.Clip(location, 0))
 	reg, err := loader.Load(ctx, registry.ResolveLocal(location, dir, g.Env.userHome()))
+	stopSpin(true, "")
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -221,8 +226,8 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	if o.prompter != nil {
 		wo.Prompter = o.prompter
-	} else if p := terminalPrompter(g, o.interactive); p != nil {
-		wo.Prompter = p
+	} else if tp := terminalPrompter(g, o.interactive); tp != nil {
+		wo.Prompter = spinThrough{tp, p}
 	}
 	var access wizard.AccessChecker = engine
 	if wo.FromManifest {
@@ -270,29 +275,50 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	return nil
 }
 
-// terminalPrompter is the terminal's Prompter when ctx may ask: stdin and
-// stderr are a terminal (the prompts draw on stderr and read the answers),
-// or force says so, and the terminal is not TERM=dumb (survey's lists move
-// the cursor and colour; a dumb terminal, an Emacs shell, showed escapes:
-// it is told once, and the command goes on as without a terminal). Else nil.
+// terminalPrompter is the terminal's Prompter when ctx may ask: stdin is
+// a terminal (the answers) and so is stderr, where the prompts draw, or
+// else stdout (`ctx setup 2>log` at a terminal still asks, drawing on
+// stdout, as gh and npm's prompts do); or force says so. The terminal
+// must move the cursor (termenv.Env.Dumb: survey's lists move it and colour;
+// a dumb terminal, an Emacs shell, showed escapes: it is told once, and
+// the command goes on as without a terminal). Else nil.
 func terminalPrompter(g *globalOptions, force *bool) wizard.Prompter {
-	interactive := g.IO.InTTY && g.IO.ErrTTY
+	interactive := g.IO.InTTY && (g.IO.ErrTTY || g.IO.OutTTY)
 	if force != nil {
 		interactive = *force
 	}
 	if !interactive {
 		return nil
 	}
-	if g.Env.Get("TERM") == "dumb" {
-		fmt.Fprintln(g.IO.ErrOut, "note: TERM=dumb: no prompts (they need a terminal that moves the cursor); the command goes on as without a terminal")
+	if g.terminal().Dumb() {
+		fmt.Fprintf(g.IO.ErrOut, "note: %s: no prompts (they need a terminal that moves the cursor); the command goes on as without a terminal\n", g.terminal().Why())
 		return nil
+	}
+	draw := g.IO.ErrOut
+	if !g.IO.ErrTTY && g.IO.OutTTY {
+		draw = g.IO.Out
 	}
 	in, okIn := g.IO.In.(*os.File)
-	term, okErr := g.IO.ErrOut.(*os.File)
-	if !okIn || !okErr {
+	term, okTerm := draw.(*os.File)
+	if !okIn || !okTerm {
 		return nil
 	}
-	return surveyprompt.New(in, term, term)
+	return surveyprompt.New(in, term, term, surveyprompt.Options{UTF8: g.terminal().UTF8()})
+}
+
+// spinThrough is a Prompter whose spinner (setup's access checks) is the
+// command's progress's when that draws on stderr, so that it stops while
+// git asks at the terminal for credentials (progress.Pause).
+type spinThrough struct {
+	wizard.Prompter
+	p *progress
+}
+
+func (s spinThrough) Spinner(message string) func(ok bool, final string) {
+	if !s.p.tty {
+		return s.Prompter.Spinner(message)
+	}
+	return s.p.Spin(message)
 }
 
 // printRegistry writes one line per context: name, source, tags,

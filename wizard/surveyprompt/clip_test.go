@@ -1,6 +1,8 @@
 package surveyprompt
 
 import (
+	"io"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -16,12 +18,67 @@ func TestClipKeepsCombiningMarks(t *testing.T) {
 	if got := textWidth(s); got != 80 {
 		t.Errorf("textWidth(80 × e+U+0301) = %d, want 80", got)
 	}
-	got := clip(s, 10)
+	got := clip(s, 10, "…")
 	if want := strings.Repeat(e, 9) + "…"; got != want {
 		t.Errorf("clip(…, 10) = %+q, want %+q", got, want)
 	}
 	// Wide characters take two columns; a cut never splits a rune.
-	if got, want := clip("日本語の説明", 7), "日本語…"; got != want {
+	if got, want := clip("日本語の説明", 7, "…"), "日本語…"; got != want {
 		t.Errorf("clip(CJK, 7) = %q, want %q", got, want)
+	}
+}
+
+// TestClipASCII: in a terminal that does not take UTF-8 the cut is "...".
+func TestClipASCII(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abcdefghij", 10, "abcdefghij"},
+		{"abcdefghijk", 10, "abcdefg..."},
+		{"abcdefghijk", 4, "a..."},
+		{"abcdefghijk", 3, ""},
+	} {
+		if got := clip(c.s, c.n, "..."); got != c.want {
+			t.Errorf("clip(%q, %d, ...) = %q, want %q", c.s, c.n, got, c.want)
+		}
+	}
+}
+
+// keys is a terminal.FileReader that returns one chunk a read.
+type keys struct{ reads []string }
+
+func (k *keys) Read(p []byte) (int, error) {
+	if len(k.reads) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, k.reads[0])
+	k.reads = k.reads[1:]
+	return n, nil
+}
+
+func (k *keys) Fd() uintptr { return ^uintptr(0) }
+
+// TestCancelKeys: Ctrl-D, and Esc pressed alone (an escape byte last in a
+// read), reach survey as Ctrl-C; an arrow key's sequence, and an escape
+// byte followed by more in the same read, are left as they are.
+func TestCancelKeys(t *testing.T) {
+	t.Parallel()
+	in := &keys{reads: []string{"\x1b", "\x1b[A", "a\x04", "\x1b[B\x1b", "\x1bx"}}
+	r := cancelKeys{in}
+	var got []string
+	buf := make([]byte, 16)
+	for {
+		n, err := r.Read(buf)
+		if err != nil {
+			break
+		}
+		got = append(got, string(buf[:n]))
+	}
+	want := []string{"\x03", "\x1b[A", "a\x03", "\x1b[B\x03", "\x1bx"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("reads %q, want %q", got, want)
 	}
 }

@@ -7,10 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
@@ -18,6 +17,8 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
+	"github.com/ctx-dev/ctx/internal/spinner"
+	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/wizard"
 )
 
@@ -26,25 +27,41 @@ type Prompter struct {
 	in  terminal.FileReader
 	out terminal.FileWriter
 	err io.Writer
+	sym termenv.Symbols
 }
 
 var _ wizard.Prompter = (*Prompter)(nil)
 
-// New returns a Prompter reading keys from in and drawing on out (stderr,
-// normally: prompts are not results). errOut receives survey's own errors.
-func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer) *Prompter {
-	return &Prompter{in: eofCancels{in}, out: out, err: errOut}
+// Options are how the terminal draws.
+type Options struct {
+	// UTF8: the terminal takes UTF-8 (termenv.Env.UTF8); else the marks,
+	// the spinner and the cut of a long line are ASCII.
+	UTF8 bool
 }
 
-// eofCancels reads keys from a terminal with Ctrl-D (end of input) turned
-// into Ctrl-C: survey takes Ctrl-D for Enter, so at "Install …? (Y/n)" it
-// answered the default, yes; a user who ends the input means to stop.
-type eofCancels struct{ terminal.FileReader }
+// New returns a Prompter reading keys from in and drawing on out (stderr,
+// normally: prompts are not results). errOut receives survey's own errors.
+func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer, o Options) *Prompter {
+	return &Prompter{in: cancelKeys{in}, out: out, err: errOut, sym: termenv.SymbolsFor(o.UTF8)}
+}
 
-func (r eofCancels) Read(p []byte) (int, error) {
+// cancelKeys reads keys from a terminal with Ctrl-D (end of input) and Esc
+// turned into Ctrl-C, which cancels:
+//   - survey takes Ctrl-D for Enter, so at "Install …? (Y/n)" it answered
+//     the default, yes; a user who ends the input means to stop.
+//   - survey takes Esc for a switch to "vim mode" (j and k then move
+//     instead of filtering), which it shows nowhere and cannot be turned
+//     off; a user who presses Esc means to leave, as in fzf or a dialog.
+//
+// Esc is an escape byte last in what one read returned, the rule survey's
+// own reader applies (terminal.RuneReader: nothing buffered after it):
+// an arrow key's sequence (ESC [ A) arrives in one read.
+type cancelKeys struct{ terminal.FileReader }
+
+func (r cancelKeys) Read(p []byte) (int, error) {
 	n, err := r.FileReader.Read(p)
 	for i, b := range p[:n] {
-		if b == terminal.KeyEndTransmission {
+		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && i == n-1) {
 			p[i] = terminal.KeyInterrupt
 		}
 	}
@@ -86,7 +103,7 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 	}
 	for i, c := range choices {
 		if c.Disabled != "" {
-			fmt.Fprintf(p.out, "  ✗ %s — cannot be installed: %s\n", c.Name, c.Disabled)
+			fmt.Fprintf(p.out, "  %s %s %s cannot be installed: %s\n", p.sym.Fail, c.Name, p.sym.Dash, c.Disabled)
 			continue
 		}
 		if pre[i] {
@@ -98,16 +115,10 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 	if len(opts) == 0 {
 		return nil, errors.New("none of the registry's contexts can be read with your credentials: check your git credentials and try again")
 	}
-	cols, rows := p.size()
-	pageSize := pageFor(rows, cols, message)
-	// Each option on one line (the last column left free), so that
-	// survey's page is what the screen shows.
-	room := cols - 1 - optionIndent
-	if cols > 0 {
-		for k := range opts {
-			opts[k] = clip(opts[k], room)
-		}
-	}
+	// The page and the cut of each line fit the terminal: now, and again
+	// when it is resized while the list is up (watchResize).
+	full := slices.Clone(opts)
+	var room int // columns an option may take; < 0 when the width is unknown
 	prompt := &survey.MultiSelect{
 		Message: message,
 		Options: opts,
@@ -115,16 +126,35 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 		Help:    "space toggles, enter accepts; unchecking an installed context removes it",
 		Description: func(label string, i int) string {
 			d := choices[index[i]].Description
-			if cols <= 0 {
+			if room < 0 {
 				return d
 			}
 			// What is left of the line after the option and " - ".
-			return clip(d, room-textWidth(label)-3)
+			return clip(d, room-textWidth(label)-3, p.sym.Ellipsis)
 		},
-		PageSize: pageSize,
 	}
+	fit := func() {
+		cols, rows := p.size()
+		prompt.PageSize = pageFor(rows, cols, message)
+		// Each option on one line (the last column left free), so that
+		// survey's page is what the screen shows.
+		room = cols - 1 - optionIndent
+		if cols <= 0 {
+			room = -1
+		}
+		for k := range full {
+			if room < 0 {
+				opts[k] = full[k]
+			} else {
+				opts[k] = clip(full[k], room, p.sym.Ellipsis)
+			}
+		}
+	}
+	fit()
+	in, stop := watchResize(p.in, fit)
+	defer stop()
 	var answer []int
-	if err := survey.AskOne(prompt, &answer, p.stdio()); err != nil {
+	if err := survey.AskOne(prompt, &answer, survey.WithStdio(in, p.out, p.err)); err != nil {
 		return nil, mapErr(err)
 	}
 	out := make([]int, len(answer))
@@ -164,19 +194,21 @@ func pageFor(rows, cols int, message string) int {
 	return min(maxPageSize, max(1, rows-header-1))
 }
 
-// clip cuts s to n columns, "…" last when cut ("" when n < 2: no room).
-func clip(s string, n int) string {
+// clip cuts s to n columns, ellipsis last when cut ("" when there is no
+// room for a character and the ellipsis).
+func clip(s string, n int, ellipsis string) string {
 	if textWidth(s) <= n {
 		return s
 	}
-	if n < 2 {
+	room := n - textWidth(ellipsis)
+	if room < 1 {
 		return ""
 	}
 	w := 0
 	for i, r := range s {
 		rw := runeWidth(r)
-		if w+rw > n-1 {
-			return s[:i] + "…"
+		if w+rw > room {
+			return s[:i] + ellipsis
 		}
 		w += rw
 	}
@@ -216,34 +248,7 @@ func (p *Prompter) Confirm(message string, def bool) (bool, error) {
 	return ok, nil
 }
 
-// Spinner draws a spinner on out until stop is called.
-func (p *Prompter) Spinner(message string) func(final string) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		frames := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for i := 0; ; i++ {
-			fmt.Fprintf(p.out, "\r\x1b[K%s %s", frames[i%len(frames)], message)
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	var once sync.Once
-	return func(final string) {
-		once.Do(func() {
-			close(done)
-			wg.Wait()
-			fmt.Fprint(p.out, "\r\x1b[K")
-			if final != "" {
-				fmt.Fprintf(p.out, "✓ %s\n", final)
-			}
-		})
-	}
+// Spinner draws a spinner on out until stop is called (internal/spinner).
+func (p *Prompter) Spinner(message string) func(ok bool, final string) {
+	return spinner.Start(p.out, p.sym, message).Stop
 }

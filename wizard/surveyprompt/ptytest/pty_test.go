@@ -9,6 +9,7 @@ package ptytest
 import (
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -74,7 +75,7 @@ func TestMultiSelectAndConfirmOnPTY(t *testing.T) {
 		step(err)
 	}()
 
-	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty())
+	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty(), surveyprompt.Options{UTF8: true})
 	got, err := p.MultiSelect("Which contexts?", choices, []int{1})
 	if err != nil {
 		t.Fatalf("MultiSelect: %v", err)
@@ -146,42 +147,54 @@ func sendRaw(c *expect.Console, keys string) error {
 	return err
 }
 
-// TestCtrlDCancels: Ctrl-D (end of input) at a prompt cancels, as Ctrl-C
-// does. survey reads it as Enter: at "Install …? (Y/n)" it installed.
-func TestCtrlDCancels(t *testing.T) {
+// TestCancelKeys: Ctrl-D (end of input) and Esc at a prompt cancel, as
+// Ctrl-C does. survey reads Ctrl-D as Enter: at "Install …? (Y/n)" it
+// installed. It reads Esc as a switch to a "vim mode" it shows nowhere
+// (j and k then move the cursor instead of filtering), and the prompt
+// stayed (wiz20).
+func TestCancelKeys(t *testing.T) {
 	t.Parallel()
-	for _, prompt := range []string{"confirm", "multiselect"} {
-		t.Run(prompt, func(t *testing.T) {
-			t.Parallel()
-			c, term := console(t, 100, 30)
-			done := make(chan error, 1)
-			go func() {
-				_, err := c.ExpectString("Go on?")
-				if err == nil {
-					err = sendRaw(c, "\x04")
-				}
-				if err != nil {
-					c.Tty().Close() // unblock the prompt under test
-				}
-				if err == nil {
-					_, err = c.ExpectEOF()
-				}
-				done <- err
-			}()
-			p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty())
-			var err error
-			var got any
-			if prompt == "confirm" {
-				got, err = p.Confirm("Go on?", true)
-			} else {
-				got, err = p.MultiSelect("Go on?", []wizard.Choice{{Name: "a", Installed: true}, {Name: "b"}}, []int{0})
-			}
-			c.Tty().Close()
-			<-done
-			if !errors.Is(err, wizard.ErrInterrupted) {
-				t.Fatalf("Ctrl-D: got %v, %v; want wizard.ErrInterrupted\nscreen:\n%s", got, err, expect.StripTrailingEmptyLines(term.String()))
-			}
-		})
+	for _, key := range []struct{ name, send string }{{"ctrl-d", "\x04"}, {"esc", "\x1b"}} {
+		for _, prompt := range []string{"confirm", "multiselect"} {
+			t.Run(key.name+"/"+prompt, func(t *testing.T) {
+				t.Parallel()
+				cancels(t, prompt, key.send)
+			})
+		}
+	}
+}
+
+func cancels(t *testing.T, prompt, key string) {
+	c, term := console(t, 100, 30)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.ExpectString("Go on?")
+		if err == nil {
+			err = sendRaw(c, key)
+		}
+		if err == nil {
+			_, err = c.ExpectEOF()
+		}
+		if err != nil {
+			// A prompt that did not end (the key was taken for
+			// something else) fails once expect's bound is up: Enter
+			// ends it (closing the tty does not end a blocked read).
+			c.Send("\r")
+		}
+		done <- err
+	}()
+	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty(), surveyprompt.Options{UTF8: true})
+	var err error
+	var got any
+	if prompt == "confirm" {
+		got, err = p.Confirm("Go on?", true)
+	} else {
+		got, err = p.MultiSelect("Go on?", []wizard.Choice{{Name: "a", Installed: true}, {Name: "b"}}, []int{0})
+	}
+	c.Tty().Close()
+	<-done
+	if !errors.Is(err, wizard.ErrInterrupted) {
+		t.Fatalf("key %q: got %v, %v; want wizard.ErrInterrupted\nscreen:\n%s", key, got, err, expect.StripTrailingEmptyLines(term.String()))
 	}
 }
 
@@ -203,11 +216,7 @@ func TestSmallTerminalKeepsQuestionOnScreen(t *testing.T) {
 
 func smallTerminal(t *testing.T, cols, rows int) {
 	c, term := console(t, cols, rows)
-	var choices []wizard.Choice
-	for i := range 50 {
-		choices = append(choices, wizard.Choice{Name: fmt.Sprintf("ctx%02d-with-a-rather-long-name", i), Tags: []string{"ops"},
-			Description: strings.Repeat("a long description of what is inside ", 4) + fmt.Sprint(i)})
-	}
+	choices := longChoices()
 	done := make(chan error, 1)
 	go func() {
 		// Cancel as soon as the list is being drawn; the whole first
@@ -221,8 +230,17 @@ func smallTerminal(t *testing.T, cols, rows int) {
 		}
 		done <- err
 	}()
-	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty())
+	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty(), surveyprompt.Options{UTF8: true})
 	_, err := p.MultiSelect("Which contexts?", choices, nil)
+	cancelled(t, c, done, err)
+	questionAndCursor(t, term.String())
+}
+
+// cancelled fails t unless the terminal script sent to done succeeded
+// and the prompt returned err, a cancel; then it closes the terminal and
+// reads what is left of the screen.
+func cancelled(t *testing.T, c *expect.Console, done <-chan error, err error) {
+	t.Helper()
 	if serr := <-done; serr != nil {
 		t.Fatalf("terminal script: %v", serr)
 	}
@@ -233,7 +251,22 @@ func smallTerminal(t *testing.T, cols, rows int) {
 	if _, err := c.ExpectEOF(); err != nil {
 		t.Fatal(err)
 	}
-	screen := term.String()
+}
+
+// longChoices are fifty contexts with long descriptions.
+func longChoices() []wizard.Choice {
+	var choices []wizard.Choice
+	for i := range 50 {
+		choices = append(choices, wizard.Choice{Name: fmt.Sprintf("ctx%02d-with-a-rather-long-name", i), Tags: []string{"ops"},
+			Description: strings.Repeat("a long description of what is inside ", 4) + fmt.Sprint(i)})
+	}
+	return choices
+}
+
+// questionAndCursor fails t unless the screen shows the question of
+// longChoices' list and its cursor on the first option.
+func questionAndCursor(t *testing.T, screen string) {
+	t.Helper()
 	var question, cursor bool
 	for _, line := range strings.Split(screen, "\n") {
 		question = question || strings.HasPrefix(line, "? Which contexts?")
@@ -242,4 +275,89 @@ func smallTerminal(t *testing.T, cols, rows int) {
 	if !question || !cursor {
 		t.Errorf("question on screen: %v, cursor on screen: %v\nscreen:\n%s", question, cursor, expect.StripTrailingEmptyLines(screen))
 	}
+}
+
+// TestASCIITerminal: in a locale without UTF-8 (LANG=C: Options.UTF8
+// false) the screen has no ✓, ✗, — or …: the unavailable mark, the cut of
+// a long line and the spinner are ASCII (wiz20).
+func TestASCIITerminal(t *testing.T) {
+	t.Parallel()
+	c, term := console(t, 60, 20)
+	choices := []wizard.Choice{
+		{Name: "secret", Description: "Runbooks", Disabled: "authentication required"},
+		{Name: "platform", Description: strings.Repeat("how we run services ", 6)},
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.ExpectString("Which contexts?")
+		if err == nil {
+			_, err = c.ExpectString("platform")
+		}
+		if err == nil {
+			err = sendRaw(c, "\x03")
+		}
+		if err != nil {
+			c.Send("\r")
+		}
+		done <- err
+	}()
+	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty(), surveyprompt.Options{UTF8: false})
+	p.Spinner("Checking access")(false, "1 of 2 contexts cannot be read")
+	_, err := p.MultiSelect("Which contexts?", choices, nil)
+	cancelled(t, c, done, err)
+	screen := expect.StripTrailingEmptyLines(term.String())
+	for _, want := range []string{"x 1 of 2 contexts cannot be read", "x secret - cannot be installed: authentication required", "service..."} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.ContainsFunc(screen, func(r rune) bool { return r > 127 }) {
+		t.Errorf("screen has non-ASCII characters:\n%s", screen)
+	}
+}
+
+// TestResizeDuringList: a terminal made smaller while the list is up
+// (100×30 to 60×12) gets a list drawn again for the new size: the page
+// fits under the question and each line is cut to the new width. survey
+// kept the page and the cuts of the size it started with, so the
+// question went off the top (wiz20). Not parallel: the resize is a
+// SIGWINCH to this process, which every list on screen would take.
+func TestResizeDuringList(t *testing.T) {
+	c, term := console(t, 100, 30)
+	choices := longChoices()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.ExpectString("ctx01-with")
+		if err == nil {
+			err = pseudotty.Setsize(c.Tty(), &pseudotty.Winsize{Cols: 60, Rows: 12})
+		}
+		if err == nil {
+			term.Resize(60, 12)
+			err = unix.Kill(os.Getpid(), unix.SIGWINCH)
+		}
+		if err == nil {
+			// The descriptions cut for 60 columns: the list drawn again.
+			_, err = c.ExpectString("descri…")
+		}
+		// Cancel; the whole frame is on the screen once the prompt has
+		// returned. (Also when the list was not drawn again: the test
+		// then fails on the script's error.)
+		if serr := sendRaw(c, "\x03"); err == nil {
+			err = serr
+		}
+		done <- err
+	}()
+	p := surveyprompt.New(c.Tty(), c.Tty(), c.Tty(), surveyprompt.Options{UTF8: true})
+	_, err := p.MultiSelect("Which contexts?", choices, nil)
+	serr := <-done
+	c.Tty().Close()
+	c.ExpectEOF()
+	screen := expect.StripTrailingEmptyLines(term.String())
+	if serr != nil {
+		t.Fatalf("terminal script: %v\nscreen:\n%s", serr, screen)
+	}
+	if !errors.Is(err, wizard.ErrInterrupted) {
+		t.Fatalf("MultiSelect: %v", err)
+	}
+	questionAndCursor(t, screen)
 }

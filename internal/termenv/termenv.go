@@ -1,0 +1,87 @@
+// Package termenv says what the user's terminal can show, from the
+// environment: whether it moves the cursor (TERM) and whether it takes
+// UTF-8 (the locale). It is the one owner of these two rules: the prompts,
+// the spinners and the progress bars of cmd/ctx all ask it.
+package termenv
+
+import (
+	"runtime"
+	"strings"
+)
+
+// Getenv reads one variable of the environment ("" when unset).
+type Getenv func(key string) string
+
+// Env is the environment a terminal is described from.
+type Env struct {
+	Getenv Getenv
+	GOOS   string // runtime.GOOS
+}
+
+// Of is the environment getenv reads, on this system.
+func Of(getenv Getenv) Env { return Env{Getenv: getenv, GOOS: runtime.GOOS} }
+
+// Dumb reports whether the terminal cannot move the cursor: TERM=dumb
+// (an Emacs shell, some editors' panes), or TERM unset outside Windows,
+// as git's is_terminal_dumb (`env -i`, a service's pty). On Windows TERM
+// is normally unset and the console draws survey's prompts itself.
+func (e Env) Dumb() bool {
+	switch e.Getenv("TERM") {
+	case "dumb":
+		return true
+	case "":
+		return e.GOOS != "windows"
+	}
+	return false
+}
+
+// Why is what Dumb found, for a note ("TERM=dumb", "TERM is not set").
+func (e Env) Why() string {
+	if t := e.Getenv("TERM"); t != "" {
+		return "TERM=" + t
+	}
+	return "TERM is not set"
+}
+
+// UTF8 reports whether the terminal takes UTF-8 (✓ ✗ … and a braille
+// spinner): the locale's character set, from the first of LC_ALL,
+// LC_CTYPE and LANG that is set (POSIX's order), names UTF-8. None set is
+// the C locale, ASCII. On Windows the console is written in UTF-16 (Go's
+// os.File does), so any character shows.
+func (e Env) UTF8() bool {
+	if e.GOOS == "windows" {
+		return true
+	}
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := e.Getenv(k); v != "" {
+			// "en_US.UTF-8", "C.UTF-8", "de_DE.utf8", "en_US.UTF-8@euro"
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return false
+}
+
+// Symbols are the marks a line on the terminal draws with.
+type Symbols struct {
+	OK, Fail string   // before a line that says what went well, or not
+	Dash     string   // between a name and why
+	Ellipsis string   // where a line is cut
+	Frames   []string // a spinner's frames
+}
+
+var (
+	unicodeSymbols = Symbols{OK: "✓", Fail: "✗", Dash: "—", Ellipsis: "…",
+		Frames: []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}}
+	asciiSymbols = Symbols{OK: "+", Fail: "x", Dash: "-", Ellipsis: "...",
+		Frames: []string{"|", "/", "-", `\`}}
+)
+
+// SymbolsFor is the terminal's symbols: Unicode when it takes UTF-8
+// (Env.UTF8), else ASCII.
+func SymbolsFor(utf8 bool) Symbols {
+	if utf8 {
+		return unicodeSymbols
+	}
+	return asciiSymbols
+}

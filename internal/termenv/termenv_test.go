@@ -1,0 +1,64 @@
+package termenv
+
+import "testing"
+
+func env(kv ...string) Getenv {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestDumb(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		env  Getenv
+		goos string
+		want bool
+	}{
+		{env("TERM", "dumb"), "linux", true},
+		{env("TERM", "dumb"), "windows", true},
+		{env(), "linux", true},    // unset: git's rule
+		{env(), "darwin", true},   // unset: git's rule
+		{env(), "windows", false}, // unset is the Windows console
+		{env("TERM", "xterm-256color"), "linux", false},
+		{env("TERM", "screen"), "linux", false},
+	} {
+		if got := (Env{c.env, c.goos}).Dumb(); got != c.want {
+			t.Errorf("dumb(TERM=%q, %s) = %v, want %v", c.env("TERM"), c.goos, got, c.want)
+		}
+	}
+	if got := (Env{env(), "linux"}).Why(); got != "TERM is not set" {
+		t.Errorf("Why(unset) = %q", got)
+	}
+	if got := (Env{env("TERM", "dumb"), "linux"}).Why(); got != "TERM=dumb" {
+		t.Errorf("Why(dumb) = %q", got)
+	}
+}
+
+func TestUTF8(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		env  Getenv
+		goos string
+		want bool
+	}{
+		{env("LANG", "en_US.UTF-8"), "linux", true},
+		{env("LANG", "de_DE.utf8"), "linux", true},
+		{env("LANG", "C.UTF-8"), "linux", true},
+		{env("LANG", "C"), "linux", false},
+		{env("LANG", "POSIX"), "linux", false},
+		{env("LANG", "en_US.ISO-8859-1"), "linux", false},
+		{env(), "linux", false},                                      // no locale: C
+		{env("LANG", "en_US.UTF-8", "LC_ALL", "C"), "linux", false},  // LC_ALL first
+		{env("LANG", "C", "LC_CTYPE", "en_US.UTF-8"), "linux", true}, // LC_CTYPE before LANG
+		{env("LC_ALL", "", "LANG", "en_US.UTF-8"), "linux", true},    // empty is unset
+		{env(), "windows", true},
+		{env("LANG", "C"), "windows", true},
+	} {
+		if got := (Env{c.env, c.goos}).UTF8(); got != c.want {
+			t.Errorf("utf8(LC_ALL=%q LC_CTYPE=%q LANG=%q, %s) = %v, want %v", c.env("LC_ALL"), c.env("LC_CTYPE"), c.env("LANG"), c.goos, got, c.want)
+		}
+	}
+}
