@@ -156,8 +156,12 @@ func (e *NotRepositoryError) Error() string {
 	src := filepath.ToSlash(filepath.Clean(e.Source))
 	if repo, ok := strings.CutSuffix(src, "/"+e.Sub); ok && e.Sub != "" && repo != "" {
 		if e.File {
-			return fmt.Sprintf("%s: it is in the repository %s; a package is a folder of it: ctx add %s --path %s (its folder), or drop --kind git to add the file itself, read in place",
-				msg, safetext.Quote(repo), safetext.ShellJoin([]string{repo}), safetext.ShellJoin([]string{path.Dir(e.Sub)}))
+			add := "ctx add " + safetext.ShellJoin([]string{repo}) + " (the whole repository)"
+			if dir := path.Dir(e.Sub); dir != "." {
+				add = "ctx add " + safetext.ShellJoin([]string{repo}) + " --path " + safetext.ShellJoin([]string{dir}) + " (its folder)"
+			}
+			return fmt.Sprintf("%s: it is in the repository %s; a package is a folder of it: %s, or drop --kind git to add the file itself, read in place",
+				msg, safetext.Quote(repo), add)
 		}
 		return fmt.Sprintf("%s: it is a folder of the repository %s: ctx add %s --path %s, or drop --kind git to add the folder itself, read in place",
 			msg, safetext.Quote(repo), safetext.ShellJoin([]string{repo}), safetext.ShellJoin([]string{e.Sub}))
