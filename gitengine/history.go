@@ -25,7 +25,8 @@ var ErrNoRepository = errors.New("not inside a git repository")
 var ErrNotAtRevision = errors.New("no such file at that revision")
 
 // ErrBadRevision: the revision names nothing in the repository (no such
-// branch, tag or commit; a parent past the first commit): the user's
+// branch, tag or commit; a parent past the first commit; a date before
+// it, the whole line walked): the user's
 // input, which the command line reports with exit code 2.
 var ErrBadRevision = errors.New("no such revision")
 
@@ -247,7 +248,8 @@ func beforeDate(repo *git.Repository, day string) (*object.Commit, error) {
 			return c, nil
 		}
 		if c.NumParents() == 0 {
-			return nil, fmt.Errorf("no commit before %s", day)
+			// The whole line was walked: the date names nothing.
+			return nil, &badRevisionError{fmt.Errorf("no commit before %s", day)}
 		}
 		c, err = c.Parent(0)
 	}

@@ -53,6 +53,14 @@ func TestReadAtRevision(t *testing.T) {
 	if _, err := ReadAtRevision(dir, lock, "2026-01-05"); err == nil {
 		t.Error("a date before the first commit found one")
 	}
+	// review20 of cli20: a revision that names nothing is the user's input
+	// (ErrBadRevision: changes --since exits 2), a date before the first
+	// commit as much as a name or a parent that is not there.
+	for _, rev := range []string{"2026-01-05", "no-such", "HEAD~3"} {
+		if _, err := ReadAtRevision(dir, lock, rev); !errors.Is(err, ErrBadRevision) {
+			t.Errorf("%s: %v; want ErrBadRevision", rev, err)
+		}
+	}
 	if _, err := ReadAtRevision(dir, filepath.Join(sub, "nope"), "HEAD"); !errors.Is(err, ErrNotAtRevision) {
 		t.Errorf("a missing file: %v", err)
 	}
@@ -92,6 +100,13 @@ func TestReadAtRevision(t *testing.T) {
 	}
 	if _, err := ReadAtRevision(shallow, slock, "HEAD~1"); err == nil || !strings.Contains(err.Error(), "shallow") || !strings.Contains(err.Error(), "--unshallow") {
 		t.Errorf("shallow HEAD~1: %v; want the shallow clone named, with --unshallow", err)
+	}
+	// What a shallow clone lacks is not a bad revision: the history is
+	// there, not fetched.
+	for _, rev := range []string{"HEAD~1", "2026-01-05"} {
+		if _, err := ReadAtRevision(shallow, slock, rev); err == nil || errors.Is(err, ErrBadRevision) {
+			t.Errorf("shallow %s: %v; want an error that is not ErrBadRevision", rev, err)
+		}
 	}
 	out := t.TempDir()
 	if _, err := ReadAtRevision(out, filepath.Join(out, "x"), "HEAD"); !errors.Is(err, ErrNoRepository) {

@@ -653,7 +653,6 @@ func escapeEach(xs []string) []string {
 	return e
 }
 
-// escapedList joins xs with ", ", each escaped by safetext.Escape.
 // hinted lists the typed names none of known is, each quoted with the
 // names it may be a typo of (internal/suggest, as an unknown alias is
 // said): `"handbok" (did you mean handbook?)`.
@@ -665,6 +664,7 @@ func hinted(typed, known []string) string {
 	return strings.Join(out, ", ")
 }
 
+// escapedList joins xs with ", ", each escaped by safetext.Escape.
 func escapedList(xs []string) string { return strings.Join(escapeEach(xs), ", ") }
 
 func allTags(contexts []registry.Entry) []string {

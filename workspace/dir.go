@@ -156,8 +156,12 @@ func (e *NotRepositoryError) Error() string {
 	src := filepath.ToSlash(filepath.Clean(e.Source))
 	if repo, ok := strings.CutSuffix(src, "/"+e.Sub); ok && e.Sub != "" && repo != "" {
 		if e.File {
-			return fmt.Sprintf("%s: it is in the repository %s; a package is a folder of it: ctx add %s --path %s (its folder), or drop --kind git to add the file itself, read in place",
-				msg, safetext.Quote(repo), safetext.ShellJoin([]string{repo}), safetext.ShellJoin([]string{path.Dir(e.Sub)}))
+			add := "ctx add " + safetext.ShellJoin([]string{repo}) + " (the whole repository)"
+			if dir := path.Dir(e.Sub); dir != "." {
+				add = "ctx add " + safetext.ShellJoin([]string{repo}) + " --path " + safetext.ShellJoin([]string{dir}) + " (its folder)"
+			}
+			return fmt.Sprintf("%s: it is in the repository %s; a package is a folder of it: %s, or drop --kind git to add the file itself, read in place",
+				msg, safetext.Quote(repo), add)
 		}
 		return fmt.Sprintf("%s: it is a folder of the repository %s: ctx add %s --path %s, or drop --kind git to add the folder itself, read in place",
 			msg, safetext.Quote(repo), safetext.ShellJoin([]string{repo}), safetext.ShellJoin([]string{e.Sub}))
@@ -242,20 +246,22 @@ func pathErr(err error) error {
 // does not track yet, new files, is committed with the allowance). A
 // filesystem root or the home folder is refused, and so is a path inside
 // the project that is a symbolic link (or goes through one) to outside
-// it: ctx never follows a link out of the project.
-func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow, error) {
+// it: ctx never follows a link out of the project. When s is made Local,
+// why says so ("is outside the project"), for Add to tell once the spec
+// is recorded (not at a dry run, nor when the add fails).
+func (w *Workspace) placeDirSource(s *project.PackageSpec) (allow *project.InsideAllow, why string, err error) {
 	local := *s
 	local.Local = true
 	real, err := w.proj.CheckSource(&w.manifest, local)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	s.Local = false
 	if _, err := w.proj.CheckSource(nil, *s); err == nil {
 		if want, ok := w.proj.InsideAllowFor(*s); ok && !w.manifest.AllowsInside(want) {
-			return &want, nil
+			return &want, "", nil
 		}
-		return nil, nil
+		return nil, "", nil
 	} else if errors.Is(err, project.ErrUntracked) {
 		// New files (not ignored) are most often about to be committed:
 		// the committed manifest, allowed for this user until git tracks
@@ -263,21 +269,19 @@ func (w *Workspace) placeDirSource(s *project.PackageSpec) (*project.InsideAllow
 		// is recorded is a convenience, not the trust rule (checkShared).
 		want, ok := w.proj.InsideAllowFor(*s)
 		if ok && !w.gitIgnored(want.Path, real) {
-			return &want, nil
+			return &want, "", nil
 		}
 		s.Local = true
-		w.notice("%s: %s is ignored by git (a clone never has it): recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
-		return nil, nil
+		return nil, "is ignored by git (a clone never has it)", nil
 	} else if !errors.Is(err, project.ErrOutside) {
-		return nil, err
+		return nil, "", err
 	}
 	if typed := w.proj.SourcePath(s.Source); naming.Within(w.root, typed) {
-		return nil, fmt.Errorf("%s is a symbolic link (or goes through one) to %s, outside the project: ctx does not follow a link out of the project; to use it as your own source, add %s itself (it is then kept in %s, not committed)",
+		return nil, "", fmt.Errorf("%s is a symbolic link (or goes through one) to %s, outside the project: ctx does not follow a link out of the project; to use it as your own source, add %s itself (it is then kept in %s, not committed)",
 			safetext.Quote(s.Source), safetext.Quote(real), safetext.Quote(real), project.Rel(project.LocalName))
 	}
 	s.Local = true
-	w.notice("%s: %s is outside the project: recorded as your own source in %s (git-ignored, not committed)", s.Alias, safetext.Quote(s.Source), project.Rel(project.LocalName))
-	return nil, nil
+	return nil, "is outside the project", nil
 }
 
 // gitIgnored reports whether the project's .gitignore files, from its root

@@ -63,7 +63,10 @@ type task struct {
 	// allowIn, at Add: the typed dir spec inside the project may serve
 	// its files git does not track, allowed with the spec
 	// (journal.AddAllowInside).
-	allowIn  *project.InsideAllow
+	allowIn *project.InsideAllow
+	// localWhy, at Add: why the typed dir spec is the user's own, kept in
+	// context.local.json (placeDirSource), said once it is recorded.
+	localWhy string
 	dropSpec bool // Remove: drop spec from the manifest
 
 	eng *gitengine.Engine // the operation's Engine, labelled with alias (attachEngine)
@@ -856,6 +859,9 @@ func (w *Workspace) Add(ctx context.Context, specs []project.PackageSpec, o AddO
 	rep, err := w.execute(ctx, p)
 	if err == nil {
 		for _, t := range p.tasks {
+			if t.localWhy != "" && t.j != nil {
+				w.notice("%s: %s %s: recorded as your own source in %s (git-ignored, not committed)", t.alias, safetext.Quote(t.spec.Source), t.localWhy, project.Rel(project.LocalName))
+			}
 			if t.allow != "" && t.j != nil {
 				w.notice("%s: %s is outside the project: allowed for you in %s (git-ignored, not committed); a clone of the project must allow it too (`ctx install --allow-outside %s`)",
 					t.alias, safetext.Quote(t.allow), project.Rel(project.LocalName), t.alias)
@@ -977,12 +983,12 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
-			allowIn, err := w.placeDirSource(&s)
+			allowIn, why, err := w.placeDirSource(&s)
 			if err != nil {
 				bad(fmt.Errorf("%s: %w", where, err))
 				continue
 			}
-			t.allowIn = allowIn
+			t.allowIn, t.localWhy = allowIn, why
 			if err := w.proj.Overlap(&withAdded, s); err != nil {
 				bad(err)
 				continue

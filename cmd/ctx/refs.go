@@ -49,7 +49,8 @@ documents, and says what each one points at:
 
 It reads docs/, specs/, README.md, CLAUDE.md and AGENTS.md (those that
 exist) at the project's root, the folder you stand in when it is below the
-root (as git grep does), or the PATHs given (relative to where you stand; a folder is
+root (as git grep does; not with --check, which checks the root's set
+wherever you stand), or the PATHs given (relative to where you stand; a folder is
 walked for documents: markdown, text, rst, AsciiDoc, YAML, JSON and TOML
 files; a file is read whatever its name). Files that
 .gitignore ignores, hidden folders, .git, node_modules and .context are not
@@ -71,7 +72,8 @@ not installed.
 would (alias from the context's name), after one confirmation at a
 terminal; --yes skips it, and is required without a terminal. --dry-run
 says what --fetch would install and changes nothing. --check is for CI: it
-lists the missing and unknown references and fails when there are any.
+lists the missing and unknown references and fails when there are any;
+with no PATH it reads the root's set from any folder of the project.
 --json prints {references: [{file, line, col, text, name, path, class,
 package, context, reason}], summary: {found, files, resolved, installable,
 missing, unknown, withheld, installed, failed}}.
@@ -271,11 +273,13 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 // refsTypedPaths reads refs' PATH arguments and --registry (in place) from
 // where the user stands (typedPath). With no PATH in a subfolder of the
 // project, the PATH is that folder, as git grep and go test read where
-// you stand; at the root (or inside .context) it is none: the default
-// folders (ctxref.DefaultPaths).
+// you stand; at the root (or inside .context), and with --check wherever
+// you stand, it is none: the default folders (ctxref.DefaultPaths). A CI
+// job's --check is the project's gate, as before round 20: run in a
+// subfolder it must still fail on a broken reference elsewhere (review20).
 func refsTypedPaths(opts *refsOptions) ([]string, error) {
 	typed := opts.paths
-	if len(typed) == 0 {
+	if len(typed) == 0 && !opts.check {
 		typed = []string{"."}
 	}
 	paths := make([]string, len(typed))
@@ -286,7 +290,9 @@ func refsTypedPaths(opts *refsOptions) ([]string, error) {
 		}
 	}
 	if len(opts.paths) == 0 {
-		if first, _, _ := strings.Cut(paths[0], "/"); paths[0] == "." || first == project.DirName || first == ".." {
+		if len(paths) == 0 {
+			paths = nil
+		} else if first, _, _ := strings.Cut(paths[0], "/"); paths[0] == "." || first == project.DirName || first == ".." {
 			paths = nil
 		}
 	}

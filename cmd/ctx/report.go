@@ -258,8 +258,8 @@ func failure(p workspace.PackageResult) string {
 // kind, ref, oldCommit, newCommit, installedCommit), what happened to it
 // (state: installed, updated, unchanged, removed, linked, skipped or
 // failed; with --dry-run, what would happen: "would install", "would
-// update", "would remove", "would link", "would skip", as the text lines
-// say it, never a state that claims a change), and why not.
+// update" (the text line says "would move OLD → NEW"), "would remove",
+// "would link", "would skip", never a state that claims a change), and why not.
 type packageJSON struct {
 	Alias           string   `json:"alias"`
 	Kind            string   `json:"kind,omitempty"`

@@ -94,8 +94,10 @@ starts with -word goes after --.
 that carry each (tags come from front matter "tags" and "keywords", else a
 "Tags: a, b" line); --package narrows it.
 
-Exit status: 0 when the search ran, whether or not anything matched; 2 for
-bad flags or a bad query; 1 when there is no index or it cannot be read.`,
+Exit status: 0 when the search ran, whether or not anything matched (and,
+search or --tags, in a project with no packages yet); 2 for bad flags, a
+bad query or an unknown --package; 1 when there is no index or it cannot
+be read.`,
 		Example: `  ctx search "graceful node shutdown"
   ctx search --package k8s-keps --limit 5 sidecar containers
   ctx search -- sidecar containers package:k8s-keps -windows
