@@ -68,6 +68,8 @@ writes no lock, package or index, and fetches no git files; an https
 package the lock does not pin yet is downloaded to learn its content id
 (kept in the shared cache, as outdated keeps it). With --allow-outside it
 says what would be allowed and plans as if it were; nothing is recorded.
+A change an earlier ctx left interrupted is finished or undone first, as
+by every command that opens the project.
 
 --frozen is for CI: when the manifest and the lock disagree it fails, naming
 the entries, and it never writes the lock; a package with local edits makes
