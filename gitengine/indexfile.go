@@ -13,6 +13,11 @@ import (
 // whole-file read follows to the end of memory or forever (own20).
 const MaxIndexSize = 1 << 30
 
+// rewriteIndex is what to do about an index over MaxIndexSize: one put
+// there or broken is written again by git; a real one is too large for
+// ctx.
+const rewriteIndex = "if `git status` fails on it too, remove it and run `git reset` in the repository to write it again; if git reads it, the repository is larger than ctx's reader of the index takes"
+
 // readIndexFile reads the git index file at path, bounded: it must be a
 // regular file (a link to one is followed, as git follows it) of at most
 // MaxIndexSize bytes, else the error names it and why. It is opened
@@ -33,14 +38,14 @@ func readIndexFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w: not a regular file (%s); git writes one: remove it and run `git reset` (or `git update-index --no-split-index`) in the repository", path, errIndex, fi.Mode().Type())
 	}
 	if fi.Size() > MaxIndexSize {
-		return nil, fmt.Errorf("%s: %w: %d bytes, over the %d bytes ctx reads of a git index", path, errIndex, fi.Size(), int64(MaxIndexSize))
+		return nil, fmt.Errorf("%s: %w: %d bytes, over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, fi.Size(), int64(MaxIndexSize), rewriteIndex)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxIndexSize+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(data) > MaxIndexSize { // it grew while read
-		return nil, fmt.Errorf("%s: %w: over the %d bytes ctx reads of a git index", path, errIndex, int64(MaxIndexSize))
+		return nil, fmt.Errorf("%s: %w: over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, int64(MaxIndexSize), rewriteIndex)
 	}
 	return data, nil
 }

@@ -37,6 +37,13 @@ type FindOptions struct {
 	// it counts as the user's whoever owns it, as git for Windows takes
 	// it (there the profile folder may be the Administrators').
 	Home string
+	// Warn, when not nil, is told of a project found above the start that
+	// is taken though a group other than its owner's own can write its
+	// .context/ or manifest (a team's shared folder, a clone made with a
+	// umask of 002 where the user's group is everyone's, macOS's staff):
+	// git takes such a project, and the same project is taken without a
+	// word when ctx starts in it, so it is said, not refused.
+	Warn func(msg string)
 	// Ceilings are absolute, clean folders the walk does not go up into
 	// (CTX_CEILING_DIRECTORIES, git's GIT_CEILING_DIRECTORIES): a folder
 	// below one is looked at, the ceiling and what is above it are not.
@@ -65,12 +72,13 @@ var ErrNotOwned = errors.New("owned by another user")
 //
 // A project found above start must be trusted (trust): the folder, its
 // .context/ and its manifest owned by the running user or by root (git's
-// safe.directory), and .context/ and the manifest writable by no one else
-// (sshd's StrictModes): one another user planted or can write (in /tmp,
+// safe.directory), and .context/ and the manifest not writable by every
+// user: one another user planted or anyone can write (in /tmp,
 // on a shared disk) would choose what ctx fetches and serves from any
 // folder below it. Such a one is an error wrapping ErrNoProject and
 // ErrNotOwned or ErrWritable that names it and -C, the way to use it
-// anyway (start itself, the folder the user chose, is not checked). See
+// anyway (start itself, the folder the user chose, is not checked). One
+// that only a group can write is taken, and FindOptions.Warn told. See
 // DESIGN.md, "Finding the project".
 func Find(start string, o FindOptions) (string, error) {
 	start = filepath.Clean(start)
@@ -160,13 +168,20 @@ func isWorkTreeTop(dir string) bool {
 }
 
 // ErrWritable: a project found above the start folder can be changed by
-// other users (its .context/ or manifest writable by every user, or by a
-// group that is not its owner's own). It wraps ErrNoProject.
+// every user (its .context/ or manifest writable by all). It wraps
+// ErrNoProject.
 var ErrWritable = errors.New("writable by other users")
 
+// errGroupWritable is trust's finding of a .context/ or manifest that a
+// group other than its owner's own can write: said (FindOptions.Warn),
+// not refused.
+var errGroupWritable = errors.New("writable by its group")
+
 // check refuses the project at dir, found above start, when the folder,
-// its .context/ or its manifest is not to be trusted (trust).
+// its .context/ or its manifest is not to be trusted (trust); one its
+// group can write is taken, and o.Warn told.
 func (o FindOptions) check(start, dir string) error {
+	var shared []string
 	for _, name := range []string{"", DirName + "/", Rel(ManifestName)} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		fi, err := os.Lstat(p)
@@ -187,12 +202,19 @@ func (o FindOptions) check(start, dir string) error {
 		switch kind {
 		case nil:
 			continue
+		case errGroupWritable:
+			shared = append(shared, why)
+			continue
 		case ErrWritable:
 			return fmt.Errorf("%s: %w: the project above it, at %s, is %w (%s): another user could choose what ctx fetches and serves; if you trust it, take their write access away (chmod go-w %s) or run ctx with -C %s",
 				start, ErrNoProject, dir, ErrWritable, why, p, dir)
 		}
 		return fmt.Errorf("%s: %w: the project above it, at %s, is %w (%s): ctx does not take a project another user could have put there; if you trust it, run ctx with -C %s (or `ctx init` to start a project of its own here)",
 			start, ErrNoProject, dir, ErrNotOwned, why, dir)
+	}
+	if len(shared) > 0 && o.Warn != nil {
+		o.Warn(fmt.Sprintf("%s: the project above it, at %s, is taken, though others can change it (%s): if they should not, take their write access away (chmod g-w on it)",
+			start, dir, strings.Join(shared, "; ")))
 	}
 	return nil
 }
@@ -229,8 +251,10 @@ const (
 // Unix (git's safe.directory, sshd's StrictModes): the owner is the
 // running user, root, or, running as root, SUDO_UID's user; .context/ and
 // the manifest (not a symbolic link, whose mode means nothing) are not
-// writable by every user, nor by a group that is not the owner's private
-// one. The folder's own mode is not asked: whoever can write it can only
+// writable by every user (ErrWritable). Writable by a group that is not
+// the owner's private one is errGroupWritable: said, not refused (git
+// takes it; sshd's StrictModes, which guards a login, does not). The
+// folder's own mode is not asked: whoever can write it can only
 // put a .context/ of their own there, which the owner rule refuses.
 //
 // Windows (git for Windows' is_path_owned_by_current_sid): the owner's SID
@@ -270,7 +294,7 @@ func (o FindOptions) trust(f ownerFacts, label string, folder bool) (string, err
 		private = privateGroup
 	}
 	if perm&0o020 != 0 && !private(f.uid, f.gid) {
-		return fmt.Sprintf("%s is writable by group %d, which is not its owner's own: %s", label, f.gid, f.mode), ErrWritable
+		return fmt.Sprintf("%s is writable by group %d, which is not its owner's own: %s", label, f.gid, f.mode), errGroupWritable
 	}
 	return "", nil
 }

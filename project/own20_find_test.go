@@ -59,9 +59,9 @@ func TestTrustUnixTable(t *testing.T) {
 		{"root's, world-writable", ownerFacts{known: true, uid: 0, gid: 0, modes: true, mode: fs.ModeDir | 0o777}, false, ErrWritable},
 		{"root's, world-writable and sticky", ownerFacts{known: true, uid: 0, gid: 0, modes: true, mode: fs.ModeDir | fs.ModeSticky | 0o777}, false, ErrWritable},
 		{"mine, world-writable", ownerFacts{known: true, uid: 1000, gid: 1000, modes: true, mode: 0o666}, false, ErrWritable},
-		{"root's, writable by group staff", ownerFacts{known: true, uid: 0, gid: 50, modes: true, mode: fs.ModeDir | 0o775}, false, ErrWritable},
+		{"root's, writable by group staff (said, not refused)", ownerFacts{known: true, uid: 0, gid: 50, modes: true, mode: fs.ModeDir | 0o775}, false, errGroupWritable},
 		{"mine, writable by my private group", ownerFacts{known: true, uid: 1000, gid: 1000, modes: true, mode: fs.ModeDir | 0o775}, false, nil},
-		{"mine, writable by a shared group", ownerFacts{known: true, uid: 1000, gid: 100, modes: true, mode: fs.ModeDir | 0o775}, false, ErrWritable},
+		{"mine, writable by a shared group (said, not refused)", ownerFacts{known: true, uid: 1000, gid: 100, modes: true, mode: fs.ModeDir | 0o775}, false, errGroupWritable},
 		{"a symbolic link (its mode means nothing)", ownerFacts{known: true, uid: 1000, gid: 100, modes: true, mode: fs.ModeSymlink | 0o777}, false, nil},
 		{"the folder, world-writable (its mode is not asked)", ownerFacts{known: true, uid: 0, gid: 0, modes: true, mode: fs.ModeDir | 0o777}, true, nil},
 		{"the folder, another's", ownerFacts{known: true, uid: 1001, gid: 1001, modes: true, mode: fs.ModeDir | 0o755}, true, ErrNotOwned},
@@ -110,7 +110,6 @@ func TestFindWritableContext(t *testing.T) {
 		{ctxDir, 0o755, false},
 		{ctxDir, 0o777, true},
 		{ctxDir, 0o1777, true},
-		{ctxDir, 0o775, true}, // a group not the owner's own (PrivateGroup says no)
 		{manifest, 0o646, true},
 		{manifest, 0o644, false},
 	} {

@@ -151,6 +151,9 @@ func (g *globalOptions) StartDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if g.Dir != "" && !filepath.IsAbs(g.Dir) {
+		abs = g.chdirPath(abs, g.Dir)
+	}
 	// Said as git and go say it, the folder and not the system call; an
 	// error (exit 1, as go -C's), not a usage error: the flag is well
 	// formed, the folder is not there (pm_usage.txtar).
@@ -164,6 +167,30 @@ func (g *globalOptions) StartDir() (string, error) {
 		return "", fmt.Errorf("-C %s: not a folder (-C takes the folder to run in)", safetext.Quote(dir))
 	}
 	return abs, nil
+}
+
+// chdirPath is the folder a relative -C DIR names, read as chdir(2)
+// reads it (git -C, go -C): from the physical working folder, so that in
+// a folder reached through a symbolic link `..` is the link target's
+// parent, as in every path the user types (typedPath) and in the walk up
+// (project.Find). lexical is DIR joined to the working folder's name
+// (g.abs), kept when it leads to the same folder, so that output keeps
+// the user's spelling.
+func (g *globalOptions) chdirPath(lexical, dir string) string {
+	wd, err := filepath.EvalSymlinks(g.Wd)
+	if err != nil {
+		return lexical
+	}
+	phys := filepath.Join(wd, dir)
+	if phys == lexical {
+		return lexical
+	}
+	if l, err := filepath.EvalSymlinks(lexical); err == nil {
+		if p, err := filepath.EvalSymlinks(phys); err == nil && l == p {
+			return lexical
+		}
+	}
+	return phys
 }
 
 // ProjectDir is the absolute root of the project the command works on:
@@ -184,6 +211,7 @@ func (g *globalOptions) ProjectDir() (string, error) {
 	fo.Ceilings = g.Env.ceilings()
 	fo.SudoUID = g.Env.sudoUID()
 	fo.Home = g.Env.userHome()
+	fo.Warn = func(msg string) { fmt.Fprintf(g.IO.ErrOut, "warning: %s\n", safetext.Text(msg)) }
 	root, err := project.Find(start, fo)
 	if err != nil {
 		return "", err
