@@ -1,14 +1,10 @@
 package mcpserver
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ctx-dev/ctx/indexer"
-	"github.com/ctx-dev/ctx/lockfile"
-	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -81,26 +77,6 @@ func TestRed20bOrdinaryNotesKept(t *testing.T) {
 			t.Errorf("unforged(%q) = %q, want it as written", l, got)
 		}
 	}
-}
-
-// indexedNotes indexes dir's project of one dir package, notes (./notes),
-// and connects a client to its server.
-func indexedNotes(t *testing.T, dir string) *mcp.ClientSession {
-	t.Helper()
-	ctxDir := filepath.Join(dir, ".context")
-	writeFile(t, filepath.Join(ctxDir, project.ManifestName), `{"index":{},"packages":[{"alias":"notes","kind":"dir","source":"./notes"}]}`)
-	proj, err := project.At(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := proj.ReadManifest()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := indexer.Sync(context.Background(), ctxDir, proj.Installed(m, &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{}}), indexer.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	return connect(t, dir)
 }
 
 // The document tools hold ctx's words (the footer, "[ctx: …]", and its
