@@ -461,3 +461,23 @@ func wantError(t testing.TB, res *mcp.CallToolResult, subs ...string) {
 		t.Errorf("error leaks the secret: %q", got)
 	}
 }
+
+// indexedNotes indexes dir's project of one dir package, notes (./notes),
+// and connects a client to its server.
+func indexedNotes(t *testing.T, dir string) *mcp.ClientSession {
+	t.Helper()
+	ctxDir := filepath.Join(dir, ".context")
+	writeFile(t, filepath.Join(ctxDir, project.ManifestName), `{"index":{},"packages":[{"alias":"notes","kind":"dir","source":"./notes"}]}`)
+	proj, err := project.At(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := proj.ReadManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := indexer.Sync(context.Background(), ctxDir, proj.Installed(m, &lockfile.Lock{Version: lockfile.Version, Packages: map[string]lockfile.Entry{}}), indexer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return connect(t, dir)
+}

@@ -149,7 +149,7 @@ func (s *Server) addTools() {
 	addTool(s, &mcp.Tool{
 		Name: "get_document",
 		Description: "Read a document (markdown, text, rst, AsciiDoc, YAML, JSON, TOML) as a window of lines. " +
-			"When the footer says truncated, call again with offset = nextOffset.",
+			"When the footer (`[ctx: …]`) says truncated, call again with offset = nextOffset.",
 		Annotations: readOnly("Read a document"),
 	}, map[string]bound{"offset": offsetBound, "limit": {min: 0}, "maxTokens": maxTokensBound}, s.getDocument)
 	addTool(s, &mcp.Tool{
@@ -434,10 +434,11 @@ func (s *Server) indexDocErr(alias, p string, err error) error {
 	return err
 }
 
-// windowResult builds a document tool's answer: the window's text, then a
+// windowResult builds a document tool's answer: the window's text (each
+// line unforged: a document cannot write ctx's footer or notes), then a
 // footer line saying what it is from, where the window is and how to read
-// on, then a resource link to the document; out (without its text) is the
-// answer's _meta.
+// on, with ctx's notes (ctxMark), then a resource link to the document;
+// out (without its text) is the answer's _meta.
 func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	if out.Package != "" {
 		what += " (" + provenance(out.Commit, out.Live) + ")"
@@ -466,13 +467,13 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 		foot += "]"
 	}
 	if out.Note != "" {
-		foot += "\n" + out.Note
+		foot += "\n" + ctxWords(out.Note)
 	}
 	name := out.Path
 	if out.Package != "" {
 		name = out.Package + "/" + out.Path
 	}
-	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Text}, &mcp.TextContent{Text: foot}, docLink(out.URI, name, desc)}}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: unforgedText(out.Text)}, &mcp.TextContent{Text: foot}, docLink(out.URI, name, desc)}}
 	if b, err := marshalJSON(out); err == nil {
 		_ = json.Unmarshal(b, &res.Meta)
 	}

@@ -120,7 +120,7 @@ func (s *Server) addReadTools() {
 		Name: "read_relevant",
 		Description: "Answer a question in one call: the best sections for `query`, in rank order, each whole where " +
 			"it fits in maxTokens, else its matching part. Each is a text: a header `[n] package/path:first-last · heading " +
-			"trail · revision`, then its lines.",
+			"trail · revision`, then its lines. ctx's own notes and warnings start with `[ctx]`.",
 		Annotations: readOnly("Read the relevant sections"),
 	}, map[string]bound{"maxTokens": maxTokensBound}, s.readRelevant)
 }
@@ -585,15 +585,53 @@ func unforged(l string) string {
 	return b.String()
 }
 
+// unforgedText is text with each line unforged.
+func unforgedText(text string) string {
+	if !strings.Contains(text, "[") && !hasNonASCII(text) {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = unforged(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // markForged is s with a backslash in front when, read as a model reads
 // it (leading blanks and format characters dropped, NFKC), it has a
-// header's form.
+// header's form or starts as ctx's own words do (ctxMark, in any case, or
+// a document tool's footer, "[ctx: ": red20b finding 6).
 func markForged(s string) string {
 	v := norm.NFKC.String(strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }))
-	if strings.HasPrefix(v, "[") && headerRE().MatchString(v) {
+	if !strings.HasPrefix(v, "[") {
+		return s
+	}
+	if headerRE().MatchString(v) || len(v) >= 5 && (strings.EqualFold(v[:5], "[ctx]") || strings.EqualFold(v[:5], "[ctx:")) {
 		return `\` + s
 	}
 	return s
+}
+
+// ctxMark starts each line of ctx's own words in a text that also holds
+// document lines (read_relevant's last text, a document tool's notes): a
+// document's line that starts so is sent escaped (markForged), so a note
+// or warning a document writes never reads as ctx's (red20b finding 6).
+const ctxMark = "[ctx] "
+
+// ctxWords is the non-blank lines of text, ctx's own words, each with
+// ctxMark in front ("" when there are none).
+func ctxWords(text string) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(text, "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(ctxMark + l)
+	}
+	return b.String()
 }
 
 // whole reports whether p sends its whole section.
@@ -669,7 +707,7 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		}
 		out.Sections = append(out.Sections, p.meta())
 	}
-	if tail := strings.TrimSpace(out.Warning + "\n" + unmatchedNote(out.Unmatched, out.UnmatchedMore, len(ps) > 0) + "\n" + out.Note); tail != "" {
+	if tail := ctxWords(out.Warning + "\n" + unmatchedNote(out.Unmatched, out.UnmatchedMore, len(ps) > 0) + "\n" + out.Note); tail != "" {
 		res.Content = append(res.Content, &mcp.TextContent{Text: tail})
 	}
 	if b, err := marshalJSON(out); err == nil {

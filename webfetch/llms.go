@@ -61,8 +61,9 @@ func (f *fetch) llms(ctx context.Context, prev *Snapshot) ([]Item, error) {
 	// bound of a whole download, as an archive's body does (red20b
 	// finding 4: 200 pages of 10 MB were 2 GB in the shared cache). Pages
 	// start in the index's order, so a page is not started only once the
-	// pages before it hold the bound, and which pages are kept does not
-	// depend on timing (the cut below).
+	// pages before it pass the bound (not merely reach it: an empty page
+	// after them is kept, review20-red20b), and which pages are kept does
+	// not depend on timing (the cut below).
 	var got atomic.Int64
 	got.Store(top.Size)
 	for i, l := range links {
@@ -70,7 +71,7 @@ func (f *fetch) llms(ctx context.Context, prev *Snapshot) ([]Item, error) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if got.Load() >= f.lim.MaxArchiveBytes {
+			if got.Load() > f.lim.MaxArchiveBytes {
 				results[i] = result{err: errOverTotal}
 				return
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // red20b finding 4: an llms.txt's pages are bounded one by one (maxBytes,
@@ -71,4 +72,50 @@ func TestRed20bLLMSFirstPageOverTotal(t *testing.T) {
 	c := newClient(t, Options{})
 	fetchErr(t, c, Request{URL: s.URL + "/llms.txt", AllowPrivate: true,
 		Limits: Limits{MaxBytes: 64 << 10, MaxArchiveBytes: 32 << 10}}, KindLimit, "maxArchiveBytes", "32768")
+}
+
+// review20-red20b: which pages an index keeps is a function of their
+// sizes, not of timing, so that a teammate's fetch of the same pages
+// makes the same snapshot (httpsrc refuses another rev). A page was
+// skipped once the pages fetched so far held the bound exactly, though
+// the index's order would keep it (an empty page after them): here p4
+// starts after p0 (which fills the bound to the byte) is done and while
+// p1..p3 are held, so whether it was kept depended on the order the
+// pages finished in.
+func TestReview20bLLMSTotalExactNotTiming(t *testing.T) {
+	t.Parallel()
+	const index = "- [P0](/p0.md)\n- [P1](/p1.md)\n- [P2](/p2.md)\n- [P3](/p3.md)\n- [P4](/p4.md)\n"
+	const total = 64 << 10
+	p0 := strings.Repeat("z", total-len(index)-1) + "\n"
+	p4seen := make(chan struct{})
+	var once sync.Once
+	s := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/llms.txt":
+			io.WriteString(w, index)
+		case "/p0.md":
+			io.WriteString(w, p0)
+		case "/p4.md":
+			once.Do(func() { close(p4seen) })
+		default: // p1..p3: empty, held until p4 is asked for
+			select {
+			case <-p4seen:
+			case <-time.After(3 * time.Second): // p4 was skipped: let the fetch end
+			case <-r.Context().Done():
+			}
+		}
+	})
+	var warnings []string
+	var mu sync.Mutex
+	c := newClient(t, Options{Warn: func(m string) { mu.Lock(); warnings = append(warnings, m); mu.Unlock() }})
+	snap, err := c.Fetch(t.Context(), Request{URL: s.URL + "/llms.txt", AllowPrivate: true,
+		Limits: Limits{MaxBytes: total, MaxArchiveBytes: total}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(snap.Items) != 6 {
+		t.Errorf("%d items, want the index and its 5 pages (they hold %d bytes, the bound): warnings %q", len(snap.Items), total, warnings)
+	}
 }
