@@ -25,7 +25,7 @@ func TestREADMETableMatchesUse(t *testing.T) {
 	usageRE := regexp.MustCompile("`(ctx [^`]*)`")
 	wordRE := regexp.MustCompile(`^[a-z]+$`)
 	rows := 0
-	inRows := map[*cobra.Command][]string{} // the flags README's rows show, by command
+	inRows := map[*cobra.Command][]string{}   // the flags README's rows show, by command
 	rowUsage := map[*cobra.Command][]string{} // the rows' usages, by command
 	for _, line := range strings.Split(string(data), "\n") {
 		cell, ok := strings.CutPrefix(line, "| `ctx ")
