@@ -54,3 +54,27 @@ func TestHelpOfEveryCommand(t *testing.T) {
 		t.Fatalf("walked only %d commands", n)
 	}
 }
+
+// TestHelpExitStatusNamesUsage: every command exits 2 on bad flags or
+// arguments (cobra's flag errors and each command's Args check go through
+// one usage error), so every exit-status section says so; `ctx index`'s did
+// not (docs20).
+func TestHelpExitStatusNamesUsage(t *testing.T) {
+	root := newRootCmd(&globalOptions{IO: &IOStreams{}})
+	two := regexp.MustCompile(`\b2\b`)
+	walk(root, func(c *cobra.Command) {
+		var out bytes.Buffer
+		c.SetOut(&out)
+		if err := c.Help(); err != nil {
+			t.Fatalf("%s --help: %v", c.CommandPath(), err)
+		}
+		_, status, ok := strings.Cut(out.String(), "Exit status:")
+		if !ok {
+			return // TestHelpOfEveryCommand reports it
+		}
+		status, _, _ = strings.Cut(status, "\n\n")
+		if !two.MatchString(status) {
+			t.Errorf("%s --help: its exit status does not name 2 (bad flags or arguments): %q", c.CommandPath(), status)
+		}
+	})
+}

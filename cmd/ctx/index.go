@@ -45,7 +45,7 @@ endpoint), with a progress line, and returns when the vectors are
 current; it fails (1) when the endpoint does, the search index done.
 
 Exit status: 0 when done; 3 when a dir source was refused (the others are
-indexed); 1 for other errors.`, indexer.DefaultBudgetTokens),
+indexed); 2 for bad flags or arguments; 1 for other errors.`, indexer.DefaultBudgetTokens),
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.budgetSet = cmd.Flags().Changed("budget")

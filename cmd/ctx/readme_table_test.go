@@ -25,7 +25,8 @@ func TestREADMETableMatchesUse(t *testing.T) {
 	usageRE := regexp.MustCompile("`(ctx [^`]*)`")
 	wordRE := regexp.MustCompile(`^[a-z]+$`)
 	rows := 0
-	inRows := map[*cobra.Command][]string{} // the flags README's rows show, by command
+	inRows := map[*cobra.Command][]string{}   // the flags README's rows show, by command
+	rowUsage := map[*cobra.Command][]string{} // the rows' usages, by command
 	for _, line := range strings.Split(string(data), "\n") {
 		cell, ok := strings.CutPrefix(line, "| `ctx ")
 		if !ok {
@@ -47,6 +48,7 @@ func TestREADMETableMatchesUse(t *testing.T) {
 			}
 			rows++
 			inRows[c] = append(inRows[c], flagRE.FindAllString(usage, -1)...)
+			rowUsage[c] = append(rowUsage[c], usage)
 			for _, f := range flagRE.FindAllString(usage, -1) {
 				if !hasFlag(c, f) {
 					t.Errorf("README row %q: %s has no flag %s", usage, c.CommandPath(), f)
@@ -63,6 +65,15 @@ func TestREADMETableMatchesUse(t *testing.T) {
 			}
 		}
 	}
+	// Every argument a command's usage line shows (ALIAS..., KEY=VALUE...),
+	// a row of README's shows too (docs20: outdated's ALIAS... was missing).
+	for c, usages := range rowUsage {
+		for _, a := range positionals(c.Use) {
+			if !slices.ContainsFunc(usages, func(u string) bool { return strings.Contains(u, a) }) {
+				t.Errorf("%s --help's usage takes %s; README's table does not", c.CommandPath(), a)
+			}
+		}
+	}
 	if rows < 20 {
 		t.Fatalf("read only %d command rows from README's table", rows)
 	}
@@ -71,4 +82,26 @@ func TestREADMETableMatchesUse(t *testing.T) {
 func hasFlag(c *cobra.Command, f string) bool {
 	name := strings.TrimPrefix(f, "--")
 	return c.Flags().Lookup(name) != nil || c.InheritedFlags().Lookup(name) != nil || (name == "help")
+}
+
+// positionals returns the arguments a usage line names (ALIAS..., PATH),
+// not the values of its flags (--path PATH) nor the command's words.
+func positionals(use string) []string {
+	var out []string
+	inFlag := false // the field before was a flag whose value follows
+	for _, f := range strings.Fields(use) {
+		bare := strings.Trim(f, "[]")
+		switch {
+		case strings.HasPrefix(bare, "-"):
+			inFlag = !strings.HasSuffix(f, "]") && !strings.Contains(f, "=")
+			continue
+		case inFlag:
+			inFlag = false
+			continue
+		}
+		if bare != "" && bare[0] >= 'A' && bare[0] <= 'Z' {
+			out = append(out, bare)
+		}
+	}
+	return out
 }

@@ -67,7 +67,8 @@ setup only adds.
 
 %s
 
-LOCATION is one of (a relative path is taken from the project directory):
+LOCATION is one of (a relative path you type is taken from where you stand,
+the working directory or -C DIR; the manifest's, from the project's root):
   ./ctx-registry.json, /abs/reg.json   a local file
   ./hub                                a local folder (its git repository, or its ctx-registry.json)
   https://host/ctx-registry.json       the file over http(s)
@@ -189,8 +190,9 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	if fromManifest {
 		confineRegistry(loader, engine, dir)
 	}
-	// A relative local registry path is taken from the project directory,
-	// like ctx add's SOURCE, and saved as given.
+	// A relative local registry path left here is the manifest's, taken
+	// from the project directory (a typed --registry was made absolute from
+	// where the user stands: typedPath), and saved as given.
 	// A registry's imports are read one after the other, each maybe a
 	// clone: at a terminal a spinner says what ctx is waiting for.
 	stopSpin := p.Spin("Reading the registry " + safetext.Clip(location, 0))
