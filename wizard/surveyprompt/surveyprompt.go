@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
@@ -54,12 +55,27 @@ func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer, o Op
 //     off; a user who presses Esc means to leave, as in fzf or a dialog.
 //
 // Esc is an escape byte last in what one read returned, the rule survey's
-// own reader applies (terminal.RuneReader: nothing buffered after it):
-// an arrow key's sequence (ESC [ A) arrives in one read.
+// own reader applies (terminal.RuneReader: nothing buffered after it),
+// once the rest of a sequence has had escapeWait to come: an arrow key's
+// sequence (ESC [ A) normally arrives in one read, but a slow link (ssh)
+// may split it, and its ESC alone would cancel the wizard. What comes in
+// that time is returned with the ESC, so survey reads the sequence whole.
 type cancelKeys struct{ terminal.FileReader }
+
+// escapeWait is how long an escape byte waits for the rest of its
+// sequence before it is Esc: vim's ttimeoutlen in defaults.vim.
+const escapeWait = 100 * time.Millisecond
 
 func (r cancelKeys) Read(p []byte) (int, error) {
 	n, err := r.FileReader.Read(p)
+	for err == nil && n > 0 && n < len(p) && p[n-1] == terminal.KeyEscape && readableWithin(r.Fd(), escapeWait) {
+		var m int
+		m, err = r.FileReader.Read(p[n:])
+		if m == 0 {
+			break
+		}
+		n += m
+	}
 	for i, b := range p[:n] {
 		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && i == n-1) {
 			p[i] = terminal.KeyInterrupt
