@@ -48,4 +48,20 @@ func TestCancelKeysSplitSequence(t *testing.T) {
 	if n, err := r.Read(buf); err != nil || string(buf[:n]) != "\x03" {
 		t.Errorf("Esc alone read as %q, %v; want Ctrl-C", buf[:n], err)
 	}
+	// Esc, then the terminal's answer to survey's cursor query: the Esc
+	// still cancels (survey keeps what came before the answer).
+	if _, err := pw.WriteString("\x1b\x1b[1;5R"); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for len(got) < 7 {
+		n, err := r.Read(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, buf[:n]...)
+	}
+	if string(got) != "\x03\x1b[1;5R" {
+		t.Errorf("Esc before a cursor report read as %q, want %q", got, "\x03\x1b[1;5R")
+	}
 }

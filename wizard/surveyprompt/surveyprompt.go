@@ -59,7 +59,9 @@ func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer, o Op
 // once the rest of a sequence has had escapeWait to come: an arrow key's
 // sequence (ESC [ A) normally arrives in one read, but a slow link (ssh)
 // may split it, and its ESC alone would cancel the wizard. What comes in
-// that time is returned with the ESC, so survey reads the sequence whole.
+// that time is returned with the ESC, so survey reads the sequence whole;
+// when it is no sequence's rest (not "[" or "O": another Esc, or the
+// terminal's answer to survey's cursor query), the ESC was Esc.
 type cancelKeys struct{ terminal.FileReader }
 
 // escapeWait is how long an escape byte waits for the rest of its
@@ -68,16 +70,25 @@ const escapeWait = 100 * time.Millisecond
 
 func (r cancelKeys) Read(p []byte) (int, error) {
 	n, err := r.FileReader.Read(p)
-	for err == nil && n > 0 && n < len(p) && p[n-1] == terminal.KeyEscape && readableWithin(r.Fd(), escapeWait) {
-		var m int
-		m, err = r.FileReader.Read(p[n:])
-		if m == 0 {
+	for n > 0 && p[n-1] == terminal.KeyEscape {
+		esc := n - 1
+		if err != nil || n == len(p) || !readableWithin(r.Fd(), escapeWait) {
+			p[esc] = terminal.KeyInterrupt
 			break
 		}
+		var m int
+		m, err = r.FileReader.Read(p[n:])
 		n += m
+		if m == 0 {
+			p[esc] = terminal.KeyInterrupt
+			break
+		}
+		if c := p[esc+1]; c != '[' && c != 'O' {
+			p[esc] = terminal.KeyInterrupt
+		}
 	}
 	for i, b := range p[:n] {
-		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && i == n-1) {
+		if b == terminal.KeyEndTransmission {
 			p[i] = terminal.KeyInterrupt
 		}
 	}
