@@ -61,7 +61,8 @@ func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer, o Op
 // may split it, and its ESC alone would cancel the wizard. What comes in
 // that time is returned with the ESC, so survey reads the sequence whole;
 // when it is no sequence's rest (not "[" or "O": another Esc, or the
-// terminal's answer to survey's cursor query), the ESC was Esc.
+// terminal's answer to survey's cursor query), the ESC was Esc. An ESC
+// right before another ESC in one read is Esc as well.
 type cancelKeys struct{ terminal.FileReader }
 
 // escapeWait is how long an escape byte waits for the rest of its
@@ -88,7 +89,10 @@ func (r cancelKeys) Read(p []byte) (int, error) {
 		}
 	}
 	for i, b := range p[:n] {
-		if b == terminal.KeyEndTransmission {
+		// An escape byte right before another is Esc too: pressed while
+		// survey asks the terminal where the cursor is, it comes in one
+		// read with the answer (ESC, ESC [ row ; col R).
+		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && i+1 < n && p[i+1] == terminal.KeyEscape) {
 			p[i] = terminal.KeyInterrupt
 		}
 	}
