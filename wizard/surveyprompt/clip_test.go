@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/termenv"
 )
 
 // TestClipKeepsCombiningMarks: a combining mark takes no column and stays
@@ -15,16 +17,16 @@ func TestClipKeepsCombiningMarks(t *testing.T) {
 	t.Parallel()
 	e := "e\u0301" // é, decomposed
 	s := strings.Repeat(e, 80)
-	if got := textWidth(s); got != 80 {
-		t.Errorf("textWidth(80 × e+U+0301) = %d, want 80", got)
+	if got := termenv.TextWidth(s); got != 80 {
+		t.Errorf("termenv.TextWidth(80 × e+U+0301) = %d, want 80", got)
 	}
-	got := clip(s, 10, "…")
+	got := termenv.Clip(s, 10, "…")
 	if want := strings.Repeat(e, 9) + "…"; got != want {
-		t.Errorf("clip(…, 10) = %+q, want %+q", got, want)
+		t.Errorf("termenv.Clip(…, 10) = %+q, want %+q", got, want)
 	}
 	// Wide characters take two columns; a cut never splits a rune.
-	if got, want := clip("日本語の説明", 7, "…"), "日本語…"; got != want {
-		t.Errorf("clip(CJK, 7) = %q, want %q", got, want)
+	if got, want := termenv.Clip("日本語の説明", 7, "…"), "日本語…"; got != want {
+		t.Errorf("termenv.Clip(CJK, 7) = %q, want %q", got, want)
 	}
 }
 
@@ -41,8 +43,8 @@ func TestClipASCII(t *testing.T) {
 		{"abcdefghijk", 4, "a..."},
 		{"abcdefghijk", 3, ""},
 	} {
-		if got := clip(c.s, c.n, "..."); got != c.want {
-			t.Errorf("clip(%q, %d, ...) = %q, want %q", c.s, c.n, got, c.want)
+		if got := termenv.Clip(c.s, c.n, "..."); got != c.want {
+			t.Errorf("termenv.Clip(%q, %d, ...) = %q, want %q", c.s, c.n, got, c.want)
 		}
 	}
 }

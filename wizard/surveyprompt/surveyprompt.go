@@ -11,12 +11,10 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/terminal"
 	"golang.org/x/term"
-	"golang.org/x/text/width"
 
 	"github.com/ctx-dev/ctx/internal/spinner"
 	"github.com/ctx-dev/ctx/internal/termenv"
@@ -161,7 +159,7 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 				return d
 			}
 			// What is left of the line after the option and " - ".
-			return clip(d, room-textWidth(label)-3, p.sym.Ellipsis)
+			return termenv.Clip(d, room-termenv.TextWidth(label)-3, p.sym.Ellipsis)
 		},
 	}
 	fit := func() {
@@ -177,7 +175,7 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 			if room < 0 {
 				opts[k] = full[k]
 			} else {
-				opts[k] = clip(full[k], room, p.sym.Ellipsis)
+				opts[k] = termenv.Clip(full[k], room, p.sym.Ellipsis)
 			}
 		}
 	}
@@ -221,53 +219,8 @@ func pageFor(rows, cols int, message string) int {
 	if rows <= 0 || cols <= 0 {
 		return maxPageSize
 	}
-	header := (textWidth("? "+message+helpLine) + cols - 1) / cols
+	header := (termenv.TextWidth("? "+message+helpLine) + cols - 1) / cols
 	return min(maxPageSize, max(1, rows-header-1))
-}
-
-// clip cuts s to n columns, ellipsis last when cut ("" when there is no
-// room for a character and the ellipsis).
-func clip(s string, n int, ellipsis string) string {
-	if textWidth(s) <= n {
-		return s
-	}
-	room := n - textWidth(ellipsis)
-	if room < 1 {
-		return ""
-	}
-	w := 0
-	for i, r := range s {
-		rw := runeWidth(r)
-		if w+rw > room {
-			return s[:i] + ellipsis
-		}
-		w += rw
-	}
-	return s
-}
-
-// textWidth is the columns s takes on a terminal (East Asian wide and
-// full-width characters take two).
-func textWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		w += runeWidth(r)
-	}
-	return w
-}
-
-// A combining mark (é written as e and U+0301) or a format character
-// (a zero-width joiner) takes none, so a cut never leaves a mark without
-// its character.
-func runeWidth(r rune) int {
-	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
 }
 
 // Confirm asks a yes/no question.
