@@ -65,7 +65,9 @@ type Options struct {
 	// asks at the terminal when no helper answers ("Username for …"), and
 	// the function it returns after: the caller stops drawing on the
 	// terminal meanwhile (a spinner redrawn over git's question hid it).
-	// It may be called from several goroutines at once.
+	// It may be called from several goroutines, one call at a time: the
+	// fills of an Engine (and those WithLabel derives) run one at a time,
+	// so that two questions are never asked at once on one terminal.
 	Prompting func() (resume func())
 	// Progress, when set, is called as objects arrive. It may be called from
 	// several goroutines at once (one per concurrent fetch).

@@ -18,6 +18,10 @@ type memory struct {
 	// wanted by id (FetchRequest.Tree): later fetches go the commit's way
 	// at once instead of paying the refused request again.
 	treeRefused sync.Map
+	// credFill lets one `git credential fill` run at a time: with no
+	// helper that answers, each asks at the terminal, and parallel fetches
+	// asked several questions at once on one terminal.
+	credFill sync.Mutex
 	// tokenUnbound warns once that Options.Token is bound to no host.
 	tokenUnbound sync.Once
 	// transport is the HTTP transport of every request the Engine makes

@@ -507,6 +507,9 @@ func (e *Engine) credentialFill(ctx context.Context, r *remote) (credential, boo
 		host = fmt.Sprintf("%s:%d", host, r.ep.Port)
 	}
 	in := credential{protocol: r.ep.Protocol, host: host, path: strings.TrimPrefix(r.ep.Path, "/")}
+	// One at a time (memory.credFill): git may ask at the terminal.
+	e.mem.credFill.Lock()
+	defer e.mem.credFill.Unlock()
 	if e.opts.Prompting != nil {
 		resume := e.opts.Prompting()
 		defer resume()

@@ -98,8 +98,13 @@ func (p *progress) Pause() (resume func()) {
 	if p.spin != nil {
 		p.spin.SetPaused(true)
 	}
-	// The bars drawn stay where they are, and git's question goes below
-	// them: the next frame is drawn below it, not over it.
+	// The bars drawn are cleared, and git's question, if it asks, goes
+	// where they were: the next frame is drawn below it, not over it.
+	// (Left on the screen, they stayed as a stale copy above the next
+	// frame each time a credential helper answered without asking.)
+	if p.tty && !p.done && p.drawn > 0 {
+		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.drawn)
+	}
 	p.drawn = 0
 	var once sync.Once
 	return func() {

@@ -170,10 +170,17 @@ func TestProgressPause(t *testing.T) {
 	if got := buf.String(); !strings.Contains(got, "a [") {
 		t.Errorf("bars not drawn after the resume: %q", got)
 	}
-	// Bars drawn before a pause are left above git's question; the frame
-	// after it is drawn below, not moved up over the question.
+	// Bars drawn before a pause are cleared before git may ask (a helper
+	// that answers asks nothing: bars left on the screen were drawn again
+	// below, one more copy for each private repository); the frame after
+	// it is drawn below git's question, not moved up over it.
 	mark := len(buf.String())
-	p.Pause()()
+	resume := p.Pause()
+	if got := buf.String()[mark:]; got != "\x1b[1A\x1b[J" {
+		t.Errorf("at a pause: %q, want the bars cleared", got)
+	}
+	mark = len(buf.String())
+	resume()
 	p.now = func() time.Time { return time.Now().Add(time.Hour) }
 	p.Update("a", gitengine.Progress{Phase: "write", Objects: 2})
 	if got := buf.String()[mark:]; !strings.Contains(got, "a [") || strings.Contains(got, "\x1b[1A") {

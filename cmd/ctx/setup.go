@@ -58,7 +58,7 @@ At a terminal (stdin, and stderr or stdout; not TERM=dumb), setup checks
 which repositories you can read, shows a list (installed packages
 pre-checked; unreadable ones listed but not offered), asks for confirmation
 (no by default when it removes, also with --yes), installs, and summarises.
-Ctrl-C, Ctrl-D or Esc at a prompt changes nothing;
+Ctrl-C, Ctrl-D or Esc (the last two: not on Windows) at a prompt changes nothing;
 Ctrl-C while installing keeps (and reports) what was installed. An https
 context on a private or loopback address is refused (an unreadable one)
 unless --allow-private-network.

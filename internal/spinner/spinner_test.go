@@ -85,8 +85,29 @@ func TestPaused(t *testing.T) {
 	}
 	s.SetPaused(false)
 	s.draw(3)
-	if got := b.String(); !strings.HasSuffix(got, "⠸ reading") {
+	// Contains, not HasSuffix: the spinner's own tick may draw the next
+	// frame before the buffer is read (a loaded machine).
+	if got := b.String()[len(before):]; !strings.Contains(got, "⠸ reading") {
 		t.Errorf("resumed spinner did not draw: %q", got)
 	}
 	s.Stop(true, "")
+}
+
+// TestLongMessageFits: a message wider than the terminal (a long registry
+// URL) is cut to fit one line; wrapped, each redraw ("\r", clear the line)
+// left the wrapped part behind and the screen filled with copies.
+func TestLongMessageFits(t *testing.T) {
+	t.Parallel()
+	var b buffer
+	long := "Reading the registry https://raw.githubusercontent.com/example-org/registry/main/contexts.json"
+	s := start(&b, termenv.SymbolsFor(true), long, 40)
+	s.Stop(true, "")
+	for _, line := range strings.Split(b.String(), "\r\x1b[K") {
+		if w := termenv.TextWidth(line); w > 39 {
+			t.Errorf("spinner line %q takes %d columns on a 40-column terminal", line, w)
+		}
+	}
+	if !strings.Contains(b.String(), "Reading the registry https://raw.git…") {
+		t.Errorf("message not cut with an ellipsis: %q", b.String())
+	}
 }

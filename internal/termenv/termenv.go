@@ -1,12 +1,17 @@
 // Package termenv says what the user's terminal can show, from the
 // environment: whether it moves the cursor (TERM) and whether it takes
 // UTF-8 (the locale). It is the one owner of these two rules: the prompts,
-// the spinners and the progress bars of cmd/ctx all ask it.
+// the spinners and the progress bars of cmd/ctx all ask it. It also owns
+// how many columns a text takes and its cut to fit (TextWidth, Clip): the
+// prompts' list and the spinner's line.
 package termenv
 
 import (
 	"runtime"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/width"
 )
 
 // Getenv reads one variable of the environment ("" when unset).
@@ -84,4 +89,49 @@ func SymbolsFor(utf8 bool) Symbols {
 		return unicodeSymbols
 	}
 	return asciiSymbols
+}
+
+// Clip cuts s to n columns, ellipsis last when cut ("" when there is no
+// room for a character and the ellipsis).
+func Clip(s string, n int, ellipsis string) string {
+	if TextWidth(s) <= n {
+		return s
+	}
+	room := n - TextWidth(ellipsis)
+	if room < 1 {
+		return ""
+	}
+	w := 0
+	for i, r := range s {
+		rw := runeWidth(r)
+		if w+rw > room {
+			return s[:i] + ellipsis
+		}
+		w += rw
+	}
+	return s
+}
+
+// TextWidth is the columns s takes on a terminal (East Asian wide and
+// full-width characters take two).
+func TextWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	return w
+}
+
+// A combining mark (é written as e and U+0301) or a format character
+// (a zero-width joiner) takes none, so a cut never leaves a mark without
+// its character.
+func runeWidth(r rune) int {
+	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/termenv"
 )
 
 // TestClipKeepsCombiningMarks: a combining mark takes no column and stays
@@ -15,16 +17,16 @@ func TestClipKeepsCombiningMarks(t *testing.T) {
 	t.Parallel()
 	e := "e\u0301" // é, decomposed
 	s := strings.Repeat(e, 80)
-	if got := textWidth(s); got != 80 {
-		t.Errorf("textWidth(80 × e+U+0301) = %d, want 80", got)
+	if got := termenv.TextWidth(s); got != 80 {
+		t.Errorf("termenv.TextWidth(80 × e+U+0301) = %d, want 80", got)
 	}
-	got := clip(s, 10, "…")
+	got := termenv.Clip(s, 10, "…")
 	if want := strings.Repeat(e, 9) + "…"; got != want {
-		t.Errorf("clip(…, 10) = %+q, want %+q", got, want)
+		t.Errorf("termenv.Clip(…, 10) = %+q, want %+q", got, want)
 	}
 	// Wide characters take two columns; a cut never splits a rune.
-	if got, want := clip("日本語の説明", 7, "…"), "日本語…"; got != want {
-		t.Errorf("clip(CJK, 7) = %q, want %q", got, want)
+	if got, want := termenv.Clip("日本語の説明", 7, "…"), "日本語…"; got != want {
+		t.Errorf("termenv.Clip(CJK, 7) = %q, want %q", got, want)
 	}
 }
 
@@ -41,8 +43,8 @@ func TestClipASCII(t *testing.T) {
 		{"abcdefghijk", 4, "a..."},
 		{"abcdefghijk", 3, ""},
 	} {
-		if got := clip(c.s, c.n, "..."); got != c.want {
-			t.Errorf("clip(%q, %d, ...) = %q, want %q", c.s, c.n, got, c.want)
+		if got := termenv.Clip(c.s, c.n, "..."); got != c.want {
+			t.Errorf("termenv.Clip(%q, %d, ...) = %q, want %q", c.s, c.n, got, c.want)
 		}
 	}
 }
@@ -63,10 +65,13 @@ func (k *keys) Fd() uintptr { return ^uintptr(0) }
 
 // TestCancelKeys: Ctrl-D, and Esc pressed alone (an escape byte last in a
 // read), reach survey as Ctrl-C; an arrow key's sequence, and an escape
-// byte followed by more in the same read, are left as they are.
+// byte followed by more in the same read, are left as they are; but Esc
+// pressed while survey asks where the cursor is, read with the terminal's
+// answer (ESC, ESC [ 30 ; 100 R), is Esc (the pty test of Esc at Confirm
+// failed when the two came in one read).
 func TestCancelKeys(t *testing.T) {
 	t.Parallel()
-	in := &keys{reads: []string{"\x1b", "\x1b[A", "a\x04", "\x1b[B\x1b", "\x1bx"}}
+	in := &keys{reads: []string{"\x1b", "\x1b[A", "a\x04", "\x1b[B\x1b", "\x1bx", "\x1b\x1b[30;100R"}}
 	r := cancelKeys{in}
 	var got []string
 	buf := make([]byte, 16)
@@ -77,7 +82,7 @@ func TestCancelKeys(t *testing.T) {
 		}
 		got = append(got, string(buf[:n]))
 	}
-	want := []string{"\x03", "\x1b[A", "a\x03", "\x1b[B\x03", "\x1bx"}
+	want := []string{"\x03", "\x1b[A", "a\x03", "\x1b[B\x03", "\x1bx", "\x03\x1b[30;100R"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("reads %q, want %q", got, want)
 	}

@@ -10,12 +10,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
+	"time"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/terminal"
 	"golang.org/x/term"
-	"golang.org/x/text/width"
 
 	"github.com/ctx-dev/ctx/internal/spinner"
 	"github.com/ctx-dev/ctx/internal/termenv"
@@ -54,14 +53,44 @@ func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer, o Op
 //     off; a user who presses Esc means to leave, as in fzf or a dialog.
 //
 // Esc is an escape byte last in what one read returned, the rule survey's
-// own reader applies (terminal.RuneReader: nothing buffered after it):
-// an arrow key's sequence (ESC [ A) arrives in one read.
+// own reader applies (terminal.RuneReader: nothing buffered after it),
+// once the rest of a sequence has had escapeWait to come: an arrow key's
+// sequence (ESC [ A) normally arrives in one read, but a slow link (ssh)
+// may split it, and its ESC alone would cancel the wizard. What comes in
+// that time is returned with the ESC, so survey reads the sequence whole;
+// when it is no sequence's rest (not "[" or "O": another Esc, or the
+// terminal's answer to survey's cursor query), the ESC was Esc. An ESC
+// right before another ESC in one read is Esc as well.
 type cancelKeys struct{ terminal.FileReader }
+
+// escapeWait is how long an escape byte waits for the rest of its
+// sequence before it is Esc: vim's ttimeoutlen in defaults.vim.
+const escapeWait = 100 * time.Millisecond
 
 func (r cancelKeys) Read(p []byte) (int, error) {
 	n, err := r.FileReader.Read(p)
+	for n > 0 && p[n-1] == terminal.KeyEscape {
+		esc := n - 1
+		if err != nil || n == len(p) || !readableWithin(r.Fd(), escapeWait) {
+			p[esc] = terminal.KeyInterrupt
+			break
+		}
+		var m int
+		m, err = r.FileReader.Read(p[n:])
+		n += m
+		if m == 0 {
+			p[esc] = terminal.KeyInterrupt
+			break
+		}
+		if c := p[esc+1]; c != '[' && c != 'O' {
+			p[esc] = terminal.KeyInterrupt
+		}
+	}
 	for i, b := range p[:n] {
-		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && i == n-1) {
+		// An escape byte right before another is Esc too: pressed while
+		// survey asks the terminal where the cursor is, it comes in one
+		// read with the answer (ESC, ESC [ row ; col R).
+		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && i+1 < n && p[i+1] == terminal.KeyEscape) {
 			p[i] = terminal.KeyInterrupt
 		}
 	}
@@ -130,7 +159,7 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 				return d
 			}
 			// What is left of the line after the option and " - ".
-			return clip(d, room-textWidth(label)-3, p.sym.Ellipsis)
+			return termenv.Clip(d, room-termenv.TextWidth(label)-3, p.sym.Ellipsis)
 		},
 	}
 	fit := func() {
@@ -146,7 +175,7 @@ func (p *Prompter) MultiSelect(message string, choices []wizard.Choice, selected
 			if room < 0 {
 				opts[k] = full[k]
 			} else {
-				opts[k] = clip(full[k], room, p.sym.Ellipsis)
+				opts[k] = termenv.Clip(full[k], room, p.sym.Ellipsis)
 			}
 		}
 	}
@@ -190,53 +219,8 @@ func pageFor(rows, cols int, message string) int {
 	if rows <= 0 || cols <= 0 {
 		return maxPageSize
 	}
-	header := (textWidth("? "+message+helpLine) + cols - 1) / cols
+	header := (termenv.TextWidth("? "+message+helpLine) + cols - 1) / cols
 	return min(maxPageSize, max(1, rows-header-1))
-}
-
-// clip cuts s to n columns, ellipsis last when cut ("" when there is no
-// room for a character and the ellipsis).
-func clip(s string, n int, ellipsis string) string {
-	if textWidth(s) <= n {
-		return s
-	}
-	room := n - textWidth(ellipsis)
-	if room < 1 {
-		return ""
-	}
-	w := 0
-	for i, r := range s {
-		rw := runeWidth(r)
-		if w+rw > room {
-			return s[:i] + ellipsis
-		}
-		w += rw
-	}
-	return s
-}
-
-// textWidth is the columns s takes on a terminal (East Asian wide and
-// full-width characters take two).
-func textWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		w += runeWidth(r)
-	}
-	return w
-}
-
-// A combining mark (é written as e and U+0301) or a format character
-// (a zero-width joiner) takes none, so a cut never leaves a mark without
-// its character.
-func runeWidth(r rune) int {
-	if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
-		return 0
-	}
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
 }
 
 // Confirm asks a yes/no question.
