@@ -55,13 +55,17 @@ func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer, o Op
 //
 // Esc is an escape byte last in what one read returned, the rule survey's
 // own reader applies (terminal.RuneReader: nothing buffered after it):
-// an arrow key's sequence (ESC [ A) arrives in one read.
+// an arrow key's sequence (ESC [ A) arrives in one read. An escape byte
+// followed by another is Esc too: no sequence begins ESC ESC, and the
+// terminal's answer to survey's cursor query (ESC [ row ; col R, asked
+// as each prompt starts reading) can arrive in the same read as an Esc
+// pressed while it was asked, and took it for the start of a sequence.
 type cancelKeys struct{ terminal.FileReader }
 
 func (r cancelKeys) Read(p []byte) (int, error) {
 	n, err := r.FileReader.Read(p)
 	for i, b := range p[:n] {
-		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && i == n-1) {
+		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && (i == n-1 || p[i+1] == terminal.KeyEscape)) {
 			p[i] = terminal.KeyInterrupt
 		}
 	}
