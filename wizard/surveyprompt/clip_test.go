@@ -1,10 +1,13 @@
 package surveyprompt
 
 import (
+	"errors"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/wizard"
 )
 
 // TestClipKeepsCombiningMarks: a combining mark takes no column and stays
@@ -83,5 +86,39 @@ func TestCancelKeys(t *testing.T) {
 	want := []string{"\x03", "\x1b[A", "a\x03", "\x1b[B\x03", "\x1bx", "\x03\x1b[12;1R", "\x03\x03"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("reads %q, want %q", got, want)
+	}
+}
+
+// screen is a terminal.FileWriter that keeps nothing.
+type screen struct{}
+
+func (screen) Write(p []byte) (int, error) { return len(p), nil }
+func (screen) Fd() uintptr                 { return ^uintptr(0) }
+
+// TestKeyWithCursorReport: survey asks the terminal where the cursor is
+// (ESC [ 6 n) twice as a yes/no prompt starts reading, and keeps only
+// what came before the answer in the read that held it: a key read after
+// the answer, in the same read, was dropped. Esc (and Ctrl-C, and a
+// letter) pressed while the terminal answered is still a key (flake20:
+// the pty test TestCancelKeys/esc/confirm failed so under -race).
+func TestKeyWithCursorReport(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		reads []string
+		want  bool
+		err   error
+	}{
+		{"esc after the report", []string{"\x1b[30;100R", "\x1b[1;16R\x1b"}, false, wizard.ErrInterrupted},
+		{"esc before the report", []string{"\x1b[30;100R", "\x1b\x1b[1;16R"}, false, wizard.ErrInterrupted},
+		{"ctrl-c after the report", []string{"\x1b[30;100R\x03"}, false, wizard.ErrInterrupted},
+		{"n after the report", []string{"\x1b[30;100R", "\x1b[1;16Rn", "\r"}, false, nil},
+		{"arrow and n after the report", []string{"\x1b[30;100R", "\x1b[1;16R\x1b[Dn", "\r"}, false, nil},
+	} {
+		p := New(&keys{reads: c.reads}, screen{}, io.Discard, Options{UTF8: true})
+		got, err := p.Confirm("Go on?", true)
+		if got != c.want || !errors.Is(err, c.err) {
+			t.Errorf("%s: got %v, %v; want %v, %v", c.name, got, err, c.want, c.err)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/spinner"
 	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/wizard"
@@ -56,10 +57,14 @@ func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer, o Op
 // Esc is an escape byte last in what one read returned, the rule survey's
 // own reader applies (terminal.RuneReader: nothing buffered after it):
 // an arrow key's sequence (ESC [ A) arrives in one read. An escape byte
-// followed by another is Esc too: no sequence begins ESC ESC, and the
-// terminal's answer to survey's cursor query (ESC [ row ; col R, asked
-// as each prompt starts reading) can arrive in the same read as an Esc
-// pressed while it was asked, and took it for the start of a sequence.
+// followed by another is Esc too: no sequence begins ESC ESC.
+//
+// survey asks the terminal where the cursor is (ESC [ 6 n) as a yes/no
+// prompt starts reading, and of the read that holds the answer
+// (ESC [ row ; col R) it keeps what came before it and drops what came
+// after: a key pressed while the terminal answered was lost (flake20: an
+// Esc, and the prompt stayed). Keys read after the answer are moved
+// before it, where survey keeps them.
 type cancelKeys struct{ terminal.FileReader }
 
 func (r cancelKeys) Read(p []byte) (int, error) {
@@ -69,8 +74,16 @@ func (r cancelKeys) Read(p []byte) (int, error) {
 			p[i] = terminal.KeyInterrupt
 		}
 	}
+	if at := cursorReport().FindIndex(p[:n]); at != nil && at[1] < n {
+		report := slices.Clone(p[at[0]:at[1]])
+		copy(p[at[0]:], p[at[1]:n])
+		copy(p[n-len(report):n], report)
+	}
 	return n, err
 }
+
+// cursorReport is a terminal's answer to ESC [ 6 n (survey's dsrPattern).
+var cursorReport = lazyre.New(`\x1b\[\d+;\d+R`)
 
 func (p *Prompter) stdio() survey.AskOpt { return survey.WithStdio(p.in, p.out, p.err) }
 
