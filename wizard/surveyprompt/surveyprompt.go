@@ -16,6 +16,7 @@ import (
 	"github.com/AlecAivazis/survey/v2/terminal"
 	"golang.org/x/term"
 
+	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/ctx-dev/ctx/internal/spinner"
 	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/wizard"
@@ -61,6 +62,13 @@ func New(in terminal.FileReader, out terminal.FileWriter, errOut io.Writer, o Op
 // when it is no sequence's rest (not "[" or "O": another Esc, or the
 // terminal's answer to survey's cursor query), the ESC was Esc. An ESC
 // right before another ESC in one read is Esc as well.
+//
+// survey asks the terminal where the cursor is (ESC [ 6 n) as a yes/no
+// prompt starts reading, and of the read that holds the answer
+// (ESC [ row ; col R) it keeps what came before it and drops what came
+// after: a key pressed while the terminal answered was lost (flake20: an
+// Esc, and the prompt stayed). Keys read after the answer are moved
+// before it, where survey keeps them.
 type cancelKeys struct{ terminal.FileReader }
 
 // escapeWait is how long an escape byte waits for the rest of its
@@ -94,8 +102,16 @@ func (r cancelKeys) Read(p []byte) (int, error) {
 			p[i] = terminal.KeyInterrupt
 		}
 	}
+	if at := cursorReport().FindIndex(p[:n]); at != nil && at[1] < n {
+		report := slices.Clone(p[at[0]:at[1]])
+		copy(p[at[0]:], p[at[1]:n])
+		copy(p[n-len(report):n], report)
+	}
 	return n, err
 }
+
+// cursorReport is a terminal's answer to ESC [ 6 n (survey's dsrPattern).
+var cursorReport = lazyre.New(`\x1b\[\d+;\d+R`)
 
 func (p *Prompter) stdio() survey.AskOpt { return survey.WithStdio(p.in, p.out, p.err) }
 
