@@ -77,6 +77,7 @@ const escapeWait = 100 * time.Millisecond
 
 func (r cancelKeys) Read(p []byte) (int, error) {
 	n, err := r.FileReader.Read(p)
+	escapePairs(p[:n]) // before the last ESC's wait turns it into Ctrl-C
 	for n > 0 && p[n-1] == terminal.KeyEscape {
 		esc := n - 1
 		if err != nil || n == len(p) || !readableWithin(r.Fd(), escapeWait) {
@@ -94,11 +95,9 @@ func (r cancelKeys) Read(p []byte) (int, error) {
 			p[esc] = terminal.KeyInterrupt
 		}
 	}
+	escapePairs(p[:n]) // and in what the wait brought
 	for i, b := range p[:n] {
-		// An escape byte right before another is Esc too: pressed while
-		// survey asks the terminal where the cursor is, it comes in one
-		// read with the answer (ESC, ESC [ row ; col R).
-		if b == terminal.KeyEndTransmission || (b == terminal.KeyEscape && i+1 < n && p[i+1] == terminal.KeyEscape) {
+		if b == terminal.KeyEndTransmission {
 			p[i] = terminal.KeyInterrupt
 		}
 	}
@@ -108,6 +107,18 @@ func (r cancelKeys) Read(p []byte) (int, error) {
 		copy(p[n-len(report):n], report)
 	}
 	return n, err
+}
+
+// escapePairs turns an escape byte right before another into Ctrl-C: Esc,
+// pressed while survey asks the terminal where the cursor is, comes in one
+// read with the answer (ESC, ESC [ row ; col R), and no sequence begins
+// ESC ESC.
+func escapePairs(p []byte) {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == terminal.KeyEscape && p[i+1] == terminal.KeyEscape {
+			p[i] = terminal.KeyInterrupt
+		}
+	}
 }
 
 // cursorReport is a terminal's answer to ESC [ 6 n (survey's dsrPattern).
