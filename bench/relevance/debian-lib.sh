@@ -101,20 +101,37 @@ module_dir() {
 	printf '%s\n' "$tmp/unzip/$mv"
 }
 
-# project NAME MODULE@VERSION DOCS_DIR FIND_ARGS...: copy the files of
-# DOCS_DIR (inside the module) matching FIND_ARGS to OUT/NAME, and the
+# folder NAME MODULE@VERSION DOCS_DIR FIND_ARGS...: copy the files of
+# DOCS_DIR (inside the module) matching FIND_ARGS to OUT/NAME.
+folder() {
+	local name=$1 mv=$2 docs=$3 dir
+	shift 3
+	dir=$(module_dir "$mv")
+	module_copy "$dir" "$name" "$mv" "$docs" "$@"
+	chmod -R u+w "$out/$name"
+}
+
+# project NAME MODULE@VERSION DOCS_DIR FIND_ARGS...: folder's copy, and the
 # module's CHANGELOG.md to OUT/NAME/CHANGELOG.md.
 project() {
 	local name=$1 mv=$2 docs=$3 dir
 	shift 3
 	dir=$(module_dir "$mv")
+	module_copy "$dir" "$name" "$mv" "$docs" "$@"
+	if [ -f "$dir/CHANGELOG.md" ]; then
+		cp "$dir/CHANGELOG.md" "$out/$name/CHANGELOG.md"
+	fi
+	chmod -R u+w "$out/$name"
+}
+
+# module_copy DIR NAME MODULE@VERSION DOCS_DIR FIND_ARGS...: the copy that
+# folder and project share (DIR is the unpacked module).
+module_copy() {
+	local dir=$1 name=$2 mv=$3 docs=$4
+	shift 4
 	if [ ! -d "$dir/$docs" ]; then
 		echo "$(basename "$0"): $mv has no folder $docs" >&2
 		exit 1
 	fi
 	copy "$dir/$docs" "$out/$name" "$@"
-	if [ -f "$dir/CHANGELOG.md" ]; then
-		cp "$dir/CHANGELOG.md" "$out/$name/CHANGELOG.md"
-	fi
-	chmod -R u+w "$out/$name"
 }

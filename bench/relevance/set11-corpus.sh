@@ -20,7 +20,7 @@
 # kind of page each.
 set -euo pipefail
 # shellcheck source=debian-lib.sh
-. "$(dirname "$0")/debian-lib.sh" # for corpus_out, gomod_start, module_dir and copy
+. "$(dirname "$0")/debian-lib.sh" # for corpus_out, gomod_start and folder
 
 corpus_out "$0" "$@"
 gomod_start
@@ -28,20 +28,6 @@ if ! command -v npm >/dev/null; then
 	echo "$(basename "$0"): the npm command is not on PATH; install Node.js and npm" >&2
 	exit 1
 fi
-
-# folder NAME MODULE@VERSION DIR FIND_ARGS...: copy the markdown files of DIR
-# (inside the module) matching FIND_ARGS to OUT/NAME.
-folder() {
-	local name=$1 mv=$2 docs=$3 dir
-	shift 3
-	dir=$(module_dir "$mv")
-	if [ ! -d "$dir/$docs" ]; then
-		echo "$(basename "$0"): $mv has no folder $docs" >&2
-		exit 1
-	fi
-	copy "$dir/$docs" "$out/$name" "$@"
-	chmod -R u+w "$out/$name"
-}
 
 fiber=github.com/gofiber/fiber/v3@v3.1.0
 folder api "$fiber" docs/api -name '*.md'
