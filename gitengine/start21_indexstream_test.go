@@ -119,3 +119,9 @@ func TestStreamedIndexAgreesWithWhole(t *testing.T) {
 		}
 	}
 }
+
+// indexHas is hasName of the index held whole in data: the tests' form
+// (TestIndexHasAgreesWithGoGit).
+func indexHas(data []byte, rel string, idLen int) (bool, error) {
+	return hasName(func(f func([]byte) bool) error { return eachIndexName(data, idLen, f) }, rel)
+}

@@ -29,7 +29,7 @@ type TrackStatus struct {
 // and where the work tree is (whether its ignore files ignore the file is
 // markdown.IgnoredPath's to say). Not inside a git work tree (or a bare
 // repository) is a zero TrackStatus and no error. It reads the names in
-// the repository's index up to file's (indexHas). An index that cannot be
+// the repository's index up to file's (hasName). An index that cannot be
 // read is an error: the caller cannot tell.
 func FileStatus(dir, file string) (TrackStatus, error) {
 	st, idx, err := readIndex(dir, file)
@@ -244,19 +244,14 @@ func commonDir(gitDir string) (string, error) {
 	return c, nil
 }
 
-// errIndex: the index is not in a form indexHas reads.
+// errIndex: the index is not in a form eachIndexName reads.
 var errIndex = errors.New("malformed or unsupported git index")
 
-// indexHas reports whether the git index data has an entry named rel, at
-// any stage (eachIndexName, stopping at the first name past rel). Not
+// hasName reports whether the names each gives (an index's, eachIndexName)
+// include rel, at any stage, stopping at the first name past rel. Not
 // go-git's decoder (index.Decoder): it builds every entry of the index
 // and checks its hash, 33 ms of CPU for 20,000 files, on every ctx search
 // (issue 31; bench/README.md "fixD17"). The tests check the two agree.
-func indexHas(data []byte, rel string, idLen int) (bool, error) {
-	return hasName(func(f func([]byte) bool) error { return eachIndexName(data, idLen, f) }, rel)
-}
-
-// hasName is indexHas of the names each gives.
 func hasName(each func(func(name []byte) bool) error, rel string) (bool, error) {
 	found, want := false, []byte(rel)
 	err := each(func(name []byte) bool {
