@@ -14,10 +14,10 @@ import (
 // start21: FileStatus (every command's check that git does not track
 // context.local.json) read the whole index into memory through
 // io.ReadAll, whose growing chunks and final copy allocated about twice
-// the index: 3.5 MB of fresh memory, ~1,000 page faults, for a work tree
-// of 20,000 files. It now reads the index front to back through one
-// buffer (eachIndexNameFrom), so what it allocates does not grow with
-// the index. The bytes are counted, not timed: the same code allocates
+// the index, and made a string of every name it compared: 4.9 MB for the
+// 1.8 MB index below (~1,000 page faults in a work tree of 20,000 files).
+// It now reads the index front to back through one buffer
+// (eachIndexNameFrom) and compares bytes: 72 KB, whatever the index. The bytes are counted, not timed: the same code allocates
 // the same. Not parallel: no other test allocates meanwhile.
 func TestFileStatusDoesNotHoldTheIndex(t *testing.T) {
 	dir := t.TempDir()
