@@ -1,10 +1,12 @@
 package gitengine
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,12 +29,13 @@ type TrackStatus struct {
 // and where the work tree is (whether its ignore files ignore the file is
 // markdown.IgnoredPath's to say). Not inside a git work tree (or a bare
 // repository) is a zero TrackStatus and no error. It reads the names in
-// the repository's index up to file's (indexHas). An index that cannot be
+// the repository's index up to file's (hasName). An index that cannot be
 // read is an error: the caller cannot tell.
 func FileStatus(dir, file string) (TrackStatus, error) {
-	st, data, idLen, err := readIndex(dir, file)
-	if err == nil && data != nil {
-		st.Tracked, err = indexHas(data, st.Rel, idLen)
+	st, idx, err := readIndex(dir, file)
+	if err == nil && idx != nil {
+		defer idx.close()
+		st.Tracked, err = hasName(idx.each, st.Rel)
 	}
 	return st, indexErr(st, err)
 }
@@ -47,13 +50,14 @@ func FileStatus(dir, file string) (TrackStatus, error) {
 // (eachIndexName): the rule of what a committed dir source may serve
 // (project), on a folder of 20,000 files as cheap as FileStatus.
 func TrackedUnder(dir, path string) (st TrackStatus, names []string, err error) {
-	st, data, idLen, err := readIndex(dir, path)
-	if err == nil && data != nil {
+	st, idx, err := readIndex(dir, path)
+	if err == nil && idx != nil {
+		defer idx.close()
 		prefix, self := []byte(st.Rel+"/"), []byte(st.Rel)
 		if st.Rel == "." || st.Rel == "" {
 			prefix, self = nil, nil
 		}
-		err = eachIndexName(data, idLen, func(name []byte) bool {
+		err = idx.each(func(name []byte) bool {
 			switch {
 			case self != nil && bytes.Equal(name, self):
 				names = append(names, "")
@@ -86,37 +90,72 @@ func indexErr(st TrackStatus, err error) error {
 }
 
 // readIndex finds the git work tree holding file (upwards from dir:
-// workTreeGitDir) and reads its index: the data (nil when the repository
-// has none yet, or file is in no work tree) and the length of its object
-// ids. st says whether and where file is in a work tree. It does not open
+// workTreeGitDir) and opens its index to read its names (nil when the
+// repository has none yet, or file is in no work tree; the caller closes
+// it). st says whether and where file is in a work tree. It does not open
 // the repository with go-git, which refuses repositories git reads
 // (extensions.worktreeConfig, set by `git sparse-checkout` and `git
 // config --worktree`: go-git issue 1943): it reads only the two files it
 // needs, the index and the common config's extensions.objectFormat.
-func readIndex(dir, file string) (st TrackStatus, data []byte, idLen int, err error) {
+func readIndex(dir, file string) (st TrackStatus, idx *indexNames, err error) {
 	root, gitDir, err := workTreeGitDir(dir)
 	if err != nil || root == "" {
-		return TrackStatus{}, nil, 0, err
+		return TrackStatus{}, nil, err
 	}
 	rel, err := relIn(root, file)
 	if err != nil {
-		return TrackStatus{}, nil, 0, err
+		return TrackStatus{}, nil, err
 	}
 	st = TrackStatus{InRepository: true, Root: root, Rel: rel}
-	data, err = readIndexFile(filepath.Join(gitDir, "index"))
+	f, size, err := openIndexFile(filepath.Join(gitDir, "index"))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return st, nil, 0, nil // a new repository: nothing tracked yet
+		return st, nil, nil // a new repository: nothing tracked yet
 	case err != nil:
-		return st, nil, 0, err
+		return st, nil, err
 	}
-	if idLen, err = objectIDLen(gitDir); err != nil {
-		return st, nil, 0, err
+	idx = &indexNames{f: f, size: size}
+	if idx.idLen, err = objectIDLen(gitDir); err != nil {
+		idx.close()
+		return st, nil, err
 	}
-	if data, err = unsplit(gitDir, data, idLen); err != nil {
-		return st, nil, 0, err
+	if m, _ := filepath.Glob(filepath.Join(gitDir, "sharedindex.*")); len(m) > 0 {
+		// Maybe split: unsplit reads it whole.
+		data, err := readIndexData(f, size)
+		idx.close()
+		if err == nil {
+			data, err = unsplit(gitDir, data, idx.idLen)
+		}
+		if err != nil {
+			return st, nil, err
+		}
+		idx.f, idx.data = nil, data
 	}
-	return st, data, idLen, nil
+	return st, idx, nil
+}
+
+// indexNames is a git index to read the names of (readIndex): streamed
+// from f, its size bytes, or whole in data (a split index made one by
+// unsplit); idLen is the length of its object ids.
+type indexNames struct {
+	f     *os.File
+	size  int64
+	data  []byte
+	idLen int
+}
+
+// each is eachIndexName of the index.
+func (x *indexNames) each(f func(name []byte) bool) error {
+	if x.f == nil {
+		return eachIndexName(x.data, x.idLen, f)
+	}
+	return eachIndexNameFrom(bufio.NewReaderSize(x.f, indexReadBuffer), x.size, x.idLen, f)
+}
+
+func (x *indexNames) close() {
+	if x.f != nil {
+		x.f.Close()
+	}
 }
 
 // workTreeGitDir finds the git work tree holding dir as git and go-git
@@ -205,18 +244,18 @@ func commonDir(gitDir string) (string, error) {
 	return c, nil
 }
 
-// errIndex: the index is not in a form indexHas reads.
+// errIndex: the index is not in a form eachIndexName reads.
 var errIndex = errors.New("malformed or unsupported git index")
 
-// indexHas reports whether the git index data has an entry named rel, at
-// any stage (eachIndexName, stopping at the first name past rel). Not
+// hasName reports whether the names each gives (an index's, eachIndexName)
+// include rel, at any stage, stopping at the first name past rel. Not
 // go-git's decoder (index.Decoder): it builds every entry of the index
 // and checks its hash, 33 ms of CPU for 20,000 files, on every ctx search
 // (issue 31; bench/README.md "fixD17"). The tests check the two agree.
-func indexHas(data []byte, rel string, idLen int) (bool, error) {
-	found := false
-	err := eachIndexName(data, idLen, func(name []byte) bool {
-		c := strings.Compare(string(name), rel)
+func hasName(each func(func(name []byte) bool) error, rel string) (bool, error) {
+	found, want := false, []byte(rel)
+	err := each(func(name []byte) bool {
+		c := bytes.Compare(name, want)
 		found = c == 0
 		return c < 0
 	})
@@ -231,63 +270,124 @@ var errSplitIndex = errors.New("this repository's index is split (core.splitInde
 
 // eachIndexName calls f with the name of each entry of the git index data
 // (versions 2 to 4, as git writes them: Documentation/gitformat-index.txt),
-// in the index's order (by name, bytewise), until f returns false. It
-// reads the names in place; name is valid only during the call. It then
-// steps over the remaining entries (no name is built) to the extensions:
-// a split index (a "link" extension) is errSplitIndex, whatever f was
-// given, since its entries are only the changes to a shared index.
+// in the index's order (by name, bytewise), until f returns false: the
+// form of an index held whole (a split index made one by unsplit).
+// eachIndexNameFrom reads it.
 func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
-	if len(data) < 12 || string(data[:4]) != "DIRC" {
+	return eachIndexNameFrom(bufio.NewReaderSize(bytes.NewReader(data), indexReadBuffer), int64(len(data)), idLen, f)
+}
+
+// indexReadBuffer is the buffer eachIndexNameFrom reads an index through,
+// and the longest name it reads (a path is at most 4 KB on Linux and
+// macOS, 32 K UTF-16 units on Windows).
+const indexReadBuffer = 64 << 10
+
+// eachIndexNameFrom is eachIndexName of the index of size bytes that r
+// reads, front to back through r's buffer (indexReadBuffer), the index
+// never whole in memory: read whole, a 1.6 MB index (20,000 files) was
+// 400 to 800 page faults of fresh memory in every command that checks
+// context.local.json (bench/README.md, start21). It gives each name read
+// in place, valid only during the call. It then steps over the remaining
+// entries (no name is built) to the extensions: a split index (a "link"
+// extension) is errSplitIndex, whatever f was given, since its entries
+// are only the changes to a shared index. Data that ends before an entry
+// or extension it announces is errIndex.
+func eachIndexNameFrom(r *bufio.Reader, size int64, idLen int, f func(name []byte) bool) error {
+	var off int64
+	// next is the next n bytes, consumed (valid until the next read).
+	next := func(n int) ([]byte, error) {
+		if int64(n) > size-off {
+			return nil, errIndex
+		}
+		b, err := r.Peek(n)
+		if err != nil {
+			return nil, readErr(err)
+		}
+		off += int64(n)
+		_, _ = r.Discard(n)
+		return b, nil
+	}
+	// through is the bytes up to the next NUL, which it consumes too.
+	through := func() ([]byte, error) {
+		b, err := r.ReadSlice(0)
+		if err != nil {
+			return nil, readErr(err)
+		}
+		if off += int64(len(b)); off > size {
+			return nil, errIndex
+		}
+		return b[:len(b)-1], nil
+	}
+	h, err := next(12)
+	if err != nil || string(h[:4]) != "DIRC" {
 		return errIndex
 	}
-	version := binary.BigEndian.Uint32(data[4:8])
-	count := binary.BigEndian.Uint32(data[8:12])
+	version := binary.BigEndian.Uint32(h[4:8])
+	count := binary.BigEndian.Uint32(h[8:12])
 	if version < 2 || version > 4 {
 		return fmt.Errorf("%w: version %d", errIndex, version)
 	}
 	header := 40 + idLen + 2 // ctime, mtime, dev, ino, mode, uid, gid, size, object id (SHA-1 or SHA-256), flags
-	off := 12
 	more := true
 	var prev []byte // v4: the previous name, which the next one shares a prefix with
 	for i := uint32(0); i < count; i++ {
-		if off+header > len(data) {
-			return errIndex
+		h, err := next(header)
+		if err != nil {
+			return err
 		}
-		flags := binary.BigEndian.Uint16(data[off+header-2 : off+header])
-		start := off + header
+		flags := binary.BigEndian.Uint16(h[header-2:])
+		entry := header
 		if flags&0x4000 != 0 { // extended flags (version 3 and later)
-			start += 2
-		}
-		if start > len(data) {
-			return errIndex
+			if _, err := next(2); err != nil {
+				return err
+			}
+			entry += 2
 		}
 		var name []byte
 		if version == 4 {
-			strip, n := varint(data[start:])
+			b, _ := r.Peek(10) // a varint is at most 10 bytes; fewer at the end
+			strip, n := varint(b)
 			if n == 0 || more && strip > uint64(len(prev)) {
 				return errIndex
 			}
-			end := bytes.IndexByte(data[start+n:], 0)
-			if end < 0 {
-				return errIndex
+			if _, err := next(n); err != nil {
+				return err
+			}
+			rest, err := through()
+			if err != nil {
+				return err
 			}
 			if more {
 				keep := len(prev) - int(strip)
-				name = append(prev[:keep:keep], data[start+n:start+n+end]...)
+				name = append(prev[:keep:keep], rest...)
 				prev = name
 			}
-			off = start + n + end + 1
 		} else {
 			l := int(flags & 0x0fff)
 			if l == 0x0fff { // too long for the field: NUL-terminated
-				l = bytes.IndexByte(data[start:], 0)
+				if name, err = through(); err != nil {
+					return err
+				}
+				entry += len(name) + 1
+			} else {
+				if name, err = next(l); err != nil {
+					return err
+				}
+				entry += l
 			}
-			if l < 0 || start+l > len(data) {
-				return errIndex
+			// The entry is padded with 1 to 8 NULs to a multiple of 8
+			// bytes; a NUL-terminated name's NUL, read, is the first.
+			pad := 8 - entry%8
+			if l == 0x0fff {
+				pad = 8 - (entry-1)%8 - 1
 			}
-			name = data[start : start+l]
-			size := start - off + l
-			off += size + 8 - size%8
+			if more {
+				more = f(name)
+			}
+			if _, err := next(pad); err != nil {
+				return err
+			}
+			continue
 		}
 		if more {
 			more = f(name)
@@ -295,17 +395,38 @@ func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
 	}
 	// The extensions: a 4-byte signature, a 4-byte size, the data; then
 	// the checksum (one object id).
-	for end := len(data) - idLen; off+8 <= end; {
-		sig, size := string(data[off:off+4]), binary.BigEndian.Uint32(data[off+4:off+8])
-		if uint64(size) > uint64(end-off-8) {
+	for end := size - int64(idLen); off+8 <= end; {
+		h, err := next(8)
+		if err != nil {
+			return err
+		}
+		sig, n := string(h[:4]), binary.BigEndian.Uint32(h[4:8])
+		if int64(n) > end-off {
 			return errIndex
 		}
 		if sig == "link" {
-			return &splitError{link: data[off+8 : off+8+int(size)]}
+			link := make([]byte, n)
+			if _, err := io.ReadFull(r, link); err != nil {
+				return readErr(err)
+			}
+			return &splitError{link: link}
 		}
-		off += 8 + int(size)
+		if _, err := r.Discard(int(n)); err != nil {
+			return readErr(err)
+		}
+		off += int64(n)
 	}
 	return nil
+}
+
+// readErr is an error of reading an index's bytes: its end before what
+// it announced (or a name longer than the read buffer) is errIndex;
+// another (the disk's) as it is.
+func readErr(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, bufio.ErrBufferFull) {
+		return errIndex
+	}
+	return err
 }
 
 // objectIDLen is the length of an object id in the index entries of the
