@@ -24,7 +24,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/gofrs/flock"
 )
 
 // The object cache: one bare object store per remote under the cache root,
@@ -77,8 +76,10 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		if _, err := os.Stat(dir); err != nil {
 			return nil, nil, err
 		}
-		rl := flock.New(dir + readersLockSuffix)
-		if ok, err := rl.TryRLock(); err != nil || !ok {
+		rl := lockwait.File(dir + readersLockSuffix)
+		if ok, err := lockwait.Shared(ctx, rl, 0); err != nil {
+			return nil, nil, fmt.Errorf("lock the cache %s for reading: %w", dir, err)
+		} else if !ok {
 			return nil, nil, fmt.Errorf("the cache %s is being collected", dir)
 		}
 		return newCacheStorage(dir, true), func() { _ = rl.Unlock() }, nil
@@ -86,7 +87,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
 	}
-	fl := flock.New(dir + fetchLockSuffix)
+	fl := lockwait.File(dir + fetchLockSuffix)
 	if ok, err := lockwait.Exclusive(ctx, fl, lockwait.Forever); !ok {
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
@@ -103,7 +104,7 @@ const (
 // long as ctx allows. It is taken while the fetch lock is held, which gc
 // needs first, so it waits at most for a gc that is finishing.
 func readLock(ctx context.Context, st *filesystem.Storage) (func(), error) {
-	rl := flock.New(filepath.Clean(st.Filesystem().Root()) + readersLockSuffix)
+	rl := lockwait.File(filepath.Clean(st.Filesystem().Root()) + readersLockSuffix)
 	if ok, err := lockwait.Shared(ctx, rl, lockwait.Forever); !ok {
 		return nil, fmt.Errorf("lock the cache %s for reading: %w", st.Filesystem().Root(), err)
 	}
@@ -386,7 +387,7 @@ func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
 	if _, err := os.Stat(dir); err != nil {
 		return nil
 	}
-	fl := flock.New(dir + fetchLockSuffix)
+	fl := lockwait.File(dir + fetchLockSuffix)
 	if ok, _ := lockwait.Exclusive(ctx, fl, noteWait); !ok {
 		return nil
 	}

@@ -1,0 +1,49 @@
+package gitengine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ctx-dev/ctx/internal/gittest"
+	"github.com/ctx-dev/ctx/internal/lockwait"
+)
+
+// A planted link on a store's lock files (own21, round 20's leftover):
+// taking the lock created an empty file wherever the link pointed, as the
+// user running ctx. Now the lock is refused, naming it, and nothing is
+// made there.
+func TestOwn21CacheLockNotThroughALink(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.serve(gittest.ServeOptions{})
+	url := s.URL + "/repo.git"
+	cache := t.TempDir()
+	ctx := context.Background()
+	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c1, Path: "src"}, filepath.Join(t.TempDir(), "a")); err != nil {
+		t.Fatal(err)
+	}
+	store := storeOf(t, cache)
+	for _, suffix := range []string{fetchLockSuffix, readersLockSuffix} {
+		victim := filepath.Join(t.TempDir(), "planted")
+		lock := store + suffix
+		if err := os.Remove(lock); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(victim, lock); err != nil {
+			t.Fatal(err)
+		}
+		_, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "b"))
+		if !errors.Is(err, lockwait.ErrLinkedLock) {
+			t.Errorf("%s a link: Materialize = %v; want ErrLinkedLock", suffix, err)
+		}
+		if _, err := os.Lstat(victim); err == nil {
+			t.Errorf("%s a link: a file was made where it points", suffix)
+		}
+		if err := os.Remove(lock); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
