@@ -114,7 +114,7 @@ type pkgState struct {
 	// spelling, as the lock has it): where ctx push sends their edits.
 	// A commit that points the manifest and the lock elsewhere together
 	// leaves it, and push asks for the user's word for a repository of
-	// another identity (naming.RepoKey: another spelling of the same one
+	// another place (naming.EndpointKey, own21: another spelling of the same one
 	// is no redirect; red20). "" in a state written before, or rebuilt by
 	// a scan: not known.
 	Source string `json:"source,omitempty"`
