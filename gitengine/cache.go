@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -279,24 +280,15 @@ type use struct {
 // large, and a junk one in a shared cache (sparse: no disk) cost its size
 // in memory in every fetch (red20).
 func readUses(dir string) (*useFile, error) {
-	f, err := os.Open(filepath.Join(dir, useFileName))
+	data, err := boundedfile.ReadFile(filepath.Join(dir, useFileName), maxUseFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &useFile{}, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var data []byte
-	fi, err := f.Stat()
-	if err == nil && fi.Size() <= maxUseFile {
-		data, err = io.ReadAll(io.LimitReader(f, maxUseFile+1))
-	}
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > maxUseFile || len(data) > maxUseFile {
+	if errors.Is(err, boundedfile.ErrTooLarge) {
 		return nil, fmt.Errorf("%s: over %d MiB, more than ctx writes: it is not read (a fetch replaces it)", filepath.Join(dir, useFileName), maxUseFile>>20)
+	}
+	if err != nil {
+		return nil, err
 	}
 	var u useFile
 	if err := json.Unmarshal(data, &u); err != nil {

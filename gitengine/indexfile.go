@@ -1,8 +1,10 @@
 package gitengine
 
 import (
+	"errors"
 	"fmt"
-	"io"
+
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 )
 
 // MaxIndexSize bounds a git index file the index readers read (the
@@ -20,32 +22,21 @@ const rewriteIndex = "if `git status` fails on it too, remove it and run `git re
 
 // readIndexFile reads the git index file at path, bounded: it must be a
 // regular file (a link to one is followed, as git follows it) of at most
-// MaxIndexSize bytes, else the error names it and why. It is opened
-// without waiting for a writer (openNoBlock: a fifo put there would hold
-// the open), checked on the open file, then read up to the bound. The
-// one read of both files (readIndex, unsplit).
+// MaxIndexSize bytes, else the error names it and why. internal/boundedfile
+// owns the rule (no wait on a fifo, the size checked on the open file and
+// while read); the words are the index's. The one read of both files
+// (readIndex, unsplit).
 func readIndexFile(path string) ([]byte, error) {
-	f, err := openNoBlock(path)
-	if err != nil {
-		return nil, err
+	data, err := boundedfile.ReadFile(path, MaxIndexSize)
+	var be *boundedfile.Error
+	switch {
+	case !errors.As(err, &be):
+		return data, err
+	case be.Kind == boundedfile.ErrNotRegular:
+		return nil, fmt.Errorf("%s: %w: not a regular file (%s); git writes one: remove it and run `git reset` (or `git update-index --no-split-index`) in the repository", path, errIndex, be.Mode.Type())
+	case be.Size >= 0:
+		return nil, fmt.Errorf("%s: %w: %d bytes, over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, be.Size, int64(MaxIndexSize), rewriteIndex)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w: not a regular file (%s); git writes one: remove it and run `git reset` (or `git update-index --no-split-index`) in the repository", path, errIndex, fi.Mode().Type())
-	}
-	if fi.Size() > MaxIndexSize {
-		return nil, fmt.Errorf("%s: %w: %d bytes, over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, fi.Size(), int64(MaxIndexSize), rewriteIndex)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxIndexSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxIndexSize { // it grew while read
-		return nil, fmt.Errorf("%s: %w: over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, int64(MaxIndexSize), rewriteIndex)
-	}
-	return data, nil
+	// it grew while read
+	return nil, fmt.Errorf("%s: %w: over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, int64(MaxIndexSize), rewriteIndex)
 }

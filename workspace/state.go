@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/treehash"
@@ -148,18 +149,11 @@ func (w *Workspace) readState(alias string) (*pkgState, error) {
 }
 
 // readStateFile reads a state file: .state/<alias>.json, or the one a
-// change staged in .tmp/.
+// change staged in .tmp/ (internal/boundedfile: a regular file of at most
+// project.MaxStateBytes; ctx writes it, but a fifo or /dev/zero put there
+// must not hang ctx or fill its memory, own21).
 func readStateFile(p string) (*pkgState, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(f)
+	data, fi, err := boundedfile.Read(p, project.MaxStateBytes, boundedfile.Options{})
 	if err != nil {
 		return nil, err
 	}
