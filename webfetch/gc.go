@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 )
@@ -112,7 +113,7 @@ func GC(ctx context.Context, cacheDir string, o GCOptions) (GCResult, error) {
 			continue
 		}
 		var s Snapshot
-		data, err := os.ReadFile(p)
+		data, err := boundedfile.ReadFile(p, maxSnapshotFile)
 		if err == nil {
 			err = json.Unmarshal(data, &s)
 		}
