@@ -200,15 +200,13 @@ const maxHaves = 32
 
 // knownCommits returns the most recently fetched commits that are in st.
 func knownCommits(st *filesystem.Storage) []plumbing.Hash {
-	f, err := st.Filesystem().Open("ctx-commits")
+	data, err := readCommitsRecord(st.Filesystem().Root())
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
 	var all []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); len(l) == 40 && isHex(l) {
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); len(l) == 40 && isHex(l) {
 			all = append(all, l)
 		}
 	}
@@ -227,6 +225,17 @@ func knownCommits(st *filesystem.Storage) []plumbing.Hash {
 	return out
 }
 
+// maxCommitsRecord bounds ctx-commits as read: 16 MiB, some 400,000
+// commits, far more than a store of documentation records.
+const maxCommitsRecord = 16 << 20
+
+// readCommitsRecord is the store dir's ctx-commits, read bounded
+// (internal/boundedfile): the cache may be shared, and a fifo planted
+// there held every update's open forever (own21).
+func readCommitsRecord(dir string) ([]byte, error) {
+	return boundedfile.ReadFile(filepath.Join(dir, "ctx-commits"), maxCommitsRecord)
+}
+
 // recordCommit appends c to the cache's list of fetched commits.
 // The file is opened through an os.Root on the store: a link in a shared
 // cache that leads out of the store is not written through (red20).
@@ -236,8 +245,16 @@ func recordCommit(st *filesystem.Storage, c plumbing.Hash) error {
 		return err
 	}
 	defer root.Close()
-	f, err := root.OpenFile("ctx-commits", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	// Not waiting on a fifo planted there (own21): no reader, ENXIO.
+	f, err := root.OpenFile("ctx-commits", os.O_WRONLY|os.O_CREATE|os.O_APPEND|boundedfile.NonBlock, 0o644)
 	if err != nil {
+		return err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = &boundedfile.Error{Path: filepath.Join(st.Filesystem().Root(), "ctx-commits"), Kind: boundedfile.ErrNotRegular, Mode: fi.Mode()}
+		}
 		return err
 	}
 	if _, err := f.WriteString(c.String() + "\n"); err != nil {

@@ -714,7 +714,7 @@ func pruneRecords(st *filesystem.Storage, dir string, uses *useFile, recent []us
 			return err
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "ctx-commits"))
+	data, err := readCommitsRecord(dir)
 	if err != nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/gittest"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 )
@@ -46,4 +47,33 @@ func TestOwn21CacheLockNotThroughALink(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// A fifo planted as a store's ctx-commits (no writer, no reader) held an
+// update's open forever: knownCommits read it, recordCommit appended to
+// it, gc's pruneRecords read it. Read bounded and appended without
+// waiting (own21, internal/boundedfile), the fetch goes on or fails
+// naming it; it never waits.
+func TestOwn21CommitsRecordFifo(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.serve(gittest.ServeOptions{})
+	url := s.URL + "/repo.git"
+	cache := t.TempDir()
+	ctx := context.Background()
+	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c1, Path: "src"}, filepath.Join(t.TempDir(), "a")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(storeOf(t, cache), "ctx-commits")
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(p); err != nil {
+		t.Skip(err)
+	}
+	_, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "b"))
+	if err != nil && !errors.Is(err, boundedfile.ErrNotRegular) {
+		t.Errorf("Materialize with a fifo for ctx-commits: %v; want it done, or refused naming the fifo", err)
+	}
+	t.Logf("Materialize: %v", err)
 }

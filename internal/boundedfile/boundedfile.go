@@ -133,7 +133,7 @@ func Open(path string, max int64) (*os.File, error) {
 // ReadIn is ReadFile of name inside root (os.Root: nothing outside it is
 // opened, a link inside is followed).
 func ReadIn(root *os.Root, name string, max int64) ([]byte, error) {
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|NonBlock, 0)
 	if err != nil {
 		return nil, err
 	}

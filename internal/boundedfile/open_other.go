@@ -4,9 +4,9 @@ package boundedfile
 
 import "os"
 
-// nonBlock: a system without Unix fifos in its file system has no such
+// NonBlock (see open_unix.go): a system without Unix fifos in its file system has no such
 // flag; an open does not wait.
-const nonBlock = 0
+const NonBlock = 0
 
 // noFollowOpen: no O_NOFOLLOW; Read looks at the path first.
 const noFollowOpen = false

@@ -8,9 +8,10 @@ import (
 	"syscall"
 )
 
-// nonBlock: an open of a fifo does not wait for a writer (a regular
-// file ignores it).
-const nonBlock = syscall.O_NONBLOCK
+// NonBlock is the open flag with which an open of a fifo does not wait
+// for the other end (a regular file ignores it): for a caller that opens
+// a file of a shared folder for writing (then checks it is regular).
+const NonBlock = syscall.O_NONBLOCK
 
 // noFollowOpen: the open itself refuses a link (O_NOFOLLOW).
 const noFollowOpen = true
