@@ -115,7 +115,7 @@ func PlanAgentsMD(root string) ([]AgentsEdit, error) {
 			}
 			rel, _ := filepath.Rel(realRoot, f.target)
 			f.link = filepath.ToSlash(rel)
-			if fi, err = os.Stat(f.target); err != nil {
+			if _, err = os.Stat(f.target); err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 		}
