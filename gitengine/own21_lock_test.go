@@ -18,14 +18,8 @@ import (
 // made there.
 func TestOwn21CacheLockNotThroughALink(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	s := f.serve(gittest.ServeOptions{})
-	url := s.URL + "/repo.git"
-	cache := t.TempDir()
+	f, url, cache := own21Cached(t)
 	ctx := context.Background()
-	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c1, Path: "src"}, filepath.Join(t.TempDir(), "a")); err != nil {
-		t.Fatal(err)
-	}
 	store := storeOf(t, cache)
 	for _, suffix := range []string{fetchLockSuffix, readersLockSuffix} {
 		victim := filepath.Join(t.TempDir(), "planted")
@@ -56,14 +50,8 @@ func TestOwn21CacheLockNotThroughALink(t *testing.T) {
 // naming it; it never waits.
 func TestOwn21CommitsRecordFifo(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	s := f.serve(gittest.ServeOptions{})
-	url := s.URL + "/repo.git"
-	cache := t.TempDir()
+	f, url, cache := own21Cached(t)
 	ctx := context.Background()
-	if _, err := New(Options{CacheDir: cache}).Materialize(ctx, FetchRequest{URL: url, Commit: f.c1, Path: "src"}, filepath.Join(t.TempDir(), "a")); err != nil {
-		t.Fatal(err)
-	}
 	p := filepath.Join(storeOf(t, cache), "ctx-commits")
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
@@ -76,4 +64,17 @@ func TestOwn21CommitsRecordFifo(t *testing.T) {
 		t.Errorf("Materialize with a fifo for ctx-commits: %v; want it done, or refused naming the fifo", err)
 	}
 	t.Logf("Materialize: %v", err)
+}
+
+// own21Cached is a served repository, fetched once at c1 into a new
+// cache: the fixture, its URL and the cache root.
+func own21Cached(t *testing.T) (f *fixture, url, cache string) {
+	t.Helper()
+	f = newFixture(t)
+	url = f.serve(gittest.ServeOptions{}).URL + "/repo.git"
+	cache = t.TempDir()
+	if _, err := New(Options{CacheDir: cache}).Materialize(context.Background(), FetchRequest{URL: url, Commit: f.c1, Path: "src"}, filepath.Join(t.TempDir(), "a")); err != nil {
+		t.Fatal(err)
+	}
+	return f, url, cache
 }
