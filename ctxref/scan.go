@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 )
 
@@ -228,24 +229,21 @@ func (s *scanner) file(rel string) {
 	}
 }
 
+// read is the file rel, bounded (internal/boundedfile: a regular file of
+// at most MaxFileBytes, no wait on a fifo); the error, shown after the
+// path, says why it was skipped.
 func (s *scanner) read(rel string) ([]byte, error) {
-	f, err := os.Open(filepath.Join(s.root, filepath.FromSlash(rel)))
-	if err != nil {
-		return nil, err
+	data, err := boundedfile.ReadFile(filepath.Join(s.root, filepath.FromSlash(rel)), s.lim.MaxFileBytes)
+	var be *boundedfile.Error
+	switch {
+	case !errors.As(err, &be):
+		return data, err
+	case be.Kind == boundedfile.ErrNotRegular:
+		return nil, fmt.Errorf("%s, not a regular file", boundedfile.Describe(be.Mode))
+	case be.Size >= 0:
+		return nil, fmt.Errorf("%d bytes, more than the %d read", be.Size, s.lim.MaxFileBytes)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > s.lim.MaxFileBytes {
-		return nil, fmt.Errorf("%d bytes, more than the %d read", fi.Size(), s.lim.MaxFileBytes)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, s.lim.MaxFileBytes+1))
-	if err == nil && int64(len(data)) > s.lim.MaxFileBytes {
-		err = fmt.Errorf("more than the %d bytes read", s.lim.MaxFileBytes)
-	}
-	return data, err
+	return nil, fmt.Errorf("more than the %d bytes read", s.lim.MaxFileBytes)
 }
 
 // ignorer holds the patterns of the .gitignore files read so far (each

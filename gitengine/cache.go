@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -24,7 +25,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/gofrs/flock"
 )
 
 // The object cache: one bare object store per remote under the cache root,
@@ -77,8 +77,10 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 		if _, err := os.Stat(dir); err != nil {
 			return nil, nil, err
 		}
-		rl := flock.New(dir + readersLockSuffix)
-		if ok, err := rl.TryRLock(); err != nil || !ok {
+		rl := lockwait.File(dir + readersLockSuffix)
+		if ok, err := lockwait.Shared(ctx, rl, 0); err != nil {
+			return nil, nil, fmt.Errorf("lock the cache %s for reading: %w", dir, err)
+		} else if !ok {
 			return nil, nil, fmt.Errorf("the cache %s is being collected", dir)
 		}
 		return newCacheStorage(dir, true), func() { _ = rl.Unlock() }, nil
@@ -86,7 +88,7 @@ func (e *Engine) openCache(ctx context.Context, r *remote, lock bool) (st *files
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("create cache directory: %w (set CTX_CACHE to a writable directory)", err)
 	}
-	fl := flock.New(dir + fetchLockSuffix)
+	fl := lockwait.File(dir + fetchLockSuffix)
 	if ok, err := lockwait.Exclusive(ctx, fl, lockwait.Forever); !ok {
 		return nil, nil, fmt.Errorf("lock the cache %s: %w", dir, err)
 	}
@@ -103,7 +105,7 @@ const (
 // long as ctx allows. It is taken while the fetch lock is held, which gc
 // needs first, so it waits at most for a gc that is finishing.
 func readLock(ctx context.Context, st *filesystem.Storage) (func(), error) {
-	rl := flock.New(filepath.Clean(st.Filesystem().Root()) + readersLockSuffix)
+	rl := lockwait.File(filepath.Clean(st.Filesystem().Root()) + readersLockSuffix)
 	if ok, err := lockwait.Shared(ctx, rl, lockwait.Forever); !ok {
 		return nil, fmt.Errorf("lock the cache %s for reading: %w", st.Filesystem().Root(), err)
 	}
@@ -198,15 +200,13 @@ const maxHaves = 32
 
 // knownCommits returns the most recently fetched commits that are in st.
 func knownCommits(st *filesystem.Storage) []plumbing.Hash {
-	f, err := st.Filesystem().Open("ctx-commits")
+	data, err := readCommitsRecord(st.Filesystem().Root())
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
 	var all []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); len(l) == 40 && isHex(l) {
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); len(l) == 40 && isHex(l) {
 			all = append(all, l)
 		}
 	}
@@ -225,6 +225,17 @@ func knownCommits(st *filesystem.Storage) []plumbing.Hash {
 	return out
 }
 
+// maxCommitsRecord bounds ctx-commits as read: 16 MiB, some 400,000
+// commits, far more than a store of documentation records.
+const maxCommitsRecord = 16 << 20
+
+// readCommitsRecord is the store dir's ctx-commits, read bounded
+// (internal/boundedfile): the cache may be shared, and a fifo planted
+// there held every update's open forever (own21).
+func readCommitsRecord(dir string) ([]byte, error) {
+	return boundedfile.ReadFile(filepath.Join(dir, "ctx-commits"), maxCommitsRecord)
+}
+
 // recordCommit appends c to the cache's list of fetched commits.
 // The file is opened through an os.Root on the store: a link in a shared
 // cache that leads out of the store is not written through (red20).
@@ -234,8 +245,16 @@ func recordCommit(st *filesystem.Storage, c plumbing.Hash) error {
 		return err
 	}
 	defer root.Close()
-	f, err := root.OpenFile("ctx-commits", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	// Not waiting on a fifo planted there (own21): no reader, ENXIO.
+	f, err := root.OpenFile("ctx-commits", os.O_WRONLY|os.O_CREATE|os.O_APPEND|boundedfile.NonBlock, 0o644)
 	if err != nil {
+		return err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = &boundedfile.Error{Path: filepath.Join(st.Filesystem().Root(), "ctx-commits"), Kind: boundedfile.ErrNotRegular, Mode: fi.Mode()}
+		}
 		return err
 	}
 	if _, err := f.WriteString(c.String() + "\n"); err != nil {
@@ -278,24 +297,15 @@ type use struct {
 // large, and a junk one in a shared cache (sparse: no disk) cost its size
 // in memory in every fetch (red20).
 func readUses(dir string) (*useFile, error) {
-	f, err := os.Open(filepath.Join(dir, useFileName))
+	data, err := boundedfile.ReadFile(filepath.Join(dir, useFileName), maxUseFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &useFile{}, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var data []byte
-	fi, err := f.Stat()
-	if err == nil && fi.Size() <= maxUseFile {
-		data, err = io.ReadAll(io.LimitReader(f, maxUseFile+1))
-	}
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > maxUseFile || len(data) > maxUseFile {
+	if errors.Is(err, boundedfile.ErrTooLarge) {
 		return nil, fmt.Errorf("%s: over %d MiB, more than ctx writes: it is not read (a fetch replaces it)", filepath.Join(dir, useFileName), maxUseFile>>20)
+	}
+	if err != nil {
+		return nil, err
 	}
 	var u useFile
 	if err := json.Unmarshal(data, &u); err != nil {
@@ -386,7 +396,7 @@ func (e *Engine) NoteUse(ctx context.Context, req FetchRequest) error {
 	if _, err := os.Stat(dir); err != nil {
 		return nil
 	}
-	fl := flock.New(dir + fetchLockSuffix)
+	fl := lockwait.File(dir + fetchLockSuffix)
 	if ok, _ := lockwait.Exclusive(ctx, fl, noteWait); !ok {
 		return nil
 	}

@@ -325,11 +325,11 @@ func (e *Engine) TrimCache(ctx context.Context) ([]GCResult, error) {
 // each; ok is false when another process holds one.
 func lockRemote(ctx context.Context, dir string, wait time.Duration) (unlock func(), ok bool, err error) {
 	take := func(fl *flock.Flock) (bool, error) { return lockwait.Exclusive(ctx, fl, wait) }
-	fetch := flock.New(dir + fetchLockSuffix)
+	fetch := lockwait.File(dir + fetchLockSuffix)
 	if ok, err := take(fetch); err != nil || !ok {
 		return nil, false, err
 	}
-	readers := flock.New(dir + readersLockSuffix)
+	readers := lockwait.File(dir + readersLockSuffix)
 	if ok, err := take(readers); err != nil || !ok {
 		_ = fetch.Unlock()
 		return nil, false, err
@@ -714,7 +714,7 @@ func pruneRecords(st *filesystem.Storage, dir string, uses *useFile, recent []us
 			return err
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "ctx-commits"))
+	data, err := readCommitsRecord(dir)
 	if err != nil {
 		return nil
 	}

@@ -1,10 +1,11 @@
 package gitengine
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
-	"io"
 	"os"
+
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 )
 
 // MaxIndexSize bounds a git index file the index readers read (the
@@ -20,36 +21,24 @@ const MaxIndexSize = 1 << 30
 // ctx.
 const rewriteIndex = "if `git status` fails on it too, remove it and run `git reset` in the repository to write it again; if git reads it, the repository is larger than ctx's reader of the index takes"
 
-// readIndexFile reads the git index file at path whole, bounded
-// (openIndexFile): the one read of a split index and its shared index
-// (unsplit).
+// readIndexFile reads the git index file at path whole, bounded: the one
+// read of a split index and its shared index (unsplit). The rule (a
+// regular file, a link to one followed as git follows it, no wait on a
+// fifo, at most MaxIndexSize bytes on the open file and while read) is
+// internal/boundedfile's; the words are the index's (indexFileError).
 func readIndexFile(path string) ([]byte, error) {
-	f, size, err := openIndexFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readIndexData(f, size)
+	data, err := boundedfile.ReadFile(path, MaxIndexSize)
+	return data, indexFileError(path, err)
 }
 
-// openIndexFile opens the git index file at path to read it, bounded: it
-// must be a regular file (a link to one is followed, as git follows it)
-// of at most MaxIndexSize bytes, else the error names it and why. It is
-// opened without waiting for a writer (openNoBlock: a fifo put there
-// would hold the open) and checked on the open file; size is its size
-// then. The one open of the index files (readIndex, readIndexFile).
+// openIndexFile opens the git index file at path to stream it
+// (boundedfile.Open's checks, not the read); size is its size then. The
+// one open of an index to stream (readIndex).
 func openIndexFile(path string) (f *os.File, size int64, err error) {
-	if f, err = openNoBlock(path); err != nil {
-		return nil, 0, err
+	if f, err = boundedfile.Open(path, MaxIndexSize); err != nil {
+		return nil, 0, indexFileError(path, err)
 	}
 	fi, err := f.Stat()
-	switch {
-	case err != nil:
-	case !fi.Mode().IsRegular():
-		err = fmt.Errorf("%s: %w: not a regular file (%s); git writes one: remove it and run `git reset` (or `git update-index --no-split-index`) in the repository", path, errIndex, fi.Mode().Type())
-	case fi.Size() > MaxIndexSize:
-		err = fmt.Errorf("%s: %w: %d bytes, over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, fi.Size(), int64(MaxIndexSize), rewriteIndex)
-	}
 	if err != nil {
 		f.Close()
 		return nil, 0, err
@@ -57,20 +46,25 @@ func openIndexFile(path string) (f *os.File, size int64, err error) {
 	return f, fi.Size(), nil
 }
 
-// readIndexData reads the index file f (openIndexFile's, of size bytes)
-// whole, up to the bound: one buffer of its size, with the room of the
-// read that meets its end (io.ReadAll's growing chunks and final copy
-// took twice the index in fresh memory). A file that grows while read is
-// read on, up to the bound.
-func readIndexData(f *os.File, size int64) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(int(size) + bytes.MinRead)
-	if _, err := buf.ReadFrom(io.LimitReader(f, MaxIndexSize+1)); err != nil {
-		return nil, err
+// readIndexData reads the index file f (openIndexFile's) whole, up to the
+// bound: a maybe-split index that unsplit reads whole.
+func readIndexData(f *os.File) ([]byte, error) {
+	data, _, err := boundedfile.ReadOpen(f, f.Name(), MaxIndexSize)
+	return data, indexFileError(f.Name(), err)
+}
+
+// indexFileError says a boundedfile refusal of the index file at path in
+// the index's words; other errors are returned as they are.
+func indexFileError(path string, err error) error {
+	var be *boundedfile.Error
+	switch {
+	case !errors.As(err, &be):
+		return err
+	case be.Kind == boundedfile.ErrNotRegular:
+		return fmt.Errorf("%s: %w: not a regular file (%s); git writes one: remove it and run `git reset` (or `git update-index --no-split-index`) in the repository", path, errIndex, be.Mode.Type())
+	case be.Size >= 0:
+		return fmt.Errorf("%s: %w: %d bytes, over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, be.Size, int64(MaxIndexSize), rewriteIndex)
 	}
-	data := buf.Bytes()
-	if len(data) > MaxIndexSize { // it grew while read
-		return nil, fmt.Errorf("%s: %w: over the %d bytes ctx reads of a git index (some ten million files); %s", f.Name(), errIndex, int64(MaxIndexSize), rewriteIndex)
-	}
-	return data, nil
+	// it grew while read
+	return fmt.Errorf("%s: %w: over the %d bytes ctx reads of a git index (some ten million files); %s", path, errIndex, int64(MaxIndexSize), rewriteIndex)
 }

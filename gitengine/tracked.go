@@ -121,7 +121,7 @@ func readIndex(dir, file string) (st TrackStatus, idx *indexNames, err error) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(gitDir, "sharedindex.*")); len(m) > 0 {
 		// Maybe split: unsplit reads it whole.
-		data, err := readIndexData(f, size)
+		data, err := readIndexData(f)
 		idx.close()
 		if err == nil {
 			data, err = unsplit(gitDir, data, idx.idLen)

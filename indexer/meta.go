@@ -2,15 +2,15 @@ package indexer
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"gopkg.in/yaml.v2"
 )
@@ -216,24 +216,18 @@ func metaKeys(m map[string]any) []string {
 }
 
 // readSide reads a file read with a document, refusing one over max bytes
-// (a repository is untrusted) and never through a symbolic link.
+// (a repository is untrusted) and never through a symbolic link
+// (internal/boundedfile, NoFollow; no wait on a fifo).
 func readSide(p string, max int64) ([]byte, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
+	data, _, err := boundedfile.Read(p, max, boundedfile.Options{NoFollow: true})
+	var be *boundedfile.Error
+	switch {
+	case !errors.As(err, &be):
+		return data, err
+	case be.Kind == boundedfile.ErrNotRegular:
 		return nil, fmt.Errorf("not a regular file")
 	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("larger than %d KB", max>>10)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, max+1))
+	return nil, fmt.Errorf("larger than %d KB", max>>10)
 }
 
 // mergeKEP adds the fields of a kep.yaml under the document's own front

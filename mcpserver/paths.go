@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -155,18 +155,21 @@ func readDocument(pf pkgFiles, rel string) ([]byte, error) {
 			return nil, fmt.Errorf("%s is a symbolic link: a dir source serves only regular files, as its index does: %w", rel, errNotFound)
 		}
 	}
-	if !fi.Mode().IsRegular() {
+	// Read bounded (internal/boundedfile: a regular file, no wait on a
+	// fifo, at most maxFileBytes), in the server's words.
+	data, err := boundedfile.ReadIn(pr, rel, maxFileBytes)
+	var be *boundedfile.Error
+	switch {
+	case errors.As(err, &be) && be.Kind == boundedfile.ErrNotRegular:
 		return nil, fmt.Errorf("%s is not a regular file: %w", rel, errNotFound)
-	}
-	if fi.Size() > maxFileBytes {
-		return nil, fmt.Errorf("%s is %d bytes, more than the %d this server reads; use search to find the part you need", rel, fi.Size(), maxFileBytes)
-	}
-	f, err := pr.Open(rel)
-	if err != nil {
+	case errors.As(err, &be) && be.Size >= 0:
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d this server reads; use search to find the part you need", rel, be.Size, maxFileBytes)
+	case errors.As(err, &be):
+		return nil, fmt.Errorf("%s is more than the %d bytes this server reads; use search to find the part you need", rel, maxFileBytes)
+	case err != nil:
 		return nil, classifyOpenErr(err)
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	return data, nil
 }
 
 // openPackage opens a package's folder as an os.Root. For a locked package,

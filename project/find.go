@@ -182,11 +182,31 @@ var errGroupWritable = errors.New("writable by its group")
 // group can write is taken, and o.Warn told.
 func (o FindOptions) check(start, dir string) error {
 	var shared []string
+	type checked struct{ path, label string }
+	var todo []checked
 	for _, name := range []string{"", DirName + "/", Rel(ManifestName)} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
+		label := name
+		if label == "" {
+			label = "the folder"
+		}
+		todo = append(todo, checked{filepath.Join(dir, filepath.FromSlash(name)), label})
+	}
+	for i := 0; i < len(todo); i++ {
+		p, label := todo[i].path, todo[i].label
 		fi, err := os.Lstat(p)
 		if err != nil {
 			return err
+		}
+		if fi.Mode().Type() == fs.ModeSymlink {
+			// What a link leads to holds what ctx reads (.context/'s
+			// lock and local file, the manifest's text): it is checked
+			// as the link is (own21; git checks the git directory a .git
+			// file leads to).
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return err
+			}
+			todo = append(todo, checked{real, fmt.Sprintf("%s (a link to %s)", label, real)})
 		}
 		f := systemOwner(p, fi)
 		if o.Owner != nil {
@@ -194,11 +214,7 @@ func (o FindOptions) check(start, dir string) error {
 			f.sid, f.fail = "", ""
 		}
 		f.home = o.Home != "" && strings.EqualFold(p, filepath.Clean(o.Home))
-		label := name
-		if label == "" {
-			label = "the folder"
-		}
-		why, kind := o.trust(f, label, name == "")
+		why, kind := o.trust(f, label, label == "the folder")
 		switch kind {
 		case nil:
 			continue

@@ -28,6 +28,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -174,7 +175,7 @@ func (p Project) noProject() error {
 // Packages with Local set, and the user's allowances (Allow). An alias in both files is an error naming both.
 // A missing manifest is an error wrapping ErrNoProject.
 func (p Project) ReadManifest() (*Manifest, error) {
-	data, err := os.ReadFile(p.Path(ManifestName))
+	data, err := boundedfile.ReadFile(p.Path(ManifestName), MaxFileBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, p.noProject()
@@ -186,7 +187,7 @@ func (p Project) ReadManifest() (*Manifest, error) {
 		return nil, err
 	}
 	m.lines = packageLines(data, m.Packages)
-	local, err := os.ReadFile(p.Path(LocalName))
+	local, err := boundedfile.ReadFile(p.Path(LocalName), MaxFileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return m, nil
@@ -249,11 +250,18 @@ func (p Project) checkLocalUntracked(m *Manifest) error {
 	return nil
 }
 
+// MaxFileBytes bounds what ReadManifest and ReadLock read of the
+// manifest, the local file and the lock: 64 MiB, some hundred times a
+// lock of a thousand packages. They come with a clone: one committed as a
+// link to /dev/zero, or a fifo, must not fill ctx's memory or hang it
+// (own21; internal/boundedfile's rule).
+const MaxFileBytes = 64 << 20
+
 // ReadLock reads and parses .context/context.lock with ParseLock
 // (errors name ".context/context.lock" with line:column). A missing lock
 // is an error wrapping fs.ErrNotExist.
 func (p Project) ReadLock() (*lockfile.Lock, error) {
-	data, err := os.ReadFile(p.Path(LockName))
+	data, err := boundedfile.ReadFile(p.Path(LockName), MaxFileBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -375,12 +383,17 @@ type StateHead struct {
 	Withheld []string `json:"withheld"`
 }
 
+// MaxStateBytes bounds a package's state file (.state/ALIAS.json): 1 GiB,
+// the git index's bound, as a state holds an entry a file as the index
+// does (workspace reads it whole within it; own21).
+const MaxStateBytes = 1 << 30
+
 // ReadStateHead reads the head of the state file at path: its first key
 // when that is "withheld"; a file written by an older ctx (before round
 // 17's fix, "withheld" after the records or absent) is decoded in full.
 func ReadStateHead(path string) (StateHead, error) {
 	var h StateHead
-	f, err := os.Open(path)
+	f, err := boundedfile.Open(path, MaxStateBytes)
 	if err != nil {
 		return h, err
 	}

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -230,10 +231,14 @@ func unsharedRef(dir, ref string) string {
 	default:
 		return ""
 	}
-	tracking, holds := remoteHolds(repo, branch)
+	tracking, holds, cut := remoteHolds(repo, branch)
 	switch {
 	case holds:
 		return ""
+	case cut:
+		// The walk's bound, not a finding: say so (own21; it said the
+		// tip had commits no remote has, which may be false).
+		return "names branch " + safetext.Quote(branch) + " of a repository on this machine, whose tip ctx did not reach within " + strconv.Itoa(maxTipWalk) + " commits below " + safetext.Clip(strings.Join(tracking, ", "), 0) + ": it is far behind, or has commits no remote has; bring it up to date (`git pull`), or name a tag or a full commit id"
 	case len(tracking) > 0:
 		return "names branch " + safetext.Quote(branch) + " of a repository on this machine, whose tip has commits no remote has (" + safetext.Clip(strings.Join(tracking, ", "), 0) + " does not hold it): unpushed work is not shared"
 	}
@@ -241,8 +246,12 @@ func unsharedRef(dir, ref string) string {
 }
 
 // maxTipWalk bounds the commits remoteHolds reads below a remote-tracking
-// branch while it looks for the local tip.
-const maxTipWalk = 10_000
+// branch while it looks for the local tip (a variable for tests). Git's
+// own `branch --contains` has no bound; this one keeps a check that runs
+// on every read of the manifest quick, and fails closed: a tip not
+// reached within it is not shared, and the message says it was the
+// bound (own21).
+var maxTipWalk = 10_000
 
 // remoteHolds names the remote-tracking branches of branch in repo
 // (REMOTE/branch) and reports whether one of them holds the local
@@ -251,18 +260,18 @@ const maxTipWalk = 10_000
 // commits no remote has is ahead: its tip is unpushed work (round 18's
 // leftover, red20: before, any remote-tracking branch of that name made
 // the local tip shared). A local branch that is missing (the ref names
-// nothing) is left to install to report, as held.
-func remoteHolds(repo *git.Repository, branch string) ([]string, bool) {
+// nothing) is left to install to report, as held. cut reports that the
+// walk stopped at maxTipWalk with commits left to read.
+func remoteHolds(repo *git.Repository, branch string) (names []string, holds, cut bool) {
 	local, err := repo.Storer.Reference(plumbing.ReferenceName("refs/heads/" + branch))
 	if err != nil {
-		return nil, remoteHas(repo, branch)
+		return nil, remoteHas(repo, branch), false
 	}
 	iter, err := repo.Storer.IterReferences()
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
 	var tracking []plumbing.Hash
-	var names []string
 	_ = iter.ForEach(func(r *plumbing.Reference) error {
 		rest, ok := strings.CutPrefix(r.Name().String(), "refs/remotes/")
 		if _, name, ok2 := strings.Cut(rest, "/"); ok && ok2 && name == branch && r.Type() == plumbing.HashReference {
@@ -274,7 +283,7 @@ func remoteHolds(repo *git.Repository, branch string) ([]string, bool) {
 	tip := local.Hash()
 	for _, h := range tracking {
 		if h == tip {
-			return names, true
+			return names, true, false
 		}
 	}
 	// Behind? Walk below the remote-tracking tips for the local one.
@@ -288,7 +297,7 @@ func remoteHolds(repo *git.Repository, branch string) ([]string, bool) {
 		}
 		seen[h] = true
 		if h == tip {
-			return names, true
+			return names, true, false
 		}
 		c, err := repo.CommitObject(h)
 		if err != nil {
@@ -296,7 +305,12 @@ func remoteHolds(repo *git.Repository, branch string) ([]string, bool) {
 		}
 		queue = append(queue, c.ParentHashes...)
 	}
-	return names, false
+	for _, h := range queue {
+		if !seen[h] {
+			return names, false, true // stopped at the bound
+		}
+	}
+	return names, false, false
 }
 
 // unsharedRefName is unsharedRef's rule that needs no repository: a name

@@ -7,13 +7,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -311,12 +311,19 @@ func (l *Loader) fetch(ctx context.Context, loc Location) ([]byte, error) {
 	}
 	switch loc.Kind {
 	case KindFile:
-		f, err := os.Open(loc.URL)
-		if err != nil {
+		// Bounded (internal/boundedfile: a regular file, no wait on a
+		// fifo), in the registry's words.
+		data, err := boundedfile.ReadFile(loc.URL, maxFileSize)
+		var be *boundedfile.Error
+		switch {
+		case errors.As(err, &be) && be.Kind == boundedfile.ErrNotRegular:
+			return nil, fmt.Errorf("registry %s is %s, not a file: is it a registry?", loc.shown(), boundedfile.Describe(be.Mode))
+		case errors.As(err, &be):
+			return nil, fmt.Errorf("registry %s is larger than %d MiB: is it a registry?", loc.shown(), maxFileSize>>20)
+		case err != nil:
 			return nil, fmt.Errorf("read registry: %w", safetext.ClipPathError(err))
 		}
-		defer f.Close()
-		return readCapped(f, loc)
+		return data, nil
 	case KindHTTP:
 		return l.fetchHTTP(ctx, loc)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 )
 
 // The cache, under <CacheDir>/https/:
@@ -180,6 +181,12 @@ func (c *Client) storeSnapshot(s *Snapshot) error {
 	return atomicfile.WriteFile(filepath.Join(dir, h+".json"), append(data, '\n'), 0o644)
 }
 
+// maxSnapshotFile bounds a snapshot record read from the cache: 64 MiB, far
+// more than ctx writes for an llms.txt of thousands of pages. The https
+// cache may be shared: a fifo or a link to /dev/zero planted there must
+// not hang ctx or fill its memory (own21, internal/boundedfile).
+const maxSnapshotFile = 64 << 20
+
 // Cached returns the snapshot rev from the cache alone, after checking that
 // it is the snapshot of that rev and that every blob it names is present
 // and hashes to its id. The error wraps ErrNotCached when it is absent,
@@ -194,9 +201,15 @@ func (c *Client) Cached(rev string) (*Snapshot, error) {
 		return nil, err
 	}
 	p := c.dir("snapshots", h+".json")
-	data, err := os.ReadFile(p)
+	data, err := boundedfile.ReadFile(p, maxSnapshotFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("snapshot %s: %w", rev, ErrNotCached)
+	}
+	var be *boundedfile.Error
+	if errors.As(err, &be) {
+		// Not a record ctx wrote (a fifo, a link to a device, a huge
+		// file): as a corrupt one, fetched again and replaced.
+		return nil, fmt.Errorf("snapshot %s: %v: %w", rev, err, ErrNotCached)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", rev, err)
@@ -243,7 +256,7 @@ func (c *Client) notFoundSince(u string, withToken bool) (time.Time, bool) {
 	if c.o.CacheDir == "" {
 		return time.Time{}, false
 	}
-	data, err := os.ReadFile(c.dir("notfound", notFoundKey(u, withToken)))
+	data, err := boundedfile.ReadFile(c.dir("notfound", notFoundKey(u, withToken)), 4<<10)
 	if err != nil {
 		return time.Time{}, false
 	}

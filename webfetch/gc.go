@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
-	"github.com/gofrs/flock"
 )
 
 // Collecting the https cache (`ctx cache gc`). What stays:
@@ -64,7 +64,7 @@ func GC(ctx context.Context, cacheDir string, o GCOptions) (GCResult, error) {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
-	fl := flock.New(filepath.Join(cacheDir, lockName))
+	fl := lockwait.File(filepath.Join(cacheDir, lockName))
 	ok, err := lockwait.Exclusive(ctx, fl, o.Wait)
 	if err != nil {
 		return res, fmt.Errorf("lock the https cache: %w", err)
@@ -113,7 +113,7 @@ func GC(ctx context.Context, cacheDir string, o GCOptions) (GCResult, error) {
 			continue
 		}
 		var s Snapshot
-		data, err := os.ReadFile(p)
+		data, err := boundedfile.ReadFile(p, maxSnapshotFile)
 		if err == nil {
 			err = json.Unmarshal(data, &s)
 		}
@@ -205,7 +205,7 @@ func (c *Client) hold() error {
 	}
 	c.holdOnce.Do(func() {
 		_ = os.MkdirAll(c.o.CacheDir, 0o755) // else the lock file's open says why
-		fl := flock.New(filepath.Join(c.o.CacheDir, lockName))
+		fl := lockwait.File(filepath.Join(c.o.CacheDir, lockName))
 		ok, err := lockwait.Shared(context.Background(), fl, holdWait)
 		switch {
 		case err == nil && ok:

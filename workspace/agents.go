@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
@@ -115,7 +115,7 @@ func PlanAgentsMD(root string) ([]AgentsEdit, error) {
 			}
 			rel, _ := filepath.Rel(realRoot, f.target)
 			f.link = filepath.ToSlash(rel)
-			if fi, err = os.Stat(f.target); err != nil {
+			if _, err = os.Stat(f.target); err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 		}
@@ -123,24 +123,26 @@ func PlanAgentsMD(root string) ([]AgentsEdit, error) {
 			continue // CLAUDE.md -> AGENTS.md: one file
 		}
 		seen[f.target] = true
-		if !fi.Mode().IsRegular() {
+		// Read bounded (internal/boundedfile: a regular file, no wait on
+		// a fifo, at most maxAgentsFile), in the agent file's words.
+		data, fi, err := boundedfile.Read(f.target, maxAgentsFile, boundedfile.Options{})
+		var be *boundedfile.Error
+		switch {
+		case errors.As(err, &be) && be.Kind == boundedfile.ErrNotRegular:
 			return nil, fmt.Errorf("%s is not a regular file: ctx puts its block only in a file; remove or rename it, or leave out --agents-md", name)
+		case errors.As(err, &be):
+			size := "over the bound"
+			if be.Size >= 0 {
+				size = fmt.Sprintf("%d bytes", be.Size)
+			}
+			return nil, fmt.Errorf("%s is %s, more than the %d ctx edits: add the block between %s and %s yourself", name, size, maxAgentsFile, AgentsBegin, AgentsEnd)
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if fi.Mode().Perm()&0o200 == 0 {
 			return nil, fmt.Errorf("%s is read-only: ctx does not change a file made read-only; make it writable (chmod u+w %s) and run again, or add the block between %s and %s yourself", name, name, AgentsBegin, AgentsEnd)
 		}
-		if fi.Size() > maxAgentsFile {
-			return nil, fmt.Errorf("%s is %d bytes, more than the %d ctx edits: add the block between %s and %s yourself", name, fi.Size(), maxAgentsFile, AgentsBegin, AgentsEnd)
-		}
-		fh, err := os.Open(f.target)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		f.data, err = io.ReadAll(io.LimitReader(fh, maxAgentsFile+1))
-		fh.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+		f.data = data
 		f.perm, f.exists = fi.Mode().Perm(), true
 		files = append(files, f)
 	}

@@ -363,7 +363,7 @@ func (w *Workspace) backupDirty(t *task, force bool, stamp time.Time) bool {
 // next push to the new repository unasked.
 func pushSource(t *task) string {
 	if t.addSpec || t.loc == nil || t.loc.state == nil || t.loc.state.Source == "" ||
-		naming.RepoKey(t.loc.state.Source) == naming.RepoKey(t.spec.Source) {
+		naming.EndpointKey(t.loc.state.Source) == naming.EndpointKey(t.spec.Source) {
 		return t.spec.Source
 	}
 	return t.loc.state.Source

@@ -101,10 +101,10 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 	if loc.state == nil {
 		return nil, fmt.Errorf("%s: ctx does not know what it installed (no state in %s), so it cannot tell your edits apart: copy your files aside, run `ctx install --force`, copy them back, then push", safetext.Quote(alias), project.Rel(project.StateDir))
 	}
-	// --to names a repository, as the check it answers does (RepoKey): the
+	// --to names a repository, as the check it answers does (EndpointKey): the
 	// error's advice shows the source redacted (review of red20).
-	confirmed := o.To != "" && naming.RepoKey(o.To) == naming.RepoKey(e.Source)
-	if from := loc.state.Source; from != "" && naming.RepoKey(from) != naming.RepoKey(e.Source) && !confirmed {
+	confirmed := o.To != "" && naming.EndpointKey(o.To) == naming.EndpointKey(e.Source)
+	if from := loc.state.Source; from != "" && naming.EndpointKey(from) != naming.EndpointKey(e.Source) && !confirmed {
 		// The manifest and the lock were pointed elsewhere together
 		// since (a pull brings both): as a pull never changes where git
 		// push goes, only the user's word does (red20).
@@ -179,7 +179,7 @@ func (e *RedirectedError) Error() string {
 		safetext.Quote(e.Alias), safetext.Quote(naming.RedactURL(e.From)), safetext.Quote(naming.RedactURL(e.To)), e.Alias, safetext.Quote(naming.RedactURL(e.To)))
 	switch {
 	case e.Given == "":
-	case naming.RepoKey(e.Given) == naming.RepoKey(e.From):
+	case naming.EndpointKey(e.Given) == naming.EndpointKey(e.From):
 		// Not "neither" (review of red20): it names where edits went.
 		msg += fmt.Sprintf(" (--to %s names where its edits went before, but push sends them only to the source the manifest names: to keep pushing there, point the package back at it with `ctx add`)", safetext.Quote(naming.RedactURL(e.Given)))
 	default:

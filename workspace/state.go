@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/treehash"
@@ -114,7 +115,7 @@ type pkgState struct {
 	// spelling, as the lock has it): where ctx push sends their edits.
 	// A commit that points the manifest and the lock elsewhere together
 	// leaves it, and push asks for the user's word for a repository of
-	// another identity (naming.RepoKey: another spelling of the same one
+	// another place (naming.EndpointKey, own21: another spelling of the same one
 	// is no redirect; red20). "" in a state written before, or rebuilt by
 	// a scan: not known.
 	Source string `json:"source,omitempty"`
@@ -148,18 +149,11 @@ func (w *Workspace) readState(alias string) (*pkgState, error) {
 }
 
 // readStateFile reads a state file: .state/<alias>.json, or the one a
-// change staged in .tmp/.
+// change staged in .tmp/ (internal/boundedfile: a regular file of at most
+// project.MaxStateBytes; ctx writes it, but a fifo or /dev/zero put there
+// must not hang ctx or fill its memory, own21).
 func readStateFile(p string) (*pkgState, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(f)
+	data, fi, err := boundedfile.Read(p, project.MaxStateBytes, boundedfile.Options{})
 	if err != nil {
 		return nil, err
 	}

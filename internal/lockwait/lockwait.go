@@ -25,12 +25,28 @@ const Forever time.Duration = math.MaxInt64
 // up to wait. ok is false, with no error, when another process held it all
 // that time; an error is the lock's own, or ctx's when ctx ends first.
 func Exclusive(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok bool, err error) {
-	return take(ctx, fl.TryLock, fl.TryLockContext, wait)
+	return takeFile(ctx, fl, fl.TryLock, fl.TryLockContext, wait)
 }
 
 // Shared takes fl shared, as Exclusive takes it exclusively.
 func Shared(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok bool, err error) {
-	return take(ctx, fl.TryRLock, fl.TryRLockContext, wait)
+	return takeFile(ctx, fl, fl.TryRLock, fl.TryRLockContext, wait)
+}
+
+// takeFile is take for fl: a lock file that is a symbolic link is
+// ErrLinkedLock (File's, where the open cannot refuse one: looked at
+// first).
+func takeFile(ctx context.Context, fl *flock.Flock, try func() (bool, error), poll func(context.Context, time.Duration) (bool, error), wait time.Duration) (bool, error) {
+	if noFollow == 0 {
+		if err := linked(fl.Path(), nil); err != nil {
+			return false, err
+		}
+	}
+	ok, err := take(ctx, try, poll, wait)
+	if err != nil {
+		err = linked(fl.Path(), err)
+	}
+	return ok, err
 }
 
 func take(ctx context.Context, try func() (bool, error), poll func(context.Context, time.Duration) (bool, error), wait time.Duration) (ok bool, err error) {

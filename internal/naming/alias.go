@@ -3,6 +3,8 @@ package naming
 import (
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxAlias is the longest alias, in bytes.
@@ -40,7 +42,20 @@ func ValidAlias(s string) bool {
 // ignore case ("DOCS" and "docs"), so a project may not have both. For a
 // valid alias it is the alias lower-cased.
 func AliasKey(alias string) string {
-	return strings.ToLower(alias)
+	return FileKey(alias)
+}
+
+// FileKey is what two names of files in one folder, or two paths from
+// one root, are compared by on a file system that ignores case: the same
+// key is the same file on macOS (APFS and HFS+ ignore case and Unicode
+// normalisation: "Read.md", "read.md", and "é" composed or not) and
+// Windows (case), so one written after the other overwrites it. Lower
+// case of the NFC form; the rule is applied on every system, as a
+// package's files must be the same on each (own21: an llms.txt's pages
+// differing only in case). Git warns of such paths at a checkout on
+// such a file system.
+func FileKey(p string) string {
+	return strings.ToLower(norm.NFC.String(p))
 }
 
 // isDeviceName reports whether s, up to its first dot, is a name Windows

@@ -135,3 +135,42 @@ func RedactURL(raw string) string {
 	u.User = nil
 	return strings.Replace(u.String(), "://", "://***@", 1)
 }
+
+// EndpointKey is RepoKey with the endpoint a push would talk to: the one
+// way ctx asks "would these addresses send to the same place" (the push
+// guard, own21). The spellings a hosting service serves one repository
+// under are one key: ssh (scp-like [user@]host:path, ssh://, git+ssh://)
+// on port 22 and https on 443, with or without the port written, as the
+// same host serves both (git@github.com:o/r, ssh://git@github.com/o/r
+// and https://github.com/o/r.git). Any other scheme or port is a server
+// of its own and keeps its scheme and port in the key: http (plain text,
+// another listener than https's), git://, https on 8443, ssh on 2222
+// (on a shared machine another user may run it). A local address is its
+// RepoKey. "" for an empty address.
+func EndpointKey(addr string) string {
+	key := RepoKey(addr)
+	if key == "" || strings.HasPrefix(key, "local:") {
+		return key
+	}
+	s := strings.TrimSpace(addr)
+	scheme, port := "ssh", ""
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
+		scheme, port = strings.ToLower(u.Scheme), u.Port()
+		switch scheme {
+		case "git+ssh", "ssh+git":
+			scheme = "ssh"
+		}
+	} else if _, p, ok := strings.Cut(s, ":"); ok {
+		if pt, _, ok := strings.Cut(p, ":"); ok && pt != "" && strings.Trim(pt, "0123456789") == "" {
+			port = pt // scp-like host:port:path, as RepoKey reads it
+		}
+	}
+	if port == "" {
+		port = map[string]string{"ssh": "22", "https": "443", "http": "80", "git": "9418"}[scheme]
+	}
+	port = strings.TrimLeft(port, "0")
+	if scheme == "ssh" && port == "22" || scheme == "https" && port == "443" {
+		return key
+	}
+	return key + " (" + scheme + " port " + port + ")"
+}
