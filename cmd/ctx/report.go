@@ -268,7 +268,7 @@ type packageJSON struct {
 	OldCommit       string   `json:"oldCommit,omitempty"`
 	NewCommit       string   `json:"newCommit,omitempty"`
 	InstalledCommit string   `json:"installedCommit,omitempty"`
-	Reason          string   `json:"reason,omitempty"`     // skipped: "dirty" or "no access"
+	Reason          string   `json:"reason,omitempty"`     // skipped: "dirty", "no access" or "repository gone"
 	Error           string   `json:"error,omitempty"`      // skipped for no access, or failed
 	DirtyFiles      []string `json:"dirtyFiles,omitempty"` // "M path", "A path", "D path"
 	Backup          string   `json:"backup,omitempty"`     // with --force: where the local edits were copied
