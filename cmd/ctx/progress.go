@@ -76,8 +76,13 @@ func (p *progress) Spin(message string) (stop func(ok bool, final string)) {
 	if !p.tty || p.done || p.spin != nil {
 		return func(bool, string) {}
 	}
-	s := spinner.Start(p.w, p.sym, message)
-	s.SetPaused(p.paused > 0)
+	// Started paused while git asks: a spinner started and then paused
+	// could draw its first frame over the question in between.
+	start := spinner.Start
+	if p.paused > 0 {
+		start = spinner.StartPaused
+	}
+	s := start(p.w, p.sym, message)
 	p.spin = s
 	return func(ok bool, final string) {
 		p.mu.Lock()

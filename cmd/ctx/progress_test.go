@@ -188,3 +188,28 @@ func TestProgressPause(t *testing.T) {
 	}
 	p.Done()
 }
+
+// TestProgressSpinWhilePaused: a spinner started while git asks at the
+// terminal (Spin after Pause) draws nothing until the resume. It was
+// started drawing and paused after: its goroutine's first frame could
+// land on git's question in between (round 20's Left). Go's scheduler
+// seldom runs a new goroutine before its parent's next line, so the old
+// code failed this only at times; spinner's TestStartPaused pins the
+// start paused itself.
+func TestProgressSpinWhilePaused(t *testing.T) {
+	t.Parallel()
+	for i := range 50 {
+		var buf syncBuffer
+		p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: environment{"TERM=xterm", "LANG=C.UTF-8"}})
+		resume := p.Pause()
+		stop := p.Spin("Checking access")
+		// Stop waits for the spinner's goroutine, whose first turn has
+		// then run (it draws before it first waits).
+		stop(true, "")
+		if got := buf.String(); strings.Contains(got, "Checking access") {
+			t.Fatalf("run %d: a frame drawn while git asks: %q", i, got)
+		}
+		resume()
+		p.Done()
+	}
+}

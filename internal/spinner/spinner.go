@@ -33,22 +33,36 @@ const tick = 100 * time.Millisecond
 // frames until Stop. The message is cut to the terminal's width (when w
 // is one whose size can be read): a wrapped line is not redrawn in place.
 func Start(w io.Writer, sym termenv.Symbols, message string) *Spinner {
-	cols := 0
-	if f, ok := w.(interface{ Fd() uintptr }); ok {
-		if c, _, err := term.GetSize(int(f.Fd())); err == nil {
-			cols = c
-		}
-	}
-	return start(w, sym, message, cols)
+	return start(w, sym, message, columns(w), false)
 }
 
-// start is Start on a terminal cols wide (0: unknown, nothing cut).
-func start(w io.Writer, sym termenv.Symbols, message string, cols int) *Spinner {
+// StartPaused is Start with the spinner paused (SetPaused): nothing is
+// drawn until SetPaused(false). A spinner started while git asks at the
+// terminal (progress.Pause) drew its first frame over the question when
+// Start and then SetPaused(true) ran: the first frame is drawn by the
+// spinner's goroutine, which could run between the two.
+func StartPaused(w io.Writer, sym termenv.Symbols, message string) *Spinner {
+	return start(w, sym, message, columns(w), true)
+}
+
+// columns is the width of the terminal w is, 0 when unknown.
+func columns(w io.Writer) int {
+	if f, ok := w.(interface{ Fd() uintptr }); ok {
+		if c, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return c
+		}
+	}
+	return 0
+}
+
+// start is Start on a terminal cols wide (0: unknown, nothing cut),
+// paused or not.
+func start(w io.Writer, sym termenv.Symbols, message string, cols int, paused bool) *Spinner {
 	if cols > 0 {
 		// The frame, a space, and the last column left free.
 		message = termenv.Clip(message, cols-3, sym.Ellipsis)
 	}
-	s := &Spinner{w: w, sym: sym, msg: message, done: make(chan struct{})}
+	s := &Spinner{w: w, sym: sym, msg: message, paused: paused, done: make(chan struct{})}
 	s.wg.Add(1)
 	go s.run()
 	return s

@@ -103,7 +103,7 @@ func TestLongMessageFits(t *testing.T) {
 	t.Parallel()
 	var b buffer
 	long := "Reading the registry https://raw.githubusercontent.com/example-org/registry/main/contexts.json"
-	s := start(&b, termenv.SymbolsFor(true), long, 40)
+	s := start(&b, termenv.SymbolsFor(true), long, 40, false)
 	s.Stop(true, "")
 	for _, line := range strings.Split(b.String(), "\r\x1b[K") {
 		if w := termenv.TextWidth(line); w > 39 {
@@ -112,5 +112,26 @@ func TestLongMessageFits(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "Reading the registry https://raw.git…") {
 		t.Errorf("message not cut with an ellipsis: %q", b.String())
+	}
+}
+
+// TestStartPaused: a spinner started paused (git asks at the terminal)
+// draws nothing, not even its first frame, until resumed, and clears no
+// line it did not draw.
+func TestStartPaused(t *testing.T) {
+	t.Parallel()
+	for range 50 {
+		var b buffer
+		s := StartPaused(&b, termenv.SymbolsFor(true), "reading")
+		s.draw(1)
+		if got := b.String(); got != "" {
+			t.Fatalf("paused spinner wrote %q", got)
+		}
+		s.SetPaused(false)
+		s.draw(3)
+		if got := b.String(); !strings.Contains(got, "⠸ reading") {
+			t.Fatalf("resumed spinner did not draw: %q", got)
+		}
+		s.Stop(true, "")
 	}
 }
