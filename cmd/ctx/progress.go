@@ -62,7 +62,7 @@ func newProgress(g *globalOptions) *progress {
 		return &progress{w: io.Discard, pkgs: map[string]*pkgProgress{}, now: time.Now}
 	}
 	return &progress{w: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
-		sym: termenv.SymbolsFor(g.terminal().UTF8())}
+		sym: g.symbols()}
 }
 
 // Spin shows message with a spinner while something slow runs before any
@@ -136,7 +136,7 @@ func (p *progress) Update(alias string, pr gitengine.Progress) {
 		pp = &pkgProgress{phases: map[string]gitengine.Progress{}}
 		p.pkgs[alias] = pp
 		if !p.tty {
-			fmt.Fprintf(p.w, "fetching %s…\n", safetext.Escape(alias))
+			fmt.Fprintf(p.w, "fetching %s%s\n", safetext.Escape(alias), p.sym.Ellipsis)
 		}
 	}
 	pp.phase = pr.Phase

@@ -181,7 +181,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, o reportO
 			if p.InstalledCommit != "" {
 				was = " (installed was " + shortSHA(p.InstalledCommit) + ")"
 			}
-			fmt.Fprintf(out, "%s %s%s → %s%s\n", p.Alias, would, shortSHA(p.OldCommit), shortSHA(p.NewCommit), was)
+			fmt.Fprintf(out, "%s %s%s %s %s%s\n", p.Alias, would, shortSHA(p.OldCommit), g.symbols().Arrow, shortSHA(p.NewCommit), was)
 		case workspace.Unchanged:
 			c := p.NewCommit
 			if c == "" {

@@ -117,6 +117,12 @@ func (g *globalOptions) stderrDraws() bool {
 // terminal is what the terminal can show, from the command's environment.
 func (g *globalOptions) terminal() termenv.Env { return termenv.Of(g.Env.Get) }
 
+// symbols are the marks ctx's lines for a person are written with
+// (termenv.SymbolsFor): →, … and — in a UTF-8 locale, ->, ... and -
+// else (LANG=C), on stdout as on stderr, as the wizard's. --json and
+// what documents say are not changed.
+func (g *globalOptions) symbols() termenv.Symbols { return termenv.SymbolsFor(g.terminal().UTF8()) }
+
 // notes is where a command writes what is neither a result nor a problem
 // (an index summary, a count of withheld documents): stderr, or nowhere
 // with -q.
