@@ -78,11 +78,7 @@ func (p *progress) Spin(message string) (stop func(ok bool, final string)) {
 	}
 	// Started paused while git asks: a spinner started and then paused
 	// could draw its first frame over the question in between.
-	start := spinner.Start
-	if p.paused > 0 {
-		start = spinner.StartPaused
-	}
-	s := start(p.w, p.sym, message)
+	s := spinner.Start(p.w, p.sym, message, p.paused > 0)
 	p.spin = s
 	return func(ok bool, final string) {
 		p.mu.Lock()

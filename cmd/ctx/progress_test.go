@@ -12,7 +12,7 @@ import (
 func TestProgressPlain(t *testing.T) {
 	t.Parallel()
 	var buf strings.Builder
-	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf}})
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf}, Env: environment{"LANG=C.UTF-8"}})
 	p.Update("beta", gitengine.Progress{Phase: "refs", Objects: 7, Bytes: 500}) // refs, not objects
 	p.Update("beta", gitengine.Progress{Phase: "trees", Objects: 3, Bytes: 100})
 	p.Update("alpha", gitengine.Progress{Phase: "trees", Objects: 2, Bytes: 2048})

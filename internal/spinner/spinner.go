@@ -32,27 +32,18 @@ const tick = 100 * time.Millisecond
 // Start draws message on w (a terminal that moves the cursor) with sym's
 // frames until Stop. The message is cut to the terminal's width (when w
 // is one whose size can be read): a wrapped line is not redrawn in place.
-func Start(w io.Writer, sym termenv.Symbols, message string) *Spinner {
-	return start(w, sym, message, columns(w), false)
-}
-
-// StartPaused is Start with the spinner paused (SetPaused): nothing is
-// drawn until SetPaused(false). A spinner started while git asks at the
-// terminal (progress.Pause) drew its first frame over the question when
-// Start and then SetPaused(true) ran: the first frame is drawn by the
-// spinner's goroutine, which could run between the two.
-func StartPaused(w io.Writer, sym termenv.Symbols, message string) *Spinner {
-	return start(w, sym, message, columns(w), true)
-}
-
-// columns is the width of the terminal w is, 0 when unknown.
-func columns(w io.Writer) int {
+// Started paused (SetPaused), it draws nothing until SetPaused(false): a
+// spinner started while git asks at the terminal (progress.Pause) and
+// paused after drew its first frame over the question when its goroutine
+// ran between the two.
+func Start(w io.Writer, sym termenv.Symbols, message string, paused bool) *Spinner {
+	cols := 0
 	if f, ok := w.(interface{ Fd() uintptr }); ok {
 		if c, _, err := term.GetSize(int(f.Fd())); err == nil {
-			return c
+			cols = c
 		}
 	}
-	return 0
+	return start(w, sym, message, cols, paused)
 }
 
 // start is Start on a terminal cols wide (0: unknown, nothing cut),
