@@ -150,7 +150,7 @@ const (
 	SkipDirty    SkipReason = "dirty"     // local edits and no Force; see DirtyFiles
 	SkipNoAccess SkipReason = "no access" // the repository cannot be read; see Err
 	// SkipGone: a local repository (a path, file://) is no longer where
-	// the lock has it; see Err (a *RepoGoneError).
+	// the lock has it; see Err (a *repoGoneError).
 	SkipGone SkipReason = "repository gone"
 )
 
