@@ -96,8 +96,11 @@ func Scan(root string, paths []string, lim Limits) (*ScanResult, error) {
 		}
 		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
-			if !explicit && errors.Is(err, fs.ErrNotExist) {
-				continue
+			if errors.Is(err, fs.ErrNotExist) {
+				if !explicit {
+					continue
+				}
+				return nil, &PathError{Path: p, Why: "no such file or folder"}
 			}
 			return nil, fmt.Errorf("scan %s: %w", p, err)
 		}
@@ -122,6 +125,16 @@ func Scan(root string, paths []string, lim Limits) (*ScanResult, error) {
 	return s.res, nil
 }
 
+// PathError is a PATH given to Scan that it cannot read as asked: not
+// there, or outside the project. It is the caller's argument that is
+// wrong (cmd/ctx: a usage error, exit 2), not the scan.
+type PathError struct {
+	Path string // as given
+	Why  string
+}
+
+func (e *PathError) Error() string { return e.Path + ": " + e.Why }
+
 // relTo is p relative to root, slash-separated ("." for root itself); p
 // must not leave root.
 func relTo(root, p string) (string, error) {
@@ -131,7 +144,7 @@ func relTo(root, p string) (string, error) {
 	}
 	rel, ok := naming.RelIn(root, abs)
 	if !ok {
-		return "", fmt.Errorf("scan %s: outside the project %s: name a file or folder inside it", p, root)
+		return "", &PathError{Path: p, Why: fmt.Sprintf("outside the project %s: name a file or folder inside it", root)}
 	}
 	return filepath.ToSlash(rel), nil
 }

@@ -1,6 +1,7 @@
 package ctxref
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,8 +96,10 @@ func TestScan(t *testing.T) {
 	}
 
 	for _, bad := range []string{"nope", "../x", "/etc"} {
-		if _, err := Scan(root, []string{bad}, Limits{}); err == nil || !strings.Contains(err.Error(), "scan ") {
-			t.Errorf("Scan(%q): %v, want an error naming it", bad, err)
+		_, err := Scan(root, []string{bad}, Limits{})
+		var pe *PathError
+		if !errors.As(err, &pe) || pe.Path != bad || !strings.HasPrefix(err.Error(), bad+": ") {
+			t.Errorf("Scan(%q): %v, want a PathError naming it", bad, err)
 		}
 	}
 }

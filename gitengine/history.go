@@ -21,6 +21,10 @@ const MaxHistoryFile = 64 << 20
 // ErrNoRepository: the folder is not inside a git work tree.
 var ErrNoRepository = errors.New("not inside a git repository")
 
+// ErrNoCommits: the repository has no commit yet (HEAD names a branch
+// with none), so no revision names anything.
+var ErrNoCommits = errors.New("the repository has no commits yet")
+
 // ErrNotAtRevision: the file does not exist at the revision.
 var ErrNotAtRevision = errors.New("no such file at that revision")
 
@@ -74,6 +78,9 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 	rel, err := relIn(wt.Filesystem.Root(), file)
 	if err != nil {
 		return nil, err
+	}
+	if _, herr := repo.Head(); errors.Is(herr, plumbing.ErrReferenceNotFound) {
+		return nil, &badRevisionError{fmt.Errorf("revision %s: %w", safetext.Quote(rev), ErrNoCommits)}
 	}
 	var c *object.Commit
 	if isDate(rev) {

@@ -32,11 +32,22 @@ func openLocal(r *remote) (*git.Repository, error) {
 	repo, err := PlainOpen(r.local, false)
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) {
-			return nil, newError(KindNotFound, r.raw, "open", fmt.Errorf("no git repository at %s", safetext.Clip(r.local, 0)), "check the path; it must be a git repository (a folder with .git, or a bare repository)")
+			return nil, newError(KindNotFound, r.raw, "open", &NoRepositoryError{Path: r.local}, "check the path; it must be a git repository (a folder with .git, or a bare repository)")
 		}
 		return nil, newError(KindOther, r.raw, "open", safetext.ClipPathError(err), "")
 	}
 	return repo, nil
+}
+
+// NoRepositoryError is a local repository's path (a path or file:// URL)
+// where there is no git repository: moved, deleted, or never one. The
+// Error's Kind is KindNotFound; unlike a server's "not found", which may
+// hide a repository from this user, it is certain, so a caller can say
+// what happened (workspace: "repository gone") rather than "no access".
+type NoRepositoryError struct{ Path string }
+
+func (e *NoRepositoryError) Error() string {
+	return "no git repository at " + safetext.Clip(e.Path, 0)
 }
 
 // entry is one file or symlink found under the sub-path.

@@ -88,7 +88,7 @@ func (e *Engine) Push(ctx context.Context, req PushRequest) (*PushResult, error)
 		return nil, newError(KindOther, req.URL, "push", fmt.Errorf("%d changed files, over the limit of %d", len(req.Changes), maxPushChanges), "push fewer files at a time")
 	}
 	if req.Branch != "" {
-		if err := checkBranch(req.Branch); err != nil {
+		if err := CheckBranch(req.Branch); err != nil {
 			return nil, newError(KindOther, req.URL, "push", err, "choose another branch name with --branch")
 		}
 	}
@@ -138,7 +138,7 @@ func (e *Engine) Push(ctx context.Context, req PushRequest) (*PushResult, error)
 	res := &PushResult{Branch: req.Branch}
 	if res.Branch == "" {
 		res.Branch = req.BranchPrefix + root.String()[:7]
-		if err := checkBranch(res.Branch); err != nil {
+		if err := CheckBranch(res.Branch); err != nil {
 			return nil, newError(KindOther, req.URL, "push", err, "choose a branch name with --branch")
 		}
 	}
@@ -163,8 +163,9 @@ func (e *Engine) Push(ctx context.Context, req PushRequest) (*PushResult, error)
 	return res, e.send(ctx, g.r, mem, root, plumbing.NewBranchReferenceName(res.Branch), commit, res)
 }
 
-// checkBranch refuses a branch name git would refuse.
-func checkBranch(b string) error {
+// CheckBranch refuses a branch name git would refuse (ctx push --branch
+// checks it before it reads anything).
+func CheckBranch(b string) error {
 	if strings.HasPrefix(b, "-") || strings.HasPrefix(b, "refs/") {
 		return fmt.Errorf("branch name %s is not valid: give a branch name, not a ref or an option", safetext.Quote(b))
 	}

@@ -64,7 +64,7 @@ func TestCheck(t *testing.T) {
 	for _, want := range []string{
 		`team.json:4:6: contexts[0].name: "API" is also the name of a different context`,
 		`team.json:6:15: imports[0]: a cycle of imports: `,
-		`hub.json:6:28: imports[1]: import "gone.json": registry ` + filepath.Join(dir, "gone.json") + `: stat`,
+		`hub.json:6:28: imports[1]: import "gone.json": registry ` + filepath.Join(dir, "gone.json") + `: no such file or folder`,
 		`hub.json:6:41: imports[2]: import ` + filepath.Join(dir, "bad.json") + ` is not a valid registry`,
 		`bad.json:4:5: contexts[0]`,
 	} {

@@ -17,6 +17,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/netguard"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 )
 
 // DefaultMaxDepth is how deep imports are followed (the root is depth 0).
@@ -194,7 +195,8 @@ func (st *loadState) read(ctx context.Context, loc Location) (*Registry, error) 
 	}
 	st.res.Loaded = append(st.res.Loaded, loc)
 	if st.l.Note != nil {
-		st.l.Note(fmt.Sprintf("loaded registry %s (%s, %d contexts, %d imports)", loc.shown(), safetext.Quote(reg.Name), len(reg.Contexts), len(reg.Imports)))
+		st.l.Note(fmt.Sprintf("loaded registry %s (%s, %s, %s)", loc.shown(), safetext.Quote(reg.Name),
+			wording.Count(len(reg.Contexts), "context", "contexts"), wording.Count(len(reg.Imports), "import", "imports")))
 	}
 	return reg, nil
 }

@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -165,6 +166,11 @@ func ParseLocation(s string) (Location, error) {
 			if fi, err2 := os.Stat(abs[:i]); err2 == nil && fi.IsDir() {
 				return parseGit(abs)
 			}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// Said as the path typed, not the system call's "stat ABS: no
+			// such file or directory".
+			return Location{}, fmt.Errorf("registry %s: no such file or folder (pass a file, a folder, an https URL or a git repository)", safetext.Clip(s, 0))
 		}
 		return Location{}, fmt.Errorf("registry %s: %w (pass a file, a folder, an https URL or a git repository)", safetext.Clip(s, 0), safetext.ClipPathError(err))
 	}

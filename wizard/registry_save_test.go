@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/termenv"
 )
 
 // audit17 finding 11: a setup from another registry that installs nothing
@@ -35,16 +37,23 @@ func TestSetupInstallingNothingKeepsRegistry(t *testing.T) {
 	}
 }
 
+// TestSetupSaysRegistryChange: the line names both registries, with the
+// terminal's arrow: "->" in a locale without UTF-8 (cli21).
 func TestSetupSaysRegistryChange(t *testing.T) {
 	t.Parallel()
-	man := installedAPI()
-	man.Registry = "old.json"
-	ws := &fakeWorkspace{man: man}
-	var log bytes.Buffer
-	if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "new.json", Select: []string{"Platform Guide"}, Yes: true, Log: &log}); err != nil {
-		t.Fatal(err)
-	}
-	if ws.registry != "new.json" || !strings.Contains(log.String(), "registry: old.json → new.json") {
-		t.Errorf("registry %q, log %q", ws.registry, log.String())
+	for _, c := range []struct {
+		utf8 bool
+		want string
+	}{{true, "registry: old.json → new.json\n"}, {false, "registry: old.json -> new.json\n"}} {
+		man := installedAPI()
+		man.Registry = "old.json"
+		ws := &fakeWorkspace{man: man}
+		var log bytes.Buffer
+		if _, err := Run(context.Background(), ws, &fakeAccess{}, Options{Registry: testRegistry(), RegistryLocation: "new.json", Select: []string{"Platform Guide"}, Yes: true, Log: &log, Symbols: termenv.SymbolsFor(c.utf8)}); err != nil {
+			t.Fatal(err)
+		}
+		if ws.registry != "new.json" || !strings.Contains(log.String(), c.want) {
+			t.Errorf("utf8 %v: registry %q, log %q, want %q", c.utf8, ws.registry, log.String(), c.want)
+		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/suggest"
+	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/registry"
@@ -106,6 +107,9 @@ type Options struct {
 	AllowPrivate bool
 	// Out receives the summary; Log receives notes and warnings.
 	Out, Log io.Writer
+	// Symbols are the terminal's marks (termenv.SymbolsFor); the zero
+	// value is ASCII's.
+	Symbols termenv.Symbols
 	// Jobs bounds the parallel access checks; 0 = DefaultJobs.
 	Jobs int
 	// CheckTimeout bounds one access check; 0 = DefaultCheckTimeout.
@@ -368,7 +372,11 @@ func saveRegistryOf(ws Workspace, man project.Manifest, o Options) error {
 		return err
 	}
 	if man.Registry != "" && man.Registry != o.RegistryLocation {
-		fmt.Fprintf(o.Log, "registry: %s → %s\n", safetext.Clip(man.Registry, 0), safetext.Clip(o.RegistryLocation, 0))
+		arrow := o.Symbols.Arrow
+		if arrow == "" {
+			arrow = termenv.SymbolsFor(false).Arrow
+		}
+		fmt.Fprintf(o.Log, "registry: %s %s %s\n", safetext.Clip(man.Registry, 0), arrow, safetext.Clip(o.RegistryLocation, 0))
 	}
 	return nil
 }

@@ -149,6 +149,9 @@ type SkipReason string
 const (
 	SkipDirty    SkipReason = "dirty"     // local edits and no Force; see DirtyFiles
 	SkipNoAccess SkipReason = "no access" // the repository cannot be read; see Err
+	// SkipGone: a local repository (a path, file://) is no longer where
+	// the lock has it; see Err (a *repoGoneError).
+	SkipGone SkipReason = "repository gone"
 )
 
 func (r SkipReason) String() string { return string(r) }
@@ -166,7 +169,7 @@ type PackageResult struct {
 	// the lock's OldCommit (a pull brought a new lock, or an install
 	// failed); "" otherwise.
 	InstalledCommit string
-	Err             error    // for Failed, and for Skipped with SkipNoAccess
+	Err             error    // for Failed, and for Skipped with SkipNoAccess or SkipGone
 	DirtyFiles      []string // for Skipped because dirty: "M path", "A path", "D path"
 	Backup          string   // with --force: the folder the whole local package was copied to (deleted files listed in <Backup>.deleted.txt)
 	Bytes           int64    // received from the network

@@ -131,7 +131,9 @@ func (w *Workspace) oldLock(cur []byte, o ChangesOptions) (*lockfile.Lock, *chan
 	}
 	set.Since = "none"
 	set.Note = "no earlier lock to compare with: the lock is as last committed and ctx kept none from before it; name one with " + name + " (HEAD~1, a tag, a date)"
-	if err != nil && !errors.Is(err, gitengine.ErrNotAtRevision) && !errors.Is(err, gitengine.ErrNoRepository) {
+	if errors.Is(err, gitengine.ErrNoCommits) {
+		set.Note = "no earlier lock to compare with: the project's git repository has no commits yet, and ctx kept no lock from before its last change; once the lock is committed, " + name + " names one (HEAD~1, a tag, a date)"
+	} else if err != nil && !errors.Is(err, gitengine.ErrNotAtRevision) && !errors.Is(err, gitengine.ErrNoRepository) {
 		set.Note += " (git history: " + err.Error() + ")"
 	}
 	return nil, set, nil

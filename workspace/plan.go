@@ -103,12 +103,35 @@ func (t *task) fail(err error) {
 	err = diskFull(err)
 	err = movesOn(err, t.alias, t.spec)
 	t.step = stepNone
+	// Gone from where the lock has it; a source being added (not locked
+	// yet) keeps gitengine's error, whose hint is to check the path.
+	var gone *gitengine.NoRepositoryError
+	if t.locked != nil && errors.As(err, &gone) {
+		t.res.Action, t.res.Reason, t.res.Err = Skipped, SkipGone, &repoGoneError{Alias: t.alias, Path: gone.Path, Err: err}
+		return
+	}
 	if noAccess(err) {
 		t.res.Action, t.res.Reason, t.res.Err = Skipped, SkipNoAccess, err
 		return
 	}
 	t.res.Action, t.res.Err = Failed, err
 }
+
+// repoGoneError is a package whose local repository is no longer at
+// the path its lock and manifest name (gitengine.NoRepositoryError): it
+// says so and what to do, where gitengine's error gave add's hint
+// ("check the path") under "no access".
+type repoGoneError struct {
+	Alias, Path string
+	Err         error // gitengine's
+}
+
+func (e *repoGoneError) Error() string {
+	return fmt.Sprintf("no git repository at %s any more: put it back there, or `ctx remove %s` and add it from where it is now",
+		safetext.Clip(e.Path, 0), e.Alias)
+}
+
+func (e *repoGoneError) Unwrap() error { return e.Err }
 
 // movesOn adds to gitengine's error for a commit the repository no longer
 // has (a lock's, after a force-push) what moves the package on: `ctx

@@ -71,9 +71,10 @@ func (w *Workspace) Push(ctx context.Context, alias string, o PushOptions) (*Pus
 		}
 		return nil, unknownPackages([]string{alias}, known, "this project")
 	case inManifest && spec.KindOf() == project.KindDir:
-		return nil, fmt.Errorf("%s is a dir source: its files are your project's own, so commit them in your project's repository; ctx push sends edits of git packages", safetext.Quote(alias))
+		// Not a package push takes: the user's argument (exit 2).
+		return nil, &badSpecError{fmt.Errorf("%s is a dir source: its files are your project's own, so commit them in your project's repository; ctx push sends edits of git packages", safetext.Quote(alias))}
 	case inManifest && spec.KindOf() == project.KindHTTPS, locked && !e.IsGit():
-		return nil, fmt.Errorf("%s is an https source: ctx cannot push to a web site; send the edit to the site's owners (ctx push sends edits of git packages)", safetext.Quote(alias))
+		return nil, &badSpecError{fmt.Errorf("%s is an https source: ctx cannot push to a web site; send the edit to the site's owners (ctx push sends edits of git packages)", safetext.Quote(alias))}
 	case !locked:
 		return nil, fmt.Errorf("%s is not locked: run `ctx install` first", safetext.Quote(alias))
 	case !inManifest:

@@ -31,7 +31,7 @@ with an error.`
 // Ctrl-C or Ctrl-D at its question is an interrupt (exit 130): nothing
 // of the agent file changes, and kept says what the command did stays.
 func agentsStep(g *globalOptions, root string, flag bool, p wizard.Prompter, hint, kept string) error {
-	errOut := g.IO.ErrOut
+	errOut := g.IO.ErrOut // warnings; what it did or offers are notes (-q)
 	if !flag {
 		edits, err := workspace.PlanAgentsMD(root)
 		if err != nil {
@@ -51,7 +51,7 @@ func agentsStep(g *globalOptions, root string, flag bool, p wizard.Prompter, hin
 		}
 		if p == nil {
 			if hint != "" {
-				fmt.Fprintf(errOut, "%s adds a pointer to %s/%s and `ctx mcp` to %s, for coding agents\n", hint, project.DirName, project.IndexName, agentsName(todo[0]))
+				fmt.Fprintf(g.notes(), "%s adds a pointer to %s/%s and `ctx mcp` to %s, for coding agents\n", hint, project.DirName, project.IndexName, agentsName(todo[0]))
 			}
 			return nil
 		}
@@ -64,7 +64,7 @@ func agentsStep(g *globalOptions, root string, flag bool, p wizard.Prompter, hin
 			return &exitError{code: ExitInterrupted, err: fmt.Errorf("interrupted: no agent file changed; %s", kept)}
 		}
 		if !ok && err == nil {
-			fmt.Fprintln(errOut, "no agent file changed")
+			fmt.Fprintln(g.notes(), "no agent file changed")
 			return nil
 		}
 		if err != nil {
@@ -78,13 +78,13 @@ func agentsStep(g *globalOptions, root string, flag bool, p wizard.Prompter, hin
 	for _, e := range edits {
 		switch e.Action {
 		case workspace.AgentsCreate:
-			fmt.Fprintf(errOut, "created %s with a pointer to %s/%s and `ctx mcp`\n", agentsName(e), project.DirName, project.IndexName)
+			fmt.Fprintf(g.notes(), "created %s with a pointer to %s/%s and `ctx mcp`\n", agentsName(e), project.DirName, project.IndexName)
 		case workspace.AgentsAppend:
-			fmt.Fprintf(errOut, "added a pointer to %s/%s and `ctx mcp` to %s\n", project.DirName, project.IndexName, agentsName(e))
+			fmt.Fprintf(g.notes(), "added a pointer to %s/%s and `ctx mcp` to %s\n", project.DirName, project.IndexName, agentsName(e))
 		case workspace.AgentsReplace:
-			fmt.Fprintf(errOut, "updated ctx's block in %s\n", agentsName(e))
+			fmt.Fprintf(g.notes(), "updated ctx's block in %s\n", agentsName(e))
 		default:
-			fmt.Fprintf(errOut, "%s: ctx's block is up to date\n", agentsName(e))
+			fmt.Fprintf(g.notes(), "%s: ctx's block is up to date\n", agentsName(e))
 		}
 	}
 	return nil

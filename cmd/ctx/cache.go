@@ -261,6 +261,7 @@ func printGC(g *globalOptions, res []gitengine.GCResult, web webfetch.GCResult, 
 		verb, packed = "would drop", "would pack"
 	}
 	var before, after int64
+	arrow := g.symbols().Arrow
 	for _, r := range res {
 		name := remoteName(r.URL, r.Key)
 		if r.Warning != "" {
@@ -273,8 +274,8 @@ func printGC(g *globalOptions, res []gitengine.GCResult, web webfetch.GCResult, 
 		}
 		before += r.BytesBefore
 		after += r.BytesAfter
-		fmt.Fprintf(g.IO.Out, "%s %s → %s: %s %d of %d %s, %s %d loose, kept %d %s\n", name,
-			formatBytes(r.BytesBefore), formatBytes(r.BytesAfter), verb, r.Dropped, r.Objects, wording.Plural(r.Objects, "object", "objects"),
+		fmt.Fprintf(g.IO.Out, "%s %s %s %s: %s %d of %d %s, %s %d loose, kept %d %s\n", name,
+			formatBytes(r.BytesBefore), arrow, formatBytes(r.BytesAfter), verb, r.Dropped, r.Objects, wording.Plural(r.Objects, "object", "objects"),
 			packed, r.Repacked, r.Commits, wording.Plural(r.Commits, "commit", "commits"))
 	}
 	if printWebGC(g, web, dryRun) {
@@ -283,7 +284,7 @@ func printGC(g *globalOptions, res []gitengine.GCResult, web webfetch.GCResult, 
 		before += web.BytesBefore
 		after += web.BytesAfter
 	}
-	fmt.Fprintf(g.IO.Out, "total %s → %s\n", formatBytes(before), formatBytes(after))
+	fmt.Fprintf(g.IO.Out, "total %s %s %s\n", formatBytes(before), arrow, formatBytes(after))
 	return skipped
 }
 
@@ -304,8 +305,8 @@ func printWebGC(g *globalOptions, r webfetch.GCResult, dryRun bool) (skipped boo
 	if dryRun {
 		verb = "would drop"
 	}
-	fmt.Fprintf(g.IO.Out, "https documents %s → %s: %s %d of %d %s, %d of %d %s\n",
-		formatBytes(r.BytesBefore), formatBytes(r.BytesAfter), verb,
+	fmt.Fprintf(g.IO.Out, "https documents %s %s %s: %s %d of %d %s, %d of %d %s\n",
+		formatBytes(r.BytesBefore), g.symbols().Arrow, formatBytes(r.BytesAfter), verb,
 		r.DroppedSnapshots, r.Snapshots, wording.Plural(r.Snapshots, "snapshot", "snapshots"),
 		r.DroppedBlobs, r.Blobs, wording.Plural(r.Blobs, "body", "bodies"))
 	return false
@@ -332,6 +333,6 @@ func trimCache(ctx context.Context, g *globalOptions) {
 		}
 	}
 	if n > 0 {
-		fmt.Fprintf(g.IO.ErrOut, "cache over CTX_CACHE_MAX: collected %d %s, %s → %s\n", n, wording.Plural(n, "remote", "remotes"), formatBytes(before), formatBytes(after))
+		fmt.Fprintf(g.IO.ErrOut, "cache over CTX_CACHE_MAX: collected %d %s, %s %s %s\n", n, wording.Plural(n, "remote", "remotes"), formatBytes(before), g.symbols().Arrow, formatBytes(after))
 	}
 }

@@ -97,14 +97,14 @@ func runChanges(ctx context.Context, opts *changesOptions) error {
 		}
 		return nil
 	}
-	printChanges(opts.IO.Out, opts.IO.ErrOut, set)
+	printChanges(opts.IO.Out, opts.IO.ErrOut, set, opts.symbols().Arrow)
 	return nil
 }
 
 // printChanges writes set for a person: a line per package, then its
 // documents and their sections with the diffs, indented. Every name and
 // line of text is escaped (safetext).
-func printChanges(out, errOut io.Writer, set *changes.Set) {
+func printChanges(out, errOut io.Writer, set *changes.Set, arrow string) {
 	if set.Note != "" {
 		fmt.Fprintln(errOut, "ctx changes: "+set.Note)
 	}
@@ -123,7 +123,7 @@ func printChanges(out, errOut io.Writer, set *changes.Set) {
 	for _, p := range set.Packages {
 		revs := ""
 		if p.OldRev != "" || p.NewRev != "" {
-			revs = " " + orDash(shortSHA(p.OldRev)) + " → " + orDash(shortSHA(p.NewRev))
+			revs = " " + orDash(shortSHA(p.OldRev)) + " " + arrow + " " + orDash(shortSHA(p.NewRev))
 		}
 		fmt.Fprintf(out, "%s%s: %s\n", safetext.Escape(p.Alias), revs, p.Summary())
 		for _, d := range p.Documents {

@@ -285,6 +285,13 @@ func runConfig(ctx context.Context, opts *configOptions) error {
 		}
 		key.set(c, v)
 	case "unset":
+		if key.get(c) == "" {
+			// Nothing written: "unset" said of a setting that was not
+			// there read as if it had been (npm config delete, git
+			// config --unset say nothing was there too).
+			fmt.Fprintf(opts.IO.ErrOut, "%s is not set in %s: nothing to unset\n", opts.key, path)
+			return nil
+		}
 		key.set(c, "")
 	}
 	if c.Embeddings != nil && *c.Embeddings == (embeddingsConfig{}) {

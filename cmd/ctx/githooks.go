@@ -145,10 +145,10 @@ func gitHooksStep(ctx context.Context, g *globalOptions, root string, flag bool,
 	}
 	for _, e := range edits {
 		if e.Action == "current" {
-			fmt.Fprintf(g.IO.ErrOut, "git hook %s is current\n", safetext.Escape(e.Path))
+			fmt.Fprintf(g.notes(), "git hook %s is current\n", safetext.Escape(e.Path))
 			continue
 		}
-		fmt.Fprintf(g.IO.ErrOut, "%s git hook %s\n", e.Action, safetext.Escape(e.Path))
+		fmt.Fprintf(g.notes(), "%s git hook %s\n", e.Action, safetext.Escape(e.Path))
 	}
 	if _, err := g.Env.lookPath("ctx"); err != nil {
 		// The hooks run `ctx` from git's PATH: without it they only say so.

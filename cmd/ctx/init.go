@@ -62,6 +62,11 @@ install never fails the git command.
 Without --project-docs, --agents-md or --git-hooks, it fails if the project
 already has a .context/.
 
+-q leaves stderr to warnings, errors and the questions asked at a
+terminal: no "created", no list of docs found, no next step. It keeps the
+note that the new project is inside another one (ctx in its folders now
+works on the new one), as -q on add keeps what ctx now trusts.
+
 Exit status: 0 when done; 1 when .context/ exists already (without
 --project-docs, --agents-md or --git-hooks) or cannot be written, or a git
 hook cannot be added; 2 for bad arguments; 130 when interrupted at a prompt
@@ -79,6 +84,7 @@ hook cannot be added; 2 for bad arguments; 130 when interrupted at a prompt
 	cmd.Flags().BoolVar(&opts.projectDocs, "project-docs", false, "add the project's own docs found (docs/, AGENTS.md, ...) as dir sources")
 	cmd.Flags().BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
 	cmd.Flags().BoolVar(&opts.gitHooks, "git-hooks", false, "install git hooks that run ctx install when a pull or checkout brings a new lock")
+	quietFlag(cmd, g)
 	return cmd
 }
 
@@ -106,7 +112,7 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		w, err = workspace.Init(dir, workspace.InitOptions{Registry: opts.registry, Project: opts.project}, wo)
 		if err == nil {
 			opts.root = dir // from here on, this command's project
-			fmt.Fprintf(opts.IO.ErrOut, "created %s\n", opts.displayPath(dir, w.Dir()))
+			fmt.Fprintf(opts.notes(), "created %s\n", opts.displayPath(dir, w.Dir()))
 			if enclosing != "" && enclosing != dir {
 				fmt.Fprintf(opts.IO.ErrOut, "note: %s is inside the project at %s: ctx here and in the folders below now works on this new project (the inner one wins)\n", dir, enclosing)
 			}
@@ -129,9 +135,9 @@ func runInit(ctx context.Context, opts *initOptions) error {
 			return err
 		}
 	} else if opts.projectDocs && found > 0 {
-		fmt.Fprintln(opts.IO.ErrOut, "the project docs found are in the manifest already")
+		fmt.Fprintln(opts.notes(), "the project docs found are in the manifest already")
 	} else if opts.projectDocs {
-		fmt.Fprintln(opts.IO.ErrOut, "no project docs found (looked for docs/, AGENTS.md, CLAUDE.md, README.md, adr/, docs/adr/)")
+		fmt.Fprintln(opts.notes(), "no project docs found (looked for docs/, AGENTS.md, CLAUDE.md, README.md, adr/, docs/adr/)")
 	}
 	if err := agentsStep(opts.globalOptions, w.Root(), opts.agentsMD, prompter, "`ctx init --agents-md`", "the project stays"); err != nil {
 		return err
@@ -142,7 +148,7 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	// The whole folder: its .gitignore (which ctx wrote) keeps out what is
 	// generated and context.local.json, and is committed with the manifest
 	// and the lock, so that a clone's git status stays clean.
-	fmt.Fprintf(opts.IO.ErrOut, "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then `git add %s` and commit (its .gitignore keeps out what ctx generates)\n",
+	fmt.Fprintf(opts.notes(), "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then `git add %s` and commit (its .gitignore keeps out what ctx generates)\n",
 		project.DirName)
 	return nil
 }
@@ -191,7 +197,7 @@ func offerProjectDocs(opts *initOptions, p wizard.Prompter, docs []project.Packa
 		for i, d := range docs {
 			names[i] = safetext.Escape(d.Source)
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "found project docs: %s; `ctx init --project-docs` adds them as dir sources (indexed in place)\n", strings.Join(names, ", "))
+		fmt.Fprintf(opts.notes(), "found project docs: %s; `ctx init --project-docs` adds them as dir sources (indexed in place)\n", strings.Join(names, ", "))
 		return nil, nil
 	}
 	choices := make([]wizard.Choice, len(docs))
@@ -202,7 +208,7 @@ func offerProjectDocs(opts *initOptions, p wizard.Prompter, docs []project.Packa
 	}
 	picked, err := p.MultiSelect("Add these project docs? (indexed and served in place)", choices, pre)
 	if errors.Is(err, wizard.ErrInterrupted) {
-		fmt.Fprintln(opts.IO.ErrOut, "no project docs added")
+		fmt.Fprintln(opts.notes(), "no project docs added")
 		return nil, nil
 	}
 	if err != nil {

@@ -184,6 +184,19 @@ func runLinks(ctx context.Context, o *linksOptions) error {
 	if err := printLinks(o.IO.Out, links, o.json, o.backlinks); err != nil {
 		return err
 	}
+	if len(links) == 0 && !o.json {
+		// Said, as search's "no matches" and find's "no documents
+		// match": an empty stdout alone read as a failure to look.
+		doc := safetext.Escape(o.path)
+		switch {
+		case o.broken:
+			fmt.Fprintln(o.IO.ErrOut, "no broken links")
+		case o.backlinks:
+			fmt.Fprintf(o.IO.ErrOut, "no document links to %s\n", doc)
+		default:
+			fmt.Fprintf(o.IO.ErrOut, "%s has no links\n", doc)
+		}
+	}
 	if o.broken && len(links) > 0 {
 		fmt.Fprintf(o.IO.ErrOut, "%d %s\n", len(links), wording.Plural(len(links), "broken link", "broken links"))
 		return &exitError{code: ExitError}

@@ -62,7 +62,7 @@ func newProgress(g *globalOptions) *progress {
 		return &progress{w: io.Discard, pkgs: map[string]*pkgProgress{}, now: time.Now}
 	}
 	return &progress{w: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
-		sym: termenv.SymbolsFor(g.terminal().UTF8())}
+		sym: g.symbols()}
 }
 
 // Spin shows message with a spinner while something slow runs before any
@@ -76,8 +76,9 @@ func (p *progress) Spin(message string) (stop func(ok bool, final string)) {
 	if !p.tty || p.done || p.spin != nil {
 		return func(bool, string) {}
 	}
-	s := spinner.Start(p.w, p.sym, message)
-	s.SetPaused(p.paused > 0)
+	// Started paused while git asks: a spinner started and then paused
+	// could draw its first frame over the question in between.
+	s := spinner.Start(p.w, p.sym, message, p.paused > 0)
 	p.spin = s
 	return func(ok bool, final string) {
 		p.mu.Lock()
@@ -131,7 +132,7 @@ func (p *progress) Update(alias string, pr gitengine.Progress) {
 		pp = &pkgProgress{phases: map[string]gitengine.Progress{}}
 		p.pkgs[alias] = pp
 		if !p.tty {
-			fmt.Fprintf(p.w, "fetching %s…\n", safetext.Escape(alias))
+			fmt.Fprintf(p.w, "fetching %s%s\n", safetext.Escape(alias), p.sym.Ellipsis)
 		}
 	}
 	pp.phase = pr.Phase

@@ -12,7 +12,7 @@ import (
 func TestProgressPlain(t *testing.T) {
 	t.Parallel()
 	var buf strings.Builder
-	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf}})
+	p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf}, Env: environment{"LANG=C.UTF-8"}})
 	p.Update("beta", gitengine.Progress{Phase: "refs", Objects: 7, Bytes: 500}) // refs, not objects
 	p.Update("beta", gitengine.Progress{Phase: "trees", Objects: 3, Bytes: 100})
 	p.Update("alpha", gitengine.Progress{Phase: "trees", Objects: 2, Bytes: 2048})
@@ -187,4 +187,29 @@ func TestProgressPause(t *testing.T) {
 		t.Errorf("frame after a pause: %q, want one drawn below", got)
 	}
 	p.Done()
+}
+
+// TestProgressSpinWhilePaused: a spinner started while git asks at the
+// terminal (Spin after Pause) draws nothing until the resume. It was
+// started drawing and paused after: its goroutine's first frame could
+// land on git's question in between (round 20's Left). Go's scheduler
+// seldom runs a new goroutine before its parent's next line, so the old
+// code failed this only at times; spinner's TestStartPaused pins the
+// start paused itself.
+func TestProgressSpinWhilePaused(t *testing.T) {
+	t.Parallel()
+	for i := range 50 {
+		var buf syncBuffer
+		p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: true}, Env: environment{"TERM=xterm", "LANG=C.UTF-8"}})
+		resume := p.Pause()
+		stop := p.Spin("Checking access")
+		// Stop waits for the spinner's goroutine, whose first turn has
+		// then run (it draws before it first waits).
+		stop(true, "")
+		if got := buf.String(); strings.Contains(got, "Checking access") {
+			t.Fatalf("run %d: a frame drawn while git asks: %q", i, got)
+		}
+		resume()
+		p.Done()
+	}
 }

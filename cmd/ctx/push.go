@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/forge"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -62,7 +63,8 @@ push refuses and names both: check the change, then --to SOURCE (the
 source they name now) pushes there, and later pushes go there too. A
 --to naming another repository than the manifest's is refused.
 
-Exit status: 0 when pushed, or nothing to push; 2 for bad arguments; 1 for
+Exit status: 0 when pushed, or nothing to push; 2 for bad arguments (an
+unknown ALIAS, a dir or https package, a --branch git refuses); 1 for
 other errors (no access, a refused branch); 1 too when --pr opened no pull
 request (the branch is pushed and stays: the error says why and where to
 open one by hand).`,
@@ -84,6 +86,13 @@ open one by hand).`,
 }
 
 func runPush(ctx context.Context, opts *pushOptions) error {
+	if opts.branch != "" {
+		// A bad --branch is a bad flag (exit 2), said before anything is
+		// read, as git switch -c says it.
+		if err := gitengine.CheckBranch(opts.branch); err != nil {
+			return usageErrorf("push --branch: %w (see 'ctx push --help')", err)
+		}
+	}
 	w, err := openWorkspace(opts.globalOptions, nil)
 	if err != nil {
 		return err

@@ -80,7 +80,8 @@ missing, unknown, withheld, installed, failed}}.
 
 Exit status: 0 done; 1 with --check when a reference is missing or
 unknown, and for other errors; 3 when --fetch installed some contexts
-but not all; 2 for bad flags (and --fetch without a terminal or --yes).`,
+but not all; 2 for bad flags (and --fetch without a terminal or --yes) or a PATH that
+is not there or is outside the project.`,
 		Example: `  ctx refs
   ctx refs docs/ ARCHITECTURE.md --check
   ctx refs --fetch --yes`,
@@ -161,6 +162,10 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 		return err
 	}
 	scan, err := ctxref.Scan(dir, paths, ctxref.Limits{})
+	var bad *ctxref.PathError
+	if errors.As(err, &bad) {
+		return usageErrorf("refs: %s: %s (see 'ctx refs --help')", safetext.Quote(opts.displayPath(dir, filepath.Join(dir, filepath.FromSlash(bad.Path)))), bad.Why)
+	}
 	if err != nil {
 		return fmt.Errorf("refs: %w", err)
 	}

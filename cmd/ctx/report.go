@@ -181,7 +181,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, o reportO
 			if p.InstalledCommit != "" {
 				was = " (installed was " + shortSHA(p.InstalledCommit) + ")"
 			}
-			fmt.Fprintf(out, "%s %s%s → %s%s\n", p.Alias, would, shortSHA(p.OldCommit), shortSHA(p.NewCommit), was)
+			fmt.Fprintf(out, "%s %s%s %s %s%s\n", p.Alias, would, shortSHA(p.OldCommit), g.symbols().Arrow, shortSHA(p.NewCommit), was)
 		case workspace.Unchanged:
 			c := p.NewCommit
 			if c == "" {
@@ -268,7 +268,7 @@ type packageJSON struct {
 	OldCommit       string   `json:"oldCommit,omitempty"`
 	NewCommit       string   `json:"newCommit,omitempty"`
 	InstalledCommit string   `json:"installedCommit,omitempty"`
-	Reason          string   `json:"reason,omitempty"`     // skipped: "dirty" or "no access"
+	Reason          string   `json:"reason,omitempty"`     // skipped: "dirty", "no access" or "repository gone"
 	Error           string   `json:"error,omitempty"`      // skipped for no access, or failed
 	DirtyFiles      []string `json:"dirtyFiles,omitempty"` // "M path", "A path", "D path"
 	Backup          string   `json:"backup,omitempty"`     // with --force: where the local edits were copied

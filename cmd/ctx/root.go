@@ -98,8 +98,8 @@ type globalOptions struct {
 	quiet bool
 }
 
-// quietFlag gives c -q/--quiet (a command that prints progress: add,
-// install, update, setup): stderr gets warnings and errors only, as
+// quietFlag gives c -q/--quiet (a command that prints progress or notes:
+// init, add, install, update, setup): stderr gets warnings and errors only, as
 // cargo's and git's -q, and the notices the workspace must not keep from
 // the user (workspace.Options.Notice: an allowance it records, a recovered
 // change): they say what ctx now trusts, or changed unasked, not progress.
@@ -116,6 +116,12 @@ func (g *globalOptions) stderrDraws() bool {
 
 // terminal is what the terminal can show, from the command's environment.
 func (g *globalOptions) terminal() termenv.Env { return termenv.Of(g.Env.Get) }
+
+// symbols are the marks ctx's lines for a person are written with
+// (termenv.SymbolsFor): →, … and — in a UTF-8 locale, ->, ... and -
+// else (LANG=C), on stdout as on stderr, as the wizard's. --json and
+// what documents say are not changed.
+func (g *globalOptions) symbols() termenv.Symbols { return termenv.SymbolsFor(g.terminal().UTF8()) }
 
 // notes is where a command writes what is neither a result nor a problem
 // (an index summary, a count of withheld documents): stderr, or nowhere
@@ -334,7 +340,10 @@ func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStre
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
-	err := root.ExecuteContext(ctx)
+	err := helpArgs(root, args)
+	if err == nil {
+		err = root.ExecuteContext(ctx)
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -555,9 +564,23 @@ func noArgs(c *cobra.Command, args []string) error {
 // what the command does: uninstall is remove, not the install two letters
 // away), else cobra's typo suggestions.
 func commandSuggestions(c *cobra.Command, typed string) []string {
+	typed = strings.ToLower(typed)
 	for _, sub := range c.Commands() {
-		if slices.Contains(sub.SuggestFor, strings.ToLower(typed)) {
+		if slices.Contains(sub.SuggestFor, typed) {
 			return []string{sub.Name()}
+		}
+	}
+	// A command one level down, named or suggested for: `ctx gc` (git gc)
+	// is `cache gc`, `ctx clean` (npm cache clean) too, `ctx token` is
+	// `mcp token`, as gh suggests `gh pr list` for `gh list`.
+	for _, sub := range c.Commands() {
+		if !sub.IsAvailableCommand() {
+			continue
+		}
+		for _, gs := range sub.Commands() {
+			if gs.IsAvailableCommand() && (gs.Name() == typed || slices.Contains(gs.SuggestFor, typed)) {
+				return []string{sub.Name() + " " + gs.Name()}
+			}
 		}
 	}
 	return c.SuggestionsFor(typed)
@@ -577,6 +600,35 @@ func helpTopicArgs(c *cobra.Command, args []string) error {
 		return usageError(found, noArgs(found, rest)) // pointing to found's help
 	}
 	return nil
+}
+
+// helpArgs checks the arguments of a command asked for its --help (-h)
+// that has sub-commands: `ctx gc --help`, `ctx cache nope -h` are the
+// unknown command they are without it (exit 2, with a suggestion), where
+// cobra printed the parent's help and exited 0 (its help comes before the
+// argument check). Any other command line is left to cobra.
+func helpArgs(root *cobra.Command, args []string) error {
+	asked := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "-h" {
+			asked = true
+		}
+	}
+	if !asked {
+		return nil
+	}
+	c, rest, err := root.Find(args)
+	if err != nil || !c.HasAvailableSubCommands() {
+		return nil
+	}
+	c.InitDefaultHelpFlag() // cobra adds --help at Execute
+	if c.ParseFlags(rest) != nil {
+		return nil
+	}
+	return c.ValidateArgs(c.Flags().Args())
 }
 
 // pathErrText is err without the path an *fs.PathError repeats (the

@@ -135,6 +135,10 @@ func TestScript(t *testing.T) {
 				"GIT_AUTHOR_DATE":     "2026-01-01T00:00:00Z",
 				"GIT_COMMITTER_DATE":  "2026-01-01T00:00:00Z",
 				"GIT_TERMINAL_PROMPT": "0",
+				// A UTF-8 locale, as most users': ctx's marks (→ …) are
+				// its (termenv.Symbols); `env LANG=C` gives ASCII's
+				// (cli21_ascii.txtar).
+				"LANG": "C.UTF-8",
 				// No `git gc --auto` after a push (receive-pack's) or a
 				// commit, and no `git maintenance run --auto`: processes
 				// that find nothing to do in a fixture this small.

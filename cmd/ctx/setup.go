@@ -225,6 +225,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 		AllowPrivate:     o.allowPrivate,
 		Out:              g.IO.Out,
 		Log:              wsOpts.Log,
+		Symbols:          g.symbols(),
 	}
 	if o.prompter != nil {
 		wo.Prompter = o.prompter

@@ -32,23 +32,28 @@ const tick = 100 * time.Millisecond
 // Start draws message on w (a terminal that moves the cursor) with sym's
 // frames until Stop. The message is cut to the terminal's width (when w
 // is one whose size can be read): a wrapped line is not redrawn in place.
-func Start(w io.Writer, sym termenv.Symbols, message string) *Spinner {
+// Started paused (SetPaused), it draws nothing until SetPaused(false): a
+// spinner started while git asks at the terminal (progress.Pause) and
+// paused after drew its first frame over the question when its goroutine
+// ran between the two.
+func Start(w io.Writer, sym termenv.Symbols, message string, paused bool) *Spinner {
 	cols := 0
 	if f, ok := w.(interface{ Fd() uintptr }); ok {
 		if c, _, err := term.GetSize(int(f.Fd())); err == nil {
 			cols = c
 		}
 	}
-	return start(w, sym, message, cols)
+	return start(w, sym, message, cols, paused)
 }
 
-// start is Start on a terminal cols wide (0: unknown, nothing cut).
-func start(w io.Writer, sym termenv.Symbols, message string, cols int) *Spinner {
+// start is Start on a terminal cols wide (0: unknown, nothing cut),
+// paused or not.
+func start(w io.Writer, sym termenv.Symbols, message string, cols int, paused bool) *Spinner {
 	if cols > 0 {
 		// The frame, a space, and the last column left free.
 		message = termenv.Clip(message, cols-3, sym.Ellipsis)
 	}
-	s := &Spinner{w: w, sym: sym, msg: message, done: make(chan struct{})}
+	s := &Spinner{w: w, sym: sym, msg: message, paused: paused, done: make(chan struct{})}
 	s.wg.Add(1)
 	go s.run()
 	return s

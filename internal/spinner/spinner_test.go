@@ -39,7 +39,7 @@ func TestStopMarks(t *testing.T) {
 		{false, false, "\r\x1b[Kx 3 of 4 cannot be read\n"},
 	} {
 		var b buffer
-		s := Start(&b, termenv.SymbolsFor(c.utf8), "checking")
+		s := Start(&b, termenv.SymbolsFor(c.utf8), "checking", false)
 		final := "all good"
 		if !c.ok {
 			final = "3 of 4 cannot be read"
@@ -60,7 +60,7 @@ func TestStopMarks(t *testing.T) {
 func TestWriteAbove(t *testing.T) {
 	t.Parallel()
 	var b buffer
-	s := Start(&b, termenv.SymbolsFor(true), "reading")
+	s := Start(&b, termenv.SymbolsFor(true), "reading", false)
 	s.Write([]byte("note: x\n"))
 	s.Stop(true, "")
 	if got := b.String(); !strings.Contains(got, "\r\x1b[Knote: x\n") {
@@ -76,7 +76,7 @@ func TestWriteAbove(t *testing.T) {
 func TestPaused(t *testing.T) {
 	t.Parallel()
 	var b buffer
-	s := Start(&b, termenv.SymbolsFor(true), "reading")
+	s := Start(&b, termenv.SymbolsFor(true), "reading", false)
 	s.SetPaused(true)
 	before := b.String()
 	if !strings.HasSuffix(before, "\r\x1b[K") {
@@ -103,7 +103,7 @@ func TestLongMessageFits(t *testing.T) {
 	t.Parallel()
 	var b buffer
 	long := "Reading the registry https://raw.githubusercontent.com/example-org/registry/main/contexts.json"
-	s := start(&b, termenv.SymbolsFor(true), long, 40)
+	s := start(&b, termenv.SymbolsFor(true), long, 40, false)
 	s.Stop(true, "")
 	for _, line := range strings.Split(b.String(), "\r\x1b[K") {
 		if w := termenv.TextWidth(line); w > 39 {
@@ -112,5 +112,26 @@ func TestLongMessageFits(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "Reading the registry https://raw.git…") {
 		t.Errorf("message not cut with an ellipsis: %q", b.String())
+	}
+}
+
+// TestStartPaused: a spinner started paused (Start(..., true): git asks at the terminal)
+// draws nothing, not even its first frame, until resumed, and clears no
+// line it did not draw.
+func TestStartPaused(t *testing.T) {
+	t.Parallel()
+	for range 50 {
+		var b buffer
+		s := Start(&b, termenv.SymbolsFor(true), "reading", true)
+		s.draw(1)
+		if got := b.String(); got != "" {
+			t.Fatalf("paused spinner wrote %q", got)
+		}
+		s.SetPaused(false)
+		s.draw(3)
+		if got := b.String(); !strings.Contains(got, "⠸ reading") {
+			t.Fatalf("resumed spinner did not draw: %q", got)
+		}
+		s.Stop(true, "")
 	}
 }

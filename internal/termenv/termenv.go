@@ -71,14 +71,15 @@ func (e Env) UTF8() bool {
 type Symbols struct {
 	OK, Fail string   // before a line that says what went well, or not
 	Dash     string   // between a name and why
-	Ellipsis string   // where a line is cut
+	Ellipsis string   // where a line is cut, or something goes on ("fetching api…")
+	Arrow    string   // from one state to the next ("OLD → NEW")
 	Frames   []string // a spinner's frames
 }
 
 var (
-	unicodeSymbols = Symbols{OK: "✓", Fail: "✗", Dash: "—", Ellipsis: "…",
+	unicodeSymbols = Symbols{OK: "✓", Fail: "✗", Dash: "—", Ellipsis: "…", Arrow: "→",
 		Frames: []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}}
-	asciiSymbols = Symbols{OK: "+", Fail: "x", Dash: "-", Ellipsis: "...",
+	asciiSymbols = Symbols{OK: "+", Fail: "x", Dash: "-", Ellipsis: "...", Arrow: "->",
 		Frames: []string{"|", "/", "-", `\`}}
 )
 

@@ -261,5 +261,5 @@ func (p *Prompter) Confirm(message string, def bool) (bool, error) {
 
 // Spinner draws a spinner on out until stop is called (internal/spinner).
 func (p *Prompter) Spinner(message string) func(ok bool, final string) {
-	return spinner.Start(p.out, p.sym, message).Stop
+	return spinner.Start(p.out, p.sym, message, false).Stop
 }
