@@ -345,8 +345,9 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 }
 
 // writeParts writes the part files of parts that old does not name
-// already (a part's name is its content's hash).
-func writeParts(d confine.Dir, indexDir string, parts map[string]catalogPart, data map[string][]byte, old map[string]catalogPart) error {
+// already (a part's name is its content's hash); later leaves their
+// fsyncs to dur's pass.
+func writeParts(d confine.Dir, indexDir string, parts map[string]catalogPart, data map[string][]byte, old map[string]catalogPart, dur *durable, later bool) error {
 	if len(data) == 0 {
 		return nil
 	}
@@ -360,7 +361,7 @@ func writeParts(d confine.Dir, indexDir string, parts map[string]catalogPart, da
 		if o, ok := old[a]; ok && o.File == p.File {
 			continue
 		}
-		if err := writeFileAtomic(d, filepath.Join(dir, p.File), data[a]); err != nil {
+		if err := dur.write(d, filepath.Join(dir, p.File), data[a], later); err != nil {
 			return err
 		}
 	}

@@ -442,7 +442,9 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		p.removed = 0 // streamed documents no reader ever saw
 	}
 	rep := &SyncReport{Rebuilt: p.rebuild, Removed: p.removed}
-	noted := startNoteRecent(s.d, s.indexDir, s.opts)
+	dur := &durable{}
+	defer dur.sync() // what publish did not sync (it failed): recent.json
+	noted := startNoteRecent(s.d, s.indexDir, s.opts, dur)
 	parsed := parseFiles(ctx, p.jobs, s.pre)
 	defer parsed.stop()
 	out, err := applyPlan(ctx, w, p, parsed, rep, s.warn)
@@ -455,7 +457,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		rep.Added, rep.Updated, rep.Unchanged = countRecords(out.files), 0, 0
 		p.cat = last // what publish compares INDEX.md with
 	}
-	if err := publish(s.d, s.contextDir, s.indexDir, p, out, budget, false, rep); err != nil {
+	if err := publish(s.d, s.contextDir, s.indexDir, p, out, pubOpts{budget: budget, dur: dur, beforeMeta: s.opts.beforeMeta}, rep); err != nil {
 		return nil, err
 	}
 	return rep, nil
