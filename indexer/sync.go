@@ -298,6 +298,11 @@ type syncPlan struct {
 	keep    map[string]catalogPart
 	deletes []string // bleve ids of the chunks of removed files and packages
 	removed int      // documents removed
+
+	// carried are walks not taken: a Stream's packages that landed
+	// through LandedFiles, their documents' stat data the catalogue's
+	// plus the touched files' (Stream.carriedWalk).
+	carried map[string]walkedPackage
 }
 
 // job is one file to read, hash and (when its content changed) parse.
@@ -352,7 +357,7 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 // through warn), planned again from the start.
 func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(string)) error {
 	p.pkgs = withDirs(contextDir, pkgs)
-	walks := walkPackages(p.pkgs)
+	walks := walkPackages(p.pkgs, p.carried)
 	var notes []string
 	err := p.planAll(walks, func(s string) { notes = append(notes, s) })
 	var pe *partError
@@ -366,6 +371,10 @@ func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(str
 	p.rebuild, p.why = true, "a part of the catalogue cannot be read"
 	p.cat.Files, p.cat.Parts = nil, nil
 	p.jobs, p.unchanged, p.keep, p.deletes, p.removed = nil, map[string][]fileRecord{}, map[string]catalogPart{}, nil, 0
+	if p.carried != nil {
+		p.carried = nil // a rebuild walks every package
+		walks = walkPackages(p.pkgs, nil)
+	}
 	return p.planAll(walks, warn)
 }
 
