@@ -326,10 +326,10 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 		p.HeadTokens += r.HeadTokens
 		p.TitleTokens += r.TitleTokens
 		// The bytes of fmt's "%q %q %q %q\n", without fmt's reflection.
-		line = strconv.AppendQuote(line[:0], r.Path)
-		line = strconv.AppendQuote(append(line, ' '), r.Title)
-		line = strconv.AppendQuote(append(line, ' '), r.Summary)
-		line = strconv.AppendQuote(append(line, ' '), r.Skipped)
+		line = appendQuote(line[:0], r.Path)
+		line = appendQuote(append(line, ' '), r.Title)
+		line = appendQuote(append(line, ' '), r.Summary)
+		line = appendQuote(append(line, ' '), r.Skipped)
 		listing.Write(append(line, '\n'))
 	}
 	p.Stamp = st.sum()
@@ -342,6 +342,21 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 	p.Listing = hex.EncodeToString(listing.Sum(nil)[:16])
 	p.Links = linkInput(recs)
 	return p, data, nil
+}
+
+// appendQuote is strconv.AppendQuote, byte for byte, with a short way for
+// a string of printable ASCII but for '"' and '\\' (nearly every path,
+// title and summary): strconv's rune by rune check of printability was a
+// third of makePart's time on a 500-file part (issue 31).
+func appendQuote(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // writeParts writes the part files of parts that old does not name
