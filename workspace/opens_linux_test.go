@@ -96,6 +96,9 @@ func TestUpdateOneOf500Opens(t *testing.T) {
 		t.Errorf("the update opened %d files it did not change: %v", len(others), others)
 	}
 	t.Logf("opens of the package's files: %v", opened)
+	if w.IndexStale() {
+		t.Error("the index is stale after the update: its carried walk's stamp is not the folder's")
+	}
 	if got := readFile(t, filepath.Join(w.pkgDir("docs"), changed)); got != "# File 123, second edition\n" {
 		t.Errorf("%s = %q", changed, got)
 	}
