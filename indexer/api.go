@@ -126,6 +126,10 @@ type Options struct {
 	// afterOpen, when set, is called by a Stream's worker after it has
 	// tried to open the live directory early (Stream.openEarly); tests.
 	afterOpen func()
+	// beforeMeta, when set, is called by publish after the catalogue is
+	// written and before the durability pass and meta.json: an error
+	// stops publish there, as a crash would (tests).
+	beforeMeta func() error
 	// writerBolt, when above 0, replaces writerBoltTimeout, the writer's
 	// wait for readers' bolt locks: tests.
 	writerBolt time.Duration

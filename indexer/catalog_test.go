@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -323,5 +324,21 @@ func TestCatalogNameNotUTF8(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(dir, "INDEX.md"))
 	if err != nil || !strings.Contains(string(md), `bad\xff.md`) || !strings.Contains(string(md), "more.md") {
 		t.Errorf("INDEX.md does not show the name escaped: %v\n%s", err, md)
+	}
+}
+
+// BenchmarkMakePart500: encoding and describing a 500-record part, as a
+// one-file update of a 500-file package does (issue 31).
+func BenchmarkMakePart500(b *testing.B) {
+	recs := make([]fileRecord, 500)
+	for i := range recs {
+		recs[i] = fileRecord{Path: fmt.Sprintf("docs/part%d/page%03d.md", i%10, i), Size: 2000, ModNS: int64(i) << 30, CNS: int64(i) << 31, Ino: uint64(i),
+			Hash: strings.Repeat("ab", 32), Chunks: 1, Lines: 3, Title: fmt.Sprintf("Page %d", i), Summary: strings.Repeat("Some documentation text. ", 6)}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := makePart("docs", recs); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

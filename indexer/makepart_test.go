@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -242,6 +243,15 @@ func TestTokensCacheLost(t *testing.T) {
 	for _, lose := range []string{"", "{\"schema\":", "\x00\x00\x00\x00"} {
 		if got := render(lose); got != want {
 			t.Errorf("with the token cache %q: INDEX.md\n%s\nwant\n%s", lose, got, want)
+		}
+	}
+}
+
+// TestAppendQuote: appendQuote is strconv.AppendQuote, byte for byte.
+func TestAppendQuote(t *testing.T) {
+	for _, s := range []string{"", "plain", "docs/part3/page003.md", "a \"q\" b", `back\slash`, "tab\t", "del\x7f", "~ and space ", "ñ", "bad \xc3", "\x00", "\u200b"} {
+		if got, want := string(appendQuote([]byte("x"), s)), string(strconv.AppendQuote([]byte("x"), s)); got != want {
+			t.Errorf("%q: %s; want %s", s, got, want)
 		}
 	}
 }

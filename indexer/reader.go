@@ -1127,13 +1127,20 @@ func (r *Reader) Freshness(pkgs []Package) (Freshness, error) {
 // which runs in the background, ends with the server.
 func (r *Reader) FreshnessContext(ctx context.Context, pkgs []Package) (Freshness, error) {
 	r.mu.Lock()
-	cat, err := r.loadCatalogTopLocked()
+	var cat *catalog
+	var err error
 	var builtAt time.Time
 	usable := false // meta.json present, of this schema, not mid-update, and the catalogue of its bleve directory
-	if err == nil && r.loadMetaLocked() == nil {
-		builtAt = r.meta.BuiltAt
-		usable = cat.Schema == schemaVersion && !r.meta.Dirty && cat.Bleve == r.meta.Bleve
+	if merr := r.loadMetaLocked(); merr != nil || !r.meta.Dirty {
+		cat, err = r.loadCatalogTopLocked()
+		if err == nil && merr == nil {
+			builtAt = r.meta.BuiltAt
+			usable = cat.Schema == schemaVersion && cat.Bleve == r.meta.Bleve
+		}
 	}
+	// A dirty meta.json (an update interrupted) is not usable whatever the
+	// catalogue holds: written with no fsync each until the update's
+	// publish (durable), it may be torn.
 	r.mu.Unlock()
 	if errors.Is(err, ErrNoIndex) || (err == nil && !usable) {
 		f := Freshness{}

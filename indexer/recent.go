@@ -54,30 +54,32 @@ func NoteRecent(ctx context.Context, contextDir string, recent []RecentChange, o
 	if len(recent) == 0 {
 		return nil, nil
 	}
-	if err := writeRecent(confine.New(contextDir), filepath.Join(contextDir, project.IndexDir), recent); err != nil {
+	if err := writeRecent(confine.New(contextDir), filepath.Join(contextDir, project.IndexDir), recent, nil); err != nil {
 		return nil, err
 	}
 	return RenderIndexMD(ctx, contextDir, opts)
 }
 
-// writeRecent records recent in indexDir (an empty one leaves the record).
-func writeRecent(d confine.Dir, indexDir string, recent []RecentChange) error {
+// writeRecent records recent in indexDir (an empty one leaves the record);
+// with dur, its fsync is dur's pass (publish's, before meta.json).
+func writeRecent(d confine.Dir, indexDir string, recent []RecentChange, dur *durable) error {
 	if len(recent) == 0 {
 		return nil
 	}
-	if err := writeJSONAtomic(d, filepath.Join(indexDir, recentFile), recent); err != nil {
+	if err := dur.writeJSON(d, filepath.Join(indexDir, recentFile), recent, dur != nil); err != nil {
 		return fmt.Errorf("indexer: record recent changes: %w", err)
 	}
 	return nil
 }
 
 // noteRecent records what opts.Recent returns, if set, before a render;
-// a failure is a warning (the render goes on without it).
-func noteRecent(d confine.Dir, indexDir string, opts Options, warn func(string)) {
+// a failure is a warning (the render goes on without it). The record's
+// fsync is dur's pass.
+func noteRecent(d confine.Dir, indexDir string, opts Options, dur *durable, warn func(string)) {
 	if opts.Recent == nil {
 		return
 	}
-	if err := writeRecent(d, indexDir, opts.Recent()); err != nil {
+	if err := writeRecent(d, indexDir, opts.Recent(), dur); err != nil {
 		warn(fmt.Sprintf("%v; INDEX.md does not say what changed", err))
 	}
 }
@@ -90,12 +92,12 @@ func noteRecent(d confine.Dir, indexDir string, opts Options, warn func(string))
 // written when the index's update then fails is harmless: the command
 // records it again and renders INDEX.md (workspace's NoteChanges, when its
 // report says the index did not note the changes).
-func startNoteRecent(d confine.Dir, indexDir string, opts Options) (wait func(warn func(string))) {
+func startNoteRecent(d confine.Dir, indexDir string, opts Options, dur *durable) (wait func(warn func(string))) {
 	var msgs []string
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		noteRecent(d, indexDir, opts, func(m string) { msgs = append(msgs, m) })
+		noteRecent(d, indexDir, opts, dur, func(m string) { msgs = append(msgs, m) })
 	}()
 	return func(warn func(string)) {
 		<-done

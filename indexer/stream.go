@@ -179,6 +179,101 @@ func (s *Stream) touchedDocs(pkg Package) (found []fileStat, doc, ok bool) {
 	return statFiles(pkg.Dir, files, nil), doc, true
 }
 
+// carriedWalks is carriedWalk of each package of pkgs that has one.
+func (s *Stream) carriedWalks(pkgs []Package) map[string]walkedPackage {
+	if s.p.rebuild {
+		return nil
+	}
+	var out map[string]walkedPackage
+	for _, pkg := range withDirs(s.contextDir, pkgs) {
+		if w, ok := s.carriedWalk(pkg); ok {
+			if out == nil {
+				out = map[string]walkedPackage{}
+			}
+			out[pkg.Alias] = w
+		}
+	}
+	return out
+}
+
+// carriedWalk is Finish's walk of a package that landed through
+// LandedFiles, not taken (issue 31: the third stat pass of a one-file
+// update over its 500 files): the documents the catalogue holds with the
+// stat data it recorded, but those the landing touched, which are
+// stat'ed now. The stat data recorded of a document are never newer than
+// what the index read of it (they are what it recorded when it read it),
+// so a document changed otherwise (an edit made since the index last read
+// it: the landing's guard proved the package's files as installed) is
+// caught by the next freshness check, whose walk's stamp then differs
+// from the part's, and read by the next Sync. ok is false, and Finish
+// walks the folder, when the package is not such a landing, the
+// catalogue's part cannot be read, the catalogue recorded the package in
+// another folder or of another kind, or the landing touched a kep.yaml
+// (a README's side file) or made a folder of a document something else.
+func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
+	s.mu.Lock()
+	touched, ok := s.touched[pkg.Alias]
+	s.mu.Unlock()
+	if !ok || pkg.Kind == project.KindDir || pkg.Only != "" {
+		return walkedPackage{}, false
+	}
+	i := slices.IndexFunc(s.p.cat.Packages, func(c Package) bool { return c.Alias == pkg.Alias })
+	if i < 0 || s.p.cat.Packages[i].Dir != pkg.Dir || s.p.cat.Packages[i].Kind != pkg.Kind || s.p.cat.Packages[i].Only != "" {
+		return walkedPackage{}, false
+	}
+	if _, ok := s.p.cat.Parts[pkg.Alias]; !ok {
+		return walkedPackage{}, false
+	}
+	recs, err := s.p.cat.records(s.indexDir, pkg.Alias)
+	if err != nil {
+		return walkedPackage{}, false
+	}
+	set := make(map[string]bool, len(touched))
+	for _, rel := range touched {
+		if !fs.ValidPath(rel) || strings.EqualFold(path.Base(rel), KEPMetaFile) {
+			return walkedPackage{}, false
+		}
+		set[rel] = true
+	}
+	var fresh []fileStat
+	for _, rel := range touched {
+		if underTouched(rel, set) {
+			return walkedPackage{}, false
+		}
+		if markdown.IsDocument(rel) && !hiddenPath(rel) {
+			fresh = append(fresh, fileStat{rel: rel, abs: filepath.Join(pkg.Dir, filepath.FromSlash(rel))})
+		}
+	}
+	found := make([]fileStat, 0, len(recs)+len(fresh))
+	for _, r := range recs {
+		if set[r.Path] {
+			continue
+		}
+		if underTouched(r.Path, set) {
+			return walkedPackage{}, false
+		}
+		found = append(found, fileStat{rel: r.Path, abs: filepath.Join(pkg.Dir, filepath.FromSlash(r.Path)),
+			size: r.Size, modNS: r.ModNS, cns: r.CNS, ino: r.Ino, kep: r.KEP})
+	}
+	slices.SortFunc(fresh, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
+	fresh = slices.CompactFunc(fresh, func(a, b fileStat) bool { return a.rel == b.rel })
+	found = append(found, statFiles(pkg.Dir, fresh, nil)...)
+	slices.SortFunc(found, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
+	return walkedPackage{found: found}, true
+}
+
+// hiddenPath reports whether a folder or the file of rel (slash-separated)
+// is hidden (markdown.Hidden): the walk enters no such folder and lists
+// no such file.
+func hiddenPath(rel string) bool {
+	for _, name := range strings.Split(rel, "/") {
+		if markdown.Hidden(name) {
+			return true
+		}
+	}
+	return false
+}
+
 // underTouched reports whether a folder above rel is itself among the
 // touched paths: the landing made it something else (a symbolic link, a
 // file), and a stat of rel through it could reach outside the package.
@@ -419,6 +514,9 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		// What was streamed is the catalogue of the new generation.
 		p.cat = catalog{Schema: schemaVersion, Files: s.out.files}
 	}
+	if !streamed {
+		p.carried = s.carriedWalks(pkgs)
+	}
 	err = p.planPackages(s.contextDir, pkgs, s.warn)
 	var w *indexWriter
 	switch {
@@ -442,7 +540,9 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		p.removed = 0 // streamed documents no reader ever saw
 	}
 	rep := &SyncReport{Rebuilt: p.rebuild, Removed: p.removed}
-	noted := startNoteRecent(s.d, s.indexDir, s.opts)
+	dur := &durable{}
+	defer dur.sync() // what publish did not sync (it failed): recent.json
+	noted := startNoteRecent(s.d, s.indexDir, s.opts, dur)
 	parsed := parseFiles(ctx, p.jobs, s.pre)
 	defer parsed.stop()
 	out, err := applyPlan(ctx, w, p, parsed, rep, s.warn)
@@ -455,7 +555,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		rep.Added, rep.Updated, rep.Unchanged = countRecords(out.files), 0, 0
 		p.cat = last // what publish compares INDEX.md with
 	}
-	if err := publish(s.d, s.contextDir, s.indexDir, p, out, budget, false, rep); err != nil {
+	if err := publish(s.d, s.contextDir, s.indexDir, p, out, pubOpts{budget: budget, dur: dur, beforeMeta: s.opts.beforeMeta}, rep); err != nil {
 		return nil, err
 	}
 	return rep, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -455,11 +456,14 @@ func TestStreamLandedFilesNotThroughLinks(t *testing.T) {
 }
 
 // TestStreamLandedFiles: a package that landed with the files its landing
-// touched (a patch's) is not walked by the worker: it reads the touched
-// documents alone, and Finish's walk reads a file changed otherwise (here
-// before the landing, as a file changed after the worker read is in
-// TestStreamChangedAfterRead). A landing that touched no document leaves
-// the worker nothing to read and nothing to open early.
+// touched (a patch's) is not walked, by the worker nor by Finish: they
+// read the touched documents alone (a file touched and changed after the
+// worker read is in TestStreamChangedAfterRead). A document changed
+// otherwise (here before the landing) keeps the stat data the catalogue
+// recorded when it was last read, so the next freshness check finds the
+// package stale and the next Sync reads it (the window issue 31's lead
+// accepted: Stream.carriedWalk). A landing that touched no document
+// leaves the worker nothing to read and nothing to open early.
 func TestStreamLandedFiles(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -497,13 +501,30 @@ func TestStreamLandedFiles(t *testing.T) {
 	if len(early) != 1 || early[0] != preKey("guides", "style/go.md") {
 		t.Errorf("read early: %q; want guides' style/go.md alone (the package not walked)", early)
 	}
-	if _, err := s.Finish(ctx, testPackages()); err != nil {
+	rep, err := s.Finish(ctx, testPackages())
+	if err != nil {
 		t.Fatal(err)
 	}
-	for q, want := range map[string]string{"walrus": "guides/style/go.md", "quokka": "guides/deploy.md"} {
-		if got := searchPaths(t, dir, q); len(got) != 1 || got[0] != want {
-			t.Errorf("search %s = %v; want %s", q, got, want)
-		}
+	if rep.Updated != 1 || rep.Added != 0 {
+		t.Errorf("Finish: %+v; want style/go.md updated, deploy.md not read", rep)
+	}
+	if got := searchPaths(t, dir, "walrus"); len(got) != 1 || got[0] != "guides/style/go.md" {
+		t.Errorf("search walrus = %v; want guides/style/go.md", got)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := r.Freshness(testPackages())
+	r.Close()
+	if err != nil || !slices.Equal(f.Stale, []string{"guides"}) {
+		t.Errorf("freshness after Finish: %+v %v; want guides stale (deploy.md changed since it was read)", f, err)
+	}
+	if rep, err := Sync(ctx, dir, testPackages(), Options{}); err != nil || rep.Updated != 1 {
+		t.Errorf("Sync after: %+v %v; want deploy.md read", rep, err)
+	}
+	if got := searchPaths(t, dir, "quokka"); len(got) != 1 || got[0] != "guides/deploy.md" {
+		t.Errorf("search quokka = %v; want guides/deploy.md", got)
 	}
 
 	// Only a file that is not a document touched: nothing read early, and
@@ -517,7 +538,7 @@ func TestStreamLandedFiles(t *testing.T) {
 	if len(s.pre) != 0 || s.changed {
 		t.Errorf("a landing that touched no document: read early %d, changed %v; want none", len(s.pre), s.changed)
 	}
-	rep, err := s.Finish(ctx, testPackages())
+	rep, err = s.Finish(ctx, testPackages())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -546,4 +567,64 @@ func readerHoldsBolt(t *testing.T) (string, *flock.Flock) {
 	}
 	writeFiles(t, dir, "ops", map[string]string{"new.md": "# New\n\nThe word capybara is new.\n"})
 	return dir, bolt
+}
+
+// TestStreamCarriedWalkEdges: the landings Finish does not take a package's
+// walk from the catalogue for (Stream.carriedWalk), and what it takes when
+// it does: a touched kep.yaml walks the folder (the README beside it is
+// read again, its side file's stamp moved); a touched document in a hidden folder
+// is not indexed, as the walk would not list it; a touched README.md is
+// stamped with the kep.yaml beside it, so the index is fresh after.
+func TestStreamCarriedWalkEdges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "k", map[string]string{
+		"keps/1/README.md": "# KEP 1\n\nThe first one.\n",
+		"keps/1/kep.yaml":  "title: Walrus proposal\n",
+		"keps/2/README.md": "# KEP 2\n\nThe second one.\n",
+		"keps/2/kep.yaml":  "title: Second\n",
+		"other.md":         "# Other\n\nText.\n",
+	})
+	pkgs := []Package{{Alias: "k", Rev: strings.Repeat("1", 40)}}
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	land := func(touched []string, files map[string]string) *SyncReport {
+		t.Helper()
+		writeFiles(t, dir, "k", files)
+		s, err := StartSync(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.LandedFiles(Package{Alias: "k"}, touched)
+		rep, err := s.Finish(ctx, pkgs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	fresh := func(when string) {
+		t.Helper()
+		r, err := OpenReader(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if f, err := r.Freshness(pkgs); err != nil || !f.Fresh {
+			t.Errorf("%s: freshness %+v %v, want fresh", when, f, err)
+		}
+	}
+	if rep := land([]string{"keps/1/kep.yaml"}, map[string]string{"keps/1/kep.yaml": "title: Narwhal proposal, revised\n"}); rep.Updated != 2 {
+		t.Errorf("kep.yaml touched: %+v, want it and its README read again", rep)
+	}
+	fresh("kep.yaml touched")
+	if rep := land([]string{".drafts/x.md"}, map[string]string{".drafts/x.md": "# Draft\n\nThe word okapi.\n"}); rep.Added != 0 {
+		t.Errorf("hidden document touched: %+v, want nothing added", rep)
+	}
+	fresh("hidden document touched")
+	if rep := land([]string{"keps/2/README.md"}, map[string]string{"keps/2/README.md": "# KEP 2\n\nThe second one, with a quokka.\n"}); rep.Updated != 1 {
+		t.Errorf("README touched: %+v, want it read", rep)
+	}
+	fresh("README touched")
 }

@@ -130,10 +130,12 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err != nil {
 		return nil, err
 	}
+	dur := &durable{}
+	defer dur.sync() // what publish did not sync (it failed): recent.json
 	if !opts.DeferIndexMD {
-		noteRecent(d, indexDir, opts, warn)
+		noteRecent(d, indexDir, opts, dur, warn)
 	}
-	if err := publish(d, contextDir, indexDir, p, out, budget, opts.DeferIndexMD, rep); err != nil {
+	if err := publish(d, contextDir, indexDir, p, out, pubOpts{budget: budget, deferMD: opts.DeferIndexMD, dur: dur, beforeMeta: opts.beforeMeta}, rep); err != nil {
 		return nil, err
 	}
 	return rep, nil
@@ -296,6 +298,11 @@ type syncPlan struct {
 	keep    map[string]catalogPart
 	deletes []string // bleve ids of the chunks of removed files and packages
 	removed int      // documents removed
+
+	// carried are walks not taken: a Stream's packages that landed
+	// through LandedFiles, their documents' stat data the catalogue's
+	// plus the touched files' (Stream.carriedWalk).
+	carried map[string]walkedPackage
 }
 
 // job is one file to read, hash and (when its content changed) parse.
@@ -350,7 +357,7 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 // through warn), planned again from the start.
 func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(string)) error {
 	p.pkgs = withDirs(contextDir, pkgs)
-	walks := walkPackages(p.pkgs)
+	walks := walkPackages(p.pkgs, p.carried)
 	var notes []string
 	err := p.planAll(walks, func(s string) { notes = append(notes, s) })
 	var pe *partError
@@ -364,6 +371,10 @@ func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(str
 	p.rebuild, p.why = true, "a part of the catalogue cannot be read"
 	p.cat.Files, p.cat.Parts = nil, nil
 	p.jobs, p.unchanged, p.keep, p.deletes, p.removed = nil, map[string][]fileRecord{}, map[string]catalogPart{}, nil, 0
+	if p.carried != nil {
+		p.carried = nil // a rebuild walks every package
+		walks = walkPackages(p.pkgs, nil)
+	}
 	return p.planAll(walks, warn)
 }
 
@@ -1045,7 +1056,18 @@ func (w *indexWriter) abort() {
 // catalogue's top, then meta.json, whose atomic rename switches readers to
 // the new data; then it deletes bleve directories and part files that are
 // no longer live.
-func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *applied, budget int, deferMD bool, rep *SyncReport) error {
+//
+// While meta.json is marked dirty (out.markedDirty: an incremental update
+// wrote into the live directory), the catalogue's parts and top are
+// written with no fsync each, and made durable in one pass with the
+// recent record (o.dur) just before meta.json: a crash before then
+// leaves meta.json dirty, and the index is rebuilt, never served.
+// Otherwise (a rebuild's new generation, an update that changed no
+// document) meta.json still names what readers read and each file is
+// synced before its rename, as before. INDEX.md, the user's file, always
+// is.
+func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *applied, o pubOpts, rep *SyncReport) error {
+	budget, deferMD, later := o.budget, o.deferMD, out.markedDirty && o.dur != nil
 	parts := make(map[string]catalogPart, len(out.keep)+len(out.files))
 	data := make(map[string][]byte, len(out.files))
 	maps.Copy(parts, out.keep)
@@ -1077,7 +1099,7 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	// publish (removeStaleParts). Each is waited for before anything
 	// returns.
 	partsDone := make(chan error, 1)
-	go func() { partsDone <- writeParts(d, indexDir, parts, data, p.cat.Parts) }()
+	go func() { partsDone <- writeParts(d, indexDir, parts, data, p.cat.Parts, o.dur, later) }()
 	partsErr := func() error {
 		if partsDone == nil {
 			return nil
@@ -1112,9 +1134,17 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	pkgsChanged := !slices.EqualFunc(p.cat.Packages, p.pkgs, sameIdentity)
 	if p.rebuild || out.changed || pkgsChanged || !slices.Equal(p.cat.Packages, p.pkgs) || !maps.Equal(parts, p.cat.Parts) ||
 		newCat.IndexMD != p.cat.IndexMD || newCat.Bleve != p.cat.Bleve || newCat.InLinks != p.cat.InLinks {
-		if err := writeJSONAtomic(d, filepath.Join(indexDir, catalogFile), newCat); err != nil {
+		if err := o.dur.writeJSON(d, filepath.Join(indexDir, catalogFile), newCat, later); err != nil {
 			return fmt.Errorf("indexer: write catalogue: %w", err)
 		}
+	}
+	if o.beforeMeta != nil {
+		if err := o.beforeMeta(); err != nil {
+			return err
+		}
+	}
+	if err := o.dur.sync(); err != nil {
+		return fmt.Errorf("indexer: sync the catalogue: %w", err)
 	}
 	live := p.m.Bleve
 	if out.changed || p.rebuild || pkgsChanged || out.markedDirty {
@@ -1130,6 +1160,18 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	removeStaleDirs(d, indexDir, live)
 	removeStaleParts(d, indexDir, parts)
 	return nil
+}
+
+// pubOpts is what publish takes besides the plan and its result.
+type pubOpts struct {
+	budget  int  // INDEX.md's, in tokens
+	deferMD bool // INDEX.md is RenderIndexMD's, after
+	// dur is the durability pass of the derived files written with no
+	// fsync of their own (recent.json; the catalogue's, while meta.json
+	// is dirty), synced before meta.json.
+	dur *durable
+	// beforeMeta is Options.beforeMeta (tests).
+	beforeMeta func() error
 }
 
 // publishIndexMD renders INDEX.md at target from cat when what it is made

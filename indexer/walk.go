@@ -262,11 +262,16 @@ const packageWalkers = 4
 // walkPackages walks every package of pkgs (walkPackage), a few at a time:
 // on a project of hundreds of packages, walking one after another left
 // the other CPUs idle during most of a Sync that changes little. The
-// results are in the order of pkgs.
-func walkPackages(pkgs []Package) []walkedPackage {
+// results are in the order of pkgs; a package carried names is not
+// walked: its walk is carried's.
+func walkPackages(pkgs []Package, carried map[string]walkedPackage) []walkedPackage {
 	out := make([]walkedPackage, len(pkgs))
 	eachPackage(len(pkgs), func(i int) {
 		w := &out[i]
+		if c, ok := carried[pkgs[i].Alias]; ok {
+			*w = c
+			return
+		}
 		w.found, w.held, w.err = walkPackage(context.Background(), pkgs[i], func(s string) { w.notes = append(w.notes, s) }, nil)
 	})
 	return out

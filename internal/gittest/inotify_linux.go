@@ -48,6 +48,20 @@ func WatchFiles(t testing.TB, mask uint32, labels map[string]string) *FileEvents
 // an empty or "." label). A folder's own events are not counted.
 func (w *FileEvents) Count(t testing.TB) map[string]int {
 	t.Helper()
+	return w.count(t, false)
+}
+
+// CountWithFolders is Count with the folders' own events as well, each
+// keyed by its label and a slash ("d3/"; "./" for an empty or "." label):
+// an IN_OPEN of a folder is a read of its entries (or an open of it as a
+// root to stat below).
+func (w *FileEvents) CountWithFolders(t testing.TB) map[string]int {
+	t.Helper()
+	return w.count(t, true)
+}
+
+func (w *FileEvents) count(t testing.TB, folders bool) map[string]int {
+	t.Helper()
 	out := map[string]int{}
 	buf := make([]byte, 64<<10)
 	for {
@@ -63,6 +77,8 @@ func (w *FileEvents) Count(t testing.TB) map[string]int {
 			switch {
 			case mask&syscall.IN_Q_OVERFLOW != 0:
 				overflow = true
+			case name == "" && folders:
+				out[path.Clean(w.labels[wd])+"/"]++
 			case mask&syscall.IN_ISDIR != 0 || name == "":
 				// a folder's own event, not a file's
 			default:
