@@ -173,3 +173,30 @@ func (r *trickle) Read(p []byte) (int, error) {
 	r.b = r.b[n:]
 	return n, nil
 }
+
+// review21-start21: whether an index may be split was a glob of
+// "<git dir>/sharedindex.*" (readIndex since start21, unsplit before),
+// which reads the git dir's path as a pattern: under a folder named
+// "proj[1]" it matched nothing, and a split index there was "its shared
+// index is missing" on every command. The folder is listed instead.
+func TestSplitIndexUnderAFolderWithPatternCharacters(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	for _, name := range []string{"proj[1]", "a*b?c", `back\slash`} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.MkdirAll(dir, 0o755); err != nil { // on Windows the backslash is a separator
+			t.Fatal(err)
+		}
+		gittest.NewRepo(t, dir, map[string]string{"docs/a.md": "# a\n", "docs/b.md": "# b\n"})
+		gittest.MustGit(t, dir, "config", "core.splitIndex", "true")
+		gittest.MustGit(t, dir, "update-index", "--split-index")
+		gittest.WriteFiles(t, dir, map[string]string{"docs/c.md": "# c\n"})
+		gittest.MustGit(t, dir, "add", "-A")
+		for _, f := range []string{"docs/a.md", "docs/c.md"} {
+			st, err := FileStatus(dir, filepath.Join(dir, filepath.FromSlash(f)))
+			if err != nil || !st.Tracked {
+				t.Errorf("%s: FileStatus(%s) with a split index = %+v, %v; want tracked", name, f, st, err)
+			}
+		}
+	}
+}

@@ -119,8 +119,7 @@ func readIndex(dir, file string) (st TrackStatus, idx *indexNames, err error) {
 		idx.close()
 		return st, nil, err
 	}
-	if m, _ := filepath.Glob(filepath.Join(gitDir, "sharedindex.*")); len(m) > 0 {
-		// Maybe split: unsplit reads it whole.
+	if mayBeSplit(gitDir) { // unsplit reads it whole
 		data, err := readIndexData(f, size)
 		idx.close()
 		if err == nil {
