@@ -200,3 +200,27 @@ func TestSplitIndexUnderAFolderWithPatternCharacters(t *testing.T) {
 		}
 	}
 }
+
+// review21-start21: each read the index from the file's offset, so a
+// second call (a second question on one readIndex) began where the first
+// ended and was "malformed". Each call reads the index from its start.
+func TestIndexNamesEachTwice(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "index"), namesIndex([][]byte{[]byte("a"), []byte("b")}, 20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, idx, err := readIndex(dir, dir)
+	if err != nil || idx == nil {
+		t.Fatalf("readIndex = %v, %v", idx, err)
+	}
+	defer idx.close()
+	for i := range 2 {
+		if ok, err := hasName(idx.each, "b"); !ok || err != nil {
+			t.Errorf("call %d: b found %v, %v", i+1, ok, err)
+		}
+	}
+}

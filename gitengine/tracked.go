@@ -143,12 +143,14 @@ type indexNames struct {
 	idLen int
 }
 
-// each is eachIndexName of the index.
+// each is eachIndexName of the index, from its start on every call (the
+// file is read at offsets, not from where the last call left it), and
+// only its size bytes.
 func (x *indexNames) each(f func(name []byte) bool) error {
 	if x.f == nil {
 		return eachIndexName(x.data, x.idLen, f)
 	}
-	return eachIndexNameFrom(bufio.NewReaderSize(x.f, indexReadBuffer), x.size, x.idLen, f)
+	return eachIndexNameFrom(bufio.NewReaderSize(io.NewSectionReader(x.f, 0, x.size), indexReadBuffer), x.size, x.idLen, f)
 }
 
 func (x *indexNames) close() {
