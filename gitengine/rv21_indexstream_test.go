@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ func TestStreamedIndexNameLongerThanTheBuffer(t *testing.T) {
 	// A v4 index (every name NUL-terminated) with the long name.
 	v4 := namesIndexV4(names, 20)
 	var read [][]byte
-	if err := eachIndexName(v4, 20, func(n []byte) bool { read = append(read, bytes.Clone(n)); return true }); err != nil || !equalNames(read, names) {
+	if err := eachIndexName(v4, 20, func(n []byte) bool { read = append(read, bytes.Clone(n)); return true }); err != nil || !slices.EqualFunc(read, names, bytes.Equal) {
 		t.Errorf("v4 with a long name: %d names, %v", len(read), err)
 	}
 	// A name with no NUL up to the end of the file is still malformed.
@@ -85,18 +86,6 @@ func appendVarint(b []byte, v uint64) []byte {
 		buf[pos] = 128 | byte(v&127)
 	}
 	return append(b, buf[pos:]...)
-}
-
-func equalNames(a, b [][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !bytes.Equal(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // review21-start21: TestStreamedIndexAgreesWithWhole compared the
