@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
 )
@@ -28,13 +30,10 @@ func (e *splitError) Unwrap() error { return errSplitIndex }
 // directory) its delete bitmap keeps, and those the split index adds
 // (its entries after the replaced ones; a replaced entry keeps its name),
 // sorted. Only names are read (the rest of each entry is zero), which is
-// all eachIndexName reads. It looks only when gitDir holds a sharedindex
-// file, so an index that is not split costs one folder listing; a split
-// one whose shared index is gone is errSplitIndex's error, saying so.
+// all eachIndexName reads. readIndex calls it only when mayBeSplit; a
+// split index whose shared index is gone is errSplitIndex's error, saying
+// so.
 func unsplit(gitDir string, data []byte, idLen int) ([]byte, error) {
-	if m, _ := filepath.Glob(filepath.Join(gitDir, "sharedindex.*")); len(m) == 0 {
-		return data, nil
-	}
 	var split [][]byte
 	err := eachIndexName(data, idLen, func(n []byte) bool {
 		split = append(split, slices.Clone(n))
@@ -92,6 +91,32 @@ func unsplit(gitDir string, data []byte, idLen int) ([]byte, error) {
 	slices.SortFunc(names, func(a, b []byte) int { return bytesCompare(a, b) })
 	names = slices.CompactFunc(names, func(a, b []byte) bool { return bytesCompare(a, b) == 0 })
 	return namesIndex(names, idLen), nil
+}
+
+// mayBeSplit reports whether gitDir holds a sharedindex.* file, so that
+// its index may be split (unsplit reads it whole); when not, the index is
+// streamed, and one that is split anyway is errSplitIndex (its shared
+// index is gone). An index that is not split costs one listing of the
+// folder. The folder is listed, not globbed: a glob reads gitDir's path
+// as a pattern, and under a folder named "proj[1]" matched nothing
+// (review21-start21).
+func mayBeSplit(gitDir string) bool {
+	d, err := os.Open(gitDir)
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	for {
+		names, err := d.Readdirnames(256)
+		for _, n := range names {
+			if strings.HasPrefix(n, "sharedindex.") {
+				return true
+			}
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
 
 func bytesCompare(a, b []byte) int { return slices.Compare(a, b) }

@@ -119,8 +119,7 @@ func readIndex(dir, file string) (st TrackStatus, idx *indexNames, err error) {
 		idx.close()
 		return st, nil, err
 	}
-	if m, _ := filepath.Glob(filepath.Join(gitDir, "sharedindex.*")); len(m) > 0 {
-		// Maybe split: unsplit reads it whole.
+	if mayBeSplit(gitDir) { // unsplit reads it whole
 		data, err := readIndexData(f)
 		idx.close()
 		if err == nil {
@@ -144,12 +143,14 @@ type indexNames struct {
 	idLen int
 }
 
-// each is eachIndexName of the index.
+// each is eachIndexName of the index, from its start on every call (the
+// file is read at offsets, not from where the last call left it), and
+// only its size bytes.
 func (x *indexNames) each(f func(name []byte) bool) error {
 	if x.f == nil {
 		return eachIndexName(x.data, x.idLen, f)
 	}
-	return eachIndexNameFrom(bufio.NewReaderSize(x.f, indexReadBuffer), x.size, x.idLen, f)
+	return eachIndexNameFrom(bufio.NewReaderSize(io.NewSectionReader(x.f, 0, x.size), indexReadBuffer), x.size, x.idLen, f)
 }
 
 func (x *indexNames) close() {
@@ -277,9 +278,8 @@ func eachIndexName(data []byte, idLen int, f func(name []byte) bool) error {
 	return eachIndexNameFrom(bufio.NewReaderSize(bytes.NewReader(data), indexReadBuffer), int64(len(data)), idLen, f)
 }
 
-// indexReadBuffer is the buffer eachIndexNameFrom reads an index through,
-// and the longest name it reads (a path is at most 4 KB on Linux and
-// macOS, 32 K UTF-16 units on Windows).
+// indexReadBuffer is the buffer eachIndexNameFrom reads an index through
+// (a longer name is gathered apart: git reads a name of any length).
 const indexReadBuffer = 64 << 10
 
 // eachIndexNameFrom is eachIndexName of the index of size bytes that r
@@ -307,13 +307,24 @@ func eachIndexNameFrom(r *bufio.Reader, size int64, idLen int, f func(name []byt
 		_, _ = r.Discard(n)
 		return b, nil
 	}
-	// through is the bytes up to the next NUL, which it consumes too.
+	// through is the bytes up to the next NUL, which it consumes too. A
+	// name longer than r's buffer (git reads a name of any length) is
+	// gathered in long, up to the index's size.
+	var long []byte
 	through := func() ([]byte, error) {
 		b, err := r.ReadSlice(0)
-		if err != nil {
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], b...)
+			for errors.Is(err, bufio.ErrBufferFull) && off+int64(len(long)) <= size {
+				b, err = r.ReadSlice(0)
+				long = append(long, b...)
+			}
+			b = long
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 			return nil, readErr(err)
 		}
-		if off += int64(len(b)); off > size {
+		if off += int64(len(b)); off > size || err != nil {
 			return nil, errIndex
 		}
 		return b[:len(b)-1], nil
@@ -420,10 +431,9 @@ func eachIndexNameFrom(r *bufio.Reader, size int64, idLen int, f func(name []byt
 }
 
 // readErr is an error of reading an index's bytes: its end before what
-// it announced (or a name longer than the read buffer) is errIndex;
-// another (the disk's) as it is.
+// it announced is errIndex; another (the disk's) as it is.
 func readErr(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, bufio.ErrBufferFull) {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return errIndex
 	}
 	return err
