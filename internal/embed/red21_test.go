@@ -3,6 +3,7 @@ package embed
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -36,7 +37,7 @@ func TestHugeVectorBoundedMemory(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err = c.Embed(context.Background(), []string{"x"}, nil)
 	runtime.ReadMemStats(&after)
-	if err == nil || !strings.Contains(err.Error(), "numbers (1 to") {
+	if err == nil || !strings.Contains(err.Error(), "more than 1 vector of 1 to 16384 numbers") {
 		t.Fatalf("err = %v, want the vector's size refused", err)
 	}
 	alloc := after.TotalAlloc - before.TotalAlloc
@@ -68,11 +69,33 @@ func TestManyEntriesBoundedMemory(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err = c.Embed(context.Background(), []string{"x"}, nil)
 	runtime.ReadMemStats(&after)
-	if err == nil || !strings.Contains(err.Error(), "for 1 texts") {
+	if err == nil || !strings.Contains(err.Error(), "more than 1 vector of 1 to 16384 numbers") {
 		t.Fatalf("err = %v, want the entries' count refused", err)
 	}
 	alloc := after.TotalAlloc - before.TotalAlloc
 	if limit := uint64(4 * len(answer)); alloc > limit {
 		t.Errorf("a %d-byte answer allocated %d MB (want at most %d MB)", len(answer), alloc>>20, limit>>20)
+	}
+}
+
+// The bound before decoding refuses no real answer: n vectors of
+// MaxDims numbers each, with the members OpenAI's answer has.
+func TestDecodeAtTheBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"object":"list","data":[`)
+	for i := range 2 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"object":"embedding","index":%d,"embedding":[0.5%s]}`, i, strings.Repeat(",-0.25", MaxDims-1))
+	}
+	b.WriteString(`],"model":"text-embedding-3-large","usage":{"prompt_tokens":8,"total_tokens":8}}`)
+	c := &Client{}
+	got, err := c.decode([]byte(b.String()), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got[1]) != MaxDims || got[1][1] != -0.25 {
+		t.Fatalf("decoded %d vectors", len(got))
 	}
 }
