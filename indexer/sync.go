@@ -113,6 +113,9 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		return nil, err
 	}
 	defer lock.Unlock()
+	if err := notCommitted(contextDir); err != nil {
+		return nil, err
+	}
 	if opts.Packages != nil {
 		if pkgs, err = sortedPackages(opts.Packages()); err != nil {
 			return nil, err
@@ -136,6 +139,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err := publish(d, contextDir, indexDir, p, out, budget, opts.DeferIndexMD, rep); err != nil {
 		return nil, err
 	}
+	noteOwn(d, indexDir)
 	return rep, nil
 }
 
