@@ -46,6 +46,7 @@ func TestHugeAnswersBoundedMemory(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "more than 1 vector of 1 to 16384 numbers") {
 			t.Errorf("%s: err = %v, want the answer refused", name, err)
 		}
+		t.Logf("%s: a %d-byte answer: %.1f MB allocated", name, len(answer), float64(alloc)/(1<<20))
 		if limit := uint64(4 * len(answer)); alloc > limit {
 			t.Errorf("%s: a %d-byte answer allocated %d MB (want at most %d MB)", name, len(answer), alloc>>20, limit>>20)
 		}
