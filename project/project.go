@@ -273,7 +273,6 @@ func (p Project) CheckRecordsUntracked(names ...string) error {
 	if err != nil {
 		return fmt.Errorf("%s: cannot tell whether git tracks what ctx recorded there, so it is not used: %w", DirName, err)
 	}
-	var bad, also []string
 	tracked := func(n string) int {
 		c := 0
 		for _, f := range files {
@@ -283,6 +282,7 @@ func (p Project) CheckRecordsUntracked(names ...string) error {
 		}
 		return c
 	}
+	var bad []string
 	for _, n := range present {
 		if c := tracked(n); c > 0 {
 			bad = append(bad, fmt.Sprintf("%s/ (%d)", Rel(n), c))
@@ -291,19 +291,20 @@ func (p Project) CheckRecordsUntracked(names ...string) error {
 	if len(bad) == 0 {
 		return nil
 	}
-	rm := []string{}
+	var rm []string // every record git tracks, asked for or not
 	for _, n := range []string{StateDir, IndexDir} {
 		if tracked(n) > 0 {
 			rm = append(rm, Rel(n))
 		}
 	}
+	also := ""
 	if tracked(PackagesDir) > 0 {
-		also = append(also, fmt.Sprintf(" and `git rm -r -q --cached %s` (its files stay on disk, and ctx shows where they differ from the lock)", Rel(PackagesDir)))
+		also = fmt.Sprintf(" and `git rm -r -q --cached %s` (its files stay on disk, and ctx shows where they differ from the lock)", Rel(PackagesDir))
 	}
 	return fmt.Errorf("git tracks files under %s: ctx keeps there what it installed and indexed on this machine, and these came from a commit, so ctx uses none of them "+
 		"(they may take planted files for the locked ones, or serve planted passages); check what the commit changed under %s/, then run `git rm -r -q %s` "+
-		"(ctx rebuilds them)%s, commit that, and run `ctx install`",
-		strings.Join(bad, " and "), DirName, strings.Join(rm, " "), strings.Join(also, ""))
+		"(ctx writes its own again)%s, commit that, and run `ctx install`",
+		strings.Join(bad, " and "), DirName, strings.Join(rm, " "), also)
 }
 
 // ReadLock reads and parses .context/context.lock with ParseLock
