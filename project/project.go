@@ -252,7 +252,9 @@ func (p Project) checkLocalUntracked(m *Manifest) error {
 // CheckRecordsUntracked refuses the records ctx keeps of what it did on
 // this machine, the entries of .context/ named (StateDir: what it
 // installed, the proof that packages/ holds the lock's files; IndexDir:
-// the search index, whose passages are served as the files' text), when
+// the search index, whose passages are served as the files' text; TmpDir:
+// changes in progress, whose journals the next command rolls forward into
+// the packages, the lock, the manifest and context.local.json), when
 // the project's git repository tracks a file under one of them: a
 // teammate can commit them (`git add -f` passes .context/.gitignore), and
 // a clone then took planted files as installed and served planted
@@ -292,7 +294,7 @@ func (p Project) CheckRecordsUntracked(names ...string) error {
 		return nil
 	}
 	var rm []string // every record git tracks, asked for or not
-	for _, n := range []string{StateDir, IndexDir} {
+	for _, n := range []string{StateDir, IndexDir, TmpDir} {
 		if tracked(n) > 0 {
 			rm = append(rm, Rel(n))
 		}
@@ -301,10 +303,10 @@ func (p Project) CheckRecordsUntracked(names ...string) error {
 	if tracked(PackagesDir) > 0 {
 		also = fmt.Sprintf(" and `git rm -r -q --cached %s` (its files stay on disk, and ctx shows where they differ from the lock)", Rel(PackagesDir))
 	}
-	return fmt.Errorf("git tracks files under %s: ctx keeps there what it installed and indexed on this machine, and these came from a commit, so ctx uses none of them "+
-		"(they may take planted files for the locked ones, or serve planted passages); check what the commit changed under %s/, then run `git rm -r -q %s` "+
+	return fmt.Errorf("git tracks files under %s: ctx keeps there what it installed, indexed or was changing on this machine, and these came from a commit, so ctx uses none of them "+
+		"(they could make it take planted files for the locked ones, serve planted passages, or write a teammate's sources and allowances into your %s); check what the commit changed under %s/, then run `git rm -r -q %s` "+
 		"(ctx writes its own again)%s, commit that, and run `ctx install`",
-		strings.Join(bad, " and "), DirName, strings.Join(rm, " "), also)
+		strings.Join(bad, " and "), Rel(LocalName), DirName, strings.Join(rm, " "), also)
 }
 
 // ReadLock reads and parses .context/context.lock with ParseLock
