@@ -134,6 +134,35 @@ func PublishedIndex(contextDir string) (FileVersion, error) {
 	return stamp(filepath.Join(contextDir, project.IndexDir, metaFile))
 }
 
+// metaChecked holds, per .context folder, the meta.json version
+// notCommitted last passed in this process: a search's two Readers (the
+// freshness check's and the lexical search's) read git's index once.
+var metaChecked struct {
+	sync.Mutex
+	v map[string]FileVersion
+}
+
+// checkMetaNotCommitted is notCommitted, once per version st of
+// contextDir's meta.json in this process.
+func checkMetaNotCommitted(contextDir string, st FileVersion) error {
+	metaChecked.Lock()
+	prev, ok := metaChecked.v[contextDir]
+	metaChecked.Unlock()
+	if ok && prev.Same(st) || provenOwn(filepath.Join(contextDir, project.IndexDir), st.fi) {
+		return nil
+	}
+	if err := notCommitted(contextDir); err != nil {
+		return err
+	}
+	metaChecked.Lock()
+	if metaChecked.v == nil {
+		metaChecked.v = map[string]FileVersion{}
+	}
+	metaChecked.v[contextDir] = st
+	metaChecked.Unlock()
+	return nil
+}
+
 // OpenReader returns a Reader for <contextDir>/index.
 func OpenReader(contextDir string) (*Reader, error) {
 	if contextDir == "" {
@@ -159,6 +188,9 @@ func (r *Reader) loadMetaLocked() error {
 	}
 	if st.Same(r.metaStat) {
 		return nil
+	}
+	if err := checkMetaNotCommitted(r.contextDir, st); err != nil {
+		return err
 	}
 	var m meta
 	if err := readJSON(p, &m); err != nil {

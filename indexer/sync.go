@@ -113,6 +113,9 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		return nil, err
 	}
 	defer lock.Unlock()
+	if err := notCommitted(contextDir); err != nil {
+		return nil, err
+	}
 	if opts.Packages != nil {
 		if pkgs, err = sortedPackages(opts.Packages()); err != nil {
 			return nil, err
@@ -138,6 +141,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err := publish(d, contextDir, indexDir, p, out, pubOpts{budget: budget, deferMD: opts.DeferIndexMD, dur: dur, beforeMeta: opts.beforeMeta}, rep); err != nil {
 		return nil, err
 	}
+	noteOwn(d, indexDir)
 	return rep, nil
 }
 

@@ -67,6 +67,7 @@ func ValidationMessage(fe validator.FieldError) string {
 // source/kinds.CheckPin); nil checks neither, for a reader of locks ctx
 // wrote itself (Read, tests, benchmarks).
 func Parse(name string, data []byte, pin PinCheck) (*Lock, error) {
+	data = jsonfile.TrimBOM(data)
 	var head struct {
 		Version int `json:"version"`
 	}

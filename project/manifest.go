@@ -322,6 +322,7 @@ func CheckSpec(s PackageSpec) []jsonfile.Error {
 // messages. Every problem is reported at once, each with its line:column and
 // field, as a *jsonfile.ErrorList.
 func ParseManifest(name string, data []byte) (*Manifest, error) {
+	data = jsonfile.TrimBOM(data)
 	var m Manifest
 	err := jsonfile.Decode(name, data, &m, jsonfile.Options{
 		Validator: manifestValidator(),
@@ -459,6 +460,7 @@ func encodeJSON(v any) ([]byte, error) {
 // "allowWeb" entry by checkAllowWeb. The specs
 // come back with Local set.
 func ParseLocal(name string, data []byte) (*LocalFile, error) {
+	data = jsonfile.TrimBOM(data)
 	var f LocalFile
 	err := jsonfile.Decode(name, data, &f, jsonfile.Options{
 		Validator: manifestValidator(),

@@ -257,6 +257,66 @@ func (p Project) checkLocalUntracked(m *Manifest) error {
 // (own21; internal/boundedfile's rule).
 const MaxFileBytes = 64 << 20
 
+// CheckRecordsUntracked refuses the records ctx keeps of what it did on
+// this machine, the entries of .context/ named (StateDir: what it
+// installed, the proof that packages/ holds the lock's files; IndexDir:
+// the search index, whose passages are served as the files' text; TmpDir:
+// changes in progress, whose journals the next command rolls forward into
+// the packages, the lock, the manifest and context.local.json), when
+// the project's git repository tracks a file under one of them: a
+// teammate can commit them (`git add -f` passes .context/.gitignore), and
+// a clone then took planted files as installed and served planted
+// passages as the locked package's (red21). An entry that does not exist
+// is not looked at; a project outside any git repository is not checked.
+// Nothing is changed: the error names what git tracks and the way out.
+func (p Project) CheckRecordsUntracked(names ...string) error {
+	var present []string
+	for _, n := range names {
+		if _, err := os.Lstat(p.Path(n)); err == nil {
+			present = append(present, n)
+		}
+	}
+	if len(present) == 0 {
+		return nil
+	}
+	_, files, err := gitengine.TrackedUnder(p.root, p.Path("."))
+	if err != nil {
+		return fmt.Errorf("%s: cannot tell whether git tracks what ctx recorded there, so it is not used: %w", DirName, err)
+	}
+	tracked := func(n string) int {
+		c := 0
+		for _, f := range files {
+			if f == n || strings.HasPrefix(f, n+"/") {
+				c++
+			}
+		}
+		return c
+	}
+	var bad []string
+	for _, n := range present {
+		if c := tracked(n); c > 0 {
+			bad = append(bad, fmt.Sprintf("%s/ (%d)", Rel(n), c))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	var rm []string // every record git tracks, asked for or not
+	for _, n := range []string{StateDir, IndexDir, TmpDir} {
+		if tracked(n) > 0 {
+			rm = append(rm, Rel(n))
+		}
+	}
+	also := ""
+	if tracked(PackagesDir) > 0 {
+		also = fmt.Sprintf(" and `git rm -r -q --cached %s` (its files stay on disk, and ctx shows where they differ from the lock)", Rel(PackagesDir))
+	}
+	return fmt.Errorf("git tracks files under %s: ctx keeps there what it installed, indexed or was changing on this machine, and these came from a commit, so ctx uses none of them "+
+		"(they could make it take planted files for the locked ones, serve planted passages, or write a teammate's sources and allowances into your %s); check what the commit changed under %s/, then run `git rm -r -q %s` "+
+		"(ctx writes its own again)%s, commit that, and run `ctx install`",
+		strings.Join(bad, " and "), Rel(LocalName), DirName, strings.Join(rm, " "), also)
+}
+
 // ReadLock reads and parses .context/context.lock with ParseLock
 // (errors name ".context/context.lock" with line:column). A missing lock
 // is an error wrapping fs.ErrNotExist.

@@ -128,6 +128,7 @@ type ParseError = jsonfile.ErrorList
 // once in a *ParseError. Unknown fields are not problems (see
 // [UnknownFields]).
 func Parse(name string, data []byte) (*Registry, error) {
+	data = jsonfile.TrimBOM(data)
 	if n := countContexts(data); n > MaxContexts {
 		p := jsonfile.Positions(data, [][]string{{"contexts"}})[0]
 		if !p.Valid() {

@@ -75,6 +75,9 @@ func openExisting(projectDir string, o Options) (*Workspace, error) {
 	if err := w.checkLinks(); err != nil {
 		return nil, err
 	}
+	if err := w.proj.CheckRecordsUntracked(project.StateDir, project.IndexDir, project.TmpDir); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
 

@@ -34,6 +34,7 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/netrate"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/wording"
 )
 
 // Config names an endpoint: the user's, never a repository's.
@@ -299,6 +300,11 @@ type answer struct {
 	} `json:"data"`
 }
 
+// answerMembers bounds the commas an answer has per vector besides its
+// numbers': those between its members and the answer's own ("object",
+// "index", "model", "usage" and its counts, and their like).
+const answerMembers = 16
+
 var errStalled = errors.New("the endpoint stopped answering")
 
 // once makes one request. wait is the server's Retry-After, when it gave one.
@@ -349,6 +355,15 @@ func (c *Client) once(ctx context.Context, body []byte, n int) (_ [][]float32, w
 // decode checks an answer for n texts: n vectors, each index in range and
 // given once, one dimension (the client's so far), finite numbers.
 func (c *Client) decode(data []byte, n int) ([][]float32, error) {
+	// Every list item but a list's last follows a comma, so an answer
+	// with more commas than n vectors of MaxDims numbers (and a few
+	// members each) has too many vectors or too long a one. Said before
+	// decoding: a list is decoded whole before its length is checked, a
+	// number to a json.RawMessage, 75 times the answer's bytes (red21:
+	// a 16 MiB vector of zeros took 1.2 GB).
+	if items, most := bytes.Count(data, []byte{','}), n*(MaxDims+answerMembers); items > most {
+		return nil, fmt.Errorf("the answer holds over %d list items or members, more than %s of 1 to %d numbers have (a wrong model, or not an embeddings answer)", items, wording.Count(n, "vector", "vectors"), MaxDims)
+	}
 	var a answer
 	if err := json.Unmarshal(data, &a); err != nil {
 		return nil, fmt.Errorf("not an embeddings answer: %w", err)

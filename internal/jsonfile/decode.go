@@ -117,6 +117,19 @@ type Options struct {
 	ConflictHint string
 }
 
+// bom is the UTF-8 byte-order mark.
+const bom = "\xef\xbb\xbf"
+
+// TrimBOM returns data without the UTF-8 byte-order mark it may start with
+// (Notepad, PowerShell 5's Out-File -Encoding utf8 and VS Code's "UTF-8
+// with BOM" write one): RFC 8259 lets a parser ignore it, and npm does for
+// package.json (red21: every command of every teammate stopped at
+// "invalid character 'ï'"). A file's readers call it before Decode, so
+// that the positions they compute (Positions) are Decode's.
+func TrimBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, []byte(bom))
+}
+
 // ConflictMarkers reports whether data holds git's merge-conflict markers:
 // a line that starts with "<<<<<<< " (git merge's, or a rebase's, left
 // in a file it could not merge).
@@ -134,6 +147,7 @@ func ConflictMarkers(data []byte) bool {
 // the other fields of a struct holding such a value. A value a custom decoder
 // refuses stops there: rules and Check do not run.
 func Decode(file string, data []byte, v any, o Options) error {
+	data = TrimBOM(data)
 	fail := func(errs []Error) error {
 		for i := range errs {
 			errs[i].File = file

@@ -79,6 +79,7 @@ func SplitPath(p string) []string {
 // frame per level, never a copy of the path per member (a document
 // 10,000 levels deep).
 func Positions(data []byte, paths [][]string) []Pos {
+	data = TrimBOM(data) // as Decode reads it
 	lines := newLineIndex(data)
 	root := &pathNode{off: -1}
 	for _, p := range paths {
