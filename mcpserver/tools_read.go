@@ -45,7 +45,8 @@ import (
 //     into another passage.
 //  3. what is still left goes to the hits that got nothing, in rank
 //     order, as in 1 but with all of it for each. The passages are then
-//     sorted by their hits' rank.
+//     put in reading order (inReadingOrder): the documents by their best
+//     passage's rank, a document's passages together, in its order.
 //
 // A passage is sent as one text content (a header line, then its lines as
 // they are in the file), followed by a resource_link to its document when
@@ -103,7 +104,7 @@ type RelevantSection struct {
 // ReadRelevantOut is read_relevant's _meta, for programs: the model reads
 // the texts, which say all of it.
 type ReadRelevantOut struct {
-	Sections []RelevantSection `json:"sections" jsonschema:"the passages, in rank order; their texts are the text contents of the same position"`
+	Sections []RelevantSection `json:"sections" jsonschema:"the passages, the best document first, a document's passages in its order; their texts are the text contents of the same position"`
 	// Truncated says that matching passages were left out or sent in part
 	// to stay within maxTokens.
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"matching passages were left out or sent in part to stay within maxTokens"`
@@ -118,7 +119,7 @@ type ReadRelevantOut struct {
 func (s *Server) addReadTools() {
 	addTool(s, &mcp.Tool{
 		Name: "read_relevant",
-		Description: "Answer a question in one call: the best sections for `query`, in rank order, each whole where " +
+		Description: "Answer a question in one call: the best sections for `query` (best document first, a document's in its order), each whole where " +
 			"it fits in maxTokens, else its matching part. Each is a text: a header `[n] package/path:first-last · heading " +
 			"trail · revision`, then its lines. ctx's own notes and warnings start with `[ctx]`.",
 		Annotations: readOnly("Read the relevant sections"),
@@ -199,9 +200,10 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		}
 		render()
 		// The passages were counted piece by piece; count the answer whole
-		// and drop the last passages while it is over the budget.
+		// and drop the lowest-ranked passages while it is over the budget.
 		for len(ps) > 0 && s.answerTokens(res, nil) > budget {
-			ps = ps[:len(ps)-1]
+			w := worst(ps)
+			ps = slices.Delete(ps, w, w+1)
 			out.Truncated = true
 			render()
 		}
@@ -295,11 +297,41 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 			truncated = true
 		}
 	}
-	slices.SortFunc(a.ps, func(p, q *passage) int { return p.rank - q.rank })
+	inReadingOrder(a.ps)
 	for _, p := range a.ps {
 		truncated = truncated || !p.whole()
 	}
 	return a.ps, truncated
+}
+
+// inReadingOrder sorts ps as an answer sends them: the documents in the
+// order of their best passage, each document's passages together and in
+// the document's own order (round 20's leftover: passages in rank order
+// sent a chapter's sections backwards and in pieces, with other documents
+// between them, and an agent read them so).
+func inReadingOrder(ps []*passage) {
+	best := map[[2]string]int{}
+	for _, p := range ps {
+		k := [2]string{p.hit.Package, p.hit.Path}
+		if r, ok := best[k]; !ok || p.rank < r {
+			best[k] = p.rank
+		}
+	}
+	slices.SortFunc(ps, func(p, q *passage) int {
+		return cmp.Or(best[[2]string{p.hit.Package, p.hit.Path}]-best[[2]string{q.hit.Package, q.hit.Path}], p.from-q.from)
+	})
+}
+
+// worst is the index in ps of the passage of the lowest rank: the one an
+// answer over its budget drops first.
+func worst(ps []*passage) int {
+	w := 0
+	for i, p := range ps {
+		if p.rank > ps[w].rank {
+			w = i
+		}
+	}
+	return w
 }
 
 // assembly is the state of one answer's assembly.

@@ -1,0 +1,53 @@
+package mcpserver
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestReadRelevantDocumentOrder (round 20's leftover): an answer holds a
+// document's sections in the document's order, together, and the
+// documents in the order of their best section. Before, the sections
+// came in rank order: guide.md's Otters (the best hit, lines 9-11) before
+// its Setup (lines 5-7), with other.md's section between them, so an
+// agent read the page backwards and in pieces.
+func TestReadRelevantDocumentOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes", "guide.md"), "# Guide\n\nHow to keep the office animals.\n\n## Setup\n\nInstall the feeder; an otter needs one.\n\n## Otters\n\nThe otter: otter care, otter food, otter games and otter naps.\nEvery otter sleeps in the afternoon.\n")
+	writeFile(t, filepath.Join(dir, "notes", "other.md"), "# Other\n\nOther animals.\n\n## Pond\n\nThe pond has an otter and an otter slide.\n")
+	cs := indexedNotes(t, dir)
+
+	var s SearchOut
+	if res := call(t, cs, "search", map[string]any{"query": "otter", "allPassages": true}, &s); res.IsError {
+		t.Fatal(text(res))
+	}
+	rank := map[[2]string]int{} // a section's place in search's order
+	for i, h := range s.Hits {
+		rank[[2]string{h.Path, h.Heading}] = i
+	}
+	setup, otters, pond := [2]string{"guide.md", "Guide > Setup"}, [2]string{"guide.md", "Guide > Otters"}, [2]string{"other.md", "Other > Pond"}
+	for _, k := range [][2]string{setup, otters, pond} {
+		if _, ok := rank[k]; !ok {
+			t.Fatalf("search has no hit %v: %+v", k, s.Hits)
+		}
+	}
+	if !(rank[otters] < rank[pond] && rank[pond] < rank[setup]) {
+		t.Fatalf("the fixture needs Otters, then Pond, then Setup in rank order: %v", rank)
+	}
+
+	a := readRelevant(t, cs, map[string]any{"query": "otter"})
+	var got [][2]string
+	for _, sec := range a.out.Sections {
+		got = append(got, [2]string{sec.Path, sec.Heading})
+	}
+	want := [][2]string{setup, otters, pond}
+	if len(got) != len(want) {
+		t.Fatalf("sections %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("sections %v, want %v: guide.md (the best hit's document) first, its sections in its order", got, want)
+		}
+	}
+}
