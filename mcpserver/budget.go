@@ -29,8 +29,10 @@ import (
 // JSON as structuredContent and as its only text (Claude Code, Codex and
 // OpenCode show the structuredContent JSON and drop the text; other
 // clients show the text), so that JSON is what is counted; a tool without
-// one sends text contents, resource links and numbers in _meta, and all of
-// them are counted. Claude Code warns past 10,000 tokens and fails past
+// one sends text contents, resource links and numbers in _meta, and the
+// texts and links are counted. _meta is not (round 21): no client shows it
+// to the model, and counting it left that much less room for the
+// documents. Claude Code warns past 10,000 tokens and fails past
 // 25,000. Sizes are counted with o200k, leaving 20% headroom for other
 // tokenizers: an answer asked to stay within N tokens uses at most N*4/5
 // o200k tokens.
@@ -72,8 +74,8 @@ func marshalJSON(v any) ([]byte, error) {
 // answerTokens counts, in o200k tokens, what a client shows of res: the
 // JSON of structured (the value the handler returns as its output, which
 // addTool sends as structuredContent and as the only text; nil when the
-// answer has none) once, or else res's text contents and resource links;
-// and its _meta (as JSON).
+// answer has none) once, or else res's text contents and resource links.
+// Its _meta is for programs and not counted.
 func (s *Server) answerTokens(res *mcp.CallToolResult, structured any) int {
 	n := 0
 	for _, part := range answerParts(res, structured) {
@@ -101,11 +103,6 @@ func answerParts(res *mcp.CallToolResult, structured any) []string {
 				if b, err := marshalJSON(c); err == nil {
 					parts = append(parts, string(b))
 				}
-			}
-		}
-		if len(res.Meta) > 0 {
-			if b, err := marshalJSON(res.Meta); err == nil {
-				parts = append(parts, string(b))
 			}
 		}
 	}

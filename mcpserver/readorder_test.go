@@ -51,3 +51,27 @@ func TestReadRelevantDocumentOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetCountsWhatTheModelReads (round 20's leftover): an answer's
+// budget is spent on what Claude Code and Codex show the model (the texts
+// and links), not on _meta, which they do not show. Before, read_relevant's
+// _meta (each section's package, path, trail, lines) was counted too, so
+// an answer cut to its budget held that much less of the documents.
+func TestBudgetCountsWhatTheModelReads(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, readProject(t))
+	for _, maxTokens := range []int{1000, 3000} {
+		budget := maxTokens * headroomPercent / 100
+		a := readRelevant(t, cs, map[string]any{"query": "walrus", "maxTokens": maxTokens})
+		shown := shownTokens(t, a)
+		meta := metaTokens(t, a.res)
+		if shown > budget {
+			t.Errorf("maxTokens %d: the model reads %d tokens, over %d", maxTokens, shown, budget)
+		}
+		// The 3,000-line section never fits: the answer is cut to its
+		// budget, and with its _meta it is over it.
+		if shown+meta <= budget {
+			t.Errorf("maxTokens %d: the model reads %d tokens of %d (and _meta %d): _meta took the budget's room", maxTokens, shown, budget, meta)
+		}
+	}
+}

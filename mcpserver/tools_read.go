@@ -690,15 +690,12 @@ func (p *passage) sameDoc(o *passage) bool {
 }
 
 // passageOverhead estimates the tokens a passage adds besides its lines:
-// its header, its metadata in _meta and, when linked (the first passage of
-// its document), its resource link.
+// its header and, when linked (the first passage of its document), its
+// resource link (its metadata in _meta is not counted: answerTokens).
 func (s *Server) passageOverhead(p *passage, linked bool) int {
-	p.from, p.to = p.sec[0], p.sec[1] // a part's header and metadata are a little longer
+	p.from, p.to = p.sec[0], p.sec[1] // a part's header is a little longer
 	h := p.header(99) + " · part of lines 99999-99999"
-	m := p.meta()
-	m.Section = p.sec
-	b, _ := marshalJSON(m)
-	n := s.countTokens(h) + s.countTokens(string(b)) + 6
+	n := s.countTokens(h) + 2
 	if linked {
 		lb, _ := marshalJSON(p.link()) // as answerTokens counts a link
 		n += s.countTokens(string(lb))
