@@ -49,8 +49,6 @@ type SearchHit struct {
 	Path    string   `json:"path" jsonschema:"the document's path inside the package"`
 	Heading string   `json:"heading,omitempty" jsonschema:"the passage's heading trail, A > B > C (get_section takes it)"`
 	Lines   [2]int   `json:"lines" jsonschema:"the passage's first and last line, 1-based (get_document's offset takes the first)"`
-	Commit  string   `json:"commit,omitempty" jsonschema:"the package's locked revision, short: a git commit, or sha256: of an https snapshot; none for a live package"`
-	Live    bool     `json:"live,omitempty" jsonschema:"the package is the project's own files (a dir source), read in place: no commit"`
 	Score   float64  `json:"score" jsonschema:"the BM25F score, to 3 decimals; higher is better"`
 	Tags    []string `json:"tags,omitempty" jsonschema:"the document's tags"`
 	Snippet string   `json:"snippet" jsonschema:"text of the passage around the matches, which are in **bold**"`
@@ -59,9 +57,13 @@ type SearchHit struct {
 
 // SearchOut is search's output.
 type SearchOut struct {
-	Hits    []SearchHit `json:"hits" jsonschema:"the passages found, best first"`
-	Note    string      `json:"note,omitempty" jsonschema:"what to know about the hits: none found, or cut to fit the budget"`
-	Warning string      `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	Hits []SearchHit `json:"hits" jsonschema:"the passages found, best first"`
+	// Revisions names, once for all its hits, the revision each hit's
+	// package is from (revisionsOf): round 20's leftover, "commit" on every
+	// hit was 2-3% of an answer.
+	Revisions map[string]string `json:"revisions,omitempty" jsonschema:"each hit's package's locked revision, short: a git commit, an https snapshot's sha256:, or live (the project's own files, read in place)"`
+	Note      string            `json:"note,omitempty" jsonschema:"what to know about the hits: none found, or cut to fit the budget"`
+	Warning   string            `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 	// Unmatched are the query's words no document has (a typo, or a term
 	// the documents do not use): the hits match the other words.
 	Unmatched []string `json:"unmatched,omitempty" jsonschema:"query words no document has (a typo?); the hits match the other words"`
@@ -141,7 +143,7 @@ func (s *Server) addTools() {
 	addTool(s, &mcp.Tool{
 		Name: "search",
 		Description: "Full-text search of the installed documentation: passages with package, path, heading trail, lines, " +
-			"commit, tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
+			"tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
 			"its resource is ctx://packages/<package>/<path>, each path element percent-encoded. " +
 			"Query syntax (read_relevant's too): " + strings.Join(strings.Fields(indexer.QuerySyntax), " "),
 		Annotations: readOnly("Search documentation"),
@@ -255,18 +257,44 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		if !served(h.Path) {
 			continue // a hidden file the index holds is never served
 		}
-		rev, live := snap.revOf(h.Package)
-		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: naming.ShortRev(rev, 12), Live: live,
+		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
 			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More})
 	}
 	if len(hits) == 0 {
 		out.Note = searchNoMatchNote(q)
 	}
+	// Every hit's revision while the hits are fitted (an upper bound),
+	// then only those of the hits kept.
+	out.Revisions = revisionsOf(snap, out.Hits)
 	out, err = s.fitHits(out, budget, in.MaxTokens)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
+	out.Revisions = revisionsOf(snap, out.Hits)
 	return nil, out, nil
+}
+
+// revisionsOf is the revision of each package of hits, as search names it
+// once (SearchOut.Revisions): the lock's, short (naming.ShortRev), or
+// "live" for a dir source (none for a package the lock does not pin); nil
+// when there are no hits.
+func revisionsOf(snap snapshot, hits []SearchHit) map[string]string {
+	var revs map[string]string
+	for _, h := range hits {
+		if _, ok := revs[h.Package]; ok {
+			continue
+		}
+		if revs == nil {
+			revs = map[string]string{}
+		}
+		switch rev, live := snap.revOf(h.Package); {
+		case live:
+			revs[h.Package] = "live"
+		case rev != "":
+			revs[h.Package] = naming.ShortRev(rev, 12)
+		}
+	}
+	return revs
 }
 
 // Shortened hits, when a search answer does not fit its budget whole.
