@@ -240,6 +240,14 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 	}
 	if js, ok := t.InputSchema.(*jsonschema.Schema); ok && js != nil {
 		s.args[t.Name] = js.PropertyOrder
+		docs := map[string]string{}
+		for name, p := range js.Properties {
+			docs[name] = p.Description
+		}
+		if s.argDocs == nil {
+			s.argDocs = map[string]map[string]string{}
+		}
+		s.argDocs[t.Name] = docs
 	}
 	structuredOut := reflect.TypeFor[Out]() != reflect.TypeFor[any]()
 	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
@@ -418,6 +426,35 @@ func (s *Server) unknownArgsText(tool, list, was string) string {
 		wording.List(quoted, "and"), suggest.Phrase(suggest.ForAll(names, takes)), strings.Join(takes, ", "))
 }
 
+// missingArgsText is the error of a call to tool without the arguments
+// list (the SDK's list of their names, each quoted) it needs: each named
+// with what it is (its schema's description), then what the tool takes;
+// was, the SDK's words, when list does not read.
+func (s *Server) missingArgsText(tool, list, was string) string {
+	var quoted []string
+	for _, q := range quotedName().FindAllString(list, -1) {
+		n, err := strconv.Unquote(q)
+		d, ok := s.argDocs[tool][n]
+		if err != nil || !ok {
+			return was
+		}
+		if d != "" {
+			q += " (" + d + ")"
+		}
+		quoted = append(quoted, q)
+	}
+	if len(quoted) == 0 {
+		return was
+	}
+	return fmt.Sprintf("%s needs %s %s; it takes %s.", tool, wording.Plural(len(quoted), "the argument", "the arguments"),
+		wording.List(quoted, "and"), strings.Join(s.args[tool], ", "))
+}
+
+// missingArgs matches the SDK's message for arguments the input schema
+// requires and the call lacks (jsonschema-go: `validating "arguments":
+// validating root: required: missing properties: ["path"]`).
+var missingArgs = lazyre.New(`^validating "arguments": validating root: required: missing properties: \[(.*)\]\s*$`)
+
 // unknownArgs matches the SDK's message for arguments the input schema
 // does not have (jsonschema-go: `validating "arguments": validating root:
 // unexpected additional properties ["file"]`).
@@ -443,6 +480,10 @@ func (s *Server) explainRange(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if m := unknownArgs().FindStringSubmatch(tc.Text); m != nil {
 			tc.Text = s.unknownArgsText(call.Params.Name, m[1], tc.Text)
+			return res, err
+		}
+		if m := missingArgs().FindStringSubmatch(tc.Text); m != nil {
+			tc.Text = s.missingArgsText(call.Params.Name, m[1], tc.Text)
 			return res, err
 		}
 		m := rangeError().FindStringSubmatch(tc.Text)

@@ -81,6 +81,9 @@ type Server struct {
 	// (addTool; set in New, read only after), for explainRange's unknown
 	// argument.
 	args map[string][]string
+	// argDocs are each tool's input properties' descriptions (addTool; set
+	// in New, read only after), for explainRange's missing argument.
+	argDocs map[string]map[string]string
 
 	mu          sync.Mutex // guards the fields below
 	rd          *indexer.Reader
