@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -17,4 +19,42 @@ func TestMissingArgumentNamesIt(t *testing.T) {
 		`get_section needs the arguments "path" (document path in the package`, `and "heading" (heading text or a search hit's heading trail); it takes package, path, heading, offset, maxTokens.`)
 	wantError(t, call(t, cs, "search", map[string]any{}, nil),
 		`search needs the argument "query" (words, with the query syntax below); it takes query,`)
+}
+
+// TestDocumentTooSmallNamesMaxTokens (agent21 audit): get_document and
+// get_section with a maxTokens that leaves no room for text name the
+// maxTokens given and the one that holds a window, as every other tool's
+// refusal does; they said "the budget of 0 tokens" and "a larger
+// maxTokens". The maxTokens named reads a window.
+func TestDocumentTooSmallNamesMaxTokens(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	for _, tool := range []string{"get_document", "get_section"} {
+		args := map[string]any{"package": "hub", "path": "rb.md", "maxTokens": 1}
+		if tool == "get_section" {
+			args["heading"] = "Roll back"
+		}
+		res := call(t, cs, tool, args, nil)
+		wantError(t, res, "maxTokens 1 is too small for a window of hub/rb.md", "give maxTokens ")
+		var need int
+		if _, err := fmt.Sscanf(text(res)[strings.Index(text(res), "give maxTokens ")+len("give maxTokens "):], "%d", &need); err != nil {
+			t.Fatalf("%s: %v in %q", tool, err, text(res))
+		}
+		args["maxTokens"] = need
+		if res := call(t, cs, tool, args, nil); res.IsError {
+			t.Errorf("%s with the maxTokens %d it named: %s", tool, need, text(res))
+		}
+	}
+}
+
+// TestRefusedPathNamedOnce (agent21 audit): a path with ".." is refused
+// naming it once (it was `refused path "../x": path "../x" has …`).
+func TestRefusedPathNamedOnce(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	res := call(t, cs, "get_document", map[string]any{"package": "hub", "path": "../x.md"}, nil)
+	wantError(t, res, `"../x.md" has a '..' element`)
+	if n := strings.Count(text(res), `"../x.md"`); n != 1 {
+		t.Errorf("the path is named %d times: %s", n, text(res))
+	}
 }

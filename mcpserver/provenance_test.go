@@ -366,5 +366,5 @@ func TestMaxTokens(t *testing.T) {
 		wantError(t, call(t, cs, c.tool, c.args, nil), "maxTokens")
 	}
 	// A budget that leaves nothing for the text says so.
-	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "maxTokens": 20}, nil), "larger maxTokens")
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "maxTokens": 20}, nil), "maxTokens 20 is too small", "give maxTokens")
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -384,7 +385,10 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	clean, err := checkRelPath(p)
 	if err != nil {
-		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
+		if !strings.Contains(p, "%") {
+			return "", nil, fmt.Errorf("refused: %w", err) // it names p (the audit of round 21: "refused path \"../x\": path \"../x\" has …")
+		}
+		return "", nil, fmt.Errorf("refused path %q: %w", p, err) // it names p decoded
 	}
 	if !markdown.IsDocument(clean) {
 		return "", nil, fmt.Errorf("%q is not a document: only %s files are served.%s",
@@ -508,6 +512,32 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	return res
 }
 
+// windowTooSmall is cutWindow's error when a budget leaves no room for a
+// window's text: used is what comes with the text, need the maxTokens
+// that holds a few tokens of it.
+type windowTooSmall struct {
+	what       string
+	used, need int
+}
+
+func (e *windowTooSmall) Error() string {
+	return fmt.Sprintf("the budget leaves nothing for the text of %s: what comes with it (provenance, footer, link) takes %d tokens; give maxTokens %d or more (up to %d)",
+		e.what, e.used, min(e.need, MaxMaxTokens), MaxMaxTokens)
+}
+
+// tooSmallFor is err, or when it is a windowTooSmall, the same in the
+// words every tool uses: the maxTokens the call gave and the one to give
+// (the audit of round 21: get_document with maxTokens 1 said "the budget
+// of 0 tokens" and "a larger maxTokens").
+func tooSmallFor(err error, maxTokens int) error {
+	var e *windowTooSmall
+	if !errors.As(err, &e) {
+		return err
+	}
+	return fmt.Errorf("maxTokens %d is too small for a window of %s: what comes with its text (provenance, footer, link) takes %d tokens, and an answer may use %d%% of maxTokens: give maxTokens %d or more (up to %d)",
+		cmp.Or(maxTokens, DefaultMaxTokens), e.what, e.used, headroomPercent, min(e.need, MaxMaxTokens), MaxMaxTokens)
+}
+
 // cutWindow cuts lines first..last from offset (as cutTokens) so that the
 // answer windowResult makes of it fits budget tokens: the text gets what
 // the rest of the answer (the footer, the link, _meta, at their largest)
@@ -519,8 +549,7 @@ func (s *Server) cutWindow(out DocumentOut, what string, lines []string, offset,
 	used := s.answerTokens(windowResult(frame, what), nil)
 	textBudget := budget - used
 	if textBudget < 1 {
-		return out, fmt.Errorf("the budget of %d tokens leaves nothing for the text: what comes with it (provenance, footer, link) takes %d; give a larger maxTokens (up to %d)",
-			budget, used, MaxMaxTokens)
+		return out, &windowTooSmall{what: what, used: used, need: (used+readMinCut)*100/headroomPercent + 1}
 	}
 	for {
 		w := cutTokens(lines, offset, last, limit, textBudget, s.countTokens)
@@ -573,7 +602,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	what := in.Package + "/" + clean
 	out, err = s.cutWindow(out, what, lines, off, last, in.Limit, budget)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, tooSmallFor(err, in.MaxTokens)
 	}
 	if out.StartLine == 0 && len(lines) > 0 {
 		return nil, nil, fmt.Errorf("offset %d is past the end: %s has %d lines", off, clean, len(lines))
