@@ -58,3 +58,29 @@ func TestRefusedPathNamedOnce(t *testing.T) {
 		t.Errorf("the path is named %d times: %s", n, text(res))
 	}
 }
+
+// TestWholeListingHasNoPageCounts (agent21 audit): a listing that fits on
+// one page says how many items there are (total), not that it listed them
+// all and none remain; a page of a longer listing keeps both counts.
+func TestWholeListingHasNoPageCounts(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_outline", map[string]any{"package": "hub", "path": "rb.md"}},
+		{"list_tags", map[string]any{}},
+		{"list_contexts", map[string]any{}},
+		{"list_contexts", map[string]any{"package": "hub"}},
+	} {
+		res := call(t, cs, c.tool, c.args, nil)
+		if v := clientView(t, res); res.IsError || !strings.Contains(v, `"total":`) || strings.Contains(v, `"listed"`) || strings.Contains(v, `"remaining"`) {
+			t.Errorf("%s %v: %s", c.tool, c.args, v)
+		}
+	}
+	res := call(t, cs, "list_contexts", map[string]any{"package": "hub", "limit": 1}, nil)
+	if v := clientView(t, res); res.IsError || !strings.Contains(v, `"listed":1`) || !strings.Contains(v, `"remaining":`) {
+		t.Errorf("list_contexts, a page of one: %s", v)
+	}
+}

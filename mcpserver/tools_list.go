@@ -96,8 +96,8 @@ type ListContextsOut struct {
 	Folders      []FolderInfo  `json:"folders,omitempty" jsonschema:"with tree: the package's folders on this page"`
 	Total        int           `json:"total" jsonschema:"packages, or the package's documents that match prefix and glob"`
 	TotalFolders int           `json:"totalFolders,omitempty" jsonschema:"with tree: the folders to list, over all pages"`
-	Listed       int           `json:"listed" jsonschema:"items on this page"`
-	Remaining    int           `json:"remaining" jsonschema:"items after this page"`
+	Listed       int           `json:"listed,omitempty" jsonschema:"items on this page, when it does not hold them all"`
+	Remaining    int           `json:"remaining,omitempty" jsonschema:"items after this page"`
 	NextCursor   string        `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; none on the last"`
 	Truncated    bool          `json:"truncated,omitempty" jsonschema:"there is a next page"`
 	IndexFresh   bool          `json:"indexFresh" jsonschema:"the search index matches the packages on disk"`
@@ -416,7 +416,7 @@ func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int)
 		for i := range k {
 			add(&out, i)
 		}
-		out.Listed, out.Remaining = k, n-k
+		out.Listed, out.Remaining = pageCounts(k, n, cmp.Or(out.TotalFolders, out.Total)) // a tree lists folders
 		if k < n { // (k = 0 only to measure the page without items)
 			out.Truncated, out.NextCursor = true, encodeCursor(p.listing, key(max(k-1, 0)))
 		}
