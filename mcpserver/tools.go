@@ -143,8 +143,8 @@ func (s *Server) addTools() {
 	s.addOverviewTool()
 	addTool(s, &mcp.Tool{
 		Name: "search",
-		Description: "Full-text search of the installed documentation: passages with package, path, heading trail, lines, " +
-			"tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
+		Description: "Full-text search of the installed documentation: the best passages, each with a snippet " +
+			"(matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
 			"its resource is ctx://packages/<package>/<path>, each path element percent-encoded. " +
 			"Query syntax (read_relevant's too): " + strings.Join(strings.Fields(indexer.QuerySyntax), " "),
 		Annotations: readOnly("Search documentation"),

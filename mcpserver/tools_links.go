@@ -154,9 +154,8 @@ func (s *Server) addLinkTools() {
 		Annotations: readOnly("Links and backlinks"),
 	}, nil, s.getLinks)
 	addTool(s, &mcp.Tool{
-		Name: "get_metadata",
-		Description: "A document's typed front matter (a KEP README includes its kep.yaml), title, summary, tags, " +
-			"link counts and its package's commit.",
+		Name:        "get_metadata",
+		Description: "A document's typed front matter, title, summary, tags, link counts and its package's commit.",
 		Annotations: readOnly("Document metadata"),
 	}, nil, s.getMetadata)
 	addTool(s, &mcp.Tool{

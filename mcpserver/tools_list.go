@@ -105,9 +105,8 @@ type ListContextsOut struct {
 	Warning      string        `json:"warning,omitempty" jsonschema:"the index is stale or unavailable"`
 }
 
-const listContextsDescription = "List the installed documentation packages and the project's own docs (dir, live): alias, kind, " +
-	"source, commit, documents, index freshness. With `package`: its documents (path, title, lines, size, modified unless git), or with `tree` " +
-	"its folders below `prefix`."
+const listContextsDescription = "List the installed documentation packages and the project's own docs (dir, live), with " +
+	"their commits and the index's freshness. With `package`: its documents, or with `tree` its folders below `prefix`."
 
 func (s *Server) addListTool() {
 	addTool(s, &mcp.Tool{
@@ -417,7 +416,7 @@ func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int)
 			add(&out, i)
 		}
 		out.Listed, out.Remaining = pageCounts(k, n, cmp.Or(out.TotalFolders, out.Total)) // a tree lists folders
-		if k < n { // (k = 0 only to measure the page without items)
+		if k < n {                                                                        // (k = 0 only to measure the page without items)
 			out.Truncated, out.NextCursor = true, encodeCursor(p.listing, key(max(k-1, 0)))
 		}
 		return nil, out

@@ -119,8 +119,8 @@ type ReadRelevantOut struct {
 func (s *Server) addReadTools() {
 	addTool(s, &mcp.Tool{
 		Name: "read_relevant",
-		Description: "Answer a question in one call: the best sections for `query` (best document first, a document's in its order), each whole where " +
-			"it fits in maxTokens, else its matching part. Each is a text: a header `[n] package/path:first-last · heading " +
+		Description: "Answer a question in one call: the best sections for `query`, each whole where it fits in maxTokens, " +
+			"else its matching part; a document's come together, in its order. Each is a text: a header `[n] package/path:first-last · heading " +
 			"trail · revision`, then its lines. ctx's own notes and warnings start with `[ctx]`.",
 		Annotations: readOnly("Read the relevant sections"),
 	}, map[string]bound{"maxTokens": maxTokensBound}, s.readRelevant)
