@@ -84,3 +84,27 @@ func TestWholeListingHasNoPageCounts(t *testing.T) {
 		t.Errorf("list_contexts, a page of one: %s", v)
 	}
 }
+
+// TestWrongTypeSaysWhatToSend (agent21 audit): an argument of the wrong
+// JSON type (a package name where a list goes, a number sent as a string,
+// a null query) names the argument, what it is and the type it must be;
+// the SDK's words named a JSON path ("validating /properties/packages:
+// type: api has type \"string\", want \"array\"") and a null query
+// "<invalid reflect.Value>".
+func TestWrongTypeSaysWhatToSend(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"search", map[string]any{"query": "x", "packages": "hub"}, `search: the argument "packages" (only these package aliases) must be an array, not a string: send ["hub"].`},
+		{"search", map[string]any{"query": "x", "maxTokens": "500"}, `search: the argument "maxTokens" (answer budget in tokens (default 10000)) must be an integer, not a string.`},
+		{"read_relevant", map[string]any{"query": "x", "packages": []any{1}}, `read_relevant: the argument "packages" (only these package aliases) must be an array of strings, not one holding an integer.`},
+		{"search", map[string]any{"query": nil}, `search: the argument "query" (words, with the query syntax below) must be a string, not null.`},
+		{"find_documents", map[string]any{"where": "status=x"}, `find_documents: the argument "where" (field: value`},
+	} {
+		wantError(t, call(t, cs, c.tool, c.args, nil), c.want)
+	}
+}

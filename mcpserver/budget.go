@@ -450,6 +450,45 @@ func (s *Server) missingArgsText(tool, list, was string) string {
 		wording.List(quoted, "and"), strings.Join(s.args[tool], ", "))
 }
 
+// wrongType matches the SDK's message for an argument of another JSON type
+// than its schema's (jsonschema-go: `validating "arguments": validating
+// root: validating /properties/packages: type: api has type "string", want
+// "array"`), or an array's element of another type (…/items: …): the
+// argument, whether it was an element, the value, its type, the type
+// wanted.
+var wrongType = lazyre.New(`(?s)^validating "arguments": validating root: validating /properties/([^/:]+): (validating /properties/[^/:]+/items: )?type: (.*) has type "(\w+)", want "(\w+)"\s*$`)
+
+// jsonTypeName is a JSON schema type as a sentence names it.
+func jsonTypeName(t string) string {
+	switch t {
+	case "null":
+		return "null"
+	case "array", "integer", "object":
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// wrongTypeText is the error of a call to tool whose argument arg was of
+// type got where the schema wants want (in an array's element when item):
+// the argument, what it is, the type it must be; a string where an array
+// of strings goes gets the array to send (the audit of round 21: the SDK's
+// words named a JSON path, and a null query "<invalid reflect.Value>").
+func (s *Server) wrongTypeText(tool, arg string, item bool, value, got, want string) string {
+	what := safetext.Quote(arg)
+	if d := s.argDocs[tool][arg]; d != "" {
+		what += " (" + d + ")"
+	}
+	if item {
+		return fmt.Sprintf("%s: the argument %s must be an array of %ss, not one holding %s.", tool, what, want, jsonTypeName(got))
+	}
+	msg := fmt.Sprintf("%s: the argument %s must be %s, not %s", tool, what, jsonTypeName(want), jsonTypeName(got))
+	if want == "array" && got == "string" {
+		msg += fmt.Sprintf(": send [%s]", safetext.Quote(value))
+	}
+	return msg + "."
+}
+
 // missingArgs matches the SDK's message for arguments the input schema
 // requires and the call lacks (jsonschema-go: `validating "arguments":
 // validating root: required: missing properties: ["path"]`).
@@ -480,6 +519,10 @@ func (s *Server) explainRange(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if m := unknownArgs().FindStringSubmatch(tc.Text); m != nil {
 			tc.Text = s.unknownArgsText(call.Params.Name, m[1], tc.Text)
+			return res, err
+		}
+		if m := wrongType().FindStringSubmatch(tc.Text); m != nil && s.argDocs[call.Params.Name] != nil {
+			tc.Text = s.wrongTypeText(call.Params.Name, m[1], m[2] != "", m[3], m[4], m[5])
 			return res, err
 		}
 		if m := missingArgs().FindStringSubmatch(tc.Text); m != nil {
