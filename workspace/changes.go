@@ -105,6 +105,11 @@ func (w *Workspace) oldLock(cur []byte, o ChangesOptions) (*lockfile.Lock, *chan
 		case errors.Is(err, gitengine.ErrNotAtRevision):
 			set.Since = since
 			return &lockfile.Lock{Packages: map[string]lockfile.Entry{}}, set, nil // every package is new since
+		case errors.Is(err, gitengine.ErrNoRepository):
+			// The agent21 audit: the note below sent an agent here, and
+			// this said only what was wrong.
+			return nil, nil, fmt.Errorf("%s: %w, so it has no history to read %s from: leave %s out (ctx then compares with the lock it kept before its last change)",
+				name, err, name, name)
 		case err != nil:
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -131,6 +136,11 @@ func (w *Workspace) oldLock(cur []byte, o ChangesOptions) (*lockfile.Lock, *chan
 	}
 	set.Since = "none"
 	set.Note = "no earlier lock to compare with: the lock is as last committed and ctx kept none from before it; name one with " + name + " (HEAD~1, a tag, a date)"
+	if errors.Is(err, gitengine.ErrNoRepository) {
+		// No history for since to name (the agent21 audit: this note sent
+		// an agent to since, which failed).
+		set.Note = "no earlier lock to compare with: ctx kept none from before the lock's last change, and the project is not in a git repository (" + name + " reads its history); the next install or update that changes the lock keeps one"
+	}
 	if err != nil && !errors.Is(err, gitengine.ErrNotAtRevision) && !errors.Is(err, gitengine.ErrNoRepository) {
 		set.Note += " (git history: " + err.Error() + ")"
 	}
