@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -106,5 +107,23 @@ func TestWrongTypeSaysWhatToSend(t *testing.T) {
 		{"find_documents", map[string]any{"where": "status=x"}, `find_documents: the argument "where" (field: value`},
 	} {
 		wantError(t, call(t, cs, c.tool, c.args, nil), c.want)
+	}
+}
+
+// TestRelatedViaExplained (agent21 audit): related's documents carry
+// "via":["<link"] or [">link"], whose only explanation was in the output
+// schema, which tools/list does not send (no output schemas): a model
+// read the marks with no key. The tool's description gives it.
+func TestRelatedViaExplained(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name == "related" && tool.OutputSchema == nil && !(strings.Contains(tool.Description, ">type: the nearer document links to it") && strings.Contains(tool.Description, "<type: it links to the nearer one")) {
+			t.Errorf("related's description does not say what via's > and < mean: %q", tool.Description)
+		}
 	}
 }

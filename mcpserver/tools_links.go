@@ -167,7 +167,8 @@ func (s *Server) addLinkTools() {
 	addTool(s, &mcp.Tool{
 		Name: "related",
 		Description: "Documents linked to a start (the best search hit for `query`, or `package` + `path`), up to " +
-			"`hops` links away both ways, nearest first, with title and summary.",
+			"`hops` links away both ways, nearest first, with title, summary and `via`, the link types that lead there " +
+			"(>type: the nearer document links to it; <type: it links to the nearer one).",
 		Annotations: readOnly("Related documents"),
 	}, map[string]bound{"hops": {min: 1, max: indexer.MaxHops}, "maxTokens": maxTokensBound}, s.related)
 }
