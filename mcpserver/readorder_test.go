@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,33 @@ func TestBudgetCountsWhatTheModelReads(t *testing.T) {
 		if shown+meta <= budget {
 			t.Errorf("maxTokens %d: the model reads %d tokens of %d (and _meta %d): _meta took the budget's room", maxTokens, shown, budget, meta)
 		}
+	}
+}
+
+// TestReadRelevantPartNamesItsSection (agent21): a passage sent in part
+// names the whole section it is part of, the same for every part of it.
+// Each part named the run of lines no passage had taken when it was
+// picked ("part of lines 39-3006" after a part 5-53 of the same section):
+// with a document's parts now in order, side by side, the headers
+// contradicted each other.
+func TestReadRelevantPartNamesItsSection(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, readProject(t))
+	a := readRelevant(t, cs, map[string]any{"query": "walrus", "maxTokens": 3000})
+	parts := 0
+	for i, sec := range a.out.Sections {
+		if sec.Path != "big.md" {
+			continue
+		}
+		parts++
+		if sec.Section != [2]int{5, 3006} {
+			t.Errorf("part %d (lines %v) names section %v, want the Giant section's lines [5 3006]", i+1, sec.Lines, sec.Section)
+		}
+		if !strings.Contains(a.texts[i], " · part of lines 5-3006") {
+			t.Errorf("part %d's header: %.120s", i+1, a.texts[i])
+		}
+	}
+	if parts < 2 {
+		t.Fatalf("want several parts of the Giant section, got %+v", a.out.Sections)
 	}
 }

@@ -141,6 +141,7 @@ type passage struct {
 	rank     int // the hit's place in the search's order
 	rd       *readDoc
 	sec      [2]int // the lines that are its whole section, after the lines other passages have are taken out
+	full     [2]int // its whole section, as the answer names it when only part is sent
 	from, to int    // the lines it sends
 	cutText  string // when its last line (to) was cut: the part of it sent
 	tokens   int    // the tokens of what it sends of lines from..to
@@ -371,14 +372,15 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 	if rd == nil || len(rd.doc.Lines) == 0 {
 		return true
 	}
-	sec, ok := sectionOf(rd.doc, h)
+	full, ok := sectionOf(rd.doc, h)
 	if !ok {
 		return true
 	}
-	if sec, ok = uncovered(sec, h.Lines, a.ps, h); !ok {
+	sec, ok := uncovered(full, h.Lines, a.ps, h)
+	if !ok {
 		return true // every line of it is in the answer already
 	}
-	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, kind: a.snap.kindOf(h.Package)}
+	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, full: full, kind: a.snap.kindOf(h.Package)}
 	p.commit, _ = a.snap.revOf(h.Package)
 	p.fixed = s.passageOverhead(p, !slices.ContainsFunc(a.ps, p.sameDoc))
 	room := roomFor(p.fixed)
@@ -578,7 +580,7 @@ func (p *passage) header(n int) string {
 	}
 	b.WriteString(" · " + revLabel(p.kind, p.commit))
 	if !p.whole() {
-		fmt.Fprintf(&b, " · part of lines %d-%d", p.sec[0], p.sec[1])
+		fmt.Fprintf(&b, " · part of lines %d-%d", p.full[0], p.full[1])
 	}
 	if p.cutText != "" {
 		fmt.Fprintf(&b, " · line %d cut", p.to)
@@ -675,7 +677,7 @@ func (p *passage) meta() RelevantSection {
 	m := RelevantSection{Package: p.hit.Package, Path: p.hit.Path, Heading: p.hit.Heading, Lines: [2]int{p.from, p.to},
 		Kind: p.kind, Commit: p.commit, Cut: p.cutText != ""}
 	if !p.whole() {
-		m.Section = p.sec
+		m.Section = p.full
 	}
 	return m
 }
