@@ -247,6 +247,12 @@ func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set
 	if set.Packages == nil {
 		set.Packages = []changes.Package{}
 	}
+	if old == nil && len(names) > 0 && !slices.ContainsFunc(names, func(a string) bool { return !dirs[a] }) {
+		// Only dir sources: nothing is locked, and no earlier lock
+		// would list a change (the agent21 audit: the note sent an
+		// agent to since, for packages that have no history).
+		set.Note = "every package asked for is a dir source, read live: nothing is locked, so there is no earlier version to compare with"
+	}
 	return set, nil
 }
 
