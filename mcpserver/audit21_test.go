@@ -127,3 +127,16 @@ func TestRelatedViaExplained(t *testing.T) {
 		}
 	}
 }
+
+// TestFindDocumentsRevisionsOnce (agent21): find_documents names each
+// package's revision once, not on every document (the same value on each,
+// as search's hits had it: round 20's leftover).
+func TestFindDocumentsRevisionsOnce(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	res := call(t, cs, "find_documents", map[string]any{"package": "hub"}, nil)
+	view := clientView(t, res)
+	if res.IsError || strings.Count(view, `"package":"hub"`) < 2 || strings.Contains(view, `"commit"`) || strings.Count(view, strings.Repeat("c3", 6)) != 1 {
+		t.Errorf("find_documents: want the revision once for hub's documents: %s", view)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -109,8 +110,11 @@ type FindDocumentsIn struct {
 // FindDocumentsOut is find_documents' output.
 type FindDocumentsOut struct {
 	indexer.FindResult
-	Note    string `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
-	Warning string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	// Revisions names each package's revision once (liftRevisions), not
+	// on every document (agent21, as search's).
+	Revisions map[string]string `json:"revisions,omitempty" jsonschema:"each document's package's locked revision, short; none for a dir source (live)"`
+	Note      string            `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
+	Warning   string            `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 // RelatedIn is related's input.
@@ -428,7 +432,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	for i := range res.Documents {
 		res.Documents[i] = shownOnce(res.Documents[i])
 	}
-	out := FindDocumentsOut{FindResult: res, Warning: warn}
+	out := FindDocumentsOut{FindResult: res, Revisions: liftRevisions(res.Documents), Warning: warn}
 	if res.Total == 0 {
 		out.Note = noDocumentNote(r, in.Where, q.Packages, q.Tags)
 		return nil, out, nil
@@ -476,9 +480,15 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	for i := range res.Documents {
 		res.Documents[i] = shownOnce(res.Documents[i])
 	}
+	out.Revisions = liftRevisions(res.Documents)
 	full = res.Documents
 	out.FindResult = res
 	out = at(min(k, len(full)), lean)
+	// Only the packages of the documents kept (the map counted while the
+	// page was fitted held them all: fewer only shrinks it).
+	maps.DeleteFunc(out.Revisions, func(pkg string, _ string) bool {
+		return !slices.ContainsFunc(out.Documents, func(d indexer.DocMeta) bool { return d.Package == pkg })
+	})
 	var notes []string
 	if k < asked && out.NextCursor != "" {
 		notes = append(notes, fmt.Sprintf("%d of %d documents on this page to fit the default budget of %d tokens; the next page has the others (nextCursor)", len(out.Documents), out.Total, DefaultMaxTokens))
@@ -490,6 +500,24 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	out.Note = strings.Join(notes, "; ")
 	return nil, out, nil
+}
+
+// liftRevisions takes each document's commit (shownOnce's, short) off it
+// and returns them once per package (nil when none has one: dir sources,
+// live): a revision is its package's, the same for all its documents.
+func liftRevisions(docs []indexer.DocMeta) map[string]string {
+	var revs map[string]string
+	for i := range docs {
+		if docs[i].Commit == "" {
+			continue
+		}
+		if revs == nil {
+			revs = map[string]string{}
+		}
+		revs[docs[i].Package] = docs[i].Commit
+		docs[i].Commit = ""
+	}
+	return revs
 }
 
 // noDocumentNote is the note of a find_documents answer with no document:
