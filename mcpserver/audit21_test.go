@@ -140,3 +140,43 @@ func TestFindDocumentsRevisionsOnce(t *testing.T) {
 		t.Errorf("find_documents: want the revision once for hub's documents: %s", view)
 	}
 }
+
+// TestLinkToolsTakeReferences (agent21 audit): get_metadata, get_links
+// and related take a reference as path, as the document tools do
+// (read_relevant's links give ctx:// URIs); they answered a URI with
+// "has an empty element (a leading, trailing or double '/'): outside the
+// package". Their package stays required (related's is not: it has
+// query instead).
+func TestLinkToolsTakeReferences(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	for _, tool := range []string{"get_metadata", "get_links", "related"} {
+		for _, ref := range []string{"ctx://packages/hub/rb.md", "@ctx/hub/rb.md"} {
+			args := map[string]any{"package": "hub", "path": ref}
+			if tool == "related" {
+				delete(args, "package")
+			}
+			res := call(t, cs, tool, args, nil)
+			if v := clientView(t, res); res.IsError || !strings.Contains(v, `"path":"rb.md"`) {
+				t.Errorf("%s path=%s: %s", tool, ref, v)
+			}
+		}
+	}
+	wantError(t, call(t, cs, "get_metadata", map[string]any{"package": "other", "path": "@ctx/hub/rb.md"}, nil), "disagree")
+	wantError(t, call(t, cs, "related", map[string]any{"path": "rb.md"}, nil), "give package and path")
+}
+
+// TestNoGlobAdviceWithoutGlob (agent21 audit): list_contexts with a prefix
+// that matches nothing said "A glob's * never matches /", with no glob.
+func TestNoGlobAdviceWithoutGlob(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	res := call(t, cs, "list_contexts", map[string]any{"package": "hub", "prefix": "zzz/"}, nil)
+	if v := clientView(t, res); res.IsError || !strings.Contains(v, `matches prefix \"zzz/\"`) || strings.Contains(v, "glob") {
+		t.Errorf("prefix only: %s", v)
+	}
+	res = call(t, cs, "list_contexts", map[string]any{"package": "hub", "glob": "*/zzz.md"}, nil)
+	if v := clientView(t, res); res.IsError || !strings.Contains(v, "A glob's * never matches /") {
+		t.Errorf("a glob: %s", v)
+	}
+}

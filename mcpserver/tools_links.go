@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -177,15 +178,28 @@ func (s *Server) addLinkTools() {
 	}, map[string]bound{"hops": {min: 1, max: indexer.MaxHops}, "maxTokens": maxTokensBound}, s.related)
 }
 
-func needDoc(alias, p string) error {
-	if alias == "" || p == "" {
+// needDoc resolves the document a link tool is asked about: package and
+// path, or a reference as path (with package, which must agree); an
+// empty one is refused.
+func needDoc(alias, p *string) error {
+	if ctxref.IsRef(*p) {
+		// A reference as path names both, as the document tools take it
+		// (refTarget; the agent21 audit: a ctx:// URI was refused as a
+		// path "outside the package").
+		a, q, err := refTarget(*alias, *p)
+		if err != nil {
+			return err
+		}
+		*alias, *p = a, q
+	}
+	if *alias == "" || *p == "" {
 		return errors.New("give package and path of a document, as in search hits")
 	}
 	return nil
 }
 
 func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetLinksIn) (*mcp.CallToolResult, GetLinksOut, error) {
-	if err := needDoc(in.Package, in.Path); err != nil {
+	if err := needDoc(&in.Package, &in.Path); err != nil {
 		return nil, GetLinksOut{}, err
 	}
 	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
@@ -323,7 +337,7 @@ func fitJSON[T any](s *Server, budget, maxTokens, n, limit int, item func(i int)
 }
 
 func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in GetMetadataIn) (*mcp.CallToolResult, GetMetadataOut, error) {
-	if err := needDoc(in.Package, in.Path); err != nil {
+	if err := needDoc(&in.Package, &in.Path); err != nil {
 		return nil, GetMetadataOut{}, err
 	}
 	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
@@ -593,7 +607,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 		return nil, RelatedOut{}, errors.New("give either query, or package and path of the starting document")
 	}
 	if !byQuery {
-		if err := needDoc(in.Package, in.Path); err != nil {
+		if err := needDoc(&in.Package, &in.Path); err != nil {
 			return nil, RelatedOut{}, err
 		}
 	} else if err := indexer.CheckQuery(in.Query); err != nil {

@@ -342,6 +342,9 @@ func noMatchNote(in ListContextsIn, all []DocInfo) string {
 		}
 		msg += " Its top folders: " + safetext.Escape(strings.Join(top, ", ")) + "."
 	}
+	if in.Glob == "" {
+		return msg // no glob, no advice on one (the agent21 audit)
+	}
 	return msg + " A glob's * never matches /: give one * per folder level."
 }
 
