@@ -120,7 +120,7 @@ func (s *Server) addReadTools() {
 	addTool(s, &mcp.Tool{
 		Name: "read_relevant",
 		Description: "Answer a question in one call: the best sections for `query`, each whole where it fits in maxTokens, " +
-			"else its matching part; a document's come together, in its order. Each is a text: a header `[n] package/path:first-last · heading " +
+			"else its matching part; a document's sections come together, in its order. Each is a text: a header `[n] package/path:first-last · heading " +
 			"trail · revision`, then its lines. ctx's own notes and warnings start with `[ctx]`.",
 		Annotations: readOnly("Read the relevant sections"),
 	}, map[string]bound{"maxTokens": maxTokensBound}, s.readRelevant)
