@@ -180,3 +180,16 @@ func TestNoGlobAdviceWithoutGlob(t *testing.T) {
 		t.Errorf("a glob: %s", v)
 	}
 }
+
+// TestPackagesSayOnlyWhatIsWrong (agent21 audit): list_contexts' packages
+// carried "installed":true,"fresh":true on every package, 16% of the
+// demo's listing; a package says "missing" or "stale" when it is, and
+// nothing when all is well (installed_test and server_test check both).
+func TestPackagesSayOnlyWhatIsWrong(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	res := call(t, cs, "list_contexts", map[string]any{}, nil)
+	if v := clientView(t, res); res.IsError || !strings.Contains(v, `"alias":"hub"`) || strings.Contains(v, `"installed"`) || strings.Contains(v, `"fresh"`) || strings.Contains(v, `"missing"`) || strings.Contains(v, `"stale"`) {
+		t.Errorf("list_contexts, all well: %s", v)
+	}
+}

@@ -60,9 +60,12 @@ type PackageInfo struct {
 	Ref       string `json:"ref,omitempty" jsonschema:"the git ref asked for"`
 	Commit    string `json:"commit,omitempty" jsonschema:"the locked revision, short; none for a dir source (live)"`
 	Documents int    `json:"documents" jsonschema:"how many documents it has"`
-	Installed bool   `json:"installed" jsonschema:"its files are there (a dir source: its file or folder exists)"`
-	Fresh     bool   `json:"fresh" jsonschema:"the search index matches its files"`
-	Withheld  int    `json:"withheld,omitempty" jsonschema:"documents its audience rules keep out of this project (never installed, never served)"`
+	// Missing and Stale say what is wrong, and nothing when all is well
+	// (the agent21 audit: "installed":true,"fresh":true on every package
+	// was 16% of a listing).
+	Missing  bool `json:"missing,omitempty" jsonschema:"its files are not there (a dir source: its file or folder is gone); ctx install brings a locked package's back"`
+	Stale    bool `json:"stale,omitempty" jsonschema:"the search index does not match its files yet"`
+	Withheld int  `json:"withheld,omitempty" jsonschema:"documents its audience rules keep out of this project (never installed, never served)"`
 }
 
 // DocInfo describes one document of a package.
@@ -222,12 +225,12 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			if in.Kind != "" && kind != in.Kind {
 				continue
 			}
-			info := PackageInfo{Alias: a, Kind: kind, Documents: count[a], Fresh: fresh[a]}
+			info := PackageInfo{Alias: a, Kind: kind, Documents: count[a], Stale: !fresh[a]}
 			if p, ok := snap.live[a]; ok {
-				info.Source, info.Installed = p.Source, p.Present()
+				info.Source, info.Missing = p.Source, !p.Present()
 			} else {
 				e, _ := snap.entry(a)
-				info.Source, info.Path, info.Ref, info.Commit, info.Installed, info.Withheld = e.Source, e.Path, e.Ref, naming.ShortRev(e.Rev, 12), s.proj.IsInstalled(a), e.Withheld
+				info.Source, info.Path, info.Ref, info.Commit, info.Missing, info.Withheld = e.Source, e.Path, e.Ref, naming.ShortRev(e.Rev, 12), !s.proj.IsInstalled(a), e.Withheld
 			}
 			all = append(all, info)
 		}
