@@ -22,9 +22,7 @@ qualifiers package:ALIAS, path:PREFIX (a path inside the package, or
 ALIAS/PATH as hits show it), tag:TAG and kind:KIND filter: a source kind
 (git, dir, https) or a document kind (changelog, release, blog,
 whatsnew, migration, deprecation); several of one qualifier match any of
-them, different qualifiers must all hold; a package: that is not
-indexed, or a kind: that is no kind, is an error naming the ones there
-are. Anything else is a plain word; to search for a word that starts
+them, different qualifiers must all hold. Anything else is a plain word; to search for a word that starts
 with "-" or holds a ":", quote it ("-rf").`
 
 // parsedQuery is a query text split by the query syntax (QuerySyntax).

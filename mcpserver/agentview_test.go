@@ -394,7 +394,13 @@ func TestMetaShownLean(t *testing.T) {
 	} {
 		res := call(t, cs, c.tool, c.args, nil)
 		view := clientView(t, res)
-		if res.IsError || !strings.Contains(view, `"status":"implementable"`) || !strings.Contains(view, `"commit":"`+strings.Repeat("c3", 6)+`"`) ||
+		// get_metadata's one document says "commit"; find_documents says
+		// each package's once, in revisions (agent21).
+		rev := `"commit":"` + strings.Repeat("c3", 6) + `"`
+		if c.tool == "find_documents" {
+			rev = `"revisions":{"hub":"` + strings.Repeat("c3", 6) + `"}`
+		}
+		if res.IsError || !strings.Contains(view, `"status":"implementable"`) || !strings.Contains(view, rev) ||
 			strings.Contains(view, strings.Repeat("c3", 7)) || strings.Contains(view, "null") || strings.Contains(view, "replaces") {
 			t.Errorf("%s: want a 12-digit commit and no null field: %s", c.tool, view)
 		}

@@ -101,8 +101,7 @@ func adversarialProjectIn(t testing.TB, dir string) {
 // wireTokens counts, with its own o200k tokenizer, what a client shows
 // of an answer as it arrived: the text contents, the resource links' JSON,
 // the structured content's JSON (without HTML escaping, as a client
-// prints it), and _meta's JSON less the SDK's serverInfo (which the
-// protocol puts on every answer of a 2026 session, whatever the tool).
+// prints it); not _meta, which no client shows the model (round 21).
 func wireTokens(t *testing.T, enc tokenizer.Codec, res *mcp.CallToolResult) int {
 	t.Helper()
 	count := func(v any) int {
@@ -143,11 +142,6 @@ func wireTokens(t *testing.T, enc tokenizer.Codec, res *mcp.CallToolResult) int 
 		default:
 			t.Errorf("unexpected content %T", c)
 		}
-	}
-	meta := maps.Clone(res.Meta)
-	delete(meta, mcp.MetaKeyServerInfo)
-	if len(meta) > 0 {
-		n += count(meta)
 	}
 	return n
 }

@@ -29,8 +29,10 @@ import (
 // JSON as structuredContent and as its only text (Claude Code, Codex and
 // OpenCode show the structuredContent JSON and drop the text; other
 // clients show the text), so that JSON is what is counted; a tool without
-// one sends text contents, resource links and numbers in _meta, and all of
-// them are counted. Claude Code warns past 10,000 tokens and fails past
+// one sends text contents, resource links and numbers in _meta, and the
+// texts and links are counted. _meta is not (round 21): no client shows it
+// to the model, and counting it left that much less room for the
+// documents. Claude Code warns past 10,000 tokens and fails past
 // 25,000. Sizes are counted with o200k, leaving 20% headroom for other
 // tokenizers: an answer asked to stay within N tokens uses at most N*4/5
 // o200k tokens.
@@ -72,8 +74,8 @@ func marshalJSON(v any) ([]byte, error) {
 // answerTokens counts, in o200k tokens, what a client shows of res: the
 // JSON of structured (the value the handler returns as its output, which
 // addTool sends as structuredContent and as the only text; nil when the
-// answer has none) once, or else res's text contents and resource links;
-// and its _meta (as JSON).
+// answer has none) once, or else res's text contents and resource links.
+// Its _meta is for programs and not counted.
 func (s *Server) answerTokens(res *mcp.CallToolResult, structured any) int {
 	n := 0
 	for _, part := range answerParts(res, structured) {
@@ -101,11 +103,6 @@ func answerParts(res *mcp.CallToolResult, structured any) []string {
 				if b, err := marshalJSON(c); err == nil {
 					parts = append(parts, string(b))
 				}
-			}
-		}
-		if len(res.Meta) > 0 {
-			if b, err := marshalJSON(res.Meta); err == nil {
-				parts = append(parts, string(b))
 			}
 		}
 	}
@@ -243,6 +240,14 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, bounds map[string]bound, h mcp
 	}
 	if js, ok := t.InputSchema.(*jsonschema.Schema); ok && js != nil {
 		s.args[t.Name] = js.PropertyOrder
+		docs := map[string]string{}
+		for name, p := range js.Properties {
+			docs[name] = p.Description
+		}
+		if s.argDocs == nil {
+			s.argDocs = map[string]map[string]string{}
+		}
+		s.argDocs[t.Name] = docs
 	}
 	structuredOut := reflect.TypeFor[Out]() != reflect.TypeFor[any]()
 	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
@@ -421,6 +426,74 @@ func (s *Server) unknownArgsText(tool, list, was string) string {
 		wording.List(quoted, "and"), suggest.Phrase(suggest.ForAll(names, takes)), strings.Join(takes, ", "))
 }
 
+// missingArgsText is the error of a call to tool without the arguments
+// list (the SDK's list of their names, each quoted) it needs: each named
+// with what it is (its schema's description), then what the tool takes;
+// was, the SDK's words, when list does not read.
+func (s *Server) missingArgsText(tool, list, was string) string {
+	var quoted []string
+	for _, q := range quotedName().FindAllString(list, -1) {
+		n, err := strconv.Unquote(q)
+		d, ok := s.argDocs[tool][n]
+		if err != nil || !ok {
+			return was
+		}
+		if d != "" {
+			q += " (" + d + ")"
+		}
+		quoted = append(quoted, q)
+	}
+	if len(quoted) == 0 {
+		return was
+	}
+	return fmt.Sprintf("%s needs %s %s; it takes %s.", tool, wording.Plural(len(quoted), "the argument", "the arguments"),
+		wording.List(quoted, "and"), strings.Join(s.args[tool], ", "))
+}
+
+// wrongType matches the SDK's message for an argument of another JSON type
+// than its schema's (jsonschema-go: `validating "arguments": validating
+// root: validating /properties/packages: type: api has type "string", want
+// "array"`), or an array's element of another type (…/items: …): the
+// argument, whether it was an element, the value, its type, the type
+// wanted.
+var wrongType = lazyre.New(`(?s)^validating "arguments": validating root: validating /properties/([^/:]+): (validating /properties/[^/:]+/items: )?type: (.*) has type "(\w+)", want "(\w+)"\s*$`)
+
+// jsonTypeName is a JSON schema type as a sentence names it.
+func jsonTypeName(t string) string {
+	switch t {
+	case "null":
+		return "null"
+	case "array", "integer", "object":
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// wrongTypeText is the error of a call to tool whose argument arg was of
+// type got where the schema wants want (in an array's element when item):
+// the argument, what it is, the type it must be; a string where an array
+// of strings goes gets the array to send (the audit of round 21: the SDK's
+// words named a JSON path, and a null query "<invalid reflect.Value>").
+func (s *Server) wrongTypeText(tool, arg string, item bool, value, got, want string) string {
+	what := safetext.Quote(arg)
+	if d := s.argDocs[tool][arg]; d != "" {
+		what += " (" + d + ")"
+	}
+	if item {
+		return fmt.Sprintf("%s: the argument %s must be an array of %ss, not one holding %s.", tool, what, want, jsonTypeName(got))
+	}
+	msg := fmt.Sprintf("%s: the argument %s must be %s, not %s", tool, what, jsonTypeName(want), jsonTypeName(got))
+	if want == "array" && got == "string" {
+		msg += fmt.Sprintf(": send [%s]", safetext.Quote(value))
+	}
+	return msg + "."
+}
+
+// missingArgs matches the SDK's message for arguments the input schema
+// requires and the call lacks (jsonschema-go: `validating "arguments":
+// validating root: required: missing properties: ["path"]`).
+var missingArgs = lazyre.New(`^validating "arguments": validating root: required: missing properties: \[(.*)\]\s*$`)
+
 // unknownArgs matches the SDK's message for arguments the input schema
 // does not have (jsonschema-go: `validating "arguments": validating root:
 // unexpected additional properties ["file"]`).
@@ -446,6 +519,14 @@ func (s *Server) explainRange(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if m := unknownArgs().FindStringSubmatch(tc.Text); m != nil {
 			tc.Text = s.unknownArgsText(call.Params.Name, m[1], tc.Text)
+			return res, err
+		}
+		if m := wrongType().FindStringSubmatch(tc.Text); m != nil && s.argDocs[call.Params.Name] != nil {
+			tc.Text = s.wrongTypeText(call.Params.Name, m[1], m[2] != "", m[3], m[4], m[5])
+			return res, err
+		}
+		if m := missingArgs().FindStringSubmatch(tc.Text); m != nil {
+			tc.Text = s.missingArgsText(call.Params.Name, m[1], tc.Text)
 			return res, err
 		}
 		m := rangeError().FindStringSubmatch(tc.Text)

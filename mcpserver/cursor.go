@@ -176,3 +176,14 @@ func (s *Server) rowTokens(item any) int {
 
 // errLimit refuses a negative limit.
 var errLimit = errors.New("limit must be 0 (as many as fit maxTokens) or more")
+
+// pageCounts are a listing page's listed and remaining counts: k items of
+// the n left from its start, of total in all. A page that holds them all
+// says neither (the audit of round 21: "total":4,"listed":4,"remaining":0
+// on every small answer was three fields of noise); total says how many.
+func pageCounts(k, n, total int) (listed, remaining int) {
+	if k == total && n == total {
+		return 0, 0
+	}
+	return k, n - k
+}

@@ -34,8 +34,8 @@ func TestMissingPackageFolderKeepsIndexMD(t *testing.T) {
 		t.Errorf("list_contexts lists %d packages, want the 4 of the lock", lc.Total)
 	}
 	for _, pi := range lc.Packages {
-		if pi.Installed != (pi.Alias != "many") {
-			t.Errorf("%s: installed = %v", pi.Alias, pi.Installed)
+		if pi.Missing != (pi.Alias == "many") {
+			t.Errorf("%s: missing = %v", pi.Alias, pi.Missing)
 		}
 	}
 	// get_overview waits for INDEX.md's render, which follows the re-index.

@@ -132,7 +132,7 @@ func TestDirSourcesLive(t *testing.T) {
 	// list_contexts: the kind, no commit, and the kind filter.
 	var lc ListContextsOut
 	call(t, cs, "list_contexts", map[string]any{}, &lc)
-	if len(lc.Packages) != 2 || lc.Packages[0].Kind != "dir" || lc.Packages[0].Commit != "" || !lc.Packages[0].Installed {
+	if len(lc.Packages) != 2 || lc.Packages[0].Kind != "dir" || lc.Packages[0].Commit != "" || lc.Packages[0].Missing {
 		t.Errorf("list_contexts = %+v", lc.Packages)
 	}
 	lc = ListContextsOut{}

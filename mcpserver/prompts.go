@@ -17,7 +17,7 @@ import (
 const askDocsSteps = `Answer it from the documentation this project installed with ctx, through the ctx MCP server's tools:
 
 1. get_overview: see which packages and documents there are (skip it if you have read it in this conversation).
-2. read_relevant with query set to the question, or to its key words (add packages to keep to some packages): it returns the best sections, in rank order, whole where they fit, each with a header line naming its package, path, lines, heading trail and revision.
+2. read_relevant with query set to the question, or to its key words (add packages to keep to some packages): it returns the best sections (best document first, a document's sections in its order), whole where they fit, each with a header line naming its package, path, lines, heading trail and revision.
 3. When a section you need came only in part (its header says "part of lines A-B"), or the answer needs more, read on with get_section (package, path and the heading from the header) or get_document (offset = a line number). search lists more passages.
 4. Answer from what you read, and cite each fact as package/path:lines. If the documentation does not say, say so; do not guess.`
 

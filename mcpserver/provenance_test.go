@@ -83,6 +83,10 @@ func TestProvenance(t *testing.T) {
 		"web":    {"sha256:" + strings.Repeat("ef", 6), false},
 		"notes":  {"", true},
 	}
+	// search names each package's revision once, in revisions (round 20's
+	// leftover: "commit" on every hit was 2-3% of an answer); a hit's is
+	// its package's.
+	wantRevs := map[string]string{"gitpkg": want["gitpkg"].commit, "web": want["web"].commit, "notes": "live"}
 	var out SearchOut
 	res := call(t, cs, "search", map[string]any{"query": "okapi"}, &out)
 	if res.IsError {
@@ -91,9 +95,8 @@ func TestProvenance(t *testing.T) {
 	seen := map[string]bool{}
 	for i, h := range out.Hits {
 		seen[h.Package] = true
-		w := want[h.Package]
-		if h.Commit != w.commit || h.Live != w.live || h.Lines[0] < 1 || h.Lines[1] < h.Lines[0] {
-			t.Errorf("hit %+v: want commit %q, live %v, a line range", h, w.commit, w.live)
+		if out.Revisions[h.Package] != wantRevs[h.Package] || h.Lines[0] < 1 || h.Lines[1] < h.Lines[0] {
+			t.Errorf("hit %+v: want revision %q (got %q), a line range", h, wantRevs[h.Package], out.Revisions[h.Package])
 		}
 		// The hit names its document once, by package and path; the
 		// resource URI search's description gives is made of them and
@@ -115,10 +118,16 @@ func TestProvenance(t *testing.T) {
 	if len(seen) != 3 {
 		t.Fatalf("hits from %v, want the three packages", seen)
 	}
-	for _, s := range []string{`"commit":"` + strings.Repeat("ab", 6), `"commit":"sha256:` + strings.Repeat("ef", 6), `"live":true`} {
-		if !strings.Contains(text(res), s) {
-			t.Errorf("search text does not say %q: %s", s, text(res))
+	if len(out.Revisions) != len(wantRevs) {
+		t.Errorf("revisions %v, want %v", out.Revisions, wantRevs)
+	}
+	for _, s := range []string{`"gitpkg":"` + strings.Repeat("ab", 6) + `"`, `"web":"sha256:` + strings.Repeat("ef", 6) + `"`, `"notes":"live"`} {
+		if n := strings.Count(text(res), s); n != 1 {
+			t.Errorf("search text says %q %d times, want once: %s", s, n, text(res))
 		}
+	}
+	if strings.Contains(text(res), `"commit"`) || strings.Contains(text(res), `"live":`) {
+		t.Errorf("a hit repeats its package's revision: %s", text(res))
 	}
 
 	// Reads: the same provenance in _meta, the footer and the link.
@@ -357,5 +366,5 @@ func TestMaxTokens(t *testing.T) {
 		wantError(t, call(t, cs, c.tool, c.args, nil), "maxTokens")
 	}
 	// A budget that leaves nothing for the text says so.
-	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "maxTokens": 20}, nil), "larger maxTokens")
+	wantError(t, call(t, cs, "get_document", map[string]any{"package": "guide", "path": "docs/setup.md", "maxTokens": 20}, nil), "maxTokens 20 is too small", "give maxTokens")
 }

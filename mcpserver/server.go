@@ -81,6 +81,9 @@ type Server struct {
 	// (addTool; set in New, read only after), for explainRange's unknown
 	// argument.
 	args map[string][]string
+	// argDocs are each tool's input properties' descriptions (addTool; set
+	// in New, read only after), for explainRange's missing argument.
+	argDocs map[string]map[string]string
 
 	mu          sync.Mutex // guards the fields below
 	rd          *indexer.Reader
@@ -127,7 +130,7 @@ const Instructions = `This server gives read-only access to the team documentati
 Use it before answering questions about the project's conventions, APIs, architecture or tools.
 Start with get_overview (the catalogue, INDEX.md) or list_contexts; use search to find the right passages (filter by package, path prefix or tag), then read them with get_section or get_document.
 To answer a question in one call, read_relevant returns the best sections whole, within maxTokens (the ask-docs prompt shows the steps).
-Every hit and every read names its package, the commit its files are from (none for the project's own live files) and its lines: cite them.
+Every hit and every read names its package and its lines, and every answer the commit each package's files are from (live: the project's own files): cite them.
 Answers stay within about 10,000 tokens; ask for up to 20,000 with maxTokens. Long documents and listings come in pages: when a result says truncated, call again with its nextOffset as offset, or its nextCursor as cursor.
 Errors explain what went wrong and suggest the nearest valid package, path or heading.`
 

@@ -70,7 +70,7 @@ func TestListContexts(t *testing.T) {
 	if g.Alias != "guide" || g.Source != "https://example.com/guide.git" || g.Ref != "main" || g.Commit != strings.Repeat("a1", 6) {
 		t.Errorf("guide = %+v", g)
 	}
-	if g.Documents < 2 || !g.Installed || !g.Fresh || !out.IndexFresh {
+	if g.Documents < 2 || g.Missing || g.Stale || !out.IndexFresh {
 		t.Errorf("guide counts/state = %+v (index fresh %v)", g, out.IndexFresh)
 	}
 
@@ -631,7 +631,7 @@ func TestStaleWarning(t *testing.T) {
 	}
 	var lc ListContextsOut
 	call(t, cs, "list_contexts", nil, &lc)
-	if lc.IndexFresh || lc.Packages[0].Fresh || !lc.Packages[2].Fresh || !strings.Contains(lc.Warning, "stale") {
+	if lc.IndexFresh || !lc.Packages[0].Stale || lc.Packages[2].Stale || !strings.Contains(lc.Warning, "stale") {
 		t.Errorf("list_contexts freshness = %+v", lc)
 	}
 }

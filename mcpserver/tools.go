@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -49,8 +50,6 @@ type SearchHit struct {
 	Path    string   `json:"path" jsonschema:"the document's path inside the package"`
 	Heading string   `json:"heading,omitempty" jsonschema:"the passage's heading trail, A > B > C (get_section takes it)"`
 	Lines   [2]int   `json:"lines" jsonschema:"the passage's first and last line, 1-based (get_document's offset takes the first)"`
-	Commit  string   `json:"commit,omitempty" jsonschema:"the package's locked revision, short: a git commit, or sha256: of an https snapshot; none for a live package"`
-	Live    bool     `json:"live,omitempty" jsonschema:"the package is the project's own files (a dir source), read in place: no commit"`
 	Score   float64  `json:"score" jsonschema:"the BM25F score, to 3 decimals; higher is better"`
 	Tags    []string `json:"tags,omitempty" jsonschema:"the document's tags"`
 	Snippet string   `json:"snippet" jsonschema:"text of the passage around the matches, which are in **bold**"`
@@ -59,9 +58,13 @@ type SearchHit struct {
 
 // SearchOut is search's output.
 type SearchOut struct {
-	Hits    []SearchHit `json:"hits" jsonschema:"the passages found, best first"`
-	Note    string      `json:"note,omitempty" jsonschema:"what to know about the hits: none found, or cut to fit the budget"`
-	Warning string      `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	Hits []SearchHit `json:"hits" jsonschema:"the passages found, best first"`
+	// Revisions names, once for all its hits, the revision each hit's
+	// package is from (revisionsOf): round 20's leftover, "commit" on every
+	// hit was 2-3% of an answer.
+	Revisions map[string]string `json:"revisions,omitempty" jsonschema:"each hit's package's locked revision, short: a git commit, an https snapshot's sha256:, or live (the project's own files, read in place)"`
+	Note      string            `json:"note,omitempty" jsonschema:"what to know about the hits: none found, or cut to fit the budget"`
+	Warning   string            `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 	// Unmatched are the query's words no document has (a typo, or a term
 	// the documents do not use): the hits match the other words.
 	Unmatched []string `json:"unmatched,omitempty" jsonschema:"query words no document has (a typo?); the hits match the other words"`
@@ -140,8 +143,8 @@ func (s *Server) addTools() {
 	s.addOverviewTool()
 	addTool(s, &mcp.Tool{
 		Name: "search",
-		Description: "Full-text search of the installed documentation: passages with package, path, heading trail, lines, " +
-			"commit, tags and a snippet (matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
+		Description: "Full-text search of the installed documentation: the best passages, each with a snippet " +
+			"(matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
 			"its resource is ctx://packages/<package>/<path>, each path element percent-encoded. " +
 			"Query syntax (read_relevant's too): " + strings.Join(strings.Fields(indexer.QuerySyntax), " "),
 		Annotations: readOnly("Search documentation"),
@@ -255,18 +258,44 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		if !served(h.Path) {
 			continue // a hidden file the index holds is never served
 		}
-		rev, live := snap.revOf(h.Package)
-		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines, Commit: naming.ShortRev(rev, 12), Live: live,
+		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
 			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More})
 	}
 	if len(hits) == 0 {
 		out.Note = searchNoMatchNote(q)
 	}
+	// Every hit's revision while the hits are fitted (an upper bound),
+	// then only those of the hits kept.
+	out.Revisions = revisionsOf(snap, out.Hits)
 	out, err = s.fitHits(out, budget, in.MaxTokens)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
+	out.Revisions = revisionsOf(snap, out.Hits)
 	return nil, out, nil
+}
+
+// revisionsOf is the revision of each package of hits, as search names it
+// once (SearchOut.Revisions): the lock's, short (naming.ShortRev), or
+// "live" for a dir source (none for a package the lock does not pin); nil
+// when there are no hits.
+func revisionsOf(snap snapshot, hits []SearchHit) map[string]string {
+	var revs map[string]string
+	for _, h := range hits {
+		if _, ok := revs[h.Package]; ok {
+			continue
+		}
+		if revs == nil {
+			revs = map[string]string{}
+		}
+		switch rev, live := snap.revOf(h.Package); {
+		case live:
+			revs[h.Package] = "live"
+		case rev != "":
+			revs[h.Package] = naming.ShortRev(rev, 12)
+		}
+	}
+	return revs
 }
 
 // Shortened hits, when a search answer does not fit its budget whole.
@@ -356,7 +385,10 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	clean, err := checkRelPath(p)
 	if err != nil {
-		return "", nil, fmt.Errorf("refused path %q: %w", p, err)
+		if !strings.Contains(p, "%") {
+			return "", nil, fmt.Errorf("refused: %w", err) // it names p (the audit of round 21: "refused path \"../x\": path \"../x\" has …")
+		}
+		return "", nil, fmt.Errorf("refused path %q: %w", p, err) // it names p decoded
 	}
 	if !markdown.IsDocument(clean) {
 		return "", nil, fmt.Errorf("%q is not a document: only %s files are served.%s",
@@ -480,6 +512,32 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	return res
 }
 
+// windowTooSmall is cutWindow's error when a budget leaves no room for a
+// window's text: used is what comes with the text, need the maxTokens
+// that holds a few tokens of it.
+type windowTooSmall struct {
+	what       string
+	used, need int
+}
+
+func (e *windowTooSmall) Error() string {
+	return fmt.Sprintf("the budget leaves nothing for the text of %s: what comes with it (provenance, footer, link) takes %d tokens; give maxTokens %d or more (up to %d)",
+		e.what, e.used, min(e.need, MaxMaxTokens), MaxMaxTokens)
+}
+
+// tooSmallFor is err, or when it is a windowTooSmall, the same in the
+// words every tool uses: the maxTokens the call gave and the one to give
+// (the audit of round 21: get_document with maxTokens 1 said "the budget
+// of 0 tokens" and "a larger maxTokens").
+func tooSmallFor(err error, maxTokens int) error {
+	var e *windowTooSmall
+	if !errors.As(err, &e) {
+		return err
+	}
+	return fmt.Errorf("maxTokens %d is too small for a window of %s: what comes with its text (provenance, footer, link) takes %d tokens, and an answer may use %d%% of maxTokens: give maxTokens %d or more (up to %d)",
+		cmp.Or(maxTokens, DefaultMaxTokens), e.what, e.used, headroomPercent, min(e.need, MaxMaxTokens), MaxMaxTokens)
+}
+
 // cutWindow cuts lines first..last from offset (as cutTokens) so that the
 // answer windowResult makes of it fits budget tokens: the text gets what
 // the rest of the answer (the footer, the link, _meta, at their largest)
@@ -491,8 +549,7 @@ func (s *Server) cutWindow(out DocumentOut, what string, lines []string, offset,
 	used := s.answerTokens(windowResult(frame, what), nil)
 	textBudget := budget - used
 	if textBudget < 1 {
-		return out, fmt.Errorf("the budget of %d tokens leaves nothing for the text: what comes with it (provenance, footer, link) takes %d; give a larger maxTokens (up to %d)",
-			budget, used, MaxMaxTokens)
+		return out, &windowTooSmall{what: what, used: used, need: (used+readMinCut)*100/headroomPercent + 1}
 	}
 	for {
 		w := cutTokens(lines, offset, last, limit, textBudget, s.countTokens)
@@ -545,7 +602,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	what := in.Package + "/" + clean
 	out, err = s.cutWindow(out, what, lines, off, last, in.Limit, budget)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, tooSmallFor(err, in.MaxTokens)
 	}
 	if out.StartLine == 0 && len(lines) > 0 {
 		return nil, nil, fmt.Errorf("offset %d is past the end: %s has %d lines", off, clean, len(lines))

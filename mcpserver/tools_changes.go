@@ -31,8 +31,8 @@ type WhatChangedIn struct {
 
 func (in WhatChangedIn) maxTokens() int { return in.MaxTokens }
 
-// Changed is one changed section, or a document added, removed or renamed,
-// with its provenance.
+// Changed is one changed section, or a document added, removed or renamed;
+// its provenance is its package's line (PackageChange: from, to).
 type Changed struct {
 	Package string `json:"package"`
 	Path    string `json:"path"`
@@ -40,7 +40,6 @@ type Changed struct {
 	From    string `json:"from,omitempty"`
 	Heading string `json:"heading,omitempty"` // the section's heading trail (get_section takes it)
 	Lines   [2]int `json:"lines,omitzero"`
-	Commit  string `json:"commit,omitempty"` // the revision it is from, short
 	Diff    string `json:"diff,omitempty"`
 	// No uri (agent20): package and path name the document, as in a
 	// search hit.
@@ -68,7 +67,7 @@ func (s *Server) addChangesTool() {
 	addTool(s, &mcp.Tool{
 		Name: "what_changed",
 		Description: "Changes in the installed docs since an earlier lock (an update or pull): documents added, " +
-			"removed, renamed; changed sections with heading, lines, commit, short diff.",
+			"removed, renamed; changed sections with heading, lines, short diff; each package's from and to revisions.",
 		Annotations: readOnly("What changed"),
 	}, map[string]bound{"maxTokens": maxTokensBound}, s.whatChanged)
 }
@@ -90,10 +89,9 @@ func (s *Server) whatChanged(ctx context.Context, _ *mcp.CallToolRequest, in Wha
 	for _, p := range set.Packages {
 		out.Packages = append(out.Packages, PackageChange{Package: p.Alias, From: naming.ShortRev(p.OldRev, 12), To: naming.ShortRev(p.NewRev, 12), Summary: p.Summary()})
 		for _, d := range p.Documents {
-			c := Changed{Package: p.Alias, Path: d.Path, Change: d.Change, From: d.From, Commit: naming.ShortRev(p.NewRev, 12)}
-			if d.Change == changes.Removed {
-				c.Commit = naming.ShortRev(p.OldRev, 12)
-			}
+			// Its revision is its package's (PackageChange's from, for a
+			// removed document, else to), said once there.
+			c := Changed{Package: p.Alias, Path: d.Path, Change: d.Change, From: d.From}
 			if len(d.Sections) == 0 {
 				all = append(all, c)
 				continue

@@ -107,7 +107,12 @@ func TestWhatChanged(t *testing.T) {
 		t.Fatalf("got %+v", out)
 	}
 	c := out.Changes[0]
-	if c.Package != "guide" || c.Path != "docs/setup.md" || c.Heading != "Setup > Install" || c.Commit != "a1a1a1a1a1a1" ||
+	// The revision is said once, on the package's line (agent21: every
+	// change repeated its package's "to" as "commit").
+	if len(out.Packages) != 1 || out.Packages[0].Package != "guide" || out.Packages[0].To != "a1a1a1a1a1a1" || strings.Contains(text(res), `"commit"`) {
+		t.Errorf("packages %+v, text %s: want guide's revision once, on its line", out.Packages, text(res))
+	}
+	if c.Package != "guide" || c.Path != "docs/setup.md" || c.Heading != "Setup > Install" ||
 		strings.Contains(text(res), `"uri"`) || !strings.Contains(c.Diff, "+Run the installer.") || c.Lines != [2]int{9, 11} {
 		t.Errorf("got %+v", c)
 	}

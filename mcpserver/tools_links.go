@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
@@ -109,8 +111,11 @@ type FindDocumentsIn struct {
 // FindDocumentsOut is find_documents' output.
 type FindDocumentsOut struct {
 	indexer.FindResult
-	Note    string `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
-	Warning string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
+	// Revisions names each package's revision once (liftRevisions), not
+	// on every document (agent21, as search's).
+	Revisions map[string]string `json:"revisions,omitempty" jsonschema:"each document's package's locked revision, short; none for a dir source (live)"`
+	Note      string            `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
+	Warning   string            `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
 
 // RelatedIn is related's input.
@@ -154,9 +159,8 @@ func (s *Server) addLinkTools() {
 		Annotations: readOnly("Links and backlinks"),
 	}, nil, s.getLinks)
 	addTool(s, &mcp.Tool{
-		Name: "get_metadata",
-		Description: "A document's typed front matter (a KEP README includes its kep.yaml), title, summary, tags, " +
-			"link counts and its package's commit.",
+		Name:        "get_metadata",
+		Description: "A document's typed front matter, title, summary, tags, link counts and its package's commit.",
 		Annotations: readOnly("Document metadata"),
 	}, nil, s.getMetadata)
 	addTool(s, &mcp.Tool{
@@ -168,20 +172,34 @@ func (s *Server) addLinkTools() {
 	addTool(s, &mcp.Tool{
 		Name: "related",
 		Description: "Documents linked to a start (the best search hit for `query`, or `package` + `path`), up to " +
-			"`hops` links away both ways, nearest first, with title and summary.",
+			"`hops` links away both ways, nearest first, with title, summary and `via`, the link types that lead there " +
+			"(>type: the nearer document links to it; <type: it links to the nearer one).",
 		Annotations: readOnly("Related documents"),
 	}, map[string]bound{"hops": {min: 1, max: indexer.MaxHops}, "maxTokens": maxTokensBound}, s.related)
 }
 
-func needDoc(alias, p string) error {
-	if alias == "" || p == "" {
+// needDoc resolves the document a link tool is asked about: package and
+// path, or a reference as path (with package, which must agree); an
+// empty one is refused.
+func needDoc(alias, p *string) error {
+	if ctxref.IsRef(*p) {
+		// A reference as path names both, as the document tools take it
+		// (refTarget; the agent21 audit: a ctx:// URI was refused as a
+		// path "outside the package").
+		a, q, err := refTarget(*alias, *p)
+		if err != nil {
+			return err
+		}
+		*alias, *p = a, q
+	}
+	if *alias == "" || *p == "" {
 		return errors.New("give package and path of a document, as in search hits")
 	}
 	return nil
 }
 
 func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetLinksIn) (*mcp.CallToolResult, GetLinksOut, error) {
-	if err := needDoc(in.Package, in.Path); err != nil {
+	if err := needDoc(&in.Package, &in.Path); err != nil {
 		return nil, GetLinksOut{}, err
 	}
 	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
@@ -319,7 +337,7 @@ func fitJSON[T any](s *Server, budget, maxTokens, n, limit int, item func(i int)
 }
 
 func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in GetMetadataIn) (*mcp.CallToolResult, GetMetadataOut, error) {
-	if err := needDoc(in.Package, in.Path); err != nil {
+	if err := needDoc(&in.Package, &in.Path); err != nil {
 		return nil, GetMetadataOut{}, err
 	}
 	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
@@ -428,7 +446,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	for i := range res.Documents {
 		res.Documents[i] = shownOnce(res.Documents[i])
 	}
-	out := FindDocumentsOut{FindResult: res, Warning: warn}
+	out := FindDocumentsOut{FindResult: res, Revisions: liftRevisions(res.Documents), Warning: warn}
 	if res.Total == 0 {
 		out.Note = noDocumentNote(r, in.Where, q.Packages, q.Tags)
 		return nil, out, nil
@@ -476,9 +494,15 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	for i := range res.Documents {
 		res.Documents[i] = shownOnce(res.Documents[i])
 	}
+	out.Revisions = liftRevisions(res.Documents)
 	full = res.Documents
 	out.FindResult = res
 	out = at(min(k, len(full)), lean)
+	// Only the packages of the documents kept (the map counted while the
+	// page was fitted held them all: fewer only shrinks it).
+	maps.DeleteFunc(out.Revisions, func(pkg string, _ string) bool {
+		return !slices.ContainsFunc(out.Documents, func(d indexer.DocMeta) bool { return d.Package == pkg })
+	})
 	var notes []string
 	if k < asked && out.NextCursor != "" {
 		notes = append(notes, fmt.Sprintf("%d of %d documents on this page to fit the default budget of %d tokens; the next page has the others (nextCursor)", len(out.Documents), out.Total, DefaultMaxTokens))
@@ -490,6 +514,24 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	out.Note = strings.Join(notes, "; ")
 	return nil, out, nil
+}
+
+// liftRevisions takes each document's commit (shownOnce's, short) off it
+// and returns them once per package (nil when none has one: dir sources,
+// live): a revision is its package's, the same for all its documents.
+func liftRevisions(docs []indexer.DocMeta) map[string]string {
+	var revs map[string]string
+	for i := range docs {
+		if docs[i].Commit == "" {
+			continue
+		}
+		if revs == nil {
+			revs = map[string]string{}
+		}
+		revs[docs[i].Package] = docs[i].Commit
+		docs[i].Commit = ""
+	}
+	return revs
 }
 
 // noDocumentNote is the note of a find_documents answer with no document:
@@ -565,7 +607,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 		return nil, RelatedOut{}, errors.New("give either query, or package and path of the starting document")
 	}
 	if !byQuery {
-		if err := needDoc(in.Package, in.Path); err != nil {
+		if err := needDoc(&in.Package, &in.Path); err != nil {
 			return nil, RelatedOut{}, err
 		}
 	} else if err := indexer.CheckQuery(in.Query); err != nil {

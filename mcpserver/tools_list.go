@@ -60,9 +60,12 @@ type PackageInfo struct {
 	Ref       string `json:"ref,omitempty" jsonschema:"the git ref asked for"`
 	Commit    string `json:"commit,omitempty" jsonschema:"the locked revision, short; none for a dir source (live)"`
 	Documents int    `json:"documents" jsonschema:"how many documents it has"`
-	Installed bool   `json:"installed" jsonschema:"its files are there (a dir source: its file or folder exists)"`
-	Fresh     bool   `json:"fresh" jsonschema:"the search index matches its files"`
-	Withheld  int    `json:"withheld,omitempty" jsonschema:"documents its audience rules keep out of this project (never installed, never served)"`
+	// Missing and Stale say what is wrong, and nothing when all is well
+	// (the agent21 audit: "installed":true,"fresh":true on every package
+	// was 16% of a listing).
+	Missing  bool `json:"missing,omitempty" jsonschema:"its files are not there (a dir source: its file or folder is gone); ctx install brings a locked package's back"`
+	Stale    bool `json:"stale,omitempty" jsonschema:"the search index does not match its files yet"`
+	Withheld int  `json:"withheld,omitempty" jsonschema:"documents its audience rules keep out of this project (never installed, never served)"`
 }
 
 // DocInfo describes one document of a package.
@@ -96,8 +99,8 @@ type ListContextsOut struct {
 	Folders      []FolderInfo  `json:"folders,omitempty" jsonschema:"with tree: the package's folders on this page"`
 	Total        int           `json:"total" jsonschema:"packages, or the package's documents that match prefix and glob"`
 	TotalFolders int           `json:"totalFolders,omitempty" jsonschema:"with tree: the folders to list, over all pages"`
-	Listed       int           `json:"listed" jsonschema:"items on this page"`
-	Remaining    int           `json:"remaining" jsonschema:"items after this page"`
+	Listed       int           `json:"listed,omitempty" jsonschema:"items on this page, when it does not hold them all"`
+	Remaining    int           `json:"remaining,omitempty" jsonschema:"items after this page"`
 	NextCursor   string        `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; none on the last"`
 	Truncated    bool          `json:"truncated,omitempty" jsonschema:"there is a next page"`
 	IndexFresh   bool          `json:"indexFresh" jsonschema:"the search index matches the packages on disk"`
@@ -105,9 +108,8 @@ type ListContextsOut struct {
 	Warning      string        `json:"warning,omitempty" jsonschema:"the index is stale or unavailable"`
 }
 
-const listContextsDescription = "List the installed documentation packages and the project's own docs (dir, live): alias, kind, " +
-	"source, commit, documents, index freshness. With `package`: its documents (path, title, lines, size, modified unless git), or with `tree` " +
-	"its folders below `prefix`."
+const listContextsDescription = "List the installed documentation packages and the project's own docs (dir, live), with " +
+	"their commits and the index's freshness. With `package`: its documents, or with `tree` its folders below `prefix`."
 
 func (s *Server) addListTool() {
 	addTool(s, &mcp.Tool{
@@ -223,12 +225,12 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			if in.Kind != "" && kind != in.Kind {
 				continue
 			}
-			info := PackageInfo{Alias: a, Kind: kind, Documents: count[a], Fresh: fresh[a]}
+			info := PackageInfo{Alias: a, Kind: kind, Documents: count[a], Stale: !fresh[a]}
 			if p, ok := snap.live[a]; ok {
-				info.Source, info.Installed = p.Source, p.Present()
+				info.Source, info.Missing = p.Source, !p.Present()
 			} else {
 				e, _ := snap.entry(a)
-				info.Source, info.Path, info.Ref, info.Commit, info.Installed, info.Withheld = e.Source, e.Path, e.Ref, naming.ShortRev(e.Rev, 12), s.proj.IsInstalled(a), e.Withheld
+				info.Source, info.Path, info.Ref, info.Commit, info.Missing, info.Withheld = e.Source, e.Path, e.Ref, naming.ShortRev(e.Rev, 12), !s.proj.IsInstalled(a), e.Withheld
 			}
 			all = append(all, info)
 		}
@@ -343,6 +345,9 @@ func noMatchNote(in ListContextsIn, all []DocInfo) string {
 		}
 		msg += " Its top folders: " + safetext.Escape(strings.Join(top, ", ")) + "."
 	}
+	if in.Glob == "" {
+		return msg // no glob, no advice on one (the agent21 audit)
+	}
 	return msg + " A glob's * never matches /: give one * per folder level."
 }
 
@@ -416,8 +421,8 @@ func (p pager) fill(head ListContextsOut, n int, add func(*ListContextsOut, int)
 		for i := range k {
 			add(&out, i)
 		}
-		out.Listed, out.Remaining = k, n-k
-		if k < n { // (k = 0 only to measure the page without items)
+		out.Listed, out.Remaining = pageCounts(k, n, cmp.Or(out.TotalFolders, out.Total)) // a tree lists folders
+		if k < n {                                                                        // (k = 0 only to measure the page without items)
 			out.Truncated, out.NextCursor = true, encodeCursor(p.listing, key(max(k-1, 0)))
 		}
 		return nil, out

@@ -64,8 +64,8 @@ type GetOutlineOut struct {
 	Tokens     int              `json:"tokens" jsonschema:"about the o200k tokens of the whole document"`
 	Headings   []OutlineHeading `json:"headings" jsonschema:"the headings on this page, in order"`
 	Total      int              `json:"total" jsonschema:"headings to list (of the depth asked), over all pages"`
-	Listed     int              `json:"listed" jsonschema:"on this page"`
-	Remaining  int              `json:"remaining" jsonschema:"after this page"`
+	Listed     int              `json:"listed,omitempty" jsonschema:"on this page, when it does not hold them all"`
+	Remaining  int              `json:"remaining,omitempty" jsonschema:"after this page"`
 	NextCursor string           `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; none on the last"`
 	Truncated  bool             `json:"truncated,omitempty" jsonschema:"there is a next page"`
 	Note       string           `json:"note,omitempty" jsonschema:"why there are no headings, and what to do"`
@@ -115,7 +115,7 @@ func (s *Server) getOutline(ctx context.Context, _ *mcp.CallToolRequest, in GetO
 	build := func(k int) (*mcp.CallToolResult, any) {
 		out := head
 		out.Headings = rest[:k:k]
-		out.Listed, out.Remaining = k, len(rest)-k
+		out.Listed, out.Remaining = pageCounts(k, len(rest), out.Total)
 		if k < len(rest) {
 			out.Truncated, out.NextCursor = true, encodeCursor(listing, strconv.Itoa(rest[max(k-1, 0)].Line))
 		}
@@ -196,8 +196,8 @@ type ListTagsOut struct {
 	Package    string    `json:"package,omitempty" jsonschema:"the package whose tags these are (with package)"`
 	Tags       []TagInfo `json:"tags" jsonschema:"the tags on this page, most used first"`
 	Total      int       `json:"total" jsonschema:"tags, over all pages"`
-	Listed     int       `json:"listed" jsonschema:"on this page"`
-	Remaining  int       `json:"remaining" jsonschema:"after this page"`
+	Listed     int       `json:"listed,omitempty" jsonschema:"on this page, when it does not hold them all"`
+	Remaining  int       `json:"remaining,omitempty" jsonschema:"after this page"`
 	NextCursor string    `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; none on the last"`
 	Truncated  bool      `json:"truncated,omitempty" jsonschema:"there is a next page"`
 	Note       string    `json:"note,omitempty" jsonschema:"why there are no tags"`
@@ -260,7 +260,7 @@ func (s *Server) listTags(ctx context.Context, req *mcp.CallToolRequest, in List
 	build := func(k int) (*mcp.CallToolResult, any) {
 		out := head
 		out.Tags = rest[:k:k]
-		out.Listed, out.Remaining = k, len(rest)-k
+		out.Listed, out.Remaining = pageCounts(k, len(rest), out.Total)
 		if k < len(rest) {
 			out.Truncated, out.NextCursor = true, encodeCursor(listing, key(rest[max(k-1, 0)]))
 		}

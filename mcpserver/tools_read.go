@@ -45,7 +45,8 @@ import (
 //     into another passage.
 //  3. what is still left goes to the hits that got nothing, in rank
 //     order, as in 1 but with all of it for each. The passages are then
-//     sorted by their hits' rank.
+//     put in reading order (inReadingOrder): the documents by their best
+//     passage's rank, a document's passages together, in its order.
 //
 // A passage is sent as one text content (a header line, then its lines as
 // they are in the file), followed by a resource_link to its document when
@@ -103,7 +104,7 @@ type RelevantSection struct {
 // ReadRelevantOut is read_relevant's _meta, for programs: the model reads
 // the texts, which say all of it.
 type ReadRelevantOut struct {
-	Sections []RelevantSection `json:"sections" jsonschema:"the passages, in rank order; their texts are the text contents of the same position"`
+	Sections []RelevantSection `json:"sections" jsonschema:"the passages, the best document first, a document's passages in its order; their texts are the text contents of the same position"`
 	// Truncated says that matching passages were left out or sent in part
 	// to stay within maxTokens.
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"matching passages were left out or sent in part to stay within maxTokens"`
@@ -118,8 +119,8 @@ type ReadRelevantOut struct {
 func (s *Server) addReadTools() {
 	addTool(s, &mcp.Tool{
 		Name: "read_relevant",
-		Description: "Answer a question in one call: the best sections for `query`, in rank order, each whole where " +
-			"it fits in maxTokens, else its matching part. Each is a text: a header `[n] package/path:first-last · heading " +
+		Description: "Answer a question in one call: the best sections for `query`, each whole where it fits in maxTokens, " +
+			"else its matching part; a document's sections come together, in its order. Each is a text: a header `[n] package/path:first-last · heading " +
 			"trail · revision`, then its lines. ctx's own notes and warnings start with `[ctx]`.",
 		Annotations: readOnly("Read the relevant sections"),
 	}, map[string]bound{"maxTokens": maxTokensBound}, s.readRelevant)
@@ -140,6 +141,7 @@ type passage struct {
 	rank     int // the hit's place in the search's order
 	rd       *readDoc
 	sec      [2]int // the lines that are its whole section, after the lines other passages have are taken out
+	full     [2]int // its whole section, as the answer names it when only part is sent
 	from, to int    // the lines it sends
 	cutText  string // when its last line (to) was cut: the part of it sent
 	tokens   int    // the tokens of what it sends of lines from..to
@@ -199,9 +201,10 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		}
 		render()
 		// The passages were counted piece by piece; count the answer whole
-		// and drop the last passages while it is over the budget.
+		// and drop the lowest-ranked passages while it is over the budget.
 		for len(ps) > 0 && s.answerTokens(res, nil) > budget {
-			ps = ps[:len(ps)-1]
+			w := worst(ps)
+			ps = slices.Delete(ps, w, w+1)
 			out.Truncated = true
 			render()
 		}
@@ -295,11 +298,41 @@ func (s *Server) assemble(snap snapshot, hits []indexer.Hit, budget int) (ps []*
 			truncated = true
 		}
 	}
-	slices.SortFunc(a.ps, func(p, q *passage) int { return p.rank - q.rank })
+	inReadingOrder(a.ps)
 	for _, p := range a.ps {
 		truncated = truncated || !p.whole()
 	}
 	return a.ps, truncated
+}
+
+// inReadingOrder sorts ps as an answer sends them: the documents in the
+// order of their best passage, each document's passages together and in
+// the document's own order (round 20's leftover: passages in rank order
+// sent a chapter's sections backwards and in pieces, with other documents
+// between them, and an agent read them so).
+func inReadingOrder(ps []*passage) {
+	best := map[[2]string]int{}
+	for _, p := range ps {
+		k := [2]string{p.hit.Package, p.hit.Path}
+		if r, ok := best[k]; !ok || p.rank < r {
+			best[k] = p.rank
+		}
+	}
+	slices.SortFunc(ps, func(p, q *passage) int {
+		return cmp.Or(best[[2]string{p.hit.Package, p.hit.Path}]-best[[2]string{q.hit.Package, q.hit.Path}], p.from-q.from)
+	})
+}
+
+// worst is the index in ps of the passage of the lowest rank: the one an
+// answer over its budget drops first.
+func worst(ps []*passage) int {
+	w := 0
+	for i, p := range ps {
+		if p.rank > ps[w].rank {
+			w = i
+		}
+	}
+	return w
 }
 
 // assembly is the state of one answer's assembly.
@@ -339,14 +372,15 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 	if rd == nil || len(rd.doc.Lines) == 0 {
 		return true
 	}
-	sec, ok := sectionOf(rd.doc, h)
+	full, ok := sectionOf(rd.doc, h)
 	if !ok {
 		return true
 	}
-	if sec, ok = uncovered(sec, h.Lines, a.ps, h); !ok {
+	sec, ok := uncovered(full, h.Lines, a.ps, h)
+	if !ok {
 		return true // every line of it is in the answer already
 	}
-	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, kind: a.snap.kindOf(h.Package)}
+	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, full: full, kind: a.snap.kindOf(h.Package)}
 	p.commit, _ = a.snap.revOf(h.Package)
 	p.fixed = s.passageOverhead(p, !slices.ContainsFunc(a.ps, p.sameDoc))
 	room := roomFor(p.fixed)
@@ -546,7 +580,7 @@ func (p *passage) header(n int) string {
 	}
 	b.WriteString(" · " + revLabel(p.kind, p.commit))
 	if !p.whole() {
-		fmt.Fprintf(&b, " · part of lines %d-%d", p.sec[0], p.sec[1])
+		fmt.Fprintf(&b, " · part of lines %d-%d", p.full[0], p.full[1])
 	}
 	if p.cutText != "" {
 		fmt.Fprintf(&b, " · line %d cut", p.to)
@@ -643,7 +677,7 @@ func (p *passage) meta() RelevantSection {
 	m := RelevantSection{Package: p.hit.Package, Path: p.hit.Path, Heading: p.hit.Heading, Lines: [2]int{p.from, p.to},
 		Kind: p.kind, Commit: p.commit, Cut: p.cutText != ""}
 	if !p.whole() {
-		m.Section = p.sec
+		m.Section = p.full
 	}
 	return m
 }
@@ -658,15 +692,12 @@ func (p *passage) sameDoc(o *passage) bool {
 }
 
 // passageOverhead estimates the tokens a passage adds besides its lines:
-// its header, its metadata in _meta and, when linked (the first passage of
-// its document), its resource link.
+// its header and, when linked (the first passage of its document), its
+// resource link (its metadata in _meta is not counted: answerTokens).
 func (s *Server) passageOverhead(p *passage, linked bool) int {
-	p.from, p.to = p.sec[0], p.sec[1] // a part's header and metadata are a little longer
+	p.from, p.to = p.sec[0], p.sec[1] // a part's header is a little longer
 	h := p.header(99) + " · part of lines 99999-99999"
-	m := p.meta()
-	m.Section = p.sec
-	b, _ := marshalJSON(m)
-	n := s.countTokens(h) + s.countTokens(string(b)) + 6
+	n := s.countTokens(h) + 2
 	if linked {
 		lb, _ := marshalJSON(p.link()) // as answerTokens counts a link
 		n += s.countTokens(string(lb))

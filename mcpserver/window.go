@@ -9,7 +9,7 @@ import (
 
 // Caps on the text of a window. A tool's window is cut to the tokens its
 // answer's budget leaves for the text (tokenBudget less the answer's
-// frame: the footer, the resource link, _meta); a document resource,
+// frame: the footer and the resource link; _meta is not counted); a document resource,
 // which has no maxTokens, to MaxTextTokens. Tokens are counted with o200k;
 // a window never exceeds MaxTextBytes either. A window of at most as many
 // bytes as its token cap needs no counting: a BPE token is at least one

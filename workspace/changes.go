@@ -105,6 +105,11 @@ func (w *Workspace) oldLock(cur []byte, o ChangesOptions) (*lockfile.Lock, *chan
 		case errors.Is(err, gitengine.ErrNotAtRevision):
 			set.Since = since
 			return &lockfile.Lock{Packages: map[string]lockfile.Entry{}}, set, nil // every package is new since
+		case errors.Is(err, gitengine.ErrNoRepository):
+			// The agent21 audit: the note below sent an agent here, and
+			// this said only what was wrong.
+			return nil, nil, fmt.Errorf("%s: %w, so it has no history to read %s from: leave %s out (ctx then compares with the lock it kept before its last change)",
+				name, err, name, name)
 		case err != nil:
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -131,9 +136,14 @@ func (w *Workspace) oldLock(cur []byte, o ChangesOptions) (*lockfile.Lock, *chan
 	}
 	set.Since = "none"
 	set.Note = "no earlier lock to compare with: the lock is as last committed and ctx kept none from before it; name one with " + name + " (HEAD~1, a tag, a date)"
-	if errors.Is(err, gitengine.ErrNoCommits) {
+	switch {
+	case errors.Is(err, gitengine.ErrNoCommits):
 		set.Note = "no earlier lock to compare with: the project's git repository has no commits yet, and ctx kept no lock from before its last change; once the lock is committed, " + name + " names one (HEAD~1, a tag, a date)"
-	} else if err != nil && !errors.Is(err, gitengine.ErrNotAtRevision) && !errors.Is(err, gitengine.ErrNoRepository) {
+	case errors.Is(err, gitengine.ErrNoRepository):
+		// No history for since to name (the agent21 audit: this note sent
+		// an agent to since, which failed).
+		set.Note = "no earlier lock to compare with: ctx kept none from before the lock's last change, and the project is not in a git repository (" + name + " reads its history); the next install or update that changes the lock keeps one"
+	case err != nil && !errors.Is(err, gitengine.ErrNotAtRevision):
 		set.Note += " (git history: " + err.Error() + ")"
 	}
 	return nil, set, nil
@@ -238,6 +248,12 @@ func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set
 	}
 	if set.Packages == nil {
 		set.Packages = []changes.Package{}
+	}
+	if old == nil && len(names) > 0 && !slices.ContainsFunc(names, func(a string) bool { return !dirs[a] }) {
+		// Only dir sources: nothing is locked, and no earlier lock
+		// would list a change (the agent21 audit: the note sent an
+		// agent to since, for packages that have no history).
+		set.Note = "every package asked for is a dir source, read live: nothing is locked, so there is no earlier version to compare with"
 	}
 	return set, nil
 }
