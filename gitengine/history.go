@@ -79,7 +79,7 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, herr := repo.Head(); errors.Is(herr, plumbing.ErrReferenceNotFound) {
+	if noCommits(repo) {
 		return nil, &badRevisionError{fmt.Errorf("revision %s: %w", safetext.Quote(rev), ErrNoCommits)}
 	}
 	var c *object.Commit
@@ -136,6 +136,28 @@ func ReadAtRevision(dir, file, rev string) (*AtRevision, error) {
 		return nil, err
 	}
 	return &AtRevision{Commit: c.Hash.String(), When: c.Committer.When, Data: data}, nil
+}
+
+// noCommits reports whether repo has no commit at all: HEAD names a
+// branch with none, and no other branch or tag names one. An orphan
+// branch (git checkout --orphan) has no commit of its own, but main and
+// the tags still name theirs (rv-cli21).
+func noCommits(repo *git.Repository) bool {
+	if _, err := repo.Head(); !errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return false
+	}
+	refs, err := repo.References()
+	if err != nil {
+		return false
+	}
+	defer refs.Close()
+	errFound := errors.New("a reference names a commit")
+	return refs.ForEach(func(r *plumbing.Reference) error {
+		if r.Type() == plumbing.HashReference {
+			return errFound
+		}
+		return nil
+	}) == nil
 }
 
 // maxHistoryCount bounds the commits historyLength counts.

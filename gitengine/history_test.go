@@ -177,3 +177,43 @@ func TestReadAtRevisionCompoundLine(t *testing.T) {
 		t.Errorf("shallow HEAD~5: %v; want HEAD's line, cut at %s", err, c2)
 	}
 }
+
+// TestReadAtRevisionNoCommits (cli21, rv-cli21): a repository with no
+// commit at all says so (ErrNoCommits, a bad revision); one whose HEAD is
+// an orphan branch (git checkout --orphan) has commits: a branch or tag
+// that names one is read, and HEAD is no "no commits yet".
+func TestReadAtRevisionNoCommits(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = gittest.Env(t.TempDir())
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	lock := filepath.Join(dir, "context.lock")
+	git("init", "-q", "-b", "main")
+	if _, err := ReadAtRevision(dir, lock, "HEAD"); !errors.Is(err, ErrNoCommits) || !errors.Is(err, ErrBadRevision) {
+		t.Errorf("no commits: %v; want ErrNoCommits, a bad revision", err)
+	}
+	if err := os.WriteFile(lock, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	git("tag", "v1")
+	git("checkout", "-q", "--orphan", "pages")
+	for _, rev := range []string{"main", "v1"} {
+		got, err := ReadAtRevision(dir, lock, rev)
+		if err != nil || string(got.Data) != "one" {
+			t.Errorf("orphan branch, %s: %v %v; want main's lock", rev, got, err)
+		}
+	}
+	if _, err := ReadAtRevision(dir, lock, "HEAD"); err == nil || errors.Is(err, ErrNoCommits) {
+		t.Errorf("orphan branch, HEAD: %v; want an error that is not ErrNoCommits (main has commits)", err)
+	}
+}

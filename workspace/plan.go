@@ -104,9 +104,11 @@ func (t *task) fail(err error) {
 	err = movesOn(err, t.alias, t.spec)
 	t.step = stepNone
 	// Gone from where the lock has it; a source being added (not locked
-	// yet) keeps gitengine's error, whose hint is to check the path.
+	// yet), or one the manifest now names elsewhere (an edit, a typo:
+	// nothing moved), keeps gitengine's error, whose hint is to check the
+	// path.
 	var gone *gitengine.NoRepositoryError
-	if t.locked != nil && errors.As(err, &gone) {
+	if t.locked != nil && (t.spec == nil || t.spec.Source == t.locked.Source) && errors.As(err, &gone) {
 		t.res.Action, t.res.Reason, t.res.Err = Skipped, SkipGone, &repoGoneError{Alias: t.alias, Path: gone.Path, Err: err}
 		return
 	}

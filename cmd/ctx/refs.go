@@ -164,7 +164,13 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 	scan, err := ctxref.Scan(dir, paths, ctxref.Limits{})
 	var bad *ctxref.PathError
 	if errors.As(err, &bad) {
-		return usageErrorf("refs: %s: %s (see 'ctx refs --help')", safetext.Quote(opts.displayPath(dir, filepath.Join(dir, filepath.FromSlash(bad.Path)))), bad.Why)
+		// As Scan read it: from the root, unless absolute (typedPath keeps
+		// an absolute PATH as typed; joined to the root, /etc read "etc").
+		p := filepath.FromSlash(bad.Path)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return usageErrorf("refs: %s: %s (see 'ctx refs --help')", safetext.Quote(opts.displayPath(dir, p)), bad.Why)
 	}
 	if err != nil {
 		return fmt.Errorf("refs: %w", err)

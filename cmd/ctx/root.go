@@ -607,24 +607,32 @@ func helpTopicArgs(c *cobra.Command, args []string) error {
 // unknown command they are without it (exit 2, with a suggestion), where
 // cobra printed the parent's help and exited 0 (its help comes before the
 // argument check). Any other command line is left to cobra.
+//
+// The command is found without the help flags: cobra's Find, before
+// Execute defines --help, takes it for a flag with a value and skips the
+// next word, so `ctx --help cache` and `ctx config -h set` read as the
+// unknown commands "cache" and "set" (rv-cli21).
 func helpArgs(root *cobra.Command, args []string) error {
 	asked := false
-	for _, a := range args {
+	without := make([]string, 0, len(args))
+	for i, a := range args {
 		if a == "--" {
+			without = append(without, args[i:]...)
 			break
 		}
 		if a == "--help" || a == "-h" {
 			asked = true
+			continue
 		}
+		without = append(without, a)
 	}
 	if !asked {
 		return nil
 	}
-	c, rest, err := root.Find(args)
+	c, rest, err := root.Find(without)
 	if err != nil || !c.HasAvailableSubCommands() {
 		return nil
 	}
-	c.InitDefaultHelpFlag() // cobra adds --help at Execute
 	if c.ParseFlags(rest) != nil {
 		return nil
 	}
