@@ -330,8 +330,11 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 		p.m = meta{}
 	}
+	// A catalogue that cannot be read under a dirty meta.json is what an
+	// interrupted update may leave (written with no fsync each until its
+	// publish: durable), rebuilt as that update's: nothing to warn of.
 	var err error
-	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) && !p.m.Dirty {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 	}
 	p.cat.keepRaw = true // the parts it reads are written again (encodePart)
