@@ -24,8 +24,9 @@ import (
 // A nil *durable writes as writeFileAtomic does (fsync, rename, folder
 // fsync, one after another).
 type durable struct {
-	mu    sync.Mutex
-	paths []string
+	mu     sync.Mutex
+	paths  []string
+	synced func(paths []string) // Options.durableSynced (tests)
 }
 
 // write writes data to path (inside d) atomically; later defers its fsync
@@ -78,6 +79,9 @@ func (s *durable) sync() error {
 		wg.Go(func() { atomicfile.SyncDir(dir) })
 	}
 	wg.Wait()
+	if s.synced != nil {
+		s.synced(paths)
+	}
 	return errors.Join(errs...)
 }
 

@@ -540,7 +540,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		p.removed = 0 // streamed documents no reader ever saw
 	}
 	rep := &SyncReport{Rebuilt: p.rebuild, Removed: p.removed}
-	dur := &durable{}
+	dur := &durable{synced: s.opts.durableSynced}
 	defer dur.sync() // what publish did not sync (it failed): recent.json
 	noted := startNoteRecent(s.d, s.indexDir, s.opts, dur)
 	parsed := parseFiles(ctx, p.jobs, s.pre)

@@ -130,7 +130,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	dur := &durable{}
+	dur := &durable{synced: opts.durableSynced}
 	defer dur.sync() // what publish did not sync (it failed): recent.json
 	if !opts.DeferIndexMD {
 		noteRecent(d, indexDir, opts, dur, warn)
