@@ -132,12 +132,14 @@ func (s *Stream) Landed(pkg Package) {
 // touched alone (slash-separated, under the package folder: a patch's
 // files put, deleted or whose mode changed). When the index is updated in
 // place, the worker reads those of them that are documents and does not
-// walk the package: Finish's walk checks every file's stamp, and each
-// early result's against its own, so a file changed otherwise is read
-// there (on a one-file update of a 500-file package, one of its four
-// walks: issue 31). A landing that touched no document leaves the index
-// as it is. When rebuilding, and for a dir source or a one-file package,
-// it is Landed.
+// walk the package, nor does Finish (carriedWalk): the touched documents
+// are stat'ed again there, each early result checked against its own
+// stamp, and the others keep the stat data the catalogue recorded, so a
+// file changed otherwise (not touched) is not read by this update but
+// caught by the next freshness check (a one-file update of a 500-file
+// package stats its one file, not 500: issue 31). A landing that touched
+// no document leaves the index as it is. When rebuilding, and for a dir
+// source or a one-file package, it is Landed.
 func (s *Stream) LandedFiles(pkg Package, touched []string) {
 	s.mu.Lock()
 	if !s.closed && !s.seen[pkg.Alias] {
@@ -240,7 +242,7 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 		if underTouched(rel, set) {
 			return walkedPackage{}, false
 		}
-		if markdown.IsDocument(rel) && !hiddenPath(rel) {
+		if markdown.IsDocument(rel) { // none in a hidden folder, as the walk lists none
 			fresh = append(fresh, fileStat{rel: rel, abs: filepath.Join(pkg.Dir, filepath.FromSlash(rel))})
 		}
 	}
@@ -260,18 +262,6 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 	found = append(found, statFiles(pkg.Dir, fresh, nil)...)
 	slices.SortFunc(found, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
 	return walkedPackage{found: found}, true
-}
-
-// hiddenPath reports whether a folder or the file of rel (slash-separated)
-// is hidden (markdown.Hidden): the walk enters no such folder and lists
-// no such file.
-func hiddenPath(rel string) bool {
-	for _, name := range strings.Split(rel, "/") {
-		if markdown.Hidden(name) {
-			return true
-		}
-	}
-	return false
 }
 
 // underTouched reports whether a folder above rel is itself among the
