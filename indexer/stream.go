@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
 )
@@ -211,7 +212,10 @@ func (s *Stream) carriedWalks(pkgs []Package) map[string]walkedPackage {
 // walks the folder, when the package is not such a landing, the
 // catalogue's part cannot be read, the catalogue recorded the package in
 // another folder or of another kind, or the landing touched a kep.yaml
-// (a README's side file) or made a folder of a document something else.
+// (a README's side file), made a folder of a document something else, or
+// touched two paths that are one file on macOS and Windows, or one that
+// is a catalogued document's there (naming.FileKey: a rename in case,
+// where a stat of the old name finds the new file).
 func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 	s.mu.Lock()
 	touched, ok := s.touched[pkg.Alias]
@@ -231,11 +235,15 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 		return walkedPackage{}, false
 	}
 	set := make(map[string]bool, len(touched))
+	keys := make(map[string]string, len(touched)) // naming.FileKey → the touched path
 	for _, rel := range touched {
 		if !fs.ValidPath(rel) || strings.EqualFold(path.Base(rel), KEPMetaFile) {
 			return walkedPackage{}, false
 		}
-		set[rel] = true
+		if k := naming.FileKey(rel); keys[k] != "" && keys[k] != rel {
+			return walkedPackage{}, false // one file on macOS and Windows, two names here
+		}
+		set[rel], keys[naming.FileKey(rel)] = true, rel
 	}
 	var fresh []fileStat
 	for _, rel := range touched {
@@ -251,7 +259,7 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 		if set[r.Path] {
 			continue
 		}
-		if underTouched(r.Path, set) {
+		if keys[naming.FileKey(r.Path)] != "" || underTouched(r.Path, set) {
 			return walkedPackage{}, false
 		}
 		found = append(found, fileStat{rel: r.Path, abs: filepath.Join(pkg.Dir, filepath.FromSlash(r.Path)),
