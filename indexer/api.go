@@ -130,6 +130,9 @@ type Options struct {
 	// written and before the durability pass and meta.json: an error
 	// stops publish there, as a crash would (tests).
 	beforeMeta func() error
+	// durableSynced, when set, is called by the durability pass (durable)
+	// with the files it synced, once they are (tests).
+	durableSynced func(paths []string)
 	// writerBolt, when above 0, replaces writerBoltTimeout, the writer's
 	// wait for readers' bolt locks: tests.
 	writerBolt time.Duration

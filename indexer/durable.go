@@ -11,21 +11,25 @@ import (
 	"github.com/ctx-dev/ctx/internal/confine"
 )
 
-// durable is one durability pass over the index's derived files written
-// while meta.json says dirty (issue 31): recent.json, the catalogue's new
-// parts and its top. Each is still written whole through a temporary file
+// durable is one durability pass over the index's derived files (issue
+// 31): the catalogue's new parts and its top, written while meta.json says
+// dirty, and recent.json, always (also before the mark or with none: a
+// crash before the pass may lose the record, which then reads as none,
+// readRecent, and INDEX.md's "Recently changed" is left out until the next
+// update). Each is still written whole through a temporary file
 // renamed over it (a reader sees the old file or the new one), but with
 // no fsync of its own; sync makes them all durable at once, their fsyncs
 // issued together and each folder synced once, and publish calls it
 // before the meta.json that publishes them. A crash before that leaves
-// meta.json dirty (its mark was synced before the first write into the
+// meta.json dirty when the catalogue was written (its mark was synced before the first write into the
 // live directory), so whatever a crash left of those files, torn or old,
 // is rebuilt, never served (rebuildReason, Reader.FreshnessContext).
 // A nil *durable writes as writeFileAtomic does (fsync, rename, folder
 // fsync, one after another).
 type durable struct {
-	mu    sync.Mutex
-	paths []string
+	mu     sync.Mutex
+	paths  []string
+	synced func(paths []string) // Options.durableSynced (tests)
 }
 
 // write writes data to path (inside d) atomically; later defers its fsync
@@ -78,6 +82,9 @@ func (s *durable) sync() error {
 		wg.Go(func() { atomicfile.SyncDir(dir) })
 	}
 	wg.Wait()
+	if s.synced != nil {
+		s.synced(paths)
+	}
 	return errors.Join(errs...)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
 )
@@ -132,12 +133,14 @@ func (s *Stream) Landed(pkg Package) {
 // touched alone (slash-separated, under the package folder: a patch's
 // files put, deleted or whose mode changed). When the index is updated in
 // place, the worker reads those of them that are documents and does not
-// walk the package: Finish's walk checks every file's stamp, and each
-// early result's against its own, so a file changed otherwise is read
-// there (on a one-file update of a 500-file package, one of its four
-// walks: issue 31). A landing that touched no document leaves the index
-// as it is. When rebuilding, and for a dir source or a one-file package,
-// it is Landed.
+// walk the package, nor does Finish (carriedWalk): the touched documents
+// are stat'ed again there, each early result checked against its own
+// stamp, and the others keep the stat data the catalogue recorded, so a
+// file changed otherwise (not touched) is not read by this update but
+// caught by the next freshness check (a one-file update of a 500-file
+// package stats its one file, not 500: issue 31). A landing that touched
+// no document leaves the index as it is. When rebuilding, and for a dir
+// source or a one-file package, it is Landed.
 func (s *Stream) LandedFiles(pkg Package, touched []string) {
 	s.mu.Lock()
 	if !s.closed && !s.seen[pkg.Alias] {
@@ -209,7 +212,10 @@ func (s *Stream) carriedWalks(pkgs []Package) map[string]walkedPackage {
 // walks the folder, when the package is not such a landing, the
 // catalogue's part cannot be read, the catalogue recorded the package in
 // another folder or of another kind, or the landing touched a kep.yaml
-// (a README's side file) or made a folder of a document something else.
+// (a README's side file), made a folder of a document something else, or
+// touched two paths that are one file on macOS and Windows, or one that
+// is a catalogued document's there (naming.FileKey: a rename in case,
+// where a stat of the old name finds the new file).
 func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 	s.mu.Lock()
 	touched, ok := s.touched[pkg.Alias]
@@ -229,18 +235,22 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 		return walkedPackage{}, false
 	}
 	set := make(map[string]bool, len(touched))
+	keys := make(map[string]string, len(touched)) // naming.FileKey → the touched path
 	for _, rel := range touched {
 		if !fs.ValidPath(rel) || strings.EqualFold(path.Base(rel), KEPMetaFile) {
 			return walkedPackage{}, false
 		}
-		set[rel] = true
+		if k := naming.FileKey(rel); keys[k] != "" && keys[k] != rel {
+			return walkedPackage{}, false // one file on macOS and Windows, two names here
+		}
+		set[rel], keys[naming.FileKey(rel)] = true, rel
 	}
 	var fresh []fileStat
 	for _, rel := range touched {
 		if underTouched(rel, set) {
 			return walkedPackage{}, false
 		}
-		if markdown.IsDocument(rel) && !hiddenPath(rel) {
+		if markdown.IsDocument(rel) { // none in a hidden folder, as the walk lists none
 			fresh = append(fresh, fileStat{rel: rel, abs: filepath.Join(pkg.Dir, filepath.FromSlash(rel))})
 		}
 	}
@@ -249,7 +259,7 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 		if set[r.Path] {
 			continue
 		}
-		if underTouched(r.Path, set) {
+		if keys[naming.FileKey(r.Path)] != "" || underTouched(r.Path, set) {
 			return walkedPackage{}, false
 		}
 		found = append(found, fileStat{rel: r.Path, abs: filepath.Join(pkg.Dir, filepath.FromSlash(r.Path)),
@@ -260,18 +270,6 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 	found = append(found, statFiles(pkg.Dir, fresh, nil)...)
 	slices.SortFunc(found, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
 	return walkedPackage{found: found}, true
-}
-
-// hiddenPath reports whether a folder or the file of rel (slash-separated)
-// is hidden (markdown.Hidden): the walk enters no such folder and lists
-// no such file.
-func hiddenPath(rel string) bool {
-	for _, name := range strings.Split(rel, "/") {
-		if markdown.Hidden(name) {
-			return true
-		}
-	}
-	return false
 }
 
 // underTouched reports whether a folder above rel is itself among the
@@ -540,7 +538,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 		p.removed = 0 // streamed documents no reader ever saw
 	}
 	rep := &SyncReport{Rebuilt: p.rebuild, Removed: p.removed}
-	dur := &durable{}
+	dur := &durable{synced: s.opts.durableSynced}
 	defer dur.sync() // what publish did not sync (it failed): recent.json
 	noted := startNoteRecent(s.d, s.indexDir, s.opts, dur)
 	parsed := parseFiles(ctx, p.jobs, s.pre)

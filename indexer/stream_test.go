@@ -628,3 +628,44 @@ func TestStreamCarriedWalkEdges(t *testing.T) {
 	}
 	fresh("README touched")
 }
+
+// TestStreamCarriedWalkCaseFold: a landing whose touched paths, or a
+// touched path and a catalogued document, are one file on macOS and
+// Windows (naming.FileKey: they differ only in case or Unicode form; a
+// rename of Guide.md to guide.md there) is walked by Finish, not carried:
+// a stat of the old name finds the new file on such a system, and the
+// carried walk would index both names.
+func TestStreamCarriedWalkCaseFold(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "k", map[string]string{"Guide.md": "# Guide\n\nOld.\n", "other.md": "# Other\n\nText.\n"})
+	pkgs := []Package{{Alias: "k", Rev: strings.Repeat("1", 40)}}
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		touched []string
+		carried bool
+	}{
+		{[]string{"other.md"}, true},
+		{[]string{"Guide.md", "guide.md"}, false}, // a rename in case
+		{[]string{"guide.md"}, false},             // the catalogued Guide.md, not touched
+		{[]string{"Caf\u00e9.md", "Cafe\u0301.md"}, false},
+	} {
+		s, err := StartSync(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.LandedFiles(Package{Alias: "k"}, c.touched)
+		if _, err := s.drain(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.carriedWalk(withDirs(dir, pkgs)[0]); ok != c.carried {
+			t.Errorf("touched %q: carried %v; want %v", c.touched, ok, c.carried)
+		}
+		s.dropWriter()
+		s.lock.Unlock()
+		s.cancel()
+	}
+}

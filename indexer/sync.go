@@ -133,7 +133,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	dur := &durable{}
+	dur := &durable{synced: opts.durableSynced}
 	defer dur.sync() // what publish did not sync (it failed): recent.json
 	if !opts.DeferIndexMD {
 		noteRecent(d, indexDir, opts, dur, warn)
@@ -334,8 +334,11 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 		p.m = meta{}
 	}
+	// A catalogue that cannot be read under a dirty meta.json is what an
+	// interrupted update may leave (written with no fsync each until its
+	// publish: durable), rebuilt as that update's: nothing to warn of.
 	var err error
-	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) && !p.m.Dirty {
 		warn(fmt.Sprintf("%v; rebuilding the index", err))
 	}
 	p.cat.keepRaw = true // the parts it reads are written again (encodePart)

@@ -220,7 +220,8 @@ func (d Dir) WriteFileAtomic(rel string, data []byte, perm fs.FileMode) error {
 }
 
 // WriteCacheAtomic writes rel through atomicfile.WriteCache (temp file,
-// rename, no fsync), creating its parent directories: for a cache alone.
+// rename, no fsync), creating its parent directories: for a cache, or a
+// file its caller syncs later (the indexer's durability pass, durable).
 func (d Dir) WriteCacheAtomic(rel string, data []byte, perm fs.FileMode) error {
 	return d.writeReplacing(rel, data, perm, atomicfile.WriteCache)
 }
