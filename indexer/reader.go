@@ -87,6 +87,8 @@ type Reader struct {
 	graphOf  *catalog           // the catalogue graph was built from
 	inl      map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
 	inlStat  FileVersion
+	vers     *versionMap // the versioned copies of versOf's pages (versions.go)
+	versOf   *catalog
 	closed   bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
@@ -449,6 +451,10 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(terms) == 0 {
 		size = min(limit*20, maxBestScan)
 	}
+	vm, err := r.versions()
+	if err != nil {
+		return nil, err
+	}
 	var inl map[string]float64 // link priors (inlinks.go), read at the first rescore
 	named := ""                // the package the query names (priors)
 	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
@@ -483,8 +489,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
 				return nil, err
 			}
+			vm.order(cands, queryVersions(pq.words))
 		}
-		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, keep, newSnippeter(analyzer, keyTerms).snippet)
+		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, vm, limit, keep, newSnippeter(analyzer, keyTerms).snippet)
 		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
 			return hits, err
 		}
@@ -758,11 +765,13 @@ func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.Inde
 // collectHits turns candidates, best first, into at most limit hits: only
 // the best chunk of each document when bestPerDoc (with how many others
 // of the document are among the candidates: Hit.More), only chunks whose
-// text keep accepts.
-func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text []byte) bool, snip func(text []byte) string) ([]Hit, error) {
+// text keep accepts, and of a page's versioned copies (vm) only the first
+// copy given, naming the others' versions (Hit.Versions).
+func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, vm *versionMap, limit int, keep func(text []byte) bool, snip func(text []byte) string) ([]Hit, error) {
 	var hits []Hit
 	seen := map[string]bool{}
-	var chunks map[string]int // of each document among cands (Hit.More)
+	given := map[string]string{} // a versioned page's family → the copy given
+	var chunks map[string]int    // of each document among cands (Hit.More)
 	if bestPerDoc {
 		chunks = make(map[string]int, len(cands))
 		for _, c := range cands {
@@ -780,6 +789,13 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 		if bestPerDoc && seen[key] {
 			continue
 		}
+		var vc *versionCopy
+		if vm != nil {
+			vc = vm.copies[key]
+		}
+		if vc != nil && given[vc.family] != "" && given[vc.family] != key {
+			continue
+		}
 		h, body, err := loadHitAt(rdr, c.id, c.ext)
 		if err != nil {
 			return nil, err
@@ -788,26 +804,47 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 			continue
 		}
 		seen[key] = true
+		var versions []string
+		if vc != nil {
+			given[vc.family] = key
+			versions = vm.others(vc)
+		}
 		start, end, prefix := parseLines(h.lines)
 		if prefix > len(body) {
 			prefix = 0
 		}
 		hits = append(hits, Hit{
-			Package: h.Package,
-			Path:    h.Path,
-			Heading: h.Heading,
-			Lines:   [2]int{start, end},
-			Score:   c.score,
-			Tags:    h.Tags,
-			Snippet: snip(body[prefix:]),
-			More:    max(chunks[key]-1, 0),
-			id:      c.ext,
+			Package:  h.Package,
+			Path:     h.Path,
+			Heading:  h.Heading,
+			Lines:    [2]int{start, end},
+			Score:    c.score,
+			Tags:     h.Tags,
+			Snippet:  snip(body[prefix:]),
+			More:     max(chunks[key]-1, 0),
+			Versions: versions,
+			id:       c.ext,
 		})
 		if len(hits) == limit {
 			break
 		}
 	}
 	return hits, nil
+}
+
+// versions returns the versioned copies of the catalogue's pages
+// (versionFamilies), detected once per catalogue read.
+func (r *Reader) versions() (*versionMap, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cat, err := r.loadCatalogLocked()
+	if err != nil {
+		return nil, err
+	}
+	if r.versOf != cat {
+		r.vers, r.versOf = versionFamilies(cat.Files), cat
+	}
+	return r.vers, nil
 }
 
 // storedHit is what the index stores of a chunk.
