@@ -255,7 +255,9 @@ func (c *versionCopy) namedBy(forms map[string]bool) bool {
 func queryVersions(words []string) map[string]bool {
 	var forms map[string]bool
 	for _, w := range words {
-		w = strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !(r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }))
+		w = strings.ToLower(strings.TrimFunc(w, func(r rune) bool {
+			return !(r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}))
 		w = strings.TrimSuffix(w, ".x")
 		if _, _, ok := versionFolder(w); !ok || !strings.Contains(w, ".") {
 			continue
