@@ -87,8 +87,6 @@ type Reader struct {
 	graphOf  *catalog           // the catalogue graph was built from
 	inl      map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
 	inlStat  FileVersion
-	vers     *versionMap // the versioned copies of versOf's pages (versions.go)
-	versOf   *catalog
 	closed   bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
@@ -451,7 +449,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(terms) == 0 {
 		size = min(limit*20, maxBestScan)
 	}
-	vm, err := r.versions()
+	vm, err := open.cache.versionsOf(ctx, rdr)
 	if err != nil {
 		return nil, err
 	}
@@ -830,21 +828,6 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 		}
 	}
 	return hits, nil
-}
-
-// versions returns the versioned copies of the catalogue's pages
-// (versionFamilies), detected once per catalogue read.
-func (r *Reader) versions() (*versionMap, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	cat, err := r.loadCatalogLocked()
-	if err != nil {
-		return nil, err
-	}
-	if r.versOf != cat {
-		r.vers, r.versOf = versionFamilies(cat.Files), cat
-	}
-	return r.vers, nil
 }
 
 // storedHit is what the index stores of a chunk.

@@ -1,9 +1,13 @@
 package indexer
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // Versioned copies of a page (issue 27).
@@ -17,9 +21,10 @@ import (
 //
 //   - Detect (versionFamilies): a folder named as a version (versionFolder:
 //     v1.13, 1.13, version-3.13.x, v3.6.x) whose pages are copies of a
-//     sibling's: the same path below the folder and the same title, for at
-//     least minSharedCopies pages (a v2/ API folder with other pages, or a
-//     folder of release notes per version, has none or one). The sibling is
+//     sibling's: the same path below the folder, for at least
+//     minSharedCopies pages (a v2/ API folder with other pages has none or
+//     one), pages of a kind (release notes per version, docKind) aside
+//     (readVersions). The sibling is
 //     another version folder, the unversioned folder (docs/P beside
 //     versioned_docs/version-X/P or beside docs/v1.12/P) or a folder named
 //     main, master, next or latest beside the version folders.
@@ -101,11 +106,11 @@ func canonParent(segs []string) string {
 }
 
 // versionFamilies detects the versioned copies among each package's
-// documents (files: alias → records).
-func versionFamilies(files map[string][]fileRecord) *versionMap {
+// documents (files: alias → paths).
+func versionFamilies(files map[string][]string) *versionMap {
 	vm := &versionMap{copies: map[string]*versionCopy{}, families: map[string][]*versionCopy{}}
-	for alias, recs := range files {
-		versionFamiliesOf(vm, alias, recs)
+	for alias, paths := range files {
+		versionFamiliesOf(vm, alias, paths)
 	}
 	for f, cs := range vm.families {
 		slices.SortStableFunc(cs, func(a, b *versionCopy) int { return compareVersions(b.nums, a.nums) })
@@ -128,16 +133,22 @@ func compareVersions(a, b []int) int {
 	return slices.Compare(a, b)
 }
 
-func versionFamiliesOf(vm *versionMap, alias string, recs []fileRecord) {
-	parents := map[string]bool{} // folders that hold version folders (canonical)
-	for _, r := range recs {
-		segs := strings.Split(r.Path, "/")
-		for i, s := range segs[:len(segs)-1] {
-			if _, _, ok := versionFolder(s); ok {
-				parents[canonParent(segs[:i])] = true
-				break
-			}
+// addVersionParents adds to parents the folder that holds path's first
+// version folder, if it has one.
+func addVersionParents(path string, parents map[string]bool) {
+	segs := strings.Split(path, "/")
+	for i, s := range segs[:len(segs)-1] {
+		if _, _, ok := versionFolder(s); ok {
+			parents[canonParent(segs[:i])] = true
+			return
 		}
+	}
+}
+
+func versionFamiliesOf(vm *versionMap, alias string, paths []string) {
+	parents := map[string]bool{} // folders that hold version folders (canonical)
+	for _, p := range paths {
+		addVersionParents(p, parents)
 	}
 	if len(parents) == 0 {
 		return
@@ -146,17 +157,12 @@ func versionFamiliesOf(vm *versionMap, alias string, recs []fileRecord) {
 		path string
 		slot slot
 	}
-	groups := map[string][]member{} // parent, page and title → copies
-	for _, r := range recs {
-		if r.Skipped != "" {
-			continue
+	groups := map[string][]member{} // parent and page → its copies
+	for _, p := range paths {
+		if s, ok := slotOf(p, parents); ok {
+			k := s.parent + "\x00" + s.rest
+			groups[k] = append(groups[k], member{p, s})
 		}
-		s, ok := slotOf(r.Path, parents)
-		if !ok {
-			continue
-		}
-		k := s.parent + "\x00" + s.rest + "\x00" + strings.ToLower(strings.TrimSpace(r.Title))
-		groups[k] = append(groups[k], member{r.Path, s})
 	}
 	// A folder's pages are copies when at least minSharedCopies of them
 	// have a copy in another folder of the same parent.
@@ -202,6 +208,87 @@ func versionFamiliesOf(vm *versionMap, alias string, recs []fileRecord) {
 		}
 		vm.families[alias+"\x00"+gk] = cs
 	}
+}
+
+// versionsOf returns the versioned copies of the pages of rdr's snapshot,
+// read on its first search (readVersions).
+func (c *snapshotCache) versionsOf(ctx context.Context, rdr index.IndexReader) (*versionMap, error) {
+	kinded, err := c.kindedChunks(ctx, rdr)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.of(rdr)
+	if c.versOK {
+		return c.vers, nil
+	}
+	vm, err := readVersions(ctx, rdr, kinded)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read versioned pages: %w", err)
+	}
+	c.vers, c.versOK = vm, true
+	return vm, nil
+}
+
+// readVersions detects the versioned copies (versionFamilies) from the
+// index: the documents' paths (the path field's dictionary), and, only
+// when a path has a version folder, the package of each chunk of the paths
+// that could be copies. A document of a kind (docKind: release notes, a
+// changelog, a blog post, a migration guide) is not a copy: release notes
+// kept in folders named by versions are each their own page.
+func readVersions(ctx context.Context, rdr index.IndexReader, kinded []bool) (*versionMap, error) {
+	var paths []string
+	parents := map[string]bool{}
+	err := eachTerm(rdr, fPath, func(p string) error {
+		paths = append(paths, p)
+		addVersionParents(p, parents)
+		return nil
+	})
+	if err != nil || len(parents) == 0 {
+		return &versionMap{}, err
+	}
+	var aliases []string
+	var pkgOf []int32 // 1 + the alias's index in aliases, by internal document number
+	err = eachTerm(rdr, fPackage, func(a string) error {
+		aliases = append(aliases, a)
+		n := int32(len(aliases))
+		return eachPosting(ctx, rdr, a, fPackage, func(id uint64) {
+			pkgOf = grow(pkgOf, id)
+			pkgOf[id] = n
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]string{}
+	for _, p := range paths {
+		if _, ok := slotOf(p, parents); !ok {
+			continue
+		}
+		var in, kind []int32 // packages with a chunk of p; of a kind
+		err := eachPosting(ctx, rdr, p, fPath, func(id uint64) {
+			if id >= uint64(len(pkgOf)) || pkgOf[id] == 0 {
+				return
+			}
+			a := pkgOf[id]
+			if !slices.Contains(in, a) {
+				in = append(in, a)
+			}
+			if id < uint64(len(kinded)) && kinded[id] && !slices.Contains(kind, a) {
+				kind = append(kind, a)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range in {
+			if !slices.Contains(kind, a) {
+				files[aliases[a-1]] = append(files[aliases[a-1]], p)
+			}
+		}
+	}
+	return versionFamilies(files), nil
 }
 
 // slotOf places path among the version folders of parents: in a version

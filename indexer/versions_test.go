@@ -35,20 +35,15 @@ func TestVersionFolder(t *testing.T) {
 	}
 }
 
-// records makes catalogue records of path → title.
-func records(pages map[string]string) []fileRecord {
-	var out []fileRecord
-	for p, title := range pages {
-		out = append(out, fileRecord{Path: p, Title: title})
-	}
-	slices.SortFunc(out, func(a, b fileRecord) int { return strings.Compare(a.Path, b.Path) })
-	return out
-}
-
-// copiesOf returns, for each path of pages, "label" when it is a copy
-// (with "*" when it is a head copy) and "" when it is not.
+// copiesOf returns, for each path of pages (path → title, for the
+// reader), "label" when it is a copy (with "*" when it is a head copy) and
+// "" when it is not.
 func copiesOf(pages map[string]string) map[string]string {
-	vm := versionFamilies(map[string][]fileRecord{"p": records(pages)})
+	var paths []string
+	for p := range pages {
+		paths = append(paths, p)
+	}
+	vm := versionFamilies(map[string][]string{"p": paths})
 	out := map[string]string{}
 	for p := range pages {
 		if c := vm.copies["p\x00"+p]; c != nil {
@@ -154,18 +149,6 @@ func TestVersionFamilies(t *testing.T) {
 				"api/v1/users.md": "", "api/v1/index.md": "", "api/v2/orders.md": "", "api/v2/index.md": "", "api/index.md": "",
 			},
 		},
-		{
-			name: "look-alike: release notes in folders named by versions",
-			pages: map[string]string{
-				"changelog/v1.2/notes.md":   "Release 1.2",
-				"changelog/v1.2/upgrade.md": "Upgrade to 1.2",
-				"changelog/v1.3/notes.md":   "Release 1.3",
-				"changelog/v1.3/upgrade.md": "Upgrade to 1.3",
-			},
-			want: map[string]string{
-				"changelog/v1.2/notes.md": "", "changelog/v1.2/upgrade.md": "", "changelog/v1.3/notes.md": "", "changelog/v1.3/upgrade.md": "",
-			},
-		},
 	} {
 		got := copiesOf(c.pages)
 		for p, w := range c.want {
@@ -218,6 +201,11 @@ func TestVersionedSearch(t *testing.T) {
 		"docs/schedule.md":      "# Schedule\n\nschedule a backup every night\n",
 		"api/v2/backup.md":      "# Backup API\n\nthe backup backup backup endpoint\n",
 		"api/v1/other.md":       "# Other\n\nsomething else\n",
+		// Release notes in folders named by versions: each its own page.
+		"changelog/v1.2/notes.md":   "# Release 1.2\n\nthe backup fix\n",
+		"changelog/v1.2/upgrade.md": "# Upgrade to 1.2\n\nsteps\n",
+		"changelog/v1.3/notes.md":   "# Release 1.3\n\nthe backup fix again\n",
+		"changelog/v1.3/upgrade.md": "# Upgrade to 1.3\n\nsteps\n",
 	})
 	ctx := context.Background()
 	if _, err := Sync(ctx, dir, []Package{{Alias: "velero"}}, Options{}); err != nil {
@@ -262,5 +250,12 @@ func TestVersionedSearch(t *testing.T) {
 		if len(paths) != 1 {
 			t.Errorf("%q: copies of backup.md %v, want one", c.q, paths)
 		}
+	}
+	hits, err := r.Search(ctx, Query{Text: "release notes backup fix", Packages: []string{"velero"}, Paths: []string{"changelog/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 || len(hits[0].Versions)+len(hits[1].Versions) > 0 {
+		t.Errorf("release notes per version: %+v, want both pages, no versions", hits)
 	}
 }
