@@ -449,10 +449,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(terms) == 0 {
 		size = min(limit*20, maxBestScan)
 	}
-	vm, err := open.cache.versionsOf(ctx, rdr)
-	if err != nil {
-		return nil, err
-	}
+	var vm *versionMap         // the pages' versioned copies, read when a candidate is in a version folder
 	var inl map[string]float64 // link priors (inlinks.go), read at the first rescore
 	named := ""                // the package the query names (priors)
 	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
@@ -477,6 +474,11 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			// The index is open read-only: one snapshot, so bleve's
 			// internal ids are rdr's.
 			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
+		}
+		if vm == nil && inVersionFolder(cands) {
+			if vm, err = open.cache.versionsOf(ctx, rdr); err != nil {
+				return nil, err
+			}
 		}
 		if len(terms) > 0 {
 			if inl == nil {
