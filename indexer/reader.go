@@ -469,16 +469,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		if err != nil {
 			return nil, err
 		}
-		cands := make([]*candidate, 0, len(res.Hits))
-		for _, h := range res.Hits {
-			// The index is open read-only: one snapshot, so bleve's
-			// internal ids are rdr's.
-			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
-		}
-		if vm == nil && inVersionFolder(cands) {
-			if vm, err = open.cache.versionsOf(ctx, rdr); err != nil {
-				return nil, err
-			}
+		cands := candidatesOf(res)
+		if vm, err = open.cache.versionsFor(ctx, rdr, vm, cands); err != nil {
+			return nil, err
 		}
 		if len(terms) > 0 {
 			if inl == nil {
@@ -497,6 +490,16 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		size = min(size*4, maxBestScan)
 	}
+}
+
+// candidatesOf returns bleve's hits as candidates to rescore. The index is
+// open read-only: one snapshot, so bleve's internal ids are rdr's.
+func candidatesOf(res *bleve.SearchResult) []*candidate {
+	cands := make([]*candidate, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
+	}
+	return cands
 }
 
 // priors reads what rescore ranks by besides the query's words: the link

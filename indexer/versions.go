@@ -235,6 +235,16 @@ func inVersionFolder(cands []*candidate) bool {
 	return false
 }
 
+// versionsFor returns vm, or when it is nil and a candidate is in a
+// version folder (inVersionFolder), the versioned copies of rdr's snapshot
+// (versionsOf); else nil.
+func (c *snapshotCache) versionsFor(ctx context.Context, rdr index.IndexReader, vm *versionMap, cands []*candidate) (*versionMap, error) {
+	if vm != nil || !inVersionFolder(cands) {
+		return vm, nil
+	}
+	return c.versionsOf(ctx, rdr)
+}
+
 // versionsOf returns the versioned copies of the pages of rdr's snapshot,
 // read on its first search (readVersions).
 func (c *snapshotCache) versionsOf(ctx context.Context, rdr index.IndexReader) (*versionMap, error) {
