@@ -808,9 +808,10 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 		}
 		seen[key] = true
 		var versions []string
+		family := ""
 		if vc != nil {
 			given[vc.family] = key
-			versions = vm.others(vc)
+			versions, family = vm.others(vc), vc.family
 		}
 		start, end, prefix := parseLines(h.lines)
 		if prefix > len(body) {
@@ -827,6 +828,7 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 			More:     max(chunks[key]-1, 0),
 			Versions: versions,
 			id:       c.ext,
+			family:   family,
 		})
 		if len(hits) == limit {
 			break

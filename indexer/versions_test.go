@@ -259,3 +259,24 @@ func TestVersionedSearch(t *testing.T) {
 		t.Errorf("release notes per version: %+v, want both pages, no versions", hits)
 	}
 }
+
+// TestFuseOneCopy: the lexical and the semantic halves each give one copy
+// of a versioned page, perhaps not the same one; the fused list keeps the
+// first, in both modes.
+func TestFuseOneCopy(t *testing.T) {
+	t.Parallel()
+	h := func(path, family string, n int) Hit {
+		return Hit{Package: "p", Path: path, Score: float64(10 - n), id: chunkID("p", path, n), family: family}
+	}
+	lex := []Hit{h("docs/main/a.md", "F", 0), h("docs/b.md", "", 1)}
+	sem := []Hit{h("docs/v1.10/a.md", "F", 0), h("docs/c.md", "", 1)}
+	for _, best := range []bool{true, false} {
+		var got []string
+		for _, x := range fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.3}, best, 10) {
+			got = append(got, x.Path)
+		}
+		if slices.Contains(got, "docs/v1.10/a.md") || !slices.Contains(got, "docs/main/a.md") || len(got) != 3 {
+			t.Errorf("best per document %v: %v, want docs/main/a.md, docs/b.md and docs/c.md", best, got)
+		}
+	}
+}
