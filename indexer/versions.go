@@ -24,17 +24,22 @@ import (
 //     sibling's: the same path below the folder, for at least
 //     minSharedCopies pages (a v2/ API folder with other pages has none or
 //     one), pages of a kind (release notes per version, docKind) aside
-//     (readVersions). The sibling is
-//     another version folder, the unversioned folder (docs/P beside
-//     versioned_docs/version-X/P or beside docs/v1.12/P) or a folder named
-//     main, master, next or latest beside the version folders.
+//     (readVersions). The sibling is another version folder, the
+//     unversioned folder (docs/P beside versioned_docs/version-X/P or
+//     beside docs/v1.12/P) or a folder named main, master, next or latest
+//     beside the version folders.
 //   - Rank (versionMap.order): an ordering rule, not a weight. A copy of an
 //     older release comes after the best chunk of its page's current copy
 //     and latest release's copy (the head copies) when one is among the
 //     candidates; a query that names a version (the query's words' version
 //     forms, versionForms) makes that version's copy the head instead.
-//   - Answer (collectHits): one entry per page, the first of its copies in
-//     rank order, naming the other versions it exists in (Hit.Versions).
+//   - Answer (collectHits, fuse): one entry per page, the first of its
+//     copies in rank order, naming the other versions it exists in
+//     (Hit.Versions).
+//
+// minSharedCopies is not tuned: one page in common (an index.md, a
+// README) is what any two folders may have; two is the least that says a
+// folder copies another.
 const minSharedCopies = 2
 
 // currentFolders name the copy of the pages being written, beside the
