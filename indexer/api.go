@@ -229,8 +229,14 @@ type Hit struct {
 	// hold the query's words): the document's other matching sections,
 	// which a search of all chunks with a path: filter lists.
 	More int `json:"more,omitempty"`
+	// Versions are the other versions the page exists in, when the
+	// package keeps a copy of it per release (versions.go): current
+	// copies first ("current" for the unversioned one, or main, next…),
+	// then newest first. The search gives one copy of a page.
+	Versions []string `json:"versions,omitempty"`
 
-	id string // the chunk's (chunkID)
+	id     string
+	family string // the page's versioned copies' family (versionCopy.family), if any // the chunk's (chunkID)
 }
 
 // Document is one catalogued document (any format markdown.FormatOf names).

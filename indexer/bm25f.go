@@ -197,6 +197,8 @@ type snapshotCache struct {
 	navsOK   bool              // navs was read
 	names    map[string]bool   // aliases asked about: whether each is a name (nameInIndex)
 	aliases  []string          // the packages' aliases (packageAliases); nil: not read
+	vers     *versionMap       // the pages' versioned copies (versionsOf)
+	versOK   bool              // vers was read
 	terms    map[string]*termPostings
 	uses     map[string]int // frequent terms not kept yet: searches that had them
 	bytes    int            // held by terms
@@ -277,6 +279,7 @@ func (c *snapshotCache) of(rdr index.IndexReader) {
 		c.kinds, c.kindsOK = nil, false
 		c.navs, c.navsOK = nil, false
 		c.names, c.aliases = nil, nil
+		c.vers, c.versOK = nil, false
 	}
 }
 

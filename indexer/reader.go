@@ -481,6 +481,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if len(terms) == 0 {
 		size = min(limit*20, maxBestScan)
 	}
+	var vm *versionMap         // the pages' versioned copies, read when a candidate is in a version folder
 	var inl map[string]float64 // link priors (inlinks.go), read at the first rescore
 	named := ""                // the package the query names (priors)
 	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
@@ -500,11 +501,9 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		if err != nil {
 			return nil, err
 		}
-		cands := make([]*candidate, 0, len(res.Hits))
-		for _, h := range res.Hits {
-			// The index is open read-only: one snapshot, so bleve's
-			// internal ids are rdr's.
-			cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
+		cands := candidatesOf(res)
+		if vm, err = open.cache.versionsFor(ctx, rdr, vm, cands); err != nil {
+			return nil, err
 		}
 		if len(terms) > 0 {
 			if inl == nil {
@@ -515,13 +514,24 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
 				return nil, err
 			}
+			vm.order(cands, queryVersions(pq.words))
 		}
-		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, limit, keep, newSnippeter(analyzer, keyTerms).snippet)
+		hits, err := collectHits(ctx, rdr, cands, q.BestPerDocument, vm, limit, keep, newSnippeter(analyzer, keyTerms).snippet)
 		if err != nil || len(hits) == limit || uint64(len(res.Hits)) >= res.Total || size >= maxBestScan {
 			return hits, err
 		}
 		size = min(size*4, maxBestScan)
 	}
+}
+
+// candidatesOf returns bleve's hits as candidates to rescore. The index is
+// open read-only: one snapshot, so bleve's internal ids are rdr's.
+func candidatesOf(res *bleve.SearchResult) []*candidate {
+	cands := make([]*candidate, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		cands = append(cands, &candidate{id: h.IndexInternalID, ext: h.ID})
+	}
+	return cands
 }
 
 // priors reads what rescore ranks by besides the query's words: the link
@@ -790,11 +800,13 @@ func (r *Reader) candidates(ctx context.Context, idx bleve.Index, rdr index.Inde
 // collectHits turns candidates, best first, into at most limit hits: only
 // the best chunk of each document when bestPerDoc (with how many others
 // of the document are among the candidates: Hit.More), only chunks whose
-// text keep accepts.
-func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, limit int, keep func(text []byte) bool, snip func(text []byte) string) ([]Hit, error) {
+// text keep accepts, and of a page's versioned copies (vm) only the first
+// copy given, naming the others' versions (Hit.Versions).
+func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate, bestPerDoc bool, vm *versionMap, limit int, keep func(text []byte) bool, snip func(text []byte) string) ([]Hit, error) {
 	var hits []Hit
 	seen := map[string]bool{}
-	var chunks map[string]int // of each document among cands (Hit.More)
+	given := map[string]string{} // a versioned page's family → the copy given
+	var chunks map[string]int    // of each document among cands (Hit.More)
 	if bestPerDoc {
 		chunks = make(map[string]int, len(cands))
 		for _, c := range cands {
@@ -812,6 +824,13 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 		if bestPerDoc && seen[key] {
 			continue
 		}
+		var vc *versionCopy
+		if vm != nil {
+			vc = vm.copies[key]
+		}
+		if vc != nil && given[vc.family] != "" && given[vc.family] != key {
+			continue
+		}
 		h, body, err := loadHitAt(rdr, c.id, c.ext)
 		if err != nil {
 			return nil, err
@@ -820,20 +839,28 @@ func collectHits(ctx context.Context, rdr index.IndexReader, cands []*candidate,
 			continue
 		}
 		seen[key] = true
+		var versions []string
+		family := ""
+		if vc != nil {
+			given[vc.family] = key
+			versions, family = vm.others(vc), vc.family
+		}
 		start, end, prefix := parseLines(h.lines)
 		if prefix > len(body) {
 			prefix = 0
 		}
 		hits = append(hits, Hit{
-			Package: h.Package,
-			Path:    h.Path,
-			Heading: h.Heading,
-			Lines:   [2]int{start, end},
-			Score:   c.score,
-			Tags:    h.Tags,
-			Snippet: snip(body[prefix:]),
-			More:    max(chunks[key]-1, 0),
-			id:      c.ext,
+			Package:  h.Package,
+			Path:     h.Path,
+			Heading:  h.Heading,
+			Lines:    [2]int{start, end},
+			Score:    c.score,
+			Tags:     h.Tags,
+			Snippet:  snip(body[prefix:]),
+			More:     max(chunks[key]-1, 0),
+			Versions: versions,
+			id:       c.ext,
+			family:   family,
 		})
 		if len(hits) == limit {
 			break

@@ -181,7 +181,8 @@ func (r *Reader) vectorFilter(q Query, pq parsedQuery, vs *vectorSet) (func(int)
 
 // fuse merges the lexical and semantic hits (each best first) by f,
 // keeps the best chunk of each document when bestPerDoc (Hit.More counting
-// its others), and returns the first limit. A hit in both keeps the lexical one's snippet (its words
+// its others) and one copy of a versioned page (the first, as
+// collectHits), and returns the first limit. A hit in both keeps the lexical one's snippet (its words
 // marked).
 func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 	type fused struct {
@@ -234,10 +235,17 @@ func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.first, b.first))
 	})
 	out := make([]Hit, 0, limit)
-	seen := map[string]int{} // chunks of each document in order, with bestPerDoc
+	seen := map[string]int{}     // chunks of each document in order, with bestPerDoc
+	given := map[string]string{} // a versioned page's family → the copy given, as collectHits
 	for _, fh := range order {
+		k := fh.h.Package + "\x00" + fh.h.Path
+		if f := fh.h.family; f != "" {
+			if g, ok := given[f]; ok && g != k {
+				continue // another copy of a page already given (versions.go)
+			}
+			given[f] = k
+		}
 		if bestPerDoc {
-			k := fh.h.Package + "\x00" + fh.h.Path
 			seen[k]++
 			if seen[k] > 1 || len(out) == limit {
 				continue

@@ -54,6 +54,9 @@ type SearchHit struct {
 	Tags    []string `json:"tags,omitempty" jsonschema:"the document's tags"`
 	Snippet string   `json:"snippet" jsonschema:"text of the passage around the matches, which are in **bold**"`
 	More    int      `json:"more,omitempty" jsonschema:"other matching passages of this document (allPassages with its path lists them)"`
+	// Versions: the page's other copies, when its package keeps one per
+	// release (indexer.Hit.Versions); the search gives one copy a page.
+	Versions []string `json:"versions,omitempty" jsonschema:"the other versions this page exists in (the package keeps a copy per release); name one in the query to get its copy"`
 }
 
 // SearchOut is search's output.
@@ -259,7 +262,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			continue // a hidden file the index holds is never served
 		}
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
-			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More})
+			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions})
 	}
 	if len(hits) == 0 {
 		out.Note = searchNoMatchNote(q)

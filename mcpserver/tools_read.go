@@ -121,7 +121,7 @@ func (s *Server) addReadTools() {
 		Name: "read_relevant",
 		Description: "Answer a question in one call: the best sections for `query`, each whole where it fits in maxTokens, " +
 			"else its matching part; a document's sections come together, in its order. Each is a text: a header `[n] package/path:first-last · heading " +
-			"trail · revision`, then its lines. ctx's own notes and warnings start with `[ctx]`.",
+			"trail · revision` (and `· also in v1.13, …` for a page kept per release: name a version to get its copy), then its lines. ctx's own notes and warnings start with `[ctx]`.",
 		Annotations: readOnly("Read the relevant sections"),
 	}, map[string]bound{"maxTokens": maxTokensBound}, s.readRelevant)
 }
@@ -579,6 +579,9 @@ func (p *passage) header(n int) string {
 		b.WriteString(" · " + p.hit.Heading)
 	}
 	b.WriteString(" · " + revLabel(p.kind, p.commit))
+	if len(p.hit.Versions) > 0 { // a page kept per release: one copy sent (indexer.Hit.Versions)
+		b.WriteString(" · also in " + strings.Join(p.hit.Versions, ", "))
+	}
 	if !p.whole() {
 		fmt.Fprintf(&b, " · part of lines %d-%d", p.full[0], p.full[1])
 	}

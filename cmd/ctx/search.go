@@ -64,6 +64,11 @@ CPU usage") ranks the other packages' passages at 0.7 of their score,
 when the alias is a name in the index (most passages that hold it are
 that package's, at most 1 in 50 of the others' hold it): an alias that
 is a topic word every package uses ("api", "security") is left a word.
+A package that keeps a copy of its pages per release (docs/P beside
+versioned_docs/version-3.13.x/P, docs/main/P beside docs/v1.13/P) gives
+one copy of a page, with an "also in:" line naming its other versions; an
+older release's copy comes after the current and latest copies unless the
+query names its version ("metrics in 3.10").
 
 With an embedding endpoint configured (ctx config set embeddings.url,
 embeddings.model; see 'ctx config'), search fuses the passages whose
@@ -235,6 +240,9 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		}
 		if len(h.Tags) > 0 {
 			fmt.Fprintf(out, "  tags: %s\n", safetext.Escape(strings.Join(h.Tags, ", ")))
+		}
+		if len(h.Versions) > 0 { // one line a page kept per release (indexer.Hit.Versions)
+			fmt.Fprintf(out, "  also in: %s\n", safetext.Escape(strings.Join(h.Versions, ", ")))
 		}
 		if h.Snippet != "" {
 			fmt.Fprintf(out, "  %s\n", safetext.Escape(h.Snippet))

@@ -1,0 +1,468 @@
+package indexer
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// Versioned copies of a page (issue 27).
+//
+// Many documentation sources keep a copy of every page per release:
+// Docusaurus's website/docs/P beside website/versioned_docs/version-3.13.x/P,
+// Hugo's site/content/docs/main/P beside site/content/docs/v1.13/P, or
+// docs/P beside docs/v1.12/P. A search would list the same page five times,
+// the old copies crowding out other pages, and an agent may read a stale
+// release's instructions. So:
+//
+//   - Detect (versionFamilies): a folder named as a version (versionFolder:
+//     v1.13, 1.13, version-3.13.x, v3.6.x) whose pages are copies of a
+//     sibling's: the same path below the folder, for at least
+//     minSharedCopies pages (a v2/ API folder with other pages has none or
+//     one), pages of a kind (release notes per version, docKind) aside
+//     (readVersions). The sibling is another version folder, the
+//     unversioned folder (docs/P beside versioned_docs/version-X/P or
+//     beside docs/v1.12/P) or a folder named main, master, next or latest
+//     beside the version folders.
+//   - Rank (versionMap.order): an ordering rule, not a weight. A copy of an
+//     older release comes after the best chunk of its page's current copy
+//     and latest release's copy (the head copies) when one is among the
+//     candidates; a query that names a version (the query's words' version
+//     forms, versionForms) makes that version's copy the head instead.
+//   - Answer (collectHits, fuse): one entry per page, the first of its
+//     copies in rank order, naming the other versions it exists in
+//     (Hit.Versions).
+//
+// minSharedCopies is not tuned: one page in common (an index.md, a
+// README) is what any two folders may have; two is the least that says a
+// folder copies another.
+const minSharedCopies = 2
+
+// currentFolders name the copy of the pages being written, beside the
+// version folders.
+var currentFolders = map[string]bool{"main": true, "master": true, "next": true, "latest": true}
+
+// currentLabel names an unversioned copy (docs/P beside
+// versioned_docs/version-X/P) in Hit.Versions.
+const currentLabel = "current"
+
+// versionFolder reports whether seg names a version, and its label
+// ("version-v3.13.x" is "v3.13.x") and the numbers that order it. A number
+// without "v" or "version-" needs a dot (a folder "2" is not a version).
+func versionFolder(seg string) (label string, nums []int, ok bool) {
+	s := strings.ToLower(seg)
+	label = strings.TrimPrefix(s, "version-")
+	prefixed := len(label) < len(s)
+	core := label
+	if strings.HasPrefix(core, "v") {
+		core, prefixed = core[1:], true
+	}
+	core = strings.TrimSuffix(core, ".x")
+	if core == "" {
+		return "", nil, false
+	}
+	for _, p := range strings.Split(core, ".") {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || p == "" || p[0] == '+' {
+			return "", nil, false
+		}
+		nums = append(nums, n)
+	}
+	if !prefixed && len(nums) < 2 {
+		return "", nil, false
+	}
+	return label, nums, true
+}
+
+// versionCopy is one copy of a versioned page.
+type versionCopy struct {
+	family string // alias, the canonical folder and the page below it
+	label  string // the version folder's label, a current folder's name, or currentLabel
+	nums   []int  // a version's numbers (nil for a current copy)
+	head   bool   // the current copy or the latest release's (or the page's newest)
+}
+
+// versionMap holds the versioned copies of an index's pages, by chunk key
+// (alias NUL path), and each family's copies, current ones first, then
+// newest first.
+type versionMap struct {
+	copies   map[string]*versionCopy
+	families map[string][]*versionCopy
+}
+
+// slot is where a path sits among a folder's versioned copies.
+type slot struct {
+	parent, label, rest string
+	nums                []int
+}
+
+// canonParent is the folder a version folder's copies belong to:
+// Docusaurus keeps versioned_docs/version-X beside docs.
+func canonParent(segs []string) string {
+	p := slices.Clone(segs)
+	if n := len(p); n > 0 {
+		p[n-1] = strings.TrimPrefix(p[n-1], "versioned_")
+	}
+	return strings.Join(p, "/")
+}
+
+// versionFamilies detects the versioned copies among each package's
+// documents (files: alias → paths).
+func versionFamilies(files map[string][]string) *versionMap {
+	vm := &versionMap{copies: map[string]*versionCopy{}, families: map[string][]*versionCopy{}}
+	for alias, paths := range files {
+		versionFamiliesOf(vm, alias, paths)
+	}
+	for f, cs := range vm.families {
+		slices.SortStableFunc(cs, func(a, b *versionCopy) int { return compareVersions(b.nums, a.nums) })
+		vm.families[f] = cs
+	}
+	return vm
+}
+
+// compareVersions orders versions by number; nil (a current copy) is above
+// all.
+func compareVersions(a, b []int) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return slices.Compare(a, b)
+}
+
+// addVersionParents adds to parents the folder that holds path's first
+// version folder, if it has one.
+func addVersionParents(path string, parents map[string]bool) {
+	segs := strings.Split(path, "/")
+	for i, s := range segs[:len(segs)-1] {
+		if _, _, ok := versionFolder(s); ok {
+			parents[canonParent(segs[:i])] = true
+			return
+		}
+	}
+}
+
+func versionFamiliesOf(vm *versionMap, alias string, paths []string) {
+	parents := map[string]bool{} // folders that hold version folders (canonical)
+	for _, p := range paths {
+		addVersionParents(p, parents)
+	}
+	if len(parents) == 0 {
+		return
+	}
+	type member struct {
+		path string
+		slot slot
+	}
+	groups := map[string][]member{} // parent and page → its copies
+	for _, p := range paths {
+		if s, ok := slotOf(p, parents); ok {
+			k := s.parent + "\x00" + s.rest
+			groups[k] = append(groups[k], member{p, s})
+		}
+	}
+	// A folder's pages are copies when at least minSharedCopies of them
+	// have a copy in another folder of the same parent.
+	shared := map[string]int{}
+	for _, ms := range groups {
+		if len(ms) > 1 {
+			for _, m := range ms {
+				shared[m.slot.parent+"\x00"+m.slot.label]++
+			}
+		}
+	}
+	latest := map[string][]int{} // parent → its newest version folder's numbers
+	for k, n := range shared {
+		if n < minSharedCopies {
+			continue
+		}
+		parent, label, _ := strings.Cut(k, "\x00")
+		if _, nums, ok := versionFolder(label); ok && (latest[parent] == nil || slices.Compare(nums, latest[parent]) > 0) {
+			latest[parent] = nums
+		}
+	}
+	for gk, ms := range groups {
+		var cs []*versionCopy
+		versioned := false
+		for _, m := range ms {
+			if shared[m.slot.parent+"\x00"+m.slot.label] < minSharedCopies {
+				continue
+			}
+			c := &versionCopy{family: alias + "\x00" + gk, label: m.slot.label, nums: m.slot.nums}
+			c.head = c.nums == nil || slices.Equal(c.nums, latest[m.slot.parent])
+			versioned = versioned || c.nums != nil
+			cs = append(cs, c)
+			vm.copies[alias+"\x00"+m.path] = c
+		}
+		if len(cs) < 2 || !versioned {
+			for _, m := range ms {
+				delete(vm.copies, alias+"\x00"+m.path)
+			}
+			continue
+		}
+		if !slices.ContainsFunc(cs, func(c *versionCopy) bool { return c.head }) {
+			slices.MaxFunc(cs, func(a, b *versionCopy) int { return compareVersions(a.nums, b.nums) }).head = true
+		}
+		vm.families[alias+"\x00"+gk] = cs
+	}
+}
+
+// inVersionFolder reports whether a candidate's path has a version folder
+// (versionFolder): a search reads the versioned copies (versionsOf, once
+// a snapshot) only then, so that an index without them pays nothing
+// (reading every path was about 6 ms of CPU a cold search on bench/scale's
+// 1× corpus, which has none).
+func inVersionFolder(cands []*candidate) bool {
+	for _, c := range cands {
+		k, _ := splitChunkID(c.ext)
+		_, p, _ := strings.Cut(k, "\x00")
+		for {
+			seg, rest, ok := strings.Cut(p, "/")
+			if !ok {
+				break
+			}
+			if strings.ContainsAny(seg, "0123456789") {
+				if _, _, v := versionFolder(seg); v {
+					return true
+				}
+			}
+			p = rest
+		}
+	}
+	return false
+}
+
+// versionsFor returns vm, or when it is nil and a candidate is in a
+// version folder (inVersionFolder), the versioned copies of rdr's snapshot
+// (versionsOf); else nil.
+func (c *snapshotCache) versionsFor(ctx context.Context, rdr index.IndexReader, vm *versionMap, cands []*candidate) (*versionMap, error) {
+	if vm != nil || !inVersionFolder(cands) {
+		return vm, nil
+	}
+	return c.versionsOf(ctx, rdr)
+}
+
+// versionsOf returns the versioned copies of the pages of rdr's snapshot,
+// read on its first search (readVersions).
+func (c *snapshotCache) versionsOf(ctx context.Context, rdr index.IndexReader) (*versionMap, error) {
+	kinded, err := c.kindedChunks(ctx, rdr)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.of(rdr)
+	if c.versOK {
+		return c.vers, nil
+	}
+	vm, err := readVersions(ctx, rdr, kinded)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: read versioned pages: %w", err)
+	}
+	c.vers, c.versOK = vm, true
+	return vm, nil
+}
+
+// readVersions detects the versioned copies (versionFamilies) from the
+// index: the documents' paths (the path field's dictionary), and, only
+// when a path has a version folder, the package of each chunk of the paths
+// that could be copies. A document of a kind (docKind: release notes, a
+// changelog, a blog post, a migration guide) is not a copy: release notes
+// kept in folders named by versions are each their own page.
+func readVersions(ctx context.Context, rdr index.IndexReader, kinded []bool) (*versionMap, error) {
+	var paths []string
+	parents := map[string]bool{}
+	err := eachTerm(rdr, fPath, func(p string) error {
+		paths = append(paths, p)
+		addVersionParents(p, parents)
+		return nil
+	})
+	if err != nil || len(parents) == 0 {
+		return &versionMap{}, err
+	}
+	var aliases []string
+	var pkgOf []int32 // 1 + the alias's index in aliases, by internal document number
+	err = eachTerm(rdr, fPackage, func(a string) error {
+		aliases = append(aliases, a)
+		n := int32(len(aliases))
+		return eachPosting(ctx, rdr, a, fPackage, func(id uint64) {
+			pkgOf = grow(pkgOf, id)
+			pkgOf[id] = n
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]string{}
+	for _, p := range paths {
+		if _, ok := slotOf(p, parents); !ok {
+			continue
+		}
+		var in, kind []int32 // packages with a chunk of p; of a kind
+		err := eachPosting(ctx, rdr, p, fPath, func(id uint64) {
+			if id >= uint64(len(pkgOf)) || pkgOf[id] == 0 {
+				return
+			}
+			a := pkgOf[id]
+			if !slices.Contains(in, a) {
+				in = append(in, a)
+			}
+			if id < uint64(len(kinded)) && kinded[id] && !slices.Contains(kind, a) {
+				kind = append(kind, a)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range in {
+			if !slices.Contains(kind, a) {
+				files[aliases[a-1]] = append(files[aliases[a-1]], p)
+			}
+		}
+	}
+	return versionFamilies(files), nil
+}
+
+// slotOf places path among the version folders of parents: in a version
+// folder, a current folder (main, master, next, latest) or the parent
+// itself (the unversioned copy), with the page's path below it.
+func slotOf(path string, parents map[string]bool) (slot, bool) {
+	segs := strings.Split(path, "/")
+	for i := range segs {
+		last := i == len(segs)-1
+		if !last {
+			if label, nums, ok := versionFolder(segs[i]); ok {
+				p := canonParent(segs[:i])
+				if parents[p] {
+					return slot{p, label, strings.Join(segs[i+1:], "/"), nums}, true
+				}
+			}
+		}
+		p := strings.Join(segs[:i], "/")
+		if !parents[p] {
+			continue
+		}
+		if name := strings.ToLower(segs[i]); !last && currentFolders[name] {
+			return slot{p, name, strings.Join(segs[i+1:], "/"), nil}, true
+		}
+		return slot{p, currentLabel, strings.Join(segs[i:], "/"), nil}, true
+	}
+	return slot{}, false
+}
+
+// namedCopy reports whether one of the query's words names c's version:
+// the word or one of its shorter forms (versionForms, the one rule for
+// pages and queries) is the version's number or its major.minor.
+func (c *versionCopy) namedBy(forms map[string]bool) bool {
+	if c.nums == nil || len(forms) == 0 {
+		return false
+	}
+	core := strings.TrimSuffix(strings.TrimPrefix(c.label, "v"), ".x")
+	if forms[core] {
+		return true
+	}
+	for _, f := range versionForms([]byte(core)) {
+		if forms[string(f)] {
+			return true
+		}
+	}
+	return false
+}
+
+// queryVersions returns the version numbers a query's words name, each in
+// its forms (versionForms): "v1.13.2" is 1.13.2 and 1.13.
+func queryVersions(words []string) map[string]bool {
+	var forms map[string]bool
+	for _, w := range words {
+		w = strings.ToLower(strings.TrimFunc(w, func(r rune) bool {
+			return !(r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}))
+		w = strings.TrimSuffix(w, ".x")
+		if _, _, ok := versionFolder(w); !ok || !strings.Contains(w, ".") {
+			continue
+		}
+		if forms == nil {
+			forms = map[string]bool{}
+		}
+		forms[strings.TrimPrefix(w, "v")] = true
+		for _, f := range versionForms([]byte(w)) {
+			forms[string(f)] = true
+		}
+	}
+	return forms
+}
+
+// order moves, in cands (best first), each chunk of a page's copy that is
+// not its head after the best chunk of the head copy, when one is among
+// cands, keeping the order of everything else; a moved chunk's score
+// becomes at most the chunk it follows. The head copies are the current
+// copy and the latest release's, or the copies of a version the query
+// names (forms: queryVersions) when the page has one.
+func (vm *versionMap) order(cands []*candidate, forms map[string]bool) {
+	if vm == nil || len(vm.copies) == 0 {
+		return
+	}
+	isHead := func(c *versionCopy) bool {
+		if forms != nil && slices.ContainsFunc(vm.families[c.family], func(o *versionCopy) bool { return o.namedBy(forms) }) {
+			return c.namedBy(forms)
+		}
+		return c.head
+	}
+	copyOf := make([]*versionCopy, len(cands))
+	hasHead := map[string]bool{}
+	for i, c := range cands {
+		k, _ := splitChunkID(c.ext)
+		if vc := vm.copies[k]; vc != nil {
+			copyOf[i] = vc
+			if isHead(vc) {
+				hasHead[vc.family] = true
+			}
+		}
+	}
+	if len(hasHead) == 0 {
+		return
+	}
+	out := make([]*candidate, 0, len(cands))
+	pending := map[string][]*candidate{}
+	seenHead := map[string]bool{}
+	for i, c := range cands {
+		vc := copyOf[i]
+		switch {
+		case vc == nil || !hasHead[vc.family] || seenHead[vc.family] && !isHead(vc):
+			out = append(out, c)
+		case isHead(vc):
+			out = append(out, c)
+			if !seenHead[vc.family] {
+				seenHead[vc.family] = true
+				for _, p := range pending[vc.family] {
+					p.score = min(p.score, c.score)
+					out = append(out, p)
+				}
+				delete(pending, vc.family)
+			}
+		default:
+			pending[vc.family] = append(pending[vc.family], c)
+		}
+	}
+	copy(cands, out)
+}
+
+// others returns the versions other than c's that c's page exists in,
+// current copies first, then newest first.
+func (vm *versionMap) others(c *versionCopy) []string {
+	var out []string
+	for _, o := range vm.families[c.family] {
+		if o != c && !slices.Contains(out, o.label) {
+			out = append(out, o.label)
+		}
+	}
+	return out
+}

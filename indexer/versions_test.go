@@ -1,0 +1,282 @@
+package indexer
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestVersionFolder(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		seg, label string
+		ok         bool
+	}{
+		{"v1.13", "v1.13", true},
+		{"1.13", "1.13", true},
+		{"version-3.13.x", "3.13.x", true},
+		{"version-v3.13.x", "v3.13.x", true},
+		{"v3.6.x", "v3.6.x", true},
+		{"V2", "v2", true}, // a "v" makes one number a version
+		{"2", "", false},   // a bare number is not
+		{"v", "", false},
+		{"vendor", "", false},
+		{"v1.x.2", "", false},
+		{"1..2", "", false},
+		{"main", "", false},
+		{"docs", "", false},
+	} {
+		label, _, ok := versionFolder(c.seg)
+		if ok != c.ok || label != c.label {
+			t.Errorf("versionFolder(%q) = %q, %v; want %q, %v", c.seg, label, ok, c.label, c.ok)
+		}
+	}
+}
+
+// copiesOf returns, for each path of pages (path → title, for the
+// reader), "label" when it is a copy (with "*" when it is a head copy) and
+// "" when it is not.
+func copiesOf(pages map[string]string) map[string]string {
+	var paths []string
+	for p := range pages {
+		paths = append(paths, p)
+	}
+	vm := versionFamilies(map[string][]string{"p": paths})
+	out := map[string]string{}
+	for p := range pages {
+		if c := vm.copies["p\x00"+p]; c != nil {
+			out[p] = c.label
+			if c.head {
+				out[p] += "*"
+			}
+		} else {
+			out[p] = ""
+		}
+	}
+	return out
+}
+
+func TestVersionFamilies(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		pages map[string]string // path → title
+		want  map[string]string // path → label ("*": head), "" not a copy
+	}{
+		{
+			name: "Docusaurus: docs beside versioned_docs",
+			pages: map[string]string{
+				"website/docs/install.md":                           "Install",
+				"website/docs/audit.md":                             "Audit",
+				"website/docs/new.md":                               "New",
+				"website/versioned_docs/version-v3.13.x/install.md": "Install",
+				"website/versioned_docs/version-v3.13.x/audit.md":   "Audit",
+				"website/versioned_docs/version-v3.9.x/install.md":  "Install",
+				"website/versioned_docs/version-v3.9.x/audit.md":    "Audit",
+				"website/blog/v1.md":                                "Blog",
+			},
+			want: map[string]string{
+				"website/docs/install.md":                           "current*",
+				"website/docs/audit.md":                             "current*",
+				"website/docs/new.md":                               "", // no copy
+				"website/versioned_docs/version-v3.13.x/install.md": "v3.13.x*",
+				"website/versioned_docs/version-v3.13.x/audit.md":   "v3.13.x*",
+				"website/versioned_docs/version-v3.9.x/install.md":  "v3.9.x", // 9 < 13: by number
+				"website/versioned_docs/version-v3.9.x/audit.md":    "v3.9.x",
+				"website/blog/v1.md":                                "",
+			},
+		},
+		{
+			name: "Hugo: main beside version folders",
+			pages: map[string]string{
+				"site/content/docs/main/backup.md":  "Backup",
+				"site/content/docs/main/hooks.md":   "Hooks",
+				"site/content/docs/v1.13/backup.md": "Backup",
+				"site/content/docs/v1.13/hooks.md":  "Hooks",
+				"site/content/docs/v1.10/backup.md": "Backup",
+				"site/content/docs/v1.10/hooks.md":  "Hooks",
+				"site/content/posts/release.md":     "Release",
+			},
+			want: map[string]string{
+				"site/content/docs/main/backup.md":  "main*",
+				"site/content/docs/main/hooks.md":   "main*",
+				"site/content/docs/v1.13/backup.md": "v1.13*",
+				"site/content/docs/v1.13/hooks.md":  "v1.13*",
+				"site/content/docs/v1.10/backup.md": "v1.10",
+				"site/content/docs/v1.10/hooks.md":  "v1.10",
+				"site/content/posts/release.md":     "",
+			},
+		},
+		{
+			name: "docs/P beside docs/vX.Y/P, a page dropped from the latest",
+			pages: map[string]string{
+				"docs/a.md":        "A",
+				"docs/b.md":        "B",
+				"docs/1.12/a.md":   "A",
+				"docs/1.12/b.md":   "B",
+				"docs/1.11/a.md":   "A",
+				"docs/1.11/b.md":   "B",
+				"docs/1.11/old.md": "Old",
+				"docs/1.10/old.md": "Old",
+				"docs/1.10/a.md":   "A",
+				"docs/1.9/x.md":    "X",
+			},
+			want: map[string]string{
+				"docs/a.md":        "current*",
+				"docs/b.md":        "current*",
+				"docs/1.12/a.md":   "1.12*",
+				"docs/1.12/b.md":   "1.12*",
+				"docs/1.11/a.md":   "1.11",
+				"docs/1.11/b.md":   "1.11",
+				"docs/1.11/old.md": "1.11*", // its newest copy
+				"docs/1.10/old.md": "1.10",
+				"docs/1.10/a.md":   "1.10",
+				"docs/1.9/x.md":    "", // no copy
+			},
+		},
+		{
+			name: "look-alike: a v2 API folder of other pages",
+			pages: map[string]string{
+				"api/v1/users.md":  "Users",
+				"api/v1/index.md":  "API",
+				"api/v2/orders.md": "Orders",
+				"api/v2/index.md":  "API", // one page in common: not copies
+				"api/index.md":     "API reference",
+			},
+			want: map[string]string{
+				"api/v1/users.md": "", "api/v1/index.md": "", "api/v2/orders.md": "", "api/v2/index.md": "", "api/index.md": "",
+			},
+		},
+	} {
+		got := copiesOf(c.pages)
+		for p, w := range c.want {
+			if got[p] != w {
+				t.Errorf("%s: %s is %q, want %q", c.name, p, got[p], w)
+			}
+		}
+	}
+}
+
+func TestQueryVersions(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"mutation in gatekeeper 3.7", []string{"3.7"}},
+		{"metrics in v3.10?", []string{"3.10"}},
+		{"upgrade to 1.13.2", []string{"1.13", "1.13.2"}},
+		{"1.16.x", []string{"1.16"}},
+		{"install v2 api", nil}, // one number: not a release's
+		{"how do I install", nil},
+	} {
+		var got []string
+		for f := range queryVersions(splitWords(c.q)) {
+			got = append(got, f)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("queryVersions(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+// TestVersionedSearch searches a package that keeps a copy of its pages
+// per release: the best copy of a page is an old release's (its text
+// says the query's words most often), yet the current copy comes first,
+// once, naming the others; a query naming a version gets that version's
+// copy; a look-alike version folder is ranked as before.
+func TestVersionedSearch(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "velero", map[string]string{
+		"docs/main/backup.md":   "# Backup\n\nrun a backup of the cluster, then read its logs, its phase and the warnings of each item it saved\n",
+		"docs/main/restore.md":  "# Restore\n\nrestore from a backup\n",
+		"docs/v1.13/backup.md":  "# Backup\n\nrun a backup of the cluster, then read its logs, its phase and the warnings of each item it saved\n",
+		"docs/v1.13/restore.md": "# Restore\n\nrestore from a backup\n",
+		"docs/v1.10/backup.md":  "# Backup\n\nrun a backup of the cluster\n",
+		"docs/v1.10/restore.md": "# Restore\n\nrestore from a backup\n",
+		"docs/schedule.md":      "# Schedule\n\nschedule a backup every night\n",
+		"api/v2/backup.md":      "# Backup API\n\nthe backup backup backup endpoint\n",
+		"api/v1/other.md":       "# Other\n\nsomething else\n",
+		// Release notes in folders named by versions: each its own page.
+		"changelog/v1.2/notes.md":   "# Release 1.2\n\nthe backup fix\n",
+		"changelog/v1.2/upgrade.md": "# Upgrade to 1.2\n\nsteps\n",
+		"changelog/v1.3/notes.md":   "# Release 1.3\n\nthe backup fix again\n",
+		"changelog/v1.3/upgrade.md": "# Upgrade to 1.3\n\nsteps\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "velero"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, c := range []struct {
+		q     string
+		chunk bool
+		first string
+		vers  string
+	}{
+		{"backup cluster", false, "docs/main/backup.md", "v1.13,v1.10"},
+		{"backup cluster", true, "docs/main/backup.md", "v1.13,v1.10"},
+		{"backup cluster 1.10", false, "docs/v1.10/backup.md", "main,v1.13"},
+		{"backup cluster v1.13", false, "docs/v1.13/backup.md", "main,v1.10"},
+		{"backup endpoint api", false, "api/v2/backup.md", ""},
+	} {
+		hits, err := r.Search(ctx, Query{Text: c.q, BestPerDocument: !c.chunk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 {
+			t.Fatalf("%q: no hits", c.q)
+		}
+		if hits[0].Path != c.first || strings.Join(hits[0].Versions, ",") != c.vers {
+			t.Errorf("%q (chunks %v): first %s %v, want %s %s", c.q, c.chunk, hits[0].Path, hits[0].Versions, c.first, c.vers)
+		}
+		var paths []string
+		for _, h := range hits {
+			if strings.HasPrefix(h.Path, "docs/") && strings.HasSuffix(h.Path, "/backup.md") {
+				paths = append(paths, h.Path)
+			}
+			if h.Score > hits[0].Score {
+				t.Errorf("%q: %s scored %v above the first's %v", c.q, h.Path, h.Score, hits[0].Score)
+			}
+		}
+		if len(paths) != 1 {
+			t.Errorf("%q: copies of backup.md %v, want one", c.q, paths)
+		}
+	}
+	hits, err := r.Search(ctx, Query{Text: "release notes backup fix", Packages: []string{"velero"}, Paths: []string{"changelog/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 || len(hits[0].Versions)+len(hits[1].Versions) > 0 {
+		t.Errorf("release notes per version: %+v, want both pages, no versions", hits)
+	}
+}
+
+// TestFuseOneCopy: the lexical and the semantic halves each give one copy
+// of a versioned page, perhaps not the same one; the fused list keeps the
+// first, in both modes.
+func TestFuseOneCopy(t *testing.T) {
+	t.Parallel()
+	h := func(path, family string, n int) Hit {
+		return Hit{Package: "p", Path: path, Score: float64(10 - n), id: chunkID("p", path, n), family: family}
+	}
+	lex := []Hit{h("docs/main/a.md", "F", 0), h("docs/b.md", "", 1)}
+	sem := []Hit{h("docs/v1.10/a.md", "F", 0), h("docs/c.md", "", 1)}
+	for _, best := range []bool{true, false} {
+		var got []string
+		for _, x := range fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.3}, best, 10) {
+			got = append(got, x.Path)
+		}
+		if slices.Contains(got, "docs/v1.10/a.md") || !slices.Contains(got, "docs/main/a.md") || len(got) != 3 {
+			t.Errorf("best per document %v: %v, want docs/main/a.md, docs/b.md and docs/c.md", best, got)
+		}
+	}
+}
