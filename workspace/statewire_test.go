@@ -158,8 +158,8 @@ func TestStateWithheldFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 		h, err := project.ReadStateHead(p)
-		if err != nil || !slices.Equal(h.Withheld, st.Withheld) {
-			t.Fatalf("state %d: ReadStateHead = %v, %v; want %v", i, h.Withheld, err, st.Withheld)
+		if err != nil || !slices.Equal(h.Withheld, st.Withheld) || h.Commit != st.Rev {
+			t.Fatalf("state %d: ReadStateHead = %v %q, %v; want %v %q", i, h.Withheld, h.Commit, err, st.Withheld, st.Rev)
 		}
 	}
 }
