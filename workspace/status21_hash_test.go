@@ -1,0 +1,80 @@
+package workspace
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/project"
+)
+
+// TestStatusHashesIntoOneBuffer: when no stamp proves a package's files
+// unchanged (a copied project: every inode and ctime moved), status hashes
+// them all, into one buffer: it allocates a small part of what it reads
+// (status21; each file was read into its own allocation, 50 MB and 19
+// collections for start21's copied project). The answer is unchanged:
+// no edits, and an edit keeping the size is still found.
+func TestStatusHashesIntoOneBuffer(t *testing.T) {
+	f := newFixture(t)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team", Alias: "team"}}, AddOptions{}))
+	st, err := w.readState("team")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := w.pkgDir("team")
+	total := 0
+	for i := range 60 {
+		rel := fmt.Sprintf("big/f%02d.md", i)
+		data := bytes.Repeat([]byte{byte('a' + i%26)}, 64<<10)
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Files = append(st.Files, recordFile(rel, gitengine.HashBlob(data), fi))
+		total += len(data)
+	}
+	for i := range st.Files {
+		st.Files[i].Ino++ // another inode: nothing proves the file unchanged
+	}
+	if err := w.writeState(w.statePath("team"), st); err != nil {
+		t.Fatal(err)
+	}
+	var least uint64
+	for i := range 5 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		out, err := w.Status()
+		runtime.ReadMemStats(&after)
+		if err != nil || len(out) != 0 {
+			t.Fatalf("status: %+v, %v; want no edits", out, err)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; i == 0 || n < least {
+			least = n
+		}
+	}
+	t.Logf("Status allocated %d bytes, reading %d", least, total)
+	if limit := uint64(total) / 4; least > limit {
+		t.Errorf("Status allocated %d bytes to hash %d bytes of files, more than %d: each file read into its own allocation", least, total, limit)
+	}
+	// An edit keeping the size is found.
+	p := filepath.Join(dir, "big", "f07.md")
+	if err := os.WriteFile(p, bytes.Repeat([]byte{'z'}, 64<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := w.Status()
+	if err != nil || len(out) != 1 || len(out[0].Files) != 1 || out[0].Files[0].Path != "big/f07.md" || out[0].Files[0].Change != changeModified {
+		t.Fatalf("status after an edit keeping the size: %+v, %v", out, err)
+	}
+}
