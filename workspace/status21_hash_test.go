@@ -78,3 +78,36 @@ func TestStatusHashesIntoOneBuffer(t *testing.T) {
 		t.Fatalf("status after an edit keeping the size: %+v, %v", out, err)
 	}
 }
+
+// BenchmarkDiffUnproven is status's check of a 500-file package that no
+// stamp proves unchanged (a copied project): every file is read and
+// hashed (its allocations are the ones TestStatusHashesIntoOneBuffer
+// bounds).
+func BenchmarkDiffUnproven(b *testing.B) {
+	dir := b.TempDir()
+	st := &pkgState{Rev: "c", at: 1}
+	for i := range 500 {
+		rel := fmt.Sprintf("d%02d/f%03d.md", i/50, i)
+		data := bytes.Repeat([]byte{byte('a' + i%26)}, 4096)
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f := recordFile(rel, gitengine.HashBlob(data), fi)
+		f.Ino++
+		st.Files = append(st.Files, f)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if out, _, err := diff(dir, st, false); err != nil || len(out) != 0 {
+			b.Fatalf("diff: %v, %v", out, err)
+		}
+	}
+}
