@@ -105,7 +105,9 @@ func (f fileState) restamp(fi fs.FileInfo) fileState {
 type pkgState struct {
 	// StateHead comes first: its "withheld" (the documents audience
 	// rules kept out, sorted) is the file's first key, which
-	// project.ReadStateHead reads without the records.
+	// project.ReadStateHead reads without the records, and Rev the
+	// second, "commit" (it hides StateHead.Commit, of the same name:
+	// the state's commit is Rev; ReadStateHead reads it as Commit).
 	project.StateHead
 	Rev   string      `json:"commit"`
 	Tree  string      `json:"tree"`
