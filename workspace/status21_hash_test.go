@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -51,19 +50,12 @@ func TestStatusHashesIntoOneBuffer(t *testing.T) {
 	if err := w.writeState(w.statePath("team"), st); err != nil {
 		t.Fatal(err)
 	}
-	var least uint64
-	for i := range 5 {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
+	least := leastAllocated(func() {
 		out, err := w.Status()
-		runtime.ReadMemStats(&after)
 		if err != nil || len(out) != 0 {
 			t.Fatalf("status: %+v, %v; want no edits", out, err)
 		}
-		if n := after.TotalAlloc - before.TotalAlloc; i == 0 || n < least {
-			least = n
-		}
-	}
+	})
 	t.Logf("Status allocated %d bytes, reading %d", least, total)
 	if limit := uint64(total) / 4; least > limit {
 		t.Errorf("Status allocated %d bytes to hash %d bytes of files, more than %d: each file read into its own allocation", least, total, limit)
