@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/ctx-dev/ctx/gitengine"
-	"github.com/ctx-dev/ctx/project"
 )
 
 // TestStatusHashesIntoOneBuffer: when no stamp proves a package's files
@@ -18,13 +17,7 @@ import (
 // collections for start21's copied project). The answer is unchanged:
 // no edits, and an edit keeping the size is still found.
 func TestStatusHashesIntoOneBuffer(t *testing.T) {
-	f := newFixture(t)
-	w := f.open(f.project)
-	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team", Alias: "team"}}, AddOptions{}))
-	st, err := w.readState("team")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, st := installedTeam(t)
 	dir := w.pkgDir("team")
 	total := 0
 	for i := range 60 {

@@ -17,13 +17,7 @@ import (
 // packages, 1,380 of a list's 3,117 page faults). A package behind is
 // still told so.
 func TestListReadsOnlyTheStateHead(t *testing.T) {
-	f := newFixture(t)
-	w := f.open(f.project)
-	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team", Alias: "team"}}, AddOptions{}))
-	st, err := w.readState("team")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, st := installedTeam(t)
 	for i := range 20000 {
 		st.Files = append(st.Files, fileState{Path: fmt.Sprintf("zz/d%03d/file%05d.md", i/100, i), Blob: "0123456789012345678901234567890123456789", Size: 100, Mode: 0o644, MTime: 1, CTime: 1, Ino: uint64(i)})
 	}
@@ -72,4 +66,17 @@ func leastAllocated(fn func()) uint64 {
 		}
 	}
 	return least
+}
+
+// installedTeam is a project with the fixture's "team" folder installed
+// as the package team, and its state.
+func installedTeam(t *testing.T) (*Workspace, *pkgState) {
+	f := newFixture(t)
+	w := f.open(f.project)
+	f.must(w.Add(bg, []project.PackageSpec{{Source: f.upstream, Path: "team", Alias: "team"}}, AddOptions{}))
+	st, err := w.readState("team")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, st
 }
