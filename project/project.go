@@ -441,6 +441,12 @@ type StateHead struct {
 	// Withheld lists the documents audience rules kept out of the
 	// install (paths in the package), sorted.
 	Withheld []string `json:"withheld"`
+	// Commit is the commit ctx installed: the file's second key, which
+	// workspace's state writes as its own field (its Rev, of the same
+	// JSON name, hides this one in the state type: Commit is only what
+	// ReadStateHead reads). list tells a package behind the lock by it
+	// without the records (status21).
+	Commit string `json:"commit"`
 }
 
 // MaxStateBytes bounds a package's state file (.state/ALIAS.json): 1 GiB,
@@ -448,9 +454,10 @@ type StateHead struct {
 // does (workspace reads it whole within it; own21).
 const MaxStateBytes = 1 << 30
 
-// ReadStateHead reads the head of the state file at path: its first key
-// when that is "withheld"; a file written by an older ctx (before round
-// 17's fix, "withheld" after the records or absent) is decoded in full.
+// ReadStateHead reads the head of the state file at path: its first two
+// keys when they are "withheld" and "commit"; a file written otherwise
+// (by a ctx before round 17's fix, "withheld" after the records or
+// absent) is decoded in full.
 func ReadStateHead(path string) (StateHead, error) {
 	var h StateHead
 	f, err := boundedfile.Open(path, MaxStateBytes)
@@ -467,9 +474,17 @@ func ReadStateHead(path string) (StateHead, error) {
 			if err := dec.Decode(&h.Withheld); err != nil {
 				return StateHead{}, fmt.Errorf("%s: %w", path, err)
 			}
-			return h, nil
+			if dec.More() {
+				if k, err := dec.Token(); err == nil && k == "commit" {
+					if err := dec.Decode(&h.Commit); err != nil {
+						return StateHead{}, fmt.Errorf("%s: %w", path, err)
+					}
+					return h, nil
+				}
+			}
 		}
 	}
+	h = StateHead{}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return h, err
 	}

@@ -65,12 +65,14 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 // .state) when it is not locked, the lock's: a pull or checkout brought
 // another lock and no `ctx install` followed. "" when they agree, or when
 // no state is recorded (nothing to tell by).
+// Only the state's head is read (project.ReadStateHead: its "commit"),
+// not its records: list asks this of every package (status21).
 func (w *Workspace) behind(alias, locked string) string {
-	st, err := w.readState(alias)
+	h, err := project.ReadStateHead(w.statePath(alias))
 	if err != nil {
 		return ""
 	}
-	return st.behind(locked)
+	return behindRev(h.Commit, locked)
 }
 
 // behindEdited is behind, and for a package behind the lock whether it
@@ -91,10 +93,20 @@ func (w *Workspace) behindEdited(alias, locked string) (rev string, edited bool)
 // behind is the revision st records when it is not locked (the one rule
 // of "behind the lock"); "" when they agree or st records none.
 func (st *pkgState) behind(locked string) string {
-	if st == nil || st.Rev == "" || st.Rev == locked {
+	if st == nil {
 		return ""
 	}
-	return st.Rev
+	return behindRev(st.Rev, locked)
+}
+
+// behindRev is the rule of "behind the lock": installed, the commit a
+// state records, when it is not locked; "" when they agree or no commit
+// is recorded.
+func behindRev(installed, locked string) string {
+	if installed == "" || installed == locked {
+		return ""
+	}
+	return installed
 }
 
 // Refused is the manifest's local sources that the containment rule

@@ -105,7 +105,9 @@ func (f fileState) restamp(fi fs.FileInfo) fileState {
 type pkgState struct {
 	// StateHead comes first: its "withheld" (the documents audience
 	// rules kept out, sorted) is the file's first key, which
-	// project.ReadStateHead reads without the records.
+	// project.ReadStateHead reads without the records, and Rev the
+	// second, "commit" (it hides StateHead.Commit, of the same name:
+	// the state's commit is Rev; ReadStateHead reads it as Commit).
 	project.StateHead
 	Rev   string      `json:"commit"`
 	Tree  string      `json:"tree"`
@@ -295,6 +297,12 @@ func scanState(dir string, commit, tree, hash string) (*pkgState, error) {
 func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
 	tr := fileid.NewTree(dir)
 	defer tr.Close()
+	return walkTree(tr, dir, fn)
+}
+
+// walkTree is walkFiles stat'ing from tr, dir's Tree, which fn may read
+// files from too (diff's hashing).
+func walkTree(tr *fileid.Tree, dir string, fn func(rel string, fi fs.FileInfo) error) error {
 	return treehash.WalkFiles(dir, func(rel string, d fs.DirEntry) error {
 		var fi fs.FileInfo
 		var err error
@@ -308,6 +316,32 @@ func walkFiles(dir string, fn func(rel string, fi fs.FileInfo) error) error {
 		}
 		return fn(rel, fi)
 	})
+}
+
+// blobReader hashes files of one tree as blobOf does, reading each into
+// the same buffer from the tree's open root (fileid.Tree.ReadFile): a
+// check that hashes every file of a package (status where no stamp proves
+// them unchanged) allocates one buffer, not each file (status21).
+type blobReader struct {
+	tr  *fileid.Tree
+	dir string
+	buf []byte
+}
+
+// blob is blobOf of the file at rel (slash-separated) under the tree.
+func (r *blobReader) blob(rel string, fi fs.FileInfo) (string, error) {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return blobOf(filepath.Join(r.dir, filepath.FromSlash(rel)), fi)
+	}
+	if n := int(fi.Size()) + 1; cap(r.buf) < n && n > 0 {
+		r.buf = make([]byte, 0, n)
+	}
+	data, err := r.tr.ReadFile(rel, r.buf)
+	if err != nil {
+		return "", err
+	}
+	r.buf = data[:0]
+	return gitengine.HashBlob(data), nil
 }
 
 func blobOf(p string, fi fs.FileInfo) (string, error) {
@@ -359,7 +393,10 @@ func diff(dir string, st *pkgState, full bool) (out []FileChange, complete bool,
 		}
 	}
 	complete = true
-	err = walkFiles(dir, func(rel string, fi fs.FileInfo) error {
+	tr := fileid.NewTree(dir)
+	defer tr.Close()
+	blobs := blobReader{tr: tr, dir: dir}
+	err = walkTree(tr, dir, func(rel string, fi fs.FileInfo) error {
 		i, ok := want[rel]
 		if !ok {
 			out = append(out, FileChange{Path: rel, Change: changeAdded})
@@ -379,7 +416,7 @@ func diff(dir string, st *pkgState, full bool) (out []FileChange, complete bool,
 		if !proven(f, fi, st.at) && !full && !maybeEdited(f, fi) {
 			complete = false
 		} else if !proven(f, fi, st.at) {
-			blob, err := blobOf(filepath.Join(dir, filepath.FromSlash(rel)), fi)
+			blob, err := blobs.blob(rel, fi)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package fileid
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -102,4 +103,43 @@ func (t *Tree) byPath(rel string) (Stamp, bool, error) {
 		return Of(fi), fi.Mode().IsRegular(), nil
 	}
 	return Lstat(t.join(rel))
+}
+
+// ReadFile reads the file at rel (slash-separated, valid as for Info)
+// into buf, which it grows as needed, and returns the bytes read: a
+// reader of many files (the dirty guard's hashing of a package no stamp
+// proves unchanged) passes the same buffer each time and allocates
+// nothing more per file, where the root is open without path walks from
+// the top. A final symbolic link is not followed (an error: read it with
+// os.Readlink), and a fifo does not block the read (it is opened
+// non-blocking: an error or what it holds; elsewhere than Linux and
+// macOS, what is not a regular file is an error).
+func (t *Tree) ReadFile(rel string, buf []byte) ([]byte, error) {
+	if !validRel(rel) || rel == "." {
+		return nil, &fs.PathError{Op: "open", Path: rel, Err: fs.ErrInvalid}
+	}
+	return t.readFile(rel, buf)
+}
+
+// readByPath is ReadFile by the whole path (byPath's form).
+func (t *Tree) readByPath(rel string, buf []byte) ([]byte, error) {
+	f, err := openNoFollow(t.join(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

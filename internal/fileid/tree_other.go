@@ -2,7 +2,10 @@
 
 package fileid
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
 // tree holds nothing where the system has no fstatat: each file is
 // stat'ed by its whole path.
@@ -16,3 +19,20 @@ func (t *Tree) Close() {}
 
 // info is infoByPath: this system has no fstatat.
 func (t *Tree) info(rel string) (fs.FileInfo, error) { return t.infoByPath(rel) }
+
+// readFile is readByPath: this system has no openat.
+func (t *Tree) readFile(rel string, buf []byte) ([]byte, error) { return t.readByPath(rel, buf) }
+
+// openNoFollow opens the file at p for readByPath, refusing a symbolic
+// link (this system has no O_NOFOLLOW: the path is looked at first) and
+// what is not a regular file.
+func openNoFollow(p string) (*os.File, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrInvalid}
+	}
+	return os.Open(p)
+}

@@ -5,6 +5,7 @@ package fileid
 import (
 	"errors"
 	"io/fs"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -139,4 +140,51 @@ func (t *Tree) Close() {
 // unixStamp is st's stamp, as Of gives it from os.Lstat's fs.FileInfo.
 func unixStamp(st *unix.Stat_t) Stamp {
 	return Stamp{Size: st.Size, MTime: st.Mtim.Nano(), CTime: st.Ctim.Nano(), Ino: uint64(st.Ino)}
+}
+
+// readFile is ReadFile from the open root (rel is valid): openat, the
+// reads, close; no poller, no path walk from the top. Where the root
+// cannot be opened though it is there, by the whole path.
+func (t *Tree) readFile(rel string, buf []byte) ([]byte, error) {
+	root, err := t.rootDir()
+	if err != nil {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+			return nil, err
+		}
+		return t.readByPath(rel, buf)
+	}
+	fd, err := unix.Openat(root, rel, readFlags, 0)
+	for err == unix.EINTR {
+		fd, err = unix.Openat(root, rel, readFlags, 0)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: t.join(rel), Err: err}
+	}
+	defer unix.Close(fd)
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: t.join(rel), Err: err}
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+}
+
+// readFlags opens a file for ReadFile: not following a final link, not
+// blocking on a fifo.
+const readFlags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK
+
+// openNoFollow opens the file at p for readByPath as readFile opens it.
+func openNoFollow(p string) (*os.File, error) {
+	return os.OpenFile(p, readFlags, 0)
 }
