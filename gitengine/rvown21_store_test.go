@@ -1,0 +1,44 @@
+package gitengine
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctx-dev/ctx/internal/boundedfile"
+)
+
+// A fifo planted as a pack's index in a shared cache's store (review of
+// own21, which closed the same hang for ctx-commits): go-git reads every
+// index of the store after a fetch, and idxFS's open of the fifo waited
+// for a writer forever, so every update from that remote hung. The
+// store's files are opened without waiting (boundedfile.NonBlock) and one
+// that is not a regular file is refused, naming it.
+func TestRvOwn21StoreIdxFifo(t *testing.T) {
+	t.Parallel()
+	f, url, cache := own21Cached(t)
+	m, err := filepath.Glob(filepath.Join(storeOf(t, cache), "objects", "pack", "*.idx"))
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no pack index in the store: %v", err)
+	}
+	if err := os.Remove(m[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(m[0]); err != nil {
+		t.Skip(err)
+	}
+	// It returns (before, it never did). What it says is a damaged
+	// store's error, as for a junk index (go-git leaves the pack out,
+	// the haves name commits whose objects it cannot read): not this
+	// test's matter.
+	_, err = New(Options{CacheDir: cache}).Materialize(context.Background(), FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "b"))
+	t.Logf("Materialize: %v", err)
+	// The store's reader refuses it, naming it.
+	_, err = newCacheStorage(storeOf(t, cache), false).Filesystem().Open(filepath.Join("objects", "pack", filepath.Base(m[0])))
+	if !errors.Is(err, boundedfile.ErrNotRegular) || !strings.Contains(err.Error(), m[0]) {
+		t.Errorf("open of the fifo through the store: %v; want ErrNotRegular naming it", err)
+	}
+}
