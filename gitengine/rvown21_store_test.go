@@ -42,3 +42,33 @@ func TestRvOwn21StoreIdxFifo(t *testing.T) {
 		t.Errorf("open of the fifo through the store: %v; want ErrNotRegular naming it", err)
 	}
 }
+
+// A ctx-commits over its read bound (16 MiB: only a planted one, ctx
+// appends a line a fetch) is never read, so a fetch offers no haves;
+// gc's pruneRecords returned on that read error and left it, so it
+// stayed so until the store was removed (review of own21). gc now
+// writes the record again from nothing readable: it is replaced.
+func TestRvOwn21CommitsRecordOverBoundReplaced(t *testing.T) {
+	t.Parallel()
+	_, _, cache := own21Cached(t)
+	store := storeOf(t, cache)
+	p := filepath.Join(store, "ctx-commits")
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(maxCommitsRecord + 1); err != nil { // sparse: no disk
+		t.Fatal(err)
+	}
+	f.Close()
+	st := newCacheStorage(store, false)
+	if err := pruneRecords(st, store, &useFile{}, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCommitsRecord {
+		t.Errorf("ctx-commits after gc: %v, %v; want a regular file within the bound", fi, err)
+	}
+	if _, err := readCommitsRecord(store); err != nil {
+		t.Errorf("ctx-commits after gc not read: %v", err)
+	}
+}
