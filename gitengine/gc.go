@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -179,8 +180,11 @@ func isLoosePath(rel string) bool {
 }
 
 // readIdx reads a pack index: its entries' ids and their offsets in the pack.
+// It opens only a regular file, without waiting on a fifo (boundedfile;
+// no bound on the size, as before): the cache may be shared
+// (review of own21: a fifo there held `ctx cache` and gc forever).
 func readIdx(p string) (*idxfile.MemoryIndex, []plumbing.Hash, error) {
-	f, err := os.Open(p)
+	f, err := boundedfile.Open(p, math.MaxInt64)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -72,3 +72,32 @@ func TestRvOwn21CommitsRecordOverBoundReplaced(t *testing.T) {
 		t.Errorf("ctx-commits after gc not read: %v", err)
 	}
 }
+
+// The same fifo for a pack's index held `ctx cache` (CacheInfo counts
+// each index's objects) and gc (readIdx) forever. readIdx opens only a
+// regular file, without waiting (review of own21): the listing goes on,
+// gc names the index.
+func TestRvOwn21CacheInfoIdxFifo(t *testing.T) {
+	t.Parallel()
+	_, _, cache := own21Cached(t)
+	m, err := filepath.Glob(filepath.Join(storeOf(t, cache), "objects", "pack", "*.idx"))
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no pack index in the store: %v", err)
+	}
+	if err := os.Remove(m[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(m[0]); err != nil {
+		t.Skip(err)
+	}
+	e := New(Options{CacheDir: cache})
+	if got, err := e.CacheInfo(context.Background()); err != nil || len(got) != 1 {
+		t.Errorf("CacheInfo with a fifo for a pack's index: %v, %v; want the store listed", got, err)
+	}
+	if _, err = e.GC(context.Background(), GCOptions{Keep: DefaultKeep, Now: gcNow}); !errors.Is(err, boundedfile.ErrNotRegular) || !strings.Contains(err.Error(), m[0]) {
+		t.Errorf("GC with a fifo for a pack's index: %v; want it named", err)
+	}
+	if _, _, err := readIdx(m[0]); !errors.Is(err, boundedfile.ErrNotRegular) {
+		t.Errorf("readIdx of a fifo: %v; want ErrNotRegular", err)
+	}
+}
