@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -178,8 +180,11 @@ func isLoosePath(rel string) bool {
 }
 
 // readIdx reads a pack index: its entries' ids and their offsets in the pack.
+// It opens only a regular file, without waiting on a fifo (boundedfile;
+// no bound on the size, as before): the cache may be shared
+// (review of own21: a fifo there held `ctx cache` and gc forever).
 func readIdx(p string) (*idxfile.MemoryIndex, []plumbing.Hash, error) {
-	f, err := os.Open(p)
+	f, err := boundedfile.Open(p, math.MaxInt64)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -706,7 +711,8 @@ func sweepTempPacks(dir string, now time.Time) {
 
 // pruneRecords drops the uses older than the keep period from ctx-used.json
 // (unless it could not be read) and the commits no longer present from
-// ctx-commits.
+// ctx-commits (one that is not a record ctx reads, too large or no regular
+// file, is replaced by an empty one).
 func pruneRecords(st *filesystem.Storage, dir string, uses *useFile, recent []use, keepAll bool) error {
 	if !keepAll && len(recent) != len(uses.Used) {
 		uses.Used = recent
@@ -715,7 +721,14 @@ func pruneRecords(st *filesystem.Storage, dir string, uses *useFile, recent []us
 		}
 	}
 	data, err := readCommitsRecord(dir)
-	if err != nil {
+	var be *boundedfile.Error
+	switch {
+	case errors.As(err, &be) && !be.Mode.IsDir():
+		// Not a record ctx wrote (over the bound, a fifo): never read,
+		// so written again, empty, as no record at all (review of own21:
+		// it was left, and a fetch offered no haves from then on).
+		data = nil
+	case err != nil:
 		return nil
 	}
 	var lines []string

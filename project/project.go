@@ -321,14 +321,24 @@ func (p Project) CheckRecordsUntracked(names ...string) error {
 // (errors name ".context/context.lock" with line:column). A missing lock
 // is an error wrapping fs.ErrNotExist.
 func (p Project) ReadLock() (*lockfile.Lock, error) {
-	data, err := boundedfile.ReadFile(p.Path(LockName), MaxFileBytes)
+	data, err := p.ReadLockData()
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("read lock: %w", err)
+		return nil, err
 	}
 	return ParseLock(Rel(LockName), data)
+}
+
+// ReadLockData is the bytes of .context/context.lock, read bounded
+// (MaxFileBytes, a regular file, no wait on a fifo: internal/boundedfile):
+// the one read of the lock, for ReadLock and for a caller that compares
+// or keeps its bytes (changes, the git hooks; review of own21). A missing
+// lock is an error wrapping fs.ErrNotExist.
+func (p Project) ReadLockData() ([]byte, error) {
+	data, err := boundedfile.ReadFile(p.Path(LockName), MaxFileBytes)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read lock: %w", err)
+	}
+	return data, err
 }
 
 // ParseLock parses a lock's bytes (lockfile.Parse), each entry checked by

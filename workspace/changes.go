@@ -22,6 +22,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -70,7 +71,7 @@ func lockSum(data []byte) string {
 // keepPrevious records the lock on disk before data replaces it. It is a
 // convenience of `ctx changes`: failing only loses that record.
 func (w *Workspace) keepPrevious(data []byte) {
-	old, err := os.ReadFile(w.path(project.LockName))
+	old, err := w.proj.ReadLockData()
 	if err != nil || bytes.Equal(old, data) || !json.Valid(old) {
 		return
 	}
@@ -127,7 +128,7 @@ func (w *Workspace) oldLock(cur []byte, o ChangesOptions) (*lockfile.Lock, *chan
 		l, err := parse("at HEAD", at.Data)
 		return l, set, err
 	}
-	data, rerr := os.ReadFile(w.path(project.StateDir, project.PreviousLockName))
+	data, rerr := boundedfile.ReadFile(w.path(project.StateDir, project.PreviousLockName), project.MaxStateBytes)
 	var rec previousLock
 	if rerr == nil && json.Unmarshal(data, &rec) == nil && rec.After == lockSum(cur) {
 		set.Since = "the lock before ctx last changed it (" + rec.Saved.Format("2006-01-02 15:04 UTC") + ")"
@@ -171,7 +172,7 @@ func sameLock(a, b []byte) bool {
 // only if this machine still has it). A dir source is live: it has no
 // history, and says so.
 func (w *Workspace) Changes(ctx context.Context, o ChangesOptions) (*changes.Set, error) {
-	cur, err := os.ReadFile(w.path(project.LockName))
+	cur, err := w.proj.ReadLockData()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}

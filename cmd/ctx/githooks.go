@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ctx-dev/ctx/gitengine"
@@ -80,7 +79,7 @@ func runHook(ctx context.Context, opts *hookOptions) error {
 	if proj.Check() != nil {
 		return nil // not a ctx project (any more, on this branch)
 	}
-	cur, err := os.ReadFile(proj.Path(project.LockName))
+	cur, err := proj.ReadLockData() // bounded: a pull brings it
 	if err != nil {
 		return nil // no lock: nothing to install
 	}

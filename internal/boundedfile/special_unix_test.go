@@ -4,6 +4,7 @@ package boundedfile
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -28,5 +29,15 @@ func TestReadFileSpecial(t *testing.T) {
 			f.Close()
 		}
 		t.Errorf("Open(fifo): %v; want ErrNotRegular", err)
+	}
+	// Inside an os.Root (the MCP server's documents): the root's open
+	// does not wait either (review of own21: untested).
+	root, err := os.OpenRoot(filepath.Dir(fifo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if _, err := ReadIn(root, "fifo", 1<<20); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("ReadIn(fifo): %v; want ErrNotRegular", err)
 	}
 }

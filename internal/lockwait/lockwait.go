@@ -35,7 +35,7 @@ func Shared(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok bool, 
 
 // takeFile is take for fl: a lock file that is a symbolic link is
 // ErrLinkedLock (File's, where the open cannot refuse one: looked at
-// first).
+// first); one taken that is not a regular file is let go and refused.
 func takeFile(ctx context.Context, fl *flock.Flock, try func() (bool, error), poll func(context.Context, time.Duration) (bool, error), wait time.Duration) (bool, error) {
 	if noFollow == 0 {
 		if err := linked(fl.Path(), nil); err != nil {
@@ -45,6 +45,14 @@ func takeFile(ctx context.Context, fl *flock.Flock, try func() (bool, error), po
 	ok, err := take(ctx, try, poll, wait)
 	if err != nil {
 		err = linked(fl.Path(), err)
+	}
+	if ok {
+		// What was opened and locked, not what the path is now: a lock
+		// on a fifo or a folder is no lock ctx made (review of own21).
+		if fi, serr := fl.Stat(); serr == nil && !fi.Mode().IsRegular() {
+			_ = fl.Unlock()
+			return false, notRegular(fl.Path(), fi.Mode())
+		}
 	}
 	return ok, err
 }
