@@ -114,7 +114,8 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		return nil, err
 	}
 	defer lock.Unlock()
-	if err := notCommitted(contextDir); err != nil {
+	gitIndex, gitOK, err := notCommitted(contextDir)
+	if err != nil {
 		return nil, err
 	}
 	if opts.Packages != nil {
@@ -142,7 +143,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err := publish(d, contextDir, indexDir, p, out, pubOpts{budget: budget, deferMD: opts.DeferIndexMD, dur: dur, beforeMeta: opts.beforeMeta}, rep); err != nil {
 		return nil, err
 	}
-	noteOwn(d, indexDir)
+	noteOwn(d, indexDir, gitIndex, gitOK)
 	return rep, nil
 }
 
