@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -71,6 +72,33 @@ func noteOwn(d confine.Dir, indexDir string, gitIndex fileid.Stamp, gitOK bool) 
 		return
 	}
 	_ = writeJSONAtomic(d, filepath.Join(indexDir, ownFile), now)
+}
+
+// noteOwnChecked records in ownFile meta.json's version st and git's
+// index's stamp gitIndex, which a Reader's notCommitted just passed: the
+// next command need not read git's index again while neither changes
+// (after a `git commit` or `git pull`, the first search pays it, not
+// every search until the next Sync). The proof is a cache, written with
+// no fsync and no lock: a Sync that publishes meanwhile leaves a
+// meta.json this record does not match, and a failure (a read-only
+// project) costs only the look at git's index.
+func noteOwnChecked(contextDir string, st FileVersion, gitIndex fileid.Stamp) {
+	if st.fi == nil {
+		return
+	}
+	indexDir := filepath.Join(contextDir, project.IndexDir)
+	now := ownRecord{Meta: fileid.Of(st.fi), GitIndex: gitIndex}
+	if now.Meta.CTime == 0 {
+		return
+	}
+	if rec, _, ok := readOwn(indexDir); ok && rec == now {
+		return
+	}
+	b, err := json.Marshal(now)
+	if err != nil {
+		return
+	}
+	_ = confine.New(contextDir).WriteCacheAtomic(filepath.Join(indexDir, ownFile), b, 0o644)
 }
 
 // readOwn reads ownFile and its own mtime (unix nanoseconds).

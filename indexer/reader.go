@@ -167,6 +167,7 @@ func checkMetaNotCommitted(contextDir string, st FileVersion) error {
 	if !gitOK {
 		return nil
 	}
+	noteOwnChecked(contextDir, st, gitIndex)
 	metaChecked.Lock()
 	if metaChecked.v == nil {
 		metaChecked.v = map[string]checkedMeta{}

@@ -1,11 +1,15 @@
 package indexer
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/fileid"
+	"github.com/ctx-dev/ctx/internal/gittest"
 )
 
 // TestProcessFileReadIsBounded (red21 F5): processFile read the whole
@@ -48,5 +52,68 @@ func TestProcessFileReadIsBounded(t *testing.T) {
 			t.Errorf("%s: the warning names the machine's path: %v", name, err)
 		}
 		t.Logf("%s: %v", name, err)
+	}
+}
+
+// TestOwnProofFollowsGitIndex (rv-red21): the proof holds only while
+// git's index is as the check found it: a `git add` (or a pull, which is
+// how a commit of the bleve folders alone arrives) rewrites it, and the
+// next Reader reads git's index again; its check, passed, records the
+// new pair, so the search after it need not.
+func TestOwnProofFollowsGitIndex(t *testing.T) {
+	if !gittest.Available() {
+		t.Skip("no git")
+	}
+	dir := setupCorpus(t)
+	root := filepath.Dir(dir)
+	gittest.MustGit(t, root, "init", "-q", "-b", "main")
+	gittest.WriteFiles(t, root, map[string]string{"README.md": "# r\n"})
+	gittest.MustGit(t, root, "add", "README.md")
+	if _, err := Sync(context.Background(), dir, testPackages(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	indexDir := filepath.Join(dir, "index")
+	proven := func() bool {
+		fi, err := os.Stat(filepath.Join(indexDir, metaFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, ok := gitIndexStamp(dir)
+		return provenOwn(indexDir, fi, g, ok)
+	}
+	if !proven() {
+		t.Skip("nothing proven on this system (no ctime)")
+	}
+	gittest.WriteFiles(t, root, map[string]string{"b.txt": "b\n"})
+	gittest.MustGit(t, root, "add", "b.txt")
+	if proven() {
+		t.Fatal("proven after git's index changed")
+	}
+	// A proof recorded in the same tick of the file system's clock as
+	// git's write proves nothing (fileid.Proves): let the clock pass it,
+	// as it has by the time a user searches after a `git add`.
+	g, _ := gitIndexStamp(dir)
+	p := filepath.Join(t.TempDir(), "tick")
+	for i := 0; ; i++ {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(p); err != nil || fi.ModTime().UnixNano() > g.CTime || i > 1e6 {
+			break
+		}
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Search(context.Background(), Query{Text: "rollback"}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if !proven() {
+		b, _ := os.ReadFile(filepath.Join(indexDir, ownFile))
+		g, ok := gitIndexStamp(dir)
+		fi, _ := os.Stat(filepath.Join(indexDir, metaFile))
+		t.Errorf("a Reader's passed check did not record the proof: %s; git %v %v; meta %v", b, g, ok, fileid.Of(fi))
 	}
 }
