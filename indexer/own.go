@@ -142,5 +142,8 @@ func notCommitted(contextDir string) (gitIndex fileid.Stamp, gitOK bool, err err
 	if err != nil {
 		return gitIndex, false, err
 	}
-	return gitIndex, gitOK, p.CheckRecordsUntracked(project.IndexDir)
+	// The index is built from what .state says is installed: a committed
+	// one (red21 F1) is refused here too, since ctx mcp re-indexes
+	// without opening the project as install does (rv-red21).
+	return gitIndex, gitOK, p.CheckRecordsUntracked(project.StateDir, project.IndexDir)
 }
