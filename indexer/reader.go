@@ -23,6 +23,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/suggest"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -134,31 +135,44 @@ func PublishedIndex(contextDir string) (FileVersion, error) {
 	return stamp(filepath.Join(contextDir, project.IndexDir, metaFile))
 }
 
-// metaChecked holds, per .context folder, the meta.json version
-// notCommitted last passed in this process: a search's two Readers (the
-// freshness check's and the lexical search's) read git's index once.
+// metaChecked holds, per .context folder, the meta.json version and git
+// index stamp notCommitted last passed in this process: a search's two
+// Readers (the freshness check's and the lexical search's) read git's
+// index once.
 var metaChecked struct {
 	sync.Mutex
-	v map[string]FileVersion
+	v map[string]checkedMeta
+}
+
+type checkedMeta struct {
+	meta     FileVersion
+	gitIndex fileid.Stamp
 }
 
 // checkMetaNotCommitted is notCommitted, once per version st of
-// contextDir's meta.json in this process.
+// contextDir's meta.json and of git's index in this process, and not
+// when ownFile proves both (provenOwn).
 func checkMetaNotCommitted(contextDir string, st FileVersion) error {
+	gitIndex, gitOK := gitIndexStamp(contextDir)
 	metaChecked.Lock()
 	prev, ok := metaChecked.v[contextDir]
 	metaChecked.Unlock()
-	if ok && prev.Same(st) || provenOwn(filepath.Join(contextDir, project.IndexDir), st.fi) {
+	if gitOK && ok && prev.meta.Same(st) && prev.gitIndex == gitIndex || provenOwn(filepath.Join(contextDir, project.IndexDir), st.fi, gitIndex, gitOK) {
 		return nil
 	}
-	if err := notCommitted(contextDir); err != nil {
+	gitIndex, gitOK, err := notCommitted(contextDir)
+	if err != nil {
 		return err
 	}
+	if !gitOK {
+		return nil
+	}
+	noteOwnChecked(contextDir, st, gitIndex)
 	metaChecked.Lock()
 	if metaChecked.v == nil {
-		metaChecked.v = map[string]FileVersion{}
+		metaChecked.v = map[string]checkedMeta{}
 	}
-	metaChecked.v[contextDir] = st
+	metaChecked.v[contextDir] = checkedMeta{st, gitIndex}
 	metaChecked.Unlock()
 	return nil
 }

@@ -27,7 +27,7 @@ func TestOwnProofIsThisMachines(t *testing.T) {
 	if fileid.Of(fi).CTime == 0 {
 		t.Skip("no ctime on this system: nothing is proven")
 	}
-	if !provenOwn(indexDir, fi) {
+	if !provenOwn(indexDir, fi, fileid.Stamp{}, true) {
 		t.Fatal("meta.json after a Sync is not proven by " + ownFile)
 	}
 	copyDir := t.TempDir()
@@ -44,7 +44,7 @@ func TestOwnProofIsThisMachines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if provenOwn(copyDir, cfi) {
+	if provenOwn(copyDir, cfi, fileid.Stamp{}, true) {
 		t.Error("a copied meta.json is proven by the copied " + ownFile)
 	}
 	// A link where the proof is (a commit may hold one) proves nothing.
@@ -54,7 +54,7 @@ func TestOwnProofIsThisMachines(t *testing.T) {
 	if err := os.Symlink(filepath.Join(indexDir, ownFile), filepath.Join(copyDir, ownFile)); err != nil {
 		t.Fatal(err)
 	}
-	if provenOwn(copyDir, cfi) || provenOwn(copyDir, fi) {
+	if provenOwn(copyDir, cfi, fileid.Stamp{}, true) || provenOwn(copyDir, fi, fileid.Stamp{}, true) {
 		t.Error("a link to the proof proves")
 	}
 	// meta.json rewritten: not proven until the next Sync records it.
@@ -65,7 +65,7 @@ func TestOwnProofIsThisMachines(t *testing.T) {
 	if fi, err = os.Stat(filepath.Join(indexDir, metaFile)); err != nil {
 		t.Fatal(err)
 	}
-	if provenOwn(indexDir, fi) {
+	if provenOwn(indexDir, fi, fileid.Stamp{}, true) {
 		t.Error("a rewritten meta.json is proven")
 	}
 	if _, err := Sync(context.Background(), dir, testPackages(), Options{}); err != nil {
@@ -74,7 +74,7 @@ func TestOwnProofIsThisMachines(t *testing.T) {
 	if fi, err = os.Stat(filepath.Join(indexDir, metaFile)); err != nil {
 		t.Fatal(err)
 	}
-	if !provenOwn(indexDir, fi) {
+	if !provenOwn(indexDir, fi, fileid.Stamp{}, true) {
 		t.Error("the next Sync did not record meta.json")
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
@@ -79,6 +80,8 @@ type Stream struct {
 	rep                            SyncReport             // rebuild: counts of what was indexed
 	pre                            map[string]parseResult // incremental: the files parsed early (preKey)
 	touched                        map[string][]string    // LandedFiles: the files each package's landing touched
+	gitIndex                       fileid.Stamp           // git's index before StartSync's notCommitted read it (noteOwn)
+	gitOK                          bool
 }
 
 // StartSync takes the index's write lock (without waiting: ErrIndexBusy
@@ -92,9 +95,17 @@ func StartSync(ctx context.Context, contextDir string, opts Options) (*Stream, e
 	if err != nil {
 		return nil, err
 	}
+	// As Sync: a committed index is refused before anything is written,
+	// and what git's index was then goes into the proof Finish leaves.
+	gitIndex, gitOK, err := notCommitted(contextDir)
+	if err != nil {
+		lock.Unlock()
+		return nil, err
+	}
 	sctx, cancel := context.WithCancel(ctx)
 	s := &Stream{
 		ctx: sctx, cancel: cancel, contextDir: contextDir, d: d, indexDir: indexDir, opts: opts, warn: warn, lock: lock,
+		gitIndex: gitIndex, gitOK: gitOK,
 		p:    readPlanState(indexDir, opts.Rebuild, warn),
 		seen: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		pre: map[string]parseResult{},
@@ -556,6 +567,7 @@ func (s *Stream) Finish(ctx context.Context, pkgs []Package) (*SyncReport, error
 	if err := publish(s.d, s.contextDir, s.indexDir, p, out, pubOpts{budget: budget, dur: dur, beforeMeta: s.opts.beforeMeta}, rep); err != nil {
 		return nil, err
 	}
+	noteOwn(s.d, s.indexDir, s.gitIndex, s.gitOK)
 	return rep, nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
@@ -113,7 +114,8 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 		return nil, err
 	}
 	defer lock.Unlock()
-	if err := notCommitted(contextDir); err != nil {
+	gitIndex, gitOK, err := notCommitted(contextDir)
+	if err != nil {
 		return nil, err
 	}
 	if opts.Packages != nil {
@@ -141,7 +143,7 @@ func Sync(ctx context.Context, contextDir string, pkgs []Package, opts Options) 
 	if err := publish(d, contextDir, indexDir, p, out, pubOpts{budget: budget, deferMD: opts.DeferIndexMD, dur: dur, beforeMeta: opts.beforeMeta}, rep); err != nil {
 		return nil, err
 	}
-	noteOwn(d, indexDir)
+	noteOwn(d, indexDir, gitIndex, gitOK)
 	return rep, nil
 }
 
@@ -1285,6 +1287,24 @@ func removeStaleDirs(d confine.Dir, indexDir, live string) {
 	}
 }
 
+// readDocument reads the document at abs, which the walk found a regular
+// file of at most maxFileSize bytes: at most that many bytes of a regular
+// file (boundedfile, never following a link nor waiting on a fifo), since
+// it may have grown or been replaced since (red21 F5: a sparse file of
+// gigabytes was read whole, a fifo blocked the index for ever). The error
+// names no path: its caller's warning names the document.
+func readDocument(abs string) ([]byte, error) {
+	data, _, err := boundedfile.Read(abs, maxFileSize, boundedfile.Options{NoFollow: true})
+	var be *boundedfile.Error
+	switch {
+	case !errors.As(err, &be):
+		return data, err
+	case be.Kind == boundedfile.ErrNotRegular:
+		return nil, fmt.Errorf("not a regular file (%s) since the folder was read", boundedfile.Describe(be.Mode))
+	}
+	return nil, fmt.Errorf("larger than %d MB since the folder was read", maxFileSize>>20)
+}
+
 // processFile reads, hashes and (when its content changed) parses one file.
 func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStamp, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
 	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep}
@@ -1297,7 +1317,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		}
 		return rec, nil, false, []string{fmt.Sprintf("%s: %s; not indexed", name, rec.Skipped)}, nil
 	}
-	content, err := os.ReadFile(abs)
+	content, err := readDocument(abs)
 	if err != nil {
 		return rec, nil, false, nil, err
 	}
