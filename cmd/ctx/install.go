@@ -86,7 +86,8 @@ package, and --verbose names them. After the manifest's "project" changes, insta
 applies the rules again. This is routing, not access control.
 
 Exit status: 0 when done; 3 when some packages were skipped (local edits, no
-access) or failed; 2 for bad arguments; 1 for other errors.`,
+access, a local repository gone) or failed; 2 for bad arguments; 1 for
+other errors.`,
 		Args: installArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {

@@ -45,7 +45,8 @@ and the others go on; --force first copies the local files to a backup
 folder (printed) and then proceeds.
 
 Exit status: 0 when done; 3 when some packages were skipped (local edits, no
-access) or failed; 2 for bad arguments; 1 for other errors.`,
+access, a local repository gone) or failed; 2 for bad arguments; 1 for
+other errors.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.aliases = args
 			if runF != nil {
