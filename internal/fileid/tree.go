@@ -1,7 +1,6 @@
 package fileid
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -119,27 +118,4 @@ func (t *Tree) ReadFile(rel string, buf []byte) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: rel, Err: fs.ErrInvalid}
 	}
 	return t.readFile(rel, buf)
-}
-
-// readByPath is ReadFile by the whole path (byPath's form).
-func (t *Tree) readByPath(rel string, buf []byte) ([]byte, error) {
-	f, err := openNoFollow(t.join(rel))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	buf = buf[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }

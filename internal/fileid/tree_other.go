@@ -3,6 +3,7 @@
 package fileid
 
 import (
+	"io"
 	"io/fs"
 	"os"
 )
@@ -35,4 +36,27 @@ func openNoFollow(p string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrInvalid}
 	}
 	return os.Open(p)
+}
+
+// readByPath is ReadFile by the whole path (byPath's form).
+func (t *Tree) readByPath(rel string, buf []byte) ([]byte, error) {
+	f, err := openNoFollow(t.join(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

@@ -5,7 +5,6 @@ package fileid
 import (
 	"errors"
 	"io/fs"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -157,8 +156,27 @@ func (t *Tree) readFile(rel string, buf []byte) ([]byte, error) {
 	for err == unix.EINTR {
 		fd, err = unix.Openat(root, rel, readFlags, 0)
 	}
+	return readFD(fd, err, t.join(rel), buf)
+}
+
+// readByPath is ReadFile by the whole path (byPath's form), opened as
+// readFile opens it and read the same way: a raw descriptor, never the
+// os package's poller, which would wait on a fifo's EAGAIN for a writer
+// that may never write (review21).
+func (t *Tree) readByPath(rel string, buf []byte) ([]byte, error) {
+	p := t.join(rel)
+	fd, err := unix.Open(p, readFlags, 0)
+	for err == unix.EINTR {
+		fd, err = unix.Open(p, readFlags, 0)
+	}
+	return readFD(fd, err, p, buf)
+}
+
+// readFD reads the descriptor fd that opening p gave (with the open's
+// error, err) into buf, grown as needed, and closes it.
+func readFD(fd int, err error, p string, buf []byte) ([]byte, error) {
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: t.join(rel), Err: err}
+		return nil, &fs.PathError{Op: "open", Path: p, Err: err}
 	}
 	defer unix.Close(fd)
 	buf = buf[:0]
@@ -171,7 +189,7 @@ func (t *Tree) readFile(rel string, buf []byte) ([]byte, error) {
 			continue
 		}
 		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: t.join(rel), Err: err}
+			return nil, &fs.PathError{Op: "read", Path: p, Err: err}
 		}
 		if n == 0 {
 			return buf, nil
@@ -183,8 +201,3 @@ func (t *Tree) readFile(rel string, buf []byte) ([]byte, error) {
 // readFlags opens a file for ReadFile: not following a final link, not
 // blocking on a fifo.
 const readFlags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK
-
-// openNoFollow opens the file at p for readByPath as readFile opens it.
-func openNoFollow(p string) (*os.File, error) {
-	return os.OpenFile(p, readFlags, 0)
-}
