@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -145,8 +146,8 @@ func TestFindDocumentsRevisionsOnce(t *testing.T) {
 // and related take a reference as path, as the document tools do
 // (read_relevant's links give ctx:// URIs); they answered a URI with
 // "has an empty element (a leading, trailing or double '/'): outside the
-// package". Their package stays required (related's is not: it has
-// query instead).
+// package"). With a reference, package may be left out
+// (TestLinkToolsTakeReferenceAlone).
 func TestLinkToolsTakeReferences(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, agentViewProject(t, 1))
@@ -191,5 +192,39 @@ func TestPackagesSayOnlyWhatIsWrong(t *testing.T) {
 	res := call(t, cs, "list_contexts", map[string]any{}, nil)
 	if v := clientView(t, res); res.IsError || !strings.Contains(v, `"alias":"hub"`) || strings.Contains(v, `"installed"`) || strings.Contains(v, `"fresh"`) || strings.Contains(v, `"missing"`) || strings.Contains(v, `"stale"`) {
 		t.Errorf("list_contexts, all well: %s", v)
+	}
+}
+
+// TestLinkToolsTakeReferenceAlone (review21-agent21): get_metadata and
+// get_links take a reference as path with no package, as get_document
+// and get_section do (README: every tool that takes a document takes the
+// URI as path). Their schema required package, so a ctx:// URI alone, as
+// a resource link gives it, was refused with "needs the argument
+// \"package\"" before the reference was read; and their path's
+// description (related's too) did not say a reference is taken.
+func TestLinkToolsTakeReferenceAlone(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	for _, tool := range []string{"get_metadata", "get_links"} {
+		for _, ref := range []string{"ctx://packages/hub/rb.md", "@ctx/hub/rb.md"} {
+			res := call(t, cs, tool, map[string]any{"path": ref}, nil)
+			if v := clientView(t, res); res.IsError || !strings.Contains(v, `"path":"rb.md"`) {
+				t.Errorf("%s path=%s alone: %s", tool, ref, v)
+			}
+		}
+		wantError(t, call(t, cs, tool, map[string]any{"path": "rb.md"}, nil), "give package and path")
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "get_metadata" && tool.Name != "get_links" && tool.Name != "related" {
+			continue
+		}
+		b, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(b), "ctx://packages/") || strings.Contains(string(b), `"required":["package"`) {
+			t.Errorf("%s's input schema: %s", tool.Name, b)
+		}
 	}
 }
