@@ -59,6 +59,16 @@ func TestRefusedPathNamedOnce(t *testing.T) {
 	if n := strings.Count(text(res), `"../x.md"`); n != 1 {
 		t.Errorf("the path is named %d times: %s", n, text(res))
 	}
+	// review21-agent21: a refused path with a "%" in it was named twice
+	// ("refused path \"../a%20b.md\": path \"../a%20b.md\" has …"); one
+	// refused only once decoded is named as sent and as decoded.
+	res = call(t, cs, "get_document", map[string]any{"package": "hub", "path": "../a%20b.md"}, nil)
+	wantError(t, res, `"../a%20b.md" has a '..' element`)
+	if n := strings.Count(text(res), `"../a%20b.md"`); n != 1 {
+		t.Errorf("the path is named %d times: %s", n, text(res))
+	}
+	res = call(t, cs, "get_document", map[string]any{"package": "hub", "path": "%2e%2e/x.md"}, nil)
+	wantError(t, res, `"%2e%2e/x.md"`, `"../x.md" has a '..' element`, "after percent-decoding")
 }
 
 // TestWholeListingHasNoPageCounts (agent21 audit): a listing that fits on
