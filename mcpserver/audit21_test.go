@@ -116,6 +116,11 @@ func TestWrongTypeSaysWhatToSend(t *testing.T) {
 		{"read_relevant", map[string]any{"query": "x", "packages": []any{1}}, `read_relevant: the argument "packages" (only these package aliases) must be an array of strings, not one holding an integer.`},
 		{"search", map[string]any{"query": nil}, `search: the argument "query" (words, with the query syntax below) must be a string, not null.`},
 		{"find_documents", map[string]any{"where": "status=x"}, `find_documents: the argument "where" (field: value`},
+		// review21-agent21: a list sent as a JSON string, or as words
+		// with commas, was advised back as one string in a list
+		// (send ["[\"hub\"]"], send ["hub, web"]): the call it named fails.
+		{"search", map[string]any{"query": "x", "packages": `["hub","web"]`}, `search: the argument "packages" (only these package aliases) must be an array, not a string holding one: send ["hub", "web"].`},
+		{"search", map[string]any{"query": "x", "packages": "hub, web"}, `search: the argument "packages" (only these package aliases) must be an array, not a string: send ["hub", "web"].`},
 	} {
 		wantError(t, call(t, cs, c.tool, c.args, nil), c.want)
 	}
