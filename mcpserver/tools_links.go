@@ -36,8 +36,8 @@ const (
 
 // GetLinksIn is get_links' input.
 type GetLinksIn struct {
-	Package string `json:"package,omitempty" jsonschema:"package alias (not needed with a reference)"`
-	Path    string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Package string `json:"package,omitempty" jsonschema:"package alias (not needed with a URI)"`
+	Path    string `json:"path" jsonschema:"document path in the package, or its ctx://packages/ URI"`
 	Cursor  string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
 
@@ -88,8 +88,8 @@ func linkRows(l []indexer.Link, back bool) []LinkRow {
 
 // GetMetadataIn is get_metadata's input.
 type GetMetadataIn struct {
-	Package string `json:"package,omitempty" jsonschema:"package alias (not needed with a reference)"`
-	Path    string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Package string `json:"package,omitempty" jsonschema:"package alias (not needed with a URI)"`
+	Path    string `json:"path" jsonschema:"document path in the package, or its ctx://packages/ URI"`
 }
 
 // GetMetadataOut is get_metadata's output.
@@ -122,7 +122,7 @@ type FindDocumentsOut struct {
 type RelatedIn struct {
 	Query     string `json:"query,omitempty" jsonschema:"start from the best search hit for these words"`
 	Package   string `json:"package,omitempty" jsonschema:"or start from this package's document at path"`
-	Path      string `json:"path,omitempty" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Path      string `json:"path,omitempty" jsonschema:"document path in the package, or its ctx://packages/ URI"`
 	Hops      int    `json:"hops,omitempty" jsonschema:"links away, both ways (default 2)"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 2000)"`
 }
