@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -240,6 +241,27 @@ func TestLinkToolsTakeReferenceAlone(t *testing.T) {
 		b, _ := json.Marshal(tool.InputSchema)
 		if !strings.Contains(string(b), "ctx://packages/") || strings.Contains(string(b), `"required":["package"`) {
 			t.Errorf("%s's input schema: %s", tool.Name, b)
+		}
+	}
+}
+
+// TestFindDocumentsSaysLive (review21-agent21): find_documents names a dir
+// source's revision "live", as search does (README: find_documents says
+// each package's revision once "likewise"); it said nothing, and only its
+// output schema, which tools/list does not send, said why.
+func TestFindDocumentsSaysLive(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes", "a.md"), "---\ntags: [otter]\n---\n# A\n\nThe otter.\n")
+	cs := indexedNotes(t, dir)
+	for _, tool := range []string{"find_documents", "search"} {
+		args := map[string]any{"tag": "otter"}
+		if tool == "search" {
+			args = map[string]any{"query": "otter"}
+		}
+		res := call(t, cs, tool, args, nil)
+		if v := clientView(t, res); res.IsError || !strings.Contains(v, `"revisions":{"notes":"live"}`) {
+			t.Errorf("%s: want notes live in revisions: %s", tool, v)
 		}
 	}
 }
