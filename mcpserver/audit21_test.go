@@ -2,7 +2,9 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -58,6 +60,16 @@ func TestRefusedPathNamedOnce(t *testing.T) {
 	if n := strings.Count(text(res), `"../x.md"`); n != 1 {
 		t.Errorf("the path is named %d times: %s", n, text(res))
 	}
+	// review21-agent21: a refused path with a "%" in it was named twice
+	// ("refused path \"../a%20b.md\": path \"../a%20b.md\" has …"); one
+	// refused only once decoded is named as sent and as decoded.
+	res = call(t, cs, "get_document", map[string]any{"package": "hub", "path": "../a%20b.md"}, nil)
+	wantError(t, res, `"../a%20b.md" has a '..' element`)
+	if n := strings.Count(text(res), `"../a%20b.md"`); n != 1 {
+		t.Errorf("the path is named %d times: %s", n, text(res))
+	}
+	res = call(t, cs, "get_document", map[string]any{"package": "hub", "path": "%2e%2e/x.md"}, nil)
+	wantError(t, res, `"%2e%2e/x.md"`, `"../x.md" has a '..' element`, "after percent-decoding")
 }
 
 // TestWholeListingHasNoPageCounts (agent21 audit): a listing that fits on
@@ -105,6 +117,11 @@ func TestWrongTypeSaysWhatToSend(t *testing.T) {
 		{"read_relevant", map[string]any{"query": "x", "packages": []any{1}}, `read_relevant: the argument "packages" (only these package aliases) must be an array of strings, not one holding an integer.`},
 		{"search", map[string]any{"query": nil}, `search: the argument "query" (words, with the query syntax below) must be a string, not null.`},
 		{"find_documents", map[string]any{"where": "status=x"}, `find_documents: the argument "where" (field: value`},
+		// review21-agent21: a list sent as a JSON string, or as words
+		// with commas, was advised back as one string in a list
+		// (send ["[\"hub\"]"], send ["hub, web"]): the call it named fails.
+		{"search", map[string]any{"query": "x", "packages": `["hub","web"]`}, `search: the argument "packages" (only these package aliases) must be an array, not a string holding one: send ["hub", "web"].`},
+		{"search", map[string]any{"query": "x", "packages": "hub, web"}, `search: the argument "packages" (only these package aliases) must be an array, not a string: send ["hub", "web"].`},
 	} {
 		wantError(t, call(t, cs, c.tool, c.args, nil), c.want)
 	}
@@ -145,8 +162,8 @@ func TestFindDocumentsRevisionsOnce(t *testing.T) {
 // and related take a reference as path, as the document tools do
 // (read_relevant's links give ctx:// URIs); they answered a URI with
 // "has an empty element (a leading, trailing or double '/'): outside the
-// package". Their package stays required (related's is not: it has
-// query instead).
+// package"). With a reference, package may be left out
+// (TestLinkToolsTakeReferenceAlone).
 func TestLinkToolsTakeReferences(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, agentViewProject(t, 1))
@@ -191,5 +208,60 @@ func TestPackagesSayOnlyWhatIsWrong(t *testing.T) {
 	res := call(t, cs, "list_contexts", map[string]any{}, nil)
 	if v := clientView(t, res); res.IsError || !strings.Contains(v, `"alias":"hub"`) || strings.Contains(v, `"installed"`) || strings.Contains(v, `"fresh"`) || strings.Contains(v, `"missing"`) || strings.Contains(v, `"stale"`) {
 		t.Errorf("list_contexts, all well: %s", v)
+	}
+}
+
+// TestLinkToolsTakeReferenceAlone (review21-agent21): get_metadata and
+// get_links take a reference as path with no package, as get_document
+// and get_section do (README: every tool that takes a document takes the
+// URI as path). Their schema required package, so a ctx:// URI alone, as
+// a resource link gives it, was refused with "needs the argument
+// \"package\"" before the reference was read; and their path's
+// description (related's too) did not say a reference is taken.
+func TestLinkToolsTakeReferenceAlone(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	for _, tool := range []string{"get_metadata", "get_links"} {
+		for _, ref := range []string{"ctx://packages/hub/rb.md", "@ctx/hub/rb.md"} {
+			res := call(t, cs, tool, map[string]any{"path": ref}, nil)
+			if v := clientView(t, res); res.IsError || !strings.Contains(v, `"path":"rb.md"`) {
+				t.Errorf("%s path=%s alone: %s", tool, ref, v)
+			}
+		}
+		wantError(t, call(t, cs, tool, map[string]any{"path": "rb.md"}, nil), "give package and path")
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "get_metadata" && tool.Name != "get_links" && tool.Name != "related" {
+			continue
+		}
+		b, _ := json.Marshal(tool.InputSchema)
+		if !strings.Contains(string(b), "ctx://packages/") || strings.Contains(string(b), `"required":["package"`) {
+			t.Errorf("%s's input schema: %s", tool.Name, b)
+		}
+	}
+}
+
+// TestFindDocumentsSaysLive (review21-agent21): find_documents names a dir
+// source's revision "live", as search does (README: find_documents says
+// each package's revision once "likewise"); it said nothing, and only its
+// output schema, which tools/list does not send, said why.
+func TestFindDocumentsSaysLive(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes", "a.md"), "---\ntags: [otter]\n---\n# A\n\nThe otter.\n")
+	cs := indexedNotes(t, dir)
+	for _, tool := range []string{"find_documents", "search"} {
+		args := map[string]any{"tag": "otter"}
+		if tool == "search" {
+			args = map[string]any{"query": "otter"}
+		}
+		res := call(t, cs, tool, args, nil)
+		if v := clientView(t, res); res.IsError || !strings.Contains(v, `"revisions":{"notes":"live"}`) {
+			t.Errorf("%s: want notes live in revisions: %s", tool, v)
+		}
 	}
 }

@@ -484,9 +484,34 @@ func (s *Server) wrongTypeText(tool, arg string, item bool, value, got, want str
 	}
 	msg := fmt.Sprintf("%s: the argument %s must be %s, not %s", tool, what, jsonTypeName(want), jsonTypeName(got))
 	if want == "array" && got == "string" {
-		msg += fmt.Sprintf(": send [%s]", safetext.Quote(value))
+		l, held := stringAsList(value)
+		if held {
+			msg += " holding one"
+		}
+		msg += ": send [" + safetext.QuoteList(l) + "]"
 	}
 	return msg + "."
+}
+
+// stringAsList is value, a string sent where a list of strings goes, as
+// the list to send: a JSON list of strings sent as a string (held) taken
+// out of it, words separated by commas split there, else the string alone
+// (review21-agent21: `"[\"a\"]"` and "a, b" were advised back as one
+// string in a list, a call that fails again).
+func stringAsList(value string) (l []string, held bool) {
+	if strings.HasPrefix(value, "[") && json.Unmarshal([]byte(value), &l) == nil {
+		return l, true // "[]" too: send []
+	}
+	l = nil
+	for e := range strings.SplitSeq(value, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			l = append(l, e)
+		}
+	}
+	if len(l) == 0 {
+		return []string{value}, false
+	}
+	return l, false
 }
 
 // missingArgs matches the SDK's message for arguments the input schema

@@ -104,3 +104,26 @@ func TestReadRelevantPartNamesItsSection(t *testing.T) {
 		t.Fatalf("want several parts of the Giant section, got %+v", a.out.Sections)
 	}
 }
+
+// TestOverBudgetDropsTheLowestRanked (review21-agent21): an answer counted
+// whole over its budget drops its lowest-ranked passages, not its last
+// ones: in reading order the last passage may be a document's best. No
+// answer of the suite reaches the drop (the passages' estimates hold), so
+// the rule is tested on its own: reverted to dropping the last, it keeps
+// ranks 2 and 0 here.
+func TestOverBudgetDropsTheLowestRanked(t *testing.T) {
+	t.Parallel()
+	ps := []*passage{{rank: 2}, {rank: 0}, {rank: 3}, {rank: 1}} // reading order
+	calls := 0
+	kept := dropWorst(ps, func(ps []*passage) bool { calls++; return len(ps) > 2 })
+	var ranks []int
+	for _, p := range kept {
+		ranks = append(ranks, p.rank)
+	}
+	if len(ranks) != 2 || ranks[0] != 0 || ranks[1] != 1 || calls != 3 {
+		t.Errorf("kept ranks %v after %d checks, want [0 1] (in reading order) after 3", ranks, calls)
+	}
+	if got := dropWorst(nil, func([]*passage) bool { return true }); len(got) != 0 {
+		t.Errorf("nothing to drop: %v", got)
+	}
+}

@@ -388,7 +388,7 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	}
 	clean, err := checkRelPath(p)
 	if err != nil {
-		if !strings.Contains(p, "%") {
+		if checkRelPathOnce(p) != nil {
 			return "", nil, fmt.Errorf("refused: %w", err) // it names p (the audit of round 21: "refused path \"../x\": path \"../x\" has …")
 		}
 		return "", nil, fmt.Errorf("refused path %q: %w", p, err) // it names p decoded

@@ -36,8 +36,8 @@ const (
 
 // GetLinksIn is get_links' input.
 type GetLinksIn struct {
-	Package string `json:"package" jsonschema:"package alias"`
-	Path    string `json:"path" jsonschema:"document path in the package"`
+	Package string `json:"package,omitempty" jsonschema:"package alias (not needed with a URI)"`
+	Path    string `json:"path" jsonschema:"document path in the package, or its ctx://packages/ URI"`
 	Cursor  string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
 
@@ -88,8 +88,8 @@ func linkRows(l []indexer.Link, back bool) []LinkRow {
 
 // GetMetadataIn is get_metadata's input.
 type GetMetadataIn struct {
-	Package string `json:"package" jsonschema:"package alias"`
-	Path    string `json:"path" jsonschema:"document path in the package"`
+	Package string `json:"package,omitempty" jsonschema:"package alias (not needed with a URI)"`
+	Path    string `json:"path" jsonschema:"document path in the package, or its ctx://packages/ URI"`
 }
 
 // GetMetadataOut is get_metadata's output.
@@ -113,7 +113,7 @@ type FindDocumentsOut struct {
 	indexer.FindResult
 	// Revisions names each package's revision once (liftRevisions), not
 	// on every document (agent21, as search's).
-	Revisions map[string]string `json:"revisions,omitempty" jsonschema:"each document's package's locked revision, short; none for a dir source (live)"`
+	Revisions map[string]string `json:"revisions,omitempty" jsonschema:"each document's package's locked revision, short, or live (a dir source: the project's own files, read in place)"`
 	Note      string            `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
 	Warning   string            `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
@@ -122,7 +122,7 @@ type FindDocumentsOut struct {
 type RelatedIn struct {
 	Query     string `json:"query,omitempty" jsonschema:"start from the best search hit for these words"`
 	Package   string `json:"package,omitempty" jsonschema:"or start from this package's document at path"`
-	Path      string `json:"path,omitempty" jsonschema:"document path in the package"`
+	Path      string `json:"path,omitempty" jsonschema:"document path in the package, or its ctx://packages/ URI"`
 	Hops      int    `json:"hops,omitempty" jsonschema:"links away, both ways (default 2)"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 2000)"`
 }
@@ -428,7 +428,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	if err := indexer.CheckWhere(in.Where); err != nil {
 		return nil, FindDocumentsOut{}, err
 	}
-	_, r, warn, err := s.indexFor(ctx, req, "", optional(in.Package)...)
+	snap, r, warn, err := s.indexFor(ctx, req, "", optional(in.Package)...)
 	if err != nil {
 		return nil, FindDocumentsOut{}, err
 	}
@@ -446,7 +446,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	for i := range res.Documents {
 		res.Documents[i] = shownOnce(res.Documents[i])
 	}
-	out := FindDocumentsOut{FindResult: res, Revisions: liftRevisions(res.Documents), Warning: warn}
+	out := FindDocumentsOut{FindResult: res, Revisions: liftRevisions(snap, res.Documents), Warning: warn}
 	if res.Total == 0 {
 		out.Note = noDocumentNote(r, in.Where, q.Packages, q.Tags)
 		return nil, out, nil
@@ -494,7 +494,7 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 	for i := range res.Documents {
 		res.Documents[i] = shownOnce(res.Documents[i])
 	}
-	out.Revisions = liftRevisions(res.Documents)
+	out.Revisions = liftRevisions(snap, res.Documents)
 	full = res.Documents
 	out.FindResult = res
 	out = at(min(k, len(full)), lean)
@@ -517,18 +517,23 @@ func (s *Server) findDocuments(ctx context.Context, req *mcp.CallToolRequest, in
 }
 
 // liftRevisions takes each document's commit (shownOnce's, short) off it
-// and returns them once per package (nil when none has one: dir sources,
-// live): a revision is its package's, the same for all its documents.
-func liftRevisions(docs []indexer.DocMeta) map[string]string {
+// and returns them once per package, "live" for a dir source's as search's
+// revisions say (review21-agent21: it said nothing); nil when there is
+// none: a revision is its package's, the same for all its documents.
+func liftRevisions(snap snapshot, docs []indexer.DocMeta) map[string]string {
 	var revs map[string]string
 	for i := range docs {
-		if docs[i].Commit == "" {
+		rev := docs[i].Commit
+		if _, live := snap.revOf(docs[i].Package); live {
+			rev = "live"
+		}
+		if rev == "" {
 			continue
 		}
 		if revs == nil {
 			revs = map[string]string{}
 		}
-		revs[docs[i].Package] = docs[i].Commit
+		revs[docs[i].Package] = rev
 		docs[i].Commit = ""
 	}
 	return revs

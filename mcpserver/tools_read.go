@@ -202,12 +202,14 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		render()
 		// The passages were counted piece by piece; count the answer whole
 		// and drop the lowest-ranked passages while it is over the budget.
-		for len(ps) > 0 && s.answerTokens(res, nil) > budget {
-			w := worst(ps)
-			ps = slices.Delete(ps, w, w+1)
-			out.Truncated = true
-			render()
-		}
+		shown := len(ps)
+		ps = dropWorst(ps, func(kept []*passage) bool {
+			if len(kept) != shown {
+				ps, shown, out.Truncated = kept, len(kept), true
+				render()
+			}
+			return s.answerTokens(res, nil) > budget
+		})
 		return res, len(ps), s.answerTokens(res, nil) <= budget && !(len(ps) == 0 && out.Truncated)
 	}
 	res, _, ok := answer(in.MaxTokens, "")
@@ -321,6 +323,17 @@ func inReadingOrder(ps []*passage) {
 	slices.SortFunc(ps, func(p, q *passage) int {
 		return cmp.Or(best[[2]string{p.hit.Package, p.hit.Path}]-best[[2]string{q.hit.Package, q.hit.Path}], p.from-q.from)
 	})
+}
+
+// dropWorst drops the lowest-ranked passages of ps (worst), the others
+// kept in their order, while over says that an answer of them is over its
+// budget.
+func dropWorst(ps []*passage, over func(ps []*passage) bool) []*passage {
+	for len(ps) > 0 && over(ps) {
+		w := worst(ps)
+		ps = slices.Delete(ps, w, w+1)
+	}
+	return ps
 }
 
 // worst is the index in ps of the passage of the lowest rank: the one an
