@@ -235,8 +235,8 @@ type Hit struct {
 	// then newest first. The search gives one copy of a page.
 	Versions []string `json:"versions,omitempty"`
 
-	id     string
-	family string // the page's versioned copies' family (versionCopy.family), if any // the chunk's (chunkID)
+	id     string // the chunk's (chunkID)
+	family string // the page's versioned copies' family (versionCopy.family), if any
 }
 
 // Document is one catalogued document (any format markdown.FormatOf names).
