@@ -355,3 +355,26 @@ func TestSlotOfDeepPath(t *testing.T) {
 		t.Errorf("slotOf a top page: %+v %v", s, ok)
 	}
 }
+
+// TestFuseHeadCopy: when the semantic half ranks an older release's copy
+// of a page above the lexical half's copy (the current one, by the ordering
+// rule), the fused list gives the lexical half's copy, with both halves'
+// evidence, not the older copy (review21: it gave v1.10's).
+func TestFuseHeadCopy(t *testing.T) {
+	t.Parallel()
+	h := func(path, family string, n int) Hit {
+		return Hit{Package: "p", Path: path, Score: float64(10 - n), id: chunkID("p", path, 0), family: family}
+	}
+	lex := []Hit{h("docs/b.md", "", 0), h("docs/main/a.md", "F", 1)}
+	sem := []Hit{h("docs/v1.10/a.md", "F", 0), h("docs/c.md", "", 1)}
+	for _, best := range []bool{true, false} {
+		out := fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.7}, best, 10)
+		var got []string
+		for _, x := range out {
+			got = append(got, x.Path)
+		}
+		if len(got) != 3 || got[0] != "docs/main/a.md" {
+			t.Errorf("best per document %v: %v, want docs/main/a.md first (both halves' evidence), then docs/c.md and docs/b.md", best, got)
+		}
+	}
+}
