@@ -232,11 +232,12 @@ type Hit struct {
 	// Versions are the other versions the page exists in, when the
 	// package keeps a copy of it per release (versions.go): current
 	// copies first ("current" for the unversioned one, or main, next…),
-	// then newest first. The search gives one copy of a page.
+	// then newest first, at most maxOtherVersions. The search gives one
+	// copy of a page.
 	Versions []string `json:"versions,omitempty"`
 
-	id     string
-	family string // the page's versioned copies' family (versionCopy.family), if any // the chunk's (chunkID)
+	id     string // the chunk's (chunkID)
+	family string // the page's versioned copies' family (versionCopy.family), if any
 }
 
 // Document is one catalogued document (any format markdown.FormatOf names).

@@ -125,7 +125,7 @@ func docKind(rel, title string, heads []string) string {
 	rel = strings.ToLower(rel)
 	base := path.Base(rel)
 	name := strings.TrimSuffix(base, path.Ext(base))
-	if name == "index" || name == "readme" || name == "_index" || verbName || featureName {
+	if folderIndexName(name) || verbName || featureName {
 		name = ""
 	}
 	for _, k := range kindFileRE() {
@@ -255,4 +255,11 @@ func queryAsksForKinds(words []string) bool {
 		}
 	}
 	return false
+}
+
+// folderIndexName reports whether name (a file's base name without its
+// extension, in lower case) is a folder's index page's: index, readme,
+// _index. Any folder may have one, whatever it is about.
+func folderIndexName(name string) bool {
+	return name == "index" || name == "readme" || name == "_index"
 }

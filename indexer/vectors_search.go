@@ -181,8 +181,10 @@ func (r *Reader) vectorFilter(q Query, pq parsedQuery, vs *vectorSet) (func(int)
 
 // fuse merges the lexical and semantic hits (each best first) by f,
 // keeps the best chunk of each document when bestPerDoc (Hit.More counting
-// its others) and one copy of a versioned page (the first, as
-// collectHits), and returns the first limit. A hit in both keeps the lexical one's snippet (its words
+// its others) and one copy of a versioned page (the lexical half's, which
+// the ordering rule chose, versions.go, taking the semantic half's
+// evidence for the page's other copies; else the first, as collectHits),
+// and returns the first limit. A hit in both keeps the lexical one's snippet (its words
 // marked).
 func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 	type fused struct {
@@ -192,8 +194,11 @@ func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 	}
 	byID := map[string]*fused{}
 	var order []*fused
-	add := func(hits []Hit, part func(i int, h Hit) float64) {
+	add := func(hits []Hit, skip map[int]bool, part func(i int, h Hit) float64) {
 		for i, h := range hits {
+			if skip[i] {
+				continue
+			}
 			fh := byID[h.id]
 			if fh == nil {
 				fh = &fused{h: h, first: i}
@@ -204,6 +209,7 @@ func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 			fh.first = min(fh.first, i)
 		}
 	}
+	sem, skip := toLexicalCopies(lex, sem)
 	w := f.Weight
 	switch f.Method {
 	case "blend":
@@ -223,13 +229,13 @@ func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 			}
 		}
 		ls, ss := scale(lex), scale(sem)
-		add(lex, func(_ int, h Hit) float64 { return (1 - w) * ls(h.Score) })
-		add(sem, func(_ int, h Hit) float64 { return w * ss(h.Score) })
+		add(lex, nil, func(_ int, h Hit) float64 { return (1 - w) * ls(h.Score) })
+		add(sem, skip, func(_ int, h Hit) float64 { return w * ss(h.Score) })
 	case "lexical": // the lexical half alone, its scores kept
-		add(lex, func(_ int, h Hit) float64 { return h.Score })
+		add(lex, nil, func(_ int, h Hit) float64 { return h.Score })
 	default: // rrf
-		add(lex, func(i int, _ Hit) float64 { return (1 - w) / float64(rrfK+i+1) })
-		add(sem, func(i int, _ Hit) float64 { return w / float64(rrfK+i+1) })
+		add(lex, nil, func(i int, _ Hit) float64 { return (1 - w) / float64(rrfK+i+1) })
+		add(sem, skip, func(i int, _ Hit) float64 { return w / float64(rrfK+i+1) })
 	}
 	slices.SortStableFunc(order, func(a, b *fused) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.first, b.first))
@@ -266,4 +272,44 @@ func fuse(lex, sem []Hit, f Fusion, bestPerDoc bool, limit int) []Hit {
 		}
 	}
 	return out
+}
+
+// toLexicalCopies returns sem with its hits on a copy of a versioned page
+// other than the lexical half's (lex) given to the lexical half's copy:
+// the lexical half chose the copy by the ordering rule (versions.go), the
+// semantic half only ranks the page. The first such hit of a page takes
+// its place (its rank and score kept); skip holds the others' places (a
+// page's evidence counted once, the other hits' ranks unchanged).
+func toLexicalCopies(lex, sem []Hit) ([]Hit, map[int]bool) {
+	lexCopy := map[string]Hit{} // family → the lexical half's first hit of it
+	for _, h := range lex {
+		if _, ok := lexCopy[h.family]; h.family != "" && !ok {
+			lexCopy[h.family] = h
+		}
+	}
+	if len(lexCopy) == 0 {
+		return sem, nil
+	}
+	var out []Hit
+	var skip map[int]bool
+	for i, h := range sem {
+		l, ok := lexCopy[h.family]
+		if !ok || h.family == "" || l.Package == h.Package && l.Path == h.Path {
+			continue
+		}
+		if out == nil {
+			out, skip = slices.Clone(sem), map[int]bool{}
+		}
+		if l.id == "" { // this page's place is taken
+			skip[i] = true
+			continue
+		}
+		l.Score = h.Score
+		out[i] = l
+		lexCopy[h.family] = Hit{Package: l.Package, Path: l.Path}
+	}
+	if out == nil {
+		return sem, nil
+	}
+	return out, skip
 }

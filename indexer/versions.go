@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,11 @@ import (
 // folder copies another.
 const minSharedCopies = 2
 
+// maxOtherVersions bounds the versions a hit names (Hit.Versions): the
+// current copies, then the newest. A repository may keep thousands of
+// version folders; an agent reads every label of every hit.
+const maxOtherVersions = 10
+
 // currentFolders name the copy of the pages being written, beside the
 // version folders.
 var currentFolders = map[string]bool{"main": true, "master": true, "next": true, "latest": true}
@@ -54,6 +60,9 @@ const currentLabel = "current"
 // ("version-v3.13.x" is "v3.13.x") and the numbers that order it. A number
 // without "v" or "version-" needs a dot (a folder "2" is not a version).
 func versionFolder(seg string) (label string, nums []int, ok bool) {
+	if !strings.ContainsAny(seg, "0123456789") {
+		return "", nil, false
+	}
 	s := strings.ToLower(seg)
 	label = strings.TrimPrefix(s, "version-")
 	prefixed := len(label) < len(s)
@@ -102,12 +111,12 @@ type slot struct {
 
 // canonParent is the folder a version folder's copies belong to:
 // Docusaurus keeps versioned_docs/version-X beside docs.
-func canonParent(segs []string) string {
-	p := slices.Clone(segs)
-	if n := len(p); n > 0 {
-		p[n-1] = strings.TrimPrefix(p[n-1], "versioned_")
+func canonParent(folder string) string {
+	i := strings.LastIndexByte(folder, '/') + 1
+	if !strings.HasPrefix(folder[i:], "versioned_") {
+		return folder
 	}
-	return strings.Join(p, "/")
+	return folder[:i] + strings.TrimPrefix(folder[i:], "versioned_")
 }
 
 // versionFamilies detects the versioned copies among each package's
@@ -144,7 +153,7 @@ func addVersionParents(path string, parents map[string]bool) {
 	segs := strings.Split(path, "/")
 	for i, s := range segs[:len(segs)-1] {
 		if _, _, ok := versionFolder(s); ok {
-			parents[canonParent(segs[:i])] = true
+			parents[canonParent(strings.Join(segs[:i], "/"))] = true
 			return
 		}
 	}
@@ -170,10 +179,13 @@ func versionFamiliesOf(vm *versionMap, alias string, paths []string) {
 		}
 	}
 	// A folder's pages are copies when at least minSharedCopies of them
-	// have a copy in another folder of the same parent.
+	// have a copy in another folder of the same parent, its index pages
+	// (folderIndexName: index.md, README.md, _index.md, which any folder
+	// may have) aside.
 	shared := map[string]int{}
 	for _, ms := range groups {
-		if len(ms) > 1 {
+		base := path.Base(ms[0].slot.rest)
+		if len(ms) > 1 && !folderIndexName(strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))) {
 			for _, m := range ms {
 				shared[m.slot.parent+"\x00"+m.slot.label]++
 			}
@@ -334,28 +346,37 @@ func readVersions(ctx context.Context, rdr index.IndexReader, kinded []bool) (*v
 // slotOf places path among the version folders of parents: in a version
 // folder, a current folder (main, master, next, latest) or the parent
 // itself (the unversioned copy), with the page's path below it.
+//
+// It slices path, a string per folder no more: a path thousands of
+// folders deep costs its length, not its square.
 func slotOf(path string, parents map[string]bool) (slot, bool) {
-	segs := strings.Split(path, "/")
-	for i := range segs {
-		last := i == len(segs)-1
+	for start := 0; ; {
+		end := strings.IndexByte(path[start:], '/')
+		last := end < 0
+		if last {
+			end = len(path)
+		} else {
+			end += start
+		}
+		seg, folder := path[start:end], path[:max(start-1, 0)] // the segment, and the folder that holds it
 		if !last {
-			if label, nums, ok := versionFolder(segs[i]); ok {
-				p := canonParent(segs[:i])
-				if parents[p] {
-					return slot{p, label, strings.Join(segs[i+1:], "/"), nums}, true
+			if label, nums, ok := versionFolder(seg); ok {
+				if p := canonParent(folder); parents[p] {
+					return slot{p, label, path[end+1:], nums}, true
 				}
 			}
 		}
-		p := strings.Join(segs[:i], "/")
-		if !parents[p] {
-			continue
+		if parents[folder] {
+			if name := strings.ToLower(seg); !last && currentFolders[name] {
+				return slot{folder, name, path[end+1:], nil}, true
+			}
+			return slot{folder, currentLabel, path[start:], nil}, true
 		}
-		if name := strings.ToLower(segs[i]); !last && currentFolders[name] {
-			return slot{p, name, strings.Join(segs[i+1:], "/"), nil}, true
+		if last {
+			return slot{}, false
 		}
-		return slot{p, currentLabel, strings.Join(segs[i:], "/"), nil}, true
+		start = end + 1
 	}
-	return slot{}, false
 }
 
 // namedCopy reports whether one of the query's words names c's version:
@@ -410,8 +431,17 @@ func (vm *versionMap) order(cands []*candidate, forms map[string]bool) {
 	if vm == nil || len(vm.copies) == 0 {
 		return
 	}
+	named := map[string]bool{} // families with a copy the query names, once each (a family may have thousands)
 	isHead := func(c *versionCopy) bool {
-		if forms != nil && slices.ContainsFunc(vm.families[c.family], func(o *versionCopy) bool { return o.namedBy(forms) }) {
+		if forms == nil {
+			return c.head
+		}
+		n, ok := named[c.family]
+		if !ok {
+			n = slices.ContainsFunc(vm.families[c.family], func(o *versionCopy) bool { return o.namedBy(forms) })
+			named[c.family] = n
+		}
+		if n {
 			return c.namedBy(forms)
 		}
 		return c.head
@@ -456,10 +486,13 @@ func (vm *versionMap) order(cands []*candidate, forms map[string]bool) {
 }
 
 // others returns the versions other than c's that c's page exists in,
-// current copies first, then newest first.
+// current copies first, then newest first, at most maxOtherVersions.
 func (vm *versionMap) others(c *versionCopy) []string {
 	var out []string
 	for _, o := range vm.families[c.family] {
+		if len(out) == maxOtherVersions {
+			break
+		}
 		if o != c && !slices.Contains(out, o.label) {
 			out = append(out, o.label)
 		}

@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -277,6 +278,103 @@ func TestFuseOneCopy(t *testing.T) {
 		}
 		if slices.Contains(got, "docs/v1.10/a.md") || !slices.Contains(got, "docs/main/a.md") || len(got) != 3 {
 			t.Errorf("best per document %v: %v, want docs/main/a.md, docs/b.md and docs/c.md", best, got)
+		}
+	}
+}
+
+// TestVersionFamiliesFolderIndexPages: the pages every folder may have (an
+// index.md and a README.md, Hugo's _index.md) do not make two API folders
+// of other pages copies of each other (review21: with index.md and
+// README.md in both, v1's were hidden behind v2's).
+func TestVersionFamiliesFolderIndexPages(t *testing.T) {
+	t.Parallel()
+	got := copiesOf(map[string]string{
+		"api/v1/index.md": "", "api/v1/README.md": "", "api/v1/_index.md": "", "api/v1/users.md": "",
+		"api/v2/index.md": "", "api/v2/README.md": "", "api/v2/_index.md": "", "api/v2/orders.md": "",
+	})
+	for p, l := range got {
+		if l != "" {
+			t.Errorf("%s is a copy (%q); want none: the folders share only their index pages", p, l)
+		}
+	}
+	// Two shared pages beside the index pages still make copies.
+	got = copiesOf(map[string]string{
+		"docs/v1.1/index.md": "", "docs/v1.1/a.md": "", "docs/v1.1/b.md": "",
+		"docs/v1.2/index.md": "", "docs/v1.2/a.md": "", "docs/v1.2/b.md": "",
+	})
+	if got["docs/v1.1/index.md"] != "v1.1" || got["docs/v1.2/a.md"] != "v1.2*" {
+		t.Errorf("release copies with index pages: %v", got)
+	}
+}
+
+// TestVersionsBounded: a page kept in thousands of version folders (a
+// hostile or odd repository) names at most maxOtherVersions of them, the
+// newest, and a deep path is placed without a string per level.
+func TestVersionsBounded(t *testing.T) {
+	t.Parallel()
+	var paths []string
+	for i := range 3000 {
+		for _, p := range []string{"a.md", "b.md"} {
+			paths = append(paths, fmt.Sprintf("docs/v1.%d/%s", i, p))
+		}
+	}
+	vm := versionFamilies(map[string][]string{"p": paths})
+	c := vm.copies["p\x00docs/v1.0/a.md"]
+	if c == nil {
+		t.Fatal("docs/v1.0/a.md is not a copy")
+	}
+	o := vm.others(c)
+	if len(o) != maxOtherVersions || o[0] != "v1.2999" || o[len(o)-1] != fmt.Sprintf("v1.%d", 3000-maxOtherVersions) {
+		t.Errorf("others: %d labels %v…, want the %d newest", len(o), o[:min(len(o), 3)], maxOtherVersions)
+	}
+}
+
+// TestSlotOfDeepPath: a path thousands of folders deep is placed among
+// the version folders without a string per level (it was one a level, a
+// cost the square of the path's length). Not parallel: AllocsPerRun.
+func TestSlotOfDeepPath(t *testing.T) {
+	deep := strings.Repeat("d/", 2000) + "v1.2/x/" + strings.Repeat("e/", 2000) + "p.md"
+	parents := map[string]bool{"x": true}
+	if n := testing.AllocsPerRun(5, func() { slotOf(deep, parents) }); n > 50 {
+		t.Errorf("slotOf a path 4000 folders deep: %v allocations, want a few", n)
+	}
+	s, ok := slotOf("a/versioned_docs/version-1.2/b/p.md", map[string]bool{"a/docs": true})
+	if !ok || s.parent != "a/docs" || s.label != "1.2" || s.rest != "b/p.md" {
+		t.Errorf("slotOf a Docusaurus copy: %+v %v", s, ok)
+	}
+	s, ok = slotOf("docs/main/p.md", map[string]bool{"docs": true})
+	if !ok || s.parent != "docs" || s.label != "main" || s.rest != "p.md" {
+		t.Errorf("slotOf a current folder's page: %+v %v", s, ok)
+	}
+	s, ok = slotOf("docs/p.md", map[string]bool{"docs": true})
+	if !ok || s.parent != "docs" || s.label != currentLabel || s.rest != "p.md" {
+		t.Errorf("slotOf an unversioned page: %+v %v", s, ok)
+	}
+	s, ok = slotOf("p.md", map[string]bool{"": true})
+	if !ok || s.parent != "" || s.label != currentLabel || s.rest != "p.md" {
+		t.Errorf("slotOf a top page: %+v %v", s, ok)
+	}
+}
+
+// TestFuseHeadCopy: when the semantic half ranks an older release's copy
+// of a page above the lexical half's copy (the current one, by the ordering
+// rule), the fused list gives the lexical half's copy, with both halves'
+// evidence, not the older copy (review21: it gave v1.10's).
+func TestFuseHeadCopy(t *testing.T) {
+	t.Parallel()
+	h := func(path, family string, n int) Hit {
+		return Hit{Package: "p", Path: path, Score: float64(10 - n), id: chunkID("p", path, 0), family: family}
+	}
+	lex := []Hit{h("docs/b.md", "", 0), h("docs/main/a.md", "F", 1)}
+	sem := []Hit{h("docs/v1.10/a.md", "F", 0), h("docs/c.md", "", 1)}
+	for _, best := range []bool{true, false} {
+		out := fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.7}, best, 10)
+		var got []string
+		for _, x := range out {
+			got = append(got, x.Path)
+		}
+		if len(got) != 3 || got[0] != "docs/main/a.md" {
+			t.Errorf("best per document %v: %v, want docs/main/a.md first (both halves' evidence), then docs/c.md and docs/b.md", best, got)
 		}
 	}
 }
