@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/testtmp"
 )
 
 // embedAllocs serves answer to one text's request and returns the bytes
@@ -36,8 +38,15 @@ func embedAllocs(t *testing.T, answer []byte) (uint64, error) {
 // its lists' lengths were checked: every number became a json.RawMessage
 // (a 24-byte header and its own allocation), so one vector of 8M zeros
 // (16 MiB) cost 1,244 MB, and 4M empty entries for one text (12 MiB)
-// 812 MB. The bytes allocated must stay within 4 times the answer.
+// 812 MB. The bytes allocated must stay within 4 times the answer (8
+// under the race detector, whose runtime doubles what the decode
+// allocates: 69 MB for the 16 MiB vector, flake21; the old code's 75
+// times still fails).
 func TestHugeAnswersBoundedMemory(t *testing.T) {
+	factor := uint64(4)
+	if testtmp.Race {
+		factor = 8
+	}
 	for name, answer := range map[string]string{
 		"one long vector": `{"data":[{"index":0,"embedding":[0` + strings.Repeat(",0", 8<<20) + `]}]}`,
 		"many entries":    `{"data":[{}` + strings.Repeat(",{}", 4<<20) + `]}`,
@@ -47,7 +56,7 @@ func TestHugeAnswersBoundedMemory(t *testing.T) {
 			t.Errorf("%s: err = %v, want the answer refused", name, err)
 		}
 		t.Logf("%s: a %d-byte answer: %.1f MB allocated", name, len(answer), float64(alloc)/(1<<20))
-		if limit := uint64(4 * len(answer)); alloc > limit {
+		if limit := factor * uint64(len(answer)); alloc > limit {
 			t.Errorf("%s: a %d-byte answer allocated %d MB (want at most %d MB)", name, len(answer), alloc>>20, limit>>20)
 		}
 	}
