@@ -64,14 +64,7 @@ func noteOwn(d confine.Dir, indexDir string, gitIndex fileid.Stamp, gitOK bool) 
 	if err != nil || !gitOK {
 		return
 	}
-	now := ownRecord{Meta: fileid.Of(fi), GitIndex: gitIndex}
-	if now.Meta.CTime == 0 {
-		return
-	}
-	if rec, _, ok := readOwn(indexDir); ok && rec == now {
-		return
-	}
-	_ = writeJSONAtomic(d, filepath.Join(indexDir, ownFile), now)
+	writeOwn(d, indexDir, ownRecord{Meta: fileid.Of(fi), GitIndex: gitIndex})
 }
 
 // noteOwnChecked records in ownFile meta.json's version st and git's
@@ -86,8 +79,16 @@ func noteOwnChecked(contextDir string, st FileVersion, gitIndex fileid.Stamp) {
 	if st.fi == nil {
 		return
 	}
-	indexDir := filepath.Join(contextDir, project.IndexDir)
-	now := ownRecord{Meta: fileid.Of(st.fi), GitIndex: gitIndex}
+	writeOwn(confine.New(contextDir), filepath.Join(contextDir, project.IndexDir),
+		ownRecord{Meta: fileid.Of(st.fi), GitIndex: gitIndex})
+}
+
+// writeOwn writes now to ownFile unless it holds it already (nothing
+// when meta.json's stamp has no ctime: nothing is proven). The proof is a
+// cache: written with no fsync (a torn or lost one only costs the next
+// reader the look at git's index), by noteOwn after a Sync and by
+// noteOwnChecked after a Reader's check.
+func writeOwn(d confine.Dir, indexDir string, now ownRecord) {
 	if now.Meta.CTime == 0 {
 		return
 	}
@@ -98,7 +99,7 @@ func noteOwnChecked(contextDir string, st FileVersion, gitIndex fileid.Stamp) {
 	if err != nil {
 		return
 	}
-	_ = confine.New(contextDir).WriteCacheAtomic(filepath.Join(indexDir, ownFile), b, 0o644)
+	_ = d.WriteCacheAtomic(filepath.Join(indexDir, ownFile), b, 0o644)
 }
 
 // readOwn reads ownFile and its own mtime (unix nanoseconds).
