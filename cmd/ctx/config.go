@@ -161,9 +161,10 @@ func writeUserConfig(path string, c *userConfig) error {
 
 type configOptions struct {
 	*globalOptions
-	op    string // get, set or unset
+	op    string // get, set, unset or list
 	key   string
 	value string // set only
+	json  bool   // list only: --json
 }
 
 func newConfigCmd(g *globalOptions, runF func(context.Context, *configOptions) error) *cobra.Command {
@@ -216,21 +217,24 @@ Exit status: each sub-command's; 2 for an unknown sub-command or bad flags.`,
 	}
 	unset := sub("unset", "unset KEY", "Remove a setting", "  ctx config unset registry", exactArgs(1, "KEY"))
 	// list, as npm config list, gh config list and git config --list.
+	var listJSON bool
 	list := &cobra.Command{
-		Use:        "list",
-		Short:      "Print every setting that has a value",
-		Long:       "Print every setting that has a value, one KEY=VALUE a line (its CTX_ environment variable counts, as for get).\n\n" + configExitStatus["list"],
-		Example:    "  ctx config list",
+		Use:   "list [--json]",
+		Short: "Print every setting that has a value",
+		Long: "Print every setting that has a value, one KEY=VALUE a line (its CTX_ environment variable counts, as for get).\n\n" +
+			"--json prints an array of {key, value, from}, sorted by key: from is \"file\"\n(the config file) or the environment variable that set the value; [] when\nnothing is set.\n\n" + configExitStatus["list"],
+		Example:    "  ctx config list\n  ctx config list --json",
 		Args:       noArgs,
 		SuggestFor: []string{"ls", "show"},
 		RunE: func(c *cobra.Command, args []string) error {
-			opts := &configOptions{globalOptions: g, op: "list"}
+			opts := &configOptions{globalOptions: g, op: "list", json: listJSON}
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
 			return runConfig(c.Context(), opts)
 		},
 	}
+	list.Flags().BoolVar(&listJSON, "json", false, "print JSON")
 	unset.SuggestFor = []string{"delete", "del", "remove", "rm"} // npm config delete; commandSuggestions
 	cmd.AddCommand(
 		sub("get", "get KEY", "Print a setting (its CTX_ environment variable counts)",
@@ -327,6 +331,15 @@ func (s setting) value(opts *configOptions, c *userConfig) (v string, env bool) 
 	return s.get(c), false
 }
 
+// configSettingJSON is one setting of config list --json: its value as
+// get prints it (exact: JSON escapes what it must) and where it comes from,
+// "file" or the environment variable's name.
+type configSettingJSON struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	From  string `json:"from"`
+}
+
 // runConfigList prints each setting with a value as KEY=VALUE on stdout,
 // the value get prints (its environment variable first); where a value
 // comes from the environment is said on stderr, as get says it.
@@ -336,6 +349,7 @@ func runConfigList(opts *configOptions) error {
 		return err
 	}
 	n := 0
+	out := []configSettingJSON{}
 	for _, name := range settingNames() {
 		key := configKeys[name]
 		v, env := key.value(opts, c)
@@ -343,9 +357,22 @@ func runConfigList(opts *configOptions) error {
 			continue
 		}
 		n++
+		if opts.json {
+			from := "file"
+			if env {
+				from = key.env
+			}
+			out = append(out, configSettingJSON{Key: name, Value: v, From: from})
+			continue
+		}
 		fmt.Fprintf(opts.IO.Out, "%s=%s\n", name, safetext.Text(v))
 		if env {
 			fmt.Fprintf(opts.IO.ErrOut, "(%s from %s)\n", name, key.env)
+		}
+	}
+	if opts.json {
+		if err := writeJSON(opts.IO.Out, out); err != nil {
+			return err
 		}
 	}
 	if n == 0 {

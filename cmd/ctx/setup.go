@@ -30,6 +30,7 @@ type setupOptions struct {
 	all      bool
 	yes      bool
 	list     bool
+	json     bool // with list
 	agentsMD bool
 	// allowPrivate lets https contexts be on loopback, private and
 	// link-local addresses (checked and saved in their specs).
@@ -43,7 +44,7 @@ type setupOptions struct {
 func newSetupCmd(g *globalOptions, runF func(context.Context, *setupOptions) error) *cobra.Command {
 	opts := &setupOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags TAG,...] [--all] [--yes] [--agents-md] [--list]",
+		Use:   "setup [--registry LOCATION] [--select NAME,...] [--tags TAG,...] [--all] [--yes] [--agents-md] [--list [--json]]",
 		Short: "Pick context packages from a registry",
 		Long: fmt.Sprintf(`Setup reads a registry (the list of context packages your organisation
 offers), lets you choose, and installs your choice into .context/ (created
@@ -82,12 +83,19 @@ local repository path. A relative "repo" inside a registry is resolved
 against the registry's location.
 Registries may import others; each is read once, to a depth of %d.
 
+--list prints the registry's contexts, one a line, and changes nothing;
+with --json, an object {name, description, registries, contexts, warnings}:
+registries are every registry read, in order; each context is {name,
+description, kind, source, path, ref, ttl, tags, from}, from being the
+registry that listed it first.
+
 Exit status: 0 done; 3 some contexts could not be read or installed (the
 others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, registry.DefaultMaxDepth),
 		Example: `  ctx setup --registry https://github.com/acme/ctx-hub
   ctx setup --registry ./hub/ctx-registry.json --all
   ctx setup --select platform,api --yes
-  ctx setup --registry git@github.com:acme/hub.git#registries/web.json --list`,
+  ctx setup --registry git@github.com:acme/hub.git#registries/web.json --list
+  ctx setup --list --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -103,6 +111,7 @@ others were); 2 bad flags; 130 cancelled; 1 other errors.`, agentsMDHelp, regist
 	f.BoolVar(&opts.all, "all", false, "install every context of the registry")
 	f.BoolVar(&opts.yes, "yes", false, "do not ask before installing (a removal, chosen in the list at a terminal, still asks)")
 	f.BoolVar(&opts.list, "list", false, "print the registry's contexts and change nothing")
+	f.BoolVar(&opts.json, "json", false, "with --list: print JSON")
 	quietFlag(cmd, g)
 	f.BoolVar(&opts.agentsMD, "agents-md", false, agentsMDFlagUsage)
 	f.BoolVar(&opts.allowPrivate, "allow-private-network", false, "let https contexts be on loopback, private or link-local addresses (an intranet wiki); saved in their specs")
@@ -134,6 +143,9 @@ func confineRegistry(l *registry.Loader, eng *gitengine.Engine, root string) *gi
 
 func runSetup(ctx context.Context, opts *setupOptions) error {
 	g, o := opts.globalOptions, opts
+	if o.json && !o.list {
+		return usageErrorf("setup: --json goes with --list (see 'ctx setup --help')")
+	}
 	dir, err := g.ProjectDir()
 	if err != nil {
 		return err
@@ -210,6 +222,9 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	if o.list {
 		p.Done()
+		if o.json {
+			return writeJSON(g.IO.Out, registryJSON(reg))
+		}
 		printRegistry(g.IO.Out, reg)
 		return nil
 	}
@@ -342,6 +357,48 @@ func printRegistry(w io.Writer, reg *registry.Result) {
 			e(orDash(c.Path)), e(refCell(c.KindOf(), c.Ref)), e(orDash(strings.Join(c.Tags, ","))), e(c.Description))
 	}
 	tw.Flush()
+}
+
+// registryListJSON is setup --list --json: the merged registry, every
+// field as the registry wrote it (exact: JSON escapes what it must).
+type registryListJSON struct {
+	Name        string                `json:"name"`
+	Description string                `json:"description"`
+	Registries  []string              `json:"registries"` // every registry read, in order (as registry check --json)
+	Contexts    []registryContextJSON `json:"contexts"`
+	Warnings    []string              `json:"warnings"`
+}
+
+// registryContextJSON is one context of setup --list --json: kind and
+// source as the table shows them (KindOf, Source), the rest as written.
+type registryContextJSON struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Kind        string   `json:"kind"`
+	Source      string   `json:"source"`
+	Path        string   `json:"path"`
+	Ref         string   `json:"ref"`
+	TTL         string   `json:"ttl"`
+	Tags        []string `json:"tags"`
+	From        string   `json:"from"` // the registry that listed it first
+}
+
+func registryJSON(reg *registry.Result) registryListJSON {
+	out := registryListJSON{Name: reg.Name, Description: reg.Description, Registries: []string{},
+		Contexts: []registryContextJSON{}, Warnings: []string{}}
+	for _, l := range reg.Loaded {
+		out.Registries = append(out.Registries, l.String())
+	}
+	for _, c := range reg.Contexts {
+		tags := c.Tags
+		if tags == nil {
+			tags = []string{}
+		}
+		out.Contexts = append(out.Contexts, registryContextJSON{Name: c.Name, Description: c.Description,
+			Kind: c.KindOf(), Source: c.Source(), Path: c.Path, Ref: c.Ref, TTL: c.TTL, Tags: tags, From: c.From})
+	}
+	out.Warnings = append(out.Warnings, reg.Warnings...)
+	return out
 }
 
 // lazyWorkspace is the project as the wizard sees it: when there is no
