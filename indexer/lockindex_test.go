@@ -62,6 +62,12 @@ func TestLockIndexWait(t *testing.T) {
 		if (len(notes) > 0) != c.wantNote || c.wantNote && !strings.Contains(notes[0], "waiting for another ctx process") {
 			t.Errorf("%s: notes %q, want a note %v", c.name, notes, c.wantNote)
 		}
+		// The note reaches a person's terminal, whatever its locale (LANG=C
+		// too), and the indexer does not know it: "...", as workspace's own
+		// waiting line, never "…" (polish21a).
+		if c.wantNote && len(notes) > 0 && !strings.HasSuffix(notes[0], " ...") {
+			t.Errorf("%s: note %q, want it to end in ASCII \" ...\"", c.name, notes[0])
+		}
 	}
 
 	// A holder that lets go is waited for: it lets go only after the note

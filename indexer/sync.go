@@ -257,7 +257,9 @@ func withDirs(contextDir string, pkgs []Package) []Package {
 // .write.lock. While another process holds it, lockIndex waits up to wait
 // (lockwait's bounds: lockwait.Forever waits until ctx ends), with a note
 // through warn; with wait <= 0 it does not wait, and a lock still held is
-// ErrIndexBusy. The caller unlocks it.
+// ErrIndexBusy. The caller unlocks it. The note ends in ASCII "..." (as
+// workspace's own waiting line): it reaches a person's terminal, or an MCP
+// server's log, in a locale the indexer does not know (LANG=C too).
 func lockIndex(ctx context.Context, d confine.Dir, indexDir string, wait time.Duration, warn func(string)) (*flock.Flock, error) {
 	if err := d.MkdirAll(indexDir, 0o755); err != nil {
 		return nil, fmt.Errorf("indexer: create index directory: %w", err)
@@ -271,7 +273,7 @@ func lockIndex(ctx context.Context, d confine.Dir, indexDir string, wait time.Du
 		return nil, fmt.Errorf("indexer: lock %s: %w", indexDir, err)
 	}
 	if !ok && wait > 0 {
-		warn("waiting for another ctx process that is updating " + indexDir + " …")
+		warn("waiting for another ctx process that is updating " + indexDir + " ...")
 		if ok, err = lockwait.Exclusive(ctx, lock, wait); err != nil {
 			return nil, fmt.Errorf("indexer: wait for another ctx updating %s: %w", indexDir, err)
 		}

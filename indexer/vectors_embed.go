@@ -129,7 +129,7 @@ func EmbedIndex(ctx context.Context, contextDir string, e Embedder, o EmbedOptio
 	}
 	if !ok {
 		if o.Warn != nil {
-			o.Warn("waiting for another ctx process that is embedding " + indexDir + " …")
+			o.Warn("waiting for another ctx process that is embedding " + indexDir + " ...") // ASCII: no terminal here (see lockIndex)
 		}
 		if ok, err = lockwait.Exclusive(ctx, lock, lockwait.Forever); !ok {
 			return nil, fmt.Errorf("indexer: wait for another ctx embedding %s: %w", indexDir, err)

@@ -35,7 +35,8 @@ func TestNoArgumentsIsNotTheProcesssArguments(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	streams := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
-	if code := execute(context.Background(), newRootCmd(&globalOptions{IO: streams}), nil, streams); code != ExitOK {
+	g := &globalOptions{IO: streams}
+	if code := execute(context.Background(), newRootCmd(g), nil, g); code != ExitOK {
 		t.Fatalf("ctx with no arguments in process: exit %d, stderr %q", code, errOut.String())
 	}
 }

@@ -60,7 +60,7 @@ func TestPlantedManifestAbove(t *testing.T) {
 		io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 		g := &globalOptions{IO: io, Env: testEnv, Wd: wd, args: args,
 			find: project.FindOptions{Owner: planter, UID: func() int { return 1000 }}}
-		code := execute(context.Background(), newRootCmd(g), args, io)
+		code := execute(context.Background(), newRootCmd(g), args, g)
 		return code, out.String(), errOut.String()
 	}
 	for _, args := range [][]string{{"list"}, {"add", "./docs"}, {"install"}, {"search", "a"}, {"mcp"}} {
@@ -82,7 +82,7 @@ func TestPlantedManifestAbove(t *testing.T) {
 		io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 		g := &globalOptions{IO: io, Env: append(slices.Clone(testEnv), "SUDO_UID="+sudoUID), Wd: work,
 			find: project.FindOptions{Owner: planter, UID: func() int { return uid }}}
-		return execute(context.Background(), newRootCmd(g), []string{"list"}, io), errOut.String()
+		return execute(context.Background(), newRootCmd(g), []string{"list"}, g), errOut.String()
 	}
 	if code, errOut := sudoIn(0, "1001"); code != ExitOK {
 		t.Errorf("sudo ctx list by the project's owner: exit %d, stderr %q; want it to work", code, errOut)

@@ -44,7 +44,7 @@ func TestGroupWritableProjectAbove(t *testing.T) {
 		io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 		g := &globalOptions{IO: io, Env: append(slices.Clone(testEnv), "CTX_CEILING_DIRECTORIES="+base), Wd: wd, args: args,
 			find: project.FindOptions{PrivateGroup: func(int, int) bool { return false }}}
-		return execute(context.Background(), newRootCmd(g), args, io), errOut.String()
+		return execute(context.Background(), newRootCmd(g), args, g), errOut.String()
 	}
 	if code, errOut := ctxIn(root, "list"); code != ExitOK || strings.Contains(errOut, "warning") {
 		t.Errorf("ctx list at the root: exit %d, stderr %q; want it to work, nothing said", code, errOut)
@@ -82,7 +82,7 @@ func TestRelativeChdirThroughALink(t *testing.T) {
 		var out, errOut bytes.Buffer
 		io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 		g := &globalOptions{IO: io, Env: append(slices.Clone(testEnv), "CTX_CEILING_DIRECTORIES="+base), Wd: lnk, args: args}
-		return execute(context.Background(), newRootCmd(g), args, io), errOut.String()
+		return execute(context.Background(), newRootCmd(g), args, g), errOut.String()
 	}
 	real := filepath.Join(base, "real")
 	if code, errOut := ctxIn("-C", "..", "list"); code == ExitOK || !strings.Contains(errOut, real+": no ctx project here") {

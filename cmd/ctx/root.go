@@ -318,7 +318,8 @@ func Main() int {
 // run runs ctx with args in the environment env and the working directory
 // wd (absolute; "" = unknown) and returns the exit code.
 func run(ctx context.Context, args []string, io *IOStreams, env []string, wd string) int {
-	return execute(ctx, newRootCmd(&globalOptions{IO: io, Env: env, Wd: wd, args: args}), args, io)
+	g := &globalOptions{IO: io, Env: env, Wd: wd, args: args}
+	return execute(ctx, newRootCmd(g), args, g)
 }
 
 // argsOrNone is args, never nil: cobra reads the process's own arguments
@@ -331,9 +332,11 @@ func argsOrNone(args []string) []string {
 	return args
 }
 
-// execute runs root with args and turns its error into an exit code and a
-// line on stderr.
-func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStreams) int {
+// execute runs root (made of g) with args and turns its error into an exit
+// code and a line on stderr, in g's marks (an error built deep down, a
+// registry's "… and N more problems", says … and →: symbols().Marks).
+func execute(ctx context.Context, root *cobra.Command, args []string, g *globalOptions) int {
+	io := g.IO
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	root.SetArgs(argsOrNone(args))
@@ -356,11 +359,11 @@ func execute(ctx context.Context, root *cobra.Command, args []string, io *IOStre
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(ee.err.Error()))
+			fmt.Fprintf(io.ErrOut, "ctx: %s\n", g.symbols().Marks(safetext.Text(ee.err.Error())))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(io.ErrOut, "ctx: %s\n", safetext.Text(err.Error()))
+	fmt.Fprintf(io.ErrOut, "ctx: %s\n", g.symbols().Marks(safetext.Text(err.Error())))
 	if errors.Is(err, workspace.ErrUnknownPackage) || errors.Is(err, workspace.ErrBadSpec) {
 		return ExitUsage // a mistyped alias, or a source to add that is not there: a bad argument
 	}

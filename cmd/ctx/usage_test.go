@@ -47,12 +47,13 @@ func walk(c *cobra.Command, fn func(*cobra.Command)) {
 func runGuarded(args ...string) (int, string) {
 	var out, errOut bytes.Buffer
 	io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
-	root := newRootCmd(&globalOptions{IO: io})
+	g := &globalOptions{IO: io}
+	root := newRootCmd(g)
 	walk(root, func(c *cobra.Command) {
 		c.Run = nil
 		c.RunE = func(*cobra.Command, []string) error { return errors.New("ran") }
 	})
-	return execute(context.Background(), root, args, io), errOut.String()
+	return execute(context.Background(), root, args, g), errOut.String()
 }
 
 // TestUsageErrorsOnEveryCommand: on every command and sub-command, cobra's

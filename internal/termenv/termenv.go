@@ -83,6 +83,18 @@ var (
 		Frames: []string{"|", "/", "-", `\`}}
 )
 
+// Marks is text, built where the terminal is not known (an error from
+// deep down, a registry's problem), in s's marks: the Unicode ellipsis and
+// arrow such text is written with (the form --json and MCP keep) become
+// s's Ellipsis and Arrow. Text for a person goes through it on its way to
+// the terminal; the rest of the text is left as it is.
+func (s Symbols) Marks(text string) string {
+	if s.Ellipsis == unicodeSymbols.Ellipsis && s.Arrow == unicodeSymbols.Arrow {
+		return text
+	}
+	return strings.NewReplacer(unicodeSymbols.Ellipsis, s.Ellipsis, unicodeSymbols.Arrow, s.Arrow).Replace(text)
+}
+
 // SymbolsFor is the terminal's symbols: Unicode when it takes UTF-8
 // (Env.UTF8), else ASCII.
 func SymbolsFor(utf8 bool) Symbols {
