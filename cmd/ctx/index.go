@@ -79,7 +79,7 @@ func runIndex(ctx context.Context, opts *indexOptions) error {
 		rep, err = w.Reindex(ctx, indexer.Options{
 			BudgetTokens: budget,
 			Rebuild:      opts.rebuild,
-			Warn:         func(msg string) { fmt.Fprintf(errOut, "warning: %s\n", safetext.Text(msg)) },
+			Warn:         func(msg string) { fmt.Fprintf(errOut, "warning: %s\n", opts.deepText(msg)) },
 		})
 		return err
 	}

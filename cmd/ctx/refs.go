@@ -400,7 +400,7 @@ func loadRefsRegistry(ctx context.Context, opts *refsOptions, man *project.Manif
 	}
 	loader := &registry.Loader{
 		Git:  wo.Engine,
-		Warn: func(m string) { fmt.Fprintf(wo.Log, "warning: %s\n", safetext.Text(m)) },
+		Warn: func(m string) { fmt.Fprintf(wo.Log, "warning: %s\n", opts.deepText(m)) },
 		Note: func(string) {},
 	}
 	var access wizard.AccessChecker = wo.Engine

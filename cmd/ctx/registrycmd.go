@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/registry"
 )
@@ -94,7 +93,7 @@ func runRegistryCheck(ctx context.Context, opts *registryCheckOptions) error {
 	}
 	errOut := opts.IO.ErrOut
 	for _, w := range rep.Warnings {
-		fmt.Fprintf(errOut, "warning: %s\n", safetext.Text(w))
+		fmt.Fprintf(errOut, "warning: %s\n", opts.deepText(w))
 	}
 	if opts.json {
 		out := struct {
@@ -117,7 +116,7 @@ func runRegistryCheck(ctx context.Context, opts *registryCheckOptions) error {
 		}
 	} else {
 		for _, p := range rep.Problems {
-			fmt.Fprintln(opts.IO.Out, safetext.Text(p.Error()))
+			fmt.Fprintln(opts.IO.Out, opts.deepText(p.Error()))
 		}
 	}
 	fmt.Fprintf(errOut, "registry check: %d %s, %d %s, %d %s\n",

@@ -123,6 +123,13 @@ func (g *globalOptions) terminal() termenv.Env { return termenv.Of(g.Env.Get) }
 // what documents say are not changed.
 func (g *globalOptions) symbols() termenv.Symbols { return termenv.SymbolsFor(g.terminal().UTF8()) }
 
+// deepText is text built where the terminal is not known (an error, a
+// registry's problem or warning, an indexer's note), made safe
+// (safetext.Text) and written in symbols' marks (Symbols.Marks: its … and
+// → as ... and -> under LANG=C), for a person's terminal: never for
+// --json or MCP, which keep the text as built.
+func (g *globalOptions) deepText(s string) string { return g.symbols().Marks(safetext.Text(s)) }
+
 // notes is where a command writes what is neither a result nor a problem
 // (an index summary, a count of withheld documents): stderr, or nowhere
 // with -q.
@@ -333,8 +340,8 @@ func argsOrNone(args []string) []string {
 }
 
 // execute runs root (made of g) with args and turns its error into an exit
-// code and a line on stderr, in g's marks (an error built deep down, a
-// registry's "… and N more problems", says … and →: symbols().Marks).
+// code and a line on stderr (deepText: an error built deep down, a
+// registry's "… and N more problems", says … and →).
 func execute(ctx context.Context, root *cobra.Command, args []string, g *globalOptions) int {
 	io := g.IO
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
@@ -359,11 +366,11 @@ func execute(ctx context.Context, root *cobra.Command, args []string, g *globalO
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(io.ErrOut, "ctx: %s\n", g.symbols().Marks(safetext.Text(ee.err.Error())))
+			fmt.Fprintf(io.ErrOut, "ctx: %s\n", g.deepText(ee.err.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(io.ErrOut, "ctx: %s\n", g.symbols().Marks(safetext.Text(err.Error())))
+	fmt.Fprintf(io.ErrOut, "ctx: %s\n", g.deepText(err.Error()))
 	if errors.Is(err, workspace.ErrUnknownPackage) || errors.Is(err, workspace.ErrBadSpec) {
 		return ExitUsage // a mistyped alias, or a source to add that is not there: a bad argument
 	}

@@ -191,8 +191,8 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	}
 	loader := &registry.Loader{
 		Git:  engine,
-		Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "warning: %s\n", safetext.Text(m)) },
-		Note: func(m string) { fmt.Fprintf(wsOpts.Log, "%s\n", safetext.Text(m)) },
+		Warn: func(m string) { fmt.Fprintf(wsOpts.Log, "warning: %s\n", g.deepText(m)) },
+		Note: func(m string) { fmt.Fprintf(wsOpts.Log, "%s\n", g.deepText(m)) },
 	}
 	fromManifest := false // the committed manifest's registry, not one the user named
 	if o.registry == "" && manifestRegistry != "" {

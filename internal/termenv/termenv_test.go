@@ -62,3 +62,16 @@ func TestUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestMarks: text built deep down, with Unicode … and →, is in the
+// terminal's marks; in UTF-8 it is left as it is (polish21a).
+func TestMarks(t *testing.T) {
+	t.Parallel()
+	in := "a → b → a; … and 3 more; “quoted” ✓"
+	if got := SymbolsFor(true).Marks(in); got != in {
+		t.Errorf("UTF-8: %q, want it unchanged", got)
+	}
+	if got, want := SymbolsFor(false).Marks(in), "a -> b -> a; ... and 3 more; “quoted” ✓"; got != want {
+		t.Errorf("ASCII: %q, want %q", got, want)
+	}
+}
