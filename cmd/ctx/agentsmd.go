@@ -36,7 +36,7 @@ func agentsStep(g *globalOptions, root string, flag bool, p wizard.Prompter, hin
 		edits, err := workspace.PlanAgentsMD(root)
 		if err != nil {
 			if p != nil {
-				fmt.Fprintf(errOut, "warning: agent file not changed: %s\n", safetext.Text(err.Error()))
+				fmt.Fprintf(errOut, "warning: agent file not changed: %s\n", g.deepText(err.Error()))
 			}
 			return nil
 		}

@@ -265,7 +265,7 @@ func printGC(g *globalOptions, res []gitengine.GCResult, web webfetch.GCResult, 
 	for _, r := range res {
 		name := remoteName(r.URL, r.Key)
 		if r.Warning != "" {
-			fmt.Fprintf(g.IO.ErrOut, "warning: %s: %s\n", name, safetext.Text(r.Warning))
+			fmt.Fprintf(g.IO.ErrOut, "warning: %s: %s\n", name, g.deepText(r.Warning))
 		}
 		if r.Skipped != "" {
 			skipped = true
@@ -292,7 +292,7 @@ func printGC(g *globalOptions, res []gitengine.GCResult, web webfetch.GCResult, 
 // they were skipped.
 func printWebGC(g *globalOptions, r webfetch.GCResult, dryRun bool) (skipped bool) {
 	if r.Warning != "" {
-		fmt.Fprintf(g.IO.ErrOut, "warning: https documents: %s\n", safetext.Text(r.Warning))
+		fmt.Fprintf(g.IO.ErrOut, "warning: https documents: %s\n", g.deepText(r.Warning))
 	}
 	if r.Skipped != "" {
 		fmt.Fprintf(g.IO.Out, "https documents skipped: %s\n", r.Skipped)
@@ -320,10 +320,10 @@ func trimCache(ctx context.Context, g *globalOptions) {
 	if err != nil || eo.CacheMax <= 0 || ctx.Err() != nil {
 		return
 	}
-	eo.Warn = func(_, msg string) { fmt.Fprintf(g.IO.ErrOut, "warning: %s\n", safetext.Text(msg)) }
+	eo.Warn = func(_, msg string) { fmt.Fprintf(g.IO.ErrOut, "warning: %s\n", g.deepText(msg)) }
 	res, err := gitengine.New(eo).TrimCache(ctx)
 	if err != nil {
-		fmt.Fprintf(g.IO.ErrOut, "warning: the cache was not collected: %s\n", safetext.Text(err.Error()))
+		fmt.Fprintf(g.IO.ErrOut, "warning: the cache was not collected: %s\n", g.deepText(err.Error()))
 	}
 	var before, after int64
 	n := 0

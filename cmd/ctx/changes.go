@@ -159,7 +159,7 @@ func printChanges(out, errOut io.Writer, set *changes.Set, arrow string) {
 // else here). It never fails the update: a problem is a note on stderr.
 func printUpdateSummary(ctx context.Context, g *globalOptions, out io.Writer, w *workspace.Workspace, rep *workspace.Report) {
 	if rep.ChangesErr != nil {
-		fmt.Fprintf(g.IO.ErrOut, "note: what changed in the documents is not known: %s\n", safetext.Text(rep.ChangesErr.Error()))
+		fmt.Fprintf(g.IO.ErrOut, "note: what changed in the documents is not known: %s\n", g.deepText(rep.ChangesErr.Error()))
 		return
 	}
 	set := rep.Changes
@@ -173,7 +173,7 @@ func printUpdateSummary(ctx context.Context, g *globalOptions, out io.Writer, w 
 		return
 	}
 	if err := w.NoteChanges(ctx, set); err != nil {
-		fmt.Fprintf(g.IO.ErrOut, "note: INDEX.md does not say what changed: %s\n", safetext.Text(err.Error()))
+		fmt.Fprintf(g.IO.ErrOut, "note: INDEX.md does not say what changed: %s\n", g.deepText(err.Error()))
 	}
 }
 

@@ -65,7 +65,7 @@ func runHook(ctx context.Context, opts *hookOptions) error {
 		return usageErrorf("unknown hook %s: ctx keeps post-merge and post-checkout", safetext.Quote(opts.hook))
 	}
 	note := func(err error) error {
-		fmt.Fprintf(opts.IO.ErrOut, "ctx: %s (run `ctx install` to bring .context/ in step with the lock)\n", safetext.Text(err.Error()))
+		fmt.Fprintf(opts.IO.ErrOut, "ctx: %s (run `ctx install` to bring .context/ in step with the lock)\n", opts.deepText(err.Error()))
 		return nil
 	}
 	dir, err := opts.ProjectDir()
@@ -139,7 +139,7 @@ func gitHooksStep(ctx context.Context, g *globalOptions, root string, flag bool,
 		if flag {
 			return fmt.Errorf("git hooks: %w", err)
 		}
-		fmt.Fprintf(g.IO.ErrOut, "warning: git hooks not installed: %s\n", safetext.Text(err.Error()))
+		fmt.Fprintf(g.IO.ErrOut, "warning: git hooks not installed: %s\n", g.deepText(err.Error()))
 		return nil
 	}
 	for _, e := range edits {

@@ -94,7 +94,7 @@ func runIndex(ctx context.Context, opts *indexOptions) error {
 	printSyncReport(opts.IO.Out, rep)
 	refused := w.Refused()
 	for _, e := range refused {
-		fmt.Fprintf(errOut, "%s: not indexed: %s\n", safetext.Escape(e.Alias), safetext.Text(e.Error()))
+		fmt.Fprintf(errOut, "%s: not indexed: %s\n", safetext.Escape(e.Alias), opts.deepText(e.Error()))
 	}
 	// The vectors are embedded without the project's lock (the index
 	// has its own for them): an endpoint's minutes hold no other command.

@@ -176,7 +176,7 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 		return fmt.Errorf("refs: %w", err)
 	}
 	for _, w := range scan.Warnings {
-		fmt.Fprintf(errOut, "warning: %s\n", safetext.Text(w))
+		fmt.Fprintf(errOut, "warning: %s\n", opts.deepText(w))
 	}
 
 	var unreadable map[string]string // offered contexts that cannot be read, by name
@@ -230,7 +230,7 @@ func runRefs(ctx context.Context, opts *refsOptions) error {
 			if len(unchecked) > 0 {
 				ns := slices.Sorted(maps.Keys(unchecked))
 				fmt.Fprintf(errOut, "warning: access to %d registry %s not checked (%s: %s); listed as installable\n",
-					len(ns), wording.Plural(len(ns), "context was", "contexts were"), safetext.Quote(ns[0]), safetext.Text(unchecked[ns[0]]))
+					len(ns), wording.Plural(len(ns), "context was", "contexts were"), safetext.Quote(ns[0]), opts.deepText(unchecked[ns[0]]))
 			}
 		}
 	}
@@ -430,7 +430,7 @@ func printRefs(opts *refsOptions, res []ctxref.Result) {
 		case r.Class == ctxref.Installable:
 			line += " (registry context " + safetext.Quote(r.Context) + ")"
 		case r.Reason != "":
-			line += ": " + safetext.Text(r.Reason)
+			line += ": " + opts.deepText(r.Reason)
 		}
 		fmt.Fprintln(opts.IO.Out, line)
 	}
@@ -452,7 +452,7 @@ func printRefsSummary(opts *refsOptions, s refsSummary, haveRegistry bool) {
 		}
 		fmt.Fprintf(w, "refs: fetched: %d installed%s, %d failed\n", len(s.Installed), installed, len(s.Failed))
 		for _, f := range s.Failed {
-			fmt.Fprintf(w, "refs: %s (alias %s) failed: %s\n", safetext.Quote(f.Context), f.Alias, safetext.Text(f.Reason))
+			fmt.Fprintf(w, "refs: %s (alias %s) failed: %s\n", safetext.Quote(f.Context), f.Alias, opts.deepText(f.Reason))
 		}
 	}
 	if s.Unknown > 0 && !haveRegistry {

@@ -224,7 +224,7 @@ func (g *globalOptions) ProjectDir() (string, error) {
 	fo.Ceilings = g.Env.ceilings()
 	fo.SudoUID = g.Env.sudoUID()
 	fo.Home = g.Env.userHome()
-	fo.Warn = func(msg string) { fmt.Fprintf(g.IO.ErrOut, "warning: %s\n", safetext.Text(msg)) }
+	fo.Warn = func(msg string) { fmt.Fprintf(g.IO.ErrOut, "warning: %s\n", g.deepText(msg)) }
 	root, err := project.Find(start, fo)
 	if err != nil {
 		return "", err

@@ -275,7 +275,7 @@ func runSetup(ctx context.Context, opts *setupOptions) error {
 	// setup has no --force: a package it would remove is forced by remove.
 	rerr := finishReport(ctx, g, dir, rep, err, reportOptions{forceVia: "ctx remove %s --force"})
 	for _, u := range sum.Unavailable {
-		fmt.Fprintf(errOut, "%s: skipped: cannot read %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), safetext.Text(u.Reason))
+		fmt.Fprintf(errOut, "%s: skipped: cannot read %s: %s\n", safetext.Escape(u.Name), safetext.Escape(u.Repo), g.deepText(u.Reason))
 	}
 	if rerr != nil {
 		return rerr
