@@ -21,7 +21,7 @@ import (
 type GetOverviewIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"only this package's part of the catalogue"`
 	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000; with no argument 2000, an outline if over)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens: default 10000; with no argument 2000, an outline if over"`
 }
 
 // overviewTokens is get_overview's budget when it is called with no

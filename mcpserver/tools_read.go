@@ -79,9 +79,9 @@ const noteTruncated = "more matched than fits in maxTokens: read the rest of a s
 
 // ReadRelevantIn is read_relevant's input.
 type ReadRelevantIn struct {
-	Query     string   `json:"query" jsonschema:"the question or its key words (search's query syntax)"`
+	Query     string   `json:"query" jsonschema:"the question or its key words, in search's query syntax"`
 	Packages  []string `json:"packages,omitempty" jsonschema:"only these package aliases"`
-	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
 // RelevantSection describes one passage of a read_relevant answer (in its
