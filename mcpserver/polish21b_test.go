@@ -39,3 +39,28 @@ func TestArgumentDescriptionsReadInErrors(t *testing.T) {
 	wantError(t, call(t, cs, "search", map[string]any{"query": "x", "maxTokens": "500"}, nil),
 		`search: the argument "maxTokens" (answer budget in tokens, default 10000) must be an integer, not a string.`)
 }
+
+// TestCursorErrorNamesItBriefly (polish21b, agent21's leftover): a cursor
+// the server did not give is refused without quoting it back (it was
+// quoted whole, up to 200 bytes: noise the model sent itself).
+func TestCursorErrorNamesItBriefly(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	bad := strings.Repeat("QUJD", 30) // 120 bytes of base64: "ABC"...
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_contexts", map[string]any{"cursor": bad}},
+		{"get_overview", map[string]any{"cursor": bad}},
+		{"get_links", map[string]any{"package": "hub", "path": "page.md", "cursor": bad}},
+		{"list_contexts", map[string]any{"cursor": "eyJsIjoiYSJ9" + bad}}, // JSON of another listing
+		{"get_overview", map[string]any{"cursor": "bm9wZQ" + bad}},
+	} {
+		res := call(t, cs, c.tool, c.args, nil)
+		wantError(t, res, "the cursor ", "without cursor")
+		if strings.Contains(text(res), "QUJDQUJD") {
+			t.Errorf("%s quotes the cursor back: %s", c.tool, text(res))
+		}
+	}
+}

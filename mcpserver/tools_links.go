@@ -293,7 +293,7 @@ func linksOffset(in GetLinksIn, state string, n int) (int, error) {
 	off, err := strconv.Atoi(pos)
 	if err != nil || was == "" || off <= 0 || (was == state && off >= n) {
 		// The same links with a position past them: not a page it gave.
-		return 0, fmt.Errorf("cursor %s is not one this server gave for %s: call again without cursor to start over", safetext.Quote(in.Cursor), in.Path)
+		return 0, fmt.Errorf("the cursor is not one this server gave for %s: call again without cursor to start over", in.Path)
 	}
 	if was != state || off >= n {
 		return 0, fmt.Errorf("the links of %s changed since the previous page (the index was updated): call again without cursor to start over", in.Path)
