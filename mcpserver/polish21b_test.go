@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestArgumentDescriptionsReadInErrors (polish21b, review21-agent21
@@ -62,5 +64,44 @@ func TestCursorErrorNamesItBriefly(t *testing.T) {
 		if strings.Contains(text(res), "QUJDQUJD") {
 			t.Errorf("%s quotes the cursor back: %s", c.tool, text(res))
 		}
+	}
+}
+
+// TestStopWordsOnlyQuerySaysSo (polish21b, agent21's leftover): a query
+// of only stop words ("the of and", "how do I") picks no document, and
+// its hits match those words anywhere; search's note and read_relevant's
+// last text say so and what to send. It had weak hits and no note.
+func TestStopWordsOnlyQuerySaysSo(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	const says = "no word of the query picks documents"
+	for _, q := range []string{"the of and", "how do I"} {
+		var out SearchOut
+		if res := call(t, cs, "search", map[string]any{"query": q}, &out); res.IsError {
+			t.Fatalf("search %q: %s", q, text(res))
+		}
+		if !strings.Contains(out.Note, says) || !strings.Contains(out.Note, "send") {
+			t.Errorf("search %q: note %q, want it to say %q and what to send", q, out.Note, says)
+		}
+		res := call(t, cs, "read_relevant", map[string]any{"query": q}, nil)
+		if res.IsError {
+			t.Fatalf("read_relevant %q: %s", q, text(res))
+		}
+		if tc, ok := res.Content[len(res.Content)-1].(*mcp.TextContent); !ok || !strings.Contains(tc.Text, says) {
+			t.Errorf("read_relevant %q: the last text does not say %q: %s", q, says, text(res))
+		}
+	}
+	// Cut to fit the budget, the note keeps it.
+	var cut SearchOut
+	if res := call(t, cs, "search", map[string]any{"query": "the of and", "allPassages": true, "limit": 50, "maxTokens": 200}, &cut); res.IsError {
+		t.Fatalf("search: %s", text(res))
+	}
+	if !strings.Contains(cut.Note, says) || !strings.Contains(cut.Note, "cut to fit") {
+		t.Errorf("search cut to fit: note %q, want it to say %q and how it was cut", cut.Note, says)
+	}
+	var out SearchOut
+	call(t, cs, "search", map[string]any{"query": "how do I roll back"}, &out)
+	if strings.Contains(out.Note, says) {
+		t.Errorf("a query with a word that picks documents: note %q", out.Note)
 	}
 }

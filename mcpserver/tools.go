@@ -252,11 +252,14 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, err
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
-	unmatched, err := r.Unmatched(ctx, in.Query)
+	unmatched, common, err := r.Unmatched(ctx, in.Query)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
 	out.Unmatched, out.UnmatchedMore = shownUnmatched(unmatched)
+	if common {
+		out.Note = unmatchedNote(nil, 0, true, len(hits) > 0)
+	}
 	for _, h := range hits {
 		if !served(h.Path) {
 			continue // a hidden file the index holds is never served
@@ -265,7 +268,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions})
 	}
 	if len(hits) == 0 {
-		out.Note = searchNoMatchNote(q)
+		out.Note = strings.TrimSpace(searchNoMatchNote(q) + " " + out.Note)
 	}
 	// Every hit's revision while the hits are fitted (an upper bound),
 	// then only those of the hits kept.
@@ -341,11 +344,11 @@ func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, error
 		if k < len(all) {
 			cuts = append(cuts, fmt.Sprintf("%d of %d hits shown", k, len(all)))
 		}
-		o.Note = fmt.Sprintf("cut to fit %s: %s; ask for fewer hits (limit), a narrower query", budgetName(maxTokens), strings.Join(cuts, "; "))
+		cut := fmt.Sprintf("cut to fit %s: %s; ask for fewer hits (limit), a narrower query", budgetName(maxTokens), strings.Join(cuts, "; "))
 		if maxTokens < MaxMaxTokens {
-			o.Note += fmt.Sprintf(", or a larger maxTokens (up to %d)", MaxMaxTokens)
+			cut += fmt.Sprintf(", or a larger maxTokens (up to %d)", MaxMaxTokens)
 		}
-		o.Note += "."
+		o.Note = strings.TrimSpace(out.Note + " " + cut + ".") // a stop-word query's note kept
 		return o
 	}
 	none := SearchOut{Hits: []SearchHit{}}
