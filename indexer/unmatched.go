@@ -15,9 +15,13 @@ import (
 // never unmatched, nor is a word that stems to a held one.
 // The check is over the whole index, not a search's filters: a word that
 // only other packages hold is not reported.
-func (r *Reader) Unmatched(ctx context.Context, text string) ([]string, error) {
+//
+// common says the query has words, no phrase, and only stop words ("the
+// of and", "how do I"): no word of it picks documents, and whatever a
+// search finds matches those words anywhere (polish21b: such a query got
+// weak hits with nothing said).
+func (r *Reader) Unmatched(ctx context.Context, text string) (words []string, common bool, err error) {
 	pq := parseQuery(text)
-	var words []string
 	seen := map[string]bool{}
 	for _, w := range append(append([]string(nil), pq.words...), strings.Fields(strings.Join(pq.phrases, " "))...) {
 		if k := strings.ToLower(w); !seen[k] {
@@ -26,36 +30,38 @@ func (r *Reader) Unmatched(ctx context.Context, text string) ([]string, error) {
 		}
 	}
 	if len(words) == 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	open, release, err := r.acquire()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer release()
 	adv, err := open.idx.Advanced()
 	if err != nil {
-		return nil, fmt.Errorf("indexer: unmatched words: %w", err)
+		return nil, false, fmt.Errorf("indexer: unmatched words: %w", err)
 	}
 	rdr, err := adv.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("indexer: unmatched words: %w", err)
+		return nil, false, fmt.Errorf("indexer: unmatched words: %w", err)
 	}
 	defer rdr.Close()
 	analyzer := open.idx.Mapping().AnalyzerNamed(textAnalyzer)
 	key := open.idx.Mapping().AnalyzerNamed(keyTextAnalyzer)
 	var out []string
+	common = len(pq.phrases) == 0
 	for _, w := range words {
 		terms := queryTerms(analyzer, w)
 		if len(terms) == 0 || len(queryTerms(key, w)) == 0 {
 			continue
 		}
+		common = false
 		found := false
 		for t := range terms {
 			for _, field := range []string{fText, fHead, fTitle} {
 				tr, err := rdr.TermFieldReader(ctx, []byte(t), field, false, false, false)
 				if err != nil {
-					return nil, fmt.Errorf("indexer: unmatched words: %w", err)
+					return nil, false, fmt.Errorf("indexer: unmatched words: %w", err)
 				}
 				n := tr.Count()
 				_ = tr.Close()
@@ -71,5 +77,5 @@ func (r *Reader) Unmatched(ctx context.Context, text string) ([]string, error) {
 			out = append(out, w)
 		}
 	}
-	return out, nil
+	return out, common, nil
 }

@@ -11,24 +11,34 @@ import (
 // that is there in another form (a plural, another case, a typo that
 // stems to a held word), a stop word,
 // a title's word, a phrase's found words, an excluded word and a
-// qualifier are not.
+// qualifier are not. common (polish21b) says the query has words and
+// every one is a stop word: none picks documents.
 func TestUnmatched(t *testing.T) {
 	t.Parallel()
 	r := openSyntaxFixture(t)
 	for _, tc := range []struct {
-		query string
-		want  []string
+		query  string
+		want   []string
+		common bool // no word picks documents: each is a stop word
 	}{
-		{"wizard", nil},
-		{"how do I install the wizards", nil},
-		{"RESTART Command", nil},
-		{"instal the wizzard zanzibar", []string{"wizzard", "zanzibar"}},
-		{`"run the wizzard" -nothingness package:docs tag:setup Wizzard`, []string{"Wizzard"}},
-		{"", nil},
+		{"wizard", nil, false},
+		{"how do I install the wizards", nil, false},
+		{"RESTART Command", nil, false},
+		{"instal the wizzard zanzibar", []string{"wizzard", "zanzibar"}, false},
+		{`"run the wizzard" -nothingness package:docs tag:setup Wizzard`, []string{"Wizzard"}, false},
+		{"", nil, false},
+		// polish21b: a query of only stop words picks no document.
+		{"the of and", nil, true},
+		{"How do I", nil, true},
+		{"how do I wizard", nil, false},
+		{"how do I zanzibar", []string{"zanzibar"}, false},
+		{`"how do I"`, nil, false}, // a phrase picks the documents that have it
+		{"the -wizard", nil, true},
+		{"tag:setup", nil, false},
 	} {
-		got, err := r.Unmatched(context.Background(), tc.query)
-		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("Unmatched(%q) = %q, %v; want %q", tc.query, got, err, tc.want)
+		got, common, err := r.Unmatched(context.Background(), tc.query)
+		if err != nil || !slices.Equal(got, tc.want) || common != tc.common {
+			t.Errorf("Unmatched(%q) = %q, %v, %v; want %q, %v", tc.query, got, common, err, tc.want, tc.common)
 		}
 	}
 }

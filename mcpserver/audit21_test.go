@@ -21,7 +21,7 @@ func TestMissingArgumentNamesIt(t *testing.T) {
 	wantError(t, call(t, cs, "get_section", map[string]any{"package": "hub"}, nil),
 		`get_section needs the arguments "path" (document path in the package`, `and "heading" (heading text or a search hit's heading trail); it takes package, path, heading, offset, maxTokens.`)
 	wantError(t, call(t, cs, "search", map[string]any{}, nil),
-		`search needs the argument "query" (words, with the query syntax below); it takes query,`)
+		`search needs the argument "query" (words in search's query syntax); it takes query,`)
 }
 
 // TestDocumentTooSmallNamesMaxTokens (agent21 audit): get_document and
@@ -113,9 +113,9 @@ func TestWrongTypeSaysWhatToSend(t *testing.T) {
 		want string
 	}{
 		{"search", map[string]any{"query": "x", "packages": "hub"}, `search: the argument "packages" (only these package aliases) must be an array, not a string: send ["hub"].`},
-		{"search", map[string]any{"query": "x", "maxTokens": "500"}, `search: the argument "maxTokens" (answer budget in tokens (default 10000)) must be an integer, not a string.`},
+		{"search", map[string]any{"query": "x", "maxTokens": "500"}, `search: the argument "maxTokens" (answer budget in tokens, default 10000) must be an integer, not a string.`},
 		{"read_relevant", map[string]any{"query": "x", "packages": []any{1}}, `read_relevant: the argument "packages" (only these package aliases) must be an array of strings, not one holding an integer.`},
-		{"search", map[string]any{"query": nil}, `search: the argument "query" (words, with the query syntax below) must be a string, not null.`},
+		{"search", map[string]any{"query": nil}, `search: the argument "query" (words in search's query syntax) must be a string, not null.`},
 		{"find_documents", map[string]any{"where": "status=x"}, `find_documents: the argument "where" (field: value`},
 		// review21-agent21: a list sent as a JSON string, or as words
 		// with commas, was advised back as one string in a list

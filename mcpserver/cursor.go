@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -54,13 +53,14 @@ const maxCursorBytes = 16 << 10
 // decodeCursor returns the key a page starts after and true, or "" and
 // false for no cursor (the first page). A cursor that is malformed, or
 // that another listing (other arguments) gave, is an error that says to
-// start again.
+// start again. It does not quote the cursor back: the client sent it, and a
+// cursor is up to maxCursorBytes of base64 (agent21's leftover).
 func decodeCursor(c, listing string) (string, bool, error) {
 	if c == "" {
 		return "", false, nil
 	}
 	bad := func(why string) error {
-		return fmt.Errorf("cursor %s %s: pass the nextCursor of the previous page with the same arguments, or call again without cursor to start over", safetext.Quote(c), why)
+		return fmt.Errorf("the cursor %s: pass the nextCursor of the previous page with the same arguments, or call again without cursor to start over", why)
 	}
 	if len(c) > maxCursorBytes {
 		return "", false, bad("is too long")

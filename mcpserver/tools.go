@@ -30,14 +30,14 @@ const (
 
 // SearchIn is search's input.
 type SearchIn struct {
-	Query       string   `json:"query" jsonschema:"words, with the query syntax below"`
+	Query       string   `json:"query" jsonschema:"words in search's query syntax"`
 	Packages    []string `json:"packages,omitempty" jsonschema:"only these package aliases"`
 	Kind        string   `json:"kind,omitempty" jsonschema:"only packages of this kind: git, dir or https"`
 	Tags        []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
 	Path        string   `json:"path,omitempty" jsonschema:"only paths starting with this, such as api/"`
-	Limit       int      `json:"limit,omitempty" jsonschema:"hits (default 10)"`
-	AllPassages bool     `json:"allPassages,omitempty" jsonschema:"every matching passage (default: the best of each document)"`
-	MaxTokens   int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"hits, default 10"`
+	AllPassages bool     `json:"allPassages,omitempty" jsonschema:"every matching passage, not only the best of each document"`
+	MaxTokens   int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 	Lexical     bool     `json:"lexical,omitempty" jsonschema:"words only, no semantic ranking"`
 }
 
@@ -77,23 +77,23 @@ type SearchOut struct {
 
 // GetDocumentIn is get_document's input.
 type GetDocumentIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"package alias (not needed with a reference)"`
+	Package   string `json:"package,omitempty" jsonschema:"package alias, not needed with a reference"`
 	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Offset    int    `json:"offset,omitempty" jsonschema:"first line, 1-based (nextOffset of the previous page)"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"first line, 1-based: nextOffset of the previous page"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines"`
 	Section   string `json:"section,omitempty" jsonschema:"only the section under this heading"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
 func (in GetDocumentIn) maxTokens() int { return in.MaxTokens }
 
 // GetSectionIn is get_section's input.
 type GetSectionIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"package alias (not needed with a reference)"`
+	Package   string `json:"package,omitempty" jsonschema:"package alias, not needed with a reference"`
 	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
 	Heading   string `json:"heading" jsonschema:"heading text or a search hit's heading trail"`
 	Offset    int    `json:"offset,omitempty" jsonschema:"nextOffset of the previous page"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
 func (in GetSectionIn) maxTokens() int { return in.MaxTokens }
@@ -252,11 +252,14 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, err
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
-	unmatched, err := r.Unmatched(ctx, in.Query)
+	unmatched, common, err := r.Unmatched(ctx, in.Query)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}
 	out.Unmatched, out.UnmatchedMore = shownUnmatched(unmatched)
+	if common {
+		out.Note = unmatchedNote(nil, 0, true, len(hits) > 0)
+	}
 	for _, h := range hits {
 		if !served(h.Path) {
 			continue // a hidden file the index holds is never served
@@ -265,7 +268,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions})
 	}
 	if len(hits) == 0 {
-		out.Note = searchNoMatchNote(q)
+		out.Note = strings.TrimSpace(searchNoMatchNote(q) + " " + out.Note)
 	}
 	// Every hit's revision while the hits are fitted (an upper bound),
 	// then only those of the hits kept.
@@ -341,11 +344,11 @@ func (s *Server) fitHits(out SearchOut, budget, maxTokens int) (SearchOut, error
 		if k < len(all) {
 			cuts = append(cuts, fmt.Sprintf("%d of %d hits shown", k, len(all)))
 		}
-		o.Note = fmt.Sprintf("cut to fit %s: %s; ask for fewer hits (limit), a narrower query", budgetName(maxTokens), strings.Join(cuts, "; "))
+		cut := fmt.Sprintf("cut to fit %s: %s; ask for fewer hits (limit), a narrower query", budgetName(maxTokens), strings.Join(cuts, "; "))
 		if maxTokens < MaxMaxTokens {
-			o.Note += fmt.Sprintf(", or a larger maxTokens (up to %d)", MaxMaxTokens)
+			cut += fmt.Sprintf(", or a larger maxTokens (up to %d)", MaxMaxTokens)
 		}
-		o.Note += "."
+		o.Note = strings.TrimSpace(out.Note + " " + cut + ".") // a stop-word query's note kept
 		return o
 	}
 	none := SearchOut{Hits: []SearchHit{}}

@@ -25,8 +25,8 @@ type ChangesFunc func(ctx context.Context, alias, since, listing string) (*chang
 // WhatChangedIn is what_changed's input.
 type WhatChangedIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"only this package alias"`
-	Since     string `json:"since,omitempty" jsonschema:"project git revision to compare with (HEAD~1, tag, YYYY-MM-DD); default: last committed lock, or the one before the last update"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	Since     string `json:"since,omitempty" jsonschema:"project git revision to compare with: HEAD~1, a tag, YYYY-MM-DD; default last committed lock, or the one before the last update"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
 func (in WhatChangedIn) maxTokens() int { return in.MaxTokens }

@@ -36,7 +36,7 @@ const (
 
 // GetLinksIn is get_links' input.
 type GetLinksIn struct {
-	Package string `json:"package,omitempty" jsonschema:"package alias (not needed with a URI)"`
+	Package string `json:"package,omitempty" jsonschema:"package alias, not needed with a URI"`
 	Path    string `json:"path" jsonschema:"document path in the package, or its ctx://packages/ URI"`
 	Cursor  string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
@@ -88,7 +88,7 @@ func linkRows(l []indexer.Link, back bool) []LinkRow {
 
 // GetMetadataIn is get_metadata's input.
 type GetMetadataIn struct {
-	Package string `json:"package,omitempty" jsonschema:"package alias (not needed with a URI)"`
+	Package string `json:"package,omitempty" jsonschema:"package alias, not needed with a URI"`
 	Path    string `json:"path" jsonschema:"document path in the package, or its ctx://packages/ URI"`
 }
 
@@ -101,10 +101,10 @@ type GetMetadataOut struct {
 
 // FindDocumentsIn is find_documents' input.
 type FindDocumentsIn struct {
-	Where   map[string]any `json:"where,omitempty" jsonschema:"field: value (equality; a list matches one element) or field: {op: value}, op one of $in, $gt, $gte, $lt, $lte, $between [a, b] (numbers, dates), $exists, $contains; all keys must match"`
+	Where   map[string]any `json:"where,omitempty" jsonschema:"field: value for equality, a list matching one element, or field: {op: value}, op one of $in, $gt, $gte, $lt, $lte, $between [a, b] of numbers or dates, $exists, $contains; all keys must match"`
 	Package string         `json:"package,omitempty" jsonschema:"only this package"`
 	Tag     string         `json:"tag,omitempty" jsonschema:"only documents with this tag"`
-	Limit   int            `json:"limit,omitempty" jsonschema:"documents per page (default 50)"`
+	Limit   int            `json:"limit,omitempty" jsonschema:"documents per page, default 50"`
 	Cursor  string         `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 }
 
@@ -123,8 +123,8 @@ type RelatedIn struct {
 	Query     string `json:"query,omitempty" jsonschema:"start from the best search hit for these words"`
 	Package   string `json:"package,omitempty" jsonschema:"or start from this package's document at path"`
 	Path      string `json:"path,omitempty" jsonschema:"document path in the package, or its ctx://packages/ URI"`
-	Hops      int    `json:"hops,omitempty" jsonschema:"links away, both ways (default 2)"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 2000)"`
+	Hops      int    `json:"hops,omitempty" jsonschema:"links away, both ways, default 2"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 2000"`
 }
 
 // maxTokens is related's budget: its own default, 2,000, when not given.
@@ -293,7 +293,7 @@ func linksOffset(in GetLinksIn, state string, n int) (int, error) {
 	off, err := strconv.Atoi(pos)
 	if err != nil || was == "" || off <= 0 || (was == state && off >= n) {
 		// The same links with a position past them: not a page it gave.
-		return 0, fmt.Errorf("cursor %s is not one this server gave for %s: call again without cursor to start over", safetext.Quote(in.Cursor), in.Path)
+		return 0, fmt.Errorf("the cursor is not one this server gave for %s: call again without cursor to start over", in.Path)
 	}
 	if was != state || off >= n {
 		return 0, fmt.Errorf("the links of %s changed since the previous page (the index was updated): call again without cursor to start over", in.Path)

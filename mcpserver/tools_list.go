@@ -43,12 +43,12 @@ type ListContextsIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"list this package's documents"`
 	Kind      string `json:"kind,omitempty" jsonschema:"only packages of this kind: git, dir or https"`
 	Prefix    string `json:"prefix,omitempty" jsonschema:"only paths starting with this, such as keps/sig-node/"`
-	Glob      string `json:"glob,omitempty" jsonschema:"only paths matching this (Go path.Match), such as keps/*/*/README.md"`
+	Glob      string `json:"glob,omitempty" jsonschema:"only paths matching this Go path.Match pattern, such as keps/*/*/README.md"`
 	Tree      bool   `json:"tree,omitempty" jsonschema:"list the folders, with their document counts"`
-	Depth     int    `json:"depth,omitempty" jsonschema:"folder levels of the tree (default 1)"`
-	Limit     int    `json:"limit,omitempty" jsonschema:"items per page (default: as many as fit)"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"folder levels of the tree, default 1"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"items per page, default as many as fit"`
 	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
 // PackageInfo describes one installed package.

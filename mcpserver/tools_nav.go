@@ -40,11 +40,11 @@ func (in ListTagsIn) maxTokens() int   { return in.MaxTokens }
 
 // GetOutlineIn is get_outline's input.
 type GetOutlineIn struct {
-	Package   string `json:"package,omitempty" jsonschema:"package alias (not needed with a reference)"`
+	Package   string `json:"package,omitempty" jsonschema:"package alias, not needed with a reference"`
 	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Depth     int    `json:"depth,omitempty" jsonschema:"deepest heading level (default 6)"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"deepest heading level, default 6"`
 	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
 // OutlineHeading is one heading of get_outline: its section's lines and size.
@@ -176,9 +176,9 @@ func (s *Server) outline(doc markdown.Doc, depth int) ([]OutlineHeading, int) {
 // ListTagsIn is list_tags' input.
 type ListTagsIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"only this package's tags"`
-	Limit     int    `json:"limit,omitempty" jsonschema:"tags per page (default: as many as fit)"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"tags per page, default as many as fit"`
 	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
 // TagInfo is one tag of list_tags.

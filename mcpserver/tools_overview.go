@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -14,14 +15,13 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
-	"github.com/ctx-dev/ctx/internal/safetext"
 )
 
 // GetOverviewIn is get_overview's input.
 type GetOverviewIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"only this package's part of the catalogue"`
 	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000; with no argument 2000, an outline if over)"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens: default 10000; with no argument 2000, an outline if over"`
 }
 
 // overviewTokens is get_overview's budget when it is called with no
@@ -81,7 +81,7 @@ func decodeOverviewCursor(c string) (pkg, state string, line int, err error) {
 		line, err = strconv.Atoi(after[j+1:])
 	}
 	if i < 0 || j < i || err != nil || line < 2 || state == "" {
-		return "", "", 0, fmt.Errorf("cursor %s is not one this server gave: call get_overview again without cursor to start over", safetext.Quote(c))
+		return "", "", 0, errors.New("the cursor is not one this server gave: call get_overview again without cursor to start over")
 	}
 	return pkg, state, line, nil
 }

@@ -79,9 +79,9 @@ const noteTruncated = "more matched than fits in maxTokens: read the rest of a s
 
 // ReadRelevantIn is read_relevant's input.
 type ReadRelevantIn struct {
-	Query     string   `json:"query" jsonschema:"the question or its key words (search's query syntax)"`
+	Query     string   `json:"query" jsonschema:"the question or its key words, in search's query syntax"`
 	Packages  []string `json:"packages,omitempty" jsonschema:"only these package aliases"`
-	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens (default 10000)"`
+	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
 // RelevantSection describes one passage of a read_relevant answer (in its
@@ -114,6 +114,9 @@ type ReadRelevantOut struct {
 	// (indexer.Reader.Unmatched); the last text says so.
 	Unmatched     []string `json:"unmatched,omitempty"`
 	UnmatchedMore int      `json:"unmatchedMore,omitempty"` // past the first maxUnmatchedShown
+	// CommonWordsOnly: no word of the query picks documents, each being
+	// a stop word (indexer.Reader.Unmatched); the last text says so.
+	CommonWordsOnly bool `json:"commonWordsOnly,omitempty"`
 }
 
 func (s *Server) addReadTools() {
@@ -171,7 +174,7 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		return nil, nil, err
 	}
 	warn = joinNotes(warn, semNote)
-	unmatched, err := r.Unmatched(ctx, in.Query)
+	unmatched, common, err := r.Unmatched(ctx, in.Query)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,6 +185,7 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		// What the answer holds besides its passages, the note included.
 		out := ReadRelevantOut{Sections: []RelevantSection{}, Warning: warn, Truncated: true, Note: noteTruncated}
 		out.Unmatched, out.UnmatchedMore = shownUnmatched(unmatched)
+		out.CommonWordsOnly = common
 		base, _ := s.renderPassages(nil, out)
 		ps, truncated := s.assemble(snap, hits, budget-s.answerTokens(base, nil))
 		out.Truncated = truncated
@@ -754,7 +758,7 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		}
 		out.Sections = append(out.Sections, p.meta())
 	}
-	if tail := ctxWords(out.Warning + "\n" + unmatchedNote(out.Unmatched, out.UnmatchedMore, len(ps) > 0) + "\n" + out.Note); tail != "" {
+	if tail := ctxWords(out.Warning + "\n" + unmatchedNote(out.Unmatched, out.UnmatchedMore, out.CommonWordsOnly, len(ps) > 0) + "\n" + out.Note); tail != "" {
 		res.Content = append(res.Content, &mcp.TextContent{Text: tail})
 	}
 	if b, err := marshalJSON(out); err == nil {
@@ -781,8 +785,18 @@ func shownUnmatched(words []string) ([]string, int) {
 // unmatchedNote says which of a query's words no document has
 // (shownUnmatched: words, and more not named), so that an agent tells a
 // typo or an absent term from a weak match; "" when every word is there.
-// found says the answer has passages, which then match the other words.
-func unmatchedNote(words []string, more int, found bool) string {
+// common (indexer.Reader.Unmatched) says instead that no word of the query
+// picks documents, each being a stop word, and what to send (polish21b:
+// "how do I" got weak hits with nothing said). found says the answer has
+// passages or hits, which then match the other words.
+func unmatchedNote(words []string, more int, common, found bool) string {
+	if common {
+		n := "no word of the query picks documents: it has only common words such as \"the\" or \"how\""
+		if found {
+			n += ", which these match anywhere"
+		}
+		return n + "; send the subject's words: a name, a term, an error's text."
+	}
 	if len(words) == 0 {
 		return ""
 	}
