@@ -440,6 +440,18 @@ func (p Project) IsInstalled(alias string) bool {
 	return err == nil
 }
 
+// InstalledHere reports whether ctx installed alias's package on this
+// machine: its state file, .state/<alias>.json, is a regular file (not
+// followed if it is a link). Files under packages/<alias> without one came
+// from somewhere else (a teammate may commit packages/ on purpose), so
+// nothing proves them the lock's: what serves a document's text as the
+// locked commit's asks this first (the MCP document tools, mcppkg21). A
+// state git tracks is no proof either (CheckRecordsUntracked).
+func (p Project) InstalledHere(alias string) bool {
+	fi, err := os.Lstat(p.StatePath(alias))
+	return err == nil && fi.Mode().IsRegular()
+}
+
 // StateHead is the head of a package's state file (.state/<alias>.json,
 // workspace's to write and read in full): what a reader of the installed
 // packages needs without the file's per-file records. workspace's state
