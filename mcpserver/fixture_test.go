@@ -315,7 +315,7 @@ func newProjectIn(t testing.TB, root string) *fixture {
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 	}
-	if err := writeInstalled(p.ctxDir, lock); err != nil {
+	if err := lockfiletest.WriteInstalled(p.ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), p.ctxDir, lockPackages(p.ctxDir, lock), indexer.Options{}); err != nil {
@@ -480,27 +480,4 @@ func indexedNotes(t *testing.T, dir string) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	return connect(t, dir)
-}
-
-// writeInstalled writes l as ctxDir's lock and, for each of its packages
-// with no state file yet, the state file ctx install leaves (with no file
-// records): the MCP document tools serve a locked package only when ctx
-// installed it on this machine (project.InstalledHere, mcppkg21).
-func writeInstalled(ctxDir string, l *lockfile.Lock) error {
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), l); err != nil {
-		return err
-	}
-	for alias, e := range l.Packages {
-		p := filepath.Join(ctxDir, project.StateDir, alias+".json")
-		if _, err := os.Lstat(p); err == nil {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, []byte(`{"withheld":null,"commit":"`+e.Rev+`","files":[]}`), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }

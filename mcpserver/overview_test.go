@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 )
 
 // overviewProject is a project of the packages named, each with docs
@@ -25,7 +26,7 @@ func overviewProject(t *testing.T, docs int, aliases ...string) string {
 			writeOverviewDoc(t, ctxDir, a, i)
 		}
 	}
-	if err := writeInstalled(ctxDir, overviewLock(aliases...)); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, overviewLock(aliases...)); err != nil {
 		t.Fatal(err)
 	}
 	syncOverview(t, dir, aliases...)

@@ -13,6 +13,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,7 +40,7 @@ func kindsProject(t *testing.T) string {
 		"web": {Kind: project.KindHTTPS, Source: "https://docs.example.com/guide.md", Rev: "sha256:" + strings.Repeat("ef", 32),
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", URL: "https://docs.example.com/guide.md", Fetched: when, Updated: when},
 	}}
-	if err := writeInstalled(ctxDir, lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	proj, err := project.At(dir)

@@ -913,7 +913,7 @@ func (pkg Package) Present() bool {
 func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 	var out []Package
 	for alias, e := range l.Packages {
-		if !p.IsInstalled(alias) {
+		if !p.IsInstalled(alias) || !p.InstalledHere(alias) {
 			continue
 		}
 		kind := e.Kind

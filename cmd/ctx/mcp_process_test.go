@@ -96,19 +96,8 @@ func mcpProject(t *testing.T) string {
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 	}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
-	}
-	// The state file install leaves (no file records): the document tools
-	// serve a locked package only when ctx installed it here (mcppkg21).
-	for a, e := range lock.Packages {
-		st := filepath.Join(ctxDir, project.StateDir, a+".json")
-		if err := os.MkdirAll(filepath.Dir(st), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(st, []byte(`{"withheld":null,"commit":"`+e.Rev+`","files":[]}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	proj, err := project.At(dir)
 	if err != nil {
