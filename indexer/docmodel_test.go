@@ -14,7 +14,6 @@ import (
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
 	"github.com/ctx-dev/ctx/mcpserver"
-	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -52,7 +51,7 @@ func FuzzChunksAgreeWithServer(f *testing.F) {
 		Source: "https://example.com/d.git", Ref: "main", Rev: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20),
 		Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 	}}}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		f.Fatal(err)
 	}
 	srv, err := mcpserver.New(mcpserver.Options{ProjectDir: dir})

@@ -13,7 +13,6 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
-	"github.com/ctx-dev/ctx/project"
 )
 
 // What an agent reads (agent18): the JSON a client shows the model must
@@ -51,7 +50,7 @@ func agentViewProject(t *testing.T, manyLinks int) string {
 		"hub": {Source: "https://example.com/hub.git", Ref: "main", Rev: strings.Repeat("c3", 20), Tree: strings.Repeat("d4", 20),
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 	}}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {

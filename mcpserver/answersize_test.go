@@ -14,7 +14,6 @@ import (
 	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
-	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -90,7 +89,7 @@ func adversarialProjectIn(t testing.TB, dir string) {
 		Rev: strings.Repeat("c3", 20), Tree: strings.Repeat("d4", 20),
 		Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 	}}}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {

@@ -315,7 +315,7 @@ func newProjectIn(t testing.TB, root string) *fixture {
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 	}
-	if err := lockfiletest.Write(filepath.Join(p.ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(p.ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), p.ctxDir, lockPackages(p.ctxDir, lock), indexer.Options{}); err != nil {

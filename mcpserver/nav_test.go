@@ -57,7 +57,7 @@ func navProjectIn(t testing.TB, dir string, pkgs map[string]map[string]string) {
 			Rev: strings.Repeat("c3", 20), Tree: strings.Repeat("d4", 20), Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
 			Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {

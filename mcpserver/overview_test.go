@@ -13,7 +13,6 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/lockfile/lockfiletest"
-	"github.com/ctx-dev/ctx/project"
 )
 
 // overviewProject is a project of the packages named, each with docs
@@ -27,7 +26,7 @@ func overviewProject(t *testing.T, docs int, aliases ...string) string {
 			writeOverviewDoc(t, ctxDir, a, i)
 		}
 	}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), overviewLock(aliases...)); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, overviewLock(aliases...)); err != nil {
 		t.Fatal(err)
 	}
 	syncOverview(t, dir, aliases...)

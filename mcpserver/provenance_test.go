@@ -40,7 +40,7 @@ func kindsProject(t *testing.T) string {
 		"web": {Kind: project.KindHTTPS, Source: "https://docs.example.com/guide.md", Rev: "sha256:" + strings.Repeat("ef", 32),
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", URL: "https://docs.example.com/guide.md", Fetched: when, Updated: when},
 	}}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	proj, err := project.At(dir)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +31,11 @@ type snapshot struct {
 	// live holds the manifest's dir sources that the lock does not pin,
 	// present or not (project.Project.Live): served in place.
 	live map[string]indexer.Package
+	// unproven holds, for each locked package (not live) whose files
+	// nothing proves ctx's, why its documents are not served: no state
+	// file (project.InstalledHere) or a state git tracks
+	// (project.CheckRecordsUntracked). servable answers from it.
+	unproven map[string]error
 	// stamps are the project files' stamps taken before this view was read
 	// (the lock, packages/, the manifest, context.local.json, the git
 	// index): the start of its sentinel, so that a change after the read
@@ -120,7 +126,7 @@ func (a stamps) same(b stamps) bool {
 // hand). A manifest that cannot be read gives no dir sources (ctx index and
 // ctx install report why).
 func (s *Server) snapshot() snapshot {
-	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName)), s.gitIndexStamp()}
+	st := stamps{statStamp(s.proj.Path(project.LockName)), statStamp(s.pkgsDir), statStamp(s.proj.Path(project.ManifestName)), statStamp(s.proj.Path(project.LocalName)), s.gitIndexStamp(), statStamp(s.proj.Path(project.StateDir))}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.snapValid && st.same(s.snapStamp) {
@@ -179,12 +185,42 @@ func (s *Server) snapshot() snapshot {
 			}
 		}
 	}
+	snap.unproven = s.unproven(snap)
 	sort.Strings(snap.aliases)
 	s.rewatchLocked(snap)
 	snap.stamps = st
 	s.snap, s.snapStamp, s.snapValid = snap, st, true
 	return snap
 }
+
+// unproven is snapshot's unproven: for each package of snap's lock that
+// is not a live dir source, why its files are not served as the lock's,
+// when they are not. The state folder's check reads git's index, once a
+// snapshot (it is re-read when git's index or .state changes).
+func (s *Server) unproven(snap snapshot) map[string]error {
+	if snap.lock == nil {
+		return nil
+	}
+	out := map[string]error{}
+	tracked := s.proj.CheckRecordsUntracked(project.StateDir)
+	for alias, e := range snap.lock.Packages {
+		if _, live := snap.live[alias]; live {
+			continue
+		}
+		switch {
+		case tracked != nil:
+			out[alias] = fmt.Errorf("package %q is not served: %w", alias, tracked)
+		case !s.proj.InstalledHere(alias):
+			out[alias] = fmt.Errorf("package %q is not installed by ctx on this machine (%s is missing), so its files under %s are not served as commit %s: run `ctx install` (it names the files that differ from the lock)",
+				alias, project.Rel(project.StateDir+"/"+alias+".json"), project.Rel(project.PackagesDir+"/"+alias), naming.ShortRev(e.Rev, 12))
+		}
+	}
+	return out
+}
+
+// servable refuses alias's documents when nothing proves its files are
+// what ctx installed (snapshot's unproven).
+func (s snapshot) servable(alias string) error { return s.unproven[alias] }
 
 // gitIndexStamp is the stamp of the project's git index (the zero stamp
 // outside git): a `git add` changes which files a committed dir source

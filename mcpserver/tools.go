@@ -389,6 +389,9 @@ func (s *Server) openDoc(snap snapshot, alias, p string) (string, []byte, error)
 	if err := s.checkPackage(snap, alias); err != nil {
 		return "", nil, err
 	}
+	if err := snap.servable(alias); err != nil {
+		return "", nil, err
+	}
 	clean, err := checkRelPath(p)
 	if err != nil {
 		if checkRelPathOnce(p) != nil {

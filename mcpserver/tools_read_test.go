@@ -91,7 +91,7 @@ func readProjectIn(t testing.TB, dir string) {
 		"handbook": {Kind: lockfile.KindGit, Source: "https://example.com/handbook.git", Ref: "main", Rev: readGitRev, Tree: strings.Repeat("b2", 20), Hash: hash, Updated: upd},
 		"web":      {Kind: project.KindHTTPS, Source: "https://docs.example.com/llms.txt", Rev: readHTTPSRev, Hash: hash, Updated: upd},
 	}}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	proj, err := project.At(dir)

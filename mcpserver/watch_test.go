@@ -46,7 +46,7 @@ func smallProject(t *testing.T) string {
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 	}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := indexer.Sync(context.Background(), ctxDir, lockPackages(ctxDir, lock), indexer.Options{}); err != nil {

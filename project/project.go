@@ -432,12 +432,24 @@ func (p Package) WithheldSet() map[string]bool {
 }
 
 // IsInstalled reports whether alias's package folder, packages/<alias>,
-// exists (it is not followed if it is a symbolic link). This is what
-// "installed" means for a locked package everywhere: ctx list, the MCP
-// server, and the packages the index holds (Installed).
+// exists (it is not followed if it is a symbolic link): what ctx list and
+// list_contexts call installed (else missing). The packages the index
+// holds and the MCP server serves (Installed) also need InstalledHere.
 func (p Project) IsInstalled(alias string) bool {
 	_, err := os.Lstat(p.PackageDir(alias))
 	return err == nil
+}
+
+// InstalledHere reports whether ctx installed alias's package on this
+// machine: its state file, .state/<alias>.json, is a regular file (not
+// followed if it is a link). Files under packages/<alias> without one came
+// from somewhere else (a teammate may commit packages/ on purpose), so
+// nothing proves them the lock's: neither the index (Installed) nor the
+// MCP document tools serve them as the locked commit's text (mcppkg21).
+// A state git tracks is no proof either (CheckRecordsUntracked).
+func (p Project) InstalledHere(alias string) bool {
+	fi, err := os.Lstat(p.StatePath(alias))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // StateHead is the head of a package's state file (.state/<alias>.json,
@@ -892,16 +904,17 @@ func (pkg Package) Present() bool {
 }
 
 // Installed returns what the index holds and the MCP server serves, sorted
-// by alias: the packages of l that are installed (IsInstalled), and the dir
+// by alias: the packages of l that are installed (IsInstalled) by ctx on
+// this machine (InstalledHere), and the dir
 // sources of m (nil m: none) whose file or folder exists. It is the one
 // list that `ctx index`, every command that re-indexes, and the MCP server
 // give the indexer, so they all write the same INDEX.md. A locked package
-// whose folder is missing is left out: it has nothing to index until
-// `ctx install` puts it back.
+// whose folder is missing, or whose state file is (a committed packages/
+// in a clone), is left out until `ctx install` puts it back.
 func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 	var out []Package
 	for alias, e := range l.Packages {
-		if !p.IsInstalled(alias) {
+		if !p.IsInstalled(alias) || !p.InstalledHere(alias) {
 			continue
 		}
 		kind := e.Kind

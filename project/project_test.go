@@ -18,13 +18,25 @@ func TestInstalled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range []string{"b", "a"} {
+	// a and b were installed by ctx (their state files); planted's folder
+	// came some other way (a committed packages/, no state): not
+	// installed here, so not indexed or served (mcppkg21).
+	for _, a := range []string{"b", "a", "planted"} {
 		if err := os.MkdirAll(p.PackageDir(a), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if a == "planted" {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p.StatePath(a)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p.StatePath(a), []byte(`{"withheld":null,"files":[]}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	e := lockfile.Entry{Source: "s", Path: "docs", Ref: "main", Rev: strings.Repeat("a", 40)}
-	l := &lockfile.Lock{Version: 1, Packages: map[string]lockfile.Entry{"a": e, "b": e, "gone": e}}
+	l := &lockfile.Lock{Version: 1, Packages: map[string]lockfile.Entry{"a": e, "b": e, "gone": e, "planted": e}}
 	// Dir sources: a folder, a file, one that is missing, one whose alias
 	// is also locked (the lock wins), and a git spec (not live).
 	if err := os.MkdirAll(filepath.Join(p.Root(), "docs"), 0o755); err != nil {
@@ -52,6 +64,9 @@ func TestInstalled(t *testing.T) {
 	}
 	if p.IsInstalled("gone") || !p.IsInstalled("a") {
 		t.Error("IsInstalled disagrees with Installed")
+	}
+	if p.InstalledHere("planted") || p.InstalledHere("gone") || !p.InstalledHere("a") {
+		t.Error("InstalledHere disagrees with the state files")
 	}
 }
 

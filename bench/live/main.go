@@ -261,7 +261,7 @@ func installCorpus(corpus, proj string, dirSource bool) (string, []doc, error) {
 	if len(docs) == 0 {
 		return "", nil, fmt.Errorf("no markdown documents under %s", corpus)
 	}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		return "", nil, err
 	}
 	proj2, err := project.At(proj)

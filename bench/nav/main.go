@@ -264,7 +264,7 @@ func lockAndIndex(dir string, aliases []string) error {
 			Rev: strings.Repeat("a1", 20), Tree: strings.Repeat("b2", 20), Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
 			Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), l); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, l); err != nil {
 		return err
 	}
 	proj, err := project.At(dir)

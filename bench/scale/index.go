@@ -71,7 +71,7 @@ func scaleProject(dir string, s int, base int, corpusPkgs []corpusPackage, v *vo
 		gen++
 		add(alias, "https://docs.example/"+alias+".git")
 	}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		return "", err
 	}
 	desc := fmt.Sprintf("%d packages (%d cut from the corpus, %d generated), %d files, %.0f MB", len(lock.Packages), len(corpusPkgs), gen, files, float64(bytes)/1e6)

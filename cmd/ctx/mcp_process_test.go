@@ -96,7 +96,7 @@ func mcpProject(t *testing.T) string {
 			Hash: "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", Updated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		}
 	}
-	if err := lockfiletest.Write(filepath.Join(ctxDir, project.LockName), lock); err != nil {
+	if err := lockfiletest.WriteInstalled(ctxDir, lock); err != nil {
 		t.Fatal(err)
 	}
 	proj, err := project.At(dir)
