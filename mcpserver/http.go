@@ -97,10 +97,12 @@ func CheckHTTPAddr(addr string, allowRemote bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("--http %q: want HOST:PORT or :PORT (like %s, or :0 for a free port): %w", addr, DefaultHTTPAddr, err)
 	}
-	// A port is a number of 0–65535 or a service name (net.Listen's
+	// A port is a number of 0-65535 or a service name (net.Listen's
 	// rule); one out of range is what was typed wrong, not a port in use.
+	// The message is ASCII: it reaches a terminal in any locale, and
+	// Symbols.Marks maps only … and →.
 	if n, err := strconv.Atoi(port); err == nil && (n < 0 || n > 65535) {
-		return "", fmt.Errorf("--http %q: the port must be 0–65535 (like %s, or :0 for a free port)", addr, DefaultHTTPAddr)
+		return "", fmt.Errorf("--http %q: the port must be 0-65535 (like %s, or :0 for a free port)", addr, DefaultHTTPAddr)
 	}
 	if host == "" {
 		host = "127.0.0.1"

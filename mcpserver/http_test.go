@@ -378,8 +378,8 @@ func TestCheckHTTPAddr(t *testing.T) {
 		{"example.com:80", "", false, "not a loopback"},
 		{"7420", "", false, "want HOST:PORT"},
 		// cli20: a port out of range is a bad flag, not a port in use.
-		{":99999", "", false, "the port must be 0–65535"},
-		{"127.0.0.1:-1", "", false, "the port must be 0–65535"},
+		{":99999", "", false, "the port must be 0-65535"},
+		{"127.0.0.1:-1", "", false, "the port must be 0-65535"},
 		{":65535", "127.0.0.1:65535", false, ""},
 		{":http", "127.0.0.1:http", false, ""},
 	} {

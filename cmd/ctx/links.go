@@ -121,7 +121,7 @@ func openFreshIndexReader(ctx context.Context, g *globalOptions) (*indexer.Reade
 		return nil, "", workspace.IndexCheck{}, err
 	}
 	c := freshenIndex(ctx, g, dir, r)
-	printIndexCheck(g.IO.ErrOut, c)
+	printIndexCheck(g, g.IO.ErrOut, c)
 	return r, proj.Dir(), c, nil
 }
 

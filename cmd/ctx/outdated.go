@@ -85,7 +85,7 @@ func runOutdated(ctx context.Context, opts *outdatedOptions) error {
 	for _, p := range rep.Failed {
 		p.Alias = safetext.Escape(p.Alias)
 		bad = append(bad, p.Alias)
-		printProblem(opts.IO.ErrOut, p)
+		printProblem(opts.globalOptions, opts.IO.ErrOut, p)
 	}
 	return notDone(opts.IO.ErrOut, bad, rep.Checked)
 }

@@ -194,7 +194,7 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, o reportO
 			fmt.Fprintf(out, "%s %s\n", p.Alias, linked)
 		case workspace.Skipped, workspace.Failed:
 			bad = append(bad, p.Alias)
-			if printProblem(errOut, p) {
+			if printProblem(g, errOut, p) {
 				dirty = true
 				dirtyAliases = append(dirtyAliases, p.Alias)
 			}
@@ -227,17 +227,18 @@ func printReport(g *globalOptions, root string, rep *workspace.Report, o reportO
 }
 
 // printProblem writes why p (its alias escaped) was skipped or failed to
-// errOut, with its modified files; it says whether p was skipped for local
+// errOut, with its modified files, in the terminal's marks (deepText: the
+// reason is built deep down); it says whether p was skipped for local
 // edits.
-func printProblem(errOut io.Writer, p workspace.PackageResult) (dirty bool) {
+func printProblem(g *globalOptions, errOut io.Writer, p workspace.PackageResult) (dirty bool) {
 	if p.Action == workspace.Skipped {
-		fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, safetext.Text(p.Why()))
+		fmt.Fprintf(errOut, "%s: skipped: %s\n", p.Alias, g.deepText(p.Why()))
 		for _, f := range p.DirtyFiles {
 			fmt.Fprintf(errOut, "\t%s\n", safetext.Escape(f))
 		}
 		return len(p.DirtyFiles) > 0 || p.Reason == workspace.SkipDirty
 	}
-	fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, safetext.Text(failure(p)))
+	fmt.Fprintf(errOut, "%s: failed: %s\n", p.Alias, g.deepText(failure(p)))
 	return false
 }
 

@@ -306,7 +306,7 @@ func openFreshIndex(ctx context.Context, g *globalOptions) (project.Project, *in
 	if err != nil {
 		return project.Project{}, nil, err
 	}
-	printIndexCheck(g.IO.ErrOut, freshenIndex(ctx, g, dir, r))
+	printIndexCheck(g, g.IO.ErrOut, freshenIndex(ctx, g, dir, r))
 	return proj, r, nil
 }
 
@@ -346,7 +346,7 @@ func searchFresh(ctx context.Context, g *globalOptions, q indexer.Query, sem *in
 	}
 	defer r.Close()
 	if sem != nil {
-		printIndexCheck(g.IO.ErrOut, freshenIndex(ctx, g, dir, r))
+		printIndexCheck(g, g.IO.ErrOut, freshenIndex(ctx, g, dir, r))
 		hits, note, err := r.SearchHybrid(ctx, q, sem)
 		return proj, hits, note, err
 	}
@@ -384,7 +384,7 @@ func searchFresh(ctx context.Context, g *globalOptions, q indexer.Query, sem *in
 		cancel() // its hits will not be kept
 	}
 	res := <-early
-	printIndexCheck(g.IO.ErrOut, c)
+	printIndexCheck(g, g.IO.ErrOut, c)
 	if fresh && pubErr == nil {
 		if now, err := indexer.PublishedIndex(proj.Dir()); err == nil && now.Same(published) {
 			return proj, res.hits, "", res.err
@@ -430,10 +430,12 @@ func reindexedFiles(r *indexer.SyncReport) string {
 // may be stale, why, and what to do; after it, the warning of each
 // committed dir source whose documents git does not track were held back
 // (IndexCheck.Held: a teammate's new document is not "no matches" alone).
-func printIndexCheck(w io.Writer, c workspace.IndexCheck) {
+// What is built deep down (the warnings, the errors) is in the terminal's
+// marks (deepText).
+func printIndexCheck(g *globalOptions, w io.Writer, c workspace.IndexCheck) {
 	defer func() {
 		for _, h := range c.Held {
-			fmt.Fprintf(w, "warning: %s\n", safetext.Text(h))
+			fmt.Fprintf(w, "warning: %s\n", g.deepText(h))
 		}
 	}()
 	what := safetext.Escape(strings.Join(c.Stale, ", "))
@@ -447,12 +449,12 @@ func printIndexCheck(w io.Writer, c workspace.IndexCheck) {
 	case len(c.Stale) == 0 && errors.As(c.Err, &unreadable) && unreadable.Hint != "":
 		// The manifest or the lock does not parse: `ctx index` would fail
 		// on it too; its error says what to do.
-		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files: %s\n", safetext.Text(c.Err.Error()))
+		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files: %s\n", g.deepText(c.Err.Error()))
 	case len(c.Stale) == 0:
-		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files (%s); run `ctx index`\n", safetext.Text(c.Err.Error()))
+		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files (%s); run `ctx index`\n", g.deepText(c.Err.Error()))
 	case errors.As(c.Err, &busy):
-		fmt.Fprintf(w, "warning: results may be stale: %s changed since the index was built, and another ctx (%s) is working in this project; run `ctx index` when it is done\n", what, safetext.Text(busy.Holder))
+		fmt.Fprintf(w, "warning: results may be stale: %s changed since the index was built, and another ctx (%s) is working in this project; run `ctx index` when it is done\n", what, g.deepText(busy.Holder))
 	default:
-		fmt.Fprintf(w, "warning: %s\n", indexer.Behind(what, c.Err))
+		fmt.Fprintf(w, "warning: %s\n", g.symbols().Marks(indexer.Behind(what, c.Err)))
 	}
 }
