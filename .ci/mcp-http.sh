@@ -43,6 +43,11 @@ go build -o "$work/ctx" ./cmd/ctx
 proj="$work/proj"
 mkdir -p "$proj/.context/packages/guide/docs"
 printf '# Setup\n\n## Install\n\nRun the installer. The word zanzibar is only here.\n' >"$proj/.context/packages/guide/docs/setup.md"
+# What `ctx install` leaves beside the files: the state that says this
+# machine installed the package (without it ctx neither indexes nor serves
+# a committed packages/ folder: project.InstalledHere, mcppkg21).
+mkdir -p "$proj/.context/.state"
+printf '{"withheld":null,"commit":"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1","files":[]}' >"$proj/.context/.state/guide.json"
 cat >"$proj/.context/context.lock" <<'JSON'
 {
   "packages": {

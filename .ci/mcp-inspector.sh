@@ -55,6 +55,11 @@ Run the installer. The word zanzibar is only here.
 
 Edit the config file.
 EOF
+# What `ctx install` leaves beside the files: the state that says this
+# machine installed the package (without it ctx neither indexes nor serves
+# a committed packages/ folder: project.InstalledHere, mcppkg21).
+mkdir -p "$proj/.context/.state"
+printf '{"withheld":null,"commit":"a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1","files":[]}' >"$proj/.context/.state/guide.json"
 cat >"$proj/.context/context.lock" <<'EOF'
 {
   "packages": {
