@@ -433,6 +433,12 @@ func (f *filling) blobs(commit plumbing.Hash, ref string, entries []entry, have 
 		return classifyFetch(f.c, commit, err)
 	}
 	if h, ok := firstMissing(); ok {
+		// A damaged store, not the server, when one of its packs cannot
+		// be read (the haves named what it lost: a thin pack left it out).
+		dir := f.st.Filesystem().Root()
+		if why := storeDamage(dir); why != "" {
+			return &CacheDamagedError{Dir: dir, Object: h.String(), Why: "is missing after a fetch: " + why}
+		}
 		return newError(KindOther, f.r.raw, "fetch", fmt.Errorf("the server did not send blob %s", h), "retry; if it persists, report the server's behaviour")
 	}
 	return nil

@@ -4,6 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/storer"
@@ -161,4 +166,49 @@ func drainBlob(st storer.EncodedObjectStorer, h plumbing.Hash) error {
 	defer rd.Close()
 	_, err = io.Copy(io.Discard, rd)
 	return err
+}
+
+// storeDamage looks for why dir's store lacks what a fetch should have
+// left: a pack whose index cannot be read (junk, refused, not a regular
+// file: go-git leaves the pack out, yet the store's ctx-commits still
+// names commits whose trees were in it, so the server rightly sends a
+// thin pack against them) or a pack whose end is not the checksum its
+// index names (cut short). It says the first one found; "" is none. Only
+// a failed fetch calls it: it reads every index of the store.
+func storeDamage(dir string) string {
+	packs, err := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*.pack"))
+	if err != nil {
+		return ""
+	}
+	for _, p := range packs {
+		idx, _, err := readIdx(strings.TrimSuffix(p, ".pack") + ".idx")
+		if err != nil {
+			return fmt.Sprintf("the index of %s cannot be read: %v", filepath.Base(p), err)
+		}
+		if sum, err := packTrailer(p); err != nil {
+			return fmt.Sprintf("pack %s cannot be read: %v", p, err)
+		} else if sum != idx.PackfileChecksum {
+			return fmt.Sprintf("pack %s ends in %s, not the checksum %s its index names (cut short or replaced)", p, sum, idx.PackfileChecksum)
+		}
+	}
+	return ""
+}
+
+// packTrailer is the checksum a pack file ends with (its last 20 bytes).
+func packTrailer(p string) (plumbing.Hash, error) {
+	var h plumbing.Hash
+	f, err := boundedfile.Open(p, math.MaxInt64)
+	if err != nil {
+		return h, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return h, err
+	}
+	if fi.Size() < int64(len(h)) {
+		return h, fmt.Errorf("%d bytes, shorter than a pack's checksum", fi.Size())
+	}
+	_, err = f.ReadAt(h[:], fi.Size()-int64(len(h)))
+	return h, err
 }
