@@ -123,6 +123,8 @@ func packageState(p workspace.PackageInfo) string {
 		return "not in manifest (ctx install removes it)"
 	case !p.Locked:
 		return "not locked (run ctx install)"
+	case p.NotInstalledHere:
+		return "not installed on this machine (its files came with the project; not indexed or served): run `ctx install`"
 	case !p.Installed:
 		return "not installed (run ctx install)"
 	case p.InstalledCommit != "" && p.Edited:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -82,8 +83,11 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		InstalledCommit string `json:"installedCommit"`
 		LockedCommit    string `json:"lockedCommit"`
 	}
-	edits, late := []workspace.PackageStatus{}, []behind{}
+	edits, late, notHere := []workspace.PackageStatus{}, []behind{}, []string{}
 	for _, p := range st {
+		if p.NotInstalledHere {
+			notHere = append(notHere, p.Alias)
+		}
 		if p.InstalledCommit != "" {
 			late = append(late, behind{p.Alias, p.InstalledCommit, p.LockedCommit})
 		}
@@ -100,9 +104,10 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		return writeJSON(opts.IO.Out, struct {
 			Edits        []workspace.PackageStatus `json:"edits"`
 			Behind       []behind                  `json:"behind"`
+			NotInstalled []string                  `json:"notInstalled"`
 			IndexMissing bool                      `json:"indexMissing"`
 			Semantic     semanticReport            `json:"semantic"`
-		}{edits, late, noIndex, sem})
+		}{edits, late, notHere, noIndex, sem})
 	}
 	if line := semanticStatus(sem); line != "" {
 		fmt.Fprintln(opts.IO.Out, line)
@@ -113,6 +118,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	edited := map[string]bool{}
 	for _, p := range edits {
 		edited[p.Alias] = true
+	}
+	for _, a := range notHere {
+		fmt.Fprintf(opts.IO.Out, "%s: not installed on this machine (%s is missing; its files came with the project and are not indexed or served): run `ctx install`\n", safetext.Escape(a), project.Rel(project.StateDir+"/"+a+".json"))
 	}
 	for _, b := range late {
 		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (%s)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit), behindAdvice(edited[b.Alias]))
