@@ -36,6 +36,11 @@ checkout brought a new lock and no ctx install followed) is named too:
 
   ALIAS: behind the lock: installed SHA, locked SHA (run ctx install)
 
+So is a package whose files came with the project (a committed packages/)
+but that ctx did not install on this machine, neither indexed nor served:
+
+  ALIAS: not installed on this machine (...): run ctx install
+
 Like git status, it exits 0 whether or not there are edits (1 only when it
 cannot tell). In CI, use ctx verify, which exits non-zero when the installed
 files do not match the lock.
@@ -47,9 +52,11 @@ A project whose packages are not indexed (no INDEX.md or no search index:
 an install interrupted before its index was built) is said too, with the
 command that builds it (ctx index; a re-run of ctx install does it as well).
 
---json prints {edits, behind, indexMissing, semantic}: edits an array of {alias, files:
+--json prints {edits, behind, notInstalled, indexMissing, semantic}: edits an array of {alias, files:
 [{path, change}]}, [] when clean; behind an array of {alias,
 installedCommit, lockedCommit}, [] when every package is at the lock's;
+notInstalled the aliases whose files came with the project but that ctx did
+not install on this machine (run ctx install), [] when none;
 indexMissing true when the packages are not indexed; semantic {on, hybrid, model, chunks, embedded,
 bytes, problem}: whether an endpoint is configured, whether search is
 hybrid by default, and how many of the index's chunks have a vector.
