@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestMissingPackageFolderKeepsIndexMD: a locked package whose folder is
@@ -68,5 +70,45 @@ func TestMissingPackageFolderKeepsIndexMD(t *testing.T) {
 	}
 	if string(again) != string(served) {
 		t.Errorf("INDEX.md changed when indexed with project.Installed:\n--- server\n%s\n--- index\n%s", served, again)
+	}
+}
+
+// TestNotInstalledHereListed: a locked package whose folder is there but
+// that ctx did not install on this machine (no .state/<alias>.json: a
+// committed packages/) is neither served nor, in list_contexts and
+// ctx://manifest, installed: list_contexts says notInstalledHere (not
+// missing: its files are there), the manifest installed false (listhere21).
+func TestNotInstalledHereListed(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	proj, err := project.At(p.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(proj.StatePath("many")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, p.dir)
+	var lc ListContextsOut
+	if res := call(t, cs, "list_contexts", nil, &lc); res.IsError {
+		t.Fatal(text(res))
+	}
+	for _, pi := range lc.Packages {
+		if pi.NotInstalledHere != (pi.Alias == "many") || pi.Missing {
+			t.Errorf("%s: notInstalledHere = %v, missing = %v", pi.Alias, pi.NotInstalledHere, pi.Missing)
+		}
+	}
+	r, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "ctx://manifest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if err := json.Unmarshal([]byte(r.Contents[0].Text), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, mp := range m.Packages {
+		if mp.Installed != (mp.Alias != "many") {
+			t.Errorf("ctx://manifest: %s: installed = %v", mp.Alias, mp.Installed)
+		}
 	}
 }

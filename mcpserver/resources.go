@@ -120,7 +120,7 @@ func (s *Server) manifestPage(ctx context.Context, cur string, budget int) ([]by
 			}
 			e, _ := snap.entry(a)
 			all = append(all, ManifestPackage{Alias: a, Kind: snap.kindOf(a), Source: e.Source, Path: e.Path, Ref: e.Ref,
-				Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a), URI: uri})
+				Commit: e.Rev, Tree: e.Tree, Hash: e.Hash, Updated: e.Updated, Installed: s.proj.IsInstalled(a) && s.proj.InstalledHere(a), URI: uri})
 		}
 		if r, err := s.reader(); err != nil {
 			m.Index.Error = err.Error()

@@ -63,9 +63,13 @@ type PackageInfo struct {
 	// Missing and Stale say what is wrong, and nothing when all is well
 	// (the agent21 audit: "installed":true,"fresh":true on every package
 	// was 16% of a listing).
-	Missing  bool `json:"missing,omitempty" jsonschema:"its files are not there (a dir source: its file or folder is gone); ctx install brings a locked package's back"`
-	Stale    bool `json:"stale,omitempty" jsonschema:"the search index does not match its files yet"`
-	Withheld int  `json:"withheld,omitempty" jsonschema:"documents its audience rules keep out of this project (never installed, never served)"`
+	Missing bool `json:"missing,omitempty" jsonschema:"its files are not there (a dir source: its file or folder is gone); ctx install brings a locked package's back"`
+	Stale   bool `json:"stale,omitempty" jsonschema:"the search index does not match its files yet"`
+	// NotInstalledHere: the files are there (committed with the project)
+	// but ctx did not install them on this machine (project.InstalledHere),
+	// so "missing" would mislead (listhere21).
+	NotInstalledHere bool `json:"notInstalledHere,omitempty" jsonschema:"its files came with the project but ctx install has not run on this machine, so they are neither indexed nor served; the user runs ctx install"`
+	Withheld         int  `json:"withheld,omitempty" jsonschema:"documents its audience rules keep out of this project (never installed, never served)"`
 }
 
 // DocInfo describes one document of a package.
@@ -231,6 +235,7 @@ func (s *Server) listContexts(ctx context.Context, req *mcp.CallToolRequest, in 
 			} else {
 				e, _ := snap.entry(a)
 				info.Source, info.Path, info.Ref, info.Commit, info.Missing, info.Withheld = e.Source, e.Path, e.Ref, naming.ShortRev(e.Rev, 12), !s.proj.IsInstalled(a), e.Withheld
+				info.NotInstalledHere = !info.Missing && !s.proj.InstalledHere(a)
 			}
 			all = append(all, info)
 		}

@@ -432,9 +432,10 @@ func (p Package) WithheldSet() map[string]bool {
 }
 
 // IsInstalled reports whether alias's package folder, packages/<alias>,
-// exists (it is not followed if it is a symbolic link): what ctx list and
-// list_contexts call installed (else missing). The packages the index
-// holds and the MCP server serves (Installed) also need InstalledHere.
+// exists (it is not followed if it is a symbolic link); else ctx list and
+// list_contexts call it missing. The packages the index holds and the MCP
+// server serves (Installed), and what ctx list, status and list_contexts
+// call installed, also need InstalledHere (listhere21).
 func (p Project) IsInstalled(alias string) bool {
 	_, err := os.Lstat(p.PackageDir(alias))
 	return err == nil

@@ -306,7 +306,7 @@ type PackageInfo struct {
 	Path       string `json:"path,omitempty"`
 	Ref        string `json:"ref,omitempty"`
 	Commit     string `json:"commit,omitempty"`  // from the lock; "" when not locked
-	Installed  bool   `json:"installed"`         // packages/<alias> exists; for a dir source, its file or folder
+	Installed  bool   `json:"installed"`         // packages/<alias> exists and, when locked, ctx installed it here (project.InstalledHere); for a dir source, its file or folder
 	Locked     bool   `json:"locked"`            // the lock has an entry
 	InManifest bool   `json:"inManifest"`        // the manifest has a spec
 	Withheld   int    `json:"withheld"`          // documents audience rules keep out (from the lock)
@@ -319,6 +319,11 @@ type PackageInfo struct {
 	// Edited is set for a package behind the lock (InstalledCommit) that
 	// also has local edits, which a plain install skips (as status says).
 	Edited bool `json:"edited,omitempty"`
+	// NotInstalledHere is set (and Installed not) for a locked package
+	// whose folder exists but that ctx did not install on this machine (no
+	// .state/<alias>.json, project.InstalledHere): files committed with the
+	// project, neither indexed nor served until `ctx install`.
+	NotInstalledHere bool `json:"notInstalledHere,omitempty"`
 }
 
 // FileChange is one file of a package that differs from what ctx installed.
@@ -336,6 +341,9 @@ type PackageStatus struct {
 	// moves it); both "" otherwise.
 	InstalledCommit string `json:"installedCommit,omitempty"`
 	LockedCommit    string `json:"lockedCommit,omitempty"`
+	// NotInstalledHere is set for a locked package whose folder exists but
+	// that ctx did not install on this machine (PackageInfo's).
+	NotInstalledHere bool `json:"notInstalledHere,omitempty"`
 }
 
 // VerifyResult compares one locked package's files with its content hash.

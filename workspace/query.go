@@ -51,6 +51,9 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 			p.Installed = present
 		} else {
 			p.Installed = w.proj.IsInstalled(alias)
+			if p.Installed && p.Locked && !w.proj.InstalledHere(alias) {
+				p.Installed, p.NotInstalledHere = false, true
+			}
 		}
 		if p.Installed && p.Locked {
 			p.InstalledCommit, p.Edited = w.behindEdited(alias, p.Commit)
@@ -177,7 +180,10 @@ func (w *Workspace) Status() ([]PackageStatus, error) {
 				s.InstalledCommit, s.LockedCommit = rev, locked.Rev
 			}
 		}
-		if loc.dirty() || s.InstalledCommit != "" {
+		if locked != nil && loc.present && !w.proj.InstalledHere(a) {
+			s.NotInstalledHere = true
+		}
+		if loc.dirty() || s.InstalledCommit != "" || s.NotInstalledHere {
 			if s.Files == nil {
 				s.Files = []FileChange{}
 			}

@@ -46,12 +46,17 @@ A package whose files are another commit's than the lock's (a git pull or
 checkout brought a new lock and no ctx install followed) is "behind the
 lock (installed SHA): run ctx install"; COMMIT is the lock's. When it also
 has local edits, which a plain install skips, it says so and names
-ctx install --force (which backs them up), as ctx status does.
+ctx install --force (which backs them up), as ctx status does. A locked
+package whose files came with the project (a committed packages/) but that
+ctx did not install on this machine is "not installed on this machine":
+it is neither indexed nor served until ctx install.
 
 --json prints an array of {alias, kind, source, path, ref, commit,
 installed, locked, inManifest, withheld, local, refused, installedCommit,
-edited}; installedCommit only when it is not the lock's commit, edited
-(true) only for such a package with local edits.
+edited, notInstalledHere}; installedCommit only when it is not the lock's
+commit, edited (true) only for such a package with local edits,
+notInstalledHere (true, installed false) only for a package ctx did not
+install on this machine.
 
 Exit status: 0 when listed (whatever the packages' states); 2 for bad
 arguments; 1 when the manifest or the lock cannot be read.`,
@@ -123,6 +128,8 @@ func packageState(p workspace.PackageInfo) string {
 		return "not in manifest (ctx install removes it)"
 	case !p.Locked:
 		return "not locked (run ctx install)"
+	case p.NotInstalledHere:
+		return "not installed on this machine (its files came with the project; not indexed or served): run `ctx install`"
 	case !p.Installed:
 		return "not installed (run ctx install)"
 	case p.InstalledCommit != "" && p.Edited:

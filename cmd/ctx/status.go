@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
 	"github.com/spf13/cobra"
 )
@@ -35,6 +36,11 @@ checkout brought a new lock and no ctx install followed) is named too:
 
   ALIAS: behind the lock: installed SHA, locked SHA (run ctx install)
 
+So is a package whose files came with the project (a committed packages/)
+but that ctx did not install on this machine, neither indexed nor served:
+
+  ALIAS: not installed on this machine (...): run ctx install
+
 Like git status, it exits 0 whether or not there are edits (1 only when it
 cannot tell). In CI, use ctx verify, which exits non-zero when the installed
 files do not match the lock.
@@ -46,9 +52,11 @@ A project whose packages are not indexed (no INDEX.md or no search index:
 an install interrupted before its index was built) is said too, with the
 command that builds it (ctx index; a re-run of ctx install does it as well).
 
---json prints {edits, behind, indexMissing, semantic}: edits an array of {alias, files:
+--json prints {edits, behind, notInstalled, indexMissing, semantic}: edits an array of {alias, files:
 [{path, change}]}, [] when clean; behind an array of {alias,
 installedCommit, lockedCommit}, [] when every package is at the lock's;
+notInstalled the aliases whose files came with the project but that ctx did
+not install on this machine (run ctx install), [] when none;
 indexMissing true when the packages are not indexed; semantic {on, hybrid, model, chunks, embedded,
 bytes, problem}: whether an endpoint is configured, whether search is
 hybrid by default, and how many of the index's chunks have a vector.
@@ -82,8 +90,11 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		InstalledCommit string `json:"installedCommit"`
 		LockedCommit    string `json:"lockedCommit"`
 	}
-	edits, late := []workspace.PackageStatus{}, []behind{}
+	edits, late, notHere := []workspace.PackageStatus{}, []behind{}, []string{}
 	for _, p := range st {
+		if p.NotInstalledHere {
+			notHere = append(notHere, p.Alias)
+		}
 		if p.InstalledCommit != "" {
 			late = append(late, behind{p.Alias, p.InstalledCommit, p.LockedCommit})
 		}
@@ -100,9 +111,10 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		return writeJSON(opts.IO.Out, struct {
 			Edits        []workspace.PackageStatus `json:"edits"`
 			Behind       []behind                  `json:"behind"`
+			NotInstalled []string                  `json:"notInstalled"`
 			IndexMissing bool                      `json:"indexMissing"`
 			Semantic     semanticReport            `json:"semantic"`
-		}{edits, late, noIndex, sem})
+		}{edits, late, notHere, noIndex, sem})
 	}
 	if line := semanticStatus(sem); line != "" {
 		fmt.Fprintln(opts.IO.Out, line)
@@ -113,6 +125,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 	edited := map[string]bool{}
 	for _, p := range edits {
 		edited[p.Alias] = true
+	}
+	for _, a := range notHere {
+		fmt.Fprintf(opts.IO.Out, "%s: not installed on this machine (%s is missing; its files came with the project and are not indexed or served): run `ctx install`\n", safetext.Escape(a), project.Rel(project.StateDir+"/"+a+".json"))
 	}
 	for _, b := range late {
 		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (%s)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit), behindAdvice(edited[b.Alias]))
