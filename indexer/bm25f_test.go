@@ -405,23 +405,7 @@ func TestQuestionWordsHeadOnly(t *testing.T) {
 			"a.md": idf*sat(1) + idf*sat(1),
 		}},
 	} {
-		hits, err := r.Search(ctx, Query{Text: tc.query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]float64{}
-		for _, h := range hits {
-			got[h.Path] = h.Score
-		}
-		if len(got) != len(tc.want) {
-			t.Errorf("%q: hits %v, want %v", tc.query, got, tc.want)
-			continue
-		}
-		for p, want := range tc.want {
-			if math.Abs(got[p]-want) > 1e-9 {
-				t.Errorf("%q: %s scored %.9f, want %.9f", tc.query, p, got[p], want)
-			}
-		}
+		checkScores(t, r, tc.query, tc.want)
 	}
 }
 
@@ -482,22 +466,29 @@ func TestQuestionWordsBesideTheSubject(t *testing.T) {
 			"c.md": idf * sat(3/norm(3, 2)),
 		}},
 	} {
-		hits, err := r.Search(ctx, Query{Text: tc.query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]float64{}
-		for _, h := range hits {
-			got[h.Path] = h.Score
-		}
-		if len(got) != len(tc.want) {
-			t.Errorf("%q: hits %v, want %v", tc.query, got, tc.want)
-			continue
-		}
-		for p, want := range tc.want {
-			if math.Abs(got[p]-want) > 1e-9 {
-				t.Errorf("%q: %s scored %.9f, want %.9f", tc.query, p, got[p], want)
-			}
+		checkScores(t, r, tc.query, tc.want)
+	}
+}
+
+// checkScores checks that query's hits on r are the documents of want,
+// each scored as want says (within 1e-9).
+func checkScores(t *testing.T, r *Reader, query string, want map[string]float64) {
+	t.Helper()
+	hits, err := r.Search(context.Background(), Query{Text: query})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, h := range hits {
+		got[h.Path] = h.Score
+	}
+	if len(got) != len(want) {
+		t.Errorf("%q: hits %v, want %v", query, got, want)
+		return
+	}
+	for p, w := range want {
+		if math.Abs(got[p]-w) > 1e-9 {
+			t.Errorf("%q: %s scored %.9f, want %.9f", query, p, got[p], w)
 		}
 	}
 }
