@@ -50,7 +50,9 @@ import (
 // title; and there only in a part of the heading that holds a content word
 // of the query too (questionHead: the page's title, the trail below it),
 // so "how do we deploy" does not favour a deploy page's "How to roll back"
-// section over the page about deploying (issue 27, class A). A chunk of a changelog, release notes, a blog post, a "what's new"
+// section over the page about deploying (issue 27, class A). Each chunk's
+// sum is multiplied by 1 + titleCoverageBonus × titleCoverage, the share
+// of the query's content words its page's title holds. A chunk of a changelog, release notes, a blog post, a "what's new"
 // page or a migration guide (docKind) has its score multiplied by
 // docKindPrior unless the query asks for such pages. Then each chunk gets
 // pageShare of the best score of another chunk of its document among the
