@@ -20,7 +20,9 @@ import (
 // 5/2 = 2.5, avgdl(head) = avgdl(title) = 2/2 = 1, k1 = 1.3, b = 0.75, and
 // a field's length normalisation is 0.25 + 0.75·dl/avgdl: 1.15 for a's
 // body, 0.85 for b's, 1 for either head or title. A word of b's heading
-// counts 3 (the head's weight) + 1 (the title's) = 4 times.
+// counts 3 (the head's weight) + 1 (the title's) = 4 times, and a chunk
+// whose title holds the query's content words scores 1 +
+// titleCoverageBonus times more (TestTitleCoverage).
 func TestBM25FFormula(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".context")
@@ -48,7 +50,7 @@ func TestBM25FFormula(t *testing.T) {
 		// its text only as that heading, so b's body has none).
 		{"zebra", map[string]float64{
 			"a.md": idf2of2 * sat(2/1.15),
-			"b.md": idf2of2 * sat(3*1/1.0+1*1/1.0),
+			"b.md": idf2of2 * sat(3*1/1.0+1*1/1.0) * (1 + titleCoverageBonus),
 		}},
 		// lion once in each body; tiger in b's body only: idf once per
 		// term, summed after each term's saturation, each weighted by
@@ -122,6 +124,7 @@ func TestHeadLengthsAfterUpdate(t *testing.T) {
 		"a.md": idf * sat((headWeight+titleWeight)*1/(0.25+0.75*4/2.5)), // head and title alike: 4 tokens, average 2.5
 		"b.md": idf * sat(1/(0.25+0.75*3/3)),
 	}
+	want["a.md"] *= 1 + titleCoverageBonus // its title holds alpha
 	hits, err := r.Search(ctx, Query{Text: "alpha"})
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +237,7 @@ func TestBM25FFieldWeights(t *testing.T) {
 		path  string
 		score float64
 	}{
-		{"t.md", idf * sat(3*1/1.0+1*1/1.0)},
+		{"t.md", idf * sat(3*1/1.0+1*1/1.0) * (1 + titleCoverageBonus)},
 		{"b.md", idf * sat(3/1.375)},
 	}
 	hits, err := r.Search(ctx, Query{Text: "lion"})
@@ -376,21 +379,25 @@ func TestQuestionWordsHeadOnly(t *testing.T) {
 		want  map[string]float64
 	}{
 		// With a content word (zebra), "how" counts in headings and
-		// titles only: nothing for a's body, 3 + 1 for b's heading.
+		// titles only, and there only beside a content word
+		// (TestQuestionWordsBesideTheSubject): nothing for a's body,
+		// nothing for b's heading "How", which zebra is not in.
 		{"how zebra", map[string]float64{
 			"a.md": idf * sat(1),
-			"b.md": idf*sat(3+1) + idf*sat(1),
+			"b.md": idf * sat(1),
 		}},
 		// "do" is a question word too (in no chunk); "the" a stop word,
 		// not a content word.
 		{"how do the zebra", map[string]float64{
 			"a.md": idf * sat(1),
-			"b.md": idf*sat(3+1) + idf*sat(1),
+			"b.md": idf * sat(1),
 		}},
 		// Question words alone are the query: scored everywhere.
+		// (and "how" is then the query's subject: b's title "How" holds
+		// all of it, TestTitleCoverage).
 		{"how", map[string]float64{
 			"a.md": idf * sat(1),
-			"b.md": idf * sat(3+1),
+			"b.md": idf * sat(3+1) * (1 + titleCoverageBonus),
 		}},
 		// Quoted, a question word is asked for as it is (and only a.md
 		// has the phrase).
@@ -398,23 +405,128 @@ func TestQuestionWordsHeadOnly(t *testing.T) {
 			"a.md": idf*sat(1) + idf*sat(1),
 		}},
 	} {
-		hits, err := r.Search(ctx, Query{Text: tc.query})
-		if err != nil {
-			t.Fatal(err)
+		checkScores(t, r, tc.query, tc.want)
+	}
+}
+
+// TestQuestionWordsBesideTheSubject pins that a question word counts in
+// a part of a chunk's heading (the page's title, the heading trail below
+// it) only when that part holds a content word of the query too (issue
+// 27, class A: the demo's "how do we deploy" ranked rollback.md's "How to
+// roll back" above deploy.md). Computed by hand, one chunk a page:
+//
+//	a.md "# How" over "lion zebra": head "how" (1), title (1), body 2
+//	b.md "# How zebra" over "lion":  head "how zebra" (2), title (2), body 1
+//	c.md titled "Zebra" in its front matter, "# How to" over "lion":
+//	     head "zebra / how to" (3), title "zebra" (1), body 1
+//
+// N = 3; "how" and "zebra" are in every chunk: idf ln(1 + 0.5/3.5) each
+// (one content word: no flattening). Average lengths: head 2, title 4/3,
+// body 4/3; a field's normalisation is 0.25 + 0.75·dl/avgdl.
+func TestQuestionWordsBesideTheSubject(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"a.md": "# How\n\nlion zebra\n",
+		"b.md": "# How zebra\n\nlion\n",
+		"c.md": "---\ntitle: Zebra\n---\n# How to\n\nlion\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := OpenReader(dir)
+	defer r.Close()
+	idf := math.Log(1 + 0.5/3.5)
+	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
+	norm := func(dl, avg float64) float64 { return 0.25 + 0.75*dl/avg }
+	cover := 1 + titleCoverageBonus
+	for _, tc := range []struct {
+		query string
+		want  map[string]float64
+	}{
+		// a: zebra in its body; its title "How" holds no content
+		// word, so "how" counts for nothing. b: zebra and "how" in the
+		// title, so both count, 3× in the head and once in the title.
+		// c: zebra in the title (and so in the head); "how" only in
+		// the trail "How to", which holds no content word.
+		// b's and c's titles hold zebra, the query's one content word:
+		// 1 + titleCoverageBonus more each.
+		{"how zebra", map[string]float64{
+			"a.md": idf * sat(1/norm(2, 4.0/3)),
+			"b.md": 2 * idf * sat(3/norm(2, 2)+1/norm(2, 4.0/3)) * cover,
+			"c.md": idf * sat(3/norm(3, 2)+1/norm(1, 4.0/3)) * cover,
+		}},
+		// A query of question words alone is scored everywhere, as
+		// before: a's and b's head and title, c's head; "how" is then
+		// the subject, which a's and b's titles hold.
+		{"how", map[string]float64{
+			"a.md": idf * sat(3/norm(1, 2)+1/norm(1, 4.0/3)) * cover,
+			"b.md": idf * sat(3/norm(2, 2)+1/norm(2, 4.0/3)) * cover,
+			"c.md": idf * sat(3/norm(3, 2)),
+		}},
+	} {
+		checkScores(t, r, tc.query, tc.want)
+	}
+}
+
+// checkScores checks that query's hits on r are the documents of want,
+// each scored as want says (within 1e-9).
+func checkScores(t *testing.T, r *Reader, query string, want map[string]float64) {
+	t.Helper()
+	hits, err := r.Search(context.Background(), Query{Text: query})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, h := range hits {
+		got[h.Path] = h.Score
+	}
+	if len(got) != len(want) {
+		t.Errorf("%q: hits %v, want %v", query, got, want)
+		return
+	}
+	for p, w := range want {
+		if math.Abs(got[p]-w) > 1e-9 {
+			t.Errorf("%q: %s scored %.9f, want %.9f", query, p, got[p], w)
 		}
-		got := map[string]float64{}
-		for _, h := range hits {
-			got[h.Path] = h.Score
+	}
+}
+
+// TestTitleCoverage pins titleCoverage on a table of frequencies computed
+// by hand: the share of the query's content words (each counted by its
+// weight times its idf) that a chunk's title holds; question and stop
+// words are not the subject.
+func TestTitleCoverage(t *testing.T) {
+	t.Parallel()
+	// Terms: "how" (a question word), "the" (a stop word), zebra (idf 2,
+	// weight 0.9), lion (idf 1, weight 1.2).
+	ft := newFreqTable(4, 4)
+	ft.idf = []float64{0.5, 0.1, 2, 1}
+	ft.weight = []float64{1, 1, 0.9, 1.2}
+	ft.content = []bool{false, false, true, true}
+	row := func(i int, title ...uint64) {
+		for j, n := range title {
+			ft.tf[i*4+j].title = n
 		}
-		if len(got) != len(tc.want) {
-			t.Errorf("%q: hits %v, want %v", tc.query, got, tc.want)
-			continue
+	}
+	row(0, 1, 1, 1, 1) // every word in the title
+	row(1, 1, 1, 0, 0) // only "how" and "the": nothing of the subject
+	row(2, 0, 0, 2, 0) // zebra (twice: counted once)
+	row(3, 0, 0, 0, 1) // lion
+	all := 0.9*2 + 1.2*1
+	for i, want := range []float64{1, 0, 0.9 * 2 / all, 1.2 / all} {
+		if got := ft.titleCoverage(i); math.Abs(got-want) > 1e-12 {
+			t.Errorf("chunk %d: coverage %v, want %v", i, got, want)
 		}
-		for p, want := range tc.want {
-			if math.Abs(got[p]-want) > 1e-9 {
-				t.Errorf("%q: %s scored %.9f, want %.9f", tc.query, p, got[p], want)
-			}
-		}
+	}
+	if titleCoverageBonus != 0.1 {
+		t.Errorf("titleCoverageBonus %v: the bonus measured in round 22 is 0.1", titleCoverageBonus)
+	}
+	// No content word in the query: no coverage.
+	ft.content = []bool{false, false, false, false}
+	if got := ft.titleCoverage(0); got != 0 {
+		t.Errorf("no content word: coverage %v, want 0", got)
 	}
 }
 

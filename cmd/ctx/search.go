@@ -45,7 +45,9 @@ word in a page's title or headings counts more than one in its text, so
 the page about a subject comes before pages that only mention it, and a
 page with several matching sections edges out one with a single one. In
 a question ("how do I ...", "what is ..."), the question words count in
-titles and headings only, so the page is found by what is asked. Pages
+titles and headings only, beside the question's other words, so the
+page is found by what is asked; a page whose title holds the query's
+words scores up to 10% more. Pages
 about what changed (changelogs, release notes, blog posts, "what's new",
 migration and upgrade guides, deprecation notices, known by path, file
 name, title and headings) rank below reference and guide pages unless
