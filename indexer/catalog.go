@@ -330,7 +330,8 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 		line = appendQuote(append(line, ' '), r.Title)
 		line = appendQuote(append(line, ' '), r.Summary)
 		line = appendQuote(append(line, ' '), r.Skipped)
-		listing.Write(append(line, '\n'))
+		line = append(line, '\n')
+		listing.Write(line)
 	}
 	p.Stamp = st.sum()
 	if !valid {
@@ -345,14 +346,26 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 }
 
 // appendQuote is strconv.AppendQuote, byte for byte, with a short way for
-// a string of printable ASCII but for '"' and '\\' (nearly every path,
-// title and summary): strconv's rune by rune check of printability was a
-// third of makePart's time on a 500-file part (issue 31).
+// a string strconv would copy as it is: printable ASCII but for '"' and
+// '\\', and valid UTF-8 runes strconv.IsPrint takes (nearly every path,
+// title and summary: a summary cut short ends with "…"). strconv's rune
+// by rune work was a third of makePart's time on a 500-file part, and
+// with a summary's "…" every summary took it (issue 31).
 func appendQuote(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < ' ' || c > '~' || c == '"' || c == '\\' {
+				return strconv.AppendQuote(b, s)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || !strconv.IsPrint(r) {
 			return strconv.AppendQuote(b, s)
 		}
+		i += size
 	}
 	b = append(b, '"')
 	b = append(b, s...)

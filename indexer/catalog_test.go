@@ -333,7 +333,7 @@ func BenchmarkMakePart500(b *testing.B) {
 	recs := make([]fileRecord, 500)
 	for i := range recs {
 		recs[i] = fileRecord{Path: fmt.Sprintf("docs/part%d/page%03d.md", i%10, i), Size: 2000, ModNS: int64(i) << 30, CNS: int64(i) << 31, Ino: uint64(i),
-			Hash: strings.Repeat("ab", 32), Chunks: 1, Lines: 3, Title: fmt.Sprintf("Page %d", i), Summary: strings.Repeat("Some documentation text. ", 6)}
+			Hash: strings.Repeat("ab", 32), Chunks: 1, Lines: 3, Title: fmt.Sprintf("Page %d", i), Summary: strings.Repeat("Some documentation text. ", 6) + "…"} // a summary cut short ends with "…"
 	}
 	b.ReportAllocs()
 	for b.Loop() {

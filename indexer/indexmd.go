@@ -82,6 +82,31 @@ func (s *pkgSection) entries(level int) []string {
 	return out
 }
 
+// entriesUpTo is entries(level), but for a level of document lines not
+// built yet it stops once they pass maxBytes, keeping none (over): a
+// level over costOf's bound is never rendered (layout drops it for a
+// shorter one), and a 500-document package's full lines were built
+// whole only to be found too long, on every update (issue 31).
+func (s *pkgSection) entriesUpTo(level, maxBytes int) (lines []string, over bool) {
+	if s.lines[level] != nil || len(s.docs) == 0 || (level != levelFull && level != levelSentence && level != levelTitles) || linesWhole {
+		return s.entries(level), false
+	}
+	out, n := make([]string, 0, len(s.docs)), 0
+	for _, d := range s.docs {
+		l := s.docLine(d, level)
+		if n += len(l); n > maxBytes {
+			return nil, true
+		}
+		out = append(out, l)
+	}
+	s.lines[level] = out
+	return out, false
+}
+
+// linesWhole makes entriesUpTo build every line (as before it stopped at
+// the bound): a test's reference render. Never set outside tests.
+var linesWhole bool
+
 // docLine is d's line at level (levelFull, levelSentence or levelTitles).
 func (s *pkgSection) docLine(d fileRecord, level int) string {
 	// The path in the package, for every kind: what get_document and the
@@ -305,14 +330,14 @@ func (s *pkgSection) costOf(level, limit int) int {
 	if s.cost[level] >= 0 {
 		return s.cost[level]
 	}
-	es := s.entries(level)
+	// o200k averages about 4 bytes per token on English markdown (3 on
+	// CJK text and URLs) and rarely more than 6.
+	es, over := s.entriesUpTo(level, 6*limit)
 	bytes := 0
 	for _, l := range es {
 		bytes += len(l)
 	}
-	if bytes > 6*limit {
-		// o200k averages about 4 bytes per token on English markdown (3
-		// on CJK text and URLs) and rarely more than 6.
+	if over || bytes > 6*limit {
 		s.cost[level] = limit + 1
 		return limit + 1
 	}

@@ -249,9 +249,24 @@ func TestTokensCacheLost(t *testing.T) {
 
 // TestAppendQuote: appendQuote is strconv.AppendQuote, byte for byte.
 func TestAppendQuote(t *testing.T) {
-	for _, s := range []string{"", "plain", "docs/part3/page003.md", "a \"q\" b", `back\slash`, "tab\t", "del\x7f", "~ and space ", "ñ", "bad \xc3", "\x00", "\u200b"} {
+	for _, s := range []string{"", "plain", "docs/part3/page003.md", "a \"q\" b", `back\slash`, "tab\t", "del\x7f", "~ and space ", "ñ", "bad \xc3", "\x00", "\u200b",
+		"Some text. Some text.…", "é, ü and ß", "\ufffd", "\xef\xbf\xbd", "a\u00a0b", "line\u2028sep", "\U0001F600 ok", "\xed\xa0\x80 surrogate", "\xc0\xaf overlong", "end \xe2\x80", "\u0085", "\ufeffbom"} {
 		if got, want := string(appendQuote([]byte("x"), s)), string(strconv.AppendQuote([]byte("x"), s)); got != want {
 			t.Errorf("%q: %s; want %s", s, got, want)
 		}
 	}
+}
+
+// FuzzAppendQuote: appendQuote is strconv.AppendQuote byte for byte, for
+// any string (the listing hash of catalogues already written depends on
+// it).
+func FuzzAppendQuote(f *testing.F) {
+	for _, s := range []string{"plain", "text.…", "ñ \"q\"", "bad \xc3", "\u00a0", "\xef\xbf\xbd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendQuote(nil, s)), string(strconv.AppendQuote(nil, s)); got != want {
+			t.Errorf("%q: %s; want %s", s, got, want)
+		}
+	})
 }

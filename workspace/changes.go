@@ -69,7 +69,11 @@ func lockSum(data []byte) string {
 }
 
 // keepPrevious records the lock on disk before data replaces it. It is a
-// convenience of `ctx changes`: failing only loses that record.
+// convenience of `ctx changes`: failing only loses that record. So it is
+// written as a cache (temp + rename, no fsync: two syncs off every
+// update's path): after a crash the record is the one before, or torn,
+// and oldLock takes a record that does not parse, or was kept for
+// another lock (After), as none.
 func (w *Workspace) keepPrevious(data []byte) {
 	old, err := w.proj.ReadLockData()
 	if err != nil || bytes.Equal(old, data) || !json.Valid(old) {
@@ -80,7 +84,7 @@ func (w *Workspace) keepPrevious(data []byte) {
 		return
 	}
 	if w.fs.MkdirAll(w.path(project.StateDir), 0o755) == nil {
-		_ = w.fs.WriteFileAtomic(filepath.Join(project.StateDir, project.PreviousLockName), rec, 0o644)
+		_ = w.fs.WriteCacheAtomic(filepath.Join(project.StateDir, project.PreviousLockName), rec, 0o644)
 	}
 }
 

@@ -36,7 +36,15 @@ func write(name string, data []byte, perm fs.FileMode, sync bool) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op once renamed
+	renamed := false
+	defer func() {
+		// Only a failed write leaves its temp file: once renamed there is
+		// nothing to remove (os.Remove's unlink and rmdir were two
+		// syscalls per write for nothing).
+		if !renamed {
+			_ = os.Remove(tmp)
+		}
+	}()
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", name, err)
@@ -57,6 +65,7 @@ func write(name string, data []byte, perm fs.FileMode, sync bool) error {
 	if err := os.Rename(tmp, name); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
+	renamed = true
 	if sync {
 		SyncDir(dir)
 	}

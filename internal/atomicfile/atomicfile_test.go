@@ -43,3 +43,23 @@ func testWrite(t *testing.T, WriteFile func(string, []byte, os.FileMode) error) 
 		t.Error("a write into a missing folder succeeded")
 	}
 }
+
+// TestFailedRenameLeavesNoTemp: a write whose rename fails (the name is a
+// folder that is not empty) leaves the folder as it was, its temp file
+// removed.
+func TestFailedRenameLeavesNoTemp(t *testing.T) {
+	t.Parallel()
+	for _, write := range []func(string, []byte, os.FileMode) error{WriteFile, WriteCache} {
+		dir := t.TempDir()
+		name := filepath.Join(dir, "x.json")
+		if err := os.MkdirAll(filepath.Join(name, "inside"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := write(name, []byte("data"), 0o644); err == nil {
+			t.Fatal("a write over a folder that is not empty succeeded")
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 || ents[0].Name() != "x.json" {
+			t.Errorf("entries after a failed write: %v, want x.json alone", ents)
+		}
+	}
+}

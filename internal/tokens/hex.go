@@ -5,10 +5,13 @@ package tokens
 // pieces of hex letters ("c", "dafe", "`ab", " fe") that no earlier render
 // counted: without these counts the codec was loaded for nearly half of
 // the one-file updates of bench/churn. hexCounts holds the o200k count of
-// every run of two to four letters a-f, alone or after a space or a
+// every run of two to five letters a-f, alone or after a space or a
 // backquote (what o200kNext cuts in a short hash: digits are pieces of
 // their own), generated from the codec and checked against it by
 // TestHexCounts (go test -run TestHexCounts -args -update rewrites it).
+// Runs of five came in upd22: a new short hash holds one about once in 40
+// updates (`7cbcaf5`), and loading the codec for it cost ~16 ms of CPU.
+// Longer runs (about 1 in 200) still load it.
 
 // hexPrefixes are the characters that may open a run's piece.
 const hexPrefixes = "\x00 `" // \x00: none
@@ -24,7 +27,7 @@ func hexIndex(piece string) int {
 		}
 		piece = piece[1:]
 	}
-	if len(piece) < 2 || len(piece) > 4 {
+	if len(piece) < 2 || len(piece) > 5 {
 		return -1
 	}
 	v := 0
@@ -39,7 +42,7 @@ func hexIndex(piece string) int {
 }
 
 // hexOffset is where the runs of each length start; hexPerPrefix the
-// runs of one prefix (6² + 6³ + 6⁴).
-var hexOffset = [5]int{2: 0, 3: 36, 4: 36 + 216}
+// runs of one prefix (6² + 6³ + 6⁴ + 6⁵).
+var hexOffset = [6]int{2: 0, 3: 36, 4: 36 + 216, 5: 36 + 216 + 1296}
 
-const hexPerPrefix = 36 + 216 + 1296
+const hexPerPrefix = 36 + 216 + 1296 + 7776

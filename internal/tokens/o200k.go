@@ -151,7 +151,7 @@ func (c *pieceCounter) count(codec func() tokenizer.Codec, text string) (int, er
 		} else if oneToken(text[i:j]) {
 			n++
 		} else if h := hexIndex(text[i:j]); h >= 0 {
-			n += int(hexCounts[h]) // a short hash's letters (hex.go)
+			n += int(hexCounts[h] - '0') // a short hash's letters (hex.go)
 		} else if k, ok := c.seed[text[i:j]]; ok {
 			n += k
 			seeded = append(seeded, text[i:j])
