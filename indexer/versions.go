@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/ctx-dev/ctx/internal/confine"
 )
 
 // Versioned copies of a page (issue 27).
@@ -254,33 +256,49 @@ func inVersionFolder(cands []*candidate) bool {
 
 // versionsFor returns vm, or when it is nil and a candidate is in a
 // version folder (inVersionFolder), the versioned copies of rdr's snapshot
-// (versionsOf); else nil.
-func (c *snapshotCache) versionsFor(ctx context.Context, rdr index.IndexReader, vm *versionMap, cands []*candidate) (*versionMap, error) {
+// (versionsOf: recorded as versions.json when its ID is id); else nil.
+func (c *snapshotCache) versionsFor(ctx context.Context, rdr index.IndexReader, vm *versionMap, cands []*candidate, indexDir, id string) (*versionMap, error) {
 	if vm != nil || !inVersionFolder(cands) {
 		return vm, nil
 	}
-	return c.versionsOf(ctx, rdr)
+	return c.versionsOf(ctx, rdr, indexDir, id)
 }
 
 // versionsOf returns the versioned copies of the pages of rdr's snapshot,
-// read on its first search (readVersions).
-func (c *snapshotCache) versionsOf(ctx context.Context, rdr index.IndexReader) (*versionMap, error) {
-	kinded, err := c.kindedChunks(ctx, rdr)
+// read on its first search: from versions.json in indexDir when meta.json
+// names it (id, recordedVersions), else found in the snapshot
+// (readVersions).
+func (c *snapshotCache) versionsOf(ctx context.Context, rdr index.IndexReader, indexDir, id string) (*versionMap, error) {
+	c.mu.Lock()
+	c.of(rdr)
+	if c.versOK {
+		defer c.mu.Unlock()
+		return c.vers, nil
+	}
+	c.mu.Unlock()
+	vm, ok, err := recordedVersions(confine.New(filepath.Dir(indexDir)), indexDir, id)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("indexer: read versioned pages: %w", err)
+	}
+	if !ok {
+		kinded, err := c.kindedChunks(ctx, rdr)
+		if err != nil {
+			return nil, err
+		}
+		if vm, err = readVersions(ctx, rdr, kinded); err != nil {
+			return nil, fmt.Errorf("indexer: read versioned pages: %w", err)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.of(rdr)
-	if c.versOK {
-		return c.vers, nil
+	if !c.versOK {
+		c.vers, c.versOK = vm, true
+		if !ok {
+			c.derived++
+		}
 	}
-	vm, err := readVersions(ctx, rdr, kinded)
-	if err != nil {
-		return nil, fmt.Errorf("indexer: read versioned pages: %w", err)
-	}
-	c.vers, c.versOK = vm, true
-	return vm, nil
+	return c.vers, nil
 }
 
 // readVersions detects the versioned copies (versionFamilies) from the
