@@ -71,15 +71,17 @@ type recordedCopy struct {
 
 // recordFamilies returns the families of one package's records (sorted by
 // path, as a part holds them): those of its documents with chunks and no
-// kind, as readVersions finds them in a snapshot.
+// kind, as readVersions finds them in a snapshot, with their titles
+// (which readVersions does not know: versionFamiliesOf).
 func recordFamilies(alias string, recs []fileRecord) []recordedFamily {
-	var paths []string
+	var paths, titles []string
 	for i := range recs {
 		if recs[i].Chunks > 0 && recs[i].Kind == "" {
 			paths = append(paths, recs[i].Path)
+			titles = append(titles, recs[i].Title)
 		}
 	}
-	vm := versionFamilies(map[string][]string{alias: paths})
+	vm := versionFamilies(map[string][]string{alias: paths}, map[string][]string{alias: titles})
 	if len(vm.families) == 0 {
 		return nil
 	}

@@ -217,3 +217,40 @@ func TestVersionsOlderCatalogue(t *testing.T) {
 		t.Errorf("after a rebuild: derived %v, copies\n%s\nwant\n%s", derived, dumpVersions(read), dumpVersions(found))
 	}
 }
+
+// TestVersionsRecordedTitles: the families recorded at index time know
+// the pages' titles: two numbered chapters whose shared page names hold
+// other pages are not a release family, and a search lists both.
+func TestVersionsRecordedTitles(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "course", map[string]string{
+		"course/1.1/intro.md":     "# Getting around the shell\n\nthe shell prompt and its history\n",
+		"course/1.1/exercises.md": "# Exercises: the shell\n\npractise the shell prompt\n",
+		"course/1.2/intro.md":     "# Files and folders\n\nthe shell and files\n",
+		"course/1.2/exercises.md": "# Exercises: files\n\npractise the shell with files\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "course"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	hits, err := r.Search(ctx, Query{Text: "shell", BestPerDocument: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, h := range hits {
+		paths = append(paths, h.Path)
+		if len(h.Versions) > 0 {
+			t.Errorf("%s: versions %v, want none", h.Path, h.Versions)
+		}
+	}
+	if len(paths) != 4 {
+		t.Errorf("hits %v, want the four pages", paths)
+	}
+}
