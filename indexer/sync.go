@@ -1139,7 +1139,7 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	if err := partsErr(); err != nil {
 		return fmt.Errorf("indexer: write catalogue: %w", err)
 	}
-	versions, err := publishVersions(d, indexDir, &newCat, o.dur, later)
+	versions, err := publishVersions(d, indexDir, &newCat, out.files, p.m.Versions, o.dur, later)
 	if err != nil {
 		return err
 	}

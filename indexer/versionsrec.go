@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -43,15 +42,16 @@ const (
 // versionsData is the content of versions.json.
 type versionsData struct {
 	Format int `json:"format"`
-	// ID is the hash of every package's families (""; when a package's
-	// are unknown), as meta.json's Versions names it.
+	// ID is a hash of what every package's families were found from (its
+	// familyInput, or that it is unknown), as meta.json's Versions names
+	// it.
 	ID       string                 `json:"id"`
 	Packages map[string]pkgVersions `json:"packages"`
 }
 
-// pkgVersions is one package's families, found from its catalogue part.
+// pkgVersions is one package's families.
 type pkgVersions struct {
-	Part     string           `json:"part"`              // the part file (catalogPart.File)
+	Input    string           `json:"input,omitempty"`   // familyInput of its records
 	Unknown  bool             `json:"unknown,omitempty"` // its records carry no kinds
 	Families []recordedFamily `json:"families,omitempty"`
 }
@@ -100,56 +100,76 @@ func recordFamilies(alias string, recs []fileRecord) []recordedFamily {
 	return out
 }
 
+// familyInput is a hash of what a package's families are found from:
+// its documents with chunks, each one's path, kind and title.
+func familyInput(recs []fileRecord) string {
+	h := sha256.New()
+	var line []byte
+	for i := range recs {
+		if r := &recs[i]; r.Chunks > 0 {
+			line = appendQuote(line[:0], r.Path)
+			line = appendQuote(append(line, ' '), r.Kind)
+			line = appendQuote(append(line, ' '), r.Title)
+			h.Write(append(line, '\n'))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
 // publishVersions writes versions.json for the catalogue cat (parts:
-// every package's) and returns its ID. A package whose part is the one
-// the file found its families in keeps them; the others' are found from
-// their records (read from their part when not in cat already).
-func publishVersions(d confine.Dir, indexDir string, cat *catalog, dur *durable, later bool) (string, error) {
+// every package's; touched: the records of the packages read by this
+// Sync) when what it holds changed, and returns its ID. The file there is
+// trusted when meta.json names it (last: the live meta.json's Versions):
+// a package not read keeps its families from it, and one read whose
+// familyInput did not change (an edit of a page's text) too; the others'
+// are found from their records (read from their part when a package not
+// read has no trusted families). A package whose records carry no kinds
+// is unknown (an older ctx's part).
+func publishVersions(d confine.Dir, indexDir string, cat *catalog, touched map[string][]fileRecord, last string, dur *durable, later bool) (string, error) {
 	p := filepath.Join(indexDir, versionsFile)
 	var old versionsData
 	oldBytes, err := os.ReadFile(p)
-	if err != nil || json.Unmarshal(oldBytes, &old) != nil || old.Format != versionsFormat {
-		old, oldBytes = versionsData{}, nil
+	if err != nil || json.Unmarshal(oldBytes, &old) != nil || old.Format != versionsFormat || old.ID != last {
+		old = versionsData{}
 	}
 	data := versionsData{Format: versionsFormat, Packages: make(map[string]pkgVersions, len(cat.Parts))}
-	unknown := false
 	for alias, part := range cat.Parts {
-		if o, ok := old.Packages[alias]; ok && o.Part == part.File && (!o.Unknown || !part.Kinds) {
+		o, trusted := old.Packages[alias]
+		switch recs, read := touched[alias]; {
+		case !part.Kinds:
+			data.Packages[alias] = pkgVersions{Unknown: true}
+		case read:
+			in := familyInput(recs)
+			if !trusted || o.Unknown || o.Input != in {
+				o = pkgVersions{Input: in, Families: recordFamilies(alias, recs)}
+			}
 			data.Packages[alias] = o
-			unknown = unknown || o.Unknown
-			continue
-		}
-		pv := pkgVersions{Part: part.File, Unknown: !part.Kinds}
-		if part.Kinds {
+		case trusted && !o.Unknown:
+			data.Packages[alias] = o
+		default:
 			recs, err := cat.records(indexDir, alias)
 			if err != nil {
 				return "", fmt.Errorf("indexer: %w", err)
 			}
-			pv.Families = recordFamilies(alias, recs)
+			data.Packages[alias] = pkgVersions{Input: familyInput(recs), Families: recordFamilies(alias, recs)}
 		}
-		unknown = unknown || pv.Unknown
-		data.Packages[alias] = pv
 	}
-	if !unknown {
-		h := sha256.New()
-		for _, alias := range slices.Sorted(maps.Keys(data.Packages)) {
-			b, err := json.Marshal(data.Packages[alias].Families)
-			if err != nil {
-				return "", err
-			}
-			fmt.Fprintf(h, "%q %s\n", alias, b)
-		}
-		data.ID = hex.EncodeToString(h.Sum(nil)[:16])
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\n", versionsFormat)
+	for _, alias := range slices.Sorted(maps.Keys(data.Packages)) {
+		pv := data.Packages[alias]
+		fmt.Fprintf(h, "%q %q %v\n", alias, pv.Input, pv.Unknown)
+	}
+	data.ID = hex.EncodeToString(h.Sum(nil)[:16])
+	if data.ID == old.ID && data.ID == last {
+		return data.ID, nil // the same families: the file holds them
 	}
 	b, err := json.Marshal(data)
 	if err != nil {
 		return "", err
 	}
-	b = append(b, '\n')
-	if !bytes.Equal(b, oldBytes) {
-		if err := dur.write(d, p, b, later); err != nil {
-			return "", fmt.Errorf("indexer: write %s: %w", versionsFile, err)
-		}
+	if err := dur.write(d, p, append(b, '\n'), later); err != nil {
+		return "", fmt.Errorf("indexer: write %s: %w", versionsFile, err)
 	}
 	return data.ID, nil
 }
@@ -175,6 +195,11 @@ func recordedVersions(d confine.Dir, indexDir, id string) (*versionMap, bool, er
 	var data versionsData
 	if err := json.Unmarshal(b, &data); err != nil || data.Format != versionsFormat || data.ID != id {
 		return nil, false, nil
+	}
+	for _, pv := range data.Packages {
+		if pv.Unknown {
+			return nil, false, nil
+		}
 	}
 	vm := &versionMap{copies: map[string]*versionCopy{}, families: map[string][]*versionCopy{}}
 	for alias, pv := range data.Packages {

@@ -117,8 +117,17 @@ func TestVersionsRecordedAtIndexTime(t *testing.T) {
 		"docs/v1.10/restore.md": "# Upgrading to 1.10\n\nrestore from a backup\n",
 	})
 	check("a copy made a kind", 6)
+	before, err := os.Stat(filepath.Join(indexDir, versionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
 	writeFiles(t, dir, "plain", map[string]string{"a.md": "# A\n\nbackup words, more of them\n"})
 	check("another package edited", 6)
+	writeFiles(t, dir, "velero", map[string]string{"docs/v1.13/backup.md": "# Backup\n\nrun a backup of the whole cluster\n"})
+	check("a copy's text edited", 6)
+	if after, err := os.Stat(filepath.Join(indexDir, versionsFile)); err != nil || !os.SameFile(before, after) {
+		t.Errorf("%s written again by updates that changed no page's path, title or kind (%v)", versionsFile, err)
+	}
 
 	// An older ctx's index: no Versions in meta.json. The search finds the
 	// copies in its snapshot.
