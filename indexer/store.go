@@ -38,7 +38,7 @@ var bleveDirRE = lazyre.New(`^bleve-[0-9]+$`)
 //	              documents of the package link to the document (the
 //	              in-link prior, inlinks.go), counted from the link graph
 //	              the catalogue records as InLinks
-//	versions.json {"format", "id", "packages"}: the versioned copies of
+//	versions.bin  the versioned copies of
 //	              each package's pages (versions.go), found by publish
 //	              from the catalogue's records and named by meta.json's
 //	              Versions (versionsrec.go)
@@ -84,7 +84,7 @@ type meta struct {
 	// document's title, with each of its chunks) over all chunks.
 	TitleTokens int64 `json:"titleTokens,omitempty"`
 	// Versions names the versioned copies recorded for this generation
-	// (versions.json's ID, versionsrec.go); "" when none are (an index
+	// (versions.bin's ID, versionsrec.go); "" when none are (an index
 	// written before them, or with a package whose records carry no kinds):
 	// a search finds them in the snapshot then.
 	Versions string `json:"versions,omitempty"`

@@ -313,7 +313,7 @@ func inVersionFolder(cands []*candidate) bool {
 
 // versionsFor returns vm, or when it is nil and a candidate is in a
 // version folder (inVersionFolder), the versioned copies of rdr's snapshot
-// (versionsOf: recorded as versions.json when its ID is id); else nil.
+// (versionsOf: recorded as versions.bin when its ID is id); else nil.
 func (c *snapshotCache) versionsFor(ctx context.Context, rdr index.IndexReader, vm *versionMap, cands []*candidate, indexDir, id string) (*versionMap, error) {
 	if vm != nil || !inVersionFolder(cands) {
 		return vm, nil
@@ -322,7 +322,7 @@ func (c *snapshotCache) versionsFor(ctx context.Context, rdr index.IndexReader, 
 }
 
 // versionsOf returns the versioned copies of the pages of rdr's snapshot,
-// read on its first search: from versions.json in indexDir when meta.json
+// read on its first search: from versions.bin in indexDir when meta.json
 // names it (id, recordedVersions), else found in the snapshot
 // (readVersions).
 func (c *snapshotCache) versionsOf(ctx context.Context, rdr index.IndexReader, indexDir, id string) (*versionMap, error) {

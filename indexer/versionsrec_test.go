@@ -28,7 +28,7 @@ func dumpVersions(vm *versionMap) string {
 
 // snapshotVersions returns what the Reader's search reads (versionsOf)
 // and what its snapshot holds (readVersions), and whether the first was
-// found in the snapshot rather than read from versions.json.
+// found in the snapshot rather than read from versions.bin.
 func snapshotVersions(t *testing.T, r *Reader) (read, found *versionMap, derived bool) {
 	t.Helper()
 	ctx := context.Background()
@@ -61,7 +61,7 @@ func snapshotVersions(t *testing.T, r *Reader) (read, found *versionMap, derived
 }
 
 // TestVersionsRecordedAtIndexTime: Sync records the versioned copies in
-// versions.json, named by meta.json, and a search reads them instead of
+// versions.bin, named by meta.json, and a search reads them instead of
 // finding them in its snapshot (issue 31: about 5 ms of CPU a `ctx
 // search`); what it reads is what the snapshot holds, after a build, a
 // one-file update that adds a release, one that gives a copy a kind, and
@@ -174,7 +174,7 @@ func TestVersionsOlderCatalogue(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What an older ctx left: no kinds in the catalogue's top, no
-	// versions.json, no Versions in meta.json.
+	// versions.bin, no Versions in meta.json.
 	indexDir := filepath.Join(dir, "index")
 	var top map[string]any
 	if err := readJSON(filepath.Join(indexDir, catalogFile), &top); err != nil {
