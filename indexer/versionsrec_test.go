@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -127,6 +128,28 @@ func TestVersionsRecordedAtIndexTime(t *testing.T) {
 	check("a copy's text edited", 6)
 	if after, err := os.Stat(filepath.Join(indexDir, versionsFile)); err != nil || !os.SameFile(before, after) {
 		t.Errorf("%s written again by updates that changed no page's path, title or kind (%v)", versionsFile, err)
+	}
+
+	// A torn versions.bin is not read: the search finds the copies in its
+	// snapshot.
+	vb, err := os.ReadFile(filepath.Join(indexDir, versionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(indexDir, versionsFile), vb[:len(vb)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, found, derived := snapshotVersions(t, r)
+	r.Close()
+	if !derived || dumpVersions(read) != dumpVersions(found) {
+		t.Errorf("a torn %s: derived %v, copies\n%s\nwant the snapshot's\n%s", versionsFile, derived, dumpVersions(read), dumpVersions(found))
+	}
+	if err := os.WriteFile(filepath.Join(indexDir, versionsFile), vb, 0o644); err != nil {
+		t.Fatal(err)
 	}
 
 	// An older ctx's index: no Versions in meta.json. The search finds the
@@ -261,5 +284,32 @@ func TestVersionsRecordedTitles(t *testing.T) {
 	}
 	if len(paths) != 4 {
 		t.Errorf("hits %v, want the four pages", paths)
+	}
+}
+
+// TestDecodeVersionsDamaged: versions.bin round-trips, and every cut or
+// changed byte of it is an error or a record, never a panic or a large
+// allocation (a count is bounded by the bytes left).
+func TestDecodeVersionsDamaged(t *testing.T) {
+	t.Parallel()
+	data := versionsData{ID: "id", Packages: map[string]pkgVersions{
+		"p": {Input: "in", Families: []recordedFamily{{Key: "docs\x00a.md", Copies: []recordedCopy{
+			{Path: "docs/a.md", Label: "current", Head: true},
+			{Path: "docs/v1.2/a.md", Label: "v1.2", Nums: []int{1, 2}},
+		}}}},
+		"q": {Unknown: true},
+	}}
+	b := encodeVersions(data)
+	got, err := decodeVersions(bytes.Clone(b))
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(data) {
+		t.Fatalf("round trip: %v, %v; want %v", got, err, data)
+	}
+	for i := range b {
+		if _, err := decodeVersions(bytes.Clone(b[:i])); err == nil {
+			t.Errorf("cut at %d of %d: no error", i, len(b))
+		}
+		c := bytes.Clone(b)
+		c[i] ^= 0xff
+		decodeVersions(c)
 	}
 }
