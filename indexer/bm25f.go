@@ -210,6 +210,7 @@ type snapshotCache struct {
 	aliases  []string          // the packages' aliases (packageAliases); nil: not read
 	vers     *versionMap       // the pages' versioned copies (versionsOf)
 	versOK   bool              // vers was read
+	derived  int               // times vers was found in the snapshot, not read from versions.bin (tests)
 	terms    map[string]*termPostings
 	uses     map[string]int // frequent terms not kept yet: searches that had them
 	bytes    int            // held by terms

@@ -68,6 +68,10 @@ type catalogPart struct {
 	// document's in-degree as it was.
 	Listing string `json:"listing"`
 	Links   string `json:"links"`
+	// Kinds says every record of the part carries its document's kind
+	// (fileRecord.Kind): the versioned copies are found from the records
+	// then (versionsrec.go).
+	Kinds bool `json:"kinds,omitempty"`
 }
 
 // partFile is the content of a part file.
@@ -143,6 +147,11 @@ func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord
 	}
 	if pf.Schema != schemaVersion || pf.Alias != alias || len(pf.Files) != p.Records {
 		return nil, fmt.Errorf("%s: not the catalogue of package %q that %s names (run `ctx index --rebuild` to recreate it)", path, alias, catalogFile)
+	}
+	if p.Kinds {
+		for i := range pf.Files {
+			pf.Files[i].kinds = true
+		}
 	}
 	if keepRaw {
 		spans := recordSpans(data, len(pf.Files))
@@ -317,8 +326,10 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 	p := catalogPart{File: hex.EncodeToString(sum[:16]) + ".json", Records: len(recs)}
 	st, listing := newStamp(), sha256.New()
 	valid := true
+	p.Kinds = true
 	var line []byte
 	for _, r := range recs {
+		p.Kinds = p.Kinds && r.kinds
 		valid = valid && utf8.ValidString(r.Path)
 		st.add(r.Path, r.Size, r.ModNS, r.CNS, r.Ino, r.KEP)
 		p.Chunks += r.Chunks

@@ -222,9 +222,10 @@ func (r *Reader) loadMetaLocked() error {
 // (snapshotCache).
 type openIndex struct {
 	idx         bleve.Index
-	tokens      int64 // meta.Tokens (see bm25Stats)
-	headTokens  int64 // meta.HeadTokens (see bm25f.go)
-	titleTokens int64 // meta.TitleTokens
+	tokens      int64  // meta.Tokens (see bm25Stats)
+	headTokens  int64  // meta.HeadTokens (see bm25f.go)
+	titleTokens int64  // meta.TitleTokens
+	versions    string // meta.Versions: the recorded versioned copies (versionsrec.go)
 	cache       *snapshotCache
 	accum       *accumCache
 }
@@ -270,7 +271,7 @@ func (r *Reader) acquire() (*openIndex, func(), error) {
 			}
 			return nil, nil, err
 		}
-		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, titleTokens: r.meta.TitleTokens, accum: newAccumCache()}
+		r.idx = &openIndex{idx: idx, tokens: r.meta.Tokens, headTokens: r.meta.HeadTokens, titleTokens: r.meta.TitleTokens, versions: r.meta.Versions, accum: newAccumCache()}
 		r.idx.cache = newSnapshotCache(r.idx.accum)
 		r.idxGen, r.idxDir = r.meta.Generation, r.meta.Bleve
 		break
@@ -516,7 +517,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 			return nil, err
 		}
 		cands := candidatesOf(res)
-		if vm, err = open.cache.versionsFor(ctx, rdr, vm, cands); err != nil {
+		if vm, err = open.cache.versionsFor(ctx, rdr, vm, cands, r.indexDir(), open.versions); err != nil {
 			return nil, err
 		}
 		if len(terms) > 0 {

@@ -38,6 +38,10 @@ var bleveDirRE = lazyre.New(`^bleve-[0-9]+$`)
 //	              documents of the package link to the document (the
 //	              in-link prior, inlinks.go), counted from the link graph
 //	              the catalogue records as InLinks
+//	versions.bin  the versioned copies of
+//	              each package's pages (versions.go), found by publish
+//	              from the catalogue's records and named by meta.json's
+//	              Versions (versionsrec.go)
 //	indexmd-tokens.json
 //	              the token counts of INDEX.md's sections at the last
 //	              render, by the hash of their text (a cache: costMemo)
@@ -79,6 +83,11 @@ type meta struct {
 	// TitleTokens is the number of tokens of the title field (the
 	// document's title, with each of its chunks) over all chunks.
 	TitleTokens int64 `json:"titleTokens,omitempty"`
+	// Versions names the versioned copies recorded for this generation
+	// (versions.bin's ID, versionsrec.go); "" when none are (an index
+	// written before them, or with a package whose records carry no kinds):
+	// a search finds them in the snapshot then.
+	Versions string `json:"versions,omitempty"`
 	// Dirty is set while an incremental Sync changes the live directory;
 	// finding it set means one was interrupted, and the next Sync rebuilds.
 	Dirty bool `json:"dirty,omitempty"`
@@ -102,6 +111,12 @@ type fileRecord struct {
 	Tags        []string `json:"tags,omitempty"`
 	Type        string   `json:"type,omitempty"`
 	Lines       int      `json:"lines"`
+	// Kind is the document's kind (docKind) when it has one; kinds says
+	// the record carries it (parsed by this ctx, or read from a part whose
+	// records all do: catalogPart.Kinds). A record of an older ctx has no
+	// kind recorded, whatever its document's.
+	Kind  string `json:"kind,omitempty"`
+	kinds bool
 	// KEP is the stat data of the kep.yaml read as this README's metadata.
 	KEP *sideStamp `json:"kep,omitempty"`
 	// Meta is the normalised front matter (with kep.yaml's fields), as

@@ -1139,6 +1139,10 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 	if err := partsErr(); err != nil {
 		return fmt.Errorf("indexer: write catalogue: %w", err)
 	}
+	versions, err := publishVersions(d, indexDir, &newCat, out.files, p.m.Versions, o.dur, later)
+	if err != nil {
+		return err
+	}
 
 	// A package's Dir moves with the project: a new one is recorded but
 	// changes nothing a reader sees.
@@ -1158,8 +1162,8 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 		return fmt.Errorf("indexer: sync the catalogue: %w", err)
 	}
 	live := p.m.Bleve
-	if out.changed || p.rebuild || pkgsChanged || out.markedDirty {
-		m := meta{Schema: schemaVersion, Generation: p.m.Generation + 1, Bleve: out.dir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens, HeadTokens: headTokens, TitleTokens: titleTokens}
+	if out.changed || p.rebuild || pkgsChanged || out.markedDirty || versions != p.m.Versions {
+		m := meta{Schema: schemaVersion, Generation: p.m.Generation + 1, Bleve: out.dir, BuiltAt: time.Now().UTC(), Chunks: rep.Chunks, Tokens: tokens, HeadTokens: headTokens, TitleTokens: titleTokens, Versions: versions}
 		if err := writeJSONAtomic(d, filepath.Join(indexDir, metaFile), m); err != nil {
 			return fmt.Errorf("indexer: write %s: %w", metaFile, err)
 		}
@@ -1309,7 +1313,7 @@ func readDocument(abs string) ([]byte, error) {
 
 // processFile reads, hashes and (when its content changed) parses one file.
 func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStamp, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
-	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep}
+	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep, kinds: true}
 	name := label + "/" + rel
 	if size > maxFileSize {
 		rec.Skipped = skipReason(size, nil)
@@ -1363,6 +1367,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 	rec.Chunks = len(p.Chunks)
 	docs = make([]chunkDoc, len(p.Chunks))
 	kind := docKind(rel, p.Title, p.Heads)
+	rec.Kind = kind
 	docTitle, titleLen := "", 0
 	heads := map[string]int{} // headCount's, for this document
 	if !p.keyTitle {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/ctx-dev/ctx/internal/confine"
 )
 
 // Versioned copies of a page (issue 27).
@@ -58,7 +60,8 @@ const currentLabel = "current"
 
 // versionFolder reports whether seg names a version, and its label
 // ("version-v3.13.x" is "v3.13.x") and the numbers that order it. A number
-// without "v" or "version-" needs a dot (a folder "2" is not a version).
+// without "v" or "version-" needs a dot (a folder "2" is not a version)
+// and is not a date (datedFolder: 2024.01 holds a month's notes).
 func versionFolder(seg string) (label string, nums []int, ok bool) {
 	if !strings.ContainsAny(seg, "0123456789") {
 		return "", nil, false
@@ -81,10 +84,27 @@ func versionFolder(seg string) (label string, nums []int, ok bool) {
 		}
 		nums = append(nums, n)
 	}
-	if !prefixed && len(nums) < 2 {
+	if !prefixed && (len(nums) < 2 || datedFolder(core)) {
 		return "", nil, false
 	}
 	return label, nums, true
+}
+
+// datedFolder reports whether a folder's dotted number (no "v" or
+// "version-") is a date as folders of notes and posts are named:
+// 2024.01 or 2024.01.15, a year then a month (and a day) of two digits.
+// A release numbered by its year (CalVer 2024.1) writes no leading zero
+// for a month below 10 and stays a version; so does v2024.01.
+func datedFolder(core string) bool {
+	parts := strings.Split(core, ".")
+	if len(parts) > 3 || len(parts[0]) != 4 || parts[0] < "1970" || parts[0] > "2199" {
+		return false
+	}
+	in := func(p string, lo, hi int) bool {
+		n, err := strconv.Atoi(p)
+		return len(p) == 2 && err == nil && n >= lo && n <= hi
+	}
+	return in(parts[1], 1, 12) && (len(parts) == 2 || in(parts[2], 1, 31))
 }
 
 // versionCopy is one copy of a versioned page.
@@ -121,10 +141,10 @@ func canonParent(folder string) string {
 
 // versionFamilies detects the versioned copies among each package's
 // documents (files: alias → paths).
-func versionFamilies(files map[string][]string) *versionMap {
+func versionFamilies(files map[string][]string, titles map[string][]string) *versionMap {
 	vm := &versionMap{copies: map[string]*versionCopy{}, families: map[string][]*versionCopy{}}
 	for alias, paths := range files {
-		versionFamiliesOf(vm, alias, paths)
+		versionFamiliesOf(vm, alias, paths, titles[alias])
 	}
 	for f, cs := range vm.families {
 		slices.SortStableFunc(cs, func(a, b *versionCopy) int { return compareVersions(b.nums, a.nums) })
@@ -159,7 +179,7 @@ func addVersionParents(path string, parents map[string]bool) {
 	}
 }
 
-func versionFamiliesOf(vm *versionMap, alias string, paths []string) {
+func versionFamiliesOf(vm *versionMap, alias string, paths, titles []string) {
 	parents := map[string]bool{} // folders that hold version folders (canonical)
 	for _, p := range paths {
 		addVersionParents(p, parents)
@@ -168,27 +188,66 @@ func versionFamiliesOf(vm *versionMap, alias string, paths []string) {
 		return
 	}
 	type member struct {
-		path string
-		slot slot
+		path, title string
+		slot        slot
 	}
 	groups := map[string][]member{} // parent and page → its copies
-	for _, p := range paths {
+	for i, p := range paths {
 		if s, ok := slotOf(p, parents); ok {
+			m := member{path: p, slot: s}
+			if titles != nil {
+				m.title = strings.ToLower(strings.TrimSpace(titles[i]))
+			}
 			k := s.parent + "\x00" + s.rest
-			groups[k] = append(groups[k], member{p, s})
+			groups[k] = append(groups[k], m)
 		}
 	}
 	// A folder's pages are copies when at least minSharedCopies of them
 	// have a copy in another folder of the same parent, its index pages
 	// (folderIndexName: index.md, README.md, _index.md, which any folder
-	// may have) aside.
-	shared := map[string]int{}
+	// may have) aside. A folder named as a version must also look like a
+	// release's copy of the pages, not a numbered chapter (1.1/, 2.3/)
+	// that shares a few names (intro.md, summary.md) with the others:
+	// more than half of its pages have a copy, and, when the titles are
+	// known (the catalogue's records; not when a search finds the copies
+	// in an older ctx's index, readVersions), at least minSharedCopies
+	// of them a copy of the same title. (On sets 14 and 15, every
+	// version folder has 81–100% of its pages copied, and 21 or more with
+	// the same title as a copy; the page keeps its copies whatever their
+	// titles: "Metrics" is "Metrics & Observability" two releases on.)
+	shared := map[string]int{} // folder (parent NUL label) → its pages with a copy
+	titled := map[string]int{} // … with a copy of the same title
+	total := map[string]int{}  // … its pages
 	for _, ms := range groups {
 		base := path.Base(ms[0].slot.rest)
-		if len(ms) > 1 && !folderIndexName(strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))) {
+		if folderIndexName(strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))) {
+			continue
+		}
+		for _, m := range ms {
+			total[m.slot.parent+"\x00"+m.slot.label]++
+		}
+		if len(ms) < 2 {
+			continue
+		}
+		var sameTitle map[string]int
+		if titles != nil {
+			sameTitle = map[string]int{}
 			for _, m := range ms {
-				shared[m.slot.parent+"\x00"+m.slot.label]++
+				sameTitle[m.title]++
 			}
+		}
+		for _, m := range ms {
+			k := m.slot.parent + "\x00" + m.slot.label
+			shared[k]++
+			if sameTitle[m.title] > 1 {
+				titled[k]++
+			}
+		}
+	}
+	for k, n := range shared {
+		_, label, _ := strings.Cut(k, "\x00")
+		if _, _, ok := versionFolder(label); ok && (n*2 <= total[k] || titles != nil && titled[k] < minSharedCopies) {
+			shared[k] = 0
 		}
 	}
 	latest := map[string][]int{} // parent → its newest version folder's numbers
@@ -254,33 +313,49 @@ func inVersionFolder(cands []*candidate) bool {
 
 // versionsFor returns vm, or when it is nil and a candidate is in a
 // version folder (inVersionFolder), the versioned copies of rdr's snapshot
-// (versionsOf); else nil.
-func (c *snapshotCache) versionsFor(ctx context.Context, rdr index.IndexReader, vm *versionMap, cands []*candidate) (*versionMap, error) {
+// (versionsOf: recorded as versions.bin when its ID is id); else nil.
+func (c *snapshotCache) versionsFor(ctx context.Context, rdr index.IndexReader, vm *versionMap, cands []*candidate, indexDir, id string) (*versionMap, error) {
 	if vm != nil || !inVersionFolder(cands) {
 		return vm, nil
 	}
-	return c.versionsOf(ctx, rdr)
+	return c.versionsOf(ctx, rdr, indexDir, id)
 }
 
 // versionsOf returns the versioned copies of the pages of rdr's snapshot,
-// read on its first search (readVersions).
-func (c *snapshotCache) versionsOf(ctx context.Context, rdr index.IndexReader) (*versionMap, error) {
-	kinded, err := c.kindedChunks(ctx, rdr)
+// read on its first search: from versions.bin in indexDir when meta.json
+// names it (id, recordedVersions), else found in the snapshot
+// (readVersions).
+func (c *snapshotCache) versionsOf(ctx context.Context, rdr index.IndexReader, indexDir, id string) (*versionMap, error) {
+	c.mu.Lock()
+	c.of(rdr)
+	if c.versOK {
+		defer c.mu.Unlock()
+		return c.vers, nil
+	}
+	c.mu.Unlock()
+	vm, ok, err := recordedVersions(confine.New(filepath.Dir(indexDir)), indexDir, id)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("indexer: read versioned pages: %w", err)
+	}
+	if !ok {
+		kinded, err := c.kindedChunks(ctx, rdr)
+		if err != nil {
+			return nil, err
+		}
+		if vm, err = readVersions(ctx, rdr, kinded); err != nil {
+			return nil, fmt.Errorf("indexer: read versioned pages: %w", err)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.of(rdr)
-	if c.versOK {
-		return c.vers, nil
+	if !c.versOK {
+		c.vers, c.versOK = vm, true
+		if !ok {
+			c.derived++
+		}
 	}
-	vm, err := readVersions(ctx, rdr, kinded)
-	if err != nil {
-		return nil, fmt.Errorf("indexer: read versioned pages: %w", err)
-	}
-	c.vers, c.versOK = vm, true
-	return vm, nil
+	return c.vers, nil
 }
 
 // readVersions detects the versioned copies (versionFamilies) from the
@@ -340,7 +415,7 @@ func readVersions(ctx context.Context, rdr index.IndexReader, kinded []bool) (*v
 			}
 		}
 	}
-	return versionFamilies(files), nil
+	return versionFamilies(files, nil), nil
 }
 
 // slotOf places path among the version folders of parents: in a version

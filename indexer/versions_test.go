@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,11 +41,12 @@ func TestVersionFolder(t *testing.T) {
 // reader), "label" when it is a copy (with "*" when it is a head copy) and
 // "" when it is not.
 func copiesOf(pages map[string]string) map[string]string {
-	var paths []string
-	for p := range pages {
-		paths = append(paths, p)
+	paths := slices.Sorted(maps.Keys(pages))
+	var titles []string
+	for _, p := range paths {
+		titles = append(titles, pages[p])
 	}
-	vm := versionFamilies(map[string][]string{"p": paths})
+	vm := versionFamilies(map[string][]string{"p": paths}, map[string][]string{"p": titles})
 	out := map[string]string{}
 	for p := range pages {
 		if c := vm.copies["p\x00"+p]; c != nil {
@@ -318,7 +320,7 @@ func TestVersionsBounded(t *testing.T) {
 			paths = append(paths, fmt.Sprintf("docs/v1.%d/%s", i, p))
 		}
 	}
-	vm := versionFamilies(map[string][]string{"p": paths})
+	vm := versionFamilies(map[string][]string{"p": paths}, nil)
 	c := vm.copies["p\x00docs/v1.0/a.md"]
 	if c == nil {
 		t.Fatal("docs/v1.0/a.md is not a copy")
@@ -375,6 +377,68 @@ func TestFuseHeadCopy(t *testing.T) {
 		}
 		if len(got) != 3 || got[0] != "docs/main/a.md" {
 			t.Errorf("best per document %v: %v, want docs/main/a.md first (both halves' evidence), then docs/c.md and docs/b.md", best, got)
+		}
+	}
+}
+
+// TestVersionFamiliesLookAlikes: folders named like versions that are not
+// copies of each other (round 21's open false positives): numbered
+// chapters that share a few page names, dated folders of notes that share
+// every name, and chapters whose shared pages have other titles. Each was
+// taken for a release family before.
+func TestVersionFamiliesLookAlikes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		pages map[string]string // path → title
+	}{
+		{
+			name: "numbered chapters: two shared names of four pages each",
+			pages: map[string]string{
+				"book/1.1/intro.md": "Introduction", "book/1.1/summary.md": "Summary", "book/1.1/variables.md": "Variables", "book/1.1/types.md": "Types",
+				"book/1.2/intro.md": "Introduction", "book/1.2/summary.md": "Summary", "book/1.2/loops.md": "Loops", "book/1.2/functions.md": "Functions",
+				"book/2.1/intro.md": "Introduction", "book/2.1/summary.md": "Summary", "book/2.1/errors.md": "Errors", "book/2.1/panics.md": "Panics",
+			},
+		},
+		{
+			name: "numbered chapters: the shared names titled for their chapter",
+			pages: map[string]string{
+				"course/1.1/intro.md": "Getting around the shell", "course/1.1/exercises.md": "Exercises: the shell", "course/1.1/index.md": "1.1",
+				"course/1.2/intro.md": "Files and folders", "course/1.2/exercises.md": "Exercises: files", "course/1.2/index.md": "1.2",
+			},
+		},
+		{
+			name: "dotted dates: meeting notes per month",
+			pages: map[string]string{
+				"meetings/2023.12/notes.md": "notes", "meetings/2023.12/agenda.md": "agenda",
+				"meetings/2024.01/notes.md": "notes", "meetings/2024.01/agenda.md": "agenda",
+				"meetings/2024.02/notes.md": "notes", "meetings/2024.02/agenda.md": "agenda",
+			},
+		},
+		{
+			name: "dotted dates with days: a blog",
+			pages: map[string]string{
+				"blog/2024.01.15/post.md": "post", "blog/2024.01.15/images.md": "images",
+				"blog/2024.03.02/post.md": "post", "blog/2024.03.02/images.md": "images",
+			},
+		},
+	} {
+		for p, l := range copiesOf(c.pages) {
+			if l != "" {
+				t.Errorf("%s: %s is a copy (%q); want none", c.name, p, l)
+			}
+		}
+	}
+	// A release kept as "v2024.01" (prefixed) or CalVer "2024.1" still is.
+	got := copiesOf(map[string]string{
+		"docs/v2024.01/a.md": "A", "docs/v2024.01/b.md": "B",
+		"docs/v2023.12/a.md": "A", "docs/v2023.12/b.md": "B",
+		"site/2024.1/a.md": "A", "site/2024.1/b.md": "B",
+		"site/2023.3/a.md": "A", "site/2023.3/b.md": "B",
+	})
+	for p, want := range map[string]string{"docs/v2024.01/a.md": "v2024.01*", "docs/v2023.12/b.md": "v2023.12", "site/2024.1/a.md": "2024.1*", "site/2023.3/b.md": "2023.3"} {
+		if got[p] != want {
+			t.Errorf("%s is %q, want %q", p, got[p], want)
 		}
 	}
 }

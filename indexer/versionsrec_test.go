@@ -1,0 +1,315 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// dumpVersions is vm's copies, one line each, in path order: the family's
+// copies by label, and the copy's label and head mark.
+func dumpVersions(vm *versionMap) string {
+	var lines []string
+	for k, c := range vm.copies {
+		var fam []string
+		for _, o := range vm.families[c.family] {
+			fam = append(fam, fmt.Sprintf("%s%v", o.label, o.nums))
+		}
+		lines = append(lines, fmt.Sprintf("%q %s%v head=%v family=%s", k, c.label, c.nums, c.head, strings.Join(fam, ",")))
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// snapshotVersions returns what the Reader's search reads (versionsOf)
+// and what its snapshot holds (readVersions), and whether the first was
+// found in the snapshot rather than read from versions.bin.
+func snapshotVersions(t *testing.T, r *Reader) (read, found *versionMap, derived bool) {
+	t.Helper()
+	ctx := context.Background()
+	open, release, err := r.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	adv, err := open.idx.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	before := open.cache.derived
+	if read, err = open.cache.versionsOf(ctx, rdr, r.indexDir(), open.versions); err != nil {
+		t.Fatal(err)
+	}
+	kinded, err := open.cache.kindedChunks(ctx, rdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found, err = readVersions(ctx, rdr, kinded); err != nil {
+		t.Fatal(err)
+	}
+	return read, found, open.cache.derived > before
+}
+
+// TestVersionsRecordedAtIndexTime: Sync records the versioned copies in
+// versions.bin, named by meta.json, and a search reads them instead of
+// finding them in its snapshot (issue 31: about 5 ms of CPU a `ctx
+// search`); what it reads is what the snapshot holds, after a build, a
+// one-file update that adds a release, one that gives a copy a kind, and
+// one that changes nothing of the families. An index without the record
+// (an older ctx's), or whose meta.json names another, is read as before.
+func TestVersionsRecordedAtIndexTime(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "velero", map[string]string{
+		"docs/main/backup.md":       "# Backup\n\nrun a backup of the cluster\n",
+		"docs/main/restore.md":      "# Restore\n\nrestore from a backup\n",
+		"docs/v1.13/backup.md":      "# Backup\n\nrun a backup of the cluster\n",
+		"docs/v1.13/restore.md":     "# Restore\n\nrestore from a backup\n",
+		"docs/v1.10/backup.md":      "# Backup\n\nrun a backup of the cluster\n",
+		"docs/v1.10/restore.md":     "# Restore\n\nrestore from a backup\n",
+		"changelog/v1.2/notes.md":   "# Release 1.2\n\nthe backup fix\n",
+		"changelog/v1.2/upgrade.md": "# Upgrade to 1.2\n\nsteps\n",
+		"changelog/v1.3/notes.md":   "# Release 1.3\n\nthe backup fix again\n",
+		"changelog/v1.3/upgrade.md": "# Upgrade to 1.3\n\nsteps\n",
+	})
+	writeFiles(t, dir, "plain", map[string]string{"a.md": "# A\n\nbackup words\n"})
+	pkgs := []Package{{Alias: "plain"}, {Alias: "velero"}}
+	ctx := context.Background()
+	indexDir := filepath.Join(dir, "index")
+	check := func(step string, wantCopies int) {
+		t.Helper()
+		if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := OpenReader(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		read, found, derived := snapshotVersions(t, r)
+		if derived {
+			t.Errorf("%s: the search found the copies in its snapshot, not in %s", step, versionsFile)
+		}
+		if got, want := dumpVersions(read), dumpVersions(found); got != want {
+			t.Errorf("%s: recorded copies\n%s\nwant the snapshot's\n%s", step, got, want)
+		}
+		if len(found.copies) != wantCopies {
+			t.Errorf("%s: %d copies, want %d:\n%s", step, len(found.copies), wantCopies, dumpVersions(found))
+		}
+	}
+	check("build", 6)
+	writeFiles(t, dir, "velero", map[string]string{
+		"docs/v1.14/backup.md":  "# Backup\n\nrun a backup of the cluster\n",
+		"docs/v1.14/restore.md": "# Restore\n\nrestore from a backup\n",
+	})
+	check("a release added", 8)
+	writeFiles(t, dir, "velero", map[string]string{
+		"docs/v1.10/restore.md": "# Upgrading to 1.10\n\nrestore from a backup\n",
+	})
+	check("a copy made a kind", 6)
+	before, err := os.Stat(filepath.Join(indexDir, versionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, "plain", map[string]string{"a.md": "# A\n\nbackup words, more of them\n"})
+	check("another package edited", 6)
+	writeFiles(t, dir, "velero", map[string]string{"docs/v1.13/backup.md": "# Backup\n\nrun a backup of the whole cluster\n"})
+	check("a copy's text edited", 6)
+	if after, err := os.Stat(filepath.Join(indexDir, versionsFile)); err != nil || !os.SameFile(before, after) {
+		t.Errorf("%s written again by updates that changed no page's path, title or kind (%v)", versionsFile, err)
+	}
+
+	// A torn versions.bin is not read: the search finds the copies in its
+	// snapshot.
+	vb, err := os.ReadFile(filepath.Join(indexDir, versionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(indexDir, versionsFile), vb[:len(vb)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, found, derived := snapshotVersions(t, r)
+	r.Close()
+	if !derived || dumpVersions(read) != dumpVersions(found) {
+		t.Errorf("a torn %s: derived %v, copies\n%s\nwant the snapshot's\n%s", versionsFile, derived, dumpVersions(read), dumpVersions(found))
+	}
+	if err := os.WriteFile(filepath.Join(indexDir, versionsFile), vb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// An older ctx's index: no Versions in meta.json. The search finds the
+	// copies in its snapshot.
+	var m meta
+	if err := readJSON(filepath.Join(indexDir, metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Versions == "" {
+		t.Fatal("meta.json names no versions")
+	}
+	for _, id := range []string{"", "0123"} {
+		m.Versions = id
+		b, _ := json.Marshal(m)
+		if err := os.WriteFile(filepath.Join(indexDir, metaFile), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := OpenReader(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, found, derived := snapshotVersions(t, r)
+		r.Close()
+		if !derived || dumpVersions(read) != dumpVersions(found) {
+			t.Errorf("meta.json naming %q: derived %v, copies\n%s\nwant the snapshot's\n%s", id, derived, dumpVersions(read), dumpVersions(found))
+		}
+	}
+}
+
+// TestVersionsOlderCatalogue: parts written by an older ctx carry no
+// kinds, so their package's copies are not recorded (the search finds them
+// in its snapshot) until its files are read again.
+func TestVersionsOlderCatalogue(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "velero", map[string]string{
+		"docs/main/backup.md":   "# Backup\n\nrun a backup of the cluster\n",
+		"docs/main/restore.md":  "# Restore\n\nrestore from a backup\n",
+		"docs/v1.13/backup.md":  "# Backup\n\nrun a backup of the cluster\n",
+		"docs/v1.13/restore.md": "# Restore\n\nrestore from a backup\n",
+	})
+	pkgs := []Package{{Alias: "velero"}}
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// What an older ctx left: no kinds in the catalogue's top, no
+	// versions.bin, no Versions in meta.json.
+	indexDir := filepath.Join(dir, "index")
+	var top map[string]any
+	if err := readJSON(filepath.Join(indexDir, catalogFile), &top); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range top["parts"].(map[string]any) {
+		delete(p.(map[string]any), "kinds")
+	}
+	b, _ := json.Marshal(top)
+	if err := os.WriteFile(filepath.Join(indexDir, catalogFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var m meta
+	if err := readJSON(filepath.Join(indexDir, metaFile), &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Versions = ""
+	b, _ = json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(indexDir, metaFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(indexDir, versionsFile)); err != nil {
+		t.Fatal(err)
+	}
+	// A one-file update: the other records are the older ctx's.
+	writeFiles(t, dir, "velero", map[string]string{"docs/main/backup.md": "# Backup\n\nrun a backup of the whole cluster\n"})
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, found, derived := snapshotVersions(t, r)
+	r.Close()
+	if !derived || dumpVersions(read) != dumpVersions(found) || len(found.copies) != 4 {
+		t.Errorf("older records: derived %v, copies\n%s\nwant the snapshot's\n%s", derived, dumpVersions(read), dumpVersions(found))
+	}
+	// Every file read again (a rebuild): recorded.
+	if _, err := Sync(ctx, dir, pkgs, Options{Rebuild: true}); err != nil {
+		t.Fatal(err)
+	}
+	r, err = OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if read, found, derived = snapshotVersions(t, r); derived || dumpVersions(read) != dumpVersions(found) {
+		t.Errorf("after a rebuild: derived %v, copies\n%s\nwant\n%s", derived, dumpVersions(read), dumpVersions(found))
+	}
+}
+
+// TestVersionsRecordedTitles: the families recorded at index time know
+// the pages' titles: two numbered chapters whose shared page names hold
+// other pages are not a release family, and a search lists both.
+func TestVersionsRecordedTitles(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "course", map[string]string{
+		"course/1.1/intro.md":     "# Getting around the shell\n\nthe shell prompt and its history\n",
+		"course/1.1/exercises.md": "# Exercises: the shell\n\npractise the shell prompt\n",
+		"course/1.2/intro.md":     "# Files and folders\n\nthe shell and files\n",
+		"course/1.2/exercises.md": "# Exercises: files\n\npractise the shell with files\n",
+	})
+	ctx := context.Background()
+	if _, err := Sync(ctx, dir, []Package{{Alias: "course"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	hits, err := r.Search(ctx, Query{Text: "shell", BestPerDocument: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, h := range hits {
+		paths = append(paths, h.Path)
+		if len(h.Versions) > 0 {
+			t.Errorf("%s: versions %v, want none", h.Path, h.Versions)
+		}
+	}
+	if len(paths) != 4 {
+		t.Errorf("hits %v, want the four pages", paths)
+	}
+}
+
+// TestDecodeVersionsDamaged: versions.bin round-trips, and every cut or
+// changed byte of it is an error or a record, never a panic or a large
+// allocation (a count is bounded by the bytes left).
+func TestDecodeVersionsDamaged(t *testing.T) {
+	t.Parallel()
+	data := versionsData{ID: "id", Packages: map[string]pkgVersions{
+		"p": {Input: "in", Families: []recordedFamily{{Key: "docs\x00a.md", Copies: []recordedCopy{
+			{Path: "docs/a.md", Label: "current", Head: true},
+			{Path: "docs/v1.2/a.md", Label: "v1.2", Nums: []int{1, 2}},
+		}}}},
+		"q": {Unknown: true},
+	}}
+	b := encodeVersions(data)
+	got, err := decodeVersions(bytes.Clone(b))
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(data) {
+		t.Fatalf("round trip: %v, %v; want %v", got, err, data)
+	}
+	for i := range b {
+		if _, err := decodeVersions(bytes.Clone(b[:i])); err == nil {
+			t.Errorf("cut at %d of %d: no error", i, len(b))
+		}
+		c := bytes.Clone(b)
+		c[i] ^= 0xff
+		decodeVersions(c)
+	}
+}
