@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
 	"github.com/gofrs/flock"
 )
@@ -233,12 +234,18 @@ func tryRLock(d confine.Dir, p string) (release func(), ok bool, err error) {
 	return func() { l.Close() }, true, nil
 }
 
+// readJSON decodes the index's own JSON file at path into v. It decodes
+// with jsonfile.Unmarshal (segmentio's decoder, encoding/json's result and
+// message when that refuses the file): a search process decodes meta.json,
+// meta.own.json, catalog.json and inlinks.json each for the first time,
+// and encoding/json took 341 µs for the four where jsonfile.Unmarshal
+// takes 246 (bench/README.md, start22).
 func readJSON(path string, v any) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(b, v); err != nil {
+	if err := jsonfile.Unmarshal(b, v); err != nil {
 		return fmt.Errorf("%s: %w (run `ctx index --rebuild` to recreate it)", path, err)
 	}
 	return nil
