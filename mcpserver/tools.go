@@ -18,6 +18,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -481,6 +482,7 @@ func (s *Server) indexDocErr(alias, p string, err error) error {
 // on, with ctx's notes (ctxMark), then a resource link to the document;
 // out (without its text) is the answer's _meta.
 func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
+	what = safetext.Escape(what) // a document's path: one line (red22)
 	if out.Package != "" {
 		what += " (" + provenance(out.Commit, out.Live) + ")"
 	}

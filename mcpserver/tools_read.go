@@ -588,16 +588,20 @@ func revLabel(kind, commit string) string {
 }
 
 // header is a passage's first line: "[n] package/path:first-last · trail ·
-// revision", and the whole section's lines when only part is sent.
+// revision", and the whole section's lines when only part is sent; the
+// path, trail and versions escaped (safetext.Escape), so a header is one
+// line whatever a repository names its files and headings.
 func (p *passage) header(n int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%d] %s/%s:%d-%d", n, p.hit.Package, p.hit.Path, p.from, p.to)
+	// The names are a repository's: a newline or line separator in a file
+	// name or heading would start a line of the header's form (red22).
+	fmt.Fprintf(&b, "[%d] %s/%s:%d-%d", n, p.hit.Package, safetext.Escape(p.hit.Path), p.from, p.to)
 	if p.hit.Heading != "" {
-		b.WriteString(" · " + p.hit.Heading)
+		b.WriteString(" · " + safetext.Escape(p.hit.Heading))
 	}
 	b.WriteString(" · " + revLabel(p.kind, p.commit))
 	if len(p.hit.Versions) > 0 { // a page kept per release: one copy sent (indexer.Hit.Versions)
-		b.WriteString(" · also in " + strings.Join(p.hit.Versions, ", "))
+		b.WriteString(" · also in " + safetext.Escape(strings.Join(p.hit.Versions, ", ")))
 	}
 	if !p.whole() {
 		fmt.Fprintf(&b, " · part of lines %d-%d", p.full[0], p.full[1])
