@@ -76,19 +76,27 @@ type Reader struct {
 	mu       sync.Mutex
 	metaStat FileVersion
 	meta     meta
-	idx      *openIndex
-	idxGen   int64
-	idxDir   string
-	users    int // calls using idx right now
-	lastUse  time.Time
-	timer    *time.Timer
-	catStat  FileVersion
-	cat      *catalog
-	graph    *graph             // the link graph of graphOf (graph.go)
-	graphOf  *catalog           // the catalogue graph was built from
-	inl      map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
-	inlStat  FileVersion
-	closed   bool
+	// gitIndex is the stamp git's index had when meta.json (metaStat)
+	// last passed checkMetaNotCommitted: a commit of the records during
+	// a long life (ctx mcp's) rewrites git's index, not meta.json (red22).
+	gitIndex fileid.Stamp
+	// gitIndexFile is the project's git index file ("" outside git),
+	// found once (gitIndexOnce): a stat a call, not a search for it.
+	gitIndexFile string
+	gitIndexOnce sync.Once
+	idx          *openIndex
+	idxGen       int64
+	idxDir       string
+	users        int // calls using idx right now
+	lastUse      time.Time
+	timer        *time.Timer
+	catStat      FileVersion
+	cat          *catalog
+	graph        *graph             // the link graph of graphOf (graph.go)
+	graphOf      *catalog           // the catalogue graph was built from
+	inl          map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
+	inlStat      FileVersion
+	closed       bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
 	// or accumulatedCandidates found; exhaustive turns them off (tests
@@ -177,6 +185,25 @@ func checkMetaNotCommitted(contextDir string, st FileVersion) error {
 	return nil
 }
 
+// gitIndexNow is the stamp of the project's git index now (zero outside
+// git, or when it cannot be told: a stat that fails is a changed stamp
+// the next time it succeeds).
+func (r *Reader) gitIndexNow() fileid.Stamp {
+	r.gitIndexOnce.Do(func() {
+		if p, err := project.At(filepath.Dir(r.contextDir)); err == nil {
+			r.gitIndexFile = p.GitIndexFile()
+		}
+	})
+	if r.gitIndexFile == "" {
+		return fileid.Stamp{}
+	}
+	fi, err := os.Stat(r.gitIndexFile)
+	if err != nil {
+		return fileid.Stamp{}
+	}
+	return fileid.Of(fi)
+}
+
 // OpenReader returns a Reader for <contextDir>/index.
 func OpenReader(contextDir string) (*Reader, error) {
 	if contextDir == "" {
@@ -200,11 +227,16 @@ func (r *Reader) loadMetaLocked() error {
 		}
 		return fmt.Errorf("indexer: %w", err)
 	}
-	if st.Same(r.metaStat) {
+	gitIndex := r.gitIndexNow()
+	if st.Same(r.metaStat) && gitIndex == r.gitIndex {
 		return nil
 	}
 	if err := checkMetaNotCommitted(r.contextDir, st); err != nil {
 		return err
+	}
+	r.gitIndex = gitIndex
+	if st.Same(r.metaStat) {
+		return nil // git's index changed, the records are still untracked
 	}
 	var m meta
 	if err := readJSON(p, &m); err != nil {
