@@ -45,6 +45,12 @@ type Options struct {
 	// Changes answers what_changed (workspace.Changes, from cmd/ctx); nil:
 	// the tool says it is not available.
 	Changes ChangesFunc
+	// Installed reads what ctx installed of a locked package
+	// (workspace.ReadInstalled, from cmd/ctx): a file it does not hold is
+	// served as a local edit of the locked revision, never as that
+	// revision's text (red22). nil: every installed file is taken as the
+	// revision's.
+	Installed InstalledFunc
 	// Semantic, when not nil, makes search and read_relevant hybrid
 	// (indexer.SearchHybrid): the user's embedding endpoint, from
 	// cmd/ctx's embedConfig. SemanticNote, when not "", says why the
@@ -109,6 +115,8 @@ type Server struct {
 	syncMu chan struct{}
 	// changes is Options.Changes.
 	changes ChangesFunc
+	// installed is Options.Installed.
+	installed InstalledFunc
 	// counts holds the counts of the last large texts counted.
 	counts countCache
 	// tokens counts o200k tokens for response caps (internal/tokens).
@@ -165,6 +173,7 @@ func New(opts Options) (*Server, error) {
 		ctxDir:      proj.Dir(),
 		pkgsDir:     proj.Path(project.PackagesDir),
 		changes:     opts.Changes,
+		installed:   opts.Installed,
 		log:         slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		logOut:      w,
 		sem:         opts.Semantic,

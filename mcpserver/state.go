@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -42,6 +43,50 @@ type snapshot struct {
 	// (a `git add` between a call's snapshot and its freshness check) is
 	// a change the next call sees.
 	stamps stamps
+	// held answers, per package, which files hold what ctx installed
+	// (heldFiles): read once a snapshot, as .state/'s stamp is in stamps.
+	held *heldFiles
+}
+
+// InstalledFunc reads what ctx installed of a locked package
+// (Options.Installed).
+type InstalledFunc func(alias string) (Holder, error)
+
+// Holder tells whether a file of a package (its path in the package)
+// holds the text ctx installed (workspace.InstalledFiles).
+type Holder interface{ Holds(path string) bool }
+
+// heldFiles is a snapshot's Holder of each package, read on first use.
+type heldFiles struct {
+	read InstalledFunc
+	mu   sync.Mutex
+	m    map[string]Holder // nil Holder: the state could not be read
+}
+
+// edited reports whether alias's file at path is served as a local edit:
+// a locked package's file that does not hold what ctx installed (edited
+// here, or rewritten by a `git pull` in a team that commits packages/),
+// whose text is not the locked revision's (red22). A dir source, live,
+// has no revision to differ from.
+func (s snapshot) edited(alias, path string) bool {
+	if _, live := s.live[alias]; live || s.held == nil || s.held.read == nil {
+		return false
+	}
+	if _, ok := s.entry(alias); !ok {
+		return false
+	}
+	h := s.held
+	h.mu.Lock()
+	held, ok := h.m[alias]
+	if !ok {
+		var err error
+		if held, err = h.read(alias); err != nil {
+			held = nil
+		}
+		h.m[alias] = held
+	}
+	h.mu.Unlock()
+	return held == nil || !held.Holds(path)
 }
 
 func (s snapshot) has(alias string) bool {
@@ -132,7 +177,7 @@ func (s *Server) snapshot() snapshot {
 	if s.snapValid && st.same(s.snapStamp) {
 		return s.snap
 	}
-	var snap snapshot
+	snap := snapshot{held: &heldFiles{read: s.installed, m: map[string]Holder{}}}
 	m, err := s.proj.ReadManifest()
 	// A local source project.CheckSource refuses (a committed one outside
 	// the project) is not served: Live leaves a dir source out, and

@@ -58,6 +58,8 @@ type SearchHit struct {
 	// Versions: the page's other copies, when its package keeps one per
 	// release (indexer.Hit.Versions); the search gives one copy a page.
 	Versions []string `json:"versions,omitempty" jsonschema:"the other versions this page exists in (the package keeps a copy per release); name one in the query to get its copy"`
+	// Edited: the file is not what ctx installed (snapshot.edited, red22).
+	Edited bool `json:"edited,omitempty" jsonschema:"the file differs from its package's revision (a local edit; ctx status lists it): its text is not that revision's"`
 }
 
 // SearchOut is search's output.
@@ -111,6 +113,7 @@ type DocumentOut struct {
 	URI        string `json:"uri"`
 	Commit     string `json:"commit,omitempty"` // the package's locked revision, short (shortSHA); none for a live package
 	Live       bool   `json:"live,omitempty"`   // a dir source, read in place: no commit
+	Edited     bool   `json:"edited,omitempty"` // the file is not Commit's text: a local edit (snapshot.edited, red22)
 	Section    string `json:"section,omitempty"`
 	Text       string `json:"-"`
 	StartLine  int    `json:"startLine"`
@@ -198,10 +201,15 @@ func (s snapshot) revOf(alias string) (rev string, live bool) {
 	return e.Rev, false
 }
 
-// provenance says where a package's text is from, for a footer or a hit.
-func provenance(commit string, live bool) string {
-	if live {
+// provenance says where a package's text is from, for a footer or a hit:
+// a file edited since ctx installed it is a local edit of the commit, not
+// its text (red22).
+func provenance(commit string, live, edited bool) string {
+	switch {
+	case live:
 		return "live, no commit"
+	case edited:
+		return "a local edit of commit " + commit + ": this file is not that commit's text; `ctx status` lists it"
 	}
 	return "commit " + commit
 }
@@ -266,7 +274,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			continue // a hidden file the index holds is never served
 		}
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
-			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions})
+			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions, Edited: snap.edited(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
 		out.Note = strings.TrimSpace(searchNoMatchNote(q) + " " + out.Note)
@@ -484,7 +492,7 @@ func (s *Server) indexDocErr(alias, p string, err error) error {
 func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	what = safetext.Escape(what) // a document's path: one line (red22)
 	if out.Package != "" {
-		what += " (" + provenance(out.Commit, out.Live) + ")"
+		what += " (" + provenance(out.Commit, out.Live, out.Edited) + ")"
 	}
 	var foot, desc string
 	switch {
@@ -593,6 +601,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
 	rev, live := d.snap.revOf(in.Package)
 	out.Commit, out.Live = naming.ShortRev(rev, 12), live
+	out.Edited = d.snap.edited(in.Package, clean)
 	if in.Section != "" {
 		sec, hs, ok := doc.Section(in.Section)
 		if !ok {
