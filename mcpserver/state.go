@@ -53,8 +53,12 @@ type snapshot struct {
 type InstalledFunc func(alias string) (Holder, error)
 
 // Holder tells whether a file of a package (its path in the package)
-// holds the text ctx installed (workspace.InstalledFiles).
-type Holder interface{ Holds(path string) bool }
+// holds the text ctx installed, and the commit that text is from
+// (workspace.InstalledFiles).
+type Holder interface {
+	Holds(path string) bool
+	Commit() string
+}
 
 // heldFiles is a snapshot's Holder of each package, read on first use.
 type heldFiles struct {
@@ -63,21 +67,20 @@ type heldFiles struct {
 	m    map[string]Holder // nil Holder: the state could not be read
 }
 
-// edited reports whether alias's file at path is served as a local edit:
-// a locked package's file that does not hold what ctx installed (edited
-// here, or rewritten by a `git pull` in a team that commits packages/),
-// whose text is not the locked revision's (red22). A dir source, live,
-// has no revision to differ from.
-func (s snapshot) edited(alias, path string) bool {
+// holder is alias's Holder, read on first use; ok is false when there
+// is nothing to ask (a live dir source, a package the lock does not name,
+// no Options.Installed). A nil Holder with ok: the state is unreadable.
+func (s snapshot) holder(alias string) (held Holder, ok bool) {
 	if _, live := s.live[alias]; live || s.held == nil || s.held.read == nil {
-		return false
+		return nil, false
 	}
-	if _, ok := s.entry(alias); !ok {
-		return false
+	if _, locked := s.entry(alias); !locked {
+		return nil, false
 	}
 	h := s.held
 	h.mu.Lock()
-	held, ok := h.m[alias]
+	defer h.mu.Unlock()
+	held, ok = h.m[alias]
 	if !ok {
 		var err error
 		if held, err = h.read(alias); err != nil {
@@ -85,8 +88,28 @@ func (s snapshot) edited(alias, path string) bool {
 		}
 		h.m[alias] = held
 	}
-	h.mu.Unlock()
-	return held == nil || !held.Holds(path)
+	return held, true
+}
+
+// edited reports whether alias's file at path is served as a local edit:
+// a locked package's file that does not hold what ctx installed (edited
+// here, or rewritten by a `git pull` in a team that commits packages/),
+// whose text is not the installed revision's (red22). A dir source, live,
+// has no revision to differ from.
+func (s snapshot) edited(alias, path string) bool {
+	held, ok := s.holder(alias)
+	return ok && (held == nil || !held.Holds(path))
+}
+
+// installedRev is the revision ctx installed alias's files at, as its
+// state records it ("" when not known): after a `git pull` that brought a
+// new lock and no `ctx install` since, the files are still that commit's
+// text, not the lock's (red22).
+func (s snapshot) installedRev(alias string) string {
+	if held, ok := s.holder(alias); ok && held != nil {
+		return held.Commit()
+	}
+	return ""
 }
 
 func (s snapshot) has(alias string) bool {

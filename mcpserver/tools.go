@@ -189,13 +189,17 @@ func checkKind(kind *string) error {
 	return nil
 }
 
-// revOf is the provenance of alias's files: its lock entry's revision
-// (snapshot.entry: a git commit, an https "sha256:" snapshot; shortSHA
-// shortens it), or live for a dir source the lock does not pin, which is
-// read in place and has none.
+// revOf is the provenance of alias's files: the revision ctx installed
+// them at (installedRev: a package behind its lock, red22), else its lock
+// entry's revision (snapshot.entry: a git commit, an https "sha256:"
+// snapshot; shortSHA shortens it), or live for a dir source the lock does
+// not pin, which is read in place and has none.
 func (s snapshot) revOf(alias string) (rev string, live bool) {
 	if _, ok := s.live[alias]; ok {
 		return "", true
+	}
+	if rev := s.installedRev(alias); rev != "" {
+		return rev, false
 	}
 	e, _ := s.entry(alias)
 	return e.Rev, false

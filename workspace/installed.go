@@ -14,6 +14,7 @@ import (
 // records it, for a reader that names a file's text as the locked
 // revision's (ctx mcp): Holds applies the dirty guard's rule to one file.
 type InstalledFiles struct {
+	rev   string // the commit (or https snapshot) ctx installed
 	dir   string
 	at    int64 // the state file's mtime (pkgState.at)
 	files map[string]fileState
@@ -27,12 +28,17 @@ func ReadInstalled(proj project.Project, alias string) (*InstalledFiles, error) 
 	if err != nil {
 		return nil, err
 	}
-	in := &InstalledFiles{dir: proj.PackageDir(alias), at: st.at, files: make(map[string]fileState, len(st.Files))}
+	in := &InstalledFiles{rev: st.Rev, dir: proj.PackageDir(alias), at: st.at, files: make(map[string]fileState, len(st.Files))}
 	for _, f := range st.Files {
 		in.files[f.Path] = f
 	}
 	return in, nil
 }
+
+// Commit is the revision ctx installed the package at (the state's
+// commit): what the files it Holds are the text of, which is not the
+// lock's when a `git pull` brought a new lock and no install followed.
+func (in *InstalledFiles) Commit() string { return in.rev }
 
 // Holds reports whether the file at rel (slash-separated, in the package)
 // holds what ctx installed there, as diff decides for one file: the same
