@@ -115,8 +115,9 @@ type Server struct {
 	syncMu chan struct{}
 	// changes is Options.Changes.
 	changes ChangesFunc
-	// installed is Options.Installed.
+	// installed is Options.Installed; held its answers (snapshot.holder).
 	installed InstalledFunc
+	held      *heldFiles
 	// counts holds the counts of the last large texts counted.
 	counts countCache
 	// tokens counts o200k tokens for response caps (internal/tokens).
@@ -174,6 +175,7 @@ func New(opts Options) (*Server, error) {
 		pkgsDir:     proj.Path(project.PackagesDir),
 		changes:     opts.Changes,
 		installed:   opts.Installed,
+		held:        &heldFiles{read: opts.Installed, state: proj.StatePath, m: map[string]heldState{}},
 		log:         slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		logOut:      w,
 		sem:         opts.Semantic,

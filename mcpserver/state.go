@@ -44,7 +44,7 @@ type snapshot struct {
 	// a change the next call sees.
 	stamps stamps
 	// held answers, per package, which files hold what ctx installed
-	// (heldFiles): read once a snapshot, as .state/'s stamp is in stamps.
+	// (heldFiles, the server's: a state is read again when it changes).
 	held *heldFiles
 }
 
@@ -60,11 +60,22 @@ type Holder interface {
 	Commit() string
 }
 
-// heldFiles is a snapshot's Holder of each package, read on first use.
+// heldFiles is the Holder of each package, read on first use and again
+// when its state file's stamp changes (an install, an update): not when
+// only git's index changed, which renews a snapshot (a 20,000-file state
+// is 4.3 MB to decode).
 type heldFiles struct {
-	read InstalledFunc
-	mu   sync.Mutex
-	m    map[string]Holder // nil Holder: the state could not be read
+	read  InstalledFunc
+	state func(alias string) string // the state file's path
+	mu    sync.Mutex
+	m     map[string]heldState
+}
+
+// heldState is one package's Holder (nil: the state could not be read)
+// and its state file's stamp when read.
+type heldState struct {
+	st stamp
+	h  Holder
 }
 
 // holder is alias's Holder, read on first use; ok is false when there
@@ -78,16 +89,17 @@ func (s snapshot) holder(alias string) (held Holder, ok bool) {
 		return nil, false
 	}
 	h := s.held
+	st := statStamp(h.state(alias))
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	held, ok = h.m[alias]
-	if !ok {
-		var err error
-		if held, err = h.read(alias); err != nil {
-			held = nil
-		}
-		h.m[alias] = held
+	if e, ok := h.m[alias]; ok && e.st.same(st) {
+		return e.h, true
 	}
+	held, err := h.read(alias)
+	if err != nil {
+		held = nil
+	}
+	h.m[alias] = heldState{st: st, h: held}
 	return held, true
 }
 
@@ -200,7 +212,7 @@ func (s *Server) snapshot() snapshot {
 	if s.snapValid && st.same(s.snapStamp) {
 		return s.snap
 	}
-	snap := snapshot{held: &heldFiles{read: s.installed, m: map[string]Holder{}}}
+	snap := snapshot{held: s.held}
 	m, err := s.proj.ReadManifest()
 	// A local source project.CheckSource refuses (a committed one outside
 	// the project) is not served: Live leaves a dir source out, and
