@@ -82,21 +82,22 @@ type Reader struct {
 	gitIndex fileid.Stamp
 	// gitIndexFile is the project's git index file ("" outside git),
 	// found once (gitIndexOnce): a stat a call, not a search for it.
-	gitIndexFile string
-	gitIndexOnce sync.Once
-	idx          *openIndex
-	idxGen       int64
-	idxDir       string
-	users        int // calls using idx right now
-	lastUse      time.Time
-	timer        *time.Timer
-	catStat      FileVersion
-	cat          *catalog
-	graph        *graph             // the link graph of graphOf (graph.go)
-	graphOf      *catalog           // the catalogue graph was built from
-	inl          map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
-	inlStat      FileVersion
-	closed       bool
+	gitIndexFile  string
+	gitIndexFound bool // the project was found (gitIndexFile is known)
+	gitIndexOnce  sync.Once
+	idx           *openIndex
+	idxGen        int64
+	idxDir        string
+	users         int // calls using idx right now
+	lastUse       time.Time
+	timer         *time.Timer
+	catStat       FileVersion
+	cat           *catalog
+	graph         *graph             // the link graph of graphOf (graph.go)
+	graphOf       *catalog           // the catalogue graph was built from
+	inl           map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
+	inlStat       FileVersion
+	closed        bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
 	// or accumulatedCandidates found; exhaustive turns them off (tests
@@ -159,9 +160,9 @@ type checkedMeta struct {
 
 // checkMetaNotCommitted is notCommitted, once per version st of
 // contextDir's meta.json and of git's index in this process, and not
-// when ownFile proves both (provenOwn).
-func checkMetaNotCommitted(contextDir string, st FileVersion) error {
-	gitIndex, gitOK := gitIndexStamp(contextDir)
+// when ownFile proves both (provenOwn). gitIndex and gitOK are git's
+// index's stamp as gitIndexStamp tells it, taken before.
+func checkMetaNotCommitted(contextDir string, st FileVersion, gitIndex fileid.Stamp, gitOK bool) error {
 	metaChecked.Lock()
 	prev, ok := metaChecked.v[contextDir]
 	metaChecked.Unlock()
@@ -185,23 +186,21 @@ func checkMetaNotCommitted(contextDir string, st FileVersion) error {
 	return nil
 }
 
-// gitIndexNow is the stamp of the project's git index now (zero outside
-// git, or when it cannot be told: a stat that fails is a changed stamp
-// the next time it succeeds).
-func (r *Reader) gitIndexNow() fileid.Stamp {
+// gitIndexNow is gitIndexStamp of r's project, its git index file found
+// once: the stamp of the project's git index now (zero outside git, or
+// with no index yet), ok false when it cannot be told.
+func (r *Reader) gitIndexNow() (s fileid.Stamp, ok bool) {
 	r.gitIndexOnce.Do(func() {
-		if p, err := project.At(filepath.Dir(r.contextDir)); err == nil {
+		p, err := project.At(filepath.Dir(r.contextDir))
+		r.gitIndexFound = err == nil
+		if err == nil {
 			r.gitIndexFile = p.GitIndexFile()
 		}
 	})
-	if r.gitIndexFile == "" {
-		return fileid.Stamp{}
+	if !r.gitIndexFound {
+		return s, false
 	}
-	fi, err := os.Stat(r.gitIndexFile)
-	if err != nil {
-		return fileid.Stamp{}
-	}
-	return fileid.Of(fi)
+	return statGitIndex(r.gitIndexFile)
 }
 
 // OpenReader returns a Reader for <contextDir>/index.
@@ -227,11 +226,11 @@ func (r *Reader) loadMetaLocked() error {
 		}
 		return fmt.Errorf("indexer: %w", err)
 	}
-	gitIndex := r.gitIndexNow()
+	gitIndex, gitOK := r.gitIndexNow()
 	if st.Same(r.metaStat) && gitIndex == r.gitIndex {
 		return nil
 	}
-	if err := checkMetaNotCommitted(r.contextDir, st); err != nil {
+	if err := checkMetaNotCommitted(r.contextDir, st, gitIndex, gitOK); err != nil {
 		return err
 	}
 	r.gitIndex = gitIndex
