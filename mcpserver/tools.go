@@ -111,7 +111,7 @@ type DocumentOut struct {
 	Package    string `json:"package,omitempty"`
 	Path       string `json:"path"`
 	URI        string `json:"uri"`
-	Commit     string `json:"commit,omitempty"` // the package's locked revision, short (shortSHA); none for a live package
+	Commit     string `json:"commit,omitempty"` // the revision the package's files are from, short (revOf: the installed one, the lock's unless a pull brought a new lock); none for a live package
 	Live       bool   `json:"live,omitempty"`   // a dir source, read in place: no commit
 	Edited     bool   `json:"edited,omitempty"` // the file is not Commit's text: a local edit (snapshot.edited, red22)
 	Section    string `json:"section,omitempty"`
