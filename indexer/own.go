@@ -41,7 +41,11 @@ func gitIndexStamp(contextDir string) (s fileid.Stamp, ok bool) {
 	if err != nil {
 		return s, false
 	}
-	f := p.GitIndexFile()
+	return statGitIndex(p.GitIndexFile())
+}
+
+// statGitIndex is gitIndexStamp of the git index file f ("" outside git).
+func statGitIndex(f string) (s fileid.Stamp, ok bool) {
 	if f == "" {
 		return s, true
 	}

@@ -76,19 +76,28 @@ type Reader struct {
 	mu       sync.Mutex
 	metaStat FileVersion
 	meta     meta
-	idx      *openIndex
-	idxGen   int64
-	idxDir   string
-	users    int // calls using idx right now
-	lastUse  time.Time
-	timer    *time.Timer
-	catStat  FileVersion
-	cat      *catalog
-	graph    *graph             // the link graph of graphOf (graph.go)
-	graphOf  *catalog           // the catalogue graph was built from
-	inl      map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
-	inlStat  FileVersion
-	closed   bool
+	// gitIndex is the stamp git's index had when meta.json (metaStat)
+	// last passed checkMetaNotCommitted: a commit of the records during
+	// a long life (ctx mcp's) rewrites git's index, not meta.json (red22).
+	gitIndex fileid.Stamp
+	// gitIndexFile is the project's git index file ("" outside git),
+	// found once (gitIndexOnce): a stat a call, not a search for it.
+	gitIndexFile  string
+	gitIndexFound bool // the project was found (gitIndexFile is known)
+	gitIndexOnce  sync.Once
+	idx           *openIndex
+	idxGen        int64
+	idxDir        string
+	users         int // calls using idx right now
+	lastUse       time.Time
+	timer         *time.Timer
+	catStat       FileVersion
+	cat           *catalog
+	graph         *graph             // the link graph of graphOf (graph.go)
+	graphOf       *catalog           // the catalogue graph was built from
+	inl           map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
+	inlStat       FileVersion
+	closed        bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
 	// or accumulatedCandidates found; exhaustive turns them off (tests
@@ -151,9 +160,9 @@ type checkedMeta struct {
 
 // checkMetaNotCommitted is notCommitted, once per version st of
 // contextDir's meta.json and of git's index in this process, and not
-// when ownFile proves both (provenOwn).
-func checkMetaNotCommitted(contextDir string, st FileVersion) error {
-	gitIndex, gitOK := gitIndexStamp(contextDir)
+// when ownFile proves both (provenOwn). gitIndex and gitOK are git's
+// index's stamp as gitIndexStamp tells it, taken before.
+func checkMetaNotCommitted(contextDir string, st FileVersion, gitIndex fileid.Stamp, gitOK bool) error {
 	metaChecked.Lock()
 	prev, ok := metaChecked.v[contextDir]
 	metaChecked.Unlock()
@@ -175,6 +184,23 @@ func checkMetaNotCommitted(contextDir string, st FileVersion) error {
 	metaChecked.v[contextDir] = checkedMeta{st, gitIndex}
 	metaChecked.Unlock()
 	return nil
+}
+
+// gitIndexNow is gitIndexStamp of r's project, its git index file found
+// once: the stamp of the project's git index now (zero outside git, or
+// with no index yet), ok false when it cannot be told.
+func (r *Reader) gitIndexNow() (s fileid.Stamp, ok bool) {
+	r.gitIndexOnce.Do(func() {
+		p, err := project.At(filepath.Dir(r.contextDir))
+		r.gitIndexFound = err == nil
+		if err == nil {
+			r.gitIndexFile = p.GitIndexFile()
+		}
+	})
+	if !r.gitIndexFound {
+		return s, false
+	}
+	return statGitIndex(r.gitIndexFile)
 }
 
 // OpenReader returns a Reader for <contextDir>/index.
@@ -200,11 +226,16 @@ func (r *Reader) loadMetaLocked() error {
 		}
 		return fmt.Errorf("indexer: %w", err)
 	}
-	if st.Same(r.metaStat) {
+	gitIndex, gitOK := r.gitIndexNow()
+	if st.Same(r.metaStat) && gitIndex == r.gitIndex {
 		return nil
 	}
-	if err := checkMetaNotCommitted(r.contextDir, st); err != nil {
+	if err := checkMetaNotCommitted(r.contextDir, st, gitIndex, gitOK); err != nil {
 		return err
+	}
+	r.gitIndex = gitIndex
+	if st.Same(r.metaStat) {
+		return nil // git's index changed, the records are still untracked
 	}
 	var m meta
 	if err := readJSON(p, &m); err != nil {

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +13,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
-	"github.com/gofrs/flock"
+	"github.com/ctx-dev/ctx/internal/lockwait"
 )
 
 // bleveDirRE is what meta.json may name as the live bleve directory: one
@@ -198,8 +199,8 @@ func removeBleveDir(d confine.Dir, indexDir, name string) {
 	if d.Check(lp) != nil {
 		return
 	}
-	l := flock.New(lp)
-	ok, err := l.TryLock()
+	l := lockwait.File(lp)
+	ok, err := lockwait.Exclusive(context.Background(), l, 0)
 	if err != nil || !ok {
 		return
 	}
@@ -214,15 +215,20 @@ func removeBleveDir(d confine.Dir, indexDir, name string) {
 // when it can, and goes on without the lock (ok, nothing to release) when
 // the index directory cannot be written (a read-only project, a container
 // mount): no writer can change that directory either.
+//
+// The lock file is opened as lockwait opens one (lockwait.Existing, then
+// lockwait.File to create it): a link there is refused, not followed, and
+// a fifo is not waited on (red22: a fifo in index/, from a tar archive of
+// a project, hung every search).
 func tryRLock(d confine.Dir, p string) (release func(), ok bool, err error) {
-	l := flock.New(p, flock.SetFlag(os.O_RDONLY))
-	ok, err = l.TryRLock()
+	l := lockwait.Existing(p)
+	ok, err = lockwait.Shared(context.Background(), l, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := d.Check(p); err != nil {
 			return nil, false, err
 		}
-		l = flock.New(p)
-		ok, err = l.TryRLock()
+		l = lockwait.File(p)
+		ok, err = lockwait.Shared(context.Background(), l, 0)
 		if err != nil && confine.CannotWrite(err) {
 			return func() {}, true, nil
 		}

@@ -267,8 +267,8 @@ func lockIndex(ctx context.Context, d confine.Dir, indexDir string, wait time.Du
 	if err := d.Check(filepath.Join(indexDir, lockFile)); err != nil {
 		return nil, fmt.Errorf("indexer: %w", err)
 	}
-	lock := flock.New(filepath.Join(indexDir, lockFile))
-	ok, err := lock.TryLock()
+	lock := lockwait.File(filepath.Join(indexDir, lockFile)) // never through a link, never waiting on a fifo (red22)
+	ok, err := lockwait.Exclusive(ctx, lock, 0)
 	if err != nil {
 		return nil, fmt.Errorf("indexer: lock %s: %w", indexDir, err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/project"
-	"github.com/gofrs/flock"
 )
 
 // Embedder is an embedding endpoint as the index uses it
@@ -122,8 +121,8 @@ func EmbedIndex(ctx context.Context, contextDir string, e Embedder, o EmbedOptio
 	if err := d.Check(lp); err != nil {
 		return nil, fmt.Errorf("indexer: %w", err)
 	}
-	lock := flock.New(lp)
-	ok, err := lock.TryLock()
+	lock := lockwait.File(lp) // never through a link, never waiting on a fifo (red22)
+	ok, err := lockwait.Exclusive(ctx, lock, 0)
 	if err != nil {
 		return nil, fmt.Errorf("indexer: lock %s: %w", lp, err)
 	}

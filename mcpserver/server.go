@@ -45,6 +45,12 @@ type Options struct {
 	// Changes answers what_changed (workspace.Changes, from cmd/ctx); nil:
 	// the tool says it is not available.
 	Changes ChangesFunc
+	// Installed reads what ctx installed of a locked package
+	// (workspace.ReadInstalled, from cmd/ctx): a file it does not hold is
+	// served as a local edit of the locked revision, never as that
+	// revision's text (red22). nil: every installed file is taken as the
+	// revision's.
+	Installed InstalledFunc
 	// Semantic, when not nil, makes search and read_relevant hybrid
 	// (indexer.SearchHybrid): the user's embedding endpoint, from
 	// cmd/ctx's embedConfig. SemanticNote, when not "", says why the
@@ -109,6 +115,9 @@ type Server struct {
 	syncMu chan struct{}
 	// changes is Options.Changes.
 	changes ChangesFunc
+	// installed is Options.Installed; held its answers (snapshot.holder).
+	installed InstalledFunc
+	held      *heldFiles
 	// counts holds the counts of the last large texts counted.
 	counts countCache
 	// tokens counts o200k tokens for response caps (internal/tokens).
@@ -165,6 +174,8 @@ func New(opts Options) (*Server, error) {
 		ctxDir:      proj.Dir(),
 		pkgsDir:     proj.Path(project.PackagesDir),
 		changes:     opts.Changes,
+		installed:   opts.Installed,
+		held:        &heldFiles{read: opts.Installed, state: proj.StatePath, m: map[string]heldState{}},
 		log:         slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		logOut:      w,
 		sem:         opts.Semantic,

@@ -18,6 +18,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -57,6 +58,8 @@ type SearchHit struct {
 	// Versions: the page's other copies, when its package keeps one per
 	// release (indexer.Hit.Versions); the search gives one copy a page.
 	Versions []string `json:"versions,omitempty" jsonschema:"the other versions this page exists in (the package keeps a copy per release); name one in the query to get its copy"`
+	// Edited: the file is not what ctx installed (snapshot.edited, red22).
+	Edited bool `json:"edited,omitempty" jsonschema:"the file differs from its package's revision (a local edit; ctx status lists it): its text is not that revision's"`
 }
 
 // SearchOut is search's output.
@@ -108,8 +111,9 @@ type DocumentOut struct {
 	Package    string `json:"package,omitempty"`
 	Path       string `json:"path"`
 	URI        string `json:"uri"`
-	Commit     string `json:"commit,omitempty"` // the package's locked revision, short (shortSHA); none for a live package
+	Commit     string `json:"commit,omitempty"` // the revision the package's files are from, short (revOf: the installed one, the lock's unless a pull brought a new lock); none for a live package
 	Live       bool   `json:"live,omitempty"`   // a dir source, read in place: no commit
+	Edited     bool   `json:"edited,omitempty"` // the file is not Commit's text: a local edit (snapshot.edited, red22)
 	Section    string `json:"section,omitempty"`
 	Text       string `json:"-"`
 	StartLine  int    `json:"startLine"`
@@ -185,22 +189,31 @@ func checkKind(kind *string) error {
 	return nil
 }
 
-// revOf is the provenance of alias's files: its lock entry's revision
-// (snapshot.entry: a git commit, an https "sha256:" snapshot; shortSHA
-// shortens it), or live for a dir source the lock does not pin, which is
-// read in place and has none.
+// revOf is the provenance of alias's files: the revision ctx installed
+// them at (installedRev: a package behind its lock, red22), else its lock
+// entry's revision (snapshot.entry: a git commit, an https "sha256:"
+// snapshot; shortSHA shortens it), or live for a dir source the lock does
+// not pin, which is read in place and has none.
 func (s snapshot) revOf(alias string) (rev string, live bool) {
 	if _, ok := s.live[alias]; ok {
 		return "", true
+	}
+	if rev := s.installedRev(alias); rev != "" {
+		return rev, false
 	}
 	e, _ := s.entry(alias)
 	return e.Rev, false
 }
 
-// provenance says where a package's text is from, for a footer or a hit.
-func provenance(commit string, live bool) string {
-	if live {
+// provenance says where a package's text is from, for a footer or a hit:
+// a file edited since ctx installed it is a local edit of the commit, not
+// its text (red22).
+func provenance(commit string, live, edited bool) string {
+	switch {
+	case live:
 		return "live, no commit"
+	case edited:
+		return "a local edit of commit " + commit + ": this file is not that commit's text; `ctx status` lists it"
 	}
 	return "commit " + commit
 }
@@ -265,7 +278,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			continue // a hidden file the index holds is never served
 		}
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
-			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions})
+			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions, Edited: snap.edited(h.Package, h.Path)})
 	}
 	if len(hits) == 0 {
 		out.Note = strings.TrimSpace(searchNoMatchNote(q) + " " + out.Note)
@@ -481,8 +494,9 @@ func (s *Server) indexDocErr(alias, p string, err error) error {
 // on, with ctx's notes (ctxMark), then a resource link to the document;
 // out (without its text) is the answer's _meta.
 func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
+	what = safetext.Escape(what) // a document's path: one line (red22)
 	if out.Package != "" {
-		what += " (" + provenance(out.Commit, out.Live) + ")"
+		what += " (" + provenance(out.Commit, out.Live, out.Edited) + ")"
 	}
 	var foot, desc string
 	switch {
@@ -591,6 +605,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
 	rev, live := d.snap.revOf(in.Package)
 	out.Commit, out.Live = naming.ShortRev(rev, 12), live
+	out.Edited = d.snap.edited(in.Package, clean)
 	if in.Section != "" {
 		sec, hs, ok := doc.Section(in.Section)
 		if !ok {

@@ -340,13 +340,16 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	if err := needDoc(&in.Package, &in.Path); err != nil {
 		return nil, GetMetadataOut{}, err
 	}
-	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
+	snap, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
 	if err != nil {
 		return nil, GetMetadataOut{}, err
 	}
 	m, err := r.Metadata(in.Package, in.Path)
 	if err != nil {
 		return nil, GetMetadataOut{}, s.indexDocErr(in.Package, in.Path, err)
+	}
+	if rev, live := snap.revOf(m.Package); !live && rev != "" {
+		m.Commit = rev // the installed one, as the document tools say (red22)
 	}
 	res := GetMetadataOut{DocMeta: shownOnce(m), Warning: warn}
 	budget, _ := tokenBudget(0)
@@ -524,8 +527,11 @@ func liftRevisions(snap snapshot, docs []indexer.DocMeta) map[string]string {
 	var revs map[string]string
 	for i := range docs {
 		rev := docs[i].Commit
-		if _, live := snap.revOf(docs[i].Package); live {
+		switch r, live := snap.revOf(docs[i].Package); {
+		case live:
 			rev = "live"
+		case r != "":
+			rev = naming.ShortRev(r, 12) // the installed one, as search says (red22)
 		}
 		if rev == "" {
 			continue

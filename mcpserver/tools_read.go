@@ -98,6 +98,7 @@ type RelevantSection struct {
 	Section [2]int `json:"section,omitzero" jsonschema:"the whole section's lines when only part of it was sent"`
 	Kind    string `json:"kind" jsonschema:"the package's source kind: git, https or dir"`
 	Commit  string `json:"commit,omitempty" jsonschema:"the locked revision (git commit, https sha256:); none for a dir source, which is live"`
+	Edited  bool   `json:"edited,omitempty" jsonschema:"the file differs from the locked revision (a local edit): its text is not that revision's"`
 	Cut     bool   `json:"cut,omitempty" jsonschema:"its last line is longer than the budget and only its start was sent"`
 }
 
@@ -151,6 +152,7 @@ type passage struct {
 	fixed    int    // the tokens of its header, metadata and resource link
 	kind     string
 	commit   string
+	edited   bool // the file is not commit's text (snapshot.edited, red22)
 }
 
 func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in ReadRelevantIn) (*mcp.CallToolResult, any, error) {
@@ -399,6 +401,7 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 	}
 	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, full: full, kind: a.snap.kindOf(h.Package)}
 	p.commit, _ = a.snap.revOf(h.Package)
+	p.edited = a.snap.edited(h.Package, h.Path)
 	p.fixed = s.passageOverhead(p, !slices.ContainsFunc(a.ps, p.sameDoc))
 	room := roomFor(p.fixed)
 	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
@@ -576,28 +579,35 @@ func (s *Server) cutToTokens(l string, limit int) string {
 	return ""
 }
 
-// revLabel is a passage's provenance as its header shows it.
-func revLabel(kind, commit string) string {
+// revLabel is a passage's provenance as its header shows it; a file
+// edited since ctx installed it is "local edit of" the revision (red22).
+func revLabel(kind, commit string, edited bool) string {
 	switch {
 	case kind == project.KindDir:
 		return "live"
 	case commit == "":
 		return kind
+	case edited:
+		return "local edit of " + kind + " " + naming.ShortRev(commit, 12)
 	}
 	return kind + " " + naming.ShortRev(commit, 12)
 }
 
 // header is a passage's first line: "[n] package/path:first-last · trail ·
-// revision", and the whole section's lines when only part is sent.
+// revision", and the whole section's lines when only part is sent; the
+// path, trail and versions escaped (safetext.Escape), so a header is one
+// line whatever a repository names its files and headings.
 func (p *passage) header(n int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%d] %s/%s:%d-%d", n, p.hit.Package, p.hit.Path, p.from, p.to)
+	// The names are a repository's: a newline or line separator in a file
+	// name or heading would start a line of the header's form (red22).
+	fmt.Fprintf(&b, "[%d] %s/%s:%d-%d", n, p.hit.Package, safetext.Escape(p.hit.Path), p.from, p.to)
 	if p.hit.Heading != "" {
-		b.WriteString(" · " + p.hit.Heading)
+		b.WriteString(" · " + safetext.Escape(p.hit.Heading))
 	}
-	b.WriteString(" · " + revLabel(p.kind, p.commit))
+	b.WriteString(" · " + revLabel(p.kind, p.commit, p.edited))
 	if len(p.hit.Versions) > 0 { // a page kept per release: one copy sent (indexer.Hit.Versions)
-		b.WriteString(" · also in " + strings.Join(p.hit.Versions, ", "))
+		b.WriteString(" · also in " + safetext.Escape(strings.Join(p.hit.Versions, ", ")))
 	}
 	if !p.whole() {
 		fmt.Fprintf(&b, " · part of lines %d-%d", p.full[0], p.full[1])
@@ -695,7 +705,7 @@ func (p *passage) whole() bool {
 
 func (p *passage) meta() RelevantSection {
 	m := RelevantSection{Package: p.hit.Package, Path: p.hit.Path, Heading: p.hit.Heading, Lines: [2]int{p.from, p.to},
-		Kind: p.kind, Commit: p.commit, Cut: p.cutText != ""}
+		Kind: p.kind, Commit: p.commit, Edited: p.edited, Cut: p.cutText != ""}
 	if !p.whole() {
 		m.Section = p.full
 	}

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/project"
-	"github.com/gofrs/flock"
 )
 
 const (
@@ -218,8 +218,8 @@ func (w *Workspace) changeInProgress() (note string, interrupted bool) {
 		// A shared lock for an instant, on the file opened read-only: it
 		// fails at once while a writer holds the lock. (A writer that
 		// tries at that very instant tries again 50 ms later.)
-		fl := flock.New(p, flock.SetFlag(os.O_RDONLY))
-		got, err := fl.TryRLock()
+		fl := lockwait.Existing(p) // the file may be swapped since the Lstat (red22)
+		got, err := lockwait.Shared(context.Background(), fl, 0)
 		fl.Close()
 		if err == nil && !got {
 			return fmt.Sprintf("note: another ctx (%s) is changing this project; showing its last committed state", lockHolder(p)), false
@@ -245,8 +245,8 @@ func (w *Workspace) lock() error {
 	if err := w.fs.Check(project.ProjectLock); err != nil {
 		return err
 	}
-	fl := flock.New(p)
-	got, err := fl.TryLock()
+	fl := lockwait.File(p) // never through a link, never waiting on a fifo (red22)
+	got, err := lockwait.Exclusive(context.Background(), fl, 0)
 	if err != nil {
 		return fmt.Errorf("lock %s: %w", p, err)
 	}
@@ -302,7 +302,9 @@ func (e *BusyError) Error() string {
 }
 
 func lockHolder(p string) string {
-	data, err := os.ReadFile(p)
+	// What ctx writes there is short; a link, a fifo or /dev/zero put
+	// there since the lock was checked is not read (red22).
+	data, _, err := boundedfile.Read(p, 256, boundedfile.Options{NoFollow: true})
 	s := strings.TrimSpace(string(data))
 	if err != nil || s == "" {
 		return "pid unknown"

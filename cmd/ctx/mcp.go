@@ -15,6 +15,7 @@ import (
 
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/project"
+	"github.com/ctx-dev/ctx/workspace"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
@@ -405,5 +406,22 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 func serverOptions(dir string, opts *mcpOptions) mcpserver.Options {
 	g := opts.globalOptions
 	sem, note, _ := searchSemantic(g.Env, false, false) // the client lives as long as the process
-	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: g.Env.userHome(), Changes: mcpChanges(g), Semantic: sem, SemanticNote: note, CallTimeout: opts.callTimeout}
+	return mcpserver.Options{ProjectDir: dir, Version: buildVersion(), Log: g.IO.ErrOut, Home: g.Env.userHome(), Changes: mcpChanges(g), Installed: mcpInstalled(dir), Semantic: sem, SemanticNote: note, CallTimeout: opts.callTimeout}
+}
+
+// mcpInstalled reads what ctx installed of a package of the project at dir
+// (workspace.ReadInstalled): the server labels a file that differs as a
+// local edit of the locked revision, not as its text (red22).
+func mcpInstalled(dir string) mcpserver.InstalledFunc {
+	return func(alias string) (mcpserver.Holder, error) {
+		proj, err := project.At(dir)
+		if err != nil {
+			return nil, err
+		}
+		in, err := workspace.ReadInstalled(proj, alias)
+		if err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 }

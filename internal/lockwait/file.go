@@ -31,6 +31,15 @@ func File(path string) *flock.Flock {
 	return flock.New(path, flock.SetFlag(flag|noFollow|boundedfile.NonBlock))
 }
 
+// Existing is the lock file at path as File opens it (never through a
+// symbolic link, never waiting on a fifo) but read-only and never created:
+// for a reader's shared lock on a file it finds, in a folder it may not be
+// able to write (a read-only project). A missing file is the open's
+// fs.ErrNotExist.
+func Existing(path string) *flock.Flock {
+	return flock.New(path, flock.SetFlag(os.O_RDONLY|noFollow|boundedfile.NonBlock))
+}
+
 // ErrLinkedLock: a lock file is a symbolic link, which ctx never makes.
 var ErrLinkedLock = errors.New("is a symbolic link, not a lock file ctx made")
 
