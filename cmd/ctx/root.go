@@ -99,7 +99,7 @@ type globalOptions struct {
 }
 
 // quietFlag gives c -q/--quiet (a command that prints progress or notes:
-// init, add, install, update, setup): stderr gets warnings and errors only, as
+// init, add, install, update, remove, setup): stderr gets warnings and errors only, as
 // cargo's and git's -q, and the notices the workspace must not keep from
 // the user (workspace.Options.Notice: an allowance it records, a recovered
 // change): they say what ctx now trusts, or changed unasked, not progress.
