@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -149,6 +150,9 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 		c.tr = tr
 		if r.ep.Protocol == "ssh" {
 			auth, err := e.sshAuth(r.user, r.ep.Host)
+			if kh := (*knownHostsError)(nil); errors.As(err, &kh) {
+				return nil, newError(KindHostKey, r.raw, op, kh, kh.hint())
+			}
 			if err != nil {
 				return nil, classify(r.raw, op, err, false)
 			}
@@ -435,6 +439,22 @@ func (c *conn) close() {
 	}
 }
 
+// knownHostsError is a known_hosts file sshAuth cannot read: missing, or
+// not a known_hosts file. Its hint names the file and the host, so the
+// Error carries it once (not also KindHostKey's general one).
+type knownHostsError struct {
+	file, host string
+	err        error
+}
+
+func (k *knownHostsError) Error() string { return "read " + k.file + ": " + k.err.Error() }
+func (k *knownHostsError) Unwrap() error { return k.err }
+
+func (k *knownHostsError) hint() string {
+	h := safetext.Clip(k.host, 0)
+	return "check " + h + "'s key against what its owner publishes, then add it: ssh-keyscan " + h + " >> " + k.file
+}
+
 func isLoopback(host string) bool {
 	return host == "127.0.0.1" || host == "localhost" || host == "::1"
 }
@@ -448,9 +468,18 @@ func (e *Engine) sshAuth(user, host string) (transport.AuthMethod, error) {
 		return nil, errors.New("no known_hosts to check the host key against: gitengine.Options.SSHDir is empty (cmd/ctx sets it to ~/.ssh)")
 	}
 	known := filepath.Join(dir, "known_hosts")
+	if _, err := os.Stat(known); err != nil {
+		// go-git's own words for a missing file send the user to
+		// SSH_KNOWN_HOSTS, which a callback given its file never reads.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &knownHostsError{file: known, host: host, err: err}
+	}
 	hostKeys, err := gitssh.NewKnownHostsCallback(known)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w (add the host key with: ssh-keyscan %s >> %s)", known, err, host, known)
+		return nil, &knownHostsError{file: known, host: host, err: err}
 	}
 	if e.opts.SSHAgent != "" {
 		if a, err := agentAuth(user, e.opts.SSHAgent); err == nil {

@@ -128,3 +128,27 @@ func TestSSHAgentOption(t *testing.T) {
 		t.Errorf("no SSHDir: %v, want a known_hosts error", err)
 	}
 }
+
+// TestSSHNoKnownHostsSaysItOnce: with no known_hosts, the error is a
+// KindHostKey naming the file, with one hint naming the host and the
+// file (walk22: the hint came twice, and go-git's words sent the user to
+// SSH_KNOWN_HOSTS, which ctx never reads).
+func TestSSHNoKnownHostsSaysItOnce(t *testing.T) {
+	t.Parallel()
+	o, _ := isolate(t)
+	_, err := New(o).Resolve(context.Background(), "git@example.com:acme/hub.git", "")
+	if KindOf(err) != KindHostKey {
+		t.Fatalf("err = %v (kind %v), want KindHostKey", err, KindOf(err))
+	}
+	msg := err.Error()
+	known := filepath.Join(o.SSHDir, "known_hosts")
+	if !strings.Contains(msg, "read "+known+": no such file or directory") {
+		t.Errorf("err = %q, want it to name %s as missing", msg, known)
+	}
+	if n := strings.Count(msg, "ssh-keyscan"); n != 1 || !strings.Contains(msg, "ssh-keyscan example.com >> "+known) {
+		t.Errorf("err = %q, want one hint: ssh-keyscan example.com >> %s", msg, known)
+	}
+	if strings.Contains(msg, "SSH_KNOWN_HOSTS") {
+		t.Errorf("err = %q sends the user to SSH_KNOWN_HOSTS, which ctx does not read", msg)
+	}
+}

@@ -107,7 +107,7 @@ func (c *checkState) imported(loc Location, field string, next Location, err err
 		c.res.Problems = append(c.res.Problems, listed(next, pe)...)
 		return
 	}
-	c.at(loc, field, fmt.Sprintf("import %s cannot be read: %s", next.shown(), safetext.Clip(err.Error(), 0)))
+	c.at(loc, field, fmt.Sprintf("import %s cannot be read: %s", next.shown(), safetext.Clip(err.Error(), safetext.MaxLine)))
 }
 
 // Check reads the registry at location and every registry it imports as
@@ -142,7 +142,7 @@ func (l *Loader) Check(ctx context.Context, location string) (*CheckReport, erro
 		rep.Loaded = append([]Location{root}, rep.Loaded...) // read, but not valid
 		rep.Problems = append(listed(root, pe), rep.Problems...)
 	case err != nil:
-		rep.Problems = append([]Problem{{File: root.String(), Msg: safetext.Clip(err.Error(), 0)}}, rep.Problems...)
+		rep.Problems = append([]Problem{{File: root.String(), Msg: safetext.Clip(err.Error(), safetext.MaxLine)}}, rep.Problems...)
 	}
 	return rep, nil
 }

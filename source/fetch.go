@@ -37,6 +37,9 @@ type Env struct {
 	// Progress reports a fetch's progress for alias; nil: none.
 	Progress func(alias string, p gitengine.Progress)
 	Manifest string // the manifest's name as messages give it
+	// Adding: the spec is being added (ctx add), in no manifest yet, so
+	// a message sends the user to the command line, not to the file.
+	Adding bool
 	// Check is the containment rule (project.CheckSource, with the
 	// user's allowances) for a spec: an https Fetcher asks it before it
 	// sends a token or lets a request reach the private network. nil:

@@ -339,11 +339,11 @@ func (w *Workspace) AllowOutside(aliases []string, dryRun bool) error {
 	m.Allow = append([]string(nil), m.Allow...)
 	m.AllowWeb = append([]project.WebAllow(nil), m.AllowWeb...)
 	m.AllowInside = append([]project.InsideAllow(nil), m.AllowInside...)
-	var probs []string
+	var probs, unknown, notes []string // notes: said only once all is allowed
 	for _, a := range aliases {
 		s, ok := m.Spec(a)
 		if !ok {
-			probs = append(probs, fmt.Sprintf("--allow-outside %s: no package %s in %s (see `ctx list`)", safetext.Quote(a), safetext.Quote(a), project.Rel(project.ManifestName)))
+			unknown = append(unknown, a)
 			continue
 		}
 		al, err := allowanceFor(w.proj, s)
@@ -358,21 +358,47 @@ func (w *Workspace) AllowOutside(aliases []string, dryRun bool) error {
 			if al.inside.Ref != "" {
 				what = "its ref " + safetext.Quote(al.inside.Ref)
 			}
-			w.notice("%s: %s may serve %s: %s %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, strings.TrimPrefix(allowed, "is "), project.Rel(project.LocalName))
+			notes = append(notes, fmt.Sprintf("%s: %s may serve %s: %s %s (git-ignored, not committed)", a, safetext.Quote(s.Source), what, strings.TrimPrefix(allowed, "is "), project.Rel(project.LocalName)))
 		case al.web != nil:
-			w.notice("%s: %s at %s %s %s (git-ignored, not committed)", a, al.web.What(), safetext.Quote(al.web.Origin), allowed, project.Rel(project.LocalName))
+			notes = append(notes, fmt.Sprintf("%s: %s at %s %s %s (git-ignored, not committed)", a, al.web.What(), safetext.Quote(al.web.Origin), allowed, project.Rel(project.LocalName)))
 		default:
-			w.notice("%s: %s %s %s (git-ignored, not committed)", a, safetext.Quote(al.path), allowed, project.Rel(project.LocalName))
+			notes = append(notes, fmt.Sprintf("%s: %s %s %s (git-ignored, not committed)", a, safetext.Quote(al.path), allowed, project.Rel(project.LocalName)))
 		}
+	}
+	if len(unknown) > 0 {
+		// A typed alias that is not there is a bad argument (exit 2), said
+		// as update and remove say it, with the names it may be a typo of.
+		var known []string
+		for _, s := range m.Packages {
+			known = append(known, s.Alias)
+		}
+		err := fmt.Errorf("--allow-outside: %w", unknownPackages(unknown, known, project.Rel(project.ManifestName)))
+		if len(probs) > 0 {
+			err = errors.Join(err, errors.New(strings.Join(probs, "\n")))
+		}
+		return err
 	}
 	if len(probs) > 0 {
 		return errors.New(strings.Join(probs, "\n"))
 	}
 	if dryRun {
 		w.manifest = m // Manifest made m a copy of its own
+		w.allowedNotes(notes)
 		return nil
 	}
-	return w.writeManifest(&m)
+	if err := w.writeManifest(&m); err != nil {
+		return err
+	}
+	w.allowedNotes(notes)
+	return nil
+}
+
+// allowedNotes says what AllowOutside allowed, once it is (a refused
+// alias among them allows none: nothing is said to be allowed).
+func (w *Workspace) allowedNotes(notes []string) {
+	for _, n := range notes {
+		w.notice("%s", n)
+	}
 }
 
 // allowance is what AllowOutside records for one package of the

@@ -951,9 +951,9 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 	m := w.Manifest()
 	var ts []*task
 	var probs []error
-	taken := map[string]bool{}
+	taken := map[string]string{} // naming.AliasKey: the alias that has it
 	for _, s := range m.Packages {
-		taken[naming.AliasKey(s.Alias)] = true
+		taken[naming.AliasKey(s.Alias)] = s.Alias
 	}
 	withAdded := m // the manifest with the dir specs of this Add so far
 	withAdded.Packages = slices.Clone(m.Packages)
@@ -997,11 +997,15 @@ func (w *Workspace) planAdd(ctx context.Context, specs []project.PackageSpec, o 
 			bad(errors.New(strings.Join(msgs, "\n")))
 			continue
 		}
-		if taken[naming.AliasKey(s.Alias)] {
-			bad(fmt.Errorf("%s: alias %s is already used (aliases that differ only in case are one folder on macOS and Windows); choose another with --alias", where, safetext.Quote(s.Alias)))
+		if had, ok := taken[naming.AliasKey(s.Alias)]; ok {
+			if had == s.Alias {
+				bad(fmt.Errorf("%s: alias %s is already used; choose another with --alias", where, safetext.Quote(s.Alias)))
+			} else {
+				bad(fmt.Errorf("%s: alias %s is already used as %s (aliases that differ only in case are one folder on macOS and Windows); choose another with --alias", where, safetext.Quote(s.Alias), safetext.Quote(had)))
+			}
 			continue
 		}
-		taken[naming.AliasKey(s.Alias)] = true
+		taken[naming.AliasKey(s.Alias)] = s.Alias
 		t := &task{alias: s.Alias, spec: &s, resolve: true, addSpec: true, eng: w.addEngine(eng, s)}
 		if isDir(&s) {
 			if err := w.checkDirSource(&s); err != nil {

@@ -61,6 +61,7 @@ func (w *Workspace) fetcher(kind string, t *task) (source.Fetcher, source.Env, e
 		Getenv:   w.opts.Getenv,
 		Progress: w.opts.Progress,
 		Manifest: project.Rel(project.ManifestName),
+		Adding:   t.addSpec,
 		Check: func(s source.Spec) error {
 			m := w.manifest // nothing writes it while tasks fetch (commit comes after)
 			if t.allowWeb != nil {

@@ -190,14 +190,14 @@ func addCompletions(root *cobra.Command, g *globalOptions) {
 		if err != nil {
 			return nil, none
 		}
-		typed, _ := c.Flags().GetStringArray("allow-outside")
+		typed, _ := c.Flags().GetStringSlice("allow-outside")
 		var out []string
 		for _, a := range workspace.Unallowed(proj, m) {
 			if !slices.Contains(typed, a) {
 				out = append(out, a)
 			}
 		}
-		return out, none
+		return listWords(out, toComplete), none
 	}
 	gitAlias := func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {

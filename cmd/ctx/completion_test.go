@@ -109,6 +109,7 @@ func TestCompletionAllowOutside(t *testing.T) {
 	}{
 		{[]string{"install", "--allow-outside", ""}, "lan out tok"},
 		{[]string{"install", "--allow-outside", "out", "--allow-outside", ""}, "lan tok"},
+		{[]string{"install", "--allow-outside", "out,"}, "out,lan out,tok"},
 	} {
 		got := completeWords(t, dir, tc.args)
 		slices.Sort(got)

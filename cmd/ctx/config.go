@@ -113,13 +113,32 @@ var configKeys = map[string]setting{
 		},
 		set: func(c *userConfig, v string) { c.embeddings().Hybrid = v },
 		check: func(opts *configOptions) (string, error) {
-			v := strings.TrimSpace(opts.value)
-			if v != "on" && v != "off" {
-				return "", usageErrorf("config set embeddings.hybrid: %s: say on or off", safetext.Quote(opts.value))
+			on, ok := onOff(opts.value)
+			if !ok {
+				return "", usageErrorf("config set embeddings.hybrid: %s: %s", safetext.Quote(opts.value), onOffWords)
 			}
-			return v, nil
+			if on {
+				return "on", nil
+			}
+			return "off", nil
 		},
 	},
+}
+
+// onOffWords says what onOff takes, for an error.
+const onOffWords = "say on or off (true/false, yes/no and 1/0 are taken too, as git takes them)"
+
+// onOff reads a switch of the user's settings (embeddings.hybrid, in the
+// config file or CTX_EMBEDDINGS_HYBRID) as git reads a boolean: on, true,
+// yes, 1 or off, false, no, 0, in any case. ok is false for anything else.
+func onOff(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true", "yes", "1":
+		return true, true
+	case "off", "false", "no", "0":
+		return false, true
+	}
+	return false, false
 }
 
 // settingNames lists configKeys in order.

@@ -129,6 +129,12 @@ func runInit(ctx context.Context, opts *initOptions) error {
 			return err
 		}
 	}
+	// The agent file's block is written before the docs are added, so that
+	// the index the add builds has AGENTS.md as it stays (walk22: it was
+	// stale at once, and the next command re-indexed it).
+	if err := agentsStep(opts.globalOptions, w.Root(), opts.agentsMD, prompter, "`ctx init --agents-md`", "the project stays"); err != nil {
+		return err
+	}
 	if len(docs) > 0 {
 		rep, err := w.Add(ctx, docs, workspace.AddOptions{})
 		if err := finishReport(ctx, opts.globalOptions, w.Root(), rep, err, reportOptions{}); err != nil {
@@ -138,9 +144,6 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		fmt.Fprintln(opts.notes(), "the project docs found are in the manifest already")
 	} else if opts.projectDocs {
 		fmt.Fprintln(opts.notes(), "no project docs found (looked for docs/, AGENTS.md, CLAUDE.md, README.md, adr/, docs/adr/)")
-	}
-	if err := agentsStep(opts.globalOptions, w.Root(), opts.agentsMD, prompter, "`ctx init --agents-md`", "the project stays"); err != nil {
-		return err
 	}
 	if err := gitHooksStep(ctx, opts.globalOptions, w.Root(), opts.gitHooks, prompter); err != nil {
 		return err

@@ -102,7 +102,7 @@ other errors.`,
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would change; change nothing")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
 	cmd.Flags().BoolVar(&opts.verbose, "verbose", false, "name the documents audience rules withhold")
-	cmd.Flags().StringArrayVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project, its git host on your private network, its files or ref git does not share inside it, or its https tokenEnv and allowPrivateNetwork for its host (recorded in .context/context.local.json; repeatable)")
+	cmd.Flags().StringSliceVar(&opts.allow, "allow-outside", nil, "allow package `ALIAS`'s local source outside the project, its git host on your private network, its files or ref git does not share inside it, or its https tokenEnv and allowPrivateNetwork for its host (recorded in .context/context.local.json; repeat or comma-separate for several)")
 	return cmd
 }
 

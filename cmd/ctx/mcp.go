@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
@@ -319,7 +320,7 @@ type mcpConfigOptions struct {
 func newMCPConfigCmd(g *globalOptions, runF func(context.Context, *mcpConfigOptions) error) *cobra.Command {
 	opts := &mcpConfigOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "config --client claude|cursor|codex|vscode [--http[=ADDR]]",
+		Use: "config --client claude|cursor|codex|vscode [--http [ADDR]]",
 		Example: `  ctx mcp config --client claude > .mcp.json
   ctx mcp config --client vscode
   ctx mcp config --client cursor --http`,
@@ -338,8 +339,16 @@ user configuration, out of any repository.
 
 Exit status: 0 when printed; 2 for a missing or unknown --client or bad
 arguments; 1 for other errors.`,
-		Args: noArgs,
+		Args: func(c *cobra.Command, args []string) error {
+			if opts.http != "" && len(args) == 1 {
+				return nil // --http ADDR, as ctx mcp takes it
+			}
+			return noArgs(c, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.http = args[0]
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -360,6 +369,9 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 		addr, err := mcpserver.CheckHTTPAddr(o.http, true)
 		if err != nil {
 			return usageErrorf("mcp config: %w", err)
+		}
+		if _, port, _ := net.SplitHostPort(addr); port == "0" {
+			return usageErrorf("mcp config: --http %s: port 0 is the free port 'ctx mcp --http :0' picks when it starts; give the address it printed (ctx mcp: serving MCP at http://ADDR/mcp)", safetext.Quote(o.http))
 		}
 		tok, _, _, err := o.Env.mcpToken()
 		if err != nil {

@@ -78,7 +78,7 @@ open one by hand).`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.branch, "branch", "", "the `BRANCH` to create (default ctx/ALIAS-<hash>)")
-	cmd.Flags().StringVar(&opts.message, "message", "", "the commit `MESSAGE` (default: the package and its files)")
+	cmd.Flags().StringVarP(&opts.message, "message", "m", "", "the commit `MESSAGE` (default: the package and its files)")
 	cmd.Flags().BoolVar(&opts.pr, "pr", false, "open a pull request on GitHub (gh, or GITHUB_TOKEN)")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print the files and the branch; push nothing")
 	cmd.Flags().StringVar(&opts.to, "to", "", "push to `SOURCE`, which the manifest names now, though the package was added from another")

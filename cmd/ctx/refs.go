@@ -442,8 +442,10 @@ func printRefsSummary(opts *refsOptions, s refsSummary, haveRegistry bool) {
 	if s.Withheld > 0 {
 		withheld = fmt.Sprintf(", %d withheld (audience rules: not missing)", s.Withheld)
 	}
-	fmt.Fprintf(w, "refs: %d %s in %d %s: %d resolved, %d installable, %d missing, %d unknown%s\n",
-		s.Found, wording.Plural(s.Found, "reference", "references"), s.Files, wording.Plural(s.Files, "file", "files"),
+	// The files read, then the references found: "2 references in 2
+	// files" was read as files that hold references (walk22).
+	fmt.Fprintf(w, "refs: %d %s read, %d %s: %d resolved, %d installable, %d missing, %d unknown%s\n",
+		s.Files, wording.Plural(s.Files, "file", "files"), s.Found, wording.Plural(s.Found, "reference", "references"),
 		s.Resolved, s.Installable, s.Missing, s.Unknown, withheld)
 	if len(s.Installed) > 0 || len(s.Failed) > 0 {
 		installed := ""

@@ -17,7 +17,7 @@ type removeOptions struct {
 func newRemoveCmd(g *globalOptions, runF func(context.Context, *removeOptions) error) *cobra.Command {
 	opts := &removeOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "remove ALIAS... [--force] [--dry-run] [--json]",
+		Use: "remove ALIAS... [--force] [--dry-run] [--json] [-q]",
 		Example: `  ctx remove api
   ctx rm api guide --force    # back up local edits first
   ctx remove api --dry-run    # what it would remove; changes nothing`,
@@ -48,6 +48,7 @@ Exit status: 0 when done; 3 when some packages were skipped (local edits);
 	cmd.Flags().BoolVar(&opts.force, "force", false, "back up local edits, then remove anyway")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be removed; change nothing")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, kind, ref, state, commits, errors)")
+	quietFlag(cmd, g)
 	return cmd
 }
 

@@ -99,7 +99,7 @@ type globalOptions struct {
 }
 
 // quietFlag gives c -q/--quiet (a command that prints progress or notes:
-// init, add, install, update, setup): stderr gets warnings and errors only, as
+// init, add, install, update, remove, setup): stderr gets warnings and errors only, as
 // cargo's and git's -q, and the notices the workspace must not keep from
 // the user (workspace.Options.Notice: an allowance it records, a recovered
 // change): they say what ctx now trusts, or changed unasked, not progress.
@@ -346,7 +346,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, g *globalO
 	io := g.IO
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	root.SetArgs(argsOrNone(args))
+	root.SetArgs(argsOrNone(helpAfterPath(root, args)))
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
@@ -647,6 +647,43 @@ func helpArgs(root *cobra.Command, args []string) error {
 		return nil
 	}
 	return c.ValidateArgs(c.Flags().Args())
+}
+
+// helpAfterPath moves a help flag written before the command it asks
+// about to right after the command's name: `ctx --help cache gc` is `ctx
+// cache gc --help`, as `git --help commit` is git commit's help. cobra
+// takes `--help` there for a flag of root's with a value, so root's help
+// was printed (walk22). The other arguments keep their order, so that
+// `ctx search -h auth` stays search's help, and `ctx search auth -h` a
+// query. Arguments that name no command, or only root, are left as they
+// are (helpArgs and cobra say what is wrong with them).
+func helpAfterPath(root *cobra.Command, args []string) []string {
+	at := -1
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "-h" {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return args
+	}
+	without := slices.Delete(slices.Clone(args), at, at+1)
+	c, rest, err := root.Find(without)
+	if err != nil || c == root {
+		return args
+	}
+	if before, _, err := root.Find(args[:at]); err == nil && before == c {
+		return args // the flag comes after the command's name already
+	}
+	var path []string
+	for p := c; p != root; p = p.Parent() {
+		path = append([]string{p.Name()}, path...)
+	}
+	return slices.Concat(path, []string{args[at]}, rest)
 }
 
 // pathErrText is err without the path an *fs.PathError repeats (the

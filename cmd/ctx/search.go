@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -169,6 +170,10 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	for i, k := range o.kinds {
 		var err error
 		if o.kinds[i], err = project.ParseKind(k); err != nil {
+			if dk := strings.ToLower(strings.TrimSpace(k)); slices.Contains(indexer.DocKinds, dk) {
+				// The query's kind: takes both kinds; the flag, source kinds.
+				return usageErrorf("--kind %w; %s is a document kind: put kind:%s in the query", err, safetext.Quote(k), dk)
+			}
 			return usageErrorf("--kind %w", err)
 		}
 	}

@@ -42,9 +42,20 @@ func embedConfig(env environment) (c embed.Config, on, hybrid bool, err error) {
 	if uc.Embeddings != nil {
 		c.URL, c.Model, from = uc.Embeddings.URL, uc.Embeddings.Model, path
 	}
-	hybrid = uc.Embeddings == nil || uc.Embeddings.Hybrid != "off"
-	if v := strings.TrimSpace(env.Get("CTX_EMBEDDINGS_HYBRID")); v != "" {
-		hybrid = v != "off"
+	hybrid = true
+	if uc.Embeddings != nil && uc.Embeddings.Hybrid != "" {
+		on, ok := onOff(uc.Embeddings.Hybrid)
+		if !ok {
+			return c, false, true, fmt.Errorf("embeddings.hybrid %s in %s: %s (ctx config set embeddings.hybrid off)", safetext.Quote(uc.Embeddings.Hybrid), path, onOffWords)
+		}
+		hybrid = on
+	}
+	if v := env.Get("CTX_EMBEDDINGS_HYBRID"); strings.TrimSpace(v) != "" {
+		on, ok := onOff(v)
+		if !ok {
+			return c, false, true, fmt.Errorf("CTX_EMBEDDINGS_HYBRID %s: %s", safetext.Quote(v), onOffWords)
+		}
+		hybrid = on
 	}
 	if v := strings.TrimSpace(env.Get("CTX_EMBEDDINGS_URL")); v != "" {
 		c.URL, from = v, "CTX_EMBEDDINGS_URL"

@@ -131,6 +131,10 @@ func webRequest(env source.Env, req source.Request) (webfetch.Request, error) {
 		if env.Getenv != nil {
 			tok, ok = env.Getenv(s.TokenEnv)
 		}
+		if (!ok || tok == "") && env.Adding {
+			return r, fmt.Errorf("--token-env names the environment variable %s, but it is not set: set it to the token for %s, or add the source without --token-env",
+				s.TokenEnv, safetext.Quote(s.Source))
+		}
 		if !ok || tok == "" {
 			return r, fmt.Errorf("tokenEnv names the environment variable %s, but it is not set: set it to the token for %s, or remove tokenEnv from %s",
 				s.TokenEnv, safetext.Quote(s.Source), env.Manifest)
