@@ -441,6 +441,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if q.ids != nil {
 		positive = "" // filters only (vectors_search.go)
 	}
+	typed := positive
 	if parts := compoundParts(positive, 1000); parts != "" {
 		positive += " " + parts
 	}
@@ -449,6 +450,19 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		terms = append(terms, t)
 	}
 	sort.Strings(terms)
+	// The terms only of the parts added for compound words are not of the
+	// query's subject a title may hold (titleCoverage): the title field
+	// holds no compound's parts.
+	var partOnly map[string]bool
+	if typed != positive {
+		words := queryTerms(analyzer, typed)
+		partOnly = map[string]bool{}
+		for _, t := range terms {
+			if !words[t] {
+				partOnly[t] = true
+			}
+		}
+	}
 	// Stop words are scored but do not pick candidates: every chunk has
 	// them. keyTerms are the others (all terms when there are no others).
 	keyAnalyzer, keyTerms := keyTextAnalyzer, queryTerms(idx.Mapping().AnalyzerNamed(keyTextAnalyzer), positive)
@@ -525,7 +539,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 					return nil, err
 				}
 			}
-			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, stop, partOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
 				return nil, err
 			}
 			vm.order(cands, queryVersions(pq.words))

@@ -50,3 +50,47 @@ func TestQuestionWordsInTheTrail(t *testing.T) {
 		"g.md": zebra,
 	})
 }
+
+// TestTitleCoverageOfCompounds pins that titleCoverage measures the
+// words the query holds, not the parts of its compound words that the
+// search adds to it (compoundParts): for "fmt.Errorf" a page titled
+// "fmt.Errorf" names the whole subject, and one titled "Errorf in fmt"
+// none of it. With the parts counted, the first was credited the share
+// of fmt.errorf's weight among the three terms', the second fmt's and
+// errorf's: on a corpus where fmt is common and errorf nearly as rare
+// as fmt.errorf, the second more than the first. Computed by hand:
+//
+//	a.md "# fmt.Errorf" over "lion": head and title "fmt.errorf" (1);
+//	     text fmt.errorf, the parts fmt and errorf (compoundParts of the
+//	     chunk), lion: body 3
+//	b.md "# Errorf in fmt" over "lion": head and title "errorf in fmt" (3), body 1
+//
+// N = 2: fmt.errorf in a (idf ln 2), fmt and errorf in both (idf ln 1.2
+// each), weighted by flattenIDF. Average lengths: head 2, title 2, body 2.
+func TestTitleCoverageOfCompounds(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", map[string]string{
+		"a.md": "# fmt.Errorf\n\nlion\n",
+		"b.md": "# Errorf in fmt\n\nlion\n",
+	})
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	idfC, idfP := math.Log(2), math.Log(1.2)
+	mean := (idfC + 2*idfP) / 3
+	wC, wP := math.Pow(idfC/mean, -idfFlatten), math.Pow(idfP/mean, -idfFlatten)
+	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
+	norm := func(dl, avg float64) float64 { return 0.25 + 0.75*dl/avg }
+	checkScores(t, r, "fmt.Errorf", map[string]float64{
+		// a's title holds the query's one word: the whole bonus.
+		"a.md": (wC*idfC*sat(3/norm(1, 2)+1/norm(1, 2)) + 2*wP*idfP*sat(1/norm(3, 2))) * (1 + titleCoverageBonus),
+		// b's holds only the parts: none.
+		"b.md": 2 * wP * idfP * sat(3/norm(3, 2)+1/norm(3, 2)),
+	})
+}
