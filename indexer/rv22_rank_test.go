@@ -26,20 +26,11 @@ import (
 // so g scores as f does.
 func TestQuestionWordsInTheTrail(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(t.TempDir(), ".context")
-	writeFiles(t, dir, "d", map[string]string{
+	r := syncedPackage(t, map[string]string{
 		"e.md": "---\ntitle: Lion\n---\n# How zebra\n\nlion\n",
 		"f.md": "---\ntitle: Lion\n---\n# Who zebra\n\nlion\n",
 		"g.md": "---\ntitle: How lion\n---\n# Zebra\n\nlion\n",
 	})
-	if _, err := Sync(context.Background(), dir, []Package{{Alias: "d"}}, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	idfHow, idfZebra := math.Log(1+1.5/2.5), math.Log(1+0.5/3.5)
 	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
 	norm := func(dl, avg float64) float64 { return 0.25 + 0.75*dl/avg }
@@ -69,19 +60,10 @@ func TestQuestionWordsInTheTrail(t *testing.T) {
 // each), weighted by flattenIDF. Average lengths: head 2, title 2, body 2.
 func TestTitleCoverageOfCompounds(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join(t.TempDir(), ".context")
-	writeFiles(t, dir, "d", map[string]string{
+	r := syncedPackage(t, map[string]string{
 		"a.md": "# fmt.Errorf\n\nlion\n",
 		"b.md": "# Errorf in fmt\n\nlion\n",
 	})
-	if _, err := Sync(context.Background(), dir, []Package{{Alias: "d"}}, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	idfC, idfP := math.Log(2), math.Log(1.2)
 	mean := (idfC + 2*idfP) / 3
 	wC, wP := math.Pow(idfC/mean, -idfFlatten), math.Pow(idfP/mean, -idfFlatten)
@@ -93,4 +75,21 @@ func TestTitleCoverageOfCompounds(t *testing.T) {
 		// b's holds only the parts: none.
 		"b.md": 2 * wP * idfP * sat(3/norm(3, 2)+1/norm(3, 2)),
 	})
+}
+
+// syncedPackage indexes files as package d of a fresh project and opens
+// its reader (closed at the test's end).
+func syncedPackage(t *testing.T, files map[string]string) *Reader {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "d", files)
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "d"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
