@@ -569,7 +569,9 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 }
 
 // rescore sets the BM25F score of each candidate for terms (analysed, each
-// once; those in headOnly scored in the head and title fields only) from
+// once; those in headOnly scored in the head and title fields only; those
+// in partOnly, only of compound words' parts, not counted by
+// titleCoverage) from
 // rdr's postings (through cache, the snapshot's), with the document kinds'
 // prior when kindPrior, navigation chunks' prior (navPrior), the prior of
 // the packages the query does not name (namedPackagePrior, when named is
@@ -577,7 +579,7 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // prior (linkPrior: in-links and hub pages, in links by chunk key) and the page's share (pageScores), and sorts the
 // candidates by it, best first (rankOrder: ties by chunk key).
 // Candidates must be of rdr's snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string) error {
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop, partOnly map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string) error {
 	heads, err := cache.headLengths(ctx, rdr)
 	if err != nil {
 		return err
@@ -596,6 +598,7 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 	ft := newFreqTable(len(cands), len(terms))
 	for j, t := range terms {
 		ft.bodyless[j] = headOnly[t]
+		ft.part[j] = partOnly[t]
 		p := cache.cached(rdr, t)
 		var text index.TermFieldReader
 		if p == nil {
@@ -662,6 +665,7 @@ type freqTable struct {
 	idf             []float64   // per term
 	bodyless        []bool      // per term: scored in head and title only (a question word)
 	content         []bool      // per term: neither a question word nor a stop word
+	part            []bool      // per term: only of the parts of the query's compound words (compoundParts)
 	weight          []float64   // per term: its share of the score (flattenIDF)
 	pre             index.TermFieldDoc
 }
@@ -670,7 +674,7 @@ type termFreqs struct{ text, head, title uint64 }
 
 func newFreqTable(cands, terms int) *freqTable {
 	return &freqTable{terms: terms, tf: make([]termFreqs, cands*terms),
-		dlText: make([]float64, cands), dlTitle: make([]float64, cands), idf: make([]float64, terms), bodyless: make([]bool, terms), content: make([]bool, terms), weight: make([]float64, terms)}
+		dlText: make([]float64, cands), dlTitle: make([]float64, cands), idf: make([]float64, terms), bodyless: make([]bool, terms), content: make([]bool, terms), part: make([]bool, terms), weight: make([]float64, terms)}
 }
 
 // flattenIDF sets each term's weight: 1 for a stop word (in stop) and a
@@ -853,11 +857,15 @@ func (ft *freqTable) score(i int, dlHead float64, st corpusStats) float64 {
 // (flattenIDF's weight times its idf): 1 when the title names everything
 // the query is about, 0 when it names none of it (or the query has no
 // content word). A page whose title is the question's subject gets up to
-// titleCoverageBonus more (issue 27, class A).
+// titleCoverageBonus more (issue 27, class A). The parts the search adds
+// for a compound word (ft.part: fmt and errorf for fmt.Errorf) are not
+// counted: the title field holds the compound whole, so with them the
+// page titled "fmt.Errorf" held less of "fmt.Errorf" than one titled
+// "Errorf in fmt" (review of round 22).
 func (ft *freqTable) titleCoverage(i int) float64 {
 	all, in := 0.0, 0.0
 	for j, f := range ft.tf[i*ft.terms : (i+1)*ft.terms] {
-		if !ft.content[j] {
+		if !ft.content[j] || ft.part[j] {
 			continue
 		}
 		w := ft.weight[j] * ft.idf[j]

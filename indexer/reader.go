@@ -473,6 +473,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if q.ids != nil {
 		positive = "" // filters only (vectors_search.go)
 	}
+	typed := positive
 	if parts := compoundParts(positive, 1000); parts != "" {
 		positive += " " + parts
 	}
@@ -481,6 +482,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		terms = append(terms, t)
 	}
 	sort.Strings(terms)
+	partOnly := partTerms(analyzer, typed, positive, terms)
 	// Stop words are scored but do not pick candidates: every chunk has
 	// them. keyTerms are the others (all terms when there are no others).
 	keyAnalyzer, keyTerms := keyTextAnalyzer, queryTerms(idx.Mapping().AnalyzerNamed(keyTextAnalyzer), positive)
@@ -557,7 +559,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 					return nil, err
 				}
 			}
-			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, stop, partOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
 				return nil, err
 			}
 			vm.order(cands, queryVersions(pq.words))
@@ -568,6 +570,25 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		size = min(size*4, maxBestScan)
 	}
+}
+
+// partTerms returns the terms (of terms, analysed from positive) that
+// only the parts added for compound words hold (compoundParts), typed
+// being positive without them: such a term is not of the query's subject
+// a title may hold (titleCoverage; the title field holds no compound's
+// parts). Nil when positive has no parts.
+func partTerms(a analysis.Analyzer, typed, positive string, terms []string) map[string]bool {
+	if typed == positive {
+		return nil
+	}
+	words := queryTerms(a, typed)
+	parts := map[string]bool{}
+	for _, t := range terms {
+		if !words[t] {
+			parts[t] = true
+		}
+	}
+	return parts
 }
 
 // candidatesOf returns bleve's hits as candidates to rescore. The index is
