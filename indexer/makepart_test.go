@@ -250,7 +250,10 @@ func TestTokensCacheLost(t *testing.T) {
 // TestAppendQuote: appendQuote is strconv.AppendQuote, byte for byte.
 func TestAppendQuote(t *testing.T) {
 	for _, s := range []string{"", "plain", "docs/part3/page003.md", "a \"q\" b", `back\slash`, "tab\t", "del\x7f", "~ and space ", "ñ", "bad \xc3", "\x00", "\u200b",
-		"Some text. Some text.…", "é, ü and ß", "\ufffd", "\xef\xbf\xbd", "a\u00a0b", "line\u2028sep", "\U0001F600 ok", "\xed\xa0\x80 surrogate", "\xc0\xaf overlong", "end \xe2\x80", "\u0085", "\ufeffbom"} {
+		"Some text. Some text.…", "é, ü and ß", "\ufffd", "\xef\xbf\xbd", "a\u00a0b", "line\u2028sep", "\U0001F600 ok", "\xed\xa0\x80 surrogate", "\xc0\xaf overlong", "end \xe2\x80", "\u0085", "\ufeffbom",
+		// rv-upd22: combining marks (printable), a soft hyphen and a private
+		// use, unassigned or last code point (not), a space other than ' '.
+		"e\u0301", "\u0301 alone", "soft\u00adhyphen", "\ue000", "\u0378", "\U0010ffff", "\U0001f3fb", "a\u2009b", "\u3000"} {
 		if got, want := string(appendQuote([]byte("x"), s)), string(strconv.AppendQuote([]byte("x"), s)); got != want {
 			t.Errorf("%q: %s; want %s", s, got, want)
 		}

@@ -389,6 +389,7 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 			}
 		}
 	}
+	w.syncStateDir(js)
 	if !frozen && lockChanged {
 		err := w.fault("lock", js[0].Alias)
 		if err == nil {
@@ -430,6 +431,23 @@ func (w *Workspace) commit(js []*journal, frozen bool) error {
 		w.fs.Remove(w.tmp(j.Alias + ".journal"))
 	}
 	return nil
+}
+
+// syncStateDir flushes .state/'s entries once the swaps of js renamed
+// their states into it (and the old ones out), before the lock commits
+// them and the journals go: a commit point of its own. Up to round 21 an
+// update had it only by the way, from the previous lock's write (a cache
+// since upd22), and an install not at all (rv-upd22).
+func (w *Workspace) syncStateDir(js []*journal) {
+	for _, j := range js {
+		if j.Op == opInstall || j.Op == opPatch || j.Op == opRemove {
+			atomicfile.SyncDir(w.path(project.StateDir))
+			if w.opts.testHook != nil {
+				_ = w.opts.testHook("synced:"+project.StateDir, "")
+			}
+			return
+		}
+	}
 }
 
 // recover finishes or undoes what an interrupted run left in .tmp/.
