@@ -725,12 +725,51 @@ func (s *Server) passageOverhead(p *passage, linked bool) int {
 	return n
 }
 
+// mergeTouching is ps (in reading order) with each run of passages of one
+// document that touch (the next starts on the line after the last one
+// ends, or only blank lines are between them) made one passage: one text
+// and one header for what reads as one run of the document (round 21's
+// leftover: a chapter's adjacent sections came as two texts, each with its
+// header and provenance). The merged passage names the first's heading
+// trail (the others' headings are among its lines), the lowest rank, and
+// when it does not send all of them, the lines of all its sections. ps is
+// not changed.
+func mergeTouching(ps []*passage) []*passage {
+	var out []*passage
+	for _, p := range ps {
+		if len(out) > 0 {
+			if last := out[len(out)-1]; last.sameDoc(p) && last.cutText == "" && last.to < p.from && onlyBlank(last.rd.doc.Lines[last.to:p.from-1]) {
+				m := *last
+				m.to, m.cutText, m.tokens = p.to, p.cutText, last.tokens+p.tokens
+				m.sec = [2]int{min(last.sec[0], p.sec[0]), max(last.sec[1], p.sec[1])}
+				m.full = [2]int{min(last.full[0], p.full[0]), max(last.full[1], p.full[1])}
+				m.rank = min(last.rank, p.rank)
+				out[len(out)-1] = &m
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// onlyBlank reports whether every line of lines is blank.
+func onlyBlank(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // renderPassages builds the answer of ps: per passage a text (header and
 // lines), and a resource link after a document's first passage, then a
 // text with the warning and the note
 // (when there are any); out gets their metadata and is the answer's _meta.
 func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallToolResult, ReadRelevantOut) {
 	res := &mcp.CallToolResult{Content: []mcp.Content{}}
+	ps = mergeTouching(ps)
 	out.Sections = make([]RelevantSection, 0, len(ps))
 	for i, p := range ps {
 		var b strings.Builder

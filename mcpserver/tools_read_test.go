@@ -296,19 +296,28 @@ func TestReadRelevantWholeSectionsInRankOrder(t *testing.T) {
 
 // TestReadRelevantLinksEachDocumentOnce: two sections of one document
 // (deploy.md's Canary and Rollback both match) come with one resource link
-// to it, after the first; readRelevant checks the rule on every answer.
+// to it; readRelevant checks the rule on every answer, and
+// TestReadRelevantDocumentOrder's answer has two texts of one document.
+// Canary (lines 39-42) and Rollback (43-45) touch, so they are one text
+// (agent22).
 func TestReadRelevantLinksEachDocumentOnce(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, readProject(t))
 	a := readRelevant(t, cs, map[string]any{"query": "error rate"})
-	n := 0
-	for _, sec := range a.out.Sections {
+	n, links := 0, 0
+	for i, sec := range a.out.Sections {
 		if sec.Path == "deploy.md" {
 			n++
+			if !strings.Contains(a.texts[i], "### Canary") || !strings.Contains(a.texts[i], "## Rollback") {
+				t.Errorf("deploy.md's text holds Canary and Rollback:\n%s", a.texts[i])
+			}
+			if a.links[i] != nil {
+				links++
+			}
 		}
 	}
-	if n < 2 {
-		t.Fatalf("want two sections of deploy.md, got %+v", a.out.Sections)
+	if n != 1 || links != 1 {
+		t.Fatalf("want one text of deploy.md and one link, got %d and %d: %+v", n, links, a.out.Sections)
 	}
 }
 

@@ -1,0 +1,46 @@
+package mcpserver
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadRelevantMergesTouchingSections (round 21's leftover): two
+// passages of one document that touch (one ends on the line before the
+// other starts, or only blank lines are between them) are one text, with
+// one header, not two texts each with its own header and provenance.
+// Before, guide.md's Setup (lines 1-7) and Otters (9-12) were two texts.
+func TestReadRelevantMergesTouchingSections(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes", "guide.md"), "# Guide\n\nHow to keep the office animals.\n\n## Setup\n\nInstall the feeder; an otter needs one.\n\n## Otters\n\nThe otter: otter care, otter food, otter games and otter naps.\nEvery otter sleeps in the afternoon.\n\n## Badgers\n\n"+strings.Repeat("Badgers dig long tunnels under the meadow and sleep in them all winter.\n", 80))
+	writeFile(t, filepath.Join(dir, "notes", "other.md"), "# Other\n\nOther animals.\n\n## Pond\n\nThe pond has an otter and an otter slide.\n")
+	cs := indexedNotes(t, dir)
+
+	a := readRelevant(t, cs, map[string]any{"query": "otter"})
+	var got []string
+	for _, sec := range a.out.Sections {
+		got = append(got, sec.Path+":"+sec.Heading)
+	}
+	want := []string{"guide.md:Guide > Setup", "other.md:Other > Pond"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("sections %q, want %q: Setup and Otters touch and are one text", got, want)
+	}
+	if l := a.out.Sections[0].Lines; l != [2]int{1, 12} {
+		t.Errorf("the merged text's lines %v, want [1 12]", l)
+	}
+	if a.out.Sections[0].Section != [2]int{} {
+		t.Errorf("two whole sections merged are whole, not part of %v", a.out.Sections[0].Section)
+	}
+	first := a.texts[0]
+	if !strings.HasPrefix(first, "[1] notes/guide.md:1-12 · Guide > Setup · live\n# Guide\n") || !strings.Contains(first, "one.\n\n## Otters\n") || strings.Count(first, "[") != 1 {
+		t.Errorf("the merged text:\n%s", first)
+	}
+	if !strings.HasPrefix(a.texts[1], "[2] notes/other.md:") {
+		t.Errorf("the second text:\n%s", a.texts[1])
+	}
+	if a.links[0] == nil || a.links[1] == nil {
+		t.Errorf("one link per document, after its first text: %v", a.links)
+	}
+}
