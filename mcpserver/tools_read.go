@@ -830,11 +830,7 @@ func shownUnmatched(words []string) ([]string, int) {
 // passages or hits, which then match the other words.
 func unmatchedNote(words []string, more int, common, found bool) string {
 	if common {
-		n := "no word of the query picks documents: it has only common words such as \"the\" or \"how\""
-		if found {
-			n += ", which these match anywhere"
-		}
-		return n + "; send the subject's words: a name, a term, an error's text."
+		return indexer.CommonWordsNote(found)
 	}
 	if len(words) == 0 {
 		return ""
