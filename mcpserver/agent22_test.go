@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,5 +43,44 @@ func TestReadRelevantMergesTouchingSections(t *testing.T) {
 	}
 	if a.links[0] == nil || a.links[1] == nil {
 		t.Errorf("one link per document, after its first text: %v", a.links)
+	}
+}
+
+// TestReadRelevantClosesCutCodeBlocks: a passage cut inside a fenced code
+// block ends with a closing fence, and one that starts inside a block
+// opens it, so that each text's fences pair up and the next passage's
+// header never reads as code. Before, a part of garbage-collection.md cut
+// in its toml example left the fence open across the next header.
+func TestReadRelevantClosesCutCodeBlocks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("# Walrus\n\n## Config\n\nThe walrus config file sets the walrus keys:\n\n~~~~toml\n")
+	for i := range 400 {
+		fmt.Fprintf(&b, "walrus_key_%d = \"walrus value %d\"\n", i, i)
+	}
+	b.WriteString("~~~~\n\nThe end of the walrus config.\n")
+	writeFile(t, filepath.Join(dir, "notes", "walrus.md"), b.String())
+	cs := indexedNotes(t, dir)
+	for _, maxTokens := range []int{600, 1500, 4000} {
+		a := readRelevant(t, cs, map[string]any{"query": "walrus config keys", "maxTokens": maxTokens})
+		cut := 0
+		for i, text := range a.texts {
+			fences := 0
+			for _, l := range strings.Split(text, "\n")[1:] {
+				if strings.HasPrefix(l, "~~~~") {
+					fences++
+				}
+			}
+			if fences%2 != 0 {
+				t.Errorf("maxTokens %d: text %d has %d fences, an open block:\n%.300s\n…\n%s", maxTokens, i+1, fences, text, text[max(0, len(text)-300):])
+			}
+			if a.out.Sections[i].Section != [2]int{} {
+				cut++
+			}
+		}
+		if cut == 0 && maxTokens < 4000 {
+			t.Errorf("maxTokens %d: no passage is cut: the test tests nothing", maxTokens)
+		}
 	}
 }

@@ -775,6 +775,13 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		var b strings.Builder
 		b.WriteString(p.header(i + 1))
 		b.WriteByte('\n')
+		// A part that starts inside a fenced code block opens it, and one
+		// that ends inside one closes it: unpaired, a fence turned the
+		// part's text, or the next passage's header, into code (agent22).
+		open, close := p.rd.doc.OpenFence(p.from-1), p.rd.doc.OpenFence(p.to)
+		if open != "" {
+			b.WriteString(open + "\n")
+		}
 		last := p.to
 		if p.cutText != "" {
 			last--
@@ -790,6 +797,9 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 				b.WriteByte('\n')
 			}
 			b.WriteString(unforged(p.cutText))
+		}
+		if close != "" {
+			b.WriteString("\n" + close)
 		}
 		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()})
 		if !slices.ContainsFunc(ps[:i], p.sameDoc) {
