@@ -41,9 +41,6 @@ func TestReadRelevantMergesTouchingSections(t *testing.T) {
 	if !strings.HasPrefix(a.texts[1], "[2] notes/other.md:") {
 		t.Errorf("the second text:\n%s", a.texts[1])
 	}
-	if a.links[0] == nil || a.links[1] == nil {
-		t.Errorf("one link per document, after its first text: %v", a.links)
-	}
 }
 
 // TestReadRelevantClosesCutCodeBlocks: a passage cut inside a fenced code

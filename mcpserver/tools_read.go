@@ -48,10 +48,12 @@ import (
 //     put in reading order (inReadingOrder): the documents by their best
 //     passage's rank, a document's passages together, in its order.
 //
-// A passage is sent as one text content (a header line, then its lines as
-// they are in the file), followed by a resource_link to its document when
-// it is the document's first passage (a document is linked once); a last text
-// holds the note and the stale-index warning, when there are any. There
+// A passage is sent as one text content (a header line naming its package
+// and path, then its lines as they are in the file), with no resource
+// link (agent22: the header names the document, which every document tool
+// takes; a link per document was 129-146 bytes the model reads, up to 7%
+// of an answer); a last text holds the note and the stale-index warning,
+// when there are any. There
 // is no structuredContent (addTool: Claude Code would show its JSON and
 // drop the texts): each passage's metadata (package, path, heading trail,
 // lines, provenance) is in _meta, for programs.
@@ -399,7 +401,7 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 	}
 	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, full: full, kind: a.snap.kindOf(h.Package)}
 	p.commit, _ = a.snap.revOf(h.Package)
-	p.fixed = s.passageOverhead(p, !slices.ContainsFunc(a.ps, p.sameDoc))
+	p.fixed = s.passageOverhead(p)
 	room := roomFor(p.fixed)
 	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
 		p.from, p.to, p.tokens = sec[0], sec[1], n
@@ -702,27 +704,17 @@ func (p *passage) meta() RelevantSection {
 	return m
 }
 
-func (p *passage) link() *mcp.ResourceLink {
-	return &mcp.ResourceLink{URI: docURI(p.hit.Package, p.hit.Path), Name: p.hit.Path, MIMEType: markdown.FormatOf(p.hit.Path).MIMEType()}
-}
-
 // sameDoc reports whether o is a passage of p's document.
 func (p *passage) sameDoc(o *passage) bool {
 	return o.hit.Package == p.hit.Package && o.hit.Path == p.hit.Path
 }
 
 // passageOverhead estimates the tokens a passage adds besides its lines:
-// its header and, when linked (the first passage of its document), its
-// resource link (its metadata in _meta is not counted: answerTokens).
-func (s *Server) passageOverhead(p *passage, linked bool) int {
+// its header (its metadata in _meta is not counted: answerTokens).
+func (s *Server) passageOverhead(p *passage) int {
 	p.from, p.to = p.sec[0], p.sec[1] // a part's header is a little longer
 	h := p.header(99) + " · part of lines 99999-99999"
-	n := s.countTokens(h) + 2
-	if linked {
-		lb, _ := marshalJSON(p.link()) // as answerTokens counts a link
-		n += s.countTokens(string(lb))
-	}
-	return n
+	return s.countTokens(h) + 2
 }
 
 // mergeTouching is ps (in reading order) with each run of passages of one
@@ -764,8 +756,7 @@ func onlyBlank(lines []string) bool {
 }
 
 // renderPassages builds the answer of ps: per passage a text (header and
-// lines), and a resource link after a document's first passage, then a
-// text with the warning and the note
+// lines), then a text with the warning and the note
 // (when there are any); out gets their metadata and is the answer's _meta.
 func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallToolResult, ReadRelevantOut) {
 	res := &mcp.CallToolResult{Content: []mcp.Content{}}
@@ -802,9 +793,6 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 			b.WriteString("\n" + close)
 		}
 		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()})
-		if !slices.ContainsFunc(ps[:i], p.sameDoc) {
-			res.Content = append(res.Content, p.link())
-		}
 		out.Sections = append(out.Sections, p.meta())
 	}
 	if tail := ctxWords(out.Warning + "\n" + unmatchedNote(out.Unmatched, out.UnmatchedMore, out.CommonWordsOnly, len(ps) > 0) + "\n" + out.Note); tail != "" {
