@@ -81,3 +81,29 @@ func TestReadRelevantClosesCutCodeBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestMetaTagsSaidOnce: a front matter's tags that the index keeps as the
+// document's tags (cleaned: lower-cased, sorted) are not sent again in
+// meta. CoreDNS's release notes have tags: [Release, 0.9.10, Notes];
+// find_documents and get_metadata sent them twice, once as written.
+// Tags the index does not keep as written (keywords merged in) stay.
+func TestMetaTagsSaidOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes", "rel.md"), "---\ntags: [Release, 0.9.10, Notes]\ndraft: false\n---\n# CoreDNS-0.9.10 Release\n\nThe release notes.\n")
+	writeFile(t, filepath.Join(dir, "notes", "kw.md"), "---\ntags: [Release]\nkeywords: [dns]\n---\n# Other\n\nOther notes.\n")
+	cs := indexedNotes(t, dir)
+	var m GetMetadataOut
+	if res := call(t, cs, "get_metadata", map[string]any{"package": "notes", "path": "rel.md"}, &m); res.IsError {
+		t.Fatal(text(res))
+	}
+	if _, ok := m.Meta["tags"]; ok || strings.Join(m.Tags, ",") != "0.9.10,notes,release" || m.Meta["draft"] != false {
+		t.Errorf("rel.md: tags %v, meta %v: want the tags once, the other fields kept", m.Tags, m.Meta)
+	}
+	if res := call(t, cs, "get_metadata", map[string]any{"package": "notes", "path": "kw.md"}, &m); res.IsError {
+		t.Fatal(text(res))
+	}
+	if _, ok := m.Meta["tags"]; !ok {
+		t.Errorf("kw.md: tags %v, meta %v: the front matter's tags are not all of the document's: keep them", m.Tags, m.Meta)
+	}
+}
