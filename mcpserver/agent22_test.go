@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,5 +106,38 @@ func TestMetaTagsSaidOnce(t *testing.T) {
 	}
 	if _, ok := m.Meta["tags"]; !ok {
 		t.Errorf("kw.md: tags %v, meta %v: the front matter's tags are not all of the document's: keep them", m.Tags, m.Meta)
+	}
+}
+
+// TestDocumentWindowClosesItsCodeBlock: a document window that ends
+// inside a fenced code block (as a reader of the window sees it) closes
+// it before the footer, so that ctx's footer is not read as code; the
+// window's own text stays the document's lines.
+func TestDocumentWindowClosesItsCodeBlock(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes", "cfg.md"), "# Config\n\nThe file:\n\n```toml\nversion = 3\n[plugins]\n  x = 1\n```\n\nThe end.\n")
+	cs := indexedNotes(t, dir)
+	for _, c := range []struct {
+		args  map[string]any
+		close bool
+	}{
+		{map[string]any{"package": "notes", "path": "cfg.md", "limit": 6}, true},              // ends in the block
+		{map[string]any{"package": "notes", "path": "cfg.md", "offset": 6, "limit": 4}, true}, // starts in it: its closing fence opens one
+		{map[string]any{"package": "notes", "path": "cfg.md", "offset": 6, "limit": 2}, false},
+		{map[string]any{"package": "notes", "path": "cfg.md"}, false},
+	} {
+		res := call(t, cs, "get_document", c.args, nil)
+		if res.IsError {
+			t.Fatal(text(res))
+		}
+		window := res.Content[0].(*mcp.TextContent).Text
+		foot := res.Content[1].(*mcp.TextContent).Text
+		if got := strings.HasPrefix(foot, "```\n[ctx: "); got != c.close {
+			t.Errorf("%v: footer %q, want a closing fence first: %v", c.args, foot, c.close)
+		}
+		if strings.Contains(window, "[ctx") || strings.Count(window, "```") > 2 {
+			t.Errorf("%v: the window's text changed: %q", c.args, window)
+		}
 	}
 }

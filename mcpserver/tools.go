@@ -510,6 +510,9 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	if out.Note != "" {
 		foot += "\n" + ctxWords(out.Note)
 	}
+	if f := openFenceAtEnd(out.Path, out.Text); f != "" {
+		foot = f + "\n" + foot
+	}
 	name := out.Path
 	if out.Package != "" {
 		name = out.Package + "/" + out.Path
@@ -519,6 +522,19 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 		_ = json.Unmarshal(b, &res.Meta)
 	}
 	return res
+}
+
+// openFenceAtEnd is the fence a reader of text alone (a window of the
+// markdown document at path) is still inside at its end, as
+// markdown.Doc.OpenFence reads it, or "": windowResult closes it before the
+// footer, which was read as code (agent22). Read alone, a window that
+// starts inside a block opens one at that block's closing fence.
+func openFenceAtEnd(path, text string) string {
+	if markdown.FormatOf(path) != markdown.FormatMarkdown || !strings.Contains(text, "```") && !strings.Contains(text, "~~~") {
+		return ""
+	}
+	d := markdown.Parse([]byte(text))
+	return d.OpenFence(len(d.Lines))
 }
 
 // windowTooSmall is cutWindow's error when a budget leaves no room for a
