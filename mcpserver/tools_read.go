@@ -150,7 +150,7 @@ type passage struct {
 	from, to int    // the lines it sends
 	cutText  string // when its last line (to) was cut: the part of it sent
 	tokens   int    // the tokens of what it sends of lines from..to
-	fixed    int    // the tokens of its header, metadata and resource link
+	fixed    int    // the tokens of its header
 	kind     string
 	commit   string
 }
@@ -769,9 +769,9 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		// A part that starts inside a fenced code block opens it, and one
 		// that ends inside one closes it: unpaired, a fence turned the
 		// part's text, or the next passage's header, into code (agent22).
-		open, close := p.rd.doc.OpenFence(p.from-1), p.rd.doc.OpenFence(p.to)
-		if open != "" {
-			b.WriteString(open + "\n")
+		opening, closing := p.rd.doc.OpenFence(p.from-1), p.rd.doc.OpenFence(p.to)
+		if opening != "" {
+			b.WriteString(opening + "\n")
 		}
 		last := p.to
 		if p.cutText != "" {
@@ -789,8 +789,8 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 			}
 			b.WriteString(unforged(p.cutText))
 		}
-		if close != "" {
-			b.WriteString("\n" + close)
+		if closing != "" {
+			b.WriteString("\n" + closing)
 		}
 		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()})
 		out.Sections = append(out.Sections, p.meta())
