@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"path/filepath"
@@ -138,6 +140,32 @@ func TestDocumentWindowClosesItsCodeBlock(t *testing.T) {
 		}
 		if strings.Contains(window, "[ctx") || strings.Count(window, "```") > 2 {
 			t.Errorf("%v: the window's text changed: %q", c.args, window)
+		}
+	}
+}
+
+// TestToolListSaysWhatTheModelSees: tools/list names only what a model is
+// shown. A search hit's `more` was not explained anywhere (there is no
+// output schema), and the document tools' offset was "nextOffset of the
+// previous page", a field of _meta, which Claude Code and Codex do not
+// show: the footer says which offset to send.
+func TestToolListSaysWhatTheModelSees(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, sharedProject(t).dir)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		b, err := json.Marshal(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "nextOffset") {
+			t.Errorf("%s names nextOffset, which the model never reads: %s", tool.Name, b)
+		}
+		if tool.Name == "search" && !strings.Contains(tool.Description, "`more`") {
+			t.Errorf("search does not say what a hit's more is: %s", tool.Description)
 		}
 	}
 }
