@@ -70,6 +70,12 @@ func scalar(v any) string {
 	return ""
 }
 
+// TagsOf is a front matter's tags value v as the index keeps it (a list
+// or a comma-separated string, cleaned by cleanTags): the MCP answers
+// leave the front matter's tags out when they are the document's tags
+// (agent22).
+func TagsOf(v any) []string { return cleanTags(tagList(v)) }
+
 // tagList accepts a list of scalars or a comma-separated string, and
 // returns its items as written (cleanTags cleans them).
 func tagList(v any) []string {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/analysis"
 )
 
 // Unmatched returns the words of a query (its plain words, then the words
@@ -49,13 +52,12 @@ func (r *Reader) Unmatched(ctx context.Context, text string) (words []string, co
 	analyzer := open.idx.Mapping().AnalyzerNamed(textAnalyzer)
 	key := open.idx.Mapping().AnalyzerNamed(keyTextAnalyzer)
 	var out []string
-	common = len(pq.phrases) == 0
+	common = onlyCommon(pq, key)
 	for _, w := range words {
 		terms := queryTerms(analyzer, w)
 		if len(terms) == 0 || len(queryTerms(key, w)) == 0 {
 			continue
 		}
-		common = false
 		found := false
 		for t := range terms {
 			for _, field := range []string{fText, fHead, fTitle} {
@@ -78,4 +80,46 @@ func (r *Reader) Unmatched(ctx context.Context, text string) (words []string, co
 		}
 	}
 	return out, common, nil
+}
+
+// onlyCommon is the rule of Unmatched's common: pq has words, no phrase,
+// and each word is a stop word (key, the key analyzer, keeps no term of
+// it).
+func onlyCommon(pq parsedQuery, key analysis.Analyzer) bool {
+	if len(pq.phrases) > 0 || len(pq.words) == 0 {
+		return false
+	}
+	for _, w := range pq.words {
+		if len(queryTerms(key, w)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// OnlyCommonWords reports what Unmatched's common does, without an index:
+// text has words, no phrase, and only stop words ("the of and", "how do
+// I"), so no word of it picks documents. ctx search asks it (agent22: the
+// MCP tools said so, the CLI did not); the analyzer is the index
+// mapping's own (newMapping's rules, built once, with no stem memo).
+func OnlyCommonWords(text string) bool {
+	return onlyCommon(parseQuery(text), keyAnalyzer())
+}
+
+// keyAnalyzer is the key analyzer of a mapping built once, for
+// OnlyCommonWords.
+var keyAnalyzer = sync.OnceValue(func() analysis.Analyzer {
+	return mappingWith(0).AnalyzerNamed(keyTextAnalyzer)
+})
+
+// CommonWordsNote is what an answer says of a query of only common words
+// (Unmatched's common, OnlyCommonWords): no word picks documents, and what
+// to send instead; found says the answer has hits, which then match those
+// words anywhere. The MCP tools' note and ctx search's share it.
+func CommonWordsNote(found bool) string {
+	n := "no word of the query picks documents: it has only common words such as \"the\" or \"how\""
+	if found {
+		n += ", which these match anywhere"
+	}
+	return n + "; send the subject's words: a name, a term, an error's text."
 }

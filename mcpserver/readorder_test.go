@@ -15,7 +15,7 @@ import (
 func TestReadRelevantDocumentOrder(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "notes", "guide.md"), "# Guide\n\nHow to keep the office animals.\n\n## Setup\n\nInstall the feeder; an otter needs one.\n\n## Otters\n\nThe otter: otter care, otter food, otter games and otter naps.\nEvery otter sleeps in the afternoon.\n")
+	writeFile(t, filepath.Join(dir, "notes", "guide.md"), "# Guide\n\nHow to keep the office animals.\n\n## Setup\n\nInstall the feeder; an otter needs one.\n\n## Feeder\n\n"+strings.Repeat("The feeder is a box of wood with a lid and a latch.\n", 80)+"\n## Otters\n\nThe otter: otter care, otter food, otter games and otter naps.\nEvery otter sleeps in the afternoon.\n")
 	writeFile(t, filepath.Join(dir, "notes", "other.md"), "# Other\n\nOther animals.\n\n## Pond\n\nThe pond has an otter and an otter slide.\n")
 	cs := indexedNotes(t, dir)
 

@@ -82,7 +82,7 @@ type SearchOut struct {
 type GetDocumentIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"package alias, not needed with a reference"`
 	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
-	Offset    int    `json:"offset,omitempty" jsonschema:"first line, 1-based: nextOffset of the previous page"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"first line, 1-based, as the footer says to read on"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines"`
 	Section   string `json:"section,omitempty" jsonschema:"only the section under this heading"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
@@ -95,7 +95,7 @@ type GetSectionIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"package alias, not needed with a reference"`
 	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
 	Heading   string `json:"heading" jsonschema:"heading text or a search hit's heading trail"`
-	Offset    int    `json:"offset,omitempty" jsonschema:"nextOffset of the previous page"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"as the footer says, to read on"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
 }
 
@@ -151,15 +151,15 @@ func (s *Server) addTools() {
 	addTool(s, &mcp.Tool{
 		Name: "search",
 		Description: "Full-text search of the installed documentation: the best passages, each with a snippet " +
-			"(matches in **bold**). Read a hit with get_section (heading) or get_document (offset); " +
-			"its resource is ctx://packages/<package>/<path>, each path element percent-encoded. " +
+			"(matches in **bold**) and `more`, its document's other matches. Read a hit with get_section (heading) or get_document (offset); " +
+			"its URI: ctx://packages/<package>/<path>, path elements percent-encoded. " +
 			"Query syntax (read_relevant's too): " + strings.Join(strings.Fields(indexer.QuerySyntax), " "),
 		Annotations: readOnly("Search documentation"),
 	}, map[string]bound{"limit": {min: 1, max: MaxSearchLimit}, "maxTokens": maxTokensBound}, s.search)
 	addTool(s, &mcp.Tool{
 		Name: "get_document",
 		Description: "Read a document (markdown, text, rst, AsciiDoc, YAML, JSON, TOML) as a window of lines. " +
-			"When the footer (`[ctx: …]`) says truncated, call again with offset = nextOffset.",
+			"Its footer says how to read on.",
 		Annotations: readOnly("Read a document"),
 	}, map[string]bound{"offset": offsetBound, "limit": {min: 0}, "maxTokens": maxTokensBound}, s.getDocument)
 	addTool(s, &mcp.Tool{
@@ -524,6 +524,9 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	if out.Note != "" {
 		foot += "\n" + ctxWords(out.Note)
 	}
+	if f := openFenceAtEnd(out.Path, out.Text); f != "" {
+		foot = f + "\n" + foot
+	}
 	name := out.Path
 	if out.Package != "" {
 		name = out.Package + "/" + out.Path
@@ -533,6 +536,19 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 		_ = json.Unmarshal(b, &res.Meta)
 	}
 	return res
+}
+
+// openFenceAtEnd is the fence a reader of text alone (a window of the
+// markdown document at path) is still inside at its end, as
+// markdown.Doc.OpenFence reads it, or "": windowResult closes it before the
+// footer, which was read as code (agent22). Read alone, a window that
+// starts inside a block opens one at that block's closing fence.
+func openFenceAtEnd(path, text string) string {
+	if markdown.FormatOf(path) != markdown.FormatMarkdown || !strings.Contains(text, "```") && !strings.Contains(text, "~~~") {
+		return ""
+	}
+	d := markdown.Parse([]byte(text))
+	return d.OpenFence(len(d.Lines))
 }
 
 // windowTooSmall is cutWindow's error when a budget leaves no room for a

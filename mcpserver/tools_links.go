@@ -387,16 +387,9 @@ func shownOnce(d indexer.DocMeta) indexer.DocMeta {
 		case "type":
 			return v == d.Type
 		case "tags":
-			l, ok := v.([]any)
-			if !ok || len(l) != len(d.Tags) {
-				return false
-			}
-			for _, e := range l {
-				if s, ok := e.(string); !ok || !slices.Contains(d.Tags, s) {
-					return false
-				}
-			}
-			return true
+			// The same tags as the index keeps them (agent22: "Release"
+			// was sent again beside "release").
+			return slices.Equal(indexer.TagsOf(v), d.Tags)
 		}
 		return false
 	}

@@ -48,10 +48,12 @@ import (
 //     put in reading order (inReadingOrder): the documents by their best
 //     passage's rank, a document's passages together, in its order.
 //
-// A passage is sent as one text content (a header line, then its lines as
-// they are in the file), followed by a resource_link to its document when
-// it is the document's first passage (a document is linked once); a last text
-// holds the note and the stale-index warning, when there are any. There
+// A passage is sent as one text content (a header line naming its package
+// and path, then its lines as they are in the file), with no resource
+// link (agent22: the header names the document, which every document tool
+// takes; a link per document was 129-146 bytes the model reads, up to 7%
+// of an answer); a last text holds the note and the stale-index warning,
+// when there are any. There
 // is no structuredContent (addTool: Claude Code would show its JSON and
 // drop the texts): each passage's metadata (package, path, heading trail,
 // lines, provenance) is in _meta, for programs.
@@ -149,7 +151,7 @@ type passage struct {
 	from, to int    // the lines it sends
 	cutText  string // when its last line (to) was cut: the part of it sent
 	tokens   int    // the tokens of what it sends of lines from..to
-	fixed    int    // the tokens of its header, metadata and resource link
+	fixed    int    // the tokens of its header
 	kind     string
 	commit   string
 	edited   bool // the file is not commit's text (snapshot.edited, red22)
@@ -402,7 +404,7 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, full: full, kind: a.snap.kindOf(h.Package)}
 	p.commit, _ = a.snap.revOf(h.Package)
 	p.edited = a.snap.edited(h.Package, h.Path)
-	p.fixed = s.passageOverhead(p, !slices.ContainsFunc(a.ps, p.sameDoc))
+	p.fixed = s.passageOverhead(p)
 	room := roomFor(p.fixed)
 	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {
 		p.from, p.to, p.tokens = sec[0], sec[1], n
@@ -712,40 +714,75 @@ func (p *passage) meta() RelevantSection {
 	return m
 }
 
-func (p *passage) link() *mcp.ResourceLink {
-	return &mcp.ResourceLink{URI: docURI(p.hit.Package, p.hit.Path), Name: p.hit.Path, MIMEType: markdown.FormatOf(p.hit.Path).MIMEType()}
-}
-
 // sameDoc reports whether o is a passage of p's document.
 func (p *passage) sameDoc(o *passage) bool {
 	return o.hit.Package == p.hit.Package && o.hit.Path == p.hit.Path
 }
 
 // passageOverhead estimates the tokens a passage adds besides its lines:
-// its header and, when linked (the first passage of its document), its
-// resource link (its metadata in _meta is not counted: answerTokens).
-func (s *Server) passageOverhead(p *passage, linked bool) int {
+// its header (its metadata in _meta is not counted: answerTokens).
+func (s *Server) passageOverhead(p *passage) int {
 	p.from, p.to = p.sec[0], p.sec[1] // a part's header is a little longer
 	h := p.header(99) + " · part of lines 99999-99999"
-	n := s.countTokens(h) + 2
-	if linked {
-		lb, _ := marshalJSON(p.link()) // as answerTokens counts a link
-		n += s.countTokens(string(lb))
+	return s.countTokens(h) + 2
+}
+
+// mergeTouching is ps (in reading order) with each run of passages of one
+// document that touch (the next starts on the line after the last one
+// ends, or only blank lines are between them) made one passage: one text
+// and one header for what reads as one run of the document (round 21's
+// leftover: a chapter's adjacent sections came as two texts, each with its
+// header and provenance). The merged passage names the first's heading
+// trail (the others' headings are among its lines), the lowest rank, and
+// when it does not send all of them, the lines of all its sections. ps is
+// not changed.
+func mergeTouching(ps []*passage) []*passage {
+	var out []*passage
+	for _, p := range ps {
+		if len(out) > 0 {
+			if last := out[len(out)-1]; last.sameDoc(p) && last.cutText == "" && last.to < p.from && onlyBlank(last.rd.doc.Lines[last.to:p.from-1]) {
+				m := *last
+				m.to, m.cutText, m.tokens = p.to, p.cutText, last.tokens+p.tokens
+				m.sec = [2]int{min(last.sec[0], p.sec[0]), max(last.sec[1], p.sec[1])}
+				m.full = [2]int{min(last.full[0], p.full[0]), max(last.full[1], p.full[1])}
+				m.rank = min(last.rank, p.rank)
+				out[len(out)-1] = &m
+				continue
+			}
+		}
+		out = append(out, p)
 	}
-	return n
+	return out
+}
+
+// onlyBlank reports whether every line of lines is blank.
+func onlyBlank(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // renderPassages builds the answer of ps: per passage a text (header and
-// lines), and a resource link after a document's first passage, then a
-// text with the warning and the note
+// lines), then a text with the warning and the note
 // (when there are any); out gets their metadata and is the answer's _meta.
 func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallToolResult, ReadRelevantOut) {
 	res := &mcp.CallToolResult{Content: []mcp.Content{}}
+	ps = mergeTouching(ps)
 	out.Sections = make([]RelevantSection, 0, len(ps))
 	for i, p := range ps {
 		var b strings.Builder
 		b.WriteString(p.header(i + 1))
 		b.WriteByte('\n')
+		// A part that starts inside a fenced code block opens it, and one
+		// that ends inside one closes it: unpaired, a fence turned the
+		// part's text, or the next passage's header, into code (agent22).
+		opening, closing := p.rd.doc.OpenFence(p.from-1), p.rd.doc.OpenFence(p.to)
+		if opening != "" {
+			b.WriteString(opening + "\n")
+		}
 		last := p.to
 		if p.cutText != "" {
 			last--
@@ -762,10 +799,10 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 			}
 			b.WriteString(unforged(p.cutText))
 		}
-		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()})
-		if !slices.ContainsFunc(ps[:i], p.sameDoc) {
-			res.Content = append(res.Content, p.link())
+		if closing != "" {
+			b.WriteString("\n" + closing)
 		}
+		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()})
 		out.Sections = append(out.Sections, p.meta())
 	}
 	if tail := ctxWords(out.Warning + "\n" + unmatchedNote(out.Unmatched, out.UnmatchedMore, out.CommonWordsOnly, len(ps) > 0) + "\n" + out.Note); tail != "" {
@@ -801,11 +838,7 @@ func shownUnmatched(words []string) ([]string, int) {
 // passages or hits, which then match the other words.
 func unmatchedNote(words []string, more int, common, found bool) string {
 	if common {
-		n := "no word of the query picks documents: it has only common words such as \"the\" or \"how\""
-		if found {
-			n += ", which these match anywhere"
-		}
-		return n + "; send the subject's words: a name, a term, an error's text."
+		return indexer.CommonWordsNote(found)
 	}
 	if len(words) == 0 {
 		return ""

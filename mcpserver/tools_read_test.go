@@ -144,19 +144,14 @@ func readRelevant(t testing.TB, cs *mcp.ClientSession, args map[string]any) read
 	if len(a.out.Sections) > 0 && len(a.texts) != len(a.out.Sections) {
 		t.Fatalf("%d sections, %d texts: want one text per section", len(a.out.Sections), len(a.texts))
 	}
-	// One link per document, after its first section.
-	linked := map[string]bool{}
-	for i, sec := range a.out.Sections {
-		uri := docURI(sec.Package, sec.Path)
-		switch l := a.links[i]; {
-		case !linked[uri] && l == nil:
-			t.Fatalf("read_relevant %v: section %d (%s) is its document's first, with no resource link", args, i+1, uri)
-		case !linked[uri] && l.URI != uri:
-			t.Fatalf("read_relevant %v: section %d links %s, want %s", args, i+1, l.URI, uri)
-		case linked[uri] && l != nil:
-			t.Fatalf("read_relevant %v: section %d links %s again: a document is linked once, after its first section", args, i+1, uri)
+	// No resource link (agent22): each text's header names its package
+	// and path, which every document tool takes; a link per document
+	// repeated them, 129-146 bytes each (Codex shows its JSON), up to 7%
+	// of an answer.
+	for i, l := range a.links {
+		if l != nil {
+			t.Fatalf("read_relevant %v: text %d is followed by a resource link to %s", args, i+1, l.URI)
 		}
-		linked[uri] = true
 	}
 	return a
 }
@@ -294,21 +289,25 @@ func TestReadRelevantWholeSectionsInRankOrder(t *testing.T) {
 	}
 }
 
-// TestReadRelevantLinksEachDocumentOnce: two sections of one document
-// (deploy.md's Canary and Rollback both match) come with one resource link
-// to it, after the first; readRelevant checks the rule on every answer.
-func TestReadRelevantLinksEachDocumentOnce(t *testing.T) {
+// TestReadRelevantMergesCanaryAndRollback: deploy.md's Canary (lines
+// 39-42) and Rollback (43-45) both match and touch: one text, whose
+// header names the document (no resource link: readRelevant checks that
+// on every answer).
+func TestReadRelevantMergesCanaryAndRollback(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, readProject(t))
 	a := readRelevant(t, cs, map[string]any{"query": "error rate"})
 	n := 0
-	for _, sec := range a.out.Sections {
+	for i, sec := range a.out.Sections {
 		if sec.Path == "deploy.md" {
 			n++
+			if !strings.Contains(a.texts[i], "### Canary") || !strings.Contains(a.texts[i], "## Rollback") || !strings.Contains(a.texts[i], " handbook/deploy.md:") {
+				t.Errorf("deploy.md's text holds Canary and Rollback under one header:\n%s", a.texts[i])
+			}
 		}
 	}
-	if n < 2 {
-		t.Fatalf("want two sections of deploy.md, got %+v", a.out.Sections)
+	if n != 1 {
+		t.Fatalf("want one text of deploy.md, got %d: %+v", n, a.out.Sections)
 	}
 }
 
@@ -390,10 +389,11 @@ func TestReadRelevantBudget(t *testing.T) {
 		}
 	}
 	// Too small for any passage: a note, when the note fits; else an
-	// error that says what maxTokens is needed.
-	a := readRelevant(t, cs, map[string]any{"query": "narwhal", "maxTokens": 120})
-	if len(a.out.Sections) != 0 || !strings.Contains(a.out.Note, "none fits in maxTokens 120") {
-		t.Errorf("maxTokens 120: %+v", a.out)
+	// error that says what maxTokens is needed. (120 held none while each
+	// document came with a resource link: agent22 dropped them.)
+	a := readRelevant(t, cs, map[string]any{"query": "narwhal", "maxTokens": 90})
+	if len(a.out.Sections) != 0 || !strings.Contains(a.out.Note, "none fits in maxTokens 90") {
+		t.Errorf("maxTokens 90: %+v", a.out)
 	}
 	wantError(t, call(t, cs, "read_relevant", map[string]any{"query": "wombat", "maxTokens": 1}, nil), "maxTokens 1 is too small", "give maxTokens")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ctx-dev/ctx/changes"
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/internal/termenv"
 	"github.com/ctx-dev/ctx/internal/wording"
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/workspace"
@@ -97,14 +98,15 @@ func runChanges(ctx context.Context, opts *changesOptions) error {
 		}
 		return nil
 	}
-	printChanges(opts.IO.Out, opts.IO.ErrOut, set, opts.symbols().Arrow)
+	printChanges(opts.IO.Out, opts.IO.ErrOut, set, opts.symbols())
 	return nil
 }
 
 // printChanges writes set for a person: a line per package, then its
 // documents and their sections with the diffs, indented. Every name and
 // line of text is escaped (safetext).
-func printChanges(out, errOut io.Writer, set *changes.Set, arrow string) {
+func printChanges(out, errOut io.Writer, set *changes.Set, sym termenv.Symbols) {
+	arrow := sym.Arrow
 	if set.Note != "" {
 		fmt.Fprintln(errOut, "ctx changes: "+set.Note)
 	}
@@ -142,10 +144,19 @@ func printChanges(out, errOut io.Writer, set *changes.Set, arrow string) {
 					h = "(before the first heading)"
 				}
 				fmt.Fprintf(out, "      %s %s  lines %d-%d\n", s.Change, safetext.Escape(h), s.StartLine, s.EndLine)
-				for _, l := range strings.Split(strings.TrimSuffix(s.Diff, "\n"), "\n") {
-					if l != "" {
-						fmt.Fprintln(out, "        "+safetext.Escape(l))
+				lines := strings.Split(strings.TrimSuffix(s.Diff, "\n"), "\n")
+				for i, l := range lines {
+					if l == "" {
+						continue
 					}
+					l = safetext.Escape(l)
+					if s.Cut && i == len(lines)-1 {
+						// ctx's own cut line ("… (N more lines of diff)"),
+						// in the terminal's marks; the document's lines
+						// above it are never rewritten.
+						l = sym.Marks(l)
+					}
+					fmt.Fprintln(out, "        "+l)
 				}
 			}
 		}

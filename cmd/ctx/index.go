@@ -100,7 +100,7 @@ func runIndex(ctx context.Context, opts *indexOptions) error {
 	// has its own for them): an endpoint's minutes hold no other command.
 	dir, hint := w.Dir(), w.Manifest().Embeddings
 	w.Close()
-	if err := embedIndex(ctx, opts.Env, dir, hint, opts.IO.Out, errOut, opts.stderrDraws()); err != nil {
+	if err := embedIndex(ctx, opts.globalOptions, dir, hint, opts.IO.Out, errOut, opts.stderrDraws()); err != nil {
 		return err
 	}
 	if len(refused) > 0 {

@@ -40,6 +40,7 @@ type progress struct {
 	sym    termenv.Symbols  // the terminal's (Spin)
 	spin   *spinner.Spinner // turning (Spin), nil when not
 	paused int              // Pause calls not resumed
+	held   []byte           // notes written while paused (Log), written at the last resume
 }
 
 type pkgProgress struct {
@@ -116,6 +117,9 @@ func (p *progress) Pause() (resume func()) {
 			if p.spin != nil {
 				p.spin.SetPaused(p.paused > 0)
 			}
+			if p.paused == 0 {
+				p.writeHeld()
+			}
 		})
 	}
 }
@@ -156,6 +160,19 @@ func (l logWriter) Write(b []byte) (int, error) {
 	p := l.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.paused > 0 && !p.done {
+		// git may be asking at the terminal ("Username for …: "), the
+		// cursor after its question: a note now would land on that line,
+		// where the user types. It is written after the last resume.
+		p.held = append(p.held, b...)
+		return len(b), nil
+	}
+	return p.writeNote(b)
+}
+
+// writeNote writes a note b (whole lines) above the spinner or the bars;
+// p.mu is held.
+func (p *progress) writeNote(b []byte) (int, error) {
 	if p.spin != nil {
 		return p.spin.Write(b)
 	}
@@ -164,6 +181,15 @@ func (l logWriter) Write(b []byte) (int, error) {
 		p.drawn = 0
 	}
 	return p.w.Write(b)
+}
+
+// writeHeld writes the notes held while git may have asked (Log); p.mu is
+// held.
+func (p *progress) writeHeld() {
+	if len(p.held) > 0 {
+		_, _ = p.writeNote(p.held)
+		p.held = nil
+	}
 }
 
 // Done draws the final state (terminal) or writes the per-package summary
@@ -180,6 +206,7 @@ func (p *progress) DoneWith(rep *workspace.Report) {
 	if p.done {
 		return
 	}
+	p.writeHeld() // whatever pauses remain: the command is over
 	p.done = true
 	if p.tty {
 		if len(p.pkgs) > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -211,5 +212,40 @@ func TestProgressSpinWhilePaused(t *testing.T) {
 		}
 		resume()
 		p.Done()
+	}
+}
+
+// TestProgressNotesWaitForGitsQuestion (round 21's Left): a note written
+// while git may ask at the terminal ("Username for …": Pause) is held and
+// written after the last resume, so that it never lands on git's question
+// line, where the user types the answer. Before, it was written at once,
+// after the question on the same line.
+func TestProgressNotesWaitForGitsQuestion(t *testing.T) {
+	t.Parallel()
+	for _, tty := range []bool{true, false} {
+		var buf syncBuffer
+		p := newProgress(&globalOptions{IO: &IOStreams{ErrOut: &buf, ErrTTY: tty}, Env: environment{"TERM=xterm"}})
+		r1, r2 := p.Pause(), p.Pause()
+		buf.Write([]byte("Username for 'https://example.com': ")) // git's question, on /dev/tty
+		fmt.Fprintf(p.Log(), "warning: b: a note\n")
+		if got := buf.String(); strings.Contains(got, "a note") {
+			t.Errorf("tty %v: a note written while git asks: %q", tty, got)
+		}
+		r1()
+		if got := buf.String(); strings.Contains(got, "a note") {
+			t.Errorf("tty %v: a note written while another fetch's git asks: %q", tty, got)
+		}
+		buf.Write([]byte("alice\n")) // the answer
+		r2()
+		if got := buf.String(); !strings.HasSuffix(got, "alice\nwarning: b: a note\n") {
+			t.Errorf("tty %v: after the resume: %q, want the note below the answer", tty, got)
+		}
+		// Held notes are written at Done too, whatever pauses remain.
+		p.Pause()
+		fmt.Fprintf(p.Log(), "note: last\n")
+		p.Done()
+		if got := buf.String(); !strings.Contains(got, "note: last\n") {
+			t.Errorf("tty %v: a held note lost at Done: %q", tty, got)
+		}
 	}
 }

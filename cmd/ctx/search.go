@@ -208,7 +208,10 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	printNote(o.IO.ErrOut, cmp.Or(note, hnote))
+	o.printNote(o.IO.ErrOut, cmp.Or(note, hnote))
+	if !hasNoPackages(proj) && indexer.OnlyCommonWords(text) { // as the MCP search's note
+		o.printNote(o.IO.ErrOut, indexer.CommonWordsNote(len(hits) > 0))
+	}
 	out := o.IO.Out
 	if o.json {
 		if hits == nil {

@@ -120,10 +120,12 @@ func searchSemantic(env environment, lexical, hybrid bool) (s *indexer.Semantic,
 	}}, "", c.Close
 }
 
-// printNote writes a search's note, one line, on w.
-func printNote(w io.Writer, note string) {
+// printNote writes a search's note, one line, on w, in the terminal's
+// marks (deepText: under LANG=C a note cut at safetext's bound ended in
+// "…", agent22).
+func (g *globalOptions) printNote(w io.Writer, note string) {
 	if note != "" {
-		fmt.Fprintf(w, "note: %s\n", safetext.Text(note))
+		fmt.Fprintf(w, "note: %s\n", g.deepText(note))
 	}
 }
 
@@ -131,7 +133,8 @@ func printNote(w io.Writer, note string) {
 // is configured (ctx index): a progress line on errOut while it works,
 // then one line of what is stored on out. It returns nil when nothing is
 // configured.
-func embedIndex(ctx context.Context, env environment, contextDir string, hint *project.EmbeddingsHint, out, errOut io.Writer, tty bool) error {
+func embedIndex(ctx context.Context, g *globalOptions, contextDir string, hint *project.EmbeddingsHint, out, errOut io.Writer, tty bool) error {
+	env := g.Env
 	cfg, on, _, err := embedConfig(env)
 	if err != nil {
 		return err
@@ -140,7 +143,7 @@ func embedIndex(ctx context.Context, env environment, contextDir string, hint *p
 		fmt.Fprintf(errOut, "warning: the manifest's embeddings.url is ignored: an embedding endpoint is only ever your own (ctx config set embeddings.url URL), as every document's text is sent to it\n")
 	}
 	if hint != nil && hint.Model != "" && hint.Model != cfg.Model {
-		fmt.Fprintf(errOut, "note: this project recommends the embedding model %s (ctx config set embeddings.model %s)\n", safetext.Quote(hint.Model), safetext.Text(hint.Model))
+		fmt.Fprintf(errOut, "note: this project recommends the embedding model %s (ctx config set embeddings.model %s)\n", g.symbols().Marks(safetext.Quote(hint.Model)), safetext.Text(hint.Model))
 	}
 	if !on {
 		return nil
@@ -153,7 +156,7 @@ func embedIndex(ctx context.Context, env environment, contextDir string, hint *p
 	p := &embedProgress{w: errOut, tty: tty}
 	rep, err := indexer.EmbedIndex(ctx, contextDir, c, indexer.EmbedOptions{
 		Progress: p.update,
-		Warn:     func(msg string) { fmt.Fprintf(errOut, "%s\n", safetext.Text(msg)) },
+		Warn:     func(msg string) { fmt.Fprintf(errOut, "%s\n", g.deepText(msg)) },
 	})
 	p.done()
 	if err != nil {

@@ -41,6 +41,67 @@ func fenceLine(t string, indent3 bool, l string) []string {
 	return fenceRE().FindStringSubmatch(l)
 }
 
+// opensFence is the character and length of the fence l opens (t is l
+// after its indent, indent3 whether that is at most three spaces): ``` or
+// ~~~ or longer, a backtick fence's info string holding no backtick; n is
+// 0 when l opens none.
+func opensFence(t string, indent3 bool, l string) (ch byte, n int) {
+	if m := fenceLine(t, indent3, l); m != nil && (m[1][0] == '~' || !strings.Contains(m[2], "`")) {
+		return m[1][0], len(m[1])
+	}
+	return 0, 0
+}
+
+// closesFence reports whether l closes a block opened by n of ch: at
+// most three spaces, at least n of ch, nothing else but blanks.
+func closesFence(l string, ch byte, n int) bool {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 {
+		return false
+	}
+	k := 0
+	for k < len(t) && t[k] == ch {
+		k++
+	}
+	return k >= n && strings.TrimSpace(t[k:]) == ""
+}
+
+// OpenFence is the fence ("```", "~~~~": its character as many times as
+// opened it) of the fenced code block a reader of a markdown document is
+// still inside after its line (1-based), as Scan reads blocks: "" when
+// the line is outside code or closes its block, and for other formats.
+// read_relevant closes a passage cut inside a block and opens one that
+// starts inside it (agent22: a part that ended in an open block made the
+// next passage's header read as code).
+func (d Doc) OpenFence(line int) string {
+	if d.Format != FormatMarkdown && d.Format != "" {
+		return ""
+	}
+	k := d.Body.Kinds
+	i := line - 1 - d.FrontMatter.End
+	if i < 0 || i >= len(k) || k[i] != Code {
+		return ""
+	}
+	start := i
+	for start > 0 && k[start-1] == Code {
+		start--
+	}
+	body := d.Lines[d.FrontMatter.End:]
+	var ch byte
+	n := 0
+	for j := start; j <= i; j++ {
+		if n > 0 {
+			if closesFence(body[j], ch, n) {
+				n = 0
+			}
+			continue
+		}
+		t, indent3 := afterIndent(body[j])
+		ch, n = opensFence(t, indent3, body[j])
+	}
+	return strings.Repeat(string(ch), n)
+}
+
 // atxLine is atxRE's submatches of l, whose text after its indent is t.
 func atxLine(t string, indent3 bool, l string) []string {
 	if !indent3 || !strings.HasPrefix(t, "#") {
@@ -87,15 +148,8 @@ func Scan(lines []string) Body {
 	for i, l := range lines {
 		if fenceLen > 0 {
 			s.Kinds[i] = Code
-			t := strings.TrimLeft(l, " ")
-			if len(l)-len(t) <= 3 {
-				n := 0
-				for n < len(t) && t[n] == fenceChar {
-					n++
-				}
-				if n >= fenceLen && strings.TrimSpace(t[n:]) == "" {
-					fenceLen = 0
-				}
+			if closesFence(l, fenceChar, fenceLen) {
+				fenceLen = 0
 			}
 			continue
 		}
@@ -112,8 +166,8 @@ func Scan(lines []string) Body {
 			continue
 		}
 		t, indent3 := afterIndent(l)
-		if m := fenceLine(t, indent3, l); m != nil && (m[1][0] == '~' || !strings.Contains(m[2], "`")) {
-			fenceChar, fenceLen = m[1][0], len(m[1])
+		if ch, n := opensFence(t, indent3, l); n > 0 {
+			fenceChar, fenceLen = ch, n
 			s.Kinds[i] = Code
 			paraStart = -1
 			continue

@@ -87,12 +87,48 @@ var (
 // deep down, a registry's problem), in s's marks: the Unicode ellipsis and
 // arrow such text is written with (the form --json and MCP keep) become
 // s's Ellipsis and Arrow. Text for a person goes through it on its way to
-// the terminal; the rest of the text is left as it is.
+// the terminal; the rest of the text is left as it is, and so is a quoted
+// name in it (a double-quoted run closed by an unescaped quote, as
+// safetext.Quote and %q write a file, ref or model): it is the user's own,
+// and "a→b.md" written "a->b.md" names a file that does not exist (round
+// 21's Left).
 func (s Symbols) Marks(text string) string {
-	if s.Ellipsis == unicodeSymbols.Ellipsis && s.Arrow == unicodeSymbols.Arrow {
+	if s.Ellipsis == unicodeSymbols.Ellipsis && s.Arrow == unicodeSymbols.Arrow ||
+		!strings.Contains(text, unicodeSymbols.Ellipsis) && !strings.Contains(text, unicodeSymbols.Arrow) {
 		return text
 	}
-	return strings.NewReplacer(unicodeSymbols.Ellipsis, s.Ellipsis, unicodeSymbols.Arrow, s.Arrow).Replace(text)
+	r := strings.NewReplacer(unicodeSymbols.Ellipsis, s.Ellipsis, unicodeSymbols.Arrow, s.Arrow)
+	var b strings.Builder
+	for text != "" {
+		open := strings.IndexByte(text, '"')
+		if open < 0 {
+			break
+		}
+		end := quoteEnd(text[open+1:])
+		if end < 0 {
+			break // a quote never closed quotes nothing
+		}
+		end += open + 2 // past the closing quote
+		b.WriteString(r.Replace(text[:open]))
+		b.WriteString(text[open:end])
+		text = text[end:]
+	}
+	b.WriteString(r.Replace(text))
+	return b.String()
+}
+
+// quoteEnd is the index in t (what follows an opening quote) of the quote
+// that closes it, one not escaped by a backslash; -1 when there is none.
+func quoteEnd(t string) int {
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
 }
 
 // SymbolsFor is the terminal's symbols: Unicode when it takes UTF-8

@@ -75,3 +75,25 @@ func TestMarks(t *testing.T) {
 		t.Errorf("ASCII: %q, want %q", got, want)
 	}
 }
+
+// TestMarksLeaveQuotedNames (round 21's Left): a name quoted in the text
+// (safetext.Quote, %q: a file, a ref, a model) is the user's own and is
+// shown as it is; only ctx's own marks around it become ASCII. Before,
+// "docs/a→b.md" in an error read "docs/a->b.md" under LANG=C, a file that
+// does not exist.
+func TestMarksLeaveQuotedNames(t *testing.T) {
+	t.Parallel()
+	ascii := SymbolsFor(false)
+	for in, want := range map[string]string{
+		`cannot read "docs/a→b.md": … and 2 more`:       `cannot read "docs/a→b.md": ... and 2 more`,
+		`"a \"→\" b" → "c…"`:                            `"a \"→\" b" -> "c…"`,
+		`model "` + "xx" + `"…(300 more bytes) → retry`: `model "xx"...(300 more bytes) -> retry`,
+		`a "stray quote → is no name`:                   `a "stray quote -> is no name`,
+		`no quotes → here…`:                             `no quotes -> here...`,
+		`"\\" → x`:                                      `"\\" -> x`,
+	} {
+		if got := ascii.Marks(in); got != want {
+			t.Errorf("Marks(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
