@@ -576,7 +576,7 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // prior (linkPrior: in-links and hub pages, in links by chunk key) and the page's share (pageScores), and sorts the
 // candidates by it, best first (rankOrder: ties by chunk key).
 // Candidates must be of rdr's snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string) error {
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string, anchors map[string]map[string]bool) error {
 	heads, err := cache.headLengths(ctx, rdr)
 	if err != nil {
 		return err
@@ -639,6 +639,10 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 		}
 		if named != "" && !strings.HasPrefix(c.ext, named+"\x00") {
 			c.score *= namedPackagePrior
+		}
+		if len(anchors) > 0 {
+			k, _ := splitChunkID(c.ext)
+			c.score *= 1 + anchorBonus*ft.anchorCoverage(i, terms, anchors[k])
 		}
 		if len(links) > 0 {
 			k, _ := splitChunkID(c.ext)
