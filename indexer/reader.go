@@ -88,7 +88,7 @@ type Reader struct {
 	graphOf   *catalog           // the catalogue graph was built from
 	inl       map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
 	inlStat   FileVersion
-	anchors   map[string]map[string]bool // anchor terms by chunk key (anchors.go), of the graph anchorsOf
+	anchors   *anchorIndex // link texts by chunk key (anchors.go), of the graph anchorsOf
 	anchorsOf *graph
 	closed    bool
 
@@ -499,7 +499,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	var vm *versionMap         // the pages' versioned copies, read when a candidate is in a version folder
 	var inl map[string]float64 // link priors (inlinks.go), read at the first rescore
-	var anchors map[string]map[string]bool
+	var anchors *anchorIndex
 	named := "" // the package the query names (priors)
 	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
 	keep := func(body []byte) bool {
@@ -527,7 +527,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 				if inl, named, err = r.priors(ctx, open.cache, rdr, analyzer, q, pq); err != nil {
 					return nil, err
 				}
-				if anchorBonus > 0 {
+				if anchorBonus > 0 || anchorWeight > 0 {
 					if anchors, err = r.anchorTerms(analyzer); err != nil {
 						return nil, err
 					}
