@@ -576,7 +576,7 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // prior (linkPrior: in-links and hub pages, in links by chunk key) and the page's share (pageScores), and sorts the
 // candidates by it, best first (rankOrder: ties by chunk key).
 // Candidates must be of rdr's snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string, anchors *anchorIndex) error {
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string) error {
 	heads, err := cache.headLengths(ctx, rdr)
 	if err != nil {
 		return err
@@ -629,12 +629,7 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 		if err != nil {
 			return err
 		}
-		var ad *anchorDoc
-		if anchors != nil && anchorWeight > 0 {
-			k, _ := splitChunkID(c.ext)
-			ad = anchors.docs[k]
-		}
-		c.score = ft.score(i, dlHead, st, terms, ad, anchors) * (1 + titleCoverageBonus*ft.titleCoverage(i))
+		c.score = ft.score(i, dlHead, st) * (1 + titleCoverageBonus*ft.titleCoverage(i))
 		n := c.id.Value()
 		if n < uint64(len(kinded)) && kinded[n] {
 			c.score *= docKindPrior
@@ -644,10 +639,6 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 		}
 		if named != "" && !strings.HasPrefix(c.ext, named+"\x00") {
 			c.score *= namedPackagePrior
-		}
-		if anchors != nil && anchorBonus > 0 {
-			k, _ := splitChunkID(c.ext)
-			c.score *= 1 + anchorBonus*ft.anchorCoverage(i, terms, anchors.docs[k])
 		}
 		if len(links) > 0 {
 			k, _ := splitChunkID(c.ext)
@@ -836,7 +827,7 @@ func headLength(dvr index.DocValueReader, heads []uint32, c *candidate) (float64
 }
 
 // score is candidate i's BM25F score over the terms.
-func (ft *freqTable) score(i int, dlHead float64, st corpusStats, terms []string, ad *anchorDoc, ai *anchorIndex) float64 {
+func (ft *freqTable) score(i int, dlHead float64, st corpusStats) float64 {
 	dlBody := max(ft.dlText[i]-dlHead, 0)
 	row := ft.tf[i*ft.terms : (i+1)*ft.terms]
 	inTitle, inTrail := ft.subjectParts(row)
@@ -848,15 +839,10 @@ func (ft *freqTable) score(i int, dlHead float64, st corpusStats, terms []string
 			body = 0
 			head, title = questionHead(head, title, inTitle, inTrail)
 		}
-		anchor := fieldFreq{}
-		if ad != nil && !ft.bodyless[j] {
-			anchor = fieldFreq{tf: float64(ad.tf[terms[j]]), dl: float64(ad.dl), avgdl: ai.avgdl, weight: anchorWeight}
-		}
 		score += ft.weight[j] * bm25fTerm(ft.idf[j],
 			fieldFreq{tf: max(body, 0), dl: dlBody, avgdl: st.avgBody, weight: bodyWeight},
 			fieldFreq{tf: head, dl: dlHead, avgdl: st.avgHead, weight: headWeight},
-			fieldFreq{tf: title, dl: ft.dlTitle[i], avgdl: st.avgTitle, weight: titleWeight},
-			anchor)
+			fieldFreq{tf: title, dl: ft.dlTitle[i], avgdl: st.avgTitle, weight: titleWeight})
 	}
 	return score
 }

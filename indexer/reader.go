@@ -73,24 +73,22 @@ const (
 type Reader struct {
 	contextDir string
 
-	mu        sync.Mutex
-	metaStat  FileVersion
-	meta      meta
-	idx       *openIndex
-	idxGen    int64
-	idxDir    string
-	users     int // calls using idx right now
-	lastUse   time.Time
-	timer     *time.Timer
-	catStat   FileVersion
-	cat       *catalog
-	graph     *graph             // the link graph of graphOf (graph.go)
-	graphOf   *catalog           // the catalogue graph was built from
-	inl       map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
-	inlStat   FileVersion
-	anchors   *anchorIndex // link texts by chunk key (anchors.go), of the graph anchorsOf
-	anchorsOf *graph
-	closed    bool
+	mu       sync.Mutex
+	metaStat FileVersion
+	meta     meta
+	idx      *openIndex
+	idxGen   int64
+	idxDir   string
+	users    int // calls using idx right now
+	lastUse  time.Time
+	timer    *time.Timer
+	catStat  FileVersion
+	cat      *catalog
+	graph    *graph             // the link graph of graphOf (graph.go)
+	graphOf  *catalog           // the catalogue graph was built from
+	inl      map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
+	inlStat  FileVersion
+	closed   bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
 	// or accumulatedCandidates found; exhaustive turns them off (tests
@@ -499,8 +497,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	var vm *versionMap         // the pages' versioned copies, read when a candidate is in a version folder
 	var inl map[string]float64 // link priors (inlinks.go), read at the first rescore
-	var anchors *anchorIndex
-	named := "" // the package the query names (priors)
+	named := ""                // the package the query names (priors)
 	plain := len(terms) > 0 && len(pq.phrases) == 0 && len(pq.excluded) == 0 && !filtered && !r.exhaustive
 	keep := func(body []byte) bool {
 		if len(phrases) == 0 && len(excludedPhrases) == 0 {
@@ -527,13 +524,8 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 				if inl, named, err = r.priors(ctx, open.cache, rdr, analyzer, q, pq); err != nil {
 					return nil, err
 				}
-				if anchorBonus > 0 || anchorWeight > 0 {
-					if anchors, err = r.anchorTerms(analyzer); err != nil {
-						return nil, err
-					}
-				}
 			}
-			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named, anchors); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, stop, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
 				return nil, err
 			}
 			vm.order(cands, queryVersions(pq.words))
