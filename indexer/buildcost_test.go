@@ -129,9 +129,9 @@ func TestInlineLinksPrefilter(t *testing.T) {
 	}
 	found := 0
 	for _, l := range lines {
-		got, want := inlineLinks(l), inlineLinkRE().FindAllStringSubmatch(l, -1)
+		got, want := inlineLinks(l), inlineLinkRE().FindAllStringSubmatchIndex(l, -1)
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("inlineLinks(%q) = %q, want %q", l, got, want)
+			t.Errorf("inlineLinks(%q) = %v, want %v", l, got, want)
 		}
 		found += len(got)
 	}

@@ -66,11 +66,11 @@ var (
 // inlineLinks is inlineLinkRE's matches in l, tried only when l has the
 // "](" every match has (the regexp, which has no literal start, was the
 // most of finding links).
-func inlineLinks(l string) [][]string {
+func inlineLinks(l string) [][]int {
 	if !strings.Contains(l, "](") {
 		return nil
 	}
-	return inlineLinkRE().FindAllStringSubmatch(l, -1)
+	return inlineLinkRE().FindAllStringSubmatchIndex(l, -1)
 }
 
 func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
@@ -84,6 +84,11 @@ func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
 			continue
 		}
 		line := base + i + 1
+		// Links are found in l with its code spans blanked (a link in
+		// code is none); a link's text is taken from the line as written
+		// (at the same offsets): "[`docker run`](run.md)" is about
+		// docker run.
+		text := l
 		l = markdown.BlankCodeSpans(l)
 		if m := refDefRE().FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[1], "^") {
 			out = appendLink(out, LinkMarkdown, m[2], line, m[1])
@@ -96,15 +101,15 @@ func extractLinks(lines []string, s markdown.Body, base int) []rawLink {
 			target := l[m[2]:m[3]]
 			label := ""
 			if m[4] >= 0 {
-				label = l[m[4]:m[5]]
+				label = text[m[4]:m[5]]
 			}
 			out = appendLink(out, LinkWiki, target, line, label)
 		}
 		for _, m := range inlineLinks(l) {
-			if m[1] == "!" {
+			if m[3] > m[2] { // "!": an image
 				continue
 			}
-			out = appendLink(out, LinkMarkdown, m[3], line, markdown.Plain(m[2]))
+			out = appendLink(out, LinkMarkdown, l[m[6]:m[7]], line, markdown.Plain(text[m[4]:m[5]]))
 		}
 		for _, m := range autoLinkRE().FindAllStringSubmatch(l, -1) {
 			out = appendLink(out, LinkMarkdown, m[1], line, "")

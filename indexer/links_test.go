@@ -14,7 +14,8 @@ import (
 )
 
 // TestExtractLinks: each link form, with its line; code, images, anchors
-// alone and other schemes are not links.
+// alone and other schemes are not links; code spans in a link's text stay
+// in its label.
 func TestExtractLinks(t *testing.T) {
 	t.Parallel()
 	doc := "---\ntitle: T\ndepends_on: \"[[adr-1|the first ADR]]\"\nsee-also:\n  - ../other/README.md\n  - plain words\nowner: team-a\n---\n" + // lines 1-8
@@ -25,7 +26,8 @@ func TestExtractLinks(t *testing.T) {
 		"<https://github.com/o/r/blob/main/docs/a.md>\n" + // 13
 		"```\n[fenced](no.md)\n```\n" + // 14-16
 		"[own]: ch04-01-what-is-ownership.html#the-stack\n" + // 17
-		"``[spanned](no.md)`` and `a [unequal](yes.md) `` (runs of unequal length close nothing)\n" // 18
+		"``[spanned](no.md)`` and `a [unequal](yes.md) `` (runs of unequal length close nothing)\n" + // 18
+		"Use [`docker run`](run.md), [the `import` block](import.md) and [[cmd|`ls` command]].\n" // 19: code in a link's text is its text
 	p := parseMarkdown("f.md", []byte(doc), nil)
 	want := []rawLink{
 		{Type: "depends_on", Target: "adr-1", Line: 3, Label: "the first ADR", Wiki: true},
@@ -37,6 +39,9 @@ func TestExtractLinks(t *testing.T) {
 		{Type: LinkMarkdown, Target: "https://github.com/o/r/blob/main/docs/a.md", Line: 13},
 		{Type: LinkMarkdown, Target: "ch04-01-what-is-ownership.html#the-stack", Line: 17, Label: "own"},
 		{Type: LinkMarkdown, Target: "yes.md", Line: 18, Label: "unequal"},
+		{Type: LinkWiki, Target: "cmd", Line: 19, Label: "`ls` command"},
+		{Type: LinkMarkdown, Target: "run.md", Line: 19, Label: "`docker run`"},
+		{Type: LinkMarkdown, Target: "import.md", Line: 19, Label: "the `import` block"},
 	}
 	if !reflect.DeepEqual(p.Links, want) {
 		g, _ := json.MarshalIndent(p.Links, "", " ")
