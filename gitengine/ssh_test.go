@@ -152,3 +152,32 @@ func TestSSHNoKnownHostsSaysItOnce(t *testing.T) {
 		t.Errorf("err = %q sends the user to SSH_KNOWN_HOSTS, which ctx does not read", msg)
 	}
 }
+
+// TestSSHNoKnownHostsHintIsSafe: the ssh-keyscan command the hint gives
+// is one a user may paste into a shell, and its host comes from a
+// manifest or a registry, which are untrusted: a host a shell would run
+// (`id`, $(id), ;, a leading -) gets no command, only the file to add the
+// key to. A port other than 22 is in the command (-p), as known_hosts
+// keeps such a host's key as [host]:port (rv-walk22).
+func TestSSHNoKnownHostsHintIsSafe(t *testing.T) {
+	t.Parallel()
+	o, _ := isolate(t)
+	known := filepath.Join(o.SSHDir, "known_hosts")
+	for _, tc := range []struct{ url, want, notWant string }{
+		{"git@ex;id;ample.com:acme/hub.git", "then add it to " + known, "ssh-keyscan"},
+		{"git@`id`:acme/hub.git", "then add it to " + known, "ssh-keyscan"},
+		{"git@ex$(id)ample:acme/hub.git", "then add it to " + known, "ssh-keyscan"},
+		{"git@-oProxyCommand=id:acme/hub.git", "then add it to " + known, "ssh-keyscan"},
+		{"ssh://git@example.com:2222/acme/hub.git", "ssh-keyscan -p 2222 example.com >> " + known, "ssh-keyscan example.com"},
+		{"ssh://git@example.com/acme/hub.git", "ssh-keyscan example.com >> " + known, "-p "},
+	} {
+		_, err := New(o).Resolve(context.Background(), tc.url, "")
+		if KindOf(err) != KindHostKey {
+			t.Errorf("%s: err = %v (kind %v), want KindHostKey", tc.url, err, KindOf(err))
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, tc.notWant) {
+			t.Errorf("%s: err = %q, want %q and not %q", tc.url, msg, tc.want, tc.notWant)
+		}
+	}
+}
