@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -378,7 +379,7 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 		if err != nil {
 			return usageErrorf("mcp config: %w", err)
 		}
-		if _, port, _ := net.SplitHostPort(addr); port == "0" {
+		if _, port, _ := net.SplitHostPort(addr); isPortZero(port) {
 			return usageErrorf("mcp config: --http %s: port 0 is the free port 'ctx mcp --http :0' picks when it starts; give the address it printed (ctx mcp: serving MCP at http://ADDR/mcp)", safetext.Quote(o.http))
 		}
 		tok, _, _, err := o.Env.mcpToken()
@@ -444,4 +445,12 @@ func mcpInstalled(dir string) mcpserver.InstalledFunc {
 		}
 		return in, nil
 	}
+}
+
+// isPortZero reports whether port is 0 as net.Listen reads it (":00" too):
+// the free port a server picks when it starts, which no client can be
+// given.
+func isPortZero(port string) bool {
+	n, err := strconv.Atoi(port)
+	return err == nil && n == 0
 }
