@@ -455,11 +455,17 @@ func (k *knownHostsError) Unwrap() error { return k.err }
 // hint says to check the host's key and add it to the file. The command
 // it gives is one a user pastes into a shell, and the host comes from a
 // manifest or a registry, untrusted: it is given only when the host and
-// the file are words a shell takes as they are (rv-walk22: a source
+// the file are words a shell takes as they are; a file that is there but
+// not read is to be fixed, not added to (rv-walk22: a source
 // git@`cmd`:r.git had ctx print "ssh-keyscan `cmd` >> ..."). A port
 // other than ssh's is in it, as known_hosts keeps that key as [host]:port.
 func (k *knownHostsError) hint() string {
 	h := safetext.Clip(k.host, 0)
+	if !errors.Is(k.err, fs.ErrNotExist) {
+		// There, but not read as a known_hosts file (a bad line, a
+		// folder, no permission): a key added to it would not be read.
+		return "fix or move " + k.file + ": ctx reads it to check " + h + "'s key"
+	}
 	if !shellWord(k.host, false) || strings.HasPrefix(k.host, "-") || !shellWord(k.file, true) {
 		return "check " + h + "'s key against what its owner publishes, then add it to " + k.file
 	}

@@ -181,3 +181,27 @@ func TestSSHNoKnownHostsHintIsSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestSSHBadKnownHostsSaysToFixIt: a known_hosts that is there but cannot
+// be read as one (a line that is no host key) is named with its fault,
+// and the hint is to fix the file, not to add a key to it, which would
+// leave the bad line where it is (rv-walk22).
+func TestSSHBadKnownHostsSaysToFixIt(t *testing.T) {
+	t.Parallel()
+	o, _ := isolate(t)
+	if err := os.MkdirAll(o.SSHDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	known := filepath.Join(o.SSHDir, "known_hosts")
+	if err := os.WriteFile(known, []byte("example.com ssh-ed25519 not-base64!\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := New(o).Resolve(context.Background(), "git@example.com:acme/hub.git", "")
+	if KindOf(err) != KindHostKey {
+		t.Fatalf("err = %v (kind %v), want KindHostKey", err, KindOf(err))
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "fix or move "+known) || strings.Contains(msg, "ssh-keyscan") {
+		t.Errorf("err = %q, want the hint to fix or move %s, and no ssh-keyscan", msg, known)
+	}
+}
