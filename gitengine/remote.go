@@ -151,6 +151,7 @@ func (e *Engine) connectConn(ctx context.Context, c *conn, op string) (*conn, er
 		if r.ep.Protocol == "ssh" {
 			auth, err := e.sshAuth(r.user, r.ep.Host)
 			if kh := (*knownHostsError)(nil); errors.As(err, &kh) {
+				kh.port = r.ep.Port
 				return nil, newError(KindHostKey, r.raw, op, kh, kh.hint())
 			}
 			if err != nil {
@@ -444,15 +445,52 @@ func (c *conn) close() {
 // Error carries it once (not also KindHostKey's general one).
 type knownHostsError struct {
 	file, host string
+	port       int // 0 or 22: ssh's own
 	err        error
 }
 
 func (k *knownHostsError) Error() string { return "read " + k.file + ": " + k.err.Error() }
 func (k *knownHostsError) Unwrap() error { return k.err }
 
+// hint says to check the host's key and add it to the file. The command
+// it gives is one a user pastes into a shell, and the host comes from a
+// manifest or a registry, untrusted: it is given only when the host and
+// the file are words a shell takes as they are; a file that is there but
+// not read is to be fixed, not added to (rv-walk22: a source
+// git@`cmd`:r.git had ctx print "ssh-keyscan `cmd` >> ..."). A port
+// other than ssh's is in it, as known_hosts keeps that key as [host]:port.
 func (k *knownHostsError) hint() string {
 	h := safetext.Clip(k.host, 0)
-	return "check " + h + "'s key against what its owner publishes, then add it: ssh-keyscan " + h + " >> " + k.file
+	if !errors.Is(k.err, fs.ErrNotExist) {
+		// There, but not read as a known_hosts file (a bad line, a
+		// folder, no permission): a key added to it would not be read.
+		return "fix or move " + k.file + ": ctx reads it to check " + h + "'s key"
+	}
+	if !shellWord(k.host, false) || strings.HasPrefix(k.host, "-") || !shellWord(k.file, true) {
+		return "check " + h + "'s key against what its owner publishes, then add it to " + k.file
+	}
+	port := ""
+	if k.port != 0 && k.port != 22 {
+		port = "-p " + strconv.Itoa(k.port) + " "
+	}
+	return "check " + h + "'s key against what its owner publishes, then add it: ssh-keyscan " + port + h + " >> " + k.file
+}
+
+// shellWord reports whether s is a non-empty word a POSIX shell reads as
+// it is written: letters, digits and . _ - : (and / + = , @ for a path).
+func shellWord(s string, path bool) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '_', c == '-', c == ':':
+		case path && strings.IndexByte("/+=,@", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isLoopback(host string) bool {

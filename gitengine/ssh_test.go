@@ -152,3 +152,56 @@ func TestSSHNoKnownHostsSaysItOnce(t *testing.T) {
 		t.Errorf("err = %q sends the user to SSH_KNOWN_HOSTS, which ctx does not read", msg)
 	}
 }
+
+// TestSSHNoKnownHostsHintIsSafe: the ssh-keyscan command the hint gives
+// is one a user may paste into a shell, and its host comes from a
+// manifest or a registry, which are untrusted: a host a shell would run
+// (`id`, $(id), ;, a leading -) gets no command, only the file to add the
+// key to. A port other than 22 is in the command (-p), as known_hosts
+// keeps such a host's key as [host]:port (rv-walk22).
+func TestSSHNoKnownHostsHintIsSafe(t *testing.T) {
+	t.Parallel()
+	o, _ := isolate(t)
+	known := filepath.Join(o.SSHDir, "known_hosts")
+	for _, tc := range []struct{ url, want, notWant string }{
+		{"git@ex;id;ample.com:acme/hub.git", "then add it to " + known, "ssh-keyscan"},
+		{"git@`id`:acme/hub.git", "then add it to " + known, "ssh-keyscan"},
+		{"git@ex$(id)ample:acme/hub.git", "then add it to " + known, "ssh-keyscan"},
+		{"git@-oProxyCommand=id:acme/hub.git", "then add it to " + known, "ssh-keyscan"},
+		{"ssh://git@example.com:2222/acme/hub.git", "ssh-keyscan -p 2222 example.com >> " + known, "ssh-keyscan example.com"},
+		{"ssh://git@example.com/acme/hub.git", "ssh-keyscan example.com >> " + known, "-p "},
+	} {
+		_, err := New(o).Resolve(context.Background(), tc.url, "")
+		if KindOf(err) != KindHostKey {
+			t.Errorf("%s: err = %v (kind %v), want KindHostKey", tc.url, err, KindOf(err))
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, tc.want) || strings.Contains(msg, tc.notWant) {
+			t.Errorf("%s: err = %q, want %q and not %q", tc.url, msg, tc.want, tc.notWant)
+		}
+	}
+}
+
+// TestSSHBadKnownHostsSaysToFixIt: a known_hosts that is there but cannot
+// be read as one (a line that is no host key) is named with its fault,
+// and the hint is to fix the file, not to add a key to it, which would
+// leave the bad line where it is (rv-walk22).
+func TestSSHBadKnownHostsSaysToFixIt(t *testing.T) {
+	t.Parallel()
+	o, _ := isolate(t)
+	if err := os.MkdirAll(o.SSHDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	known := filepath.Join(o.SSHDir, "known_hosts")
+	if err := os.WriteFile(known, []byte("example.com ssh-ed25519 not-base64!\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := New(o).Resolve(context.Background(), "git@example.com:acme/hub.git", "")
+	if KindOf(err) != KindHostKey {
+		t.Fatalf("err = %v (kind %v), want KindHostKey", err, KindOf(err))
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "fix or move "+known) || strings.Contains(msg, "ssh-keyscan") {
+		t.Errorf("err = %q, want the hint to fix or move %s, and no ssh-keyscan", msg, known)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -69,12 +70,7 @@ Exit status: 0 when the client closes stdin or the HTTP server is stopped;
 1 outside a project (the server does not start: run 'ctx init', or give
 the client -C DIR), when the project or the index cannot be opened, or
 when the address cannot be listened on.`,
-		Args: func(c *cobra.Command, args []string) error {
-			if opts.http != "" && len(args) == 1 {
-				return nil // --http ADDR
-			}
-			return noArgs(c, args)
-		},
+		Args: httpAddrArgs(&opts.http),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.http = args[0]
@@ -317,6 +313,24 @@ type mcpConfigOptions struct {
 	http   string // --http: the address of a running ctx mcp --http
 }
 
+// httpAddrArgs is the Args of a command with --http [ADDR] (ctx mcp, mcp
+// config): ADDR may follow a bare --http after a space, as the one
+// argument (RunE takes it), and the command takes no other. --http=ADDR
+// has its address: an argument after it is one too many, not the address
+// (rv-walk22: `--http=:9001 127.0.0.1:9000` served on 9000). A bare
+// --http is told by its value, the default it takes (NoOptDefVal).
+func httpAddrArgs(http *string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) == 1 && c.Flags().Changed("http") {
+			if *http != mcpserver.DefaultHTTPAddr {
+				return fmt.Errorf("--http has its address already (%s): %s is one argument too many", safetext.Clip(*http, 0), safetext.Quote(args[0]))
+			}
+			return nil
+		}
+		return noArgs(c, args)
+	}
+}
+
 func newMCPConfigCmd(g *globalOptions, runF func(context.Context, *mcpConfigOptions) error) *cobra.Command {
 	opts := &mcpConfigOptions{globalOptions: g}
 	cmd := &cobra.Command{
@@ -339,12 +353,7 @@ user configuration, out of any repository.
 
 Exit status: 0 when printed; 2 for a missing or unknown --client or bad
 arguments; 1 for other errors.`,
-		Args: func(c *cobra.Command, args []string) error {
-			if opts.http != "" && len(args) == 1 {
-				return nil // --http ADDR, as ctx mcp takes it
-			}
-			return noArgs(c, args)
-		},
+		Args: httpAddrArgs(&opts.http),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.http = args[0]
@@ -370,7 +379,7 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 		if err != nil {
 			return usageErrorf("mcp config: %w", err)
 		}
-		if _, port, _ := net.SplitHostPort(addr); port == "0" {
+		if _, port, _ := net.SplitHostPort(addr); isPortZero(port) {
 			return usageErrorf("mcp config: --http %s: port 0 is the free port 'ctx mcp --http :0' picks when it starts; give the address it printed (ctx mcp: serving MCP at http://ADDR/mcp)", safetext.Quote(o.http))
 		}
 		tok, _, _, err := o.Env.mcpToken()
@@ -436,4 +445,12 @@ func mcpInstalled(dir string) mcpserver.InstalledFunc {
 		}
 		return in, nil
 	}
+}
+
+// isPortZero reports whether port is 0 as net.Listen reads it (":00" too):
+// the free port a server picks when it starts, which no client can be
+// given.
+func isPortZero(port string) bool {
+	n, err := strconv.Atoi(port)
+	return err == nil && n == 0
 }
