@@ -89,3 +89,59 @@ func TestReadJSONAllocations(t *testing.T) {
 		t.Errorf("readJSON of inlinks.json for 300 documents: %.0f allocations, want at most 520 (369 through jsonfile.Unmarshal, 678 through encoding/json)", n)
 	}
 }
+
+// TestReadJSONOddFilesAsEncodingJSON: a damaged or planted index file
+// (the index can be committed, so a teammate's commit can hold one)
+// decodes through readJSON as encoding/json decodes it, for every type
+// readJSON reads: unknown fields, duplicate keys (in structs and maps),
+// nulls, numbers out of range or not whole, invalid UTF-8 and lone
+// surrogates, keys matching a field only by Unicode case folding, times
+// and deep nesting on either side of jsonfile's depth limit (rv-start22).
+func TestReadJSONOddFilesAsEncodingJSON(t *testing.T) {
+	types := []func() any{
+		func() any { return new(meta) }, func() any { return new(catalog) }, func() any { return new(inLinksData) },
+		func() any { return new(ownRecord) }, func() any { return new(tokensState) },
+	}
+	cases := []string{
+		`{"schema":29,"zzz":{"a":[1]}}`, `{"schema":1,"schema":2}`, `{"docs":{"a":{"x":1},"a":{"y":2}}}`,
+		`{"docs":{"a":{"x":1}},"docs":{"b":{"y":2}}}`, `{"hubs":{"a":["x","y"]},"hubs":{"a":["z"]}}`,
+		`{"parts":{"k":{"file":"a"}},"parts":{"k":{"stamp":"s"}}}`, `{"packages":[{"Alias":"a"}],"packages":[{"Kind":"b"}]}`,
+		`{"meta":{"size":1},"meta":{"mtime":2}}`, `{"counts":{"a":1},"counts":{"b":2}}`,
+		`{"docs":null}`, `{"docs":{"a":null}}`, `{"builtAt":null}`, `{"schema":null}`, `{"packages":[null]}`,
+		// Not here: {"hubs":{"a":null}}, an empty slice where encoding/json
+		// leaves nil (segmentio); inLinksLocked only ranges over it.
+		`{"parts":{"k":null}}`, `{"meta":null}`, `null`, `{"docs":{"a":{"x":null}}}`,
+		`{"schema":1e2}`, `{"schema":1.0}`, `{"schema":-0}`, `{"schema":9223372036854775808}`,
+		`{"generation":-9223372036854775809}`, `{"meta":{"ino":-1}}`, `{"meta":{"ino":18446744073709551616}}`,
+		`{"docs":{"a":{"x":1.5}}}`, `{"docs":{"a":{"x":1e400}}}`, `{"schema":"29"}`, `{"dirty":"true"}`, `{"docs":[]}`, `[]`,
+		"{\"docs\":{\"\xff\":{\"\xfe\":1}}}", "{\"bleve\":\"\xff\"}", "{\"graph\":\"a\xc0\xafb\"}",
+		`{"docs":{"\ud800":{"\udc00x":1}}}`, `{"bleve":"\ud83d\ude00\ud83d"}`, `{"bleve":"a\u0000b"}`,
+		`{"SCHEMA":29}`, "{\"\u017fchema\":29}", "{\"packages\":[{\"\u212aind\":\"k\",\"alias\":\"a\"}]}",
+		`{"builtAt":"2026-11-28T15:39:47+25:00"}`, `{"builtAt":"bad"}`, `{"builtAt":5}`, `{"Files":{"a":[]}}`, `{"keepRaw":true}`,
+		`{"schema":29}` + "\x00", `{"schema":29} {}`,
+		`{"docs":` + strings.Repeat(`{"a":`, 63) + `1` + strings.Repeat(`}`, 63) + `}`,
+		`{"zzz":` + strings.Repeat(`[`, 64) + strings.Repeat(`]`, 64) + `}`,
+		`{"zzz":` + strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001) + `}`,
+	}
+	p := filepath.Join(t.TempDir(), "f.json")
+	for _, c := range cases {
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, mk := range types {
+			got, want := mk(), mk()
+			err := readJSON(p, got)
+			werr := json.Unmarshal([]byte(c), want)
+			switch {
+			case (err == nil) != (werr == nil):
+				t.Errorf("%T %.80q: readJSON: %v; encoding/json: %v", got, c, err, werr)
+			case werr != nil:
+				if wmsg := p + ": " + werr.Error() + " (run `ctx index --rebuild` to recreate it)"; err.Error() != wmsg {
+					t.Errorf("%T %.80q: error\n%s\nwant\n%s", got, c, err, wmsg)
+				}
+			case !reflect.DeepEqual(got, want):
+				t.Errorf("%T %.80q: decoded %+v, encoding/json %+v", got, c, got, want)
+			}
+		}
+	}
+}

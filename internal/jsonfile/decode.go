@@ -218,10 +218,7 @@ func Decode(file string, data []byte, v any, o Options) error {
 			paths = append(paths, SplitPath(e.Field))
 		}
 	}
-	var pos []Pos
-	if len(paths) > 0 { // else nothing to place: no second reading of the file
-		pos = Positions(data, paths)
-	}
+	pos := Positions(data, paths)
 	for _, e := range placed {
 		if e.Line <= 0 {
 			p := pos[0]

@@ -13,7 +13,9 @@ import (
 // (.context/.state/<alias>.json, 120 KB for 500 files) and the search
 // catalogue's parts (280 KB). encoding/json decoded them at 6–11 ms a
 // pair on the 2-core bench machine, about 5% of a one-file update's CPU
-// (issue 31). It decodes with github.com/segmentio/encoding/json, a
+// (issue 31); and the index's small files (meta.json, catalog.json,
+// inlinks.json..., indexer.readJSON), decoded once by every search
+// process. It decodes with github.com/segmentio/encoding/json, a
 // maintained drop-in replacement of encoding/json (already in the build:
 // the MCP SDK uses it). When that fails, v is zeroed and decoded again by
 // encoding/json, whose result and error are returned: a bad file gets
