@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"unsafe"
 
 	"github.com/ctx-dev/ctx/internal/confine"
 )
@@ -118,60 +117,42 @@ func boolNum(b bool) int {
 var errVersionsRecord = errors.New("indexer: versions record unreadable")
 
 // decodeVersions reads what encodeVersions wrote; any fault is
-// errVersionsRecord. Its strings are b's bytes (as decodeWalks'): b must
-// not change while they are used.
+// errVersionsRecord. Its strings are b's bytes (uvReader): b must not
+// change while they are used.
 func decodeVersions(b []byte) (versionsData, error) {
 	if !bytes.HasPrefix(b, []byte(versionsMagic)) {
 		return versionsData{}, errVersionsRecord
 	}
-	b = b[len(versionsMagic):]
-	all := unsafe.String(unsafe.SliceData(b), len(b))
-	bad := false
-	uv := func() int { // a number no larger than the bytes left: a corrupt file allocates nothing big
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(all)) {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return int(n)
-	}
-	str := func() string {
-		n := uv()
-		if bad || n > len(b) {
-			bad = true
-			return ""
-		}
-		off := len(all) - len(b)
-		b = b[n:]
-		return all[off : off+n]
-	}
-	data := versionsData{ID: str(), Packages: map[string]pkgVersions{}}
-	for range uv() {
-		alias := str()
-		pv := pkgVersions{Input: str(), Unknown: uv() != 0}
-		pv.Families = make([]recordedFamily, min(uv(), len(b)))
+	r := newUVReader(b[len(versionsMagic):])
+	// The least bytes each item takes (a string's length, a count, a
+	// flag: one byte each), which bound each count (uvReader.count).
+	const pkgSize, familySize, copySize, numSize = 4, 2, 4, 1
+	data := versionsData{ID: r.str(), Packages: map[string]pkgVersions{}}
+	for range r.count(pkgSize) {
+		alias := r.str()
+		pv := pkgVersions{Input: r.str(), Unknown: r.uv() != 0}
+		pv.Families = make([]recordedFamily, r.count(familySize))
 		for i := range pv.Families {
-			f := recordedFamily{Key: str()}
-			f.Copies = make([]recordedCopy, min(uv(), len(b)))
+			f := recordedFamily{Key: r.str()}
+			f.Copies = make([]recordedCopy, r.count(copySize))
 			for j := range f.Copies {
-				c := recordedCopy{Path: str(), Label: str(), Head: uv() != 0}
-				if n := min(uv(), len(b)); n > 0 {
+				c := recordedCopy{Path: r.str(), Label: r.str(), Head: r.uv() != 0}
+				if n := r.count(numSize); n > 0 {
 					c.Nums = make([]int, n)
 					for k := range c.Nums {
-						c.Nums[k] = uv()
+						c.Nums[k] = r.int() // a version's number, as large as versionFolder reads
 					}
 				}
 				f.Copies[j] = c
 			}
 			pv.Families[i] = f
 		}
-		if bad {
+		if r.bad {
 			return versionsData{}, errVersionsRecord
 		}
 		data.Packages[alias] = pv
 	}
-	if bad || len(b) != 0 {
+	if !r.done() {
 		return versionsData{}, errVersionsRecord
 	}
 	return data, nil

@@ -3,10 +3,12 @@ package indexer
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -311,5 +313,59 @@ func TestDecodeVersionsDamaged(t *testing.T) {
 		c := bytes.Clone(b)
 		c[i] ^= 0xff
 		decodeVersions(c)
+	}
+}
+
+// TestDecodeVersionsLargeNumbers: a version's numbers are not bounded by
+// the file's length (a count is): a small versions.bin with CalVer
+// copies (2024.1, 2023.3) or a dated version (v20240115) is read, not
+// taken for a damaged one and found again in the snapshot on every
+// search.
+func TestDecodeVersionsLargeNumbers(t *testing.T) {
+	t.Parallel()
+	data := versionsData{ID: "id", Packages: map[string]pkgVersions{
+		"p": {Input: "in", Families: []recordedFamily{{Key: "site\x00a.md", Copies: []recordedCopy{
+			{Path: "site/2024.1/a.md", Label: "2024.1", Nums: []int{2024, 1}, Head: true},
+			{Path: "site/v20240115/a.md", Label: "v20240115", Nums: []int{20240115}},
+		}}}},
+	}}
+	b := encodeVersions(data)
+	got, err := decodeVersions(bytes.Clone(b))
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(data) {
+		t.Fatalf("%d bytes: %v, %v; want %v", len(b), got, err, data)
+	}
+}
+
+// TestDecodeVersionsPlanted: a planted or damaged versions.bin whose
+// counts claim as many items as it has bytes makes the decoder allocate
+// no more than a few times its size. Each count was bounded by the bytes
+// left only, and a family's or copy's slice is 40 or 64 bytes an item:
+// a 1 MB file allocated 100 MB before failing. (Not parallel: the
+// allocation figure is the process's.)
+func TestDecodeVersionsPlanted(t *testing.T) {
+	const size = 1 << 20
+	var cases [][]byte
+	for _, depth := range []int{0, 1} {
+		b := []byte(versionsMagic)
+		b = binary.AppendUvarint(b, 0) // ID
+		b = binary.AppendUvarint(b, 1) // one package
+		b = append(b, 0, 0, 0)         // alias, input, not unknown
+		b = binary.AppendUvarint(b, size)
+		if depth == 1 { // a family whose copies fill the file
+			b = binary.AppendUvarint(b, 0)
+			b = binary.AppendUvarint(b, size)
+		}
+		cases = append(cases, append(b, make([]byte, size)...))
+	}
+	for i, b := range cases {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := decodeVersions(b); err == nil {
+			t.Fatalf("case %d: no error", i)
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 24*size {
+			t.Errorf("case %d: %d MB allocated to decode %d MB", i, got>>20, len(b)>>20)
+		}
 	}
 }
