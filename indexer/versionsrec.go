@@ -38,8 +38,9 @@ import (
 const (
 	versionsFile = "versions.bin"
 	// versionsMagic opens the file; its number changes with the layout
-	// or with the rule (versionFamilies): a file of another is found
-	// again.
+	// or with the rule (versionFamilies; TestVersionsMagicFollowsRule
+	// fails when the rule's answers change and this does not): a file of
+	// another is found again.
 	versionsMagic = "ctx-versions 1\n"
 )
 
