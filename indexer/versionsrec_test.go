@@ -3,10 +3,14 @@ package indexer
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -311,5 +315,92 @@ func TestDecodeVersionsDamaged(t *testing.T) {
 		c := bytes.Clone(b)
 		c[i] ^= 0xff
 		decodeVersions(c)
+	}
+}
+
+// TestDecodeVersionsLargeNumbers: a version's numbers are not bounded by
+// the file's length (a count is): a small versions.bin with CalVer
+// copies (2024.1, 2023.3) or a dated version (v20240115) is read, not
+// taken for a damaged one and found again in the snapshot on every
+// search.
+func TestDecodeVersionsLargeNumbers(t *testing.T) {
+	t.Parallel()
+	data := versionsData{ID: "id", Packages: map[string]pkgVersions{
+		"p": {Input: "in", Families: []recordedFamily{{Key: "site\x00a.md", Copies: []recordedCopy{
+			{Path: "site/2024.1/a.md", Label: "2024.1", Nums: []int{2024, 1}, Head: true},
+			{Path: "site/v20240115/a.md", Label: "v20240115", Nums: []int{20240115}},
+		}}}},
+	}}
+	b := encodeVersions(data)
+	got, err := decodeVersions(bytes.Clone(b))
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(data) {
+		t.Fatalf("%d bytes: %v, %v; want %v", len(b), got, err, data)
+	}
+}
+
+// TestDecodeVersionsPlanted: a planted or damaged versions.bin whose
+// counts claim as many items as it has bytes makes the decoder allocate
+// no more than a few times its size. Each count was bounded by the bytes
+// left only, and a family's or copy's slice is 40 or 64 bytes an item:
+// a 1 MB file allocated 100 MB before failing. (Not parallel: the
+// allocation figure is the process's.)
+func TestDecodeVersionsPlanted(t *testing.T) {
+	const size = 1 << 20
+	var cases [][]byte
+	for _, depth := range []int{0, 1} {
+		b := []byte(versionsMagic)
+		b = binary.AppendUvarint(b, 0) // ID
+		b = binary.AppendUvarint(b, 1) // one package
+		b = append(b, 0, 0, 0)         // alias, input, not unknown
+		b = binary.AppendUvarint(b, size)
+		if depth == 1 { // a family whose copies fill the file
+			b = binary.AppendUvarint(b, 0)
+			b = binary.AppendUvarint(b, size)
+		}
+		cases = append(cases, append(b, make([]byte, size)...))
+	}
+	for i, b := range cases {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := decodeVersions(b); err == nil {
+			t.Fatalf("case %d: no error", i)
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 24*size {
+			t.Errorf("case %d: %d MB allocated to decode %d MB", i, got>>20, len(b)>>20)
+		}
+	}
+}
+
+// TestVersionsMagicFollowsRule: versions.bin is trusted by its ID, a hash
+// of what the families are found from, not of the rule that finds them
+// (versionFamilies): a ctx whose rule changed would read an older ctx's
+// file as its own until a package's pages change, unless versionsMagic
+// changed with the rule. This pins the rule's answers on layouts that
+// exercise each of its parts to the magic: when it fails, bump the magic
+// and record the new figure.
+func TestVersionsMagicFollowsRule(t *testing.T) {
+	t.Parallel()
+	layouts := []map[string]string{
+		{"docs/main/a.md": "A", "docs/main/b.md": "B", "docs/v1.13/a.md": "A", "docs/v1.13/b.md": "B", "docs/v1.10/a.md": "A", "docs/v1.10/b.md": "B", "docs/v1.10/index.md": "x"},
+		{"docs/a.md": "A", "docs/b.md": "B", "versioned_docs/version-v0.1/a.md": "A", "versioned_docs/version-v0.1/b.md": "B", "versioned_docs/version-3.13.x/a.md": "A", "versioned_docs/version-3.13.x/b.md": "B"},
+		{"book/1.1/intro.md": "Introduction", "book/1.1/summary.md": "Summary", "book/1.1/x.md": "X", "book/1.1/y.md": "Y", "book/1.2/intro.md": "Introduction", "book/1.2/summary.md": "Summary", "book/1.2/z.md": "Z", "book/1.2/w.md": "W"},
+		{"c/1.1/a.md": "One", "c/1.1/b.md": "Two", "c/1.2/a.md": "Three", "c/1.2/b.md": "Four"},
+		{"m/2024.01/a.md": "a", "m/2024.01/b.md": "b", "m/2024.02/a.md": "a", "m/2024.02/b.md": "b", "s/2024.1/a.md": "A", "s/2024.1/b.md": "B", "s/2023.3/a.md": "A", "s/2023.3/b.md": "B"},
+		{"d/v1/a.md": "A", "d/v1/b.md": "B", "d/v2/a.md": "A", "d/v2/b.md": "B", "d/v2/c.md": "C", "d/2/a.md": "A", "d/2/b.md": "B"},
+		{"e/v1/a.md": "A", "e/v1/b.md": "B", "e/v2/a.md": "A", "e/v2/b.md": "B", "e/v2/c.md": "C", "e/v2/d.md": "D"},
+	}
+	var all []string
+	for i, pages := range layouts {
+		for p, l := range copiesOf(pages) {
+			all = append(all, fmt.Sprintf("%d %s %s", i, p, l))
+		}
+	}
+	slices.Sort(all)
+	sum := sha256.Sum256([]byte(strings.Join(all, "\n")))
+	got := hex.EncodeToString(sum[:8])
+	const magic, want = "ctx-versions 1\n", "d63c08eb0a4fa8e2"
+	if versionsMagic == magic && got != want {
+		t.Errorf("versionFamilies answers otherwise (%s, was %s) and versionsMagic is still %q: bump it, then pin the new figure here\n%s", got, want, magic, strings.Join(all, "\n"))
 	}
 }

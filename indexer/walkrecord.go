@@ -339,18 +339,23 @@ func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 		b = b[n:]
 		return all[off : off+int(n)]
 	}
-	count := func() int { // a count no larger than the bytes left: a corrupt file allocates nothing big
+	// count reads the number of the items that follow, each of at least
+	// size bytes (a string's length, a number: one byte each): no more
+	// than the bytes left hold, so a corrupt file allocates nothing larger
+	// than its bytes can describe (a seenStat is 56 bytes).
+	count := func(size int) int {
 		n := uv()
-		if n > uint64(len(b)) {
+		if n > uint64(len(b)/size) {
 			bad = true
 			return 0
 		}
 		return int(n)
 	}
+	const pkgSize, seenSize, docSize = 7, 6, 1
 	recs := map[string]pkgWalk{}
-	for range count() {
+	for range count(pkgSize) {
 		r := pkgWalk{alias: str(), key: str(), stamp: str(), at: num()}
-		r.seen = make([]seenStat, count())
+		r.seen = make([]seenStat, count(seenSize))
 		for i := range r.seen {
 			s := seenStat{path: str()}
 			flags := num()
@@ -358,7 +363,7 @@ func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 			s.st = fileid.Stamp{Size: num(), MTime: num(), CTime: num(), Ino: uv()}
 			r.seen[i] = s
 		}
-		r.docs = make([]string, count())
+		r.docs = make([]string, count(docSize))
 		for i := range r.docs {
 			r.docs[i] = str()
 		}

@@ -2,8 +2,10 @@ package indexer
 
 import (
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -325,5 +327,26 @@ func writeFile(t *testing.T, p, body string) {
 	}
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDecodeWalksPlanted: as TestDecodeVersionsPlanted for walks.bin
+// (decodeWalks): a record whose count of seen paths claims the file's
+// bytes allocated 56 bytes a byte (a 1 MB file, 56 MB) before failing.
+func TestDecodeWalksPlanted(t *testing.T) {
+	const size = 1 << 20
+	b := []byte(walkRecordVersion())
+	b = binary.AppendUvarint(b, 1) // one package
+	b = append(b, 0, 0, 0, 0)      // alias, key, stamp, at
+	b = binary.AppendUvarint(b, size)
+	b = append(b, make([]byte, size)...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := decodeWalks(b); err == nil {
+		t.Fatal("no error")
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 24*size {
+		t.Errorf("%d MB allocated to decode %d MB", got>>20, len(b)>>20)
 	}
 }
