@@ -1,0 +1,38 @@
+package mcpserver
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestDocumentWindowFromABreakClosesItsCodeBlock (review of agent22): a
+// window that starts on a thematic break ("---") further down a document
+// has no front matter: read alone it is the document's lines. Before, the
+// window was parsed as a document of its own, its "---" and a YAML
+// separator inside the code block below read as front matter, and the
+// block the window ends in was not closed: ctx's footer read as code.
+func TestDocumentWindowFromABreakClosesItsCodeBlock(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes", "multi.md"), "# Config\n\nIntro.\n\n---\n\n## Multi\n\n```yaml\na: 1\n---\nb: 2\nc: 3\n```\n\nThe end.\n")
+	cs := indexedNotes(t, dir)
+	for _, c := range []struct {
+		args  map[string]any
+		close bool
+	}{
+		{map[string]any{"package": "notes", "path": "multi.md", "offset": 5, "limit": 8}, true}, // from the break into the block
+		{map[string]any{"package": "notes", "path": "multi.md", "offset": 5}, false},            // to the end: the block is closed
+	} {
+		res := call(t, cs, "get_document", c.args, nil)
+		if res.IsError {
+			t.Fatal(text(res))
+		}
+		foot := res.Content[1].(*mcp.TextContent).Text
+		if got := strings.HasPrefix(foot, "```\n[ctx: "); got != c.close {
+			t.Errorf("%v: footer %q, want a closing fence first: %v", c.args, foot, c.close)
+		}
+	}
+}
