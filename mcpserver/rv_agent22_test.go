@@ -36,3 +36,22 @@ func TestDocumentWindowFromABreakClosesItsCodeBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderPathNamesPackageAndPath (review of agent22): read_relevant
+// sends no resource link now, and its header names the document as
+// package/path. A model that passes that as get_document's or
+// get_section's path, without package, is told which package and path
+// it names. Before, it was told only "give package and path".
+func TestHeaderPathNamesPackageAndPath(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, sharedProject(t).dir)
+	for tool, args := range map[string]map[string]any{
+		"get_document": {"path": "guides/sub/dir.md"},
+		"get_section":  {"path": "guides/sub/dir.md", "heading": "x"},
+	} {
+		res := call(t, cs, tool, args, nil)
+		if !res.IsError || !strings.Contains(text(res), `package "guides" and path "sub/dir.md"`) {
+			t.Errorf("%s: %s", tool, text(res))
+		}
+	}
+}
