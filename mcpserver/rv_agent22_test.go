@@ -55,3 +55,24 @@ func TestHeaderPathNamesPackageAndPath(t *testing.T) {
 		}
 	}
 }
+
+// TestMetaTagsNotAListKept (review of agent22): a front matter's "tags"
+// that is not a list or a string (a map, a number) gives the document no
+// tags, and is not said anywhere else: meta keeps it. Before, cleaned to
+// no tags it equalled the document's none and was left out.
+func TestMetaTagsNotAListKept(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "notes", "map.md"), "---\ntags:\n  team: infra\n  tier: 1\n---\n# Map\n\nText.\n")
+	writeFile(t, filepath.Join(dir, "notes", "num.md"), "---\ntags: 7\n---\n# Num\n\nText.\n")
+	cs := indexedNotes(t, dir)
+	for _, p := range []string{"map.md", "num.md"} {
+		var m GetMetadataOut
+		if res := call(t, cs, "get_metadata", map[string]any{"package": "notes", "path": p}, &m); res.IsError {
+			t.Fatal(text(res))
+		}
+		if _, ok := m.Meta["tags"]; !ok || len(m.Tags) != 0 {
+			t.Errorf("%s: tags %v, meta %v: want the front matter's tags kept in meta", p, m.Tags, m.Meta)
+		}
+	}
+}
