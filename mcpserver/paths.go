@@ -95,7 +95,13 @@ func checkAlias(a string) error {
 func refTarget(alias, p string) (string, string, error) {
 	if !ctxref.IsRef(p) {
 		if alias == "" {
-			return "", "", errors.New("empty package alias: give package and path, or a reference as path (@ctx/<alias>/<path> or ctx://packages/<alias>/<path>); " + listAdvice)
+			// read_relevant's header names a document package/path (no
+			// link since agent22): say which package and path that is.
+			named := ""
+			if a, rest, ok := strings.Cut(p, "/"); ok && rest != "" && naming.ValidAlias(a) {
+				named = fmt.Sprintf(" (%s, as read_relevant's header names a document, is package %q and path %q)", safetext.Escape(p), a, rest)
+			}
+			return "", "", errors.New("empty package alias: give package and path" + named + ", or a reference as path (@ctx/<alias>/<path> or ctx://packages/<alias>/<path>); " + listAdvice)
 		}
 		return alias, p, nil
 	}

@@ -524,7 +524,7 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 	if out.Note != "" {
 		foot += "\n" + ctxWords(out.Note)
 	}
-	if f := openFenceAtEnd(out.Path, out.Text); f != "" {
+	if f := openFenceAtEnd(out.Path, out.Text, out.StartLine); f != "" {
 		foot = f + "\n" + foot
 	}
 	name := out.Path
@@ -542,13 +542,22 @@ func windowResult(out DocumentOut, what string) *mcp.CallToolResult {
 // markdown document at path) is still inside at its end, as
 // markdown.Doc.OpenFence reads it, or "": windowResult closes it before the
 // footer, which was read as code (agent22). Read alone, a window that
-// starts inside a block opens one at that block's closing fence.
-func openFenceAtEnd(path, text string) string {
+// starts inside a block opens one at that block's closing fence. Only a
+// window from line 1 (start) can hold front matter: further down, a
+// "---" is a break, not front matter that hides the fences up to the next
+// "---" (review of agent22: a window from a break into a YAML block with
+// a "---" separator left the block open).
+func openFenceAtEnd(path, text string, start int) string {
 	if markdown.FormatOf(path) != markdown.FormatMarkdown || !strings.Contains(text, "```") && !strings.Contains(text, "~~~") {
 		return ""
 	}
-	d := markdown.Parse([]byte(text))
-	return d.OpenFence(len(d.Lines))
+	if start <= 1 {
+		d := markdown.Parse([]byte(text))
+		return d.OpenFence(len(d.Lines))
+	}
+	lines := markdown.Lines([]byte(text))
+	d := markdown.Doc{Format: markdown.FormatMarkdown, Lines: lines, Body: markdown.Scan(lines)}
+	return d.OpenFence(len(lines))
 }
 
 // windowTooSmall is cutWindow's error when a budget leaves no room for a

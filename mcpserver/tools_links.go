@@ -388,8 +388,14 @@ func shownOnce(d indexer.DocMeta) indexer.DocMeta {
 			return v == d.Type
 		case "tags":
 			// The same tags as the index keeps them (agent22: "Release"
-			// was sent again beside "release").
-			return slices.Equal(indexer.TagsOf(v), d.Tags)
+			// was sent again beside "release"); a value that is not a
+			// list or a string (a map, a number) gives no tags and is
+			// said nowhere else (review of agent22).
+			switch v.(type) {
+			case string, []any:
+				return slices.Equal(indexer.TagsOf(v), d.Tags)
+			}
+			return false
 		}
 		return false
 	}

@@ -40,7 +40,14 @@ type progress struct {
 	sym    termenv.Symbols  // the terminal's (Spin)
 	spin   *spinner.Spinner // turning (Spin), nil when not
 	paused int              // Pause calls not resumed
-	held   []byte           // notes written while paused (Log), written at the last resume
+	held   []heldNote       // notes written while paused (Log, Hold), written at the last resume
+}
+
+// heldNote is a note written while git may ask at the terminal: b, for
+// w (nil: a Log note, written above the spinner or the bars).
+type heldNote struct {
+	w io.Writer
+	b []byte
 }
 
 type pkgProgress struct {
@@ -160,14 +167,42 @@ func (l logWriter) Write(b []byte) (int, error) {
 	p := l.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.paused > 0 && !p.done {
-		// git may be asking at the terminal ("Username for …: "), the
-		// cursor after its question: a note now would land on that line,
-		// where the user types. It is written after the last resume.
-		p.held = append(p.held, b...)
+	if p.hold(nil, b) {
 		return len(b), nil
 	}
 	return p.writeNote(b)
+}
+
+// hold keeps a note b for w (nil: Log's) while git may be asking at the
+// terminal ("Username for …: "), the cursor after its question: a note
+// then would land on that line, where the user types. It is written after
+// the last resume (writeHeld). p.mu is held.
+func (p *progress) hold(w io.Writer, b []byte) bool {
+	if p.paused == 0 || p.done {
+		return false
+	}
+	p.held = append(p.held, heldNote{w, slices.Clone(b)})
+	return true
+}
+
+// Hold is w, whose writes wait as Log's notes do while git may ask at the
+// terminal: -q's warnings and notices, which go to stderr past the
+// progress (which then writes nothing), so they too never land on git's
+// question line (review of agent22).
+func (p *progress) Hold(w io.Writer) io.Writer { return heldWriter{p, w} }
+
+type heldWriter struct {
+	p *progress
+	w io.Writer
+}
+
+func (h heldWriter) Write(b []byte) (int, error) {
+	h.p.mu.Lock()
+	defer h.p.mu.Unlock()
+	if h.p.hold(h.w, b) {
+		return len(b), nil
+	}
+	return h.w.Write(b)
 }
 
 // writeNote writes a note b (whole lines) above the spinner or the bars;
@@ -186,10 +221,14 @@ func (p *progress) writeNote(b []byte) (int, error) {
 // writeHeld writes the notes held while git may have asked (Log); p.mu is
 // held.
 func (p *progress) writeHeld() {
-	if len(p.held) > 0 {
-		_, _ = p.writeNote(p.held)
-		p.held = nil
+	for _, n := range p.held {
+		if n.w == nil {
+			_, _ = p.writeNote(n.b)
+		} else {
+			_, _ = n.w.Write(n.b)
+		}
 	}
+	p.held = nil
 }
 
 // Done draws the final state (terminal) or writes the per-package summary

@@ -81,7 +81,10 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 		// (workspace.Options.Notice: an allowance recorded, a recovery).
 		// (-q's progress writes nowhere, so nothing is drawn to clear.)
 		o.Notice = g.IO.ErrOut
-		o.Log = warningsOnly{g.IO.ErrOut}
+		if p != nil { // held while git may ask at the terminal, as Log's notes
+			o.Notice = p.Hold(g.IO.ErrOut)
+		}
+		o.Log = warningsOnly{o.Notice}
 	}
 	o.Engine = workspace.NewEngine(o) // the command's one Engine
 	return o, nil
