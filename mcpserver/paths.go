@@ -90,18 +90,18 @@ func checkAlias(a string) error {
 // refTarget is the package and path of the document a tool is asked for:
 // alias and p, or when p is a reference (ctxref.Parse, the one parser of
 // them: @ctx/<alias>/<path>, ctx://packages/<alias>/<path>) its alias and
-// path; alias must then be empty or the reference's. Neither is checked
-// here: openDoc does that, with its hints.
-func refTarget(alias, p string) (string, string, error) {
+// path; alias must then be empty or the reference's. With no alias, p may
+// also name the document as read_relevant's header does, <alias>/<path>,
+// when its first component is a package installed says is one (an agent
+// that reads a header and asks for that document gets it in one call).
+// Neither is checked here: openDoc does that, with its hints.
+func refTarget(alias, p string, installed func(string) bool) (string, string, error) {
 	if !ctxref.IsRef(p) {
 		if alias == "" {
-			// read_relevant's header names a document package/path (no
-			// link since agent22): say which package and path that is.
-			named := ""
-			if a, rest, ok := strings.Cut(p, "/"); ok && rest != "" && naming.ValidAlias(a) {
-				named = fmt.Sprintf(" (%s, as read_relevant's header names a document, is package %q and path %q)", safetext.Escape(p), a, rest)
+			if a, rest, ok := strings.Cut(p, "/"); ok && rest != "" && naming.ValidAlias(a) && installed(a) {
+				return a, rest, nil
 			}
-			return "", "", errors.New("empty package alias: give package and path" + named + ", or a reference as path (@ctx/<alias>/<path> or ctx://packages/<alias>/<path>); " + listAdvice)
+			return "", "", errors.New("empty package alias: give package and path, or as path <alias>/<path> (as read_relevant's header names a document) or a reference (@ctx/<alias>/<path>, ctx://packages/<alias>/<path>); " + listAdvice)
 		}
 		return alias, p, nil
 	}

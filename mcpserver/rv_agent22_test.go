@@ -37,21 +37,30 @@ func TestDocumentWindowFromABreakClosesItsCodeBlock(t *testing.T) {
 	}
 }
 
-// TestHeaderPathNamesPackageAndPath (review of agent22): read_relevant
-// sends no resource link now, and its header names the document as
-// package/path. A model that passes that as get_document's or
-// get_section's path, without package, is told which package and path
-// it names. Before, it was told only "give package and path".
+// TestHeaderPathNamesPackageAndPath (review of agent22, then the lead):
+// read_relevant sends no resource link now, and its header names the
+// document as package/path. A model that passes that as a document or
+// link tool's path, without package, gets the document when its first
+// component is an installed package. Before, it was told only "give
+// package and path".
 func TestHeaderPathNamesPackageAndPath(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, sharedProject(t).dir)
 	for tool, args := range map[string]map[string]any{
-		"get_document": {"path": "guides/sub/dir.md"},
-		"get_section":  {"path": "guides/sub/dir.md", "heading": "x"},
+		"get_document": {"path": "guide/docs/setup.md"},
+		"get_section":  {"path": "guide/docs/setup.md", "heading": "Linux"},
+		"get_outline":  {"path": "guide/docs/setup.md"},
+		"get_metadata": {"path": "guide/docs/setup.md"},
 	} {
-		res := call(t, cs, tool, args, nil)
-		if !res.IsError || !strings.Contains(text(res), `package "guides" and path "sub/dir.md"`) {
+		if res := call(t, cs, tool, args, nil); res.IsError {
 			t.Errorf("%s: %s", tool, text(res))
+		}
+	}
+	// Not an installed package: not guessed, the advice names every form.
+	for _, p := range []string{"docs/setup.md", "gide/docs/setup.md"} {
+		res := call(t, cs, "get_document", map[string]any{"path": p}, nil)
+		if !res.IsError || !strings.Contains(text(res), "<alias>/<path>") || !strings.Contains(text(res), "@ctx/") {
+			t.Errorf("%s: %s", p, text(res))
 		}
 	}
 }

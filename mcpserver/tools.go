@@ -81,7 +81,7 @@ type SearchOut struct {
 // GetDocumentIn is get_document's input.
 type GetDocumentIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"package alias, not needed with a reference"`
-	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Path      string `json:"path" jsonschema:"document path in the package; without package, <alias>/<path> or @ctx/<alias>/<path>"`
 	Offset    int    `json:"offset,omitempty" jsonschema:"first line, 1-based, as the footer says to read on"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"at most this many lines"`
 	Section   string `json:"section,omitempty" jsonschema:"only the section under this heading"`
@@ -93,7 +93,7 @@ func (in GetDocumentIn) maxTokens() int { return in.MaxTokens }
 // GetSectionIn is get_section's input.
 type GetSectionIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"package alias, not needed with a reference"`
-	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Path      string `json:"path" jsonschema:"document path in the package; without package, <alias>/<path> or @ctx/<alias>/<path>"`
 	Heading   string `json:"heading" jsonschema:"heading text or a search hit's heading trail"`
 	Offset    int    `json:"offset,omitempty" jsonschema:"as the footer says, to read on"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
@@ -447,11 +447,11 @@ type openedDoc struct {
 // file read, binary refused, not found answered by docNotFound) and
 // parsed. The tool's own logic follows.
 func (s *Server) document(alias, p string) (openedDoc, error) {
-	alias, p, err := refTarget(alias, p)
+	snap := s.snapshot()
+	alias, p, err := refTarget(alias, p, snap.has)
 	if err != nil {
 		return openedDoc{}, err
 	}
-	snap := s.snapshot()
 	clean, data, err := s.openDoc(snap, alias, p)
 	if err != nil {
 		return openedDoc{}, err

@@ -179,14 +179,15 @@ func (s *Server) addLinkTools() {
 }
 
 // needDoc resolves the document a link tool is asked about: package and
-// path, or a reference as path (with package, which must agree); an
-// empty one is refused.
-func needDoc(alias, p *string) error {
-	if ctxref.IsRef(*p) {
+// path, or a reference or read_relevant's <alias>/<path> as path
+// (refTarget; with package, a reference must agree); an empty one is
+// refused.
+func (s *Server) needDoc(alias, p *string) error {
+	if ctxref.IsRef(*p) || (*alias == "" && *p != "") {
 		// A reference as path names both, as the document tools take it
 		// (refTarget; the agent21 audit: a ctx:// URI was refused as a
 		// path "outside the package").
-		a, q, err := refTarget(*alias, *p)
+		a, q, err := refTarget(*alias, *p, s.snapshot().has)
 		if err != nil {
 			return err
 		}
@@ -199,7 +200,7 @@ func needDoc(alias, p *string) error {
 }
 
 func (s *Server) getLinks(ctx context.Context, req *mcp.CallToolRequest, in GetLinksIn) (*mcp.CallToolResult, GetLinksOut, error) {
-	if err := needDoc(&in.Package, &in.Path); err != nil {
+	if err := s.needDoc(&in.Package, &in.Path); err != nil {
 		return nil, GetLinksOut{}, err
 	}
 	_, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
@@ -337,7 +338,7 @@ func fitJSON[T any](s *Server, budget, maxTokens, n, limit int, item func(i int)
 }
 
 func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in GetMetadataIn) (*mcp.CallToolResult, GetMetadataOut, error) {
-	if err := needDoc(&in.Package, &in.Path); err != nil {
+	if err := s.needDoc(&in.Package, &in.Path); err != nil {
 		return nil, GetMetadataOut{}, err
 	}
 	snap, r, warn, err := s.indexFor(ctx, req, in.Path, optional(in.Package)...)
@@ -617,7 +618,7 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 		return nil, RelatedOut{}, errors.New("give either query, or package and path of the starting document")
 	}
 	if !byQuery {
-		if err := needDoc(&in.Package, &in.Path); err != nil {
+		if err := s.needDoc(&in.Package, &in.Path); err != nil {
 			return nil, RelatedOut{}, err
 		}
 	} else if err := indexer.CheckQuery(in.Query); err != nil {

@@ -41,7 +41,7 @@ func (in ListTagsIn) maxTokens() int   { return in.MaxTokens }
 // GetOutlineIn is get_outline's input.
 type GetOutlineIn struct {
 	Package   string `json:"package,omitempty" jsonschema:"package alias, not needed with a reference"`
-	Path      string `json:"path" jsonschema:"document path in the package, or @ctx/<alias>/<path> or ctx://packages/<alias>/<path>"`
+	Path      string `json:"path" jsonschema:"document path in the package; without package, <alias>/<path> or @ctx/<alias>/<path>"`
 	Depth     int    `json:"depth,omitempty" jsonschema:"deepest heading level, default 6"`
 	Cursor    string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"answer budget in tokens, default 10000"`
