@@ -23,6 +23,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
@@ -1274,11 +1275,17 @@ func countRecords(m map[string][]fileRecord) int {
 }
 
 // removeStaleDirs deletes bleve directories left by interrupted builds or
-// kept because a Reader was opening them, and their lock files.
+// kept because a Reader was opening them, and their lock files; and, from
+// the same read of the folder, the temps of atomic writes a killed process
+// left there (atomicfile.Stale: by their age, since a reader writes its
+// caches here without the writer's lock; review22-upd22 F2).
 func removeStaleDirs(d confine.Dir, indexDir, live string) {
 	ents, err := os.ReadDir(indexDir)
 	if err != nil {
 		return
+	}
+	for _, name := range atomicfile.Stale(ents, time.Now()) {
+		_ = d.Remove(filepath.Join(indexDir, name))
 	}
 	for _, e := range ents {
 		name := e.Name()

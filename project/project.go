@@ -57,7 +57,9 @@ const (
 )
 
 // Gitignore is what ctx writes to .context/.gitignore: everything but the
-// manifest and the lock is generated.
+// manifest and the lock is generated. /.*.tmp is an atomic write's temp
+// (internal/atomicfile) that a kill left before its rename: workspace.Open
+// removes it once it is stale, and until then git status does not show it.
 const Gitignore = `# Written by ctx. Everything here is generated except context.config.json
 # and context.lock, which you commit (context.local.json is yours alone).
 /packages/
@@ -67,6 +69,7 @@ const Gitignore = `# Written by ctx. Everything here is generated except context
 /.tmp/
 /backup/
 /.lock
+/.*.tmp
 /context.local.json
 `
 
