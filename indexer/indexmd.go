@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/tokens"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -659,6 +660,36 @@ func dirBase(from string, p Package) string {
 	return strings.TrimSuffix(dir, "/") + "/"
 }
 
+// installedBehind reads, of each locked package of pkgs, the commit ctx
+// installed (its state's head, project.ReadStateHead) and returns those
+// behind the lock (project.BehindRev), by alias; contextDir is the
+// project's .context/. It is read when INDEX.md is rendered, never on a
+// search: what starts a render is the package's identity, whose State
+// stamp an install changes (Package.State).
+func installedBehind(contextDir string, pkgs []Package) map[string]string {
+	proj, err := project.At(filepath.Dir(contextDir))
+	if err != nil {
+		return nil
+	}
+	var behind map[string]string
+	for _, p := range pkgs {
+		if p.Rev == "" || p.Kind == project.KindDir {
+			continue
+		}
+		h, err := project.ReadStateHead(proj.StatePath(p.Alias))
+		if err != nil {
+			continue
+		}
+		if rev := project.BehindRev(h.Commit, p.Rev); rev != "" {
+			if behind == nil {
+				behind = map[string]string{}
+			}
+			behind[p.Alias] = rev
+		}
+	}
+	return behind
+}
+
 // provenance is where a package's files come from, each kind in its own
 // terms (its source.Kind's Provenance); base is a dir source's place in
 // the project (dirBase).
@@ -678,7 +709,11 @@ func provenance(p Package, base string) []string {
 // takes the token counts of sections from memo, and adds the ones it
 // counts (memo may be nil). recent is the record of what the last update
 // changed (recentPart).
-func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo, recent []RecentChange) (string, renderInfo) {
+//
+// behind maps the alias of a package behind its lock to the commit its
+// files are (installedBehind): its line names that commit, and the lock's
+// as the one `ctx install` brings.
+func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo, recent []RecentChange, behind map[string]string) (string, renderInfo) {
 	// INDEX.md is counted with o200k (internal/tokens): the same entry
 	// lines at several detail levels, then the whole file; the counter
 	// remembers the pieces of the lines it has counted, and starts from the
@@ -709,7 +744,13 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 			}
 		}
 		totalDocs += len(s.docs)
-		meta := append(provenance(p, s.base), wording.Count(len(s.docs), "document", "documents"))
+		meta := provenance(p, s.base)
+		if rev := behind[p.Alias]; rev != "" {
+			installed := p
+			installed.Rev = rev
+			meta = append(provenance(installed, s.base), "behind the lock (locked "+codeSpan(naming.ShortRev(p.Rev, 7))+": run `ctx install`)")
+		}
+		meta = append(meta, wording.Count(len(s.docs), "document", "documents"))
 		s.header = "## " + safetext.Escape(p.Alias) + "\n\n" + strings.Join(meta, " · ") + "\n\n"
 		for l := range s.cost {
 			s.cost[l] = -1

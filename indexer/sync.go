@@ -23,6 +23,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
@@ -1215,7 +1216,7 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 		return st, fmt.Errorf("indexer: %w", err)
 	}
 	memo := readCostMemo(indexDir)
-	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo, recent)
+	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo, recent, installedBehind(filepath.Dir(target), cat.Packages))
 	if err := ctx.Err(); err != nil {
 		return st, fmt.Errorf("indexer: render INDEX.md: %w", err)
 	}
@@ -1230,7 +1231,7 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 }
 
 // indexInputHash identifies everything INDEX.md is rendered from: the
-// packages, what it shows of each one's documents (catalogPart.Listing),
+// packages (with their states' stamps, for installedBehind), what it shows of each one's documents (catalogPart.Listing),
 // the budget and the documents' in-degrees (inDegreesHash), which choose
 // the sample titles of a shortened INDEX.md, and the record of recent
 // changes (recentHash).
@@ -1241,7 +1242,10 @@ func indexInputHash(pkgs []Package, parts map[string]catalogPart, budget int, in
 		fmt.Fprintf(h, "recent %s\n", recent)
 	}
 	for _, p := range pkgs {
-		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Fetched.UTC().Format("2006-01-02"), p.Only, parts[p.Alias].Listing)
+		// p.State: an install that rewrote the state may have moved the
+		// package off "behind the lock" with its files unchanged
+		// (installedBehind).
+		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Fetched.UTC().Format("2006-01-02"), p.Only, parts[p.Alias].Listing, p.State)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
@@ -1274,11 +1278,17 @@ func countRecords(m map[string][]fileRecord) int {
 }
 
 // removeStaleDirs deletes bleve directories left by interrupted builds or
-// kept because a Reader was opening them, and their lock files.
+// kept because a Reader was opening them, and their lock files; and, from
+// the same read of the folder, the temps of atomic writes a killed process
+// left there (atomicfile.Stale: by their age, since a reader writes its
+// caches here without the writer's lock; review22-upd22 F2).
 func removeStaleDirs(d confine.Dir, indexDir, live string) {
 	ents, err := os.ReadDir(indexDir)
 	if err != nil {
 		return
+	}
+	for _, name := range atomicfile.Stale(ents, time.Now()) {
+		_ = d.Remove(filepath.Join(indexDir, name))
 	}
 	for _, e := range ents {
 		name := e.Name()

@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -57,7 +58,9 @@ const (
 )
 
 // Gitignore is what ctx writes to .context/.gitignore: everything but the
-// manifest and the lock is generated.
+// manifest and the lock is generated. /.*.tmp is an atomic write's temp
+// (internal/atomicfile) that a kill left before its rename: workspace.Open
+// removes it once it is stale, and until then git status does not show it.
 const Gitignore = `# Written by ctx. Everything here is generated except context.config.json
 # and context.lock, which you commit (context.local.json is yours alone).
 /packages/
@@ -67,6 +70,7 @@ const Gitignore = `# Written by ctx. Everything here is generated except context
 /.tmp/
 /backup/
 /.lock
+/.*.tmp
 /context.local.json
 `
 
@@ -450,6 +454,13 @@ type Package struct {
 	// when the lock counts some.
 	Withheld string
 	Audience string
+	// State is the stamp (size and modification time) of the package's
+	// state file, .state/<alias>.json, as Installed's Lstat saw it: an
+	// install rewrites the state, and this changes the package's identity,
+	// so that the index renders INDEX.md again, which names the commit
+	// installed when it is not the lock's (BehindRev; polish22). It costs
+	// no read: the Lstat is InstalledHere's. "" for a dir source.
+	State string
 }
 
 // WithheldNote says why the document doc of p (one it Withholds) is not
@@ -507,8 +518,31 @@ func (p Project) IsInstalled(alias string) bool {
 // MCP document tools serve them as the locked commit's text (mcppkg21).
 // A state git tracks is no proof either (CheckRecordsUntracked).
 func (p Project) InstalledHere(alias string) bool {
+	_, ok := p.stateStamp(alias)
+	return ok
+}
+
+// stateStamp is InstalledHere, and the state file's stamp (Package.State)
+// when it holds.
+func (p Project) stateStamp(alias string) (string, bool) {
 	fi, err := os.Lstat(p.StatePath(alias))
-	return err == nil && fi.Mode().IsRegular()
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10), true
+}
+
+// BehindRev is the rule of "behind the lock": installed, the commit a
+// package's state records (StateHead.Commit), when it is not locked, the
+// lock's: a pull or checkout brought another lock and no `ctx install`
+// followed, so the package's files are installed's text, not locked's.
+// "" when they agree or no commit is recorded. list, status and verify
+// (workspace) and INDEX.md's package line (indexer) tell it by this.
+func BehindRev(installed, locked string) string {
+	if installed == "" || installed == locked {
+		return ""
+	}
+	return installed
 }
 
 // StateHead is the head of a package's state file (.state/<alias>.json,
@@ -973,14 +1007,18 @@ func (pkg Package) Present() bool {
 func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 	var out []Package
 	for alias, e := range l.Packages {
-		if !p.IsInstalled(alias) || !p.InstalledHere(alias) {
+		if !p.IsInstalled(alias) {
+			continue
+		}
+		stamp, here := p.stateStamp(alias)
+		if !here {
 			continue
 		}
 		kind := e.Kind
 		if kind == "" {
 			kind = KindGit
 		}
-		pkg := Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Fetched: e.Fetched, Dir: p.PackageDir(alias)}
+		pkg := Package{Alias: alias, Kind: kind, Source: e.Source, Path: e.Path, Ref: e.Ref, Rev: e.Rev, Fetched: e.Fetched, Dir: p.PackageDir(alias), State: stamp}
 		if e.Withheld > 0 {
 			pkg.Withheld, pkg.Audience = strings.Join(p.withheld(alias), "\n"), e.Audience
 		}

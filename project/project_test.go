@@ -53,6 +53,17 @@ func TestInstalled(t *testing.T) {
 		{Alias: "b", Source: "s"},
 	}}
 	got := p.Installed(m, l)
+	// A locked package's State is its state file's stamp (size and mtime);
+	// a dir source has none.
+	for i, pkg := range got {
+		if pkg.Kind != KindDir {
+			fi, err := os.Lstat(p.StatePath(pkg.Alias))
+			if err != nil || pkg.State != fmt.Sprintf("%d %d", fi.Size(), fi.ModTime().UnixNano()) {
+				t.Errorf("%s: State %q, want the state file's stamp (%v)", pkg.Alias, pkg.State, err)
+			}
+		}
+		got[i].State = ""
+	}
 	want := []Package{
 		{Alias: "a", Kind: KindGit, Source: "s", Path: "docs", Ref: "main", Rev: e.Rev, Dir: p.PackageDir("a")},
 		{Alias: "agents", Kind: KindDir, Source: "AGENTS.md", Dir: p.Root(), Only: "AGENTS.md", MaxFiles: DefaultDirMaxFiles, MaxBytes: DefaultDirMaxBytes, Project: p.Root()},

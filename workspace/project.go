@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
@@ -164,8 +166,34 @@ func Open(projectDir string, o Options) (*Workspace, error) {
 	if err := w.recover(); err != nil {
 		return nil, err
 	}
+	w.sweepTemps()
 	ok = true
 	return w, nil
+}
+
+// sweepTemps removes the temps of atomic writes (atomicfile.Stale: older
+// than atomicfile.StaleAge) that a killed ctx left in .context/ and
+// .state/, the folders whose files workspace writes under the project
+// lock; the project's .gitignore hides them until then (review22-upd22
+// F2). The age, not the lock, keeps a live write's temp: ctx mcp writes
+// INDEX.md without the project lock. Only Open sweeps, after recover: a
+// command that changes the project reads the two folders once more;
+// search and status (OpenReadOnly) read nothing more. index/ is the
+// indexer's. Errors are ignored: a leftover only costs disk space.
+func (w *Workspace) sweepTemps() {
+	now := time.Now()
+	for _, rel := range []string{".", project.StateDir} {
+		if w.fs.Check(rel) != nil {
+			continue
+		}
+		ents, err := os.ReadDir(w.path(rel))
+		if err != nil {
+			continue
+		}
+		for _, name := range atomicfile.Stale(ents, now) {
+			_ = w.fs.Remove(filepath.Join(rel, name))
+		}
+	}
 }
 
 // OpenReadOnly opens the project at projectDir to read it (list, status,

@@ -75,7 +75,7 @@ func (w *Workspace) behind(alias, locked string) string {
 	if err != nil {
 		return ""
 	}
-	return behindRev(h.Commit, locked)
+	return project.BehindRev(h.Commit, locked)
 }
 
 // behindEdited is behind, and for a package behind the lock whether it
@@ -99,17 +99,7 @@ func (st *pkgState) behind(locked string) string {
 	if st == nil {
 		return ""
 	}
-	return behindRev(st.Rev, locked)
-}
-
-// behindRev is the rule of "behind the lock": installed, the commit a
-// state records, when it is not locked; "" when they agree or no commit
-// is recorded.
-func behindRev(installed, locked string) string {
-	if installed == "" || installed == locked {
-		return ""
-	}
-	return installed
+	return project.BehindRev(st.Rev, locked)
 }
 
 // Refused is the manifest's local sources that the containment rule

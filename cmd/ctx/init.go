@@ -106,11 +106,13 @@ func runInit(ctx context.Context, opts *initOptions) error {
 		return err
 	}
 	var w *workspace.Workspace
+	created := false
 	if (opts.projectDocs || opts.agentsMD || opts.gitHooks) && proj.Check() == nil {
 		w, err = workspace.Open(dir, wo) // only add the docs, or the agent file's block
 	} else {
 		w, err = workspace.Init(dir, workspace.InitOptions{Registry: opts.registry, Project: opts.project}, wo)
 		if err == nil {
+			created = true
 			opts.root = dir // from here on, this command's project
 			fmt.Fprintf(opts.notes(), "created %s\n", opts.displayPath(dir, w.Dir()))
 			if enclosing != "" && enclosing != dir {
@@ -150,9 +152,17 @@ func runInit(ctx context.Context, opts *initOptions) error {
 	}
 	// The whole folder: its .gitignore (which ctx wrote) keeps out what is
 	// generated and context.local.json, and is committed with the manifest
-	// and the lock, so that a clone's git status stays clean.
-	fmt.Fprintf(opts.notes(), "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then `git add %s` and commit (its .gitignore keeps out what ctx generates)\n",
-		project.DirName)
+	// and the lock, so that a clone's git status stays clean. Adding a
+	// source is the advice for a project with none; a new one whose docs
+	// were just added is told to commit; an existing one with packages
+	// (init --git-hooks, say) needs no advice (walk22).
+	switch {
+	case len(w.Manifest().Packages) == 0:
+		fmt.Fprintf(opts.notes(), "next: ctx add SOURCE (a git URL, a local file or folder, or an https URL), then `git add %s` and commit (its .gitignore keeps out what ctx generates)\n",
+			project.DirName)
+	case created:
+		fmt.Fprintf(opts.notes(), "next: `git add %s` and commit (its .gitignore keeps out what ctx generates)\n", project.DirName)
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
+	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/spinner"
 	"github.com/ctx-dev/ctx/internal/termenv"
@@ -291,9 +292,14 @@ func (pp *pkgProgress) totals() (objects int, bytes int64, files int) {
 
 // summary is "12 objects, 34 KB" ("3 downloads, 34 KB" for an https
 // source: pages, or one archive whatever it holds) or "nothing to
-// download", plus ", N files" once files were written.
+// download", plus ", N files" once files were written. Files written from
+// a repository on this machine, whose objects are read in place (nothing
+// is ever downloaded), are "N files from the local repository" (walk22).
 func (pp *pkgProgress) summary() string {
 	objs, bytes, files := pp.totals()
+	if w, ok := pp.phases["write"]; ok && objs == 0 && bytes == 0 && files > 0 && w.URL != "" && naming.IsLocal(w.URL) {
+		return fmt.Sprintf("%d %s from the local repository", files, wording.Plural(files, "file", "files"))
+	}
 	s := "nothing to download"
 	if objs > 0 || bytes > 0 {
 		noun, nouns := "object", "objects"

@@ -19,10 +19,11 @@ func TestProgressPlain(t *testing.T) {
 	p.Update("alpha", gitengine.Progress{Phase: "trees", Objects: 2, Bytes: 2048})
 	p.Update("beta", gitengine.Progress{Phase: "blobs", Objects: 9, Bytes: 35000})
 	p.Update("beta", gitengine.Progress{Phase: "write", Objects: 9, Bytes: 99999}) // files written, not received
-	p.Update("cached", gitengine.Progress{Phase: "write", Objects: 2, Bytes: 10})
+	p.Update("cached", gitengine.Progress{URL: "https://example.com/c.git", Phase: "write", Objects: 2, Bytes: 10})
+	p.Update("local", gitengine.Progress{URL: "../handbook", Phase: "write", Objects: 1}) // read in place (walk22)
 	p.Done()
 	p.Update("gamma", gitengine.Progress{Phase: "trees"}) // after Done: ignored
-	want := "fetching beta…\nfetching alpha…\nfetching cached…\nalpha: 2 objects, 2 KB\nbeta: 12 objects, 35 KB, 9 files\ncached: nothing to download, 2 files\n"
+	want := "fetching beta…\nfetching alpha…\nfetching cached…\nfetching local…\nalpha: 2 objects, 2 KB\nbeta: 12 objects, 35 KB, 9 files\ncached: nothing to download, 2 files\nlocal: 1 file from the local repository\n"
 	if got := buf.String(); got != want {
 		t.Errorf("plain progress:\n%q\nwant\n%q", got, want)
 	}
