@@ -97,8 +97,8 @@ type RelevantSection struct {
 	// answer holds (a section nested in another).
 	Section [2]int `json:"section,omitzero" jsonschema:"the whole section's lines when only part of it was sent"`
 	Kind    string `json:"kind" jsonschema:"the package's source kind: git, https or dir"`
-	Commit  string `json:"commit,omitempty" jsonschema:"the locked revision (git commit, https sha256:); none for a dir source, which is live"`
-	Edited  bool   `json:"edited,omitempty" jsonschema:"the file differs from the locked revision (a local edit): its text is not that revision's"`
+	Commit  string `json:"commit,omitempty" jsonschema:"the revision its files are from, the one ctx installed (git commit, https sha256:); none for a dir source, which is live"`
+	Edited  bool   `json:"edited,omitempty" jsonschema:"the file differs from what ctx installed at commit (a local edit): its text is not that revision's"`
 	Cut     bool   `json:"cut,omitempty" jsonschema:"its last line is longer than the budget and only its start was sent"`
 }
 
