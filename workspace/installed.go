@@ -54,14 +54,23 @@ func (in *InstalledFiles) Holds(rel string) bool {
 	}
 	p := filepath.Join(in.dir, filepath.FromSlash(rel))
 	fi, err := os.Lstat(p)
-	if err != nil {
-		return false
-	}
+	return err == nil && holdsInstalled(p, fi, f, in.at)
+}
+
+// holdsInstalled reports whether the file at p, of stat data fi, holds
+// f, as ctx installed it in a state written at at: the same kind (a
+// link or a file git holds) and size, and a stamp that proves it
+// unchanged (proven) or the recorded git blob id. A mode alone does not
+// change a file's text. The dirty guard's rule for one file, as diff
+// applies it to a walk: Holds (ctx mcp's "edited") and asInstalled (the
+// guard's look again before a change) ask it (rv-red22: each had its
+// own copy).
+func holdsInstalled(p string, fi fs.FileInfo, f fileState, at int64) bool {
 	mode := gitMode(fi.Mode())
 	if mode == 0 || mode&fs.ModeSymlink != f.Mode&fs.ModeSymlink || fi.Size() != f.Size {
 		return false
 	}
-	if proven(f, fi, in.at) {
+	if proven(f, fi, at) {
 		return true
 	}
 	if mode&fs.ModeSymlink != 0 {
@@ -69,7 +78,7 @@ func (in *InstalledFiles) Holds(rel string) bool {
 		return err == nil && blob == f.Blob
 	}
 	// Read without following a link or waiting on a fifo swapped in
-	// since the Lstat, and no more than the recorded size.
+	// since the stat, and no more than the recorded size.
 	data, _, err := boundedfile.Read(p, f.Size, boundedfile.Options{NoFollow: true})
 	return err == nil && gitengine.HashBlob(data) == f.Blob
 }
