@@ -354,7 +354,7 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	if rev, live := snap.revOf(m.Package); !live && rev != "" {
 		m.Commit = rev // the installed one, as the document tools say (red22)
 	}
-	res := GetMetadataOut{DocMeta: shownOnce(m), Edited: snap.edited(m.Package, m.Path), Warning: warn}
+	res := GetMetadataOut{DocMeta: shownOnce(m), Edited: snap.edited(m.Package, m.Path, nil), Warning: warn}
 	budget, _ := tokenBudget(0)
 	if !s.fitsJSON(res, budget) {
 		// Front matter over the budget: it is in the document's first lines.

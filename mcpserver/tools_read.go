@@ -136,7 +136,14 @@ func (in ReadRelevantIn) maxTokens() int { return in.MaxTokens }
 // line as far as it was needed.
 type readDoc struct {
 	doc markdown.Doc
-	tok []int // tok[i]: tokens of line i+1 and its newline; 0 = not counted yet
+	// commit is the revision its package's files are from (revOf) and
+	// edited whether the file is not its text (snapshot.edited, of the
+	// text read): asked once per document of an answer, not per passage
+	// tried (rv-red22: three stats a passage, and a second read of a
+	// file no stamp proves)
+	commit string
+	edited bool
+	tok    []int // tok[i]: tokens of line i+1 and its newline; 0 = not counted yet
 }
 
 // passage is one section (or part of one) of an answer.
@@ -372,7 +379,8 @@ func (a *assembly) open(h indexer.Hit) *readDoc {
 	if served(h.Path) {
 		if clean, data, err := a.s.openDoc(a.snap, h.Package, h.Path); err == nil {
 			d := markdown.ParseFile(clean, data)
-			rd = &readDoc{doc: d, tok: make([]int, len(d.Lines))}
+			rd = &readDoc{doc: d, tok: make([]int, len(d.Lines)), edited: a.snap.edited(h.Package, clean, data)}
+			rd.commit, _ = a.snap.revOf(h.Package)
 		}
 	}
 	a.docs[k] = rd
@@ -400,8 +408,7 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 		return true // every line of it is in the answer already
 	}
 	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, full: full, kind: a.snap.kindOf(h.Package)}
-	p.commit, _ = a.snap.revOf(h.Package)
-	p.edited = a.snap.edited(h.Package, h.Path)
+	p.commit, p.edited = rd.commit, rd.edited
 	p.fixed = s.passageOverhead(p, !slices.ContainsFunc(a.ps, p.sameDoc))
 	room := roomFor(p.fixed)
 	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {

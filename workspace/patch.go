@@ -207,7 +207,7 @@ func asInstalled(tr *fileid.Tree, pkg string, f fileState, at int64, other strin
 		return false // gone, or no file git holds (never read: a FIFO would block)
 	}
 	if other == "" {
-		return holdsInstalled(in(pkg, f.Path), fi, f, at)
+		return holdsInstalled(in(pkg, f.Path), fi, f, at, nil)
 	}
 	if gitMode(fi.Mode()) == f.Mode && proven(f, fi, at) {
 		return true

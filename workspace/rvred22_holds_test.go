@@ -33,7 +33,7 @@ func TestInstalledFilesHolds(t *testing.T) {
 		t.Fatal("no regular file installed")
 	}
 	p := filepath.Join(w.pkgDir("team"), filepath.FromSlash(rel))
-	if !in.Holds(rel) {
+	if !in.Holds(rel, nil) {
 		t.Fatalf("%s as installed: not held", rel)
 	}
 	orig, err := os.ReadFile(p)
@@ -57,33 +57,41 @@ func TestInstalledFilesHolds(t *testing.T) {
 	edited := append([]byte(nil), orig...)
 	edited[0] ^= 0x20
 	setBack(edited)
-	if in.Holds(rel) {
+	if in.Holds(rel, nil) {
 		t.Errorf("%s: a same-size edit with its mtime set back is held", rel)
 	}
 	setBack(orig)
-	if !in.Holds(rel) {
+	if !in.Holds(rel, nil) {
 		t.Errorf("%s: the installed text again is not held", rel)
+	}
+	// A caller that read the file hands its text: that is what is judged
+	// when no stamp proves the file (its ctime moved).
+	if !in.Holds(rel, orig) {
+		t.Errorf("%s: the installed text, handed, is not held", rel)
+	}
+	if in.Holds(rel, edited) {
+		t.Errorf("%s: an edited text, handed, is held", rel)
 	}
 	if err := os.Chmod(p, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if !in.Holds(rel) {
+	if !in.Holds(rel, nil) {
 		t.Errorf("%s: a mode change alone makes it not held", rel)
 	}
 	added := filepath.Join(w.pkgDir("team"), "added-here.md")
 	if err := os.WriteFile(added, []byte("# Added\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if in.Holds("added-here.md") {
+	if in.Holds("added-here.md", nil) {
 		t.Error("a file ctx did not install is held")
 	}
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
-	if in.Holds(rel) {
+	if in.Holds(rel, nil) {
 		t.Errorf("%s: deleted, held", rel)
 	}
-	if err := os.Symlink(added, p); err == nil && in.Holds(rel) {
+	if err := os.Symlink(added, p); err == nil && in.Holds(rel, nil) {
 		t.Errorf("%s: a link in its place is held", rel)
 	}
 }
