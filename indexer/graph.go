@@ -605,7 +605,7 @@ type DocMeta struct {
 	Links   int            `json:"links" jsonschema:"how many links the document has"`
 	Back    int            `json:"backlinks" jsonschema:"how many links of other documents lead to it"`
 	Broken  int            `json:"broken,omitempty" jsonschema:"how many of its links are broken"`
-	Commit  string         `json:"commit,omitempty" jsonschema:"the package's locked revision; none for a dir source (live)"`
+	Commit  string         `json:"commit,omitempty" jsonschema:"the revision the package's files are from, the one ctx installed; none for a dir source (live)"`
 }
 
 func (g *graph) meta(k docKey) DocMeta {

@@ -56,7 +56,9 @@ type InstalledFunc func(alias string) (Holder, error)
 // holds the text ctx installed, and the commit that text is from
 // (workspace.InstalledFiles).
 type Holder interface {
-	Holds(path string) bool
+	// Holds: text, when not nil, is the file's text as served, hashed
+	// rather than the file read again.
+	Holds(path string, text []byte) bool
 	Commit() string
 }
 
@@ -108,9 +110,11 @@ func (s snapshot) holder(alias string) (held Holder, ok bool) {
 // here, or rewritten by a `git pull` in a team that commits packages/),
 // whose text is not the installed revision's (red22). A dir source, live,
 // has no revision to differ from.
-func (s snapshot) edited(alias, path string) bool {
+//
+// text, when not nil, is the file's text as the tool read it to serve it.
+func (s snapshot) edited(alias, path string, text []byte) bool {
 	held, ok := s.holder(alias)
-	return ok && (held == nil || !held.Holds(path))
+	return ok && (held == nil || !held.Holds(path, text))
 }
 
 // installedRev is the revision ctx installed alias's files at, as its

@@ -278,7 +278,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 			continue // a hidden file the index holds is never served
 		}
 		out.Hits = append(out.Hits, SearchHit{Package: h.Package, Path: h.Path, Heading: h.Heading, Lines: h.Lines,
-			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions, Edited: snap.edited(h.Package, h.Path)})
+			Score: shownScore(h.Score), Tags: h.Tags, Snippet: h.Snippet, More: h.More, Versions: h.Versions, Edited: snap.edited(h.Package, h.Path, nil)})
 	}
 	if len(hits) == 0 {
 		out.Note = strings.TrimSpace(searchNoMatchNote(q) + " " + out.Note)
@@ -439,6 +439,7 @@ type openedDoc struct {
 	path  string       // its path as asked (a reference's path when one was given)
 	clean string       // its path, cleaned (checkRelPath)
 	doc   markdown.Doc // its lines, outline and sections
+	text  []byte       // its bytes as read (snapshot.edited hashes them)
 }
 
 // document is the preamble of every tool that reads one document: the
@@ -456,7 +457,7 @@ func (s *Server) document(alias, p string) (openedDoc, error) {
 	if err != nil {
 		return openedDoc{}, err
 	}
-	return openedDoc{snap: snap, alias: alias, path: p, clean: clean, doc: markdown.ParseFile(clean, data)}, nil
+	return openedDoc{snap: snap, alias: alias, path: p, clean: clean, doc: markdown.ParseFile(clean, data), text: data}, nil
 }
 
 // docNotFound is the one answer of every tool that takes a path for a
@@ -630,7 +631,7 @@ func (s *Server) getDocument(ctx context.Context, _ *mcp.CallToolRequest, in Get
 	out := DocumentOut{Package: in.Package, Path: clean, URI: docURI(in.Package, clean), TotalLines: len(lines)}
 	rev, live := d.snap.revOf(in.Package)
 	out.Commit, out.Live = naming.ShortRev(rev, 12), live
-	out.Edited = d.snap.edited(in.Package, clean)
+	out.Edited = d.snap.edited(in.Package, clean, d.text)
 	if in.Section != "" {
 		sec, hs, ok := doc.Section(in.Section)
 		if !ok {

@@ -95,6 +95,9 @@ type GetMetadataIn struct {
 // GetMetadataOut is get_metadata's output.
 type GetMetadataOut struct {
 	indexer.DocMeta
+	// Edited: the file is not Commit's text (snapshot.edited), as the
+	// document tools and search say (rv-red22).
+	Edited  bool   `json:"edited,omitempty" jsonschema:"the file differs from what ctx installed at commit (a local edit; ctx status lists it): its text is not that commit's"`
 	Note    string `json:"note,omitempty" jsonschema:"what was left out to fit the budget"`
 	Warning string `json:"warning,omitempty" jsonschema:"the index may be stale, and why"`
 }
@@ -352,7 +355,7 @@ func (s *Server) getMetadata(ctx context.Context, req *mcp.CallToolRequest, in G
 	if rev, live := snap.revOf(m.Package); !live && rev != "" {
 		m.Commit = rev // the installed one, as the document tools say (red22)
 	}
-	res := GetMetadataOut{DocMeta: shownOnce(m), Warning: warn}
+	res := GetMetadataOut{DocMeta: shownOnce(m), Edited: snap.edited(m.Package, m.Path, nil), Warning: warn}
 	budget, _ := tokenBudget(0)
 	if !s.fitsJSON(res, budget) {
 		// Front matter over the budget: it is in the document's first lines.

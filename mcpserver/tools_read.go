@@ -99,8 +99,8 @@ type RelevantSection struct {
 	// answer holds (a section nested in another).
 	Section [2]int `json:"section,omitzero" jsonschema:"the whole section's lines when only part of it was sent"`
 	Kind    string `json:"kind" jsonschema:"the package's source kind: git, https or dir"`
-	Commit  string `json:"commit,omitempty" jsonschema:"the locked revision (git commit, https sha256:); none for a dir source, which is live"`
-	Edited  bool   `json:"edited,omitempty" jsonschema:"the file differs from the locked revision (a local edit): its text is not that revision's"`
+	Commit  string `json:"commit,omitempty" jsonschema:"the revision its files are from, the one ctx installed (git commit, https sha256:); none for a dir source, which is live"`
+	Edited  bool   `json:"edited,omitempty" jsonschema:"the file differs from what ctx installed at commit (a local edit): its text is not that revision's"`
 	Cut     bool   `json:"cut,omitempty" jsonschema:"its last line is longer than the budget and only its start was sent"`
 }
 
@@ -138,7 +138,14 @@ func (in ReadRelevantIn) maxTokens() int { return in.MaxTokens }
 // line as far as it was needed.
 type readDoc struct {
 	doc markdown.Doc
-	tok []int // tok[i]: tokens of line i+1 and its newline; 0 = not counted yet
+	// commit is the revision its package's files are from (revOf) and
+	// edited whether the file is not its text (snapshot.edited, of the
+	// text read): asked once per document of an answer, not per passage
+	// tried (rv-red22: three stats a passage, and a second read of a
+	// file no stamp proves)
+	commit string
+	edited bool
+	tok    []int // tok[i]: tokens of line i+1 and its newline; 0 = not counted yet
 }
 
 // passage is one section (or part of one) of an answer.
@@ -374,7 +381,8 @@ func (a *assembly) open(h indexer.Hit) *readDoc {
 	if served(h.Path) {
 		if clean, data, err := a.s.openDoc(a.snap, h.Package, h.Path); err == nil {
 			d := markdown.ParseFile(clean, data)
-			rd = &readDoc{doc: d, tok: make([]int, len(d.Lines))}
+			rd = &readDoc{doc: d, tok: make([]int, len(d.Lines)), edited: a.snap.edited(h.Package, clean, data)}
+			rd.commit, _ = a.snap.revOf(h.Package)
 		}
 	}
 	a.docs[k] = rd
@@ -402,8 +410,7 @@ func (a *assembly) take(hits []indexer.Hit, rank int, roomFor func(fixed int) in
 		return true // every line of it is in the answer already
 	}
 	p := &passage{hit: h, rank: rank, rd: rd, sec: sec, full: full, kind: a.snap.kindOf(h.Package)}
-	p.commit, _ = a.snap.revOf(h.Package)
-	p.edited = a.snap.edited(h.Package, h.Path)
+	p.commit, p.edited = rd.commit, rd.edited
 	p.fixed = s.passageOverhead(p)
 	room := roomFor(p.fixed)
 	if n, fits := s.rangeTokens(rd, sec[0], sec[1], room); fits {

@@ -206,6 +206,9 @@ func asInstalled(tr *fileid.Tree, pkg string, f fileState, at int64, other strin
 	if err != nil || gitMode(fi.Mode()) == 0 {
 		return false // gone, or no file git holds (never read: a FIFO would block)
 	}
+	if other == "" {
+		return holdsInstalled(in(pkg, f.Path), fi, f, at, nil)
+	}
 	if gitMode(fi.Mode()) == f.Mode && proven(f, fi, at) {
 		return true
 	}
