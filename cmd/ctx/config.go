@@ -103,7 +103,7 @@ var configKeys = map[string]setting{
 		},
 	},
 	"embeddings.hybrid": {
-		help: "on (the default): with an endpoint set, search and read_relevant fuse the semantic ranking with the lexical one; off: only with ctx search --hybrid",
+		help: "on (the default; true, yes, 1 too): with an endpoint set, search and read_relevant fuse the semantic ranking with the lexical one; off (false, no, 0): only with ctx search --hybrid",
 		env:  "CTX_EMBEDDINGS_HYBRID", arg: "on|off",
 		get: func(c *userConfig) string {
 			if c.Embeddings == nil {
