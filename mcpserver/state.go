@@ -383,19 +383,36 @@ func (s *Server) sentinel(snap snapshot) stamps {
 // the watch or another call, of any session), waits for it, sending
 // progress if req asked for it, unless the call is cancelled; the re-index
 // goes on either way.
+//
+// A re-index found running may have walked before a change made before
+// the call came (a `git pull` removes a file, then writes it: under load
+// the watch's re-index can walk in between, and the watch may not have
+// seen the write yet; flake22). So a call that waited for a re-index it
+// did not start checks once more, as a call arriving after it would: the
+// package folders' stamps, the watch's count, a walk only when they moved.
 func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) string {
+	note, joined := s.freshenOnce(ctx, req, snap)
+	if joined && note == "" && ctx.Err() == nil {
+		note, _ = s.freshenOnce(ctx, req, s.snapshot())
+	}
+	return note
+}
+
+// freshenOnce is freshen's one check; joined is true when the call waited
+// for a re-index it found running.
+func (s *Server) freshenOnce(ctx context.Context, req mcp.Request, snap snapshot) (note string, joined bool) {
 	if snap.unusable() {
-		return ""
+		return "", false
 	}
 	r, err := s.reader()
 	if err != nil {
-		return "warning: " + err.Error()
+		return "warning: " + err.Error(), false
 	}
 	sent := s.sentinel(snap)
 	s.mu.Lock()
 	if job := s.job; job != nil {
 		s.mu.Unlock()
-		return s.await(ctx, req, job)
+		return s.await(ctx, req, job), true
 	}
 	fs, watched := s.fresh, s.watchingLocked()
 	if fs.fresh && fs.sentinel.same(sent) && (!watched || fs.gen == s.live.gen) {
@@ -405,20 +422,20 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 			go s.backgroundCheck(r, snap, sent)
 		}
 		s.mu.Unlock()
-		return ""
+		return "", false
 	}
 	s.mu.Unlock()
 
 	// One check-and-start at a time; a call that waited re-checks first.
 	if !s.lockSync(ctx) {
-		return ""
+		return "", false
 	}
 	s.mu.Lock()
 	job, gen := s.job, s.live.gen
 	if job == nil && s.fresh.fresh && s.fresh.sentinel.same(sent) && s.fresh.gen == gen {
 		s.mu.Unlock() // the call this one waited for found it fresh
 		s.unlockSync()
-		return ""
+		return "", false
 	}
 	// Only the watch saw changes since the index last matched the disk:
 	// re-index at once. Freshness would walk every file of every package
@@ -428,12 +445,12 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	s.mu.Unlock()
 	if job != nil {
 		s.unlockSync()
-		return s.await(ctx, req, job)
+		return s.await(ctx, req, job), true
 	}
 	if onlyWatched {
 		job = s.startReindex(snap, sent, gen, nil)
 		s.unlockSync()
-		return s.await(ctx, req, job)
+		return s.await(ctx, req, job), false
 	}
 	// The walk runs detached, as a re-index does: a call whose bound ends
 	// first answers then, and the walk's finding (fresh, or the re-index
@@ -459,12 +476,12 @@ func (s *Server) freshen(ctx context.Context, req mcp.Request, snap snapshot) st
 	select {
 	case job := <-started:
 		if job == nil {
-			return ""
+			return "", false
 		}
-		return s.await(ctx, req, job)
+		return s.await(ctx, req, job), false
 	case <-ctx.Done():
 		spentOnIndex(ctx)
-		return ""
+		return "", false
 	}
 }
 
