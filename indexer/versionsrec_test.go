@@ -156,6 +156,32 @@ func TestVersionsRecordedAtIndexTime(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// An unreadable versions.bin (here a folder: reading it fails as an
+	// I/O error or a permission would) is not read either: the search
+	// finds the copies in its snapshot, as when there is no file.
+	vp := filepath.Join(indexDir, versionsFile)
+	if err := os.Remove(vp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(vp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err = OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, found, derived = snapshotVersions(t, r)
+	r.Close()
+	if !derived || dumpVersions(read) != dumpVersions(found) {
+		t.Errorf("an unreadable %s: derived %v, copies\n%s\nwant the snapshot's\n%s", versionsFile, derived, dumpVersions(read), dumpVersions(found))
+	}
+	if err := os.Remove(vp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(vp, vb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// An older ctx's index: no Versions in meta.json. The search finds the
 	// copies in its snapshot.
 	var m meta
