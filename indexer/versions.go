@@ -94,7 +94,8 @@ func versionFolder(seg string) (label string, nums []int, ok bool) {
 // "version-") is a date as folders of notes and posts are named:
 // 2024.01 or 2024.01.15, a year then a month (and a day) of two digits.
 // A release numbered by its year (CalVer 2024.1) writes no leading zero
-// for a month below 10 and stays a version; so does v2024.01.
+// for a month below 10 and stays a version; so does v2024.01; its months
+// 10 to 12 are judged with their siblings (calverMonth).
 func datedFolder(core string) bool {
 	parts := strings.Split(core, ".")
 	if len(parts) > 3 || len(parts[0]) != 4 || parts[0] < "1970" || parts[0] > "2199" {
@@ -105,6 +106,30 @@ func datedFolder(core string) bool {
 		return len(p) == 2 && err == nil && n >= lo && n <= hi
 	}
 	return in(parts[1], 1, 12) && (len(parts) == 2 || in(parts[2], 1, 31))
+}
+
+// calverMonth reports whether seg, a folder datedFolder takes for a date,
+// may be a CalVer release of a month from 10 to 12 (2024.10, 2024.12.1):
+// it is one when a sibling writes its month without a leading zero
+// (calverShort: 2024.1), so its parent's releases are numbered so, and
+// then its numbers are nums.
+func calverMonth(seg string) (nums []int, ok bool) {
+	if len(seg) < 7 || seg[4] != '.' || seg[5] != '1' || !datedFolder(seg) {
+		return nil, false
+	}
+	for _, p := range strings.Split(seg, ".") {
+		n, _ := strconv.Atoi(p)
+		nums = append(nums, n)
+	}
+	return nums, nums[1] >= 10
+}
+
+// calverShort reports whether a version folder's label writes a year then
+// a month of one digit (2024.1, 2024.3.2) with no "v": a CalVer release,
+// whose siblings 2024.10 to 2024.12 are releases too (calverMonth).
+func calverShort(label string, nums []int) bool {
+	return len(nums) >= 2 && len(label) >= 6 && label[4] == '.' && (len(label) == 6 || label[6] == '.') &&
+		nums[0] >= 1970 && nums[0] <= 2199 && nums[1] >= 1 && nums[1] <= 9
 }
 
 // versionCopy is one copy of a versioned page.
@@ -168,12 +193,15 @@ func compareVersions(a, b []int) int {
 }
 
 // addVersionParents adds to parents the folder that holds path's first
-// version folder, if it has one.
+// version folder, if it has one; its value is true when one of its
+// version folders is a CalVer month of one digit (calverShort), so that
+// its folders 2024.10 to 2024.12 are versions too (calverMonth).
 func addVersionParents(path string, parents map[string]bool) {
 	segs := strings.Split(path, "/")
 	for i, s := range segs[:len(segs)-1] {
-		if _, _, ok := versionFolder(s); ok {
-			parents[canonParent(strings.Join(segs[:i], "/"))] = true
+		if label, nums, ok := versionFolder(s); ok {
+			p := canonParent(strings.Join(segs[:i], "/"))
+			parents[p] = parents[p] || calverShort(label, nums)
 			return
 		}
 	}
@@ -187,14 +215,10 @@ func versionFamiliesOf(vm *versionMap, alias string, paths, titles []string) {
 	if len(parents) == 0 {
 		return
 	}
-	type member struct {
-		path, title string
-		slot        slot
-	}
-	groups := map[string][]member{} // parent and page → its copies
+	groups := map[string][]familyMember{} // parent and page → its copies
 	for i, p := range paths {
 		if s, ok := slotOf(p, parents); ok {
-			m := member{path: p, slot: s}
+			m := familyMember{path: p, slot: s}
 			if titles != nil {
 				m.title = strings.ToLower(strings.TrimSpace(titles[i]))
 			}
@@ -202,69 +226,18 @@ func versionFamiliesOf(vm *versionMap, alias string, paths, titles []string) {
 			groups[k] = append(groups[k], m)
 		}
 	}
-	// A folder's pages are copies when at least minSharedCopies of them
-	// have a copy in another folder of the same parent, its index pages
-	// (folderIndexName: index.md, README.md, _index.md, which any folder
-	// may have) aside. A folder named as a version must also look like a
-	// release's copy of the pages, not a numbered chapter (1.1/, 2.3/)
-	// that shares a few names (intro.md, summary.md) with the others:
-	// more than half of its pages have a copy, and, when the titles are
-	// known (the catalogue's records; not when a search finds the copies
-	// in an older ctx's index, readVersions), at least minSharedCopies
-	// of them a copy of the same title. (On sets 14 and 15, every
-	// version folder has 81–100% of its pages copied, and 21 or more with
-	// the same title as a copy; the page keeps its copies whatever their
-	// titles: "Metrics" is "Metrics & Observability" two releases on.)
-	shared := map[string]int{} // folder (parent NUL label) → its pages with a copy
-	titled := map[string]int{} // … with a copy of the same title
-	total := map[string]int{}  // … its pages
-	for _, ms := range groups {
-		base := path.Base(ms[0].slot.rest)
-		if folderIndexName(strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))) {
-			continue
-		}
-		for _, m := range ms {
-			total[m.slot.parent+"\x00"+m.slot.label]++
-		}
-		if len(ms) < 2 {
-			continue
-		}
-		var sameTitle map[string]int
-		if titles != nil {
-			sameTitle = map[string]int{}
-			for _, m := range ms {
-				sameTitle[m.title]++
-			}
-		}
-		for _, m := range ms {
-			k := m.slot.parent + "\x00" + m.slot.label
-			shared[k]++
-			if sameTitle[m.title] > 1 {
-				titled[k]++
-			}
-		}
-	}
-	for k, n := range shared {
-		_, label, _ := strings.Cut(k, "\x00")
-		if _, _, ok := versionFolder(label); ok && (n*2 <= total[k] || titles != nil && titled[k] < minSharedCopies) {
-			shared[k] = 0
-		}
-	}
+	shared := copiedFolders(groups, titles != nil)
 	latest := map[string][]int{} // parent → its newest version folder's numbers
-	for k, n := range shared {
-		if n < minSharedCopies {
-			continue
-		}
-		parent, label, _ := strings.Cut(k, "\x00")
-		if _, nums, ok := versionFolder(label); ok && (latest[parent] == nil || slices.Compare(nums, latest[parent]) > 0) {
-			latest[parent] = nums
+	for _, f := range shared {
+		if f.copied && f.nums != nil && (latest[f.parent] == nil || slices.Compare(f.nums, latest[f.parent]) > 0) {
+			latest[f.parent] = f.nums
 		}
 	}
 	for gk, ms := range groups {
 		var cs []*versionCopy
 		versioned := false
 		for _, m := range ms {
-			if shared[m.slot.parent+"\x00"+m.slot.label] < minSharedCopies {
+			if f := shared[m.slot.parent+"\x00"+m.slot.label]; f == nil || !f.copied {
 				continue
 			}
 			c := &versionCopy{family: alias + "\x00" + gk, label: m.slot.label, nums: m.slot.nums}
@@ -286,6 +259,153 @@ func versionFamiliesOf(vm *versionMap, alias string, paths, titles []string) {
 	}
 }
 
+// familyMember is a page that may be a copy: its path, its title (lower
+// case; "" when not known) and its place among the version folders.
+type familyMember struct {
+	path, title string
+	slot        slot
+}
+
+// folderCopies is what copiedFolders finds of one folder among its
+// siblings (a version folder, a current folder or the parent itself).
+type folderCopies struct {
+	parent string
+	nums   []int // a version folder's numbers; nil for the others
+	shared int   // its pages with a copy in a sibling (index pages aside)
+	titled int   // … with a copy of the same title
+	total  int   // its pages (index pages aside)
+	copied bool  // its pages are copies
+}
+
+// copiedFolders finds, from groups (parent and page → its copies), the
+// folders whose pages are copies, by folder (parent NUL label).
+//
+// A folder's pages are copies when at least minSharedCopies of them have
+// a copy in another folder of the same parent, its index pages
+// (folderIndexName: index.md, README.md, _index.md, which any folder may
+// have) aside. A folder named as a version must also look like a
+// release's copy of the pages, not a numbered chapter (1.1/, 2.3/) that
+// shares a few names (intro.md, summary.md) with the others: more than
+// half of its pages have a copy, and, when the titles are known (titled:
+// the catalogue's records; not when a search finds the copies in an
+// older ctx's index, readVersions), at least minSharedCopies of them a
+// copy of the same title. (On sets 14 and 15, every version folder has
+// 81–100% of its pages copied, and 21 or more with the same title as a
+// copy; the page keeps its copies whatever their titles: "Metrics" is
+// "Metrics & Observability" two releases on.)
+//
+// A release that adds more pages than it keeps (docs/v1/{a,b} beside
+// docs/v2/{a,b,c,d}) has half or less of its pages copied; it is a release
+// still when it holds at least 9 in 10 of the pages of the release next
+// to it (the nearest older or newer version folder whose pages are copies
+// by the rule above): docs grow release by release. A chapter holds
+// another chapter's pages (intro, summary, and its own) rarely.
+func copiedFolders(groups map[string][]familyMember, titled bool) map[string]*folderCopies {
+	folders := map[string]*folderCopies{}
+	var kept [][]familyMember // groups of pages other than index pages
+	for _, ms := range groups {
+		base := path.Base(ms[0].slot.rest)
+		if folderIndexName(strings.ToLower(strings.TrimSuffix(base, path.Ext(base)))) {
+			continue
+		}
+		kept = append(kept, ms)
+		var sameTitle map[string]int
+		if titled && len(ms) > 1 {
+			sameTitle = map[string]int{}
+			for _, m := range ms {
+				sameTitle[m.title]++
+			}
+		}
+		for _, m := range ms {
+			k := m.slot.parent + "\x00" + m.slot.label
+			f := folders[k]
+			if f == nil {
+				f = &folderCopies{parent: m.slot.parent, nums: m.slot.nums}
+				folders[k] = f
+			}
+			f.total++
+			if len(ms) > 1 {
+				f.shared++
+				if sameTitle[m.title] > 1 {
+					f.titled++
+				}
+			}
+		}
+	}
+	var grown []*folderCopies                // version folders with too few pages copied, else copies
+	releases := map[string][]*folderCopies{} // parent → its version folders whose pages are copies
+	for _, f := range folders {
+		f.copied = f.shared >= minSharedCopies && (!titled || f.nums == nil || f.titled >= minSharedCopies)
+		switch {
+		case !f.copied || f.nums == nil:
+		case f.shared*2 > f.total:
+			releases[f.parent] = append(releases[f.parent], f)
+		default:
+			f.copied = false
+			grown = append(grown, f)
+		}
+	}
+	if len(grown) > 0 {
+		keepGrown(kept, folders, grown, releases)
+	}
+	return folders
+}
+
+// keepGrown marks as copies the grown version folders (with half or less of
+// their pages copied) that hold 9 in 10 of the pages of their nearest
+// older or newer release (copiedFolders).
+func keepGrown(kept [][]familyMember, folders map[string]*folderCopies, grown []*folderCopies, releases map[string][]*folderCopies) {
+	byNums := func(a, b *folderCopies) int { return slices.Compare(a.nums, b.nums) }
+	for _, rs := range releases {
+		slices.SortFunc(rs, byNums)
+	}
+	next := map[*folderCopies][2]*folderCopies{} // a grown folder's nearest releases: older, newer
+	for _, g := range grown {
+		rs := releases[g.parent]
+		i, _ := slices.BinarySearchFunc(rs, g, byNums)
+		var n [2]*folderCopies
+		if i > 0 {
+			n[0] = rs[i-1]
+		}
+		for i < len(rs) && byNums(rs[i], g) == 0 {
+			i++ // a release of the same numbers (v1.0 beside 1.0) is no neighbour
+		}
+		if i < len(rs) {
+			n[1] = rs[i]
+		}
+		if n[0] != nil || n[1] != nil {
+			next[g] = n
+		}
+	}
+	held := map[[2]*folderCopies]int{} // grown folder and neighbour → pages of the neighbour the folder holds
+	for _, ms := range kept {
+		if len(ms) < 2 || !slices.ContainsFunc(ms, func(m familyMember) bool {
+			_, ok := next[folders[m.slot.parent+"\x00"+m.slot.label]]
+			return ok
+		}) {
+			continue
+		}
+		in := make(map[*folderCopies]bool, len(ms))
+		for _, m := range ms {
+			in[folders[m.slot.parent+"\x00"+m.slot.label]] = true
+		}
+		for f := range in {
+			for _, n := range next[f] {
+				if n != nil && in[n] {
+					held[[2]*folderCopies{f, n}]++
+				}
+			}
+		}
+	}
+	for _, g := range grown {
+		for _, n := range next[g] {
+			if n != nil && held[[2]*folderCopies{g, n}]*10 >= n.total*9 {
+				g.copied = true
+			}
+		}
+	}
+}
+
 // inVersionFolder reports whether a candidate's path has a version folder
 // (versionFolder): a search reads the versioned copies (versionsOf, once
 // a snapshot) only then, so that an index without them pays nothing
@@ -303,6 +423,9 @@ func inVersionFolder(cands []*candidate) bool {
 			if strings.ContainsAny(seg, "0123456789") {
 				if _, _, v := versionFolder(seg); v {
 					return true
+				}
+				if _, v := calverMonth(seg); v {
+					return true // a CalVer month, or a date: the copies tell
 				}
 			}
 			p = rest
@@ -418,9 +541,11 @@ func readVersions(ctx context.Context, rdr index.IndexReader, kinded []bool) (*v
 	return versionFamilies(files, nil), nil
 }
 
-// slotOf places path among the version folders of parents: in a version
-// folder, a current folder (main, master, next, latest) or the parent
-// itself (the unversioned copy), with the page's path below it.
+// slotOf places path among the version folders of parents
+// (addVersionParents): in a version folder (or a CalVer month 10–12 when
+// its parent is marked so, calverMonth), a current folder (main, master,
+// next, latest) or the parent itself (the unversioned copy), with the
+// page's path below it.
 //
 // It slices path, a string per folder no more: a path thousands of
 // folders deep costs its length, not its square.
@@ -436,12 +561,16 @@ func slotOf(path string, parents map[string]bool) (slot, bool) {
 		seg, folder := path[start:end], path[:max(start-1, 0)] // the segment, and the folder that holds it
 		if !last {
 			if label, nums, ok := versionFolder(seg); ok {
-				if p := canonParent(folder); parents[p] {
+				if p := canonParent(folder); inMap(parents, p) {
 					return slot{p, label, path[end+1:], nums}, true
+				}
+			} else if nums, ok := calverMonth(seg); ok {
+				if p := canonParent(folder); parents[p] {
+					return slot{p, seg, path[end+1:], nums}, true
 				}
 			}
 		}
-		if parents[folder] {
+		if inMap(parents, folder) {
 			if name := strings.ToLower(seg); !last && currentFolders[name] {
 				return slot{folder, name, path[end+1:], nil}, true
 			}
@@ -452,6 +581,11 @@ func slotOf(path string, parents map[string]bool) (slot, bool) {
 		}
 		start = end + 1
 	}
+}
+
+func inMap(m map[string]bool, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // namedCopy reports whether one of the query's words names c's version:
@@ -482,7 +616,8 @@ func queryVersions(words []string) map[string]bool {
 			return !(r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 		}))
 		w = strings.TrimSuffix(w, ".x")
-		if _, _, ok := versionFolder(w); !ok || !strings.Contains(w, ".") {
+		_, _, ok := versionFolder(w)
+		if _, cal := calverMonth(w); !ok && !cal || !strings.Contains(w, ".") {
 			continue
 		}
 		if forms == nil {

@@ -442,3 +442,80 @@ func TestVersionFamiliesLookAlikes(t *testing.T) {
 		}
 	}
 }
+
+// A release that adds more pages than it shares with the one before it is
+// still a release: docs grow release by release.
+func TestVersionFamiliesGrowingReleases(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		pages map[string]string
+		want  map[string]string
+	}{
+		{
+			name: "two releases, the newest twice the size",
+			pages: map[string]string{
+				"docs/v1/a.md": "A", "docs/v1/b.md": "B",
+				"docs/v2/a.md": "A", "docs/v2/b.md": "B", "docs/v2/c.md": "C", "docs/v2/d.md": "D",
+			},
+			want: map[string]string{"docs/v1/a.md": "v1", "docs/v2/a.md": "v2*", "docs/v2/b.md": "v2*", "docs/v2/c.md": ""},
+		},
+		{
+			name: "three releases: the newest stays the head",
+			pages: map[string]string{
+				"docs/v1.0/a.md": "A", "docs/v1.0/b.md": "B", "docs/v1.0/c.md": "C",
+				"docs/v1.1/a.md": "A", "docs/v1.1/b.md": "B", "docs/v1.1/c.md": "C", "docs/v1.1/d.md": "D",
+				"docs/v2.0/a.md": "A", "docs/v2.0/b.md": "B", "docs/v2.0/c.md": "C", "docs/v2.0/d.md": "D",
+				"docs/v2.0/e.md": "E", "docs/v2.0/f.md": "F", "docs/v2.0/g.md": "G", "docs/v2.0/h.md": "H", "docs/v2.0/i.md": "I",
+			},
+			want: map[string]string{"docs/v1.0/a.md": "v1.0", "docs/v1.1/d.md": "v1.1", "docs/v2.0/a.md": "v2.0*", "docs/v2.0/d.md": "v2.0*", "docs/v2.0/e.md": ""},
+		},
+		{
+			name: "a chapter that keeps only the shared names of the one before is no release",
+			pages: map[string]string{
+				"book/1.1/intro.md": "Introduction", "book/1.1/summary.md": "Summary", "book/1.1/exercises.md": "Exercises",
+				"book/1.2/intro.md": "Introduction", "book/1.2/summary.md": "Summary", "book/1.2/exercises.md": "Exercises", "book/1.2/loops.md": "Loops",
+				"book/1.3/intro.md": "Introduction", "book/1.3/summary.md": "Summary", "book/1.3/errors.md": "Errors", "book/1.3/panics.md": "Panics", "book/1.3/types.md": "Types",
+			},
+			want: map[string]string{"book/1.3/intro.md": "", "book/1.3/summary.md": "", "book/1.2/intro.md": "1.2*"},
+		},
+	} {
+		got := copiesOf(c.pages)
+		for p, want := range c.want {
+			if got[p] != want {
+				t.Errorf("%s: %s is %q, want %q", c.name, p, got[p], want)
+			}
+		}
+	}
+}
+
+// CalVer releases by month (2024.1 … 2024.12) are versions, months 10–12
+// too, when their siblings write a month without its leading zero; a
+// folder of 2024.10 beside 2024.09 (or alone) is a date.
+func TestVersionFamiliesCalVerMonths(t *testing.T) {
+	t.Parallel()
+	pages := map[string]string{}
+	for m := 1; m <= 12; m++ {
+		for _, p := range []string{"install", "config"} {
+			pages[fmt.Sprintf("site/2024.%d/%s.md", m, p)] = p
+			pages[fmt.Sprintf("notes/2024.%02d/%s.md", m, p)] = p
+		}
+	}
+	got := copiesOf(pages)
+	for p, want := range map[string]string{
+		"site/2024.12/install.md": "2024.12*", "site/2024.10/config.md": "2024.10",
+		"site/2024.9/install.md": "2024.9", "site/2024.1/config.md": "2024.1",
+		"notes/2024.12/install.md": "", "notes/2024.01/install.md": "",
+	} {
+		if got[p] != want {
+			t.Errorf("%s is %q, want %q", p, got[p], want)
+		}
+	}
+	// A search reads the copies when a candidate is in 2024.10 only.
+	if !inVersionFolder([]*candidate{{ext: chunkID("p", "site/2024.11/install.md", 0)}}) {
+		t.Error("inVersionFolder: site/2024.11/install.md is in no version folder; want one (a CalVer month)")
+	}
+	if forms := queryVersions([]string{"2024.11"}); !forms["2024.11"] {
+		t.Errorf("queryVersions(2024.11) = %v; want 2024.11 named", forms)
+	}
+}

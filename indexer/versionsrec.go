@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -41,7 +40,7 @@ const (
 	// or with the rule (versionFamilies; TestVersionsMagicFollowsRule
 	// fails when the rule's answers change and this does not): a file of
 	// another is found again.
-	versionsMagic = "ctx-versions 1\n"
+	versionsMagic = "ctx-versions 2\n"
 )
 
 // versionsData is the content of versions.bin (encodeVersions).
@@ -302,7 +301,9 @@ func publishVersions(d confine.Dir, indexDir string, cat *catalog, touched map[s
 
 // recordedVersions returns the versioned copies versions.bin in indexDir
 // records, when its ID is id (meta.json's Versions of the snapshot read);
-// false when there is none to take (no ID, no file, another generation's).
+// false when there is none to take (no ID, no file or one that cannot be
+// read or decoded, another generation's). An error only when the path
+// leads out of the context folder (confine).
 func recordedVersions(d confine.Dir, indexDir, id string) (*versionMap, bool, error) {
 	if id == "" {
 		return nil, false, nil
@@ -312,11 +313,12 @@ func recordedVersions(d confine.Dir, indexDir, id string) (*versionMap, bool, er
 		return nil, false, err
 	}
 	b, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
 	if err != nil {
-		return nil, false, err
+		// None, or unreadable (an I/O error, a permission, a folder): the
+		// file only saves finding the copies again, so they are found
+		// in the snapshot (the next Sync writes it again, or says why
+		// it cannot).
+		return nil, false, nil
 	}
 	data, err := decodeVersions(b) // b is data's from now on
 	if err != nil || data.ID != id {
