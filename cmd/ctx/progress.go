@@ -30,7 +30,8 @@ import (
 // Update may be called from several goroutines at once.
 type progress struct {
 	mu     sync.Mutex
-	w      io.Writer
+	w      io.Writer // the bars, the spinner, the summary lines
+	notes  io.Writer // the notes written through Log: w, or stderr with -q
 	tty    bool
 	pkgs   map[string]*pkgProgress
 	drawn  int // lines currently drawn (tty)
@@ -57,12 +58,14 @@ var phaseOrder = map[string]int{"refs": 0, "trees": 1, "blobs": 2, gitengine.Pha
 // phaseSteps is how many steps the bar has: a git fetch's four phases.
 const phaseSteps = 4
 
-// newProgress is the progress of g's command: none with -q (g.quiet).
+// newProgress is the progress of g's command: none with -q (g.quiet),
+// whose notes (what -q keeps of them: workspaceOptions) still go to
+// stderr through Log, held while git asks as without -q.
 func newProgress(g *globalOptions) *progress {
 	if g.quiet {
-		return &progress{w: io.Discard, pkgs: map[string]*pkgProgress{}, now: time.Now}
+		return &progress{w: io.Discard, notes: g.IO.ErrOut, pkgs: map[string]*pkgProgress{}, now: time.Now}
 	}
-	return &progress{w: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
+	return &progress{w: g.IO.ErrOut, notes: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
 		sym: g.symbols()}
 }
 
@@ -180,7 +183,7 @@ func (p *progress) writeNote(b []byte) (int, error) {
 		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.drawn)
 		p.drawn = 0
 	}
-	return p.w.Write(b)
+	return p.notes.Write(b)
 }
 
 // writeHeld writes the notes held while git may have asked (Log); p.mu is
