@@ -90,6 +90,9 @@ type HTTPOptions struct {
 // ":7420") is 127.0.0.1. A host that is not loopback (an IP address, or a
 // name other than localhost) needs allowRemote.
 func CheckHTTPAddr(addr string, allowRemote bool) (string, error) {
+	if addr == "" {
+		return DefaultHTTPAddr, nil
+	}
 	return checkHTTPAddr(addr, allowRemote, "0-65535", "like "+DefaultHTTPAddr+", or :0 for a free port")
 }
 
@@ -98,8 +101,12 @@ func CheckHTTPAddr(addr string, allowRemote bool) (string, error) {
 // and its port as a number, a service name read as the server's
 // net.Listen reads it (":http" is 80: a URL cannot name a service). Port
 // 0 is refused: it is the free port a server picks when it starts, which
-// no client can be given; so are the errors' examples.
+// no client can be given; so are the errors' examples. "" is
+// DefaultHTTPAddr.
 func HTTPClientURL(addr string) (string, error) {
+	if addr == "" {
+		addr = DefaultHTTPAddr
+	}
 	a, err := checkHTTPAddr(addr, true, "1-65535", "like "+DefaultHTTPAddr)
 	if err != nil {
 		return "", err
@@ -115,12 +122,10 @@ func HTTPClientURL(addr string) (string, error) {
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(n)) + HTTPPath, nil
 }
 
-// checkHTTPAddr is CheckHTTPAddr with the ports allowed and the examples
-// its errors give (a server's or a client's).
+// checkHTTPAddr checks addr (not empty) as CheckHTTPAddr does, with the
+// ports allowed and the examples its errors give (a server's or a
+// client's).
 func checkHTTPAddr(addr string, allowRemote bool, ports, like string) (string, error) {
-	if addr == "" {
-		return DefaultHTTPAddr, nil
-	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", fmt.Errorf("--http %q: want HOST:PORT or :PORT (%s): %w", addr, like, err)
