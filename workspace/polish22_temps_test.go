@@ -28,6 +28,8 @@ func TestOpenSweepsStaleTemps(t *testing.T) {
 		".INDEX.md.456.tmp":                         old,
 		".INDEX.md.789.tmp":                         time.Now(), // in flight
 		"notes.tmp":                                 old,        // not ctx's name
+		".notes.1.tmp":                              old,        // the user's, though named like a temp (rv-polish22)
+		".context.lock.tmp.5.tmp":                   old,        // the temp of no file ctx writes here
 		project.StateDir + "/.guides.json.1.tmp":    old,
 		project.StateDir + "/.guides.json.2.tmp":    time.Now(),
 		project.IndexDir + "/.store.json.3.tmp":     old, // the indexer's folder: not Open's
