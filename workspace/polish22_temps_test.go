@@ -26,6 +26,7 @@ func TestOpenSweepsStaleTemps(t *testing.T) {
 	files := map[string]time.Time{
 		".context.lock.123.tmp":                     old,
 		".INDEX.md.456.tmp":                         old,
+		"..gitignore.7.tmp":                         old,        // "." + ".gitignore"
 		".INDEX.md.789.tmp":                         time.Now(), // in flight
 		"notes.tmp":                                 old,        // not ctx's name
 		".notes.1.tmp":                              old,        // the user's, though named like a temp (rv-polish22)
@@ -49,7 +50,7 @@ func TestOpenSweepsStaleTemps(t *testing.T) {
 	}
 	w := f.open(f.project)
 	w.Close()
-	gone := map[string]bool{".context.lock.123.tmp": true, ".INDEX.md.456.tmp": true, project.StateDir + "/.guides.json.1.tmp": true}
+	gone := map[string]bool{".context.lock.123.tmp": true, "..gitignore.7.tmp": true, ".INDEX.md.456.tmp": true, project.StateDir + "/.guides.json.1.tmp": true}
 	for rel := range files {
 		_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
 		if gone[rel] && err == nil {
@@ -75,7 +76,7 @@ func TestGitignoreIgnoresTemps(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, project.DirName, project.GitignoreName), []byte(project.Gitignore), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{".context.lock.123.tmp", ".context.config.json.9.tmp", ".INDEX.md.77.tmp", ".gitignore.5.tmp"} {
+	for _, name := range []string{".context.lock.123.tmp", ".context.config.json.9.tmp", ".INDEX.md.77.tmp", "..gitignore.5.tmp"} {
 		if err := os.WriteFile(filepath.Join(dir, project.DirName, name), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}

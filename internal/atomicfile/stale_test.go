@@ -95,7 +95,7 @@ func TestTempOf(t *testing.T) {
 	for name, want := range map[string]string{
 		".context.lock.123.tmp":   "context.lock",
 		".INDEX.md.9.tmp":         "INDEX.md",
-		".gitignore.5.tmp":        ".gitignore",
+		"..gitignore.5.tmp":       ".gitignore", // "." + ".gitignore"
 		".context.lock.tmp.5.tmp": "context.lock.tmp",
 		".notes.1.tmp":            "notes",
 		".x.tmp":                  "",
