@@ -76,7 +76,7 @@ func TestGitignoreIgnoresTemps(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, project.DirName, project.GitignoreName), []byte(project.Gitignore), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{".context.lock.123.tmp", ".context.config.json.9.tmp", ".INDEX.md.77.tmp", "..gitignore.5.tmp"} {
+	for _, name := range []string{".context.lock.123.tmp", ".context.config.json.9.tmp", ".INDEX.md.77.tmp", "..gitignore.5.tmp", ".context.local.json.3.tmp", ".notes.1.tmp"} {
 		if err := os.WriteFile(filepath.Join(dir, project.DirName, name), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,9 @@ func TestGitignoreIgnoresTemps(t *testing.T) {
 	if err != nil {
 		t.Fatalf("git status: %v %s", err, out)
 	}
-	if got := string(out); strings.Contains(got, ".tmp") || !strings.Contains(got, ".context/.gitignore") {
-		t.Errorf("git status shows the temps (or not the .gitignore):\n%s", got)
+	// A user's own file named like a temp is not ctx's: git shows it, as
+	// the sweep keeps it (sweptHere; rv-polish22).
+	if got := strings.ReplaceAll(string(out), ".context/.notes.1.tmp", ""); strings.Contains(got, ".tmp") || !strings.Contains(got, ".context/.gitignore") || !strings.Contains(string(out), ".context/.notes.1.tmp") {
+		t.Errorf("git status shows the temps (or not the .gitignore, or not the user's .notes.1.tmp):\n%s", out)
 	}
 }
