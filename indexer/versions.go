@@ -359,10 +359,12 @@ func copiedFolders(groups map[string][]familyMember, titled bool) map[string]*fo
 // after it holds its two pages; a release that grew is the latest one.
 func keepGrown(kept [][]familyMember, folders map[string]*folderCopies, grown []*folderCopies, versions map[string][]*folderCopies) {
 	byNums := func(a, b *folderCopies) int { return slices.Compare(a.nums, b.nums) }
+	for _, vs := range versions {
+		slices.SortFunc(vs, byNums)
+	}
 	before := map[*folderCopies]*folderCopies{} // a newest grown folder → the release just before it
 	for _, g := range grown {
 		vs := versions[g.parent]
-		slices.SortFunc(vs, byNums)
 		i, _ := slices.BinarySearchFunc(vs, g, byNums)
 		if i == 0 || i != len(vs)-1 {
 			continue // not the newest alone (v2 beside 2 are of the same numbers), or no release before it
@@ -371,18 +373,26 @@ func keepGrown(kept [][]familyMember, folders map[string]*folderCopies, grown []
 			before[g] = prev
 		}
 	}
+	if len(before) == 0 {
+		return
+	}
 	held := map[*folderCopies]int{} // a newest grown folder → the pages of the release before it that it holds
-	for _, ms := range kept {
+	for _, ms := range kept {       // a group's copies are of one parent, so of one newest folder at most
 		if len(ms) < 2 {
 			continue
 		}
-		in := make(map[*folderCopies]bool, len(ms))
+		var g, prev *folderCopies
 		for _, m := range ms {
-			in[folders[m.slot.parent+"\x00"+m.slot.label]] = true
+			f := folders[m.slot.parent+"\x00"+m.slot.label]
+			if p := before[f]; p != nil {
+				g, prev = f, p
+				break
+			}
 		}
-		for f := range in {
-			if prev := before[f]; prev != nil && in[prev] {
-				held[f]++
+		for _, m := range ms {
+			if g != nil && folders[m.slot.parent+"\x00"+m.slot.label] == prev {
+				held[g]++
+				break
 			}
 		}
 	}
