@@ -91,7 +91,7 @@ func readCatalog(indexDir string) (catalog, error) {
 	c.Files = nil
 	for alias, p := range c.Parts {
 		if !partFileRE().MatchString(p.File) {
-			return catalog{}, fmt.Errorf("%s: package %q: %q is not a part file ctx makes (run `ctx index --rebuild` to recreate it)", filepath.Join(indexDir, catalogFile), alias, p.File)
+			return catalog{}, &DamagedFileError{Path: filepath.Join(indexDir, catalogFile), Err: fmt.Errorf("package %q: %q is not a part file ctx makes", alias, p.File)}
 		}
 	}
 	return c, nil
@@ -143,10 +143,10 @@ func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord
 		return nil, err
 	}
 	if err := jsonfile.Unmarshal(data, &pf); err != nil {
-		return nil, fmt.Errorf("%s: %w (run `ctx index --rebuild` to recreate it)", path, err)
+		return nil, &DamagedFileError{Path: path, Err: err}
 	}
 	if pf.Schema != schemaVersion || pf.Alias != alias || len(pf.Files) != p.Records {
-		return nil, fmt.Errorf("%s: not the catalogue of package %q that %s names (run `ctx index --rebuild` to recreate it)", path, alias, catalogFile)
+		return nil, &DamagedFileError{Path: path, Err: fmt.Errorf("not the catalogue of package %q that %s names", alias, catalogFile)}
 	}
 	if p.Kinds {
 		for i := range pf.Files {

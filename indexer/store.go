@@ -252,9 +252,35 @@ func readJSON(path string, v any) error {
 		return err
 	}
 	if err := jsonfile.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w (run `ctx index --rebuild` to recreate it)", path, err)
+		return &DamagedFileError{Path: path, Err: err}
 	}
 	return nil
+}
+
+// DamagedFileError is a file of the index that ctx cannot use (cut short,
+// edited, of another shape): its message names the file, says what is
+// wrong and how to recreate it. `ctx index` rebuilds such an index itself
+// (rebuildNote says so, with no hint), and `ctx search` adds no hint of
+// its own to this one's.
+type DamagedFileError struct {
+	Path string
+	Err  error
+}
+
+func (e *DamagedFileError) Error() string {
+	return fmt.Sprintf("%s: %v (run `ctx index --rebuild` to recreate it)", e.Path, e.Err)
+}
+
+func (e *DamagedFileError) Unwrap() error { return e.Err }
+
+// rebuildNote is the warning of a Sync that rebuilds the index because err
+// (reading its files) says it is damaged: the file and what is wrong,
+// then what ctx does; not DamagedFileError's hint to run `ctx index`.
+func rebuildNote(err error) string {
+	if d, ok := errors.AsType[*DamagedFileError](err); ok {
+		return fmt.Sprintf("%s: %v; rebuilding the index", d.Path, d.Err)
+	}
+	return fmt.Sprintf("%v; rebuilding the index", err)
 }
 
 // writeFileAtomic writes data to path (inside d) through a temporary file,

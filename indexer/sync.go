@@ -336,7 +336,7 @@ func planSync(contextDir, indexDir string, pkgs []Package, rebuild bool, warn fu
 func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 	p := &syncPlan{indexDir: indexDir, unchanged: map[string][]fileRecord{}, keep: map[string]catalogPart{}}
 	if err := readJSON(filepath.Join(indexDir, metaFile), &p.m); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		warn(fmt.Sprintf("%v; rebuilding the index", err))
+		warn(rebuildNote(err))
 		p.m = meta{}
 	}
 	// A catalogue that cannot be read under a dirty meta.json is what an
@@ -344,7 +344,7 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 	// publish: durable), rebuilt as that update's: nothing to warn of.
 	var err error
 	if p.cat, err = readCatalog(indexDir); err != nil && !errors.Is(err, fs.ErrNotExist) && !p.m.Dirty {
-		warn(fmt.Sprintf("%v; rebuilding the index", err))
+		warn(rebuildNote(err))
 	}
 	p.cat.keepRaw = true // the parts it reads are written again (encodePart)
 	if p.m.Bleve != "" && !bleveDirRE().MatchString(p.m.Bleve) {
@@ -379,7 +379,7 @@ func (p *syncPlan) planPackages(contextDir string, pkgs []Package, warn func(str
 		}
 		return err
 	}
-	warn(fmt.Sprintf("%v; rebuilding the index", pe.err))
+	warn(rebuildNote(pe.err))
 	p.rebuild, p.why = true, "a part of the catalogue cannot be read"
 	p.cat.Files, p.cat.Parts = nil, nil
 	p.jobs, p.unchanged, p.keep, p.deletes, p.removed = nil, map[string][]fileRecord{}, map[string]catalogPart{}, nil, 0

@@ -333,75 +333,72 @@ func copiedFolders(groups map[string][]familyMember, titled bool) map[string]*fo
 		}
 	}
 	var grown []*folderCopies                // version folders with too few pages copied, else copies
-	releases := map[string][]*folderCopies{} // parent → its version folders whose pages are copies
+	versions := map[string][]*folderCopies{} // parent → its version folders
 	for _, f := range folders {
 		f.copied = f.shared >= minSharedCopies && (!titled || f.nums == nil || f.titled >= minSharedCopies)
-		switch {
-		case !f.copied || f.nums == nil:
-		case f.shared*2 > f.total:
-			releases[f.parent] = append(releases[f.parent], f)
-		default:
+		if f.nums != nil {
+			versions[f.parent] = append(versions[f.parent], f)
+		}
+		if f.copied && f.nums != nil && f.shared*2 <= f.total {
 			f.copied = false
 			grown = append(grown, f)
 		}
 	}
 	if len(grown) > 0 {
-		keepGrown(kept, folders, grown, releases)
+		keepGrown(kept, folders, grown, versions)
 	}
 	return folders
 }
 
-// keepGrown marks as copies the grown version folders (with half or less of
-// their pages copied) that hold 9 in 10 of the pages of their nearest
-// older or newer release (copiedFolders).
-func keepGrown(kept [][]familyMember, folders map[string]*folderCopies, grown []*folderCopies, releases map[string][]*folderCopies) {
+// keepGrown marks as copies the grown version folders (with half or less
+// of their pages copied, copiedFolders) that are the newest version folder
+// of their parent and hold 9 in 10 of the pages of the version folder just
+// before it, a release (its pages are copies by the majority rule). Only
+// the newest, and only from the one before: a short chapter (1.1/ of an
+// introduction and a summary) is a release by that rule, and every chapter
+// after it holds its two pages; a release that grew is the latest one.
+func keepGrown(kept [][]familyMember, folders map[string]*folderCopies, grown []*folderCopies, versions map[string][]*folderCopies) {
 	byNums := func(a, b *folderCopies) int { return slices.Compare(a.nums, b.nums) }
-	for _, rs := range releases {
-		slices.SortFunc(rs, byNums)
+	for _, vs := range versions {
+		slices.SortFunc(vs, byNums)
 	}
-	next := map[*folderCopies][2]*folderCopies{} // a grown folder's nearest releases: older, newer
+	before := map[*folderCopies]*folderCopies{} // a newest grown folder → the release just before it
 	for _, g := range grown {
-		rs := releases[g.parent]
-		i, _ := slices.BinarySearchFunc(rs, g, byNums)
-		var n [2]*folderCopies
-		if i > 0 {
-			n[0] = rs[i-1]
+		vs := versions[g.parent]
+		i, _ := slices.BinarySearchFunc(vs, g, byNums)
+		if i == 0 || i != len(vs)-1 {
+			continue // not the newest alone (v2 beside 2 are of the same numbers), or no release before it
 		}
-		for i < len(rs) && byNums(rs[i], g) == 0 {
-			i++ // a release of the same numbers (v1.0 beside 1.0) is no neighbour
-		}
-		if i < len(rs) {
-			n[1] = rs[i]
-		}
-		if n[0] != nil || n[1] != nil {
-			next[g] = n
+		if prev := vs[i-1]; prev.copied {
+			before[g] = prev
 		}
 	}
-	held := map[[2]*folderCopies]int{} // grown folder and neighbour → pages of the neighbour the folder holds
-	for _, ms := range kept {
-		if len(ms) < 2 || !slices.ContainsFunc(ms, func(m familyMember) bool {
-			_, ok := next[folders[m.slot.parent+"\x00"+m.slot.label]]
-			return ok
-		}) {
+	if len(before) == 0 {
+		return
+	}
+	held := map[*folderCopies]int{} // a newest grown folder → the pages of the release before it that it holds
+	for _, ms := range kept {       // a group's copies are of one parent, so of one newest folder at most
+		if len(ms) < 2 {
 			continue
 		}
-		in := make(map[*folderCopies]bool, len(ms))
+		var g, prev *folderCopies
 		for _, m := range ms {
-			in[folders[m.slot.parent+"\x00"+m.slot.label]] = true
+			f := folders[m.slot.parent+"\x00"+m.slot.label]
+			if p := before[f]; p != nil {
+				g, prev = f, p
+				break
+			}
 		}
-		for f := range in {
-			for _, n := range next[f] {
-				if n != nil && in[n] {
-					held[[2]*folderCopies{f, n}]++
-				}
+		for _, m := range ms {
+			if g != nil && folders[m.slot.parent+"\x00"+m.slot.label] == prev {
+				held[g]++
+				break
 			}
 		}
 	}
-	for _, g := range grown {
-		for _, n := range next[g] {
-			if n != nil && held[[2]*folderCopies{g, n}]*10 >= n.total*9 {
-				g.copied = true
-			}
+	for g, prev := range before {
+		if held[g]*10 >= prev.total*9 {
+			g.copied = true
 		}
 	}
 }

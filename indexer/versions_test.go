@@ -519,3 +519,25 @@ func TestVersionFamiliesCalVerMonths(t *testing.T) {
 		t.Errorf("queryVersions(2024.11) = %v; want 2024.11 named", forms)
 	}
 }
+
+// A short chapter (1.1/ with only an introduction and a summary) is a
+// "release" by the majority rule; the chapters after it, each with the
+// same two pages and its own, are no grown releases of it: only the newest
+// version folder may have grown, and only from the folder just before it.
+func TestVersionFamiliesGrownChaptersAfterAShortOne(t *testing.T) {
+	t.Parallel()
+	pages := map[string]string{"book/1.1/intro.md": "Introduction", "book/1.1/summary.md": "Summary"}
+	for ch := 2; ch <= 10; ch++ {
+		pages[fmt.Sprintf("book/1.%d/intro.md", ch)] = "Introduction"
+		pages[fmt.Sprintf("book/1.%d/summary.md", ch)] = "Summary"
+		for _, p := range []string{"a", "b", "c"} {
+			pages[fmt.Sprintf("book/1.%d/%s%d.md", ch, p, ch)] = fmt.Sprintf("Page %s%d", p, ch)
+		}
+	}
+	got := copiesOf(pages)
+	for _, p := range []string{"book/1.1/intro.md", "book/1.3/intro.md", "book/1.5/summary.md", "book/1.10/intro.md"} {
+		if got[p] != "" {
+			t.Errorf("%s is %q, want no copy (chapters, not releases)", p, got[p])
+		}
+	}
+}

@@ -40,7 +40,7 @@ const (
 	// or with the rule (versionFamilies; TestVersionsMagicFollowsRule
 	// fails when the rule's answers change and this does not): a file of
 	// another is found again.
-	versionsMagic = "ctx-versions 2\n"
+	versionsMagic = "ctx-versions 3\n"
 )
 
 // versionsData is the content of versions.bin (encodeVersions).

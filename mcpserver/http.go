@@ -93,16 +93,49 @@ func CheckHTTPAddr(addr string, allowRemote bool) (string, error) {
 	if addr == "" {
 		return DefaultHTTPAddr, nil
 	}
+	return checkHTTPAddr(addr, allowRemote, "0-65535", "like "+DefaultHTTPAddr+", or :0 for a free port")
+}
+
+// HTTPClientURL is the URL a client is given (`ctx mcp config --http`)
+// for a server started with `ctx mcp --http addr`: CheckHTTPAddr's host,
+// and its port as a number, a service name read as the server's
+// net.Listen reads it (":http" is 80: a URL cannot name a service). Port
+// 0 is refused: it is the free port a server picks when it starts, which
+// no client can be given; so are the errors' examples. "" is
+// DefaultHTTPAddr.
+func HTTPClientURL(addr string) (string, error) {
+	if addr == "" {
+		addr = DefaultHTTPAddr
+	}
+	a, err := checkHTTPAddr(addr, true, "1-65535", "like "+DefaultHTTPAddr)
+	if err != nil {
+		return "", err
+	}
+	host, port, _ := net.SplitHostPort(a)
+	n, err := net.LookupPort("tcp", port) // a number, or /etc/services (and Go's own table)
+	if err != nil {
+		return "", fmt.Errorf("--http %q: %q is not a port number or a service name this machine knows (like %s)", addr, port, DefaultHTTPAddr)
+	}
+	if n == 0 {
+		return "", fmt.Errorf("--http %q: port 0 is the free port 'ctx mcp --http :0' picks when it starts; give the address it printed (ctx mcp: serving MCP at http://ADDR/mcp)", addr)
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(n)) + HTTPPath, nil
+}
+
+// checkHTTPAddr checks addr (not empty) as CheckHTTPAddr does, with the
+// ports allowed and the examples its errors give (a server's or a
+// client's).
+func checkHTTPAddr(addr string, allowRemote bool, ports, like string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", fmt.Errorf("--http %q: want HOST:PORT or :PORT (like %s, or :0 for a free port): %w", addr, DefaultHTTPAddr, err)
+		return "", fmt.Errorf("--http %q: want HOST:PORT or :PORT (%s): %w", addr, like, err)
 	}
 	// A port is a number of 0-65535 or a service name (net.Listen's
 	// rule); one out of range is what was typed wrong, not a port in use.
 	// The message is ASCII: it reaches a terminal in any locale, and
 	// Symbols.Marks maps only … and →.
 	if n, err := strconv.Atoi(port); err == nil && (n < 0 || n > 65535) {
-		return "", fmt.Errorf("--http %q: the port must be 0-65535 (like %s, or :0 for a free port)", addr, DefaultHTTPAddr)
+		return "", fmt.Errorf("--http %q: the port must be %s (%s)", addr, ports, like)
 	}
 	if host == "" {
 		host = "127.0.0.1"

@@ -396,6 +396,38 @@ func TestCheckHTTPAddr(t *testing.T) {
 	}
 }
 
+// TestHTTPClientURL (polish22b): the URL `ctx mcp config --http` gives a
+// client names a port a client can use: a service name as the server's
+// net.Listen reads it (":http" is port 80, not "127.0.0.1:http"), never
+// port 0; and its errors do not suggest ":0 for a free port", which it
+// refuses.
+func TestHTTPClientURL(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want, err string }{
+		{":9000", "http://127.0.0.1:9000/mcp", ""},
+		{"localhost:9000", "http://localhost:9000/mcp", ""},
+		{"[::1]:9000", "http://[::1]:9000/mcp", ""},
+		{"0.0.0.0:7420", "http://0.0.0.0:7420/mcp", ""},
+		{":http", "http://127.0.0.1:80/mcp", ""},
+		{":0", "", "port 0 is the free port"},
+		{":00", "", "port 0 is the free port"},
+		{":nosuchservice-ctx", "", `"nosuchservice-ctx" is not a port number or a service name`},
+		{":99999", "", "the port must be 1-65535"},
+		{"7420", "", "want HOST:PORT or :PORT (like 127.0.0.1:7420)"},
+	} {
+		got, err := HTTPClientURL(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) || strings.Contains(err.Error(), "free port)") {
+				t.Errorf("%q: %q, %v; want an error with %q and no suggestion of :0", c.in, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q: %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
+
 func TestToken(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "cfg", "ctx", "mcp-token")

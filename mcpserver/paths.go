@@ -98,10 +98,14 @@ func checkAlias(a string) error {
 func refTarget(alias, p string, installed func(string) bool) (string, string, error) {
 	if !ctxref.IsRef(p) {
 		if alias == "" {
-			if a, rest, ok := strings.Cut(p, "/"); ok && rest != "" && naming.ValidAlias(a) && installed(a) {
-				return a, rest, nil
+			named := ""
+			if a, rest, ok := strings.Cut(p, "/"); ok && rest != "" && naming.ValidAlias(a) {
+				if installed(a) {
+					return a, rest, nil
+				}
+				named = fmt.Sprintf(", and %q (the path's first component) is no installed package", a)
 			}
-			return "", "", errors.New("empty package alias: give package and path, or as path <alias>/<path> (as read_relevant's header names a document) or a reference (@ctx/<alias>/<path>, ctx://packages/<alias>/<path>); " + listAdvice)
+			return "", "", errors.New("empty package alias" + named + ": give package and path, or as path <alias>/<path> (as read_relevant's header names a document) or a reference (@ctx/<alias>/<path>, ctx://packages/<alias>/<path>); " + listAdvice)
 		}
 		return alias, p, nil
 	}

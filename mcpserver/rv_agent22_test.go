@@ -63,6 +63,12 @@ func TestHeaderPathNamesPackageAndPath(t *testing.T) {
 			t.Errorf("%s: %s", p, text(res))
 		}
 	}
+	// A mistyped alias (review22-late22): the error names the component
+	// taken for one, not only "empty package alias".
+	res := call(t, cs, "get_links", map[string]any{"path": "gide/docs/setup.md"}, nil)
+	if !res.IsError || !strings.Contains(text(res), `"gide" (the path's first component) is no installed package`) {
+		t.Errorf("gide/docs/setup.md: %s", text(res))
+	}
 }
 
 // TestMetaTagsNotAListKept (review of agent22): a front matter's "tags"

@@ -604,25 +604,56 @@ func revLabel(kind, commit string, edited bool) string {
 
 // header is a passage's first line: "[n] package/path:first-last · trail ·
 // revision", and the whole section's lines when only part is sent; the
-// path, trail and versions escaped (safetext.Escape), so a header is one
-// line whatever a repository names its files and headings.
+// path, trail and versions escaped (safetext.Escape; the trail and
+// versions through headerField), so a header is one line of ctx's fields
+// whatever a repository names its files and headings.
 func (p *passage) header(n int) string {
 	var b strings.Builder
 	// The names are a repository's: a newline or line separator in a file
 	// name or heading would start a line of the header's form (red22).
 	fmt.Fprintf(&b, "[%d] %s/%s:%d-%d", n, p.hit.Package, safetext.Escape(p.hit.Path), p.from, p.to)
 	if p.hit.Heading != "" {
-		b.WriteString(" · " + safetext.Escape(p.hit.Heading))
+		b.WriteString(" · " + headerField(p.hit.Heading))
 	}
 	b.WriteString(" · " + revLabel(p.kind, p.commit, p.edited))
 	if len(p.hit.Versions) > 0 { // a page kept per release: one copy sent (indexer.Hit.Versions)
-		b.WriteString(" · also in " + safetext.Escape(strings.Join(p.hit.Versions, ", ")))
+		b.WriteString(" · also in " + headerField(strings.Join(p.hit.Versions, ", ")))
 	}
 	if !p.whole() {
 		fmt.Fprintf(&b, " · part of lines %d-%d", p.full[0], p.full[1])
 	}
 	if p.cutText != "" {
 		fmt.Fprintf(&b, " · line %d cut", p.to)
+	}
+	return b.String()
+}
+
+// headerField is a repository's text in a field of a passage's header (a
+// heading trail, a page's versions), escaped (safetext.Escape), with each
+// middle dot that has a space (or the field's end) beside it written
+// \u00b7: " · " separates the header's fields, and a heading "Setup · git
+// 0123456789ab" read as a revision field before the real one (red22's
+// Left). A dot inside a word (Catalan's "col·lecció") stays. The path is
+// left as it is: it comes before the line range, which ends it, and an
+// agent passes it back to the document tools.
+func headerField(s string) string {
+	s = safetext.Escape(s)
+	if !strings.Contains(s, "·") {
+		return s
+	}
+	var b strings.Builder
+	prev := ' ' // the field's ends are the separator's spaces
+	for i, r := range s {
+		next := ' '
+		if rest := s[i+utf8.RuneLen(r):]; rest != "" {
+			next, _ = utf8.DecodeRuneInString(rest)
+		}
+		if r == '·' && (unicode.IsSpace(prev) || unicode.IsSpace(next)) {
+			b.WriteString(`\u00b7`)
+		} else {
+			b.WriteRune(r)
+		}
+		prev = r
 	}
 	return b.String()
 }

@@ -58,9 +58,12 @@ const (
 )
 
 // Gitignore is what ctx writes to .context/.gitignore: everything but the
-// manifest and the lock is generated. /.*.tmp is an atomic write's temp
-// (internal/atomicfile) that a kill left before its rename: workspace.Open
-// removes it once it is stale, and until then git status does not show it.
+// manifest and the lock is generated. The .*.tmp lines are the temps of
+// the atomic writes (internal/atomicfile) of ctx's own files here
+// (context.*, INDEX.md, .gitignore) that a kill left before their rename:
+// workspace.Open removes them once stale (its sweptHere), and until then
+// git status does not show them; a user's own .notes.1.tmp stays visible
+// (rv-polish22).
 const Gitignore = `# Written by ctx. Everything here is generated except context.config.json
 # and context.lock, which you commit (context.local.json is yours alone).
 /packages/
@@ -70,7 +73,9 @@ const Gitignore = `# Written by ctx. Everything here is generated except context
 /.tmp/
 /backup/
 /.lock
-/.*.tmp
+/.context.*.tmp
+/.INDEX.md.*.tmp
+/..gitignore.*.tmp
 /context.local.json
 `
 

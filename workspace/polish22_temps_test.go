@@ -26,8 +26,11 @@ func TestOpenSweepsStaleTemps(t *testing.T) {
 	files := map[string]time.Time{
 		".context.lock.123.tmp":                     old,
 		".INDEX.md.456.tmp":                         old,
+		"..gitignore.7.tmp":                         old,        // "." + ".gitignore"
 		".INDEX.md.789.tmp":                         time.Now(), // in flight
 		"notes.tmp":                                 old,        // not ctx's name
+		".notes.1.tmp":                              old,        // the user's, though named like a temp (rv-polish22)
+		".context.lock.tmp.5.tmp":                   old,        // the temp of no file ctx writes here
 		project.StateDir + "/.guides.json.1.tmp":    old,
 		project.StateDir + "/.guides.json.2.tmp":    time.Now(),
 		project.IndexDir + "/.store.json.3.tmp":     old, // the indexer's folder: not Open's
@@ -47,7 +50,7 @@ func TestOpenSweepsStaleTemps(t *testing.T) {
 	}
 	w := f.open(f.project)
 	w.Close()
-	gone := map[string]bool{".context.lock.123.tmp": true, ".INDEX.md.456.tmp": true, project.StateDir + "/.guides.json.1.tmp": true}
+	gone := map[string]bool{".context.lock.123.tmp": true, "..gitignore.7.tmp": true, ".INDEX.md.456.tmp": true, project.StateDir + "/.guides.json.1.tmp": true}
 	for rel := range files {
 		_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
 		if gone[rel] && err == nil {
@@ -73,7 +76,7 @@ func TestGitignoreIgnoresTemps(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, project.DirName, project.GitignoreName), []byte(project.Gitignore), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{".context.lock.123.tmp", ".context.config.json.9.tmp", ".INDEX.md.77.tmp", ".gitignore.5.tmp"} {
+	for _, name := range []string{".context.lock.123.tmp", ".context.config.json.9.tmp", ".INDEX.md.77.tmp", "..gitignore.5.tmp", ".context.local.json.3.tmp", ".notes.1.tmp"} {
 		if err := os.WriteFile(filepath.Join(dir, project.DirName, name), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +89,9 @@ func TestGitignoreIgnoresTemps(t *testing.T) {
 	if err != nil {
 		t.Fatalf("git status: %v %s", err, out)
 	}
-	if got := string(out); strings.Contains(got, ".tmp") || !strings.Contains(got, ".context/.gitignore") {
-		t.Errorf("git status shows the temps (or not the .gitignore):\n%s", got)
+	// A user's own file named like a temp is not ctx's: git shows it, as
+	// the sweep keeps it (sweptHere; rv-polish22).
+	if got := strings.ReplaceAll(string(out), ".context/.notes.1.tmp", ""); strings.Contains(got, ".tmp") || !strings.Contains(got, ".context/.gitignore") || !strings.Contains(string(out), ".context/.notes.1.tmp") {
+		t.Errorf("git status shows the temps (or not the .gitignore, or not the user's .notes.1.tmp):\n%s", out)
 	}
 }

@@ -172,8 +172,8 @@ func Open(projectDir string, o Options) (*Workspace, error) {
 }
 
 // sweepTemps removes the temps of atomic writes (atomicfile.Stale: older
-// than atomicfile.StaleAge) that a killed ctx left in .context/ and
-// .state/, the folders whose files workspace writes under the project
+// than atomicfile.StaleAge) that a killed ctx left in .context/ (of the
+// files ctx writes there only, sweptHere) and .state/, the folders whose files workspace writes under the project
 // lock; the project's .gitignore hides them until then (review22-upd22
 // F2). The age, not the lock, keeps a live write's temp: ctx mcp writes
 // INDEX.md without the project lock. Only Open sweeps, after recover: a
@@ -191,9 +191,25 @@ func (w *Workspace) sweepTemps() {
 			continue
 		}
 		for _, name := range atomicfile.Stale(ents, now) {
+			if rel == "." && !sweptHere[tempTarget(name)] {
+				continue // .context/ is the user's too: a temp of a file ctx does not write there is not ctx's
+			}
 			_ = w.fs.Remove(filepath.Join(rel, name))
 		}
 	}
+}
+
+// sweptHere is the files ctx writes atomically in .context/ itself: only
+// their temps are swept there (a user's own ".notes.1.tmp" stays, though
+// named like one; .state/ is ctx's alone).
+var sweptHere = map[string]bool{
+	project.ManifestName: true, project.LocalName: true, project.LockName: true,
+	project.IndexName: true, project.GitignoreName: true,
+}
+
+func tempTarget(name string) string {
+	t, _ := atomicfile.TempOf(name)
+	return t
 }
 
 // OpenReadOnly opens the project at projectDir to read it (list, status,

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -375,18 +374,15 @@ func runMCPConfig(_ context.Context, o *mcpConfigOptions) error {
 		return usageErrorf("mcp config: --client is required (one of %s)", strings.Join(mcpserver.Clients, ", "))
 	}
 	if o.http != "" {
-		addr, err := mcpserver.CheckHTTPAddr(o.http, true)
+		url, err := mcpserver.HTTPClientURL(o.http)
 		if err != nil {
 			return usageErrorf("mcp config: %w", err)
-		}
-		if _, port, _ := net.SplitHostPort(addr); isPortZero(port) {
-			return usageErrorf("mcp config: --http %s: port 0 is the free port 'ctx mcp --http :0' picks when it starts; give the address it printed (ctx mcp: serving MCP at http://ADDR/mcp)", safetext.Quote(o.http))
 		}
 		tok, _, _, err := o.Env.mcpToken()
 		if err != nil {
 			return err
 		}
-		cfg, err := mcpserver.HTTPConfigFor(o.client, "http://"+addr+mcpserver.HTTPPath, tok)
+		cfg, err := mcpserver.HTTPConfigFor(o.client, url, tok)
 		if err != nil {
 			return usageErrorf("mcp config: %v", err)
 		}
@@ -445,12 +441,4 @@ func mcpInstalled(dir string) mcpserver.InstalledFunc {
 		}
 		return in, nil
 	}
-}
-
-// isPortZero reports whether port is 0 as net.Listen reads it (":00" too):
-// the free port a server picks when it starts, which no client can be
-// given.
-func isPortZero(port string) bool {
-	n, err := strconv.Atoi(port)
-	return err == nil && n == 0
 }

@@ -31,7 +31,8 @@ import (
 // Update may be called from several goroutines at once.
 type progress struct {
 	mu     sync.Mutex
-	w      io.Writer
+	w      io.Writer // the bars, the spinner, the summary lines
+	notes  io.Writer // the notes written through Log: w, or stderr with -q
 	tty    bool
 	pkgs   map[string]*pkgProgress
 	drawn  int // lines currently drawn (tty)
@@ -41,14 +42,7 @@ type progress struct {
 	sym    termenv.Symbols  // the terminal's (Spin)
 	spin   *spinner.Spinner // turning (Spin), nil when not
 	paused int              // Pause calls not resumed
-	held   []heldNote       // notes written while paused (Log, Hold), written at the last resume
-}
-
-// heldNote is a note written while git may ask at the terminal: b, for
-// w (nil: a Log note, written above the spinner or the bars).
-type heldNote struct {
-	w io.Writer
-	b []byte
+	held   [][]byte         // notes written through Log while paused, written at the last resume
 }
 
 type pkgProgress struct {
@@ -65,12 +59,14 @@ var phaseOrder = map[string]int{"refs": 0, "trees": 1, "blobs": 2, gitengine.Pha
 // phaseSteps is how many steps the bar has: a git fetch's four phases.
 const phaseSteps = 4
 
-// newProgress is the progress of g's command: none with -q (g.quiet).
+// newProgress is the progress of g's command: none with -q (g.quiet),
+// whose notes (what -q keeps of them: workspaceOptions) still go to
+// stderr through Log, held while git asks as without -q.
 func newProgress(g *globalOptions) *progress {
 	if g.quiet {
-		return &progress{w: io.Discard, pkgs: map[string]*pkgProgress{}, now: time.Now}
+		return &progress{w: io.Discard, notes: g.IO.ErrOut, pkgs: map[string]*pkgProgress{}, now: time.Now}
 	}
-	return &progress{w: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
+	return &progress{w: g.IO.ErrOut, notes: g.IO.ErrOut, tty: g.stderrDraws(), pkgs: map[string]*pkgProgress{}, now: time.Now,
 		sym: g.symbols()}
 }
 
@@ -168,42 +164,22 @@ func (l logWriter) Write(b []byte) (int, error) {
 	p := l.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.hold(nil, b) {
+	if p.hold(b) {
 		return len(b), nil
 	}
 	return p.writeNote(b)
 }
 
-// hold keeps a note b for w (nil: Log's) while git may be asking at the
+// hold keeps a note b while git may be asking at the
 // terminal ("Username for …: "), the cursor after its question: a note
 // then would land on that line, where the user types. It is written after
 // the last resume (writeHeld). p.mu is held.
-func (p *progress) hold(w io.Writer, b []byte) bool {
+func (p *progress) hold(b []byte) bool {
 	if p.paused == 0 || p.done {
 		return false
 	}
-	p.held = append(p.held, heldNote{w, slices.Clone(b)})
+	p.held = append(p.held, slices.Clone(b))
 	return true
-}
-
-// Hold is w, whose writes wait as Log's notes do while git may ask at the
-// terminal: -q's warnings and notices, which go to stderr past the
-// progress (which then writes nothing), so they too never land on git's
-// question line (review of agent22).
-func (p *progress) Hold(w io.Writer) io.Writer { return heldWriter{p, w} }
-
-type heldWriter struct {
-	p *progress
-	w io.Writer
-}
-
-func (h heldWriter) Write(b []byte) (int, error) {
-	h.p.mu.Lock()
-	defer h.p.mu.Unlock()
-	if h.p.hold(h.w, b) {
-		return len(b), nil
-	}
-	return h.w.Write(b)
 }
 
 // writeNote writes a note b (whole lines) above the spinner or the bars;
@@ -216,18 +192,14 @@ func (p *progress) writeNote(b []byte) (int, error) {
 		fmt.Fprintf(p.w, "\x1b[%dA\x1b[J", p.drawn)
 		p.drawn = 0
 	}
-	return p.w.Write(b)
+	return p.notes.Write(b)
 }
 
 // writeHeld writes the notes held while git may have asked (Log); p.mu is
 // held.
 func (p *progress) writeHeld() {
-	for _, n := range p.held {
-		if n.w == nil {
-			_, _ = p.writeNote(n.b)
-		} else {
-			_, _ = n.w.Write(n.b)
-		}
+	for _, b := range p.held {
+		_, _ = p.writeNote(b)
 	}
 	p.held = nil
 }

@@ -79,10 +79,11 @@ func workspaceOptions(g *globalOptions, p *progress) (workspace.Options, error) 
 	if g.quiet {
 		// -q drops notes, never warnings nor the notices a user must see
 		// (workspace.Options.Notice: an allowance recorded, a recovery).
-		// (-q's progress writes nowhere, so nothing is drawn to clear.)
+		// Through the progress's Log when there is one (-q's draws
+		// nothing), which holds them while git asks at the terminal.
 		o.Notice = g.IO.ErrOut
-		if p != nil { // held while git may ask at the terminal, as Log's notes
-			o.Notice = p.Hold(g.IO.ErrOut)
+		if p != nil {
+			o.Notice = p.Log()
 		}
 		o.Log = warningsOnly{o.Notice}
 	}

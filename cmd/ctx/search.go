@@ -451,14 +451,16 @@ func printIndexCheck(g *globalOptions, w io.Writer, c workspace.IndexCheck) {
 	what := safetext.Escape(strings.Join(c.Stale, ", "))
 	var busy *workspace.BusyError
 	var unreadable *jsonfile.ErrorList
+	var damaged *indexer.DamagedFileError
 	switch {
 	case c.Err == nil && c.Report != nil:
 		fmt.Fprintf(w, "re-indexed %s (%s)\n", what, reindexedFiles(c.Report))
 	case c.Err == nil:
 		// fresh
-	case len(c.Stale) == 0 && errors.As(c.Err, &unreadable) && unreadable.Hint != "":
-		// The manifest or the lock does not parse: `ctx index` would fail
-		// on it too; its error says what to do.
+	case len(c.Stale) == 0 && (errors.As(c.Err, &unreadable) && unreadable.Hint != "" || errors.As(c.Err, &damaged)):
+		// The manifest or the lock does not parse (`ctx index` would fail
+		// on it too), or a file of the index is damaged: its error says
+		// what to do.
 		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files: %s\n", g.deepText(c.Err.Error()))
 	case len(c.Stale) == 0:
 		fmt.Fprintf(w, "warning: results may be stale: ctx could not check the index against the packages' files (%s); run `ctx index`\n", g.deepText(c.Err.Error()))

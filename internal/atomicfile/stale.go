@@ -21,16 +21,28 @@ const StaleAge = time.Hour
 // killer, a power cut) between the temp's creation and its rename leaves
 // it behind, and nothing else removes it.
 func IsTemp(name string) bool {
+	_, ok := TempOf(name)
+	return ok
+}
+
+// TempOf returns the base name of the file a temp named name (IsTemp's
+// form) was to replace: "context.lock" for ".context.lock.123.tmp". A
+// caller that sweeps a folder the user may also write to removes only the
+// temps of the files it writes there (workspace's sweepTemps).
+func TempOf(name string) (string, bool) {
 	rest, ok := strings.CutSuffix(name, ".tmp")
 	if !ok || !strings.HasPrefix(rest, ".") {
-		return false
+		return "", false
 	}
 	i := strings.LastIndexByte(rest, '.')
 	digits := rest[i+1:]
 	if i < 2 || digits == "" { // "." + at least one byte of the name + "."
-		return false
+		return "", false
 	}
-	return strings.Trim(digits, "0123456789") == ""
+	if strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	return rest[1:i], true
 }
 
 // Stale returns the names, among ents (a folder's entries, as os.ReadDir

@@ -87,3 +87,23 @@ func TestStale(t *testing.T) {
 		t.Errorf("Stale = %s, want %s", strings.Join(got, " "), strings.Join(want, " "))
 	}
 }
+
+// TestTempOf: the file a temp was to replace, so that a sweep of a folder
+// the user shares removes only the temps of its own files (rv-polish22).
+func TestTempOf(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{
+		".context.lock.123.tmp":   "context.lock",
+		".INDEX.md.9.tmp":         "INDEX.md",
+		"..gitignore.5.tmp":       ".gitignore", // "." + ".gitignore"
+		".context.lock.tmp.5.tmp": "context.lock.tmp",
+		".notes.1.tmp":            "notes",
+		".x.tmp":                  "",
+		"context.lock":            "",
+	} {
+		got, ok := TempOf(name)
+		if got != want || ok != (want != "") {
+			t.Errorf("TempOf(%q) = %q, %v, want %q", name, got, ok, want)
+		}
+	}
+}
