@@ -93,7 +93,9 @@ func checkAlias(a string) error {
 // path; alias must then be empty or the reference's. With no alias, p may
 // also name the document as read_relevant's header does, <alias>/<path>,
 // when its first component is a package installed says is one (an agent
-// that reads a header and asks for that document gets it in one call).
+// that reads a header and asks for that document gets it in one call),
+// and copied with the header's line range (<alias>/<path>:7-30, which
+// headerRange takes off).
 // Neither is checked here: openDoc does that, with its hints.
 func refTarget(alias, p string, installed func(string) bool) (string, string, error) {
 	if !ctxref.IsRef(p) {
@@ -101,7 +103,7 @@ func refTarget(alias, p string, installed func(string) bool) (string, string, er
 			named := ""
 			if a, rest, ok := strings.Cut(p, "/"); ok && rest != "" && naming.ValidAlias(a) {
 				if installed(a) {
-					return a, rest, nil
+					return a, headerRange(rest), nil
 				}
 				named = fmt.Sprintf(", and %q (the path's first component) is no installed package", a)
 			}
@@ -117,6 +119,23 @@ func refTarget(alias, p string, installed func(string) bool) (string, string, er
 		return "", "", fmt.Errorf("package %q and the reference %q (package %q) disagree: leave package out, or give the path inside %q", alias, p, r.Name, alias)
 	}
 	return r.Name, r.Path, nil
+}
+
+// headerRange is p without the line range read_relevant's header writes
+// after a path (":7-30", ":7"): a path given in the header's form with that
+// range still copied. Only there: a file whose name ends so is still
+// reached with package and path.
+func headerRange(p string) string {
+	i := strings.LastIndexByte(p, ':')
+	if i <= 0 {
+		return p
+	}
+	digits := func(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
+	from, to, ranged := strings.Cut(p[i+1:], "-")
+	if !digits(from) || (ranged && !digits(to)) {
+		return p
+	}
+	return p[:i]
 }
 
 // pkgFiles is where one package's files are (Server.files): packages/<alias>

@@ -51,6 +51,7 @@ func TestHeaderPathNamesPackageAndPath(t *testing.T) {
 		"get_section":  {"path": "guide/docs/setup.md", "heading": "Linux"},
 		"get_outline":  {"path": "guide/docs/setup.md"},
 		"get_metadata": {"path": "guide/docs/setup.md"},
+		"get_links":    {"path": "guide/docs/setup.md:3-9"}, // the header's range copied too
 	} {
 		if res := call(t, cs, tool, args, nil); res.IsError {
 			t.Errorf("%s: %s", tool, text(res))
@@ -88,6 +89,26 @@ func TestMetaTagsNotAListKept(t *testing.T) {
 		}
 		if _, ok := m.Meta["tags"]; !ok || len(m.Tags) != 0 {
 			t.Errorf("%s: tags %v, meta %v: want the front matter's tags kept in meta", p, m.Tags, m.Meta)
+		}
+	}
+}
+
+// TestHeaderRange (lead): the line range read_relevant's header writes
+// after a path comes off a path given in the header's form, and nothing
+// else does.
+func TestHeaderRange(t *testing.T) {
+	for in, want := range map[string]string{
+		"docs/setup.md:7-30": "docs/setup.md",
+		"docs/setup.md:7":    "docs/setup.md",
+		"docs/setup.md":      "docs/setup.md",
+		"docs/a:b.md":        "docs/a:b.md",
+		"docs/setup.md:7-":   "docs/setup.md:7-",
+		"docs/setup.md:-7":   "docs/setup.md:-7",
+		"docs/setup.md:x-7":  "docs/setup.md:x-7",
+		":7":                 ":7",
+	} {
+		if got := headerRange(in); got != want {
+			t.Errorf("headerRange(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
