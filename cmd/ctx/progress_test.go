@@ -250,36 +250,3 @@ func TestProgressNotesWaitForGitsQuestion(t *testing.T) {
 		}
 	}
 }
-
-// TestQuietNotesWaitForGitsQuestion (agent22's Left): with -q, the
-// warnings and notices a command still writes (workspace's Log, filtered
-// to warnings, and Notice) are held while git may ask at the terminal,
-// as without -q, not written after its question on the line where the
-// user types; a note -q drops is not written at all.
-func TestQuietNotesWaitForGitsQuestion(t *testing.T) {
-	t.Parallel()
-	var buf syncBuffer
-	g := &globalOptions{IO: &IOStreams{ErrOut: &buf}, Env: environment{"TERM=xterm"}, quiet: true}
-	p := newProgress(g)
-	o, err := workspaceOptions(g, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resume := o.EngineOptions.Prompting()
-	buf.Write([]byte("Username for 'https://example.com': ")) // git's question, on /dev/tty
-	fmt.Fprintln(o.Log, "warning: b: a warning")
-	fmt.Fprintln(o.Log, "b: a note -q drops")
-	fmt.Fprintln(o.Notice, "b: a notice")
-	if got := buf.String(); strings.Contains(got, "a warning") || strings.Contains(got, "a notice") {
-		t.Errorf("a note written while git asks: %q", got)
-	}
-	buf.Write([]byte("alice\n")) // the answer
-	resume()
-	if got, want := buf.String(), "alice\nwarning: b: a warning\nb: a notice\n"; !strings.HasSuffix(got, want) {
-		t.Errorf("after the resume: %q, want it to end %q", got, want)
-	}
-	p.Done()
-	if got := buf.String(); strings.Contains(got, "drops") {
-		t.Errorf("-q wrote a note it drops: %q", got)
-	}
-}

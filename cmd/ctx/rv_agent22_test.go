@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// TestQuietWarningsWaitForGitsQuestion (review of agent22): with -q the
-// workspace's warnings and notices go to stderr past the progress, which
-// writes nothing; they too wait while git may ask at the terminal, as
-// Log's notes do without -q. Before, a -q warning was written at once,
-// after git's question on the line the user types on.
+// TestQuietWarningsWaitForGitsQuestion (review of agent22, polish22b):
+// with -q the workspace's warnings and notices go to stderr through the
+// progress's Log, which draws nothing; they too wait while git may ask at
+// the terminal, as Log's notes do without -q, and a note -q drops is not
+// written at all. Before, a -q warning was written at once, after git's
+// question on the line the user types on.
 func TestQuietWarningsWaitForGitsQuestion(t *testing.T) {
 	t.Parallel()
 	var buf syncBuffer
@@ -38,5 +39,8 @@ func TestQuietWarningsWaitForGitsQuestion(t *testing.T) {
 	p.Done()
 	if got := buf.String(); !strings.HasSuffix(got, "warning: last\n") {
 		t.Errorf("a held warning lost at Done: %q", got)
+	}
+	if got := buf.String(); strings.Contains(got, "dropped") {
+		t.Errorf("-q wrote a note it drops: %q", got)
 	}
 }
