@@ -20,25 +20,16 @@ import (
 func TestRvOwn21StoreIdxFifo(t *testing.T) {
 	t.Parallel()
 	f, url, cache := own21Cached(t)
-	m, err := filepath.Glob(filepath.Join(storeOf(t, cache), "objects", "pack", "*.idx"))
-	if err != nil || len(m) == 0 {
-		t.Fatalf("no pack index in the store: %v", err)
-	}
-	if err := os.Remove(m[0]); err != nil {
-		t.Fatal(err)
-	}
-	if err := mkfifo(m[0]); err != nil {
-		t.Skip(err)
-	}
+	idx := idxFifo(t, cache)
 	// It returns (before, it never did). What it says is a damaged
 	// store's error, as for a junk index (go-git leaves the pack out,
 	// the haves name commits whose objects it cannot read): not this
 	// test's matter.
-	_, err = New(Options{CacheDir: cache}).Materialize(context.Background(), FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "b"))
+	_, err := New(Options{CacheDir: cache}).Materialize(context.Background(), FetchRequest{URL: url, Commit: f.c2, Path: "docs/guides/deep"}, filepath.Join(t.TempDir(), "b"))
 	t.Logf("Materialize: %v", err)
 	// The store's reader refuses it, naming it.
-	_, err = newCacheStorage(storeOf(t, cache), false).Filesystem().Open(filepath.Join("objects", "pack", filepath.Base(m[0])))
-	if !errors.Is(err, boundedfile.ErrNotRegular) || !strings.Contains(err.Error(), m[0]) {
+	_, err = newCacheStorage(storeOf(t, cache), false).Filesystem().Open(filepath.Join("objects", "pack", filepath.Base(idx)))
+	if !errors.Is(err, boundedfile.ErrNotRegular) || !strings.Contains(err.Error(), idx) {
 		t.Errorf("open of the fifo through the store: %v; want ErrNotRegular naming it", err)
 	}
 }
@@ -80,6 +71,23 @@ func TestRvOwn21CommitsRecordOverBoundReplaced(t *testing.T) {
 func TestRvOwn21CacheInfoIdxFifo(t *testing.T) {
 	t.Parallel()
 	_, _, cache := own21Cached(t)
+	idx := idxFifo(t, cache)
+	e := New(Options{CacheDir: cache})
+	if got, err := e.CacheInfo(context.Background()); err != nil || len(got) != 1 {
+		t.Errorf("CacheInfo with a fifo for a pack's index: %v, %v; want the store listed", got, err)
+	}
+	if _, err := e.GC(context.Background(), GCOptions{Keep: DefaultKeep, Now: gcNow}); !errors.Is(err, boundedfile.ErrNotRegular) || !strings.Contains(err.Error(), idx) {
+		t.Errorf("GC with a fifo for a pack's index: %v; want it named", err)
+	}
+	if _, _, err := readIdx(idx); !errors.Is(err, boundedfile.ErrNotRegular) {
+		t.Errorf("readIdx of a fifo: %v; want ErrNotRegular", err)
+	}
+}
+
+// idxFifo puts a fifo in place of the pack index of cache's one store and
+// returns its path (the test skips where fifos cannot be made).
+func idxFifo(t *testing.T, cache string) string {
+	t.Helper()
 	m, err := filepath.Glob(filepath.Join(storeOf(t, cache), "objects", "pack", "*.idx"))
 	if err != nil || len(m) == 0 {
 		t.Fatalf("no pack index in the store: %v", err)
@@ -90,14 +98,5 @@ func TestRvOwn21CacheInfoIdxFifo(t *testing.T) {
 	if err := mkfifo(m[0]); err != nil {
 		t.Skip(err)
 	}
-	e := New(Options{CacheDir: cache})
-	if got, err := e.CacheInfo(context.Background()); err != nil || len(got) != 1 {
-		t.Errorf("CacheInfo with a fifo for a pack's index: %v, %v; want the store listed", got, err)
-	}
-	if _, err = e.GC(context.Background(), GCOptions{Keep: DefaultKeep, Now: gcNow}); !errors.Is(err, boundedfile.ErrNotRegular) || !strings.Contains(err.Error(), m[0]) {
-		t.Errorf("GC with a fifo for a pack's index: %v; want it named", err)
-	}
-	if _, _, err := readIdx(m[0]); !errors.Is(err, boundedfile.ErrNotRegular) {
-		t.Errorf("readIdx of a fifo: %v; want ErrNotRegular", err)
-	}
+	return m[0]
 }
