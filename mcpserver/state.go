@@ -309,13 +309,15 @@ func (s snapshot) servable(alias string) error { return s.unproven[alias] }
 // gitIndexStamp is the stamp of the project's git index (the zero stamp
 // outside git): a `git add` changes which files a committed dir source
 // serves (project.Tracked), so it is a change of the snapshot and of the
-// sentinel, as an edit of the manifest is. The index's path is found once.
+// sentinel, as an edit of the manifest is. The index's path is kept once
+// found, and looked for again while there is none (project.GitIndexWatch):
+// a `git init` while the server runs is seen (trust23).
 func (s *Server) gitIndexStamp() stamp {
-	s.gitIndexOnce.Do(func() { s.gitIndex = s.proj.GitIndexFile() })
-	if s.gitIndex == "" {
+	f := s.gitIndex.File()
+	if f == "" {
 		return stamp{}
 	}
-	return statStamp(s.gitIndex)
+	return statStamp(f)
 }
 
 // reader returns the index reader, opening it on first use.
