@@ -86,19 +86,19 @@ type Reader struct {
 	// `git init` under a running server).
 	gitIndexFile *project.GitIndexWatch
 	gitIndexOnce sync.Once
-	idx           *openIndex
-	idxGen        int64
-	idxDir        string
-	users         int // calls using idx right now
-	lastUse       time.Time
-	timer         *time.Timer
-	catStat       FileVersion
-	cat           *catalog
-	graph         *graph             // the link graph of graphOf (graph.go)
-	graphOf       *catalog           // the catalogue graph was built from
-	inl           map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
-	inlStat       FileVersion
-	closed        bool
+	idx          *openIndex
+	idxGen       int64
+	idxDir       string
+	users        int // calls using idx right now
+	lastUse      time.Time
+	timer        *time.Timer
+	catStat      FileVersion
+	cat          *catalog
+	graph        *graph             // the link graph of graphOf (graph.go)
+	graphOf      *catalog           // the catalogue graph was built from
+	inl          map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
+	inlStat      FileVersion
+	closed       bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
 	// or accumulatedCandidates found; exhaustive turns them off (tests

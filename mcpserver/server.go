@@ -68,11 +68,11 @@ type Server struct {
 	// project is outside git, trust23): its stamp is in the snapshot's and
 	// the sentinel's (gitIndexStamp).
 	gitIndex *project.GitIndexWatch
-	log          *slog.Logger
-	logOut       io.Writer // where log goes (Options.Log)
-	srv          *mcp.Server
-	sem          *indexer.Semantic // Options.Semantic
-	semNote      string            // Options.SemanticNote
+	log      *slog.Logger
+	logOut   io.Writer // where log goes (Options.Log)
+	srv      *mcp.Server
+	sem      *indexer.Semantic // Options.Semantic
+	semNote  string            // Options.SemanticNote
 	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound
