@@ -11,7 +11,9 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/tokens"
+	"github.com/ctx-dev/ctx/internal/treehash"
 	"github.com/ctx-dev/ctx/internal/wording"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/source"
 	"github.com/ctx-dev/ctx/source/kinds"
@@ -689,6 +691,7 @@ func installedBehind(contextDir string, pkgs []Package) map[string]string {
 		return nil
 	}
 	var behind map[string]string
+	var lock *lockfile.Lock
 	for _, p := range pkgs {
 		if p.Rev == "" || p.Kind == project.KindDir {
 			continue
@@ -701,10 +704,41 @@ func installedBehind(contextDir string, pkgs []Package) map[string]string {
 			if behind == nil {
 				behind = map[string]string{}
 			}
+			if lock == nil {
+				lock, _ = proj.ReadLock()
+			}
+			if filesFollowLock(proj, lock, p.Alias) {
+				rev = followedMark
+			}
 			behind[p.Alias] = rev
 		}
 	}
 	return behind
+}
+
+// followedMark is installedBehind's word for a package behind its lock
+// whose files are the lock's text (filesFollowLock): its line names the
+// lock's commit, and that `ctx install` records the files.
+const followedMark = "="
+
+// filesFollowLock reports whether the folder of alias, a package behind
+// its lock, holds the lock entry's text as a whole: a `git pull` in a
+// team that commits packages/ brought the new lock and the files, and no
+// install followed (trust23). Its files' h1 hash is the entry's (treehash,
+// verify's check; workspace's InstalledFiles.FollowedLock answers the
+// same for ctx mcp, sparing the files its state proves). Every file of
+// the package is read: asked only of a package behind its lock, when
+// INDEX.md is rendered or its part made.
+func filesFollowLock(proj project.Project, lock *lockfile.Lock, alias string) bool {
+	if lock == nil {
+		return false
+	}
+	e, ok := lock.Packages[alias]
+	if !ok || !treehash.ValidHash(e.Hash) {
+		return false
+	}
+	h, err := treehash.HashDir(proj.PackageDir(alias))
+	return err == nil && h == e.Hash
 }
 
 // editedOf is, of a locked package whose state file is statePath, the
@@ -805,7 +839,9 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		}
 		totalDocs += len(s.docs)
 		meta := provenance(p, s.base)
-		if rev := behind[p.Alias]; rev != "" {
+		if behind[p.Alias] == followedMark {
+			meta = append(meta, "files pulled with the lock (`ctx install` records them)")
+		} else if rev := behind[p.Alias]; rev != "" {
 			installed := p
 			installed.Rev = rev
 			meta = append(provenance(installed, s.base), "behind the lock (locked "+codeSpan(naming.ShortRev(p.Rev, 7))+": run `ctx install`)")

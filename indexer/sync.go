@@ -28,6 +28,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
 )
@@ -1248,6 +1249,7 @@ func markEdited(contextDir, indexDir string, p *syncPlan, out *applied, parts ma
 	for _, q := range p.cat.Packages {
 		oldState[q.Alias] = q.State
 	}
+	var lock *lockfile.Lock
 	for _, pkg := range p.pkgs {
 		part, ok := parts[pkg.Alias]
 		if !ok {
@@ -1268,6 +1270,18 @@ func markEdited(contextDir, indexDir string, p *syncPlan, out *applied, parts ma
 			}
 		}
 		part.Edited = editedOf(proj.StatePath(pkg.Alias), recs)
+		if part.Edited != "" {
+			// Files a pull brought with their lock are its text, not
+			// edits of the commit installed (filesFollowLock).
+			if h, err := project.ReadStateHead(proj.StatePath(pkg.Alias)); err == nil && project.BehindRev(h.Commit, pkg.Rev) != "" {
+				if lock == nil {
+					lock, _ = proj.ReadLock()
+				}
+				if filesFollowLock(proj, lock, pkg.Alias) {
+					part.Edited = ""
+				}
+			}
+		}
 		parts[pkg.Alias] = part
 	}
 	return nil

@@ -32,6 +32,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -1059,7 +1060,7 @@ func ReadStateSums(path string) (map[string]string, error) {
 			Sum   string      `json:"sum"`
 		} `json:"files"`
 	}
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := jsonfile.Unmarshal(data, &v); err != nil { // the state's own decoder (workspace.readStateFile)
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	out := make(map[string]string, len(v.Files))

@@ -11,6 +11,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/treehash"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -32,11 +33,25 @@ func ReadInstalled(proj project.Project, alias string) (*InstalledFiles, error) 
 	if err != nil {
 		return nil, err
 	}
-	in := &InstalledFiles{rev: st.Rev, dir: proj.PackageDir(alias), at: st.at, files: make(map[string]fileState, len(st.Files))}
+	return installedOf(st, proj.PackageDir(alias)), nil
+}
+
+// installedOf is the InstalledFiles of the state st of the package
+// folder dir.
+func installedOf(st *pkgState, dir string) *InstalledFiles {
+	in := &InstalledFiles{rev: st.Rev, dir: dir, at: st.at, files: make(map[string]fileState, len(st.Files))}
 	for _, f := range st.Files {
 		in.files[f.Path] = f
 	}
-	return in, nil
+	return in
+}
+
+// followedLock reports whether alias's files, which differ from what ctx
+// installed (st, behind the lock entry e), are, all of them, e's text:
+// a pull brought the lock and the files (FollowedLock). Then they are no
+// local edits: a plain `ctx install` records them (status, list).
+func (w *Workspace) followedLock(alias string, st *pkgState, e lockfile.Entry) bool {
+	return st != nil && installedOf(st, w.pkgDir(alias)).FollowedLock(e.Rev, e.Hash) != nil
 }
 
 // Commit is the revision ctx installed the package at (the state's
