@@ -72,6 +72,11 @@ type catalogPart struct {
 	// (fileRecord.Kind): the versioned copies are found from the records
 	// then (versionsrec.go).
 	Kinds bool `json:"kinds,omitempty"`
+	// Edited names the package's documents that differ from what ctx
+	// installed, sorted and joined by NUL ("" for none, and for a live
+	// dir source): INDEX.md marks their lines (editedOf, markEdited,
+	// trust23).
+	Edited string `json:"edited,omitempty"`
 }
 
 // partFile is the content of a part file.

@@ -11,7 +11,9 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/tokens"
+	"github.com/ctx-dev/ctx/internal/treehash"
 	"github.com/ctx-dev/ctx/internal/wording"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/source"
 	"github.com/ctx-dev/ctx/source/kinds"
@@ -60,7 +62,15 @@ type pkgSection struct {
 	titleCost []int
 	folders   *folderIndex // folderIdx's answer; nil: not yet built
 	groups    []group      // allGroups' answer; nil: not yet computed
+	// edited holds the paths of the documents that differ from what ctx
+	// installed (catalogPart.Edited): their lines carry editMark.
+	edited map[string]bool
 }
+
+// editMark follows the path of a document that differs from what ctx
+// installed (a local edit, or a file a `git pull` rewrote in a team that
+// commits packages/), as MCP's answers label it `edited` (trust23).
+const editMark = " · local edit"
 
 func (s *pkgSection) entries(level int) []string {
 	if s.lines[level] != nil || len(s.docs) == 0 {
@@ -113,6 +123,9 @@ func (s *pkgSection) docLine(d fileRecord, level int) string {
 	// The path in the package, for every kind: what get_document and the
 	// other tools take (a dir source's folder is in its header).
 	l := "- " + inlineText(d.Title) + " (" + codeSpan(d.Path) + ")"
+	if s.edited[d.Path] {
+		l += editMark
+	}
 	sum := d.Summary
 	if level == levelSentence {
 		sum = firstSentence(sum)
@@ -159,11 +172,17 @@ func EntryTitle(line string) string {
 			}
 			if m == n {
 				end := k + m
-				if end < len(line) && line[end] == ')' && (end+1 == len(line) || strings.HasPrefix(line[end+1:], ": ")) {
-					if cut >= 0 {
-						return line // two readings: keep it whole
+				if end < len(line) && line[end] == ')' {
+					after := end + 1
+					if strings.HasPrefix(line[after:], editMark) {
+						after += len(editMark) // a document edited here keeps its mark
 					}
-					cut = end + 1
+					if after == len(line) || strings.HasPrefix(line[after:], ": ") {
+						if cut >= 0 {
+							return line // two readings: keep it whole
+						}
+						cut = after
+					}
 				}
 				break
 			}
@@ -672,6 +691,7 @@ func installedBehind(contextDir string, pkgs []Package) map[string]string {
 		return nil
 	}
 	var behind map[string]string
+	var lock *lockfile.Lock
 	for _, p := range pkgs {
 		if p.Rev == "" || p.Kind == project.KindDir {
 			continue
@@ -684,10 +704,84 @@ func installedBehind(contextDir string, pkgs []Package) map[string]string {
 			if behind == nil {
 				behind = map[string]string{}
 			}
+			if lock == nil {
+				lock, _ = proj.ReadLock()
+			}
+			if filesFollowLock(proj, lock, p.Alias) {
+				rev = followedMark
+			}
 			behind[p.Alias] = rev
 		}
 	}
 	return behind
+}
+
+// followedMark is installedBehind's word for a package behind its lock
+// whose files are the lock's text (filesFollowLock): its line names the
+// lock's commit, and that `ctx install` records the files.
+const followedMark = "="
+
+// filesFollowLock reports whether the folder of alias, a package behind
+// its lock, holds the lock entry's text as a whole: a `git pull` in a
+// team that commits packages/ brought the new lock and the files, and no
+// install followed (trust23). Its files' h1 hash is the entry's (treehash,
+// verify's check; workspace's InstalledFiles.FollowedLock answers the
+// same for ctx mcp, sparing the files its state proves). Every file of
+// the package is read: asked only of a package behind its lock, when
+// INDEX.md is rendered or its part made.
+func filesFollowLock(proj project.Project, lock *lockfile.Lock, alias string) bool {
+	if lock == nil {
+		return false
+	}
+	e, ok := lock.Packages[alias]
+	if !ok || !treehash.ValidHash(e.Hash) {
+		return false
+	}
+	h, err := treehash.HashDir(proj.PackageDir(alias))
+	return err == nil && h == e.Hash
+}
+
+// editedOf is, of a locked package whose state file is statePath, the
+// listed documents (recs, the catalogue's records) that differ from what
+// ctx installed, sorted and joined by NUL (catalogPart.Edited): a record
+// whose content hash is not the state's sum of the file (the record's
+// hash is the first 16 bytes of the same SHA-256;
+// project.ReadStateSums), or a file the state does not hold. A file the
+// state records no sum of (an older ctx, a link) and a record hashed with
+// its kep.yaml are not told; nor is any when the state cannot be read
+// (the package is not served as installed then) or records no file. Sync asks it for a part
+// it makes and for one whose package's state changed (markEdited).
+func editedOf(statePath string, recs []fileRecord) string {
+	sums, err := project.ReadStateSums(statePath)
+	if err != nil || len(sums) == 0 {
+		// A state that records no file (an empty package; the tests'
+		// stub states) has nothing to tell a file by.
+		return ""
+	}
+	var out []string
+	for _, r := range recs {
+		if r.Skipped != "" || r.KEP != nil {
+			continue
+		}
+		if sum, ok := sums[r.Path]; ok && (sum == "" || strings.HasPrefix(sum, r.Hash)) {
+			continue
+		}
+		out = append(out, r.Path)
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\x00")
+}
+
+// editedSet is catalogPart.Edited as a set (nil: none).
+func editedSet(joined string) map[string]bool {
+	if joined == "" {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, p := range strings.Split(joined, "\x00") {
+		out[p] = true
+	}
+	return out
 }
 
 // provenance is where a package's files come from, each kind in its own
@@ -712,8 +806,10 @@ func provenance(p Package, base string) []string {
 //
 // behind maps the alias of a package behind its lock to the commit its
 // files are (installedBehind): its line names that commit, and the lock's
-// as the one `ctx install` brings.
-func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo, recent []RecentChange, behind map[string]string) (string, renderInfo) {
+// as the one `ctx install` brings. edited holds, by alias, the documents
+// that differ from what ctx installed (catalogPart.Edited): their lines
+// are marked (editMark) and the package's line counts them.
+func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, from string, memo *costMemo, recent []RecentChange, behind map[string]string, edited map[string]map[string]bool) (string, renderInfo) {
 	// INDEX.md is counted with o200k (internal/tokens): the same entry
 	// lines at several detail levels, then the whole file; the counter
 	// remembers the pieces of the lines it has counted, and starts from the
@@ -725,7 +821,7 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 	indeg := inDegrees(pkgs, files)
 	totalDocs, live := 0, 0
 	for _, p := range pkgs {
-		s := &pkgSection{pkg: p, memo: memo, tc: tc}
+		s := &pkgSection{pkg: p, memo: memo, tc: tc, edited: edited[p.Alias]}
 		for k, n := range indeg {
 			if k.alias == p.Alias {
 				if s.indeg == nil {
@@ -745,12 +841,17 @@ func renderIndexMemo(pkgs []Package, files map[string][]fileRecord, budget int, 
 		}
 		totalDocs += len(s.docs)
 		meta := provenance(p, s.base)
-		if rev := behind[p.Alias]; rev != "" {
+		if behind[p.Alias] == followedMark {
+			meta = append(meta, "files pulled with the lock (`ctx install` records them)")
+		} else if rev := behind[p.Alias]; rev != "" {
 			installed := p
 			installed.Rev = rev
 			meta = append(provenance(installed, s.base), "behind the lock (locked "+codeSpan(naming.ShortRev(p.Rev, 7))+": run `ctx install`)")
 		}
 		meta = append(meta, wording.Count(len(s.docs), "document", "documents"))
+		if n := len(s.edited); n > 0 {
+			meta = append(meta, fmt.Sprintf("%s: not the commit's text (`ctx status` lists them)", wording.Count(n, "local edit", "local edits")))
+		}
 		s.header = "## " + safetext.Escape(p.Alias) + "\n\n" + strings.Join(meta, " · ") + "\n\n"
 		for l := range s.cost {
 			s.cost[l] = -1

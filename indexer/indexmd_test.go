@@ -320,7 +320,7 @@ func TestIndexMemoSameOutput(t *testing.T) {
 		budget := 500 + r.IntN(20000)
 		want, wantInfo := renderIndex(pkgs, files, budget, "")
 		memo := &costMemo{used: map[string]int{}}
-		got, info := renderIndexMemo(pkgs, files, budget, "", memo, nil, nil)
+		got, info := renderIndexMemo(pkgs, files, budget, "", memo, nil, nil, nil)
 		if got != want || info != wantInfo {
 			t.Fatalf("run %d: a render with an empty memo differs", run)
 		}
@@ -334,7 +334,7 @@ func TestIndexMemoSameOutput(t *testing.T) {
 			t.Fatalf("run %d: the render kept no pieces' counts", run)
 		}
 		memo = &costMemo{old: memo.used, used: map[string]int{}, oldPieces: memo.pieces}
-		got, info = renderIndexMemo(pkgs, files, budget, "", memo, nil, nil)
+		got, info = renderIndexMemo(pkgs, files, budget, "", memo, nil, nil, nil)
 		if got != want || info != wantInfo {
 			t.Fatalf("run %d: a render with the last render's memo differs", run)
 		}
@@ -364,7 +364,7 @@ func o200kCount(s string) int {
 
 // renderIndex is renderIndexMemo with no memo and no record of changes.
 func renderIndex(pkgs []Package, files map[string][]fileRecord, budget int, from string) (string, renderInfo) {
-	return renderIndexMemo(pkgs, files, budget, from, nil, nil, nil)
+	return renderIndexMemo(pkgs, files, budget, from, nil, nil, nil, nil)
 }
 
 // A Sync keeps the pieces' counts of its INDEX.md render in tokensFile,
@@ -393,8 +393,8 @@ func TestIndexMDKeepsPieces(t *testing.T) {
 	if err := cat.loadAllCtx(context.Background(), indexDir); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := renderIndexMemo(cat.Packages, cat.Files, DefaultBudgetTokens, dir, nil, nil, nil)
-	got, _ := renderIndexMemo(cat.Packages, cat.Files, DefaultBudgetTokens, dir, &costMemo{used: map[string]int{}, oldPieces: memo.oldPieces}, nil, nil)
+	want, _ := renderIndexMemo(cat.Packages, cat.Files, DefaultBudgetTokens, dir, nil, nil, nil, nil)
+	got, _ := renderIndexMemo(cat.Packages, cat.Files, DefaultBudgetTokens, dir, &costMemo{used: map[string]int{}, oldPieces: memo.oldPieces}, nil, nil, nil)
 	if got != want {
 		t.Fatalf("the render seeded with the kept pieces differs:\n%s\nwant:\n%s", got, want)
 	}

@@ -80,24 +80,25 @@ type Reader struct {
 	// last passed checkMetaNotCommitted: a commit of the records during
 	// a long life (ctx mcp's) rewrites git's index, not meta.json (red22).
 	gitIndex fileid.Stamp
-	// gitIndexFile is the project's git index file ("" outside git),
-	// found once (gitIndexOnce): a stat a call, not a search for it.
-	gitIndexFile  string
-	gitIndexFound bool // the project was found (gitIndexFile is known)
-	gitIndexOnce  sync.Once
-	idx           *openIndex
-	idxGen        int64
-	idxDir        string
-	users         int // calls using idx right now
-	lastUse       time.Time
-	timer         *time.Timer
-	catStat       FileVersion
-	cat           *catalog
-	graph         *graph             // the link graph of graphOf (graph.go)
-	graphOf       *catalog           // the catalogue graph was built from
-	inl           map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
-	inlStat       FileVersion
-	closed        bool
+	// gitIndexFile finds the project's git index file (nil: the project
+	// was not found), made once (gitIndexOnce): a stat a call, not a
+	// search for it, except while the project is outside git (trust23: a
+	// `git init` under a running server).
+	gitIndexFile *project.GitIndexWatch
+	gitIndexOnce sync.Once
+	idx          *openIndex
+	idxGen       int64
+	idxDir       string
+	users        int // calls using idx right now
+	lastUse      time.Time
+	timer        *time.Timer
+	catStat      FileVersion
+	cat          *catalog
+	graph        *graph             // the link graph of graphOf (graph.go)
+	graphOf      *catalog           // the catalogue graph was built from
+	inl          map[string]float64 // link priors by chunk key (inlinks.go), of the file inlStat
+	inlStat      FileVersion
+	closed       bool
 
 	// shortcuts counts the searches whose candidates allTermCandidates
 	// or accumulatedCandidates found; exhaustive turns them off (tests
@@ -186,21 +187,20 @@ func checkMetaNotCommitted(contextDir string, st FileVersion, gitIndex fileid.St
 	return nil
 }
 
-// gitIndexNow is gitIndexStamp of r's project, its git index file found
-// once: the stamp of the project's git index now (zero outside git, or
-// with no index yet), ok false when it cannot be told.
+// gitIndexNow is gitIndexStamp of r's project, its git index file kept
+// once found (project.GitIndexWatch): the stamp of the project's git
+// index now (zero outside git, or with no index yet), ok false when it
+// cannot be told.
 func (r *Reader) gitIndexNow() (s fileid.Stamp, ok bool) {
 	r.gitIndexOnce.Do(func() {
-		p, err := project.At(filepath.Dir(r.contextDir))
-		r.gitIndexFound = err == nil
-		if err == nil {
-			r.gitIndexFile = p.GitIndexFile()
+		if p, err := project.At(filepath.Dir(r.contextDir)); err == nil {
+			r.gitIndexFile = p.WatchGitIndex()
 		}
 	})
-	if !r.gitIndexFound {
+	if r.gitIndexFile == nil {
 		return s, false
 	}
-	return statGitIndex(r.gitIndexFile)
+	return statGitIndex(r.gitIndexFile.File())
 }
 
 // OpenReader returns a Reader for <contextDir>/index.

@@ -28,6 +28,7 @@ import (
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/lockwait"
 	"github.com/ctx-dev/ctx/internal/naming"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/gofrs/flock"
 )
@@ -1091,6 +1092,9 @@ func publish(d confine.Dir, contextDir, indexDir string, p *syncPlan, out *appli
 		}
 		parts[alias], data[alias] = part, b
 	}
+	if err := markEdited(contextDir, indexDir, p, out, parts); err != nil {
+		return err
+	}
 	var tokens, headTokens, titleTokens int64
 	for _, part := range parts {
 		rep.Chunks += part.Chunks
@@ -1216,7 +1220,7 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 		return st, fmt.Errorf("indexer: %w", err)
 	}
 	memo := readCostMemo(indexDir)
-	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo, recent, installedBehind(filepath.Dir(target), cat.Packages))
+	md, info := renderIndexMemo(cat.Packages, cat.Files, budget, filepath.Dir(target), memo, recent, installedBehind(filepath.Dir(target), cat.Packages), editedSets(cat.Parts))
 	if err := ctx.Err(); err != nil {
 		return st, fmt.Errorf("indexer: render INDEX.md: %w", err)
 	}
@@ -1228,6 +1232,73 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 		}
 	}
 	return st, nil
+}
+
+// markEdited sets, in parts, each locked package's Edited (editedOf):
+// for a part made now, from its records, and for one kept whose
+// package's state changed (an install that moved the files' baseline),
+// from its records read again; a part kept of a package whose state did
+// not change keeps what it had (trust23). A live dir source has nothing
+// installed to differ from.
+func markEdited(contextDir, indexDir string, p *syncPlan, out *applied, parts map[string]catalogPart) error {
+	proj, err := project.At(filepath.Dir(contextDir))
+	if err != nil {
+		return nil
+	}
+	oldState := make(map[string]string, len(p.cat.Packages))
+	for _, q := range p.cat.Packages {
+		oldState[q.Alias] = q.State
+	}
+	var lock *lockfile.Lock
+	for _, pkg := range p.pkgs {
+		part, ok := parts[pkg.Alias]
+		if !ok {
+			continue
+		}
+		if pkg.Rev == "" || pkg.Kind == project.KindDir {
+			part.Edited = ""
+			parts[pkg.Alias] = part
+			continue
+		}
+		recs, made := out.files[pkg.Alias]
+		if !made {
+			if st, had := oldState[pkg.Alias]; had && st == pkg.State {
+				continue
+			}
+			if recs, err = p.cat.records(indexDir, pkg.Alias); err != nil {
+				return fmt.Errorf("indexer: %w", err)
+			}
+		}
+		part.Edited = editedOf(proj.StatePath(pkg.Alias), recs)
+		if part.Edited != "" {
+			// Files a pull brought with their lock are its text, not
+			// edits of the commit installed (filesFollowLock).
+			if h, err := project.ReadStateHead(proj.StatePath(pkg.Alias)); err == nil && project.BehindRev(h.Commit, pkg.Rev) != "" {
+				if lock == nil {
+					lock, _ = proj.ReadLock()
+				}
+				if filesFollowLock(proj, lock, pkg.Alias) {
+					part.Edited = ""
+				}
+			}
+		}
+		parts[pkg.Alias] = part
+	}
+	return nil
+}
+
+// editedSets is each part's Edited as a set, by alias.
+func editedSets(parts map[string]catalogPart) map[string]map[string]bool {
+	var out map[string]map[string]bool
+	for alias, part := range parts {
+		if e := editedSet(part.Edited); e != nil {
+			if out == nil {
+				out = map[string]map[string]bool{}
+			}
+			out[alias] = e
+		}
+	}
+	return out
 }
 
 // indexInputHash identifies everything INDEX.md is rendered from: the
@@ -1246,6 +1317,11 @@ func indexInputHash(pkgs []Package, parts map[string]catalogPart, budget int, in
 		// package off "behind the lock" with its files unchanged
 		// (installedBehind).
 		fmt.Fprintf(h, "pkg %q %q %q %q %q %q %q %q %q %q\n", p.Alias, p.Kind, p.Source, p.Path, p.Ref, p.Rev, p.Fetched.UTC().Format("2006-01-02"), p.Only, parts[p.Alias].Listing, p.State)
+		// The documents that differ from what ctx installed (trust23):
+		// none adds nothing, so an index with no edit keeps its input.
+		if e := parts[p.Alias].Edited; e != "" {
+			fmt.Fprintf(h, "edited %q\n", e)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

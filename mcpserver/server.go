@@ -64,16 +64,15 @@ type Server struct {
 	proj    project.Project // what it reads: the lock, the manifest, the layout
 	ctxDir  string          // <project>/.context
 	pkgsDir string          // <project>/.context/packages
-	// gitIndex is the project's git index file ("" outside git), found
-	// once (gitIndexOnce): its stamp is in the snapshot's and the
-	// sentinel's (gitIndexStamp).
-	gitIndex     string
-	gitIndexOnce sync.Once
-	log          *slog.Logger
-	logOut       io.Writer // where log goes (Options.Log)
-	srv          *mcp.Server
-	sem          *indexer.Semantic // Options.Semantic
-	semNote      string            // Options.SemanticNote
+	// gitIndex finds the project's git index (looked for again while the
+	// project is outside git, trust23): its stamp is in the snapshot's and
+	// the sentinel's (gitIndexStamp).
+	gitIndex *project.GitIndexWatch
+	log      *slog.Logger
+	logOut   io.Writer // where log goes (Options.Log)
+	srv      *mcp.Server
+	sem      *indexer.Semantic // Options.Semantic
+	semNote  string            // Options.SemanticNote
 	// bounds are each tool's numeric inputs' ranges (addTool; set in New,
 	// read only after), for explainRange.
 	bounds map[string]map[string]bound
@@ -173,6 +172,7 @@ func New(opts Options) (*Server, error) {
 		proj:        proj,
 		ctxDir:      proj.Dir(),
 		pkgsDir:     proj.Path(project.PackagesDir),
+		gitIndex:    proj.WatchGitIndex(),
 		changes:     opts.Changes,
 		installed:   opts.Installed,
 		held:        &heldFiles{read: opts.Installed, state: proj.StatePath, m: map[string]heldState{}},

@@ -49,8 +49,11 @@ type snapshot struct {
 }
 
 // InstalledFunc reads what ctx installed of a locked package
-// (Options.Installed).
-type InstalledFunc func(alias string) (Holder, error)
+// (Options.Installed), locked its lock entry: when ctx installed another
+// commit and the files followed the lock (a `git pull` brought both, no
+// install here since: workspace's InstalledFiles.FollowedLock, trust23),
+// the Holder is of the lock's commit.
+type InstalledFunc func(alias string, locked lockfile.Entry) (Holder, error)
 
 // Holder tells whether a file of a package (its path in the package)
 // holds the text ctx installed, and the commit that text is from
@@ -63,9 +66,10 @@ type Holder interface {
 }
 
 // heldFiles is the Holder of each package, read on first use and again
-// when its state file's stamp changes (an install, an update): not when
-// only git's index changed, which renews a snapshot (a 20,000-file state
-// is 4.3 MB to decode).
+// when its state file's stamp or its lock entry's commit or hash changes
+// (an install, an update, a pull that brings a new lock): not when only
+// git's index changed, which renews a snapshot (a 20,000-file state is
+// 4.3 MB to decode).
 type heldFiles struct {
 	read  InstalledFunc
 	state func(alias string) string // the state file's path
@@ -73,11 +77,12 @@ type heldFiles struct {
 	m     map[string]heldState
 }
 
-// heldState is one package's Holder (nil: the state could not be read)
-// and its state file's stamp when read.
+// heldState is one package's Holder (nil: the state could not be read),
+// its state file's stamp when read and the lock entry it was read for.
 type heldState struct {
-	st stamp
-	h  Holder
+	st        stamp
+	rev, hash string
+	h         Holder
 }
 
 // holder is alias's Holder, read on first use; ok is false when there
@@ -87,21 +92,22 @@ func (s snapshot) holder(alias string) (held Holder, ok bool) {
 	if _, live := s.live[alias]; live || s.held == nil || s.held.read == nil {
 		return nil, false
 	}
-	if _, locked := s.entry(alias); !locked {
+	e, locked := s.entry(alias)
+	if !locked {
 		return nil, false
 	}
 	h := s.held
 	st := statStamp(h.state(alias))
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if e, ok := h.m[alias]; ok && e.st.same(st) {
-		return e.h, true
+	if c, ok := h.m[alias]; ok && c.st.same(st) && c.rev == e.Rev && c.hash == e.Hash {
+		return c.h, true
 	}
-	held, err := h.read(alias)
+	held, err := h.read(alias, e)
 	if err != nil {
 		held = nil
 	}
-	h.m[alias] = heldState{st: st, h: held}
+	h.m[alias] = heldState{st: st, rev: e.Rev, hash: e.Hash, h: held}
 	return held, true
 }
 
@@ -309,13 +315,15 @@ func (s snapshot) servable(alias string) error { return s.unproven[alias] }
 // gitIndexStamp is the stamp of the project's git index (the zero stamp
 // outside git): a `git add` changes which files a committed dir source
 // serves (project.Tracked), so it is a change of the snapshot and of the
-// sentinel, as an edit of the manifest is. The index's path is found once.
+// sentinel, as an edit of the manifest is. The index's path is kept once
+// found, and looked for again while there is none (project.GitIndexWatch):
+// a `git init` while the server runs is seen (trust23).
 func (s *Server) gitIndexStamp() stamp {
-	s.gitIndexOnce.Do(func() { s.gitIndex = s.proj.GitIndexFile() })
-	if s.gitIndex == "" {
+	f := s.gitIndex.File()
+	if f == "" {
 		return stamp{}
 	}
-	return statStamp(s.gitIndex)
+	return statStamp(f)
 }
 
 // reader returns the index reader, opening it on first use.

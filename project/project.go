@@ -32,6 +32,7 @@ import (
 	"github.com/ctx-dev/ctx/indexer/markdown"
 	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
+	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/lockfile"
@@ -1038,4 +1039,40 @@ func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Alias < out[j].Alias })
 	return out
+}
+
+// ReadStateSums reads, of the state file at path, each installed file's
+// SHA-256 (its "sum", as the lock's h1: hash reads the file, lower-case
+// hex) by slash-separated path in the package: "" for a file recorded by
+// a ctx before sums were, and for a link (its sum is its target's). For
+// INDEX.md's mark of the files that differ from what ctx installed
+// (indexer.installedEdited, trust23), read only when INDEX.md is rendered.
+func ReadStateSums(path string) (map[string]string, error) {
+	data, err := boundedfile.ReadFile(path, MaxStateBytes)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Files []struct {
+			Path  string      `json:"path"`
+			Bytes []byte      `json:"pathBytes"`
+			Mode  fs.FileMode `json:"mode"`
+			Sum   string      `json:"sum"`
+		} `json:"files"`
+	}
+	if err := jsonfile.Unmarshal(data, &v); err != nil { // the state's own decoder (workspace.readStateFile)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := make(map[string]string, len(v.Files))
+	for _, f := range v.Files {
+		p := f.Path
+		if f.Bytes != nil {
+			p = string(f.Bytes)
+		}
+		if f.Mode&fs.ModeSymlink != 0 {
+			f.Sum = ""
+		}
+		out[p] = f.Sum
+	}
+	return out, nil
 }

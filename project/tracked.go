@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/naming"
@@ -398,3 +399,29 @@ func (p Project) InsideAllowFor(s PackageSpec) (InsideAllow, bool) {
 // ("" outside git): what a committed dir source serves changes with it
 // (the MCP server re-reads the manifest when its stamp moves).
 func (p Project) GitIndexFile() string { return gitengine.IndexFile(p.root) }
+
+// GitIndexWatch is the git index file of a project, for a long-lived
+// reader (ctx mcp's server and index Reader) that stats it at each call:
+// kept once found, and looked for again while there is none (a stat of
+// .git per folder up to the root), so that a `git init` under a running
+// server is seen and a commit in the new repository is a change of the
+// index's stamp (trust23: a project outside git when the server started
+// was re-checked only when meta.json changed).
+type GitIndexWatch struct {
+	p    Project
+	mu   sync.Mutex
+	file string
+}
+
+// WatchGitIndex returns the GitIndexWatch of p's work tree.
+func (p Project) WatchGitIndex() *GitIndexWatch { return &GitIndexWatch{p: p} }
+
+// File is the project's git index file now ("" outside git).
+func (w *GitIndexWatch) File() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.file == "" {
+		w.file = w.p.GitIndexFile()
+	}
+	return w.file
+}

@@ -319,6 +319,11 @@ type PackageInfo struct {
 	// Edited is set for a package behind the lock (InstalledCommit) that
 	// also has local edits, which a plain install skips (as status says).
 	Edited bool `json:"edited,omitempty"`
+	// FilesLocked is set for a package behind the lock whose files are,
+	// all of them, the lock's text (a pull brought the lock and the
+	// files, in a team that commits packages/): no edits; a plain
+	// install records them (trust23).
+	FilesLocked bool `json:"filesLocked,omitempty"`
 	// NotInstalledHere is set (and Installed not) for a locked package
 	// whose folder exists but that ctx did not install on this machine (no
 	// .state/<alias>.json, project.InstalledHere): files committed with the
@@ -344,6 +349,9 @@ type PackageStatus struct {
 	// NotInstalledHere is set for a locked package whose folder exists but
 	// that ctx did not install on this machine (PackageInfo's).
 	NotInstalledHere bool `json:"notInstalledHere,omitempty"`
+	// FilesLocked is set for a package behind the lock whose files are,
+	// all of them, the lock's text (PackageInfo's): Files is empty.
+	FilesLocked bool `json:"filesLocked,omitempty"`
 }
 
 // VerifyResult compares one locked package's files with its content hash.

@@ -1,12 +1,17 @@
 package workspace
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/boundedfile"
+	"github.com/ctx-dev/ctx/internal/fileid"
+	"github.com/ctx-dev/ctx/internal/treehash"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
 
@@ -28,11 +33,25 @@ func ReadInstalled(proj project.Project, alias string) (*InstalledFiles, error) 
 	if err != nil {
 		return nil, err
 	}
-	in := &InstalledFiles{rev: st.Rev, dir: proj.PackageDir(alias), at: st.at, files: make(map[string]fileState, len(st.Files))}
+	return installedOf(st, proj.PackageDir(alias)), nil
+}
+
+// installedOf is the InstalledFiles of the state st of the package
+// folder dir.
+func installedOf(st *pkgState, dir string) *InstalledFiles {
+	in := &InstalledFiles{rev: st.Rev, dir: dir, at: st.at, files: make(map[string]fileState, len(st.Files))}
 	for _, f := range st.Files {
 		in.files[f.Path] = f
 	}
-	return in, nil
+	return in
+}
+
+// followedLock reports whether alias's files, which differ from what ctx
+// installed (st, behind the lock entry e), are, all of them, e's text:
+// a pull brought the lock and the files (FollowedLock). Then they are no
+// local edits: a plain `ctx install` records them (status, list).
+func (w *Workspace) followedLock(alias string, st *pkgState, e lockfile.Entry) bool {
+	return st != nil && installedOf(st, w.pkgDir(alias)).FollowedLock(e.Rev, e.Hash) != nil
 }
 
 // Commit is the revision ctx installed the package at (the state's
@@ -89,3 +108,86 @@ func holdsInstalled(p string, fi fs.FileInfo, f fileState, at int64, text []byte
 	data, _, err := boundedfile.Read(p, f.Size, boundedfile.Options{NoFollow: true})
 	return err == nil && gitengine.HashBlob(data) == f.Blob
 }
+
+// FollowedLock is what Holds asks of a package whose lock moved and whose
+// files followed it (trust23): ctx installed another commit here, and a
+// `git pull` in a team that commits packages/ brought a teammate's new
+// lock with the new files, no `ctx install` since. When the files under
+// the package folder, as a whole, hash to the lock entry's hash (rev, the
+// entry's commit; hash, its "h1:" hash, verify's check of the whole
+// package: treehash), they are rev's text: FollowedLock returns an
+// InstalledFiles of rev whose Holds tells, per file, whether it is still
+// that text (a stamp taken now proves it, else its git blob id). It is
+// nil when ctx installed rev itself (nothing moved) and when the files
+// are not, all of them, the lock's: a file then keeps Holds' answer of
+// the installed commit (a local edit of it), since nothing here knows
+// the locked commit's text of one file.
+//
+// The files the state proves unchanged are not read (their recorded sum
+// is the h1 line's); the others are read once, here.
+func (in *InstalledFiles) FollowedLock(rev, hash string) *InstalledFiles {
+	if rev == "" || rev == in.rev || !treehash.ValidHash(hash) {
+		return nil
+	}
+	// A stamp taken below proves its file unchanged while its ctime is
+	// before at: a second back, so that a file's ctime, of the file
+	// system's coarser clock, in the same tick as the stat is not (the
+	// racily clean rule); such a file is hashed at each look instead.
+	at := time.Now().Add(-time.Second).UnixNano()
+	out := &InstalledFiles{rev: rev, dir: in.dir, at: at, files: map[string]fileState{}}
+	sums := map[string]string{}
+	names := map[string]string{}
+	err := treehash.WalkFiles(in.dir, func(rel string, _ fs.DirEntry) error {
+		p := filepath.Join(in.dir, filepath.FromSlash(rel))
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		if gitMode(fi.Mode()) == 0 {
+			return errNotGitFile
+		}
+		if f, ok := in.files[rel]; ok && f.Sum != "" && gitMode(fi.Mode()) == f.Mode && proven(f, fi, in.at) {
+			sums[rel], names[rel] = f.Sum, in.dir
+			out.files[rel] = f.restamp(fi)
+			return nil
+		}
+		data, err := followedContent(p, fi)
+		if err != nil {
+			return err
+		}
+		sums[rel], names[rel] = treehash.SumOf(data), in.dir
+		out.files[rel] = recordFile(rel, gitengine.HashBlob(data), fi)
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	h, _, err := treehash.HashTreeSums(names, sums)
+	if err != nil || h != hash {
+		return nil
+	}
+	return out
+}
+
+// errNotGitFile ends FollowedLock's walk at an entry git holds no file of
+// (a fifo, a socket): such a package is not the lock's text.
+var errNotGitFile = errors.New("not a file git holds")
+
+// followedContent is what git holds of the file p of stat data fi, read
+// bounded by its size, without following a link or waiting on a fifo
+// swapped in since the stat.
+func followedContent(p string, fi fs.FileInfo) ([]byte, error) {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		t, err := os.Readlink(p)
+		return []byte(t), err
+	}
+	data, now, err := boundedfile.Read(p, fi.Size(), boundedfile.Options{NoFollow: true})
+	if err == nil && !fileid.Of(now).Same(fileid.Of(fi)) {
+		return nil, errChangedMeanwhile
+	}
+	return data, err
+}
+
+// errChangedMeanwhile ends FollowedLock's walk at a file that changed
+// between its stat and its read: nothing is concluded from it.
+var errChangedMeanwhile = errors.New("changed while read")

@@ -56,7 +56,7 @@ func (w *Workspace) List() ([]PackageInfo, error) {
 			}
 		}
 		if p.Installed && p.Locked {
-			p.InstalledCommit, p.Edited = w.behindEdited(alias, p.Commit)
+			p.InstalledCommit, p.Edited, p.FilesLocked = w.behindEdited(alias, l.Packages[alias])
 		}
 		out = append(out, *p)
 	}
@@ -80,17 +80,22 @@ func (w *Workspace) behind(alias, locked string) string {
 
 // behindEdited is behind, and for a package behind the lock whether it
 // also has local edits (status's rule: the files differ from what ctx
-// installed). Only a package behind is diffed, so list stays cheap.
-func (w *Workspace) behindEdited(alias, locked string) (rev string, edited bool) {
-	if rev = w.behind(alias, locked); rev == "" {
-		return "", false
+// installed), or whether its files are, all of them, the lock's (a pull
+// brought them: followedLock, trust23). Only a package behind is diffed,
+// so list stays cheap.
+func (w *Workspace) behindEdited(alias string, locked lockfile.Entry) (rev string, edited, filesLocked bool) {
+	if rev = w.behind(alias, locked.Rev); rev == "" {
+		return "", false, false
 	}
 	loc, err := w.inspect(alias, nil, false)
 	if err != nil {
 		w.log("warning: %v", err)
-		return rev, false
+		return rev, false, false
 	}
-	return rev, loc.dirty()
+	if loc.dirty() && w.followedLock(alias, loc.state, locked) {
+		return rev, false, true
+	}
+	return rev, loc.dirty(), false
 }
 
 // behind is the revision st records when it is not locked (the one rule
@@ -172,6 +177,12 @@ func (w *Workspace) Status() ([]PackageStatus, error) {
 		}
 		if locked != nil && loc.present && !w.proj.InstalledHere(a) {
 			s.NotInstalledHere = true
+		}
+		if s.InstalledCommit != "" && loc.dirty() && w.followedLock(a, loc.state, *locked) {
+			// A pull brought the lock and these files: the locked
+			// commit's text, no local edits (trust23).
+			s.Files, s.FilesLocked = nil, true
+			loc.changes = nil
 		}
 		if loc.dirty() || s.InstalledCommit != "" || s.NotInstalledHere {
 			if s.Files == nil {

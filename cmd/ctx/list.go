@@ -132,6 +132,8 @@ func packageState(p workspace.PackageInfo) string {
 		return "not installed on this machine (its files came with the project; not indexed or served): run `ctx install`"
 	case !p.Installed:
 		return "not installed (run ctx install)"
+	case p.InstalledCommit != "" && p.FilesLocked:
+		return "behind the lock (installed " + shortSHA(p.InstalledCommit) + "): " + filesLockedAdvice
 	case p.InstalledCommit != "" && p.Edited:
 		return "behind the lock (installed " + shortSHA(p.InstalledCommit) + "), " + behindAdvice(true)
 	case p.InstalledCommit != "":

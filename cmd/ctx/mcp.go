@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ctx-dev/ctx/internal/safetext"
+	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/mcpserver"
 	"github.com/ctx-dev/ctx/project"
 	"github.com/ctx-dev/ctx/workspace"
@@ -428,9 +429,11 @@ func serverOptions(dir string, opts *mcpOptions) mcpserver.Options {
 
 // mcpInstalled reads what ctx installed of a package of the project at dir
 // (workspace.ReadInstalled): the server labels a file that differs as a
-// local edit of the locked revision, not as its text (red22).
+// local edit of the installed revision, not as its text (red22). When
+// the lock moved and the files followed it (InstalledFiles.FollowedLock:
+// a pull brought both), they are the lock's commit's text (trust23).
 func mcpInstalled(dir string) mcpserver.InstalledFunc {
-	return func(alias string) (mcpserver.Holder, error) {
+	return func(alias string, locked lockfile.Entry) (mcpserver.Holder, error) {
 		proj, err := project.At(dir)
 		if err != nil {
 			return nil, err
@@ -438,6 +441,9 @@ func mcpInstalled(dir string) mcpserver.InstalledFunc {
 		in, err := workspace.ReadInstalled(proj, alias)
 		if err != nil {
 			return nil, err
+		}
+		if f := in.FollowedLock(locked.Rev, locked.Hash); f != nil {
+			return f, nil
 		}
 		return in, nil
 	}

@@ -89,6 +89,9 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		Alias           string `json:"alias"`
 		InstalledCommit string `json:"installedCommit"`
 		LockedCommit    string `json:"lockedCommit"`
+		// FilesLocked: the files are the locked commit's already (a pull
+		// brought them, trust23).
+		FilesLocked bool `json:"filesLocked,omitempty"`
 	}
 	edits, late, notHere := []workspace.PackageStatus{}, []behind{}, []string{}
 	for _, p := range st {
@@ -96,7 +99,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 			notHere = append(notHere, p.Alias)
 		}
 		if p.InstalledCommit != "" {
-			late = append(late, behind{p.Alias, p.InstalledCommit, p.LockedCommit})
+			late = append(late, behind{p.Alias, p.InstalledCommit, p.LockedCommit, p.FilesLocked})
 		}
 		if len(p.Files) > 0 {
 			edits = append(edits, workspace.PackageStatus{Alias: p.Alias, Files: p.Files})
@@ -130,7 +133,11 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		fmt.Fprintf(opts.IO.Out, "%s: not installed on this machine (%s is missing; its files came with the project and are not indexed or served): run `ctx install`\n", safetext.Escape(a), project.Rel(project.StateDir+"/"+a+".json"))
 	}
 	for _, b := range late {
-		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (%s)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit), behindAdvice(edited[b.Alias]))
+		advice := behindAdvice(edited[b.Alias])
+		if b.FilesLocked {
+			advice = filesLockedAdvice
+		}
+		fmt.Fprintf(opts.IO.Out, "%s: behind the lock: installed %s, locked %s (%s)\n", safetext.Escape(b.Alias), shortSHA(b.InstalledCommit), shortSHA(b.LockedCommit), advice)
 	}
 	if len(edits) == 0 {
 		fmt.Fprintln(opts.IO.Out, "no local edits")
@@ -162,6 +169,11 @@ func changeLine(f workspace.FileChange) string {
 	}
 	return "? " + f.Path + " (" + safetext.Escape(f.Change) + ")"
 }
+
+// filesLockedAdvice is what status and list say of a package behind the
+// lock whose files are the locked commit's already (a pull brought the
+// lock and the files: workspace's FilesLocked, trust23).
+const filesLockedAdvice = "its files are the locked commit's already, as a pull brought them: run ctx install to record them"
 
 // behindAdvice is what moves a package behind the lock on (status, list):
 // a plain install, or, when it also has local edits (which a plain install
