@@ -46,7 +46,7 @@ func copiesOf(pages map[string]string) map[string]string {
 	for _, p := range paths {
 		titles = append(titles, pages[p])
 	}
-	vm := versionFamilies(map[string][]string{"p": paths}, map[string][]string{"p": titles})
+	vm := versionFamilies(map[string][]string{"p": paths}, map[string][]string{"p": titles}, nil)
 	out := map[string]string{}
 	for p := range pages {
 		if c := vm.copies["p\x00"+p]; c != nil {
@@ -320,7 +320,7 @@ func TestVersionsBounded(t *testing.T) {
 			paths = append(paths, fmt.Sprintf("docs/v1.%d/%s", i, p))
 		}
 	}
-	vm := versionFamilies(map[string][]string{"p": paths}, nil)
+	vm := versionFamilies(map[string][]string{"p": paths}, nil, nil)
 	c := vm.copies["p\x00docs/v1.0/a.md"]
 	if c == nil {
 		t.Fatal("docs/v1.0/a.md is not a copy")
