@@ -209,3 +209,33 @@ func TestVersionsOlderRuleRecordedAgain(t *testing.T) {
 		t.Errorf("copies after a Sync:\n%s\nwant none (chapters)", dumpVersions(read))
 	}
 }
+
+// inVersionFolderPath finds the version folders addVersionParents does;
+// familyInput hashes the summaries only of a package that has one.
+func TestFamilyInputSummaries(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{
+		"docs/v1.13/a.md", "docs/V2/a.md", "versioned_docs/Version-3.13.x/a.md", "x/1.2/y/z.md",
+		"docs/a.md", "docs/section-3/a.md", "v1.13.md", "docs/2/a.md", "docs/2024.01/a.md", "docs/vendor/a.md", "a/version-/b.md",
+	} {
+		parents := map[string]bool{}
+		addVersionParents(p, parents)
+		if got, want := inVersionFolderPath(p), len(parents) > 0; got != want {
+			t.Errorf("inVersionFolderPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+	plain := []fileRecord{{Path: "docs/a.md", Chunks: 1, Title: "A", Summary: "one"}, {Path: "docs/b.md", Chunks: 1, Title: "B", Summary: "two"}}
+	versioned := []fileRecord{{Path: "docs/v1/a.md", Chunks: 1, Title: "A", Summary: "one"}, {Path: "docs/v2/a.md", Chunks: 1, Title: "A", Summary: "one"}}
+	for _, c := range []struct {
+		name string
+		recs []fileRecord
+		same bool
+	}{{"no version folder", plain, true}, {"a version folder", versioned, false}} {
+		before := familyInput(c.recs)
+		edited := slices.Clone(c.recs)
+		edited[1].Summary = "another first paragraph"
+		if got := familyInput(edited) == before; got != c.same {
+			t.Errorf("%s: a summary edited keeps familyInput: %v, want %v", c.name, got, c.same)
+		}
+	}
+}

@@ -520,6 +520,36 @@ func keepGrown(kept [][]familyMember, folders map[string]*folderCopies, grown []
 	}
 }
 
+// inVersionFolderPath reports whether path has a folder named as a
+// version (versionFolder), as addVersionParents finds one, without
+// allocating for a path that has none.
+func inVersionFolderPath(path string) bool {
+	for {
+		seg, rest, ok := strings.Cut(path, "/")
+		if !ok {
+			return false
+		}
+		if mayBeVersion(seg) {
+			if _, _, v := versionFolder(seg); v {
+				return true
+			}
+		}
+		path = rest
+	}
+}
+
+// mayBeVersion reports whether seg starts as versionFolder's names do: a
+// digit, after "version-" and "v" when it has them.
+func mayBeVersion(seg string) bool {
+	if len(seg) >= 8 && strings.EqualFold(seg[:8], "version-") {
+		seg = seg[8:]
+	}
+	if seg != "" && (seg[0] == 'v' || seg[0] == 'V') {
+		seg = seg[1:]
+	}
+	return seg != "" && '0' <= seg[0] && seg[0] <= '9'
+}
+
 // inVersionFolder reports whether a candidate's path has a version folder
 // (versionFolder): a search reads the versioned copies (versionsOf, once
 // a snapshot) only then, so that an index without them pays nothing

@@ -231,15 +231,16 @@ func recordFamilies(alias string, recs []fileRecord) []recordedFamily {
 
 // familyInput is a hash of what a package's families are found from:
 // its documents with chunks, each one's path, kind and title, and when a
-// path of the package is in a version folder (addVersionParents), each
+// path of the package is in a version folder (inVersionFolderPath), each
 // one's summary too (copiedFolders compares them). An edit of a page's
 // text below its summary, or of any text of a package with no version
 // folder, keeps it.
 func familyInput(recs []fileRecord) string {
-	parents := map[string]bool{}
+	versioned := false
 	for i := range recs {
-		if recs[i].Chunks > 0 {
-			addVersionParents(recs[i].Path, parents)
+		if recs[i].Chunks > 0 && inVersionFolderPath(recs[i].Path) {
+			versioned = true
+			break
 		}
 	}
 	h := sha256.New()
@@ -249,7 +250,7 @@ func familyInput(recs []fileRecord) string {
 			line = appendQuote(line[:0], r.Path)
 			line = appendQuote(append(line, ' '), r.Kind)
 			line = appendQuote(append(line, ' '), r.Title)
-			if len(parents) > 0 {
+			if versioned {
 				line = appendQuote(append(line, ' '), r.Summary)
 			}
 			h.Write(append(line, '\n'))
