@@ -226,7 +226,7 @@ func versionFamiliesOf(vm *versionMap, alias string, paths, titles, summaries []
 				m.title = strings.ToLower(strings.TrimSpace(titles[i]))
 			}
 			if summaries != nil {
-				m.summary = summaryKey(summaries[i])
+				m.summary = summaries[i]
 			}
 			k := s.parent + "\x00" + s.rest
 			groups[k] = append(groups[k], m)
@@ -266,8 +266,8 @@ func versionFamiliesOf(vm *versionMap, alias string, paths, titles, summaries []
 }
 
 // familyMember is a page that may be a copy: its path, its title (lower
-// case; "" when not known), its summary (summaryKey; "" when not known or
-// empty) and its place among the version folders.
+// case; "" when not known), its summary ("" when not known or empty) and
+// its place among the version folders.
 type familyMember struct {
 	path, title, summary string
 	slot                 slot
@@ -419,21 +419,22 @@ const summaryKept = 0.8
 // no summary is not compared (false).
 func keptSummaries(ms []familyMember) []bool {
 	kept := make([]bool, len(ms))
+	keys := make([]string, len(ms))
 	same := map[string]int{}
-	for _, m := range ms {
-		if m.summary != "" {
-			same[m.summary]++
+	for i, m := range ms {
+		if keys[i] = summaryKey(m.summary); keys[i] != "" {
+			same[keys[i]]++
 		}
 	}
 	order := make([]int, len(ms))
 	for i := range order {
 		order[i] = i
-		kept[i] = ms[i].summary == "" || same[ms[i].summary] > 1
+		kept[i] = keys[i] == "" || same[keys[i]] > 1
 	}
 	slices.SortFunc(order, func(a, b int) int { return compareVersions(ms[a].slot.nums, ms[b].slot.nums) })
 	for k := 1; k < len(order); k++ {
 		a, b := order[k-1], order[k]
-		if ms[a].summary != "" && ms[b].summary != "" && (!kept[a] || !kept[b]) && wordsHeld(ms[a].summary, ms[b].summary) >= summaryKept {
+		if keys[a] != "" && keys[b] != "" && (!kept[a] || !kept[b]) && wordsHeld(keys[a], keys[b]) >= summaryKept {
 			kept[a], kept[b] = true, true
 		}
 	}
