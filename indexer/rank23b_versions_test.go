@@ -20,17 +20,7 @@ func copiesWith(pages map[string][2]string) map[string]string {
 		titles = append(titles, pages[p][0])
 		summaries = append(summaries, pages[p][1])
 	}
-	vm := versionFamilies(map[string][]string{"p": paths}, map[string][]string{"p": titles}, map[string][]string{"p": summaries})
-	out := map[string]string{}
-	for _, p := range paths {
-		if c := vm.copies["p\x00"+p]; c != nil {
-			out[p] = c.label
-			if c.head {
-				out[p] += "*"
-			}
-		}
-	}
-	return out
+	return copiesIn(pages, paths, titles, summaries)
 }
 
 // Two chapters whose page names and titles repeat (intro.md
@@ -55,7 +45,9 @@ func TestVersionFamiliesChaptersWithRepeatedTitles(t *testing.T) {
 		"book/part2/notes.md": {"Notes", "Notes of part two."},
 	}
 	for p, l := range copiesWith(chapters) {
-		t.Errorf("%s is a copy (%q); want none: chapters, not releases", p, l)
+		if l != "" {
+			t.Errorf("%s is a copy (%q); want none: chapters, not releases", p, l)
+		}
 	}
 
 	releases := map[string][2]string{
