@@ -336,9 +336,9 @@ func copiedFolders(groups map[string][]familyMember, titled, summed bool) map[st
 				sameTitle[m.title]++
 			}
 		}
-		var kept []bool // by member: its summary is kept by a copy (keptSummaries)
+		var keeps []bool // by member: a copy keeps its summary (keptSummaries)
 		if summed && len(ms) > 1 {
-			kept = keptSummaries(ms)
+			keeps = keptSummaries(ms)
 		}
 		for i, m := range ms {
 			k := m.slot.parent + "\x00" + m.slot.label
@@ -353,7 +353,7 @@ func copiedFolders(groups map[string][]familyMember, titled, summed bool) map[st
 				if sameTitle[m.title] > 1 {
 					f.titled++
 				}
-				if kept == nil || kept[i] {
+				if keeps == nil || keeps[i] {
 					f.same++
 				}
 			}
@@ -416,7 +416,7 @@ const summaryKept = 0.8
 // copy keeps its summary: the same words, or (the copy of the version next
 // to it, in version order: a family may have thousands of copies) a
 // summary whose words hold summaryKept of the shorter one's. A copy with
-// no summary is not compared (false).
+// no summary (summaryKey "") counts as kept: it says nothing either way.
 func keptSummaries(ms []familyMember) []bool {
 	kept := make([]bool, len(ms))
 	keys := make([]string, len(ms))
