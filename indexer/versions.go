@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	index "github.com/blevesearch/bleve_index_api"
 	"github.com/ctx-dev/ctx/internal/confine"
@@ -165,11 +166,13 @@ func canonParent(folder string) string {
 }
 
 // versionFamilies detects the versioned copies among each package's
-// documents (files: alias → paths).
-func versionFamilies(files map[string][]string, titles map[string][]string) *versionMap {
+// documents (files: alias → paths), with their titles and summaries when
+// known (titles, summaries: alias → one a path; nil when not known, as
+// when a search finds the copies in an older ctx's index, readVersions).
+func versionFamilies(files, titles, summaries map[string][]string) *versionMap {
 	vm := &versionMap{copies: map[string]*versionCopy{}, families: map[string][]*versionCopy{}}
 	for alias, paths := range files {
-		versionFamiliesOf(vm, alias, paths, titles[alias])
+		versionFamiliesOf(vm, alias, paths, titles[alias], summaries[alias])
 	}
 	for f, cs := range vm.families {
 		slices.SortStableFunc(cs, func(a, b *versionCopy) int { return compareVersions(b.nums, a.nums) })
@@ -207,7 +210,7 @@ func addVersionParents(path string, parents map[string]bool) {
 	}
 }
 
-func versionFamiliesOf(vm *versionMap, alias string, paths, titles []string) {
+func versionFamiliesOf(vm *versionMap, alias string, paths, titles, summaries []string) {
 	parents := map[string]bool{} // folders that hold version folders (canonical)
 	for _, p := range paths {
 		addVersionParents(p, parents)
@@ -222,11 +225,14 @@ func versionFamiliesOf(vm *versionMap, alias string, paths, titles []string) {
 			if titles != nil {
 				m.title = strings.ToLower(strings.TrimSpace(titles[i]))
 			}
+			if summaries != nil {
+				m.summary = summaries[i]
+			}
 			k := s.parent + "\x00" + s.rest
 			groups[k] = append(groups[k], m)
 		}
 	}
-	shared := copiedFolders(groups, titles != nil)
+	shared := copiedFolders(groups, titles != nil, summaries != nil)
 	latest := map[string][]int{} // parent → its newest version folder's numbers
 	for _, f := range shared {
 		if f.copied && f.nums != nil && (latest[f.parent] == nil || slices.Compare(f.nums, latest[f.parent]) > 0) {
@@ -260,10 +266,11 @@ func versionFamiliesOf(vm *versionMap, alias string, paths, titles []string) {
 }
 
 // familyMember is a page that may be a copy: its path, its title (lower
-// case; "" when not known) and its place among the version folders.
+// case; "" when not known), its summary ("" when not known or empty) and
+// its place among the version folders.
 type familyMember struct {
-	path, title string
-	slot        slot
+	path, title, summary string
+	slot                 slot
 }
 
 // folderCopies is what copiedFolders finds of one folder among its
@@ -273,6 +280,7 @@ type folderCopies struct {
 	nums   []int // a version folder's numbers; nil for the others
 	shared int   // its pages with a copy in a sibling (index pages aside)
 	titled int   // … with a copy of the same title
+	same   int   // … whose summary a copy keeps, or with none (keptSummaries)
 	total  int   // its pages (index pages aside)
 	copied bool  // its pages are copies
 }
@@ -294,13 +302,25 @@ type folderCopies struct {
 // copy; the page keeps its copies whatever their titles: "Metrics" is
 // "Metrics & Observability" two releases on.)
 //
+// Names and titles are not enough: two chapters of a book or a course may
+// both hold intro.md "Introduction", exercises.md "Exercises" and
+// summary.md "Summary", as two releases do. A release's copy of a page
+// keeps its text, so when the summaries are known too (summed: the
+// catalogue's records), a version folder's pages are copies only when at
+// least minSharedCopies of them keep their summary in a copy
+// (keptSummaries: the same words, numbers aside, or one holding nearly all
+// of the other's words, a paragraph that grew), a page without a summary
+// counting as one (it says nothing either way). On sets 14 and 15, every
+// version folder has 21 or more pages whose summary a copy repeats word
+// for word; two chapters' introductions do not say the same thing.
+//
 // A release that adds more pages than it keeps (docs/v1/{a,b} beside
 // docs/v2/{a,b,c,d}) has half or less of its pages copied; it is a release
 // still when it holds at least 9 in 10 of the pages of the release next
 // to it (the nearest older or newer version folder whose pages are copies
 // by the rule above): docs grow release by release. A chapter holds
 // another chapter's pages (intro, summary, and its own) rarely.
-func copiedFolders(groups map[string][]familyMember, titled bool) map[string]*folderCopies {
+func copiedFolders(groups map[string][]familyMember, titled, summed bool) map[string]*folderCopies {
 	folders := map[string]*folderCopies{}
 	var kept [][]familyMember // groups of pages other than index pages
 	for _, ms := range groups {
@@ -316,7 +336,11 @@ func copiedFolders(groups map[string][]familyMember, titled bool) map[string]*fo
 				sameTitle[m.title]++
 			}
 		}
-		for _, m := range ms {
+		var keeps []bool // by member: a copy keeps its summary (keptSummaries)
+		if summed && len(ms) > 1 {
+			keeps = keptSummaries(ms)
+		}
+		for i, m := range ms {
 			k := m.slot.parent + "\x00" + m.slot.label
 			f := folders[k]
 			if f == nil {
@@ -329,13 +353,17 @@ func copiedFolders(groups map[string][]familyMember, titled bool) map[string]*fo
 				if sameTitle[m.title] > 1 {
 					f.titled++
 				}
+				if keeps == nil || keeps[i] {
+					f.same++
+				}
 			}
 		}
 	}
 	var grown []*folderCopies                // version folders with too few pages copied, else copies
 	versions := map[string][]*folderCopies{} // parent → its version folders
 	for _, f := range folders {
-		f.copied = f.shared >= minSharedCopies && (!titled || f.nums == nil || f.titled >= minSharedCopies)
+		f.copied = f.shared >= minSharedCopies && (!titled || f.nums == nil || f.titled >= minSharedCopies) &&
+			(!summed || f.nums == nil || f.same >= minSharedCopies)
 		if f.nums != nil {
 			versions[f.parent] = append(versions[f.parent], f)
 		}
@@ -348,6 +376,96 @@ func copiedFolders(groups map[string][]familyMember, titled bool) map[string]*fo
 		keepGrown(kept, folders, grown, versions)
 	}
 	return folders
+}
+
+// summaryKey is what copiedFolders compares of two copies' summaries:
+// its words (runs of letters and digits) in lower case, each run of
+// digits "0" (a release's page that names its version, "install v1.13",
+// says the same in the next release), one space between; "" for none.
+func summaryKey(summary string) string {
+	var b strings.Builder
+	in, digits := false, false // in a word; after a digit
+	for _, r := range strings.ToLower(summary) {
+		d := unicode.IsDigit(r)
+		if !d && !unicode.IsLetter(r) {
+			in, digits = false, false
+			continue
+		}
+		if !in && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case !d:
+			b.WriteRune(r)
+		case !digits:
+			b.WriteByte('0')
+		}
+		in, digits = true, d
+	}
+	return b.String()
+}
+
+// summaryKept is the share of the shorter summary's distinct words
+// (summaryKey) that the other holds, at which a copy keeps a page's
+// summary: a first paragraph that grew by a sentence between two releases
+// keeps it; two chapters' introductions of the same form ("This chapter
+// covers X") do not.
+const summaryKept = 0.8
+
+// keptSummaries says, for each of a page's copies (ms), whether another
+// copy keeps its summary: the same words, or (the copy of the version next
+// to it, in version order: a family may have thousands of copies) a
+// summary whose words hold summaryKept of the shorter one's. A copy with
+// no summary (summaryKey "") counts as kept: it says nothing either way.
+func keptSummaries(ms []familyMember) []bool {
+	kept := make([]bool, len(ms))
+	keys := make([]string, len(ms))
+	same := map[string]int{}
+	for i, m := range ms {
+		if keys[i] = summaryKey(m.summary); keys[i] != "" {
+			same[keys[i]]++
+		}
+	}
+	order := make([]int, len(ms))
+	for i := range order {
+		order[i] = i
+		kept[i] = keys[i] == "" || same[keys[i]] > 1
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareVersions(ms[a].slot.nums, ms[b].slot.nums) })
+	for k := 1; k < len(order); k++ {
+		a, b := order[k-1], order[k]
+		if keys[a] != "" && keys[b] != "" && (!kept[a] || !kept[b]) && wordsHeld(keys[a], keys[b]) >= summaryKept {
+			kept[a], kept[b] = true, true
+		}
+	}
+	return kept
+}
+
+// wordsHeld is the share of the distinct words of the shorter of two
+// summaries (summaryKey) that the other holds.
+func wordsHeld(a, b string) float64 {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	if len(wa) > len(wb) {
+		wa, wb = wb, wa
+	}
+	in := map[string]bool{}
+	for _, w := range wb {
+		in[w] = true
+	}
+	mine := map[string]bool{}
+	held := 0
+	for _, w := range wa {
+		if !mine[w] {
+			mine[w] = true
+			if in[w] {
+				held++
+			}
+		}
+	}
+	if len(mine) == 0 {
+		return 0
+	}
+	return float64(held) / float64(len(mine))
 }
 
 // keepGrown marks as copies the grown version folders (with half or less
@@ -401,6 +519,36 @@ func keepGrown(kept [][]familyMember, folders map[string]*folderCopies, grown []
 			g.copied = true
 		}
 	}
+}
+
+// inVersionFolderPath reports whether path has a folder named as a
+// version (versionFolder), as addVersionParents finds one, without
+// allocating for a path that has none.
+func inVersionFolderPath(path string) bool {
+	for {
+		seg, rest, ok := strings.Cut(path, "/")
+		if !ok {
+			return false
+		}
+		if mayBeVersion(seg) {
+			if _, _, v := versionFolder(seg); v {
+				return true
+			}
+		}
+		path = rest
+	}
+}
+
+// mayBeVersion reports whether seg starts as versionFolder's names do: a
+// digit, after "version-" and "v" when it has them.
+func mayBeVersion(seg string) bool {
+	if len(seg) >= 8 && strings.EqualFold(seg[:8], "version-") {
+		seg = seg[8:]
+	}
+	if seg != "" && (seg[0] == 'v' || seg[0] == 'V') {
+		seg = seg[1:]
+	}
+	return seg != "" && '0' <= seg[0] && seg[0] <= '9'
 }
 
 // inVersionFolder reports whether a candidate's path has a version folder
@@ -535,7 +683,7 @@ func readVersions(ctx context.Context, rdr index.IndexReader, kinded []bool) (*v
 			}
 		}
 	}
-	return versionFamilies(files, nil), nil
+	return versionFamilies(files, nil, nil), nil
 }
 
 // slotOf places path among the version folders of parents

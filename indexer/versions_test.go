@@ -46,7 +46,17 @@ func copiesOf(pages map[string]string) map[string]string {
 	for _, p := range paths {
 		titles = append(titles, pages[p])
 	}
-	vm := versionFamilies(map[string][]string{"p": paths}, map[string][]string{"p": titles})
+	return copiesIn(pages, paths, titles, nil)
+}
+
+// copiesIn is copiesOf's answer for pages (their paths, titles and
+// summaries: nil when not known).
+func copiesIn[V any](pages map[string]V, paths, titles, summaries []string) map[string]string {
+	var sums map[string][]string
+	if summaries != nil {
+		sums = map[string][]string{"p": summaries}
+	}
+	vm := versionFamilies(map[string][]string{"p": paths}, map[string][]string{"p": titles}, sums)
 	out := map[string]string{}
 	for p := range pages {
 		if c := vm.copies["p\x00"+p]; c != nil {
@@ -320,7 +330,7 @@ func TestVersionsBounded(t *testing.T) {
 			paths = append(paths, fmt.Sprintf("docs/v1.%d/%s", i, p))
 		}
 	}
-	vm := versionFamilies(map[string][]string{"p": paths}, nil)
+	vm := versionFamilies(map[string][]string{"p": paths}, nil, nil)
 	c := vm.copies["p\x00docs/v1.0/a.md"]
 	if c == nil {
 		t.Fatal("docs/v1.0/a.md is not a copy")

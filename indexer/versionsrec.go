@@ -40,7 +40,7 @@ const (
 	// or with the rule (versionFamilies; TestVersionsMagicFollowsRule
 	// fails when the rule's answers change and this does not): a file of
 	// another is found again.
-	versionsMagic = "ctx-versions 3\n"
+	versionsMagic = "ctx-versions 4\n"
 )
 
 // versionsData is the content of versions.bin (encodeVersions).
@@ -200,16 +200,17 @@ func decodeVersions(b []byte) (versionsData, error) {
 // recordFamilies returns the families of one package's records (sorted by
 // path, as a part holds them): those of its documents with chunks and no
 // kind, as readVersions finds them in a snapshot, with their titles
-// (which readVersions does not know: versionFamiliesOf).
+// and summaries (which readVersions does not know: versionFamiliesOf).
 func recordFamilies(alias string, recs []fileRecord) []recordedFamily {
-	var paths, titles []string
+	var paths, titles, summaries []string
 	for i := range recs {
 		if recs[i].Chunks > 0 && recs[i].Kind == "" {
 			paths = append(paths, recs[i].Path)
 			titles = append(titles, recs[i].Title)
+			summaries = append(summaries, recs[i].Summary)
 		}
 	}
-	vm := versionFamilies(map[string][]string{alias: paths}, map[string][]string{alias: titles})
+	vm := versionFamilies(map[string][]string{alias: paths}, map[string][]string{alias: titles}, map[string][]string{alias: summaries})
 	if len(vm.families) == 0 {
 		return nil
 	}
@@ -229,8 +230,19 @@ func recordFamilies(alias string, recs []fileRecord) []recordedFamily {
 }
 
 // familyInput is a hash of what a package's families are found from:
-// its documents with chunks, each one's path, kind and title.
+// its documents with chunks, each one's path, kind and title, and when a
+// path of the package is in a version folder (inVersionFolderPath), each
+// one's summary too (copiedFolders compares them). An edit of a page's
+// text below its summary, or of any text of a package with no version
+// folder, keeps it.
 func familyInput(recs []fileRecord) string {
+	versioned := false
+	for i := range recs {
+		if recs[i].Chunks > 0 && inVersionFolderPath(recs[i].Path) {
+			versioned = true
+			break
+		}
+	}
 	h := sha256.New()
 	var line []byte
 	for i := range recs {
@@ -238,6 +250,9 @@ func familyInput(recs []fileRecord) string {
 			line = appendQuote(line[:0], r.Path)
 			line = appendQuote(append(line, ' '), r.Kind)
 			line = appendQuote(append(line, ' '), r.Title)
+			if versioned {
+				line = appendQuote(append(line, ' '), r.Summary)
+			}
 			h.Write(append(line, '\n'))
 		}
 	}

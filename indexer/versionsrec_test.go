@@ -128,11 +128,16 @@ func TestVersionsRecordedAtIndexTime(t *testing.T) {
 	}
 	writeFiles(t, dir, "plain", map[string]string{"a.md": "# A\n\nbackup words, more of them\n"})
 	check("another package edited", 6)
-	writeFiles(t, dir, "velero", map[string]string{"docs/v1.13/backup.md": "# Backup\n\nrun a backup of the whole cluster\n"})
-	check("a copy's text edited", 6)
+	writeFiles(t, dir, "velero", map[string]string{"docs/v1.13/backup.md": "# Backup\n\nrun a backup of the cluster\n\nthen read its logs\n"})
+	check("a copy's text edited below its summary", 6)
 	if after, err := os.Stat(filepath.Join(indexDir, versionsFile)); err != nil || !os.SameFile(before, after) {
-		t.Errorf("%s written again by updates that changed no page's path, title or kind (%v)", versionsFile, err)
+		t.Errorf("%s written again by updates that changed no page's path, title, kind or summary (%v)", versionsFile, err)
 	}
+	// A summary is what tells a release's copy from a chapter's page
+	// (copiedFolders): editing one finds the families again; a copy whose
+	// first paragraph grew is still one.
+	writeFiles(t, dir, "velero", map[string]string{"docs/v1.13/backup.md": "# Backup\n\nrun a backup of the whole cluster\n"})
+	check("a copy's summary edited", 6)
 
 	// A torn versions.bin is not read: the search finds the copies in its
 	// snapshot.
@@ -418,16 +423,30 @@ func TestVersionsMagicFollowsRule(t *testing.T) {
 		{"f/v1/a.md": "A", "f/v1/b.md": "B", "f/v1/c.md": "C", "f/v2/a.md": "A", "f/v2/b.md": "B", "f/v2/x.md": "X", "f/v2/y.md": "Y", "f/v3/a.md": "A", "f/v3/b.md": "B", "f/v3/c.md": "C", "f/v3/d.md": "D", "f/v3/e.md": "E", "f/v3/g.md": "G"},
 		{"s/2024.9/a.md": "A", "s/2024.9/b.md": "B", "s/2024.10/a.md": "A", "s/2024.10/b.md": "B", "n/2024.09/a.md": "A", "n/2024.09/b.md": "B", "n/2024.10/a.md": "A", "n/2024.10/b.md": "B"},
 	}
+	// With summaries (keptSummaries): chapters that repeat names and
+	// titles, releases whose first paragraph grew or names its version.
+	summed := []map[string][2]string{
+		{"b/1.1/intro.md": {"Introduction", "This chapter installs the toolchain."}, "b/1.1/summary.md": {"Summary", "You installed it."},
+			"b/1.2/intro.md": {"Introduction", "This chapter covers variables."}, "b/1.2/summary.md": {"Summary", "Variables hold values."}},
+		{"d/v1/a.md": {"A", "Install v1 here."}, "d/v1/b.md": {"B", "Back up the cluster."},
+			"d/v2/a.md": {"A", "Install v2 here."}, "d/v2/b.md": {"B", "Back up the cluster, then read its logs."}},
+		{"e/v1/a.md": {"A", ""}, "e/v1/b.md": {"B", "Back up."}, "e/v2/a.md": {"A", ""}, "e/v2/b.md": {"B", "Restore."}},
+	}
 	var all []string
 	for i, pages := range layouts {
 		for p, l := range copiesOf(pages) {
 			all = append(all, fmt.Sprintf("%d %s %s", i, p, l))
 		}
 	}
+	for i, pages := range summed {
+		for p, l := range copiesWith(pages) {
+			all = append(all, fmt.Sprintf("s%d %s %s", i, p, l))
+		}
+	}
 	slices.Sort(all)
 	sum := sha256.Sum256([]byte(strings.Join(all, "\n")))
 	got := hex.EncodeToString(sum[:8])
-	const magic, want = "ctx-versions 3\n", "e8d27b32a8fe5488"
+	const magic, want = "ctx-versions 4\n", "6eda37e26d811b54"
 	if versionsMagic == magic && got != want {
 		t.Errorf("versionFamilies answers otherwise (%s, was %s) and versionsMagic is still %q: bump it, then pin the new figure here\n%s", got, want, magic, strings.Join(all, "\n"))
 	}
