@@ -477,6 +477,13 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if parts := compoundParts(positive, 1000); parts != "" {
 		positive += " " + parts
 	}
+	var joined map[string]bool // terms of adjacent words written as one (joinedWords)
+	if q.ids == nil {
+		jw := joinedWords(idx.Mapping().AnalyzerNamed(keyTextAnalyzer), pq.words)
+		if joined = joinedTerms(analyzer, jw, positive); len(joined) > 0 {
+			positive += " " + jw
+		}
+	}
 	var terms []string // analysed, each once
 	for t := range queryTerms(analyzer, positive) {
 		terms = append(terms, t)
@@ -559,7 +566,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 					return nil, err
 				}
 			}
-			if err := rescore(ctx, rdr, terms, headOnly, stop, partOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, stop, partOnly, joined, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
 				return nil, err
 			}
 			vm.order(cands, queryVersions(pq.words))
