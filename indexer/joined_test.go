@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -28,7 +29,7 @@ func TestJoinedWords(t *testing.T) {
 		{"zebra", ""},      // one word
 		{"node_modules size", "nodemodules modulessize"},
 	} {
-		if got := joinedWords(key, parseQuery(c.query).words); got != c.want {
+		if got := strings.Join(joinedWords(key, parseQuery(c.query).words), " "); got != c.want {
 			t.Errorf("joinedWords(%q) = %q, want %q", c.query, got, c.want)
 		}
 	}

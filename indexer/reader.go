@@ -477,11 +477,20 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if parts := compoundParts(positive, 1000); parts != "" {
 		positive += " " + parts
 	}
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: search: %w", err)
+	}
+	rdr, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("indexer: search: %w", err)
+	}
+	defer rdr.Close()
 	var joined map[string]bool // terms of adjacent words written as one (joinedWords)
 	if q.ids == nil {
 		jw := joinedWords(idx.Mapping().AnalyzerNamed(keyTextAnalyzer), pq.words)
-		if joined = joinedTerms(analyzer, jw, positive); len(joined) > 0 {
-			positive += " " + jw
+		if positive, joined, err = withJoined(ctx, rdr, analyzer, jw, positive); err != nil {
+			return nil, err
 		}
 	}
 	var terms []string // analysed, each once
@@ -517,15 +526,6 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	bq, phrases, excludedPhrases, filtered := buildQuery(idx, pq, q, positive, len(terms) > 0, keyAnalyzer, packages, aliases)
 
-	adv, err := idx.Advanced()
-	if err != nil {
-		return nil, fmt.Errorf("indexer: search: %w", err)
-	}
-	rdr, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("indexer: search: %w", err)
-	}
-	defer rdr.Close()
 	docs, _ := idx.DocCount()
 	// Candidates: bleve's best size chunks (in id order when nothing is
 	// scored). When they hold fewer than limit hits (one document's chunks
