@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -47,15 +48,22 @@ func joinedWords(key analysis.Analyzer, words []string) []string {
 	return out
 }
 
-// withJoined returns positive with the joined words (joinedWords) whose
-// terms (analysed by a) the corpus holds (rdr: in a chunk's text) and
-// positive does not make, and those terms. A join no chunk holds is left
-// out: it would match nothing and cost the search its shortcuts for two
-// or three terms (allTermCandidates).
-func withJoined(ctx context.Context, rdr index.IndexReader, a analysis.Analyzer, joins []string, positive string) (string, map[string]bool, error) {
+// withJoined returns positive with the joined words of words
+// (joinedWords) whose terms (analysed by m's text analyzer) the corpus
+// holds (rdr: in a chunk's text) and positive does not make, and those
+// terms. A join no chunk holds is left out: it would match nothing and
+// cost the search its shortcuts for two or three terms
+// (allTermCandidates). An empty positive (a search by filters only) has
+// none.
+func withJoined(ctx context.Context, rdr index.IndexReader, m mapping.IndexMapping, words []string, positive string) (string, map[string]bool, error) {
+	if positive == "" {
+		return positive, nil, nil
+	}
+	joins := joinedWords(m.AnalyzerNamed(keyTextAnalyzer), words)
 	if len(joins) == 0 {
 		return positive, nil, nil
 	}
+	a := m.AnalyzerNamed(textAnalyzer)
 	own := queryTerms(a, positive)
 	var terms map[string]bool
 	var b strings.Builder

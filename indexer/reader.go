@@ -477,21 +477,14 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if parts := compoundParts(positive, 1000); parts != "" {
 		positive += " " + parts
 	}
-	adv, err := idx.Advanced()
-	if err != nil {
-		return nil, fmt.Errorf("indexer: search: %w", err)
-	}
-	rdr, err := adv.Reader()
+	rdr, err := snapshotReader(idx)
 	if err != nil {
 		return nil, fmt.Errorf("indexer: search: %w", err)
 	}
 	defer rdr.Close()
 	var joined map[string]bool // terms of adjacent words written as one (joinedWords)
-	if q.ids == nil {
-		jw := joinedWords(idx.Mapping().AnalyzerNamed(keyTextAnalyzer), pq.words)
-		if positive, joined, err = withJoined(ctx, rdr, analyzer, jw, positive); err != nil {
-			return nil, err
-		}
+	if positive, joined, err = withJoined(ctx, rdr, idx.Mapping(), pq.words, positive); err != nil {
+		return nil, err
 	}
 	var terms []string // analysed, each once
 	for t := range queryTerms(analyzer, positive) {
@@ -577,6 +570,16 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		size = min(size*4, maxBestScan)
 	}
+}
+
+// snapshotReader opens a reader of idx's current snapshot (the caller
+// closes it).
+func snapshotReader(idx bleve.Index) (index.IndexReader, error) {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
 }
 
 // partTerms returns the terms (of terms, analysed from positive) that
