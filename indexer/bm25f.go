@@ -579,7 +579,7 @@ func (c *snapshotCache) keep(ctx context.Context, rdr index.IndexReader, term st
 // prior (linkPrior: in-links and hub pages, in links by chunk key) and the page's share (pageScores), and sorts the
 // candidates by it, best first (rankOrder: ties by chunk key).
 // Candidates must be of rdr's snapshot.
-func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop, partOnly map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string) error {
+func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnly, stop, partOnly, joined map[string]bool, cands []*candidate, st corpusStats, cache *snapshotCache, kindPrior bool, links map[string]float64, named string) error {
 	heads, err := cache.headLengths(ctx, rdr)
 	if err != nil {
 		return err
@@ -621,7 +621,7 @@ func rescore(ctx context.Context, rdr index.IndexReader, terms []string, headOnl
 			return err
 		}
 	}
-	ft.flattenIDF(terms, headOnly, stop)
+	ft.flattenIDF(terms, headOnly, stop, joined)
 	var dvr index.DocValueReader
 	if heads == nil {
 		if dvr, err = rdr.DocValueReader([]string{fHeadLen}); err != nil {
@@ -681,13 +681,19 @@ func newFreqTable(cands, terms int) *freqTable {
 // question word (in headOnly), and for each content word (the others)
 // (idf / m)^−idfFlatten, m being the mean idf of the query's content
 // words: a word rarer than the query's others counts less than its idf
-// alone says, a commoner one more. Call once the idf of every term is
-// set.
-func (ft *freqTable) flattenIDF(terms []string, headOnly, stop map[string]bool) {
+// alone says, a commoner one more. A joined word (in joined:
+// joinedWords) is weighed as a content word times joinWeight, but is not
+// one: it does not count in m (a join the corpus does not hold has the
+// largest idf), nor in what the title covers. Call once the idf of every
+// term is set.
+func (ft *freqTable) flattenIDF(terms []string, headOnly, stop, joined map[string]bool) {
 	sum, n := 0.0, 0
 	for j, t := range terms {
 		ft.weight[j] = 1
-		ft.content[j] = !headOnly[t] && !stop[t]
+		ft.content[j] = !headOnly[t] && !stop[t] && !joined[t]
+		if joined[t] {
+			ft.weight[j] = joinWeight
+		}
 		if ft.content[j] {
 			sum += ft.idf[j]
 			n++
@@ -699,7 +705,7 @@ func (ft *freqTable) flattenIDF(terms []string, headOnly, stop map[string]bool) 
 	mean := sum / float64(n)
 	for j, t := range terms {
 		if !headOnly[t] && !stop[t] {
-			ft.weight[j] = math.Pow(ft.idf[j]/mean, -idfFlatten)
+			ft.weight[j] *= math.Pow(ft.idf[j]/mean, -idfFlatten)
 		}
 	}
 }

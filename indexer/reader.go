@@ -477,6 +477,15 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if parts := compoundParts(positive, 1000); parts != "" {
 		positive += " " + parts
 	}
+	rdr, err := snapshotReader(idx)
+	if err != nil {
+		return nil, fmt.Errorf("indexer: search: %w", err)
+	}
+	defer rdr.Close()
+	var joined map[string]bool // terms of adjacent words written as one (joinedWords)
+	if positive, joined, err = withJoined(ctx, rdr, idx.Mapping(), pq.words, positive); err != nil {
+		return nil, err
+	}
 	var terms []string // analysed, each once
 	for t := range queryTerms(analyzer, positive) {
 		terms = append(terms, t)
@@ -510,15 +519,6 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	bq, phrases, excludedPhrases, filtered := buildQuery(idx, pq, q, positive, len(terms) > 0, keyAnalyzer, packages, aliases)
 
-	adv, err := idx.Advanced()
-	if err != nil {
-		return nil, fmt.Errorf("indexer: search: %w", err)
-	}
-	rdr, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("indexer: search: %w", err)
-	}
-	defer rdr.Close()
 	docs, _ := idx.DocCount()
 	// Candidates: bleve's best size chunks (in id order when nothing is
 	// scored). When they hold fewer than limit hits (one document's chunks
@@ -559,7 +559,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 					return nil, err
 				}
 			}
-			if err := rescore(ctx, rdr, terms, headOnly, stop, partOnly, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
+			if err := rescore(ctx, rdr, terms, headOnly, stop, partOnly, joined, cands, newCorpusStats(docs, open.tokens, open.headTokens, open.titleTokens), open.cache, !queryAsksForKinds(pq.words) && len(pq.docKinds) == 0, inl, named); err != nil {
 				return nil, err
 			}
 			vm.order(cands, queryVersions(pq.words))
@@ -570,6 +570,16 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		size = min(size*4, maxBestScan)
 	}
+}
+
+// snapshotReader opens a reader of idx's current snapshot (the caller
+// closes it).
+func snapshotReader(idx bleve.Index) (index.IndexReader, error) {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
 }
 
 // partTerms returns the terms (of terms, analysed from positive) that

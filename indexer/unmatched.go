@@ -40,11 +40,7 @@ func (r *Reader) Unmatched(ctx context.Context, text string) (words []string, co
 		return nil, false, err
 	}
 	defer release()
-	adv, err := open.idx.Advanced()
-	if err != nil {
-		return nil, false, fmt.Errorf("indexer: unmatched words: %w", err)
-	}
-	rdr, err := adv.Reader()
+	rdr, err := snapshotReader(open.idx)
 	if err != nil {
 		return nil, false, fmt.Errorf("indexer: unmatched words: %w", err)
 	}

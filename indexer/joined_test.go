@@ -1,0 +1,74 @@
+package indexer
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+)
+
+// TestJoinedWords pins which adjacent words of a query are also tried as
+// one word: each typed word cut at what is not a letter or a digit, every
+// pair in a row, except two stop words and pairs of fewer than four
+// letters.
+func TestJoinedWords(t *testing.T) {
+	t.Parallel()
+	m, ok := newMapping().(*mapping.IndexMappingImpl)
+	if !ok {
+		t.Fatal("newMapping: not an IndexMappingImpl")
+	}
+	key := m.AnalyzerNamed(keyTextAnalyzer)
+	for _, c := range []struct{ query, want string }{
+		{"health check", "healthcheck"},
+		{"max-connections", "maxconnections"},
+		{"Dry run", "dryrun"},
+		{"check out a branch", "checkout abranch"},
+		{"what to do", ""}, // three stop words
+		{"a b", ""},        // too short
+		{"zebra", ""},      // one word
+		{"node_modules size", "nodemodules modulessize"},
+	} {
+		if got := strings.Join(joinedWords(key, parseQuery(c.query).words), " "); got != c.want {
+			t.Errorf("joinedWords(%q) = %q, want %q", c.query, got, c.want)
+		}
+	}
+}
+
+// TestJoinedWordSearch pins the score a page gets when it writes as one
+// word (`healthCheck`) two words of the query ("health check"), computed
+// by hand:
+//
+//	a.md "# Zebra" over "healthCheck lion": head and title "zebra" (1), body 2
+//	b.md "# Zebra" over "health check lion": head and title "zebra" (1), body 3
+//
+// N = 2; health, check (in b) and healthcheck (in a) have idf ln 2. The
+// content words are health and check (mean idf ln 2, weight 1 each); the
+// joined word is not one, and weighs joinWeight. No title holds a query
+// word. Average body 2.5. Before joined words, a was no hit at all.
+func TestJoinedWordSearch(t *testing.T) {
+	t.Parallel()
+	r := syncedPackage(t, map[string]string{
+		"a.md": "# Zebra\n\nhealthCheck lion\n",
+		"b.md": "# Zebra\n\nhealth check lion\n",
+	})
+	idf := math.Log(2)
+	sat := func(tf float64) float64 { return tf / (1.3 + tf) }
+	norm := func(dl, avg float64) float64 { return 0.25 + 0.75*dl/avg }
+	checkScores(t, r, "health check", map[string]float64{
+		"a.md": joinWeight * idf * sat(1/norm(2, 2.5)),
+		"b.md": 2 * idf * sat(1/norm(3, 2.5)),
+	})
+	// Two stop words are not joined: "to do" does not find a page's TODO
+	// (c: body "todo zebra", 2; d: "zebra", 1; zebra's idf ln 1.2; to and
+	// do in no page). Joined, c would have 0.5·ln 2·sat(…) more.
+	r2 := syncedPackage(t, map[string]string{
+		"c.md": "# Lion\n\nTODO zebra\n",
+		"d.md": "# Lion\n\nzebra\n",
+	})
+	idfZebra := math.Log(1.2)
+	checkScores(t, r2, "to do zebra", map[string]float64{
+		"c.md": idfZebra * sat(1/norm(2, 1.5)),
+		"d.md": idfZebra * sat(1/norm(1, 1.5)),
+	})
+}
