@@ -349,6 +349,11 @@ type parsed struct {
 	// its key's chunk holds; it is not put in front of every chunk as a
 	// document's title is.
 	keyTitle bool
+	// titleFallback: a markdown document with no title of its own (no
+	// front matter title or page_title, no H1, no MDX export) is titled
+	// by its first heading or file name; its bundle page's title wins
+	// (bundle.go).
+	titleFallback bool
 }
 
 // mdxExportTitleRE matches an MDX page's `export const title = "…"`.
@@ -399,13 +404,15 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 	}
 	if p.Title == "" && len(s.Headings) > 0 {
 		p.Title = markdown.Plain(s.Headings[0].Text)
+		p.titleFallback = s.Headings[0].Level > 1
 	}
 	if p.Title == "" {
-		p.Title = mdxTitle(body, s)
+		p.Title, p.titleFallback = mdxTitle(body, s), false
 	}
 	if p.Title == "" {
 		base := path.Base(name)
 		p.Title = strings.TrimSuffix(base, path.Ext(base))
+		p.titleFallback = true
 	}
 	p.Title = markdown.Clip(p.Title, markdown.MaxHeadingBytes)
 	p.Summary = fm.Summary

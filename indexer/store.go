@@ -121,6 +121,9 @@ type fileRecord struct {
 	kinds bool
 	// KEP is the stat data of the kep.yaml read as this README's metadata.
 	KEP *sideStamp `json:"kep,omitempty"`
+	// Bundle is the stat data of the bundle page read with this document
+	// (bundleOf), whose title it may take (bundle.go).
+	Bundle *sideStamp `json:"bundle,omitempty"`
 	// Meta is the normalised front matter (with kep.yaml's fields), as
 	// encodeMeta stores it; Links the document's links as written
 	// (links.go), resolved when read (graph.go).
