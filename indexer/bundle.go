@@ -19,9 +19,9 @@ import (
 // pages, set 20), and the included file has the text and no title (Hugo
 // renders it only there). Read alone, that file was titled by its first
 // heading: the single-node page "Prominent features", guides "Purpose",
-// "Overview". A document with no title of its own (parseMarkdown's
-// titleOwn) that its folder's bundle page includes whole takes that page's
-// title (bundleOf is the one rule of which page that is, includeOf of what
+// "Overview". A document with no front matter title (parseMarkdown's
+// titleFallback) that its folder's bundle page includes whole takes that
+// page's title (bundleOf is the one rule of which page that is, includeOf of what
 // it includes); the bundle page is read as the document's side file, so a
 // change to it reads the document again (fileStat.bundle), as a README's
 // kep.yaml is.

@@ -15,9 +15,11 @@ import (
 var bundleFilesVM = map[string]string{
 	"guide/_index.md": "---\ntitle: How to delete or replace metrics\nweight: 7\n---\n{{% content \"README.md\" %}}\n",
 	"guide/README.md": "## Purpose\n\nRemove series through the walrus endpoint.\n\n## Steps\n\nCall it.\n",
-	// A README with its own H1 or front matter title keeps it.
+	// An H1 is a heading of the page the site shows under the bundle
+	// page's title (VictoriaMetrics' stream aggregation text starts with
+	// "# Features"); a front matter title is kept.
 	"own/_index.md":    "---\ntitle: Bundle title\n---\n{{% content \"README.md\" %}}\n",
-	"own/README.md":    "# Its own title\n\nText about narwhals.\n",
+	"own/README.md":    "# Features\n\nText about narwhals.\n\n# Limitations\n\nSome.\n",
 	"fm/_index.md":     "---\ntitle: Bundle title\n---\n{{< include \"notes.md\" >}}\n",
 	"fm/notes.md":      "---\ntitle: Front matter title\n---\n## Sub\n\nText about okapis.\n",
 	"single/_index.md": "---\ntitle: Single-node version\n---\n\n{{% content \"body.md\" %}}\n\n",
@@ -52,8 +54,8 @@ func bundleTitles(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// TestBundleTitle (qset24b, set 20): a document with no title of its own
-// (no front matter title, no H1) that its folder's _index.md or index.md
+// TestBundleTitle (qset24b, set 20): a document with no front matter
+// title that its folder's _index.md or index.md
 // includes whole ("{{% content "README.md" %}}") takes that page's title,
 // as the site shows it: VictoriaMetrics' single-node page was titled
 // "Prominent features" and a guide "Purpose". The title is searched
@@ -70,7 +72,7 @@ func TestBundleTitle(t *testing.T) {
 	}
 	want := map[string]string{
 		"guide/README.md":   "How to delete or replace metrics",
-		"own/README.md":     "Its own title",
+		"own/README.md":     "Bundle title",
 		"fm/notes.md":       "Front matter title",
 		"single/body.md":    "Single-node version",
 		"other/README.md":   "Overview",

@@ -349,10 +349,10 @@ type parsed struct {
 	// its key's chunk holds; it is not put in front of every chunk as a
 	// document's title is.
 	keyTitle bool
-	// titleFallback: a markdown document with no title of its own (no
-	// front matter title or page_title, no H1, no MDX export) is titled
-	// by its first heading or file name; its bundle page's title wins
-	// (bundle.go).
+	// titleFallback: a markdown document whose front matter has no title
+	// (or page_title) is titled from its body or file name; its bundle
+	// page's title wins (bundle.go): the site shows that page's title
+	// above the document's text, headings and all.
 	titleFallback bool
 }
 
@@ -402,17 +402,18 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		// page shows and wins over it.
 		p.Title = fm.PageTitle
 	}
+	// A title from the body or the file name gives way to the title of
+	// the bundle page that includes the document (bundle.go).
+	p.titleFallback = p.Title == ""
 	if p.Title == "" && len(s.Headings) > 0 {
 		p.Title = markdown.Plain(s.Headings[0].Text)
-		p.titleFallback = s.Headings[0].Level > 1
 	}
 	if p.Title == "" {
-		p.Title, p.titleFallback = mdxTitle(body, s), false
+		p.Title = mdxTitle(body, s)
 	}
 	if p.Title == "" {
 		base := path.Base(name)
 		p.Title = strings.TrimSuffix(base, path.Ext(base))
-		p.titleFallback = true
 	}
 	p.Title = markdown.Clip(p.Title, markdown.MaxHeadingBytes)
 	p.Summary = fm.Summary
