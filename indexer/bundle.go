@@ -37,10 +37,13 @@ const maxBundleSize = 4 << 10
 
 // bundleOf is the one rule of which bundle page may title a document: for
 // the i-th of n documents sorted by path (rel(i)), the stamp of the first
-// of bundlePages in its folder that is not the document itself and is at
-// most maxBundleSize, else nil. The stamp is listed(k)'s when the page is
-// the k-th document and listed has it, else stat's (given the page's rel).
-func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool), stat func(p string) *sideStamp) *sideStamp {
+// of bundlePages in its folder that is one of the documents (listed(k)'s,
+// when listed has it), is not the document itself and is at most
+// maxBundleSize, else nil. A bundle page is a document: one the walk does
+// not list (hidden, ignored) is no page of the package, and nothing is
+// stat'ed here (a stat of each name for every document was a cost of the
+// freshness check, issue 31).
+func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool)) *sideStamp {
 	r := rel(i)
 	if !markdown.IsDocument(r) {
 		return nil
@@ -54,8 +57,6 @@ func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bo
 		var s *sideStamp
 		if k := sort.Search(n, func(k int) bool { return rel(k) >= b }); k < n && rel(k) == b {
 			s, _ = listed(k)
-		} else {
-			s = stat(b)
 		}
 		if s != nil {
 			if s.Size > maxBundleSize {
@@ -109,6 +110,18 @@ func bundleTitle(rel string, page []byte) string {
 		return ""
 	}
 	return title
+}
+
+// bundleStamps gives each document of files (sorted by rel) the stamp of
+// its bundle page (bundleOf) among files.
+func bundleStamps(files []fileStat) {
+	rel := func(k int) string { return files[k].rel }
+	listed := func(k int) (*sideStamp, bool) {
+		return &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}, true
+	}
+	for i := range files {
+		files[i].bundle = bundleOf(i, len(files), rel, listed)
+	}
 }
 
 // isBundlePage reports whether rel is named as a bundle page: a change to

@@ -139,6 +139,29 @@ func TestBundleTitle(t *testing.T) {
 		t.Errorf("after a landing touched the bundle page: %q, want %q", got, "Removing series")
 	}
 
+	// A landing that touches the README only (carried walk): it keeps
+	// the bundle page's title.
+	writeFiles(t, dir, "vm", map[string]string{"guide/README.md": "## Purpose\n\nRemove series through the walrus endpoint, again.\n"})
+	s, err = StartSync(ctx, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.LandedFiles(Package{Alias: "vm"}, []string{"guide/README.md"})
+	if _, err := s.Finish(ctx, pkgs); err != nil {
+		t.Fatal(err)
+	}
+	if got := bundleTitles(t, dir)["guide/README.md"]; got != "Removing series" {
+		t.Errorf("after a landing touched the README: %q, want %q", got, "Removing series")
+	}
+	r, err = OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := r.Freshness(pkgs); err != nil || !f.Fresh {
+		t.Errorf("after a landing touched the README: freshness %+v %v, want fresh", f, err)
+	}
+	r.Close()
+
 	// The bundle page gone: the README's own first heading again.
 	if err := os.Remove(filepath.Join(dir, "packages", "vm", "guide", "_index.md")); err != nil {
 		t.Fatal(err)

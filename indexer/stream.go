@@ -280,6 +280,7 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 	fresh = slices.CompactFunc(fresh, func(a, b fileStat) bool { return a.rel == b.rel })
 	found = append(found, statFiles(pkg.Dir, fresh, nil)...)
 	slices.SortFunc(found, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
+	bundleStamps(found) // a touched document's bundle page is among the carried ones
 	return walkedPackage{found: found}, true
 }
 

@@ -148,10 +148,10 @@ func statFiles(root string, files []fileStat, found []markdown.Found) []fileStat
 }
 
 // sideStamps gives each document of files (sorted by rel) the stamps of
-// its side files: the kep.yaml beside a README.md (kepOf) and its
-// folder's bundle page (bundleOf). Most of those are documents too, just
-// stat'ed (a tenth of the stats of a tree of KEPs); the others are
-// stat'ed by stat (given the side file's rel), nil when there is none.
+// its side files: the kep.yaml beside a README.md (kepOf: most are
+// documents too, just stat'ed, a tenth of the stats of a tree of KEPs;
+// the others are stat'ed by stat, given the kep.yaml's rel, nil when
+// there is none) and its folder's bundle page among files (bundleStamps).
 func sideStamps(files []fileStat, stat func(rel string) *sideStamp) {
 	rel := func(k int) string { return files[k].rel }
 	listed := func(k int) (*sideStamp, bool) {
@@ -159,8 +159,8 @@ func sideStamps(files []fileStat, stat func(rel string) *sideStamp) {
 	}
 	for i := range files {
 		files[i].kep = kepOf(i, len(files), rel, listed, stat)
-		files[i].bundle = bundleOf(i, len(files), rel, listed, stat)
 	}
+	bundleStamps(files)
 }
 
 // kepOf is the one rule of which kep.yaml belongs to a document: for the
