@@ -336,7 +336,7 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 	for _, r := range recs {
 		p.Kinds = p.Kinds && r.kinds
 		valid = valid && utf8.ValidString(r.Path)
-		st.add(r.Path, r.Size, r.ModNS, r.CNS, r.Ino, r.KEP)
+		st.add(r.Path, r.Size, r.ModNS, r.CNS, r.Ino, r.KEP, r.Bundle)
 		p.Chunks += r.Chunks
 		p.Tokens += r.Tokens
 		p.HeadTokens += r.HeadTokens
@@ -442,7 +442,7 @@ type stampHash struct {
 func newStamp() *stampHash { return &stampHash{h: sha256.New()} }
 
 // add adds one file's path and stat data (what fileStat.unchanged compares).
-func (s *stampHash) add(rel string, size, modNS, cns int64, ino uint64, kep *sideStamp) {
+func (s *stampHash) add(rel string, size, modNS, cns int64, ino uint64, kep, bundle *sideStamp) {
 	b := s.buf[:0]
 	b = binary.AppendUvarint(b, uint64(len(rel)))
 	b = append(b, rel...)
@@ -450,17 +450,25 @@ func (s *stampHash) add(rel string, size, modNS, cns int64, ino uint64, kep *sid
 	b = binary.LittleEndian.AppendUint64(b, uint64(modNS))
 	b = binary.LittleEndian.AppendUint64(b, uint64(cns))
 	b = binary.LittleEndian.AppendUint64(b, ino)
-	if kep == nil {
-		b = append(b, 0)
-	} else {
-		b = append(b, 1)
-		b = binary.LittleEndian.AppendUint64(b, uint64(kep.Size))
-		b = binary.LittleEndian.AppendUint64(b, uint64(kep.ModNS))
-		b = binary.LittleEndian.AppendUint64(b, uint64(kep.CNS))
-		b = binary.LittleEndian.AppendUint64(b, kep.Ino)
+	b = appendSide(b, kep)
+	if bundle != nil {
+		// Only then: a package with no bundle pages keeps its stamps.
+		b = appendSide(append(b, 'b'), bundle)
 	}
 	s.h.Write(b)
 	s.buf = b
+}
+
+// appendSide appends a side file's stamp (0 when none) to b.
+func appendSide(b []byte, side *sideStamp) []byte {
+	if side == nil {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	b = binary.LittleEndian.AppendUint64(b, uint64(side.Size))
+	b = binary.LittleEndian.AppendUint64(b, uint64(side.ModNS))
+	b = binary.LittleEndian.AppendUint64(b, uint64(side.CNS))
+	return binary.LittleEndian.AppendUint64(b, side.Ino)
 }
 
 func (s *stampHash) sum() string { return hex.EncodeToString(s.h.Sum(nil)[:16]) }
@@ -471,7 +479,7 @@ func (s *stampHash) sum() string { return hex.EncodeToString(s.h.Sum(nil)[:16]) 
 func partStamp(found []fileStat) string {
 	st := newStamp()
 	for _, f := range found {
-		st.add(f.rel, f.size, f.modNS, f.cns, f.ino, f.kep)
+		st.add(f.rel, f.size, f.modNS, f.cns, f.ino, f.kep, f.bundle)
 	}
 	return st.sum()
 }

@@ -126,7 +126,7 @@ func TestStatDocsManyRuns(t *testing.T) {
 
 // TestStatDocsStampIsTheWalks: the stamp statDocs gives from the walk
 // record is partStamp of what a full walk finds, kep.yaml files beside
-// README.md included (kepStamps' rule), for the record as it was made
+// README.md included (sideStamps' rule), for the record as it was made
 // and after each kind of change: one that keeps the stamps equal (none)
 // and those that move it (an edit, a kep.yaml edited, a document gone, a
 // kep.yaml gone, a kep.yaml replaced by a link).

@@ -349,6 +349,11 @@ type parsed struct {
 	// its key's chunk holds; it is not put in front of every chunk as a
 	// document's title is.
 	keyTitle bool
+	// titleFallback: a markdown document whose front matter has no title
+	// (or page_title) is titled from its body or file name; its bundle
+	// page's title wins (bundle.go): the site shows that page's title
+	// above the document's text, headings and all.
+	titleFallback bool
 }
 
 // mdxExportTitleRE matches an MDX page's `export const title = "…"`.
@@ -397,6 +402,9 @@ func parseMarkdown(name string, content []byte, warn func(string)) parsed {
 		// page shows and wins over it.
 		p.Title = fm.PageTitle
 	}
+	// A title from the body or the file name gives way to the title of
+	// the bundle page that includes the document (bundle.go).
+	p.titleFallback = p.Title == ""
 	if p.Title == "" && len(s.Headings) > 0 {
 		p.Title = markdown.Plain(s.Headings[0].Text)
 	}

@@ -248,7 +248,7 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 	set := make(map[string]bool, len(touched))
 	keys := make(map[string]string, len(touched)) // naming.FileKey → the touched path
 	for _, rel := range touched {
-		if !fs.ValidPath(rel) || strings.EqualFold(path.Base(rel), KEPMetaFile) {
+		if !fs.ValidPath(rel) || strings.EqualFold(path.Base(rel), KEPMetaFile) || isBundlePage(rel) {
 			return walkedPackage{}, false
 		}
 		if k := naming.FileKey(rel); keys[k] != "" && keys[k] != rel {
@@ -274,12 +274,13 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 			return walkedPackage{}, false
 		}
 		found = append(found, fileStat{rel: r.Path, abs: filepath.Join(pkg.Dir, filepath.FromSlash(r.Path)),
-			size: r.Size, modNS: r.ModNS, cns: r.CNS, ino: r.Ino, kep: r.KEP})
+			size: r.Size, modNS: r.ModNS, cns: r.CNS, ino: r.Ino, kep: r.KEP, bundle: r.Bundle})
 	}
 	slices.SortFunc(fresh, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
 	fresh = slices.CompactFunc(fresh, func(a, b fileStat) bool { return a.rel == b.rel })
 	found = append(found, statFiles(pkg.Dir, fresh, nil)...)
 	slices.SortFunc(found, func(a, b fileStat) int { return strings.Compare(a.rel, b.rel) })
+	bundleStamps(found) // a touched document's bundle page is among the carried ones
 	return walkedPackage{found: found}, true
 }
 

@@ -559,7 +559,7 @@ func parseFiles(ctx context.Context, jobs []job, pre map[string]parseResult) *pa
 			defer wg.Done()
 			for j := range jobCh {
 				r := parseResult{j: j}
-				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.label, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.f.kep, j.old)
+				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.label, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.f.kep, j.f.bundle, j.old)
 				r.rec.CNS, r.rec.Ino = j.f.cns, j.f.ino
 				select {
 				case resCh <- r:
@@ -1398,8 +1398,8 @@ func readDocument(abs string) ([]byte, error) {
 }
 
 // processFile reads, hashes and (when its content changed) parses one file.
-func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStamp, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
-	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep, kinds: true}
+func processFile(alias, label, rel, abs string, size, modNS int64, kep, bundle *sideStamp, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
+	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep, Bundle: bundle, kinds: true}
 	name := label + "/" + rel
 	if size > maxFileSize {
 		rec.Skipped = skipReason(size, nil)
@@ -1421,16 +1421,23 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 			rec.KEP, kepContent = nil, nil
 		}
 	}
+	titled := ""
+	if bundle != nil {
+		titled = readBundleTitle(rel, filepath.Dir(abs))
+	}
 	h := sha256.New()
 	h.Write(content)
 	if kepContent != nil {
 		h.Write([]byte("\x00" + KEPMetaFile + "\x00"))
 		h.Write(kepContent)
 	}
+	if titled != "" {
+		h.Write([]byte("\x00bundle title\x00" + titled))
+	}
 	rec.Hash = hex.EncodeToString(h.Sum(nil)[:16])
 	if old != nil && old.Hash == rec.Hash {
 		r := *old
-		r.Size, r.ModNS, r.KEP, r.raw = size, modNS, rec.KEP, nil
+		r.Size, r.ModNS, r.KEP, r.Bundle, r.raw = size, modNS, rec.KEP, rec.Bundle, nil
 		return r, nil, true, warnings, nil
 	}
 	if why := skipReason(int64(len(content)), content); why != "" {
@@ -1442,6 +1449,9 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStam
 		p.mergeKEP(kepContent, func(s string) {
 			warnings = append(warnings, label+"/"+path.Join(path.Dir(rel), KEPMetaFile)+": "+s+"; ignored")
 		})
+	}
+	if titled != "" && p.titleFallback {
+		p.Title = titled
 	}
 	rec.Title, rec.Summary, rec.Tags, rec.Type, rec.Lines = p.Title, p.Summary, p.Tags, p.Type, p.Lines
 	rec.Links = p.Links

@@ -27,6 +27,9 @@ type fileStat struct {
 	cns   int64      // inode change time, 0 where the system has none
 	ino   uint64     // inode number
 	kep   *sideStamp // the kep.yaml beside a README.md (see KEPMetaFile); nil when none
+	// bundle is the bundle page (_index.md, index.md) of the document's
+	// folder, read with it (bundleOf); nil when none.
+	bundle *sideStamp
 }
 
 // sideStamp is the stat data of a file read with a document (a README's
@@ -53,12 +56,19 @@ func (s sideStamp) stamp() fileid.Stamp {
 }
 
 // unchanged reports whether f's stat data is what r recorded, its own
-// and its kep.yaml's (internal/fileid's Same: size and mtime alone can be
-// set back by touch -r, cp -p, rsync -t, editors; ctime and inode cannot).
+// and its side files' (kep.yaml, bundle page) (internal/fileid's Same:
+// size and mtime alone can be set back by touch -r, cp -p, rsync -t,
+// editors; ctime and inode cannot).
 func (f fileStat) unchanged(r *fileRecord) bool {
 	own := fileid.Stamp{Size: f.size, MTime: f.modNS, CTime: f.cns, Ino: f.ino}
 	return own.Same(fileid.Stamp{Size: r.Size, MTime: r.ModNS, CTime: r.CNS, Ino: r.Ino}) &&
-		(f.kep == nil) == (r.KEP == nil) && (f.kep == nil || f.kep.stamp().Same(r.KEP.stamp()))
+		sameSide(f.kep, r.KEP) && sameSide(f.bundle, r.Bundle)
+}
+
+// sameSide reports whether two stamps of a side file are the same: both
+// none, or the same stat data.
+func sameSide(a, b *sideStamp) bool {
+	return (a == nil) == (b == nil) && (a == nil || a.stamp().Same(b.stamp()))
 }
 
 // walkMarkdown lists the documents under root (markdown.Walk: regular
@@ -130,17 +140,19 @@ func statFiles(root string, files []fileStat, found []markdown.Found) []fileStat
 			out = append(out, f)
 		}
 	}
-	kepStamps(out, func(kep string) *sideStamp {
-		return sideOf(fileid.Lstat(filepath.Join(root, filepath.FromSlash(kep))))
-	})
+	side := func(p string) *sideStamp {
+		return sideOf(fileid.Lstat(filepath.Join(root, filepath.FromSlash(p))))
+	}
+	sideStamps(out, side)
 	return out
 }
 
-// kepStamps gives each README.md of files (sorted by rel) the stamp of
-// the kep.yaml beside it (kepOf): most are documents too, just stat'ed
-// (a tenth of the stats of a tree of KEPs); the others are stat'ed by
-// stat (given the kep.yaml's rel), nil when there is none.
-func kepStamps(files []fileStat, stat func(kep string) *sideStamp) {
+// sideStamps gives each document of files (sorted by rel) the stamps of
+// its side files: the kep.yaml beside a README.md (kepOf: most are
+// documents too, just stat'ed, a tenth of the stats of a tree of KEPs;
+// the others are stat'ed by stat, given the kep.yaml's rel, nil when
+// there is none) and its folder's bundle page among files (bundleStamps).
+func sideStamps(files []fileStat, stat func(rel string) *sideStamp) {
 	rel := func(k int) string { return files[k].rel }
 	listed := func(k int) (*sideStamp, bool) {
 		return &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}, true
@@ -148,6 +160,7 @@ func kepStamps(files []fileStat, stat func(kep string) *sideStamp) {
 	for i := range files {
 		files[i].kep = kepOf(i, len(files), rel, listed, stat)
 	}
+	bundleStamps(files)
 }
 
 // kepOf is the one rule of which kep.yaml belongs to a document: for the

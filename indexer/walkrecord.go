@@ -193,8 +193,8 @@ func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree) bool {
 
 // statDocs stats the documents of rec in the package folder dir, as
 // walkMarkdown does those it finds, and gives the stamp of those it found
-// with their kep.yaml files (partStamp's of the same fileStats, kepStamps'
-// rule): a document gone or no longer a regular file is left out (the
+// with their side files (partStamp's of the same fileStats, sideStamps'
+// rules): a document gone or no longer a regular file is left out (the
 // stamp then differs from the part's). No fileStat is kept: the check
 // compares the stamp only, and a package's thousands of fileStats were
 // the check's largest allocation (each new page of memory is a page
@@ -209,11 +209,11 @@ func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree) string {
 		}
 		return sideOf(stamps[k], true, nil), true
 	}
-	kepStat := func(kep string) *sideStamp { return sideOf(tr.Lstat(kep)) }
+	sideStat := func(p string) *sideStamp { return sideOf(tr.Lstat(p)) }
 	for i, d := range rec.docs {
 		if there[i] {
 			s := stamps[i]
-			st.add(d, s.Size, s.MTime, s.CTime, s.Ino, kepOf(i, len(rec.docs), rel, listed, kepStat))
+			st.add(d, s.Size, s.MTime, s.CTime, s.Ino, kepOf(i, len(rec.docs), rel, listed, sideStat), bundleOf(i, len(rec.docs), rel, listed))
 		}
 	}
 	return st.sum()

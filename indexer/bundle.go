@@ -1,0 +1,160 @@
+package indexer
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/lazyre"
+)
+
+// A Hugo site may keep a page's text apart from its page: the bundle's
+// page (a branch bundle's _index.md, a leaf bundle's index.md) is a front
+// matter, with the title, and one shortcode that includes a file of the
+// folder ({{% content "README.md" %}}: VictoriaMetrics' docs, 33 such
+// pages, set 20), and the included file has the text and no title (Hugo
+// renders it only there). Read alone, that file was titled by its first
+// heading: the single-node page "Prominent features", guides "Purpose",
+// "Overview". A document with no front matter title (parseMarkdown's
+// titleFallback) that its folder's bundle page includes whole takes that
+// page's title (bundleOf is the one rule of which page that is, includeOf of what
+// it includes); the bundle page is read as the document's side file, so a
+// change to it reads the document again (fileStat.bundle), as a README's
+// kep.yaml is.
+
+// bundlePages are the names of a bundle's own page, in the order they
+// are looked for.
+var bundlePages = [...]string{"_index.md", "index.md"}
+
+// maxBundleSize bounds a bundle page read as a side file: an include page
+// is a front matter and one line. A larger bundle page is a page of its
+// own, titles no sibling, and is not read with them.
+const maxBundleSize = 4 << 10
+
+// bundleOf is the one rule of which bundle page may title a document: for
+// the i-th of n documents sorted by path (rel(i)), the stamp of the first
+// of bundlePages in its folder that is one of the documents (listed(k)'s,
+// when listed has it), is not the document itself and is at most
+// maxBundleSize, else nil. A bundle page is a document: one the walk does
+// not list (hidden, ignored) is no page of the package, and nothing is
+// stat'ed here (a stat of each name for every document was a cost of the
+// freshness check, issue 31).
+func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool)) *sideStamp {
+	r := rel(i)
+	if !markdown.IsDocument(r) {
+		return nil
+	}
+	dir := path.Dir(r)
+	for _, name := range bundlePages {
+		b := path.Join(dir, name)
+		if b == r {
+			return nil // a bundle page is not titled by a sibling
+		}
+		var s *sideStamp
+		if k := sort.Search(n, func(k int) bool { return rel(k) >= b }); k < n && rel(k) == b {
+			s, _ = listed(k)
+		}
+		if s != nil {
+			if s.Size > maxBundleSize {
+				return nil
+			}
+			return s
+		}
+	}
+	return nil
+}
+
+// includeRE matches a page body that is one include shortcode of a file
+// (Hugo: {{% content "F" %}}, {{< include "F" >}}, {{< readfile file="F" >}}).
+var includeRE = lazyre.New(`^\{\{[<%]-?\s*(?:content|include|readfile|readFile)\s+(?:file\s*=\s*)?"([^"]+)"\s*-?[>%]\}\}$`)
+
+// includeOf reads a bundle page: when it is a front matter with a title
+// (its title, else page_title) and a body of one include shortcode of a
+// file in its folder or below, the title and that file's path relative to
+// the page's folder; else "", "".
+func includeOf(page []byte) (title, target string) {
+	lines := markdown.Lines(page)
+	block, err := markdown.FindFrontMatter(lines)
+	if err != nil || block.Format == "" {
+		return "", ""
+	}
+	fm, err := decodeFrontMatter(block)
+	if err != nil {
+		return "", ""
+	}
+	title = fm.Title
+	if title == "" {
+		title = fm.PageTitle
+	}
+	body := strings.TrimSpace(strings.Join(lines[block.End:], "\n"))
+	m := includeRE().FindStringSubmatch(body)
+	if title == "" || m == nil {
+		return "", ""
+	}
+	target = path.Clean(m[1])
+	if path.IsAbs(target) || target == ".." || strings.HasPrefix(target, "../") {
+		return "", ""
+	}
+	return markdown.Clip(title, markdown.MaxHeadingBytes), target
+}
+
+// bundleTitle is the title the bundle page (its content) gives the
+// document rel beside it, "" when it gives none.
+func bundleTitle(rel string, page []byte) string {
+	title, target := includeOf(page)
+	if title == "" || path.Join(path.Dir(rel), target) != rel {
+		return ""
+	}
+	return title
+}
+
+// bundleStamps gives each document of files (sorted by rel) the stamp of
+// its bundle page (bundleOf) among files.
+func bundleStamps(files []fileStat) {
+	rel := func(k int) string { return files[k].rel }
+	listed := func(k int) (*sideStamp, bool) {
+		return &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}, true
+	}
+	for i := range files {
+		files[i].bundle = bundleOf(i, len(files), rel, listed)
+	}
+}
+
+// isBundlePage reports whether rel is named as a bundle page: a change to
+// it may retitle its siblings, so a landing that touches one walks the
+// package (Stream.carriedWalk), as one that touches a kep.yaml does.
+func isBundlePage(rel string) bool {
+	base := path.Base(rel)
+	for _, name := range bundlePages {
+		if base == name {
+			return true
+		}
+	}
+	return false
+}
+
+// readBundleTitle reads the bundle page of the document rel (in the folder
+// dir, bundleOf's page: the first of bundlePages there) and returns the
+// title it gives rel (bundleTitle), "" when none: a page that cannot be
+// read or is over maxBundleSize titles nothing (it is indexed, and any
+// fault reported, as a document of its own).
+func readBundleTitle(rel, dir string) string {
+	for _, name := range bundlePages {
+		if path.Base(rel) == name {
+			return ""
+		}
+		page, err := readSide(filepath.Join(dir, name), maxBundleSize)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return ""
+		}
+		return bundleTitle(rel, page)
+	}
+	return ""
+}
