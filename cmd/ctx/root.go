@@ -640,6 +640,20 @@ func completionRequest(args []string) bool {
 	return false
 }
 
+// withoutHelpFlag is the index of args' first help flag (-h, --help)
+// before any "--", and args without it; -1 and nil when there is none.
+func withoutHelpFlag(args []string) (int, []string) {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "-h" {
+			return i, slices.Delete(slices.Clone(args), i, i+1)
+		}
+	}
+	return -1, nil
+}
+
 // helpCompletion is a completion request's args with a help flag dropped
 // when the command it asks about has sub-commands: `ctx -h <TAB>` and
 // `ctx cache --help <TAB>` offer the commands whose help the line would
@@ -647,20 +661,10 @@ func completionRequest(args []string) bool {
 // answer stands: after a help flag, nothing to complete, and no file
 // names (`ctx search -h auth` is search's help whatever the word).
 func helpCompletion(root *cobra.Command, args []string) []string {
-	at := -1
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "--help" || a == "-h" {
-			at = i
-			break
-		}
-	}
+	at, without := withoutHelpFlag(args)
 	if at < 0 {
 		return args
 	}
-	without := slices.Delete(slices.Clone(args), at, at+1)
 	var cmdArgs []string
 	for i, a := range without {
 		if a == cobra.ShellCompRequestCmd || a == cobra.ShellCompNoDescRequestCmd {
@@ -721,20 +725,10 @@ func helpArgs(root *cobra.Command, args []string) error {
 // query. Arguments that name no command, or only root, are left as they
 // are (helpArgs and cobra say what is wrong with them).
 func helpAfterPath(root *cobra.Command, args []string) []string {
-	at := -1
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "--help" || a == "-h" {
-			at = i
-			break
-		}
-	}
+	at, without := withoutHelpFlag(args)
 	if at < 0 {
 		return args
 	}
-	without := slices.Delete(slices.Clone(args), at, at+1)
 	c, rest, err := root.Find(without)
 	if err != nil || c == root {
 		return args
