@@ -69,7 +69,7 @@ source they name now) pushes there, and later pushes go there too. A
 compare, pullRequest}: state "pushed", "existed" (the branch holds these
 edits already), "unchanged" (no local edits) or "would push" (--dry-run);
 source the repository (credentials removed), parent the locked commit the
-new one is made on, base the branch it is meant for ("" when unknown),
+new one is made on, base the branch it is meant for ("" when unknown or unchanged),
 branch and commit what was (or would be) pushed ("" when unchanged; commit
 "" in a dry run), files an array of {path, change} (change modified,
 added, deleted or mode; [] when unchanged), compare the page to open a
