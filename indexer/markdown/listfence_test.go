@@ -115,3 +115,24 @@ func TestChunksKeepListItemFence(t *testing.T) {
 		}
 	}
 }
+
+// TestListItemsLinearWork: the list-item scanner's steps (codeWork: the
+// bytes isBreak reads) stay within a constant per byte for a line of
+// markers, each of which tested the rest of the line for a thematic
+// break (40,000 markers took 1.7 s before maxListDepth). Not parallel: it
+// sets codeWork.
+func TestListItemsLinearWork(t *testing.T) {
+	for _, n := range []int{1 << 12, 1 << 15} {
+		src := strings.Repeat("- ", n) + "x\n" + strings.Repeat(" ", 2*n) + "```\ny\n"
+		w := 0
+		codeWork = &w
+		b := Scan(Lines([]byte(src)))
+		codeWork = nil
+		if len(b.Kinds) != 3 {
+			t.Fatalf("%d markers: %d lines", n, len(b.Kinds))
+		}
+		if limit := 40 * len(src); w > limit {
+			t.Errorf("%d markers: %d steps (%.1f a byte), want at most %d", n, w, float64(w)/float64(len(src)), limit)
+		}
+	}
+}
