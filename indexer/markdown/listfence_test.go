@@ -136,3 +136,44 @@ func TestListItemsLinearWork(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFencesAgreeWithKinds: Body.Fences and Kinds say the same (every
+// fence's lines are Code, in order, not overlapping), and OpenFence is
+// non-empty exactly on a fence's lines before its close.
+func FuzzFencesAgreeWithKinds(f *testing.F) {
+	for _, s := range []string{
+		"1.  Install:\n\n    ```sh\n    make\n    ```\n",
+		"- a\n- ```\n  b\n- c\n",
+		"* x\n\t~~~\n\ty\n\t~~~\n",
+		"---\nt: 1\n---\n1. ```go\n   x\n",
+		"- - - \n  ```\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		d := Parse([]byte(src))
+		body := d.FrontMatter.End
+		prev := -1
+		inFence := make([]bool, len(d.Body.Kinds))
+		for _, fe := range d.Body.Fences {
+			if fe.Open <= prev || fe.Close < fe.Open || fe.Close > len(d.Body.Kinds) {
+				t.Fatalf("fence %v after %d of %d lines", fe, prev, len(d.Body.Kinds))
+			}
+			for i := fe.Open; i <= fe.Close && i < len(d.Body.Kinds); i++ {
+				if d.Body.Kinds[i] != Code {
+					t.Fatalf("fence %v: line %d is kind %d", fe, i, d.Body.Kinds[i])
+				}
+				inFence[i] = i < fe.Close
+			}
+			prev = fe.Close
+		}
+		for i := range d.Body.Kinds {
+			if got := d.OpenFence(body + i + 1); (got != "") != inFence[i] {
+				t.Fatalf("line %d: OpenFence %q, in a fence before its close: %v", body+i+1, got, inFence[i])
+			}
+			if o := d.OpeningFence(body + i + 1); !strings.HasPrefix(o, d.OpenFence(body+i+1)) {
+				t.Fatalf("line %d: OpeningFence %q does not start with OpenFence", body+i+1, o)
+			}
+		}
+	})
+}
