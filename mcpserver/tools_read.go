@@ -814,12 +814,13 @@ func (s *Server) renderPassages(ps []*passage, out ReadRelevantOut) (*mcp.CallTo
 		var b strings.Builder
 		b.WriteString(p.header(i + 1))
 		b.WriteByte('\n')
-		// A part that starts inside a fenced code block opens it, and one
-		// that ends inside one closes it: unpaired, a fence turned the
-		// part's text, or the next passage's header, into code (agent22).
-		opening, closing := p.rd.doc.OpenFence(p.from-1), p.rd.doc.OpenFence(p.to)
+		// A part that starts inside a fenced code block opens it (with
+		// the block's language, polish23), and one that ends inside one
+		// closes it: unpaired, a fence turned the part's text, or the
+		// next passage's header, into code (agent22).
+		opening, closing := p.rd.doc.OpeningFence(p.from-1), p.rd.doc.OpenFence(p.to)
 		if opening != "" {
-			b.WriteString(opening + "\n")
+			b.WriteString(unforged(opening) + "\n")
 		}
 		last := p.to
 		if p.cutText != "" {

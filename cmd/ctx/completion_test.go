@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // completionProject is a project whose manifest has a git package "api",
@@ -204,6 +207,43 @@ func TestCompletionAfterQuery(t *testing.T) {
 		got := completeWords(t, dir, tc.args)
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("complete %q = %q, want %q", tc.args, g, tc.want)
+		}
+	}
+}
+
+// note22's Left: a help flag on the line being completed made ctx read
+// the request as `ctx __complete --help`, exit 2 with "unknown command
+// __complete", and the shell fall back to file names. Now the line
+// completes as the help it would print: the sub-commands of the command
+// named (`ctx -h <TAB>` like `ctx help <TAB>`), and for a command without
+// them cobra's own answer, nothing and no file names.
+func TestCompletionAfterHelp(t *testing.T) {
+	dir := completionProject(t)
+	for _, tc := range []struct {
+		args []string
+		want string // sorted words
+	}{
+		{[]string{"search", "-h", ""}, ""},
+		{[]string{"search", "--help", ""}, ""},
+		{[]string{"-h", "ca"}, "cache"},
+		{[]string{"--help", "cache", ""}, "gc info"},
+		{[]string{"cache", "-h", ""}, "gc info"},
+		{[]string{"cache", "-h", "gc", ""}, ""},
+		{[]string{"help", "ca"}, "cache"},
+		{[]string{"help", "cache", ""}, "gc info"},
+	} {
+		code, out, stderr := runCtx("", append([]string{"-C", dir, "__complete"}, tc.args...)...)
+		if code != 0 {
+			t.Errorf("complete %q: exit %d: %s", tc.args, code, stderr)
+			continue
+		}
+		if !strings.Contains(out, fmt.Sprintf(":%d\n", cobra.ShellCompDirectiveNoFileComp)) {
+			t.Errorf("complete %q: not without file names: %q", tc.args, out)
+		}
+		got := completeWords(t, dir, tc.args)
+		slices.Sort(got)
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("complete %q: got %q, want %q", tc.args, g, tc.want)
 		}
 	}
 }

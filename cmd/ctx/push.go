@@ -22,6 +22,7 @@ type pushOptions struct {
 	message string
 	pr      bool
 	dryRun  bool
+	json    bool
 	to      string // the source the user confirms (workspace.PushOptions.To)
 	// forge is how --pr reaches GitHub (gh, GITHUB_TOKEN, the API's URL);
 	// runPush fills it from the environment when Token and Gh are empty.
@@ -31,9 +32,10 @@ type pushOptions struct {
 func newPushCmd(g *globalOptions, runF func(context.Context, *pushOptions) error) *cobra.Command {
 	opts := &pushOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use: "push ALIAS [--branch BRANCH] [--message MESSAGE] [--pr] [--dry-run] [--to SOURCE]",
+		Use: "push ALIAS [--branch BRANCH] [--message MESSAGE] [--pr] [--dry-run] [--to SOURCE] [--json]",
 		Example: `  ctx push api --dry-run
-  ctx push api --message "Fix the auth example" --pr`,
+  ctx push api --message "Fix the auth example" --pr
+  ctx push api --json`,
 		Short: "Send a package's local edits upstream as a branch",
 		Long: `Push sends the local edits of a git package (what ctx status lists:
 modified, added and deleted files, modes) to its repository: one commit whose
@@ -63,6 +65,18 @@ push refuses and names both: check the change, then --to SOURCE (the
 source they name now) pushes there, and later pushes go there too. A
 --to naming another repository than the manifest's is refused.
 
+--json prints {alias, state, source, parent, base, branch, commit, files,
+compare, pullRequest}: state "pushed", "existed" (the branch holds these
+edits already), "unchanged" (no local edits) or "would push" (--dry-run);
+source the repository (credentials removed), parent the locked commit the
+new one is made on, base the branch it is meant for ("" when unknown or unchanged),
+branch and commit what was (or would be) pushed ("" when unchanged; commit
+"" in a dry run), files an array of {path, change} (change modified,
+added, deleted or mode; [] when unchanged), compare the page to open a
+pull request on GitHub, GitLab or Bitbucket ("" for another host), and
+pullRequest the URL --pr opened ("" without it). Notes and errors stay on
+stderr: when --pr opens none, the JSON is printed and push exits 1.
+
 Exit status: 0 when pushed, or nothing to push; 2 for bad arguments (an
 unknown ALIAS, a dir or https package, a --branch git refuses); 1 for
 other errors (no access, a refused branch); 1 too when --pr opened no pull
@@ -81,6 +95,7 @@ open one by hand).`,
 	cmd.Flags().StringVarP(&opts.message, "message", "m", "", "the commit `MESSAGE` (default: the package and its files)")
 	cmd.Flags().BoolVar(&opts.pr, "pr", false, "open a pull request on GitHub (gh, or GITHUB_TOKEN)")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print the files and the branch; push nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON (alias, state, source, branch, commit, files, compare, pullRequest)")
 	cmd.Flags().StringVar(&opts.to, "to", "", "push to `SOURCE`, which the manifest names now, though the package was added from another")
 	return cmd
 }
@@ -101,6 +116,9 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	res, err := w.Push(ctx, opts.alias, workspace.PushOptions{Branch: opts.branch, Message: opts.message, Author: gitAuthor(ctx, opts.globalOptions), DryRun: opts.dryRun, To: opts.to})
 	if err != nil {
 		return err
+	}
+	if opts.json {
+		return pushJSONOut(ctx, opts, res)
 	}
 	out, alias := opts.IO.Out, safetext.Escape(res.Alias)
 	if res.Unchanged {
@@ -130,7 +148,10 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	}
 	var prErr error
 	if opts.pr {
-		prErr = openPR(ctx, opts, res, repo, known)
+		var u string
+		if u, prErr = openPR(ctx, opts, res, repo, known); prErr == nil {
+			fmt.Fprintf(out, "pull request: %s\n", safetext.Escape(u))
+		}
 	} else if !known {
 		fmt.Fprintf(opts.IO.ErrOut, "note: open a pull (merge) request for branch %s on the repository's host\n", branch)
 	}
@@ -138,13 +159,67 @@ func runPush(ctx context.Context, opts *pushOptions) error {
 	return prErr
 }
 
+// pushJSON is push --json's answer (its help says the fields).
+type pushJSON struct {
+	Alias       string                 `json:"alias"`
+	State       string                 `json:"state"`
+	Source      string                 `json:"source"`
+	Parent      string                 `json:"parent"`
+	Base        string                 `json:"base"`
+	Branch      string                 `json:"branch"`
+	Commit      string                 `json:"commit"`
+	Files       []workspace.FileChange `json:"files"`
+	Compare     string                 `json:"compare"`
+	PullRequest string                 `json:"pullRequest"`
+}
+
+// pushJSONOut is runPush's end with --json: the notes text mode writes on
+// stderr stay there, the rest is one JSON object on stdout, printed also
+// when --pr opens no pull request (the branch is pushed; the error, exit
+// 1, follows).
+func pushJSONOut(ctx context.Context, opts *pushOptions, res *workspace.PushResult) error {
+	j := pushJSON{Alias: res.Alias, Source: naming.RedactURL(res.Source), Parent: res.Parent, Base: res.Base,
+		Branch: res.Branch, Commit: res.Commit, Files: res.Files}
+	if j.Files == nil {
+		j.Files = []workspace.FileChange{}
+	}
+	repo, known := forge.Parse(res.Source)
+	var prErr error
+	switch {
+	case res.Unchanged:
+		j.State, j.Branch, j.Commit = "unchanged", "", ""
+	case opts.dryRun:
+		j.State, j.Commit = "would push", ""
+		fmt.Fprintln(opts.IO.ErrOut, "dry run: nothing was pushed")
+	default:
+		j.State = "pushed"
+		if res.Existed {
+			j.State = "existed"
+		}
+		if known && res.Base != "" {
+			j.Compare = repo.CompareURL(res.Base, res.Branch)
+		}
+		alias := safetext.Escape(res.Alias)
+		if opts.pr {
+			j.PullRequest, prErr = openPR(ctx, opts, res, repo, known)
+		} else if !known {
+			fmt.Fprintf(opts.IO.ErrOut, "note: open a pull (merge) request for branch %s on the repository's host\n", safetext.Escape(res.Branch))
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "%s stays edited locally; once the branch is merged, `ctx update %s` moves to the merged commit\n", alias, alias)
+	}
+	if err := writeJSON(opts.IO.Out, j); err != nil {
+		return err
+	}
+	return prErr
+}
+
 // openPR opens the pull request push --pr asks for, of the branch res
-// pushed, and prints its URL. When none can be opened (a host other than
+// pushed, and returns its URL. When none can be opened (a host other than
 // GitHub, the remote's default branch unknown, gh and GITHUB_TOKEN missing
 // or refused), the command has not done what was asked: the error says the
 // branch was pushed (it stays), why there is no pull request, and where to
 // open it by hand, and push exits 1, as gh pr create does when it fails.
-func openPR(ctx context.Context, opts *pushOptions, res *workspace.PushResult, repo forge.Repo, known bool) error {
+func openPR(ctx context.Context, opts *pushOptions, res *workspace.PushResult, repo forge.Repo, known bool) (string, error) {
 	branch := safetext.Escape(res.Branch)
 	byHand := fmt.Sprintf("open one for branch %s on the repository's host", branch)
 	if known && res.Base != "" {
@@ -164,11 +239,10 @@ func openPR(ctx context.Context, opts *pushOptions, res *workspace.PushResult, r
 		title, body, _ := strings.Cut(prMessage(opts.message, res), "\n")
 		var u string
 		if u, err = forge.OpenPR(ctx, fo, forge.PR{Repo: repo, Base: res.Base, Head: res.Branch, Title: title, Body: strings.TrimSpace(body)}); err == nil {
-			fmt.Fprintf(opts.IO.Out, "pull request: %s\n", safetext.Escape(u))
-			return nil
+			return u, nil
 		}
 	}
-	return fmt.Errorf("branch %s is pushed, but no pull request was opened: %w; %s", branch, err, byHand)
+	return "", fmt.Errorf("branch %s is pushed, but no pull request was opened: %w; %s", branch, err, byHand)
 }
 
 // prMessage is the pull request's title and body: the commit message given,

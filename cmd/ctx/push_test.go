@@ -15,7 +15,7 @@ import (
 // TestPushPRNotOpened: push --pr that opens no pull request fails (the
 // command has not done what was asked), saying that the branch is pushed,
 // why there is no pull request, and where to open one by hand; one that
-// opens it prints its URL on stdout and succeeds.
+// opens it returns its URL (runPush prints it) and succeeds.
 func TestPushPRNotOpened(t *testing.T) {
 	t.Parallel()
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -53,10 +53,10 @@ func TestPushPRNotOpened(t *testing.T) {
 		}
 		res := &workspace.PushResult{Alias: "api", Source: tc.source, Base: tc.base, Branch: "ctx/api-1234567", Parent: strings.Repeat("a", 40)}
 		repo, known := forge.Parse(tc.source)
-		err := openPR(context.Background(), opts, res, repo, known)
+		u, err := openPR(context.Background(), opts, res, repo, known)
 		if tc.want == nil {
-			if err != nil || out.String() != "pull request: https://github.com/o/r/pull/7\n" {
-				t.Errorf("%s: %v, stdout %q", tc.name, err, out.String())
+			if err != nil || u != "https://github.com/o/r/pull/7" {
+				t.Errorf("%s: %v, URL %q", tc.name, err, u)
 			}
 			continue
 		}

@@ -346,11 +346,20 @@ func execute(ctx context.Context, root *cobra.Command, args []string, g *globalO
 	io := g.IO
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	root.SetArgs(argsOrNone(helpAfterPath(root, args)))
+	completing := completionRequest(args)
+	if completing {
+		args = helpCompletion(root, args)
+	} else {
+		args = helpAfterPath(root, args)
+	}
+	root.SetArgs(argsOrNone(args))
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
-	err := helpArgs(root, args)
+	var err error
+	if !completing {
+		err = helpArgs(root, args)
+	}
 	if err == nil {
 		err = root.ExecuteContext(ctx)
 	}
@@ -612,6 +621,64 @@ func helpTopicArgs(c *cobra.Command, args []string) error {
 	return nil
 }
 
+// completionRequest reports whether args ask cobra's __complete (or
+// __completeNoDesc) for the words a shell offers: its first argument that
+// is no flag (-C's value aside). A help flag in them is a word typed on
+// the command line being completed, not a request for help: read as one
+// (helpArgs, helpAfterPath), `ctx search -h <TAB>` failed as the unknown
+// command "__complete" and the shell fell back to file names (note22).
+func completionRequest(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C" || a == "--chdir":
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a == cobra.ShellCompRequestCmd || a == cobra.ShellCompNoDescRequestCmd
+		}
+	}
+	return false
+}
+
+// withoutHelpFlag is the index of args' first help flag (-h, --help)
+// before any "--", and args without it; -1 and nil when there is none.
+func withoutHelpFlag(args []string) (int, []string) {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "-h" {
+			return i, slices.Delete(slices.Clone(args), i, i+1)
+		}
+	}
+	return -1, nil
+}
+
+// helpCompletion is a completion request's args with a help flag dropped
+// when the command it asks about has sub-commands: `ctx -h <TAB>` and
+// `ctx cache --help <TAB>` offer the commands whose help the line would
+// print (helpAfterPath), as `ctx help <TAB>` does. Otherwise cobra's own
+// answer stands: after a help flag, nothing to complete, and no file
+// names (`ctx search -h auth` is search's help whatever the word).
+func helpCompletion(root *cobra.Command, args []string) []string {
+	at, without := withoutHelpFlag(args)
+	if at < 0 {
+		return args
+	}
+	var cmdArgs []string
+	for i, a := range without {
+		if a == cobra.ShellCompRequestCmd || a == cobra.ShellCompNoDescRequestCmd {
+			cmdArgs = without[i+1:]
+			break
+		}
+	}
+	// The command named before the word being completed (the last).
+	if c, _, err := root.Find(cmdArgs[:max(len(cmdArgs)-1, 0)]); err == nil && c.HasAvailableSubCommands() {
+		return without
+	}
+	return args
+}
+
 // helpArgs checks the arguments of a command asked for its --help (-h)
 // that has sub-commands: `ctx gc --help`, `ctx cache nope -h` are the
 // unknown command they are without it (exit 2, with a suggestion), where
@@ -658,20 +725,10 @@ func helpArgs(root *cobra.Command, args []string) error {
 // query. Arguments that name no command, or only root, are left as they
 // are (helpArgs and cobra say what is wrong with them).
 func helpAfterPath(root *cobra.Command, args []string) []string {
-	at := -1
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "--help" || a == "-h" {
-			at = i
-			break
-		}
-	}
+	at, without := withoutHelpFlag(args)
 	if at < 0 {
 		return args
 	}
-	without := slices.Delete(slices.Clone(args), at, at+1)
 	c, rest, err := root.Find(without)
 	if err != nil || c == root {
 		return args

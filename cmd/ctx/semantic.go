@@ -131,13 +131,12 @@ func (g *globalOptions) printNote(w io.Writer, note string) {
 
 // embedIndex brings the project's vectors up to date when semantic search
 // is configured (ctx index): a progress line on errOut while it works,
-// then one line of what is stored on out. It returns nil when nothing is
-// configured.
-func embedIndex(ctx context.Context, g *globalOptions, contextDir string, hint *project.EmbeddingsHint, out, errOut io.Writer, tty bool) error {
+// and what is stored (printEmbedReport), nil when nothing is configured.
+func embedIndex(ctx context.Context, g *globalOptions, contextDir string, hint *project.EmbeddingsHint, errOut io.Writer, tty bool) (*indexer.EmbedReport, error) {
 	env := g.Env
 	cfg, on, _, err := embedConfig(env)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if hint != nil && hint.URL != "" {
 		fmt.Fprintf(errOut, "warning: the manifest's embeddings.url is ignored: an embedding endpoint is only ever your own (ctx config set embeddings.url URL), as every document's text is sent to it\n")
@@ -146,11 +145,11 @@ func embedIndex(ctx context.Context, g *globalOptions, contextDir string, hint *
 		fmt.Fprintf(errOut, "note: this project recommends the embedding model %s (ctx config set embeddings.model %s)\n", g.symbols().Marks(safetext.Quote(hint.Model)), safetext.Text(hint.Model))
 	}
 	if !on {
-		return nil
+		return nil, nil
 	}
 	c, err := embed.New(cfg, embed.Options{Idle: engineIdle(env)})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer c.Close()
 	p := &embedProgress{w: errOut, tty: tty}
@@ -160,11 +159,16 @@ func embedIndex(ctx context.Context, g *globalOptions, contextDir string, hint *
 	})
 	p.done()
 	if err != nil {
-		return fmt.Errorf("semantic search: %s; the search index is up to date, and search ranks what is not embedded lexically", safetext.Text(err.Error()))
+		return nil, fmt.Errorf("semantic search: %s; the search index is up to date, and search ranks what is not embedded lexically", safetext.Text(err.Error()))
 	}
+	return rep, nil
+}
+
+// printEmbedReport is ctx index's line for the vectors embedIndex made
+// current.
+func printEmbedReport(out io.Writer, rep *indexer.EmbedReport) {
 	fmt.Fprintf(out, "vectors: %d of %d chunks embedded with %s (%d dims, %s), %d new\n",
 		rep.Vectors, rep.Chunks, safetext.Text(rep.Model), rep.Dims, humanize.Bytes(uint64(rep.Bytes)), rep.Embedded)
-	return nil
 }
 
 // engineIdle is CTX_NET_TIMEOUT's idle timeout, else 0 (the client's
