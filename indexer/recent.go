@@ -132,6 +132,13 @@ func recentHash(r []RecentChange) string {
 	return hex.EncodeToString(s[:8])
 }
 
+// recentHead and recentTail open and close INDEX.md's "Recently
+// changed" part.
+const (
+	recentHead = "## Recently changed\n\n"
+	recentTail = "\nThe `what_changed` MCP tool or `ctx changes` shows the sections and diffs.\n\n"
+)
+
 // recentLine is the line of INDEX.md's "Recently changed" part for c.
 func recentLine(c RecentChange) string {
 	line := "- " + codeSpan(c.Alias)
@@ -170,11 +177,14 @@ func warmForRecent(indexDir string, r []RecentChange, warm func()) {
 	}
 	var tc tokens.Counter
 	readCostMemo(indexDir).seed(&tc)
+	// The part as recentPart renders it with every line (a piece may run
+	// over a line's end: "`\n\n" before the tail).
+	text := recentHead
 	for _, c := range r {
-		if !tc.Knows(recentLine(c)) {
-			warm()
-			return
-		}
+		text += recentLine(c)
+	}
+	if !tc.Knows(text + recentTail) {
+		warm()
 	}
 }
 
@@ -189,8 +199,7 @@ func recentPart(r []RecentChange, pkgs []Package, budget int, tc *tokens.Counter
 	for _, p := range pkgs {
 		installed[p.Alias] = true
 	}
-	head := "## Recently changed\n\n"
-	tail := "\nThe `what_changed` MCP tool or `ctx changes` shows the sections and diffs.\n\n"
+	head, tail := recentHead, recentTail
 	limit := budget / recentShare
 	out := head
 	n := 0
