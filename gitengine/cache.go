@@ -123,7 +123,13 @@ const largeObject = 1 << 20
 // reads: about 100 times for one package of 20 files); the caller must
 // Close it.
 func newStorage(fs billy.Filesystem, keep bool) *filesystem.Storage {
-	return filesystem.NewStorageWithOptions(idxFS{fs}, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: largeObject, KeepDescriptors: keep})
+	return newStorageCached(fs, keep, cache.NewObjectLRUDefault())
+}
+
+// newStorageCached is newStorage with the object cache given (a local
+// repository's, shared: localRepo).
+func newStorageCached(fs billy.Filesystem, keep bool, objects cache.Object) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(idxFS{fs}, objects, filesystem.Options{LargeObjectThreshold: largeObject, KeepDescriptors: keep})
 }
 
 // newCacheStorage opens the store of a remote in the cache (newStorage),

@@ -17,11 +17,14 @@ import (
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/treehash"
+	"github.com/go-git/go-billy/v5"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -37,6 +40,55 @@ func openLocal(r *remote) (*git.Repository, error) {
 		return nil, newError(KindOther, r.raw, "open", safetext.ClipPathError(err), "")
 	}
 	return repo, nil
+}
+
+// localRepo is what an Engine keeps of a local repository it reads
+// (openLocalRead): the repository's git folder as PlainOpen found it
+// (the folders, the common folder of a linked worktree, the extensions
+// checked) and one cache of the objects read from it, which every storage
+// of the repository the Engine opens shares. An update read one source
+// five times (its refs, the package's tree, the fetch, and both sides of
+// the change summary), each opening and checking the folder again and
+// inflating the same commit and trees (issue 31, upd23). An object is
+// named by its content, so a cached one is never stale; each call still
+// gets a storage of its own, which lists the packs afresh, so a repack
+// of the repository meanwhile is seen as it was.
+type localRepo struct {
+	fs       billy.Filesystem // the git folder, as PlainOpen's storage reads it
+	tolerant bool             // PlainOpen read it through tolerant (extensions.worktreeConfig)
+	objects  cache.Object
+}
+
+// localObjects bounds the objects an Engine keeps of one local
+// repository: its trees and commits, and the small blobs of one command.
+const localObjects = 8 * cache.MiByte
+
+// openLocalRead returns a storage of the local repository of r for
+// reading (refs and objects), opening and checking its folder once in
+// the Engine's life (localRepo); a failure to open it is remembered too.
+// Push, which writes into it, opens it on its own (openLocal).
+func (e *Engine) openLocalRead(r *remote) (storage.Storer, *localRepo, error) {
+	lr, err := e.mem.locals.do(context.Background(), r.local, func() (*localRepo, error) {
+		repo, err := openLocal(r)
+		if err != nil {
+			return nil, err
+		}
+		switch st := repo.Storer.(type) {
+		case *filesystem.Storage:
+			return &localRepo{fs: st.Filesystem(), objects: cache.NewObjectLRU(localObjects)}, nil
+		case *tolerant:
+			return &localRepo{fs: st.Filesystem(), tolerant: true, objects: cache.NewObjectLRU(localObjects)}, nil
+		}
+		return nil, fmt.Errorf("open %s: unexpected storage %T", safetext.Clip(r.local, 0), repo.Storer)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	st := filesystem.NewStorage(lr.fs, lr.objects)
+	if lr.tolerant {
+		return &tolerant{Storage: st}, lr, nil
+	}
+	return st, lr, nil
 }
 
 // NoRepositoryError is a local repository's path (a path or file:// URL)
@@ -199,14 +251,14 @@ func (e *Engine) gather(ctx context.Context, req FetchRequest, file bool) (*gath
 		g.diff = &diffBase{tree: plumbing.NewHash(t)}
 	}
 	if r.local != "" {
-		repo, err := openLocal(r)
+		st, lr, err := e.openLocalRead(r)
 		if err != nil {
 			return nil, err
 		}
-		g.st = repo.Storer
-		if fst, ok := repo.Storer.(*filesystem.Storage); ok {
+		g.st = st
+		if !lr.tolerant {
 			// Read big objects from disk as streams, not whole into memory.
-			st := newStorage(fst.Filesystem(), true)
+			st := newStorageCached(lr.fs, true, lr.objects)
 			g.st, g.closer = st, st
 		}
 		if g.treeID, g.entries, g.skipped, err = collect(g.st, r.raw, commit, sub, file, g.diff); err != nil {

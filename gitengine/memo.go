@@ -39,6 +39,9 @@ type memory struct {
 	// cacheHosts holds guardCache's verdict on each host (*cacheHost),
 	// so that a run looks a host up once however many packages it has.
 	cacheHosts sync.Map
+	// locals holds each local repository the Engine read, by its path
+	// (Engine.openLocalRead).
+	locals memo[*localRepo]
 }
 
 // maxIdlePerHost is how many idle connections to one host an Engine

@@ -10,11 +10,11 @@ import (
 
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage"
 )
 
 // ListRefs asks the remote what it has (one upload-pack advertisement,
@@ -25,11 +25,11 @@ func (e *Engine) ListRefs(ctx context.Context, rawURL string) (*Remote, error) {
 		return nil, err
 	}
 	if r.local != "" {
-		repo, err := openLocal(r)
+		st, _, err := e.openLocalRead(r)
 		if err != nil {
 			return nil, err
 		}
-		return localRefs(r, repo)
+		return localRefs(r, st)
 	}
 	rem, err := e.advertised(ctx, r)
 	if err != nil {
@@ -117,9 +117,9 @@ func headByHash(refs []Ref, h string) string {
 }
 
 // localRefs lists a local repository's references like ls-remote would.
-func localRefs(r *remote, repo *git.Repository) (*Remote, error) {
+func localRefs(r *remote, st storage.Storer) (*Remote, error) {
 	rem := &Remote{URL: r.raw}
-	iter, err := repo.Storer.IterReferences()
+	iter, err := st.IterReferences()
 	if err != nil {
 		return nil, newError(KindOther, r.raw, "list refs", err, "")
 	}
@@ -131,15 +131,15 @@ func localRefs(r *remote, repo *git.Repository) (*Remote, error) {
 		}
 		h := ref.Hash()
 		if ref.Type() == plumbing.SymbolicReference {
-			res, err := storer.ResolveReference(repo.Storer, ref.Name())
+			res, err := storer.ResolveReference(st, ref.Name())
 			if err != nil {
 				return nil // dangling symref: ls-remote omits it too
 			}
 			h = res.Hash()
 		}
 		out := Ref{Name: name, Hash: h.String()}
-		if tag, err := repo.TagObject(h); err == nil {
-			if c, err := peelTag(repo, tag); err == nil {
+		if tag, err := object.GetTag(st, h); err == nil {
+			if c, err := peelTag(st, tag); err == nil {
 				out.Peel = c.String()
 			}
 		}
@@ -150,7 +150,7 @@ func localRefs(r *remote, repo *git.Repository) (*Remote, error) {
 		return nil, newError(KindOther, r.raw, "list refs", err, "")
 	}
 	sort.Slice(rem.Refs, func(i, j int) bool { return rem.Refs[i].Name < rem.Refs[j].Name })
-	if head, err := repo.Storer.Reference(plumbing.HEAD); err == nil {
+	if head, err := st.Reference(plumbing.HEAD); err == nil {
 		if head.Type() == plumbing.SymbolicReference {
 			rem.Head = head.Target().String()
 		} else {
@@ -161,12 +161,12 @@ func localRefs(r *remote, repo *git.Repository) (*Remote, error) {
 }
 
 // peelTag follows a chain of annotated tags to what it finally points to.
-func peelTag(repo *git.Repository, tag *object.Tag) (plumbing.Hash, error) {
+func peelTag(st storer.EncodedObjectStorer, tag *object.Tag) (plumbing.Hash, error) {
 	for i := 0; i < 16; i++ {
 		if tag.TargetType != plumbing.TagObject {
 			return tag.Target, nil
 		}
-		next, err := repo.TagObject(tag.Target)
+		next, err := object.GetTag(st, tag.Target)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -315,21 +315,21 @@ func (e *Engine) Resolve(ctx context.Context, rawURL, ref string) (Resolved, err
 		return Resolved{}, err
 	}
 	if r.local != "" {
-		repo, err := openLocal(r)
+		st, _, err := e.openLocalRead(r)
 		if err != nil {
 			return Resolved{}, err
 		}
-		rem, err := localRefs(r, repo)
+		rem, err := localRefs(r, st)
 		if err != nil {
 			return Resolved{}, err
 		}
 		res, err := resolveIn(rem, rawURL, ref, e.warn, func(prefix string) ([]string, error) {
-			return commitsWithPrefix(repo.Storer, prefix)
+			return commitsWithPrefix(st, prefix)
 		})
 		if err != nil {
 			return Resolved{}, err
 		}
-		return checkCommit(repo.Storer, rawURL, res)
+		return checkCommit(st, rawURL, res)
 	}
 	if id := strings.TrimSpace(ref); len(id) == 40 && isHex(id) {
 		return Resolved{Commit: strings.ToLower(id)}, nil

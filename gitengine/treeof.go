@@ -32,11 +32,11 @@ func (e *Engine) TreeOf(ctx context.Context, req FetchRequest) (string, error) {
 		return "", err
 	}
 	if r.local != "" {
-		repo, err := openLocal(r)
+		st, _, err := e.openLocalRead(r)
 		if err != nil {
 			return "", err
 		}
-		return subTree(repo.Storer, r.raw, commit, sub)
+		return subTree(st, r.raw, commit, sub)
 	}
 	st, unlock, err := e.openCache(ctx, r, true)
 	if err != nil {

@@ -79,7 +79,9 @@ func noteRecent(d confine.Dir, indexDir string, opts Options, dur *durable, warn
 	if opts.Recent == nil {
 		return
 	}
-	if err := writeRecent(d, indexDir, opts.Recent(), dur); err != nil {
+	r := opts.Recent()
+	warmForRecent(indexDir, r, warmCodec)
+	if err := writeRecent(d, indexDir, r, dur); err != nil {
 		warn(fmt.Sprintf("%v; INDEX.md does not say what changed", err))
 	}
 }
@@ -130,6 +132,65 @@ func recentHash(r []RecentChange) string {
 	return hex.EncodeToString(s[:8])
 }
 
+// recentHead and recentTail open and close INDEX.md's "Recently
+// changed" part.
+const (
+	recentHead = "## Recently changed\n\n"
+	recentTail = "\nThe `what_changed` MCP tool or `ctx changes` shows the sections and diffs.\n\n"
+)
+
+// recentLine is the line of INDEX.md's "Recently changed" part for c.
+func recentLine(c RecentChange) string {
+	line := "- " + codeSpan(c.Alias)
+	if c.From != "" || c.To != "" {
+		line += " " + codeSpan(naming.ShortRev(c.From, 7)) + " → " + codeSpan(naming.ShortRev(c.To, 7))
+	}
+	if !c.When.IsZero() {
+		line += " (" + c.When.UTC().Format("2006-01-02") + ")"
+	}
+	line += ": " + strings.ReplaceAll(c.Summary, "\n", " ")
+	var docs []string
+	for i, d := range c.Docs {
+		if i == maxRecentDocs {
+			docs = append(docs, fmt.Sprintf("%d more", len(c.Docs)-i))
+			break
+		}
+		docs = append(docs, codeSpan(d))
+	}
+	if len(docs) > 0 {
+		line += ": " + strings.Join(docs, ", ")
+	}
+	return line + "\n"
+}
+
+// warmForRecent starts loading the codec when the render of r will need
+// it: a word of its lines (a new section title, say) that INDEX.md's
+// kept pieces (tokensFile) do not hold. Loading it takes ~16 ms of CPU,
+// which the render paid on the update's critical path; started here,
+// as soon as the command's summary of the changes is known, it runs on
+// the other core while the search index and the catalogue are written
+// (upd23). The render counts as before: with the codec, exactly. warm
+// starts the load (warmCodec).
+func warmForRecent(indexDir string, r []RecentChange, warm func()) {
+	if len(r) == 0 {
+		return
+	}
+	var tc tokens.Counter
+	readCostMemo(indexDir).seed(&tc)
+	// The part as recentPart renders it with every line (a piece may run
+	// over a line's end: "`\n\n" before the tail).
+	text := recentHead
+	for _, c := range r {
+		text += recentLine(c)
+	}
+	if !tc.Knows(text + recentTail) {
+		warm()
+	}
+}
+
+// warmCodec starts loading the o200k codec in the background.
+func warmCodec() { go tokens.Codec() }
+
 // recentPart renders the record as INDEX.md's "Recently changed" part,
 // within budget/recentShare tokens (lines past it left out), or "" when
 // there is nothing to show. Every name is a code span (codeSpan).
@@ -138,8 +199,7 @@ func recentPart(r []RecentChange, pkgs []Package, budget int, tc *tokens.Counter
 	for _, p := range pkgs {
 		installed[p.Alias] = true
 	}
-	head := "## Recently changed\n\n"
-	tail := "\nThe `what_changed` MCP tool or `ctx changes` shows the sections and diffs.\n\n"
+	head, tail := recentHead, recentTail
 	limit := budget / recentShare
 	out := head
 	n := 0
@@ -147,26 +207,7 @@ func recentPart(r []RecentChange, pkgs []Package, budget int, tc *tokens.Counter
 		if !installed[c.Alias] {
 			continue
 		}
-		line := "- " + codeSpan(c.Alias)
-		if c.From != "" || c.To != "" {
-			line += " " + codeSpan(naming.ShortRev(c.From, 7)) + " → " + codeSpan(naming.ShortRev(c.To, 7))
-		}
-		if !c.When.IsZero() {
-			line += " (" + c.When.UTC().Format("2006-01-02") + ")"
-		}
-		line += ": " + strings.ReplaceAll(c.Summary, "\n", " ")
-		var docs []string
-		for i, d := range c.Docs {
-			if i == maxRecentDocs {
-				docs = append(docs, fmt.Sprintf("%d more", len(c.Docs)-i))
-				break
-			}
-			docs = append(docs, codeSpan(d))
-		}
-		if len(docs) > 0 {
-			line += ": " + strings.Join(docs, ", ")
-		}
-		line += "\n"
+		line := recentLine(c)
 		if tc.Count(out+line+tail) > limit {
 			break
 		}

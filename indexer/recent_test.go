@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,4 +148,66 @@ func TestStreamRecent(t *testing.T) {
 			t.Errorf("blocked %v: notes %q", blocked, notes)
 		}
 	}
+}
+
+// TestWarmForRecent: the codec is started early (upd23) when a line of
+// the record holds a piece INDEX.md's kept pieces (tokensFile) lack, and
+// not when the render can count every line from them.
+func TestWarmForRecent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	when := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	seen := RecentChange{Alias: "docs", From: "7816305aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", To: "62aa2fcbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", When: when,
+		Summary: "1 document, 2 sections changed", Docs: []string{"part3/page303.md: Page, edition 230"}}
+	// The pieces a render of seen's part kept (as INDEX.md's render
+	// keeps them in tokensFile).
+	var tc tokens.Counter
+	if recentPart([]RecentChange{seen}, []Package{{Alias: "docs"}}, DefaultBudgetTokens, &tc) == "" {
+		t.Fatal("nothing rendered")
+	}
+	st := tokensState{Schema: schemaVersion, Counts: map[string]int{}, Pieces: tc.Pieces()}
+	if err := os.WriteFile(filepath.Join(dir, tokensFile), mustJSON(t, st), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	warmed := func(r []RecentChange) bool {
+		called := false
+		warmForRecent(dir, r, func() { called = true })
+		return called
+	}
+	again := seen
+	again.Docs = []string{"part3/page313.md: Page, edition 231"}
+	novel := seen
+	novel.Docs = []string{"part3/page303.md: Kubernetes rollout"}
+	for _, c := range []struct {
+		name string
+		r    []RecentChange
+		want bool
+	}{
+		{"none", nil, false},
+		{"words seen", []RecentChange{again}, false},
+		{"a new word", []RecentChange{novel}, true},
+		// Two lines: "`\n" before the second line's "-" is a piece the
+		// render of one line never counted ("`\n\n" before the tail).
+		{"two lines", []RecentChange{seen, again}, true},
+	} {
+		if got := warmed(c.r); got != c.want {
+			t.Errorf("%s: warmed %v, want %v", c.name, got, c.want)
+		}
+	}
+	if !func() bool {
+		called := false
+		warmForRecent(t.TempDir(), []RecentChange{seen}, func() { called = true })
+		return called
+	}() {
+		t.Error("no kept pieces (no tokensFile): not warmed")
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

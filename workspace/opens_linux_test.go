@@ -135,3 +135,38 @@ func TestUpdateWritesStateOnce(t *testing.T) {
 	}
 	checkClean(t, w)
 }
+
+// TestUpdateOpensLocalSourceOnce: a one-file update from a local
+// repository, with the command's one Engine (as cmd/ctx runs it), opens
+// and checks the repository once (its config read once), not once per
+// call that reads it: its refs, the package's tree, the fetch and both
+// sides of the change summary read it five times (issue 31, upd23:
+// gitengine's localRepo). The commit and trees are then read from one
+// object cache (every storage of the repository shares it).
+func TestUpdateOpensLocalSourceOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.add500(t).Close()
+	f.commit("one file", map[string]string{"docs/d3/f123.md": "# File 123, second edition\n"})
+	o := f.opts()
+	o.Engine = NewEngine(o)
+	w, err := Open(f.project, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	gitDir := filepath.Join(f.upstream, ".git")
+	c := gittest.WatchFiles(t, syscall.IN_OPEN, map[string]string{gitDir: "."})
+	r := f.must(w.Update(bg, nil, UpdateOptions{Changes: true}))
+	if got := actions(r); got != "docs:updated" {
+		t.Fatalf("update: %s", got)
+	}
+	if r.Changes == nil || len(r.Changes.Packages) != 1 {
+		t.Fatalf("changes summary: %+v", r.Changes)
+	}
+	opened := c.Count(t)
+	if n := opened["config"]; n != 1 {
+		t.Errorf("the update opened the source's config %d times, want 1 (one open of the repository): %v", n, opened)
+	}
+	t.Logf("opens in the source's .git: %v", opened)
+}

@@ -203,6 +203,23 @@ func (w *Workspace) writeState(p string, st *pkgState) error {
 	return w.fs.WriteFileAtomic(p, append(data, '\n'), 0o644)
 }
 
+// writeStagedState writes a patch's new state to p in .tmp/ as
+// writeState does but leaves .tmp/ unsynced (atomicfile.WriteStaged):
+// swapState renames it on into .state/ at once, and commit syncs .state/
+// before the lock (syncStateDir). A power cut that loses its name in
+// .tmp/ leaves what a stop before the write leaves (the journal, the old
+// state in .state/ or already moved to .tmp/<alias>.oldstate), from
+// which recovery writes it again: the journal's stateDelta applied to
+// the old state, restamped from the disk, as it does when the staged
+// file is there (upd23; TestPatchStagedStateLostRecovers).
+func (w *Workspace) writeStagedState(p string, st *pkgState) error {
+	data, err := encodeState(st)
+	if err != nil {
+		return err
+	}
+	return w.fs.WriteStagedAtomic(p, append(data, '\n'), 0o644)
+}
+
 // stateOut is a state file as encodeState writes it when every name is
 // UTF-8: pkgState with its files as plainFile, which is what
 // fileState.MarshalJSON writes of each, in one pass (json.Marshal calls

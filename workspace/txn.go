@@ -229,7 +229,7 @@ func (w *Workspace) swapState(j *journal, refresh func(*pkgState) error) error {
 			err = refresh(s)
 		}
 		if err == nil {
-			err = w.writeState(st, s)
+			err = w.writeStagedState(st, s)
 		}
 		if err != nil {
 			return err

@@ -26,7 +26,21 @@ func WriteCache(name string, data []byte, perm fs.FileMode) error {
 	return write(name, data, perm, false)
 }
 
+// WriteStaged is WriteFile without the fsync of the directory: the
+// file's bytes are on disk before it is renamed, and its name is not
+// made durable, for a file its caller renames on into another directory
+// and syncs that one (workspace's staged state: the lost name costs a
+// recovery what a stop before the write costs, and the commit syncs the
+// directory the file ends in).
+func WriteStaged(name string, data []byte, perm fs.FileMode) error {
+	return writeSync(name, data, perm, true, false)
+}
+
 func write(name string, data []byte, perm fs.FileMode, sync bool) error {
+	return writeSync(name, data, perm, sync, sync)
+}
+
+func writeSync(name string, data []byte, perm fs.FileMode, sync, syncDir bool) error {
 	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
@@ -66,7 +80,7 @@ func write(name string, data []byte, perm fs.FileMode, sync bool) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	renamed = true
-	if sync {
+	if syncDir {
 		SyncDir(dir)
 	}
 	return nil

@@ -226,6 +226,13 @@ func (d Dir) WriteCacheAtomic(rel string, data []byte, perm fs.FileMode) error {
 	return d.writeReplacing(rel, data, perm, atomicfile.WriteCache)
 }
 
+// WriteStagedAtomic writes rel through atomicfile.WriteStaged (temp
+// file, fsync, rename; the directory not synced), creating its parent
+// directories: for a file its caller renames on and syncs where it ends.
+func (d Dir) WriteStagedAtomic(rel string, data []byte, perm fs.FileMode) error {
+	return d.writeReplacing(rel, data, perm, atomicfile.WriteStaged)
+}
+
 // writeReplacing checks rel (no link on its way, not read-only), creates
 // its parent directories and writes it with write, one of atomicfile's
 // (a temp file renamed over rel).

@@ -43,6 +43,21 @@ func (c *Counter) Count(text string) int {
 	return n
 }
 
+// Knows reports whether the counter counts text without the codec: every
+// piece of it is one it has counted, a seeded one, or one it counts by
+// rule (one token whatever it is, a short hash's letters); it is count
+// with a codec that notes the call. The seeded pieces it meets are the
+// counter's own from then on, as after a count. A caller that
+// will count text later can start loading the codec early when it does
+// not (indexer: INDEX.md's record of what an update changed).
+func (c *Counter) Knows(text string) bool {
+	// count's own rule: a count whose codec says whether it was asked for
+	// (none is given, so nothing is counted by it).
+	needs := false
+	_, _ = c.pieces.count(func() tokenizer.Codec { needs = true; return nil }, text)
+	return !needs
+}
+
 // Seed gives the counter the counts of pieces a counter of an earlier
 // process returned from Pieces, so that text made of them is counted
 // without loading the codec (INDEX.md's render keeps them in the index:

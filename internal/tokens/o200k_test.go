@@ -299,3 +299,46 @@ func TestCodecIsO200kBase(t *testing.T) {
 		t.Fatalf("Encode(hello world) = %v, %v", ids, err)
 	}
 }
+
+// TestKnowsIsCountWithoutTheCodec: Knows(text) is true exactly when
+// counting text would not call the codec (upd23: the indexer starts
+// loading it early when a render will need it).
+func TestKnowsIsCountWithoutTheCodec(t *testing.T) {
+	codec := Codec()
+	if codec == nil {
+		t.Fatal("the o200k codec did not load")
+	}
+	var first Counter
+	seen := "- `docs` `7816305` → `62aa2fc` (2026-11-28): 1 document, 2 sections changed: `part3/page303.md: Page, edition 230`\n"
+	if _, err := first.pieces.count(func() tokenizer.Codec { return codec }, seen); err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{
+		"",
+		seen,
+		"123 4567 ! ?",                       // one token each by rule
+		"`abcdef0` `cbcaf12` `0123456`",      // a short hash's letters
+		"- `docs`: Page, edition 231\n",      // seeded words
+		"- `docs`: Page, Kubernetes rollout", // a new word
+		"zebra",
+		"Page\x7fedition",
+		"\xffPage", // not UTF-8: the codec counts it whole
+	}
+	for _, text := range texts {
+		var c Counter
+		c.Seed(first.Pieces())
+		knows := c.Knows(text)
+		called := false
+		want, _ := codec.Count(text)
+		got, err := c.pieces.count(func() tokenizer.Codec { called = true; return codec }, text)
+		if err != nil || (got != want && utf8.ValidString(text)) {
+			t.Fatalf("%q: count %d, %v; the codec counts %d", text, got, err, want)
+		}
+		if knows == called {
+			t.Errorf("%q: Knows %v, yet the count called the codec: %v", text, knows, called)
+		}
+		if !c.Knows(text) && utf8.ValidString(text) {
+			t.Errorf("%q: not known after it was counted", text)
+		}
+	}
+}
