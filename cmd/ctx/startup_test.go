@@ -90,3 +90,33 @@ func parseInitTrace(s string) ([]initCost, error) {
 	}
 	return out, nil
 }
+
+// TestEarlyWalkInitsBeforeBleve: Go initialises indexer/prewalk, whose
+// init starts a search's early walk, before bleve's scorch (the largest
+// init, 2.4 ms): the walk's stats then run on the second core while the
+// rest of the packages are initialised (bench/README.md, cli23). An
+// import that made prewalk wait for bleve would keep every search as
+// slow as before without failing anything else.
+func TestEarlyWalkInitsBeforeBleve(t *testing.T) {
+	cmd := exec.Command(ctxExe, "version")
+	cmd.Env = append(slices.Clone(testEnv), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("ctx version: %v\n%s", err, stderr.String())
+	}
+	inits, err := parseInitTrace(stderr.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(pkg string) int {
+		i := slices.IndexFunc(inits, func(c initCost) bool { return c.pkg == pkg })
+		if i < 0 {
+			t.Fatalf("%s not in the init trace:\n%s", pkg, stderr.String())
+		}
+		return i
+	}
+	if pre, scorch := at("github.com/ctx-dev/ctx/indexer/prewalk"), at("github.com/blevesearch/bleve/v2/index/scorch"); pre > scorch {
+		t.Errorf("indexer/prewalk is initialised %dth, after bleve's scorch (%dth): its walk no longer runs beside the inits", pre+1, scorch+1)
+	}
+}
