@@ -46,9 +46,6 @@ func NewBatch(root string, rels []string) *Batch {
 // Root is the folder b's files are under, as NewBatch was given it.
 func (b *Batch) Root() string { return b.root }
 
-// Rels are b's files, as NewBatch was given them.
-func (b *Batch) Rels() []string { return b.rels }
-
 // Run stats the files of b no goroutine has claimed, a run at a time,
 // until none is left, and returns (the runs others claimed may still be
 // in progress: Wait).
