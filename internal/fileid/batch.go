@@ -1,6 +1,7 @@
 package fileid
 
 import (
+	"runtime"
 	"sync/atomic"
 )
 
@@ -68,6 +69,7 @@ func (b *Batch) Run() {
 		if b.left.Add(int64(lo-hi)) == 0 {
 			close(b.done)
 		}
+		runtime.Gosched()
 	}
 	if tr != nil {
 		tr.Close()
