@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -68,18 +69,52 @@ type Walker struct {
 var early *Walker
 
 func init() {
-	if len(os.Args) > 1 && os.Args[1] == "search" {
+	if dir, ok := searchStart(os.Args[1:]); ok {
 		// The walk allocates (the record, the batches' results) while the
 		// packages are initialised, which alone nearly fill Go's first
 		// heap goal: without this a collection came in the middle of the
 		// inits (main sets it again, once a process).
 		gcstart.Defer()
-		early = Start("")
+		early = Start(dir)
 	}
 }
 
-// Start starts an early walk from the folder dir (the working folder when
-// ""): a goroutine reads the walk record of the first folder from dir up
+// searchStart reads a command line (the arguments after the program's
+// name) as cmd/ctx will: whether it is `ctx search`, and the folder it
+// starts in, -C DIR (--chdir DIR, -CDIR, -C=DIR, --chdir=DIR) before the
+// command, "" for the working folder. A guess, which costs only the
+// walk's work when wrong (Take): a -C after the command, or any other
+// flag before it, is not guessed at (no early walk).
+func searchStart(args []string) (string, bool) {
+	dir := ""
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "search":
+			for _, b := range args[1:] {
+				if strings.HasPrefix(b, "-C") || strings.HasPrefix(b, "--chdir") {
+					return "", false
+				}
+			}
+			return dir, true
+		case a == "-C" || a == "--chdir":
+			if len(args) < 2 {
+				return "", false
+			}
+			dir, args = args[1], args[2:]
+		case strings.HasPrefix(a, "--chdir="):
+			dir, args = a[len("--chdir="):], args[1:]
+		case strings.HasPrefix(a, "-C"):
+			dir, args = strings.TrimPrefix(a[2:], "="), args[1:]
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// Start starts an early walk from the folder dir (relative to the working
+// folder; "" is the working folder): a goroutine reads the walk record of the first folder from dir up
 // whose .context/index holds one, then stats its packages' folders and
 // documents, all of the first package, then the next.
 func Start(dir string) *Walker {
@@ -120,15 +155,16 @@ func (k *Walker) Take(indexDir string) *Walk {
 	return w
 }
 
-// find reads the walk record of the first folder from dir (the working
-// folder when "") up whose .context/index holds one, and makes its batches; nil when
+// find reads the walk record of the first folder from dir (relative to
+// the working folder) up whose .context/index holds one, and makes its batches; nil when
 // there is none or it cannot be read.
 func find(dir string) *Walk {
-	if dir == "" {
-		var err error
-		if dir, err = os.Getwd(); err != nil {
+	if !filepath.IsAbs(dir) {
+		wd, err := os.Getwd()
+		if err != nil {
 			return nil
 		}
+		dir = filepath.Join(wd, dir) // -C DIR, as cmd/ctx reads it when no link is on the way
 	}
 	for {
 		idx := filepath.Join(dir, contextDir, indexDir)
