@@ -200,15 +200,7 @@ func TestEarlyWalkIsUsed(t *testing.T) {
 	for _, b := range w.Docs {
 		b.Wait(0)
 	}
-	p := filepath.Join(root, ".context/packages/lib/a/b/c.md")
-	fi, err := os.Lstat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, p, "# C\n\nA DEEP page.\n")
-	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
-		t.Fatal(err)
-	}
+	shortcutCases()["same size and mtime, written in place"].change(t, root)
 
 	wrong := prewalk.Start(other)
 	r.early = wrong.Take
