@@ -178,7 +178,8 @@ func TestWalkRecordShortcutEarly(t *testing.T) {
 }
 
 // TestEarlyWalkIsUsed: the check takes the early walk's stats rather than
-// stat again, and only the early walk of its own index folder: a file
+// stat again, and only the early walk of its own index folder (another
+// project's it stops: no one takes it after): a file
 // written in place (size and mtime kept) after the early walk stat'ed it
 // is seen by a check that takes another project's early walk or none, and
 // not by one that takes the walk made before the edit (as a check that
@@ -205,8 +206,8 @@ func TestEarlyWalkIsUsed(t *testing.T) {
 	wrong := prewalk.Start(other)
 	r.early = wrong.Take
 	freshAfter(t, r, pkgs, "lib")
-	if wrong.Take(filepath.Join(otherCtx, project.IndexDir)) == nil {
-		t.Error("the check took another project's early walk")
+	if wrong.Take(filepath.Join(otherCtx, project.IndexDir)) != nil {
+		t.Error("another project's early walk, declined by the check, was not stopped")
 	}
 
 	given := false

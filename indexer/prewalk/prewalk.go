@@ -144,12 +144,21 @@ func Take(indexDir string) *Walk {
 	return early.Take(indexDir)
 }
 
-// Take hands over k's walk once, to the first caller, when it read the
-// record of indexDir; else nil. It waits for the record's read, not for
-// the stats (the batches' Wait).
+// Take hands over k's walk to the first caller when it read the record of
+// indexDir; else nil, and a first caller of another index folder stops
+// it (the check's own project is not the one guessed: the walk's work is
+// lost, and no more of it is done). It waits for the record's read, not
+// for the stats (the batches' Wait).
 func (k *Walker) Take(indexDir string) *Walk {
 	w := k.walk()
-	if w == nil || w.IndexDir != indexDir || !k.taken.CompareAndSwap(false, true) {
+	if w == nil || !k.taken.CompareAndSwap(false, true) {
+		return nil
+	}
+	if w.IndexDir != indexDir {
+		for _, a := range slices.Sorted(maps.Keys(w.Recs)) {
+			w.Seen[a].Stop()
+			w.Docs[a].Stop()
+		}
 		return nil
 	}
 	return w

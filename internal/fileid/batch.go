@@ -28,6 +28,7 @@ type Batch struct {
 	next atomic.Int64 // the next run to claim
 	left atomic.Int64 // files not yet stat'ed
 	done chan struct{}
+	stop atomic.Bool // Stop: no more runs claimed
 }
 
 // batchRun is how many files a goroutine claims at a time.
@@ -48,11 +49,11 @@ func NewBatch(root string, rels []string) *Batch {
 func (b *Batch) Root() string { return b.root }
 
 // Run stats the files of b no goroutine has claimed, a run at a time,
-// until none is left, and returns (the runs others claimed may still be
+// until none is left (or b is stopped), and returns (the runs others claimed may still be
 // in progress: Wait).
 func (b *Batch) Run() {
 	var tr *Tree
-	for {
+	for !b.stop.Load() {
 		k := int(b.next.Add(1)) - 1
 		lo := k * batchRun
 		if lo >= len(b.rels) {
@@ -75,6 +76,10 @@ func (b *Batch) Run() {
 		tr.Close()
 	}
 }
+
+// Stop makes b claim no more runs: a batch whose results nobody will take
+// (Wait would then never return).
+func (b *Batch) Stop() { b.stop.Store(true) }
 
 // Wait runs b (Run) with helpers more goroutines beside the caller, then
 // waits for every run to end, and gives the results, in rels' order.

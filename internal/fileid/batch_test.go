@@ -58,3 +58,24 @@ func TestBatchSharedByGoroutines(t *testing.T) {
 		t.Fatalf("an empty batch: %v", got)
 	}
 }
+
+// TestBatchStop: a stopped batch claims no more runs: nothing is stat'ed
+// after Stop.
+func TestBatchStop(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rels := make([]string, 3*batchRun)
+	for i := range rels {
+		rels[i] = "a.md"
+	}
+	b := NewBatch(dir, rels)
+	b.Stop()
+	b.Run()
+	for i, o := range b.out {
+		if o != (Lstated{}) {
+			t.Fatalf("file %d stat'ed after Stop: %+v", i, o)
+		}
+	}
+}
