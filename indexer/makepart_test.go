@@ -61,19 +61,17 @@ func TestStatDocsPaths(t *testing.T) {
 	}
 	rec := &pkgWalk{docs: append(slices.Clone(rels), "sub/gone.md")}
 	for _, base := range []string{dir, dir + "/", dir + "/./sub/..", dir + "//y/../"} {
-		tr := fileid.NewTree(base)
-		stamps, there := rec.docStamps(base, tr)
-		tr.Close()
-		if there[len(rels)] {
+		stats := rec.docStamps(fileid.NewBatch(base, rec.docs))
+		if stats[len(rels)].Err == nil {
 			t.Fatalf("folder %q: the gone document there", base)
 		}
-		for i, got := range stamps[:len(rels)] {
+		for i, got := range stats[:len(rels)] {
 			want, _, err := fileid.Lstat(filepath.Join(dir, filepath.FromSlash(rels[i])))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !there[i] || got != want || got.Size != int64(i+1) {
-				t.Errorf("folder %q, %q: stat'ed %+v (there %v); want %+v", base, rels[i], got, there[i], want)
+			if got.Err != nil || !got.Regular || got.St != want || got.St.Size != int64(i+1) {
+				t.Errorf("folder %q, %q: stat'ed %+v; want %+v", base, rels[i], got, want)
 			}
 		}
 	}
@@ -102,12 +100,10 @@ func TestStatDocsManyRuns(t *testing.T) {
 		}
 		present = append(present, rel)
 	}
-	tr := fileid.NewTree(dir)
-	defer tr.Close()
-	stamps, there := (&pkgWalk{docs: docs}).docStamps(dir, tr)
+	stats := (&pkgWalk{docs: docs}).docStamps(fileid.NewBatch(dir, docs))
 	var got []string
 	for i, d := range docs {
-		if !there[i] {
+		if stats[i].Err != nil || !stats[i].Regular {
 			continue
 		}
 		got = append(got, d)
@@ -115,8 +111,8 @@ func TestStatDocsManyRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if stamps[i] != want {
-			t.Fatalf("document %d, %q: stat'ed %+v; want %+v", i, d, stamps[i], want)
+		if stats[i].St != want {
+			t.Fatalf("document %d, %q: stat'ed %+v; want %+v", i, d, stats[i].St, want)
 		}
 	}
 	if !slices.Equal(got, present) {
@@ -164,20 +160,20 @@ func TestStatDocsStampIsTheWalks(t *testing.T) {
 		tr := fileid.NewTree(dir)
 		defer tr.Close()
 		_, want := walk()
-		if got := rec.statDocs(dir, tr); got != want {
+		if got := rec.statDocs(dir, tr, nil); got != want {
 			t.Errorf("%s: statDocs' stamp %s; the walk's %s", step, got, want)
 		}
 	}
 	check("as recorded")
 	tr0 := fileid.NewTree(dir)
-	prev := rec.statDocs(dir, tr0)
+	prev := rec.statDocs(dir, tr0, nil)
 	tr0.Close()
 	moved := func(step string) {
 		t.Helper()
 		check(step)
 		tr := fileid.NewTree(dir)
 		defer tr.Close()
-		now := rec.statDocs(dir, tr)
+		now := rec.statDocs(dir, tr, nil)
 		if now == prev {
 			t.Errorf("%s: the stamp did not move", step)
 		}

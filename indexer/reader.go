@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/ctx-dev/ctx/indexer/prewalk"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/suggest"
@@ -112,6 +113,9 @@ type Reader struct {
 	// moved past their files).
 	walks      [2]atomic.Int64
 	walkSettle time.Duration
+	// early hands over the early walk of an index folder (prewalk.Take;
+	// a test gives its own Walker's)
+	early func(indexDir string) *prewalk.Walk
 }
 
 // FileVersion identifies one version of a file that writers replace by
@@ -208,7 +212,7 @@ func OpenReader(contextDir string) (*Reader, error) {
 	if contextDir == "" {
 		return nil, errors.New("indexer: empty context directory")
 	}
-	return &Reader{contextDir: contextDir, walkSettle: walkRecordSettle}, nil
+	return &Reader{contextDir: contextDir, walkSettle: walkRecordSettle, early: prewalk.Take}, nil
 }
 
 func (r *Reader) indexDir() string { return filepath.Join(r.contextDir, project.IndexDir) }

@@ -1,22 +1,18 @@
 package indexer
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/indexer/walkrec"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/fileid"
 )
@@ -58,20 +54,9 @@ const walkRecordFile = "walks.bin"
 // must be for its stamp in the record to be trusted.
 const walkRecordSettle = 3 * time.Second
 
-// walkRecordMagic opens the file; the version after it changes with the
-// format, and with the schema and the document extensions (what a walk
-// finds) the file must be made again.
-const walkRecordMagic = "ctx-walks 2\n"
-
-// seenStat is one folder or .gitignore a recorded walk read: its path
-// (slash-separated, in the package folder, or in the project for a
-// .gitignore above it), and its stamp (absent: no such file).
-type seenStat struct {
-	path   string
-	above  bool
-	absent bool
-	st     fileid.Stamp
-}
+// seenStat is one folder or .gitignore a recorded walk read (the
+// record's format: walkrec).
+type seenStat = walkrec.Seen
 
 // pkgWalk is one package's recorded walk.
 type pkgWalk struct {
@@ -112,7 +97,7 @@ func i64s(n int64) string { return strconv.FormatInt(n, 10) }
 
 // walkRecordVersion is what a record must have been written with.
 func walkRecordVersion() string {
-	return walkRecordMagic + i64s(schemaVersion) + " " + strings.Join(markdown.Extensions(), ",") + "\n"
+	return walkrec.Magic + i64s(schemaVersion) + " " + strings.Join(markdown.Extensions(), ",") + "\n"
 }
 
 // recorder collects what one package's walk read (markdown.WalkOptions.Seen).
@@ -133,10 +118,10 @@ func (c *recorder) add(s markdown.Seen) {
 		if !s.Above {
 			return // a folder's .gitignore that is not there: adding one moves the folder's stamp
 		}
-		c.seen = append(c.seen, seenStat{path: s.Path, above: true, absent: true})
+		c.seen = append(c.seen, seenStat{Path: s.Path, Above: true, Absent: true})
 		return
 	}
-	c.seen = append(c.seen, seenStat{path: s.Path, above: s.Above, st: fileid.Of(s.Info)})
+	c.seen = append(c.seen, seenStat{Path: s.Path, Above: s.Above, St: fileid.Of(s.Info)})
 }
 
 // record makes the walk record of pkg from its full walk w (recorded by
@@ -149,7 +134,7 @@ func (c *recorder) record(pkg Package, w walkedPackage, stamp string, start time
 		return pkgWalk{}, false
 	}
 	for _, s := range c.seen {
-		if !s.absent && !s.st.Proves(s.st, at) {
+		if !s.Absent && !s.St.Proves(s.St, at) {
 			return pkgWalk{}, false
 		}
 	}
@@ -163,28 +148,34 @@ func (c *recorder) record(pkg Package, w walkedPackage, stamp string, start time
 // unmoved reports whether every folder and .gitignore rec's walk read is
 // as it was then, proven by its stamp (fileid.Proves). Those in the
 // package folder are stat'ed through tr (its Tree: from the open folder),
-// the folder itself followed as fs.WalkDir stats its root. A folder of
+// the folder itself followed as fs.WalkDir stats its root; pre, when not
+// nil, is their stat data in the record's order, taken by the early walk
+// (indexer/prewalk) from the same folder (those above it are stat'ed
+// here). A folder of
 // the record that became a link is a stamp that moved: so the documents
 // statDocs stats next are in the folders the walk found.
-func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree) bool {
-	for _, s := range rec.seen {
+func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree, pre []fileid.Lstated) bool {
+	for i, s := range rec.seen {
 		var now fileid.Stamp
 		var err error
-		if s.above {
+		switch {
+		case s.Above:
 			var fi fs.FileInfo
-			if fi, err = os.Lstat(filepath.Join(pkg.Project, filepath.FromSlash(s.path))); err == nil {
+			if fi, err = os.Lstat(filepath.Join(pkg.Project, filepath.FromSlash(s.Path))); err == nil {
 				now = fileid.Of(fi)
 			}
-		} else {
-			now, _, err = tr.Lstat(s.path) // "." follows the folder, as os.Stat
+		case pre != nil:
+			now, err = pre[i].St, pre[i].Err // the early walk's (prewalk)
+		default:
+			now, _, err = tr.Lstat(s.Path) // "." follows the folder, as os.Stat
 		}
-		if s.absent {
+		if s.Absent {
 			if !errors.Is(err, fs.ErrNotExist) {
 				return false
 			}
 			continue
 		}
-		if err != nil || !s.st.Proves(now, rec.at) {
+		if err != nil || !s.St.Proves(now, rec.at) {
 			return false
 		}
 	}
@@ -195,196 +186,82 @@ func (rec *pkgWalk) unmoved(pkg Package, tr *fileid.Tree) bool {
 // walkMarkdown does those it finds, and gives the stamp of those it found
 // with their side files (partStamp's of the same fileStats, sideStamps'
 // rules): a document gone or no longer a regular file is left out (the
-// stamp then differs from the part's). No fileStat is kept: the check
+// stamp then differs from the part's). pre, when not nil, is the batch of
+// the documents the early walk (indexer/prewalk) started in dir; else
+// one is made here. No fileStat is kept: the check
 // compares the stamp only, and a package's thousands of fileStats were
 // the check's largest allocation (each new page of memory is a page
 // fault, ~15 µs on the VM of bench/README.md).
-func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree) string {
-	stamps, there := rec.docStamps(dir, tr)
+func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree, pre *fileid.Batch) string {
+	if pre == nil {
+		pre = fileid.NewBatch(dir, rec.docs)
+	}
+	stats := rec.docStamps(pre)
 	st := newStamp()
 	rel := func(k int) string { return rec.docs[k] }
+	there := func(k int) bool { return stats[k].Err == nil && stats[k].Regular }
 	listed := func(k int) (*sideStamp, bool) {
-		if !there[k] {
+		if !there(k) {
 			return nil, false
 		}
-		return sideOf(stamps[k], true, nil), true
+		return sideOf(stats[k].St, true, nil), true
 	}
 	sideStat := func(p string) *sideStamp { return sideOf(tr.Lstat(p)) }
 	for i, d := range rec.docs {
-		if there[i] {
-			s := stamps[i]
+		if there(i) {
+			s := stats[i].St
 			st.add(d, s.Size, s.MTime, s.CTime, s.Ino, kepOf(i, len(rec.docs), rel, listed, sideStat), bundleOf(i, len(rec.docs), rel, listed))
 		}
 	}
 	return st.sum()
 }
 
-// docStamps stats the documents of rec in the package folder dir: each
-// one's stamp, in the record's order, and whether it is there as a
-// regular file (removed or replaced since the record was made: not).
-// Each is stat'ed from the open package folder (fileid.Tree: whole paths'
-// lookups were a quarter of a search process's samples, and no path is
-// built), a few runs of the record's documents at a time: the first
-// through tr (dir's Tree, which unmoved used), the others each through a
-// Tree of its own.
-func (rec *pkgWalk) docStamps(dir string, tr *fileid.Tree) ([]fileid.Stamp, []bool) {
-	const workers, least = 4, 256 // a run of fewer documents is not worth a goroutine
-	stamps := make([]fileid.Stamp, len(rec.docs))
-	there := make([]bool, len(rec.docs))
-	runs := max(1, min(workers, len(rec.docs)/least))
-	statRun := func(k int, tr *fileid.Tree) {
-		for i := k * len(rec.docs) / runs; i < (k+1)*len(rec.docs)/runs; i++ {
-			s, regular, err := tr.Lstat(rec.docs[i])
-			stamps[i], there[i] = s, err == nil && regular
-		}
-	}
-	var wg sync.WaitGroup
-	for k := 1; k < runs; k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			own := fileid.NewTree(dir)
-			defer own.Close()
-			statRun(k, own)
-		}()
-	}
-	statRun(0, tr)
-	wg.Wait()
-	return stamps, there
+// docStamps is the stat data of rec's documents, in the record's order,
+// from b, their batch (fileid.Batch: each stat'ed from the open package
+// folder, whole paths' lookups were a quarter of a search process's
+// samples, and no path is built), stat'ed by the caller and up to three
+// goroutines more, one a run of 256 documents (a run of fewer is not
+// worth a goroutine), beside what else stats it (the early walk).
+func (rec *pkgWalk) docStamps(b *fileid.Batch) []fileid.Lstated {
+	const workers, least = 4, 256
+	return b.Wait(max(1, min(workers, len(rec.docs)/least)) - 1)
 }
 
-// encodeWalks writes the records, sorted by alias.
+// encodeWalks writes the records (walkrec's format), sorted by alias.
 func encodeWalks(recs map[string]pkgWalk) []byte {
-	aliases := slices.Sorted(maps.Keys(recs))
-	b := []byte(walkRecordVersion())
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
+	out := make(map[string]walkrec.Rec, len(recs))
+	for a, r := range recs {
+		out[a] = walkrec.Rec{Alias: r.alias, Key: r.key, Stamp: r.stamp, At: r.at, Seen: r.seen, Docs: r.docs, Held: r.held}
 	}
-	num := func(n int64) { b = binary.AppendVarint(b, n) }
-	b = binary.AppendUvarint(b, uint64(len(aliases)))
-	for _, a := range aliases {
-		r := recs[a]
-		str(r.alias)
-		str(r.key)
-		str(r.stamp)
-		num(r.at)
-		b = binary.AppendUvarint(b, uint64(len(r.seen)))
-		for _, s := range r.seen {
-			str(s.path)
-			flags := int64(0)
-			if s.above {
-				flags |= 1
-			}
-			if s.absent {
-				flags |= 2
-			}
-			num(flags)
-			num(s.st.Size)
-			num(s.st.MTime)
-			num(s.st.CTime)
-			b = binary.AppendUvarint(b, s.st.Ino)
-		}
-		b = binary.AppendUvarint(b, uint64(len(r.docs)))
-		for _, d := range r.docs {
-			str(d)
-		}
-		num(int64(r.held))
-	}
-	return b
+	return walkrec.Encode(walkRecordVersion(), out)
 }
 
 // errWalkRecord is a walk record that cannot be read: ignored.
-var errWalkRecord = errors.New("indexer: walk record unreadable")
+var errWalkRecord = walkrec.ErrRecord
 
-// decodeWalks reads what encodeWalks wrote; any fault, a path that is not
-// a clean relative one (fs.ValidPath) included, is errWalkRecord. The
-// records' strings are b's bytes, not a copy of them (a search's second
-// largest allocation was that copy: 200 KB on the shared corpus, ~40 page
-// faults), so b must not change while the records are used: readWalks
+// decodeWalks reads what encodeWalks wrote (walkrec.Decode, of this
+// version); any fault is errWalkRecord. The records' strings are b's
+// bytes, so b must not change while the records are used: readWalks
 // hands over the buffer it read and never touches again.
 func decodeWalks(b []byte) (map[string]pkgWalk, error) {
-	v := walkRecordVersion()
-	if !bytes.HasPrefix(b, []byte(v)) {
+	header, recs, err := walkrec.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	return walksOf(header, recs)
+}
+
+// walksOf is the records walkrec.Decode read with header, when header is
+// this version's.
+func walksOf(header string, recs map[string]walkrec.Rec) (map[string]pkgWalk, error) {
+	if header != walkRecordVersion() {
 		return nil, errWalkRecord
 	}
-	b = b[len(v):]
-	all := unsafe.String(unsafe.SliceData(b), len(b)) // the paths are slices of it
-	bad := false
-	uv := func() uint64 {
-		n, k := binary.Uvarint(b)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return n
+	out := make(map[string]pkgWalk, len(recs))
+	for a, r := range recs {
+		out[a] = pkgWalk{alias: r.Alias, key: r.Key, stamp: r.Stamp, at: r.At, seen: r.Seen, docs: r.Docs, held: r.Held}
 	}
-	num := func() int64 {
-		n, k := binary.Varint(b)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return n
-	}
-	str := func() string {
-		n := uv()
-		if bad || n > uint64(len(b)) {
-			bad = true
-			return ""
-		}
-		off := len(all) - len(b)
-		b = b[n:]
-		return all[off : off+int(n)]
-	}
-	// count reads the number of the items that follow, each of at least
-	// size bytes (a string's length, a number: one byte each): no more
-	// than the bytes left hold, so a corrupt file allocates nothing larger
-	// than its bytes can describe (a seenStat is 56 bytes).
-	count := func(size int) int {
-		n := uv()
-		if n > uint64(len(b)/size) {
-			bad = true
-			return 0
-		}
-		return int(n)
-	}
-	const pkgSize, seenSize, docSize = 7, 6, 1
-	recs := map[string]pkgWalk{}
-	for range count(pkgSize) {
-		r := pkgWalk{alias: str(), key: str(), stamp: str(), at: num()}
-		r.seen = make([]seenStat, count(seenSize))
-		for i := range r.seen {
-			s := seenStat{path: str()}
-			flags := num()
-			s.above, s.absent = flags&1 != 0, flags&2 != 0
-			s.st = fileid.Stamp{Size: num(), MTime: num(), CTime: num(), Ino: uv()}
-			r.seen[i] = s
-		}
-		r.docs = make([]string, count(docSize))
-		for i := range r.docs {
-			r.docs[i] = str()
-		}
-		held := num()
-		bad = bad || held < 0 || held > int64(len(all)) // a count, no larger than the file: a corrupt one is no record
-		r.held = int(held)
-		for _, p := range r.docs {
-			bad = bad || !fs.ValidPath(p) || p == "."
-		}
-		for _, s := range r.seen {
-			bad = bad || !fs.ValidPath(s.path)
-		}
-		if bad {
-			return nil, errWalkRecord
-		}
-		recs[r.alias] = r
-	}
-	if bad || len(b) != 0 {
-		return nil, errWalkRecord
-	}
-	return recs, nil
+	return out, nil
 }
 
 // readWalks reads indexDir's walk record; nil when there is none or it
@@ -419,7 +296,13 @@ func writeWalks(contextDir, indexDir string, recs map[string]pkgWalk) {
 func (r *Reader) freshWalks(ctx context.Context, pkgs []Package, parts map[string]catalogPart, skip func(i int) bool) []walkedPackage {
 	start := time.Now()
 	indexDir := r.indexDir()
-	recs := readWalks(indexDir)
+	pre := r.early(indexDir)
+	var recs map[string]pkgWalk
+	if pre != nil {
+		recs, _ = walksOf(pre.Header, pre.Recs) // the early walk read it: not again
+	} else {
+		recs = readWalks(indexDir)
+	}
 	walks := make([]walkedPackage, len(pkgs))
 	recd := make([]*recorder, len(pkgs))
 	used := make([]bool, len(pkgs))
@@ -435,8 +318,13 @@ func (r *Reader) freshWalks(ctx context.Context, pkgs []Package, parts map[strin
 		part := parts[p.Alias]
 		if rec, ok := recs[p.Alias]; ok && part.File != "" && rec.key == walkKey(p) && rec.stamp == part.Stamp {
 			tr := fileid.NewTree(p.Dir)
-			if rec.unmoved(p, tr) {
-				w.stamp, w.held, used[i] = rec.statDocs(p.Dir, tr), rec.held, true
+			var seen []fileid.Lstated
+			var docs *fileid.Batch
+			if pre != nil && pre.Docs[p.Alias] != nil && pre.Docs[p.Alias].Root() == p.Dir {
+				seen, docs = pre.Seen[p.Alias].Wait(0), pre.Docs[p.Alias]
+			}
+			if rec.unmoved(p, tr, seen) {
+				w.stamp, w.held, used[i] = rec.statDocs(p.Dir, tr, docs), rec.held, true
 				tr.Close()
 				r.walks[0].Add(1)
 				return

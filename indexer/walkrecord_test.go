@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctx-dev/ctx/indexer/prewalk"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -137,7 +138,99 @@ func freshAfter(t *testing.T, r *Reader, pkgs []Package, stale ...string) {
 // a new project.
 func TestWalkRecordShortcut(t *testing.T) {
 	t.Parallel()
-	cases := map[string]struct {
+	for name, c := range shortcutCases() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			root, ctxDir, pkgs := recordProject(t)
+			r := recordReader(t, root, ctxDir, pkgs)
+			c.change(t, root)
+			freshAfter(t, r, pkgs, c.stale)
+		})
+	}
+}
+
+// TestWalkRecordShortcutEarly: TestWalkRecordShortcut's changes, each
+// made before an early walk (indexer/prewalk) starts, as a change made
+// before `ctx search` starts: the check takes the early walk's stats and
+// sees every one, a document written in place with its size and mtime
+// kept included.
+func TestWalkRecordShortcutEarly(t *testing.T) {
+	t.Parallel()
+	for name, c := range shortcutCases() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			root, ctxDir, pkgs := recordProject(t)
+			r := recordReader(t, root, ctxDir, pkgs)
+			c.change(t, root)
+			k := prewalk.Start(filepath.Join(root, "docs", "sub")) // from a folder below the project, as Find
+			took := false
+			r.early = func(indexDir string) *prewalk.Walk {
+				w := k.Take(indexDir)
+				took = took || w != nil
+				return w
+			}
+			freshAfter(t, r, pkgs, c.stale)
+			if !took {
+				t.Fatal("the check did not take the early walk")
+			}
+		})
+	}
+}
+
+// TestEarlyWalkIsUsed: the check takes the early walk's stats rather than
+// stat again, and only the early walk of its own index folder (another
+// project's it stops: no one takes it after): a file
+// written in place (size and mtime kept) after the early walk stat'ed it
+// is seen by a check that takes another project's early walk or none, and
+// not by one that takes the walk made before the edit (as a check that
+// ran then would not).
+func TestEarlyWalkIsUsed(t *testing.T) {
+	t.Parallel()
+	root, ctxDir, pkgs := recordProject(t)
+	r := recordReader(t, root, ctxDir, pkgs)
+	other, otherCtx, otherPkgs := recordProject(t)
+	recordReader(t, other, otherCtx, otherPkgs)
+
+	w := prewalk.Start(root).Take(filepath.Join(ctxDir, project.IndexDir))
+	if w == nil {
+		t.Fatal("the early walk did not read the record")
+	}
+	for _, b := range w.Seen {
+		b.Wait(0)
+	}
+	for _, b := range w.Docs {
+		b.Wait(0)
+	}
+	shortcutCases()["same size and mtime, written in place"].change(t, root)
+
+	wrong := prewalk.Start(other)
+	r.early = wrong.Take
+	freshAfter(t, r, pkgs, "lib")
+	if wrong.Take(filepath.Join(otherCtx, project.IndexDir)) != nil {
+		t.Error("another project's early walk, declined by the check, was not stopped")
+	}
+
+	given := false
+	r.early = func(string) *prewalk.Walk {
+		defer func() { given = true }()
+		if given {
+			return nil
+		}
+		return w
+	}
+	if f, err := r.Freshness(pkgs); err != nil || !f.Fresh {
+		t.Fatalf("with the early walk made before the edit: Freshness = %+v, %v; want fresh (its stats taken)", f, err)
+	}
+	freshAfter(t, r, pkgs, "lib")
+}
+
+// shortcutCases are the changes TestWalkRecordShortcut makes, and the
+// alias each makes stale.
+func shortcutCases() map[string]struct {
+	change func(t *testing.T, root string)
+	stale  string
+} {
+	return map[string]struct {
 		change func(t *testing.T, root string)
 		stale  string
 	}{
@@ -194,15 +287,6 @@ func TestWalkRecordShortcut(t *testing.T) {
 			}
 			writeFile(t, filepath.Join(root, "docs/pictures/caption.md"), "# Caption\n")
 		}, "docs"},
-	}
-	for name, c := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			root, ctxDir, pkgs := recordProject(t)
-			r := recordReader(t, root, ctxDir, pkgs)
-			c.change(t, root)
-			freshAfter(t, r, pkgs, c.stale)
-		})
 	}
 }
 
@@ -284,8 +368,8 @@ func TestWalkRecordNotTrusted(t *testing.T) {
 func TestWalkRecordCodec(t *testing.T) {
 	recs := map[string]pkgWalk{
 		"a": {alias: "a", key: "k\x00x", stamp: "s", at: -5, seen: []seenStat{
-			{path: ".", st: fileid.Stamp{Size: 1, MTime: 2, CTime: 3, Ino: 4}},
-			{path: ".gitignore", above: true, absent: true},
+			{Path: ".", St: fileid.Stamp{Size: 1, MTime: 2, CTime: 3, Ino: 4}},
+			{Path: ".gitignore", Above: true, Absent: true},
 		}, docs: []string{"a.md", "b/c.md"}},
 		"b": {alias: "b", docs: []string{}, seen: []seenStat{}},
 	}

@@ -6,7 +6,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
-	"sync/atomic"
+
+	"github.com/ctx-dev/ctx/internal/gcstart"
 )
 
 // buildHeap is the heap a full build of the search index grows to before
@@ -23,10 +24,6 @@ const buildHeap = 100 << 20
 // heap: high, so that the bound decides while the live heap is small.
 const buildGCPercent = 400
 
-// gcDeferred is set when deferFirstGC turned the collector off until the
-// heap reaches startHeap.
-var gcDeferred atomic.Bool
-
 // withBuildGC runs build with the collector set for a full build: the
 // heap grows to buildHeap between collections, or to twice the highest
 // live heap a collection left (about Go's default) once that is more than
@@ -37,7 +34,7 @@ var gcDeferred atomic.Bool
 // with GOGC or GOMEMLIMIT set by the user, keeps the collector as it is.
 // The command sets them around the build, no library package does.
 func withBuildGC(build func() error) error {
-	if userSetGC() || !gcDeferred.Load() {
+	if userSetGC() || !gcstart.Deferred() {
 		return build()
 	}
 	// deferFirstGC's first collection sets Go's defaults: let it come

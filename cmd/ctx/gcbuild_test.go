@@ -5,6 +5,8 @@ import (
 	"math"
 	"runtime/debug"
 	"testing"
+
+	"github.com/ctx-dev/ctx/internal/gcstart"
 )
 
 // TestWithBuildGC: withBuildGC sets buildGCPercent and buildHeap for the
@@ -70,7 +72,7 @@ func TestWithBuildGC(t *testing.T) {
 // ctx in process, maybe two builds at once) leaves the collector as it
 // found it, during the build and after.
 func TestWithBuildGCLeavesOtherProcesses(t *testing.T) {
-	if gcDeferred.Load() {
+	if gcstart.Deferred() {
 		t.Skip("this process set up ctx's collector")
 	}
 	pct := debug.SetGCPercent(-1)
