@@ -138,7 +138,7 @@ func (c *catalog) loadAllCtx(ctx context.Context, indexDir string) error {
 func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord, error) {
 	var pf partFile
 	path := filepath.Join(indexDir, catalogDir, p.File)
-	data, err := os.ReadFile(path)
+	data, err := readIndexFile(path)
 	if err != nil {
 		return nil, err
 	}

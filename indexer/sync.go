@@ -356,7 +356,10 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 	}
 	p.rebuild = p.why != ""
 	if p.rebuild {
-		p.cat.Files, p.cat.Parts = nil, nil
+		// InLinks too: a rebuild writes inlinks.json again (red23: a
+		// damaged one outlived `ctx index --rebuild`, which its error
+		// names as the cure).
+		p.cat.Files, p.cat.Parts, p.cat.InLinks = nil, nil, ""
 	}
 	return p
 }
@@ -1222,7 +1225,7 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 	}
 	memo.write(d, indexDir)
 	st.Tokens, st.Degraded = info.Tokens, info.Degraded
-	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
+	if cur, err := boundedfile.ReadFile(target, int64(len(md))); err != nil || string(cur) != md {
 		if err := writeFileAtomic(d, target, []byte(md)); err != nil {
 			return st, fmt.Errorf("indexer: write INDEX.md: %w", err)
 		}

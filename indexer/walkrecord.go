@@ -390,7 +390,7 @@ func decodeWalks(b []byte) (map[string]pkgWalk, error) {
 // readWalks reads indexDir's walk record; nil when there is none or it
 // cannot be read.
 func readWalks(indexDir string) map[string]pkgWalk {
-	b, err := os.ReadFile(filepath.Join(indexDir, walkRecordFile))
+	b, err := readIndexFile(filepath.Join(indexDir, walkRecordFile))
 	if err != nil {
 		return nil
 	}
