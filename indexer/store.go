@@ -97,7 +97,14 @@ type meta struct {
 
 // fileRecord is what the catalogue knows of one document.
 type fileRecord struct {
-	Path        string   `json:"path"`
+	Path string `json:"path"`
+	// PathBytes is Path's bytes when they are not UTF-8 (a file name is
+	// any bytes on Linux), which JSON cannot hold: encoding/json writes
+	// each as U+FFFD, so the recorded path was never the file's and every
+	// Sync removed and added the document again (red23). readPart takes
+	// Path from it; processFile sets it. As the state file's pathBytes
+	// (workspace's fileState).
+	PathBytes   []byte   `json:"pathBytes,omitempty"`
 	Size        int64    `json:"size"`
 	ModNS       int64    `json:"mtime"`
 	CNS         int64    `json:"ctime,omitempty"` // inode change time (see fileid)

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -1327,6 +1328,9 @@ func readDocument(abs string) ([]byte, error) {
 // processFile reads, hashes and (when its content changed) parses one file.
 func processFile(alias, label, rel, abs string, size, modNS int64, kep *sideStamp, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
 	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep, kinds: true}
+	if !utf8.ValidString(rel) {
+		rec.PathBytes = []byte(rel) // JSON cannot hold it (fileRecord.PathBytes)
+	}
 	name := label + "/" + rel
 	if size > maxFileSize {
 		rec.Skipped = skipReason(size, nil)
