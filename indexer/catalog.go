@@ -56,7 +56,7 @@ var partFileRE = lazyre.New(`^[0-9a-f]{32}\.json$`)
 // catalogPart is what the top of the catalogue knows of one package's part.
 type catalogPart struct {
 	File        string `json:"file"`  // the part's name in catalog/
-	Stamp       string `json:"stamp"` // partStamp of its records; "" when a path is not UTF-8 (makePart)
+	Stamp       string `json:"stamp"` // partStamp of its records
 	Records     int    `json:"records"`
 	Chunks      int    `json:"chunks"`
 	Tokens      int64  `json:"tokens,omitempty"`
@@ -143,7 +143,7 @@ func (c *catalog) loadAllCtx(ctx context.Context, indexDir string) error {
 func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord, error) {
 	var pf partFile
 	path := filepath.Join(indexDir, catalogDir, p.File)
-	data, err := os.ReadFile(path)
+	data, err := readIndexFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -152,6 +152,11 @@ func readPart(indexDir, alias string, p catalogPart, keepRaw bool) ([]fileRecord
 	}
 	if pf.Schema != schemaVersion || pf.Alias != alias || len(pf.Files) != p.Records {
 		return nil, &DamagedFileError{Path: path, Err: fmt.Errorf("not the catalogue of package %q that %s names", alias, catalogFile)}
+	}
+	for i := range pf.Files {
+		if r := &pf.Files[i]; r.PathBytes != nil {
+			r.Path = string(r.PathBytes) // a name that is not UTF-8 (fileRecord.PathBytes)
+		}
 	}
 	if p.Kinds {
 		for i := range pf.Files {
@@ -330,12 +335,10 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 	sum := sha256.Sum256(data)
 	p := catalogPart{File: hex.EncodeToString(sum[:16]) + ".json", Records: len(recs)}
 	st, listing := newStamp(), sha256.New()
-	valid := true
 	p.Kinds = true
 	var line []byte
 	for _, r := range recs {
 		p.Kinds = p.Kinds && r.kinds
-		valid = valid && utf8.ValidString(r.Path)
 		st.add(r.Path, r.Size, r.ModNS, r.CNS, r.Ino, r.KEP, r.Bundle)
 		p.Chunks += r.Chunks
 		p.Tokens += r.Tokens
@@ -349,13 +352,10 @@ func makePart(alias string, recs []fileRecord) (catalogPart, []byte, error) {
 		line = append(line, '\n')
 		listing.Write(line)
 	}
+	// A name that is not UTF-8 is read back whole (fileRecord.PathBytes,
+	// red23): the stamp holds for it too. (It was "" for such a package,
+	// which no walk gives, so each search planned it file by file again.)
 	p.Stamp = st.sum()
-	if !valid {
-		// JSON keeps a name that is not UTF-8 with U+FFFD for its invalid
-		// bytes: the record read back is not that file's. No walk gives
-		// the empty stamp, so the package is planned file by file, always.
-		p.Stamp = ""
-	}
 	p.Listing = hex.EncodeToString(listing.Sum(nil)[:16])
 	p.Links = linkInput(recs)
 	return p, data, nil

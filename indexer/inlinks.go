@@ -136,13 +136,16 @@ func hubPages(g *graph) map[string][]string {
 }
 
 // publishInLinks writes inlinks.json for cat when its link graph is not
-// the one the file was counted from (last) or the file is missing, and
-// returns the graph the file now holds. It reads every part of cat then.
+// the one the file was counted from (last) or the file is missing or not
+// a regular file (red23: a fifo there was kept, and every search failed
+// on it), and returns the graph the file now holds. It reads every part
+// of cat then. A rebuild passes no last (readPlanState): it writes the
+// file again, as DamagedFileError's hint says.
 func publishInLinks(d confine.Dir, indexDir string, cat *catalog, last string) (string, error) {
 	graph := inlinksFormat + linkGraphInput(cat.Packages, cat.Parts)
 	p := filepath.Join(indexDir, inlinksFile)
 	if graph == last {
-		if _, err := os.Stat(p); err == nil {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
 			return graph, nil
 		}
 	}

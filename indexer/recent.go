@@ -6,11 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/tokens"
@@ -111,8 +111,8 @@ func startNoteRecent(d confine.Dir, indexDir string, opts Options, dur *durable)
 
 // readRecent reads the record of indexDir; none when missing or unreadable.
 func readRecent(indexDir string) []RecentChange {
-	b, err := os.ReadFile(filepath.Join(indexDir, recentFile))
-	if err != nil || len(b) > maxRecentBytes {
+	b, err := boundedfile.ReadFile(filepath.Join(indexDir, recentFile), maxRecentBytes)
+	if err != nil {
 		return nil
 	}
 	var r []RecentChange

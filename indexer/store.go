@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/lazyre"
@@ -97,7 +97,14 @@ type meta struct {
 
 // fileRecord is what the catalogue knows of one document.
 type fileRecord struct {
-	Path        string   `json:"path"`
+	Path string `json:"path"`
+	// PathBytes is Path's bytes when they are not UTF-8 (a file name is
+	// any bytes on Linux), which JSON cannot hold: encoding/json writes
+	// each as U+FFFD, so the recorded path was never the file's and every
+	// Sync removed and added the document again (red23). readPart takes
+	// Path from it; processFile sets it. As the state file's pathBytes
+	// (workspace's fileState).
+	PathBytes   []byte   `json:"pathBytes,omitempty"`
 	Size        int64    `json:"size"`
 	ModNS       int64    `json:"mtime"`
 	CNS         int64    `json:"ctime,omitempty"` // inode change time (see fileid)
@@ -250,7 +257,7 @@ func tryRLock(d confine.Dir, p string) (release func(), ok bool, err error) {
 // and encoding/json took 341 µs for the four where jsonfile.Unmarshal
 // takes 246 (bench/README.md, start22).
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := readIndexFile(path)
 	if err != nil {
 		return err
 	}
@@ -258,6 +265,32 @@ func readJSON(path string, v any) error {
 		return &DamagedFileError{Path: path, Err: err}
 	}
 	return nil
+}
+
+// maxIndexFileBytes bounds a read of one of the index's own files
+// (readIndexFile): far above any the indexer writes (a catalogue part of
+// bench/scale's 10× corpus is a few MB), so only a planted or sparse file
+// meets it.
+const maxIndexFileBytes = 1 << 30
+
+// readIndexFile reads one of the index's own files whole, bounded
+// (internal/boundedfile: a regular file only, never waiting on a fifo, at
+// most maxIndexFileBytes). index/ is ctx's, but a project unpacked from a
+// tar archive keeps fifos, and a plain read of one hung every search and
+// every index update for ever (red23). A file that is not regular, or
+// over the bound, is a DamagedFileError (its hint: `ctx index --rebuild`;
+// Sync rebuilds; the readers of caches take it as absent, and the next
+// write replaces it by rename).
+func readIndexFile(path string) ([]byte, error) {
+	b, err := boundedfile.ReadFile(path, maxIndexFileBytes)
+	if be, ok := errors.AsType[*boundedfile.Error](err); ok {
+		what := boundedfile.Describe(be.Mode)
+		if be.Kind == boundedfile.ErrTooLarge {
+			what = fmt.Sprintf("more than the %d bytes ctx reads of it", be.Max)
+		}
+		return nil, &DamagedFileError{Path: path, Err: fmt.Errorf("%w (%s)", be.Kind, what)}
+	}
+	return b, err
 }
 
 // DamagedFileError is a file of the index that ctx cannot use (cut short,

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -357,7 +358,10 @@ func readPlanState(indexDir string, rebuild bool, warn func(string)) *syncPlan {
 	}
 	p.rebuild = p.why != ""
 	if p.rebuild {
-		p.cat.Files, p.cat.Parts = nil, nil
+		// InLinks too: a rebuild writes inlinks.json again (red23: a
+		// damaged one outlived `ctx index --rebuild`, which its error
+		// names as the cure).
+		p.cat.Files, p.cat.Parts, p.cat.InLinks = nil, nil, ""
 	}
 	return p
 }
@@ -1226,7 +1230,7 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 	}
 	memo.write(d, indexDir)
 	st.Tokens, st.Degraded = info.Tokens, info.Degraded
-	if cur, err := os.ReadFile(target); err != nil || string(cur) != md {
+	if cur, err := boundedfile.ReadFile(target, int64(len(md))); err != nil || string(cur) != md {
 		if err := writeFileAtomic(d, target, []byte(md)); err != nil {
 			return st, fmt.Errorf("indexer: write INDEX.md: %w", err)
 		}
@@ -1400,6 +1404,9 @@ func readDocument(abs string) ([]byte, error) {
 // processFile reads, hashes and (when its content changed) parses one file.
 func processFile(alias, label, rel, abs string, size, modNS int64, kep, bundle *sideStamp, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
 	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep, Bundle: bundle, kinds: true}
+	if !utf8.ValidString(rel) {
+		rec.PathBytes = []byte(rel) // JSON cannot hold it (fileRecord.PathBytes)
+	}
 	name := label + "/" + rel
 	if size > maxFileSize {
 		rec.Skipped = skipReason(size, nil)

@@ -4,7 +4,9 @@ package indexer
 
 import (
 	"fmt"
-	"os"
+	"math"
+
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,8 +17,11 @@ import (
 // vectors.bin, not the whole file (0.36 s of CPU at 384 dimensions at ten
 // times the corpus). Writers replace vectors.bin by rename, never in
 // place: a mapping keeps the file it was made of, whole, until unmapped.
+//
+// It opens through boundedfile.Open: a regular file only, never waiting
+// on a fifo (red23: a fifo planted as vectors.bin hung every search).
 func mapFile(p string) ([]byte, func(), error) {
-	f, err := os.Open(p)
+	f, err := boundedfile.Open(p, math.MaxInt64)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"unsafe"
@@ -271,7 +270,7 @@ func familyInput(recs []fileRecord) string {
 func publishVersions(d confine.Dir, indexDir string, cat *catalog, touched map[string][]fileRecord, last string, dur *durable, later bool) (string, error) {
 	p := filepath.Join(indexDir, versionsFile)
 	var old versionsData
-	if b, err := os.ReadFile(p); err == nil {
+	if b, err := readIndexFile(p); err == nil {
 		if old, err = decodeVersions(b); err != nil || old.ID != last {
 			old = versionsData{}
 		}
@@ -327,9 +326,10 @@ func recordedVersions(d confine.Dir, indexDir, id string) (*versionMap, bool, er
 	if err := d.Check(p); err != nil {
 		return nil, false, err
 	}
-	b, err := os.ReadFile(p)
+	b, err := readIndexFile(p)
 	if err != nil {
-		// None, or unreadable (an I/O error, a permission, a folder): the
+		// None, or unreadable (an I/O error, a permission, a folder, a
+		// fifo: readIndexFile never waits on one): the
 		// file only saves finding the copies again, so they are found
 		// in the snapshot (the next Sync writes it again, or says why
 		// it cannot).

@@ -267,7 +267,7 @@ func walksOf(header string, recs map[string]walkrec.Rec) (map[string]pkgWalk, er
 // readWalks reads indexDir's walk record; nil when there is none or it
 // cannot be read.
 func readWalks(indexDir string) map[string]pkgWalk {
-	b, err := os.ReadFile(filepath.Join(indexDir, walkRecordFile))
+	b, err := readIndexFile(filepath.Join(indexDir, walkRecordFile))
 	if err != nil {
 		return nil
 	}

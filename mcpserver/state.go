@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -301,8 +302,8 @@ func (s *Server) unproven(snap snapshot) map[string]error {
 		case tracked != nil:
 			out[alias] = fmt.Errorf("package %q is not served: %w", alias, tracked)
 		case !s.proj.InstalledHere(alias):
-			out[alias] = fmt.Errorf("package %q is not installed by ctx on this machine (%s is missing), so its files under %s are not served as commit %s: run `ctx install` (it names the files that differ from the lock)",
-				alias, project.Rel(project.StateDir+"/"+alias+".json"), project.Rel(project.PackagesDir+"/"+alias), naming.ShortRev(e.Rev, 12))
+			out[alias] = fmt.Errorf("package %q is not installed by ctx on this machine (%s %s), so its files under %s are not served as commit %s: run `ctx install` (it names the files that differ from the lock)",
+				alias, project.Rel(project.StateDir+"/"+alias+".json"), cmp.Or(s.proj.NotInstalledWhy(alias), "is missing"), project.Rel(project.PackagesDir+"/"+alias), naming.ShortRev(e.Rev, 12))
 		}
 	}
 	return out

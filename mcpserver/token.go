@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 )
 
 // A token is the bearer token of `ctx mcp --http`: 16 to 256 characters,
@@ -42,7 +43,7 @@ func CheckToken(tok, from string) error {
 // started at once agree on one token. A file others can read is refused
 // (on Unix).
 func LoadToken(path string) (tok string, created bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.ReadFile(path, 64<<10) // a token is one line; never wait on a fifo (red23)
 	if errors.Is(err, fs.ErrNotExist) {
 		tok = rand.Text()
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/ctx-dev/ctx/ctxref"
 	"github.com/ctx-dev/ctx/indexer"
 	"github.com/ctx-dev/ctx/indexer/markdown"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/internal/safetext"
 	"github.com/ctx-dev/ctx/internal/wording"
@@ -704,7 +704,8 @@ func (s *Server) readIndexMD(ctx context.Context, req mcp.Request) ([]byte, stri
 			warn = w
 		}
 	}
-	data, err := os.ReadFile(s.proj.Path(project.IndexName))
+	// Bounded, never waiting on a fifo (internal/boundedfile, red23).
+	data, err := boundedfile.ReadFile(s.proj.Path(project.IndexName), maxFileBytes)
 	if err != nil {
 		if snap.unusable() {
 			return nil, "", fmt.Errorf("no INDEX.md: %w", snap.lockErr)

@@ -528,6 +528,22 @@ func (p Project) InstalledHere(alias string) bool {
 	return ok
 }
 
+// NotInstalledWhy says, for a message, why InstalledHere is false for
+// alias: what its state file is ("is missing", "is a fifo, not a regular
+// file"); "" when it holds. red23: a fifo there was called missing.
+func (p Project) NotInstalledWhy(alias string) string {
+	fi, err := os.Lstat(p.StatePath(alias))
+	switch {
+	case err == nil && fi.Mode().IsRegular():
+		return ""
+	case err == nil:
+		return "is " + boundedfile.Describe(fi.Mode()) + ", not a regular file"
+	case errors.Is(err, fs.ErrNotExist):
+		return "is missing"
+	}
+	return "cannot be read (" + err.Error() + ")"
+}
+
 // stateStamp is InstalledHere, and the state file's stamp (Package.State)
 // when it holds.
 func (p Project) stateStamp(alias string) (string, bool) {

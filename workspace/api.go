@@ -123,6 +123,11 @@ type InitOptions struct {
 func (w *Workspace) Root() string { return w.root }
 func (w *Workspace) Dir() string  { return w.proj.Dir() }
 
+// NotInstalledWhy says what alias's state file is when the package is
+// not installed here (project.NotInstalledWhy: "is missing", "is a fifo,
+// not a regular file").
+func (w *Workspace) NotInstalledWhy(alias string) string { return w.proj.NotInstalledWhy(alias) }
+
 // Manifest returns a copy of the manifest.
 func (w *Workspace) Manifest() project.Manifest {
 	m := w.manifest

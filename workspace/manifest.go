@@ -4,11 +4,11 @@ import (
 	"errors"
 	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/naming"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
@@ -68,7 +68,10 @@ func (w *Workspace) writeManifest(m *project.Manifest) error {
 // and by writeManifest before it writes context.local.json.
 func (w *Workspace) ignoreLocal() error {
 	line := "/" + project.LocalName
-	data, err := os.ReadFile(w.path(project.GitignoreName))
+	// The user's file, read bounded and never waiting on a fifo (red23:
+	// a fifo there hung every command that takes the project lock, search
+	// included); one that is not a regular file is an error naming it.
+	data, err := boundedfile.ReadFile(w.path(project.GitignoreName), project.MaxFileBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

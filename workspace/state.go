@@ -16,6 +16,7 @@ import (
 	"github.com/ctx-dev/ctx/gitengine"
 	"github.com/ctx-dev/ctx/internal/atomicfile"
 	"github.com/ctx-dev/ctx/internal/boundedfile"
+	"github.com/ctx-dev/ctx/internal/confine"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/jsonfile"
 	"github.com/ctx-dev/ctx/internal/treehash"
@@ -153,9 +154,12 @@ func (w *Workspace) readState(alias string) (*pkgState, error) {
 // readStateFile reads a state file: .state/<alias>.json, or the one a
 // change staged in .tmp/ (internal/boundedfile: a regular file of at most
 // project.MaxStateBytes; ctx writes it, but a fifo or /dev/zero put there
-// must not hang ctx or fill its memory, own21).
+// must not hang ctx or fill its memory, own21), never through a link at
+// its end (red23: ctx follows no link in .context/, and a state read
+// through one made a package InstalledHere calls not installed look
+// installed to install, which then never wrote it).
 func readStateFile(p string) (*pkgState, error) {
-	data, fi, err := boundedfile.Read(p, project.MaxStateBytes, boundedfile.Options{})
+	data, fi, err := boundedfile.Read(p, project.MaxStateBytes, boundedfile.Options{NoFollow: true})
 	if err != nil {
 		return nil, err
 	}
@@ -510,7 +514,12 @@ func (w *Workspace) inspect(alias string, locked *lockfile.Entry, full bool) (*l
 			if st, err = scanState(dir, locked.Rev, locked.Tree, locked.Hash); err == nil {
 				// The files are the locked ones: installed under its rules.
 				st.Audience, st.AudienceChecked = locked.Audience, true
-				_ = w.writeState(w.statePath(alias), st) // not when opened read-only
+				// Not when opened read-only, nor on a read-only disk; any
+				// other refusal is said (red23: a link there was kept in
+				// silence, and the package stayed not installed here).
+				if err := w.writeState(w.statePath(alias), st); err != nil && !errors.Is(err, confine.ErrReadOnly) && !confine.CannotWrite(err) {
+					w.log("warning: %s: its files are the lock's, but its state could not be written: %v", alias, err)
+				}
 			}
 		}
 	}

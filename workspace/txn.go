@@ -41,6 +41,7 @@ import (
 	"syscall"
 
 	"github.com/ctx-dev/ctx/internal/atomicfile"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/lockfile"
 	"github.com/ctx-dev/ctx/project"
 )
@@ -468,7 +469,10 @@ func (w *Workspace) recover() error {
 		if !strings.HasSuffix(name, ".journal") || strings.HasPrefix(name, ".") {
 			continue
 		}
-		data, err := os.ReadFile(w.tmp(name))
+		// Bounded, and never waiting on a fifo (red23: a fifo named as a
+		// journal hung every command, status and search included); an
+		// unreadable one is ignored, then removed with what is left.
+		data, err := boundedfile.ReadFile(w.tmp(name), project.MaxStateBytes)
 		var j journal
 		if err == nil {
 			err = json.Unmarshal(data, &j)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -130,7 +131,7 @@ func runStatus(ctx context.Context, opts *statusOptions) error {
 		edited[p.Alias] = true
 	}
 	for _, a := range notHere {
-		fmt.Fprintf(opts.IO.Out, "%s: not installed on this machine (%s is missing; its files came with the project and are not indexed or served): run `ctx install`\n", safetext.Escape(a), project.Rel(project.StateDir+"/"+a+".json"))
+		fmt.Fprintf(opts.IO.Out, "%s: not installed on this machine (%s %s; its files came with the project and are not indexed or served): run `ctx install`\n", safetext.Escape(a), project.Rel(project.StateDir+"/"+a+".json"), cmp.Or(w.NotInstalledWhy(a), "is missing"))
 	}
 	for _, b := range late {
 		advice := behindAdvice(edited[b.Alias])

@@ -1,5 +1,6 @@
 // Package atomicfile writes a file atomically: readers see the old or the
-// new bytes, never a mix. It imports no ctx package.
+// new bytes, never a mix. It imports no ctx package but
+// internal/boundedfile.
 package atomicfile
 
 import (
@@ -8,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 )
 
 // WriteFile writes data to name through a temp file in the same
@@ -41,7 +44,13 @@ func write(name string, data []byte, perm fs.FileMode, sync bool) error {
 }
 
 func writeSync(name string, data []byte, perm fs.FileMode, sync, syncDir bool) error {
-	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
+	// The file there is compared only when it is a regular file of no
+	// more bytes than data (boundedfile): a fifo or a device in its place
+	// (a project unpacked from a tar archive keeps fifos) is replaced by
+	// the rename without waiting on it (red23: a fifo at meta.own.json or
+	// a state file hung every search or install), and a large file is not
+	// read to be told apart.
+	if old, err := boundedfile.ReadFile(name, int64(len(data))); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
 	dir := filepath.Dir(name)
