@@ -749,13 +749,14 @@ func filesFollowLock(proj project.Project, lock *lockfile.Lock, alias string) bo
 // project.ReadStateSums), or a file the state does not hold. A file the
 // state records no sum of (an older ctx, a link) and a record hashed with
 // its kep.yaml are not told; nor is any when the state cannot be read
-// (the package is not served as installed then) or records no file. Sync asks it for a part
-// it makes and for one whose package's state changed (markEdited).
+// (the package is not served as installed then) or records neither a
+// file nor a hash (ReadStateSums' nil). A state of an empty package
+// tells every document as one ctx did not install, as status lists it
+// (rv-trust23). Sync asks it for a part it makes and for one whose
+// package's state or locked commit changed (markEdited).
 func editedOf(statePath string, recs []fileRecord) string {
 	sums, err := project.ReadStateSums(statePath)
-	if err != nil || len(sums) == 0 {
-		// A state that records no file (an empty package; the tests'
-		// stub states) has nothing to tell a file by.
+	if err != nil || sums == nil {
 		return ""
 	}
 	var out []string

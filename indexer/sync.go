@@ -1240,18 +1240,19 @@ func publishIndexMD(ctx context.Context, d confine.Dir, indexDir, target string,
 
 // markEdited sets, in parts, each locked package's Edited (editedOf):
 // for a part made now, from its records, and for one kept whose
-// package's state changed (an install that moved the files' baseline),
-// from its records read again; a part kept of a package whose state did
-// not change keeps what it had (trust23). A live dir source has nothing
+// package's state or locked commit changed (an install that moved the
+// files' baseline, a lock that came after its files), from its records
+// read again; a part kept of a package whose state and lock did not
+// change keeps what it had (trust23). A live dir source has nothing
 // installed to differ from.
 func markEdited(contextDir, indexDir string, p *syncPlan, out *applied, parts map[string]catalogPart) error {
 	proj, err := project.At(filepath.Dir(contextDir))
 	if err != nil {
 		return nil
 	}
-	oldState := make(map[string]string, len(p.cat.Packages))
+	old := make(map[string]Package, len(p.cat.Packages))
 	for _, q := range p.cat.Packages {
-		oldState[q.Alias] = q.State
+		old[q.Alias] = q
 	}
 	var lock *lockfile.Lock
 	for _, pkg := range p.pkgs {
@@ -1266,7 +1267,10 @@ func markEdited(contextDir, indexDir string, p *syncPlan, out *applied, parts ma
 		}
 		recs, made := out.files[pkg.Alias]
 		if !made {
-			if st, had := oldState[pkg.Alias]; had && st == pkg.State {
+			// The lock's commit too: files that came before their lock
+			// (two commits pulled one at a time) are its text once it
+			// comes, and no edits (filesFollowLock; rv-trust23).
+			if q, had := old[pkg.Alias]; had && q.State == pkg.State && q.Rev == pkg.Rev {
 				continue
 			}
 			if recs, err = p.cat.records(indexDir, pkg.Alias); err != nil {

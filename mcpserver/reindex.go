@@ -73,6 +73,9 @@ func (s *Server) startReindex(snap snapshot, sent stamps, gen uint64, stale []st
 				return snap.pkgs
 			},
 		})
+		if err == nil {
+			s.held.reindexed() // a package's files may be the lock's text now
+		}
 		s.mu.Lock()
 		s.job, job.err = nil, err
 		s.fresh = freshState{sentinel: sent, gen: gen, checkedAt: time.Now(), fresh: err == nil}

@@ -70,12 +70,25 @@ type Holder interface {
 // when its state file's stamp or its lock entry's commit or hash changes
 // (an install, an update, a pull that brings a new lock): not when only
 // git's index changed, which renews a snapshot (a 20,000-file state is
-// 4.3 MB to decode).
+// 4.3 MB to decode). A Holder of a package behind its lock whose files
+// were not, as a whole, the lock's text (FollowedLock said no) is read
+// again after a re-index too (reindexed): the files changed, and may be
+// the lock's text now (an edit undone, or a look taken during the pull,
+// which writes the lock before the package's files: rv-trust23).
 type heldFiles struct {
 	read  InstalledFunc
 	state func(alias string) string // the state file's path
 	mu    sync.Mutex
 	m     map[string]heldState
+	gen   uint64 // re-indexes done (reindexed)
+}
+
+// reindexed counts a re-index of the files: a package's "not the lock's
+// text" verdict is looked at again.
+func (h *heldFiles) reindexed() {
+	h.mu.Lock()
+	h.gen++
+	h.mu.Unlock()
 }
 
 // heldState is one package's Holder (nil: the state could not be read),
@@ -84,6 +97,18 @@ type heldState struct {
 	st        stamp
 	rev, hash string
 	h         Holder
+	gen       uint64 // heldFiles.gen when read
+}
+
+// current reports whether c, read for the lock entry e, still answers
+// with the state file's stamp st and gen re-indexes done: a Holder of
+// another commit than e's (the files not the lock's text) holds until a
+// re-index only.
+func (c heldState) current(st stamp, e lockfile.Entry, gen uint64) bool {
+	if !c.st.same(st) || c.rev != e.Rev || c.hash != e.Hash {
+		return false
+	}
+	return c.h == nil || c.h.Commit() == e.Rev || c.gen == gen
 }
 
 // holder is alias's Holder, read on first use; ok is false when there
@@ -101,14 +126,14 @@ func (s snapshot) holder(alias string) (held Holder, ok bool) {
 	st := statStamp(h.state(alias))
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if c, ok := h.m[alias]; ok && c.st.same(st) && c.rev == e.Rev && c.hash == e.Hash {
+	if c, ok := h.m[alias]; ok && c.current(st, e, h.gen) {
 		return c.h, true
 	}
 	held, err := h.read(alias, e)
 	if err != nil {
 		held = nil
 	}
-	h.m[alias] = heldState{st: st, rev: e.Rev, hash: e.Hash, h: held}
+	h.m[alias] = heldState{st: st, rev: e.Rev, hash: e.Hash, h: held, gen: h.gen}
 	return held, true
 }
 

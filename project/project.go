@@ -1062,7 +1062,13 @@ func (p Project) Installed(m *Manifest, l *lockfile.Lock) []Package {
 // hex) by slash-separated path in the package: "" for a file recorded by
 // a ctx before sums were, and for a link (its sum is its target's). For
 // INDEX.md's mark of the files that differ from what ctx installed
-// (indexer.installedEdited, trust23), read only when INDEX.md is rendered.
+// (indexer.editedOf, trust23), read only when INDEX.md is rendered.
+//
+// It is nil, with no error, for a state that records neither a file nor
+// the lock's hash (a ctx from before files were recorded; the tests'
+// stub states): nothing to tell a file by. A state ctx wrote of an empty
+// package records its hash, and every file there now is one it did not
+// install (rv-trust23).
 func ReadStateSums(path string) (map[string]string, error) {
 	data, err := boundedfile.ReadFile(path, MaxStateBytes)
 	if err != nil {
@@ -1075,9 +1081,13 @@ func ReadStateSums(path string) (map[string]string, error) {
 			Mode  fs.FileMode `json:"mode"`
 			Sum   string      `json:"sum"`
 		} `json:"files"`
+		Hash string `json:"hash"`
 	}
 	if err := jsonfile.Unmarshal(data, &v); err != nil { // the state's own decoder (workspace.readStateFile)
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(v.Files) == 0 && v.Hash == "" {
+		return nil, nil
 	}
 	out := make(map[string]string, len(v.Files))
 	for _, f := range v.Files {
