@@ -53,6 +53,17 @@ func TestScanListItemFences(t *testing.T) {
 		{"break", "- - -\n    ```\n    x\n", "TTT", 0},
 		// A heading line ends the items.
 		{"heading ends items", "- a\n# T\n    ```\n", "THT", 1},
+		// rv-polish23: indented code and a thematic break are no
+		// paragraph. A line at column 0 after an item's indented code is
+		// no lazy continuation: it ends the item, and a fence four in
+		// after it is that paragraph's text (the heading stays one).
+		{"no lazy line after indented code", "- a\n\n      code\nx\n    ```\n    y\n\n## H\n", "TBTTTTBH", 1},
+		// After a thematic break or indented code, "2." and an empty
+		// item start a list (no paragraph to interrupt).
+		{"2. after a break", "***\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
+		{"2. after indented code", "    indented\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
+		{"empty item after a break", "- - -\n-\n    ```\n    x\n    ```\n", "TTCCC", 0},
+		{"item's break", "1. ***\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
 	} {
 		b := Scan(Lines([]byte(tc.doc)))
 		if got := kindLetters(b.Kinds); got != tc.kinds {

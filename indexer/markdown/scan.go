@@ -258,6 +258,27 @@ type Body struct {
 	Fences   []Fence   // a markdown body's fenced code blocks, in order
 }
 
+// leavesParagraph reports whether a text line, t after its indent
+// columns past the innermost item's content, is paragraph text (a lazy
+// continuation may follow it, and an ordered item other than 1 or an
+// empty one does not start after it): not indented code (four columns
+// in, no paragraph before it), an empty item's marker nor a thematic break (rv-polish23: taken
+// for paragraphs, they kept an item open over a line at column 0, whose
+// next line then opened a fence to the end of the page).
+func leavesParagraph(t string, indent int, inPara bool) bool {
+	if indent >= 4 {
+		return inPara
+	}
+	if t == "" {
+		return false // an empty item's marker line
+	}
+	switch t[0] {
+	case '-', '*', '_':
+		return !isBreak(t)
+	}
+	return true
+}
+
 // enterItems is the list items open at line l (items: those open before
 // it, each the column its content starts at, outermost first; inPara:
 // the line before is paragraph text) and the column and byte where l's
@@ -355,6 +376,7 @@ func Scan(lines []string) Body {
 			paraStart, inPara = -1, false
 			continue
 		}
+		prevPara := inPara
 		inPara = false
 		t, indent3 := afterIndent(l)
 		if indent3 && strings.HasPrefix(t, "<!--") {
@@ -392,7 +414,7 @@ func Scan(lines []string) Body {
 			}
 		}
 		s.Kinds[i] = Text
-		inPara = true
+		inPara = leavesParagraph(l[at:], cols-w, prevPara)
 		if paraStart < 0 && setextCandidate(l) {
 			paraStart = i
 		}
