@@ -63,6 +63,12 @@ func TestScanListItemFences(t *testing.T) {
 		{"2. after a break", "***\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
 		{"2. after indented code", "    indented\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
 		{"empty item after a break", "- - -\n-\n    ```\n    x\n    ```\n", "TTCCC", 0},
+		// An item can begin with one blank line at most: an empty item
+		// followed by one ends, and a line five in after it is indented
+		// code, no fence (it hid the heading after it).
+		{"empty item, then a blank", "-\n\n     ```\n     x\n\n## H\n", "TBTTBH", 1},
+		{"empty ordered item, then a blank", "1.\n\n    ```\n    x\n\n## H\n", "TBTTBH", 1},
+		{"empty item, then its text", "-\n  a\n\n     ```\n     x\n     ```\n", "TTBCCC", 0},
 		{"item's break", "1. ***\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
 	} {
 		b := Scan(Lines([]byte(tc.doc)))

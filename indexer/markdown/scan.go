@@ -342,6 +342,7 @@ func Scan(lines []string) Body {
 	paraStart := -1 // first line of the current paragraph that may become a setext heading
 	var items []int // the content column of each open list item, outermost first (enterItems)
 	inPara := false // the line before is text (a lazy continuation may follow)
+	emptyItem := false // the innermost item is empty so far: its marker ended the line before
 	for i, l := range lines {
 		if fenceLen > 0 {
 			s.Kinds[i] = Code
@@ -361,10 +362,14 @@ func Scan(lines []string) Body {
 		if strings.TrimSpace(l) == "" {
 			s.Kinds[i] = Blank
 			paraStart, inPara = -1, false
+			if emptyItem && len(items) > 0 { // an item begins with one blank line at most
+				items, emptyItem = items[:len(items)-1], false
+			}
 			continue
 		}
 		var cols, at int
 		items, cols, at = enterItems(l, items, inPara)
+		emptyItem = at == len(l) // the line ends at the marker of the item it opens
 		w := 0
 		if len(items) > 0 {
 			w = items[len(items)-1]
