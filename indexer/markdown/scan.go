@@ -339,9 +339,9 @@ func Scan(lines []string) Body {
 	var fenceChar byte
 	fenceLen, fenceW := 0, 0
 	inComment := false
-	paraStart := -1 // first line of the current paragraph that may become a setext heading
-	var items []int // the content column of each open list item, outermost first (enterItems)
-	inPara := false // the line before is text (a lazy continuation may follow)
+	paraStart := -1    // first line of the current paragraph that may become a setext heading
+	var items []int    // the content column of each open list item, outermost first (enterItems)
+	inPara := false    // the line before is text (a lazy continuation may follow)
 	emptyItem := false // the innermost item is empty so far: its marker ended the line before
 	for i, l := range lines {
 		if fenceLen > 0 {
