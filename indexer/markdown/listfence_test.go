@@ -69,6 +69,13 @@ func TestScanListItemFences(t *testing.T) {
 		{"empty item, then a blank", "-\n\n     ```\n     x\n\n## H\n", "TBTTBH", 1},
 		{"empty ordered item, then a blank", "1.\n\n    ```\n    x\n\n## H\n", "TBTTBH", 1},
 		{"empty item, then its text", "-\n  a\n\n     ```\n     x\n     ```\n", "TTBCCC", 0},
+		// A heading on an item's line is no paragraph: the line after it
+		// at column 0 ends the item (it opened a fence to the end).
+		{"heading on the marker line", "- # h\nTitle\n    ```\n    x\n\n## H\n", "TTTTBH", 1},
+		// A line four columns past the items it is in starts no block:
+		// a lazy continuation, the item stays open for its fence.
+		{"lazy line four in", "  2. b\n    ```\n     ```sh\n     x\n     ```\n", "TTCCC", 0},
+		{"lazy line four in, wide item", "-    five\n    ```\n     ```sh\n     x\n     ```\n", "TTCCC", 0},
 		{"item's break", "1. ***\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
 	} {
 		b := Scan(Lines([]byte(tc.doc)))

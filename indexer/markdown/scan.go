@@ -262,7 +262,8 @@ type Body struct {
 // columns past the innermost item's content, is paragraph text (a lazy
 // continuation may follow it, and an ordered item other than 1 or an
 // empty one does not start after it): not indented code (four columns
-// in, no paragraph before it), an empty item's marker nor a thematic break (rv-polish23: taken
+// in, no paragraph before it), an empty item's marker, a thematic break
+// nor a heading on an item's marker line (rv-polish23: taken
 // for paragraphs, they kept an item open over a line at column 0, whose
 // next line then opened a fence to the end of the page).
 func leavesParagraph(t string, indent int, inPara bool) bool {
@@ -275,8 +276,23 @@ func leavesParagraph(t string, indent int, inPara bool) bool {
 	switch t[0] {
 	case '-', '*', '_':
 		return !isBreak(t)
+	case '#':
+		return atxLine(t, true, t) == nil // a heading on an item's marker line
 	}
 	return true
+}
+
+// innermostAt is the content column of the innermost of items a line at
+// column cols is indented into (0: none). A line four or more columns past
+// it starts no block (rv-polish23: "  2. b" then "    ```" is a lazy
+// continuation, not a fence that ends the item).
+func innermostAt(items []int, cols int) int {
+	for k := len(items) - 1; k >= 0; k-- {
+		if items[k] <= cols {
+			return items[k]
+		}
+	}
+	return 0
 }
 
 // enterItems is the list items open at line l (items: those open before
@@ -295,7 +311,7 @@ func enterItems(l string, items []int, inPara bool) ([]int, int, int) {
 	}
 	cols, at := indentOf(l)
 	if n := len(items); n > 0 && cols < items[n-1] {
-		if inPara && !startsBlock(l[at:]) {
+		if inPara && (!startsBlock(l[at:]) || cols-innermostAt(items, cols) >= 4) {
 			return items, cols, at // lazy: the items stay open
 		}
 		for len(items) > 0 && cols < items[len(items)-1] {
