@@ -229,6 +229,11 @@ func TestCompletionAfterHelp(t *testing.T) {
 		{[]string{"--help", "cache", ""}, "gc info"},
 		{[]string{"cache", "-h", ""}, "gc info"},
 		{[]string{"cache", "-h", "gc", ""}, ""},
+		// rv-polish23: the help flag being completed is the word typed,
+		// no help asked for: cobra offers the flag, as for "--he".
+		{[]string{"search", "--help"}, "--help"},
+		{[]string{"cache", "-h"}, "-h"},
+		{[]string{"--help"}, "--help"},
 		{[]string{"help", "ca"}, "cache"},
 		{[]string{"help", "cache", ""}, "gc info"},
 	} {

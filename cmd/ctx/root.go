@@ -662,8 +662,8 @@ func withoutHelpFlag(args []string) (int, []string) {
 // names (`ctx search -h auth` is search's help whatever the word).
 func helpCompletion(root *cobra.Command, args []string) []string {
 	at, without := withoutHelpFlag(args)
-	if at < 0 {
-		return args
+	if at < 0 || at == len(args)-1 {
+		return args // none, or the word being completed (rv-polish23: "--help" was completed as the command before it)
 	}
 	var cmdArgs []string
 	for i, a := range without {

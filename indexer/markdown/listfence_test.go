@@ -53,6 +53,30 @@ func TestScanListItemFences(t *testing.T) {
 		{"break", "- - -\n    ```\n    x\n", "TTT", 0},
 		// A heading line ends the items.
 		{"heading ends items", "- a\n# T\n    ```\n", "THT", 1},
+		// rv-polish23: indented code and a thematic break are no
+		// paragraph. A line at column 0 after an item's indented code is
+		// no lazy continuation: it ends the item, and a fence four in
+		// after it is that paragraph's text (the heading stays one).
+		{"no lazy line after indented code", "- a\n\n      code\nx\n    ```\n    y\n\n## H\n", "TBTTTTBH", 1},
+		// After a thematic break or indented code, "2." and an empty
+		// item start a list (no paragraph to interrupt).
+		{"2. after a break", "***\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
+		{"2. after indented code", "    indented\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
+		{"empty item after a break", "- - -\n-\n    ```\n    x\n    ```\n", "TTCCC", 0},
+		// An item can begin with one blank line at most: an empty item
+		// followed by one ends, and a line five in after it is indented
+		// code, no fence (it hid the heading after it).
+		{"empty item, then a blank", "-\n\n     ```\n     x\n\n## H\n", "TBTTBH", 1},
+		{"empty ordered item, then a blank", "1.\n\n    ```\n    x\n\n## H\n", "TBTTBH", 1},
+		{"empty item, then its text", "-\n  a\n\n     ```\n     x\n     ```\n", "TTBCCC", 0},
+		// A heading on an item's line is no paragraph: the line after it
+		// at column 0 ends the item (it opened a fence to the end).
+		{"heading on the marker line", "- # h\nTitle\n    ```\n    x\n\n## H\n", "TTTTBH", 1},
+		// A line four columns past the items it is in starts no block:
+		// a lazy continuation, the item stays open for its fence.
+		{"lazy line four in", "  2. b\n    ```\n     ```sh\n     x\n     ```\n", "TTCCC", 0},
+		{"lazy line four in, wide item", "-    five\n    ```\n     ```sh\n     x\n     ```\n", "TTCCC", 0},
+		{"item's break", "1. ***\n2. b\n\n    ```\n    x\n    ```\n", "TTBCCC", 0},
 	} {
 		b := Scan(Lines([]byte(tc.doc)))
 		if got := kindLetters(b.Kinds); got != tc.kinds {

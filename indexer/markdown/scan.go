@@ -258,6 +258,43 @@ type Body struct {
 	Fences   []Fence   // a markdown body's fenced code blocks, in order
 }
 
+// leavesParagraph reports whether a text line, t after its indent
+// columns past the innermost item's content, is paragraph text (a lazy
+// continuation may follow it, and an ordered item other than 1 or an
+// empty one does not start after it): not indented code (four columns
+// in, no paragraph before it), an empty item's marker, a thematic break
+// nor a heading on an item's marker line (rv-polish23: taken
+// for paragraphs, they kept an item open over a line at column 0, whose
+// next line then opened a fence to the end of the page).
+func leavesParagraph(t string, indent int, inPara bool) bool {
+	if indent >= 4 {
+		return inPara
+	}
+	if t == "" {
+		return false // an empty item's marker line
+	}
+	switch t[0] {
+	case '-', '*', '_':
+		return !isBreak(t)
+	case '#':
+		return atxLine(t, true, t) == nil // a heading on an item's marker line
+	}
+	return true
+}
+
+// innermostAt is the content column of the innermost of items a line at
+// column cols is indented into (0: none). A line four or more columns past
+// it starts no block (rv-polish23: "  2. b" then "    ```" is a lazy
+// continuation, not a fence that ends the item).
+func innermostAt(items []int, cols int) int {
+	for k := len(items) - 1; k >= 0; k-- {
+		if items[k] <= cols {
+			return items[k]
+		}
+	}
+	return 0
+}
+
 // enterItems is the list items open at line l (items: those open before
 // it, each the column its content starts at, outermost first; inPara:
 // the line before is paragraph text) and the column and byte where l's
@@ -274,7 +311,7 @@ func enterItems(l string, items []int, inPara bool) ([]int, int, int) {
 	}
 	cols, at := indentOf(l)
 	if n := len(items); n > 0 && cols < items[n-1] {
-		if inPara && !startsBlock(l[at:]) {
+		if inPara && (!startsBlock(l[at:]) || cols-innermostAt(items, cols) >= 4) {
 			return items, cols, at // lazy: the items stay open
 		}
 		for len(items) > 0 && cols < items[len(items)-1] {
@@ -318,9 +355,10 @@ func Scan(lines []string) Body {
 	var fenceChar byte
 	fenceLen, fenceW := 0, 0
 	inComment := false
-	paraStart := -1 // first line of the current paragraph that may become a setext heading
-	var items []int // the content column of each open list item, outermost first (enterItems)
-	inPara := false // the line before is text (a lazy continuation may follow)
+	paraStart := -1    // first line of the current paragraph that may become a setext heading
+	var items []int    // the content column of each open list item, outermost first (enterItems)
+	inPara := false    // the line before is text (a lazy continuation may follow)
+	emptyItem := false // the innermost item is empty so far: its marker ended the line before
 	for i, l := range lines {
 		if fenceLen > 0 {
 			s.Kinds[i] = Code
@@ -340,10 +378,14 @@ func Scan(lines []string) Body {
 		if strings.TrimSpace(l) == "" {
 			s.Kinds[i] = Blank
 			paraStart, inPara = -1, false
+			if emptyItem && len(items) > 0 { // an item begins with one blank line at most
+				items, emptyItem = items[:len(items)-1], false
+			}
 			continue
 		}
 		var cols, at int
 		items, cols, at = enterItems(l, items, inPara)
+		emptyItem = at == len(l) // the line ends at the marker of the item it opens
 		w := 0
 		if len(items) > 0 {
 			w = items[len(items)-1]
@@ -355,6 +397,7 @@ func Scan(lines []string) Body {
 			paraStart, inPara = -1, false
 			continue
 		}
+		prevPara := inPara
 		inPara = false
 		t, indent3 := afterIndent(l)
 		if indent3 && strings.HasPrefix(t, "<!--") {
@@ -392,7 +435,7 @@ func Scan(lines []string) Body {
 			}
 		}
 		s.Kinds[i] = Text
-		inPara = true
+		inPara = leavesParagraph(l[at:], cols-w, prevPara)
 		if paraStart < 0 && setextCandidate(l) {
 			paraStart = i
 		}
