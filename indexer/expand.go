@@ -29,16 +29,18 @@ type joinedWord struct {
 // page's `dryRun`, `--dryrun`), "max connections" also "maxconnections"
 // (`maxConnections`), "check out" also "checkout". The analyzer
 // lower-cases a page's `maxConnections` into one term, so without them
-// the question's two words would not find it. words are the query's
-// plain words as typed; each is cut at what is not a letter or a digit
-// ("max-connections" is two words here, as the analyzer makes it). A
+// the question's two words would not find it. The words are pq's plain
+// words as typed, each cut at what is not a letter or a digit
+// ("max-connections" is two words here, as the analyzer makes it); two
+// words a phrase, an exclusion or a qualifier parts are not in a row
+// (pq.apart: "health -x check" joins nothing). A
 // pair of two stop words ("to do", "do I": key, the candidates'
 // analyzer, keeps neither) is not joined, nor one shorter than four
 // letters. withJoined keeps those the corpus holds (heldJoins).
-func joinedWords(key analysis.Analyzer, words []string) []joinedWord {
+func joinedWords(key analysis.Analyzer, pq parsedQuery) []joinedWord {
 	var toks []string
-	var from []int // by tok: its word's index in words
-	for i, w := range words {
+	var from []int // by tok: its word's index in pq.words
+	for i, w := range pq.words {
 		for _, t := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return !isWordRune(r) }) {
 			toks, from = append(toks, t), append(from, i)
 		}
@@ -52,7 +54,7 @@ func joinedWords(key analysis.Analyzer, words []string) []joinedWord {
 	}
 	var out []joinedWord
 	for i := 1; i < len(toks); i++ {
-		if stop[i-1] && stop[i] || len(toks[i-1])+len(toks[i]) < 4 {
+		if stop[i-1] && stop[i] || len(toks[i-1])+len(toks[i]) < 4 || from[i] != from[i-1] && slices.Contains(pq.apart, from[i]) {
 			continue
 		}
 		out = append(out, joinedWord{toks[i-1] + toks[i], [2]int{from[i-1], from[i]}})
@@ -60,13 +62,13 @@ func joinedWords(key analysis.Analyzer, words []string) []joinedWord {
 	return out
 }
 
-// heldJoins returns the joined words of words (joinedWords) that the
+// heldJoins returns the joined words of pq (joinedWords) that the
 // corpus holds, each with its terms (analysed by m's text analyzer) that
 // some chunk's text holds (rdr), skip's aside (terms the query makes
 // already). Search adds them to the query (withJoined); Unmatched does
 // not name the words they join.
-func heldJoins(ctx context.Context, rdr index.IndexReader, m mapping.IndexMapping, words []string, skip map[string]bool) ([]joinedWord, [][]string, error) {
-	joins := joinedWords(m.AnalyzerNamed(keyTextAnalyzer), words)
+func heldJoins(ctx context.Context, rdr index.IndexReader, m mapping.IndexMapping, pq parsedQuery, skip map[string]bool) ([]joinedWord, [][]string, error) {
+	joins := joinedWords(m.AnalyzerNamed(keyTextAnalyzer), pq)
 	if len(joins) == 0 {
 		return nil, nil, nil
 	}
@@ -97,17 +99,17 @@ func heldJoins(ctx context.Context, rdr index.IndexReader, m mapping.IndexMappin
 	return held, heldTerms, nil
 }
 
-// withJoined returns positive with the joined words of words
+// withJoined returns positive with the joined words of pq
 // (joinedWords) whose terms the corpus holds and positive does not make
 // (heldJoins), and those terms. A join no chunk holds is left out: it
 // would match nothing and cost the search its shortcuts for two or three
 // terms (allTermCandidates). An empty positive (a search by filters
 // only) has none.
-func withJoined(ctx context.Context, rdr index.IndexReader, m mapping.IndexMapping, words []string, positive string) (string, map[string]bool, error) {
+func withJoined(ctx context.Context, rdr index.IndexReader, m mapping.IndexMapping, pq parsedQuery, positive string) (string, map[string]bool, error) {
 	if positive == "" {
 		return positive, nil, nil
 	}
-	held, heldTerms, err := heldJoins(ctx, rdr, m, words, queryTerms(m.AnalyzerNamed(textAnalyzer), positive))
+	held, heldTerms, err := heldJoins(ctx, rdr, m, pq, queryTerms(m.AnalyzerNamed(textAnalyzer), positive))
 	if err != nil || len(held) == 0 {
 		return positive, nil, err
 	}

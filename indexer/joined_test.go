@@ -30,9 +30,16 @@ func TestJoinedWords(t *testing.T) {
 		{"a b", ""},        // too short
 		{"zebra", ""},      // one word
 		{"node_modules size", "nodemodules modulessize"},
+		// review of rank23a: only words in a row; a phrase, an exclusion
+		// or a qualifier between two words parts them.
+		{`health -x check`, ""},
+		{`health "x y" check`, ""},
+		{`health kind:changelog check`, ""},
+		{`dry path:docs run check`, "runcheck"},
+		{`health check -x`, "healthcheck"},
 	} {
 		var joins []string
-		for _, j := range joinedWords(key, parseQuery(c.query).words) {
+		for _, j := range joinedWords(key, parseQuery(c.query)) {
 			joins = append(joins, j.word)
 		}
 		if got := strings.Join(joins, " "); got != c.want {

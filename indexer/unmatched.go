@@ -51,7 +51,7 @@ func (r *Reader) Unmatched(ctx context.Context, text string) (words []string, co
 	key := open.idx.Mapping().AnalyzerNamed(keyTextAnalyzer)
 	// A word the corpus holds joined to the next or the one before
 	// ("health check", a page's healthCheck) is found (heldJoins).
-	held, _, err := heldJoins(ctx, rdr, open.idx.Mapping(), pq.words, nil)
+	held, _, err := heldJoins(ctx, rdr, open.idx.Mapping(), pq, nil)
 	if err != nil {
 		return nil, false, fmt.Errorf("indexer: unmatched words: %w", err)
 	}
