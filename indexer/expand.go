@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -35,8 +37,9 @@ type joinedWord struct {
 // words a phrase, an exclusion or a qualifier parts are not in a row
 // (pq.apart: "health -x check" joins nothing). A
 // pair of two stop words ("to do", "do I": key, the candidates'
-// analyzer, keeps neither) is not joined, nor one shorter than four
-// letters. withJoined keeps those the corpus holds (heldJoins).
+// analyzer, keeps neither) is not joined, nor two numbers ("404 500",
+// the parts of a version "10.15": no word written as one), nor one
+// shorter than four letters. withJoined keeps those the corpus holds (heldJoins).
 func joinedWords(key analysis.Analyzer, pq parsedQuery) []joinedWord {
 	var toks []string
 	var from []int // by tok: its word's index in pq.words
@@ -49,12 +52,15 @@ func joinedWords(key analysis.Analyzer, pq parsedQuery) []joinedWord {
 		return nil
 	}
 	stop := make([]bool, len(toks))
+	number := make([]bool, len(toks))
 	for i, t := range toks {
 		stop[i] = len(key.Analyze([]byte(t))) == 0
+		number[i] = strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 	}
 	var out []joinedWord
 	for i := 1; i < len(toks); i++ {
-		if stop[i-1] && stop[i] || len(toks[i-1])+len(toks[i]) < 4 || from[i] != from[i-1] && slices.Contains(pq.apart, from[i]) {
+		if stop[i-1] && stop[i] || number[i-1] && number[i] || utf8.RuneCountInString(toks[i-1])+utf8.RuneCountInString(toks[i]) < 4 ||
+			from[i] != from[i-1] && slices.Contains(pq.apart, from[i]) {
 			continue
 		}
 		out = append(out, joinedWord{toks[i-1] + toks[i], [2]int{from[i-1], from[i]}})

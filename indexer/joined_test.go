@@ -37,6 +37,11 @@ func TestJoinedWords(t *testing.T) {
 		{`health kind:changelog check`, ""},
 		{`dry path:docs run check`, "runcheck"},
 		{`health check -x`, "healthcheck"},
+		// Two numbers are no word written as one (a version's parts:
+		// "10.15" is not 1015); letters are counted, not bytes.
+		{"macos 10.15.7", "macos10"},
+		{"error 404 500", "error404"},
+		{"é ab", ""},
 	} {
 		var joins []string
 		for _, j := range joinedWords(key, parseQuery(c.query)) {
