@@ -1,7 +1,9 @@
 package indexer
 
 import (
+	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,8 +30,24 @@ func TestJoinedWords(t *testing.T) {
 		{"a b", ""},        // too short
 		{"zebra", ""},      // one word
 		{"node_modules size", "nodemodules modulessize"},
+		// review of rank23a: only words in a row; a phrase, an exclusion
+		// or a qualifier between two words parts them.
+		{`health -x check`, ""},
+		{`health "x y" check`, ""},
+		{`health kind:changelog check`, ""},
+		{`dry path:docs run check`, "runcheck"},
+		{`health check -x`, "healthcheck"},
+		// Two numbers are no word written as one (a version's parts:
+		// "10.15" is not 1015); letters are counted, not bytes.
+		{"macos 10.15.7", "macos10"},
+		{"error 404 500", "error404"},
+		{"é ab", ""},
 	} {
-		if got := strings.Join(joinedWords(key, parseQuery(c.query).words), " "); got != c.want {
+		var joins []string
+		for _, j := range joinedWords(key, parseQuery(c.query)) {
+			joins = append(joins, j.word)
+		}
+		if got := strings.Join(joins, " "); got != c.want {
 			t.Errorf("joinedWords(%q) = %q, want %q", c.query, got, c.want)
 		}
 	}
@@ -71,4 +89,36 @@ func TestJoinedWordSearch(t *testing.T) {
 		"c.md": idfZebra * sat(1/norm(2, 1.5)),
 		"d.md": idfZebra * sat(1/norm(1, 1.5)),
 	})
+}
+
+// TestJoinedWordsNotUnmatched (review of rank23a): a query's words that a
+// page holds joined ("health check", the page's healthCheck) find that
+// page (withJoined), so Unmatched does not name them as words no document
+// has: the MCP answers said "no document has the words health or check
+// (a typo?)" over the very hit they found. A word whose join the corpus
+// does not hold is still named.
+func TestJoinedWordsNotUnmatched(t *testing.T) {
+	t.Parallel()
+	r := syncedPackage(t, map[string]string{
+		"a.md": "# Zebra\n\nhealthCheck lion\n",
+		"b.md": "# Lion\n\nzebra tiger\n",
+	})
+	hits, err := r.Search(context.Background(), Query{Text: "health check"})
+	if err != nil || len(hits) != 1 || hits[0].Path != "a.md" {
+		t.Fatalf("Search(health check) = %v, %v; want a.md", hits, err)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"health check", nil},
+		{"Health-Check zebra", nil},
+		{"health check wombat", []string{"wombat"}},
+		{"check wombat", []string{"check", "wombat"}},
+	} {
+		got, _, err := r.Unmatched(context.Background(), tc.query)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("Unmatched(%q) = %q, %v; want %q", tc.query, got, err, tc.want)
+		}
+	}
 }

@@ -28,6 +28,7 @@ with "-" or holds a ":", quote it ("-rf").`
 // parsedQuery is a query text split by the query syntax (QuerySyntax).
 type parsedQuery struct {
 	words    []string // plain words, in order (scored)
+	apart    []int    // each i, in order, where words[i-1] and words[i] are not in a row: a phrase, an exclusion or a qualifier comes between
 	phrases  []string // "exact phrases" (scored, and must appear)
 	excluded []string // -word and -"phrase": passages with them are left out
 	packages []string // package:ALIAS
@@ -48,6 +49,11 @@ func (q parsedQuery) positive() string {
 // qualifier and a lone "-" are plain words.
 func parseQuery(text string) parsedQuery {
 	var q parsedQuery
+	gap := func() { // what is not a plain word parts the words around it
+		if n := len(q.words); n > 0 && (len(q.apart) == 0 || q.apart[len(q.apart)-1] != n) {
+			q.apart = append(q.apart, n)
+		}
+	}
 	i := 0
 	for i < len(text) {
 		r, n := utf8.DecodeRuneInString(text[i:])
@@ -61,6 +67,7 @@ func parseQuery(text string) parsedQuery {
 			i++
 		}
 		if text[i] == '"' {
+			gap()
 			end := strings.IndexByte(text[i+1:], '"')
 			var phrase string
 			if end < 0 {
@@ -89,6 +96,7 @@ func parseQuery(text string) parsedQuery {
 		tok := text[i:end]
 		i = end
 		if neg {
+			gap()
 			q.excluded = append(q.excluded, tok)
 			continue
 		}
@@ -96,14 +104,18 @@ func parseQuery(text string) parsedQuery {
 			switch strings.ToLower(key) {
 			case "package":
 				q.packages = append(q.packages, val)
+				gap()
 				continue
 			case "path":
 				q.paths = append(q.paths, pathPrefix(val))
+				gap()
 				continue
 			case "tag":
 				q.tags = append(q.tags, strings.ToLower(val))
+				gap()
 				continue
 			case "kind":
+				gap()
 				if k := strings.ToLower(val); slices.Contains(DocKinds, k) {
 					q.docKinds = append(q.docKinds, k)
 				} else {
@@ -113,6 +125,12 @@ func parseQuery(text string) parsedQuery {
 			}
 		}
 		q.words = append(q.words, tok)
+	}
+	if n := len(q.apart); n > 0 && q.apart[n-1] == len(q.words) {
+		q.apart = slices.Clip(q.apart[:n-1]) // nothing after it
+		if n == 1 {
+			q.apart = nil
+		}
 	}
 	return q
 }

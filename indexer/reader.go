@@ -487,7 +487,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	}
 	defer rdr.Close()
 	var joined map[string]bool // terms of adjacent words written as one (joinedWords)
-	if positive, joined, err = withJoined(ctx, rdr, idx.Mapping(), pq.words, positive); err != nil {
+	if positive, joined, err = withJoined(ctx, rdr, idx.Mapping(), pq, positive); err != nil {
 		return nil, err
 	}
 	var terms []string // analysed, each once

@@ -15,7 +15,9 @@ import (
 // term the documents do not use. A search ranks on the other words and
 // cannot say so itself; this lets an answer tell "no such word" from a
 // weak match. A stop word ("how", "the": the key analyzer drops it) is
-// never unmatched, nor is a word that stems to a held one.
+// never unmatched, nor is a word that stems to a held one, nor one the
+// corpus holds joined to the word next to it (heldJoins: "health check"
+// finds a page's healthCheck).
 // The check is over the whole index, not a search's filters: a word that
 // only other packages hold is not reported.
 //
@@ -47,9 +49,23 @@ func (r *Reader) Unmatched(ctx context.Context, text string) (words []string, co
 	defer rdr.Close()
 	analyzer := open.idx.Mapping().AnalyzerNamed(textAnalyzer)
 	key := open.idx.Mapping().AnalyzerNamed(keyTextAnalyzer)
+	// A word the corpus holds joined to the next or the one before
+	// ("health check", a page's healthCheck) is found (heldJoins).
+	held, _, err := heldJoins(ctx, rdr, open.idx.Mapping(), pq, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("indexer: unmatched words: %w", err)
+	}
+	joined := map[string]bool{}
+	for _, j := range held {
+		joined[strings.ToLower(pq.words[j.from[0]])] = true
+		joined[strings.ToLower(pq.words[j.from[1]])] = true
+	}
 	var out []string
 	common = onlyCommon(pq, key)
 	for _, w := range words {
+		if joined[strings.ToLower(w)] {
+			continue
+		}
 		terms := queryTerms(analyzer, w)
 		if len(terms) == 0 || len(queryTerms(key, w)) == 0 {
 			continue
