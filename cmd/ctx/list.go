@@ -46,15 +46,19 @@ A package whose files are another commit's than the lock's (a git pull or
 checkout brought a new lock and no ctx install followed) is "behind the
 lock (installed SHA): run ctx install"; COMMIT is the lock's. When it also
 has local edits, which a plain install skips, it says so and names
-ctx install --force (which backs them up), as ctx status does. A locked
+ctx install --force (which backs them up), as ctx status does; when a
+pull brought its files too and they are the locked commit's text, it says
+so and that ctx install records them. A locked
 package whose files came with the project (a committed packages/) but that
 ctx did not install on this machine is "not installed on this machine":
 it is neither indexed nor served until ctx install.
 
 --json prints an array of {alias, kind, source, path, ref, commit,
 installed, locked, inManifest, withheld, local, refused, installedCommit,
-edited, notInstalledHere}; installedCommit only when it is not the lock's
-commit, edited (true) only for such a package with local edits,
+edited, filesLocked, notInstalledHere}; installedCommit only when it is
+not the lock's commit, edited (true) only for such a package with local
+edits, filesLocked (true) only for such a package whose files are the
+lock's text,
 notInstalledHere (true, installed false) only for a package ctx did not
 install on this machine.
 

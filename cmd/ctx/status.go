@@ -37,6 +37,11 @@ checkout brought a new lock and no ctx install followed) is named too:
 
   ALIAS: behind the lock: installed SHA, locked SHA (run ctx install)
 
+When a pull brought its files too and they are, all of them, the locked
+commit's text (they hash to the lock's hash), they are no local edits: the
+line says so ("its files are the locked commit's already, as a pull brought
+them: run ctx install to record them").
+
 So is a package whose files came with the project (a committed packages/)
 but that ctx did not install on this machine, neither indexed nor served:
 
@@ -55,7 +60,8 @@ command that builds it (ctx index; a re-run of ctx install does it as well).
 
 --json prints {edits, behind, notInstalled, indexMissing, semantic}: edits an array of {alias, files:
 [{path, change}]}, [] when clean; behind an array of {alias,
-installedCommit, lockedCommit}, [] when every package is at the lock's;
+installedCommit, lockedCommit, filesLocked}, [] when every package is at
+the lock's (filesLocked true only when its files are the lock's text);
 notInstalled the aliases whose files came with the project but that ctx did
 not install on this machine (run ctx install), [] when none;
 indexMissing true when the packages are not indexed; semantic {on, hybrid, model, chunks, embedded,
