@@ -48,7 +48,9 @@ page with several matching sections edges out one with a single one. In
 a question ("how do I ...", "what is ..."), the question words count in
 titles and headings only, beside the question's other words, so the
 page is found by what is asked; a page whose title holds the query's
-words scores up to 10% more. Pages
+words scores up to 10% more. Two words of the query in a row are also
+looked for as one word, at half a word's weight ("health check" finds
+healthCheck). Pages
 about what changed (changelogs, release notes, blog posts, "what's new",
 migration and upgrade guides, deprecation notices, known by path, file
 name, title and headings) rank below reference and guide pages unless
