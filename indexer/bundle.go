@@ -1,10 +1,7 @@
 package indexer
 
 import (
-	"errors"
-	"io/fs"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -36,23 +33,24 @@ var bundlePages = [...]string{"_index.md", "index.md"}
 const maxBundleSize = 4 << 10
 
 // bundleOf is the one rule of which bundle page may title a document: for
-// the i-th of n documents sorted by path (rel(i)), the stamp of the first
-// of bundlePages in its folder that is one of the documents (listed(k)'s,
-// when listed has it), is not the document itself and is at most
-// maxBundleSize, else nil. A bundle page is a document: one the walk does
-// not list (hidden, ignored) is no page of the package, and nothing is
-// stat'ed here (a stat of each name for every document was a cost of the
-// freshness check, issue 31).
-func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool)) *sideStamp {
+// the i-th of n documents sorted by path (rel(i)), the stamp and path of
+// the first of bundlePages in its folder that is one of the documents
+// (listed(k)'s, when listed has it), is not the document itself and is at
+// most maxBundleSize, else nil, "". A bundle page is a document: one the
+// walk does not list (hidden, ignored) is no page of the package, and
+// nothing is stat'ed here (a stat of each name for every document was a
+// cost of the freshness check, issue 31). The page read for the title is
+// the one named here (readBundleTitle), not the first on disk.
+func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool)) (*sideStamp, string) {
 	r := rel(i)
 	if !markdown.IsDocument(r) {
-		return nil
+		return nil, ""
 	}
 	dir := path.Dir(r)
 	for _, name := range bundlePages {
 		b := path.Join(dir, name)
 		if b == r {
-			return nil // a bundle page is not titled by a sibling
+			return nil, "" // a bundle page is not titled by a sibling
 		}
 		var s *sideStamp
 		if k := sort.Search(n, func(k int) bool { return rel(k) >= b }); k < n && rel(k) == b {
@@ -60,12 +58,12 @@ func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bo
 		}
 		if s != nil {
 			if s.Size > maxBundleSize {
-				return nil
+				return nil, ""
 			}
-			return s
+			return s, b
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // includeRE matches a page body that is one include shortcode of a file
@@ -120,7 +118,7 @@ func bundleStamps(files []fileStat) {
 		return &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}, true
 	}
 	for i := range files {
-		files[i].bundle = bundleOf(i, len(files), rel, listed)
+		files[i].bundle, files[i].bundlePage = bundleOf(i, len(files), rel, listed)
 	}
 }
 
@@ -137,24 +135,18 @@ func isBundlePage(rel string) bool {
 	return false
 }
 
-// readBundleTitle reads the bundle page of the document rel (in the folder
-// dir, bundleOf's page: the first of bundlePages there) and returns the
-// title it gives rel (bundleTitle), "" when none: a page that cannot be
-// read or is over maxBundleSize titles nothing (it is indexed, and any
-// fault reported, as a document of its own).
-func readBundleTitle(rel, dir string) string {
-	for _, name := range bundlePages {
-		if path.Base(rel) == name {
-			return ""
-		}
-		page, err := readSide(filepath.Join(dir, name), maxBundleSize)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return ""
-		}
-		return bundleTitle(rel, page)
+// readBundleTitle reads the bundle page of the document rel (page,
+// bundleOf's: a document of the package, at abs) and returns the title it
+// gives rel (bundleTitle), "" when none: a page that cannot be read or is
+// over maxBundleSize titles nothing (it is indexed, and any fault
+// reported, as a document of its own).
+func readBundleTitle(rel, page, abs string) string {
+	if page == "" || path.Dir(page) != path.Dir(rel) || page == rel {
+		return ""
 	}
-	return ""
+	b, err := readSide(abs, maxBundleSize)
+	if err != nil {
+		return ""
+	}
+	return bundleTitle(rel, b)
 }
