@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"cmp"
 	"path"
 	"sort"
 	"strings"
@@ -48,22 +49,45 @@ func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bo
 	}
 	dir := path.Dir(r)
 	for _, name := range bundlePages {
-		b := path.Join(dir, name)
-		if b == r {
+		if cmpInDir(r, dir, name) == 0 {
 			return nil, "" // a bundle page is not titled by a sibling
 		}
-		var s *sideStamp
-		if k := sort.Search(n, func(k int) bool { return rel(k) >= b }); k < n && rel(k) == b {
-			s, _ = listed(k)
+		// Looked for without making its path: the freshness check asks
+		// for every document, and most folders have no bundle page.
+		k := sort.Search(n, func(k int) bool { return cmpInDir(rel(k), dir, name) >= 0 })
+		if k == n || cmpInDir(rel(k), dir, name) != 0 {
+			continue
 		}
-		if s != nil {
+		if s, _ := listed(k); s != nil {
 			if s.Size > maxBundleSize {
 				return nil, ""
 			}
-			return s, b
+			return s, rel(k)
 		}
 	}
 	return nil, ""
+}
+
+// cmpInDir compares s with path.Join(dir, name) (dir a folder as path.Dir
+// gives it, name a file name), as strings.Compare would, without making
+// the joined path.
+func cmpInDir(s, dir, name string) int {
+	if dir == "." {
+		return strings.Compare(s, name)
+	}
+	if len(s) <= len(dir) {
+		if c := strings.Compare(s, dir[:len(s)]); c != 0 {
+			return c
+		}
+		return -1 // a prefix of dir + "/" + name
+	}
+	if c := strings.Compare(s[:len(dir)], dir); c != 0 {
+		return c
+	}
+	if s[len(dir)] != '/' {
+		return cmp.Compare(s[len(dir)], '/')
+	}
+	return strings.Compare(s[len(dir)+1:], name)
 }
 
 // includeRE matches a page body that is one include shortcode of a file
