@@ -99,7 +99,6 @@ var includeRE = lazyre.New(`^\{\{(?:<-?\s*` + includeCall + `\s*-?>|%-?\s*` + in
 // file (includeRE's two groups, one for each pair of delimiters).
 const includeCall = `(?:content|include|readfile|readFile)\s+(?:file\s*=\s*)?"([^"]+)"`
 
-
 // includeOf reads a bundle page: when it is a front matter with a title
 // (its title, else page_title) and a body of one include shortcode of a
 // file in its folder or below, the title and that file's path relative to
