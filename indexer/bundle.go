@@ -151,19 +151,6 @@ func bundleStamps(files []fileStat) {
 	}
 }
 
-// isBundlePage reports whether rel is named as a bundle page: a change to
-// it may retitle its siblings, so a landing that touches one walks the
-// package (Stream.carriedWalk), as one that touches a kep.yaml does.
-func isBundlePage(rel string) bool {
-	base := path.Base(rel)
-	for _, name := range bundlePages {
-		if base == name {
-			return true
-		}
-	}
-	return false
-}
-
 // readBundleTitle reads the bundle page of the document rel (page,
 // bundleOf's: a document of the package, at abs) and returns the title it
 // gives rel (bundleTitle), "" when none: a page that cannot be read or is

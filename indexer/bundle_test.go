@@ -124,8 +124,8 @@ func TestBundleTitle(t *testing.T) {
 	}
 	r.Close()
 
-	// A landing that touches the bundle page walks the package (the
-	// carried walk would keep its siblings' stamps): the README follows.
+	// A landing that touches the bundle page: the carried walk stamps
+	// the README with it again (bundleStamps), the README follows.
 	writeFiles(t, dir, "vm", map[string]string{"guide/_index.md": "---\ntitle: Removing series\n---\n{{% content \"README.md\" %}}\n"})
 	s, err := StartSync(ctx, dir, Options{})
 	if err != nil {

@@ -3,7 +3,9 @@ package indexer
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -102,4 +104,73 @@ func TestCmpInDir(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBundleLandingCarried (review of qset24b): a landing that touches a
+// bundle page is carried (Stream.carriedWalk), not walked: the carried
+// walk gives every document its bundle page's stamp again
+// (bundleStamps over the merged list), so a README whose page changed,
+// came or went is read again and titled as a walk would. Before: any
+// touched _index.md or index.md, in a Hugo site most landings, walked
+// the whole package.
+func TestBundleLandingCarried(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "vm", map[string]string{
+		"guide/_index.md": "---\ntitle: Deleting series\n---\n{{% content \"README.md\" %}}\n",
+		"guide/README.md": "## Purpose\n\nRemove series through the walrus endpoint.\n",
+		"other.md":        "# Other\n\nText.\n",
+	})
+	pkgs := []Package{{Alias: "vm", Rev: strings.Repeat("1", 40)}}
+	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	land := func(step string, touched []string, files map[string]string, remove string, want string) {
+		t.Helper()
+		writeFiles(t, dir, "vm", files)
+		if remove != "" {
+			if err := os.Remove(filepath.Join(dir, "packages", "vm", filepath.FromSlash(remove))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := StartSync(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.LandedFiles(Package{Alias: "vm"}, touched)
+		if _, err := s.drain(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s.carriedWalk(withDirs(dir, pkgs)[0]); !ok {
+			t.Errorf("%s: not carried", step)
+		}
+		s.dropWriter()
+		s.lock.Unlock()
+		s.cancel()
+		s, err = StartSync(ctx, dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.LandedFiles(Package{Alias: "vm"}, touched)
+		if _, err := s.Finish(ctx, pkgs); err != nil {
+			t.Fatal(err)
+		}
+		if got := bundleTitles(t, dir)["guide/README.md"]; got != want {
+			t.Errorf("%s: README titled %q, want %q", step, got, want)
+		}
+		r, err := OpenReader(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if f, err := r.Freshness(pkgs); err != nil || !f.Fresh {
+			t.Errorf("%s: freshness %+v %v, want fresh", step, f, err)
+		}
+	}
+	land("bundle page retitled", []string{"guide/_index.md"},
+		map[string]string{"guide/_index.md": "---\ntitle: Removing series\n---\n{{% content \"README.md\" %}}\n"}, "", "Removing series")
+	land("bundle page removed", []string{"guide/_index.md"}, nil, "guide/_index.md", "Purpose")
+	land("bundle page added", []string{"guide/index.md"},
+		map[string]string{"guide/index.md": "---\ntitle: Leaf page\n---\n{{% content \"README.md\" %}}\n"}, "", "Leaf page")
 }
