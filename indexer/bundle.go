@@ -34,7 +34,8 @@ var bundlePages = [...]string{"_index.md", "index.md"}
 const maxBundleSize = 4 << 10
 
 // bundleOf is the one rule of which bundle page may title a document: for
-// the i-th of n documents sorted by path (rel(i)), the stamp and path of
+// the i-th of n documents sorted by path (rel(i)), when it is markdown,
+// the stamp and path of
 // the first of bundlePages in its folder that is one of the documents
 // (listed(k)'s, when listed has it), is not the document itself and is at
 // most maxBundleSize, else nil, "". A bundle page is a document: one the
@@ -44,8 +45,8 @@ const maxBundleSize = 4 << 10
 // the one named here (readBundleTitle), not the first on disk.
 func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool)) (*sideStamp, string) {
 	r := rel(i)
-	if !markdown.IsDocument(r) {
-		return nil, ""
+	if !markdown.IsDocument(r) || markdown.FormatOf(r) != markdown.FormatMarkdown {
+		return nil, "" // only a markdown page takes a title from it (titleFallback)
 	}
 	dir := path.Dir(r)
 	for _, name := range bundlePages {

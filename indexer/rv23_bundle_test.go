@@ -174,3 +174,27 @@ func TestBundleLandingCarried(t *testing.T) {
 	land("bundle page added", []string{"guide/index.md"},
 		map[string]string{"guide/index.md": "---\ntitle: Leaf page\n---\n{{% content \"README.md\" %}}\n"}, "", "Leaf page")
 }
+
+// TestBundleOfMarkdownOnly (review of qset24b): only a markdown document
+// can take a bundle page's title (parseMarkdown's titleFallback), so only
+// one is stamped with the page and reads it: an rst, text or data file
+// beside a Hugo section's _index.md was read again at every change of the
+// page, and read the page at each parse, for a title it never takes.
+func TestBundleOfMarkdownOnly(t *testing.T) {
+	t.Parallel()
+	files := []fileStat{
+		{rel: "a/_index.md", size: 40},
+		{rel: "a/b.rst", size: 1},
+		{rel: "a/c.md", size: 1},
+		{rel: "a/d.yaml", size: 1},
+		{rel: "a/e.mdx", size: 1},
+		{rel: "a/f.txt", size: 1},
+	}
+	bundleStamps(files)
+	for _, f := range files {
+		want := f.rel == "a/c.md" || f.rel == "a/e.mdx"
+		if (f.bundle != nil) != want || (f.bundlePage == "a/_index.md") != want {
+			t.Errorf("%s: bundle %v %q; want one: %v", f.rel, f.bundle, f.bundlePage, want)
+		}
+	}
+}
