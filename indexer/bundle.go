@@ -93,12 +93,10 @@ func cmpInDir(s, dir, name string) int {
 
 // includeRE matches a page body that is one include shortcode of a file
 // (Hugo: {{% content "F" %}}, {{< include "F" >}}, {{< readfile file="F" >}}).
-// The delimiters pair ({{< … >}} or {{% … %}}): Hugo reads no other.
-var includeRE = lazyre.New(`^\{\{(?:<-?\s*` + includeCall + `\s*-?>|%-?\s*` + includeCall + `\s*-?%)\}\}$`)
-
-// includeCall is an include shortcode's name and its one argument, the
-// file (includeRE's two groups, one for each pair of delimiters).
-const includeCall = `(?:content|include|readfile|readFile)\s+(?:file\s*=\s*)?"([^"]+)"`
+// The delimiters pair ({{< … >}} or {{% … %}}: Hugo reads no other), one
+// group for the file of each.
+var includeRE = lazyre.New(`^\{\{(?:<-?\s*(?:content|include|readfile|readFile)\s+(?:file\s*=\s*)?"([^"]+)"\s*-?>` +
+	`|%-?\s*(?:content|include|readfile|readFile)\s+(?:file\s*=\s*)?"([^"]+)"\s*-?%)\}\}$`)
 
 // includeOf reads a bundle page: when it is a front matter with a title
 // (its title, else page_title) and a body of one include shortcode of a
