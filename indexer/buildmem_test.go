@@ -33,7 +33,7 @@ func TestProcessFileKeepsNotTheContent(t *testing.T) {
 	recs := make([]fileRecord, 0, files)
 	for i := range files {
 		name := fmt.Sprintf("f%d.md", i)
-		rec, docs, _, _, err := processFile("p", "p", name, filepath.Join(dir, name), int64(body.Len()), 1, nil, nil, nil)
+		rec, docs, _, _, err := processFile("p", "p", name, filepath.Join(dir, name), int64(body.Len()), 1, nil, nil, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

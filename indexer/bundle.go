@@ -1,10 +1,8 @@
 package indexer
 
 import (
-	"errors"
-	"io/fs"
+	"cmp"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -36,41 +34,69 @@ var bundlePages = [...]string{"_index.md", "index.md"}
 const maxBundleSize = 4 << 10
 
 // bundleOf is the one rule of which bundle page may title a document: for
-// the i-th of n documents sorted by path (rel(i)), the stamp of the first
-// of bundlePages in its folder that is one of the documents (listed(k)'s,
-// when listed has it), is not the document itself and is at most
-// maxBundleSize, else nil. A bundle page is a document: one the walk does
-// not list (hidden, ignored) is no page of the package, and nothing is
-// stat'ed here (a stat of each name for every document was a cost of the
-// freshness check, issue 31).
-func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool)) *sideStamp {
+// the i-th of n documents sorted by path (rel(i)), when it is markdown,
+// the stamp and path of
+// the first of bundlePages in its folder that is one of the documents
+// (listed(k)'s, when listed has it), is not the document itself and is at
+// most maxBundleSize, else nil, "". A bundle page is a document: one the
+// walk does not list (hidden, ignored) is no page of the package, and
+// nothing is stat'ed here (a stat of each name for every document was a
+// cost of the freshness check, issue 31). The page read for the title is
+// the one named here (readBundleTitle), not the first on disk.
+func bundleOf(i, n int, rel func(int) string, listed func(k int) (*sideStamp, bool)) (*sideStamp, string) {
 	r := rel(i)
-	if !markdown.IsDocument(r) {
-		return nil
+	if !markdown.IsDocument(r) || markdown.FormatOf(r) != markdown.FormatMarkdown {
+		return nil, "" // only a markdown page takes a title from it (titleFallback)
 	}
 	dir := path.Dir(r)
 	for _, name := range bundlePages {
-		b := path.Join(dir, name)
-		if b == r {
-			return nil // a bundle page is not titled by a sibling
+		if cmpInDir(r, dir, name) == 0 {
+			return nil, "" // a bundle page is not titled by a sibling
 		}
-		var s *sideStamp
-		if k := sort.Search(n, func(k int) bool { return rel(k) >= b }); k < n && rel(k) == b {
-			s, _ = listed(k)
+		// Looked for without making its path: the freshness check asks
+		// for every document, and most folders have no bundle page.
+		k := sort.Search(n, func(k int) bool { return cmpInDir(rel(k), dir, name) >= 0 })
+		if k == n || cmpInDir(rel(k), dir, name) != 0 {
+			continue
 		}
-		if s != nil {
+		if s, _ := listed(k); s != nil {
 			if s.Size > maxBundleSize {
-				return nil
+				return nil, ""
 			}
-			return s
+			return s, rel(k)
 		}
 	}
-	return nil
+	return nil, ""
+}
+
+// cmpInDir compares s with path.Join(dir, name) (dir a folder as path.Dir
+// gives it, name a file name), as strings.Compare would, without making
+// the joined path.
+func cmpInDir(s, dir, name string) int {
+	if dir == "." {
+		return strings.Compare(s, name)
+	}
+	if len(s) <= len(dir) {
+		if c := strings.Compare(s, dir[:len(s)]); c != 0 {
+			return c
+		}
+		return -1 // a prefix of dir + "/" + name
+	}
+	if c := strings.Compare(s[:len(dir)], dir); c != 0 {
+		return c
+	}
+	if s[len(dir)] != '/' {
+		return cmp.Compare(s[len(dir)], '/')
+	}
+	return strings.Compare(s[len(dir)+1:], name)
 }
 
 // includeRE matches a page body that is one include shortcode of a file
 // (Hugo: {{% content "F" %}}, {{< include "F" >}}, {{< readfile file="F" >}}).
-var includeRE = lazyre.New(`^\{\{[<%]-?\s*(?:content|include|readfile|readFile)\s+(?:file\s*=\s*)?"([^"]+)"\s*-?[>%]\}\}$`)
+// The delimiters pair ({{< … >}} or {{% … %}}: Hugo reads no other), one
+// group for the file of each.
+var includeRE = lazyre.New(`^\{\{(?:<-?\s*(?:content|include|readfile|readFile)\s+(?:file\s*=\s*)?"([^"]+)"\s*-?>` +
+	`|%-?\s*(?:content|include|readfile|readFile)\s+(?:file\s*=\s*)?"([^"]+)"\s*-?%)\}\}$`)
 
 // includeOf reads a bundle page: when it is a front matter with a title
 // (its title, else page_title) and a body of one include shortcode of a
@@ -95,7 +121,7 @@ func includeOf(page []byte) (title, target string) {
 	if title == "" || m == nil {
 		return "", ""
 	}
-	target = path.Clean(m[1])
+	target = path.Clean(m[1] + m[2]) // one of the two is empty
 	if path.IsAbs(target) || target == ".." || strings.HasPrefix(target, "../") {
 		return "", ""
 	}
@@ -120,41 +146,22 @@ func bundleStamps(files []fileStat) {
 		return &sideStamp{Size: files[k].size, ModNS: files[k].modNS, CNS: files[k].cns, Ino: files[k].ino}, true
 	}
 	for i := range files {
-		files[i].bundle = bundleOf(i, len(files), rel, listed)
+		files[i].bundle, files[i].bundlePage = bundleOf(i, len(files), rel, listed)
 	}
 }
 
-// isBundlePage reports whether rel is named as a bundle page: a change to
-// it may retitle its siblings, so a landing that touches one walks the
-// package (Stream.carriedWalk), as one that touches a kep.yaml does.
-func isBundlePage(rel string) bool {
-	base := path.Base(rel)
-	for _, name := range bundlePages {
-		if base == name {
-			return true
-		}
+// readBundleTitle reads the bundle page of the document rel (page,
+// bundleOf's: a document of the package, at abs) and returns the title it
+// gives rel (bundleTitle), "" when none: a page that cannot be read or is
+// over maxBundleSize titles nothing (it is indexed, and any fault
+// reported, as a document of its own).
+func readBundleTitle(rel, page, abs string) string {
+	if page == "" || path.Dir(page) != path.Dir(rel) || page == rel {
+		return ""
 	}
-	return false
-}
-
-// readBundleTitle reads the bundle page of the document rel (in the folder
-// dir, bundleOf's page: the first of bundlePages there) and returns the
-// title it gives rel (bundleTitle), "" when none: a page that cannot be
-// read or is over maxBundleSize titles nothing (it is indexed, and any
-// fault reported, as a document of its own).
-func readBundleTitle(rel, dir string) string {
-	for _, name := range bundlePages {
-		if path.Base(rel) == name {
-			return ""
-		}
-		page, err := readSide(filepath.Join(dir, name), maxBundleSize)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return ""
-		}
-		return bundleTitle(rel, page)
+	b, err := readSide(abs, maxBundleSize)
+	if err != nil {
+		return ""
 	}
-	return ""
+	return bundleTitle(rel, b)
 }

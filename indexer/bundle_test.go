@@ -124,8 +124,8 @@ func TestBundleTitle(t *testing.T) {
 	}
 	r.Close()
 
-	// A landing that touches the bundle page walks the package (the
-	// carried walk would keep its siblings' stamps): the README follows.
+	// A landing that touches the bundle page: the carried walk stamps
+	// the README with it again (bundleStamps), the README follows.
 	writeFiles(t, dir, "vm", map[string]string{"guide/_index.md": "---\ntitle: Removing series\n---\n{{% content \"README.md\" %}}\n"})
 	s, err := StartSync(ctx, dir, Options{})
 	if err != nil {
@@ -195,6 +195,13 @@ func TestIncludePage(t *testing.T) {
 		{"---\ntitle: T\n---\n{{% content \"../a.md\" %}}\n", "", ""},
 		{"---\ntitle: T\n---\n{{% content \"/a.md\" %}}\n", "", ""},
 		{"---\ntitle: [broken\n---\n{{% content \"a.md\" %}}\n", "", ""},
+		// (review of qset24b) delimiters that do not pair are no shortcode
+		// to Hugo; a commented-out one renders as text; an include with
+		// more arguments than the file may include part of it.
+		{"---\ntitle: T\n---\n{{< content \"a.md\" %}}\n", "", ""},
+		{"---\ntitle: T\n---\n{{% content \"a.md\" >}}\n", "", ""},
+		{"---\ntitle: T\n---\n{{</* content \"a.md\" */>}}\n", "", ""},
+		{"---\ntitle: T\n---\n{{< readfile file=\"a.md\" lines=\"1-3\" >}}\n", "", ""},
 	} {
 		title, target := includeOf([]byte(c.page))
 		if title != c.title || target != c.target {

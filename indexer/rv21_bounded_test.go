@@ -39,7 +39,7 @@ func TestProcessFileReadIsBounded(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		// The walk saw 10 bytes; the file holds 256 MB now.
-		_, docs, _, _, err := processFile("p", "p", name, filepath.Join(dir, name), 10, 1, nil, nil, nil)
+		_, docs, _, _, err := processFile("p", "p", name, filepath.Join(dir, name), 10, 1, nil, nil, "", nil)
 		runtime.ReadMemStats(&after)
 		if got := after.TotalAlloc - before.TotalAlloc; got > 3*maxFileSize {
 			t.Errorf("%s: processFile allocated %d MB for a file the walk saw at 10 bytes", name, got>>20)

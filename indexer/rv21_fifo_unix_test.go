@@ -17,7 +17,7 @@ func TestProcessFileFifo(t *testing.T) {
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
 		t.Skip("no fifo:", err)
 	}
-	if _, _, _, _, err := processFile("p", "p", "f.md", p, 10, 1, nil, nil, nil); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, _, _, _, err := processFile("p", "p", "f.md", p, 10, 1, nil, nil, "", nil); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("fifo: %v, want not a regular file", err)
 	}
 }

@@ -248,7 +248,7 @@ func (s *Stream) carriedWalk(pkg Package) (walkedPackage, bool) {
 	set := make(map[string]bool, len(touched))
 	keys := make(map[string]string, len(touched)) // naming.FileKey → the touched path
 	for _, rel := range touched {
-		if !fs.ValidPath(rel) || strings.EqualFold(path.Base(rel), KEPMetaFile) || isBundlePage(rel) {
+		if !fs.ValidPath(rel) || strings.EqualFold(path.Base(rel), KEPMetaFile) {
 			return walkedPackage{}, false
 		}
 		if k := naming.FileKey(rel); keys[k] != "" && keys[k] != rel {

@@ -563,7 +563,7 @@ func parseFiles(ctx context.Context, jobs []job, pre map[string]parseResult) *pa
 			defer wg.Done()
 			for j := range jobCh {
 				r := parseResult{j: j}
-				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.label, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.f.kep, j.f.bundle, j.old)
+				r.rec, r.docs, r.same, r.warning, r.err = processFile(j.alias, j.label, j.f.rel, j.f.abs, j.f.size, j.f.modNS, j.f.kep, j.f.bundle, j.f.bundlePage, j.old)
 				r.rec.CNS, r.rec.Ino = j.f.cns, j.f.ino
 				select {
 				case resCh <- r:
@@ -1406,7 +1406,7 @@ func readDocument(abs string) ([]byte, error) {
 }
 
 // processFile reads, hashes and (when its content changed) parses one file.
-func processFile(alias, label, rel, abs string, size, modNS int64, kep, bundle *sideStamp, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
+func processFile(alias, label, rel, abs string, size, modNS int64, kep, bundle *sideStamp, bundlePage string, old *fileRecord) (rec fileRecord, docs []chunkDoc, same bool, warnings []string, err error) {
 	rec = fileRecord{Path: rel, Size: size, ModNS: modNS, KEP: kep, Bundle: bundle, kinds: true}
 	if !utf8.ValidString(rel) {
 		rec.PathBytes = []byte(rel) // JSON cannot hold it (fileRecord.PathBytes)
@@ -1434,7 +1434,7 @@ func processFile(alias, label, rel, abs string, size, modNS int64, kep, bundle *
 	}
 	titled := ""
 	if bundle != nil {
-		titled = readBundleTitle(rel, filepath.Dir(abs))
+		titled = readBundleTitle(rel, bundlePage, filepath.Join(filepath.Dir(abs), path.Base(bundlePage)))
 	}
 	h := sha256.New()
 	h.Write(content)

@@ -28,8 +28,10 @@ type fileStat struct {
 	ino   uint64     // inode number
 	kep   *sideStamp // the kep.yaml beside a README.md (see KEPMetaFile); nil when none
 	// bundle is the bundle page (_index.md, index.md) of the document's
-	// folder, read with it (bundleOf); nil when none.
-	bundle *sideStamp
+	// folder, read with it (bundleOf); nil when none. bundlePage is its
+	// path (the page whose title the document may take), "" when none.
+	bundle     *sideStamp
+	bundlePage string
 }
 
 // sideStamp is the stat data of a file read with a document (a README's

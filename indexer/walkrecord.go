@@ -210,7 +210,8 @@ func (rec *pkgWalk) statDocs(dir string, tr *fileid.Tree, pre *fileid.Batch) str
 	for i, d := range rec.docs {
 		if there(i) {
 			s := stats[i].St
-			st.add(d, s.Size, s.MTime, s.CTime, s.Ino, kepOf(i, len(rec.docs), rel, listed, sideStat), bundleOf(i, len(rec.docs), rel, listed))
+			bundle, _ := bundleOf(i, len(rec.docs), rel, listed)
+			st.add(d, s.Size, s.MTime, s.CTime, s.Ino, kepOf(i, len(rec.docs), rel, listed, sideStat), bundle)
 		}
 	}
 	return st.sum()

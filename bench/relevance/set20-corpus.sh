@@ -30,7 +30,7 @@
 # database by go mod download. Versions are exact.
 set -euo pipefail
 # shellcheck source=debian-lib.sh
-. "$(dirname "$0")/debian-lib.sh" # for corpus_out, gomod_start, module_dir, copy, gunzip_all and fetch_packages
+. "$(dirname "$0")/debian-lib.sh" # for corpus_out, gomod_start, folder, copy, gunzip_all and fetch_packages
 
 corpus_out "$0" "$@"
 gomod_start
@@ -47,9 +47,7 @@ find "$out/pandas" -type f -name '*.rst.txt' -print0 | while IFS= read -r -d '' 
 done
 chmod -R u+w "$out/pandas"
 
-vdir=$(module_dir github.com/VictoriaMetrics/VictoriaMetrics@v1.151.0)
-copy "$vdir/docs" "$out/victoriametrics" -name '*.md'
-chmod -R u+w "$out/victoriametrics"
+folder victoriametrics github.com/VictoriaMetrics/VictoriaMetrics@v1.151.0 docs -name '*.md'
 
 for p in pandas victoriametrics; do
 	printf '%s\t%s files\t%s\n' "$p" "$(find "$out/$p" -type f | wc -l)" "$(du -sh "$out/$p" | cut -f1)" >&2

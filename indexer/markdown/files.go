@@ -20,7 +20,7 @@ import (
 // "."), so .git, .github and .state are never documents. The indexer
 // indexes exactly these files and the MCP server serves exactly these.
 func IsDocument(p string) bool {
-	for _, el := range strings.Split(p, "/") {
+	for el := range strings.SplitSeq(p, "/") { // no slice: asked for every document of a freshness check
 		if Hidden(el) {
 			return false
 		}
