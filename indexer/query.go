@@ -23,7 +23,9 @@ ALIAS/PATH as hits show it), tag:TAG and kind:KIND filter: a source kind
 (git, dir, https) or a document kind (changelog, release, blog,
 whatsnew, migration, deprecation); several of one qualifier match any of
 them, different qualifiers must all hold. Anything else is a plain word; to search for a word that starts
-with "-" or holds a ":", quote it ("-rf").`
+with "-" or holds a ":", quote it ("-rf"). A query of exclusions alone
+(-search.maxUniqueTimeseries) has nothing to rank by: its words are
+searched as written, and the answer says so.`
 
 // parsedQuery is a query text split by the query syntax (QuerySyntax).
 type parsedQuery struct {
@@ -35,6 +37,10 @@ type parsedQuery struct {
 	tags     []string // tag:T (lower-cased, as tags are stored)
 	kinds    []string // kind:K, a source kind (git, dir, https)
 	docKinds []string // kind:K, a document kind (DocKinds)
+	// asWritten says the query had exclusions and no word or phrase to
+	// score: they were read as words (-word) and phrases instead
+	// (OnlyExclusions).
+	asWritten bool
 }
 
 // positive is the scored text: the words and the phrases' words.
@@ -45,9 +51,14 @@ func (q parsedQuery) positive() string {
 // parseQuery splits text into words, "phrases", -exclusions and the
 // qualifiers package:, path:, tag: and kind:. It never fails: a quote that
 // is not closed runs to the end, a qualifier with no value, an unknown
-// qualifier and a lone "-" are plain words.
+// qualifier and a lone "-" are plain words. Exclusions with no word or
+// phrase to score (a flag, -search.maxUniqueTimeseries, pasted as the
+// query) are read as written: each -word a word, each -"phrase" a phrase,
+// and asWritten set; left out of every passage they would leave nothing to
+// rank, every hit at score 0 (set 20's query 76).
 func parseQuery(text string) parsedQuery {
 	var q parsedQuery
+	var negPhrase []bool // of each exclusion, whether it is a phrase
 	i := 0
 	for i < len(text) {
 		r, n := utf8.DecodeRuneInString(text[i:])
@@ -72,7 +83,7 @@ func parseQuery(text string) parsedQuery {
 			switch {
 			case phrase == "":
 			case neg:
-				q.excluded = append(q.excluded, phrase)
+				q.excluded, negPhrase = append(q.excluded, phrase), append(negPhrase, true)
 			default:
 				q.phrases = append(q.phrases, phrase)
 			}
@@ -89,7 +100,7 @@ func parseQuery(text string) parsedQuery {
 		tok := text[i:end]
 		i = end
 		if neg {
-			q.excluded = append(q.excluded, tok)
+			q.excluded, negPhrase = append(q.excluded, tok), append(negPhrase, false)
 			continue
 		}
 		if key, val, ok := strings.Cut(tok, ":"); ok && val != "" {
@@ -114,8 +125,28 @@ func parseQuery(text string) parsedQuery {
 		}
 		q.words = append(q.words, tok)
 	}
+	if len(q.excluded) == 0 || len(q.words) > 0 || len(q.phrases) > 0 {
+		return q
+	}
+	for i, x := range q.excluded {
+		if negPhrase[i] {
+			q.phrases = append(q.phrases, x)
+		} else {
+			q.words = append(q.words, "-"+x)
+		}
+	}
+	q.excluded, q.asWritten = nil, true
 	return q
 }
+
+// OnlyExclusions reports whether text has exclusions (-word, -"phrase")
+// and no word or phrase to score, so that search reads them as written
+// (parseQuery); an answer then says so (OnlyExclusionsNote).
+func OnlyExclusions(text string) bool { return parseQuery(text).asWritten }
+
+// OnlyExclusionsNote is what an answer says of a query of exclusions alone
+// (OnlyExclusions). The MCP tools' note and ctx search's share it.
+const OnlyExclusionsNote = `the query has only words that start with "-", which leave out the passages that have them, and nothing to search for: they were searched for as written instead; to leave them out, add the words to search for (deploy -staging)`
 
 // ErrUnknownKind is returned (wrapped) by CheckQuery and Search for a
 // kind: qualifier whose value is neither a source kind nor a document kind.

@@ -29,6 +29,10 @@ func TestParseQuery(t *testing.T) {
 		{`-`, parsedQuery{words: []string{"-"}}},
 		{`a"b`, parsedQuery{words: []string{`a"b`}}},
 		{`"`, parsedQuery{}},
+		// Exclusions alone leave nothing to rank: read as written (a flag).
+		{`-search.maxUniqueTimeseries`, parsedQuery{words: []string{"-search.maxUniqueTimeseries"}, asWritten: true}},
+		{`-dry -"run it" package:k`, parsedQuery{words: []string{"-dry"}, phrases: []string{"run it"}, packages: []string{"k"}, asWritten: true}},
+		{`--dry-run`, parsedQuery{words: []string{"--dry-run"}}},
 	} {
 		if got := parseQuery(tc.in); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("parseQuery(%q)\n got %+v\nwant %+v", tc.in, got, tc.want)
@@ -375,5 +379,56 @@ func TestFuseMore(t *testing.T) {
 	}
 	if n := len(fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.3}, true, 2)); n != 2 {
 		t.Errorf("best per document, limit 2: %d hits", n)
+	}
+}
+
+// TestSearchOnlyExclusions (set 20's query 76): a query that is a flag
+// (-search.maxUniqueTimeseries) has exclusions and nothing to score;
+// read as an exclusion it left the page with the flag out and returned
+// the others at score 0. It is searched as written: the page with the
+// flag first, scored.
+func TestSearchOnlyExclusions(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "vm", map[string]string{
+		"flags.md":  "# Flags\n\n## Limits\n\nUse -search.maxUniqueTimeseries to limit the unique series a query may select.\n",
+		"other.md":  "# Other\n\nA page about backups and restores.\n",
+		"second.md": "# Second\n\nA page about retention.\n",
+	})
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "vm"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	for _, text := range []string{"-search.maxUniqueTimeseries", `-"maxUniqueTimeseries"`} {
+		if !OnlyExclusions(text) {
+			t.Errorf("OnlyExclusions(%q) = false", text)
+		}
+		hits, err := r.Search(context.Background(), Query{Text: text, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 || hits[0].Path != "flags.md" || hits[0].Score <= 0 {
+			t.Errorf("Search(%q) = %+v, want flags.md first with a score", text, hits)
+		}
+		for _, h := range hits {
+			if h.Score <= 0 {
+				t.Errorf("Search(%q): %s at score %v", text, h.Path, h.Score)
+			}
+		}
+	}
+	// With a word to search for, -word still leaves passages out.
+	if OnlyExclusions("page -backups") {
+		t.Error(`OnlyExclusions("page -backups") = true`)
+	}
+	hits, err := r.Search(context.Background(), Query{Text: "page -backups", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].Path != "second.md" {
+		t.Errorf(`Search("page -backups") = %+v, want second.md alone`, hits)
 	}
 }
