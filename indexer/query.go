@@ -24,8 +24,8 @@ ALIAS/PATH as hits show it), tag:TAG and kind:KIND filter: a source kind
 whatsnew, migration, deprecation); several of one qualifier match any of
 them, different qualifiers must all hold. Anything else is a plain word; to search for a word that starts
 with "-" or holds a ":", quote it ("-rf"). A query of exclusions alone
-(-search.maxUniqueTimeseries) has nothing to rank by: its words are
-searched as written, and the answer says so.`
+(-search.maxUniqueTimeseries), with no filter, has nothing to rank by:
+its words are searched as written, and the answer says so.`
 
 // parsedQuery is a query text split by the query syntax (QuerySyntax).
 type parsedQuery struct {
@@ -37,9 +37,12 @@ type parsedQuery struct {
 	tags     []string // tag:T (lower-cased, as tags are stored)
 	kinds    []string // kind:K, a source kind (git, dir, https)
 	docKinds []string // kind:K, a document kind (DocKinds)
-	// asWritten says the query had exclusions and no word or phrase to
-	// score: they were read as words (-word) and phrases instead
-	// (OnlyExclusions).
+	// exclPhrase says of each exclusion whether it is a phrase, so that
+	// one with nothing else to search for is read as written (asWritten).
+	exclPhrase []bool
+	// asWritten says the query had exclusions and nothing else, no word,
+	// no phrase, no filter: they were read as words (-word) and phrases
+	// instead (queryOf, OnlyExclusions).
 	asWritten bool
 }
 
@@ -51,14 +54,9 @@ func (q parsedQuery) positive() string {
 // parseQuery splits text into words, "phrases", -exclusions and the
 // qualifiers package:, path:, tag: and kind:. It never fails: a quote that
 // is not closed runs to the end, a qualifier with no value, an unknown
-// qualifier and a lone "-" are plain words. Exclusions with no word or
-// phrase to score (a flag, -search.maxUniqueTimeseries, pasted as the
-// query) are read as written: each -word a word, each -"phrase" a phrase,
-// and asWritten set; left out of every passage they would leave nothing to
-// rank, every hit at score 0 (set 20's query 76).
+// qualifier and a lone "-" are plain words.
 func parseQuery(text string) parsedQuery {
 	var q parsedQuery
-	var negPhrase []bool // of each exclusion, whether it is a phrase
 	i := 0
 	for i < len(text) {
 		r, n := utf8.DecodeRuneInString(text[i:])
@@ -83,7 +81,7 @@ func parseQuery(text string) parsedQuery {
 			switch {
 			case phrase == "":
 			case neg:
-				q.excluded, negPhrase = append(q.excluded, phrase), append(negPhrase, true)
+				q.excluded, q.exclPhrase = append(q.excluded, phrase), append(q.exclPhrase, true)
 			default:
 				q.phrases = append(q.phrases, phrase)
 			}
@@ -100,7 +98,7 @@ func parseQuery(text string) parsedQuery {
 		tok := text[i:end]
 		i = end
 		if neg {
-			q.excluded, negPhrase = append(q.excluded, tok), append(negPhrase, false)
+			q.excluded, q.exclPhrase = append(q.excluded, tok), append(q.exclPhrase, false)
 			continue
 		}
 		if key, val, ok := strings.Cut(tok, ":"); ok && val != "" {
@@ -125,24 +123,37 @@ func parseQuery(text string) parsedQuery {
 		}
 		q.words = append(q.words, tok)
 	}
-	if len(q.excluded) == 0 || len(q.words) > 0 || len(q.phrases) > 0 {
-		return q
-	}
-	for i, x := range q.excluded {
-		if negPhrase[i] {
-			q.phrases = append(q.phrases, x)
-		} else {
-			q.words = append(q.words, "-"+x)
-		}
-	}
-	q.excluded, q.asWritten = nil, true
 	return q
 }
 
-// OnlyExclusions reports whether text has exclusions (-word, -"phrase")
-// and no word or phrase to score, so that search reads them as written
-// (parseQuery); an answer then says so (OnlyExclusionsNote).
-func OnlyExclusions(text string) bool { return parseQuery(text).asWritten }
+// queryOf is q's text parsed (parseQuery), its exclusions read as written
+// when they are all it has: no word, no phrase and no filter (its text's
+// qualifiers or q's own). Left out of every passage, they would leave
+// nothing to rank, every hit at score 0 (set 20's query 76, a flag pasted
+// as the query: -search.maxUniqueTimeseries); so each -word is a word,
+// each -"phrase" a phrase, and asWritten is set. With a filter, the
+// exclusions still leave passages out of what it lists ("-wizard
+// package:docs").
+func queryOf(q Query) parsedQuery {
+	pq := parseQuery(strings.TrimSpace(q.Text))
+	if len(pq.excluded) == 0 || len(pq.words) > 0 || len(pq.phrases) > 0 || len(q.Filters()) > 0 {
+		return pq
+	}
+	for i, x := range pq.excluded {
+		if pq.exclPhrase[i] {
+			pq.phrases = append(pq.phrases, x)
+		} else {
+			pq.words = append(pq.words, "-"+x)
+		}
+	}
+	pq.excluded, pq.exclPhrase, pq.asWritten = nil, nil, true
+	return pq
+}
+
+// OnlyExclusions reports whether q has exclusions (-word, -"phrase") and
+// no word, phrase or filter, so that search reads them as written
+// (queryOf); an answer then says so (OnlyExclusionsNote).
+func OnlyExclusions(q Query) bool { return queryOf(q).asWritten }
 
 // OnlyExclusionsNote is what an answer says of a query of exclusions alone
 // (OnlyExclusions). The MCP tools' note and ctx search's share it.

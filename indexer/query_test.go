@@ -19,7 +19,7 @@ func TestParseQuery(t *testing.T) {
 	}{
 		{"error handling", parsedQuery{words: []string{"error", "handling"}}},
 		{`  "exact phrase"  here `, parsedQuery{words: []string{"here"}, phrases: []string{"exact phrase"}}},
-		{`-word -"two  words" keep`, parsedQuery{words: []string{"keep"}, excluded: []string{"word", "two words"}}},
+		{`-word -"two  words" keep`, parsedQuery{words: []string{"keep"}, excluded: []string{"word", "two words"}, exclPhrase: []bool{false, true}}},
 		{"package:k8s path:/docs/a tag:Go kind:DIR x", parsedQuery{words: []string{"x"}, packages: []string{"k8s"}, paths: []string{"docs/a"}, tags: []string{"go"}, kinds: []string{"dir"}}},
 		{"Package:a package:b", parsedQuery{packages: []string{"a", "b"}}},
 		{"kind:Changelog kind:git kind:migration x", parsedQuery{words: []string{"x"}, kinds: []string{"git"}, docKinds: []string{"changelog", "migration"}}},
@@ -29,13 +29,34 @@ func TestParseQuery(t *testing.T) {
 		{`-`, parsedQuery{words: []string{"-"}}},
 		{`a"b`, parsedQuery{words: []string{`a"b`}}},
 		{`"`, parsedQuery{}},
-		// Exclusions alone leave nothing to rank: read as written (a flag).
-		{`-search.maxUniqueTimeseries`, parsedQuery{words: []string{"-search.maxUniqueTimeseries"}, asWritten: true}},
-		{`-dry -"run it" package:k`, parsedQuery{words: []string{"-dry"}, phrases: []string{"run it"}, packages: []string{"k"}, asWritten: true}},
 		{`--dry-run`, parsedQuery{words: []string{"--dry-run"}}},
 	} {
 		if got := parseQuery(tc.in); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("parseQuery(%q)\n got %+v\nwant %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestQueryOfExclusionsAlone: exclusions with no word, phrase or filter
+// leave nothing to rank (a flag pasted as the query) and are read as
+// written; with any of those, they stay exclusions.
+func TestQueryOfExclusionsAlone(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		q    Query
+		want parsedQuery
+	}{
+		{Query{Text: ` -search.maxUniqueTimeseries `}, parsedQuery{words: []string{"-search.maxUniqueTimeseries"}, asWritten: true}},
+		{Query{Text: `-dry -"run it"`}, parsedQuery{words: []string{"-dry"}, phrases: []string{"run it"}, asWritten: true}},
+		{Query{Text: `-dry package:k`}, parsedQuery{excluded: []string{"dry"}, exclPhrase: []bool{false}, packages: []string{"k"}}},
+		{Query{Text: `-dry`, Tags: []string{"t"}}, parsedQuery{excluded: []string{"dry"}, exclPhrase: []bool{false}}},
+		{Query{Text: `x -dry`}, parsedQuery{words: []string{"x"}, excluded: []string{"dry"}, exclPhrase: []bool{false}}},
+	} {
+		if got := queryOf(tc.q); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("queryOf(%+v)\n got %+v\nwant %+v", tc.q, got, tc.want)
+		}
+		if got := OnlyExclusions(tc.q); got != tc.want.asWritten {
+			t.Errorf("OnlyExclusions(%+v) = %v", tc.q, got)
 		}
 	}
 }
@@ -404,7 +425,7 @@ func TestSearchOnlyExclusions(t *testing.T) {
 	}
 	t.Cleanup(func() { r.Close() })
 	for _, text := range []string{"-search.maxUniqueTimeseries", `-"maxUniqueTimeseries"`} {
-		if !OnlyExclusions(text) {
+		if !OnlyExclusions(Query{Text: text}) {
 			t.Errorf("OnlyExclusions(%q) = false", text)
 		}
 		hits, err := r.Search(context.Background(), Query{Text: text, Limit: 5})
@@ -421,7 +442,7 @@ func TestSearchOnlyExclusions(t *testing.T) {
 		}
 	}
 	// With a word to search for, -word still leaves passages out.
-	if OnlyExclusions("page -backups") {
+	if OnlyExclusions(Query{Text: "page -backups"}) {
 		t.Error(`OnlyExclusions("page -backups") = true`)
 	}
 	hits, err := r.Search(context.Background(), Query{Text: "page -backups", Limit: 5})
