@@ -23,7 +23,9 @@ ALIAS/PATH as hits show it), tag:TAG and kind:KIND filter: a source kind
 (git, dir, https) or a document kind (changelog, release, blog,
 whatsnew, migration, deprecation); several of one qualifier match any of
 them, different qualifiers must all hold. Anything else is a plain word; to search for a word that starts
-with "-" or holds a ":", quote it ("-rf").`
+with "-" or holds a ":", quote it ("-rf"). A query of exclusions alone
+(-search.maxUniqueTimeseries), with no filter, has nothing to rank by:
+its words are searched as written, and the answer says so.`
 
 // parsedQuery is a query text split by the query syntax (QuerySyntax).
 type parsedQuery struct {
@@ -36,6 +38,13 @@ type parsedQuery struct {
 	tags     []string // tag:T (lower-cased, as tags are stored)
 	kinds    []string // kind:K, a source kind (git, dir, https)
 	docKinds []string // kind:K, a document kind (DocKinds)
+	// exclPhrase says of each exclusion whether it is a phrase, so that
+	// one with nothing else to search for is read as written (asWritten).
+	exclPhrase []bool
+	// asWritten says the query had exclusions and nothing else, no word,
+	// no phrase, no filter: they were read as words (-word) and phrases
+	// instead (queryOf, OnlyExclusions).
+	asWritten bool
 }
 
 // positive is the scored text: the words and the phrases' words.
@@ -79,7 +88,7 @@ func parseQuery(text string) parsedQuery {
 			switch {
 			case phrase == "":
 			case neg:
-				q.excluded = append(q.excluded, phrase)
+				q.excluded, q.exclPhrase = append(q.excluded, phrase), append(q.exclPhrase, true)
 			default:
 				q.phrases = append(q.phrases, phrase)
 			}
@@ -97,7 +106,7 @@ func parseQuery(text string) parsedQuery {
 		i = end
 		if neg {
 			gap()
-			q.excluded = append(q.excluded, tok)
+			q.excluded, q.exclPhrase = append(q.excluded, tok), append(q.exclPhrase, false)
 			continue
 		}
 		if key, val, ok := strings.Cut(tok, ":"); ok && val != "" {
@@ -134,6 +143,39 @@ func parseQuery(text string) parsedQuery {
 	}
 	return q
 }
+
+// queryOf is q's text parsed (parseQuery), its exclusions read as written
+// when they are all it has: no word, no phrase and no filter (its text's
+// qualifiers or q's own). Left out of every passage, they would leave
+// nothing to rank, every hit at score 0 (set 20's query 76, a flag pasted
+// as the query: -search.maxUniqueTimeseries); so each -word is a word,
+// each -"phrase" a phrase, and asWritten is set. With a filter, the
+// exclusions still leave passages out of what it lists ("-wizard
+// package:docs").
+func queryOf(q Query) parsedQuery {
+	pq := parseQuery(strings.TrimSpace(q.Text))
+	if len(pq.excluded) == 0 || len(pq.words) > 0 || len(pq.phrases) > 0 || len(q.Filters()) > 0 {
+		return pq
+	}
+	for i, x := range pq.excluded {
+		if pq.exclPhrase[i] {
+			pq.phrases = append(pq.phrases, x)
+		} else {
+			pq.words = append(pq.words, "-"+x)
+		}
+	}
+	pq.excluded, pq.exclPhrase, pq.asWritten = nil, nil, true
+	return pq
+}
+
+// OnlyExclusions reports whether q has exclusions (-word, -"phrase") and
+// no word, phrase or filter, so that search reads them as written
+// (queryOf); an answer then says so (OnlyExclusionsNote).
+func OnlyExclusions(q Query) bool { return queryOf(q).asWritten }
+
+// OnlyExclusionsNote is what an answer says of a query of exclusions alone
+// (OnlyExclusions). The MCP tools' note and ctx search's share it.
+const OnlyExclusionsNote = `the query has only words that start with "-", which leave out the passages that have them, and nothing to search for: they were searched for as written instead; to leave them out, add the words to search for (deploy -staging)`
 
 // ErrUnknownKind is returned (wrapped) by CheckQuery and Search for a
 // kind: qualifier whose value is neither a source kind nor a document kind.

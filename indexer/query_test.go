@@ -21,7 +21,7 @@ func TestParseQuery(t *testing.T) {
 		// review of rank23a: what comes between two words parts them (apart).
 		{`health -x check "a b" dry kind:changelog run path:p tag:t package:k out now`, parsedQuery{words: []string{"health", "check", "dry", "run", "out", "now"}, apart: []int{1, 2, 3, 4}, excluded: []string{"x"}, phrases: []string{"a b"}, docKinds: []string{"changelog"}, paths: []string{"p"}, tags: []string{"t"}, packages: []string{"k"}}},
 		{`  "exact phrase"  here `, parsedQuery{words: []string{"here"}, phrases: []string{"exact phrase"}}},
-		{`-word -"two  words" keep`, parsedQuery{words: []string{"keep"}, excluded: []string{"word", "two words"}}},
+		{`-word -"two  words" keep`, parsedQuery{words: []string{"keep"}, excluded: []string{"word", "two words"}, exclPhrase: []bool{false, true}}},
 		{"package:k8s path:/docs/a tag:Go kind:DIR x", parsedQuery{words: []string{"x"}, packages: []string{"k8s"}, paths: []string{"docs/a"}, tags: []string{"go"}, kinds: []string{"dir"}}},
 		{"Package:a package:b", parsedQuery{packages: []string{"a", "b"}}},
 		{"kind:Changelog kind:git kind:migration x", parsedQuery{words: []string{"x"}, kinds: []string{"git"}, docKinds: []string{"changelog", "migration"}}},
@@ -31,9 +31,34 @@ func TestParseQuery(t *testing.T) {
 		{`-`, parsedQuery{words: []string{"-"}}},
 		{`a"b`, parsedQuery{words: []string{`a"b`}}},
 		{`"`, parsedQuery{}},
+		{`--dry-run`, parsedQuery{words: []string{"--dry-run"}}},
 	} {
 		if got := parseQuery(tc.in); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("parseQuery(%q)\n got %+v\nwant %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestQueryOfExclusionsAlone: exclusions with no word, phrase or filter
+// leave nothing to rank (a flag pasted as the query) and are read as
+// written; with any of those, they stay exclusions.
+func TestQueryOfExclusionsAlone(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		q    Query
+		want parsedQuery
+	}{
+		{Query{Text: ` -search.maxUniqueTimeseries `}, parsedQuery{words: []string{"-search.maxUniqueTimeseries"}, asWritten: true}},
+		{Query{Text: `-dry -"run it"`}, parsedQuery{words: []string{"-dry"}, phrases: []string{"run it"}, asWritten: true}},
+		{Query{Text: `-dry package:k`}, parsedQuery{excluded: []string{"dry"}, exclPhrase: []bool{false}, packages: []string{"k"}}},
+		{Query{Text: `-dry`, Tags: []string{"t"}}, parsedQuery{excluded: []string{"dry"}, exclPhrase: []bool{false}}},
+		{Query{Text: `x -dry`}, parsedQuery{words: []string{"x"}, excluded: []string{"dry"}, exclPhrase: []bool{false}}},
+	} {
+		if got := queryOf(tc.q); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("queryOf(%+v)\n got %+v\nwant %+v", tc.q, got, tc.want)
+		}
+		if got := OnlyExclusions(tc.q); got != tc.want.asWritten {
+			t.Errorf("OnlyExclusions(%+v) = %v", tc.q, got)
 		}
 	}
 }
@@ -377,5 +402,56 @@ func TestFuseMore(t *testing.T) {
 	}
 	if n := len(fuse(lex, sem, Fusion{Method: "rrf", Weight: 0.3}, true, 2)); n != 2 {
 		t.Errorf("best per document, limit 2: %d hits", n)
+	}
+}
+
+// TestSearchOnlyExclusions (set 20's query 76): a query that is a flag
+// (-search.maxUniqueTimeseries) has exclusions and nothing to score;
+// read as an exclusion it left the page with the flag out and returned
+// the others at score 0. It is searched as written: the page with the
+// flag first, scored.
+func TestSearchOnlyExclusions(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".context")
+	writeFiles(t, dir, "vm", map[string]string{
+		"flags.md":  "# Flags\n\n## Limits\n\nUse -search.maxUniqueTimeseries to limit the unique series a query may select.\n",
+		"other.md":  "# Other\n\nA page about backups and restores.\n",
+		"second.md": "# Second\n\nA page about retention.\n",
+	})
+	if _, err := Sync(context.Background(), dir, []Package{{Alias: "vm"}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	for _, text := range []string{"-search.maxUniqueTimeseries", `-"maxUniqueTimeseries"`} {
+		if !OnlyExclusions(Query{Text: text}) {
+			t.Errorf("OnlyExclusions(%q) = false", text)
+		}
+		hits, err := r.Search(context.Background(), Query{Text: text, Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 || hits[0].Path != "flags.md" || hits[0].Score <= 0 {
+			t.Errorf("Search(%q) = %+v, want flags.md first with a score", text, hits)
+		}
+		for _, h := range hits {
+			if h.Score <= 0 {
+				t.Errorf("Search(%q): %s at score %v", text, h.Path, h.Score)
+			}
+		}
+	}
+	// With a word to search for, -word still leaves passages out.
+	if OnlyExclusions(Query{Text: "page -backups"}) {
+		t.Error(`OnlyExclusions("page -backups") = true`)
+	}
+	hits, err := r.Search(context.Background(), Query{Text: "page -backups", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].Path != "second.md" {
+		t.Errorf(`Search("page -backups") = %+v, want second.md alone`, hits)
 	}
 }

@@ -460,7 +460,7 @@ func (r *Reader) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if limit <= 0 {
 		limit = DefaultSearchLimit
 	}
-	pq := parseQuery(text)
+	pq := queryOf(q)
 	packages, aliases, none, err := r.packageFilters(q, pq)
 	if err != nil || none {
 		return nil, err

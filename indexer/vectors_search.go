@@ -102,7 +102,7 @@ func (r *Reader) SearchHybrid(ctx context.Context, q Query, s *Semantic) (hits [
 // empty, why the half cannot run (the search answers from BM25F alone);
 // err is only Search's own.
 func (r *Reader) semanticHalf(ctx context.Context, q Query, s *Semantic, depth int) (sem []Hit, why string, err error) {
-	pq := parseQuery(strings.TrimSpace(q.Text))
+	pq := queryOf(q)
 	text := pq.positive()
 	if strings.TrimSpace(text) == "" {
 		return nil, "", nil

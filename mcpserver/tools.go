@@ -265,6 +265,9 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 		return nil, SearchOut{}, err
 	}
 	out.Warning = joinNotes(out.Warning, semNote)
+	if indexer.OnlyExclusions(q) { // searched as written: say so
+		out.Warning = joinNotes(out.Warning, indexer.OnlyExclusionsNote)
+	}
 	unmatched, common, err := r.Unmatched(ctx, in.Query)
 	if err != nil {
 		return nil, SearchOut{}, err

@@ -185,6 +185,9 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 		return nil, nil, err
 	}
 	warn = joinNotes(warn, semNote)
+	if indexer.OnlyExclusions(q) { // searched as written: say so
+		warn = joinNotes(warn, indexer.OnlyExclusionsNote)
+	}
 	unmatched, common, err := r.Unmatched(ctx, in.Query)
 	if err != nil {
 		return nil, nil, err

@@ -559,3 +559,34 @@ func TestUnmatchedWordsBounded(t *testing.T) {
 		t.Errorf("read_relevant with 300 unknown words: want %q in\n%.1500s", want, view)
 	}
 }
+
+// TestOnlyExclusionsSaid (chunk23): a query of exclusions alone (a flag
+// such as -roll) has nothing to rank by; search and read_relevant search
+// its words as written, the page that has them first and scored, and say
+// so (indexer.OnlyExclusionsNote), in the JSON the client shows and in
+// read_relevant's text. Before, every other passage came at score 0 and
+// nothing was said.
+func TestOnlyExclusionsSaid(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	var out SearchOut
+	res := call(t, cs, "search", map[string]any{"query": "-roll"}, &out)
+	if res.IsError || len(out.Hits) == 0 || out.Hits[0].Path != "rb.md" || out.Hits[0].Score <= 0 || out.Warning != indexer.OnlyExclusionsNote {
+		t.Errorf("search -roll: %s", clientView(t, res))
+	}
+	for _, h := range out.Hits {
+		if h.Score <= 0 {
+			t.Errorf("search -roll: %s at score %v", h.Path, h.Score)
+		}
+	}
+	res = call(t, cs, "read_relevant", map[string]any{"query": "-roll"}, nil)
+	if view := clientView(t, res); res.IsError || !strings.Contains(view, indexer.OnlyExclusionsNote) || !strings.Contains(view, "[1] hub/rb.md") {
+		t.Errorf("read_relevant -roll: %s", view)
+	}
+	// With a word to search for, -word leaves passages out, and no note.
+	var out2 SearchOut
+	res = call(t, cs, "search", map[string]any{"query": "steps -roll"}, &out2)
+	if res.IsError || out2.Warning != "" || len(out2.Hits) != 1 || out2.Hits[0].Path != "rb2.md" {
+		t.Errorf("search steps -roll: %s", clientView(t, res))
+	}
+}

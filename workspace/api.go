@@ -290,6 +290,9 @@ type Change struct {
 	// said (asked now, conditionally) that its content is the locked one:
 	// OldCommit and NewCommit are the same, and update changes nothing.
 	Expired bool `json:"expired,omitempty"`
+	// LocalEdits marks a package whose files on disk were edited: update
+	// skips it (exit 3) unless forced, which backs the edits up first.
+	LocalEdits bool `json:"localEdits,omitempty"`
 }
 
 // OutdatedReport is what Outdated found: the changes, sorted by alias, and

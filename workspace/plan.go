@@ -330,13 +330,9 @@ func (t *task) upToDate(force bool) bool {
 // loses nothing: it goes on, neither skipped nor backed up.
 func (w *Workspace) checkDirty(ctx context.Context, t *task, force bool) {
 	loc := t.loc
-	if loc.present && loc.state != nil && !loc.complete {
-		changes, complete, err := diff(w.pkgDir(t.alias), loc.state, true)
-		if err != nil {
-			t.fail(err)
-			return
-		}
-		loc.changes, loc.complete = changes, complete
+	if err := w.fullDiff(t.alias, loc); err != nil {
+		t.fail(err)
+		return
 	}
 	if !loc.dirty() {
 		return
@@ -349,6 +345,22 @@ func (w *Workspace) checkDirty(ctx context.Context, t *task, force bool) {
 	if !force {
 		t.step, t.res.Action, t.res.Reason = stepNone, Skipped, SkipDirty
 	}
+}
+
+// fullDiff completes what inspect found of a package on disk (loc): when
+// the stat shortcut left it incomplete, every file's content is compared
+// (read unless its stamp proves it unchanged), so loc.dirty says whether
+// there are local edits.
+func (w *Workspace) fullDiff(alias string, loc *local) error {
+	if !loc.present || loc.state == nil || loc.complete {
+		return nil
+	}
+	changes, complete, err := diff(w.pkgDir(alias), loc.state, true)
+	if err != nil {
+		return err
+	}
+	loc.changes, loc.complete = changes, complete
+	return nil
 }
 
 // holdsTarget reports whether every file the guard found changed
@@ -807,7 +819,39 @@ func (w *Workspace) Outdated(ctx context.Context, aliases []string) (*OutdatedRe
 	if err != nil {
 		return nil, err
 	}
-	return p.changes(), nil
+	rep := p.changes()
+	if err := w.markEdited(p, rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// markEdited sets LocalEdits on each change of rep whose package has local
+// edits on disk (every file compared, as update's guard does: fullDiff),
+// which update skips unless forced. It does not ask, as update does, whether
+// the edits are already the new commit's (holdsTarget reads its files;
+// outdated fetches none), so such a package is said to be held back too.
+func (w *Workspace) markEdited(p *plan, rep *OutdatedReport) error {
+	tasks := map[string]*task{}
+	for _, t := range p.tasks {
+		tasks[t.alias] = t
+	}
+	for i := range rep.Changes {
+		c := &rep.Changes[i]
+		t := tasks[c.Alias]
+		if c.Expired || t == nil || t.locked == nil || isDir(t.spec) {
+			continue
+		}
+		loc, err := w.inspect(t.alias, t.locked, false)
+		if err != nil {
+			return err
+		}
+		if err := w.fullDiff(t.alias, loc); err != nil {
+			return err
+		}
+		c.LocalEdits = loc.dirty()
+	}
+	return nil
 }
 
 // Remove drops packages from the manifest, the lock and disk. A dirty package

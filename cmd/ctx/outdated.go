@@ -36,9 +36,11 @@ content differs from the locked content, and as "unchanged (TTL expired)"
 when the server said it is the locked content (ctx update --refresh asks
 again within the TTL).
 
---json prints an array of {alias, ref, oldCommit, newCommit, expired} ([]
-when everything is current; expired: the TTL ran out, the content did not
-change).
+--json prints an array of {alias, ref, oldCommit, newCommit, expired,
+localEdits} ([] when everything is current; expired: the TTL ran out, the
+content did not change; localEdits: the package's files were edited, so
+update skips it unless --force, which backs the edits up first; the table
+says so after the new commit).
 
 Exit status: 0 whether or not something is outdated; 3 when some package
 could not be checked (a ref that cannot be resolved, an entry ctx refuses):
@@ -117,6 +119,9 @@ func printOutdated(opts *outdatedOptions, changes []workspace.Change, allChecked
 		latest := shortSHA(c.NewCommit)
 		if c.Expired {
 			latest = "unchanged (TTL expired)"
+		}
+		if c.LocalEdits {
+			latest += "  (local edits: update skips it; --force backs them up)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safetext.Escape(c.Alias), safetext.Escape(ref), old, latest)
 	}

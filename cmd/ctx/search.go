@@ -214,6 +214,9 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 	if !hasNoPackages(proj) && indexer.OnlyCommonWords(text) { // as the MCP search's note
 		o.printNote(o.IO.ErrOut, indexer.CommonWordsNote(len(hits) > 0))
 	}
+	if indexer.OnlyExclusions(q) { // searched as written, as the MCP tools say
+		o.printNote(o.IO.ErrOut, indexer.OnlyExclusionsNote)
+	}
 	out := o.IO.Out
 	if o.json {
 		if hits == nil {

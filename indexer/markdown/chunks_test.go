@@ -234,3 +234,63 @@ func TestTrailKeysAreTheTrailsKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitPiecesNamedForSubHeadings: when a long section is split by
+// size, a piece that lies in a sub-section (a heading deeper than
+// ChunkLevel) carries that heading in its trail, a sub-heading starts a
+// piece rather than ending one, and a piece that runs over two
+// sub-sections keeps the heading that holds both (vmalert's "Alerting
+// rules" and "Recording rules" under "### Rules", set 20's misses 49, 50).
+func TestSplitPiecesNamedForSubHeadings(t *testing.T) {
+	t.Parallel()
+	para := func(word string, n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%s line %d of a paragraph long enough to count for something here.\n\n", word, i)
+		}
+		return b.String()
+	}
+	in := "## Groups\n\n" + para("groups", 2) +
+		"### Rules\n\n" + para("rules", 20) +
+		"#### Alerting rules\n\n" + para("alerting", 35) +
+		"#### Recording rules\n\n" + para("recording", 20) +
+		"##### Fields\n\n" + para("fields", 2) +
+		"## Templating\n\n" + para("templating", 2)
+	d := Parse([]byte(in))
+	var got [][]string
+	var heads []int
+	for _, c := range d.Chunks() {
+		got = append(got, c.Trail)
+		heads = append(heads, c.HeadsInText)
+		if k := d.Body.Kinds[c.EndLine-1]; k == HeadingLine || k == HeadingCont {
+			t.Errorf("chunk %d-%d %q ends with a heading", c.StartLine, c.EndLine, c.Trail)
+		}
+	}
+	want := [][]string{
+		{"Groups"},
+		{"Groups", "Rules"},
+		{"Groups", "Rules", "Alerting rules"},
+		{"Groups", "Rules", "Recording rules"},
+		{"Templating"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("trails =\n%q\nwant\n%q", got, want)
+	}
+	if !reflect.DeepEqual(heads, []int{1, 1, 1, 1, 1}) {
+		t.Errorf("HeadsInText = %v, want 1 each (every chunk opens at its heading)", heads)
+	}
+	checkChunksInSections(t, []byte(in))
+
+	// Pieces that each run over two sub-sections keep the section's heading.
+	in = "### Rules\n\n" + para("rules", 20) +
+		"#### A\n\n" + para("a", 2) + "#### B\n\n" + para("b", 2) +
+		"#### C\n\n" + para("c", 2) + "#### D\n\n" + para("d", 2) +
+		"#### E\n\n" + para("e", 30)
+	d = Parse([]byte(in))
+	for _, c := range d.Chunks() {
+		if c.Trail[len(c.Trail)-1] != "Rules" && c.Trail[len(c.Trail)-1] != "E" {
+			t.Errorf("chunk %d-%d named %q: a piece over several sub-sections is named for the one that holds it", c.StartLine, c.EndLine, c.Trail)
+		}
+	}
+	checkChunksInSections(t, []byte(in))
+}
