@@ -161,7 +161,7 @@ func chunkData(lines []string, s Body, trails [][]string) []Chunk {
 	}
 	var out []Chunk
 	for _, g := range groups {
-		out = appendChunks(out, lines, s.Kinds, bounds[g.a], bounds[g.b], g.a, trails[g.a], 1, 0, subHeads{})
+		out = appendChunks(out, lines, s.Kinds, bounds[g.a], bounds[g.b], g.a, trails[g.a], 1, 0)
 	}
 	return out
 }
@@ -189,7 +189,7 @@ func chunkBody(lines []string, s Body, base int, trails [][]string) []Chunk {
 				in++
 			}
 		}
-		out = appendChunks(out, lines, s.Kinds, secStart, end, secHead, trailOf(trails, secHead), in, base, subHeads{s.Headings, trails})
+		out = appendChunks(out, lines, s.Kinds, secStart, end, secHead, trailOf(trails, secHead), in, base)
 	}
 	for i, h := range s.Headings {
 		if h.Level > ChunkLevel {
@@ -237,16 +237,6 @@ func trailOf(trails [][]string, i int) []string {
 	return trails[i]
 }
 
-// headingsOnly reports whether lines[a:b] are heading and blank lines.
-func headingsOnly(kinds []Kind, a, b int) bool {
-	for _, k := range kinds[a:b] {
-		if k != HeadingLine && k != HeadingCont && k != Blank {
-			return false
-		}
-	}
-	return true
-}
-
 // countBlankBefore counts the blank lines right before line i.
 func countBlankBefore(lines []string, i int) int {
 	n := 0
@@ -268,57 +258,9 @@ func contentBytes(lines []string, kinds []Kind, a, b int) int {
 	return n
 }
 
-// subHeads are the headings (their lines 0-based in the chunked lines)
-// and trails of the document whose long sections appendChunks splits, so
-// that each piece after the first is named for the nearest heading deeper
-// than ChunkLevel that holds it (pieceHeading); nil headings keep every
-// piece named for the section's heading (a data file's packed keys).
-type subHeads struct {
-	hs     []Heading
-	trails [][]string
-}
-
-// pieceHeading names the piece lines[a:b] of a split section named for
-// heading head (-1: the text before the first heading): the deepest heading
-// after head, at or before line a, whose section (up to the next heading
-// of its level or higher) holds the whole piece, with how many of its
-// trail's last headings are lines of the piece; head and 0 when none does.
-// Every heading between head and the section's end is deeper than
-// ChunkLevel (chunkBody cuts at the others), so it is under head.
-func (sh subHeads) pieceHeading(head, a, b int) (int, int) {
-	var stack []int // the headings open at line a, outermost first
-	i := head + 1
-	for ; i < len(sh.hs) && sh.hs[i].Line <= a; i++ {
-		for len(stack) > 0 && sh.hs[stack[len(stack)-1]].Level >= sh.hs[i].Level {
-			stack = stack[:len(stack)-1]
-		}
-		stack = append(stack, i)
-	}
-	for k := len(stack) - 1; k >= 0; k-- {
-		h := sh.hs[stack[k]]
-		if h.Level <= ChunkLevel {
-			break
-		}
-		end := i // the first heading after a that closes h's section
-		for end < len(sh.hs) && sh.hs[end].Level > h.Level {
-			end++
-		}
-		if end < len(sh.hs) && sh.hs[end].Line < b {
-			continue // the piece runs past h's section
-		}
-		in := 0
-		for j := k; j >= 0 && sh.hs[stack[j]].Line >= a; j-- {
-			in++
-		}
-		return stack[k], in
-	}
-	return head, 0
-}
-
 // appendChunks adds the chunks of lines[start:end], a section named for
-// heading head; a piece of a split section after the first is named by
-// sub.pieceHeading.
-func appendChunks(out []Chunk, lines []string, kinds []Kind, start, end, head int, trail []string, in int, base int, sub subHeads) []Chunk {
+// heading head.
+func appendChunks(out []Chunk, lines []string, kinds []Kind, start, end, head int, trail []string, in int, base int) []Chunk {
 	for start < end && strings.TrimSpace(lines[start]) == "" {
 		start++
 	}
@@ -341,9 +283,6 @@ func appendChunks(out []Chunk, lines []string, kinds []Kind, start, end, head in
 	a := start
 	for i := start; i <= end; i++ {
 		if i == end || kinds[i] == Blank {
-			if i < end && i > a && headingsOnly(kinds, a, i) {
-				continue // a heading opens the paragraph after it, never ends a piece
-			}
 			if i > a {
 				sz := 0
 				for j := a; j < i; j++ {
@@ -390,10 +329,6 @@ func appendChunks(out []Chunk, lines []string, kinds []Kind, start, end, head in
 		c := Chunk{Heading: head, Trail: trail, StartLine: base + a + 1, EndLine: base + b}
 		if first {
 			c.HeadsInText = in
-		} else if sub.hs != nil {
-			if h, n := sub.pieceHeading(head, a, b); h != head {
-				c.Heading, c.Trail, c.HeadsInText = h, sub.trails[h], n
-			}
 		}
 		out = append(out, c)
 		first = false
@@ -403,16 +338,8 @@ func appendChunks(out []Chunk, lines []string, kinds []Kind, start, end, head in
 	// normalisation would rank above everything else.
 	parts := (joined(start, end) + MaxChunkBytes - 1) / MaxChunkBytes
 	target := joined(start, end) / max(parts, 1)
-	// A piece that opens with a heading (of a level deeper than
-	// ChunkLevel: the section holds no other) starts a chunk when the
-	// chunk before and the rest of the section each hold at least half
-	// the aim (a quarter of the cap at most), so that a sub-section's
-	// pieces are named for its heading (pieceHeading), not only for the
-	// section's, and no tiny chunk is made.
-	least := min(target/2, MaxChunkBytes/4)
 	for _, p := range pieces {
-		atHead := sub.hs != nil && kinds[p.a] == HeadingLine && joined(cs, last) >= least && joined(p.a, end) >= least
-		if p.a > cs && (joined(cs, p.b) > MaxChunkBytes || joined(cs, last) >= target || atHead) {
+		if p.a > cs && (joined(cs, p.b) > MaxChunkBytes || joined(cs, last) >= target) {
 			emit(cs, last)
 			cs = p.a
 		}

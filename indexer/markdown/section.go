@@ -107,7 +107,7 @@ func (d Doc) Section(heading string) (Section, []Heading, bool) {
 		return Section{}, hs, false
 	}
 	s := d.extent(hs, idx)
-	if byTrail { // a split section's piece may be named for a deeper heading
+	if byTrail && hs[idx].Level <= ChunkLevel {
 		if sp := m.chunkSpans(d)[idx]; sp[0] > 0 {
 			s.StartLine, s.EndLine = min(s.StartLine, sp[0]), max(s.EndLine, sp[1])
 		}

@@ -102,7 +102,7 @@ func (d Doc) sectionRef(heading string) (Section, []Heading, bool) {
 		return Section{}, hs, false
 	}
 	s := d.extent(hs, idx)
-	if byTrail {
+	if byTrail && hs[idx].Level <= ChunkLevel {
 		for _, c := range d.chunksWith(trails) {
 			if c.Heading == idx {
 				s.StartLine, s.EndLine = min(s.StartLine, c.StartLine), max(s.EndLine, c.EndLine)
