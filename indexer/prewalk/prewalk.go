@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ctx-dev/ctx/indexer/walkrec"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/gcstart"
 )
@@ -43,6 +44,10 @@ const (
 	indexDir   = "index"
 	recordFile = "walks.bin"
 )
+
+// MaxRecordBytes bounds the record's read, as the indexer bounds every
+// file of its index (its maxIndexFileBytes: a test holds them equal).
+const MaxRecordBytes = 1 << 30
 
 // Walk is what the early walk read and stats.
 type Walk struct {
@@ -177,7 +182,10 @@ func find(dir string) *Walk {
 	}
 	for {
 		idx := filepath.Join(dir, contextDir, indexDir)
-		if b, err := os.ReadFile(filepath.Join(idx, recordFile)); err == nil {
+		// As the indexer reads it (readIndexFile): a fifo, a link to a
+		// device or a sparse file of terabytes is no record, not a wait
+		// for ever or the end of memory.
+		if b, err := boundedfile.ReadFile(filepath.Join(idx, recordFile), MaxRecordBytes); err == nil {
 			header, recs, err := walkrec.Decode(b)
 			if err != nil {
 				return nil
