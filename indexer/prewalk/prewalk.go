@@ -59,7 +59,8 @@ type Walk struct {
 	// Seen and Docs are, per alias, the batch of the record's folders
 	// and .gitignore files (in Seen's order; one above the package is
 	// "", not stat'ed) and of its documents, under the package folder
-	// its key names (walkrec.KeyDir).
+	// its key names (walkrec.KeyDir), for the aliases whose folder is in
+	// the project (inProject; the others have none).
 	Seen, Docs map[string]*fileid.Batch
 }
 
@@ -131,10 +132,10 @@ func Start(dir string) *Walker {
 		if w == nil {
 			return
 		}
-		for _, a := range slices.Sorted(maps.Keys(w.Recs)) {
+		for _, a := range slices.Sorted(maps.Keys(w.Seen)) {
 			w.Seen[a].Run()
 		}
-		for _, a := range slices.Sorted(maps.Keys(w.Recs)) {
+		for _, a := range slices.Sorted(maps.Keys(w.Docs)) {
 			w.Docs[a].Run()
 		}
 	}()
@@ -160,7 +161,7 @@ func (k *Walker) Take(indexDir string) *Walk {
 		return nil
 	}
 	if w.IndexDir != indexDir {
-		for _, a := range slices.Sorted(maps.Keys(w.Recs)) {
+		for _, a := range slices.Sorted(maps.Keys(w.Seen)) {
 			w.Seen[a].Stop()
 			w.Docs[a].Stop()
 		}
@@ -193,6 +194,9 @@ func find(dir string) *Walk {
 			w := &Walk{IndexDir: idx, Header: header, Recs: recs, Seen: map[string]*fileid.Batch{}, Docs: map[string]*fileid.Batch{}}
 			for a, r := range recs {
 				root := walkrec.KeyDir(r.Key)
+				if !inProject(dir, root) {
+					continue // the check stats it, if its key is its package's
+				}
 				seen := make([]string, len(r.Seen))
 				for i, s := range r.Seen {
 					if !s.Above {
@@ -211,4 +215,20 @@ func find(dir string) *Walk {
 		}
 		dir = up
 	}
+}
+
+// inProject reports whether root, a package folder a record names, is a
+// clean absolute path inside project (the folder holding the record's
+// .context/): an installed package's folder (.context/packages/ALIAS) or
+// a dir source in the project. The record is a file in the project, which
+// a repository can carry: the early walk, which stats before the check
+// compares a record's folder with its package's (the key), stats no
+// folder it names elsewhere (a network share, an automounted /net/host);
+// a package folder outside the project is stat'ed by the check itself.
+func inProject(project, root string) bool {
+	if !filepath.IsAbs(root) || filepath.Clean(root) != root {
+		return false
+	}
+	rel, err := filepath.Rel(project, root)
+	return err == nil && filepath.IsLocal(rel)
 }
