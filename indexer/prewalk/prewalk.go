@@ -4,8 +4,8 @@
 // tree, the project, the manifest, lock and catalogue) a few more, while
 // the second core idles; the check's ~7,300 stats, a search's largest
 // part, then shared both cores with the search itself. This package
-// imports nothing heavier than fileid and the walk record's format
-// (walkrec), so Go initialises it before bleve's packages, and its init
+// imports nothing heavier than fileid, boundedfile and the walk record's
+// format (walkrec), so Go initialises it before bleve's packages, and its init
 // starts a goroutine that reads the walk record of the project the
 // working folder is in and stats, through fileid.Batch, the folders and
 // documents it lists: the check (the indexer's freshWalks) takes what it
