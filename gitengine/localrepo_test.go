@@ -2,8 +2,10 @@ package gitengine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/ctx-dev/ctx/internal/gittest"
@@ -114,5 +116,67 @@ func TestLocalRepoOpenedOnceSeesRepack(t *testing.T) {
 	}
 	if _, err := e.ReadTree(ctx, req); err == nil {
 		t.Error("ReadTree of a repository whose objects are gone worked")
+	}
+}
+
+// TestLocalRepoSharedByParallelCalls: the calls of one Engine that read
+// one local repository at once (an install's packages fetched in
+// parallel, workspace's Jobs) each read through a storage of their own
+// over the one object cache they share (localRepo), which must hold
+// under -race: a storage shared by the calls (its pack index filled on
+// first use, unlocked) would race. Every call reads what the repository
+// holds, packed or not.
+func TestLocalRepoSharedByParallelCalls(t *testing.T) {
+	t.Parallel()
+	if !gittest.Available() {
+		t.Skip("git not installed")
+	}
+	src := filepath.Join(t.TempDir(), "src")
+	files := map[string]string{}
+	for i := range 8 {
+		files[fmt.Sprintf("p%d/doc.md", i)] = fmt.Sprintf("# Doc %d\n", i)
+	}
+	commit := gittest.NewRepo(t, src, files)
+	if out, err := gittest.Git(src, "repack", "-adq"); err != nil {
+		t.Fatalf("git repack: %v\n%s", err, out)
+	}
+	ctx := context.Background()
+	e := New(Options{}) // its first read of src is one of the calls below
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*len(files))
+	for i := range 8 {
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req := FetchRequest{URL: src, Commit: commit, Path: fmt.Sprintf("p%d", i)}
+				if _, err := e.Resolve(ctx, src, ""); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := e.TreeOf(ctx, req); err != nil {
+					errs <- err
+					return
+				}
+				tr, err := e.ReadTree(ctx, req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer tr.Close()
+				if len(tr.Files) != 1 {
+					errs <- fmt.Errorf("p%d: files %+v", i, tr.Files)
+					return
+				}
+				if b, err := tr.Read(tr.Files[0].BlobID); err != nil || string(b) != fmt.Sprintf("# Doc %d\n", i) {
+					errs <- fmt.Errorf("p%d: doc.md = %q, %v", i, b, err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
