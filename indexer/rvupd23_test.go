@@ -12,7 +12,8 @@ import (
 // TestWarmForRecentLinear: warmForRecent builds the text of the record's
 // part in one buffer (rv-upd23): it added each line to a string, copying
 // the text so far each time, so an update of thousands of packages
-// (4000 lines of ~130 bytes: 1 GB copied) spent seconds before its index
+// (4000 lines of ~130 bytes: 1 GB copied) spent about a second (loaded
+// machine) before its index
 // was written (985 MB allocated for a 480 KB text; 11 MB now). The
 // bound leaves room for what the Knows pass allocates.
 func TestWarmForRecentLinear(t *testing.T) {
