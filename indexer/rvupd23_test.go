@@ -11,11 +11,11 @@ import (
 
 // TestWarmForRecentLinear: warmForRecent builds the text of the record's
 // part in one buffer (rv-upd23): it added each line to a string, copying
-// the text so far each time, so an update of thousands of packages
-// (4000 lines of ~130 bytes: 1 GB copied) spent about a second (loaded
-// machine) before its index
-// was written (985 MB allocated for a 480 KB text; 11 MB now). The
-// bound leaves room for what the Knows pass allocates.
+// the text so far each time, so an update of thousands of packages (4000
+// lines of ~120 bytes: 985 MB allocated for a 480 KB text, about a second
+// on a loaded machine) paid that before its index was written; 11 MB now.
+// The bound leaves room for what the Knows pass allocates. Not parallel:
+// TotalAlloc is the process's.
 func TestWarmForRecentLinear(t *testing.T) {
 	when := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
 	r := make([]RecentChange, 4000)
