@@ -4,7 +4,7 @@
 // tree, the project, the manifest, lock and catalogue) a few more, while
 // the second core idles; the check's ~7,300 stats, a search's largest
 // part, then shared both cores with the search itself. This package
-// imports nothing heavier than fileid and the walk record's format
+// imports nothing heavier than fileid, boundedfile and the walk record's format
 // (walkrec), so Go initialises it before bleve's packages, and its init
 // starts a goroutine that reads the walk record of the project the
 // working folder is in and stats, through fileid.Batch, the folders and
@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ctx-dev/ctx/indexer/walkrec"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/gcstart"
 )
@@ -42,6 +43,8 @@ const (
 	contextDir = ".context"
 	indexDir   = "index"
 	recordFile = "walks.bin"
+	// maxRecordBytes is the indexer's maxIndexFileBytes.
+	maxRecordBytes = 1 << 30
 )
 
 // Walk is what the early walk read and stats.
@@ -177,7 +180,11 @@ func find(dir string) *Walk {
 	}
 	for {
 		idx := filepath.Join(dir, contextDir, indexDir)
-		if b, err := os.ReadFile(filepath.Join(idx, recordFile)); err == nil {
+		// Bounded, never waiting on a fifo (internal/boundedfile; review
+		// of red23: a fifo there hung every search, which waits for this
+		// read in Take); the bound is the indexer's for its own files
+		// (maxIndexFileBytes), whose readWalks reads the same record.
+		if b, err := boundedfile.ReadFile(filepath.Join(idx, recordFile), maxRecordBytes); err == nil {
 			header, recs, err := walkrec.Decode(b)
 			if err != nil {
 				return nil
