@@ -89,31 +89,44 @@ type catalogPart struct {
 // list of UTF-8 names is written as a plain string, as before.
 type nulNames string
 
-// nulNamesBytes opens the JSON string of a nulNames that is not UTF-8:
-// a list never starts with NUL (no name is empty).
+// nulNamesBytes opens the JSON string of a name, or a nulNames, that is
+// not UTF-8 (jsonName): a list never starts with NUL (no name is empty).
 const nulNamesBytes = "\x00base64:"
 
-func (n nulNames) MarshalJSON() ([]byte, error) {
-	if utf8.ValidString(string(n)) {
-		return json.Marshal(string(n))
-	}
-	return json.Marshal(nulNamesBytes + base64.StdEncoding.EncodeToString([]byte(n)))
-}
+func (n nulNames) MarshalJSON() ([]byte, error) { return json.Marshal(jsonName(string(n))) }
 
 func (n *nulNames) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
-	if rest, ok := strings.CutPrefix(s, nulNamesBytes); ok {
-		raw, err := base64.StdEncoding.DecodeString(rest)
-		if err != nil {
-			return fmt.Errorf("edited: %w", err)
-		}
-		s = string(raw)
+	s, err := fromJSONName(s)
+	if err != nil {
+		return fmt.Errorf("edited: %w", err)
 	}
 	*n = nulNames(s)
 	return nil
+}
+
+// jsonName is s for a JSON string (a map key, a value) that gives it
+// back whole (fromJSONName): s when it is UTF-8, else nulNamesBytes and
+// base64 of its bytes. For a name, or names joined by NUL, which never
+// start with NUL (inlinks.json's paths, catalogPart.Edited).
+func jsonName(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return nulNamesBytes + base64.StdEncoding.EncodeToString([]byte(s))
+}
+
+// fromJSONName is the name jsonName wrote as s.
+func fromJSONName(s string) (string, error) {
+	rest, ok := strings.CutPrefix(s, nulNamesBytes)
+	if !ok {
+		return s, nil
+	}
+	raw, err := base64.StdEncoding.DecodeString(rest)
+	return string(raw), err
 }
 
 // partFile is the content of a part file.
