@@ -583,6 +583,13 @@ func TestOnlyExclusionsSaid(t *testing.T) {
 	if view := clientView(t, res); res.IsError || !strings.Contains(view, indexer.OnlyExclusionsNote) || !strings.Contains(view, "[1] hub/rb.md") {
 		t.Errorf("read_relevant -roll: %s", view)
 	}
+	// review23-chunk23: a flag no document has is named as unmatched, as
+	// search read it (before, Unmatched read it as an exclusion: nothing).
+	var out3 SearchOut
+	res = call(t, cs, "search", map[string]any{"query": "-zanzibarflag"}, &out3)
+	if res.IsError || len(out3.Hits) != 0 || !slices.Equal(out3.Unmatched, []string{"-zanzibarflag"}) {
+		t.Errorf("search -zanzibarflag: %s", clientView(t, res))
+	}
 	// With a word to search for, -word leaves passages out, and no note.
 	var out2 SearchOut
 	res = call(t, cs, "search", map[string]any{"query": "steps -roll"}, &out2)
