@@ -597,3 +597,22 @@ func TestOnlyExclusionsSaid(t *testing.T) {
 		t.Errorf("search steps -roll: %s", clientView(t, res))
 	}
 }
+
+// TestRelatedOnlyExclusionsSaid (review23-chunk23): related by a query of
+// exclusions alone starts at the document its search found with the
+// words as written, and says so, as search and read_relevant do; before,
+// it said nothing of the reading.
+func TestRelatedOnlyExclusionsSaid(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	var out RelatedOut
+	res := call(t, cs, "related", map[string]any{"query": "-roll"}, &out)
+	if res.IsError || out.Start.Path != "rb.md" || !strings.Contains(out.Warning, indexer.OnlyExclusionsNote) {
+		t.Errorf("related -roll: %s", clientView(t, res))
+	}
+	var out2 RelatedOut
+	res = call(t, cs, "related", map[string]any{"query": "roll back"}, &out2)
+	if res.IsError || strings.Contains(out2.Warning, indexer.OnlyExclusionsNote) {
+		t.Errorf("related roll back: %s", clientView(t, res))
+	}
+}
