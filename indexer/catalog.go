@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -76,7 +77,56 @@ type catalogPart struct {
 	// installed, sorted and joined by NUL ("" for none, and for a live
 	// dir source): INDEX.md marks their lines (editedOf, markEdited,
 	// trust23).
-	Edited string `json:"edited,omitempty"`
+	Edited nulNames `json:"edited,omitempty"`
+}
+
+// nulNames is names joined by NUL (catalogPart.Edited). A name need not
+// be UTF-8 (fileRecord.PathBytes), which a JSON string cannot hold
+// (encoding/json writes U+FFFD for each invalid byte: review of red23,
+// the mark of an edited document so named was lost at the next render,
+// and INDEX.md's input changed with nothing changed): such a list is
+// written as nulNamesBytes and base64 of its bytes, read back whole. A
+// list of UTF-8 names is written as a plain string, as before.
+type nulNames string
+
+// nulNamesBytes opens the JSON string of a name, or a nulNames, that is
+// not UTF-8 (jsonName): a list never starts with NUL (no name is empty).
+const nulNamesBytes = "\x00base64:"
+
+func (n nulNames) MarshalJSON() ([]byte, error) { return json.Marshal(jsonName(string(n))) }
+
+func (n *nulNames) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	s, err := fromJSONName(s)
+	if err != nil {
+		return fmt.Errorf("edited: %w", err)
+	}
+	*n = nulNames(s)
+	return nil
+}
+
+// jsonName is s for a JSON string (a map key, a value) that gives it
+// back whole (fromJSONName): s when it is UTF-8, else nulNamesBytes and
+// base64 of its bytes. For a name, or names joined by NUL, which never
+// start with NUL (inlinks.json's paths, catalogPart.Edited).
+func jsonName(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return nulNamesBytes + base64.StdEncoding.EncodeToString([]byte(s))
+}
+
+// fromJSONName is the name jsonName wrote as s.
+func fromJSONName(s string) (string, error) {
+	rest, ok := strings.CutPrefix(s, nulNamesBytes)
+	if !ok {
+		return s, nil
+	}
+	raw, err := base64.StdEncoding.DecodeString(rest)
+	return string(raw), err
 }
 
 // partFile is the content of a part file.

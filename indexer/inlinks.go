@@ -95,6 +95,50 @@ type inLinksData struct {
 	Hubs  map[string][]string       `json:"hubs,omitempty"`
 }
 
+// jsonNames writes data's paths for JSON (jsonName): a name that is not
+// UTF-8 was filed under U+FFFD for each invalid byte, and its document
+// lost its prior (review of red23). Paths that are UTF-8 are left as
+// they are (no copy).
+func jsonNames(data *inLinksData) {
+	for _, docs := range data.Docs {
+		for path, n := range docs {
+			if k := jsonName(path); k != path {
+				delete(docs, path)
+				docs[k] = n
+			}
+		}
+	}
+	for _, paths := range data.Hubs {
+		for i, path := range paths {
+			paths[i] = jsonName(path)
+		}
+	}
+}
+
+// fromJSONNames reads back what jsonNames wrote.
+func fromJSONNames(data *inLinksData) error {
+	for _, docs := range data.Docs {
+		for k, n := range docs {
+			if path, err := fromJSONName(k); err != nil {
+				return err
+			} else if path != k {
+				delete(docs, k)
+				docs[path] = n
+			}
+		}
+	}
+	for _, paths := range data.Hubs {
+		for i, k := range paths {
+			path, err := fromJSONName(k)
+			if err != nil {
+				return err
+			}
+			paths[i] = path
+		}
+	}
+	return nil
+}
+
 // inLinkCounts counts, for every document of g, the other documents of its
 // package that link to it.
 func inLinkCounts(g *graph) map[string]map[string]int {
@@ -154,6 +198,7 @@ func publishInLinks(d confine.Dir, indexDir string, cat *catalog, last string) (
 	}
 	g := cat.linkGraph()
 	data := inLinksData{Graph: graph, Docs: inLinkCounts(g), Hubs: hubPages(g)}
+	jsonNames(&data)
 	if err := writeJSONAtomic(d, p, data); err != nil {
 		return last, fmt.Errorf("indexer: write %s: %w", inlinksFile, err)
 	}
@@ -197,6 +242,9 @@ func (r *Reader) inLinksLocked() (map[string]float64, error) {
 			return r.inl, nil
 		}
 		return nil, fmt.Errorf("indexer: %w", err)
+	}
+	if err := fromJSONNames(&data); err != nil {
+		return nil, fmt.Errorf("indexer: %w", &DamagedFileError{Path: p, Err: err})
 	}
 	inl := map[string]float64{}
 	for alias, docs := range data.Docs {

@@ -179,11 +179,15 @@ func warmForRecent(indexDir string, r []RecentChange, warm func()) {
 	readCostMemo(indexDir).seed(&tc)
 	// The part as recentPart renders it with every line (a piece may run
 	// over a line's end: "`\n\n" before the tail).
-	text := recentHead
+	// One buffer: adding each line to a string copied the text so far
+	// each time, quadratic in the packages of the update (rv-upd23).
+	var text strings.Builder
+	text.WriteString(recentHead)
 	for _, c := range r {
-		text += recentLine(c)
+		text.WriteString(recentLine(c))
 	}
-	if !tc.Knows(text + recentTail) {
+	text.WriteString(recentTail)
+	if !tc.Knows(text.String()) {
 		warm()
 	}
 }

@@ -1277,7 +1277,7 @@ func markEdited(contextDir, indexDir string, p *syncPlan, out *applied, parts ma
 				return fmt.Errorf("indexer: %w", err)
 			}
 		}
-		part.Edited = editedOf(proj.StatePath(pkg.Alias), recs)
+		part.Edited = nulNames(editedOf(proj.StatePath(pkg.Alias), recs))
 		if part.Edited != "" {
 			// Files a pull brought with their lock are its text, not
 			// edits of the commit installed (filesFollowLock).
@@ -1299,7 +1299,7 @@ func markEdited(contextDir, indexDir string, p *syncPlan, out *applied, parts ma
 func editedSets(parts map[string]catalogPart) map[string]map[string]bool {
 	var out map[string]map[string]bool
 	for alias, part := range parts {
-		if e := editedSet(part.Edited); e != nil {
+		if e := editedSet(string(part.Edited)); e != nil {
 			if out == nil {
 				out = map[string]map[string]bool{}
 			}

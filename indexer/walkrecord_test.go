@@ -434,3 +434,12 @@ func TestDecodeWalksPlanted(t *testing.T) {
 		t.Errorf("%d MB allocated to decode %d MB", got>>20, len(b)>>20)
 	}
 }
+
+// TestRv23RecordBound: the early walk reads the walk record with the
+// bound the indexer reads its files with (readIndexFile).
+func TestRv23RecordBound(t *testing.T) {
+	t.Parallel()
+	if prewalk.MaxRecordBytes != maxIndexFileBytes {
+		t.Fatalf("prewalk.MaxRecordBytes %d, maxIndexFileBytes %d", prewalk.MaxRecordBytes, maxIndexFileBytes)
+	}
+}

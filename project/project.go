@@ -530,12 +530,17 @@ func (p Project) InstalledHere(alias string) bool {
 
 // NotInstalledWhy says, for a message, why InstalledHere is false for
 // alias: what its state file is ("is missing", "is a fifo, not a regular
-// file"); "" when it holds. red23: a fifo there was called missing.
+// file"); "" when it holds. red23: a fifo there was called missing. A
+// link is to be removed first: ctx follows none in .context/, so `ctx
+// install`, which the messages advise, does not replace it (it warns;
+// review of red23: status said only "run `ctx install`").
 func (p Project) NotInstalledWhy(alias string) string {
 	fi, err := os.Lstat(p.StatePath(alias))
 	switch {
 	case err == nil && fi.Mode().IsRegular():
 		return ""
+	case err == nil && fi.Mode().Type() == fs.ModeSymlink:
+		return "is " + boundedfile.Describe(fi.Mode()) + ", not a regular file: remove it first"
 	case err == nil:
 		return "is " + boundedfile.Describe(fi.Mode()) + ", not a regular file"
 	case errors.Is(err, fs.ErrNotExist):

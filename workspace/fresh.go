@@ -1,10 +1,15 @@
 package workspace
 
 import (
+	"cmp"
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/ctx-dev/ctx/indexer"
+	"github.com/ctx-dev/ctx/lockfile"
+	"github.com/ctx-dev/ctx/project"
 )
 
 // IndexCheck is what FreshenIndex found and did.
@@ -47,10 +52,12 @@ func FreshenIndex(ctx context.Context, projectDir string, r *indexer.Reader, o O
 		return IndexCheck{Err: err}
 	}
 	rd.warnMissingDirs()
-	pkgs, err := rd.indexPackages()
+	l, err := rd.readLock()
 	if err != nil {
 		return IndexCheck{Err: err}
 	}
+	pkgs := rd.proj.Installed(&rd.manifest, l)
+	rd.warnNotInstalledHere(l, pkgs)
 	f, err := r.Freshness(pkgs)
 	if err != nil {
 		return IndexCheck{Err: err}
@@ -68,4 +75,24 @@ func FreshenIndex(ctx context.Context, projectDir string, r *indexer.Reader, o O
 	defer w.Close()
 	c.Report, c.Err = w.reindex(ctx, io)
 	return c
+}
+
+// warnNotInstalledHere warns, for a search, of each locked package whose
+// folder is here but that ctx did not install on this machine
+// (project.InstalledHere: its state file is missing, or not a regular
+// file), so that Installed, pkgs, left it out of the index: its files
+// are not searched (review of red23: search said "no matches" for words
+// in them, and nothing of why). A stat of each locked package not in
+// pkgs, none when every one is.
+func (w *Workspace) warnNotInstalledHere(l *lockfile.Lock, pkgs []indexer.Package) {
+	in := make(map[string]bool, len(pkgs))
+	for _, p := range pkgs {
+		in[p.Alias] = true
+	}
+	for _, alias := range slices.Sorted(maps.Keys(l.Packages)) {
+		if in[alias] || !w.proj.IsInstalled(alias) || w.proj.InstalledHere(alias) {
+			continue
+		}
+		w.log("warning: %s: not searched: not installed on this machine (%s %s): run `ctx install`", alias, project.Rel(project.StateDir+"/"+alias+".json"), cmp.Or(w.proj.NotInstalledWhy(alias), "is missing"))
+	}
 }

@@ -146,7 +146,7 @@ func TestKillDuringPatch(t *testing.T) {
 		t.Skip("runs subprocesses")
 	}
 	for _, c := range []struct{ stage, fail string }{
-		{"staged", ""}, {"journaled", ""}, {"patch-out", ""}, {"patch-in", ""}, {"swapped", ""}, {"locked", ""},
+		{"staged", ""}, {"journaled", ""}, {"patch-out", ""}, {"patch-in", ""}, {"write:swap-state", ""}, {"swapped", ""}, {"locked", ""},
 		{"patch-back", "write:lock"},
 	} {
 		t.Run(c.stage, func(t *testing.T) {

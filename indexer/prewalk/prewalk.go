@@ -4,8 +4,8 @@
 // tree, the project, the manifest, lock and catalogue) a few more, while
 // the second core idles; the check's ~7,300 stats, a search's largest
 // part, then shared both cores with the search itself. This package
-// imports nothing heavier than fileid and the walk record's format
-// (walkrec), so Go initialises it before bleve's packages, and its init
+// imports nothing heavier than fileid, boundedfile and the walk record's
+// format (walkrec), so Go initialises it before bleve's packages, and its init
 // starts a goroutine that reads the walk record of the project the
 // working folder is in and stats, through fileid.Batch, the folders and
 // documents it lists: the check (the indexer's freshWalks) takes what it
@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ctx-dev/ctx/indexer/walkrec"
+	"github.com/ctx-dev/ctx/internal/boundedfile"
 	"github.com/ctx-dev/ctx/internal/fileid"
 	"github.com/ctx-dev/ctx/internal/gcstart"
 )
@@ -44,6 +45,10 @@ const (
 	recordFile = "walks.bin"
 )
 
+// MaxRecordBytes bounds the record's read, as the indexer bounds every
+// file of its index (its maxIndexFileBytes: a test holds them equal).
+const MaxRecordBytes = 1 << 30
+
 // Walk is what the early walk read and stats.
 type Walk struct {
 	// IndexDir is the index folder whose walk record it read.
@@ -54,7 +59,8 @@ type Walk struct {
 	// Seen and Docs are, per alias, the batch of the record's folders
 	// and .gitignore files (in Seen's order; one above the package is
 	// "", not stat'ed) and of its documents, under the package folder
-	// its key names (walkrec.KeyDir).
+	// its key names (walkrec.KeyDir), for the aliases whose folder is in
+	// the project (inProject; the others have none).
 	Seen, Docs map[string]*fileid.Batch
 }
 
@@ -126,10 +132,10 @@ func Start(dir string) *Walker {
 		if w == nil {
 			return
 		}
-		for _, a := range slices.Sorted(maps.Keys(w.Recs)) {
+		for _, a := range slices.Sorted(maps.Keys(w.Seen)) {
 			w.Seen[a].Run()
 		}
-		for _, a := range slices.Sorted(maps.Keys(w.Recs)) {
+		for _, a := range slices.Sorted(maps.Keys(w.Docs)) {
 			w.Docs[a].Run()
 		}
 	}()
@@ -155,7 +161,7 @@ func (k *Walker) Take(indexDir string) *Walk {
 		return nil
 	}
 	if w.IndexDir != indexDir {
-		for _, a := range slices.Sorted(maps.Keys(w.Recs)) {
+		for _, a := range slices.Sorted(maps.Keys(w.Seen)) {
 			w.Seen[a].Stop()
 			w.Docs[a].Stop()
 		}
@@ -177,7 +183,10 @@ func find(dir string) *Walk {
 	}
 	for {
 		idx := filepath.Join(dir, contextDir, indexDir)
-		if b, err := os.ReadFile(filepath.Join(idx, recordFile)); err == nil {
+		// As the indexer reads it (readIndexFile): a fifo, a link to a
+		// device or a sparse file of terabytes is no record, not a wait
+		// for ever or the end of memory.
+		if b, err := boundedfile.ReadFile(filepath.Join(idx, recordFile), MaxRecordBytes); err == nil {
 			header, recs, err := walkrec.Decode(b)
 			if err != nil {
 				return nil
@@ -185,6 +194,9 @@ func find(dir string) *Walk {
 			w := &Walk{IndexDir: idx, Header: header, Recs: recs, Seen: map[string]*fileid.Batch{}, Docs: map[string]*fileid.Batch{}}
 			for a, r := range recs {
 				root := walkrec.KeyDir(r.Key)
+				if !inProject(dir, root) {
+					continue // the check stats it, if its key is its package's
+				}
 				seen := make([]string, len(r.Seen))
 				for i, s := range r.Seen {
 					if !s.Above {
@@ -203,4 +215,20 @@ func find(dir string) *Walk {
 		}
 		dir = up
 	}
+}
+
+// inProject reports whether root, a package folder a record names, is a
+// clean absolute path inside project (the folder holding the record's
+// .context/): an installed package's folder (.context/packages/ALIAS) or
+// a dir source in the project. The record is a file in the project, which
+// a repository can carry: the early walk, which stats before the check
+// compares a record's folder with its package's (the key), stats no
+// folder it names elsewhere (a network share, an automounted /net/host);
+// a package folder outside the project is stat'ed by the check itself.
+func inProject(project, root string) bool {
+	if !filepath.IsAbs(root) || filepath.Clean(root) != root {
+		return false
+	}
+	rel, err := filepath.Rel(project, root)
+	return err == nil && filepath.IsLocal(rel)
 }
