@@ -9,8 +9,11 @@ func TestOnlyCommonWords(t *testing.T) {
 		"the of and": true, "how do I": true, "How do I?": true,
 		"how do I roll back": false, `"how do I"`: false, "": false, "rollout": false,
 		"package:x the": true,
+		// review23-chunk23: exclusions alone are words as written
+		// (queryOf), as Search reads them; with a filter, exclusions.
+		"-the": true, "-the package:x": false,
 	} {
-		if got := OnlyCommonWords(q); got != want {
+		if got := OnlyCommonWords(Query{Text: q}); got != want {
 			t.Errorf("OnlyCommonWords(%q) = %v, want %v", q, got, want)
 		}
 	}
@@ -18,6 +21,6 @@ func TestOnlyCommonWords(t *testing.T) {
 
 func BenchmarkOnlyCommonWords(b *testing.B) {
 	for b.Loop() {
-		OnlyCommonWords("how do I configure the registry mirror")
+		OnlyCommonWords(Query{Text: "how do I configure the registry mirror"})
 	}
 }

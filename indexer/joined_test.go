@@ -116,7 +116,7 @@ func TestJoinedWordsNotUnmatched(t *testing.T) {
 		{"health check wombat", []string{"wombat"}},
 		{"check wombat", []string{"check", "wombat"}},
 	} {
-		got, _, err := r.Unmatched(context.Background(), tc.query)
+		got, _, err := r.Unmatched(context.Background(), Query{Text: tc.query})
 		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("Unmatched(%q) = %q, %v; want %q", tc.query, got, err, tc.want)
 		}

@@ -19,7 +19,7 @@ func TestParseQuery(t *testing.T) {
 	}{
 		{"error handling", parsedQuery{words: []string{"error", "handling"}}},
 		// review of rank23a: what comes between two words parts them (apart).
-		{`health -x check "a b" dry kind:changelog run path:p tag:t package:k out now`, parsedQuery{words: []string{"health", "check", "dry", "run", "out", "now"}, apart: []int{1, 2, 3, 4}, excluded: []string{"x"}, phrases: []string{"a b"}, docKinds: []string{"changelog"}, paths: []string{"p"}, tags: []string{"t"}, packages: []string{"k"}}},
+		{`health -x check "a b" dry kind:changelog run path:p tag:t package:k out now`, parsedQuery{words: []string{"health", "check", "dry", "run", "out", "now"}, apart: []int{1, 2, 3, 4}, excluded: []string{"x"}, exclPhrase: []bool{false}, phrases: []string{"a b"}, docKinds: []string{"changelog"}, paths: []string{"p"}, tags: []string{"t"}, packages: []string{"k"}}},
 		{`  "exact phrase"  here `, parsedQuery{words: []string{"here"}, phrases: []string{"exact phrase"}}},
 		{`-word -"two  words" keep`, parsedQuery{words: []string{"keep"}, excluded: []string{"word", "two words"}, exclPhrase: []bool{false, true}}},
 		{"package:k8s path:/docs/a tag:Go kind:DIR x", parsedQuery{words: []string{"x"}, packages: []string{"k8s"}, paths: []string{"docs/a"}, tags: []string{"go"}, kinds: []string{"dir"}}},

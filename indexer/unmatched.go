@@ -25,8 +25,12 @@ import (
 // of and", "how do I"): no word of it picks documents, and whatever a
 // search finds matches those words anywhere (polish21b: such a query got
 // weak hits with nothing said).
-func (r *Reader) Unmatched(ctx context.Context, text string) (words []string, common bool, err error) {
-	pq := parseQuery(text)
+//
+// The words are q's as Search reads them (queryOf): a query of exclusions
+// alone is searched as written, so its words are checked too; with a
+// filter (q's own or its text's) they stay exclusions, never named.
+func (r *Reader) Unmatched(ctx context.Context, q Query) (words []string, common bool, err error) {
+	pq := queryOf(q)
 	seen := map[string]bool{}
 	for _, w := range append(append([]string(nil), pq.words...), strings.Fields(strings.Join(pq.phrases, " "))...) {
 		if k := strings.ToLower(w); !seen[k] {
@@ -114,8 +118,9 @@ func onlyCommon(pq parsedQuery, key analysis.Analyzer) bool {
 // I"), so no word of it picks documents. ctx search asks it (agent22: the
 // MCP tools said so, the CLI did not); the analyzer is the index
 // mapping's own (newMapping's rules, built once, with no stem memo).
-func OnlyCommonWords(text string) bool {
-	return onlyCommon(parseQuery(text), keyAnalyzer())
+// q's words are read as Search reads them (queryOf).
+func OnlyCommonWords(q Query) bool {
+	return onlyCommon(queryOf(q), keyAnalyzer())
 }
 
 // keyAnalyzer is the key analyzer of a mapping built once, for

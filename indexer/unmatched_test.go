@@ -35,10 +35,23 @@ func TestUnmatched(t *testing.T) {
 		{`"how do I"`, nil, false}, // a phrase picks the documents that have it
 		{"the -wizard", nil, true},
 		{"tag:setup", nil, false},
+		// review23-chunk23: a query of exclusions alone is searched as
+		// written (queryOf), so its words are checked as Search reads them:
+		// a flag no document has is named, a stop word alone is common;
+		// with a filter they are exclusions again, never named.
+		{"-zanzibarflag", []string{"-zanzibarflag"}, false},
+		{`-"zanzibar wizard"`, []string{"zanzibar"}, false},
+		{"-the", nil, true},
+		{"-zanzibarflag package:docs", nil, false},
 	} {
-		got, common, err := r.Unmatched(context.Background(), tc.query)
+		got, common, err := r.Unmatched(context.Background(), Query{Text: tc.query})
 		if err != nil || !slices.Equal(got, tc.want) || common != tc.common {
 			t.Errorf("Unmatched(%q) = %q, %v, %v; want %q, %v", tc.query, got, common, err, tc.want, tc.common)
 		}
+	}
+	// A filter of the query's own (an MCP tool's packages) keeps the
+	// exclusions exclusions, as Search does.
+	if got, common, err := r.Unmatched(context.Background(), Query{Text: "-zanzibarflag", Packages: []string{"docs"}}); err != nil || len(got) > 0 || common {
+		t.Errorf("Unmatched(-zanzibarflag, package docs) = %q, %v, %v; want none", got, common, err)
 	}
 }

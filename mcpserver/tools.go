@@ -268,7 +268,7 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	if indexer.OnlyExclusions(q) { // searched as written: say so
 		out.Warning = joinNotes(out.Warning, indexer.OnlyExclusionsNote)
 	}
-	unmatched, common, err := r.Unmatched(ctx, in.Query)
+	unmatched, common, err := r.Unmatched(ctx, q)
 	if err != nil {
 		return nil, SearchOut{}, err
 	}

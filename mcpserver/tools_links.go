@@ -634,9 +634,13 @@ func (s *Server) related(ctx context.Context, req *mcp.CallToolRequest, in Relat
 	start := indexer.DocRef{Package: in.Package, Path: in.Path}
 	scores := map[[2]string]float64{}
 	if byQuery {
-		hits, _, err := s.searchHybrid(ctx, r, indexer.Query{Text: in.Query, Limit: relatedSearchCandidate, BestPerDocument: true}, true)
+		q := indexer.Query{Text: in.Query, Limit: relatedSearchCandidate, BestPerDocument: true}
+		hits, _, err := s.searchHybrid(ctx, r, q, true)
 		if err != nil {
 			return nil, RelatedOut{}, err
+		}
+		if indexer.OnlyExclusions(q) { // searched as written: say so, as search does
+			warn = joinNotes(warn, indexer.OnlyExclusionsNote)
 		}
 		for _, h := range hits {
 			if !served(h.Path) {

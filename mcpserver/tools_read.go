@@ -188,7 +188,7 @@ func (s *Server) readRelevant(ctx context.Context, req *mcp.CallToolRequest, in 
 	if indexer.OnlyExclusions(q) { // searched as written: say so
 		warn = joinNotes(warn, indexer.OnlyExclusionsNote)
 	}
-	unmatched, common, err := r.Unmatched(ctx, in.Query)
+	unmatched, common, err := r.Unmatched(ctx, q)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -583,10 +583,36 @@ func TestOnlyExclusionsSaid(t *testing.T) {
 	if view := clientView(t, res); res.IsError || !strings.Contains(view, indexer.OnlyExclusionsNote) || !strings.Contains(view, "[1] hub/rb.md") {
 		t.Errorf("read_relevant -roll: %s", view)
 	}
+	// review23-chunk23: a flag no document has is named as unmatched, as
+	// search read it (before, Unmatched read it as an exclusion: nothing).
+	var out3 SearchOut
+	res = call(t, cs, "search", map[string]any{"query": "-zanzibarflag"}, &out3)
+	if res.IsError || len(out3.Hits) != 0 || !slices.Equal(out3.Unmatched, []string{"-zanzibarflag"}) {
+		t.Errorf("search -zanzibarflag: %s", clientView(t, res))
+	}
 	// With a word to search for, -word leaves passages out, and no note.
 	var out2 SearchOut
 	res = call(t, cs, "search", map[string]any{"query": "steps -roll"}, &out2)
 	if res.IsError || out2.Warning != "" || len(out2.Hits) != 1 || out2.Hits[0].Path != "rb2.md" {
 		t.Errorf("search steps -roll: %s", clientView(t, res))
+	}
+}
+
+// TestRelatedOnlyExclusionsSaid (review23-chunk23): related by a query of
+// exclusions alone starts at the document its search found with the
+// words as written, and says so, as search and read_relevant do; before,
+// it said nothing of the reading.
+func TestRelatedOnlyExclusionsSaid(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, agentViewProject(t, 1))
+	var out RelatedOut
+	res := call(t, cs, "related", map[string]any{"query": "-roll"}, &out)
+	if res.IsError || out.Start.Path != "rb.md" || !strings.Contains(out.Warning, indexer.OnlyExclusionsNote) {
+		t.Errorf("related -roll: %s", clientView(t, res))
+	}
+	var out2 RelatedOut
+	res = call(t, cs, "related", map[string]any{"query": "roll back"}, &out2)
+	if res.IsError || strings.Contains(out2.Warning, indexer.OnlyExclusionsNote) {
+		t.Errorf("related roll back: %s", clientView(t, res))
 	}
 }

@@ -270,10 +270,7 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		w.checkDirty(ctx, t, force)
 		return
 	}
-	t.want = t.rev
-	if t.target != nil {
-		t.want = t.target.Rev
-	}
+	t.want = t.wanted()
 	t.res.NewCommit = t.want
 	t.audienceStale = w.audienceStale(t)
 	if t.upToDate(force) {
@@ -291,6 +288,15 @@ func (w *Workspace) decideTask(ctx context.Context, t *task, force bool) {
 		t.res.Action = Installed
 	}
 	w.checkDirty(ctx, t, force)
+}
+
+// wanted is the commit the task installs: its resolved rev, or its
+// pinned target's.
+func (t *task) wanted() string {
+	if t.target != nil {
+		return t.target.Rev
+	}
+	return t.rev
 }
 
 // upToDate reports whether the package on disk is the one wanted: the same
@@ -820,7 +826,7 @@ func (w *Workspace) Outdated(ctx context.Context, aliases []string) (*OutdatedRe
 		return nil, err
 	}
 	rep := p.changes()
-	if err := w.markEdited(p, rep); err != nil {
+	if err := w.markEdited(ctx, p, rep); err != nil {
 		return nil, err
 	}
 	return rep, nil
@@ -828,10 +834,11 @@ func (w *Workspace) Outdated(ctx context.Context, aliases []string) (*OutdatedRe
 
 // markEdited sets LocalEdits on each change of rep whose package has local
 // edits on disk (every file compared, as update's guard does: fullDiff),
-// which update skips unless forced. It does not ask, as update does, whether
-// the edits are already the new commit's (holdsTarget reads its files;
-// outdated fetches none), so such a package is said to be held back too.
-func (w *Workspace) markEdited(p *plan, rep *OutdatedReport) error {
+// which update skips unless forced. A git package whose edits are all the
+// new commit's (sent with ctx push and merged: holdsTarget, which lists
+// the commit's files, no blob) is not held back by update, nor said to be
+// (review23-chunk23).
+func (w *Workspace) markEdited(ctx context.Context, p *plan, rep *OutdatedReport) error {
 	tasks := map[string]*task{}
 	for _, t := range p.tasks {
 		tasks[t.alias] = t
@@ -849,7 +856,10 @@ func (w *Workspace) markEdited(p *plan, rep *OutdatedReport) error {
 		if err := w.fullDiff(t.alias, loc); err != nil {
 			return err
 		}
-		c.LocalEdits = loc.dirty()
+		if c.LocalEdits = loc.dirty(); c.LocalEdits && t.kind() == project.KindGit {
+			t.loc, t.want = loc, t.wanted()
+			c.LocalEdits = !w.holdsTarget(ctx, t)
+		}
 	}
 	return nil
 }

@@ -40,7 +40,8 @@ again within the TTL).
 localEdits} ([] when everything is current; expired: the TTL ran out, the
 content did not change; localEdits: the package's files were edited, so
 update skips it unless --force, which backs the edits up first; the table
-says so after the new commit).
+says so after the new commit; not said of edits the new commit already
+has, as after ctx push and a merge, which update keeps).
 
 Exit status: 0 whether or not something is outdated; 3 when some package
 could not be checked (a ref that cannot be resolved, an entry ctx refuses):

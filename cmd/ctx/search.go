@@ -211,7 +211,7 @@ func runSearch(ctx context.Context, opts *searchOptions) error {
 		return err
 	}
 	o.printNote(o.IO.ErrOut, cmp.Or(note, hnote))
-	if !hasNoPackages(proj) && indexer.OnlyCommonWords(text) { // as the MCP search's note
+	if !hasNoPackages(proj) && indexer.OnlyCommonWords(q) { // as the MCP search's note
 		o.printNote(o.IO.ErrOut, indexer.CommonWordsNote(len(hits) > 0))
 	}
 	if indexer.OnlyExclusions(q) { // searched as written, as the MCP tools say

@@ -237,6 +237,16 @@ func trailOf(trails [][]string, i int) []string {
 	return trails[i]
 }
 
+// headingsOnly reports whether lines[a:b] are heading and blank lines.
+func headingsOnly(kinds []Kind, a, b int) bool {
+	for _, k := range kinds[a:b] {
+		if k != HeadingLine && k != HeadingCont && k != Blank {
+			return false
+		}
+	}
+	return true
+}
+
 // countBlankBefore counts the blank lines right before line i.
 func countBlankBefore(lines []string, i int) int {
 	n := 0
@@ -283,6 +293,9 @@ func appendChunks(out []Chunk, lines []string, kinds []Kind, start, end, head in
 	a := start
 	for i := start; i <= end; i++ {
 		if i == end || kinds[i] == Blank {
+			if i < end && i > a && headingsOnly(kinds, a, i) {
+				continue // a heading opens the paragraph after it, never ends a piece
+			}
 			if i > a {
 				sz := 0
 				for j := a; j < i; j++ {
