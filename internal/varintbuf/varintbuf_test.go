@@ -14,18 +14,9 @@ type reference struct {
 	bad bool
 }
 
-func (r *reference) uvarint() uint64 {
-	n, k := binary.Uvarint(r.b)
-	if k <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[k:]
-	return n
-}
-
-func (r *reference) varint() int64 {
-	n, k := binary.Varint(r.b)
+// read reads one value with f (binary.Uvarint or binary.Varint).
+func read[T uint64 | int64](r *reference, f func([]byte) (T, int)) T {
+	n, k := f(r.b)
 	if k <= 0 {
 		r.bad = true
 		return 0
@@ -111,10 +102,10 @@ func FuzzReader(f *testing.F) {
 		r, ref := New(b), reference{b: b}
 		for _, op := range ops {
 			if op&1 == 0 {
-				if got, want := r.Uvarint(), ref.uvarint(); got != want && !ref.bad {
+				if got, want := r.Uvarint(), read(&ref, binary.Uvarint); got != want && !ref.bad {
 					t.Fatalf("Uvarint %d, want %d", got, want)
 				}
-			} else if got, want := r.Varint(), ref.varint(); got != want && !ref.bad {
+			} else if got, want := r.Varint(), read(&ref, binary.Varint); got != want && !ref.bad {
 				t.Fatalf("Varint %d, want %d", got, want)
 			}
 			if r.Bad() != ref.bad {
