@@ -14,14 +14,16 @@ import (
 )
 
 // Reader reads b from its start. Its strings are b's bytes, not a copy
-// of them, so b must not change while they are used. After the first
-// fault every read returns a zero value and Bad reports it.
+// of them, so b must not change while they are used. A fault is sticky:
+// Bad reports it from then on, String and Count return "" and 0, and what
+// Uvarint and Varint read after it means nothing (the caller drops the
+// record once Bad says so).
 //
-// Uvarint and Varint read a one-byte value inline (most of the records'
-// numbers: lengths, counts, flags) and call out for longer ones, so that
-// each stays within Go's inlining budget: methods that called
-// binary.Uvarint inline were a quarter more CPU to decode than the
-// closures they replace.
+// Uvarint, String and Count read a one-byte length or number (most of the
+// records': lengths, counts, flags) inline (short, within Go's inlining
+// budget) and call out only for a longer one: the closures this replaces
+// were inlined, and an earlier shared type whose methods called
+// binary.Uvarint was a quarter more CPU to decode (bench/README, dup23).
 type Reader struct {
 	s   string // the input, the strings' backing store
 	i   int    // the next byte to read
