@@ -11,9 +11,9 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"unsafe"
 
 	"github.com/ctx-dev/ctx/internal/confine"
+	"github.com/ctx-dev/ctx/internal/varintbuf"
 )
 
 // The versioned copies of the pages (versions.go), recorded when the index
@@ -119,65 +119,35 @@ var errVersionsRecord = errors.New("indexer: versions record unreadable")
 
 // decodeVersions reads what encodeVersions wrote; any fault is
 // errVersionsRecord. Its strings are b's bytes (as decodeWalks'): b must
-// not change while they are used. Its readers are closures as
-// decodeWalks' are, not a type both share: Go inlines these and not
-// methods of that size, which were a quarter more CPU to decode.
+// not change while they are used. The reads and their bounds are
+// varintbuf's, as walkrec.Decode's.
 func decodeVersions(b []byte) (versionsData, error) {
 	if !bytes.HasPrefix(b, []byte(versionsMagic)) {
 		return versionsData{}, errVersionsRecord
 	}
-	b = b[len(versionsMagic):]
-	all := unsafe.String(unsafe.SliceData(b), len(b))
-	bad := false
-	uv := func() uint64 {
-		n, k := binary.Uvarint(b)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return n
-	}
-	str := func() string {
-		n := uv()
-		if bad || n > uint64(len(b)) {
-			bad = true
-			return ""
-		}
-		off := len(all) - len(b)
-		b = b[n:]
-		return all[off : off+int(n)]
-	}
-	// count reads the number of the items that follow, each of at least
-	// size bytes (a string's length, a count, a flag: one byte each): no
-	// more than the bytes left hold, so a damaged or planted file makes
-	// nothing larger than its bytes can describe.
-	count := func(size int) int {
-		n := uv()
-		if bad || n > uint64(len(b)/size) {
-			bad = true
-			return 0
-		}
-		return int(n)
-	}
+	r := varintbuf.New(b[len(versionsMagic):])
+	// The least bytes of each item as encoded (a string's length, a
+	// count, a flag: one byte each), for r.Count.
 	const pkgSize, familySize, copySize, numSize = 4, 2, 4, 1
-	data := versionsData{ID: str(), Packages: map[string]pkgVersions{}}
-	for range count(pkgSize) {
-		alias := str()
-		pv := pkgVersions{Input: str(), Unknown: uv() != 0}
-		pv.Families = make([]recordedFamily, count(familySize))
+	data := versionsData{ID: r.String(), Packages: map[string]pkgVersions{}}
+	for range r.Count(pkgSize) {
+		alias := r.String()
+		pv := pkgVersions{Input: r.String(), Unknown: r.Uvarint() != 0}
+		pv.Families = make([]recordedFamily, r.Count(familySize))
 		for i := range pv.Families {
-			f := recordedFamily{Key: str()}
-			f.Copies = make([]recordedCopy, count(copySize))
+			f := recordedFamily{Key: r.String()}
+			f.Copies = make([]recordedCopy, r.Count(copySize))
 			for j := range f.Copies {
-				c := recordedCopy{Path: str(), Label: str(), Head: uv() != 0}
-				if n := count(numSize); n > 0 {
+				c := recordedCopy{Path: r.String(), Label: r.String(), Head: r.Uvarint() != 0}
+				if n := r.Count(numSize); n > 0 {
 					c.Nums = make([]int, n)
 					for k := range c.Nums {
 						// A version's number, as large as versionFolder
 						// reads (not bounded by the file's length).
-						v := uv()
-						bad = bad || v > math.MaxInt
+						v := r.Uvarint()
+						if v > math.MaxInt {
+							r.Fail()
+						}
 						c.Nums[k] = int(v)
 					}
 				}
@@ -185,12 +155,12 @@ func decodeVersions(b []byte) (versionsData, error) {
 			}
 			pv.Families[i] = f
 		}
-		if bad {
+		if r.Bad() {
 			return versionsData{}, errVersionsRecord
 		}
 		data.Packages[alias] = pv
 	}
-	if bad || len(b) != 0 {
+	if r.Bad() || r.Len() != 0 {
 		return versionsData{}, errVersionsRecord
 	}
 	return data, nil

@@ -451,3 +451,25 @@ func TestVersionsMagicFollowsRule(t *testing.T) {
 		t.Errorf("versionFamilies answers otherwise (%s, was %s) and versionsMagic is still %q: bump it, then pin the new figure here\n%s", got, want, magic, strings.Join(all, "\n"))
 	}
 }
+
+// FuzzDecodeVersions: any versions.bin decodes to an error or to data
+// that encodes and decodes again to the same data, never a panic.
+func FuzzDecodeVersions(f *testing.F) {
+	f.Add(encodeVersions(versionsData{ID: "id", Packages: map[string]pkgVersions{
+		"p": {Input: "in", Families: []recordedFamily{{Key: "docs\x00a.md", Copies: []recordedCopy{
+			{Path: "docs/a.md", Label: "current", Head: true},
+			{Path: "docs/v1.2/a.md", Label: "v1.2", Nums: []int{1, 2024}},
+		}}}},
+		"q": {Unknown: true},
+	}}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		data, err := decodeVersions(b)
+		if err != nil {
+			return
+		}
+		again, err := decodeVersions(encodeVersions(data))
+		if err != nil || fmt.Sprint(again) != fmt.Sprint(data) {
+			t.Fatalf("decoded %v; encoded and decoded again: %v, %v", data, again, err)
+		}
+	})
+}

@@ -1,7 +1,7 @@
 // Package walkrec is the format of the freshness check's walk record
 // (index/walks.bin; what it means and when it holds: the indexer's
 // walkrecord.go): the records, and the file's bytes. It imports nothing
-// heavier than fileid, so that the early walk (indexer/prewalk), which
+// heavier than fileid and varintbuf, so that the early walk (indexer/prewalk), which
 // starts while the process's packages are still being initialised, reads
 // the record the indexer writes, in one codec.
 package walkrec
@@ -14,9 +14,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/ctx-dev/ctx/internal/fileid"
+	"github.com/ctx-dev/ctx/internal/varintbuf"
 )
 
 // Magic opens the file; the line after it (the header's second) is the
@@ -117,79 +117,46 @@ func Decode(b []byte) (string, map[string]Rec, error) {
 }
 
 func decodeRecs(b []byte) (map[string]Rec, error) {
-	all := unsafe.String(unsafe.SliceData(b), len(b)) // the paths are slices of it
-	bad := false
-	uv := func() uint64 {
-		n, k := binary.Uvarint(b)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return n
-	}
-	num := func() int64 {
-		n, k := binary.Varint(b)
-		if k <= 0 {
-			bad = true
-			return 0
-		}
-		b = b[k:]
-		return n
-	}
-	str := func() string {
-		n := uv()
-		if bad || n > uint64(len(b)) {
-			bad = true
-			return ""
-		}
-		off := len(all) - len(b)
-		b = b[n:]
-		return all[off : off+int(n)]
-	}
-	// count reads the number of the items that follow, each of at least
-	// size bytes (a string's length, a number: one byte each): no more
-	// than the bytes left hold, so a corrupt file allocates nothing larger
-	// than its bytes can describe (a Seen is 56 bytes).
-	count := func(size int) int {
-		n := uv()
-		if n > uint64(len(b)/size) {
-			bad = true
-			return 0
-		}
-		return int(n)
-	}
+	r := varintbuf.New(b) // the paths are slices of b
+	// The least bytes of each item as encoded (a string's length, a
+	// number: one byte each), for r.Count (a Seen is 56 bytes in memory).
 	const pkgSize, seenSize, docSize = 7, 6, 1
 	recs := map[string]Rec{}
-	for range count(pkgSize) {
-		r := Rec{Alias: str(), Key: str(), Stamp: str(), At: num()}
-		r.Seen = make([]Seen, count(seenSize))
-		for i := range r.Seen {
-			s := Seen{Path: str()}
-			flags := num()
+	for range r.Count(pkgSize) {
+		rec := Rec{Alias: r.String(), Key: r.String(), Stamp: r.String(), At: r.Varint()}
+		rec.Seen = make([]Seen, r.Count(seenSize))
+		for i := range rec.Seen {
+			s := Seen{Path: r.String()}
+			flags := r.Varint()
 			s.Above, s.Absent = flags&1 != 0, flags&2 != 0
-			s.St = fileid.Stamp{Size: num(), MTime: num(), CTime: num(), Ino: uv()}
-			r.Seen[i] = s
+			s.St = fileid.Stamp{Size: r.Varint(), MTime: r.Varint(), CTime: r.Varint(), Ino: r.Uvarint()}
+			rec.Seen[i] = s
 		}
-		r.Docs = make([]string, count(docSize))
-		for i := range r.Docs {
-			r.Docs[i] = str()
+		rec.Docs = make([]string, r.Count(docSize))
+		for i := range rec.Docs {
+			rec.Docs[i] = r.String()
 		}
-		held := num()
-		bad = bad || held < 0 || held > int64(len(all)) // a count, no larger than the file: a corrupt one is no record
-		r.Held = int(held)
-		for _, p := range r.Docs {
-			bad = bad || !fs.ValidPath(p) || p == "."
+		held := r.Varint()
+		if held < 0 || held > int64(len(b)) { // a count, no larger than the file: a corrupt one is no record
+			r.Fail()
 		}
-		for _, s := range r.Seen {
-			bad = bad || !fs.ValidPath(s.Path)
+		rec.Held = int(held)
+		for _, p := range rec.Docs {
+			if !fs.ValidPath(p) || p == "." {
+				r.Fail()
+			}
 		}
-		if bad {
+		for _, s := range rec.Seen {
+			if !fs.ValidPath(s.Path) {
+				r.Fail()
+			}
+		}
+		if r.Bad() {
 			return nil, ErrRecord
 		}
-		recs[r.Alias] = r
+		recs[rec.Alias] = rec
 	}
-	if bad || len(b) != 0 {
+	if r.Bad() || r.Len() != 0 {
 		return nil, ErrRecord
 	}
 	return recs, nil
