@@ -5,9 +5,11 @@
 // process's own start) alternated beside them as the anchor. It prints,
 // per binary and command, the wall time's p50 and p95, the CPU time
 // (user + system, from the process's rusage) p50, the minor page faults
-// p50 and the load average before and after.
+// p50 and the load average before and after. -evict drops the page cache
+// of each project's bleve segments first (walk23: their faults differ by
+// how the pages came into the cache, ~70 a search).
 //
-//	go -C bench run ./clisearch -project DIR[,DIR2…] -runs 50 [-query 'pod lifecycle'] [-version=false] OLD NEW ...
+//	go -C bench run ./clisearch -project DIR[,DIR2…] -runs 50 [-query 'pod lifecycle'] [-version=false] [-evict] OLD NEW ...
 package main
 
 import (
@@ -33,6 +35,7 @@ func main() {
 	runs := flag.Int("runs", 50, "runs of each binary and command")
 	query := flag.String("query", "pod lifecycle", "the search's query")
 	version := flag.Bool("version", true, "also time `ctx version` of each binary, alternated with the searches")
+	evict := flag.Bool("evict", false, "drop the page cache of each project's bleve segments before the warm-up run (Linux; see evictSegments): every side's segment then faults alike")
 	flag.Parse()
 	bins := flag.Args()
 	if *proj == "" || len(bins) == 0 {
@@ -52,6 +55,17 @@ func main() {
 		jobs = append(jobs, job{b + " search", []string{b, "-C", dir, "search", *query}})
 		if *version {
 			jobs = append(jobs, job{b + " version", []string{b, "version"}})
+		}
+	}
+	if *evict {
+		for _, dir := range projs {
+			n, err := evictSegments(dir)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if n == 0 {
+				log.Fatalf("-evict: no segment file under %s/.context/index/*/store/", dir)
+			}
 		}
 	}
 	// One untimed run each: the page cache warm for all alike.
