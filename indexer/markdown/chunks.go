@@ -317,7 +317,11 @@ func appendChunks(out []Chunk, lines []string, kinds []Kind, start, end, head in
 		sz := 0
 		for j := p.a; j < p.b; j++ {
 			l := len(lines[j]) + 1
-			if sz > 0 && sz+l > MaxChunkBytes {
+			// A heading (with its blank lines) is not cut from the line
+			// after it: a line over the cap after a sub-heading left the
+			// heading a piece of its own, the end of a chunk (review of
+			// aeca32b).
+			if sz > 0 && sz+l > MaxChunkBytes && !headingsOnly(kinds, ps, j) {
 				pieces = append(pieces, span{ps, j, sz})
 				ps, sz = j, 0
 			}
