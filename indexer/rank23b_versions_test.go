@@ -188,12 +188,7 @@ func TestVersionsOlderRuleRecordedAgain(t *testing.T) {
 	if nb, err := os.ReadFile(vp); err != nil || !bytes.HasPrefix(nb, []byte(versionsMagic)) {
 		t.Fatalf("after a Sync, %s starts %q (%v); want %q", versionsFile, nb[:min(len(nb), 16)], err, versionsMagic)
 	}
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	read, _, derived := snapshotVersions(t, r)
+	read, _, derived := versionsOfDir(t, dir)
 	if derived {
 		t.Errorf("after a Sync, the search found the copies in its snapshot, not in %s", versionsFile)
 	}

@@ -31,6 +31,18 @@ func dumpVersions(vm *versionMap) string {
 	return strings.Join(lines, "\n")
 }
 
+// versionsOfDir opens a Reader of dir's index, reads its versioned
+// copies as snapshotVersions does, and closes it.
+func versionsOfDir(t *testing.T, dir string) (read, found *versionMap, derived bool) {
+	t.Helper()
+	r, err := OpenReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	return snapshotVersions(t, r)
+}
+
 // snapshotVersions returns what the Reader's search reads (versionsOf)
 // and what its snapshot holds (readVersions), and whether the first was
 // found in the snapshot rather than read from versions.bin.
@@ -96,12 +108,7 @@ func TestVersionsRecordedAtIndexTime(t *testing.T) {
 		if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		r, err := OpenReader(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		read, found, derived := snapshotVersions(t, r)
+		read, found, derived := versionsOfDir(t, dir)
 		if derived {
 			t.Errorf("%s: the search found the copies in its snapshot, not in %s", step, versionsFile)
 		}
@@ -148,12 +155,7 @@ func TestVersionsRecordedAtIndexTime(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(indexDir, versionsFile), vb[:len(vb)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	read, found, derived := snapshotVersions(t, r)
-	r.Close()
+	read, found, derived := versionsOfDir(t, dir)
 	if !derived || dumpVersions(read) != dumpVersions(found) {
 		t.Errorf("a torn %s: derived %v, copies\n%s\nwant the snapshot's\n%s", versionsFile, derived, dumpVersions(read), dumpVersions(found))
 	}
@@ -171,12 +173,7 @@ func TestVersionsRecordedAtIndexTime(t *testing.T) {
 	if err := os.Mkdir(vp, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r, err = OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	read, found, derived = snapshotVersions(t, r)
-	r.Close()
+	read, found, derived = versionsOfDir(t, dir)
 	if !derived || dumpVersions(read) != dumpVersions(found) {
 		t.Errorf("an unreadable %s: derived %v, copies\n%s\nwant the snapshot's\n%s", versionsFile, derived, dumpVersions(read), dumpVersions(found))
 	}
@@ -202,12 +199,7 @@ func TestVersionsRecordedAtIndexTime(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(indexDir, metaFile), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r, err := OpenReader(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		read, found, derived := snapshotVersions(t, r)
-		r.Close()
+		read, found, derived := versionsOfDir(t, dir)
 		if !derived || dumpVersions(read) != dumpVersions(found) {
 			t.Errorf("meta.json naming %q: derived %v, copies\n%s\nwant the snapshot's\n%s", id, derived, dumpVersions(read), dumpVersions(found))
 		}
@@ -262,12 +254,7 @@ func TestVersionsOlderCatalogue(t *testing.T) {
 	if _, err := Sync(ctx, dir, pkgs, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	read, found, derived := snapshotVersions(t, r)
-	r.Close()
+	read, found, derived := versionsOfDir(t, dir)
 	if !derived || dumpVersions(read) != dumpVersions(found) || len(found.copies) != 4 {
 		t.Errorf("older records: derived %v, copies\n%s\nwant the snapshot's\n%s", derived, dumpVersions(read), dumpVersions(found))
 	}
@@ -275,12 +262,7 @@ func TestVersionsOlderCatalogue(t *testing.T) {
 	if _, err := Sync(ctx, dir, pkgs, Options{Rebuild: true}); err != nil {
 		t.Fatal(err)
 	}
-	r, err = OpenReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if read, found, derived = snapshotVersions(t, r); derived || dumpVersions(read) != dumpVersions(found) {
+	if read, found, derived = versionsOfDir(t, dir); derived || dumpVersions(read) != dumpVersions(found) {
 		t.Errorf("after a rebuild: derived %v, copies\n%s\nwant\n%s", derived, dumpVersions(read), dumpVersions(found))
 	}
 }
